@@ -1,0 +1,63 @@
+import {
+  createDefinition,
+  type ResourceDefinition,
+  type ResourceDefinitionInput,
+} from './definition.js';
+import type { MetadataInit } from './metadata.js';
+import type { Kind, Pointer } from './pointer.js';
+import { newResource, type AnyResource, type Draft, type Resource } from './resource.js';
+
+/** Options for a new resource of a declared type. */
+export interface NewResourceOptions extends MetadataInit {
+  /** Defaults to the type's default namespace. */
+  namespace?: string;
+}
+
+/** A resource type declared in TypeScript: its definition and typed helpers. */
+export interface ResourceType<S> {
+  readonly definition: ResourceDefinition;
+  readonly type: string;
+  /** The default namespace. */
+  readonly namespace: string;
+  /** A new draft; the spec defaults to the declared `defaultSpec` (or `{}`). */
+  create(id: string, spec?: S, options?: NewResourceOptions): Draft<S>;
+  pointer(id: string, namespace?: string): Pointer;
+  kind(namespace?: string): Kind;
+  /** Narrows any resource to this type by its `type` field. */
+  is(resource: AnyResource): resource is Resource<S>;
+}
+
+export interface DefineResourceOptions<S> extends ResourceDefinitionInput {
+  /** The spec of a resource made without one. */
+  readonly defaultSpec?: () => S;
+}
+
+/**
+ * Declares a resource type with a typed spec.
+ *
+ * @example
+ * interface VMSpec { cpus: number; image: string }
+ * const VM = defineResource<VMSpec>({ type: 'VMs.example.org', defaultSpec: () => ({ cpus: 1, image: '' }) });
+ * const web = VM.create('web-1', { cpus: 2, image: 'debian' });
+ */
+export function defineResource<S>(options: DefineResourceOptions<S>): ResourceType<S> {
+  const definition = createDefinition(options);
+  const defaultSpec = options.defaultSpec ?? (() => ({}) as S);
+  const namespace = definition.defaultNamespace;
+  const type = definition.type;
+  return {
+    definition,
+    type,
+    namespace,
+    create(id, spec, init = {}) {
+      return newResource(
+        { namespace: init.namespace ?? namespace, type, id },
+        spec ?? defaultSpec(),
+        init,
+      );
+    },
+    pointer: (id, ns = namespace) => ({ namespace: ns, type, id }),
+    kind: (ns = namespace) => ({ namespace: ns, type }),
+    is: (resource): resource is Resource<S> => resource.metadata.type === type,
+  };
+}

@@ -1,0 +1,178 @@
+import pluralize from 'pluralize';
+
+/** A column of `cosi get` / `cosi apply` tables: a header and a JSONPath into the spec. */
+export interface PrintColumn {
+  readonly name: string;
+  readonly jsonPath: string;
+}
+
+/** `sensitive` types never print their spec. */
+export type Sensitivity = '' | 'sensitive';
+
+/** A JSON Schema object for a type's spec (validated by the loaders, not the engine). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** What a user writes to declare a type. Everything but `type` is optional. */
+export interface ResourceDefinitionInput {
+  /** Plural CamelCase name and a dotted lower-case suffix: `VMs.example.org`. */
+  readonly type: string;
+  /** Singular display name; derived from the type when omitted. */
+  readonly displayType?: string;
+  /** Namespace of resources that do not name one; `default` when omitted. */
+  readonly defaultNamespace?: string;
+  /** Extra aliases on top of the derived ones. */
+  readonly aliases?: readonly string[];
+  /** Do not derive aliases from the name. */
+  readonly skipAutomaticAliases?: boolean;
+  readonly printColumns?: readonly PrintColumn[];
+  readonly sensitivity?: Sensitivity;
+  /** JSON Schema for the spec. */
+  readonly schema?: JsonSchema;
+}
+
+/** A validated definition with its aliases filled in. */
+export interface ResourceDefinition {
+  /** Lower-cased type, COSI's definition id. */
+  readonly id: string;
+  readonly type: string;
+  readonly displayType: string;
+  readonly defaultNamespace: string;
+  /** Short names (singular, acronyms) plus the explicit ones. */
+  readonly aliases: readonly string[];
+  /** Every name the type resolves from (lower-case): plural, plural with suffix prefixes, aliases. */
+  readonly allAliases: readonly string[];
+  readonly printColumns: readonly PrintColumn[];
+  readonly sensitivity: Sensitivity;
+  readonly schema?: JsonSchema;
+}
+
+/** Which naming rule a definition broke. */
+export type DefinitionRule =
+  | 'missing-suffix'
+  | 'empty-name'
+  | 'empty-suffix'
+  | 'name-not-camel-case'
+  | 'invalid-name'
+  | 'invalid-suffix'
+  | 'name-not-plural'
+  | 'unknown-sensitivity'
+  | 'invalid-namespace'
+  | 'invalid-print-column';
+
+/** Thrown for an invalid definition; `rule` says which rule failed. */
+export class DefinitionError extends Error {
+  readonly code = 'invalid-definition';
+  constructor(
+    readonly type: string,
+    readonly rule: DefinitionRule,
+    message: string,
+  ) {
+    super(`invalid resource definition ${JSON.stringify(type)}: ${message}`);
+    this.name = 'DefinitionError';
+  }
+}
+
+const NAME_PATTERN = /^[A-Z][A-Za-z0-9-]+$/;
+const SUFFIX_PATTERN = /^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)*$/;
+const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
+
+/** The default namespace of a type that does not name one. */
+export const DEFAULT_NAMESPACE = 'default';
+
+/**
+ * Validates a definition by COSI's rules and derives its display type and aliases.
+ *
+ * @example
+ * createDefinition({ type: 'NetworkConfigs.example.org' }).aliases
+ * // ['networkconfig', 'nc', 'ncs']
+ * @throws DefinitionError naming the rule that failed.
+ */
+export function createDefinition(input: ResourceDefinitionInput): ResourceDefinition {
+  const fail = (rule: DefinitionRule, message: string): never => {
+    throw new DefinitionError(input.type, rule, message);
+  };
+  const type = input.type;
+  const dot = type.indexOf('.');
+  if (dot < 0) fail('missing-suffix', 'the type needs a dotted suffix, as in "Things.example.org"');
+  const name = type.slice(0, dot);
+  const suffix = type.slice(dot + 1);
+  if (name.length === 0) fail('empty-name', 'the name before the first dot is empty');
+  if (suffix.length === 0) fail('empty-suffix', 'the suffix after the first dot is empty');
+  if (name.toLowerCase() === name) {
+    fail('name-not-camel-case', `the name ${JSON.stringify(name)} should be in CamelCase`);
+  }
+  if (!NAME_PATTERN.test(name)) {
+    fail('invalid-name', `the name ${JSON.stringify(name)} does not match ${String(NAME_PATTERN)}`);
+  }
+  if (!SUFFIX_PATTERN.test(suffix)) {
+    fail(
+      'invalid-suffix',
+      `the suffix ${JSON.stringify(suffix)} does not match ${String(SUFFIX_PATTERN)}`,
+    );
+  }
+  if (!pluralize.isPlural(name)) {
+    fail(
+      'name-not-plural',
+      `the name ${JSON.stringify(name)} should be plural (${JSON.stringify(pluralize.plural(name))})`,
+    );
+  }
+  // Definitions also come from YAML, so the union type is not a guarantee here.
+  const sensitivity = (input.sensitivity ?? '') as string;
+  if (sensitivity !== '' && sensitivity !== 'sensitive') {
+    fail('unknown-sensitivity', `unknown sensitivity ${JSON.stringify(sensitivity)}`);
+  }
+  const defaultNamespace = input.defaultNamespace ?? DEFAULT_NAMESPACE;
+  if (!NAMESPACE_PATTERN.test(defaultNamespace)) {
+    fail(
+      'invalid-namespace',
+      `the default namespace ${JSON.stringify(defaultNamespace)} does not match ${String(NAMESPACE_PATTERN)}`,
+    );
+  }
+  const printColumns = input.printColumns ?? [];
+  for (const column of printColumns) {
+    if (!column.name || !column.jsonPath) {
+      fail('invalid-print-column', 'a print column needs a name and a jsonPath');
+    }
+  }
+
+  const displayType = input.displayType ?? pluralize.singular(name);
+  const aliases: string[] = [];
+  const allAliases: string[] = [];
+  if (!input.skipAutomaticAliases) {
+    aliases.push(pluralize.singular(name).toLowerCase());
+    allAliases.push(name.toLowerCase());
+    const parts = suffix.split('.');
+    for (let i = 1; i < parts.length; i++) {
+      allAliases.push([name.toLowerCase(), ...parts.slice(0, i)].join('.'));
+    }
+    const capitals = name.replace(/[^A-Z]/g, '');
+    if (capitals.length > 1) {
+      aliases.push(capitals.toLowerCase());
+      if (!capitals.endsWith('S')) aliases.push(`${capitals}s`.toLowerCase());
+    }
+  }
+  for (const alias of input.aliases ?? []) aliases.push(alias.toLowerCase());
+  const uniqueAliases = [...new Set(aliases)];
+  return {
+    id: type.toLowerCase(),
+    type,
+    displayType,
+    defaultNamespace,
+    aliases: uniqueAliases,
+    allAliases: [...new Set([...allAliases, ...uniqueAliases])],
+    printColumns: printColumns.map((c) => ({ name: c.name, jsonPath: c.jsonPath })),
+    sensitivity: sensitivity as Sensitivity,
+    ...(input.schema ? { schema: input.schema } : {}),
+  };
+}
+
+/** The type of the documents that define types. */
+export const RESOURCE_DEFINITION_TYPE = 'ResourceDefinitions.meta.cosi.dev';
+
+/** The definition of definitions themselves, with COSI's aliases. */
+export const resourceDefinitionDefinition: ResourceDefinition = createDefinition({
+  type: RESOURCE_DEFINITION_TYPE,
+  defaultNamespace: 'meta',
+  aliases: ['api-resources'],
+  printColumns: [{ name: 'Aliases', jsonPath: '{.aliases[:]}' }],
+});

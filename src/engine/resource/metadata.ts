@@ -1,0 +1,121 @@
+import { deepEqual } from './plain-data.js';
+
+/** A resource is `running` until someone starts tearing it down. */
+export type Phase = 'running' | 'tearingDown';
+
+/**
+ * A reference from a resource to another in the same namespace, as controller-runtime's
+ * `ownerReferences`: labels never establish ownership, these do.
+ */
+export interface OwnerReference {
+  readonly type: string;
+  readonly id: string;
+  /** At most one reference of a resource is its managing controller. */
+  readonly controller?: boolean;
+}
+
+/** Metadata as stored: read-only. */
+export interface ResourceMetadata {
+  readonly namespace: string;
+  readonly type: string;
+  readonly id: string;
+  /** 0 until the resource is first stored, then 1 and +1 on every write. */
+  readonly version: number;
+  /** The controller that wrote it; empty for a user's resource. */
+  readonly owner: string;
+  readonly phase: Phase;
+  /** A set: no duplicates, order of insertion. */
+  readonly finalizers: readonly string[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** Milliseconds since the epoch, from the state's clock. */
+  readonly created: number;
+  readonly updated: number;
+  readonly ownerReferences: readonly OwnerReference[];
+}
+
+/** Metadata of a draft: the same fields, writable. */
+export interface MutableMetadata {
+  namespace: string;
+  type: string;
+  id: string;
+  version: number;
+  owner: string;
+  phase: Phase;
+  finalizers: string[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  created: number;
+  updated: number;
+  ownerReferences: OwnerReference[];
+}
+
+/** Optional metadata fields accepted when a new resource is made. */
+export interface MetadataInit {
+  labels?: Readonly<Record<string, string>>;
+  annotations?: Readonly<Record<string, string>>;
+  finalizers?: readonly string[];
+  ownerReferences?: readonly OwnerReference[];
+}
+
+export function createMetadata(
+  namespace: string,
+  type: string,
+  id: string,
+  init: MetadataInit = {},
+): MutableMetadata {
+  return {
+    namespace,
+    type,
+    id,
+    version: 0,
+    owner: '',
+    phase: 'running',
+    finalizers: init.finalizers ? [...new Set(init.finalizers)] : [],
+    labels: init.labels ? { ...init.labels } : {},
+    annotations: init.annotations ? { ...init.annotations } : {},
+    created: 0,
+    updated: 0,
+    ownerReferences: init.ownerReferences ? init.ownerReferences.map((r) => ({ ...r })) : [],
+  };
+}
+
+export function cloneMetadata(md: ResourceMetadata): MutableMetadata {
+  return {
+    namespace: md.namespace,
+    type: md.type,
+    id: md.id,
+    version: md.version,
+    owner: md.owner,
+    phase: md.phase,
+    finalizers: [...md.finalizers],
+    labels: { ...md.labels },
+    annotations: { ...md.annotations },
+    created: md.created,
+    updated: md.updated,
+    ownerReferences: md.ownerReferences.map((r) => ({ ...r })),
+  };
+}
+
+/** COSI's metadata equality: timestamps are ignored and finalizers compare as a set. */
+export function metadataEqual(a: ResourceMetadata, b: ResourceMetadata): boolean {
+  return (
+    a.namespace === b.namespace &&
+    a.type === b.type &&
+    a.id === b.id &&
+    a.version === b.version &&
+    a.owner === b.owner &&
+    a.phase === b.phase &&
+    finalizersEqual(a.finalizers, b.finalizers) &&
+    deepEqual(a.labels, b.labels) &&
+    deepEqual(a.annotations, b.annotations) &&
+    deepEqual(a.ownerReferences, b.ownerReferences)
+  );
+}
+
+function finalizersEqual(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length === 0) return true;
+  const set = new Set(a);
+  return b.every((f) => set.has(f));
+}

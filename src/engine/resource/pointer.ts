@@ -1,0 +1,30 @@
+/** Where resources of one type live: a namespace and a type. */
+export interface Kind {
+  readonly namespace: string;
+  readonly type: string;
+}
+
+/** One resource's address: namespace, type and id. */
+export interface Pointer extends Kind {
+  readonly id: string;
+}
+
+/** A map key for a pointer; unambiguous because the parts cannot contain NUL. */
+export function pointerKey(p: Pointer): string {
+  return `${p.namespace}\0${p.type}\0${p.id}`;
+}
+
+/** A map key for a kind. */
+export function kindKey(k: Kind): string {
+  return `${k.namespace}\0${k.type}`;
+}
+
+/** `Type(namespace/id)`, the way COSI prints a resource in messages. */
+export function formatPointer(p: Pointer): string {
+  return `${p.type}(${p.namespace}/${p.id})`;
+}
+
+/** Copies only the address fields, so a pointer never keeps a whole resource alive. */
+export function toPointer(p: Pointer): Pointer {
+  return { namespace: p.namespace, type: p.type, id: p.id };
+}

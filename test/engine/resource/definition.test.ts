@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createDefinition,
+  DefinitionError,
+  DefinitionRegistry,
+  resourceDefinitionDefinition,
+  TypeResolutionError,
+} from '../../../src/index.js';
+
+function ruleOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DefinitionError) return error.rule;
+    throw error;
+  }
+  return undefined;
+}
+
+describe('resource definitions', () => {
+  it('derives the display type and aliases the way COSI does', () => {
+    const rd = resourceDefinitionDefinition;
+    expect(rd.displayType).toBe('ResourceDefinition');
+    expect(rd.aliases).toEqual(['resourcedefinition', 'rd', 'rds', 'api-resources']);
+    expect(rd.allAliases).toEqual([
+      'resourcedefinitions',
+      'resourcedefinitions.meta',
+      'resourcedefinitions.meta.cosi',
+      'resourcedefinition',
+      'rd',
+      'rds',
+      'api-resources',
+    ]);
+    expect(rd.id).toBe('resourcedefinitions.meta.cosi.dev');
+  });
+
+  it('adds the acronym with an s only when it does not already end in S', () => {
+    expect(createDefinition({ type: 'VMs.example.org' }).aliases).toEqual(['vm', 'vms']);
+    expect(createDefinition({ type: 'NetworkConfigs.example.org' }).aliases).toEqual([
+      'networkconfig',
+      'nc',
+      'ncs',
+    ]);
+    expect(createDefinition({ type: 'MachineStatuses.example.org' }).aliases).toEqual([
+      'machinestatus',
+      'ms',
+    ]);
+  });
+
+  it('keeps explicit aliases and can skip the derived ones', () => {
+    const d = createDefinition({
+      type: 'Hosts.example.org',
+      aliases: ['Machine'],
+      skipAutomaticAliases: true,
+    });
+    expect(d.aliases).toEqual(['machine']);
+    expect(d.allAliases).toEqual(['machine']);
+  });
+
+  it('rejects invalid definitions naming the rule that failed', () => {
+    expect(ruleOf(() => createDefinition({ type: 'VMs' }))).toBe('missing-suffix');
+    expect(ruleOf(() => createDefinition({ type: '.example.org' }))).toBe('empty-name');
+    expect(ruleOf(() => createDefinition({ type: 'VMs.' }))).toBe('empty-suffix');
+    expect(ruleOf(() => createDefinition({ type: 'vms.example.org' }))).toBe('name-not-camel-case');
+    expect(ruleOf(() => createDefinition({ type: 'V_Ms.example.org' }))).toBe('invalid-name');
+    expect(ruleOf(() => createDefinition({ type: 'VMs.Example.org' }))).toBe('invalid-suffix');
+    expect(ruleOf(() => createDefinition({ type: 'Host.example.org' }))).toBe('name-not-plural');
+    expect(
+      ruleOf(() =>
+        createDefinition({ type: 'Hosts.example.org', sensitivity: 'secret' as 'sensitive' }),
+      ),
+    ).toBe('unknown-sensitivity');
+    expect(ruleOf(() => createDefinition({ type: 'Hosts.example.org' }))).toBeUndefined();
+  });
+
+  it('resolves any alias case-insensitively and reports unknown and ambiguous names', () => {
+    const registry = new DefinitionRegistry([
+      createDefinition({ type: 'VMs.example.org' }),
+      createDefinition({ type: 'VMs.other.org' }),
+      createDefinition({ type: 'NetworkConfigs.example.org' }),
+    ]);
+    expect(registry.resolve('NC').type).toBe('NetworkConfigs.example.org');
+    expect(registry.resolve('networkconfigs.example').type).toBe('NetworkConfigs.example.org');
+    expect(registry.resolve('VMs.other.org').type).toBe('VMs.other.org');
+    expect(() => registry.resolve('vm')).toThrow(TypeResolutionError);
+    try {
+      registry.resolve('vm');
+    } catch (error) {
+      expect((error as TypeResolutionError).code).toBe('ambiguous-type');
+      expect((error as TypeResolutionError).candidates).toEqual([
+        'VMs.example.org',
+        'VMs.other.org',
+      ]);
+    }
+    expect(() => registry.resolve('nope')).toThrow(/not registered/);
+  });
+});
