@@ -32,6 +32,7 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
       // An async interface implemented synchronously is fine: the promise is the contract.
       '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-confusing-void-expression': 'off',
     },
   },
   {

@@ -113,3 +113,83 @@ export {
   InMemoryState,
   type InMemoryStateOptions,
 } from './engine/state/in-memory-state.js';
+
+// Runtime
+export {
+  RealClock,
+  SIMULATED_EPOCH,
+  SimulatedClock,
+  type Clock,
+  type Timer,
+} from './engine/runtime/clock.js';
+export { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './engine/runtime/backoff.js';
+export {
+  inputsOf,
+  isQController,
+  outputsOf,
+  type AnyController,
+  type Controller,
+  type ControllerContext,
+  type ControllerInputKind,
+  type ControllerReader,
+  type ControllerRuntime,
+  type ControllerWriter,
+  type Input,
+  type InputKind,
+  type Output,
+  type OutputKind,
+  type QController,
+  type QInputKind,
+  type QRuntime,
+  type QSettings,
+  type ReconcileEvent,
+  type ReducedMetadata,
+} from './engine/runtime/controller.js';
+export {
+  AccessError,
+  isAccessError,
+  isRegistrationError,
+  isRequeue,
+  isSkip,
+  RegistrationError,
+  RequeueError,
+  requeueAfter,
+  SkipError,
+} from './engine/runtime/errors.js';
+export {
+  createLogger,
+  silentLogger,
+  type LogLevel,
+  type LogRecord,
+  type LogSink,
+  type Logger,
+} from './engine/runtime/logger.js';
+export {
+  createMetrics,
+  type ControllerMetrics,
+  type ControllerState,
+  type ControllerStatus,
+} from './engine/runtime/metrics.js';
+export type { DependencyEdge, DependencyGraph } from './engine/runtime/dependency-graph.js';
+export {
+  DEFAULT_CONVERGE_OPTIONS,
+  type ControllerReport,
+  type ConvergeOptions,
+  type ConvergenceReason,
+  type ConvergenceReport,
+  type ItemFailure,
+  type OscillatingResource,
+} from './engine/runtime/convergence.js';
+export {
+  createRuntime,
+  isDestroyReady,
+  Runtime,
+  type RuntimeOptions,
+} from './engine/runtime/runtime.js';
+export {
+  findById,
+  getById,
+  listAll,
+  modifyTyped,
+  ResourceList,
+} from './engine/runtime/typed.js';

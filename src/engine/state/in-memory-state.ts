@@ -10,6 +10,7 @@ import {
 } from '../resource/resource.js';
 import {
   alreadyExists,
+  isNotFound,
   isRetryableConflict,
   NotFoundError,
   ownerConflict,
@@ -199,7 +200,13 @@ export class InMemoryState implements State {
       const destroyed = await this.#waitFinalizersEmpty(pointer);
       if (destroyed) return;
     }
-    this.destroySync(pointer, options);
+    try {
+      this.destroySync(pointer, options);
+    } catch (error) {
+      // Someone else (another teardownAndDestroy, the finalizer holder) destroyed it in between.
+      if (isNotFound(error)) return;
+      throw error;
+    }
   }
 
   async watch(
@@ -226,6 +233,10 @@ export class InMemoryState implements State {
     if (!sub || !options.bootstrap) return;
     for (const resource of this.listSync(kind, options)) sub.push({ type: 'created', resource });
     sub.push({ type: 'bootstrapped', kind: { namespace: kind.namespace, type: kind.type } });
+  }
+
+  peekVersion(pointer: Pointer): number {
+    return this.#find(pointer)?.metadata.version ?? 0;
   }
 
   // Synchronous core: the engine's hot paths call these directly.

@@ -1,0 +1,177 @@
+import type { Kind, Pointer } from '../resource/pointer.js';
+import type { Draft, Resource } from '../resource/resource.js';
+import { isNotFound } from '../state/errors.js';
+import type { ListOptions, OwnerOptions, State, UpdateOptions, Updater } from '../state/state.js';
+import type { Clock } from './clock.js';
+import type { ControllerContext, Input, Output } from './controller.js';
+import { finalizerDenied, readDenied, writeDenied } from './errors.js';
+import type { ControllerMetrics } from './metrics.js';
+
+/** What the facade needs from the engine around it. */
+export interface FacadeHost {
+  readonly state: State;
+  readonly clock: Clock;
+  /** The controller's current inputs (they can change at run time). */
+  inputs(): readonly Input[];
+  /** Called after every successful write, for convergence tracking. */
+  onWrite(controller: string, pointer: Pointer): void;
+}
+
+const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
+
+/**
+ * The guarded view of the state a controller gets: reads only of its inputs and outputs, writes
+ * only of its outputs (owned by it), finalizer changes only on strong inputs. A violation fails
+ * that one call with an {@link AccessError}.
+ */
+export class ControllerFacade implements ControllerContext {
+  readonly #outputs: ReadonlySet<string>;
+
+  constructor(
+    readonly name: string,
+    outputs: readonly Output[],
+    readonly metrics: ControllerMetrics,
+    private readonly host: FacadeHost,
+  ) {
+    this.#outputs = new Set(outputs.map((o) => o.type));
+  }
+
+  get clock(): Clock {
+    return this.host.clock;
+  }
+
+  async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+    this.#checkRead(pointer, false);
+    this.metrics.reads++;
+    return this.host.state.get<S>(pointer);
+  }
+
+  async find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
+    try {
+      return await this.get<S>(pointer);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
+    this.#checkRead({ ...kind, id: '' }, true);
+    this.metrics.reads++;
+    return this.host.state.list<S>(kind, options);
+  }
+
+  async create<S>(resource: Draft<S> | Resource<S>): Promise<Resource<S>> {
+    this.#checkWrite(resource.metadata, 'create');
+    const stored = await this.host.state.create(resource, { owner: this.name });
+    this.#wrote(stored.metadata);
+    return stored;
+  }
+
+  async update<S>(
+    resource: Draft<S> | Resource<S>,
+    options: Omit<UpdateOptions, 'owner'> = {},
+  ): Promise<Resource<S>> {
+    this.#checkWrite(resource.metadata, 'update');
+    const stored = await this.host.state.update(resource, { ...options, owner: this.name });
+    this.#wrote(stored.metadata);
+    return stored;
+  }
+
+  async modify<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options: Omit<UpdateOptions, 'owner'> = {},
+  ): Promise<void> {
+    await this.modifyWithResult(empty, fn, options);
+  }
+
+  async modifyWithResult<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options: Omit<UpdateOptions, 'owner'> = {},
+  ): Promise<Resource<S>> {
+    this.#checkWrite(empty.metadata, 'modify');
+    const before = this.#peekVersion(empty.metadata);
+    const stored = await this.host.state.modifyWithResult(empty, fn, {
+      ...options,
+      owner: this.name,
+    });
+    if (before === undefined || stored.metadata.version !== before) this.#wrote(stored.metadata);
+    return stored;
+  }
+
+  async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
+    this.#checkWrite(pointer, 'tear down');
+    const before = this.#peekVersion(pointer);
+    const ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
+    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    return ready;
+  }
+
+  async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    this.#checkWrite(pointer, 'destroy');
+    await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
+    this.#wrote(pointer);
+  }
+
+  async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    this.#checkFinalizer(pointer);
+    const before = this.#peekVersion(pointer);
+    await this.host.state.addFinalizer(pointer, ...finalizers);
+    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+  }
+
+  async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    this.#checkFinalizer(pointer);
+    const before = this.#peekVersion(pointer);
+    await this.host.state.removeFinalizer(pointer, ...finalizers);
+    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+  }
+
+  /** Whether this controller may read the resource (or list the kind). */
+  canRead(pointer: Pointer, listing: boolean): boolean {
+    if (this.#outputs.has(pointer.type)) return true;
+    for (const input of this.host.inputs()) {
+      if (input.namespace !== pointer.namespace || input.type !== pointer.type) continue;
+      if (input.id === undefined || (!listing && input.id === pointer.id)) return true;
+    }
+    return false;
+  }
+
+  #checkRead(pointer: Pointer, listing: boolean): void {
+    if (!this.canRead(pointer, listing)) throw readDenied(this.name, pointer, listing);
+  }
+
+  #checkWrite(pointer: Pointer, op: string): void {
+    if (!this.#outputs.has(pointer.type)) throw writeDenied(this.name, pointer, op);
+  }
+
+  #checkFinalizer(pointer: Pointer): void {
+    for (const input of this.host.inputs()) {
+      if (
+        FINALIZER_KINDS.has(input.kind) &&
+        input.namespace === pointer.namespace &&
+        input.type === pointer.type &&
+        (input.id === undefined || input.id === pointer.id)
+      ) {
+        return;
+      }
+    }
+    throw finalizerDenied(this.name, pointer);
+  }
+
+  /**
+   * The stored version (0 when missing), read synchronously when the state can (the in-memory one
+   * can); how the facade tells a write from a no-op without a second read. `undefined` when the
+   * state cannot say, and then every call counts as a write.
+   */
+  #peekVersion(pointer: Pointer): number | undefined {
+    return this.host.state.peekVersion?.(pointer);
+  }
+
+  #wrote(pointer: Pointer): void {
+    this.metrics.writes++;
+    this.host.onWrite(this.name, pointer);
+  }
+}

@@ -1,0 +1,145 @@
+import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
+import type { Kind, Pointer } from '../resource/pointer.js';
+import type { Draft, Resource } from '../resource/resource.js';
+import type { Phase } from '../resource/metadata.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+
+/** How a whole-world controller depends on a resource type. */
+export type ControllerInputKind = 'weak' | 'strong' | 'destroyReady';
+/** How a queue controller depends on a resource type. */
+export type QInputKind = 'primary' | 'mapped' | 'mappedDestroyReady';
+export type InputKind = ControllerInputKind | QInputKind;
+/** `exclusive`: only this controller writes the type. `shared`: several do, each its own. */
+export type OutputKind = 'exclusive' | 'shared';
+
+/** A declared input: what a controller may read and what wakes it. */
+export interface Input<K extends InputKind = InputKind> {
+  readonly namespace: string;
+  readonly type: string;
+  /** Only this one resource. */
+  readonly id?: string;
+  readonly kind: K;
+}
+
+/** A declared output: a type the controller may write (in any namespace). */
+export interface Output {
+  readonly type: string;
+  readonly kind: OutputKind;
+}
+
+/** What a wakeup says; the runtime coalesces bursts, so it carries no resource. */
+export interface ReconcileEvent {
+  readonly reason: 'start' | 'input' | 'requested' | 'restart';
+}
+
+/** Reads a controller may do: only of its inputs and outputs. */
+export interface ControllerReader {
+  get<S = unknown>(pointer: Pointer): Promise<Resource<S>>;
+  /** `undefined` instead of a not-found error. */
+  find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined>;
+  list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]>;
+}
+
+/** Writes a controller may do: only of its outputs, each stamped with its name as owner. */
+export interface ControllerWriter {
+  create<S>(resource: Draft<S> | Resource<S>): Promise<Resource<S>>;
+  update<S>(
+    resource: Draft<S> | Resource<S>,
+    options?: Omit<UpdateOptions, 'owner'>,
+  ): Promise<Resource<S>>;
+  modify<S>(empty: Draft<S>, fn: Updater<S>, options?: Omit<UpdateOptions, 'owner'>): Promise<void>;
+  modifyWithResult<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options?: Omit<UpdateOptions, 'owner'>,
+  ): Promise<Resource<S>>;
+  /** True when the resource has no finalizers left. */
+  teardown(pointer: Pointer, options?: OwnerOptions): Promise<boolean>;
+  destroy(pointer: Pointer, options?: OwnerOptions): Promise<void>;
+  /** Only on strong (or queue primary / mapped) inputs. */
+  addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void>;
+  removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void>;
+}
+
+/** Everything a controller sees of the engine: a guarded view, not the engine itself. */
+export interface ControllerContext extends ControllerReader, ControllerWriter {
+  /** The controller's name, also the owner of what it writes. */
+  readonly name: string;
+  readonly clock: Clock;
+}
+
+/** The runtime facade handed to a whole-world controller's `run`. */
+export interface ControllerRuntime extends ControllerContext {
+  /**
+   * Input changes, coalesced: one pending reconcile however many events came. The first one is
+   * queued at start. Ends when the controller is stopped.
+   *
+   * @example
+   * for await (const _ of rt.events()) { ... reconcile ... }
+   */
+  events(): AsyncIterable<ReconcileEvent>;
+  /** Asks for one more reconcile. */
+  queueReconcile(): void;
+  /** A healthy `run` never returns, so it says so here: the restart backoff starts over. */
+  resetRestartBackoff(): void;
+  /** Replaces the inputs (outputs are fixed at registration). */
+  updateInputs(inputs: readonly Input<ControllerInputKind>[]): void;
+}
+
+/**
+ * A whole-world controller: one loop that reads its inputs and writes its outputs on every
+ * wakeup. A `run` that throws is restarted after an exponential backoff.
+ */
+export interface Controller {
+  readonly name: string;
+  readonly inputs: readonly Input<ControllerInputKind>[];
+  readonly outputs: readonly Output[];
+  run(rt: ControllerRuntime, signal: AbortSignal, log: Logger): Promise<void>;
+}
+
+/** The metadata a queue controller's `mapInput` receives. */
+export interface ReducedMetadata extends Pointer {
+  readonly phase: Phase;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly finalizersEmpty: boolean;
+}
+
+/** Settings of a queue controller. */
+export interface QSettings {
+  readonly inputs: readonly Input<QInputKind>[];
+  readonly outputs: readonly Output[];
+  /** Keys reconciled in parallel; 1 by default. */
+  readonly concurrency?: number;
+  /** Runs beside the workers; restarted with backoff if it throws. */
+  readonly runHook?: (rt: QRuntime, signal: AbortSignal, log: Logger) => Promise<void>;
+  /** Called once the workers have stopped. */
+  readonly shutdownHook?: () => void;
+}
+
+/** The facade handed to a queue controller. */
+export type QRuntime = ControllerContext;
+
+/**
+ * A per-item queue controller: each primary resource is a key reconciled on its own, with
+ * per-key backoff and `concurrency` workers.
+ */
+export interface QController {
+  readonly name: string;
+  readonly settings: QSettings;
+  /** Reconciles one item. Throw to retry with backoff; throw a `RequeueError` to come back later. */
+  reconcile(rt: QRuntime, pointer: Pointer, log: Logger): Promise<void>;
+  /** Maps a change of a mapped input to the primary items it affects. */
+  mapInput(rt: QRuntime, metadata: ReducedMetadata, log: Logger): Promise<readonly Pointer[]>;
+}
+
+export type AnyController = Controller | QController;
+
+export const isQController = (c: AnyController): c is QController => 'reconcile' in c;
+
+/** The inputs of either kind of controller. */
+export const inputsOf = (c: AnyController): readonly Input[] =>
+  isQController(c) ? c.settings.inputs : c.inputs;
+
+export const outputsOf = (c: AnyController): readonly Output[] =>
+  isQController(c) ? c.settings.outputs : c.outputs;

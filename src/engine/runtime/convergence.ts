@@ -1,0 +1,113 @@
+import type { Pointer } from '../resource/pointer.js';
+import { pointerKey, toPointer } from '../resource/pointer.js';
+import type { ControllerMetrics, ControllerState } from './metrics.js';
+
+/** Bounds of a convergence run. */
+export interface ConvergeOptions {
+  /** Writes (by all controllers) after which the run stops as not converged. */
+  readonly maxWrites?: number;
+  /** Virtual (or, on a real clock, wall) milliseconds after which the run stops. */
+  readonly maxTime?: number;
+  /** Consecutive failures after which a controller or an item is given up for this run. */
+  readonly maxAttempts?: number;
+  readonly signal?: AbortSignal;
+}
+
+export const DEFAULT_CONVERGE_OPTIONS = {
+  maxWrites: 100_000,
+  maxTime: 60 * 60 * 1000,
+  maxAttempts: 10,
+} as const;
+
+/**
+ * Why a convergence run ended. `quiescent`: nothing left to do. `failing`: nothing left but
+ * controllers or items that kept failing until their attempt bound. `max-writes` / `max-time`:
+ * a bound was hit. `aborted`: the signal fired.
+ */
+export type ConvergenceReason = 'quiescent' | 'failing' | 'max-writes' | 'max-time' | 'aborted';
+
+export interface ItemFailure {
+  readonly pointer: Pointer;
+  readonly attempts: number;
+  readonly error: string;
+}
+
+export interface ControllerReport {
+  readonly name: string;
+  readonly kind: 'controller' | 'qcontroller';
+  readonly state: ControllerState;
+  readonly reconciles: number;
+  readonly writes: number;
+  readonly errors: number;
+  readonly restarts: number;
+  readonly lastError?: string;
+  /** Queue controllers: items still failing. */
+  readonly failingItems: readonly ItemFailure[];
+  readonly metrics: Readonly<ControllerMetrics>;
+}
+
+/** A resource that kept changing, and who changed it. */
+export interface OscillatingResource {
+  readonly pointer: Pointer;
+  readonly writes: number;
+  readonly writers: readonly string[];
+}
+
+/** What `converge` returns. Deterministic: the same input gives the same report. */
+export interface ConvergenceReport {
+  readonly converged: boolean;
+  readonly reason: ConvergenceReason;
+  /** Settle rounds: one per jump of the clock, plus the last. */
+  readonly rounds: number;
+  /** Clock time the run took (virtual on the simulated clock). */
+  readonly elapsed: number;
+  readonly reconciles: number;
+  readonly writes: number;
+  readonly errors: number;
+  /** Sorted by name. */
+  readonly controllers: readonly ControllerReport[];
+  /** When not converged: the resources written most, most first. */
+  readonly oscillating: readonly OscillatingResource[];
+}
+
+interface WriteCount {
+  readonly pointer: Pointer;
+  count: number;
+  readonly writers: Set<string>;
+}
+
+/** Counts writes per resource during a run, to name what kept changing when it did not settle. */
+export class WriteTracker {
+  #total = 0;
+  readonly #byResource = new Map<string, WriteCount>();
+
+  get total(): number {
+    return this.#total;
+  }
+
+  record(controller: string, pointer: Pointer): void {
+    this.#total++;
+    const key = pointerKey(pointer);
+    let entry = this.#byResource.get(key);
+    if (!entry) {
+      entry = { pointer: toPointer(pointer), count: 0, writers: new Set() };
+      this.#byResource.set(key, entry);
+    }
+    entry.count++;
+    entry.writers.add(controller);
+  }
+
+  reset(): void {
+    this.#total = 0;
+    this.#byResource.clear();
+  }
+
+  /** The resources written more than `threshold` times, most written first, at most `limit`. */
+  hottest(limit = 10, threshold = 2): OscillatingResource[] {
+    return [...this.#byResource.entries()]
+      .filter(([, e]) => e.count > threshold)
+      .sort(([ka, a], [kb, b]) => b.count - a.count || (ka < kb ? -1 : ka > kb ? 1 : 0))
+      .slice(0, limit)
+      .map(([, e]) => ({ pointer: e.pointer, writes: e.count, writers: [...e.writers].sort() }));
+  }
+}

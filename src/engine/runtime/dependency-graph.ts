@@ -1,0 +1,208 @@
+import { kindKey } from '../resource/pointer.js';
+import {
+  inputsOf,
+  isQController,
+  outputsOf,
+  type AnyController,
+  type Input,
+  type InputKind,
+  type OutputKind,
+} from './controller.js';
+
+/** One edge of the graph: an input (resource -> controller) or an output (controller -> resource). */
+export interface DependencyEdge {
+  readonly controller: string;
+  /** Inputs only: outputs are declared by type, for every namespace. */
+  readonly namespace?: string;
+  readonly type: string;
+  readonly id?: string;
+  readonly kind: InputKind | OutputKind;
+}
+
+/** The controller graph as data, for `cosi graph` and for tests. Everything sorted. */
+export interface DependencyGraph {
+  readonly controllers: readonly {
+    readonly name: string;
+    readonly kind: 'controller' | 'qcontroller';
+  }[];
+  readonly types: readonly string[];
+  readonly edges: readonly DependencyEdge[];
+}
+
+const CONTROLLER_INPUT_KINDS = new Set<InputKind>(['weak', 'strong', 'destroyReady']);
+const Q_INPUT_KINDS = new Set<InputKind>(['primary', 'mapped', 'mappedDestroyReady']);
+
+const inputKey = (i: Input): string => `${kindKey(i)}\0${i.id ?? ''}`;
+const describeInput = (i: Input): string =>
+  `${i.namespace}/${i.type}${i.id === undefined ? '' : `/${i.id}`}`;
+
+/**
+ * COSI's dependency database: who writes which type (one exclusive writer, or any number of shared
+ * ones, never both), who reads which kind, and the checks that keep it consistent.
+ */
+export class DependencyDatabase {
+  readonly #controllers = new Map<string, AnyController>();
+  readonly #exclusive = new Map<string, string>();
+  readonly #shared = new Map<string, Set<string>>();
+  readonly #inputs = new Map<string, readonly Input[]>();
+
+  has(name: string): boolean {
+    return this.#controllers.has(name);
+  }
+
+  /**
+   * Every problem that registering `batch` would cause, against what is registered and within the
+   * batch itself. Empty means the batch may be registered.
+   */
+  validate(batch: readonly AnyController[]): string[] {
+    const problems: string[] = [];
+    const names = new Set(this.#controllers.keys());
+    const exclusive = new Map(this.#exclusive);
+    const shared = new Map([...this.#shared].map(([t, s]) => [t, new Set(s)]));
+    for (const controller of batch) {
+      const name = controller.name;
+      if (typeof name !== 'string' || name.length === 0) {
+        problems.push('a controller has no name');
+        continue;
+      }
+      if (names.has(name))
+        problems.push(`controller ${JSON.stringify(name)} is already registered`);
+      names.add(name);
+      const allowed = isQController(controller) ? Q_INPUT_KINDS : CONTROLLER_INPUT_KINDS;
+      problems.push(...validateInputs(name, inputsOf(controller), allowed));
+      const seenOutputs = new Set<string>();
+      for (const output of outputsOf(controller)) {
+        if (seenOutputs.has(output.type)) {
+          problems.push(`controller ${JSON.stringify(name)} declares output ${output.type} twice`);
+          continue;
+        }
+        seenOutputs.add(output.type);
+        const owner = exclusive.get(output.type);
+        const sharers = shared.get(output.type);
+        // Declarations also come from plain JavaScript, so the kind is checked, not trusted.
+        if (output.kind === 'exclusive') {
+          if (owner !== undefined) {
+            problems.push(
+              `controllers ${JSON.stringify(owner)} and ${JSON.stringify(name)} both claim exclusive output ${output.type}`,
+            );
+          } else if (sharers && sharers.size > 0) {
+            problems.push(
+              `controller ${JSON.stringify(name)} claims exclusive output ${output.type}, already a shared output of ${[...sharers].map((s) => JSON.stringify(s)).join(', ')}`,
+            );
+          } else {
+            exclusive.set(output.type, name);
+          }
+        } else if ((output.kind as string) === 'shared') {
+          if (owner !== undefined) {
+            problems.push(
+              `controller ${JSON.stringify(name)} declares shared output ${output.type}, which ${JSON.stringify(owner)} writes exclusively`,
+            );
+          } else {
+            shared.set(output.type, (sharers ?? new Set()).add(name));
+          }
+        } else {
+          problems.push(
+            `controller ${JSON.stringify(name)} has output ${output.type} of unknown kind ${JSON.stringify(output.kind)}`,
+          );
+        }
+      }
+    }
+    return problems;
+  }
+
+  /** Adds a validated controller. */
+  add(controller: AnyController): void {
+    this.#controllers.set(controller.name, controller);
+    for (const output of outputsOf(controller)) {
+      if (output.kind === 'exclusive') this.#exclusive.set(output.type, controller.name);
+      else {
+        let sharers = this.#shared.get(output.type);
+        if (!sharers) this.#shared.set(output.type, (sharers = new Set()));
+        sharers.add(controller.name);
+      }
+    }
+    this.#inputs.set(controller.name, [...inputsOf(controller)]);
+  }
+
+  /** Replaces a controller's inputs (after `updateInputs`); returns the problems, if any. */
+  replaceInputs(
+    name: string,
+    inputs: readonly Input[],
+    allowed: ReadonlySet<InputKind> = CONTROLLER_INPUT_KINDS,
+  ): string[] {
+    const problems = validateInputs(name, inputs, allowed);
+    if (problems.length === 0) this.#inputs.set(name, [...inputs]);
+    return problems;
+  }
+
+  inputs(name: string): readonly Input[] {
+    return this.#inputs.get(name) ?? [];
+  }
+
+  /** The graph as data, sorted by controller, then type, then kind. */
+  export(): DependencyGraph {
+    const edges: DependencyEdge[] = [];
+    const types = new Set<string>();
+    const controllers = [...this.#controllers.values()]
+      .map((c) => ({
+        name: c.name,
+        kind: isQController(c) ? ('qcontroller' as const) : ('controller' as const),
+      }))
+      .sort((a, b) => compare(a.name, b.name));
+    for (const { name } of controllers) {
+      for (const input of this.inputs(name)) {
+        types.add(input.type);
+        edges.push({
+          controller: name,
+          namespace: input.namespace,
+          type: input.type,
+          ...(input.id === undefined ? {} : { id: input.id }),
+          kind: input.kind,
+        });
+      }
+      for (const output of outputsOf(this.#controllers.get(name) as AnyController)) {
+        types.add(output.type);
+        edges.push({ controller: name, type: output.type, kind: output.kind });
+      }
+    }
+    edges.sort(
+      (a, b) =>
+        compare(a.controller, b.controller) ||
+        compare(a.type, b.type) ||
+        compare(a.namespace ?? '', b.namespace ?? '') ||
+        compare(a.id ?? '', b.id ?? '') ||
+        compare(a.kind, b.kind),
+    );
+    return { controllers, types: [...types].sort(compare), edges };
+  }
+}
+
+function validateInputs(
+  name: string,
+  inputs: readonly Input[],
+  allowed: ReadonlySet<InputKind>,
+): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const input of inputs) {
+    if (!allowed.has(input.kind)) {
+      problems.push(
+        `controller ${JSON.stringify(name)} has input ${describeInput(input)} of kind ${JSON.stringify(input.kind)}, expected one of ${[...allowed].join(', ')}`,
+      );
+    }
+    const key = inputKey(input);
+    if (seen.has(key))
+      problems.push(
+        `controller ${JSON.stringify(name)} declares input ${describeInput(input)} twice`,
+      );
+    seen.add(key);
+  }
+  return problems;
+}
+
+export const Q_INPUTS: ReadonlySet<InputKind> = Q_INPUT_KINDS;
+export const CONTROLLER_INPUTS: ReadonlySet<InputKind> = CONTROLLER_INPUT_KINDS;
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

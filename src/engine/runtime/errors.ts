@@ -1,0 +1,93 @@
+import { formatPointer, type Pointer } from '../resource/pointer.js';
+
+/**
+ * Thrown by a queue controller's `reconcile` to come back after `interval` ms. Not counted as a
+ * failure unless it wraps an error.
+ */
+export class RequeueError extends Error {
+  readonly code = 'requeue';
+  constructor(
+    readonly interval: number,
+    override readonly cause?: unknown,
+  ) {
+    super(
+      cause === undefined
+        ? `requeue in ${interval} ms`
+        : `requeue in ${interval} ms: ${cause instanceof Error ? cause.message : JSON.stringify(cause)}`,
+    );
+    this.name = 'RequeueError';
+  }
+}
+
+/** Come back in `interval` ms, without an error. */
+export const requeueAfter = (interval: number): RequeueError => new RequeueError(interval);
+
+/**
+ * Tells the engine (or a generic controller) to leave an item alone this round: no retry, no
+ * failure, the backoff is cleared. COSI's `SkipReconcileTag`.
+ */
+export class SkipError extends Error {
+  readonly code = 'skip';
+  constructor(message = 'skipped') {
+    super(message);
+    this.name = 'SkipError';
+  }
+}
+
+export const isSkip = (err: unknown): err is SkipError => err instanceof SkipError;
+export const isRequeue = (err: unknown): err is RequeueError => err instanceof RequeueError;
+
+/** A controller read or wrote outside its declaration. */
+export class AccessError extends Error {
+  readonly code = 'access-denied';
+  constructor(
+    readonly controller: string,
+    readonly pointer: Pointer,
+    readonly rule: 'read' | 'write' | 'finalizer',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AccessError';
+  }
+}
+
+export function readDenied(controller: string, p: Pointer, listing: boolean): AccessError {
+  const what = listing ? `list ${p.namespace}/${p.type}` : `read ${formatPointer(p)}`;
+  return new AccessError(
+    controller,
+    p,
+    'read',
+    `controller ${JSON.stringify(controller)} may not ${what}: it is neither an input nor an output${listing ? ' (listing needs an input without an id)' : ''}`,
+  );
+}
+
+export function writeDenied(controller: string, p: Pointer, op: string): AccessError {
+  return new AccessError(
+    controller,
+    p,
+    'write',
+    `controller ${JSON.stringify(controller)} may not ${op} ${formatPointer(p)}: ${p.type} is not one of its outputs`,
+  );
+}
+
+export function finalizerDenied(controller: string, p: Pointer): AccessError {
+  return new AccessError(
+    controller,
+    p,
+    'finalizer',
+    `controller ${JSON.stringify(controller)} may not change finalizers of ${formatPointer(p)}: it is not a strong (or queue primary / mapped) input`,
+  );
+}
+
+/** Registration refused; nothing of the batch was registered. Lists every problem found. */
+export class RegistrationError extends Error {
+  readonly code = 'registration';
+  constructor(readonly problems: readonly string[]) {
+    super(`cannot register controllers:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'RegistrationError';
+  }
+}
+
+export const isAccessError = (err: unknown): err is AccessError => err instanceof AccessError;
+export const isRegistrationError = (err: unknown): err is RegistrationError =>
+  err instanceof RegistrationError;

@@ -1,0 +1,296 @@
+import { formatPointer, pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
+import { ExponentialBackoff, type BackoffOptions } from './backoff.js';
+import type { QController, ReducedMetadata } from './controller.js';
+import { ControllerFacade } from './controller-facade.js';
+import { toError } from './controller-adapter.js';
+import { isRequeue, isSkip } from './errors.js';
+import type { Logger } from './logger.js';
+import { createMetrics, type ControllerState, type ControllerStatus } from './metrics.js';
+import type { RuntimeHost } from './runtime-host.js';
+import { WorkQueue } from './work-queue.js';
+
+type Job =
+  | { readonly kind: 'reconcile'; readonly pointer: Pointer }
+  | { readonly kind: 'map'; readonly metadata: ReducedMetadata };
+
+/** An item that keeps failing, as the report shows it. */
+export interface FailingItem {
+  readonly pointer: Pointer;
+  readonly attempts: number;
+  readonly lastError: Error;
+  /** Given up for this convergence run. */
+  readonly gaveUp: boolean;
+}
+
+/**
+ * Runs one queue controller: a deduplicating work queue, `concurrency` workers, per-key
+ * exponential backoff and `RequeueError` handling, plus the optional run hook.
+ */
+export class QControllerAdapter {
+  readonly metrics = createMetrics();
+  readonly facade: ControllerFacade;
+  readonly #queue: WorkQueue<Job>;
+  readonly #backoffs = new Map<string, ExponentialBackoff>();
+  readonly #failing = new Map<string, FailingItem>();
+  readonly #primaryKinds: Set<string>;
+  readonly #concurrency: number;
+  readonly #log: Logger;
+  readonly #backoffOptions: BackoffOptions;
+  #inFlight = 0;
+  #state: ControllerState = 'idle';
+  #lastError: Error | undefined;
+  #abort = new AbortController();
+  #hook: Promise<void> | undefined;
+  #hookBackoff: ExponentialBackoff;
+  #started = false;
+  #pumpScheduled = false;
+
+  constructor(
+    readonly controller: QController,
+    private readonly host: RuntimeHost,
+    backoff: BackoffOptions,
+  ) {
+    this.#backoffOptions = backoff;
+    this.#hookBackoff = new ExponentialBackoff(backoff);
+    this.#log = host.logger.child({ controller: controller.name });
+    this.#concurrency = Math.max(1, Math.floor(controller.settings.concurrency ?? 1));
+    this.#primaryKinds = new Set(
+      controller.settings.inputs
+        .filter((i) => i.kind === 'primary')
+        .map((i) => `${i.namespace}\0${i.type}`),
+    );
+    this.facade = new ControllerFacade(controller.name, controller.settings.outputs, this.metrics, {
+      state: host.state,
+      clock: host.clock,
+      inputs: () => host.db.inputs(controller.name),
+      onWrite: (name, pointer) => host.onWrite(name, pointer),
+    });
+    this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
+  }
+
+  get name(): string {
+    return this.controller.name;
+  }
+
+  get status(): ControllerStatus {
+    const state = this.#currentState();
+    return this.#lastError ? { state, lastError: this.#lastError } : { state };
+  }
+
+  #currentState(): ControllerState {
+    if (this.#state === 'stopped' || this.#state === 'failed' || !this.#started) return this.#state;
+    const failing = [...this.#failing.values()];
+    if (failing.some((f) => f.gaveUp)) return 'failed';
+    if (failing.length > 0) return 'backoff';
+    return this.#inFlight > 0 || this.#queue.readyCount > 0 ? 'running' : 'idle';
+  }
+
+  /** Nothing ready and nothing in flight (delayed keys wait on the clock). */
+  get idle(): boolean {
+    return this.#inFlight === 0 && (this.#queue.readyCount === 0 || this.host.scheduler.paused);
+  }
+
+  /** Items that failed and have not succeeded since, sorted by pointer. */
+  failingItems(): FailingItem[] {
+    return [...this.#failing.values()].sort((a, b) =>
+      compare(pointerKey(a.pointer), pointerKey(b.pointer)),
+    );
+  }
+
+  /** Lists every primary input and queues it, then starts the run hook. */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    this.#state = 'running';
+    for (const input of this.controller.settings.inputs) {
+      if (input.kind !== 'primary') continue;
+      const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
+      for (const item of items) {
+        if (input.id === undefined || input.id === item.metadata.id) this.enqueue(item.metadata);
+      }
+    }
+    this.#startHook();
+  }
+
+  /** Queues a reconcile of a primary item. */
+  enqueue(pointer: Pointer, delay = 0): void {
+    if (this.#abort.signal.aborted) return;
+    const p = toPointer(pointer);
+    this.#queue.add(`r\0${pointerKey(p)}`, { kind: 'reconcile', pointer: p }, delay);
+    this.metrics.queueLength = this.#queue.size;
+    this.#schedulePump();
+  }
+
+  /** Queues a mapping of a changed secondary input. */
+  enqueueMap(metadata: ReducedMetadata): void {
+    if (this.#abort.signal.aborted) return;
+    this.#queue.add(`m\0${pointerKey(metadata)}`, { kind: 'map', metadata });
+    this.metrics.queueLength = this.#queue.size;
+    this.#schedulePump();
+  }
+
+  /** Gives the items given up in an earlier convergence run another chance. */
+  revive(): void {
+    for (const [key, item] of this.#failing) {
+      if (!item.gaveUp) continue;
+      this.#failing.set(key, { ...item, gaveUp: false });
+      this.#backoffs.get(key)?.reset();
+      this.enqueue(item.pointer);
+    }
+    if (this.#state === 'failed') {
+      this.#state = 'running';
+      this.#hookBackoff.reset();
+      this.#startHook();
+    }
+  }
+
+  /** Re-arms the pump (after the scheduler was paused and resumed). */
+  kick(): void {
+    this.#schedulePump();
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.#queue.clear();
+    await this.#hook;
+    this.controller.settings.shutdownHook?.();
+    this.#state = 'stopped';
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    queueMicrotask(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    while (
+      this.#inFlight < this.#concurrency &&
+      !this.host.scheduler.paused &&
+      !this.#abort.signal.aborted
+    ) {
+      const next = this.#queue.take();
+      if (!next) break;
+      this.#inFlight++;
+      this.metrics.queueLength = this.#queue.size;
+      void this.#process(next.key, next.item).finally(() => {
+        this.#inFlight--;
+        this.#queue.done(next.key);
+        this.metrics.queueLength = this.#queue.size;
+        this.#schedulePump();
+      });
+    }
+  }
+
+  async #process(key: string, job: Job): Promise<void> {
+    this.metrics.wakeups++;
+    this.host.onProgress();
+    if (job.kind === 'map') {
+      await this.#map(job.metadata);
+      return;
+    }
+    this.metrics.reconciles++;
+    try {
+      await this.controller.reconcile(this.facade, job.pointer, this.#log);
+      this.metrics.processed++;
+      this.#succeeded(key);
+    } catch (error) {
+      if (this.#abort.signal.aborted) return;
+      if (isSkip(error)) {
+        this.metrics.skips++;
+        this.#succeeded(key);
+      } else if (isRequeue(error)) {
+        this.metrics.requeues++;
+        if (error.cause !== undefined) this.#recordFailure(key, job.pointer, toError(error.cause));
+        this.enqueue(job.pointer, error.interval);
+      } else {
+        const err = toError(error);
+        this.metrics.crashes++;
+        const gaveUp = this.#recordFailure(key, job.pointer, err);
+        this.#log.error('reconcile failed', {
+          resource: formatPointer(job.pointer),
+          error: err.message,
+        });
+        if (!gaveUp) this.enqueue(job.pointer, this.#backoffFor(key).next());
+      }
+    }
+  }
+
+  async #map(metadata: ReducedMetadata): Promise<void> {
+    this.metrics.mappedIn++;
+    let pointers: readonly Pointer[];
+    try {
+      pointers = await this.controller.mapInput(this.facade, metadata, this.#log);
+    } catch (error) {
+      const err = toError(error);
+      this.metrics.crashes++;
+      this.#lastError = err;
+      this.#log.error('mapInput failed', { resource: formatPointer(metadata), error: err.message });
+      return;
+    }
+    for (const pointer of pointers) {
+      if (!this.#primaryKinds.has(`${pointer.namespace}\0${pointer.type}`)) {
+        this.#lastError = new Error(
+          `controller ${JSON.stringify(this.name)}: mapInput returned ${formatPointer(pointer)}, which is not a primary input`,
+        );
+        this.metrics.crashes++;
+        continue;
+      }
+      this.metrics.mappedOut++;
+      this.enqueue(pointer);
+    }
+  }
+
+  #backoffFor(key: string): ExponentialBackoff {
+    let backoff = this.#backoffs.get(key);
+    if (!backoff) this.#backoffs.set(key, (backoff = new ExponentialBackoff(this.#backoffOptions)));
+    return backoff;
+  }
+
+  /** Returns true when the item is given up (attempt bound reached). */
+  #recordFailure(key: string, pointer: Pointer, error: Error): boolean {
+    this.#lastError = error;
+    const attempts = (this.#failing.get(key)?.attempts ?? 0) + 1;
+    const gaveUp = attempts >= this.host.maxAttempts();
+    this.#failing.set(key, { pointer, attempts, lastError: error, gaveUp });
+    return gaveUp;
+  }
+
+  #succeeded(key: string): void {
+    this.#backoffs.delete(key);
+    this.#failing.delete(key);
+  }
+
+  #startHook(): void {
+    const hook = this.controller.settings.runHook;
+    if (!hook) return;
+    const signal = this.#abort.signal;
+    this.#hook = (async () => {
+      try {
+        await hook(this.facade, signal, this.#log);
+      } catch (error) {
+        if (signal.aborted) return;
+        const err = toError(error);
+        this.metrics.crashes++;
+        this.#lastError = err;
+        if (this.#hookBackoff.attempts + 1 >= this.host.maxAttempts()) {
+          this.#hookBackoff.next();
+          this.#state = 'failed';
+          return;
+        }
+        this.host.setTimer(this.#hookBackoff.next(), () => {
+          if (signal.aborted) return;
+          this.metrics.restarts++;
+          this.#startHook();
+        });
+      }
+    })();
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,24 @@
+import type { Pointer } from '../resource/pointer.js';
+import type { State } from '../state/state.js';
+import type { Clock, Timer } from './clock.js';
+import type { DependencyDatabase } from './dependency-graph.js';
+import type { Logger } from './logger.js';
+import type { WakeupScheduler } from './scheduler.js';
+
+/** What a controller adapter needs from the runtime that hosts it. */
+export interface RuntimeHost {
+  readonly state: State;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly db: DependencyDatabase;
+  readonly scheduler: WakeupScheduler;
+  /** A timer the runtime keeps track of (and cancels on stop). */
+  setTimer(ms: number, fn: () => void): Timer;
+  /** Failures after which a controller or an item is given up (during a convergence run). */
+  maxAttempts(): number;
+  onWrite(controller: string, pointer: Pointer): void;
+  /** Some work happened: a reconcile started. */
+  onProgress(): void;
+  /** A controller replaced its inputs: watch what it now reads. */
+  inputsChanged(controller: string): void;
+}

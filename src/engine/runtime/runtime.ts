@@ -1,0 +1,393 @@
+import { kindKey, type Kind } from '../resource/pointer.js';
+import type { Resource } from '../resource/resource.js';
+import type { State, StateEvent } from '../state/state.js';
+import type { BackoffOptions } from './backoff.js';
+import { RealClock, SimulatedClock, type Clock, type Timer } from './clock.js';
+import { ControllerAdapter } from './controller-adapter.js';
+import {
+  isQController,
+  type AnyController,
+  type Input,
+  type ReducedMetadata,
+} from './controller.js';
+import {
+  DEFAULT_CONVERGE_OPTIONS,
+  WriteTracker,
+  type ConvergeOptions,
+  type ConvergenceReason,
+  type ConvergenceReport,
+  type ControllerReport,
+} from './convergence.js';
+import { DependencyDatabase, type DependencyGraph } from './dependency-graph.js';
+import { RegistrationError } from './errors.js';
+import { createLogger, type LogSink, type Logger } from './logger.js';
+import type { ControllerMetrics, ControllerStatus } from './metrics.js';
+import { QControllerAdapter } from './qcontroller-adapter.js';
+import type { RuntimeHost } from './runtime-host.js';
+import { WakeupScheduler } from './scheduler.js';
+
+export interface RuntimeOptions {
+  /** Defaults to the wall clock; use a `SimulatedClock` for reproducible runs. */
+  readonly clock?: Clock;
+  /** Where controller logs go; silent without one. */
+  readonly logSink?: LogSink;
+  /** Restart and per-item backoff; COSI's defaults (500 ms, x1.5, max 60 s). */
+  readonly backoff?: BackoffOptions;
+}
+
+type Adapter = ControllerAdapter | QControllerAdapter;
+
+interface Route {
+  readonly input: Input;
+  readonly adapter: Adapter;
+}
+
+/**
+ * The controller runtime: registers controllers and queue controllers, routes state events to
+ * the controllers whose inputs they touch, and runs everything, freely (`start`) or to
+ * convergence (`converge`).
+ *
+ * @example
+ * const runtime = createRuntime(createInMemoryState(), { clock: new SimulatedClock() });
+ * await runtime.register(intToStr, strToSentence);
+ * const report = await runtime.converge();
+ */
+export class Runtime {
+  readonly state: State;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly #db = new DependencyDatabase();
+  readonly #scheduler = new WakeupScheduler();
+  readonly #adapters = new Map<string, Adapter>();
+  readonly #routes = new Map<string, Route[]>();
+  readonly #watched = new Set<string>();
+  readonly #timers = new Map<Timer, number>();
+  readonly #tracker = new WriteTracker();
+  readonly #abort = new AbortController();
+  readonly #backoff: BackoffOptions;
+  readonly #host: RuntimeHost;
+  #maxAttempts = Number.POSITIVE_INFINITY;
+  #progress = 0;
+  #started = false;
+  #starting: Promise<void> | undefined;
+
+  constructor(state: State, options: RuntimeOptions = {}) {
+    this.state = state;
+    this.clock = options.clock ?? new RealClock();
+    this.logger = createLogger(options.logSink, () => this.clock.now());
+    this.#backoff = options.backoff ?? {};
+    this.#host = {
+      state,
+      clock: this.clock,
+      logger: this.logger,
+      db: this.#db,
+      scheduler: this.#scheduler,
+      setTimer: (ms, fn) => this.#setTimer(ms, fn),
+      maxAttempts: () => this.#maxAttempts,
+      onWrite: (controller, pointer) => {
+        this.#tracker.record(controller, pointer);
+        this.#progress++;
+      },
+      onProgress: () => {
+        this.#progress++;
+      },
+      inputsChanged: () => {
+        this.#rebuildRoutes();
+        void this.#watchInputs();
+      },
+    };
+  }
+
+  /**
+   * Registers controllers and queue controllers, before or after start. The whole batch is
+   * validated first (unique names, one exclusive writer per type and no shared one beside it, no
+   * duplicate inputs); if anything is wrong nothing is registered.
+   *
+   * @throws RegistrationError listing every problem.
+   */
+  async register(...controllers: AnyController[]): Promise<void> {
+    const problems = this.#db.validate(controllers);
+    if (problems.length > 0) throw new RegistrationError(problems);
+    const added: Adapter[] = [];
+    for (const controller of controllers) {
+      this.#db.add(controller);
+      const adapter = isQController(controller)
+        ? new QControllerAdapter(controller, this.#host, this.#backoff)
+        : new ControllerAdapter(controller, this.#host, this.#backoff);
+      this.#adapters.set(controller.name, adapter);
+      added.push(adapter);
+    }
+    this.#rebuildRoutes();
+    if (this.#started) {
+      await this.#watchInputs();
+      for (const adapter of added) await adapter.start();
+    }
+  }
+
+  /** Watches every input and starts every controller. Idempotent. */
+  start(): Promise<void> {
+    this.#starting ??= (async () => {
+      this.#started = true;
+      await this.#watchInputs();
+      for (const adapter of this.#adapters.values()) await adapter.start();
+    })();
+    return this.#starting;
+  }
+
+  /** Stops every controller, cancels every timer and ends the watches. */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.#scheduler.clear();
+    for (const timer of this.#timers.keys()) timer.cancel();
+    this.#timers.clear();
+    await Promise.all([...this.#adapters.values()].map((a) => a.stop()));
+  }
+
+  /**
+   * Runs until nothing is left to do (no pending wakeups, empty queues, nothing in flight, no
+   * timers) or a bound is hit. On a simulated clock, time jumps to the next timer whenever
+   * nothing else can run, so backoffs and requeues cost no wall time.
+   */
+  async converge(options: ConvergeOptions = {}): Promise<ConvergenceReport> {
+    const opts = { ...DEFAULT_CONVERGE_OPTIONS, ...options };
+    this.#maxAttempts = opts.maxAttempts;
+    const baseline = new Map([...this.#adapters].map(([name, a]) => [name, { ...a.metrics }]));
+    this.#tracker.reset();
+    const startedAt = this.clock.now();
+    try {
+      await this.start();
+      for (const adapter of this.#adapters.values()) adapter.revive();
+      this.#scheduler.resume();
+      for (const adapter of this.#adapters.values())
+        if (adapter instanceof QControllerAdapter) adapter.kick();
+      let rounds = 0;
+      let reason: ConvergenceReason | undefined;
+      while (reason === undefined) {
+        rounds++;
+        reason = await this.#settle(opts.maxWrites, opts.signal);
+        if (reason !== undefined) break;
+        const next = this.#nextTimerAt();
+        if (next === undefined) {
+          if (!this.#idle()) continue;
+          reason = this.#anyGivenUp() ? 'failing' : 'quiescent';
+        } else if (next - startedAt > opts.maxTime) {
+          reason = 'max-time';
+        } else if (this.clock instanceof SimulatedClock) {
+          this.clock.advanceTo(next);
+        } else {
+          await realDelay(Math.max(1, Math.min(50, next - this.clock.now())));
+        }
+      }
+      if (reason !== 'quiescent' && reason !== 'failing') this.#scheduler.pause();
+      return this.#report(reason, rounds, this.clock.now() - startedAt, baseline);
+    } finally {
+      this.#maxAttempts = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /** The controller graph as data. */
+  dependencyGraph(): DependencyGraph {
+    return this.#db.export();
+  }
+
+  /** Names of registered controllers, in registration order. */
+  controllerNames(): string[] {
+    return [...this.#adapters.keys()];
+  }
+
+  status(name: string): ControllerStatus | undefined {
+    return this.#adapters.get(name)?.status;
+  }
+
+  metrics(name: string): Readonly<ControllerMetrics> | undefined {
+    return this.#adapters.get(name)?.metrics;
+  }
+
+  /** Waits for the engine to have nothing runnable (without moving the clock). */
+  async settle(): Promise<void> {
+    await this.#settle(Number.POSITIVE_INFINITY);
+  }
+
+  async #settle(maxWrites: number, signal?: AbortSignal): Promise<ConvergenceReason | undefined> {
+    let lastProgress = this.#progress;
+    let stalled = 0;
+    for (;;) {
+      await immediate();
+      if (signal?.aborted) return 'aborted';
+      if (this.#tracker.total > maxWrites) return 'max-writes';
+      if (this.#scheduler.pending === 0 && this.#idle()) return undefined;
+      if (this.#progress !== lastProgress || this.#scheduler.pending > 0) {
+        lastProgress = this.#progress;
+        stalled = 0;
+        continue;
+      }
+      // Something is in flight and nothing moves: it waits on the clock or on the outside world.
+      if (++stalled > 2) {
+        if (this.clock instanceof SimulatedClock && this.clock.nextTimerAt() !== undefined)
+          return undefined;
+        await realDelay(1);
+      }
+    }
+  }
+
+  #idle(): boolean {
+    for (const adapter of this.#adapters.values()) if (!adapter.idle) return false;
+    return true;
+  }
+
+  #anyGivenUp(): boolean {
+    for (const adapter of this.#adapters.values()) {
+      if (adapter.status.state === 'failed') return true;
+    }
+    return false;
+  }
+
+  #nextTimerAt(): number | undefined {
+    if (this.clock instanceof SimulatedClock) return this.clock.nextTimerAt();
+    let next: number | undefined;
+    for (const at of this.#timers.values()) if (next === undefined || at < next) next = at;
+    return next;
+  }
+
+  #setTimer(ms: number, fn: () => void): Timer {
+    const timer: Timer = this.clock.setTimer(ms, () => {
+      this.#timers.delete(timer);
+      fn();
+    });
+    const tracked: Timer = {
+      cancel: () => {
+        this.#timers.delete(timer);
+        timer.cancel();
+      },
+    };
+    this.#timers.set(timer, this.clock.now() + ms);
+    return tracked;
+  }
+
+  #rebuildRoutes(): void {
+    this.#routes.clear();
+    for (const adapter of this.#adapters.values()) {
+      for (const input of this.#db.inputs(adapter.name)) {
+        const key = kindKey(input);
+        let routes = this.#routes.get(key);
+        if (!routes) this.#routes.set(key, (routes = []));
+        routes.push({ input, adapter });
+      }
+    }
+  }
+
+  /** One shared watch per input kind, never removed (as in COSI). */
+  async #watchInputs(): Promise<void> {
+    if (!this.#started) return;
+    for (const key of this.#routes.keys()) {
+      if (this.#watched.has(key)) continue;
+      this.#watched.add(key);
+      const first = (this.#routes.get(key) as Route[])[0] as Route;
+      const kind: Kind = { namespace: first.input.namespace, type: first.input.type };
+      await this.state.watchKind(kind, (event) => this.#route(key, event), {
+        signal: this.#abort.signal,
+      });
+    }
+  }
+
+  #route(key: string, event: StateEvent): void {
+    if (event.type === 'bootstrapped' || event.type === 'errored') return;
+    const routes = this.#routes.get(key);
+    if (!routes) return;
+    const resource = event.resource;
+    const md = resource.metadata;
+    for (const { input, adapter } of routes) {
+      if (input.id !== undefined && input.id !== md.id) continue;
+      switch (input.kind) {
+        case 'weak':
+        case 'strong':
+          (adapter as ControllerAdapter).trigger();
+          break;
+        case 'destroyReady':
+          if (isDestroyReady(resource)) (adapter as ControllerAdapter).trigger();
+          break;
+        case 'primary':
+          (adapter as QControllerAdapter).enqueue(md);
+          break;
+        case 'mapped':
+          (adapter as QControllerAdapter).enqueueMap(reduce(resource));
+          break;
+        case 'mappedDestroyReady':
+          if (isDestroyReady(resource))
+            (adapter as QControllerAdapter).enqueueMap(reduce(resource));
+          break;
+      }
+    }
+  }
+
+  #report(
+    reason: ConvergenceReason,
+    rounds: number,
+    elapsed: number,
+    baseline: Map<string, ControllerMetrics>,
+  ): ConvergenceReport {
+    const controllers: ControllerReport[] = [...this.#adapters.values()]
+      .map((adapter): ControllerReport => {
+        const m = adapter.metrics;
+        const base = baseline.get(adapter.name);
+        const status = adapter.status;
+        const failingItems =
+          adapter instanceof QControllerAdapter
+            ? adapter.failingItems().map((f) => ({
+                pointer: f.pointer,
+                attempts: f.attempts,
+                error: f.lastError.message,
+              }))
+            : [];
+        return {
+          name: adapter.name,
+          kind: adapter instanceof QControllerAdapter ? 'qcontroller' : 'controller',
+          state: status.state,
+          reconciles: m.reconciles - (base?.reconciles ?? 0),
+          writes: m.writes - (base?.writes ?? 0),
+          errors: m.crashes - (base?.crashes ?? 0),
+          restarts: m.restarts - (base?.restarts ?? 0),
+          ...(status.lastError ? { lastError: status.lastError.message } : {}),
+          failingItems,
+          metrics: { ...m },
+        };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const converged = reason === 'quiescent';
+    return {
+      converged,
+      reason,
+      rounds,
+      elapsed,
+      reconciles: controllers.reduce((n, c) => n + c.reconciles, 0),
+      writes: this.#tracker.total,
+      errors: controllers.reduce((n, c) => n + c.errors, 0),
+      controllers,
+      oscillating: converged || reason === 'failing' ? [] : this.#tracker.hottest(),
+    };
+  }
+}
+
+/** A new runtime over `state`. */
+export function createRuntime(state: State, options?: RuntimeOptions): Runtime {
+  return new Runtime(state, options);
+}
+
+/** Tearing down with no finalizers left: safe to destroy. */
+export const isDestroyReady = (resource: Resource): boolean =>
+  resource.metadata.phase === 'tearingDown' && resource.metadata.finalizers.length === 0;
+
+function reduce(resource: Resource): ReducedMetadata {
+  const md = resource.metadata;
+  return {
+    namespace: md.namespace,
+    type: md.type,
+    id: md.id,
+    phase: md.phase,
+    labels: md.labels,
+    finalizersEmpty: md.finalizers.length === 0,
+  };
+}
+
+const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const realDelay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
