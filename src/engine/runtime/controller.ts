@@ -1,4 +1,10 @@
-import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
+import type {
+  ListOptions,
+  OwnerOptions,
+  StateEvent,
+  UpdateOptions,
+  Updater,
+} from '../state/state.js';
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
@@ -131,6 +137,15 @@ export interface QController {
   reconcile(rt: QRuntime, pointer: Pointer, log: Logger): Promise<void>;
   /** Maps a change of a mapped input to the primary items it affects. */
   mapInput(rt: QRuntime, metadata: ReducedMetadata, log: Logger): Promise<readonly Pointer[]>;
+  /**
+   * Optional: sees every event of every input, whole (old and new resource), and returns the
+   * items to reconcile. When present it replaces the primary / mapped routing, and at start every
+   * existing input resource is passed in as a `created` event. The builder compiles to this.
+   */
+  mapEvent?(
+    input: Input<QInputKind>,
+    event: StateEvent & { type: 'created' | 'updated' | 'destroyed' },
+  ): readonly Pointer[];
 }
 
 export type AnyController = Controller | QController;

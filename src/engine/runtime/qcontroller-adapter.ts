@@ -1,6 +1,9 @@
 import { formatPointer, pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
 import { ExponentialBackoff, type BackoffOptions } from './backoff.js';
-import type { QController, ReducedMetadata } from './controller.js';
+import type { Input, QController, QInputKind, ReducedMetadata } from './controller.js';
+import type { StateEvent } from '../state/state.js';
+
+type RoutedEvent = StateEvent & { type: 'created' | 'updated' | 'destroyed' };
 import { ControllerFacade } from './controller-facade.js';
 import { toError } from './controller-adapter.js';
 import { isRequeue, isSkip } from './errors.js';
@@ -103,6 +106,15 @@ export class QControllerAdapter {
     this.#started = true;
     this.#state = 'running';
     for (const input of this.controller.settings.inputs) {
+      if (this.controller.mapEvent) {
+        const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
+        for (const resource of items) {
+          if (input.id === undefined || input.id === resource.metadata.id) {
+            this.routeEvent(input, { type: 'created', resource });
+          }
+        }
+        continue;
+      }
       if (input.kind !== 'primary') continue;
       const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
       for (const item of items) {
@@ -127,6 +139,25 @@ export class QControllerAdapter {
     this.#queue.add(`m\0${pointerKey(metadata)}`, { kind: 'map', metadata });
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
+  }
+
+  /** Hands a whole event to the controller's `mapEvent` and queues what it returns. */
+  routeEvent(input: Input<QInputKind>, event: RoutedEvent): void {
+    if (!this.controller.mapEvent || this.#abort.signal.aborted) return;
+    let pointers: readonly Pointer[];
+    try {
+      pointers = this.controller.mapEvent(input, event);
+    } catch (error) {
+      this.metrics.crashes++;
+      this.#lastError = toError(error);
+      this.#log.error('mapEvent failed', { error: this.#lastError.message });
+      return;
+    }
+    this.metrics.mappedIn++;
+    for (const pointer of pointers) {
+      this.metrics.mappedOut++;
+      this.enqueue(pointer);
+    }
   }
 
   /** Gives the items given up in an earlier convergence run another chance. */

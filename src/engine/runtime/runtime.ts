@@ -8,6 +8,7 @@ import {
   isQController,
   type AnyController,
   type Input,
+  type QInputKind,
   type ReducedMetadata,
 } from './controller.js';
 import {
@@ -298,6 +299,10 @@ export class Runtime {
     const md = resource.metadata;
     for (const { input, adapter } of routes) {
       if (input.id !== undefined && input.id !== md.id) continue;
+      if (adapter instanceof QControllerAdapter && adapter.controller.mapEvent) {
+        adapter.routeEvent(input as Input<QInputKind>, event);
+        continue;
+      }
       switch (input.kind) {
         case 'weak':
         case 'strong':
