@@ -235,6 +235,17 @@ export class InMemoryState implements State {
     sub.push({ type: 'bootstrapped', kind: { namespace: kind.namespace, type: kind.type } });
   }
 
+  /** Every namespace and type that holds at least one resource, sorted. */
+  kinds(): Kind[] {
+    const out: Kind[] = [];
+    for (const collection of this.#collections.values()) {
+      const first = collection.items.values().next();
+      if (first.done) continue;
+      out.push({ namespace: first.value.metadata.namespace, type: first.value.metadata.type });
+    }
+    return out.sort((a, b) => compareIds(a.type, b.type) || compareIds(a.namespace, b.namespace));
+  }
+
   peekVersion(pointer: Pointer): number {
     return this.#find(pointer)?.metadata.version ?? 0;
   }
