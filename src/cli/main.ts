@@ -1,8 +1,9 @@
+import { processIo } from './io.js';
+import { runCli } from './program.js';
+
 /**
  * The command-line entry point. `bin/cosi.js` calls `main` and sets the exit code it returns.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  await Promise.resolve();
-  process.stderr.write(`cosi: no commands yet (got ${argv.join(' ')})\n`);
-  return 2;
+  return runCli(argv, processIo());
 }

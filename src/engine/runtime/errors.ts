@@ -34,8 +34,16 @@ export class SkipError extends Error {
   }
 }
 
-export const isSkip = (err: unknown): err is SkipError => err instanceof SkipError;
-export const isRequeue = (err: unknown): err is RequeueError => err instanceof RequeueError;
+/*
+ * Predicates test the stable `code`, not the class: a project's config may load its own copy of
+ * this module, and its errors must still be understood.
+ */
+const hasCode = (err: unknown, code: string): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+
+export const isSkip = (err: unknown): err is SkipError => hasCode(err, 'skip');
+export const isRequeue = (err: unknown): err is RequeueError =>
+  hasCode(err, 'requeue') && typeof (err as { interval?: unknown }).interval === 'number';
 
 /** A controller read or wrote outside its declaration. */
 export class AccessError extends Error {
@@ -88,6 +96,6 @@ export class RegistrationError extends Error {
   }
 }
 
-export const isAccessError = (err: unknown): err is AccessError => err instanceof AccessError;
+export const isAccessError = (err: unknown): err is AccessError => hasCode(err, 'access-denied');
 export const isRegistrationError = (err: unknown): err is RegistrationError =>
-  err instanceof RegistrationError;
+  hasCode(err, 'registration');

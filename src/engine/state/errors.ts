@@ -39,20 +39,27 @@ export class ConflictError extends StateError {
   }
 }
 
-export const isNotFound = (err: unknown): err is NotFoundError => err instanceof NotFoundError;
+/*
+ * Predicates test the stable `code` (and `reason`), not the class: a project's config may load its
+ * own copy of this module, and its errors must still be understood.
+ */
+const codeOf = (err: unknown): unknown =>
+  typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+const reasonOf = (err: unknown): unknown =>
+  codeOf(err) === 'conflict' ? (err as { reason?: unknown }).reason : undefined;
+
+export const isNotFound = (err: unknown): err is NotFoundError => codeOf(err) === 'not-found';
 
 /** Any conflict: exists, version, owner, phase or pending finalizers. */
-export const isConflict = (err: unknown): err is ConflictError => err instanceof ConflictError;
+export const isConflict = (err: unknown): err is ConflictError => codeOf(err) === 'conflict';
 
-export const isOwnerConflict = (err: unknown): err is ConflictError =>
-  err instanceof ConflictError && err.reason === 'owner';
+export const isOwnerConflict = (err: unknown): err is ConflictError => reasonOf(err) === 'owner';
 
-export const isPhaseConflict = (err: unknown): err is ConflictError =>
-  err instanceof ConflictError && err.reason === 'phase';
+export const isPhaseConflict = (err: unknown): err is ConflictError => reasonOf(err) === 'phase';
 
 /** A plain version (or exists) conflict, the kind a retry can fix. */
 export const isRetryableConflict = (err: unknown): err is ConflictError =>
-  err instanceof ConflictError && (err.reason === 'version' || err.reason === 'exists');
+  reasonOf(err) === 'version' || reasonOf(err) === 'exists';
 
 export function alreadyExists(p: Pointer): ConflictError {
   return new ConflictError(p, 'exists', `resource ${formatPointer(p)} already exists`);

@@ -1,0 +1,67 @@
+import { Command } from 'commander';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { addProjectOptions, outputOption, type CommonFlags } from '../options.js';
+import { renderResources, type ResourceFormat } from '../render/resources.js';
+import { selectResources } from '../resource-query.js';
+import { runProjectCommand } from './run-project.js';
+
+interface GetFlags extends CommonFlags {
+  output: string;
+  namespace?: string;
+}
+
+/** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
+export function getCommand(io: CliIo, exit: (code: number) => void): Command {
+  const command = new Command('get')
+    .summary('run the controllers on manifests and print one type or one resource')
+    .description(
+      'Runs the project like `cosi apply`, then prints the resources of one type (any alias,\n' +
+        'case-insensitive), or one resource by id.',
+    )
+    .argument('<type>', 'resource type or alias (e.g. vm, VMs.example.org, rd)')
+    .argument('[id]', 'resource id');
+  addProjectOptions(command)
+    .addOption(outputOption(['table', 'yaml', 'json', 'jsonpath=EXPR'], 'table'))
+    .option('-n, --namespace <namespace>', 'namespace (default: all)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi get vms -f fixtures/vm-network
+  cosi get networkconfig web-1 -f fixtures/vm-network -o yaml
+  cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
+  cosi get rd -f fixtures/vm-network`,
+    )
+    .action(async (type: string, id: string | undefined, flags: GetFlags) => {
+      const format = parseFormat(flags.output);
+      const outcome = await runProjectCommand(flags, io);
+      if (!outcome.ran) {
+        exit(outcome.exitCode);
+        return;
+      }
+      const groups = selectResources(outcome.run, {
+        type,
+        ...(id !== undefined ? { id } : {}),
+        ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+      });
+      if (id !== undefined && groups.length === 0) {
+        io.stderr.write(
+          `resource ${JSON.stringify(id)} of type ${JSON.stringify(type)} not found\n`,
+        );
+        exit(EXIT.findings);
+        return;
+      }
+      io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+      exit(outcome.exitCode);
+    });
+  return command;
+}
+
+function parseFormat(output: string): ResourceFormat {
+  if (output === 'table' || output === 'yaml' || output === 'json') return output;
+  if (output.startsWith('jsonpath=')) return { jsonpath: output.slice('jsonpath='.length) };
+  throw new CliError(
+    `-o: unknown format ${JSON.stringify(output)} (expected table, yaml, json or jsonpath=EXPR)`,
+  );
+}

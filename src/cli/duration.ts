@@ -1,0 +1,34 @@
+import { CliError } from './exit-codes.js';
+
+const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * Parses a duration such as `500ms`, `30s`, `10m`, `1h30m` (a bare number is seconds) into
+ * milliseconds.
+ * @throws CliError (usage) naming the flag.
+ */
+export function parseDuration(text: string, flag: string): number {
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  const consumed = parts.map((p) => p[0]).join('');
+  if (parts.length === 0 || consumed !== trimmed) {
+    throw new CliError(
+      `${flag}: invalid duration ${JSON.stringify(text)} (expected e.g. 30s, 10m, 1h)`,
+    );
+  }
+  return Math.round(
+    parts.reduce((total, p) => total + Number(p[1]) * (UNITS[p[2] as string] as number), 0),
+  );
+}
+
+/** `1.5s`, `2m30s`, `150ms`: short and exact enough for a summary line. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(2))}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  if (minutes < 60) return seconds ? `${minutes}m${seconds}s` : `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours}h${minutes % 60 ? `${minutes % 60}m` : ''}`;
+}

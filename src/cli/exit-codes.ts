@@ -1,0 +1,26 @@
+/** The exit codes of every command. */
+export const EXIT = {
+  ok: 0,
+  /** Invalid manifests, controller errors, failed checks. */
+  findings: 1,
+  /** Bad flags or arguments, a config that does not load. */
+  usage: 2,
+  /** The controllers did not converge within the bounds. */
+  notConverged: 3,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * An error that ends a command with a given exit code and a message for the user. The top-level
+ * catch in `main` turns it into that exit code; any other error is a bug (exit 2 with its stack).
+ */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.usage,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

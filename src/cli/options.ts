@@ -1,0 +1,67 @@
+import { Option, type Command } from 'commander';
+import { parseDuration } from './duration.js';
+import { CliError } from './exit-codes.js';
+import type { ProjectOptions } from './project.js';
+
+/** The flags every command that loads a project shares. */
+export interface CommonFlags {
+  file?: string[];
+  config?: string;
+  stable?: boolean;
+  timeout?: string;
+  maxWrites?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
+
+/** Adds `-f`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`, `-q`, `-v`. */
+export function addProjectOptions(command: Command): Command {
+  return command
+    .option('-f, --file <path>', 'manifest file or directory (repeatable)', collect)
+    .option(
+      '--config <path>',
+      'project config (default: cosi.config.{ts,mts,js,mjs} in the first -f directory)',
+    )
+    .option('--stable', 'pin timestamps and omit wall time, so output can be diffed')
+    .option('--timeout <duration>', 'virtual-time bound of the run (e.g. 30s, 10m)', '1h')
+    .option('--max-writes <n>', 'write bound of the run (default: 50 per resource, at least 10000)')
+    .option('--no-color', 'never color the output')
+    .option('-q, --quiet', 'print no summary')
+    .option('-v, --verbose', 'print controller logs to stderr');
+}
+
+/** `-o` with the given formats. */
+export function outputOption(formats: readonly string[], fallback: string): Option {
+  return new Option('-o, --output <format>', `output format: ${formats.join(', ')}`).default(
+    fallback,
+  );
+}
+
+/** Turns the shared flags into project options. */
+export function toProjectOptions(flags: CommonFlags): Omit<ProjectOptions, 'onLog'> {
+  const files = flags.file ?? [];
+  if (files.length === 0)
+    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
+  let maxWrites: number | undefined;
+  if (flags.maxWrites !== undefined) {
+    maxWrites = Number(flags.maxWrites);
+    if (!Number.isInteger(maxWrites) || maxWrites <= 0) {
+      throw new CliError(
+        `--max-writes: expected a positive integer, got ${JSON.stringify(flags.maxWrites)}`,
+      );
+    }
+  }
+  return {
+    files,
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+    ...(flags.stable ? { stable: true } : {}),
+    ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),
+    ...(maxWrites !== undefined ? { maxWrites } : {}),
+  };
+}

@@ -1,0 +1,12 @@
+import type { LogRecord } from '../../engine/runtime/logger.js';
+import { formatTime } from './resource-document.js';
+
+/** One log line: `time level controller message key=value...`. */
+export function formatLog(record: LogRecord): string {
+  const { controller, ...rest } = record.fields;
+  const fields = Object.entries(rest)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  const who = typeof controller === 'string' ? ` ${controller}` : '';
+  return `${formatTime(record.time)} ${record.level.toUpperCase()}${who} ${record.message}${fields ? ` ${fields}` : ''}\n`;
+}

@@ -1,0 +1,93 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import { formatPointer } from '../../engine/resource/pointer.js';
+import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
+import { formatFinding, type Finding } from '../../loaders/finding.js';
+import { formatDuration } from '../duration.js';
+
+/** A chalk instance that colors only when told to (never from the environment). */
+export function createColors(enabled: boolean): ChalkInstance {
+  return new Chalk({ level: enabled ? 1 : 0 });
+}
+
+/** Findings, one per line, errors in red and warnings in yellow; then a count. */
+export function renderFindings(findings: readonly Finding[], c: ChalkInstance): string {
+  if (findings.length === 0) return '';
+  const lines = findings.map((f) => {
+    const text = formatFinding(f);
+    return f.severity === 'error' ? c.red(text) : c.yellow(text);
+  });
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  lines.push(c.bold(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}`));
+  return `${lines.join('\n')}\n`;
+}
+
+export interface SummaryFacts {
+  readonly resources: number;
+  readonly controllers: number;
+  /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
+  readonly wallTime?: number;
+}
+
+/**
+ * The convergence report for a person: a one-line summary, then each controller's errors, then,
+ * when it did not converge, what kept changing and who changed it.
+ */
+export function renderReport(
+  report: ConvergenceReport,
+  facts: SummaryFacts,
+  c: ChalkInstance,
+): string {
+  const status = report.converged
+    ? c.green('converged')
+    : c.red(`did not converge (${describeReason(report.reason)})`);
+  const parts = [
+    status,
+    plural(facts.resources, 'resource'),
+    plural(facts.controllers, 'controller'),
+    plural(report.reconciles, 'reconcile'),
+    plural(report.writes, 'write'),
+    `virtual time ${formatDuration(report.elapsed)}`,
+  ];
+  if (facts.wallTime !== undefined) parts.push(`wall time ${formatDuration(facts.wallTime)}`);
+  const lines = [parts.join(', ')];
+  for (const controller of report.controllers) {
+    if (controller.errors === 0 && controller.failingItems.length === 0) continue;
+    const head = `${controller.name}: ${plural(controller.errors, 'error')} (${controller.state})`;
+    lines.push(controller.state === 'failed' ? c.red(head) : c.yellow(head));
+    if (controller.lastError !== undefined) lines.push(`  last error: ${controller.lastError}`);
+    for (const item of controller.failingItems) {
+      lines.push(
+        `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${item.error}`,
+      );
+    }
+  }
+  if (report.oscillating.length > 0) {
+    lines.push(c.red('kept changing:'));
+    for (const o of report.oscillating) {
+      lines.push(
+        `  ${formatPointer(o.pointer)}: ${plural(o.writes, 'write')} by ${o.writers.join(', ')}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function describeReason(reason: ConvergenceReport['reason']): string {
+  switch (reason) {
+    case 'failing':
+      return 'controllers kept failing';
+    case 'max-writes':
+      return 'write bound hit';
+    case 'max-time':
+      return 'time bound hit';
+    case 'aborted':
+      return 'aborted';
+    case 'quiescent':
+      return 'quiescent';
+  }
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,51 @@
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import type { Resource } from '../../engine/resource/resource.js';
+
+/** The timestamp printed for every resource with `--stable`. */
+export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';
+
+export interface DocumentOptions {
+  /** Pin timestamps so output can be diffed. */
+  readonly stable?: boolean;
+}
+
+/**
+ * A resource as printed in YAML and JSON: `{ metadata, spec }`, metadata keys in COSI's order
+ * (namespace, type, id, version, owner, phase, created, updated, then labels, annotations,
+ * finalizers and ownerReferences when not empty). Sensitive types print no spec.
+ */
+export function toDocument(
+  resource: Resource,
+  definition: ResourceDefinition | undefined,
+  options: DocumentOptions = {},
+): Record<string, unknown> {
+  const md = resource.metadata;
+  const metadata: Record<string, unknown> = {
+    namespace: md.namespace,
+    type: md.type,
+    id: md.id,
+    version: md.version,
+    owner: md.owner,
+    phase: md.phase,
+    created: options.stable ? STABLE_TIMESTAMP : formatTime(md.created),
+    updated: options.stable ? STABLE_TIMESTAMP : formatTime(md.updated),
+  };
+  if (Object.keys(md.labels).length > 0) metadata.labels = sortKeys(md.labels);
+  if (Object.keys(md.annotations).length > 0) metadata.annotations = sortKeys(md.annotations);
+  if (md.finalizers.length > 0) metadata.finalizers = [...md.finalizers];
+  if (md.ownerReferences.length > 0)
+    metadata.ownerReferences = md.ownerReferences.map((r) => ({ ...r }));
+  if (definition?.sensitivity === 'sensitive') return { metadata };
+  return { metadata, spec: resource.spec };
+}
+
+/** RFC 3339 in UTC, without milliseconds when they are zero (as Go prints it). */
+export function formatTime(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+function sortKeys(record: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key] as string;
+  return out;
+}

@@ -1,0 +1,27 @@
+import * as path from 'node:path';
+import { runCli } from '../../src/cli/program.js';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the real CLI in-process with captured streams, from the repository root by default. */
+export async function cli(
+  argv: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    cwd: options.cwd ?? REPO,
+    env: options.env ?? {},
+    isTTY: false,
+  });
+  return { code, stdout, stderr };
+}
