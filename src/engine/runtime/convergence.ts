@@ -70,44 +70,57 @@ export interface ConvergenceReport {
   readonly oscillating: readonly OscillatingResource[];
 }
 
-interface WriteCount {
-  readonly pointer: Pointer;
-  count: number;
-  readonly writers: Set<string>;
-}
-
-/** Counts writes per resource during a run, to name what kept changing when it did not settle. */
+/**
+ * Remembers the last writes in a ring, to name what kept changing when a run did not settle:
+ * constant work per write and constant memory, however large the run.
+ */
 export class WriteTracker {
   #total = 0;
-  readonly #byResource = new Map<string, WriteCount>();
+  readonly #writers: string[];
+  readonly #pointers: Pointer[];
+
+  constructor(readonly window = 4096) {
+    this.#writers = new Array<string>(window);
+    this.#pointers = new Array<Pointer>(window);
+  }
 
   get total(): number {
     return this.#total;
   }
 
   record(controller: string, pointer: Pointer): void {
+    const slot = this.#total % this.window;
+    this.#writers[slot] = controller;
+    this.#pointers[slot] = pointer;
     this.#total++;
-    const key = pointerKey(pointer);
-    let entry = this.#byResource.get(key);
-    if (!entry) {
-      entry = { pointer: toPointer(pointer), count: 0, writers: new Set() };
-      this.#byResource.set(key, entry);
-    }
-    entry.count++;
-    entry.writers.add(controller);
   }
 
   reset(): void {
     this.#total = 0;
-    this.#byResource.clear();
+    this.#writers.fill('');
+    this.#pointers.fill(undefined as unknown as Pointer);
   }
 
-  /** The resources written more than `threshold` times, most written first, at most `limit`. */
+  /**
+   * The resources written more than `threshold` times in the recent window, most written first,
+   * at most `limit`.
+   */
   hottest(limit = 10, threshold = 2): OscillatingResource[] {
-    return [...this.#byResource.entries()]
-      .filter(([, e]) => e.count > threshold)
-      .sort(([ka, a], [kb, b]) => b.count - a.count || (ka < kb ? -1 : ka > kb ? 1 : 0))
+    const counts = new Map<string, { pointer: Pointer; writes: number; writers: Set<string> }>();
+    const n = Math.min(this.#total, this.window);
+    for (let i = 0; i < n; i++) {
+      const pointer = this.#pointers[i] as Pointer;
+      const key = pointerKey(pointer);
+      let entry = counts.get(key);
+      if (!entry)
+        counts.set(key, (entry = { pointer: toPointer(pointer), writes: 0, writers: new Set() }));
+      entry.writes++;
+      entry.writers.add(this.#writers[i] as string);
+    }
+    return [...counts.entries()]
+      .filter(([, e]) => e.writes > threshold)
+      .sort(([ka, a], [kb, b]) => b.writes - a.writes || (ka < kb ? -1 : ka > kb ? 1 : 0))
       .slice(0, limit)
-      .map(([, e]) => ({ pointer: e.pointer, writes: e.count, writers: [...e.writers].sort() }));
+      .map(([, e]) => ({ pointer: e.pointer, writes: e.writes, writers: [...e.writers].sort() }));
   }
 }

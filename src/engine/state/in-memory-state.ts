@@ -85,7 +85,8 @@ class Subscription {
 
 /** The in-memory {@link State}: resources are stored frozen and returned without copying. */
 export class InMemoryState implements State {
-  readonly #collections = new Map<string, Collection>();
+  /** By type, then namespace: no key strings to build on the hot path. */
+  readonly #collections = new Map<string, Map<string, Collection>>();
   readonly #kindWatchers = new Map<string, Set<Subscription>>();
   readonly #pointerWatchers = new Map<string, Set<Subscription>>();
   readonly #now: () => number;
@@ -130,7 +131,7 @@ export class InMemoryState implements State {
       await fn(draft);
       if (resourceEqual(current, draft)) return current;
       try {
-        return this.updateSync(draft, options) as Resource<S>;
+        return this.#update(draft, options) as Resource<S>;
       } catch (error) {
         if (isRetryableConflict(error)) continue;
         throw error;
@@ -152,10 +153,7 @@ export class InMemoryState implements State {
       const draft = toDraft(empty);
       await fn(draft);
       try {
-        return this.createSync(
-          draft,
-          options.owner === undefined ? {} : { owner: options.owner },
-        ) as Resource<S>;
+        return this.#create(draft, options.owner ?? '') as Resource<S>;
       } catch (error) {
         // Someone created it while `fn` ran: update it instead.
         if (isRetryableConflict(error)) continue;
@@ -238,10 +236,10 @@ export class InMemoryState implements State {
   /** Every namespace and type that holds at least one resource, sorted. */
   kinds(): Kind[] {
     const out: Kind[] = [];
-    for (const collection of this.#collections.values()) {
-      const first = collection.items.values().next();
-      if (first.done) continue;
-      out.push({ namespace: first.value.metadata.namespace, type: first.value.metadata.type });
+    for (const [type, byNamespace] of this.#collections) {
+      for (const [namespace, collection] of byNamespace) {
+        if (collection.items.size > 0) out.push({ namespace, type });
+      }
     }
     return out.sort((a, b) => compareIds(a.type, b.type) || compareIds(a.namespace, b.namespace));
   }
@@ -259,7 +257,7 @@ export class InMemoryState implements State {
   }
 
   listSync(kind: Kind, options: ListOptions = {}): Resource[] {
-    const collection = this.#collections.get(kindKey(kind));
+    const collection = this.#collection(kind);
     if (!collection) return [];
     const ids = (collection.sortedIds ??= [...collection.items.keys()].sort(compareIds));
     const { labelQueries, idQuery } = options;
@@ -280,56 +278,72 @@ export class InMemoryState implements State {
   }
 
   createSync(resource: AnyResource, options: CreateOptions = {}): Resource {
-    const md = resource.metadata;
-    const key = kindKey(md);
-    let collection = this.#collections.get(key);
+    if (this.#find(resource.metadata)) throw alreadyExists(toPointer(resource.metadata));
+    return this.#create(toDraft(resource), options.owner ?? '');
+  }
+
+  /** Stores a draft the state owns (nobody else holds a reference to it). */
+  #create(draft: Draft, owner: string): Resource {
+    const md = draft.metadata;
+    let collection = this.#collection(md);
     if (collection?.items.has(md.id)) throw alreadyExists(toPointer(md));
-    const draft = toDraft(resource);
     const now = this.#now();
-    draft.metadata.version = 1;
-    draft.metadata.owner = options.owner ?? '';
-    draft.metadata.created = now;
-    draft.metadata.updated = now;
-    draft.metadata.finalizers = [...new Set(draft.metadata.finalizers)];
+    md.version = 1;
+    md.owner = owner;
+    md.created = now;
+    md.updated = now;
+    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const stored = freezeResource(draft);
     if (!collection) {
       collection = { items: new Map(), sortedIds: undefined };
-      this.#collections.set(key, collection);
+      let byNamespace = this.#collections.get(md.type);
+      if (!byNamespace)
+        this.#collections.set(md.type, (byNamespace = new Map<string, Collection>()));
+      byNamespace.set(md.namespace, collection);
     }
     collection.items.set(md.id, stored);
     collection.sortedIds = undefined;
-    this.#publish(key, { type: 'created', resource: stored });
+    this.#publish({ type: 'created', resource: stored });
     return stored;
   }
 
   updateSync(resource: AnyResource, options: UpdateOptions = {}): Resource {
+    this.#checkUpdate(resource, options);
+    return this.#update(toDraft(resource), options);
+  }
+
+  #checkUpdate(resource: AnyResource, options: UpdateOptions): Resource {
     const md = resource.metadata;
-    const key = kindKey(md);
-    const collection = this.#collections.get(key);
-    const current = collection?.items.get(md.id);
-    if (!collection || !current) throw new NotFoundError(toPointer(md));
+    const current = this.#find(md);
+    if (!current) throw new NotFoundError(toPointer(md));
     const owner = options.owner ?? '';
-    if (current.metadata.owner !== owner)
+    if (current.metadata.owner !== owner) {
       throw ownerConflict(toPointer(md), owner, current.metadata.owner);
+    }
     if (md.version !== current.metadata.version) {
       throw versionConflict(toPointer(md), md.version, current.metadata.version);
     }
     this.#checkPhase(current, options);
-    const draft = toDraft(resource);
-    draft.metadata.version = current.metadata.version + 1;
-    draft.metadata.owner = current.metadata.owner;
-    draft.metadata.created = current.metadata.created;
-    draft.metadata.updated = this.#now();
-    draft.metadata.finalizers = [...new Set(draft.metadata.finalizers)];
+    return current;
+  }
+
+  /** Writes a draft the state owns, after the owner, version and phase checks. */
+  #update(draft: Draft, options: UpdateOptions): Resource {
+    const current = this.#checkUpdate(draft, options);
+    const md = draft.metadata;
+    md.version = current.metadata.version + 1;
+    md.owner = current.metadata.owner;
+    md.created = current.metadata.created;
+    md.updated = this.#now();
+    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const stored = freezeResource(draft);
-    collection.items.set(md.id, stored);
-    this.#publish(key, { type: 'updated', resource: stored, old: current });
+    (this.#collection(md) as Collection).items.set(md.id, stored);
+    this.#publish({ type: 'updated', resource: stored, old: current });
     return stored;
   }
 
   destroySync(pointer: Pointer, options: OwnerOptions = {}): void {
-    const key = kindKey(pointer);
-    const collection = this.#collections.get(key);
+    const collection = this.#collection(pointer);
     const current = collection?.items.get(pointer.id);
     if (!collection || !current) throw new NotFoundError(toPointer(pointer));
     const owner = options.owner ?? '';
@@ -341,11 +355,15 @@ export class InMemoryState implements State {
     }
     collection.items.delete(pointer.id);
     collection.sortedIds = undefined;
-    this.#publish(key, { type: 'destroyed', resource: current });
+    this.#publish({ type: 'destroyed', resource: current });
+  }
+
+  #collection(kind: Kind): Collection | undefined {
+    return this.#collections.get(kind.type)?.get(kind.namespace);
   }
 
   #find(pointer: Pointer): Resource | undefined {
-    return this.#collections.get(kindKey(pointer))?.items.get(pointer.id);
+    return this.#collection(pointer)?.items.get(pointer.id);
   }
 
   #checkPhase(current: Resource, options: UpdateOptions): void {
@@ -415,8 +433,11 @@ export class InMemoryState implements State {
     return sub;
   }
 
-  #publish(kind: string, event: StateEvent & { resource: Resource }): void {
-    const kindSubs = this.#kindWatchers.get(kind);
+  #publish(event: StateEvent & { resource: Resource }): void {
+    const kindSubs =
+      this.#kindWatchers.size > 0
+        ? this.#kindWatchers.get(kindKey(event.resource.metadata))
+        : undefined;
     if (kindSubs) for (const sub of kindSubs) deliverFiltered(sub, event);
     if (this.#pointerWatchers.size > 0) {
       const subs = this.#pointerWatchers.get(pointerKey(event.resource.metadata));

@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AccessError,
+  isAccessError,
+  type Controller,
+  type ControllerRuntime,
+} from '../../../src/index.js';
+import { createHarness, Int, Sentence, Str, type Harness } from './test-controllers.js';
+
+let h: Harness;
+afterEach(async () => {
+  await h.runtime.stop();
+});
+
+/** A controller that runs `probe` once and keeps what it threw. */
+function prober(probe: (rt: ControllerRuntime) => Promise<unknown>, caught: unknown[]): Controller {
+  return {
+    name: 'Prober',
+    inputs: [
+      { namespace: Int.namespace, type: Int.type, kind: 'weak' },
+      { namespace: Str.namespace, type: Str.type, id: 'only', kind: 'strong' },
+    ],
+    outputs: [{ type: Str.type, kind: 'exclusive' }],
+    async run(rt) {
+      for await (const _ of rt.events()) {
+        try {
+          await probe(rt);
+          caught.push('ok');
+        } catch (error) {
+          caught.push(error);
+        }
+        return;
+      }
+    },
+  };
+}
+
+async function probe(fn: (rt: ControllerRuntime) => Promise<unknown>): Promise<unknown> {
+  h = createHarness();
+  await h.state.create(Int.create('a'));
+  await h.state.create(Sentence.create('s'));
+  await h.state.create(Str.create('user-owned'));
+  await h.state.create(Str.create('only'));
+  const caught: unknown[] = [];
+  await h.runtime.register(prober(fn, caught));
+  await h.runtime.converge();
+  return caught[0];
+}
+
+describe('the controller facade', () => {
+  it('allows reads of inputs and outputs', async () => {
+    expect(await probe((rt) => rt.get(Int.pointer('a')))).toBe('ok');
+    expect(await probe((rt) => rt.list(Int.kind()))).toBe('ok');
+    expect(await probe((rt) => rt.list(Str.kind('elsewhere')))).toBe('ok');
+  });
+
+  it('refuses to read a type that is neither input nor output, naming controller and resource', async () => {
+    const error = await probe((rt) => rt.get(Sentence.pointer('s')));
+    expect(error).toBeInstanceOf(AccessError);
+    expect(error).toMatchObject({ code: 'access-denied', rule: 'read', controller: 'Prober' });
+    expect((error as Error).message).toContain('Sentences.test.cosi.dev(sentences/s)');
+    expect((error as Error).message).toContain('Prober');
+  });
+
+  it('refuses to list a kind when the input names one id only', async () => {
+    h = createHarness();
+    const caught: unknown[] = [];
+    await h.runtime.register({
+      ...prober((rt) => rt.list({ namespace: Str.namespace, type: 'Other.test' }), caught),
+      inputs: [{ namespace: 'ns', type: 'Others.test.cosi.dev', id: 'one', kind: 'weak' }],
+      outputs: [],
+    });
+    await h.runtime.converge();
+    expect(isAccessError(caught[0])).toBe(true);
+    const caught2: unknown[] = [];
+    await h.runtime.register({
+      ...prober(
+        (rt) => rt.get({ namespace: 'ns', type: 'Others.test.cosi.dev', id: 'one' }),
+        caught2,
+      ),
+      name: 'Prober2',
+      inputs: [{ namespace: 'ns', type: 'Others.test.cosi.dev', id: 'one', kind: 'weak' }],
+      outputs: [],
+    });
+    await h.runtime.converge();
+    expect(caught2[0]).toMatchObject({ code: 'not-found' });
+  });
+
+  it('refuses to write a type that is not an output', async () => {
+    const error = await probe((rt) => rt.create(Sentence.create('x')));
+    expect(error).toMatchObject({ code: 'access-denied', rule: 'write' });
+    await expect(h.state.get(Sentence.pointer('x'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('stamps the controller as owner, and cannot touch resources owned by someone else', async () => {
+    expect(await probe((rt) => rt.create(Str.create('mine')))).toBe('ok');
+    expect((await h.state.get(Str.pointer('mine'))).metadata.owner).toBe('Prober');
+    const error = await probe((rt) =>
+      rt.modify(Str.create('user-owned'), (d) => {
+        d.spec.value = 'stolen';
+      }),
+    );
+    expect(error).toMatchObject({ code: 'conflict', reason: 'owner' });
+  });
+
+  it('allows finalizer changes only on strong inputs', async () => {
+    const weak = await probe((rt) => rt.addFinalizer(Int.pointer('a'), 'f'));
+    expect(weak).toMatchObject({ code: 'access-denied', rule: 'finalizer' });
+    const otherId = await probe((rt) => rt.addFinalizer(Str.pointer('user-owned'), 'f'));
+    expect(otherId).toMatchObject({ code: 'access-denied', rule: 'finalizer' });
+    expect(await probe((rt) => rt.addFinalizer(Str.pointer('only'), 'f'))).toBe('ok');
+    expect((await h.state.get(Str.pointer('only'))).metadata.finalizers).toEqual(['f']);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ExponentialBackoff, SimulatedClock } from '../../../src/index.js';
+
+describe('the simulated clock', () => {
+  it('moves only when told, and fires timers due in order of time then of setting', () => {
+    const clock = new SimulatedClock(1000);
+    const fired: string[] = [];
+    clock.setTimer(30, () => fired.push('c'));
+    clock.setTimer(10, () => fired.push('a'));
+    clock.setTimer(10, () => fired.push('b'));
+    const cancelled = clock.setTimer(5, () => fired.push('x'));
+    cancelled.cancel();
+    expect(clock.now()).toBe(1000);
+    expect(clock.nextTimerAt()).toBe(1010);
+    expect(clock.advanceToNext()).toBe(true);
+    expect(fired).toEqual(['a', 'b']);
+    expect(clock.now()).toBe(1010);
+    clock.advance(100);
+    expect(fired).toEqual(['a', 'b', 'c']);
+    expect(clock.now()).toBe(1110);
+    expect(clock.advanceToNext()).toBe(false);
+  });
+
+  it('fires a timer set by a firing timer when it falls due in the same advance', () => {
+    const clock = new SimulatedClock(0);
+    const fired: number[] = [];
+    clock.setTimer(1, () => {
+      fired.push(clock.now());
+      clock.setTimer(1, () => fired.push(clock.now()));
+    });
+    clock.advance(5);
+    expect(fired).toEqual([1, 2]);
+  });
+});
+
+describe('exponential backoff', () => {
+  it('grows by 1.5 from 500 ms up to 60 s and starts over on reset', () => {
+    const b = new ExponentialBackoff();
+    const seq = Array.from({ length: 14 }, () => b.next());
+    expect(seq.slice(0, 4)).toEqual([500, 750, 1125, 1688]);
+    expect(seq.at(-1)).toBe(60_000);
+    expect(b.attempts).toBe(14);
+    b.reset();
+    expect(b.next()).toBe(500);
+  });
+});

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RegistrationError, type Controller, type QController } from '../../../src/index.js';
+import {
+  createHarness,
+  Int,
+  intToStr,
+  Sentence,
+  Str,
+  strToSentence,
+  type Harness,
+} from './test-controllers.js';
+
+let h: Harness;
+afterEach(async () => {
+  await h.runtime.stop();
+});
+
+const writer = (name: string, type: string, kind: 'exclusive' | 'shared'): Controller => ({
+  name,
+  inputs: [],
+  outputs: [{ type, kind }],
+  async run() {
+    // never woken: no inputs
+  },
+});
+
+async function registrationProblems(...controllers: Controller[]): Promise<readonly string[]> {
+  try {
+    await h.runtime.register(...controllers);
+  } catch (error) {
+    if (error instanceof RegistrationError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('registration', () => {
+  it('refuses two exclusive writers of a type, naming both, and registers nothing', async () => {
+    h = createHarness();
+    const problems = await registrationProblems(
+      writer('Third', Sentence.type, 'exclusive'),
+      writer('A', Str.type, 'exclusive'),
+      writer('B', Str.type, 'exclusive'),
+    );
+    expect(problems).toEqual([`controllers "A" and "B" both claim exclusive output ${Str.type}`]);
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('refuses a shared writer beside an exclusive one, in either order', async () => {
+    h = createHarness();
+    await h.runtime.register(writer('A', Str.type, 'exclusive'));
+    expect(await registrationProblems(writer('B', Str.type, 'shared'))).toHaveLength(1);
+    await h.runtime.register(
+      writer('S1', Sentence.type, 'shared'),
+      writer('S2', Sentence.type, 'shared'),
+    );
+    const problems = await registrationProblems(writer('X', Sentence.type, 'exclusive'));
+    expect(problems[0]).toContain('"S1", "S2"');
+    expect(h.runtime.controllerNames()).toEqual(['A', 'S1', 'S2']);
+  });
+
+  it('refuses duplicate names and duplicate inputs, listing every problem at once', async () => {
+    h = createHarness();
+    await h.runtime.register(intToStr());
+    const dupInputs: Controller = {
+      ...writer('Dup', Sentence.type, 'exclusive'),
+      inputs: [
+        { namespace: 'n', type: Int.type, kind: 'weak' },
+        { namespace: 'n', type: Int.type, kind: 'strong' },
+      ],
+    };
+    const problems = await registrationProblems(intToStr(), dupInputs);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toContain('"IntToStrController" is already registered');
+    expect(problems.some((p) => p.includes('declares input n/Ints.test.cosi.dev twice'))).toBe(
+      true,
+    );
+  });
+
+  it('refuses input kinds that do not fit the kind of controller', async () => {
+    h = createHarness();
+    const q: QController = {
+      name: 'Q',
+      settings: {
+        inputs: [{ namespace: 'n', type: Int.type, kind: 'weak' as 'primary' }],
+        outputs: [],
+      },
+      reconcile: async () => undefined,
+      mapInput: async () => [],
+    };
+    const problems = await registrationProblems(q as unknown as Controller);
+    expect(problems[0]).toContain('expected one of primary, mapped, mappedDestroyReady');
+  });
+
+  it('registers late controllers after start, and they run', async () => {
+    h = createHarness();
+    await h.runtime.register(intToStr());
+    await h.state.create(Int.create('x', { value: 3 }));
+    await h.runtime.converge();
+    await h.runtime.register(strToSentence());
+    const report = await h.runtime.converge();
+    expect(report.converged).toBe(true);
+    expect((await h.state.get<{ value: string }>(Sentence.pointer('x'))).spec.value).toBe(
+      '3 sentence',
+    );
+  });
+
+  it('exports the dependency graph as sorted data', async () => {
+    h = createHarness();
+    await h.runtime.register(strToSentence(), intToStr());
+    expect(h.runtime.dependencyGraph()).toEqual({
+      controllers: [
+        { name: 'IntToStrController', kind: 'controller' },
+        { name: 'StrToSentenceController', kind: 'controller' },
+      ],
+      types: [Int.type, Sentence.type, Str.type],
+      edges: [
+        { controller: 'IntToStrController', namespace: 'ints', type: Int.type, kind: 'strong' },
+        { controller: 'IntToStrController', type: Str.type, kind: 'exclusive' },
+        {
+          controller: 'IntToStrController',
+          namespace: 'strs',
+          type: Str.type,
+          kind: 'destroyReady',
+        },
+        { controller: 'StrToSentenceController', type: Sentence.type, kind: 'exclusive' },
+        { controller: 'StrToSentenceController', namespace: 'strs', type: Str.type, kind: 'weak' },
+      ],
+    });
+  });
+});
