@@ -1,0 +1,34 @@
+/**
+ * Runs every `bench/*.bench.ts`, in name order: `npm run bench`, or `npm run bench -- state` to run
+ * only the files whose name contains one of the arguments.
+ *
+ * A benchmark file exports `run(): Promise<void>`, which measures and prints its own table.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+interface BenchmarkModule {
+  run(): Promise<void>;
+}
+
+const dir = dirname(fileURLToPath(import.meta.url));
+const filters = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((file) => file.endsWith('.bench.ts'))
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .sort();
+
+if (files.length === 0) {
+  process.stderr.write(`no benchmark matches ${filters.join(', ')}\n`);
+  process.exitCode = 2;
+}
+if (typeof gc !== 'function') {
+  process.stderr.write('note: run node with --expose-gc for steadier figures\n');
+}
+process.stdout.write(`node ${process.version}, ${process.platform}/${process.arch}\n\n`);
+
+for (const file of files) {
+  const mod = (await import(pathToFileURL(join(dir, file)).href)) as BenchmarkModule;
+  await mod.run();
+}

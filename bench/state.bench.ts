@@ -1,0 +1,185 @@
+/**
+ * The in-memory state against a plain `Map` doing the same work, over 100,000 resources: create,
+ * update (through `modify`) and list. The baseline stores frozen objects too, so the ratio is the
+ * engine's own overhead: drafts, version and owner checks, events, promises.
+ */
+import type { Draft, Kind, Pointer } from '../src/index.js';
+import { compare, loadBuiltCosi, printComparison, type ComparisonRow } from './harness.js';
+
+const N = 100_000;
+/** Lists per run: each one returns all N resources. */
+const LIST_ROUNDS = 5;
+const KIND: Kind = { namespace: 'default', type: 'Items.bench.cosi.dev' };
+
+interface Spec {
+  index: number;
+  value: number;
+  name: string;
+}
+
+/** What the baseline stores: the same shape as a resource, frozen. */
+interface PlainResource {
+  readonly metadata: {
+    readonly namespace: string;
+    readonly type: string;
+    readonly id: string;
+    readonly version: number;
+    readonly owner: string;
+    readonly phase: 'running' | 'tearingDown';
+    readonly finalizers: readonly string[];
+    readonly labels: Readonly<Record<string, string>>;
+    readonly annotations: Readonly<Record<string, string>>;
+    readonly created: number;
+    readonly updated: number;
+  };
+  readonly spec: Readonly<Spec>;
+}
+
+/** Ids in a shuffled (but fixed) order, so that sorting them is real work. */
+function shuffledIds(): string[] {
+  const ids = Array.from({ length: N }, (_, i) => `item-${String(i).padStart(6, '0')}`);
+  let seed = 42;
+  for (let i = ids.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+  }
+  return ids;
+}
+
+function freezePlain(r: PlainResource): PlainResource {
+  Object.freeze(r.metadata.finalizers);
+  Object.freeze(r.metadata.labels);
+  Object.freeze(r.metadata.annotations);
+  Object.freeze(r.metadata);
+  Object.freeze(r.spec);
+  return Object.freeze(r);
+}
+
+function plainCreate(map: Map<string, PlainResource>, id: string, index: number): void {
+  if (map.has(id)) throw new Error(`${id} already exists`);
+  const now = Date.now();
+  map.set(
+    id,
+    freezePlain({
+      metadata: {
+        namespace: KIND.namespace,
+        type: KIND.type,
+        id,
+        version: 1,
+        owner: '',
+        phase: 'running',
+        finalizers: [],
+        labels: {},
+        annotations: {},
+        created: now,
+        updated: now,
+      },
+      spec: { index, value: 0, name: id },
+    }),
+  );
+}
+
+const byId = (a: PlainResource, b: PlainResource): number =>
+  a.metadata.id < b.metadata.id ? -1 : a.metadata.id > b.metadata.id ? 1 : 0;
+
+export async function run(): Promise<void> {
+  const { createInMemoryState, newResource } = await loadBuiltCosi();
+  const ids = shuffledIds();
+  const pointers: Pointer[] = ids.map((id) => ({ ...KIND, id }));
+  const newItem = (i: number): Draft<Spec> =>
+    newResource<Spec>(pointers[i]!, { index: i, value: 0, name: ids[i]! });
+  const rows: ComparisonRow[] = [];
+
+  const create = await compare(
+    N,
+    {
+      prepare: () => createInMemoryState(),
+      work: async (state) => {
+        for (let i = 0; i < N; i++) await state.create(newItem(i));
+      },
+    },
+    {
+      prepare: () => new Map<string, PlainResource>(),
+      work: (map) => {
+        for (let i = 0; i < N; i++) plainCreate(map, ids[i]!, i);
+      },
+    },
+  );
+  rows.push({ operation: 'create', baselineName: 'Map set (frozen)', ...create });
+
+  // One populated store of each kind for the updates and the lists.
+  const state = createInMemoryState();
+  const map = new Map<string, PlainResource>();
+  for (let i = 0; i < N; i++) {
+    await state.create(newItem(i));
+    plainCreate(map, ids[i]!, i);
+  }
+  const empties = pointers.map((_, i) => newItem(i));
+
+  let round = 0;
+  const update = await compare(
+    N,
+    {
+      prepare: () => ++round,
+      work: async (value) => {
+        for (let i = 0; i < N; i++) {
+          await state.modify<Spec>(empties[i]!, (draft) => {
+            draft.spec.value = value;
+          });
+        }
+      },
+    },
+    {
+      prepare: () => ++round,
+      work: (value) => {
+        const now = Date.now();
+        for (let i = 0; i < N; i++) {
+          const id = ids[i]!;
+          const current = map.get(id)!;
+          map.set(
+            id,
+            freezePlain({
+              metadata: {
+                ...current.metadata,
+                version: current.metadata.version + 1,
+                updated: now,
+              },
+              spec: { ...current.spec, value },
+            }),
+          );
+        }
+      },
+    },
+  );
+  rows.push({ operation: 'update (modify)', baselineName: 'Map get+copy+set', ...update });
+
+  let listed = 0;
+  const listCosi = {
+    prepare: () => undefined,
+    work: async () => {
+      for (let r = 0; r < LIST_ROUNDS; r++) listed += (await state.list(KIND)).length;
+    },
+  };
+  const iterate = await compare(N * LIST_ROUNDS, listCosi, {
+    prepare: () => undefined,
+    work: () => {
+      for (let r = 0; r < LIST_ROUNDS; r++) listed += Array.from(map.values()).length;
+    },
+  });
+  rows.push({ operation: 'list', baselineName: 'Map iterate', ...iterate });
+  const sorted = await compare(N * LIST_ROUNDS, listCosi, {
+    prepare: () => undefined,
+    work: () => {
+      for (let r = 0; r < LIST_ROUNDS; r++) listed += Array.from(map.values()).sort(byId).length;
+    },
+  });
+  rows.push({ operation: 'list', baselineName: 'Map iterate+sort', ...sorted });
+  if (listed === 0) throw new Error('nothing was listed');
+
+  printComparison(
+    `state: ${N.toLocaleString('en-US')} resources, best of 3 runs ` +
+      '(list: resources returned per second, sorted by id)',
+    rows,
+  );
+}

@@ -1,0 +1,4 @@
+import { createInMemoryState } from '../../src/index.js';
+import { describeStateConformance } from './state-suite.js';
+
+describeStateConformance('in-memory', ({ now }) => createInMemoryState({ now }));
