@@ -74,7 +74,7 @@ export class ControllerAdapter {
   get idle(): boolean {
     if (this.#state === 'backoff' || this.#state === 'failed' || this.#state === 'stopped')
       return true;
-    return this.#waiter !== undefined && !this.#pending;
+    return (this.#waiter !== undefined && !this.#pending) || this.host.scheduler.paused;
   }
 
   start(): void {

@@ -146,6 +146,11 @@ export interface QController {
     input: Input<QInputKind>,
     event: StateEvent & { type: 'created' | 'updated' | 'destroyed' },
   ): readonly Pointer[];
+  /**
+   * Optional: called once at start with a function that queues an item directly, for event
+   * sources outside the state (the builder's raw sources). Queuing ends when `signal` aborts.
+   */
+  attachQueue?(enqueue: (pointer: Pointer) => void, signal: AbortSignal): void;
 }
 
 export type AnyController = Controller | QController;

@@ -121,6 +121,7 @@ export class QControllerAdapter {
         if (input.id === undefined || input.id === item.metadata.id) this.enqueue(item.metadata);
       }
     }
+    this.controller.attachQueue?.((pointer) => this.enqueue(pointer), this.#abort.signal);
     this.#startHook();
   }
 

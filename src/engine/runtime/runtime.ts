@@ -216,8 +216,10 @@ export class Runtime {
       await immediate();
       if (signal?.aborted) return 'aborted';
       if (this.#tracker.total > maxWrites) return 'max-writes';
-      if (this.#scheduler.pending === 0 && this.#idle()) return undefined;
-      if (this.#progress !== lastProgress || this.#scheduler.pending > 0) {
+      // Wakeups held by a paused scheduler wait for the next convergence run: not work now.
+      const pending = this.#scheduler.paused ? 0 : this.#scheduler.pending;
+      if (pending === 0 && this.#idle()) return undefined;
+      if (this.#progress !== lastProgress || pending > 0) {
         lastProgress = this.#progress;
         stalled = 0;
         continue;
