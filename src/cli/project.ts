@@ -35,6 +35,8 @@ export interface ProjectOptions {
   readonly onLog?: (record: LogRecord) => void;
   /** Load and validate only: do not run controllers. */
   readonly noRun?: boolean;
+  /** Register the controllers (and run `setup`) but do not converge: enough for the graph. */
+  readonly registerOnly?: boolean;
 }
 
 /** A loaded (and, unless told otherwise, converged) project. */
@@ -46,7 +48,7 @@ export interface ProjectRun {
   readonly state: InMemoryState;
   readonly runtime: Runtime;
   readonly config: LoadedConfig | undefined;
-  /** Missing when the manifests had errors (controllers never ran) or with `noRun`. */
+  /** Missing when the manifests had errors (controllers never ran), with `noRun` or `registerOnly`. */
   readonly report: ConvergenceReport | undefined;
   /** Wall-clock milliseconds of each step. */
   readonly timings: { readonly load: number; readonly converge: number };
@@ -107,6 +109,7 @@ export async function loadProject(options: ProjectOptions, cwd: string): Promise
   await storeDefinitions(state, registry.all());
   await applyResources(state, read.resources);
   await registerControllers(runtime, config);
+  if (options.registerOnly) return { ...base, report: undefined, timings: { load, converge: 0 } };
   const converging = performance.now();
   const report = await runtime.converge({
     ...(options.timeout !== undefined ? { maxTime: options.timeout } : {}),

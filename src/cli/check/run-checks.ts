@@ -1,0 +1,123 @@
+import * as path from 'node:path';
+import { formatPointer } from '../../engine/resource/pointer.js';
+import type { Finding } from '../../loaders/finding.js';
+import type { ProjectRun } from '../project.js';
+import { selectResources } from '../resource-query.js';
+import type { CheckCase, CheckFinding, CheckResult } from './check-result.js';
+import { compareExpectations, writeExpectations } from './expectations.js';
+import { strictWarnings } from './strict-warnings.js';
+
+export interface CheckOptions {
+  readonly strict: boolean;
+  /** `--expect DIR`, as given, and resolved. */
+  readonly expect?: { readonly given: string; readonly dir: string };
+  /** `--update`: write the expectations instead of comparing. */
+  readonly update: boolean;
+}
+
+/** Turns a loaded project into check cases: manifests, controllers, convergence, expectations. */
+export async function runChecks(run: ProjectRun, options: CheckOptions): Promise<CheckResult> {
+  const cases: CheckCase[] = [];
+  // With no controllers at all, every type is unread: that is a schema-only repository, not a smell.
+  const graph =
+    run.report && run.runtime.controllerNames().length > 0 ? run.runtime.dependencyGraph() : undefined;
+  const findings: CheckFinding[] = [
+    ...run.findings.map(fromLoader),
+    ...(run.report ? strictWarnings(run.resources, graph) : []),
+  ];
+  const files = [
+    ...new Set([...run.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),
+  ].sort();
+  for (const file of files) {
+    cases.push({
+      check: 'manifests',
+      name: file,
+      findings: findings.filter((f) => f.file === file),
+    });
+  }
+  const general = findings.filter((f) => f.file === '');
+  if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
+
+  const report = run.report;
+  if (!report) return { cases, strict: options.strict };
+  for (const controller of report.controllers) {
+    const problems: CheckFinding[] = [];
+    if (controller.state === 'failed' && controller.failingItems.length === 0) {
+      problems.push(
+        place(
+          'controller-failed',
+          'error',
+          `${controller.name} kept failing: ${controller.lastError ?? 'unknown error'}`,
+        ),
+      );
+    }
+    for (const item of controller.failingItems) {
+      problems.push(
+        place(
+          'reconcile-failed',
+          'error',
+          `${controller.name} could not reconcile ${formatPointer(item.pointer)} after ${item.attempts} attempts: ${item.error}`,
+        ),
+      );
+    }
+    if (problems.length === 0 && controller.errors > 0) {
+      problems.push(
+        place(
+          'controller-recovered',
+          'warning',
+          `${controller.name} failed ${controller.errors} times before it succeeded: ${controller.lastError ?? ''}`,
+        ),
+      );
+    }
+    cases.push({ check: 'controllers', name: controller.name, findings: problems });
+  }
+  const convergence: CheckFinding[] = [];
+  if (
+    report.reason === 'max-writes' ||
+    report.reason === 'max-time' ||
+    report.reason === 'aborted'
+  ) {
+    const hot = report.oscillating
+      .map((o) => `${formatPointer(o.pointer)} (${o.writes} writes by ${o.writers.join(', ')})`)
+      .join('; ');
+    convergence.push(
+      place(
+        'not-converged',
+        'error',
+        `the controllers did not converge (${report.reason})${hot ? `: kept changing: ${hot}` : ''}`,
+      ),
+    );
+  }
+  cases.push({ check: 'convergence', name: 'convergence', findings: convergence });
+
+  if (options.expect) {
+    const groups = selectResources(run, {});
+    if (options.update) {
+      await writeExpectations(options.expect.dir, groups);
+    } else {
+      cases.push(...(await compareExpectations(options.expect.dir, options.expect.given, groups)));
+    }
+  }
+  return { cases, strict: options.strict };
+}
+
+function fromLoader(f: Finding): CheckFinding {
+  return {
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    file: f.file,
+    line: f.line,
+    col: f.col,
+    pointer: f.pointer,
+  };
+}
+
+function place(code: string, severity: 'error' | 'warning', message: string): CheckFinding {
+  return { code, severity, message, file: '', line: 0, col: 0, pointer: '' };
+}
+
+/** `--expect` resolved against the working directory. */
+export function resolveExpect(given: string, cwd: string): { given: string; dir: string } {
+  return { given, dir: path.resolve(cwd, given) };
+}

@@ -1,0 +1,86 @@
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import type { ManifestResource } from '../../loaders/load-manifests.js';
+import type { CheckFinding } from './check-result.js';
+
+const INPUT_KINDS = new Set([
+  'weak',
+  'strong',
+  'destroyReady',
+  'primary',
+  'mapped',
+  'mappedDestroyReady',
+]);
+
+/**
+ * Warnings that `--strict` turns into failures: spec fields a type's schema does not declare, and
+ * manifest resources of types no controller reads (nothing will act on them).
+ */
+export function strictWarnings(
+  resources: readonly ManifestResource[],
+  graph: DependencyGraph | undefined,
+): CheckFinding[] {
+  const findings: CheckFinding[] = [];
+  const read = new Set(
+    graph?.edges.filter((e) => INPUT_KINDS.has(e.kind)).map((e) => e.type) ?? [],
+  );
+  const reported = new Set<string>();
+  for (const item of resources) {
+    const { source, definition, resource } = item;
+    for (const pointer of unknownFields(definition, resource.spec)) {
+      findings.push({
+        code: 'unknown-field',
+        severity: 'warning',
+        message: `field ${pointer} is not declared in the schema of ${definition.type}`,
+        file: source.file,
+        line: source.line,
+        col: source.col,
+        pointer,
+      });
+    }
+    if (
+      graph &&
+      !read.has(definition.type) &&
+      !reported.has(`${source.file}\0${definition.type}`)
+    ) {
+      reported.add(`${source.file}\0${definition.type}`);
+      findings.push({
+        code: 'unread-type',
+        severity: 'warning',
+        message: `no controller reads ${definition.type}: resources of this type have no effect`,
+        file: source.file,
+        line: source.line,
+        col: source.col,
+        pointer: '/metadata/type',
+      });
+    }
+  }
+  return findings;
+}
+
+/** JSON pointers of object keys that the schema's `properties` do not name, recursively. */
+function unknownFields(definition: ResourceDefinition, spec: unknown): string[] {
+  const out: string[] = [];
+  if (definition.schema) walk(definition.schema, spec, '/spec', out);
+  return out;
+}
+
+function walk(schema: unknown, value: unknown, pointer: string, out: string[]): void {
+  if (!isObject(schema)) return;
+  if (isObject(value) && isObject(schema.properties)) {
+    const properties = schema.properties;
+    for (const key of Object.keys(value)) {
+      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (Object.prototype.hasOwnProperty.call(properties, key))
+        walk(properties[key], value[key], child, out);
+      else if (schema.additionalProperties === undefined) out.push(child);
+    }
+  }
+  if (Array.isArray(value) && isObject(schema.items)) {
+    value.forEach((item, i) => walk(schema.items, item, `${pointer}/${i}`, out));
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

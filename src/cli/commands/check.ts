@@ -1,0 +1,101 @@
+import { Command } from 'commander';
+import { caseFailed, summarize } from '../check/check-result.js';
+import { resolveExpect, runChecks } from '../check/run-checks.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { useColor } from '../io.js';
+import { addProjectOptions, outputOption, toProjectOptions, type CommonFlags } from '../options.js';
+import { loadProject } from '../project.js';
+import {
+  renderCheckGithub,
+  renderCheckJson,
+  renderCheckJunit,
+  renderCheckTap,
+} from '../render/check/check-machine.js';
+import { renderCheckText } from '../render/check/check-text.js';
+import { createColors } from '../render/report.js';
+
+const FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
+type CheckFormat = (typeof FORMATS)[number];
+
+interface CheckFlags extends CommonFlags {
+  output: string;
+  strict?: boolean;
+  expect?: string;
+  update?: boolean;
+}
+
+/** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
+export function checkCommand(io: CliIo, exit: (code: number) => void): Command {
+  const command = new Command('check')
+    .summary('validate manifests, run the controllers and report, for CI')
+    .description(
+      'Validates every manifest, runs the controllers to convergence and reports every finding:\n' +
+        'invalid manifests, failing controllers, non-convergence and, with --expect, differences\n' +
+        'from a golden tree of expected resources. Ends with "N passed, N failed".',
+    );
+  addProjectOptions(command)
+    .addOption(outputOption(FORMATS, 'text'))
+    .option(
+      '--strict',
+      'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
+    )
+    .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
+    .option('--update', 'with --expect: write the converged state to <dir> instead of comparing')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi check -f manifests/
+  cosi check -f manifests/ --strict -o github
+  cosi check -f manifests/ --expect expected/ --update   # record the golden tree
+  cosi check -f manifests/ --expect expected/ -o junit > report.xml
+
+Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
+    )
+    .action(async (flags: CheckFlags) => {
+      const format = parseFormat(flags.output);
+      if (flags.update && flags.expect === undefined)
+        throw new CliError('--update needs --expect <dir>');
+      const run = await loadProject(toProjectOptions(flags), io.cwd);
+      const result = await runChecks(run, {
+        strict: flags.strict === true,
+        update: flags.update === true,
+        ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
+      });
+      const colors = createColors(format === 'text' && useColor(io, flags.color));
+      io.stdout.write(render(format, result, colors));
+      const failedClasses = summarize(result)
+        .filter((s) => s.failed > 0)
+        .map((s) => s.check);
+      if (failedClasses.includes('convergence')) exit(EXIT.notConverged);
+      else exit(result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok);
+    });
+  return command;
+}
+
+function render(
+  format: CheckFormat,
+  result: Parameters<typeof renderCheckJson>[0],
+  colors: ReturnType<typeof createColors>,
+): string {
+  switch (format) {
+    case 'text':
+      return renderCheckText(result, colors);
+    case 'json':
+      return renderCheckJson(result);
+    case 'junit':
+      return renderCheckJunit(result);
+    case 'tap':
+      return renderCheckTap(result);
+    case 'github':
+      return renderCheckGithub(result);
+  }
+}
+
+function parseFormat(output: string): CheckFormat {
+  if ((FORMATS as readonly string[]).includes(output)) return output as CheckFormat;
+  throw new CliError(
+    `-o: unknown format ${JSON.stringify(output)} (expected ${FORMATS.join(', ')})`,
+  );
+}

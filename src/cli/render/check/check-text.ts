@@ -1,0 +1,34 @@
+import type { ChalkInstance } from 'chalk';
+import { formatPlace, isFailure, summarize, type CheckResult } from '../../check/check-result.js';
+
+/** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
+export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
+  const lines: string[] = [];
+  for (const item of result.cases) {
+    for (const f of item.findings) {
+      const place = formatPlace(f);
+      const failure = isFailure(f, result.strict);
+      const head = `${f.severity}[${f.code}]: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
+      const text = place ? `${place}: ${head}` : `${item.check} ${item.name}: ${head}`;
+      lines.push(failure ? c.red(text) : c.yellow(text));
+      if (f.diff) lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(l, c)}`));
+    }
+  }
+  if (lines.length > 0) lines.push('');
+  let passed = 0;
+  let failed = 0;
+  for (const s of summarize(result)) {
+    passed += s.passed;
+    failed += s.failed;
+    lines.push(`${s.check}: ${s.passed} passed, ${s.failed} failed`);
+  }
+  const total = `${passed} passed, ${failed} failed`;
+  lines.push(failed === 0 ? c.green(total) : c.red(total));
+  return `${lines.join('\n')}\n`;
+}
+
+function colorDiff(line: string, c: ChalkInstance): string {
+  if (line.startsWith('+') && !line.startsWith('+++')) return c.green(line);
+  if (line.startsWith('-') && !line.startsWith('---')) return c.red(line);
+  return line;
+}

@@ -1,0 +1,174 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const INVALID = [
+  'alias-bomb',
+  'ambiguous-type',
+  'duplicate-keys',
+  'duplicate-resource',
+  'empty-input',
+  'forbidden-key',
+  'invalid-id',
+  'schema-violations',
+  'unknown-type',
+  'yaml-syntax',
+];
+
+async function goldenDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'cosi-golden-'));
+}
+
+describe('cosi check', () => {
+  it('passes a valid tree and ends with N passed, N failed per class and overall', async () => {
+    const r = await cli(['check', '-f', 'fixtures/minimal']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toContain('manifests: 2 passed, 0 failed');
+    expect(lines).toContain('convergence: 1 passed, 0 failed');
+    expect(lines.at(-1)).toBe('3 passed, 0 failed');
+  });
+
+  it.each(INVALID)(
+    'fails fixtures/invalid/%s with exit 1 and positioned findings',
+    async (name) => {
+      const r = await cli(['check', '-f', `fixtures/invalid/${name}`]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/error\[[a-z0-9-]+\]/);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+      if (name !== 'empty-input')
+        expect(r.stdout).toMatch(new RegExp(`fixtures/invalid/${name}/[^:]+:\\d+:\\d+: error`));
+    },
+  );
+
+  it('turns warnings into failures with --strict', async () => {
+    const plain = await cli(['check', '-f', 'fixtures/invalid/yaml11-boolean']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('warning[yaml11-boolean]');
+    const strict = await cli(['check', '-f', 'fixtures/invalid/yaml11-boolean', '--strict']);
+    expect(strict.code).toBe(1);
+  });
+
+  it('records a golden tree with --update and passes against it', async () => {
+    const dir = await goldenDir();
+    const update = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);
+    expect(update.code).toBe(0);
+    expect(await readdir(dir)).toEqual(['VMs.example.org.yaml']);
+    const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('expectations: 2 passed, 0 failed');
+  });
+
+  it('fails on a golden tree that differs, with a readable diff at the expected place', async () => {
+    const dir = await goldenDir();
+    await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);
+    const file = path.join(dir, 'VMs.example.org.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('cpus: 4', 'cpus: 8'));
+    const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'error[unexpected-state]: staging/VMs.example.org/db-1 differs from the expectation',
+    );
+    expect(r.stdout).toMatch(/VMs\.example\.org\.yaml:\d+:1: error\[unexpected-state\]/);
+    expect(r.stdout).toContain('-  cpus: 8');
+    expect(r.stdout).toContain('+  cpus: 4');
+    expect(r.stdout).toContain('expectations: 1 passed, 1 failed');
+  });
+
+  it('reports missing and unexpected resources against the golden tree', async () => {
+    const dir = await goldenDir();
+    await writeFile(
+      path.join(dir, 'extra.yaml'),
+      'metadata: { namespace: default, type: VMs.example.org, id: ghost }\nspec: { cpus: 1, image: x }\n',
+    );
+    const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', 'json']);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout) as {
+      cases: { name: string; findings: { code: string }[] }[];
+    };
+    const codes = Object.fromEntries(
+      json.cases.filter((c) => c.findings.length > 0).map((c) => [c.name, c.findings[0]!.code]),
+    );
+    expect(codes).toEqual({
+      'default/VMs.example.org/ghost': 'missing-resource',
+      'default/VMs.example.org/web-1': 'unexpected-resource',
+      'staging/VMs.example.org/db-1': 'unexpected-resource',
+    });
+  });
+
+  describe.each([
+    ['passing', false],
+    ['failing', true],
+  ])('a %s golden comparison in each format', (_name, breakIt) => {
+    const run = async (format: string) => {
+      const dir = await goldenDir();
+      await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);
+      if (breakIt) {
+        const file = path.join(dir, 'VMs.example.org.yaml');
+        await writeFile(
+          file,
+          (await readFile(file, 'utf8')).replace('image: debian', 'image: arch'),
+        );
+      }
+      return cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', format]);
+    };
+
+    it('json', async () => {
+      const r = await run('json');
+      expect(r.code).toBe(breakIt ? 1 : 0);
+      const json = JSON.parse(r.stdout) as {
+        failed: number;
+        checks: { check: string; failed: number }[];
+      };
+      expect(json.failed).toBe(breakIt ? 1 : 0);
+      expect(json.checks.find((c) => c.check === 'expectations')?.failed).toBe(breakIt ? 1 : 0);
+    });
+
+    it('junit', async () => {
+      const r = await run('junit');
+      expect(r.stdout).toMatch(/^<\?xml version="1.0"/);
+      expect(r.stdout).toContain(
+        `<testsuite name="expectations" tests="2" failures="${breakIt ? 1 : 0}">`,
+      );
+      expect(r.stdout.includes('<failure type="unexpected-state"')).toBe(breakIt);
+    });
+
+    it('tap', async () => {
+      const r = await run('tap');
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).toBe('TAP version 13');
+      expect(lines[1]).toMatch(/^1\.\.\d+$/);
+      expect(
+        lines.some((l) => l.startsWith('not ok') && l.includes('default/VMs.example.org/web-1')),
+      ).toBe(breakIt);
+    });
+
+    it('github', async () => {
+      const r = await run('github');
+      const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
+      expect(annotations.length).toBe(breakIt ? 1 : 0);
+      if (breakIt)
+        expect(annotations[0]).toMatch(
+          /^::error file=.+VMs\.example\.org\.yaml,line=\d+,col=1,title=expectations%3A unexpected-state::/,
+        );
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+        breakIt ? '4 passed, 1 failed' : '5 passed, 0 failed',
+      );
+    });
+
+    it('text', async () => {
+      const r = await run('text');
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+        breakIt ? '4 passed, 1 failed' : '5 passed, 0 failed',
+      );
+    });
+  });
+
+  it('exits 2 for --update without --expect and for an unknown format', async () => {
+    expect((await cli(['check', '-f', 'fixtures/minimal', '--update'])).code).toBe(2);
+    expect((await cli(['check', '-f', 'fixtures/minimal', '-o', 'xml'])).code).toBe(2);
+  });
+});
