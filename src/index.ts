@@ -193,3 +193,34 @@ export {
   modifyTyped,
   ResourceList,
 } from './engine/runtime/typed.js';
+
+// Generic controllers
+export type { GenericContext } from './controllers/context.js';
+export { ReconcileCycleError, skip } from './controllers/errors.js';
+export {
+  createTransformController,
+  type TransformOptions,
+  type TransformSettings,
+} from './controllers/transform.js';
+export {
+  createQTransformController,
+  destroyOutput,
+  DestroyOutputError,
+  isDestroyOutput,
+  mapLabelValue,
+  mapSameId,
+  type ExtraMappedInput,
+  type QTransformOptions,
+  type QTransformSettings,
+} from './controllers/qtransform.js';
+export {
+  combine,
+  createCleanupController,
+  hasNoOutputs,
+  removeOutputs,
+  type CleanupHandler,
+  type CleanupSettings,
+  type DependentSelector,
+  type RemoveOutputsOptions,
+} from './controllers/cleanup.js';
+export { createDestroyController, type DestroyOptions } from './controllers/destroy.js';

@@ -1,0 +1,41 @@
+import { formatPointer, type Kind } from '../engine/resource/pointer.js';
+import type { QController } from '../engine/runtime/controller.js';
+import { isNotFound } from '../engine/state/errors.js';
+
+export interface DestroyOptions {
+  /** Resources destroyed in parallel; 1 by default. */
+  readonly concurrency?: number;
+}
+
+/**
+ * A queue controller named `Destroy[<type>]` that destroys every resource of a type that is
+ * tearing down, has no owner and no finalizers left, COSI's `destroy.Controller`: the safety
+ * valve for user resources whose finalizers were all released (say, by a crashed controller's
+ * replacement) but that nobody destroyed.
+ *
+ * @example
+ * await runtime.register(createDestroyController(VM));
+ */
+export function createDestroyController(type: Kind, options: DestroyOptions = {}): QController {
+  return {
+    name: `Destroy[${type.type}]`,
+    settings: {
+      inputs: [{ namespace: type.namespace, type: type.type, kind: 'primary' }],
+      outputs: [{ type: type.type, kind: 'shared' }],
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    },
+    async reconcile(rt, pointer, log) {
+      const found = await rt.find(pointer);
+      if (!found) return;
+      const md = found.metadata;
+      if (md.phase !== 'tearingDown' || md.owner !== '' || md.finalizers.length > 0) return;
+      try {
+        await rt.destroy(md, { owner: '' });
+        log.info('destroyed a released resource', { resource: formatPointer(md) });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    },
+    mapInput: async () => [],
+  };
+}

@@ -1,0 +1,49 @@
+import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
+import { SkipError } from '../engine/runtime/errors.js';
+import { isConflict } from '../engine/state/errors.js';
+
+/**
+ * The error to throw from a generic controller's function to leave this item alone for now: no
+ * failure, no retry until the next event. COSI's `SkipReconcileTag`.
+ *
+ * @example
+ * transform: (ctx, vm, out) => {
+ *   if (!vm.spec.image) throw skip('no image yet');
+ *   out.spec.bridge = `br-${vm.spec.image}`;
+ * }
+ */
+export function skip(reason = 'skipped'): SkipError {
+  return new SkipError(reason);
+}
+
+/** Every error of one pass of a whole-world generic controller, thrown together at its end. */
+export class ReconcileCycleError extends AggregateError {
+  readonly code = 'reconcile-cycle';
+
+  constructor(
+    readonly controller: string,
+    errors: readonly Error[],
+  ) {
+    super(
+      errors,
+      `controller ${JSON.stringify(controller)} failed: ${errors.map((e) => e.message).join('; ')}`,
+    );
+    this.name = 'ReconcileCycleError';
+  }
+}
+
+/** An error with what was being done in front of its message; the original is the cause. */
+export function annotate(what: string, pointer: Pointer, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`${what} ${formatPointer(pointer)}: ${message}`, { cause: error });
+}
+
+/** A conflict on exactly this resource: it is someone else's, or it is tearing down. */
+export function isConflictOn(error: unknown, pointer: Pointer): boolean {
+  return (
+    isConflict(error) &&
+    error.pointer.namespace === pointer.namespace &&
+    error.pointer.type === pointer.type &&
+    error.pointer.id === pointer.id
+  );
+}

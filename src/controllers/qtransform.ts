@@ -1,0 +1,264 @@
+import { formatPointer, kindKey, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import type { Draft, Resource } from '../engine/resource/resource.js';
+import type {
+  Input,
+  Output,
+  OutputKind,
+  QController,
+  QInputKind,
+  QRuntime,
+  ReducedMetadata,
+} from '../engine/runtime/controller.js';
+import { isRequeue, type RequeueError } from '../engine/runtime/errors.js';
+import type { Logger } from '../engine/runtime/logger.js';
+import { isNotFound, isOwnerConflict } from '../engine/state/errors.js';
+import { createContext, type GenericContext } from './context.js';
+import { isConflictOn } from './errors.js';
+import { checkMappedOutput, type TransformSettings } from './transform.js';
+
+/** The functions of a queue transform controller: a transform plus the way back. */
+export interface QTransformSettings<I, O> extends TransformSettings<I, O> {
+  /**
+   * The input an output comes from: how a change of an output (its finalizers going away) finds
+   * the input to reconcile. The inverse of `mapMetadata`.
+   */
+  unmapMetadata(output: Resource<O>): Pointer;
+  /**
+   * Runs when an input tears down, before its output is torn down; throw to retry (with backoff)
+   * or `skip()` to wait for the next event. The input's finalizer goes once this succeeded and the
+   * output is destroyed.
+   */
+  finalizerRemoval?(ctx: GenericContext, input: Resource<I>): void | Promise<void>;
+}
+
+/** A secondary input whose changes map to the primary inputs they affect. */
+export interface ExtraMappedInput {
+  /** The resource type (or any kind: namespace and type) to watch. */
+  readonly type: Kind;
+  /** `mappedDestroyReady` maps only changes that leave a resource tearing down and finalizer-free. */
+  readonly kind?: 'mapped' | 'mappedDestroyReady';
+  /** The primary inputs (pointers of the input type) a change of this resource affects. */
+  mapper(
+    metadata: ReducedMetadata,
+    rt: QRuntime,
+    log: Logger,
+  ): readonly Pointer[] | Promise<readonly Pointer[]>;
+}
+
+/** Options of a queue transform controller. */
+export interface QTransformOptions {
+  /** Inputs reconciled in parallel; 1 by default. */
+  readonly concurrency?: number;
+  readonly extraMappedInputs?: readonly ExtraMappedInput[];
+  /** More outputs `transform` may write through `ctx.writer`. */
+  readonly extraOutputs?: readonly Output[];
+  /** How the primary output is declared; `exclusive` by default. */
+  readonly outputKind?: OutputKind;
+}
+
+/**
+ * Thrown by a queue transform's `transform` to have the output torn down and destroyed (once
+ * other controllers' finalizers are gone) instead of written. COSI's `DestroyOutputTag`.
+ */
+export class DestroyOutputError extends Error {
+  readonly code = 'destroy-output';
+  constructor(reason = 'output not wanted') {
+    super(reason);
+    this.name = 'DestroyOutputError';
+  }
+}
+
+/**
+ * The error to throw from a queue transform's `transform` when the input should have no output.
+ *
+ * @example
+ * transform: (_ctx, vm, out) => {
+ *   if (vm.spec.stopped) throw destroyOutput('stopped VMs have no network');
+ *   out.spec.bridge = `br-${vm.spec.image}`;
+ * }
+ */
+export const destroyOutput = (reason?: string): DestroyOutputError =>
+  new DestroyOutputError(reason);
+
+/** Tests the stable `code`, like the engine's predicates, so another copy of this module agrees. */
+export const isDestroyOutput = (err: unknown): err is DestroyOutputError =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'destroy-output';
+
+/**
+ * A queue controller that turns every input into one output, COSI's `qtransform.QController`:
+ * each input is reconciled on its own (with its own backoff, `concurrency` at a time). It always
+ * puts a finalizer on its inputs: a tearing-down input runs `finalizerRemoval`, then its output
+ * is torn down, destroyed once no other finalizer holds it, and only then the input is released.
+ *
+ * `transform` may throw `skip()` (leave it), `destroyOutput()` (tear the output down) or a
+ * `requeueAfter(ms)` (write the output, then come back in `ms`).
+ *
+ * @example
+ * const ctrl = createQTransformController({
+ *   name: 'NetworkConfigQController',
+ *   input: VM,
+ *   output: NetworkConfig,
+ *   mapMetadata: (vm) => NetworkConfig.create(vm.metadata.id),
+ *   unmapMetadata: (net) => VM.pointer(net.metadata.id),
+ *   transform: (_ctx, vm, out) => {
+ *     out.spec.bridge = `br-${vm.spec.image}`;
+ *   },
+ * }, { concurrency: 4 });
+ *
+ * @throws Error when two mapped inputs share a kind, or one is the input or output kind.
+ */
+export function createQTransformController<I, O>(
+  settings: QTransformSettings<I, O>,
+  options: QTransformOptions = {},
+): QController {
+  const { name, input, output } = settings;
+  if (!name) throw new Error('createQTransformController: settings.name is required');
+
+  const mappers = new Map<string, ExtraMappedInput>();
+  const reserved = new Set([kindKey(input), kindKey(output)]);
+  const inputs: Input<QInputKind>[] = [
+    { namespace: input.namespace, type: input.type, kind: 'primary' },
+    { namespace: output.namespace, type: output.type, kind: 'mappedDestroyReady' },
+  ];
+  for (const extra of options.extraMappedInputs ?? []) {
+    const key = kindKey(extra.type);
+    if (reserved.has(key) || mappers.has(key)) {
+      throw new Error(
+        `queue transform controller ${JSON.stringify(name)}: ${extra.type.namespace}/${extra.type.type} is mapped twice (or is its input or output); give each kind one mapper`,
+      );
+    }
+    mappers.set(key, extra);
+    inputs.push({
+      namespace: extra.type.namespace,
+      type: extra.type.type,
+      kind: extra.kind ?? 'mapped',
+    });
+  }
+
+  const reconcileRunning = async (
+    rt: QRuntime,
+    ctx: GenericContext,
+    item: Resource<I>,
+    mapped: Draft<O>,
+  ): Promise<void> => {
+    if (!item.metadata.finalizers.includes(name)) await rt.addFinalizer(item.metadata, name);
+
+    const current = await rt.find<O>(mapped.metadata);
+    if (current?.metadata.phase === 'tearingDown' && current.metadata.owner === name) {
+      // An output on its way out (a previous input of this id, or destroyOutput) is replaced only
+      // once destroyed; mappedDestroyReady brings us back when its finalizers are gone.
+      if (current.metadata.finalizers.length > 0) return;
+      await rt.destroy(current.metadata);
+    }
+
+    let requeue: RequeueError | undefined;
+    try {
+      await rt.modify(mapped, async (draft) => {
+        // modify may call this again after a version conflict: only the last call counts.
+        requeue = undefined;
+        try {
+          await settings.transform(ctx, item, draft);
+        } catch (error) {
+          // A plain requeue still writes the output; one with a cause is a failure.
+          if (isRequeue(error) && error.cause === undefined) {
+            requeue = error;
+            return;
+          }
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (isConflictOn(error, mapped.metadata)) return;
+      if (isDestroyOutput(error)) {
+        await tearDownAndDestroy(rt, mapped.metadata);
+        return;
+      }
+      throw error;
+    }
+    if (requeue) throw requeue;
+  };
+
+  const reconcileTearingDown = async (
+    rt: QRuntime,
+    ctx: GenericContext,
+    item: Resource<I>,
+    mapped: Draft<O>,
+  ): Promise<void> => {
+    // Once released (our finalizer gone), the input's later changes need no removal work.
+    if (item.metadata.finalizers.includes(name)) await settings.finalizerRemoval?.(ctx, item);
+    let ready: boolean;
+    try {
+      ready = await rt.teardown(mapped.metadata);
+    } catch (error) {
+      // No output, or not ours to clean up: nothing holds the input any more.
+      if (!isNotFound(error) && !isOwnerConflict(error)) throw error;
+      await rt.removeFinalizer(item.metadata, name);
+      return;
+    }
+    if (!ready) return;
+    await rt.destroy(mapped.metadata);
+    await rt.removeFinalizer(item.metadata, name);
+  };
+
+  return {
+    name,
+    settings: {
+      inputs,
+      outputs: [
+        { type: output.type, kind: options.outputKind ?? 'exclusive' },
+        ...(options.extraOutputs ?? []),
+      ],
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    },
+
+    async reconcile(rt, pointer, log) {
+      const item = await rt.find<I>(pointer);
+      if (!item) return;
+      const mapped = settings.mapMetadata(item);
+      if (!mapped) return;
+      const problem = checkMappedOutput(name, output, mapped);
+      if (problem) throw problem;
+      const ctx = createContext(rt, log);
+      if (item.metadata.phase === 'running') await reconcileRunning(rt, ctx, item, mapped);
+      else await reconcileTearingDown(rt, ctx, item, mapped);
+    },
+
+    async mapInput(rt, metadata, log) {
+      if (metadata.namespace === output.namespace && metadata.type === output.type) {
+        const out = await rt.find<O>(metadata);
+        return out ? [settings.unmapMetadata(out)] : [];
+      }
+      const extra = mappers.get(kindKey(metadata));
+      if (!extra) {
+        throw new Error(
+          `queue transform controller ${JSON.stringify(name)} has no mapper for ${formatPointer(metadata)}`,
+        );
+      }
+      return extra.mapper(metadata, rt, log);
+    },
+  };
+}
+
+async function tearDownAndDestroy(rt: QRuntime, pointer: Pointer): Promise<void> {
+  try {
+    if (await rt.teardown(pointer)) await rt.destroy(pointer);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/** A mapper to the primary input of the same id: `C/x` changes reconcile input `x`. */
+export function mapSameId(input: Kind): ExtraMappedInput['mapper'] {
+  return (metadata) => [{ namespace: input.namespace, type: input.type, id: metadata.id }];
+}
+
+/**
+ * A mapper to the primary input whose id is the value of a label: a resource labelled
+ * `{ [label]: 'x' }` reconciles input `x`; one without the label reconciles nothing.
+ */
+export function mapLabelValue(input: Kind, label: string): ExtraMappedInput['mapper'] {
+  return (metadata) => {
+    const id = metadata.labels[label];
+    return id === undefined ? [] : [{ namespace: input.namespace, type: input.type, id }];
+  };
+}

@@ -1,0 +1,239 @@
+import type { ResourceType } from '../engine/resource/define-resource.js';
+import { formatPointer, pointerKey, type Kind } from '../engine/resource/pointer.js';
+import type { Draft, Resource } from '../engine/resource/resource.js';
+import type {
+  Controller,
+  ControllerInputKind,
+  ControllerRuntime,
+  Input,
+  Output,
+  OutputKind,
+} from '../engine/runtime/controller.js';
+import { isSkip } from '../engine/runtime/errors.js';
+import type { Logger } from '../engine/runtime/logger.js';
+import type { ListOptions } from '../engine/state/state.js';
+import { createContext, type GenericContext } from './context.js';
+import { annotate, isConflictOn, ReconcileCycleError } from './errors.js';
+
+/**
+ * The functions that make a transform controller: which output an input maps to, and how to fill
+ * it in.
+ */
+export interface TransformSettings<I, O> {
+  /** Unique; also the owner of the outputs and the name of the input finalizer. */
+  readonly name: string;
+  readonly input: ResourceType<I>;
+  readonly output: ResourceType<O>;
+  /**
+   * The (empty) output an input maps to, e.g. `Output.create(input.metadata.id)`; only its
+   * metadata counts. `undefined` skips this input. Outputs live in the output type's namespace.
+   */
+  mapMetadata(input: Resource<I>): Draft<O> | undefined;
+  /**
+   * Fills in the output from the input (the draft holds the stored output, or the mapped one when
+   * it does not exist yet). Throw `skip()` to leave this input alone until the next event; any
+   * other error fails the pass, which is retried with backoff.
+   */
+  transform(ctx: GenericContext, input: Resource<I>, output: Draft<O>): void | Promise<void>;
+  /**
+   * With `inputFinalizers`: runs while an input tears down; the input's finalizer is released only
+   * once this has succeeded and the output is destroyed. Throw `skip()` to wait for the next event.
+   */
+  finalizerRemoval?(ctx: GenericContext, input: Resource<I>): void | Promise<void>;
+}
+
+/** Options of a transform controller. */
+export interface TransformOptions {
+  /**
+   * Put a finalizer (named after the controller) on every input, so that an input cannot be
+   * destroyed before its output is cleaned up and `finalizerRemoval` succeeded. The input becomes
+   * a strong input.
+   */
+  readonly inputFinalizers?: boolean;
+  /**
+   * Treat tearing-down inputs as running ones: their outputs stay until the input is destroyed.
+   * Cannot be combined with `inputFinalizers`.
+   */
+  readonly ignoreTearingDownInputs?: boolean;
+  /** Only the inputs these options list (label or id queries). */
+  readonly inputListOptions?: ListOptions;
+  /** More inputs `transform` may read; any change of them wakes the controller. */
+  readonly extraInputs?: readonly Input<ControllerInputKind>[];
+  /** More outputs `transform` may write through `ctx.writer`. */
+  readonly extraOutputs?: readonly Output[];
+  /** How the primary output is declared; `exclusive` by default. */
+  readonly outputKind?: OutputKind;
+}
+
+/**
+ * A controller that turns every input resource into one output resource, COSI's
+ * `transform.Controller`: it creates and updates the outputs, garbage-collects the outputs whose
+ * inputs are gone (tearing them down and waiting for other controllers' finalizers), and with
+ * `inputFinalizers` keeps each input alive until its output is cleaned up.
+ *
+ * @example
+ * const ctrl = createTransformController({
+ *   name: 'vmnet.NetworkConfigController',
+ *   input: VM,
+ *   output: NetworkConfig,
+ *   mapMetadata: (vm) => NetworkConfig.create(vm.metadata.id),
+ *   transform: (_ctx, vm, out) => {
+ *     out.spec.hostname = vm.metadata.id;
+ *   },
+ * });
+ * await runtime.register(ctrl);
+ *
+ * @throws Error when the settings or options contradict each other.
+ */
+export function createTransformController<I, O>(
+  settings: TransformSettings<I, O>,
+  options: TransformOptions = {},
+): Controller {
+  const { name, input, output } = settings;
+  if (!name) throw new Error('createTransformController: settings.name is required');
+  if (options.inputFinalizers && options.ignoreTearingDownInputs) {
+    throw new Error(
+      `transform controller ${JSON.stringify(name)}: inputFinalizers and ignoreTearingDownInputs cannot be combined: a finalizer keeps a tearing-down input alive for cleanup, ignoring teardown keeps its output instead; choose one`,
+    );
+  }
+  const inputs: Input<ControllerInputKind>[] = [
+    {
+      namespace: input.namespace,
+      type: input.type,
+      kind: options.inputFinalizers ? 'strong' : 'weak',
+    },
+  ];
+  if (input.namespace !== output.namespace || input.type !== output.type) {
+    inputs.push({ namespace: output.namespace, type: output.type, kind: 'destroyReady' });
+  }
+  inputs.push(...(options.extraInputs ?? []));
+  const outputs: Output[] = [
+    { type: output.type, kind: options.outputKind ?? 'exclusive' },
+    ...(options.extraOutputs ?? []),
+  ];
+
+  const pass = createPass(settings, options);
+  return {
+    name,
+    inputs,
+    outputs,
+    async run(rt, _signal, log) {
+      for await (const _ of rt.events()) {
+        const errors = await pass(rt, log);
+        if (errors.length > 0) throw new ReconcileCycleError(name, errors);
+        rt.resetRestartBackoff();
+      }
+    },
+  };
+}
+
+/** One reconcile pass over every input and every owned output; returns the errors it collected. */
+function createPass<I, O>(
+  settings: TransformSettings<I, O>,
+  options: TransformOptions,
+): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
+  const { name, input, output } = settings;
+  const finalizers = options.inputFinalizers === true;
+  const ignoreTearingDown = options.ignoreTearingDownInputs === true;
+
+  return async (rt, log) => {
+    const ctx = createContext(rt, log);
+    const errors: Error[] = [];
+    /** Outputs that have a live input, by pointer key. */
+    const touched = new Set<string>();
+    /** Inputs whose finalizer may go once their output (the key) is gone. */
+    const releasable = new Map<string, Resource<I>>();
+
+    for (const item of await rt.list<I>(input.kind(), options.inputListOptions)) {
+      const mapped = settings.mapMetadata(item);
+      if (!mapped) continue;
+      const problem = checkMappedOutput(name, output, mapped);
+      if (problem) {
+        errors.push(problem);
+        continue;
+      }
+      const key = pointerKey(mapped.metadata);
+
+      if (item.metadata.phase === 'tearingDown' && !ignoreTearingDown) {
+        if (!finalizers || !item.metadata.finalizers.includes(name)) continue;
+        try {
+          await settings.finalizerRemoval?.(ctx, item);
+          releasable.set(key, item);
+        } catch (error) {
+          if (!isSkip(error)) errors.push(annotate('finalizer removal of', item.metadata, error));
+          // Not cleaned up yet: the output stays.
+          touched.add(key);
+        }
+        continue;
+      }
+
+      touched.add(key);
+      if (finalizers && !item.metadata.finalizers.includes(name)) {
+        try {
+          await rt.addFinalizer(item.metadata, name);
+        } catch (error) {
+          errors.push(annotate('adding a finalizer to', item.metadata, error));
+          continue;
+        }
+      }
+      try {
+        await rt.modify(mapped, (draft) => settings.transform(ctx, item, draft));
+      } catch (error) {
+        // Someone else's output, or one still tearing down (cleaned up below): not ours to write.
+        if (isSkip(error) || isConflictOn(error, mapped.metadata)) continue;
+        errors.push(annotate('transform of', item.metadata, error));
+      }
+    }
+
+    for (const out of await rt.list<O>(output.kind())) {
+      const key = pointerKey(out.metadata);
+      if (out.metadata.owner !== name) {
+        releasable.delete(key);
+        continue;
+      }
+      // A tearing-down output is cleaned up even when its input is live: it belongs to an earlier
+      // input of the same id, and the new output is written once it is gone (COSI #202).
+      if (out.metadata.phase !== 'tearingDown' && touched.has(key)) {
+        releasable.delete(key);
+        continue;
+      }
+      try {
+        if (!(await rt.teardown(out.metadata))) {
+          // Other finalizers remain; destroyReady wakes us when they are gone.
+          releasable.delete(key);
+          continue;
+        }
+        await rt.destroy(out.metadata);
+        log.debug('destroyed output', { output: formatPointer(out.metadata) });
+      } catch (error) {
+        releasable.delete(key);
+        errors.push(annotate('cleaning up', out.metadata, error));
+      }
+    }
+
+    for (const item of releasable.values()) {
+      try {
+        await rt.removeFinalizer(item.metadata, name);
+      } catch (error) {
+        errors.push(annotate('removing the finalizer of', item.metadata, error));
+      }
+    }
+    return errors;
+  };
+}
+
+/**
+ * Outputs must be of the output type and in its namespace: that is where the controller looks
+ * for them to clean up, and what its destroyReady input watches.
+ */
+export function checkMappedOutput(
+  controller: string,
+  output: Kind,
+  mapped: Draft,
+): Error | undefined {
+  const md = mapped.metadata;
+  if (md.type === output.type && md.namespace === output.namespace) return undefined;
+  return new Error(
+    `controller ${JSON.stringify(controller)}: mapMetadata returned ${formatPointer(md)}, expected a ${output.type} in namespace ${JSON.stringify(output.namespace)} (use the output type's create())`,
+  );
+}
