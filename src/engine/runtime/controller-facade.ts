@@ -47,6 +47,12 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
+    // A missing resource is the common case here: answer it without building an error.
+    if (this.#peekVersion(pointer) === 0) {
+      this.#checkRead(pointer, false);
+      this.metrics.reads++;
+      return undefined;
+    }
     try {
       return await this.get<S>(pointer);
     } catch (error) {
