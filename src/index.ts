@@ -224,3 +224,86 @@ export {
   type RemoveOutputsOptions,
 } from './controllers/cleanup.js';
 export { createDestroyController, type DestroyOptions } from './controllers/destroy.js';
+
+// Builder
+export {
+  Builder,
+  controllerManagedBy,
+  type BuilderTarget,
+  type ControllerOptions,
+  type ForOptions,
+  type OwnsOptions,
+  type Projected,
+  type WatchesOptions,
+} from './engine/builder/builder.js';
+export type { CompiledController, TerminalFailure } from './engine/builder/compiled-controller.js';
+export { BuilderError, isBuilderError, type BuilderErrorCode } from './engine/builder/errors.js';
+export {
+  toPartialObjectMetadata,
+  type CreateEvent,
+  type DeleteEvent,
+  type GenericEvent,
+  type ObjectLike,
+  type PartialObjectMetadata,
+  type UpdateEvent,
+} from './engine/builder/events.js';
+export {
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+  handlerFuncs,
+  type EventHandler,
+  type OwnerHandlerOptions,
+  type RequestQueue,
+} from './engine/builder/handlers.js';
+export {
+  createManager,
+  Manager,
+  type ManagerOptions,
+  type Runnable,
+  type RunnableGroup,
+} from './engine/builder/manager.js';
+export {
+  getControllerOf,
+  hasControllerReference,
+  hasOwnerReference,
+  OwnerReferenceError,
+  removeControllerReference,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+  type OwnerLike,
+  type OwnerReferenceErrorCode,
+} from './engine/builder/owner-references.js';
+// `not` is the label-query term's name already, so the predicate one is `notPredicate` here.
+export {
+  and,
+  annotationsChanged,
+  labelSelectorPredicate,
+  labelsChanged,
+  newPredicateFuncs,
+  not as notPredicate,
+  or,
+  predicateFuncs,
+  specChanged,
+  versionChanged,
+  type Predicate,
+  type PredicateFuncs,
+} from './engine/builder/predicates.js';
+export {
+  isTerminalError,
+  terminalError,
+  TerminalError,
+  type ReconcileContext,
+  type ReconcileFunc,
+  type Reconciler,
+  type ReconcileRequest,
+  type Request,
+  type Result,
+} from './engine/builder/reconciler.js';
+export {
+  channelSource,
+  type ChannelSource,
+  type ChannelSourceOptions,
+  type Source,
+} from './engine/builder/source.js';

@@ -19,7 +19,10 @@ function fedFromOutside(): {
   let signal: AbortSignal | undefined;
   const controller: QController = {
     name: 'outside',
-    settings: { inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }], outputs: [] },
+    settings: {
+      inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+      outputs: [],
+    },
     async reconcile(_rt, pointer) {
       reconciled.push(pointer.id);
     },

@@ -1,0 +1,368 @@
+import type { ResourceType } from '../resource/define-resource.js';
+import type { Resource } from '../resource/resource.js';
+import type { Output } from '../runtime/controller.js';
+import { isRegistrationError } from '../runtime/errors.js';
+import type { Runtime } from '../runtime/runtime.js';
+import {
+  compileController,
+  type CompiledController,
+  type WatchSpec,
+} from './compiled-controller.js';
+import { BuilderError } from './errors.js';
+import type { ObjectLike, PartialObjectMetadata } from './events.js';
+import { enqueueRequestForObject, enqueueRequestForOwner, type EventHandler } from './handlers.js';
+import { Manager } from './manager.js';
+import type { Predicate } from './predicates.js';
+import type { Reconciler } from './reconciler.js';
+import type { Source } from './source.js';
+
+/** Options of `watches` and `watchesMetadata`. */
+export interface WatchesOptions<O extends ObjectLike> {
+  /** This watch's predicates, run after the global ones (`withEventFilter`). */
+  readonly predicates?: readonly Predicate<O>[];
+  /** The namespace watched; the type's default namespace when omitted. */
+  readonly namespace?: string;
+}
+
+/** Options of `for`. */
+export interface ForOptions<O extends ObjectLike> extends WatchesOptions<O> {
+  /** Deliver metadata without the spec to the predicates (controller-runtime's `OnlyMetadata`). */
+  readonly onlyMetadata?: boolean;
+}
+
+/** Options of `owns`. */
+export interface OwnsOptions<O extends ObjectLike> extends ForOptions<O> {
+  /**
+   * Reconcile every owner of the `for` type an object references, not only its controller
+   * (controller-runtime's `MatchEveryOwner`).
+   */
+  readonly matchEveryOwner?: boolean;
+}
+
+/**
+ * Options of the controller. Like controller-runtime's `WithOptions`, each call replaces the
+ * options set before.
+ */
+export interface ControllerOptions {
+  /** Requests reconciled in parallel (never the same one twice at once); 1 by default. */
+  readonly maxConcurrentReconciles?: number;
+  /** `true` (the default): a manager starts it only once this process leads. */
+  readonly needLeaderElection?: boolean;
+  /**
+   * Types the reconciler writes besides the owned ones (which are shared outputs). A bare type is a
+   * shared output; an `Output` says which kind. A type listed here and in `owns` takes this kind.
+   */
+  readonly outputs?: readonly (Output | ResourceType<unknown>)[];
+}
+
+/** What a watch of `ResourceType<S>` delivers: the resource, or only its metadata. */
+export type Projected<S, M extends boolean> = M extends true ? PartialObjectMetadata : Resource<S>;
+
+/** Where a built controller goes: straight into a runtime, or into a manager's groups. */
+export type BuilderTarget = Runtime | Manager;
+
+interface ForInput {
+  readonly type: ResourceType<unknown>;
+  readonly options: ForOptions<ObjectLike>;
+}
+
+interface OwnsInput {
+  readonly type: ResourceType<unknown>;
+  readonly options: OwnsOptions<ObjectLike>;
+}
+
+interface WatchesInput {
+  readonly type: ResourceType<unknown>;
+  readonly handler: EventHandler;
+  readonly options: WatchesOptions<ObjectLike>;
+  readonly onlyMetadata: boolean;
+}
+
+/**
+ * controller-runtime's `Builder`: records what a controller watches and how, and compiles it into
+ * a queue controller on `build()`. Nothing is checked until then, and nothing is registered
+ * unless every check passes.
+ *
+ * @example
+ * await controllerManagedBy(runtime)
+ *   .for(VM)
+ *   .owns(Disk)
+ *   .withEventFilter(specChanged)
+ *   .complete(async ({ client }, request) => {
+ *     const vm = await client.find(VM.pointer(request.id, request.namespace));
+ *     ...
+ *   });
+ */
+export class Builder {
+  readonly #target: BuilderTarget | undefined;
+  #for: ForInput | undefined;
+  #forError: BuilderError | undefined;
+  readonly #owns: OwnsInput[] = [];
+  readonly #watches: WatchesInput[] = [];
+  readonly #rawSources: Source[] = [];
+  readonly #globalPredicates: Predicate[] = [];
+  #options: ControllerOptions = {};
+  #name = '';
+
+  constructor(target: BuilderTarget | undefined) {
+    this.#target = target;
+  }
+
+  /**
+   * The type the controller reconciles: each of its events enqueues the object itself, and every
+   * request is of this type. Once only.
+   */
+  for<S, M extends boolean = false>(
+    type: ResourceType<S>,
+    options?: ForOptions<Projected<S, M>> & { readonly onlyMetadata?: M },
+  ): this;
+  for(type: ResourceType<unknown>, options: ForOptions<ObjectLike> = {}): this {
+    if (this.#for) {
+      this.#forError ??= new BuilderError(
+        'for-called-twice',
+        'for() should only be called once: a controller reconciles one type',
+      );
+      return this;
+    }
+    this.#for = { type, options };
+    return this;
+  }
+
+  /**
+   * A type the controller makes: an event of one enqueues its owner of the `for` type, found
+   * through `ownerReferences` (only the controller reference unless `matchEveryOwner`). The type
+   * becomes a shared output.
+   */
+  owns<S, M extends boolean = false>(
+    type: ResourceType<S>,
+    options?: OwnsOptions<Projected<S, M>> & { readonly onlyMetadata?: M },
+  ): this;
+  owns(type: ResourceType<unknown>, options: OwnsOptions<ObjectLike> = {}): this {
+    this.#owns.push({ type, options });
+    return this;
+  }
+
+  /** Any type, with the handler that turns its events into requests. */
+  watches<S>(
+    type: ResourceType<S>,
+    handler: EventHandler<Resource<S>>,
+    options: WatchesOptions<Resource<S>> = {},
+  ): this {
+    this.#watches.push({
+      type,
+      handler,
+      options,
+      onlyMetadata: false,
+    });
+    return this;
+  }
+
+  /** `watches`, but the predicates and the handler get metadata without the spec. */
+  watchesMetadata(
+    type: ResourceType<unknown>,
+    handler: EventHandler<PartialObjectMetadata>,
+    options: WatchesOptions<PartialObjectMetadata> = {},
+  ): this {
+    this.#watches.push({
+      type,
+      handler,
+      options,
+      onlyMetadata: true,
+    });
+    return this;
+  }
+
+  /**
+   * An already configured source, such as a {@link channelSource}. The global predicates of
+   * `withEventFilter` do not apply to it.
+   */
+  watchesRawSource(source: Source): this {
+    this.#rawSources.push(source);
+    return this;
+  }
+
+  /**
+   * A predicate for every `for`, `owns` and `watches` event (not raw sources), run before their own
+   * predicates; so it must make sense for every watched type.
+   */
+  withEventFilter(predicate: Predicate): this {
+    this.#globalPredicates.push(predicate);
+    return this;
+  }
+
+  /** The controller's name; by default the `for` type's display type, lower-cased. */
+  named(name: string): this {
+    this.#name = name;
+    return this;
+  }
+
+  /** Replaces the controller options. */
+  withOptions(options: ControllerOptions): this {
+    this.#options = options;
+    return this;
+  }
+
+  /**
+   * Builds and registers the controller (with the runtime, or adds it to the manager).
+   *
+   * @throws BuilderError on misuse (see its codes); nothing is registered then.
+   */
+  async complete(reconciler: Reconciler): Promise<void> {
+    await this.build(reconciler);
+  }
+
+  /**
+   * Like {@link complete}, and resolves to the compiled controller.
+   *
+   * @throws BuilderError on misuse (see its codes); nothing is registered then.
+   */
+  async build(reconciler: Reconciler | undefined): Promise<CompiledController> {
+    const target = this.#target;
+    if (!reconciler) {
+      throw new BuilderError('missing-reconciler', 'build() and complete() need a reconciler');
+    }
+    if (!isRuntime(target) && !isManager(target)) {
+      throw new BuilderError(
+        'missing-manager',
+        'controllerManagedBy() needs a runtime or a manager to add the controller to',
+      );
+    }
+    if (this.#forError) throw this.#forError;
+    const forInput = this.#for;
+    const name = this.#name || forInput?.type.definition.displayType.toLowerCase();
+    if (!name) {
+      throw new BuilderError(
+        'missing-name',
+        'one of for() or named() must be called, so that the controller has a name',
+      );
+    }
+    if (this.#owns.length > 0 && !forInput) {
+      throw new BuilderError(
+        'owns-without-for',
+        `controller ${JSON.stringify(name)}: owns() can only be used together with for(), which names the owner type`,
+      );
+    }
+    if (!forInput && this.#watches.length === 0 && this.#rawSources.length === 0) {
+      throw new BuilderError(
+        'no-watches',
+        `controller ${JSON.stringify(name)} has no watches and would never be triggered: use for(), owns(), watches() or watchesRawSource()`,
+      );
+    }
+    const taken = isManager(target) ? target.has(name) : target.controllerNames().includes(name);
+    if (taken) {
+      throw new BuilderError(
+        'duplicate-name',
+        `a controller named ${JSON.stringify(name)} already exists: give this one another name with named()`,
+      );
+    }
+
+    const compiled = compileController({
+      name,
+      forType: forInput?.type.type,
+      watches: this.#watchSpecs(forInput),
+      rawSources: [...this.#rawSources],
+      globalPredicates: [...this.#globalPredicates],
+      outputs: this.#outputs(),
+      concurrency: this.#options.maxConcurrentReconciles,
+      needLeaderElection: this.#options.needLeaderElection ?? true,
+      reconciler,
+    });
+    try {
+      if (isManager(target)) await target.add(compiled);
+      else await target.register(compiled);
+    } catch (error) {
+      if (!isRegistrationError(error)) throw error;
+      throw new BuilderError(
+        'registration',
+        `controller ${JSON.stringify(name)}: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return compiled;
+  }
+
+  #watchSpecs(forInput: ForInput | undefined): WatchSpec[] {
+    const specs: WatchSpec[] = [];
+    if (forInput) {
+      specs.push({
+        role: 'for',
+        namespace: forInput.options.namespace ?? forInput.type.namespace,
+        type: forInput.type.type,
+        handler: enqueueRequestForObject(),
+        predicates: forInput.options.predicates ?? [],
+        onlyMetadata: forInput.options.onlyMetadata ?? false,
+      });
+      for (const owned of this.#owns) {
+        specs.push({
+          role: 'owns',
+          namespace: owned.options.namespace ?? owned.type.namespace,
+          type: owned.type.type,
+          handler: enqueueRequestForOwner(forInput.type, {
+            onlyControllerOwner: !(owned.options.matchEveryOwner ?? false),
+          }),
+          predicates: owned.options.predicates ?? [],
+          onlyMetadata: owned.options.onlyMetadata ?? false,
+        });
+      }
+    }
+    for (const watch of this.#watches) {
+      specs.push({
+        role: 'watches',
+        namespace: watch.options.namespace ?? watch.type.namespace,
+        type: watch.type.type,
+        handler: watch.handler,
+        predicates: watch.options.predicates ?? [],
+        onlyMetadata: watch.onlyMetadata,
+      });
+    }
+    return specs;
+  }
+
+  #outputs(): Output[] {
+    const outputs = new Map<string, Output>();
+    for (const owned of this.#owns)
+      outputs.set(owned.type.type, { type: owned.type.type, kind: 'shared' });
+    for (const output of this.#options.outputs ?? []) {
+      const declared: Output =
+        'definition' in output ? { type: output.type, kind: 'shared' } : output;
+      outputs.set(declared.type, declared);
+    }
+    return [...outputs.values()];
+  }
+}
+
+/*
+ * Shapes, not classes: a project's config may load its own copy of the engine, and its runtime
+ * must still be accepted.
+ */
+function isManager(target: unknown): target is Manager {
+  return (
+    target instanceof Manager ||
+    (typeof target === 'object' &&
+      target !== null &&
+      typeof (target as Partial<Manager>).add === 'function' &&
+      typeof (target as Partial<Manager>).groupOf === 'function')
+  );
+}
+
+function isRuntime(target: unknown): target is Runtime {
+  return (
+    typeof target === 'object' &&
+    target !== null &&
+    typeof (target as Partial<Runtime>).register === 'function' &&
+    typeof (target as Partial<Runtime>).controllerNames === 'function'
+  );
+}
+
+/**
+ * Starts a builder for a controller managed by `target`: a runtime (the controller is registered
+ * with it by `complete()`) or a manager (added to its groups).
+ *
+ * @example
+ * await controllerManagedBy(runtime).for(VM).owns(Disk).complete(reconcileVM);
+ */
+export function controllerManagedBy(target: BuilderTarget): Builder {
+  return new Builder(target);
+}

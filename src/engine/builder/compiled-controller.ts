@@ -1,0 +1,183 @@
+import { kindKey, pointerKey, type Pointer } from '../resource/pointer.js';
+import type { Resource } from '../resource/resource.js';
+import type { Input, Output, QController, QInputKind } from '../runtime/controller.js';
+import { requeueAfter, SkipError } from '../runtime/errors.js';
+import type { StateEvent } from '../state/state.js';
+import { toPartialObjectMetadata, type ObjectLike } from './events.js';
+import type { EventHandler, RequestQueue } from './handlers.js';
+import type { Predicate } from './predicates.js';
+import {
+  callReconciler,
+  isTerminalError,
+  type ReconcileRequest,
+  type Reconciler,
+  type Request,
+} from './reconciler.js';
+import type { Source } from './source.js';
+
+/** One `for`, `owns` or `watches` call, resolved to a kind. */
+export interface WatchSpec {
+  readonly role: 'for' | 'owns' | 'watches';
+  readonly namespace: string;
+  readonly type: string;
+  readonly handler: EventHandler;
+  /** The watch's own predicates; the global ones are applied before them. */
+  readonly predicates: readonly Predicate[];
+  readonly onlyMetadata: boolean;
+}
+
+/** Everything `build()` compiles into a queue controller. */
+export interface ControllerSpec {
+  readonly name: string;
+  /** The type of every request when there is a `for`. */
+  readonly forType: string | undefined;
+  readonly watches: readonly WatchSpec[];
+  readonly rawSources: readonly Source[];
+  readonly globalPredicates: readonly Predicate[];
+  readonly outputs: readonly Output[];
+  readonly concurrency: number | undefined;
+  readonly needLeaderElection: boolean;
+  readonly reconciler: Reconciler;
+}
+
+/** A request whose last reconcile ended in a terminal error. */
+export interface TerminalFailure {
+  readonly request: ReconcileRequest;
+  readonly error: Error;
+  /** When it happened, on the runtime's clock. */
+  readonly at: number;
+}
+
+/** What `build()` resolves to: the queue controller registered with the runtime. */
+export interface CompiledController extends QController {
+  /** Whether a manager starts it in its leader-election group. */
+  readonly needLeaderElection: boolean;
+  /**
+   * Requests whose last reconcile threw a terminal error: not retried, kept here until the
+   * request reconciles again without one. Sorted by namespace, type and id.
+   */
+  terminalErrors(): readonly TerminalFailure[];
+}
+
+type ChangeEvent = StateEvent & { type: 'created' | 'updated' | 'destroyed' };
+
+/** Compiles the builder's declarations into a queue controller that routes whole events. */
+export function compileController(spec: ControllerSpec): CompiledController {
+  const byKind = new Map<string, WatchSpec[]>();
+  const roles = new Map<string, { namespace: string; type: string; primary: boolean }>();
+  for (const watch of spec.watches) {
+    const key = kindKey(watch);
+    let list = byKind.get(key);
+    if (!list) byKind.set(key, (list = []));
+    list.push(watch);
+    const known = roles.get(key);
+    const primary = watch.role === 'for' || (known?.primary ?? false);
+    roles.set(key, { namespace: watch.namespace, type: watch.type, primary });
+  }
+  const inputs: Input<QInputKind>[] = [...roles.values()].map((r) => ({
+    namespace: r.namespace,
+    type: r.type,
+    kind: r.primary ? 'primary' : 'mapped',
+  }));
+  const terminal = new Map<string, TerminalFailure>();
+
+  const toPointer = (request: Request, fallbackType: string): Pointer => ({
+    namespace: request.namespace,
+    type: spec.forType ?? request.type ?? fallbackType,
+    id: request.id,
+  });
+
+  const deliver = (watch: WatchSpec, event: ChangeEvent, queue: RequestQueue): void => {
+    const project = (r: Resource): ObjectLike =>
+      watch.onlyMetadata ? toPartialObjectMetadata(r) : r;
+    const predicates = [...spec.globalPredicates, ...watch.predicates];
+    const handler = watch.handler;
+    switch (event.type) {
+      case 'created': {
+        const e = { object: project(event.resource) };
+        if (predicates.every((p) => p.create(e))) handler.create?.(e, queue);
+        break;
+      }
+      case 'updated': {
+        const e = { objectOld: project(event.old), objectNew: project(event.resource) };
+        if (predicates.every((p) => p.update(e))) handler.update?.(e, queue);
+        break;
+      }
+      case 'destroyed': {
+        const e = { object: project(event.resource) };
+        if (predicates.every((p) => p.delete(e))) handler.delete?.(e, queue);
+        break;
+      }
+    }
+  };
+
+  return {
+    name: spec.name,
+    needLeaderElection: spec.needLeaderElection,
+    settings: {
+      inputs,
+      outputs: spec.outputs,
+      ...(spec.concurrency === undefined ? {} : { concurrency: spec.concurrency }),
+    },
+
+    mapEvent(input, event) {
+      const out = new Map<string, Pointer>();
+      for (const watch of byKind.get(kindKey(input)) ?? []) {
+        deliver(watch, event, {
+          add: (request) => {
+            const pointer = toPointer(request, watch.type);
+            out.set(pointerKey(pointer), pointer);
+          },
+        });
+      }
+      return [...out.values()];
+    },
+
+    async mapInput() {
+      // Never called: mapEvent replaces the engine's primary / mapped routing.
+      return [];
+    },
+
+    attachQueue(enqueue, signal) {
+      for (const source of spec.rawSources) {
+        source.start({ add: (request) => enqueue(toPointer(request, spec.name)) }, signal);
+      }
+    },
+
+    async reconcile(rt, pointer, log) {
+      const request: ReconcileRequest = {
+        namespace: pointer.namespace,
+        id: pointer.id,
+        type: pointer.type,
+      };
+      const key = pointerKey(pointer);
+      const ctx = {
+        client: rt,
+        log: log.child({ request: `${pointer.namespace}/${pointer.id}`, type: pointer.type }),
+      };
+      let result;
+      try {
+        result = await callReconciler(spec.reconciler, ctx, request);
+      } catch (error) {
+        if (!isTerminalError(error)) {
+          terminal.delete(key);
+          throw error;
+        }
+        terminal.set(key, { request, error, at: rt.clock.now() });
+        ctx.log.error('reconcile failed with a terminal error, not retrying', {
+          error: error.message,
+        });
+        throw new SkipError(error.message);
+      }
+      terminal.delete(key);
+      const after = result?.requeueAfter;
+      if (after !== undefined && after > 0) throw requeueAfter(after);
+    },
+
+    terminalErrors() {
+      return [...terminal.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, failure]) => failure);
+    },
+  };
+}

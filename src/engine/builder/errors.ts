@@ -1,0 +1,38 @@
+/**
+ * Why `build()` refused a controller. Checked in this order, as controller-runtime does; nothing
+ * is registered when any of them fails.
+ *
+ * - `missing-reconciler`: `build()` / `complete()` got no reconciler.
+ * - `missing-manager`: `controllerManagedBy()` got neither a runtime nor a manager.
+ * - `for-called-twice`: `for()` may be called once.
+ * - `missing-name`: neither `for()` nor `named()` gives the controller a name.
+ * - `owns-without-for`: `owns()` needs `for()` to know the owner type.
+ * - `no-watches`: no `for`, `owns`, `watches` or raw source, so nothing would ever trigger it.
+ * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
+ * - `registration`: the runtime refused the declaration (see `cause`).
+ */
+export type BuilderErrorCode =
+  | 'missing-reconciler'
+  | 'missing-manager'
+  | 'for-called-twice'
+  | 'missing-name'
+  | 'owns-without-for'
+  | 'no-watches'
+  | 'duplicate-name'
+  | 'registration';
+
+/** A controller the builder could not build; `code` says why. */
+export class BuilderError extends Error {
+  constructor(
+    readonly code: BuilderErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'BuilderError';
+  }
+}
+
+/** Tested by its name and code, so an error from another copy of this module is understood too. */
+export const isBuilderError = (error: unknown): error is BuilderError =>
+  error instanceof Error && error.name === 'BuilderError' && 'code' in error;

@@ -1,0 +1,98 @@
+import type { QRuntime } from '../runtime/controller.js';
+import type { Logger } from '../runtime/logger.js';
+
+/**
+ * What handlers enqueue: controller-runtime's `reconcile.Request`, a namespace and an id. `type`
+ * matters only for a controller without `for`, whose requests may name different types; with
+ * `for`, every request is of the `for` type.
+ */
+export interface Request {
+  readonly namespace: string;
+  readonly id: string;
+  readonly type?: string;
+}
+
+/** The request a reconciler receives, its type resolved. */
+export interface ReconcileRequest {
+  readonly namespace: string;
+  readonly id: string;
+  readonly type: string;
+}
+
+/**
+ * What a reconcile asks for next. `requeueAfter` (ms): reconcile this request again after that
+ * long, without counting a failure. Returning nothing means done.
+ */
+export interface Result {
+  readonly requeueAfter?: number;
+}
+
+/** What a reconciler sees of the engine. */
+export interface ReconcileContext {
+  /** The controller's guarded view of the state: reads of its inputs, writes of its outputs. */
+  readonly client: QRuntime;
+  /** Carries the controller's name and the request. */
+  readonly log: Logger;
+}
+
+/**
+ * A reconcile function: resolve to a result (or nothing), or throw. `Promise<void>` lets an async
+ * method without `return` be a reconciler too.
+ */
+export type ReconcileFunc = (
+  ctx: ReconcileContext,
+  request: ReconcileRequest,
+) => Promise<Result | undefined> | Promise<void> | Result | undefined;
+
+/**
+ * controller-runtime's `Reconciler`: an object with `reconcile`, or just the function.
+ *
+ * - resolves to nothing or `{}`: done;
+ * - resolves to `{ requeueAfter: ms }`: comes back after `ms` on the runtime's clock;
+ * - throws: retried with per-request exponential backoff;
+ * - throws {@link terminalError}: recorded, not retried.
+ */
+export type Reconciler = { reconcile: ReconcileFunc } | ReconcileFunc;
+
+/**
+ * An error that retrying will not fix: the request is not retried (until its next event), and
+ * the error stays visible in the controller's `terminalErrors()`.
+ */
+export class TerminalError extends Error {
+  readonly code = 'terminal';
+  constructor(override readonly cause: unknown) {
+    super(`terminal error: ${cause instanceof Error ? cause.message : describe(cause)}`);
+    this.name = 'TerminalError';
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  // JSON.stringify gives undefined for undefined and functions, whatever its declared type says.
+  const json = JSON.stringify(value) as string | undefined;
+  return json ?? String(value);
+}
+
+/**
+ * Wraps an error so the reconcile that throws it is not retried.
+ *
+ * @example
+ * if (!valid(vm.spec)) throw terminalError(new Error('invalid spec'));
+ */
+export const terminalError = (error: unknown): TerminalError => new TerminalError(error);
+
+/** Tested by its code, so an error from another copy of this module is understood too. */
+export const isTerminalError = (error: unknown): error is TerminalError =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'terminal';
+
+/** Calls either form of reconciler; a synchronous throw becomes a rejection. */
+export async function callReconciler(
+  reconciler: Reconciler,
+  ctx: ReconcileContext,
+  request: ReconcileRequest,
+): Promise<Result | undefined> {
+  const outcome = await (typeof reconciler === 'function'
+    ? reconciler(ctx, request)
+    : reconciler.reconcile(ctx, request));
+  return outcome ?? undefined;
+}

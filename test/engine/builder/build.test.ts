@@ -1,0 +1,279 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineResource, RegistrationError, type Controller } from '../../../src/index.js';
+import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
+import { BuilderError } from '../../../src/engine/builder/errors.js';
+import type { ObjectLike } from '../../../src/engine/builder/events.js';
+import { enqueueRequestsFromMapFunc } from '../../../src/engine/builder/handlers.js';
+import { Config, createHarness, Disk, recorder, VM, type Harness } from './fixtures.js';
+
+let h: Harness;
+afterEach(async () => {
+  await h.runtime.stop();
+});
+
+const toVMs = enqueueRequestsFromMapFunc((config: ObjectLike) => [
+  { namespace: config.metadata.namespace, id: config.metadata.id },
+]);
+
+describe('build-time validation', () => {
+  it('rejects a missing reconciler with missing-reconciler and registers nothing', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime).for(VM).build(undefined);
+    await expect(build).rejects.toMatchObject({ name: 'BuilderError', code: 'missing-reconciler' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects a builder without a runtime or manager with missing-manager', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(undefined as never)
+      .for(VM)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'missing-manager' });
+  });
+
+  it('rejects a second for() at build time with for-called-twice and registers nothing', async () => {
+    h = createHarness();
+    const builder = controllerManagedBy(h.runtime).for(VM).for(Disk);
+    const build = builder.complete(() => undefined);
+    await expect(build).rejects.toBeInstanceOf(BuilderError);
+    await expect(build).rejects.toMatchObject({ code: 'for-called-twice' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects a controller with neither for() nor named() with missing-name', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'missing-name' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects owns() without for() with owns-without-for', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .named('disks')
+      .owns(Disk)
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'owns-without-for' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects a controller that watches nothing with no-watches', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .named('idle')
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'no-watches' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('checks in controller-runtime order: a missing reconciler before a second for()', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime).for(VM).for(Disk).build(undefined);
+    await expect(build).rejects.toMatchObject({ code: 'missing-reconciler' });
+  });
+
+  it('rejects a second controller of the same name with duplicate-name and keeps the first', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .complete(() => undefined);
+    const second = controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns(Disk)
+      .complete(() => undefined);
+    await expect(second).rejects.toMatchObject({ code: 'duplicate-name' });
+    expect(h.runtime.controllerNames()).toEqual(['vm']);
+    expect(h.runtime.dependencyGraph().edges.some((e) => e.type === Disk.type)).toBe(false);
+  });
+
+  it('turns a refusal of the runtime into a registration error with the cause', async () => {
+    h = createHarness();
+    const diskWriter: Controller = {
+      name: 'disk-writer',
+      inputs: [],
+      outputs: [{ type: Disk.type, kind: 'exclusive' }],
+      async run() {},
+    };
+    await h.runtime.register(diskWriter);
+    const build = controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns(Disk)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'registration' });
+    const error = (await build.catch((e: unknown) => e)) as BuilderError;
+    expect(error.cause).toBeInstanceOf(RegistrationError);
+    expect(h.runtime.controllerNames()).toEqual(['disk-writer']);
+  });
+});
+
+describe('what build() produces', () => {
+  it('complete() resolves to nothing once the controller is registered', async () => {
+    h = createHarness();
+    const done = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .complete(async () => {});
+    expect(done).toBeUndefined();
+    expect(h.runtime.controllerNames()).toEqual(['vm']);
+  });
+
+  it('build() resolves to the compiled queue controller it registered', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .build(() => undefined);
+    expect(compiled.name).toBe('vm');
+    expect(typeof compiled.reconcile).toBe('function');
+    expect(h.runtime.dependencyGraph().controllers).toEqual([{ name: 'vm', kind: 'qcontroller' }]);
+  });
+
+  it("names the controller after the for type's display type, lower-cased", async () => {
+    h = createHarness();
+    const NetworkConfig = defineResource({ type: 'NetworkConfigs.example.org' });
+    const a = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .build(() => undefined);
+    const b = await controllerManagedBy(h.runtime)
+      .for(NetworkConfig)
+      .build(() => undefined);
+    expect([a.name, b.name]).toEqual(['vm', 'networkconfig']);
+  });
+
+  it('uses the name given to named() instead', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .named('vm-sizer')
+      .build(() => undefined);
+    expect(compiled.name).toBe('vm-sizer');
+    expect(h.runtime.controllerNames()).toEqual(['vm-sizer']);
+  });
+
+  it('lets two controllers for the same type coexist when one is named', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .complete(() => undefined);
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .named('vm-audit')
+      .complete(() => undefined);
+    expect(h.runtime.controllerNames()).toEqual(['vm', 'vm-audit']);
+  });
+
+  it('declares for as primary, owned and watched types as mapped inputs, owned types as shared outputs', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns(Disk)
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    expect(h.runtime.dependencyGraph().edges).toEqual([
+      { controller: 'vm', namespace: 'default', type: Config.type, kind: 'mapped' },
+      { controller: 'vm', type: Disk.type, kind: 'shared' },
+      { controller: 'vm', namespace: 'default', type: Disk.type, kind: 'mapped' },
+      { controller: 'vm', namespace: 'default', type: VM.type, kind: 'primary' },
+    ]);
+  });
+
+  it('declares a type watched twice once, as primary when it is also the for type', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .watches(VM, toVMs)
+      .build(() => undefined);
+    expect(compiled.settings.inputs).toEqual([
+      { namespace: 'default', type: VM.type, kind: 'primary' },
+    ]);
+  });
+
+  it('watches the namespace given in the options instead of the default one', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM, { namespace: 'lab' })
+      .owns(Disk, { namespace: 'lab' })
+      .build(() => undefined);
+    expect(compiled.settings.inputs.map((i) => i.namespace)).toEqual(['lab', 'lab']);
+  });
+
+  it('adds the outputs of withOptions, and an exclusive declaration of an owned type wins', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns(Disk)
+      .withOptions({ outputs: [Config, { type: Disk.type, kind: 'exclusive' }] })
+      .build(() => undefined);
+    expect(compiled.settings.outputs).toEqual([
+      { type: Disk.type, kind: 'exclusive' },
+      { type: Config.type, kind: 'shared' },
+    ]);
+  });
+
+  it('passes maxConcurrentReconciles on as the concurrency', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .withOptions({ maxConcurrentReconciles: 3 })
+      .build(() => undefined);
+    expect(compiled.settings.concurrency).toBe(3);
+  });
+
+  it('reconciles up to maxConcurrentReconciles requests at once', async () => {
+    h = createHarness();
+    let inFlight = 0;
+    let most = 0;
+    const slow = recorder(h, async () => {
+      most = Math.max(most, ++inFlight);
+      // A macrotask, not a timer: lets the other workers start before this one finishes.
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      return undefined;
+    });
+    await controllerManagedBy(h.runtime)
+      .for(VM)
+      .withOptions({ maxConcurrentReconciles: 2 })
+      .complete(slow);
+    for (const id of ['a', 'b', 'c']) await h.state.create(VM.create(id));
+    await h.runtime.converge();
+    expect(slow.ids().sort()).toEqual(['a', 'b', 'c']);
+    expect(most).toBe(2);
+  });
+
+  it('reconciles one request at a time by default', async () => {
+    h = createHarness();
+    let inFlight = 0;
+    let most = 0;
+    const slow = recorder(h, async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      return undefined;
+    });
+    await controllerManagedBy(h.runtime).for(VM).complete(slow);
+    for (const id of ['a', 'b', 'c']) await h.state.create(VM.create(id));
+    await h.runtime.converge();
+    expect(slow.calls).toHaveLength(3);
+    expect(most).toBe(1);
+  });
+
+  it('replaces earlier options on every withOptions call', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .withOptions({ maxConcurrentReconciles: 4 })
+      .withOptions({ needLeaderElection: false })
+      .build(() => undefined);
+    expect(compiled.settings.concurrency).toBeUndefined();
+    expect(compiled.needLeaderElection).toBe(false);
+  });
+
+  it('needs leader election unless told otherwise', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .build(() => undefined);
+    expect(compiled.needLeaderElection).toBe(true);
+  });
+});

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import {
+  freezeResource,
+  labelEqual,
+  labelQuery,
+  toDraft,
+  type Draft,
+  type Resource,
+} from '../../../src/index.js';
+import { toPartialObjectMetadata } from '../../../src/engine/builder/events.js';
+import {
+  and,
+  annotationsChanged,
+  labelSelectorPredicate,
+  labelsChanged,
+  newPredicateFuncs,
+  not,
+  or,
+  predicateFuncs,
+  specChanged,
+  versionChanged,
+  type Predicate,
+} from '../../../src/engine/builder/predicates.js';
+import { VM } from './fixtures.js';
+
+interface VMSpec {
+  cpus: number;
+  image: string;
+}
+type VMResource = Resource<VMSpec>;
+
+const stored = (version = 1): VMResource => {
+  const draft = VM.create('web', { cpus: 1, image: 'debian' }, { labels: { app: 'web' } });
+  draft.metadata.version = version;
+  return freezeResource(draft);
+};
+
+/** The stored resource after `change`, one version later. */
+function changed(old: VMResource, change: (d: Draft<VMSpec>) => void): VMResource {
+  const draft = toDraft<VMSpec>(old);
+  change(draft);
+  draft.metadata.version++;
+  return freezeResource(draft);
+}
+
+const always: Predicate = predicateFuncs({});
+const never: Predicate = not(always);
+
+describe('predicateFuncs', () => {
+  it('passes every kind of event it has no function for', () => {
+    const vm = stored();
+    const p = predicateFuncs({ delete: () => false });
+    expect(p.create({ object: vm })).toBe(true);
+    expect(p.update({ objectOld: vm, objectNew: vm })).toBe(true);
+    expect(p.generic({ object: vm })).toBe(true);
+    expect(p.delete({ object: vm })).toBe(false);
+  });
+});
+
+describe('newPredicateFuncs', () => {
+  it('applies the filter to the new object on update', () => {
+    const old = stored();
+    const renamed = changed(old, (d) => {
+      d.metadata.labels.app = 'db';
+    });
+    const isWeb = newPredicateFuncs((o) => o.metadata.labels.app === 'web');
+    expect(isWeb.update({ objectOld: old, objectNew: renamed })).toBe(false);
+    expect(isWeb.update({ objectOld: renamed, objectNew: old })).toBe(true);
+  });
+});
+
+describe('specChanged', () => {
+  it('passes an update that changes the spec', () => {
+    const old = stored();
+    const resized = changed(old, (d) => {
+      d.spec.cpus = 4;
+    });
+    expect(specChanged.update({ objectOld: old, objectNew: resized })).toBe(true);
+  });
+
+  it('drops an update that changes only metadata', () => {
+    const old = stored();
+    const relabelled = changed(old, (d) => {
+      d.metadata.labels.tier = 'gold';
+    });
+    expect(specChanged.update({ objectOld: old, objectNew: relabelled })).toBe(false);
+  });
+
+  it('drops every update on metadata-only objects, which carry no spec', () => {
+    const old = stored();
+    const resized = changed(old, (d) => {
+      d.spec.cpus = 4;
+    });
+    const e = {
+      objectOld: toPartialObjectMetadata(old),
+      objectNew: toPartialObjectMetadata(resized),
+    };
+    expect(specChanged.update(e)).toBe(false);
+  });
+
+  it('passes creates and deletes', () => {
+    expect(specChanged.create({ object: stored() })).toBe(true);
+    expect(specChanged.delete({ object: stored() })).toBe(true);
+  });
+});
+
+describe('labelsChanged and annotationsChanged', () => {
+  it('labelsChanged passes a label change and drops a spec change', () => {
+    const old = stored();
+    const relabelled = changed(old, (d) => {
+      d.metadata.labels.tier = 'gold';
+    });
+    const resized = changed(old, (d) => {
+      d.spec.cpus = 8;
+    });
+    expect(labelsChanged.update({ objectOld: old, objectNew: relabelled })).toBe(true);
+    expect(labelsChanged.update({ objectOld: old, objectNew: resized })).toBe(false);
+  });
+
+  it('annotationsChanged passes an annotation change and drops a label change', () => {
+    const old = stored();
+    const annotated = changed(old, (d) => {
+      d.metadata.annotations.note = 'hi';
+    });
+    const relabelled = changed(old, (d) => {
+      d.metadata.labels.tier = 'gold';
+    });
+    expect(annotationsChanged.update({ objectOld: old, objectNew: annotated })).toBe(true);
+    expect(annotationsChanged.update({ objectOld: old, objectNew: relabelled })).toBe(false);
+  });
+});
+
+describe('versionChanged', () => {
+  it('passes a new version and drops a re-delivery of the same one', () => {
+    const old = stored(3);
+    expect(versionChanged.update({ objectOld: old, objectNew: stored(4) })).toBe(true);
+    expect(versionChanged.update({ objectOld: old, objectNew: stored(3) })).toBe(false);
+  });
+});
+
+describe('labelSelectorPredicate', () => {
+  it('passes objects whose labels match the query', () => {
+    const p = labelSelectorPredicate(labelQuery(labelEqual('app', 'web')));
+    const db = changed(stored(), (d) => {
+      d.metadata.labels.app = 'db';
+    });
+    expect(p.create({ object: stored() })).toBe(true);
+    expect(p.create({ object: db })).toBe(false);
+  });
+});
+
+describe('and, or, not', () => {
+  const vm = stored();
+  const e = { object: vm };
+
+  it('and passes only when every predicate passes, and passes when empty', () => {
+    expect(and(always, always).create(e)).toBe(true);
+    expect(and(always, never).create(e)).toBe(false);
+    expect(and().create(e)).toBe(true);
+  });
+
+  it('and stops at the first predicate that refuses', () => {
+    let asked = false;
+    const spy = predicateFuncs({ create: () => (asked = true) });
+    and(never, spy).create(e);
+    expect(asked).toBe(false);
+  });
+
+  it('or passes when any predicate passes, and refuses when empty', () => {
+    expect(or(never, always).create(e)).toBe(true);
+    expect(or(never, never).create(e)).toBe(false);
+    expect(or().create(e)).toBe(false);
+  });
+
+  it('not inverts each kind of event', () => {
+    const onlyDeletes = not(predicateFuncs({ delete: () => false }));
+    expect(onlyDeletes.delete(e)).toBe(true);
+    expect(onlyDeletes.create(e)).toBe(false);
+  });
+});
