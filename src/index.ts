@@ -122,7 +122,11 @@ export {
   type Clock,
   type Timer,
 } from './engine/runtime/clock.js';
-export { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './engine/runtime/backoff.js';
+export {
+  DEFAULT_BACKOFF,
+  ExponentialBackoff,
+  type BackoffOptions,
+} from './engine/runtime/backoff.js';
 export {
   inputsOf,
   isQController,
@@ -186,13 +190,7 @@ export {
   Runtime,
   type RuntimeOptions,
 } from './engine/runtime/runtime.js';
-export {
-  findById,
-  getById,
-  listAll,
-  modifyTyped,
-  ResourceList,
-} from './engine/runtime/typed.js';
+export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/runtime/typed.js';
 
 // Generic controllers
 export type { GenericContext } from './controllers/context.js';
@@ -224,6 +222,53 @@ export {
   type RemoveOutputsOptions,
 } from './controllers/cleanup.js';
 export { createDestroyController, type DestroyOptions } from './controllers/destroy.js';
+
+// Loaders
+export {
+  compareFindings,
+  createFinding,
+  FINDING_CODES,
+  FINDING_SEVERITY,
+  formatFinding,
+  formatLocation,
+  hasErrors,
+  type Finding,
+  type FindingCode,
+  type FindingInit,
+  type Severity,
+  type SourceLocation,
+} from './loaders/finding.js';
+export { jsonPointer, parseJsonPointer } from './loaders/json-pointer.js';
+export {
+  parseManifest,
+  type ParsedDocument,
+  type ParsedManifest,
+  type ParseManifestOptions,
+  type Position,
+} from './loaders/parse-manifest.js';
+export {
+  createSchemaCompiler,
+  SchemaCompiler,
+  type CompiledSchema,
+  type SchemaProblem,
+  type SpecValidator,
+} from './loaders/schema-compiler.js';
+export {
+  loadManifests,
+  type LoadManifestsOptions,
+  type LoadResult,
+  type ManifestFile,
+  type ManifestResource,
+  type ManifestSource,
+} from './loaders/load-manifests.js';
+export {
+  nodeFileSystem,
+  readManifests,
+  type ManifestDirEntry,
+  type ManifestFileSystem,
+  type ReadManifestsOptions,
+  type ReadResult,
+} from './loaders/read-manifests.js';
 
 // Builder
 export {
@@ -307,3 +352,26 @@ export {
   type ChannelSourceOptions,
   type Source,
 } from './engine/builder/source.js';
+
+// Project config
+export {
+  defineConfig,
+  normalizeDefinition,
+  type ConfigDefinition,
+  type ProjectConfig,
+} from './loaders/project-config.js';
+export {
+  CONFIG_FILE_NAMES,
+  ConfigError,
+  findConfig,
+  loadConfig,
+  type LoadConfigOptions,
+  type LoadedConfig,
+} from './loaders/load-config.js';
+
+// State helpers
+export {
+  applyResources,
+  type ApplyResult,
+  type KeyedResource,
+} from './engine/state/apply-resources.js';

@@ -65,8 +65,9 @@ export async function loadConfig(
 ): Promise<LoadedConfig> {
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
+    // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
+    // is cached on disk, keyed by content.
     moduleCache: false,
-    fsCache: false,
     interopDefault: true,
   });
   let loaded: unknown;
