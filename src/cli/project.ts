@@ -71,14 +71,19 @@ export async function loadProject(options: ProjectOptions, cwd: string): Promise
     try {
       config = await loadConfig(configFile, { modules: { cosi: await engineModule() } });
     } catch (error) {
-      if (error instanceof ConfigError) throw new CliError(error.message, EXIT.usage);
+      if (error instanceof ConfigError) {
+        throw new CliError(
+          error.message.replace(configFile, displayPath(cwd, configFile)),
+          EXIT.usage,
+        );
+      }
       throw error;
     }
   }
   const read = await readManifests(options.files, {
     cwd,
     definitions: config?.definitions ?? [],
-    ...(configFile ? { definitionsSource: path.relative(cwd, configFile) || configFile } : {}),
+    ...(configFile ? { definitionsSource: displayPath(cwd, configFile) } : {}),
   });
   const registry = new DefinitionRegistry([
     resourceDefinitionDefinition,
@@ -108,7 +113,7 @@ export async function loadProject(options: ProjectOptions, cwd: string): Promise
 
   await storeDefinitions(state, registry.all());
   await applyResources(state, read.resources);
-  await registerControllers(runtime, config);
+  await registerControllers(runtime, config, cwd);
   if (options.registerOnly) return { ...base, report: undefined, timings: { load, converge: 0 } };
   const converging = performance.now();
   const report = await runtime.converge({
@@ -169,9 +174,11 @@ async function storeDefinitions(
 async function registerControllers(
   runtime: Runtime,
   loaded: LoadedConfig | undefined,
+  cwd: string,
 ): Promise<void> {
   if (!loaded) return;
-  const { file, config } = loaded;
+  const { config } = loaded;
+  const file = displayPath(cwd, loaded.file);
   try {
     await runtime.register(...(config.controllers ?? []));
   } catch (error) {
@@ -183,4 +190,12 @@ async function registerControllers(
   } catch (error) {
     throw new CliError(`${file}: setup failed: ${(error as Error).message}`, EXIT.usage);
   }
+}
+
+/** A path as the user would write it: relative to the working directory when inside it. */
+function displayPath(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+    ? relative
+    : file;
 }
