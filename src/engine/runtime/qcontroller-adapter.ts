@@ -189,13 +189,21 @@ export class QControllerAdapter {
     this.#state = 'stopped';
   }
 
-  #schedulePump(): void {
+  /**
+   * Arranges for the workers to take more keys. A queue that was idle starts through the wakeup
+   * scheduler, in a macrotask of its own: the burst that woke it (a whole pass of an upstream
+   * controller) is then complete and deduplicated, so each key is reconciled once for it. A queue
+   * that is already draining goes on at once.
+   */
+  #schedulePump(continuing = false): void {
     if (this.#pumpScheduled) return;
     this.#pumpScheduled = true;
-    queueMicrotask(() => {
+    const pump = (): void => {
       this.#pumpScheduled = false;
       this.#pump();
-    });
+    };
+    if (continuing || this.#inFlight > 0) queueMicrotask(pump);
+    else this.host.scheduler.schedule(pump);
   }
 
   #pump(): void {
@@ -212,7 +220,7 @@ export class QControllerAdapter {
         this.#inFlight--;
         this.#queue.done(next.key);
         this.metrics.queueLength = this.#queue.size;
-        this.#schedulePump();
+        this.#schedulePump(true);
       });
     }
   }

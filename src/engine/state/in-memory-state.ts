@@ -302,7 +302,7 @@ export class InMemoryState implements State {
       byNamespace.set(md.namespace, collection);
     }
     collection.items.set(md.id, stored);
-    collection.sortedIds = undefined;
+    if (collection.sortedIds) insertSorted(collection.sortedIds, md.id);
     this.#publish({ type: 'created', resource: stored });
     return stored;
   }
@@ -354,7 +354,7 @@ export class InMemoryState implements State {
       throw pendingFinalizers(toPointer(pointer), current.metadata.finalizers);
     }
     collection.items.delete(pointer.id);
-    collection.sortedIds = undefined;
+    if (collection.sortedIds) removeSorted(collection.sortedIds, pointer.id);
     this.#publish({ type: 'destroyed', resource: current });
   }
 
@@ -467,6 +467,28 @@ function deliverFiltered(sub: Subscription, event: StateEvent & { resource: Reso
   if (was && is) sub.push(event);
   else if (is) sub.push({ type: 'created', resource: event.resource });
   else if (was) sub.push({ type: 'destroyed', resource: event.resource });
+}
+
+/** Keeps a sorted id list current on create: lists between writes then never sort again. */
+function insertSorted(ids: string[], id: string): void {
+  const at = lowerBound(ids, id);
+  if (at === ids.length || ids[at] !== id) ids.splice(at, 0, id);
+}
+
+function removeSorted(ids: string[], id: string): void {
+  const at = lowerBound(ids, id);
+  if (ids[at] === id) ids.splice(at, 1);
+}
+
+function lowerBound(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ids[mid] as string) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function compareIds(a: string, b: string): number {
