@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
 import { getCommand } from './commands/get.js';
+import { graphCommand } from './commands/graph.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -29,7 +30,12 @@ Examples:
   cosi apply -f fixtures/vm-network           run the example project and print its state
   cosi get vm -f fixtures/vm-network -o yaml  print one type after the run`,
     );
-  for (const command of [applyCommand(io, exit), getCommand(io, exit), checkCommand(io, exit)]) {
+  for (const command of [
+    applyCommand(io, exit),
+    getCommand(io, exit),
+    checkCommand(io, exit),
+    graphCommand(io, exit),
+  ]) {
     program.addCommand(
       command.exitOverride().configureOutput({
         writeOut: (text) => io.stdout.write(text),

@@ -1,0 +1,181 @@
+import { Command } from 'commander';
+import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
+import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import { hasErrors } from '../../loaders/finding.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { useColor, type CliIo } from '../io.js';
+import { addProjectOptions, outputOption, toProjectOptions, type CommonFlags } from '../options.js';
+import { loadProject, type ProjectRun } from '../project.js';
+import type { GraphFilter } from '../render/graph/filter-graph.js';
+import { buildGraphView } from '../render/graph/graph-view.js';
+import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../render/graph/render-graph.js';
+import { createColors, renderFindings } from '../render/report.js';
+import { runProjectCommand } from './run-project.js';
+
+interface GraphFlags extends CommonFlags {
+  output: string;
+  resources?: boolean;
+  controller?: string[];
+  type?: string[];
+  depth?: string;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
+
+/** `cosi graph -f PATH...`: the controller graph, and with `--resources` the converged instances. */
+export function graphCommand(io: CliIo, exit: (code: number) => void): Command {
+  const command = new Command('graph')
+    .summary('print the dependency graph of the controllers (text, tree, DOT, Mermaid, JSON)')
+    .description(
+      "Registers the controllers of the project's cosi.config.ts and prints what each\n" +
+        'reads and writes, as `talosctl inspect dependencies` draws it: controllers are\n' +
+        'boxes (queue controllers rounded), resource types notes; exclusive outputs\n' +
+        'bold, shared outputs solid, strong and primary inputs solid, weak and mapped\n' +
+        'inputs dotted, destroyReady and mappedDestroyReady inputs dashed (talosctl\n' +
+        'omits them); an input pinned to one id has it as label. Cycles are shown, not\n' +
+        'refused: the text format names them, the tree marks a node met again on its\n' +
+        'own path "(cycle)".\n' +
+        '\n' +
+        'Without --resources the controllers are registered but never run. With\n' +
+        '--resources the project converges first (like `cosi apply`), then every\n' +
+        'resource is listed under its type with the controller that wrote it (none: a\n' +
+        'manifest) and the resources it came from: its owner references or, when it has\n' +
+        'none, the inputs of the controller that wrote it that have the same id or are\n' +
+        'pinned to one id (a heuristic; destroyReady inputs do not count). The tree\n' +
+        'format follows each resource to everything derived from it.',
+    );
+  addProjectOptions(command)
+    .addOption(outputOption(GRAPH_FORMATS, 'text'))
+    .option('--resources', 'converge, then show the resource instances and their lineage')
+    .option(
+      '-c, --controller <name>',
+      'only the graph around this controller (repeatable)',
+      collect,
+    )
+    .option('-t, --type <type>', 'only the graph around this type, any alias (repeatable)', collect)
+    .option(
+      '--depth <n>',
+      'hops around --controller / --type, an edge being a hop (default 1; "all": everything connected)',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi graph -f fixtures/graph-demo
+  cosi graph -f fixtures/graph-demo -o dot | dot -Tsvg > graph.svg
+  cosi graph -f fixtures/graph-demo -o mermaid > graph.mmd
+  cosi graph -f fixtures/graph-demo -t vm --depth 2 -o tree
+  cosi graph -f fixtures/graph-demo --resources -o tree --stable
+
+Exit codes: 0 ok, 1 invalid manifests or (with --resources) failing controllers, 2 usage or
+config error, 3 (with --resources) did not converge.`,
+    )
+    .action(async (flags: GraphFlags) => {
+      const format = parseFormat(flags.output);
+      const depth = parseDepth(flags);
+      if (flags.resources) {
+        const outcome = await runProjectCommand(flags, io);
+        if (outcome.ran) {
+          const graph = outcome.run.runtime.dependencyGraph();
+          const view = buildGraphView(graph, {
+            ...filterOption(outcome.run, graph, flags, depth),
+            resources: listResources(outcome.run),
+          });
+          io.stdout.write(renderGraph(view, format));
+        }
+        exit(outcome.exitCode);
+        return;
+      }
+      const run = await loadProject({ ...toProjectOptions(flags), registerOnly: true }, io.cwd);
+      io.stderr.write(renderFindings(run.findings, createColors(useColor(io, flags.color))));
+      if (hasErrors(run.findings)) {
+        exit(EXIT.findings);
+        return;
+      }
+      const graph = run.runtime.dependencyGraph();
+      if (graph.controllers.length === 0 && !flags.quiet) {
+        io.stderr.write('no controllers registered: the graph is empty\n');
+      }
+      io.stdout.write(
+        renderGraph(buildGraphView(graph, filterOption(run, graph, flags, depth)), format),
+      );
+      exit(EXIT.ok);
+    });
+  return command;
+}
+
+function parseFormat(output: string): GraphFormat {
+  const format = GRAPH_FORMATS.find((f) => f === output);
+  if (format) return format;
+  throw new CliError(
+    `-o: unknown format ${JSON.stringify(output)} (expected ${GRAPH_FORMATS.join(', ')})`,
+  );
+}
+
+function parseDepth(flags: GraphFlags): number {
+  if (flags.depth === undefined) return 1;
+  if (!flags.controller && !flags.type) {
+    throw new CliError('--depth: give --controller or --type to say around what');
+  }
+  if (flags.depth === 'all') return Number.POSITIVE_INFINITY;
+  const depth = Number(flags.depth);
+  if (!/^\d+$/.test(flags.depth) || !Number.isSafeInteger(depth)) {
+    throw new CliError(
+      `--depth: expected a whole number of hops or "all", got ${JSON.stringify(flags.depth)}`,
+    );
+  }
+  return depth;
+}
+
+/** The filter of the flags, names checked against the project. */
+function filterOption(
+  run: ProjectRun,
+  graph: DependencyGraph,
+  flags: GraphFlags,
+  depth: number,
+): { filter?: GraphFilter } {
+  if (!flags.controller && !flags.type) return {};
+  const names = graph.controllers.map((c) => c.name);
+  for (const name of flags.controller ?? []) {
+    if (!names.includes(name)) {
+      throw new CliError(
+        `--controller: no controller named ${JSON.stringify(name)} (registered: ${names.join(', ') || 'none'})`,
+      );
+    }
+  }
+  return {
+    filter: {
+      controllers: flags.controller ?? [],
+      types: (flags.type ?? []).map((name) => resolveType(run, graph, name)),
+      depth,
+    },
+  };
+}
+
+/** Any alias of a defined type; the exact name (any case) of a type that has no definition. */
+function resolveType(run: ProjectRun, graph: DependencyGraph, name: string): string {
+  try {
+    return run.registry.resolve(name).type;
+  } catch (error) {
+    if (!(error instanceof TypeResolutionError)) throw error;
+    if (error.code === 'unknown-type') {
+      const known = new Set([...graph.types, ...run.state.kinds().map((k) => k.type)]);
+      const matches = [...known].filter((t) => t.toLowerCase() === name.toLowerCase());
+      if (matches.length === 1) return matches[0] as string;
+    }
+    throw new CliError(`--type: ${error.message}`);
+  }
+}
+
+/** Every resource of the converged state but the definitions. */
+function listResources(run: ProjectRun): Resource[] {
+  return run.state
+    .kinds()
+    .filter((k) => k.type !== RESOURCE_DEFINITION_TYPE)
+    .flatMap((k) => run.state.listSync(k));
+}

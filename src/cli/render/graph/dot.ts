@@ -1,0 +1,68 @@
+import { EDGE_LEGEND } from './edge-style.js';
+import { layoutGraph, type DrawnEdge, type DrawnNode, type Endpoint } from './drawing.js';
+import type { GraphView } from './graph-view.js';
+
+/** A DOT string literal. */
+const quote = (text: string): string =>
+  `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+const NODE_ATTRIBUTES: Record<DrawnNode['kind'], string> = {
+  controller: 'shape=box',
+  type: 'shape=note, fillcolor=azure2, style=filled',
+  resource: 'shape=note, fillcolor=white, style=filled',
+};
+
+const LINEAGE = 'color=gray50, arrowhead=empty, constraint=false';
+
+/**
+ * Graphviz DOT in the style of `talosctl inspect dependencies`: controllers are boxes (queue
+ * controllers rounded), resource types notes, exclusive outputs bold, weak inputs dotted, pinned
+ * ids as edge labels. With `--resources` each type is a cluster of its instances, and gray
+ * hollow-headed edges follow the lineage. Renders with `dot -Tsvg`.
+ */
+export function renderGraphDot(view: GraphView): string {
+  const drawing = layoutGraph(view);
+  const anchors = new Map(
+    drawing.clusters.map((c) => [c.key, c.resources[0]?.key ?? c.key] as const),
+  );
+  const lines = [
+    'digraph "cosi" {',
+    ...EDGE_LEGEND.map((l) => `  // ${l}`),
+    `  graph [rankdir=LR, fontname="Helvetica"${drawing.clusters.length > 0 ? ', compound=true' : ''}];`,
+    '  node [fontname="Helvetica"];',
+    '  edge [fontname="Helvetica"];',
+  ];
+  if (drawing.nodes.length > 0) lines.push('');
+  for (const node of drawing.nodes) lines.push(`  ${nodeStatement(node)}`);
+  for (const cluster of drawing.clusters) {
+    lines.push(
+      '',
+      `  subgraph ${quote(cluster.key)} {`,
+      `    label=${quote(cluster.label)};`,
+      '    style=filled;',
+      '    fillcolor=azure2;',
+      ...cluster.resources.map((r) => `    ${nodeStatement(r)}`),
+      '  }',
+    );
+  }
+  if (drawing.edges.length > 0) lines.push('');
+  for (const edge of drawing.edges) lines.push(`  ${edgeStatement(edge, anchors)}`);
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+function nodeStatement(node: DrawnNode): string {
+  const shape = node.queue ? 'shape=box, style=rounded' : NODE_ATTRIBUTES[node.kind];
+  return `${quote(node.key)} [label=${quote(node.label)}, ${shape}];`;
+}
+
+/** Edges to a cluster end at its first resource, clipped at the cluster's border. */
+function edgeStatement(edge: DrawnEdge, anchors: ReadonlyMap<string, string>): string {
+  const end = (e: Endpoint): string =>
+    'node' in e ? e.node : (anchors.get(e.cluster) ?? e.cluster);
+  const attributes = [edge.line === 'lineage' ? LINEAGE : `style=${edge.line}`];
+  if (edge.label !== undefined) attributes.push(`label=${quote(edge.label)}`);
+  if ('cluster' in edge.from) attributes.push(`ltail=${quote(edge.from.cluster)}`);
+  if ('cluster' in edge.to) attributes.push(`lhead=${quote(edge.to.cluster)}`);
+  return `${quote(end(edge.from))} -> ${quote(end(edge.to))} [${attributes.join(', ')}];`;
+}

@@ -1,0 +1,119 @@
+import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
+import { edgeLine, isOutputKind, type EdgeLine } from './edge-style.js';
+import type { GraphView } from './graph-view.js';
+
+/** A box, note or resource to draw; `key` is unique across kinds, `name` within one. */
+export interface DrawnNode {
+  readonly kind: 'controller' | 'type' | 'resource';
+  readonly key: string;
+  readonly name: string;
+  readonly label: string;
+  /** A queue controller. */
+  readonly queue?: boolean;
+}
+
+/** A resource type drawn as a group of its instances. */
+export interface DrawnCluster {
+  readonly key: string;
+  readonly label: string;
+  readonly resources: readonly DrawnNode[];
+}
+
+/** An end of an edge: a node, or a cluster as a whole. */
+export type Endpoint = { readonly node: string } | { readonly cluster: string };
+
+/** An edge to draw. `lineage` links a resource to one derived from it. */
+export interface DrawnEdge {
+  readonly from: Endpoint;
+  readonly to: Endpoint;
+  readonly line: EdgeLine | 'lineage';
+  readonly label?: string;
+}
+
+/** What the DOT and Mermaid formats draw, decided once for both. */
+export interface Drawing {
+  /** Controllers, and the types drawn as single notes. */
+  readonly nodes: readonly DrawnNode[];
+  /** With `--resources`, one per type that has instances. */
+  readonly clusters: readonly DrawnCluster[];
+  readonly edges: readonly DrawnEdge[];
+}
+
+export const controllerKey = (name: string): string => `controller:${name}`;
+export const typeKey = (type: string): string => `type:${type}`;
+export const clusterKey = (type: string): string => `cluster_${type}`;
+export const resourceName = (p: Pointer): string => `${p.namespace}/${p.type}/${p.id}`;
+export const resourceKey = (p: Pointer): string => `resource:${resourceName(p)}`;
+
+/**
+ * Lays the view out as nodes, clusters and edges. Without resources: one note per type and one
+ * edge per declared dependency. With resources, as `talosctl inspect dependencies
+ * --with-resources`: a type with instances is a cluster of them; an input pinned to an id comes
+ * from that resource, any other input from the cluster; an output goes to each resource the
+ * controller owns (to the cluster when it owns none); and a lineage edge links each resource to
+ * those derived from it.
+ */
+export function layoutGraph(view: GraphView): Drawing {
+  const groups = new Map((view.resources ?? []).map((g) => [g.type, g.resources]));
+  const nodes: DrawnNode[] = [
+    ...view.controllers.map((c): DrawnNode => ({
+      kind: 'controller',
+      key: controllerKey(c.name),
+      name: c.name,
+      label: c.name,
+      queue: c.kind === 'qcontroller',
+    })),
+    ...view.types
+      .filter((t) => !groups.has(t))
+      .map((t): DrawnNode => ({ kind: 'type', key: typeKey(t), name: t, label: t })),
+  ];
+  const clusters = [...groups].map(([type, resources]): DrawnCluster => ({
+    key: clusterKey(type),
+    label: type,
+    resources: resources.map((r) => ({
+      kind: 'resource',
+      key: resourceKey(r),
+      name: resourceName(r),
+      label: `${r.namespace}/${r.id}`,
+    })),
+  }));
+
+  const edges: DrawnEdge[] = [];
+  const typeEnd = (type: string): Endpoint =>
+    groups.has(type) ? { cluster: clusterKey(type) } : { node: typeKey(type) };
+  for (const edge of view.edges) {
+    const controller = { node: controllerKey(edge.controller) };
+    const line = edgeLine(edge.kind);
+    const label = edge.id === undefined ? {} : { label: edge.id };
+    const instances = groups.get(edge.type);
+    if (isOutputKind(edge.kind)) {
+      const owned = (instances ?? []).filter((r) => r.owner === edge.controller);
+      if (owned.length === 0) edges.push({ from: controller, to: typeEnd(edge.type), line });
+      for (const r of owned) edges.push({ from: controller, to: { node: resourceKey(r) }, line });
+      continue;
+    }
+    const pinned =
+      edge.id === undefined
+        ? undefined
+        : instances?.find((r) => r.id === edge.id && r.namespace === edge.namespace);
+    edges.push({
+      from: pinned ? { node: resourceKey(pinned) } : typeEnd(edge.type),
+      to: controller,
+      line,
+      ...label,
+    });
+  }
+  const everyInstance = [...groups.values()].flat();
+  const drawn = new Set(everyInstance.map((r) => pointerKey(r)));
+  for (const r of everyInstance) {
+    for (const source of r.derivedFrom) {
+      if (!drawn.has(pointerKey(source))) continue;
+      edges.push({
+        from: { node: resourceKey(source) },
+        to: { node: resourceKey(r) },
+        line: 'lineage',
+      });
+    }
+  }
+  return { nodes, clusters, edges };
+}

@@ -1,0 +1,30 @@
+import { formatPointer, type Pointer } from '../../../engine/resource/pointer.js';
+import type { DependencyEdge } from '../../../engine/runtime/dependency-graph.js';
+import type { LineageVia, ResourceNode } from './resource-lineage.js';
+
+/** Where an input reads: `namespace/type`, with `/id` when pinned to one resource. */
+export function inputTarget(edge: DependencyEdge): string {
+  return `${edge.namespace ?? '*'}/${edge.type}${edge.id === undefined ? '' : `/${edge.id}`}`;
+}
+
+/** An edge's kind, and for an input its namespace and pinned id: `strong, config/global`. */
+export function edgeSummary(edge: DependencyEdge): string {
+  if (edge.namespace === undefined) return edge.kind;
+  return `${edge.kind}, ${edge.namespace}${edge.id === undefined ? '' : `/${edge.id}`}`;
+}
+
+/** A resource, as COSI prints one: `Type(namespace/id)`. */
+export const resourceLabel = (p: Pointer): string => formatPointer(p);
+
+/** Who wrote a resource, in words. */
+export const writerLabel = (node: ResourceNode): string =>
+  node.owner === '' ? 'manifest' : `by ${node.owner}`;
+
+const VIA_LABELS: Record<LineageVia, string> = {
+  ownerReference: 'owner reference',
+  sameId: 'same id',
+  pinnedInput: 'pinned input',
+};
+
+/** How a lineage link was found, in words. */
+export const viaLabel = (via: LineageVia): string => VIA_LABELS[via];

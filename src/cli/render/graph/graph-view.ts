@@ -1,0 +1,55 @@
+import type { Resource } from '../../../engine/resource/resource.js';
+import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
+import { isOutputKind } from './edge-style.js';
+import { filterGraph, type GraphFilter } from './filter-graph.js';
+import { traceLineage, type ResourceNode } from './resource-lineage.js';
+
+/** The resource instances of one type. */
+export interface InstanceGroup {
+  readonly type: string;
+  readonly resources: readonly ResourceNode[];
+}
+
+/** What every graph format renders: the (filtered) controller graph, and the instances if asked. */
+export interface GraphView extends DependencyGraph {
+  /** The view's types that no controller of the whole project writes: only manifests make them. */
+  readonly sourceTypes: readonly string[];
+  /** With `--resources`: the instances of the view's types, grouped by type, sorted. */
+  readonly resources?: readonly InstanceGroup[];
+}
+
+export interface GraphViewOptions {
+  readonly filter?: GraphFilter;
+  /** The converged state's resources (definitions left out); their lineage is traced. */
+  readonly resources?: readonly Resource[];
+}
+
+/**
+ * Narrows the graph to the filter and attaches the resource instances. Lineage is traced on the
+ * whole graph, so a source outside the view is still named. Without a filter, types that only
+ * have resources (no controller reads or writes them) join the view.
+ */
+export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions = {}): GraphView {
+  const filtered = options.filter ? filterGraph(graph, options.filter) : graph;
+  const written = new Set(graph.edges.filter((e) => isOutputKind(e.kind)).map((e) => e.type));
+  const sourceTypes = (types: readonly string[]): string[] => types.filter((t) => !written.has(t));
+  const view = { ...filtered, sourceTypes: sourceTypes(filtered.types) };
+  if (!options.resources) return view;
+  const nodes = traceLineage(options.resources, graph);
+  const types = new Set(view.types);
+  if (!options.filter) for (const node of nodes) types.add(node.type);
+  const groups = new Map<string, ResourceNode[]>();
+  for (const node of nodes) {
+    if (!types.has(node.type)) continue;
+    const group = groups.get(node.type);
+    if (group) group.push(node);
+    else groups.set(node.type, [node]);
+  }
+  const sorted = [...types].sort();
+  return {
+    ...view,
+    types: sorted,
+    sourceTypes: sourceTypes(sorted),
+    resources: [...groups].map(([type, resources]) => ({ type, resources })),
+  };
+}

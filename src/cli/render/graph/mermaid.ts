@@ -1,0 +1,101 @@
+import { EDGE_LEGEND, type EdgeLine } from './edge-style.js';
+import { layoutGraph, type DrawnNode, type Endpoint } from './drawing.js';
+import type { GraphView } from './graph-view.js';
+
+/** Mermaid ids allow letters, digits and `_` only; each key gets a readable, unique one. */
+class MermaidIds {
+  readonly #ids = new Map<string, string>();
+  readonly #used = new Set<string>();
+
+  /** `c_`, `t_` or `r_` (controller, type, resource) and the name with other characters as `_`. */
+  id(key: string, prefix: string, name: string): string {
+    const known = this.#ids.get(key);
+    if (known !== undefined) return known;
+    const base = `${prefix}_${name.replace(/[^A-Za-z0-9]+/g, '_')}`;
+    let id = base;
+    for (let n = 2; this.#used.has(id); n++) id = `${base}_${n}`;
+    this.#ids.set(key, id);
+    this.#used.add(id);
+    return id;
+  }
+}
+
+/** A label in double quotes; Mermaid's entity for a quote inside. */
+const label = (text: string): string => `"${text.replace(/"/g, '#quot;')}"`;
+
+const SHAPES: Record<DrawnNode['kind'], (text: string) => string> = {
+  controller: (t) => `[${label(t)}]`,
+  type: (t) => `[(${label(t)})]`,
+  resource: (t) => `[${label(t)}]`,
+};
+
+const ARROWS: Record<EdgeLine | 'lineage', string> = {
+  bold: '==>',
+  solid: '-->',
+  dotted: '-.->',
+  dashed: '-->',
+  lineage: '-->',
+};
+
+/**
+ * A Mermaid flowchart (left to right) that GitHub renders inline: controllers are rectangles
+ * (queue controllers rounded), resource types cylinders, exclusive outputs thick, weak inputs
+ * dotted, destroyReady inputs dashed, pinned ids as labels. With `--resources` each type is a
+ * subgraph of its instances, and gray edges follow the lineage.
+ */
+export function renderGraphMermaid(view: GraphView): string {
+  const drawing = layoutGraph(view);
+  const ids = new MermaidIds();
+  const lines = ['flowchart LR', ...EDGE_LEGEND.map((l) => `  %% ${l}`)];
+  const typeIds: string[] = [];
+  const resourceIds: string[] = [];
+  const nodeId = (node: DrawnNode): string => ids.id(node.key, node.kind.charAt(0), node.name);
+  const clusterId = (key: string, type: string): string => ids.id(key, 't', type);
+  for (const node of drawing.nodes) {
+    const id = nodeId(node);
+    const shape = node.queue ? `(${label(node.label)})` : SHAPES[node.kind](node.label);
+    lines.push(`  ${id}${shape}`);
+    if (node.kind === 'type') typeIds.push(id);
+  }
+  const clusterIds = new Map<string, string>();
+  for (const cluster of drawing.clusters) {
+    const id = clusterId(cluster.key, cluster.label);
+    clusterIds.set(cluster.key, id);
+    lines.push(`  subgraph ${id}[${label(cluster.label)}]`);
+    for (const r of cluster.resources) {
+      const rid = nodeId(r);
+      resourceIds.push(rid);
+      lines.push(`    ${rid}${SHAPES.resource(r.label)}`);
+    }
+    lines.push('  end');
+  }
+  const byKey = new Map(
+    [...drawing.nodes, ...drawing.clusters.flatMap((c) => c.resources)].map((n) => [n.key, n]),
+  );
+  const end = (e: Endpoint): string => {
+    if ('cluster' in e) return clusterIds.get(e.cluster) ?? e.cluster;
+    const node = byKey.get(e.node);
+    return node ? nodeId(node) : e.node;
+  };
+  const dashed: number[] = [];
+  const lineage: number[] = [];
+  drawing.edges.forEach((edge, i) => {
+    const text = edge.label === undefined ? '' : `|${label(edge.label)}|`;
+    lines.push(`  ${end(edge.from)} ${ARROWS[edge.line]}${text} ${end(edge.to)}`);
+    if (edge.line === 'dashed') dashed.push(i);
+    if (edge.line === 'lineage') lineage.push(i);
+  });
+  if (dashed.length > 0) lines.push(`  linkStyle ${dashed.join(',')} stroke-dasharray: 8 4`);
+  if (lineage.length > 0) lines.push(`  linkStyle ${lineage.join(',')} stroke:#999`);
+  if (typeIds.length > 0) {
+    lines.push('  classDef type fill:#e0eeee,stroke:#5f7f7f', `  class ${typeIds.join(',')} type`);
+  }
+  for (const id of clusterIds.values()) lines.push(`  style ${id} fill:#e0eeee,stroke:#5f7f7f`);
+  if (resourceIds.length > 0) {
+    lines.push(
+      '  classDef resource fill:#ffffff,stroke:#5f7f7f',
+      `  class ${resourceIds.join(',')} resource`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,23 @@
+import { renderGraphDot } from './dot.js';
+import type { GraphView } from './graph-view.js';
+import { renderGraphJson } from './json.js';
+import { renderGraphMermaid } from './mermaid.js';
+import { renderGraphText } from './text.js';
+import { renderGraphTree } from './tree.js';
+
+/** The formats of `cosi graph -o`. */
+export const GRAPH_FORMATS = ['text', 'tree', 'dot', 'mermaid', 'json'] as const;
+export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+
+const RENDERERS: Record<GraphFormat, (view: GraphView) => string> = {
+  text: renderGraphText,
+  tree: renderGraphTree,
+  dot: renderGraphDot,
+  mermaid: renderGraphMermaid,
+  json: renderGraphJson,
+};
+
+/** Prints a graph view in a format. Deterministic: the same view gives the same text. */
+export function renderGraph(view: GraphView, format: GraphFormat): string {
+  return RENDERERS[format](view);
+}

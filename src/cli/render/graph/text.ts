@@ -1,0 +1,94 @@
+import { pointerKey } from '../../../engine/resource/pointer.js';
+import { isOutputKind } from './edge-style.js';
+import { findCycles } from './graph-cycles.js';
+import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
+import type { GraphView } from './graph-view.js';
+import type { LineageVia, ResourceNode } from './resource-lineage.js';
+
+/**
+ * The default format: per controller what it reads and writes; a summary with the types no
+ * controller writes and the cycles; then, with `--resources`, each instance with its writer and
+ * the resources it came from and led to.
+ */
+export function renderGraphText(view: GraphView): string {
+  const blocks: string[] = [];
+  for (const controller of view.controllers) {
+    const edges = view.edges.filter((e) => e.controller === controller.name);
+    const rows: string[][] = [];
+    const reads = edges.filter((e) => !isOutputKind(e.kind));
+    const writes = edges.filter((e) => isOutputKind(e.kind));
+    reads.forEach((e, i) => rows.push([i === 0 ? 'reads' : '', e.kind, inputTarget(e)]));
+    writes.forEach((e, i) => rows.push([i === 0 ? 'writes' : '', e.kind, e.type]));
+    const title =
+      controller.kind === 'qcontroller'
+        ? `${controller.name}  (queue controller)`
+        : controller.name;
+    blocks.push([title, ...alignColumns(rows, '  ')].join('\n'));
+  }
+  blocks.push(summary(view).join('\n'));
+  if (view.resources) blocks.push(resources(view).join('\n'));
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function summary(view: GraphView): string[] {
+  const lines = [
+    `${plural(view.controllers.length, 'controller')}, ${plural(view.types.length, 'type')}, ${plural(view.edges.length, 'edge')}`,
+  ];
+  if (view.sourceTypes.length > 0) {
+    lines.push(`written by no controller: ${view.sourceTypes.join(', ')}`);
+  }
+  for (const cycle of findCycles(view)) {
+    lines.push(`cycle: ${cycle.map((n) => n.name).join(' -> ')}`);
+  }
+  return lines;
+}
+
+function resources(view: GraphView): string[] {
+  const lines = ['Resources'];
+  const derived = new Map<string, { node: ResourceNode; via: LineageVia }[]>();
+  for (const group of view.resources ?? []) {
+    for (const node of group.resources) {
+      for (const source of node.derivedFrom) {
+        const list = derived.get(pointerKey(source));
+        if (list) list.push({ node, via: source.via });
+        else derived.set(pointerKey(source), [{ node, via: source.via }]);
+      }
+    }
+  }
+  for (const group of view.resources ?? []) {
+    lines.push('', group.type);
+    for (const node of group.resources) {
+      const phase = node.phase === 'running' ? '' : `  (${node.phase})`;
+      lines.push(`  ${node.namespace}/${node.id}  ${writerLabel(node)}${phase}`);
+      const links = [
+        ...node.derivedFrom.map((s) => ['from', resourceLabel(s), viaLabel(s.via)]),
+        ...(derived.get(pointerKey(node)) ?? []).map((d) => [
+          'to',
+          resourceLabel(d.node),
+          viaLabel(d.via),
+        ]),
+      ];
+      lines.push(...alignColumns(links, '    '));
+    }
+  }
+  return lines;
+}
+
+/** Rows of cells, each column padded to its widest cell, two spaces apart. */
+function alignColumns(rows: readonly (readonly string[])[], indent: string): string[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+  );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,130 @@
+import { pointerKey } from '../../../engine/resource/pointer.js';
+import type { DependencyEdge } from '../../../engine/runtime/dependency-graph.js';
+import { isOutputKind } from './edge-style.js';
+import { edgeSummary, inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
+import { compareStrings, nodeKey, type GraphNode } from './graph-node.js';
+import type { GraphView } from './graph-view.js';
+import type { ResourceNode } from './resource-lineage.js';
+
+/** One node to print: its label, and a key that says when it repeats. */
+interface TreeItem {
+  readonly key: string;
+  readonly label: string;
+}
+
+type Children = (key: string) => readonly TreeItem[];
+
+/**
+ * The graph as an ASCII tree in the direction data flows, like `kubectl tree`: from the types no
+ * controller writes (and controllers that read nothing), type -> the controllers reading it ->
+ * the types they write, with the edge kind in brackets. A node already on the path is marked
+ * `(cycle)` and one printed before `(see above)`; neither is expanded again. With `--resources`
+ * a second tree follows each resource to those derived from it.
+ */
+export function renderGraphTree(view: GraphView): string {
+  const sections = [typeTree(view)];
+  if (view.resources) sections.push(resourceTree(view));
+  return sections.filter((s) => s !== '').join('\n');
+}
+
+function typeTree(view: GraphView): string {
+  const out = new Map<string, { node: GraphNode; edge: DependencyEdge }[]>();
+  const hasIncoming = new Set<string>();
+  for (const edge of view.edges) {
+    const controller: GraphNode = { kind: 'controller', name: edge.controller };
+    const type: GraphNode = { kind: 'type', name: edge.type };
+    const [from, to] = isOutputKind(edge.kind) ? [controller, type] : [type, controller];
+    const list = out.get(nodeKey(from));
+    if (list) list.push({ node: to, edge });
+    else out.set(nodeKey(from), [{ node: to, edge }]);
+    hasIncoming.add(nodeKey(to));
+  }
+  const queued = new Set(
+    view.controllers.filter((c) => c.kind === 'qcontroller').map((c) => c.name),
+  );
+  const all: GraphNode[] = [
+    ...view.types.map((name) => ({ kind: 'type' as const, name })),
+    ...view.controllers.map((c) => ({ kind: 'controller' as const, name: c.name })),
+  ];
+  const labels = new Map(
+    all.map((n) => [
+      nodeKey(n),
+      queued.has(n.name) && n.kind === 'controller' ? `${n.name}  (queue controller)` : n.name,
+    ]),
+  );
+  const children: Children = (key) =>
+    [...(out.get(key) ?? [])]
+      .sort(
+        (a, b) =>
+          compareStrings(a.node.name, b.node.name) ||
+          compareStrings(inputTarget(a.edge), inputTarget(b.edge)),
+      )
+      .map(({ node, edge }) => ({
+        key: nodeKey(node),
+        label: `${node.name}  [${edgeSummary(edge)}]`,
+      }));
+  const roots = all
+    .filter((n) => !hasIncoming.has(nodeKey(n)))
+    .map((n) => ({ key: nodeKey(n), label: labels.get(nodeKey(n)) ?? n.name }));
+  const rest = all.map((n) => ({ key: nodeKey(n), label: labels.get(nodeKey(n)) ?? n.name }));
+  return printForest(roots, rest, children);
+}
+
+function resourceTree(view: GraphView): string {
+  const nodes = (view.resources ?? []).flatMap((g) => g.resources);
+  const visible = new Set(nodes.map((n) => pointerKey(n)));
+  const parentOf = (node: ResourceNode) => node.derivedFrom.find((s) => visible.has(pointerKey(s)));
+  const childrenOf = new Map<string, ResourceNode[]>();
+  for (const node of nodes) {
+    const parent = parentOf(node);
+    if (!parent) continue;
+    const list = childrenOf.get(pointerKey(parent));
+    if (list) list.push(node);
+    else childrenOf.set(pointerKey(parent), [node]);
+  }
+  const item = (node: ResourceNode): TreeItem => {
+    const parent = parentOf(node);
+    const others = node.derivedFrom
+      .filter((s) => s !== parent)
+      .map((s) => `, also from ${resourceLabel(s)} [${viaLabel(s.via)}]`)
+      .join('');
+    const phase = node.phase === 'running' ? '' : `  (${node.phase})`;
+    const via = parent ? ` [${viaLabel(parent.via)}]` : '';
+    return {
+      key: pointerKey(node),
+      label: `${resourceLabel(node)}  ${writerLabel(node)}${via}${others}${phase}`,
+    };
+  };
+  const children: Children = (key) => (childrenOf.get(key) ?? []).map(item);
+  const roots = nodes.filter((n) => !parentOf(n)).map(item);
+  return `Resources\n${printForest(roots, nodes.map(item), children)}`;
+}
+
+/**
+ * Prints a tree from each root, then from the first node not printed yet until every node is
+ * (nodes only reachable through a cycle have no root of their own).
+ */
+function printForest(
+  roots: readonly TreeItem[],
+  all: readonly TreeItem[],
+  children: Children,
+): string {
+  const lines: string[] = [];
+  const printed = new Set<string>();
+  const walk = (item: TreeItem, path: Set<string>, prefix: string, branch: string): void => {
+    const kids = children(item.key);
+    let marker = '';
+    if (path.has(item.key)) marker = '  (cycle)';
+    else if (printed.has(item.key) && kids.length > 0) marker = '  (see above)';
+    lines.push(`${prefix}${branch}${item.label}${marker}`);
+    if (marker !== '') return;
+    printed.add(item.key);
+    path.add(item.key);
+    const childPrefix = prefix + (branch === '' ? '' : branch === '├─ ' ? '│  ' : '   ');
+    kids.forEach((kid, i) => walk(kid, path, childPrefix, i === kids.length - 1 ? '└─ ' : '├─ '));
+    path.delete(item.key);
+  };
+  for (const root of roots) walk(root, new Set(), '', '');
+  for (const item of all) if (!printed.has(item.key)) walk(item, new Set(), '', '');
+  return lines.map((l) => `${l}\n`).join('');
+}

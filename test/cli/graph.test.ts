@@ -1,0 +1,483 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const DEMO = 'fixtures/graph-demo';
+const VM_NETWORK = 'fixtures/vm-network';
+const SNAPSHOTS = './__snapshots__/graph';
+
+const HAS_DOT = spawnSync('dot', ['-V']).status === 0;
+
+/** A quoted DOT id; the group is its text. */
+const DOT_ID = String.raw`"((?:[^"\\]|\\.)*)"`;
+
+/**
+ * Checks DOT line by line against the statements cosi writes (every edge between declared
+ * nodes, clusters closed), then, where Graphviz is installed, renders it with `dot -Tsvg`.
+ */
+function expectRenderableDot(source: string): void {
+  const lines = source.trimEnd().split('\n');
+  expect(lines[0]).toBe('digraph "cosi" {');
+  expect(lines.at(-1)).toBe('}');
+  const declared = new Set<string>();
+  const ends: string[] = [];
+  let open = 0;
+  for (const raw of lines.slice(1, -1)) {
+    const line = raw.trim();
+    const edge = new RegExp(`^${DOT_ID} -> ${DOT_ID} \\[[^\\]]*\\];$`).exec(line);
+    const node = new RegExp(`^${DOT_ID} \\[[^\\]]*\\];$`).exec(line);
+    if (edge) ends.push(edge[1]!, edge[2]!);
+    else if (node) declared.add(node[1]!);
+    else if (/^subgraph "cluster_[^"]+" \{$/.test(line)) open++;
+    else if (line === '}') open--;
+    else if (!/^$|^\/\/ |^(graph|node|edge) \[.*\];$|^(label|style|fillcolor)=.+;$/.test(line)) {
+      expect.fail(`not a DOT statement cosi writes: ${line}`);
+    }
+  }
+  expect(open).toBe(0);
+  expect(ends.filter((e) => !declared.has(e))).toEqual([]);
+  if (HAS_DOT) {
+    const rendered = spawnSync('dot', ['-Tsvg'], { input: source, encoding: 'utf8' });
+    expect(rendered.stderr).toBe('');
+    expect(rendered.status).toBe(0);
+    expect(rendered.stdout).toContain('<svg');
+  }
+}
+
+/** Checks a Mermaid flowchart: safe ids, every edge between declared nodes or subgraphs. */
+function expectWellFormedMermaid(source: string): void {
+  const lines = source.trimEnd().split('\n');
+  expect(lines[0]).toBe('flowchart LR');
+  const declared = new Set<string>();
+  const ends: string[] = [];
+  let edges = 0;
+  let open = 0;
+  for (const raw of lines.slice(1)) {
+    const line = raw.trim();
+    const edge = /^(\w+) (==>|-->|-\.->)(\|"[^"]*"\|)? (\w+)$/.exec(line);
+    const node = /^(\w+)(\["[^"]*"\]|\("[^"]*"\)|\[\("[^"]*"\)\])$/.exec(line);
+    const subgraph = /^subgraph (\w+)\["[^"]*"\]$/.exec(line);
+    const linkStyle = /^linkStyle ([\d,]+) /.exec(line);
+    const classes = /^class ([\w,]+) \w+$/.exec(line);
+    if (edge) {
+      ends.push(edge[1]!, edge[4]!);
+      edges++;
+    } else if (node) declared.add(node[1]!);
+    else if (subgraph) {
+      declared.add(subgraph[1]!);
+      open++;
+    } else if (line === 'end') open--;
+    else if (linkStyle) {
+      for (const i of linkStyle[1]!.split(',')) expect(Number(i)).toBeLessThan(edges);
+    } else if (classes) ends.push(...classes[1]!.split(','));
+    else if (!/^%% |^classDef \w+ |^style \w+ /.test(line)) {
+      expect.fail(`not a Mermaid statement cosi writes: ${line}`);
+    }
+  }
+  expect(open).toBe(0);
+  expect(ends.filter((e) => !declared.has(e))).toEqual([]);
+}
+
+interface JsonView {
+  controllers: { name: string; kind: string }[];
+  types: string[];
+  edges: { controller: string; type: string; kind: string; namespace?: string; id?: string }[];
+  resources?: {
+    type: string;
+    resources: {
+      namespace: string;
+      type: string;
+      id: string;
+      owner: string;
+      derivedFrom: { namespace: string; type: string; id: string; via: string }[];
+    }[];
+  }[];
+}
+
+async function graphJson(args: string[]): Promise<JsonView> {
+  const r = await cli(['graph', ...args, '-o', 'json']);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as JsonView;
+}
+
+/** Manifests that define `type` and make one of it: a project needs at least one resource. */
+const oneOf = (type: string): string =>
+  `metadata: { type: ResourceDefinitions.meta.cosi.dev, id: ${type.toLowerCase()} }\n` +
+  `spec: { type: ${type} }\n---\nmetadata: { type: ${type}, id: one }\nspec: {}\n`;
+
+/** A project in a temporary directory: file name -> contents. */
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+/** Two controllers that write each other's input: X -> a -> Y -> b -> X, no type to start from. */
+const LOOP_CONFIG = `
+import { defineConfig, type Controller } from 'cosi';
+const idle = (name: string, from: string, to: string): Controller => ({
+  name,
+  inputs: [{ namespace: 'default', type: from, kind: 'weak' }],
+  outputs: [{ type: to, kind: 'exclusive' }],
+  async run(rt) {
+    for await (const _ of rt.events()) rt.resetRestartBackoff();
+  },
+});
+export default defineConfig({
+  controllers: [idle('a', 'Xs.loop.dev', 'Ys.loop.dev'), idle('b', 'Ys.loop.dev', 'Xs.loop.dev')],
+});
+`;
+
+/** One controller that rewrites its own output on every wakeup: it never settles. */
+const RESTLESS_CONFIG = `
+import { defineConfig, newResource, type Controller } from 'cosi';
+const restless: Controller = {
+  name: 'restless',
+  inputs: [{ namespace: 'default', type: 'Counters.loop.dev', kind: 'weak' }],
+  outputs: [{ type: 'Counters.loop.dev', kind: 'exclusive' }],
+  async run(rt) {
+    for await (const _ of rt.events()) {
+      await rt.modify(newResource({ namespace: 'default', type: 'Counters.loop.dev', id: 'n' }, { n: 0 }), (c) => {
+        c.spec.n += 1;
+      });
+    }
+  },
+};
+export default defineConfig({ controllers: [restless] });
+`;
+
+describe('cosi graph on the demo project', () => {
+  it('lists per controller what it reads and writes, then the sources and cycles, by default', async () => {
+    const r = await cli(['graph', '-f', DEMO]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.txt`);
+  });
+
+  it('prints a tree in the direction data flows, marking a cycle instead of following it', async () => {
+    const r = await cli(['graph', '-f', DEMO, '-o', 'tree']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatchInlineSnapshot(`
+      "Configs.demo.example.org
+      └─ demo.NetworkController  [strong, config/global]
+         └─ NetworkConfigs.demo.example.org  [exclusive]
+            └─ demo.AddressController  [primary, default]
+               └─ Addresses.demo.example.org  [exclusive]
+                  └─ demo.LeaseController  [weak, default]
+                     └─ Leases.demo.example.org  [exclusive]
+                        ├─ demo.AddressController  [mapped, default]  (cycle)
+                        └─ demo.StatusController  [weak, default]
+                           └─ VMStatuses.demo.example.org  [shared]
+      VMs.demo.example.org
+      ├─ demo.NetworkController  [weak, default]  (see above)
+      └─ demo.StatusController  [destroyReady, default]  (see above)
+      "
+    `);
+  });
+
+  it('prints DOT in the talosctl vocabulary that dot renders', async () => {
+    const r = await cli(['graph', '-f', DEMO, '-o', 'dot']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.dot`);
+    expectRenderableDot(r.stdout);
+  });
+
+  it('draws exclusive outputs bold, weak inputs dotted, destroyReady dashed and pinned ids as labels', async () => {
+    const { stdout } = await cli(['graph', '-f', DEMO, '-o', 'dot']);
+    const edge = (from: string, to: string): string | undefined =>
+      stdout.split('\n').find((l) => l.includes(`"${from}" -> "${to}"`));
+    expect(edge('controller:demo.LeaseController', 'type:Leases.demo.example.org')).toContain(
+      'style=bold',
+    );
+    expect(edge('controller:demo.StatusController', 'type:VMStatuses.demo.example.org')).toContain(
+      'style=solid',
+    );
+    expect(edge('type:VMs.demo.example.org', 'controller:demo.NetworkController')).toContain(
+      'style=dotted',
+    );
+    expect(edge('type:VMs.demo.example.org', 'controller:demo.StatusController')).toContain(
+      'style=dashed',
+    );
+    expect(edge('type:Configs.demo.example.org', 'controller:demo.NetworkController')).toContain(
+      'style=solid, label="global"',
+    );
+    expect(stdout).toContain(
+      '"type:VMs.demo.example.org" [label="VMs.demo.example.org", shape=note, fillcolor=azure2, style=filled];',
+    );
+  });
+
+  it('prints a Mermaid flowchart with safe node ids', async () => {
+    const r = await cli(['graph', '-f', DEMO, '-o', 'mermaid']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.mmd`);
+    expectWellFormedMermaid(r.stdout);
+    expect(r.stdout).toContain('c_demo_LeaseController ==> t_Leases_demo_example_org');
+    expect(r.stdout).toContain('t_Configs_demo_example_org -->|"global"| c_demo_NetworkController');
+  });
+
+  it('prints the dependency graph data as JSON', async () => {
+    const r = await cli(['graph', '-f', DEMO, '-o', 'json']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.json`);
+    const view = JSON.parse(r.stdout) as JsonView;
+    expect(Object.keys(view)).toEqual(['controllers', 'types', 'edges']);
+    expect(view.controllers).toContainEqual({
+      name: 'demo.AddressController',
+      kind: 'qcontroller',
+    });
+    expect(view.edges).toContainEqual({
+      controller: 'demo.NetworkController',
+      namespace: 'config',
+      type: 'Configs.demo.example.org',
+      id: 'global',
+      kind: 'strong',
+    });
+  });
+
+  it('does not run the controllers for the plain graph', async () => {
+    const dir = await project({
+      'cosi.config.ts': RESTLESS_CONFIG,
+      'seeds.yaml': oneOf('Seeds.loop.dev'),
+    });
+    const r = await cli(['graph', '-f', dir, '--max-writes', '10']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('restless\n  reads   weak       default/Counters.loop.dev');
+  });
+});
+
+describe('cosi graph --resources', () => {
+  it('lists each instance under its type with its writer and where it came from', async () => {
+    const r = await cli(['graph', '-f', DEMO, '--resources', '--stable']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^converged, 12 resources, 4 controllers/);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.resources.txt`);
+  });
+
+  it('follows one VM in the tree to everything derived from it', async () => {
+    const r = await cli(['graph', '-f', DEMO, '--resources', '-o', 'tree', '-q']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.resources.tree.txt`);
+    const lines = r.stdout.split('\n');
+    const start = lines.indexOf('VMs.demo.example.org(default/web-1)  manifest');
+    const subtree = lines.slice(start + 1, start + 5).map((l) => /[A-Za-z].*?\)/.exec(l)?.[0]);
+    expect(subtree).toEqual([
+      'NetworkConfigs.demo.example.org(default/web-1)',
+      'Addresses.demo.example.org(default/web-1)',
+      'Leases.demo.example.org(default/web-1)',
+      'VMStatuses.demo.example.org(default/web-1)',
+    ]);
+    expect(lines[start + 5]).toBe('VMs.demo.example.org(staging/batch-1)  manifest');
+  });
+
+  it('traces lineage through owner references, and without them through same-id and pinned inputs', async () => {
+    const view = await graphJson(['-f', DEMO, '--resources', '-q']);
+    const find = (type: string, id: string) =>
+      view.resources
+        ?.find((g) => g.type === type)
+        ?.resources.find((r) => r.id === id && r.namespace === 'default');
+    expect(find('Addresses.demo.example.org', 'web-1')?.derivedFrom).toEqual([
+      {
+        namespace: 'default',
+        type: 'NetworkConfigs.demo.example.org',
+        id: 'web-1',
+        via: 'ownerReference',
+      },
+    ]);
+    expect(find('NetworkConfigs.demo.example.org', 'web-1')).toMatchObject({
+      owner: 'demo.NetworkController',
+      derivedFrom: [
+        { namespace: 'default', type: 'VMs.demo.example.org', id: 'web-1', via: 'sameId' },
+        { namespace: 'config', type: 'Configs.demo.example.org', id: 'global', via: 'pinnedInput' },
+      ],
+    });
+    // VMs are only a destroyReady input of the status controller: no data, no lineage.
+    expect(find('VMStatuses.demo.example.org', 'web-1')?.derivedFrom).toEqual([
+      { namespace: 'default', type: 'Leases.demo.example.org', id: 'web-1', via: 'sameId' },
+    ]);
+    expect(find('VMs.demo.example.org', 'web-1')).toMatchObject({ owner: '', derivedFrom: [] });
+  });
+
+  it('draws each type as a cluster of its instances in DOT, outputs to the resources owned', async () => {
+    const r = await cli(['graph', '-f', DEMO, '--resources', '-o', 'dot', '-q']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.resources.dot`);
+    expectRenderableDot(r.stdout);
+    expect(r.stdout).toContain('subgraph "cluster_VMs.demo.example.org" {');
+    expect(r.stdout).toContain(
+      '"controller:demo.LeaseController" -> "resource:default/Leases.demo.example.org/web-1" [style=bold];',
+    );
+    expect(r.stdout).toContain(
+      '"resource:config/Configs.demo.example.org/global" -> "controller:demo.NetworkController" [style=solid, label="global"];',
+    );
+  });
+
+  it('draws each type as a subgraph of its instances in Mermaid', async () => {
+    const r = await cli(['graph', '-f', DEMO, '--resources', '-o', 'mermaid', '-q']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/graph-demo.resources.mmd`);
+    expectWellFormedMermaid(r.stdout);
+    expect(r.stdout).toContain('  subgraph t_VMs_demo_example_org["VMs.demo.example.org"]');
+  });
+
+  it('exits 3 and still prints the graph when the project does not converge', async () => {
+    const dir = await project({
+      'cosi.config.ts': RESTLESS_CONFIG,
+      'seeds.yaml': oneOf('Seeds.loop.dev'),
+    });
+    const r = await cli(['graph', '-f', dir, '--resources', '--max-writes', '20', '-o', 'tree']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/did not converge/i);
+    expect(r.stdout).toContain('Counters.loop.dev(default/n)  by restless');
+  });
+});
+
+describe('cosi graph filters', () => {
+  it('keeps one hop around a controller by default', async () => {
+    const r = await cli(['graph', '-f', DEMO, '--controller', 'demo.LeaseController']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatchInlineSnapshot(`
+      "demo.LeaseController
+        reads   weak       default/Addresses.demo.example.org
+        writes  exclusive  Leases.demo.example.org
+
+      1 controller, 2 types, 2 edges
+      "
+    `);
+  });
+
+  it('resolves --type from any alias and keeps the controllers that touch it', async () => {
+    const view = await graphJson(['-f', DEMO, '-t', 'vm']);
+    expect(view.types).toEqual(['VMs.demo.example.org']);
+    expect(view.controllers.map((c) => c.name)).toEqual([
+      'demo.NetworkController',
+      'demo.StatusController',
+    ]);
+    expect(view.edges.map((e) => `${e.controller} ${e.kind}`)).toEqual([
+      'demo.NetworkController weak',
+      'demo.StatusController destroyReady',
+    ]);
+  });
+
+  it('finds a type that has no definition by its exact name, in any case', async () => {
+    const view = await graphJson(['-f', DEMO, '-t', 'vmstatuses.demo.example.org']);
+    expect(view.types).toEqual(['VMStatuses.demo.example.org']);
+    expect(view.controllers.map((c) => c.name)).toEqual(['demo.StatusController']);
+  });
+
+  it('widens the view hop by hop with --depth', async () => {
+    const two = await graphJson(['-f', DEMO, '-t', 'lease', '--depth', '2']);
+    expect(two.controllers.map((c) => c.name)).toEqual([
+      'demo.AddressController',
+      'demo.LeaseController',
+      'demo.StatusController',
+    ]);
+    expect(two.types).toEqual([
+      'Addresses.demo.example.org',
+      'Leases.demo.example.org',
+      'NetworkConfigs.demo.example.org',
+      'VMStatuses.demo.example.org',
+      'VMs.demo.example.org',
+    ]);
+    const zero = await graphJson(['-f', DEMO, '-t', 'lease', '--depth', '0']);
+    expect(zero).toEqual({ controllers: [], types: ['Leases.demo.example.org'], edges: [] });
+    const all = await graphJson(['-f', DEMO, '-t', 'lease', '--depth', 'all']);
+    const whole = await graphJson(['-f', DEMO]);
+    expect(all).toEqual(whole);
+  });
+
+  it('shows only the filtered types with --resources', async () => {
+    const view = await graphJson(['-f', DEMO, '-c', 'demo.AddressController', '--resources', '-q']);
+    expect(view.resources?.map((g) => g.type)).toEqual([
+      'Addresses.demo.example.org',
+      'Leases.demo.example.org',
+      'NetworkConfigs.demo.example.org',
+    ]);
+  });
+});
+
+describe('cosi graph cycles', () => {
+  it('names a cycle in the text format and marks it in the tree, even with no type to start from', async () => {
+    const dir = await project({
+      'cosi.config.ts': LOOP_CONFIG,
+      'xs.yaml': oneOf('Xs.loop.dev'),
+    });
+    const text = await cli(['graph', '-f', dir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('cycle: Xs.loop.dev -> a -> Ys.loop.dev -> b -> Xs.loop.dev\n');
+    const tree = await cli(['graph', '-f', dir, '-o', 'tree']);
+    expect(tree.code).toBe(0);
+    expect(tree.stdout).toMatchInlineSnapshot(`
+      "Xs.loop.dev
+      └─ a  [weak, default]
+         └─ Ys.loop.dev  [exclusive]
+            └─ b  [weak, default]
+               └─ Xs.loop.dev  [exclusive]  (cycle)
+      "
+    `);
+    expectRenderableDot((await cli(['graph', '-f', dir, '-o', 'dot'])).stdout);
+  });
+});
+
+describe('cosi graph exit codes and help', () => {
+  it('exits 1 with the findings and no graph for invalid manifests', async () => {
+    const r = await cli(['graph', '-f', 'fixtures/invalid/several-problems']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^fixtures\/invalid\/several-problems\/.+:\d+:\d+: error\[/m);
+  });
+
+  it('exits 2 for an unknown format, controller, type or depth', async () => {
+    const cases: [string[], string][] = [
+      [['-o', 'svg'], 'unknown format "svg"'],
+      [['--controller', 'nope'], 'no controller named "nope"'],
+      [['--type', 'nope'], '--type: resource type "nope" is not registered'],
+      [['--depth', '2'], '--depth: give --controller or --type'],
+      [['-t', 'vm', '--depth', 'two'], '--depth: expected a whole number'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(['graph', '-f', DEMO, ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('prints help with the edge styles, examples and exit codes', async () => {
+    const r = await cli(['graph', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /-o, --output <format> +output format: text, tree, dot, mermaid, json/,
+    );
+    expect(r.stdout).toContain(
+      'destroyReady and mappedDestroyReady inputs dashed (talosctl\nomits them)',
+    );
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('Exit codes:');
+  });
+});
+
+describe('cosi graph on the vm-network example', () => {
+  it.each([
+    ['text', 'txt'],
+    ['tree', 'tree.txt'],
+    ['dot', 'dot'],
+    ['mermaid', 'mmd'],
+    ['json', 'json'],
+  ])('prints the %s format', async (format, extension) => {
+    const r = await cli(['graph', '-f', VM_NETWORK, '-o', format]);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/vm-network.${extension}`);
+    if (format === 'dot') expectRenderableDot(r.stdout);
+    if (format === 'mermaid') expectWellFormedMermaid(r.stdout);
+  });
+
+  it('prints the resource lineage as a tree', async () => {
+    const r = await cli(['graph', '-f', VM_NETWORK, '--resources', '-o', 'tree', '-q']);
+    expect(r.code).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot(`${SNAPSHOTS}/vm-network.resources.tree.txt`);
+  });
+});
