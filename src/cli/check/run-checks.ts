@@ -20,7 +20,9 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const cases: CheckCase[] = [];
   // With no controllers at all, every type is unread: that is a schema-only repository, not a smell.
   const graph =
-    run.report && run.runtime.controllerNames().length > 0 ? run.runtime.dependencyGraph() : undefined;
+    run.report && run.runtime.controllerNames().length > 0
+      ? run.runtime.dependencyGraph()
+      : undefined;
   const findings: CheckFinding[] = [
     ...run.findings.map(fromLoader),
     ...(run.report ? strictWarnings(run.resources, graph) : []),
