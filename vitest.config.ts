@@ -8,6 +8,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/summary-reporter.ts'],
     pool: 'threads',
   },
 });
