@@ -1,0 +1,148 @@
+/**
+ * Findings: what the loaders report about their input, as data. A finding names a code from a
+ * fixed list, where it is (file, line, column, JSON pointer inside the document) and a sentence
+ * for humans. Tests and tools match on the code; the sentence may change.
+ */
+
+/**
+ * Every finding code, grouped by the stage that reports it. The list only grows; a code, once
+ * published, keeps its meaning.
+ */
+export const FINDING_CODES = [
+  // Files and directories.
+  'path-not-found',
+  'unreadable-file',
+  'symlink-loop',
+  // YAML.
+  'yaml-syntax',
+  'yaml-warning',
+  'unknown-tag',
+  'unknown-anchor',
+  'alias-bomb',
+  'recursive-alias',
+  'nesting-too-deep',
+  'duplicate-key',
+  'complex-key',
+  'forbidden-key',
+  'yaml11-boolean',
+  // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
+  'not-a-mapping',
+  'missing-field',
+  'wrong-type',
+  'unknown-key',
+  'invalid-id',
+  'invalid-namespace',
+  // Resource definitions.
+  'invalid-definition',
+  'invalid-schema',
+  'duplicate-definition',
+  // Resources.
+  'unknown-type',
+  'ambiguous-type',
+  'schema-violation',
+  'duplicate-resource',
+  // The input as a whole.
+  'empty-input',
+] as const;
+
+/** A stable finding code. */
+export type FindingCode = (typeof FINDING_CODES)[number];
+
+/** Errors fail a load; warnings fail only a strict check. */
+export type Severity = 'error' | 'warning';
+
+/** The severity of each code: fixed, so that a code alone says whether it fails a load. */
+export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.freeze(
+  Object.fromEntries(
+    FINDING_CODES.map((code) => [
+      code,
+      code === 'yaml11-boolean' || code === 'yaml-warning' ? 'warning' : 'error',
+    ]),
+  ) as Record<FindingCode, Severity>,
+);
+
+/** A place in the input. */
+export interface SourceLocation {
+  /** The file as given (relative paths stay relative); empty for the input as a whole. */
+  readonly file: string;
+  /** 1-based; 0 when the finding is about a whole file or the whole input. */
+  readonly line: number;
+  /** 1-based; 0 when `line` is 0. */
+  readonly col: number;
+  /** JSON pointer inside the document (`/spec/cpus`); empty for the whole document or file. */
+  readonly pointer: string;
+}
+
+/** One thing wrong (or suspicious) in the input. */
+export interface Finding extends SourceLocation {
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  readonly message: string;
+  /**
+   * The sub-rule that failed, when the code has several: the naming rule of an
+   * `invalid-definition`, the JSON Schema keyword of a `schema-violation`.
+   */
+  readonly rule?: string;
+  /** The other place involved, for duplicates: where the first one is. */
+  readonly related?: SourceLocation;
+}
+
+/** Fields of a new finding; the severity follows from the code. */
+export interface FindingInit extends SourceLocation {
+  readonly code: FindingCode;
+  readonly message: string;
+  readonly rule?: string;
+  readonly related?: SourceLocation;
+}
+
+/** Makes a finding, with the severity of its code. */
+export function createFinding(init: FindingInit): Finding {
+  return {
+    code: init.code,
+    severity: FINDING_SEVERITY[init.code],
+    message: init.message,
+    file: init.file,
+    line: init.line,
+    col: init.col,
+    pointer: init.pointer,
+    ...(init.rule === undefined ? {} : { rule: init.rule }),
+    ...(init.related === undefined ? {} : { related: init.related }),
+  };
+}
+
+/** `file:line:col`, dropping the parts that are not known. */
+export function formatLocation(location: Omit<SourceLocation, 'pointer'>): string {
+  if (location.line === 0) return location.file;
+  return `${location.file}:${location.line}:${location.col}`;
+}
+
+/**
+ * One line in the eslint / kubeconform style.
+ *
+ * @example
+ * formatFinding(f) // 'vms.yaml:7:9: error[schema-violation]: must be integer (at /spec/cpus)'
+ */
+export function formatFinding(finding: Finding): string {
+  const where = formatLocation(finding);
+  const head = `${finding.severity}[${finding.code}]: ${finding.message}`;
+  const at = finding.pointer === '' ? '' : ` (at ${finding.pointer})`;
+  return where === '' ? `${head}${at}` : `${where}: ${head}${at}`;
+}
+
+/**
+ * Orders findings by file, line and column. Findings at one place keep the order they were made
+ * in (sorting is stable), which puts a cause (an unknown anchor) before its effects (the null
+ * it leaves failing a schema).
+ */
+export function compareFindings(a: Finding, b: Finding): number {
+  return compareStrings(a.file, b.file) || a.line - b.line || a.col - b.col;
+}
+
+/** True when any finding is an error. */
+export function hasErrors(findings: readonly Finding[]): boolean {
+  return findings.some((f) => f.severity === 'error');
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,183 @@
+import type { DocumentReport } from './document-report.js';
+import { jsonPointer } from './json-pointer.js';
+
+/**
+ * What a manifest document says about itself, as far as it is valid. A missing or invalid field
+ * is `undefined` here and reported.
+ */
+export interface ManifestHeader {
+  readonly type?: string;
+  readonly id?: string;
+  readonly namespace?: string;
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  /** `{}` when the document has no `spec`. */
+  readonly spec: unknown;
+}
+
+const TOP_LEVEL_KEYS = new Set(['metadata', 'spec']);
+const METADATA_KEYS = new Set(['namespace', 'type', 'id', 'labels', 'annotations']);
+
+/** COSI's namespace rule (the same as a definition's default namespace). */
+const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
+/** Ids are free-form (COSI uses slashes, colons, dots) but must be visible and on one line. */
+const INVISIBLE_CHARACTER = /[\s\p{Cc}\p{Cf}]/u;
+/** The common case, checked first because it is cheaper than the Unicode classes above. */
+const VISIBLE_ASCII = /^[\x21-\x7e]*$/;
+const MAX_ID_LENGTH = 253;
+
+/**
+ * Reads `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }` out of a document's
+ * data, reporting every field that is missing, of the wrong type, invalid or unknown.
+ *
+ * @param idRequired whether a document of this type must have an id (definitions need none).
+ */
+export function readManifestHeader(
+  value: unknown,
+  report: DocumentReport,
+  idRequired: (type: string) => boolean,
+): ManifestHeader | undefined {
+  if (!isPlainObject(value)) {
+    report.add(
+      'not-a-mapping',
+      '',
+      `a manifest document must be a mapping with metadata and spec, not ${describe(value)}`,
+    );
+    return undefined;
+  }
+  reportUnknownKeys(value, TOP_LEVEL_KEYS, [], report);
+  const spec = Object.prototype.hasOwnProperty.call(value, 'spec') ? value.spec : {};
+  const empty = { labels: {}, annotations: {}, spec };
+  if (!Object.prototype.hasOwnProperty.call(value, 'metadata')) {
+    report.add('missing-field', '/metadata', 'the document has no metadata');
+    return empty;
+  }
+  const metadata = value.metadata;
+  if (!isPlainObject(metadata)) {
+    report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
+    return empty;
+  }
+  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report);
+  const type = readString(metadata, 'type', report, true);
+  const id = readString(metadata, 'id', report, type !== undefined && idRequired(type));
+  if (id !== undefined) checkId(id, report);
+  let namespace = readString(metadata, 'namespace', report, false);
+  if (namespace !== undefined && !NAMESPACE_PATTERN.test(namespace)) {
+    report.add(
+      'invalid-namespace',
+      '/metadata/namespace',
+      `the namespace ${JSON.stringify(namespace)} does not match ${String(NAMESPACE_PATTERN)}`,
+    );
+    namespace = undefined;
+  }
+  const header: Mutable<ManifestHeader> = {
+    labels: readStringMap(metadata, 'labels', report),
+    annotations: readStringMap(metadata, 'annotations', report),
+    spec,
+  };
+  if (type !== undefined) header.type = type;
+  if (id !== undefined) header.id = id;
+  if (namespace !== undefined) header.namespace = namespace;
+  return header;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function readString(
+  metadata: Record<string, unknown>,
+  key: 'type' | 'id' | 'namespace',
+  report: DocumentReport,
+  required: boolean,
+): string | undefined {
+  if (!Object.prototype.hasOwnProperty.call(metadata, key)) {
+    if (required) report.add('missing-field', `/metadata/${key}`, `metadata.${key} is required`);
+    return undefined;
+  }
+  const value = metadata[key];
+  if (typeof value !== 'string') {
+    report.add(
+      'wrong-type',
+      `/metadata/${key}`,
+      `metadata.${key} must be a string, not ${describe(value)}`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function checkId(id: string, report: DocumentReport): void {
+  let problem: string | undefined;
+  if (id.length === 0) problem = 'it is empty';
+  else if (id.length > MAX_ID_LENGTH) problem = `it is longer than ${MAX_ID_LENGTH} characters`;
+  else if (!VISIBLE_ASCII.test(id) && INVISIBLE_CHARACTER.test(id))
+    problem = 'it contains whitespace or control characters';
+  if (problem !== undefined) {
+    report.add('invalid-id', '/metadata/id', `the id ${JSON.stringify(id)} is invalid: ${problem}`);
+  }
+}
+
+function readStringMap(
+  metadata: Record<string, unknown>,
+  key: 'labels' | 'annotations',
+  report: DocumentReport,
+): Record<string, string> {
+  if (!Object.prototype.hasOwnProperty.call(metadata, key)) return {};
+  const value = metadata[key];
+  // `labels:` with nothing after it is no labels.
+  if (value === null) return {};
+  if (!isPlainObject(value)) {
+    report.add(
+      'wrong-type',
+      `/metadata/${key}`,
+      `metadata.${key} must be a mapping of strings, not ${describe(value)}`,
+    );
+    return {};
+  }
+  let valid = true;
+  for (const name of Object.keys(value)) {
+    const item = value[name];
+    if (typeof item === 'string') continue;
+    valid = false;
+    report.add(
+      'wrong-type',
+      jsonPointer(['metadata', key, name]),
+      `the value of ${key === 'labels' ? 'label' : 'annotation'} ${JSON.stringify(name)} must be a string, not ${describe(item)} (quote it)`,
+    );
+  }
+  // The document's own object: freshly parsed, and copied again when the resource is made.
+  return valid ? (value as Record<string, string>) : {};
+}
+
+function reportUnknownKeys(
+  object: Record<string, unknown>,
+  known: ReadonlySet<string>,
+  at: readonly string[],
+  report: DocumentReport,
+): void {
+  for (const key of Object.keys(object)) {
+    if (!known.has(key)) {
+      const where = at.length === 0 ? 'a manifest document' : at.join('.');
+      report.add(
+        'unknown-key',
+        jsonPointer([...at, key]),
+        `unknown key ${JSON.stringify(key)} in ${where} (expected ${[...known].join(', ')})`,
+        { part: 'key' },
+      );
+    }
+  }
+}
+
+/** A mapping as parsed from YAML. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A short description of a value's kind, for messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a sequence';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `the ${typeof value} ${value}`;
+  return 'a mapping';
+}

@@ -1,0 +1,434 @@
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  YAMLWarning,
+  type Alias,
+  type Document,
+  type Node as YamlNode,
+  type Scalar,
+} from 'yaml';
+import { createFinding, type Finding, type FindingCode } from './finding.js';
+import { jsonPointer } from './json-pointer.js';
+import {
+  NestingTooDeepError,
+  nodeStart,
+  parseYamlStream,
+  YamlSource,
+  type Position,
+} from './yaml-source.js';
+
+export type { Position } from './yaml-source.js';
+
+/** Options of {@link parseManifest}. */
+export interface ParseManifestOptions {
+  /**
+   * How many aliases one document may expand, counting the aliases inside expanded anchors
+   * again each time (as yaml's `maxAliasCount`). More is an `alias-bomb`. Default 100.
+   */
+  readonly maxAliasCount?: number;
+  /**
+   * How deeply collections may nest, aliases included. Deeper is `nesting-too-deep`. Default
+   * 256; input nesting deeper than 400 is refused before it is parsed, whatever this says.
+   */
+  readonly maxDepth?: number;
+}
+
+/** One non-empty document of a YAML stream, as plain data, with a way back to positions. */
+export interface ParsedDocument {
+  readonly file: string;
+  /** 0-based index of the document in its file; empty documents are counted too. */
+  readonly index: number;
+  /** Where the document's root node starts. */
+  readonly position: Position;
+  /**
+   * The document as plain JSON-like data (objects, arrays, strings, numbers, booleans, null), or
+   * `undefined` when it could not be read (a syntax error, an alias bomb).
+   */
+  readonly value: unknown;
+  /** True when reading this document produced an error finding. */
+  readonly hasErrors: boolean;
+  /**
+   * The position of the node at a JSON pointer, or of its nearest existing parent.
+   * With `part: 'key'`, the position of the key of the last segment (for unknown keys).
+   */
+  locate(pointer: string, part?: 'key' | 'value'): Position;
+}
+
+/** What {@link parseManifest} returns. */
+export interface ParsedManifest {
+  readonly file: string;
+  /** The non-empty documents, in order. */
+  readonly documents: readonly ParsedDocument[];
+  readonly findings: readonly Finding[];
+}
+
+const DEFAULT_MAX_ALIAS_COUNT = 100;
+const DEFAULT_MAX_DEPTH = 256;
+
+/** YAML 1.1 booleans; YAML 1.2 (and so cosi) reads them as strings when they are not true/false. */
+const YAML11_BOOLEANS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false']);
+
+const TAG_PREFIX = 'tag:yaml.org,2002:';
+
+/**
+ * Parses a YAML stream into plain data per document, with findings for everything wrong in it.
+ * Pure: no file system. Never throws for bad input.
+ *
+ * The data is built from yaml's syntax tree rather than with `toJS`, so that `__proto__` keys are
+ * rejected (`forbidden-key`) instead of reaching an object, duplicate keys are caught as
+ * JavaScript sees them, and alias expansion is bounded.
+ *
+ * @example
+ * const { documents, findings } = parseManifest('metadata: {type: vm, id: a}\nspec: {}\n', 'vms.yaml');
+ * documents[0]?.value // { metadata: { type: 'vm', id: 'a' }, spec: {} }
+ * documents[0]?.locate('/metadata/id') // { line: 1, col: 25 }
+ */
+export function parseManifest(
+  text: string,
+  file: string,
+  options: ParseManifestOptions = {},
+): ParsedManifest {
+  const lineCounter = new LineCounter();
+  const findings: Finding[] = [];
+  const documents: ParsedDocument[] = [];
+  const limits: Limits = {
+    maxAliasCount: options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+  };
+  let parsed: ReturnType<typeof parseYamlStream>;
+  try {
+    parsed = parseYamlStream(text, lineCounter);
+  } catch (error) {
+    if (!(error instanceof NestingTooDeepError)) throw error;
+    const { line, col } = lineCounter.linePos(error.offset);
+    findings.push(
+      createFinding({
+        code: 'nesting-too-deep',
+        message: error.message,
+        file,
+        line,
+        col,
+        pointer: '',
+      }),
+    );
+    return { file, documents, findings };
+  }
+  if ('empty' in parsed) {
+    for (const error of parsed.errors) findings.push(fromYamlError(error, file, lineCounter));
+    for (const warning of parsed.warnings) findings.push(fromYamlError(warning, file, lineCounter));
+    return { file, documents, findings };
+  }
+  const source = new YamlSource(text);
+  parsed.forEach((doc, index) => {
+    const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
+    if (parsedDoc) documents.push(parsedDoc);
+  });
+  return { file, documents, findings };
+}
+
+interface Limits {
+  readonly maxAliasCount: number;
+  readonly maxDepth: number;
+}
+
+function readDocument(
+  doc: Document.Parsed,
+  index: number,
+  file: string,
+  lineCounter: LineCounter,
+  source: YamlSource,
+  limits: Limits,
+  findings: Finding[],
+): ParsedDocument | undefined {
+  const root = doc.contents;
+  if (root === null || isEmptyScalar(root)) {
+    for (const error of doc.errors) findings.push(fromYamlError(error, file, lineCounter));
+    return undefined;
+  }
+  const before = findings.length;
+  for (const error of doc.errors) findings.push(fromYamlError(error, file, lineCounter));
+  for (const warning of doc.warnings) {
+    // Unresolved tags are reported while building, where their pointer is known.
+    if (warning.code !== 'TAG_RESOLVE_FAILED') {
+      findings.push(fromYamlError(warning, file, lineCounter));
+    }
+  }
+  const builder = new DataBuilder(file, lineCounter, limits, findings);
+  let value: unknown;
+  if (doc.errors.length === 0) {
+    try {
+      value = builder.build(root, 0);
+    } catch (error) {
+      if (!(error instanceof AbortBuild)) throw error;
+      value = undefined;
+    }
+  }
+  const hasErrors = findings.slice(before).some(isError);
+  const position = lineCounter.linePos(nodeStart(root));
+  return new YamlDocument(file, index, position, value, hasErrors, source);
+}
+
+function isError(f: Finding): boolean {
+  return f.severity === 'error';
+}
+
+/** A document with nothing in it (`---` alone, or only comments). */
+function isEmptyScalar(node: YamlNode): boolean {
+  return (
+    isScalar(node) &&
+    node.value === null &&
+    node.source === '' &&
+    node.tag === undefined &&
+    node.anchor === undefined
+  );
+}
+
+function fromYamlError(
+  error: { code: string; message: string; pos: [number, number] },
+  file: string,
+  lineCounter: LineCounter,
+): Finding {
+  const { line, col } = lineCounter.linePos(error.pos[0]);
+  return createFinding({
+    code: error instanceof YAMLWarning ? 'yaml-warning' : 'yaml-syntax',
+    message: error.message,
+    file,
+    line,
+    col,
+    pointer: '',
+    rule: error.code,
+  });
+}
+
+/** Thrown inside {@link DataBuilder} to give up on a document (after reporting why). */
+class AbortBuild extends Error {}
+
+/**
+ * Turns one document's syntax tree into plain data in a single pass, reporting what cannot be
+ * data. Anchors are tracked as the walk meets them, because yaml's own `Alias.resolve` searches
+ * the whole document on every call.
+ */
+class DataBuilder {
+  readonly #anchors = new Map<string, YamlNode>();
+  /** Anchored nodes being built: an alias to one of them would expand forever. */
+  readonly #building = new Set<YamlNode>();
+  readonly #path: (string | number)[] = [];
+  #expansions = 0;
+  /** Inside an alias expansion, anchors are not defined again (they were, where they stand). */
+  #aliasDepth = 0;
+  /** The alias written in the document whose expansion is under way. */
+  #outerAlias: { node: Alias; pathLength: number } | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly lineCounter: LineCounter,
+    readonly limits: Limits,
+    readonly findings: Finding[],
+  ) {}
+
+  build(node: YamlNode | null, depth: number): unknown {
+    if (node === null) return null;
+    if (depth > this.limits.maxDepth) {
+      this.#report(
+        'nesting-too-deep',
+        node,
+        `nested more than ${this.limits.maxDepth} levels`,
+        true,
+      );
+      throw new AbortBuild();
+    }
+    if (isAlias(node)) return this.#expand(node, depth);
+    const anchored = node.anchor !== undefined;
+    if (anchored) {
+      if (this.#aliasDepth === 0) this.#anchors.set(node.anchor as string, node);
+      this.#building.add(node);
+    }
+    try {
+      if (isScalar(node)) return this.#scalar(node);
+      if (isMap(node)) {
+        this.#checkCollectionTag(node, 'map');
+        const out: Record<string, unknown> = {};
+        for (const pair of node.items) {
+          const key = this.#key(pair.key as YamlNode | null);
+          if (key === undefined) continue;
+          if (key === '__proto__') {
+            this.#path.push(key);
+            this.#report(
+              'forbidden-key',
+              pair.key as YamlNode,
+              'the key "__proto__" is not allowed (it could change an object\'s prototype)',
+            );
+            this.#path.pop();
+            continue;
+          }
+          if (Object.prototype.hasOwnProperty.call(out, key)) {
+            this.#path.push(key);
+            this.#report(
+              'duplicate-key',
+              pair.key as YamlNode,
+              `duplicate key ${JSON.stringify(key)}`,
+            );
+            this.#path.pop();
+            continue;
+          }
+          this.#path.push(key);
+          out[key] = this.build(pair.value as YamlNode | null, depth + 1);
+          this.#path.pop();
+        }
+        return out;
+      }
+      if (isSeq(node)) {
+        this.#checkCollectionTag(node, 'seq');
+        const out: unknown[] = [];
+        for (let i = 0; i < node.items.length; i++) {
+          this.#path.push(i);
+          out.push(this.build(node.items[i] as YamlNode | null, depth + 1));
+          this.#path.pop();
+        }
+        return out;
+      }
+      return null;
+    } finally {
+      if (anchored) this.#building.delete(node);
+    }
+  }
+
+  #expand(alias: Alias, depth: number): unknown {
+    const target = this.#anchors.get(alias.source);
+    if (target === undefined) {
+      this.#report('unknown-anchor', alias, `the alias *${alias.source} has no anchor before it`);
+      return null;
+    }
+    if (this.#building.has(target)) {
+      this.#report(
+        'recursive-alias',
+        alias,
+        `the alias *${alias.source} refers to a node that contains it`,
+        true,
+      );
+      throw new AbortBuild();
+    }
+    if (++this.#expansions > this.limits.maxAliasCount) {
+      this.#report(
+        'alias-bomb',
+        alias,
+        `expanding aliases exceeds the limit of ${this.limits.maxAliasCount} (an alias bomb?)`,
+        true,
+      );
+      throw new AbortBuild();
+    }
+    if (this.#aliasDepth === 0) this.#outerAlias = { node: alias, pathLength: this.#path.length };
+    this.#aliasDepth++;
+    try {
+      return this.build(target, depth);
+    } finally {
+      this.#aliasDepth--;
+    }
+  }
+
+  #scalar(node: Scalar): unknown {
+    const value = node.value;
+    const tag = node.tag;
+    if (tag !== undefined && !scalarTagResolved(tag, value)) {
+      this.#report('unknown-tag', node, `the tag ${tag} is not a YAML 1.2 core tag for this value`);
+    }
+    if (
+      typeof value === 'string' &&
+      value.length <= 5 &&
+      node.type === 'PLAIN' &&
+      tag === undefined &&
+      YAML11_BOOLEANS.has(value.toLowerCase())
+    ) {
+      this.#report(
+        'yaml11-boolean',
+        node,
+        `${value} is the string ${JSON.stringify(value)} in YAML 1.2 but a boolean in YAML 1.1: quote it, or write true or false`,
+      );
+    }
+    return value;
+  }
+
+  #checkCollectionTag(node: YamlNode, kind: 'map' | 'seq'): void {
+    if (node.tag !== undefined && node.tag !== TAG_PREFIX + kind && node.tag !== '!') {
+      this.#report('unknown-tag', node, `the tag ${node.tag} is not a YAML 1.2 core tag`);
+    }
+  }
+
+  /** A mapping key as JavaScript sees it, or `undefined` (reported) when it cannot be one. */
+  #key(node: YamlNode | null): string | undefined {
+    if (node === null) return '';
+    if (node.anchor !== undefined && this.#aliasDepth === 0) this.#anchors.set(node.anchor, node);
+    const scalar = isAlias(node) ? this.#anchors.get(node.source) : node;
+    if (scalar !== undefined && isScalar(scalar)) {
+      const value = scalar.value;
+      if (scalar === node && node.tag !== undefined && !scalarTagResolved(node.tag, value)) {
+        this.#report(
+          'unknown-tag',
+          node,
+          `the tag ${node.tag} is not a YAML 1.2 core tag for this key`,
+        );
+      }
+      if (typeof value === 'string') return value;
+      if (value === null) return '';
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    }
+    this.#report('complex-key', node, 'a mapping key must be a string, number, boolean or null');
+    return undefined;
+  }
+
+  /**
+   * Reports a problem at the current path. Inside an alias expansion, problems of the expanded
+   * nodes themselves were already reported where the anchor stands, so only the expansion's own
+   * problems (`always`) are, and at the alias written in the document, where a reader can act.
+   */
+  #report(code: FindingCode, node: YamlNode, message: string, always = false): void {
+    let at = node;
+    let path = this.#path;
+    if (this.#aliasDepth > 0) {
+      if (!always || this.#outerAlias === undefined) return;
+      at = this.#outerAlias.node;
+      path = path.slice(0, this.#outerAlias.pathLength);
+    }
+    const { line, col } = this.lineCounter.linePos(nodeStart(at));
+    this.findings.push(
+      createFinding({ code, message, file: this.file, line, col, pointer: jsonPointer(path) }),
+    );
+  }
+}
+
+/** Whether yaml resolved an explicitly tagged scalar (it keeps the source string when not). */
+function scalarTagResolved(tag: string, value: unknown): boolean {
+  switch (tag) {
+    case '!':
+    case `${TAG_PREFIX}str`:
+      return true;
+    case `${TAG_PREFIX}int`:
+    case `${TAG_PREFIX}float`:
+      return typeof value === 'number';
+    case `${TAG_PREFIX}bool`:
+      return typeof value === 'boolean';
+    case `${TAG_PREFIX}null`:
+      return value === null;
+    default:
+      return false;
+  }
+}
+
+/** A parsed document; positions are looked up in its source only when a finding needs one. */
+class YamlDocument implements ParsedDocument {
+  constructor(
+    readonly file: string,
+    readonly index: number,
+    readonly position: Position,
+    readonly value: unknown,
+    readonly hasErrors: boolean,
+    readonly source: YamlSource,
+  ) {}
+
+  locate(pointer: string, part: 'key' | 'value' = 'value'): Position {
+    return this.source.locate(this.index, pointer, part);
+  }
+}

@@ -1,0 +1,402 @@
+import { readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createDefinition,
+  createSchemaCompiler,
+  loadManifests,
+  pointerKey,
+  type Finding,
+  type FindingCode,
+  type ManifestFile,
+} from '../../src/index.js';
+
+type Where = [FindingCode, string, number, number, string];
+const where = (f: Finding): Where => [f.code, f.file, f.line, f.col, f.pointer];
+
+const fixture = (name: string) =>
+  readFile(new URL(`../../fixtures/minimal/${name}`, import.meta.url), 'utf8');
+
+const VM_DEFINITION = `metadata:
+  type: rd
+spec:
+  type: VMs.example.org
+  schema:
+    type: object
+    required: [cpus]
+    properties:
+      cpus: { type: integer }
+`;
+
+const vm = (id: string, extra = '') =>
+  `metadata:\n  type: vm\n  id: ${id}\n${extra}spec:\n  cpus: 2\n`;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('loadManifests', () => {
+  it('loads the definitions and the resources of a tree, as new drafts with no owner', async () => {
+    const files = [
+      { path: 'minimal/definitions.yaml', text: await fixture('definitions.yaml') },
+      { path: 'minimal/vms.yaml', text: await fixture('vms.yaml') },
+    ];
+    const { definitions, resources, findings } = loadManifests(files);
+    expect(findings).toEqual([]);
+    expect(definitions.map((d) => [d.type, d.displayType, d.aliases])).toEqual([
+      ['VMs.example.org', 'VM', ['vm', 'vms', 'machine']],
+    ]);
+    expect(resources.map((r) => r.key)).toEqual([
+      pointerKey({ namespace: 'default', type: 'VMs.example.org', id: 'web-1' }),
+      pointerKey({ namespace: 'staging', type: 'VMs.example.org', id: 'db-1' }),
+    ]);
+    expect(resources).toMatchObject([
+      {
+        resource: {
+          metadata: {
+            namespace: 'default',
+            type: 'VMs.example.org',
+            id: 'web-1',
+            version: 0,
+            owner: '',
+            phase: 'running',
+            labels: { tier: 'web' },
+            annotations: {},
+          },
+          spec: { cpus: 2, image: 'debian' },
+        },
+        definition: definitions[0],
+        source: { file: 'minimal/vms.yaml', line: 1, col: 1, document: 0 },
+      },
+      {
+        resource: {
+          metadata: { namespace: 'staging', id: 'db-1', annotations: { owner: 'team-data' } },
+          spec: { cpus: 4, image: 'postgres' },
+        },
+        definition: definitions[0],
+        source: { file: 'minimal/vms.yaml', line: 10, col: 1, document: 1 },
+      },
+    ]);
+  });
+
+  it('reads definitions from every file first, so a type may be used before it is defined', () => {
+    const { resources, findings } = loadManifests([
+      { path: 'a.yaml', text: vm('web-1') },
+      { path: 'z.yaml', text: VM_DEFINITION },
+    ]);
+    expect(findings).toEqual([]);
+    expect(resources.map((r) => r.resource.metadata.id)).toEqual(['web-1']);
+  });
+
+  it('takes definition documents by any name of the definition type', () => {
+    const names = [
+      'rd',
+      'RD',
+      'rds',
+      'resourcedefinition',
+      'api-resources',
+      'ResourceDefinitions.meta.cosi.dev',
+    ];
+    const text = names
+      .map((name, i) => `metadata:\n  type: ${name}\nspec:\n  type: Things${i}s.example.org\n`)
+      .join('---\n');
+    const { definitions, resources, findings } = loadManifests([
+      { path: 'd.yaml', text },
+      { path: 'r.yaml', text: 'metadata: {type: things0s, id: t}\n' },
+    ]);
+    expect(findings).toEqual([]);
+    expect(definitions).toHaveLength(names.length);
+    expect(resources).toHaveLength(1);
+  });
+
+  it('resolves a type by its full name or any alias, in any case, and stores the full name', () => {
+    const names = ['VMs.example.org', 'vms.example.org', 'VM', 'vms', 'vms.example'];
+    const text = names.map(
+      (name, i) => `metadata: {type: ${name}, id: vm-${i}}\nspec: {cpus: 1}\n`,
+    );
+    const { resources, findings } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      { path: 'r.yaml', text: text.join('---\n') },
+    ]);
+    expect(findings).toEqual([]);
+    expect(resources.map((r) => r.resource.metadata.type)).toEqual(
+      names.map(() => 'VMs.example.org'),
+    );
+  });
+
+  it('puts a resource without a namespace in its type’s default namespace', () => {
+    const definition = `metadata: {type: rd}\nspec: {type: Disks.example.org, defaultNamespace: storage}\n`;
+    const { resources } = loadManifests([
+      { path: 'd.yaml', text: definition },
+      {
+        path: 'r.yaml',
+        text: 'metadata: {type: disk, id: d1}\n---\nmetadata: {type: disk, id: d2, namespace: other}\n',
+      },
+    ]);
+    expect(resources.map((r) => r.resource.metadata.namespace)).toEqual(['storage', 'other']);
+  });
+
+  it('gives a resource without spec an empty one, and checks it against the schema', () => {
+    const { findings } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      { path: 'r.yaml', text: 'metadata:\n  type: vm\n  id: a\n' },
+    ]);
+    expect(findings.map(where)).toEqual([['schema-violation', 'r.yaml', 1, 1, '/spec']]);
+  });
+
+  it('reports every schema violation of a spec, each at its node', () => {
+    const text = 'metadata: {type: vm, id: a}\nspec:\n  cpus: two\n  extra: 1\n';
+    const schema = `metadata: {type: rd}
+spec:
+  type: VMs.example.org
+  schema:
+    type: object
+    additionalProperties: false
+    required: [cpus, image]
+    properties:
+      cpus: { type: integer }
+      image: { type: string }
+`;
+    const { resources, findings } = loadManifests([
+      { path: 'd.yaml', text: schema },
+      { path: 'r.yaml', text },
+    ]);
+    expect(resources).toEqual([]);
+    expect(findings.map((f) => [...where(f), f.rule])).toEqual([
+      ['schema-violation', 'r.yaml', 3, 3, '/spec', 'required'],
+      ['schema-violation', 'r.yaml', 3, 9, '/spec/cpus', 'type'],
+      ['schema-violation', 'r.yaml', 4, 3, '/spec/extra', 'additionalProperties'],
+    ]);
+  });
+
+  it('keeps a resource that has only warnings, and drops one with an error', () => {
+    const { resources, findings } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      {
+        path: 'r.yaml',
+        text: `${vm('ok', '  labels: {public: yes}\n')}---\n${vm('bad', '  labels: {n: 1}\n')}`,
+      },
+    ]);
+    expect(findings.map((f) => f.code)).toEqual(['yaml11-boolean', 'wrong-type']);
+    expect(resources.map((r) => r.resource.metadata.id)).toEqual(['ok']);
+  });
+
+  it('does not register a definition with findings', () => {
+    const text = 'metadata: {type: rd, colour: red}\nspec: {type: VMs.example.org}\n';
+    const { definitions, findings } = loadManifests([
+      { path: 'd.yaml', text },
+      { path: 'r.yaml', text: vm('a') },
+    ]);
+    expect(definitions).toEqual([]);
+    expect(findings.map(where)).toEqual([
+      ['unknown-key', 'd.yaml', 1, 22, '/metadata/colour'],
+      ['unknown-type', 'r.yaml', 2, 9, '/metadata/type'],
+    ]);
+    expect(findings[1]?.related).toMatchObject({ file: 'd.yaml', line: 2, col: 14 });
+  });
+
+  it('collects the findings of every file in one run, sorted by file and position', () => {
+    const { findings } = loadManifests([
+      { path: 'a.yaml', text: 'metadata: {type: vm, id: " "}\n' },
+      { path: 'b.yaml', text: 'metadata: {type: nope, id: x}\n---\n[1]\n' },
+      { path: 'c.yaml', text: 'a: [1\n' },
+      { path: 'd.yaml', text: VM_DEFINITION },
+    ]);
+    expect(findings.map((f) => [f.file, f.code])).toEqual([
+      // No spec: the schema's `required` fails at the document itself, column 1.
+      ['a.yaml', 'schema-violation'],
+      ['a.yaml', 'invalid-id'],
+      ['b.yaml', 'unknown-type'],
+      ['b.yaml', 'not-a-mapping'],
+      ['c.yaml', 'yaml-syntax'],
+    ]);
+  });
+
+  describe('definitions given in options', () => {
+    const extra = createDefinition({
+      type: 'Disks.example.org',
+      schema: { type: 'object', required: ['size'] },
+    });
+
+    it('resolve types, and are not returned as the manifests’ definitions', () => {
+      const { definitions, resources, findings } = loadManifests(
+        [{ path: 'r.yaml', text: 'metadata: {type: disk, id: d}\nspec: {size: 1}\n' }],
+        { definitions: [extra] },
+      );
+      expect(findings).toEqual([]);
+      expect(definitions).toEqual([]);
+      expect(resources[0]?.definition).toBe(extra);
+    });
+
+    it('may not be defined again by a manifest', () => {
+      const { findings } = loadManifests(
+        [{ path: 'd.yaml', text: 'metadata: {type: rd}\nspec: {type: Disks.example.org}\n' }],
+        { definitions: [extra], definitionsSource: 'cosi.config.ts' },
+      );
+      expect(findings.map(where)).toEqual([
+        ['empty-input', '', 0, 0, ''],
+        ['duplicate-definition', 'd.yaml', 2, 14, '/spec/type'],
+      ]);
+      expect(findings.find((f) => f.code === 'duplicate-definition')?.message).toContain(
+        'cosi.config.ts',
+      );
+    });
+
+    it('with an invalid schema give one finding, at their source', () => {
+      const broken = createDefinition({ type: 'Disks.example.org', schema: { type: 'objekt' } });
+      const { findings } = loadManifests(
+        [
+          {
+            path: 'r.yaml',
+            text: 'metadata: {type: disk, id: a}\n---\nmetadata: {type: disk, id: b}\n',
+          },
+        ],
+        { definitions: [broken], definitionsSource: 'cosi.config.ts' },
+      );
+      expect(findings.map(where)).toEqual([['invalid-schema', 'cosi.config.ts', 0, 0, '']]);
+    });
+  });
+
+  describe('schemas', () => {
+    const withSchema = (schema: string) => `metadata: {type: rd}
+spec:
+  type: VMs.example.org
+  schema:
+${schema
+  .split('\n')
+  .map((line) => `    ${line}`)
+  .join('\n')}
+`;
+
+    it('are compiled once each, however many resources use them', () => {
+      const compile = vi.spyOn(Ajv.prototype, 'compile');
+      const compiler = createSchemaCompiler();
+      const extra = createDefinition({ type: 'Disks.example.org', schema: { type: 'object' } });
+      const files: ManifestFile[] = [
+        { path: 'd.yaml', text: VM_DEFINITION },
+        { path: 'r.yaml', text: Array.from({ length: 50 }, (_, i) => vm(`vm-${i}`)).join('---\n') },
+        {
+          path: 's.yaml',
+          text: 'metadata: {type: disk, id: a}\n---\nmetadata: {type: disk, id: b}\n',
+        },
+      ];
+      const first = loadManifests(files, { definitions: [extra], schemaCompiler: compiler });
+      expect(first.resources).toHaveLength(52);
+      // The definition spec's own schema, the VMs schema, the Disks schema.
+      expect(compile).toHaveBeenCalledTimes(3);
+      loadManifests(files, { definitions: [extra], schemaCompiler: compiler });
+      // Only the VMs schema is new: it was parsed again from YAML.
+      expect(compile).toHaveBeenCalledTimes(4);
+    });
+
+    it('may carry x- extension keywords', () => {
+      const text = withSchema('type: object\nx-kubernetes-preserve-unknown-fields: true');
+      const { findings } = loadManifests([
+        { path: 'd.yaml', text },
+        { path: 'r.yaml', text: vm('a') },
+      ]);
+      expect(findings).toEqual([]);
+    });
+
+    it('with an unknown keyword are invalid (a typo must not accept everything)', () => {
+      const { findings } = loadManifests([
+        { path: 'd.yaml', text: withSchema('type: object\nrequried: [cpus]') },
+        { path: 'r.yaml', text: vm('a') },
+      ]);
+      expect(findings.map((f) => [...where(f), f.rule])).toEqual([
+        ['invalid-schema', 'd.yaml', 5, 5, '/spec/schema', 'compile'],
+        ['unknown-type', 'r.yaml', 2, 9, '/metadata/type', undefined],
+      ]);
+    });
+
+    it('with a reference that cannot be resolved are invalid', () => {
+      const { findings } = loadManifests([
+        { path: 'd.yaml', text: withSchema("$ref: 'https://example.org/schema.json'") },
+        { path: 'r.yaml', text: vm('a') },
+      ]);
+      expect(findings.map((f) => f.code)).toEqual(['invalid-schema', 'unknown-type']);
+    });
+
+    it('with the same $id in two definitions both compile', () => {
+      const a = withSchema('$id: https://example.org/s\ntype: object');
+      const b = a.replace('VMs.example.org', 'Disks.example.org');
+      const { definitions, findings } = loadManifests([
+        { path: 'a.yaml', text: a },
+        { path: 'b.yaml', text: b },
+        { path: 'r.yaml', text: vm('x') },
+      ]);
+      expect(findings).toEqual([]);
+      expect(definitions).toHaveLength(2);
+    });
+  });
+
+  describe('empty input', () => {
+    it('is a finding when there are no files', () => {
+      expect(loadManifests([]).findings.map(where)).toEqual([['empty-input', '', 0, 0, '']]);
+    });
+
+    it('is a finding when the files hold nothing but empty documents', () => {
+      const { findings } = loadManifests([{ path: 'a.yaml', text: '---\n# nothing\n---\n' }]);
+      expect(findings.map(where)).toEqual([['empty-input', '', 0, 0, '']]);
+    });
+
+    it('is a finding when the files hold only definitions', () => {
+      const { findings } = loadManifests([{ path: 'd.yaml', text: VM_DEFINITION }]);
+      expect(findings.map((f) => f.code)).toEqual(['empty-input']);
+    });
+
+    it('is not a finding when a document is there but invalid: its own finding says why', () => {
+      const { findings } = loadManifests([{ path: 'a.yaml', text: '- 1\n' }]);
+      expect(findings.map((f) => f.code)).toEqual(['not-a-mapping']);
+    });
+  });
+
+  it('never throws, whatever the documents hold', () => {
+    const scalar = fc.constantFrom(
+      'vm',
+      'rd',
+      'VMs.example.org',
+      'x',
+      '1',
+      'yes',
+      '~',
+      '""',
+      '[]',
+      '{}',
+      '*a',
+      '&a b',
+    );
+    const key = fc.constantFrom(
+      'metadata',
+      'spec',
+      'type',
+      'id',
+      'namespace',
+      'labels',
+      'schema',
+      '__proto__',
+      'cpus',
+    );
+    const node: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        scalar,
+        fc
+          .array(fc.tuple(key, tie('node')), { maxLength: 4 })
+          .map((pairs) => `{${pairs.map(([k, v]) => `${k}: ${v}`).join(', ')}}`),
+        fc.array(tie('node'), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(fc.array(node, { maxLength: 4 }), (docs) => {
+        const result = loadManifests([
+          { path: 'd.yaml', text: VM_DEFINITION },
+          { path: 'r.yaml', text: docs.join('\n---\n') },
+        ]);
+        for (const r of result.resources) expect(r.resource.metadata.owner).toBe('');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

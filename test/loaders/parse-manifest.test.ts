@@ -1,0 +1,303 @@
+import { readFile } from 'node:fs/promises';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseManifest, type Finding, type FindingCode } from '../../src/index.js';
+
+type Where = [FindingCode, number, number, string];
+const where = (f: Finding): Where => [f.code, f.line, f.col, f.pointer];
+
+const parse = (text: string, options = {}) => parseManifest(text, 'm.yaml', options);
+
+/** Nine levels of nine aliases: a billion nodes if fully expanded. */
+function billionLaughs(): string {
+  const lines = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+  for (let i = 1; i <= 9; i++) {
+    lines.push(`a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('parseManifest', () => {
+  it('reads every document of a stream as plain data, skipping empty ones but counting them', () => {
+    const { documents, findings } = parse('a: 1\n---\n---\n# only a comment\n---\n- b\n');
+    expect(findings).toEqual([]);
+    expect(documents.map((d) => [d.index, d.value, d.position])).toEqual([
+      [0, { a: 1 }, { line: 1, col: 1 }],
+      [3, ['b'], { line: 6, col: 1 }],
+    ]);
+  });
+
+  it('reads nothing from an empty text or one of comments only', () => {
+    expect(parse('')).toMatchObject({ documents: [], findings: [] });
+    expect(parse('# nothing\n')).toMatchObject({ documents: [], findings: [] });
+  });
+
+  it('follows YAML 1.2 core: yes/on are strings, True is a boolean, 0777 is decimal', () => {
+    const { documents } = parse('on: yes\nt: True\nn: 0777\no: 0o17\nz: ~\n');
+    expect(documents[0]?.value).toEqual({ on: 'yes', t: true, n: 777, o: 15, z: null });
+  });
+
+  it('warns about YAML 1.1 booleans in values, in any case, but not when quoted, in keys or when 1.2 agrees', () => {
+    const text =
+      'a: yes\nb: No\nc: ON\nd: off\ne: y\nf: N\ng: tRuE\nh: "yes"\ni: True\non: 1\nj: [off]\n';
+    const { documents, findings } = parse(text);
+    expect(findings.map(where)).toEqual([
+      ['yaml11-boolean', 1, 4, '/a'],
+      ['yaml11-boolean', 2, 4, '/b'],
+      ['yaml11-boolean', 3, 4, '/c'],
+      ['yaml11-boolean', 4, 4, '/d'],
+      ['yaml11-boolean', 5, 4, '/e'],
+      ['yaml11-boolean', 6, 4, '/f'],
+      ['yaml11-boolean', 7, 4, '/g'],
+      ['yaml11-boolean', 11, 5, '/j/0'],
+    ]);
+    expect(findings.every((f) => f.severity === 'warning')).toBe(true);
+    expect(documents[0]?.hasErrors).toBe(false);
+    expect(documents[0]?.value).toMatchObject({ a: 'yes', i: true, on: 1 });
+  });
+
+  describe('prototype pollution', () => {
+    it('rejects a __proto__ key and never changes a prototype', () => {
+      const { documents, findings } = parse('spec:\n  __proto__:\n    polluted: true\n  ok: 1\n');
+      expect(findings.map(where)).toEqual([['forbidden-key', 2, 3, '/spec/__proto__']]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      const spec = (documents[0]?.value as { spec: Record<string, unknown> }).spec;
+      expect(Object.getPrototypeOf(spec)).toBe(Object.prototype);
+      expect(Object.keys(spec)).toEqual(['ok']);
+      expect(spec.polluted).toBeUndefined();
+      expect(documents[0]?.hasErrors).toBe(true);
+    });
+
+    it('rejects __proto__ in flow mappings, quoted, and inside sequences', () => {
+      const { findings } = parse('a: {__proto__: {polluted: 1}}\nb: ["x", {"__proto__": 1}]\n');
+      expect(findings.map(where)).toEqual([
+        ['forbidden-key', 1, 5, '/a/__proto__'],
+        ['forbidden-key', 2, 11, '/b/1/__proto__'],
+      ]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('keeps constructor and prototype as plain data', () => {
+      const { documents, findings } = parse(
+        'constructor: {prototype: {polluted: 1}}\nprototype: 2\n',
+      );
+      expect(findings).toEqual([]);
+      const value = documents[0]?.value as Record<string, unknown>;
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.keys(value)).toEqual(['constructor', 'prototype']);
+      expect(value.constructor).toEqual({ prototype: { polluted: 1 } });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype.constructor).toBe(Object);
+    });
+  });
+
+  describe('duplicate keys', () => {
+    it('are reported at the second key, and the first value is kept', () => {
+      const { documents, findings } = parse('a: 1\nb: 2\na: 3\n');
+      expect(findings.map(where)).toEqual([['duplicate-key', 3, 1, '/a']]);
+      expect(documents[0]?.value).toEqual({ a: 1, b: 2 });
+    });
+
+    it('are found as JavaScript sees keys: 1 and "1" collide', () => {
+      expect(parse('1: a\n"1": b\n').findings.map(where)).toEqual([['duplicate-key', 2, 1, '/1']]);
+    });
+  });
+
+  describe('aliases', () => {
+    it('expand into independent copies', () => {
+      const { documents, findings } = parse('base: &b {cpus: 2}\nvm: *b\n');
+      expect(findings).toEqual([]);
+      const value = documents[0]?.value as { base: object; vm: object };
+      expect(value.vm).toEqual({ cpus: 2 });
+      expect(value.vm).not.toBe(value.base);
+    });
+
+    it('stop an alias bomb at the limit, quickly and with a finding at the alias written', () => {
+      const started = performance.now();
+      const { documents, findings } = parse(billionLaughs());
+      expect(performance.now() - started).toBeLessThan(2000);
+      // a1 expands 9, a2 9 x 10 = 90: the first alias of a3 goes over 100.
+      expect(findings.map(where)).toEqual([['alias-bomb', 4, 10, '/a3/0']]);
+      expect(documents[0]?.value).toBeUndefined();
+      expect(documents[0]?.hasErrors).toBe(true);
+    });
+
+    it('allow as many expansions as maxAliasCount says', () => {
+      const text = 'a: &a [1]\nb: [*a, *a, *a]\n';
+      expect(parse(text, { maxAliasCount: 3 }).findings).toEqual([]);
+      expect(parse(text, { maxAliasCount: 2 }).findings.map(where)).toEqual([
+        ['alias-bomb', 2, 13, '/b/2'],
+      ]);
+    });
+
+    it('report an alias inside the node it names', () => {
+      expect(parse('a: &a [1, *a]\n').findings.map(where)).toEqual([
+        ['recursive-alias', 1, 11, '/a/1'],
+      ]);
+    });
+
+    it('report an alias without an anchor before it', () => {
+      const { documents, findings } = parse('a: *later\nb: &later 1\n');
+      expect(findings.map(where)).toEqual([['unknown-anchor', 1, 4, '/a']]);
+      expect(documents[0]?.value).toEqual({ a: null, b: 1 });
+    });
+
+    it('report problems inside an anchor once, where the anchor stands', () => {
+      const { findings } = parse('a: &a {x: yes}\nb: *a\nc: *a\n');
+      expect(findings.map(where)).toEqual([['yaml11-boolean', 1, 11, '/a/x']]);
+    });
+  });
+
+  it('accepts the core tags and rejects every other one', () => {
+    const text =
+      'a: !!str 12\nb: !!int 3\nc: !!map {x: 1}\nd: !!binary aGk=\ne: !!set {x}\nf: !custom 1\ng: !!js/function "x"\nh: !!int abc\n!k i: 1\n';
+    const { documents, findings } = parse(text);
+    expect(findings.map(where)).toEqual([
+      ['unknown-tag', 4, 13, '/d'],
+      ['unknown-tag', 5, 10, '/e'],
+      ['unknown-tag', 6, 12, '/f'],
+      ['unknown-tag', 7, 18, '/g'],
+      ['unknown-tag', 8, 10, '/h'],
+      // A tagged key: the pointer is the mapping it is in.
+      ['unknown-tag', 9, 4, ''],
+    ]);
+    // Nothing is turned into a Buffer, a Set or a function: the data stays JSON.
+    expect(documents[0]?.value).toMatchObject({ a: '12', b: 3, c: { x: 1 }, d: 'aGk=' });
+  });
+
+  it('rejects keys that are collections', () => {
+    expect(parse('? [a, b]\n: c\n').findings.map(where)).toEqual([['complex-key', 1, 3, '']]);
+  });
+
+  it('reports syntax errors with yaml’s code as the rule, and keeps the other documents', () => {
+    const { documents, findings } = parse('a: 1\n---\nb: [1, 2\n---\nc: 3\n');
+    expect(findings.map(where)).toEqual([['yaml-syntax', 4, 1, '']]);
+    expect(findings[0]?.rule).toBeTypeOf('string');
+    expect(documents.map((d) => d.value)).toEqual([{ a: 1 }, undefined, { c: 3 }]);
+    expect(documents.map((d) => d.hasErrors)).toEqual([false, true, false]);
+  });
+
+  it('reports yaml’s warnings as yaml-warning', () => {
+    const { findings } = parse('%FOO bar\n---\na: 1\n');
+    expect(findings.map((f) => [f.code, f.severity])).toEqual([['yaml-warning', 'warning']]);
+  });
+
+  it('stops at maxDepth with the pointer of the first node too deep', () => {
+    const { documents, findings } = parse(`a: ${'['.repeat(50)}${']'.repeat(50)}\n`, {
+      maxDepth: 10,
+    });
+    expect(findings.map(where)).toEqual([['nesting-too-deep', 1, 14, `/a${'/0'.repeat(10)}`]]);
+    expect(documents[0]?.value).toBeUndefined();
+  });
+
+  it('refuses input nested too deeply for yaml to compose, before composing it, every time', () => {
+    // yaml composes recursively: thousands of levels overflow its stack, and after that Node
+    // may abort on a later parse. The depth is checked on yaml's (iterative) syntax tokens.
+    for (const text of [
+      `${'['.repeat(5000)}${']'.repeat(5000)}\n`,
+      `${'- '.repeat(5000)}x\n`,
+      `${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`,
+    ]) {
+      for (let i = 0; i < 3; i++) {
+        const { documents, findings } = parse(text);
+        expect(documents).toEqual([]);
+        expect(findings.map(where)).toEqual([['nesting-too-deep', 1, expect.any(Number), '']]);
+        expect(findings[0]!.col).toBeGreaterThan(400);
+      }
+    }
+  });
+
+  describe('locate', () => {
+    const text =
+      'metadata: {type: vm, id: a}\nspec:\n  disks:\n    - size: 1\n  base: &b {x: 1}\n  copy: *b\n  empty:\n';
+    const doc = parse(text).documents[0]!;
+
+    it('finds values, and keys with part "key"', () => {
+      expect(doc.locate('/metadata/id')).toEqual({ line: 1, col: 26 });
+      expect(doc.locate('/spec/disks/0/size')).toEqual({ line: 4, col: 13 });
+      expect(doc.locate('/spec/disks/0/size', 'key')).toEqual({ line: 4, col: 7 });
+    });
+
+    it('falls back to the nearest existing parent', () => {
+      expect(doc.locate('/spec/disks/3/size')).toEqual({ line: 4, col: 5 });
+      expect(doc.locate('/nothing/here')).toEqual({ line: 1, col: 1 });
+    });
+
+    it('follows aliases to the anchored node', () => {
+      expect(doc.locate('/spec/copy')).toEqual({ line: 6, col: 9 });
+      expect(doc.locate('/spec/copy/x')).toEqual({ line: 5, col: 16 });
+    });
+
+    it('points at the key of a key without a value', () => {
+      expect(doc.locate('/spec/empty')).toMatchObject({ line: 7 });
+    });
+
+    it('unescapes ~0 and ~1 in pointers', () => {
+      const d = parse('"a/b": {"c~d": 1}\n').documents[0]!;
+      expect(d.locate('/a~1b/c~0d')).toEqual({ line: 1, col: 16 });
+    });
+  });
+
+  it('is pure: the same text gives the same result, and the module reads no files', async () => {
+    const text = 'a: yes\nb: &x [1]\nc: *x\n---\n- 1\n';
+    const strip = (r: ReturnType<typeof parse>) => ({
+      findings: r.findings,
+      documents: r.documents.map((d) => [d.index, d.position, d.value, d.hasErrors]),
+    });
+    expect(strip(parse(text))).toEqual(strip(parse(text)));
+    for (const module of ['parse-manifest', 'yaml-source', 'load-manifests']) {
+      const source = await readFile(
+        new URL(`../../src/loaders/${module}.ts`, import.meta.url),
+        'utf8',
+      );
+      expect(source).not.toMatch(/from 'node:/);
+    }
+  });
+
+  it('never throws, whatever the text', () => {
+    const token = fc.constantFrom(
+      'a',
+      ':',
+      ': ',
+      '-',
+      '- ',
+      '\n',
+      '  ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '&a ',
+      '*a',
+      '!',
+      '!!str ',
+      '? ',
+      '"',
+      "'",
+      '#',
+      '---\n',
+      '|',
+      '>',
+      '__proto__',
+      '<<',
+      '%YAML 1.1\n',
+      '\t',
+      'yes',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (parts) => {
+        const result = parse(parts.join(''));
+        for (const f of result.findings) {
+          expect(f.line).toBeGreaterThanOrEqual(1);
+          expect(f.col).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => void parse(text)),
+      { numRuns: 200 },
+    );
+  });
+});

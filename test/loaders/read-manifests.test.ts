@@ -1,0 +1,179 @@
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  nodeFileSystem,
+  readManifests,
+  type Finding,
+  type FindingCode,
+  type ManifestFileSystem,
+} from '../../src/index.js';
+
+type Where = [FindingCode, string];
+const where = (f: Finding): Where => [f.code, f.file];
+
+const fixtures = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+const DEFINITION = 'metadata: {type: rd}\nspec: {type: VMs.example.org}\n';
+const vm = (id: string) => `metadata: {type: vm, id: ${id}}\nspec: {}\n`;
+
+let dir: string;
+
+/** Writes files (creating directories) below the temporary directory. */
+async function tree(files: Record<string, string>): Promise<void> {
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-read-'));
+});
+
+afterEach(async () => {
+  await chmod(dir, 0o755);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('readManifests', () => {
+  it('loads a fixture tree, with paths as given relative to cwd', async () => {
+    const result = await readManifests(['minimal'], { cwd: fixtures });
+    expect(result.findings).toEqual([]);
+    expect(result.files).toEqual(['minimal/definitions.yaml', 'minimal/vms.yaml']);
+    expect(result.resources.map((r) => r.source.file)).toEqual([
+      'minimal/vms.yaml',
+      'minimal/vms.yaml',
+    ]);
+  });
+
+  it('finds every .yaml and .yml file below a directory, sorted, skipping other, hidden and node_modules files', async () => {
+    await tree({
+      'definitions.yaml': DEFINITION,
+      'b.yml': vm('b'),
+      'a.yaml': vm('a'),
+      'sub/deeper/c.yaml': vm('c'),
+      'notes.txt': 'not: yaml at all: [',
+      'README.md': '# readme',
+      'x.json': '{}',
+      '.hidden/h.yaml': vm('h'),
+      '.github/workflows/ci.yml': 'on: push\n',
+      'node_modules/m/m.yaml': vm('m'),
+    });
+    const result = await readManifests(['.'], { cwd: dir });
+    expect(result.findings).toEqual([]);
+    expect(result.files).toEqual([
+      'a.yaml',
+      'b.yml',
+      'definitions.yaml',
+      path.join('sub', 'deeper', 'c.yaml'),
+    ]);
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads a file given by name whatever its extension', async () => {
+    await tree({ 'definitions.yaml': DEFINITION, 'vms.txt': vm('a') });
+    const result = await readManifests(['definitions.yaml', 'vms.txt'], { cwd: dir });
+    expect(result.findings).toEqual([]);
+    expect(result.resources).toHaveLength(1);
+  });
+
+  it('reads a file once, however it is reached', async () => {
+    await tree({ 'definitions.yaml': DEFINITION, 'sub/a.yaml': vm('a') });
+    await symlink(path.join(dir, 'sub', 'a.yaml'), path.join(dir, 'link.yaml'));
+    const result = await readManifests(['.', 'sub', 'sub/a.yaml', './sub/'], { cwd: dir });
+    expect(result.findings).toEqual([]);
+    expect(result.files).toEqual(['definitions.yaml', 'link.yaml']);
+    expect(result.resources).toHaveLength(1);
+  });
+
+  it('follows symlinked directories, and reports a symlink loop instead of following it', async () => {
+    await tree({ 'definitions.yaml': DEFINITION, 'sub/a.yaml': vm('a') });
+    await symlink(dir, path.join(dir, 'sub', 'back'));
+    await symlink(path.join(dir, 'sub'), path.join(dir, 'alias'));
+    const result = await readManifests(['.'], { cwd: dir });
+    expect(result.findings.map(where)).toEqual([['symlink-loop', path.join('alias', 'back')]]);
+    expect(result.resources).toHaveLength(1);
+  });
+
+  it('reports a symlink that points at itself', async () => {
+    await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
+    await symlink('loop.yaml', path.join(dir, 'loop.yaml'));
+    await symlink('loop', path.join(dir, 'loop'));
+    const result = await readManifests(['.', 'loop.yaml'], { cwd: dir });
+    expect(result.findings.map(where)).toEqual([
+      ['symlink-loop', 'loop'],
+      ['symlink-loop', 'loop.yaml'],
+      ['symlink-loop', 'loop.yaml'],
+    ]);
+    expect(result.resources).toHaveLength(1);
+  });
+
+  it('reports a manifest that is a dangling symlink, and ignores other dangling links', async () => {
+    // Tests run as root, which reads any file whatever its mode: a link to nothing is a manifest
+    // that cannot be read on every machine.
+    await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
+    await symlink('missing.yaml', path.join(dir, 'gone.yaml'));
+    await symlink('missing.txt', path.join(dir, 'gone.txt'));
+    const result = await readManifests(['.'], { cwd: dir });
+    expect(result.findings.map(where)).toEqual([['unreadable-file', 'gone.yaml']]);
+    expect(result.resources).toHaveLength(1);
+  });
+
+  it('reports files and directories it may not read, and reads the rest', async () => {
+    await tree({
+      'definitions.yaml': DEFINITION,
+      'a.yaml': vm('a'),
+      'b.yaml': vm('b'),
+      'locked/c.yaml': vm('c'),
+    });
+    // chmod 000 does not stop root, so the permission errors come from the file system given.
+    const denied = (p: string) =>
+      Object.assign(new Error(`EACCES: permission denied, open '${p}'`), { code: 'EACCES' });
+    const fs: ManifestFileSystem = {
+      ...nodeFileSystem,
+      readFile: async (p) =>
+        p.endsWith('b.yaml') ? Promise.reject(denied(p)) : nodeFileSystem.readFile(p),
+      readdir: async (p) =>
+        p.endsWith('locked') ? Promise.reject(denied(p)) : nodeFileSystem.readdir(p),
+    };
+    const result = await readManifests(['.'], { cwd: dir, fs });
+    expect(result.findings.map(where)).toEqual([
+      ['unreadable-file', 'b.yaml'],
+      ['unreadable-file', 'locked'],
+    ]);
+    expect(result.files).toEqual(['a.yaml', 'definitions.yaml']);
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
+  });
+
+  it('reports a path that does not exist, and that nothing was loaded', async () => {
+    const result = await readManifests(['missing', 'also/missing.yaml'], { cwd: dir });
+    expect(result.findings.map((f) => [f.code, f.file, f.line, f.col, f.pointer])).toEqual([
+      ['empty-input', '', 0, 0, ''],
+      ['path-not-found', 'also/missing.yaml', 0, 0, ''],
+      ['path-not-found', 'missing', 0, 0, ''],
+    ]);
+    expect(result.files).toEqual([]);
+  });
+
+  it('merges file findings with manifest findings, sorted by file', async () => {
+    await tree({
+      'definitions.yaml': DEFINITION,
+      'a.yaml': vm('a'),
+      'z.yaml': 'metadata: {type: nope, id: z}\n',
+    });
+    const result = await readManifests(['.', 'b-missing'], { cwd: dir });
+    expect(result.findings.map(where)).toEqual([
+      ['path-not-found', 'b-missing'],
+      ['unknown-type', 'z.yaml'],
+    ]);
+  });
+
+  it('keeps absolute paths absolute', async () => {
+    await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
+    const result = await readManifests([dir], { cwd: '/' });
+    expect(result.files).toEqual([path.join(dir, 'a.yaml'), path.join(dir, 'definitions.yaml')]);
+  });
+});
