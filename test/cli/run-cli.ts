@@ -12,7 +12,7 @@ export interface CliResult {
 /** Runs the real CLI in-process with captured streams, from the repository root by default. */
 export async function cli(
   argv: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; isTTY?: boolean } = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -21,7 +21,7 @@ export async function cli(
     stderr: { write: (t: string) => (stderr += t) },
     cwd: options.cwd ?? REPO,
     env: options.env ?? {},
-    isTTY: false,
+    isTTY: options.isTTY ?? false,
   });
   return { code, stdout, stderr };
 }
