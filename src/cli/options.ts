@@ -65,3 +65,15 @@ export function toProjectOptions(flags: CommonFlags): Omit<ProjectOptions, 'onLo
     ...(maxWrites !== undefined ? { maxWrites } : {}),
   };
 }
+
+/**
+ * The `-o` value as one of `formats`.
+ * @throws CliError (usage) listing the formats.
+ */
+export function parseFormat<F extends string>(output: string, formats: readonly F[]): F {
+  const format = formats.find((f) => f === output);
+  if (format !== undefined) return format;
+  throw new CliError(
+    `-o: unknown format ${JSON.stringify(output)} (expected ${formats.join(', ')})`,
+  );
+}

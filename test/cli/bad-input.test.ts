@@ -32,9 +32,9 @@ describe('the CLI on every class of bad input', () => {
       const findings = lines.slice(0, -1).map((l) => FINDING.exec(l)?.groups);
       expect(findings.every((f) => f !== undefined)).toBe(true);
       for (const f of findings) {
-        expect(f!.file.startsWith(`fixtures/invalid/${name}/`)).toBe(true);
-        expect(Number(f!.line)).toBeGreaterThan(0);
-        expect(Number(f!.col)).toBeGreaterThan(0);
+        expect(f?.file?.startsWith(`fixtures/invalid/${name}/`)).toBe(true);
+        expect(Number(f?.line)).toBeGreaterThan(0);
+        expect(Number(f?.col)).toBeGreaterThan(0);
       }
     },
   );

@@ -1,16 +1,7 @@
 /**
  * Resources and a harness for the generic controller tests, after COSI's A -> B (+ C) test types.
  */
-import {
-  createInMemoryState,
-  createRuntime,
-  defineResource,
-  SimulatedClock,
-  type InMemoryState,
-  type Kind,
-  type Runtime,
-  type StateEvent,
-} from '../../src/index.js';
+import { defineResource, type Kind, type StateEvent } from '../../src/index.js';
 
 export interface ASpec {
   str: string;
@@ -41,19 +32,9 @@ export const C = defineResource<CSpec>({
   defaultSpec: () => ({ aux: 0 }),
 });
 
-export interface Harness {
-  readonly state: InMemoryState;
-  readonly clock: SimulatedClock;
-  readonly runtime: Runtime;
-}
+import type { Harness } from '../support/harness.js';
 
-/** A state, a simulated clock and a runtime on them. */
-export function createHarness(): Harness {
-  const clock = new SimulatedClock();
-  const state = createInMemoryState({ now: () => clock.now() });
-  const runtime = createRuntime(state, { clock });
-  return { state, clock, runtime };
-}
+export { createHarness, type Harness } from '../support/harness.js';
 
 /**
  * Records every change of the given kinds as `<event> <id>` (`created x`, `updated x`,

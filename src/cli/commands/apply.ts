@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { addProjectOptions, outputOption, type CommonFlags } from '../options.js';
-import { renderResources, type ResourceFormat } from '../render/resources.js';
+import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
+import { renderResources } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
 import { runProjectCommand } from './run-project.js';
 
@@ -39,7 +38,7 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
 3 did not converge.`,
     )
     .action(async (flags: ApplyFlags) => {
-      const format = parseFormat(flags.output);
+      const format = parseFormat(flags.output, FORMATS);
       const outcome = await runProjectCommand(flags, io);
       if (outcome.ran) {
         const groups = selectResources(outcome.run, {
@@ -51,11 +50,4 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
       exit(outcome.exitCode);
     });
   return command;
-}
-
-function parseFormat(output: string): ResourceFormat {
-  if ((FORMATS as readonly string[]).includes(output)) return output as ResourceFormat;
-  throw new CliError(
-    `-o: unknown format ${JSON.stringify(output)} (expected ${FORMATS.join(', ')})`,
-  );
 }

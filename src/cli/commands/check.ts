@@ -4,7 +4,13 @@ import { resolveExpect, runChecks } from '../check/run-checks.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
-import { addProjectOptions, outputOption, toProjectOptions, type CommonFlags } from '../options.js';
+import {
+  addProjectOptions,
+  outputOption,
+  parseFormat,
+  toProjectOptions,
+  type CommonFlags,
+} from '../options.js';
 import { loadProject } from '../project.js';
 import {
   renderCheckGithub,
@@ -54,7 +60,7 @@ Examples:
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
     )
     .action(async (flags: CheckFlags) => {
-      const format = parseFormat(flags.output);
+      const format = parseFormat(flags.output, FORMATS);
       if (flags.update && flags.expect === undefined)
         throw new CliError('--update needs --expect <dir>');
       const run = await loadProject(toProjectOptions(flags), io.cwd);
@@ -91,11 +97,4 @@ function render(
     case 'github':
       return renderCheckGithub(result);
   }
-}
-
-function parseFormat(output: string): CheckFormat {
-  if ((FORMATS as readonly string[]).includes(output)) return output as CheckFormat;
-  throw new CliError(
-    `-o: unknown format ${JSON.stringify(output)} (expected ${FORMATS.join(', ')})`,
-  );
 }

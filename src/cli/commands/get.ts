@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { CliError, EXIT } from '../exit-codes.js';
+import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { addProjectOptions, outputOption, type CommonFlags } from '../options.js';
+import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
 import { renderResources, type ResourceFormat } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
 import { runProjectCommand } from './run-project.js';
@@ -34,7 +34,7 @@ Examples:
   cosi get rd -f fixtures/vm-network`,
     )
     .action(async (type: string, id: string | undefined, flags: GetFlags) => {
-      const format = parseFormat(flags.output);
+      const format = parseGetFormat(flags.output);
       const outcome = await runProjectCommand(flags, io);
       if (!outcome.ran) {
         exit(outcome.exitCode);
@@ -58,10 +58,7 @@ Examples:
   return command;
 }
 
-function parseFormat(output: string): ResourceFormat {
-  if (output === 'table' || output === 'yaml' || output === 'json') return output;
+function parseGetFormat(output: string): ResourceFormat {
   if (output.startsWith('jsonpath=')) return { jsonpath: output.slice('jsonpath='.length) };
-  throw new CliError(
-    `-o: unknown format ${JSON.stringify(output)} (expected table, yaml, json or jsonpath=EXPR)`,
-  );
+  return parseFormat(output, ['table', 'yaml', 'json', 'jsonpath=EXPR'] as const) as ResourceFormat;
 }

@@ -6,11 +6,17 @@ import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { hasErrors } from '../../loaders/finding.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
-import { addProjectOptions, outputOption, toProjectOptions, type CommonFlags } from '../options.js';
+import {
+  addProjectOptions,
+  outputOption,
+  parseFormat,
+  toProjectOptions,
+  type CommonFlags,
+} from '../options.js';
 import { loadProject, type ProjectRun } from '../project.js';
 import type { GraphFilter } from '../render/graph/filter-graph.js';
 import { buildGraphView } from '../render/graph/graph-view.js';
-import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../render/graph/render-graph.js';
+import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { runProjectCommand } from './run-project.js';
 
@@ -76,7 +82,7 @@ Exit codes: 0 ok, 1 invalid manifests or (with --resources) failing controllers,
 config error, 3 (with --resources) did not converge.`,
     )
     .action(async (flags: GraphFlags) => {
-      const format = parseFormat(flags.output);
+      const format = parseFormat(flags.output, GRAPH_FORMATS);
       const depth = parseDepth(flags);
       if (flags.resources) {
         const outcome = await runProjectCommand(flags, io);
@@ -107,14 +113,6 @@ config error, 3 (with --resources) did not converge.`,
       exit(EXIT.ok);
     });
   return command;
-}
-
-function parseFormat(output: string): GraphFormat {
-  const format = GRAPH_FORMATS.find((f) => f === output);
-  if (format) return format;
-  throw new CliError(
-    `-o: unknown format ${JSON.stringify(output)} (expected ${GRAPH_FORMATS.join(', ')})`,
-  );
 }
 
 function parseDepth(flags: GraphFlags): number {

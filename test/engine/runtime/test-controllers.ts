@@ -3,15 +3,10 @@
  * ints become strings, strings become sentences.
  */
 import {
-  createInMemoryState,
-  createRuntime,
   defineResource,
   listAll,
-  SimulatedClock,
   type Controller,
   type ControllerRuntime,
-  type InMemoryState,
-  type Runtime,
 } from '../../../src/index.js';
 
 export const Int = defineResource<{ value: number }>({
@@ -108,16 +103,4 @@ export function strToSentence(name = 'StrToSentenceController'): Controller {
   };
 }
 
-export interface Harness {
-  readonly state: InMemoryState;
-  readonly clock: SimulatedClock;
-  readonly runtime: Runtime;
-}
-
-/** A state, a simulated clock and a runtime on them. */
-export function createHarness(): Harness {
-  const clock = new SimulatedClock();
-  const state = createInMemoryState({ now: () => clock.now() });
-  const runtime = createRuntime(state, { clock });
-  return { state, clock, runtime };
-}
+export { createHarness, type Harness } from '../../support/harness.js';
