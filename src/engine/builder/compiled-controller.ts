@@ -1,7 +1,7 @@
 import { kindKey, pointerKey, type Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import type { Input, Output, QController, QInputKind } from '../runtime/controller.js';
-import { requeueAfter, SkipError } from '../runtime/errors.js';
+import { requeueAfter } from '../runtime/errors.js';
 import type { StateEvent } from '../state/state.js';
 import { toPartialObjectMetadata, type ObjectLike } from './events.js';
 import type { EventHandler, RequestQueue } from './handlers.js';
@@ -164,10 +164,8 @@ export function compileController(spec: ControllerSpec): CompiledController {
           throw error;
         }
         terminal.set(key, { request, error, at: rt.clock.now() });
-        ctx.log.error('reconcile failed with a terminal error, not retrying', {
-          error: error.message,
-        });
-        throw new SkipError(error.message);
+        // The engine records it, reports it and does not retry the request.
+        throw error;
       }
       terminal.delete(key);
       const after = result?.requeueAfter;

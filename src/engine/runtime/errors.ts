@@ -42,6 +42,14 @@ const hasCode = (err: unknown, code: string): boolean =>
   typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 
 export const isSkip = (err: unknown): err is SkipError => hasCode(err, 'skip');
+
+/**
+ * An error that retrying will not fix (controller-runtime's terminal error): a queue controller
+ * that throws one for an item records the failure, shows it in the report, and does not retry the
+ * item until its next event. Any error with `code: 'terminal'` counts, such as the builder's.
+ */
+export const isTerminal = (err: unknown): err is Error =>
+  hasCode(err, 'terminal') && err instanceof Error;
 export const isRequeue = (err: unknown): err is RequeueError =>
   hasCode(err, 'requeue') && typeof (err as { interval?: unknown }).interval === 'number';
 

@@ -6,7 +6,7 @@ import type { StateEvent } from '../state/state.js';
 type RoutedEvent = StateEvent & { type: 'created' | 'updated' | 'destroyed' };
 import { ControllerFacade } from './controller-facade.js';
 import { toError } from './controller-adapter.js';
-import { isRequeue, isSkip } from './errors.js';
+import { isRequeue, isSkip, isTerminal } from './errors.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerState, type ControllerStatus } from './metrics.js';
 import type { RuntimeHost } from './runtime-host.js';
@@ -23,6 +23,8 @@ export interface FailingItem {
   readonly lastError: Error;
   /** Given up for this convergence run. */
   readonly gaveUp: boolean;
+  /** A terminal error: not retried, not even by the next convergence run, until a new event. */
+  readonly terminal: boolean;
 }
 
 /**
@@ -164,7 +166,7 @@ export class QControllerAdapter {
   /** Gives the items given up in an earlier convergence run another chance. */
   revive(): void {
     for (const [key, item] of this.#failing) {
-      if (!item.gaveUp) continue;
+      if (!item.gaveUp || item.terminal) continue;
       this.#failing.set(key, { ...item, gaveUp: false });
       this.#backoffs.get(key)?.reset();
       this.enqueue(item.pointer);
@@ -246,6 +248,13 @@ export class QControllerAdapter {
         this.metrics.requeues++;
         if (error.cause !== undefined) this.#recordFailure(key, job.pointer, toError(error.cause));
         this.enqueue(job.pointer, error.interval);
+      } else if (isTerminal(error)) {
+        this.metrics.crashes++;
+        this.#recordFailure(key, job.pointer, error, true);
+        this.#log.error('reconcile failed with a terminal error, not retrying', {
+          resource: formatPointer(job.pointer),
+          error: error.message,
+        });
       } else {
         const err = toError(error);
         this.metrics.crashes++;
@@ -291,11 +300,11 @@ export class QControllerAdapter {
   }
 
   /** Returns true when the item is given up (attempt bound reached). */
-  #recordFailure(key: string, pointer: Pointer, error: Error): boolean {
+  #recordFailure(key: string, pointer: Pointer, error: Error, terminal = false): boolean {
     this.#lastError = error;
     const attempts = (this.#failing.get(key)?.attempts ?? 0) + 1;
-    const gaveUp = attempts >= this.host.maxAttempts();
-    this.#failing.set(key, { pointer, attempts, lastError: error, gaveUp });
+    const gaveUp = terminal || attempts >= this.host.maxAttempts();
+    this.#failing.set(key, { pointer, attempts, lastError: error, gaveUp, terminal });
     return gaveUp;
   }
 

@@ -89,8 +89,15 @@ describe('reconcile results', () => {
     const report = await h.runtime.converge();
     expect(r.calls).toHaveLength(1);
     expect(h.clock.now()).toBe(start);
-    expect(report.converged).toBe(true);
-    expect(h.runtime.status('vm')?.state).toBe('idle');
+    expect(report.converged).toBe(false);
+    expect(report.reason).toBe('failing');
+    expect(report.controllers[0]?.failingItems).toEqual([
+      { pointer: VM.pointer('web'), attempts: 1, error: 'terminal error: image does not exist' },
+    ]);
+    expect(h.runtime.status('vm')?.state).toBe('failed');
+    // Another convergence run does not retry it either: only a new event does.
+    await h.runtime.converge();
+    expect(r.calls).toHaveLength(1);
     const [failure] = compiled.terminalErrors();
     expect(compiled.terminalErrors()).toHaveLength(1);
     expect(failure?.request).toEqual({ namespace: 'default', id: 'web', type: VM.type });

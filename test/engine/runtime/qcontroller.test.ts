@@ -193,6 +193,38 @@ describe('queue controllers', () => {
     expect(report.controllers[0]?.lastError).toBe('cannot digest');
   });
 
+  it('records a terminal error without retrying it until the next event of its item', async () => {
+    h = createHarness();
+    let calls = 0;
+    await h.state.create(Int.create('t', { value: 1 }));
+    const terminal = Object.assign(new Error('unfixable'), { code: 'terminal' });
+    await h.runtime.register(
+      intToStrQ({
+        reconcile: async (rt, p) => {
+          calls++;
+          const int = await rt.get<{ value: number }>(p);
+          if (int.spec.value === 1) throw terminal;
+        },
+      }),
+    );
+    const t0 = h.clock.now();
+    const report = await h.runtime.converge();
+    expect([calls, h.clock.now() - t0]).toEqual([1, 0]);
+    expect(report.reason).toBe('failing');
+    expect(report.controllers[0]?.failingItems).toEqual([
+      { pointer: Int.pointer('t'), attempts: 1, error: 'unfixable' },
+    ]);
+    await h.runtime.converge();
+    expect(calls).toBe(1);
+    await h.state.modify(Int.create('t'), (d) => {
+      d.spec.value = 2;
+    });
+    const fixed = await h.runtime.converge();
+    expect(calls).toBe(2);
+    expect(fixed.converged).toBe(true);
+    expect(fixed.controllers[0]?.failingItems).toEqual([]);
+  });
+
   it('clears the backoff of an item on SkipError and does not retry it', async () => {
     h = createHarness();
     let calls = 0;
