@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
@@ -6,8 +7,9 @@ import { graphCommand } from './commands/graph.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
-/** The package version, shown by `cosi --version`. */
-export const VERSION = '0.1.0';
+/** The package version, shown by `cosi --version` (the same file in `src/` and `dist/`). */
+export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string })
+  .version;
 
 /**
  * A fresh commander program writing to `io`. Commands report their exit code through `exit`;

@@ -18,9 +18,9 @@ export function applyCommand(io: CliIo, exit: (code: number) => void): Command {
   const command = new Command('apply')
     .summary('run the controllers on manifests and print the resulting state')
     .description(
-      'Loads every *.yaml / *.yml below the given paths, validates them, registers the controllers of\n' +
-        "the project's cosi.config.ts, runs them to convergence on a simulated clock and prints the\n" +
-        'resulting state. Invalid manifests stop before any controller runs.',
+      'Loads every *.yaml / *.yml below the given paths, validates them, registers the controllers ' +
+        "of the project's cosi.config.ts, runs them to convergence on a simulated clock and prints " +
+        'the resulting state. Invalid manifests stop before any controller runs.',
     );
   addProjectOptions(command)
     .addOption(outputOption(FORMATS, 'table'))

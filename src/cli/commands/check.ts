@@ -36,8 +36,8 @@ export function checkCommand(io: CliIo, exit: (code: number) => void): Command {
   const command = new Command('check')
     .summary('validate manifests, run the controllers and report, for CI')
     .description(
-      'Validates every manifest, runs the controllers to convergence and reports every finding:\n' +
-        'invalid manifests, failing controllers, non-convergence and, with --expect, differences\n' +
+      'Validates every manifest, runs the controllers to convergence and reports every finding: ' +
+        'invalid manifests, failing controllers, non-convergence and, with --expect, differences ' +
         'from a golden tree of expected resources. Ends with "N passed, N failed".',
     );
   addProjectOptions(command)

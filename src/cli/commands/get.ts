@@ -16,7 +16,7 @@ export function getCommand(io: CliIo, exit: (code: number) => void): Command {
   const command = new Command('get')
     .summary('run the controllers on manifests and print one type or one resource')
     .description(
-      'Runs the project like `cosi apply`, then prints the resources of one type (any alias,\n' +
+      'Runs the project like `cosi apply`, then prints the resources of one type (any alias, ' +
         'case-insensitive), or one resource by id.',
     )
     .argument('<type>', 'resource type or alias (e.g. vm, VMs.example.org, rd)')

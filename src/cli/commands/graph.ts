@@ -39,20 +39,19 @@ export function graphCommand(io: CliIo, exit: (code: number) => void): Command {
     .summary('print the dependency graph of the controllers (text, tree, DOT, Mermaid, JSON)')
     .description(
       "Registers the controllers of the project's cosi.config.ts and prints what each\n" +
-        'reads and writes, as `talosctl inspect dependencies` draws it: controllers are\n' +
-        'boxes (queue controllers rounded), resource types notes; exclusive outputs\n' +
-        'bold, shared outputs solid, strong and primary inputs solid, weak and mapped\n' +
-        'inputs dotted, destroyReady and mappedDestroyReady inputs dashed (talosctl\n' +
-        'omits them); an input pinned to one id has it as label. Cycles are shown, not\n' +
-        'refused: the text format names them, the tree marks a node met again on its\n' +
-        'own path "(cycle)".\n' +
-        '\n' +
-        'Without --resources the controllers are registered but never run. With\n' +
-        '--resources the project converges first (like `cosi apply`), then every\n' +
-        'resource is listed under its type with the controller that wrote it (none: a\n' +
-        'manifest) and the resources it came from: its owner references or, when it has\n' +
-        'none, the inputs of the controller that wrote it that have the same id or are\n' +
-        'pinned to one id (a heuristic; destroyReady inputs do not count). The tree\n' +
+        'reads and writes, as `talosctl inspect dependencies` draws it: controllers are ' +
+        'boxes (queue controllers rounded), resource types notes; exclusive outputs ' +
+        'bold, shared outputs solid, strong and primary inputs solid, weak and mapped ' +
+        'inputs dotted, destroyReady and mappedDestroyReady inputs dashed (talosctl ' +
+        'omits them); an input pinned to one id has it as label. Cycles are shown, not ' +
+        'refused: the text format names them, the tree marks a node met again on its ' +
+        'own path "(cycle)".\n\n' +
+        'Without --resources the controllers are registered but never run. With ' +
+        '--resources the project converges first (like `cosi apply`), then every ' +
+        'resource is listed under its type with the controller that wrote it (none: a ' +
+        'manifest) and the resources it came from: its owner references or, when it has ' +
+        'none, the inputs of the controller that wrote it that have the same id or are ' +
+        'pinned to one id (a heuristic; destroyReady inputs do not count). The tree ' +
         'format follows each resource to everything derived from it.',
     );
   addProjectOptions(command)
