@@ -1,5 +1,6 @@
 import { queriesMatch, idMatches } from '../resource/label-query.js';
 import { kindKey, pointerKey, toPointer, type Kind, type Pointer } from '../resource/pointer.js';
+import { cloneMetadata } from '../resource/metadata.js';
 import {
   freezeResource,
   resourceEqual,
@@ -373,15 +374,23 @@ export class InMemoryState implements State {
     }
   }
 
+  /**
+   * Finalizer changes touch metadata only: the new version shares the stored (frozen) spec
+   * instead of copying it, which matters when every input of a controller gets one.
+   */
   async #changeFinalizers(pointer: Pointer, change: (set: Set<string>) => void): Promise<void> {
     const current = this.getSync(pointer);
-    await this.updateWithConflicts(
-      pointer,
-      (draft) => {
-        const set = new Set(draft.metadata.finalizers);
-        change(set);
-        draft.metadata.finalizers = [...set];
-      },
+    const set = new Set(current.metadata.finalizers);
+    change(set);
+    const finalizers = [...set];
+    const same =
+      finalizers.length === current.metadata.finalizers.length &&
+      finalizers.every((f) => current.metadata.finalizers.includes(f));
+    if (same) return;
+    const metadata = cloneMetadata(current.metadata);
+    metadata.finalizers = finalizers;
+    this.#update(
+      { metadata, spec: current.spec },
       { owner: current.metadata.owner, expectedPhase: 'any' },
     );
   }
