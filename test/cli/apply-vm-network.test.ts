@@ -56,6 +56,14 @@ describe('cosi apply on the vm-network example', () => {
     ]);
   });
 
+  it('gives byte-identical output and summary on every run with --stable', async () => {
+    const args = ['apply', '-f', 'fixtures/vm-network', '-o', 'yaml', '--stable'];
+    const first = await cli(args);
+    const second = await cli(args);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toBe(first.stderr);
+  });
+
   it('prints one table per type with the print columns', async () => {
     const r = await cli(['apply', '-f', 'fixtures/vm-network', '-t', 'nc']);
     expect(r.stdout.split('\n')[0]).toMatch(
