@@ -16,7 +16,12 @@ import {
   type SourceLocation,
 } from './finding.js';
 import { readManifestHeader, type ManifestHeader } from './manifest-document.js';
-import { parseManifest, type ParsedDocument, type ParseManifestOptions } from './parse-manifest.js';
+import {
+  parseManifest,
+  type ParsedDocument,
+  type ParsedManifest,
+  type ParseManifestOptions,
+} from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 
 /** A manifest file's name and contents. */
@@ -95,6 +100,21 @@ export function loadManifests(
   files: readonly ManifestFile[],
   options: LoadManifestsOptions = {},
 ): LoadResult {
+  return loadParsedManifests(
+    files.map((file) => parseManifest(file.text, file.path, options)),
+    options,
+  );
+}
+
+/**
+ * {@link loadManifests} on files already parsed with `parseManifest`: the resolution and
+ * validation passes only. An incremental loader keeps the parse of unchanged files and calls this.
+ * The parsed documents are only read, never changed, so they may be loaded again.
+ */
+export function loadParsedManifests(
+  files: readonly ParsedManifest[],
+  options: LoadManifestsOptions = {},
+): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
   const extras = options.definitions ?? [];
@@ -107,8 +127,7 @@ export function loadManifests(
   const invalid = new InvalidDefinitions();
   for (const extra of extras) definedAt.set(extra.id, undefined);
 
-  for (const file of files) {
-    const parsed = parseManifest(file.text, file.path, options);
+  for (const parsed of files) {
     findings.push(...parsed.findings);
     for (const document of parsed.documents) {
       const report = new DocumentReport(document, findings);

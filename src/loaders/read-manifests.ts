@@ -75,10 +75,34 @@ export async function readManifests(
   return { ...result, findings, files: manifests.map((m) => m.path) };
 }
 
-interface FoundFile {
+/** A manifest file found below the given paths. */
+export interface FoundFile {
   /** As shown in findings. */
   readonly display: string;
   readonly absolute: string;
+}
+
+/** What {@link findManifestFiles} returns. */
+export interface FoundFiles {
+  /** Sorted by the path shown: the load order. */
+  readonly files: readonly FoundFile[];
+  /** Paths that do not exist, cannot be read or loop. */
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * The file-finding half of {@link readManifests}, without reading any file: the same rules
+ * (`*.yaml` / `*.yml`, hidden entries and `node_modules` skipped, symlinks followed, loops
+ * reported), the same order. An incremental reader walks again on every change (directories
+ * only) and reads just the files that changed.
+ */
+export async function findManifestFiles(
+  paths: readonly string[],
+  options: Pick<ReadManifestsOptions, 'cwd' | 'fs'> = {},
+): Promise<FoundFiles> {
+  const walker = new ManifestWalker(options.fs ?? nodeFileSystem, options.cwd ?? process.cwd());
+  for (const given of paths) await walker.addPath(given);
+  return { files: walker.sortedFiles(), findings: walker.findings };
 }
 
 /** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */

@@ -1,0 +1,180 @@
+import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  loadManifests,
+  type LoadManifestsOptions,
+  type ManifestFile,
+} from '../../src/loaders/load-manifests.js';
+import { ManifestCache } from '../../src/loaders/manifest-cache.js';
+import { ManifestReader } from '../../src/loaders/manifest-reader.js';
+import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { nodeFileSystem, readManifests } from '../../src/loaders/read-manifests.js';
+
+const DEFINITIONS = [
+  'metadata: {type: rd, id: vms.example.org}',
+  'spec:',
+  '  type: VMs.example.org',
+  '  schema: {type: object, required: [cpus], properties: {cpus: {type: integer, minimum: 1}}}',
+  '',
+].join('\n');
+const vm = (id: string, cpus = 1): string =>
+  `metadata: {type: vm, id: ${id}}\nspec: {cpus: ${cpus}}\n`;
+
+const FILES: ManifestFile[] = [
+  { path: 'a.yaml', text: vm('a') },
+  { path: 'b.yaml', text: `${vm('b1')}---\n${vm('b2')}` },
+  { path: 'defs.yaml', text: DEFINITIONS },
+];
+
+function edit(files: readonly ManifestFile[], file: string, text: string): ManifestFile[] {
+  return files.map((f) => (f.path === file ? { path: f.path, text } : f));
+}
+
+function countingCache(options: LoadManifestsOptions = {}) {
+  const parse = vi.fn(parseManifest);
+  return { cache: new ManifestCache({ ...options, parse }), parse };
+}
+
+describe('ManifestCache', () => {
+  it('parses every file on the first load and gives what loadManifests gives', () => {
+    const { cache, parse } = countingCache();
+    const result = cache.load(FILES);
+    expect(parse).toHaveBeenCalledTimes(3);
+    expect(result.parsed).toEqual(['a.yaml', 'b.yaml', 'defs.yaml']);
+    const { parsed: _parsed, ...load } = result;
+    expect(load).toEqual(loadManifests(FILES));
+    expect(load.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'b1', 'b2']);
+  });
+
+  it('parses only the edited file on the next load, and the result equals a full load', () => {
+    const { cache, parse } = countingCache();
+    cache.load(FILES);
+    parse.mockClear();
+    const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
+    const { parsed, ...load } = cache.load(edited);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(parse.mock.calls[0]?.[1]).toBe('b.yaml');
+    expect(parsed).toEqual(['b.yaml']);
+    expect(load).toEqual(loadManifests(edited));
+    expect(
+      load.resources.map(
+        (r) => `${r.resource.metadata.id}:${String((r.resource.spec as { cpus: number }).cpus)}`,
+      ),
+    ).toEqual(['a:1', 'b1:4', 'b3:1']);
+  });
+
+  it('parses nothing when no file changed', () => {
+    const { cache, parse } = countingCache();
+    cache.load(FILES);
+    parse.mockClear();
+    expect(cache.load(FILES.map((f) => ({ ...f }))).parsed).toEqual([]);
+    expect(parse).not.toHaveBeenCalled();
+  });
+
+  it('forgets a removed file and its resources, and parses it again when it comes back', () => {
+    const { cache, parse } = countingCache();
+    cache.load(FILES);
+    const without = FILES.filter((f) => f.path !== 'a.yaml');
+    const { parsed: _p, ...load } = cache.load(without);
+    expect(load).toEqual(loadManifests(without));
+    parse.mockClear();
+    expect(cache.load(FILES).parsed).toEqual(['a.yaml']);
+  });
+
+  it('re-resolves unchanged files when an edit elsewhere removes the type they use', () => {
+    const { cache, parse } = countingCache();
+    cache.load(FILES);
+    parse.mockClear();
+    const edited = edit(FILES, 'defs.yaml', '# no definitions any more\n');
+    const { parsed, ...load } = cache.load(edited);
+    expect(parsed).toEqual(['defs.yaml']);
+    expect(load).toEqual(loadManifests(edited));
+    expect(load.resources).toEqual([]);
+    expect(load.findings.map((f) => [f.code, f.file])).toEqual([
+      ['unknown-type', 'a.yaml'],
+      ['unknown-type', 'b.yaml'],
+      ['unknown-type', 'b.yaml'],
+    ]);
+  });
+
+  it('reports a duplicate across an edited and an unchanged file as a full load does', () => {
+    const { cache } = countingCache();
+    cache.load(FILES);
+    const edited = edit(FILES, 'a.yaml', vm('b2'));
+    const { parsed: _p, ...load } = cache.load(edited);
+    expect(load).toEqual(loadManifests(edited));
+    expect(load.findings.map((f) => f.code)).toEqual(['duplicate-resource']);
+  });
+});
+
+describe('ManifestReader', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-manifest-reader-'));
+    await mkdir(path.join(dir, 'sub'));
+    await writeFile(path.join(dir, 'defs.yaml'), DEFINITIONS);
+    await writeFile(path.join(dir, 'a.yaml'), vm('a'));
+    await writeFile(path.join(dir, 'sub', 'b.yaml'), vm('b'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function countingReader() {
+    const readFile = vi.fn((p: string) => nodeFileSystem.readFile(p));
+    const parse = vi.fn(parseManifest);
+    const reader = new ManifestReader(['.'], {
+      cwd: dir,
+      fs: { ...nodeFileSystem, readFile },
+      parse,
+    });
+    return { reader, readFile, parse };
+  }
+
+  const withoutCost = <T extends { read: unknown; parsed: unknown }>({
+    read: _r,
+    parsed: _p,
+    ...rest
+  }: T) => rest;
+
+  it('reads and parses every file first, as readManifests does', async () => {
+    const { reader, readFile } = countingReader();
+    const result = await reader.read();
+    expect(readFile).toHaveBeenCalledTimes(3);
+    expect(result.read).toEqual(['a.yaml', 'defs.yaml', 'sub/b.yaml']);
+    expect(withoutCost(result)).toEqual(await readManifests(['.'], { cwd: dir }));
+  });
+
+  it('reads and parses only the files reported changed, and finds new and removed files', async () => {
+    const { reader, readFile, parse } = countingReader();
+    await reader.read();
+    readFile.mockClear();
+    parse.mockClear();
+    await writeFile(path.join(dir, 'a.yaml'), vm('a', 2));
+    await writeFile(path.join(dir, 'sub', 'c.yaml'), vm('c'));
+    await unlink(path.join(dir, 'sub', 'b.yaml'));
+    const result = await reader.read([
+      path.join(dir, 'a.yaml'),
+      path.join(dir, 'sub', 'c.yaml'),
+      path.join(dir, 'sub', 'b.yaml'),
+    ]);
+    expect(result.read).toEqual(['a.yaml', 'sub/c.yaml']);
+    expect(readFile).toHaveBeenCalledTimes(2);
+    expect(parse).toHaveBeenCalledTimes(2);
+    expect(withoutCost(result)).toEqual(await readManifests(['.'], { cwd: dir }));
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'c']);
+  });
+
+  it('does not parse a file reported changed whose content is the same', async () => {
+    const { reader, readFile, parse } = countingReader();
+    await reader.read();
+    readFile.mockClear();
+    parse.mockClear();
+    const result = await reader.read([path.join(dir, 'a.yaml')]);
+    expect(readFile).toHaveBeenCalledTimes(1);
+    expect(parse).not.toHaveBeenCalled();
+    expect(result.parsed).toEqual([]);
+  });
+});
