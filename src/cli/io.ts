@@ -1,3 +1,5 @@
+import { onProcessInterrupt } from './watch/interrupt.js';
+
 /** Where a command writes, and the process facts it may look at: injected so tests can run it. */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
@@ -6,6 +8,11 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether stdout is a terminal (color and progress only then). */
   readonly isTTY: boolean;
+  /**
+   * Subscribes to the user's request to stop a long-running command (`watch`): Ctrl-C, `q`.
+   * Returns the unsubscribe. Commands that never end without it refuse to start.
+   */
+  readonly onInterrupt?: (handler: () => void) => () => void;
 }
 
 /** The real process. */
@@ -16,6 +23,7 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     env: process.env,
     isTTY: process.stdout.isTTY,
+    onInterrupt: onProcessInterrupt,
   };
 }
 

@@ -4,6 +4,7 @@ import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
+import { watchCommand } from './commands/watch.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -30,13 +31,15 @@ export function createCli(io: CliIo, exit: (code: number) => void): Command {
       `
 Examples:
   cosi apply -f fixtures/vm-network           run the example project and print its state
-  cosi get vm -f fixtures/vm-network -o yaml  print one type after the run`,
+  cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
+  cosi watch -f fixtures/vm-network           re-run on every file change, with a live view`,
     );
   for (const command of [
     applyCommand(io, exit),
     getCommand(io, exit),
     checkCommand(io, exit),
     graphCommand(io, exit),
+    watchCommand(io, exit),
   ]) {
     program.addCommand(
       command.exitOverride().configureOutput({

@@ -65,21 +65,7 @@ const engineModule = (): Promise<unknown> => import('../index.js');
  */
 export async function loadProject(options: ProjectOptions, cwd: string): Promise<ProjectRun> {
   const started = performance.now();
-  const configFile = await resolveConfig(options, cwd);
-  let config: LoadedConfig | undefined;
-  if (configFile) {
-    try {
-      config = await loadConfig(configFile, { modules: { cosi: await engineModule() } });
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        throw new CliError(
-          error.message.replace(configFile, displayPath(cwd, configFile)),
-          EXIT.usage,
-        );
-      }
-      throw error;
-    }
-  }
+  const { file: configFile, config } = await loadProjectConfig(options, cwd);
   const read = await readManifests(options.files, {
     cwd,
     definitions: config?.definitions ?? [],
@@ -124,12 +110,43 @@ export async function loadProject(options: ProjectOptions, cwd: string): Promise
   return { ...base, report, timings: { load, converge: performance.now() - converging } };
 }
 
+/** The project's config file (if there is one) and what it exports. */
+export interface ProjectConfigLoad {
+  readonly file: string | undefined;
+  readonly config: LoadedConfig | undefined;
+}
+
+/**
+ * Finds (`--config`, or `cosi.config.*` in the first `-f` directory) and loads the config; a
+ * fresh evaluation every time, so `watch` can call it again after an edit.
+ *
+ * @throws CliError (usage) when the config cannot be found or loaded.
+ */
+export async function loadProjectConfig(
+  options: Pick<ProjectOptions, 'files' | 'config'>,
+  cwd: string,
+): Promise<ProjectConfigLoad> {
+  const file = await resolveConfig(options, cwd);
+  if (!file) return { file, config: undefined };
+  try {
+    return { file, config: await loadConfig(file, { modules: { cosi: await engineModule() } }) };
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new CliError(error.message.replace(file, displayPath(cwd, file)), EXIT.usage);
+    }
+    throw error;
+  }
+}
+
 /** Enough for every resource to be rewritten many times, but a ping-pong still stops quickly. */
 export function defaultMaxWrites(resources: number): number {
   return Math.max(10_000, resources * 50);
 }
 
-async function resolveConfig(options: ProjectOptions, cwd: string): Promise<string | undefined> {
+async function resolveConfig(
+  options: Pick<ProjectOptions, 'files' | 'config'>,
+  cwd: string,
+): Promise<string | undefined> {
   if (options.config !== undefined) {
     const file = path.resolve(cwd, options.config);
     try {
@@ -151,7 +168,7 @@ async function resolveConfig(options: ProjectOptions, cwd: string): Promise<stri
 }
 
 /** Definitions are resources too, in the `meta` namespace, as in COSI: `cosi get rd` lists them. */
-async function storeDefinitions(
+export async function storeDefinitions(
   state: InMemoryState,
   definitions: readonly ResourceDefinition[],
 ): Promise<void> {
@@ -171,7 +188,11 @@ async function storeDefinitions(
   }
 }
 
-async function registerControllers(
+/**
+ * Registers the config's controllers and runs its `setup`.
+ * @throws CliError (usage) naming the config file when either fails.
+ */
+export async function registerControllers(
   runtime: Runtime,
   loaded: LoadedConfig | undefined,
   cwd: string,
@@ -193,7 +214,7 @@ async function registerControllers(
 }
 
 /** A path as the user would write it: relative to the working directory when inside it. */
-function displayPath(cwd: string, file: string): string {
+export function displayPath(cwd: string, file: string): string {
   const relative = path.relative(cwd, file);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
     ? relative

@@ -19,7 +19,10 @@ export interface ResourceQuery {
  *
  * @throws CliError (usage) for an unknown or ambiguous type.
  */
-export function selectResources(run: ProjectRun, query: ResourceQuery): ResourceGroup[] {
+export function selectResources(
+  run: Pick<ProjectRun, 'registry' | 'state'>,
+  query: ResourceQuery,
+): ResourceGroup[] {
   let only: ResourceDefinition | undefined;
   if (query.type !== undefined) {
     try {

@@ -12,7 +12,12 @@ export interface CliResult {
 /** Runs the real CLI in-process with captured streams, from the repository root by default. */
 export async function cli(
   argv: string[],
-  options: { cwd?: string; env?: Record<string, string>; isTTY?: boolean } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    isTTY?: boolean;
+    onInterrupt?: (handler: () => void) => () => void;
+  } = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -22,6 +27,7 @@ export async function cli(
     cwd: options.cwd ?? REPO,
     env: options.env ?? {},
     isTTY: options.isTTY ?? false,
+    ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
   });
   return { code, stdout, stderr };
 }

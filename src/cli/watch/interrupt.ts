@@ -1,0 +1,29 @@
+/**
+ * Calls `handler` when the user asks the process to stop: SIGINT, and on a terminal `q` or Ctrl-C
+ * (stdin in raw mode delivers Ctrl-C as a byte, not as a signal). Returns the unsubscribe, which
+ * also gives the terminal back.
+ */
+export function onProcessInterrupt(handler: () => void): () => void {
+  const onSignal = (): void => handler();
+  process.on('SIGINT', onSignal);
+  const stdin = process.stdin;
+  let releaseKeys = (): void => undefined;
+  if (stdin.isTTY) {
+    const onData = (data: Buffer): void => {
+      const key = data.toString('utf8');
+      if (key === 'q' || key === 'Q' || key === '\u0003') handler();
+    };
+    stdin.setRawMode(true);
+    stdin.on('data', onData);
+    stdin.resume();
+    releaseKeys = () => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+    };
+  }
+  return () => {
+    process.off('SIGINT', onSignal);
+    releaseKeys();
+  };
+}

@@ -1,0 +1,326 @@
+import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pointerKey } from '../../src/engine/resource/pointer.js';
+import type { Resource } from '../../src/engine/resource/resource.js';
+import { createColors } from '../../src/cli/render/report.js';
+import { createWatchView } from '../../src/cli/ui/watch-view.js';
+import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
+import {
+  startWatchSession,
+  type WatchRound,
+  type WatchSession,
+} from '../../src/cli/watch/watch-session.js';
+import { runCli } from '../../src/cli/program.js';
+import { cli, REPO } from './run-cli.js';
+
+let dir: string;
+let session: WatchSession | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-'));
+  await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  vi.useRealTimers();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const key = (type: string, id: string): string => pointerKey({ namespace: 'default', type, id });
+
+/** A watcher driven by the test. */
+function syntheticWatcher() {
+  let listener: ((event: FileEvent) => void) | undefined;
+  const watcher = {
+    paths: [] as readonly string[],
+    closed: false,
+    watch: ((paths, onEvent) => {
+      watcher.paths = paths;
+      listener = onEvent;
+      return {
+        close: () => {
+          watcher.closed = true;
+          return Promise.resolve();
+        },
+      };
+    }) as WatchFiles,
+    emit(kind: FileEvent['kind'], file: string) {
+      listener?.({ kind, path: path.join(dir, file) });
+    },
+  };
+  return watcher;
+}
+
+async function start(watcher = syntheticWatcher()) {
+  const rounds: WatchRound[] = [];
+  session = await startWatchSession({
+    files: ['.'],
+    cwd: dir,
+    stable: true,
+    watch: watcher.watch,
+    onRound: (round) => rounds.push(round),
+  });
+  return { rounds, watcher, session };
+}
+
+/** Lets the debounce run out and waits for the round(s) it starts. */
+async function flush(s: WatchSession): Promise<void> {
+  await vi.advanceTimersByTimeAsync(100);
+  await s.idle();
+}
+
+function find(round: WatchRound | undefined, type: string, id: string): Resource | undefined {
+  const project = round?.project;
+  if (!project) throw new Error('no project in the round');
+  return project.state
+    .kinds()
+    .filter((k) => k.type === type)
+    .flatMap((k) => project.state.listSync(k))
+    .find((r) => r.metadata.id === id);
+}
+
+async function editFile(file: string, from: string | RegExp, to: string): Promise<void> {
+  const full = path.join(dir, file);
+  await writeFile(full, (await readFile(full, 'utf8')).replace(from, to));
+}
+
+describe('cosi watch session', () => {
+  it('starts like cosi apply: loads, converges and reports the first round', async () => {
+    const { rounds, watcher } = await start();
+    expect(rounds).toHaveLength(1);
+    const [first] = rounds;
+    expect(first?.trigger).toBe('start');
+    expect(first?.report?.converged).toBe(true);
+    expect(first?.files).toEqual(['hosts.yaml', 'vms.yaml']);
+    expect(find(first, 'NetworkConfigs.example.org', 'web-1')?.spec).toMatchObject({
+      bridge: 'br-debian',
+    });
+    expect(watcher.paths).toEqual([dir, path.join(dir, 'cosi.config.ts')]);
+  });
+
+  it('an edit of one VM updates only that VM and what the controllers derived from it', async () => {
+    const { rounds, watcher, session: s } = await start();
+    const before = rounds[0];
+    const versions = (round: WatchRound | undefined) =>
+      ['web-1', 'web-2', 'db-1'].map((id) => find(round, 'VMs.example.org', id)?.metadata.version);
+    const [web1, web2, db1] = versions(before);
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    expect(rounds).toHaveLength(2);
+    const round = rounds[1];
+    expect(round?.trigger).toBe('manifests');
+    expect(round?.changed).toEqual(['vms.yaml']);
+    expect(round?.cost).toEqual({ read: 1, parsed: 1 });
+    expect(round?.changes?.updated).toEqual([key('VMs.example.org', 'db-1')]);
+    expect(round?.changes?.created).toEqual([]);
+    expect(versions(round)).toEqual([web1, web2, (db1 ?? 0) + 1]);
+    expect(find(round, 'NetworkConfigs.example.org', 'db-1')?.spec).toMatchObject({
+      bridge: 'br-mariadb',
+    });
+    expect(find(round, 'NetworkConfigs.example.org', 'web-1')?.metadata.version).toBe(1);
+    expect(round?.report?.converged).toBe(true);
+  });
+
+  it('a deleted file tears its resources down and the controllers clean up what they derived', async () => {
+    await writeFile(
+      path.join(dir, 'extra.yaml'),
+      'metadata: {type: vm, id: extra-1}\nspec: {cpus: 1, image: alpine, host: node-b}\n',
+    );
+    const { rounds, watcher, session: s } = await start();
+    expect(find(rounds[0], 'NetworkConfigs.example.org', 'extra-1')).toBeDefined();
+    expect(find(rounds[0], 'Placements.example.org', 'extra-1')).toBeDefined();
+    await unlink(path.join(dir, 'extra.yaml'));
+    watcher.emit('unlink', 'extra.yaml');
+    await flush(s);
+    const round = rounds[1];
+    expect(round?.changes?.tornDown).toEqual([key('VMs.example.org', 'extra-1')]);
+    expect(round?.files).toEqual(['hosts.yaml', 'vms.yaml']);
+    expect(round?.cost).toEqual({ read: 0, parsed: 0 });
+    expect(round?.report?.converged).toBe(true);
+    expect(find(round, 'VMs.example.org', 'extra-1')).toBeUndefined();
+    expect(find(round, 'NetworkConfigs.example.org', 'extra-1')).toBeUndefined();
+    expect(find(round, 'Placements.example.org', 'extra-1')).toBeUndefined();
+    expect(find(round, 'NetworkConfigs.example.org', 'web-1')).toBeDefined();
+  });
+
+  it('an invalid edit shows its findings, applies nothing and keeps the last good state running', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'cpus: 6', 'cpus: 0');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    const bad = rounds[1];
+    expect(bad?.applied).toBe(false);
+    expect(bad?.report).toBeUndefined();
+    expect(bad?.findings.map((f) => [f.code, f.file])).toEqual([['schema-violation', 'vms.yaml']]);
+    expect(bad?.project).toBe(rounds[0]?.project);
+    expect(find(bad, 'VMs.example.org', 'db-1')?.spec).toMatchObject({ cpus: 6 });
+
+    await editFile('vms.yaml', 'cpus: 0', 'cpus: 3');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    const fixed = rounds[2];
+    expect(fixed?.applied).toBe(true);
+    expect(fixed?.findings).toEqual([]);
+    expect(fixed?.changes?.updated).toEqual([key('VMs.example.org', 'db-1')]);
+    expect(find(fixed, 'Placements.example.org', 'db-1')?.spec).toMatchObject({ fits: true });
+  });
+
+  it('batches rapid edits into one round after the debounce', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await vi.advanceTimersByTimeAsync(60);
+    await editFile('hosts.yaml', 'cpus: 4', 'cpus: 16');
+    watcher.emit('change', 'hosts.yaml');
+    await vi.advanceTimersByTimeAsync(60);
+    expect(rounds).toHaveLength(1);
+    await flush(s);
+    expect(rounds).toHaveLength(2);
+    expect(rounds[1]?.changed).toEqual(['hosts.yaml', 'vms.yaml']);
+    expect(rounds[1]?.changes?.updated).toEqual([
+      key('Hosts.example.org', 'node-b'),
+      key('VMs.example.org', 'db-1'),
+    ]);
+  });
+
+  it('ignores events of files that are neither manifests nor scripts', async () => {
+    const { rounds, watcher, session: s } = await start();
+    watcher.emit('change', 'README.md');
+    await flush(s);
+    expect(rounds).toHaveLength(1);
+  });
+
+  it('a change of the config restarts the controllers on a fresh state', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    expect(find(rounds[1], 'VMs.example.org', 'db-1')?.metadata.version).toBe(4);
+    await editFile(
+      'cosi.config.ts',
+      'controllers: [createVMNetController(), createPlacementController()]',
+      'controllers: [createVMNetController()]',
+    );
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    const round = rounds[2];
+    expect(round?.trigger).toBe('restart');
+    expect(round?.project).not.toBe(rounds[1]?.project);
+    expect(round?.project?.runtime.controllerNames()).not.toContain('PlacementController');
+    expect(find(round, 'Placements.example.org', 'db-1')).toBeUndefined();
+    expect(find(round, 'NetworkConfigs.example.org', 'db-1')?.metadata.version).toBe(1);
+  });
+
+  it('a config that stops loading is reported and the last good project keeps running', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await writeFile(path.join(dir, 'cosi.config.ts'), 'export default 42;\n');
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.applied).toBe(false);
+    expect(rounds[1]?.error).toMatch(/cosi\.config\.ts: .*must export an object/);
+    expect(rounds[1]?.project).toBe(rounds[0]?.project);
+  });
+
+  it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
+    const { rounds, watcher, session: s } = await start();
+    watcher.emit('change', 'vms.yaml');
+    expect(vi.getTimerCount()).toBe(1);
+    await s.close();
+    await expect(s.closed).resolves.toBeUndefined();
+    expect(watcher.closed).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    watcher.emit('change', 'vms.yaml');
+    expect(vi.getTimerCount()).toBe(0);
+    expect(rounds).toHaveLength(1);
+  });
+});
+
+describe('the watch view', () => {
+  it('off a terminal prints one uncolored block per round, with the table and the findings', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'cpus: 6', 'cpus: 0');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    let out = '';
+    const view = createWatchView(
+      { stdout: { write: (t: string) => (out += t) } },
+      { colors: createColors(false), query: { type: 'vm' }, stable: true, interactive: false },
+    );
+    for (const round of rounds) view.show(round);
+    const blocks = out.split(/\n(?=cosi watch: )/);
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toMatch(/^cosi watch: round 1, started \| 2 files\n/);
+    expect(blocks[0]).toContain('converged, 13 resources, 3 controllers');
+    expect(blocks[0]).toMatch(/VM +db-1 +3 /);
+    expect(blocks[0]).not.toContain('NetworkConfig');
+    expect(blocks[1]).toMatch(
+      /^cosi watch: round 2, vms\.yaml changed \| 2 files \| read 1, parsed 1\n/,
+    );
+    expect(blocks[1]).toContain('nothing applied: the last good state keeps running');
+    expect(blocks[1]).toMatch(/vms\.yaml:\d+:\d+: error\[schema-violation\]/);
+    expect(out).not.toContain('\u001b[');
+  });
+
+  it('on a terminal redraws the screen in place, in color, and says how to quit', async () => {
+    const { rounds } = await start();
+    let out = '';
+    const view = createWatchView(
+      { stdout: { write: (t: string) => (out += t) } },
+      { colors: createColors(true), query: {}, stable: true, interactive: true },
+    );
+    view.show(rounds[0] as WatchRound);
+    expect(out.startsWith('\u001b[H\u001b[2J')).toBe(true);
+    expect(out).toContain('\u001b[32mconverged');
+    expect(out).toContain('press q to quit');
+  });
+});
+
+describe('cosi watch', () => {
+  it('re-reconciles on real file events until interrupted, then exits 0', async () => {
+    vi.useRealTimers();
+    let stdout = '';
+    let interrupt: (() => void) | undefined;
+    let unsubscribed = false;
+    const running = runCli(['watch', '-f', '.', '--stable'], {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => true },
+      cwd: dir,
+      env: {},
+      isTTY: false,
+      onInterrupt: (handler) => {
+        interrupt = handler;
+        return () => {
+          unsubscribed = true;
+        };
+      },
+    });
+    await vi.waitFor(() => expect(interrupt).toBeDefined(), { timeout: 10_000 });
+    let cpus = 6;
+    // The watcher may still be scanning: edit again until a round sees it, within the bound.
+    await vi.waitFor(
+      async () => {
+        if (!stdout.includes('round 2')) {
+          await editFile('vms.yaml', /cpus: \d+(\n\s+image: postgres)/, `cpus: ${++cpus}$1`);
+        }
+        expect(stdout).toContain('cosi watch: round 2, vms.yaml changed');
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    interrupt?.();
+    expect(await running).toBe(0);
+    expect(unsubscribed).toBe(true);
+    expect(stdout).toMatch(/^cosi watch: round 1, started/);
+  });
+
+  it('refuses to start where it cannot be interrupted', async () => {
+    const result = await cli(['watch', '-f', '.'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('cannot be');
+  });
+});
