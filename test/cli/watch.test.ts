@@ -149,6 +149,21 @@ describe('cosi watch session', () => {
     expect(find(round, 'NetworkConfigs.example.org', 'web-1')).toBeDefined();
   });
 
+  it('removing a host removes the status the builder controller keeps for it', async () => {
+    const { rounds, watcher, session: s } = await start();
+    expect(find(rounds[0], 'HostStatuses.example.org', 'node-b')).toBeDefined();
+    const hosts = path.join(dir, 'hosts.yaml');
+    const text = await readFile(hosts, 'utf8');
+    await writeFile(hosts, text.slice(0, text.indexOf('---')));
+    watcher.emit('change', 'hosts.yaml');
+    await flush(s);
+    const round = rounds[1];
+    expect(round?.report?.converged).toBe(true);
+    expect(find(round, 'Hosts.example.org', 'node-b')).toBeUndefined();
+    expect(find(round, 'HostStatuses.example.org', 'node-b')).toBeUndefined();
+    expect(find(round, 'HostStatuses.example.org', 'node-a')).toBeDefined();
+  });
+
   it('an invalid edit shows its findings, applies nothing and keeps the last good state running', async () => {
     const { rounds, watcher, session: s } = await start();
     await editFile('vms.yaml', 'cpus: 6', 'cpus: 0');
