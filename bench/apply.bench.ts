@@ -3,18 +3,14 @@
  * vm-network controllers. Prints a breakdown (read, parse + validate, converge, render) next to the
  * bare `yaml` parse of the same files, measured in the same run, and the whole command's time.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { FILES, generateTree, PER_FILE } from './vm-network-tree.js';
 import { parseAllDocuments } from 'yaml';
 import type * as Cosi from '../src/index.js';
 import type * as ProgramModule from '../src/cli/program.js';
 import type * as RenderModule from '../src/cli/render/resources.js';
-
-const FILES = 1_000;
-const PER_FILE = 10;
-/** One host per 100 resources: about 99 VMs on each, as on a real cluster. */
-const HOSTS_EVERY = 100;
 
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
 
@@ -26,7 +22,7 @@ export async function run(): Promise<void> {
   )) as typeof RenderModule;
   const dir = await mkdtemp(path.join(tmpdir(), 'cosi-apply-bench-'));
   try {
-    const paths = await generate(dir);
+    const paths = await generateTree(dir);
     const config = path.resolve('fixtures/vm-network/cosi.config.ts');
     const loaded = await cosi.loadConfig(config, { modules: { cosi } });
 
@@ -92,32 +88,6 @@ export async function run(): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-async function generate(dir: string): Promise<string[]> {
-  const paths: string[] = [];
-  let n = 0;
-  for (let f = 0; f < FILES; f++) {
-    const sub = path.join(dir, `group-${String(Math.floor(f / 100)).padStart(2, '0')}`);
-    await mkdir(sub, { recursive: true });
-    const docs: string[] = [];
-    for (let i = 0; i < PER_FILE; i++, n++) {
-      if (n % HOSTS_EVERY === 0) {
-        docs.push(
-          `metadata:\n  type: host\n  id: host-${n}\n  labels:\n    zone: z${n % 7}\nspec:\n  cpus: 64\n  zone: z${n % 7}\n`,
-        );
-      } else {
-        const host = n - (n % HOSTS_EVERY);
-        docs.push(
-          `metadata:\n  type: vm\n  id: vm-${n}\n  labels:\n    tier: t${n % 3}\nspec:\n  cpus: ${1 + (n % 8)}\n  image: image-${n % 5}\n  host: host-${host}\n`,
-        );
-      }
-    }
-    const file = path.join(sub, `manifests-${String(f).padStart(4, '0')}.yaml`);
-    await writeFile(file, docs.join('---\n'));
-    paths.push(file);
-  }
-  return paths.sort();
 }
 
 function silentIo(): Parameters<typeof ProgramModule.runCli>[1] {

@@ -4,15 +4,15 @@
  * time and heap per resource next to a loop doing the same transformation in the same run.
  */
 import type { ControllerRuntime } from '../src/index.js';
-import { loadBuiltCosi, type CosiModule } from './harness.js';
+import {
+  loadBuiltCosi,
+  printTimeAndHeap,
+  retainedHeap,
+  type CosiModule,
+  type TimeAndHeap,
+} from './harness.js';
 
 const N = 100_000;
-
-interface Figures {
-  readonly ms: number;
-  /** Heap retained after the run, beyond the inputs, per input. */
-  readonly bytesPerResource: number;
-}
 
 export async function run(): Promise<void> {
   const cosi = await loadBuiltCosi();
@@ -21,28 +21,15 @@ export async function run(): Promise<void> {
   handLoop(2_000);
   const loop = handLoop(N);
   const eng = await engine(cosi, N);
-  const ratio = eng.ms / loop.ms;
-  const lines = [
+  printTimeAndHeap(
     `engine: ${N.toLocaleString('en-US')} inputs through a two-stage controller chain`,
-    '',
-    `  hand-written loop   ${loop.ms.toFixed(0).padStart(7)} ms   ${loop.bytesPerResource.toFixed(0).padStart(6)} B/resource`,
-    `  cosi engine         ${eng.ms.toFixed(0).padStart(7)} ms   ${eng.bytesPerResource.toFixed(0).padStart(6)} B/resource`,
-    '',
-    `  engine / loop: ${ratio.toFixed(1)}x time; heap beyond the loop's data: ${(eng.bytesPerResource - loop.bytesPerResource).toFixed(0)} B/resource`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+    'engine',
+    loop,
+    eng,
+  );
 }
 
-function heap(): number {
-  if (typeof gc === 'function') {
-    gc();
-    gc();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
-async function engine(cosi: CosiModule, n: number): Promise<Figures> {
+async function engine(cosi: CosiModule, n: number): Promise<TimeAndHeap> {
   const Int = cosi.defineResource<{ value: number }>({ type: 'Ints.bench.cosi.dev' });
   const Str = cosi.defineResource<{ value: string }>({ type: 'Strs.bench.cosi.dev' });
   const Sentence = cosi.defineResource<{ value: string }>({ type: 'Sentences.bench.cosi.dev' });
@@ -74,11 +61,11 @@ async function engine(cosi: CosiModule, n: number): Promise<Figures> {
     stage('StrToSentence', Str, Sentence, (s) => `${(s as { value: string }).value} is a number`),
   );
   for (let i = 0; i < n; i++) await state.create(Int.create(`r${i}`, { value: i }));
-  const before = heap();
+  const before = retainedHeap();
   const start = performance.now();
   const report = await runtime.converge({ maxWrites: Number.POSITIVE_INFINITY });
   const ms = performance.now() - start;
-  const after = heap();
+  const after = retainedHeap();
   if (!report.converged || state.listSync(Sentence.kind()).length !== n) {
     throw new Error('engine benchmark did not converge');
   }
@@ -91,7 +78,7 @@ interface Record_ {
   readonly spec: { readonly value: unknown };
 }
 
-function handLoop(n: number): Figures {
+function handLoop(n: number): TimeAndHeap {
   const ints = new Map<string, Record_>();
   for (let i = 0; i < n; i++) {
     ints.set(
@@ -102,7 +89,7 @@ function handLoop(n: number): Figures {
       }),
     );
   }
-  const before = heap();
+  const before = retainedHeap();
   const start = performance.now();
   const strs = new Map<string, Record_>();
   for (const [id, r] of ints) {
@@ -125,7 +112,7 @@ function handLoop(n: number): Figures {
     );
   }
   const ms = performance.now() - start;
-  const after = heap();
+  const after = retainedHeap();
   // Both maps stay reachable until the heap was measured, as the engine keeps both stages.
   if (sentences.size !== n || strs.size !== n) throw new Error('loop lost items');
   return { ms, bytesPerResource: (after - before) / n };

@@ -110,3 +110,39 @@ export function printComparison(title: string, rows: readonly ComparisonRow[]): 
   const lines = [title, '', format(header), rule, ...body.map(format), ''];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
+
+/** Heap in use after two full collections (with `--expose-gc`): what a run retains. */
+export function retainedHeap(): number {
+  if (typeof gc === 'function') {
+    gc();
+    gc();
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** Time and heap of a run, per resource retained beyond what was there before. */
+export interface TimeAndHeap {
+  readonly ms: number;
+  readonly bytesPerResource: number;
+}
+
+/** Prints an engine run next to the hand-written loop doing the same work, with the ratios. */
+export function printTimeAndHeap(
+  title: string,
+  name: string,
+  loop: TimeAndHeap,
+  cosi: TimeAndHeap,
+): void {
+  const row = (label: string, m: TimeAndHeap): string =>
+    `  ${label.padEnd(20)}${m.ms.toFixed(0).padStart(7)} ms   ${m.bytesPerResource.toFixed(0).padStart(6)} B/resource`;
+  const lines = [
+    title,
+    '',
+    row('hand-written loop', loop),
+    row(`cosi ${name}`, cosi),
+    '',
+    `  ${name} / loop: ${(cosi.ms / loop.ms).toFixed(1)}x time; heap beyond the loop's data: ${(cosi.bytesPerResource - loop.bytesPerResource).toFixed(0)} B/resource`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -6,15 +6,15 @@
  * A qtransform also puts its finalizer on every input, so the loop does that too: it replaces each
  * input with a copy that carries the finalizer, as the engine's write does.
  */
-import { loadBuiltCosi, type CosiModule } from './harness.js';
+import {
+  loadBuiltCosi,
+  printTimeAndHeap,
+  retainedHeap,
+  type CosiModule,
+  type TimeAndHeap,
+} from './harness.js';
 
 const N = 100_000;
-
-interface Figures {
-  readonly ms: number;
-  /** Heap retained after the run, beyond the inputs, per input. */
-  readonly bytesPerResource: number;
-}
 
 export async function run(): Promise<void> {
   const cosi = await loadBuiltCosi();
@@ -23,28 +23,15 @@ export async function run(): Promise<void> {
   handLoop(2_000);
   const loop = handLoop(N);
   const eng = await engine(cosi, N);
-  const ratio = eng.ms / loop.ms;
-  const lines = [
+  printTimeAndHeap(
     `qtransform: ${N.toLocaleString('en-US')} inputs through a two-stage queue transform chain`,
-    '',
-    `  hand-written loop   ${loop.ms.toFixed(0).padStart(7)} ms   ${loop.bytesPerResource.toFixed(0).padStart(6)} B/resource`,
-    `  cosi qtransform     ${eng.ms.toFixed(0).padStart(7)} ms   ${eng.bytesPerResource.toFixed(0).padStart(6)} B/resource`,
-    '',
-    `  qtransform / loop: ${ratio.toFixed(1)}x time; heap beyond the loop's data: ${(eng.bytesPerResource - loop.bytesPerResource).toFixed(0)} B/resource`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+    'qtransform',
+    loop,
+    eng,
+  );
 }
 
-function heap(): number {
-  if (typeof gc === 'function') {
-    gc();
-    gc();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
-async function engine(cosi: CosiModule, n: number): Promise<Figures> {
+async function engine(cosi: CosiModule, n: number): Promise<TimeAndHeap> {
   const Int = cosi.defineResource<{ value: number }>({ type: 'Ints.bench.cosi.dev' });
   const Str = cosi.defineResource<{ value: string }>({ type: 'Strs.bench.cosi.dev' });
   const Sentence = cosi.defineResource<{ value: string }>({ type: 'Sentences.bench.cosi.dev' });
@@ -73,11 +60,11 @@ async function engine(cosi: CosiModule, n: number): Promise<Figures> {
   const runtime = cosi.createRuntime(state, { clock });
   await runtime.register(intToStr, strToSentence);
   for (let i = 0; i < n; i++) await state.create(Int.create(`r${i}`, { value: i }));
-  const before = heap();
+  const before = retainedHeap();
   const start = performance.now();
   const report = await runtime.converge({ maxWrites: Number.POSITIVE_INFINITY });
   const ms = performance.now() - start;
-  const after = heap();
+  const after = retainedHeap();
   if (!report.converged || state.listSync(Sentence.kind()).length !== n) {
     throw new Error('qtransform benchmark did not converge');
   }
@@ -117,15 +104,15 @@ function stage(
   return outputs;
 }
 
-function handLoop(n: number): Figures {
+function handLoop(n: number): TimeAndHeap {
   const ints = new Map<string, Record_>();
   for (let i = 0; i < n; i++) ints.set(`r${i}`, record(`r${i}`, 1, [], i));
-  const before = heap();
+  const before = retainedHeap();
   const start = performance.now();
   const strs = stage('IntToStr', ints, (v) => String(v));
   const sentences = stage('StrToSentence', strs, (v) => `${String(v)} is a number`);
   const ms = performance.now() - start;
-  const after = heap();
+  const after = retainedHeap();
   // Every map stays reachable until the heap was measured, as the engine keeps every stage.
   if (sentences.size !== n || strs.size !== n || ints.size !== n) {
     throw new Error('loop lost items');

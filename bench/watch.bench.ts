@@ -4,17 +4,15 @@
  * file, resolve, apply the difference, converge) against a full reload of the same tree (read
  * and parse every file), measured in the same run, and prints both and the ratio.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { FILES, generateTree, PER_FILE } from './vm-network-tree.js';
 import type * as SessionModule from '../src/cli/watch/watch-session.js';
 import type * as ReaderModule from '../src/loaders/manifest-reader.js';
 import type * as ReadModule from '../src/loaders/read-manifests.js';
 import type { FileEvent, WatchFiles } from '../src/cli/watch/file-watcher.js';
 
-const FILES = 1_000;
-const PER_FILE = 10;
-const HOSTS_EVERY = 100;
 const EDITS = 5;
 
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
@@ -29,7 +27,7 @@ export async function run(): Promise<void> {
   const { readManifests } = (await import(dist('loaders/read-manifests.js'))) as typeof ReadModule;
   const dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-bench-'));
   try {
-    const paths = await generate(dir);
+    const paths = await generateTree(dir);
     const config = path.resolve('fixtures/vm-network/cosi.config.ts');
 
     let emit: ((event: FileEvent) => void) | undefined;
@@ -111,30 +109,4 @@ export async function run(): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-async function generate(dir: string): Promise<string[]> {
-  const paths: string[] = [];
-  let n = 0;
-  for (let f = 0; f < FILES; f++) {
-    const sub = path.join(dir, `group-${String(Math.floor(f / 100)).padStart(2, '0')}`);
-    await mkdir(sub, { recursive: true });
-    const docs: string[] = [];
-    for (let i = 0; i < PER_FILE; i++, n++) {
-      if (n % HOSTS_EVERY === 0) {
-        docs.push(
-          `metadata:\n  type: host\n  id: host-${n}\n  labels:\n    zone: z${n % 7}\nspec:\n  cpus: 64\n  zone: z${n % 7}\n`,
-        );
-      } else {
-        const host = n - (n % HOSTS_EVERY);
-        docs.push(
-          `metadata:\n  type: vm\n  id: vm-${n}\n  labels:\n    tier: t${n % 3}\nspec:\n  cpus: ${1 + (n % 8)}\n  image: image-${n % 5}\n  host: host-${host}\n`,
-        );
-      }
-    }
-    const file = path.join(sub, `manifests-${String(f).padStart(4, '0')}.yaml`);
-    await writeFile(file, docs.join('---\n'));
-    paths.push(file);
-  }
-  return paths.sort();
 }
