@@ -83,17 +83,32 @@ export {
 
 // State
 export {
+  AccessError,
   ConflictError,
+  DestroyOutputError,
+  hasCode,
+  isAccessError,
   isConflict,
+  isDestroyOutput,
   isNotFound,
   isOwnerConflict,
   isPhaseConflict,
+  isRegistrationError,
+  isRequeue,
   isRetryableConflict,
+  isSkip,
+  isTerminal,
   NotFoundError,
-  StateError,
+  ReconcileCycleError,
+  RegistrationError,
+  RequeueError,
+  requeueAfter,
+  SkipError,
+  terminalError,
+  TerminalError,
   type ConflictReason,
-  type StateErrorCode,
-} from './engine/state/errors.js';
+  type ErrorCode,
+} from './engine/errors.js';
 export type {
   CreateOptions,
   ListOptions,
@@ -150,17 +165,6 @@ export {
   type ReducedMetadata,
 } from './engine/runtime/controller.js';
 export {
-  AccessError,
-  isAccessError,
-  isRegistrationError,
-  isRequeue,
-  isSkip,
-  RegistrationError,
-  RequeueError,
-  requeueAfter,
-  SkipError,
-} from './engine/runtime/errors.js';
-export {
   createLogger,
   silentLogger,
   type LogLevel,
@@ -194,7 +198,7 @@ export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/
 
 // Generic controllers
 export type { GenericContext } from './controllers/context.js';
-export { ReconcileCycleError, skip } from './controllers/errors.js';
+export { skip } from './controllers/errors.js';
 export {
   createTransformController,
   type TransformOptions,
@@ -203,8 +207,6 @@ export {
 export {
   createQTransformController,
   destroyOutput,
-  DestroyOutputError,
-  isDestroyOutput,
   mapLabelValue,
   mapSameId,
   type ExtraMappedInput,
@@ -336,9 +338,6 @@ export {
   type PredicateFuncs,
 } from './engine/builder/predicates.js';
 export {
-  isTerminalError,
-  terminalError,
-  TerminalError,
   type ReconcileContext,
   type ReconcileFunc,
   type Reconciler,

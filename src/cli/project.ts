@@ -11,7 +11,7 @@ import { applyResources } from '../engine/state/apply-resources.js';
 import { createInMemoryState, type InMemoryState } from '../engine/state/in-memory-state.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
-import { isRegistrationError } from '../engine/runtime/errors.js';
+import { isRegistrationError } from '../engine/errors.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
 import { hasErrors, type Finding } from '../loaders/finding.js';

@@ -7,11 +7,10 @@ import type {
   Input,
   Output,
 } from '../engine/runtime/controller.js';
-import { isSkip } from '../engine/runtime/errors.js';
-import { isNotFound } from '../engine/state/errors.js';
+import { isNotFound, isSkip, ReconcileCycleError } from '../engine/errors.js';
 import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
-import { annotate, ReconcileCycleError, skip } from './errors.js';
+import { annotate, skip } from './errors.js';
 
 /**
  * What a cleanup controller does when one of its inputs tears down, with the inputs and outputs

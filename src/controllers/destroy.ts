@@ -1,6 +1,6 @@
 import { formatPointer, type Kind } from '../engine/resource/pointer.js';
 import type { QController } from '../engine/runtime/controller.js';
-import { isNotFound } from '../engine/state/errors.js';
+import { isNotFound } from '../engine/errors.js';
 
 export interface DestroyOptions {
   /** Resources destroyed in parallel; 1 by default. */

@@ -1,6 +1,5 @@
 import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
-import { SkipError } from '../engine/runtime/errors.js';
-import { isConflict } from '../engine/state/errors.js';
+import { isConflict, SkipError } from '../engine/errors.js';
 
 /**
  * The error to throw from a generic controller's function to leave this item alone for now: no
@@ -14,22 +13,6 @@ import { isConflict } from '../engine/state/errors.js';
  */
 export function skip(reason = 'skipped'): SkipError {
   return new SkipError(reason);
-}
-
-/** Every error of one pass of a whole-world generic controller, thrown together at its end. */
-export class ReconcileCycleError extends AggregateError {
-  readonly code = 'reconcile-cycle';
-
-  constructor(
-    readonly controller: string,
-    errors: readonly Error[],
-  ) {
-    super(
-      errors,
-      `controller ${JSON.stringify(controller)} failed: ${errors.map((e) => e.message).join('; ')}`,
-    );
-    this.name = 'ReconcileCycleError';
-  }
 }
 
 /** An error with what was being done in front of its message; the original is the cause. */

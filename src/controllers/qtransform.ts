@@ -9,9 +9,15 @@ import type {
   QRuntime,
   ReducedMetadata,
 } from '../engine/runtime/controller.js';
-import { isRequeue, type RequeueError } from '../engine/runtime/errors.js';
 import type { Logger } from '../engine/runtime/logger.js';
-import { isNotFound, isOwnerConflict } from '../engine/state/errors.js';
+import {
+  DestroyOutputError,
+  isDestroyOutput,
+  isNotFound,
+  isOwnerConflict,
+  isRequeue,
+  type RequeueError,
+} from '../engine/errors.js';
 import { createContext, type GenericContext } from './context.js';
 import { isConflictOn } from './errors.js';
 import { checkMappedOutput, type TransformSettings } from './transform.js';
@@ -57,18 +63,6 @@ export interface QTransformOptions {
 }
 
 /**
- * Thrown by a queue transform's `transform` to have the output torn down and destroyed (once
- * other controllers' finalizers are gone) instead of written. COSI's `DestroyOutputTag`.
- */
-export class DestroyOutputError extends Error {
-  readonly code = 'destroy-output';
-  constructor(reason = 'output not wanted') {
-    super(reason);
-    this.name = 'DestroyOutputError';
-  }
-}
-
-/**
  * The error to throw from a queue transform's `transform` when the input should have no output.
  *
  * @example
@@ -79,10 +73,6 @@ export class DestroyOutputError extends Error {
  */
 export const destroyOutput = (reason?: string): DestroyOutputError =>
   new DestroyOutputError(reason);
-
-/** Tests the stable `code`, like the engine's predicates, so another copy of this module agrees. */
-export const isDestroyOutput = (err: unknown): err is DestroyOutputError =>
-  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'destroy-output';
 
 /**
  * A queue controller that turns every input into one output, COSI's `qtransform.QController`:

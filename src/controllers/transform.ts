@@ -9,11 +9,11 @@ import type {
   Output,
   OutputKind,
 } from '../engine/runtime/controller.js';
-import { isSkip } from '../engine/runtime/errors.js';
+import { isSkip, ReconcileCycleError } from '../engine/errors.js';
 import type { Logger } from '../engine/runtime/logger.js';
 import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
-import { annotate, isConflictOn, ReconcileCycleError } from './errors.js';
+import { annotate, isConflictOn } from './errors.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill

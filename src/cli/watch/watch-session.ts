@@ -6,7 +6,7 @@ import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { createRuntime, isDestroyReady, type Runtime } from '../../engine/runtime/runtime.js';
-import { isNotFound } from '../../engine/state/errors.js';
+import { isNotFound } from '../../engine/errors.js';
 import { applyResources, type ApplyResult } from '../../engine/state/apply-resources.js';
 import { createInMemoryState, type InMemoryState } from '../../engine/state/in-memory-state.js';
 import { hasErrors, type Finding } from '../../loaders/finding.js';

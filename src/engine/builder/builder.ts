@@ -1,7 +1,7 @@
 import type { ResourceType } from '../resource/define-resource.js';
 import type { Resource } from '../resource/resource.js';
 import type { Output } from '../runtime/controller.js';
-import { isRegistrationError } from '../runtime/errors.js';
+import { isRegistrationError } from '../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import {
   compileController,

@@ -1,14 +1,13 @@
 import { kindKey, pointerKey, type Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import type { Input, Output, QController, QInputKind } from '../runtime/controller.js';
-import { requeueAfter } from '../runtime/errors.js';
+import { isTerminal, requeueAfter } from '../errors.js';
 import type { StateEvent } from '../state/state.js';
 import { toPartialObjectMetadata, type ObjectLike } from './events.js';
 import type { EventHandler, RequestQueue } from './handlers.js';
 import type { Predicate } from './predicates.js';
 import {
   callReconciler,
-  isTerminalError,
   type ReconcileRequest,
   type Reconciler,
   type Request,
@@ -159,7 +158,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
       try {
         result = await callReconciler(spec.reconciler, ctx, request);
       } catch (error) {
-        if (!isTerminalError(error)) {
+        if (!isTerminal(error)) {
           terminal.delete(key);
           throw error;
         }

@@ -33,6 +33,11 @@ export class BuilderError extends Error {
   }
 }
 
-/** Tested by its name and code, so an error from another copy of this module is understood too. */
+/**
+ * Tested by its name and code, not `instanceof`, for the reason `engine/errors.ts` gives: a
+ * project's config may load its own copy of this module. Its `code` is the reason above, not one
+ * of the engine's `ErrorCode`s: a builder error is a usage error thrown at the caller of
+ * `build()`, never one that travels through the runtime.
+ */
 export const isBuilderError = (error: unknown): error is BuilderError =>
   error instanceof Error && error.name === 'BuilderError' && 'code' in error;

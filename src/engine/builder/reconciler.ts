@@ -54,37 +54,6 @@ export type ReconcileFunc = (
  */
 export type Reconciler = { reconcile: ReconcileFunc } | ReconcileFunc;
 
-/**
- * An error that retrying will not fix: the request is not retried (until its next event), and
- * the error stays visible in the controller's `terminalErrors()`.
- */
-export class TerminalError extends Error {
-  readonly code = 'terminal';
-  constructor(override readonly cause: unknown) {
-    super(`terminal error: ${cause instanceof Error ? cause.message : describe(cause)}`);
-    this.name = 'TerminalError';
-  }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return value;
-  // JSON.stringify gives undefined for undefined and functions, whatever its declared type says.
-  const json = JSON.stringify(value) as string | undefined;
-  return json ?? String(value);
-}
-
-/**
- * Wraps an error so the reconcile that throws it is not retried.
- *
- * @example
- * if (!valid(vm.spec)) throw terminalError(new Error('invalid spec'));
- */
-export const terminalError = (error: unknown): TerminalError => new TerminalError(error);
-
-/** Tested by its code, so an error from another copy of this module is understood too. */
-export const isTerminalError = (error: unknown): error is TerminalError =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'terminal';
-
 /** Calls either form of reconciler; a synchronous throw becomes a rejection. */
 export async function callReconciler(
   reconciler: Reconciler,

@@ -7,7 +7,7 @@ import type {
   ReconcileEvent,
 } from './controller.js';
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
-import { RegistrationError } from './errors.js';
+import { RegistrationError } from '../errors.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerState, type ControllerStatus } from './metrics.js';
 import type { RuntimeHost } from './runtime-host.js';

@@ -1,10 +1,10 @@
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
-import { isNotFound } from '../state/errors.js';
+import { isNotFound } from '../errors.js';
 import type { ListOptions, OwnerOptions, State, UpdateOptions, Updater } from '../state/state.js';
 import type { Clock } from './clock.js';
 import type { ControllerContext, Input, Output } from './controller.js';
-import { finalizerDenied, readDenied, writeDenied } from './errors.js';
+import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
 
 /** What the facade needs from the engine around it. */

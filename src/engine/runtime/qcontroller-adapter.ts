@@ -6,7 +6,7 @@ import type { StateEvent } from '../state/state.js';
 type RoutedEvent = StateEvent & { type: 'created' | 'updated' | 'destroyed' };
 import { ControllerFacade } from './controller-facade.js';
 import { toError } from './controller-adapter.js';
-import { isRequeue, isSkip, isTerminal } from './errors.js';
+import { isRequeue, isSkip, isTerminal } from '../errors.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerState, type ControllerStatus } from './metrics.js';
 import type { RuntimeHost } from './runtime-host.js';

@@ -20,7 +20,7 @@ import {
   type ControllerReport,
 } from './convergence.js';
 import { DependencyDatabase, type DependencyGraph } from './dependency-graph.js';
-import { RegistrationError } from './errors.js';
+import { RegistrationError } from '../errors.js';
 import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';

@@ -1,5 +1,5 @@
 import { resourceEqual, type Draft, type Resource } from '../resource/resource.js';
-import { isNotFound } from './errors.js';
+import { isNotFound } from '../errors.js';
 import type { State } from './state.js';
 
 /** A resource to apply, with a stable key (its pointer key) to diff by. */

@@ -18,7 +18,7 @@ import {
   pendingFinalizers,
   phaseConflict,
   versionConflict,
-} from './errors.js';
+} from '../errors.js';
 import type {
   CreateOptions,
   ListOptions,

@@ -6,11 +6,8 @@ import {
   type LogRecord,
 } from '../../../src/index.js';
 import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
-import {
-  terminalError,
-  type ReconcileContext,
-  type ReconcileRequest,
-} from '../../../src/engine/builder/reconciler.js';
+import { terminalError } from '../../../src/engine/errors.js';
+import type { ReconcileContext, ReconcileRequest } from '../../../src/engine/builder/reconciler.js';
 import { createHarness, recorder, VM, type Harness } from './fixtures.js';
 
 let h: Harness;

@@ -1,0 +1,284 @@
+import { formatPointer, type Pointer } from './resource/pointer.js';
+
+/**
+ * The engine's error vocabulary: every error that crosses the line between the state, the
+ * runtime, the generic controllers, the builder and a project's own controllers, each with a
+ * stable `code`.
+ *
+ * - `not-found`: the resource does not exist ({@link NotFoundError}).
+ * - `conflict`: the state refused a write; `reason` says which rule ({@link ConflictError}).
+ * - `access-denied`: a controller read or wrote outside its declaration ({@link AccessError}).
+ * - `registration`: the runtime refused a batch of controllers ({@link RegistrationError}).
+ * - `requeue`: come back in `interval` ms ({@link RequeueError}).
+ * - `skip`: leave the item alone until its next event ({@link SkipError}).
+ * - `terminal`: retrying will not help ({@link TerminalError}).
+ * - `destroy-output`: a queue transform wants its output gone ({@link DestroyOutputError}).
+ * - `reconcile-cycle`: every error of one pass of a whole-world generic controller
+ *   ({@link ReconcileCycleError}).
+ *
+ * **Why predicates test `code` and not the class.** A project's `cosi.config.ts` is loaded with
+ * its own module loader, and when the project has cosi installed it may get its own copy of this
+ * module: a `RequeueError` thrown by its controller is then not an `instanceof` this file's class.
+ * The stable `code` is the contract both copies keep, so {@link hasCode} is the one test, and
+ * `instanceof` is never used on these errors.
+ */
+export type ErrorCode =
+  | 'not-found'
+  | 'conflict'
+  | 'access-denied'
+  | 'registration'
+  | 'requeue'
+  | 'skip'
+  | 'terminal'
+  | 'destroy-output'
+  | 'reconcile-cycle';
+
+/** Whether `error` is an `Error` carrying this stable {@link ErrorCode}. */
+export function hasCode(
+  error: unknown,
+  code: ErrorCode,
+): error is Error & { readonly code: string } {
+  return error instanceof Error && (error as { code?: unknown }).code === code;
+}
+
+// State
+
+/** Why a write conflicted. */
+export type ConflictReason = 'exists' | 'version' | 'owner' | 'phase' | 'pending-finalizers';
+
+/** The resource does not exist. */
+export class NotFoundError extends Error {
+  readonly code = 'not-found';
+  constructor(readonly pointer: Pointer) {
+    super(`resource ${formatPointer(pointer)} doesn't exist`);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** A write that the current state does not allow; `reason` says which rule. */
+export class ConflictError extends Error {
+  readonly code = 'conflict';
+  constructor(
+    readonly pointer: Pointer,
+    readonly reason: ConflictReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+export const isNotFound = (error: unknown): error is NotFoundError => hasCode(error, 'not-found');
+
+/** Any conflict: exists, version, owner, phase or pending finalizers. */
+export const isConflict = (error: unknown): error is ConflictError => hasCode(error, 'conflict');
+
+const isConflictFor = (error: unknown, reason: ConflictReason): error is ConflictError =>
+  isConflict(error) && error.reason === reason;
+
+export const isOwnerConflict = (error: unknown): error is ConflictError =>
+  isConflictFor(error, 'owner');
+
+export const isPhaseConflict = (error: unknown): error is ConflictError =>
+  isConflictFor(error, 'phase');
+
+/** A plain version (or exists) conflict, the kind a retry can fix. */
+export const isRetryableConflict = (error: unknown): error is ConflictError =>
+  isConflictFor(error, 'version') || isConflictFor(error, 'exists');
+
+export function alreadyExists(p: Pointer): ConflictError {
+  return new ConflictError(p, 'exists', `resource ${formatPointer(p)} already exists`);
+}
+
+export function versionConflict(p: Pointer, expected: number, found: number): ConflictError {
+  return new ConflictError(
+    p,
+    'version',
+    `resource ${formatPointer(p)} update conflict: expected version ${found}, got ${expected}`,
+  );
+}
+
+export function ownerConflict(p: Pointer, owner: string, actual: string): ConflictError {
+  return new ConflictError(
+    p,
+    'owner',
+    `resource ${formatPointer(p)} is owned by ${JSON.stringify(actual)}, not ${JSON.stringify(owner)}`,
+  );
+}
+
+export function phaseConflict(p: Pointer, expected: string, actual: string): ConflictError {
+  return new ConflictError(
+    p,
+    'phase',
+    `resource ${formatPointer(p)} is in phase ${actual}, expected ${expected}`,
+  );
+}
+
+export function pendingFinalizers(p: Pointer, finalizers: readonly string[]): ConflictError {
+  return new ConflictError(
+    p,
+    'pending-finalizers',
+    `resource ${formatPointer(p)} has pending finalizers: ${finalizers.join(', ')}`,
+  );
+}
+
+// Runtime
+
+/** A controller read or wrote outside its declaration. */
+export class AccessError extends Error {
+  readonly code = 'access-denied';
+  constructor(
+    readonly controller: string,
+    readonly pointer: Pointer,
+    readonly rule: 'read' | 'write' | 'finalizer',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AccessError';
+  }
+}
+
+export const isAccessError = (error: unknown): error is AccessError =>
+  hasCode(error, 'access-denied');
+
+export function readDenied(controller: string, p: Pointer, listing: boolean): AccessError {
+  const what = listing ? `list ${p.namespace}/${p.type}` : `read ${formatPointer(p)}`;
+  return new AccessError(
+    controller,
+    p,
+    'read',
+    `controller ${JSON.stringify(controller)} may not ${what}: it is neither an input nor an output${listing ? ' (listing needs an input without an id)' : ''}`,
+  );
+}
+
+export function writeDenied(controller: string, p: Pointer, op: string): AccessError {
+  return new AccessError(
+    controller,
+    p,
+    'write',
+    `controller ${JSON.stringify(controller)} may not ${op} ${formatPointer(p)}: ${p.type} is not one of its outputs`,
+  );
+}
+
+export function finalizerDenied(controller: string, p: Pointer): AccessError {
+  return new AccessError(
+    controller,
+    p,
+    'finalizer',
+    `controller ${JSON.stringify(controller)} may not change finalizers of ${formatPointer(p)}: it is not a strong (or queue primary / mapped) input`,
+  );
+}
+
+/** Registration refused; nothing of the batch was registered. Lists every problem found. */
+export class RegistrationError extends Error {
+  readonly code = 'registration';
+  constructor(readonly problems: readonly string[]) {
+    super(`cannot register controllers:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'RegistrationError';
+  }
+}
+
+export const isRegistrationError = (error: unknown): error is RegistrationError =>
+  hasCode(error, 'registration');
+
+// What a controller throws to steer its own retries
+
+/**
+ * Thrown by a queue controller's `reconcile` to come back after `interval` ms. Not counted as a
+ * failure unless it wraps an error.
+ */
+export class RequeueError extends Error {
+  readonly code = 'requeue';
+  constructor(
+    readonly interval: number,
+    override readonly cause?: unknown,
+  ) {
+    super(
+      cause === undefined
+        ? `requeue in ${interval} ms`
+        : `requeue in ${interval} ms: ${cause instanceof Error ? cause.message : JSON.stringify(cause)}`,
+    );
+    this.name = 'RequeueError';
+  }
+}
+
+/** Come back in `interval` ms, without an error. */
+export const requeueAfter = (interval: number): RequeueError => new RequeueError(interval);
+
+export const isRequeue = (error: unknown): error is RequeueError =>
+  hasCode(error, 'requeue') && typeof (error as { interval?: unknown }).interval === 'number';
+
+/**
+ * Tells the engine (or a generic controller) to leave an item alone this round: no retry, no
+ * failure, the backoff is cleared. COSI's `SkipReconcileTag`.
+ */
+export class SkipError extends Error {
+  readonly code = 'skip';
+  constructor(message = 'skipped') {
+    super(message);
+    this.name = 'SkipError';
+  }
+}
+
+export const isSkip = (error: unknown): error is SkipError => hasCode(error, 'skip');
+
+/**
+ * An error that retrying will not fix (controller-runtime's terminal error): a queue controller
+ * that throws one for an item records the failure, shows it in the report, and does not retry the
+ * item until its next event.
+ */
+export class TerminalError extends Error {
+  readonly code = 'terminal';
+  constructor(override readonly cause: unknown) {
+    super(`terminal error: ${cause instanceof Error ? cause.message : describe(cause)}`);
+    this.name = 'TerminalError';
+  }
+}
+
+/**
+ * Wraps an error so the reconcile that throws it is not retried.
+ *
+ * @example
+ * if (!valid(vm.spec)) throw terminalError(new Error('invalid spec'));
+ */
+export const terminalError = (error: unknown): TerminalError => new TerminalError(error);
+
+export const isTerminal = (error: unknown): error is TerminalError => hasCode(error, 'terminal');
+
+/**
+ * Thrown by a queue transform's `transform` to have the output torn down and destroyed (once
+ * other controllers' finalizers are gone) instead of written. COSI's `DestroyOutputTag`.
+ */
+export class DestroyOutputError extends Error {
+  readonly code = 'destroy-output';
+  constructor(reason = 'output not wanted') {
+    super(reason);
+    this.name = 'DestroyOutputError';
+  }
+}
+
+export const isDestroyOutput = (error: unknown): error is DestroyOutputError =>
+  hasCode(error, 'destroy-output');
+
+/** Every error of one pass of a whole-world generic controller, thrown together at its end. */
+export class ReconcileCycleError extends AggregateError {
+  readonly code = 'reconcile-cycle';
+
+  constructor(
+    readonly controller: string,
+    errors: readonly Error[],
+  ) {
+    super(
+      errors,
+      `controller ${JSON.stringify(controller)} failed: ${errors.map((e) => e.message).join('; ')}`,
+    );
+    this.name = 'ReconcileCycleError';
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  // JSON.stringify gives undefined for undefined and functions, whatever its declared type says.
+  const json = JSON.stringify(value) as string | undefined;
+  return json ?? String(value);
+}
