@@ -11,6 +11,10 @@ import { parseAllDocuments } from 'yaml';
 import type * as Cosi from '../src/index.js';
 import type * as ProgramModule from '../src/cli/program.js';
 import type * as RenderModule from '../src/cli/render/resources.js';
+import type * as ProjectModule from '../src/app/project.js';
+import type * as ConvergeModule from '../src/app/converge-project.js';
+import type * as SnapshotModule from '../src/engine/state/state-snapshot.js';
+import type * as QueryModule from '../src/cli/resource-query.js';
 
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
 
@@ -20,6 +24,14 @@ export async function run(): Promise<void> {
   const { renderResources } = (await import(
     dist('cli/render/resources.js')
   )) as typeof RenderModule;
+  const { openProject } = (await import(dist('app/project.js'))) as typeof ProjectModule;
+  const { convergeProject } = (await import(
+    dist('app/converge-project.js')
+  )) as typeof ConvergeModule;
+  const { takeSnapshot } = (await import(
+    dist('engine/state/state-snapshot.js')
+  )) as typeof SnapshotModule;
+  const { selectResources } = (await import(dist('cli/resource-query.js'))) as typeof QueryModule;
   const dir = await mkdtemp(path.join(tmpdir(), 'cosi-apply-bench-'));
   try {
     const paths = await generateTree(dir);
@@ -42,31 +54,23 @@ export async function run(): Promise<void> {
       throw new Error(`the generated tree did not load: ${result.findings.length} findings`);
     }
 
-    const clock = new cosi.SimulatedClock();
-    const state = cosi.createInMemoryState({ now: () => clock.now() });
-    const runtime = cosi.createRuntime(state, { clock });
-    await cosi.applyResources(state, result.resources);
-    await runtime.register(...(loaded.config.controllers ?? []));
-    await loaded.config.setup?.(runtime);
+    const project = await openProject(loaded, result, { cwd: dir });
     const t4 = performance.now();
-    const report = await runtime.converge({ maxWrites: Number.POSITIVE_INFINITY });
+    const report = await convergeProject(project, { maxWrites: Number.POSITIVE_INFINITY });
     const t5 = performance.now();
     if (!report.converged) throw new Error(`did not converge: ${report.reason}`);
-    const groups = state.kinds().map((kind) => ({
-      type: kind.type,
-      definition: loaded.definitions.find((d) => d.type === kind.type),
-      resources: state.listSync(kind),
-    }));
+    const snapshot = await takeSnapshot(project.state);
+    const groups = selectResources({ project, snapshot }, {});
     const table = renderResources(groups, 'table');
     const t6 = performance.now();
-    await runtime.stop();
+    await project.runtime.stop();
 
     const whole = performance.now();
     const code = await runCli(['apply', '-f', dir, '--config', config, '-q'], silentIo());
     const wholeMs = performance.now() - whole;
     if (code !== 0) throw new Error(`cosi apply exited ${code}`);
 
-    const resources = state.kinds().reduce((n, k) => n + state.listSync(k).length, 0);
+    const resources = snapshot.resources.length;
     const parse = t2 - t1;
     const rows: [string, number][] = [
       ['read files', t1 - t0],

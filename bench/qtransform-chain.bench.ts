@@ -65,7 +65,7 @@ async function engine(cosi: CosiModule, n: number): Promise<TimeAndHeap> {
   const report = await runtime.converge({ maxWrites: Number.POSITIVE_INFINITY });
   const ms = performance.now() - start;
   const after = retainedHeap();
-  if (!report.converged || state.listSync(Sentence.kind()).length !== n) {
+  if (!report.converged || (await state.list(Sentence.kind())).length !== n) {
     throw new Error('qtransform benchmark did not converge');
   }
   await runtime.stop();

@@ -32,6 +32,7 @@ export {
 export {
   formatResource,
   freezeResource,
+  isDestroyReady,
   newResource,
   resourceEqual,
   toDraft,
@@ -188,12 +189,7 @@ export {
   type ItemFailure,
   type OscillatingResource,
 } from './engine/runtime/convergence.js';
-export {
-  createRuntime,
-  isDestroyReady,
-  Runtime,
-  type RuntimeOptions,
-} from './engine/runtime/runtime.js';
+export { createRuntime, Runtime, type RuntimeOptions } from './engine/runtime/runtime.js';
 export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/runtime/typed.js';
 
 // Generic controllers
@@ -370,7 +366,7 @@ export {
 
 // State helpers
 export {
-  applyResources,
+  ResourceApplier,
   type ApplyResult,
   type KeyedResource,
-} from './engine/state/apply-resources.js';
+} from './engine/state/resource-applier.js';

@@ -1,3 +1,5 @@
+import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+
 /** The exit codes of every command. */
 export const EXIT = {
   ok: 0,
@@ -22,5 +24,17 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/** The exit code a convergence run earns: 0 settled, 1 controllers kept failing, 3 a bound hit. */
+export function exitCodeOf(report: ConvergenceReport): ExitCode {
+  switch (report.reason) {
+    case 'quiescent':
+      return EXIT.ok;
+    case 'failing':
+      return EXIT.findings;
+    default:
+      return EXIT.notConverged;
   }
 }

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import { parseDuration } from './duration.js';
 import { CliError } from './exit-codes.js';
-import type { ProjectOptions } from './project.js';
+import type { RunProjectOptions } from '../app/run-project.js';
+import type { CliIo } from './io.js';
+import { formatLog } from './render/logs.js';
 
 /** The flags every command that loads a project shares. */
 export interface CommonFlags {
@@ -15,7 +17,8 @@ export interface CommonFlags {
   verbose?: boolean;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [
+/** Commander's argument parser for a repeatable option. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),
   value,
 ];
@@ -43,8 +46,11 @@ export function outputOption(formats: readonly string[], fallback: string): Opti
   );
 }
 
-/** Turns the shared flags into project options. */
-export function toProjectOptions(flags: CommonFlags): Omit<ProjectOptions, 'onLog'> {
+/** Turns the shared flags into what a run of the project takes; `-v` sends logs to stderr. */
+export function toRunOptions(
+  flags: CommonFlags,
+  io: Pick<CliIo, 'cwd' | 'stderr'>,
+): RunProjectOptions {
   const files = flags.file ?? [];
   if (files.length === 0)
     throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
@@ -59,6 +65,8 @@ export function toProjectOptions(flags: CommonFlags): Omit<ProjectOptions, 'onLo
   }
   return {
     files,
+    cwd: io.cwd,
+    ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     ...(flags.stable ? { stable: true } : {}),
     ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),

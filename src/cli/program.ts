@@ -5,18 +5,29 @@ import { checkCommand } from './commands/check.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
 import { watchCommand } from './commands/watch.js';
+import type { CliCommand, CommandResult } from './command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { ConfigError } from '../loaders/load-config.js';
 
 /** The package version, shown by `cosi --version` (the same file in `src/` and `dist/`). */
 export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string })
   .version;
 
+const COMMANDS = [applyCommand, getCommand, checkCommand, graphCommand, watchCommand];
+
+/** A commander program and the result of the command it ran, once `parseAsync` has finished. */
+export interface Cli {
+  readonly program: Command;
+  result(): CommandResult | undefined;
+}
+
 /**
- * A fresh commander program writing to `io`. Commands report their exit code through `exit`;
- * commander's own exits (help, usage errors) are thrown as `CommanderError`s.
+ * A fresh commander program writing to `io`, its actions the commands' functions. Commander's own
+ * exits (help, usage errors) are thrown as `CommanderError`s.
  */
-export function createCli(io: CliIo, exit: (code: number) => void): Command {
+export function createCli(io: CliIo): Cli {
+  let result: CommandResult | undefined;
   const program = new Command('cosi')
     .description('Run COSI controllers on YAML manifests, without a cluster.')
     .version(VERSION)
@@ -34,36 +45,35 @@ Examples:
   cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
   cosi watch -f fixtures/vm-network           re-run on every file change, with a live view`,
     );
-  for (const command of [
-    applyCommand(io, exit),
-    getCommand(io, exit),
-    checkCommand(io, exit),
-    graphCommand(io, exit),
-    watchCommand(io, exit),
-  ]) {
+  for (const command of COMMANDS as readonly CliCommand<unknown[]>[]) {
     program.addCommand(
-      command.exitOverride().configureOutput({
-        writeOut: (text) => io.stdout.write(text),
-        writeErr: (text) => io.stderr.write(text),
-      }),
+      command
+        .define()
+        .exitOverride()
+        .configureOutput({
+          writeOut: (text) => io.stdout.write(text),
+          writeErr: (text) => io.stderr.write(text),
+        })
+        // Commander passes the positional arguments, the flags, then the command itself.
+        .action(async (...args: unknown[]) => {
+          result = await command.run(io, ...args.slice(0, -1));
+        }),
     );
   }
-  return program;
+  return { program, result: () => result };
 }
 
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit code. The one
- * top-level catch: a `CliError` becomes its exit code and message, commander's usage errors exit
- * 2, anything else is a bug and prints its stack.
+ * top-level catch: a `CliError` becomes its exit code and message, a config that does not load
+ * or register is a usage error, commander's usage errors exit 2, anything else is a bug and
+ * prints its stack.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let code: number = EXIT.ok;
-  const program = createCli(io, (c) => {
-    code = c;
-  });
+  const cli = createCli(io);
   try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return code;
+    await cli.program.parseAsync([...argv], { from: 'user' });
+    return cli.result()?.exitCode ?? EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -71,6 +81,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CliError) {
       io.stderr.write(`cosi: ${error.message}\n`);
       return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      io.stderr.write(`cosi: ${error.message}\n`);
+      return EXIT.usage;
     }
     io.stderr.write(
       `cosi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -17,10 +17,11 @@ export class ConfigError extends Error {
   readonly code = 'config';
   constructor(
     readonly file: string,
-    message: string,
+    /** What is wrong, without the file. */
+    readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`${file}: ${message}`, options);
+    super(`${file}: ${reason}`, options);
     this.name = 'ConfigError';
   }
 }

@@ -75,13 +75,9 @@ async function flush(s: WatchSession): Promise<void> {
 }
 
 function find(round: WatchRound | undefined, type: string, id: string): Resource | undefined {
-  const project = round?.project;
-  if (!project) throw new Error('no project in the round');
-  return project.state
-    .kinds()
-    .filter((k) => k.type === type)
-    .flatMap((k) => project.state.listSync(k))
-    .find((r) => r.metadata.id === id);
+  const snapshot = round?.snapshot;
+  if (!snapshot) throw new Error('no state in the round');
+  return snapshot.resources.find((r) => r.metadata.type === type && r.metadata.id === id);
 }
 
 async function editFile(file: string, from: string | RegExp, to: string): Promise<void> {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { formatPointer } from '../../engine/resource/pointer.js';
 import type { Finding } from '../../loaders/finding.js';
-import type { ProjectRun } from '../project.js';
+import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckFinding, CheckResult } from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';
@@ -19,16 +19,19 @@ export interface CheckOptions {
 export async function runChecks(run: ProjectRun, options: CheckOptions): Promise<CheckResult> {
   const cases: CheckCase[] = [];
   // With no controllers at all, every type is unread: that is a schema-only repository, not a smell.
+  const { manifests, started } = run;
+  const report = started?.report;
+  const runtime = started?.project.runtime;
   const graph =
-    run.report && run.runtime.controllerNames().length > 0
-      ? run.runtime.dependencyGraph()
+    report && runtime && runtime.controllerNames().length > 0
+      ? runtime.dependencyGraph()
       : undefined;
   const findings: CheckFinding[] = [
-    ...run.findings.map(fromLoader),
-    ...(run.report ? strictWarnings(run.resources, graph) : []),
+    ...manifests.findings.map(fromLoader),
+    ...(report ? strictWarnings(manifests.resources, graph) : []),
   ];
   const files = [
-    ...new Set([...run.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),
+    ...new Set([...manifests.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),
   ].sort();
   for (const file of files) {
     cases.push({
@@ -40,8 +43,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const general = findings.filter((f) => f.file === '');
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
-  const report = run.report;
-  if (!report) return { cases, strict: options.strict };
+  if (!started || !report) return { cases, strict: options.strict };
   for (const controller of report.controllers) {
     const problems: CheckFinding[] = [];
     if (controller.state === 'failed' && controller.failingItems.length === 0) {
@@ -93,7 +95,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   cases.push({ check: 'convergence', name: 'convergence', findings: convergence });
 
   if (options.expect) {
-    const groups = selectResources(run, {});
+    const groups = selectResources(started, {});
     if (options.update) {
       await writeExpectations(options.expect.dir, groups);
     } else {

@@ -1,20 +1,23 @@
 import { Command } from 'commander';
+import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
 import { renderResources } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
-import { runProjectCommand } from './run-project.js';
+import { runAndReport } from './run-and-report.js';
 
 const FORMATS = ['table', 'yaml', 'json'] as const;
 
-interface ApplyFlags extends CommonFlags {
+export interface ApplyFlags extends CommonFlags {
   output: string;
   namespace?: string;
   type?: string;
 }
 
 /** `cosi apply -f PATH...`: load, validate, converge, print the resulting state. */
-export function applyCommand(io: CliIo, exit: (code: number) => void): Command {
+export const applyCommand: CliCommand<[ApplyFlags]> = { define, run: apply };
+
+function define(): Command {
   const command = new Command('apply')
     .summary('run the controllers on manifests and print the resulting state')
     .description(
@@ -36,18 +39,19 @@ Examples:
 
 Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or config error,
 3 did not converge.`,
-    )
-    .action(async (flags: ApplyFlags) => {
-      const format = parseFormat(flags.output, FORMATS);
-      const outcome = await runProjectCommand(flags, io);
-      if (outcome.ran) {
-        const groups = selectResources(outcome.run, {
-          ...(flags.type !== undefined ? { type: flags.type } : {}),
-          ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
-        });
-        io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
-      }
-      exit(outcome.exitCode);
-    });
+    );
   return command;
+}
+
+export async function apply(io: CliIo, flags: ApplyFlags): Promise<CommandResult> {
+  const format = parseFormat(flags.output, FORMATS);
+  const { run, exitCode } = await runAndReport(flags, io);
+  if (run.started?.report) {
+    const groups = selectResources(run.started, {
+      ...(flags.type !== undefined ? { type: flags.type } : {}),
+      ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+    });
+    io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+  }
+  return { exitCode };
 }

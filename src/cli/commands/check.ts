@@ -1,17 +1,18 @@
 import { Command } from 'commander';
-import { caseFailed, summarize } from '../check/check-result.js';
+import { runProject } from '../../app/run-project.js';
+import { caseFailed } from '../check/check-result.js';
 import { resolveExpect, runChecks } from '../check/run-checks.js';
-import { CliError, EXIT } from '../exit-codes.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import {
   addProjectOptions,
   outputOption,
   parseFormat,
-  toProjectOptions,
+  toRunOptions,
   type CommonFlags,
 } from '../options.js';
-import { loadProject } from '../project.js';
 import {
   renderCheckGithub,
   renderCheckJson,
@@ -24,7 +25,7 @@ import { createColors } from '../render/report.js';
 const FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
 type CheckFormat = (typeof FORMATS)[number];
 
-interface CheckFlags extends CommonFlags {
+export interface CheckFlags extends CommonFlags {
   output: string;
   strict?: boolean;
   expect?: string;
@@ -32,7 +33,9 @@ interface CheckFlags extends CommonFlags {
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
-export function checkCommand(io: CliIo, exit: (code: number) => void): Command {
+export const checkCommand: CliCommand<[CheckFlags]> = { define, run: check };
+
+function define(): Command {
   const command = new Command('check')
     .summary('validate manifests, run the controllers and report, for CI')
     .description(
@@ -58,26 +61,28 @@ Examples:
   cosi check -f manifests/ --expect expected/ -o junit > report.xml
 
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
-    )
-    .action(async (flags: CheckFlags) => {
-      const format = parseFormat(flags.output, FORMATS);
-      if (flags.update && flags.expect === undefined)
-        throw new CliError('--update needs --expect <dir>');
-      const run = await loadProject(toProjectOptions(flags), io.cwd);
-      const result = await runChecks(run, {
-        strict: flags.strict === true,
-        update: flags.update === true,
-        ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
-      });
-      const colors = createColors(format === 'text' && useColor(io, flags.color));
-      io.stdout.write(render(format, result, colors));
-      const failedClasses = summarize(result)
-        .filter((s) => s.failed > 0)
-        .map((s) => s.check);
-      if (failedClasses.includes('convergence')) exit(EXIT.notConverged);
-      else exit(result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok);
-    });
+    );
   return command;
+}
+
+export async function check(io: CliIo, flags: CheckFlags): Promise<CommandResult> {
+  const format = parseFormat(flags.output, FORMATS);
+  if (flags.update && flags.expect === undefined) {
+    throw new CliError('--update needs --expect <dir>');
+  }
+  const run = await runProject(toRunOptions(flags, io));
+  const result = await runChecks(run, {
+    strict: flags.strict === true,
+    update: flags.update === true,
+    ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
+  });
+  const colors = createColors(format === 'text' && useColor(io, flags.color));
+  io.stdout.write(render(format, result, colors));
+  const report = run.started?.report;
+  if (report && exitCodeOf(report) === EXIT.notConverged) return { exitCode: EXIT.notConverged };
+  return {
+    exitCode: result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok,
+  };
 }
 
 function render(

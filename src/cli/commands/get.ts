@@ -1,18 +1,21 @@
 import { Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
+import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
 import { renderResources, type ResourceFormat } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
-import { runProjectCommand } from './run-project.js';
+import { runAndReport } from './run-and-report.js';
 
-interface GetFlags extends CommonFlags {
+export interface GetFlags extends CommonFlags {
   output: string;
   namespace?: string;
 }
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
-export function getCommand(io: CliIo, exit: (code: number) => void): Command {
+export const getCommand: CliCommand<[string, string | undefined, GetFlags]> = { define, run: get };
+
+function define(): Command {
   const command = new Command('get')
     .summary('run the controllers on manifests and print one type or one resource')
     .description(
@@ -32,30 +35,30 @@ Examples:
   cosi get networkconfig web-1 -f fixtures/vm-network -o yaml
   cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
   cosi get rd -f fixtures/vm-network`,
-    )
-    .action(async (type: string, id: string | undefined, flags: GetFlags) => {
-      const format = parseGetFormat(flags.output);
-      const outcome = await runProjectCommand(flags, io);
-      if (!outcome.ran) {
-        exit(outcome.exitCode);
-        return;
-      }
-      const groups = selectResources(outcome.run, {
-        type,
-        ...(id !== undefined ? { id } : {}),
-        ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
-      });
-      if (id !== undefined && groups.length === 0) {
-        io.stderr.write(
-          `resource ${JSON.stringify(id)} of type ${JSON.stringify(type)} not found\n`,
-        );
-        exit(EXIT.findings);
-        return;
-      }
-      io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
-      exit(outcome.exitCode);
-    });
+    );
   return command;
+}
+
+export async function get(
+  io: CliIo,
+  type: string,
+  id: string | undefined,
+  flags: GetFlags,
+): Promise<CommandResult> {
+  const format = parseGetFormat(flags.output);
+  const { run, exitCode } = await runAndReport(flags, io);
+  if (!run.started?.report) return { exitCode };
+  const groups = selectResources(run.started, {
+    type,
+    ...(id !== undefined ? { id } : {}),
+    ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+  });
+  if (id !== undefined && groups.length === 0) {
+    io.stderr.write(`resource ${JSON.stringify(id)} of type ${JSON.stringify(type)} not found\n`);
+    return { exitCode: EXIT.findings };
+  }
+  io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+  return { exitCode };
 }
 
 function parseGetFormat(output: string): ResourceFormat {

@@ -1,26 +1,26 @@
 import { Command } from 'commander';
-import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
+import { runProject, type StartedProject } from '../../app/run-project.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
-import type { Resource } from '../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { hasErrors } from '../../loaders/finding.js';
+import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import {
   addProjectOptions,
+  collect,
   outputOption,
   parseFormat,
-  toProjectOptions,
+  toRunOptions,
   type CommonFlags,
 } from '../options.js';
-import { loadProject, type ProjectRun } from '../project.js';
 import type { GraphFilter } from '../render/graph/filter-graph.js';
 import { buildGraphView } from '../render/graph/graph-view.js';
 import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
-import { runProjectCommand } from './run-project.js';
+import { runAndReport } from './run-and-report.js';
 
-interface GraphFlags extends CommonFlags {
+export interface GraphFlags extends CommonFlags {
   output: string;
   resources?: boolean;
   controller?: string[];
@@ -28,13 +28,10 @@ interface GraphFlags extends CommonFlags {
   depth?: string;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
-
 /** `cosi graph -f PATH...`: the controller graph, and with `--resources` the converged instances. */
-export function graphCommand(io: CliIo, exit: (code: number) => void): Command {
+export const graphCommand: CliCommand<[GraphFlags]> = { define, run: graph };
+
+function define(): Command {
   const command = new Command('graph')
     .summary('print the dependency graph of the controllers (text, tree, DOT, Mermaid, JSON)')
     .description(
@@ -79,39 +76,36 @@ Examples:
 
 Exit codes: 0 ok, 1 invalid manifests or (with --resources) failing controllers, 2 usage or
 config error, 3 (with --resources) did not converge.`,
-    )
-    .action(async (flags: GraphFlags) => {
-      const format = parseFormat(flags.output, GRAPH_FORMATS);
-      const depth = parseDepth(flags);
-      if (flags.resources) {
-        const outcome = await runProjectCommand(flags, io);
-        if (outcome.ran) {
-          const graph = outcome.run.runtime.dependencyGraph();
-          const view = buildGraphView(graph, {
-            ...filterOption(outcome.run, graph, flags, depth),
-            resources: listResources(outcome.run),
-          });
-          io.stdout.write(renderGraph(view, format));
-        }
-        exit(outcome.exitCode);
-        return;
-      }
-      const run = await loadProject({ ...toProjectOptions(flags), registerOnly: true }, io.cwd);
-      io.stderr.write(renderFindings(run.findings, createColors(useColor(io, flags.color))));
-      if (hasErrors(run.findings)) {
-        exit(EXIT.findings);
-        return;
-      }
-      const graph = run.runtime.dependencyGraph();
-      if (graph.controllers.length === 0 && !flags.quiet) {
-        io.stderr.write('no controllers registered: the graph is empty\n');
-      }
-      io.stdout.write(
-        renderGraph(buildGraphView(graph, filterOption(run, graph, flags, depth)), format),
-      );
-      exit(EXIT.ok);
-    });
+    );
   return command;
+}
+
+export async function graph(io: CliIo, flags: GraphFlags): Promise<CommandResult> {
+  const format = parseFormat(flags.output, GRAPH_FORMATS);
+  const depth = parseDepth(flags);
+  if (flags.resources) {
+    const { run, exitCode } = await runAndReport(flags, io);
+    if (run.started?.report) {
+      const graph = run.started.project.runtime.dependencyGraph();
+      const view = buildGraphView(graph, {
+        ...filterOption(run.started, graph, flags, depth),
+        resources: run.started.snapshot.resources,
+      });
+      io.stdout.write(renderGraph(view, format));
+    }
+    return { exitCode };
+  }
+  const run = await runProject({ ...toRunOptions(flags, io), converge: false });
+  io.stderr.write(renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))));
+  if (hasErrors(run.manifests.findings) || !run.started) return { exitCode: EXIT.findings };
+  const graph = run.started.project.runtime.dependencyGraph();
+  if (graph.controllers.length === 0 && !flags.quiet) {
+    io.stderr.write('no controllers registered: the graph is empty\n');
+  }
+  io.stdout.write(
+    renderGraph(buildGraphView(graph, filterOption(run.started, graph, flags, depth)), format),
+  );
+  return { exitCode: EXIT.ok };
 }
 
 function parseDepth(flags: GraphFlags): number {
@@ -131,7 +125,7 @@ function parseDepth(flags: GraphFlags): number {
 
 /** The filter of the flags, names checked against the project. */
 function filterOption(
-  run: ProjectRun,
+  run: StartedProject,
   graph: DependencyGraph,
   flags: GraphFlags,
   depth: number,
@@ -155,24 +149,19 @@ function filterOption(
 }
 
 /** Any alias of a defined type; the exact name (any case) of a type that has no definition. */
-function resolveType(run: ProjectRun, graph: DependencyGraph, name: string): string {
+function resolveType(run: StartedProject, graph: DependencyGraph, name: string): string {
   try {
-    return run.registry.resolve(name).type;
+    return run.project.registry.resolve(name).type;
   } catch (error) {
     if (!(error instanceof TypeResolutionError)) throw error;
     if (error.code === 'unknown-type') {
-      const known = new Set([...graph.types, ...run.state.kinds().map((k) => k.type)]);
+      const known = new Set([
+        ...graph.types,
+        ...run.snapshot.resources.map((r) => r.metadata.type),
+      ]);
       const matches = [...known].filter((t) => t.toLowerCase() === name.toLowerCase());
       if (matches.length === 1) return matches[0] as string;
     }
     throw new CliError(`--type: ${error.message}`);
   }
-}
-
-/** Every resource of the converged state but the definitions. */
-function listResources(run: ProjectRun): Resource[] {
-  return run.state
-    .kinds()
-    .filter((k) => k.type !== RESOURCE_DEFINITION_TYPE)
-    .flatMap((k) => run.state.listSync(k));
 }

@@ -1,24 +1,25 @@
 import { Command } from 'commander';
-import { CliError } from '../exit-codes.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
-import { addProjectOptions, toProjectOptions, type CommonFlags } from '../options.js';
-import { formatLog } from '../render/logs.js';
+import { addProjectOptions, toRunOptions, type CommonFlags } from '../options.js';
 import { createColors } from '../render/report.js';
 import { createWatchView } from '../ui/watch-view.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 import { startWatchSession } from '../watch/watch-session.js';
 
-interface WatchFlags extends CommonFlags {
+export interface WatchFlags extends CommonFlags {
   namespace?: string;
   type?: string;
 }
 
 /** `cosi watch -f PATH...`: apply, then re-reconcile on every file change, with a live view. */
-export function watchCommand(
-  io: CliIo,
-  exit: (code: number) => void,
-  watchFiles: WatchFiles = watchWithChokidar,
-): Command {
+export const watchCommand: CliCommand<[WatchFlags]> = {
+  define,
+  run: (io, flags) => watch(io, flags),
+};
+
+function define(): Command {
   const command = new Command('watch')
     .summary('apply, then re-reconcile on every file change, with a live view')
     .description(
@@ -45,33 +46,37 @@ Examples:
   cosi watch -f manifests/ --config ./cosi.config.ts > rounds.log   (one block per round)
 
 Exit codes: 0 after q or Ctrl-C, 2 usage or config error at start.`,
-    )
-    .action(async (flags: WatchFlags) => {
-      const options = toProjectOptions(flags);
-      const onInterrupt = io.onInterrupt;
-      if (onInterrupt === undefined) {
-        throw new CliError('watch runs until interrupted, and this process cannot be');
-      }
-      const view = createWatchView(io, {
-        colors: createColors(useColor(io, flags.color)),
-        query: {
-          ...(flags.type !== undefined ? { type: flags.type } : {}),
-          ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
-        },
-        stable: flags.stable === true,
-        interactive: io.isTTY,
-      });
-      const session = await startWatchSession({
-        ...options,
-        cwd: io.cwd,
-        watch: watchFiles,
-        onRound: (round) => view.show(round),
-        ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
-      });
-      const unsubscribe = onInterrupt(() => void session.close());
-      await session.closed;
-      unsubscribe();
-      exit(0);
-    });
+    );
   return command;
+}
+
+/** Runs until interrupted; the files are watched with `watchFiles` (chokidar by default). */
+export async function watch(
+  io: CliIo,
+  flags: WatchFlags,
+  watchFiles: WatchFiles = watchWithChokidar,
+): Promise<CommandResult> {
+  const options = toRunOptions(flags, io);
+  const onInterrupt = io.onInterrupt;
+  if (onInterrupt === undefined) {
+    throw new CliError('watch runs until interrupted, and this process cannot be');
+  }
+  const view = createWatchView(io, {
+    colors: createColors(useColor(io, flags.color)),
+    query: {
+      ...(flags.type !== undefined ? { type: flags.type } : {}),
+      ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+    },
+    stable: flags.stable === true,
+    interactive: io.isTTY,
+  });
+  const session = await startWatchSession({
+    ...options,
+    watch: watchFiles,
+    onRound: (round) => view.show(round),
+  });
+  const unsubscribe = onInterrupt(() => void session.close());
+  await session.closed;
+  unsubscribe();
+  return { exitCode: EXIT.ok };
 }

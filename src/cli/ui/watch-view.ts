@@ -1,11 +1,10 @@
 import type { ChalkInstance } from 'chalk';
-import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { formatDuration } from '../duration.js';
 import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { plural, renderFindings, renderReport } from '../render/report.js';
 import { renderResources } from '../render/resources.js';
-import { selectResources, type ResourceQuery } from '../resource-query.js';
+import { selectResources, type QueriedState, type ResourceQuery } from '../resource-query.js';
 import type { WatchRound } from '../watch/watch-session.js';
 
 /** How rounds are shown. */
@@ -47,21 +46,17 @@ export function createWatchView(
 export function renderWatchRound(round: WatchRound, options: WatchViewOptions): string {
   const c = options.colors;
   const lines: string[] = [c.bold(headline(round, options))];
-  const project = round.project;
+  const { project, snapshot } = round;
   if (round.error !== undefined) lines.push(c.red(round.error));
   if (!round.applied && project !== undefined) {
     lines.push(c.yellow('nothing applied: the last good state keeps running'));
   }
   let details: string[] = [];
-  if (round.report && project) {
-    const resources = project.state
-      .kinds()
-      .filter((k) => k.type !== RESOURCE_DEFINITION_TYPE)
-      .reduce((n, k) => n + project.state.listSync(k).length, 0);
+  if (round.report && project && snapshot) {
     const [summary = '', ...rest] = renderReport(
       round.report,
       {
-        resources,
+        resources: snapshot.resources.length,
         controllers: project.runtime.controllerNames().length,
         ...(options.stable ? {} : { wallTime: round.wallTime }),
       },
@@ -72,8 +67,8 @@ export function renderWatchRound(round: WatchRound, options: WatchViewOptions): 
     lines.push(summary);
     details = rest;
   }
-  if (project) {
-    lines.push('', table(project, options).trimEnd());
+  if (project && snapshot) {
+    lines.push('', table({ project, snapshot }, options).trimEnd());
   }
   if (details.length > 0) lines.push('', ...details);
   const findings = renderFindings(round.findings, c).trimEnd();
@@ -99,9 +94,9 @@ function headline(round: WatchRound, options: WatchViewOptions): string {
   return parts.join(' | ');
 }
 
-function table(project: NonNullable<WatchRound['project']>, options: WatchViewOptions): string {
+function table(state: QueriedState, options: WatchViewOptions): string {
   try {
-    const groups = selectResources(project, options.query);
+    const groups = selectResources(state, options.query);
     return groups.length === 0 ? 'no resources' : renderResources(groups, 'table');
   } catch (error) {
     if (error instanceof CliError) return options.colors.red(error.message);

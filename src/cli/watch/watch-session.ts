@@ -1,49 +1,25 @@
 import * as path from 'node:path';
-import { resourceDefinitionDefinition } from '../../engine/resource/definition.js';
-import { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
-import { SIMULATED_EPOCH, SimulatedClock } from '../../engine/runtime/clock.js';
+import { convergeProject } from '../../app/converge-project.js';
+import { displayPath } from '../../app/display-path.js';
+import { openProject, type Project } from '../../app/project.js';
+import { loadProjectConfig } from '../../app/project-config.js';
+import type { RunProjectOptions } from '../../app/run-project.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
-import type { Pointer } from '../../engine/resource/pointer.js';
-import type { Resource } from '../../engine/resource/resource.js';
-import { createRuntime, isDestroyReady, type Runtime } from '../../engine/runtime/runtime.js';
-import { isNotFound } from '../../engine/errors.js';
-import { applyResources, type ApplyResult } from '../../engine/state/apply-resources.js';
-import { createInMemoryState, type InMemoryState } from '../../engine/state/in-memory-state.js';
+import type { ApplyResult } from '../../engine/state/resource-applier.js';
+import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snapshot.js';
 import { hasErrors, type Finding } from '../../loaders/finding.js';
-import type { LoadedConfig } from '../../loaders/load-config.js';
-import type { ManifestResource } from '../../loaders/load-manifests.js';
+import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type IncrementalReadResult } from '../../loaders/manifest-reader.js';
-import { CliError } from '../exit-codes.js';
-import {
-  defaultMaxWrites,
-  displayPath,
-  loadProjectConfig,
-  registerControllers,
-  storeDefinitions,
-  type ProjectOptions,
-} from '../project.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
-export interface WatchSessionOptions extends Pick<
-  ProjectOptions,
-  'files' | 'config' | 'stable' | 'timeout' | 'maxWrites' | 'onLog'
-> {
-  readonly cwd: string;
+export interface WatchSessionOptions extends Omit<RunProjectOptions, 'converge'> {
   /** The file watcher (chokidar in the CLI, synthetic events in tests). */
   readonly watch: WatchFiles;
   /** Called after every round, the first included. */
   readonly onRound: (round: WatchRound) => void;
   /** Quiet time after the last file event before a round starts, ms. Default 100. */
   readonly debounceMs?: number;
-}
-
-/** What a round runs on: one state and runtime, replaced only when the config or types change. */
-export interface WatchProject {
-  readonly state: InMemoryState;
-  readonly registry: DefinitionRegistry;
-  readonly runtime: Runtime;
-  readonly config: LoadedConfig | undefined;
 }
 
 /** One reload-apply-converge round, as data for the view. */
@@ -72,8 +48,13 @@ export interface WatchRound {
   readonly changes?: ApplyResult;
   /** This round's convergence run; absent when nothing was applied. */
   readonly report?: ConvergenceReport;
-  /** The running project (the last good one), absent until a load succeeds. */
-  readonly project?: WatchProject;
+  /**
+   * The running project (the last good one), absent until a load succeeds; it is replaced only
+   * when the config or the set of types changes.
+   */
+  readonly project?: Project;
+  /** The project's state at the end of the round; with `project`. */
+  readonly snapshot?: StateSnapshot;
   /** How many files this round read from disk and parsed. */
   readonly cost: { readonly read: number; readonly parsed: number };
   /** Wall-clock milliseconds of the whole round. */
@@ -100,15 +81,11 @@ interface Pending {
   restart: boolean;
 }
 
-interface Generation extends WatchProject {
-  readonly clock: SimulatedClock;
-  /** The manifest resources last applied, to diff the next load against. */
-  previous: readonly ManifestResource[];
-  /**
-   * Manifest resources removed from the files but held by finalizers when torn down: the session
-   * destroys them, as their owner, once the controllers have let go.
-   */
-  readonly releasing: Map<string, Pointer>;
+/** The running project, and the definitions it was opened with. */
+interface Running {
+  readonly project: Project;
+  readonly snapshot: StateSnapshot;
+  /** The manifests' definitions, serialised: a different set needs a new project. */
   readonly definitionsKey: string;
 }
 
@@ -122,7 +99,7 @@ interface Generation extends WatchProject {
  * A config that does not load at start throws; after an edit, it is reported and the last good
  * project keeps running.
  *
- * @throws CliError (usage) when the config cannot be found, loaded or registered at start.
+ * @throws ConfigError when the config cannot be found, loaded or registered at start.
  */
 export async function startWatchSession(options: WatchSessionOptions): Promise<WatchSession> {
   const session = new Session(options);
@@ -135,12 +112,12 @@ class Session implements WatchSession {
   readonly #debounceMs: number;
   #reader: ManifestReader | undefined;
   #config: LoadedConfig | undefined;
-  #configFile: string | undefined;
-  #generation: Generation | undefined;
+  #running: Running | undefined;
   #watcher: FileWatcher | undefined;
   #pending: Pending = { paths: new Set(), restart: false };
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #running: Promise<void> | undefined;
+  /** The rounds under way, while there are. */
+  #draining: Promise<void> | undefined;
   #rounds = 0;
   #closing: Promise<void> | undefined;
   #resolveClosed!: () => void;
@@ -156,9 +133,9 @@ class Session implements WatchSession {
 
   async start(): Promise<void> {
     await this.#loadConfig();
-    await this.#round('start', [], true);
+    await this.#round('start', []);
     const roots = this.#options.files.map((f) => path.resolve(this.#options.cwd, f));
-    if (this.#configFile !== undefined) roots.push(this.#configFile);
+    if (this.#config !== undefined) roots.push(this.#config.file);
     this.#watcher = this.#options.watch(roots, (event) => this.#onEvent(event));
   }
 
@@ -172,8 +149,8 @@ class Session implements WatchSession {
       if (this.#timer !== undefined) clearTimeout(this.#timer);
       this.#timer = undefined;
       await this.#watcher?.close();
-      await this.#running;
-      await this.#generation?.runtime.stop();
+      await this.#draining;
+      await this.#running?.project.runtime.stop();
       this.#notifyIdle();
       this.#resolveClosed();
     })();
@@ -182,7 +159,7 @@ class Session implements WatchSession {
 
   #onEvent(event: FileEvent): void {
     if (this.#closing) return;
-    if (event.path === this.#configFile || SCRIPT_FILE.test(event.path)) {
+    if (event.path === this.#config?.file || SCRIPT_FILE.test(event.path)) {
       this.#pending.restart = true;
     } else if (
       YAML_FILE.test(event.path) ||
@@ -202,226 +179,119 @@ class Session implements WatchSession {
 
   /** Runs rounds until no change is pending; changes that arrive meanwhile join the next round. */
   #drain(): void {
-    if (this.#running) return;
-    this.#running = (async () => {
+    if (this.#draining) return;
+    this.#draining = (async () => {
       while (!this.#closing && (this.#pending.paths.size > 0 || this.#pending.restart)) {
         const { paths, restart } = this.#pending;
         this.#pending = { paths: new Set(), restart: false };
         const changed = [...paths].map((p) => displayPath(this.#options.cwd, p)).sort();
+        const trigger = restart ? 'restart' : 'manifests';
+        const started = performance.now();
         try {
-          if (restart) await this.#restart(changed);
-          else await this.#round('manifests', changed, false, paths);
+          if (restart) await this.#loadConfig();
+          await this.#round(trigger, changed, restart ? undefined : paths);
         } catch (error) {
-          // A bug, not bad input: shown, and the session keeps watching for the next change.
-          this.#emit({
-            trigger: restart ? 'restart' : 'manifests',
-            changed,
-            files: [],
-            findings: [],
-            applied: false,
-            error: `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-            ...(this.#generation ? { project: this.#generation } : {}),
-            cost: { read: 0, parsed: 0 },
-            wallTime: 0,
-          });
+          // A config that stops loading or registering is bad input: shown, and the last good
+          // project keeps running. Anything else is a bug, shown the same way.
+          const message =
+            error instanceof ConfigError
+              ? error.message
+              : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+          this.#emit(
+            { trigger, changed, files: [], findings: [], cost: { read: 0, parsed: 0 } },
+            { applied: false, error: message },
+            started,
+          );
         }
       }
     })().finally(() => {
-      this.#running = undefined;
+      this.#draining = undefined;
       this.#notifyIdle();
     });
   }
 
-  async #restart(changed: readonly string[]): Promise<void> {
-    const started = performance.now();
-    try {
-      await this.#loadConfig();
-    } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      this.#emit({
-        trigger: 'restart',
-        changed,
-        files: [],
-        findings: [],
-        applied: false,
-        error: error.message,
-        ...(this.#generation ? { project: this.#generation } : {}),
-        cost: { read: 0, parsed: 0 },
-        wallTime: performance.now() - started,
-      });
-      return;
-    }
-    await this.#round('restart', changed, true);
-  }
-
   async #loadConfig(): Promise<void> {
-    const { file, config } = await loadProjectConfig(this.#options, this.#options.cwd);
-    this.#configFile = file;
+    const config = await loadProjectConfig(this.#options);
     this.#config = config;
     // The definitions of the config are part of every load: a new config needs a new cache.
     this.#reader = new ManifestReader(this.#options.files, {
       cwd: this.#options.cwd,
       definitions: config?.definitions ?? [],
-      ...(file ? { definitionsSource: displayPath(this.#options.cwd, file) } : {}),
-    });
-  }
-
-  async #round(
-    trigger: WatchRound['trigger'],
-    changed: readonly string[],
-    fresh: boolean,
-    paths?: Iterable<string>,
-  ): Promise<void> {
-    const started = performance.now();
-    const reader = this.#reader as ManifestReader;
-    const load = await reader.read(fresh ? undefined : paths);
-    const cost = { read: load.read.length, parsed: load.parsed.length };
-    const base: Pick<WatchRound, 'changed' | 'files' | 'findings' | 'cost'> & {
-      trigger: WatchRound['trigger'];
-    } = { trigger, changed, files: load.files, findings: load.findings, cost };
-    if (hasErrors(load.findings)) {
-      this.#emit({
-        ...base,
-        applied: false,
-        ...(this.#generation ? { project: this.#generation } : {}),
-        wallTime: performance.now() - started,
-      });
-      return;
-    }
-    const definitionsKey = JSON.stringify(load.definitions);
-    let generation = this.#generation;
-    let changes: ApplyResult | undefined;
-    if (fresh || generation === undefined || generation.definitionsKey !== definitionsKey) {
-      let next: Generation;
-      try {
-        next = await this.#boot(load, definitionsKey);
-      } catch (error) {
-        // A config that loads but does not register: at start a usage error, later a message.
-        if (trigger === 'start' || !(error instanceof CliError)) throw error;
-        this.#emit({
-          ...base,
-          applied: false,
-          error: error.message,
-          ...(generation ? { project: generation } : {}),
-          wallTime: performance.now() - started,
-        });
-        return;
-      }
-      if (generation !== undefined) {
-        await generation.runtime.stop();
-        if (trigger === 'manifests') base.trigger = 'restart';
-      }
-      this.#generation = generation = next;
-    } else {
-      const before = new Map(generation.previous.map((r) => [r.key, r.resource.metadata]));
-      changes = await applyResources(generation.state, load.resources, generation.previous);
-      for (const key of changes.tornDown) {
-        const pointer = before.get(key);
-        if (pointer) generation.releasing.set(key, pointer);
-      }
-      for (const r of load.resources) generation.releasing.delete(r.key);
-      generation.previous = load.resources;
-    }
-    if (!this.#options.stable) {
-      // Timestamps read as wall time; timers that came due meanwhile fire in this round.
-      const now = Date.now();
-      if (now > generation.clock.now()) generation.clock.advanceTo(now);
-    }
-    const report = await this.#converge(generation, load.resources.length);
-    this.#emit({
-      ...base,
-      applied: true,
-      ...(changes ? { changes } : {}),
-      report,
-      project: generation,
-      wallTime: performance.now() - started,
+      ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
     });
   }
 
   /**
-   * Converges, destroys the removed manifest resources the controllers have released, and
-   * converges again while that destroys something; one report for the whole.
+   * One round: read (everything, or only `paths`), apply the difference (or open a new project on
+   * a fresh state, when the config or the set of types changed), converge, report.
    */
-  async #converge(generation: Generation, resources: number): Promise<ConvergenceReport> {
-    const options = {
-      ...(this.#options.timeout !== undefined ? { maxTime: this.#options.timeout } : {}),
-      maxWrites: this.#options.maxWrites ?? defaultMaxWrites(resources),
+  async #round(
+    trigger: WatchRound['trigger'],
+    changed: readonly string[],
+    paths?: Iterable<string>,
+  ): Promise<void> {
+    const started = performance.now();
+    const load = await (this.#reader as ManifestReader).read(paths);
+    const loaded = {
+      trigger,
+      changed,
+      files: load.files,
+      findings: load.findings,
+      cost: { read: load.read.length, parsed: load.parsed.length },
     };
-    let report = await generation.runtime.converge(options);
-    while (report.converged && (await this.#destroyReleased(generation))) {
-      const next = await generation.runtime.converge(options);
-      report = {
-        ...next,
-        rounds: report.rounds + next.rounds,
-        elapsed: report.elapsed + next.elapsed,
-        reconciles: report.reconciles + next.reconciles,
-        writes: report.writes + next.writes,
-        errors: report.errors + next.errors,
-      };
+    if (hasErrors(load.findings)) {
+      this.#emit(loaded, { applied: false }, started);
+      return;
     }
-    return report;
+    const definitionsKey = JSON.stringify(load.definitions);
+    let changes: ApplyResult | undefined;
+    let project = this.#running?.project;
+    if (
+      paths === undefined ||
+      this.#running?.definitionsKey !== definitionsKey ||
+      project?.config !== this.#config
+    ) {
+      project = await this.#restart(load);
+      if (trigger === 'manifests') loaded.trigger = 'restart';
+    } else if (project) {
+      changes = await project.applier.apply(load.resources);
+    }
+    if (!project) throw new Error('a watch round has no project');
+    if (!this.#options.stable) {
+      // Timestamps read as wall time; timers that came due meanwhile fire in this round.
+      const now = Date.now();
+      if (now > project.clock.now()) project.clock.advanceTo(now);
+    }
+    const report = await convergeProject(project, this.#options);
+    this.#running = { project, definitionsKey, snapshot: await takeSnapshot(project.state) };
+    this.#emit(loaded, { applied: true, report, ...(changes ? { changes } : {}) }, started);
   }
 
-  /** Destroys the released resources that no finalizer holds any more; whether there were any. */
-  async #destroyReleased(generation: Generation): Promise<boolean> {
-    let destroyed = false;
-    for (const [key, pointer] of generation.releasing) {
-      let current: Resource | undefined;
-      try {
-        current = await generation.state.get(pointer);
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
-      if (current === undefined) {
-        generation.releasing.delete(key);
-      } else if (isDestroyReady(current)) {
-        await generation.state.destroy(pointer);
-        generation.releasing.delete(key);
-        destroyed = true;
-      }
-    }
-    return destroyed;
+  /** Opens a project on a fresh state and stops the one it replaces. */
+  async #restart(load: IncrementalReadResult): Promise<Project> {
+    const project = await openProject(this.#config, load, this.#options);
+    await this.#running?.project.runtime.stop();
+    this.#running = undefined;
+    return project;
   }
 
-  async #boot(load: IncrementalReadResult, definitionsKey: string): Promise<Generation> {
-    const config = this.#config;
-    const registry = new DefinitionRegistry([
-      resourceDefinitionDefinition,
-      ...(config?.definitions ?? []),
-      ...load.definitions,
-    ]);
-    const clock = new SimulatedClock(this.#options.stable ? SIMULATED_EPOCH : Date.now());
-    const state = createInMemoryState({ now: () => clock.now() });
-    const runtime = createRuntime(state, {
-      clock,
-      ...(this.#options.onLog ? { logSink: this.#options.onLog } : {}),
+  #emit(
+    loaded: Pick<WatchRound, 'trigger' | 'changed' | 'files' | 'findings' | 'cost'>,
+    outcome: Pick<WatchRound, 'applied' | 'error' | 'report' | 'changes'>,
+    started: number,
+  ): void {
+    const running = this.#running;
+    this.#options.onRound({
+      number: ++this.#rounds,
+      ...loaded,
+      ...outcome,
+      ...(running ? { project: running.project, snapshot: running.snapshot } : {}),
+      wallTime: performance.now() - started,
     });
-    try {
-      await storeDefinitions(state, registry.all());
-      await applyResources(state, load.resources);
-      await registerControllers(runtime, config, this.#options.cwd);
-    } catch (error) {
-      await runtime.stop();
-      throw error;
-    }
-    return {
-      state,
-      registry,
-      runtime,
-      config,
-      clock,
-      previous: load.resources,
-      releasing: new Map(),
-      definitionsKey,
-    };
-  }
-
-  #emit(round: Omit<WatchRound, 'number'>): void {
-    this.#options.onRound({ number: ++this.#rounds, ...round });
   }
 
   #isIdle(): boolean {
-    return this.#closing !== undefined || (this.#timer === undefined && !this.#running);
+    return this.#closing !== undefined || (this.#timer === undefined && !this.#draining);
   }
 
   #notifyIdle(): void {

@@ -58,3 +58,7 @@ export function resourceEqual(a: AnyResource, b: AnyResource): boolean {
 export function formatResource(r: AnyResource): string {
   return formatPointer(r.metadata);
 }
+
+/** Tearing down with no finalizers left: safe to destroy. */
+export const isDestroyReady = (resource: AnyResource): boolean =>
+  resource.metadata.phase === 'tearingDown' && resource.metadata.finalizers.length === 0;

@@ -124,3 +124,37 @@ export class WriteTracker {
       .map(([, e]) => ({ pointer: e.pointer, writes: e.writes, writers: [...e.writers].sort() }));
   }
 }
+
+/**
+ * One report for two convergence runs in a row (the second continuing the first): counts and
+ * time add up, per controller too; the outcome, each controller's status and what kept changing
+ * are the later run's.
+ */
+export function mergeReports(
+  earlier: ConvergenceReport,
+  later: ConvergenceReport,
+): ConvergenceReport {
+  const before = new Map(earlier.controllers.map((c) => [c.name, c]));
+  return {
+    ...later,
+    rounds: earlier.rounds + later.rounds,
+    elapsed: earlier.elapsed + later.elapsed,
+    reconciles: earlier.reconciles + later.reconciles,
+    writes: earlier.writes + later.writes,
+    errors: earlier.errors + later.errors,
+    controllers: later.controllers.map((c) => {
+      const e = before.get(c.name);
+      if (e === undefined) return c;
+      return {
+        ...c,
+        reconciles: e.reconciles + c.reconciles,
+        writes: e.writes + c.writes,
+        errors: e.errors + c.errors,
+        restarts: e.restarts + c.restarts,
+        ...(c.lastError === undefined && e.lastError !== undefined
+          ? { lastError: e.lastError }
+          : {}),
+      };
+    }),
+  };
+}

@@ -1,5 +1,5 @@
 import { kindKey, type Kind } from '../resource/pointer.js';
-import type { Resource } from '../resource/resource.js';
+import { isDestroyReady, type Resource } from '../resource/resource.js';
 import type { State, StateEvent } from '../state/state.js';
 import type { BackoffOptions } from './backoff.js';
 import { RealClock, SimulatedClock, type Clock, type Timer } from './clock.js';
@@ -379,10 +379,6 @@ export class Runtime {
 export function createRuntime(state: State, options?: RuntimeOptions): Runtime {
   return new Runtime(state, options);
 }
-
-/** Tearing down with no finalizers left: safe to destroy. */
-export const isDestroyReady = (resource: Resource): boolean =>
-  resource.metadata.phase === 'tearingDown' && resource.metadata.finalizers.length === 0;
 
 function reduce(resource: Resource): ReducedMetadata {
   const md = resource.metadata;

@@ -99,25 +99,27 @@ export class InMemoryState implements State {
   }
 
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
-    return this.getSync(pointer) as Resource<S>;
+    return this.#get(pointer) as Resource<S>;
   }
 
   async list<S = unknown>(kind: Kind, options: ListOptions = {}): Promise<Resource<S>[]> {
-    return this.listSync(kind, options) as Resource<S>[];
+    return this.#list(kind, options) as Resource<S>[];
   }
 
   async create<S>(
     resource: Draft<S> | Resource<S>,
     options: CreateOptions = {},
   ): Promise<Resource<S>> {
-    return this.createSync(resource, options) as Resource<S>;
+    if (this.#find(resource.metadata)) throw alreadyExists(toPointer(resource.metadata));
+    return this.#create(toDraft(resource), options.owner ?? '') as Resource<S>;
   }
 
   async update<S>(
     resource: Draft<S> | Resource<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    return this.updateSync(resource, options) as Resource<S>;
+    this.#checkUpdate(resource, options);
+    return this.#update(toDraft(resource), options) as Resource<S>;
   }
 
   async updateWithConflicts<S = unknown>(
@@ -126,7 +128,7 @@ export class InMemoryState implements State {
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
     for (;;) {
-      const current = this.getSync(pointer) as Resource<S>;
+      const current = this.#get(pointer) as Resource<S>;
       this.#checkPhase(current, options);
       const draft = toDraft(current);
       await fn(draft);
@@ -164,7 +166,7 @@ export class InMemoryState implements State {
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
-    let current = this.getSync(pointer);
+    let current = this.#get(pointer);
     if (current.metadata.phase !== 'tearingDown') {
       current = await this.updateWithConflicts(
         pointer,
@@ -178,7 +180,7 @@ export class InMemoryState implements State {
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
-    this.destroySync(pointer, options);
+    this.#destroy(pointer, options);
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
@@ -200,7 +202,7 @@ export class InMemoryState implements State {
       if (destroyed) return;
     }
     try {
-      this.destroySync(pointer, options);
+      this.#destroy(pointer, options);
     } catch (error) {
       // Someone else (another teardownAndDestroy, the finalizer holder) destroyed it in between.
       if (isNotFound(error)) return;
@@ -230,12 +232,12 @@ export class InMemoryState implements State {
   ): Promise<void> {
     const sub = this.#subscribe(this.#kindWatchers, kindKey(kind), listener, options);
     if (!sub || !options.bootstrap) return;
-    for (const resource of this.listSync(kind, options)) sub.push({ type: 'created', resource });
+    for (const resource of this.#list(kind, options)) sub.push({ type: 'created', resource });
     sub.push({ type: 'bootstrapped', kind: { namespace: kind.namespace, type: kind.type } });
   }
 
   /** Every namespace and type that holds at least one resource, sorted. */
-  kinds(): Kind[] {
+  async kinds(): Promise<Kind[]> {
     const out: Kind[] = [];
     for (const [type, byNamespace] of this.#collections) {
       for (const [namespace, collection] of byNamespace) {
@@ -249,15 +251,15 @@ export class InMemoryState implements State {
     return this.#find(pointer)?.metadata.version ?? 0;
   }
 
-  // Synchronous core: the engine's hot paths call these directly.
+  // The synchronous core every asynchronous method goes through.
 
-  getSync(pointer: Pointer): Resource {
+  #get(pointer: Pointer): Resource {
     const found = this.#find(pointer);
     if (!found) throw new NotFoundError(toPointer(pointer));
     return found;
   }
 
-  listSync(kind: Kind, options: ListOptions = {}): Resource[] {
+  #list(kind: Kind, options: ListOptions = {}): Resource[] {
     const collection = this.#collection(kind);
     if (!collection) return [];
     const ids = (collection.sortedIds ??= [...collection.items.keys()].sort(compareIds));
@@ -276,11 +278,6 @@ export class InMemoryState implements State {
       out.push(resource);
     }
     return out;
-  }
-
-  createSync(resource: AnyResource, options: CreateOptions = {}): Resource {
-    if (this.#find(resource.metadata)) throw alreadyExists(toPointer(resource.metadata));
-    return this.#create(toDraft(resource), options.owner ?? '');
   }
 
   /** Stores a draft the state owns (nobody else holds a reference to it). */
@@ -306,11 +303,6 @@ export class InMemoryState implements State {
     if (collection.sortedIds) insertSorted(collection.sortedIds, md.id);
     this.#publish({ type: 'created', resource: stored });
     return stored;
-  }
-
-  updateSync(resource: AnyResource, options: UpdateOptions = {}): Resource {
-    this.#checkUpdate(resource, options);
-    return this.#update(toDraft(resource), options);
   }
 
   #checkUpdate(resource: AnyResource, options: UpdateOptions): Resource {
@@ -343,7 +335,7 @@ export class InMemoryState implements State {
     return stored;
   }
 
-  destroySync(pointer: Pointer, options: OwnerOptions = {}): void {
+  #destroy(pointer: Pointer, options: OwnerOptions = {}): void {
     const collection = this.#collection(pointer);
     const current = collection?.items.get(pointer.id);
     if (!collection || !current) throw new NotFoundError(toPointer(pointer));
@@ -379,7 +371,7 @@ export class InMemoryState implements State {
    * instead of copying it, which matters when every input of a controller gets one.
    */
   async #changeFinalizers(pointer: Pointer, change: (set: Set<string>) => void): Promise<void> {
-    const current = this.getSync(pointer);
+    const current = this.#get(pointer);
     const set = new Set(current.metadata.finalizers);
     change(set);
     const finalizers = [...set];

@@ -103,6 +103,8 @@ export interface State {
   watch(pointer: Pointer, listener: WatchListener, options?: WatchOptions): Promise<void>;
   /** Every resource of a kind, optionally filtered; see {@link WatchKindOptions}. */
   watchKind(kind: Kind, listener: WatchListener, options?: WatchKindOptions): Promise<void>;
+  /** Every namespace and type that holds at least one resource, sorted by type, then namespace. */
+  kinds(): Promise<Kind[]>;
   /**
    * Optional, for backends that can answer synchronously: the stored version of a resource, 0 if
    * it does not exist. The runtime uses it to tell writes from no-ops cheaply.

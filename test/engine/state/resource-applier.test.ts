@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applyResources,
   createInMemoryState,
   defineResource,
   pointerKey,
+  ResourceApplier,
   type KeyedResource,
   type StateEvent,
 } from '../../../src/index.js';
@@ -15,10 +15,10 @@ const keyed = (id: string, text: string, labels: Record<string, string> = {}): K
   return { key: pointerKey(resource.metadata), resource };
 };
 
-describe('applying a set of manifest resources', () => {
+describe('the resource applier', () => {
   it('creates everything the first time', async () => {
     const state = createInMemoryState();
-    const result = await applyResources(state, [keyed('a', '1'), keyed('b', '2')]);
+    const result = await new ResourceApplier(state).apply([keyed('a', '1'), keyed('b', '2')]);
     expect(result.created).toHaveLength(2);
     expect((await state.list(Note.kind())).map((r) => r.metadata.id)).toEqual(['a', 'b']);
   });
@@ -31,7 +31,8 @@ describe('applying a set of manifest resources', () => {
       keyed('relabelled', 'y'),
       keyed('gone', 'z'),
     ];
-    await applyResources(state, before);
+    const applier = new ResourceApplier(state);
+    await applier.apply(before);
     await state.addFinalizer(Note.pointer('gone'), 'someone');
     const events: StateEvent[] = [];
     await state.watchKind(Note.kind(), (e) => events.push(e));
@@ -42,7 +43,7 @@ describe('applying a set of manifest resources', () => {
       keyed('relabelled', 'y', { a: 'b' }),
       keyed('new', 'n'),
     ];
-    const result = await applyResources(state, after, before);
+    const result = await applier.apply(after);
     await new Promise((resolve) => setImmediate(resolve));
 
     expect(result).toEqual({
@@ -65,10 +66,38 @@ describe('applying a set of manifest resources', () => {
 
   it('destroys a removed resource at once when nothing holds it', async () => {
     const state = createInMemoryState();
-    const before = [keyed('free', 'x')];
-    await applyResources(state, before);
-    const result = await applyResources(state, [], before);
+    const applier = new ResourceApplier(state);
+    await applier.apply([keyed('free', 'x')]);
+    const result = await applier.apply([]);
     expect(result.tornDown).toHaveLength(1);
     expect(await state.list(Note.kind())).toEqual([]);
+  });
+
+  it('destroys a released resource once the finalizers that held it are gone', async () => {
+    const state = createInMemoryState();
+    const applier = new ResourceApplier(state);
+    await applier.apply([keyed('held', 'x')]);
+    await state.addFinalizer(Note.pointer('held'), 'controller');
+    await applier.apply([]);
+    expect(await applier.destroyReleased()).toBe(false);
+    expect((await state.get(Note.pointer('held'))).metadata.phase).toBe('tearingDown');
+
+    await state.removeFinalizer(Note.pointer('held'), 'controller');
+    expect(await applier.destroyReleased()).toBe(true);
+    expect(await state.list(Note.kind())).toEqual([]);
+    expect(await applier.destroyReleased()).toBe(false);
+  });
+
+  it('does not destroy a released resource that came back in a later apply', async () => {
+    const state = createInMemoryState();
+    const applier = new ResourceApplier(state);
+    await applier.apply([keyed('back', 'x')]);
+    await state.addFinalizer(Note.pointer('back'), 'controller');
+    await applier.apply([]);
+    const result = await applier.apply([keyed('back', 'x')]);
+    expect(result.unchanged).toEqual([pointerKey(Note.pointer('back'))]);
+    await state.removeFinalizer(Note.pointer('back'), 'controller');
+    expect(await applier.destroyReleased()).toBe(false);
+    expect((await state.get(Note.pointer('back'))).metadata.id).toBe('back');
   });
 });

@@ -1,0 +1,58 @@
+import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
+import { hasErrors } from '../loaders/finding.js';
+import type { LoadedConfig } from '../loaders/load-config.js';
+import { readManifests, type ReadResult } from '../loaders/read-manifests.js';
+import { convergeProject, type ConvergeBounds } from './converge-project.js';
+import { displayPath } from './display-path.js';
+import { openProject, type OpenProjectOptions, type Project } from './project.js';
+import { loadProjectConfig, type ConfigLocation } from './project-config.js';
+
+/** What a one-shot run of a project takes. */
+export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenProjectOptions {
+  /** `false`: register the controllers but do not run them (enough for the graph). */
+  readonly converge?: boolean;
+}
+
+/** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
+export interface ProjectRun {
+  readonly config: LoadedConfig | undefined;
+  /** The manifests read: files, resources, definitions and every finding. */
+  readonly manifests: ReadResult;
+  /** Absent when the manifests have errors: nothing was started. */
+  readonly started?: StartedProject;
+}
+
+/** The part of a run that exists once the manifests were valid. */
+export interface StartedProject {
+  /** Stopped by the end of the run: read its registry, runtime graph and names. */
+  readonly project: Project;
+  /** The state at the end of the run. */
+  readonly snapshot: StateSnapshot;
+  /** Absent when the controllers were not run (`converge: false`). */
+  readonly report?: ConvergenceReport;
+}
+
+/**
+ * Loads the config and the manifests and, unless the manifests have errors, opens the project,
+ * converges it (unless told not to), snapshots the state and stops the runtime.
+ *
+ * @throws ConfigError when the config cannot be found, loaded or registered.
+ */
+export async function runProject(options: RunProjectOptions): Promise<ProjectRun> {
+  const config = await loadProjectConfig(options);
+  const manifests = await readManifests(options.files, {
+    cwd: options.cwd,
+    definitions: config?.definitions ?? [],
+    ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
+  });
+  if (hasErrors(manifests.findings)) return { config, manifests };
+  const project = await openProject(config, manifests, options);
+  try {
+    const report = options.converge === false ? undefined : await convergeProject(project, options);
+    const snapshot = await takeSnapshot(project.state);
+    return { config, manifests, started: { project, snapshot, ...(report ? { report } : {}) } };
+  } finally {
+    await project.runtime.stop();
+  }
+}

@@ -1,0 +1,44 @@
+import type { ChalkInstance } from 'chalk';
+import { runProject, type ProjectRun } from '../../app/run-project.js';
+import { hasErrors } from '../../loaders/finding.js';
+import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
+import { useColor, type CliIo } from '../io.js';
+import { toRunOptions, type CommonFlags } from '../options.js';
+import { createColors, renderFindings, renderReport } from '../render/report.js';
+
+/** A run, the exit code its findings and convergence earn, and the colors it was reported in. */
+export interface ReportedRun {
+  readonly run: ProjectRun;
+  readonly exitCode: ExitCode;
+  readonly colors: ChalkInstance;
+}
+
+/**
+ * What `apply`, `get` and `graph --resources` share: run the project, print the findings and
+ * (unless quiet and converged) the convergence report to stderr.
+ */
+export async function runAndReport(flags: CommonFlags, io: CliIo): Promise<ReportedRun> {
+  const colors = createColors(useColor(io, flags.color));
+  const started = performance.now();
+  const run = await runProject(toRunOptions(flags, io));
+  io.stderr.write(renderFindings(run.manifests.findings, colors));
+  const report = run.started?.report;
+  if (hasErrors(run.manifests.findings) || !run.started || !report) {
+    return { run, exitCode: EXIT.findings, colors };
+  }
+  const { project, snapshot } = run.started;
+  if (!flags.quiet || !report.converged) {
+    io.stderr.write(
+      renderReport(
+        report,
+        {
+          resources: snapshot.resources.length,
+          controllers: project.runtime.controllerNames().length,
+          ...(flags.stable ? {} : { wallTime: performance.now() - started }),
+        },
+        colors,
+      ),
+    );
+  }
+  return { run, exitCode: exitCodeOf(report), colors };
+}
