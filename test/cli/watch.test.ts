@@ -228,6 +228,29 @@ describe('cosi watch session', () => {
     expect(find(round, 'NetworkConfigs.example.org', 'db-1')?.metadata.version).toBe(1);
   });
 
+  it('a config edited while the manifests are broken takes effect once they are fixed', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'cpus: 6', 'cpus: 0');
+    await editFile(
+      'cosi.config.ts',
+      'controllers: [createVMNetController(), createPlacementController()]',
+      'controllers: [createVMNetController()]',
+    );
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.applied).toBe(false);
+    expect(rounds[1]?.project).toBe(rounds[0]?.project);
+
+    await editFile('vms.yaml', 'cpus: 0', 'cpus: 3');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    const fixed = rounds[2];
+    expect(fixed?.applied).toBe(true);
+    expect(fixed?.trigger).toBe('restart');
+    expect(fixed?.project?.runtime.controllerNames()).not.toContain('PlacementController');
+    expect(find(fixed, 'Placements.example.org', 'db-1')).toBeUndefined();
+  });
+
   it('a config that stops loading is reported and the last good project keeps running', async () => {
     const { rounds, watcher, session: s } = await start();
     await writeFile(path.join(dir, 'cosi.config.ts'), 'export default 42;\n');
