@@ -52,6 +52,17 @@ export function summarize(result: CheckResult): ClassSummary[] {
   }).filter((s) => s.passed + s.failed > 0);
 }
 
+/** Passed and failed cases over every class. */
+export function totals(summary: readonly ClassSummary[]): { passed: number; failed: number } {
+  let passed = 0;
+  let failed = 0;
+  for (const s of summary) {
+    passed += s.passed;
+    failed += s.failed;
+  }
+  return { passed, failed };
+}
+
 /** `file:line:col`, shortened to what is known. */
 export function formatPlace(f: Pick<CheckFinding, 'file' | 'line' | 'col'>): string {
   if (f.file === '') return '';

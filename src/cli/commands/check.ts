@@ -13,12 +13,10 @@ import {
   toRunOptions,
   type CommonFlags,
 } from '../options.js';
-import {
-  renderCheckGithub,
-  renderCheckJson,
-  renderCheckJunit,
-  renderCheckTap,
-} from '../render/check/check-machine.js';
+import { renderCheckGithub } from '../render/check/check-github.js';
+import { renderCheckJson } from '../render/check/check-json.js';
+import { renderCheckJunit } from '../render/check/check-junit.js';
+import { renderCheckTap } from '../render/check/check-tap.js';
 import { renderCheckText } from '../render/check/check-text.js';
 import { createColors } from '../render/report.js';
 

@@ -3,6 +3,7 @@ import { formatPointer } from '../../engine/resource/pointer.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../../loaders/finding.js';
 import { formatDuration } from '../duration.js';
+import { plural } from './plural.js';
 
 /** A chalk instance that colors only when told to (never from the environment). */
 export function createColors(enabled: boolean): ChalkInstance {
@@ -22,7 +23,8 @@ export function renderFindings(findings: readonly Finding[], c: ChalkInstance): 
   return `${lines.join('\n')}\n`;
 }
 
-export interface SummaryFacts {
+/** What the summary line counts beside the report. */
+export interface RunCounts {
   readonly resources: number;
   readonly controllers: number;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
@@ -35,7 +37,7 @@ export interface SummaryFacts {
  */
 export function renderReport(
   report: ConvergenceReport,
-  facts: SummaryFacts,
+  counts: RunCounts,
   c: ChalkInstance,
 ): string {
   const status = report.converged
@@ -43,13 +45,13 @@ export function renderReport(
     : c.red(`did not converge (${describeReason(report.reason)})`);
   const parts = [
     status,
-    plural(facts.resources, 'resource'),
-    plural(facts.controllers, 'controller'),
+    plural(counts.resources, 'resource'),
+    plural(counts.controllers, 'controller'),
     plural(report.reconciles, 'reconcile'),
     plural(report.writes, 'write'),
     `virtual time ${formatDuration(report.elapsed)}`,
   ];
-  if (facts.wallTime !== undefined) parts.push(`wall time ${formatDuration(facts.wallTime)}`);
+  if (counts.wallTime !== undefined) parts.push(`wall time ${formatDuration(counts.wallTime)}`);
   const lines = [parts.join(', ')];
   for (const controller of report.controllers) {
     if (controller.errors === 0 && controller.failingItems.length === 0) continue;
@@ -86,8 +88,4 @@ function describeReason(reason: ConvergenceReport['reason']): string {
     case 'quiescent':
       return 'quiescent';
   }
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,5 +1,11 @@
 import type { ChalkInstance } from 'chalk';
-import { formatPlace, isFailure, summarize, type CheckResult } from '../../check/check-result.js';
+import {
+  formatPlace,
+  isFailure,
+  summarize,
+  totals,
+  type CheckResult,
+} from '../../check/check-result.js';
 
 /** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
 export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
@@ -15,13 +21,9 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
     }
   }
   if (lines.length > 0) lines.push('');
-  let passed = 0;
-  let failed = 0;
-  for (const s of summarize(result)) {
-    passed += s.passed;
-    failed += s.failed;
-    lines.push(`${s.check}: ${s.passed} passed, ${s.failed} failed`);
-  }
+  const summary = summarize(result);
+  for (const s of summary) lines.push(`${s.check}: ${s.passed} passed, ${s.failed} failed`);
+  const { passed, failed } = totals(summary);
   const total = `${passed} passed, ${failed} failed`;
   lines.push(failed === 0 ? c.green(total) : c.red(total));
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,5 @@
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
-import { nodeKey, type GraphNode } from './graph-node.js';
+import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
 
 /** Which part of the graph to keep: the named nodes and everything within `depth` hops. */
 export interface GraphFilter {
@@ -27,11 +27,9 @@ export function filterGraph(graph: DependencyGraph, filter: GraphFilter): Depend
     if (list) list.push(b);
     else neighbours.set(nodeKey(a), [b]);
   };
-  for (const edge of graph.edges) {
-    const controller: GraphNode = { kind: 'controller', name: edge.controller };
-    const type: GraphNode = { kind: 'type', name: edge.type };
-    link(controller, type);
-    link(type, controller);
+  for (const { from, to } of directedEdges(graph)) {
+    link(from, to);
+    link(to, from);
   }
 
   const kept = new Set(seeds.map(nodeKey));

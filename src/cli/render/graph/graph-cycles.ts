@@ -1,6 +1,7 @@
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
 import { isDestroyReadyKind } from './edge-style.js';
-import { compareStrings, directedEdges, nodeKey, type GraphNode } from './graph-node.js';
+import { compareStrings } from '../../../engine/compare-strings.js';
+import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
 
 /**
  * The feedback loops of a graph: for each strongly connected part, one shortest cycle through its

@@ -17,8 +17,8 @@ export interface DirectedEdge {
   readonly edge: DependencyEdge;
 }
 
-/** Every edge of a graph, pointed the way data flows. */
-export function directedEdges(graph: DependencyGraph): DirectedEdge[] {
+/** Every edge of a graph (or view), pointed the way data flows. */
+export function directedEdges(graph: Pick<DependencyGraph, 'edges'>): DirectedEdge[] {
   return graph.edges.map((edge) => {
     const controller: GraphNode = { kind: 'controller', name: edge.controller };
     const type: GraphNode = { kind: 'type', name: edge.type };
@@ -26,9 +26,4 @@ export function directedEdges(graph: DependencyGraph): DirectedEdge[] {
       ? { from: controller, to: type, edge }
       : { from: type, to: controller, edge };
   });
-}
-
-/** Code-unit order, the same on every machine (no locale). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -3,7 +3,7 @@ import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
 import type { Resource } from '../../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
 import { isDestroyReadyKind, isOutputKind } from './edge-style.js';
-import { compareStrings } from './graph-node.js';
+import { compareStrings } from '../../../engine/compare-strings.js';
 
 /**
  * How a resource is known to come from another: an owner reference it carries, or (without owner

@@ -4,6 +4,7 @@ import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
 import type { GraphView } from './graph-view.js';
 import type { LineageVia, ResourceNode } from './resource-lineage.js';
+import { plural } from '../plural.js';
 
 /**
  * The default format: per controller what it reads and writes; a summary with the types no
@@ -87,8 +88,4 @@ function alignColumns(rows: readonly (readonly string[])[], indent: string): str
         .join('  ')
         .trimEnd(),
   );
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,8 +1,8 @@
 import { pointerKey } from '../../../engine/resource/pointer.js';
 import type { DependencyEdge } from '../../../engine/runtime/dependency-graph.js';
-import { isOutputKind } from './edge-style.js';
 import { edgeSummary, inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
-import { compareStrings, nodeKey, type GraphNode } from './graph-node.js';
+import { compareStrings } from '../../../engine/compare-strings.js';
+import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
 import type { GraphView } from './graph-view.js';
 import type { ResourceNode } from './resource-lineage.js';
 
@@ -30,10 +30,7 @@ export function renderGraphTree(view: GraphView): string {
 function typeTree(view: GraphView): string {
   const out = new Map<string, { node: GraphNode; edge: DependencyEdge }[]>();
   const hasIncoming = new Set<string>();
-  for (const edge of view.edges) {
-    const controller: GraphNode = { kind: 'controller', name: edge.controller };
-    const type: GraphNode = { kind: 'type', name: edge.type };
-    const [from, to] = isOutputKind(edge.kind) ? [controller, type] : [type, controller];
+  for (const { from, to, edge } of directedEdges(view)) {
     const list = out.get(nodeKey(from));
     if (list) list.push({ node: to, edge });
     else out.set(nodeKey(from), [{ node: to, edge }]);

@@ -1,0 +1,16 @@
+import { caseFailed, summarize, totals, type CheckResult } from '../../check/check-result.js';
+
+/** JSON: the summary per class, every case with its findings, and the totals. */
+export function renderCheckJson(result: CheckResult): string {
+  const summary = summarize(result);
+  return `${JSON.stringify(
+    {
+      ...totals(summary),
+      strict: result.strict,
+      checks: summary,
+      cases: result.cases.map((c) => ({ ...c, failed: caseFailed(c, result.strict) })),
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,56 @@
+import {
+  formatPlace,
+  isFailure,
+  summarize,
+  totals,
+  type CheckResult,
+} from '../../check/check-result.js';
+
+/** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
+export function renderCheckJunit(result: CheckResult): string {
+  const summary = summarize(result);
+  const { passed, failed: failures } = totals(summary);
+  const total = passed + failures;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="cosi check" tests="${total}" failures="${failures}">`,
+  ];
+  for (const s of summary) {
+    out.push(
+      `  <testsuite name="${xml(s.check)}" tests="${s.passed + s.failed}" failures="${s.failed}">`,
+    );
+    for (const c of result.cases.filter((x) => x.check === s.check)) {
+      const failing = c.findings.filter((f) => isFailure(f, result.strict));
+      if (failing.length === 0) {
+        out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"/>`);
+        continue;
+      }
+      out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">`);
+      for (const f of failing) {
+        const body = [formatPlace(f), f.pointer ? `at ${f.pointer}` : '', f.diff ?? '']
+          .filter(Boolean)
+          .join('\n');
+        out.push(
+          `      <failure type="${xml(f.code)}" message="${xml(f.message)}">${xml(body)}</failure>`,
+        );
+      }
+      out.push('    </testcase>');
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+function xml(text: string): string {
+  return (
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      // XML 1.0 cannot carry most control characters at all.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+  );
+}

@@ -1,0 +1,24 @@
+import { caseFailed, formatPlace, isFailure, type CheckResult } from '../../check/check-result.js';
+
+/** TAP version 13: one test point per case, findings as a YAML diagnostic block. */
+export function renderCheckTap(result: CheckResult): string {
+  const out = ['TAP version 13', `1..${result.cases.length}`];
+  result.cases.forEach((c, i) => {
+    const failed = caseFailed(c, result.strict);
+    out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${c.check}: ${c.name}`);
+    const shown = c.findings.filter((f) => isFailure(f, result.strict) || failed);
+    if (failed || shown.length > 0) {
+      out.push('  ---');
+      out.push('  findings:');
+      for (const f of c.findings) {
+        out.push(`    - code: ${JSON.stringify(f.code)}`);
+        out.push(`      severity: ${f.severity}`);
+        out.push(`      message: ${JSON.stringify(f.message)}`);
+        if (formatPlace(f)) out.push(`      at: ${JSON.stringify(formatPlace(f))}`);
+        if (f.pointer) out.push(`      pointer: ${JSON.stringify(f.pointer)}`);
+      }
+      out.push('  ...');
+    }
+  });
+  return `${out.join('\n')}\n`;
+}
