@@ -98,6 +98,7 @@ export type {
   CreateOptions,
   ListOptions,
   OwnerOptions,
+  ResourceEvent,
   State,
   StateEvent,
   StateEventType,
@@ -129,6 +130,7 @@ export {
 } from './engine/runtime/backoff.js';
 export {
   inputsOf,
+  isDestroyReady,
   isQController,
   outputsOf,
   type AnyController,
@@ -171,7 +173,7 @@ export {
 export {
   createMetrics,
   type ControllerMetrics,
-  type ControllerState,
+  type ControllerCondition,
   type ControllerStatus,
 } from './engine/runtime/metrics.js';
 export type { DependencyEdge, DependencyGraph } from './engine/runtime/dependency-graph.js';
@@ -184,12 +186,7 @@ export {
   type ItemFailure,
   type OscillatingResource,
 } from './engine/runtime/convergence.js';
-export {
-  createRuntime,
-  isDestroyReady,
-  Runtime,
-  type RuntimeOptions,
-} from './engine/runtime/runtime.js';
+export { createRuntime, Runtime, type RuntimeOptions } from './engine/runtime/runtime.js';
 export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/runtime/typed.js';
 
 // Generic controllers
