@@ -25,7 +25,7 @@ type Job =
   | { readonly kind: 'map'; readonly metadata: ReducedMetadata };
 
 /** An item that keeps failing, as the report shows it. */
-export interface FailingItem {
+interface FailingItem {
   readonly pointer: Pointer;
   readonly attempts: number;
   readonly lastError: Error;
@@ -105,20 +105,17 @@ export class QControllerAdapter implements Adapter {
     return this.#inFlight === 0 && (this.#queue.readyCount === 0 || this.host.scheduler.paused);
   }
 
-  /** Items that failed and have not succeeded since, sorted by pointer. */
-  failingItems(): FailingItem[] {
-    return [...this.#failing.values()].sort((a, b) =>
-      compareStrings(pointerKey(a.pointer), pointerKey(b.pointer)),
-    );
-  }
-
+  /** With the items that failed and have not succeeded since, sorted by pointer. */
   report(): AdapterReport {
     const lastError = this.#lastError;
+    const failing = [...this.#failing.values()].sort((a, b) =>
+      compareStrings(pointerKey(a.pointer), pointerKey(b.pointer)),
+    );
     return {
       kind: 'qcontroller',
       condition: this.#currentCondition(),
       ...(lastError ? { lastError: lastError.message } : {}),
-      failingItems: this.failingItems().map((f) => ({
+      failingItems: failing.map((f) => ({
         pointer: f.pointer,
         attempts: f.attempts,
         error: f.lastError.message,
@@ -151,6 +148,7 @@ export class QControllerAdapter implements Adapter {
    * event there instead.
    */
   deliver(input: Input, event: ResourceEvent): void {
+    // Registration admits only queue input kinds for a queue controller.
     const qinput = input as Input<QInputKind>;
     if (this.controller.mapEvent) {
       this.#mapEvent(qinput, event);
