@@ -114,6 +114,7 @@ export type {
   CreateOptions,
   ListOptions,
   OwnerOptions,
+  ResourceEvent,
   State,
   StateEvent,
   StateEventType,
@@ -176,7 +177,7 @@ export {
 export {
   createMetrics,
   type ControllerMetrics,
-  type ControllerState,
+  type ControllerCondition,
   type ControllerStatus,
 } from './engine/runtime/metrics.js';
 export type { DependencyEdge, DependencyGraph } from './engine/runtime/dependency-graph.js';

@@ -282,3 +282,11 @@ function describe(value: unknown): string {
   const json = JSON.stringify(value) as string | undefined;
   return json ?? String(value);
 }
+
+/**
+ * What was thrown, as an `Error`: JavaScript can throw anything, and the runtime records and
+ * reports errors by their message.
+ */
+export function toError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}

@@ -46,7 +46,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   if (!started || !report) return { cases, strict: options.strict };
   for (const controller of report.controllers) {
     const problems: CheckFinding[] = [];
-    if (controller.state === 'failed' && controller.failingItems.length === 0) {
+    if (controller.condition === 'failed' && controller.failingItems.length === 0) {
       problems.push(
         place(
           'controller-failed',

@@ -55,8 +55,8 @@ export function renderReport(
   const lines = [parts.join(', ')];
   for (const controller of report.controllers) {
     if (controller.errors === 0 && controller.failingItems.length === 0) continue;
-    const head = `${controller.name}: ${plural(controller.errors, 'error')} (${controller.state})`;
-    lines.push(controller.state === 'failed' ? c.red(head) : c.yellow(head));
+    const head = `${controller.name}: ${plural(controller.errors, 'error')} (${controller.condition})`;
+    lines.push(controller.condition === 'failed' ? c.red(head) : c.yellow(head));
     if (controller.lastError !== undefined) lines.push(`  last error: ${controller.lastError}`);
     for (const item of controller.failingItems) {
       lines.push(

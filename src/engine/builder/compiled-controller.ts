@@ -1,8 +1,15 @@
+import { compareStrings } from '../compare-strings.js';
 import { kindKey, pointerKey, type Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
-import type { Input, Output, QController, QInputKind } from '../runtime/controller.js';
+import type {
+  Input,
+  Output,
+  QControllerBase,
+  QEventMapper,
+  QInputKind,
+} from '../runtime/controller.js';
 import { isTerminal, requeueAfter } from '../errors.js';
-import type { StateEvent } from '../state/state.js';
+import type { ResourceEvent } from '../state/state.js';
 import { toPartialObjectMetadata, type ObjectLike } from './events.js';
 import type { EventHandler, RequestQueue } from './handlers.js';
 import type { Predicate } from './predicates.js';
@@ -48,7 +55,7 @@ export interface TerminalFailure {
 }
 
 /** What `build()` resolves to: the queue controller registered with the runtime. */
-export interface CompiledController extends QController {
+export interface CompiledController extends QControllerBase, QEventMapper {
   /** Whether a manager starts it in its leader-election group. */
   readonly needLeaderElection: boolean;
   /**
@@ -57,8 +64,6 @@ export interface CompiledController extends QController {
    */
   terminalErrors(): readonly TerminalFailure[];
 }
-
-type ChangeEvent = StateEvent & { type: 'created' | 'updated' | 'destroyed' };
 
 /** Compiles the builder's declarations into a queue controller that routes whole events. */
 export function compileController(spec: ControllerSpec): CompiledController {
@@ -86,7 +91,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
     id: request.id,
   });
 
-  const deliver = (watch: WatchSpec, event: ChangeEvent, queue: RequestQueue): void => {
+  const deliver = (watch: WatchSpec, event: ResourceEvent, queue: RequestQueue): void => {
     const project = (r: Resource): ObjectLike =>
       watch.onlyMetadata ? toPartialObjectMetadata(r) : r;
     const predicates = [...spec.globalPredicates, ...watch.predicates];
@@ -132,11 +137,6 @@ export function compileController(spec: ControllerSpec): CompiledController {
       return [...out.values()];
     },
 
-    async mapInput() {
-      // Never called: mapEvent replaces the engine's primary / mapped routing.
-      return [];
-    },
-
     attachQueue(enqueue, signal) {
       for (const source of spec.rawSources) {
         source.start({ add: (request) => enqueue(toPointer(request, spec.name)) }, signal);
@@ -173,7 +173,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
 
     terminalErrors() {
       return [...terminal.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .sort(([a], [b]) => compareStrings(a, b))
         .map(([, failure]) => failure);
     },
   };

@@ -12,6 +12,17 @@ export interface Clock {
   now(): number;
   /** Calls `fn` once, `ms` from now. */
   setTimer(ms: number, fn: () => void): Timer;
+  /**
+   * Only on a clock that knows all its timers (a simulated one): the time of the earliest pending
+   * timer, if any. Without it the runtime tracks the timers it set itself.
+   */
+  nextTimerAt?(): number | undefined;
+  /**
+   * Only on a virtual clock, whose time moves when told to (a simulated one): moves time forward to
+   * `time`, firing every timer that falls due. Without it time passes by itself, and the runtime
+   * waits for it.
+   */
+  advanceTo?(time: number): void;
 }
 
 /** The wall clock, on `Date.now` and `setTimeout`. */

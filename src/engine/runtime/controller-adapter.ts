@@ -1,27 +1,37 @@
-import { ExponentialBackoff, type BackoffOptions } from './backoff.js';
-import type {
-  Controller,
-  ControllerInputKind,
-  ControllerRuntime,
-  Input,
-  ReconcileEvent,
+import { isDestroyReady } from '../resource/resource.js';
+import type { ResourceEvent } from '../state/state.js';
+import type { Adapter, AdapterReport } from './adapter.js';
+import type { BackoffOptions } from './backoff.js';
+import {
+  type Controller,
+  type ControllerInputKind,
+  type ControllerRuntime,
+  type Input,
+  type Output,
+  type ReconcileEvent,
 } from './controller.js';
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
-import { RegistrationError } from '../errors.js';
+import { RegistrationError, toError } from '../errors.js';
 import type { Logger } from './logger.js';
-import { createMetrics, type ControllerState, type ControllerStatus } from './metrics.js';
+import {
+  createMetrics,
+  type ControllerCondition,
+  type ControllerMetrics,
+  type ControllerStatus,
+} from './metrics.js';
+import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 
 /**
  * Runs one whole-world controller: the coalescing wakeup, the `run` loop and its restarts with
  * exponential backoff.
  */
-export class ControllerAdapter {
+export class ControllerAdapter implements Adapter {
   readonly metrics = createMetrics();
-  readonly facade: ControllerRunFacade;
-  readonly #backoff: ExponentialBackoff;
+  readonly #facade: ControllerRunFacade;
+  readonly #restarts: RestartPolicy;
   readonly #log: Logger;
-  #state: ControllerState = 'idle';
+  #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
   /** A reconcile is owed. */
@@ -31,28 +41,23 @@ export class ControllerAdapter {
   #waiter: (() => void) | undefined;
   #wakeScheduled = false;
   #running: Promise<void> | undefined;
-  #restartTimer: { cancel(): void } | undefined;
   #started = false;
 
   constructor(
-    readonly controller: Controller,
+    private readonly controller: Controller,
     private readonly host: RuntimeHost,
     backoff: BackoffOptions,
   ) {
-    this.#backoff = new ExponentialBackoff(backoff);
+    this.#restarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
-    const facadeHost: FacadeHost = {
-      state: host.state,
-      clock: host.clock,
-      inputs: () => host.db.inputs(controller.name),
-      onWrite: (name, pointer) => host.onWrite(name, pointer),
-    };
-    this.facade = new ControllerRunFacade(
+    this.#facade = new ControllerRunFacade(
       controller.name,
       controller.outputs,
+      () => host.db.inputs(controller.name),
       this.metrics,
-      facadeHost,
-    ).bind(this.#controls());
+      host,
+      this.#controls(),
+    );
   }
 
   get name(): string {
@@ -61,53 +66,63 @@ export class ControllerAdapter {
 
   get status(): ControllerStatus {
     return this.#lastError
-      ? { state: this.#state, lastError: this.#lastError }
-      : { state: this.#state };
-  }
-
-  /** Failures since the last successful reconcile signal. */
-  get attempts(): number {
-    return this.#backoff.attempts;
+      ? { condition: this.#condition, lastError: this.#lastError }
+      : { condition: this.#condition };
   }
 
   /** Nothing to do right now: waiting for events, backing off, failed or stopped. */
   get idle(): boolean {
-    if (this.#state === 'backoff' || this.#state === 'failed' || this.#state === 'stopped')
-      return true;
+    const condition = this.#condition;
+    if (condition === 'backoff' || condition === 'failed' || condition === 'stopped') return true;
     return (this.#waiter !== undefined && !this.#pending) || this.host.scheduler.paused;
   }
 
-  start(): void {
-    if (this.#started) return;
-    this.#started = true;
-    this.#launch('start');
+  start(): Promise<void> {
+    if (!this.#started) {
+      this.#started = true;
+      this.#launch('start');
+    }
+    return Promise.resolve();
   }
 
-  /** An input changed. */
-  trigger(reason: ReconcileEvent['reason'] = 'input'): void {
+  /** Weak and strong inputs wake the controller on every change, destroyReady ones when safe. */
+  deliver(input: Input, event: ResourceEvent): void {
+    if (input.kind === 'destroyReady' && !isDestroyReady(event.resource)) return;
+    this.#trigger('input');
+  }
+
+  /** A controller given up in an earlier convergence run is started again. */
+  resumeProcessing(): void {
+    if (this.#condition !== 'failed') return;
+    this.#launch('restart');
+  }
+
+  report(): AdapterReport {
+    return {
+      kind: 'controller',
+      condition: this.#condition,
+      ...(this.#lastError ? { lastError: this.#lastError.message } : {}),
+      failingItems: [],
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.#restarts.cancel();
+    this.#waiter?.();
+    await this.#running;
+    this.#condition = 'stopped';
+  }
+
+  #trigger(reason: ReconcileEvent['reason']): void {
     if (this.#pending) return;
     this.#pending = true;
     this.#pendingReason = reason;
     this.#wake();
   }
 
-  /** Brings a failed controller back (a new convergence run gives it another chance). */
-  revive(): void {
-    if (this.#state !== 'failed') return;
-    this.#launch('restart');
-  }
-
-  async stop(): Promise<void> {
-    this.#abort.abort();
-    this.#restartTimer?.cancel();
-    this.#restartTimer = undefined;
-    this.#waiter?.();
-    await this.#running;
-    this.#state = 'stopped';
-  }
-
   #launch(reason: ReconcileEvent['reason']): void {
-    this.#state = 'running';
+    this.#condition = 'running';
     this.#pending = true;
     this.#pendingReason = reason;
     const signal = this.#abort.signal;
@@ -116,8 +131,8 @@ export class ControllerAdapter {
 
   async #runOnce(signal: AbortSignal): Promise<void> {
     try {
-      await this.controller.run(this.facade, signal, this.#log);
-      if (!signal.aborted) this.#state = 'stopped';
+      await this.controller.run(this.#facade, signal, this.#log);
+      if (!signal.aborted) this.#condition = 'stopped';
     } catch (error) {
       if (signal.aborted) return;
       this.#crashed(toError(error));
@@ -130,22 +145,14 @@ export class ControllerAdapter {
     this.metrics.crashes++;
     this.#lastError = error;
     this.#log.error('controller failed', { error: error.message });
-    const attempts = this.#backoff.attempts + 1;
-    if (attempts >= this.host.maxAttempts()) {
-      this.#backoff.next();
-      this.#state = 'failed';
-      return;
-    }
-    this.#state = 'backoff';
-    const delay = this.#backoff.next();
-    this.#restartTimer = this.host.setTimer(delay, () => {
-      this.#restartTimer = undefined;
+    // The restart waits for its turn in the scheduler, like every other wakeup.
+    this.#condition = this.#restarts.crashed(() =>
       this.host.scheduler.schedule(() => {
         if (this.#abort.signal.aborted) return;
         this.metrics.restarts++;
         this.#launch('restart');
-      });
-    });
+      }),
+    );
   }
 
   #wake(): void {
@@ -185,18 +192,14 @@ export class ControllerAdapter {
   #controls(): RunControls {
     return {
       events: () => this.#events(),
-      queueReconcile: () => this.trigger('requested'),
-      resetRestartBackoff: () => this.#backoff.reset(),
+      queueReconcile: () => this.#trigger('requested'),
+      resetRestartBackoff: () => this.#restarts.reset(),
       updateInputs: (inputs) => {
         const problems = this.host.db.replaceInputs(this.name, inputs);
         if (problems.length > 0) throw new RegistrationError(problems);
         this.host.inputsChanged(this.name);
       },
     };
-  }
-
-  get state(): ControllerState {
-    return this.#state;
   }
 }
 
@@ -207,35 +210,33 @@ type RunControls = Pick<
 
 /** The facade plus the run-loop controls: what a whole-world controller's `run` receives. */
 class ControllerRunFacade extends ControllerFacade implements ControllerRuntime {
-  #controls: RunControls | undefined;
+  readonly #controls: RunControls;
 
-  bind(controls: RunControls): this {
+  constructor(
+    name: string,
+    outputs: readonly Output[],
+    inputs: () => readonly Input[],
+    metrics: ControllerMetrics,
+    host: FacadeHost,
+    controls: RunControls,
+  ) {
+    super(name, outputs, inputs, metrics, host);
     this.#controls = controls;
-    return this;
-  }
-
-  get #c(): RunControls {
-    if (!this.#controls) throw new Error('controller runtime used before it was bound');
-    return this.#controls;
   }
 
   events(): AsyncIterable<ReconcileEvent> {
-    return this.#c.events();
+    return this.#controls.events();
   }
 
   queueReconcile(): void {
-    this.#c.queueReconcile();
+    this.#controls.queueReconcile();
   }
 
   resetRestartBackoff(): void {
-    this.#c.resetRestartBackoff();
+    this.#controls.resetRestartBackoff();
   }
 
   updateInputs(inputs: readonly Input<ControllerInputKind>[]): void {
-    this.#c.updateInputs(inputs);
+    this.#controls.updateInputs(inputs);
   }
-}
-
-export function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,21 +1,15 @@
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
-import type { ListOptions, OwnerOptions, State, UpdateOptions, Updater } from '../state/state.js';
+import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
 import type { Clock } from './clock.js';
 import type { ControllerContext, Input, Output } from './controller.js';
 import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
+import type { RuntimeHost } from './runtime-host.js';
 
-/** What the facade needs from the engine around it. */
-export interface FacadeHost {
-  readonly state: State;
-  readonly clock: Clock;
-  /** The controller's current inputs (they can change at run time). */
-  inputs(): readonly Input[];
-  /** Called after every successful write, for convergence tracking. */
-  onWrite(controller: string, pointer: Pointer): void;
-}
+/** What the facade needs of the runtime that hosts its controller. */
+export type FacadeHost = Pick<RuntimeHost, 'state' | 'clock' | 'onWrite'>;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 
@@ -30,6 +24,8 @@ export class ControllerFacade implements ControllerContext {
   constructor(
     readonly name: string,
     outputs: readonly Output[],
+    /** The controller's current inputs (they can change at run time). */
+    private readonly inputs: () => readonly Input[],
     readonly metrics: ControllerMetrics,
     private readonly host: FacadeHost,
   ) {
@@ -138,7 +134,7 @@ export class ControllerFacade implements ControllerContext {
   /** Whether this controller may read the resource (or list the kind). */
   canRead(pointer: Pointer, listing: boolean): boolean {
     if (this.#outputs.has(pointer.type)) return true;
-    for (const input of this.host.inputs()) {
+    for (const input of this.inputs()) {
       if (input.namespace !== pointer.namespace || input.type !== pointer.type) continue;
       if (input.id === undefined || (!listing && input.id === pointer.id)) return true;
     }
@@ -154,7 +150,7 @@ export class ControllerFacade implements ControllerContext {
   }
 
   #checkFinalizer(pointer: Pointer): void {
-    for (const input of this.host.inputs()) {
+    for (const input of this.inputs()) {
       if (
         FINALIZER_KINDS.has(input.kind) &&
         input.namespace === pointer.namespace &&

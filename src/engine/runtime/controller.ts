@@ -1,7 +1,7 @@
 import type {
   ListOptions,
   OwnerOptions,
-  StateEvent,
+  ResourceEvent,
   UpdateOptions,
   Updater,
 } from '../state/state.js';
@@ -128,29 +128,42 @@ export type QRuntime = ControllerContext;
 
 /**
  * A per-item queue controller: each primary resource is a key reconciled on its own, with
- * per-key backoff and `concurrency` workers.
+ * per-key backoff and `concurrency` workers. It routes its input events either by input kind
+ * (primary items are queued, mapped ones go through `mapInput`) or, when it has `mapEvent`, all
+ * through `mapEvent`: so it has at least one of the two.
  */
-export interface QController {
+export type QController = QControllerBase & (QInputMapper | QEventMapper);
+
+/** What every queue controller has, however it routes its input events. */
+export interface QControllerBase {
   readonly name: string;
   readonly settings: QSettings;
   /** Reconciles one item. Throw to retry with backoff; throw a `RequeueError` to come back later. */
   reconcile(rt: QRuntime, pointer: Pointer, log: Logger): Promise<void>;
-  /** Maps a change of a mapped input to the primary items it affects. */
-  mapInput(rt: QRuntime, metadata: ReducedMetadata, log: Logger): Promise<readonly Pointer[]>;
-  /**
-   * Optional: sees every event of every input, whole (old and new resource), and returns the
-   * items to reconcile. When present it replaces the primary / mapped routing, and at start every
-   * existing input resource is passed in as a `created` event. The builder compiles to this.
-   */
-  mapEvent?(
-    input: Input<QInputKind>,
-    event: StateEvent & { type: 'created' | 'updated' | 'destroyed' },
-  ): readonly Pointer[];
   /**
    * Optional: called once at start with a function that queues an item directly, for event
    * sources outside the state (the builder's raw sources). Queuing ends when `signal` aborts.
    */
   attachQueue?(enqueue: (pointer: Pointer) => void, signal: AbortSignal): void;
+}
+
+/** Routing by input kind: primary items are queued, changes of mapped inputs go to `mapInput`. */
+export interface QInputMapper {
+  /** Maps a change of a mapped input to the primary items it affects. */
+  mapInput(rt: QRuntime, metadata: ReducedMetadata, log: Logger): Promise<readonly Pointer[]>;
+  mapEvent?(input: Input<QInputKind>, event: ResourceEvent): readonly Pointer[];
+}
+
+/** Routing of whole events: what the builder compiles to. */
+export interface QEventMapper {
+  /** Unused: `mapEvent` replaces the routing by input kind. */
+  mapInput?(rt: QRuntime, metadata: ReducedMetadata, log: Logger): Promise<readonly Pointer[]>;
+  /**
+   * Sees every event of every input, whole (old and new resource), and returns the items to
+   * reconcile. It replaces the primary / mapped routing, and at start every existing input
+   * resource is passed in as a `created` event.
+   */
+  mapEvent(input: Input<QInputKind>, event: ResourceEvent): readonly Pointer[];
 }
 
 export type AnyController = Controller | QController;
@@ -163,3 +176,16 @@ export const inputsOf = (c: AnyController): readonly Input[] =>
 
 export const outputsOf = (c: AnyController): readonly Output[] =>
   isQController(c) ? c.settings.outputs : c.outputs;
+
+/** The metadata a `mapInput` receives, from a stored resource. */
+export function toReducedMetadata(resource: Resource): ReducedMetadata {
+  const md = resource.metadata;
+  return {
+    namespace: md.namespace,
+    type: md.type,
+    id: md.id,
+    phase: md.phase,
+    labels: md.labels,
+    finalizersEmpty: md.finalizers.length === 0,
+  };
+}

@@ -1,6 +1,7 @@
 import type { Pointer } from '../resource/pointer.js';
 import { pointerKey, toPointer } from '../resource/pointer.js';
-import type { ControllerMetrics, ControllerState } from './metrics.js';
+import { compareStrings } from '../compare-strings.js';
+import type { ControllerCondition, ControllerMetrics } from './metrics.js';
 
 /** Bounds of a convergence run. */
 export interface ConvergeOptions {
@@ -35,7 +36,7 @@ export interface ItemFailure {
 export interface ControllerReport {
   readonly name: string;
   readonly kind: 'controller' | 'qcontroller';
-  readonly state: ControllerState;
+  readonly condition: ControllerCondition;
   readonly reconciles: number;
   readonly writes: number;
   readonly errors: number;
@@ -119,7 +120,7 @@ export class WriteTracker {
     }
     return [...counts.entries()]
       .filter(([, e]) => e.writes > threshold)
-      .sort(([ka, a], [kb, b]) => b.writes - a.writes || (ka < kb ? -1 : ka > kb ? 1 : 0))
+      .sort(([ka, a], [kb, b]) => b.writes - a.writes || compareStrings(ka, kb))
       .slice(0, limit)
       .map(([, e]) => ({ pointer: e.pointer, writes: e.writes, writers: [...e.writers].sort() }));
   }

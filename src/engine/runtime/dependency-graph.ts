@@ -1,3 +1,4 @@
+import { compareStrings } from '../compare-strings.js';
 import { kindKey } from '../resource/pointer.js';
 import {
   inputsOf,
@@ -45,10 +46,6 @@ export class DependencyDatabase {
   readonly #exclusive = new Map<string, string>();
   readonly #shared = new Map<string, Set<string>>();
   readonly #inputs = new Map<string, readonly Input[]>();
-
-  has(name: string): boolean {
-    return this.#controllers.has(name);
-  }
 
   /**
    * Every problem that registering `batch` would cause, against what is registered and within the
@@ -148,7 +145,7 @@ export class DependencyDatabase {
         name: c.name,
         kind: isQController(c) ? ('qcontroller' as const) : ('controller' as const),
       }))
-      .sort((a, b) => compare(a.name, b.name));
+      .sort((a, b) => compareStrings(a.name, b.name));
     for (const { name } of controllers) {
       for (const input of this.inputs(name)) {
         types.add(input.type);
@@ -167,13 +164,13 @@ export class DependencyDatabase {
     }
     edges.sort(
       (a, b) =>
-        compare(a.controller, b.controller) ||
-        compare(a.type, b.type) ||
-        compare(a.namespace ?? '', b.namespace ?? '') ||
-        compare(a.id ?? '', b.id ?? '') ||
-        compare(a.kind, b.kind),
+        compareStrings(a.controller, b.controller) ||
+        compareStrings(a.type, b.type) ||
+        compareStrings(a.namespace ?? '', b.namespace ?? '') ||
+        compareStrings(a.id ?? '', b.id ?? '') ||
+        compareStrings(a.kind, b.kind),
     );
-    return { controllers, types: [...types].sort(compare), edges };
+    return { controllers, types: [...types].sort(compareStrings), edges };
   }
 }
 
@@ -198,11 +195,4 @@ function validateInputs(
     seen.add(key);
   }
   return problems;
-}
-
-export const Q_INPUTS: ReadonlySet<InputKind> = Q_INPUT_KINDS;
-export const CONTROLLER_INPUTS: ReadonlySet<InputKind> = CONTROLLER_INPUT_KINDS;
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

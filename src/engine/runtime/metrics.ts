@@ -42,9 +42,10 @@ export function createMetrics(): ControllerMetrics {
  * What a controller is doing. `backoff`: waiting to restart after an error. `failed`: gave up
  * after the attempt bound of a convergence run.
  */
-export type ControllerState = 'idle' | 'running' | 'backoff' | 'failed' | 'stopped';
+export type ControllerCondition = 'idle' | 'running' | 'backoff' | 'failed' | 'stopped';
 
+/** A controller's condition and, once something failed, its last error. */
 export interface ControllerStatus {
-  readonly state: ControllerState;
+  readonly condition: ControllerCondition;
   readonly lastError?: Error;
 }

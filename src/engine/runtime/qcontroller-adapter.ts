@@ -1,14 +1,21 @@
+import { compareStrings } from '../compare-strings.js';
 import { formatPointer, pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
+import { isDestroyReady } from '../resource/resource.js';
+import type { ResourceEvent } from '../state/state.js';
+import type { Adapter, AdapterReport } from './adapter.js';
 import { ExponentialBackoff, type BackoffOptions } from './backoff.js';
-import type { Input, QController, QInputKind, ReducedMetadata } from './controller.js';
-import type { StateEvent } from '../state/state.js';
-
-type RoutedEvent = StateEvent & { type: 'created' | 'updated' | 'destroyed' };
+import {
+  toReducedMetadata,
+  type Input,
+  type QController,
+  type QInputKind,
+  type ReducedMetadata,
+} from './controller.js';
 import { ControllerFacade } from './controller-facade.js';
-import { toError } from './controller-adapter.js';
-import { isRequeue, isSkip, isTerminal } from '../errors.js';
+import { isRequeue, isSkip, isTerminal, toError } from '../errors.js';
 import type { Logger } from './logger.js';
-import { createMetrics, type ControllerState, type ControllerStatus } from './metrics.js';
+import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
+import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -17,7 +24,7 @@ type Job =
   | { readonly kind: 'map'; readonly metadata: ReducedMetadata };
 
 /** An item that keeps failing, as the report shows it. */
-export interface FailingItem {
+interface FailingItem {
   readonly pointer: Pointer;
   readonly attempts: number;
   readonly lastError: Error;
@@ -31,9 +38,9 @@ export interface FailingItem {
  * Runs one queue controller: a deduplicating work queue, `concurrency` workers, per-key
  * exponential backoff and `RequeueError` handling, plus the optional run hook.
  */
-export class QControllerAdapter {
+export class QControllerAdapter implements Adapter {
   readonly metrics = createMetrics();
-  readonly facade: ControllerFacade;
+  readonly #facade: ControllerFacade;
   readonly #queue: WorkQueue<Job>;
   readonly #backoffs = new Map<string, ExponentialBackoff>();
   readonly #failing = new Map<string, FailingItem>();
@@ -41,22 +48,22 @@ export class QControllerAdapter {
   readonly #concurrency: number;
   readonly #log: Logger;
   readonly #backoffOptions: BackoffOptions;
+  readonly #hookRestarts: RestartPolicy;
   #inFlight = 0;
-  #state: ControllerState = 'idle';
+  #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
   #hook: Promise<void> | undefined;
-  #hookBackoff: ExponentialBackoff;
   #started = false;
   #pumpScheduled = false;
 
   constructor(
-    readonly controller: QController,
+    private readonly controller: QController,
     private readonly host: RuntimeHost,
     backoff: BackoffOptions,
   ) {
     this.#backoffOptions = backoff;
-    this.#hookBackoff = new ExponentialBackoff(backoff);
+    this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
     this.#concurrency = Math.max(1, Math.floor(controller.settings.concurrency ?? 1));
     this.#primaryKinds = new Set(
@@ -64,12 +71,13 @@ export class QControllerAdapter {
         .filter((i) => i.kind === 'primary')
         .map((i) => `${i.namespace}\0${i.type}`),
     );
-    this.facade = new ControllerFacade(controller.name, controller.settings.outputs, this.metrics, {
-      state: host.state,
-      clock: host.clock,
-      inputs: () => host.db.inputs(controller.name),
-      onWrite: (name, pointer) => host.onWrite(name, pointer),
-    });
+    this.#facade = new ControllerFacade(
+      controller.name,
+      controller.settings.outputs,
+      () => host.db.inputs(controller.name),
+      this.metrics,
+      host,
+    );
     this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
   }
 
@@ -78,12 +86,13 @@ export class QControllerAdapter {
   }
 
   get status(): ControllerStatus {
-    const state = this.#currentState();
-    return this.#lastError ? { state, lastError: this.#lastError } : { state };
+    const condition = this.#currentCondition();
+    return this.#lastError ? { condition, lastError: this.#lastError } : { condition };
   }
 
-  #currentState(): ControllerState {
-    if (this.#state === 'stopped' || this.#state === 'failed' || !this.#started) return this.#state;
+  #currentCondition(): ControllerCondition {
+    if (this.#condition === 'stopped' || this.#condition === 'failed' || !this.#started)
+      return this.#condition;
     const failing = [...this.#failing.values()];
     if (failing.some((f) => f.gaveUp)) return 'failed';
     if (failing.length > 0) return 'backoff';
@@ -95,40 +104,102 @@ export class QControllerAdapter {
     return this.#inFlight === 0 && (this.#queue.readyCount === 0 || this.host.scheduler.paused);
   }
 
-  /** Items that failed and have not succeeded since, sorted by pointer. */
-  failingItems(): FailingItem[] {
-    return [...this.#failing.values()].sort((a, b) =>
-      compare(pointerKey(a.pointer), pointerKey(b.pointer)),
+  /** With the items that failed and have not succeeded since, sorted by pointer. */
+  report(): AdapterReport {
+    const lastError = this.#lastError;
+    const failing = [...this.#failing.values()].sort((a, b) =>
+      compareStrings(pointerKey(a.pointer), pointerKey(b.pointer)),
     );
+    return {
+      kind: 'qcontroller',
+      condition: this.#currentCondition(),
+      ...(lastError ? { lastError: lastError.message } : {}),
+      failingItems: failing.map((f) => ({
+        pointer: f.pointer,
+        attempts: f.attempts,
+        error: f.lastError.message,
+      })),
+    };
   }
 
   /** Lists every primary input and queues it, then starts the run hook. */
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    this.#state = 'running';
+    this.#condition = 'running';
+    const mapEvent = this.controller.mapEvent !== undefined;
     for (const input of this.controller.settings.inputs) {
-      if (this.controller.mapEvent) {
-        const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
-        for (const resource of items) {
-          if (input.id === undefined || input.id === resource.metadata.id) {
-            this.routeEvent(input, { type: 'created', resource });
-          }
-        }
-        continue;
-      }
-      if (input.kind !== 'primary') continue;
+      if (!mapEvent && input.kind !== 'primary') continue;
       const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
-      for (const item of items) {
-        if (input.id === undefined || input.id === item.metadata.id) this.enqueue(item.metadata);
+      for (const resource of items) {
+        if (input.id !== undefined && input.id !== resource.metadata.id) continue;
+        if (mapEvent) this.#mapEvent(input, { type: 'created', resource });
+        else this.#enqueue(resource.metadata);
       }
     }
-    this.controller.attachQueue?.((pointer) => this.enqueue(pointer), this.#abort.signal);
+    this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
     this.#startHook();
   }
 
+  /**
+   * Routes by input kind: a primary item is queued, a mapped one goes to `mapInput` (the
+   * destroy-ready kind only once it is safe to destroy). A controller with `mapEvent` gets every
+   * event there instead.
+   */
+  deliver(input: Input, event: ResourceEvent): void {
+    // Registration admits only queue input kinds for a queue controller.
+    const qinput = input as Input<QInputKind>;
+    if (this.controller.mapEvent) {
+      this.#mapEvent(qinput, event);
+      return;
+    }
+    switch (qinput.kind) {
+      case 'primary':
+        this.#enqueue(event.resource.metadata);
+        break;
+      case 'mapped':
+        this.#enqueueMap(toReducedMetadata(event.resource));
+        break;
+      case 'mappedDestroyReady':
+        if (isDestroyReady(event.resource)) this.#enqueueMap(toReducedMetadata(event.resource));
+        break;
+    }
+  }
+
+  /**
+   * Retries what was given up (not what failed terminally) in an earlier convergence run, and
+   * re-arms the pump, which a paused run may have left with ready keys.
+   */
+  resumeProcessing(): void {
+    this.#retryGivenUp();
+    this.#schedulePump();
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.#queue.clear();
+    this.#hookRestarts.cancel();
+    await this.#hook;
+    this.controller.settings.shutdownHook?.();
+    this.#condition = 'stopped';
+  }
+
+  #retryGivenUp(): void {
+    for (const [key, item] of this.#failing) {
+      if (!item.gaveUp || item.terminal) continue;
+      this.#failing.set(key, { ...item, gaveUp: false });
+      this.#backoffs.get(key)?.reset();
+      this.#enqueue(item.pointer);
+    }
+    if (this.#condition === 'failed') {
+      this.#condition = 'running';
+      this.#hookRestarts.reset();
+      this.#startHook();
+    }
+  }
+
   /** Queues a reconcile of a primary item. */
-  enqueue(pointer: Pointer, delay = 0): void {
+  #enqueue(pointer: Pointer, delay = 0): void {
     if (this.#abort.signal.aborted) return;
     const p = toPointer(pointer);
     this.#queue.add(`r\0${pointerKey(p)}`, { kind: 'reconcile', pointer: p }, delay);
@@ -137,7 +208,7 @@ export class QControllerAdapter {
   }
 
   /** Queues a mapping of a changed secondary input. */
-  enqueueMap(metadata: ReducedMetadata): void {
+  #enqueueMap(metadata: ReducedMetadata): void {
     if (this.#abort.signal.aborted) return;
     this.#queue.add(`m\0${pointerKey(metadata)}`, { kind: 'map', metadata });
     this.metrics.queueLength = this.#queue.size;
@@ -145,7 +216,7 @@ export class QControllerAdapter {
   }
 
   /** Hands a whole event to the controller's `mapEvent` and queues what it returns. */
-  routeEvent(input: Input<QInputKind>, event: RoutedEvent): void {
+  #mapEvent(input: Input<QInputKind>, event: ResourceEvent): void {
     if (!this.controller.mapEvent || this.#abort.signal.aborted) return;
     let pointers: readonly Pointer[];
     try {
@@ -159,36 +230,8 @@ export class QControllerAdapter {
     this.metrics.mappedIn++;
     for (const pointer of pointers) {
       this.metrics.mappedOut++;
-      this.enqueue(pointer);
+      this.#enqueue(pointer);
     }
-  }
-
-  /** Gives the items given up in an earlier convergence run another chance. */
-  revive(): void {
-    for (const [key, item] of this.#failing) {
-      if (!item.gaveUp || item.terminal) continue;
-      this.#failing.set(key, { ...item, gaveUp: false });
-      this.#backoffs.get(key)?.reset();
-      this.enqueue(item.pointer);
-    }
-    if (this.#state === 'failed') {
-      this.#state = 'running';
-      this.#hookBackoff.reset();
-      this.#startHook();
-    }
-  }
-
-  /** Re-arms the pump (after the scheduler was paused and resumed). */
-  kick(): void {
-    this.#schedulePump();
-  }
-
-  async stop(): Promise<void> {
-    this.#abort.abort();
-    this.#queue.clear();
-    await this.#hook;
-    this.controller.settings.shutdownHook?.();
-    this.#state = 'stopped';
   }
 
   /**
@@ -236,7 +279,7 @@ export class QControllerAdapter {
     }
     this.metrics.reconciles++;
     try {
-      await this.controller.reconcile(this.facade, job.pointer, this.#log);
+      await this.controller.reconcile(this.#facade, job.pointer, this.#log);
       this.metrics.processed++;
       this.#succeeded(key);
     } catch (error) {
@@ -247,7 +290,7 @@ export class QControllerAdapter {
       } else if (isRequeue(error)) {
         this.metrics.requeues++;
         if (error.cause !== undefined) this.#recordFailure(key, job.pointer, toError(error.cause));
-        this.enqueue(job.pointer, error.interval);
+        this.#enqueue(job.pointer, error.interval);
       } else if (isTerminal(error)) {
         this.metrics.crashes++;
         this.#recordFailure(key, job.pointer, error, true);
@@ -263,7 +306,7 @@ export class QControllerAdapter {
           resource: formatPointer(job.pointer),
           error: err.message,
         });
-        if (!gaveUp) this.enqueue(job.pointer, this.#backoffFor(key).next());
+        if (!gaveUp) this.#enqueue(job.pointer, this.#backoffFor(key).next());
       }
     }
   }
@@ -272,7 +315,8 @@ export class QControllerAdapter {
     this.metrics.mappedIn++;
     let pointers: readonly Pointer[];
     try {
-      pointers = await this.controller.mapInput(this.facade, metadata, this.#log);
+      // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
+      pointers = (await this.controller.mapInput?.(this.#facade, metadata, this.#log)) ?? [];
     } catch (error) {
       const err = toError(error);
       this.metrics.crashes++;
@@ -289,7 +333,7 @@ export class QControllerAdapter {
         continue;
       }
       this.metrics.mappedOut++;
-      this.enqueue(pointer);
+      this.#enqueue(pointer);
     }
   }
 
@@ -319,27 +363,19 @@ export class QControllerAdapter {
     const signal = this.#abort.signal;
     this.#hook = (async () => {
       try {
-        await hook(this.facade, signal, this.#log);
+        await hook(this.#facade, signal, this.#log);
       } catch (error) {
         if (signal.aborted) return;
-        const err = toError(error);
         this.metrics.crashes++;
-        this.#lastError = err;
-        if (this.#hookBackoff.attempts + 1 >= this.host.maxAttempts()) {
-          this.#hookBackoff.next();
-          this.#state = 'failed';
-          return;
-        }
-        this.host.setTimer(this.#hookBackoff.next(), () => {
+        this.#lastError = toError(error);
+        const outcome = this.#hookRestarts.crashed(() => {
           if (signal.aborted) return;
           this.metrics.restarts++;
           this.#startHook();
         });
+        // While the hook backs off the workers go on: only giving up shows in the condition.
+        if (outcome === 'failed') this.#condition = 'failed';
       }
     })();
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,16 +1,11 @@
+import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
-import { isDestroyReady, type Resource } from '../resource/resource.js';
 import type { State, StateEvent } from '../state/state.js';
+import type { Adapter } from './adapter.js';
 import type { BackoffOptions } from './backoff.js';
-import { RealClock, SimulatedClock, type Clock, type Timer } from './clock.js';
+import { RealClock, type Clock, type Timer } from './clock.js';
 import { ControllerAdapter } from './controller-adapter.js';
-import {
-  isQController,
-  type AnyController,
-  type Input,
-  type QInputKind,
-  type ReducedMetadata,
-} from './controller.js';
+import { isQController, type AnyController, type Input } from './controller.js';
 import {
   DEFAULT_CONVERGE_OPTIONS,
   WriteTracker,
@@ -35,8 +30,6 @@ export interface RuntimeOptions {
   /** Restart and per-item backoff; COSI's defaults (500 ms, x1.5, max 60 s). */
   readonly backoff?: BackoffOptions;
 }
-
-type Adapter = ControllerAdapter | QControllerAdapter;
 
 interface Route {
   readonly input: Input;
@@ -157,10 +150,8 @@ export class Runtime {
     const startedAt = this.clock.now();
     try {
       await this.start();
-      for (const adapter of this.#adapters.values()) adapter.revive();
       this.#scheduler.resume();
-      for (const adapter of this.#adapters.values())
-        if (adapter instanceof QControllerAdapter) adapter.kick();
+      for (const adapter of this.#adapters.values()) adapter.resumeProcessing();
       let rounds = 0;
       let reason: ConvergenceReason | undefined;
       while (reason === undefined) {
@@ -173,7 +164,7 @@ export class Runtime {
           reason = this.#anyGivenUp() ? 'failing' : 'quiescent';
         } else if (next - startedAt > opts.maxTime) {
           reason = 'max-time';
-        } else if (this.clock instanceof SimulatedClock) {
+        } else if (this.clock.advanceTo) {
           this.clock.advanceTo(next);
         } else {
           await realDelay(Math.max(1, Math.min(50, next - this.clock.now())));
@@ -226,8 +217,8 @@ export class Runtime {
       }
       // Something is in flight and nothing moves: it waits on the clock or on the outside world.
       if (++stalled > 2) {
-        if (this.clock instanceof SimulatedClock && this.clock.nextTimerAt() !== undefined)
-          return undefined;
+        // On a virtual clock, nothing moves until the convergence loop moves time to that timer.
+        if (this.clock.advanceTo && this.#nextTimerAt() !== undefined) return undefined;
         await realDelay(1);
       }
     }
@@ -240,13 +231,13 @@ export class Runtime {
 
   #anyGivenUp(): boolean {
     for (const adapter of this.#adapters.values()) {
-      if (adapter.status.state === 'failed') return true;
+      if (adapter.status.condition === 'failed') return true;
     }
     return false;
   }
 
   #nextTimerAt(): number | undefined {
-    if (this.clock instanceof SimulatedClock) return this.clock.nextTimerAt();
+    if (this.clock.nextTimerAt) return this.clock.nextTimerAt();
     let next: number | undefined;
     for (const at of this.#timers.values()) if (next === undefined || at < next) next = at;
     return next;
@@ -297,33 +288,9 @@ export class Runtime {
     if (event.type === 'bootstrapped' || event.type === 'errored') return;
     const routes = this.#routes.get(key);
     if (!routes) return;
-    const resource = event.resource;
-    const md = resource.metadata;
+    const id = event.resource.metadata.id;
     for (const { input, adapter } of routes) {
-      if (input.id !== undefined && input.id !== md.id) continue;
-      if (adapter instanceof QControllerAdapter && adapter.controller.mapEvent) {
-        adapter.routeEvent(input as Input<QInputKind>, event);
-        continue;
-      }
-      switch (input.kind) {
-        case 'weak':
-        case 'strong':
-          (adapter as ControllerAdapter).trigger();
-          break;
-        case 'destroyReady':
-          if (isDestroyReady(resource)) (adapter as ControllerAdapter).trigger();
-          break;
-        case 'primary':
-          (adapter as QControllerAdapter).enqueue(md);
-          break;
-        case 'mapped':
-          (adapter as QControllerAdapter).enqueueMap(reduce(resource));
-          break;
-        case 'mappedDestroyReady':
-          if (isDestroyReady(resource))
-            (adapter as QControllerAdapter).enqueueMap(reduce(resource));
-          break;
-      }
+      if (input.id === undefined || input.id === id) adapter.deliver(input, event);
     }
   }
 
@@ -337,29 +304,21 @@ export class Runtime {
       .map((adapter): ControllerReport => {
         const m = adapter.metrics;
         const base = baseline.get(adapter.name);
-        const status = adapter.status;
-        const failingItems =
-          adapter instanceof QControllerAdapter
-            ? adapter.failingItems().map((f) => ({
-                pointer: f.pointer,
-                attempts: f.attempts,
-                error: f.lastError.message,
-              }))
-            : [];
+        const { kind, condition, lastError, failingItems } = adapter.report();
         return {
           name: adapter.name,
-          kind: adapter instanceof QControllerAdapter ? 'qcontroller' : 'controller',
-          state: status.state,
+          kind,
+          condition,
           reconciles: m.reconciles - (base?.reconciles ?? 0),
           writes: m.writes - (base?.writes ?? 0),
           errors: m.crashes - (base?.crashes ?? 0),
           restarts: m.restarts - (base?.restarts ?? 0),
-          ...(status.lastError ? { lastError: status.lastError.message } : {}),
+          ...(lastError === undefined ? {} : { lastError }),
           failingItems,
           metrics: { ...m },
         };
       })
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort((a, b) => compareStrings(a.name, b.name));
     const converged = reason === 'quiescent';
     return {
       converged,
@@ -378,18 +337,6 @@ export class Runtime {
 /** A new runtime over `state`. */
 export function createRuntime(state: State, options?: RuntimeOptions): Runtime {
   return new Runtime(state, options);
-}
-
-function reduce(resource: Resource): ReducedMetadata {
-  const md = resource.metadata;
-  return {
-    namespace: md.namespace,
-    type: md.type,
-    id: md.id,
-    phase: md.phase,
-    labels: md.labels,
-    finalizersEmpty: md.finalizers.length === 0,
-  };
 }
 
 const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -46,10 +46,6 @@ export class WorkQueue<T> {
     return this.#readyCount;
   }
 
-  get inFlightCount(): number {
-    return this.#inFlight.size;
-  }
-
   add(key: string, item: T, delay = 0): void {
     if (this.#inFlight.has(key)) {
       const deferred = this.#inFlight.get(key);

@@ -1,3 +1,4 @@
+import { compareStrings } from '../compare-strings.js';
 import { queriesMatch, idMatches } from '../resource/label-query.js';
 import { kindKey, pointerKey, toPointer, type Kind, type Pointer } from '../resource/pointer.js';
 import { cloneMetadata } from '../resource/metadata.js';
@@ -23,6 +24,7 @@ import type {
   CreateOptions,
   ListOptions,
   OwnerOptions,
+  ResourceEvent,
   State,
   StateEvent,
   UpdateOptions,
@@ -244,7 +246,9 @@ export class InMemoryState implements State {
         if (collection.items.size > 0) out.push({ namespace, type });
       }
     }
-    return out.sort((a, b) => compareIds(a.type, b.type) || compareIds(a.namespace, b.namespace));
+    return out.sort(
+      (a, b) => compareStrings(a.type, b.type) || compareStrings(a.namespace, b.namespace),
+    );
   }
 
   peekVersion(pointer: Pointer): number {
@@ -262,7 +266,7 @@ export class InMemoryState implements State {
   #list(kind: Kind, options: ListOptions = {}): Resource[] {
     const collection = this.#collection(kind);
     if (!collection) return [];
-    const ids = (collection.sortedIds ??= [...collection.items.keys()].sort(compareIds));
+    const ids = (collection.sortedIds ??= [...collection.items.keys()].sort(compareStrings));
     const { labelQueries, idQuery } = options;
     const filtered =
       (labelQueries !== undefined && labelQueries.length > 0) || idQuery !== undefined;
@@ -434,7 +438,7 @@ export class InMemoryState implements State {
     return sub;
   }
 
-  #publish(event: StateEvent & { resource: Resource }): void {
+  #publish(event: ResourceEvent): void {
     const kindSubs =
       this.#kindWatchers.size > 0
         ? this.#kindWatchers.get(kindKey(event.resource.metadata))
@@ -451,7 +455,7 @@ export class InMemoryState implements State {
  * Applies a watch's label and id filters. An update that makes a resource start matching is
  * delivered as `created`, one that makes it stop matching as `destroyed`.
  */
-function deliverFiltered(sub: Subscription, event: StateEvent & { resource: Resource }): void {
+function deliverFiltered(sub: Subscription, event: ResourceEvent): void {
   const { labelQueries, idQuery } = sub.options;
   if ((labelQueries === undefined || labelQueries.length === 0) && idQuery === undefined) {
     sub.push(event);
@@ -490,10 +494,6 @@ function lowerBound(ids: readonly string[], id: string): number {
     else hi = mid;
   }
   return lo;
-}
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A new empty in-memory state. */

@@ -9,11 +9,15 @@ import type { Draft, Resource } from '../resource/resource.js';
  * contents of a `watchKind` with `bootstrap: true`. `errored` ends a watch.
  */
 export type StateEvent =
-  | { readonly type: 'created'; readonly resource: Resource }
-  | { readonly type: 'updated'; readonly resource: Resource; readonly old: Resource }
-  | { readonly type: 'destroyed'; readonly resource: Resource }
+  | ResourceEvent
   | { readonly type: 'bootstrapped'; readonly kind: Kind }
   | { readonly type: 'errored'; readonly error: Error };
+
+/** A change of one resource: the state events that carry a resource, what the runtime routes. */
+export type ResourceEvent =
+  | { readonly type: 'created'; readonly resource: Resource }
+  | { readonly type: 'updated'; readonly resource: Resource; readonly old: Resource }
+  | { readonly type: 'destroyed'; readonly resource: Resource };
 
 export type StateEventType = StateEvent['type'];
 

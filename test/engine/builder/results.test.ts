@@ -91,7 +91,7 @@ describe('reconcile results', () => {
     expect(report.controllers[0]?.failingItems).toEqual([
       { pointer: VM.pointer('web'), attempts: 1, error: 'terminal error: image does not exist' },
     ]);
-    expect(h.runtime.status('vm')?.state).toBe('failed');
+    expect(h.runtime.status('vm')?.condition).toBe('failed');
     // Another convergence run does not retry it either: only a new event does.
     await h.runtime.converge();
     expect(r.calls).toHaveLength(1);

@@ -222,7 +222,7 @@ describe('watches', () => {
       .build(() => undefined);
     const [input] = compiled.settings.inputs;
     const web = await h.state.create(VM.create('web'));
-    const pointers = compiled.mapEvent!(input!, { type: 'created', resource: web });
+    const pointers = compiled.mapEvent(input!, { type: 'created', resource: web });
     expect(pointers.map((p) => p.id)).toEqual(['web', 'fleet']);
   });
 

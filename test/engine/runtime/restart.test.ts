@@ -48,11 +48,11 @@ describe('controller restarts', () => {
     expect(report.converged).toBe(false);
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]).toMatchObject({
-      state: 'failed',
+      condition: 'failed',
       lastError: 'boom 4',
       errors: 4,
     });
-    expect(h.runtime.status('Flaky')?.state).toBe('failed');
+    expect(h.runtime.status('Flaky')?.condition).toBe('failed');
   });
 
   it.each([

@@ -1,0 +1,35 @@
+import type { ResourceEvent } from '../state/state.js';
+import type { Input } from './controller.js';
+import type { ControllerReport } from './convergence.js';
+import type { ControllerMetrics, ControllerStatus } from './metrics.js';
+
+/** An adapter's part of its {@link ControllerReport}; the runtime adds the name and the counts. */
+export type AdapterReport = Pick<
+  ControllerReport,
+  'kind' | 'condition' | 'lastError' | 'failingItems'
+>;
+
+/**
+ * How the runtime runs a controller, whichever kind it is (COSI's one adapter interface): the
+ * runtime routes events to it, starts, resumes and stops it, asks whether it is idle and what to
+ * report, and never needs to know which kind of controller is inside.
+ */
+export interface Adapter {
+  readonly name: string;
+  readonly status: ControllerStatus;
+  readonly metrics: Readonly<ControllerMetrics>;
+  /** Nothing runnable right now: what is left waits on events, on the clock, or was given up. */
+  readonly idle: boolean;
+  /** Starts the controller (idempotent). */
+  start(): Promise<void>;
+  /** Stops it and waits for what it is running to end. */
+  stop(): Promise<void>;
+  /**
+   * At the start of a convergence run: gives what was given up in an earlier run another chance
+   * and picks up work that a paused run left waiting.
+   */
+  resumeProcessing(): void;
+  /** A change of a resource that `input` (one of the controller's inputs) matches. */
+  deliver(input: Input, event: ResourceEvent): void;
+  report(): AdapterReport;
+}
