@@ -17,7 +17,7 @@ import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
 import { hasErrors, type Finding } from '../loaders/finding.js';
 import { ConfigError, findConfig, loadConfig, type LoadedConfig } from '../loaders/load-config.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
-import { readManifests } from '../loaders/read-manifests.js';
+import { readManifests } from '../loaders/manifest-reader.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** What every command that loads a project takes. */

@@ -12,7 +12,10 @@ import { createInMemoryState, type InMemoryState } from '../../engine/state/in-m
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import type { LoadedConfig } from '../../loaders/load-config.js';
 import type { ManifestResource } from '../../loaders/load-manifests.js';
-import { ManifestReader, type IncrementalReadResult } from '../../loaders/manifest-reader.js';
+import {
+  ManifestReader,
+  type ReadResult as IncrementalReadResult,
+} from '../../loaders/manifest-reader.js';
 import { CliError } from '../exit-codes.js';
 import {
   defaultMaxWrites,
