@@ -120,12 +120,7 @@ class SpecChecker {
         );
       }
     }
-    for (const problem of compiled.validate?.(spec) ?? []) {
-      report.add('schema-violation', `/spec${problem.path}`, problem.message, {
-        part: problem.part,
-        rule: problem.keyword,
-      });
-    }
+    report.addSpecViolations(compiled.validate?.(spec) ?? []);
   }
 }
 
