@@ -1,4 +1,4 @@
-/** The file-system calls the manifest reader makes, as a seam: tests give synthetic file systems. */
+/** The file-system calls of the manifest reader, as a seam: tests give synthetic file systems. */
 
 import * as nodeFs from 'node:fs/promises';
 

@@ -13,7 +13,7 @@ import { walkManifestTree, type WalkManifestTreeOptions } from './walk-manifest-
 /** Options of {@link readManifests} and {@link ManifestReader}. */
 export interface ReadManifestsOptions extends ManifestCacheOptions, WalkManifestTreeOptions {}
 
-/** What a read returns: the load, the files loaded, and which of them the read had to read and parse. */
+/** What a read returns: the load, the files loaded, and which of them it read and parsed. */
 export interface ReadResult extends CachedLoadResult {
   /** The manifest files loaded, as they appear in findings, sorted. */
   readonly files: string[];
@@ -25,13 +25,14 @@ export interface ReadResult extends CachedLoadResult {
 }
 
 /**
- * Reads the manifests below the given paths once: the read of a fresh {@link ManifestReader}.
+ * Reads the manifests below the given paths once: the first read of a fresh
+ * {@link ManifestReader}, which reads and parses every file.
  *
  * Each path is a file (read whatever its name) or a directory, searched recursively for
  * `*.yaml` and `*.yml` files; inside directories, other files, hidden entries (`.git`) and
  * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed.
- * Files are deduplicated by their real path and loaded in sorted path order (see
- * `walkManifestTree`), then loaded as `loadManifests` does. Paths in findings stay as given
+ * Files are deduplicated by their real path and loaded in sorted path order (the rules are
+ * `walkManifestTree`'s), as `loadManifests` loads them. Paths in findings stay as given
  * (relative paths stay relative). Never throws for bad input.
  *
  * @example
@@ -49,7 +50,8 @@ export async function readManifests(
  * the paths (which reads directories, not files; see `walkManifestTree`), reads only the files
  * that are new or were reported changed, parses only those whose content differs (see
  * {@link ManifestCache}), and loads all of them. The first read reads everything:
- * {@link readManifests} is that read; every later one returns what a first read would.
+ * {@link readManifests} is that read; every later one returns what it would then, but for
+ * `read` and `parsed`.
  *
  * @example
  * const reader = new ManifestReader(['manifests/'], { cwd });
