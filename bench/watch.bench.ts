@@ -10,7 +10,6 @@ import * as path from 'node:path';
 import { FILES, generateTree, PER_FILE } from './vm-network-tree.js';
 import type * as SessionModule from '../src/cli/watch/watch-session.js';
 import type * as ReaderModule from '../src/loaders/manifest-reader.js';
-import type * as ReadModule from '../src/loaders/read-manifests.js';
 import type { FileEvent, WatchFiles } from '../src/cli/watch/file-watcher.js';
 
 const EDITS = 5;
@@ -21,10 +20,9 @@ export async function run(): Promise<void> {
   const { startWatchSession } = (await import(
     dist('cli/watch/watch-session.js')
   )) as typeof SessionModule;
-  const { ManifestReader } = (await import(
+  const { ManifestReader, readManifests } = (await import(
     dist('loaders/manifest-reader.js')
   )) as typeof ReaderModule;
-  const { readManifests } = (await import(dist('loaders/read-manifests.js'))) as typeof ReadModule;
   const dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-bench-'));
   try {
     const paths = await generateTree(dir);

@@ -262,12 +262,14 @@ export {
 } from './loaders/load-manifests.js';
 export {
   nodeFileSystem,
-  readManifests,
   type ManifestDirEntry,
   type ManifestFileSystem,
+} from './loaders/manifest-file-system.js';
+export {
+  readManifests,
   type ReadManifestsOptions,
   type ReadResult,
-} from './loaders/read-manifests.js';
+} from './loaders/manifest-reader.js';
 
 // Builder
 export {

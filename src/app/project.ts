@@ -3,7 +3,7 @@ import {
   resourceDefinitionDefinition,
   type ResourceDefinition,
 } from '../engine/resource/definition.js';
-import { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { newResource } from '../engine/resource/resource.js';
 import { isRegistrationError } from '../engine/errors.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
@@ -34,8 +34,8 @@ export interface Project {
 
 /** The manifests a project starts from: a load without error findings. */
 export interface ProjectManifests {
-  /** Definitions declared in the manifests. */
-  readonly definitions: readonly ResourceDefinition[];
+  /** The built-in types, the config's and the manifests' (the loader resolved types with it). */
+  readonly registry: DefinitionRegistry;
   readonly resources: readonly ManifestResource[];
 }
 
@@ -61,11 +61,7 @@ export async function openProject(
   manifests: ProjectManifests,
   options: OpenProjectOptions,
 ): Promise<Project> {
-  const registry = new DefinitionRegistry([
-    resourceDefinitionDefinition,
-    ...(config?.definitions ?? []),
-    ...manifests.definitions,
-  ]);
+  const { registry } = manifests;
   const clock = new SimulatedClock(options.stable ? SIMULATED_EPOCH : Date.now());
   const state = createInMemoryState({ now: () => clock.now() });
   const runtime = createRuntime(state, {

@@ -2,7 +2,7 @@ import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { hasErrors } from '../loaders/finding.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
-import { readManifests, type ReadResult } from '../loaders/read-manifests.js';
+import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
 import { displayPath } from './display-path.js';
 import { openProject, type OpenProjectOptions, type Project } from './project.js';

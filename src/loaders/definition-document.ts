@@ -64,12 +64,7 @@ export function readDefinition(
 ): ResourceDefinition | undefined {
   const shape = compiler.compile(DEFINITION_SPEC_SCHEMA);
   const problems = shape.validate?.(spec) ?? [];
-  for (const problem of problems) {
-    report.add('schema-violation', `/spec${problem.path}`, problem.message, {
-      part: problem.part,
-      rule: problem.keyword,
-    });
-  }
+  report.addSpecViolations(problems);
   if (problems.length > 0 || !isPlainObject(spec)) return undefined;
   // The schema above guarantees the input's shape.
   const input = spec as unknown as ResourceDefinitionInput;

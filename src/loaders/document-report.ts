@@ -1,5 +1,6 @@
 import { createFinding, type Finding, type FindingCode, type SourceLocation } from './finding.js';
 import type { ParsedDocument } from './parse-manifest.js';
+import type { SchemaProblem } from './schema-compiler.js';
 
 /** Extra fields of a finding about a document. */
 export interface DocumentFindingOptions {
@@ -49,5 +50,15 @@ export class DocumentReport {
     });
     if (finding.severity === 'error') this.#hasErrors = true;
     this.findings.push(finding);
+  }
+
+  /** Adds a `schema-violation` for each problem of the spec checked against a schema. */
+  addSpecViolations(problems: readonly SchemaProblem[]): void {
+    for (const problem of problems) {
+      this.add('schema-violation', `/spec${problem.path}`, problem.message, {
+        part: problem.part,
+        rule: problem.keyword,
+      });
+    }
   }
 }

@@ -4,6 +4,8 @@
  * for humans. Tests and tools match on the code; the sentence may change.
  */
 
+import { compareStrings } from '../engine/compare-strings.js';
+
 /**
  * Every finding code, grouped by the stage that reports it. The list only grows; a code, once
  * published, keeps its meaning.
@@ -141,8 +143,4 @@ export function compareFindings(a: Finding, b: Finding): number {
 /** True when any finding is an error. */
 export function hasErrors(findings: readonly Finding[]): boolean {
   return findings.some((f) => f.severity === 'error');
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

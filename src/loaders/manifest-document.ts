@@ -1,3 +1,4 @@
+import { NAMESPACE_PATTERN } from '../engine/resource/definition.js';
 import type { DocumentReport } from './document-report.js';
 import { jsonPointer } from './json-pointer.js';
 
@@ -18,8 +19,6 @@ export interface ManifestHeader {
 const TOP_LEVEL_KEYS = new Set(['metadata', 'spec']);
 const METADATA_KEYS = new Set(['namespace', 'type', 'id', 'labels', 'annotations']);
 
-/** COSI's namespace rule (the same as a definition's default namespace). */
-const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 /** Ids are free-form (COSI uses slashes, colons, dots) but must be visible and on one line. */
 const INVISIBLE_CHARACTER = /[\s\p{Cc}\p{Cf}]/u;
 /** The common case, checked first because it is cheaper than the Unicode classes above. */

@@ -1,38 +1,57 @@
 import * as path from 'node:path';
-import { compareFindings, createFinding, type Finding } from './finding.js';
+import { compareFindings, type Finding } from './finding.js';
 import type { ManifestFile } from './load-manifests.js';
 import {
   ManifestCache,
   type CachedLoadResult,
   type ManifestCacheOptions,
 } from './manifest-cache.js';
-import {
-  findManifestFiles,
-  nodeFileSystem,
-  type FoundFile,
-  type ManifestFileSystem,
-  type ReadResult,
-} from './read-manifests.js';
+import { nodeFileSystem, type ManifestFileSystem } from './manifest-file-system.js';
+import { readManifestFiles, type FileRead } from './read-manifest-files.js';
+import { walkManifestTree, type WalkManifestTreeOptions } from './walk-manifest-tree.js';
 
-/** Options of {@link ManifestReader}. */
-export interface ManifestReaderOptions extends ManifestCacheOptions {
-  readonly cwd?: string;
-  readonly fs?: ManifestFileSystem;
-}
+/** Options of {@link readManifests} and {@link ManifestReader}. */
+export interface ReadManifestsOptions extends ManifestCacheOptions, WalkManifestTreeOptions {}
 
-/** What {@link ManifestReader.read} returns: `readManifests`' result, and what it cost. */
-export interface IncrementalReadResult extends ReadResult {
-  /** Display paths of the files read from disk by this call. */
+/** What a read returns: the load, the files loaded, and which of them it read and parsed. */
+export interface ReadResult extends CachedLoadResult {
+  /** The manifest files loaded, as they appear in findings, sorted. */
+  readonly files: string[];
+  /**
+   * Display paths of the files this read took from disk: all of them on a first read; on a
+   * later one the new files and those reported changed (the others' text was kept).
+   */
   readonly read: readonly string[];
-  /** Display paths of the files parsed by this call. */
-  readonly parsed: CachedLoadResult['parsed'];
 }
 
 /**
- * An incremental `readManifests` for `cosi watch`: every call walks the given paths again (which
- * reads directories, not files), reads only the files that are new or were reported changed, and
- * parses only those whose content differs (see {@link ManifestCache}). The result equals
- * `readManifests` of the same paths.
+ * Reads the manifests below the given paths once: the first read of a fresh
+ * {@link ManifestReader}, which reads and parses every file.
+ *
+ * Each path is a file (read whatever its name) or a directory, searched recursively for
+ * `*.yaml` and `*.yml` files; inside directories, other files, hidden entries (`.git`) and
+ * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed.
+ * Files are deduplicated by their real path and loaded in sorted path order (the rules are
+ * `walkManifestTree`'s), as `loadManifests` loads them. Paths in findings stay as given
+ * (relative paths stay relative). Never throws for bad input.
+ *
+ * @example
+ * const { resources, findings } = await readManifests(['manifests/'], { cwd: process.cwd() });
+ */
+export async function readManifests(
+  paths: readonly string[],
+  options: ReadManifestsOptions = {},
+): Promise<ReadResult> {
+  return new ManifestReader(paths, options).read();
+}
+
+/**
+ * Reads the manifests below the given paths, again and again (`cosi watch`): every read walks
+ * the paths (which reads directories, not files; see `walkManifestTree`), reads only the files
+ * that are new or were reported changed, parses only those whose content differs (see
+ * {@link ManifestCache}), and loads all of them. The first read reads everything:
+ * {@link readManifests} is that read; every later one returns what it would then, but for
+ * `read` and `parsed`.
  *
  * @example
  * const reader = new ManifestReader(['manifests/'], { cwd });
@@ -47,7 +66,7 @@ export class ManifestReader {
   /** Absolute path -> text, as last read. */
   #texts = new Map<string, string>();
 
-  constructor(paths: readonly string[], options: ManifestReaderOptions = {}) {
+  constructor(paths: readonly string[], options: ReadManifestsOptions = {}) {
     this.#paths = paths;
     this.#fs = options.fs ?? nodeFileSystem;
     this.#cwd = options.cwd ?? process.cwd();
@@ -58,24 +77,39 @@ export class ManifestReader {
    * Loads the manifests again. `changed` holds absolute paths reported changed since the last
    * call; with none given (the first call), every file is read.
    */
-  async read(changed?: Iterable<string>): Promise<IncrementalReadResult> {
-    const stale = changed === undefined ? undefined : new Set([...changed].map(normalize));
-    const found = await findManifestFiles(this.#paths, { cwd: this.#cwd, fs: this.#fs });
-    const findings: Finding[] = [...found.findings];
+  async read(changed?: Iterable<string>): Promise<ReadResult> {
+    const stale =
+      changed === undefined ? undefined : new Set([...changed].map((file) => path.resolve(file)));
+    const tree = await walkManifestTree(this.#paths, { cwd: this.#cwd, fs: this.#fs });
+    const kept = tree.files.map((file) =>
+      stale?.has(file.absolute) === false ? this.#texts.get(file.absolute) : undefined,
+    );
+    const reads = await readManifestFiles(
+      this.#fs,
+      tree.files.filter((_, i) => kept[i] === undefined),
+    );
+
+    const findings: Finding[] = [...tree.findings];
     const texts = new Map<string, string>();
     const manifests: ManifestFile[] = [];
     const read: string[] = [];
-    for (const file of found.files) {
-      let text = stale?.has(file.absolute) === false ? this.#texts.get(file.absolute) : undefined;
+    let nextRead = 0;
+    tree.files.forEach((file, i) => {
+      let text = kept[i];
       if (text === undefined) {
-        text = await this.#readFile(file, findings);
-        if (text === undefined) continue;
+        const fileRead = reads[nextRead++] as FileRead;
+        if ('finding' in fileRead) {
+          findings.push(fileRead.finding);
+          return;
+        }
+        text = fileRead.text;
         read.push(file.display);
       }
       texts.set(file.absolute, text);
       manifests.push({ path: file.display, text });
-    }
+    });
     this.#texts = texts;
+
     const result = this.#cache.load(manifests);
     return {
       ...result,
@@ -84,27 +118,4 @@ export class ManifestReader {
       read,
     };
   }
-
-  async #readFile(file: FoundFile, findings: Finding[]): Promise<string | undefined> {
-    try {
-      return await this.#fs.readFile(file.absolute);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      findings.push(
-        createFinding({
-          code: 'unreadable-file',
-          message: `cannot read ${file.display}: ${reason}`,
-          file: file.display,
-          line: 0,
-          col: 0,
-          pointer: '',
-        }),
-      );
-      return undefined;
-    }
-  }
-}
-
-function normalize(file: string): string {
-  return path.resolve(file);
 }

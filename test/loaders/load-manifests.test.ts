@@ -7,6 +7,7 @@ import {
   createSchemaCompiler,
   loadManifests,
   pointerKey,
+  resourceDefinitionDefinition,
   type Finding,
   type FindingCode,
   type ManifestFile,
@@ -227,6 +228,17 @@ spec:
       expect(findings).toEqual([]);
       expect(definitions).toEqual([]);
       expect(resources[0]?.definition).toBe(extra);
+    });
+
+    it('are in the returned registry, with cosi’s definition type and the manifests’ ones', () => {
+      const { definitions, registry } = loadManifests(
+        [{ path: 'd.yaml', text: `${VM_DEFINITION}---\n${vm('a')}` }],
+        { definitions: [extra] },
+      );
+      expect(registry.all()).toEqual([extra, resourceDefinitionDefinition, definitions[0]]);
+      expect(registry.resolve('rd')).toBe(resourceDefinitionDefinition);
+      expect(registry.resolve('disk')).toBe(extra);
+      expect(registry.resolve('vm')).toBe(definitions[0]);
     });
 
     it('may not be defined again by a manifest', () => {

@@ -1,16 +1,11 @@
-import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   loadManifests,
   type LoadManifestsOptions,
   type ManifestFile,
 } from '../../src/loaders/load-manifests.js';
 import { ManifestCache } from '../../src/loaders/manifest-cache.js';
-import { ManifestReader } from '../../src/loaders/manifest-reader.js';
 import { parseManifest } from '../../src/loaders/parse-manifest.js';
-import { nodeFileSystem, readManifests } from '../../src/loaders/read-manifests.js';
 
 const DEFINITIONS = [
   'metadata: {type: rd, id: vms.example.org}',
@@ -106,75 +101,5 @@ describe('ManifestCache', () => {
     const { parsed: _p, ...load } = cache.load(edited);
     expect(load).toEqual(loadManifests(edited));
     expect(load.findings.map((f) => f.code)).toEqual(['duplicate-resource']);
-  });
-});
-
-describe('ManifestReader', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'cosi-manifest-reader-'));
-    await mkdir(path.join(dir, 'sub'));
-    await writeFile(path.join(dir, 'defs.yaml'), DEFINITIONS);
-    await writeFile(path.join(dir, 'a.yaml'), vm('a'));
-    await writeFile(path.join(dir, 'sub', 'b.yaml'), vm('b'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  function countingReader() {
-    const readFile = vi.fn((p: string) => nodeFileSystem.readFile(p));
-    const parse = vi.fn(parseManifest);
-    const reader = new ManifestReader(['.'], {
-      cwd: dir,
-      fs: { ...nodeFileSystem, readFile },
-      parse,
-    });
-    return { reader, readFile, parse };
-  }
-
-  const withoutCost = <T extends { read: unknown; parsed: unknown }>({
-    read: _r,
-    parsed: _p,
-    ...rest
-  }: T) => rest;
-
-  it('reads and parses every file first, as readManifests does', async () => {
-    const { reader, readFile } = countingReader();
-    const result = await reader.read();
-    expect(readFile).toHaveBeenCalledTimes(3);
-    expect(result.read).toEqual(['a.yaml', 'defs.yaml', 'sub/b.yaml']);
-    expect(withoutCost(result)).toEqual(await readManifests(['.'], { cwd: dir }));
-  });
-
-  it('reads and parses only the files reported changed, and finds new and removed files', async () => {
-    const { reader, readFile, parse } = countingReader();
-    await reader.read();
-    readFile.mockClear();
-    parse.mockClear();
-    await writeFile(path.join(dir, 'a.yaml'), vm('a', 2));
-    await writeFile(path.join(dir, 'sub', 'c.yaml'), vm('c'));
-    await unlink(path.join(dir, 'sub', 'b.yaml'));
-    const result = await reader.read([
-      path.join(dir, 'a.yaml'),
-      path.join(dir, 'sub', 'c.yaml'),
-      path.join(dir, 'sub', 'b.yaml'),
-    ]);
-    expect(result.read).toEqual(['a.yaml', 'sub/c.yaml']);
-    expect(readFile).toHaveBeenCalledTimes(2);
-    expect(parse).toHaveBeenCalledTimes(2);
-    expect(withoutCost(result)).toEqual(await readManifests(['.'], { cwd: dir }));
-    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'c']);
-  });
-
-  it('does not parse a file reported changed whose content is the same', async () => {
-    const { reader, readFile, parse } = countingReader();
-    await reader.read();
-    readFile.mockClear();
-    parse.mockClear();
-    const result = await reader.read([path.join(dir, 'a.yaml')]);
-    expect(readFile).toHaveBeenCalledTimes(1);
-    expect(parse).not.toHaveBeenCalled();
-    expect(result.parsed).toEqual([]);
   });
 });

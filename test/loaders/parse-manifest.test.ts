@@ -245,7 +245,14 @@ describe('parseManifest', () => {
       documents: r.documents.map((d) => [d.index, d.position, d.value, d.hasErrors]),
     });
     expect(strip(parse(text))).toEqual(strip(parse(text)));
-    for (const module of ['parse-manifest', 'yaml-source', 'load-manifests']) {
+    for (const module of [
+      'parse-manifest',
+      'yaml-source',
+      'load-manifests',
+      'collect-definitions',
+      'load-resources',
+      'manifest-cache',
+    ]) {
       const source = await readFile(
         new URL(`../../src/loaders/${module}.ts`, import.meta.url),
         'utf8',

@@ -9,7 +9,7 @@ import type { ApplyResult } from '../../engine/state/resource-applier.js';
 import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snapshot.js';
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
-import { ManifestReader, type IncrementalReadResult } from '../../loaders/manifest-reader.js';
+import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -268,7 +268,7 @@ class Session implements WatchSession {
   }
 
   /** Opens a project on a fresh state and stops the one it replaces. */
-  async #restart(load: IncrementalReadResult): Promise<Project> {
+  async #restart(load: ReadResult): Promise<Project> {
     const project = await openProject(this.#config, load, this.#options);
     await this.#running?.project.runtime.stop();
     this.#running = undefined;

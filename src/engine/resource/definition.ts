@@ -74,7 +74,8 @@ export class DefinitionError extends Error {
 
 const NAME_PATTERN = /^[A-Z][A-Za-z0-9-]+$/;
 const SUFFIX_PATTERN = /^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)*$/;
-const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
+/** COSI's namespace rule: a resource's namespace and a definition's default namespace. */
+export const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 
 /** The default namespace of a type that does not name one. */
 export const DEFAULT_NAMESPACE = 'default';

@@ -1,15 +1,20 @@
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  createDefinition,
   nodeFileSystem,
   readManifests,
   type Finding,
   type FindingCode,
   type ManifestFileSystem,
+  type ReadResult,
 } from '../../src/index.js';
+import { resourceDefinitionDefinition } from '../../src/engine/resource/definition.js';
+import { ManifestReader } from '../../src/loaders/manifest-reader.js';
+import { parseManifest } from '../../src/loaders/parse-manifest.js';
 
 type Where = [FindingCode, string];
 const where = (f: Finding): Where => [f.code, f.file];
@@ -175,5 +180,130 @@ describe('readManifests', () => {
     await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
     const result = await readManifests([dir], { cwd: '/' });
     expect(result.files).toEqual([path.join(dir, 'a.yaml'), path.join(dir, 'definitions.yaml')]);
+  });
+});
+
+const VM_DEFINITION = [
+  'metadata: {type: rd, id: vms.example.org}',
+  'spec:',
+  '  type: VMs.example.org',
+  '  schema: {type: object, required: [cpus], properties: {cpus: {type: integer, minimum: 1}}}',
+  '',
+].join('\n');
+const vmWithCpus = (id: string, cpus = 1): string =>
+  `metadata: {type: vm, id: ${id}}\nspec: {cpus: ${cpus}}\n`;
+
+/** A read without what it cost, and with its registry as data: what two reads must agree on. */
+const outcome = ({ read: _r, parsed: _p, registry, ...rest }: ReadResult) => ({
+  ...rest,
+  registry: registry.all(),
+});
+
+describe('ManifestReader', () => {
+  beforeEach(async () => {
+    await tree({
+      'defs.yaml': VM_DEFINITION,
+      'a.yaml': vmWithCpus('a'),
+      'sub/b.yaml': vmWithCpus('b'),
+    });
+  });
+
+  function countingReader() {
+    const readFile = vi.fn((p: string) => nodeFileSystem.readFile(p));
+    const parse = vi.fn(parseManifest);
+    const reader = new ManifestReader(['.'], {
+      cwd: dir,
+      fs: { ...nodeFileSystem, readFile },
+      parse,
+    });
+    return { reader, readFile, parse };
+  }
+
+  it('reads and parses every file first, as readManifests does', async () => {
+    const { reader, readFile } = countingReader();
+    const result = await reader.read();
+    expect(readFile).toHaveBeenCalledTimes(3);
+    expect(result.read).toEqual(['a.yaml', 'defs.yaml', 'sub/b.yaml']);
+    expect(result.parsed).toEqual(['a.yaml', 'defs.yaml', 'sub/b.yaml']);
+    expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
+  });
+
+  it('reads and parses only the files reported changed, and finds new and removed files', async () => {
+    const { reader, readFile, parse } = countingReader();
+    await reader.read();
+    readFile.mockClear();
+    parse.mockClear();
+    await writeFile(path.join(dir, 'a.yaml'), vmWithCpus('a', 2));
+    await writeFile(path.join(dir, 'sub', 'c.yaml'), vmWithCpus('c'));
+    await unlink(path.join(dir, 'sub', 'b.yaml'));
+    const result = await reader.read([
+      path.join(dir, 'a.yaml'),
+      path.join(dir, 'sub', 'c.yaml'),
+      path.join(dir, 'sub', 'b.yaml'),
+    ]);
+    expect(result.read).toEqual(['a.yaml', 'sub/c.yaml']);
+    expect(readFile).toHaveBeenCalledTimes(2);
+    expect(parse).toHaveBeenCalledTimes(2);
+    expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'c']);
+  });
+
+  it('does not parse a file reported changed whose content is the same', async () => {
+    const { reader, readFile, parse } = countingReader();
+    await reader.read();
+    readFile.mockClear();
+    parse.mockClear();
+    const result = await reader.read([path.join(dir, 'a.yaml')]);
+    expect(readFile).toHaveBeenCalledTimes(1);
+    expect(parse).not.toHaveBeenCalled();
+    expect(result.parsed).toEqual([]);
+  });
+
+  it('gives, after a series of edits, the same result as a one-shot read of the tree', async () => {
+    const reader = new ManifestReader(['.'], { cwd: dir });
+    await reader.read();
+    const edits: [string, string | undefined][] = [
+      ['defs.yaml', `${VM_DEFINITION}---\nmetadata: {type: rd}\nspec: {type: Disks.example.org}\n`],
+      ['sub/d.yaml', 'metadata: {type: disk, id: d}\nspec: {}\n'],
+      ['a.yaml', vmWithCpus('a', 0)],
+      ['sub/b.yaml', undefined],
+      ['z.yaml', 'metadata: {type: nope, id: z}\n'],
+    ];
+    for (const [file, text] of edits) {
+      const full = path.join(dir, file);
+      if (text === undefined) await unlink(full);
+      else await writeFile(full, text);
+      const incremental = await reader.read([full]);
+      const oneShot = await readManifests(['.'], { cwd: dir });
+      expect(outcome(incremental)).toEqual(outcome(oneShot));
+      expect(oneShot.read).toEqual(oneShot.files);
+      expect(incremental.read).toEqual(text === undefined ? [] : [file]);
+    }
+    const last = await readManifests(['.'], { cwd: dir });
+    expect(last.findings.map(where)).toEqual([
+      ['schema-violation', 'a.yaml'],
+      ['unknown-type', 'z.yaml'],
+    ]);
+    expect(last.resources.map((r) => r.resource.metadata.id)).toEqual(['d']);
+  });
+
+  it('carries the registry it resolved types with: cosi’s definition type, the given ones and the declared ones', async () => {
+    const given = createDefinition({ type: 'Hosts.example.org' });
+    const result = await readManifests(['.'], { cwd: dir, definitions: [given] });
+    expect(result.findings).toEqual([]);
+    expect(result.registry.all().map((d) => d.type)).toEqual([
+      'Hosts.example.org',
+      'ResourceDefinitions.meta.cosi.dev',
+      'VMs.example.org',
+    ]);
+    expect(result.registry.get('ResourceDefinitions.meta.cosi.dev')).toBe(
+      resourceDefinitionDefinition,
+    );
+    expect(result.registry.get('Hosts.example.org')).toBe(given);
+    expect(result.registry.resolve('vm')).toBe(result.definitions[0]);
+    expect(result.resources.map((r) => r.definition)).toEqual([
+      result.registry.resolve('vm'),
+      result.registry.resolve('vm'),
+    ]);
   });
 });

@@ -1,0 +1,172 @@
+/**
+ * The first pass of a load: every document's header is read, and the
+ * `ResourceDefinitions.meta.cosi.dev` documents of all files become the definitions that the
+ * second pass (`load-resources.ts`) resolves types against.
+ */
+
+import {
+  RESOURCE_DEFINITION_TYPE,
+  resourceDefinitionDefinition,
+  type ResourceDefinition,
+} from '../engine/resource/definition.js';
+import { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import { readDefinition } from './definition-document.js';
+import { DocumentReport } from './document-report.js';
+import { formatLocation, type Finding, type SourceLocation } from './finding.js';
+import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
+import type { ParsedManifest } from './parse-manifest.js';
+import type { SchemaCompiler } from './schema-compiler.js';
+
+/** A document that is not a definition, its header read, waiting for the resources pass. */
+export interface PendingDocument {
+  /** The document's findings so far; `report.document` is the document. */
+  readonly report: DocumentReport;
+  /** `undefined` when the document is not a mapping. */
+  readonly header: ManifestHeader | undefined;
+}
+
+/** Definitions known before the manifests are read: the project config's. */
+export interface GivenDefinitions {
+  readonly definitions: readonly ResourceDefinition[];
+  /** Their file, as findings name it (`cosi.config.ts`); empty when unknown. */
+  readonly source: string;
+}
+
+/** What {@link collectDefinitions} returns. */
+export interface CollectedDefinitions {
+  /** The definitions declared in the manifests, in source order. */
+  readonly definitions: ResourceDefinition[];
+  /** cosi's definition type, the given definitions and the declared ones. */
+  readonly registry: DefinitionRegistry;
+  /** Definition documents left out for their findings, to point unknown types at. */
+  readonly invalid: InvalidDefinitions;
+  /** The other documents, in source order. */
+  readonly pending: PendingDocument[];
+}
+
+/** Every name of the definition type, lower-cased, as the registry resolves them. */
+const DEFINITION_TYPE_NAMES = new Set([
+  resourceDefinitionDefinition.id,
+  ...resourceDefinitionDefinition.allAliases,
+]);
+
+/**
+ * Reads the header of every document of every file, and takes the definition documents (by any
+ * name of the definition type, such as `rd`) as definitions, so that a type may be used before
+ * the file that defines it. A definition with an error finding, or of a type defined already
+ * (in the manifests or among the given ones), is reported and left out. Findings, the files' own
+ * parse findings first, go to `findings`.
+ */
+export function collectDefinitions(
+  files: readonly ParsedManifest[],
+  given: GivenDefinitions,
+  compiler: SchemaCompiler,
+  findings: Finding[],
+): CollectedDefinitions {
+  const definitions: ResourceDefinition[] = [];
+  const pending: PendingDocument[] = [];
+  const invalid = new InvalidDefinitions();
+  /** Definition id -> the document that defined it (`undefined`: given). */
+  const definedAt = new Map<string, DocumentReport | undefined>();
+  for (const definition of given.definitions) definedAt.set(definition.id, undefined);
+
+  for (const parsed of files) {
+    findings.push(...parsed.findings);
+    for (const document of parsed.documents) {
+      const report = new DocumentReport(document, findings);
+      const header =
+        document.value === undefined
+          ? undefined
+          : readManifestHeader(document.value, report, isResourceType);
+      if (header?.type === undefined || !isDefinitionType(header.type)) {
+        pending.push({ report, header });
+        continue;
+      }
+      const definition = readDefinition(header.spec, report, compiler);
+      if (definition === undefined || report.hasErrors) {
+        invalid.add(definition, specType(header.spec), report);
+      } else if (definedAt.has(definition.id)) {
+        reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
+      } else {
+        definedAt.set(definition.id, report);
+        definitions.push(definition);
+      }
+    }
+  }
+
+  const registry = new DefinitionRegistry([
+    resourceDefinitionDefinition,
+    ...given.definitions,
+    ...definitions,
+  ]);
+  return { definitions, registry, invalid, pending };
+}
+
+/** Whether a type names definitions; a set lookup, since most documents are not definitions. */
+function isDefinitionType(type: string): boolean {
+  return type === RESOURCE_DEFINITION_TYPE || DEFINITION_TYPE_NAMES.has(type.toLowerCase());
+}
+
+/** Resources need an id; definitions are named by their spec's type. */
+function isResourceType(type: string): boolean {
+  return !isDefinitionType(type);
+}
+
+/** The type a definition's spec names, if it names one. */
+function specType(spec: unknown): string | undefined {
+  if (!isPlainObject(spec)) return undefined;
+  return typeof spec.type === 'string' ? spec.type : undefined;
+}
+
+function reportDuplicate(
+  definition: ResourceDefinition,
+  firstReport: DocumentReport | undefined,
+  givenSource: string,
+  report: DocumentReport,
+): void {
+  const first = firstReport?.location('/spec/type');
+  report.add(
+    'duplicate-definition',
+    '/spec/type',
+    first === undefined
+      ? `the type ${definition.type} is already defined in ${givenSource || 'the configuration'}`
+      : `the type ${definition.type} is already defined at ${formatLocation(first)}`,
+    first === undefined ? {} : { related: first },
+  );
+}
+
+/**
+ * Definitions that were not registered because of their findings: a resource of such a type is
+ * still an unknown type, but its finding can say where the broken definition is.
+ */
+export class InvalidDefinitions {
+  readonly #registry = new DefinitionRegistry();
+  readonly #byType = new Map<string, DocumentReport>();
+  readonly #reports = new Map<string, DocumentReport>();
+
+  add(
+    definition: ResourceDefinition | undefined,
+    type: string | undefined,
+    report: DocumentReport,
+  ): void {
+    if (definition !== undefined) {
+      this.#registry.register(definition);
+      this.#reports.set(definition.type, report);
+    } else if (type !== undefined) {
+      this.#byType.set(type.toLowerCase(), report);
+    }
+  }
+
+  /** Where the invalid definition of a type name is, if there is one. */
+  find(name: string): SourceLocation | undefined {
+    let report = this.#byType.get(name.toLowerCase());
+    if (report === undefined) {
+      try {
+        report = this.#reports.get(this.#registry.resolve(name).type);
+      } catch {
+        return undefined;
+      }
+    }
+    return report?.location('/spec/type');
+  }
+}

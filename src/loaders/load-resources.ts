@@ -1,0 +1,170 @@
+/**
+ * The second pass of a load: every document that is not a definition gets its type resolved
+ * against the definitions of the first pass (`collect-definitions.ts`), its spec checked against
+ * the type's JSON Schema, and becomes a resource unless it has an error finding.
+ */
+
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import {
+  TypeResolutionError,
+  type DefinitionRegistry,
+} from '../engine/resource/definition-registry.js';
+import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import { newResource } from '../engine/resource/resource.js';
+import type {
+  CollectedDefinitions,
+  GivenDefinitions,
+  InvalidDefinitions,
+} from './collect-definitions.js';
+import type { DocumentReport } from './document-report.js';
+import { createFinding, formatLocation, type Finding } from './finding.js';
+import type { ManifestResource } from './load-manifests.js';
+import type { ManifestHeader } from './manifest-document.js';
+import type { SchemaCompiler } from './schema-compiler.js';
+
+/**
+ * Makes the resources of the pending documents, in source order. Reports an unknown or
+ * ambiguous type, a spec that breaks its type's schema, and a resource defined twice (at the
+ * second one); a given definition's invalid schema is reported once, at `given.source`.
+ * Findings go to `findings`.
+ */
+export function loadResources(
+  collected: CollectedDefinitions,
+  given: GivenDefinitions,
+  compiler: SchemaCompiler,
+  findings: Finding[],
+): ManifestResource[] {
+  const resources: ManifestResource[] = [];
+  const seen = new Map<string, DocumentReport>();
+  const schemas = new SpecChecker(compiler, given.source, findings);
+  for (const { report, header } of collected.pending) {
+    if (header === undefined) continue;
+    const definition = resolveType(header.type, collected.registry, report, collected.invalid);
+    if (definition === undefined) continue;
+    schemas.check(definition, header.spec, report);
+    if (header.id === undefined) continue;
+    const pointer = {
+      namespace: header.namespace ?? definition.defaultNamespace,
+      type: definition.type,
+      id: header.id,
+    };
+    const key = pointerKey(pointer);
+    reportDuplicate(key, pointer, seen, report);
+    if (report.hasErrors) continue;
+    resources.push(toManifestResource(key, pointer, header, definition, report));
+  }
+  return resources;
+}
+
+/** The definition a document's type names, or `undefined` (reported) when there is none. */
+function resolveType(
+  type: string | undefined,
+  registry: DefinitionRegistry,
+  report: DocumentReport,
+  invalid: InvalidDefinitions,
+): ResourceDefinition | undefined {
+  if (type === undefined) return undefined;
+  try {
+    return registry.resolve(type);
+  } catch (error) {
+    if (!(error instanceof TypeResolutionError)) throw error;
+    if (error.code === 'ambiguous-type') {
+      report.add(
+        'ambiguous-type',
+        '/metadata/type',
+        `the type ${JSON.stringify(type)} is ambiguous: it matches ${error.candidates.join(', ')}; use the full type`,
+      );
+      return undefined;
+    }
+    const definedAt = invalid.find(type);
+    report.add(
+      'unknown-type',
+      '/metadata/type',
+      definedAt === undefined
+        ? `the type ${JSON.stringify(type)} is not defined`
+        : `the type ${JSON.stringify(type)} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
+      definedAt === undefined ? {} : { related: definedAt },
+    );
+    return undefined;
+  }
+}
+
+/** Checks specs against their type's schema; reports each invalid given schema once. */
+class SpecChecker {
+  readonly #reported = new Set<ResourceDefinition>();
+
+  constructor(
+    readonly compiler: SchemaCompiler,
+    readonly givenSource: string,
+    readonly findings: Finding[],
+  ) {}
+
+  check(definition: ResourceDefinition, spec: unknown, report: DocumentReport): void {
+    if (definition.schema === undefined) return;
+    const compiled = this.compiler.compile(definition.schema);
+    if (compiled.validate === undefined && !this.#reported.has(definition)) {
+      // Only a given definition can get here: a manifest's own invalid schema keeps its
+      // definition from being registered.
+      this.#reported.add(definition);
+      for (const problem of compiled.problems) {
+        this.findings.push(
+          createFinding({
+            code: 'invalid-schema',
+            message: `the schema of ${definition.type} is invalid: ${problem.message}`,
+            file: this.givenSource,
+            line: 0,
+            col: 0,
+            pointer: '',
+            rule: problem.keyword,
+          }),
+        );
+      }
+    }
+    report.addSpecViolations(compiled.validate?.(spec) ?? []);
+  }
+}
+
+/** Reports a resource seen before (at the first one's id); remembers it otherwise. */
+function reportDuplicate(
+  key: string,
+  pointer: Pointer,
+  seen: Map<string, DocumentReport>,
+  report: DocumentReport,
+): void {
+  const first = seen.get(key);
+  if (first === undefined) {
+    seen.set(key, report);
+    return;
+  }
+  const related = first.location('/metadata/id');
+  report.add(
+    'duplicate-resource',
+    '/metadata/id',
+    `${formatPointer(pointer)} is already defined at ${formatLocation(related)}`,
+    { related },
+  );
+}
+
+function toManifestResource(
+  key: string,
+  pointer: Pointer,
+  header: ManifestHeader,
+  definition: ResourceDefinition,
+  report: DocumentReport,
+): ManifestResource {
+  const document = report.document;
+  return {
+    key,
+    resource: newResource(pointer, header.spec, {
+      labels: header.labels,
+      annotations: header.annotations,
+    }),
+    definition,
+    source: {
+      file: document.file,
+      line: document.position.line,
+      col: document.position.col,
+      document: document.index,
+    },
+  };
+}

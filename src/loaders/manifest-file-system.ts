@@ -1,0 +1,39 @@
+/** The file-system calls of the manifest reader, as a seam: tests give synthetic file systems. */
+
+import * as nodeFs from 'node:fs/promises';
+
+/** A directory entry, as `readdir` with `withFileTypes` gives it. */
+export interface ManifestDirEntry {
+  readonly name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/**
+ * What walking a manifest tree and reading its files needs from a file system. Errors carry
+ * Node's `code` (`ENOENT`...).
+ */
+export interface ManifestFileSystem {
+  /** Follows symlinks. */
+  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
+  readdir(path: string): Promise<readonly ManifestDirEntry[]>;
+  realpath(path: string): Promise<string>;
+  /** The file's content, decoded as UTF-8. */
+  readFile(path: string): Promise<string>;
+}
+
+/** The real file system, through `node:fs/promises`. */
+export const nodeFileSystem: ManifestFileSystem = {
+  stat: (p) => nodeFs.stat(p),
+  readdir: (p) => nodeFs.readdir(p, { withFileTypes: true }),
+  realpath: (p) => nodeFs.realpath(p),
+  readFile: (p) => nodeFs.readFile(p, 'utf8'),
+};
+
+/** Node's error code (`ENOENT`, `ELOOP`...) of a file-system error, if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  const code = error.code;
+  return typeof code === 'string' ? code : undefined;
+}

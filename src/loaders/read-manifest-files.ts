@@ -1,0 +1,54 @@
+/**
+ * The reading half of the manifest reader: the text of each file the walk found, or the finding
+ * that says why it cannot be read. The walking half is `walk-manifest-tree.ts`.
+ */
+
+import { createFinding, type Finding } from './finding.js';
+import type { ManifestFileSystem } from './manifest-file-system.js';
+import type { FoundFile } from './walk-manifest-tree.js';
+
+/** What reading one file gave: its text, or the `unreadable-file` finding. */
+export type FileRead = { readonly text: string } | { readonly finding: Finding };
+
+/** Files read at once: enough to keep the disk busy, few enough to stay clear of EMFILE. */
+const READ_CONCURRENCY = 32;
+
+/** Reads one file as UTF-8 text. Never throws: a file that cannot be read is a finding. */
+export async function readManifestFile(fs: ManifestFileSystem, file: FoundFile): Promise<FileRead> {
+  try {
+    return { text: await fs.readFile(file.absolute) };
+  } catch (error) {
+    return { finding: cannotRead(file.display, error) };
+  }
+}
+
+/** Reads the files with {@link readManifestFile}, a few at a time; the reads keep their order. */
+export async function readManifestFiles(
+  fs: ManifestFileSystem,
+  files: readonly FoundFile[],
+): Promise<FileRead[]> {
+  const reads = new Array<FileRead>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next++;
+      reads[index] = await readManifestFile(fs, files[index] as FoundFile);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  return reads;
+}
+
+/**
+ * The `unreadable-file` finding, about a whole file: made here only, for the walk (a manifest
+ * that is a FIFO or a dangling link) as for the reads.
+ */
+export function unreadableFile(file: string, message: string): Finding {
+  return createFinding({ code: 'unreadable-file', message, file, line: 0, col: 0, pointer: '' });
+}
+
+/** `cannot read <file>: <the error's message>`, as an `unreadable-file` finding. */
+export function cannotRead(file: string, error: unknown): Finding {
+  const reason = error instanceof Error ? error.message : String(error);
+  return unreadableFile(file, `cannot read ${file}: ${reason}`);
+}

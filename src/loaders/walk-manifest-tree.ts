@@ -1,0 +1,199 @@
+/**
+ * The walking half of the manifest reader: which files below the given paths are manifests,
+ * without reading any of them. The reading half is `read-manifest-files.ts`.
+ */
+
+import * as path from 'node:path';
+import { compareStrings } from '../engine/compare-strings.js';
+import { createFinding, type Finding, type FindingCode } from './finding.js';
+import {
+  errorCode,
+  nodeFileSystem,
+  type ManifestDirEntry,
+  type ManifestFileSystem,
+} from './manifest-file-system.js';
+import { cannotRead, unreadableFile } from './read-manifest-files.js';
+
+/** A manifest file found below the given paths. */
+export interface FoundFile {
+  /** As shown in findings. */
+  readonly display: string;
+  readonly absolute: string;
+}
+
+/** What {@link walkManifestTree} returns. */
+export interface ManifestTree {
+  /** Sorted by the path shown: the load order. */
+  readonly files: readonly FoundFile[];
+  /** Paths that do not exist, cannot be read, are not regular files or loop. */
+  readonly findings: readonly Finding[];
+}
+
+/** Options of {@link walkManifestTree}. */
+export interface WalkManifestTreeOptions {
+  /** Relative paths are resolved against it; `process.cwd()` when omitted. */
+  readonly cwd?: string;
+  readonly fs?: ManifestFileSystem;
+}
+
+const YAML_FILE = /\.ya?ml$/;
+
+/**
+ * Finds the manifest files below the given paths; reads directories, never files.
+ *
+ * Each path is a file (taken whatever its name) or a directory, searched recursively for
+ * `*.yaml` and `*.yml` files; inside directories, other files, hidden entries (`.git`) and
+ * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed;
+ * a manifest that is not a regular file is reported. Files are deduplicated by their real path
+ * and sorted by the path shown. Paths shown stay as given (relative paths stay relative).
+ *
+ * @example
+ * const { files, findings } = await walkManifestTree(['manifests/'], { cwd });
+ */
+export async function walkManifestTree(
+  paths: readonly string[],
+  options: WalkManifestTreeOptions = {},
+): Promise<ManifestTree> {
+  const walker = new ManifestWalker(options.fs ?? nodeFileSystem, options.cwd ?? process.cwd());
+  for (const given of paths) await walker.addPath(given);
+  return { files: walker.sortedFiles(), findings: walker.findings };
+}
+
+/** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */
+class ManifestWalker {
+  readonly findings: Finding[] = [];
+  /** Real path -> the file, so that a file reached twice is read once. */
+  readonly #files = new Map<string, FoundFile>();
+  readonly #walkedDirs = new Set<string>();
+
+  constructor(
+    readonly fs: ManifestFileSystem,
+    readonly cwd: string,
+  ) {}
+
+  async addPath(given: string): Promise<void> {
+    const absolute = path.resolve(this.cwd, given);
+    let stats: { isFile(): boolean; isDirectory(): boolean };
+    try {
+      stats = await this.fs.stat(absolute);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        this.#report('path-not-found', given, `${given} does not exist`);
+      } else {
+        this.#reportError(given, error);
+      }
+      return;
+    }
+    if (stats.isDirectory()) {
+      const real = await this.#realpath(given, absolute);
+      if (real !== undefined) await this.#walk(given, absolute, real, new Set([real]));
+    } else if (stats.isFile()) {
+      const real = await this.#realpath(given, absolute);
+      if (real !== undefined) this.#addFile(real, given, absolute);
+    } else {
+      this.findings.push(unreadableFile(given, `${given} is not a regular file or a directory`));
+    }
+  }
+
+  /** The files found, sorted by the path shown. */
+  sortedFiles(): FoundFile[] {
+    return [...this.#files.values()].sort((a, b) => compareStrings(a.display, b.display));
+  }
+
+  /**
+   * Walks a directory. `ancestors` holds the real paths of the directories above and including
+   * this one: meeting one of them again means a symlink loop.
+   */
+  async #walk(
+    display: string,
+    absolute: string,
+    real: string,
+    ancestors: ReadonlySet<string>,
+  ): Promise<void> {
+    this.#walkedDirs.add(real);
+    let entries: readonly ManifestDirEntry[];
+    try {
+      entries = await this.fs.readdir(absolute);
+    } catch (error) {
+      this.#reportError(display, error);
+      return;
+    }
+    // Sorted, so that which of two links to one directory gets walked does not depend on the OS.
+    const sorted = [...entries].sort((a, b) => compareStrings(a.name, b.name));
+    for (const entry of sorted) {
+      const name = entry.name;
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const childDisplay = path.join(display, name);
+      const childAbsolute = path.join(absolute, name);
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      let childReal: string | undefined = path.join(real, name);
+      if (entry.isSymbolicLink()) {
+        try {
+          const stats = await this.fs.stat(childAbsolute);
+          isDirectory = stats.isDirectory();
+          isFile = stats.isFile();
+        } catch (error) {
+          // A dangling link matters only where a manifest was expected; a loop always does.
+          if (errorCode(error) === 'ELOOP' || YAML_FILE.test(name)) {
+            this.#reportError(childDisplay, error);
+          }
+          continue;
+        }
+        childReal = await this.#realpath(childDisplay, childAbsolute);
+        if (childReal === undefined) continue;
+      }
+      if (isDirectory) {
+        if (ancestors.has(childReal)) {
+          this.#report(
+            'symlink-loop',
+            childDisplay,
+            `${childDisplay} links back to a directory above it; not followed`,
+          );
+        } else if (!this.#walkedDirs.has(childReal)) {
+          await this.#walk(
+            childDisplay,
+            childAbsolute,
+            childReal,
+            new Set([...ancestors, childReal]),
+          );
+        }
+      } else if (YAML_FILE.test(name)) {
+        if (isFile) this.#addFile(childReal, childDisplay, childAbsolute);
+        else
+          this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));
+      }
+    }
+  }
+
+  #addFile(real: string, display: string, absolute: string): void {
+    const known = this.#files.get(real);
+    if (known === undefined || display < known.display)
+      this.#files.set(real, { display, absolute });
+  }
+
+  async #realpath(display: string, absolute: string): Promise<string | undefined> {
+    try {
+      return await this.fs.realpath(absolute);
+    } catch (error) {
+      this.#reportError(display, error);
+      return undefined;
+    }
+  }
+
+  #report(code: FindingCode, file: string, message: string): void {
+    this.findings.push(createFinding({ code, message, file, line: 0, col: 0, pointer: '' }));
+  }
+
+  #reportError(display: string, error: unknown): void {
+    const code = errorCode(error);
+    if (code === 'ELOOP') {
+      this.#report('symlink-loop', display, `${display} is a symlink loop`);
+    } else if (code === 'ENOENT') {
+      this.findings.push(unreadableFile(display, `${display} is a symlink to nothing`));
+    } else {
+      this.findings.push(cannotRead(display, error));
+    }
+  }
+}
