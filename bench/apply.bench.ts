@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { FILES, generateTree, PER_FILE } from './vm-network-tree.js';
 import { parseAllDocuments } from 'yaml';
 import type * as Cosi from '../src/index.js';
+import type * as Loaders from '../src/loaders/index.js';
 import type * as ProgramModule from '../src/cli/program.js';
 import type * as RenderModule from '../src/cli/render/resources.js';
 import type * as ProjectModule from '../src/app/project.js';
@@ -20,6 +21,7 @@ const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).hre
 
 export async function run(): Promise<void> {
   const cosi = (await import(dist('index.js'))) as typeof Cosi;
+  const loaders = (await import(dist('loaders/index.js'))) as typeof Loaders;
   const { runCli } = (await import(dist('cli/program.js'))) as typeof ProgramModule;
   const { renderResources } = (await import(
     dist('cli/render/resources.js')
@@ -36,7 +38,7 @@ export async function run(): Promise<void> {
   try {
     const paths = await generateTree(dir);
     const config = path.resolve('fixtures/vm-network/cosi.config.ts');
-    const loaded = await cosi.loadConfig(config, { modules: { cosi } });
+    const loaded = await loaders.loadConfig(config, { modules: { cosi } });
 
     // Warm-up: the JIT, jiti's transpile cache and the file system cache.
     await runCli(['apply', '-f', dir, '--config', config, '-q'], silentIo());
@@ -48,9 +50,9 @@ export async function run(): Promise<void> {
     const t1 = performance.now();
     for (const f of files) for (const d of parseAllDocuments(f.text)) d.toJS();
     const t2 = performance.now();
-    const result = cosi.loadManifests(files, { definitions: loaded.definitions });
+    const result = loaders.loadManifests(files, { definitions: loaded.definitions });
     const t3 = performance.now();
-    if (cosi.hasErrors(result.findings) || result.resources.length !== FILES * PER_FILE) {
+    if (loaders.hasErrors(result.findings) || result.resources.length !== FILES * PER_FILE) {
       throw new Error(`the generated tree did not load: ${result.findings.length} findings`);
     }
 

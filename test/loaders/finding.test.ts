@@ -7,7 +7,7 @@ import {
   formatFinding,
   hasErrors,
   type FindingInit,
-} from '../../src/index.js';
+} from '../../src/loaders/finding.js';
 
 const at = (init: Partial<FindingInit> = {}): FindingInit => ({
   code: 'schema-violation',

@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readManifests, type Finding, type FindingCode } from '../../src/index.js';
+import { type Finding, type FindingCode } from '../../src/loaders/finding.js';
+import { readManifests } from '../../src/loaders/manifest-reader.js';
 
 const root = fileURLToPath(new URL('../../fixtures/invalid/', import.meta.url));
 

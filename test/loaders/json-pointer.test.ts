@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPointer, parseJsonPointer } from '../../src/index.js';
+import { jsonPointer, parseJsonPointer } from '../../src/loaders/json-pointer.js';
 
 describe('JSON pointers', () => {
   it('escape ~ and / in keys, and round-trip', () => {

@@ -2,16 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createDefinition,
-  createSchemaCompiler,
-  loadManifests,
-  pointerKey,
-  resourceDefinitionDefinition,
-  type Finding,
-  type FindingCode,
-  type ManifestFile,
-} from '../../src/index.js';
+import { createDefinition, pointerKey } from '../../src/index.js';
+import { resourceDefinitionDefinition } from '../../src/engine/resource/definition.js';
+import { type Finding, type FindingCode } from '../../src/loaders/finding.js';
+import { loadManifests, type ManifestFile } from '../../src/loaders/load-manifests.js';
+import { createSchemaCompiler } from '../../src/loaders/schema-compiler.js';
 
 type Where = [FindingCode, string, number, number, string];
 const where = (f: Finding): Where => [f.code, f.file, f.line, f.col, f.pointer];

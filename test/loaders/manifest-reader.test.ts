@@ -3,15 +3,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createDefinition,
-  nodeFileSystem,
-  readManifests,
-  type Finding,
-  type FindingCode,
-  type ManifestFileSystem,
-  type ReadResult,
-} from '../../src/index.js';
+import { createDefinition } from '../../src/index.js';
+import { type Finding, type FindingCode } from '../../src/loaders/finding.js';
+import { nodeFileSystem, type ManifestFileSystem } from '../../src/loaders/manifest-file-system.js';
+import { readManifests, type ReadResult } from '../../src/loaders/manifest-reader.js';
 import { resourceDefinitionDefinition } from '../../src/engine/resource/definition.js';
 import { ManifestReader } from '../../src/loaders/manifest-reader.js';
 import { parseManifest } from '../../src/loaders/parse-manifest.js';

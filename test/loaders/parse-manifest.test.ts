@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseManifest, type Finding, type FindingCode } from '../../src/index.js';
+import { type Finding, type FindingCode } from '../../src/loaders/finding.js';
+import { parseManifest } from '../../src/loaders/parse-manifest.js';
 
 type Where = [FindingCode, number, number, string];
 const where = (f: Finding): Where => [f.code, f.line, f.col, f.pointer];

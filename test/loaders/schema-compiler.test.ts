@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSchemaCompiler } from '../../src/index.js';
+import { createSchemaCompiler } from '../../src/loaders/schema-compiler.js';
 
 describe('SchemaCompiler', () => {
   it('compiles a schema object once and hands back the same result', () => {

@@ -43,7 +43,7 @@ export const labelLTNumeric = (key: string, value: string): LabelTerm =>
 export const labelLTENumeric = (key: string, value: string): LabelTerm =>
   term(key, 'lteNumeric', [value]);
 /** Inverts a term. A comparison on a missing label stays false. */
-export const not = (t: LabelTerm): LabelTerm => ({ ...t, invert: !t.invert });
+export const notMatches = (t: LabelTerm): LabelTerm => ({ ...t, invert: !t.invert });
 
 /** A query from terms that must all hold. */
 export const labelQuery = (...terms: LabelTerm[]): LabelQuery => ({ terms });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  freezeResource,
-  labelEqual,
-  labelQuery,
-  toDraft,
-  type Draft,
-  type Resource,
-} from '../../../src/index.js';
+import { labelEqual, labelQuery, toDraft, type Draft, type Resource } from '../../../src/index.js';
+import { freezeResource } from '../../../src/engine/resource/resource.js';
 import { toPartialObjectMetadata } from '../../../src/engine/builder/events.js';
 import {
   and,

@@ -5,7 +5,7 @@ import {
   controllerManagedBy,
   createManager,
   isBuilderError,
-  notPredicate,
+  not,
   or,
   labelsChanged,
   setControllerReference,
@@ -41,7 +41,7 @@ describe('the public barrel', () => {
     expect(report.converged).toBe(true);
     expect((await h.state.get(Disk.pointer('web-root'))).metadata.owner).toBe('vm');
     expect(terminalError('x').code).toBe('terminal');
-    expect(notPredicate(specChanged).create({ object: VM.create('x') })).toBe(false);
+    expect(not(specChanged).create({ object: VM.create('x') })).toBe(false);
     const failed = await controllerManagedBy(h.runtime)
       .for(VM)
       .complete(ensureDisk)

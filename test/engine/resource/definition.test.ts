@@ -3,9 +3,9 @@ import {
   createDefinition,
   DefinitionError,
   DefinitionRegistry,
-  resourceDefinitionDefinition,
   TypeResolutionError,
 } from '../../../src/index.js';
+import { resourceDefinitionDefinition } from '../../../src/engine/resource/definition.js';
 
 function ruleOf(fn: () => unknown): string | undefined {
   try {

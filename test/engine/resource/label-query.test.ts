@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  idMatches,
   idRegexp,
   labelEqual,
   labelExists,
@@ -10,13 +9,16 @@ import {
   labelLTENumeric,
   labelLTNumeric,
   labelQuery,
-  not,
+  notMatches,
+  type LabelTerm,
+} from '../../../src/index.js';
+import {
+  idMatches,
   parseQuantity,
   queriesMatch,
   queryMatches,
   termMatches,
-  type LabelTerm,
-} from '../../../src/index.js';
+} from '../../../src/engine/resource/label-query.js';
 
 describe('parseQuantity', () => {
   it('parses plain integers', () => {
@@ -99,7 +101,7 @@ describe('label terms', () => {
   const labels = { app: 'web', empty: '', num: '10', size: '2Ki' };
   const both = (t: LabelTerm): [boolean, boolean] => [
     termMatches(labels, t),
-    termMatches(labels, not(t)),
+    termMatches(labels, notMatches(t)),
   ];
 
   it('exists matches a label set to the empty string', () => {
@@ -114,7 +116,7 @@ describe('label terms', () => {
 
   it('exists is false on an empty label set', () => {
     expect(termMatches({}, labelExists('app'))).toBe(false);
-    expect(termMatches({}, not(labelExists('app')))).toBe(true);
+    expect(termMatches({}, notMatches(labelExists('app')))).toBe(true);
   });
 
   it('equal compares the whole value', () => {
@@ -158,13 +160,13 @@ describe('label terms', () => {
   });
 
   it('a double not is the term itself', () => {
-    expect(termMatches(labels, not(not(labelEqual('app', 'web'))))).toBe(true);
-    expect(termMatches(labels, not(not(labelLT('missing', 'z'))))).toBe(false);
+    expect(termMatches(labels, notMatches(notMatches(labelEqual('app', 'web'))))).toBe(true);
+    expect(termMatches(labels, notMatches(notMatches(labelLT('missing', 'z'))))).toBe(false);
   });
 
   it('not does not change the term it is given', () => {
     const t = labelEqual('app', 'web');
-    not(t);
+    notMatches(t);
     expect(t.invert).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ExponentialBackoff, SimulatedClock } from '../../../src/index.js';
+import { SimulatedClock } from '../../../src/index.js';
+import { ExponentialBackoff } from '../../../src/engine/runtime/backoff.js';
 
 describe('the simulated clock', () => {
   it('moves only when told, and fires timers due in order of time then of setting', () => {

@@ -1,0 +1,35 @@
+/**
+ * `cosi/loaders`: the manifest loaders, for tools that read a manifest tree the way `cosi` does
+ * (an editor integration, a custom CI gate) without running the CLI.
+ */
+export {
+  FINDING_CODES,
+  FINDING_SEVERITY,
+  formatFinding,
+  hasErrors,
+  type Finding,
+  type FindingCode,
+  type Severity,
+  type SourceLocation,
+} from './finding.js';
+export {
+  loadManifests,
+  type LoadManifestsOptions,
+  type LoadResult,
+  type ManifestFile,
+  type ManifestResource,
+  type ManifestSource,
+} from './load-manifests.js';
+export {
+  ManifestReader,
+  readManifests,
+  type ReadManifestsOptions,
+  type ReadResult,
+} from './manifest-reader.js';
+export type { ManifestDirEntry, ManifestFileSystem } from './manifest-file-system.js';
+export {
+  ConfigError,
+  loadConfig,
+  type LoadConfigOptions,
+  type LoadedConfig,
+} from './load-config.js';
