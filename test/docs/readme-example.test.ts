@@ -1,48 +1,63 @@
 /**
- * The library example of README.md, verbatim apart from the imports: if it stops working, so
- * does this test.
+ * README.md's code runs: the library example is read out of the README's fenced block, written
+ * to a temporary module and imported, so a README that drifts from the code fails here. The
+ * config example is loaded the way `cosi apply` loads a `cosi.config.ts`.
  */
-import { expect, it } from 'vitest';
-import {
-  createInMemoryState,
-  createRuntime,
-  defineResource,
-  listAll,
-  SimulatedClock,
-  type Controller,
-} from '../../src/index.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import * as cosi from '../../src/index.js';
+import { loadConfig } from '../../src/loaders/load-config.js';
 
-it('runs the README library example', async () => {
-  // --- README example starts
-  const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
-  const Quota = defineResource<{ cpus: number }>({ type: 'Quotas.example.org' });
+const README = new URL('../../README.md', import.meta.url);
 
-  // Sums the CPUs of every VM into one Quota.
-  const quota: Controller = {
-    name: 'QuotaController',
-    inputs: [{ namespace: VM.namespace, type: VM.type, kind: 'weak' }],
-    outputs: [{ type: Quota.type, kind: 'exclusive' }],
-    async run(rt) {
-      for await (const _ of rt.events()) {
-        const vms = await listAll(rt, VM);
-        await rt.modify(Quota.create('total'), (q) => {
-          q.spec.cpus = vms.map((vm) => vm.spec.cpus).reduce((a, b) => a + b, 0);
-        });
-        rt.resetRestartBackoff();
-      }
-    },
-  };
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-readme-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
-  const clock = new SimulatedClock();
-  const state = createInMemoryState({ now: () => clock.now() });
-  const runtime = createRuntime(state, { clock });
-  await runtime.register(quota);
-  await state.create(VM.create('web-1', { cpus: 2 }));
-  await state.create(VM.create('web-2', { cpus: 4 }));
-  const report = await runtime.converge();
-  const total = await state.get<{ cpus: number }>(Quota.pointer('total'));
-  console.log(report.converged, total.spec.cpus); // true 6
+/** The `ts` fenced block that follows `heading` in README.md. */
+async function fencedBlock(heading: string): Promise<string> {
+  const readme = await readFile(README, 'utf8');
+  const section = readme.indexOf(`\n${heading}\n`);
+  expect(section, `README.md has a "${heading}" section`).toBeGreaterThan(-1);
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(section));
+  if (!block?.[1]) throw new Error(`no ts block after "${heading}" in README.md`);
+  return block[1];
+}
+
+it('runs the library example and prints what its comment says', async () => {
+  const source = await fencedBlock('## The library');
+  const expected = /console\.log\(.*\); \/\/ (.*)$/m.exec(source)?.[1];
+  expect(expected, 'the example says what it prints').toBeDefined();
+  const file = path.join(dir, 'library-example.ts');
+  await writeFile(file, source);
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    await import(file);
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(log.mock.calls[0]?.map(String).join(' ')).toBe(expected);
+  } finally {
+    log.mockRestore();
+  }
+});
+
+it('loads the config example and registers its controllers', async () => {
+  const file = path.join(dir, 'cosi.config.ts');
+  await writeFile(file, await fencedBlock('## The project config'));
+  const loaded = await loadConfig(file, { modules: { cosi } });
+  expect(loaded.definitions.map((d) => d.type)).toEqual([
+    'VMs.example.org',
+    'NetworkConfigs.example.org',
+  ]);
+  const runtime = cosi.createRuntime(cosi.createInMemoryState(), {
+    clock: new cosi.SimulatedClock(),
+  });
+  await runtime.register(...(loaded.config.controllers ?? []));
+  expect(runtime.controllerNames()).toEqual(['VMNetController']);
   await runtime.stop();
-  // --- README example ends
-  expect([report.converged, total.spec.cpus]).toEqual([true, 6]);
 });
