@@ -75,9 +75,12 @@ export interface SourceLocation {
   readonly pointer: string;
 }
 
-/** One thing wrong (or suspicious) in the input. */
-export interface Finding extends SourceLocation {
-  readonly code: FindingCode;
+/**
+ * One thing wrong (or suspicious) in the input. `C` is the closed list of codes of whoever
+ * reports it: the loaders' {@link FindingCode}s by default; `cosi check` adds its own.
+ */
+export interface Finding<C extends string = FindingCode> extends SourceLocation {
+  readonly code: C;
   readonly severity: Severity;
   readonly message: string;
   /**
@@ -87,6 +90,8 @@ export interface Finding extends SourceLocation {
   readonly rule?: string;
   /** The other place involved, for duplicates: where the first one is. */
   readonly related?: SourceLocation;
+  /** A readable diff, for a value that differs from what was expected. */
+  readonly diff?: string;
 }
 
 /** Fields of a new finding; the severity follows from the code. */
@@ -124,7 +129,7 @@ export function formatLocation(location: Omit<SourceLocation, 'pointer'>): strin
  * @example
  * formatFinding(f) // 'vms.yaml:7:9: error[schema-violation]: must be integer (at /spec/cpus)'
  */
-export function formatFinding(finding: Finding): string {
+export function formatFinding(finding: Finding<string>): string {
   const where = formatLocation(finding);
   const head = `${finding.severity}[${finding.code}]: ${finding.message}`;
   const at = finding.pointer === '' ? '' : ` (at ${finding.pointer})`;
@@ -136,11 +141,11 @@ export function formatFinding(finding: Finding): string {
  * in (sorting is stable), which puts a cause (an unknown anchor) before its effects (the null
  * it leaves failing a schema).
  */
-export function compareFindings(a: Finding, b: Finding): number {
+export function compareFindings(a: Finding<string>, b: Finding<string>): number {
   return compareStrings(a.file, b.file) || a.line - b.line || a.col - b.col;
 }
 
 /** True when any finding is an error. */
-export function hasErrors(findings: readonly Finding[]): boolean {
+export function hasErrors(findings: readonly Finding<string>[]): boolean {
   return findings.some((f) => f.severity === 'error');
 }

@@ -1,26 +1,39 @@
+import type { Finding, FindingCode } from '../../loaders/finding.js';
+
 /** The classes of checks `cosi check` runs, in the order it reports them. */
 export const CHECK_CLASSES = ['manifests', 'controllers', 'convergence', 'expectations'] as const;
 export type CheckClass = (typeof CHECK_CLASSES)[number];
 
-/** One problem a check found. Positions are 1-based; 0 when not known. */
-export interface CheckFinding {
-  readonly code: string;
-  readonly severity: 'error' | 'warning';
-  readonly message: string;
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  /** JSON pointer inside the document; empty for a whole document or file. */
-  readonly pointer: string;
-  /** A readable diff, for expectation mismatches. */
-  readonly diff?: string;
-}
+/**
+ * The codes of what `cosi check` finds beyond the loaders' findings, a closed list as theirs is:
+ * strict warnings, controllers, convergence and expectations.
+ */
+export const CHECK_CODES = [
+  // --strict warnings.
+  'unknown-field',
+  'unread-type',
+  // Controllers.
+  'controller-failed',
+  'reconcile-failed',
+  'controller-recovered',
+  // Convergence.
+  'not-converged',
+  // Expectations (--expect).
+  'missing-resource',
+  'unexpected-resource',
+  'unexpected-state',
+  'unreadable-expectations',
+  'invalid-expectation',
+] as const;
+
+/** A code `cosi check` reports: a loader's or one of {@link CHECK_CODES}. */
+export type CheckCode = FindingCode | (typeof CHECK_CODES)[number];
 
 /** One case of a check: a manifest file, a controller, the convergence run, an expected resource. */
 export interface CheckCase {
   readonly check: CheckClass;
   readonly name: string;
-  readonly findings: readonly CheckFinding[];
+  readonly findings: readonly Finding<CheckCode>[];
 }
 
 /** Everything `cosi check` found. */
@@ -31,7 +44,7 @@ export interface CheckResult {
 }
 
 /** A finding that fails its case: an error, or a warning under `--strict`. */
-export const isFailure = (f: CheckFinding, strict: boolean): boolean =>
+export const isFailure = (f: Finding<CheckCode>, strict: boolean): boolean =>
   f.severity === 'error' || strict;
 
 export const caseFailed = (c: CheckCase, strict: boolean): boolean =>
@@ -61,10 +74,4 @@ export function totals(summary: readonly ClassSummary[]): { passed: number; fail
     failed += s.failed;
   }
   return { passed, failed };
-}
-
-/** `file:line:col`, shortened to what is known. */
-export function formatPlace(f: Pick<CheckFinding, 'file' | 'line' | 'col'>): string {
-  if (f.file === '') return '';
-  return f.line > 0 ? `${f.file}:${f.line}:${f.col}` : f.file;
 }

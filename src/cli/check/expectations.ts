@@ -5,7 +5,8 @@ import { LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { deepEqual } from '../../engine/resource/plain-data.js';
 import type { ResourceGroup } from '../render/resources.js';
 import { toDocument } from '../render/resource-document.js';
-import type { CheckCase, CheckFinding } from './check-result.js';
+import type { Finding } from '../../loaders/finding.js';
+import type { CheckCase, CheckCode } from './check-result.js';
 
 interface ExpectedDocument {
   readonly key: string;
@@ -48,7 +49,7 @@ export async function compareExpectations(
   for (const key of keys) {
     const want = expected.documents.get(key);
     const got = actual.get(key);
-    const findings: CheckFinding[] = [];
+    const findings: Finding<CheckCode>[] = [];
     if (want && !got) {
       findings.push({
         ...at(want),
@@ -184,7 +185,7 @@ function keyOf(doc: Record<string, unknown>): string {
   return `${md.namespace}/${md.type}/${md.id}`;
 }
 
-function at(doc: ExpectedDocument): Pick<CheckFinding, 'file' | 'line' | 'col' | 'pointer'> {
+function at(doc: ExpectedDocument): Pick<Finding<CheckCode>, 'file' | 'line' | 'col' | 'pointer'> {
   return { file: doc.file, line: doc.line, col: doc.col, pointer: '' };
 }
 

@@ -3,7 +3,7 @@ import { formatPointer } from '../../engine/resource/pointer.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
-import type { CheckCase, CheckFinding, CheckResult } from './check-result.js';
+import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';
 import { strictWarnings } from './strict-warnings.js';
 
@@ -26,8 +26,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     report && runtime && runtime.controllerNames().length > 0
       ? runtime.dependencyGraph()
       : undefined;
-  const findings: CheckFinding[] = [
-    ...manifests.findings.map(fromLoader),
+  const findings: Finding<CheckCode>[] = [
+    ...manifests.findings,
     ...(report ? strictWarnings(manifests.resources, graph) : []),
   ];
   const files = [
@@ -45,10 +45,10 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
 
   if (!started || !report) return { cases, strict: options.strict };
   for (const controller of report.controllers) {
-    const problems: CheckFinding[] = [];
+    const problems: Finding<CheckCode>[] = [];
     if (controller.condition === 'failed' && controller.failingItems.length === 0) {
       problems.push(
-        place(
+        runFinding(
           'controller-failed',
           'error',
           `${controller.name} kept failing: ${controller.lastError ?? 'unknown error'}`,
@@ -57,7 +57,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
     for (const item of controller.failingItems) {
       problems.push(
-        place(
+        runFinding(
           'reconcile-failed',
           'error',
           `${controller.name} could not reconcile ${formatPointer(item.pointer)} after ${item.attempts} attempts: ${item.error}`,
@@ -66,7 +66,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
     if (problems.length === 0 && controller.errors > 0) {
       problems.push(
-        place(
+        runFinding(
           'controller-recovered',
           'warning',
           `${controller.name} failed ${controller.errors} times before it succeeded: ${controller.lastError ?? ''}`,
@@ -75,7 +75,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
     cases.push({ check: 'controllers', name: controller.name, findings: problems });
   }
-  const convergence: CheckFinding[] = [];
+  const convergence: Finding<CheckCode>[] = [];
   if (
     report.reason === 'max-writes' ||
     report.reason === 'max-time' ||
@@ -85,7 +85,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
       .map((o) => `${formatPointer(o.pointer)} (${o.writes} writes by ${o.writers.join(', ')})`)
       .join('; ');
     convergence.push(
-      place(
+      runFinding(
         'not-converged',
         'error',
         `the controllers did not converge (${report.reason})${hot ? `: kept changing: ${hot}` : ''}`,
@@ -105,19 +105,12 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   return { cases, strict: options.strict };
 }
 
-function fromLoader(f: Finding): CheckFinding {
-  return {
-    code: f.code,
-    severity: f.severity,
-    message: f.message,
-    file: f.file,
-    line: f.line,
-    col: f.col,
-    pointer: f.pointer,
-  };
-}
-
-function place(code: string, severity: 'error' | 'warning', message: string): CheckFinding {
+/** A finding about the run as a whole: no file, no position. */
+function runFinding(
+  code: CheckCode,
+  severity: 'error' | 'warning',
+  message: string,
+): Finding<CheckCode> {
   return { code, severity, message, file: '', line: 0, col: 0, pointer: '' };
 }
 

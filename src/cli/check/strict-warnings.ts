@@ -1,16 +1,11 @@
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import { isOutputKind } from '../../engine/runtime/controller.js';
+import { jsonPointer } from '../../loaders/json-pointer.js';
 import type { ManifestResource } from '../../loaders/load-manifests.js';
-import type { CheckFinding } from './check-result.js';
-
-const INPUT_KINDS = new Set([
-  'weak',
-  'strong',
-  'destroyReady',
-  'primary',
-  'mapped',
-  'mappedDestroyReady',
-]);
+import { isPlainObject } from '../../loaders/manifest-document.js';
+import type { Finding } from '../../loaders/finding.js';
+import type { CheckCode } from './check-result.js';
 
 /**
  * Warnings that `--strict` turns into failures: spec fields a type's schema does not declare, and
@@ -19,11 +14,9 @@ const INPUT_KINDS = new Set([
 export function strictWarnings(
   resources: readonly ManifestResource[],
   graph: DependencyGraph | undefined,
-): CheckFinding[] {
-  const findings: CheckFinding[] = [];
-  const read = new Set(
-    graph?.edges.filter((e) => INPUT_KINDS.has(e.kind)).map((e) => e.type) ?? [],
-  );
+): Finding<CheckCode>[] {
+  const findings: Finding<CheckCode>[] = [];
+  const read = new Set(graph?.edges.filter((e) => !isOutputKind(e.kind)).map((e) => e.type) ?? []);
   const reported = new Set<string>();
   for (const item of resources) {
     const { source, definition, resource } = item;
@@ -66,21 +59,17 @@ function unknownFields(definition: ResourceDefinition, spec: unknown): string[] 
 }
 
 function walk(schema: unknown, value: unknown, pointer: string, out: string[]): void {
-  if (!isObject(schema)) return;
-  if (isObject(value) && isObject(schema.properties)) {
+  if (!isPlainObject(schema)) return;
+  if (isPlainObject(value) && isPlainObject(schema.properties)) {
     const properties = schema.properties;
     for (const key of Object.keys(value)) {
-      const child = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const child = pointer + jsonPointer([key]);
       if (Object.prototype.hasOwnProperty.call(properties, key))
         walk(properties[key], value[key], child, out);
       else if (schema.additionalProperties === undefined) out.push(child);
     }
   }
-  if (Array.isArray(value) && isObject(schema.items)) {
+  if (Array.isArray(value) && isPlainObject(schema.items)) {
     value.forEach((item, i) => walk(schema.items, item, `${pointer}/${i}`, out));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

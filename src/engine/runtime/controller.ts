@@ -19,6 +19,10 @@ export type InputKind = ControllerInputKind | QInputKind;
 /** `exclusive`: only this controller writes the type. `shared`: several do, each its own. */
 export type OutputKind = 'exclusive' | 'shared';
 
+/** Whether an edge kind of the dependency graph is an output (controller -> type), not an input. */
+export const isOutputKind = (kind: InputKind | OutputKind): kind is OutputKind =>
+  kind === 'exclusive' || kind === 'shared';
+
 /** A declared input: what a controller may read and what wakes it. */
 export interface Input<K extends InputKind = InputKind> {
   readonly namespace: string;

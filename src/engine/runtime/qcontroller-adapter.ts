@@ -1,5 +1,11 @@
 import { compareStrings } from '../compare-strings.js';
-import { formatPointer, pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
+import {
+  formatPointer,
+  kindKey,
+  pointerKey,
+  toPointer,
+  type Pointer,
+} from '../resource/pointer.js';
 import { isDestroyReady } from '../resource/resource.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Adapter, AdapterReport } from './adapter.js';
@@ -67,9 +73,7 @@ export class QControllerAdapter implements Adapter {
     this.#log = host.logger.child({ controller: controller.name });
     this.#concurrency = Math.max(1, Math.floor(controller.settings.concurrency ?? 1));
     this.#primaryKinds = new Set(
-      controller.settings.inputs
-        .filter((i) => i.kind === 'primary')
-        .map((i) => `${i.namespace}\0${i.type}`),
+      controller.settings.inputs.filter((i) => i.kind === 'primary').map(kindKey),
     );
     this.#facade = new ControllerFacade(
       controller.name,
@@ -325,7 +329,7 @@ export class QControllerAdapter implements Adapter {
       return;
     }
     for (const pointer of pointers) {
-      if (!this.#primaryKinds.has(`${pointer.namespace}\0${pointer.type}`)) {
+      if (!this.#primaryKinds.has(kindKey(pointer))) {
         this.#lastError = new Error(
           `controller ${JSON.stringify(this.name)}: mapInput returned ${formatPointer(pointer)}, which is not a primary input`,
         );

@@ -1,10 +1,5 @@
-import {
-  formatPlace,
-  isFailure,
-  summarize,
-  totals,
-  type CheckResult,
-} from '../../check/check-result.js';
+import { formatLocation } from '../../../loaders/finding.js';
+import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
 
 /** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
 export function renderCheckJunit(result: CheckResult): string {
@@ -27,7 +22,7 @@ export function renderCheckJunit(result: CheckResult): string {
       }
       out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">`);
       for (const f of failing) {
-        const body = [formatPlace(f), f.pointer ? `at ${f.pointer}` : '', f.diff ?? '']
+        const body = [formatLocation(f), f.pointer ? `at ${f.pointer}` : '', f.diff ?? '']
           .filter(Boolean)
           .join('\n');
         out.push(

@@ -1,4 +1,5 @@
-import { caseFailed, formatPlace, isFailure, type CheckResult } from '../../check/check-result.js';
+import { formatLocation } from '../../../loaders/finding.js';
+import { caseFailed, isFailure, type CheckResult } from '../../check/check-result.js';
 
 /** TAP version 13: one test point per case, findings as a YAML diagnostic block. */
 export function renderCheckTap(result: CheckResult): string {
@@ -14,7 +15,7 @@ export function renderCheckTap(result: CheckResult): string {
         out.push(`    - code: ${JSON.stringify(f.code)}`);
         out.push(`      severity: ${f.severity}`);
         out.push(`      message: ${JSON.stringify(f.message)}`);
-        if (formatPlace(f)) out.push(`      at: ${JSON.stringify(formatPlace(f))}`);
+        if (formatLocation(f)) out.push(`      at: ${JSON.stringify(formatLocation(f))}`);
         if (f.pointer) out.push(`      pointer: ${JSON.stringify(f.pointer)}`);
       }
       out.push('  ...');

@@ -1,18 +1,13 @@
+import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
-import {
-  formatPlace,
-  isFailure,
-  summarize,
-  totals,
-  type CheckResult,
-} from '../../check/check-result.js';
+import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
 
 /** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
 export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
   const lines: string[] = [];
   for (const item of result.cases) {
     for (const f of item.findings) {
-      const place = formatPlace(f);
+      const place = formatLocation(f);
       const failure = isFailure(f, result.strict);
       const head = `${f.severity}[${f.code}]: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
       const text = place ? `${place}: ${head}` : `${item.check} ${item.name}: ${head}`;

@@ -1,5 +1,6 @@
 import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
-import { edgeLine, isOutputKind, type EdgeLine } from './edge-style.js';
+import { isOutputKind } from '../../../engine/runtime/controller.js';
+import { edgeLine, type EdgeLine } from './edge-style.js';
 import type { GraphView } from './graph-view.js';
 
 /** A box, note or resource to draw; `key` is unique across kinds, `name` within one. */

@@ -3,13 +3,6 @@ import type { InputKind, OutputKind } from '../../../engine/runtime/controller.j
 /** How an edge is drawn, in the vocabulary of `talosctl inspect dependencies`. */
 export type EdgeLine = 'bold' | 'solid' | 'dotted' | 'dashed';
 
-const OUTPUT_KINDS: ReadonlySet<string> = new Set<OutputKind>(['exclusive', 'shared']);
-
-/** Whether an edge kind is an output (controller -> type) rather than an input. */
-export function isOutputKind(kind: InputKind | OutputKind): kind is OutputKind {
-  return OUTPUT_KINDS.has(kind);
-}
-
 /** Whether an input only signals teardown (`destroyReady`, `mappedDestroyReady`): no data flows. */
 export function isDestroyReadyKind(kind: InputKind | OutputKind): boolean {
   return kind === 'destroyReady' || kind === 'mappedDestroyReady';

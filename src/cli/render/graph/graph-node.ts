@@ -1,5 +1,5 @@
 import type { DependencyEdge, DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
-import { isOutputKind } from './edge-style.js';
+import { isOutputKind } from '../../../engine/runtime/controller.js';
 
 /** A node of the bipartite controller graph: a controller or a resource type. */
 export interface GraphNode {

@@ -1,6 +1,6 @@
 import type { Resource } from '../../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
-import { isOutputKind } from './edge-style.js';
+import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
 import { traceLineage, type ResourceNode } from './resource-lineage.js';
 

@@ -2,7 +2,8 @@ import type { Phase } from '../../../engine/resource/metadata.js';
 import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
 import type { Resource } from '../../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
-import { isDestroyReadyKind, isOutputKind } from './edge-style.js';
+import { isOutputKind } from '../../../engine/runtime/controller.js';
+import { isDestroyReadyKind } from './edge-style.js';
 import { compareStrings } from '../../../engine/compare-strings.js';
 
 /**

@@ -1,5 +1,5 @@
 import { pointerKey } from '../../../engine/resource/pointer.js';
-import { isOutputKind } from './edge-style.js';
+import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
 import type { GraphView } from './graph-view.js';
