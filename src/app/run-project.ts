@@ -20,11 +20,11 @@ export interface ProjectRun {
   /** The manifests read: files, resources, definitions and every finding. */
   readonly manifests: ReadResult;
   /** Absent when the manifests have errors: nothing was started. */
-  readonly started?: StartedProject;
+  readonly outcome?: RunOutcome;
 }
 
 /** The part of a run that exists once the manifests were valid. */
-export interface StartedProject {
+export interface RunOutcome {
   /** Stopped by the end of the run: read its registry, runtime graph and names. */
   readonly project: Project;
   /** The state at the end of the run. */
@@ -51,7 +51,7 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   try {
     const report = options.converge === false ? undefined : await convergeProject(project, options);
     const snapshot = await takeSnapshot(project.state);
-    return { config, manifests, started: { project, snapshot, ...(report ? { report } : {}) } };
+    return { config, manifests, outcome: { project, snapshot, ...(report ? { report } : {}) } };
   } finally {
     await project.runtime.stop();
   }

@@ -19,9 +19,9 @@ export interface CheckOptions {
 export async function runChecks(run: ProjectRun, options: CheckOptions): Promise<CheckResult> {
   const cases: CheckCase[] = [];
   // With no controllers at all, every type is unread: that is a schema-only repository, not a smell.
-  const { manifests, started } = run;
-  const report = started?.report;
-  const runtime = started?.project.runtime;
+  const { manifests, outcome } = run;
+  const report = outcome?.report;
+  const runtime = outcome?.project.runtime;
   const graph =
     report && runtime && runtime.controllerNames().length > 0
       ? runtime.dependencyGraph()
@@ -43,7 +43,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const general = findings.filter((f) => f.file === '');
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
-  if (!started || !report) return { cases, strict: options.strict };
+  if (!outcome || !report) return { cases, strict: options.strict };
   for (const controller of report.controllers) {
     const problems: Finding<CheckCode>[] = [];
     if (controller.condition === 'failed' && controller.failingItems.length === 0) {
@@ -95,7 +95,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   cases.push({ check: 'convergence', name: 'convergence', findings: convergence });
 
   if (options.expect) {
-    const groups = selectResources(started, {});
+    const groups = selectResources(outcome, {});
     if (options.update) {
       await writeExpectations(options.expect.dir, groups);
     } else {

@@ -46,8 +46,8 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
 export async function apply(io: CliIo, flags: ApplyFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
   const { run, exitCode } = await runAndReport(flags, io);
-  if (run.started?.report) {
-    const groups = selectResources(run.started, {
+  if (run.outcome?.report) {
+    const groups = selectResources(run.outcome, {
       ...(flags.type !== undefined ? { type: flags.type } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
     });

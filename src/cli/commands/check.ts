@@ -76,7 +76,7 @@ export async function check(io: CliIo, flags: CheckFlags): Promise<CommandResult
   });
   const colors = createColors(format === 'text' && useColor(io, flags.color));
   io.stdout.write(render(format, result, colors));
-  const report = run.started?.report;
+  const report = run.outcome?.report;
   if (report && exitCodeOf(report) === EXIT.notConverged) return { exitCode: EXIT.notConverged };
   return {
     exitCode: result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok,

@@ -47,8 +47,8 @@ export async function get(
 ): Promise<CommandResult> {
   const format = parseGetFormat(flags.output);
   const { run, exitCode } = await runAndReport(flags, io);
-  if (!run.started?.report) return { exitCode };
-  const groups = selectResources(run.started, {
+  if (!run.outcome?.report) return { exitCode };
+  const groups = selectResources(run.outcome, {
     type,
     ...(id !== undefined ? { id } : {}),
     ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),

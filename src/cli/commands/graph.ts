@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { runProject, type StartedProject } from '../../app/run-project.js';
+import { runProject, type RunOutcome } from '../../app/run-project.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { hasErrors } from '../../loaders/finding.js';
@@ -85,11 +85,11 @@ export async function graph(io: CliIo, flags: GraphFlags): Promise<CommandResult
   const depth = parseDepth(flags);
   if (flags.resources) {
     const { run, exitCode } = await runAndReport(flags, io);
-    if (run.started?.report) {
-      const graph = run.started.project.runtime.dependencyGraph();
+    if (run.outcome?.report) {
+      const graph = run.outcome.project.runtime.dependencyGraph();
       const view = buildGraphView(graph, {
-        ...filterOption(run.started, graph, flags, depth),
-        resources: run.started.snapshot.resources,
+        ...filterOption(run.outcome, graph, flags, depth),
+        resources: run.outcome.snapshot.resources,
       });
       io.stdout.write(renderGraph(view, format));
     }
@@ -97,13 +97,13 @@ export async function graph(io: CliIo, flags: GraphFlags): Promise<CommandResult
   }
   const run = await runProject({ ...toRunOptions(flags, io), converge: false });
   io.stderr.write(renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))));
-  if (hasErrors(run.manifests.findings) || !run.started) return { exitCode: EXIT.findings };
-  const graph = run.started.project.runtime.dependencyGraph();
+  if (hasErrors(run.manifests.findings) || !run.outcome) return { exitCode: EXIT.findings };
+  const graph = run.outcome.project.runtime.dependencyGraph();
   if (graph.controllers.length === 0 && !flags.quiet) {
     io.stderr.write('no controllers registered: the graph is empty\n');
   }
   io.stdout.write(
-    renderGraph(buildGraphView(graph, filterOption(run.started, graph, flags, depth)), format),
+    renderGraph(buildGraphView(graph, filterOption(run.outcome, graph, flags, depth)), format),
   );
   return { exitCode: EXIT.ok };
 }
@@ -125,7 +125,7 @@ function parseDepth(flags: GraphFlags): number {
 
 /** The filter of the flags, names checked against the project. */
 function filterOption(
-  run: StartedProject,
+  run: RunOutcome,
   graph: DependencyGraph,
   flags: GraphFlags,
   depth: number,
@@ -149,7 +149,7 @@ function filterOption(
 }
 
 /** Any alias of a defined type; the exact name (any case) of a type that has no definition. */
-function resolveType(run: StartedProject, graph: DependencyGraph, name: string): string {
+function resolveType(run: RunOutcome, graph: DependencyGraph, name: string): string {
   try {
     return run.project.registry.resolve(name).type;
   } catch (error) {

@@ -1,4 +1,3 @@
-import type { ChalkInstance } from 'chalk';
 import { runProject, type ProjectRun } from '../../app/run-project.js';
 import { hasErrors } from '../../loaders/finding.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
@@ -6,11 +5,10 @@ import { useColor, type CliIo } from '../io.js';
 import { toRunOptions, type CommonFlags } from '../options.js';
 import { createColors, renderFindings, renderReport } from '../render/report.js';
 
-/** A run, the exit code its findings and convergence earn, and the colors it was reported in. */
+/** A run and the exit code its findings and convergence earn. */
 export interface ReportedRun {
   readonly run: ProjectRun;
   readonly exitCode: ExitCode;
-  readonly colors: ChalkInstance;
 }
 
 /**
@@ -22,11 +20,11 @@ export async function runAndReport(flags: CommonFlags, io: CliIo): Promise<Repor
   const started = performance.now();
   const run = await runProject(toRunOptions(flags, io));
   io.stderr.write(renderFindings(run.manifests.findings, colors));
-  const report = run.started?.report;
-  if (hasErrors(run.manifests.findings) || !run.started || !report) {
-    return { run, exitCode: EXIT.findings, colors };
+  const report = run.outcome?.report;
+  if (hasErrors(run.manifests.findings) || !run.outcome || !report) {
+    return { run, exitCode: EXIT.findings };
   }
-  const { project, snapshot } = run.started;
+  const { project, snapshot } = run.outcome;
   if (!flags.quiet || !report.converged) {
     io.stderr.write(
       renderReport(
@@ -40,5 +38,5 @@ export async function runAndReport(flags: CommonFlags, io: CliIo): Promise<Repor
       ),
     );
   }
-  return { run, exitCode: exitCodeOf(report), colors };
+  return { run, exitCode: exitCodeOf(report) };
 }
