@@ -1,13 +1,20 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { ConfigError, findConfig, loadConfig, type LoadedConfig } from '../loaders/load-config.js';
+import {
+  CONFIG_FILE_NAMES,
+  ConfigError,
+  findConfig,
+  loadConfig,
+  type LoadedConfig,
+} from '../loaders/load-config.js';
+import type { Finding } from '../loaders/finding.js';
 import { displayPath } from './display-path.js';
 
 /** Where to look for the project's config. */
 export interface ConfigLocation {
-  /** Manifest paths (`-f`): the config is looked for in the first one, when it is a directory. */
+  /** Manifest paths (`-f`): the config is looked for from each of them upwards. */
   readonly files: readonly string[];
-  /** An explicit config file (`--config`). */
+  /** An explicit config file, or a directory holding one (`--config`). */
   readonly config?: string;
   readonly cwd: string;
 }
@@ -16,8 +23,12 @@ export interface ConfigLocation {
 const engineModule = (): Promise<unknown> => import('../index.js');
 
 /**
- * Finds (`--config`, or `cosi.config.*` in the first `-f` directory) and loads the config: a
- * fresh evaluation every time, so `watch` can call it again after an edit.
+ * Finds and loads the config: a fresh evaluation every time, so `watch` can call it again after
+ * an edit. Looked for as eslint and vitest look for theirs: `--config` (a file, or a directory
+ * holding one); otherwise `cosi.config.{ts,mts,js,mjs}` in the directory of each `-f` path and
+ * its parents, then in the working directory and its parents, each walk stopping at the
+ * repository root (the directory that holds `.git`). No config is not an error: the manifests
+ * are then only validated.
  *
  * @throws ConfigError, its paths as the user would write them, when the config cannot be found
  *   or loaded.
@@ -31,29 +42,85 @@ export async function loadProjectConfig(
     return await loadConfig(file, { modules: { cosi: await engineModule() } });
   } catch (error) {
     if (error instanceof ConfigError) {
-      throw new ConfigError(displayPath(location.cwd, file), error.reason, { cause: error.cause });
+      throw error.withFile(displayPath(location.cwd, file));
     }
     throw error;
   }
 }
 
+/**
+ * Findings as they should read when no config was found: an unknown type then most likely means
+ * that the types are defined in a config that was not found, and the finding says so.
+ */
+export function explainMissingConfig(
+  findings: readonly Finding[],
+  config: LoadedConfig | undefined,
+): Finding[] {
+  if (config !== undefined) return [...findings];
+  return findings.map((f) =>
+    f.code === 'unknown-type'
+      ? {
+          ...f,
+          message: `${f.message} (no ${CONFIG_FILE_NAMES[0]} was found next to the manifests or above the working directory: pass --config PATH if the type is defined there)`,
+        }
+      : f,
+  );
+}
+
 async function findConfigFile(location: ConfigLocation): Promise<string | undefined> {
-  if (location.config !== undefined) {
-    const file = path.resolve(location.cwd, location.config);
-    try {
-      await stat(file);
-    } catch {
-      throw new ConfigError(`--config: ${location.config}`, 'no such file');
-    }
-    return file;
+  if (location.config !== undefined) return explicitConfig(location.config, location.cwd);
+  const starts: string[] = [];
+  for (const given of location.files) {
+    if (given === '-') continue;
+    const full = path.resolve(location.cwd, given);
+    const kind = await kindOf(full);
+    if (kind === 'directory') starts.push(full);
+    else if (kind !== undefined) starts.push(path.dirname(full));
   }
-  const first = location.files[0];
-  if (first === undefined) return undefined;
-  const dir = path.resolve(location.cwd, first);
+  starts.push(location.cwd);
+  const searched = new Set<string>();
+  for (const start of starts) {
+    for (const dir of await upToRepositoryRoot(start)) {
+      if (searched.has(dir)) break;
+      searched.add(dir);
+      const found = await findConfig(dir);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+async function explicitConfig(given: string, cwd: string): Promise<string> {
+  const full = path.resolve(cwd, given);
+  const kind = await kindOf(full);
+  if (kind === 'file') return full;
+  if (kind === 'directory') {
+    const found = await findConfig(full);
+    if (found !== undefined) return found;
+    throw new ConfigError(`--config: ${given}`, `no ${CONFIG_FILE_NAMES.join(', ')} in it`);
+  }
+  throw new ConfigError(
+    `--config: ${given}`,
+    kind === undefined ? 'no such file or directory' : 'not a regular file',
+  );
+}
+
+/** `start` and its parents, up to and including the first that holds `.git`, or the root. */
+async function upToRepositoryRoot(start: string): Promise<string[]> {
+  const dirs: string[] = [];
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    dirs.push(dir);
+    if ((await kindOf(path.join(dir, '.git'))) !== undefined) break;
+    if (path.dirname(dir) === dir) break;
+  }
+  return dirs;
+}
+
+async function kindOf(file: string): Promise<'file' | 'directory' | 'other' | undefined> {
   try {
-    if (!(await stat(dir)).isDirectory()) return undefined;
+    const info = await stat(file);
+    return info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
   } catch {
     return undefined;
   }
-  return findConfig(dir);
 }

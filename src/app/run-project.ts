@@ -6,12 +6,14 @@ import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
 import { displayPath } from './display-path.js';
 import { openProject, type OpenProjectOptions, type Project } from './project.js';
-import { loadProjectConfig, type ConfigLocation } from './project-config.js';
+import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
 
 /** What a one-shot run of a project takes. */
 export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenProjectOptions {
   /** `false`: register the controllers but do not run them (enough for the graph). */
   readonly converge?: boolean;
+  /** Told which config was found (`undefined`: none), before anything else runs. */
+  readonly onConfig?: (config: LoadedConfig | undefined) => void;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -41,11 +43,18 @@ export interface RunOutcome {
  */
 export async function runProject(options: RunProjectOptions): Promise<ProjectRun> {
   const config = await loadProjectConfig(options);
-  const manifests = await readManifests(options.files, {
+  options.onConfig?.(config);
+  const read = await readManifests(options.files, {
     cwd: options.cwd,
     definitions: config?.definitions ?? [],
     ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
   });
+  // No paths at all is a project of controllers alone (`cosi graph --config X`), not empty input.
+  const findings =
+    options.files.length === 0
+      ? read.findings.filter((f) => f.code !== 'empty-input')
+      : read.findings;
+  const manifests = { ...read, findings: explainMissingConfig(findings, config) };
   if (hasErrors(manifests.findings)) return { config, manifests };
   const project = await openProject(config, manifests, options);
   try {

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseDuration } from './duration.js';
 import { CliError } from './exit-codes.js';
+import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
 import { formatLog } from './render/logs.js';
@@ -50,10 +51,12 @@ export function outputOption(formats: readonly string[], fallback: string): Opti
 export function toRunOptions(
   flags: CommonFlags,
   io: Pick<CliIo, 'cwd' | 'stderr'>,
+  { manifestsOptional = false }: { manifestsOptional?: boolean } = {},
 ): RunProjectOptions {
   const files = flags.file ?? [];
-  if (files.length === 0)
+  if (files.length === 0 && !(manifestsOptional && flags.config !== undefined)) {
     throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
+  }
   let maxWrites: number | undefined;
   if (flags.maxWrites !== undefined) {
     maxWrites = Number(flags.maxWrites);
@@ -66,7 +69,17 @@ export function toRunOptions(
   return {
     files,
     cwd: io.cwd,
-    ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
+    ...(flags.verbose
+      ? {
+          onLog: (record) => io.stderr.write(formatLog(record)),
+          onConfig: (config) =>
+            io.stderr.write(
+              config
+                ? `cosi: config ${displayPath(io.cwd, config.file)}\n`
+                : 'cosi: no config found: the manifests are only validated\n',
+            ),
+        }
+      : {}),
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     ...(flags.stable ? { stable: true } : {}),
     ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),

@@ -1,7 +1,12 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createJiti } from 'jiti';
-import { normalizeDefinition, type ProjectConfig } from './project-config.js';
+import { didYouMean } from './did-you-mean.js';
+import {
+  normalizeDefinition,
+  type ConfigDefinition,
+  type ProjectConfig,
+} from './project-config.js';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 
 /** File names looked for in a manifest directory, in this order. */
@@ -12,19 +17,34 @@ export const CONFIG_FILE_NAMES = [
   'cosi.config.mjs',
 ];
 
-/** A config that could not be loaded: the file and the cause. A usage error for the CLI. */
+/**
+ * A config that could not be loaded, or that is wrong: the file and every problem found, one
+ * line each. A usage error for the CLI.
+ */
 export class ConfigError extends Error {
   readonly code = 'config';
+  /** What is wrong, without the file: one entry per problem. */
+  readonly problems: readonly string[];
+
   constructor(
     readonly file: string,
-    /** What is wrong, without the file. */
-    readonly reason: string,
+    problems: string | readonly string[],
     options?: { cause?: unknown },
   ) {
-    super(`${file}: ${reason}`, options);
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.map((problem) => `${file}: ${problem}`).join('\n'), options);
+    this.problems = list;
     this.name = 'ConfigError';
   }
+
+  /** The same error, its file named as given (a display path, say). */
+  withFile(file: string): ConfigError {
+    return new ConfigError(file, this.problems, { cause: this.cause });
+  }
 }
+
+/** The keys a config object may have. */
+const CONFIG_KEYS = ['definitions', 'controllers', 'setup'] as const;
 
 /** A loaded config, its definitions validated. */
 export interface LoadedConfig {
@@ -33,13 +53,15 @@ export interface LoadedConfig {
   readonly definitions: ResourceDefinition[];
 }
 
-/** The first config file in `dir`, if any. */
+/**
+ * The first config file in `dir`, if any. Only a regular file counts: a FIFO or a device of that
+ * name would block the read forever.
+ */
 export async function findConfig(dir: string): Promise<string | undefined> {
   for (const name of CONFIG_FILE_NAMES) {
     const candidate = path.join(dir, name);
     try {
-      await access(candidate);
-      return candidate;
+      if ((await stat(candidate)).isFile()) return candidate;
     } catch {
       // not there: try the next name
     }
@@ -69,43 +91,91 @@ export async function loadConfig(
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
     // is cached on disk, keyed by content.
     moduleCache: false,
-    interopDefault: true,
+    interopDefault: false,
   });
-  let loaded: unknown;
+  let namespace: unknown;
   try {
-    loaded = await jiti.import(file, { default: true });
+    namespace = await jiti.import(file);
   } catch (error) {
     const cause = error instanceof Error ? error.message : String(error);
     throw new ConfigError(file, `cannot load the config: ${cause}`, { cause: error });
   }
-  const config = await Promise.resolve(loaded);
-  if (typeof config !== 'object' || config === null) {
+  if (typeof namespace !== 'object' || namespace === null || !('default' in namespace)) {
     throw new ConfigError(
       file,
-      'the config must export an object (use `export default defineConfig({ ... })`)',
+      'the config has no default export (write `export default defineConfig({ ... })`)',
     );
   }
-  const project = config as ProjectConfig;
-  checkArray(file, project.definitions, 'definitions');
-  checkArray(file, project.controllers, 'controllers');
-  if (project.setup !== undefined && typeof project.setup !== 'function') {
-    throw new ConfigError(file, '`setup` must be a function');
+  const config: unknown = await Promise.resolve(namespace.default);
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new ConfigError(
+      file,
+      `the default export must be an object, not ${describeValue(config)} (write \`export default defineConfig({ ... })\`)`,
+    );
   }
-  const definitions: ResourceDefinition[] = [];
-  for (const [i, definition] of (project.definitions ?? []).entries()) {
-    try {
-      definitions.push(normalizeDefinition(definition));
-    } catch (error) {
-      throw new ConfigError(file, `definitions[${i}]: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-  }
-  return { file, config: project, definitions };
+  const problems: string[] = [];
+  const definitions = checkConfig(config as Record<string, unknown>, problems);
+  if (problems.length > 0) throw new ConfigError(file, problems);
+  return { file, config: config, definitions };
 }
 
-function checkArray(file: string, value: unknown, name: string): void {
-  if (value !== undefined && !Array.isArray(value)) {
-    throw new ConfigError(file, `\`${name}\` must be an array`);
+/** Every problem of a config object, at once; its definitions, normalised, when it has none. */
+function checkConfig(config: Record<string, unknown>, problems: string[]): ResourceDefinition[] {
+  for (const key of Object.keys(config)) {
+    if ((CONFIG_KEYS as readonly string[]).includes(key)) continue;
+    const guess = didYouMean(key, CONFIG_KEYS);
+    problems.push(
+      `unknown key \`${key}\`${guess ? ` (did you mean \`${guess}\`?)` : ''}; a config has ${CONFIG_KEYS.map((k) => `\`${k}\``).join(', ')}`,
+    );
   }
+  const definitions: ResourceDefinition[] = [];
+  for (const [i, definition] of arrayEntries(config, 'definitions', problems)) {
+    try {
+      definitions.push(normalizeDefinition(definition as ConfigDefinition));
+    } catch (error) {
+      problems.push(`definitions[${i}]: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  for (const [i, controller] of arrayEntries(config, 'controllers', problems)) {
+    if (!isController(controller)) {
+      problems.push(
+        `controllers[${i}]: expected a controller (an object with a \`name\` and \`run\` or \`reconcile\`), got ${describeValue(controller)}`,
+      );
+    }
+  }
+  if (config.setup !== undefined && typeof config.setup !== 'function') {
+    problems.push(`\`setup\` must be a function, not ${describeValue(config.setup)}`);
+  }
+  return definitions;
+}
+
+/** The entries of an optional array key; a problem when it is there but not an array. */
+function arrayEntries(
+  config: Record<string, unknown>,
+  key: string,
+  problems: string[],
+): [number, unknown][] {
+  const value = config[key];
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return [...(value as unknown[]).entries()];
+  problems.push(`\`${key}\` must be an array, not ${describeValue(value)}`);
+  return [];
+}
+
+function isController(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const c = value as Record<string, unknown>;
+  return (
+    typeof c.name === 'string' && (typeof c.run === 'function' || typeof c.reconcile === 'function')
+  );
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object'
+    ? 'an object'
+    : typeof value === 'undefined'
+      ? 'undefined'
+      : `a ${typeof value}`;
 }

@@ -23,7 +23,7 @@ describe('cosi apply on the vm-network example', () => {
     const r = await cli(['apply', '-f', 'fixtures/vm-network', '-o', 'yaml', '--stable']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /^converged, 13 resources, 3 controllers, \d+ reconciles, \d+ writes, virtual time 0ms\n$/,
+      /^converged, 13 resources, 3 controllers \(fixtures\/vm-network\/cosi\.config\.ts\), \d+ reconciles, \d+ writes, virtual time 0ms\n$/,
     );
     const byType = (type: string) => docs(r.stdout).filter((d) => d.metadata.type === type);
     expect(byType('NetworkConfigs.example.org').map((d) => [d.metadata.id, d.spec.bridge])).toEqual(

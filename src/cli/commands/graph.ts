@@ -95,7 +95,10 @@ export async function graph(io: CliIo, flags: GraphFlags): Promise<CommandResult
     }
     return { exitCode };
   }
-  const run = await runProject({ ...toRunOptions(flags, io), converge: false });
+  const run = await runProject({
+    ...toRunOptions(flags, io, { manifestsOptional: true }),
+    converge: false,
+  });
   io.stderr.write(renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))));
   if (hasErrors(run.manifests.findings) || !run.outcome) return { exitCode: EXIT.findings };
   const graph = run.outcome.project.runtime.dependencyGraph();

@@ -1,3 +1,4 @@
+import { displayPath } from '../../app/display-path.js';
 import { runProject, type ProjectRun } from '../../app/run-project.js';
 import { hasErrors } from '../../loaders/finding.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
@@ -32,6 +33,7 @@ export async function runAndReport(flags: CommonFlags, io: CliIo): Promise<Repor
         {
           resources: snapshot.resources.length,
           controllers: project.runtime.controllerNames().length,
+          config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
           ...(flags.stable ? {} : { wallTime: performance.now() - started }),
         },
         colors,

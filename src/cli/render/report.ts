@@ -27,6 +27,8 @@ export function renderFindings(findings: readonly Finding[], c: ChalkInstance): 
 export interface RunCounts {
   readonly resources: number;
   readonly controllers: number;
+  /** The config the controllers came from, as a display path; `undefined`: none was found. */
+  readonly config: string | undefined;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
   readonly wallTime?: number;
 }
@@ -46,7 +48,7 @@ export function renderReport(
   const parts = [
     status,
     plural(counts.resources, 'resource'),
-    plural(counts.controllers, 'controller'),
+    `${plural(counts.controllers, 'controller')} (${counts.config ?? 'no config found'})`,
     plural(report.reconciles, 'reconcile'),
     plural(report.writes, 'write'),
     `virtual time ${formatDuration(report.elapsed)}`,

@@ -59,6 +59,7 @@ export function renderWatchRound(round: WatchRound, options: WatchViewOptions): 
       {
         resources: snapshot.resources.length,
         controllers: project.runtime.controllerNames().length,
+        config: round.config,
         ...(options.stable ? {} : { wallTime: round.wallTime }),
       },
       c,

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { convergeProject } from '../../app/converge-project.js';
 import { displayPath } from '../../app/display-path.js';
 import { openProject, type Project } from '../../app/project.js';
-import { loadProjectConfig } from '../../app/project-config.js';
+import { explainMissingConfig, loadProjectConfig } from '../../app/project-config.js';
 import type { RunProjectOptions } from '../../app/run-project.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { ApplyResult } from '../../engine/state/resource-applier.js';
@@ -55,6 +55,8 @@ export interface WatchRound {
   readonly project?: Project;
   /** The project's state at the end of the round; with `project`. */
   readonly snapshot?: StateSnapshot;
+  /** The running project's config file, as a display path; absent when it has none. */
+  readonly config?: string;
   /** How many files this round read from disk and parsed. */
   readonly cost: { readonly read: number; readonly parsed: number };
   /** Wall-clock milliseconds of the whole round. */
@@ -212,6 +214,7 @@ class Session implements WatchSession {
 
   async #loadConfig(): Promise<void> {
     const config = await loadProjectConfig(this.#options);
+    this.#options.onConfig?.(config);
     this.#config = config;
     // The definitions of the config are part of every load: a new config needs a new cache.
     this.#reader = new ManifestReader(this.#options.files, {
@@ -236,7 +239,7 @@ class Session implements WatchSession {
       trigger,
       changed,
       files: load.files,
-      findings: load.findings,
+      findings: explainMissingConfig(load.findings, this.#config),
       cost: { read: load.read.length, parsed: load.parsed.length },
     };
     if (hasErrors(load.findings)) {
@@ -286,6 +289,9 @@ class Session implements WatchSession {
       ...loaded,
       ...outcome,
       ...(running ? { project: running.project, snapshot: running.snapshot } : {}),
+      ...(running?.project.config
+        ? { config: displayPath(this.#options.cwd, running.project.config.file) }
+        : {}),
       wallTime: performance.now() - started,
     });
   }

@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli, REPO } from './run-cli.js';
+
+const VM_NETWORK = path.join(REPO, 'fixtures/vm-network');
+const CI_LAYOUT = path.join(REPO, 'fixtures/ci-layout');
+
+const A_VM = 'metadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('finding the config', () => {
+  it('finds it next to manifest files given one by one', async () => {
+    const r = await cli(['apply', '-f', 'vms.yaml', '-f', 'hosts.yaml', '--stable'], {
+      cwd: VM_NETWORK,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^converged, 13 resources, 3 controllers \(cosi\.config\.ts\)/);
+  });
+
+  it('finds it at the root of a repository whose manifests are in a folder', async () => {
+    const r = await cli(['apply', '-f', 'manifests/', '--stable'], { cwd: CI_LAYOUT });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('3 controllers (cosi.config.ts)');
+  });
+
+  it('finds it above a manifest folder given from elsewhere', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/ci-layout/manifests', '--stable']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('3 controllers (fixtures/ci-layout/cosi.config.ts)');
+  });
+
+  it('finds it in the working directory when the manifests are elsewhere', async () => {
+    await writeFile(
+      path.join(dir, 'vm.yaml'),
+      'metadata: { type: vm, id: x }\nspec: { cpus: 1, image: a }\n',
+    );
+    const r = await cli(['apply', '-f', path.join(dir, 'vm.yaml'), '--stable', '-q'], {
+      cwd: VM_NETWORK,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('NetworkConfig');
+  });
+
+  it('stops looking at the repository root', async () => {
+    // A config above the repository must not be picked up: it would fail to load.
+    await writeFile(path.join(dir, 'cosi.config.ts'), 'export default 42;\n');
+    const repo = path.join(dir, 'repo');
+    await mkdir(path.join(repo, '.git'), { recursive: true });
+    await writeFile(path.join(repo, 'vm.yaml'), A_VM);
+    const r = await cli(['apply', '-f', 'vm.yaml'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error[unknown-type]');
+  });
+
+  it('takes a directory for --config', async () => {
+    const r = await cli([
+      'apply',
+      '-f',
+      'fixtures/ci-layout/manifests',
+      '--config',
+      'fixtures/vm-network',
+      '-q',
+    ]);
+    expect(r.code).toBe(0);
+    const none = await cli(['apply', '-f', 'fixtures/minimal', '--config', 'fixtures/minimal']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--config: fixtures/minimal: no cosi.config.ts');
+  });
+
+  it('draws the graph from --config alone', async () => {
+    const r = await cli(['graph', '--config', 'fixtures/vm-network']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('vmnet.NetworkConfigController');
+  });
+
+  it('says which config it loaded with -v, and when there is none', async () => {
+    const found = await cli(['apply', '-f', 'fixtures/vm-network', '-v', '--stable']);
+    expect(found.stderr).toContain('cosi: config fixtures/vm-network/cosi.config.ts\n');
+    await writeFile(path.join(dir, 'vm.yaml'), A_VM);
+    const none = await cli(['apply', '-f', 'vm.yaml', '-v'], { cwd: dir });
+    expect(none.stderr).toContain('cosi: no config found');
+  });
+
+  it('says that no config was found when a type is unknown', async () => {
+    await writeFile(path.join(dir, 'vm.yaml'), A_VM);
+    const r = await cli(['apply', '-f', 'vm.yaml'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /error\[unknown-type\]: .*no cosi\.config\.ts was found.*--config PATH/,
+    );
+  });
+
+  it('skips a FIFO named like a config instead of blocking on it', async () => {
+    const made = spawnSync('mkfifo', [path.join(dir, 'cosi.config.ts')]);
+    expect(made.status).toBe(0);
+    await writeFile(path.join(dir, 'vm.yaml'), A_VM);
+    const r = await cli(['apply', '-f', 'vm.yaml', '-v'], { cwd: dir });
+    expect(r.stderr).toContain('cosi: no config found');
+    const explicit = await cli(['apply', '-f', 'vm.yaml', '--config', 'cosi.config.ts'], {
+      cwd: dir,
+    });
+    expect(explicit.code).toBe(2);
+    expect(explicit.stderr).toContain('not a regular file');
+  });
+});
+
+describe('mistakes in the config', () => {
+  async function apply(config: string) {
+    await writeFile(path.join(dir, 'cosi.config.ts'), config);
+    await writeFile(path.join(dir, 'vm.yaml'), A_VM);
+    return cli(['apply', '-f', '.'], { cwd: dir });
+  }
+
+  it('an unknown key is an error that suggests the key meant', async () => {
+    const r = await apply('export default { controller: [] };\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'cosi.config.ts: unknown key `controller` (did you mean `controllers`?)',
+    );
+  });
+
+  it('a config without a default export is an error', async () => {
+    const r = await apply('export const config = { controllers: [] };\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cosi.config.ts: the config has no default export');
+  });
+
+  it('every wrong value is reported at once', async () => {
+    const r = await apply(
+      'export default { definitions: {}, controllers: [{ name: "x" }, 42], setup: "go" };\n',
+    );
+    expect(r.code).toBe(2);
+    const lines = r.stderr
+      .split('\n')
+      .map((l) => l.replace(/^cosi: /, ''))
+      .filter((l) => l.startsWith('cosi.config.ts: '));
+    expect(lines).toEqual([
+      'cosi.config.ts: `definitions` must be an array, not an object',
+      'cosi.config.ts: controllers[0]: expected a controller (an object with a `name` and `run` or `reconcile`), got an object',
+      'cosi.config.ts: controllers[1]: expected a controller (an object with a `name` and `run` or `reconcile`), got a number',
+      'cosi.config.ts: `setup` must be a function, not a string',
+    ]);
+  });
+});
