@@ -18,8 +18,8 @@ export interface CliIo {
 /** The real process. */
 export function processIo(): CliIo {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: closablePipe(process.stdout),
+    stderr: closablePipe(process.stderr),
     cwd: process.cwd(),
     env: process.env,
     isTTY: process.stdout.isTTY,
@@ -33,4 +33,22 @@ export function useColor(io: CliIo, flag: boolean | undefined): boolean {
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
   return io.isTTY;
+}
+
+/**
+ * A stream that may be a pipe whose reader went away (`cosi apply | head -2`): once it reports
+ * `EPIPE`, further output is dropped and the command ends as it would have, without a stack
+ * trace. Any other write error is still reported.
+ */
+function closablePipe(stream: NodeJS.WriteStream): CliIo['stdout'] {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') {
+      closed = true;
+      return;
+    }
+    process.exitCode = 2;
+    if (stream !== process.stderr) process.stderr.write(`cosi: cannot write: ${error.message}\n`);
+  });
+  return { write: (text: string) => (closed ? true : stream.write(text)) };
 }
