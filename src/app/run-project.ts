@@ -2,6 +2,7 @@ import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { hasErrors } from '../loaders/finding.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
+import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
 import { displayPath } from './display-path.js';
@@ -12,6 +13,10 @@ import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './
 export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenProjectOptions {
   /** `false`: register the controllers but do not run them (enough for the graph). */
   readonly converge?: boolean;
+  /** `--ignore` patterns, beside those of the working directory's `.cosiignore`. */
+  readonly ignore?: readonly string[];
+  /** The standard input's text, when a path is `-`. */
+  readonly stdin?: string;
   /** Told which config was found (`undefined`: none), before anything else runs. */
   readonly onConfig?: (config: LoadedConfig | undefined) => void;
 }
@@ -46,6 +51,8 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   options.onConfig?.(config);
   const read = await readManifests(options.files, {
     cwd: options.cwd,
+    ignore: await ignorePatterns(options),
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     definitions: config?.definitions ?? [],
     ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
   });
@@ -64,4 +71,11 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   } finally {
     await project.runtime.stop();
   }
+}
+
+/** The patterns manifest walks skip: `.cosiignore` in the working directory, then `--ignore`. */
+export async function ignorePatterns(
+  options: Pick<RunProjectOptions, 'cwd' | 'ignore'>,
+): Promise<string[]> {
+  return [...(await readIgnoreFile(options.cwd)), ...(options.ignore ?? [])];
 }

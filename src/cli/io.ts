@@ -6,6 +6,8 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown };
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The whole standard input, for `-f -`; absent where there is none to read. */
+  readonly readStdin?: () => Promise<string>;
   /** Whether stdout is a terminal (color and progress only then). */
   readonly isTTY: boolean;
   /**
@@ -21,6 +23,11 @@ export function processIo(): CliIo {
     stdout: closablePipe(process.stdout),
     stderr: closablePipe(process.stderr),
     cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
     env: process.env,
     isTTY: process.stdout.isTTY,
     onInterrupt: onProcessInterrupt,

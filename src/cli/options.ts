@@ -9,6 +9,7 @@ import { formatLog } from './render/logs.js';
 /** The flags every command that loads a project shares. */
 export interface CommonFlags {
   file?: string[];
+  ignore?: string[];
   config?: string;
   stable?: boolean;
   timeout?: string;
@@ -24,13 +25,31 @@ export const collect = (value: string, previous: string[] | undefined): string[]
   value,
 ];
 
-/** Adds `-f`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`, `-q`, `-v`. */
+/** `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. */
+const collectPaths = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...value.split(',').filter((p) => p !== ''),
+];
+
+/**
+ * Adds `-f`, `--ignore`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
+ * `-q`, `-v`.
+ */
 export function addProjectOptions(command: Command): Command {
   return command
-    .option('-f, --file <path>', 'manifest file or directory (repeatable)', collect)
+    .option(
+      '-f, --file <path>',
+      'manifest file, directory or glob; - for the standard input (repeatable, or comma-separated)',
+      collectPaths,
+    )
+    .option(
+      '--ignore <pattern>',
+      'skip what this .gitignore-style pattern matches while walking directories (repeatable; also read from .cosiignore)',
+      collect,
+    )
     .option(
       '--config <path>',
-      'project config (default: cosi.config.{ts,mts,js,mjs} in the first -f directory)',
+      'project config, or a directory holding one (default: cosi.config.{ts,mts,js,mjs} next to the manifests or above the working directory)',
     )
     .option('--stable', 'pin timestamps and omit wall time, so output can be diffed')
     .option('--timeout <duration>', 'virtual-time bound of the run (e.g. 30s, 10m)', '1h')
@@ -47,13 +66,24 @@ export function outputOption(formats: readonly string[], fallback: string): Opti
   );
 }
 
-/** Turns the shared flags into what a run of the project takes; `-v` sends logs to stderr. */
-export function toRunOptions(
+/** Manifest paths may also be given as arguments (`cosi check manifests/`), as kubeconform takes them. */
+export function addPathArguments(command: Command): Command {
+  return command.argument('[paths...]', 'manifest files, directories or globs (as -f)');
+}
+
+/**
+ * Turns the shared flags (and path arguments) into what a run of the project takes: `-v` sends
+ * logs to stderr, `-` reads the standard input.
+ */
+export async function toRunOptions(
   flags: CommonFlags,
-  io: Pick<CliIo, 'cwd' | 'stderr'>,
-  { manifestsOptional = false }: { manifestsOptional?: boolean } = {},
-): RunProjectOptions {
-  const files = flags.file ?? [];
+  io: Pick<CliIo, 'cwd' | 'stderr' | 'readStdin'>,
+  {
+    manifestsOptional = false,
+    paths = [],
+  }: { manifestsOptional?: boolean; paths?: readonly string[] } = {},
+): Promise<RunProjectOptions> {
+  const files = [...(flags.file ?? []), ...paths];
   if (files.length === 0 && !(manifestsOptional && flags.config !== undefined)) {
     throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
   }
@@ -66,9 +96,16 @@ export function toRunOptions(
       );
     }
   }
+  let stdin: string | undefined;
+  if (files.includes('-')) {
+    if (io.readStdin === undefined) throw new CliError('-f -: this process has no standard input');
+    stdin = await io.readStdin();
+  }
   return {
     files,
     cwd: io.cwd,
+    ...(stdin !== undefined ? { stdin } : {}),
+    ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
     ...(flags.verbose
       ? {
           onLog: (record) => io.stderr.write(formatLog(record)),

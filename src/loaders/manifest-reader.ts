@@ -8,10 +8,20 @@ import {
 } from './manifest-cache.js';
 import { nodeFileSystem, type ManifestFileSystem } from './manifest-file-system.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
-import { walkManifestTree, type WalkManifestTreeOptions } from './walk-manifest-tree.js';
+import {
+  STDIN_PATH,
+  walkManifestTree,
+  type WalkManifestTreeOptions,
+} from './walk-manifest-tree.js';
 
 /** Options of {@link readManifests} and {@link ManifestReader}. */
-export interface ReadManifestsOptions extends ManifestCacheOptions, WalkManifestTreeOptions {}
+export interface ReadManifestsOptions extends ManifestCacheOptions, WalkManifestTreeOptions {
+  /** The text that the path `-` stands for (the standard input), read once by the caller. */
+  readonly stdin?: string;
+}
+
+/** How findings name the standard input. */
+export const STDIN_DISPLAY = '<stdin>';
 
 /** What a read returns: the load, the files loaded, and which of them it read and parsed. */
 export interface ReadResult extends CachedLoadResult {
@@ -62,6 +72,8 @@ export class ManifestReader {
   readonly #paths: readonly string[];
   readonly #fs: ManifestFileSystem;
   readonly #cwd: string;
+  readonly #ignore: readonly string[];
+  readonly #stdin: string | undefined;
   readonly #cache: ManifestCache;
   /** Absolute path -> text, as last read. */
   #texts = new Map<string, string>();
@@ -70,6 +82,8 @@ export class ManifestReader {
     this.#paths = paths;
     this.#fs = options.fs ?? nodeFileSystem;
     this.#cwd = options.cwd ?? process.cwd();
+    this.#ignore = options.ignore ?? [];
+    this.#stdin = options.stdin;
     this.#cache = new ManifestCache(options);
   }
 
@@ -80,7 +94,11 @@ export class ManifestReader {
   async read(changed?: Iterable<string>): Promise<ReadResult> {
     const stale =
       changed === undefined ? undefined : new Set([...changed].map((file) => path.resolve(file)));
-    const tree = await walkManifestTree(this.#paths, { cwd: this.#cwd, fs: this.#fs });
+    const tree = await walkManifestTree(this.#paths, {
+      cwd: this.#cwd,
+      fs: this.#fs,
+      ignore: this.#ignore,
+    });
     const kept = tree.files.map((file) =>
       stale?.has(file.absolute) === false ? this.#texts.get(file.absolute) : undefined,
     );
@@ -109,11 +127,19 @@ export class ManifestReader {
       manifests.push({ path: file.display, text });
     });
     this.#texts = texts;
+    if (this.#paths.includes(STDIN_PATH)) {
+      manifests.push({ path: STDIN_DISPLAY, text: this.#stdin ?? '' });
+    }
 
     const result = this.#cache.load(manifests);
+    // A path that does not exist is the whole story: "no manifest files found" would mislead.
+    const missing = findings.some((f) => f.code === 'path-not-found');
+    const loadFindings = missing
+      ? result.findings.filter((f) => f.code !== 'empty-input')
+      : result.findings;
     return {
       ...result,
-      findings: [...findings, ...result.findings].sort(compareFindings),
+      findings: [...findings, ...loadFindings].sort(compareFindings),
       files: manifests.map((m) => m.path),
       read,
     };

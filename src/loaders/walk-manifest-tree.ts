@@ -4,6 +4,8 @@
  */
 
 import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { glob, isDynamicPattern } from 'tinyglobby';
 import { compareStrings } from '../engine/compare-strings.js';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import {
@@ -34,9 +36,18 @@ export interface WalkManifestTreeOptions {
   /** Relative paths are resolved against it; `process.cwd()` when omitted. */
   readonly cwd?: string;
   readonly fs?: ManifestFileSystem;
+  /**
+   * Patterns in `.gitignore` syntax (a `.cosiignore` file's lines, `--ignore`), matched against
+   * paths relative to `cwd`: files and directories they match are skipped while walking a
+   * directory. A path given by name is always read.
+   */
+  readonly ignore?: readonly string[];
 }
 
-const YAML_FILE = /\.ya?ml$/;
+/** The path that stands for the standard input in a list of paths (`-f -`). */
+export const STDIN_PATH = '-';
+
+const YAML_FILE = /\.ya?ml$/i;
 
 /**
  * Finds the manifest files below the given paths; reads directories, never files.
@@ -54,8 +65,15 @@ export async function walkManifestTree(
   paths: readonly string[],
   options: WalkManifestTreeOptions = {},
 ): Promise<ManifestTree> {
-  const walker = new ManifestWalker(options.fs ?? nodeFileSystem, options.cwd ?? process.cwd());
-  for (const given of paths) await walker.addPath(given);
+  const walker = new ManifestWalker(
+    options.fs ?? nodeFileSystem,
+    options.cwd ?? process.cwd(),
+    options.ignore && options.ignore.length > 0 ? ignore().add([...options.ignore]) : undefined,
+  );
+  for (const given of paths) {
+    if (given === STDIN_PATH) continue;
+    await walker.addPath(given);
+  }
   return { files: walker.sortedFiles(), findings: walker.findings };
 }
 
@@ -69,6 +87,7 @@ class ManifestWalker {
   constructor(
     readonly fs: ManifestFileSystem,
     readonly cwd: string,
+    readonly ignored: Ignore | undefined,
   ) {}
 
   async addPath(given: string): Promise<void> {
@@ -78,7 +97,9 @@ class ManifestWalker {
       stats = await this.fs.stat(absolute);
     } catch (error) {
       const code = errorCode(error);
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && isDynamicPattern(given)) {
+        await this.#addGlob(given);
+      } else if (code === 'ENOENT' || code === 'ENOTDIR') {
         this.#report('path-not-found', given, `${given} does not exist`);
       } else {
         this.#reportError(given, error);
@@ -94,6 +115,29 @@ class ManifestWalker {
     } else {
       this.findings.push(unreadableFile(given, `${given} is not a regular file or a directory`));
     }
+  }
+
+  /** A glob (`manifests/**\/*.yaml`): every file it matches, as if given one by one. */
+  async #addGlob(pattern: string): Promise<void> {
+    const matches = await glob(pattern, {
+      cwd: this.cwd,
+      onlyFiles: true,
+      expandDirectories: false,
+    });
+    if (matches.length === 0) {
+      this.#report('path-not-found', pattern, `${pattern} matches no file`);
+      return;
+    }
+    for (const match of matches.sort(compareStrings)) await this.addPath(match);
+  }
+
+  /** Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking. */
+  #isIgnored(absolute: string, isDirectory: boolean): boolean {
+    if (this.ignored === undefined) return false;
+    const relative = path.relative(this.cwd, absolute);
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return false;
+    const posix = relative.split(path.sep).join('/');
+    return this.ignored.ignores(isDirectory ? `${posix}/` : posix);
   }
 
   /** The files found, sorted by the path shown. */
@@ -144,6 +188,7 @@ class ManifestWalker {
         childReal = await this.#realpath(childDisplay, childAbsolute);
         if (childReal === undefined) continue;
       }
+      if (this.#isIgnored(childAbsolute, isDirectory)) continue;
       if (isDirectory) {
         if (ancestors.has(childReal)) {
           this.#report(

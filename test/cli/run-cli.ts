@@ -16,6 +16,8 @@ export async function cli(
     cwd?: string;
     env?: Record<string, string>;
     isTTY?: boolean;
+    /** The standard input's text, for `-f -`. */
+    stdin?: string;
     onInterrupt?: (handler: () => void) => () => void;
   } = {},
 ): Promise<CliResult> {
@@ -27,6 +29,9 @@ export async function cli(
     cwd: options.cwd ?? REPO,
     env: options.env ?? {},
     isTTY: options.isTTY ?? false,
+    ...(options.stdin !== undefined
+      ? { readStdin: () => Promise.resolve(options.stdin ?? '') }
+      : {}),
     ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
   });
   return { code, stdout, stderr };

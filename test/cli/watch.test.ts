@@ -257,7 +257,9 @@ describe('cosi watch session', () => {
     watcher.emit('change', 'cosi.config.ts');
     await flush(s);
     expect(rounds[1]?.applied).toBe(false);
-    expect(rounds[1]?.error).toMatch(/cosi\.config\.ts: the default export must be an object, not a number/);
+    expect(rounds[1]?.error).toMatch(
+      /cosi\.config\.ts: the default export must be an object, not a number/,
+    );
     expect(rounds[1]?.project).toBe(rounds[0]?.project);
   });
 

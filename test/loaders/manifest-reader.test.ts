@@ -148,10 +148,9 @@ describe('readManifests', () => {
     expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
   });
 
-  it('reports a path that does not exist, and that nothing was loaded', async () => {
+  it('reports a path that does not exist alone, not with a misleading "no manifest files"', async () => {
     const result = await readManifests(['missing', 'also/missing.yaml'], { cwd: dir });
     expect(result.findings.map((f) => [f.code, f.file, f.line, f.col, f.pointer])).toEqual([
-      ['empty-input', '', 0, 0, ''],
       ['path-not-found', 'also/missing.yaml', 0, 0, ''],
       ['path-not-found', 'missing', 0, 0, ''],
     ]);

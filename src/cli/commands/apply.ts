@@ -1,7 +1,13 @@
 import { Command } from 'commander';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
-import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
+import {
+  addPathArguments,
+  addProjectOptions,
+  outputOption,
+  parseFormat,
+  type CommonFlags,
+} from '../options.js';
 import { renderResources } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
 import { runAndReport } from './run-and-report.js';
@@ -15,7 +21,7 @@ export interface ApplyFlags extends CommonFlags {
 }
 
 /** `cosi apply -f PATH...`: load, validate, converge, print the resulting state. */
-export const applyCommand: CliCommand<[ApplyFlags]> = { define, run: apply };
+export const applyCommand: CliCommand<[string[], ApplyFlags]> = { define, run: apply };
 
 function define(): Command {
   const command = new Command('apply')
@@ -25,7 +31,7 @@ function define(): Command {
         "of the project's cosi.config.ts, runs them to convergence on a simulated clock and prints " +
         'the resulting state. Invalid manifests stop before any controller runs.',
     );
-  addProjectOptions(command)
+  addProjectOptions(addPathArguments(command))
     .addOption(outputOption(FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'print only this namespace')
     .option('-t, --type <type>', 'print only this type (any alias)')
@@ -43,9 +49,9 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
   return command;
 }
 
-export async function apply(io: CliIo, flags: ApplyFlags): Promise<CommandResult> {
+export async function apply(io: CliIo, paths: string[], flags: ApplyFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
-  const { run, exitCode } = await runAndReport(flags, io);
+  const { run, exitCode } = await runAndReport(flags, io, paths);
   if (run.outcome?.report) {
     const groups = selectResources(run.outcome, {
       ...(flags.type !== undefined ? { type: flags.type } : {}),

@@ -7,6 +7,7 @@ import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import {
+  addPathArguments,
   addProjectOptions,
   outputOption,
   parseFormat,
@@ -31,7 +32,7 @@ export interface CheckFlags extends CommonFlags {
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
-export const checkCommand: CliCommand<[CheckFlags]> = { define, run: check };
+export const checkCommand: CliCommand<[string[], CheckFlags]> = { define, run: check };
 
 function define(): Command {
   const command = new Command('check')
@@ -41,7 +42,7 @@ function define(): Command {
         'invalid manifests, failing controllers, non-convergence and, with --expect, differences ' +
         'from a golden tree of expected resources. Ends with "N passed, N failed".',
     );
-  addProjectOptions(command)
+  addProjectOptions(addPathArguments(command))
     .addOption(outputOption(FORMATS, 'text'))
     .option(
       '--strict',
@@ -63,12 +64,12 @@ Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
   return command;
 }
 
-export async function check(io: CliIo, flags: CheckFlags): Promise<CommandResult> {
+export async function check(io: CliIo, paths: string[], flags: CheckFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
   if (flags.update && flags.expect === undefined) {
     throw new CliError('--update needs --expect <dir>');
   }
-  const run = await runProject(toRunOptions(flags, io));
+  const run = await runProject(await toRunOptions(flags, io, { paths }));
   const result = await runChecks(run, {
     strict: flags.strict === true,
     update: flags.update === true,

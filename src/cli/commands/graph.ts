@@ -7,6 +7,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import {
+  addPathArguments,
   addProjectOptions,
   collect,
   outputOption,
@@ -29,7 +30,7 @@ export interface GraphFlags extends CommonFlags {
 }
 
 /** `cosi graph -f PATH...`: the controller graph, and with `--resources` the converged instances. */
-export const graphCommand: CliCommand<[GraphFlags]> = { define, run: graph };
+export const graphCommand: CliCommand<[string[], GraphFlags]> = { define, run: graph };
 
 function define(): Command {
   const command = new Command('graph')
@@ -51,7 +52,7 @@ function define(): Command {
         'pinned to one id (a heuristic; destroyReady inputs do not count). The tree ' +
         'format follows each resource to everything derived from it.',
     );
-  addProjectOptions(command)
+  addProjectOptions(addPathArguments(command))
     .addOption(outputOption(GRAPH_FORMATS, 'text'))
     .option('--resources', 'converge, then show the resource instances and their lineage')
     .option(
@@ -80,11 +81,11 @@ config error, 3 (with --resources) did not converge.`,
   return command;
 }
 
-export async function graph(io: CliIo, flags: GraphFlags): Promise<CommandResult> {
+export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, GRAPH_FORMATS);
   const depth = parseDepth(flags);
   if (flags.resources) {
-    const { run, exitCode } = await runAndReport(flags, io);
+    const { run, exitCode } = await runAndReport(flags, io, paths);
     if (run.outcome?.report) {
       const graph = run.outcome.project.runtime.dependencyGraph();
       const view = buildGraphView(graph, {
@@ -96,7 +97,7 @@ export async function graph(io: CliIo, flags: GraphFlags): Promise<CommandResult
     return { exitCode };
   }
   const run = await runProject({
-    ...toRunOptions(flags, io, { manifestsOptional: true }),
+    ...(await toRunOptions(flags, io, { manifestsOptional: true, paths })),
     converge: false,
   });
   io.stderr.write(renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))));

@@ -16,10 +16,14 @@ export interface ReportedRun {
  * What `apply`, `get` and `graph --resources` share: run the project, print the findings and
  * (unless quiet and converged) the convergence report to stderr.
  */
-export async function runAndReport(flags: CommonFlags, io: CliIo): Promise<ReportedRun> {
+export async function runAndReport(
+  flags: CommonFlags,
+  io: CliIo,
+  paths: readonly string[] = [],
+): Promise<ReportedRun> {
   const colors = createColors(useColor(io, flags.color));
   const started = performance.now();
-  const run = await runProject(toRunOptions(flags, io));
+  const run = await runProject(await toRunOptions(flags, io, { paths }));
   io.stderr.write(renderFindings(run.manifests.findings, colors));
   const report = run.outcome?.report;
   if (hasErrors(run.manifests.findings) || !run.outcome || !report) {

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
-import { addProjectOptions, toRunOptions, type CommonFlags } from '../options.js';
+import { addPathArguments, addProjectOptions, toRunOptions, type CommonFlags } from '../options.js';
 import { createColors } from '../render/report.js';
 import { createWatchView } from '../ui/watch-view.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
@@ -14,9 +14,9 @@ export interface WatchFlags extends CommonFlags {
 }
 
 /** `cosi watch -f PATH...`: apply, then re-reconcile on every file change, with a live view. */
-export const watchCommand: CliCommand<[WatchFlags]> = {
+export const watchCommand: CliCommand<[string[], WatchFlags]> = {
   define,
-  run: (io, flags) => watch(io, flags),
+  run: (io, paths, flags) => watch(io, paths, flags),
 };
 
 function define(): Command {
@@ -34,7 +34,7 @@ function define(): Command {
         'terminal the view is redrawn in place; otherwise one block is printed per round. q or ' +
         'Ctrl-C quits.',
     );
-  addProjectOptions(command)
+  addProjectOptions(addPathArguments(command))
     .option('-n, --namespace <namespace>', 'show only this namespace')
     .option('-t, --type <type>', 'show only this type (any alias)')
     .addHelpText(
@@ -53,10 +53,16 @@ Exit codes: 0 after q or Ctrl-C, 2 usage or config error at start.`,
 /** Runs until interrupted; the files are watched with `watchFiles` (chokidar by default). */
 export async function watch(
   io: CliIo,
+  paths: string[],
   flags: WatchFlags,
   watchFiles: WatchFiles = watchWithChokidar,
 ): Promise<CommandResult> {
-  const options = toRunOptions(flags, io);
+  if ([...(flags.file ?? []), ...paths].includes('-')) {
+    throw new CliError(
+      'watch reads files it can watch: -f - (the standard input) is for one-shot commands',
+    );
+  }
+  const options = await toRunOptions(flags, io, { paths });
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('watch runs until interrupted, and this process cannot be');

@@ -3,7 +3,7 @@ import { convergeProject } from '../../app/converge-project.js';
 import { displayPath } from '../../app/display-path.js';
 import { openProject, type Project } from '../../app/project.js';
 import { explainMissingConfig, loadProjectConfig } from '../../app/project-config.js';
-import type { RunProjectOptions } from '../../app/run-project.js';
+import { ignorePatterns, type RunProjectOptions } from '../../app/run-project.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { ApplyResult } from '../../engine/state/resource-applier.js';
 import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snapshot.js';
@@ -76,7 +76,7 @@ export interface WatchSession {
 const DEFAULT_DEBOUNCE_MS = 100;
 /** Files whose change means the config (or what it imports) changed: restart. */
 const SCRIPT_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
-const YAML_FILE = /\.ya?ml$/;
+const YAML_FILE = /\.ya?ml$/i;
 
 interface Pending {
   readonly paths: Set<string>;
@@ -219,6 +219,7 @@ class Session implements WatchSession {
     // The definitions of the config are part of every load: a new config needs a new cache.
     this.#reader = new ManifestReader(this.#options.files, {
       cwd: this.#options.cwd,
+      ignore: await ignorePatterns(this.#options),
       definitions: config?.definitions ?? [],
       ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
     });

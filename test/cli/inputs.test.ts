@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli, REPO } from './run-cli.js';
+
+const MINIMAL = path.join(REPO, 'fixtures/minimal');
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-inputs-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The ids of the resources an `apply -o json` printed. */
+const ids = (stdout: string): string[] =>
+  (JSON.parse(stdout) as { metadata: { id: string } }[]).map((r) => r.metadata.id).sort();
+
+describe('manifest inputs, as kubeconform and kubectl take them', () => {
+  it('reads a YAML stream from the standard input with -f -', async () => {
+    const stdin = await readFile(path.join(MINIMAL, 'vms.yaml'), 'utf8');
+    const r = await cli(
+      ['apply', '-f', 'fixtures/minimal/definitions.yaml', '-f', '-', '-o', 'json', '-q'],
+      { stdin },
+    );
+    expect(r.code).toBe(0);
+    expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
+    const bad = await cli(['apply', '-f', '-'], { stdin: 'metadata: { type: nope, id: x }\n' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('<stdin>:1:');
+  });
+
+  it('takes paths as arguments', async () => {
+    const r = await cli(['check', 'fixtures/minimal']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\d+ passed, 0 failed\n$/);
+  });
+
+  it('takes -f repeated and comma-separated', async () => {
+    const r = await cli([
+      'apply',
+      '-f',
+      'fixtures/minimal/definitions.yaml,fixtures/minimal/vms.yaml',
+      '-o',
+      'json',
+      '-q',
+    ]);
+    expect(r.code).toBe(0);
+    expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
+  });
+
+  it('expands globs', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/minimal/*.yaml', '-o', 'json', '-q']);
+    expect(r.code).toBe(0);
+    expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
+    const none = await cli(['apply', '-f', 'fixtures/minimal/*.json']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('fixtures/minimal/*.json matches no file');
+  });
+
+  it('skips what .cosiignore and --ignore name while walking a directory', async () => {
+    await mkdir(path.join(dir, 'manifests'));
+    await mkdir(path.join(dir, 'expected'));
+    await writeFile(
+      path.join(dir, 'manifests/all.yaml'),
+      (await readFile(path.join(MINIMAL, 'definitions.yaml'), 'utf8')) +
+        '---\n' +
+        (await readFile(path.join(MINIMAL, 'vms.yaml'), 'utf8')),
+    );
+    await writeFile(path.join(dir, 'docker-compose.yml'), 'services: { web: { image: nginx } }\n');
+    await writeFile(path.join(dir, 'expected/vms.yaml'), 'not: a manifest\n');
+    const unfiltered = await cli(['apply', '-f', '.'], { cwd: dir });
+    expect(unfiltered.code).toBe(1);
+
+    await writeFile(path.join(dir, '.cosiignore'), '# not manifests\ndocker-compose.yml\n');
+    const r = await cli(['apply', '-f', '.', '--ignore', 'expected/', '-o', 'json', '-q'], {
+      cwd: dir,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
+  });
+
+  it('reports a path that does not exist alone', async () => {
+    const r = await cli(['apply', '-f', 'no/such/dir']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error[path-not-found]: no/such/dir does not exist');
+    expect(r.stderr).not.toContain('no manifest files found');
+  });
+
+  it('reads upper-case .YAML and .YML files in directories', async () => {
+    await writeFile(
+      path.join(dir, 'DEFS.YAML'),
+      await readFile(path.join(MINIMAL, 'definitions.yaml'), 'utf8'),
+    );
+    await writeFile(
+      path.join(dir, 'VMS.YML'),
+      await readFile(path.join(MINIMAL, 'vms.yaml'), 'utf8'),
+    );
+    const r = await cli(['apply', '-f', '.', '-o', 'json', '-q'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
+  });
+});
