@@ -71,7 +71,8 @@ export class QControllerAdapter implements Adapter {
     this.#backoffOptions = backoff;
     this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
-    this.#concurrency = Math.max(1, Math.floor(controller.settings.concurrency ?? 1));
+    // Registration refused anything but a positive whole number.
+    this.#concurrency = controller.settings.concurrency ?? 1;
     this.#primaryKinds = new Set(
       controller.settings.inputs.filter((i) => i.kind === 'primary').map(kindKey),
     );
