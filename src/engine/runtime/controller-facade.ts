@@ -124,10 +124,20 @@ export class ControllerFacade implements ControllerContext {
     if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
   }
 
+  /**
+   * A resource that is already gone holds no finalizers, so releasing one is done: as in COSI's
+   * controller state adapter, not-found is not an error (a controller releasing an input that was
+   * destroyed meanwhile must not crash and restart).
+   */
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
-    await this.host.state.removeFinalizer(pointer, ...finalizers);
+    try {
+      await this.host.state.removeFinalizer(pointer, ...finalizers);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
     if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
   }
 
