@@ -17,6 +17,13 @@ const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
  * The guarded view of the state a controller gets: reads only of its inputs and outputs, writes
  * only of its outputs (owned by it), finalizer changes only on strong inputs. A violation fails
  * that one call with an {@link AccessError}.
+ *
+ * `metrics.reads` and `metrics.writes` count the state calls each method makes, the way COSI's
+ * metrics wrapper counts them under its state wrapper: a get, list or watch is a read; a create,
+ * update or destroy is a write, attempted, so a failed one counts too; `modify` is a read, then
+ * either a create (a write) or a second read and an update when something changed; a teardown or
+ * a finalizer change is a read, then a read and an update when it changes something. What
+ * actually changed the state is reported to the runtime apart from these counters.
  */
 export class ControllerFacade implements ControllerContext {
   readonly #outputs: ReadonlySet<string>;
@@ -65,8 +72,9 @@ export class ControllerFacade implements ControllerContext {
 
   async create<S>(resource: Draft<S> | Resource<S>): Promise<Resource<S>> {
     this.#checkWrite(resource.metadata, 'create');
+    this.metrics.writes++;
     const stored = await this.host.state.create(resource, { owner: this.name });
-    this.#wrote(stored.metadata);
+    this.#changed(stored.metadata);
     return stored;
   }
 
@@ -75,8 +83,9 @@ export class ControllerFacade implements ControllerContext {
     options: Omit<UpdateOptions, 'owner'> = {},
   ): Promise<Resource<S>> {
     this.#checkWrite(resource.metadata, 'update');
+    this.metrics.writes++;
     const stored = await this.host.state.update(resource, { ...options, owner: this.name });
-    this.#wrote(stored.metadata);
+    this.#changed(stored.metadata);
     return stored;
   }
 
@@ -95,33 +104,62 @@ export class ControllerFacade implements ControllerContext {
   ): Promise<Resource<S>> {
     this.#checkWrite(empty.metadata, 'modify');
     const before = this.#peekVersion(empty.metadata);
-    const stored = await this.host.state.modifyWithResult(empty, fn, {
-      ...options,
-      owner: this.name,
-    });
-    if (before === undefined || stored.metadata.version !== before) this.#wrote(stored.metadata);
+    // Whether `fn` ran to the end: only then did the state go on to a create or an update.
+    const progress = { applied: false };
+    const tracked: Updater<S> = async (draft) => {
+      await fn(draft);
+      progress.applied = true;
+    };
+    this.metrics.reads++;
+    const existed = before !== undefined && before > 0;
+    if (existed) this.metrics.reads++;
+    let stored: Resource<S>;
+    try {
+      stored = await this.host.state.modifyWithResult(empty, tracked, {
+        ...options,
+        owner: this.name,
+      });
+    } catch (error) {
+      if (progress.applied) this.metrics.writes++;
+      throw error;
+    }
+    if (progress.applied && (!existed || stored.metadata.version !== before)) this.metrics.writes++;
+    if (before === undefined || stored.metadata.version !== before) this.#changed(stored.metadata);
     return stored;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
     this.#checkWrite(pointer, 'tear down');
     const before = this.#peekVersion(pointer);
-    const ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
-    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    this.metrics.reads++;
+    let ready: boolean;
+    try {
+      ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
+    } catch (error) {
+      // Found, but the update was refused (another owner): a read and a write were made.
+      if (!isNotFound(error)) this.#countUpdate();
+      throw error;
+    }
+    if (before === undefined || this.#peekVersion(pointer) !== before) {
+      this.#countUpdate();
+      this.#changed(pointer);
+    }
     return ready;
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
     this.#checkWrite(pointer, 'destroy');
+    this.metrics.writes++;
     await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
-    this.#wrote(pointer);
+    this.#changed(pointer);
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
+    this.metrics.reads++;
     await this.host.state.addFinalizer(pointer, ...finalizers);
-    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    this.#finalizersChanged(pointer, before);
   }
 
   /**
@@ -132,13 +170,14 @@ export class ControllerFacade implements ControllerContext {
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
+    this.metrics.reads++;
     try {
       await this.host.state.removeFinalizer(pointer, ...finalizers);
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
     }
-    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    this.#finalizersChanged(pointer, before);
   }
 
   /** Whether this controller may read the resource (or list the kind). */
@@ -182,8 +221,22 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.peekVersion?.(pointer);
   }
 
-  #wrote(pointer: Pointer): void {
+  /** A finalizer change of a resource that exists reads it again, and writes if it changed. */
+  #finalizersChanged(pointer: Pointer, before: number | undefined): void {
+    this.metrics.reads++;
+    if (before !== undefined && this.#peekVersion(pointer) === before) return;
     this.metrics.writes++;
+    this.#changed(pointer);
+  }
+
+  /** The read-then-update a teardown makes when the resource is not tearing down yet. */
+  #countUpdate(): void {
+    this.metrics.reads++;
+    this.metrics.writes++;
+  }
+
+  /** The state changed: the runtime counts it toward convergence and its bounds. */
+  #changed(pointer: Pointer): void {
     this.host.onWrite(this.name, pointer);
   }
 }

@@ -31,6 +31,12 @@ export interface RuntimeOptions {
   readonly backoff?: BackoffOptions;
 }
 
+/** What a convergence run counts from, per controller. */
+interface Baseline {
+  readonly metrics: ControllerMetrics;
+  readonly changes: number;
+}
+
 interface Route {
   readonly input: Input;
   readonly adapter: Adapter;
@@ -57,6 +63,11 @@ export class Runtime {
   readonly #watched = new Set<string>();
   readonly #timers = new Map<Timer, number>();
   readonly #tracker = new WriteTracker();
+  /**
+   * Changes each controller made to the state, for the report: its `writes` metric counts state
+   * calls the way COSI does (failed and no-op ones too), which is not what converging is about.
+   */
+  readonly #changes = new Map<string, number>();
   readonly #abort = new AbortController();
   readonly #backoff: BackoffOptions;
   readonly #host: RuntimeHost;
@@ -80,6 +91,7 @@ export class Runtime {
       maxAttempts: () => this.#maxAttempts,
       onWrite: (controller, pointer) => {
         this.#tracker.record(controller, pointer);
+        this.#changes.set(controller, (this.#changes.get(controller) ?? 0) + 1);
         this.#progress++;
       },
       onProgress: () => {
@@ -145,7 +157,12 @@ export class Runtime {
   async converge(options: ConvergeOptions = {}): Promise<ConvergenceReport> {
     const opts = { ...DEFAULT_CONVERGE_OPTIONS, ...options };
     this.#maxAttempts = opts.maxAttempts;
-    const baseline = new Map([...this.#adapters].map(([name, a]) => [name, { ...a.metrics }]));
+    const baseline = new Map(
+      [...this.#adapters].map(([name, a]): [string, Baseline] => [
+        name,
+        { metrics: { ...a.metrics }, changes: this.#changes.get(name) ?? 0 },
+      ]),
+    );
     this.#tracker.reset();
     const startedAt = this.clock.now();
     try {
@@ -298,19 +315,20 @@ export class Runtime {
     reason: ConvergenceReason,
     rounds: number,
     elapsed: number,
-    baseline: Map<string, ControllerMetrics>,
+    baseline: Map<string, Baseline>,
   ): ConvergenceReport {
     const controllers: ControllerReport[] = [...this.#adapters.values()]
       .map((adapter): ControllerReport => {
         const m = adapter.metrics;
-        const base = baseline.get(adapter.name);
+        const base = baseline.get(adapter.name)?.metrics;
+        const changesBefore = baseline.get(adapter.name)?.changes ?? 0;
         const { kind, condition, lastError, failingItems } = adapter.report();
         return {
           name: adapter.name,
           kind,
           condition,
           reconciles: m.reconciles - (base?.reconciles ?? 0),
-          writes: m.writes - (base?.writes ?? 0),
+          writes: (this.#changes.get(adapter.name) ?? 0) - changesBefore,
           errors: m.crashes - (base?.crashes ?? 0),
           restarts: m.restarts - (base?.restarts ?? 0),
           ...(lastError === undefined ? {} : { lastError }),
