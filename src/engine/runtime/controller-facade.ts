@@ -2,14 +2,25 @@ import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
 import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
+import { teardownSignal } from '../state/teardown-signal.js';
 import type { Clock } from './clock.js';
-import type { ControllerContext, Input, Output } from './controller.js';
+import type {
+  ControllerContext,
+  ControllerCreateOptions,
+  ControllerModifyOptions,
+  Input,
+  Output,
+} from './controller.js';
 import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
+import { RateLimiter } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
 
 /** What the facade needs of the runtime that hosts its controller. */
-export type FacadeHost = Pick<RuntimeHost, 'state' | 'clock' | 'onWrite'>;
+export type FacadeHost = Pick<
+  RuntimeHost,
+  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit'
+>;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 
@@ -27,6 +38,11 @@ const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
  */
 export class ControllerFacade implements ControllerContext {
   readonly #outputs: ReadonlySet<string>;
+  /**
+   * Only with the runtime's `changeRateLimit`: then every write first waits for its turn, before
+   * any other check, as in COSI (tested inline so that an unlimited write costs no extra await).
+   */
+  readonly #limiter: RateLimiter | undefined;
 
   constructor(
     readonly name: string,
@@ -35,8 +51,15 @@ export class ControllerFacade implements ControllerContext {
     private readonly inputs: () => readonly Input[],
     readonly metrics: ControllerMetrics,
     private readonly host: FacadeHost,
+    /** Aborts when the controller stops: ends rate-limit waits and teardown signals. */
+    private readonly lifetime?: AbortSignal,
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
+    const limit = host.changeRateLimit;
+    this.#limiter =
+      limit === undefined
+        ? undefined
+        : new RateLimiter({ now: () => host.clock.now(), setTimer: host.setTimer }, limit);
   }
 
   get clock(): Clock {
@@ -70,10 +93,23 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.list<S>(kind, options);
   }
 
-  async create<S>(resource: Draft<S> | Resource<S>): Promise<Resource<S>> {
+  async teardownSignal(pointer: Pointer, signal?: AbortSignal): Promise<AbortSignal> {
+    this.#checkRead(pointer, false);
+    // A watch, which COSI's metrics count as a read.
+    this.metrics.reads++;
+    const parents = [this.lifetime, signal].filter((s) => s !== undefined);
+    const parent = parents.length > 1 ? AbortSignal.any(parents) : parents[0];
+    return teardownSignal(this.host.state, pointer, parent);
+  }
+
+  async create<S>(
+    resource: Draft<S> | Resource<S>,
+    options: ControllerCreateOptions = {},
+  ): Promise<Resource<S>> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'create');
     this.metrics.writes++;
-    const stored = await this.host.state.create(resource, { owner: this.name });
+    const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
     this.#changed(stored.metadata);
     return stored;
   }
@@ -82,6 +118,7 @@ export class ControllerFacade implements ControllerContext {
     resource: Draft<S> | Resource<S>,
     options: Omit<UpdateOptions, 'owner'> = {},
   ): Promise<Resource<S>> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'update');
     this.metrics.writes++;
     const stored = await this.host.state.update(resource, { ...options, owner: this.name });
@@ -92,7 +129,7 @@ export class ControllerFacade implements ControllerContext {
   async modify<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: Omit<UpdateOptions, 'owner'> = {},
+    options: ControllerModifyOptions = {},
   ): Promise<void> {
     await this.modifyWithResult(empty, fn, options);
   }
@@ -100,8 +137,9 @@ export class ControllerFacade implements ControllerContext {
   async modifyWithResult<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: Omit<UpdateOptions, 'owner'> = {},
+    options: ControllerModifyOptions = {},
   ): Promise<Resource<S>> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(empty.metadata, 'modify');
     const before = this.#peekVersion(empty.metadata);
     // Whether `fn` ran to the end: only then did the state go on to a create or an update.
@@ -115,9 +153,10 @@ export class ControllerFacade implements ControllerContext {
     if (existed) this.metrics.reads++;
     let stored: Resource<S>;
     try {
+      const { noOwner: _, ...update } = options;
       stored = await this.host.state.modifyWithResult(empty, tracked, {
-        ...options,
-        owner: this.name,
+        ...update,
+        owner: this.#owner(options),
       });
     } catch (error) {
       if (progress.applied) this.metrics.writes++;
@@ -129,6 +168,7 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'tear down');
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
@@ -148,6 +188,7 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'destroy');
     this.metrics.writes++;
     await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
@@ -155,6 +196,7 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
@@ -168,6 +210,7 @@ export class ControllerFacade implements ControllerContext {
    * destroyed meanwhile must not crash and restart).
    */
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
@@ -188,6 +231,11 @@ export class ControllerFacade implements ControllerContext {
       if (input.id === undefined || (!listing && input.id === pointer.id)) return true;
     }
     return false;
+  }
+
+  /** The owner a create or modify stamps: the controller, or nobody when asked. */
+  #owner(options: { readonly noOwner?: boolean }): string {
+    return options.noOwner === true ? '' : this.name;
   }
 
   #checkRead(pointer: Pointer, listing: boolean): void {

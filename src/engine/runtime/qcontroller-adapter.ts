@@ -85,6 +85,7 @@ export class QControllerAdapter implements Adapter {
       () => host.db.inputs(controller.name),
       this.metrics,
       host,
+      this.#abort.signal,
     );
     this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
   }

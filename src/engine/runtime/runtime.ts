@@ -19,6 +19,7 @@ import { RegistrationError } from '../errors.js';
 import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';
+import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WakeupScheduler } from './scheduler.js';
 
@@ -29,6 +30,15 @@ export interface RuntimeOptions {
   readonly logSink?: LogSink;
   /** Restart and per-item backoff; COSI's defaults (500 ms, x1.5, max 60 s). */
   readonly backoff?: BackoffOptions;
+  /**
+   * Limits how fast each controller writes, each with a limiter of its own (COSI's
+   * `WithChangeRateLimit`): a controller that writes in a hot loop cannot flood the state.
+   * Unlimited by default.
+   *
+   * @example
+   * createRuntime(state, { changeRateLimit: { limit: 10, burst: 20 } });
+   */
+  readonly changeRateLimit?: ChangeRateLimit;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -81,7 +91,11 @@ export class Runtime {
     this.clock = options.clock ?? new RealClock();
     this.logger = createLogger(options.logSink, () => this.clock.now());
     this.#backoff = options.backoff ?? {};
+    const limit = options.changeRateLimit;
+    const problem = limit === undefined ? undefined : changeRateLimitProblem(limit);
+    if (problem !== undefined) throw new RangeError(problem);
     this.#host = {
+      changeRateLimit: limit,
       state,
       clock: this.clock,
       logger: this.logger,
