@@ -114,6 +114,7 @@ export type {
   WatchOptions,
 } from './engine/state/state.js';
 export { isTombstone } from './engine/state/tombstone.js';
+export { teardownSignal } from './engine/state/teardown-signal.js';
 export {
   createInMemoryState,
   type InMemoryState,
@@ -132,7 +133,9 @@ export type {
   AnyController,
   Controller,
   ControllerContext,
+  ControllerCreateOptions,
   ControllerInputKind,
+  ControllerModifyOptions,
   ControllerReader,
   ControllerRuntime,
   ControllerWriter,
@@ -163,6 +166,7 @@ export type {
   OscillatingResource,
 } from './engine/runtime/convergence.js';
 export { createRuntime, Runtime, type RuntimeOptions } from './engine/runtime/runtime.js';
+export type { ChangeRateLimit } from './engine/runtime/rate-limiter.js';
 export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/runtime/typed.js';
 
 // Generic controllers

@@ -2,9 +2,14 @@ import { isDestroyReady } from '../resource/resource.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Adapter, AdapterReport } from './adapter.js';
 import type { BackoffOptions } from './backoff.js';
+import { pointerKey, type Kind } from '../resource/pointer.js';
+import type { Draft, Resource } from '../resource/resource.js';
+import type { UpdateOptions, Updater } from '../state/state.js';
 import {
   type Controller,
+  type ControllerCreateOptions,
   type ControllerInputKind,
+  type ControllerModifyOptions,
   type ControllerRuntime,
   type Input,
   type Output,
@@ -19,6 +24,7 @@ import {
   type ControllerMetrics,
   type ControllerStatus,
 } from './metrics.js';
+import { OutputTracker } from './output-tracker.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 
@@ -57,6 +63,7 @@ export class ControllerAdapter implements Adapter {
       this.metrics,
       host,
       this.#controls(),
+      this.#abort.signal,
     );
   }
 
@@ -138,6 +145,8 @@ export class ControllerAdapter implements Adapter {
       this.#crashed(toError(error));
     } finally {
       this.#waiter = undefined;
+      // A pass that ended by a crash or a stop leaves no tracking behind (as in COSI).
+      this.#facade.endTracking();
     }
   }
 
@@ -208,9 +217,13 @@ type RunControls = Pick<
   'events' | 'queueReconcile' | 'resetRestartBackoff' | 'updateInputs'
 >;
 
-/** The facade plus the run-loop controls: what a whole-world controller's `run` receives. */
+/**
+ * The facade plus the run-loop controls and the output tracking: what a whole-world controller's
+ * `run` receives.
+ */
 class ControllerRunFacade extends ControllerFacade implements ControllerRuntime {
   readonly #controls: RunControls;
+  readonly #outputs = new OutputTracker();
 
   constructor(
     name: string,
@@ -219,8 +232,9 @@ class ControllerRunFacade extends ControllerFacade implements ControllerRuntime 
     metrics: ControllerMetrics,
     host: FacadeHost,
     controls: RunControls,
+    lifetime: AbortSignal,
   ) {
-    super(name, outputs, inputs, metrics, host);
+    super(name, outputs, inputs, metrics, host, lifetime);
     this.#controls = controls;
   }
 
@@ -238,5 +252,62 @@ class ControllerRunFacade extends ControllerFacade implements ControllerRuntime 
 
   updateInputs(inputs: readonly Input<ControllerInputKind>[]): void {
     this.#controls.updateInputs(inputs);
+  }
+
+  override async create<S>(
+    resource: Draft<S> | Resource<S>,
+    options?: ControllerCreateOptions,
+  ): Promise<Resource<S>> {
+    try {
+      return await super.create(resource, options);
+    } finally {
+      this.#outputs.touch(resource.metadata);
+    }
+  }
+
+  override async update<S>(
+    resource: Draft<S> | Resource<S>,
+    options?: Omit<UpdateOptions, 'owner'>,
+  ): Promise<Resource<S>> {
+    try {
+      return await super.update(resource, options);
+    } finally {
+      this.#outputs.touch(resource.metadata);
+    }
+  }
+
+  /** `modify` goes through here too. */
+  override async modifyWithResult<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options?: ControllerModifyOptions,
+  ): Promise<Resource<S>> {
+    try {
+      return await super.modifyWithResult(empty, fn, options);
+    } finally {
+      this.#outputs.touch(empty.metadata);
+    }
+  }
+
+  startTrackingOutputs(): void {
+    this.#outputs.start(this.name);
+  }
+
+  async cleanupOutputs(...kinds: Kind[]): Promise<void> {
+    const written = this.#outputs.written(this.name);
+    for (const kind of kinds) {
+      for (const resource of await this.list(kind)) {
+        const md = resource.metadata;
+        if (md.owner !== this.name || written.has(pointerKey(md))) continue;
+        await this.destroy(md);
+      }
+    }
+    this.#outputs.stop();
+    this.resetRestartBackoff();
+  }
+
+  /** Drops the tracking of a pass that did not reach `cleanupOutputs`. */
+  endTracking(): void {
+    this.#outputs.stop();
   }
 }

@@ -2,14 +2,25 @@ import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
 import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
+import { teardownSignal } from '../state/teardown-signal.js';
 import type { Clock } from './clock.js';
-import type { ControllerContext, Input, Output } from './controller.js';
+import type {
+  ControllerContext,
+  ControllerCreateOptions,
+  ControllerModifyOptions,
+  Input,
+  Output,
+} from './controller.js';
 import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
+import { RateLimiter } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
 
 /** What the facade needs of the runtime that hosts its controller. */
-export type FacadeHost = Pick<RuntimeHost, 'state' | 'clock' | 'onWrite'>;
+export type FacadeHost = Pick<
+  RuntimeHost,
+  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit'
+>;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 
@@ -17,9 +28,21 @@ const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
  * The guarded view of the state a controller gets: reads only of its inputs and outputs, writes
  * only of its outputs (owned by it), finalizer changes only on strong inputs. A violation fails
  * that one call with an {@link AccessError}.
+ *
+ * `metrics.reads` and `metrics.writes` count the state calls each method makes, the way COSI's
+ * metrics wrapper counts them under its state wrapper: a get, list or watch is a read; a create,
+ * update or destroy is a write, attempted, so a failed one counts too; `modify` is a read, then
+ * either a create (a write) or a second read and an update when something changed; a teardown or
+ * a finalizer change is a read, then a read and an update when it changes something. What
+ * actually changed the state is reported to the runtime apart from these counters.
  */
 export class ControllerFacade implements ControllerContext {
   readonly #outputs: ReadonlySet<string>;
+  /**
+   * Only with the runtime's `changeRateLimit`: then every write first waits for its turn, before
+   * any other check, as in COSI (tested inline so that an unlimited write costs no extra await).
+   */
+  readonly #limiter: RateLimiter | undefined;
 
   constructor(
     readonly name: string,
@@ -28,8 +51,15 @@ export class ControllerFacade implements ControllerContext {
     private readonly inputs: () => readonly Input[],
     readonly metrics: ControllerMetrics,
     private readonly host: FacadeHost,
+    /** Aborts when the controller stops: ends rate-limit waits and teardown signals. */
+    private readonly lifetime?: AbortSignal,
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
+    const limit = host.changeRateLimit;
+    this.#limiter =
+      limit === undefined
+        ? undefined
+        : new RateLimiter({ now: () => host.clock.now(), setTimer: host.setTimer }, limit);
   }
 
   get clock(): Clock {
@@ -63,10 +93,24 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.list<S>(kind, options);
   }
 
-  async create<S>(resource: Draft<S> | Resource<S>): Promise<Resource<S>> {
+  async teardownSignal(pointer: Pointer, signal?: AbortSignal): Promise<AbortSignal> {
+    this.#checkRead(pointer, false);
+    // A watch, which COSI's metrics count as a read.
+    this.metrics.reads++;
+    const parents = [this.lifetime, signal].filter((s) => s !== undefined);
+    const parent = parents.length > 1 ? AbortSignal.any(parents) : parents[0];
+    return teardownSignal(this.host.state, pointer, parent);
+  }
+
+  async create<S>(
+    resource: Draft<S> | Resource<S>,
+    options: ControllerCreateOptions = {},
+  ): Promise<Resource<S>> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'create');
-    const stored = await this.host.state.create(resource, { owner: this.name });
-    this.#wrote(stored.metadata);
+    this.metrics.writes++;
+    const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
+    this.#changed(stored.metadata);
     return stored;
   }
 
@@ -74,16 +118,18 @@ export class ControllerFacade implements ControllerContext {
     resource: Draft<S> | Resource<S>,
     options: Omit<UpdateOptions, 'owner'> = {},
   ): Promise<Resource<S>> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'update');
+    this.metrics.writes++;
     const stored = await this.host.state.update(resource, { ...options, owner: this.name });
-    this.#wrote(stored.metadata);
+    this.#changed(stored.metadata);
     return stored;
   }
 
   async modify<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: Omit<UpdateOptions, 'owner'> = {},
+    options: ControllerModifyOptions = {},
   ): Promise<void> {
     await this.modifyWithResult(empty, fn, options);
   }
@@ -91,44 +137,90 @@ export class ControllerFacade implements ControllerContext {
   async modifyWithResult<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: Omit<UpdateOptions, 'owner'> = {},
+    options: ControllerModifyOptions = {},
   ): Promise<Resource<S>> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(empty.metadata, 'modify');
     const before = this.#peekVersion(empty.metadata);
-    const stored = await this.host.state.modifyWithResult(empty, fn, {
-      ...options,
-      owner: this.name,
-    });
-    if (before === undefined || stored.metadata.version !== before) this.#wrote(stored.metadata);
+    // Whether `fn` ran to the end: only then did the state go on to a create or an update.
+    const progress = { applied: false };
+    const tracked: Updater<S> = async (draft) => {
+      await fn(draft);
+      progress.applied = true;
+    };
+    this.metrics.reads++;
+    const existed = before !== undefined && before > 0;
+    if (existed) this.metrics.reads++;
+    let stored: Resource<S>;
+    try {
+      const { noOwner: _, ...update } = options;
+      stored = await this.host.state.modifyWithResult(empty, tracked, {
+        ...update,
+        owner: this.#owner(options),
+      });
+    } catch (error) {
+      if (progress.applied) this.metrics.writes++;
+      throw error;
+    }
+    if (progress.applied && (!existed || stored.metadata.version !== before)) this.metrics.writes++;
+    if (before === undefined || stored.metadata.version !== before) this.#changed(stored.metadata);
     return stored;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'tear down');
     const before = this.#peekVersion(pointer);
-    const ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
-    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    this.metrics.reads++;
+    let ready: boolean;
+    try {
+      ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
+    } catch (error) {
+      // Found, but the update was refused (another owner): a read and a write were made.
+      if (!isNotFound(error)) this.#countUpdate();
+      throw error;
+    }
+    if (before === undefined || this.#peekVersion(pointer) !== before) {
+      this.#countUpdate();
+      this.#changed(pointer);
+    }
     return ready;
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'destroy');
+    this.metrics.writes++;
     await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
-    this.#wrote(pointer);
+    this.#changed(pointer);
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
+    this.metrics.reads++;
     await this.host.state.addFinalizer(pointer, ...finalizers);
-    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    this.#finalizersChanged(pointer, before);
   }
 
+  /**
+   * A resource that is already gone holds no finalizers, so releasing one is done: as in COSI's
+   * controller state adapter, not-found is not an error (a controller releasing an input that was
+   * destroyed meanwhile must not crash and restart).
+   */
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
-    await this.host.state.removeFinalizer(pointer, ...finalizers);
-    if (before === undefined || this.#peekVersion(pointer) !== before) this.#wrote(pointer);
+    this.metrics.reads++;
+    try {
+      await this.host.state.removeFinalizer(pointer, ...finalizers);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+    this.#finalizersChanged(pointer, before);
   }
 
   /** Whether this controller may read the resource (or list the kind). */
@@ -139,6 +231,11 @@ export class ControllerFacade implements ControllerContext {
       if (input.id === undefined || (!listing && input.id === pointer.id)) return true;
     }
     return false;
+  }
+
+  /** The owner a create or modify stamps: the controller, or nobody when asked. */
+  #owner(options: { readonly noOwner?: boolean }): string {
+    return options.noOwner === true ? '' : this.name;
   }
 
   #checkRead(pointer: Pointer, listing: boolean): void {
@@ -172,8 +269,22 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.peekVersion?.(pointer);
   }
 
-  #wrote(pointer: Pointer): void {
+  /** A finalizer change of a resource that exists reads it again, and writes if it changed. */
+  #finalizersChanged(pointer: Pointer, before: number | undefined): void {
+    this.metrics.reads++;
+    if (before !== undefined && this.#peekVersion(pointer) === before) return;
     this.metrics.writes++;
+    this.#changed(pointer);
+  }
+
+  /** The read-then-update a teardown makes when the resource is not tearing down yet. */
+  #countUpdate(): void {
+    this.metrics.reads++;
+    this.metrics.writes++;
+  }
+
+  /** The state changed: the runtime counts it toward convergence and its bounds. */
+  #changed(pointer: Pointer): void {
     this.host.onWrite(this.name, pointer);
   }
 }

@@ -49,20 +49,55 @@ export interface ControllerReader {
   /** `undefined` instead of a not-found error. */
   find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined>;
   list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]>;
+  /**
+   * A signal that aborts once the resource (an input or output) starts tearing down or is
+   * destroyed, when `signal` aborts, or when the controller stops: COSI's
+   * `ContextWithTeardown`, for work done on behalf of a resource that must stop when it goes.
+   *
+   * @example
+   * const stop = await rt.teardownSignal(vm.metadata);
+   * await provision(vm, { signal: stop });
+   */
+  teardownSignal(pointer: Pointer, signal?: AbortSignal): Promise<AbortSignal>;
 }
 
-/** Writes a controller may do: only of its outputs, each stamped with its name as owner. */
+/** Options of a controller's `create`. */
+export interface ControllerCreateOptions {
+  /**
+   * Store the resource without an owner instead of the controller's name (COSI's
+   * `WithCreateNoOwner`): a resource the user, not the controller, then manages.
+   */
+  readonly noOwner?: boolean;
+}
+
+/** Options of a controller's `modify` and `modifyWithResult`. */
+export interface ControllerModifyOptions extends Omit<UpdateOptions, 'owner'> {
+  /**
+   * Create or update the resource as one without an owner (COSI's `WithModifyNoOwner`): it is
+   * created unowned, and only an unowned resource is updated.
+   */
+  readonly noOwner?: boolean;
+}
+
+/**
+ * Writes a controller may do: only of its outputs, each stamped with its name as owner (unless
+ * `noOwner` says otherwise). With the runtime's `changeRateLimit`, each write first waits for its
+ * turn.
+ */
 export interface ControllerWriter {
-  create<S>(resource: Draft<S> | Resource<S>): Promise<Resource<S>>;
+  create<S>(
+    resource: Draft<S> | Resource<S>,
+    options?: ControllerCreateOptions,
+  ): Promise<Resource<S>>;
   update<S>(
     resource: Draft<S> | Resource<S>,
     options?: Omit<UpdateOptions, 'owner'>,
   ): Promise<Resource<S>>;
-  modify<S>(empty: Draft<S>, fn: Updater<S>, options?: Omit<UpdateOptions, 'owner'>): Promise<void>;
+  modify<S>(empty: Draft<S>, fn: Updater<S>, options?: ControllerModifyOptions): Promise<void>;
   modifyWithResult<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options?: Omit<UpdateOptions, 'owner'>,
+    options?: ControllerModifyOptions,
   ): Promise<Resource<S>>;
   /** True when the resource has no finalizers left. */
   teardown(pointer: Pointer, options?: OwnerOptions): Promise<boolean>;
@@ -95,6 +130,28 @@ export interface ControllerRuntime extends ControllerContext {
   resetRestartBackoff(): void;
   /** Replaces the inputs (outputs are fixed at registration). */
   updateInputs(inputs: readonly Input<ControllerInputKind>[]): void;
+  /**
+   * Starts recording which outputs this pass writes (every create, update and modify, failed
+   * ones too), for {@link ControllerRuntime.cleanupOutputs} at its end. COSI's
+   * `StartTrackingOutputs`.
+   *
+   * @throws Error when tracking is already on (the last pass did not call `cleanupOutputs`).
+   */
+  startTrackingOutputs(): void;
+  /**
+   * Ends the pass that `startTrackingOutputs` began: destroys every resource of `kinds` that this
+   * controller owns and did not write in the pass (without a teardown, so outputs with finalizers
+   * are not for this), then resets the restart backoff. COSI's `CleanupOutputs`.
+   *
+   * @example
+   * for await (const _ of rt.events()) {
+   *   rt.startTrackingOutputs();
+   *   for (const int of await rt.list(Int.kind())) await rt.modify(Doubled.create(int.metadata.id), fill);
+   *   await rt.cleanupOutputs(Doubled.kind());
+   * }
+   * @throws Error when tracking is not on.
+   */
+  cleanupOutputs(...kinds: Kind[]): Promise<void>;
 }
 
 /**

@@ -38,6 +38,7 @@ export interface ControllerReport {
   readonly kind: 'controller' | 'qcontroller';
   readonly condition: ControllerCondition;
   readonly reconciles: number;
+  /** Changes this controller made to the state (its `writes` metric counts state calls). */
   readonly writes: number;
   readonly errors: number;
   readonly restarts: number;

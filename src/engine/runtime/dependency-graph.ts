@@ -67,6 +67,10 @@ export class DependencyDatabase {
       names.add(name);
       const allowed = isQController(controller) ? Q_INPUT_KINDS : CONTROLLER_INPUT_KINDS;
       problems.push(...validateInputs(name, inputsOf(controller), allowed));
+      if (isQController(controller)) {
+        const problem = validateConcurrency(name, controller.settings.concurrency);
+        if (problem !== undefined) problems.push(problem);
+      }
       const seenOutputs = new Set<string>();
       for (const output of outputsOf(controller)) {
         if (seenOutputs.has(output.type)) {
@@ -195,4 +199,15 @@ function validateInputs(
     seen.add(key);
   }
   return problems;
+}
+
+/**
+ * A queue controller's worker count is a positive whole number, or unset (1). COSI refuses 0 at
+ * registration (`invalid concurrency`) rather than running a controller that can never reconcile,
+ * and so does cosi, instead of quietly rounding it to something else.
+ */
+function validateConcurrency(name: string, concurrency: number | undefined): string | undefined {
+  if (concurrency === undefined) return undefined;
+  if (Number.isInteger(concurrency) && concurrency >= 1) return undefined;
+  return `controller ${JSON.stringify(name)}: invalid concurrency ${String(concurrency)}: expected a whole number of at least 1`;
 }

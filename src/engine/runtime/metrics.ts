@@ -5,7 +5,9 @@
 export interface ControllerMetrics {
   /** Times the controller was woken (whole-world) or an item was taken (queue). */
   wakeups: number;
+  /** State reads, counted as COSI's metrics wrapper counts them (see `ControllerFacade`). */
   reads: number;
+  /** State writes attempted, failed ones included, counted as COSI's metrics wrapper does. */
   writes: number;
   /** Failed runs (whole-world) or failed reconciles (queue). */
   crashes: number;

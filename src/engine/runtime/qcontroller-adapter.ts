@@ -29,8 +29,11 @@ type Job =
   | { readonly kind: 'reconcile'; readonly pointer: Pointer }
   | { readonly kind: 'map'; readonly metadata: ReducedMetadata };
 
-/** An item that keeps failing, as the report shows it. */
+/** An item (a reconcile or a mapping) that keeps failing, as the report shows it. */
 interface FailingItem {
+  /** What is retried. */
+  readonly job: Job;
+  /** The primary item, or the changed input a mapping is for. */
   readonly pointer: Pointer;
   readonly attempts: number;
   readonly lastError: Error;
@@ -71,7 +74,8 @@ export class QControllerAdapter implements Adapter {
     this.#backoffOptions = backoff;
     this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
-    this.#concurrency = Math.max(1, Math.floor(controller.settings.concurrency ?? 1));
+    // Registration refused anything but a positive whole number.
+    this.#concurrency = controller.settings.concurrency ?? 1;
     this.#primaryKinds = new Set(
       controller.settings.inputs.filter((i) => i.kind === 'primary').map(kindKey),
     );
@@ -81,6 +85,7 @@ export class QControllerAdapter implements Adapter {
       () => host.db.inputs(controller.name),
       this.metrics,
       host,
+      this.#abort.signal,
     );
     this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
   }
@@ -193,7 +198,7 @@ export class QControllerAdapter implements Adapter {
       if (!item.gaveUp || item.terminal) continue;
       this.#failing.set(key, { ...item, gaveUp: false });
       this.#backoffs.get(key)?.reset();
-      this.#enqueue(item.pointer);
+      this.#requeue(key, item.job);
     }
     if (this.#condition === 'failed') {
       this.#condition = 'running';
@@ -213,8 +218,13 @@ export class QControllerAdapter implements Adapter {
 
   /** Queues a mapping of a changed secondary input. */
   #enqueueMap(metadata: ReducedMetadata): void {
+    this.#requeue(`m\0${pointerKey(metadata)}`, { kind: 'map', metadata });
+  }
+
+  /** Queues a job under its key again (a retry after a failure, or another chance). */
+  #requeue(key: string, job: Job, delay = 0): void {
     if (this.#abort.signal.aborted) return;
-    this.#queue.add(`m\0${pointerKey(metadata)}`, { kind: 'map', metadata });
+    this.#queue.add(key, job, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
@@ -274,60 +284,71 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
+  /**
+   * Runs one job. A reconcile and a mapping fail and retry alike, as in COSI, where both are
+   * items of the one queue: a mapping that throws is retried with its own backoff, so the change
+   * it was for is not lost.
+   */
   async #process(key: string, job: Job): Promise<void> {
     this.metrics.wakeups++;
     this.host.onProgress();
-    if (job.kind === 'map') {
-      await this.#map(job.metadata);
-      return;
-    }
-    this.metrics.reconciles++;
     try {
-      await this.controller.reconcile(this.#facade, job.pointer, this.#log);
-      this.metrics.processed++;
+      if (job.kind === 'map') {
+        await this.#map(job.metadata);
+      } else {
+        this.metrics.reconciles++;
+        await this.controller.reconcile(this.#facade, job.pointer, this.#log);
+        this.metrics.processed++;
+      }
       this.#succeeded(key);
     } catch (error) {
       if (this.#abort.signal.aborted) return;
-      if (isSkip(error)) {
-        this.metrics.skips++;
-        this.#succeeded(key);
-      } else if (isRequeue(error)) {
-        this.metrics.requeues++;
-        if (error.cause !== undefined) this.#recordFailure(key, job.pointer, toError(error.cause));
-        this.#enqueue(job.pointer, error.interval);
-      } else if (isTerminal(error)) {
-        this.metrics.crashes++;
-        this.#recordFailure(key, job.pointer, error, true);
-        this.#log.error('reconcile failed with a terminal error, not retrying', {
-          resource: formatPointer(job.pointer),
-          error: error.message,
-        });
-      } else {
-        const err = toError(error);
-        this.metrics.crashes++;
-        const gaveUp = this.#recordFailure(key, job.pointer, err);
-        this.#log.error('reconcile failed', {
-          resource: formatPointer(job.pointer),
-          error: err.message,
-        });
-        if (!gaveUp) this.#enqueue(job.pointer, this.#backoffFor(key).next());
-      }
+      this.#failed(key, job, error);
     }
   }
 
-  async #map(metadata: ReducedMetadata): Promise<void> {
-    this.metrics.mappedIn++;
-    let pointers: readonly Pointer[];
-    try {
-      // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
-      pointers = (await this.controller.mapInput?.(this.#facade, metadata, this.#log)) ?? [];
-    } catch (error) {
+  /**
+   * What a thrown error does to the job. A plain `RequeueError` is a success that asks to come
+   * back: the backoff and the failure record are cleared (COSI clears the backoff; controller-
+   * runtime's `RequeueAfter` forgets the item in the rate limiter). One that wraps an error is a
+   * failure retried after its own interval.
+   */
+  #failed(key: string, job: Job, error: unknown): void {
+    const pointer = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
+    const what = job.kind === 'map' ? 'mapInput' : 'reconcile';
+    if (isSkip(error)) {
+      this.metrics.skips++;
+      this.#succeeded(key);
+    } else if (isRequeue(error)) {
+      if (error.cause === undefined) {
+        this.metrics.requeues++;
+        this.#succeeded(key);
+      } else {
+        this.metrics.crashes++;
+        this.#recordFailure(key, job, pointer, toError(error.cause));
+      }
+      this.#requeue(key, job, error.interval);
+    } else if (isTerminal(error)) {
+      this.metrics.crashes++;
+      this.#recordFailure(key, job, pointer, error, true);
+      this.#log.error(`${what} failed with a terminal error, not retrying`, {
+        resource: formatPointer(pointer),
+        error: error.message,
+      });
+    } else {
       const err = toError(error);
       this.metrics.crashes++;
-      this.#lastError = err;
-      this.#log.error('mapInput failed', { resource: formatPointer(metadata), error: err.message });
-      return;
+      const gaveUp = this.#recordFailure(key, job, pointer, err);
+      this.#log.error(`${what} failed`, { resource: formatPointer(pointer), error: err.message });
+      if (!gaveUp) this.#requeue(key, job, this.#backoffFor(key).next());
     }
+  }
+
+  /** Maps a changed input to primary items and queues them; throws what `mapInput` throws. */
+  async #map(metadata: ReducedMetadata): Promise<void> {
+    this.metrics.mappedIn++;
+    // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
+    const pointers = (await this.controller.mapInput?.(this.#facade, metadata, this.#log)) ?? [];
     for (const pointer of pointers) {
       if (!this.#primaryKinds.has(kindKey(pointer))) {
         this.#lastError = new Error(
@@ -348,11 +369,11 @@ export class QControllerAdapter implements Adapter {
   }
 
   /** Returns true when the item is given up (attempt bound reached). */
-  #recordFailure(key: string, pointer: Pointer, error: Error, terminal = false): boolean {
+  #recordFailure(key: string, job: Job, pointer: Pointer, error: Error, terminal = false): boolean {
     this.#lastError = error;
     const attempts = (this.#failing.get(key)?.attempts ?? 0) + 1;
     const gaveUp = terminal || attempts >= this.host.maxAttempts();
-    this.#failing.set(key, { pointer, attempts, lastError: error, gaveUp, terminal });
+    this.#failing.set(key, { job, pointer, attempts, lastError: error, gaveUp, terminal });
     return gaveUp;
   }
 

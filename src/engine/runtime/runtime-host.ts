@@ -3,6 +3,7 @@ import type { State } from '../state/state.js';
 import type { Clock, Timer } from './clock.js';
 import type { DependencyDatabase } from './dependency-graph.js';
 import type { Logger } from './logger.js';
+import type { ChangeRateLimit } from './rate-limiter.js';
 import type { WakeupScheduler } from './scheduler.js';
 
 /** What a controller adapter needs from the runtime that hosts it. */
@@ -12,6 +13,8 @@ export interface RuntimeHost {
   readonly logger: Logger;
   readonly db: DependencyDatabase;
   readonly scheduler: WakeupScheduler;
+  /** Each controller's own limit on how fast it writes; none when unset. */
+  readonly changeRateLimit: ChangeRateLimit | undefined;
   /** A timer the runtime keeps track of (and cancels on stop). */
   setTimer(ms: number, fn: () => void): Timer;
   /** Failures after which a controller or an item is given up (during a convergence run). */

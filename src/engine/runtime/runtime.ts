@@ -19,6 +19,7 @@ import { RegistrationError } from '../errors.js';
 import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';
+import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WakeupScheduler } from './scheduler.js';
 
@@ -29,6 +30,21 @@ export interface RuntimeOptions {
   readonly logSink?: LogSink;
   /** Restart and per-item backoff; COSI's defaults (500 ms, x1.5, max 60 s). */
   readonly backoff?: BackoffOptions;
+  /**
+   * Limits how fast each controller writes, each with a limiter of its own (COSI's
+   * `WithChangeRateLimit`): a controller that writes in a hot loop cannot flood the state.
+   * Unlimited by default.
+   *
+   * @example
+   * createRuntime(state, { changeRateLimit: { limit: 10, burst: 20 } });
+   */
+  readonly changeRateLimit?: ChangeRateLimit;
+}
+
+/** What a convergence run counts from, per controller. */
+interface Baseline {
+  readonly metrics: ControllerMetrics;
+  readonly changes: number;
 }
 
 interface Route {
@@ -57,6 +73,11 @@ export class Runtime {
   readonly #watched = new Set<string>();
   readonly #timers = new Map<Timer, number>();
   readonly #tracker = new WriteTracker();
+  /**
+   * Changes each controller made to the state, for the report: its `writes` metric counts state
+   * calls the way COSI does (failed and no-op ones too), which is not what converging is about.
+   */
+  readonly #changes = new Map<string, number>();
   readonly #abort = new AbortController();
   readonly #backoff: BackoffOptions;
   readonly #host: RuntimeHost;
@@ -70,7 +91,11 @@ export class Runtime {
     this.clock = options.clock ?? new RealClock();
     this.logger = createLogger(options.logSink, () => this.clock.now());
     this.#backoff = options.backoff ?? {};
+    const limit = options.changeRateLimit;
+    const problem = limit === undefined ? undefined : changeRateLimitProblem(limit);
+    if (problem !== undefined) throw new RangeError(problem);
     this.#host = {
+      changeRateLimit: limit,
       state,
       clock: this.clock,
       logger: this.logger,
@@ -80,6 +105,7 @@ export class Runtime {
       maxAttempts: () => this.#maxAttempts,
       onWrite: (controller, pointer) => {
         this.#tracker.record(controller, pointer);
+        this.#changes.set(controller, (this.#changes.get(controller) ?? 0) + 1);
         this.#progress++;
       },
       onProgress: () => {
@@ -145,7 +171,12 @@ export class Runtime {
   async converge(options: ConvergeOptions = {}): Promise<ConvergenceReport> {
     const opts = { ...DEFAULT_CONVERGE_OPTIONS, ...options };
     this.#maxAttempts = opts.maxAttempts;
-    const baseline = new Map([...this.#adapters].map(([name, a]) => [name, { ...a.metrics }]));
+    const baseline = new Map(
+      [...this.#adapters].map(([name, a]): [string, Baseline] => [
+        name,
+        { metrics: { ...a.metrics }, changes: this.#changes.get(name) ?? 0 },
+      ]),
+    );
     this.#tracker.reset();
     const startedAt = this.clock.now();
     try {
@@ -298,19 +329,20 @@ export class Runtime {
     reason: ConvergenceReason,
     rounds: number,
     elapsed: number,
-    baseline: Map<string, ControllerMetrics>,
+    baseline: Map<string, Baseline>,
   ): ConvergenceReport {
     const controllers: ControllerReport[] = [...this.#adapters.values()]
       .map((adapter): ControllerReport => {
         const m = adapter.metrics;
-        const base = baseline.get(adapter.name);
+        const base = baseline.get(adapter.name)?.metrics;
+        const changesBefore = baseline.get(adapter.name)?.changes ?? 0;
         const { kind, condition, lastError, failingItems } = adapter.report();
         return {
           name: adapter.name,
           kind,
           condition,
           reconciles: m.reconciles - (base?.reconciles ?? 0),
-          writes: m.writes - (base?.writes ?? 0),
+          writes: (this.#changes.get(adapter.name) ?? 0) - changesBefore,
           errors: m.crashes - (base?.crashes ?? 0),
           restarts: m.restarts - (base?.restarts ?? 0),
           ...(lastError === undefined ? {} : { lastError }),

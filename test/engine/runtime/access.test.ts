@@ -111,4 +111,22 @@ describe('the controller facade', () => {
     expect(await probe((rt) => rt.addFinalizer(Str.pointer('only'), 'f'))).toBe('ok');
     expect((await h.state.get(Str.pointer('only'))).metadata.finalizers).toEqual(['f']);
   });
+
+  // Ported from cosi-project/runtime pkg/controller/runtime/internal/controllerstate/adapter.go RemoveFinalizer (not found is no error)
+  it('removes a finalizer from a strong input that is already gone without an error or a restart', async () => {
+    h = createHarness();
+    const caught: unknown[] = [];
+    await h.runtime.register(
+      prober((rt) => rt.removeFinalizer(Str.pointer('only'), 'Prober'), caught),
+    );
+    const report = await h.runtime.converge();
+    expect(caught).toEqual(['ok']);
+    expect(report.converged).toBe(true);
+    expect(report.controllers[0]).toMatchObject({ errors: 0, restarts: 0 });
+  });
+
+  it('still refuses a finalizer change on a gone resource that is not a strong input', async () => {
+    const error = await probe((rt) => rt.removeFinalizer(Int.pointer('gone'), 'Prober'));
+    expect(error).toMatchObject({ code: 'access-denied', rule: 'finalizer' });
+  });
 });

@@ -105,6 +105,31 @@ describe('registration', () => {
     );
   });
 
+  // Ported from cosi-project/runtime pkg/controller/runtime/internal/qruntime/qruntime.go NewAdapter (invalid concurrency)
+  it('refuses a queue controller with a concurrency of 0 instead of running it with 1', async () => {
+    h = createHarness();
+    const pollers = (concurrency: number): QController => ({
+      name: `Pollers${concurrency}`,
+      settings: {
+        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+        outputs: [],
+        concurrency,
+      },
+      reconcile: async () => undefined,
+      mapInput: async () => [],
+    });
+    await expect(h.runtime.register(pollers(0))).rejects.toThrow(/invalid concurrency 0/);
+    await expect(h.runtime.register(pollers(-1), pollers(1.5))).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof RegistrationError &&
+        error.problems.length === 2 &&
+        error.problems.every((p) => p.includes('invalid concurrency')),
+    );
+    expect(h.runtime.controllerNames()).toEqual([]);
+    await h.runtime.register(pollers(2));
+    expect(h.runtime.controllerNames()).toEqual(['Pollers2']);
+  });
+
   it('exports the dependency graph as sorted data', async () => {
     h = createHarness();
     await h.runtime.register(strToSentence(), intToStr());
