@@ -72,12 +72,16 @@ export {
 // Errors
 export {
   AccessError,
+  BufferOverrunError,
   ConflictError,
   DestroyOutputError,
   hasCode,
+  InvalidBookmarkError,
   isAccessError,
+  isBufferOverrun,
   isConflict,
   isDestroyOutput,
+  isInvalidBookmark,
   isNotFound,
   isOwnerConflict,
   isPhaseConflict,
@@ -100,6 +104,8 @@ export {
 
 // State
 export type {
+  AggregatedWatchListener,
+  Bookmark,
   CreateOptions,
   ListOptions,
   OwnerOptions,
@@ -113,10 +119,13 @@ export type {
   WatchListener,
   WatchOptions,
 } from './engine/state/state.js';
+export { isResourceEvent } from './engine/state/state.js';
+export { watchFor, type WatchForConditions } from './engine/state/watch-for.js';
 export { isTombstone } from './engine/state/tombstone.js';
 export { teardownSignal } from './engine/state/teardown-signal.js';
 export {
   createInMemoryState,
+  DEFAULT_HISTORY_CAPACITY,
   type InMemoryState,
   type InMemoryStateOptions,
 } from './engine/state/in-memory-state.js';

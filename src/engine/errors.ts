@@ -1,4 +1,4 @@
-import { formatPointer, type Pointer } from './resource/pointer.js';
+import { formatPointer, type Kind, type Pointer } from './resource/pointer.js';
 
 /**
  * The engine's error vocabulary: every error that crosses the line between the state, the
@@ -7,6 +7,9 @@ import { formatPointer, type Pointer } from './resource/pointer.js';
  *
  * - `not-found`: the resource does not exist ({@link NotFoundError}).
  * - `conflict`: the state refused a write; `reason` says which rule ({@link ConflictError}).
+ * - `invalid-bookmark`: a watch cannot resume from that bookmark ({@link InvalidBookmarkError}).
+ * - `buffer-overrun`: a watcher fell too far behind and lost events; carried by the `errored`
+ *   event that ends its watch ({@link BufferOverrunError}).
  * - `access-denied`: a controller read or wrote outside its declaration ({@link AccessError}).
  * - `registration`: the runtime refused a batch of controllers ({@link RegistrationError}).
  * - `requeue`: come back in `interval` ms ({@link RequeueError}).
@@ -25,6 +28,8 @@ import { formatPointer, type Pointer } from './resource/pointer.js';
 export type ErrorCode =
   | 'not-found'
   | 'conflict'
+  | 'invalid-bookmark'
+  | 'buffer-overrun'
   | 'access-denied'
   | 'registration'
   | 'requeue'
@@ -121,6 +126,42 @@ export function pendingFinalizers(p: Pointer, finalizers: readonly string[]): Co
     `resource ${formatPointer(p)} has pending finalizers: ${finalizers.join(', ')}`,
   );
 }
+
+/**
+ * A watch cannot resume from this bookmark: it comes from another state (or an earlier run of
+ * this one), from another kind, or its event has already left the history.
+ */
+export class InvalidBookmarkError extends Error {
+  readonly code = 'invalid-bookmark';
+  constructor(readonly bookmark: string) {
+    super(`invalid watch bookmark ${JSON.stringify(bookmark)}`);
+    this.name = 'InvalidBookmarkError';
+  }
+}
+
+export const isInvalidBookmark = (error: unknown): error is InvalidBookmarkError =>
+  hasCode(error, 'invalid-bookmark');
+
+/**
+ * A watcher fell more than the history's capacity behind the writes of a kind: the events it had
+ * not read yet are gone, so its watch ends with this error.
+ */
+export class BufferOverrunError extends Error {
+  readonly code = 'buffer-overrun';
+  constructor(
+    readonly kind: Kind,
+    readonly behind: number,
+    readonly capacity: number,
+  ) {
+    super(
+      `buffer overrun: namespace ${JSON.stringify(kind.namespace)} type ${JSON.stringify(kind.type)}, ${behind} events behind, capacity ${capacity}`,
+    );
+    this.name = 'BufferOverrunError';
+  }
+}
+
+export const isBufferOverrun = (error: unknown): error is BufferOverrunError =>
+  hasCode(error, 'buffer-overrun');
 
 // Runtime
 

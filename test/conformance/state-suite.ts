@@ -14,6 +14,7 @@ import {
   ConflictError,
   idRegexp,
   isConflict,
+  isInvalidBookmark,
   isNotFound,
   isOwnerConflict,
   isPhaseConflict,
@@ -40,6 +41,7 @@ import {
   type State,
   type StateEvent,
   type WatchKindOptions,
+  type WatchOptions,
 } from '../../src/index.js';
 
 export interface StateFactoryOptions {
@@ -99,7 +101,7 @@ async function expectNotFound(promise: Promise<unknown>): Promise<void> {
   expect(isNotFound(error)).toBe(true);
 }
 
-/** `type:id@version`, or `bootstrapped`: enough to compare event streams. */
+/** `type:id@version`, or `bootstrapped` / `noop`: enough to compare event streams. */
 function describeEvent(event: StateEvent): string {
   switch (event.type) {
     case 'created':
@@ -108,6 +110,8 @@ function describeEvent(event: StateEvent): string {
       return `${event.type}:${event.resource.metadata.id}@${event.resource.metadata.version}`;
     case 'bootstrapped':
       return 'bootstrapped';
+    case 'noop':
+      return 'noop';
     case 'errored':
       return `errored:${event.error.message}`;
   }
@@ -146,12 +150,53 @@ async function watchKind(
   return rec;
 }
 
-async function watch(state: State, pointer: Pointer): Promise<Recorder> {
+async function watch(
+  state: State,
+  pointer: Pointer,
+  options: Omit<WatchOptions, 'signal'> = {},
+): Promise<Recorder> {
   const rec = recorder();
   await state.watch(pointer, (event) => rec.events.push(event), {
+    ...options,
     signal: rec.controller.signal,
   });
   return rec;
+}
+
+/** A recorder of `watchKindAggregated`: `events` flattens the batches, `batches` keeps them. */
+async function watchKindAggregated(
+  state: State,
+  options: Omit<WatchKindOptions, 'signal'> = {},
+  kind: Kind = KIND,
+): Promise<Recorder & { readonly batches: (readonly StateEvent[])[] }> {
+  const rec = recorder();
+  const batches: (readonly StateEvent[])[] = [];
+  await state.watchKindAggregated(
+    kind,
+    (batch) => {
+      batches.push(batch);
+      rec.events.push(...batch);
+    },
+    { ...options, signal: rec.controller.signal },
+  );
+  return { ...rec, batches };
+}
+
+type KindWatcher = typeof watchKind;
+
+/** Both ways to watch a kind, for tests that must hold for each. */
+const KIND_WATCHERS: [string, KindWatcher][] = [
+  ['watchKind', watchKind],
+  ['watchKindAggregated', watchKindAggregated],
+];
+
+/** A promise and the function that resolves it. */
+function gate(): { readonly promise: Promise<void>; readonly open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
 }
 
 async function listIds(state: State, options?: ListOptions, kind: Kind = KIND): Promise<string[]> {
@@ -1191,7 +1236,12 @@ export function describeStateConformance(name: string, factory: StateFactory): v
           d.spec.size = 1;
         });
         await settle();
-        expect(rec.events[1]).toEqual({ type: 'updated', resource: after, old: before });
+        expect(rec.events[1]).toEqual({
+          type: 'updated',
+          resource: after,
+          old: before,
+          bookmark: expect.any(String) as unknown,
+        });
       });
 
       it('ignores other resources of the same kind', async () => {
@@ -1265,14 +1315,20 @@ export function describeStateConformance(name: string, factory: StateFactory): v
           'bootstrapped',
           'created:d@1',
         ]);
-        expect(rec.events[3]).toEqual({ type: 'bootstrapped', kind: KIND });
+        expect(rec.events[3]).toEqual({
+          type: 'bootstrapped',
+          kind: KIND,
+          bookmark: expect.any(String) as unknown,
+        });
       });
 
       it('with bootstrap on an empty kind delivers only bootstrapped', async () => {
         const state = setup();
         const rec = await watchKind(state, { bootstrap: true });
         await settle();
-        expect(rec.events).toEqual([{ type: 'bootstrapped', kind: KIND }]);
+        expect(rec.events).toEqual([
+          { type: 'bootstrapped', kind: KIND, bookmark: expect.any(String) as unknown },
+        ]);
       });
 
       it('does not deliver events of another type', async () => {
@@ -1378,6 +1434,314 @@ export function describeStateConformance(name: string, factory: StateFactory): v
         await settle();
         expect(first.seen()).toEqual(['created:a@1', 'destroyed:a@1']);
         expect(second.seen()).toEqual(first.seen());
+      });
+    });
+
+    describe('watch: tail events and bookmarks', () => {
+      /** a: created, torn down, a finalizer added and removed, destroyed; b in between. */
+      async function history(state: State): Promise<void> {
+        await create(state, 'a');
+        await create(state, 'b');
+        await state.teardown(ptr('a'));
+        await state.addFinalizer(ptr('a'), 'x');
+        await state.removeFinalizer(ptr('a'), 'x');
+        await state.destroy(ptr('a'));
+      }
+
+      // Ported from cosi-project/runtime pkg/state/conformance/state.go TestWatchWithTailEvents
+      it('with tailEvents replays the recent changes of the resource instead of its state, then goes on', async () => {
+        const state = setup();
+        await history(state);
+        const rec = await watch(state, ptr('a'), { tailEvents: 1000 });
+        await create(state, 'a');
+        await settle();
+        expect(rec.seen()).toEqual([
+          'created:a@1',
+          'updated:a@2',
+          'updated:a@3',
+          'updated:a@4',
+          'destroyed:a@4',
+          'created:a@1',
+        ]);
+      });
+
+      it('with tailEvents replays only the last n changes of the resource', async () => {
+        const state = setup();
+        await history(state);
+        const rec = await watch(state, ptr('a'), { tailEvents: 2 });
+        await settle();
+        expect(rec.seen()).toEqual(['updated:a@4', 'destroyed:a@4']);
+      });
+
+      // Ported from cosi-project/runtime pkg/state/conformance/state.go TestWatchWithBookmarks
+      it('resumed from the bookmark of any change, delivers exactly the changes after it', async () => {
+        const state = setup();
+        const rec = await watch(state, ptr('a'));
+        await history(state);
+        await settle();
+        const [initial, ...changes] = rec.events;
+        expect(initial).toMatchObject({ type: 'destroyed' });
+        expect(changes).toHaveLength(5);
+        await create(state, 'a');
+
+        for (const [i, event] of changes.entries()) {
+          const bookmark = (event as { bookmark?: string }).bookmark;
+          expect(typeof bookmark).toBe('string');
+          const resumed = await watch(state, ptr('a'), { startFromBookmark: bookmark as string });
+          await settle();
+          expect(resumed.seen()).toEqual([
+            ...changes.slice(i + 1).map(describeEvent),
+            'created:a@1',
+          ]);
+          resumed.stop();
+        }
+      });
+
+      it('rejects a bookmark it did not issue with an invalid-bookmark error', async () => {
+        const state = setup();
+        const other = factory({ now: clock.now });
+        const rec = await watchKind(other);
+        await other.create(path('a'));
+        await settle();
+        const foreign = (rec.events[0] as { bookmark?: string }).bookmark as string;
+        await create(state, 'a');
+
+        for (const bookmark of [foreign, 'not a bookmark', '']) {
+          const error = await errorOf(
+            state.watch(ptr('a'), () => undefined, { startFromBookmark: bookmark }),
+          );
+          expect(isInvalidBookmark(error)).toBe(true);
+        }
+      });
+
+      it('rejects tailEvents together with startFromBookmark', async () => {
+        const state = setup();
+        const rec = await watch(state, ptr('a'));
+        await create(state, 'a');
+        await settle();
+        const bookmark = (rec.events[1] as { bookmark?: string }).bookmark as string;
+        await errorOf(
+          state.watch(ptr('a'), () => undefined, { tailEvents: 1, startFromBookmark: bookmark }),
+        );
+      });
+    });
+
+    describe('watchKind: tail events and bookmarks', () => {
+      // Ported from cosi-project/runtime pkg/state/conformance/state.go TestWatchKindWithTailEvents
+      it.each(KIND_WATCHERS)(
+        '%s with tailEvents replays the last changes of the kind, then goes on',
+        async (_, watcher) => {
+          const state = setup();
+          await create(state, 'a');
+          await state.modify(path('a'), (d) => {
+            d.spec.size = 1;
+          });
+          await state.teardown(ptr('a'));
+          await state.destroy(ptr('a'));
+          await create(state, 'b', { type: OTHER_TYPE });
+
+          const all = await watcher(state, { tailEvents: 1000 });
+          const lastTwo = await watcher(state, { tailEvents: 2 });
+          await create(state, 'c');
+          await settle();
+          expect(all.seen()).toEqual([
+            'created:a@1',
+            'updated:a@2',
+            'updated:a@3',
+            'destroyed:a@3',
+            'created:c@1',
+          ]);
+          expect(lastTwo.seen()).toEqual(['updated:a@3', 'destroyed:a@3', 'created:c@1']);
+        },
+      );
+
+      // Ported from cosi-project/runtime pkg/state/conformance/state.go TestWatchKindWithBookmarks
+      describe.each(KIND_WATCHERS)('%s', (_, watcher) => {
+        it.each([
+          ['bootstrap', { bootstrap: true }, 'bootstrapped'],
+          ['bootstrapBookmark', { bootstrapBookmark: true }, 'noop'],
+        ] as const)(
+          'with %s, resumed from any bookmark, delivers exactly the changes after it',
+          async (_option, options, marker) => {
+            const state = setup();
+            await create(state, 'r');
+            const rec = await watcher(state, options);
+            await state.modify(path('r'), (d) => {
+              d.spec.size = 1;
+            });
+            await state.modify(path('r'), (d) => {
+              d.spec.size = 2;
+            });
+            await state.teardown(ptr('r'));
+            await state.destroy(ptr('r'));
+            await settle();
+
+            const changes = ['updated:r@2', 'updated:r@3', 'updated:r@4', 'destroyed:r@4'];
+            const initial = 'bootstrap' in options ? ['created:r@1', marker] : [marker];
+            expect(rec.seen()).toEqual([...initial, ...changes]);
+            const markerEvent = rec.events.find((e) => e.type === marker);
+            expect(typeof (markerEvent as { bookmark?: string }).bookmark).toBe('string');
+            rec.stop();
+            await create(state, 'r');
+
+            const withBookmarks = rec.events.slice(initial.length - 1);
+            for (const [i, event] of withBookmarks.entries()) {
+              const bookmark = (event as { bookmark?: string }).bookmark;
+              expect(typeof bookmark).toBe('string');
+              const resumed = await watcher(state, { startFromBookmark: bookmark as string });
+              await settle();
+              expect(resumed.seen()).toEqual([...changes.slice(i), 'created:r@1']);
+              resumed.stop();
+            }
+          },
+        );
+      });
+
+      it('with a filter, keeps the bookmark of an update delivered as created or destroyed', async () => {
+        const state = setup();
+        await create(state, 'a');
+        const rec = await watchKind(state, { labelQueries: [labelQuery(labelExists('on'))] });
+        await state.modify(path('a'), (d) => {
+          d.metadata.labels.on = '';
+        });
+        await state.modify(path('a'), (d) => {
+          delete d.metadata.labels.on;
+        });
+        await settle();
+        expect(rec.seen()).toEqual(['created:a@2', 'destroyed:a@3']);
+        const [, destroyed] = rec.events;
+        const resumed = await watchKind(state, {
+          startFromBookmark: (rec.events[0] as { bookmark?: string }).bookmark as string,
+        });
+        await settle();
+        expect(resumed.seen()).toEqual(['updated:a@3']);
+        expect(destroyed).toMatchObject({ bookmark: expect.any(String) as unknown });
+      });
+
+      it('rejects bootstrap together with tailEvents or startFromBookmark', async () => {
+        const state = setup();
+        const rec = await watchKind(state, { bootstrapBookmark: true });
+        await settle();
+        const bookmark = (rec.events[0] as { bookmark?: string }).bookmark as string;
+        await errorOf(state.watchKind(KIND, () => undefined, { bootstrap: true, tailEvents: 1 }));
+        await errorOf(
+          state.watchKind(KIND, () => undefined, { bootstrap: true, startFromBookmark: bookmark }),
+        );
+      });
+
+      it('rejects a bookmark it did not issue with an invalid-bookmark error', async () => {
+        const state = setup();
+        const error = await errorOf(
+          state.watchKind(KIND, () => undefined, { startFromBookmark: 'not a bookmark' }),
+        );
+        expect(isInvalidBookmark(error)).toBe(true);
+      });
+    });
+
+    describe('watchKindAggregated', () => {
+      // Ported from cosi-project/runtime pkg/state/conformance/state.go TestWatchKindAggregated
+      it('delivers every change of the kind in order, in batches', async () => {
+        const state = setup();
+        const rec = await watchKindAggregated(state);
+        await create(state, 'a');
+        await create(state, 'b');
+        await create(state, 'x', { type: OTHER_TYPE });
+        await state.destroy(ptr('a'));
+        await settle();
+        expect(rec.seen()).toEqual(['created:a@1', 'created:b@1', 'destroyed:a@1']);
+        expect(rec.batches.every((batch) => batch.length > 0)).toBe(true);
+      });
+
+      it('with bootstrap first delivers the existing resources and bootstrapped', async () => {
+        const state = setup();
+        await create(state, 'b');
+        await create(state, 'a');
+        const rec = await watchKindAggregated(state, { bootstrap: true });
+        await settle();
+        await create(state, 'c');
+        await settle();
+        expect(rec.seen()).toEqual(['created:a@1', 'created:b@1', 'bootstrapped', 'created:c@1']);
+      });
+
+      // Ported from cosi-project/runtime pkg/state/conformance/state.go TestWatchKindAggregatedWithLabels
+      it('filters with the same semantics as watchKind', async () => {
+        const state = setup();
+        await create(state, 'a', { labels: { tier: 'web' } });
+        const rec = await watchKindAggregated(state, {
+          bootstrap: true,
+          labelQueries: [labelQuery(labelEqual('tier', 'web'))],
+        });
+        await create(state, 'b', { labels: { tier: 'db' } });
+        await state.modify(path('b'), (d) => {
+          d.metadata.labels.tier = 'web';
+        });
+        await state.modify(path('a'), (d) => {
+          d.metadata.labels.tier = 'db';
+        });
+        await settle();
+        expect(rec.seen()).toEqual(['created:a@1', 'bootstrapped', 'created:b@2', 'destroyed:a@2']);
+      });
+
+      it('stops delivering when its signal is aborted', async () => {
+        const state = setup();
+        const rec = await watchKindAggregated(state);
+        await create(state, 'a');
+        await settle();
+        rec.stop();
+        await create(state, 'b');
+        await settle();
+        expect(rec.seen()).toEqual(['created:a@1']);
+      });
+    });
+
+    describe('slow listeners', () => {
+      it("a listener's promise holds back the next event; nothing is lost or reordered", async () => {
+        const state = setup();
+        const seen: string[] = [];
+        const slow = gate();
+        await state.watchKind(KIND, (event) => {
+          seen.push(describeEvent(event));
+          return seen.length === 1 ? slow.promise : undefined;
+        });
+        await create(state, 'a');
+        await create(state, 'b');
+        await state.destroy(ptr('a'));
+        await settle();
+        expect(seen).toEqual(['created:a@1']);
+        slow.open();
+        await settle();
+        expect(seen).toEqual(['created:a@1', 'created:b@1', 'destroyed:a@1']);
+      });
+
+      it('an aggregated listener gets what piled up meanwhile as its next batch', async () => {
+        const state = setup();
+        const batches: string[][] = [];
+        const slow = gate();
+        await state.watchKindAggregated(KIND, (batch) => {
+          batches.push(batch.map(describeEvent));
+          return batches.length === 1 ? slow.promise : undefined;
+        });
+        await create(state, 'a');
+        await settle();
+        await create(state, 'b');
+        await create(state, 'c');
+        await settle();
+        expect(batches).toEqual([['created:a@1']]);
+        slow.open();
+        await settle();
+        expect(batches).toEqual([['created:a@1'], ['created:b@1', 'created:c@1']]);
+      });
+
+      it('a listener that rejects does not end the watch', async () => {
+        const state = setup();
+        const seen: string[] = [];
+        await state.watch(ptr('a'), (event) => {
+          seen.push(describeEvent(event));
+          return Promise.reject(new Error('listener failed'));
+        });
+        await create(state, 'a');
+        await settle();
+        expect(seen).toEqual(['destroyed:a@0', 'created:a@1']);
       });
     });
   });

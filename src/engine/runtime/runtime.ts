@@ -1,6 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
-import type { State, StateEvent } from '../state/state.js';
+import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
 import type { Adapter } from './adapter.js';
 import type { BackoffOptions } from './backoff.js';
 import { RealClock, type Clock, type Timer } from './clock.js';
@@ -15,7 +15,7 @@ import {
   type ControllerReport,
 } from './convergence.js';
 import { DependencyDatabase, type DependencyGraph } from './dependency-graph.js';
-import { RegistrationError } from '../errors.js';
+import { RegistrationError, toError } from '../errors.js';
 import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';
@@ -308,21 +308,55 @@ export class Runtime {
       if (this.#watched.has(key)) continue;
       this.#watched.add(key);
       const first = (this.#routes.get(key) as Route[])[0] as Route;
-      const kind: Kind = { namespace: first.input.namespace, type: first.input.type };
-      await this.state.watchKind(kind, (event) => this.#route(key, event), {
-        signal: this.#abort.signal,
-      });
+      await this.#watchKind(key, { namespace: first.input.namespace, type: first.input.type });
     }
   }
 
-  #route(key: string, event: StateEvent): void {
-    if (event.type === 'bootstrapped' || event.type === 'errored') return;
+  /** With `bootstrap`, after a watch error: every existing resource is delivered again. */
+  async #watchKind(key: string, kind: Kind, bootstrap = false): Promise<void> {
+    await this.state.watchKind(kind, (event) => this.#route(key, kind, event), {
+      signal: this.#abort.signal,
+      bootstrap,
+    });
+  }
+
+  #route(key: string, kind: Kind, event: StateEvent): void {
+    if (event.type === 'errored') {
+      this.#rewatch(key, kind, event.error);
+      return;
+    }
+    if (!isResourceEvent(event)) return;
     const routes = this.#routes.get(key);
     if (!routes) return;
     const id = event.resource.metadata.id;
     for (const { input, adapter } of routes) {
       if (input.id === undefined || input.id === id) adapter.deliver(input, event);
     }
+  }
+
+  /**
+   * A watch ended with an error (it fell behind the state's history and lost events). COSI's
+   * runtime stops on it, leaving the restart to the process around it; here the runtime does
+   * that restart itself, for the one kind: it watches again with bootstrap, which delivers every
+   * existing resource of the kind as `created`, so each controller with an input of that kind
+   * is triggered again (a whole-world controller reconciles, a queue controller requeues its
+   * primaries and maps its mapped inputs), as a restarted controller starts from a fresh list.
+   */
+  #rewatch(key: string, kind: Kind, error: Error): void {
+    if (this.#abort.signal.aborted) return;
+    this.logger.warn('watch error: watching again from the current state', {
+      namespace: kind.namespace,
+      type: kind.type,
+      error: error.message,
+    });
+    this.#progress++;
+    this.#watchKind(key, kind, true).catch((rewatchError: unknown) => {
+      this.logger.error('watching again after a watch error failed', {
+        namespace: kind.namespace,
+        type: kind.type,
+        error: toError(rewatchError).message,
+      });
+    });
   }
 
   #report(

@@ -1,6 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import { queriesMatch, idMatches } from '../resource/label-query.js';
-import { kindKey, pointerKey, toPointer, type Kind, type Pointer } from '../resource/pointer.js';
+import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
 import { cloneMetadata } from '../resource/metadata.js';
 import {
   freezeResource,
@@ -21,83 +21,91 @@ import {
   versionConflict,
 } from '../errors.js';
 import type {
+  AggregatedWatchListener,
   CreateOptions,
   ListOptions,
   OwnerOptions,
   ResourceEvent,
   State,
-  StateEvent,
   UpdateOptions,
   Updater,
   WatchKindOptions,
   WatchListener,
   WatchOptions,
 } from './state.js';
+import { EventHistory } from './event-history.js';
 import { createTombstone } from './tombstone.js';
+import { WatchSubscription, type Delivery } from './watch-subscription.js';
 
 export interface InMemoryStateOptions {
   /** Timestamps for `created` / `updated`, in ms since the epoch. Defaults to `Date.now`. */
   readonly now?: () => number;
   /** Told about listeners that throw; the store and the other listeners carry on regardless. */
   readonly onListenerError?: (error: unknown) => void;
-}
-
-interface Collection {
-  readonly items: Map<string, Resource>;
-  /** Ids in sorted order, rebuilt lazily after a create or destroy. */
-  sortedIds: string[] | undefined;
+  /**
+   * How many recent changes each kind keeps (COSI's history capacity): the depth of
+   * `tailEvents` and bookmarks, and how far a watcher may fall behind before its watch ends
+   * with `errored`. Defaults to {@link DEFAULT_HISTORY_CAPACITY}.
+   */
+  readonly historyCapacity?: number;
+  /**
+   * A margin at the old end of the history that tails and resumed watches never start in, so
+   * that they do not overrun at once (COSI's history gap). Defaults to 5% of the capacity.
+   */
+  readonly historyGap?: number;
 }
 
 /**
- * One watcher: events are queued and delivered in order, asynchronously, in one microtask per
- * burst. A listener that throws is reported and the watch goes on.
+ * The default history depth per kind. Far above COSI's 100: here a watcher only lags while
+ * writes run without yielding (a synchronous burst) or while its own listener's promise is
+ * pending, and a burst of a few thousand writes (loading a large project) must not end the
+ * runtime's watches.
  */
-class Subscription {
-  readonly #queue: StateEvent[] = [];
-  #scheduled = false;
-  closed = false;
+export const DEFAULT_HISTORY_CAPACITY = 10_000;
 
-  constructor(
-    readonly listener: WatchListener,
-    readonly options: WatchKindOptions,
-    readonly onError: (error: unknown) => void,
-  ) {}
-
-  push(event: StateEvent): void {
-    if (this.closed) return;
-    this.#queue.push(event);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      queueMicrotask(this.#flush);
-    }
-  }
-
-  readonly #flush = (): void => {
-    this.#scheduled = false;
-    // Events pushed while flushing are delivered in this same pass, in order.
-    for (let i = 0; i < this.#queue.length && !this.closed; i++) {
-      try {
-        this.listener(this.#queue[i] as StateEvent);
-      } catch (error) {
-        this.onError(error);
-      }
-    }
-    this.#queue.length = 0;
-  };
+interface Collection {
+  readonly kind: Kind;
+  readonly items: Map<string, Resource>;
+  /** Ids in sorted order, rebuilt lazily after a create or destroy. */
+  sortedIds: string[] | undefined;
+  readonly history: EventHistory;
+  /** With the filters of each watch. */
+  readonly kindWatchers: Map<WatchSubscription, ListOptions>;
+  /** By id. */
+  readonly pointerWatchers: Map<string, Set<WatchSubscription>>;
 }
+
+/** Tells the bookmarks of different states apart (and of the same state across restarts). */
+let stateSerial = 0;
 
 /** The in-memory {@link State}: resources are stored frozen and returned without copying. */
 export class InMemoryState implements State {
   /** By type, then namespace: no key strings to build on the hot path. */
   readonly #collections = new Map<string, Map<string, Collection>>();
-  readonly #kindWatchers = new Map<string, Set<Subscription>>();
-  readonly #pointerWatchers = new Map<string, Set<Subscription>>();
   readonly #now: () => number;
   readonly #onListenerError: (error: unknown) => void;
+  readonly #historyCapacity: number;
+  readonly #historyGap: number;
+  readonly #bookmarkPrefix: string;
+  #collectionSerial = 0;
 
   constructor(options: InMemoryStateOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#onListenerError = options.onListenerError ?? (() => undefined);
+    const capacity = options.historyCapacity ?? DEFAULT_HISTORY_CAPACITY;
+    if (!Number.isSafeInteger(capacity) || capacity < 1) {
+      throw new RangeError(`historyCapacity must be a positive integer, got ${capacity}`);
+    }
+    const gap = options.historyGap ?? Math.floor(capacity / 20);
+    if (!Number.isSafeInteger(gap) || gap < 0 || gap >= capacity) {
+      throw new RangeError(
+        `historyGap must be an integer from 0 to historyCapacity - 1 (${capacity - 1}), got ${gap}`,
+      );
+    }
+    this.#historyCapacity = capacity;
+    this.#historyGap = gap;
+    // A random part too: a bookmark kept across a restart of the process must not resume.
+    this.#bookmarkPrefix = `${Math.random().toString(36).slice(2, 10)}${(stateSerial++).toString(36)}.`;
   }
 
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
@@ -217,10 +225,43 @@ export class InMemoryState implements State {
     listener: WatchListener,
     options: WatchOptions = {},
   ): Promise<void> {
-    const sub = this.#subscribe(this.#pointerWatchers, pointerKey(pointer), listener, options);
+    const tail = Math.floor(options.tailEvents ?? 0);
+    const { startFromBookmark } = options;
+    if (tail > 0 && startFromBookmark !== undefined) {
+      throw new TypeError('watch: use either tailEvents or startFromBookmark, not both');
+    }
+    const collection = this.#collectionOf(pointer);
+    const { history } = collection;
+    const { id } = pointer;
+    let start = history.writePos;
+    if (tail > 0) start = history.tailStartFor(id, tail);
+    else if (startFromBookmark !== undefined) start = history.resumeAfter(startFromBookmark);
+
+    let watchers = collection.pointerWatchers.get(id);
+    const sub = this.#subscribe(
+      collection,
+      { aggregated: false, listener },
+      options.signal,
+      (sub) => {
+        watchers?.delete(sub);
+        if (watchers?.size === 0 && collection.pointerWatchers.get(id) === watchers) {
+          collection.pointerWatchers.delete(id);
+        }
+      },
+    );
     if (!sub) return;
+    if (!watchers) collection.pointerWatchers.set(id, (watchers = new Set()));
+    watchers.add(sub);
+    sub.begin(start);
+    if (tail > 0 || startFromBookmark !== undefined) {
+      for (let position = start; position < history.writePos; position++) {
+        const event = history.at(position);
+        if (event.resource.metadata.id === id) sub.push(event, position);
+      }
+      return;
+    }
     const current = this.#find(pointer);
-    sub.push(
+    sub.pushInitial(
       current
         ? { type: 'created', resource: current }
         : { type: 'destroyed', resource: createTombstone(toPointer(pointer)) },
@@ -232,10 +273,15 @@ export class InMemoryState implements State {
     listener: WatchListener,
     options: WatchKindOptions = {},
   ): Promise<void> {
-    const sub = this.#subscribe(this.#kindWatchers, kindKey(kind), listener, options);
-    if (!sub || !options.bootstrap) return;
-    for (const resource of this.#list(kind, options)) sub.push({ type: 'created', resource });
-    sub.push({ type: 'bootstrapped', kind: { namespace: kind.namespace, type: kind.type } });
+    this.#watchKind(kind, { aggregated: false, listener }, options);
+  }
+
+  async watchKindAggregated(
+    kind: Kind,
+    listener: AggregatedWatchListener,
+    options: WatchKindOptions = {},
+  ): Promise<void> {
+    this.#watchKind(kind, { aggregated: true, listener }, options);
   }
 
   /** Every namespace and type that holds at least one resource, sorted. */
@@ -287,8 +333,8 @@ export class InMemoryState implements State {
   /** Stores a draft the state owns (nobody else holds a reference to it). */
   #create(draft: Draft, owner: string): Resource {
     const md = draft.metadata;
-    let collection = this.#collection(md);
-    if (collection?.items.has(md.id)) throw alreadyExists(toPointer(md));
+    const collection = this.#collectionOf(md);
+    if (collection.items.has(md.id)) throw alreadyExists(toPointer(md));
     const now = this.#now();
     md.version = 1;
     md.owner = owner;
@@ -296,16 +342,13 @@ export class InMemoryState implements State {
     md.updated = now;
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const stored = freezeResource(draft);
-    if (!collection) {
-      collection = { items: new Map(), sortedIds: undefined };
-      let byNamespace = this.#collections.get(md.type);
-      if (!byNamespace)
-        this.#collections.set(md.type, (byNamespace = new Map<string, Collection>()));
-      byNamespace.set(md.namespace, collection);
-    }
     collection.items.set(md.id, stored);
     if (collection.sortedIds) insertSorted(collection.sortedIds, md.id);
-    this.#publish({ type: 'created', resource: stored });
+    this.#publish(collection, {
+      type: 'created',
+      resource: stored,
+      bookmark: collection.history.nextBookmark(),
+    });
     return stored;
   }
 
@@ -334,8 +377,14 @@ export class InMemoryState implements State {
     md.updated = this.#now();
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const stored = freezeResource(draft);
-    (this.#collection(md) as Collection).items.set(md.id, stored);
-    this.#publish({ type: 'updated', resource: stored, old: current });
+    const collection = this.#collection(md) as Collection;
+    collection.items.set(md.id, stored);
+    this.#publish(collection, {
+      type: 'updated',
+      resource: stored,
+      old: current,
+      bookmark: collection.history.nextBookmark(),
+    });
     return stored;
   }
 
@@ -352,7 +401,11 @@ export class InMemoryState implements State {
     }
     collection.items.delete(pointer.id);
     if (collection.sortedIds) removeSorted(collection.sortedIds, pointer.id);
-    this.#publish({ type: 'destroyed', resource: current });
+    this.#publish(collection, {
+      type: 'destroyed',
+      resource: current,
+      bookmark: collection.history.nextBookmark(),
+    });
   }
 
   #collection(kind: Kind): Collection | undefined {
@@ -414,39 +467,96 @@ export class InMemoryState implements State {
     });
   }
 
-  #subscribe(
-    registry: Map<string, Set<Subscription>>,
-    key: string,
-    listener: WatchListener,
-    options: WatchKindOptions,
-  ): Subscription | undefined {
-    const { signal } = options;
-    if (signal?.aborted) return undefined;
-    const sub = new Subscription(listener, options, this.#onListenerError);
-    let set = registry.get(key);
-    if (!set) registry.set(key, (set = new Set()));
-    set.add(sub);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        sub.closed = true;
-        set.delete(sub);
-        if (set.size === 0 && registry.get(key) === set) registry.delete(key);
-      },
-      { once: true },
+  #watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions): void {
+    const tail = Math.floor(options.tailEvents ?? 0);
+    const { startFromBookmark } = options;
+    if (options.bootstrap && (tail > 0 || startFromBookmark !== undefined)) {
+      throw new TypeError(
+        'watchKind: bootstrap cannot be combined with tailEvents or startFromBookmark',
+      );
+    }
+    if (tail > 0 && startFromBookmark !== undefined) {
+      throw new TypeError('watchKind: use either tailEvents or startFromBookmark, not both');
+    }
+    const collection = this.#collectionOf(kind);
+    const { history } = collection;
+    let start = history.writePos;
+    if (tail > 0) start = history.tailStart(tail);
+    else if (startFromBookmark !== undefined) start = history.resumeAfter(startFromBookmark);
+
+    const sub = this.#subscribe(collection, delivery, options.signal, (sub) =>
+      collection.kindWatchers.delete(sub),
     );
+    if (!sub) return;
+    collection.kindWatchers.set(sub, options);
+    sub.begin(start);
+    const markerKind = { namespace: kind.namespace, type: kind.type };
+    if (options.bootstrap) {
+      for (const resource of this.#list(kind, options)) {
+        sub.pushInitial({ type: 'created', resource });
+      }
+      sub.pushInitial({
+        type: 'bootstrapped',
+        kind: markerKind,
+        bookmark: history.bookmark(start - 1),
+      });
+    }
+    if (options.bootstrapBookmark) {
+      sub.pushInitial({ type: 'noop', kind: markerKind, bookmark: history.bookmark(start - 1) });
+    }
+    for (let position = start; position < history.writePos; position++) {
+      deliverFiltered(sub, history.at(position), position, options);
+    }
+  }
+
+  #subscribe(
+    collection: Collection,
+    delivery: Delivery,
+    signal: AbortSignal | undefined,
+    unregister: (sub: WatchSubscription) => void,
+  ): WatchSubscription | undefined {
+    if (signal?.aborted) return undefined;
+    const sub = new WatchSubscription(
+      collection.kind,
+      collection.history,
+      delivery,
+      this.#onListenerError,
+      unregister,
+    );
+    signal?.addEventListener('abort', () => sub.close(), { once: true });
     return sub;
   }
 
-  #publish(event: ResourceEvent): void {
-    const kindSubs =
-      this.#kindWatchers.size > 0
-        ? this.#kindWatchers.get(kindKey(event.resource.metadata))
-        : undefined;
-    if (kindSubs) for (const sub of kindSubs) deliverFiltered(sub, event);
-    if (this.#pointerWatchers.size > 0) {
-      const subs = this.#pointerWatchers.get(pointerKey(event.resource.metadata));
-      if (subs) for (const sub of subs) sub.push(event);
+  /** The collection of a kind, made empty on first use (a watch may come before any write). */
+  #collectionOf(kind: Kind): Collection {
+    let byNamespace = this.#collections.get(kind.type);
+    if (!byNamespace)
+      this.#collections.set(kind.type, (byNamespace = new Map<string, Collection>()));
+    let collection = byNamespace.get(kind.namespace);
+    if (!collection) {
+      const prefix = `${this.#bookmarkPrefix}${(this.#collectionSerial++).toString(36)}.`;
+      collection = {
+        kind: { namespace: kind.namespace, type: kind.type },
+        items: new Map(),
+        sortedIds: undefined,
+        history: new EventHistory(prefix, this.#historyCapacity, this.#historyGap),
+        kindWatchers: new Map(),
+        pointerWatchers: new Map(),
+      };
+      byNamespace.set(kind.namespace, collection);
+    }
+    return collection;
+  }
+
+  /** Records a change in the kind's history and hands it to the watchers. */
+  #publish(collection: Collection, event: ResourceEvent): void {
+    const position = collection.history.append(event);
+    for (const [sub, filters] of collection.kindWatchers) {
+      deliverFiltered(sub, event, position, filters);
+    }
+    if (collection.pointerWatchers.size > 0) {
+      const subs = collection.pointerWatchers.get(event.resource.metadata.id);
+      if (subs) for (const sub of subs) sub.push(event, position);
     }
   }
 }
@@ -455,23 +565,33 @@ export class InMemoryState implements State {
  * Applies a watch's label and id filters. An update that makes a resource start matching is
  * delivered as `created`, one that makes it stop matching as `destroyed`.
  */
-function deliverFiltered(sub: Subscription, event: ResourceEvent): void {
-  const { labelQueries, idQuery } = sub.options;
+function deliverFiltered(
+  sub: WatchSubscription,
+  event: ResourceEvent,
+  position: number,
+  filters: ListOptions,
+): void {
+  const { labelQueries, idQuery } = filters;
   if ((labelQueries === undefined || labelQueries.length === 0) && idQuery === undefined) {
-    sub.push(event);
+    sub.push(event, position);
     return;
   }
   const matches = (r: Resource): boolean =>
     idMatches(r.metadata.id, idQuery) && queriesMatch(r.metadata.labels, labelQueries);
   if (event.type !== 'updated') {
-    if (matches(event.resource)) sub.push(event);
+    if (matches(event.resource)) sub.push(event, position);
     return;
   }
   const was = matches(event.old);
   const is = matches(event.resource);
-  if (was && is) sub.push(event);
-  else if (is) sub.push({ type: 'created', resource: event.resource });
-  else if (was) sub.push({ type: 'destroyed', resource: event.resource });
+  const { resource, bookmark } = event;
+  if (was && is) sub.push(event, position);
+  else if (is) sub.push(withBookmark({ type: 'created', resource }, bookmark), position);
+  else if (was) sub.push(withBookmark({ type: 'destroyed', resource }, bookmark), position);
+}
+
+function withBookmark(event: ResourceEvent, bookmark: string | undefined): ResourceEvent {
+  return bookmark === undefined ? event : { ...event, bookmark };
 }
 
 /** Keeps a sorted id list current on create: lists between writes then never sort again. */

@@ -4,24 +4,61 @@ import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 
 /**
+ * Where a watch stands in the history of one kind: opaque, handed out on events, and accepted by
+ * `startFromBookmark` to resume a watch right after that event. A bookmark is only valid on the
+ * state that issued it, and only while its event is still in that state's history.
+ */
+export type Bookmark = string;
+
+/**
  * What a watch delivers. `destroyed` carries the last stored state (or, from `watch` on a
  * resource that does not exist, a tombstone: see `isTombstone`). `bootstrapped` ends the initial
- * contents of a `watchKind` with `bootstrap: true`. `errored` ends a watch.
+ * contents of a `watchKind` with `bootstrap: true`; `noop` carries nothing but a bookmark
+ * (`bootstrapBookmark: true`). `errored` ends a watch: the subscriber fell too far behind (a
+ * buffer overrun) and events were lost, so it must start over (list again, or watch with
+ * `bootstrap`).
  */
 export type StateEvent =
   | ResourceEvent
-  | { readonly type: 'bootstrapped'; readonly kind: Kind }
+  | { readonly type: 'bootstrapped'; readonly kind: Kind; readonly bookmark?: Bookmark }
+  | { readonly type: 'noop'; readonly kind: Kind; readonly bookmark: Bookmark }
   | { readonly type: 'errored'; readonly error: Error };
 
-/** A change of one resource: the state events that carry a resource, what the runtime routes. */
+/**
+ * A change of one resource: the state events that carry a resource, what the runtime routes.
+ * Changes read from the history carry the `bookmark` to resume after them; the initial events
+ * of a watch (current state, tombstone, bootstrap contents) carry none.
+ */
 export type ResourceEvent =
-  | { readonly type: 'created'; readonly resource: Resource }
-  | { readonly type: 'updated'; readonly resource: Resource; readonly old: Resource }
-  | { readonly type: 'destroyed'; readonly resource: Resource };
+  | { readonly type: 'created'; readonly resource: Resource; readonly bookmark?: Bookmark }
+  | {
+      readonly type: 'updated';
+      readonly resource: Resource;
+      readonly old: Resource;
+      readonly bookmark?: Bookmark;
+    }
+  | { readonly type: 'destroyed'; readonly resource: Resource; readonly bookmark?: Bookmark };
 
 export type StateEventType = StateEvent['type'];
 
-export type WatchListener = (event: StateEvent) => void;
+/** Whether an event is a change of a resource (`created`, `updated`, `destroyed`). */
+export function isResourceEvent(event: StateEvent): event is ResourceEvent {
+  return event.type === 'created' || event.type === 'updated' || event.type === 'destroyed';
+}
+
+/**
+ * Receives the events of a watch, one at a time, in order. A listener may return a promise (any
+ * other return value is ignored): the next event waits for it, and what happens meanwhile piles
+ * up in the state's buffer; a subscriber that falls more than the buffer's capacity behind gets
+ * `errored` and the watch ends. This is how a slow consumer is told it lost events.
+ */
+export type WatchListener = (event: StateEvent) => unknown;
+
+/**
+ * Receives the events of a watch in batches: everything that piled up since the last batch, in
+ * order. A returned promise is waited for, as with {@link WatchListener}.
+ */
+export type AggregatedWatchListener = (events: readonly StateEvent[]) => unknown;
 
 export interface ListOptions {
   /** OR-ed queries; terms inside one are AND-ed. */
@@ -48,11 +85,31 @@ export interface OwnerOptions {
 export interface WatchOptions {
   /** Ends the watch. */
   readonly signal?: AbortSignal;
+  /**
+   * Instead of the current state, replay the last `n` changes of the resource still in the
+   * history, then go on. Not with `startFromBookmark`.
+   */
+  readonly tailEvents?: number;
+  /**
+   * Instead of the current state, replay every change after the bookmarked one, then go on.
+   * @throws InvalidBookmarkError when the bookmark is not from this state or is too old.
+   */
+  readonly startFromBookmark?: Bookmark;
 }
 
 export interface WatchKindOptions extends WatchOptions, ListOptions {
-  /** First one `created` per existing match (sorted by id), then `bootstrapped`. */
+  /**
+   * First one `created` per existing match (sorted by id), then `bootstrapped`. Not with
+   * `tailEvents` or `startFromBookmark`.
+   */
   readonly bootstrap?: boolean;
+  /** First a `noop` carrying the bookmark of the watch's starting point. */
+  readonly bootstrapBookmark?: boolean;
+  /**
+   * Replay the last `n` changes of the kind still in the history (counted before the filters;
+   * at most the history's usable depth), then go on.
+   */
+  readonly tailEvents?: number;
 }
 
 /** A function that changes a draft in place. */
@@ -103,10 +160,29 @@ export interface State {
   removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void>;
   /** Tears down, waits for the finalizers to go, then destroys. */
   teardownAndDestroy(pointer: Pointer, options?: OwnerOptions): Promise<void>;
-  /** One resource: first its current state (`created`) or a tombstone (`destroyed`), then changes. */
+  /**
+   * One resource: first its current state (`created`) or a tombstone (`destroyed`), then changes;
+   * with `tailEvents` or `startFromBookmark`, changes from the history instead of the current
+   * state. Every change carries a bookmark. A watcher that falls too far behind gets `errored`
+   * and the watch ends.
+   * @throws InvalidBookmarkError for a bookmark this state cannot resume from.
+   */
   watch(pointer: Pointer, listener: WatchListener, options?: WatchOptions): Promise<void>;
-  /** Every resource of a kind, optionally filtered; see {@link WatchKindOptions}. */
+  /**
+   * Every resource of a kind, optionally filtered; see {@link WatchKindOptions}. Changes carry
+   * bookmarks, and a watcher that falls too far behind gets `errored`, as with `watch`.
+   * @throws InvalidBookmarkError for a bookmark this state cannot resume from.
+   */
   watchKind(kind: Kind, listener: WatchListener, options?: WatchKindOptions): Promise<void>;
+  /**
+   * `watchKind` that delivers batches (COSI's `WatchKindAggregated`): every event that piled up
+   * since the last batch, in order; the same options and the same events.
+   */
+  watchKindAggregated(
+    kind: Kind,
+    listener: AggregatedWatchListener,
+    options?: WatchKindOptions,
+  ): Promise<void>;
   /** Every namespace and type that holds at least one resource, sorted by type, then namespace. */
   kinds(): Promise<Kind[]>;
   /**

@@ -18,6 +18,7 @@ import {
   type Pointer,
   type Resource,
   type State,
+  isResourceEvent,
   type StateEvent,
 } from '../../../src/index.js';
 
@@ -297,7 +298,7 @@ const fromModel = (model: Model): Snapshot[] =>
 function replay(events: readonly StateEvent[]): Map<string, Resource> {
   const live = new Map<string, Resource>();
   for (const event of events) {
-    if (event.type === 'bootstrapped' || event.type === 'errored') continue;
+    if (!isResourceEvent(event)) continue;
     const { id: eventId, version } = event.resource.metadata;
     const previous = live.get(eventId);
     switch (event.type) {

@@ -5,6 +5,7 @@ import {
   pointerKey,
   ResourceApplier,
   type KeyedResource,
+  isResourceEvent,
   type StateEvent,
 } from '../../../src/index.js';
 
@@ -53,11 +54,7 @@ describe('the resource applier', () => {
       unchanged: [pointerKey(Note.pointer('same'))],
     });
     expect(
-      events.map((e) =>
-        e.type === 'bootstrapped' || e.type === 'errored'
-          ? e.type
-          : `${e.type} ${e.resource.metadata.id}`,
-      ),
+      events.map((e) => (isResourceEvent(e) ? `${e.type} ${e.resource.metadata.id}` : e.type)),
     ).toEqual(['updated edited', 'updated relabelled', 'created new', 'updated gone']);
     const gone = await state.get(Note.pointer('gone'));
     expect(gone.metadata.phase).toBe('tearingDown');
