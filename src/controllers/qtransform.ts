@@ -14,7 +14,6 @@ import {
   DestroyOutputError,
   isDestroyOutput,
   isNotFound,
-  isOwnerConflict,
   isRequeue,
   type RequeueError,
 } from '../engine/errors.js';
@@ -180,8 +179,9 @@ export function createQTransformController<I, O>(
     try {
       ready = await rt.teardown(mapped.metadata);
     } catch (error) {
-      // No output, or not ours to clean up: nothing holds the input any more.
-      if (!isNotFound(error) && !isOwnerConflict(error)) throw error;
+      // No output: nothing holds the input any more. Anything else, an output another controller
+      // owns included, keeps the input held and fails the item, as COSI does.
+      if (!isNotFound(error)) throw error;
       await rt.removeFinalizer(item.metadata, name);
       return;
     }

@@ -231,6 +231,24 @@ describe('queue transform controller', () => {
     expect((await out('1')).spec.out).toBe('theirs');
   });
 
+  // Ported from cosi-project/runtime pkg/controller/generic/qtransform/qtransform.go reconcileTearingDown (only NotFound releases the input)
+  it('keeps the finalizer of a tearing-down input whose output another controller owns, and reports the conflict', async () => {
+    await h.state.create(B.create('transformed-1', { out: 'theirs', count: 0 }), {
+      owner: 'OtherController',
+    });
+    await h.runtime.register(abController({ outputKind: 'shared' }));
+    await h.state.create(A.create('1', { str: 'mine', int: 1 }));
+    await h.runtime.converge();
+    expect(await finalizersOf('1')).toEqual([NAME]);
+
+    await h.state.teardown(A.pointer('1'));
+    const report = await h.runtime.converge({ maxAttempts: 3 });
+    expect(report.controllers[0]?.failingItems.map((f) => f.pointer.id)).toEqual(['1']);
+    expect(report.controllers[0]?.lastError).toMatch(/owned by "OtherController"/);
+    expect(await finalizersOf('1')).toEqual([NAME]);
+    expect((await out('1')).spec.out).toBe('theirs');
+  });
+
   it('lets two queue transforms write one output type declared shared', async () => {
     const prefixed = (name: string, prefix: string) =>
       createQTransformController<ASpec, BSpec>(

@@ -281,6 +281,25 @@ describe('transform controller', () => {
       expect(await ids(h, B.kind())).toEqual([]);
     });
 
+    // Ported from cosi-project/runtime pkg/controller/generic/transform/controller.go cleanupOutputs (an output owned by someone else keeps the input)
+    it('keeps the finalizer of a tearing-down input whose output another controller owns', async () => {
+      await h.state.create(B.create('transformed-1', { out: 'theirs', count: 0 }), {
+        owner: 'OtherController',
+      });
+      await h.runtime.register(
+        abController(
+          { inputFinalizers: true, outputKind: 'shared' },
+          { finalizerRemoval: () => {} },
+        ),
+      );
+      await h.state.create(A.create('1', { str: 'mine', int: 1 }));
+      await h.runtime.converge();
+      await h.state.teardown(A.pointer('1'));
+      await h.runtime.converge();
+      expect(await finalizersOf('1')).toEqual([NAME]);
+      expect((await out('1')).spec.out).toBe('theirs');
+    });
+
     it('releases the input only once other finalizers on its output are gone', async () => {
       await h.runtime.register(abController({ inputFinalizers: true }));
       await h.state.create(A.create('1'));
