@@ -236,6 +236,15 @@ export class Builder {
         'one of for() or named() must be called, so that the controller has a name',
       );
     }
+    // The controller (its name) before its watches, as controller-runtime's doController runs
+    // before doWatch.
+    const taken = isManager(target) ? target.has(name) : target.controllerNames().includes(name);
+    if (taken) {
+      throw new BuilderError(
+        'duplicate-name',
+        `a controller named ${JSON.stringify(name)} already exists: give this one another name with named()`,
+      );
+    }
     if (this.#owns.length > 0 && !forInput) {
       throw new BuilderError(
         'owns-without-for',
@@ -246,13 +255,6 @@ export class Builder {
       throw new BuilderError(
         'no-watches',
         `controller ${JSON.stringify(name)} has no watches and would never be triggered: use for(), owns(), watches() or watchesRawSource()`,
-      );
-    }
-    const taken = isManager(target) ? target.has(name) : target.controllerNames().includes(name);
-    if (taken) {
-      throw new BuilderError(
-        'duplicate-name',
-        `a controller named ${JSON.stringify(name)} already exists: give this one another name with named()`,
       );
     }
 

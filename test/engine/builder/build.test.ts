@@ -89,6 +89,32 @@ describe('build-time validation', () => {
     expect(h.runtime.dependencyGraph().edges.some((e) => e.type === Disk.type)).toBe(false);
   });
 
+  // Ported from kubernetes-sigs/controller-runtime pkg/builder/controller.go Build (doController runs before doWatch)
+  it('checks in controller-runtime order: a taken name before owns() without for()', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .named('disks')
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    const build = controllerManagedBy(h.runtime)
+      .named('disks')
+      .owns(Disk)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'duplicate-name' });
+  });
+
+  it('checks in controller-runtime order: a taken name before a controller that watches nothing', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .named('idle')
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    const build = controllerManagedBy(h.runtime)
+      .named('idle')
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'duplicate-name' });
+  });
+
   it('turns a refusal of the runtime into a registration error with the cause', async () => {
     h = createHarness();
     const diskWriter: Controller = {
