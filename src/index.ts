@@ -168,6 +168,7 @@ export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/
 // Generic controllers
 export type { GenericContext } from './controllers/context.js';
 export { skip } from './controllers/errors.js';
+export { createEventChannel, type EventChannel } from './controllers/event-channel.js';
 export {
   createTransformController,
   type TransformOptions,
