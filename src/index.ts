@@ -138,6 +138,7 @@ export type {
   ControllerWriter,
   Input,
   InputKind,
+  MapEventContext,
   Output,
   OutputKind,
   QController,
@@ -222,6 +223,8 @@ export {
   enqueueRequestsFromMapFunc,
   handlerFuncs,
   type EventHandler,
+  type MapFunc,
+  type MapFuncContext,
   type OwnerHandlerOptions,
   type RequestQueue,
 } from './engine/builder/handlers.js';

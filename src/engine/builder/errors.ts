@@ -5,6 +5,8 @@
  *
  * - `missing-reconciler`: `build()` / `complete()` got no reconciler.
  * - `missing-manager`: `controllerManagedBy()` got neither a runtime nor a manager.
+ * - `invalid-type`: `for()` got something other than a resource type (a type name string, say);
+ *   for `owns()` / `watches()` this is reported with the watches, after `duplicate-name`.
  * - `for-called-twice`: `for()` may be called once.
  * - `missing-name`: neither `for()` nor `named()` gives the controller a name.
  * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
@@ -15,6 +17,7 @@
 export type BuilderErrorCode =
   | 'missing-reconciler'
   | 'missing-manager'
+  | 'invalid-type'
   | 'for-called-twice'
   | 'missing-name'
   | 'duplicate-name'

@@ -115,6 +115,31 @@ describe('build-time validation', () => {
     await expect(build).rejects.toMatchObject({ code: 'duplicate-name' });
   });
 
+  it('rejects a type name given to for() with invalid-type, not a TypeError', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .for('VMs.example.org' as never)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ name: 'BuilderError', code: 'invalid-type' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects a type name given to owns() or watches() with invalid-type, and watches nothing', async () => {
+    h = createHarness();
+    const owns = controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns('Disks.example.org' as never)
+      .complete(() => undefined);
+    await expect(owns).rejects.toMatchObject({ code: 'invalid-type' });
+    const watches = controllerManagedBy(h.runtime)
+      .named('configs')
+      .watches(undefined as never, toVMs)
+      .complete(() => undefined);
+    await expect(watches).rejects.toMatchObject({ code: 'invalid-type' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+    expect(h.runtime.dependencyGraph().edges).toEqual([]);
+  });
+
   it('turns a refusal of the runtime into a registration error with the cause', async () => {
     h = createHarness();
     const diskWriter: Controller = {
