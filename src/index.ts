@@ -195,6 +195,10 @@ export {
   type RemoveOutputsOptions,
 } from './controllers/cleanup.js';
 export { createDestroyController, type DestroyOptions } from './controllers/destroy.js';
+export {
+  createGarbageCollector,
+  type GarbageCollectorOptions,
+} from './controllers/garbage-collector.js';
 
 // Builder
 export {
@@ -244,6 +248,7 @@ export {
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
+  type ControllerReferenceOptions,
   type OwnerLike,
   type OwnerReferenceErrorCode,
 } from './engine/builder/owner-references.js';
