@@ -56,7 +56,9 @@ export interface ControllerOptions {
   readonly outputs?: readonly (Output | ResourceType<unknown>)[];
   /**
    * The per-request backoff of failed reconciles and of `{ requeue: true }` (controller-runtime's
-   * `RateLimiter`, without jitter); the engine's (500 ms, x1.5, at most 60 s) when omitted.
+   * `RateLimiter`, without jitter). When omitted, failures back off as the runtime's `backoff`
+   * says and `requeue` with COSI's default (500 ms, x1.5, at most 60 s). The two keep separate
+   * counts: a failure does not lengthen the next `requeue` delay, nor the other way round.
    */
   readonly rateLimiter?: BackoffOptions;
   /**
