@@ -150,6 +150,7 @@ export type {
   ControllerWriter,
   Input,
   InputKind,
+  MapEventContext,
   Output,
   OutputKind,
   QController,
@@ -181,6 +182,7 @@ export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/
 // Generic controllers
 export type { GenericContext } from './controllers/context.js';
 export { skip } from './controllers/errors.js';
+export { createEventChannel, type EventChannel } from './controllers/event-channel.js';
 export {
   createTransformController,
   type TransformOptions,
@@ -206,6 +208,10 @@ export {
   type RemoveOutputsOptions,
 } from './controllers/cleanup.js';
 export { createDestroyController, type DestroyOptions } from './controllers/destroy.js';
+export {
+  createGarbageCollector,
+  type GarbageCollectorOptions,
+} from './controllers/garbage-collector.js';
 
 // Builder
 export {
@@ -234,6 +240,8 @@ export {
   enqueueRequestsFromMapFunc,
   handlerFuncs,
   type EventHandler,
+  type MapFunc,
+  type MapFuncContext,
   type OwnerHandlerOptions,
   type RequestQueue,
 } from './engine/builder/handlers.js';
@@ -253,6 +261,7 @@ export {
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
+  type ControllerReferenceOptions,
   type OwnerLike,
   type OwnerReferenceErrorCode,
 } from './engine/builder/owner-references.js';

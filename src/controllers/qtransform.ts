@@ -14,7 +14,6 @@ import {
   DestroyOutputError,
   isDestroyOutput,
   isNotFound,
-  isOwnerConflict,
   isRequeue,
   type RequeueError,
 } from '../engine/errors.js';
@@ -60,6 +59,18 @@ export interface QTransformOptions {
   readonly extraOutputs?: readonly Output[];
   /** How the primary output is declared; `exclusive` by default. */
   readonly outputKind?: OutputKind;
+  /**
+   * Treat a tearing-down input as running (its output stays) until only these finalizers, and
+   * this controller's own, are left on it: so the output outlives the other controllers that
+   * still work on the input. `[]` waits until this controller's finalizer is the last one.
+   * COSI's `WithIgnoreTeardownUntil`.
+   */
+  readonly ignoreTeardownUntil?: readonly string[];
+  /**
+   * Treat a tearing-down input as running (its output stays) while any of these finalizers is
+   * still on it. COSI's `WithIgnoreTeardownWhile`, the opposite of `ignoreTeardownUntil`.
+   */
+  readonly ignoreTeardownWhile?: readonly string[];
 }
 
 /**
@@ -78,7 +89,10 @@ export const destroyOutput = (reason?: string): DestroyOutputError =>
  * A queue controller that turns every input into one output, COSI's `qtransform.QController`:
  * each input is reconciled on its own (with its own backoff, `concurrency` at a time). It always
  * puts a finalizer on its inputs: a tearing-down input runs `finalizerRemoval`, then its output
- * is torn down, destroyed once no other finalizer holds it, and only then the input is released.
+ * is torn down, destroyed once no other finalizer holds it, and only then the input is released
+ * (an output owned by another controller keeps it held, and fails the item). With
+ * `ignoreTeardownUntil` / `ignoreTeardownWhile`, a tearing-down input is reconciled as a running
+ * one while other controllers' finalizers say so.
  *
  * `transform` may throw `skip()` (leave it), `destroyOutput()` (tear the output down) or a
  * `requeueAfter(ms)` (write the output, then come back in `ms`).
@@ -125,13 +139,25 @@ export function createQTransformController<I, O>(
     });
   }
 
+  const until = options.ignoreTeardownUntil && new Set(options.ignoreTeardownUntil);
+  const whilePresent = options.ignoreTeardownWhile && new Set(options.ignoreTeardownWhile);
+  /** Whether a tearing-down input with these finalizers is still treated as running. */
+  const ignoresTeardown = (finalizers: readonly string[]): boolean =>
+    finalizers.some(
+      (f) =>
+        f !== name && ((until !== undefined && !until.has(f)) || (whilePresent?.has(f) ?? false)),
+    );
+
   const reconcileRunning = async (
     rt: QRuntime,
     ctx: GenericContext,
     item: Resource<I>,
     mapped: Draft<O>,
   ): Promise<void> => {
-    if (!item.metadata.finalizers.includes(name)) await rt.addFinalizer(item.metadata, name);
+    // A tearing-down input reconciled as running (ignoreTeardown*) gets no new finalizer.
+    if (item.metadata.phase === 'running' && !item.metadata.finalizers.includes(name)) {
+      await rt.addFinalizer(item.metadata, name);
+    }
 
     const current = await rt.find<O>(mapped.metadata);
     if (current?.metadata.phase === 'tearingDown' && current.metadata.owner === name) {
@@ -180,8 +206,9 @@ export function createQTransformController<I, O>(
     try {
       ready = await rt.teardown(mapped.metadata);
     } catch (error) {
-      // No output, or not ours to clean up: nothing holds the input any more.
-      if (!isNotFound(error) && !isOwnerConflict(error)) throw error;
+      // No output: nothing holds the input any more. Anything else, an output another controller
+      // owns included, keeps the input held and fails the item, as COSI does.
+      if (!isNotFound(error)) throw error;
       await rt.removeFinalizer(item.metadata, name);
       return;
     }
@@ -209,8 +236,11 @@ export function createQTransformController<I, O>(
       const problem = checkMappedOutput(name, output, mapped);
       if (problem) throw problem;
       const ctx = createContext(rt, log);
-      if (item.metadata.phase === 'running') await reconcileRunning(rt, ctx, item, mapped);
-      else await reconcileTearingDown(rt, ctx, item, mapped);
+      if (item.metadata.phase === 'running' || ignoresTeardown(item.metadata.finalizers)) {
+        await reconcileRunning(rt, ctx, item, mapped);
+      } else {
+        await reconcileTearingDown(rt, ctx, item, mapped);
+      }
     },
 
     async mapInput(rt, metadata, log) {

@@ -13,6 +13,7 @@ import { isSkip, ReconcileCycleError } from '../engine/errors.js';
 import type { Logger } from '../engine/runtime/logger.js';
 import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
+import type { EventChannel } from './event-channel.js';
 import { annotate, isConflictOn } from './errors.js';
 
 /**
@@ -40,6 +41,17 @@ export interface TransformSettings<I, O> {
    * once this has succeeded and the output is destroyed. Throw `skip()` to wait for the next event.
    */
   finalizerRemoval?(ctx: GenericContext, input: Resource<I>): void | Promise<void>;
+  /**
+   * Runs at the start of every pass, before any input is transformed (COSI's `PreTransformHook`).
+   * A throw fails the pass before anything is written; the controller restarts with backoff.
+   */
+  preTransform?(ctx: GenericContext): void | Promise<void>;
+  /**
+   * Runs at the end of every pass, after the outputs are cleaned up and before the pass's errors
+   * are reported (COSI's `PostTransformHook`): also after a pass that collected errors. A throw
+   * fails the pass; the controller restarts with backoff.
+   */
+  postTransform?(ctx: GenericContext): void | Promise<void>;
 }
 
 /** Options of a transform controller. */
@@ -63,6 +75,17 @@ export interface TransformOptions {
   readonly extraOutputs?: readonly Output[];
   /** How the primary output is declared; `exclusive` by default. */
   readonly outputKind?: OutputKind;
+  /**
+   * Wakes the controller from outside the state: every `send` runs one more pass (merged with
+   * any other pending wakeup). COSI's `WithExtraEventChannel`.
+   */
+  readonly extraEventChannel?: EventChannel;
+  /**
+   * Called whenever the controller's run ends: stopped, or failed before a restart (COSI's
+   * `WithOnShutdownCallback`). It gets the controller's context, so it can still write outputs;
+   * what it throws is logged, never hides the error the run ended with.
+   */
+  readonly onShutdown?: (ctx: GenericContext) => void | Promise<void>;
 }
 
 /**
@@ -118,16 +141,41 @@ export function createTransformController<I, O>(
     inputs,
     outputs,
     async run(rt, _signal, log) {
-      for await (const _ of rt.events()) {
-        const errors = await pass(rt, log);
-        if (errors.length > 0) throw new ReconcileCycleError(name, errors);
-        rt.resetRestartBackoff();
+      const unsubscribe = options.extraEventChannel?.subscribe(() => rt.queueReconcile());
+      try {
+        for await (const _ of rt.events()) {
+          const errors = await pass(rt, log);
+          if (errors.length > 0) throw new ReconcileCycleError(name, errors);
+          rt.resetRestartBackoff();
+        }
+      } finally {
+        unsubscribe?.();
+        await shutdown(options, rt, log);
       }
     },
   };
 }
 
-/** One reconcile pass over every input and every owned output; returns the errors it collected. */
+/** Runs the shutdown callback; a failure of its own is logged, not thrown over the run's. */
+async function shutdown(
+  options: TransformOptions,
+  rt: ControllerRuntime,
+  log: Logger,
+): Promise<void> {
+  if (!options.onShutdown) return;
+  try {
+    await options.onShutdown(createContext(rt, log));
+  } catch (error) {
+    log.error('onShutdown failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/**
+ * One reconcile pass over every input and every owned output, between the pre- and post-transform
+ * hooks; returns the errors it collected (a hook's error is thrown).
+ */
 function createPass<I, O>(
   settings: TransformSettings<I, O>,
   options: TransformOptions,
@@ -138,6 +186,7 @@ function createPass<I, O>(
 
   return async (rt, log) => {
     const ctx = createContext(rt, log);
+    await settings.preTransform?.(ctx);
     const errors: Error[] = [];
     /** Outputs that have a live input, by pointer key. */
     const touched = new Set<string>();
@@ -218,6 +267,7 @@ function createPass<I, O>(
         errors.push(annotate('removing the finalizer of', item.metadata, error));
       }
     }
+    await settings.postTransform?.(ctx);
     return errors;
   };
 }

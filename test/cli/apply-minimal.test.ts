@@ -13,6 +13,14 @@ describe('cosi apply on manifests without controllers', () => {
     expect(r.stderr).not.toMatch(/wall time/);
   });
 
+  it('lists definitions with `get rd`, their explicit aliases before the derived ones as in COSI', async () => {
+    const r = await cli(['get', 'rd', '-f', 'fixtures/minimal']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^meta\s+ResourceDefinition\s+vms\.example\.org\s+.*\smachine vm vms$/m,
+    );
+  });
+
   it('prints a --- stream of { metadata, spec } with -o yaml, with pinned timestamps', async () => {
     const r = await cli(['apply', '-f', 'fixtures/minimal', '-o', 'yaml', '--stable']);
     expect(r.code).toBe(0);

@@ -231,6 +231,24 @@ describe('queue transform controller', () => {
     expect((await out('1')).spec.out).toBe('theirs');
   });
 
+  // Ported from cosi-project/runtime pkg/controller/generic/qtransform/qtransform.go reconcileTearingDown (only NotFound releases the input)
+  it('keeps the finalizer of a tearing-down input whose output another controller owns, and reports the conflict', async () => {
+    await h.state.create(B.create('transformed-1', { out: 'theirs', count: 0 }), {
+      owner: 'OtherController',
+    });
+    await h.runtime.register(abController({ outputKind: 'shared' }));
+    await h.state.create(A.create('1', { str: 'mine', int: 1 }));
+    await h.runtime.converge();
+    expect(await finalizersOf('1')).toEqual([NAME]);
+
+    await h.state.teardown(A.pointer('1'));
+    const report = await h.runtime.converge({ maxAttempts: 3 });
+    expect(report.controllers[0]?.failingItems.map((f) => f.pointer.id)).toEqual(['1']);
+    expect(report.controllers[0]?.lastError).toMatch(/owned by "OtherController"/);
+    expect(await finalizersOf('1')).toEqual([NAME]);
+    expect((await out('1')).spec.out).toBe('theirs');
+  });
+
   it('lets two queue transforms write one output type declared shared', async () => {
     const prefixed = (name: string, prefix: string) =>
       createQTransformController<ASpec, BSpec>(
@@ -368,6 +386,89 @@ describe('queue transform controller', () => {
     expect(report.controllers[0]?.metrics.skips).toBeGreaterThan(0);
     expect(report.controllers[0]?.failingItems).toEqual([]);
     expect(await ids(h, B.kind())).toEqual([]);
+  });
+
+  describe('ignoring teardown', () => {
+    const phaseOf = async (id: string) => (await out(id)).metadata.phase;
+
+    /** Tears the input down and waits for it to be released, then destroys it: rtestutils.Destroy. */
+    const destroyInput = async (id: string) => {
+      await h.state.teardown(A.pointer(id));
+      await h.runtime.converge();
+      expect(await finalizersOf(id)).toEqual([]);
+      await h.state.destroy(A.pointer(id));
+    };
+
+    // Ported from cosi-project/runtime pkg/controller/generic/qtransform/qtransform_test.go TestDestroyWithIgnoreTeardownUntil
+    it('keeps the output of a tearing-down input until only the listed finalizers are left', async () => {
+      await h.runtime.register(abController({ ignoreTeardownUntil: ['vm.backup'] }));
+      for (const id of ['1', '2', '3']) await h.state.create(A.create(id));
+      await h.runtime.converge();
+      expect(await ids(h, B.kind())).toEqual(['transformed-1', 'transformed-2', 'transformed-3']);
+
+      // Without other finalizers the teardown goes through at once.
+      await destroyInput('1');
+      await h.runtime.converge();
+      expect(await ids(h, B.kind())).toEqual(['transformed-2', 'transformed-3']);
+
+      await h.state.addFinalizer(A.pointer('2'), 'vm.backup', 'vm.dns', 'vm.monitoring');
+      await h.state.teardown(A.pointer('2'));
+      await h.runtime.converge();
+      expect(await phaseOf('2')).toBe('running');
+
+      await h.state.removeFinalizer(A.pointer('2'), 'vm.dns');
+      await h.runtime.converge();
+      expect(await phaseOf('2')).toBe('running');
+
+      await h.state.removeFinalizer(A.pointer('2'), 'vm.monitoring');
+      const report = await h.runtime.converge();
+      expect(report.errors).toBe(0);
+      expect(await ids(h, B.kind())).toEqual(['transformed-3']);
+      expect(await finalizersOf('2')).toEqual(['vm.backup']);
+
+      await h.state.removeFinalizer(A.pointer('2'), 'vm.backup');
+      await h.state.destroy(A.pointer('2'));
+    });
+
+    it('with an empty list, keeps the output until its own finalizer is the last one', async () => {
+      await h.runtime.register(abController({ ignoreTeardownUntil: [] }));
+      await h.state.create(A.create('1'));
+      await h.runtime.converge();
+      await h.state.addFinalizer(A.pointer('1'), 'vm.dns');
+      await h.state.teardown(A.pointer('1'));
+      await h.runtime.converge();
+      expect(await phaseOf('1')).toBe('running');
+
+      await h.state.removeFinalizer(A.pointer('1'), 'vm.dns');
+      await h.runtime.converge();
+      expect(await ids(h, B.kind())).toEqual([]);
+      expect(await finalizersOf('1')).toEqual([]);
+    });
+
+    // Ported from cosi-project/runtime pkg/controller/generic/qtransform/qtransform_test.go TestDestroyWithIgnoreTeardownWhile
+    it('keeps the output of a tearing-down input while a listed finalizer is on it', async () => {
+      await h.runtime.register(abController({ ignoreTeardownWhile: ['vm.backup'] }));
+      for (const id of ['1', '2', '3']) await h.state.create(A.create(id));
+      await h.runtime.converge();
+
+      await destroyInput('1');
+      await h.runtime.converge();
+      expect(await ids(h, B.kind())).toEqual(['transformed-2', 'transformed-3']);
+
+      await h.state.addFinalizer(A.pointer('2'), 'vm.backup', 'vm.dns');
+      await h.state.teardown(A.pointer('2'));
+      await h.runtime.converge();
+      expect(await phaseOf('2')).toBe('running');
+
+      await h.state.removeFinalizer(A.pointer('2'), 'vm.backup');
+      const report = await h.runtime.converge();
+      expect(report.errors).toBe(0);
+      expect(await ids(h, B.kind())).toEqual(['transformed-3']);
+      expect(await finalizersOf('2')).toEqual(['vm.dns']);
+
+      await h.state.removeFinalizer(A.pointer('2'), 'vm.dns');
+      await h.state.destroy(A.pointer('2'));
+    });
   });
 
   describe('destroyOutput()', () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  createEventChannel,
   createTransformController,
   labelEqual,
   labelQuery,
@@ -281,6 +282,25 @@ describe('transform controller', () => {
       expect(await ids(h, B.kind())).toEqual([]);
     });
 
+    // Ported from cosi-project/runtime pkg/controller/generic/transform/controller.go cleanupOutputs (an output owned by someone else keeps the input)
+    it('keeps the finalizer of a tearing-down input whose output another controller owns', async () => {
+      await h.state.create(B.create('transformed-1', { out: 'theirs', count: 0 }), {
+        owner: 'OtherController',
+      });
+      await h.runtime.register(
+        abController(
+          { inputFinalizers: true, outputKind: 'shared' },
+          { finalizerRemoval: () => {} },
+        ),
+      );
+      await h.state.create(A.create('1', { str: 'mine', int: 1 }));
+      await h.runtime.converge();
+      await h.state.teardown(A.pointer('1'));
+      await h.runtime.converge();
+      expect(await finalizersOf('1')).toEqual([NAME]);
+      expect((await out('1')).spec.out).toBe('theirs');
+    });
+
     it('releases the input only once other finalizers on its output are gone', async () => {
       await h.runtime.register(abController({ inputFinalizers: true }));
       await h.state.create(A.create('1'));
@@ -421,6 +441,118 @@ describe('transform controller', () => {
     await h.runtime.converge();
     const c = await h.state.get<CSpec>(C.pointer('1'));
     expect([c.spec.aux, c.metadata.owner]).toEqual([5, NAME]);
+  });
+
+  /** A -> B that counts its runs per output in `count`. */
+  const counting = (options: TransformOptions = {}) =>
+    abController(options, {
+      transform: (_ctx, a, b) => {
+        b.spec.out = a.spec.str;
+        b.spec.count++;
+      },
+    });
+
+  // Ported from cosi-project/runtime pkg/controller/generic/transform/transform_test.go TestWithExtraChannel
+  it('runs a pass for every send on its extra event channel', async () => {
+    const channel = createEventChannel();
+    await h.runtime.register(counting({ extraEventChannel: channel }));
+    await h.state.create(A.create('1', { str: 'foo', int: 1 }));
+    await h.runtime.converge();
+    const before = (await out('1')).spec.count;
+
+    channel.send();
+    await h.runtime.converge();
+    channel.send();
+    await h.runtime.converge();
+    expect((await out('1')).spec.count).toBe(before + 2);
+  });
+
+  // Ported from cosi-project/runtime pkg/controller/generic/transform/transform_test.go TestWithOnShutdownCallback
+  it('calls onShutdown with its context when it stops', async () => {
+    const seen: string[][] = [];
+    await h.runtime.register(
+      abController({
+        onShutdown: async (ctx) => {
+          seen.push((await ctx.reader.list(B.kind())).map((b) => b.metadata.id));
+        },
+      }),
+    );
+    await h.state.create(A.create('1', { str: 'foo', int: 1 }));
+    await h.runtime.converge();
+    expect(seen).toEqual([]);
+    await h.runtime.stop();
+    expect(seen).toEqual([['transformed-1']]);
+  });
+
+  it('calls onShutdown when a pass fails, before the restart', async () => {
+    let shutdowns = 0;
+    await h.runtime.register(
+      abController({
+        onShutdown: () => {
+          shutdowns++;
+        },
+      }),
+    );
+    await h.state.create(A.create('1', { str: 'bad', int: -1 }));
+    const report = await h.runtime.converge({ maxAttempts: 2 });
+    expect(report.controllers[0]?.metrics.crashes).toBeGreaterThan(0);
+    expect(shutdowns).toBe(report.controllers[0]?.metrics.crashes);
+  });
+
+  // Ported from cosi-project/runtime pkg/controller/generic/transform/transform_test.go TestHooks
+  it('runs preTransform before and postTransform after each pass, once per pass', async () => {
+    const calls: string[] = [];
+    await h.runtime.register(
+      abController(
+        {},
+        {
+          preTransform: async (ctx) => {
+            calls.push(`pre ${(await ctx.reader.list(A.kind())).length}`);
+          },
+          transform: (_ctx, a, b) => {
+            calls.push(`transform ${a.metadata.id}`);
+            b.spec.out = a.spec.str;
+          },
+          postTransform: async (ctx) => {
+            calls.push(`post ${(await ctx.reader.list(B.kind())).length}`);
+          },
+        },
+      ),
+    );
+    for (const id of ['1', '2', '3']) await h.state.create(A.create(id, { str: id, int: 1 }));
+    await h.runtime.converge();
+    expect(calls.slice(0, 5)).toEqual([
+      'pre 3',
+      'transform 1',
+      'transform 2',
+      'transform 3',
+      'post 3',
+    ]);
+    expect(calls.filter((c) => c.startsWith('pre')).length).toBe(
+      calls.filter((c) => c.startsWith('post')).length,
+    );
+  });
+
+  it('fails the pass without transforming anything when preTransform throws', async () => {
+    let fail = true;
+    await h.runtime.register(
+      abController(
+        {},
+        {
+          preTransform: () => {
+            if (fail) throw new Error('not ready');
+          },
+        },
+      ),
+    );
+    await h.state.create(A.create('1', { str: 'foo', int: 1 }));
+    const report = await h.runtime.converge({ maxAttempts: 1 });
+    expect(report.controllers[0]?.lastError).toBe('not ready');
+    expect(await ids(h, B.kind())).toEqual([]);
+
+    fail = false;
+    await h.runtime.converge();
+    expect(await ids(h, B.kind())).toEqual(['transformed-1']);
   });
 
   it('reports a mapMetadata that puts an output outside the output type namespace', async () => {

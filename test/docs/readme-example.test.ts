@@ -30,11 +30,14 @@ async function fencedBlock(heading: string): Promise<string> {
   return block[1];
 }
 
-it('runs the library example and prints what its comment says', async () => {
-  const source = await fencedBlock('## The library');
+it.each([
+  ['library', '## The library'],
+  ['garbage collection', '### Garbage collection'],
+])('runs the %s example and prints what its comment says', async (name, heading) => {
+  const source = await fencedBlock(heading);
   const expected = /console\.log\(.*\); \/\/ (.*)$/m.exec(source)?.[1];
   expect(expected, 'the example says what it prints').toBeDefined();
-  const file = path.join(dir, 'library-example.ts');
+  const file = path.join(dir, `${name.replace(/ /g, '-')}-example.ts`);
   await writeFile(file, source);
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   try {

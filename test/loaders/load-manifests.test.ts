@@ -41,7 +41,7 @@ describe('loadManifests', () => {
     const { definitions, resources, findings } = loadManifests(files);
     expect(findings).toEqual([]);
     expect(definitions.map((d) => [d.type, d.displayType, d.aliases])).toEqual([
-      ['VMs.example.org', 'VM', ['vm', 'vms', 'machine']],
+      ['VMs.example.org', 'VM', ['machine', 'vm', 'vms']],
     ]);
     expect(resources.map((r) => r.key)).toEqual([
       pointerKey({ namespace: 'default', type: 'VMs.example.org', id: 'web-1' }),

@@ -1,5 +1,6 @@
 import type { ResourceType } from '../resource/define-resource.js';
 import type { Resource } from '../resource/resource.js';
+import type { BackoffOptions } from '../runtime/backoff.js';
 import type { Output } from '../runtime/controller.js';
 import { isRegistrationError } from '../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -53,6 +54,18 @@ export interface ControllerOptions {
    * shared output; an `Output` says which kind. A type listed here and in `owns` takes this kind.
    */
   readonly outputs?: readonly (Output | ResourceType<unknown>)[];
+  /**
+   * The per-request backoff of failed reconciles and of `{ requeue: true }` (controller-runtime's
+   * `RateLimiter`, without jitter). When omitted, failures back off as the runtime's `backoff`
+   * says and `requeue` with COSI's default (500 ms, x1.5, at most 60 s). The two keep separate
+   * counts: a failure does not lengthen the next `requeue` delay, nor the other way round.
+   */
+  readonly rateLimiter?: BackoffOptions;
+  /**
+   * Aborts the reconcile context's `signal` after this many ms on the runtime's clock
+   * (controller-runtime's `ReconciliationTimeout`); no limit when omitted.
+   */
+  readonly reconciliationTimeout?: number;
 }
 
 /** What a watch of `ResourceType<S>` delivers: the resource, or only its metadata. */
@@ -97,6 +110,8 @@ export class Builder {
   readonly #target: BuilderTarget | undefined;
   #for: ForInput | undefined;
   #forError: BuilderError | undefined;
+  /** The first `owns` / `watches` misuse, reported with the watches at build time. */
+  #watchError: BuilderError | undefined;
   readonly #owns: OwnsInput[] = [];
   readonly #watches: WatchesInput[] = [];
   readonly #rawSources: Source[] = [];
@@ -117,6 +132,10 @@ export class Builder {
     options?: ForOptions<Projected<S, M>> & { readonly onlyMetadata?: M },
   ): this;
   for(type: ResourceType<unknown>, options: ForOptions<ObjectLike> = {}): this {
+    if (!isResourceType(type)) {
+      this.#forError ??= invalidType('for', type);
+      return this;
+    }
     if (this.#for) {
       this.#forError ??= new BuilderError(
         'for-called-twice',
@@ -138,6 +157,10 @@ export class Builder {
     options?: OwnsOptions<Projected<S, M>> & { readonly onlyMetadata?: M },
   ): this;
   owns(type: ResourceType<unknown>, options: OwnsOptions<ObjectLike> = {}): this {
+    if (!isResourceType(type)) {
+      this.#watchError ??= invalidType('owns', type);
+      return this;
+    }
     this.#owns.push({ type, options });
     return this;
   }
@@ -148,6 +171,10 @@ export class Builder {
     handler: EventHandler<Resource<S>>,
     options: WatchesOptions<Resource<S>> = {},
   ): this {
+    if (!isResourceType(type)) {
+      this.#watchError ??= invalidType('watches', type);
+      return this;
+    }
     this.#watches.push({
       type,
       handler,
@@ -163,6 +190,10 @@ export class Builder {
     handler: EventHandler<PartialObjectMetadata>,
     options: WatchesOptions<PartialObjectMetadata> = {},
   ): this {
+    if (!isResourceType(type)) {
+      this.#watchError ??= invalidType('watchesMetadata', type);
+      return this;
+    }
     this.#watches.push({
       type,
       handler,
@@ -236,6 +267,16 @@ export class Builder {
         'one of for() or named() must be called, so that the controller has a name',
       );
     }
+    // The controller (its name) before its watches, as controller-runtime's doController runs
+    // before doWatch.
+    const taken = isManager(target) ? target.has(name) : target.controllerNames().includes(name);
+    if (taken) {
+      throw new BuilderError(
+        'duplicate-name',
+        `a controller named ${JSON.stringify(name)} already exists: give this one another name with named()`,
+      );
+    }
+    if (this.#watchError) throw this.#watchError;
     if (this.#owns.length > 0 && !forInput) {
       throw new BuilderError(
         'owns-without-for',
@@ -246,13 +287,6 @@ export class Builder {
       throw new BuilderError(
         'no-watches',
         `controller ${JSON.stringify(name)} has no watches and would never be triggered: use for(), owns(), watches() or watchesRawSource()`,
-      );
-    }
-    const taken = isManager(target) ? target.has(name) : target.controllerNames().includes(name);
-    if (taken) {
-      throw new BuilderError(
-        'duplicate-name',
-        `a controller named ${JSON.stringify(name)} already exists: give this one another name with named()`,
       );
     }
 
@@ -266,6 +300,8 @@ export class Builder {
       concurrency: this.#options.maxConcurrentReconciles,
       needLeaderElection: this.#options.needLeaderElection ?? true,
       reconciler,
+      rateLimiter: this.#options.rateLimiter,
+      reconciliationTimeout: this.#options.reconciliationTimeout,
     });
     try {
       if (isManager(target)) await target.add(compiled);
@@ -331,6 +367,27 @@ export class Builder {
     }
     return [...outputs.values()];
   }
+}
+
+/**
+ * A type given as a `ResourceType` (what `defineResource` returns). A type name such as
+ * `'VMs.example.org'` is the usual slip: it names the type but carries no definition.
+ */
+function isResourceType(type: unknown): type is ResourceType<unknown> {
+  return (
+    typeof type === 'object' &&
+    type !== null &&
+    typeof (type as Partial<ResourceType<unknown>>).type === 'string' &&
+    typeof (type as Partial<ResourceType<unknown>>).definition === 'object'
+  );
+}
+
+function invalidType(call: string, type: unknown): BuilderError {
+  const given = typeof type === 'string' ? `the string ${JSON.stringify(type)}` : String(type);
+  return new BuilderError(
+    'invalid-type',
+    `${call}() needs a resource type from defineResource(), got ${given}: pass the ResourceType object, not its name`,
+  );
 }
 
 /*

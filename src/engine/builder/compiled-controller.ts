@@ -10,11 +10,15 @@ import type {
 } from '../runtime/controller.js';
 import { isTerminal, requeueAfter } from '../errors.js';
 import type { ResourceEvent } from '../state/state.js';
+import { ExponentialBackoff, type BackoffOptions } from '../runtime/backoff.js';
+import { createDeadline } from './deadline.js';
+import { createLateClient, createLaterMaps } from './later-maps.js';
 import { toPartialObjectMetadata, type ObjectLike } from './events.js';
 import type { EventHandler, RequestQueue } from './handlers.js';
 import type { Predicate } from './predicates.js';
 import {
   callReconciler,
+  type ReconcileContext,
   type ReconcileRequest,
   type Reconciler,
   type Request,
@@ -44,6 +48,10 @@ export interface ControllerSpec {
   readonly concurrency: number | undefined;
   readonly needLeaderElection: boolean;
   readonly reconciler: Reconciler;
+  /** The per-request backoff of errors and of `{ requeue: true }`; the runtime's when omitted. */
+  readonly rateLimiter: BackoffOptions | undefined;
+  /** Aborts a reconcile's signal after this many ms; no limit when omitted. */
+  readonly reconciliationTimeout: number | undefined;
 }
 
 /** A request whose last reconcile ended in a terminal error. */
@@ -84,6 +92,11 @@ export function compileController(spec: ControllerSpec): CompiledController {
     kind: r.primary ? 'primary' : 'mapped',
   }));
   const terminal = new Map<string, TerminalFailure>();
+  /** The backoff of `{ requeue: true }`, per request key. */
+  const requeues = new Map<string, ExponentialBackoff>();
+  const client = createLateClient();
+  const later = createLaterMaps();
+  let stopped: AbortSignal | undefined;
 
   const toPointer = (request: Request, fallbackType: string): Pointer => ({
     namespace: request.namespace,
@@ -91,14 +104,27 @@ export function compileController(spec: ControllerSpec): CompiledController {
     id: request.id,
   });
 
-  const deliver = (watch: WatchSpec, event: ResourceEvent, queue: RequestQueue): void => {
+  /** The queue handlers of a watch write to; `push` takes the pointers to reconcile. */
+  const queueFor = (fallbackType: string, push: (pointer: Pointer) => void): RequestQueue => ({
+    client: client.reader,
+    add: (request) => push(toPointer(request, fallbackType)),
+    addLater: (about, pending, retry) =>
+      push(later.add(about, pending, retry, (request) => toPointer(request, fallbackType))),
+  });
+
+  const deliver = (
+    watch: WatchSpec,
+    event: ResourceEvent,
+    queue: RequestQueue,
+    isInInitialList: boolean,
+  ): void => {
     const project = (r: Resource): ObjectLike =>
       watch.onlyMetadata ? toPartialObjectMetadata(r) : r;
     const predicates = [...spec.globalPredicates, ...watch.predicates];
     const handler = watch.handler;
     switch (event.type) {
       case 'created': {
-        const e = { object: project(event.resource) };
+        const e = { object: project(event.resource), isInInitialList };
         if (predicates.every((p) => p.create(e))) handler.create?.(e, queue);
         break;
       }
@@ -122,37 +148,42 @@ export function compileController(spec: ControllerSpec): CompiledController {
       inputs,
       outputs: spec.outputs,
       ...(spec.concurrency === undefined ? {} : { concurrency: spec.concurrency }),
+      ...(spec.rateLimiter === undefined ? {} : { backoff: spec.rateLimiter }),
     },
 
-    mapEvent(input, event) {
+    mapEvent(input, event, context) {
       const out = new Map<string, Pointer>();
+      const initial = context?.isInInitialList ?? false;
       for (const watch of byKind.get(kindKey(input)) ?? []) {
-        deliver(watch, event, {
-          add: (request) => {
-            const pointer = toPointer(request, watch.type);
-            out.set(pointerKey(pointer), pointer);
-          },
-        });
+        const queue = queueFor(watch.type, (pointer) => out.set(pointerKey(pointer), pointer));
+        deliver(watch, event, queue, initial);
       }
       return [...out.values()];
     },
 
     attachQueue(enqueue, signal) {
-      for (const source of spec.rawSources) {
-        source.start({ add: (request) => enqueue(toPointer(request, spec.name)) }, signal);
-      }
+      stopped = signal;
+      later.attach(enqueue);
+      for (const source of spec.rawSources) source.start(queueFor(spec.name, enqueue), signal);
     },
 
     async reconcile(rt, pointer, log) {
+      client.bind(rt);
+      if (later.has(pointer)) {
+        await later.run(pointer);
+        return;
+      }
       const request: ReconcileRequest = {
         namespace: pointer.namespace,
         id: pointer.id,
         type: pointer.type,
       };
       const key = pointerKey(pointer);
-      const ctx = {
+      const deadline = createDeadline(rt.clock, spec.reconciliationTimeout, stopped);
+      const ctx: ReconcileContext = {
         client: rt,
         log: log.child({ request: `${pointer.namespace}/${pointer.id}`, type: pointer.type }),
+        signal: deadline.signal,
       };
       let result;
       try {
@@ -165,10 +196,21 @@ export function compileController(spec: ControllerSpec): CompiledController {
         terminal.set(key, { request, error, at: rt.clock.now() });
         // The engine records it, reports it and does not retry the request.
         throw error;
+      } finally {
+        deadline.cancel();
       }
       terminal.delete(key);
       const after = result?.requeueAfter;
-      if (after !== undefined && after > 0) throw requeueAfter(after);
+      if (after !== undefined && after > 0) {
+        requeues.delete(key);
+        throw requeueAfter(after);
+      }
+      if (result?.requeue === true) {
+        let backoff = requeues.get(key);
+        if (!backoff) requeues.set(key, (backoff = new ExponentialBackoff(spec.rateLimiter)));
+        throw requeueAfter(backoff.next());
+      }
+      requeues.delete(key);
     },
 
     terminalErrors() {

@@ -1,24 +1,28 @@
 /**
- * Why `build()` refused a controller. Checked in this order, as controller-runtime does; nothing
- * is registered when any of them fails.
+ * Why `build()` refused a controller. Checked in this order, as controller-runtime does (the
+ * controller and its name, then its watches); but where controller-runtime has already added the
+ * controller when a watch turns out wrong, nothing is registered here when any of them fails.
  *
  * - `missing-reconciler`: `build()` / `complete()` got no reconciler.
  * - `missing-manager`: `controllerManagedBy()` got neither a runtime nor a manager.
+ * - `invalid-type`: `for()` got something other than a resource type (a type name string, say);
+ *   for `owns()` / `watches()` this is reported with the watches, after `duplicate-name`.
  * - `for-called-twice`: `for()` may be called once.
  * - `missing-name`: neither `for()` nor `named()` gives the controller a name.
+ * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
  * - `owns-without-for`: `owns()` needs `for()` to know the owner type.
  * - `no-watches`: no `for`, `owns`, `watches` or raw source, so nothing would ever trigger it.
- * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
  * - `registration`: the runtime refused the declaration (see `cause`).
  */
 export type BuilderErrorCode =
   | 'missing-reconciler'
   | 'missing-manager'
+  | 'invalid-type'
   | 'for-called-twice'
   | 'missing-name'
+  | 'duplicate-name'
   | 'owns-without-for'
   | 'no-watches'
-  | 'duplicate-name'
   | 'registration';
 
 /** A controller the builder could not build; `code` says why. */

@@ -21,6 +21,11 @@ export interface PartialObjectMetadata {
 /** A resource appeared (or existed when the controller started). */
 export interface CreateEvent<O extends ObjectLike = ObjectLike> {
   readonly object: O;
+  /**
+   * The resource existed when the controller started: this is the replay of the initial list,
+   * not a new resource (controller-runtime's `IsInInitialList`). The engine always sets it.
+   */
+  readonly isInInitialList?: boolean;
 }
 
 /** A resource changed: every write, including phase and finalizer changes. */

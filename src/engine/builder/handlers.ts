@@ -2,10 +2,26 @@ import type { ResourceType } from '../resource/define-resource.js';
 import type { OwnerReference } from '../resource/metadata.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } from './events.js';
 import type { Request } from './reconciler.js';
+import type { ControllerReader } from '../runtime/controller.js';
 
 /** Where a handler puts the requests an event causes. Duplicates are merged downstream. */
 export interface RequestQueue {
   add(request: Request): void;
+  /**
+   * The controller's read-only client (reads of its inputs and outputs), for handlers that look
+   * related objects up. The queues the engine hands to handlers have it.
+   */
+  readonly client?: ControllerReader;
+  /**
+   * Adds the requests `pending` resolves to, once it does. The engine's queues run this as work
+   * of the controller: convergence waits for it, and a rejection is retried with the controller's
+   * backoff by calling `retry`. `about` names the object in reports.
+   */
+  addLater?(
+    about: ObjectLike,
+    pending: Promise<readonly Request[]>,
+    retry: () => Promise<readonly Request[]>,
+  ): void;
 }
 
 /**
@@ -23,6 +39,8 @@ export interface EventHandler<O extends ObjectLike = ObjectLike> {
 function deduplicating(q: RequestQueue): RequestQueue {
   const seen = new Set<string>();
   return {
+    ...(q.client ? { client: q.client } : {}),
+    ...(q.addLater ? { addLater: q.addLater.bind(q) } : {}),
     add(request) {
       const key = `${request.namespace}\0${request.type ?? ''}\0${request.id}`;
       if (seen.has(key)) return;
@@ -97,20 +115,71 @@ export function enqueueRequestForOwner(
   };
 }
 
+/** What a map function of {@link enqueueRequestsFromMapFunc} gets besides the object. */
+export interface MapFuncContext {
+  /** The controller's read-only client: it may read the controller's inputs and outputs. */
+  readonly client: ControllerReader;
+}
+
+/**
+ * A map function: the requests an object's event causes, at once or as a promise (to list related
+ * objects through `ctx.client` first).
+ */
+export type MapFunc<O extends ObjectLike = ObjectLike> = (
+  object: O,
+  ctx: MapFuncContext,
+) => readonly Request[] | Promise<readonly Request[]>;
+
+/** The client of a queue that has none: reads fail with a sentence saying why. */
+const noClient: ControllerReader = {
+  get: () => Promise.reject(noClientError()),
+  find: () => Promise.reject(noClientError()),
+  list: () => Promise.reject(noClientError()),
+};
+
+function noClientError(): Error {
+  return new Error(
+    'this request queue has no client: map functions can read only inside a controller built by controllerManagedBy()',
+  );
+}
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
 /**
  * Enqueues what `map` returns for the object; on update for both the old and the new object
- * (duplicates are merged). `map` runs synchronously inside event delivery, so it should only look
- * at the object it is given.
+ * (duplicates are merged). `map` may be async and read related objects through `ctx.client`
+ * (the controller's inputs and outputs): controller-runtime's "list related objects in the map
+ * function". A synchronous map's requests are queued at once; an async map runs as work of the
+ * controller (convergence waits for it, a rejection is retried with backoff).
  *
  * @example
  * .watches(Config, enqueueRequestsFromMapFunc((config) =>
  *   config.spec.vms.map((id) => ({ namespace: config.metadata.namespace, id }))))
+ * @example
+ * // Every VM on the host that changed, looked up through the client.
+ * .watches(Host, enqueueRequestsFromMapFunc(async (host, { client }) =>
+ *   (await client.list<VMSpec>(VM.kind(host.metadata.namespace)))
+ *     .filter((vm) => vm.spec.host === host.metadata.id)
+ *     .map((vm) => ({ namespace: vm.metadata.namespace, id: vm.metadata.id }))))
  */
-export function enqueueRequestsFromMapFunc<O extends ObjectLike>(
-  map: (object: O) => readonly Request[],
-): EventHandler<O> {
+export function enqueueRequestsFromMapFunc<O extends ObjectLike>(map: MapFunc<O>): EventHandler<O> {
   const add = (object: O, q: RequestQueue): void => {
-    for (const request of map(object)) q.add(request);
+    const ctx: MapFuncContext = { client: q.client ?? noClient };
+    const result = map(object, ctx);
+    if (!isPromise(result)) {
+      for (const request of result) q.add(request);
+      return;
+    }
+    const retry = async (): Promise<readonly Request[]> => map(object, ctx);
+    if (q.addLater) {
+      q.addLater(object, result, retry);
+      return;
+    }
+    // A queue outside the engine: nothing tracks the promise, so the requests come when they come.
+    void result.then((requests) => {
+      for (const request of requests) q.add(request);
+    });
   };
   return {
     create: (e, q) => add(e.object, q),

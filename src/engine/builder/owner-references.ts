@@ -50,6 +50,17 @@ export function getControllerOf(object: ObjectLike): OwnerReference | undefined 
   return object.metadata.ownerReferences.find((r) => r.controller === true);
 }
 
+/** Options of {@link setControllerReference}. */
+export interface ControllerReferenceOptions {
+  /**
+   * Mark the reference `blockOwnerDeletion`: with a garbage collector running, the owner is not
+   * destroyed before this object is (foreground deletion). Off by default, unlike
+   * controller-runtime: without a garbage collector the flag would mean nothing, and with one it
+   * changes when owners may go, so a project asks for it.
+   */
+  readonly blockOwnerDeletion?: boolean;
+}
+
 /**
  * Makes `owner` the managing controller of `object` (a draft): the reference `owns` follows by
  * default. Setting it again is a no-op.
@@ -61,7 +72,11 @@ export function getControllerOf(object: ObjectLike): OwnerReference | undefined 
  *   setControllerReference(vm, disk);
  * });
  */
-export function setControllerReference(owner: OwnerLike, object: Draft): void {
+export function setControllerReference(
+  owner: OwnerLike,
+  object: Draft,
+  options: ControllerReferenceOptions = {},
+): void {
   checkNamespace(owner, object);
   const existing = getControllerOf(object);
   if (existing && !refersTo(existing, owner, object)) {
@@ -70,7 +85,12 @@ export function setControllerReference(owner: OwnerLike, object: Draft): void {
       `${formatPointer(object.metadata)} is already controlled by ${existing.type} ${JSON.stringify(existing.id)}`,
     );
   }
-  upsert(object, { type: owner.metadata.type, id: owner.metadata.id, controller: true });
+  upsert(object, {
+    type: owner.metadata.type,
+    id: owner.metadata.id,
+    controller: true,
+    ...(options.blockOwnerDeletion ? { blockOwnerDeletion: true } : {}),
+  });
 }
 
 /**

@@ -20,11 +20,17 @@ export interface ReconcileRequest {
 }
 
 /**
- * What a reconcile asks for next. `requeueAfter` (ms): reconcile this request again after that
- * long, without counting a failure. Returning nothing means done.
+ * What a reconcile asks for next. Returning nothing (or `{}`) means done.
+ *
+ * - `requeueAfter` (ms): reconcile this request again after that long, without counting a
+ *   failure; it wins over `requeue`, as in controller-runtime.
+ * - `requeue: true`: reconcile it again after the controller's backoff delay (its `rateLimiter`),
+ *   which grows with every consecutive `requeue` and starts over after a result without one:
+ *   controller-runtime's rate-limited requeue, without counting a failure.
  */
 export interface Result {
   readonly requeueAfter?: number;
+  readonly requeue?: boolean;
 }
 
 /** What a reconciler sees of the engine. */
@@ -33,6 +39,12 @@ export interface ReconcileContext {
   readonly client: QRuntime;
   /** Carries the controller's name and the request. */
   readonly log: Logger;
+  /**
+   * Aborted when the controller stops, or when the reconcile runs longer than the controller's
+   * `reconciliationTimeout` (on the runtime's clock; the reason is then a `TimeoutError`). Pass
+   * it on to whatever waits; a reconcile that ignores it is not interrupted.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -49,6 +61,7 @@ export type ReconcileFunc = (
  *
  * - resolves to nothing or `{}`: done;
  * - resolves to `{ requeueAfter: ms }`: comes back after `ms` on the runtime's clock;
+ * - resolves to `{ requeue: true }`: comes back after the controller's backoff delay;
  * - throws: retried with per-request exponential backoff;
  * - throws {@link terminalError}: recorded, not retried.
  */

@@ -37,9 +37,9 @@ export interface ResourceDefinition {
   readonly type: string;
   readonly displayType: string;
   readonly defaultNamespace: string;
-  /** Short names (singular, acronyms) plus the explicit ones. */
+  /** The explicit aliases, then the derived short names (singular, acronyms), as COSI orders them. */
   readonly aliases: readonly string[];
-  /** Every name the type resolves from (lower-case): plural, plural with suffix prefixes, aliases. */
+  /** Every name the type resolves from (lower-case): plural, plural with suffix prefixes, then `aliases`. */
   readonly allAliases: readonly string[];
   readonly printColumns: readonly PrintColumn[];
   readonly sensitivity: Sensitivity;
@@ -137,7 +137,9 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
   }
 
   const displayType = input.displayType ?? pluralize.singular(name);
-  const aliases: string[] = [];
+  // Explicit aliases come first and the derived ones after them, as COSI's Fill appends to them:
+  // so `cosi get rd` lists `api-resources, resourcedefinition, rd, rds` as talosctl does.
+  const aliases: string[] = (input.aliases ?? []).map((alias) => alias.toLowerCase());
   const allAliases: string[] = [];
   if (!input.skipAutomaticAliases) {
     aliases.push(pluralize.singular(name).toLowerCase());
@@ -152,7 +154,6 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
       if (!capitals.endsWith('S')) aliases.push(`${capitals}s`.toLowerCase());
     }
   }
-  for (const alias of input.aliases ?? []) aliases.push(alias.toLowerCase());
   const uniqueAliases = [...new Set(aliases)];
   return {
     id: type.toLowerCase(),

@@ -12,6 +12,11 @@ export interface OwnerReference {
   readonly id: string;
   /** At most one reference of a resource is its managing controller. */
   readonly controller?: boolean;
+  /**
+   * The referenced owner may not be destroyed while this resource exists, when an owner-reference
+   * garbage collector runs (see `createGarbageCollector`): Kubernetes' foreground deletion.
+   */
+  readonly blockOwnerDeletion?: boolean;
 }
 
 /** Metadata as stored: read-only. */

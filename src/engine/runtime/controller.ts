@@ -8,6 +8,7 @@ import type {
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
+import type { BackoffOptions } from './backoff.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
 
@@ -182,6 +183,17 @@ export interface QSettings {
   readonly runHook?: (rt: QRuntime, signal: AbortSignal, log: Logger) => Promise<void>;
   /** Called once the workers have stopped. */
   readonly shutdownHook?: () => void;
+  /** This controller's per-item backoff, over the runtime's (`RuntimeOptions.backoff`). */
+  readonly backoff?: BackoffOptions;
+}
+
+/** What `mapEvent` is told about an event besides the event itself. */
+export interface MapEventContext {
+  /**
+   * The event is one of the synthetic `created` events for the resources that existed when the
+   * controller started (controller-runtime's `CreateEvent.IsInInitialList`).
+   */
+  readonly isInInitialList: boolean;
 }
 
 /** The facade handed to a queue controller. */
@@ -212,7 +224,11 @@ export interface QControllerBase {
 export interface QInputMapper {
   /** Maps a change of a mapped input to the primary items it affects. */
   mapInput(rt: QRuntime, metadata: ReducedMetadata, log: Logger): Promise<readonly Pointer[]>;
-  mapEvent?(input: Input<QInputKind>, event: ResourceEvent): readonly Pointer[];
+  mapEvent?(
+    input: Input<QInputKind>,
+    event: ResourceEvent,
+    context?: MapEventContext,
+  ): readonly Pointer[];
 }
 
 /** Routing of whole events: what the builder compiles to. */
@@ -224,7 +240,11 @@ export interface QEventMapper {
    * reconcile. It replaces the primary / mapped routing, and at start every existing input
    * resource is passed in as a `created` event.
    */
-  mapEvent(input: Input<QInputKind>, event: ResourceEvent): readonly Pointer[];
+  mapEvent(
+    input: Input<QInputKind>,
+    event: ResourceEvent,
+    context?: MapEventContext,
+  ): readonly Pointer[];
 }
 
 export type AnyController = Controller | QController;

@@ -13,6 +13,7 @@ import { ExponentialBackoff, type BackoffOptions } from './backoff.js';
 import {
   toReducedMetadata,
   type Input,
+  type MapEventContext,
   type QController,
   type QInputKind,
   type ReducedMetadata,
@@ -43,6 +44,9 @@ interface FailingItem {
   readonly terminal: boolean;
 }
 
+const INITIAL_LIST: MapEventContext = { isInInitialList: true };
+const LIVE: MapEventContext = { isInInitialList: false };
+
 /**
  * Runs one queue controller: a deduplicating work queue, `concurrency` workers, per-key
  * exponential backoff and `RequeueError` handling, plus the optional run hook.
@@ -71,7 +75,7 @@ export class QControllerAdapter implements Adapter {
     private readonly host: RuntimeHost,
     backoff: BackoffOptions,
   ) {
-    this.#backoffOptions = backoff;
+    this.#backoffOptions = { ...backoff, ...controller.settings.backoff };
     this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
     // Registration refused anything but a positive whole number.
@@ -142,7 +146,7 @@ export class QControllerAdapter implements Adapter {
       const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
       for (const resource of items) {
         if (input.id !== undefined && input.id !== resource.metadata.id) continue;
-        if (mapEvent) this.#mapEvent(input, { type: 'created', resource });
+        if (mapEvent) this.#mapEvent(input, { type: 'created', resource }, INITIAL_LIST);
         else this.#enqueue(resource.metadata);
       }
     }
@@ -230,11 +234,11 @@ export class QControllerAdapter implements Adapter {
   }
 
   /** Hands a whole event to the controller's `mapEvent` and queues what it returns. */
-  #mapEvent(input: Input<QInputKind>, event: ResourceEvent): void {
+  #mapEvent(input: Input<QInputKind>, event: ResourceEvent, context = LIVE): void {
     if (!this.controller.mapEvent || this.#abort.signal.aborted) return;
     let pointers: readonly Pointer[];
     try {
-      pointers = this.controller.mapEvent(input, event);
+      pointers = this.controller.mapEvent(input, event, context);
     } catch (error) {
       this.metrics.crashes++;
       this.#lastError = toError(error);

@@ -89,6 +89,57 @@ describe('build-time validation', () => {
     expect(h.runtime.dependencyGraph().edges.some((e) => e.type === Disk.type)).toBe(false);
   });
 
+  // Ported from kubernetes-sigs/controller-runtime pkg/builder/controller.go Build (doController runs before doWatch)
+  it('checks in controller-runtime order: a taken name before owns() without for()', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .named('disks')
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    const build = controllerManagedBy(h.runtime)
+      .named('disks')
+      .owns(Disk)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'duplicate-name' });
+  });
+
+  it('checks in controller-runtime order: a taken name before a controller that watches nothing', async () => {
+    h = createHarness();
+    await controllerManagedBy(h.runtime)
+      .named('idle')
+      .watches(Config, toVMs)
+      .complete(() => undefined);
+    const build = controllerManagedBy(h.runtime)
+      .named('idle')
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'duplicate-name' });
+  });
+
+  it('rejects a type name given to for() with invalid-type, not a TypeError', async () => {
+    h = createHarness();
+    const build = controllerManagedBy(h.runtime)
+      .for('VMs.example.org' as never)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ name: 'BuilderError', code: 'invalid-type' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+  });
+
+  it('rejects a type name given to owns() or watches() with invalid-type, and watches nothing', async () => {
+    h = createHarness();
+    const owns = controllerManagedBy(h.runtime)
+      .for(VM)
+      .owns('Disks.example.org' as never)
+      .complete(() => undefined);
+    await expect(owns).rejects.toMatchObject({ code: 'invalid-type' });
+    const watches = controllerManagedBy(h.runtime)
+      .named('configs')
+      .watches(undefined as never, toVMs)
+      .complete(() => undefined);
+    await expect(watches).rejects.toMatchObject({ code: 'invalid-type' });
+    expect(h.runtime.controllerNames()).toEqual([]);
+    expect(h.runtime.dependencyGraph().edges).toEqual([]);
+  });
+
   it('turns a refusal of the runtime into a registration error with the cause', async () => {
     h = createHarness();
     const diskWriter: Controller = {

@@ -18,18 +18,19 @@ function ruleOf(fn: () => unknown): string | undefined {
 }
 
 describe('resource definitions', () => {
-  it('derives the display type and aliases the way COSI does', () => {
+  // Ported from cosi-project/runtime pkg/resource/meta/resource_definition_test.go TestRDSpec
+  it('derives the display type and aliases the way COSI does, explicit aliases first', () => {
     const rd = resourceDefinitionDefinition;
     expect(rd.displayType).toBe('ResourceDefinition');
-    expect(rd.aliases).toEqual(['resourcedefinition', 'rd', 'rds', 'api-resources']);
+    expect(rd.aliases).toEqual(['api-resources', 'resourcedefinition', 'rd', 'rds']);
     expect(rd.allAliases).toEqual([
       'resourcedefinitions',
       'resourcedefinitions.meta',
       'resourcedefinitions.meta.cosi',
+      'api-resources',
       'resourcedefinition',
       'rd',
       'rds',
-      'api-resources',
     ]);
     expect(rd.id).toBe('resourcedefinitions.meta.cosi.dev');
   });
@@ -45,6 +46,12 @@ describe('resource definitions', () => {
       'machinestatus',
       'ms',
     ]);
+  });
+
+  it('puts explicit aliases before the derived ones', () => {
+    const d = createDefinition({ type: 'VMs.example.org', aliases: ['Machine'] });
+    expect(d.aliases).toEqual(['machine', 'vm', 'vms']);
+    expect(d.allAliases).toEqual(['vms', 'vms.example', 'machine', 'vm']);
   });
 
   it('keeps explicit aliases and can skip the derived ones', () => {

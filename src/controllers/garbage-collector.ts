@@ -1,0 +1,177 @@
+import type { OwnerReference } from '../engine/resource/metadata.js';
+import { formatPointer, kindKey, pointerKey, type Kind } from '../engine/resource/pointer.js';
+import type { Resource } from '../engine/resource/resource.js';
+import type {
+  Controller,
+  ControllerInputKind,
+  ControllerRuntime,
+  Input,
+} from '../engine/runtime/controller.js';
+import { isNotFound, ReconcileCycleError } from '../engine/errors.js';
+import type { Logger } from '../engine/runtime/logger.js';
+import { annotate } from './errors.js';
+
+/** What the garbage collector watches. */
+export interface GarbageCollectorOptions {
+  /**
+   * The kinds whose resources may be collected (a resource type, or a namespace and type): what
+   * `owns()` makes. They become shared outputs of the collector, so no other controller may
+   * declare one of them an exclusive output.
+   */
+  readonly dependents: readonly Kind[];
+  /**
+   * The kinds owners may be of (what `for()` reconciles). A controller reference to a kind not
+   * listed here is never followed: the collector cannot see that owner, so it never collects on
+   * its account.
+   */
+  readonly owners: readonly Kind[];
+  /** The controller's name, also the finalizer it holds on owners; `GarbageCollector` by default. */
+  readonly name?: string;
+}
+
+/**
+ * An opt-in owner-reference garbage collector, the part of the Kubernetes API server that
+ * controller-runtime projects rely on: objects go when their controlling owner goes. It is a
+ * controller like any other (registered, shown by `cosi graph`), and it maps Kubernetes' deletion
+ * onto COSI's teardown and finalizers:
+ *
+ * - **Background** (the default): once the owner named by a dependent's controller reference
+ *   (`controller: true`, same namespace) is destroyed, the dependent is torn down in its own
+ *   owner's name and destroyed as soon as no finalizer holds it.
+ * - **Foreground**, for a reference marked `blockOwnerDeletion`: the collector holds a finalizer
+ *   (its name) on the running owner. When the owner starts tearing down, its dependents are torn
+ *   down and destroyed, and the finalizer is released only once every blocking dependent is gone,
+ *   so the owner cannot be destroyed before them.
+ *
+ * Deviations, on purpose: only the controller reference counts (a dependent with other, plain
+ * owners still goes when its controller goes; Kubernetes waits for all owners); an owner is
+ * known by type and id, not by a UID, so a re-created owner of the same id adopts the old
+ * dependents; there is no orphan policy.
+ *
+ * @example
+ * await controllerManagedBy(runtime).for(VM).owns(Disk).complete(reconcileVM);
+ * await runtime.register(createGarbageCollector({ owners: [VM], dependents: [Disk] }));
+ */
+export function createGarbageCollector(options: GarbageCollectorOptions): Controller {
+  const name = options.name ?? 'GarbageCollector';
+  if (options.dependents.length === 0) {
+    throw new Error(
+      `garbage collector ${JSON.stringify(name)}: dependents is empty, so it would never collect anything`,
+    );
+  }
+  const inputs = new Map<string, Input<ControllerInputKind>>();
+  // Owners are strong inputs: the collector puts its finalizer on them for foreground deletion.
+  for (const kind of options.owners) {
+    inputs.set(kindKey(kind), { namespace: kind.namespace, type: kind.type, kind: 'strong' });
+  }
+  for (const kind of options.dependents) {
+    const key = kindKey(kind);
+    if (!inputs.has(key)) {
+      inputs.set(key, { namespace: kind.namespace, type: kind.type, kind: 'weak' });
+    }
+  }
+  const outputTypes = [...new Set(options.dependents.map((k) => k.type))];
+  const pass = createPass(name, options);
+  return {
+    name,
+    inputs: [...inputs.values()],
+    outputs: outputTypes.map((type) => ({ type, kind: 'shared' })),
+    async run(rt, _signal, log) {
+      for await (const _ of rt.events()) {
+        const errors = await pass(rt, log);
+        if (errors.length > 0) throw new ReconcileCycleError(name, errors);
+        rt.resetRestartBackoff();
+      }
+    },
+  };
+}
+
+/** One pass over every owner and dependent; returns the errors it collected. */
+function createPass(
+  name: string,
+  options: GarbageCollectorOptions,
+): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
+  const ownerKinds = new Set(options.owners.map(kindKey));
+
+  return async (rt, log) => {
+    const errors: Error[] = [];
+    const owners = new Map<string, Resource>();
+    for (const kind of options.owners) {
+      for (const owner of await rt.list(kind)) owners.set(pointerKey(owner.metadata), owner);
+    }
+    /** Running owners with a blocking dependent: they get our finalizer. */
+    const guarded = new Set<string>();
+    /** Tearing-down owners a blocking dependent still holds. */
+    const held = new Set<string>();
+
+    for (const kind of options.dependents) {
+      for (const dependent of await rt.list(kind)) {
+        const ref = controllerReference(dependent);
+        if (!ref) continue;
+        const ownerPointer = {
+          namespace: dependent.metadata.namespace,
+          type: ref.type,
+          id: ref.id,
+        };
+        if (!ownerKinds.has(kindKey(ownerPointer))) continue;
+        const ownerKey = pointerKey(ownerPointer);
+        const owner = owners.get(ownerKey);
+        const blocking = ref.blockOwnerDeletion === true;
+        if (owner?.metadata.phase === 'running') {
+          if (blocking) guarded.add(ownerKey);
+          continue;
+        }
+        // An owner tearing down without our finalizer is deleted in the background: its
+        // dependents wait until it is destroyed. With the finalizer, it is a foreground deletion
+        // and every dependent goes now, blocking or not, as in Kubernetes.
+        if (owner && !owner.metadata.finalizers.includes(name)) continue;
+        // The owner is gone (background) or tearing down in the foreground: the dependent goes.
+        try {
+          const gone = await collect(rt, dependent, log);
+          if (!gone && blocking && owner) held.add(ownerKey);
+        } catch (error) {
+          if (blocking && owner) held.add(ownerKey);
+          errors.push(annotate('collecting', dependent.metadata, error));
+        }
+      }
+    }
+
+    for (const [key, owner] of owners) {
+      const md = owner.metadata;
+      const holding = md.finalizers.includes(name);
+      const wanted = md.phase === 'running' ? guarded.has(key) : held.has(key);
+      try {
+        // A tearing-down owner takes no new finalizer: one it does not carry yet has no dependent
+        // it waited for.
+        if (wanted && !holding && md.phase === 'running') await rt.addFinalizer(md, name);
+        else if (!wanted && holding) await rt.removeFinalizer(md, name);
+      } catch (error) {
+        if (!isNotFound(error)) errors.push(annotate('updating the finalizer of', md, error));
+      }
+    }
+    return errors;
+  };
+}
+
+/** The dependent's controller reference: the first with `controller: true`. */
+function controllerReference(resource: Resource): OwnerReference | undefined {
+  return resource.metadata.ownerReferences.find((r) => r.controller === true);
+}
+
+/**
+ * Tears the dependent down in the name of its own owner (the controller that wrote it), and
+ * destroys it once no finalizer holds it; true when it is gone.
+ */
+async function collect(rt: ControllerRuntime, dependent: Resource, log: Logger): Promise<boolean> {
+  const md = dependent.metadata;
+  const as = { owner: md.owner };
+  try {
+    if (!(await rt.teardown(md, as))) return false;
+    await rt.destroy(md, as);
+  } catch (error) {
+    if (isNotFound(error)) return true;
+    throw error;
+  }
+  log.debug('collected a dependent whose owner is gone', { resource: formatPointer(md) });
+  return true;
+}
