@@ -242,6 +242,7 @@ export {
   type EventHandler,
   type MapFunc,
   type MapFuncContext,
+  type ReadOnlyClient,
   type OwnerHandlerOptions,
   type RequestQueue,
 } from './engine/builder/handlers.js';

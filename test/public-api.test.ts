@@ -242,6 +242,7 @@ describe("'cosi'", () => {
       'QSettings',
       'QTransformOptions',
       'QTransformSettings',
+      'ReadOnlyClient',
       'ReconcileContext',
       'ReconcileEvent',
       'ReconcileFunc',

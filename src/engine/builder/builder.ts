@@ -45,7 +45,10 @@ export interface OwnsOptions<O extends ObjectLike> extends ForOptions<O> {
  * options set before.
  */
 export interface ControllerOptions {
-  /** Requests reconciled in parallel (never the same one twice at once); 1 by default. */
+  /**
+   * Requests reconciled in parallel (never the same one twice at once); 1 by default, and, as in
+   * controller-runtime, when 0 or less.
+   */
   readonly maxConcurrentReconciles?: number;
   /** `true` (the default): a manager starts it only once this process leads. */
   readonly needLeaderElection?: boolean;
@@ -297,7 +300,10 @@ export class Builder {
       rawSources: [...this.#rawSources],
       globalPredicates: [...this.#globalPredicates],
       outputs: this.#outputs(),
-      concurrency: this.#options.maxConcurrentReconciles,
+      concurrency:
+        this.#options.maxConcurrentReconciles === undefined
+          ? undefined
+          : Math.max(1, this.#options.maxConcurrentReconciles),
       needLeaderElection: this.#options.needLeaderElection ?? true,
       reconciler,
       rateLimiter: this.#options.rateLimiter,

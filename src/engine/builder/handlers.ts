@@ -4,6 +4,9 @@ import type { CreateEvent, DeleteEvent, GenericEvent, ObjectLike, UpdateEvent } 
 import type { Request } from './reconciler.js';
 import type { ControllerReader } from '../runtime/controller.js';
 
+/** What a map function may do with the state: look things up, never write. */
+export type ReadOnlyClient = Pick<ControllerReader, 'get' | 'find' | 'list'>;
+
 /** Where a handler puts the requests an event causes. Duplicates are merged downstream. */
 export interface RequestQueue {
   add(request: Request): void;
@@ -11,7 +14,7 @@ export interface RequestQueue {
    * The controller's read-only client (reads of its inputs and outputs), for handlers that look
    * related objects up. The queues the engine hands to handlers have it.
    */
-  readonly client?: ControllerReader;
+  readonly client?: ReadOnlyClient;
   /**
    * Adds the requests `pending` resolves to, once it does. The engine's queues run this as work
    * of the controller: convergence waits for it, and a rejection is retried with the controller's
@@ -118,7 +121,7 @@ export function enqueueRequestForOwner(
 /** What a map function of {@link enqueueRequestsFromMapFunc} gets besides the object. */
 export interface MapFuncContext {
   /** The controller's read-only client: it may read the controller's inputs and outputs. */
-  readonly client: ControllerReader;
+  readonly client: ReadOnlyClient;
 }
 
 /**
@@ -131,7 +134,7 @@ export type MapFunc<O extends ObjectLike = ObjectLike> = (
 ) => readonly Request[] | Promise<readonly Request[]>;
 
 /** The client of a queue that has none: reads fail with a sentence saying why. */
-const noClient: ControllerReader = {
+const noClient: ReadOnlyClient = {
   get: () => Promise.reject(noClientError()),
   find: () => Promise.reject(noClientError()),
   list: () => Promise.reject(noClientError()),

@@ -1,5 +1,6 @@
 import { pointerKey, type Pointer } from '../resource/pointer.js';
 import type { ControllerReader } from '../runtime/controller.js';
+import type { ReadOnlyClient } from './handlers.js';
 import type { ObjectLike } from './events.js';
 import type { Request } from './reconciler.js';
 
@@ -8,7 +9,7 @@ import type { Request } from './reconciler.js';
  * first events on, the facade arrives with the first reconcile. Reads made before then wait for it.
  */
 export interface LateClient {
-  readonly reader: ControllerReader;
+  readonly reader: ReadOnlyClient;
   bind(reader: ControllerReader): void;
 }
 

@@ -271,6 +271,15 @@ describe('what build() produces', () => {
     expect(compiled.settings.concurrency).toBe(3);
   });
 
+  it('takes a maxConcurrentReconciles of 0 as the default of 1, as controller-runtime does', async () => {
+    h = createHarness();
+    const compiled = await controllerManagedBy(h.runtime)
+      .for(VM)
+      .withOptions({ maxConcurrentReconciles: 0 })
+      .build(() => undefined);
+    expect(compiled.settings.concurrency).toBe(1);
+  });
+
   it('reconciles up to maxConcurrentReconciles requests at once', async () => {
     h = createHarness();
     let inFlight = 0;
