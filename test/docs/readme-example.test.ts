@@ -32,6 +32,11 @@ async function fencedBlock(heading: string): Promise<string> {
 
 it.each([
   ['library', '## The library'],
+  [
+    'cleanupOutputs',
+    '### Outputs that follow their inputs: `startTrackingOutputs` / `cleanupOutputs`',
+  ],
+  ['watchFor', '### Waiting for a resource: `watchFor`'],
   ['garbage collection', '### Garbage collection'],
 ])('runs the %s example and prints what its comment says', async (name, heading) => {
   const source = await fencedBlock(heading);
