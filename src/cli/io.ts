@@ -34,11 +34,16 @@ export function processIo(): CliIo {
   };
 }
 
-/** Color only on a terminal, never with `NO_COLOR` set or `--no-color`. */
+/**
+ * Color only on a terminal, never with `NO_COLOR` set, `FORCE_COLOR=0` (or `false`) or
+ * `--no-color`; `FORCE_COLOR` set to anything else colors off a terminal too.
+ */
 export function useColor(io: CliIo, flag: boolean | undefined): boolean {
   if (flag === false) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
+  const force = io.env.FORCE_COLOR;
+  if (force === '0' || force === 'false') return false;
+  if (force !== undefined) return true;
   return io.isTTY;
 }
 

@@ -51,13 +51,13 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
 
 export async function apply(io: CliIo, paths: string[], flags: ApplyFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
-  const { run, exitCode } = await runAndReport(flags, io, paths);
-  if (run.outcome?.report) {
-    const groups = selectResources(run.outcome, {
+  const { exitCode } = await runAndReport(flags, io, paths, (outcome) => {
+    const groups = selectResources(outcome, {
       ...(flags.type !== undefined ? { type: flags.type } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
     });
     io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
-  }
+    return undefined;
+  });
   return { exitCode };
 }

@@ -46,18 +46,23 @@ export async function get(
   flags: GetFlags,
 ): Promise<CommandResult> {
   const format = parseGetFormat(flags.output);
-  const { run, exitCode } = await runAndReport(flags, io);
-  if (!run.outcome?.report) return { exitCode };
-  const groups = selectResources(run.outcome, {
-    type,
-    ...(id !== undefined ? { id } : {}),
-    ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+  const { exitCode } = await runAndReport(flags, io, [], (outcome) => {
+    const groups = selectResources(outcome, {
+      type,
+      ...(id !== undefined ? { id } : {}),
+      ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+    });
+    if (id !== undefined && groups.length === 0) {
+      io.stderr.write(
+        `cosi: resource ${JSON.stringify(id)} of type ${JSON.stringify(type)} not found\n`,
+      );
+      return EXIT.findings;
+    }
+    // As kubectl: an empty answer is said on stderr, so stdout stays empty for scripts.
+    if (groups.length === 0) io.stderr.write('No resources found\n');
+    else io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+    return undefined;
   });
-  if (id !== undefined && groups.length === 0) {
-    io.stderr.write(`resource ${JSON.stringify(id)} of type ${JSON.stringify(type)} not found\n`);
-    return { exitCode: EXIT.findings };
-  }
-  io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
   return { exitCode };
 }
 

@@ -85,15 +85,15 @@ export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Prom
   const format = parseFormat(flags.output, GRAPH_FORMATS);
   const depth = parseDepth(flags);
   if (flags.resources) {
-    const { run, exitCode } = await runAndReport(flags, io, paths);
-    if (run.outcome?.report) {
-      const graph = run.outcome.project.runtime.dependencyGraph();
+    const { exitCode } = await runAndReport(flags, io, paths, (outcome) => {
+      const graph = outcome.project.runtime.dependencyGraph();
       const view = buildGraphView(graph, {
-        ...filterOption(run.outcome, graph, flags, depth),
-        resources: run.outcome.snapshot.resources,
+        ...filterOption(outcome, graph, flags, depth),
+        resources: outcome.snapshot.resources,
       });
       io.stdout.write(renderGraph(view, format));
-    }
+      return undefined;
+    });
     return { exitCode };
   }
   const run = await runProject({
@@ -104,7 +104,7 @@ export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Prom
   if (hasErrors(run.manifests.findings) || !run.outcome) return { exitCode: EXIT.findings };
   const graph = run.outcome.project.runtime.dependencyGraph();
   if (graph.controllers.length === 0 && !flags.quiet) {
-    io.stderr.write('no controllers registered: the graph is empty\n');
+    io.stderr.write('cosi: no controllers registered: the graph is empty\n');
   }
   io.stdout.write(
     renderGraph(buildGraphView(graph, filterOption(run.outcome, graph, flags, depth)), format),

@@ -1,5 +1,6 @@
 import { displayPath } from '../../app/display-path.js';
-import { runProject, type ProjectRun } from '../../app/run-project.js';
+import { runProject, type ProjectRun, type RunOutcome } from '../../app/run-project.js';
+import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import { hasErrors } from '../../loaders/finding.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
@@ -12,14 +13,26 @@ export interface ReportedRun {
   readonly exitCode: ExitCode;
 }
 
+/** A run that converged (or tried to): what a command prints its data from. */
+export type ConvergedOutcome = RunOutcome & { readonly report: ConvergenceReport };
+
 /**
- * What `apply`, `get` and `graph --resources` share: run the project, print the findings and
- * (unless quiet and converged) the convergence report to stderr.
+ * Prints a command's data (stdout) from the converged run; may answer an exit code of its own
+ * (a resource asked for that is not there).
+ */
+export type PrintData = (outcome: ConvergedOutcome) => ExitCode | undefined;
+
+/**
+ * What `apply`, `get` and `graph --resources` share: run the project, print the findings (to
+ * stderr), the command's data (to stdout, through `printData`), then, unless quiet and
+ * converged, the convergence report to stderr: the verdict comes last, after the data, so it
+ * does not scroll away.
  */
 export async function runAndReport(
   flags: CommonFlags,
   io: CliIo,
-  paths: readonly string[] = [],
+  paths: readonly string[],
+  printData: PrintData,
 ): Promise<ReportedRun> {
   const colors = createColors(useColor(io, flags.color));
   const started = performance.now();
@@ -30,6 +43,7 @@ export async function runAndReport(
     return { run, exitCode: EXIT.findings };
   }
   const { project, snapshot } = run.outcome;
+  const dataExitCode = printData({ ...run.outcome, report });
   if (!flags.quiet || !report.converged) {
     io.stderr.write(
       renderReport(
@@ -44,5 +58,5 @@ export async function runAndReport(
       ),
     );
   }
-  return { run, exitCode: exitCodeOf(report) };
+  return { run, exitCode: dataExitCode ?? exitCodeOf(report) };
 }
