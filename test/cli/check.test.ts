@@ -99,6 +99,73 @@ describe('cosi check', () => {
     });
   });
 
+  describe('the golden workflow', () => {
+    it('leaves versions and timestamps out of the goldens unless asked', async () => {
+      const dir = await goldenDir();
+      await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);
+      const plain = await readFile(path.join(dir, 'VMs.example.org.yaml'), 'utf8');
+      expect(plain).not.toMatch(/^\s+(version|created|updated):/m);
+      expect(plain).toMatch(/^\s+owner:/m);
+
+      const kept = await goldenDir();
+      await cli([
+        'check',
+        '-f',
+        'fixtures/minimal',
+        '--expect',
+        kept,
+        '--update',
+        '--keep-volatile',
+      ]);
+      expect(await readFile(path.join(kept, 'VMs.example.org.yaml'), 'utf8')).toMatch(
+        /^\s+version: 1$/m,
+      );
+      // A golden that holds them still matches a comparison that ignores them.
+      const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', kept]);
+      expect(r.code).toBe(0);
+      const strict = await cli([
+        'check',
+        '-f',
+        'fixtures/minimal',
+        '--expect',
+        dir,
+        '--keep-volatile',
+      ]);
+      expect(strict.code).toBe(1);
+    });
+
+    it('refuses to record a run that did not converge', async () => {
+      const dir = path.join(await goldenDir(), 'expected');
+      const r = await cli([
+        'check',
+        '-f',
+        'fixtures/cli/ping-pong',
+        '--max-writes',
+        '300',
+        '--expect',
+        dir,
+        '--update',
+      ]);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toContain('error[not-recorded]: not recording');
+      await expect(readdir(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+
+    it('reports a missing expectations directory once, with the hint to record it', async () => {
+      const dir = path.join(await goldenDir(), 'nothing-here');
+      const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', 'json']);
+      expect(r.code).toBe(1);
+      const json = JSON.parse(r.stdout) as {
+        cases: { check: string; findings: { code: string; message: string }[] }[];
+      };
+      const expectations = json.cases.filter((c) => c.check === 'expectations');
+      expect(expectations.flatMap((c) => c.findings.map((f) => f.code))).toEqual([
+        'unreadable-expectations',
+      ]);
+      expect(expectations[0]?.findings[0]?.message).toContain('--update');
+    });
+  });
+
   describe.each([
     ['passing', false],
     ['failing', true],

@@ -24,6 +24,7 @@ export const CHECK_CODES = [
   'unexpected-state',
   'unreadable-expectations',
   'invalid-expectation',
+  'not-recorded',
 ] as const;
 
 /** A code `cosi check` reports: a loader's or one of {@link CHECK_CODES}. */

@@ -4,6 +4,8 @@ import { createTwoFilesPatch } from 'diff';
 import { LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { deepEqual } from '../../engine/resource/plain-data.js';
 import type { ResourceGroup } from '../render/resources.js';
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../render/resource-document.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { CheckCase, CheckCode } from './check-result.js';
@@ -18,13 +20,46 @@ interface ExpectedDocument {
 
 const YAML_FILE = /\.ya?ml$/;
 
-/** The converged state as printed by `cosi apply -o yaml --stable`, keyed by namespace/type/id. */
-function actualDocuments(groups: readonly ResourceGroup[]): Map<string, Record<string, unknown>> {
+/** How golden documents are written and compared. */
+export interface GoldenOptions {
+  /**
+   * Keep `version`, `created` and `updated` in the goldens and compare them. Off by default: they
+   * change with every unrelated write, and a golden tree should change only when the state does.
+   */
+  readonly volatile: boolean;
+}
+
+/** The metadata fields that change with every write, left out of goldens unless asked. */
+const VOLATILE_FIELDS = ['version', 'created', 'updated'] as const;
+
+/** A resource as its golden document holds it: `apply -o yaml --stable`, less the volatile fields. */
+function goldenDocument(
+  resource: Resource,
+  definition: ResourceDefinition | undefined,
+  options: GoldenOptions,
+): Record<string, unknown> {
+  const doc = toDocument(resource, definition, { stable: true });
+  return options.volatile ? doc : withoutVolatile(doc);
+}
+
+function withoutVolatile(doc: Record<string, unknown>): Record<string, unknown> {
+  const metadata = doc.metadata;
+  if (typeof metadata !== 'object' || metadata === null) return doc;
+  const kept = { ...(metadata as Record<string, unknown>) };
+  for (const field of VOLATILE_FIELDS) delete kept[field];
+  return { ...doc, metadata: kept };
+}
+
+/** The converged state as goldens hold it, keyed by namespace/type/id. */
+function actualDocuments(
+  groups: readonly ResourceGroup[],
+  options: GoldenOptions,
+): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const group of groups) {
     for (const resource of group.resources) {
       const doc = JSON.parse(
-        JSON.stringify(toDocument(resource, group.definition, { stable: true })),
+        JSON.stringify(goldenDocument(resource, group.definition, options)),
       ) as Record<string, unknown>;
       out.set(keyOf(doc), doc);
     }
@@ -41,13 +76,19 @@ export async function compareExpectations(
   dir: string,
   displayDir: string,
   groups: readonly ResourceGroup[],
+  options: GoldenOptions,
 ): Promise<CheckCase[]> {
   const expected = await readExpected(dir, displayDir);
-  const actual = actualDocuments(groups);
+  // Without a readable golden tree, one finding says so; a case per resource would bury it.
+  if (expected.unreadable) return expected.problems;
+  const actual = actualDocuments(groups, options);
   const cases: CheckCase[] = [];
   const keys = [...new Set([...expected.documents.keys(), ...actual.keys()])].sort();
   for (const key of keys) {
-    const want = expected.documents.get(key);
+    const stored = expected.documents.get(key);
+    // Goldens recorded with the volatile fields still compare when they are not asked for.
+    const want =
+      stored && !options.volatile ? { ...stored, value: withoutVolatile(stored.value) } : stored;
     const got = actual.get(key);
     const findings: Finding<CheckCode>[] = [];
     if (want && !got) {
@@ -85,6 +126,7 @@ export async function compareExpectations(
 export async function writeExpectations(
   dir: string,
   groups: readonly ResourceGroup[],
+  options: GoldenOptions,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
@@ -92,8 +134,7 @@ export async function writeExpectations(
     const name = `${group.type}.yaml`;
     const text = group.resources
       .map(
-        (r) =>
-          `---\n${stringify(toDocument(r, group.definition, { stable: true }), { lineWidth: 0 })}`,
+        (r) => `---\n${stringify(goldenDocument(r, group.definition, options), { lineWidth: 0 })}`,
       )
       .join('');
     await writeFile(path.join(dir, name), text);
@@ -108,7 +149,11 @@ export async function writeExpectations(
 async function readExpected(
   dir: string,
   displayDir: string,
-): Promise<{ documents: Map<string, ExpectedDocument>; problems: CheckCase[] }> {
+): Promise<{
+  documents: Map<string, ExpectedDocument>;
+  problems: CheckCase[];
+  unreadable: boolean;
+}> {
   const documents = new Map<string, ExpectedDocument>();
   const problems: CheckCase[] = [];
   let entries: string[];
@@ -122,7 +167,7 @@ async function readExpected(
         {
           code: 'unreadable-expectations',
           severity: 'error',
-          message: `cannot read the expectations directory ${displayDir}`,
+          message: `cannot read the expectations directory ${displayDir}: record it with --update`,
           file: displayDir,
           line: 0,
           col: 0,
@@ -130,7 +175,7 @@ async function readExpected(
         },
       ],
     });
-    return { documents, problems };
+    return { documents, problems, unreadable: true };
   }
   for (const entry of entries) {
     const file = path.join(displayDir, entry);
@@ -169,7 +214,7 @@ async function readExpected(
       });
     }
   }
-  return { documents, problems };
+  return { documents, problems, unreadable: false };
 }
 
 function keyOf(doc: Record<string, unknown>): string {

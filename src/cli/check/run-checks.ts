@@ -13,6 +13,8 @@ export interface CheckOptions {
   readonly expect?: { readonly given: string; readonly dir: string };
   /** `--update`: write the expectations instead of comparing. */
   readonly update: boolean;
+  /** `--keep-volatile`: goldens hold (and compare) versions and timestamps too. */
+  readonly volatile?: boolean;
 }
 
 /** Turns a loaded project into check cases: manifests, controllers, convergence, expectations. */
@@ -96,10 +98,26 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
 
   if (options.expect) {
     const groups = selectResources(outcome, {});
-    if (options.update) {
-      await writeExpectations(options.expect.dir, groups);
+    const golden = { volatile: options.volatile === true };
+    if (!options.update) {
+      cases.push(
+        ...(await compareExpectations(options.expect.dir, options.expect.given, groups, golden)),
+      );
+    } else if (report.converged) {
+      await writeExpectations(options.expect.dir, groups, golden);
     } else {
-      cases.push(...(await compareExpectations(options.expect.dir, options.expect.given, groups)));
+      // A state that did not settle is no expectation: record nothing, say why.
+      cases.push({
+        check: 'expectations',
+        name: options.expect.given,
+        findings: [
+          runFinding(
+            'not-recorded',
+            'error',
+            `not recording ${options.expect.given}: the run did not converge (${report.reason})`,
+          ),
+        ],
+      });
     }
   }
   return { cases, strict: options.strict };

@@ -29,6 +29,7 @@ export interface CheckFlags extends CommonFlags {
   strict?: boolean;
   expect?: string;
   update?: boolean;
+  keepVolatile?: boolean;
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
@@ -49,7 +50,14 @@ function define(): Command {
       'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
     )
     .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
-    .option('--update', 'with --expect: write the converged state to <dir> instead of comparing')
+    .option(
+      '--update',
+      'with --expect: write the converged state to <dir> instead of comparing (only a run that converged)',
+    )
+    .option(
+      '--keep-volatile',
+      'with --expect: record and compare versions and timestamps too (left out by default)',
+    )
     .addHelpText(
       'after',
       `
@@ -73,6 +81,7 @@ export async function check(io: CliIo, paths: string[], flags: CheckFlags): Prom
   const result = await runChecks(run, {
     strict: flags.strict === true,
     update: flags.update === true,
+    volatile: flags.keepVolatile === true,
     ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
   });
   const colors = createColors(format === 'text' && useColor(io, flags.color));
