@@ -45,9 +45,10 @@ function goldenDocument(
 function withoutVolatile(doc: Record<string, unknown>): Record<string, unknown> {
   const metadata = doc.metadata;
   if (typeof metadata !== 'object' || metadata === null) return doc;
-  const kept = { ...(metadata as Record<string, unknown>) };
-  for (const field of VOLATILE_FIELDS) delete kept[field];
-  return { ...doc, metadata: kept };
+  const kept = Object.entries(metadata as Record<string, unknown>).filter(
+    ([key]) => !(VOLATILE_FIELDS as readonly string[]).includes(key),
+  );
+  return { ...doc, metadata: Object.fromEntries(kept) };
 }
 
 /** The converged state as goldens hold it, keyed by namespace/type/id. */
