@@ -1,6 +1,7 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
-import { hasErrors } from '../loaders/finding.js';
+import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
@@ -38,6 +39,8 @@ export interface RunOutcome {
   readonly snapshot: StateSnapshot;
   /** Absent when the controllers were not run (`converge: false`). */
   readonly report?: ConvergenceReport;
+  /** What the run found about what the controllers wrote (types with no definition). */
+  readonly findings: readonly Finding[];
 }
 
 /**
@@ -67,7 +70,12 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   try {
     const report = options.converge === false ? undefined : await convergeProject(project, options);
     const snapshot = await takeSnapshot(project.state);
-    return { config, manifests, outcome: { project, snapshot, ...(report ? { report } : {}) } };
+    const findings = undefinedTypeFindings(snapshot, project.registry, config, options.cwd);
+    return {
+      config,
+      manifests,
+      outcome: { project, snapshot, findings, ...(report ? { report } : {}) },
+    };
   } finally {
     await project.runtime.stop();
   }
@@ -78,4 +86,34 @@ export async function ignorePatterns(
   options: Pick<RunProjectOptions, 'cwd' | 'ignore'>,
 ): Promise<string[]> {
   return [...(await readIgnoreFile(options.cwd)), ...(options.ignore ?? [])];
+}
+
+/**
+ * A warning for each type that controllers wrote but nothing defines: tables, aliases and schemas
+ * know nothing of it. It names the writers, and the config they come from.
+ */
+export function undefinedTypeFindings(
+  snapshot: StateSnapshot,
+  registry: DefinitionRegistry,
+  config: LoadedConfig | undefined,
+  cwd: string,
+): Finding[] {
+  const writers = new Map<string, Set<string>>();
+  for (const resource of snapshot.resources) {
+    const { type, owner } = resource.metadata;
+    if (registry.get(type) !== undefined) continue;
+    let set = writers.get(type);
+    if (!set) writers.set(type, (set = new Set()));
+    if (owner !== '') set.add(owner);
+  }
+  return [...writers].map(([type, owners]) =>
+    createFinding({
+      code: 'undefined-type',
+      message: `${type} is written by ${[...owners].sort().join(', ') || 'the manifests'} but has no definition: add it to the config's definitions (defineResource) so that it gets aliases, print columns and a schema`,
+      file: config ? displayPath(cwd, config.file) : '',
+      line: 0,
+      col: 0,
+      pointer: '',
+    }),
+  );
 }

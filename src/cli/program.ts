@@ -1,20 +1,25 @@
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
+import { createCompletionCommand } from './commands/completion.js';
+import { versionCommand } from './commands/version.js';
 import { watchCommand } from './commands/watch.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { VERSION } from './version.js';
 import { ConfigError } from '../loaders/load-config.js';
 
-/** The package version, shown by `cosi --version` (the same file in `src/` and `dist/`). */
-export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string })
-  .version;
-
-const COMMANDS = [applyCommand, getCommand, checkCommand, graphCommand, watchCommand];
+const COMMANDS = [
+  applyCommand,
+  getCommand,
+  checkCommand,
+  graphCommand,
+  watchCommand,
+  versionCommand,
+] as const;
 
 /** A commander program and the result of the command it ran, once `parseAsync` has finished. */
 export interface Cli {
@@ -43,9 +48,11 @@ export function createCli(io: CliIo): Cli {
 Examples:
   cosi apply -f fixtures/vm-network           run the example project and print its state
   cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
-  cosi watch -f fixtures/vm-network           re-run on every file change, with a live view`,
+  cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
+  source <(cosi completion bash)              complete commands and flags in bash`,
     );
-  for (const command of COMMANDS as readonly CliCommand<unknown[]>[]) {
+  const completion = createCompletionCommand(() => program.commands);
+  for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[]>[]) {
     program.addCommand(
       command
         .define()

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../engine/resource/definition.js';
+import { compareStrings } from '../engine/compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import {
   TypeResolutionError,
@@ -10,8 +10,8 @@ import { CliError, EXIT } from './exit-codes.js';
 import type { ResourceGroup } from './render/resources.js';
 
 export interface ResourceQuery {
-  /** A type or alias; every type when omitted. */
-  readonly type?: string;
+  /** A type or alias, or several; every type when omitted. */
+  readonly type?: string | readonly string[];
   readonly id?: string;
   readonly namespace?: string;
 }
@@ -24,20 +24,27 @@ export interface QueriedState {
 
 /**
  * The resources of a snapshot, grouped by type (sorted by type, then namespace and id),
- * optionally one type, one namespace or one resource. Definitions are listed only when asked for
- * by type.
+ * optionally some types, one namespace or one resource. Definitions are listed only when asked
+ * for by type. A type is named by any alias of its definition or, when controllers write a type
+ * that has none, by its exact name (any case).
  *
  * @throws CliError (usage) for an unknown or ambiguous type.
  */
 export function selectResources(from: QueriedState, query: ResourceQuery): ResourceGroup[] {
+  const names =
+    query.type === undefined ? [] : typeof query.type === 'string' ? [query.type] : query.type;
   const only =
-    query.type === undefined ? undefined : resolveType(from.project.registry, query.type);
-  const source =
-    only?.type === RESOURCE_DEFINITION_TYPE ? from.snapshot.definitions : from.snapshot.resources;
+    names.length === 0 ? undefined : new Set(names.map((name) => resolveType(from, name)));
   const byType = new Map<string, Resource[]>();
-  for (const resource of source) {
+  const sources = [
+    ...(only?.has(RESOURCE_DEFINITION_TYPE) ? [from.snapshot.definitions] : []),
+    ...(only === undefined || [...only].some((t) => t !== RESOURCE_DEFINITION_TYPE)
+      ? [from.snapshot.resources]
+      : []),
+  ];
+  for (const resource of sources.flat()) {
     const md = resource.metadata;
-    if (only !== undefined && md.type !== only.type) continue;
+    if (only !== undefined && !only.has(md.type)) continue;
     if (query.namespace !== undefined && md.namespace !== query.namespace) continue;
     if (query.id !== undefined && md.id !== query.id) continue;
     let group = byType.get(md.type);
@@ -45,18 +52,33 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
     group.push(resource);
   }
   // The snapshot is sorted by type, namespace and id, and so are the groups.
-  return [...byType].map(([type, resources]) => ({
-    type,
-    definition: from.project.registry.get(type),
-    resources,
-  }));
+  return [...byType]
+    .sort(([a], [b]) => compareStrings(a, b))
+    .map(([type, resources]) => ({
+      type,
+      definition: from.project.registry.get(type),
+      resources,
+    }));
 }
 
-function resolveType(registry: DefinitionRegistry, type: string): ResourceDefinition {
+/** The full type a name stands for. */
+function resolveType(from: QueriedState, name: string): string {
   try {
-    return registry.resolve(type);
+    return from.project.registry.resolve(name).type;
   } catch (error) {
-    if (error instanceof TypeResolutionError) throw new CliError(error.message, EXIT.usage);
-    throw error;
+    if (!(error instanceof TypeResolutionError)) throw error;
+    if (error.code === 'unknown-type') {
+      const written = undefinedTypes(from.snapshot, from.project.registry).filter(
+        (t) => t.toLowerCase() === name.toLowerCase(),
+      );
+      if (written.length === 1) return written[0] as string;
+    }
+    throw new CliError(error.message, EXIT.usage);
   }
+}
+
+/** The types of the snapshot's resources that have no definition (controllers wrote them). */
+export function undefinedTypes(snapshot: StateSnapshot, registry: DefinitionRegistry): string[] {
+  const types = new Set(snapshot.resources.map((r) => r.metadata.type));
+  return [...types].filter((t) => registry.get(t) === undefined);
 }

@@ -45,6 +45,8 @@ export const FINDING_CODES = [
   'duplicate-resource',
   // The input as a whole.
   'empty-input',
+  // The run: what the controllers wrote.
+  'undefined-type',
 ] as const;
 
 /** A stable finding code. */
@@ -58,7 +60,9 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   Object.fromEntries(
     FINDING_CODES.map((code) => [
       code,
-      code === 'yaml11-boolean' || code === 'yaml-warning' ? 'warning' : 'error',
+      code === 'yaml11-boolean' || code === 'yaml-warning' || code === 'undefined-type'
+        ? 'warning'
+        : 'error',
     ]),
   ) as Record<FindingCode, Severity>,
 );

@@ -31,6 +31,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const findings: Finding<CheckCode>[] = [
     ...manifests.findings,
     ...(report ? strictWarnings(manifests.resources, graph) : []),
+    ...(outcome?.findings ?? []),
   ];
   const files = [
     ...new Set([...manifests.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),

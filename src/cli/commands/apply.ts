@@ -4,6 +4,7 @@ import type { CliIo } from '../io.js';
 import {
   addPathArguments,
   addProjectOptions,
+  collect,
   outputOption,
   parseFormat,
   type CommonFlags,
@@ -17,7 +18,7 @@ const FORMATS = ['table', 'yaml', 'json'] as const;
 export interface ApplyFlags extends CommonFlags {
   output: string;
   namespace?: string;
-  type?: string;
+  type?: string[];
 }
 
 /** `cosi apply -f PATH...`: load, validate, converge, print the resulting state. */
@@ -34,7 +35,7 @@ function define(): Command {
   addProjectOptions(addPathArguments(command))
     .addOption(outputOption(FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'print only this namespace')
-    .option('-t, --type <type>', 'print only this type (any alias)')
+    .option('-t, --type <type>', 'print only this type, any alias (repeatable)', collect)
     .addHelpText(
       'after',
       `

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { EXIT } from '../exit-codes.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
@@ -20,9 +20,13 @@ function define(): Command {
     .summary('run the controllers on manifests and print one type or one resource')
     .description(
       'Runs the project like `cosi apply`, then prints the resources of one type (any alias, ' +
-        'case-insensitive), or one resource by id.',
+        'case-insensitive), of several (`vm,host`), or one resource by id (`vm web-1` or ' +
+        '`vm/web-1`).',
     )
-    .argument('<type>', 'resource type or alias (e.g. vm, VMs.example.org, rd)')
+    .argument(
+      '<type>',
+      'resource type or alias (e.g. vm, VMs.example.org, rd), vm,host, or vm/web-1',
+    )
     .argument('[id]', 'resource id');
   addProjectOptions(command)
     .addOption(outputOption(['table', 'yaml', 'json', 'jsonpath=EXPR'], 'table'))
@@ -33,6 +37,8 @@ function define(): Command {
 Examples:
   cosi get vms -f fixtures/vm-network
   cosi get networkconfig web-1 -f fixtures/vm-network -o yaml
+  cosi get vm/web-1 -f fixtures/vm-network
+  cosi get vm,host -f fixtures/vm-network
   cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
   cosi get rd -f fixtures/vm-network`,
     );
@@ -46,9 +52,10 @@ export async function get(
   flags: GetFlags,
 ): Promise<CommandResult> {
   const format = parseGetFormat(flags.output);
+  ({ type, id } = splitTypeArgument(type, id));
   const { exitCode } = await runAndReport(flags, io, [], (outcome) => {
     const groups = selectResources(outcome, {
-      type,
+      type: type.split(','),
       ...(id !== undefined ? { id } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
     });
@@ -60,10 +67,30 @@ export async function get(
     }
     // As kubectl: an empty answer is said on stderr, so stdout stays empty for scripts.
     if (groups.length === 0) io.stderr.write('No resources found\n');
-    else io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+    else {
+      io.stdout.write(
+        renderResources(groups, format, {
+          stable: flags.stable === true,
+          single: id !== undefined,
+        }),
+      );
+    }
     return undefined;
   });
   return { exitCode };
+}
+
+/** `vm/web-1` is `vm web-1`, as kubectl takes `TYPE/NAME`. */
+function splitTypeArgument(
+  type: string,
+  id: string | undefined,
+): { type: string; id: string | undefined } {
+  const slash = type.indexOf('/');
+  if (slash < 0) return { type, id };
+  if (id !== undefined) {
+    throw new CliError(`get: give the id once, as ${type} or as a second argument, not both`);
+  }
+  return { type: type.slice(0, slash), id: type.slice(slash + 1) };
 }
 
 function parseGetFormat(output: string): ResourceFormat {

@@ -44,6 +44,7 @@ export async function runAndReport(
   }
   const { project, snapshot } = run.outcome;
   const dataExitCode = printData({ ...run.outcome, report });
+  io.stderr.write(renderFindings(run.outcome.findings, colors));
   if (!flags.quiet || !report.converged) {
     io.stderr.write(
       renderReport(

@@ -15,11 +15,17 @@ export interface ResourceGroup {
   readonly resources: readonly Resource[];
 }
 
+/** How resources are printed. */
+export interface RenderOptions extends DocumentOptions {
+  /** One resource was asked for by id: JSON prints it as an object, not a list of one. */
+  readonly single?: boolean;
+}
+
 /** Prints groups of resources in a format. Deterministic: groups and resources come sorted. */
 export function renderResources(
   groups: readonly ResourceGroup[],
   format: ResourceFormat,
-  options: DocumentOptions = {},
+  options: RenderOptions = {},
 ): string {
   if (format === 'table') return renderResourceTables(groups);
   const documents = groups.flatMap((g) =>
@@ -30,7 +36,10 @@ export function renderResources(
       .map((d) => `---\n${stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })}`)
       .join('');
   }
-  if (format === 'json') return `${JSON.stringify(documents, null, 2)}\n`;
+  if (format === 'json') {
+    const value = options.single && documents.length === 1 ? documents[0] : documents;
+    return `${JSON.stringify(value, null, 2)}\n`;
+  }
   const target = documents.length === 1 ? documents[0] : documents;
   return `${evaluateTemplate(format.jsonpath, target)}\n`;
 }
