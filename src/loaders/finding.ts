@@ -32,6 +32,8 @@ export const FINDING_CODES = [
   'missing-field',
   'wrong-type',
   'unknown-key',
+  'read-only-metadata',
+  'controller-output',
   'invalid-id',
   'invalid-namespace',
   // Resource definitions.
@@ -55,15 +57,18 @@ export type FindingCode = (typeof FINDING_CODES)[number];
 /** Errors fail a load; warnings fail only a strict check. */
 export type Severity = 'error' | 'warning';
 
+/** The codes that only warn: they fail a strict check, not a load. */
+const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
+  'yaml11-boolean',
+  'yaml-warning',
+  'read-only-metadata',
+  'undefined-type',
+]);
+
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */
 export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.freeze(
   Object.fromEntries(
-    FINDING_CODES.map((code) => [
-      code,
-      code === 'yaml11-boolean' || code === 'yaml-warning' || code === 'undefined-type'
-        ? 'warning'
-        : 'error',
-    ]),
+    FINDING_CODES.map((code) => [code, WARNING_CODES.has(code) ? 'warning' : 'error']),
   ) as Record<FindingCode, Severity>,
 );
 

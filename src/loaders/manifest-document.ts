@@ -18,6 +18,19 @@ export interface ManifestHeader {
 
 const TOP_LEVEL_KEYS = new Set(['metadata', 'spec']);
 const METADATA_KEYS = new Set(['namespace', 'type', 'id', 'labels', 'annotations']);
+/**
+ * What `cosi get -o yaml` (and `talosctl get -o yaml`) print beside the manifest fields: the
+ * state sets them, so on input they are accepted and ignored, and a round trip works.
+ */
+const READ_ONLY_METADATA_KEYS = new Set([
+  'version',
+  'owner',
+  'phase',
+  'created',
+  'updated',
+  'finalizers',
+  'ownerReferences',
+]);
 
 /** Ids are free-form (COSI uses slashes, colons, dots) but must be visible and on one line. */
 const INVISIBLE_CHARACTER = /[\s\p{Cc}\p{Cf}]/u;
@@ -56,7 +69,8 @@ export function readManifestHeader(
     report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
     return empty;
   }
-  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report);
+  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
+  reportReadOnlyMetadata(metadata, report);
   const type = readString(metadata, 'type', report, true);
   const id = readString(metadata, 'id', report, type !== undefined && idRequired(type));
   if (id !== undefined) checkId(id, report);
@@ -152,9 +166,10 @@ function reportUnknownKeys(
   known: ReadonlySet<string>,
   at: readonly string[],
   report: DocumentReport,
+  tolerated: ReadonlySet<string> = new Set(),
 ): void {
   for (const key of Object.keys(object)) {
-    if (!known.has(key)) {
+    if (!known.has(key) && !tolerated.has(key)) {
       const where = at.length === 0 ? 'a manifest document' : at.join('.');
       report.add(
         'unknown-key',
@@ -164,6 +179,31 @@ function reportUnknownKeys(
       );
     }
   }
+}
+
+/**
+ * Read-only metadata on input: a note that it is ignored (one per document), or, when it names a
+ * controller as the owner, an error: that document is a controller's output, printed by `get`,
+ * and applying it would fight the controller.
+ */
+function reportReadOnlyMetadata(metadata: Record<string, unknown>, report: DocumentReport): void {
+  const present = Object.keys(metadata).filter((key) => READ_ONLY_METADATA_KEYS.has(key));
+  if (present.length === 0) return;
+  const owner = metadata.owner;
+  if (typeof owner === 'string' && owner !== '') {
+    report.add(
+      'controller-output',
+      '/metadata/owner',
+      `this is the output of controller ${JSON.stringify(owner)}, not a manifest: the controller writes it from its inputs; leave it out of the manifests`,
+    );
+    return;
+  }
+  report.add(
+    'read-only-metadata',
+    jsonPointer(['metadata', present[0] as string]),
+    `metadata.${present.join(', metadata.')} ${present.length === 1 ? 'is' : 'are'} set by the state, not by manifests: ignored`,
+    { part: 'key' },
+  );
 }
 
 /** A mapping as parsed from YAML. */

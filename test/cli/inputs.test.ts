@@ -104,3 +104,47 @@ describe('manifest inputs, as kubeconform and kubectl take them', () => {
     expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
   });
 });
+
+describe('round trips, as kubectl get -o yaml | kubectl apply -f - works', () => {
+  it('applies what get -o yaml printed, ignoring the read-only metadata with a note', async () => {
+    const printed = await cli(['get', 'vm', '-f', 'fixtures/vm-network', '-o', 'yaml', '-q']);
+    await writeFile(path.join(dir, 'vms.yaml'), printed.stdout);
+    const hosts = await readFile(path.join(REPO, 'fixtures/vm-network/hosts.yaml'), 'utf8');
+    await writeFile(path.join(dir, 'hosts.yaml'), hosts);
+    const r = await cli(['apply', '-f', dir, '--config', path.join(REPO, 'fixtures/vm-network')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/vms\.yaml:\d+:\d+: warning\[read-only-metadata\]: metadata\.version/);
+    const strict = await cli([
+      'check',
+      '-f',
+      dir,
+      '--config',
+      path.join(REPO, 'fixtures/vm-network'),
+      '--strict',
+    ]);
+    expect(strict.code).toBe(1);
+  });
+
+  it('refuses a controller output given as a manifest, at its file and line', async () => {
+    const printed = await cli([
+      'get',
+      'networkconfig',
+      '-f',
+      'fixtures/vm-network',
+      '-o',
+      'yaml',
+      '-q',
+    ]);
+    await writeFile(path.join(dir, 'ncs.yaml'), printed.stdout);
+    const r = await cli(
+      ['apply', '-f', 'ncs.yaml', '--config', path.join(REPO, 'fixtures/vm-network')],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^ncs\.yaml:\d+:\d+: error\[controller-output\]: this is the output of controller "vmnet\.NetworkConfigController", not a manifest/m,
+    );
+  });
+});
