@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli, REPO } from './run-cli.js';
 
 const INVALID = [
   'alias-bomb',
@@ -237,5 +237,42 @@ describe('cosi check', () => {
   it('exits 2 for --update without --expect and for an unknown format', async () => {
     expect((await cli(['check', '-f', 'fixtures/minimal', '--update'])).code).toBe(2);
     expect((await cli(['check', '-f', 'fixtures/minimal', '-o', 'xml'])).code).toBe(2);
+  });
+});
+
+describe('cosi check at the edges of CI', () => {
+  it('writes a valid junit and github report even for a config or usage error (exit 2)', async () => {
+    const junit = await cli(['check', '-f', 'fixtures/cli/broken-config', '-o', 'junit']);
+    expect(junit.code).toBe(2);
+    expect(junit.stdout).toMatch(/^<\?xml version="1.0"/);
+    expect(junit.stdout).toContain('<failure type="config-error"');
+    expect(junit.stderr).toContain('cosi: fixtures/cli/broken-config/cosi.config.ts');
+
+    const github = await cli(['check', '-f', 'fixtures/minimal', '--update', '-o', 'github']);
+    expect(github.code).toBe(2);
+    expect(github.stdout).toContain('::error title=setup%3A usage-error::--update needs --expect');
+    expect(github.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+  });
+
+  it('points controller findings at the manifest of the item, or at the config', async () => {
+    const r = await cli(['check', '-f', 'fixtures/cli/failing-controller', '-o', 'json']);
+    const json = JSON.parse(r.stdout) as {
+      cases: { check: string; findings: { code: string; file: string; line: number }[] }[];
+    };
+    const found = json.cases
+      .filter((c) => c.check === 'controllers')
+      .flatMap((c) => c.findings)
+      .filter((f) => f.code === 'reconcile-failed');
+    expect(found.length).toBeGreaterThan(0);
+    for (const f of found) {
+      expect(f.file).toMatch(/^fixtures\/cli\/failing-controller\/.+\.(yaml|ts)$/);
+    }
+  });
+
+  it('makes annotation paths relative to GITHUB_WORKSPACE', async () => {
+    const r = await cli(['check', '-f', 'fixtures/invalid/unknown-type', '-o', 'github'], {
+      env: { GITHUB_WORKSPACE: path.join(REPO, 'fixtures') },
+    });
+    expect(r.stdout).toMatch(/^::error file=invalid\/unknown-type\//m);
   });
 });

@@ -49,4 +49,4 @@ it('exits quietly when the reader of its output goes away (cosi apply -o yaml | 
   expect(stderr).not.toContain('EPIPE');
   expect(stderr).not.toContain('Error');
   expect(code).toBe(0);
-});
+}, 30_000);

@@ -1,7 +1,13 @@
 import type { Finding, FindingCode } from '../../loaders/finding.js';
 
 /** The classes of checks `cosi check` runs, in the order it reports them. */
-export const CHECK_CLASSES = ['manifests', 'controllers', 'convergence', 'expectations'] as const;
+export const CHECK_CLASSES = [
+  'setup',
+  'manifests',
+  'controllers',
+  'convergence',
+  'expectations',
+] as const;
 export type CheckClass = (typeof CHECK_CLASSES)[number];
 
 /**
@@ -9,6 +15,9 @@ export type CheckClass = (typeof CHECK_CLASSES)[number];
  * strict warnings, controllers, convergence and expectations.
  */
 export const CHECK_CODES = [
+  // Setup: the check could not run (exit 2), reported in the chosen format all the same.
+  'config-error',
+  'usage-error',
   // --strict warnings.
   'unknown-field',
   'unread-type',

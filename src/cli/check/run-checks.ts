@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { formatPointer } from '../../engine/resource/pointer.js';
+import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import { displayPath } from '../../app/display-path.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
@@ -15,6 +16,8 @@ export interface CheckOptions {
   readonly update: boolean;
   /** `--keep-volatile`: goldens hold (and compare) versions and timestamps too. */
   readonly volatile?: boolean;
+  /** Paths in findings are shown relative to it. */
+  readonly cwd: string;
 }
 
 /** Turns a loaded project into check cases: manifests, controllers, convergence, expectations. */
@@ -47,6 +50,18 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
   if (!outcome || !report) return { cases, strict: options.strict };
+  // Controller and convergence findings point at the manifest of the resource involved, or else
+  // at the config the controllers come from.
+  const configAt: Place = {
+    file: run.config ? displayPath(options.cwd, run.config.file) : '',
+    line: 0,
+    col: 0,
+  };
+  const sources = new Map(manifests.resources.map((r) => [r.key, r.source]));
+  const placeOf = (pointer: Pointer): Place => {
+    const source = sources.get(pointerKey(pointer));
+    return source ? { file: source.file, line: source.line, col: source.col } : configAt;
+  };
   for (const controller of report.controllers) {
     const problems: Finding<CheckCode>[] = [];
     if (controller.condition === 'failed' && controller.failingItems.length === 0) {
@@ -55,6 +70,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
           'controller-failed',
           'error',
           `${controller.name} kept failing: ${controller.lastError ?? 'unknown error'}`,
+          configAt,
         ),
       );
     }
@@ -64,6 +80,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
           'reconcile-failed',
           'error',
           `${controller.name} could not reconcile ${formatPointer(item.pointer)} after ${item.attempts} attempts: ${item.error}`,
+          placeOf(item.pointer),
         ),
       );
     }
@@ -73,6 +90,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
           'controller-recovered',
           'warning',
           `${controller.name} failed ${controller.errors} times before it succeeded: ${controller.lastError ?? ''}`,
+          configAt,
         ),
       );
     }
@@ -92,6 +110,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         'not-converged',
         'error',
         `the controllers did not converge (${report.reason})${hot ? `: kept changing: ${hot}` : ''}`,
+        report.oscillating[0] ? placeOf(report.oscillating[0].pointer) : configAt,
       ),
     );
   }
@@ -124,13 +143,17 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   return { cases, strict: options.strict };
 }
 
-/** A finding about the run as a whole: no file, no position. */
+/** Where a finding about the run points: a manifest's document, or the config. */
+type Place = Pick<Finding<CheckCode>, 'file' | 'line' | 'col'>;
+
+/** A finding about the run: what the controllers did, placed where it can be acted on. */
 function runFinding(
   code: CheckCode,
   severity: 'error' | 'warning',
   message: string,
+  place: Place = { file: '', line: 0, col: 0 },
 ): Finding<CheckCode> {
-  return { code, severity, message, file: '', line: 0, col: 0, pointer: '' };
+  return { code, severity, message, ...place, pointer: '' };
 }
 
 /** `--expect` resolved against the working directory. */

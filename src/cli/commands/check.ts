@@ -1,6 +1,8 @@
 import { Command } from 'commander';
-import { runProject } from '../../app/run-project.js';
-import { caseFailed } from '../check/check-result.js';
+import { runProject, type ProjectRun } from '../../app/run-project.js';
+import type { Finding } from '../../loaders/finding.js';
+import { ConfigError } from '../../loaders/load-config.js';
+import { caseFailed, type CheckCode } from '../check/check-result.js';
 import { resolveExpect, runChecks } from '../check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
@@ -14,7 +16,7 @@ import {
   toRunOptions,
   type CommonFlags,
 } from '../options.js';
-import { renderCheckGithub } from '../render/check/check-github.js';
+import { renderCheckGithub, type GithubOptions } from '../render/check/check-github.js';
 import { renderCheckJson } from '../render/check/check-json.js';
 import { renderCheckJunit } from '../render/check/check-junit.js';
 import { renderCheckTap } from '../render/check/check-tap.js';
@@ -74,18 +76,34 @@ Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
 
 export async function check(io: CliIo, paths: string[], flags: CheckFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
-  if (flags.update && flags.expect === undefined) {
-    throw new CliError('--update needs --expect <dir>');
+  const colors = createColors(format === 'text' && useColor(io, flags.color));
+  const renderOptions = { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE };
+  let run: ProjectRun;
+  try {
+    if (flags.update && flags.expect === undefined) {
+      throw new CliError('--update needs --expect <dir>');
+    }
+    run = await runProject(await toRunOptions(flags, io, { paths }));
+  } catch (error) {
+    // CI reads the report, not stderr: a check that cannot run still writes a valid one.
+    const failure = setupFailure(error);
+    if (failure === undefined) throw error;
+    io.stderr.write(`cosi: ${failure.message}\n`);
+    const result = {
+      cases: [{ check: 'setup' as const, name: 'setup', findings: [failure] }],
+      strict: false,
+    };
+    io.stdout.write(render(format, result, colors, renderOptions));
+    return { exitCode: EXIT.usage };
   }
-  const run = await runProject(await toRunOptions(flags, io, { paths }));
   const result = await runChecks(run, {
     strict: flags.strict === true,
     update: flags.update === true,
     volatile: flags.keepVolatile === true,
+    cwd: io.cwd,
     ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
   });
-  const colors = createColors(format === 'text' && useColor(io, flags.color));
-  io.stdout.write(render(format, result, colors));
+  io.stdout.write(render(format, result, colors, renderOptions));
   const report = run.outcome?.report;
   if (report && exitCodeOf(report) === EXIT.notConverged) return { exitCode: EXIT.notConverged };
   return {
@@ -93,10 +111,27 @@ export async function check(io: CliIo, paths: string[], flags: CheckFlags): Prom
   };
 }
 
+/** A config or usage error as the one finding of a check that could not run. */
+function setupFailure(error: unknown): Finding<CheckCode> | undefined {
+  const at = { line: 0, col: 0, pointer: '', severity: 'error' as const };
+  if (error instanceof ConfigError) {
+    return {
+      ...at,
+      code: 'config-error',
+      file: error.file.startsWith('--') ? '' : error.file,
+      message: error.message,
+    };
+  }
+  if (error instanceof CliError)
+    return { ...at, code: 'usage-error', file: '', message: error.message };
+  return undefined;
+}
+
 function render(
   format: CheckFormat,
   result: Parameters<typeof renderCheckJson>[0],
   colors: ReturnType<typeof createColors>,
+  options: GithubOptions,
 ): string {
   switch (format) {
     case 'text':
@@ -108,6 +143,6 @@ function render(
     case 'tap':
       return renderCheckTap(result);
     case 'github':
-      return renderCheckGithub(result);
+      return renderCheckGithub(result, options);
   }
 }

@@ -1,7 +1,16 @@
+import * as path from 'node:path';
 import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
 
+/** Where the files of findings are, for annotation paths. */
+export interface GithubOptions {
+  /** The directory the finding paths are relative to. */
+  readonly cwd: string;
+  /** `GITHUB_WORKSPACE`: annotation paths are made relative to it, as GitHub reads them. */
+  readonly workspace?: string | undefined;
+}
+
 /** GitHub Actions workflow commands: an annotation per finding, then the summary line. */
-export function renderCheckGithub(result: CheckResult): string {
+export function renderCheckGithub(result: CheckResult, options?: GithubOptions): string {
   const out: string[] = [];
   for (const c of result.cases) {
     for (const f of c.findings) {
@@ -9,7 +18,7 @@ export function renderCheckGithub(result: CheckResult): string {
       const props = [`title=${property(`${c.check}: ${f.code}`)}`];
       if (f.file)
         props.unshift(
-          `file=${property(f.file)}`,
+          `file=${property(workspacePath(f.file, options))}`,
           ...(f.line > 0 ? [`line=${f.line}`, `col=${f.col}`] : []),
         );
       const message = [f.message, f.pointer ? `(at ${f.pointer})` : '', f.diff ? `\n${f.diff}` : '']
@@ -21,6 +30,13 @@ export function renderCheckGithub(result: CheckResult): string {
   const { passed, failed } = totals(summarize(result));
   out.push(`${passed} passed, ${failed} failed`);
   return `${out.join('\n')}\n`;
+}
+
+/** A finding's file, relative to the workspace when there is one and the file is inside it. */
+function workspacePath(file: string, options: GithubOptions | undefined): string {
+  if (options?.workspace === undefined || options.workspace === '') return file;
+  const relative = path.relative(options.workspace, path.resolve(options.cwd, file));
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 /** Escaping of a workflow command's message. */
