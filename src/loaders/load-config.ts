@@ -25,21 +25,30 @@ export class ConfigError extends Error {
   readonly code = 'config';
   /** What is wrong, without the file: one entry per problem. */
   readonly problems: readonly string[];
+  /** Where in the file, when known (a statement that threw while the config loaded). */
+  readonly line: number | undefined;
+  readonly col: number | undefined;
 
   constructor(
     readonly file: string,
     problems: string | readonly string[],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; line?: number; col?: number },
   ) {
     const list = typeof problems === 'string' ? [problems] : problems;
-    super(list.map((problem) => `${file}: ${problem}`).join('\n'), options);
+    const at = options?.line === undefined ? file : `${file}:${options.line}:${options.col ?? 1}`;
+    super(list.map((problem) => `${at}: ${problem}`).join('\n'), { cause: options?.cause });
     this.problems = list;
+    this.line = options?.line;
+    this.col = options?.col;
     this.name = 'ConfigError';
   }
 
   /** The same error, its file named as given (a display path, say). */
   withFile(file: string): ConfigError {
-    return new ConfigError(file, this.problems, { cause: this.cause });
+    return new ConfigError(file, this.problems, {
+      cause: this.cause,
+      ...(this.line !== undefined ? { line: this.line, col: this.col ?? 1 } : {}),
+    });
   }
 }
 
@@ -97,8 +106,11 @@ export async function loadConfig(
   try {
     namespace = await jiti.import(file);
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(file, `cannot load the config: ${cause}`, { cause: error });
+    const { problem, line, col } = describeLoadError(error, file, options.modules);
+    throw new ConfigError(file, problem, {
+      cause: error,
+      ...(line !== undefined ? { line, col } : {}),
+    });
   }
   if (typeof namespace !== 'object' || namespace === null || !('default' in namespace)) {
     throw new ConfigError(
@@ -178,4 +190,51 @@ function describeValue(value: unknown): string {
     : typeof value === 'undefined'
       ? 'undefined'
       : `a ${typeof value}`;
+}
+
+/**
+ * Why a config did not load, as its author would say it: the place in their own code (the config
+ * or a module next to it) where it failed, the names as they wrote them (not the transpiled
+ * `(0 , _cosi.name)`), and, for a name that `cosi` does not export, the one it likely meant.
+ */
+function describeLoadError(
+  error: unknown,
+  file: string,
+  modules: Readonly<Record<string, unknown>> | undefined,
+): { problem: string; line?: number; col?: number } {
+  let message = (error instanceof Error ? error.message : String(error)).replace(
+    /\(0 , _(\w+)\.(\w+)\)/g,
+    (_match, _module: string, name: string) => name,
+  );
+  const missing = /^(\w+) is not a function$/.exec(message)?.[1];
+  const cosi = modules?.cosi;
+  if (missing !== undefined && typeof cosi === 'object' && cosi !== null && !(missing in cosi)) {
+    const guess = didYouMean(missing, Object.keys(cosi));
+    message = `${missing} is not exported by 'cosi'${guess ? ` (did you mean ${guess}?)` : ''}`;
+  }
+  const problem = `cannot load the config: ${message}`;
+  const frame =
+    error instanceof Error ? frameInProject(error.stack, path.dirname(file)) : undefined;
+  if (frame === undefined) return { problem };
+  // In the config itself: its position; in a module it imports: named in the message.
+  if (frame.file === file) return { problem, line: frame.line, col: frame.col };
+  const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
+  return { problem: `${problem} (at ${where})` };
+}
+
+/** The first stack frame in the project's own files (below `dir`, not in node_modules). */
+function frameInProject(
+  stack: string | undefined,
+  dir: string,
+): { file: string; line: number; col: number } | undefined {
+  for (const match of (stack ?? '').matchAll(
+    /\(?((?:\/|[A-Za-z]:\\)[^():\s]+):(\d+):(\d+)\)?$/gm,
+  )) {
+    const [, frameFile = '', line = '0', col = '0'] = match;
+    if (frameFile.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    const relative = path.relative(dir, frameFile);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+    return { file: frameFile, line: Number(line), col: Number(col) };
+  }
+  return undefined;
 }

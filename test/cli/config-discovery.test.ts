@@ -151,4 +151,33 @@ describe('mistakes in the config', () => {
       'cosi.config.ts: `setup` must be a function, not a string',
     ]);
   });
+
+  it("a config that throws names the line in the user's file and the name as written", async () => {
+    const r = await apply(
+      [
+        "import { createTransformControler, defineConfig } from 'cosi';",
+        '',
+        'export default defineConfig({',
+        "  controllers: [createTransformControler({ name: 'x' })],",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^cosi: cosi\.config\.ts:4:\d+: cannot load the config: createTransformControler is not exported by 'cosi' \(did you mean createTransformController\?\)$/m,
+    );
+  });
+
+  it('a module the config imports that throws is named with its line', async () => {
+    await writeFile(
+      path.join(dir, 'helper.ts'),
+      "export function make(): never {\n  throw new Error('no controllers today');\n}\n",
+    );
+    const r = await apply(
+      "import { make } from './helper.js';\nexport default { controllers: [make()] };\n",
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no controllers today \(at helper\.ts:2:\d+\)/);
+  });
 });
