@@ -124,7 +124,7 @@ describe('exit codes', () => {
     const r = await cli(['apply', '-f', 'fixtures/cli/broken-config']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'cosi: fixtures/cli/broken-config/cosi.config.ts: cannot load the config: settings.json is missing\n',
+      'cosi: fixtures/cli/broken-config/cosi.config.ts:6:9: cannot load the config: settings.json is missing\n',
     );
   });
 
