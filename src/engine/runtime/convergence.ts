@@ -139,24 +139,24 @@ export function mergeReports(
   const before = new Map(earlier.controllers.map((c) => [c.name, c]));
   return {
     ...later,
-    rounds: earlier.rounds + later.rounds,
-    elapsed: earlier.elapsed + later.elapsed,
-    reconciles: earlier.reconciles + later.reconciles,
-    writes: earlier.writes + later.writes,
-    errors: earlier.errors + later.errors,
+    ...sum(earlier, later, ['rounds', 'elapsed', 'reconciles', 'writes', 'errors']),
     controllers: later.controllers.map((c) => {
       const e = before.get(c.name);
       if (e === undefined) return c;
       return {
         ...c,
-        reconciles: e.reconciles + c.reconciles,
-        writes: e.writes + c.writes,
-        errors: e.errors + c.errors,
-        restarts: e.restarts + c.restarts,
+        ...sum(e, c, ['reconciles', 'writes', 'errors', 'restarts']),
         ...(c.lastError === undefined && e.lastError !== undefined
           ? { lastError: e.lastError }
           : {}),
       };
     }),
   };
+}
+
+/** `a[key] + b[key]` for each of the numeric `keys`. */
+function sum<T, K extends keyof T>(a: T, b: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = ((a[key] as number) + (b[key] as number)) as T[K];
+  return out;
 }

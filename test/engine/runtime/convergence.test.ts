@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { requeueAfter, type Controller, type LogRecord } from '../../../src/index.js';
+import { mergeReports, type ConvergenceReport } from '../../../src/engine/runtime/convergence.js';
+import { createMetrics } from '../../../src/engine/runtime/metrics.js';
 import {
   createHarness,
   Int,
@@ -137,6 +139,50 @@ describe('convergence', () => {
         time: clock.now(),
         fields: { controller: 'Talker', n: 1 },
       },
+    ]);
+  });
+});
+
+describe('merging the reports of two runs in a row', () => {
+  const controller = (name: string, counts: { reconciles: number; errors: number }) => ({
+    name,
+    kind: 'controller' as const,
+    condition: 'idle' as const,
+    reconciles: counts.reconciles,
+    writes: counts.reconciles,
+    errors: counts.errors,
+    restarts: 0,
+    failingItems: [],
+    metrics: createMetrics(),
+    ...(counts.errors > 0 ? { lastError: 'boom' } : {}),
+  });
+  const report = (
+    reconciles: number,
+    controllers: ReturnType<typeof controller>[],
+  ): ConvergenceReport => ({
+    converged: true,
+    reason: 'quiescent',
+    rounds: 1,
+    elapsed: 10,
+    reconciles,
+    writes: reconciles,
+    errors: 0,
+    controllers,
+    oscillating: [],
+  });
+
+  it('adds the counts, overall and per controller, and keeps the later outcome and last error', () => {
+    const merged = mergeReports(
+      report(3, [controller('A', { reconciles: 3, errors: 1 })]),
+      report(2, [
+        controller('A', { reconciles: 2, errors: 0 }),
+        controller('B', { reconciles: 1, errors: 0 }),
+      ]),
+    );
+    expect(merged).toMatchObject({ rounds: 2, elapsed: 20, reconciles: 5, writes: 5 });
+    expect(merged.controllers.map((c) => [c.name, c.reconciles, c.errors, c.lastError])).toEqual([
+      ['A', 5, 1, 'boom'],
+      ['B', 1, 0, undefined],
     ]);
   });
 });
