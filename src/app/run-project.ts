@@ -2,6 +2,9 @@ import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
+import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
+import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
@@ -70,7 +73,12 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   try {
     const report = options.converge === false ? undefined : await convergeProject(project, options);
     const snapshot = await takeSnapshot(project.state);
-    const findings = undefinedTypeFindings(snapshot, project.registry, config, options.cwd);
+    const findings = [
+      ...(report
+        ? collisionFindings(manifests.resources, project.runtime.dependencyGraph(), report)
+        : []),
+      ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
+    ];
     return {
       config,
       manifests,
@@ -116,4 +124,53 @@ export function undefinedTypeFindings(
       pointer: '',
     }),
   );
+}
+
+/** How the state words an owner conflict with a manifest (whose owner is empty). */
+const MANIFEST_OWNER_CONFLICT =
+  /resource (\S+?)\((\S*?)\/(\S+?)\) is owned by "", not "((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * Manifests that collide with what a controller writes, at the manifest's file and line, the same
+ * way for every kind of controller: a manifest of a type that a controller declares as its
+ * exclusive output (whatever its id), and a manifest that a controller tried to overwrite (its
+ * write was refused: the manifest is the user's).
+ */
+export function collisionFindings(
+  resources: readonly ManifestResource[],
+  graph: DependencyGraph,
+  report: ConvergenceReport,
+): Finding[] {
+  const exclusive = new Map(
+    graph.edges.filter((e) => e.kind === 'exclusive').map((e) => [e.type, e.controller]),
+  );
+  const byKey = new Map(resources.map((r) => [r.key, r]));
+  const collisions = new Map<string, string>();
+  for (const r of resources) {
+    const writer = exclusive.get(r.resource.metadata.type);
+    if (writer !== undefined) collisions.set(r.key, writer);
+  }
+  for (const controller of report.controllers) {
+    const errors = [controller.lastError ?? '', ...controller.failingItems.map((i) => i.error)];
+    for (const error of errors) {
+      for (const [, type = '', namespace = '', id = '', writer = ''] of error.matchAll(
+        MANIFEST_OWNER_CONFLICT,
+      )) {
+        const key = pointerKey({ namespace, type, id });
+        if (byKey.has(key) && !collisions.has(key))
+          collisions.set(key, JSON.parse(`"${writer}"`) as string);
+      }
+    }
+  }
+  return [...collisions].map(([key, writer]) => {
+    const { resource, source } = byKey.get(key) as ManifestResource;
+    return createFinding({
+      code: 'output-collision',
+      message: `${formatPointer(resource.metadata)} is also written by controller ${JSON.stringify(writer)}: a manifest cannot hold a controller's output (the manifest wins and the controller fails or is ignored); remove it from the manifests or change its id`,
+      file: source.file,
+      line: source.line,
+      col: source.col,
+      pointer: '',
+    });
+  });
 }

@@ -49,6 +49,7 @@ export const FINDING_CODES = [
   'empty-input',
   // The run: what the controllers wrote.
   'undefined-type',
+  'output-collision',
 ] as const;
 
 /** A stable finding code. */

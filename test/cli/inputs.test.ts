@@ -148,3 +148,29 @@ describe('round trips, as kubectl get -o yaml | kubectl apply -f - works', () =>
     );
   });
 });
+
+describe('a manifest that collides with a controller output', () => {
+  it('is a finding at the manifest, naming the controller, for a transform and a builder alike', async () => {
+    for (const file of ['vms.yaml', 'hosts.yaml']) {
+      await writeFile(
+        path.join(dir, file),
+        await readFile(path.join(REPO, 'fixtures/vm-network', file), 'utf8'),
+      );
+    }
+    await writeFile(
+      path.join(dir, 'collide.yaml'),
+      'metadata: { type: networkconfig, id: web-1 }\nspec: { bridge: mine, hostname: x }\n---\n' +
+        'metadata: { type: hoststatus, id: node-a }\nspec: {}\n',
+    );
+    const r = await cli(['apply', '-f', '.', '--config', path.join(REPO, 'fixtures/vm-network')], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'collide.yaml:1:1: error[output-collision]: NetworkConfigs.example.org(default/web-1) is also written by controller "vmnet.NetworkConfigController"',
+    );
+    expect(r.stderr).toContain(
+      'collide.yaml:4:1: error[output-collision]: HostStatuses.example.org(default/node-a) is also written by controller "HostStatusController"',
+    );
+  });
+});

@@ -59,5 +59,10 @@ export async function runAndReport(
       ),
     );
   }
-  return { run, exitCode: dataExitCode ?? exitCodeOf(report) };
+  // Findings about what the controllers wrote fail a run that otherwise converged.
+  const runExitCode =
+    exitCodeOf(report) === EXIT.ok && hasErrors(run.outcome.findings)
+      ? EXIT.findings
+      : exitCodeOf(report);
+  return { run, exitCode: dataExitCode ?? runExitCode };
 }
