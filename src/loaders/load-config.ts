@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createJiti } from 'jiti';
 import { didYouMean } from './did-you-mean.js';
+import { frameInProject } from './stack-frames.js';
 import {
   normalizeDefinition,
   type ConfigDefinition,
@@ -220,21 +221,4 @@ function describeLoadError(
   if (frame.file === file) return { problem, line: frame.line, col: frame.col };
   const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
   return { problem: `${problem} (at ${where})` };
-}
-
-/** The first stack frame in the project's own files (below `dir`, not in node_modules). */
-function frameInProject(
-  stack: string | undefined,
-  dir: string,
-): { file: string; line: number; col: number } | undefined {
-  for (const match of (stack ?? '').matchAll(
-    /\(?((?:\/|[A-Za-z]:\\)[^():\s]+):(\d+):(\d+)\)?$/gm,
-  )) {
-    const [, frameFile = '', line = '0', col = '0'] = match;
-    if (frameFile.includes(`${path.sep}node_modules${path.sep}`)) continue;
-    const relative = path.relative(dir, frameFile);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
-    return { file: frameFile, line: Number(line), col: Number(col) };
-  }
-  return undefined;
 }

@@ -118,6 +118,10 @@ describe('exit codes', () => {
     expect(r.stderr).toContain(
       'Counters.test.cosi.dev(default/start): 10 attempts: cannot echo start',
     );
+    // Where the controller threw, in the project's own TypeScript.
+    expect(r.stderr).toContain(
+      'last error: cannot echo start: one is a lonely number (at fixtures/cli/failing-controller/cosi.config.ts:15:',
+    );
   });
 
   it('exits 2 when the config cannot load, naming the file and the cause', async () => {

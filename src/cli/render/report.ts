@@ -29,6 +29,11 @@ export interface RunCounts {
   readonly controllers: number;
   /** The config the controllers came from, as a display path; `undefined`: none was found. */
   readonly config: string | undefined;
+  /**
+   * Where in the project's code a controller's last error was thrown (`controllers.ts:12:5`),
+   * when its stack says so.
+   */
+  readonly errorPlace?: (controller: string) => string | undefined;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
   readonly wallTime?: number;
 }
@@ -59,7 +64,10 @@ export function renderReport(
     if (controller.errors === 0 && controller.failingItems.length === 0) continue;
     const head = `${controller.name}: ${plural(controller.errors, 'error')} (${controller.condition})`;
     lines.push(controller.condition === 'failed' ? c.red(head) : c.yellow(head));
-    if (controller.lastError !== undefined) lines.push(`  last error: ${controller.lastError}`);
+    if (controller.lastError !== undefined) {
+      const place = counts.errorPlace?.(controller.name);
+      lines.push(`  last error: ${controller.lastError}${place ? ` (at ${place})` : ''}`);
+    }
     for (const item of controller.failingItems) {
       lines.push(
         `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${item.error}`,
