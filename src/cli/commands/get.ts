@@ -3,7 +3,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
-import { renderResources, type ResourceFormat } from '../render/resources.js';
+import { jsonPathFormat, renderResources, type ResourceFormat } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
 import { runAndReport } from './run-and-report.js';
 
@@ -94,6 +94,6 @@ function splitTypeArgument(
 }
 
 function parseGetFormat(output: string): ResourceFormat {
-  if (output.startsWith('jsonpath=')) return { jsonpath: output.slice('jsonpath='.length) };
+  if (output.startsWith('jsonpath=')) return jsonPathFormat(output.slice('jsonpath='.length));
   return parseFormat(output, ['table', 'yaml', 'json', 'jsonpath=EXPR'] as const) as ResourceFormat;
 }

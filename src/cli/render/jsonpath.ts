@@ -1,45 +1,259 @@
-import { JSONPath } from 'jsonpath-plus';
+import {
+  parseTemplate,
+  type FilterOperator,
+  type JsonPathSegment,
+  type JsonPathStep,
+  type JsonPathTemplate,
+  type SliceBound,
+} from './jsonpath-parser.js';
+
+export { parseTemplate, JsonPathSyntaxError, type JsonPathTemplate } from './jsonpath-parser.js';
 
 /**
- * Evaluates a kubectl-style JSONPath template (`{.spec.cpus}`, `name={.metadata.id}`,
- * `{.aliases[:]}`) against plain data. Text outside braces is kept; several matches are joined
- * with a space; objects print as JSON. Script and filter expressions are refused: templates can
- * come from manifests, which are never trusted with code.
- *
- * @throws Error for a malformed template.
+ * The evaluator of Kubernetes' JSONPath templates (`{.spec.cpus}`, `{range .items[*]}...{end}`,
+ * `{.items[?(@.spec.cpus>2)].metadata.id}`), with kubectl's output rules: text outside braces
+ * is kept, the values of one action are joined by a space, maps and lists print as JSON (keys
+ * sorted, as Go prints maps), strings bare, null as `null`.
  */
-export function evaluateTemplate(template: string, data: unknown): string {
-  let out = '';
-  let i = 0;
-  while (i < template.length) {
-    const open = template.indexOf('{', i);
-    if (open < 0) {
-      out += template.slice(i);
-      break;
-    }
-    out += template.slice(i, open);
-    const close = template.indexOf('}', open);
-    if (close < 0) throw new Error(`unclosed "{" in JSONPath template ${JSON.stringify(template)}`);
-    out += evaluateExpression(template.slice(open + 1, close).trim(), data);
-    i = close + 1;
+
+/** How missing data is treated. */
+export interface JsonPathOptions {
+  /**
+   * A field that is in none of the values it is looked up in gives nothing instead of an
+   * `... is not found` error. kubectl's `get -o jsonpath` and talosctl's print columns allow
+   * them; client-go's default is not to.
+   */
+  readonly allowMissingKeys?: boolean;
+}
+
+/** A template that parsed but cannot run on this data (an index out of bounds, a bad filter). */
+export class JsonPathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JsonPathError';
   }
+}
+
+/**
+ * Parses and runs a template on plain data.
+ *
+ * @throws JsonPathSyntaxError for a malformed template, JsonPathError when it cannot run.
+ */
+export function evaluateTemplate(
+  template: string,
+  data: unknown,
+  options: JsonPathOptions = {},
+): string {
+  return executeTemplate(parseTemplate(template), data, options);
+}
+
+/**
+ * Runs a parsed template on plain data.
+ *
+ * @throws JsonPathError when it cannot run.
+ */
+export function executeTemplate(
+  template: JsonPathTemplate,
+  data: unknown,
+  options: JsonPathOptions = {},
+): string {
+  return new Evaluator(options.allowMissingKeys === true).render(template.segments, data);
+}
+
+/**
+ * Whether the template starts by addressing `.items` (`{.items[*].spec.cpus}`,
+ * `{range .items[*]}...{end}`): kubectl's form for a list, run once on all resources.
+ */
+export function addressesItems(template: JsonPathTemplate): boolean {
+  for (const segment of template.segments) {
+    if (segment.kind === 'text') continue;
+    const first = segment.path[0];
+    if (first?.kind === 'literal') continue;
+    return first?.kind === 'field' && first.name === 'items';
+  }
+  return false;
+}
+
+class Evaluator {
+  constructor(private readonly allowMissingKeys: boolean) {}
+
+  render(segments: readonly JsonPathSegment[], current: unknown): string {
+    let out = '';
+    for (const segment of segments) {
+      if (segment.kind === 'text') out += segment.text;
+      else if (segment.kind === 'action') {
+        out += this.walk([current], segment.path).map(formatValue).join(' ');
+      } else {
+        for (const item of this.walk([current], segment.path))
+          out += this.render(segment.body, item);
+      }
+    }
+    return out;
+  }
+
+  walk(input: readonly unknown[], path: readonly JsonPathStep[]): unknown[] {
+    let values = [...input];
+    for (const step of path) values = this.step(values, step);
+    return values;
+  }
+
+  private step(input: unknown[], step: JsonPathStep): unknown[] {
+    switch (step.kind) {
+      case 'field':
+        return this.field(input, step.name);
+      case 'wildcard':
+        return input.flatMap(children);
+      case 'recursive':
+        return input.flatMap(descendants);
+      case 'slice':
+        return input.flatMap((value) => slice(value, step.start, step.end, step.step));
+      case 'union':
+        return step.branches.flatMap((branch) => this.walk(input, branch));
+      case 'filter':
+        return input.flatMap((value) => this.filter(value, step));
+      case 'literal':
+        // A quoted string stands alone; a number or a boolean stands for each value.
+        return typeof step.value === 'string' ? [step.value] : input.map(() => step.value);
+    }
+  }
+
+  private field(input: unknown[], name: string): unknown[] {
+    // `{.}` is the current object (client-go would look up an empty key).
+    if (name === '') return input;
+    if (input.length === 0) return [];
+    const found: unknown[] = [];
+    for (const value of input) {
+      if (isMap(value) && Object.hasOwn(value, name)) found.push(value[name]);
+    }
+    if (found.length === 0 && !this.allowMissingKeys) {
+      throw new JsonPathError(`${name} is not found`);
+    }
+    return found;
+  }
+
+  private filter(value: unknown, step: Extract<JsonPathStep, { kind: 'filter' }>): unknown[] {
+    if (value === null || value === undefined) return [];
+    if (!Array.isArray(value)) {
+      throw new JsonPathError(`${typeName(value)} is not array or slice and cannot be filtered`);
+    }
+    return value.filter((element) => {
+      if (step.operator === 'exists') {
+        try {
+          return this.walk([element], step.left).length > 0;
+        } catch {
+          return false;
+        }
+      }
+      const left = this.one(element, step.left);
+      if (left.length === 0) return false;
+      const right = this.one(element, step.right);
+      if (right.length === 0) return false;
+      return compare(left[0], step.operator, right[0]);
+    });
+  }
+
+  private one(element: unknown, path: readonly JsonPathStep[]): unknown[] {
+    const values = this.walk([element], path);
+    if (values.length > 1) throw new JsonPathError('can only compare one element at a time');
+    return values;
+  }
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function children(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value as unknown[];
+  if (isMap(value)) return Object.values(value);
+  return [];
+}
+
+/** A value and every map or list under it, parents first; scalars are reached by a field. */
+function descendants(value: unknown): unknown[] {
+  const direct = children(value);
+  if (direct.length === 0) return [];
+  return [value, ...direct.flatMap(descendants)];
+}
+
+function slice(value: unknown, start: SliceBound, end: SliceBound, step: SliceBound): unknown[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new JsonPathError(`${typeName(value)} is not array or slice`);
+  const length = value.length;
+  let from = start.value ?? 0;
+  if (from < 0) from += length;
+  let to = end.value ?? length;
+  if (to < 0 || (to === 0 && end.derived === true)) to += length;
+  // Asking for no elements is allowed anywhere, even out of bounds.
+  if (from === to) return [];
+  if (from < 0 || from >= length) {
+    throw new JsonPathError(`array index out of bounds: index ${from}, length ${length}`);
+  }
+  if (to < 0 || to > length) {
+    throw new JsonPathError(`array index out of bounds: index ${to - 1}, length ${length}`);
+  }
+  if (from > to) {
+    throw new JsonPathError(`starting index ${from} is greater than ending index ${to}`);
+  }
+  const by = step.value ?? 1;
+  if (by <= 0) throw new JsonPathError('step must be > 0');
+  const out: unknown[] = [];
+  for (let i = from; i < to; i += by) out.push(value[i]);
   return out;
 }
 
-function evaluateExpression(expression: string, data: unknown): string {
-  if (expression === '' || expression === '.' || expression === '$') return format(data);
-  const path = expression.startsWith('$')
-    ? expression
-    : `$${expression.startsWith('.') || expression.startsWith('[') ? '' : '.'}${expression}`;
-  const results = JSONPath<unknown[]>({ path, json: data as object, wrap: true, eval: false });
-  return results.map(format).join(' ');
+/** Go's template comparison: numbers with numbers, strings with strings, booleans by equality. */
+function compare(left: unknown, operator: FilterOperator, right: unknown): boolean {
+  const kind = comparableKind(left);
+  if (kind !== comparableKind(right)) {
+    throw new JsonPathError('incompatible types for comparison');
+  }
+  if (operator === '==') return left === right;
+  if (operator === '!=') return left !== right;
+  if (kind === 'boolean') throw new JsonPathError('invalid type for comparison');
+  const [a, b] = [left as number | string, right as number | string];
+  switch (operator) {
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+  }
 }
 
-function format(value: unknown): string {
-  if (value === undefined || value === null) return '';
+function comparableKind(value: unknown): 'number' | 'string' | 'boolean' {
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') {
+    return typeof value as 'number' | 'string' | 'boolean';
+  }
+  throw new JsonPathError('invalid type for comparison');
+}
+
+function typeName(value: unknown): string {
+  if (isMap(value)) return 'map';
+  return typeof value;
+}
+
+/** One value as kubectl prints it: maps and lists as compact JSON, anything else as text. */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'object') return JSON.stringify(sortKeys(value));
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
     return String(value);
   }
-  return JSON.stringify(value);
+  return '';
+}
+
+/** Go's JSON encoder prints a map's keys sorted; so does kubectl. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isMap(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys(value[key])]),
+  );
 }

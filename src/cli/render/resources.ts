@@ -1,12 +1,42 @@
 import { stringify } from 'yaml';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
-import { evaluateTemplate } from './jsonpath.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import {
+  addressesItems,
+  executeTemplate,
+  JsonPathError,
+  JsonPathSyntaxError,
+  parseTemplate,
+  type JsonPathTemplate,
+} from './jsonpath.js';
 import { toDocument, type DocumentOptions } from './resource-document.js';
 import { renderTable } from './table.js';
 
 /** The output formats of commands that print resources. */
 export type ResourceFormat = 'table' | 'yaml' | 'json' | { readonly jsonpath: string };
+
+/**
+ * The `-o jsonpath=TEMPLATE` format, its template checked now so a malformed one fails before
+ * the run starts.
+ *
+ * @throws CliError (usage) naming the template and what is wrong with it.
+ */
+export function jsonPathFormat(template: string): ResourceFormat {
+  parseJsonPath(template);
+  return { jsonpath: template };
+}
+
+function parseJsonPath(template: string): JsonPathTemplate {
+  try {
+    return parseTemplate(template);
+  } catch (error) {
+    if (error instanceof JsonPathSyntaxError) {
+      throw new CliError(`-o jsonpath: bad template ${JSON.stringify(template)}: ${error.message}`);
+    }
+    throw error;
+  }
+}
 
 /** Resources of one type, with its definition (if it has one). */
 export interface ResourceGroup {
@@ -40,8 +70,33 @@ export function renderResources(
     const value = options.single && documents.length === 1 ? documents[0] : documents;
     return `${JSON.stringify(value, null, 2)}\n`;
   }
-  const target = documents.length === 1 ? documents[0] : documents;
-  return `${evaluateTemplate(format.jsonpath, target)}\n`;
+  return renderJsonPath(format.jsonpath, documents);
+}
+
+/**
+ * As talosctl, the template runs on each resource, one line each; as kubectl, a template that
+ * starts by addressing `.items` runs once on a List of them all. Missing keys print nothing, as
+ * kubectl's default `--allow-missing-template-keys`. Each output ends in one newline: a template
+ * that ends in `{"\n"}` (the habit kubectl's missing newline taught) gets no blank line.
+ */
+function renderJsonPath(source: string, documents: readonly unknown[]): string {
+  const template = parseJsonPath(source);
+  const options = { allowMissingKeys: true };
+  const line = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+  try {
+    if (addressesItems(template)) {
+      return line(executeTemplate(template, { kind: 'List', items: documents }, options));
+    }
+    return documents.map((d) => line(executeTemplate(template, d, options))).join('');
+  } catch (error) {
+    if (error instanceof JsonPathError) {
+      throw new CliError(
+        `-o jsonpath: cannot run template ${JSON.stringify(source)}: ${error.message}`,
+        EXIT.findings,
+      );
+    }
+    throw error;
+  }
 }
 
 /** One table per type, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE + print columns. */
@@ -75,9 +130,10 @@ function renderResourceTables(groups: readonly ResourceGroup[]): string {
   return tables.join('\n');
 }
 
+/** A print column runs on the spec; as talosctl's, a missing key is an empty cell. */
 function printColumn(jsonPath: string, spec: unknown): string {
   try {
-    return evaluateTemplate(jsonPath, spec);
+    return executeTemplate(parseTemplate(jsonPath), spec, { allowMissingKeys: true });
   } catch {
     return '<error>';
   }
