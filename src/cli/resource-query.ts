@@ -7,6 +7,7 @@ import {
 import type { Resource } from '../engine/resource/resource.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
 import { CliError, EXIT } from './exit-codes.js';
+import type { LabelSelector } from './label-selector.js';
 import type { ResourceGroup } from './render/resources.js';
 
 export interface ResourceQuery {
@@ -14,6 +15,8 @@ export interface ResourceQuery {
   readonly type?: string | readonly string[];
   readonly id?: string;
   readonly namespace?: string;
+  /** `-l`: only resources whose labels match. */
+  readonly selector?: LabelSelector;
 }
 
 /** What a query reads: the state at one moment, and the project's types that name it. */
@@ -47,6 +50,7 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
     if (only !== undefined && !only.has(md.type)) continue;
     if (query.namespace !== undefined && md.namespace !== query.namespace) continue;
     if (query.id !== undefined && md.id !== query.id) continue;
+    if (query.selector !== undefined && !query.selector(md.labels)) continue;
     let group = byType.get(md.type);
     if (!group) byType.set(md.type, (group = []));
     group.push(resource);

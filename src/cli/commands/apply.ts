@@ -11,13 +11,15 @@ import {
 } from '../options.js';
 import { renderResources } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
+import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
 
-const FORMATS = ['table', 'yaml', 'json'] as const;
+const FORMATS = ['table', 'wide', 'yaml', 'json', 'name'] as const;
 
 export interface ApplyFlags extends CommonFlags {
   output: string;
   namespace?: string;
+  selector?: string;
   type?: string[];
 }
 
@@ -35,6 +37,10 @@ function define(): Command {
   addProjectOptions(addPathArguments(command))
     .addOption(outputOption(FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'print only this namespace')
+    .option(
+      '-l, --selector <selector>',
+      'print only what matches this label selector (a=b,c!=d,e in (x,y))',
+    )
     .option('-t, --type <type>', 'print only this type, any alias (repeatable)', collect)
     .addHelpText(
       'after',
@@ -52,10 +58,12 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
 
 export async function apply(io: CliIo, paths: string[], flags: ApplyFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
+  const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   const { exitCode } = await runAndReport(flags, io, paths, (outcome) => {
     const groups = selectResources(outcome, {
       ...(flags.type !== undefined ? { type: flags.type } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+      ...(selector !== undefined ? { selector } : {}),
     });
     io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
     return undefined;

@@ -3,13 +3,20 @@ import { CliError, EXIT } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
-import { jsonPathFormat, renderResources, type ResourceFormat } from '../render/resources.js';
+import {
+  customColumnsFormat,
+  jsonPathFormat,
+  renderResources,
+  type ResourceFormat,
+} from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
+import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
 
 export interface GetFlags extends CommonFlags {
   output: string;
   namespace?: string;
+  selector?: string;
 }
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
@@ -29,8 +36,12 @@ function define(): Command {
     )
     .argument('[id]', 'resource id');
   addProjectOptions(command)
-    .addOption(outputOption(['table', 'yaml', 'json', 'jsonpath=EXPR'], 'table'))
+    .addOption(outputOption(GET_FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'namespace (default: all)')
+    .option(
+      '-l, --selector <selector>',
+      'only what matches this label selector (a=b,c!=d,e in (x,y))',
+    )
     .addHelpText(
       'after',
       `
@@ -52,12 +63,14 @@ export async function get(
   flags: GetFlags,
 ): Promise<CommandResult> {
   const format = parseGetFormat(flags.output);
+  const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   ({ type, id } = splitTypeArgument(type, id));
   const { exitCode } = await runAndReport(flags, io, [], (outcome) => {
     const groups = selectResources(outcome, {
       type: type.split(','),
       ...(id !== undefined ? { id } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+      ...(selector !== undefined ? { selector } : {}),
     });
     if (id !== undefined && groups.length === 0) {
       io.stderr.write(
@@ -93,7 +106,20 @@ function splitTypeArgument(
   return { type: type.slice(0, slash), id: type.slice(slash + 1) };
 }
 
+const GET_FORMATS = [
+  'table',
+  'wide',
+  'yaml',
+  'json',
+  'name',
+  'jsonpath=TEMPLATE',
+  'custom-columns=NAME:PATH,...',
+] as const;
+
 function parseGetFormat(output: string): ResourceFormat {
   if (output.startsWith('jsonpath=')) return jsonPathFormat(output.slice('jsonpath='.length));
-  return parseFormat(output, ['table', 'yaml', 'json', 'jsonpath=EXPR'] as const) as ResourceFormat;
+  if (output.startsWith('custom-columns=')) {
+    return customColumnsFormat(output.slice('custom-columns='.length));
+  }
+  return parseFormat(output, GET_FORMATS) as ResourceFormat;
 }

@@ -14,7 +14,42 @@ import { toDocument, type DocumentOptions } from './resource-document.js';
 import { renderTable } from './table.js';
 
 /** The output formats of commands that print resources. */
-export type ResourceFormat = 'table' | 'yaml' | 'json' | { readonly jsonpath: string };
+export type ResourceFormat =
+  | 'table'
+  | 'wide'
+  | 'yaml'
+  | 'json'
+  | 'name'
+  | { readonly jsonpath: string }
+  | { readonly customColumns: readonly CustomColumn[] };
+
+/** A column of `-o custom-columns=NAME:PATH,...`: a header and a JSONPath into the document. */
+export interface CustomColumn {
+  readonly name: string;
+  readonly path: string;
+}
+
+/**
+ * The `-o custom-columns=NAME:.path,...` format, as kubectl takes it (a path with or without the
+ * braces), its templates checked now.
+ * @throws CliError (usage) for a malformed spec or template.
+ */
+export function customColumnsFormat(spec: string): ResourceFormat {
+  const columns = spec.split(',').map((part): CustomColumn => {
+    const colon = part.indexOf(':');
+    const name = part.slice(0, colon).trim();
+    const path = part.slice(colon + 1).trim();
+    if (colon < 0 || name === '' || path === '') {
+      throw new CliError(
+        `-o custom-columns: expected NAME:PATH[,NAME:PATH...], got ${JSON.stringify(spec)}`,
+      );
+    }
+    const template = path.startsWith('{') ? path : `{${path}}`;
+    jsonPathFormat(template);
+    return { name, path: template };
+  });
+  return { customColumns: columns };
+}
 
 /**
  * The `-o jsonpath=TEMPLATE` format, its template checked now so a malformed one fails before
@@ -57,7 +92,13 @@ export function renderResources(
   format: ResourceFormat,
   options: RenderOptions = {},
 ): string {
-  if (format === 'table') return renderResourceTables(groups);
+  if (format === 'table' || format === 'wide')
+    return renderResourceTables(groups, format === 'wide');
+  if (format === 'name') {
+    return groups
+      .flatMap((g) => g.resources.map((r) => `${r.metadata.type.toLowerCase()}/${r.metadata.id}\n`))
+      .join('');
+  }
   const documents = groups.flatMap((g) =>
     g.resources.map((r) => toDocument(r, g.definition, options)),
   );
@@ -70,6 +111,7 @@ export function renderResources(
     const value = options.single && documents.length === 1 ? documents[0] : documents;
     return `${JSON.stringify(value, null, 2)}\n`;
   }
+  if ('customColumns' in format) return renderCustomColumns(format.customColumns, documents);
   return renderJsonPath(format.jsonpath, documents);
 }
 
@@ -99,8 +141,27 @@ function renderJsonPath(source: string, documents: readonly unknown[]): string {
   }
 }
 
-/** One table per type, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE + print columns. */
-function renderResourceTables(groups: readonly ResourceGroup[]): string {
+/** One table of the given columns over every resource; an empty cell reads `<none>`, as kubectl's. */
+function renderCustomColumns(
+  columns: readonly CustomColumn[],
+  documents: readonly unknown[],
+): string {
+  const templates = columns.map((c) => parseTemplate(c.path));
+  const rows = documents.map((d) =>
+    templates.map((t) => executeTemplate(t, d, { allowMissingKeys: true }) || '<none>'),
+  );
+  const table = renderTable(
+    columns.map((c) => c.name),
+    rows,
+  );
+  return table.endsWith('\n') ? table : `${table}\n`;
+}
+
+/**
+ * One table per type, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE + print columns;
+ * `wide` adds the labels and the finalizers, as kubectl's `-o wide` adds what does not fit.
+ */
+function renderResourceTables(groups: readonly ResourceGroup[], wide = false): string {
   const tables: string[] = [];
   for (const group of groups) {
     if (group.resources.length === 0) continue;
@@ -115,6 +176,7 @@ function renderResourceTables(groups: readonly ResourceGroup[]): string {
       'OWNER',
       'PHASE',
       ...columns.map((c) => c.name.toUpperCase()),
+      ...(wide ? ['LABELS', 'FINALIZERS'] : []),
     ];
     const rows = group.resources.map((r) => [
       r.metadata.namespace,
@@ -124,6 +186,14 @@ function renderResourceTables(groups: readonly ResourceGroup[]): string {
       r.metadata.owner,
       r.metadata.phase,
       ...columns.map((c) => (sensitive ? '' : printColumn(c.jsonPath, r.spec))),
+      ...(wide
+        ? [
+            Object.entries(r.metadata.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(',') || '<none>',
+            r.metadata.finalizers.join(',') || '<none>',
+          ]
+        : []),
     ]);
     tables.push(renderTable(header, rows));
   }
