@@ -27,6 +27,11 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     // The second document names the full type, which is never ambiguous.
     resources: 1,
   },
+  'backtracking-pattern': {
+    // `^(a+)+$` against 40 a's and a "!": answered at once by the linear-time engine.
+    findings: [['schema-violation', 'backtracking-pattern/words.yaml', 5, 9, '/spec/text']],
+    resources: 0,
+  },
   'complex-key': {
     findings: [['complex-key', 'complex-key/vms.yaml', 7, 5, '/spec']],
     resources: 0,
@@ -48,6 +53,13 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   },
   'empty-input': {
     findings: [['empty-input', '', 0, 0, '']],
+    resources: 0,
+  },
+  'foreign-id': {
+    findings: [
+      ['schema-violation', 'foreign-id/bs.yaml', 5, 6, '/spec/n'],
+      ['invalid-schema', 'foreign-id/definitions.yaml', 6, 10, '/spec/schema/$id'],
+    ],
     resources: 0,
   },
   'forbidden-key': {
@@ -121,6 +133,13 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   },
   'recursive-alias': {
     findings: [['recursive-alias', 'recursive-alias/vms.yaml', 7, 9, '/spec/self']],
+    resources: 0,
+  },
+  'recursive-ref': {
+    findings: [
+      ['invalid-schema', 'recursive-ref/definitions.yaml', 6, 11, '/spec/schema/$ref'],
+      ['unknown-type', 'recursive-ref/nodes.yaml', 2, 9, '/metadata/type'],
+    ],
     resources: 0,
   },
   'schema-violations': {

@@ -312,7 +312,8 @@ ${schema
         { path: 'r.yaml', text: vm('a') },
       ]);
       expect(findings.map((f) => [...where(f), f.rule])).toEqual([
-        ['invalid-schema', 'd.yaml', 5, 5, '/spec/schema', 'compile'],
+        // At the typo itself.
+        ['invalid-schema', 'd.yaml', 6, 5, '/spec/schema/requried', 'strict'],
         ['unknown-type', 'r.yaml', 2, 9, '/metadata/type', undefined],
       ]);
     });
