@@ -15,6 +15,7 @@ export const FINDING_CODES = [
   'path-not-found',
   'unreadable-file',
   'symlink-loop',
+  'invalid-encoding',
   // YAML.
   'yaml-syntax',
   'yaml-warning',
@@ -27,6 +28,11 @@ export const FINDING_CODES = [
   'complex-key',
   'forbidden-key',
   'yaml11-boolean',
+  'control-character',
+  'number-out-of-range',
+  'yaml-version',
+  'yaml11-octal',
+  'merge-key',
   // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
   'not-a-mapping',
   'missing-field',
@@ -45,6 +51,7 @@ export const FINDING_CODES = [
   'duplicate-resource',
   // The input as a whole.
   'empty-input',
+  'too-many-findings',
 ] as const;
 
 /** A stable finding code. */
@@ -58,7 +65,12 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   Object.fromEntries(
     FINDING_CODES.map((code) => [
       code,
-      code === 'yaml11-boolean' || code === 'yaml-warning' ? 'warning' : 'error',
+      code === 'yaml11-boolean' ||
+      code === 'yaml11-octal' ||
+      code === 'yaml-warning' ||
+      code === 'too-many-findings'
+        ? 'warning'
+        : 'error',
     ]),
   ) as Record<FindingCode, Severity>,
 );

@@ -11,6 +11,7 @@ import {
   type Scalar,
 } from 'yaml';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
+import { codePointName, findForbiddenCharacters } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
 import {
   NestingTooDeepError,
@@ -73,6 +74,13 @@ const YAML11_BOOLEANS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'fa
 
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 
+/** A YAML 1.1 octal (`0777`): a decimal integer in YAML 1.2. */
+const YAML11_OCTAL = /^[-+]?0[0-7]+$/;
+/** How YAML 1.2's core schema writes an integer; such a number must be exact. */
+const INTEGER_SYNTAX = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+/** How YAML 1.2's core schema writes infinity: other infinite numbers overflowed. */
+const INFINITY_SYNTAX = /^[-+]?\.(?:inf|Inf|INF)$/;
+
 /**
  * Parses a YAML stream into plain data per document, with findings for everything wrong in it.
  * Pure: no file system. Never throws for bad input.
@@ -121,12 +129,62 @@ export function parseManifest(
     for (const warning of parsed.warnings) findings.push(fromYamlError(warning, file, lineCounter));
     return { file, documents, findings };
   }
+  const forbidden = findForbiddenCharacters(text);
+  for (const { offset, code } of forbidden) {
+    const { line, col } = lineCounter.linePos(offset);
+    findings.push(
+      createFinding({
+        code: 'control-character',
+        message: `the character ${codePointName(code)} is not allowed in YAML (write it escaped in a double-quoted string)`,
+        file,
+        line,
+        col,
+        pointer: '',
+      }),
+    );
+  }
   const source = new YamlSource(text);
+  let start = 0;
   parsed.forEach((doc, index) => {
+    const end = doc.range[2];
+    const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
     const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
-    if (parsedDoc) documents.push(parsedDoc);
+    // A forbidden character in a document refuses the document.
+    const bad = otherVersion || forbidden.some((c) => c.offset >= start && c.offset < end);
+    start = end;
+    if (parsedDoc === undefined) return;
+    documents.push(bad ? parsedDoc.withErrors() : parsedDoc);
   });
   return { file, documents, findings };
+}
+
+/**
+ * Refuses a `%YAML` directive for another version than 1.2: cosi reads YAML 1.2 only, and
+ * reading a 1.1 document as 1.2 would change its data (`0777`, `yes`) without a word.
+ */
+function checkVersion(
+  doc: Document.Parsed,
+  text: string,
+  start: number,
+  file: string,
+  lineCounter: LineCounter,
+  findings: Finding[],
+): boolean {
+  const { explicit, version } = doc.directives.yaml;
+  if (!explicit || version === '1.2') return false;
+  const directive = /^%YAML/m.exec(text.slice(start, doc.range[0]));
+  const { line, col } = lineCounter.linePos(start + (directive?.index ?? 0));
+  findings.push(
+    createFinding({
+      code: 'yaml-version',
+      message: `%YAML ${version} is not supported: cosi reads YAML 1.2 (remove the directive, and check octals such as 0777 and booleans such as yes)`,
+      file,
+      line,
+      col,
+      pointer: '',
+    }),
+  );
+  return true;
 }
 
 interface Limits {
@@ -142,7 +200,7 @@ function readDocument(
   source: YamlSource,
   limits: Limits,
   findings: Finding[],
-): ParsedDocument | undefined {
+): YamlDocument | undefined {
   const root = doc.contents;
   if (root === null || isEmptyScalar(root)) {
     for (const error of doc.errors) findings.push(fromYamlError(error, file, lineCounter));
@@ -264,6 +322,16 @@ class DataBuilder {
             this.#path.pop();
             continue;
           }
+          if (key === '<<' && isScalar(pair.key) && pair.key.type === 'PLAIN') {
+            this.#path.push(key);
+            this.#report(
+              'merge-key',
+              pair.key as YamlNode,
+              'merge keys (<<) are not supported: write the keys out, or quote "<<" for a key of that name',
+            );
+            this.#path.pop();
+            continue;
+          }
           if (Object.prototype.hasOwnProperty.call(out, key)) {
             this.#path.push(key);
             this.#report(
@@ -330,8 +398,26 @@ class DataBuilder {
   }
 
   #scalar(node: Scalar): unknown {
-    const value = node.value;
+    let value = node.value;
     const tag = node.tag;
+    // `!!float 5`: yaml's core schema leaves an integer literal under a float tag a string.
+    if (tag === `${TAG_PREFIX}float` && typeof value === 'string' && INTEGER_SYNTAX.test(value)) {
+      value = Number(value);
+    }
+    if (typeof value === 'number') this.#checkNumber(node, value);
+    const source = String(node.source);
+    if (
+      typeof value === 'number' &&
+      node.type === 'PLAIN' &&
+      tag === undefined &&
+      YAML11_OCTAL.test(source)
+    ) {
+      this.#report(
+        'yaml11-octal',
+        node,
+        `${source} is the decimal ${value} in YAML 1.2 but an octal in YAML 1.1: write 0o${source.replace(/^[-+]?0+/, '')} for an octal, or quote it for a string`,
+      );
+    }
     if (tag !== undefined && !scalarTagResolved(tag, value)) {
       this.#report('unknown-tag', node, `the tag ${tag} is not a YAML 1.2 core tag for this value`);
     }
@@ -349,6 +435,28 @@ class DataBuilder {
       );
     }
     return value;
+  }
+
+  /** Refuses numbers that JavaScript cannot hold as written: the data would change. */
+  #checkNumber(node: Scalar, value: number): void {
+    const source = String(node.source);
+    if (!Number.isFinite(value) && !Number.isNaN(value) && !INFINITY_SYNTAX.test(source)) {
+      this.#report(
+        'number-out-of-range',
+        node,
+        `${shorten(source)} is too large for a number (it would become infinity): quote it for a string`,
+      );
+    } else if (
+      Number.isInteger(value) &&
+      !Number.isSafeInteger(value) &&
+      INTEGER_SYNTAX.test(source)
+    ) {
+      this.#report(
+        'number-out-of-range',
+        node,
+        `the integer ${shorten(source)} is beyond 2^53 and would lose precision: quote it for a string`,
+      );
+    }
   }
 
   #checkCollectionTag(node: YamlNode, kind: 'map' | 'seq'): void {
@@ -399,6 +507,11 @@ class DataBuilder {
   }
 }
 
+/** A value for a message: long ones are cut, so that a message stays one readable line. */
+export function shorten(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
+}
+
 /** Whether yaml resolved an explicitly tagged scalar (it keeps the source string when not). */
 function scalarTagResolved(tag: string, value: unknown): boolean {
   switch (tag) {
@@ -406,8 +519,9 @@ function scalarTagResolved(tag: string, value: unknown): boolean {
     case `${TAG_PREFIX}str`:
       return true;
     case `${TAG_PREFIX}int`:
-    case `${TAG_PREFIX}float`:
       return typeof value === 'number';
+    case `${TAG_PREFIX}float`:
+      return typeof value === 'number' || (typeof value === 'string' && INTEGER_SYNTAX.test(value));
     case `${TAG_PREFIX}bool`:
       return typeof value === 'boolean';
     case `${TAG_PREFIX}null`:
@@ -430,5 +544,10 @@ class YamlDocument implements ParsedDocument {
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Position {
     return this.source.locate(this.index, pointer, part);
+  }
+
+  /** This document, marked as having an error (found outside its syntax tree). */
+  withErrors(): YamlDocument {
+    return new YamlDocument(this.file, this.index, this.position, this.value, true, this.source);
   }
 }

@@ -20,10 +20,15 @@ const at = (init: Partial<FindingInit> = {}): FindingInit => ({
 });
 
 describe('findings', () => {
-  it('have unique codes, each with a fixed severity: only YAML warnings are warnings', () => {
+  it('have unique codes, each with a fixed severity: only YAML warnings and the cap note are warnings', () => {
     expect(new Set(FINDING_CODES).size).toBe(FINDING_CODES.length);
     const warnings = FINDING_CODES.filter((code) => FINDING_SEVERITY[code] === 'warning');
-    expect(warnings).toEqual(['yaml-warning', 'yaml11-boolean']);
+    expect(warnings).toEqual([
+      'yaml-warning',
+      'yaml11-boolean',
+      'yaml11-octal',
+      'too-many-findings',
+    ]);
   });
 
   it('take their severity from their code', () => {

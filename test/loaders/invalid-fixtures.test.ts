@@ -36,6 +36,15 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     findings: [['complex-key', 'complex-key/vms.yaml', 7, 5, '/spec']],
     resources: 0,
   },
+  'control-character': {
+    // A NUL, an ESC and a BEL written raw into a value.
+    findings: [
+      ['control-character', 'control-character/vms.yaml', 6, 17, ''],
+      ['control-character', 'control-character/vms.yaml', 6, 18, ''],
+      ['control-character', 'control-character/vms.yaml', 6, 27, ''],
+    ],
+    resources: 0,
+  },
   'duplicate-definition': {
     findings: [
       ['duplicate-definition', 'duplicate-definition/more-definitions.yaml', 4, 9, '/spec/type'],
@@ -103,6 +112,13 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'merge-key': {
+    findings: [
+      ['merge-key', 'merge-key/vms.yaml', 5, 3, '/spec/<<'],
+      ['schema-violation', 'merge-key/vms.yaml', 5, 3, '/spec'],
+    ],
+    resources: 0,
+  },
   'missing-fields': {
     findings: [
       ['missing-field', 'missing-fields/vms.yaml', 1, 1, '/metadata'],
@@ -128,6 +144,14 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     findings: [
       ['not-a-mapping', 'not-a-mapping/vms.yaml', 1, 1, ''],
       ['not-a-mapping', 'not-a-mapping/vms.yaml', 5, 1, ''],
+    ],
+    resources: 0,
+  },
+  'number-out-of-range': {
+    findings: [
+      ['number-out-of-range', 'number-out-of-range/vms.yaml', 5, 9, '/spec/cpus'],
+      ['number-out-of-range', 'number-out-of-range/vms.yaml', 12, 9, '/spec/cpus'],
+      ['schema-violation', 'number-out-of-range/vms.yaml', 12, 9, '/spec/cpus'],
     ],
     resources: 0,
   },
@@ -203,6 +227,10 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   'yaml-syntax': {
     // yaml notices the unterminated string at the end of the file.
     findings: [['yaml-syntax', 'yaml-syntax/vms.yaml', 7, 1, '']],
+    resources: 0,
+  },
+  'yaml-version': {
+    findings: [['yaml-version', 'yaml-version/vms.yaml', 1, 1, '']],
     resources: 0,
   },
   'yaml11-boolean': {
