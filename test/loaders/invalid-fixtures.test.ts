@@ -147,6 +147,15 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'not-utf8': {
+    findings: [
+      ['invalid-encoding', 'not-utf8/utf16.yaml', 1, 1, ''],
+      // The curly quote of Windows-1252, on line 6 after "  image: ".
+      ['invalid-encoding', 'not-utf8/windows-1252.yaml', 6, 10, ''],
+    ],
+    // vms.yaml is fine.
+    resources: 1,
+  },
   'number-out-of-range': {
     findings: [
       ['number-out-of-range', 'number-out-of-range/vms.yaml', 5, 9, '/spec/cpus'],
