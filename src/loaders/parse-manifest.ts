@@ -106,30 +106,47 @@ export function parseManifest(
     maxAliasCount: options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   };
-  let parsed: ReturnType<typeof parseYamlStream>;
+  const forbidden = findForbiddenCharacters(text);
+  const source = new YamlSource(text, lineCounter);
+  let start = 0;
+  let index = 0;
+  const onDocument = (doc: Document.Parsed): void => {
+    const end = doc.range[2];
+    source.addDocument(index, {
+      start: doc.range[0],
+      end,
+      contentsStart: doc.contents ? nodeStart(doc.contents) : doc.range[0],
+    });
+    const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
+    const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
+    // A forbidden character in a document refuses the document.
+    const bad = otherVersion || forbidden.some((c) => c.offset >= start && c.offset < end);
+    start = end;
+    index++;
+    if (parsedDoc !== undefined) documents.push(bad ? parsedDoc.withErrors() : parsedDoc);
+  };
+  let empty: ReturnType<typeof parseYamlStream>;
   try {
-    parsed = parseYamlStream(text, lineCounter);
+    empty = parseYamlStream(text, lineCounter, onDocument);
   } catch (error) {
     if (!(error instanceof NestingTooDeepError)) throw error;
     const { line, col } = lineCounter.linePos(error.offset);
-    findings.push(
-      createFinding({
-        code: 'nesting-too-deep',
-        message: error.message,
-        file,
-        line,
-        col,
-        pointer: '',
-      }),
-    );
+    // Nothing of a file nested too deeply is loaded, not even the documents before.
+    const finding = createFinding({
+      code: 'nesting-too-deep',
+      message: error.message,
+      file,
+      line,
+      col,
+      pointer: '',
+    });
+    return { file, documents: [], findings: [finding] };
+  }
+  if (empty !== undefined) {
+    for (const error of empty.errors) findings.push(fromYamlError(error, file, lineCounter));
+    for (const warning of empty.warnings) findings.push(fromYamlError(warning, file, lineCounter));
     return { file, documents, findings };
   }
-  if ('empty' in parsed) {
-    for (const error of parsed.errors) findings.push(fromYamlError(error, file, lineCounter));
-    for (const warning of parsed.warnings) findings.push(fromYamlError(warning, file, lineCounter));
-    return { file, documents, findings };
-  }
-  const forbidden = findForbiddenCharacters(text);
   for (const { offset, code } of forbidden) {
     const { line, col } = lineCounter.linePos(offset);
     findings.push(
@@ -143,18 +160,6 @@ export function parseManifest(
       }),
     );
   }
-  const source = new YamlSource(text);
-  let start = 0;
-  parsed.forEach((doc, index) => {
-    const end = doc.range[2];
-    const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
-    const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
-    // A forbidden character in a document refuses the document.
-    const bad = otherVersion || forbidden.some((c) => c.offset >= start && c.offset < end);
-    start = end;
-    if (parsedDoc === undefined) return;
-    documents.push(bad ? parsedDoc.withErrors() : parsedDoc);
-  });
   return { file, documents, findings };
 }
 
