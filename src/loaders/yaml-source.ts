@@ -138,7 +138,8 @@ export interface DocumentRange {
  * any number of findings in one document costs one pass over it.
  */
 export class YamlSource {
-  readonly #ranges = new Map<number, DocumentRange>();
+  /** Each document's range, flat (start, end, contentsStart per index): 100,000 documents are common. */
+  readonly #ranges: number[] = [];
   readonly #roots = new Map<number, { root: YamlNode | null; offset: number }>();
   #whole: (YamlNode | null)[] | undefined;
 
@@ -149,7 +150,9 @@ export class YamlSource {
 
   /** Remembers where the document with this index is, to parse it alone later. */
   addDocument(index: number, range: DocumentRange): void {
-    this.#ranges.set(index, range);
+    this.#ranges[index * 3] = range.start;
+    this.#ranges[index * 3 + 1] = range.end;
+    this.#ranges[index * 3 + 2] = range.contentsStart;
   }
 
   /**
@@ -186,8 +189,13 @@ export class YamlSource {
   #root(index: number): { root: YamlNode | null; offset: number } {
     let found = this.#roots.get(index);
     if (found !== undefined) return found;
-    const range = this.#ranges.get(index);
-    if (range !== undefined) {
+    const start = this.#ranges[index * 3];
+    if (start !== undefined) {
+      const range = {
+        start,
+        end: this.#ranges[index * 3 + 1] as number,
+        contentsStart: this.#ranges[index * 3 + 2] as number,
+      };
       const roots: (YamlNode | null)[] = [];
       // The same text parsed the same way: this cannot throw where the first parse did not.
       parseYamlStream(this.text.slice(range.start, range.end), new LineCounter(), (doc) =>

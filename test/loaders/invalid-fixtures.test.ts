@@ -45,6 +45,24 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'definition-rules': {
+    findings: [
+      // cosi's own type defined again, its alias rd taken, an id that is not the type, a
+      // malformed print column; then a resource of the type whose definition was refused.
+      ['invalid-definition', 'definition-rules/definitions.yaml', 4, 9, '/spec/type'],
+      ['invalid-definition', 'definition-rules/definitions.yaml', 10, 13, '/spec/aliases/0'],
+      ['invalid-definition', 'definition-rules/definitions.yaml', 14, 7, '/metadata/id'],
+      [
+        'invalid-definition',
+        'definition-rules/definitions.yaml',
+        19,
+        17,
+        '/spec/printColumns/0/jsonPath',
+      ],
+      ['unknown-type', 'definition-rules/others.yaml', 2, 9, '/metadata/type'],
+    ],
+    resources: 0,
+  },
   'duplicate-definition': {
     findings: [
       ['duplicate-definition', 'duplicate-definition/more-definitions.yaml', 4, 9, '/spec/type'],
