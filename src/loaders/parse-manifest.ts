@@ -11,7 +11,7 @@ import {
   type Scalar,
 } from 'yaml';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
-import { codePointName, findForbiddenCharacters } from './forbidden-characters.js';
+import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
 import {
   NestingTooDeepError,
@@ -152,7 +152,7 @@ export function parseManifest(
     findings.push(
       createFinding({
         code: 'control-character',
-        message: `the character ${codePointName(code)} is not allowed in YAML (write it escaped in a double-quoted string)`,
+        message: forbiddenCharacterMessage(code),
         file,
         line,
         col,

@@ -80,6 +80,18 @@ describe('parseManifest', () => {
       expect(parse('a: "x\\0y"\n').findings).toEqual([]);
     });
 
+    it('refuses a carriage return without a line feed, with a message about line endings', () => {
+      const { findings } = parse('a: 1\rb: 2\r');
+      // yaml's own complaint (a mapping on "one line") comes too.
+      const endings = findings.filter((f) => f.code === 'control-character');
+      expect(endings.map(where)).toEqual([
+        ['control-character', 1, 5, ''],
+        ['control-character', 1, 10, ''],
+      ]);
+      expect(endings[0]?.message).toContain('line endings');
+      expect(parse('a: 1\r\nb: 2\r\n').findings).toEqual([]);
+    });
+
     it('refuses a %YAML 1.1 directive at its line, and takes %YAML 1.2', () => {
       const refused = parse('a: 1\n...\n%YAML 1.1\n---\nb: 0777\n');
       expect(refused.findings.map(where)).toEqual([
