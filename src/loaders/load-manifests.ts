@@ -4,7 +4,12 @@ import type { Draft } from '../engine/resource/resource.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, createFinding, type Finding } from './finding.js';
 import { loadResources } from './load-resources.js';
-import { parseManifest, type ParsedManifest, type ParseManifestOptions } from './parse-manifest.js';
+import {
+  parseManifest,
+  type ParsedManifest,
+  type ParseManifestOptions,
+  type Position,
+} from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 
 /** A manifest file's name and contents. */
@@ -31,6 +36,12 @@ export interface ManifestResource {
   readonly resource: Draft;
   readonly definition: ResourceDefinition;
   readonly source: ManifestSource;
+  /**
+   * Where a JSON pointer inside the resource's document is (`/spec/disks/0`), or its nearest
+   * existing parent; with `part: 'key'`, the key of the last segment. For findings about a
+   * loaded resource, such as `cosi check --strict`'s unknown fields. Not enumerable.
+   */
+  readonly locate?: (pointer: string, part?: 'key' | 'value') => Position;
 }
 
 /** Options of {@link loadManifests}. */

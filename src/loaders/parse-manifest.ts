@@ -13,6 +13,7 @@ import {
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
+import { shorten } from './shorten.js';
 import {
   NestingTooDeepError,
   nodeStart,
@@ -95,11 +96,15 @@ const INFINITY_SYNTAX = /^[-+]?\.(?:inf|Inf|INF)$/;
  * documents[0]?.locate('/metadata/id') // { line: 1, col: 25 }
  */
 export function parseManifest(
-  text: string,
+  written: string,
   file: string,
   options: ParseManifestOptions = {},
 ): ParsedManifest {
-  const lineCounter = new LineCounter();
+  // A byte order mark may start any document of a stream, not only the first (YAML 1.2, 9.1.1);
+  // yaml reads a later one into the first key, and fails on one before a top-level sequence.
+  // It is invisible in editors, so columns are counted without it.
+  const text = written.includes('\ufeff') ? written.replace(DOCUMENT_BOM, '$1') : written;
+  const lineCounter = countLines(text);
   const findings: Finding[] = [];
   const documents: ParsedDocument[] = [];
   const limits: Limits = {
@@ -127,7 +132,8 @@ export function parseManifest(
   };
   let empty: ReturnType<typeof parseYamlStream>;
   try {
-    empty = parseYamlStream(text, lineCounter, onDocument);
+    // yaml's parser misses line feeds in some broken input: positions use the lines counted above.
+    empty = parseYamlStream(text, new LineCounter(), onDocument);
   } catch (error) {
     if (!(error instanceof NestingTooDeepError)) throw error;
     const { line, col } = lineCounter.linePos(error.offset);
@@ -255,9 +261,12 @@ function fromYamlError(
   lineCounter: LineCounter,
 ): Finding {
   const { line, col } = lineCounter.linePos(error.pos[0]);
+  const hint = INDENTATION_ERRORS.has(error.code)
+    ? ' (is a line indented more or less than the keys next to it?)'
+    : '';
   return createFinding({
     code: error instanceof YAMLWarning ? 'yaml-warning' : 'yaml-syntax',
-    message: error.message,
+    message: `${error.message}${hint}`,
     file,
     line,
     col,
@@ -265,6 +274,27 @@ function fromYamlError(
     rule: error.code,
   });
 }
+
+/** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */
+function countLines(text: string): LineCounter {
+  const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    lineCounter.addNewLine(i + 1);
+  }
+  return lineCounter;
+}
+
+/** A byte order mark at the start of the stream, before a `---`, `...` or directive, or after `---`. */
+const DOCUMENT_BOM = /(^|\n(?=\ufeff(?:---|\.\.\.|%))|\n---[ \t]*\n)\ufeff/g;
+
+/** yaml's codes for what is most often a key indented too far (or not far enough). */
+const INDENTATION_ERRORS = new Set([
+  'BAD_INDENT',
+  'BLOCK_AS_IMPLICIT_KEY',
+  'MULTILINE_IMPLICIT_KEY',
+  'UNEXPECTED_TOKEN',
+]);
 
 /** Thrown inside {@link DataBuilder} to give up on a document (after reporting why). */
 class AbortBuild extends Error {}
@@ -510,11 +540,6 @@ class DataBuilder {
       createFinding({ code, message, file: this.file, line, col, pointer: jsonPointer(path) }),
     );
   }
-}
-
-/** A value for a message: long ones are cut, so that a message stays one readable line. */
-export function shorten(text: string, max = 60): string {
-  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
 }
 
 /** Whether yaml resolved an explicitly tagged scalar (it keeps the source string when not). */

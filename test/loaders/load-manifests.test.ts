@@ -360,6 +360,33 @@ ${schema
     });
   });
 
+  it('refuses label keys that are empty or hold whitespace or control characters, at the key', () => {
+    const { findings, resources } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      {
+        path: 'r.yaml',
+        text: vm('a', '  labels:\n    "": x\n    "a\\tb": x\n    "c\\nd": x\n    ok: x\n'),
+      },
+    ]);
+    expect(resources).toEqual([]);
+    expect(findings.map((f) => [...where(f), f.rule])).toEqual([
+      ['wrong-type', 'r.yaml', 5, 5, '/metadata/labels/', 'label-key'],
+      ['wrong-type', 'r.yaml', 6, 5, '/metadata/labels/a\tb', 'label-key'],
+      ['wrong-type', 'r.yaml', 7, 5, '/metadata/labels/c\nd', 'label-key'],
+    ]);
+  });
+
+  it('shortens long values in messages', () => {
+    const long = 'x'.repeat(5000);
+    const { findings } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      { path: 'r.yaml', text: `metadata:\n  type: vm\n  id: "${long} "\nspec: {cpus: 2}\n` },
+    ]);
+    expect(findings[0]?.code).toBe('invalid-id');
+    expect(findings[0]?.message.length).toBeLessThan(200);
+    expect(findings[0]?.message).toContain('5001 characters');
+  });
+
   it('never throws, whatever the documents hold', () => {
     const scalar = fc.constantFrom(
       'vm',

@@ -92,6 +92,21 @@ describe('parseManifest', () => {
       expect(parse('a: 1\r\nb: 2\r\n').findings).toEqual([]);
     });
 
+    it('takes a byte order mark at the start of any document, before a list too, but keeps one inside a value', () => {
+      const { documents, findings } = parse(
+        '\ufeff- a\n---\n\ufeffb: 2\n...\n\ufeff---\nc: "\ufeffx"\n',
+      );
+      expect(findings).toEqual([]);
+      expect(documents.map((d) => d.value)).toEqual([['a'], { b: 2 }, { c: '\ufeffx' }]);
+      expect(documents[1]?.locate('/b')).toEqual({ line: 3, col: 4 });
+    });
+
+    it('hints at indentation when a key is indented too far', () => {
+      const { findings } = parse('a:\n  b: 1\n    c: 2\n');
+      expect(findings[0]?.code).toBe('yaml-syntax');
+      expect(findings[0]?.message).toContain('indented');
+    });
+
     it('refuses a %YAML 1.1 directive at its line, and takes %YAML 1.2', () => {
       const refused = parse('a: 1\n...\n%YAML 1.1\n---\nb: 0777\n');
       expect(refused.findings.map(where)).toEqual([
