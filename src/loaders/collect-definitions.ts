@@ -82,7 +82,7 @@ export function collectDefinitions(
         pending.push({ report, header });
         continue;
       }
-      const definition = readDefinition(header.spec, report, compiler);
+      const definition = readDefinition(header.spec, report, compiler, header.id);
       if (definition === undefined || report.hasErrors) {
         invalid.add(definition, specType(header.spec), report);
       } else if (definedAt.has(definition.id)) {

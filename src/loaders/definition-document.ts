@@ -1,12 +1,15 @@
 import {
   createDefinition,
   DefinitionError,
+  resourceDefinitionDefinition,
   type DefinitionRule,
   type ResourceDefinition,
   type ResourceDefinitionInput,
 } from '../engine/resource/definition.js';
 import type { DocumentReport } from './document-report.js';
+import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
+import { printColumnPathError } from './print-column-path.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 
 /** The spec of a `ResourceDefinitions.meta.cosi.dev` document, as a JSON Schema. */
@@ -61,6 +64,7 @@ export function readDefinition(
   spec: unknown,
   report: DocumentReport,
   compiler: SchemaCompiler,
+  id?: string,
 ): ResourceDefinition | undefined {
   const shape = compiler.compile(DEFINITION_SPEC_SCHEMA);
   const problems = shape.validate?.(spec) ?? [];
@@ -78,6 +82,7 @@ export function readDefinition(
     });
     return undefined;
   }
+  if (!checkManifestRules(definition, input.aliases ?? [], id, report)) return undefined;
   if (input.schema !== undefined) {
     for (const problem of compiler.compile(input.schema).problems) {
       report.add(
@@ -89,4 +94,64 @@ export function readDefinition(
     }
   }
   return definition;
+}
+
+/** Names of cosi's own definition type, lower-cased, as the registry resolves them. */
+const BUILT_IN_NAMES = new Set(
+  [resourceDefinitionDefinition.id, ...resourceDefinitionDefinition.allAliases].map((n) =>
+    n.toLowerCase(),
+  ),
+);
+
+/**
+ * The rules a definition breaks only in a manifest: it may not redefine cosi's own definition
+ * type or take one of its names (`rd`), its document's id (if given) is its type lower-cased, as
+ * COSI names definitions, and its print columns' templates must be well formed. Each problem is
+ * reported at its node; false when there was one.
+ */
+function checkManifestRules(
+  definition: ResourceDefinition,
+  aliases: readonly string[],
+  id: string | undefined,
+  report: DocumentReport,
+): boolean {
+  let ok = true;
+  const refuse = (pointer: string, rule: string, message: string): void => {
+    report.add('invalid-definition', pointer, message, { rule });
+    ok = false;
+  };
+  if (BUILT_IN_NAMES.has(definition.id)) {
+    refuse(
+      '/spec/type',
+      'built-in-type',
+      `${definition.type} is cosi's own type and cannot be defined again`,
+    );
+  }
+  aliases.forEach((alias, i) => {
+    if (BUILT_IN_NAMES.has(alias.toLowerCase())) {
+      refuse(
+        jsonPointer(['spec', 'aliases', i]),
+        'built-in-alias',
+        `the alias ${JSON.stringify(alias)} is a name of ${resourceDefinitionDefinition.type}`,
+      );
+    }
+  });
+  if (id !== undefined && id !== definition.id) {
+    refuse(
+      '/metadata/id',
+      'id-mismatch',
+      `the id of a definition is its type in lower case: ${JSON.stringify(definition.id)}, not ${JSON.stringify(id)}`,
+    );
+  }
+  definition.printColumns.forEach((column, i) => {
+    const problem = printColumnPathError(column.jsonPath);
+    if (problem !== undefined) {
+      refuse(
+        jsonPointer(['spec', 'printColumns', i, 'jsonPath']),
+        'invalid-print-column',
+        `the jsonPath ${JSON.stringify(column.jsonPath)} is malformed: ${problem}`,
+      );
+    }
+  });
+  return ok;
 }

@@ -1,4 +1,10 @@
-import { createFinding, type Finding, type FindingCode, type SourceLocation } from './finding.js';
+import {
+  createFinding,
+  FINDING_SEVERITY,
+  type Finding,
+  type FindingCode,
+  type SourceLocation,
+} from './finding.js';
 import type { ParsedDocument } from './parse-manifest.js';
 import type { SchemaProblem } from './schema-compiler.js';
 
@@ -10,12 +16,21 @@ export interface DocumentFindingOptions {
   readonly related?: SourceLocation;
 }
 
+/** Findings reported per document; past this, they are only counted. */
+export const MAX_FINDINGS_PER_DOCUMENT = 100;
+
 /**
  * Collects the findings about one document, placing each by its JSON pointer, and remembers
- * whether any was an error (such a document is not loaded).
+ * whether any was an error (such a document is not loaded). Past
+ * {@link MAX_FINDINGS_PER_DOCUMENT}, findings are counted in one `too-many-findings` ("and N
+ * more") instead: one alias can expand into thousands of violations of the same rule.
  */
 export class DocumentReport {
   #hasErrors: boolean;
+  #added = 0;
+  #dropped = 0;
+  /** Where the "and N more" finding is in `findings`, once there is one. */
+  #summaryAt = -1;
 
   constructor(
     readonly document: ParsedDocument,
@@ -41,6 +56,13 @@ export class DocumentReport {
     message: string,
     options: DocumentFindingOptions = {},
   ): void {
+    const error = FINDING_SEVERITY[code] === 'error';
+    // The first error always shows: the document's refusal must have its reason.
+    if (this.#added >= MAX_FINDINGS_PER_DOCUMENT && (this.#hasErrors || !error)) {
+      this.#countDropped();
+      return;
+    }
+    this.#added++;
     const finding = createFinding({
       code,
       message,
@@ -50,6 +72,25 @@ export class DocumentReport {
     });
     if (finding.severity === 'error') this.#hasErrors = true;
     this.findings.push(finding);
+  }
+
+  #countDropped(): void {
+    this.#dropped++;
+    const { file, position } = this.document;
+    const summary = createFinding({
+      code: 'too-many-findings',
+      message: `and ${this.#dropped} more finding${this.#dropped === 1 ? '' : 's'} in this document`,
+      file,
+      line: position.line,
+      col: position.col,
+      pointer: '',
+    });
+    if (this.#summaryAt === -1) {
+      this.#summaryAt = this.findings.length;
+      this.findings.push(summary);
+    } else {
+      this.findings[this.#summaryAt] = summary;
+    }
   }
 
   /** Adds a `schema-violation` for each problem of the spec checked against a schema. */

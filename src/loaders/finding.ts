@@ -15,6 +15,7 @@ export const FINDING_CODES = [
   'path-not-found',
   'unreadable-file',
   'symlink-loop',
+  'invalid-encoding',
   // YAML.
   'yaml-syntax',
   'yaml-warning',
@@ -27,6 +28,11 @@ export const FINDING_CODES = [
   'complex-key',
   'forbidden-key',
   'yaml11-boolean',
+  'control-character',
+  'number-out-of-range',
+  'yaml-version',
+  'yaml11-octal',
+  'merge-key',
   // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
   'not-a-mapping',
   'missing-field',
@@ -47,6 +53,7 @@ export const FINDING_CODES = [
   'duplicate-resource',
   // The input as a whole.
   'empty-input',
+  'too-many-findings',
   // The run: what the controllers wrote.
   'undefined-type',
   'output-collision',
@@ -61,7 +68,9 @@ export type Severity = 'error' | 'warning';
 /** The codes that only warn: they fail a strict check, not a load. */
 const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'yaml11-boolean',
+  'yaml11-octal',
   'yaml-warning',
+  'too-many-findings',
   'read-only-metadata',
   'undefined-type',
 ]);

@@ -4,7 +4,12 @@ import type { Draft } from '../engine/resource/resource.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, createFinding, type Finding } from './finding.js';
 import { loadResources } from './load-resources.js';
-import { parseManifest, type ParsedManifest, type ParseManifestOptions } from './parse-manifest.js';
+import {
+  parseManifest,
+  type ParsedManifest,
+  type ParseManifestOptions,
+  type Position,
+} from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 
 /** A manifest file's name and contents. */
@@ -31,6 +36,12 @@ export interface ManifestResource {
   readonly resource: Draft;
   readonly definition: ResourceDefinition;
   readonly source: ManifestSource;
+  /**
+   * Where a JSON pointer inside the resource's document is (`/spec/disks/0`), or its nearest
+   * existing parent; with `part: 'key'`, the key of the last segment. For findings about a
+   * loaded resource, such as `cosi check --strict`'s unknown fields. Not enumerable.
+   */
+  readonly locate?: (pointer: string, part?: 'key' | 'value') => Position;
 }
 
 /** Options of {@link loadManifests}. */
@@ -105,8 +116,39 @@ export function loadParsedManifests(
     definitions: collected.definitions,
     registry: collected.registry,
     resources,
-    findings,
+    findings: capFindings(findings),
   };
+}
+
+/** Findings reported per load; past this, the rest are counted in one last finding. */
+export const MAX_FINDINGS_PER_LOAD = 1000;
+
+/**
+ * The first {@link MAX_FINDINGS_PER_LOAD} findings and a `too-many-findings` ("and N more"),
+ * keeping every error's count in it: a run with a million problems prints a screenful.
+ */
+function capFindings(findings: Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS_PER_LOAD) return findings;
+  const kept = findings.slice(0, MAX_FINDINGS_PER_LOAD);
+  const rest = findings.slice(MAX_FINDINGS_PER_LOAD);
+  // A load that fails must show an error: swap the first one in for the last warning shown.
+  const firstError = rest.findIndex((f) => f.severity === 'error');
+  if (firstError !== -1 && !kept.some((f) => f.severity === 'error')) {
+    rest.push(kept.pop() as Finding);
+    kept.push(...rest.splice(firstError, 1));
+  }
+  const errors = rest.filter((f) => f.severity === 'error').length;
+  kept.push(
+    createFinding({
+      code: 'too-many-findings',
+      message: `and ${rest.length} more findings (${errors} of them errors), not shown`,
+      file: '',
+      line: 0,
+      col: 0,
+      pointer: '',
+    }),
+  );
+  return kept;
 }
 
 /** Nothing to load: no files, or files without a single resource document. */

@@ -153,7 +153,7 @@ function toManifestResource(
   report: DocumentReport,
 ): ManifestResource {
   const document = report.document;
-  return {
+  const resource: ManifestResource = {
     key,
     resource: newResource(pointer, header.spec, {
       labels: header.labels,
@@ -167,4 +167,10 @@ function toManifestResource(
       document: document.index,
     },
   };
+  // Not enumerable: the resource stays plain data when compared, copied or serialised.
+  Object.defineProperty(resource, 'locate', {
+    value: (at: string, part?: 'key' | 'value') => document.locate(at, part),
+    enumerable: false,
+  });
+  return resource;
 }

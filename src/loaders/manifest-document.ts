@@ -1,6 +1,7 @@
 import { NAMESPACE_PATTERN } from '../engine/resource/definition.js';
 import type { DocumentReport } from './document-report.js';
 import { jsonPointer } from './json-pointer.js';
+import { shorten } from './shorten.js';
 
 /**
  * What a manifest document says about itself, as far as it is valid. A missing or invalid field
@@ -125,7 +126,11 @@ function checkId(id: string, report: DocumentReport): void {
   else if (!VISIBLE_ASCII.test(id) && INVISIBLE_CHARACTER.test(id))
     problem = 'it contains whitespace or control characters';
   if (problem !== undefined) {
-    report.add('invalid-id', '/metadata/id', `the id ${JSON.stringify(id)} is invalid: ${problem}`);
+    report.add(
+      'invalid-id',
+      '/metadata/id',
+      `the id ${JSON.stringify(shorten(id))} is invalid: ${problem}`,
+    );
   }
 }
 
@@ -149,6 +154,16 @@ function readStringMap(
   let valid = true;
   for (const name of Object.keys(value)) {
     const item = value[name];
+    if (key === 'labels' && (name === '' || INVISIBLE_CHARACTER.test(name))) {
+      valid = false;
+      report.add(
+        'wrong-type',
+        jsonPointer(['metadata', key, name]),
+        `the label key ${JSON.stringify(shorten(name))} is invalid: it is empty or contains whitespace or control characters`,
+        { part: 'key', rule: 'label-key' },
+      );
+      continue;
+    }
     if (typeof item === 'string') continue;
     valid = false;
     report.add(
@@ -215,7 +230,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a sequence';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(shorten(value))}`;
   if (typeof value === 'number' || typeof value === 'boolean')
     return `the ${typeof value} ${value}`;
   return 'a mapping';

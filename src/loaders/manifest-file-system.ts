@@ -1,6 +1,7 @@
 /** The file-system calls of the manifest reader, as a seam: tests give synthetic file systems. */
 
 import * as nodeFs from 'node:fs/promises';
+import { decodeManifest } from './decode-manifest.js';
 
 /** A directory entry, as `readdir` with `withFileTypes` gives it. */
 export interface ManifestDirEntry {
@@ -19,7 +20,10 @@ export interface ManifestFileSystem {
   stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
   readdir(path: string): Promise<readonly ManifestDirEntry[]>;
   realpath(path: string): Promise<string>;
-  /** The file's content, decoded as UTF-8. */
+  /**
+   * The file's content, decoded as UTF-8. Throw an `EncodingError` (see `decode-manifest.ts`)
+   * for content that is not UTF-8: it becomes an `invalid-encoding` finding at its place.
+   */
   readFile(path: string): Promise<string>;
 }
 
@@ -28,7 +32,7 @@ export const nodeFileSystem: ManifestFileSystem = {
   stat: (p) => nodeFs.stat(p),
   readdir: (p) => nodeFs.readdir(p, { withFileTypes: true }),
   realpath: (p) => nodeFs.realpath(p),
-  readFile: (p) => nodeFs.readFile(p, 'utf8'),
+  readFile: async (p) => decodeManifest(await nodeFs.readFile(p)),
 };
 
 /** Node's error code (`ENOENT`, `ELOOP`...) of a file-system error, if it has one. */

@@ -11,7 +11,9 @@ import {
   type Scalar,
 } from 'yaml';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
+import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
+import { shorten } from './shorten.js';
 import {
   NestingTooDeepError,
   nodeStart,
@@ -73,6 +75,13 @@ const YAML11_BOOLEANS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'fa
 
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 
+/** A YAML 1.1 octal (`0777`): a decimal integer in YAML 1.2. */
+const YAML11_OCTAL = /^[-+]?0[0-7]+$/;
+/** How YAML 1.2's core schema writes an integer; such a number must be exact. */
+const INTEGER_SYNTAX = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+/** How YAML 1.2's core schema writes infinity: other infinite numbers overflowed. */
+const INFINITY_SYNTAX = /^[-+]?\.(?:inf|Inf|INF)$/;
+
 /**
  * Parses a YAML stream into plain data per document, with findings for everything wrong in it.
  * Pure: no file system. Never throws for bad input.
@@ -87,46 +96,106 @@ const TAG_PREFIX = 'tag:yaml.org,2002:';
  * documents[0]?.locate('/metadata/id') // { line: 1, col: 25 }
  */
 export function parseManifest(
-  text: string,
+  written: string,
   file: string,
   options: ParseManifestOptions = {},
 ): ParsedManifest {
-  const lineCounter = new LineCounter();
+  // A byte order mark may start any document of a stream, not only the first (YAML 1.2, 9.1.1);
+  // yaml reads a later one into the first key, and fails on one before a top-level sequence.
+  // It is invisible in editors, so columns are counted without it.
+  const text = written.includes('\ufeff') ? written.replace(DOCUMENT_BOM, '$1') : written;
+  const lineCounter = countLines(text);
   const findings: Finding[] = [];
   const documents: ParsedDocument[] = [];
   const limits: Limits = {
     maxAliasCount: options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   };
-  let parsed: ReturnType<typeof parseYamlStream>;
+  const forbidden = findForbiddenCharacters(text);
+  const source = new YamlSource(text, lineCounter);
+  let start = 0;
+  let index = 0;
+  const onDocument = (doc: Document.Parsed): void => {
+    const end = doc.range[2];
+    source.addDocument(index, {
+      start: doc.range[0],
+      end,
+      contentsStart: doc.contents ? nodeStart(doc.contents) : doc.range[0],
+    });
+    const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
+    const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
+    // A forbidden character in a document refuses the document.
+    const bad = otherVersion || forbidden.some((c) => c.offset >= start && c.offset < end);
+    start = end;
+    index++;
+    if (parsedDoc !== undefined) documents.push(bad ? parsedDoc.withErrors() : parsedDoc);
+  };
+  let empty: ReturnType<typeof parseYamlStream>;
   try {
-    parsed = parseYamlStream(text, lineCounter);
+    // yaml's parser misses line feeds in some broken input: positions use the lines counted above.
+    empty = parseYamlStream(text, new LineCounter(), onDocument);
   } catch (error) {
     if (!(error instanceof NestingTooDeepError)) throw error;
     const { line, col } = lineCounter.linePos(error.offset);
+    // Nothing of a file nested too deeply is loaded, not even the documents before.
+    const finding = createFinding({
+      code: 'nesting-too-deep',
+      message: error.message,
+      file,
+      line,
+      col,
+      pointer: '',
+    });
+    return { file, documents: [], findings: [finding] };
+  }
+  if (empty !== undefined) {
+    for (const error of empty.errors) findings.push(fromYamlError(error, file, lineCounter));
+    for (const warning of empty.warnings) findings.push(fromYamlError(warning, file, lineCounter));
+    return { file, documents, findings };
+  }
+  for (const { offset, code } of forbidden) {
+    const { line, col } = lineCounter.linePos(offset);
     findings.push(
       createFinding({
-        code: 'nesting-too-deep',
-        message: error.message,
+        code: 'control-character',
+        message: forbiddenCharacterMessage(code),
         file,
         line,
         col,
         pointer: '',
       }),
     );
-    return { file, documents, findings };
   }
-  if ('empty' in parsed) {
-    for (const error of parsed.errors) findings.push(fromYamlError(error, file, lineCounter));
-    for (const warning of parsed.warnings) findings.push(fromYamlError(warning, file, lineCounter));
-    return { file, documents, findings };
-  }
-  const source = new YamlSource(text);
-  parsed.forEach((doc, index) => {
-    const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
-    if (parsedDoc) documents.push(parsedDoc);
-  });
   return { file, documents, findings };
+}
+
+/**
+ * Refuses a `%YAML` directive for another version than 1.2: cosi reads YAML 1.2 only, and
+ * reading a 1.1 document as 1.2 would change its data (`0777`, `yes`) without a word.
+ */
+function checkVersion(
+  doc: Document.Parsed,
+  text: string,
+  start: number,
+  file: string,
+  lineCounter: LineCounter,
+  findings: Finding[],
+): boolean {
+  const { explicit, version } = doc.directives.yaml;
+  if (!explicit || version === '1.2') return false;
+  const directive = /^%YAML/m.exec(text.slice(start, doc.range[0]));
+  const { line, col } = lineCounter.linePos(start + (directive?.index ?? 0));
+  findings.push(
+    createFinding({
+      code: 'yaml-version',
+      message: `%YAML ${version} is not supported: cosi reads YAML 1.2 (remove the directive, and check octals such as 0777 and booleans such as yes)`,
+      file,
+      line,
+      col,
+      pointer: '',
+    }),
+  );
+  return true;
 }
 
 interface Limits {
@@ -142,7 +211,7 @@ function readDocument(
   source: YamlSource,
   limits: Limits,
   findings: Finding[],
-): ParsedDocument | undefined {
+): YamlDocument | undefined {
   const root = doc.contents;
   if (root === null || isEmptyScalar(root)) {
     for (const error of doc.errors) findings.push(fromYamlError(error, file, lineCounter));
@@ -192,9 +261,12 @@ function fromYamlError(
   lineCounter: LineCounter,
 ): Finding {
   const { line, col } = lineCounter.linePos(error.pos[0]);
+  const hint = INDENTATION_ERRORS.has(error.code)
+    ? ' (is a line indented more or less than the keys next to it?)'
+    : '';
   return createFinding({
     code: error instanceof YAMLWarning ? 'yaml-warning' : 'yaml-syntax',
-    message: error.message,
+    message: `${error.message}${hint}`,
     file,
     line,
     col,
@@ -202,6 +274,27 @@ function fromYamlError(
     rule: error.code,
   });
 }
+
+/** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */
+function countLines(text: string): LineCounter {
+  const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    lineCounter.addNewLine(i + 1);
+  }
+  return lineCounter;
+}
+
+/** A byte order mark at the start of the stream, before a `---`, `...` or directive, or after `---`. */
+const DOCUMENT_BOM = /(^|\n(?=\ufeff(?:---|\.\.\.|%))|\n---[ \t]*\n)\ufeff/g;
+
+/** yaml's codes for what is most often a key indented too far (or not far enough). */
+const INDENTATION_ERRORS = new Set([
+  'BAD_INDENT',
+  'BLOCK_AS_IMPLICIT_KEY',
+  'MULTILINE_IMPLICIT_KEY',
+  'UNEXPECTED_TOKEN',
+]);
 
 /** Thrown inside {@link DataBuilder} to give up on a document (after reporting why). */
 class AbortBuild extends Error {}
@@ -260,6 +353,16 @@ class DataBuilder {
               'forbidden-key',
               pair.key as YamlNode,
               'the key "__proto__" is not allowed (it could change an object\'s prototype)',
+            );
+            this.#path.pop();
+            continue;
+          }
+          if (key === '<<' && isScalar(pair.key) && pair.key.type === 'PLAIN') {
+            this.#path.push(key);
+            this.#report(
+              'merge-key',
+              pair.key as YamlNode,
+              'merge keys (<<) are not supported: write the keys out, or quote "<<" for a key of that name',
             );
             this.#path.pop();
             continue;
@@ -330,8 +433,26 @@ class DataBuilder {
   }
 
   #scalar(node: Scalar): unknown {
-    const value = node.value;
+    let value = node.value;
     const tag = node.tag;
+    // `!!float 5`: yaml's core schema leaves an integer literal under a float tag a string.
+    if (tag === `${TAG_PREFIX}float` && typeof value === 'string' && INTEGER_SYNTAX.test(value)) {
+      value = Number(value);
+    }
+    if (typeof value === 'number') this.#checkNumber(node, value);
+    const source = String(node.source);
+    if (
+      typeof value === 'number' &&
+      node.type === 'PLAIN' &&
+      tag === undefined &&
+      YAML11_OCTAL.test(source)
+    ) {
+      this.#report(
+        'yaml11-octal',
+        node,
+        `${source} is the decimal ${value} in YAML 1.2 but an octal in YAML 1.1: write 0o${source.replace(/^[-+]?0+/, '')} for an octal, or quote it for a string`,
+      );
+    }
     if (tag !== undefined && !scalarTagResolved(tag, value)) {
       this.#report('unknown-tag', node, `the tag ${tag} is not a YAML 1.2 core tag for this value`);
     }
@@ -349,6 +470,28 @@ class DataBuilder {
       );
     }
     return value;
+  }
+
+  /** Refuses numbers that JavaScript cannot hold as written: the data would change. */
+  #checkNumber(node: Scalar, value: number): void {
+    const source = String(node.source);
+    if (!Number.isFinite(value) && !Number.isNaN(value) && !INFINITY_SYNTAX.test(source)) {
+      this.#report(
+        'number-out-of-range',
+        node,
+        `${shorten(source)} is too large for a number (it would become infinity): quote it for a string`,
+      );
+    } else if (
+      Number.isInteger(value) &&
+      !Number.isSafeInteger(value) &&
+      INTEGER_SYNTAX.test(source)
+    ) {
+      this.#report(
+        'number-out-of-range',
+        node,
+        `the integer ${shorten(source)} is beyond 2^53 and would lose precision: quote it for a string`,
+      );
+    }
   }
 
   #checkCollectionTag(node: YamlNode, kind: 'map' | 'seq'): void {
@@ -406,8 +549,9 @@ function scalarTagResolved(tag: string, value: unknown): boolean {
     case `${TAG_PREFIX}str`:
       return true;
     case `${TAG_PREFIX}int`:
-    case `${TAG_PREFIX}float`:
       return typeof value === 'number';
+    case `${TAG_PREFIX}float`:
+      return typeof value === 'number' || (typeof value === 'string' && INTEGER_SYNTAX.test(value));
     case `${TAG_PREFIX}bool`:
       return typeof value === 'boolean';
     case `${TAG_PREFIX}null`:
@@ -430,5 +574,10 @@ class YamlDocument implements ParsedDocument {
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Position {
     return this.source.locate(this.index, pointer, part);
+  }
+
+  /** This document, marked as having an error (found outside its syntax tree). */
+  withErrors(): YamlDocument {
+    return new YamlDocument(this.file, this.index, this.position, this.value, true, this.source);
   }
 }

@@ -3,6 +3,7 @@
  * that says why it cannot be read. The walking half is `walk-manifest-tree.ts`.
  */
 
+import { EncodingError } from './decode-manifest.js';
 import { createFinding, type Finding } from './finding.js';
 import type { ManifestFileSystem } from './manifest-file-system.js';
 import type { FoundFile } from './walk-manifest-tree.js';
@@ -13,11 +14,19 @@ export type FileRead = { readonly text: string } | { readonly finding: Finding }
 /** Files read at once: enough to keep the disk busy, few enough to stay clear of EMFILE. */
 const READ_CONCURRENCY = 32;
 
-/** Reads one file as UTF-8 text. Never throws: a file that cannot be read is a finding. */
+/**
+ * Reads one file as UTF-8 text. Never throws: a file that cannot be read, or is not UTF-8, is a
+ * finding.
+ */
 export async function readManifestFile(fs: ManifestFileSystem, file: FoundFile): Promise<FileRead> {
   try {
     return { text: await fs.readFile(file.absolute) };
   } catch (error) {
+    if (error instanceof EncodingError) {
+      const { line, col, message } = error;
+      const at = { file: file.display, line, col, pointer: '' };
+      return { finding: createFinding({ code: 'invalid-encoding', message, ...at }) };
+    }
     return { finding: cannotRead(file.display, error) };
   }
 }

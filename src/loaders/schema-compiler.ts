@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { JsonSchema } from '../engine/resource/definition.js';
 import { jsonPointer } from './json-pointer.js';
+import { linearRegExpEngine } from './linear-regexp.js';
+import { checkSchema, findKeyword } from './schema-checks.js';
 
 /** One thing wrong with a value (or a schema), relative to the value checked. */
 export interface SchemaProblem {
@@ -22,15 +24,9 @@ export interface CompiledSchema {
   readonly problems: readonly SchemaProblem[];
 }
 
-/**
- * Compiles JSON Schemas (draft-07) for spec validation, each schema object once.
- *
- * Settings: all errors are reported; unknown keywords are schema errors (a typo such as
- * `requried` must not silently accept everything), except `x-` extension keywords, which are
- * allowed as annotations; `format` is not checked.
- */
-export class SchemaCompiler {
-  readonly #ajv = new Ajv({
+/** A fresh ajv with cosi's settings. */
+function createAjv(): Ajv {
+  return new Ajv({
     allErrors: true,
     strict: true,
     strictTypes: false,
@@ -38,7 +34,23 @@ export class SchemaCompiler {
     strictRequired: false,
     validateFormats: false,
     logger: false,
+    // Patterns come from manifests: untrusted, so they run in linear time.
+    code: { regExp: linearRegExpEngine },
   });
+}
+
+/**
+ * Compiles JSON Schemas (draft-07) for spec validation, each schema object once.
+ *
+ * Settings: all errors are reported; unknown keywords are schema errors (a typo such as
+ * `requried` must not silently accept everything), except `x-` extension keywords, which are
+ * allowed as annotations; `format` is not checked; `pattern`s run in a linear-time engine
+ * (see `linear-regexp.ts`). Each schema compiles on its own: one with an `$id` gets an ajv of
+ * its own, so that its id can neither collide with nor replace another schema (or ajv's
+ * meta-schema). A `$ref` cycle that never descends into the data is refused.
+ */
+export class SchemaCompiler {
+  readonly #ajv = createAjv();
   readonly #compiled = new WeakMap<object, CompiledSchema>();
 
   /** The compiled schema; the same object again for the same schema object. */
@@ -52,41 +64,83 @@ export class SchemaCompiler {
   }
 
   #compile(schema: JsonSchema): CompiledSchema {
-    const ajv = this.#ajv;
+    const shared = !hasId(schema);
+    const ajv = shared ? this.#ajv : createAjv();
     try {
-      this.#allowExtensionKeywords(schema);
+      allowExtensionKeywords(ajv, schema);
       if (!(ajv.validateSchema(schema) as boolean)) {
         return { problems: schemaProblems(ajv.errors ?? []) };
       }
+      const problems = checkSchema(schema);
+      if (problems.length > 0) return { problems };
       const validate = ajv.compile(schema);
       // Validators work on their own; removing the schema keeps ajv from holding every schema
-      // it ever saw, and frees its `$id` for the next load.
-      ajv.removeSchema(schema);
+      // it ever saw. Only schemas without an `$id` are in the shared ajv: removing one cannot
+      // remove another schema by its id.
+      if (shared) ajv.removeSchema(schema);
       return {
         problems: [],
-        validate: (value) => (validate(value) ? [] : (validate.errors ?? []).map(toProblem)),
+        validate: (value) => {
+          try {
+            return validate(value) ? [] : (validate.errors ?? []).map(toProblem);
+          } catch (error) {
+            // A recursion the static check did not see (through `$id`s): refuse the value.
+            if (!(error instanceof RangeError)) throw error;
+            return [
+              {
+                path: '',
+                part: 'value',
+                keyword: '$ref',
+                message: 'the schema recurses without end',
+              },
+            ];
+          }
+        },
       };
     } catch (error) {
-      ajv.removeSchema(schema);
+      if (shared) ajv.removeSchema(schema);
       const message = error instanceof Error ? error.message : String(error);
-      return { problems: [{ path: '', part: 'value', keyword: 'compile', message }] };
-    }
-  }
-
-  /** Registers every `x-...` key found in the schema as a keyword that checks nothing. */
-  #allowExtensionKeywords(value: unknown): void {
-    if (typeof value !== 'object' || value === null) return;
-    if (Array.isArray(value)) {
-      for (const item of value) this.#allowExtensionKeywords(item);
-      return;
-    }
-    for (const [key, item] of Object.entries(value)) {
-      if (key.startsWith('x-') && this.#ajv.getKeyword(key) === false) {
-        this.#ajv.addKeyword({ keyword: key });
+      const keyword = /unknown keyword: "(.*)"/.exec(message)?.[1];
+      if (keyword === undefined && message.includes('already exists') && '$id' in schema) {
+        return { problems: [{ path: '/$id', part: 'value', keyword: '$id', message }] };
       }
-      this.#allowExtensionKeywords(item);
+      const path = keyword === undefined ? undefined : findKeyword(schema, keyword);
+      return {
+        problems: [
+          path === undefined
+            ? { path: '', part: 'value', keyword: 'compile', message }
+            : {
+                path,
+                part: 'key',
+                keyword: 'strict',
+                message: `unknown keyword ${JSON.stringify(keyword)}`,
+              },
+        ],
+      };
     }
   }
+}
+
+/** Registers every `x-...` key found in the schema as a keyword that checks nothing. */
+function allowExtensionKeywords(ajv: Ajv, value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) allowExtensionKeywords(ajv, item);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key.startsWith('x-') && ajv.getKeyword(key) === false) ajv.addKeyword({ keyword: key });
+    allowExtensionKeywords(ajv, item);
+  }
+}
+
+/** Whether a schema names itself or a subschema with an `$id` (or draft-04's `id`). */
+function hasId(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasId);
+  return Object.entries(value).some(
+    ([key, item]) => ((key === '$id' || key === 'id') && typeof item === 'string') || hasId(item),
+  );
 }
 
 /** A new compiler; share one across loads to compile each schema object only once. */

@@ -10,6 +10,8 @@ import {
   type Document,
   type DocumentOptions,
   type EmptyStream,
+  type Pair,
+  type YAMLMap,
   type Node as YamlNode,
   type ParsedNode,
   type ParseOptions,
@@ -52,33 +54,43 @@ export class NestingTooDeepError extends Error {
 
 /**
  * Parses a YAML stream the one way cosi does: as `parseAllDocuments`, with a depth check between
- * yaml's parser (iterative) and its composer (recursive).
+ * yaml's parser (iterative) and its composer (recursive). Documents are handed to `onDocument`
+ * one at a time, as they are composed, so that a large stream is never held whole as syntax
+ * trees. Returns the stream's info when it has no document at all.
  *
- * @throws NestingTooDeepError when the input nests too deeply to compose safely.
+ * @throws NestingTooDeepError when the input nests too deeply to compose safely; documents
+ * before the deep one may have been handed over already.
  */
 export function parseYamlStream(
   text: string,
   lineCounter: LineCounter,
-): Document.Parsed[] | EmptyStream {
-  const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
-  const deep = tooDeepAt(tokens, SAFE_PARSE_DEPTH);
-  if (deep !== undefined) throw new NestingTooDeepError(deep);
+  onDocument: (doc: Document.Parsed) => void,
+): EmptyStream | undefined {
+  const parser = new Parser(lineCounter.addNewLine);
   const composer = new Composer<ParsedNode, true>(YAML_OPTIONS);
-  const docs = Array.from(composer.compose(tokens));
-  if (docs.length > 0) return docs;
+  let count = 0;
+  const emit = (doc: Document.Parsed): void => {
+    count++;
+    onDocument(doc);
+  };
+  for (const token of parser.parse(text)) {
+    const deep = tooDeepAt(token, SAFE_PARSE_DEPTH);
+    if (deep !== undefined) throw new NestingTooDeepError(deep);
+    for (const doc of composer.next(token)) emit(doc);
+  }
+  for (const doc of composer.end()) emit(doc);
+  if (count > 0) return undefined;
   return Object.assign([], { empty: true as const }, composer.streamInfo());
 }
 
 /** The offset of a node nested deeper than `limit`, found without recursion. */
-function tooDeepAt(tokens: readonly CST.Token[], limit: number): number | undefined {
+function tooDeepAt(token: CST.Token, limit: number): number | undefined {
   // Two parallel stacks rather than one of pairs: this runs on every node of every file.
   const pending: CST.Token[] = [];
   const depths: number[] = [];
-  for (const token of tokens) {
-    if (token.type === 'document' && token.value) {
-      pending.push(token.value);
-      depths.push(1);
-    }
+  if (token.type === 'document' && token.value) {
+    pending.push(token.value);
+    depths.push(1);
   }
   for (let token = pending.pop(); token !== undefined; token = pending.pop()) {
     const depth = depths.pop() as number;
@@ -108,34 +120,57 @@ export function nodeStart(node: YamlNode): number {
   return node.range?.[0] ?? 0;
 }
 
+/** Where one document of a stream is: its text, and where its root node starts. */
+export interface DocumentRange {
+  readonly start: number;
+  readonly end: number;
+  readonly contentsStart: number;
+}
+
 /**
  * The text of a YAML stream, able to tell where a JSON pointer is in one of its documents.
  *
- * It parses the text again on the first lookup instead of keeping the syntax trees of the first
- * parse: positions are needed only for findings, and holding every tree of a large manifest
- * tree until the end of a load costs more (in garbage collection) than the parse itself.
+ * It parses a document again on its first lookup instead of keeping the syntax trees of the
+ * first parse: positions are needed only for findings, and holding every tree of a large
+ * manifest tree until the end of a load costs more (in memory and garbage collection) than the
+ * parse itself. Only that document's text is parsed again, never the whole stream; and lookups
+ * go through an index of each mapping's keys and each document's anchors, built once, so that
+ * any number of findings in one document costs one pass over it.
  */
 export class YamlSource {
-  #trees: { roots: (YamlNode | null)[]; lineCounter: LineCounter } | undefined;
+  /** Each document's range, flat (start, end, contentsStart per index): 100,000 documents are common. */
+  readonly #ranges: number[] = [];
+  readonly #roots = new Map<number, { root: YamlNode | null; offset: number }>();
+  #whole: (YamlNode | null)[] | undefined;
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly lineCounter: LineCounter,
+  ) {}
+
+  /** Remembers where the document with this index is, to parse it alone later. */
+  addDocument(index: number, range: DocumentRange): void {
+    this.#ranges[index * 3] = range.start;
+    this.#ranges[index * 3 + 1] = range.end;
+    this.#ranges[index * 3 + 2] = range.contentsStart;
+  }
 
   /**
    * The position of the node at a pointer in the document with this index, or of its nearest
    * existing parent; with `part: 'key'`, of the last segment's key.
    */
   locate(index: number, pointer: string, part: 'key' | 'value' = 'value'): Position {
-    const trees = (this.#trees ??= this.#parse());
-    const root = trees.roots[index];
-    if (root === undefined || root === null) return { line: 1, col: 1 };
+    const { root, offset } = this.#root(index);
+    if (root === null) return { line: 1, col: 1 };
+    const anchors = anchorIndex(root);
     let node = root;
     const segments = parseJsonPointer(pointer);
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i] as string;
-      node = derefAlias(root, node);
+      node = derefAlias(anchors, node);
       let next: YamlNode | null | undefined;
       if (isMap(node)) {
-        const pair = node.items.find((p) => keyMatches(p.key as YamlNode | null, segment));
+        const pair = keyIndex(node).get(segment);
         if (pair === undefined) break;
         const isLast = i === segments.length - 1;
         next = isLast && part === 'key' ? (pair.key as YamlNode) : (pair.value as YamlNode | null);
@@ -147,59 +182,124 @@ export class YamlSource {
       if (next === null || next === undefined) break;
       node = next;
     }
-    return trees.lineCounter.linePos(nodeStart(node));
+    return this.lineCounter.linePos(offset + nodeStart(node));
   }
 
-  #parse(): { roots: (YamlNode | null)[]; lineCounter: LineCounter } {
-    const lineCounter = new LineCounter();
-    // The same text parsed the same way: this cannot throw where the first parse did not.
-    const roots = parseYamlStream(this.text, lineCounter).map((doc) => doc.contents);
-    return { roots, lineCounter };
+  /** The root of a document, from a parse of its text alone (or of the whole text, if need be). */
+  #root(index: number): { root: YamlNode | null; offset: number } {
+    let found = this.#roots.get(index);
+    if (found !== undefined) return found;
+    const start = this.#ranges[index * 3];
+    if (start !== undefined) {
+      const range = {
+        start,
+        end: this.#ranges[index * 3 + 1] as number,
+        contentsStart: this.#ranges[index * 3 + 2] as number,
+      };
+      const roots: (YamlNode | null)[] = [];
+      // The same text parsed the same way: this cannot throw where the first parse did not.
+      parseYamlStream(this.text.slice(range.start, range.end), new LineCounter(), (doc) =>
+        roots.push(doc.contents),
+      );
+      const root = roots.find(
+        (r) => r !== null && nodeStart(r) + range.start === range.contentsStart,
+      );
+      if (root !== undefined) found = { root, offset: range.start };
+    }
+    // A document that does not parse the same alone (a directive before it mattered).
+    found ??= { root: this.#parseWhole()[index] ?? null, offset: 0 };
+    this.#roots.set(index, found);
+    return found;
+  }
+
+  #parseWhole(): (YamlNode | null)[] {
+    if (this.#whole === undefined) {
+      const roots: (YamlNode | null)[] = [];
+      parseYamlStream(this.text, new LineCounter(), (doc) => roots.push(doc.contents));
+      this.#whole = roots;
+    }
+    return this.#whole;
   }
 }
 
+/** The first pair of each key of a mapping, by the key as JavaScript sees it. */
+const keyIndexes = new WeakMap<YamlNode, Map<string, Pair>>();
+
+function keyIndex(map: YAMLMap): Map<string, Pair> {
+  let index = keyIndexes.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const pair of map.items) {
+      const key = keyString(pair.key as YamlNode | null);
+      if (key !== undefined && !index.has(key)) index.set(key, pair);
+    }
+    keyIndexes.set(map, index);
+  }
+  return index;
+}
+
+/** Every anchor of a document by name, in document order. */
+const anchorIndexes = new WeakMap<YamlNode, Map<string, YamlNode[]>>();
+
+function anchorIndex(root: YamlNode): Map<string, YamlNode[]> {
+  let index = anchorIndexes.get(root);
+  if (index !== undefined) return index;
+  index = new Map();
+  // Iterative, in document order: a document may nest deeply.
+  const pending: unknown[] = [root];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node === null || typeof node !== 'object') continue;
+    const yamlNode = node as YamlNode;
+    if (yamlNode.anchor !== undefined) {
+      const list = index.get(yamlNode.anchor) ?? [];
+      list.push(yamlNode);
+      index.set(yamlNode.anchor, list);
+    }
+    if (isMap(yamlNode)) {
+      for (let i = yamlNode.items.length - 1; i >= 0; i--) {
+        const pair = yamlNode.items[i] as Pair;
+        pending.push(pair.value, pair.key);
+      }
+    } else if (isSeq(yamlNode)) {
+      for (let i = yamlNode.items.length - 1; i >= 0; i--) pending.push(yamlNode.items[i]);
+    }
+  }
+  for (const list of index.values()) list.sort((a, b) => nodeStart(a) - nodeStart(b));
+  anchorIndexes.set(root, index);
+  return index;
+}
+
 /** Follows aliases to the nodes they stand for: the last anchor of that name before each. */
-function derefAlias(root: YamlNode, node: YamlNode): YamlNode {
+function derefAlias(anchors: Map<string, YamlNode[]>, node: YamlNode): YamlNode {
   let current = node;
   // Each hop goes to an earlier node, so a chain ends; the bound is only a guard.
   for (let hops = 0; isAlias(current) && hops < 1000; hops++) {
-    const target = anchorBefore(root, current.source, nodeStart(current));
+    const target = lastBefore(anchors.get(current.source) ?? [], nodeStart(current));
     if (target === undefined) break;
     current = target;
   }
   return current;
 }
 
-function anchorBefore(root: YamlNode, name: string, offset: number): YamlNode | undefined {
-  let found: YamlNode | undefined;
-  const visit = (node: unknown): void => {
-    if (node === null || typeof node !== 'object') return;
-    const yamlNode = node as YamlNode;
-    if (nodeStart(yamlNode) >= offset) return;
-    if (
-      yamlNode.anchor === name &&
-      (found === undefined || nodeStart(found) < nodeStart(yamlNode))
-    ) {
-      found = yamlNode;
-    }
-    if (isMap(yamlNode)) {
-      for (const pair of yamlNode.items) {
-        visit(pair.key);
-        visit(pair.value);
-      }
-    } else if (isSeq(yamlNode)) {
-      for (const item of yamlNode.items) visit(item);
-    }
-  };
-  visit(root);
-  return found;
+/** The last node of a list in document order that starts before an offset (binary search). */
+function lastBefore(nodes: readonly YamlNode[], offset: number): YamlNode | undefined {
+  let lo = 0;
+  let hi = nodes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (nodeStart(nodes[mid] as YamlNode) < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? undefined : nodes[lo - 1];
 }
 
-function keyMatches(key: YamlNode | null, segment: string): boolean {
-  if (key === null) return segment === '';
-  if (!isScalar(key)) return false;
+/** A mapping key as a JSON pointer segment names it, if it is a scalar. */
+function keyString(key: YamlNode | null): string | undefined {
+  if (key === null) return '';
+  if (!isScalar(key)) return undefined;
   const value = key.value;
-  if (value === null) return segment === '';
-  if (typeof value === 'string') return value === segment;
-  return (typeof value === 'number' || typeof value === 'boolean') && String(value) === segment;
+  if (value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
 }

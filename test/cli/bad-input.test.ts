@@ -105,6 +105,12 @@ describe('cosi check --strict', () => {
     );
   });
 
+  it('points each unknown field at the field itself, not at its document', async () => {
+    const r = await cli(['check', '-f', 'fixtures/cli/strict', '--strict']);
+    expect(r.stdout).toContain('fixtures/cli/strict/disks.yaml:6:3: warning[unknown-field]');
+    expect(r.stdout).toContain('fixtures/cli/strict/disks.yaml:9:5: warning[unknown-field]');
+  });
+
   it('warns about manifest types no controller reads when the project has controllers', async () => {
     const r = await cli([
       'check',

@@ -20,13 +20,15 @@ const at = (init: Partial<FindingInit> = {}): FindingInit => ({
 });
 
 describe('findings', () => {
-  it('have unique codes, each with a fixed severity: YAML warnings, ignored metadata and undefined types warn', () => {
+  it('have unique codes, each with a fixed severity: YAML warnings, the cap note, ignored metadata and undefined types warn', () => {
     expect(new Set(FINDING_CODES).size).toBe(FINDING_CODES.length);
     const warnings = FINDING_CODES.filter((code) => FINDING_SEVERITY[code] === 'warning');
     expect(warnings).toEqual([
       'yaml-warning',
       'yaml11-boolean',
+      'yaml11-octal',
       'read-only-metadata',
+      'too-many-findings',
       'undefined-type',
     ]);
   });

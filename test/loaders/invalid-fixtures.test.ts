@@ -27,8 +27,40 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     // The second document names the full type, which is never ambiguous.
     resources: 1,
   },
+  'backtracking-pattern': {
+    // `^(a+)+$` against 40 a's and a "!": answered at once by the linear-time engine.
+    findings: [['schema-violation', 'backtracking-pattern/words.yaml', 5, 9, '/spec/text']],
+    resources: 0,
+  },
   'complex-key': {
     findings: [['complex-key', 'complex-key/vms.yaml', 7, 5, '/spec']],
+    resources: 0,
+  },
+  'control-character': {
+    // A NUL, an ESC and a BEL written raw into a value.
+    findings: [
+      ['control-character', 'control-character/vms.yaml', 6, 17, ''],
+      ['control-character', 'control-character/vms.yaml', 6, 18, ''],
+      ['control-character', 'control-character/vms.yaml', 6, 27, ''],
+    ],
+    resources: 0,
+  },
+  'definition-rules': {
+    findings: [
+      // cosi's own type defined again, its alias rd taken, an id that is not the type, a
+      // malformed print column; then a resource of the type whose definition was refused.
+      ['invalid-definition', 'definition-rules/definitions.yaml', 4, 9, '/spec/type'],
+      ['invalid-definition', 'definition-rules/definitions.yaml', 10, 13, '/spec/aliases/0'],
+      ['invalid-definition', 'definition-rules/definitions.yaml', 14, 7, '/metadata/id'],
+      [
+        'invalid-definition',
+        'definition-rules/definitions.yaml',
+        19,
+        17,
+        '/spec/printColumns/0/jsonPath',
+      ],
+      ['unknown-type', 'definition-rules/others.yaml', 2, 9, '/metadata/type'],
+    ],
     resources: 0,
   },
   'duplicate-definition': {
@@ -48,6 +80,13 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   },
   'empty-input': {
     findings: [['empty-input', '', 0, 0, '']],
+    resources: 0,
+  },
+  'foreign-id': {
+    findings: [
+      ['schema-violation', 'foreign-id/bs.yaml', 5, 6, '/spec/n'],
+      ['invalid-schema', 'foreign-id/definitions.yaml', 6, 10, '/spec/schema/$id'],
+    ],
     resources: 0,
   },
   'forbidden-key': {
@@ -91,6 +130,13 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'merge-key': {
+    findings: [
+      ['merge-key', 'merge-key/vms.yaml', 5, 3, '/spec/<<'],
+      ['schema-violation', 'merge-key/vms.yaml', 5, 3, '/spec'],
+    ],
+    resources: 0,
+  },
   'missing-fields': {
     findings: [
       ['missing-field', 'missing-fields/vms.yaml', 1, 1, '/metadata'],
@@ -119,8 +165,32 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'not-utf8': {
+    findings: [
+      ['invalid-encoding', 'not-utf8/utf16.yaml', 1, 1, ''],
+      // The curly quote of Windows-1252, on line 6 after "  image: ".
+      ['invalid-encoding', 'not-utf8/windows-1252.yaml', 6, 10, ''],
+    ],
+    // vms.yaml is fine.
+    resources: 1,
+  },
+  'number-out-of-range': {
+    findings: [
+      ['number-out-of-range', 'number-out-of-range/vms.yaml', 5, 9, '/spec/cpus'],
+      ['number-out-of-range', 'number-out-of-range/vms.yaml', 12, 9, '/spec/cpus'],
+      ['schema-violation', 'number-out-of-range/vms.yaml', 12, 9, '/spec/cpus'],
+    ],
+    resources: 0,
+  },
   'recursive-alias': {
     findings: [['recursive-alias', 'recursive-alias/vms.yaml', 7, 9, '/spec/self']],
+    resources: 0,
+  },
+  'recursive-ref': {
+    findings: [
+      ['invalid-schema', 'recursive-ref/definitions.yaml', 6, 11, '/spec/schema/$ref'],
+      ['unknown-type', 'recursive-ref/nodes.yaml', 2, 9, '/metadata/type'],
+    ],
     resources: 0,
   },
   'schema-violations': {
@@ -184,6 +254,10 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   'yaml-syntax': {
     // yaml notices the unterminated string at the end of the file.
     findings: [['yaml-syntax', 'yaml-syntax/vms.yaml', 7, 1, '']],
+    resources: 0,
+  },
+  'yaml-version': {
+    findings: [['yaml-version', 'yaml-version/vms.yaml', 1, 1, '']],
     resources: 0,
   },
   'yaml11-boolean': {

@@ -312,7 +312,8 @@ ${schema
         { path: 'r.yaml', text: vm('a') },
       ]);
       expect(findings.map((f) => [...where(f), f.rule])).toEqual([
-        ['invalid-schema', 'd.yaml', 5, 5, '/spec/schema', 'compile'],
+        // At the typo itself.
+        ['invalid-schema', 'd.yaml', 6, 5, '/spec/schema/requried', 'strict'],
         ['unknown-type', 'r.yaml', 2, 9, '/metadata/type', undefined],
       ]);
     });
@@ -357,6 +358,33 @@ ${schema
       const { findings } = loadManifests([{ path: 'a.yaml', text: '- 1\n' }]);
       expect(findings.map((f) => f.code)).toEqual(['not-a-mapping']);
     });
+  });
+
+  it('refuses label keys that are empty or hold whitespace or control characters, at the key', () => {
+    const { findings, resources } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      {
+        path: 'r.yaml',
+        text: vm('a', '  labels:\n    "": x\n    "a\\tb": x\n    "c\\nd": x\n    ok: x\n'),
+      },
+    ]);
+    expect(resources).toEqual([]);
+    expect(findings.map((f) => [...where(f), f.rule])).toEqual([
+      ['wrong-type', 'r.yaml', 5, 5, '/metadata/labels/', 'label-key'],
+      ['wrong-type', 'r.yaml', 6, 5, '/metadata/labels/a\tb', 'label-key'],
+      ['wrong-type', 'r.yaml', 7, 5, '/metadata/labels/c\nd', 'label-key'],
+    ]);
+  });
+
+  it('shortens long values in messages', () => {
+    const long = 'x'.repeat(5000);
+    const { findings } = loadManifests([
+      { path: 'd.yaml', text: VM_DEFINITION },
+      { path: 'r.yaml', text: `metadata:\n  type: vm\n  id: "${long} "\nspec: {cpus: 2}\n` },
+    ]);
+    expect(findings[0]?.code).toBe('invalid-id');
+    expect(findings[0]?.message.length).toBeLessThan(200);
+    expect(findings[0]?.message).toContain('5001 characters');
   });
 
   it('never throws, whatever the documents hold', () => {

@@ -57,6 +57,87 @@ describe('parseManifest', () => {
     expect(documents[0]?.value).toMatchObject({ a: 'yes', i: true, on: 1 });
   });
 
+  describe('data accepted exactly as written, or refused', () => {
+    it('refuses integers beyond 2^53 and numbers that overflow to infinity, but not .inf', () => {
+      const { documents, findings } = parse(
+        'a: 9007199254740993\nb: 1e400\nc: -.inf\nd: 9007199254740991\ne: 1e300\nf: "9007199254740993"\n',
+      );
+      expect(findings.map(where)).toEqual([
+        ['number-out-of-range', 1, 4, '/a'],
+        ['number-out-of-range', 2, 4, '/b'],
+      ]);
+      expect(documents[0]?.hasErrors).toBe(true);
+    });
+
+    it('refuses raw control characters anywhere, with the document they are in', () => {
+      const { documents, findings } = parse('a: ok\n---\nb: "x\u0000y"\nc: \u001b[2J\n');
+      expect(findings.map(where)).toEqual([
+        ['control-character', 3, 6, ''],
+        ['control-character', 4, 4, ''],
+      ]);
+      expect(documents.map((d) => d.hasErrors)).toEqual([false, true]);
+      // Escaped in a double-quoted string, a control character is data.
+      expect(parse('a: "x\\0y"\n').findings).toEqual([]);
+    });
+
+    it('refuses a carriage return without a line feed, with a message about line endings', () => {
+      const { findings } = parse('a: 1\rb: 2\r');
+      // yaml's own complaint (a mapping on "one line") comes too.
+      const endings = findings.filter((f) => f.code === 'control-character');
+      expect(endings.map(where)).toEqual([
+        ['control-character', 1, 5, ''],
+        ['control-character', 1, 10, ''],
+      ]);
+      expect(endings[0]?.message).toContain('line endings');
+      expect(parse('a: 1\r\nb: 2\r\n').findings).toEqual([]);
+    });
+
+    it('takes a byte order mark at the start of any document, before a list too, but keeps one inside a value', () => {
+      const { documents, findings } = parse(
+        '\ufeff- a\n---\n\ufeffb: 2\n...\n\ufeff---\nc: "\ufeffx"\n',
+      );
+      expect(findings).toEqual([]);
+      expect(documents.map((d) => d.value)).toEqual([['a'], { b: 2 }, { c: '\ufeffx' }]);
+      expect(documents[1]?.locate('/b')).toEqual({ line: 3, col: 4 });
+    });
+
+    it('hints at indentation when a key is indented too far', () => {
+      const { findings } = parse('a:\n  b: 1\n    c: 2\n');
+      expect(findings[0]?.code).toBe('yaml-syntax');
+      expect(findings[0]?.message).toContain('indented');
+    });
+
+    it('refuses a %YAML 1.1 directive at its line, and takes %YAML 1.2', () => {
+      const refused = parse('a: 1\n...\n%YAML 1.1\n---\nb: 0777\n');
+      expect(refused.findings.map(where)).toEqual([
+        ['yaml-version', 3, 1, ''],
+        ['yaml11-octal', 5, 4, '/b'],
+      ]);
+      expect(refused.documents.map((d) => d.hasErrors)).toEqual([false, true]);
+      expect(parse('%YAML 1.2\n---\nb: 1\n').findings).toEqual([]);
+    });
+
+    it('warns about YAML 1.1 octals, but not about 0o17, 0 or quoted ones', () => {
+      const { findings } = parse('a: 0777\nb: 0o17\nc: 0\nd: "0777"\ne: -010\n');
+      expect(findings.map(where)).toEqual([
+        ['yaml11-octal', 1, 4, '/a'],
+        ['yaml11-octal', 5, 4, '/e'],
+      ]);
+    });
+
+    it('accepts !!float on an integer literal as that number', () => {
+      const { documents, findings } = parse('a: !!float 5\nb: !!float 1.5\n');
+      expect(findings).toEqual([]);
+      expect(documents[0]?.value).toEqual({ a: 5, b: 1.5 });
+    });
+
+    it('says that merge keys are not supported, and takes a quoted "<<" as a key', () => {
+      const { documents, findings } = parse('a:\n  <<: {b: 1}\n"<<": 2\n');
+      expect(findings.map(where)).toEqual([['merge-key', 2, 3, '/a/<<']]);
+      expect(documents[0]?.value).toEqual({ a: {}, '<<': 2 });
+    });
+  });
+
   describe('prototype pollution', () => {
     it('rejects a __proto__ key and never changes a prototype', () => {
       const { documents, findings } = parse('spec:\n  __proto__:\n    polluted: true\n  ok: 1\n');

@@ -49,4 +49,72 @@ describe('SchemaCompiler', () => {
       ['/type', 'enum'],
     ]);
   });
+
+  it('refuses a $ref cycle that never descends into the data, at the $ref', () => {
+    const compiler = createSchemaCompiler();
+    expect(compiler.compile({ $ref: '#' }).problems).toMatchObject([
+      { path: '/$ref', keyword: '$ref' },
+    ]);
+    const { problems } = compiler.compile({
+      definitions: { a: { allOf: [{ $ref: '#/definitions/b' }] }, b: { $ref: '#/definitions/a' } },
+      properties: { x: { $ref: '#/definitions/a' } },
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.keyword).toBe('$ref');
+    // Recursion through a property is fine: it ends with the data.
+    const tree = compiler.compile({ type: 'object', properties: { child: { $ref: '#' } } });
+    expect(tree.problems).toEqual([]);
+    expect(tree.validate?.({ child: { child: { child: 1 } } })).toHaveLength(1);
+  });
+
+  it('points a $ref to nowhere and an unknown keyword at their place in the schema', () => {
+    const compiler = createSchemaCompiler();
+    expect(
+      compiler.compile({ properties: { a: { $ref: '#/definitions/nothing' } } }).problems,
+    ).toMatchObject([{ path: '/properties/a/$ref', keyword: '$ref' }]);
+    expect(compiler.compile({ properties: { a: { requried: ['x'] } } }).problems).toMatchObject([
+      { path: '/properties/a/requried', part: 'key' },
+    ]);
+  });
+
+  it('runs patterns in linear time and refuses those the linear engine cannot run', () => {
+    const compiler = createSchemaCompiler();
+    const { validate } = compiler.compile({ type: 'string', pattern: '^(a+)+$' });
+    const started = Date.now();
+    expect(validate?.(`${'a'.repeat(40)}!`)).toHaveLength(1);
+    expect(validate?.('aaaa')).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(
+      compiler.compile({
+        patternProperties: { '^(?=x)': {} },
+        properties: { b: { pattern: '(a)\\1' } },
+      }).problems,
+    ).toMatchObject([
+      { path: '/patternProperties/^(?=x)', part: 'key', keyword: 'pattern' },
+      { path: '/properties/b/pattern', part: 'value', keyword: 'pattern' },
+    ]);
+  });
+
+  it('keeps two patterns apart and matches them anywhere in the value, as RegExp#test does', () => {
+    const { validate } = createSchemaCompiler().compile({
+      properties: { a: { pattern: '[0-9]' }, b: { pattern: '^x' } },
+    });
+    expect(validate?.({ a: 'v1', b: 'xy' })).toEqual([]);
+    expect(validate?.({ a: 'v', b: 'yx' })).toHaveLength(2);
+  });
+
+  it('compiles each schema on its own: a foreign $id breaks nothing after it', () => {
+    const compiler = createSchemaCompiler();
+    const meta = compiler.compile({
+      $id: 'http://json-schema.org/draft-07/schema',
+      type: 'object',
+    });
+    expect(meta.problems).toMatchObject([{ path: '/$id' }]);
+    const same = { $id: 'http://example.org/a', type: 'string' };
+    expect(compiler.compile(same).problems).toEqual([]);
+    expect(compiler.compile({ ...same }).problems).toEqual([]);
+    const after = compiler.compile({ type: 'object', properties: { n: { type: 'integer' } } });
+    expect(after.problems).toEqual([]);
+    expect(after.validate?.({ n: 'x' })).toHaveLength(1);
+  });
 });

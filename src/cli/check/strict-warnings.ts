@@ -21,13 +21,15 @@ export function strictWarnings(
   for (const item of resources) {
     const { source, definition, resource } = item;
     for (const pointer of unknownFields(definition, resource.spec)) {
+      // At the field itself when the resource can say where it is.
+      const at = item.locate?.(pointer, 'key') ?? source;
       findings.push({
         code: 'unknown-field',
         severity: 'warning',
         message: `field ${pointer} is not declared in the schema of ${definition.type}`,
         file: source.file,
-        line: source.line,
-        col: source.col,
+        line: at.line,
+        col: at.col,
         pointer,
       });
     }

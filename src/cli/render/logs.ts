@@ -1,4 +1,5 @@
 import type { LogRecord } from '../../engine/runtime/logger.js';
+import { escapeControl } from './escape-control.js';
 import { formatTime } from './resource-document.js';
 
 /** One log line: `time level controller message key=value...`. */
@@ -8,5 +9,6 @@ export function formatLog(record: LogRecord): string {
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' ');
   const who = typeof controller === 'string' ? ` ${controller}` : '';
-  return `${formatTime(record.time)} ${record.level.toUpperCase()}${who} ${record.message}${fields ? ` ${fields}` : ''}\n`;
+  const line = `${formatTime(record.time)} ${record.level.toUpperCase()}${who} ${record.message}${fields ? ` ${fields}` : ''}`;
+  return `${escapeControl(line)}\n`;
 }

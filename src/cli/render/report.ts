@@ -3,6 +3,7 @@ import { formatPointer } from '../../engine/resource/pointer.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../../loaders/finding.js';
 import { formatDuration } from '../duration.js';
+import { escapeControl } from './escape-control.js';
 import { plural } from './plural.js';
 
 /** A chalk instance that colors only when told to (never from the environment). */
@@ -14,7 +15,7 @@ export function createColors(enabled: boolean): ChalkInstance {
 export function renderFindings(findings: readonly Finding[], c: ChalkInstance): string {
   if (findings.length === 0) return '';
   const lines = findings.map((f) => {
-    const text = formatFinding(f);
+    const text = escapeControl(formatFinding(f));
     return f.severity === 'error' ? c.red(text) : c.yellow(text);
   });
   const errors = findings.filter((f) => f.severity === 'error').length;
@@ -62,15 +63,21 @@ export function renderReport(
   const lines = [parts.join(', ')];
   for (const controller of report.controllers) {
     if (controller.errors === 0 && controller.failingItems.length === 0) continue;
-    const head = `${controller.name}: ${plural(controller.errors, 'error')} (${controller.condition})`;
+    const head = escapeControl(
+      `${controller.name}: ${plural(controller.errors, 'error')} (${controller.condition})`,
+    );
     lines.push(controller.condition === 'failed' ? c.red(head) : c.yellow(head));
     if (controller.lastError !== undefined) {
       const place = counts.errorPlace?.(controller.name);
-      lines.push(`  last error: ${controller.lastError}${place ? ` (at ${place})` : ''}`);
+      lines.push(
+        `  last error: ${escapeControl(controller.lastError)}${place ? ` (at ${place})` : ''}`,
+      );
     }
     for (const item of controller.failingItems) {
       lines.push(
-        `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${item.error}`,
+        escapeControl(
+          `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${item.error}`,
+        ),
       );
     }
   }
@@ -78,7 +85,9 @@ export function renderReport(
     lines.push(c.red('kept changing:'));
     for (const o of report.oscillating) {
       lines.push(
-        `  ${formatPointer(o.pointer)}: ${plural(o.writes, 'write')} by ${o.writers.join(', ')}`,
+        escapeControl(
+          `  ${formatPointer(o.pointer)}: ${plural(o.writes, 'write')} by ${o.writers.join(', ')}`,
+        ),
       );
     }
   }

@@ -1,5 +1,6 @@
 import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
+import { escapeControl } from '../escape-control.js';
 import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
 
 /** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
@@ -10,9 +11,12 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
       const place = formatLocation(f);
       const failure = isFailure(f, result.strict);
       const head = `${f.severity}[${f.code}]: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
-      const text = place ? `${place}: ${head}` : `${item.check} ${item.name}: ${head}`;
+      const text = escapeControl(
+        place ? `${place}: ${head}` : `${item.check} ${item.name}: ${head}`,
+      );
       lines.push(failure ? c.red(text) : c.yellow(text));
-      if (f.diff) lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(l, c)}`));
+      if (f.diff)
+        lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
     }
   }
   if (lines.length > 0) lines.push('');

@@ -1,3 +1,4 @@
+import { escapeControlLines } from '../escape-control.js';
 import { renderGraphDot } from './dot.js';
 import type { GraphView } from './graph-view.js';
 import { renderGraphJson } from './json.js';
@@ -10,8 +11,9 @@ export const GRAPH_FORMATS = ['text', 'tree', 'dot', 'mermaid', 'json'] as const
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 
 const RENDERERS: Record<GraphFormat, (view: GraphView) => string> = {
-  text: renderGraphText,
-  tree: renderGraphTree,
+  // The two formats for people: ids and types from manifests are printed escaped.
+  text: (view) => escapeControlLines(renderGraphText(view)),
+  tree: (view) => escapeControlLines(renderGraphTree(view)),
   dot: renderGraphDot,
   mermaid: renderGraphMermaid,
   json: renderGraphJson,
