@@ -28,9 +28,10 @@ export interface WatchRound {
   readonly number: number;
   /**
    * `start`: the first load; `manifests`: manifest files changed; `restart`: the config (or a
-   * script next to it) or the set of types changed, so the runtime started again on a new state.
+   * script next to it) or the set of types changed, so the runtime started again on a new state;
+   * `rerun`: asked for (`r` in the view), from a fresh state as a restart.
    */
-  readonly trigger: 'start' | 'manifests' | 'restart';
+  readonly trigger: 'start' | 'manifests' | 'restart' | 'rerun';
   /** Display paths of the files whose change triggered the round. */
   readonly changed: readonly string[];
   /** The manifest files loaded (empty when the config did not load). */
@@ -71,6 +72,20 @@ export interface WatchSession {
   close(): Promise<void>;
   /** Resolves once {@link close} has finished. */
   readonly closed: Promise<void>;
+  /**
+   * Stops starting rounds: file changes are still collected, and {@link resume} runs them as one
+   * round. Idempotent.
+   */
+  pause(): void;
+  /** Runs what changed while paused, and goes on reloading. */
+  resume(): void;
+  /** Whether reloading is paused. */
+  readonly paused: boolean;
+  /**
+   * Re-runs everything from a fresh state (the config loaded again, every manifest read), as
+   * an edit of the config does. Runs even while paused.
+   */
+  rerun(): void;
 }
 
 const DEFAULT_DEBOUNCE_MS = 100;
@@ -81,7 +96,11 @@ const YAML_FILE = /\.ya?ml$/i;
 interface Pending {
   readonly paths: Set<string>;
   restart: boolean;
+  /** The config and scripts whose change asked for the restart. */
+  readonly scripts: Set<string>;
 }
+
+const nothingPending = (): Pending => ({ paths: new Set(), restart: false, scripts: new Set() });
 
 /** The running project, and the definitions it was opened with. */
 interface Running {
@@ -116,7 +135,7 @@ class Session implements WatchSession {
   #config: LoadedConfig | undefined;
   #running: Running | undefined;
   #watcher: FileWatcher | undefined;
-  #pending: Pending = { paths: new Set(), restart: false };
+  #pending: Pending = nothingPending();
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The rounds under way, while there are. */
   #draining: Promise<void> | undefined;
@@ -127,6 +146,9 @@ class Session implements WatchSession {
     this.#resolveClosed = resolve;
   });
   #idleWaiters: (() => void)[] = [];
+  #paused = false;
+  /** A rerun asked for: the next round restarts even while paused. */
+  #rerun = false;
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -159,10 +181,32 @@ class Session implements WatchSession {
     return this.#closing;
   }
 
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  pause(): void {
+    this.#paused = true;
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    if (this.#pending.paths.size > 0 || this.#pending.restart) this.#drain();
+  }
+
+  rerun(): void {
+    if (this.#closing) return;
+    this.#pending.restart = true;
+    this.#rerun = true;
+    this.#drain();
+  }
+
   #onEvent(event: FileEvent): void {
     if (this.#closing) return;
     if (event.path === this.#config?.file || SCRIPT_FILE.test(event.path)) {
       this.#pending.restart = true;
+      this.#pending.scripts.add(event.path);
     } else if (
       YAML_FILE.test(event.path) ||
       event.kind === 'addDir' ||
@@ -175,7 +219,7 @@ class Session implements WatchSession {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#drain();
+      if (!this.#paused) this.#drain();
     }, this.#debounceMs);
   }
 
@@ -183,11 +227,17 @@ class Session implements WatchSession {
   #drain(): void {
     if (this.#draining) return;
     this.#draining = (async () => {
-      while (!this.#closing && (this.#pending.paths.size > 0 || this.#pending.restart)) {
-        const { paths, restart } = this.#pending;
-        this.#pending = { paths: new Set(), restart: false };
-        const changed = [...paths].map((p) => displayPath(this.#options.cwd, p)).sort();
-        const trigger = restart ? 'restart' : 'manifests';
+      while (
+        !this.#closing &&
+        (!this.#paused || this.#rerun) &&
+        (this.#pending.paths.size > 0 || this.#pending.restart)
+      ) {
+        const rerun = this.#rerun;
+        this.#rerun = false;
+        const { paths, restart, scripts } = this.#pending;
+        this.#pending = nothingPending();
+        const changed = [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
+        const trigger = rerun ? 'rerun' : restart ? 'restart' : 'manifests';
         const started = performance.now();
         try {
           if (restart) await this.#loadConfig();
