@@ -115,18 +115,24 @@ export function WatchApp(props: WatchAppProps) {
         setScroll(0);
         return setMode('detail');
       }
-      if (key.upArrow) setSelection(moveSelection(groups, selected, -1));
-      if (key.downArrow) setSelection(moveSelection(groups, selected, 1));
-      if (key.pageUp) setSelection(moveSelection(groups, selected, -bodyHeight));
-      if (key.pageDown) setSelection(moveSelection(groups, selected, bodyHeight));
-      const back = key.leftArrow || (key.tab && key.shift);
+      // Functional updates: keys typed faster than the screen redraws each count.
+      const move = (delta: number) => setSelection((s) => moveSelection(groups, s, delta));
+      if (key.upArrow) move(-1);
+      if (key.downArrow) move(1);
+      if (key.pageUp) move(-bodyHeight);
+      if (key.pageDown) move(bodyHeight);
+      const count = Math.max(groups.length, 1);
       if ((key.tab && !key.shift) || key.rightArrow) {
-        setSelection(
-          clampSelection(groups, { group: (selected.group + 1) % groups.length, row: 0 }),
+        setSelection((s) =>
+          clampSelection(groups, { group: (clampSelection(groups, s).group + 1) % count, row: 0 }),
         );
-      } else if (back) {
-        const group = (selected.group - 1 + groups.length) % Math.max(groups.length, 1);
-        setSelection(clampSelection(groups, { group, row: 0 }));
+      } else if (key.leftArrow || (key.tab && key.shift)) {
+        setSelection((s) =>
+          clampSelection(groups, {
+            group: (clampSelection(groups, s).group - 1 + count) % count,
+            row: 0,
+          }),
+        );
       }
     },
     { isActive: mode !== 'filter' },
