@@ -188,7 +188,7 @@ const vmWithCpus = (id: string, cpus = 1): string =>
   `metadata: {type: vm, id: ${id}}\nspec: {cpus: ${cpus}}\n`;
 
 /** A read without what it cost, and with its registry as data: what two reads must agree on. */
-const outcome = ({ read: _r, parsed: _p, registry, ...rest }: ReadResult) => ({
+const outcome = ({ read: _r, parsed: _p, resolved: _s, registry, ...rest }: ReadResult) => ({
   ...rest,
   registry: registry.all(),
 });
