@@ -10,8 +10,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createElement } from 'react';
-import { renderToString } from 'ink';
 import { generateTree, PER_FILE } from './vm-network-tree.js';
 import type * as SessionModule from '../src/cli/watch/watch-session.js';
 import type * as ReaderModule from '../src/loaders/manifest-reader.js';
@@ -53,6 +51,10 @@ export async function run(): Promise<void> {
 }
 
 async function measure(resources: number): Promise<Figures> {
+  // As bin/cosi.js runs it: React's production build.
+  process.env.NODE_ENV ??= 'production';
+  const { createElement } = await import('react');
+  const { renderToString } = await import('ink');
   const { startWatchSession } = (await import(
     dist('cli/watch/watch-session.js')
   )) as typeof SessionModule;

@@ -4,7 +4,7 @@ import { formatPointer, pointerKey } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { traceLineage } from '../render/graph/resource-lineage.js';
 import { toDocument } from '../render/resource-document.js';
-import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
+import { rowKey, type ResourceRow, type RoundView, type TypeGroup } from './round-view.js';
 
 /** One line of the detail view, with how to show it. */
 export interface DetailLine {
@@ -24,6 +24,7 @@ export function resourceDetail(
   options: { readonly stable?: boolean } = {},
 ): DetailLine[] {
   const { resource } = row;
+  const key = rowKey(row);
   const md = resource.metadata;
   const lines: DetailLine[] = [
     { text: `${group.displayType} ${md.namespace}/${md.id}  (${markerWord(row)})`, style: 'title' },
@@ -33,13 +34,13 @@ export function resourceDetail(
   lines.push({ text: `  written by ${md.owner === '' ? 'the manifests' : md.owner}` });
   if (round.graph) {
     const all = round.groups.flatMap((g) => g.rows.map((r) => r.resource));
-    const node = traceLineage(all, round.graph).find((n) => pointerKey(n) === row.key);
+    const node = traceLineage(all, round.graph).find((n) => pointerKey(n) === key);
     for (const source of node?.derivedFrom ?? []) {
       lines.push({ text: `  from ${formatPointer(source)}  (${source.via})` });
     }
   }
   lines.push({ text: '' }, { text: 'last writes', style: 'title' });
-  const writes = round.writes.get(row.key) ?? [];
+  const writes = round.writes.get(key) ?? [];
   if (writes.length === 0) lines.push({ text: '  none seen since the view started', style: 'dim' });
   for (const w of [...writes].reverse()) {
     lines.push({

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { columnHeaders, rowCells, type RowCells } from './resource-cells.js';
-import type { ChangeMarker, TypeGroup } from './round-view.js';
+import { rowKey, type ChangeMarker, type TypeGroup } from './round-view.js';
 import { visibleLines, type Selection } from './resource-window.js';
 
 /** Resource list props: the (filtered) groups, the selection and the lines it has. */
@@ -41,7 +41,7 @@ export function ResourceList({ groups, selection, height, focused }: ResourceLis
     if (line.kind === 'columns') texts = columnHeaders(line.group);
     else {
       const row = rowCells(line.group, line.row);
-      cells.set(line.row.key, row);
+      cells.set(rowKey(line.row), row);
       texts = row.cells;
     }
     const w = widths.get(line.index) ?? [];
@@ -67,12 +67,12 @@ export function ResourceList({ groups, selection, height, focused }: ResourceLis
             </Text>
           );
         }
-        const { cells: texts, changed } = cells.get(line.row.key) as RowCells;
+        const { cells: texts, changed } = cells.get(rowKey(line.row)) as RowCells;
         const selected =
           focused && line.index === selection.group && line.rowIndex === selection.row;
         const marker = line.row.marker;
         return (
-          <Text key={`r${line.index}:${line.row.key}`} wrap="truncate-end" inverse={selected}>
+          <Text key={`r${line.index}:${rowKey(line.row)}`} wrap="truncate-end" inverse={selected}>
             <Text color={MARKER_COLOR[marker]} bold>
               {marker}
             </Text>{' '}

@@ -15,8 +15,6 @@ export type ChangeMarker = '+' | '-' | '~' | ' ';
 
 /** One resource row: the resource as it is now (or, destroyed, as it was) and as it was before. */
 export interface ResourceRow {
-  /** The pointer key. */
-  readonly key: string;
   readonly marker: ChangeMarker;
   readonly resource: Resource;
   /** The previous round's version, for `~` and `-`. */
@@ -108,12 +106,12 @@ export interface RoundViewOptions {
 
 /**
  * Turns watch rounds into {@link RoundView}s. Stateful: a change marker needs the previous
- * round's state, which it diffs by pointer key and version (stored resources are frozen, so an
+ * round's state, which it diffs by pointer and version (stored resources are frozen, so an
  * unchanged resource is the same object and costs one comparison).
  */
 export function createRoundViews(options: RoundViewOptions = {}): (round: WatchRound) => RoundView {
   const keep = options.keepWrites ?? 5;
-  let previous = new Map<string, Resource>();
+  let previous: readonly Resource[] = [];
   let previousProject: WatchRound['project'];
   const writes = new Map<string, WriteRecord[]>();
 
@@ -146,52 +144,68 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
     // After a restart versions start again at 1: compare with the old state by content.
     const restarted = project !== previousProject;
     if (project && snapshot && round.applied) {
-      const current = new Map<string, Resource>();
       const byType = new Map<string, ResourceRow[]>();
       const rowsOf = (type: string): ResourceRow[] => {
         let rows = byType.get(type);
         if (!rows) byType.set(type, (rows = []));
         return rows;
       };
-      for (const resource of snapshot.resources) {
-        const key = pointerKey(resource.metadata);
-        current.set(key, resource);
-        if (!shown(resource)) continue;
-        const before = previous.get(key);
-        let marker: ChangeMarker = ' ';
-        if (before === undefined) marker = '+';
-        else if (restarted ? !sameContent(before, resource) : isNewVersion(before, resource)) {
-          marker = '~';
-        }
+      const note = (marker: Exclude<ChangeMarker, ' '>, resource: Resource): void => {
         if (marker === '+') counts.created++;
-        if (marker === '~') counts.updated++;
-        if (marker !== ' ') {
-          record(key, {
-            round: round.number,
-            marker,
-            version: resource.metadata.version,
-            owner: resource.metadata.owner,
-          });
-        }
-        rowsOf(resource.metadata.type).push(
-          before && marker === '~'
-            ? { key, marker, resource, previous: before }
-            : { key, marker, resource },
-        );
-      }
-      for (const [key, resource] of previous) {
-        if (current.has(key) || !shown(resource)) continue;
-        counts.destroyed++;
-        record(key, {
+        else if (marker === '~') counts.updated++;
+        else counts.destroyed++;
+        record(pointerKey(resource.metadata), {
           round: round.number,
-          marker: '-',
+          marker,
           version: resource.metadata.version,
           owner: resource.metadata.owner,
         });
-        rowsOf(resource.metadata.type).push({ key, marker: '-', resource, previous: resource });
+      };
+      // Both snapshots are sorted by type, namespace and id: one merge pass, no keys. An
+      // unchanged resource is the same frozen object, so most steps are one comparison.
+      const before = previous;
+      const after = snapshot.resources;
+      let i = 0;
+      let j = 0;
+      while (i < before.length || j < after.length) {
+        const old = before[i];
+        const now = after[j];
+        if (old !== undefined && old === now) {
+          if (shown(now)) rowsOf(now.metadata.type).push({ marker: ' ', resource: now });
+          i++;
+          j++;
+          continue;
+        }
+        const order =
+          old === undefined
+            ? 1
+            : now === undefined
+              ? -1
+              : comparePointers(old.metadata, now.metadata);
+        if (order < 0 && old !== undefined) {
+          i++;
+          if (!shown(old)) continue;
+          note('-', old);
+          rowsOf(old.metadata.type).push({ marker: '-', resource: old, previous: old });
+        } else if (order > 0 && now !== undefined) {
+          j++;
+          if (!shown(now)) continue;
+          note('+', now);
+          rowsOf(now.metadata.type).push({ marker: '+', resource: now });
+        } else if (old !== undefined && now !== undefined) {
+          i++;
+          j++;
+          if (!shown(now)) continue;
+          const changed = restarted ? !sameContent(old, now) : isNewVersion(old, now);
+          if (changed) note('~', now);
+          rowsOf(now.metadata.type).push(
+            changed
+              ? { marker: '~', resource: now, previous: old }
+              : { marker: ' ', resource: now },
+          );
+        }
       }
-      for (const [type, rows] of [...byType].sort(([a], [b]) => compareStrings(a, b))) {
-        rows.sort(compareRows);
+      for (const [type, rows] of byType) {
         const definition = project.registry.get(type);
         groups.push({
           type,
@@ -202,7 +216,7 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
           rows,
         });
       }
-      previous = current;
+      previous = snapshot.resources;
       previousProject = project;
     } else if (project && snapshot) {
       // Nothing applied: the last good state, unmarked.
@@ -287,9 +301,23 @@ function groupUnchanged(resources: readonly Resource[]): Map<string, ResourceRow
     const type = resource.metadata.type;
     let rows = byType.get(type);
     if (!rows) byType.set(type, (rows = []));
-    rows.push({ key: pointerKey(resource.metadata), marker: ' ', resource });
+    rows.push({ marker: ' ', resource });
   }
   return byType;
+}
+
+/** A row's pointer key (computed when asked: most rows are never looked up). */
+export function rowKey(row: ResourceRow): string {
+  return pointerKey(row.resource.metadata);
+}
+
+/** By type, then namespace, then id: the order of a snapshot. */
+function comparePointers(a: Resource['metadata'], b: Resource['metadata']): number {
+  return (
+    compareStrings(a.type, b.type) ||
+    compareStrings(a.namespace, b.namespace) ||
+    compareStrings(a.id, b.id)
+  );
 }
 
 function isNewVersion(before: Resource, after: Resource): boolean {
@@ -304,10 +332,4 @@ function sameContent(a: Resource, b: Resource): boolean {
     isDeepStrictEqual(a.metadata.annotations, b.metadata.annotations) &&
     isDeepStrictEqual(a.spec, b.spec)
   );
-}
-
-function compareRows(a: ResourceRow, b: ResourceRow): number {
-  const x = a.resource.metadata;
-  const y = b.resource.metadata;
-  return compareStrings(x.namespace, y.namespace) || compareStrings(x.id, y.id);
 }

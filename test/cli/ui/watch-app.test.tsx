@@ -6,7 +6,6 @@ import {
   freezeResource,
   type Resource,
 } from '../../../src/engine/resource/resource.js';
-import { pointerKey } from '../../../src/engine/resource/pointer.js';
 import type { RoundView, TypeGroup } from '../../../src/cli/ui/round-view.js';
 import { visibleLines } from '../../../src/cli/ui/resource-window.js';
 import { WatchApp, type WatchAppProps } from '../../../src/cli/ui/watch-app.js';
@@ -66,7 +65,7 @@ function bigRound(count: number): RoundView {
     const draft = newResource({ namespace: 'default', type: 'VMs.example.org', id }, { n: i });
     draft.metadata.version = 1;
     const resource = freezeResource(draft) as Resource;
-    return { key: pointerKey(resource.metadata), marker: ' ' as const, resource };
+    return { marker: ' ' as const, resource };
   });
   const group: TypeGroup = {
     type: 'VMs.example.org',
