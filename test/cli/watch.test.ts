@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pointerKey } from '../../src/engine/resource/pointer.js';
 import type { Resource } from '../../src/engine/resource/resource.js';
 import { createColors } from '../../src/cli/render/report.js';
-import { renderRoundLines } from '../../src/cli/ui/line-stream.js';
+import { renderRoundLines, roundJson } from '../../src/cli/ui/line-stream.js';
+import { watchOutput } from '../../src/cli/commands/watch.js';
 import { createRoundViews } from '../../src/cli/ui/round-view.js';
 import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
 import {
@@ -347,6 +348,45 @@ describe('the watch line stream', () => {
       '',
     ]);
     expect(out).not.toContain('\u001b[');
+  });
+});
+
+describe('the watch output', () => {
+  it('-o json prints one JSON object per round with its changes', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    const toView = createRoundViews({ stable: true });
+    const lines = rounds.map((r) => JSON.stringify(roundJson(toView(r))));
+    const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first).toMatchObject({ round: 1, trigger: 'start', status: 'converged', resources: 13 });
+    expect(second).toMatchObject({
+      round: 2,
+      trigger: 'manifests',
+      changed: ['vms.yaml'],
+      counts: { created: 0, updated: 2, destroyed: 0 },
+      changes: [
+        {
+          marker: '~',
+          type: 'NetworkConfigs.example.org',
+          namespace: 'default',
+          id: 'db-1',
+          version: 2,
+        },
+        { marker: '~', type: 'VMs.example.org', namespace: 'default', id: 'db-1', version: 4 },
+      ],
+    });
+    expect(second).not.toHaveProperty('wallTime');
+  });
+
+  it('is the screen only on a terminal without --plain, NDJSON with -o json', () => {
+    const terminal = { stdout: process.stdout, stdin: process.stdin };
+    expect(watchOutput({ terminal }, {})).toBe('screen');
+    expect(watchOutput({ terminal }, { plain: true })).toBe('lines');
+    expect(watchOutput({}, {})).toBe('lines');
+    expect(watchOutput({ terminal }, { output: 'json' })).toBe('json');
+    expect(() => watchOutput({}, { output: 'yaml' })).toThrow(/unknown format "yaml"/);
   });
 });
 
