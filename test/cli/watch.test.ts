@@ -312,6 +312,30 @@ describe('cosi watch session', () => {
     );
   });
 
+  it('a config that throws while it runs is shown with its file, line and column', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      'const unused = 1;\n\nexport default {\n  controllers: [notDefined()],\n};\n',
+    );
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.applied).toBe(false);
+    expect(rounds[1]?.error).toBe(
+      'cosi.config.ts:4:16: cannot load the config: notDefined is not defined',
+    );
+    expect(rounds[1]?.project).toBe(rounds[0]?.project);
+  });
+
+  it('a config with a syntax error is shown with its file and line', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await writeFile(path.join(dir, 'cosi.config.ts'), 'export default {\n  controllers: [,\n};\n');
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.error).toMatch(/^cosi\.config\.ts:3:\d+: cannot load the config: \S/);
+    expect(rounds[1]?.error).not.toContain('\n');
+  });
+
   it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
     const { rounds, watcher, session: s } = await start();
     watcher.emit('change', 'vms.yaml');

@@ -10,6 +10,7 @@ import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snaps
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
+import { describeConfigError } from './config-error-location.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -247,7 +248,7 @@ class Session implements WatchSession {
           // project keeps running. Anything else is a bug, shown the same way.
           const message =
             error instanceof ConfigError
-              ? error.message
+              ? describeConfigError(error, this.#options.cwd)
               : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
           this.#emit(
             { trigger, changed, files: [], findings: [], cost: { read: 0, parsed: 0 } },
