@@ -242,6 +242,23 @@ describe('ManifestReader', () => {
     expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'c']);
   });
 
+  it('does not walk the tree again when only the content of loaded files changed', async () => {
+    const readdir = vi.fn((p: string) => nodeFileSystem.readdir(p));
+    const reader = new ManifestReader(['.'], { cwd: dir, fs: { ...nodeFileSystem, readdir } });
+    await reader.read();
+    readdir.mockClear();
+    await writeFile(path.join(dir, 'a.yaml'), vmWithCpus('a', 2));
+    const result = await reader.read([path.join(dir, 'a.yaml')], { contentOnly: true });
+    expect(readdir).not.toHaveBeenCalled();
+    expect(result.read).toEqual(['a.yaml']);
+    expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
+    // A path the last read did not load may be new: the tree is walked.
+    await writeFile(path.join(dir, 'new.yaml'), vmWithCpus('n'));
+    const added = await reader.read([path.join(dir, 'new.yaml')], { contentOnly: true });
+    expect(readdir).toHaveBeenCalled();
+    expect(added.resources.map((r) => r.resource.metadata.id)).toContain('n');
+  });
+
   it('does not parse a file reported changed whose content is the same', async () => {
     const { reader, readFile, parse } = countingReader();
     await reader.read();

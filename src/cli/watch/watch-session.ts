@@ -96,12 +96,19 @@ const YAML_FILE = /\.ya?ml$/i;
 
 interface Pending {
   readonly paths: Set<string>;
+  /** Whether every manifest event was a `change` (no file added or removed): no walk needed. */
+  contentOnly: boolean;
   restart: boolean;
   /** The config and scripts whose change asked for the restart. */
   readonly scripts: Set<string>;
 }
 
-const nothingPending = (): Pending => ({ paths: new Set(), restart: false, scripts: new Set() });
+const nothingPending = (): Pending => ({
+  paths: new Set(),
+  contentOnly: true,
+  restart: false,
+  scripts: new Set(),
+});
 
 /** The running project, and the definitions it was opened with. */
 interface Running {
@@ -214,6 +221,7 @@ class Session implements WatchSession {
       event.kind === 'unlinkDir'
     ) {
       this.#pending.paths.add(event.path);
+      if (event.kind !== 'change') this.#pending.contentOnly = false;
     } else {
       return;
     }
@@ -235,14 +243,14 @@ class Session implements WatchSession {
       ) {
         const rerun = this.#rerun;
         this.#rerun = false;
-        const { paths, restart, scripts } = this.#pending;
+        const { paths, restart, scripts, contentOnly } = this.#pending;
         this.#pending = nothingPending();
         const changed = [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
         const trigger = rerun ? 'rerun' : restart ? 'restart' : 'manifests';
         const started = performance.now();
         try {
           if (restart) await this.#loadConfig();
-          await this.#round(trigger, changed, restart ? undefined : paths);
+          await this.#round(trigger, changed, restart ? undefined : paths, contentOnly);
         } catch (error) {
           // A config that stops loading or registering is bad input: shown, and the last good
           // project keeps running. Anything else is a bug, shown the same way.
@@ -284,9 +292,10 @@ class Session implements WatchSession {
     trigger: WatchRound['trigger'],
     changed: readonly string[],
     paths?: Iterable<string>,
+    contentOnly = false,
   ): Promise<void> {
     const started = performance.now();
-    const load = await (this.#reader as ManifestReader).read(paths);
+    const load = await (this.#reader as ManifestReader).read(paths, { contentOnly });
     const loaded = {
       trigger,
       changed,
