@@ -13,7 +13,6 @@ import {
 import { createColors } from '../render/report.js';
 import { renderRoundLines, roundJson } from '../ui/line-stream.js';
 import { createRoundViews } from '../ui/round-view.js';
-import { startWatchScreen } from '../ui/watch-screen.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 import { startWatchSession, type WatchRound, type WatchSession } from '../watch/watch-session.js';
 
@@ -114,9 +113,11 @@ export async function watch(
   let session: WatchSession | undefined;
   // q may come while the first round runs, before there is a session to close.
   const asked = { quit: false };
+  // ink and React load only for the screen: every other command (and the line stream) starts
+  // without them.
   const screen =
     output === 'screen' && io.terminal
-      ? startWatchScreen(
+      ? (await import('../ui/watch-screen.js')).startWatchScreen(
           io.terminal,
           {
             quit: () => {

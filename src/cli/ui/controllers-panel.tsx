@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ControllerRow } from './round-view.js';
+import { describeCondition } from './round-text.js';
 
 /** Controllers panel props. */
 export interface ControllersPanelProps {
@@ -54,11 +55,6 @@ export function ControllersPanel({
       })}
     </Box>
   );
-}
-
-/** A controller's condition as the panel names it: `failed` is a controller given up. */
-export function describeCondition(c: Pick<ControllerRow, 'condition'>): string {
-  return c.condition === 'failed' ? 'given up' : c.condition;
 }
 
 function firstLine(text: string): string {

@@ -1,7 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { formatFinding } from '../../loaders/finding.js';
-import { describeCondition } from './controllers-panel.js';
-import { describeStatus, describeTrigger, roundFacts } from './round-header.js';
+import { describeCondition, describeStatus, describeTrigger, roundFacts } from './round-text.js';
 import type { ChangeMarker, RoundView } from './round-view.js';
 
 /**
