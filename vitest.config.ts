@@ -7,7 +7,7 @@ export default defineConfig({
     alias: { cosi: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     reporters: ['default', './test/summary-reporter.ts'],
     pool: 'threads',
   },

@@ -14,7 +14,27 @@ export interface CliIo {
    * Subscribes to the user's request to stop a long-running command (`watch`): Ctrl-C, `q`.
    * Returns the unsubscribe. Commands that never end without it refuse to start.
    */
-  readonly onInterrupt?: (handler: () => void) => () => void;
+  readonly onInterrupt?: (handler: () => void, options?: InterruptOptions) => () => void;
+  /**
+   * The terminal, when both stdin and stdout are one: what a full-screen view (`watch`) draws on
+   * and reads keys from.
+   */
+  readonly terminal?: Terminal;
+}
+
+/** The process's terminal streams. */
+export interface Terminal {
+  readonly stdout: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadStream;
+}
+
+/** Options of {@link CliIo.onInterrupt}. */
+export interface InterruptOptions {
+  /**
+   * Whether `q` and Ctrl-C on the terminal interrupt too (default true). A view that reads the
+   * keys itself (the watch screen) says false and handles them.
+   */
+  readonly keys?: boolean;
 }
 
 /** The real process. */
@@ -31,6 +51,9 @@ export function processIo(): CliIo {
     env: process.env,
     isTTY: process.stdout.isTTY,
     onInterrupt: onProcessInterrupt,
+    ...(process.stdout.isTTY && process.stdin.isTTY
+      ? { terminal: { stdout: process.stdout, stdin: process.stdin } }
+      : {}),
   };
 }
 

@@ -1,10 +1,22 @@
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import {
+  collectDefinitions,
+  type CollectedDefinitions,
+  type GivenDefinitions,
+  type InvalidDefinitions,
+} from './collect-definitions.js';
+import { compareFindings, type Finding } from './finding.js';
 import {
   loadParsedManifests,
   type LoadManifestsOptions,
   type LoadResult,
   type ManifestFile,
+  type ManifestResource,
 } from './load-manifests.js';
+import { loadResources } from './load-resources.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
+import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 
 /** Parses one file; `parseManifest` unless a test counts the calls. */
 export type ParseFunction = typeof parseManifest;
@@ -18,53 +30,226 @@ export interface ManifestCacheOptions extends LoadManifestsOptions {
 export interface CachedLoadResult extends LoadResult {
   /** Paths of the files parsed by this load (new or changed); the others were reused. */
   readonly parsed: readonly string[];
+  /**
+   * Paths of the files whose documents were resolved and validated by this load; the others'
+   * results were reused, because neither they nor the definitions changed.
+   */
+  readonly resolved: readonly string[];
+}
+
+/** The types every file is resolved against: the definitions in the manifests and the given ones. */
+interface Definitions {
+  /** The parses of the files that hold definition documents, in load order. */
+  readonly files: readonly ParsedManifest[];
+  readonly definitions: ResourceDefinition[];
+  readonly registry: DefinitionRegistry;
+  readonly invalid: InvalidDefinitions;
+  /** The definition files' own other documents, resolved. */
+  readonly resources: readonly ManifestResource[];
+  readonly findings: readonly Finding[];
+  readonly pending: number;
+}
+
+/** One file without definitions, resolved and validated against one {@link Definitions}. */
+interface FileLoad {
+  readonly against: Definitions;
+  readonly resources: readonly ManifestResource[];
+  readonly findings: readonly Finding[];
+  /** Resource documents (loaded or not), for the empty-input finding. */
+  readonly pending: number;
 }
 
 interface Entry {
   readonly text: string;
   readonly parsed: ParsedManifest;
+  /** Whether the file holds a definition document (then it is resolved with all of them). */
+  readonly hasDefinitions: boolean;
+  load?: FileLoad;
 }
 
 /**
- * An incremental `loadManifests`: keeps each file's parse keyed by its path and content, so a
- * load after a one-file edit parses that file only. The resolution and validation pass (types,
- * schemas, duplicates across files) runs over all files every time: it is cheap next to parsing
- * YAML, and it is what makes the result equal to a full `loadManifests` of the same files.
+ * An incremental `loadManifests`: keeps each file's parse keyed by its path and content, and
+ * each file's resolution and validation for as long as the definitions do not change, so a load
+ * after a one-file edit parses and resolves that file only and costs what the edit changed, not
+ * the size of the tree.
+ *
+ * The result equals a full `loadManifests` of the same files: the files that hold definitions
+ * (few) are resolved together, as the first pass of a full load; every other file on its own
+ * against their types. A resource defined twice across files, or files without a single resource,
+ * take the full load, which reports them as it always does.
  *
  * Pure: the files are given as text. Files not given to a load are forgotten.
  *
  * @example
  * const cache = new ManifestCache({ definitions });
- * cache.load(files); // parses every file
- * cache.load(files.map((f) => (f.path === 'vms.yaml' ? { ...f, text: edited } : f))); // parses vms.yaml
+ * cache.load(files); // parses and resolves every file
+ * cache.load(files.map((f) => (f.path === 'vms.yaml' ? { ...f, text: edited } : f))); // vms.yaml only
  */
 export class ManifestCache {
   readonly #options: ManifestCacheOptions;
   readonly #parse: ParseFunction;
+  readonly #compiler: SchemaCompiler;
+  readonly #given: GivenDefinitions;
   #entries = new Map<string, Entry>();
+  #definitions: Definitions | undefined;
+  /** Resource key -> how many loaded files define it, kept per file load: duplicates in O(edit). */
+  readonly #keyCounts = new Map<string, number>();
+  #duplicateKeys = 0;
 
   constructor(options: ManifestCacheOptions = {}) {
     this.#options = options;
     this.#parse = options.parse ?? parseManifest;
+    this.#compiler = options.schemaCompiler ?? sharedSchemaCompiler();
+    this.#given = {
+      definitions: options.definitions ?? [],
+      source: options.definitionsSource ?? '',
+    };
   }
 
-  /** Loads `files` (in load order), parsing only those whose path or text is new. */
+  /** Loads `files` (in load order), parsing and resolving only those that are new or changed. */
   load(files: readonly ManifestFile[]): CachedLoadResult {
     const entries = new Map<string, Entry>();
     const parsed: string[] = [];
     for (const file of files) {
       let entry = this.#entries.get(file.path);
       if (entry?.text !== file.text) {
-        entry = { text: file.text, parsed: this.#parse(file.text, file.path, this.#options) };
+        const manifest = this.#parse(file.text, file.path, this.#options);
+        entry = {
+          text: file.text,
+          parsed: manifest,
+          hasDefinitions: holdsDefinitions(manifest, this.#compiler),
+        };
         parsed.push(file.path);
       }
       entries.set(file.path, entry);
     }
+    for (const [file, entry] of this.#entries) {
+      if (entries.get(file) !== entry) this.#forget(entry);
+    }
     this.#entries = entries;
-    const result = loadParsedManifests(
-      files.map((file) => (entries.get(file.path) as Entry).parsed),
-      this.#options,
-    );
-    return { ...result, parsed };
+
+    const ordered = files.map((file) => entries.get(file.path) as Entry);
+    const definitions = this.#resolveDefinitions(ordered);
+    const resolved: string[] = [];
+    const resources: ManifestResource[] = [];
+    const findings: Finding[] = [...definitions.findings];
+    let pending = definitions.pending;
+    let fromDefinitionFiles = 0;
+    for (const entry of ordered) {
+      if (entry.hasDefinitions) {
+        // Their resources are in load order among the definition files: take this file's.
+        const file = entry.parsed.file;
+        while (definitions.resources[fromDefinitionFiles]?.source.file === file) {
+          resources.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
+        }
+        continue;
+      }
+      if (entry.load?.against !== definitions) {
+        if (entry.load) this.#count(entry.load, -1);
+        entry.load = this.#loadFile(entry.parsed, definitions);
+        this.#count(entry.load, 1);
+        resolved.push(entry.parsed.file);
+      }
+      for (const resource of entry.load.resources) resources.push(resource);
+      for (const finding of entry.load.findings) findings.push(finding);
+      pending += entry.load.pending;
+    }
+    if (this.#duplicateKeys > 0 || pending === 0) {
+      // Rare, and reported by the full load with the same findings as ever.
+      return {
+        ...loadParsedManifests(
+          ordered.map((entry) => entry.parsed),
+          this.#options,
+        ),
+        parsed,
+        resolved: files.map((file) => file.path),
+      };
+    }
+    return {
+      definitions: definitions.definitions,
+      registry: definitions.registry,
+      resources,
+      findings: dedupeGivenSchemaFindings(findings, this.#given.source).sort(compareFindings),
+      parsed,
+      resolved,
+    };
   }
+
+  /** The definitions of this load: the last ones while the files that hold them did not change. */
+  #resolveDefinitions(entries: readonly Entry[]): Definitions {
+    const files = entries.filter((e) => e.hasDefinitions).map((e) => e.parsed);
+    const last = this.#definitions;
+    if (last && last.files.length === files.length && last.files.every((f, i) => f === files[i])) {
+      return last;
+    }
+    const findings: Finding[] = [];
+    const collected = collectDefinitions(files, this.#given, this.#compiler, findings);
+    const resources = loadResources(collected, this.#given, this.#compiler, findings);
+    this.#definitions = {
+      files,
+      definitions: collected.definitions,
+      registry: collected.registry,
+      invalid: collected.invalid,
+      resources,
+      findings,
+      pending: collected.pending.length,
+    };
+    // The definition files' resources count for duplicates as any file's do.
+    if (last) for (const r of last.resources) this.#countKey(r.key, -1);
+    for (const r of resources) this.#countKey(r.key, 1);
+    return this.#definitions;
+  }
+
+  /** Resolves and validates one file without definitions against `definitions`. */
+  #loadFile(file: ParsedManifest, definitions: Definitions): FileLoad {
+    const findings: Finding[] = [];
+    const own = collectDefinitions([file], this.#given, this.#compiler, findings);
+    const collected: CollectedDefinitions = {
+      ...own,
+      definitions: definitions.definitions,
+      registry: definitions.registry,
+      invalid: definitions.invalid,
+    };
+    const resources = loadResources(collected, this.#given, this.#compiler, findings);
+    return { against: definitions, resources, findings, pending: own.pending.length };
+  }
+
+  #forget(entry: Entry): void {
+    if (entry.load) this.#count(entry.load, -1);
+    entry.load = undefined;
+  }
+
+  #count(load: FileLoad, delta: 1 | -1): void {
+    for (const resource of load.resources) this.#countKey(resource.key, delta);
+  }
+
+  #countKey(key: string, delta: 1 | -1): void {
+    const before = this.#keyCounts.get(key) ?? 0;
+    const after = before + delta;
+    if (after === 0) this.#keyCounts.delete(key);
+    else this.#keyCounts.set(key, after);
+    if (before <= 1 && after > 1) this.#duplicateKeys++;
+    if (before > 1 && after <= 1) this.#duplicateKeys--;
+  }
+}
+
+/** Whether any document of a file is a definition: such files are resolved together. */
+function holdsDefinitions(file: ParsedManifest, compiler: SchemaCompiler): boolean {
+  const own = collectDefinitions([file], { definitions: [], source: '' }, compiler, []);
+  return own.pending.length !== file.documents.length;
+}
+
+/**
+ * A given definition's invalid schema is reported once by a full load; file by file, each file
+ * that uses the type would report it again.
+ */
+function dedupeGivenSchemaFindings(findings: Finding[], source: string): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    if (f.code !== 'invalid-schema' || f.file !== source) return true;
+    const key = `${f.message}\0${f.rule ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -77,6 +77,8 @@ export class ManifestReader {
   readonly #cache: ManifestCache;
   /** Absolute path -> text, as last read. */
   #texts = new Map<string, string>();
+  /** The last walk of the paths, kept for reads that say the set of files did not change. */
+  #tree: Awaited<ReturnType<typeof walkManifestTree>> | undefined;
 
   constructor(paths: readonly string[], options: ReadManifestsOptions = {}) {
     this.#paths = paths;
@@ -90,15 +92,30 @@ export class ManifestReader {
   /**
    * Loads the manifests again. `changed` holds absolute paths reported changed since the last
    * call; with none given (the first call), every file is read.
+   *
+   * With `contentOnly` the caller knows that only the contents of `changed` changed (a watcher
+   * saw no file added or removed): when all of them are files the last read loaded, the
+   * directories are not walked again, so the read costs the changed files, not the tree.
    */
-  async read(changed?: Iterable<string>): Promise<ReadResult> {
+  async read(
+    changed?: Iterable<string>,
+    options: { readonly contentOnly?: boolean } = {},
+  ): Promise<ReadResult> {
     const stale =
       changed === undefined ? undefined : new Set([...changed].map((file) => path.resolve(file)));
-    const tree = await walkManifestTree(this.#paths, {
-      cwd: this.#cwd,
-      fs: this.#fs,
-      ignore: this.#ignore,
-    });
+    const reuse =
+      options.contentOnly === true &&
+      stale !== undefined &&
+      [...stale].every((file) => this.#texts.has(file));
+    const tree =
+      reuse && this.#tree
+        ? this.#tree
+        : await walkManifestTree(this.#paths, {
+            cwd: this.#cwd,
+            fs: this.#fs,
+            ignore: this.#ignore,
+          });
+    this.#tree = tree;
     const kept = tree.files.map((file) =>
       stale?.has(file.absolute) === false ? this.#texts.get(file.absolute) : undefined,
     );

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pointerKey } from '../../src/engine/resource/pointer.js';
 import type { Resource } from '../../src/engine/resource/resource.js';
 import { createColors } from '../../src/cli/render/report.js';
-import { createWatchView } from '../../src/cli/ui/watch-view.js';
+import { renderRoundLines, roundJson } from '../../src/cli/ui/line-stream.js';
+import { watchOutput } from '../../src/cli/commands/watch.js';
+import { createRoundViews } from '../../src/cli/ui/round-view.js';
 import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
 import {
   startWatchSession,
@@ -263,6 +265,77 @@ describe('cosi watch session', () => {
     expect(rounds[1]?.project).toBe(rounds[0]?.project);
   });
 
+  it('a restart names the config file that caused it', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile(
+      'cosi.config.ts',
+      'createPlacementController()]',
+      'createPlacementController(),]',
+    );
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.trigger).toBe('restart');
+    expect(rounds[1]?.changed).toEqual(['cosi.config.ts']);
+  });
+
+  it('while paused, edits are collected and run as one round on resume', async () => {
+    const { rounds, watcher, session: s } = await start();
+    s.pause();
+    expect(s.paused).toBe(true);
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    await editFile('hosts.yaml', 'cpus: 4', 'cpus: 16');
+    watcher.emit('change', 'hosts.yaml');
+    await flush(s);
+    expect(rounds).toHaveLength(1);
+    s.resume();
+    await s.idle();
+    expect(s.paused).toBe(false);
+    expect(rounds).toHaveLength(2);
+    expect(rounds[1]?.changed).toEqual(['hosts.yaml', 'vms.yaml']);
+    expect(rounds[1]?.changes?.updated).toHaveLength(2);
+  });
+
+  it('a re-run starts again from a fresh state, even while paused', async () => {
+    const { rounds, session: s } = await start();
+    s.pause();
+    s.rerun();
+    await s.idle();
+    expect(rounds).toHaveLength(2);
+    const round = rounds[1];
+    expect(round?.trigger).toBe('rerun');
+    expect(round?.project).not.toBe(rounds[0]?.project);
+    expect(round?.report?.converged).toBe(true);
+    expect(find(round, 'VMs.example.org', 'db-1')?.metadata.version).toBe(
+      find(rounds[0], 'VMs.example.org', 'db-1')?.metadata.version,
+    );
+  });
+
+  it('a config that throws while it runs is shown with its file, line and column', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      'const unused = 1;\n\nexport default {\n  controllers: [notDefined()],\n};\n',
+    );
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.applied).toBe(false);
+    expect(rounds[1]?.error).toBe(
+      'cosi.config.ts:4:16: cannot load the config: notDefined is not defined',
+    );
+    expect(rounds[1]?.project).toBe(rounds[0]?.project);
+  });
+
+  it('a config with a syntax error is shown with its file and line', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await writeFile(path.join(dir, 'cosi.config.ts'), 'export default {\n  controllers: [,\n};\n');
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.error).toMatch(/^cosi\.config\.ts:3:\d+: cannot load the config: \S/);
+    expect(rounds[1]?.error).not.toContain('\n');
+  });
+
   it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
     const { rounds, watcher, session: s } = await start();
     watcher.emit('change', 'vms.yaml');
@@ -277,43 +350,67 @@ describe('cosi watch session', () => {
   });
 });
 
-describe('the watch view', () => {
-  it('off a terminal prints one uncolored block per round, with the table and the findings', async () => {
+describe('the watch line stream', () => {
+  it('off a terminal prints one header line per round, then the changed resources and the findings', async () => {
     const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
     await editFile('vms.yaml', 'cpus: 6', 'cpus: 0');
     watcher.emit('change', 'vms.yaml');
     await flush(s);
-    let out = '';
-    const view = createWatchView(
-      { stdout: { write: (t: string) => (out += t) } },
-      { colors: createColors(false), query: { type: 'vm' }, stable: true, interactive: false },
-    );
-    for (const round of rounds) view.show(round);
-    const blocks = out.split(/\n(?=cosi watch: )/);
-    expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toMatch(/^cosi watch: round 1, started \| 2 files\n/);
-    expect(blocks[0]).toContain('converged, 13 resources, 3 controllers');
-    expect(blocks[0]).toMatch(/VM +db-1 +3 /);
-    expect(blocks[0]).not.toContain('NetworkConfig');
-    expect(blocks[1]).toMatch(
-      /^cosi watch: round 2, vms\.yaml changed \| 2 files \| read 1, parsed 1\n/,
-    );
-    expect(blocks[1]).toContain('nothing applied: the last good state keeps running');
-    expect(blocks[1]).toMatch(/vms\.yaml:\d+:\d+: error\[schema-violation\]/);
+    const toView = createRoundViews({ stable: true });
+    const out = rounds.map((r) => renderRoundLines(toView(r), createColors(false))).join('');
+    expect(out.split('\n')).toEqual([
+      'round 1: started | converged | 13 created, 0 updated, 0 destroyed | 13 resources | 2 files',
+      'round 2: vms.yaml changed | converged | 0 created, 2 updated, 0 destroyed | 13 resources | 2 files | read 1, parsed 1',
+      '~ NetworkConfigs.example.org default/db-1',
+      '~ VMs.example.org default/db-1',
+      'round 3: vms.yaml changed | not applied | 0 created, 0 updated, 0 destroyed | 13 resources | 2 files | read 1, parsed 1',
+      'nothing applied: the last good state keeps running',
+      expect.stringMatching(/^vms\.yaml:\d+:\d+: error\[schema-violation\]/),
+      '',
+    ]);
     expect(out).not.toContain('\u001b[');
   });
+});
 
-  it('on a terminal redraws the screen in place, in color, and says how to quit', async () => {
-    const { rounds } = await start();
-    let out = '';
-    const view = createWatchView(
-      { stdout: { write: (t: string) => (out += t) } },
-      { colors: createColors(true), query: {}, stable: true, interactive: true },
-    );
-    view.show(rounds[0] as WatchRound);
-    expect(out.startsWith('\u001b[H\u001b[2J')).toBe(true);
-    expect(out).toContain('\u001b[32mconverged');
-    expect(out).toContain('press q to quit');
+describe('the watch output', () => {
+  it('-o json prints one JSON object per round with its changes', async () => {
+    const { rounds, watcher, session: s } = await start();
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    const toView = createRoundViews({ stable: true });
+    const lines = rounds.map((r) => JSON.stringify(roundJson(toView(r))));
+    const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first).toMatchObject({ round: 1, trigger: 'start', status: 'converged', resources: 13 });
+    expect(second).toMatchObject({
+      round: 2,
+      trigger: 'manifests',
+      changed: ['vms.yaml'],
+      counts: { created: 0, updated: 2, destroyed: 0 },
+      changes: [
+        {
+          marker: '~',
+          type: 'NetworkConfigs.example.org',
+          namespace: 'default',
+          id: 'db-1',
+          version: 2,
+        },
+        { marker: '~', type: 'VMs.example.org', namespace: 'default', id: 'db-1', version: 4 },
+      ],
+    });
+    expect(second).not.toHaveProperty('wallTime');
+  });
+
+  it('is the screen only on a terminal without --plain, NDJSON with -o json', () => {
+    const terminal = { stdout: process.stdout, stdin: process.stdin };
+    expect(watchOutput({ terminal }, {})).toBe('screen');
+    expect(watchOutput({ terminal }, { plain: true })).toBe('lines');
+    expect(watchOutput({}, {})).toBe('lines');
+    expect(watchOutput({ terminal }, { output: 'json' })).toBe('json');
+    expect(() => watchOutput({}, { output: 'yaml' })).toThrow(/unknown format "yaml"/);
   });
 });
 
@@ -344,14 +441,15 @@ describe('cosi watch', () => {
         if (!stdout.includes('round 2')) {
           await editFile('vms.yaml', /cpus: \d+(\n\s+image: postgres)/, `cpus: ${++cpus}$1`);
         }
-        expect(stdout).toContain('cosi watch: round 2, vms.yaml changed');
+        expect(stdout).toContain('round 2: vms.yaml changed | converged');
       },
       { timeout: 10_000, interval: 200 },
     );
     interrupt?.();
     expect(await running).toBe(0);
     expect(unsubscribed).toBe(true);
-    expect(stdout).toMatch(/^cosi watch: round 1, started/);
+    expect(stdout).toMatch(/^round 1: started \| converged/);
+    expect(stdout).toContain('~ VMs.example.org default/db-1');
   });
 
   it('refuses to start where it cannot be interrupted', async () => {

@@ -38,7 +38,7 @@ describe('ManifestCache', () => {
     const result = cache.load(FILES);
     expect(parse).toHaveBeenCalledTimes(3);
     expect(result.parsed).toEqual(['a.yaml', 'b.yaml', 'defs.yaml']);
-    const { parsed: _parsed, ...load } = result;
+    const { parsed: _parsed, resolved: _resolved, ...load } = result;
     expect(load).toEqual(loadManifests(FILES));
     expect(load.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'b1', 'b2']);
   });
@@ -48,7 +48,7 @@ describe('ManifestCache', () => {
     cache.load(FILES);
     parse.mockClear();
     const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
-    const { parsed, ...load } = cache.load(edited);
+    const { parsed, resolved: _resolved, ...load } = cache.load(edited);
     expect(parse).toHaveBeenCalledTimes(1);
     expect(parse.mock.calls[0]?.[1]).toBe('b.yaml');
     expect(parsed).toEqual(['b.yaml']);
@@ -72,7 +72,7 @@ describe('ManifestCache', () => {
     const { cache, parse } = countingCache();
     cache.load(FILES);
     const without = FILES.filter((f) => f.path !== 'a.yaml');
-    const { parsed: _p, ...load } = cache.load(without);
+    const { parsed: _p, resolved: _r, ...load } = cache.load(without);
     expect(load).toEqual(loadManifests(without));
     parse.mockClear();
     expect(cache.load(FILES).parsed).toEqual(['a.yaml']);
@@ -83,7 +83,7 @@ describe('ManifestCache', () => {
     cache.load(FILES);
     parse.mockClear();
     const edited = edit(FILES, 'defs.yaml', '# no definitions any more\n');
-    const { parsed, ...load } = cache.load(edited);
+    const { parsed, resolved: _resolved, ...load } = cache.load(edited);
     expect(parsed).toEqual(['defs.yaml']);
     expect(load).toEqual(loadManifests(edited));
     expect(load.resources).toEqual([]);
@@ -98,8 +98,47 @@ describe('ManifestCache', () => {
     const { cache } = countingCache();
     cache.load(FILES);
     const edited = edit(FILES, 'a.yaml', vm('b2'));
-    const { parsed: _p, ...load } = cache.load(edited);
+    const { parsed: _p, resolved: _r, ...load } = cache.load(edited);
     expect(load).toEqual(loadManifests(edited));
     expect(load.findings.map((f) => f.code)).toEqual(['duplicate-resource']);
+  });
+
+  it('resolves and validates only the edited file while the definitions do not change', () => {
+    const { cache } = countingCache();
+    const first = cache.load(FILES);
+    expect(first.resolved).toEqual(['a.yaml', 'b.yaml']);
+    const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
+    const second = cache.load(edited);
+    expect(second.resolved).toEqual(['b.yaml']);
+    // The unchanged file's resources are the ones loaded before, not loaded again.
+    expect(second.resources[0]).toBe(first.resources[0]);
+    const broken = cache.load(edit(edited, 'a.yaml', vm('a', 0)));
+    expect(broken.resolved).toEqual(['a.yaml']);
+    expect(broken.findings.map((f) => [f.code, f.file])).toEqual([['schema-violation', 'a.yaml']]);
+  });
+
+  it('resolves every file again when a definition changes, as their types may have', () => {
+    const { cache } = countingCache();
+    cache.load(FILES);
+    const loosened = edit(FILES, 'defs.yaml', DEFINITIONS.replace('minimum: 1', 'minimum: 0'));
+    const result = cache.load(loosened);
+    expect(result.resolved).toEqual(['a.yaml', 'b.yaml']);
+    const zero = edit(loosened, 'a.yaml', vm('a', 0));
+    const { parsed: _p, resolved, ...load } = cache.load(zero);
+    expect(resolved).toEqual(['a.yaml']);
+    expect(load).toEqual(loadManifests(zero));
+    expect(load.findings).toEqual([]);
+  });
+
+  it('reports a given definition with an invalid schema once, as a full load does', () => {
+    const definitions = loadManifests([{ path: 'defs.yaml', text: DEFINITIONS }]).definitions.map(
+      (d) => ({ ...d, schema: { type: 'no-such-type' } }),
+    );
+    const options = { definitions, definitionsSource: 'cosi.config.ts' };
+    const files = FILES.filter((f) => f.path !== 'defs.yaml');
+    const { cache } = countingCache(options);
+    const { parsed: _p, resolved: _r, ...load } = cache.load(files);
+    expect(load).toEqual(loadManifests(files, options));
+    expect(load.findings.filter((f) => f.code === 'invalid-schema')).toHaveLength(1);
   });
 });

@@ -188,7 +188,7 @@ const vmWithCpus = (id: string, cpus = 1): string =>
   `metadata: {type: vm, id: ${id}}\nspec: {cpus: ${cpus}}\n`;
 
 /** A read without what it cost, and with its registry as data: what two reads must agree on. */
-const outcome = ({ read: _r, parsed: _p, registry, ...rest }: ReadResult) => ({
+const outcome = ({ read: _r, parsed: _p, resolved: _s, registry, ...rest }: ReadResult) => ({
   ...rest,
   registry: registry.all(),
 });
@@ -240,6 +240,23 @@ describe('ManifestReader', () => {
     expect(parse).toHaveBeenCalledTimes(2);
     expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
     expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'c']);
+  });
+
+  it('does not walk the tree again when only the content of loaded files changed', async () => {
+    const readdir = vi.fn((p: string) => nodeFileSystem.readdir(p));
+    const reader = new ManifestReader(['.'], { cwd: dir, fs: { ...nodeFileSystem, readdir } });
+    await reader.read();
+    readdir.mockClear();
+    await writeFile(path.join(dir, 'a.yaml'), vmWithCpus('a', 2));
+    const result = await reader.read([path.join(dir, 'a.yaml')], { contentOnly: true });
+    expect(readdir).not.toHaveBeenCalled();
+    expect(result.read).toEqual(['a.yaml']);
+    expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
+    // A path the last read did not load may be new: the tree is walked.
+    await writeFile(path.join(dir, 'new.yaml'), vmWithCpus('n'));
+    const added = await reader.read([path.join(dir, 'new.yaml')], { contentOnly: true });
+    expect(readdir).toHaveBeenCalled();
+    expect(added.resources.map((r) => r.resource.metadata.id)).toContain('n');
   });
 
   it('does not parse a file reported changed whose content is the same', async () => {

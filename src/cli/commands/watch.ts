@@ -2,15 +2,27 @@ import { Command } from 'commander';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
-import { addPathArguments, addProjectOptions, toRunOptions, type CommonFlags } from '../options.js';
+import {
+  addPathArguments,
+  addProjectOptions,
+  outputOption,
+  parseFormat,
+  toRunOptions,
+  type CommonFlags,
+} from '../options.js';
 import { createColors } from '../render/report.js';
-import { createWatchView } from '../ui/watch-view.js';
+import { renderRoundLines, roundJson } from '../ui/line-stream.js';
+import { createRoundViews } from '../ui/round-view.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
-import { startWatchSession } from '../watch/watch-session.js';
+import { startWatchSession, type WatchRound, type WatchSession } from '../watch/watch-session.js';
 
 export interface WatchFlags extends CommonFlags {
   namespace?: string;
   type?: string;
+  /** `text` (the screen on a terminal, the line stream elsewhere) or `json` (NDJSON). */
+  output?: string;
+  /** The line stream even on a terminal. */
+  plain?: boolean;
 }
 
 /** `cosi watch -f PATH...`: apply, then re-reconcile on every file change, with a live view. */
@@ -31,23 +43,45 @@ function define(): Command {
         'next to it, or of the set of types restarts the controllers on a fresh state. Each ' +
         'round converges on a simulated clock, moved to wall time between rounds: backoffs and ' +
         'requeues cost no wall time, and a round shows where the controllers settle. On a ' +
-        'terminal the view is redrawn in place; otherwise one block is printed per round. q or ' +
-        'Ctrl-C quits.',
+        'terminal it is a full-screen view: a header with the round and its verdict, the ' +
+        'findings, the resources by type with a change marker per row (+ created, ~ updated, ' +
+        '- destroyed this round), the controllers, and keys to filter, open a resource (its ' +
+        'lineage, last writes, diff and YAML), pause and re-run (? lists them). Off a terminal, ' +
+        'or with --plain, it prints a line stream: one header line per round, then one line per ' +
+        'changed resource and the findings; -o json prints one JSON object per round (NDJSON). ' +
+        'q or Ctrl-C quits.',
     );
   addProjectOptions(addPathArguments(command))
     .option('-n, --namespace <namespace>', 'show only this namespace')
     .option('-t, --type <type>', 'show only this type (any alias)')
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .option('--plain', 'print a line stream even on a terminal')
     .addHelpText(
       'after',
       `
 Examples:
   cosi watch -f fixtures/vm-network
   cosi watch -f manifests/ -t vm
-  cosi watch -f manifests/ --config ./cosi.config.ts > rounds.log   (one block per round)
+  cosi watch -f manifests/ --config ./cosi.config.ts > rounds.log   (a line stream)
+  cosi watch -f manifests/ -o json | jq .counts                      (one object per round)
 
 Exit codes: 0 after q or Ctrl-C, 2 usage or config error at start.`,
     );
   return command;
+}
+
+/** How rounds are shown: the ink screen, a line stream, or one JSON object per round. */
+export type WatchOutput = 'screen' | 'lines' | 'json';
+
+/**
+ * Which output a run gets: `-o json` is NDJSON; `--plain`, or stdout or stdin not a terminal, is
+ * the line stream; otherwise the screen. Decided here, never from the environment (ink's CI
+ * detection does not choose for us).
+ */
+export function watchOutput(io: Pick<CliIo, 'terminal'>, flags: WatchFlags): WatchOutput {
+  const format = parseFormat(flags.output ?? 'text', ['text', 'json'] as const);
+  if (format === 'json') return 'json';
+  return flags.plain === true || io.terminal === undefined ? 'lines' : 'screen';
 }
 
 /** Runs until interrupted; the files are watched with `watchFiles` (chokidar by default). */
@@ -62,27 +96,62 @@ export async function watch(
       'watch reads files it can watch: -f - (the standard input) is for one-shot commands',
     );
   }
+  const output = watchOutput(io, flags);
   const options = await toRunOptions(flags, io, { paths });
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('watch runs until interrupted, and this process cannot be');
   }
-  const view = createWatchView(io, {
-    colors: createColors(useColor(io, flags.color)),
+  const stable = flags.stable === true;
+  const toView = createRoundViews({
+    stable,
     query: {
       ...(flags.type !== undefined ? { type: flags.type } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
     },
-    stable: flags.stable === true,
-    interactive: io.isTTY,
   });
-  const session = await startWatchSession({
-    ...options,
-    watch: watchFiles,
-    onRound: (round) => view.show(round),
-  });
-  const unsubscribe = onInterrupt(() => void session.close());
-  await session.closed;
-  unsubscribe();
+  let session: WatchSession | undefined;
+  // q may come while the first round runs, before there is a session to close.
+  const asked = { quit: false };
+  // ink and React load only for the screen: every other command (and the line stream) starts
+  // without them.
+  const screen =
+    output === 'screen' && io.terminal
+      ? (await import('../ui/watch-screen.js')).startWatchScreen(
+          io.terminal,
+          {
+            quit: () => {
+              asked.quit = true;
+              void session?.close();
+            },
+            togglePause: () => {
+              if (!session) return false;
+              if (session.paused) session.resume();
+              else session.pause();
+              return session.paused;
+            },
+            rerun: () => session?.rerun(),
+          },
+          { stable },
+        )
+      : undefined;
+  const colors = createColors(useColor(io, flags.color));
+  const show = (round: WatchRound): void => {
+    const view = toView(round);
+    if (screen) screen.show(view);
+    else if (output === 'json') io.stdout.write(`${JSON.stringify(roundJson(view))}\n`);
+    else io.stdout.write(renderRoundLines(view, colors));
+  };
+  let unsubscribe = (): void => undefined;
+  try {
+    session = await startWatchSession({ ...options, watch: watchFiles, onRound: show });
+    const running = session;
+    unsubscribe = onInterrupt(() => void running.close(), { keys: screen === undefined });
+    if (asked.quit) void session.close();
+    await session.closed;
+  } finally {
+    unsubscribe();
+    screen?.close();
+  }
   return { exitCode: EXIT.ok };
 }

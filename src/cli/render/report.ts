@@ -94,7 +94,8 @@ export function renderReport(
   return `${lines.join('\n')}\n`;
 }
 
-function describeReason(reason: ConvergenceReport['reason']): string {
+/** Why a convergence run ended, in words. */
+export function describeReason(reason: ConvergenceReport['reason']): string {
   switch (reason) {
     case 'failing':
       return 'controllers kept failing';

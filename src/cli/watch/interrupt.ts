@@ -1,14 +1,19 @@
+import type { InterruptOptions } from '../io.js';
+
 /**
  * Calls `handler` when the user asks the process to stop: SIGINT, and on a terminal `q` or Ctrl-C
- * (stdin in raw mode delivers Ctrl-C as a byte, not as a signal). Returns the unsubscribe, which
- * also gives the terminal back.
+ * (stdin in raw mode delivers Ctrl-C as a byte, not as a signal) unless `keys` is false. Returns
+ * the unsubscribe, which also gives the terminal back.
  */
-export function onProcessInterrupt(handler: () => void): () => void {
+export function onProcessInterrupt(
+  handler: () => void,
+  options: InterruptOptions = {},
+): () => void {
   const onSignal = (): void => handler();
   process.on('SIGINT', onSignal);
   const stdin = process.stdin;
   let releaseKeys = (): void => undefined;
-  if (stdin.isTTY) {
+  if (stdin.isTTY && options.keys !== false) {
     const onData = (data: Buffer): void => {
       const key = data.toString('utf8');
       if (key === 'q' || key === 'Q' || key === '\u0003') handler();

@@ -10,6 +10,7 @@ import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snaps
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
+import { describeConfigError } from './config-error-location.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -28,9 +29,10 @@ export interface WatchRound {
   readonly number: number;
   /**
    * `start`: the first load; `manifests`: manifest files changed; `restart`: the config (or a
-   * script next to it) or the set of types changed, so the runtime started again on a new state.
+   * script next to it) or the set of types changed, so the runtime started again on a new state;
+   * `rerun`: asked for (`r` in the view), from a fresh state as a restart.
    */
-  readonly trigger: 'start' | 'manifests' | 'restart';
+  readonly trigger: 'start' | 'manifests' | 'restart' | 'rerun';
   /** Display paths of the files whose change triggered the round. */
   readonly changed: readonly string[];
   /** The manifest files loaded (empty when the config did not load). */
@@ -71,6 +73,20 @@ export interface WatchSession {
   close(): Promise<void>;
   /** Resolves once {@link close} has finished. */
   readonly closed: Promise<void>;
+  /**
+   * Stops starting rounds: file changes are still collected, and {@link resume} runs them as one
+   * round. Idempotent.
+   */
+  pause(): void;
+  /** Runs what changed while paused, and goes on reloading. */
+  resume(): void;
+  /** Whether reloading is paused. */
+  readonly paused: boolean;
+  /**
+   * Re-runs everything from a fresh state (the config loaded again, every manifest read), as
+   * an edit of the config does. Runs even while paused.
+   */
+  rerun(): void;
 }
 
 const DEFAULT_DEBOUNCE_MS = 100;
@@ -80,8 +96,19 @@ const YAML_FILE = /\.ya?ml$/i;
 
 interface Pending {
   readonly paths: Set<string>;
+  /** Whether every manifest event was a `change` (no file added or removed): no walk needed. */
+  contentOnly: boolean;
   restart: boolean;
+  /** The config and scripts whose change asked for the restart. */
+  readonly scripts: Set<string>;
 }
+
+const nothingPending = (): Pending => ({
+  paths: new Set(),
+  contentOnly: true,
+  restart: false,
+  scripts: new Set(),
+});
 
 /** The running project, and the definitions it was opened with. */
 interface Running {
@@ -116,7 +143,7 @@ class Session implements WatchSession {
   #config: LoadedConfig | undefined;
   #running: Running | undefined;
   #watcher: FileWatcher | undefined;
-  #pending: Pending = { paths: new Set(), restart: false };
+  #pending: Pending = nothingPending();
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The rounds under way, while there are. */
   #draining: Promise<void> | undefined;
@@ -127,6 +154,9 @@ class Session implements WatchSession {
     this.#resolveClosed = resolve;
   });
   #idleWaiters: (() => void)[] = [];
+  #paused = false;
+  /** A rerun asked for: the next round restarts even while paused. */
+  #rerun = false;
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -159,23 +189,46 @@ class Session implements WatchSession {
     return this.#closing;
   }
 
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  pause(): void {
+    this.#paused = true;
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    if (this.#pending.paths.size > 0 || this.#pending.restart) this.#drain();
+  }
+
+  rerun(): void {
+    if (this.#closing) return;
+    this.#pending.restart = true;
+    this.#rerun = true;
+    this.#drain();
+  }
+
   #onEvent(event: FileEvent): void {
     if (this.#closing) return;
     if (event.path === this.#config?.file || SCRIPT_FILE.test(event.path)) {
       this.#pending.restart = true;
+      this.#pending.scripts.add(event.path);
     } else if (
       YAML_FILE.test(event.path) ||
       event.kind === 'addDir' ||
       event.kind === 'unlinkDir'
     ) {
       this.#pending.paths.add(event.path);
+      if (event.kind !== 'change') this.#pending.contentOnly = false;
     } else {
       return;
     }
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#drain();
+      if (!this.#paused) this.#drain();
     }, this.#debounceMs);
   }
 
@@ -183,21 +236,27 @@ class Session implements WatchSession {
   #drain(): void {
     if (this.#draining) return;
     this.#draining = (async () => {
-      while (!this.#closing && (this.#pending.paths.size > 0 || this.#pending.restart)) {
-        const { paths, restart } = this.#pending;
-        this.#pending = { paths: new Set(), restart: false };
-        const changed = [...paths].map((p) => displayPath(this.#options.cwd, p)).sort();
-        const trigger = restart ? 'restart' : 'manifests';
+      while (
+        !this.#closing &&
+        (!this.#paused || this.#rerun) &&
+        (this.#pending.paths.size > 0 || this.#pending.restart)
+      ) {
+        const rerun = this.#rerun;
+        this.#rerun = false;
+        const { paths, restart, scripts, contentOnly } = this.#pending;
+        this.#pending = nothingPending();
+        const changed = [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
+        const trigger = rerun ? 'rerun' : restart ? 'restart' : 'manifests';
         const started = performance.now();
         try {
           if (restart) await this.#loadConfig();
-          await this.#round(trigger, changed, restart ? undefined : paths);
+          await this.#round(trigger, changed, restart ? undefined : paths, contentOnly);
         } catch (error) {
           // A config that stops loading or registering is bad input: shown, and the last good
           // project keeps running. Anything else is a bug, shown the same way.
           const message =
             error instanceof ConfigError
-              ? error.message
+              ? describeConfigError(error, this.#options.cwd)
               : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
           this.#emit(
             { trigger, changed, files: [], findings: [], cost: { read: 0, parsed: 0 } },
@@ -233,9 +292,10 @@ class Session implements WatchSession {
     trigger: WatchRound['trigger'],
     changed: readonly string[],
     paths?: Iterable<string>,
+    contentOnly = false,
   ): Promise<void> {
     const started = performance.now();
-    const load = await (this.#reader as ManifestReader).read(paths);
+    const load = await (this.#reader as ManifestReader).read(paths, { contentOnly });
     const loaded = {
       trigger,
       changed,

@@ -1,0 +1,49 @@
+import { formatDuration } from '../duration.js';
+import { plural } from '../render/plural.js';
+import type { ControllerRow, RoundView } from './round-view.js';
+
+// The words of the watch view, shared by the screen and the line stream (which must not load ink).
+
+/** What started the round, in words. */
+export function describeTrigger(round: Pick<RoundView, 'trigger' | 'changed'>): string {
+  if (round.trigger === 'start') return 'started';
+  if (round.trigger === 'rerun') return 're-run from a fresh state';
+  const files = round.changed.length > 0 ? round.changed.join(', ') : 'files';
+  return round.trigger === 'restart'
+    ? `${files} changed: restarted on a fresh state`
+    : `${files} changed`;
+}
+
+/** How the round ended, in words. */
+export function describeStatus(round: Pick<RoundView, 'status' | 'reason'>): string {
+  switch (round.status) {
+    case 'converged':
+      return 'converged';
+    case 'not-converged':
+      return `not converged (${round.reason ?? 'unknown'})`;
+    case 'failing':
+      return `failing${round.reason !== undefined ? ` (${round.reason})` : ''}`;
+    case 'not-applied':
+      return 'not applied';
+    case 'error':
+      return 'error';
+  }
+}
+
+/** The counts and costs of a round, one line. */
+export function roundFacts(round: RoundView): string {
+  const { created, updated, destroyed } = round.counts;
+  const parts = [
+    `${created} created, ${updated} updated, ${destroyed} destroyed`,
+    plural(round.resources, 'resource'),
+    plural(round.files, 'file'),
+  ];
+  if (round.trigger !== 'start') parts.push(`read ${round.cost.read}, parsed ${round.cost.parsed}`);
+  if (round.wallTime !== undefined) parts.push(formatDuration(round.wallTime));
+  return parts.join(' | ');
+}
+
+/** A controller's condition as the panel names it: `failed` is a controller given up. */
+export function describeCondition(c: Pick<ControllerRow, 'condition'>): string {
+  return c.condition === 'failed' ? 'given up' : c.condition;
+}

@@ -1,0 +1,335 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { PrintColumn } from '../../engine/resource/definition.js';
+import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
+import { pointerKey } from '../../engine/resource/pointer.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import type { ControllerCondition } from '../../engine/runtime/metrics.js';
+import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import type { Finding } from '../../loaders/finding.js';
+import { compareStrings } from '../../engine/compare-strings.js';
+import { describeReason } from '../render/report.js';
+import type { WatchRound } from '../watch/watch-session.js';
+
+/** What happened to a resource this round, as talosctl's watch marks it. */
+export type ChangeMarker = '+' | '-' | '~' | ' ';
+
+/** One resource row: the resource as it is now (or, destroyed, as it was) and as it was before. */
+export interface ResourceRow {
+  readonly marker: ChangeMarker;
+  readonly resource: Resource;
+  /** The previous round's version, for `~` and `-`. */
+  readonly previous?: Resource;
+}
+
+/** The rows of one type, sorted by namespace and id. */
+export interface TypeGroup {
+  readonly type: string;
+  readonly displayType: string;
+  /** Names the filter matches the type by (lower-case). */
+  readonly names: readonly string[];
+  readonly columns: readonly PrintColumn[];
+  readonly sensitive: boolean;
+  readonly rows: readonly ResourceRow[];
+}
+
+/** A controller in the controllers panel. */
+export interface ControllerRow {
+  readonly name: string;
+  /** `given up` is a controller that failed until its attempt bound in this round. */
+  readonly condition: ControllerCondition;
+  readonly reconciles: number;
+  readonly writes: number;
+  readonly errors: number;
+  readonly lastError?: string;
+  /** Queue controllers: items still failing. */
+  readonly failingItems: number;
+}
+
+/** One write of a resource seen by the view: in which round, at which version, by whom. */
+export interface WriteRecord {
+  readonly round: number;
+  readonly marker: Exclude<ChangeMarker, ' '>;
+  readonly version: number;
+  /** The writer: a controller, or empty for the user's manifests. */
+  readonly owner: string;
+}
+
+/** How the round ended, for the header. */
+export type RoundStatus = 'converged' | 'not-converged' | 'failing' | 'not-applied' | 'error';
+
+/**
+ * One watch round as plain data for the view: no project, runtime or state, only what a screen
+ * shows. Rows hold the stored (frozen) resources, so building it costs one pass over the state.
+ */
+export interface RoundView {
+  readonly number: number;
+  readonly trigger: WatchRound['trigger'];
+  /** Display paths of the files that triggered the round. */
+  readonly changed: readonly string[];
+  readonly files: number;
+  readonly status: RoundStatus;
+  /** Why it did not converge, or the error that stopped the round. */
+  readonly reason?: string;
+  /** Resources created, updated and destroyed by this round (the user's and the controllers'). */
+  readonly counts: {
+    readonly created: number;
+    readonly updated: number;
+    readonly destroyed: number;
+  };
+  readonly resources: number;
+  /** Milliseconds; absent with `--stable`. */
+  readonly wallTime?: number;
+  readonly cost: WatchRound['cost'];
+  readonly findings: readonly Finding[];
+  /** The round applied nothing and an earlier good state is still running. */
+  readonly lastGoodRunning: boolean;
+  readonly config?: string;
+  readonly groups: readonly TypeGroup[];
+  readonly controllers: readonly ControllerRow[];
+  /** The controller graph, for lineage. */
+  readonly graph?: DependencyGraph;
+  /** Why `-t` selects nothing: an unknown or ambiguous type. */
+  readonly queryError?: string;
+  /** The last writes of each resource seen by the view (newest last), by key. */
+  readonly writes: ReadonlyMap<string, readonly WriteRecord[]>;
+}
+
+/** Options of {@link createRoundViews}. */
+export interface RoundViewOptions {
+  /** Omit wall times. */
+  readonly stable?: boolean;
+  /** How many writes per resource {@link RoundView.writes} keeps. Default 5. */
+  readonly keepWrites?: number;
+  /** `-t` / `-n`: show only this type (any alias) and this namespace. */
+  readonly query?: { readonly type?: string; readonly namespace?: string };
+}
+
+/**
+ * Turns watch rounds into {@link RoundView}s. Stateful: a change marker needs the previous
+ * round's state, which it diffs by pointer and version (stored resources are frozen, so an
+ * unchanged resource is the same object and costs one comparison).
+ */
+export function createRoundViews(options: RoundViewOptions = {}): (round: WatchRound) => RoundView {
+  const keep = options.keepWrites ?? 5;
+  let previous: readonly Resource[] = [];
+  let previousProject: WatchRound['project'];
+  const writes = new Map<string, WriteRecord[]>();
+
+  const record = (key: string, entry: WriteRecord): void => {
+    let list = writes.get(key);
+    if (!list) writes.set(key, (list = []));
+    list.push(entry);
+    if (list.length > keep) list.shift();
+  };
+
+  return (round) => {
+    const { project, snapshot, report } = round;
+    const counts = { created: 0, updated: 0, destroyed: 0 };
+    const groups: TypeGroup[] = [];
+    let queryError: string | undefined;
+    let onlyType: string | undefined;
+    if (project && options.query?.type !== undefined) {
+      try {
+        onlyType = project.registry.resolve(options.query.type).type;
+      } catch (error) {
+        if (!(error instanceof TypeResolutionError)) throw error;
+        queryError = error.message;
+      }
+    }
+    const namespace = options.query?.namespace;
+    const shown = (resource: Resource): boolean =>
+      queryError === undefined &&
+      (onlyType === undefined || resource.metadata.type === onlyType) &&
+      (namespace === undefined || resource.metadata.namespace === namespace);
+    // After a restart versions start again at 1: compare with the old state by content.
+    const restarted = project !== previousProject;
+    if (project && snapshot && round.applied) {
+      const byType = new Map<string, ResourceRow[]>();
+      const rowsOf = (type: string): ResourceRow[] => {
+        let rows = byType.get(type);
+        if (!rows) byType.set(type, (rows = []));
+        return rows;
+      };
+      const note = (marker: Exclude<ChangeMarker, ' '>, resource: Resource): void => {
+        if (marker === '+') counts.created++;
+        else if (marker === '~') counts.updated++;
+        else counts.destroyed++;
+        record(pointerKey(resource.metadata), {
+          round: round.number,
+          marker,
+          version: resource.metadata.version,
+          owner: resource.metadata.owner,
+        });
+      };
+      // Both snapshots are sorted by type, namespace and id: one merge pass, no keys. An
+      // unchanged resource is the same frozen object, so most steps are one comparison.
+      const before = previous;
+      const after = snapshot.resources;
+      let i = 0;
+      let j = 0;
+      while (i < before.length || j < after.length) {
+        const old = before[i];
+        const now = after[j];
+        if (old !== undefined && old === now) {
+          if (shown(now)) rowsOf(now.metadata.type).push({ marker: ' ', resource: now });
+          i++;
+          j++;
+          continue;
+        }
+        const order =
+          old === undefined
+            ? 1
+            : now === undefined
+              ? -1
+              : comparePointers(old.metadata, now.metadata);
+        if (order < 0 && old !== undefined) {
+          i++;
+          if (!shown(old)) continue;
+          note('-', old);
+          rowsOf(old.metadata.type).push({ marker: '-', resource: old, previous: old });
+        } else if (order > 0 && now !== undefined) {
+          j++;
+          if (!shown(now)) continue;
+          note('+', now);
+          rowsOf(now.metadata.type).push({ marker: '+', resource: now });
+        } else if (old !== undefined && now !== undefined) {
+          i++;
+          j++;
+          if (!shown(now)) continue;
+          const changed = restarted ? !sameContent(old, now) : isNewVersion(old, now);
+          if (changed) note('~', now);
+          rowsOf(now.metadata.type).push(
+            changed
+              ? { marker: '~', resource: now, previous: old }
+              : { marker: ' ', resource: now },
+          );
+        }
+      }
+      for (const [type, rows] of byType) {
+        const definition = project.registry.get(type);
+        groups.push({
+          type,
+          displayType: definition?.displayType ?? type,
+          names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
+          columns: definition?.printColumns ?? [],
+          sensitive: definition?.sensitivity === 'sensitive',
+          rows,
+        });
+      }
+      previous = snapshot.resources;
+      previousProject = project;
+    } else if (project && snapshot) {
+      // Nothing applied: the last good state, unmarked.
+      for (const [type, rows] of groupUnchanged(snapshot.resources.filter(shown))) {
+        const definition = project.registry.get(type);
+        groups.push({
+          type,
+          displayType: definition?.displayType ?? type,
+          names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
+          columns: definition?.printColumns ?? [],
+          sensitive: definition?.sensitivity === 'sensitive',
+          rows,
+        });
+      }
+    }
+
+    const controllers: ControllerRow[] = (report?.controllers ?? []).map((c) => ({
+      name: c.name,
+      condition: c.condition,
+      reconciles: c.reconciles,
+      writes: c.writes,
+      errors: c.errors,
+      ...(c.lastError !== undefined ? { lastError: c.lastError } : {}),
+      failingItems: c.failingItems.length,
+    }));
+    if (controllers.length === 0 && project) {
+      for (const name of project.runtime.controllerNames()) {
+        const status = project.runtime.status(name);
+        controllers.push({
+          name,
+          condition: status?.condition ?? 'idle',
+          reconciles: 0,
+          writes: 0,
+          errors: 0,
+          ...(status?.lastError ? { lastError: status.lastError.message } : {}),
+          failingItems: 0,
+        });
+      }
+    }
+
+    let status: RoundStatus;
+    let reason: string | undefined;
+    if (round.error !== undefined) {
+      status = 'error';
+      reason = round.error;
+    } else if (!round.applied || !report) {
+      status = 'not-applied';
+    } else if (report.converged) {
+      status = 'converged';
+    } else {
+      status = report.reason === 'failing' ? 'failing' : 'not-converged';
+      reason = describeReason(report.reason);
+    }
+    if (status === 'converged' && controllers.some((c) => c.errors > 0)) status = 'failing';
+
+    return {
+      number: round.number,
+      trigger: round.trigger,
+      changed: round.changed,
+      files: round.files.length,
+      status,
+      ...(reason !== undefined ? { reason } : {}),
+      counts,
+      resources: snapshot?.resources.length ?? 0,
+      ...(options.stable ? {} : { wallTime: round.wallTime }),
+      cost: round.cost,
+      findings: round.findings,
+      lastGoodRunning: !round.applied && project !== undefined,
+      ...(round.config !== undefined ? { config: round.config } : {}),
+      groups,
+      controllers,
+      ...(project ? { graph: project.runtime.dependencyGraph() } : {}),
+      ...(queryError !== undefined ? { queryError } : {}),
+      writes,
+    };
+  };
+}
+
+function groupUnchanged(resources: readonly Resource[]): Map<string, ResourceRow[]> {
+  const byType = new Map<string, ResourceRow[]>();
+  for (const resource of resources) {
+    const type = resource.metadata.type;
+    let rows = byType.get(type);
+    if (!rows) byType.set(type, (rows = []));
+    rows.push({ marker: ' ', resource });
+  }
+  return byType;
+}
+
+/** A row's pointer key (computed when asked: most rows are never looked up). */
+export function rowKey(row: ResourceRow): string {
+  return pointerKey(row.resource.metadata);
+}
+
+/** By type, then namespace, then id: the order of a snapshot. */
+function comparePointers(a: Resource['metadata'], b: Resource['metadata']): number {
+  return (
+    compareStrings(a.type, b.type) ||
+    compareStrings(a.namespace, b.namespace) ||
+    compareStrings(a.id, b.id)
+  );
+}
+
+function isNewVersion(before: Resource, after: Resource): boolean {
+  return before !== after && before.metadata.version !== after.metadata.version;
+}
+
+function sameContent(a: Resource, b: Resource): boolean {
+  return (
+    a.metadata.owner === b.metadata.owner &&
+    a.metadata.phase === b.metadata.phase &&
+    isDeepStrictEqual(a.metadata.labels, b.metadata.labels) &&
+    isDeepStrictEqual(a.metadata.annotations, b.metadata.annotations) &&
+    isDeepStrictEqual(a.spec, b.spec)
+  );
+}

@@ -1,0 +1,261 @@
+import { TextInput } from '@inkjs/ui';
+import { Box, Text, useInput } from 'ink';
+import { useMemo, useState } from 'react';
+import { ControllersPanel } from './controllers-panel.js';
+import { findingLines, FindingsPanel } from './findings-panel.js';
+import { resourceDetail, type DetailLine } from './resource-detail.js';
+import { filterGroups } from './resource-filter.js';
+import { ResourceList } from './resource-list.js';
+import { clampSelection, moveSelection, type Selection } from './resource-window.js';
+import { RoundHeader } from './round-header.js';
+import type { RoundView } from './round-view.js';
+
+/** What the watch screen shows and what its keys ask of the session. */
+export interface WatchAppProps {
+  /** The last round; undefined until the first one is done. */
+  readonly round: RoundView | undefined;
+  /** The terminal's size. */
+  readonly rows: number;
+  readonly columns: number;
+  /** Reloading is paused (`p`). */
+  readonly paused: boolean;
+  /** Pin timestamps in the YAML of the detail view. */
+  readonly stable?: boolean;
+  readonly onQuit: () => void;
+  readonly onTogglePause: () => void;
+  /** `r`: run again from a fresh state. */
+  readonly onRerun: () => void;
+}
+
+type Mode = 'list' | 'filter' | 'detail' | 'controllers' | 'help';
+
+/** The keys, as the footer and the help show them. */
+export const KEYS: readonly (readonly [string, string])[] = [
+  ['q', 'quit'],
+  ['/', 'filter by type, id or label'],
+  ['tab ←→', 'next / previous type'],
+  ['↑↓', 'move between rows'],
+  ['enter', 'open the resource'],
+  ['c', 'controllers'],
+  ['p', 'pause reloading'],
+  ['r', 're-run from a fresh state'],
+  ['?', 'help'],
+];
+
+/**
+ * The `cosi watch` screen: a header that never scrolls away, the findings of the last round, the
+ * resources grouped by type (virtualised, with change markers), the controllers panel and a
+ * footer with the keys. Enter opens a resource: its lineage, last writes, diff and YAML.
+ */
+export function WatchApp(props: WatchAppProps) {
+  const { round, rows, paused } = props;
+  const [mode, setMode] = useState<Mode>('list');
+  const [filter, setFilter] = useState('');
+  const [selection, setSelection] = useState<Selection>({ group: 0, row: 0 });
+  const [controller, setController] = useState(0);
+  const [scroll, setScroll] = useState(0);
+
+  const groups = useMemo(() => filterGroups(round?.groups ?? [], filter), [round, filter]);
+  const selected = clampSelection(groups, selection);
+  const selectedGroup = groups[selected.group];
+  const selectedRow = selectedGroup?.rows[selected.row];
+  const detail = useMemo<DetailLine[]>(
+    () =>
+      mode === 'detail' && round && selectedGroup && selectedRow
+        ? resourceDetail(round, selectedGroup, selectedRow, { stable: props.stable === true })
+        : [],
+    [mode, round, selectedGroup, selectedRow, props.stable],
+  );
+  const controllers = round?.controllers ?? [];
+
+  // Heights: the header, findings and controllers take what they need (bounded); the resources
+  // get the rest. One line short of the terminal, so ink redraws in place instead of scrolling.
+  const height = Math.max(rows - 1, 8);
+  const findingsHeight = round ? Math.min(findingLines(round).length, 6) : 0;
+  const controllersHeight =
+    controllers.length === 0
+      ? 0
+      : Math.min(controllers.length + 1, Math.max(3, Math.floor(height / 4)));
+  const filterHeight = mode === 'filter' || filter !== '' ? 1 : 0;
+  const bodyHeight = Math.max(
+    height - 2 - findingsHeight - controllersHeight - filterHeight - 1,
+    1,
+  );
+
+  useInput(
+    (input, key) => {
+      if (input === 'q' || (key.ctrl && input === 'c')) {
+        props.onQuit();
+        return;
+      }
+      if (key.escape) {
+        setMode('list');
+        return;
+      }
+      if (input === '?') return setMode(mode === 'help' ? 'list' : 'help');
+      if (input === '/') return setMode('filter');
+      if (input === 'p') return props.onTogglePause();
+      if (input === 'r') return props.onRerun();
+      if (input === 'c') return setMode(mode === 'controllers' ? 'list' : 'controllers');
+      if (mode === 'detail') {
+        if (key.return || key.backspace || key.delete) return setMode('list');
+        const page = Math.max(bodyHeight - 1, 1);
+        if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
+        if (key.downArrow) setScroll((s) => Math.min(s + 1, Math.max(detail.length - 1, 0)));
+        if (key.pageUp) setScroll((s) => Math.max(s - page, 0));
+        if (key.pageDown) setScroll((s) => Math.min(s + page, Math.max(detail.length - 1, 0)));
+        return;
+      }
+      if (mode === 'controllers') {
+        if (key.upArrow) setController((i) => Math.max(i - 1, 0));
+        if (key.downArrow) setController((i) => Math.min(i + 1, controllers.length - 1));
+        return;
+      }
+      if (key.return && selectedRow) {
+        setScroll(0);
+        return setMode('detail');
+      }
+      // Functional updates: keys typed faster than the screen redraws each count.
+      const move = (delta: number) => setSelection((s) => moveSelection(groups, s, delta));
+      if (key.upArrow) move(-1);
+      if (key.downArrow) move(1);
+      if (key.pageUp) move(-bodyHeight);
+      if (key.pageDown) move(bodyHeight);
+      const count = Math.max(groups.length, 1);
+      if ((key.tab && !key.shift) || key.rightArrow) {
+        setSelection((s) =>
+          clampSelection(groups, { group: (clampSelection(groups, s).group + 1) % count, row: 0 }),
+        );
+      } else if (key.leftArrow || (key.tab && key.shift)) {
+        setSelection((s) =>
+          clampSelection(groups, {
+            group: (clampSelection(groups, s).group - 1 + count) % count,
+            row: 0,
+          }),
+        );
+      }
+    },
+    { isActive: mode !== 'filter' },
+  );
+  // While typing a filter only Escape (drop it) and Ctrl-C (quit) are keys.
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') props.onQuit();
+      else if (key.escape) {
+        setFilter('');
+        setMode('list');
+      }
+    },
+    { isActive: mode === 'filter' },
+  );
+
+  if (!round) {
+    return <Text>cosi watch: loading...</Text>;
+  }
+  return (
+    <Box flexDirection="column" height={height}>
+      <RoundHeader round={round} paused={paused} />
+      <FindingsPanel round={round} maxLines={findingsHeight} />
+      {filterHeight > 0 ? (
+        <Box>
+          <Text color="cyan">/</Text>
+          {mode === 'filter' ? (
+            <TextInput
+              defaultValue={filter}
+              placeholder="type, id or label=value"
+              suggestions={round.groups.map((g) => g.displayType.toLowerCase())}
+              onChange={(value) => {
+                setFilter(value);
+                setSelection({ group: 0, row: 0 });
+              }}
+              onSubmit={() => setMode('list')}
+            />
+          ) : (
+            <Text>{filter}</Text>
+          )}
+        </Box>
+      ) : null}
+      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+        {mode === 'help' ? (
+          <Help />
+        ) : mode === 'detail' ? (
+          <Detail lines={detail} scroll={scroll} height={bodyHeight} />
+        ) : (
+          <ResourceList
+            groups={groups}
+            selection={selected}
+            height={bodyHeight}
+            focused={mode !== 'controllers'}
+          />
+        )}
+      </Box>
+      <ControllersPanel
+        controllers={controllers}
+        maxLines={controllersHeight}
+        focused={mode === 'controllers'}
+        selected={Math.min(controller, controllers.length - 1)}
+      />
+      <Footer mode={mode} />
+    </Box>
+  );
+}
+
+const DETAIL_COLOR = { added: 'green', removed: 'red' } as const;
+
+function Detail({
+  lines,
+  scroll,
+  height,
+}: {
+  lines: readonly DetailLine[];
+  scroll: number;
+  height: number;
+}) {
+  return (
+    <Box flexDirection="column" height={height}>
+      {lines.slice(scroll, scroll + height).map((line, i) => (
+        <Text
+          key={scroll + i}
+          wrap="truncate-end"
+          bold={line.style === 'title'}
+          dimColor={line.style === 'dim'}
+          {...(line.style === 'added' || line.style === 'removed'
+            ? { color: DETAIL_COLOR[line.style] }
+            : {})}
+        >
+          {line.text === '' ? ' ' : line.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function Help() {
+  return (
+    <Box flexDirection="column">
+      <Text bold>keys</Text>
+      {KEYS.map(([key, what]) => (
+        <Text key={key}>{`  ${key.padEnd(8)} ${what}`}</Text>
+      ))}
+      <Text>{'  esc      back to the resources'}</Text>
+    </Box>
+  );
+}
+
+function Footer({ mode }: { mode: Mode }) {
+  const text =
+    mode === 'detail'
+      ? 'esc back  ↑↓ scroll  q quit'
+      : mode === 'filter'
+        ? 'enter keep the filter  esc drop it  ctrl-c quit'
+        : mode === 'controllers'
+          ? 'c / esc back  ↑↓ select  q quit'
+          : KEYS.map(
+              ([key, what]) => `${key.split(' ')[0] ?? key} ${what.split(' ')[0] ?? what}`,
+            ).join('  ');
+  return (
+    <Text dimColor wrap="truncate-end">
+      {text}
+    </Text>
+  );
+}

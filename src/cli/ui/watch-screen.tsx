@@ -1,0 +1,76 @@
+import { render } from 'ink';
+import type { Terminal } from '../io.js';
+import type { RoundView } from './round-view.js';
+import { WatchApp } from './watch-app.js';
+
+/** What the screen's keys ask of the watch session. */
+export interface WatchControls {
+  quit(): void;
+  /** Pauses or resumes reloading; returns whether it is paused now. */
+  togglePause(): boolean;
+  rerun(): void;
+}
+
+/** A running watch screen. */
+export interface WatchScreen {
+  show(round: RoundView): void;
+  /** Unmounts and gives the terminal back (the screen before it, as full-screen tools do). */
+  close(): void;
+}
+
+/** Switch to the alternate screen and back: the shell's screen is left as it was. */
+const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
+const LEAVE_ALT_SCREEN = '\u001b[?1049l';
+
+/**
+ * Starts the ink screen of `cosi watch` on a terminal. It shows "loading" until the first
+ * {@link WatchScreen.show}; each round replaces the last; the terminal's size is followed.
+ */
+export function startWatchScreen(
+  terminal: Terminal,
+  controls: WatchControls,
+  options: { readonly stable?: boolean } = {},
+): WatchScreen {
+  const { stdout, stdin } = terminal;
+  let round: RoundView | undefined;
+  let paused = false;
+  const element = () => (
+    <WatchApp
+      round={round}
+      rows={stdout.rows}
+      columns={stdout.columns}
+      paused={paused}
+      stable={options.stable === true}
+      onQuit={() => controls.quit()}
+      onTogglePause={() => {
+        paused = controls.togglePause();
+        instance.rerender(element());
+      }}
+      onRerun={() => controls.rerun()}
+    />
+  );
+  stdout.write(ENTER_ALT_SCREEN);
+  const instance = render(element(), {
+    stdout,
+    stdin,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  const onResize = (): void => instance.rerender(element());
+  stdout.on('resize', onResize);
+  let closed = false;
+  return {
+    show(next) {
+      if (closed) return;
+      round = next;
+      instance.rerender(element());
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      stdout.off('resize', onResize);
+      instance.unmount();
+      stdout.write(LEAVE_ALT_SCREEN);
+    },
+  };
+}

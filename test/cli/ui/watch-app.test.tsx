@@ -1,0 +1,267 @@
+import chalk from 'chalk';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  newResource,
+  freezeResource,
+  type Resource,
+} from '../../../src/engine/resource/resource.js';
+import type { RoundView, TypeGroup } from '../../../src/cli/ui/round-view.js';
+import { visibleLines } from '../../../src/cli/ui/resource-window.js';
+import { WatchApp, type WatchAppProps } from '../../../src/cli/ui/watch-app.js';
+import { watchCopy, type WatchedCopy } from './watch-rounds.js';
+
+// ink colors with chalk's shared instance, which finds no terminal here: color, to see highlights.
+chalk.level = 1;
+
+let watched: WatchedCopy | undefined;
+let unmount: (() => void) | undefined;
+afterEach(async () => {
+  unmount?.();
+  unmount = undefined;
+  await watched?.close();
+  watched = undefined;
+});
+
+const plain = (text: string | undefined): string =>
+  // eslint-disable-next-line no-control-regex
+  (text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+
+function show(round: RoundView | undefined, props: Partial<WatchAppProps> = {}) {
+  const handlers = { onQuit: vi.fn(), onTogglePause: vi.fn(), onRerun: vi.fn() };
+  const app = render(
+    <WatchApp
+      round={round}
+      rows={40}
+      columns={120}
+      paused={false}
+      stable
+      {...handlers}
+      {...props}
+    />,
+  );
+  unmount = app.unmount;
+  const screen = () => plain(app.lastFrame());
+  /** Types keys one at a time, letting the screen take each (ink reads and renders in turns). */
+  const press = async (...keys: string[]) => {
+    for (const key of keys) {
+      app.stdin.write(key);
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return { ...app, ...handlers, screen, press };
+}
+
+const DOWN = '\u001b[B';
+const PAGE_DOWN = '\u001b[6~';
+const ENTER = '\r';
+const ESC = '\u001b';
+const TAB = '\t';
+
+/** A round of `count` resources of one type, built by hand: for the virtualised list. */
+function bigRound(count: number): RoundView {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const id = `vm-${String(i).padStart(5, '0')}`;
+    const draft = newResource({ namespace: 'default', type: 'VMs.example.org', id }, { n: i });
+    draft.metadata.version = 1;
+    const resource = freezeResource(draft) as Resource;
+    return { marker: ' ' as const, resource };
+  });
+  const group: TypeGroup = {
+    type: 'VMs.example.org',
+    displayType: 'VM',
+    names: ['vms.example.org', 'vm'],
+    columns: [],
+    sensitive: false,
+    rows,
+  };
+  return {
+    number: 7,
+    trigger: 'manifests',
+    changed: ['vms.yaml'],
+    files: 100,
+    status: 'converged',
+    counts: { created: 0, updated: 0, destroyed: 0 },
+    resources: count,
+    cost: { read: 1, parsed: 1 },
+    findings: [],
+    lastGoodRunning: false,
+    groups: [group],
+    controllers: [
+      { name: 'Healthy', condition: 'idle', reconciles: 3, writes: 2, errors: 0, failingItems: 0 },
+      {
+        name: 'Broken',
+        condition: 'failed',
+        reconciles: 10,
+        writes: 0,
+        errors: 10,
+        lastError: 'cosi.config.ts:12:7: boom\nat reconcile',
+        failingItems: 0,
+      },
+    ],
+    writes: new Map(),
+  };
+}
+
+describe('the watch screen', () => {
+  it('shows a header with the round, its trigger, its verdict, its counts and cost', async () => {
+    watched = await watchCopy();
+    const view = await watched.edit('vms.yaml', 'image: postgres', 'image: mariadb');
+    const { screen } = show(view);
+    const [line1, line2] = screen().split('\n');
+    expect(line1).toBe('cosi watch  round 2  vms.yaml changed  converged');
+    expect(line2).toBe(
+      '0 created, 2 updated, 0 destroyed | 13 resources | 2 files | read 1, parsed 1',
+    );
+  });
+
+  it('marks each row created, updated or destroyed this round, grouped by type', async () => {
+    watched = await watchCopy();
+    const view = await watched.edit('vms.yaml', 'image: postgres', 'image: mariadb');
+    const { screen } = show(view);
+    expect(screen()).toContain('VM (VMs.example.org): 3');
+    expect(screen()).toMatch(/^~ default +db-1 +4 .* mariadb +node-b$/m);
+    expect(screen()).toMatch(/^ {2}default +web-1 +3 /m);
+    expect(screen()).toMatch(/^~ default +db-1 +2 +vmnet\.NetworkConfigController .* br-mariadb$/m);
+  });
+
+  it('highlights the cells that changed', async () => {
+    watched = await watchCopy();
+    const view = await watched.edit('vms.yaml', 'image: postgres', 'image: mariadb');
+    const { lastFrame } = show(view);
+    const row = (lastFrame() ?? '').split('\n').find((l) => plain(l).includes('mariadb   node-b'));
+    // Bold yellow around the new image, not around the unchanged host.
+    expect(row).toContain('\u001b[1m\u001b[33mmariadb');
+    expect(row).not.toContain('\u001b[33mnode-b');
+  });
+
+  it('shows the findings and that the last good state keeps running', async () => {
+    watched = await watchCopy();
+    const view = await watched.edit('vms.yaml', 'cpus: 6', 'cpus: 0');
+    const { screen } = show(view);
+    const lines = screen().split('\n');
+    expect(lines[0]).toContain('not applied');
+    expect(lines[2]).toBe('nothing applied: the last good state keeps running');
+    expect(lines[3]).toMatch(/^vms\.yaml:\d+:\d+: error\[schema-violation\]/);
+    expect(screen()).toMatch(/^ {2}default +db-1 +3 .* postgres/m);
+  });
+
+  it('renders only the rows on screen: 30,000 resources fill the terminal and no more', () => {
+    const round = bigRound(30_000);
+    const started = performance.now();
+    const { screen } = show(round);
+    const ms = performance.now() - started;
+    const lines = screen().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(39);
+    expect(screen()).toContain('vm-00000');
+    expect(screen()).not.toContain('vm-29999');
+    expect(visibleLines(round.groups, { group: 0, row: 29_999 }, 30)).toHaveLength(30);
+    // Generous: a full table of 30k rows takes seconds.
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('moves through rows with the arrows, keeping the selection on screen', async () => {
+    const { screen, press } = show(bigRound(500));
+    await press(PAGE_DOWN, PAGE_DOWN, DOWN, DOWN);
+    // Two pages and two rows down: the selection is past row 60, and the window follows it.
+    await vi.waitFor(() => expect(screen()).toContain('vm-00064'));
+    expect(screen()).not.toContain('vm-00000');
+  });
+
+  it('shows each controller with its status, reconciles, writes and last error', () => {
+    const { screen } = show(bigRound(3));
+    expect(screen()).toContain('CONTROLLERS (2)');
+    expect(screen()).toMatch(/^Healthy +idle +3 reconciles, 2 writes$/m);
+    expect(screen()).toMatch(
+      /^Broken +given up +10 reconciles, 0 writes, 10 errors {2}cosi\.config\.ts:12:7: boom$/m,
+    );
+  });
+
+  it('filters by id with /, keeps the filter with Enter and drops it with Escape', async () => {
+    watched = await watchCopy();
+    const { screen, press } = show(watched.views[0]);
+    await press('/');
+    await vi.waitFor(() => expect(screen()).toContain('type, id or label=value'));
+    await press('w', 'e', 'b', '-', '1');
+    await vi.waitFor(() => expect(screen()).not.toContain('db-1'));
+    expect(screen()).toContain('/web-1');
+    expect(screen()).toMatch(/^\+ default +web-1 +3 /m);
+    await press(ENTER);
+    expect(screen()).not.toContain('db-1');
+    await press('/');
+    await press(ESC);
+    await vi.waitFor(() => expect(screen()).toContain('db-1'));
+  });
+
+  it('filters by type alias and by label', async () => {
+    watched = await watchCopy();
+    const { screen, press } = show(watched.views[0]);
+    const filter = async (text: string) => {
+      await press('/');
+      await vi.waitFor(() => expect(screen()).toMatch(/^\/.*$/m));
+      await press(ESC);
+      await press('/');
+      await vi.waitFor(() => expect(screen()).toContain('type, id or label=value'));
+      await press(text);
+      await vi.waitFor(() => expect(screen()).toContain(`/${text}`));
+      await press(ENTER);
+    };
+    await filter('vm');
+    await vi.waitFor(() => expect(screen()).not.toContain('Host (Hosts.example.org)'));
+    expect(screen()).toContain('VM (VMs.example.org): 3');
+    await filter('tier=data');
+    await vi.waitFor(() => expect(screen()).toContain('VM (VMs.example.org): 1'));
+  });
+
+  it('opens the selected resource with Enter: lineage, last writes, diff and YAML', async () => {
+    watched = await watchCopy();
+    const view = await watched.edit('vms.yaml', 'image: postgres', 'image: mariadb');
+    const { screen, press } = show(view, { rows: 60 });
+    // Tab to NetworkConfig (the third type); db-1 is its first row.
+    await press(TAB, TAB);
+    await press(ENTER);
+    await vi.waitFor(() => expect(screen()).toContain('NetworkConfig default/db-1'));
+    expect(screen()).toContain('written by vmnet.NetworkConfigController');
+    expect(screen()).toContain('from VMs.example.org(default/db-1)');
+    expect(screen()).toMatch(/round 2 {2}~ {2}version 2 {2}by vmnet\.NetworkConfigController/);
+    expect(screen()).toMatch(/^ {2}- {3}bridge: br-postgres$/m);
+    expect(screen()).toMatch(/^ {2}\+ {3}bridge: br-mariadb$/m);
+    await press(ESC);
+    await vi.waitFor(() =>
+      expect(screen()).toContain('NetworkConfig (NetworkConfigs.example.org): 3'),
+    );
+  });
+
+  it('asks the session to pause, re-run and quit with p, r and q, and shows help with ?', async () => {
+    watched = await watchCopy();
+    const app = show(watched.views[0]);
+    await app.press('p', 'r');
+    expect(app.onTogglePause).toHaveBeenCalledTimes(1);
+    expect(app.onRerun).toHaveBeenCalledTimes(1);
+    app.rerender(
+      <WatchApp
+        round={watched.views[0]}
+        rows={40}
+        columns={120}
+        paused
+        onQuit={app.onQuit}
+        onTogglePause={app.onTogglePause}
+        onRerun={app.onRerun}
+      />,
+    );
+    expect(app.screen().split('\n')[0]).toContain('[paused]');
+    await app.press('?');
+    await vi.waitFor(() => expect(app.screen()).toContain('re-run from a fresh state'));
+    await app.press('q');
+    expect(app.onQuit).toHaveBeenCalledTimes(1);
+  });
+
+  it('focuses the controllers panel with c', async () => {
+    const { screen, press, lastFrame } = show(bigRound(3));
+    await press('c');
+    await vi.waitFor(() => expect(screen()).toContain('c / esc back'));
+    expect(lastFrame()).toContain('\u001b[7mHealthy');
+    await press(DOWN);
+    await vi.waitFor(() => expect(screen()).toContain('boom\nat reconcile'));
+  });
+});

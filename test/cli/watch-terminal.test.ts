@@ -1,0 +1,128 @@
+/**
+ * `cosi watch` in a real terminal: tmux runs the built CLI on a copy of a fixture, the test edits a
+ * file, types keys and reads the screen with `tmux capture-pane`. Needs `dist/` (npm ci builds it)
+ * and tmux (.ci/run installs it).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO } from './run-cli.js';
+
+const run = promisify(execFile);
+/** A tmux server of this test's own, so nothing else's sessions are touched. */
+const SOCKET = `cosi-watch-e2e-${process.pid}`;
+const SESSION = 'watch';
+
+let dir: string;
+
+const tmux = async (...args: string[]): Promise<string> =>
+  (await run('tmux', ['-L', SOCKET, ...args])).stdout;
+const screen = (): Promise<string> => tmux('capture-pane', '-p', '-t', SESSION);
+
+/** Polls the screen until `ok` holds for it, within a bound; then returns it. */
+async function waitForScreen(
+  ok: (text: string) => boolean,
+  what: string,
+  options: { timeout?: number; meanwhile?: () => Promise<void> } = {},
+): Promise<string> {
+  const deadline = Date.now() + (options.timeout ?? 20_000);
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await screen();
+    if (ok(text)) return text;
+    await options.meanwhile?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-e2e-'));
+  await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+});
+
+afterEach(async () => {
+  await tmux('kill-server').catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cosi watch in a terminal', () => {
+  it('redraws after an edit, filters with /, opens a resource with Enter and quits with q', async () => {
+    expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
+    // ink draws only a last frame where it believes it runs in CI: this is a terminal, say so.
+    // The exit status goes to a file: tmux reports a pane's status only once it has reaped the
+    // process, which can come after it reports the pane dead.
+    const statusFile = path.join(dir, '.exit-status');
+    const command = `env -u CI node ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} watch -f .; echo $? > ${JSON.stringify(statusFile)}`;
+    await tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      SESSION,
+      '-x',
+      '120',
+      '-y',
+      '40',
+      '-c',
+      dir,
+      command,
+      ';',
+      'set-option',
+      '-t',
+      SESSION,
+      'remain-on-exit',
+      'on',
+    );
+
+    const first = await waitForScreen((s) => s.includes('round 1'), 'the first round');
+    expect(first.split('\n')[0]).toBe('cosi watch  round 1  started  converged');
+    expect(first).toMatch(/^\+ default +db-1 +3 .* postgres +node-b$/m);
+    expect(first).toMatch(/^q quit {2}\/ filter/m);
+
+    const vms = path.join(dir, 'vms.yaml');
+    const original = await readFile(vms, 'utf8');
+    const edited = original.replace('image: postgres', 'image: mariadb');
+    let edits = 0;
+    const second = await waitForScreen((s) => s.includes('round 2'), 'the round of the edit', {
+      // The watcher may still be scanning when the first edit lands: write again, within the bound.
+      meanwhile: async () => {
+        if (edits++ % 10 === 0) await writeFile(vms, edits === 1 ? edited : `${edited}\n`);
+      },
+    });
+    expect(second.split('\n')[0]).toBe('cosi watch  round 2  vms.yaml changed  converged');
+    expect(second).toMatch(/^~ default +db-1 +4 .* mariadb +node-b$/m);
+    expect(second).toMatch(/^~ default +db-1 +2 +vmnet\.NetworkConfigController .* br-mariadb$/m);
+    expect(second).toMatch(/^ {2}default +web-1 +3 /m);
+
+    await tmux('send-keys', '-t', SESSION, '/');
+    await waitForScreen((s) => s.includes('type, id or label=value'), 'the filter prompt');
+    await tmux('send-keys', '-t', SESSION, '-l', 'db-1');
+    await waitForScreen((s) => !/web-1/.test(s), 'the filtered list');
+    await tmux('send-keys', '-t', SESSION, 'Enter');
+    await waitForScreen((s) => s.includes('/db-1') && /^q quit/m.test(s), 'the filter kept');
+    await tmux('send-keys', '-t', SESSION, 'Enter');
+    const detail = await waitForScreen(
+      (s) => s.includes('NetworkConfig default/db-1'),
+      'the resource detail',
+    );
+    expect(detail).toContain('written by vmnet.NetworkConfigController');
+    expect(detail).toMatch(/^ {2}- {3}bridge: br-postgres$/m);
+    expect(detail).toMatch(/^ {2}\+ {3}bridge: br-mariadb$/m);
+
+    await tmux('send-keys', '-t', SESSION, 'q');
+    const deadline = Date.now() + 10_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      status = await readFile(statusFile, 'utf8').catch(() => '');
+      if (status !== '') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status.trim()).toBe('0');
+  }, 60_000);
+});
