@@ -33,6 +33,7 @@ import type {
   WatchListener,
   WatchOptions,
 } from './state.js';
+import { CollectionIndex } from './collection-index.js';
 import { EventHistory } from './event-history.js';
 import { createTombstone } from './tombstone.js';
 import { WatchSubscription, type Delivery } from './watch-subscription.js';
@@ -66,6 +67,8 @@ export const DEFAULT_HISTORY_CAPACITY = 10_000;
 interface Collection {
   readonly kind: Kind;
   readonly items: Map<string, Resource>;
+  /** Ids by label value and by owner, for the lists that ask for them. */
+  readonly index: CollectionIndex;
   /** Ids in sorted order, rebuilt lazily after a create or destroy. */
   sortedIds: string[] | undefined;
   readonly history: EventHistory;
@@ -312,19 +315,23 @@ export class InMemoryState implements State {
   #list(kind: Kind, options: ListOptions = {}): Resource[] {
     const collection = this.#collection(kind);
     if (!collection) return [];
-    const ids = (collection.sortedIds ??= [...collection.items.keys()].sort(compareStrings));
-    const { labelQueries, idQuery } = options;
-    const filtered =
-      (labelQueries !== undefined && labelQueries.length > 0) || idQuery !== undefined;
+    const { items } = collection;
+    const filtered = hasFilters(options);
+    const candidates = filtered ? collection.index.candidates(options, items) : undefined;
     const out: Resource[] = [];
-    for (const id of ids) {
-      const resource = collection.items.get(id) as Resource;
-      if (
-        filtered &&
-        !(idMatches(id, idQuery) && queriesMatch(resource.metadata.labels, labelQueries))
-      ) {
-        continue;
+    // Few candidates: sort them alone rather than walk the whole kind in order.
+    if (candidates !== undefined && candidates.size * 8 < items.size) {
+      for (const id of candidates) {
+        const resource = items.get(id) as Resource;
+        if (matchesFilters(resource, options)) out.push(resource);
       }
+      return out.sort(byId);
+    }
+    const ids = (collection.sortedIds ??= [...items.keys()].sort(compareStrings));
+    for (const id of ids) {
+      if (candidates !== undefined && !candidates.has(id)) continue;
+      const resource = items.get(id) as Resource;
+      if (filtered && !matchesFilters(resource, options)) continue;
       out.push(resource);
     }
     return out;
@@ -343,6 +350,7 @@ export class InMemoryState implements State {
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const stored = freezeResource(draft);
     collection.items.set(md.id, stored);
+    collection.index.update(md.id, undefined, stored);
     if (collection.sortedIds) insertSorted(collection.sortedIds, md.id);
     this.#publish(collection, {
       type: 'created',
@@ -379,6 +387,7 @@ export class InMemoryState implements State {
     const stored = freezeResource(draft);
     const collection = this.#collection(md) as Collection;
     collection.items.set(md.id, stored);
+    collection.index.update(md.id, current, stored);
     this.#publish(collection, {
       type: 'updated',
       resource: stored,
@@ -400,6 +409,7 @@ export class InMemoryState implements State {
       throw pendingFinalizers(toPointer(pointer), current.metadata.finalizers);
     }
     collection.items.delete(pointer.id);
+    collection.index.update(pointer.id, current, undefined);
     if (collection.sortedIds) removeSorted(collection.sortedIds, pointer.id);
     this.#publish(collection, {
       type: 'destroyed',
@@ -538,6 +548,7 @@ export class InMemoryState implements State {
       collection = {
         kind: { namespace: kind.namespace, type: kind.type },
         items: new Map(),
+        index: new CollectionIndex(),
         sortedIds: undefined,
         history: new EventHistory(prefix, this.#historyCapacity, this.#historyGap),
         kindWatchers: new Map(),
@@ -571,13 +582,11 @@ function deliverFiltered(
   position: number,
   filters: ListOptions,
 ): void {
-  const { labelQueries, idQuery } = filters;
-  if ((labelQueries === undefined || labelQueries.length === 0) && idQuery === undefined) {
+  if (!hasFilters(filters)) {
     sub.push(event, position);
     return;
   }
-  const matches = (r: Resource): boolean =>
-    idMatches(r.metadata.id, idQuery) && queriesMatch(r.metadata.labels, labelQueries);
+  const matches = (r: Resource): boolean => matchesFilters(r, filters);
   if (event.type !== 'updated') {
     if (matches(event.resource)) sub.push(event, position);
     return;
@@ -589,6 +598,26 @@ function deliverFiltered(
   else if (is) sub.push(withBookmark({ type: 'created', resource }, bookmark), position);
   else if (was) sub.push(withBookmark({ type: 'destroyed', resource }, bookmark), position);
 }
+
+function hasFilters(options: ListOptions): boolean {
+  const { labelQueries } = options;
+  return (
+    (labelQueries !== undefined && labelQueries.length > 0) ||
+    options.idQuery !== undefined ||
+    options.owner !== undefined
+  );
+}
+
+function matchesFilters(resource: Resource, options: ListOptions): boolean {
+  const md = resource.metadata;
+  return (
+    (options.owner === undefined || md.owner === options.owner) &&
+    idMatches(md.id, options.idQuery) &&
+    queriesMatch(md.labels, options.labelQueries)
+  );
+}
+
+const byId = (a: Resource, b: Resource): number => compareStrings(a.metadata.id, b.metadata.id);
 
 function withBookmark(event: ResourceEvent, bookmark: string | undefined): ResourceEvent {
   return bookmark === undefined ? event : { ...event, bookmark };
