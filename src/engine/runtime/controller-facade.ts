@@ -53,6 +53,14 @@ export class ControllerFacade implements ControllerContext {
     private readonly host: FacadeHost,
     /** Aborts when the controller stops: ends rate-limit waits and teardown signals. */
     private readonly lifetime?: AbortSignal,
+    /**
+     * Told, just before an `addFinalizer` of this controller writes, the version that write will
+     * make and the finalizers it adds; told `undefined` after it when it did not make it.
+     */
+    private readonly onOwnFinalizerWrite?: (
+      pointer: Pointer,
+      write: { readonly version: number; readonly finalizers: readonly string[] } | undefined,
+    ) => void,
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
     const limit = host.changeRateLimit;
@@ -200,7 +208,16 @@ export class ControllerFacade implements ControllerContext {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
-    await this.host.state.addFinalizer(pointer, ...finalizers);
+    // Announced before the write: its event may be delivered before this call resumes.
+    const announce = this.onOwnFinalizerWrite && before !== undefined && before > 0;
+    if (announce) this.onOwnFinalizerWrite?.(pointer, { version: before + 1, finalizers });
+    try {
+      await this.host.state.addFinalizer(pointer, ...finalizers);
+    } finally {
+      if (announce && this.#peekVersion(pointer) !== before + 1) {
+        this.onOwnFinalizerWrite?.(pointer, undefined);
+      }
+    }
     this.#finalizersChanged(pointer, before);
   }
 

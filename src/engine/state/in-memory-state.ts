@@ -1,7 +1,7 @@
 import { compareStrings } from '../compare-strings.js';
 import { queriesMatch, idMatches } from '../resource/label-query.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
-import { cloneMetadata } from '../resource/metadata.js';
+import { cloneMetadata, type MutableMetadata } from '../resource/metadata.js';
 import {
   freezeResource,
   resourceEqual,
@@ -448,6 +448,12 @@ export class InMemoryState implements State {
     if (same) return;
     const metadata = cloneMetadata(current.metadata);
     metadata.finalizers = finalizers;
+    // Nothing but the finalizers changes: the new version shares the rest, frozen, as it shares
+    // the spec (and a watcher can tell a finalizer-only change by identity).
+    const md = current.metadata as MutableMetadata;
+    metadata.labels = md.labels;
+    metadata.annotations = md.annotations;
+    metadata.ownerReferences = md.ownerReferences;
     this.#update(
       { metadata, spec: current.spec },
       { owner: current.metadata.owner, expectedPhase: 'any' },
