@@ -209,14 +209,13 @@ export class ControllerFacade implements ControllerContext {
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
     // Announced before the write: its event may be delivered before this call resumes.
-    const announce = this.onOwnFinalizerWrite && before !== undefined && before > 0;
-    if (announce) this.onOwnFinalizerWrite?.(pointer, { version: before + 1, finalizers });
+    const announce = before !== undefined && before > 0 ? this.onOwnFinalizerWrite : undefined;
+    announce?.(pointer, { version: (before ?? 0) + 1, finalizers });
     try {
       await this.host.state.addFinalizer(pointer, ...finalizers);
     } finally {
-      if (announce && this.#peekVersion(pointer) !== before + 1) {
-        this.onOwnFinalizerWrite?.(pointer, undefined);
-      }
+      if (announce && this.#peekVersion(pointer) !== (before ?? 0) + 1)
+        announce(pointer, undefined);
     }
     this.#finalizersChanged(pointer, before);
   }
