@@ -152,9 +152,16 @@ export class ControllerFacade implements ControllerContext {
     const before = this.#peekVersion(empty.metadata);
     // Whether `fn` ran to the end: only then did the state go on to a create or an update.
     const progress = { applied: false };
-    const tracked: Updater<S> = async (draft) => {
-      await fn(draft);
-      progress.applied = true;
+    // Not an async function: a synchronous `fn` (the usual kind) then costs no promise.
+    const tracked: Updater<S> = (draft) => {
+      const pending: unknown = fn(draft);
+      if (!isThenable(pending)) {
+        progress.applied = true;
+        return undefined;
+      }
+      return Promise.resolve(pending).then(() => {
+        progress.applied = true;
+      });
     };
     this.metrics.reads++;
     const existed = before !== undefined && before > 0;
@@ -303,4 +310,12 @@ export class ControllerFacade implements ControllerContext {
   #changed(pointer: Pointer): void {
     this.host.onWrite(this.name, pointer);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -20,13 +20,8 @@ export class CollectionIndex {
 
   /** Keeps the indexes current: `old` is undefined on a create, `next` on a destroy. */
   update(id: string, old: Resource | undefined, next: Resource | undefined): void {
-    for (const [key, byValue] of this.#labels) {
-      const was = old && labelValue(old, key);
-      const is = next && labelValue(next, key);
-      if (was === is) continue;
-      if (was !== undefined) removeId(byValue, was, id);
-      if (is !== undefined) addId(byValue, is, id);
-    }
+    // Most kinds are never queried this way: no iterator to make on their writes.
+    if (this.#labels.size > 0) this.#updateLabels(id, old, next);
     if (this.#owners) {
       const was = old?.metadata.owner;
       const is = next?.metadata.owner;
@@ -34,6 +29,16 @@ export class CollectionIndex {
         if (was !== undefined) removeId(this.#owners, was, id);
         if (is !== undefined) addId(this.#owners, is, id);
       }
+    }
+  }
+
+  #updateLabels(id: string, old: Resource | undefined, next: Resource | undefined): void {
+    for (const [key, byValue] of this.#labels) {
+      const was = old && labelValue(old, key);
+      const is = next && labelValue(next, key);
+      if (was === is) continue;
+      if (was !== undefined) removeId(byValue, was, id);
+      if (is !== undefined) addId(byValue, is, id);
     }
   }
 

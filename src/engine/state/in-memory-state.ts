@@ -144,7 +144,9 @@ export class InMemoryState implements State {
       const current = this.#get(pointer) as Resource<S>;
       this.#checkPhase(current, options);
       const draft = toDraft(current);
-      await fn(draft);
+      // A synchronous updater (the usual kind) costs no extra turn of the microtask queue.
+      const pending = fn(draft);
+      if (pending !== undefined) await pending;
       if (resourceEqual(current, draft)) return current;
       try {
         return this.#update(draft, options) as Resource<S>;
@@ -167,7 +169,9 @@ export class InMemoryState implements State {
     for (;;) {
       if (this.#find(empty.metadata)) return this.updateWithConflicts(empty.metadata, fn, options);
       const draft = toDraft(empty);
-      await fn(draft);
+      // A synchronous updater (the usual kind) costs no extra turn of the microtask queue.
+      const pending = fn(draft);
+      if (pending !== undefined) await pending;
       try {
         return this.#create(draft, options.owner ?? '') as Resource<S>;
       } catch (error) {
@@ -568,8 +572,10 @@ export class InMemoryState implements State {
   /** Records a change in the kind's history and hands it to the watchers. */
   #publish(collection: Collection, event: ResourceEvent): void {
     const position = collection.history.append(event);
-    for (const [sub, filters] of collection.kindWatchers) {
-      deliverFiltered(sub, event, position, filters);
+    if (collection.kindWatchers.size > 0) {
+      for (const [sub, filters] of collection.kindWatchers) {
+        deliverFiltered(sub, event, position, filters);
+      }
     }
     if (collection.pointerWatchers.size > 0) {
       const subs = collection.pointerWatchers.get(event.resource.metadata.id);
