@@ -1,13 +1,20 @@
 /**
- * `cosi apply` on a generated tree: 10,000 resources (VMs and Hosts) in 1,000 files through the
- * vm-network controllers. Prints a breakdown (read, parse + validate, converge, render) next to the
- * bare `yaml` parse of the same files, measured in the same run, and the whole command's time.
+ * `cosi apply` on generated trees of VMs and Hosts through the vm-network controllers, at 10,000
+ * and 50,000 resources (--quick: 2,000 and 10,000), 10 per file.
+ *
+ * For each size, in process: reading the files, the bare `yaml` parse of them (the baseline),
+ * load + validate, converge and rendering the table, with the growth of each from the size
+ * before. At the largest size, the whole command as its own process (`bin/cosi.js apply`)
+ * against a process that walks and parses the same tree: wall time and peak RSS of each.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { FILES, generateTree, PER_FILE } from './vm-network-tree.js';
+import { fileURLToPath } from 'node:url';
+import { generateTree } from './vm-network-tree.js';
 import { parseAllDocuments } from 'yaml';
+import { formatCount, growth, printTable, sizes } from './harness.js';
 import type * as Cosi from '../src/index.js';
 import type * as Loaders from '../src/loaders/index.js';
 import type * as ProgramModule from '../src/cli/program.js';
@@ -17,7 +24,18 @@ import type * as ConvergeModule from '../src/app/converge-project.js';
 import type * as SnapshotModule from '../src/engine/state/state-snapshot.js';
 import type * as QueryModule from '../src/cli/resource-query.js';
 
+const SIZES = sizes([10_000, 50_000], [2_000, 10_000]);
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+
+interface Phases {
+  read: number;
+  parse: number;
+  load: number;
+  converge: number;
+  render: number;
+  resourcesAfter: number;
+}
 
 export async function run(): Promise<void> {
   const cosi = (await import(dist('index.js'))) as typeof Cosi;
@@ -34,15 +52,10 @@ export async function run(): Promise<void> {
     dist('engine/state/state-snapshot.js')
   )) as typeof SnapshotModule;
   const { selectResources } = (await import(dist('cli/resource-query.js'))) as typeof QueryModule;
-  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-apply-bench-'));
-  try {
-    const paths = await generateTree(dir);
-    const config = path.resolve('fixtures/vm-network/cosi.config.ts');
-    const loaded = await loaders.loadConfig(config, { modules: { cosi } });
+  const config = path.resolve('fixtures/vm-network/cosi.config.ts');
+  const loaded = await loaders.loadConfig(config, { modules: { cosi } });
 
-    // Warm-up: the JIT, jiti's transpile cache and the file system cache.
-    await runCli(['apply', '-f', dir, '--config', config, '-q'], silentIo());
-
+  async function phases(dir: string, paths: readonly string[], n: number): Promise<Phases> {
     const t0 = performance.now();
     const files = await Promise.all(
       paths.map(async (p) => ({ path: p, text: await readFile(p, 'utf8') })),
@@ -52,48 +65,120 @@ export async function run(): Promise<void> {
     const t2 = performance.now();
     const result = loaders.loadManifests(files, { definitions: loaded.definitions });
     const t3 = performance.now();
-    if (loaders.hasErrors(result.findings) || result.resources.length !== FILES * PER_FILE) {
+    if (loaders.hasErrors(result.findings) || result.resources.length !== n) {
       throw new Error(`the generated tree did not load: ${result.findings.length} findings`);
     }
-
     const project = await openProject(loaded, result, { cwd: dir });
     const t4 = performance.now();
     const report = await convergeProject(project, { maxWrites: Number.POSITIVE_INFINITY });
     const t5 = performance.now();
     if (!report.converged) throw new Error(`did not converge: ${report.reason}`);
     const snapshot = await takeSnapshot(project.state);
-    const groups = selectResources({ project, snapshot }, {});
-    const table = renderResources(groups, 'table');
+    renderResources(selectResources({ project, snapshot }, {}), 'table');
     const t6 = performance.now();
     await project.runtime.stop();
-
-    const whole = performance.now();
-    const code = await runCli(['apply', '-f', dir, '--config', config, '-q'], silentIo());
-    const wholeMs = performance.now() - whole;
-    if (code !== 0) throw new Error(`cosi apply exited ${code}`);
-
-    const resources = snapshot.resources.length;
-    const parse = t2 - t1;
-    const rows: [string, number][] = [
-      ['read files', t1 - t0],
-      ['bare yaml parse (baseline)', parse],
-      ['load + validate (cosi)', t3 - t2],
-      ['converge', t5 - t4],
-      ['render table', t6 - t5],
-    ];
-    const lines = [
-      `apply: ${(FILES * PER_FILE).toLocaleString('en-US')} resources in ${FILES.toLocaleString('en-US')} files through the vm-network controllers (${resources.toLocaleString('en-US')} resources after converging, ${table.length.toLocaleString('en-US')} bytes of table)`,
-      '',
-      ...rows.map(([name, ms]) => `  ${name.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms`),
-      '',
-      `  load + validate / bare parse: ${((t3 - t2) / parse).toFixed(2)}x`,
-      `  whole \`cosi apply\` (in-process, config included): ${wholeMs.toFixed(0)} ms`,
-      '',
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    return {
+      read: t1 - t0,
+      parse: t2 - t1,
+      load: t3 - t2,
+      converge: t5 - t4,
+      render: t6 - t5,
+      resourcesAfter: snapshot.resources.length,
+    };
   }
+
+  const results: Phases[] = [];
+  let whole: { cosi: ProcessRun; walk: ProcessRun } | undefined;
+  for (const [i, n] of SIZES.entries()) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-apply-bench-'));
+    try {
+      const paths = await generateTree(dir, n);
+      // Warm-up: the JIT, jiti's transpile cache and the file system cache.
+      if (i === 0) await runCli(['apply', '-f', dir, '--config', config, '-q'], silentIo());
+      results.push(await phases(dir, paths, n));
+      if (i === SIZES.length - 1) {
+        const walk = await runProcess([path.join(benchDir, 'walk-and-parse.mjs'), dir]);
+        const cli = await runProcess([
+          path.resolve('bin/cosi.js'),
+          'apply',
+          '-f',
+          dir,
+          '--config',
+          config,
+          '-q',
+        ]);
+        whole = { cosi: cli, walk };
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  const rows: string[][] = [];
+  const phaseNames: [keyof Phases, string][] = [
+    ['read', 'read files'],
+    ['parse', 'bare yaml parse (baseline)'],
+    ['load', 'load + validate (cosi)'],
+    ['converge', 'converge'],
+    ['render', 'render table'],
+  ];
+  for (const [key, name] of phaseNames) {
+    const times = results.map((r) => r[key]);
+    results.forEach((r, i) => {
+      rows.push([name, formatCount(SIZES[i]!), r[key].toFixed(0), growth(SIZES, times, i)]);
+    });
+  }
+  const notes = results.map(
+    (r, i) =>
+      `  ${formatCount(SIZES[i]!)}: ${r.resourcesAfter.toLocaleString('en-US')} resources after converging; load + validate / bare parse ${(r.load / r.parse).toFixed(2)}x`,
+  );
+  if (whole) {
+    const { cosi: c, walk: w } = whole;
+    notes.push(
+      '',
+      `  at ${formatCount(SIZES.at(-1)!)}, each its own process:`,
+      `    walk + parse the tree  ${w.ms.toFixed(0).padStart(7)} ms  ${mb(w.maxRss)} MB peak RSS`,
+      `    cosi apply             ${c.ms.toFixed(0).padStart(7)} ms  ${mb(c.maxRss)} MB peak RSS`,
+      `    cosi apply / walk + parse: ${(c.ms / w.ms).toFixed(1)}x time, ${(c.maxRss / w.maxRss).toFixed(1)}x RSS`,
+    );
+  }
+  printTable(
+    'apply: VMs and Hosts through the vm-network controllers, 10 per file',
+    ['phase', 'size', 'ms', 'growth'],
+    rows,
+    notes,
+  );
+}
+
+interface ProcessRun {
+  readonly ms: number;
+  /** Peak resident set, in kilobytes. */
+  readonly maxRss: number;
+}
+
+const mb = (kb: number): string => (kb / 1024).toFixed(0).padStart(5);
+
+/** Runs `node args...` with a preload that reports the peak RSS on exit. */
+function runProcess(args: readonly string[]): Promise<ProcessRun> {
+  const preload = path.join(benchDir, 'report-rss.mjs');
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, ['--import', preload, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - start;
+      const match = /COSI_BENCH_MAX_RSS (\d+)/.exec(stderr);
+      if (code !== 0 || !match) {
+        reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+        return;
+      }
+      resolve({ ms, maxRss: Number(match[1]) });
+    });
+  });
 }
 
 function silentIo(): Parameters<typeof ProgramModule.runCli>[1] {

@@ -78,39 +78,6 @@ function collectGarbage(): void {
   if (typeof gc === 'function') gc();
 }
 
-/** One line of a comparison: the engine against a hand-written baseline doing the same work. */
-export interface ComparisonRow {
-  readonly operation: string;
-  readonly cosi: Measurement;
-  readonly baselineName: string;
-  readonly baseline: Measurement;
-}
-
-const formatRate = (m: Measurement): string => Math.round(m.opsPerSecond).toLocaleString('en-US');
-
-/** Prints a table of engine vs baseline rates, with how many times faster the baseline is. */
-export function printComparison(title: string, rows: readonly ComparisonRow[]): void {
-  const header = ['operation', 'cosi ops/s', 'baseline', 'baseline ops/s', 'baseline / cosi'];
-  const body = rows.map((row) => [
-    row.operation,
-    formatRate(row.cosi),
-    row.baselineName,
-    formatRate(row.baseline),
-    `${(row.baseline.opsPerSecond / row.cosi.opsPerSecond).toFixed(1)}x`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((line) => line[i]!.length)));
-  // Text columns left-aligned, numbers right-aligned.
-  const numeric = [false, true, false, true, true];
-  const format = (cells: readonly string[]): string =>
-    cells
-      .map((cell, i) => (numeric[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  const lines = [title, '', format(header), rule, ...body.map(format), ''];
-  process.stdout.write(`${lines.join('\n')}\n`);
-}
-
 /** Heap in use after two full collections (with `--expose-gc`): what a run retains. */
 export function retainedHeap(): number {
   if (typeof gc === 'function') {
@@ -126,23 +93,71 @@ export interface TimeAndHeap {
   readonly bytesPerResource: number;
 }
 
-/** Prints an engine run next to the hand-written loop doing the same work, with the ratios. */
-export function printTimeAndHeap(
+/** `--quick` on the command line: the small sizes only. */
+export const quick = process.argv.includes('--quick');
+
+/** The sizes a benchmark runs at: `full` normally, `small` with `--quick`. */
+export const sizes = (full: readonly number[], small: readonly number[]): readonly number[] =>
+  quick ? small : full;
+
+export const formatCount = (n: number): string =>
+  n >= 1_000_000 && n % 1_000_000 === 0
+    ? `${n / 1_000_000}M`
+    : n >= 1_000 && n % 1_000 === 0
+      ? `${n / 1_000}k`
+      : String(n);
+
+/**
+ * How a time grew from the previous size to this one, against how the size grew: `x10 -> x10.4`
+ * is linear, `x5 -> x24` quadratic. Empty for the first size.
+ */
+export function growth(
+  sizesSoFar: readonly number[],
+  times: readonly number[],
+  index: number,
+): string {
+  if (index === 0) return '';
+  const n = (sizesSoFar[index] as number) / (sizesSoFar[index - 1] as number);
+  const t = (times[index] as number) / (times[index - 1] as number);
+  return `size x${n.toFixed(n < 10 ? 1 : 0)} -> time x${t.toFixed(1)}`;
+}
+
+/** Prints a left/right aligned table: a title, a header, a rule and the rows. */
+export function printTable(
+  title: string,
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  notes: readonly string[] = [],
+): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const format = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  const lines = [title, '', format(header), rule, ...rows.map(format), ...notes, ''];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Prints rows of engine-vs-loop runs at growing sizes, with ratios and growth. */
+export function printScaling(
   title: string,
   name: string,
-  loop: TimeAndHeap,
-  cosi: TimeAndHeap,
+  runs: readonly { readonly n: number; readonly loop: TimeAndHeap; readonly cosi: TimeAndHeap }[],
 ): void {
-  const row = (label: string, m: TimeAndHeap): string =>
-    `  ${label.padEnd(20)}${m.ms.toFixed(0).padStart(7)} ms   ${m.bytesPerResource.toFixed(0).padStart(6)} B/resource`;
-  const lines = [
+  const ns = runs.map((r) => r.n);
+  const times = runs.map((r) => r.cosi.ms);
+  printTable(
     title,
-    '',
-    row('hand-written loop', loop),
-    row(`cosi ${name}`, cosi),
-    '',
-    `  ${name} / loop: ${(cosi.ms / loop.ms).toFixed(1)}x time; heap beyond the loop's data: ${(cosi.bytesPerResource - loop.bytesPerResource).toFixed(0)} B/resource`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+    ['size', 'loop ms', `${name} ms`, `${name} / loop`, 'heap beyond loop', 'growth'],
+    runs.map((r, i) => [
+      formatCount(r.n),
+      r.loop.ms.toFixed(0),
+      r.cosi.ms.toFixed(0),
+      `${(r.cosi.ms / r.loop.ms).toFixed(1)}x`,
+      `${(r.cosi.bytesPerResource - r.loop.bytesPerResource).toFixed(0)} B/resource`,
+      growth(ns, times, i),
+    ]),
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The generic queue transform against a hand-written loop: 100,000 inputs through a two-stage
+ * The generic queue transform against a hand-written loop: inputs (10,000 and 100,000; --quick: 2,000 and 10,000) through a two-stage
  * chain of qtransform controllers (Int -> Str -> Sentence), to convergence on the simulated clock.
  * Prints time and heap per resource next to a loop doing the same transformation in the same run.
  *
@@ -8,27 +8,27 @@
  */
 import {
   loadBuiltCosi,
-  printTimeAndHeap,
+  printScaling,
   retainedHeap,
+  sizes,
   type CosiModule,
   type TimeAndHeap,
 } from './harness.js';
 
-const N = 100_000;
+/** Inputs per run; the growth between sizes shows whether the engine stays linear. */
+const SIZES = sizes([10_000, 100_000], [2_000, 10_000]);
 
 export async function run(): Promise<void> {
   const cosi = await loadBuiltCosi();
   // Warm-up of both, so the JIT has seen the code.
   await engine(cosi, 2_000);
   handLoop(2_000);
-  const loop = handLoop(N);
-  const eng = await engine(cosi, N);
-  printTimeAndHeap(
-    `qtransform: ${N.toLocaleString('en-US')} inputs through a two-stage queue transform chain`,
-    'qtransform',
-    loop,
-    eng,
-  );
+  const runs = [];
+  for (const n of SIZES) {
+    const loop = handLoop(n);
+    runs.push({ n, loop, cosi: await engine(cosi, n) });
+  }
+  printScaling('qtransform: inputs through a two-stage queue transform chain', 'qtransform', runs);
 }
 
 async function engine(cosi: CosiModule, n: number): Promise<TimeAndHeap> {

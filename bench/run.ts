@@ -1,6 +1,6 @@
 /**
  * Runs every `bench/*.bench.ts`, in name order: `npm run bench`, or `npm run bench -- state` to run
- * only the files whose name contains one of the arguments.
+ * only the files whose name contains one of the arguments; `--quick` runs the small sizes only.
  *
  * A benchmark file exports `run(): Promise<void>`, which measures and prints its own table.
  */
@@ -13,7 +13,7 @@ interface BenchmarkModule {
 }
 
 const dir = dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2);
+const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const files = readdirSync(dir)
   .filter((file) => file.endsWith('.bench.ts'))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))

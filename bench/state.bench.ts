@@ -1,12 +1,21 @@
 /**
- * The in-memory state against a plain `Map` doing the same work, over 100,000 resources: create,
- * update (through `modify`) and list. The baseline stores frozen objects too, so the ratio is the
- * engine's own overhead: drafts, version and owner checks, events, promises.
+ * The in-memory state against a plain `Map` doing the same work, at 10,000, 100,000 and 1,000,000
+ * resources (--quick: 1,000 and 10,000): create, update (through `modify`) and list. The baseline
+ * stores frozen objects too, so the ratio is the engine's own overhead: drafts, version and owner
+ * checks, events, promises. The growth column compares each size with the one before.
  */
 import type { Draft, Kind, Pointer } from '../src/index.js';
-import { compare, loadBuiltCosi, printComparison, type ComparisonRow } from './harness.js';
+import {
+  compare,
+  formatCount,
+  growth,
+  loadBuiltCosi,
+  printTable,
+  sizes,
+  type Measurement,
+} from './harness.js';
 
-const N = 100_000;
+const SIZES = sizes([10_000, 100_000, 1_000_000], [1_000, 10_000]);
 /** Lists per run: each one returns all N resources. */
 const LIST_ROUNDS = 5;
 const KIND: Kind = { namespace: 'default', type: 'Items.bench.cosi.dev' };
@@ -36,7 +45,7 @@ interface PlainResource {
 }
 
 /** Ids in a shuffled (but fixed) order, so that sorting them is real work. */
-function shuffledIds(): string[] {
+function shuffledIds(N: number): string[] {
   const ids = Array.from({ length: N }, (_, i) => `item-${String(i).padStart(6, '0')}`);
   let seed = 42;
   for (let i = ids.length - 1; i > 0; i--) {
@@ -83,13 +92,50 @@ function plainCreate(map: Map<string, PlainResource>, id: string, index: number)
 const byId = (a: PlainResource, b: PlainResource): number =>
   a.metadata.id < b.metadata.id ? -1 : a.metadata.id > b.metadata.id ? 1 : 0;
 
+interface Row {
+  readonly operation: string;
+  readonly baselineName: string;
+  readonly cosi: Measurement;
+  readonly baseline: Measurement;
+}
+
 export async function run(): Promise<void> {
-  const { createInMemoryState, newResource } = await loadBuiltCosi();
-  const ids = shuffledIds();
+  const cosi = await loadBuiltCosi();
+  const bySize: Row[][] = [];
+  for (const n of SIZES) bySize.push(await measure(cosi, n));
+  const table: string[][] = [];
+  const operations = bySize[0]!.length;
+  for (let op = 0; op < operations; op++) {
+    const times = bySize.map((rows) => rows[op]!.cosi.ms);
+    bySize.forEach((rows, i) => {
+      const row = rows[op]!;
+      table.push([
+        `${row.operation} vs ${row.baselineName}`,
+        formatCount(SIZES[i]!),
+        Math.round(row.cosi.opsPerSecond).toLocaleString('en-US'),
+        Math.round(row.baseline.opsPerSecond).toLocaleString('en-US'),
+        `${(row.baseline.opsPerSecond / row.cosi.opsPerSecond).toFixed(1)}x`,
+        growth(SIZES, times, i),
+      ]);
+    });
+  }
+  printTable(
+    'state: best of 3 runs (list: resources returned per second, sorted by id)',
+    ['operation', 'size', 'cosi ops/s', 'baseline ops/s', 'baseline / cosi', 'growth'],
+    table,
+  );
+}
+
+async function measure(
+  cosiModule: Awaited<ReturnType<typeof loadBuiltCosi>>,
+  N: number,
+): Promise<Row[]> {
+  const { createInMemoryState, newResource } = cosiModule;
+  const ids = shuffledIds(N);
   const pointers: Pointer[] = ids.map((id) => ({ ...KIND, id }));
   const newItem = (i: number): Draft<Spec> =>
     newResource<Spec>(pointers[i]!, { index: i, value: 0, name: ids[i]! });
-  const rows: ComparisonRow[] = [];
+  const rows: Row[] = [];
 
   const create = await compare(
     N,
@@ -177,9 +223,5 @@ export async function run(): Promise<void> {
   rows.push({ operation: 'list', baselineName: 'Map iterate+sort', ...sorted });
   if (listed === 0) throw new Error('nothing was listed');
 
-  printComparison(
-    `state: ${N.toLocaleString('en-US')} resources, best of 3 runs ` +
-      '(list: resources returned per second, sorted by id)',
-    rows,
-  );
+  return rows;
 }

@@ -10,10 +10,11 @@ export const PER_FILE = 10;
 /** One host per 100 resources: about 99 VMs on each, as on a real cluster. */
 export const HOSTS_EVERY = 100;
 
-/** Writes the tree below `dir` (`files` files of {@link PER_FILE} resources); returns the files, sorted. */
-export async function generateTree(dir: string, files: number = FILES): Promise<string[]> {
+/** Writes the tree of `resources` resources (10,000 by default) below `dir`; returns the files, sorted. */
+export async function generateTree(dir: string, resources = FILES * PER_FILE): Promise<string[]> {
   const paths: string[] = [];
   let n = 0;
+  const files = Math.ceil(resources / PER_FILE);
   for (let f = 0; f < files; f++) {
     const sub = path.join(dir, `group-${String(Math.floor(f / 100)).padStart(2, '0')}`);
     await mkdir(sub, { recursive: true });

@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { generateTree, PER_FILE } from './vm-network-tree.js';
+import { generateTree } from './vm-network-tree.js';
 import type * as SessionModule from '../src/cli/watch/watch-session.js';
 import type * as ReaderModule from '../src/loaders/manifest-reader.js';
 import type * as RoundViewModule from '../src/cli/ui/round-view.js';
@@ -67,7 +67,7 @@ async function measure(resources: number): Promise<Figures> {
   const { WatchApp } = (await import(dist('cli/ui/watch-app.js'))) as typeof WatchAppModule;
   const dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-bench-'));
   try {
-    const paths = await generateTree(dir, resources / PER_FILE);
+    const paths = await generateTree(dir, resources);
     const config = path.resolve('fixtures/vm-network/cosi.config.ts');
 
     let emit: ((event: FileEvent) => void) | undefined;

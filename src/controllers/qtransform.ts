@@ -226,6 +226,10 @@ export function createQTransformController<I, O>(
         ...(options.extraOutputs ?? []),
       ],
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      // The finalizer this controller puts on an input changes nothing a reconcile reads (the
+      // running branch reads the spec and labels, the tearing-down one is not reached by an
+      // addFinalizer, which only a running input gets): see the adapter's argument.
+      skipOwnFinalizerRequeue: true,
     },
 
     async reconcile(rt, pointer, log) {

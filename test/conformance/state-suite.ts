@@ -1184,6 +1184,113 @@ export function describeStateConformance(name: string, factory: StateFactory): v
       });
     });
 
+    describe('label equality and owner queries (what a backend answers from an index)', () => {
+      // Enough resources that a backend with an index takes its narrow path for one value.
+      const COUNT = 120;
+      const id = (i: number): string => `vm-${String((i * 37) % COUNT).padStart(2, '0')}`;
+      const owner = (i: number): string | undefined => (i % 2 === 0 ? 'Placer' : undefined);
+
+      async function placed(): Promise<State> {
+        const state = setup();
+        for (let i = 0; i < COUNT; i++) {
+          const o = owner(i);
+          await create(state, id(i), {
+            labels: { host: `h${i % 12}` },
+            ...(o ? { owner: o } : {}),
+          });
+        }
+        return state;
+      }
+
+      /** What a scan of the whole kind says. */
+      async function scanned(state: State, keep: (r: Resource) => boolean): Promise<string[]> {
+        return (await state.list(KIND)).filter(keep).map((r) => r.metadata.id);
+      }
+
+      const onHost = (host: string): ListOptions => ({
+        labelQueries: [labelQuery(labelEqual('host', host))],
+      });
+
+      it('returns, sorted by id, the resources with the value, and follows every write', async () => {
+        const state = await placed();
+        const hostIs = (h: string) => (r: Resource) => r.metadata.labels.host === h;
+        expect(await listIds(state, onHost('h1'))).toEqual(await scanned(state, hostIs('h1')));
+        expect(await listIds(state, onHost('h1'))).toHaveLength(COUNT / 12);
+
+        // Moved, unlabelled, destroyed, created: after each write the query agrees with a scan.
+        const [first, second, third] = await listIds(state, onHost('h1'));
+        await state.updateWithConflicts(
+          ptr(first!),
+          (d) => {
+            d.metadata.labels.host = 'h2';
+          },
+          { owner: (await state.get(ptr(first!))).metadata.owner },
+        );
+        await state.updateWithConflicts(
+          ptr(second!),
+          (d) => {
+            delete d.metadata.labels.host;
+          },
+          { owner: (await state.get(ptr(second!))).metadata.owner },
+        );
+        await state.destroy(ptr(third!), { owner: (await state.get(ptr(third!))).metadata.owner });
+        await create(state, 'a-new', { labels: { host: 'h1' } });
+        for (const h of ['h1', 'h2', 'h9']) {
+          expect(await listIds(state, onHost(h))).toEqual(await scanned(state, hostIs(h)));
+        }
+        expect(await listIds(state, onHost('h1'))).toContain('a-new');
+        expect(await listIds(state, onHost('h1'))).not.toContain(first);
+        expect(await listIds(state, onHost('h2'))).toContain(first);
+      });
+
+      it('combines indexed terms with the other terms, queries and filters', async () => {
+        const state = await placed();
+        const ids = await listIds(state, {
+          labelQueries: [
+            labelQuery(labelIn('host', ['h0', 'h3']), notMatches(labelEqual('host', 'h3'))),
+            labelQuery(labelEqual('host', 'h5')),
+          ],
+          idQuery: idRegexp('[0-4]$'),
+        });
+        expect(ids).toEqual(
+          await scanned(
+            state,
+            (r) =>
+              ['h0', 'h5'].includes(r.metadata.labels.host ?? '') && /[0-4]$/.test(r.metadata.id),
+          ),
+        );
+        expect(ids.length).toBeGreaterThan(0);
+      });
+
+      it("owner keeps what that controller wrote; an empty owner keeps the users' resources", async () => {
+        const state = await placed();
+        expect(await listIds(state, { owner: 'Placer' })).toEqual(
+          await scanned(state, (r) => r.metadata.owner === 'Placer'),
+        );
+        expect(await listIds(state, { owner: '' })).toHaveLength(COUNT / 2);
+        expect(await listIds(state, { owner: 'Nobody' })).toEqual([]);
+        expect(await listIds(state, { owner: 'Placer', ...onHost('h2') })).toEqual(
+          await scanned(
+            state,
+            (r) => r.metadata.owner === 'Placer' && r.metadata.labels.host === 'h2',
+          ),
+        );
+        const [gone] = await listIds(state, { owner: 'Placer' });
+        await state.destroy(ptr(gone!), { owner: 'Placer' });
+        expect(await listIds(state, { owner: 'Placer' })).not.toContain(gone);
+      });
+
+      it('watchKind filters by owner as list does', async () => {
+        const state = setup();
+        const rec = await watchKind(state, { bootstrap: true, owner: 'Placer' });
+        await create(state, 'mine', { owner: 'Placer' });
+        await create(state, 'theirs', { owner: 'Other' });
+        await create(state, 'users');
+        await settle();
+        expect(rec.seen()).toEqual(['bootstrapped', 'created:mine@1']);
+      });
+    });
+
     describe('watch', () => {
       it('first delivers the current state of an existing resource as created', async () => {
         const state = setup();

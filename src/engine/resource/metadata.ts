@@ -1,4 +1,4 @@
-import { deepEqual } from './plain-data.js';
+import { deepEqual, deepFreeze } from './plain-data.js';
 
 /** A resource is `running` until someone starts tearing it down. */
 export type Phase = 'running' | 'tearingDown';
@@ -100,6 +100,33 @@ export function cloneMetadata(md: ResourceMetadata): MutableMetadata {
     updated: md.updated,
     ownerReferences: md.ownerReferences.map((r) => ({ ...r })),
   };
+}
+
+// Shared by every stored resource without finalizers, labels, annotations or owner references:
+// most resources have none, and a fresh frozen empty per resource was a good part of both the
+// time and the heap of storing one.
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+const NO_ENTRIES: Readonly<Record<string, string>> = Object.freeze({});
+const NO_REFERENCES: readonly OwnerReference[] = Object.freeze([]);
+
+function isEmpty(record: Readonly<Record<string, string>>): boolean {
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) return false;
+  return true;
+}
+
+/**
+ * Freezes draft metadata in place for storing, empty collections replaced by shared frozen ones.
+ * Metadata already frozen (a stored resource) is returned as it is.
+ */
+export function freezeMetadata(md: MutableMetadata | ResourceMetadata): ResourceMetadata {
+  if (Object.isFrozen(md)) return md;
+  const m = md as { -readonly [K in keyof ResourceMetadata]: ResourceMetadata[K] };
+  m.finalizers = m.finalizers.length === 0 ? NO_STRINGS : Object.freeze(m.finalizers);
+  m.labels = isEmpty(m.labels) ? NO_ENTRIES : deepFreeze(m.labels);
+  m.annotations = isEmpty(m.annotations) ? NO_ENTRIES : deepFreeze(m.annotations);
+  m.ownerReferences =
+    m.ownerReferences.length === 0 ? NO_REFERENCES : deepFreeze(m.ownerReferences);
+  return Object.freeze(m);
 }
 
 /** COSI's metadata equality: timestamps are ignored and finalizers compare as a set. */

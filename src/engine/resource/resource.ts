@@ -1,6 +1,7 @@
 import {
   cloneMetadata,
   createMetadata,
+  freezeMetadata,
   metadataEqual,
   type MetadataInit,
   type MutableMetadata,
@@ -46,7 +47,10 @@ export function toDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
 
 /** Freezes a resource in place, all the way down; returns it typed as stored. */
 export function freezeResource<S>(resource: Resource<S> | Draft<S>): Resource<S> {
-  return deepFreeze(resource) as Resource<S>;
+  if (Object.isFrozen(resource)) return resource as Resource<S>;
+  freezeMetadata(resource.metadata);
+  deepFreeze(resource.spec);
+  return Object.freeze(resource) as Resource<S>;
 }
 
 /** COSI's resource equality: metadata equality (no timestamps) and deep spec equality. */

@@ -53,6 +53,14 @@ export class ControllerFacade implements ControllerContext {
     private readonly host: FacadeHost,
     /** Aborts when the controller stops: ends rate-limit waits and teardown signals. */
     private readonly lifetime?: AbortSignal,
+    /**
+     * Told, just before an `addFinalizer` of this controller writes, the version that write will
+     * make and the finalizers it adds; told `undefined` after it when it did not make it.
+     */
+    private readonly onOwnFinalizerWrite?: (
+      pointer: Pointer,
+      write: { readonly version: number; readonly finalizers: readonly string[] } | undefined,
+    ) => void,
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
     const limit = host.changeRateLimit;
@@ -144,9 +152,16 @@ export class ControllerFacade implements ControllerContext {
     const before = this.#peekVersion(empty.metadata);
     // Whether `fn` ran to the end: only then did the state go on to a create or an update.
     const progress = { applied: false };
-    const tracked: Updater<S> = async (draft) => {
-      await fn(draft);
-      progress.applied = true;
+    // Not an async function: a synchronous `fn` (the usual kind) then costs no promise.
+    const tracked: Updater<S> = (draft) => {
+      const pending: unknown = fn(draft);
+      if (!isThenable(pending)) {
+        progress.applied = true;
+        return undefined;
+      }
+      return Promise.resolve(pending).then(() => {
+        progress.applied = true;
+      });
     };
     this.metrics.reads++;
     const existed = before !== undefined && before > 0;
@@ -200,7 +215,15 @@ export class ControllerFacade implements ControllerContext {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
-    await this.host.state.addFinalizer(pointer, ...finalizers);
+    // Announced before the write: its event may be delivered before this call resumes.
+    const announce = before !== undefined && before > 0 ? this.onOwnFinalizerWrite : undefined;
+    announce?.(pointer, { version: (before ?? 0) + 1, finalizers });
+    try {
+      await this.host.state.addFinalizer(pointer, ...finalizers);
+    } finally {
+      if (announce && this.#peekVersion(pointer) !== (before ?? 0) + 1)
+        announce(pointer, undefined);
+    }
     this.#finalizersChanged(pointer, before);
   }
 
@@ -287,4 +310,12 @@ export class ControllerFacade implements ControllerContext {
   #changed(pointer: Pointer): void {
     this.host.onWrite(this.name, pointer);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -185,6 +185,14 @@ export interface QSettings {
   readonly shutdownHook?: () => void;
   /** This controller's per-item backoff, over the runtime's (`RuntimeOptions.backoff`). */
   readonly backoff?: BackoffOptions;
+  /**
+   * Do not requeue a primary input for the change this controller's own `addFinalizer` made to
+   * it (the change that only adds that finalizer). For a controller whose reconcile reads
+   * nothing from its input's finalizers, so that reconciling that version again would only
+   * repeat the work: a queue transform. Any other change, by anyone, is queued as always. Off
+   * by default: a controller that adds its finalizer and returns counts on that requeue.
+   */
+  readonly skipOwnFinalizerRequeue?: boolean;
 }
 
 /** What `mapEvent` is told about an event besides the event itself. */

@@ -63,6 +63,11 @@ export class QControllerAdapter implements Adapter {
   readonly #backoffOptions: BackoffOptions;
   readonly #hookRestarts: RestartPolicy;
   #inFlight = 0;
+  /** The writes of this controller's own `addFinalizer` on primary inputs, by pointer. */
+  readonly #ownFinalizerWrites = new Map<
+    string,
+    { readonly version: number; readonly finalizers: readonly string[] }
+  >();
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
@@ -90,6 +95,12 @@ export class QControllerAdapter implements Adapter {
       this.metrics,
       host,
       this.#abort.signal,
+      controller.settings.skipOwnFinalizerRequeue === true
+        ? (pointer, write) => {
+            if (write) this.#ownFinalizerWrites.set(pointerKey(pointer), write);
+            else this.#ownFinalizerWrites.delete(pointerKey(pointer));
+          }
+        : undefined,
     );
     this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
   }
@@ -168,6 +179,7 @@ export class QControllerAdapter implements Adapter {
     }
     switch (qinput.kind) {
       case 'primary':
+        if (this.#ownFinalizerWrites.size > 0 && this.#isOwnFinalizerWrite(event)) break;
         this.#enqueue(event.resource.metadata);
         break;
       case 'mapped':
@@ -209,6 +221,40 @@ export class QControllerAdapter implements Adapter {
       this.#hookRestarts.reset();
       this.#startHook();
     }
+  }
+
+  /**
+   * Whether a primary event is the echo of this controller's own `addFinalizer` (with
+   * `skipOwnFinalizerRequeue`), which needs no reconcile.
+   *
+   * Why skipping it loses nothing: the reconcile that added the finalizer read the input at
+   * version v - 1 and went on to do all its work from it; version v is that same input plus our
+   * finalizer (same spec object, same labels and phase: a finalizer change touches nothing
+   * else), and the controller reads nothing from its input's finalizers, so reconciling v would
+   * repeat the same work and write nothing. Only the event of version v itself is skipped, and
+   * only when it changes the finalizers alone: a write by anyone else between our finalizer
+   * write and the next reconcile makes version v + 1, whose own event is queued as always. An
+   * event older than v (delivered late) is queued as always and leaves the record in place.
+   * COSI reconciles twice here; the converged result is the same.
+   */
+  #isOwnFinalizerWrite(event: ResourceEvent): boolean {
+    const key = pointerKey(event.resource.metadata);
+    const write = this.#ownFinalizerWrites.get(key);
+    if (write === undefined || event.resource.metadata.version < write.version) return false;
+    this.#ownFinalizerWrites.delete(key);
+    if (event.type !== 'updated' || event.resource.metadata.version !== write.version) return false;
+    const now = event.resource.metadata;
+    const was = event.old.metadata;
+    return (
+      was.version === write.version - 1 &&
+      event.resource.spec === event.old.spec &&
+      now.phase === was.phase &&
+      now.owner === was.owner &&
+      now.labels === was.labels &&
+      now.annotations === was.annotations &&
+      now.ownerReferences === was.ownerReferences &&
+      addsExactly(was.finalizers, now.finalizers, write.finalizers)
+    );
   }
 
   /** Queues a reconcile of a primary item. */
@@ -407,4 +453,16 @@ export class QControllerAdapter implements Adapter {
       }
     })();
   }
+}
+
+/** Whether `after` is `before` plus the `added` finalizers it did not have, and nothing else. */
+function addsExactly(
+  before: readonly string[],
+  after: readonly string[],
+  added: readonly string[],
+): boolean {
+  const expected = new Set(before);
+  for (const f of added) expected.add(f);
+  if (after.length !== expected.size || expected.size === before.length) return false;
+  return after.every((f) => expected.has(f));
 }

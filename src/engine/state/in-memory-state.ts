@@ -1,7 +1,7 @@
 import { compareStrings } from '../compare-strings.js';
 import { queriesMatch, idMatches } from '../resource/label-query.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
-import { cloneMetadata } from '../resource/metadata.js';
+import { cloneMetadata, type MutableMetadata } from '../resource/metadata.js';
 import {
   freezeResource,
   resourceEqual,
@@ -33,6 +33,7 @@ import type {
   WatchListener,
   WatchOptions,
 } from './state.js';
+import { CollectionIndex } from './collection-index.js';
 import { EventHistory } from './event-history.js';
 import { createTombstone } from './tombstone.js';
 import { WatchSubscription, type Delivery } from './watch-subscription.js';
@@ -66,6 +67,8 @@ export const DEFAULT_HISTORY_CAPACITY = 10_000;
 interface Collection {
   readonly kind: Kind;
   readonly items: Map<string, Resource>;
+  /** Ids by label value and by owner, for the lists that ask for them. */
+  readonly index: CollectionIndex;
   /** Ids in sorted order, rebuilt lazily after a create or destroy. */
   sortedIds: string[] | undefined;
   readonly history: EventHistory;
@@ -141,7 +144,9 @@ export class InMemoryState implements State {
       const current = this.#get(pointer) as Resource<S>;
       this.#checkPhase(current, options);
       const draft = toDraft(current);
-      await fn(draft);
+      // A synchronous updater (the usual kind) costs no extra turn of the microtask queue.
+      const pending = fn(draft);
+      if (pending !== undefined) await pending;
       if (resourceEqual(current, draft)) return current;
       try {
         return this.#update(draft, options) as Resource<S>;
@@ -164,7 +169,9 @@ export class InMemoryState implements State {
     for (;;) {
       if (this.#find(empty.metadata)) return this.updateWithConflicts(empty.metadata, fn, options);
       const draft = toDraft(empty);
-      await fn(draft);
+      // A synchronous updater (the usual kind) costs no extra turn of the microtask queue.
+      const pending = fn(draft);
+      if (pending !== undefined) await pending;
       try {
         return this.#create(draft, options.owner ?? '') as Resource<S>;
       } catch (error) {
@@ -312,19 +319,23 @@ export class InMemoryState implements State {
   #list(kind: Kind, options: ListOptions = {}): Resource[] {
     const collection = this.#collection(kind);
     if (!collection) return [];
-    const ids = (collection.sortedIds ??= [...collection.items.keys()].sort(compareStrings));
-    const { labelQueries, idQuery } = options;
-    const filtered =
-      (labelQueries !== undefined && labelQueries.length > 0) || idQuery !== undefined;
+    const { items } = collection;
+    const filtered = hasFilters(options);
+    const candidates = filtered ? collection.index.candidates(options, items) : undefined;
     const out: Resource[] = [];
-    for (const id of ids) {
-      const resource = collection.items.get(id) as Resource;
-      if (
-        filtered &&
-        !(idMatches(id, idQuery) && queriesMatch(resource.metadata.labels, labelQueries))
-      ) {
-        continue;
+    // Few candidates: sort them alone rather than walk the whole kind in order.
+    if (candidates !== undefined && candidates.size * 8 < items.size) {
+      for (const id of candidates) {
+        const resource = items.get(id) as Resource;
+        if (matchesFilters(resource, options)) out.push(resource);
       }
+      return out.sort(byId);
+    }
+    const ids = (collection.sortedIds ??= [...items.keys()].sort(compareStrings));
+    for (const id of ids) {
+      if (candidates !== undefined && !candidates.has(id)) continue;
+      const resource = items.get(id) as Resource;
+      if (filtered && !matchesFilters(resource, options)) continue;
       out.push(resource);
     }
     return out;
@@ -343,6 +354,7 @@ export class InMemoryState implements State {
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const stored = freezeResource(draft);
     collection.items.set(md.id, stored);
+    collection.index.update(md.id, undefined, stored);
     if (collection.sortedIds) insertSorted(collection.sortedIds, md.id);
     this.#publish(collection, {
       type: 'created',
@@ -379,6 +391,7 @@ export class InMemoryState implements State {
     const stored = freezeResource(draft);
     const collection = this.#collection(md) as Collection;
     collection.items.set(md.id, stored);
+    collection.index.update(md.id, current, stored);
     this.#publish(collection, {
       type: 'updated',
       resource: stored,
@@ -400,6 +413,7 @@ export class InMemoryState implements State {
       throw pendingFinalizers(toPointer(pointer), current.metadata.finalizers);
     }
     collection.items.delete(pointer.id);
+    collection.index.update(pointer.id, current, undefined);
     if (collection.sortedIds) removeSorted(collection.sortedIds, pointer.id);
     this.#publish(collection, {
       type: 'destroyed',
@@ -438,6 +452,12 @@ export class InMemoryState implements State {
     if (same) return;
     const metadata = cloneMetadata(current.metadata);
     metadata.finalizers = finalizers;
+    // Nothing but the finalizers changes: the new version shares the rest, frozen, as it shares
+    // the spec (and a watcher can tell a finalizer-only change by identity).
+    const md = current.metadata as MutableMetadata;
+    metadata.labels = md.labels;
+    metadata.annotations = md.annotations;
+    metadata.ownerReferences = md.ownerReferences;
     this.#update(
       { metadata, spec: current.spec },
       { owner: current.metadata.owner, expectedPhase: 'any' },
@@ -538,6 +558,7 @@ export class InMemoryState implements State {
       collection = {
         kind: { namespace: kind.namespace, type: kind.type },
         items: new Map(),
+        index: new CollectionIndex(),
         sortedIds: undefined,
         history: new EventHistory(prefix, this.#historyCapacity, this.#historyGap),
         kindWatchers: new Map(),
@@ -551,8 +572,10 @@ export class InMemoryState implements State {
   /** Records a change in the kind's history and hands it to the watchers. */
   #publish(collection: Collection, event: ResourceEvent): void {
     const position = collection.history.append(event);
-    for (const [sub, filters] of collection.kindWatchers) {
-      deliverFiltered(sub, event, position, filters);
+    if (collection.kindWatchers.size > 0) {
+      for (const [sub, filters] of collection.kindWatchers) {
+        deliverFiltered(sub, event, position, filters);
+      }
     }
     if (collection.pointerWatchers.size > 0) {
       const subs = collection.pointerWatchers.get(event.resource.metadata.id);
@@ -571,13 +594,11 @@ function deliverFiltered(
   position: number,
   filters: ListOptions,
 ): void {
-  const { labelQueries, idQuery } = filters;
-  if ((labelQueries === undefined || labelQueries.length === 0) && idQuery === undefined) {
+  if (!hasFilters(filters)) {
     sub.push(event, position);
     return;
   }
-  const matches = (r: Resource): boolean =>
-    idMatches(r.metadata.id, idQuery) && queriesMatch(r.metadata.labels, labelQueries);
+  const matches = (r: Resource): boolean => matchesFilters(r, filters);
   if (event.type !== 'updated') {
     if (matches(event.resource)) sub.push(event, position);
     return;
@@ -589,6 +610,26 @@ function deliverFiltered(
   else if (is) sub.push(withBookmark({ type: 'created', resource }, bookmark), position);
   else if (was) sub.push(withBookmark({ type: 'destroyed', resource }, bookmark), position);
 }
+
+function hasFilters(options: ListOptions): boolean {
+  const { labelQueries } = options;
+  return (
+    (labelQueries !== undefined && labelQueries.length > 0) ||
+    options.idQuery !== undefined ||
+    options.owner !== undefined
+  );
+}
+
+function matchesFilters(resource: Resource, options: ListOptions): boolean {
+  const md = resource.metadata;
+  return (
+    (options.owner === undefined || md.owner === options.owner) &&
+    idMatches(md.id, options.idQuery) &&
+    queriesMatch(md.labels, options.labelQueries)
+  );
+}
+
+const byId = (a: Resource, b: Resource): number => compareStrings(a.metadata.id, b.metadata.id);
 
 function withBookmark(event: ResourceEvent, bookmark: string | undefined): ResourceEvent {
   return bookmark === undefined ? event : { ...event, bookmark };

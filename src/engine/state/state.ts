@@ -64,6 +64,11 @@ export interface ListOptions {
   /** OR-ed queries; terms inside one are AND-ed. */
   readonly labelQueries?: readonly LabelQuery[];
   readonly idQuery?: IdQuery;
+  /**
+   * Only the resources this controller wrote (their `metadata.owner`); `''` for users'
+   * resources. AND-ed with the other filters.
+   */
+  readonly owner?: string;
 }
 
 export interface CreateOptions {
@@ -122,7 +127,11 @@ export type Updater<S> = (draft: Draft<S>) => void | Promise<void>;
 export interface State {
   /** @throws NotFoundError */
   get<S = unknown>(pointer: Pointer): Promise<Resource<S>>;
-  /** Sorted by id. */
+  /**
+   * Sorted by id. A backend should answer a label equality query (`labelEqual`, `labelIn`) and
+   * an `owner` filter from an index, at a cost in proportion to what it returns: controllers
+   * ask "the resources with this label" on every reconcile.
+   */
   list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]>;
   /**
    * Stores a new resource at version 1 and returns it as stored.

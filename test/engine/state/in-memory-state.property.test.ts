@@ -19,6 +19,8 @@ import {
   type Resource,
   type State,
   isResourceEvent,
+  labelEqual,
+  labelQuery,
   type StateEvent,
 } from '../../../src/index.js';
 
@@ -224,7 +226,10 @@ async function runOp(state: State, model: Model, op: Op): Promise<Outcome> {
   switch (op.kind) {
     case 'create':
       return outcomeOf(() =>
-        state.create(newResource<Spec>(p, { value: op.value }), { owner: op.owner }),
+        state.create(
+          newResource<Spec>(p, { value: op.value }, { labels: { value: String(op.value) } }),
+          { owner: op.owner },
+        ),
       );
     case 'update':
       return outcomeOf(async () => {
@@ -232,6 +237,7 @@ async function runOp(state: State, model: Model, op: Op): Promise<Outcome> {
         const draft = stored ? toDraft(stored) : newResource<Spec>(p, { value: 0 });
         draft.metadata.version = (stored?.metadata.version ?? 1) + op.versionDelta;
         draft.spec.value = op.value;
+        draft.metadata.labels.value = String(op.value);
         return state.update(draft, { owner: op.owner });
       });
     case 'modify':
@@ -240,6 +246,7 @@ async function runOp(state: State, model: Model, op: Op): Promise<Outcome> {
           newResource<Spec>(p, { value: 0 }),
           (draft) => {
             draft.spec.value = op.value;
+            draft.metadata.labels.value = String(op.value);
           },
           { owner: op.owner, expectedPhase: op.anyPhase ? 'any' : 'running' },
         ),
@@ -331,6 +338,11 @@ interface Step {
   readonly listed: readonly Resource<Spec>[];
   readonly got: ReadonlyMap<string, Resource<Spec> | undefined>;
   readonly model: readonly Snapshot[];
+  /** Lists by label value and by owner (answered from the indexes), each with its own filter. */
+  readonly queried: readonly {
+    readonly listed: readonly Resource<Spec>[];
+    readonly keep: (r: Resource<Spec>) => boolean;
+  }[];
 }
 
 interface Trace {
@@ -361,7 +373,22 @@ async function simulate(ops: readonly Op[]): Promise<Trace> {
         }),
       );
     }
-    steps.push({ op, actual, expected, listed, got, model: fromModel(model) });
+    const queried = [];
+    for (const v of ['0', '1', '2']) {
+      queried.push({
+        listed: await state.list<Spec>(KIND, {
+          labelQueries: [labelQuery(labelEqual('value', v))],
+        }),
+        keep: (r: Resource<Spec>) => r.metadata.labels.value === v,
+      });
+    }
+    for (const o of OWNERS) {
+      queried.push({
+        listed: await state.list<Spec>(KIND, { owner: o }),
+        keep: (r: Resource<Spec>) => r.metadata.owner === o,
+      });
+    }
+    steps.push({ op, actual, expected, listed, got, model: fromModel(model), queried });
   }
   await nextTurn();
   return { steps, events, final: await state.list<Spec>(KIND) };
@@ -376,6 +403,19 @@ describe('in-memory state against a model', () => {
       fc.asyncProperty(opsArb, async (ops) => {
         for (const step of (await simulate(ops)).steps) {
           expect(step.actual, JSON.stringify(step.op)).toBe(step.expected);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('answers label equality and owner queries as a filter of the full list would', async () => {
+    await fc.assert(
+      fc.asyncProperty(opsArb, async (ops) => {
+        for (const step of (await simulate(ops)).steps) {
+          for (const { listed, keep } of step.queried) {
+            expect(listed, JSON.stringify(step.op)).toEqual(step.listed.filter(keep));
+          }
         }
       }),
       RUNS,
