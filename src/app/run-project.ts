@@ -19,8 +19,8 @@ export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenP
   readonly converge?: boolean;
   /** `--ignore` patterns, beside those of the working directory's `.cosiignore`. */
   readonly ignore?: readonly string[];
-  /** The standard input's text, when a path is `-`. */
-  readonly stdin?: string;
+  /** The standard input's bytes (or text), when a path is `-`. */
+  readonly stdin?: Uint8Array | string;
   /** Told which config was found (`undefined`: none), before anything else runs. */
   readonly onConfig?: (config: LoadedConfig | undefined) => void;
 }

@@ -6,8 +6,8 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown };
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The whole standard input, for `-f -`; absent where there is none to read. */
-  readonly readStdin?: () => Promise<string>;
+  /** The whole standard input, for `-f -` (bytes, decoded as strictly as files); absent where there is none to read. */
+  readonly readStdin?: () => Promise<Uint8Array | string>;
   /** Whether stdout is a terminal (color and progress only then). */
   readonly isTTY: boolean;
   /**
@@ -46,7 +46,7 @@ export function processIo(): CliIo {
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      return Buffer.concat(chunks);
     },
     env: process.env,
     isTTY: process.stdout.isTTY,

@@ -96,7 +96,7 @@ export async function toRunOptions(
       );
     }
   }
-  let stdin: string | undefined;
+  let stdin: Uint8Array | string | undefined;
   if (files.includes('-')) {
     if (io.readStdin === undefined) throw new CliError('-f -: this process has no standard input');
     stdin = await io.readStdin();

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { compareFindings, type Finding } from './finding.js';
+import { decodeManifest, EncodingError } from './decode-manifest.js';
+import { compareFindings, createFinding, type Finding } from './finding.js';
 import type { ManifestFile } from './load-manifests.js';
 import {
   ManifestCache,
@@ -16,8 +17,11 @@ import {
 
 /** Options of {@link readManifests} and {@link ManifestReader}. */
 export interface ReadManifestsOptions extends ManifestCacheOptions, WalkManifestTreeOptions {
-  /** The text that the path `-` stands for (the standard input), read once by the caller. */
-  readonly stdin?: string;
+  /**
+   * What the path `-` stands for (the standard input), read once by the caller: its bytes, decoded
+   * as strictly as a file's, or text already decoded.
+   */
+  readonly stdin?: Uint8Array | string;
 }
 
 /** How findings name the standard input. */
@@ -73,7 +77,7 @@ export class ManifestReader {
   readonly #fs: ManifestFileSystem;
   readonly #cwd: string;
   readonly #ignore: readonly string[];
-  readonly #stdin: string | undefined;
+  readonly #stdin: Uint8Array | string | undefined;
   readonly #cache: ManifestCache;
   /** Absolute path -> text, as last read. */
   #texts = new Map<string, string>();
@@ -145,7 +149,16 @@ export class ManifestReader {
     });
     this.#texts = texts;
     if (this.#paths.includes(STDIN_PATH)) {
-      manifests.push({ path: STDIN_DISPLAY, text: this.#stdin ?? '' });
+      const stdin = this.#stdin ?? '';
+      try {
+        const text = typeof stdin === 'string' ? stdin : decodeManifest(stdin);
+        manifests.push({ path: STDIN_DISPLAY, text });
+      } catch (error) {
+        if (!(error instanceof EncodingError)) throw error;
+        const { line, col, message } = error;
+        const at = { file: STDIN_DISPLAY, line, col, pointer: '' };
+        findings.push(createFinding({ code: 'invalid-encoding', message, ...at }));
+      }
     }
 
     const result = this.#cache.load(manifests);

@@ -32,6 +32,19 @@ describe('manifest inputs, as kubeconform and kubectl take them', () => {
     expect(bad.stderr).toContain('<stdin>:1:');
   });
 
+  it('decodes the standard input as strictly as a file', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('metadata: { type: vm, id: x }\nspec: { image: "it'),
+      Buffer.from([0x92]), // a Windows-1252 apostrophe
+      Buffer.from('s" }\n'),
+    ]);
+    const r = await cli(['apply', '-f', 'fixtures/minimal/definitions.yaml', '-f', '-'], {
+      stdin: bytes,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^<stdin>:2:\d+: error\[invalid-encoding\]: the file is not UTF-8/m);
+  });
+
   it('takes paths as arguments', async () => {
     const r = await cli(['check', 'fixtures/minimal']);
     expect(r.code).toBe(0);

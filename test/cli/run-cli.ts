@@ -17,7 +17,7 @@ export async function cli(
     env?: Record<string, string>;
     isTTY?: boolean;
     /** The standard input's text, for `-f -`. */
-    stdin?: string;
+    stdin?: string | Uint8Array;
     onInterrupt?: (handler: () => void) => () => void;
   } = {},
 ): Promise<CliResult> {
