@@ -9,6 +9,7 @@ import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
+import { lastChangedFields } from './last-change.js';
 import { displayPath } from './display-path.js';
 import { openProject, type OpenProjectOptions, type Project } from './project.js';
 import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
@@ -44,6 +45,8 @@ export interface RunOutcome {
   readonly report?: ConvergenceReport;
   /** What the run found about what the controllers wrote (types with no definition). */
   readonly findings: readonly Finding[];
+  /** For each resource that kept changing (by pointer key): the fields its last write changed. */
+  readonly lastChanges: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -73,6 +76,10 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   try {
     const report = options.converge === false ? undefined : await convergeProject(project, options);
     const snapshot = await takeSnapshot(project.state);
+    const lastChanges = await lastChangedFields(
+      project.state,
+      report?.oscillating.map((o) => o.pointer) ?? [],
+    );
     const findings = [
       ...(report
         ? collisionFindings(manifests.resources, project.runtime.dependencyGraph(), report)
@@ -82,7 +89,7 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
     return {
       config,
       manifests,
-      outcome: { project, snapshot, findings, ...(report ? { report } : {}) },
+      outcome: { project, snapshot, findings, lastChanges, ...(report ? { report } : {}) },
     };
   } finally {
     await project.runtime.stop();

@@ -109,6 +109,11 @@ describe('exit codes', () => {
     expect(r.stderr).toContain('did not converge (write bound hit)');
     expect(r.stderr).toMatch(/Echoes\.test\.cosi\.dev\(default\/ping\): \d+ writes by Ping/);
     expect(r.stderr).toMatch(/Echoes\.test\.cosi\.dev\(default\/pong\): \d+ writes by Pong/);
+    // Which window the counts cover, and what the last write of each changed.
+    expect(r.stderr).toContain('kept changing (counted over the last 501 writes):');
+    expect(r.stderr).toMatch(
+      /default\/ping\): \d+ writes by Ping; the last one changed \/spec\/value$/m,
+    );
   });
 
   it('exits 1 when a controller keeps failing, with its last error and the item', async () => {

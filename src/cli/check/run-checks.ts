@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import { displayPath } from '../../app/display-path.js';
+import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
@@ -103,13 +104,18 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     report.reason === 'aborted'
   ) {
     const hot = report.oscillating
-      .map((o) => `${formatPointer(o.pointer)} (${o.writes} writes by ${o.writers.join(', ')})`)
+      .map((o) => {
+        const fields = outcome.lastChanges.get(pointerKey(o.pointer));
+        const changed = fields ? `, last changing ${fields.join(', ')}` : '';
+        return `${formatPointer(o.pointer)} (${o.writes} writes by ${o.writers.join(', ')}${changed})`;
+      })
       .join('; ');
+    const window = Math.min(report.writes, OSCILLATION_WINDOW);
     convergence.push(
       runFinding(
         'not-converged',
         'error',
-        `the controllers did not converge (${report.reason})${hot ? `: kept changing: ${hot}` : ''}`,
+        `the controllers did not converge (${report.reason})${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}`,
         report.oscillating[0] ? placeOf(report.oscillating[0].pointer) : configAt,
       ),
     );

@@ -56,6 +56,7 @@ export async function runAndReport(
           controllers: project.runtime.controllerNames().length,
           config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
           errorPlace: (controller) => errorPlace(run, controller, io.cwd),
+          lastChanges: run.outcome.lastChanges,
           ...(flags.stable ? {} : { wallTime: performance.now() - started }),
         },
         colors,

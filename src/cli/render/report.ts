@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import { formatPointer } from '../../engine/resource/pointer.js';
-import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
+import { formatPointer, pointerKey } from '../../engine/resource/pointer.js';
+import { OSCILLATION_WINDOW, type ConvergenceReport } from '../../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../../loaders/finding.js';
 import { formatDuration } from '../duration.js';
 import { escapeControl } from './escape-control.js';
@@ -35,6 +35,8 @@ export interface RunCounts {
    * when its stack says so.
    */
   readonly errorPlace?: (controller: string) => string | undefined;
+  /** For each resource that kept changing (by pointer key): the fields its last write changed. */
+  readonly lastChanges?: ReadonlyMap<string, readonly string[]>;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
   readonly wallTime?: number;
 }
@@ -82,11 +84,13 @@ export function renderReport(
     }
   }
   if (report.oscillating.length > 0) {
-    lines.push(c.red('kept changing:'));
+    const window = Math.min(report.writes, OSCILLATION_WINDOW);
+    lines.push(c.red(`kept changing (counted over the last ${plural(window, 'write')}):`));
     for (const o of report.oscillating) {
+      const fields = counts.lastChanges?.get(pointerKey(o.pointer));
       lines.push(
         escapeControl(
-          `  ${formatPointer(o.pointer)}: ${plural(o.writes, 'write')} by ${o.writers.join(', ')}`,
+          `  ${formatPointer(o.pointer)}: ${plural(o.writes, 'write')} by ${o.writers.join(', ')}${fields ? `; the last one changed ${fields.join(', ')}` : ''}`,
         ),
       );
     }

@@ -68,9 +68,15 @@ export interface ConvergenceReport {
   readonly errors: number;
   /** Sorted by name. */
   readonly controllers: readonly ControllerReport[];
-  /** When not converged: the resources written most, most first. */
+  /**
+   * When not converged: the resources written most, most first, counted over the last
+   * {@link OSCILLATION_WINDOW} writes of the run.
+   */
   readonly oscillating: readonly OscillatingResource[];
 }
+
+/** How many of the last writes the oscillation counts of a report cover. */
+export const OSCILLATION_WINDOW = 4096;
 
 /**
  * Remembers the last writes in a ring, to name what kept changing when a run did not settle:
@@ -81,7 +87,7 @@ export class WriteTracker {
   readonly #writers: string[];
   readonly #pointers: Pointer[];
 
-  constructor(readonly window = 4096) {
+  constructor(readonly window = OSCILLATION_WINDOW) {
     this.#writers = new Array<string>(window);
     this.#pointers = new Array<Pointer>(window);
   }
