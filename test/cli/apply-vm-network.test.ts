@@ -116,6 +116,19 @@ describe('exit codes', () => {
     );
   });
 
+  it('exits 3 at the time bound, naming a controller that requeues without writing and its items', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/cli/poller', '--timeout', '10m']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('did not converge (time bound hit)');
+    expect(r.stderr).toMatch(
+      /^PollerController kept requeueing 1 item \(\d+ reconciles, 0 writes\): Counters\.test\.cosi\.dev\(default\/start\)$/m,
+    );
+    const check = await cli(['check', '-f', 'fixtures/cli/poller', '--timeout', '10m']);
+    expect(check.stdout).toContain(
+      'PollerController kept requeueing Counters.test.cosi.dev(default/start)',
+    );
+  });
+
   it('exits 1 when a controller keeps failing, with its last error and the item', async () => {
     const r = await cli(['apply', '-f', 'fixtures/cli/failing-controller']);
     expect(r.code).toBe(1);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -179,5 +179,16 @@ describe('mistakes in the config', () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no controllers today \(at helper\.ts:2:\d+\)/);
+  });
+});
+
+describe("README's CI job", () => {
+  it('passes on the layout it describes: config at the root, manifests and goldens in folders', async () => {
+    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+    const job = /- run: npx cosi (check .*)$/m.exec(readme)?.[1];
+    expect(job).toBeDefined();
+    const r = await cli((job ?? '').split(' '), { cwd: CI_LAYOUT });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
   });
 });

@@ -111,11 +111,15 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
       })
       .join('; ');
     const window = Math.min(report.writes, OSCILLATION_WINDOW);
+    const requeueing = report.controllers
+      .filter((c) => c.waitingItems.length > 0)
+      .map((c) => `${c.name} kept requeueing ${c.waitingItems.map(formatPointer).join(', ')}`)
+      .join('; ');
     convergence.push(
       runFinding(
         'not-converged',
         'error',
-        `the controllers did not converge (${report.reason})${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}`,
+        `the controllers did not converge (${report.reason})${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}${requeueing ? `: ${requeueing}` : ''}`,
         report.oscillating[0] ? placeOf(report.oscillating[0].pointer) : configAt,
       ),
     );

@@ -83,6 +83,22 @@ export function renderReport(
       );
     }
   }
+  if (!report.converged) {
+    // What kept the run going without changing anything: items requeued again and again.
+    for (const controller of report.controllers) {
+      const waiting = controller.waitingItems;
+      if (waiting.length === 0) continue;
+      const shown = waiting.slice(0, 5).map(formatPointer).join(', ');
+      const more = waiting.length > 5 ? `, and ${waiting.length - 5} more` : '';
+      lines.push(
+        c.yellow(
+          escapeControl(
+            `${controller.name} kept requeueing ${plural(waiting.length, 'item')} (${plural(controller.reconciles, 'reconcile')}, ${plural(controller.writes, 'write')}): ${shown}${more}`,
+          ),
+        ),
+      );
+    }
+  }
   if (report.oscillating.length > 0) {
     const window = Math.min(report.writes, OSCILLATION_WINDOW);
     lines.push(c.red(`kept changing (counted over the last ${plural(window, 'write')}):`));

@@ -6,7 +6,7 @@ import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 /** An adapter's part of its {@link ControllerReport}; the runtime adds the name and the counts. */
 export type AdapterReport = Pick<
   ControllerReport,
-  'kind' | 'condition' | 'lastError' | 'failingItems'
+  'kind' | 'condition' | 'lastError' | 'failingItems' | 'waitingItems'
 >;
 
 /**

@@ -110,6 +110,7 @@ export class ControllerAdapter implements Adapter {
       condition: this.#condition,
       ...(this.#lastError ? { lastError: this.#lastError.message } : {}),
       failingItems: [],
+      waitingItems: [],
     };
   }
 

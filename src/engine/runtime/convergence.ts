@@ -45,6 +45,11 @@ export interface ControllerReport {
   readonly lastError?: string;
   /** Queue controllers: items still failing. */
   readonly failingItems: readonly ItemFailure[];
+  /**
+   * Queue controllers: items waiting to be reconciled again after a delay (a requeue or a
+   * backoff), sorted. When a time bound ends the run, these are what kept it going.
+   */
+  readonly waitingItems: readonly Pointer[];
   readonly metrics: Readonly<ControllerMetrics>;
 }
 

@@ -143,6 +143,9 @@ export class QControllerAdapter implements Adapter {
         attempts: f.attempts,
         error: f.lastError.message,
       })),
+      waitingItems: this.#queue
+        .delayedItems()
+        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : [])),
     };
   }
 

@@ -370,7 +370,7 @@ export class Runtime {
         const m = adapter.metrics;
         const base = baseline.get(adapter.name)?.metrics;
         const changesBefore = baseline.get(adapter.name)?.changes ?? 0;
-        const { kind, condition, lastError, failingItems } = adapter.report();
+        const { kind, condition, lastError, failingItems, waitingItems } = adapter.report();
         return {
           name: adapter.name,
           kind,
@@ -381,6 +381,7 @@ export class Runtime {
           restarts: m.restarts - (base?.restarts ?? 0),
           ...(lastError === undefined ? {} : { lastError }),
           failingItems,
+          waitingItems,
           metrics: { ...m },
         };
       })

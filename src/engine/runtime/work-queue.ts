@@ -1,3 +1,4 @@
+import { compareStrings } from '../compare-strings.js';
 import type { Clock, Timer } from './clock.js';
 
 interface Entry<T> {
@@ -39,6 +40,14 @@ export class WorkQueue<T> {
   /** Keys queued (ready or delayed). */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The items waiting for their release time (requeued with a delay), in key order. */
+  delayedItems(): T[] {
+    return [...this.#entries]
+      .filter(([, entry]) => entry.timer !== undefined)
+      .sort(([a], [b]) => compareStrings(a, b))
+      .map(([, entry]) => entry.item);
   }
 
   /** Keys ready to be taken now. */

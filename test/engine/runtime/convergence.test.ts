@@ -153,6 +153,7 @@ describe('merging the reports of two runs in a row', () => {
     errors: counts.errors,
     restarts: 0,
     failingItems: [],
+    waitingItems: [],
     metrics: createMetrics(),
     ...(counts.errors > 0 ? { lastError: 'boom' } : {}),
   });
