@@ -1,6 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { PrintColumn } from '../../engine/resource/definition.js';
-import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
+import {
+  TypeResolutionError,
+  type DefinitionRegistry,
+} from '../../engine/resource/definition-registry.js';
 import { pointerKey } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { ControllerCondition } from '../../engine/runtime/metrics.js';
@@ -205,31 +208,13 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
           );
         }
       }
-      for (const [type, rows] of byType) {
-        const definition = project.registry.get(type);
-        groups.push({
-          type,
-          displayType: definition?.displayType ?? type,
-          names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
-          columns: definition?.printColumns ?? [],
-          sensitive: definition?.sensitivity === 'sensitive',
-          rows,
-        });
-      }
+      for (const [type, rows] of byType) groups.push(typeGroup(project.registry, type, rows));
       previous = snapshot.resources;
       previousProject = project;
     } else if (project && snapshot) {
       // Nothing applied: the last good state, unmarked.
       for (const [type, rows] of groupUnchanged(snapshot.resources.filter(shown))) {
-        const definition = project.registry.get(type);
-        groups.push({
-          type,
-          displayType: definition?.displayType ?? type,
-          names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
-          columns: definition?.printColumns ?? [],
-          sensitive: definition?.sensitivity === 'sensitive',
-          rows,
-        });
+        groups.push(typeGroup(project.registry, type, rows));
       }
     }
 
@@ -292,6 +277,19 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
       ...(queryError !== undefined ? { queryError } : {}),
       writes,
     };
+  };
+}
+
+/** A type's rows, with what the view needs of its definition (if it has one). */
+function typeGroup(registry: DefinitionRegistry, type: string, rows: ResourceRow[]): TypeGroup {
+  const definition = registry.get(type);
+  return {
+    type,
+    displayType: definition?.displayType ?? type,
+    names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
+    columns: definition?.printColumns ?? [],
+    sensitive: definition?.sensitivity === 'sensitive',
+    rows,
   };
 }
 

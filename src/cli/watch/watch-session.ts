@@ -10,7 +10,6 @@ import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snaps
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
-import { describeConfigError } from './config-error-location.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -256,7 +255,7 @@ class Session implements WatchSession {
           // project keeps running. Anything else is a bug, shown the same way.
           const message =
             error instanceof ConfigError
-              ? describeConfigError(error, this.#options.cwd)
+              ? describeConfigError(error)
               : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
           this.#emit(
             { trigger, changed, files: [], findings: [], cost: { read: 0, parsed: 0 } },
@@ -367,4 +366,16 @@ class Session implements WatchSession {
     this.#idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/**
+ * A config error for the view: `file:line:col: problem` (the loader found the place in the
+ * user's code, when there is one), the first line of each problem.
+ */
+function describeConfigError(error: ConfigError): string {
+  const where =
+    error.line === undefined ? error.file : `${error.file}:${error.line}:${error.col ?? 1}`;
+  return error.problems
+    .map((problem) => `${where}: ${(problem.split('\n', 1)[0] ?? '').trim()}`)
+    .join('\n');
 }
