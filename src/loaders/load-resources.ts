@@ -21,6 +21,7 @@ import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
 import type { ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { checkKubernetesDocument } from './kubernetes/check-kubernetes-document.js';
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
@@ -39,10 +40,20 @@ export function loadResources(
   const schemas = new SpecChecker(compiler, given.source, findings);
   for (const { report, header } of collected.pending) {
     if (header === undefined) continue;
-    const definition = resolveType(header.type, collected.registry, report, collected.invalid);
+    const definition =
+      header.kubernetes === undefined
+        ? resolveType(header.type, collected.registry, report, collected.invalid)
+        : collected.kinds.resolve(header.kubernetes, report);
     if (definition === undefined) continue;
-    schemas.check(definition, header.spec, report);
+    const spec = schemas.check(definition, header, report);
     if (header.id === undefined) continue;
+    if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
+      report.add(
+        'invalid-namespace',
+        '/metadata/namespace',
+        `${definition.kubernetes.kind} is cluster-scoped: it has no namespace; remove metadata.namespace`,
+      );
+    }
     const pointer = {
       namespace: header.namespace ?? definition.defaultNamespace,
       type: definition.type,
@@ -51,7 +62,7 @@ export function loadResources(
     const key = pointerKey(pointer);
     reportDuplicate(key, pointer, seen, report);
     if (report.hasErrors) continue;
-    resources.push(toManifestResource(key, pointer, header, definition, report));
+    resources.push(toManifestResource(key, pointer, { ...header, spec }, definition, report));
   }
   return resources;
 }
@@ -99,8 +110,10 @@ class SpecChecker {
     readonly findings: Finding[],
   ) {}
 
-  check(definition: ResourceDefinition, spec: unknown, report: DocumentReport): void {
-    if (definition.schema === undefined) return;
+  /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
+  check(definition: ResourceDefinition, header: ManifestHeader, report: DocumentReport): unknown {
+    const spec = header.spec;
+    if (definition.schema === undefined) return spec;
     const compiled = this.compiler.compile(definition.schema);
     if (compiled.validate === undefined && !this.#reported.has(definition)) {
       // Only a given definition can get here: a manifest's own invalid schema keeps its
@@ -120,7 +133,11 @@ class SpecChecker {
         );
       }
     }
+    if (definition.kubernetes !== undefined) {
+      return checkKubernetesDocument(definition, header, compiled.validate, report);
+    }
     report.addSpecViolations(compiled.validate?.(spec) ?? []);
+    return spec;
   }
 }
 
