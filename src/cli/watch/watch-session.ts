@@ -10,6 +10,7 @@ import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snaps
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
+import { readDefinitionPaths } from '../../loaders/definition-paths.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -139,6 +140,8 @@ class Session implements WatchSession {
   readonly #options: WatchSessionOptions;
   readonly #debounceMs: number;
   #reader: ManifestReader | undefined;
+  /** Findings of the `--definitions` paths, read with the config. */
+  #definitionFindings: readonly Finding[] = [];
   #config: LoadedConfig | undefined;
   #running: Running | undefined;
   #watcher: FileWatcher | undefined;
@@ -274,11 +277,18 @@ class Session implements WatchSession {
     const config = await loadProjectConfig(this.#options);
     this.#options.onConfig?.(config);
     this.#config = config;
+    const ignore = await ignorePatterns(this.#options);
+    // Read with the config: `--definitions` paths are not watched.
+    const extra = await readDefinitionPaths(this.#options.definitionPaths ?? [], {
+      cwd: this.#options.cwd,
+      ignore,
+    });
+    this.#definitionFindings = extra.findings;
     // The definitions of the config are part of every load: a new config needs a new cache.
     this.#reader = new ManifestReader(this.#options.files, {
       cwd: this.#options.cwd,
-      ignore: await ignorePatterns(this.#options),
-      definitions: config?.definitions ?? [],
+      ignore,
+      definitions: [...(config?.definitions ?? []), ...extra.definitions],
       ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
     });
   }
@@ -294,7 +304,8 @@ class Session implements WatchSession {
     contentOnly = false,
   ): Promise<void> {
     const started = performance.now();
-    const load = await (this.#reader as ManifestReader).read(paths, { contentOnly });
+    const read = await (this.#reader as ManifestReader).read(paths, { contentOnly });
+    const load = { ...read, findings: [...this.#definitionFindings, ...read.findings] };
     const loaded = {
       trigger,
       changed,
