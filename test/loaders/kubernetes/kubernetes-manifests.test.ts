@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { toDocument } from '../../../src/cli/render/resource-document.js';
+import { createDefinition } from '../../../src/engine/resource/definition.js';
 import { newResource } from '../../../src/engine/resource/resource.js';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { loadManifests, type ManifestFile } from '../../../src/loaders/load-manifests.js';
@@ -164,5 +165,26 @@ describe('Kubernetes-shaped manifests', () => {
       creationTimestamp: '2025-01-01T00:00:00Z',
     });
     expect(printed.spec).toEqual({ keep: 1 });
+  });
+
+  it('resolve the core group from a config definition with a Kubernetes identity, and say so when there is none', () => {
+    const configMap = {
+      path: 'cm.yaml',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n',
+    };
+    const none = loadManifests([configMap]);
+    expect(none.findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
+      ['unknown-type', 'kubernetes-kind', '/kind'],
+    ]);
+    expect(none.findings[0]?.message).toContain('define ConfigMaps.core in the config');
+    const definitions = [
+      createDefinition({
+        type: 'ConfigMaps.core',
+        kubernetes: { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
+      }),
+    ];
+    const { resources, findings } = loadManifests([configMap], { definitions });
+    expect(findings).toEqual([]);
+    expect(resources[0]?.resource.spec).toEqual({ data: { mode: 'fast' } });
   });
 });
