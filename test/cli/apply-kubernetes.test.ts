@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { strictWarnings } from '../../src/cli/check/strict-warnings.js';
+import { loadManifests } from '../../src/loaders/load-manifests.js';
 import { cli } from './run-cli.js';
 
 interface KubernetesDoc {
@@ -55,5 +57,37 @@ describe('cosi on Kubernetes manifests and CRDs (fixtures/kubernetes)', () => {
     expect(r.stdout + r.stderr).toContain(
       'fixtures/invalid/unknown-kind/resources.yaml:3:7: error[unknown-type]: no CustomResourceDefinition defines kind Certificate in cert-manager.io/v1: add one (certificates.cert-manager.io)',
     );
+  });
+
+  it('leaves the undeclared fields of a Kubernetes-shaped type to the load, not to --strict', () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: jobs.example.org }
+spec:
+  group: example.org
+  names: { plural: jobs, kind: Job }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { image: { type: string } } }
+            status:
+              type: object
+              x-kubernetes-preserve-unknown-fields: true
+              properties: { phase: { type: string } }
+`;
+    const job =
+      'apiVersion: example.org/v1\nkind: Job\nmetadata: { name: j }\nspec: { image: x }\nstatus: { phase: done, extra: 1 }\n';
+    const { resources, findings } = loadManifests([
+      { path: 'crd.yaml', text: crd },
+      { path: 'job.yaml', text: job },
+    ]);
+    expect(findings).toEqual([]);
+    expect(strictWarnings(resources, undefined)).toEqual([]);
   });
 });
