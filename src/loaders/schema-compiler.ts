@@ -4,6 +4,7 @@ import { jsonPointer } from './json-pointer.js';
 import {
   addKubernetesKeywords,
   KUBERNETES_KEYWORD_MESSAGES,
+  toAjvSchema,
 } from './kubernetes/structural-schema.js';
 import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
@@ -64,7 +65,7 @@ export class SchemaCompiler {
   compile(schema: JsonSchema): CompiledSchema {
     let compiled = this.#compiled.get(schema);
     if (compiled === undefined) {
-      compiled = this.#compile(schema);
+      compiled = this.#compile(toAjvSchema(schema));
       this.#compiled.set(schema, compiled);
     }
     return compiled;

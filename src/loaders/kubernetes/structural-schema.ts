@@ -6,6 +6,7 @@
  */
 
 import type { Ajv, KeywordDefinition } from 'ajv';
+import type { JsonSchema } from '../../engine/resource/definition.js';
 
 /** Whether a value is an integer or a string, as `x-kubernetes-int-or-string` requires. */
 function isIntOrString(value: unknown): boolean {
@@ -36,7 +37,8 @@ const KUBERNETES_KEYWORDS: readonly KeywordDefinition[] = [
     keyword: 'x-kubernetes-int-or-string',
     schemaType: 'boolean',
     errors: false,
-    validate: (enabled: boolean, data: unknown) => !enabled || data === null || isIntOrString(data),
+    validate: (enabled: boolean, data: unknown, parentSchema?: Record<string, unknown>) =>
+      !enabled || isIntOrString(data) || (data === null && parentSchema?.nullable === true),
   },
   {
     // `set`: items unique by value; `map`: unique by `x-kubernetes-list-map-keys`.
@@ -77,3 +79,41 @@ export const KUBERNETES_KEYWORD_MESSAGES: Readonly<Record<string, string>> = {
 export function addKubernetesKeywords(ajv: Ajv): void {
   for (const definition of KUBERNETES_KEYWORDS) ajv.addKeyword(definition);
 }
+
+/**
+ * The schema as ajv can compile it: ajv refuses `nullable` without `type`, which a structural
+ * schema allows beside `x-kubernetes-int-or-string` (typed here as integer or string, so that
+ * ajv's `nullable` adds null) or where any value goes (there `nullable` changes nothing, so it is
+ * left out). The schema itself when it has no such node; a copy otherwise, the same shape, so
+ * that paths into it are paths into the schema.
+ */
+export function toAjvSchema(schema: JsonSchema): JsonSchema {
+  return hasUntypedNullable(schema) ? (typeUntypedNullable(schema) as JsonSchema) : schema;
+}
+
+function hasUntypedNullable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasUntypedNullable);
+  const node = value as Record<string, unknown>;
+  if (node.nullable === true && node.type === undefined) return true;
+  return Object.entries(node).some(
+    ([key, child]) => !DATA_KEYWORDS.has(key) && hasUntypedNullable(child),
+  );
+}
+
+function typeUntypedNullable(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(typeUntypedNullable);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] = DATA_KEYWORDS.has(key) ? child : typeUntypedNullable(child);
+  }
+  if (out.nullable === true && out.type === undefined) {
+    if (out['x-kubernetes-int-or-string'] === true) out.type = ['integer', 'string'];
+    else delete out.nullable;
+  }
+  return out;
+}
+
+/** Keywords whose value is data: a `nullable` key in them is no keyword. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);

@@ -57,6 +57,20 @@ describe('the x-kubernetes-* keywords in schemas', () => {
     expect(check(schema, { size: null })).toEqual([['/size', 'type']]);
   });
 
+  it('nullable without a type is accepted, and adds null to x-kubernetes-int-or-string', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        port: { 'x-kubernetes-int-or-string': true, nullable: true },
+        strict: { 'x-kubernetes-int-or-string': true },
+        values: { 'x-kubernetes-preserve-unknown-fields': true, nullable: true },
+      },
+    };
+    expect(check(schema, { port: null, values: null })).toEqual([]);
+    expect(check(schema, { port: 1.5 })).toContainEqual(['/port', 'x-kubernetes-int-or-string']);
+    expect(check(schema, { strict: null })).toEqual([['/strict', 'x-kubernetes-int-or-string']]);
+  });
+
   it('x-kubernetes-validations and the other annotations are accepted and check nothing themselves', () => {
     const schema = {
       type: 'object',
