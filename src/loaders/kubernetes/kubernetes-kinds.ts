@@ -9,6 +9,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
 import { formatLocation, type SourceLocation } from '../finding.js';
 import type { KubernetesHeader } from '../manifest-document.js';
+import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 
 /** The definitions of Kubernetes kinds, by group, version and kind. */
@@ -51,7 +52,9 @@ export class KubernetesKinds {
     const invalid = this.#invalid.get(`${group}/${kind}`);
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
     let message: string;
-    if (group === '' && versions === undefined) {
+    if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
+      message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
+    } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
       message = `nothing defines kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
     } else if (invalid !== undefined) {

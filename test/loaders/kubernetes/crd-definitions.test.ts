@@ -140,4 +140,14 @@ describe('CustomResourceDefinitions as definitions', () => {
       'a.yaml',
     ]);
   });
+
+  it('say that a CRD of apiextensions.k8s.io/v1beta1 must be rewritten as v1', () => {
+    const text = backupCrd(VERSION_V1).replace(
+      'apiextensions.k8s.io/v1',
+      'apiextensions.k8s.io/v1beta1',
+    );
+    const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(findings.map(where)).toEqual([['unknown-type', 'kubernetes-kind', 2, 7, '/kind']]);
+    expect(findings[0]?.message).toContain('write it as apiextensions.k8s.io/v1');
+  });
 });
