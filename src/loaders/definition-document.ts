@@ -6,6 +6,7 @@ import {
   type ResourceDefinition,
   type ResourceDefinitionInput,
 } from '../engine/resource/definition.js';
+import { checkDefinitionSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
@@ -84,14 +85,7 @@ export function readDefinition(
   }
   if (!checkManifestRules(definition, input.aliases ?? [], id, report)) return undefined;
   if (input.schema !== undefined) {
-    for (const problem of compiler.compile(input.schema).problems) {
-      report.add(
-        'invalid-schema',
-        `/spec/schema${problem.path}`,
-        `the schema of ${input.type} is invalid: ${problem.message}`,
-        { part: problem.part, rule: problem.keyword },
-      );
-    }
+    checkDefinitionSchema(input.schema, input.type, '/spec/schema', report, compiler);
   }
   return definition;
 }

@@ -16,6 +16,7 @@ import type {
   GivenDefinitions,
   InvalidDefinitions,
 } from './collect-definitions.js';
+import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
@@ -134,9 +135,9 @@ class SpecChecker {
       }
     }
     if (definition.kubernetes !== undefined) {
-      return checkKubernetesDocument(definition, header, compiled.validate, report);
+      return checkKubernetesDocument(definition, header, compiled, report);
     }
-    report.addSpecViolations(compiled.validate?.(spec) ?? []);
+    checkAgainstSchema(compiled, spec, '/spec', report);
     return spec;
   }
 }

@@ -9,7 +9,8 @@
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
 import { isPlainObject, type ManifestHeader } from '../manifest-document.js';
-import type { SpecValidator } from '../schema-compiler.js';
+import { checkAgainstSchema } from '../definition-schema.js';
+import type { CompiledSchema } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
 
@@ -22,7 +23,7 @@ import { findUnknownFields } from './unknown-fields.js';
 export function checkKubernetesDocument(
   definition: ResourceDefinition,
   header: ManifestHeader,
-  validate: SpecValidator | undefined,
+  compiled: CompiledSchema,
   report: DocumentReport,
 ): unknown {
   const schema = definition.schema;
@@ -54,10 +55,7 @@ export function checkKubernetesDocument(
     return header.spec;
   }
   applyDefaults(document, schema);
-  report.addSpecViolations(
-    [...(validate?.(document) ?? []), ...findUnknownFields(document, schema)],
-    at,
-  );
+  checkAgainstSchema(compiled, document, at, report, findUnknownFields(document, schema));
   const spec: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(document)) {
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;

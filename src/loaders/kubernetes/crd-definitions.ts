@@ -27,6 +27,7 @@ import {
   type PrintColumn,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
+import { checkDefinitionSchema } from '../definition-schema.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
 import { printColumnPathError } from '../print-column-path.js';
@@ -253,16 +254,15 @@ function versionDefinition(
     );
     return undefined;
   }
-  const problems = [...compiler.compile(schema).problems, ...findStructuralProblems(schema)];
-  for (const problem of problems) {
-    report.add(
-      'invalid-schema',
-      `${jsonPointer(schemaAt)}${problem.path}`,
-      `the schema of ${definition.type} is invalid: ${problem.message}`,
-      { part: problem.part, rule: problem.keyword },
-    );
-  }
-  return problems.length === 0 ? definition : undefined;
+  const valid = checkDefinitionSchema(
+    schema,
+    definition.type,
+    jsonPointer(schemaAt),
+    report,
+    compiler,
+    findStructuralProblems(schema),
+  );
+  return valid ? definition : undefined;
 }
 
 /** The printer columns cosi can show (on the spec's fields), as print columns. */

@@ -1,0 +1,48 @@
+import type { JsonSchema } from '../engine/resource/definition.js';
+import type { DocumentReport } from './document-report.js';
+import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-compiler.js';
+
+/**
+ * Reports what is wrong with a definition's schema, at its node in the definition document:
+ * `at` is where the schema is (`/spec/schema` in a cosi definition,
+ * `/spec/versions/0/schema/openAPIV3Schema` in a CRD). The one place both kinds of definition
+ * check their schema, so a check added here covers both. False when there was a problem.
+ */
+export function checkDefinitionSchema(
+  schema: JsonSchema,
+  type: string,
+  at: string,
+  report: DocumentReport,
+  compiler: SchemaCompiler,
+  extra: readonly SchemaProblem[] = [],
+): boolean {
+  const problems = [...compiler.compile(schema).problems, ...extra];
+  for (const problem of problems) {
+    report.add(
+      'invalid-schema',
+      `${at}${problem.path}`,
+      `the schema of ${type} is invalid: ${problem.message}`,
+      { part: problem.part, rule: problem.keyword },
+    );
+  }
+  return problems.length === 0;
+}
+
+/**
+ * Checks a value against its definition's compiled schema and reports each problem (and the
+ * `extra` ones) as a `schema-violation` at its node: `at` is where the value is in the document
+ * (`/spec` for a cosi document's spec; `` for a Kubernetes-shaped document, checked whole). The
+ * one place both shapes of document are checked against a schema, so a check added here covers
+ * both. False when there was a problem.
+ */
+export function checkAgainstSchema(
+  compiled: CompiledSchema,
+  value: unknown,
+  at: string,
+  report: DocumentReport,
+  extra: readonly SchemaProblem[] = [],
+): boolean {
+  const problems = [...(compiled.validate?.(value) ?? []), ...extra];
+  report.addSpecViolations(problems, at);
+  return problems.length === 0;
+}
