@@ -18,6 +18,7 @@ import type { ParsedManifest } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
 
 /** A document that is not a definition, its header read, waiting for the resources pass. */
@@ -79,26 +80,40 @@ export function collectDefinitions(
     kinds.add(definition);
   }
 
+  /** A CRD's definitions; an invalid one is remembered for the resources of its kind. */
+  const readCrdDefinitions = (
+    value: Record<string, unknown>,
+    name: string | undefined,
+    report: DocumentReport,
+  ): ResourceDefinition[] => {
+    const versions = readCrd(value, name, report, compiler);
+    if (versions.length === 0) invalid.addCrd(value, kinds, report);
+    return versions.map((v) => v.definition);
+  };
+
   for (const parsed of files) {
     findings.push(...parsed.findings);
     for (const document of parsed.documents) {
       const report = new DocumentReport(document, findings);
       if (isKubernetesShaped(document.value)) {
-        const header = readKubernetesHeader(document.value, report);
-        if (!isCrdDocument(document.value)) {
-          pending.push({ report, header });
-          continue;
-        }
-        const versions = readCrd(document.value, header.id, report, compiler);
-        if (versions.length === 0) invalid.addCrd(document.value, kinds, report);
-        for (const { definition } of versions) {
-          if (definedAt.has(definition.id)) {
-            reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
+        const objects = isKubernetesList(document.value)
+          ? listItems(document.value, document, findings)
+          : [{ item: document.value, report }];
+        for (const { item, report: itemReport } of objects) {
+          const header = readKubernetesHeader(item, itemReport);
+          if (!isCrdDocument(item)) {
+            pending.push({ report: itemReport, header });
             continue;
           }
-          definedAt.set(definition.id, report);
-          definitions.push(definition);
-          kinds.add(definition);
+          for (const definition of readCrdDefinitions(item, header.id, itemReport)) {
+            if (definedAt.has(definition.id)) {
+              reportDuplicate(definition, definedAt.get(definition.id), given.source, itemReport);
+              continue;
+            }
+            definedAt.set(definition.id, itemReport);
+            definitions.push(definition);
+            kinds.add(definition);
+          }
         }
         continue;
       }

@@ -5,7 +5,7 @@ import {
   type FindingCode,
   type SourceLocation,
 } from './finding.js';
-import type { ParsedDocument } from './parse-manifest.js';
+import type { ParsedDocument, Position } from './parse-manifest.js';
 import type { SchemaProblem } from './schema-compiler.js';
 
 /** Extra fields of a finding about a document. */
@@ -46,8 +46,23 @@ export class DocumentReport {
 
   /** Where a pointer is, as a finding location. */
   location(pointer: string, part: 'key' | 'value' = 'value'): SourceLocation {
-    const { line, col } = this.document.locate(pointer, part);
-    return { file: this.document.file, line, col, pointer };
+    const { line, col } = this.locate(pointer, part);
+    return { file: this.document.file, line, col, pointer: this.pointer(pointer) };
+  }
+
+  /** Where a pointer is, in the document (or its nearest existing parent). */
+  locate(pointer: string, part: 'key' | 'value' = 'value'): Position {
+    return this.document.locate(this.pointer(pointer), part);
+  }
+
+  /** Where the reported value starts: the document's root. */
+  get position(): Position {
+    return this.document.position;
+  }
+
+  /** A pointer relative to the reported value, as a pointer into the document. */
+  pointer(pointer: string): string {
+    return pointer;
   }
 
   add(

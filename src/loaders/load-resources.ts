@@ -23,6 +23,7 @@ import type { ManifestResource } from './load-manifests.js';
 import type { ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { checkKubernetesDocument } from './kubernetes/check-kubernetes-document.js';
+import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
@@ -154,13 +155,18 @@ function reportDuplicate(
     seen.set(key, report);
     return;
   }
-  const related = first.location('/metadata/id');
+  const related = first.location(idPointer(first));
   report.add(
     'duplicate-resource',
-    '/metadata/id',
+    idPointer(report),
     `${formatPointer(pointer)} is already defined at ${formatLocation(related)}`,
     { related },
   );
+}
+
+/** Where a document names its id: `metadata.name` in a Kubernetes-shaped one. */
+function idPointer(report: DocumentReport): string {
+  return isKubernetesShaped(report.document.value) ? '/metadata/name' : '/metadata/id';
 }
 
 function toManifestResource(
@@ -180,14 +186,14 @@ function toManifestResource(
     definition,
     source: {
       file: document.file,
-      line: document.position.line,
-      col: document.position.col,
+      line: report.position.line,
+      col: report.position.col,
       document: document.index,
     },
   };
   // Not enumerable: the resource stays plain data when compared, copied or serialised.
   Object.defineProperty(resource, 'locate', {
-    value: (at: string, part?: 'key' | 'value') => document.locate(at, part),
+    value: (at: string, part?: 'key' | 'value') => report.locate(at, part),
     enumerable: false,
   });
   return resource;

@@ -187,4 +187,40 @@ describe('Kubernetes-shaped manifests', () => {
     expect(findings).toEqual([]);
     expect(resources[0]?.resource.spec).toEqual({ data: { mode: 'fast' } });
   });
+
+  it('read each item of a kind: List as a document, CRDs included, with findings inside the list', () => {
+    const crd = `${CRD.trimEnd().replace(/^/gm, '    ').replace(/^    /, '  - ')}\n`;
+    const list = `apiVersion: v1
+kind: List
+items:
+${crd}  - apiVersion: example.org/v1
+    kind: ClusterBackup
+    metadata: { name: good }
+    spec: { keep: 2 }
+  - apiVersion: example.org/v1
+    kind: ClusterBackup
+    metadata: { name: bad }
+    spec: { keep: 0 }
+  - 7
+`;
+    const { resources, findings } = loadManifests([{ path: 'list.yaml', text: list }]);
+    expect(findings.map(where)).toEqual([
+      ['schema-violation', 31, 19, '/items/2/spec/keep'],
+      ['not-a-mapping', 32, 5, '/items/3'],
+    ]);
+    expect(resources.map((r) => [r.resource.metadata.id, r.source.line, r.source.col])).toEqual([
+      ['good', 24, 5],
+    ]);
+  });
+
+  it("report a resource defined twice at the second one's name", () => {
+    const { findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup('metadata:\n  name: b\n'),
+      { ...backup('metadata:\n  name: b\n'), path: 'again.yaml' },
+    ]);
+    expect(findings.map((f) => [f.code, f.file, f.line, f.col, f.pointer])).toEqual([
+      ['duplicate-resource', 'again.yaml', 4, 9, '/metadata/name'],
+    ]);
+  });
 });
