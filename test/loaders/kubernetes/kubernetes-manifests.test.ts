@@ -189,7 +189,7 @@ describe('Kubernetes-shaped manifests', () => {
   });
 
   it('read each item of a kind: List as a document, CRDs included, with findings inside the list', () => {
-    const crd = `${CRD.trimEnd().replace(/^/gm, '    ').replace(/^    /, '  - ')}\n`;
+    const crd = `${CRD.trimEnd().replace(/^/gm, '    ').replace(/^ {4}/, '  - ')}\n`;
     const list = `apiVersion: v1
 kind: List
 items:
