@@ -656,20 +656,20 @@ class EtcdStateImpl implements EtcdState {
     onChange: (change: EtcdChange) => void,
   ): Promise<void> {
     const key = Buffer.from(open.key);
+    let etcd: EtcdWatch | undefined;
     try {
-      const etcd = await this.#opening(client, {
+      etcd = await this.#opening(client, {
         key,
         ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
         startRevision: start,
         onChange,
         onError: (error) => {
-          void this.#explain(client, error, etcd.lastRevision + 1).then((reason) =>
-            open.queue.fail(reason),
-          );
+          const next = (etcd?.lastRevision ?? start - 1) + 1;
+          void this.#explain(client, error, next).then((reason) => open.queue.fail(reason));
         },
       });
-      // The signal may have ended the watch while etcd accepted it.
-      if (open.queue.closed) etcd.close();
+      // The signal (or an error) may have ended the watch while etcd accepted it.
+      if (open.queue.ended) etcd.close();
       else open.etcd = etcd;
     } catch (error) {
       open.queue.fail(await this.#explain(client, error, start));

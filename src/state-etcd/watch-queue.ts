@@ -34,6 +34,11 @@ export class WatchQueue {
     readonly onEnd: () => void,
   ) {}
 
+  /** Closed, or ending with `errored`: nothing more will be queued. */
+  get ended(): boolean {
+    return this.closed || this.#ending;
+  }
+
   /** Queues an event; ends the watch with `errored` when too many wait. */
   push(event: StateEvent): void {
     if (this.closed || this.#ending) return;
