@@ -251,6 +251,15 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     await vi.waitFor(() => expect(seen.at(-1)?.type).toBe('errored'), RECONNECT_TIMEOUT);
     expect(describeEvents(seen)).toEqual(['created:lamp-0@1', 'errored']);
     expect(isBufferOverrun((seen.at(-1) as { error: Error }).error)).toBe(true);
+
+    // A bootstrap larger than the buffer is not a lag: only changes count.
+    const bootstrapped: StateEvent[] = [];
+    await state.watchKind(LAMPS, (event) => bootstrapped.push(event), { bootstrap: true });
+    await vi.waitFor(() => expect(bootstrapped).toHaveLength(6), RECONNECT_TIMEOUT);
+    expect(bootstrapped.map((event) => event.type)).toEqual([
+      ...Array<string>(5).fill('created'),
+      'bootstrapped',
+    ]);
   });
 
   it('refuses to resume from a bookmark whose history was compacted', async () => {
