@@ -81,6 +81,15 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     expect(stored.spec).toEqual({ brightness: 3 });
     expect(stored.metadata).toMatchObject({ id: 'porch', version: 1, owner: 'installer' });
     expect(await state.kinds()).toEqual([LAMPS]);
+
+    // A tail replay writes the kind's marker key: neither a kind nor a resource for anyone.
+    const empty: Kind = { namespace: 'hall', type: 'Fans.lights.cosi.dev' };
+    const controller = new AbortController();
+    await state.watchKind(empty, () => undefined, { tailEvents: 5, signal: controller.signal });
+    await state.watchKind(LAMPS, () => undefined, { tailEvents: 5, signal: controller.signal });
+    controller.abort();
+    expect(await state.kinds()).toEqual([LAMPS]);
+    expect((await state.list(LAMPS)).map((r) => r.metadata.id)).toEqual(['porch']);
   });
 
   it('two writers on the same prefix conflict on the version exactly as in memory', async () => {
@@ -282,6 +291,14 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
       .watchKind(LAMPS, () => undefined, { startFromBookmark: bookmark })
       .catch((e: unknown) => e);
     expect(isInvalidBookmark(error)).toBe(true);
+
+    // A tail replays what compaction left that can be told in full: the change at the
+    // compaction revision lost its previous value, the ones after it did not.
+    await state.create(newLamp('attic'));
+    const tail: StateEvent[] = [];
+    await state.watchKind(LAMPS, (event) => tail.push(event), { tailEvents: 10 });
+    await vi.waitFor(() => expect(tail).toHaveLength(1), RECONNECT_TIMEOUT);
+    expect(describeEvents(tail)).toEqual(['created:attic@1']);
   });
 
   it('a live watch goes on across a restart of etcd, losing and repeating nothing', async () => {
