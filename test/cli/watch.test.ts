@@ -336,6 +336,44 @@ describe('cosi watch session', () => {
     expect(rounds[1]?.error).not.toContain('\n');
   });
 
+  it('a controller in backoff at the end of a round reports when it retries, on the simulated clock', async () => {
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      `import { defineConfig } from 'cosi';
+import { Host, HostStatus, NetworkConfig, Placement, VM } from './types.js';
+
+export default defineConfig({
+  definitions: [VM, Host, NetworkConfig, Placement, HostStatus],
+  controllers: [
+    {
+      name: 'Flaky',
+      settings: { inputs: [{ namespace: 'default', type: VM.type, kind: 'primary' }], outputs: [] },
+      reconcile: () => Promise.reject(new Error('no water')),
+      mapInput: async () => [],
+    },
+  ],
+});
+`,
+    );
+    const rounds: WatchRound[] = [];
+    session = await startWatchSession({
+      files: ['.'],
+      cwd: dir,
+      stable: true,
+      timeout: 1000,
+      watch: syntheticWatcher().watch,
+      onRound: (round) => rounds.push(round),
+    });
+    // Attempts at 0 and 500 ms; the third (500 + 750) is past the round's 1 s bound.
+    expect(rounds[0]?.report?.controllers[0]).toMatchObject({
+      name: 'Flaky',
+      condition: 'backoff',
+      retryIn: 750,
+    });
+    const view = createRoundViews({ stable: true })(rounds[0] as WatchRound);
+    expect(view.controllers[0]).toMatchObject({ condition: 'backoff', retryIn: 750 });
+  });
+
   it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
     const { rounds, watcher, session: s } = await start();
     watcher.emit('change', 'vms.yaml');

@@ -46,6 +46,8 @@ export interface ControllerRow {
   readonly lastError?: string;
   /** Queue controllers: items still failing. */
   readonly failingItems: number;
+  /** In `backoff`: ms after the round (on its simulated clock) until the next attempt. */
+  readonly retryIn?: number;
 }
 
 /** One write of a resource seen by the view: in which round, at which version, by whom. */
@@ -226,6 +228,7 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
       errors: c.errors,
       ...(c.lastError !== undefined ? { lastError: c.lastError } : {}),
       failingItems: c.failingItems.length,
+      ...(c.retryIn !== undefined ? { retryIn: c.retryIn } : {}),
     }));
     if (controllers.length === 0 && project) {
       for (const name of project.runtime.controllerNames()) {
