@@ -35,6 +35,15 @@ export interface CachedLoadResult extends LoadResult {
    * results were reused, because neither they nor the definitions changed.
    */
   readonly resolved: readonly string[];
+  /**
+   * The files whose resources may differ from the previous load's (new, changed, re-resolved,
+   * or gone: then with no resources), in load order, each with its resources now: what an
+   * applier grouped by file needs to apply this load on top of the previous one. Absent on a
+   * cache's first load and on a load that took the full path (duplicates, no resources): then
+   * only `resources` as a whole says what to apply. Not enumerable, so that a load still equals
+   * the full load of the same files.
+   */
+  readonly changes?: ReadonlyMap<string, readonly ManifestResource[]>;
 }
 
 /** The types every file is resolved against: the definitions in the manifests and the given ones. */
@@ -95,6 +104,8 @@ export class ManifestCache {
   /** Resource key -> how many loaded files define it, kept per file load: duplicates in O(edit). */
   readonly #keyCounts = new Map<string, number>();
   #duplicateKeys = 0;
+  /** Whether the last load's result can be the base of the next one's `changes`. */
+  #changesBase = false;
 
   constructor(options: ManifestCacheOptions = {}) {
     this.#options = options;
@@ -123,13 +134,17 @@ export class ManifestCache {
       }
       entries.set(file.path, entry);
     }
+    const gone: string[] = [];
     for (const [file, entry] of this.#entries) {
       if (entries.get(file) !== entry) this.#forget(entry);
+      if (!entries.has(file)) gone.push(file);
     }
     this.#entries = entries;
 
     const ordered = files.map((file) => entries.get(file.path) as Entry);
+    const lastDefinitions = this.#definitions;
     const definitions = this.#resolveDefinitions(ordered);
+    const changes = new Map<string, readonly ManifestResource[]>();
     const resolved: string[] = [];
     const resources: ManifestResource[] = [];
     const findings: Finding[] = [...definitions.findings];
@@ -139,9 +154,12 @@ export class ManifestCache {
       if (entry.hasDefinitions) {
         // Their resources are in load order among the definition files: take this file's.
         const file = entry.parsed.file;
+        const own: ManifestResource[] = [];
         while (definitions.resources[fromDefinitionFiles]?.source.file === file) {
-          resources.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
+          own.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
         }
+        for (const resource of own) resources.push(resource);
+        if (definitions !== lastDefinitions) changes.set(file, own);
         continue;
       }
       if (entry.load?.against !== definitions) {
@@ -149,12 +167,17 @@ export class ManifestCache {
         entry.load = this.#loadFile(entry.parsed, definitions);
         this.#count(entry.load, 1);
         resolved.push(entry.parsed.file);
+        changes.set(entry.parsed.file, entry.load.resources);
       }
       for (const resource of entry.load.resources) resources.push(resource);
       for (const finding of entry.load.findings) findings.push(finding);
       pending += entry.load.pending;
     }
-    if (this.#duplicateKeys > 0 || pending === 0) {
+    // A file that became a definition file, or stopped being one, is in `changes` all the same.
+    for (const file of gone) changes.set(file, []);
+    const base = this.#changesBase;
+    this.#changesBase = this.#duplicateKeys === 0 && pending > 0;
+    if (!this.#changesBase) {
       // Rare, and reported by the full load with the same findings as ever.
       return {
         ...loadParsedManifests(
@@ -165,7 +188,7 @@ export class ManifestCache {
         resolved: files.map((file) => file.path),
       };
     }
-    return {
+    const result: CachedLoadResult = {
       definitions: definitions.definitions,
       registry: definitions.registry,
       resources,
@@ -173,6 +196,7 @@ export class ManifestCache {
       parsed,
       resolved,
     };
+    return base ? withChanges(result, changes) : result;
   }
 
   /** The definitions of this load: the last ones while the files that hold them did not change. */
@@ -231,6 +255,15 @@ export class ManifestCache {
     if (before <= 1 && after > 1) this.#duplicateKeys++;
     if (before > 1 && after <= 1) this.#duplicateKeys--;
   }
+}
+
+/** `result` with its (not enumerable) {@link CachedLoadResult.changes}. */
+export function withChanges<T extends CachedLoadResult>(
+  result: T,
+  changes: CachedLoadResult['changes'],
+): T {
+  if (changes === undefined) return result;
+  return Object.defineProperty(result, 'changes', { value: changes, enumerable: false });
 }
 
 /** Whether any document of a file is a definition: such files are resolved together. */

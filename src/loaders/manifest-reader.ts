@@ -4,6 +4,7 @@ import { compareFindings, createFinding, type Finding } from './finding.js';
 import type { ManifestFile } from './load-manifests.js';
 import {
   ManifestCache,
+  withChanges,
   type CachedLoadResult,
   type ManifestCacheOptions,
 } from './manifest-cache.js';
@@ -167,11 +168,14 @@ export class ManifestReader {
     const loadFindings = missing
       ? result.findings.filter((f) => f.code !== 'empty-input')
       : result.findings;
-    return {
-      ...result,
-      findings: [...findings, ...loadFindings].sort(compareFindings),
-      files: manifests.map((m) => m.path),
-      read,
-    };
+    return withChanges(
+      {
+        ...result,
+        findings: [...findings, ...loadFindings].sort(compareFindings),
+        files: manifests.map((m) => m.path),
+        read,
+      },
+      result.changes,
+    );
   }
 }

@@ -125,6 +125,34 @@ describe('cosi watch session', () => {
     expect(round?.report?.converged).toBe(true);
   });
 
+  it('applies only the resources of the edited file, and everything after a round that applied nothing', async () => {
+    await writeFile(
+      path.join(dir, 'more.yaml'),
+      Array.from(
+        { length: 10 },
+        (_, i) => `metadata:\n  type: host\n  id: extra-${i}\nspec:\n  cpus: 8\n  zone: z1\n`,
+      ).join('---\n'),
+    );
+    const { rounds, watcher, session: s } = await start();
+    const applier = () => rounds.at(-1)?.project?.applier;
+    expect(applier()?.size).toBe(15);
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    expect(rounds[1]?.changes?.updated).toEqual([key('VMs.example.org', 'db-1')]);
+    expect(applier()?.compared).toBe(3);
+    // An invalid edit applies nothing: the next good one is applied whole.
+    await editFile('hosts.yaml', 'cpus: 4', 'cpus: 0');
+    watcher.emit('change', 'hosts.yaml');
+    await flush(s);
+    expect(rounds[2]?.applied).toBe(false);
+    await editFile('hosts.yaml', 'cpus: 0', 'cpus: 4');
+    watcher.emit('change', 'hosts.yaml');
+    await flush(s);
+    expect(rounds[3]?.applied).toBe(true);
+    expect(applier()?.compared).toBe(15);
+  });
+
   it('a deleted file tears its resources down and the controllers clean up what they derived', async () => {
     await writeFile(
       path.join(dir, 'extra.yaml'),

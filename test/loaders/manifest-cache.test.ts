@@ -142,3 +142,40 @@ describe('ManifestCache', () => {
     expect(load.findings.filter((f) => f.code === 'invalid-schema')).toHaveLength(1);
   });
 });
+
+describe('ManifestCache changes', () => {
+  const ids = (changes: ReadonlyMap<string, readonly { key: string }[]> | undefined) =>
+    changes && Object.fromEntries([...changes].map(([file, rs]) => [file, rs.map((r) => r.key)]));
+
+  it('has none on a first load: everything is new', () => {
+    expect(new ManifestCache().load(FILES).changes).toBeUndefined();
+  });
+
+  it('names only the edited file, with its resources now', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
+    const result = cache.load(edited);
+    expect([...(result.changes?.keys() ?? [])]).toEqual(['b.yaml']);
+    expect(result.changes?.get('b.yaml')).toEqual(result.resources.slice(1));
+    expect(cache.load(edited).changes?.size).toBe(0);
+  });
+
+  it('names a removed file with no resources, and every file when a definition changes', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const without = FILES.filter((f) => f.path !== 'a.yaml');
+    expect(ids(cache.load(without).changes)).toEqual({ 'a.yaml': [] });
+    const loosened = edit(without, 'defs.yaml', DEFINITIONS.replace('minimum: 1', 'minimum: 0'));
+    expect([...(cache.load(loosened).changes?.keys() ?? [])]).toEqual(['b.yaml', 'defs.yaml']);
+  });
+
+  it('has none after a load that took the full path, which the next one cannot build on', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const duplicate = edit(FILES, 'a.yaml', vm('b2'));
+    expect(cache.load(duplicate).changes).toBeUndefined();
+    expect(cache.load(FILES).changes).toBeUndefined();
+    expect(cache.load(FILES).changes?.size).toBe(0);
+  });
+});

@@ -156,6 +156,11 @@ class Session implements WatchSession {
   #paused = false;
   /** A rerun asked for: the next round restarts even while paused. */
   #rerun = false;
+  /**
+   * Whether the running project's applier holds the reader's last load, so that the next load's
+   * `changes` (the files that differ from it) are all there is to apply.
+   */
+  #applierInSync = false;
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -294,6 +299,8 @@ class Session implements WatchSession {
     contentOnly = false,
   ): Promise<void> {
     const started = performance.now();
+    const inSync = this.#applierInSync;
+    this.#applierInSync = false;
     const load = await (this.#reader as ManifestReader).read(paths, { contentOnly });
     const loaded = {
       trigger,
@@ -317,8 +324,12 @@ class Session implements WatchSession {
       project = await this.#restart(load);
       if (trigger === 'manifests') loaded.trigger = 'restart';
     } else if (project) {
-      changes = await project.applier.apply(load.resources);
+      changes =
+        inSync && load.changes
+          ? await project.applier.applyGroups(load.changes)
+          : await project.applier.apply(load.resources);
     }
+    this.#applierInSync = true;
     if (!project) throw new Error('a watch round has no project');
     if (!this.#options.stable) {
       // Timestamps read as wall time; timers that came due meanwhile fire in this round.
