@@ -141,6 +141,12 @@ describe('cosi watch session', () => {
     await flush(s);
     expect(rounds[1]?.changes?.updated).toEqual([key('VMs.example.org', 'db-1')]);
     expect(applier()?.compared).toBe(3);
+    // The round's snapshot says what changed since the last: the VM and its NetworkConfig.
+    expect(rounds[1]?.snapshot?.changes?.since).toBe(rounds[0]?.snapshot?.resources);
+    expect(rounds[1]?.snapshot?.changes?.list.map((c) => c.after?.metadata.type ?? '')).toEqual([
+      'NetworkConfigs.example.org',
+      'VMs.example.org',
+    ]);
     // An invalid edit applies nothing: the next good one is applied whole.
     await editFile('hosts.yaml', 'cpus: 4', 'cpus: 0');
     watcher.emit('change', 'hosts.yaml');

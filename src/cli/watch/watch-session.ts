@@ -6,7 +6,7 @@ import { explainMissingConfig, loadProjectConfig } from '../../app/project-confi
 import { ignorePatterns, type RunProjectOptions } from '../../app/run-project.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { ApplyResult } from '../../engine/state/resource-applier.js';
-import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snapshot.js';
+import { SnapshotTracker, type TrackedSnapshot } from '../../engine/state/snapshot-tracker.js';
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
@@ -54,8 +54,11 @@ export interface WatchRound {
    * when the config or the set of types changes.
    */
   readonly project?: Project;
-  /** The project's state at the end of the round; with `project`. */
-  readonly snapshot?: StateSnapshot;
+  /**
+   * The project's state at the end of the round, with `project`; with what changed since the
+   * snapshot of the project's previous round (absent after a (re)start).
+   */
+  readonly snapshot?: TrackedSnapshot;
   /** The running project's config file, as a display path; absent when it has none. */
   readonly config?: string;
   /** How many files this round read from disk and parsed. */
@@ -112,7 +115,9 @@ const nothingPending = (): Pending => ({
 /** The running project, and the definitions it was opened with. */
 interface Running {
   readonly project: Project;
-  readonly snapshot: StateSnapshot;
+  readonly snapshot: TrackedSnapshot;
+  /** Snapshots the project's state at the cost of what each round changed. */
+  readonly tracker: SnapshotTracker;
   /** The manifests' definitions, serialised: a different set needs a new project. */
   readonly definitionsKey: string;
 }
@@ -186,6 +191,7 @@ class Session implements WatchSession {
       this.#timer = undefined;
       await this.#watcher?.close();
       await this.#draining;
+      this.#running?.tracker.stop();
       await this.#running?.project.runtime.stop();
       this.#notifyIdle();
       this.#resolveClosed();
@@ -337,13 +343,18 @@ class Session implements WatchSession {
       if (now > project.clock.now()) project.clock.advanceTo(now);
     }
     const report = await convergeProject(project, this.#options);
-    this.#running = { project, definitionsKey, snapshot: await takeSnapshot(project.state) };
+    const tracker =
+      this.#running?.project === project
+        ? this.#running.tracker
+        : new SnapshotTracker(project.state);
+    this.#running = { project, definitionsKey, tracker, snapshot: await tracker.take() };
     this.#emit(loaded, { applied: true, report, ...(changes ? { changes } : {}) }, started);
   }
 
   /** Opens a project on a fresh state and stops the one it replaces. */
   async #restart(load: ReadResult): Promise<Project> {
     const project = await openProject(this.#config, load, this.#options);
+    this.#running?.tracker.stop();
     await this.#running?.project.runtime.stop();
     this.#running = undefined;
     return project;
