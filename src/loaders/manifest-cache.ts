@@ -106,6 +106,10 @@ export class ManifestCache {
   #duplicateKeys = 0;
   /** Whether the last load's result can be the base of the next one's `changes`. */
   #changesBase = false;
+  /** The last load's entries in load order, their places by path, and its pending count. */
+  #ordered: Entry[] = [];
+  #index = new Map<string, number>();
+  #pending = 0;
 
   constructor(options: ManifestCacheOptions = {}) {
     this.#options = options;
@@ -175,6 +179,9 @@ export class ManifestCache {
     }
     // A file that became a definition file, or stopped being one, is in `changes` all the same.
     for (const file of gone) changes.set(file, []);
+    this.#ordered = ordered;
+    this.#index = new Map(files.map((file, i) => [file.path, i]));
+    this.#pending = pending;
     const base = this.#changesBase;
     this.#changesBase = this.#duplicateKeys === 0 && pending > 0;
     if (!this.#changesBase) {
@@ -197,6 +204,84 @@ export class ManifestCache {
       resolved,
     };
     return base ? withChanges(result, changes) : result;
+  }
+
+  /**
+   * {@link load}, when `files` are the last load's files in the same order and only those named
+   * in `changed` may hold other text (a watcher saw only those change): it touches the changed
+   * files alone, so its cost does not grow with the tree; `resources` are gathered when first
+   * read. Anything else (a definition file changed, a file not loaded before) takes `load`.
+   */
+  loadChanged(files: readonly ManifestFile[], changed: Iterable<string>): CachedLoadResult {
+    if (!this.#changesBase || files.length !== this.#ordered.length) return this.load(files);
+    const fresh: { index: number; entry: Entry }[] = [];
+    for (const path of new Set(changed)) {
+      const index = this.#index.get(path);
+      const file = index === undefined ? undefined : files[index];
+      if (index === undefined || file?.path !== path) return this.load(files);
+      if ((this.#ordered[index] as Entry).text === file.text) continue;
+      fresh.push({ index, entry: this.#parseEntry(file) });
+    }
+    fresh.sort((a, b) => a.index - b.index);
+    const parsed = fresh.map(({ entry }) => entry.parsed.file);
+    for (const { index, entry } of fresh) {
+      const old = this.#ordered[index] as Entry;
+      this.#forget(old);
+      this.#pending -= old.load?.pending ?? 0;
+      this.#entries.set(entry.parsed.file, entry);
+      this.#ordered[index] = entry;
+    }
+    if (fresh.some(({ index, entry }) => entry.hasDefinitions || this.#wasDefinitionFile(index))) {
+      // The definitions may change: the whole load (which keeps these parses).
+      const result = this.load(files);
+      return withChanges({ ...result, parsed: [...parsed, ...result.parsed] }, result.changes);
+    }
+    const definitions = this.#definitions as Definitions;
+    const changes = new Map<string, readonly ManifestResource[]>();
+    for (const { entry } of fresh) {
+      const load = this.#loadFile(entry.parsed, definitions);
+      entry.load = load;
+      this.#count(load, 1);
+      this.#pending += load.pending;
+      changes.set(entry.parsed.file, load.resources);
+    }
+    if (this.#duplicateKeys > 0 || this.#pending === 0) {
+      // Reported by the whole load, as ever.
+      const result = this.load(files);
+      return { ...result, parsed: [...parsed, ...result.parsed], resolved: result.resolved };
+    }
+    const ordered = [...this.#ordered];
+    const findings: Finding[] = [...definitions.findings];
+    for (const entry of ordered) {
+      if (entry.load && entry.load.findings.length > 0) findings.push(...entry.load.findings);
+    }
+    let resources: ManifestResource[] | undefined;
+    const result: CachedLoadResult = {
+      definitions: definitions.definitions,
+      registry: definitions.registry,
+      get resources() {
+        return (resources ??= gatherResources(ordered, definitions));
+      },
+      findings: dedupeGivenSchemaFindings(findings, this.#given.source).sort(compareFindings),
+      parsed,
+      resolved: parsed,
+    };
+    return withChanges(result, changes);
+  }
+
+  /** Whether the file at `index` was among the last definitions' files. */
+  #wasDefinitionFile(index: number): boolean {
+    const file = (this.#ordered[index] as Entry).parsed.file;
+    return this.#definitions?.files.some((f) => f.file === file) ?? false;
+  }
+
+  #parseEntry(file: ManifestFile): Entry {
+    const manifest = this.#parse(file.text, file.path, this.#options);
+    return {
+      text: file.text,
+      parsed: manifest,
+      hasDefinitions: holdsDefinitions(manifest, this.#compiler),
+    };
   }
 
   /** The definitions of this load: the last ones while the files that hold them did not change. */
@@ -255,6 +340,23 @@ export class ManifestCache {
     if (before <= 1 && after > 1) this.#duplicateKeys++;
     if (before > 1 && after <= 1) this.#duplicateKeys--;
   }
+}
+
+/** The resources of a load, in load order (the definition files' among them). */
+function gatherResources(ordered: readonly Entry[], definitions: Definitions): ManifestResource[] {
+  const resources: ManifestResource[] = [];
+  let fromDefinitionFiles = 0;
+  for (const entry of ordered) {
+    if (entry.hasDefinitions) {
+      const file = entry.parsed.file;
+      while (definitions.resources[fromDefinitionFiles]?.source.file === file) {
+        resources.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
+      }
+    } else if (entry.load) {
+      for (const resource of entry.load.resources) resources.push(resource);
+    }
+  }
+  return resources;
 }
 
 /** `result` with its (not enumerable) {@link CachedLoadResult.changes}. */
