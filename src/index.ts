@@ -133,6 +133,7 @@ export {
   ResourceApplier,
   type ApplyResult,
   type KeyedResource,
+  type ResourceApplierOptions,
 } from './engine/state/resource-applier.js';
 
 // Runtime

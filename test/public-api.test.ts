@@ -253,6 +253,7 @@ describe("'cosi'", () => {
       'Request',
       'RequestQueue',
       'Resource',
+      'ResourceApplierOptions',
       'ResourceDefinition',
       'ResourceDefinitionInput',
       'ResourceEvent',
