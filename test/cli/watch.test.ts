@@ -157,7 +157,7 @@ describe('cosi watch session', () => {
     await flush(s);
     expect(rounds[3]?.applied).toBe(true);
     expect(applier()?.compared).toBe(15);
-  });
+  }, 30_000);
 
   it('a deleted file tears its resources down and the controllers clean up what they derived', async () => {
     await writeFile(
@@ -406,7 +406,7 @@ export default defineConfig({
     });
     const view = createRoundViews({ stable: true })(rounds[0] as WatchRound);
     expect(view.controllers[0]).toMatchObject({ condition: 'backoff', retryIn: 750 });
-  });
+  }, 30_000);
 
   it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
     const { rounds, watcher, session: s } = await start();

@@ -8,6 +8,9 @@ export interface RowEdit {
   readonly row: ResourceRow | undefined;
 }
 
+/** Up to this many edits, a patch splices a native copy; more, it merges. */
+const FEW = 16;
+
 /** The edit that puts `row` in its resource's place. */
 export function putRow(row: ResourceRow): RowEdit {
   const { namespace, id } = row.resource.metadata;
@@ -29,6 +32,19 @@ export function patchRows(
   const sorted = [...byPlace.values()].sort(
     (a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.id, b.id),
   );
+  if (sorted.length <= FEW) {
+    // A native copy and a splice per edit, from the end so that places do not move.
+    const out = rows.slice();
+    for (let i = sorted.length - 1; i >= 0; i--) {
+      const edit = sorted[i] as RowEdit;
+      const at = lowerBound(out, edit, 0);
+      const there = out[at]?.resource.metadata;
+      const remove = there && there.namespace === edit.namespace && there.id === edit.id ? 1 : 0;
+      if (edit.row) out.splice(at, remove, edit.row);
+      else out.splice(at, remove);
+    }
+    return out;
+  }
   const out: ResourceRow[] = [];
   let from = 0;
   for (const edit of sorted) {

@@ -173,6 +173,9 @@ export function compareResources(a: Resource, b: Resource): number {
   );
 }
 
+/** Up to this many changes, a patch splices a native copy; more, it merges. */
+const FEW = 16;
+
 /**
  * `sorted` with the (sorted) changes made: the unchanged runs between them are copied whole, so
  * the cost is a copy of the array and a binary search per change.
@@ -182,6 +185,18 @@ function patch(
   changes: readonly SnapshotChange[],
 ): readonly Resource[] {
   if (changes.length === 0) return sorted;
+  if (changes.length <= FEW) {
+    // A native copy and a splice per change, from the end so that places do not move.
+    const out = sorted.slice();
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const change = changes[i] as SnapshotChange;
+      const at = lowerBound(out, changed(change), 0);
+      const remove = change.before ? 1 : 0;
+      if (change.after) out.splice(at, remove, change.after);
+      else out.splice(at, remove);
+    }
+    return out;
+  }
   const out: Resource[] = [];
   let from = 0;
   for (const change of changes) {

@@ -97,5 +97,5 @@ describe('incremental round views', () => {
     expect(built[3]).toBe(42);
     // Then the destroyed rows go (no row built for them) and the edit builds its two.
     expect(built[4]).toBe(2);
-  });
+  }, 30_000);
 });

@@ -94,6 +94,18 @@ describe('the snapshot tracker', () => {
     expect(tracker.listed).toBe(0);
   });
 
+  it('patches many changes as it does a few', async () => {
+    const state = await library(50);
+    tracker = new SnapshotTracker(state);
+    await tracker.take();
+    for (let i = 0; i < 50; i += 2)
+      await state.destroy(Book.pointer(`b${String(i).padStart(3, '0')}`));
+    for (let i = 0; i < 20; i++) await state.create(Book.create(`c${i}`));
+    const { changes, ...snapshot } = await tracker.take();
+    expect(changes?.list).toHaveLength(45);
+    expect(snapshot).toEqual(await takeSnapshot(state));
+  });
+
   it('keeps the definitions apart, as a full snapshot does', async () => {
     const state = await library(1);
     tracker = new SnapshotTracker(state);
