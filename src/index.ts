@@ -134,6 +134,7 @@ export {
   ResourceApplier,
   type ApplyResult,
   type KeyedResource,
+  type ResourceApplierOptions,
 } from './engine/state/resource-applier.js';
 // State on etcd (src/state-etcd/: I/O, so outside the engine; `etcd3` is loaded on first use)
 export { createEtcdState, type EtcdState, type EtcdStateOptions } from './state-etcd/etcd-state.js';

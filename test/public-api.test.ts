@@ -259,6 +259,7 @@ describe("'cosi'", () => {
       'Request',
       'RequestQueue',
       'Resource',
+      'ResourceApplierOptions',
       'ResourceDefinition',
       'ResourceDefinitionInput',
       'ResourceEvent',

@@ -28,7 +28,7 @@ export interface Project {
   readonly registry: DefinitionRegistry;
   readonly clock: SimulatedClock;
   /** Keeps the manifests in the state: apply the next load to it, it writes the difference. */
-  readonly applier: ResourceApplier;
+  readonly applier: ResourceApplier<ManifestResource>;
   readonly config: LoadedConfig | undefined;
 }
 
@@ -68,7 +68,10 @@ export async function openProject(
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),
   });
-  const applier = new ResourceApplier(state);
+  // Grouped by file: a watch round applies only the files that changed.
+  const applier = new ResourceApplier<ManifestResource>(state, {
+    groupOf: (r) => r.source.file,
+  });
   try {
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);

@@ -36,6 +36,15 @@ export interface CachedLoadResult extends LoadResult {
    * results were reused, because neither they nor the definitions changed.
    */
   readonly resolved: readonly string[];
+  /**
+   * The files whose resources may differ from the previous load's (new, changed, re-resolved,
+   * or gone: then with no resources), in load order, each with its resources now: what an
+   * applier grouped by file needs to apply this load on top of the previous one. Absent on a
+   * cache's first load and on a load that took the full path (duplicates, no resources): then
+   * only `resources` as a whole says what to apply. Not enumerable, so that a load still equals
+   * the full load of the same files.
+   */
+  readonly changes?: ReadonlyMap<string, readonly ManifestResource[]>;
 }
 
 /** The types every file is resolved against: the definitions in the manifests and the given ones. */
@@ -97,6 +106,12 @@ export class ManifestCache {
   /** Resource key -> how many loaded files define it, kept per file load: duplicates in O(edit). */
   readonly #keyCounts = new Map<string, number>();
   #duplicateKeys = 0;
+  /** Whether the last load's result can be the base of the next one's `changes`. */
+  #changesBase = false;
+  /** The last load's entries in load order, their places by path, and its pending count. */
+  #ordered: Entry[] = [];
+  #index = new Map<string, number>();
+  #pending = 0;
 
   constructor(options: ManifestCacheOptions = {}) {
     this.#options = options;
@@ -125,13 +140,17 @@ export class ManifestCache {
       }
       entries.set(file.path, entry);
     }
+    const gone: string[] = [];
     for (const [file, entry] of this.#entries) {
       if (entries.get(file) !== entry) this.#forget(entry);
+      if (!entries.has(file)) gone.push(file);
     }
     this.#entries = entries;
 
     const ordered = files.map((file) => entries.get(file.path) as Entry);
+    const lastDefinitions = this.#definitions;
     const definitions = this.#resolveDefinitions(ordered);
+    const changes = new Map<string, readonly ManifestResource[]>();
     const resolved: string[] = [];
     const resources: ManifestResource[] = [];
     const findings: Finding[] = [...definitions.findings];
@@ -141,9 +160,12 @@ export class ManifestCache {
       if (entry.hasDefinitions) {
         // Their resources are in load order among the definition files: take this file's.
         const file = entry.parsed.file;
+        const own: ManifestResource[] = [];
         while (definitions.resources[fromDefinitionFiles]?.source.file === file) {
-          resources.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
+          own.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
         }
+        for (const resource of own) resources.push(resource);
+        if (definitions !== lastDefinitions) changes.set(file, own);
         continue;
       }
       if (entry.load?.against !== definitions) {
@@ -151,12 +173,20 @@ export class ManifestCache {
         entry.load = this.#loadFile(entry.parsed, definitions);
         this.#count(entry.load, 1);
         resolved.push(entry.parsed.file);
+        changes.set(entry.parsed.file, entry.load.resources);
       }
       for (const resource of entry.load.resources) resources.push(resource);
       for (const finding of entry.load.findings) findings.push(finding);
       pending += entry.load.pending;
     }
-    if (this.#duplicateKeys > 0 || pending === 0) {
+    // A file that became a definition file, or stopped being one, is in `changes` all the same.
+    for (const file of gone) changes.set(file, []);
+    this.#ordered = ordered;
+    this.#index = new Map(files.map((file, i) => [file.path, i]));
+    this.#pending = pending;
+    const base = this.#changesBase;
+    this.#changesBase = this.#duplicateKeys === 0 && pending > 0;
+    if (!this.#changesBase) {
       // Rare, and reported by the full load with the same findings as ever.
       return {
         ...loadParsedManifests(
@@ -167,13 +197,92 @@ export class ManifestCache {
         resolved: files.map((file) => file.path),
       };
     }
-    return {
+    const result: CachedLoadResult = {
       definitions: definitions.definitions,
       registry: definitions.registry,
       resources,
       findings: dedupeGivenSchemaFindings(findings, this.#given.source).sort(compareFindings),
       parsed,
       resolved,
+    };
+    return base ? withChanges(result, changes) : result;
+  }
+
+  /**
+   * {@link load}, when `files` are the last load's files in the same order and only those named
+   * in `changed` may hold other text (a watcher saw only those change): it touches the changed
+   * files alone, so its cost does not grow with the tree; `resources` are gathered when first
+   * read. Anything else (a definition file changed, a file not loaded before) takes `load`.
+   */
+  loadChanged(files: readonly ManifestFile[], changed: Iterable<string>): CachedLoadResult {
+    if (!this.#changesBase || files.length !== this.#ordered.length) return this.load(files);
+    const fresh: { index: number; entry: Entry }[] = [];
+    for (const path of new Set(changed)) {
+      const index = this.#index.get(path);
+      const file = index === undefined ? undefined : files[index];
+      if (index === undefined || file?.path !== path) return this.load(files);
+      if ((this.#ordered[index] as Entry).text === file.text) continue;
+      fresh.push({ index, entry: this.#parseEntry(file) });
+    }
+    fresh.sort((a, b) => a.index - b.index);
+    const parsed = fresh.map(({ entry }) => entry.parsed.file);
+    for (const { index, entry } of fresh) {
+      const old = this.#ordered[index] as Entry;
+      this.#forget(old);
+      this.#pending -= old.load?.pending ?? 0;
+      this.#entries.set(entry.parsed.file, entry);
+      this.#ordered[index] = entry;
+    }
+    if (fresh.some(({ index, entry }) => entry.hasDefinitions || this.#wasDefinitionFile(index))) {
+      // The definitions may change: the whole load (which keeps these parses).
+      const result = this.load(files);
+      return withChanges({ ...result, parsed: [...parsed, ...result.parsed] }, result.changes);
+    }
+    const definitions = this.#definitions as Definitions;
+    const changes = new Map<string, readonly ManifestResource[]>();
+    for (const { entry } of fresh) {
+      const load = this.#loadFile(entry.parsed, definitions);
+      entry.load = load;
+      this.#count(load, 1);
+      this.#pending += load.pending;
+      changes.set(entry.parsed.file, load.resources);
+    }
+    if (this.#duplicateKeys > 0 || this.#pending === 0) {
+      // Reported by the whole load, as ever.
+      const result = this.load(files);
+      return { ...result, parsed: [...parsed, ...result.parsed], resolved: result.resolved };
+    }
+    const ordered = [...this.#ordered];
+    const findings: Finding[] = [...definitions.findings];
+    for (const entry of ordered) {
+      if (entry.load && entry.load.findings.length > 0) findings.push(...entry.load.findings);
+    }
+    let resources: ManifestResource[] | undefined;
+    const result: CachedLoadResult = {
+      definitions: definitions.definitions,
+      registry: definitions.registry,
+      get resources() {
+        return (resources ??= gatherResources(ordered, definitions));
+      },
+      findings: dedupeGivenSchemaFindings(findings, this.#given.source).sort(compareFindings),
+      parsed,
+      resolved: parsed,
+    };
+    return withChanges(result, changes);
+  }
+
+  /** Whether the file at `index` was among the last definitions' files. */
+  #wasDefinitionFile(index: number): boolean {
+    const file = (this.#ordered[index] as Entry).parsed.file;
+    return this.#definitions?.files.some((f) => f.file === file) ?? false;
+  }
+
+  #parseEntry(file: ManifestFile): Entry {
+    const manifest = this.#parse(file.text, file.path, this.#options);
+    return {
+      text: file.text,
+      parsed: manifest,
+      hasDefinitions: holdsDefinitions(manifest, this.#compiler),
     };
   }
 
@@ -235,6 +344,32 @@ export class ManifestCache {
     if (before <= 1 && after > 1) this.#duplicateKeys++;
     if (before > 1 && after <= 1) this.#duplicateKeys--;
   }
+}
+
+/** The resources of a load, in load order (the definition files' among them). */
+function gatherResources(ordered: readonly Entry[], definitions: Definitions): ManifestResource[] {
+  const resources: ManifestResource[] = [];
+  let fromDefinitionFiles = 0;
+  for (const entry of ordered) {
+    if (entry.hasDefinitions) {
+      const file = entry.parsed.file;
+      while (definitions.resources[fromDefinitionFiles]?.source.file === file) {
+        resources.push(definitions.resources[fromDefinitionFiles++] as ManifestResource);
+      }
+    } else if (entry.load) {
+      for (const resource of entry.load.resources) resources.push(resource);
+    }
+  }
+  return resources;
+}
+
+/** `result` with its (not enumerable) {@link CachedLoadResult.changes}. */
+export function withChanges<T extends CachedLoadResult>(
+  result: T,
+  changes: CachedLoadResult['changes'],
+): T {
+  if (changes === undefined) return result;
+  return Object.defineProperty(result, 'changes', { value: changes, enumerable: false });
 }
 
 /** Whether any document of a file is a definition: such files are resolved together. */

@@ -4,6 +4,7 @@ import { compareFindings, createFinding, type Finding } from './finding.js';
 import type { ManifestFile } from './load-manifests.js';
 import {
   ManifestCache,
+  withChanges,
   type CachedLoadResult,
   type ManifestCacheOptions,
 } from './manifest-cache.js';
@@ -83,6 +84,14 @@ export class ManifestReader {
   #texts = new Map<string, string>();
   /** The last walk of the paths, kept for reads that say the set of files did not change. */
   #tree: Awaited<ReturnType<typeof walkManifestTree>> | undefined;
+  /** The last read's files as loaded, their places by absolute path, and its display paths. */
+  #last:
+    | {
+        readonly manifests: readonly ManifestFile[];
+        readonly places: ReadonlyMap<string, number>;
+        readonly files: string[];
+      }
+    | undefined;
 
   constructor(paths: readonly string[], options: ReadManifestsOptions = {}) {
     this.#paths = paths;
@@ -111,6 +120,11 @@ export class ManifestReader {
       options.contentOnly === true &&
       stale !== undefined &&
       [...stale].every((file) => this.#texts.has(file));
+    if (reuse && stale.size > 0) {
+      const quick = await this.#readChanged(stale);
+      if (quick) return quick;
+    }
+    this.#last = undefined;
     const tree =
       reuse && this.#tree
         ? this.#tree
@@ -161,17 +175,80 @@ export class ManifestReader {
       }
     }
 
-    const result = this.#cache.load(manifests);
+    if (!this.#paths.includes(STDIN_PATH) && findings.length === tree.findings.length) {
+      // Every file of the tree was read: the next read that names its changes can patch this.
+      this.#last = {
+        manifests,
+        places: new Map(tree.files.map((file, i) => [file.absolute, i])),
+        files: manifests.map((m) => m.path),
+      };
+    }
+    return this.#result(this.#cache.load(manifests), findings, this.#last?.files, manifests, read);
+  }
+
+  /**
+   * A read of the given files alone, on top of the last read (when it read every file of the
+   * tree): what a watcher that saw only their contents change asks for. `undefined` when the
+   * last read cannot be patched or a file could not be read: then the whole read runs.
+   */
+  async #readChanged(stale: ReadonlySet<string>): Promise<ReadResult | undefined> {
+    const last = this.#last;
+    const tree = this.#tree;
+    if (!last || !tree) return undefined;
+    const places: number[] = [];
+    for (const file of stale) {
+      const place = last.places.get(file);
+      if (place === undefined) return undefined;
+      places.push(place);
+    }
+    places.sort((a, b) => a - b);
+    const reads = await readManifestFiles(
+      this.#fs,
+      places.map((place) => tree.files[place] as (typeof tree.files)[number]),
+    );
+    const manifests = [...last.manifests];
+    const read: string[] = [];
+    for (const [i, place] of places.entries()) {
+      const fileRead = reads[i] as FileRead;
+      if ('finding' in fileRead) return undefined;
+      const file = tree.files[place] as (typeof tree.files)[number];
+      manifests[place] = { path: file.display, text: fileRead.text };
+      this.#texts.set(file.absolute, fileRead.text);
+      read.push(file.display);
+    }
+    this.#last = { ...last, manifests };
+    const result = this.#cache.loadChanged(manifests, read);
+    return this.#result(result, [...tree.findings], last.files, manifests, read);
+  }
+
+  /** The read's result: the load's, with the walk's and reads' findings and the files. */
+  #result(
+    result: CachedLoadResult,
+    findings: readonly Finding[],
+    files: string[] | undefined,
+    manifests: readonly ManifestFile[],
+    read: readonly string[],
+  ): ReadResult {
     // A path that does not exist is the whole story: "no manifest files found" would mislead.
     const missing = findings.some((f) => f.code === 'path-not-found');
     const loadFindings = missing
       ? result.findings.filter((f) => f.code !== 'empty-input')
       : result.findings;
-    return {
-      ...result,
-      findings: [...findings, ...loadFindings].sort(compareFindings),
-      files: manifests.map((m) => m.path),
-      read,
-    };
+    return withChanges(
+      {
+        definitions: result.definitions,
+        registry: result.registry,
+        // Gathered when first read (a watch round that applies the changes never reads it).
+        get resources() {
+          return result.resources;
+        },
+        findings: [...findings, ...loadFindings].sort(compareFindings),
+        parsed: result.parsed,
+        resolved: result.resolved,
+        files: files ?? manifests.map((m) => m.path),
+        read,
+      },
+      result.changes,
+    );
   }
 }

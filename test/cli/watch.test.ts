@@ -125,6 +125,40 @@ describe('cosi watch session', () => {
     expect(round?.report?.converged).toBe(true);
   });
 
+  it('applies only the resources of the edited file, and everything after a round that applied nothing', async () => {
+    await writeFile(
+      path.join(dir, 'more.yaml'),
+      Array.from(
+        { length: 10 },
+        (_, i) => `metadata:\n  type: host\n  id: extra-${i}\nspec:\n  cpus: 8\n  zone: z1\n`,
+      ).join('---\n'),
+    );
+    const { rounds, watcher, session: s } = await start();
+    const applier = () => rounds.at(-1)?.project?.applier;
+    expect(applier()?.size).toBe(15);
+    await editFile('vms.yaml', 'image: postgres', 'image: mariadb');
+    watcher.emit('change', 'vms.yaml');
+    await flush(s);
+    expect(rounds[1]?.changes?.updated).toEqual([key('VMs.example.org', 'db-1')]);
+    expect(applier()?.compared).toBe(3);
+    // The round's snapshot says what changed since the last: the VM and its NetworkConfig.
+    expect(rounds[1]?.snapshot?.changes?.since).toBe(rounds[0]?.snapshot?.resources);
+    expect(rounds[1]?.snapshot?.changes?.list.map((c) => c.after?.metadata.type ?? '')).toEqual([
+      'NetworkConfigs.example.org',
+      'VMs.example.org',
+    ]);
+    // An invalid edit applies nothing: the next good one is applied whole.
+    await editFile('hosts.yaml', 'cpus: 4', 'cpus: 0');
+    watcher.emit('change', 'hosts.yaml');
+    await flush(s);
+    expect(rounds[2]?.applied).toBe(false);
+    await editFile('hosts.yaml', 'cpus: 0', 'cpus: 4');
+    watcher.emit('change', 'hosts.yaml');
+    await flush(s);
+    expect(rounds[3]?.applied).toBe(true);
+    expect(applier()?.compared).toBe(15);
+  }, 30_000);
+
   it('a deleted file tears its resources down and the controllers clean up what they derived', async () => {
     await writeFile(
       path.join(dir, 'extra.yaml'),
@@ -335,6 +369,44 @@ describe('cosi watch session', () => {
     expect(rounds[1]?.error).toMatch(/^cosi\.config\.ts:3:\d+: cannot load the config: \S/);
     expect(rounds[1]?.error).not.toContain('\n');
   });
+
+  it('a controller in backoff at the end of a round reports when it retries, on the simulated clock', async () => {
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      `import { defineConfig } from 'cosi';
+import { Host, HostStatus, NetworkConfig, Placement, VM } from './types.js';
+
+export default defineConfig({
+  definitions: [VM, Host, NetworkConfig, Placement, HostStatus],
+  controllers: [
+    {
+      name: 'Flaky',
+      settings: { inputs: [{ namespace: 'default', type: VM.type, kind: 'primary' }], outputs: [] },
+      reconcile: () => Promise.reject(new Error('no water')),
+      mapInput: async () => [],
+    },
+  ],
+});
+`,
+    );
+    const rounds: WatchRound[] = [];
+    session = await startWatchSession({
+      files: ['.'],
+      cwd: dir,
+      stable: true,
+      timeout: 1000,
+      watch: syntheticWatcher().watch,
+      onRound: (round) => rounds.push(round),
+    });
+    // Attempts at 0 and 500 ms; the third (500 + 750) is past the round's 1 s bound.
+    expect(rounds[0]?.report?.controllers[0]).toMatchObject({
+      name: 'Flaky',
+      condition: 'backoff',
+      retryIn: 750,
+    });
+    const view = createRoundViews({ stable: true })(rounds[0] as WatchRound);
+    expect(view.controllers[0]).toMatchObject({ condition: 'backoff', retryIn: 750 });
+  }, 30_000);
 
   it('closing stops the watcher, the pending debounce and the runtime, and resolves closed', async () => {
     const { rounds, watcher, session: s } = await start();

@@ -142,3 +142,84 @@ describe('ManifestCache', () => {
     expect(load.findings.filter((f) => f.code === 'invalid-schema')).toHaveLength(1);
   });
 });
+
+describe('ManifestCache changes', () => {
+  const ids = (changes: ReadonlyMap<string, readonly { key: string }[]> | undefined) =>
+    changes && Object.fromEntries([...changes].map(([file, rs]) => [file, rs.map((r) => r.key)]));
+
+  it('has none on a first load: everything is new', () => {
+    expect(new ManifestCache().load(FILES).changes).toBeUndefined();
+  });
+
+  it('names only the edited file, with its resources now', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
+    const result = cache.load(edited);
+    expect([...(result.changes?.keys() ?? [])]).toEqual(['b.yaml']);
+    expect(result.changes?.get('b.yaml')).toEqual(result.resources.slice(1));
+    expect(cache.load(edited).changes?.size).toBe(0);
+  });
+
+  it('names a removed file with no resources, and every file when a definition changes', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const without = FILES.filter((f) => f.path !== 'a.yaml');
+    expect(ids(cache.load(without).changes)).toEqual({ 'a.yaml': [] });
+    const loosened = edit(without, 'defs.yaml', DEFINITIONS.replace('minimum: 1', 'minimum: 0'));
+    expect([...(cache.load(loosened).changes?.keys() ?? [])]).toEqual(['b.yaml', 'defs.yaml']);
+  });
+
+  it('has none after a load that took the full path, which the next one cannot build on', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const duplicate = edit(FILES, 'a.yaml', vm('b2'));
+    expect(cache.load(duplicate).changes).toBeUndefined();
+    expect(cache.load(FILES).changes).toBeUndefined();
+    expect(cache.load(FILES).changes?.size).toBe(0);
+  });
+});
+
+describe('ManifestCache loadChanged', () => {
+  const whole = ({ parsed: _p, resolved: _r, ...load }: ReturnType<ManifestCache['load']>) => load;
+
+  it('touches only the files named, and equals a whole load', () => {
+    const { cache, parse } = countingCache();
+    cache.load(FILES);
+    parse.mockClear();
+    const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
+    const result = cache.loadChanged(edited, ['b.yaml']);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(result.parsed).toEqual(['b.yaml']);
+    expect(result.resolved).toEqual(['b.yaml']);
+    expect([...(result.changes?.keys() ?? [])]).toEqual(['b.yaml']);
+    expect(whole(result)).toEqual(loadManifests(edited));
+    // A named file whose text did not change costs nothing.
+    expect(cache.loadChanged(edited, ['a.yaml']).parsed).toEqual([]);
+  });
+
+  it('takes the whole load when a definition file changes, or the files are not the last ones', () => {
+    const { cache, parse } = countingCache();
+    cache.load(FILES);
+    parse.mockClear();
+    const loosened = edit(FILES, 'defs.yaml', DEFINITIONS.replace('minimum: 1', 'minimum: 0'));
+    const result = cache.loadChanged(loosened, ['defs.yaml']);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(result.parsed).toEqual(['defs.yaml']);
+    expect(result.resolved).toEqual(['a.yaml', 'b.yaml']);
+    expect(whole(result)).toEqual(loadManifests(loosened));
+    const fewer = loosened.slice(1);
+    expect(whole(cache.loadChanged(fewer, []))).toEqual(loadManifests(fewer));
+  });
+
+  it('reports a duplicate as a whole load does', () => {
+    const cache = new ManifestCache();
+    cache.load(FILES);
+    const duplicate = edit(FILES, 'a.yaml', vm('b2'));
+    const result = cache.loadChanged(duplicate, ['a.yaml']);
+    expect(whole(result)).toEqual(loadManifests(duplicate));
+    expect(result.changes).toBeUndefined();
+    const fixed = cache.loadChanged(FILES, ['a.yaml']);
+    expect(whole(fixed)).toEqual(loadManifests(FILES));
+  });
+});

@@ -259,6 +259,18 @@ describe('ManifestReader', () => {
     expect(added.resources.map((r) => r.resource.metadata.id)).toContain('n');
   });
 
+  it('resolves only the files of a content-only read and names them as its changes', async () => {
+    const reader = new ManifestReader(['.'], { cwd: dir });
+    await reader.read();
+    for (const cpus of [2, 3]) {
+      await writeFile(path.join(dir, 'sub', 'b.yaml'), vmWithCpus('b', cpus));
+      const result = await reader.read([path.join(dir, 'sub', 'b.yaml')], { contentOnly: true });
+      expect(result.resolved).toEqual(['sub/b.yaml']);
+      expect([...(result.changes?.keys() ?? [])]).toEqual(['sub/b.yaml']);
+      expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
+    }
+  });
+
   it('does not parse a file reported changed whose content is the same', async () => {
     const { reader, readFile, parse } = countingReader();
     await reader.read();

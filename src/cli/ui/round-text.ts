@@ -43,7 +43,13 @@ export function roundFacts(round: RoundView): string {
   return parts.join(' | ');
 }
 
-/** A controller's condition as the panel names it: `failed` is a controller given up. */
-export function describeCondition(c: Pick<ControllerRow, 'condition'>): string {
-  return c.condition === 'failed' ? 'given up' : c.condition;
+/**
+ * A controller's condition as the panel names it: `failed` is a controller given up; a backoff
+ * says when the next attempt is due (`backoff, retry in 1.5s`).
+ */
+export function describeCondition(c: Pick<ControllerRow, 'condition' | 'retryIn'>): string {
+  if (c.condition === 'failed') return 'given up';
+  if (c.condition === 'backoff' && c.retryIn !== undefined)
+    return `backoff, retry in ${formatDuration(c.retryIn)}`;
+  return c.condition;
 }

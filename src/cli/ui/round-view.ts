@@ -10,7 +10,9 @@ import type { ControllerCondition } from '../../engine/runtime/metrics.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import type { Finding } from '../../loaders/finding.js';
 import { compareStrings } from '../../engine/compare-strings.js';
+import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { describeReason } from '../render/report.js';
+import { patchRows, putRow, unmarkRows, type RowEdit } from './row-patch.js';
 import type { WatchRound } from '../watch/watch-session.js';
 
 /** What happened to a resource this round, as talosctl's watch marks it. */
@@ -46,6 +48,8 @@ export interface ControllerRow {
   readonly lastError?: string;
   /** Queue controllers: items still failing. */
   readonly failingItems: number;
+  /** In `backoff`: ms after the round (on its simulated clock) until the next attempt. */
+  readonly retryIn?: number;
 }
 
 /** One write of a resource seen by the view: in which round, at which version, by whom. */
@@ -107,15 +111,32 @@ export interface RoundViewOptions {
   readonly query?: { readonly type?: string; readonly namespace?: string };
 }
 
+/** What {@link createRoundViews} returns: a round's view, and a measure of its work. */
+export interface RoundViews {
+  (round: WatchRound): RoundView;
+  /**
+   * How many rows the last round built: every row when it diffed the whole state (the first
+   * round, a restart), else those of the resources that changed and of those the round before
+   * marked; the other rows and groups are the previous round's.
+   */
+  readonly rowsBuilt: number;
+}
+
 /**
  * Turns watch rounds into {@link RoundView}s. Stateful: a change marker needs the previous
- * round's state, which it diffs by pointer and version (stored resources are frozen, so an
- * unchanged resource is the same object and costs one comparison).
+ * round's state. When the round's snapshot says what changed since the previous one (a
+ * `SnapshotTracker`'s), only the rows of those resources, and of those marked the round before,
+ * are built again; otherwise it diffs the whole state by pointer and version (stored resources
+ * are frozen, so an unchanged resource is the same object and costs one comparison).
  */
-export function createRoundViews(options: RoundViewOptions = {}): (round: WatchRound) => RoundView {
+export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
   const keep = options.keepWrites ?? 5;
   let previous: readonly Resource[] = [];
   let previousProject: WatchRound['project'];
+  /** The groups of the last applied round, and the rows it marked, by type. */
+  let previousGroups: readonly TypeGroup[] | undefined;
+  let previousMarked = new Map<string, ResourceRow[]>();
+  let rowsBuilt = 0;
   const writes = new Map<string, WriteRecord[]>();
 
   const record = (key: string, entry: WriteRecord): void => {
@@ -125,10 +146,11 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
     if (list.length > keep) list.shift();
   };
 
-  return (round) => {
+  const toView = (round: WatchRound): RoundView => {
     const { project, snapshot, report } = round;
     const counts = { created: 0, updated: 0, destroyed: 0 };
-    const groups: TypeGroup[] = [];
+    let groups: TypeGroup[] = [];
+    rowsBuilt = 0;
     let queryError: string | undefined;
     let onlyType: string | undefined;
     if (project && options.query?.type !== undefined) {
@@ -146,23 +168,83 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
       (namespace === undefined || resource.metadata.namespace === namespace);
     // After a restart versions start again at 1: compare with the old state by content.
     const restarted = project !== previousProject;
-    if (project && snapshot && round.applied) {
+    const note = (marker: Exclude<ChangeMarker, ' '>, resource: Resource): void => {
+      if (marker === '+') counts.created++;
+      else if (marker === '~') counts.updated++;
+      else counts.destroyed++;
+      record(pointerKey(resource.metadata), {
+        round: round.number,
+        marker,
+        version: resource.metadata.version,
+        owner: resource.metadata.owner,
+      });
+    };
+    const changes = snapshot?.changes;
+    if (
+      project &&
+      snapshot &&
+      round.applied &&
+      !restarted &&
+      previousGroups !== undefined &&
+      changes !== undefined &&
+      changes.since === previous
+    ) {
+      // Only what changed since the previous round, and what that round marked.
+      const edits = new Map<string, RowEdit[]>();
+      const editsOf = (type: string): RowEdit[] => {
+        let list = edits.get(type);
+        if (!list) edits.set(type, (list = []));
+        return list;
+      };
+      for (const [type, rows] of previousMarked) editsOf(type).push(...unmarkRows(rows));
+      const marked = new Map<string, ResourceRow[]>();
+      const mark = (row: ResourceRow): void => {
+        const type = row.resource.metadata.type;
+        let list = marked.get(type);
+        if (!list) marked.set(type, (list = []));
+        list.push(row);
+      };
+      for (const { before, after } of changes.list) {
+        const resource = (after ?? before) as Resource;
+        if (resource.metadata.type === RESOURCE_DEFINITION_TYPE || !shown(resource)) continue;
+        let row: ResourceRow | undefined;
+        if (before === undefined) {
+          note('+', resource);
+          mark((row = { marker: '+', resource }));
+        } else if (after === undefined) {
+          note('-', before);
+          mark((row = { marker: '-', resource: before, previous: before }));
+        } else if (isNewVersion(before, after)) {
+          note('~', after);
+          mark((row = { marker: '~', resource: after, previous: before }));
+        } else {
+          row = { marker: ' ', resource: after };
+        }
+        editsOf(resource.metadata.type).push(putRow(row));
+      }
+      const byType = new Map(previousGroups.map((g) => [g.type, g]));
+      for (const [type, list] of edits) {
+        rowsBuilt += list.filter((e) => e.row !== undefined).length;
+        const rows = patchRows(byType.get(type)?.rows ?? [], list);
+        if (rows.length > 0) byType.set(type, typeGroup(project.registry, type, rows));
+        else byType.delete(type);
+      }
+      groups = [...byType.values()].sort((a, b) => compareStrings(a.type, b.type));
+      previous = snapshot.resources;
+      previousGroups = groups;
+      previousMarked = marked;
+    } else if (project && snapshot && round.applied) {
       const byType = new Map<string, ResourceRow[]>();
+      const marked = new Map<string, ResourceRow[]>();
       const rowsOf = (type: string): ResourceRow[] => {
         let rows = byType.get(type);
         if (!rows) byType.set(type, (rows = []));
         return rows;
       };
-      const note = (marker: Exclude<ChangeMarker, ' '>, resource: Resource): void => {
-        if (marker === '+') counts.created++;
-        else if (marker === '~') counts.updated++;
-        else counts.destroyed++;
-        record(pointerKey(resource.metadata), {
-          round: round.number,
-          marker,
-          version: resource.metadata.version,
-          owner: resource.metadata.owner,
-        });
+      const markedOf = (type: string): ResourceRow[] => {
+        let rows = marked.get(type);
+        if (!rows) marked.set(type, (rows = []));
+        return rows;
       };
       // Both snapshots are sorted by type, namespace and id: one merge pass, no keys. An
       // unchanged resource is the same frozen object, so most steps are one comparison.
@@ -189,28 +271,37 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
           i++;
           if (!shown(old)) continue;
           note('-', old);
-          rowsOf(old.metadata.type).push({ marker: '-', resource: old, previous: old });
+          const row: ResourceRow = { marker: '-', resource: old, previous: old };
+          rowsOf(old.metadata.type).push(row);
+          markedOf(old.metadata.type).push(row);
         } else if (order > 0 && now !== undefined) {
           j++;
           if (!shown(now)) continue;
           note('+', now);
-          rowsOf(now.metadata.type).push({ marker: '+', resource: now });
+          const row: ResourceRow = { marker: '+', resource: now };
+          rowsOf(now.metadata.type).push(row);
+          markedOf(now.metadata.type).push(row);
         } else if (old !== undefined && now !== undefined) {
           i++;
           j++;
           if (!shown(now)) continue;
           const changed = restarted ? !sameContent(old, now) : isNewVersion(old, now);
           if (changed) note('~', now);
-          rowsOf(now.metadata.type).push(
-            changed
-              ? { marker: '~', resource: now, previous: old }
-              : { marker: ' ', resource: now },
-          );
+          const row: ResourceRow = changed
+            ? { marker: '~', resource: now, previous: old }
+            : { marker: ' ', resource: now };
+          rowsOf(now.metadata.type).push(row);
+          if (changed) markedOf(now.metadata.type).push(row);
         }
       }
-      for (const [type, rows] of byType) groups.push(typeGroup(project.registry, type, rows));
+      for (const [type, rows] of byType) {
+        rowsBuilt += rows.length;
+        groups.push(typeGroup(project.registry, type, rows));
+      }
       previous = snapshot.resources;
       previousProject = project;
+      previousGroups = groups;
+      previousMarked = marked;
     } else if (project && snapshot) {
       // Nothing applied: the last good state, unmarked.
       for (const [type, rows] of groupUnchanged(snapshot.resources.filter(shown))) {
@@ -226,6 +317,7 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
       errors: c.errors,
       ...(c.lastError !== undefined ? { lastError: c.lastError } : {}),
       failingItems: c.failingItems.length,
+      ...(c.retryIn !== undefined ? { retryIn: c.retryIn } : {}),
     }));
     if (controllers.length === 0 && project) {
       for (const name of project.runtime.controllerNames()) {
@@ -278,10 +370,15 @@ export function createRoundViews(options: RoundViewOptions = {}): (round: WatchR
       writes,
     };
   };
+  return Object.defineProperty(toView, 'rowsBuilt', { get: () => rowsBuilt }) as RoundViews;
 }
 
 /** A type's rows, with what the view needs of its definition (if it has one). */
-function typeGroup(registry: DefinitionRegistry, type: string, rows: ResourceRow[]): TypeGroup {
+function typeGroup(
+  registry: DefinitionRegistry,
+  type: string,
+  rows: readonly ResourceRow[],
+): TypeGroup {
   const definition = registry.get(type);
   return {
     type,

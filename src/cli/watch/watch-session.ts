@@ -6,10 +6,11 @@ import { explainMissingConfig, loadProjectConfig } from '../../app/project-confi
 import { ignorePatterns, type RunProjectOptions } from '../../app/run-project.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { ApplyResult } from '../../engine/state/resource-applier.js';
-import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snapshot.js';
+import { SnapshotTracker, type TrackedSnapshot } from '../../engine/state/snapshot-tracker.js';
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
+import { withChanges } from '../../loaders/manifest-cache.js';
 import { readDefinitionPaths } from '../../loaders/definition-paths.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
@@ -55,8 +56,11 @@ export interface WatchRound {
    * when the config or the set of types changes.
    */
   readonly project?: Project;
-  /** The project's state at the end of the round; with `project`. */
-  readonly snapshot?: StateSnapshot;
+  /**
+   * The project's state at the end of the round, with `project`; with what changed since the
+   * snapshot of the project's previous round (absent after a (re)start).
+   */
+  readonly snapshot?: TrackedSnapshot;
   /** The running project's config file, as a display path; absent when it has none. */
   readonly config?: string;
   /** How many files this round read from disk and parsed. */
@@ -113,7 +117,9 @@ const nothingPending = (): Pending => ({
 /** The running project, and the definitions it was opened with. */
 interface Running {
   readonly project: Project;
-  readonly snapshot: StateSnapshot;
+  readonly snapshot: TrackedSnapshot;
+  /** Snapshots the project's state at the cost of what each round changed. */
+  readonly tracker: SnapshotTracker;
   /** The manifests' definitions, serialised: a different set needs a new project. */
   readonly definitionsKey: string;
 }
@@ -159,6 +165,11 @@ class Session implements WatchSession {
   #paused = false;
   /** A rerun asked for: the next round restarts even while paused. */
   #rerun = false;
+  /**
+   * Whether the running project's applier holds the reader's last load, so that the next load's
+   * `changes` (the files that differ from it) are all there is to apply.
+   */
+  #applierInSync = false;
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -184,6 +195,7 @@ class Session implements WatchSession {
       this.#timer = undefined;
       await this.#watcher?.close();
       await this.#draining;
+      this.#running?.tracker.stop();
       await this.#running?.project.runtime.stop();
       this.#notifyIdle();
       this.#resolveClosed();
@@ -304,8 +316,18 @@ class Session implements WatchSession {
     contentOnly = false,
   ): Promise<void> {
     const started = performance.now();
+    const inSync = this.#applierInSync;
+    this.#applierInSync = false;
     const read = await (this.#reader as ManifestReader).read(paths, { contentOnly });
-    const load = { ...read, findings: [...this.#definitionFindings, ...read.findings] };
+    // The --definitions findings join every load's; spreading reads the lazy resource list, so
+    // only a round that has such findings pays for it.
+    const load =
+      this.#definitionFindings.length === 0
+        ? read
+        : withChanges(
+            { ...read, findings: [...this.#definitionFindings, ...read.findings] },
+            read.changes,
+          );
     const loaded = {
       trigger,
       changed,
@@ -328,8 +350,12 @@ class Session implements WatchSession {
       project = await this.#restart(load);
       if (trigger === 'manifests') loaded.trigger = 'restart';
     } else if (project) {
-      changes = await project.applier.apply(load.resources);
+      changes =
+        inSync && load.changes
+          ? await project.applier.applyGroups(load.changes)
+          : await project.applier.apply(load.resources);
     }
+    this.#applierInSync = true;
     if (!project) throw new Error('a watch round has no project');
     if (!this.#options.stable) {
       // Timestamps read as wall time; timers that came due meanwhile fire in this round.
@@ -337,13 +363,18 @@ class Session implements WatchSession {
       if (now > project.clock.now()) project.clock.advanceTo(now);
     }
     const report = await convergeProject(project, this.#options);
-    this.#running = { project, definitionsKey, snapshot: await takeSnapshot(project.state) };
+    const tracker =
+      this.#running?.project === project
+        ? this.#running.tracker
+        : new SnapshotTracker(project.state);
+    this.#running = { project, definitionsKey, tracker, snapshot: await tracker.take() };
     this.#emit(loaded, { applied: true, report, ...(changes ? { changes } : {}) }, started);
   }
 
   /** Opens a project on a fresh state and stops the one it replaces. */
   async #restart(load: ReadResult): Promise<Project> {
     const project = await openProject(this.#config, load, this.#options);
+    this.#running?.tracker.stop();
     await this.#running?.project.runtime.stop();
     this.#running = undefined;
     return project;

@@ -7,7 +7,10 @@ import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 export type AdapterReport = Pick<
   ControllerReport,
   'kind' | 'condition' | 'lastError' | 'failingItems' | 'waitingItems'
->;
+> & {
+  /** In `backoff`: when the next attempt is due (clock ms); the runtime reports it as `retryIn`. */
+  readonly retryAt?: number;
+};
 
 /**
  * How the runtime runs a controller, whichever kind it is (COSI's one adapter interface): the

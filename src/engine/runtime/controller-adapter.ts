@@ -111,6 +111,9 @@ export class ControllerAdapter implements Adapter {
       ...(this.#lastError ? { lastError: this.#lastError.message } : {}),
       failingItems: [],
       waitingItems: [],
+      ...(this.#condition === 'backoff' && this.#restarts.retryAt !== undefined
+        ? { retryAt: this.#restarts.retryAt }
+        : {}),
     };
   }
 

@@ -50,6 +50,12 @@ export interface ControllerReport {
    * backoff), sorted. When a time bound ends the run, these are what kept it going.
    */
   readonly waitingItems: readonly Pointer[];
+  /**
+   * In `backoff`: how long after the end of the run (clock ms, virtual on the simulated clock)
+   * the next attempt is due: the restart of a whole-world controller, or the earliest retry of a
+   * queue controller's failing items.
+   */
+  readonly retryIn?: number;
   readonly metrics: Readonly<ControllerMetrics>;
 }
 

@@ -134,9 +134,12 @@ export class QControllerAdapter implements Adapter {
     const failing = [...this.#failing.values()].sort((a, b) =>
       compareStrings(pointerKey(a.pointer), pointerKey(b.pointer)),
     );
+    const condition = this.#currentCondition();
+    const retryAt = condition === 'backoff' ? this.#nextRetryAt() : undefined;
     return {
       kind: 'qcontroller',
-      condition: this.#currentCondition(),
+      condition,
+      ...(retryAt !== undefined ? { retryAt } : {}),
       ...(lastError ? { lastError: lastError.message } : {}),
       failingItems: failing.map((f) => ({
         pointer: f.pointer,
@@ -147,6 +150,17 @@ export class QControllerAdapter implements Adapter {
         .delayedItems()
         .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : [])),
     };
+  }
+
+  /** The earliest release of a failing item's retry, clock ms. */
+  #nextRetryAt(): number | undefined {
+    let next: number | undefined;
+    for (const [key, failing] of this.#failing) {
+      if (failing.gaveUp) continue;
+      const at = this.#queue.releaseAt(key);
+      if (at !== undefined && (next === undefined || at < next)) next = at;
+    }
+    return next;
   }
 
   /** Lists every primary input and queues it, then starts the run hook. */

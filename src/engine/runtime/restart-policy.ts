@@ -18,12 +18,18 @@ export type CrashOutcome = 'backoff' | 'failed';
 export class RestartPolicy {
   readonly #backoff: ExponentialBackoff;
   #timer: Timer | undefined;
+  #retryAt: number | undefined;
 
   constructor(
-    private readonly host: Pick<RuntimeHost, 'setTimer' | 'maxAttempts'>,
+    private readonly host: Pick<RuntimeHost, 'setTimer' | 'maxAttempts' | 'clock'>,
     options: BackoffOptions,
   ) {
     this.#backoff = new ExponentialBackoff(options);
+  }
+
+  /** When the restart that is waiting is due (clock ms); `undefined` when none waits. */
+  get retryAt(): number | undefined {
+    return this.#retryAt;
   }
 
   /** Crashes since the last reset. */
@@ -38,8 +44,10 @@ export class RestartPolicy {
   crashed(restart: () => void): CrashOutcome {
     const delay = this.#backoff.next();
     if (this.#backoff.attempts >= this.host.maxAttempts()) return 'failed';
+    this.#retryAt = this.host.clock.now() + delay;
     this.#timer = this.host.setTimer(delay, () => {
       this.#timer = undefined;
+      this.#retryAt = undefined;
       restart();
     });
     return 'backoff';
@@ -54,5 +62,6 @@ export class RestartPolicy {
   cancel(): void {
     this.#timer?.cancel();
     this.#timer = undefined;
+    this.#retryAt = undefined;
   }
 }

@@ -370,7 +370,8 @@ export class Runtime {
         const m = adapter.metrics;
         const base = baseline.get(adapter.name)?.metrics;
         const changesBefore = baseline.get(adapter.name)?.changes ?? 0;
-        const { kind, condition, lastError, failingItems, waitingItems } = adapter.report();
+        const { kind, condition, lastError, failingItems, waitingItems, retryAt } =
+          adapter.report();
         return {
           name: adapter.name,
           kind,
@@ -382,6 +383,7 @@ export class Runtime {
           ...(lastError === undefined ? {} : { lastError }),
           failingItems,
           waitingItems,
+          ...(retryAt === undefined ? {} : { retryIn: retryAt - this.clock.now() }),
           metrics: { ...m },
         };
       })

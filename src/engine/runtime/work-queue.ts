@@ -50,6 +50,12 @@ export class WorkQueue<T> {
       .map(([, entry]) => entry.item);
   }
 
+  /** When a key waiting for its release time is released (clock ms); else `undefined`. */
+  releaseAt(key: string): number | undefined {
+    const entry = this.#entries.get(key);
+    return entry?.timer !== undefined ? entry.releaseAt : undefined;
+  }
+
   /** Keys ready to be taken now. */
   get readyCount(): number {
     return this.#readyCount;

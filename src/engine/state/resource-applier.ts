@@ -17,52 +17,129 @@ export interface ApplyResult {
   readonly unchanged: string[];
 }
 
+/** Options of a {@link ResourceApplier}. */
+export interface ResourceApplierOptions<T extends KeyedResource> {
+  /**
+   * What a resource belongs to (its manifest file): the groups {@link ResourceApplier.applyGroups}
+   * replaces one by one. Without it, only whole applies are possible.
+   */
+  readonly groupOf?: (resource: T) => string;
+}
+
 /**
  * Keeps the user's resources (the manifests) in a state, as `kubectl apply` keeps a cluster:
  * each {@link apply} is given the whole desired set and writes only its difference from the set
  * applied before: new resources are created, changed ones updated (spec, labels, annotations;
  * the user's resources have no owner), and the ones that disappeared torn down.
  *
+ * With a `groupOf`, {@link applyGroups} takes only the groups (files) that changed and compares
+ * only their resources, so re-applying after a one-file edit costs that file, not the tree.
+ *
  * A torn-down resource that a controller still holds with a finalizer is *released*: the applier
  * remembers it and, as its owner, destroys it once the finalizers are gone
  * ({@link destroyReleased}). So re-applying after a one-file edit costs what the edit changed.
  */
-export class ResourceApplier {
+export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   readonly #state: State;
-  #applied: readonly KeyedResource[] = [];
+  readonly #groupOf: ((resource: T) => string) | undefined;
+  /** What was applied, by key, in the order it was given. */
+  #applied = new Map<string, T>();
+  /** The applied resources of each group, when grouped. */
+  #groups = new Map<string, readonly T[]>();
   /** Torn down, still held by finalizers, by key. */
   readonly #releasing = new Map<string, Pointer>();
+  #compared = 0;
 
-  constructor(state: State) {
+  constructor(state: State, options: ResourceApplierOptions<T> = {}) {
     this.#state = state;
+    this.#groupOf = options.groupOf;
   }
 
-  /** How many resources the last apply gave. */
+  /** How many resources are applied. */
   get size(): number {
-    return this.#applied.length;
+    return this.#applied.size;
+  }
+
+  /**
+   * How many desired resources the last apply compared with the applied ones: all of them for
+   * {@link apply}, the changed groups' for {@link applyGroups}. The measure of its work.
+   */
+  get compared(): number {
+    return this.#compared;
   }
 
   /** Makes the state hold `desired`, writing only what differs from the last applied set. */
-  async apply(desired: readonly KeyedResource[]): Promise<ApplyResult> {
+  async apply(desired: readonly T[]): Promise<ApplyResult> {
     const result: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };
-    const before = new Map(this.#applied.map((p) => [p.key, p.resource]));
-    const seen = new Set<string>();
-    for (const { key, resource } of desired) {
-      seen.add(key);
-      this.#releasing.delete(key);
-      const old = before.get(key);
-      if (old && sameContent(old, resource)) {
-        result.unchanged.push(key);
-        continue;
+    const applied = new Map<string, T>();
+    for (const item of desired) {
+      applied.set(item.key, item);
+      await this.#applyOne(item, this.#applied.get(item.key), result);
+    }
+    for (const [key, item] of this.#applied) {
+      if (applied.has(key)) continue;
+      if (await this.#release(key, item.resource)) result.tornDown.push(key);
+    }
+    this.#compared = desired.length;
+    this.#applied = applied;
+    this.#groups = new Map();
+    if (this.#groupOf) {
+      const groups = new Map<string, T[]>();
+      for (const item of desired) {
+        const group = this.#groupOf(item);
+        let list = groups.get(group);
+        if (!list) groups.set(group, (list = []));
+        list.push(item);
       }
-      result[await this.#write(resource)].push(key);
+      this.#groups = groups;
     }
-    for (const { key, resource } of this.#applied) {
-      if (seen.has(key)) continue;
-      if (await this.#release(key, resource)) result.tornDown.push(key);
-    }
-    this.#applied = desired;
     return result;
+  }
+
+  /**
+   * Replaces the resources of the given groups (an empty list: a group that is gone), leaving
+   * every other group as applied before: as {@link apply} of the whole set would, but comparing
+   * only the given groups' resources. A resource may move between groups given together.
+   *
+   * @throws Error when the applier has no `groupOf`.
+   */
+  async applyGroups(changed: ReadonlyMap<string, readonly T[]>): Promise<ApplyResult> {
+    if (!this.#groupOf) throw new Error('applyGroups needs an applier with a groupOf');
+    const result: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };
+    const seen = new Set<string>();
+    let compared = 0;
+    for (const resources of changed.values()) {
+      for (const item of resources) {
+        seen.add(item.key);
+        compared++;
+        await this.#applyOne(item, this.#applied.get(item.key), result);
+        this.#applied.set(item.key, item);
+      }
+    }
+    for (const group of changed.keys()) {
+      for (const item of this.#groups.get(group) ?? []) {
+        if (seen.has(item.key)) continue;
+        this.#applied.delete(item.key);
+        if (await this.#release(item.key, item.resource)) result.tornDown.push(item.key);
+      }
+    }
+    for (const [group, resources] of changed) {
+      if (resources.length > 0) this.#groups.set(group, resources);
+      else this.#groups.delete(group);
+    }
+    this.#compared = compared;
+    return result;
+  }
+
+  /** Writes one desired resource unless it equals what was applied before. */
+  async #applyOne(item: T, before: T | undefined, result: ApplyResult): Promise<void> {
+    this.#releasing.delete(item.key);
+    // A load reuses the resources of an unchanged document: the same object is the same content.
+    if (before && (before === item || sameContent(before.resource, item.resource))) {
+      result.unchanged.push(item.key);
+      return;
+    }
+    result[await this.#write(item.resource)].push(item.key);
   }
 
   /**

@@ -177,6 +177,28 @@ describe('the watch screen', () => {
     );
   });
 
+  it('shows when a controller in backoff retries', () => {
+    const round = bigRound(3);
+    const { screen } = show({
+      ...round,
+      controllers: [
+        {
+          name: 'Flaky',
+          condition: 'backoff',
+          reconciles: 2,
+          writes: 0,
+          errors: 2,
+          lastError: 'no water',
+          failingItems: 1,
+          retryIn: 1625,
+        },
+      ],
+    });
+    expect(screen()).toMatch(
+      /^Flaky +backoff, retry in 1\.63s +2 reconciles, 0 writes, 2 errors, 1 items failing {2}no water$/m,
+    );
+  });
+
   it('filters by id with /, keeps the filter with Enter and drops it with Escape', async () => {
     watched = await watchCopy();
     const { screen, press } = show(watched.views[0]);

@@ -11,7 +11,7 @@ function setup(maxAttempts = Number.POSITIVE_INFINITY): {
 } {
   const clock = new SimulatedClock(0);
   const policy = new RestartPolicy(
-    { setTimer: (ms, fn) => clock.setTimer(ms, fn), maxAttempts: () => maxAttempts },
+    { setTimer: (ms, fn) => clock.setTimer(ms, fn), maxAttempts: () => maxAttempts, clock },
     {},
   );
   const restarts: number[] = [];
@@ -66,5 +66,20 @@ describe('the restart policy', () => {
     policy.cancel();
     expect(clock.advanceToNext()).toBe(false);
     expect(restarts).toEqual([]);
+  });
+});
+
+describe('the restart policy retry time', () => {
+  it('knows when the waiting restart is due, and forgets it once it ran or was cancelled', () => {
+    const { clock, policy, crash } = setup();
+    expect(policy.retryAt).toBeUndefined();
+    crash();
+    expect(policy.retryAt).toBe(500);
+    clock.advanceToNext();
+    expect(policy.retryAt).toBeUndefined();
+    crash();
+    expect(policy.retryAt).toBe(1250);
+    policy.cancel();
+    expect(policy.retryAt).toBeUndefined();
   });
 });

@@ -98,3 +98,80 @@ describe('the resource applier', () => {
     expect((await state.get(Note.pointer('back'))).metadata.id).toBe('back');
   });
 });
+
+describe('the resource applier by groups', () => {
+  type FileNote = KeyedResource & { readonly file: string };
+  const inFile = (file: string, id: string, text: string): FileNote => ({
+    ...keyed(id, text),
+    file,
+  });
+  const grouped = (state: ReturnType<typeof createInMemoryState>) =>
+    new ResourceApplier<FileNote>(state, { groupOf: (r) => r.file });
+  const key = (id: string) => pointerKey(Note.pointer(id));
+
+  it('compares only the resources of the groups given, and leaves the others alone', async () => {
+    const state = createInMemoryState();
+    const applier = grouped(state);
+    const tree = Array.from({ length: 100 }, (_, f) =>
+      Array.from({ length: 10 }, (_, i) => inFile(`f${f}`, `n-${f}-${i}`, 'x')),
+    );
+    await applier.apply(tree.flat());
+    expect(applier.compared).toBe(1000);
+
+    const edited = (tree[42] as FileNote[]).map((r, i) =>
+      i === 3 ? inFile('f42', r.resource.metadata.id, 'y') : r,
+    );
+    const result = await applier.applyGroups(new Map([['f42', edited]]));
+    expect(applier.compared).toBe(10);
+    expect(result).toEqual({
+      created: [],
+      updated: [key('n-42-3')],
+      tornDown: [],
+      unchanged: edited.filter((_, i) => i !== 3).map((r) => r.key),
+    });
+    expect(applier.size).toBe(1000);
+    expect((await state.get<{ text: string }>(Note.pointer('n-42-3'))).spec.text).toBe('y');
+  });
+
+  it('creates, tears down and moves resources between the groups given, as a whole apply would', async () => {
+    const state = createInMemoryState();
+    const applier = grouped(state);
+    await applier.apply([
+      inFile('a', 'stays', '1'),
+      inFile('a', 'moves', '2'),
+      inFile('b', 'goes', '3'),
+    ]);
+    const result = await applier.applyGroups(
+      new Map([
+        ['a', [inFile('a', 'stays', '1'), inFile('a', 'new', '4')]],
+        ['b', []],
+        ['c', [inFile('c', 'moves', '2')]],
+      ]),
+    );
+    expect(result).toEqual({
+      created: [key('new')],
+      updated: [],
+      tornDown: [key('goes')],
+      unchanged: [key('stays'), key('moves')],
+    });
+    expect(applier.size).toBe(3);
+    expect((await state.list(Note.kind())).map((r) => r.metadata.id)).toEqual([
+      'moves',
+      'new',
+      'stays',
+    ]);
+    // The moved resource belongs to its new group: removing that group tears it down.
+    const again = await applier.applyGroups(new Map([['c', []]]));
+    expect(again.tornDown).toEqual([key('moves')]);
+    // And a later whole apply starts from what the groups hold.
+    const whole = await applier.apply([inFile('a', 'stays', '1'), inFile('a', 'new', '4')]);
+    expect(whole.unchanged).toEqual([key('stays'), key('new')]);
+    expect(whole.tornDown).toEqual([]);
+  });
+
+  it('refuses groups without a groupOf', async () => {
+    await expect(new ResourceApplier(createInMemoryState()).applyGroups(new Map())).rejects.toThrow(
+      /groupOf/,
+    );
+  });
+});
