@@ -11,6 +11,7 @@ import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
 import { printColumnPathError } from './print-column-path.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { shorten } from './shorten.js';
 
 /** The spec of a `ResourceDefinitions.meta.cosi.dev` document, as a JSON Schema. */
 export const DEFINITION_SPEC_SCHEMA = {
@@ -132,7 +133,7 @@ function checkManifestRules(
       refuse(
         jsonPointer(['spec', 'aliases', i]),
         'built-in-alias',
-        `the alias ${JSON.stringify(alias)} is a name of ${resourceDefinitionDefinition.type}`,
+        `the alias ${JSON.stringify(shorten(alias))} is a name of ${resourceDefinitionDefinition.type}`,
       );
     }
   });
@@ -140,7 +141,7 @@ function checkManifestRules(
     refuse(
       '/metadata/id',
       'id-mismatch',
-      `the id of a definition is its type in lower case: ${JSON.stringify(definition.id)}, not ${JSON.stringify(id)}`,
+      `the id of a definition is its type in lower case: ${JSON.stringify(shorten(definition.id))}, not ${JSON.stringify(shorten(id))}`,
     );
   }
   definition.printColumns.forEach((column, i) => {
@@ -149,7 +150,7 @@ function checkManifestRules(
       refuse(
         jsonPointer(['spec', 'printColumns', i, 'jsonPath']),
         'invalid-print-column',
-        `the jsonPath ${JSON.stringify(column.jsonPath)} is malformed: ${problem}`,
+        `the jsonPath ${JSON.stringify(shorten(column.jsonPath))} is malformed: ${problem}`,
       );
     }
   });

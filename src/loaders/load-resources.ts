@@ -21,6 +21,7 @@ import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
 import type { ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { shorten } from './shorten.js';
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
@@ -72,7 +73,7 @@ function resolveType(
       report.add(
         'ambiguous-type',
         '/metadata/type',
-        `the type ${JSON.stringify(type)} is ambiguous: it matches ${error.candidates.join(', ')}; use the full type`,
+        `the type ${JSON.stringify(shorten(type))} is ambiguous: it matches ${error.candidates.join(', ')}; use the full type`,
       );
       return undefined;
     }
@@ -81,8 +82,8 @@ function resolveType(
       'unknown-type',
       '/metadata/type',
       definedAt === undefined
-        ? `the type ${JSON.stringify(type)} is not defined`
-        : `the type ${JSON.stringify(type)} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
+        ? `the type ${JSON.stringify(shorten(type))} is not defined`
+        : `the type ${JSON.stringify(shorten(type))} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
       definedAt === undefined ? {} : { related: definedAt },
     );
     return undefined;

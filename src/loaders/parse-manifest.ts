@@ -13,7 +13,7 @@ import {
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
-import { shorten } from './shorten.js';
+import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import {
   NestingTooDeepError,
   nodeStart,
@@ -266,7 +266,8 @@ function fromYamlError(
     : '';
   return createFinding({
     code: error instanceof YAMLWarning ? 'yaml-warning' : 'yaml-syntax',
-    message: `${error.message}${hint}`,
+    // yaml's messages quote the source (a tag, a directive, a block scalar header) uncut.
+    message: `${shortenMessage(error.message, MAX_MESSAGE_LENGTH - hint.length)}${hint}`,
     file,
     line,
     col,
@@ -372,7 +373,7 @@ class DataBuilder {
             this.#report(
               'duplicate-key',
               pair.key as YamlNode,
-              `duplicate key ${JSON.stringify(key)}`,
+              `duplicate key ${JSON.stringify(shorten(key))}`,
             );
             this.#path.pop();
             continue;
@@ -402,14 +403,18 @@ class DataBuilder {
   #expand(alias: Alias, depth: number): unknown {
     const target = this.#anchors.get(alias.source);
     if (target === undefined) {
-      this.#report('unknown-anchor', alias, `the alias *${alias.source} has no anchor before it`);
+      this.#report(
+        'unknown-anchor',
+        alias,
+        `the alias *${shorten(alias.source)} has no anchor before it`,
+      );
       return null;
     }
     if (this.#building.has(target)) {
       this.#report(
         'recursive-alias',
         alias,
-        `the alias *${alias.source} refers to a node that contains it`,
+        `the alias *${shorten(alias.source)} refers to a node that contains it`,
         true,
       );
       throw new AbortBuild();
@@ -450,11 +455,15 @@ class DataBuilder {
       this.#report(
         'yaml11-octal',
         node,
-        `${source} is the decimal ${value} in YAML 1.2 but an octal in YAML 1.1: write 0o${source.replace(/^[-+]?0+/, '')} for an octal, or quote it for a string`,
+        `${shorten(source)} is the decimal ${shorten(String(value))} in YAML 1.2 but an octal in YAML 1.1: write 0o${shorten(source.replace(/^[-+]?0+/, ''))} for an octal, or quote it for a string`,
       );
     }
     if (tag !== undefined && !scalarTagResolved(tag, value)) {
-      this.#report('unknown-tag', node, `the tag ${tag} is not a YAML 1.2 core tag for this value`);
+      this.#report(
+        'unknown-tag',
+        node,
+        `the tag ${shorten(tag)} is not a YAML 1.2 core tag for this value`,
+      );
     }
     if (
       typeof value === 'string' &&
@@ -496,7 +505,7 @@ class DataBuilder {
 
   #checkCollectionTag(node: YamlNode, kind: 'map' | 'seq'): void {
     if (node.tag !== undefined && node.tag !== TAG_PREFIX + kind && node.tag !== '!') {
-      this.#report('unknown-tag', node, `the tag ${node.tag} is not a YAML 1.2 core tag`);
+      this.#report('unknown-tag', node, `the tag ${shorten(node.tag)} is not a YAML 1.2 core tag`);
     }
   }
 

@@ -3,6 +3,7 @@ import type { JsonSchema } from '../engine/resource/definition.js';
 import { jsonPointer } from './json-pointer.js';
 import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
+import { shorten } from './shorten.js';
 
 /** One thing wrong with a value (or a schema), relative to the value checked. */
 export interface SchemaProblem {
@@ -169,7 +170,7 @@ function toProblem(error: ErrorObject): SchemaProblem {
         path: `${path}${jsonPointer([key])}`,
         part: 'key',
         keyword: error.keyword,
-        message: `unknown field ${JSON.stringify(key)}`,
+        message: `unknown field ${JSON.stringify(shorten(key))}`,
       };
     }
     case 'enum':
