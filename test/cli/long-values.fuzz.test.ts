@@ -130,4 +130,16 @@ describe('long values in the input make short findings in every format', () => {
     await expectBoundedFindings(box('', `  size: ${'x'.repeat(1_000_000)}\n`));
     await expectBoundedFindings(box('', `  other: |${'x'.repeat(1_000_000)}\n   text\n`));
   }, 60_000);
+
+  it("for a controller's error of 1 MB, in apply's report and in check", async () => {
+    const apply = await cli(['apply', '-f', 'fixtures/cli/long-error']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('last error: cannot echo start: xxx');
+    for (const line of apply.stderr.split('\n')) expect(line.length).toBeLessThan(MAX_MESSAGE);
+    for (const format of FORMATS) {
+      const check = await cli(['check', '-f', 'fixtures/cli/long-error', '-o', format]);
+      expect(check.code).toBe(1);
+      expect(check.stdout.length).toBeLessThan(20_000);
+    }
+  }, 60_000);
 });
