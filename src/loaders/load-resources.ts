@@ -10,6 +10,7 @@ import {
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import { shareEmptyCollections } from '../engine/resource/metadata.js';
 import { newResource } from '../engine/resource/resource.js';
 import type {
   CollectedDefinitions,
@@ -19,6 +20,7 @@ import type {
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
+import { LoadedResource } from './loaded-resource.js';
 import type { ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { shorten } from './shorten.js';
@@ -154,24 +156,22 @@ function toManifestResource(
   report: DocumentReport,
 ): ManifestResource {
   const document = report.document;
-  const resource: ManifestResource = {
+  const draft = newResource(pointer, header.spec, {
+    labels: header.labels,
+    annotations: header.annotations,
+  });
+  // A large load holds many resources, most without labels or the rest: they share empties.
+  shareEmptyCollections(draft.metadata);
+  return new LoadedResource(
     key,
-    resource: newResource(pointer, header.spec, {
-      labels: header.labels,
-      annotations: header.annotations,
-    }),
+    draft,
     definition,
-    source: {
+    {
       file: document.file,
       line: document.position.line,
       col: document.position.col,
       document: document.index,
     },
-  };
-  // Not enumerable: the resource stays plain data when compared, copied or serialised.
-  Object.defineProperty(resource, 'locate', {
-    value: (at: string, part?: 'key' | 'value') => document.locate(at, part),
-    enumerable: false,
-  });
-  return resource;
+    document.source,
+  );
 }

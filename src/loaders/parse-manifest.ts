@@ -13,6 +13,7 @@ import {
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
+import { LineIndex } from './line-index.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import {
   NestingTooDeepError,
@@ -20,6 +21,7 @@ import {
   parseYamlStream,
   YamlSource,
   type Position,
+  type StreamPositions,
 } from './yaml-source.js';
 
 export type { Position } from './yaml-source.js';
@@ -57,6 +59,11 @@ export interface ParsedDocument {
    * With `part: 'key'`, the position of the key of the last segment (for unknown keys).
    */
   locate(pointer: string, part?: 'key' | 'value'): Position;
+  /**
+   * The positions of every document of the file, by index: what a loaded resource keeps to
+   * locate pointers later, instead of its document.
+   */
+  readonly source: StreamPositions;
 }
 
 /** What {@link parseManifest} returns. */
@@ -178,7 +185,7 @@ function checkVersion(
   text: string,
   start: number,
   file: string,
-  lineCounter: LineCounter,
+  lineCounter: LineIndex,
   findings: Finding[],
 ): boolean {
   const { explicit, version } = doc.directives.yaml;
@@ -207,7 +214,7 @@ function readDocument(
   doc: Document.Parsed,
   index: number,
   file: string,
-  lineCounter: LineCounter,
+  lineCounter: LineIndex,
   source: YamlSource,
   limits: Limits,
   findings: Finding[],
@@ -258,7 +265,7 @@ function isEmptyScalar(node: YamlNode): boolean {
 function fromYamlError(
   error: { code: string; message: string; pos: [number, number] },
   file: string,
-  lineCounter: LineCounter,
+  lineCounter: LineIndex,
 ): Finding {
   const { line, col } = lineCounter.linePos(error.pos[0]);
   const hint = INDENTATION_ERRORS.has(error.code)
@@ -277,13 +284,8 @@ function fromYamlError(
 }
 
 /** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */
-function countLines(text: string): LineCounter {
-  const lineCounter = new LineCounter();
-  lineCounter.addNewLine(0);
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    lineCounter.addNewLine(i + 1);
-  }
-  return lineCounter;
+function countLines(text: string): LineIndex {
+  return new LineIndex(text);
 }
 
 /** A byte order mark at the start of the stream, before a `---`, `...` or directive, or after `---`. */
@@ -318,7 +320,7 @@ class DataBuilder {
 
   constructor(
     readonly file: string,
-    readonly lineCounter: LineCounter,
+    readonly lineCounter: LineIndex,
     readonly limits: Limits,
     readonly findings: Finding[],
   ) {}
