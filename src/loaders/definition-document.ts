@@ -12,6 +12,7 @@ import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
 import { printColumnPathError } from './print-column-path.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { shorten } from './shorten.js';
 
 /** The spec of a `ResourceDefinitions.meta.cosi.dev` document, as a JSON Schema. */
 export const DEFINITION_SPEC_SCHEMA = {
@@ -126,7 +127,7 @@ function checkManifestRules(
       refuse(
         jsonPointer(['spec', 'aliases', i]),
         'built-in-alias',
-        `the alias ${JSON.stringify(alias)} is a name of ${resourceDefinitionDefinition.type}`,
+        `the alias ${JSON.stringify(shorten(alias))} is a name of ${resourceDefinitionDefinition.type}`,
       );
     }
   });
@@ -134,7 +135,7 @@ function checkManifestRules(
     refuse(
       '/metadata/id',
       'id-mismatch',
-      `the id of a definition is its type in lower case: ${JSON.stringify(definition.id)}, not ${JSON.stringify(id)}`,
+      `the id of a definition is its type in lower case: ${JSON.stringify(shorten(definition.id))}, not ${JSON.stringify(shorten(id))}`,
     );
   }
   definition.printColumns.forEach((column, i) => {
@@ -143,7 +144,7 @@ function checkManifestRules(
       refuse(
         jsonPointer(['spec', 'printColumns', i, 'jsonPath']),
         'invalid-print-column',
-        `the jsonPath ${JSON.stringify(column.jsonPath)} is malformed: ${problem}`,
+        `the jsonPath ${JSON.stringify(shorten(column.jsonPath))} is malformed: ${problem}`,
       );
     }
   });

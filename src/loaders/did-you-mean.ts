@@ -10,9 +10,12 @@ import leven from 'leven';
 export function didYouMean(given: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
+  const limit = Math.max(1, Math.floor(given.length / 3));
   for (const name of known) {
+    // The distance is at least the difference in length: a 1 MB name is not compared in full.
+    if (Math.abs(name.length - given.length) > limit) continue;
     const distance = leven(given.toLowerCase(), name.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [name, distance];
   }
-  return bestDistance <= Math.max(1, Math.floor(given.length / 3)) ? best : undefined;
+  return bestDistance <= limit ? best : undefined;
 }

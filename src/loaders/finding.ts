@@ -5,6 +5,7 @@
  */
 
 import { compareStrings } from '../engine/compare-strings.js';
+import { shortenLines, shortenMessage, shortenPointer } from './shorten.js';
 
 /**
  * Every finding code, grouped by the stage that reports it. The list only grows; a code, once
@@ -90,7 +91,10 @@ export interface SourceLocation {
   readonly line: number;
   /** 1-based; 0 when `line` is 0. */
   readonly col: number;
-  /** JSON pointer inside the document (`/spec/cpus`); empty for the whole document or file. */
+  /**
+   * JSON pointer inside the document (`/spec/cpus`); empty for the whole document or file. In a
+   * finding, a very long key in it is cut (`/spec/kkkk…`): the line and column stay exact.
+   */
   readonly pointer: string;
 }
 
@@ -101,6 +105,7 @@ export interface SourceLocation {
 export interface Finding<C extends string = FindingCode> extends SourceLocation {
   readonly code: C;
   readonly severity: Severity;
+  /** A sentence, bounded in length ({@link shortenLines}): long quoted values are cut. */
   readonly message: string;
   /**
    * The sub-rule that failed, when the code has several: the naming rule of an
@@ -121,9 +126,12 @@ export interface FindingInit extends SourceLocation {
   readonly related?: SourceLocation;
 }
 
-/** Makes a finding, with the severity of its code. */
+/**
+ * Makes a finding, with the severity of its code. Its message and pointers are bounded
+ * ({@link boundFinding}): whatever of the input they quote, a finding stays one short line.
+ */
 export function createFinding(init: FindingInit): Finding {
-  return {
+  return boundFinding({
     code: init.code,
     severity: FINDING_SEVERITY[init.code],
     message: init.message,
@@ -133,6 +141,48 @@ export function createFinding(init: FindingInit): Finding {
     pointer: init.pointer,
     ...(init.rule === undefined ? {} : { rule: init.rule }),
     ...(init.related === undefined ? {} : { related: init.related }),
+  });
+}
+
+/** The longest line of a finding's diff. */
+const MAX_DIFF_LINE_LENGTH = 160;
+
+/**
+ * The finding with its message, pointers, sub-rule and diff lines cut to a bounded length, so
+ * that a 1 MB value or a 10,000-character key quoted anywhere in it still makes a short finding
+ * in every output format. The same finding when nothing is long.
+ */
+export function boundFinding<C extends string>(finding: Finding<C>): Finding<C> {
+  const message = shortenLines(finding.message);
+  const pointer = shortenPointer(finding.pointer);
+  const rule = finding.rule === undefined ? undefined : shortenMessage(finding.rule, 60);
+  const related =
+    finding.related === undefined
+      ? undefined
+      : { ...finding.related, pointer: shortenPointer(finding.related.pointer) };
+  const diff =
+    finding.diff === undefined
+      ? undefined
+      : finding.diff
+          .split('\n')
+          .map((line) => shortenMessage(line, MAX_DIFF_LINE_LENGTH))
+          .join('\n');
+  if (
+    message === finding.message &&
+    pointer === finding.pointer &&
+    rule === finding.rule &&
+    related?.pointer === finding.related?.pointer &&
+    diff === finding.diff
+  ) {
+    return finding;
+  }
+  return {
+    ...finding,
+    message,
+    pointer,
+    ...(rule === undefined ? {} : { rule }),
+    ...(related === undefined ? {} : { related }),
+    ...(diff === undefined ? {} : { diff }),
   };
 }
 
@@ -148,7 +198,8 @@ export function formatLocation(location: Omit<SourceLocation, 'pointer'>): strin
  * @example
  * formatFinding(f) // 'vms.yaml:7:9: error[schema-violation]: must be integer (at /spec/cpus)'
  */
-export function formatFinding(finding: Finding<string>): string {
+export function formatFinding(unbounded: Finding<string>): string {
+  const finding = boundFinding(unbounded);
   const where = formatLocation(finding);
   const head = `${finding.severity}[${finding.code}]: ${finding.message}`;
   const at = finding.pointer === '' ? '' : ` (at ${finding.pointer})`;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { createJiti } from 'jiti';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
+import { shorten, shortenMessage } from './shorten.js';
 import {
   normalizeDefinition,
   type ConfigDefinition,
@@ -35,7 +36,10 @@ export class ConfigError extends Error {
     problems: string | readonly string[],
     options?: { cause?: unknown; line?: number; col?: number },
   ) {
-    const list = typeof problems === 'string' ? [problems] : problems;
+    // A problem may quote the config's values or a thrown error's text: each stays one short line.
+    const list = (typeof problems === 'string' ? [problems] : problems).map((p) =>
+      shortenMessage(p),
+    );
     const at = options?.line === undefined ? file : `${file}:${options.line}:${options.col ?? 1}`;
     super(list.map((problem) => `${at}: ${problem}`).join('\n'), { cause: options?.cause });
     this.problems = list;
@@ -138,7 +142,7 @@ function checkConfig(config: Record<string, unknown>, problems: string[]): Resou
     if ((CONFIG_KEYS as readonly string[]).includes(key)) continue;
     const guess = didYouMean(key, CONFIG_KEYS);
     problems.push(
-      `unknown key \`${key}\`${guess ? ` (did you mean \`${guess}\`?)` : ''}; a config has ${CONFIG_KEYS.map((k) => `\`${k}\``).join(', ')}`,
+      `unknown key \`${shorten(key)}\`${guess ? ` (did you mean \`${guess}\`?)` : ''}; a config has ${CONFIG_KEYS.map((k) => `\`${k}\``).join(', ')}`,
     );
   }
   const definitions: ResourceDefinition[] = [];

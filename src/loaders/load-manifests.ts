@@ -29,7 +29,11 @@ export interface ManifestSource {
   readonly document: number;
 }
 
-/** A resource read from a manifest: a new draft with no owner, and its definition. */
+/**
+ * A resource read from a manifest: a new draft with no owner, and its definition. The draft's
+ * empty finalizers, labels, annotations and owner references are shared frozen empties (a load
+ * may hold a hundred thousand): change one by assigning a new collection.
+ */
 export interface ManifestResource {
   /** `pointerKey` of the resource: unique among the loaded resources. */
   readonly key: string;
@@ -39,7 +43,8 @@ export interface ManifestResource {
   /**
    * Where a JSON pointer inside the resource's document is (`/spec/disks/0`), or its nearest
    * existing parent; with `part: 'key'`, the key of the last segment. For findings about a
-   * loaded resource, such as `cosi check --strict`'s unknown fields. Not enumerable.
+   * loaded resource, such as `cosi check --strict`'s unknown fields. A method, not an own
+   * property: copies and JSON of a resource hold plain data only.
    */
   readonly locate?: (pointer: string, part?: 'key' | 'value') => Position;
 }

@@ -10,6 +10,7 @@ import {
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import { shareEmptyCollections } from '../engine/resource/metadata.js';
 import { newResource } from '../engine/resource/resource.js';
 import type {
   CollectedDefinitions,
@@ -20,10 +21,12 @@ import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
+import { LoadedResource } from './loaded-resource.js';
 import type { ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { checkKubernetesDocument } from './kubernetes/check-kubernetes-document.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
+import { shorten } from './shorten.js';
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
@@ -85,7 +88,7 @@ function resolveType(
       report.add(
         'ambiguous-type',
         '/metadata/type',
-        `the type ${JSON.stringify(type)} is ambiguous: it matches ${error.candidates.join(', ')}; use the full type`,
+        `the type ${JSON.stringify(shorten(type))} is ambiguous: it matches ${error.candidates.join(', ')}; use the full type`,
       );
       return undefined;
     }
@@ -94,8 +97,8 @@ function resolveType(
       'unknown-type',
       '/metadata/type',
       definedAt === undefined
-        ? `the type ${JSON.stringify(type)} is not defined`
-        : `the type ${JSON.stringify(type)} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
+        ? `the type ${JSON.stringify(shorten(type))} is not defined`
+        : `the type ${JSON.stringify(shorten(type))} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
       definedAt === undefined ? {} : { related: definedAt },
     );
     return undefined;
@@ -177,24 +180,24 @@ function toManifestResource(
   report: DocumentReport,
 ): ManifestResource {
   const document = report.document;
-  const resource: ManifestResource = {
+  const draft = newResource(pointer, header.spec, {
+    labels: header.labels,
+    annotations: header.annotations,
+  });
+  // A large load holds many resources, most without labels or the rest: they share empties.
+  shareEmptyCollections(draft.metadata);
+  return new LoadedResource(
     key,
-    resource: newResource(pointer, header.spec, {
-      labels: header.labels,
-      annotations: header.annotations,
-    }),
+    draft,
     definition,
-    source: {
+    {
       file: document.file,
       line: report.position.line,
       col: report.position.col,
       document: document.index,
     },
-  };
-  // Not enumerable: the resource stays plain data when compared, copied or serialised.
-  Object.defineProperty(resource, 'locate', {
-    value: (at: string, part?: 'key' | 'value') => report.locate(at, part),
-    enumerable: false,
-  });
-  return resource;
+    document.source,
+    // A list item's pointers are inside its list.
+    report.pointer(''),
+  );
 }

@@ -96,7 +96,7 @@ export function readManifestHeader(
     report.add(
       'invalid-namespace',
       '/metadata/namespace',
-      `the namespace ${JSON.stringify(namespace)} does not match ${String(NAMESPACE_PATTERN)}`,
+      `the namespace ${JSON.stringify(shorten(namespace))} does not match ${String(NAMESPACE_PATTERN)}`,
     );
     namespace = undefined;
   }
@@ -187,7 +187,7 @@ export function readStringMap(
     report.add(
       'wrong-type',
       jsonPointer(['metadata', key, name]),
-      `the value of ${key === 'labels' ? 'label' : 'annotation'} ${JSON.stringify(name)} must be a string, not ${describe(item)} (quote it)`,
+      `the value of ${key === 'labels' ? 'label' : 'annotation'} ${JSON.stringify(shorten(name))} must be a string, not ${describe(item)} (quote it)`,
     );
   }
   // The document's own object: freshly parsed, and copied again when the resource is made.
@@ -208,7 +208,7 @@ export function reportUnknownKeys(
       report.add(
         'unknown-key',
         jsonPointer([...at, key]),
-        `unknown key ${JSON.stringify(key)} in ${where} (expected ${[...known].join(', ')})`,
+        `unknown key ${JSON.stringify(shorten(key))} in ${where} (expected ${[...known].join(', ')})`,
         { part: 'key' },
       );
     }
@@ -228,7 +228,7 @@ function reportReadOnlyMetadata(metadata: Record<string, unknown>, report: Docum
     report.add(
       'controller-output',
       '/metadata/owner',
-      `this is the output of controller ${JSON.stringify(owner)}, not a manifest: the controller writes it from its inputs; leave it out of the manifests`,
+      `this is the output of controller ${JSON.stringify(shorten(owner))}, not a manifest: the controller writes it from its inputs; leave it out of the manifests`,
     );
     return;
   }

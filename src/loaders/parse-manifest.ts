@@ -13,13 +13,15 @@ import {
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
-import { shorten } from './shorten.js';
+import { LineIndex } from './line-index.js';
+import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import {
   NestingTooDeepError,
   nodeStart,
   parseYamlStream,
   YamlSource,
   type Position,
+  type StreamPositions,
 } from './yaml-source.js';
 
 export type { Position } from './yaml-source.js';
@@ -57,6 +59,11 @@ export interface ParsedDocument {
    * With `part: 'key'`, the position of the key of the last segment (for unknown keys).
    */
   locate(pointer: string, part?: 'key' | 'value'): Position;
+  /**
+   * The positions of every document of the file, by index: what a loaded resource keeps to
+   * locate pointers later, instead of its document.
+   */
+  readonly source: StreamPositions;
 }
 
 /** What {@link parseManifest} returns. */
@@ -178,7 +185,7 @@ function checkVersion(
   text: string,
   start: number,
   file: string,
-  lineCounter: LineCounter,
+  lineCounter: LineIndex,
   findings: Finding[],
 ): boolean {
   const { explicit, version } = doc.directives.yaml;
@@ -207,7 +214,7 @@ function readDocument(
   doc: Document.Parsed,
   index: number,
   file: string,
-  lineCounter: LineCounter,
+  lineCounter: LineIndex,
   source: YamlSource,
   limits: Limits,
   findings: Finding[],
@@ -258,7 +265,7 @@ function isEmptyScalar(node: YamlNode): boolean {
 function fromYamlError(
   error: { code: string; message: string; pos: [number, number] },
   file: string,
-  lineCounter: LineCounter,
+  lineCounter: LineIndex,
 ): Finding {
   const { line, col } = lineCounter.linePos(error.pos[0]);
   const hint = INDENTATION_ERRORS.has(error.code)
@@ -266,7 +273,8 @@ function fromYamlError(
     : '';
   return createFinding({
     code: error instanceof YAMLWarning ? 'yaml-warning' : 'yaml-syntax',
-    message: `${error.message}${hint}`,
+    // yaml's messages quote the source (a tag, a directive, a block scalar header) uncut.
+    message: `${shortenMessage(error.message, MAX_MESSAGE_LENGTH - hint.length)}${hint}`,
     file,
     line,
     col,
@@ -276,13 +284,8 @@ function fromYamlError(
 }
 
 /** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */
-function countLines(text: string): LineCounter {
-  const lineCounter = new LineCounter();
-  lineCounter.addNewLine(0);
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    lineCounter.addNewLine(i + 1);
-  }
-  return lineCounter;
+function countLines(text: string): LineIndex {
+  return new LineIndex(text);
 }
 
 /** A byte order mark at the start of the stream, before a `---`, `...` or directive, or after `---`. */
@@ -317,7 +320,7 @@ class DataBuilder {
 
   constructor(
     readonly file: string,
-    readonly lineCounter: LineCounter,
+    readonly lineCounter: LineIndex,
     readonly limits: Limits,
     readonly findings: Finding[],
   ) {}
@@ -372,7 +375,7 @@ class DataBuilder {
             this.#report(
               'duplicate-key',
               pair.key as YamlNode,
-              `duplicate key ${JSON.stringify(key)}`,
+              `duplicate key ${JSON.stringify(shorten(key))}`,
             );
             this.#path.pop();
             continue;
@@ -402,14 +405,18 @@ class DataBuilder {
   #expand(alias: Alias, depth: number): unknown {
     const target = this.#anchors.get(alias.source);
     if (target === undefined) {
-      this.#report('unknown-anchor', alias, `the alias *${alias.source} has no anchor before it`);
+      this.#report(
+        'unknown-anchor',
+        alias,
+        `the alias *${shorten(alias.source)} has no anchor before it`,
+      );
       return null;
     }
     if (this.#building.has(target)) {
       this.#report(
         'recursive-alias',
         alias,
-        `the alias *${alias.source} refers to a node that contains it`,
+        `the alias *${shorten(alias.source)} refers to a node that contains it`,
         true,
       );
       throw new AbortBuild();
@@ -450,11 +457,15 @@ class DataBuilder {
       this.#report(
         'yaml11-octal',
         node,
-        `${source} is the decimal ${value} in YAML 1.2 but an octal in YAML 1.1: write 0o${source.replace(/^[-+]?0+/, '')} for an octal, or quote it for a string`,
+        `${shorten(source)} is the decimal ${shorten(String(value))} in YAML 1.2 but an octal in YAML 1.1: write 0o${shorten(source.replace(/^[-+]?0+/, ''))} for an octal, or quote it for a string`,
       );
     }
     if (tag !== undefined && !scalarTagResolved(tag, value)) {
-      this.#report('unknown-tag', node, `the tag ${tag} is not a YAML 1.2 core tag for this value`);
+      this.#report(
+        'unknown-tag',
+        node,
+        `the tag ${shorten(tag)} is not a YAML 1.2 core tag for this value`,
+      );
     }
     if (
       typeof value === 'string' &&
@@ -496,7 +507,7 @@ class DataBuilder {
 
   #checkCollectionTag(node: YamlNode, kind: 'map' | 'seq'): void {
     if (node.tag !== undefined && node.tag !== TAG_PREFIX + kind && node.tag !== '!') {
-      this.#report('unknown-tag', node, `the tag ${node.tag} is not a YAML 1.2 core tag`);
+      this.#report('unknown-tag', node, `the tag ${shorten(node.tag)} is not a YAML 1.2 core tag`);
     }
   }
 

@@ -8,6 +8,7 @@ import {
 } from './kubernetes/structural-schema.js';
 import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
+import { shorten } from './shorten.js';
 
 /** One thing wrong with a value (or a schema), relative to the value checked. */
 export interface SchemaProblem {
@@ -177,7 +178,7 @@ function toProblem(error: ErrorObject): SchemaProblem {
         path: `${path}${jsonPointer([key])}`,
         part: 'key',
         keyword: error.keyword,
-        message: `unknown field ${JSON.stringify(key)}`,
+        message: `unknown field ${JSON.stringify(shorten(key))}`,
       };
     }
     case 'enum':

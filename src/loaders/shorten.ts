@@ -1,4 +1,20 @@
 /**
+ * Bounds on what a message quotes of the input. A finding stays one readable line however long
+ * the value written (a 1 MB string, a 10,000-character key, a 300-digit number): values are cut
+ * where they are quoted, and whole messages and pointers are bounded once more where findings are
+ * made and shown, for the quotes no one shortened (the `yaml` package's, a thrown error's).
+ */
+
+/** The longest message a finding carries, in UTF-16 code units. */
+export const MAX_MESSAGE_LENGTH = 240;
+
+/** The longest segment (key) inside a shown JSON pointer. */
+const MAX_SEGMENT_LENGTH = 32;
+
+/** How much of a bounded message's end is kept: it often says what to do. */
+const KEPT_TAIL = 60;
+
+/**
  * A value for a message: long ones are cut, so that a finding stays one readable line however
  * long the value written (a 1 MB string, a 300-digit number).
  *
@@ -6,5 +22,65 @@
  * shorten('x'.repeat(100)) // 'xxx…x... (100 characters)'
  */
 export function shorten(text: string, max = 60): string {
-  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
+  return text.length <= max ? text : `${head(text, max)}... (${text.length} characters)`;
+}
+
+/**
+ * A whole message, at most {@link MAX_MESSAGE_LENGTH} long: a longer one keeps its start and its
+ * end (where the advice usually is) and says how much of the middle was cut.
+ *
+ * @example
+ * shortenMessage(`Unresolved tag: !${'x'.repeat(10_000)}`) // 'Unresolved tag: !xxx… [9850 characters cut] …xxx'
+ */
+export function shortenMessage(message: string, max = MAX_MESSAGE_LENGTH): string {
+  if (message.length <= max) return message;
+  const tailLength = Math.min(KEPT_TAIL, Math.floor(max / 4));
+  // The marker's own length depends on the count; 32 covers any count a string can have.
+  const start = head(message, max - tailLength - 32);
+  const end = tail(message, tailLength);
+  return `${start} [${message.length - start.length - end.length} characters cut] ${end}`;
+}
+
+/** The most lines a bounded text keeps (a config error lists one problem a line). */
+const MAX_LINES = 20;
+
+/**
+ * A text of one or more lines (a config error's problems, a thrown error's message), each line
+ * bounded by {@link shortenMessage}, and at most 20 lines of it.
+ */
+export function shortenLines(text: string, max = MAX_MESSAGE_LENGTH): string {
+  if (text.length <= max) return text;
+  const lines = text.split('\n');
+  const kept = lines.slice(0, MAX_LINES).map((line) => shortenMessage(line, max));
+  if (lines.length > MAX_LINES) kept.push(`[${lines.length - MAX_LINES} more lines cut]`);
+  return kept.join('\n');
+}
+
+/**
+ * A JSON pointer as findings show it: a long key in it is cut to its start and `…`. It stays free
+ * of spaces, so that a line still splits on them, and as deep as it was (the depth limit bounds
+ * that); the line and column say exactly where the value is.
+ *
+ * @example
+ * shortenPointer(`/spec/${'k'.repeat(10_000)}`) // '/spec/kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…'
+ */
+export function shortenPointer(pointer: string): string {
+  if (pointer.length <= MAX_SEGMENT_LENGTH) return pointer;
+  return pointer
+    .split('/')
+    .map((s) => (s.length <= MAX_SEGMENT_LENGTH ? s : `${head(s, MAX_SEGMENT_LENGTH - 1)}…`))
+    .join('/');
+}
+
+/** The first `length` code units of `text`, not splitting a surrogate pair. */
+function head(text: string, length: number): string {
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
+
+/** The last `length` code units of `text`, not splitting a surrogate pair. */
+function tail(text: string, length: number): string {
+  const from = text.length - length;
+  const code = text.charCodeAt(from);
+  return text.slice(code >= 0xdc00 && code <= 0xdfff ? from + 1 : from);
 }

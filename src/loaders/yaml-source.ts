@@ -18,6 +18,7 @@ import {
   type SchemaOptions,
 } from 'yaml';
 import { parseJsonPointer } from './json-pointer.js';
+import type { LineIndex } from './line-index.js';
 
 /** A 1-based line and column. */
 export interface Position {
@@ -127,6 +128,15 @@ export interface DocumentRange {
   readonly contentsStart: number;
 }
 
+/** Where JSON pointers are in the documents of one stream, by document index. */
+export interface StreamPositions {
+  /**
+   * The position of the node at a pointer in the document with this index, or of its nearest
+   * existing parent; with `part: 'key'`, of the last segment's key.
+   */
+  locate(index: number, pointer: string, part?: 'key' | 'value'): Position;
+}
+
 /**
  * The text of a YAML stream, able to tell where a JSON pointer is in one of its documents.
  *
@@ -137,22 +147,32 @@ export interface DocumentRange {
  * go through an index of each mapping's keys and each document's anchors, built once, so that
  * any number of findings in one document costs one pass over it.
  */
-export class YamlSource {
-  /** Each document's range, flat (start, end, contentsStart per index): 100,000 documents are common. */
-  readonly #ranges: number[] = [];
+export class YamlSource implements StreamPositions {
+  /**
+   * Each document's range, flat (start, end, contentsStart per index), in a typed array grown by
+   * doubling: 100,000 documents are common, and the resources loaded keep this for positions.
+   */
+  #ranges = new Uint32Array(3 * 16);
+  #documents = 0;
   readonly #roots = new Map<number, { root: YamlNode | null; offset: number }>();
   #whole: (YamlNode | null)[] | undefined;
 
   constructor(
     readonly text: string,
-    readonly lineCounter: LineCounter,
+    readonly lineCounter: LineIndex,
   ) {}
 
   /** Remembers where the document with this index is, to parse it alone later. */
   addDocument(index: number, range: DocumentRange): void {
+    if (index * 3 + 3 > this.#ranges.length) {
+      const grown = new Uint32Array(Math.max(this.#ranges.length * 2, index * 3 + 3));
+      grown.set(this.#ranges);
+      this.#ranges = grown;
+    }
     this.#ranges[index * 3] = range.start;
     this.#ranges[index * 3 + 1] = range.end;
     this.#ranges[index * 3 + 2] = range.contentsStart;
+    this.#documents = Math.max(this.#documents, index + 1);
   }
 
   /**
@@ -189,7 +209,7 @@ export class YamlSource {
   #root(index: number): { root: YamlNode | null; offset: number } {
     let found = this.#roots.get(index);
     if (found !== undefined) return found;
-    const start = this.#ranges[index * 3];
+    const start = index < this.#documents ? this.#ranges[index * 3] : undefined;
     if (start !== undefined) {
       const range = {
         start,

@@ -164,6 +164,17 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'long-values': {
+    // Keys, tags, types and a line of 10,000 characters: found where they are, quoted cut short.
+    findings: [
+      ['yaml-syntax', 'long-values/block-scalar.yaml', 7, 11, ''],
+      ['schema-violation', 'long-values/key.yaml', 8, 5, `/spec/${'k'.repeat(31)}…`],
+      ['unknown-tag', 'long-values/tag.yaml', 6, 10011, '/spec/cpus'],
+      ['schema-violation', 'long-values/tag.yaml', 6, 10011, '/spec/cpus'],
+      ['unknown-type', 'long-values/type.yaml', 3, 9, '/metadata/type'],
+    ],
+    resources: 0,
+  },
   'merge-key': {
     findings: [
       ['merge-key', 'merge-key/vms.yaml', 5, 3, '/spec/<<'],
@@ -375,6 +386,12 @@ describe('the invalid fixtures', () => {
       'type',
       'additionalProperties',
     ]);
+  });
+
+  it('quote values of 10,000 characters cut short', async () => {
+    const { findings } = await readManifests(['long-values'], { cwd: root });
+    for (const f of findings) expect(f.message.length).toBeLessThan(300);
+    expect(findings.map((f) => f.message).join('\n')).toContain('(10000 characters)');
   });
 
   it('point an unknown type at the invalid definition of that type', async () => {

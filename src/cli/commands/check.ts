@@ -16,6 +16,7 @@ import {
   toRunOptions,
   type CommonFlags,
 } from '../options.js';
+import { boundCheckResult } from '../check/bounded-check-result.js';
 import { renderCheckGithub, type GithubOptions } from '../render/check/check-github.js';
 import { renderCheckJson } from '../render/check/check-json.js';
 import { renderCheckJunit } from '../render/check/check-junit.js';
@@ -129,10 +130,11 @@ function setupFailure(error: unknown): Finding<CheckCode> | undefined {
 
 function render(
   format: CheckFormat,
-  result: Parameters<typeof renderCheckJson>[0],
+  unbounded: Parameters<typeof renderCheckJson>[0],
   colors: ReturnType<typeof createColors>,
   options: GithubOptions,
 ): string {
+  const result = boundCheckResult(unbounded);
   switch (format) {
     case 'text':
       return renderCheckText(result, colors);

@@ -2,6 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { formatPointer, pointerKey } from '../../engine/resource/pointer.js';
 import { OSCILLATION_WINDOW, type ConvergenceReport } from '../../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../../loaders/finding.js';
+import { shortenMessage } from '../../loaders/shorten.js';
 import { formatDuration } from '../duration.js';
 import { escapeControl } from './escape-control.js';
 import { plural } from './plural.js';
@@ -72,13 +73,13 @@ export function renderReport(
     if (controller.lastError !== undefined) {
       const place = counts.errorPlace?.(controller.name);
       lines.push(
-        `  last error: ${escapeControl(controller.lastError)}${place ? ` (at ${place})` : ''}`,
+        `  last error: ${escapeControl(shortenMessage(controller.lastError))}${place ? ` (at ${place})` : ''}`,
       );
     }
     for (const item of controller.failingItems) {
       lines.push(
         escapeControl(
-          `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${item.error}`,
+          `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${shortenMessage(item.error)}`,
         ),
       );
     }

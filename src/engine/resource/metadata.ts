@@ -129,6 +129,20 @@ export function freezeMetadata(md: MutableMetadata | ResourceMetadata): Resource
   return Object.freeze(m);
 }
 
+/**
+ * Draft metadata with its empty finalizers, labels, annotations and owner references replaced,
+ * in place, by the shared frozen empties stored resources use. For drafts held by the hundred
+ * thousand and never changed in place (the resources a manifest load returns): a collection is
+ * changed by assigning a new one. Returns the metadata.
+ */
+export function shareEmptyCollections(md: MutableMetadata): MutableMetadata {
+  if (md.finalizers.length === 0) md.finalizers = NO_STRINGS as string[];
+  if (isEmpty(md.labels)) md.labels = NO_ENTRIES;
+  if (isEmpty(md.annotations)) md.annotations = NO_ENTRIES;
+  if (md.ownerReferences.length === 0) md.ownerReferences = NO_REFERENCES as OwnerReference[];
+  return md;
+}
+
 /** COSI's metadata equality: timestamps are ignored and finalizers compare as a set. */
 export function metadataEqual(a: ResourceMetadata, b: ResourceMetadata): boolean {
   return (

@@ -1,0 +1,53 @@
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import type { Draft } from '../engine/resource/resource.js';
+import type { ManifestResource, ManifestSource } from './load-manifests.js';
+import type { Position, StreamPositions } from './yaml-source.js';
+
+/**
+ * A resource read from a manifest, as a load returns it. It keeps of its document only what
+ * positions need, the stream's position index and the document's index in it: not the document,
+ * its data or a closure per resource, which a file of 100,000 documents would hold as many times.
+ * `locate` is a method, so a copy (`{ ...r }`) or JSON holds plain data only.
+ */
+export class LoadedResource implements ManifestResource {
+  readonly key: string;
+  readonly resource: Draft;
+  readonly definition: ResourceDefinition;
+  readonly source: ManifestSource;
+  readonly #positions: StreamPositions;
+  readonly #index: number;
+  readonly #prefix: string;
+
+  constructor(
+    key: string,
+    resource: Draft,
+    definition: ResourceDefinition,
+    source: ManifestSource,
+    positions: StreamPositions,
+    /** Where the resource is in its document: `''`, or a `kind: List` item's `/items/<i>`. */
+    prefix = '',
+  ) {
+    // In this order, the order of the plain objects loads returned before.
+    this.key = flatCopy(key);
+    this.resource = resource;
+    this.definition = definition;
+    this.source = source;
+    this.#positions = positions;
+    this.#index = source.document;
+    this.#prefix = prefix;
+  }
+
+  /** Where a JSON pointer inside the resource's document is; see {@link ManifestResource.locate}. */
+  locate(pointer: string, part?: 'key' | 'value'): Position {
+    return this.#positions.locate(this.#index, this.#prefix + pointer, part);
+  }
+}
+
+/**
+ * The same string in one flat piece. A key built by concatenation is a chain of pieces several
+ * times its size; a loaded resource keeps its key for as long as it lives. (Splitting and joining
+ * on one separator gives back any string, and join builds a flat one.)
+ */
+function flatCopy(text: string): string {
+  return text.split('\0').join('\0');
+}

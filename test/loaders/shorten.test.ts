@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { boundFinding, createFinding } from '../../src/loaders/finding.js';
+import {
+  MAX_MESSAGE_LENGTH,
+  shortenLines,
+  shortenMessage,
+  shortenPointer,
+} from '../../src/loaders/shorten.js';
+
+describe('shortenMessage', () => {
+  it('leaves a short message as it is', () => {
+    expect(shortenMessage('must be integer')).toBe('must be integer');
+  });
+
+  it('keeps the start and the end of a long one and says how much was cut', () => {
+    const message = `Unresolved tag: !${'x'.repeat(10_000)} (quote it)`;
+    const short = shortenMessage(message);
+    expect(short.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(short.startsWith('Unresolved tag: !xxx')).toBe(true);
+    expect(short.endsWith('xxx (quote it)')).toBe(true);
+    expect(short).toMatch(/\[\d+ characters cut\]/);
+  });
+
+  it('never splits a character written as a surrogate pair', () => {
+    for (let n = 100; n < 110; n++) {
+      const short = shortenMessage(`${'a'.repeat(n % 2)}${'😀'.repeat(n)}`);
+      // A lone surrogate does not survive a round trip through UTF-8.
+      expect(Buffer.from(short, 'utf8').toString('utf8')).toBe(short);
+    }
+  });
+});
+
+describe('shortenLines', () => {
+  it('bounds each line and the number of lines', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `${i}: ${'v'.repeat(1000)}`).join('\n');
+    const lines = shortenLines(text).split('\n');
+    expect(lines).toHaveLength(21);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(lines.at(-1)).toBe('[30 more lines cut]');
+  });
+});
+
+describe('shortenPointer', () => {
+  it('cuts a long key and keeps the others', () => {
+    expect(shortenPointer(`/spec/${'k'.repeat(10_000)}/0`)).toBe(`/spec/${'k'.repeat(31)}…/0`);
+    expect(shortenPointer('/spec/disks/0')).toBe('/spec/disks/0');
+  });
+});
+
+describe('boundFinding', () => {
+  it('is what createFinding makes: message, pointers and diff lines bounded', () => {
+    const long = 'x'.repeat(1_000_000);
+    const finding = createFinding({
+      code: 'yaml-syntax',
+      message: `Block scalar header includes extra characters: ${long}`,
+      file: 'a.yaml',
+      line: 1,
+      col: 1,
+      pointer: `/spec/${long}`,
+      related: { file: 'b.yaml', line: 1, col: 1, pointer: `/${long}` },
+    });
+    expect(finding.message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(finding.pointer.length).toBeLessThan(40);
+    expect(finding.related?.pointer.length).toBeLessThan(40);
+    const diffed = boundFinding({ ...finding, diff: `-${long}\n+${long}` });
+    for (const line of diffed.diff?.split('\n') ?? []) expect(line.length).toBeLessThan(200);
+  });
+
+  it('returns a short finding itself', () => {
+    const finding = createFinding({
+      code: 'unknown-key',
+      message: 'unknown key "x"',
+      file: 'a.yaml',
+      line: 1,
+      col: 1,
+      pointer: '/x',
+    });
+    expect(boundFinding(finding)).toBe(finding);
+  });
+});
