@@ -11,6 +11,7 @@ import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
 import { printColumnPathError } from './print-column-path.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { compileRules } from './cel/rule-compiler.js';
 
 /** The spec of a `ResourceDefinitions.meta.cosi.dev` document, as a JSON Schema. */
 export const DEFINITION_SPEC_SCHEMA = {
@@ -90,6 +91,15 @@ export function readDefinition(
         `/spec/schema${problem.path}`,
         `the schema of ${input.type} is invalid: ${problem.message}`,
         { part: problem.part, rule: problem.keyword },
+      );
+    }
+    // CEL rules (`x-kubernetes-validations`) compile with the definition, as the API server
+    // compiles a CRD's: one that does not is refused at its line.
+    for (const problem of compileRules(input.schema).problems) {
+      report.add(
+        'cel-invalid-rule',
+        `/spec/schema${problem.path}`,
+        `the schema of ${input.type} has an invalid rule: ${problem.message}`,
       );
     }
   }

@@ -11,6 +11,7 @@ import {
   type Position,
 } from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import type { PriorState } from './cel/prior-state.js';
 
 /** A manifest file's name and contents. */
 export interface ManifestFile {
@@ -52,6 +53,11 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
   readonly definitionsSource?: string;
   /** The schema compiler; a process-wide shared one when omitted. */
   readonly schemaCompiler?: SchemaCompiler;
+  /**
+   * The previous revision's specs, for CEL transition rules (`oldSelf`): a resource found in it
+   * is checked as an update, any other as a create. Omitted: every resource is a create.
+   */
+  readonly previous?: PriorState;
 }
 
 /** What {@link loadManifests} returns. Nothing with an error finding is in it. */
@@ -109,7 +115,7 @@ export function loadParsedManifests(
     source: options.definitionsSource ?? '',
   };
   const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings);
+  const resources = loadResources(collected, given, compiler, findings, options.previous);
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {

@@ -21,18 +21,24 @@ import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
 import type { ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { CostBudget } from './cel/cost-budget.js';
+import { evaluateRules } from './cel/evaluate-rules.js';
+import { compileRules } from './cel/rule-compiler.js';
+import type { PriorState } from './cel/prior-state.js';
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
  * ambiguous type, a spec that breaks its type's schema, and a resource defined twice (at the
  * second one); a given definition's invalid schema is reported once, at `given.source`.
- * Findings go to `findings`.
+ * A spec that passes its schema is then checked against the schema's CEL rules, as an update
+ * of its spec in `previous` when it has one there, else as a create. Findings go to `findings`.
  */
 export function loadResources(
   collected: CollectedDefinitions,
   given: GivenDefinitions,
   compiler: SchemaCompiler,
   findings: Finding[],
+  previous?: PriorState,
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
@@ -41,14 +47,22 @@ export function loadResources(
     if (header === undefined) continue;
     const definition = resolveType(header.type, collected.registry, report, collected.invalid);
     if (definition === undefined) continue;
-    schemas.check(definition, header.spec, report);
-    if (header.id === undefined) continue;
-    const pointer = {
-      namespace: header.namespace ?? definition.defaultNamespace,
-      type: definition.type,
-      id: header.id,
-    };
-    const key = pointerKey(pointer);
+    const pointer =
+      header.id === undefined
+        ? undefined
+        : {
+            namespace: header.namespace ?? definition.defaultNamespace,
+            type: definition.type,
+            id: header.id,
+          };
+    const key = pointer === undefined ? undefined : pointerKey(pointer);
+    schemas.check(
+      definition,
+      header.spec,
+      report,
+      key === undefined ? undefined : previous?.get(key),
+    );
+    if (pointer === undefined || key === undefined) continue;
     reportDuplicate(key, pointer, seen, report);
     if (report.hasErrors) continue;
     resources.push(toManifestResource(key, pointer, header, definition, report));
@@ -99,7 +113,12 @@ class SpecChecker {
     readonly findings: Finding[],
   ) {}
 
-  check(definition: ResourceDefinition, spec: unknown, report: DocumentReport): void {
+  check(
+    definition: ResourceDefinition,
+    spec: unknown,
+    report: DocumentReport,
+    previous: { readonly spec: unknown } | undefined,
+  ): void {
     if (definition.schema === undefined) return;
     const compiled = this.compiler.compile(definition.schema);
     if (compiled.validate === undefined && !this.#reported.has(definition)) {
@@ -120,7 +139,46 @@ class SpecChecker {
         );
       }
     }
-    report.addSpecViolations(compiled.validate?.(spec) ?? []);
+    const problems = compiled.validate?.(spec);
+    report.addSpecViolations(problems ?? []);
+    // As the API server: rules run on a value that passed its schema (their types hold).
+    if (problems?.length === 0) this.#checkRules(definition, spec, report, previous);
+  }
+
+  #checkRules(
+    definition: ResourceDefinition,
+    spec: unknown,
+    report: DocumentReport,
+    previous: { readonly spec: unknown } | undefined,
+  ): void {
+    const schema = definition.schema as object;
+    const rules = compileRules(schema);
+    if (rules.problems.length > 0 && !this.#reported.has(definition)) {
+      // A manifest's definition with a broken rule is refused where it is written; a given one's
+      // rules are reported once, at the config.
+      this.#reported.add(definition);
+      for (const problem of rules.problems) {
+        this.findings.push(
+          createFinding({
+            code: 'cel-invalid-rule',
+            message: `a rule of ${definition.type} at ${problem.path} is invalid: ${problem.message}`,
+            file: this.givenSource,
+            line: 0,
+            col: 0,
+            pointer: '',
+          }),
+        );
+      }
+    }
+    const violations = evaluateRules(schema, spec, {
+      budget: new CostBudget(),
+      ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
+    });
+    for (const violation of violations) {
+      report.add(violation.code, `/spec${violation.path}`, violation.message, {
+        rule: violation.reason,
+      });
+    }
   }
 }
 

@@ -184,7 +184,13 @@ export class ManifestCache {
     }
     const findings: Finding[] = [];
     const collected = collectDefinitions(files, this.#given, this.#compiler, findings);
-    const resources = loadResources(collected, this.#given, this.#compiler, findings);
+    const resources = loadResources(
+      collected,
+      this.#given,
+      this.#compiler,
+      findings,
+      this.#options.previous,
+    );
     this.#definitions = {
       files,
       definitions: collected.definitions,
@@ -210,7 +216,13 @@ export class ManifestCache {
       registry: definitions.registry,
       invalid: definitions.invalid,
     };
-    const resources = loadResources(collected, this.#given, this.#compiler, findings);
+    const resources = loadResources(
+      collected,
+      this.#given,
+      this.#compiler,
+      findings,
+      this.#options.previous,
+    );
     return { against: definitions, resources, findings, pending: own.pending.length };
   }
 
