@@ -58,6 +58,11 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
    * is checked as an update, any other as a create. Omitted: every resource is a create.
    */
   readonly previous?: PriorState;
+  /**
+   * Skip the CEL rules: for loading a previous revision, which was accepted once and is not
+   * checked again (a resource it holds is an update's old value even if today's rules refuse it).
+   */
+  readonly skipRules?: boolean;
 }
 
 /** What {@link loadManifests} returns. Nothing with an error finding is in it. */
@@ -115,7 +120,7 @@ export function loadParsedManifests(
     source: options.definitionsSource ?? '',
   };
   const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings, options.previous);
+  const resources = loadResources(collected, given, compiler, findings, options);
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {

@@ -30,19 +30,21 @@ import type { PriorState } from './cel/prior-state.js';
  * Makes the resources of the pending documents, in source order. Reports an unknown or
  * ambiguous type, a spec that breaks its type's schema, and a resource defined twice (at the
  * second one); a given definition's invalid schema is reported once, at `given.source`.
- * A spec that passes its schema is then checked against the schema's CEL rules, as an update
- * of its spec in `previous` when it has one there, else as a create. Findings go to `findings`.
+ * A spec that passes its schema is then checked against the schema's CEL rules (unless
+ * `rules.skipRules`), as an update of its spec in `rules.previous` when it has one there, else
+ * as a create. Findings go to `findings`.
  */
 export function loadResources(
   collected: CollectedDefinitions,
   given: GivenDefinitions,
   compiler: SchemaCompiler,
   findings: Finding[],
-  previous?: PriorState,
+  rules: { readonly previous?: PriorState; readonly skipRules?: boolean } = {},
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
-  const schemas = new SpecChecker(compiler, given.source, findings);
+  const schemas = new SpecChecker(compiler, given.source, findings, rules.skipRules !== true);
+  const { previous } = rules;
   for (const { report, header } of collected.pending) {
     if (header === undefined) continue;
     const definition = resolveType(header.type, collected.registry, report, collected.invalid);
@@ -111,6 +113,7 @@ class SpecChecker {
     readonly compiler: SchemaCompiler,
     readonly givenSource: string,
     readonly findings: Finding[],
+    readonly checkRules: boolean,
   ) {}
 
   check(
@@ -142,7 +145,8 @@ class SpecChecker {
     const problems = compiled.validate?.(spec);
     report.addSpecViolations(problems ?? []);
     // As the API server: rules run on a value that passed its schema (their types hold).
-    if (problems?.length === 0) this.#checkRules(definition, spec, report, previous);
+    if (problems?.length === 0 && this.checkRules)
+      this.#checkRules(definition, spec, report, previous);
   }
 
   #checkRules(

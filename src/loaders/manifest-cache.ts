@@ -189,7 +189,7 @@ export class ManifestCache {
       this.#given,
       this.#compiler,
       findings,
-      this.#options.previous,
+      this.#options,
     );
     this.#definitions = {
       files,
@@ -221,7 +221,7 @@ export class ManifestCache {
       this.#given,
       this.#compiler,
       findings,
-      this.#options.previous,
+      this.#options,
     );
     return { against: definitions, resources, findings, pending: own.pending.length };
   }
