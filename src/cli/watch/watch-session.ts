@@ -10,6 +10,7 @@ import { takeSnapshot, type StateSnapshot } from '../../engine/state/state-snaps
 import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
+import { RecordedPriorState } from '../../loaders/cel/prior-state.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -156,6 +157,11 @@ class Session implements WatchSession {
   #paused = false;
   /** A rerun asked for: the next round restarts even while paused. */
   #rerun = false;
+  /**
+   * The resources of the rounds so far, for CEL transition rules: an edit is checked as an
+   * update of what the last rounds loaded, so an immutable field's edit is flagged as it is saved.
+   */
+  readonly #prior = new RecordedPriorState();
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -280,6 +286,7 @@ class Session implements WatchSession {
       ignore: await ignorePatterns(this.#options),
       definitions: config?.definitions ?? [],
       ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
+      previous: this.#prior,
     });
   }
 
@@ -295,6 +302,7 @@ class Session implements WatchSession {
   ): Promise<void> {
     const started = performance.now();
     const load = await (this.#reader as ManifestReader).read(paths, { contentOnly });
+    this.#prior.replace(load.resources, hasErrors(load.findings));
     const loaded = {
       trigger,
       changed,

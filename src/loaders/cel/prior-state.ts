@@ -5,13 +5,22 @@
  * as a CREATE (transition rules are skipped, unless `optionalOldSelf`).
  */
 
-/** Previous specs by resource key; `get` returns `undefined` for a resource new in this revision. */
+/** Previous specs by resource key. */
 export interface PriorState {
   /** The previous spec of the resource with this `pointerKey`, wrapped; `undefined`: a create. */
   get(key: string): { readonly spec: unknown } | undefined;
 }
 
-/** A prior state one can fill: `cosi watch` records each round's resources for the next. */
+/** A loaded resource, as far as the prior state reads it. */
+interface LoadedResource {
+  readonly key: string;
+  readonly resource: { readonly spec: unknown };
+}
+
+/**
+ * A prior state one fills: with a previous revision's resources (`cosi check --previous`), or
+ * round by round (`cosi watch`: each round is checked against the rounds before it).
+ */
 export class RecordedPriorState implements PriorState {
   readonly #specs = new Map<string, { readonly spec: unknown }>();
 
@@ -19,15 +28,21 @@ export class RecordedPriorState implements PriorState {
     return this.#specs.get(key);
   }
 
-  /**
-   * Records the specs of loaded resources. Resources that did not load (a document with an
-   * error, such as a broken transition rule) keep their older spec, as the API server keeps the
-   * stored object when it refuses an update: the edit stays flagged until it is undone.
-   */
-  record(
-    resources: Iterable<{ readonly key: string; readonly resource: { readonly spec: unknown } }>,
-  ): void {
+  /** Records the specs of loaded resources. */
+  record(resources: Iterable<LoadedResource>): void {
     for (const { key, resource } of resources) this.#specs.set(key, { spec: resource.spec });
+  }
+
+  /**
+   * Makes `resources`, the last round's, the prior state. When the round had errors, a resource
+   * missing from it may be one whose document was refused (a broken transition rule, say): it
+   * keeps its older spec, as the API server keeps the stored object when it refuses an update,
+   * so the edit stays flagged until it is undone. Without errors, a missing resource was
+   * removed: added again, it is a create.
+   */
+  replace(resources: readonly LoadedResource[], hadErrors: boolean): void {
+    if (!hadErrors) this.#specs.clear();
+    this.record(resources);
   }
 
   get size(): number {
