@@ -311,6 +311,7 @@ describe("'cosi/loaders'", () => {
       'ManifestFileSystem',
       'ManifestResource',
       'ManifestSource',
+      'PriorState',
       'ReadManifestsOptions',
       'ReadResult',
       'Severity',

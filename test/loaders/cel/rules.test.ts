@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createDefinition } from '../../../src/engine/resource/definition.js';
 import { type Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
 import { RecordedPriorState } from '../../../src/loaders/cel/prior-state.js';
 import { readManifests } from '../../../src/loaders/manifest-reader.js';
 
@@ -111,5 +113,43 @@ describe('CEL rules in definitions', () => {
   it('skip every transition rule when there is no previous revision', async () => {
     const v2 = await readManifests(['revisions/v2'], { cwd: root });
     expect(v2.findings.map((f) => f.pointer)).toEqual(['/spec/maxNodes']);
+  });
+});
+
+describe('CEL rules in a definition of the config', () => {
+  const definition = createDefinition({
+    type: 'Buckets.cel.example.org',
+    schema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          'x-kubernetes-validations': [
+            {
+              rule: '!format.dns1123Label().validate(self).hasValue()',
+              message: 'not a DNS label',
+            },
+            { rule: 'self.noSuchMethod()' },
+          ],
+        },
+      },
+    },
+  });
+  const text = (id: string): string =>
+    `metadata: { type: Buckets.cel.example.org, id: ${id} }\nspec: { name: Not_A_Label }\n`;
+
+  it('evaluate its valid rules on the manifests and report its broken ones once, at the config', () => {
+    const { findings } = loadManifests(
+      [
+        { path: 'a.yaml', text: text('a') },
+        { path: 'b.yaml', text: text('b') },
+      ],
+      { definitions: [definition], definitionsSource: 'cosi.config.ts' },
+    );
+    expect(findings.map((f) => [f.code, f.file, f.line, f.pointer])).toEqual([
+      ['cel-violation', 'a.yaml', 2, '/spec/name'],
+      ['cel-violation', 'b.yaml', 2, '/spec/name'],
+      ['cel-invalid-rule', 'cosi.config.ts', 0, ''],
+    ]);
   });
 });
