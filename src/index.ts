@@ -40,6 +40,7 @@ export {
   DefinitionError,
   RESOURCE_DEFINITION_TYPE,
   type JsonSchema,
+  type KubernetesKind,
   type PrintColumn,
   type ResourceDefinition,
   type ResourceDefinitionInput,

@@ -203,6 +203,7 @@ describe("'cosi'", () => {
       'JsonSchema',
       'KeyedResource',
       'Kind',
+      'KubernetesKind',
       'LabelOp',
       'LabelQuery',
       'LabelTerm',

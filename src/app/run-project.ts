@@ -9,6 +9,7 @@ import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
+import { readDefinitionPaths } from '../loaders/definition-paths.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
 import { lastChangedFields } from './last-change.js';
 import { displayPath } from './display-path.js';
@@ -23,6 +24,8 @@ export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenP
   readonly ignore?: readonly string[];
   /** The standard input's bytes (or text), when a path is `-`. */
   readonly stdin?: Uint8Array | string;
+  /** `--definitions` paths: only their definition documents (CRDs, cosi's) are read. */
+  readonly definitionPaths?: readonly string[];
   /** Told which config was found (`undefined`: none), before anything else runs. */
   readonly onConfig?: (config: LoadedConfig | undefined) => void;
   /**
@@ -65,13 +68,17 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   const config = await loadProjectConfig(options);
   options.onConfig?.(config);
   const ignore = await ignorePatterns(options);
+  const extra = await readDefinitionPaths(options.definitionPaths ?? [], {
+    cwd: options.cwd,
+    ignore,
+  });
   const previous =
     options.previous === undefined
       ? undefined
       : await loadPreviousRevision(options.previous, {
           paths: options.files,
           cwd: options.cwd,
-          definitions: config?.definitions ?? [],
+          definitions: [...(config?.definitions ?? []), ...extra.definitions],
           ignore,
         });
   const read = await readManifests(options.files, {
@@ -79,14 +86,16 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
     ignore,
     ...(previous === undefined ? {} : { previous }),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
-    definitions: config?.definitions ?? [],
+    definitions: [...(config?.definitions ?? []), ...extra.definitions],
     ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
   });
   // No paths at all is a project of controllers alone (`cosi graph --config X`), not empty input.
-  const findings =
-    options.files.length === 0
+  const findings = [
+    ...extra.findings,
+    ...(options.files.length === 0
       ? read.findings.filter((f) => f.code !== 'empty-input')
-      : read.findings;
+      : read.findings),
+  ];
   const manifests = { ...read, findings: explainMissingConfig(findings, config) };
   if (hasErrors(manifests.findings)) return { config, manifests };
   const project = await openProject(config, manifests, options);

@@ -10,6 +10,7 @@ import { formatLog } from './render/logs.js';
 export interface CommonFlags {
   file?: string[];
   ignore?: string[];
+  definitions?: string[];
   config?: string;
   stable?: boolean;
   timeout?: string;
@@ -32,7 +33,7 @@ const collectPaths = (value: string, previous: string[] | undefined): string[] =
 ];
 
 /**
- * Adds `-f`, `--ignore`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
+ * Adds `-f`, `--ignore`, `--definitions`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
  * `-q`, `-v`.
  */
 export function addProjectOptions(command: Command): Command {
@@ -46,6 +47,11 @@ export function addProjectOptions(command: Command): Command {
       '--ignore <pattern>',
       'skip what this .gitignore-style pattern matches while walking directories (repeatable; also read from .cosiignore)',
       collect,
+    )
+    .option(
+      '--definitions <path>',
+      "read only the definitions (CRDs, ResourceDefinitions) of these files or directories, such as a chart's crds/ (repeatable, or comma-separated)",
+      collectPaths,
     )
     .option(
       '--config <path>',
@@ -106,6 +112,7 @@ export async function toRunOptions(
     cwd: io.cwd,
     ...(stdin !== undefined ? { stdin } : {}),
     ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+    ...(flags.definitions !== undefined ? { definitionPaths: flags.definitions } : {}),
     ...(flags.verbose
       ? {
           onLog: (record) => io.stderr.write(formatLog(record)),

@@ -16,6 +16,9 @@ import { formatLocation, type Finding, type SourceLocation } from './finding.js'
 import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
+import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
 
 /** A document that is not a definition, its header read, waiting for the resources pass. */
 export interface PendingDocument {
@@ -40,6 +43,8 @@ export interface CollectedDefinitions {
   readonly registry: DefinitionRegistry;
   /** Definition documents left out for their findings, to point unknown types at. */
   readonly invalid: InvalidDefinitions;
+  /** The definitions of Kubernetes kinds (from CRDs), for Kubernetes-shaped documents. */
+  readonly kinds: KubernetesKinds;
   /** The other documents, in source order. */
   readonly pending: PendingDocument[];
 }
@@ -66,14 +71,37 @@ export function collectDefinitions(
   const definitions: ResourceDefinition[] = [];
   const pending: PendingDocument[] = [];
   const invalid = new InvalidDefinitions();
+  const kinds = new KubernetesKinds();
   /** Definition id -> the document that defined it (`undefined`: given). */
   const definedAt = new Map<string, DocumentReport | undefined>();
-  for (const definition of given.definitions) definedAt.set(definition.id, undefined);
+  for (const definition of given.definitions) {
+    definedAt.set(definition.id, undefined);
+    kinds.add(definition);
+  }
 
   for (const parsed of files) {
     findings.push(...parsed.findings);
     for (const document of parsed.documents) {
       const report = new DocumentReport(document, findings);
+      if (isKubernetesShaped(document.value)) {
+        const header = readKubernetesHeader(document.value, report);
+        if (!isCrdDocument(document.value)) {
+          pending.push({ report, header });
+          continue;
+        }
+        const versions = readCrd(document.value, header.id, report, compiler);
+        if (versions.length === 0) invalid.addCrd(document.value, kinds, report);
+        for (const { definition } of versions) {
+          if (definedAt.has(definition.id)) {
+            reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
+            continue;
+          }
+          definedAt.set(definition.id, report);
+          definitions.push(definition);
+          kinds.add(definition);
+        }
+        continue;
+      }
       const header =
         document.value === undefined
           ? undefined
@@ -99,7 +127,7 @@ export function collectDefinitions(
     ...given.definitions,
     ...definitions,
   ]);
-  return { definitions, registry, invalid, pending };
+  return { definitions, registry, invalid, kinds, pending };
 }
 
 /** Whether a type names definitions; a set lookup, since most documents are not definitions. */
@@ -124,15 +152,21 @@ function reportDuplicate(
   givenSource: string,
   report: DocumentReport,
 ): void {
-  const first = firstReport?.location('/spec/type');
+  const first = firstReport?.location(namePointer(firstReport));
   report.add(
     'duplicate-definition',
-    '/spec/type',
+    namePointer(report),
     first === undefined
       ? `the type ${definition.type} is already defined in ${givenSource || 'the configuration'}`
       : `the type ${definition.type} is already defined at ${formatLocation(first)}`,
     first === undefined ? {} : { related: first },
   );
+}
+
+/** Where a definition document names its type: a CRD by its name, cosi's by `spec.type`. */
+function namePointer(report: DocumentReport | undefined): string {
+  if (report === undefined) return '/spec/type';
+  return isKubernetesShaped(report.document.value) ? '/metadata/name' : '/spec/type';
 }
 
 /**
@@ -157,6 +191,17 @@ export class InvalidDefinitions {
     }
   }
 
+  /** Remembers a CRD left out for its findings, by its group and kind and by its name. */
+  addCrd(value: Record<string, unknown>, kinds: KubernetesKinds, report: DocumentReport): void {
+    const spec = isPlainObject(value.spec) ? value.spec : {};
+    const names = isPlainObject(spec.names) ? spec.names : {};
+    if (typeof spec.group === 'string' && typeof names.kind === 'string') {
+      kinds.addInvalid(spec.group, names.kind, report.location('/metadata/name'));
+    }
+    const metadata = isPlainObject(value.metadata) ? value.metadata : {};
+    if (typeof metadata.name === 'string') this.#byType.set(metadata.name.toLowerCase(), report);
+  }
+
   /** Where the invalid definition of a type name is, if there is one. */
   find(name: string): SourceLocation | undefined {
     let report = this.#byType.get(name.toLowerCase());
@@ -167,6 +212,6 @@ export class InvalidDefinitions {
         return undefined;
       }
     }
-    return report?.location('/spec/type');
+    return report?.location(namePointer(report));
   }
 }

@@ -93,10 +93,13 @@ export class DocumentReport {
     }
   }
 
-  /** Adds a `schema-violation` for each problem of the spec checked against a schema. */
-  addSpecViolations(problems: readonly SchemaProblem[]): void {
+  /**
+   * Adds a `schema-violation` for each problem of the spec checked against a schema; `at` is where
+   * the checked value is in the document (the whole of a Kubernetes-shaped one is checked).
+   */
+  addSpecViolations(problems: readonly SchemaProblem[], at = '/spec'): void {
     for (const problem of problems) {
-      this.add('schema-violation', `/spec${problem.path}`, problem.message, {
+      this.add('schema-violation', `${at}${problem.path}`, problem.message, {
         part: problem.part,
         rule: problem.keyword,
       });

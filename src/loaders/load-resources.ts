@@ -19,12 +19,13 @@ import type {
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
-import type { ManifestHeader } from './manifest-document.js';
+import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
 import { evaluateRules } from './cel/evaluate-rules.js';
 import { compileRules } from './cel/rule-compiler.js';
 import type { PriorState } from './cel/prior-state.js';
+import { checkKubernetesDocument } from './kubernetes/check-kubernetes-document.js';
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
@@ -47,7 +48,10 @@ export function loadResources(
   const { previous } = rules;
   for (const { report, header } of collected.pending) {
     if (header === undefined) continue;
-    const definition = resolveType(header.type, collected.registry, report, collected.invalid);
+    const definition =
+      header.kubernetes === undefined
+        ? resolveType(header.type, collected.registry, report, collected.invalid)
+        : collected.kinds.resolve(header.kubernetes, report);
     if (definition === undefined) continue;
     const pointer =
       header.id === undefined
@@ -58,16 +62,23 @@ export function loadResources(
             id: header.id,
           };
     const key = pointer === undefined ? undefined : pointerKey(pointer);
-    schemas.check(
+    const spec = schemas.check(
       definition,
-      header.spec,
+      header,
       report,
       key === undefined ? undefined : previous?.get(key),
     );
     if (pointer === undefined || key === undefined) continue;
+    if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
+      report.add(
+        'invalid-namespace',
+        '/metadata/namespace',
+        `${definition.kubernetes.kind} is cluster-scoped: it has no namespace; remove metadata.namespace`,
+      );
+    }
     reportDuplicate(key, pointer, seen, report);
     if (report.hasErrors) continue;
-    resources.push(toManifestResource(key, pointer, header, definition, report));
+    resources.push(toManifestResource(key, pointer, { ...header, spec }, definition, report));
   }
   return resources;
 }
@@ -116,13 +127,15 @@ class SpecChecker {
     readonly checkRules: boolean,
   ) {}
 
+  /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
   check(
     definition: ResourceDefinition,
-    spec: unknown,
+    header: ManifestHeader,
     report: DocumentReport,
     previous: { readonly spec: unknown } | undefined,
-  ): void {
-    if (definition.schema === undefined) return;
+  ): unknown {
+    const spec = header.spec;
+    if (definition.schema === undefined) return spec;
     const compiled = this.compiler.compile(definition.schema);
     if (compiled.validate === undefined && !this.#reported.has(definition)) {
       // Only a given definition can get here: a manifest's own invalid schema keeps its
@@ -142,18 +155,34 @@ class SpecChecker {
         );
       }
     }
+    if (definition.kubernetes !== undefined) {
+      const kept = checkKubernetesDocument(definition, header, compiled.validate, report);
+      // The rules of a CRD see the whole document, as the API server's do.
+      if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
+        const document = kubernetesDocument(definition, header, kept);
+        const old = isPlainObject(previous?.spec)
+          ? { spec: kubernetesDocument(definition, header, previous.spec) }
+          : undefined;
+        this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
+      }
+      return kept;
+    }
     const problems = compiled.validate?.(spec);
     report.addSpecViolations(problems ?? []);
     // As the API server: rules run on a value that passed its schema (their types hold).
-    if (problems?.length === 0 && this.checkRules)
-      this.#checkRules(definition, spec, report, previous);
+    if (problems?.length === 0 && this.checkRules) {
+      this.#checkRules(definition, spec, report, previous, '/spec');
+    }
+    return spec;
   }
 
+  /** Reports the CEL rules' violations; `at` is where the checked value is in the document. */
   #checkRules(
     definition: ResourceDefinition,
-    spec: unknown,
+    value: unknown,
     report: DocumentReport,
     previous: { readonly spec: unknown } | undefined,
+    at: string,
   ): void {
     const schema = definition.schema as object;
     const rules = compileRules(schema);
@@ -174,16 +203,38 @@ class SpecChecker {
         );
       }
     }
-    const violations = evaluateRules(schema, spec, {
+    const violations = evaluateRules(schema, value, {
       budget: new CostBudget(),
       ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
     });
     for (const violation of violations) {
-      report.add(violation.code, `/spec${violation.path}`, violation.message, {
+      report.add(violation.code, `${at}${violation.path}`, violation.message, {
         rule: violation.reason,
       });
     }
   }
+}
+
+/**
+ * The Kubernetes document a resource of a CRD's type stands for: its spec's fields (the
+ * document's top-level fields) with `apiVersion`, `kind` and `metadata` (as written, or the
+ * name and namespace of a cosi-shaped document).
+ */
+function kubernetesDocument(
+  definition: ResourceDefinition,
+  header: ManifestHeader,
+  spec: Record<string, unknown>,
+): Record<string, unknown> {
+  const kind = definition.kubernetes;
+  return {
+    ...spec,
+    apiVersion: kind?.apiVersion,
+    kind: kind?.kind,
+    metadata: header.kubernetes?.document.metadata ?? {
+      name: header.id,
+      namespace: header.namespace ?? definition.defaultNamespace,
+    },
+  };
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */

@@ -15,6 +15,7 @@ import {
   type ManifestResource,
 } from './load-manifests.js';
 import { loadResources } from './load-resources.js';
+import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 
@@ -44,6 +45,7 @@ interface Definitions {
   readonly definitions: ResourceDefinition[];
   readonly registry: DefinitionRegistry;
   readonly invalid: InvalidDefinitions;
+  readonly kinds: KubernetesKinds;
   /** The definition files' own other documents, resolved. */
   readonly resources: readonly ManifestResource[];
   readonly findings: readonly Finding[];
@@ -196,6 +198,7 @@ export class ManifestCache {
       definitions: collected.definitions,
       registry: collected.registry,
       invalid: collected.invalid,
+      kinds: collected.kinds,
       resources,
       findings,
       pending: collected.pending.length,
@@ -215,6 +218,7 @@ export class ManifestCache {
       definitions: definitions.definitions,
       registry: definitions.registry,
       invalid: definitions.invalid,
+      kinds: definitions.kinds,
     };
     const resources = loadResources(
       collected,

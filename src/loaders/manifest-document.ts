@@ -13,8 +13,24 @@ export interface ManifestHeader {
   readonly namespace?: string;
   readonly labels: Record<string, string>;
   readonly annotations: Record<string, string>;
-  /** `{}` when the document has no `spec`. */
+  /**
+   * `{}` when the document has no `spec`. For a Kubernetes-shaped document, its top-level fields
+   * but `apiVersion`, `kind` and `metadata`.
+   */
   readonly spec: unknown;
+  /** Set for a Kubernetes-shaped document, whose type comes from its `apiVersion` and `kind`. */
+  readonly kubernetes?: KubernetesHeader;
+}
+
+/** What a Kubernetes-shaped document says about its type. */
+export interface KubernetesHeader {
+  readonly apiVersion: string;
+  /** Empty for the core group (`apiVersion: v1`). */
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The whole document, as its type's schema checks it. */
+  readonly document: Readonly<Record<string, unknown>>;
 }
 
 const TOP_LEVEL_KEYS = new Set(['metadata', 'spec']);
@@ -119,7 +135,8 @@ function readString(
   return value;
 }
 
-function checkId(id: string, report: DocumentReport): void {
+/** Reports an id that is empty, too long or not visible on one line. */
+export function checkId(id: string, report: DocumentReport, pointer = '/metadata/id'): void {
   let problem: string | undefined;
   if (id.length === 0) problem = 'it is empty';
   else if (id.length > MAX_ID_LENGTH) problem = `it is longer than ${MAX_ID_LENGTH} characters`;
@@ -128,13 +145,14 @@ function checkId(id: string, report: DocumentReport): void {
   if (problem !== undefined) {
     report.add(
       'invalid-id',
-      '/metadata/id',
+      pointer,
       `the id ${JSON.stringify(shorten(id))} is invalid: ${problem}`,
     );
   }
 }
 
-function readStringMap(
+/** Reads `metadata.labels` or `metadata.annotations`, reporting what is not a string. */
+export function readStringMap(
   metadata: Record<string, unknown>,
   key: 'labels' | 'annotations',
   report: DocumentReport,
@@ -176,7 +194,8 @@ function readStringMap(
   return valid ? (value as Record<string, string>) : {};
 }
 
-function reportUnknownKeys(
+/** Reports each key of `object` that is neither known nor tolerated, at the key. */
+export function reportUnknownKeys(
   object: Record<string, unknown>,
   known: ReadonlySet<string>,
   at: readonly string[],

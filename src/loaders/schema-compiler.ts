@@ -1,6 +1,11 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { JsonSchema } from '../engine/resource/definition.js';
 import { jsonPointer } from './json-pointer.js';
+import {
+  addKubernetesKeywords,
+  KUBERNETES_KEYWORD_MESSAGES,
+  toAjvSchema,
+} from './kubernetes/structural-schema.js';
 import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
 
@@ -26,7 +31,7 @@ export interface CompiledSchema {
 
 /** A fresh ajv with cosi's settings. */
 function createAjv(): Ajv {
-  return new Ajv({
+  const ajv = new Ajv({
     allErrors: true,
     strict: true,
     strictTypes: false,
@@ -37,6 +42,8 @@ function createAjv(): Ajv {
     // Patterns come from manifests: untrusted, so they run in linear time.
     code: { regExp: linearRegExpEngine },
   });
+  addKubernetesKeywords(ajv);
+  return ajv;
 }
 
 /**
@@ -44,7 +51,8 @@ function createAjv(): Ajv {
  *
  * Settings: all errors are reported; unknown keywords are schema errors (a typo such as
  * `requried` must not silently accept everything), except `x-` extension keywords, which are
- * allowed as annotations; `format` is not checked; `pattern`s run in a linear-time engine
+ * allowed as annotations; the `x-kubernetes-*` keywords of CRD schemas (and OpenAPI's
+ * `nullable`) check what the API server checks (see `kubernetes/structural-schema.ts`); `format` is not checked; `pattern`s run in a linear-time engine
  * (see `linear-regexp.ts`). Each schema compiles on its own: one with an `$id` gets an ajv of
  * its own, so that its id can neither collide with nor replace another schema (or ajv's
  * meta-schema). A `$ref` cycle that never descends into the data is refused.
@@ -57,7 +65,7 @@ export class SchemaCompiler {
   compile(schema: JsonSchema): CompiledSchema {
     let compiled = this.#compiled.get(schema);
     if (compiled === undefined) {
-      compiled = this.#compile(schema);
+      compiled = this.#compile(toAjvSchema(schema));
       this.#compiled.set(schema, compiled);
     }
     return compiled;
@@ -184,7 +192,7 @@ function toProblem(error: ErrorObject): SchemaProblem {
         path,
         part: 'value',
         keyword: error.keyword,
-        message: error.message ?? error.keyword,
+        message: KUBERNETES_KEYWORD_MESSAGES[error.keyword] ?? error.message ?? error.keyword,
       };
   }
 }

@@ -45,6 +45,40 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     ],
     resources: 0,
   },
+  'crd-no-served-version': {
+    findings: [
+      ['unknown-type', 'crd-no-served-version/backups.yaml', 2, 7, '/kind'],
+      ['invalid-definition', 'crd-no-served-version/crds.yaml', 10, 5, '/spec/versions'],
+    ],
+    resources: 0,
+  },
+  'crd-not-structural': {
+    findings: [
+      ['unknown-type', 'crd-not-structural/backups.yaml', 2, 7, '/kind'],
+      [
+        'invalid-schema',
+        'crd-not-structural/crds.yaml',
+        20,
+        27,
+        '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/schedule',
+      ],
+      [
+        'invalid-schema',
+        'crd-not-structural/crds.yaml',
+        22,
+        19,
+        '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/target',
+      ],
+      [
+        'invalid-schema',
+        'crd-not-structural/crds.yaml',
+        22,
+        19,
+        '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/target/$ref',
+      ],
+    ],
+    resources: 0,
+  },
   'definition-rules': {
     findings: [
       // cosi's own type defined again, its alias rd taken, an id that is not the type, a
@@ -239,6 +273,14 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   },
   'unknown-type': {
     findings: [['unknown-type', 'unknown-type/vms.yaml', 2, 9, '/metadata/type']],
+    resources: 0,
+  },
+  'unknown-kind': {
+    // A kind no CRD defines, then a defined kind in a version its CRD does not serve.
+    findings: [
+      ['unknown-type', 'unknown-kind/resources.yaml', 3, 7, '/kind'],
+      ['unknown-type', 'unknown-kind/resources.yaml', 10, 7, '/kind'],
+    ],
     resources: 0,
   },
   'wrong-types': {

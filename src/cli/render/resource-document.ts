@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
+import { toKubernetesDocument } from '../../loaders/kubernetes/kubernetes-shape.js';
 
 /** The timestamp printed for every resource with `--stable`. */
 export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';
@@ -12,7 +13,9 @@ export interface DocumentOptions {
 /**
  * A resource as printed in YAML and JSON: `{ metadata, spec }`, metadata keys in COSI's order
  * (namespace, type, id, version, owner, phase, created, updated, then labels, annotations,
- * finalizers and ownerReferences when not empty). Sensitive types print no spec.
+ * finalizers and ownerReferences when not empty). Sensitive types print no spec. A resource of
+ * a Kubernetes-shaped type (defined by a CRD) prints as Kubernetes writes it: `apiVersion`,
+ * `kind`, `metadata`, then its spec's fields (see `loaders/kubernetes/kubernetes-shape.ts`).
  */
 export function toDocument(
   resource: Resource,
@@ -35,8 +38,9 @@ export function toDocument(
   if (md.finalizers.length > 0) metadata.finalizers = [...md.finalizers];
   if (md.ownerReferences.length > 0)
     metadata.ownerReferences = md.ownerReferences.map((r) => ({ ...r }));
-  if (definition?.sensitivity === 'sensitive') return { metadata };
-  return { metadata, spec: resource.spec };
+  const document =
+    definition?.sensitivity === 'sensitive' ? { metadata } : { metadata, spec: resource.spec };
+  return definition?.kubernetes ? toKubernetesDocument(document, definition.kubernetes) : document;
 }
 
 /** RFC 3339 in UTC, without milliseconds when they are zero (as Go prints it). */

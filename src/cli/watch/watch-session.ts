@@ -11,6 +11,7 @@ import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
 import { RecordedPriorState } from '../../loaders/cel/prior-state.js';
+import { readDefinitionPaths } from '../../loaders/definition-paths.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
 /** Options of {@link startWatchSession}. */
@@ -140,6 +141,8 @@ class Session implements WatchSession {
   readonly #options: WatchSessionOptions;
   readonly #debounceMs: number;
   #reader: ManifestReader | undefined;
+  /** Findings of the `--definitions` paths, read with the config. */
+  #definitionFindings: readonly Finding[] = [];
   #config: LoadedConfig | undefined;
   #running: Running | undefined;
   #watcher: FileWatcher | undefined;
@@ -280,11 +283,18 @@ class Session implements WatchSession {
     const config = await loadProjectConfig(this.#options);
     this.#options.onConfig?.(config);
     this.#config = config;
+    const ignore = await ignorePatterns(this.#options);
+    // Read with the config: `--definitions` paths are not watched.
+    const extra = await readDefinitionPaths(this.#options.definitionPaths ?? [], {
+      cwd: this.#options.cwd,
+      ignore,
+    });
+    this.#definitionFindings = extra.findings;
     // The definitions of the config are part of every load: a new config needs a new cache.
     this.#reader = new ManifestReader(this.#options.files, {
       cwd: this.#options.cwd,
-      ignore: await ignorePatterns(this.#options),
-      definitions: config?.definitions ?? [],
+      ignore,
+      definitions: [...(config?.definitions ?? []), ...extra.definitions],
       ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
       previous: this.#prior,
     });
@@ -301,7 +311,8 @@ class Session implements WatchSession {
     contentOnly = false,
   ): Promise<void> {
     const started = performance.now();
-    const load = await (this.#reader as ManifestReader).read(paths, { contentOnly });
+    const read = await (this.#reader as ManifestReader).read(paths, { contentOnly });
+    const load = { ...read, findings: [...this.#definitionFindings, ...read.findings] };
     this.#prior.replace(load.resources, hasErrors(load.findings));
     const loaded = {
       trigger,

@@ -12,6 +12,21 @@ export type Sensitivity = '' | 'sensitive';
 /** A JSON Schema object for a type's spec (validated by the loaders, not the engine). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
+/**
+ * The Kubernetes identity of a type whose resources are Kubernetes-shaped (defined by a
+ * CustomResourceDefinition): manifests of it are `apiVersion` / `kind` / `metadata` documents,
+ * and output writes them back in that shape. The resource's spec holds the document's top-level
+ * fields other than `apiVersion`, `kind` and `metadata` (`spec`, `status`, `data`, ...).
+ */
+export interface KubernetesKind {
+  /** `group/version`, or the version alone for the core group (`v1`). */
+  readonly apiVersion: string;
+  /** CamelCase and singular: `Certificate`. */
+  readonly kind: string;
+  /** `false` for a cluster-scoped type: its resources print no namespace. */
+  readonly namespaced: boolean;
+}
+
 /** What a user writes to declare a type. Everything but `type` is optional. */
 export interface ResourceDefinitionInput {
   /** Plural CamelCase name and a dotted lower-case suffix: `VMs.example.org`. */
@@ -28,6 +43,8 @@ export interface ResourceDefinitionInput {
   readonly sensitivity?: Sensitivity;
   /** JSON Schema for the spec. */
   readonly schema?: JsonSchema;
+  /** Resources of the type are Kubernetes-shaped (see {@link KubernetesKind}). */
+  readonly kubernetes?: KubernetesKind;
 }
 
 /** A validated definition with its aliases filled in. */
@@ -43,7 +60,12 @@ export interface ResourceDefinition {
   readonly allAliases: readonly string[];
   readonly printColumns: readonly PrintColumn[];
   readonly sensitivity: Sensitivity;
+  /**
+   * JSON Schema for the spec; for a Kubernetes-shaped type, for the whole document (as a CRD's
+   * `openAPIV3Schema` is).
+   */
   readonly schema?: JsonSchema;
+  readonly kubernetes?: KubernetesKind;
 }
 
 /** Which naming rule a definition broke. */
@@ -165,6 +187,7 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
     printColumns: printColumns.map((c) => ({ name: c.name, jsonPath: c.jsonPath })),
     sensitivity: sensitivity as Sensitivity,
     ...(input.schema ? { schema: input.schema } : {}),
+    ...(input.kubernetes ? { kubernetes: { ...input.kubernetes } } : {}),
   };
 }
 

@@ -153,3 +153,54 @@ describe('CEL rules in a definition of the config', () => {
     ]);
   });
 });
+
+describe('CEL rules in a CustomResourceDefinition', () => {
+  it('evaluate on Kubernetes-shaped resources, the root rule seeing the whole object', async () => {
+    const v1 = await readManifests(['crd/v1'], { cwd: root });
+    expect(v1.findings).toEqual([]);
+    const previous = new RecordedPriorState();
+    previous.record(v1.resources);
+    const v2 = await readManifests(['crd/v2'], { cwd: root, previous });
+    expect(v2.findings.map((f) => [f.code, f.file, f.line, f.col, f.pointer])).toEqual([
+      ['cel-violation', 'crd/v2/databases.yaml', 8, 11, '/spec/engine'],
+      ['cel-violation', 'crd/v2/databases.yaml', 9, 13, '/spec/replicas'],
+      ['cel-violation', 'crd/v2/databases.yaml', 10, 12, '/spec/storage'],
+      ['cel-violation', 'crd/v2/databases.yaml', 12, 7, '/spec/users/0'],
+      ['cel-violation', 'crd/v2/databases.yaml', 14, 1, ''],
+    ]);
+    expect(v2.findings.map((f) => f.message)).toEqual([
+      'engine is immutable',
+      'sqlite runs one replica',
+      'storage must be a quantity over 1Gi',
+      'user App_User is not a DNS label',
+      'a database name has at most 20 characters',
+    ]);
+  });
+
+  it('refuse a CRD whose rule does not compile, at the rule in the CRD', () => {
+    const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.cel.example.org }
+spec:
+  group: cel.example.org
+  names: { kind: Thing, plural: things }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-validations:
+            - rule: self.spec.size(
+`;
+    const { findings, definitions } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(findings.map((f) => [f.code, f.line, f.col])).toContainEqual([
+      'cel-invalid-rule',
+      16,
+      21,
+    ]);
+    expect(definitions).toEqual([]);
+  });
+});

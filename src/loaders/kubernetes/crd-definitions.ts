@@ -1,0 +1,325 @@
+/**
+ * CustomResourceDefinitions (`apiextensions.k8s.io/v1`) as cosi definitions: one per served
+ * version, named after the CRD as COSI's naming rules allow.
+ *
+ * - The type of the storage version is `<Plural>.<group>`: the CRD's `names.plural` in CamelCase
+ *   (cased as `names.kind`, so `certificates` of kind `Certificate` is `Certificates`,
+ *   `networkpolicies` of `NetworkPolicy` is `NetworkPolicies`) and the group. Its id, the type in
+ *   lower case, is the CRD's name: `certificates.cert-manager.io`.
+ * - Another served version is `<Plural>.<version>.<group>` (kubectl's fully qualified
+ *   `certificates.v1alpha2.cert-manager.io`), without aliases, so that short names stay
+ *   unambiguous.
+ * - Aliases of the storage version: `names.shortNames`, `names.singular` and `names.kind` (lower
+ *   case), beside COSI's derived ones.
+ * - The version's `openAPIV3Schema` is the schema, kept as it is (with its `x-kubernetes-*`
+ *   keywords, CEL rules included); it checks the whole document, defaults applied first.
+ * - `additionalPrinterColumns` are print columns: `.spec.secretName` becomes
+ *   `{.spec.secretName}`, read from the resource's spec, which holds the document's top-level
+ *   fields (columns on `.metadata` are left out: cosi's table prints the namespace and id).
+ * - `scope: Cluster` types print no namespace; their resources live in the namespace `default`.
+ */
+
+import pluralize from 'pluralize';
+import {
+  createDefinition,
+  DefinitionError,
+  type JsonSchema,
+  type PrintColumn,
+  type ResourceDefinition,
+} from '../../engine/resource/definition.js';
+import type { DocumentReport } from '../document-report.js';
+import { jsonPointer } from '../json-pointer.js';
+import { printColumnPathError } from '../print-column-path.js';
+import type { SchemaCompiler } from '../schema-compiler.js';
+import { compileRules } from '../cel/rule-compiler.js';
+import { findStructuralProblems } from './structural-check.js';
+
+/** The `apiVersion` and `kind` of the documents this module reads. */
+export const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
+export const CRD_KIND = 'CustomResourceDefinition';
+
+/** One served version of a CRD, as a definition. */
+export interface CrdVersion {
+  readonly definition: ResourceDefinition;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** What the fields of a CRD must look like (what cosi reads of it; the rest is accepted). */
+const CRD_SCHEMA = {
+  type: 'object',
+  required: ['spec'],
+  properties: {
+    spec: {
+      type: 'object',
+      required: ['group', 'names', 'scope', 'versions'],
+      properties: {
+        group: { type: 'string', minLength: 1 },
+        scope: { enum: ['Namespaced', 'Cluster'] },
+        names: {
+          type: 'object',
+          required: ['plural', 'kind'],
+          properties: {
+            plural: { type: 'string', minLength: 1 },
+            singular: { type: 'string' },
+            kind: { type: 'string', minLength: 1 },
+            listKind: { type: 'string' },
+            shortNames: { type: 'array', items: { type: 'string', minLength: 1 } },
+            categories: { type: 'array', items: { type: 'string' } },
+          },
+        },
+        versions: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['name', 'served', 'storage'],
+            properties: {
+              name: { type: 'string', minLength: 1 },
+              served: { type: 'boolean' },
+              storage: { type: 'boolean' },
+              schema: {
+                type: 'object',
+                properties: { openAPIV3Schema: { type: 'object' } },
+              },
+              additionalPrinterColumns: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['name', 'type', 'jsonPath'],
+                  properties: {
+                    name: { type: 'string', minLength: 1 },
+                    type: { type: 'string' },
+                    jsonPath: { type: 'string', minLength: 1 },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+interface CrdNames {
+  readonly plural: string;
+  readonly singular?: string;
+  readonly kind: string;
+  readonly shortNames?: readonly string[];
+}
+
+interface CrdVersionSpec {
+  readonly name: string;
+  readonly served: boolean;
+  readonly storage: boolean;
+  readonly schema?: { readonly openAPIV3Schema?: JsonSchema };
+  readonly additionalPrinterColumns?: readonly {
+    readonly name: string;
+    readonly jsonPath: string;
+  }[];
+}
+
+interface CrdSpec {
+  readonly group: string;
+  readonly scope: 'Namespaced' | 'Cluster';
+  readonly names: CrdNames;
+  readonly versions: readonly CrdVersionSpec[];
+}
+
+/** Whether a Kubernetes-shaped document is a CRD. */
+export function isCrdDocument(value: Record<string, unknown>): boolean {
+  return value.apiVersion === CRD_API_VERSION && value.kind === CRD_KIND;
+}
+
+/**
+ * The definitions of a CRD document's served versions, each problem reported at its node: the
+ * CRD's shape, its name (`<plural>.<group>`, as the API server requires), a CRD with no served
+ * version or not exactly one storage version, names against COSI's rules, a schema that is
+ * invalid or not structural, a malformed printer column. Empty when the CRD has an error.
+ */
+export function readCrd(
+  value: Record<string, unknown>,
+  name: string | undefined,
+  report: DocumentReport,
+  compiler: SchemaCompiler,
+): CrdVersion[] {
+  const problems = compiler.compile(CRD_SCHEMA).validate?.(value) ?? [];
+  for (const problem of problems) {
+    report.add('invalid-definition', problem.path, problem.message, {
+      part: problem.part,
+      rule: 'crd-shape',
+    });
+  }
+  if (problems.length > 0) return [];
+  const spec = value.spec as CrdSpec;
+  const refuse = (pointer: string, rule: string, message: string): void =>
+    report.add('invalid-definition', pointer, message, { rule });
+
+  const expectedName = `${spec.names.plural}.${spec.group}`;
+  if (name !== undefined && name !== expectedName) {
+    refuse(
+      '/metadata/name',
+      'crd-name',
+      `the name of a CustomResourceDefinition is <plural>.<group>: ${JSON.stringify(expectedName)}, not ${JSON.stringify(name)}`,
+    );
+  }
+  const served = spec.versions.filter((v) => v.served);
+  if (served.length === 0) {
+    refuse(
+      '/spec/versions',
+      'no-served-version',
+      `the CustomResourceDefinition ${expectedName} serves no version: set served: true on one`,
+    );
+  }
+  const storage = spec.versions.filter((v) => v.storage);
+  if (storage.length !== 1) {
+    refuse(
+      '/spec/versions',
+      'storage-version',
+      `the CustomResourceDefinition ${expectedName} must have exactly one storage version, not ${storage.length}`,
+    );
+  }
+  if (report.hasErrors) return [];
+
+  const plural = camelPlural(spec.names.plural, spec.names.kind);
+  const versions: CrdVersion[] = [];
+  let failed = false;
+  for (const [i, version] of spec.versions.entries()) {
+    if (!version.served) continue;
+    const at = ['spec', 'versions', i];
+    const definition = versionDefinition(spec, version, plural, at, report, compiler);
+    if (definition === undefined) failed = true;
+    else
+      versions.push({
+        definition,
+        group: spec.group,
+        version: version.name,
+        kind: spec.names.kind,
+      });
+  }
+  // One broken version leaves the whole CRD out, as the API server refuses it whole.
+  return failed ? [] : versions;
+}
+
+function versionDefinition(
+  spec: CrdSpec,
+  version: CrdVersionSpec,
+  plural: string,
+  at: (string | number)[],
+  report: DocumentReport,
+  compiler: SchemaCompiler,
+): ResourceDefinition | undefined {
+  const schema = version.schema?.openAPIV3Schema;
+  const schemaAt = [...at, 'schema', 'openAPIV3Schema'];
+  if (schema === undefined) {
+    report.add(
+      'invalid-definition',
+      jsonPointer(at),
+      `version ${version.name} has no schema.openAPIV3Schema: a CustomResourceDefinition in apiextensions.k8s.io/v1 needs one`,
+      { rule: 'missing-schema' },
+    );
+    return undefined;
+  }
+  let definition: ResourceDefinition;
+  try {
+    definition = createDefinition({
+      type: version.storage ? `${plural}.${spec.group}` : `${plural}.${version.name}.${spec.group}`,
+      displayType: spec.names.kind,
+      ...(version.storage
+        ? {
+            aliases: [
+              ...(spec.names.shortNames ?? []),
+              ...(spec.names.singular ? [spec.names.singular] : []),
+              spec.names.kind,
+            ],
+          }
+        : { skipAutomaticAliases: true }),
+      printColumns: printColumns(version, at, report),
+      schema,
+      kubernetes: {
+        apiVersion: `${spec.group}/${version.name}`,
+        kind: spec.names.kind,
+        namespaced: spec.scope === 'Namespaced',
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    report.add(
+      'invalid-definition',
+      error.rule === 'invalid-suffix' ? '/spec/group' : '/spec/names/plural',
+      error.message,
+      { rule: error.rule },
+    );
+    return undefined;
+  }
+  const problems = [...compiler.compile(schema).problems, ...findStructuralProblems(schema)];
+  for (const problem of problems) {
+    report.add(
+      'invalid-schema',
+      `${jsonPointer(schemaAt)}${problem.path}`,
+      `the schema of ${definition.type} is invalid: ${problem.message}`,
+      { part: problem.part, rule: problem.keyword },
+    );
+  }
+  // CEL rules compile with the CRD, as the API server compiles them: one that does not is
+  // refused at its line.
+  const ruleProblems = compileRules(schema).problems;
+  for (const problem of ruleProblems) {
+    report.add(
+      'cel-invalid-rule',
+      `${jsonPointer(schemaAt)}${problem.path}`,
+      `the schema of ${definition.type} has an invalid rule: ${problem.message}`,
+    );
+  }
+  return problems.length === 0 && ruleProblems.length === 0 ? definition : undefined;
+}
+
+/** The printer columns cosi can show (on the spec's fields), as print columns. */
+function printColumns(
+  version: CrdVersionSpec,
+  at: (string | number)[],
+  report: DocumentReport,
+): PrintColumn[] {
+  const columns: PrintColumn[] = [];
+  (version.additionalPrinterColumns ?? []).forEach((column, i) => {
+    const path = column.jsonPath.trim();
+    if (path.startsWith('.metadata.')) return;
+    const jsonPath = `{${path.startsWith('.') ? path : `.${path}`}}`;
+    const problem = printColumnPathError(jsonPath);
+    if (problem !== undefined) {
+      report.add(
+        'invalid-definition',
+        jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']),
+        `the jsonPath ${JSON.stringify(column.jsonPath)} is malformed: ${problem}`,
+        { rule: 'invalid-print-column' },
+      );
+      return;
+    }
+    columns.push({ name: column.name, jsonPath });
+  });
+  return columns;
+}
+
+/**
+ * A CRD's plural in CamelCase, cased as its kind as far as they agree: `certificates` of
+ * `Certificate` is `Certificates`, `networkpolicies` of `NetworkPolicy` is `NetworkPolicies`.
+ */
+export function camelPlural(plural: string, kind: string): string {
+  let common = 0;
+  while (
+    common < plural.length &&
+    common < kind.length &&
+    plural[common]?.toLowerCase() === kind[common]?.toLowerCase()
+  ) {
+    common++;
+  }
+  const head = common > 0 ? kind.slice(0, common) : (plural[0]?.toUpperCase() ?? '');
+  return head + plural.slice(common > 0 ? common : 1);
+}
+
+/** The name a CRD that defines a kind would have: `certificates.cert-manager.io`. */
+export function crdNameFor(kind: string, group: string): string {
+  return `${pluralize.plural(kind).toLowerCase()}.${group}`;
+}

@@ -1,0 +1,193 @@
+/**
+ * Kubernetes-shaped documents (`apiVersion`, `kind`, `metadata.name`, ...) and cosi's resources,
+ * both ways. The mapping:
+ *
+ * - `apiVersion` + `kind` name the type: the definition made from the CustomResourceDefinition
+ *   that serves that group, version and kind (see `crd-definitions.ts`);
+ * - `metadata.name` is the id, `metadata.namespace` the namespace (the type's default namespace,
+ *   `default`, when absent), `metadata.labels` and `metadata.annotations` the labels and
+ *   annotations;
+ * - every other top-level field (`spec`, `status`, `data`, ...) is kept in the resource's spec, by
+ *   its name: a Certificate's `spec.secretName` is the resource's `spec.spec.secretName`;
+ * - what the API server sets (`uid`, `resourceVersion`, `creationTimestamp`, ...) is accepted and
+ *   ignored, so that `cosi get -o yaml` output (and `kubectl get -o yaml`'s) reads back.
+ *
+ * Output writes the same shape back: `apiVersion`, `kind`, `metadata` (name, namespace unless the
+ * type is cluster-scoped, labels, annotations, `resourceVersion` from the version,
+ * `creationTimestamp`), then the spec's fields. cosi's owner and phase, which Kubernetes has no
+ * field for, are the annotations `cosi.dev/owner` and `cosi.dev/phase`.
+ */
+
+import type { KubernetesKind } from '../../engine/resource/definition.js';
+import { NAMESPACE_PATTERN } from '../../engine/resource/definition.js';
+import type { DocumentReport } from '../document-report.js';
+import {
+  checkId,
+  describe,
+  readStringMap,
+  reportUnknownKeys,
+  type KubernetesHeader,
+  type ManifestHeader,
+} from '../manifest-document.js';
+import { isPlainObject } from '../manifest-document.js';
+
+/** The annotation that carries cosi's owner (the controller that wrote a resource) in output. */
+export const OWNER_ANNOTATION = 'cosi.dev/owner';
+/** The annotation that carries cosi's phase in output, when it is `tearingDown`. */
+export const PHASE_ANNOTATION = 'cosi.dev/phase';
+
+/** The top-level fields that are not the resource's spec. */
+const ENVELOPE_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
+const METADATA_KEYS = new Set(['name', 'namespace', 'labels', 'annotations']);
+/** Set by the API server (or by cosi's output): accepted and ignored on input. */
+const READ_ONLY_METADATA_KEYS = new Set([
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'managedFields',
+  'selfLink',
+  'finalizers',
+  'ownerReferences',
+]);
+
+/** Whether a document is Kubernetes-shaped: it has an `apiVersion` or a `kind`. */
+export function isKubernetesShaped(value: unknown): value is Record<string, unknown> {
+  return (
+    isPlainObject(value) &&
+    (Object.prototype.hasOwnProperty.call(value, 'apiVersion') ||
+      Object.prototype.hasOwnProperty.call(value, 'kind'))
+  );
+}
+
+/** `cert-manager.io/v1` as its group and version; `v1` is the core group's (group `''`). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash === -1
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/**
+ * Reads a Kubernetes-shaped document's header (see the module comment for the mapping), reporting
+ * every field that is missing, of the wrong type or unknown. The type is left to be resolved from
+ * `kubernetes` (absent when `apiVersion` or `kind` is unusable).
+ */
+export function readKubernetesHeader(
+  value: Record<string, unknown>,
+  report: DocumentReport,
+): ManifestHeader {
+  const apiVersion = readField(value, 'apiVersion', '/apiVersion', report);
+  const kind = readField(value, 'kind', '/kind', report);
+  const spec: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (!ENVELOPE_KEYS.has(key)) spec[key] = item;
+  }
+  const header: { -readonly [K in keyof ManifestHeader]: ManifestHeader[K] } = {
+    labels: {},
+    annotations: {},
+    spec,
+  };
+  if (apiVersion !== undefined && kind !== undefined) {
+    const kubernetes: KubernetesHeader = {
+      apiVersion,
+      ...splitApiVersion(apiVersion),
+      kind,
+      document: value,
+    };
+    header.kubernetes = kubernetes;
+  }
+  if (!Object.prototype.hasOwnProperty.call(value, 'metadata')) {
+    report.add('missing-field', '/metadata', 'the document has no metadata (with a name)');
+    return header;
+  }
+  const metadata = value.metadata;
+  if (!isPlainObject(metadata)) {
+    report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
+    return header;
+  }
+  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
+  const name = readField(metadata, 'name', '/metadata/name', report);
+  if (name !== undefined) {
+    checkId(name, report, '/metadata/name');
+    header.id = name;
+  }
+  if (Object.prototype.hasOwnProperty.call(metadata, 'namespace')) {
+    const namespace = readField(metadata, 'namespace', '/metadata/namespace', report);
+    if (namespace !== undefined && !NAMESPACE_PATTERN.test(namespace)) {
+      report.add(
+        'invalid-namespace',
+        '/metadata/namespace',
+        `the namespace ${JSON.stringify(namespace)} does not match ${String(NAMESPACE_PATTERN)}`,
+      );
+    } else if (namespace !== undefined) {
+      header.namespace = namespace;
+    }
+  }
+  header.labels = readStringMap(metadata, 'labels', report);
+  header.annotations = readStringMap(metadata, 'annotations', report);
+  const owner = header.annotations[OWNER_ANNOTATION];
+  if (owner !== undefined && owner !== '') {
+    report.add(
+      'controller-output',
+      `/metadata/annotations/${OWNER_ANNOTATION.replace('/', '~1')}`,
+      `this is the output of controller ${JSON.stringify(owner)}, not a manifest: the controller writes it from its inputs; leave it out of the manifests`,
+    );
+  }
+  return header;
+}
+
+/** A required string field; reported when missing or not a string. */
+function readField(
+  object: Record<string, unknown>,
+  key: string,
+  pointer: string,
+  report: DocumentReport,
+): string | undefined {
+  const where = pointer.slice(1).replaceAll('/', '.');
+  if (!Object.prototype.hasOwnProperty.call(object, key)) {
+    report.add('missing-field', pointer, `${where} is required`);
+    return undefined;
+  }
+  const value = object[key];
+  if (typeof value !== 'string' || value === '') {
+    report.add(
+      'wrong-type',
+      pointer,
+      `${where} must be a non-empty string, not ${describe(value)}`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * cosi's printed document (`{ metadata, spec? }`, as `cosi get -o yaml` writes it) in the
+ * Kubernetes shape of its type: see the module comment.
+ */
+export function toKubernetesDocument(
+  document: { readonly metadata: Record<string, unknown>; readonly spec?: unknown },
+  kind: KubernetesKind,
+): Record<string, unknown> {
+  const md = document.metadata;
+  const metadata: Record<string, unknown> = { name: md.id };
+  if (kind.namespaced) metadata.namespace = md.namespace;
+  if (md.labels !== undefined) metadata.labels = md.labels;
+  const annotations: Record<string, unknown> = { ...(md.annotations as object | undefined) };
+  if (typeof md.owner === 'string' && md.owner !== '') annotations[OWNER_ANNOTATION] = md.owner;
+  if (md.phase === 'tearingDown') annotations[PHASE_ANNOTATION] = md.phase;
+  if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+  metadata.resourceVersion = String(md.version);
+  metadata.creationTimestamp = md.created;
+  if (md.finalizers !== undefined) metadata.finalizers = md.finalizers;
+  if (md.ownerReferences !== undefined) metadata.ownerReferences = md.ownerReferences;
+  const out: Record<string, unknown> = { apiVersion: kind.apiVersion, kind: kind.kind, metadata };
+  if (isPlainObject(document.spec)) {
+    for (const [key, value] of Object.entries(document.spec)) {
+      if (!ENVELOPE_KEYS.has(key)) out[key] = value;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * The API server's rules for a CRD schema, beyond JSON Schema's: it must be *structural* (every
+ * node says its `type`, unless it is `x-kubernetes-int-or-string` or keeps unknown fields), the
+ * root is an object, and the keywords that make a schema non-structural or costly (`$ref`,
+ * `patternProperties`, `uniqueItems: true`, ...) are refused.
+ */
+
+import type { JsonSchema } from '../../engine/resource/definition.js';
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-compiler.js';
+
+/** Keywords a CRD schema may not use. */
+const FORBIDDEN = new Set([
+  '$ref',
+  '$schema',
+  '$id',
+  'id',
+  'definitions',
+  'dependencies',
+  'patternProperties',
+  'additionalItems',
+]);
+
+/** Keywords holding subschemas that only validate (no `type` needed there). */
+const JUNCTORS = new Set(['allOf', 'anyOf', 'oneOf', 'not']);
+
+/** Every rule the schema breaks, at its node (paths inside the schema). */
+export function findStructuralProblems(schema: JsonSchema): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  if (schema.type !== 'object') {
+    problems.push(problem([], 'type', 'the root of a CRD schema must be type: object'));
+  }
+  walk(schema, [], true, problems);
+  return problems;
+}
+
+function walk(schema: JsonSchema, path: string[], typed: boolean, problems: SchemaProblem[]): void {
+  if (
+    typed &&
+    path.length > 0 &&
+    schema.type === undefined &&
+    schema['x-kubernetes-int-or-string'] !== true &&
+    schema['x-kubernetes-preserve-unknown-fields'] !== true
+  ) {
+    problems.push(
+      problem(
+        path,
+        'type',
+        'not structural: every property needs a type (or x-kubernetes-int-or-string, or x-kubernetes-preserve-unknown-fields)',
+      ),
+    );
+  }
+  if (schema.properties !== undefined && isPlainObject(schema.additionalProperties)) {
+    problems.push(
+      problem(
+        [...path, 'additionalProperties'],
+        'additionalProperties',
+        'properties and additionalProperties cannot both be given in a CRD schema',
+      ),
+    );
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    const at = [...path, key];
+    if (FORBIDDEN.has(key)) {
+      problems.push({ ...problem(at, key, `${key} is not allowed in a CRD schema`), part: 'key' });
+    } else if (key === 'uniqueItems' && child === true) {
+      problems.push(
+        problem(
+          at,
+          key,
+          'uniqueItems cannot be true in a CRD schema: use x-kubernetes-list-type: set',
+        ),
+      );
+    } else if (key === 'properties' && isPlainObject(child)) {
+      for (const [name, sub] of Object.entries(child)) {
+        if (isPlainObject(sub)) walk(sub, [...at, name], typed, problems);
+      }
+    } else if ((key === 'items' || key === 'additionalProperties') && isPlainObject(child)) {
+      walk(child, at, typed, problems);
+    } else if (JUNCTORS.has(key)) {
+      const subs = Array.isArray(child) ? child : [child];
+      subs.forEach((sub, i) => {
+        if (isPlainObject(sub))
+          walk(sub, Array.isArray(child) ? [...at, String(i)] : at, false, problems);
+      });
+    }
+  }
+}
+
+function problem(path: string[], keyword: string, message: string): SchemaProblem {
+  return { path: jsonPointer(path), part: 'value', keyword, message };
+}

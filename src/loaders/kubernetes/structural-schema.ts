@@ -1,0 +1,119 @@
+/**
+ * The Kubernetes extensions of OpenAPI v3 schemas (the `x-kubernetes-*` keywords of a CRD's
+ * `openAPIV3Schema`), taught to ajv with the API server's meaning, so that any definition's schema
+ * (a CRD's, or a cosi `ResourceDefinitions.meta.cosi.dev` one) may use them. `nullable` is ajv's
+ * own (OpenAPI's): `type: string, nullable: true` also accepts null.
+ */
+
+import type { Ajv, KeywordDefinition } from 'ajv';
+import type { JsonSchema } from '../../engine/resource/definition.js';
+
+/** Whether a value is an integer or a string, as `x-kubernetes-int-or-string` requires. */
+function isIntOrString(value: unknown): boolean {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/** Whether the items of a list are unique by value (`set`) or by their key fields (`map`). */
+function hasUniqueItems(items: readonly unknown[], keys?: readonly string[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key =
+      keys === undefined
+        ? JSON.stringify(item)
+        : JSON.stringify(keys.map((k) => (item as Record<string, unknown> | null)?.[k] ?? null));
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+/**
+ * The keywords: those that check values, and the annotations ajv must accept but ignore
+ * (`x-kubernetes-validations` holds CEL rules, evaluated after the schema passes, elsewhere).
+ */
+const KUBERNETES_KEYWORDS: readonly KeywordDefinition[] = [
+  {
+    // An integer or a string (a port, a percentage): usually without `type`.
+    keyword: 'x-kubernetes-int-or-string',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (enabled: boolean, data: unknown, parentSchema?: Record<string, unknown>) =>
+      !enabled || isIntOrString(data) || (data === null && parentSchema?.nullable === true),
+  },
+  {
+    // `set`: items unique by value; `map`: unique by `x-kubernetes-list-map-keys`.
+    keyword: 'x-kubernetes-list-type',
+    schemaType: 'string',
+    errors: false,
+    validate: function listType(
+      this: unknown,
+      type: string,
+      data: unknown,
+      parentSchema?: Record<string, unknown>,
+    ) {
+      if (!Array.isArray(data) || (type !== 'set' && type !== 'map')) return true;
+      const keys = parentSchema?.['x-kubernetes-list-map-keys'];
+      return hasUniqueItems(
+        data,
+        type === 'map' && Array.isArray(keys) ? (keys as string[]) : undefined,
+      );
+    },
+  },
+  // Unknown fields kept: the structural pass (`kubernetes-fields.ts`) reads it.
+  { keyword: 'x-kubernetes-preserve-unknown-fields', schemaType: 'boolean' },
+  // `apiVersion`, `kind` and `metadata` allowed in this object: read by the same pass.
+  { keyword: 'x-kubernetes-embedded-resource', schemaType: 'boolean' },
+  { keyword: 'x-kubernetes-list-map-keys', schemaType: 'array' },
+  { keyword: 'x-kubernetes-map-type', schemaType: 'string' },
+  // CEL rules: an annotation here; evaluated by the CEL pass after the schema passes.
+  { keyword: 'x-kubernetes-validations', schemaType: 'array' },
+];
+
+/** What a value that fails one of the checking keywords breaks, for findings. */
+export const KUBERNETES_KEYWORD_MESSAGES: Readonly<Record<string, string>> = {
+  'x-kubernetes-int-or-string': 'must be an integer or a string',
+  'x-kubernetes-list-type': 'must not hold the same item twice (x-kubernetes-list-type)',
+};
+
+/** Adds the `x-kubernetes-*` keywords to an ajv instance. */
+export function addKubernetesKeywords(ajv: Ajv): void {
+  for (const definition of KUBERNETES_KEYWORDS) ajv.addKeyword(definition);
+}
+
+/**
+ * The schema as ajv can compile it: ajv refuses `nullable` without `type`, which a structural
+ * schema allows beside `x-kubernetes-int-or-string` (typed here as integer or string, so that
+ * ajv's `nullable` adds null) or where any value goes (there `nullable` changes nothing, so it is
+ * left out). The schema itself when it has no such node; a copy otherwise, the same shape, so
+ * that paths into it are paths into the schema.
+ */
+export function toAjvSchema(schema: JsonSchema): JsonSchema {
+  return hasUntypedNullable(schema) ? (typeUntypedNullable(schema) as JsonSchema) : schema;
+}
+
+function hasUntypedNullable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasUntypedNullable);
+  const node = value as Record<string, unknown>;
+  if (node.nullable === true && node.type === undefined) return true;
+  return Object.entries(node).some(
+    ([key, child]) => !DATA_KEYWORDS.has(key) && hasUntypedNullable(child),
+  );
+}
+
+function typeUntypedNullable(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(typeUntypedNullable);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] = DATA_KEYWORDS.has(key) ? child : typeUntypedNullable(child);
+  }
+  if (out.nullable === true && out.type === undefined) {
+    if (out['x-kubernetes-int-or-string'] === true) out.type = ['integer', 'string'];
+    else delete out.nullable;
+  }
+  return out;
+}
+
+/** Keywords whose value is data: a `nullable` key in them is no keyword. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);

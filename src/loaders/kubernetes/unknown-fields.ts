@@ -1,0 +1,66 @@
+/**
+ * The API server's pruning of a custom resource, as findings: a field its structural schema does
+ * not declare would be dropped on the way in (and `kubectl apply` refuses it with strict field
+ * validation), so it is reported where it is written instead of vanishing.
+ */
+
+import type { JsonSchema } from '../../engine/resource/definition.js';
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-compiler.js';
+
+/** Fields every object at the root (or an embedded resource) has, whatever the schema says. */
+const RESOURCE_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * Fields of `value` that `schema` does not declare, each a problem at its key. `metadata` of the
+ * root and of embedded resources is left alone: Kubernetes checks it by its own rules.
+ */
+export function findUnknownFields(value: unknown, schema: JsonSchema): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  walk(value, schema, [], true, problems);
+  return problems;
+}
+
+function walk(
+  value: unknown,
+  schema: JsonSchema,
+  path: string[],
+  resource: boolean,
+  problems: SchemaProblem[],
+): void {
+  if (Array.isArray(value)) {
+    if (isPlainObject(schema.items)) {
+      const items = schema.items;
+      value.forEach((item, i) => walk(item, items, [...path, String(i)], false, problems));
+    }
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  const additional = schema.additionalProperties;
+  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
+  const embedded = resource || schema['x-kubernetes-embedded-resource'] === true;
+  for (const [key, item] of Object.entries(value)) {
+    if (embedded && RESOURCE_FIELDS.has(key)) {
+      const declared = properties[key];
+      if (key !== 'metadata' && isPlainObject(declared)) {
+        walk(item, declared, [...path, key], false, problems);
+      }
+      continue;
+    }
+    const declared = Object.prototype.hasOwnProperty.call(properties, key)
+      ? properties[key]
+      : additional;
+    if (isPlainObject(declared)) {
+      walk(item, declared, [...path, key], false, problems);
+    } else if (declared !== true && !preserve) {
+      problems.push({
+        path: jsonPointer([...path, key]),
+        part: 'key',
+        keyword: 'unknown-field',
+        message: `unknown field ${JSON.stringify(key)}: the schema does not declare it, so the API server would drop it`,
+      });
+    }
+  }
+}

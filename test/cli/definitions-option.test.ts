@@ -1,0 +1,60 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli, REPO } from './run-cli.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-definitions-'));
+  await mkdir(path.join(dir, 'crds'));
+  await mkdir(path.join(dir, 'manifests'));
+  // A vendored bundle: the CRDs, and an example that is no manifest of this project.
+  const crds = await readFile(path.join(REPO, 'fixtures/kubernetes/apps-crds.yaml'), 'utf8');
+  await writeFile(
+    path.join(dir, 'crds', 'bundle.yaml'),
+    `${crds}---\napiVersion: example.org/v1\nkind: WebApp\nmetadata: { name: example }\nspec: { image: x }\n`,
+  );
+  await writeFile(
+    path.join(dir, 'manifests', 'shop.yaml'),
+    'apiVersion: example.org/v1\nkind: WebApp\nmetadata:\n  name: shop\nspec:\n  image: shop:1\n  replicas: 0\n',
+  );
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('--definitions', () => {
+  it('takes the definitions of other files, and none of their other documents', async () => {
+    const r = await cli(
+      ['get', '--definitions', 'crds', '-f', 'manifests', 'webapps', '-o', 'name', '--stable'],
+      { cwd: dir },
+    );
+    expect(r.stderr).toContain('error[schema-violation]');
+    expect(r.stderr).toContain('manifests/shop.yaml:7:13');
+    await writeFile(
+      path.join(dir, 'manifests', 'shop.yaml'),
+      'apiVersion: example.org/v1\nkind: WebApp\nmetadata:\n  name: shop\nspec:\n  image: shop:1\n',
+    );
+    const ok = await cli(
+      ['get', '--definitions', 'crds', '-f', 'manifests', 'webapps', '-o', 'name'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.trim().split('\n')).toEqual(['webapps.example.org/shop']);
+  });
+
+  it('reports an invalid definition there at its own file:line:col', async () => {
+    await writeFile(
+      path.join(dir, 'crds', 'broken.yaml'),
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: x.example.org\nspec:\n  group: example.org\n',
+    );
+    const r = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/crds\/broken\.yaml:6:3: error\[invalid-definition\]/);
+  });
+});

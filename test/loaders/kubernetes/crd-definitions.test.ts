@@ -1,0 +1,153 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { camelPlural } from '../../../src/loaders/kubernetes/crd-definitions.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+const fixture = (name: string) =>
+  readFile(new URL(`../../../fixtures/kubernetes/${name}`, import.meta.url), 'utf8');
+
+const where = (f: Finding) => [f.code, f.rule, f.line, f.col, f.pointer];
+
+/** A CRD of kind Backup in example.org, with the given versions (YAML, indented by 4). */
+const backupCrd = (versions: string, extra = '') => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: backups.example.org
+spec:
+  group: example.org
+  names: { plural: backups, singular: backup, kind: Backup, shortNames: [bk] }
+  scope: Namespaced
+${extra}  versions:
+${versions}`;
+
+const VERSION_V1 = `    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-validations:
+            - rule: self.spec.keep > 0
+              message: keep at least one
+          properties:
+            spec:
+              type: object
+              properties:
+                keep: { type: integer }
+`;
+
+describe('CustomResourceDefinitions as definitions', () => {
+  it('define <Plural>.<group> for the storage version, with the aliases of its names', async () => {
+    const { definitions, findings } = loadManifests([
+      { path: 'crds.yaml', text: await fixture('crds.yaml') },
+    ]);
+    expect(findings.filter((f) => f.code !== 'empty-input')).toEqual([]);
+    const [v1, v1alpha2] = definitions;
+    expect(v1).toMatchObject({
+      type: 'Certificates.cert-manager.io',
+      id: 'certificates.cert-manager.io',
+      displayType: 'Certificate',
+      kubernetes: { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', namespaced: true },
+    });
+    expect(v1?.aliases).toEqual(['cert', 'certs', 'certificate']);
+    expect(v1?.allAliases).toContain('certificates');
+    // Printer columns on the spec's fields become print columns; .metadata ones are left out.
+    expect(v1?.printColumns).toEqual([
+      { name: 'Secret', jsonPath: '{.spec.secretName}' },
+      { name: 'Issuer', jsonPath: '{.spec.issuerRef.name}' },
+    ]);
+    // Another served version: fully qualified, and without aliases that would be ambiguous.
+    expect(v1alpha2).toMatchObject({
+      type: 'Certificates.v1alpha2.cert-manager.io',
+      aliases: [],
+      allAliases: [],
+      kubernetes: { apiVersion: 'cert-manager.io/v1alpha2' },
+    });
+  });
+
+  it('keep the openAPIV3Schema as it is, CEL rules included, as the definition schema', () => {
+    const { definitions } = loadManifests([{ path: 'crd.yaml', text: backupCrd(VERSION_V1) }]);
+    expect(definitions[0]?.schema).toEqual({
+      type: 'object',
+      'x-kubernetes-validations': [{ rule: 'self.spec.keep > 0', message: 'keep at least one' }],
+      properties: { spec: { type: 'object', properties: { keep: { type: 'integer' } } } },
+    });
+  });
+
+  it('name a type in CamelCase, cased as the kind', () => {
+    expect(camelPlural('certificates', 'Certificate')).toBe('Certificates');
+    expect(camelPlural('networkpolicies', 'NetworkPolicy')).toBe('NetworkPolicies');
+    expect(camelPlural('people', 'Person')).toBe('People');
+  });
+
+  it('refuse a CRD whose name is not <plural>.<group>', () => {
+    const text = backupCrd(VERSION_V1).replace('name: backups.example.org', 'name: backup');
+    const { definitions, findings } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(definitions).toEqual([]);
+    expect(findings.map(where)).toContainEqual([
+      'invalid-definition',
+      'crd-name',
+      4,
+      9,
+      '/metadata/name',
+    ]);
+  });
+
+  it('refuse a CRD that serves no version, or has no single storage version', () => {
+    const noServed = backupCrd(VERSION_V1.replace('served: true', 'served: false'));
+    const noStorage = backupCrd(VERSION_V1.replace('storage: true', 'storage: false'));
+    const rules = (text: string) =>
+      loadManifests([{ path: 'crd.yaml', text }]).findings.map((f) => f.rule);
+    expect(rules(noServed)).toContain('no-served-version');
+    expect(rules(noStorage)).toContain('storage-version');
+  });
+
+  it('refuse a CRD of the wrong shape at the field', () => {
+    const text = backupCrd(VERSION_V1).replace('scope: Namespaced', 'scope: Everywhere');
+    const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(findings.map(where)).toContainEqual([
+      'invalid-definition',
+      'crd-shape',
+      8,
+      10,
+      '/spec/scope',
+    ]);
+  });
+
+  it('report a schema that is not structural at its node in the CRD', () => {
+    const text = backupCrd(VERSION_V1.replace('keep: { type: integer }', 'keep: { minimum: 1 }'));
+    const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(findings.map(where)).toContainEqual([
+      'invalid-schema',
+      'type',
+      23,
+      23,
+      '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/keep',
+    ]);
+  });
+
+  it('report a CRD defined twice at the second one', () => {
+    const text = backupCrd(VERSION_V1);
+    const { findings } = loadManifests([
+      { path: 'a.yaml', text },
+      { path: 'b.yaml', text },
+    ]);
+    expect(findings.map((f) => [f.code, f.file, f.pointer, f.related?.file])).toContainEqual([
+      'duplicate-definition',
+      'b.yaml',
+      '/metadata/name',
+      'a.yaml',
+    ]);
+  });
+
+  it('say that a CRD of apiextensions.k8s.io/v1beta1 must be rewritten as v1', () => {
+    const text = backupCrd(VERSION_V1).replace(
+      'apiextensions.k8s.io/v1',
+      'apiextensions.k8s.io/v1beta1',
+    );
+    const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(findings.map(where)).toEqual([['unknown-type', 'kubernetes-kind', 2, 7, '/kind']]);
+    expect(findings[0]?.message).toContain('write it as apiextensions.k8s.io/v1');
+  });
+});

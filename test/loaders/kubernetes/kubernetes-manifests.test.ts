@@ -1,0 +1,190 @@
+import { readFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { toDocument } from '../../../src/cli/render/resource-document.js';
+import { createDefinition } from '../../../src/engine/resource/definition.js';
+import { newResource } from '../../../src/engine/resource/resource.js';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { loadManifests, type ManifestFile } from '../../../src/loaders/load-manifests.js';
+
+const fixture = async (name: string): Promise<ManifestFile> => ({
+  path: name,
+  text: await readFile(new URL(`../../../fixtures/kubernetes/${name}`, import.meta.url), 'utf8'),
+});
+
+const where = (f: Finding) => [f.code, f.line, f.col, f.pointer];
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: clusterbackups.example.org
+spec:
+  group: example.org
+  names: { plural: clusterbackups, kind: ClusterBackup }
+  scope: Cluster
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                keep: { type: integer, minimum: 1 }
+`;
+
+const backup = (body: string) => ({
+  path: 'backup.yaml',
+  text: `apiVersion: example.org/v1\nkind: ClusterBackup\n${body}`,
+});
+
+describe('Kubernetes-shaped manifests', () => {
+  it('map apiVersion, kind and metadata onto cosi metadata, keeping the other fields as the spec', async () => {
+    const { resources, findings } = loadManifests([
+      await fixture('crds.yaml'),
+      await fixture('certificates.yaml'),
+    ]);
+    expect(findings).toEqual([]);
+    const web = resources.find((r) => r.resource.metadata.id === 'web')?.resource;
+    expect(web?.metadata).toMatchObject({
+      namespace: 'apps',
+      type: 'Certificates.cert-manager.io',
+      id: 'web',
+      labels: { app: 'web' },
+    });
+    expect(web?.spec).toEqual({
+      spec: {
+        secretName: 'web-tls',
+        dnsNames: ['web.example.org', 'www.example.org'],
+        // Defaults of the schema, applied inside objects that are there.
+        issuerRef: { name: 'letsencrypt', kind: 'Issuer' },
+        privateKey: { algorithm: 'RSA' },
+        duration: '2160h',
+        isCA: false,
+      },
+    });
+  });
+
+  it('load both shapes in one tree, a cosi-shaped document of a CRD type checked as its Kubernetes document', async () => {
+    const { resources, findings } = loadManifests([
+      await fixture('crds.yaml'),
+      await fixture('certificates.yaml'),
+      await fixture('hosts.yaml'),
+    ]);
+    expect(findings).toEqual([]);
+    expect(resources.map((r) => r.resource.metadata.type)).toEqual([
+      'Certificates.cert-manager.io',
+      'Certificates.cert-manager.io',
+      'Hosts.example.org',
+    ]);
+    const bad = {
+      path: 'bad.yaml',
+      text: 'metadata:\n  type: cert\n  id: x\nspec:\n  spec:\n    issuerRef: { name: a }\n',
+    };
+    const result = loadManifests([await fixture('crds.yaml'), bad]);
+    expect(result.findings.map(where)).toEqual([['schema-violation', 6, 5, '/spec/spec']]);
+  });
+
+  it('report schema violations and unknown fields at their node in the document', () => {
+    const { findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup('metadata:\n  name: b\nspec:\n  keep: 0\n  keap: 2\nstatus: {}\n'),
+    ]);
+    expect(findings.map((f) => [...where(f), f.rule])).toEqual([
+      ['schema-violation', 6, 9, '/spec/keep', 'minimum'],
+      ['schema-violation', 7, 3, '/spec/keap', 'unknown-field'],
+      ['schema-violation', 8, 1, '/status', 'unknown-field'],
+    ]);
+  });
+
+  it('require metadata.name, and refuse a namespace on a cluster-scoped kind', () => {
+    const { findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup('metadata:\n  namespace: apps\n'),
+      backup('metadata:\n  name: b\n  namespace: apps\n'),
+    ]);
+    expect(findings.map((f) => [f.code, f.file, f.pointer])).toEqual([
+      ['missing-field', 'backup.yaml', '/metadata/name'],
+      ['invalid-namespace', 'backup.yaml', '/metadata/namespace'],
+    ]);
+  });
+
+  it('accept and ignore what the API server sets, as kubectl get -o yaml prints it', () => {
+    const { resources, findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup(
+        'metadata:\n  name: b\n  uid: 7c2\n  resourceVersion: "12"\n  creationTimestamp: 2025-01-01T00:00:00Z\n',
+      ),
+    ]);
+    expect(findings).toEqual([]);
+    expect(resources[0]?.resource.metadata.version).toBe(0);
+  });
+
+  it('refuse a document cosi printed for a controller, by its owner annotation', () => {
+    const { findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup('metadata:\n  name: b\n  annotations:\n    cosi.dev/owner: backups\n'),
+    ]);
+    expect(findings.map((f) => [f.code, f.pointer])).toEqual([
+      ['controller-output', '/metadata/annotations/cosi.dev~1owner'],
+    ]);
+  });
+
+  it('print a resource of a CRD type in its Kubernetes shape, which loads back as the same resource', async () => {
+    const crds = await fixture('crds.yaml');
+    const first = loadManifests([crds, await fixture('certificates.yaml')]);
+    const web = first.resources.find((r) => r.resource.metadata.id === 'web');
+    if (web === undefined) throw new Error('web not loaded');
+    const printed = toDocument(web.resource, web.definition, { stable: true });
+    expect(Object.keys(printed)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+    expect(printed).toMatchObject({
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Certificate',
+      metadata: { name: 'web', namespace: 'apps', labels: { app: 'web' }, resourceVersion: '0' },
+    });
+    const again = loadManifests([crds, { path: 'out.yaml', text: stringify(printed) }]);
+    expect(again.findings).toEqual([]);
+    expect(again.resources[0]?.resource).toEqual(web.resource);
+  });
+
+  it('print a cluster-scoped kind without a namespace, and the owner as an annotation', () => {
+    const { definitions } = loadManifests([{ path: 'crd.yaml', text: CRD }]);
+    const resource = newResource(
+      { namespace: 'default', type: 'ClusterBackups.example.org', id: 'b' },
+      { spec: { keep: 1 } },
+    );
+    resource.metadata.owner = 'backup-controller';
+    const printed = toDocument(resource, definitions[0], { stable: true });
+    expect(printed.metadata).toEqual({
+      name: 'b',
+      annotations: { 'cosi.dev/owner': 'backup-controller' },
+      resourceVersion: '0',
+      creationTimestamp: '2025-01-01T00:00:00Z',
+    });
+    expect(printed.spec).toEqual({ keep: 1 });
+  });
+
+  it('resolve the core group from a config definition with a Kubernetes identity, and say so when there is none', () => {
+    const configMap = {
+      path: 'cm.yaml',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n',
+    };
+    const none = loadManifests([configMap]);
+    expect(none.findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
+      ['unknown-type', 'kubernetes-kind', '/kind'],
+    ]);
+    expect(none.findings[0]?.message).toContain('define ConfigMaps.core in the config');
+    const definitions = [
+      createDefinition({
+        type: 'ConfigMaps.core',
+        kubernetes: { apiVersion: 'v1', kind: 'ConfigMap', namespaced: true },
+      }),
+    ];
+    const { resources, findings } = loadManifests([configMap], { definitions });
+    expect(findings).toEqual([]);
+    expect(resources[0]?.resource.spec).toEqual({ data: { mode: 'fast' } });
+  });
+});
