@@ -3,10 +3,12 @@
  * schema as the API server does: `type: integer` (and `x-kubernetes-int-or-string` numbers) are
  * CEL `int`, `type: number` is `double`, objects are maps whose fields `self.name` selects, arrays
  * are lists. Where the schema says nothing (`x-kubernetes-preserve-unknown-fields`), whole
- * numbers are `int` and others `double`.
+ * numbers are `int` and others `double`. A field whose name CEL cannot write is read by its
+ * escaped name (`property-escaping.ts`).
  */
 
 import type { CelInput, CelList, CelValue } from '@bufbuild/cel';
+import { unescapeFieldName } from './property-escaping.js';
 import { childSchema, type SchemaNode } from './schema-node.js';
 
 const LIST = Symbol.for('@bufbuild/cel/list');
@@ -78,10 +80,13 @@ class JsonMap {
   }
 
   get(key: MapKey | number): CelValue | undefined {
-    if (typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(this.object, key)) {
+    if (typeof key !== 'string') return undefined;
+    if (Object.prototype.hasOwnProperty.call(this.object, key)) return this.#convert(key);
+    // `self.x__dash__prop` names the field `x-prop`, as the API server escapes names.
+    const field = key.includes('__') ? unescapeFieldName(key) : key;
+    if (field === key || !Object.prototype.hasOwnProperty.call(this.object, field))
       return undefined;
-    }
-    return this.#convert(key);
+    return this.#convert(field);
   }
 
   has(key: MapKey | number): boolean {

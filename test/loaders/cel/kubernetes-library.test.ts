@@ -107,6 +107,19 @@ describe.each(Object.keys(LIBRARIES))('the Kubernetes %s library', (library) => 
   );
 });
 
+describe('field names', () => {
+  it.each([
+    ['self.__namespace__', { namespace: 'ns' }, 'ns'],
+    ['self.x__dash__prop', { 'x-prop': 1 }, 1n],
+    ['self.a__dot__b__slash__c', { 'a.b/c': true }, true],
+    ['self.a__underscores__b', { a__b: 'u' }, 'u'],
+    ['has(self.x__dash__prop)', { 'x-prop': 1 }, true],
+    ['has(self.x__dash__prop)', {}, false],
+  ])('%s reads the escaped field name', (expr, self, expected) => {
+    expect(runExpression(expr, self)).toEqual(expected);
+  });
+});
+
 describe('rule compilation', () => {
   it.each([
     ['an unknown function', 'self.isEven()', "undeclared reference to 'isEven'"],
