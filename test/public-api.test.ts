@@ -318,6 +318,7 @@ describe("'cosi/loaders'", () => {
       'ManifestFileSystem',
       'ManifestResource',
       'ManifestSource',
+      'PriorState',
       'ReadManifestsOptions',
       'ReadResult',
       'Severity',

@@ -7,6 +7,7 @@ import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
+import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { readDefinitionPaths } from '../loaders/definition-paths.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
@@ -27,6 +28,11 @@ export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenP
   readonly definitionPaths?: readonly string[];
   /** Told which config was found (`undefined`: none), before anything else runs. */
   readonly onConfig?: (config: LoadedConfig | undefined) => void;
+  /**
+   * `--previous`: a directory or git revision holding the previous revision of the manifests;
+   * CEL transition rules check each resource found there as an update of it.
+   */
+  readonly previous?: string;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -66,9 +72,19 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
     cwd: options.cwd,
     ignore,
   });
+  const previous =
+    options.previous === undefined
+      ? undefined
+      : await loadPreviousRevision(options.previous, {
+          paths: options.files,
+          cwd: options.cwd,
+          definitions: [...(config?.definitions ?? []), ...extra.definitions],
+          ignore,
+        });
   const read = await readManifests(options.files, {
     cwd: options.cwd,
     ignore,
+    ...(previous === undefined ? {} : { previous }),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     definitions: [...(config?.definitions ?? []), ...extra.definitions],
     ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
+import { compileRules } from './cel/rule-compiler.js';
 import type { DocumentReport } from './document-report.js';
 import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-compiler.js';
 
@@ -6,7 +7,7 @@ import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-com
  * Reports what is wrong with a definition's schema, at its node in the definition document:
  * `at` is where the schema is (`/spec/schema` in a cosi definition,
  * `/spec/versions/0/schema/openAPIV3Schema` in a CRD). The one place both kinds of definition
- * check their schema, so a check added here covers both. False when there was a problem.
+ * check their schema (its JSON Schema and its CEL rules), so a check added here covers both. False when there was a problem.
  */
 export function checkDefinitionSchema(
   schema: JsonSchema,
@@ -25,7 +26,17 @@ export function checkDefinitionSchema(
       { part: problem.part, rule: problem.keyword },
     );
   }
-  return problems.length === 0;
+  // CEL rules (`x-kubernetes-validations`) compile with the definition, as the API server
+  // compiles a CRD's: one that does not is refused at its line.
+  const ruleProblems = compileRules(schema).problems;
+  for (const problem of ruleProblems) {
+    report.add(
+      'cel-invalid-rule',
+      `${at}${problem.path}`,
+      `the schema of ${type} has an invalid rule: ${problem.message}`,
+    );
+  }
+  return problems.length === 0 && ruleProblems.length === 0;
 }
 
 /**

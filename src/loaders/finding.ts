@@ -52,6 +52,11 @@ export const FINDING_CODES = [
   'ambiguous-type',
   'schema-violation',
   'duplicate-resource',
+  // CEL rules (`x-kubernetes-validations`).
+  'cel-violation',
+  'cel-invalid-rule',
+  'cel-evaluation-error',
+  'cel-cost-exceeded',
   // The input as a whole.
   'empty-input',
   'too-many-findings',

@@ -27,6 +27,7 @@ export {
   type ReadResult,
 } from './manifest-reader.js';
 export type { ManifestDirEntry, ManifestFileSystem } from './manifest-file-system.js';
+export type { PriorState } from './cel/prior-state.js';
 export {
   ConfigError,
   loadConfig,

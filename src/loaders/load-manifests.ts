@@ -11,6 +11,7 @@ import {
   type Position,
 } from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import type { PriorState } from './cel/prior-state.js';
 
 /** A manifest file's name and contents. */
 export interface ManifestFile {
@@ -57,6 +58,16 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
   readonly definitionsSource?: string;
   /** The schema compiler; a process-wide shared one when omitted. */
   readonly schemaCompiler?: SchemaCompiler;
+  /**
+   * The previous revision's specs, for CEL transition rules (`oldSelf`): a resource found in it
+   * is checked as an update, any other as a create. Omitted: every resource is a create.
+   */
+  readonly previous?: PriorState;
+  /**
+   * Skip the CEL rules: for loading a previous revision, which was accepted once and is not
+   * checked again (a resource it holds is an update's old value even if today's rules refuse it).
+   */
+  readonly skipRules?: boolean;
 }
 
 /** What {@link loadManifests} returns. Nothing with an error finding is in it. */
@@ -114,7 +125,7 @@ export function loadParsedManifests(
     source: options.definitionsSource ?? '',
   };
   const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings);
+  const resources = loadResources(collected, given, compiler, findings, options);
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {

@@ -22,8 +22,12 @@ import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
 import { LoadedResource } from './loaded-resource.js';
-import type { ManifestHeader } from './manifest-document.js';
+import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { CostBudget } from './cel/cost-budget.js';
+import { evaluateRules } from './cel/evaluate-rules.js';
+import { compileRules } from './cel/rule-compiler.js';
+import type { PriorState } from './cel/prior-state.js';
 import { checkKubernetesDocument } from './kubernetes/check-kubernetes-document.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import { shorten } from './shorten.js';
@@ -32,17 +36,21 @@ import { shorten } from './shorten.js';
  * Makes the resources of the pending documents, in source order. Reports an unknown or
  * ambiguous type, a spec that breaks its type's schema, and a resource defined twice (at the
  * second one); a given definition's invalid schema is reported once, at `given.source`.
- * Findings go to `findings`.
+ * A spec that passes its schema is then checked against the schema's CEL rules (unless
+ * `rules.skipRules`), as an update of its spec in `rules.previous` when it has one there, else
+ * as a create. Findings go to `findings`.
  */
 export function loadResources(
   collected: CollectedDefinitions,
   given: GivenDefinitions,
   compiler: SchemaCompiler,
   findings: Finding[],
+  rules: { readonly previous?: PriorState; readonly skipRules?: boolean } = {},
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
-  const schemas = new SpecChecker(compiler, given.source, findings);
+  const schemas = new SpecChecker(compiler, given.source, findings, rules.skipRules !== true);
+  const { previous } = rules;
   for (const { report, header } of collected.pending) {
     if (header === undefined) continue;
     const definition =
@@ -50,8 +58,22 @@ export function loadResources(
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, report);
     if (definition === undefined) continue;
-    const spec = schemas.check(definition, header, report);
-    if (header.id === undefined) continue;
+    const pointer =
+      header.id === undefined
+        ? undefined
+        : {
+            namespace: header.namespace ?? definition.defaultNamespace,
+            type: definition.type,
+            id: header.id,
+          };
+    const key = pointer === undefined ? undefined : pointerKey(pointer);
+    const spec = schemas.check(
+      definition,
+      header,
+      report,
+      key === undefined ? undefined : previous?.get(key),
+    );
+    if (pointer === undefined || key === undefined) continue;
     if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
       report.add(
         'invalid-namespace',
@@ -59,12 +81,6 @@ export function loadResources(
         `${definition.kubernetes.kind} is cluster-scoped: it has no namespace; remove metadata.namespace`,
       );
     }
-    const pointer = {
-      namespace: header.namespace ?? definition.defaultNamespace,
-      type: definition.type,
-      id: header.id,
-    };
-    const key = pointerKey(pointer);
     reportDuplicate(key, pointer, seen, report);
     if (report.hasErrors) continue;
     resources.push(toManifestResource(key, pointer, { ...header, spec }, definition, report));
@@ -113,10 +129,16 @@ class SpecChecker {
     readonly compiler: SchemaCompiler,
     readonly givenSource: string,
     readonly findings: Finding[],
+    readonly checkRules: boolean,
   ) {}
 
   /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
-  check(definition: ResourceDefinition, header: ManifestHeader, report: DocumentReport): unknown {
+  check(
+    definition: ResourceDefinition,
+    header: ManifestHeader,
+    report: DocumentReport,
+    previous: { readonly spec: unknown } | undefined,
+  ): unknown {
     const spec = header.spec;
     if (definition.schema === undefined) return spec;
     const compiled = this.compiler.compile(definition.schema);
@@ -139,11 +161,84 @@ class SpecChecker {
       }
     }
     if (definition.kubernetes !== undefined) {
-      return checkKubernetesDocument(definition, header, compiled, report);
+      const kept = checkKubernetesDocument(definition, header, compiled, report);
+      // The rules of a CRD see the whole document, as the API server's do.
+      if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
+        const document = kubernetesDocument(definition, header, kept);
+        const old = isPlainObject(previous?.spec)
+          ? { spec: kubernetesDocument(definition, header, previous.spec) }
+          : undefined;
+        this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
+      }
+      return kept;
     }
-    checkAgainstSchema(compiled, spec, '/spec', report);
+    const valid = checkAgainstSchema(compiled, spec, '/spec', report);
+    // As the API server: rules run on a value that passed its schema (their types hold).
+    if (valid && compiled.validate !== undefined && this.checkRules) {
+      this.#checkRules(definition, spec, report, previous, '/spec');
+    }
     return spec;
   }
+
+  /** Reports the CEL rules' violations; `at` is where the checked value is in the document. */
+  #checkRules(
+    definition: ResourceDefinition,
+    value: unknown,
+    report: DocumentReport,
+    previous: { readonly spec: unknown } | undefined,
+    at: string,
+  ): void {
+    const schema = definition.schema as object;
+    const rules = compileRules(schema);
+    if (rules.problems.length > 0 && !this.#reported.has(definition)) {
+      // A manifest's definition with a broken rule is refused where it is written; a given one's
+      // rules are reported once, at the config.
+      this.#reported.add(definition);
+      for (const problem of rules.problems) {
+        this.findings.push(
+          createFinding({
+            code: 'cel-invalid-rule',
+            message: `a rule of ${definition.type} at ${problem.path} is invalid: ${problem.message}`,
+            file: this.givenSource,
+            line: 0,
+            col: 0,
+            pointer: '',
+          }),
+        );
+      }
+    }
+    const violations = evaluateRules(schema, value, {
+      budget: new CostBudget(),
+      ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
+    });
+    for (const violation of violations) {
+      report.add(violation.code, `${at}${violation.path}`, violation.message, {
+        rule: violation.reason,
+      });
+    }
+  }
+}
+
+/**
+ * The Kubernetes document a resource of a CRD's type stands for: its spec's fields (the
+ * document's top-level fields) with `apiVersion`, `kind` and `metadata` (as written, or the
+ * name and namespace of a cosi-shaped document).
+ */
+function kubernetesDocument(
+  definition: ResourceDefinition,
+  header: ManifestHeader,
+  spec: Record<string, unknown>,
+): Record<string, unknown> {
+  const kind = definition.kubernetes;
+  return {
+    ...spec,
+    apiVersion: kind?.apiVersion,
+    kind: kind?.kind,
+    metadata: header.kubernetes?.document.metadata ?? {
+      name: header.id,
+      namespace: header.namespace ?? definition.defaultNamespace,
+    },
+  };
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */

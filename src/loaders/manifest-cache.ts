@@ -295,7 +295,13 @@ export class ManifestCache {
     }
     const findings: Finding[] = [];
     const collected = collectDefinitions(files, this.#given, this.#compiler, findings);
-    const resources = loadResources(collected, this.#given, this.#compiler, findings);
+    const resources = loadResources(
+      collected,
+      this.#given,
+      this.#compiler,
+      findings,
+      this.#options,
+    );
     this.#definitions = {
       files,
       definitions: collected.definitions,
@@ -323,7 +329,13 @@ export class ManifestCache {
       invalid: definitions.invalid,
       kinds: definitions.kinds,
     };
-    const resources = loadResources(collected, this.#given, this.#compiler, findings);
+    const resources = loadResources(
+      collected,
+      this.#given,
+      this.#compiler,
+      findings,
+      this.#options,
+    );
     return { against: definitions, resources, findings, pending: own.pending.length };
   }
 

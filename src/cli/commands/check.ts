@@ -33,6 +33,7 @@ export interface CheckFlags extends CommonFlags {
   expect?: string;
   update?: boolean;
   keepVolatile?: boolean;
+  previous?: string;
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
@@ -58,6 +59,10 @@ function define(): Command {
       'with --expect: write the converged state to <dir> instead of comparing (only a run that converged)',
     )
     .option(
+      '--previous <ref-or-dir>',
+      'check CEL transition rules (oldSelf) against this previous revision: a directory, or a git revision such as origin/main',
+    )
+    .option(
       '--keep-volatile',
       'with --expect: record and compare versions and timestamps too (left out by default)',
     )
@@ -69,6 +74,7 @@ Examples:
   cosi check -f manifests/ --strict -o github
   cosi check -f manifests/ --expect expected/ --update   # record the golden tree
   cosi check -f manifests/ --expect expected/ -o junit > report.xml
+  cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
 
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
     );
@@ -84,7 +90,10 @@ export async function check(io: CliIo, paths: string[], flags: CheckFlags): Prom
     if (flags.update && flags.expect === undefined) {
       throw new CliError('--update needs --expect <dir>');
     }
-    run = await runProject(await toRunOptions(flags, io, { paths }));
+    run = await runProject({
+      ...(await toRunOptions(flags, io, { paths })),
+      ...(flags.previous === undefined ? {} : { previous: flags.previous }),
+    });
   } catch (error) {
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.
     const failure = setupFailure(error);

@@ -11,6 +11,7 @@ import { hasErrors, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
 import { withChanges } from '../../loaders/manifest-cache.js';
+import { RecordedPriorState } from '../../loaders/cel/prior-state.js';
 import { readDefinitionPaths } from '../../loaders/definition-paths.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
 
@@ -170,6 +171,11 @@ class Session implements WatchSession {
    * `changes` (the files that differ from it) are all there is to apply.
    */
   #applierInSync = false;
+  /**
+   * The resources of the rounds so far, for CEL transition rules: an edit is checked as an
+   * update of what the last rounds loaded, so an immutable field's edit is flagged as it is saved.
+   */
+  readonly #prior = new RecordedPriorState();
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
@@ -302,6 +308,7 @@ class Session implements WatchSession {
       ignore,
       definitions: [...(config?.definitions ?? []), ...extra.definitions],
       ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
+      previous: this.#prior,
     });
   }
 
@@ -328,6 +335,7 @@ class Session implements WatchSession {
             { ...read, findings: [...this.#definitionFindings, ...read.findings] },
             read.changes,
           );
+    this.#prior.replace(load.resources, hasErrors(load.findings));
     const loaded = {
       trigger,
       changed,

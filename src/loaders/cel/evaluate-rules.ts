@@ -1,0 +1,191 @@
+/**
+ * Evaluates the CEL rules of a schema on a value that passed the schema, as the API server does:
+ * each rule with `self` bound to the node that carries it, and, on an update, `oldSelf` bound to
+ * the previous revision's value at the same node. Transition rules (those that read `oldSelf`)
+ * are skipped on a create, and on nodes with no previous value, unless `optionalOldSelf`.
+ *
+ * Previous values are found the way the API server correlates them: by key under objects, by
+ * the `x-kubernetes-list-map-keys` under `x-kubernetes-list-type: map` lists, by value under
+ * `set` lists; items of other lists have no previous value.
+ */
+
+import { isCelError, type CelValue } from '@bufbuild/cel';
+import { jsonPointer } from '../json-pointer.js';
+import { toCelValue } from './cel-value.js';
+import { CostBudget, CostLimitError } from './cost-budget.js';
+import { NONE, Optional } from './kubernetes-library/optional.js';
+import { compileRules, type CompiledRule, type RuleBindings } from './rule-compiler.js';
+import { childSchema, isSchemaNode, type SchemaNode } from './schema-node.js';
+
+/** What a rule reported about a value: where (JSON pointer inside the value) and why. */
+export interface RuleViolation {
+  readonly path: string;
+  /** `cel-violation`: the rule was false; the others: it could not be decided. */
+  readonly code: 'cel-violation' | 'cel-evaluation-error' | 'cel-cost-exceeded';
+  readonly message: string;
+  /** The rule's `reason` (`FieldValueInvalid` unless it says). */
+  readonly reason: string;
+  /** The rule's text. */
+  readonly rule: string;
+}
+
+/** Options of {@link evaluateRules}. */
+export interface EvaluateRulesOptions {
+  /** The previous revision's value: present for an update, absent for a create. */
+  readonly previous?: { readonly value: unknown };
+  /** The document's budget; a fresh one ({@link CostBudget}'s defaults) when omitted. */
+  readonly budget?: CostBudget;
+}
+
+/** Every violation of the schema's rules by `value`, in document order. */
+export function evaluateRules(
+  schema: object,
+  value: unknown,
+  options: EvaluateRulesOptions = {},
+): RuleViolation[] {
+  const compiled = compileRules(schema);
+  if (!compiled.hasRules) return [];
+  const budget = options.budget ?? new CostBudget();
+  const violations: RuleViolation[] = [];
+  let stopped = false;
+
+  const evaluate = (
+    rule: CompiledRule,
+    node: SchemaNode,
+    current: unknown,
+    old: { value: unknown } | undefined,
+    path: (string | number)[],
+  ): void => {
+    if (rule.transition && old === undefined && !rule.optionalOldSelf) return;
+    const bindings: Record<string, unknown> = { self: toCelValue(current, node) };
+    if (rule.transition) {
+      const oldSelf = old === undefined ? undefined : toCelValue(old.value, node);
+      bindings.oldSelf = rule.optionalOldSelf
+        ? oldSelf === undefined
+          ? NONE
+          : new Optional(oldSelf as CelValue)
+        : oldSelf;
+    }
+    const report = (code: RuleViolation['code'], message: string, at = path): void => {
+      violations.push({
+        path: jsonPointer(at),
+        code,
+        message,
+        reason: rule.reason,
+        rule: rule.rule,
+      });
+    };
+    const outcome = budget.run(() => rule.program(bindings));
+    if ('exceeded' in outcome) {
+      report('cel-cost-exceeded', `${outcome.exceeded.message}: ${rule.rule}`);
+      if (outcome.exceeded.limit === 'document') stopped = true;
+      return;
+    }
+    const result = outcome.value;
+    if (isCelError(result)) {
+      report(
+        'cel-evaluation-error',
+        `the rule could not be evaluated: ${result.message} (rule: ${rule.rule})`,
+      );
+      return;
+    }
+    if (result === true) return;
+    if (typeof result !== 'boolean') {
+      report(
+        'cel-evaluation-error',
+        `the rule must evaluate to a bool, not ${describe(result)} (rule: ${rule.rule})`,
+      );
+      return;
+    }
+    report('cel-violation', violationMessage(rule, bindings, budget), [...path, ...rule.fieldPath]);
+  };
+
+  const visit = (
+    node: SchemaNode,
+    current: unknown,
+    old: { value: unknown } | undefined,
+    path: (string | number)[],
+  ): void => {
+    for (const rule of compiled.rulesAt(node)) {
+      if (stopped) return;
+      evaluate(rule, node, current, old, path);
+    }
+    if (Array.isArray(current)) {
+      const items = childSchema(node, 'items');
+      if (items === undefined) return;
+      const correlate = correlation(node, old?.value);
+      current.forEach((item: unknown, i) => {
+        if (!stopped) visit(items, item, correlate(item), [...path, i]);
+      });
+    } else if (typeof current === 'object' && current !== null) {
+      const previous = isObject(old?.value) ? old.value : undefined;
+      for (const [key, child] of Object.entries(current)) {
+        const schema = childSchema(node, 'property', key);
+        if (schema === undefined || stopped) continue;
+        const before =
+          previous !== undefined && Object.prototype.hasOwnProperty.call(previous, key)
+            ? { value: previous[key] }
+            : undefined;
+        visit(schema, child, before, [...path, key]);
+      }
+    }
+  };
+
+  if (isSchemaNode(schema)) visit(schema, value, options.previous, []);
+  return violations;
+}
+
+/** How an item of a list finds its previous value, from the list's `x-kubernetes-list-type`. */
+function correlation(
+  node: SchemaNode,
+  old: unknown,
+): (item: unknown) => { value: unknown } | undefined {
+  if (!Array.isArray(old)) return () => undefined;
+  const type = node['x-kubernetes-list-type'];
+  if (type === 'set') {
+    const values = new Set(old.map((item) => JSON.stringify(item)));
+    return (item) => (values.has(JSON.stringify(item)) ? { value: item } : undefined);
+  }
+  const keys = node['x-kubernetes-list-map-keys'];
+  if (type === 'map' && Array.isArray(keys)) {
+    const keyOf = (item: unknown): string | undefined =>
+      isObject(item) ? JSON.stringify(keys.map((k) => item[String(k)] ?? null)) : undefined;
+    const byKey = new Map<string, unknown>();
+    for (const item of old) {
+      const key = keyOf(item);
+      if (key !== undefined) byKey.set(key, item);
+    }
+    return (item) => {
+      const key = keyOf(item);
+      return key !== undefined && byKey.has(key) ? { value: byKey.get(key) } : undefined;
+    };
+  }
+  return () => undefined;
+}
+
+/** The message of a violation: `messageExpression`'s, else `message`, else `failed rule: ...`. */
+function violationMessage(rule: CompiledRule, bindings: RuleBindings, budget: CostBudget): string {
+  const fallback = rule.message ?? `failed rule: ${rule.rule}`;
+  if (rule.messageExpression === undefined) return fallback;
+  const program = rule.messageExpression;
+  const outcome = budget.run(() => program(bindings));
+  if ('exceeded' in outcome) return `${fallback} (messageExpression: ${outcome.exceeded.message})`;
+  const message = outcome.value;
+  if (typeof message !== 'string' || message.trim() === '' || /[\r\n]/.test(message)) {
+    return fallback;
+  }
+  return message;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'bigint') return 'an int';
+  if (typeof value === 'number') return 'a double';
+  if (typeof value === 'string') return 'a string';
+  return 'another type';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export { CostLimitError };

@@ -1,0 +1,155 @@
+/**
+ * The Kubernetes `quantity` library: `quantity(s)` parses a resource quantity (`500m`, `1.5Gi`,
+ * `2e3`), `isQuantity(s)` says whether it would, and a quantity answers `compareTo(q)`,
+ * `isLessThan(q)`, `isGreaterThan(q)`, `add(q | int)`, `sub(q | int)`, `asInteger()`,
+ * `asApproximateFloat()`, `sign()` and `isInteger()`. Values are exact: an integer scaled by a
+ * power of ten, so `quantity("1") == quantity("1000m")`.
+ */
+
+import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
+import { expectTarget, OPAQUE_TYPE, OpaqueValue } from '../opaque-value.js';
+
+/** `units / 10^scale`, normalised (no trailing zeros while `scale > 0`). */
+export class Quantity extends OpaqueValue {
+  readonly units: bigint;
+  readonly scale: number;
+
+  constructor(units: bigint, scale: number) {
+    let u = units;
+    let s = scale;
+    while (s > 0 && u % 10n === 0n) {
+      u /= 10n;
+      s--;
+    }
+    super('quantity', `${u}e-${s}`);
+    this.units = u;
+    this.scale = s;
+  }
+
+  /** Both quantities' units at a common scale. */
+  aligned(other: Quantity): [bigint, bigint, number] {
+    const scale = Math.max(this.scale, other.scale);
+    return [
+      this.units * 10n ** BigInt(scale - this.scale),
+      other.units * 10n ** BigInt(scale - other.scale),
+      scale,
+    ];
+  }
+
+  compare(other: Quantity): number {
+    const [a, b] = this.aligned(other);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+}
+
+const QUANTITY =
+  /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?[0-9]+))?$/;
+const BINARY: Readonly<Record<string, bigint>> = { Ki: 1n, Mi: 2n, Gi: 3n, Ti: 4n, Pi: 5n, Ei: 6n };
+const DECIMAL: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
+/** Exponents past this are refused: `1e999999999` would make a bigint of a billion digits. */
+const MAX_EXPONENT = 1000;
+
+/** Parses a quantity; throws the way `resource.ParseQuantity` refuses one. */
+export function parseQuantity(text: string): Quantity {
+  const match = QUANTITY.exec(text);
+  const [, sign = '', whole = '', fraction = '', suffix, exponent] = match ?? [];
+  if (match === null || (whole === '' && fraction === '') || text.length > 1000) {
+    throw new Error(
+      `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+    );
+  }
+  let units = BigInt(
+    `${sign}${whole}${fraction}` === sign ? '0' : `${sign}${whole || '0'}${fraction}`,
+  );
+  let scale = fraction.length;
+  let power = 0;
+  if (suffix !== undefined && suffix in BINARY) {
+    units *= 1024n ** (BINARY[suffix] as bigint);
+  } else if (suffix !== undefined) {
+    power = DECIMAL[suffix] as number;
+  } else if (exponent !== undefined) {
+    power = Number(exponent);
+    if (Math.abs(power) > MAX_EXPONENT) throw new Error(`the exponent of ${text} is out of range`);
+  }
+  if (power > 0) units *= 10n ** BigInt(power);
+  else scale -= power;
+  return new Quantity(units, scale);
+}
+
+function isQuantity(text: string): boolean {
+  try {
+    parseQuantity(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const INT64_MAX = 0x7fffffffffffffffn;
+const INT64_MIN = -0x8000000000000000n;
+
+function operand(value: unknown, method: string): Quantity {
+  return typeof value === 'bigint' ? new Quantity(value, 0) : expectTarget(value, Quantity, method);
+}
+
+function arithmetic(name: 'add' | 'sub', sign: 1n | -1n): CelFunc[] {
+  const apply = (target: unknown, other: unknown): Quantity => {
+    const [a, b, scale] = expectTarget(target, Quantity, name).aligned(operand(other, name));
+    return new Quantity(a + sign * b, scale);
+  };
+  return [
+    celMethod(name, OPAQUE_TYPE, [OPAQUE_TYPE], OPAQUE_TYPE, function (other) {
+      return apply(this, other);
+    }),
+    celMethod(name, OPAQUE_TYPE, [CelScalar.INT], OPAQUE_TYPE, function (other) {
+      return apply(this, other);
+    }),
+  ];
+}
+
+export const quantityLibrary: readonly CelFunc[] = [
+  celFunc('quantity', [CelScalar.STRING], OPAQUE_TYPE, (text) => parseQuantity(text)),
+  celFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (text) => isQuantity(text)),
+  celMethod('compareTo', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.INT, function (other) {
+    return BigInt(expectTarget(this, Quantity, 'compareTo').compare(operand(other, 'compareTo')));
+  }),
+  celMethod('isLessThan', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.BOOL, function (other) {
+    return expectTarget(this, Quantity, 'isLessThan').compare(operand(other, 'isLessThan')) < 0;
+  }),
+  celMethod('isGreaterThan', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.BOOL, function (other) {
+    return (
+      expectTarget(this, Quantity, 'isGreaterThan').compare(operand(other, 'isGreaterThan')) > 0
+    );
+  }),
+  ...arithmetic('add', 1n),
+  ...arithmetic('sub', -1n),
+  celMethod('asInteger', OPAQUE_TYPE, [], CelScalar.INT, function () {
+    const q = expectTarget(this, Quantity, 'asInteger');
+    if (q.scale !== 0 || q.units > INT64_MAX || q.units < INT64_MIN) {
+      throw new Error('cannot convert value to integer');
+    }
+    return q.units;
+  }),
+  celMethod('asApproximateFloat', OPAQUE_TYPE, [], CelScalar.DOUBLE, function () {
+    const q = expectTarget(this, Quantity, 'asApproximateFloat');
+    return Number(q.units) / 10 ** q.scale;
+  }),
+  celMethod('sign', OPAQUE_TYPE, [], CelScalar.INT, function () {
+    const units = expectTarget(this, Quantity, 'sign').units;
+    return units > 0n ? 1n : units < 0n ? -1n : 0n;
+  }),
+  celMethod('isInteger', OPAQUE_TYPE, [], CelScalar.BOOL, function () {
+    const q = expectTarget(this, Quantity, 'isInteger');
+    return q.scale === 0 && q.units <= INT64_MAX && q.units >= INT64_MIN;
+  }),
+];

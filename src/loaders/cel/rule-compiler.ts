@@ -1,0 +1,366 @@
+/**
+ * Compiles the CEL rules of a schema (`x-kubernetes-validations`, at any level) once per schema
+ * object: each rule is checked for shape (`rule`, `message`, `messageExpression`, `reason`,
+ * `fieldPath`, `optionalOldSelf`), parsed, checked for names nothing defines, and planned. A
+ * rule that does not compile is a problem at its place in the schema, as the API server refuses
+ * a CRD whose rules do not compile.
+ */
+
+import { parse, plan, type CelResult } from '@bufbuild/cel';
+import { jsonPointer } from '../json-pointer.js';
+import { celEnvironment, ITERATE_FUNCTION } from './cel-environment.js';
+import { parseFieldPath } from './field-path.js';
+import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
+
+/** What a compiled expression is evaluated with. */
+export type RuleBindings = Readonly<Record<string, unknown>>;
+
+/** A planned expression. */
+export type RuleProgram = (bindings: RuleBindings) => CelResult;
+
+/** One compiled rule of one schema node. */
+export interface CompiledRule {
+  /** The rule's text, for "failed rule: ..." and for reports. */
+  readonly rule: string;
+  readonly program: RuleProgram;
+  readonly message?: string;
+  readonly messageExpression?: RuleProgram;
+  /** `FieldValueInvalid` (the API server's default), `FieldValueForbidden`, ... */
+  readonly reason: string;
+  /** Where a violation is reported, below the node: keys and indexes (`fieldPath`). */
+  readonly fieldPath: readonly (string | number)[];
+  /** Whether the rule reads `oldSelf`: a transition rule, evaluated on updates only. */
+  readonly transition: boolean;
+  /** `optionalOldSelf`: evaluated on creates too, with `oldSelf` an optional. */
+  readonly optionalOldSelf: boolean;
+}
+
+/** A rule that does not compile, at its place in the schema (JSON pointer). */
+export interface RuleProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The rules of a schema: by schema node, and the problems of those that did not compile. */
+export interface CompiledRules {
+  /** The compiled rules of a node of the schema (none for a node without rules). */
+  rulesAt(node: SchemaNode): readonly CompiledRule[];
+  readonly problems: readonly RuleProblem[];
+  /** Whether the schema has any rule at all (then documents are walked). */
+  readonly hasRules: boolean;
+}
+
+/** The reasons a rule may give, as the API server accepts them. */
+export const RULE_REASONS = [
+  'FieldValueInvalid',
+  'FieldValueForbidden',
+  'FieldValueRequired',
+  'FieldValueDuplicate',
+] as const;
+
+/** Keywords under which the walk finds the subschemas that values are checked against. */
+const SUBSCHEMA_KEYS = ['items', 'additionalProperties'] as const;
+
+/** Longest rule or message expression accepted, in characters. */
+const MAX_EXPRESSION_LENGTH = 10_000;
+
+const cache = new WeakMap<object, CompiledRules>();
+
+/** A function name a rule can write (operators are spelt `_+_`, `@in`). */
+const OPERATOR = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The compiled rules of a schema; the same object again for the same schema object. */
+export function compileRules(schema: object): CompiledRules {
+  let compiled = cache.get(schema);
+  if (compiled === undefined) {
+    compiled = compileSchema(schema);
+    cache.set(schema, compiled);
+  }
+  return compiled;
+}
+
+function compileSchema(schema: object): CompiledRules {
+  const byNode = new Map<SchemaNode, CompiledRule[]>();
+  const problems: RuleProblem[] = [];
+  const seen = new Set<object>();
+  const walk = (node: unknown, path: (string | number)[]): void => {
+    if (!isSchemaNode(node) || seen.has(node)) return;
+    seen.add(node);
+    const rules = node[VALIDATIONS_KEYWORD];
+    if (rules !== undefined) {
+      const at = [...path, VALIDATIONS_KEYWORD];
+      if (!Array.isArray(rules)) {
+        problems.push({
+          path: jsonPointer(at),
+          message: `${VALIDATIONS_KEYWORD} must be a list of rules`,
+        });
+      } else {
+        const compiled: CompiledRule[] = [];
+        rules.forEach((rule: unknown, i) => {
+          const result = compileRule(rule, [...at, i]);
+          if ('problem' in result) problems.push(result.problem);
+          else compiled.push(result.rule);
+        });
+        if (compiled.length > 0) byNode.set(node, compiled);
+      }
+    }
+    if (isSchemaNode(node.properties)) {
+      for (const [key, child] of Object.entries(node.properties))
+        walk(child, [...path, 'properties', key]);
+    }
+    for (const key of SUBSCHEMA_KEYS) walk(node[key], [...path, key]);
+  };
+  walk(schema, []);
+  return {
+    rulesAt: (node) => byNode.get(node) ?? [],
+    problems,
+    hasRules: byNode.size > 0,
+  };
+}
+
+function compileRule(
+  value: unknown,
+  at: (string | number)[],
+): { rule: CompiledRule } | { problem: RuleProblem } {
+  const fail = (field: string | undefined, message: string): { problem: RuleProblem } => ({
+    problem: { path: jsonPointer(field === undefined ? at : [...at, field]), message },
+  });
+  if (!isSchemaNode(value))
+    return fail(undefined, 'a validation rule must be a mapping with a rule');
+  const known = new Set([
+    'rule',
+    'message',
+    'messageExpression',
+    'reason',
+    'fieldPath',
+    'optionalOldSelf',
+  ]);
+  for (const key of Object.keys(value)) {
+    if (!known.has(key))
+      return fail(key, `unknown field ${JSON.stringify(key)} in a validation rule`);
+  }
+  const { rule, message, messageExpression, reason, fieldPath, optionalOldSelf } = value;
+  if (typeof rule !== 'string' || rule.trim() === '')
+    return fail('rule', 'rule must be a non-empty string');
+  if (
+    message !== undefined &&
+    (typeof message !== 'string' || message.trim() === '' || /[\r\n]/.test(message))
+  ) {
+    return fail('message', 'message must be a non-empty string on one line');
+  }
+  if (
+    messageExpression !== undefined &&
+    (typeof messageExpression !== 'string' || messageExpression.trim() === '')
+  ) {
+    return fail('messageExpression', 'messageExpression must be a non-empty string');
+  }
+  if (reason !== undefined && !(RULE_REASONS as readonly unknown[]).includes(reason)) {
+    return fail('reason', `reason must be one of ${RULE_REASONS.join(', ')}`);
+  }
+  let path: (string | number)[] = [];
+  if (fieldPath !== undefined) {
+    const parsed = typeof fieldPath === 'string' ? parseFieldPath(fieldPath) : undefined;
+    if (parsed === undefined) {
+      return fail(
+        'fieldPath',
+        "fieldPath must be a path such as .spec.name, .map['key'] or .list[0]",
+      );
+    }
+    path = parsed;
+  }
+  if (optionalOldSelf !== undefined && typeof optionalOldSelf !== 'boolean') {
+    return fail('optionalOldSelf', 'optionalOldSelf must be a boolean');
+  }
+  const program = compileExpression(rule);
+  if ('error' in program) return fail('rule', `the rule does not compile: ${program.error}`);
+  if (optionalOldSelf === true && !program.transition) {
+    return fail(
+      'optionalOldSelf',
+      'optionalOldSelf may only be set on a transition rule (one that reads oldSelf)',
+    );
+  }
+  let messageProgram: RuleProgram | undefined;
+  if (typeof messageExpression === 'string') {
+    const compiled = compileExpression(messageExpression);
+    if ('error' in compiled) {
+      return fail('messageExpression', `the messageExpression does not compile: ${compiled.error}`);
+    }
+    messageProgram = compiled.program;
+  }
+  return {
+    rule: {
+      rule,
+      program: program.program,
+      ...(message === undefined ? {} : { message }),
+      ...(messageProgram === undefined ? {} : { messageExpression: messageProgram }),
+      reason: (reason as string | undefined) ?? 'FieldValueInvalid',
+      fieldPath: path,
+      transition: program.transition,
+      optionalOldSelf: optionalOldSelf === true,
+    },
+  };
+}
+
+/** A parsed expression's node, read loosely (cel-spec's `Expr` message). */
+interface ExprNode {
+  id: bigint;
+  exprKind: { case: string | undefined; value?: unknown };
+}
+
+/**
+ * Parses, checks and plans one expression. The check refuses names nothing defines (a typo in a
+ * function or variable is a rule that does not compile, as in the API server, not a failure of
+ * every document); the rewrite charges each comprehension for its range (`cost-budget.ts`).
+ */
+export function compileExpression(
+  source: string,
+): { program: RuleProgram; transition: boolean } | { error: string } {
+  if (source.length > MAX_EXPRESSION_LENGTH) {
+    return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
+  }
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(source);
+  } catch (error) {
+    return {
+      error: (error instanceof Error ? error.message : String(error)).replace(/^<input>:/, ''),
+    };
+  }
+  const env = celEnvironment();
+  const problems: string[] = [];
+  let transition = false;
+  let nextId = maxId(parsed.expr) + 1n;
+  const visit = (node: ExprNode, scope: ReadonlySet<string>): void => {
+    const { case: kind, value } = node.exprKind;
+    const v = value as Record<string, unknown>;
+    switch (kind) {
+      case 'identExpr': {
+        const name = v.name as string;
+        if (name === 'oldSelf') transition = true;
+        if (!scope.has(name) && name !== 'self' && name !== 'oldSelf') {
+          problems.push(`undeclared reference to '${name}'`);
+        }
+        return;
+      }
+      case 'selectExpr':
+        visit(v.operand as ExprNode, scope);
+        return;
+      case 'callExpr': {
+        const name = v.function as string;
+        const target = v.target as ExprNode | undefined;
+        const qualified = target === undefined ? undefined : qualifiedName(target);
+        if (qualified !== undefined && env.funcs.find(`${qualified}.${name}`) !== undefined) {
+          // `format.named(...)`: a namespaced function, not a method of a variable.
+        } else {
+          // Operators (`_&&_`, `@not_strictly_false`) are the planner's own: no rule can name one.
+          if (OPERATOR.test(name) && env.funcs.find(name) === undefined) {
+            problems.push(`undeclared reference to '${name}'`);
+          }
+          if (target !== undefined) visit(target, scope);
+        }
+        for (const arg of v.args as ExprNode[]) visit(arg, scope);
+        return;
+      }
+      case 'listExpr':
+        for (const element of v.elements as ExprNode[]) visit(element, scope);
+        return;
+      case 'structExpr':
+        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
+          if (entry.mapKey !== undefined) visit(entry.mapKey, scope);
+          visit(entry.value, scope);
+        }
+        return;
+      case 'comprehensionExpr': {
+        visit(v.iterRange as ExprNode, scope);
+        visit(v.accuInit as ExprNode, scope);
+        const inner = new Set([...scope, v.iterVar as string, v.accuVar as string]);
+        if (v.iterVar2) inner.add(v.iterVar2 as string);
+        for (const key of ['loopCondition', 'loopStep', 'result']) visit(v[key] as ExprNode, inner);
+        // Each element visited costs about what one pass of the loop's body evaluates.
+        const weight = countNodes(v.loopStep) + countNodes(v.loopCondition);
+        v.iterRange = wrapIteration(v.iterRange as ExprNode, weight, nextId);
+        nextId += 2n;
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  visit(parsed.expr, new Set());
+  if (problems.length > 0) return { error: [...new Set(problems)].join('; ') };
+  try {
+    const planned = plan(env, parsed) as RuleProgram;
+    return { program: planned, transition };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** `a.b.c` when `node` is a chain of selects on an identifier. */
+function qualifiedName(node: ExprNode): string | undefined {
+  const v = node.exprKind.value as Record<string, unknown>;
+  if (node.exprKind.case === 'identExpr') return v.name as string;
+  if (node.exprKind.case === 'selectExpr' && v.testOnly !== true) {
+    const operand = qualifiedName(v.operand as ExprNode);
+    return operand === undefined ? undefined : `${operand}.${v.field as string}`;
+  }
+  return undefined;
+}
+
+function maxId(node: unknown): bigint {
+  let max = 0n;
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null) continue;
+    if (Array.isArray(item)) {
+      stack.push(...(item as unknown[]));
+      continue;
+    }
+    for (const [key, value] of Object.entries(item)) {
+      if (key === 'id' && typeof value === 'bigint' && value > max) max = value;
+      else if (typeof value === 'object') stack.push(value);
+    }
+  }
+  return max;
+}
+
+/** `range` as the argument of the iteration-charging function, with the cost of one pass. */
+function wrapIteration(range: ExprNode, weight: number, id: bigint): ExprNode {
+  const cost = {
+    $typeName: 'cel.expr.Expr',
+    id: id + 1n,
+    exprKind: {
+      case: 'constExpr',
+      value: {
+        $typeName: 'cel.expr.Constant',
+        constantKind: { case: 'int64Value', value: BigInt(weight) },
+      },
+    },
+  };
+  return {
+    $typeName: 'cel.expr.Expr',
+    id,
+    exprKind: {
+      case: 'callExpr',
+      value: { $typeName: 'cel.expr.Expr.Call', function: ITERATE_FUNCTION, args: [range, cost] },
+    },
+  } as unknown as ExprNode;
+}
+
+/** How many expression nodes a subtree has. */
+function countNodes(node: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null) continue;
+    if (Array.isArray(item)) {
+      stack.push(...(item as unknown[]));
+      continue;
+    }
+    if ((item as { $typeName?: unknown }).$typeName === 'cel.expr.Expr') count++;
+    for (const value of Object.values(item)) if (typeof value === 'object') stack.push(value);
+  }
+  return count;
+}

@@ -1,0 +1,87 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
+import {
+  startWatchSession,
+  type WatchRound,
+  type WatchSession,
+} from '../../src/cli/watch/watch-session.js';
+import { REPO } from './run-cli.js';
+
+let dir: string;
+let session: WatchSession | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-cel-'));
+  await cp(path.join(REPO, 'fixtures/cel/revisions/v1'), dir, { recursive: true });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  vi.useRealTimers();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start() {
+  let listener: ((event: FileEvent) => void) | undefined;
+  const watch: WatchFiles = (_paths, onEvent) => {
+    listener = onEvent;
+    return { close: () => Promise.resolve() };
+  };
+  const rounds: WatchRound[] = [];
+  const s = await startWatchSession({
+    files: ['.'],
+    cwd: dir,
+    stable: true,
+    watch,
+    onRound: (round) => rounds.push(round),
+  });
+  session = s;
+  /** Saves an edit of a file and waits for the round it starts. */
+  const save = async (file: string, from: string | RegExp, to: string): Promise<WatchRound> => {
+    const full = path.join(dir, file);
+    await writeFile(full, (await readFile(full, 'utf8')).replace(from, to));
+    listener?.({ kind: 'change', path: full });
+    await vi.advanceTimersByTimeAsync(100);
+    await s.idle();
+    return rounds.at(-1) as WatchRound;
+  };
+  return { rounds, save };
+}
+
+const cel = (round: WatchRound | undefined) =>
+  round?.findings
+    .filter((f) => f.code.startsWith('cel-'))
+    .map((f) => `${f.file}:${f.line}:${f.col} ${f.message}`);
+
+describe('cosi watch with CEL transition rules', () => {
+  it('checks each round against the resources of the rounds before it', async () => {
+    const { rounds, save } = await start();
+    expect(cel(rounds[0])).toEqual([]);
+    // prod's region is immutable: the edit is flagged as it is saved.
+    const moved = await save('clusters.yaml', 'region: eu-west', 'region: us-west');
+    expect(cel(moved)).toEqual(['clusters.yaml:5:11 region is immutable']);
+    expect(moved.applied).toBe(false);
+    // Refused, so the prior state is still eu-west: another region is flagged too...
+    const again = await save('clusters.yaml', 'region: us-west', 'region: ap-south');
+    expect(cel(again)).toEqual(['clusters.yaml:5:11 region is immutable']);
+    // ...and undoing the edit clears it.
+    const undone = await save('clusters.yaml', 'region: ap-south', 'region: eu-west');
+    expect(cel(undone)).toEqual([]);
+    expect(undone.applied).toBe(true);
+  });
+
+  it('lets a value grow once it was accepted, and then refuses shrinking it', async () => {
+    const { save } = await start();
+    const grown = await save('clusters.yaml', 'maxNodes: 9', 'maxNodes: 12');
+    expect(cel(grown)).toEqual([]);
+    const shrunk = await save('clusters.yaml', 'maxNodes: 12', 'maxNodes: 10');
+    expect(cel(shrunk)).toEqual([
+      'clusters.yaml:7:13 maxNodes starts at 10 or fewer and may only grow',
+    ]);
+  });
+});

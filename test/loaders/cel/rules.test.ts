@@ -1,0 +1,206 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createDefinition } from '../../../src/engine/resource/definition.js';
+import { type Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import { RecordedPriorState } from '../../../src/loaders/cel/prior-state.js';
+import { readManifests } from '../../../src/loaders/manifest-reader.js';
+
+const root = fileURLToPath(new URL('../../../fixtures/cel/', import.meta.url));
+
+/** code, file, line, col, pointer, and the reason for CEL findings. */
+const where = (f: Finding): [string, string, number, number, string, string | undefined] => [
+  f.code,
+  f.file,
+  f.line,
+  f.col,
+  f.pointer,
+  f.rule,
+];
+
+describe('CEL rules in definitions', () => {
+  it('pass a resource that keeps every rule', async () => {
+    const result = await readManifests(['definitions', 'valid'], { cwd: root });
+    expect(result.findings).toEqual([]);
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['prod']);
+  });
+
+  it('report each broken rule at its node, or at its fieldPath, with its message and reason', async () => {
+    const result = await readManifests(['definitions', 'invalid'], { cwd: root });
+    expect(result.findings.map(where)).toEqual([
+      // Root rules: placed by fieldPath. The region's transition rule is skipped (a create).
+      ['cel-violation', 'invalid/clusters.yaml', 7, 13, '/spec/minNodes', 'FieldValueInvalid'],
+      ['cel-violation', 'invalid/clusters.yaml', 8, 13, '/spec/maxNodes', 'FieldValueInvalid'],
+      // A nested object and a field of it.
+      ['cel-violation', 'invalid/clusters.yaml', 10, 5, '/spec/network', 'FieldValueInvalid'],
+      [
+        'cel-violation',
+        'invalid/clusters.yaml',
+        12,
+        15,
+        '/spec/network/endpoint',
+        'FieldValueInvalid',
+      ],
+      // The list, then an item of it.
+      ['cel-violation', 'invalid/clusters.yaml', 14, 5, '/spec/pools', 'FieldValueInvalid'],
+      ['cel-violation', 'invalid/clusters.yaml', 14, 7, '/spec/pools/0', 'FieldValueForbidden'],
+      // A map value.
+      ['cel-violation', 'invalid/clusters.yaml', 19, 11, '/spec/labels/team', 'FieldValueInvalid'],
+    ]);
+    expect(result.resources).toEqual([]);
+    const messages = result.findings.map((f) => f.message);
+    expect(messages).toContain('minNodes must not exceed maxNodes');
+    expect(messages).toContain('gateway 192.168.0.1 is outside 10.0.');
+    expect(messages).toContain("a pool's memory must be under 64Gi");
+    expect(messages.some((m) => m.startsWith('not a label value: '))).toBe(true);
+  });
+
+  it('refuse a definition whose rules do not compile, at each rule', async () => {
+    const result = await readManifests(['invalid-rule'], { cwd: root });
+    expect(result.findings.map(where).filter(([code]) => code !== 'empty-input')).toEqual([
+      [
+        'cel-invalid-rule',
+        'invalid-rule/definitions.yaml',
+        13,
+        19,
+        '/spec/schema/properties/size/x-kubernetes-validations/0/rule',
+        undefined,
+      ],
+      [
+        'cel-invalid-rule',
+        'invalid-rule/definitions.yaml',
+        14,
+        19,
+        '/spec/schema/properties/size/x-kubernetes-validations/1/rule',
+        undefined,
+      ],
+      [
+        'cel-invalid-rule',
+        'invalid-rule/definitions.yaml',
+        16,
+        21,
+        '/spec/schema/properties/size/x-kubernetes-validations/2/reason',
+        undefined,
+      ],
+    ]);
+    expect(result.definitions).toEqual([]);
+  });
+
+  it('check a resource found in the previous revision as an update, a new one as a create', async () => {
+    const v1 = await readManifests(['revisions/v1'], { cwd: root });
+    expect(v1.findings).toEqual([]);
+    const previous = new RecordedPriorState();
+    previous.record(v1.resources);
+    const v2 = await readManifests(['revisions/v2'], { cwd: root, previous });
+    expect(v2.findings.map(where)).toEqual([
+      // prod: its region changed and its maxNodes shrank (transition rules, with oldSelf).
+      ['cel-violation', 'revisions/v2/clusters.yaml', 6, 11, '/spec/region', 'FieldValueInvalid'],
+      ['cel-violation', 'revisions/v2/clusters.yaml', 8, 13, '/spec/maxNodes', 'FieldValueInvalid'],
+      // dev is new: the region rule is skipped; the optionalOldSelf rule runs with no oldSelf.
+      [
+        'cel-violation',
+        'revisions/v2/clusters.yaml',
+        24,
+        13,
+        '/spec/maxNodes',
+        'FieldValueInvalid',
+      ],
+    ]);
+    expect(v2.findings[0]?.message).toBe('region is immutable');
+    expect(v2.resources.map((r) => r.resource.metadata.id)).toEqual(['staging']);
+  });
+
+  it('skip every transition rule when there is no previous revision', async () => {
+    const v2 = await readManifests(['revisions/v2'], { cwd: root });
+    expect(v2.findings.map((f) => f.pointer)).toEqual(['/spec/maxNodes']);
+  });
+});
+
+describe('CEL rules in a definition of the config', () => {
+  const definition = createDefinition({
+    type: 'Buckets.cel.example.org',
+    schema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          'x-kubernetes-validations': [
+            {
+              rule: '!format.dns1123Label().validate(self).hasValue()',
+              message: 'not a DNS label',
+            },
+            { rule: 'self.noSuchMethod()' },
+          ],
+        },
+      },
+    },
+  });
+  const text = (id: string): string =>
+    `metadata: { type: Buckets.cel.example.org, id: ${id} }\nspec: { name: Not_A_Label }\n`;
+
+  it('evaluate its valid rules on the manifests and report its broken ones once, at the config', () => {
+    const { findings } = loadManifests(
+      [
+        { path: 'a.yaml', text: text('a') },
+        { path: 'b.yaml', text: text('b') },
+      ],
+      { definitions: [definition], definitionsSource: 'cosi.config.ts' },
+    );
+    expect(findings.map((f) => [f.code, f.file, f.line, f.pointer])).toEqual([
+      ['cel-violation', 'a.yaml', 2, '/spec/name'],
+      ['cel-violation', 'b.yaml', 2, '/spec/name'],
+      ['cel-invalid-rule', 'cosi.config.ts', 0, ''],
+    ]);
+  });
+});
+
+describe('CEL rules in a CustomResourceDefinition', () => {
+  it('evaluate on Kubernetes-shaped resources, the root rule seeing the whole object', async () => {
+    const v1 = await readManifests(['crd/v1'], { cwd: root });
+    expect(v1.findings).toEqual([]);
+    const previous = new RecordedPriorState();
+    previous.record(v1.resources);
+    const v2 = await readManifests(['crd/v2'], { cwd: root, previous });
+    expect(v2.findings.map((f) => [f.code, f.file, f.line, f.col, f.pointer])).toEqual([
+      ['cel-violation', 'crd/v2/databases.yaml', 8, 11, '/spec/engine'],
+      ['cel-violation', 'crd/v2/databases.yaml', 9, 13, '/spec/replicas'],
+      ['cel-violation', 'crd/v2/databases.yaml', 10, 12, '/spec/storage'],
+      ['cel-violation', 'crd/v2/databases.yaml', 12, 7, '/spec/users/0'],
+      ['cel-violation', 'crd/v2/databases.yaml', 14, 1, ''],
+    ]);
+    expect(v2.findings.map((f) => f.message)).toEqual([
+      'engine is immutable',
+      'sqlite runs one replica',
+      'storage must be a quantity over 1Gi',
+      'user App_User is not a DNS label',
+      'a database name has at most 20 characters',
+    ]);
+  });
+
+  it('refuse a CRD whose rule does not compile, at the rule in the CRD', () => {
+    const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: things.cel.example.org }
+spec:
+  group: cel.example.org
+  names: { kind: Thing, plural: things }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-validations:
+            - rule: self.spec.size(
+`;
+    const { findings, definitions } = loadManifests([{ path: 'crd.yaml', text }]);
+    expect(findings.map((f) => [f.code, f.line, f.col])).toContainEqual([
+      'cel-invalid-rule',
+      16,
+      21,
+    ]);
+    expect(definitions).toEqual([]);
+  });
+});
