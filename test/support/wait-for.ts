@@ -1,0 +1,30 @@
+/**
+ * Polls `condition` until it returns something truthy, and returns that; fails after `timeoutMs`
+ * with the last value in the message. For real processes (etcd, `cosi run`), where a condition
+ * is awaited, never slept for.
+ */
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  timeoutMs: number,
+  what = 'the condition',
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await condition();
+      if (value) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+      // A thrown condition is final only when it says so; others are retried (a connection refused).
+      if (error instanceof Error && error.message.startsWith('etcd exited')) throw error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
