@@ -4,16 +4,16 @@ import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
 } from '../../src/app/etcd-leader-election.js';
-import { hasEtcd, startEtcd, type EtcdProcess } from '../support/etcd-process.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitFor } from '../support/wait-for.js';
 
-describe.skipIf(!hasEtcd())('etcd leader election', () => {
-  let etcd: EtcdProcess;
+describe.skipIf(!etcdAvailable)('etcd leader election', () => {
+  let etcd: EtcdServer;
   beforeAll(async () => {
     etcd = await startEtcd();
   }, 30_000);
   afterAll(async () => {
-    await etcd.dispose();
+    await etcd.stop();
   });
 
   const candidate = (

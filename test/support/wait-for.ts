@@ -16,9 +16,8 @@ export async function waitFor<T>(
       if (value) return value;
       last = value;
     } catch (error) {
+      // Retried: a condition on a process may throw while it starts (a connection refused).
       last = error;
-      // A thrown condition is final only when it says so; others are retried (a connection refused).
-      if (error instanceof Error && error.message.startsWith('etcd exited')) throw error;
     }
     if (Date.now() > deadline) {
       throw new Error(
