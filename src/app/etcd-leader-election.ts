@@ -72,20 +72,21 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     options.onLost?.(error);
   };
 
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    leading = false;
-    clearInterval(watchdog);
-    try {
-      // Revoking the lease deletes the campaign key: the next candidate leads now.
-      await campaign?.resign();
-    } catch {
-      // Unreachable etcd: the lease expires by itself after its TTL.
-    } finally {
-      client.close();
-    }
-  };
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      closed = true;
+      leading = false;
+      clearInterval(watchdog);
+      try {
+        // Revoking the lease deletes the campaign key: the next candidate leads now.
+        await campaign?.resign();
+      } catch {
+        // Unreachable etcd: the lease expires by itself after its TTL.
+      } finally {
+        client.close();
+      }
+    })());
 
   const elect = (signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve, reject) => {

@@ -7,6 +7,7 @@ import type { DefinitionRegistry } from '../engine/resource/definition-registry.
 import { newResource } from '../engine/resource/resource.js';
 import { isConflict, isRegistrationError } from '../engine/errors.js';
 import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
+import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
@@ -126,8 +127,13 @@ async function storeDefinitions(
   }
 }
 
+/** Which of a config's controllers to register: `cosi run` splits them by leader election. */
+export type ControllerPart = 'all' | 'everywhere' | 'leader';
+
 /**
- * Registers the config's controllers and runs its `setup`.
+ * Registers the config's controllers and runs its `setup`: all of them, or one part: those that
+ * run `everywhere` (`needLeaderElection: false`), or those that run only in the `leader` (the
+ * rest, and `setup`, whose builder-made controllers join the leader's part).
  *
  * @throws ConfigError naming the config file when they cannot be registered or `setup` fails.
  */
@@ -135,16 +141,22 @@ export async function registerProjectControllers(
   runtime: Runtime,
   loaded: LoadedConfig | undefined,
   cwd: string,
+  part: ControllerPart = 'all',
 ): Promise<void> {
   if (!loaded) return;
   const { config } = loaded;
   const file = displayPath(cwd, loaded.file);
+  const everywhere = (c: AnyController): boolean => c.needLeaderElection === false;
+  const controllers = (config.controllers ?? []).filter(
+    (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
+  );
   try {
-    await runtime.register(...(config.controllers ?? []));
+    if (controllers.length > 0) await runtime.register(...controllers);
   } catch (error) {
     if (isRegistrationError(error)) throw new ConfigError(file, error.message, { cause: error });
     throw error;
   }
+  if (part === 'everywhere') return;
   try {
     await config.setup?.(runtime);
   } catch (error) {

@@ -3,6 +3,7 @@ import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
+import { runCommand } from './commands/run.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
 import { watchCommand } from './commands/watch.js';
@@ -18,6 +19,7 @@ const COMMANDS = [
   checkCommand,
   graphCommand,
   watchCommand,
+  runCommand,
   versionCommand,
 ] as const;
 

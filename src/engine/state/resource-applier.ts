@@ -42,6 +42,11 @@ export class ResourceApplier {
     return this.#applied.length;
   }
 
+  /** How many torn-down resources wait for their finalizers before {@link destroyReleased}. */
+  get releasing(): number {
+    return this.#releasing.size;
+  }
+
   /** Makes the state hold `desired`, writing only what differs from the last applied set. */
   async apply(desired: readonly KeyedResource[]): Promise<ApplyResult> {
     const result: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };
