@@ -134,6 +134,9 @@ export {
   type ApplyResult,
   type KeyedResource,
 } from './engine/state/resource-applier.js';
+// State on etcd (src/state-etcd/: I/O, so outside the engine; `etcd3` is loaded on first use)
+export { createEtcdState, type EtcdState, type EtcdStateOptions } from './state-etcd/etcd-state.js';
+export { HistoryCompactedError, isHistoryCompacted } from './engine/errors.js';
 
 // Runtime
 export { RealClock, SimulatedClock, type Clock, type Timer } from './engine/runtime/clock.js';

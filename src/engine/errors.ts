@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'conflict'
   | 'invalid-bookmark'
   | 'buffer-overrun'
+  | 'history-compacted'
   | 'access-denied'
   | 'registration'
   | 'requeue'
@@ -162,6 +163,22 @@ export class BufferOverrunError extends Error {
 
 export const isBufferOverrun = (error: unknown): error is BufferOverrunError =>
   hasCode(error, 'buffer-overrun');
+
+/**
+ * A watch of a backend whose history is cut by compaction (etcd) could not go on: the changes
+ * it had not read yet were compacted away (after a long disconnect, say). Like an overrun, it
+ * ends the watch with `errored`: the watcher must start over (list again, or bootstrap).
+ */
+export class HistoryCompactedError extends Error {
+  readonly code = 'history-compacted';
+  constructor(readonly revision: number) {
+    super(`watch history compacted: the changes from revision ${revision} on are gone`);
+    this.name = 'HistoryCompactedError';
+  }
+}
+
+export const isHistoryCompacted = (error: unknown): error is HistoryCompactedError =>
+  hasCode(error, 'history-compacted');
 
 // Runtime
 

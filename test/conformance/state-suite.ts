@@ -51,6 +51,15 @@ export interface StateFactoryOptions {
 
 export type StateFactory = (options: StateFactoryOptions) => State;
 
+/** What a backend whose watches travel over a network adds to the suite. */
+export interface StateConformanceHooks {
+  /**
+   * Resolves once the watches of the states made so far have received every change written so
+   * far; {@link settle} then lets their listeners run. Not needed by an in-process state.
+   */
+  readonly settle?: () => Promise<void>;
+}
+
 interface PathSpec {
   path: string;
   size?: number;
@@ -79,6 +88,8 @@ function path(
 export async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
+
+const settleTurns = settle;
 
 /** The error a promise rejects with; fails the test if it resolves. */
 async function errorOf(promise: Promise<unknown>): Promise<unknown> {
@@ -203,7 +214,17 @@ async function listIds(state: State, options?: ListOptions, kind: Kind = KIND): 
   return (await state.list(kind, options)).map((r) => r.metadata.id);
 }
 
-export function describeStateConformance(name: string, factory: StateFactory): void {
+export function describeStateConformance(
+  name: string,
+  factory: StateFactory,
+  hooks: StateConformanceHooks = {},
+): void {
+  const settle = async (): Promise<void> => {
+    await settleTurns();
+    if (hooks.settle === undefined) return;
+    await hooks.settle();
+    await settleTurns();
+  };
   describe(`State conformance: ${name}`, () => {
     let time = START;
     const clock = {

@@ -1,5 +1,4 @@
 import { compareStrings } from '../compare-strings.js';
-import { queriesMatch, idMatches } from '../resource/label-query.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
 import { cloneMetadata, type MutableMetadata } from '../resource/metadata.js';
 import {
@@ -36,6 +35,7 @@ import type {
 import { CollectionIndex } from './collection-index.js';
 import { EventHistory } from './event-history.js';
 import { createTombstone } from './tombstone.js';
+import { filterEvent, hasFilters, matchesFilters } from './watch-filters.js';
 import { WatchSubscription, type Delivery } from './watch-subscription.js';
 
 export interface InMemoryStateOptions {
@@ -584,56 +584,18 @@ export class InMemoryState implements State {
   }
 }
 
-/**
- * Applies a watch's label and id filters. An update that makes a resource start matching is
- * delivered as `created`, one that makes it stop matching as `destroyed`.
- */
+/** Applies a watch's label, id and owner filters (see {@link filterEvent}). */
 function deliverFiltered(
   sub: WatchSubscription,
   event: ResourceEvent,
   position: number,
   filters: ListOptions,
 ): void {
-  if (!hasFilters(filters)) {
-    sub.push(event, position);
-    return;
-  }
-  const matches = (r: Resource): boolean => matchesFilters(r, filters);
-  if (event.type !== 'updated') {
-    if (matches(event.resource)) sub.push(event, position);
-    return;
-  }
-  const was = matches(event.old);
-  const is = matches(event.resource);
-  const { resource, bookmark } = event;
-  if (was && is) sub.push(event, position);
-  else if (is) sub.push(withBookmark({ type: 'created', resource }, bookmark), position);
-  else if (was) sub.push(withBookmark({ type: 'destroyed', resource }, bookmark), position);
-}
-
-function hasFilters(options: ListOptions): boolean {
-  const { labelQueries } = options;
-  return (
-    (labelQueries !== undefined && labelQueries.length > 0) ||
-    options.idQuery !== undefined ||
-    options.owner !== undefined
-  );
-}
-
-function matchesFilters(resource: Resource, options: ListOptions): boolean {
-  const md = resource.metadata;
-  return (
-    (options.owner === undefined || md.owner === options.owner) &&
-    idMatches(md.id, options.idQuery) &&
-    queriesMatch(md.labels, options.labelQueries)
-  );
+  const seen = filterEvent(event, filters);
+  if (seen !== undefined) sub.push(seen, position);
 }
 
 const byId = (a: Resource, b: Resource): number => compareStrings(a.metadata.id, b.metadata.id);
-
-function withBookmark(event: ResourceEvent, bookmark: string | undefined): ResourceEvent {
-  return bookmark === undefined ? event : { ...event, bookmark };
-}
 
 /** Keeps a sorted id list current on create: lists between writes then never sort again. */
 function insertSorted(ids: string[], id: string): void {

@@ -1,0 +1,789 @@
+import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
+import { compareStrings } from '../engine/compare-strings.js';
+import {
+  alreadyExists,
+  HistoryCompactedError,
+  InvalidBookmarkError,
+  isNotFound,
+  NotFoundError,
+  ownerConflict,
+  pendingFinalizers,
+  phaseConflict,
+  versionConflict,
+} from '../engine/errors.js';
+import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import {
+  freezeResource,
+  resourceEqual,
+  toDraft,
+  type Draft,
+  type Resource,
+} from '../engine/resource/resource.js';
+import type {
+  AggregatedWatchListener,
+  CreateOptions,
+  ListOptions,
+  OwnerOptions,
+  ResourceEvent,
+  State,
+  UpdateOptions,
+  Updater,
+  WatchKindOptions,
+  WatchListener,
+  WatchOptions,
+} from '../engine/state/state.js';
+import { createTombstone } from '../engine/state/tombstone.js';
+import { filterEvent, hasFilters, matchesFilters } from '../engine/state/watch-filters.js';
+import { BookmarkCodec } from './bookmark.js';
+import { EtcdWatch, type EtcdChange } from './etcd-watch.js';
+import { KeyLayout, prefixEnd } from './key-layout.js';
+import { decodeResource, encodeResource } from './resource-codec.js';
+import { WatchQueue, type Delivery } from './watch-queue.js';
+
+/** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
+export interface EtcdStateOptions {
+  /** etcd client URLs, e.g. `['http://127.0.0.1:2379']`; the state makes (and closes) a client. */
+  readonly endpoints?: readonly string[];
+  /** An `etcd3` client to use instead (the caller closes it). */
+  readonly client?: Etcd3;
+  /** Every key of this state starts with it: states with different prefixes never meet. */
+  readonly prefix: string;
+  /** Timestamps for `created` / `updated`, in ms since the epoch. Defaults to `Date.now`. */
+  readonly now?: () => number;
+  /** Told about listeners that throw; the watches go on regardless. */
+  readonly onListenerError?: (error: unknown) => void;
+  /**
+   * How many events may wait for a slow listener before its watch ends with `errored`.
+   * Defaults to 10 000, as the in-memory state's history.
+   */
+  readonly bufferCapacity?: number;
+}
+
+/** What {@link createEtcdState} returns: a {@link State} on etcd, and its lifecycle. */
+export interface EtcdState extends State {
+  /**
+   * Resolves once every open watch of this state has received the changes this state wrote
+   * so far (their listeners are then called in the next microtasks). Tests and callers that
+   * must see their own writes on a watch wait with it instead of sleeping.
+   */
+  settled(): Promise<void>;
+  /** Ends every watch and, when the state made its client, closes it. */
+  close(): Promise<void>;
+}
+
+/** A stored resource with the etcd revision of its last write, for compare-and-swap. */
+interface Stored {
+  readonly resource: Resource;
+  readonly modRevision: string;
+}
+
+/** An open watch, with what {@link EtcdStateImpl.settled} needs to know of it. */
+interface OpenWatch {
+  /** The key it watches, or the prefix of the keys (`prefix: true`). */
+  readonly key: string;
+  readonly prefix: boolean;
+  etcd: EtcdWatch | undefined;
+  readonly queue: WatchQueue;
+}
+
+const DEFAULT_BUFFER_CAPACITY = 10_000;
+
+/** etcd's message for a read or watch of a revision compaction removed. */
+const COMPACTED = /compacted/i;
+/** etcd's message for a read of a revision not written yet. */
+const FUTURE_REVISION = /future revision/i;
+
+/**
+ * The {@link State} on etcd v3. Resources are JSON under `<prefix>/<namespace>/<type>/r/<id>`
+ * (see {@link KeyLayout}); every write is one etcd transaction that compares the key's
+ * `mod_revision` with the one read, so a writer that lost a race re-reads and fails (or retries)
+ * exactly as it would in memory. Watches are etcd watches from a known revision; bookmarks are
+ * etcd revisions, so a watch resumes after a reconnect, or in another process, without a lost or
+ * repeated event, for as long as etcd keeps that history (until compaction).
+ *
+ * Lists read the whole kind (there is no label index in etcd); `peekVersion` is not offered,
+ * since etcd cannot answer synchronously.
+ */
+class EtcdStateImpl implements EtcdState {
+  readonly #options: EtcdStateOptions;
+  readonly #layout: KeyLayout;
+  readonly #now: () => number;
+  readonly #onListenerError: (error: unknown) => void;
+  readonly #capacity: number;
+  #client: Promise<Etcd3> | undefined;
+  #clusterId: string | undefined;
+  readonly #watches = new Set<OpenWatch>();
+  /** The revision of this state's last write, by key and by kind (resource prefix). */
+  readonly #writtenKeys = new Map<string, number>();
+  readonly #writtenKinds = new Map<string, number>();
+  #closed = false;
+
+  constructor(options: EtcdStateOptions) {
+    if (options.client === undefined && (options.endpoints ?? []).length === 0) {
+      throw new TypeError('createEtcdState: give endpoints or a client');
+    }
+    const capacity = options.bufferCapacity ?? DEFAULT_BUFFER_CAPACITY;
+    if (!Number.isSafeInteger(capacity) || capacity < 1) {
+      throw new RangeError(`bufferCapacity must be a positive integer, got ${capacity}`);
+    }
+    this.#options = options;
+    this.#layout = new KeyLayout(options.prefix);
+    this.#now = options.now ?? Date.now;
+    this.#onListenerError = options.onListenerError ?? (() => undefined);
+    this.#capacity = capacity;
+  }
+
+  async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+    const found = await this.#read(pointer);
+    if (!found) throw new NotFoundError(toPointer(pointer));
+    return found.resource as Resource<S>;
+  }
+
+  async list<S = unknown>(kind: Kind, options: ListOptions = {}): Promise<Resource<S>[]> {
+    const { resources } = await this.#listAt(kind, options);
+    return resources as Resource<S>[];
+  }
+
+  async create<S>(
+    resource: Draft<S> | Resource<S>,
+    options: CreateOptions = {},
+  ): Promise<Resource<S>> {
+    return (await this.#create(toDraft(resource), options.owner ?? '')) as Resource<S>;
+  }
+
+  async update<S>(
+    resource: Draft<S> | Resource<S>,
+    options: UpdateOptions = {},
+  ): Promise<Resource<S>> {
+    const draft = toDraft(resource);
+    for (;;) {
+      const current = await this.#read(draft.metadata);
+      if (!current) throw new NotFoundError(toPointer(draft.metadata));
+      this.#checkUpdate(current.resource, draft.metadata.version, options);
+      const written = await this.#swap(current, draft);
+      // Lost a race: read again, and the checks tell what changed.
+      if (written) return written as Resource<S>;
+    }
+  }
+
+  async updateWithConflicts<S = unknown>(
+    pointer: Pointer,
+    fn: Updater<S>,
+    options: UpdateOptions = {},
+  ): Promise<Resource<S>> {
+    for (;;) {
+      const current = await this.#read(pointer);
+      if (!current) throw new NotFoundError(toPointer(pointer));
+      const resource = current.resource as Resource<S>;
+      checkPhase(resource, options);
+      const draft = toDraft(resource);
+      await fn(draft);
+      if (resourceEqual(resource, draft)) return resource;
+      this.#checkUpdate(resource, draft.metadata.version, options);
+      const written = await this.#swap(current, draft);
+      if (written) return written as Resource<S>;
+      // Someone wrote meanwhile: start again from what they wrote.
+    }
+  }
+
+  async modify<S>(empty: Draft<S>, fn: Updater<S>, options: UpdateOptions = {}): Promise<void> {
+    await this.modifyWithResult(empty, fn, options);
+  }
+
+  async modifyWithResult<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options: UpdateOptions = {},
+  ): Promise<Resource<S>> {
+    for (;;) {
+      if (await this.#read(empty.metadata)) {
+        return this.updateWithConflicts(empty.metadata, fn, options);
+      }
+      const draft = toDraft(empty);
+      await fn(draft);
+      const created = await this.#tryCreate(draft, options.owner ?? '');
+      // Someone created it while `fn` ran: update it instead.
+      if (created) return created as Resource<S>;
+    }
+  }
+
+  async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
+    let current = await this.get(pointer);
+    if (current.metadata.phase !== 'tearingDown') {
+      current = await this.updateWithConflicts(
+        pointer,
+        (draft) => {
+          draft.metadata.phase = 'tearingDown';
+        },
+        { owner: options.owner ?? '', expectedPhase: 'any' },
+      );
+    }
+    return current.metadata.finalizers.length === 0;
+  }
+
+  async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    const client = await this.#connect();
+    const key = this.#layout.resourceKey(pointer);
+    for (;;) {
+      const current = await this.#read(pointer);
+      if (!current) throw new NotFoundError(toPointer(pointer));
+      const md = current.resource.metadata;
+      const owner = options.owner ?? '';
+      if (md.owner !== owner) throw ownerConflict(toPointer(pointer), owner, md.owner);
+      if (md.finalizers.length > 0) throw pendingFinalizers(toPointer(pointer), md.finalizers);
+      const keyBuffer = Buffer.from(key);
+      const response = await client.kv.txn({
+        compare: [
+          { key: keyBuffer, target: 'Mod', result: 'Equal', mod_revision: current.modRevision },
+        ],
+        success: [{ request_delete_range: { key: keyBuffer } }],
+      });
+      if (response.succeeded) {
+        this.#wrote(pointer, Number(response.header.revision));
+        return;
+      }
+    }
+  }
+
+  async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    await this.#changeFinalizers(pointer, (set) => {
+      for (const f of finalizers) set.add(f);
+    });
+  }
+
+  async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    await this.#changeFinalizers(pointer, (set) => {
+      for (const f of finalizers) set.delete(f);
+    });
+  }
+
+  async teardownAndDestroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    const ready = await this.teardown(pointer, options);
+    if (!ready) {
+      const destroyed = await this.#waitFinalizersEmpty(pointer);
+      if (destroyed) return;
+    }
+    try {
+      await this.destroy(pointer, options);
+    } catch (error) {
+      // Someone else (another teardownAndDestroy, the finalizer holder) destroyed it in between.
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  }
+
+  async watch(
+    pointer: Pointer,
+    listener: WatchListener,
+    options: WatchOptions = {},
+  ): Promise<void> {
+    const tail = Math.floor(options.tailEvents ?? 0);
+    const { startFromBookmark, signal } = options;
+    if (tail > 0 && startFromBookmark !== undefined) {
+      throw new TypeError('watch: use either tailEvents or startFromBookmark, not both');
+    }
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const kind = { namespace: pointer.namespace, type: pointer.type };
+    const codec = this.#codec(kind);
+    const key = this.#layout.resourceKey(pointer);
+    let start: number;
+    const initial: ResourceEvent[] = [];
+    if (startFromBookmark !== undefined) {
+      start = (await this.#checkBookmark(codec, startFromBookmark)) + 1;
+    } else if (tail > 0) {
+      const replay = await this.#replay(kind, (kv) => kv.key.toString() === key);
+      initial.push(...replay.events.slice(-tail));
+      start = replay.revision + 1;
+    } else {
+      const response = await client.kv.range({ key: Buffer.from(key) });
+      const kv = response.kvs[0];
+      initial.push(
+        kv
+          ? { type: 'created', resource: decodeResource(kv.value) }
+          : { type: 'destroyed', resource: createTombstone(toPointer(pointer)) },
+      );
+      start = Number(response.header.revision) + 1;
+    }
+    if (signal?.aborted) return;
+    const open = this.#register(key, false, kind, { aggregated: false, listener }, signal);
+    for (const event of initial) open.queue.push(event);
+    await this.#startWatch(open, client, start, (change) => {
+      const event = toEvent(change, codec);
+      if (event) open.queue.push(event);
+    });
+  }
+
+  async watchKind(
+    kind: Kind,
+    listener: WatchListener,
+    options: WatchKindOptions = {},
+  ): Promise<void> {
+    await this.#watchKind(kind, { aggregated: false, listener }, options);
+  }
+
+  async watchKindAggregated(
+    kind: Kind,
+    listener: AggregatedWatchListener,
+    options: WatchKindOptions = {},
+  ): Promise<void> {
+    await this.#watchKind(kind, { aggregated: true, listener }, options);
+  }
+
+  async kinds(): Promise<Kind[]> {
+    const client = await this.#connect();
+    const root = Buffer.from(this.#layout.root);
+    const response = await client.kv.range({
+      key: root,
+      range_end: prefixEnd(root),
+      keys_only: true,
+    });
+    const seen = new Map<string, Kind>();
+    for (const kv of response.kvs) {
+      const kind = this.#layout.parseKind(kv.key.toString());
+      if (kind) seen.set(`${kind.type}\u0000${kind.namespace}`, kind);
+    }
+    return [...seen.values()].sort(
+      (a, b) => compareStrings(a.type, b.type) || compareStrings(a.namespace, b.namespace),
+    );
+  }
+
+  async settled(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const open of this.#watches) {
+      const target = open.prefix
+        ? this.#writtenKinds.get(open.key)
+        : this.#writtenKeys.get(open.key);
+      if (target !== undefined && open.etcd) waits.push(open.etcd.received(target));
+    }
+    await Promise.all(waits);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const open of [...this.#watches]) open.queue.close();
+    if (this.#client !== undefined && this.#options.client === undefined) {
+      const client = await this.#client.catch(() => undefined);
+      client?.close();
+    }
+  }
+
+  // Reads and writes.
+
+  async #connect(): Promise<Etcd3> {
+    if (this.#closed) throw new Error('the etcd state is closed');
+    this.#client ??= this.#makeClient();
+    return this.#client;
+  }
+
+  async #makeClient(): Promise<Etcd3> {
+    if (this.#options.client) return this.#options.client;
+    // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
+    const { Etcd3: Client } = await import('etcd3');
+    return new Client({ hosts: [...(this.#options.endpoints ?? [])] });
+  }
+
+  async #read(pointer: Pointer): Promise<Stored | undefined> {
+    const client = await this.#connect();
+    const response = await client.kv.range({ key: Buffer.from(this.#layout.resourceKey(pointer)) });
+    this.#learnCluster(response);
+    const kv = response.kvs[0];
+    return kv ? { resource: decodeResource(kv.value), modRevision: kv.mod_revision } : undefined;
+  }
+
+  /** The matching resources of a kind, sorted by id, and the revision they were read at. */
+  async #listAt(
+    kind: Kind,
+    options: ListOptions,
+  ): Promise<{ resources: Resource[]; revision: number }> {
+    const client = await this.#connect();
+    const prefix = Buffer.from(this.#layout.resourcePrefix(kind));
+    const response = await client.kv.range({ key: prefix, range_end: prefixEnd(prefix) });
+    this.#learnCluster(response);
+    const filtered = hasFilters(options);
+    const resources: Resource[] = [];
+    for (const kv of response.kvs) {
+      const resource = decodeResource(kv.value);
+      if (!filtered || matchesFilters(resource, options)) resources.push(resource);
+    }
+    // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
+    resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
+    return { resources, revision: Number(response.header.revision) };
+  }
+
+  async #create(draft: Draft, owner: string): Promise<Resource> {
+    const created = await this.#tryCreate(draft, owner);
+    if (!created) throw alreadyExists(toPointer(draft.metadata));
+    return created;
+  }
+
+  /** Stores a new resource; undefined when the key is taken. */
+  async #tryCreate(draft: Draft, owner: string): Promise<Resource | undefined> {
+    const client = await this.#connect();
+    const md = draft.metadata;
+    const now = this.#now();
+    md.version = 1;
+    md.owner = owner;
+    md.created = now;
+    md.updated = now;
+    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
+    const key = Buffer.from(this.#layout.resourceKey(md));
+    const response = await client.kv.txn({
+      compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
+      success: [{ request_put: { key, value: encodeResource(draft) } }],
+    });
+    if (!response.succeeded) return undefined;
+    this.#wrote(md, Number(response.header.revision));
+    return freezeResource(draft);
+  }
+
+  #checkUpdate(current: Resource, version: number, options: UpdateOptions): void {
+    const md = current.metadata;
+    const owner = options.owner ?? '';
+    if (md.owner !== owner) throw ownerConflict(toPointer(md), owner, md.owner);
+    if (version !== md.version) throw versionConflict(toPointer(md), version, md.version);
+    checkPhase(current, options);
+  }
+
+  /**
+   * Writes `draft` as the next version of `current`, if the key is still at the revision it was
+   * read at; undefined when another writer came first.
+   */
+  async #swap(current: Stored, draft: Draft): Promise<Resource | undefined> {
+    const client = await this.#connect();
+    const md = draft.metadata;
+    const old = current.resource.metadata;
+    md.version = old.version + 1;
+    md.owner = old.owner;
+    md.created = old.created;
+    md.updated = this.#now();
+    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
+    const key = Buffer.from(this.#layout.resourceKey(md));
+    const response = await client.kv.txn({
+      compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
+      success: [{ request_put: { key, value: encodeResource(draft) } }],
+    });
+    if (!response.succeeded) return undefined;
+    this.#wrote(md, Number(response.header.revision));
+    return freezeResource(draft);
+  }
+
+  async #changeFinalizers(pointer: Pointer, change: (set: Set<string>) => void): Promise<void> {
+    for (;;) {
+      const current = await this.#read(pointer);
+      if (!current) throw new NotFoundError(toPointer(pointer));
+      const before = current.resource.metadata.finalizers;
+      const set = new Set(before);
+      change(set);
+      const finalizers = [...set];
+      if (finalizers.length === before.length && finalizers.every((f) => before.includes(f))) {
+        return;
+      }
+      const draft = toDraft(current.resource);
+      draft.metadata.finalizers = finalizers;
+      if (await this.#swap(current, draft)) return;
+    }
+  }
+
+  /** Resolves true if the resource was destroyed, false once its finalizers are gone. */
+  async #waitFinalizersEmpty(pointer: Pointer): Promise<boolean> {
+    const controller = new AbortController();
+    return new Promise<boolean>((resolve, reject) => {
+      this.watch(
+        pointer,
+        (event) => {
+          if (event.type === 'destroyed') {
+            controller.abort();
+            resolve(true);
+          } else if (
+            (event.type === 'created' || event.type === 'updated') &&
+            event.resource.metadata.finalizers.length === 0
+          ) {
+            controller.abort();
+            resolve(false);
+          } else if (event.type === 'errored') {
+            reject(event.error);
+          }
+        },
+        { signal: controller.signal },
+      ).catch(reject);
+    });
+  }
+
+  /** Notes a write's revision, for {@link settled}. */
+  #wrote(pointer: Pointer, revision: number): void {
+    this.#writtenKeys.set(this.#layout.resourceKey(pointer), revision);
+    this.#writtenKinds.set(this.#layout.resourcePrefix(pointer), revision);
+  }
+
+  #learnCluster(response: IRangeResponse): void {
+    this.#clusterId ??= response.header.cluster_id;
+  }
+
+  #codec(kind: Kind): BookmarkCodec {
+    return new BookmarkCodec(this.#clusterId ?? '', this.#layout.kindFolder(kind));
+  }
+
+  // Watches.
+
+  async #watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions): Promise<void> {
+    const tail = Math.floor(options.tailEvents ?? 0);
+    const { startFromBookmark, signal } = options;
+    if (options.bootstrap && (tail > 0 || startFromBookmark !== undefined)) {
+      throw new TypeError(
+        'watchKind: bootstrap cannot be combined with tailEvents or startFromBookmark',
+      );
+    }
+    if (tail > 0 && startFromBookmark !== undefined) {
+      throw new TypeError('watchKind: use either tailEvents or startFromBookmark, not both');
+    }
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const codec = this.#codec(kind);
+    const marker = { namespace: kind.namespace, type: kind.type };
+    const initial: (ResourceEvent | { marker: 'bootstrapped' | 'noop'; revision: number })[] = [];
+    let start: number;
+    if (startFromBookmark !== undefined) {
+      start = (await this.#checkBookmark(codec, startFromBookmark)) + 1;
+    } else if (tail > 0) {
+      const prefix = this.#layout.resourcePrefix(kind);
+      const replay = await this.#replay(kind, (kv) => kv.key.toString().startsWith(prefix));
+      initial.push(...replay.events.slice(-tail));
+      start = replay.revision + 1;
+    } else if (options.bootstrap) {
+      const { resources, revision } = await this.#listAt(kind, options);
+      for (const resource of resources) initial.push({ type: 'created', resource });
+      initial.push({ marker: 'bootstrapped', revision });
+      start = revision + 1;
+    } else {
+      start = (await this.#revision(client)) + 1;
+    }
+    if (options.bootstrapBookmark) initial.push({ marker: 'noop', revision: start - 1 });
+    if (signal?.aborted) return;
+    const open = this.#register(this.#layout.resourcePrefix(kind), true, kind, delivery, signal);
+    for (const event of initial) {
+      if ('marker' in event) {
+        const bookmark = codec.encode(event.revision);
+        open.queue.push({ type: event.marker, kind: marker, bookmark });
+      } else if (event.bookmark === undefined) {
+        // Bootstrap contents: already filtered by the list.
+        open.queue.push(event);
+      } else {
+        const seen = filterEvent(event, options);
+        if (seen) open.queue.push(seen);
+      }
+    }
+    await this.#startWatch(open, client, start, (change) => {
+      const event = toEvent(change, codec);
+      const seen = event && filterEvent(event, options);
+      if (seen) open.queue.push(seen);
+    });
+  }
+
+  #register(
+    key: string,
+    prefix: boolean,
+    kind: Kind,
+    delivery: Delivery,
+    signal: AbortSignal | undefined,
+  ): OpenWatch {
+    const open: OpenWatch = {
+      key,
+      prefix,
+      etcd: undefined,
+      queue: new WatchQueue(
+        { namespace: kind.namespace, type: kind.type },
+        delivery,
+        this.#capacity,
+        this.#onListenerError,
+        () => {
+          this.#watches.delete(open);
+          open.etcd?.close();
+        },
+      ),
+    };
+    this.#watches.add(open);
+    signal?.addEventListener('abort', () => open.queue.close(), { once: true });
+    return open;
+  }
+
+  /** Starts the etcd watch behind `open`, from revision `start` on. */
+  async #startWatch(
+    open: OpenWatch,
+    client: Etcd3,
+    start: number,
+    onChange: (change: EtcdChange) => void,
+  ): Promise<void> {
+    const key = Buffer.from(open.key);
+    try {
+      const etcd = await EtcdWatch.open(client, {
+        key,
+        ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
+        startRevision: start,
+        onChange,
+        onError: (error) => {
+          void this.#explain(client, error, etcd.lastRevision + 1).then((reason) =>
+            open.queue.fail(reason),
+          );
+        },
+      });
+      // The signal may have ended the watch while etcd accepted it.
+      if (open.queue.closed) etcd.close();
+      else open.etcd = etcd;
+    } catch (error) {
+      open.queue.fail(await this.#explain(client, error, start));
+    }
+  }
+
+  /** The error a watch ends with: compaction when `revision` is gone, else etcd's own. */
+  async #explain(client: Etcd3, error: unknown, revision: number): Promise<Error> {
+    try {
+      await client.kv.range({ key: Buffer.from(this.#layout.root), revision, count_only: true });
+    } catch (probe) {
+      if (COMPACTED.test(String(probe))) return new HistoryCompactedError(revision);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  /**
+   * The revision of a bookmark of this kind, if etcd still has the history after it.
+   * @throws InvalidBookmarkError otherwise.
+   */
+  async #checkBookmark(codec: BookmarkCodec, bookmark: string): Promise<number> {
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const decoded = codec.decode(bookmark);
+    try {
+      // A read at the bookmark's revision fails when it was compacted or is yet to come.
+      await client.kv.range({
+        key: Buffer.from(this.#layout.root),
+        revision: Math.max(decoded, 1),
+        count_only: true,
+      });
+    } catch (error) {
+      if (COMPACTED.test(String(error)) || FUTURE_REVISION.test(String(error))) {
+        throw new InvalidBookmarkError(bookmark);
+      }
+      throw error;
+    }
+    return decoded;
+  }
+
+  /**
+   * The changes of a kind etcd still has (those `match` keeps, oldest first), read with a
+   * watch from the oldest revision etcd has kept, up to a marker this writes into the kind's
+   * folder: its event proves the watch has read everything before it.
+   */
+  async #replay(
+    kind: Kind,
+    match: (kv: IKeyValue) => boolean,
+  ): Promise<{ events: ResourceEvent[]; revision: number }> {
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const codec = this.#codec(kind);
+    const markerKey = this.#layout.markerKey(kind);
+    const folder = Buffer.from(this.#layout.kindFolder(kind));
+    const events: ResourceEvent[] = [];
+    let markerSeen: (revision: number) => void = () => undefined;
+    const done = new Promise<number>((resolve) => {
+      markerSeen = resolve;
+    });
+    let markerRevision = Number.POSITIVE_INFINITY;
+    const watch = await EtcdWatch.open(client, {
+      key: folder,
+      rangeEnd: prefixEnd(folder),
+      startRevision: await this.#oldestRevision(client),
+      onChange: (change) => {
+        if (change.revision > markerRevision) return;
+        if (change.kv.key.toString() === markerKey) {
+          if (change.revision === markerRevision) markerSeen(change.revision);
+          return;
+        }
+        const event = toEvent(change, codec);
+        if (event && match(change.kv)) events.push(event);
+      },
+      onError: () => markerSeen(Number.NaN),
+    });
+    try {
+      const put = await client.kv.put({ key: Buffer.from(markerKey), value: Buffer.alloc(0) });
+      markerRevision = Number(put.header.revision);
+      if (watch.lastRevision >= markerRevision) markerSeen(markerRevision);
+      const revision = await done;
+      if (Number.isNaN(revision)) throw new HistoryCompactedError(watch.lastRevision + 1);
+      return { events, revision };
+    } finally {
+      watch.close();
+    }
+  }
+
+  /** The oldest revision etcd can still read: 1, or the revision it was last compacted at. */
+  async #oldestRevision(client: Etcd3): Promise<number> {
+    const readable = async (revision: number): Promise<boolean> => {
+      try {
+        await client.kv.range({ key: Buffer.from(this.#layout.root), revision, count_only: true });
+        return true;
+      } catch (error) {
+        if (COMPACTED.test(String(error))) return false;
+        throw error;
+      }
+    };
+    if (await readable(1)) return 1;
+    // Compacted: etcd does not say where, so search (only tail replays ask).
+    let lo = 1;
+    let hi = await this.#revision(client);
+    while (lo + 1 < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await readable(mid)) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  async #revision(client: Etcd3): Promise<number> {
+    const response = await client.kv.range({
+      key: Buffer.from(this.#layout.root),
+      count_only: true,
+    });
+    this.#learnCluster(response);
+    return Number(response.header.revision);
+  }
+
+  /** Bookmarks carry the cluster id: learn it before the first one is made. */
+  async #clusterKnown(client: Etcd3): Promise<void> {
+    if (this.#clusterId === undefined) await this.#revision(client);
+  }
+}
+
+function checkPhase(current: Resource, options: UpdateOptions): void {
+  const expected = options.expectedPhase ?? 'running';
+  if (expected !== 'any' && current.metadata.phase !== expected) {
+    throw phaseConflict(toPointer(current.metadata), expected, current.metadata.phase);
+  }
+}
+
+/** The state event of an etcd change of a resource key (a put without `prev` is a create). */
+function toEvent(change: EtcdChange, codec: BookmarkCodec): ResourceEvent | undefined {
+  const bookmark = codec.encode(change.revision);
+  if (change.type === 'delete') {
+    // Without the previous value (compacted away) there is nothing to tell the watcher.
+    if (!change.prev) return undefined;
+    return { type: 'destroyed', resource: decodeResource(change.prev.value), bookmark };
+  }
+  const resource = decodeResource(change.kv.value);
+  if (!change.prev || change.kv.version === '1') return { type: 'created', resource, bookmark };
+  return { type: 'updated', resource, old: decodeResource(change.prev.value), bookmark };
+}
+
+/**
+ * A {@link State} on etcd v3: the same semantics as the in-memory state (the same conformance
+ * suite), shared by every process that opens the same endpoints and prefix.
+ *
+ * @example
+ * const state = createEtcdState({ endpoints: ['http://127.0.0.1:2379'], prefix: '/cosi/demo' });
+ * await state.create(newResource({ namespace: 'default', type: 'Paths.test.cosi.dev', id: 'a' }, {}));
+ * await state.close();
+ */
+export function createEtcdState(options: EtcdStateOptions): EtcdState {
+  return new EtcdStateImpl(options);
+}

@@ -1,0 +1,106 @@
+import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
+
+/** One change read from an etcd watch: its revision, the key as now (put) and as before. */
+export interface EtcdChange {
+  readonly type: 'put' | 'delete';
+  readonly revision: number;
+  readonly kv: IKeyValue;
+  readonly prev: IKeyValue | undefined;
+}
+
+export interface EtcdWatchOptions {
+  /** A single key, or the start of a range with `rangeEnd`. */
+  readonly key: Buffer;
+  readonly rangeEnd?: Buffer;
+  /** The first revision to read. */
+  readonly startRevision: number;
+  readonly onChange: (change: EtcdChange) => void;
+  /** The watch ended on etcd's side (its revision was compacted away, or it was refused). */
+  readonly onError: (error: Error) => void;
+}
+
+/**
+ * An etcd watch that never loses or repeats a change across reconnects. The `etcd3` client
+ * re-creates its watches when the stream drops, but resumes from the store revision it last
+ * heard of, which is not always the revision of the last change it delivered. So this
+ * remembers the revision of the last change handed on, makes every reconnect resume right
+ * after it, and drops anything at or below it.
+ */
+export class EtcdWatch {
+  /** The revision of the last change handed on (the start revision - 1 before any). */
+  lastRevision: number;
+  readonly #watcher: Watcher;
+  readonly #waiters: { revision: number; resolve: () => void }[] = [];
+  #closed = false;
+
+  private constructor(client: Etcd3, options: EtcdWatchOptions) {
+    this.lastRevision = options.startRevision - 1;
+    const builder = client.watch().withPreviousKV().startRevision(String(options.startRevision));
+    if (options.rangeEnd === undefined) builder.key(options.key);
+    else builder.inRange({ start: options.key, end: options.rangeEnd });
+    const watcher = builder.watcher();
+    const onEvent =
+      (type: 'put' | 'delete') =>
+      (kv: IKeyValue, prev?: IKeyValue): void => {
+        const revision = Number(kv.mod_revision);
+        if (this.#closed || revision <= this.lastRevision) return;
+        this.lastRevision = revision;
+        options.onChange({ type, revision, kv, prev });
+        this.#wake();
+      };
+    watcher.on('put', onEvent('put'));
+    watcher.on('delete', onEvent('delete'));
+    watcher.on('disconnected', () => {
+      // Resume right after the last change handed on, whatever the client last heard of.
+      watcher.request.start_revision = String(this.lastRevision + 1);
+    });
+    watcher.on('error', (error: Error) => {
+      if (this.#closed) return;
+      options.onError(error);
+    });
+    this.#watcher = watcher;
+  }
+
+  /** Starts a watch and resolves once etcd has accepted it. */
+  static async open(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
+    const watch = new EtcdWatch(client, options);
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error): void => {
+        watch.#watcher.off('connected', onConnected);
+        reject(error);
+      };
+      const onConnected = (): void => {
+        watch.#watcher.off('error', onError);
+        resolve();
+      };
+      watch.#watcher.once('connected', onConnected);
+      watch.#watcher.once('error', onError);
+    });
+    return watch;
+  }
+
+  /** Resolves once a change at `revision` or later has been handed on (or the watch closed). */
+  async received(revision: number): Promise<void> {
+    if (this.#closed || this.lastRevision >= revision) return;
+    await new Promise<void>((resolve) => this.#waiters.push({ revision, resolve }));
+  }
+
+  /** Stops the watch on etcd; no change is handed on after this. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const waiter of this.#waiters.splice(0)) waiter.resolve();
+    // The client may be gone already (the state was closed): nothing left to cancel then.
+    this.#watcher.cancel().catch(() => undefined);
+  }
+
+  #wake(): void {
+    for (let i = this.#waiters.length - 1; i >= 0; i--) {
+      const waiter = this.#waiters[i] as { revision: number; resolve: () => void };
+      if (waiter.revision <= this.lastRevision) {
+        this.#waiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import type { Kind, Pointer } from '../engine/resource/pointer.js';
+
+/**
+ * Where resources live in etcd. Under the state's prefix, each kind has a folder
+ * `<prefix>/<namespace>/<type>/` (both URI-encoded, so neither can contain the separator):
+ * its resources are at `r/<id>` (the id raw, it is the last segment) and one marker key `m`
+ * sits beside them. The marker is written only to learn that a watch of the kind has caught up
+ * with the past (see `EtcdState`'s tail replay); it is never listed.
+ *
+ * A kind is then one contiguous key range, so a list is one range read and a watch of the kind
+ * one range watch; a resource is one key, so its watch is one key watch.
+ */
+export class KeyLayout {
+  readonly #root: string;
+
+  constructor(prefix: string) {
+    // `a/` and `a` are the same prefix: never two separators in a row.
+    this.#root = `${prefix.replace(/\/+$/, '')}/`;
+  }
+
+  /** Every key of this state starts with this. */
+  get root(): string {
+    return this.#root;
+  }
+
+  /** The folder of a kind: its resources and its marker. */
+  kindFolder(kind: Kind): string {
+    return `${this.#root}${encodeURIComponent(kind.namespace)}/${encodeURIComponent(kind.type)}/`;
+  }
+
+  /** The prefix of the resources of a kind. */
+  resourcePrefix(kind: Kind): string {
+    return `${this.kindFolder(kind)}r/`;
+  }
+
+  /** The marker key of a kind. */
+  markerKey(kind: Kind): string {
+    return `${this.kindFolder(kind)}m`;
+  }
+
+  resourceKey(pointer: Pointer): string {
+    return `${this.resourcePrefix(pointer)}${pointer.id}`;
+  }
+
+  /** The kind of a resource key under the root, or undefined for any other key. */
+  parseKind(key: string): Kind | undefined {
+    if (!key.startsWith(this.#root)) return undefined;
+    const [namespace, type, folder] = key.slice(this.#root.length).split('/', 3);
+    if (namespace === undefined || type === undefined || folder !== 'r') return undefined;
+    return { namespace: decodeURIComponent(namespace), type: decodeURIComponent(type) };
+  }
+}
+
+/** The end of the key range of all keys starting with `prefix` (etcd's `range_end`). */
+export function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if ((end[i] as number) < 0xff) {
+      end[i] = (end[i] as number) + 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  // All 0xff: to the end of the key space.
+  return Buffer.from([0]);
+}
