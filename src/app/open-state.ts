@@ -1,6 +1,7 @@
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import type { State } from '../engine/state/state.js';
-import { StateUrlError, type StateLocation } from './state-url.js';
+import { createEtcdState } from '../state-etcd/etcd-state.js';
+import type { StateLocation } from './state-url.js';
 
 /** A state opened from a {@link StateLocation}; `close` releases its connection. */
 export interface OpenedState {
@@ -13,17 +14,12 @@ export interface OpenedState {
  * Opens the state a `--state` URL names: a fresh in-memory one (on the wall clock), or the
  * state shared on etcd under the URL's prefix.
  *
- * @throws StateUrlError when the state cannot be opened.
+ * etcd is not asked anything here: an unreachable etcd shows in the first read or write.
  */
-export function openState(location: StateLocation): Promise<OpenedState> {
+export function openState(location: StateLocation): OpenedState {
   if (location.kind === 'memory') {
-    return Promise.resolve({
-      state: createInMemoryState(),
-      location,
-      close: () => Promise.resolve(),
-    });
+    return { state: createInMemoryState(), location, close: () => Promise.resolve() };
   }
-  return Promise.reject(
-    new StateUrlError('etcd states are not available in this build yet: use --state memory'),
-  );
+  const state = createEtcdState({ endpoints: [location.endpoint], prefix: location.prefix });
+  return { state, location, close: () => state.close() };
 }

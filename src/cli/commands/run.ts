@@ -140,7 +140,7 @@ export async function runRuntime(
   let served: ServedProject | undefined;
   let watcher: FileWatcher | undefined;
   try {
-    opened = await openStateOrFail(location);
+    opened = openState(location);
     if (location.kind === 'etcd') {
       election = createEtcdLeaderElection({
         endpoint: location.endpoint,
@@ -160,6 +160,13 @@ export async function runRuntime(
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
       ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof ConfigError) throw error;
+      // The state is unreachable or refused the manifests: said in one line, not a stack.
+      throw new CliError(
+        `could not start on ${formatStateLocation(location)}: ${toError(error).message}`,
+        EXIT.findings,
+      );
     });
     if (!('project' in start)) {
       io.stderr.write(renderFindings(start.findings, colors));
@@ -225,14 +232,6 @@ function stateLocation(url: string): StateLocation {
   } catch (error) {
     if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
     throw error;
-  }
-}
-
-async function openStateOrFail(location: StateLocation): Promise<OpenedState> {
-  try {
-    return await openState(location);
-  } catch (error) {
-    throw new CliError(`--state ${formatStateLocation(location)}: ${toError(error).message}`);
   }
 }
 
