@@ -6,7 +6,7 @@
 export async function waitFor<T>(
   condition: () => T | Promise<T>,
   timeoutMs: number,
-  what = 'the condition',
+  what: string | (() => string) = 'the condition',
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -21,7 +21,7 @@ export async function waitFor<T>(
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,0 +1,151 @@
+import { Etcd3 } from 'etcd3';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runProject } from '../../src/app/run-project.js';
+import { pointerKey } from '../../src/engine/resource/pointer.js';
+import type { Resource } from '../../src/engine/resource/resource.js';
+import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { REPO } from './run-cli.js';
+
+/**
+ * `cosi run` as processes on a real etcd: the built CLI (dist/), as a user starts it. Every wait
+ * is for a condition (a stderr line, the state in etcd), bounded; none is a fixed sleep.
+ */
+describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
+  let etcd: EtcdServer;
+  let dir: string;
+  let processes: CosiProcess[] = [];
+  let prefixCount = 0;
+  let prefix: string;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+  }, 60_000);
+  afterAll(async () => {
+    await etcd.stop();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    prefix = `/run-test-${++prefixCount}`;
+  });
+  afterEach(async () => {
+    for (const p of processes) p.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.exited));
+    processes = [];
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const stateUrl = (): string => `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+  const start = (ttl: string): CosiProcess => {
+    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--watch', '--lease-ttl', ttl]);
+    processes.push(p);
+    return p;
+  };
+
+  it('two processes: one leads; killed, the other takes over and converges an edit, nothing lost or duplicated', async () => {
+    const a = start('3s');
+    await a.waitForLine(/elected leader/);
+    const b = start('3s');
+    await b.waitForLine(/applied 5 resources/);
+    // b waits as a candidate: it never said it leads while a lives.
+    await waitFor(() => electionKeys().then((keys) => keys.length === 2), 20_000, 'two candidates');
+    expect(b.stderr()).not.toMatch(/elected leader/);
+    await expectConverged(await singleRun());
+
+    a.kill('SIGKILL');
+    await a.exited;
+    // An edit while nobody leads: b (watching) applies it, then leads once a's lease expired.
+    const vms = path.join(dir, 'vms.yaml');
+    await writeFile(
+      vms,
+      (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 3') +
+        '---\nmetadata: { type: vm, id: web-3 }\nspec: { cpus: 1, image: debian, host: node-b }\n',
+    );
+    await b.waitForLine(/applied 6 resources \(1 created, 1 updated/);
+    await b.waitForLine(/elected leader/, 20_000);
+    await expectConverged(await singleRun());
+
+    b.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+    expect(b.stderr()).toMatch(/shutting down \(SIGTERM\)/);
+    // Its lease was revoked at shutdown: no candidate is left in the election.
+    expect(await electionKeys()).toEqual([]);
+  }, 120_000);
+
+  it('recovers when etcd restarts mid-run', async () => {
+    const a = start('10s');
+    await a.waitForLine(/elected leader/);
+    await expectConverged(await singleRun());
+
+    await etcd.restart();
+    const vms = path.join(dir, 'vms.yaml');
+    await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 2'));
+    await a.waitForLine(/applied 5 resources \(0 created, 1 updated/, 30_000);
+    await expectConverged(await singleRun());
+    // Still the same process, still leading: it never lost its lease nor exited.
+    expect(a.stderr()).not.toMatch(/lost leadership|shutting down/);
+
+    a.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+  }, 120_000);
+
+  /** What one in-memory run of the project (as it is on disk now) converges to. */
+  async function singleRun(): Promise<Map<string, unknown>> {
+    const run = await runProject({ files: [dir], cwd: dir });
+    expect(run.outcome?.report?.converged).toBe(true);
+    return comparable(run.outcome?.snapshot.resources ?? []);
+  }
+
+  /** Waits (bounded) until the state in etcd holds exactly `expected`. */
+  async function expectConverged(expected: Map<string, unknown>): Promise<void> {
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    let last = new Map<string, unknown>();
+    try {
+      await waitFor(
+        async () => {
+          last = comparable((await takeSnapshot(state)).resources);
+          return JSON.stringify([...last]) === JSON.stringify([...expected]);
+        },
+        30_000,
+        () => 'the state on etcd to equal a single in-memory run',
+      );
+    } catch (error) {
+      // Shows the difference rather than only the timeout.
+      expect([...last]).toEqual([...expected]);
+      throw error;
+    } finally {
+      await state.close();
+    }
+  }
+
+  async function electionKeys(): Promise<string[]> {
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      return await client.getAll().prefix(`${prefix}/election/`).keys();
+    } finally {
+      client.close();
+    }
+  }
+});
+
+/**
+ * Resources by pointer, without what differs between runs: versions, timestamps, and the order
+ * in which concurrent controllers added their finalizers (a set).
+ */
+function comparable(resources: readonly Resource[]): Map<string, unknown> {
+  const entries = resources.map((r): [string, unknown] => {
+    const { version: _v, created: _c, updated: _u, finalizers, ...metadata } = r.metadata;
+    return [
+      pointerKey(r.metadata),
+      { metadata: { ...metadata, finalizers: [...finalizers].sort() }, spec: r.spec },
+    ];
+  });
+  return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
