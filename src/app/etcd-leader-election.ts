@@ -1,4 +1,4 @@
-import { Etcd3, type Campaign, type Lease } from 'etcd3';
+import type { Campaign, Election, Etcd3, Lease } from 'etcd3';
 
 /** How a process takes part in a leader election on etcd. */
 export interface EtcdLeaderElectionOptions {
@@ -54,8 +54,13 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
   if (!Number.isInteger(options.ttl) || options.ttl < 1) {
     throw new RangeError(`the lease TTL is whole seconds, at least 1: got ${options.ttl}`);
   }
-  const client = new Etcd3({ hosts: options.endpoint });
-  const election = client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
+  // etcd3 (and gRPC under it) loads on the first campaign: importing this module costs nothing.
+  let client: Etcd3 | undefined;
+  const connect = async (): Promise<Election> => {
+    const { Etcd3: Client } = await import('etcd3');
+    client ??= new Client({ hosts: options.endpoint });
+    return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
+  };
   const renewDeadline = (options.ttl * 1000 * 2) / 3;
   let campaign: Campaign | undefined;
   let leading = false;
@@ -84,12 +89,15 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       } catch {
         // Unreachable etcd: the lease expires by itself after its TTL.
       } finally {
-        client.close();
+        client?.close();
       }
     })());
 
-  const elect = (signal: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
+  const elect = async (signal: AbortSignal): Promise<void> => {
+    const election = await connect();
+    // Closed while connecting: the close found no client to close.
+    if (closed) client?.close();
+    return new Promise<void>((resolve, reject) => {
       if (closed || signal.aborted) {
         reject(new Error('the election was closed before this candidate was elected'));
         return;
@@ -124,6 +132,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         else reject(error);
       });
     });
+  };
 
   return {
     elect,

@@ -11,7 +11,7 @@ import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitFor } from '../support/wait-for.js';
-import { REPO } from './run-cli.js';
+import { cli, REPO } from './run-cli.js';
 
 /**
  * `cosi run` as processes on a real etcd: the built CLI (dist/), as a user starts it. Every wait
@@ -71,6 +71,28 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     await b.waitForLine(/applied 6 resources \(1 created, 1 updated/);
     await b.waitForLine(/elected leader/, 20_000);
     await expectConverged(await singleRun());
+
+    // The running system, read without running the project: get and graph --resources.
+    const got = await cli(['get', 'vm', '--state', stateUrl(), '-o', 'name']);
+    expect(got).toMatchObject({ code: 0, stderr: '' });
+    expect(got.stdout.split('\n').filter(Boolean)).toEqual([
+      'vms.example.org/db-1',
+      'vms.example.org/web-1',
+      'vms.example.org/web-2',
+      'vms.example.org/web-3',
+    ]);
+    const graph = await cli([
+      'graph',
+      '-f',
+      dir,
+      '--resources',
+      '--state',
+      stateUrl(),
+      '-o',
+      'json',
+    ]);
+    expect(graph.code).toBe(0);
+    expect(graph.stdout).toContain('web-3');
 
     b.kill('SIGTERM');
     expect(await b.exited).toBe(0);

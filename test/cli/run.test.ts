@@ -118,6 +118,20 @@ describe('cosi run (in memory)', () => {
     expect(parseLeaseTtl('10s')).toBe(10);
   });
 
+  it('get and graph --state: usage errors, and an unreachable state in one line', async () => {
+    const bad = await cli(['get', 'vm', '--state', 'etcd://nowhere']);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toContain('--state: "etcd://nowhere" has no port');
+    const noResources = await cli(['graph', '-f', dir, '--state', 'etcd://127.0.0.1:1']);
+    expect(noResources.code).toBe(2);
+    expect(noResources.stderr).toContain('give --resources too');
+    const unreachable = await cli(['get', 'vm', '--state', 'etcd://127.0.0.1:1/x']);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /^cosi: --state etcd:\/\/127\.0\.0\.1:1\/x: could not read it: /,
+    );
+  }, 60_000);
+
   it('exits 1 in one line when etcd cannot be reached', async () => {
     const h = harness(dir);
     // Port 1 on loopback: nothing listens there.
