@@ -50,9 +50,9 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
   };
 
   it('two processes: one leads; killed, the other takes over and converges an edit, nothing lost or duplicated', async () => {
-    const a = start('3s');
+    const a = start('4s');
     await a.waitForLine(/elected leader/);
-    const b = start('3s');
+    const b = start('4s');
     await b.waitForLine(/applied 5 resources/);
     // b waits as a candidate: it never said it leads while a lives.
     await waitFor(() => electionKeys().then((keys) => keys.length === 2), 20_000, 'two candidates');
@@ -100,6 +100,20 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     // Its lease was revoked at shutdown: no candidate is left in the election.
     expect(await electionKeys()).toEqual([]);
   }, 120_000);
+
+  it('a leader whose lease is revoked stops leading and exits 1, as controller-runtime does', async () => {
+    const a = start('4s');
+    await a.waitForLine(/elected leader/);
+    const [key] = await electionKeys();
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      await client.leaseClient.leaseRevoke({ ID: key?.split('/').pop() ?? '' });
+    } finally {
+      client.close();
+    }
+    expect(await a.exited).toBe(1);
+    expect(a.stderr()).toMatch(/shutting down \(lost leadership: /);
+  }, 60_000);
 
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
