@@ -35,7 +35,7 @@ import type {
 import { createTombstone } from '../engine/state/tombstone.js';
 import { filterEvent, hasFilters, matchesFilters } from '../engine/state/watch-filters.js';
 import { BookmarkCodec } from './bookmark.js';
-import { EtcdWatch, type EtcdChange } from './etcd-watch.js';
+import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.js';
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { decodeResource, encodeResource } from './resource-codec.js';
 import { WatchQueue, type Delivery } from './watch-queue.js';
@@ -62,9 +62,11 @@ export interface EtcdStateOptions {
 /** What {@link createEtcdState} returns: a {@link State} on etcd, and its lifecycle. */
 export interface EtcdState extends State {
   /**
-   * Resolves once every open watch of this state has received the changes this state wrote
-   * so far (their listeners are then called in the next microtasks). Tests and callers that
-   * must see their own writes on a watch wait with it instead of sleeping.
+   * Resolves once this state's requests under way are done (an operation waiting on a watch,
+   * as `teardownAndDestroy` on finalizers, counts as idle) and every open watch of this state
+   * has received the changes this state wrote so far; their listeners are then called in the
+   * next microtasks. Tests, and callers that must see their own writes on a watch, wait with
+   * it instead of sleeping. Changes written by other clients are not waited for.
    */
   settled(): Promise<void>;
   /** Ends every watch and, when the state made its client, closes it. */
@@ -117,6 +119,9 @@ class EtcdStateImpl implements EtcdState {
   readonly #writtenKeys = new Map<string, number>();
   readonly #writtenKinds = new Map<string, number>();
   #closed = false;
+  /** etcd requests (and watch openings) under way, for {@link settled}. */
+  #inFlight = 0;
+  #onIdle: (() => void)[] = [];
 
   constructor(options: EtcdStateOptions) {
     if (options.client === undefined && (options.endpoints ?? []).length === 0) {
@@ -232,7 +237,7 @@ class EtcdStateImpl implements EtcdState {
       if (md.owner !== owner) throw ownerConflict(toPointer(pointer), owner, md.owner);
       if (md.finalizers.length > 0) throw pendingFinalizers(toPointer(pointer), md.finalizers);
       const keyBuffer = Buffer.from(key);
-      const response = await client.kv.txn({
+      const response = await this.#kv(client).txn({
         compare: [
           { key: keyBuffer, target: 'Mod', result: 'Equal', mod_revision: current.modRevision },
         ],
@@ -296,7 +301,7 @@ class EtcdStateImpl implements EtcdState {
       initial.push(...replay.events.slice(-tail));
       start = replay.revision + 1;
     } else {
-      const response = await client.kv.range({ key: Buffer.from(key) });
+      const response = await this.#kv(client).range({ key: Buffer.from(key) });
       const kv = response.kvs[0];
       initial.push(
         kv
@@ -310,7 +315,8 @@ class EtcdStateImpl implements EtcdState {
     for (const event of initial) open.queue.push(event);
     await this.#startWatch(open, client, start, (change) => {
       const event = toEvent(change, codec);
-      if (event) open.queue.push(event);
+      if (event instanceof Error) open.queue.fail(event);
+      else open.queue.push(event);
     });
   }
 
@@ -333,7 +339,7 @@ class EtcdStateImpl implements EtcdState {
   async kinds(): Promise<Kind[]> {
     const client = await this.#connect();
     const root = Buffer.from(this.#layout.root);
-    const response = await client.kv.range({
+    const response = await this.#kv(client).range({
       key: root,
       range_end: prefixEnd(root),
       keys_only: true,
@@ -349,14 +355,20 @@ class EtcdStateImpl implements EtcdState {
   }
 
   async settled(): Promise<void> {
-    const waits: Promise<void>[] = [];
-    for (const open of this.#watches) {
-      const target = open.prefix
-        ? this.#writtenKinds.get(open.key)
-        : this.#writtenKeys.get(open.key);
-      if (target !== undefined && open.etcd) waits.push(open.etcd.received(target));
-    }
-    await Promise.all(waits);
+    // An operation is a chain of requests: it is over once no request has followed the last
+    // one by the next macrotask turn.
+    do {
+      while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+      const waits: Promise<void>[] = [];
+      for (const open of this.#watches) {
+        const target = open.prefix
+          ? this.#writtenKinds.get(open.key)
+          : this.#writtenKeys.get(open.key);
+        if (target !== undefined && open.etcd) waits.push(open.etcd.received(target));
+      }
+      await Promise.all(waits);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } while (this.#inFlight > 0);
   }
 
   async close(): Promise<void> {
@@ -377,6 +389,28 @@ class EtcdStateImpl implements EtcdState {
     return this.#client;
   }
 
+  /** The client's KV calls, counted while under way (see {@link settled}). */
+  #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> {
+    return {
+      range: async (request) => this.#track(client.kv.range(request)),
+      txn: async (request) => this.#track(client.kv.txn(request)),
+      put: async (request) => this.#track(client.kv.put(request)),
+    };
+  }
+
+  async #opening(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
+    return this.#track(EtcdWatch.open(client, options));
+  }
+
+  async #track<T>(request: Promise<T>): Promise<T> {
+    this.#inFlight++;
+    try {
+      return await request;
+    } finally {
+      if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
+    }
+  }
+
   async #makeClient(): Promise<Etcd3> {
     if (this.#options.client) return this.#options.client;
     // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
@@ -386,7 +420,9 @@ class EtcdStateImpl implements EtcdState {
 
   async #read(pointer: Pointer): Promise<Stored | undefined> {
     const client = await this.#connect();
-    const response = await client.kv.range({ key: Buffer.from(this.#layout.resourceKey(pointer)) });
+    const response = await this.#kv(client).range({
+      key: Buffer.from(this.#layout.resourceKey(pointer)),
+    });
     this.#learnCluster(response);
     const kv = response.kvs[0];
     return kv ? { resource: decodeResource(kv.value), modRevision: kv.mod_revision } : undefined;
@@ -399,7 +435,7 @@ class EtcdStateImpl implements EtcdState {
   ): Promise<{ resources: Resource[]; revision: number }> {
     const client = await this.#connect();
     const prefix = Buffer.from(this.#layout.resourcePrefix(kind));
-    const response = await client.kv.range({ key: prefix, range_end: prefixEnd(prefix) });
+    const response = await this.#kv(client).range({ key: prefix, range_end: prefixEnd(prefix) });
     this.#learnCluster(response);
     const filtered = hasFilters(options);
     const resources: Resource[] = [];
@@ -429,7 +465,7 @@ class EtcdStateImpl implements EtcdState {
     md.updated = now;
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const key = Buffer.from(this.#layout.resourceKey(md));
-    const response = await client.kv.txn({
+    const response = await this.#kv(client).txn({
       compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
       success: [{ request_put: { key, value: encodeResource(draft) } }],
     });
@@ -460,7 +496,7 @@ class EtcdStateImpl implements EtcdState {
     md.updated = this.#now();
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
     const key = Buffer.from(this.#layout.resourceKey(md));
-    const response = await client.kv.txn({
+    const response = await this.#kv(client).txn({
       compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
       success: [{ request_put: { key, value: encodeResource(draft) } }],
     });
@@ -576,7 +612,11 @@ class EtcdStateImpl implements EtcdState {
     }
     await this.#startWatch(open, client, start, (change) => {
       const event = toEvent(change, codec);
-      const seen = event && filterEvent(event, options);
+      if (event instanceof Error) {
+        open.queue.fail(event);
+        return;
+      }
+      const seen = filterEvent(event, options);
       if (seen) open.queue.push(seen);
     });
   }
@@ -617,7 +657,7 @@ class EtcdStateImpl implements EtcdState {
   ): Promise<void> {
     const key = Buffer.from(open.key);
     try {
-      const etcd = await EtcdWatch.open(client, {
+      const etcd = await this.#opening(client, {
         key,
         ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
         startRevision: start,
@@ -639,7 +679,11 @@ class EtcdStateImpl implements EtcdState {
   /** The error a watch ends with: compaction when `revision` is gone, else etcd's own. */
   async #explain(client: Etcd3, error: unknown, revision: number): Promise<Error> {
     try {
-      await client.kv.range({ key: Buffer.from(this.#layout.root), revision, count_only: true });
+      await this.#kv(client).range({
+        key: Buffer.from(this.#layout.root),
+        revision,
+        count_only: true,
+      });
     } catch (probe) {
       if (COMPACTED.test(String(probe))) return new HistoryCompactedError(revision);
     }
@@ -656,7 +700,7 @@ class EtcdStateImpl implements EtcdState {
     const decoded = codec.decode(bookmark);
     try {
       // A read at the bookmark's revision fails when it was compacted or is yet to come.
-      await client.kv.range({
+      await this.#kv(client).range({
         key: Buffer.from(this.#layout.root),
         revision: Math.max(decoded, 1),
         count_only: true,
@@ -690,7 +734,7 @@ class EtcdStateImpl implements EtcdState {
       markerSeen = resolve;
     });
     let markerRevision = Number.POSITIVE_INFINITY;
-    const watch = await EtcdWatch.open(client, {
+    const watch = await this.#opening(client, {
       key: folder,
       rangeEnd: prefixEnd(folder),
       startRevision: await this.#oldestRevision(client),
@@ -700,13 +744,20 @@ class EtcdStateImpl implements EtcdState {
           if (change.revision === markerRevision) markerSeen(change.revision);
           return;
         }
+        if (!match(change.kv)) return;
         const event = toEvent(change, codec);
-        if (event && match(change.kv)) events.push(event);
+        // At the oldest end of the history a change may have lost its previous value to
+        // compaction: the replay starts after it, with what can be told in full.
+        if (event instanceof Error) events.length = 0;
+        else events.push(event);
       },
       onError: () => markerSeen(Number.NaN),
     });
     try {
-      const put = await client.kv.put({ key: Buffer.from(markerKey), value: Buffer.alloc(0) });
+      const put = await this.#kv(client).put({
+        key: Buffer.from(markerKey),
+        value: Buffer.alloc(0),
+      });
       markerRevision = Number(put.header.revision);
       if (watch.lastRevision >= markerRevision) markerSeen(markerRevision);
       const revision = await done;
@@ -721,7 +772,11 @@ class EtcdStateImpl implements EtcdState {
   async #oldestRevision(client: Etcd3): Promise<number> {
     const readable = async (revision: number): Promise<boolean> => {
       try {
-        await client.kv.range({ key: Buffer.from(this.#layout.root), revision, count_only: true });
+        await this.#kv(client).range({
+          key: Buffer.from(this.#layout.root),
+          revision,
+          count_only: true,
+        });
         return true;
       } catch (error) {
         if (COMPACTED.test(String(error))) return false;
@@ -741,7 +796,7 @@ class EtcdStateImpl implements EtcdState {
   }
 
   async #revision(client: Etcd3): Promise<number> {
-    const response = await client.kv.range({
+    const response = await this.#kv(client).range({
       key: Buffer.from(this.#layout.root),
       count_only: true,
     });
@@ -762,17 +817,23 @@ function checkPhase(current: Resource, options: UpdateOptions): void {
   }
 }
 
-/** The state event of an etcd change of a resource key (a put without `prev` is a create). */
-function toEvent(change: EtcdChange, codec: BookmarkCodec): ResourceEvent | undefined {
+/**
+ * The state event of an etcd change of a resource key: a put of the key's first version is a
+ * create. etcd reads the previous value from its history; when compaction has removed it, the
+ * change cannot be told as an update or a destroy, and the watch must end (a
+ * {@link HistoryCompactedError}).
+ */
+function toEvent(change: EtcdChange, codec: BookmarkCodec): ResourceEvent | HistoryCompactedError {
   const bookmark = codec.encode(change.revision);
+  const { prev } = change;
   if (change.type === 'delete') {
-    // Without the previous value (compacted away) there is nothing to tell the watcher.
-    if (!change.prev) return undefined;
-    return { type: 'destroyed', resource: decodeResource(change.prev.value), bookmark };
+    if (!prev) return new HistoryCompactedError(change.revision - 1);
+    return { type: 'destroyed', resource: decodeResource(prev.value), bookmark };
   }
   const resource = decodeResource(change.kv.value);
-  if (!change.prev || change.kv.version === '1') return { type: 'created', resource, bookmark };
-  return { type: 'updated', resource, old: decodeResource(change.prev.value), bookmark };
+  if (change.kv.version === '1') return { type: 'created', resource, bookmark };
+  if (!prev) return new HistoryCompactedError(change.revision - 1);
+  return { type: 'updated', resource, old: decodeResource(prev.value), bookmark };
 }
 
 /**

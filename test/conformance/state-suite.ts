@@ -7,7 +7,9 @@
  * describeStateConformance('in-memory', ({ now }) => createInMemoryState({ now }));
  *
  * Watch delivery is asynchronous, so tests wait with {@link settle} (a few macrotask turns), never
- * with real sleeps; timestamps come from the injected clock.
+ * with real sleeps; timestamps come from the injected clock. A backend whose watches travel over
+ * a network (etcd) adds a `settle` hook ({@link StateConformanceHooks}) that waits until its
+ * watches have received what was written.
  */
 import { describe, expect, it } from 'vitest';
 import {

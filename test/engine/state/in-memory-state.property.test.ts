@@ -5,11 +5,17 @@
  *
  * Versions are per incarnation: while a resource exists every write bumps its version by exactly
  * one; destroying it and creating it again starts over at 1, as in COSI.
+ *
+ * The same properties hold for the etcd state (against a real etcd, with fewer runs); only object
+ * identity differs: the in-memory state hands out the stored objects themselves, etcd decodes
+ * copies, so there "the same resource" is checked as equal rather than identical.
  */
+import type { Etcd3 } from 'etcd3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ConflictError,
+  createEtcdState,
   createInMemoryState,
   isNotFound,
   newResource,
@@ -23,6 +29,26 @@ import {
   labelQuery,
   type StateEvent,
 } from '../../../src/index.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../../support/etcd-server.js';
+
+/** A state under test, made fresh for every run. */
+interface OpenedState {
+  readonly state: State;
+  /** Resolves once the state's watches have received every change written so far. */
+  readonly settled: () => Promise<void>;
+  readonly close: () => Promise<void>;
+}
+
+interface Backend {
+  readonly name: string;
+  readonly runs: number;
+  /** Whether reads and events hand out the stored objects themselves (in memory). */
+  readonly sharesObjects: boolean;
+  readonly open: (now: () => number) => OpenedState;
+}
+
+/** "The same resource": identical where the backend shares stored objects, else equal. */
+type Same = (actual: unknown, expected: unknown) => void;
 
 interface Spec {
   value: number;
@@ -302,7 +328,7 @@ const fromModel = (model: Model): Snapshot[] =>
  * follows from the previous one: created at version 1, updated at +1 with the right `old`,
  * destroyed with the last stored state.
  */
-function replay(events: readonly StateEvent[]): Map<string, Resource> {
+function replay(events: readonly StateEvent[], same: Same): Map<string, Resource> {
   const live = new Map<string, Resource>();
   for (const event of events) {
     if (!isResourceEvent(event)) continue;
@@ -316,13 +342,13 @@ function replay(events: readonly StateEvent[]): Map<string, Resource> {
         break;
       case 'updated':
         expect(previous).toBeDefined();
-        expect(event.old).toBe(previous);
+        same(event.old, previous);
         expect(version).toBe(previous!.metadata.version + 1);
         expect(event.resource.metadata.created).toBe(previous!.metadata.created);
         live.set(eventId, event.resource);
         break;
       case 'destroyed':
-        expect(event.resource).toBe(previous);
+        same(event.resource, previous);
         live.delete(eventId);
         break;
     }
@@ -352,9 +378,17 @@ interface Trace {
 }
 
 /** Runs the ops against a fresh state and the model, recording everything there is to check. */
-async function simulate(ops: readonly Op[]): Promise<Trace> {
+async function simulate(backend: Backend, ops: readonly Op[]): Promise<Trace> {
   let tick = 0;
-  const state = createInMemoryState({ now: () => ++tick });
+  const opened = backend.open(() => ++tick);
+  try {
+    return await record(opened, ops);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function record({ state, settled }: OpenedState, ops: readonly Op[]): Promise<Trace> {
   const model = new Model();
   const events: StateEvent[] = [];
   await state.watchKind(KIND, (event) => events.push(event));
@@ -390,49 +424,58 @@ async function simulate(ops: readonly Op[]): Promise<Trace> {
     }
     steps.push({ op, actual, expected, listed, got, model: fromModel(model), queried });
   }
+  await settled();
   await nextTurn();
   return { steps, events, final: await state.list<Spec>(KIND) };
 }
 
 const opsArb = fc.array(opArb, { minLength: 1, maxLength: 40, size: 'max' });
-const RUNS = { numRuns: 150 };
+/** The properties, against one backend. */
+function describeAgainstModel(backend: () => Backend): void {
+  const runs = (): { numRuns: number } => ({ numRuns: backend().runs });
+  const same: Same = (actual, expected) => {
+    if (backend().sharesObjects) expect(actual).toBe(expected);
+    else expect(actual).toEqual(expected);
+  };
 
-describe('in-memory state against a model', () => {
   it('agrees with the model on the outcome of every operation', async () => {
     await fc.assert(
       fc.asyncProperty(opsArb, async (ops) => {
-        for (const step of (await simulate(ops)).steps) {
+        for (const step of (await simulate(backend(), ops)).steps) {
           expect(step.actual, JSON.stringify(step.op)).toBe(step.expected);
         }
       }),
-      RUNS,
+      runs(),
     );
   });
 
   it('answers label equality and owner queries as a filter of the full list would', async () => {
     await fc.assert(
       fc.asyncProperty(opsArb, async (ops) => {
-        for (const step of (await simulate(ops)).steps) {
+        for (const step of (await simulate(backend(), ops)).steps) {
           for (const { listed, keep } of step.queried) {
             expect(listed, JSON.stringify(step.op)).toEqual(step.listed.filter(keep));
           }
         }
       }),
-      RUNS,
+      runs(),
     );
   });
 
   it('agrees with the model on every read: nothing is lost, nothing comes back', async () => {
     await fc.assert(
       fc.asyncProperty(opsArb, async (ops) => {
-        for (const step of (await simulate(ops)).steps) {
+        for (const step of (await simulate(backend(), ops)).steps) {
           expect(step.listed.map(fromState), JSON.stringify(step.op)).toEqual(step.model);
           for (const [eachId, got] of step.got) {
-            expect(got).toBe(step.listed.find((r) => r.metadata.id === eachId));
+            same(
+              got,
+              step.listed.find((r) => r.metadata.id === eachId),
+            );
           }
         }
       }),
-      RUNS,
+      runs(),
     );
   });
 
@@ -440,27 +483,27 @@ describe('in-memory state against a model', () => {
     await fc.assert(
       fc.asyncProperty(opsArb, async (ops) => {
         let before = new Map<string, Resource<Spec>>();
-        for (const step of (await simulate(ops)).steps) {
+        for (const step of (await simulate(backend(), ops)).steps) {
           for (const r of step.listed) {
             const earlier = before.get(r.metadata.id);
             if (!earlier) continue;
             expect(r.metadata.version).toBeGreaterThanOrEqual(earlier.metadata.version);
             expect(r.metadata.version - earlier.metadata.version).toBeLessThanOrEqual(2);
             expect(r.metadata.created).toBe(earlier.metadata.created);
-            if (r.metadata.version === earlier.metadata.version) expect(r).toBe(earlier);
+            if (r.metadata.version === earlier.metadata.version) same(r, earlier);
             else expect(r.metadata.updated).toBeGreaterThan(earlier.metadata.updated);
           }
           before = new Map(step.listed.map((r) => [r.metadata.id, r]));
         }
       }),
-      RUNS,
+      runs(),
     );
   });
 
   it('never destroys a resource that still has finalizers', async () => {
     await fc.assert(
       fc.asyncProperty(opsArb, async (ops) => {
-        const { steps, events } = await simulate(ops);
+        const { steps, events } = await simulate(backend(), ops);
         // Every disappearance is announced by one destroyed event...
         let disappearances = 0;
         let before = new Set<string>();
@@ -476,23 +519,66 @@ describe('in-memory state against a model', () => {
           if (event.type === 'created' || event.type === 'updated') {
             last.set(event.resource.metadata.id, event.resource);
           } else if (event.type === 'destroyed') {
-            expect(event.resource).toBe(last.get(event.resource.metadata.id));
+            same(event.resource, last.get(event.resource.metadata.id));
             expect(event.resource.metadata.finalizers).toEqual([]);
           }
         }
       }),
-      RUNS,
+      runs(),
     );
   });
 
   it('delivers a watch stream, one version up per write, that replays to the stored state', async () => {
     await fc.assert(
       fc.asyncProperty(opsArb, async (ops) => {
-        const { events, final } = await simulate(ops);
-        const replayed = replay(events);
+        const { events, final } = await simulate(backend(), ops);
+        const replayed = replay(events, same);
         expect([...replayed.values()].sort(byId)).toEqual(final);
       }),
-      RUNS,
+      runs(),
     );
   });
+}
+
+const inMemory: Backend = {
+  name: 'in-memory',
+  runs: 150,
+  sharesObjects: true,
+  open: (now) => ({
+    state: createInMemoryState({ now }),
+    settled: async () => undefined,
+    close: async () => undefined,
+  }),
+};
+
+describe('in-memory state against a model', () => {
+  describeAgainstModel(() => inMemory);
+});
+
+describe.skipIf(!etcdAvailable)('etcd state against a model', () => {
+  // A real etcd on a machine shared with other test runs: round trips may be slow.
+  vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+  let server: EtcdServer;
+  let client: Etcd3;
+  let serial = 0;
+  const etcd: Backend = {
+    name: 'etcd',
+    // Every operation is a few round trips to a real etcd: fewer runs.
+    runs: 8,
+    sharesObjects: false,
+    open: (now) => {
+      const state = createEtcdState({ client, prefix: `/property/${serial++}`, now });
+      return { state, settled: () => state.settled(), close: () => state.close() };
+    },
+  };
+  beforeAll(async () => {
+    server = await startEtcd();
+    const { Etcd3: Client } = await import('etcd3');
+    client = new Client({ hosts: [server.endpoint] });
+  });
+  afterAll(async () => {
+    client.close();
+    await server.stop();
+  });
+  describeAgainstModel(() => etcd);
 });

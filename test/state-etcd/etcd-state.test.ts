@@ -1,0 +1,284 @@
+import type { Etcd3 } from 'etcd3';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  createEtcdState,
+  isConflict,
+  isHistoryCompacted,
+  isInvalidBookmark,
+  newResource,
+  type EtcdState,
+  type Kind,
+  type Pointer,
+  type StateEvent,
+} from '../../src/index.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+
+interface Lamp {
+  brightness: number;
+}
+
+const LAMPS: Kind = { namespace: 'hall', type: 'Lamps.lights.cosi.dev' };
+const lamp = (id: string): Pointer => ({ ...LAMPS, id });
+const newLamp = (id: string, brightness = 0) => newResource<Lamp>(lamp(id), { brightness });
+
+/** `created:id@version`-style lines for resource events; the rest by type. */
+function describeEvents(events: readonly StateEvent[]): string[] {
+  return events.map((event) =>
+    event.type === 'created' || event.type === 'updated' || event.type === 'destroyed'
+      ? `${event.type}:${event.resource.metadata.id}@${event.resource.metadata.version}`
+      : event.type,
+  );
+}
+
+/** How long a test waits for a condition that a reconnect must bring about. */
+const RECONNECT_TIMEOUT = { timeout: 45_000, interval: 50 };
+
+describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
+  // A real etcd on a machine shared with other test runs: round trips may be slow.
+  vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
+
+  let server: EtcdServer;
+  /** Everything a test opened, closed after it. */
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let serial = 0;
+  const freshPrefix = (): string => `/lamps/${serial++}`;
+
+  async function newClient(endpoint = server.endpoint): Promise<Etcd3> {
+    const { Etcd3: Client } = await import('etcd3');
+    const client = new Client({ hosts: [endpoint] });
+    cleanups.push(() => client.close());
+    return client;
+  }
+
+  function open(prefix: string, options: { client?: Etcd3; endpoint?: string } = {}): EtcdState {
+    const state = options.client
+      ? createEtcdState({ client: options.client, prefix })
+      : createEtcdState({ endpoints: [options.endpoint ?? server.endpoint], prefix });
+    cleanups.push(() => state.close());
+    return state;
+  }
+
+  beforeAll(async () => {
+    server = await startEtcd();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('lays resources out by namespace, type and id under its prefix, as JSON with their metadata', async () => {
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    await state.create(newLamp('porch', 3), { owner: 'installer' });
+    const client = await newClient();
+    const stored = JSON.parse(
+      (await client.get(`${prefix}/hall/Lamps.lights.cosi.dev/r/porch`).string()) ?? 'null',
+    ) as { metadata: Record<string, unknown>; spec: unknown };
+    expect(stored.spec).toEqual({ brightness: 3 });
+    expect(stored.metadata).toMatchObject({ id: 'porch', version: 1, owner: 'installer' });
+    expect(await state.kinds()).toEqual([LAMPS]);
+  });
+
+  it('two writers on the same prefix conflict on the version exactly as in memory', async () => {
+    const prefix = freshPrefix();
+    const first = open(prefix);
+    const second = open(prefix);
+    await first.create(newLamp('porch'));
+    const seenByFirst = await first.get<Lamp>(lamp('porch'));
+    const seenBySecond = await second.get<Lamp>(lamp('porch'));
+
+    await first.update({ ...seenByFirst, spec: { brightness: 1 } });
+    const error = await second
+      .update({ ...seenBySecond, spec: { brightness: 2 } })
+      .catch((e: unknown) => e);
+    expect(isConflict(error)).toBe(true);
+    expect(error).toMatchObject({ reason: 'version' });
+    expect((await second.get<Lamp>(lamp('porch'))).spec).toEqual({ brightness: 1 });
+
+    // Racing creates: exactly one wins, the other is told the id is taken.
+    const creates = await Promise.allSettled([
+      first.create(newLamp('attic')),
+      second.create(newLamp('attic')),
+    ]);
+    expect(creates.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    const [lost] = creates.filter((c) => c.status === 'rejected');
+    expect(lost?.reason).toMatchObject({ code: 'conflict', reason: 'exists' });
+
+    // Racing read-modify-writes: every one lands, none is lost to the other writer.
+    const bump = async (state: EtcdState): Promise<void> => {
+      for (let i = 0; i < 10; i++) {
+        await state.updateWithConflicts<Lamp>(lamp('attic'), (draft) => {
+          draft.spec.brightness += 1;
+        });
+      }
+    };
+    await Promise.all([bump(first), bump(second)]);
+    const attic = await first.get<Lamp>(lamp('attic'));
+    expect(attic.spec.brightness).toBe(20);
+    expect(attic.metadata.version).toBe(21);
+  });
+
+  it('a watch resumed from a bookmark by another client delivers exactly the changes after it', async () => {
+    const prefix = freshPrefix();
+    const writer = open(prefix);
+    const watcher = open(prefix);
+    const seen: StateEvent[] = [];
+    await watcher.watchKind(LAMPS, (event) => seen.push(event), { bootstrap: true });
+    await writer.create(newLamp('porch'));
+    await writer.modify(newLamp('porch'), (draft) => {
+      draft.spec.brightness = 5;
+    });
+    await vi.waitFor(() => expect(seen).toHaveLength(3), RECONNECT_TIMEOUT);
+    await watcher.close();
+
+    // While nobody watches: more changes.
+    await writer.create(newLamp('attic'));
+    await writer.teardownAndDestroy(lamp('porch'));
+
+    const last = seen.at(-1) as { bookmark?: string };
+    expect(typeof last.bookmark).toBe('string');
+    const resumed: StateEvent[] = [];
+    const again = open(prefix, { client: await newClient() });
+    await again.watchKind(LAMPS, (event) => resumed.push(event), {
+      startFromBookmark: last.bookmark as string,
+    });
+    await writer.create(newLamp('cellar'));
+    await vi.waitFor(() => expect(resumed.length).toBeGreaterThanOrEqual(4), RECONNECT_TIMEOUT);
+    expect(describeEvents(resumed)).toEqual([
+      'created:attic@1',
+      'updated:porch@3',
+      'destroyed:porch@3',
+      'created:cellar@1',
+    ]);
+  });
+
+  describe('through a connection that drops', () => {
+    let proxy: TcpProxy;
+    beforeAll(async () => {
+      proxy = await startTcpProxy(server.endpoint);
+    });
+    afterEach(() => {
+      proxy.restore();
+    });
+    afterAll(async () => {
+      await proxy.close();
+    });
+
+    it('a live watch resumes after the client reconnects, losing and repeating nothing', async () => {
+      const prefix = freshPrefix();
+      const writer = open(prefix);
+      const watcher = open(prefix, { endpoint: proxy.endpoint });
+      const seen: StateEvent[] = [];
+      await watcher.watchKind(LAMPS, (event) => seen.push(event));
+      await writer.create(newLamp('porch'));
+      await vi.waitFor(() => expect(seen).toHaveLength(1), RECONNECT_TIMEOUT);
+
+      proxy.cut();
+      for (let i = 1; i <= 5; i++) {
+        await writer.modify(newLamp('porch'), (draft) => {
+          draft.spec.brightness = i;
+        });
+      }
+      await writer.create(newLamp('attic'));
+      proxy.restore();
+      // The last change is the marker: once it arrives, anything repeated would have come before.
+      await writer.create(newLamp('zz-last'));
+      await vi.waitFor(
+        () => expect(describeEvents(seen)).toContain('created:zz-last@1'),
+        RECONNECT_TIMEOUT,
+      );
+      expect(describeEvents(seen)).toEqual([
+        'created:porch@1',
+        'updated:porch@2',
+        'updated:porch@3',
+        'updated:porch@4',
+        'updated:porch@5',
+        'updated:porch@6',
+        'created:attic@1',
+        'created:zz-last@1',
+      ]);
+    });
+
+    it('a watch whose unread history was compacted away while cut off ends with errored', async () => {
+      const prefix = freshPrefix();
+      const writer = open(prefix);
+      const watcher = open(prefix, { endpoint: proxy.endpoint });
+      const seen: StateEvent[] = [];
+      await watcher.watchKind(LAMPS, (event) => seen.push(event));
+      await writer.create(newLamp('porch'));
+      await vi.waitFor(() => expect(seen).toHaveLength(1), RECONNECT_TIMEOUT);
+
+      proxy.cut();
+      // Compacting at the last of two changes removes the first, where the watch resumes.
+      for (let i = 1; i <= 2; i++) {
+        await writer.modify(newLamp('porch'), (draft) => {
+          draft.spec.brightness = i;
+        });
+      }
+      const client = await newClient();
+      const { header } = await client.kv.range({ key: Buffer.from(prefix), count_only: true });
+      await client.kv.compact({ revision: header.revision, physical: true });
+      proxy.restore();
+
+      await vi.waitFor(() => expect(seen.at(-1)?.type).toBe('errored'), RECONNECT_TIMEOUT);
+      const ended = seen.at(-1) as { type: 'errored'; error: Error };
+      expect(isHistoryCompacted(ended.error)).toBe(true);
+      expect(describeEvents(seen)).toEqual(['created:porch@1', 'errored']);
+    });
+  });
+
+  it('refuses to resume from a bookmark whose history was compacted', async () => {
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    const seen: StateEvent[] = [];
+    await state.watchKind(LAMPS, (event) => seen.push(event), { bootstrapBookmark: true });
+    await state.create(newLamp('porch'));
+    await state.settled();
+    await vi.waitFor(() => expect(seen).toHaveLength(2), RECONNECT_TIMEOUT);
+    const bookmark = (seen[0] as { bookmark: string }).bookmark;
+    await state.modify(newLamp('porch'), (draft) => {
+      draft.spec.brightness = 1;
+    });
+    const client = await newClient();
+    const { header } = await client.kv.range({ key: Buffer.from(prefix), count_only: true });
+    await client.kv.compact({ revision: header.revision, physical: true });
+
+    const error = await state
+      .watchKind(LAMPS, () => undefined, { startFromBookmark: bookmark })
+      .catch((e: unknown) => e);
+    expect(isInvalidBookmark(error)).toBe(true);
+  });
+
+  it('a live watch goes on across a restart of etcd, losing and repeating nothing', async () => {
+    const own = await startEtcd();
+    cleanups.push(() => own.stop());
+    const prefix = freshPrefix();
+    const state = open(prefix, { endpoint: own.endpoint });
+    const seen: StateEvent[] = [];
+    await state.watch(lamp('porch'), (event) => seen.push(event));
+    await state.create(newLamp('porch'));
+    await state.settled();
+
+    await own.restart();
+    // The client finds etcd again on its own; its first writes may fail while it does.
+    await vi.waitFor(async () => {
+      await state.modify(newLamp('porch'), (draft) => {
+        draft.spec.brightness = 1;
+      });
+    }, RECONNECT_TIMEOUT);
+    await state.modify(newLamp('porch'), (draft) => {
+      draft.spec.brightness = 2;
+    });
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(4), RECONNECT_TIMEOUT);
+    await state.settled();
+    expect(describeEvents(seen)).toEqual([
+      'destroyed:porch@0',
+      'created:porch@1',
+      'updated:porch@2',
+      'updated:porch@3',
+    ]);
+  });
+});
