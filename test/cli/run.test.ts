@@ -109,6 +109,28 @@ describe('cosi run (in memory)', () => {
     expect(h.stderr()).toContain('not started: the manifests have errors');
   });
 
+  it('a config whose setup throws is a config error naming the file: exit 2, no crash', async () => {
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      "export default { setup: () => { throw new Error('boom'); } };\n",
+    );
+    await rm(path.join(dir, 'cosi.config.ts'));
+    await rm(path.join(dir, 'hosts.yaml'));
+    await writeFile(
+      path.join(dir, 'vms.yaml'),
+      `metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }
+spec: { type: VMs.example.org }
+---
+metadata: { type: vm, id: web-1 }
+spec: { cpus: 1 }
+`,
+    );
+    // Leading at once (in memory), the failure is the start's: the CLI says it, exit 2.
+    const result = await cli(['run', '.'], { cwd: dir, onInterrupt: () => () => undefined });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^cosi: cosi\.config\.mjs: setup failed: boom$/m);
+  });
+
   it('refuses a bad --state or --lease-ttl as usage errors', async () => {
     const bad = await cli(['run', '-f', dir, '--state', 'redis://x:1']);
     expect(bad.code).toBe(2);

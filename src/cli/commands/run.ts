@@ -218,7 +218,7 @@ function describeEnding(ending: Ending): string {
     case 'lost':
       return `lost leadership: ${ending.error.message}`;
     case 'failed':
-      return `the leader could not start: ${ending.error.message}`;
+      return `could not lead: ${ending.error.message}`;
   }
 }
 
