@@ -5,6 +5,7 @@ import {
   type EtcdLeaderElection,
 } from '../../src/app/etcd-leader-election.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
 
 describe.skipIf(!etcdAvailable)('etcd leader election', () => {
@@ -74,6 +75,30 @@ describe.skipIf(!etcdAvailable)('etcd leader election', () => {
     expect(a.leading).toBe(false);
     await a.close();
     await b.close();
+  }, 30_000);
+
+  it('a leader cut off from etcd gives up within two thirds of the TTL, before its lease expires', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    const lost: number[] = [];
+    const a = createEtcdLeaderElection({
+      endpoint: proxy.endpoint,
+      prefix: '/test',
+      name: 'cut',
+      ttl: 3,
+      identity: 'a',
+      onLost: () => lost.push(Date.now()),
+    });
+    try {
+      await a.elect(new AbortController().signal);
+      proxy.cut();
+      await waitFor(() => lost.length === 1, 10_000, 'the cut-off leader to give up');
+      expect(a.leading).toBe(false);
+      // Its key (and lease) is still there: it stopped leading before anyone else could lead.
+      expect(await campaignKeys('/test/election/cut/')).toBe(1);
+    } finally {
+      await a.close();
+      await proxy.close();
+    }
   }, 30_000);
 
   it('an aborted campaign rejects and withdraws its key', async () => {
