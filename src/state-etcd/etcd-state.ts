@@ -312,7 +312,7 @@ class EtcdStateImpl implements EtcdState {
     }
     if (signal?.aborted) return;
     const open = this.#register(key, false, kind, { aggregated: false, listener }, signal);
-    for (const event of initial) open.queue.push(event);
+    for (const event of initial) open.queue.pushInitial(event);
     await this.#startWatch(open, client, start, (change) => {
       const event = toEvent(change, codec);
       if (event instanceof Error) open.queue.fail(event);
@@ -601,13 +601,13 @@ class EtcdStateImpl implements EtcdState {
     for (const event of initial) {
       if ('marker' in event) {
         const bookmark = codec.encode(event.revision);
-        open.queue.push({ type: event.marker, kind: marker, bookmark });
+        open.queue.pushInitial({ type: event.marker, kind: marker, bookmark });
       } else if (event.bookmark === undefined) {
         // Bootstrap contents: already filtered by the list.
-        open.queue.push(event);
+        open.queue.pushInitial(event);
       } else {
         const seen = filterEvent(event, options);
-        if (seen) open.queue.push(seen);
+        if (seen) open.queue.pushInitial(seen);
       }
     }
     await this.#startWatch(open, client, start, (change) => {
@@ -656,20 +656,20 @@ class EtcdStateImpl implements EtcdState {
     onChange: (change: EtcdChange) => void,
   ): Promise<void> {
     const key = Buffer.from(open.key);
+    let etcd: EtcdWatch | undefined;
     try {
-      const etcd = await this.#opening(client, {
+      etcd = await this.#opening(client, {
         key,
         ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
         startRevision: start,
         onChange,
         onError: (error) => {
-          void this.#explain(client, error, etcd.lastRevision + 1).then((reason) =>
-            open.queue.fail(reason),
-          );
+          const next = (etcd?.lastRevision ?? start - 1) + 1;
+          void this.#explain(client, error, next).then((reason) => open.queue.fail(reason));
         },
       });
-      // The signal may have ended the watch while etcd accepted it.
-      if (open.queue.closed) etcd.close();
+      // The signal (or an error) may have ended the watch while etcd accepted it.
+      if (open.queue.ended) etcd.close();
       else open.etcd = etcd;
     } catch (error) {
       open.queue.fail(await this.#explain(client, error, start));

@@ -32,6 +32,8 @@ export class EtcdWatch {
   readonly #watcher: Watcher;
   readonly #waiters: { revision: number; resolve: () => void }[] = [];
   #closed = false;
+  /** Accepted by etcd: from then on an error ends the watch (before, it fails `open`). */
+  #open = false;
 
   private constructor(client: Etcd3, options: EtcdWatchOptions) {
     this.lastRevision = options.startRevision - 1;
@@ -55,13 +57,13 @@ export class EtcdWatch {
       watcher.request.start_revision = String(this.lastRevision + 1);
     });
     watcher.on('error', (error: Error) => {
-      if (this.#closed) return;
+      if (this.#closed || !this.#open) return;
       options.onError(error);
     });
     this.#watcher = watcher;
   }
 
-  /** Starts a watch and resolves once etcd has accepted it. */
+  /** Starts a watch and resolves once etcd has accepted it; rejects if etcd refuses it. */
   static async open(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
     const watch = new EtcdWatch(client, options);
     await new Promise<void>((resolve, reject) => {
@@ -71,6 +73,7 @@ export class EtcdWatch {
       };
       const onConnected = (): void => {
         watch.#watcher.off('error', onError);
+        watch.#open = true;
         resolve();
       };
       watch.#watcher.once('connected', onConnected);

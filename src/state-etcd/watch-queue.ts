@@ -14,12 +14,16 @@ export type Delivery =
  * throws or rejects is reported and the watch goes on.
  *
  * Events arrive from etcd whether or not the listener keeps up, so the queue is bounded: once
- * more than `capacity` events wait, they are dropped and the watch ends with `errored` (a
- * {@link BufferOverrunError}), as an in-memory watcher that falls behind its history does.
+ * more than `capacity` changes wait, they are dropped and the watch ends with `errored` (a
+ * {@link BufferOverrunError}), as an in-memory watcher that falls behind its history does. The
+ * initial events of a watch (a bootstrap of any size, a replay) do not count, as they do not in
+ * memory.
  */
 export class WatchQueue {
   #events: StateEvent[] = [];
   #head = 0;
+  /** The initial events sit at the front of the queue, up to this index. */
+  #initialEnd = 0;
   #scheduled = false;
   #busy = false;
   #ending = false;
@@ -34,11 +38,24 @@ export class WatchQueue {
     readonly onEnd: () => void,
   ) {}
 
-  /** Queues an event; ends the watch with `errored` when too many wait. */
+  /** Closed, or ending with `errored`: nothing more will be queued. */
+  get ended(): boolean {
+    return this.closed || this.#ending;
+  }
+
+  /** Queues an initial event (before any change): the current state, a bootstrap, a replay. */
+  pushInitial(event: StateEvent): void {
+    if (this.closed || this.#ending) return;
+    this.#events.push(event);
+    this.#initialEnd = this.#events.length;
+    this.#schedule();
+  }
+
+  /** Queues a change; ends the watch with `errored` when too many wait. */
   push(event: StateEvent): void {
     if (this.closed || this.#ending) return;
     this.#events.push(event);
-    const waiting = this.#events.length - this.#head;
+    const waiting = this.#events.length - Math.max(this.#head, this.#initialEnd);
     if (waiting > this.capacity) {
       this.fail(new BufferOverrunError(this.kind, waiting, this.capacity));
       return;
@@ -52,6 +69,7 @@ export class WatchQueue {
     this.#ending = true;
     this.#events = [{ type: 'errored', error }];
     this.#head = 0;
+    this.#initialEnd = 0;
     this.onEnd();
     this.#schedule();
   }
@@ -62,6 +80,7 @@ export class WatchQueue {
     this.closed = true;
     this.#events = [];
     this.#head = 0;
+    this.#initialEnd = 0;
     if (!this.#ending) this.onEnd();
   }
 
@@ -90,6 +109,7 @@ export class WatchQueue {
       if (this.#head >= this.#events.length) {
         this.#events = [];
         this.#head = 0;
+        this.#initialEnd = 0;
         if (this.#ending) this.closed = true;
       }
       if (isThenable(result)) this.#await(result);

@@ -2,6 +2,7 @@ import type { Etcd3 } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createEtcdState,
+  isBufferOverrun,
   isConflict,
   isHistoryCompacted,
   isInvalidBookmark,
@@ -228,6 +229,37 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
       expect(isHistoryCompacted(ended.error)).toBe(true);
       expect(describeEvents(seen)).toEqual(['created:porch@1', 'errored']);
     });
+  });
+
+  it('ends the watch of a listener that falls more than the buffer behind with errored', async () => {
+    const prefix = freshPrefix();
+    const state = createEtcdState({ endpoints: [server.endpoint], prefix, bufferCapacity: 3 });
+    cleanups.push(() => state.close());
+    const seen: StateEvent[] = [];
+    // The first event's promise holds the listener: everything after it piles up meanwhile.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await state.watchKind(LAMPS, (event) => {
+      seen.push(event);
+      return seen.length === 1 ? held : undefined;
+    });
+    for (let i = 0; i < 5; i++) await state.create(newLamp(`lamp-${i}`));
+    await state.settled();
+    release();
+    await vi.waitFor(() => expect(seen.at(-1)?.type).toBe('errored'), RECONNECT_TIMEOUT);
+    expect(describeEvents(seen)).toEqual(['created:lamp-0@1', 'errored']);
+    expect(isBufferOverrun((seen.at(-1) as { error: Error }).error)).toBe(true);
+
+    // A bootstrap larger than the buffer is not a lag: only changes count.
+    const bootstrapped: StateEvent[] = [];
+    await state.watchKind(LAMPS, (event) => bootstrapped.push(event), { bootstrap: true });
+    await vi.waitFor(() => expect(bootstrapped).toHaveLength(6), RECONNECT_TIMEOUT);
+    expect(bootstrapped.map((event) => event.type)).toEqual([
+      ...Array<string>(5).fill('created'),
+      'bootstrapped',
+    ]);
   });
 
   it('refuses to resume from a bookmark whose history was compacted', async () => {
