@@ -8,7 +8,11 @@ import { pointerKey } from '../../src/engine/resource/pointer.js';
 import type { Resource } from '../../src/engine/resource/resource.js';
 import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { runRuntime } from '../../src/cli/commands/run.js';
+import type { CliIo } from '../../src/cli/io.js';
+import type { FileEvent } from '../../src/cli/watch/file-watcher.js';
 import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
@@ -131,6 +135,61 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     a.kill('SIGTERM');
     expect(await a.exited).toBe(0);
   }, 120_000);
+
+  it('--watch retries an apply that failed while etcd was unreachable', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    let stderr = '';
+    let stop = (): void => undefined;
+    let fileChanged = (_: FileEvent): void => undefined;
+    const io: CliIo = {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd: dir,
+      env: {},
+      isTTY: false,
+      onInterrupt: (handler) => {
+        stop = handler;
+        return () => undefined;
+      },
+    };
+    const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+    const running = runRuntime(
+      io,
+      [dir],
+      { state: url, leaseTtl: '30s', watch: true },
+      (_paths, onEvent) => {
+        fileChanged = onEvent;
+        return { close: () => Promise.resolve() };
+      },
+    );
+    try {
+      await waitFor(
+        () => stderr.includes('elected leader'),
+        30_000,
+        () => stderr,
+      );
+      proxy.cut();
+      const vms = path.join(dir, 'vms.yaml');
+      await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 2'));
+      fileChanged({ kind: 'change', path: vms });
+      await waitFor(
+        () => /apply failed: .*\(retrying in \d+ ms\)/.test(stderr),
+        60_000,
+        () => stderr,
+      );
+      proxy.restore();
+      await waitFor(
+        () => stderr.includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
+        60_000,
+        () => stderr,
+      );
+      await expectConverged(await singleRun());
+    } finally {
+      stop();
+      await running;
+      await proxy.close();
+    }
+  }, 150_000);
 
   /** What one in-memory run of the project (as it is on disk now) converges to. */
   async function singleRun(): Promise<Map<string, unknown>> {

@@ -235,9 +235,14 @@ function stateLocation(url: string): StateLocation {
   }
 }
 
+/** Backoff of an apply that failed (the state unreachable): from 500 ms, doubled, up to 5 s. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
+
 /**
  * Applies the manifests again after file changes: changes within 100 ms are one apply, and
- * applies never overlap. An apply that fails is said, and the last good one keeps running.
+ * applies never overlap. Manifests with errors are shown and not applied (the last good ones keep
+ * running); an apply that fails (the state unreachable) is said and retried with backoff.
  */
 function watchManifests(
   io: CliIo,
@@ -249,9 +254,21 @@ function watchManifests(
 ): FileWatcher {
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
+  let closed = false;
+  /** The wait before retrying a failed apply: doubled on each failure, reset by a success. */
+  let retryDelay = RETRY_FIRST_MS;
+  const schedule = (ms: number): void => {
+    clearTimeout(timer);
+    if (closed) return;
+    timer = setTimeout(() => {
+      chain = chain.then(reapply);
+    }, ms);
+  };
   const reapply = async (): Promise<void> => {
+    if (closed) return;
     try {
       const result = await served.reapply();
+      retryDelay = RETRY_FIRST_MS;
       if ('findings' in result) {
         io.stderr.write(renderFindings(result.findings, colors));
         say('not applied: the manifests have errors (the last good ones keep running)');
@@ -259,20 +276,20 @@ function watchManifests(
         say(describeApply(result.applied));
       }
     } catch (error) {
-      say(`apply failed: ${toError(error).message}`);
+      // The state was unreachable (etcd restarting): the files did not change, so nothing else
+      // would apply them again. Retried with backoff until it goes through or a new edit comes.
+      say(`apply failed: ${toError(error).message} (retrying in ${retryDelay} ms)`);
+      schedule(retryDelay);
+      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
     }
   };
   const watcher = watchFiles(
     files.map((f) => path.resolve(io.cwd, f)),
-    () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        chain = chain.then(reapply);
-      }, 100);
-    },
+    () => schedule(100),
   );
   return {
     close: async () => {
+      closed = true;
       clearTimeout(timer);
       await watcher.close();
       await chain;
