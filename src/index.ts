@@ -258,6 +258,12 @@ export {
   type Runnable,
   type RunnableGroup,
 } from './engine/builder/manager.js';
+// Leader election on an etcd lease, for createManager({ elect }) (`etcd3` loads on first use)
+export {
+  createEtcdLeaderElection,
+  type EtcdLeaderElection,
+  type EtcdLeaderElectionOptions,
+} from './app/etcd-leader-election.js';
 export {
   getControllerOf,
   hasControllerReference,

@@ -5,8 +5,9 @@ import {
 } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { newResource } from '../engine/resource/resource.js';
-import { isRegistrationError } from '../engine/errors.js';
-import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
+import { isConflict, isRegistrationError } from '../engine/errors.js';
+import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
+import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
@@ -26,7 +27,8 @@ export interface Project {
   readonly runtime: Runtime;
   /** Every type the project knows: the built-in ones, the config's and the manifests'. */
   readonly registry: DefinitionRegistry;
-  readonly clock: SimulatedClock;
+  /** Simulated unless {@link OpenProjectOptions.clock} gave another. */
+  readonly clock: Clock;
   /** Keeps the manifests in the state: apply the next load to it, it writes the difference. */
   readonly applier: ResourceApplier<ManifestResource>;
   readonly config: LoadedConfig | undefined;
@@ -46,6 +48,19 @@ export interface OpenProjectOptions {
   readonly stable?: boolean;
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
+  /**
+   * A state to open the project on, shared with other processes (`cosi run --state`): what is
+   * already in it is kept, and the definitions and manifests are written over it. A fresh
+   * in-memory state when omitted.
+   */
+  readonly state?: State;
+  /** The runtime's clock; a simulated one when omitted. */
+  readonly clock?: Clock;
+  /**
+   * `false`: do not register the config's controllers (nor run its `setup`): the caller does,
+   * in its own order (`cosi run` registers the leader group once elected).
+   */
+  readonly registerControllers?: boolean;
 }
 
 /**
@@ -62,8 +77,8 @@ export async function openProject(
   options: OpenProjectOptions,
 ): Promise<Project> {
   const { registry } = manifests;
-  const clock = new SimulatedClock(options.stable ? SIMULATED_EPOCH : Date.now());
-  const state = createInMemoryState({ now: () => clock.now() });
+  const clock = options.clock ?? new SimulatedClock(options.stable ? SIMULATED_EPOCH : Date.now());
+  const state = options.state ?? createInMemoryState({ now: () => clock.now() });
   const runtime = createRuntime(state, {
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),
@@ -75,7 +90,9 @@ export async function openProject(
   try {
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
-    await registerControllers(runtime, config, options.cwd);
+    if (options.registerControllers !== false) {
+      await registerProjectControllers(runtime, config, options.cwd);
+    }
   } catch (error) {
     await runtime.stop();
     throw error;
@@ -83,7 +100,10 @@ export async function openProject(
   return { state, runtime, registry, clock, applier, config };
 }
 
-/** Definitions are resources too, in the `meta` namespace, as in COSI. */
+/**
+ * Definitions are resources too, in the `meta` namespace, as in COSI. On a shared state another
+ * process may have stored them already: they are then updated to this project's.
+ */
 async function storeDefinitions(
   state: State,
   definitions: readonly ResourceDefinition[],
@@ -91,33 +111,55 @@ async function storeDefinitions(
   for (const d of definitions) {
     if (d.type === RESOURCE_DEFINITION_TYPE) continue;
     const { id, schema, ...spec } = d;
-    await state.create(
-      newResource(
-        {
-          namespace: resourceDefinitionDefinition.defaultNamespace,
-          type: RESOURCE_DEFINITION_TYPE,
-          id,
-        },
-        schema ? { ...spec, schema } : spec,
-      ),
+    const resource = newResource(
+      {
+        namespace: resourceDefinitionDefinition.defaultNamespace,
+        type: RESOURCE_DEFINITION_TYPE,
+        id,
+      },
+      schema ? { ...spec, schema } : spec,
     );
+    try {
+      await state.create(resource);
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      await state.updateWithConflicts(resource.metadata, (draft) => {
+        draft.spec = resource.spec;
+      });
+    }
   }
 }
 
-async function registerControllers(
+/** Which of a config's controllers to register: `cosi run` splits them by leader election. */
+export type ControllerPart = 'all' | 'everywhere' | 'leader';
+
+/**
+ * Registers the config's controllers and runs its `setup`: all of them, or one part: those that
+ * run `everywhere` (`needLeaderElection: false`), or those that run only in the `leader` (the
+ * rest, and `setup`, whose builder-made controllers join the leader's part).
+ *
+ * @throws ConfigError naming the config file when they cannot be registered or `setup` fails.
+ */
+export async function registerProjectControllers(
   runtime: Runtime,
   loaded: LoadedConfig | undefined,
   cwd: string,
+  part: ControllerPart = 'all',
 ): Promise<void> {
   if (!loaded) return;
   const { config } = loaded;
   const file = displayPath(cwd, loaded.file);
+  const everywhere = (c: AnyController): boolean => c.needLeaderElection === false;
+  const controllers = (config.controllers ?? []).filter(
+    (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
+  );
   try {
-    await runtime.register(...(config.controllers ?? []));
+    if (controllers.length > 0) await runtime.register(...controllers);
   } catch (error) {
     if (isRegistrationError(error)) throw new ConfigError(file, error.message, { cause: error });
     throw error;
   }
+  if (part === 'everywhere') return;
   try {
     await config.setup?.(runtime);
   } catch (error) {

@@ -16,6 +16,11 @@ export interface CliIo {
    */
   readonly onInterrupt?: (handler: () => void, options?: InterruptOptions) => () => void;
   /**
+   * Subscribes to a request to terminate (SIGTERM), which a long-lived runtime (`run`) answers
+   * with a clean stop. Returns the unsubscribe.
+   */
+  readonly onTerminate?: (handler: () => void) => () => void;
+  /**
    * The terminal, when both stdin and stdout are one: what a full-screen view (`watch`) draws on
    * and reads keys from.
    */
@@ -51,6 +56,10 @@ export function processIo(): CliIo {
     env: process.env,
     isTTY: process.stdout.isTTY,
     onInterrupt: onProcessInterrupt,
+    onTerminate: (handler) => {
+      process.on('SIGTERM', handler);
+      return () => process.off('SIGTERM', handler);
+    },
     ...(process.stdout.isTTY && process.stdin.isTTY
       ? { terminal: { stdout: process.stdout, stdin: process.stdin } }
       : {}),

@@ -3,6 +3,7 @@ import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
+import { runCommand } from './commands/run.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
 import { watchCommand } from './commands/watch.js';
@@ -18,6 +19,7 @@ const COMMANDS = [
   checkCommand,
   graphCommand,
   watchCommand,
+  runCommand,
   versionCommand,
 ] as const;
 
@@ -49,6 +51,7 @@ Examples:
   cosi apply -f fixtures/vm-network           run the example project and print its state
   cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
   cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
+  cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CliError, EXIT } from '../exit-codes.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
@@ -9,7 +9,8 @@ import {
   renderResources,
   type ResourceFormat,
 } from '../render/resources.js';
-import { selectResources } from '../resource-query.js';
+import { selectResources, type QueriedState } from '../resource-query.js';
+import { readStateFlag, stateOption } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
 
@@ -17,6 +18,8 @@ export interface GetFlags extends CommonFlags {
   output: string;
   namespace?: string;
   selector?: string;
+  /** Read a running system's state instead of running the project. */
+  state?: string;
 }
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
@@ -42,6 +45,7 @@ function define(): Command {
       '-l, --selector <selector>',
       'only what matches this label selector (a=b,c!=d,e in (x,y))',
     )
+    .addOption(stateOption())
     .addHelpText(
       'after',
       `
@@ -51,7 +55,8 @@ Examples:
   cosi get vm/web-1 -f fixtures/vm-network
   cosi get vm,host -f fixtures/vm-network
   cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
-  cosi get rd -f fixtures/vm-network`,
+  cosi get rd -f fixtures/vm-network
+  cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)`,
     );
   return command;
 }
@@ -65,7 +70,7 @@ export async function get(
   const format = parseGetFormat(flags.output);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   ({ type, id } = splitTypeArgument(type, id));
-  const { exitCode } = await runAndReport(flags, io, [], (outcome) => {
+  const print = (outcome: QueriedState): ExitCode | undefined => {
     const groups = selectResources(outcome, {
       type: type.split(','),
       ...(id !== undefined ? { id } : {}),
@@ -89,7 +94,12 @@ export async function get(
       );
     }
     return undefined;
-  });
+  };
+  const view = await readStateFlag(flags.state);
+  if (view) {
+    return { exitCode: print({ project: view, snapshot: view.snapshot }) ?? EXIT.ok };
+  }
+  const { exitCode } = await runAndReport(flags, io, [], print);
   return { exitCode };
 }
 

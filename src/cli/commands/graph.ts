@@ -20,10 +20,13 @@ import { buildGraphView } from '../render/graph/graph-view.js';
 import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { runAndReport } from './run-and-report.js';
+import { readStateFlag, stateOption } from '../state-option.js';
 
 export interface GraphFlags extends CommonFlags {
   output: string;
   resources?: boolean;
+  /** With --resources: the instances from a running system's state instead of a run. */
+  state?: string;
   controller?: string[];
   type?: string[];
   depth?: string;
@@ -55,6 +58,7 @@ function define(): Command {
   addProjectOptions(addPathArguments(command))
     .addOption(outputOption(GRAPH_FORMATS, 'text'))
     .option('--resources', 'converge, then show the resource instances and their lineage')
+    .addOption(stateOption())
     .option(
       '-c, --controller <name>',
       'only the graph around this controller (repeatable)',
@@ -84,6 +88,29 @@ config error, 3 (with --resources) did not converge.`,
 export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, GRAPH_FORMATS);
   const depth = parseDepth(flags);
+  if (flags.state !== undefined && !flags.resources) {
+    throw new CliError("--state: give --resources too (the controller graph is the project's)");
+  }
+  const view = await readStateFlag(flags.state);
+  if (view) {
+    // The controllers from the project (registered, never run), the instances from the state.
+    const run = await runProject({
+      ...(await toRunOptions(flags, io, { manifestsOptional: true, paths })),
+      converge: false,
+    });
+    io.stderr.write(
+      renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))),
+    );
+    if (hasErrors(run.manifests.findings) || !run.outcome) return { exitCode: EXIT.findings };
+    const outcome = { ...run.outcome, snapshot: view.snapshot };
+    const graph = outcome.project.runtime.dependencyGraph();
+    const graphView = buildGraphView(graph, {
+      ...filterOption(outcome, graph, flags, depth),
+      resources: view.snapshot.resources,
+    });
+    io.stdout.write(renderGraph(graphView, format));
+    return { exitCode: EXIT.ok };
+  }
   if (flags.resources) {
     const { exitCode } = await runAndReport(flags, io, paths, (outcome) => {
       const graph = outcome.project.runtime.dependencyGraph();

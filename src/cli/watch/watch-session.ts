@@ -368,7 +368,7 @@ class Session implements WatchSession {
     if (!this.#options.stable) {
       // Timestamps read as wall time; timers that came due meanwhile fire in this round.
       const now = Date.now();
-      if (now > project.clock.now()) project.clock.advanceTo(now);
+      if (now > project.clock.now()) project.clock.advanceTo?.(now);
     }
     const report = await convergeProject(project, this.#options);
     const tracker =

@@ -163,6 +163,11 @@ export interface Controller {
   readonly name: string;
   readonly inputs: readonly Input<ControllerInputKind>[];
   readonly outputs: readonly Output[];
+  /**
+   * `false`: runs in every process of a long-lived runtime (`cosi run`), not only in the elected
+   * leader, as controller-runtime's `NeedLeaderElection`. Leader-only by default.
+   */
+  readonly needLeaderElection?: boolean;
   run(rt: ControllerRuntime, signal: AbortSignal, log: Logger): Promise<void>;
 }
 
@@ -219,6 +224,12 @@ export type QController = QControllerBase & (QInputMapper | QEventMapper);
 export interface QControllerBase {
   readonly name: string;
   readonly settings: QSettings;
+  /**
+   * `false`: runs in every process of a long-lived runtime (`cosi run`), not only in the elected
+   * leader, as controller-runtime's `NeedLeaderElection`. Leader-only by default.
+   */
+  readonly needLeaderElection?: boolean;
+
   /** Reconciles one item. Throw to retry with backoff; throw a `RequeueError` to come back later. */
   reconcile(rt: QRuntime, pointer: Pointer, log: Logger): Promise<void>;
   /**

@@ -68,6 +68,11 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     return this.#compared;
   }
 
+  /** How many torn-down resources wait for their finalizers before {@link destroyReleased}. */
+  get releasing(): number {
+    return this.#releasing.size;
+  }
+
   /** Makes the state hold `desired`, writing only what differs from the last applied set. */
   async apply(desired: readonly T[]): Promise<ApplyResult> {
     const result: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };

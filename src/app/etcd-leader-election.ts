@@ -1,0 +1,153 @@
+import type { Campaign, Election, Etcd3, Lease } from 'etcd3';
+
+/** How a process takes part in a leader election on etcd. */
+export interface EtcdLeaderElectionOptions {
+  /** `http://host:port` of an etcd member. */
+  readonly endpoint: string;
+  /** The key prefix of the shared state: the election's keys go under `PREFIX/election/NAME/`. */
+  readonly prefix: string;
+  /** The election's name: processes with the same prefix and name compete with each other. */
+  readonly name: string;
+  /**
+   * The lease's time to live, in whole seconds (at least 1): how long a leader that stopped
+   * answering (killed, cut off) keeps the leadership before another process takes over.
+   */
+  readonly ttl: number;
+  /** This candidate's value in the election (shown by `observe`): who leads. */
+  readonly identity: string;
+  /**
+   * Called once when leadership, once held, is lost: the lease expired or was revoked, or it could
+   * not be renewed for two thirds of its TTL. The process must then stop leading at once.
+   */
+  readonly onLost?: (error: Error) => void;
+}
+
+/** A candidate in a leader election on an etcd lease. */
+export interface EtcdLeaderElection {
+  /**
+   * Campaigns and resolves once this candidate leads: the `elect` option of `createManager`.
+   * When `signal` aborts first, the candidacy is withdrawn and the promise rejects.
+   */
+  elect(signal: AbortSignal): Promise<void>;
+  /** Whether this candidate leads now. */
+  readonly leading: boolean;
+  /**
+   * Withdraws: revokes the lease, so that its key is gone at once and another candidate takes
+   * over without waiting for the TTL. Closes the connection. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * A leader election on an etcd lease, as etcd's `concurrency.Election` runs it (campaign: a key
+ * under the election's prefix, attached to this process's lease; the candidate whose key was
+ * created first leads; the others wait for the key before theirs to be deleted). The lease is
+ * kept alive every third of its TTL; when the process dies, the lease expires after the TTL, its
+ * key goes with it and the next candidate leads.
+ *
+ * Leadership is given up (`onLost`) when the lease is lost, and also when no keep-alive has been
+ * confirmed for two thirds of the TTL: the lease may expire on the server before the client
+ * hears of it, and by then the leader must have stopped (controller-runtime's renew deadline,
+ * shorter than the lease duration, for the same reason).
+ */
+export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): EtcdLeaderElection {
+  if (!Number.isInteger(options.ttl) || options.ttl < 1) {
+    throw new RangeError(`the lease TTL is whole seconds, at least 1: got ${options.ttl}`);
+  }
+  // etcd3 (and gRPC under it) loads on the first campaign: importing this module costs nothing.
+  let client: Etcd3 | undefined;
+  const connect = async (): Promise<Election> => {
+    const { Etcd3: Client } = await import('etcd3');
+    client ??= new Client({ hosts: options.endpoint });
+    return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
+  };
+  const renewDeadline = (options.ttl * 1000 * 2) / 3;
+  let campaign: Campaign | undefined;
+  let leading = false;
+  let closed = false;
+  let lost = false;
+  let lastRenewal = 0;
+  let watchdog: NodeJS.Timeout | undefined;
+
+  const loseLeadership = (error: Error): void => {
+    if (!leading || lost) return;
+    lost = true;
+    leading = false;
+    clearInterval(watchdog);
+    options.onLost?.(error);
+  };
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      closed = true;
+      leading = false;
+      clearInterval(watchdog);
+      try {
+        // Revoking the lease deletes the campaign key: the next candidate leads now.
+        await campaign?.resign();
+      } catch {
+        // Unreachable etcd: the lease expires by itself after its TTL.
+      } finally {
+        client?.close();
+      }
+    })());
+
+  const elect = async (signal: AbortSignal): Promise<void> => {
+    const election = await connect();
+    // Closed while connecting: the close found no client to close.
+    if (closed) client?.close();
+    return new Promise<void>((resolve, reject) => {
+      if (closed || signal.aborted) {
+        reject(new Error('the election was closed before this candidate was elected'));
+        return;
+      }
+      const current = election.campaign(options.identity);
+      campaign = current;
+      leaseOf(current).on('keepaliveSucceeded', () => (lastRenewal = Date.now()));
+      const onAbort = (): void => {
+        reject(new Error('the election was closed before this candidate was elected'));
+        void close();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      current.on('elected', () => {
+        signal.removeEventListener('abort', onAbort);
+        if (closed) return;
+        leading = true;
+        lastRenewal = Date.now();
+        watchdog = setInterval(
+          () => {
+            if (Date.now() - lastRenewal > renewDeadline) {
+              loseLeadership(new Error(`the lease was not renewed for ${renewDeadline} ms`));
+            }
+          },
+          Math.max(100, renewDeadline / 4),
+        );
+        resolve();
+      });
+      current.on('error', (error: Error) => {
+        signal.removeEventListener('abort', onAbort);
+        if (closed) return;
+        if (leading) loseLeadership(error);
+        else reject(error);
+      });
+    });
+  };
+
+  return {
+    elect,
+    get leading() {
+      return leading;
+    },
+    close,
+  };
+}
+
+/**
+ * The campaign's lease, to hear of each confirmed keep-alive: etcd3 keeps it private, and the
+ * renew deadline cannot be kept without it (a read of the campaign key only says the lease was
+ * alive then, not until when). etcd3 is pinned to an exact version for this.
+ */
+function leaseOf(campaign: Campaign): Lease {
+  return (campaign as unknown as { readonly lease: Lease }).lease;
+}

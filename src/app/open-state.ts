@@ -1,0 +1,25 @@
+import { createInMemoryState } from '../engine/state/in-memory-state.js';
+import type { State } from '../engine/state/state.js';
+import { createEtcdState } from '../state-etcd/etcd-state.js';
+import type { StateLocation } from './state-url.js';
+
+/** A state opened from a {@link StateLocation}; `close` releases its connection. */
+export interface OpenedState {
+  readonly state: State;
+  readonly location: StateLocation;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the state a `--state` URL names: a fresh in-memory one (on the wall clock), or the
+ * state shared on etcd under the URL's prefix.
+ *
+ * etcd is not asked anything here: an unreachable etcd shows in the first read or write.
+ */
+export function openState(location: StateLocation): OpenedState {
+  if (location.kind === 'memory') {
+    return { state: createInMemoryState(), location, close: () => Promise.resolve() };
+  }
+  const state = createEtcdState({ endpoints: [location.endpoint], prefix: location.prefix });
+  return { state, location, close: () => state.close() };
+}

@@ -1,0 +1,179 @@
+import { createManager, type Manager } from '../engine/builder/manager.js';
+import { isConflict, isNotFound, toError } from '../engine/errors.js';
+import { RealClock, type Timer } from '../engine/runtime/clock.js';
+import type { LogRecord } from '../engine/runtime/logger.js';
+import type { ApplyResult } from '../engine/state/resource-applier.js';
+import type { State } from '../engine/state/state.js';
+import { hasErrors, type Finding } from '../loaders/finding.js';
+import type { LoadedConfig } from '../loaders/load-config.js';
+import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
+import { displayPath } from './display-path.js';
+import { openProject, registerProjectControllers, type Project } from './project.js';
+import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
+import { ignorePatterns } from './run-project.js';
+
+/** What serving a project takes. */
+export interface ServeProjectOptions extends ConfigLocation {
+  /** The state to serve on: shared with other processes when it is on etcd. */
+  readonly state: State;
+  /**
+   * Resolves once this process leads (`createManager`'s `elect`); without it, it leads at once.
+   */
+  readonly elect?: (signal: AbortSignal) => Promise<void>;
+  /** `--ignore` patterns, beside those of `.cosiignore`. */
+  readonly ignore?: readonly string[];
+  /** Controller logs. */
+  readonly onLog?: (record: LogRecord) => void;
+  /** How often released manifests (torn down, held by finalizers) are checked, ms; 250. */
+  readonly releaseInterval?: number;
+}
+
+/** What an apply of the manifests did, counted. */
+export interface ApplyCounts {
+  readonly resources: number;
+  readonly created: number;
+  readonly updated: number;
+  readonly removed: number;
+}
+
+/** A served project: its runtime runs on the real clock until stopped. */
+export interface ServedProject {
+  readonly project: Project;
+  readonly manager: Manager;
+  /** What the first apply did. */
+  readonly applied: ApplyCounts;
+  /**
+   * Resolves once this process leads and the leader's controllers are registered; rejects when
+   * the election fails or they cannot be registered (a ConfigError).
+   */
+  readonly elected: Promise<void>;
+  /**
+   * Reads the manifests again and applies their difference to the state. Manifests with errors
+   * apply nothing: the findings are returned, and what was applied before keeps running.
+   */
+  reapply(): Promise<{ readonly applied: ApplyCounts } | { readonly findings: readonly Finding[] }>;
+  /** Stops the controllers (both groups) and the runtime. The state is the caller's to close. */
+  stop(): Promise<void>;
+}
+
+/** A start that did not get as far as running: the manifests have errors. */
+export interface ServeRefused {
+  readonly config: LoadedConfig | undefined;
+  readonly findings: readonly Finding[];
+}
+
+/** A concurrent writer (another process applying the same manifests) is retried this often. */
+const APPLY_ATTEMPTS = 5;
+
+/**
+ * Serves a project on a (shared) state: the long-lived runtime of `cosi run`. Loads the config
+ * and the manifests, applies the manifests to the state (what is there already is updated, not
+ * duplicated: other processes may serve the same project), then starts a manager on the real
+ * clock: controllers with `needLeaderElection: false` start in every process, the others and the
+ * config's `setup` once this process is elected. Manifests removed by a later
+ * {@link ServedProject.reapply} are torn down, and destroyed once their finalizers are gone.
+ *
+ * @throws ConfigError when the config cannot be found, loaded, or its controllers registered.
+ */
+export async function serveProject(
+  options: ServeProjectOptions,
+): Promise<ServedProject | ServeRefused> {
+  const config = await loadProjectConfig(options);
+  const read = async (): Promise<ReadResult> => {
+    const result = await readManifests(options.files, {
+      cwd: options.cwd,
+      ignore: await ignorePatterns(options),
+      definitions: config?.definitions ?? [],
+      ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
+    });
+    return { ...result, findings: explainMissingConfig(result.findings, config) };
+  };
+  const first = await read();
+  if (hasErrors(first.findings)) return { config, findings: first.findings };
+  const clock = new RealClock();
+  // The manifests are applied below, with retries: another process may be applying them too.
+  const project = await openProject(
+    config,
+    { registry: first.registry, resources: [] },
+    {
+      cwd: options.cwd,
+      state: options.state,
+      clock,
+      registerControllers: false,
+      ...(options.onLog ? { onLog: options.onLog } : {}),
+    },
+  );
+  const { runtime, applier } = project;
+  const interval = options.releaseInterval ?? 250;
+  let releaseTimer: Timer | undefined;
+  let stopped = false;
+
+  /** Destroys released manifests once nothing holds them, checking again until none is left. */
+  const scheduleReleases = (): void => {
+    if (stopped || releaseTimer !== undefined || applier.releasing === 0) return;
+    releaseTimer = clock.setTimer(interval, () => {
+      releaseTimer = undefined;
+      applier
+        .destroyReleased()
+        .catch((error: unknown) => {
+          // Another process serving the same manifests destroyed it first.
+          if (!isNotFound(error) && !isConflict(error))
+            runtime.logger.error(toError(error).message);
+        })
+        .finally(scheduleReleases);
+    });
+  };
+
+  const apply = async (load: ReadResult): Promise<ApplyCounts> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await applier.apply(load.resources);
+        scheduleReleases();
+        return counts(load.resources.length, result);
+      } catch (error) {
+        if (!isConflict(error) || attempt >= APPLY_ATTEMPTS) throw error;
+      }
+    }
+  };
+
+  const manager = createManager(runtime, options.elect ? { elect: options.elect } : {});
+  try {
+    const applied = await apply(first);
+    await manager.add({
+      needLeaderElection: false,
+      start: () => registerProjectControllers(runtime, config, options.cwd, 'everywhere'),
+    });
+    await manager.add({
+      start: () => registerProjectControllers(runtime, config, options.cwd, 'leader'),
+    });
+    await manager.start();
+    return {
+      project,
+      manager,
+      applied,
+      elected: manager.elected,
+      reapply: async () => {
+        const load = await read();
+        if (hasErrors(load.findings)) return { findings: load.findings };
+        return { applied: await apply(load) };
+      },
+      stop: async () => {
+        stopped = true;
+        releaseTimer?.cancel();
+        await manager.stop();
+      },
+    };
+  } catch (error) {
+    await manager.stop();
+    throw error;
+  }
+}
+
+function counts(resources: number, result: ApplyResult): ApplyCounts {
+  return {
+    resources,
+    created: result.created.length,
+    updated: result.updated.length,
+    removed: result.tornDown.length,
+  };
+}

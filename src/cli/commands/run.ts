@@ -1,0 +1,298 @@
+import { hostname } from 'node:os';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import {
+  createEtcdLeaderElection,
+  type EtcdLeaderElection,
+} from '../../app/etcd-leader-election.js';
+import { openState, type OpenedState } from '../../app/open-state.js';
+import { serveProject, type ApplyCounts, type ServedProject } from '../../app/serve-project.js';
+import {
+  formatStateLocation,
+  parseStateUrl,
+  StateUrlError,
+  type StateLocation,
+} from '../../app/state-url.js';
+import { toError } from '../../engine/errors.js';
+import { ConfigError } from '../../loaders/load-config.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import { parseDuration } from '../duration.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { useColor, type CliIo } from '../io.js';
+import { addPathArguments, collect } from '../options.js';
+import { formatLog } from '../render/logs.js';
+import { createColors, renderFindings } from '../render/report.js';
+import { watchWithChokidar, type FileWatcher, type WatchFiles } from '../watch/file-watcher.js';
+
+export interface RunFlags {
+  file?: string[];
+  ignore?: string[];
+  config?: string;
+  state: string;
+  watch?: boolean;
+  leaseTtl: string;
+  color?: boolean;
+  verbose?: boolean;
+}
+
+/** The name processes serving one state elect their leader under. */
+export const ELECTION_NAME = 'cosi-run';
+
+/** `cosi run -f DIR --state URL`: a long-lived runtime on a (shared) state. */
+export const runCommand: CliCommand<[string[], RunFlags]> = {
+  define,
+  run: (io, paths, flags) => runRuntime(io, paths, flags),
+};
+
+function define(): Command {
+  const command = new Command('run')
+    .summary('serve the project: apply the manifests to a (shared) state and run the controllers')
+    .description(
+      'A long-lived runtime on the real clock. Applies the manifests to the state (again on ' +
+        'every file change with --watch), runs the project controllers and serves until SIGTERM ' +
+        'or Ctrl-C, then stops cleanly: controllers stopped, the leader lease released. With ' +
+        '--state etcd://HOST:PORT[/prefix] several processes share one state: they elect a ' +
+        'leader on an etcd lease, and only the leader runs the controllers (those with ' +
+        'needLeaderElection: false run in every process). When the leader dies, another process ' +
+        'takes over within the lease TTL. A process that loses its leadership exits with 1. One ' +
+        'line per event goes to stderr.',
+    );
+  addPathArguments(command)
+    .option(
+      '-f, --file <path>',
+      'manifest file or directory (repeatable, or comma-separated)',
+      (value: string, previous: string[] | undefined) => [
+        ...(previous ?? []),
+        ...value.split(',').filter((p) => p !== ''),
+      ],
+    )
+    .option(
+      '--ignore <pattern>',
+      'skip what this .gitignore-style pattern matches while walking directories (repeatable)',
+      collect,
+    )
+    .option('--config <path>', 'project config, or a directory holding one')
+    .option('--state <url>', 'the state: memory, or etcd://HOST:PORT[/prefix]', 'memory')
+    .option('--watch', 'apply the manifests again when a file changes')
+    .option(
+      '--lease-ttl <duration>',
+      'leader lease TTL, whole seconds (etcd): how long a dead leader blocks the fail-over',
+      '5s',
+    )
+    .option('--no-color', 'never color the output')
+    .option('-v, --verbose', 'print controller logs to stderr')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi run -f fixtures/vm-network
+  cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --watch
+  cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --lease-ttl 10s
+
+Exit codes: 0 after SIGTERM or Ctrl-C, 1 invalid manifests or leadership lost, 2 usage or config error.`,
+    );
+  return command;
+}
+
+/** The lease TTL in whole seconds, as etcd takes it. */
+export function parseLeaseTtl(text: string): number {
+  const ms = parseDuration(text, '--lease-ttl');
+  if (ms < 1000 || ms % 1000 !== 0) {
+    throw new CliError(`--lease-ttl: whole seconds, at least 1s, got ${JSON.stringify(text)}`);
+  }
+  return ms / 1000;
+}
+
+type Ending =
+  | { readonly kind: 'signal'; readonly signal: string }
+  | { readonly kind: 'lost'; readonly error: Error }
+  | { readonly kind: 'failed'; readonly error: Error };
+
+/** Runs until a signal, a lost leadership or a failed start of the leader's controllers. */
+export async function runRuntime(
+  io: CliIo,
+  paths: string[],
+  flags: RunFlags,
+  watchFiles: WatchFiles = watchWithChokidar,
+): Promise<CommandResult> {
+  const files = [...(flags.file ?? []), ...paths];
+  if (files.length === 0) throw new CliError('no manifests given: pass -f <path>');
+  if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
+  const location = stateLocation(flags.state);
+  const ttl = parseLeaseTtl(flags.leaseTtl);
+  const { onInterrupt } = io;
+  if (onInterrupt === undefined) {
+    throw new CliError('run serves until interrupted, and this process cannot be');
+  }
+  const colors = createColors(useColor(io, flags.color));
+  const say = (line: string): void => void io.stderr.write(`cosi run: ${line}\n`);
+  const identity = `${hostname()}/${process.pid}`;
+
+  let end!: (ending: Ending) => void;
+  const ended = new Promise<Ending>((resolve) => (end = resolve));
+  const unsubscribe = [
+    onInterrupt(() => end({ kind: 'signal', signal: 'SIGINT' }), { keys: false }),
+    io.onTerminate?.(() => end({ kind: 'signal', signal: 'SIGTERM' })) ?? (() => undefined),
+  ];
+
+  let opened: OpenedState | undefined;
+  let election: EtcdLeaderElection | undefined;
+  let served: ServedProject | undefined;
+  let watcher: FileWatcher | undefined;
+  try {
+    opened = openState(location);
+    if (location.kind === 'etcd') {
+      election = createEtcdLeaderElection({
+        endpoint: location.endpoint,
+        prefix: location.prefix,
+        name: ELECTION_NAME,
+        ttl,
+        identity,
+        onLost: (error) => end({ kind: 'lost', error }),
+      });
+    }
+    const leaderElection = election;
+    const start = await serveProject({
+      files,
+      cwd: io.cwd,
+      state: opened.state,
+      ...(leaderElection ? { elect: (signal) => leaderElection.elect(signal) } : {}),
+      ...(flags.config !== undefined ? { config: flags.config } : {}),
+      ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+      ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof ConfigError) throw error;
+      // The state is unreachable or refused the manifests: said in one line, not a stack.
+      throw new CliError(
+        `could not start on ${formatStateLocation(location)}: ${toError(error).message}`,
+        EXIT.findings,
+      );
+    });
+    if (!('project' in start)) {
+      io.stderr.write(renderFindings(start.findings, colors));
+      say('not started: the manifests have errors');
+      return { exitCode: EXIT.findings };
+    }
+    served = start;
+    const project = served.project;
+    say(
+      `started as ${identity} on ${formatStateLocation(location)}` +
+        (location.kind === 'etcd' ? ` (lease TTL ${ttl}s)` : ''),
+    );
+    say(describeApply(served.applied));
+    served.elected.then(
+      () =>
+        say(
+          `${election ? 'elected leader' : 'leading'}: running ${project.runtime.controllerNames().length} controllers`,
+        ),
+      (error: unknown) => end({ kind: 'failed', error: toError(error) }),
+    );
+    if (flags.watch) {
+      watcher = watchManifests(io, files, watchFiles, served, (line) => say(line), colors);
+    }
+    const ending = await ended;
+    say(`shutting down (${describeEnding(ending)})`);
+    if (ending.kind === 'failed' && ending.error instanceof ConfigError) {
+      io.stderr.write(`cosi: ${ending.error.message}\n`);
+      return { exitCode: EXIT.usage };
+    }
+    return { exitCode: exitCodeOf(ending) };
+  } finally {
+    for (const off of unsubscribe) off();
+    await watcher?.close();
+    await served?.stop();
+    await election?.close();
+    await opened?.close();
+    if (served) say('stopped');
+  }
+}
+
+function exitCodeOf(ending: Ending): ExitCode {
+  return ending.kind === 'signal' ? EXIT.ok : EXIT.findings;
+}
+
+function describeEnding(ending: Ending): string {
+  switch (ending.kind) {
+    case 'signal':
+      return ending.signal;
+    case 'lost':
+      return `lost leadership: ${ending.error.message}`;
+    case 'failed':
+      return `could not lead: ${ending.error.message}`;
+  }
+}
+
+function describeApply(applied: ApplyCounts): string {
+  return `applied ${applied.resources} resources (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
+}
+
+function stateLocation(url: string): StateLocation {
+  try {
+    return parseStateUrl(url);
+  } catch (error) {
+    if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Backoff of an apply that failed (the state unreachable): from 500 ms, doubled, up to 5 s. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
+
+/**
+ * Applies the manifests again after file changes: changes within 100 ms are one apply, and
+ * applies never overlap. Manifests with errors are shown and not applied (the last good ones keep
+ * running); an apply that fails (the state unreachable) is said and retried with backoff.
+ */
+function watchManifests(
+  io: CliIo,
+  files: readonly string[],
+  watchFiles: WatchFiles,
+  served: ServedProject,
+  say: (line: string) => void,
+  colors: ReturnType<typeof createColors>,
+): FileWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  let chain = Promise.resolve();
+  let closed = false;
+  /** The wait before retrying a failed apply: doubled on each failure, reset by a success. */
+  let retryDelay = RETRY_FIRST_MS;
+  const schedule = (ms: number): void => {
+    clearTimeout(timer);
+    if (closed) return;
+    timer = setTimeout(() => {
+      chain = chain.then(reapply);
+    }, ms);
+  };
+  const reapply = async (): Promise<void> => {
+    if (closed) return;
+    try {
+      const result = await served.reapply();
+      retryDelay = RETRY_FIRST_MS;
+      if ('findings' in result) {
+        io.stderr.write(renderFindings(result.findings, colors));
+        say('not applied: the manifests have errors (the last good ones keep running)');
+      } else {
+        say(describeApply(result.applied));
+      }
+    } catch (error) {
+      // The state was unreachable (etcd restarting): the files did not change, so nothing else
+      // would apply them again. Retried with backoff until it goes through or a new edit comes.
+      say(`apply failed: ${toError(error).message} (retrying in ${retryDelay} ms)`);
+      schedule(retryDelay);
+      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+    }
+  };
+  const watcher = watchFiles(
+    files.map((f) => path.resolve(io.cwd, f)),
+    () => schedule(100),
+  );
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await watcher.close();
+      await chain;
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { Option } from 'commander';
+import { openState } from '../app/open-state.js';
+import { readStateView, type StateView } from '../app/state-view.js';
+import { formatStateLocation, parseStateUrl, StateUrlError } from '../app/state-url.js';
+import { toError } from '../engine/errors.js';
+import { CliError, EXIT } from './exit-codes.js';
+
+/** `--state URL` of the commands that can read a running system instead of running a project. */
+export function stateOption(): Option {
+  return new Option(
+    '--state <url>',
+    'read a running system (etcd://HOST:PORT[/prefix], as cosi run serves it) instead of running the project',
+  );
+}
+
+/**
+ * The state a `--state` flag names, read once; `undefined` when there is none to read (no flag,
+ * or `memory`: a fresh in-memory state is what a run of the project makes anyway).
+ *
+ * @throws CliError: usage for a bad URL, 1 when the state cannot be read.
+ */
+export async function readStateFlag(url: string | undefined): Promise<StateView | undefined> {
+  if (url === undefined) return undefined;
+  let location;
+  try {
+    location = parseStateUrl(url);
+  } catch (error) {
+    if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
+    throw error;
+  }
+  if (location.kind === 'memory') return undefined;
+  const opened = openState(location);
+  try {
+    return await readStateView(opened.state);
+  } catch (error) {
+    throw new CliError(
+      `--state ${formatStateLocation(location)}: could not read it: ${toError(error).message}`,
+      EXIT.findings,
+    );
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,126 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveProject, type ServedProject } from '../../src/app/serve-project.js';
+import { createInMemoryState } from '../../src/engine/state/in-memory-state.js';
+
+/** Controllers that only wait: which of them got registered is what these tests look at. */
+const CONFIG = `
+const idle = (name, extra = {}) => ({
+  name,
+  inputs: [],
+  outputs: [],
+  ...extra,
+  run: (rt, signal) => new Promise((resolve) => signal.addEventListener('abort', resolve)),
+});
+export default {
+  controllers: [idle('Everywhere', { needLeaderElection: false }), idle('LeaderOnly')],
+};
+`;
+
+const VMS = (cpus: number, id = 'web-1'): string => `
+metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }
+spec: { type: VMs.example.org, displayType: VM, defaultNamespace: default }
+---
+metadata: { type: vm, id: ${id} }
+spec: { cpus: ${cpus} }
+`;
+
+describe('serveProject', () => {
+  let dir: string;
+  let served: ServedProject | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-serve-'));
+    await writeFile(path.join(dir, 'cosi.config.mjs'), CONFIG);
+    await writeFile(path.join(dir, 'vms.yaml'), VMS(2));
+  });
+  afterEach(async () => {
+    await served?.stop();
+    served = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const serve = async (elect?: (signal: AbortSignal) => Promise<void>): Promise<ServedProject> => {
+    const result = await serveProject({
+      files: [dir],
+      cwd: dir,
+      state: createInMemoryState(),
+      ...(elect ? { elect } : {}),
+    });
+    if (!('project' in result)) throw new Error(JSON.stringify(result.findings));
+    served = result;
+    return result;
+  };
+
+  it('runs controllers that opt out of leader election before it is elected, the others once it is', async () => {
+    let elected!: () => void;
+    const election = new Promise<void>((resolve) => (elected = resolve));
+    const s = await serve(() => election);
+    expect(s.project.runtime.controllerNames()).toEqual(['Everywhere']);
+    elected();
+    await s.elected;
+    expect(s.project.runtime.controllerNames()).toEqual(['Everywhere', 'LeaderOnly']);
+  });
+
+  it('never starts the leader group in a process that is not elected, and stops cleanly', async () => {
+    const s = await serve((signal) => {
+      return new Promise((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('closed'))),
+      );
+    });
+    await s.stop();
+    await expect(s.elected).rejects.toThrow('closed');
+    expect(s.project.runtime.controllerNames()).toEqual(['Everywhere']);
+    served = undefined;
+  });
+
+  it('leads at once without an election, and applies the manifests again on request', async () => {
+    const s = await serve();
+    await s.elected;
+    expect(s.applied).toEqual({ resources: 1, created: 1, updated: 0, removed: 0 });
+    const read = async (): Promise<unknown> =>
+      (await s.project.state.get({ namespace: 'default', type: 'VMs.example.org', id: 'web-1' }))
+        .spec;
+    expect(await read()).toEqual({ cpus: 2 });
+
+    await writeFile(path.join(dir, 'vms.yaml'), VMS(4));
+    expect(await s.reapply()).toEqual({
+      applied: { resources: 1, created: 0, updated: 1, removed: 0 },
+    });
+    expect(await read()).toEqual({ cpus: 4 });
+
+    await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: vm }\n');
+    const broken = await s.reapply();
+    expect('findings' in broken && broken.findings.length).toBeGreaterThan(0);
+    // The last good manifests keep running.
+    expect(await read()).toEqual({ cpus: 4 });
+
+    await writeFile(path.join(dir, 'vms.yaml'), VMS(1, 'web-2'));
+    expect(await s.reapply()).toEqual({
+      applied: { resources: 1, created: 1, updated: 0, removed: 1 },
+    });
+    const list = await s.project.state.list({ namespace: 'default', type: 'VMs.example.org' });
+    expect(list.map((r) => r.metadata.id)).toEqual(['web-2']);
+  });
+
+  it('opens a state that already holds the project without duplicating it', async () => {
+    const state = createInMemoryState();
+    const first = await serveProject({ files: [dir], cwd: dir, state });
+    if (!('project' in first)) throw new Error('refused');
+    await first.stop();
+    const second = await serveProject({ files: [dir], cwd: dir, state });
+    if (!('project' in second)) throw new Error('refused');
+    served = second;
+    expect(second.applied).toEqual({ resources: 1, created: 0, updated: 0, removed: 0 });
+    expect(await state.list({ namespace: 'default', type: 'VMs.example.org' })).toHaveLength(1);
+  });
+
+  it('refuses manifests with errors, starting nothing', async () => {
+    await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: vm }\n');
+    const result = await serveProject({ files: [dir], cwd: dir, state: createInMemoryState() });
+    expect('findings' in result && result.findings.map((f) => f.file)).toContain(
+      path.join(dir, 'vms.yaml'),
+    );
+  });
+});

@@ -1,0 +1,246 @@
+import { Etcd3 } from 'etcd3';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runProject } from '../../src/app/run-project.js';
+import { pointerKey } from '../../src/engine/resource/pointer.js';
+import type { Resource } from '../../src/engine/resource/resource.js';
+import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { runRuntime } from '../../src/cli/commands/run.js';
+import type { CliIo } from '../../src/cli/io.js';
+import type { FileEvent } from '../../src/cli/watch/file-watcher.js';
+import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { cli, REPO } from './run-cli.js';
+
+/**
+ * `cosi run` as processes on a real etcd: the built CLI (dist/), as a user starts it. Every wait
+ * is for a condition (a stderr line, the state in etcd), bounded; none is a fixed sleep.
+ */
+describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
+  let etcd: EtcdServer;
+  let dir: string;
+  let processes: CosiProcess[] = [];
+  let prefixCount = 0;
+  let prefix: string;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+  }, 60_000);
+  afterAll(async () => {
+    await etcd.stop();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    prefix = `/run-test-${++prefixCount}`;
+  });
+  afterEach(async () => {
+    for (const p of processes) p.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.exited));
+    processes = [];
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const stateUrl = (): string => `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+  const start = (ttl: string): CosiProcess => {
+    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--watch', '--lease-ttl', ttl]);
+    processes.push(p);
+    return p;
+  };
+
+  it('two processes: one leads; killed, the other takes over and converges an edit, nothing lost or duplicated', async () => {
+    const a = start('4s');
+    await a.waitForLine(/elected leader/);
+    const b = start('4s');
+    await b.waitForLine(/applied 5 resources/);
+    // b waits as a candidate: it never said it leads while a lives.
+    await waitFor(() => electionKeys().then((keys) => keys.length === 2), 20_000, 'two candidates');
+    expect(b.stderr()).not.toMatch(/elected leader/);
+    await expectConverged(await singleRun());
+
+    a.kill('SIGKILL');
+    await a.exited;
+    // An edit while nobody leads: b (watching) applies it, then leads once a's lease expired.
+    const vms = path.join(dir, 'vms.yaml');
+    await writeFile(
+      vms,
+      (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 3') +
+        '---\nmetadata: { type: vm, id: web-3 }\nspec: { cpus: 1, image: debian, host: node-b }\n',
+    );
+    await b.waitForLine(/applied 6 resources \(1 created, 1 updated/);
+    await b.waitForLine(/elected leader/, 20_000);
+    await expectConverged(await singleRun());
+
+    // The running system, read without running the project: get and graph --resources.
+    const got = await cli(['get', 'vm', '--state', stateUrl(), '-o', 'name']);
+    expect(got).toMatchObject({ code: 0, stderr: '' });
+    expect(got.stdout.split('\n').filter(Boolean)).toEqual([
+      'vms.example.org/db-1',
+      'vms.example.org/web-1',
+      'vms.example.org/web-2',
+      'vms.example.org/web-3',
+    ]);
+    const graph = await cli([
+      'graph',
+      '-f',
+      dir,
+      '--resources',
+      '--state',
+      stateUrl(),
+      '-o',
+      'json',
+    ]);
+    expect(graph.code).toBe(0);
+    expect(graph.stdout).toContain('web-3');
+
+    b.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+    expect(b.stderr()).toMatch(/shutting down \(SIGTERM\)/);
+    // Its lease was revoked at shutdown: no candidate is left in the election.
+    expect(await electionKeys()).toEqual([]);
+  }, 120_000);
+
+  it('a leader whose lease is revoked stops leading and exits 1, as controller-runtime does', async () => {
+    const a = start('4s');
+    await a.waitForLine(/elected leader/);
+    const [key] = await electionKeys();
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      await client.leaseClient.leaseRevoke({ ID: key?.split('/').pop() ?? '' });
+    } finally {
+      client.close();
+    }
+    expect(await a.exited).toBe(1);
+    expect(a.stderr()).toMatch(/shutting down \(lost leadership: /);
+  }, 60_000);
+
+  it('recovers when etcd restarts mid-run', async () => {
+    const a = start('10s');
+    await a.waitForLine(/elected leader/);
+    await expectConverged(await singleRun());
+
+    await etcd.restart();
+    const vms = path.join(dir, 'vms.yaml');
+    await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 2'));
+    await a.waitForLine(/applied 5 resources \(0 created, 1 updated/, 30_000);
+    await expectConverged(await singleRun());
+    // Still the same process, still leading: it never lost its lease nor exited.
+    expect(a.stderr()).not.toMatch(/lost leadership|shutting down/);
+
+    a.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+  }, 120_000);
+
+  it('--watch retries an apply that failed while etcd was unreachable', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    let stderr = '';
+    let stop = (): void => undefined;
+    let fileChanged = (_: FileEvent): void => undefined;
+    const io: CliIo = {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd: dir,
+      env: {},
+      isTTY: false,
+      onInterrupt: (handler) => {
+        stop = handler;
+        return () => undefined;
+      },
+    };
+    const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+    const running = runRuntime(
+      io,
+      [dir],
+      { state: url, leaseTtl: '30s', watch: true },
+      (_paths, onEvent) => {
+        fileChanged = onEvent;
+        return { close: () => Promise.resolve() };
+      },
+    );
+    try {
+      await waitFor(
+        () => stderr.includes('elected leader'),
+        30_000,
+        () => stderr,
+      );
+      proxy.cut();
+      const vms = path.join(dir, 'vms.yaml');
+      await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 2'));
+      fileChanged({ kind: 'change', path: vms });
+      await waitFor(
+        () => /apply failed: .*\(retrying in \d+ ms\)/.test(stderr),
+        60_000,
+        () => stderr,
+      );
+      proxy.restore();
+      await waitFor(
+        () => stderr.includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
+        60_000,
+        () => stderr,
+      );
+      await expectConverged(await singleRun());
+    } finally {
+      stop();
+      await running;
+      await proxy.close();
+    }
+  }, 150_000);
+
+  /** What one in-memory run of the project (as it is on disk now) converges to. */
+  async function singleRun(): Promise<Map<string, unknown>> {
+    const run = await runProject({ files: [dir], cwd: dir });
+    expect(run.outcome?.report?.converged).toBe(true);
+    return comparable(run.outcome?.snapshot.resources ?? []);
+  }
+
+  /** Waits (bounded) until the state in etcd holds exactly `expected`. */
+  async function expectConverged(expected: Map<string, unknown>): Promise<void> {
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    let last = new Map<string, unknown>();
+    try {
+      await waitFor(
+        async () => {
+          last = comparable((await takeSnapshot(state)).resources);
+          return JSON.stringify([...last]) === JSON.stringify([...expected]);
+        },
+        30_000,
+        () => 'the state on etcd to equal a single in-memory run',
+      );
+    } catch (error) {
+      // Shows the difference rather than only the timeout.
+      expect([...last]).toEqual([...expected]);
+      throw error;
+    } finally {
+      await state.close();
+    }
+  }
+
+  async function electionKeys(): Promise<string[]> {
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      return await client.getAll().prefix(`${prefix}/election/`).keys();
+    } finally {
+      client.close();
+    }
+  }
+});
+
+/**
+ * Resources by pointer, without what differs between runs: versions, timestamps, and the order
+ * in which concurrent controllers added their finalizers (a set).
+ */
+function comparable(resources: readonly Resource[]): Map<string, unknown> {
+  const entries = resources.map((r): [string, unknown] => {
+    const { version: _v, created: _c, updated: _u, finalizers, ...metadata } = r.metadata;
+    return [
+      pointerKey(r.metadata),
+      { metadata: { ...metadata, finalizers: [...finalizers].sort() }, spec: r.spec },
+    ];
+  });
+  return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

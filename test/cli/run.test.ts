@@ -1,0 +1,164 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseLeaseTtl, runRuntime, type RunFlags } from '../../src/cli/commands/run.js';
+import { CliError } from '../../src/cli/exit-codes.js';
+import type { CliIo } from '../../src/cli/io.js';
+import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
+import { waitFor } from '../support/wait-for.js';
+import { cli, REPO } from './run-cli.js';
+
+/** A `cosi run` in this process, its signals and file events driven by the test. */
+function harness(cwd: string): {
+  io: CliIo;
+  stderr: () => string;
+  sigterm: () => void;
+  sigint: () => void;
+  watchFiles: WatchFiles;
+  fileChanged: (event: FileEvent) => void;
+} {
+  let stderr = '';
+  let onTerm = (): void => undefined;
+  let onInt = (): void => undefined;
+  let onFile = (_: FileEvent): void => undefined;
+  return {
+    io: {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd,
+      env: {},
+      isTTY: false,
+      onInterrupt: (handler) => {
+        onInt = handler;
+        return () => undefined;
+      },
+      onTerminate: (handler) => {
+        onTerm = handler;
+        return () => undefined;
+      },
+    },
+    stderr: () => stderr,
+    sigterm: () => onTerm(),
+    sigint: () => onInt(),
+    watchFiles: (_paths, onEvent) => {
+      onFile = onEvent;
+      return { close: () => Promise.resolve() };
+    },
+    fileChanged: (event) => onFile(event),
+  };
+}
+
+const flags = (extra: Partial<RunFlags> = {}): RunFlags => ({
+  state: 'memory',
+  leaseTtl: '5s',
+  ...extra,
+});
+
+describe('cosi run (in memory)', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-cli-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('says what it does, one line per event, and exits 0 on SIGTERM', async () => {
+    const h = harness(dir);
+    const running = runRuntime(h.io, [], flags({ file: ['.'] }), h.watchFiles);
+    await waitFor(() => h.stderr().includes('leading: running 3 controllers'), 20_000);
+    h.sigterm();
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(h.stderr().split('\n')).toEqual([
+      expect.stringMatching(/^cosi run: started as \S+ on memory$/),
+      'cosi run: applied 5 resources (5 created, 0 updated, 0 removed)',
+      'cosi run: leading: running 3 controllers',
+      'cosi run: shutting down (SIGTERM)',
+      'cosi run: stopped',
+      '',
+    ]);
+  });
+
+  it('with --watch applies the manifests again when a file changes; Ctrl-C stops it', async () => {
+    const h = harness(dir);
+    const running = runRuntime(h.io, [dir], flags({ watch: true }), h.watchFiles);
+    await waitFor(() => h.stderr().includes('leading'), 20_000);
+    const vms = path.join(dir, 'vms.yaml');
+    await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 3'));
+    h.fileChanged({ kind: 'change', path: vms });
+    await waitFor(
+      () => h.stderr().includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
+      20_000,
+    );
+    await writeFile(vms, 'metadata: { type: vm }\n');
+    h.fileChanged({ kind: 'change', path: vms });
+    await waitFor(() => h.stderr().includes('not applied: the manifests have errors'), 20_000);
+    expect(h.stderr()).toContain('vms.yaml:1:');
+    h.sigint();
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(h.stderr()).toContain('shutting down (SIGINT)');
+  });
+
+  it('exits 1 with the findings, starting nothing, when the manifests have errors', async () => {
+    await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: vm }\n');
+    const h = harness(dir);
+    expect(await runRuntime(h.io, [dir], flags(), h.watchFiles)).toEqual({ exitCode: 1 });
+    expect(h.stderr()).toContain('vms.yaml:1:');
+    expect(h.stderr()).toContain('not started: the manifests have errors');
+  });
+
+  it('a config whose setup throws is a config error naming the file: exit 2, no crash', async () => {
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      "export default { setup: () => { throw new Error('boom'); } };\n",
+    );
+    await rm(path.join(dir, 'cosi.config.ts'));
+    await rm(path.join(dir, 'hosts.yaml'));
+    await writeFile(
+      path.join(dir, 'vms.yaml'),
+      `metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }
+spec: { type: VMs.example.org }
+---
+metadata: { type: vm, id: web-1 }
+spec: { cpus: 1 }
+`,
+    );
+    // Leading at once (in memory), the failure is the start's: the CLI says it, exit 2.
+    const result = await cli(['run', '.'], { cwd: dir, onInterrupt: () => () => undefined });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^cosi: cosi\.config\.mjs: setup failed: boom$/m);
+  });
+
+  it('refuses a bad --state or --lease-ttl as usage errors', async () => {
+    const bad = await cli(['run', '-f', dir, '--state', 'redis://x:1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--state: unknown state scheme "redis"');
+    expect(() => parseLeaseTtl('1500ms')).toThrow(CliError);
+    expect(() => parseLeaseTtl('0s')).toThrow(/at least 1s/);
+    expect(parseLeaseTtl('10s')).toBe(10);
+  });
+
+  it('get and graph --state: usage errors, and an unreachable state in one line', async () => {
+    const bad = await cli(['get', 'vm', '--state', 'etcd://nowhere']);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toContain('--state: "etcd://nowhere" has no port');
+    const noResources = await cli(['graph', '-f', dir, '--state', 'etcd://127.0.0.1:1']);
+    expect(noResources.code).toBe(2);
+    expect(noResources.stderr).toContain('give --resources too');
+    const unreachable = await cli(['get', 'vm', '--state', 'etcd://127.0.0.1:1/x']);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /^cosi: --state etcd:\/\/127\.0\.0\.1:1\/x: could not read it: /,
+    );
+  }, 60_000);
+
+  it('exits 1 in one line when etcd cannot be reached', async () => {
+    const h = harness(dir);
+    // Port 1 on loopback: nothing listens there.
+    await expect(
+      runRuntime(h.io, [dir], flags({ state: 'etcd://127.0.0.1:1/x' }), h.watchFiles),
+    ).rejects.toThrow(/could not start on etcd:\/\/127\.0\.0\.1:1\/x/);
+  }, 60_000);
+});

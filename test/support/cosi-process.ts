@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { waitFor } from './wait-for.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+/** A real `node bin/cosi.js ...` process (the built CLI: `dist/` must be current). */
+export interface CosiProcess {
+  readonly pid: number;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+  /** Waits (bounded) until stderr has a line matching `pattern`; returns that line. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (or the signal that ended it). */
+  readonly exited: Promise<number | NodeJS.Signals>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Spawns the CLI with `args` from `cwd`. */
+export function spawnCosi(args: readonly string[], cwd: string = REPO): CosiProcess {
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin/cosi.js'), ...args], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return {
+    pid: child.pid ?? -1,
+    stderr: () => stderr,
+    waitForLine: (pattern, timeoutMs = 30_000) =>
+      waitFor(
+        () => stderr.split('\n').find((line) => pattern.test(line)),
+        timeoutMs,
+        () =>
+          `a line matching ${String(pattern)} from cosi ${args[0] ?? ''} (stderr so far:\n${stderr})`,
+      ),
+    exited,
+    kill: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+}
