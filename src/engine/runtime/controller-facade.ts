@@ -15,11 +15,12 @@ import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
+import type { WriteOp } from '../record/run-record.js';
 
 /** What the facade needs of the runtime that hosts its controller. */
 export type FacadeHost = Pick<
   RuntimeHost,
-  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit'
+  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit' | 'recorder'
 >;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
@@ -43,6 +44,12 @@ export class ControllerFacade implements ControllerContext {
    * any other check, as in COSI (tested inline so that an unlimited write costs no extra await).
    */
   readonly #limiter: RateLimiter | undefined;
+  /**
+   * With a recorder installed: the reconcile the adapter is running, to which reads and writes
+   * are recorded. A queue controller with `concurrency` above 1 runs several at once; they are
+   * then attributed to the one that started last.
+   */
+  recordSeq = 0;
 
   constructor(
     readonly name: string,
@@ -77,7 +84,11 @@ export class ControllerFacade implements ControllerContext {
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
     this.#checkRead(pointer, false);
     this.metrics.reads++;
-    return this.host.state.get<S>(pointer);
+    const recorder = this.host.recorder;
+    if (recorder === undefined) return this.host.state.get<S>(pointer);
+    const resource = await this.host.state.get<S>(pointer);
+    recorder.read(this.recordSeq, [resource]);
+    return resource;
   }
 
   async find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
@@ -98,7 +109,11 @@ export class ControllerFacade implements ControllerContext {
   async list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
     this.#checkRead({ ...kind, id: '' }, true);
     this.metrics.reads++;
-    return this.host.state.list<S>(kind, options);
+    const recorder = this.host.recorder;
+    if (recorder === undefined) return this.host.state.list<S>(kind, options);
+    const resources = await this.host.state.list<S>(kind, options);
+    recorder.read(this.recordSeq, resources);
+    return resources;
   }
 
   async teardownSignal(pointer: Pointer, signal?: AbortSignal): Promise<AbortSignal> {
@@ -118,7 +133,7 @@ export class ControllerFacade implements ControllerContext {
     this.#checkWrite(resource.metadata, 'create');
     this.metrics.writes++;
     const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
-    this.#changed(stored.metadata);
+    this.#changed(stored.metadata, 'create', stored);
     return stored;
   }
 
@@ -130,7 +145,7 @@ export class ControllerFacade implements ControllerContext {
     this.#checkWrite(resource.metadata, 'update');
     this.metrics.writes++;
     const stored = await this.host.state.update(resource, { ...options, owner: this.name });
-    this.#changed(stored.metadata);
+    this.#changed(stored.metadata, 'update', stored);
     return stored;
   }
 
@@ -178,7 +193,9 @@ export class ControllerFacade implements ControllerContext {
       throw error;
     }
     if (progress.applied && (!existed || stored.metadata.version !== before)) this.metrics.writes++;
-    if (before === undefined || stored.metadata.version !== before) this.#changed(stored.metadata);
+    if (before === undefined || stored.metadata.version !== before) {
+      this.#changed(stored.metadata, stored.metadata.version === 1 ? 'create' : 'update', stored);
+    }
     return stored;
   }
 
@@ -197,7 +214,7 @@ export class ControllerFacade implements ControllerContext {
     }
     if (before === undefined || this.#peekVersion(pointer) !== before) {
       this.#countUpdate();
-      this.#changed(pointer);
+      this.#changed(pointer, 'teardown');
     }
     return ready;
   }
@@ -207,7 +224,7 @@ export class ControllerFacade implements ControllerContext {
     this.#checkWrite(pointer, 'destroy');
     this.metrics.writes++;
     await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
-    this.#changed(pointer);
+    this.#changed(pointer, 'destroy');
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
@@ -297,7 +314,7 @@ export class ControllerFacade implements ControllerContext {
     this.metrics.reads++;
     if (before !== undefined && this.#peekVersion(pointer) === before) return;
     this.metrics.writes++;
-    this.#changed(pointer);
+    this.#changed(pointer, 'finalizers');
   }
 
   /** The read-then-update a teardown makes when the resource is not tearing down yet. */
@@ -307,8 +324,12 @@ export class ControllerFacade implements ControllerContext {
   }
 
   /** The state changed: the runtime counts it toward convergence and its bounds. */
-  #changed(pointer: Pointer): void {
+  #changed(pointer: Pointer, op: WriteOp, stored?: Resource): void {
     this.host.onWrite(this.name, pointer);
+    const recorder = this.host.recorder;
+    if (recorder === undefined) return;
+    const version = stored?.metadata.version ?? this.#peekVersion(pointer) ?? 0;
+    recorder.wrote(this.recordSeq, op, pointer, version, stored);
   }
 }
 
