@@ -9,6 +9,7 @@ import { isRegistrationError } from '../engine/errors.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
+import { RunRecord } from '../engine/record/run-record.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -30,6 +31,8 @@ export interface Project {
   /** Keeps the manifests in the state: apply the next load to it, it writes the difference. */
   readonly applier: ResourceApplier;
   readonly config: LoadedConfig | undefined;
+  /** With the `record` option: the record of everything the controllers did. */
+  readonly record?: RunRecord;
 }
 
 /** The manifests a project starts from: a load without error findings. */
@@ -46,6 +49,8 @@ export interface OpenProjectOptions {
   readonly stable?: boolean;
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
+  /** Record every reconcile (for `cosi explain` and `--trace`): the project's `record`. */
+  readonly record?: boolean;
 }
 
 /**
@@ -64,9 +69,11 @@ export async function openProject(
   const { registry } = manifests;
   const clock = new SimulatedClock(options.stable ? SIMULATED_EPOCH : Date.now());
   const state = createInMemoryState({ now: () => clock.now() });
+  const record = options.record === true ? new RunRecord({ now: () => clock.now() }) : undefined;
   const runtime = createRuntime(state, {
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),
+    ...(record ? { recorder: record } : {}),
   });
   const applier = new ResourceApplier(state);
   try {
@@ -77,7 +84,7 @@ export async function openProject(
     await runtime.stop();
     throw error;
   }
-  return { state, runtime, registry, clock, applier, config };
+  return { state, runtime, registry, clock, applier, config, ...(record ? { record } : {}) };
 }
 
 /** Definitions are resources too, in the `meta` namespace, as in COSI. */

@@ -41,10 +41,10 @@ export type ReconcileOutcome =
 
 /**
  * What a recorded step was: a whole-world controller's pass (`run`), a queue controller's
- * `reconcile` of one item, or a mapping of a changed secondary input to items (`map`: its
- * `mapInput`, or a builder's handlers and predicates).
+ * `reconcile` of one item, a `map` of a changed secondary input to items by its `mapInput`, or
+ * the `route` of an input event by its `mapEvent` (a builder's predicates and handlers).
  */
-export type ReconcileJob = 'run' | 'reconcile' | 'map';
+export type ReconcileJob = 'run' | 'reconcile' | 'map' | 'route';
 
 /** One recorded reconcile (or mapping), in the order they started. */
 export interface RecordedReconcile {

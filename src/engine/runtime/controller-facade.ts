@@ -45,9 +45,8 @@ export class ControllerFacade implements ControllerContext {
    */
   readonly #limiter: RateLimiter | undefined;
   /**
-   * With a recorder installed: the reconcile the adapter is running, to which reads and writes
-   * are recorded. A queue controller with `concurrency` above 1 runs several at once; they are
-   * then attributed to the one that started last.
+   * With a recorder installed: the reconcile to which a call is recorded, read synchronously as
+   * the call starts (see {@link scopedTo}), so concurrent reconciles each get their own.
    */
   recordSeq = 0;
 
@@ -82,12 +81,13 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     this.#checkRead(pointer, false);
     this.metrics.reads++;
     const recorder = this.host.recorder;
     if (recorder === undefined) return this.host.state.get<S>(pointer);
     const resource = await this.host.state.get<S>(pointer);
-    recorder.read(this.recordSeq, [resource]);
+    recorder.read(seq, [resource]);
     return resource;
   }
 
@@ -107,12 +107,13 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
+    const seq = this.recordSeq;
     this.#checkRead({ ...kind, id: '' }, true);
     this.metrics.reads++;
     const recorder = this.host.recorder;
     if (recorder === undefined) return this.host.state.list<S>(kind, options);
     const resources = await this.host.state.list<S>(kind, options);
-    recorder.read(this.recordSeq, resources);
+    recorder.read(seq, resources);
     return resources;
   }
 
@@ -129,11 +130,12 @@ export class ControllerFacade implements ControllerContext {
     resource: Draft<S> | Resource<S>,
     options: ControllerCreateOptions = {},
   ): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'create');
     this.metrics.writes++;
     const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
-    this.#changed(stored.metadata, 'create', stored);
+    this.#changed(seq, stored.metadata, 'create', stored);
     return stored;
   }
 
@@ -141,11 +143,12 @@ export class ControllerFacade implements ControllerContext {
     resource: Draft<S> | Resource<S>,
     options: Omit<UpdateOptions, 'owner'> = {},
   ): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'update');
     this.metrics.writes++;
     const stored = await this.host.state.update(resource, { ...options, owner: this.name });
-    this.#changed(stored.metadata, 'update', stored);
+    this.#changed(seq, stored.metadata, 'update', stored);
     return stored;
   }
 
@@ -162,6 +165,7 @@ export class ControllerFacade implements ControllerContext {
     fn: Updater<S>,
     options: ControllerModifyOptions = {},
   ): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(empty.metadata, 'modify');
     const before = this.#peekVersion(empty.metadata);
@@ -194,12 +198,18 @@ export class ControllerFacade implements ControllerContext {
     }
     if (progress.applied && (!existed || stored.metadata.version !== before)) this.metrics.writes++;
     if (before === undefined || stored.metadata.version !== before) {
-      this.#changed(stored.metadata, stored.metadata.version === 1 ? 'create' : 'update', stored);
+      this.#changed(
+        seq,
+        stored.metadata,
+        stored.metadata.version === 1 ? 'create' : 'update',
+        stored,
+      );
     }
     return stored;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'tear down');
     const before = this.#peekVersion(pointer);
@@ -214,20 +224,22 @@ export class ControllerFacade implements ControllerContext {
     }
     if (before === undefined || this.#peekVersion(pointer) !== before) {
       this.#countUpdate();
-      this.#changed(pointer, 'teardown');
+      this.#changed(seq, pointer, 'teardown');
     }
     return ready;
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'destroy');
     this.metrics.writes++;
     await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
-    this.#changed(pointer, 'destroy');
+    this.#changed(seq, pointer, 'destroy');
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
@@ -241,7 +253,7 @@ export class ControllerFacade implements ControllerContext {
       if (announce && this.#peekVersion(pointer) !== (before ?? 0) + 1)
         announce(pointer, undefined);
     }
-    this.#finalizersChanged(pointer, before);
+    this.#finalizersChanged(seq, pointer, before);
   }
 
   /**
@@ -250,6 +262,7 @@ export class ControllerFacade implements ControllerContext {
    * destroyed meanwhile must not crash and restart).
    */
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
@@ -260,7 +273,25 @@ export class ControllerFacade implements ControllerContext {
       if (isNotFound(error)) return;
       throw error;
     }
-    this.#finalizersChanged(pointer, before);
+    this.#finalizersChanged(seq, pointer, before);
+  }
+
+  /**
+   * This facade for one recorded reconcile: every call first names it, so that reconciles
+   * running at once (a queue controller's `concurrency`) each record their own reads and writes.
+   * Made only while recording.
+   */
+  scopedTo(seq: number): this {
+    return new Proxy(this, {
+      get: (target, property) => {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]): unknown => {
+          target.recordSeq = seq;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
   }
 
   /** Whether this controller may read the resource (or list the kind). */
@@ -310,11 +341,11 @@ export class ControllerFacade implements ControllerContext {
   }
 
   /** A finalizer change of a resource that exists reads it again, and writes if it changed. */
-  #finalizersChanged(pointer: Pointer, before: number | undefined): void {
+  #finalizersChanged(seq: number, pointer: Pointer, before: number | undefined): void {
     this.metrics.reads++;
     if (before !== undefined && this.#peekVersion(pointer) === before) return;
     this.metrics.writes++;
-    this.#changed(pointer, 'finalizers');
+    this.#changed(seq, pointer, 'finalizers');
   }
 
   /** The read-then-update a teardown makes when the resource is not tearing down yet. */
@@ -324,12 +355,12 @@ export class ControllerFacade implements ControllerContext {
   }
 
   /** The state changed: the runtime counts it toward convergence and its bounds. */
-  #changed(pointer: Pointer, op: WriteOp, stored?: Resource): void {
+  #changed(seq: number, pointer: Pointer, op: WriteOp, stored?: Resource): void {
     this.host.onWrite(this.name, pointer);
     const recorder = this.host.recorder;
     if (recorder === undefined) return;
     const version = stored?.metadata.version ?? this.#peekVersion(pointer) ?? 0;
-    recorder.wrote(this.recordSeq, op, pointer, version, stored);
+    recorder.wrote(seq, op, pointer, version, stored);
   }
 }
 

@@ -312,7 +312,7 @@ export class QControllerAdapter implements Adapter {
     const recorder = this.host.recorder;
     if (recorder) {
       // A mapping here runs inside the delivery: recorded as a step of no duration.
-      const seq = recorder.start(this.name, 'map', event.resource.metadata, [event.resource]);
+      const seq = recorder.start(this.name, 'route', event.resource.metadata, [event.resource]);
       recorder.mapped(seq, pointers);
       recorder.end(seq, { kind: 'ok' });
     }
@@ -373,7 +373,8 @@ export class QControllerAdapter implements Adapter {
         await this.#map(job.metadata, seq, triggers);
       } else {
         this.metrics.reconciles++;
-        await this.controller.reconcile(this.#facade, job.pointer, this.#log);
+        const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
+        await this.controller.reconcile(rt, job.pointer, this.#log);
         this.metrics.processed++;
       }
       this.#succeeded(key);
@@ -404,7 +405,6 @@ export class QControllerAdapter implements Adapter {
       triggers,
       this.#queue.size,
     );
-    this.#facade.recordSeq = seq;
     return seq;
   }
 
@@ -468,7 +468,8 @@ export class QControllerAdapter implements Adapter {
   ): Promise<void> {
     this.metrics.mappedIn++;
     // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
-    const pointers = (await this.controller.mapInput?.(this.#facade, metadata, this.#log)) ?? [];
+    const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
+    const pointers = (await this.controller.mapInput?.(rt, metadata, this.#log)) ?? [];
     if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
     for (const pointer of pointers) {
       if (!this.#primaryKinds.has(kindKey(pointer))) {
