@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
+import { explainCommand } from './commands/explain.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
 import { createCompletionCommand } from './commands/completion.js';
@@ -17,6 +18,7 @@ const COMMANDS = [
   getCommand,
   checkCommand,
   graphCommand,
+  explainCommand,
   watchCommand,
   versionCommand,
 ] as const;

@@ -56,13 +56,15 @@ export class ExplainIndex {
   }
 
   /**
-   * The input a controller declared that covers `pointer` (`undefined`: none, the read was of
-   * one of its outputs). The one pinned to the id first.
+   * The input a controller declared that covers `pointer` and carries data into what it writes
+   * (`undefined`: none, e.g. the read was of one of its outputs). The one pinned to the id first.
    */
   inputOf(controller: string, pointer: Pointer): DependencyEdge | undefined {
     let match: DependencyEdge | undefined;
     for (const edge of this.source.graph.edges) {
       if (edge.controller !== controller || isOutputKind(edge.kind)) continue;
+      // A destroy-ready input gates a teardown; it carries no data into what is written.
+      if (edge.kind === 'destroyReady' || edge.kind === 'mappedDestroyReady') continue;
       if (edge.type !== pointer.type || (edge.namespace ?? pointer.namespace) !== pointer.namespace)
         continue;
       if (edge.id === pointer.id) return edge;

@@ -103,8 +103,10 @@ export function parentsOf(
   const seen = new Set<string>([pointerKey(ref)]);
   if (found) {
     const { reconcile, write } = found;
-    if ((write.op === 'finalizers' || write.op === 'teardown') && ref.version > 1) {
-      out.push({ kind: write.op === 'teardown' ? 'teardown' : 'finalizer', ref: previous(ref) });
+    // A finalizer or teardown write changes only the metadata of the version before it.
+    if (write.op === 'finalizers' || write.op === 'teardown') {
+      const kind = write.op === 'teardown' ? 'teardown' : 'finalizer';
+      return ref.version > 1 ? [{ kind, ref: previous(ref) }] : [];
     }
     for (const read of narrowReads(reconcile, ref)) {
       const key = pointerKey(read);

@@ -82,7 +82,8 @@ function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer):
         id: e.id ?? pointer.id,
       },
     }))
-    .filter((c) => c.edge.type !== pointer.type);
+    .filter((c) => c.edge.type !== pointer.type)
+    .filter((c, i, all) => all.findIndex((o) => sameCandidate(o, c)) === i);
   for (const { edge, pointer: input } of candidates) {
     const inputKey = pointerKey(input);
     const position = index.position(input);
@@ -125,7 +126,11 @@ function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer):
     const outcome = lastRun.outcome;
     if (outcome?.kind === 'error') {
       findings.push({
-        reason: outcome.gaveUp === true || givenUp(index, controller, input) ? 'given-up' : 'error',
+        reason:
+          outcome.terminal !== true &&
+          (outcome.gaveUp === true || givenUp(index, controller, input))
+            ? 'given-up'
+            : 'error',
         message:
           outcome.gaveUp === true
             ? `its reconcile of ${formatPointer(input)} failed ${ran.filter((r) => r.outcome?.kind === 'error').length} times and was given up: ${outcome.message}`
@@ -156,6 +161,11 @@ function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer):
   }
   return findings;
 }
+
+const sameCandidate = (
+  a: { edge: { kind: string }; pointer: Pointer },
+  b: { edge: { kind: string }; pointer: Pointer },
+): boolean => a.edge.kind === b.edge.kind && pointerKey(a.pointer) === pointerKey(b.pointer);
 
 const isMapping = (r: RecordedReconcile): boolean => r.job === 'map' || r.job === 'route';
 

@@ -419,7 +419,8 @@ export class QControllerAdapter implements Adapter {
       kind: 'error',
       message: failing?.lastError.message ?? toError(error).message,
       ...(failing?.terminal === true ? { terminal: true } : {}),
-      ...(failing?.gaveUp === true ? { gaveUp: true } : {}),
+      // A terminal error is never retried: it was not given up after attempts.
+      ...(failing?.gaveUp === true && !failing.terminal ? { gaveUp: true } : {}),
     };
   }
 
