@@ -69,7 +69,10 @@ export async function openProject(
   const { registry } = manifests;
   const clock = new SimulatedClock(options.stable ? SIMULATED_EPOCH : Date.now());
   const state = createInMemoryState({ now: () => clock.now() });
-  const record = options.record === true ? new RunRecord({ now: () => clock.now() }) : undefined;
+  const record =
+    options.record === true
+      ? new RunRecord({ now: () => clock.now(), wallNow: () => performance.now() })
+      : undefined;
   const runtime = createRuntime(state, {
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),

@@ -7,7 +7,7 @@ export interface VersionEntry {
   readonly version: number;
   /** `manifest`: loaded from a file; otherwise the controller's write. */
   readonly by:
-    | { readonly kind: 'manifest'; readonly position: ManifestPosition }
+    | { readonly kind: 'manifest'; readonly position?: ManifestPosition }
     | {
         readonly kind: 'reconcile';
         readonly controller: string;
@@ -37,8 +37,13 @@ export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[]
   const writes = index.record.writesTo(pointer);
   const position = index.position(pointer);
   const firstWritten = writes[0]?.write;
-  if (position && !(firstWritten?.op === 'create')) {
-    out.push({ version: 1, by: { kind: 'manifest', position }, fields: [] });
+  const manifest = position !== undefined || index.resource(pointer)?.metadata.owner === '';
+  if (manifest && firstWritten?.op !== 'create') {
+    out.push({
+      version: 1,
+      by: { kind: 'manifest', ...(position ? { position } : {}) },
+      fields: [],
+    });
   }
   for (const { reconcile, write } of writes) {
     out.push({

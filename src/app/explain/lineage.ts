@@ -19,7 +19,8 @@ export type LineageEdgeKind = InputKind | 'ownerReference' | 'finalizer' | 'tear
 export type VersionOrigin =
   | {
       readonly kind: 'manifest';
-      readonly position: ManifestPosition;
+      /** Where it is written, when the manifests were given. */
+      readonly position?: ManifestPosition;
     }
   | {
       readonly kind: 'reconcile';
@@ -65,6 +66,7 @@ export function originOf(index: ExplainIndex, ref: VersionRef): VersionOrigin {
   if (position && (current === undefined || current.metadata.owner === '')) {
     return { kind: 'manifest', position };
   }
+  if (current?.metadata.owner === '') return { kind: 'manifest' };
   return { kind: 'unknown' };
 }
 

@@ -57,6 +57,15 @@ export interface RecordedReconcile {
   /** Clock time at the start and at the end (virtual on a simulated clock). */
   readonly startedAt: number;
   endedAt: number;
+  /**
+   * Logical times: one tick per start and per end of any reconcile, in the order they happened.
+   * Deterministic, as the run is: what `--trace --stable` lays slices out by.
+   */
+  readonly startTick: number;
+  endTick: number;
+  /** With the `wallNow` option: wall-clock times of the start and the end. */
+  readonly wallStart?: number;
+  wallEnd?: number;
   /** The changes that woke it (empty: a start, a restart, a retry or a requeue). */
   readonly triggers: readonly VersionRef[];
   /** What it read, in order, each resource once at the version it saw. */
@@ -98,6 +107,8 @@ export interface RunRecordOptions {
   readonly maxReconciles?: number;
   /** The clock the times are read from. */
   readonly now?: () => number;
+  /** A wall clock (`performance.now`), for a trace of what the run cost; none by default. */
+  readonly wallNow?: () => number;
 }
 
 /** The default cap on recorded reconciles. */
@@ -117,6 +128,8 @@ export const DEFAULT_MAX_RECONCILES = 50_000;
 export class RunRecord implements RunRecorder {
   readonly maxReconciles: number;
   readonly #now: () => number;
+  readonly #wallNow: (() => number) | undefined;
+  #tick = 0;
   readonly #reconciles = new Map<number, RecordedReconcile>();
   /** `key@version` -> the reconcile that wrote that version. */
   readonly #writers = new Map<string, number>();
@@ -130,6 +143,7 @@ export class RunRecord implements RunRecorder {
   constructor(options: RunRecordOptions = {}) {
     this.maxReconciles = options.maxReconciles ?? DEFAULT_MAX_RECONCILES;
     this.#now = options.now ?? (() => 0);
+    this.#wallNow = options.wallNow;
   }
 
   /** Whether older reconciles were dropped to stay within the cap. */
@@ -191,6 +205,8 @@ export class RunRecord implements RunRecorder {
       refs.push(ref);
     }
     const now = this.#now();
+    const tick = ++this.#tick;
+    const wall = this.#wallNow?.();
     this.#reconciles.set(seq, {
       seq,
       controller,
@@ -198,6 +214,9 @@ export class RunRecord implements RunRecorder {
       ...(item === undefined ? {} : { item: toPointer(item) }),
       startedAt: now,
       endedAt: now,
+      startTick: tick,
+      endTick: tick,
+      ...(wall === undefined ? {} : { wallStart: wall, wallEnd: wall }),
       triggers: refs,
       reads: [],
       writes: [],
@@ -260,6 +279,8 @@ export class RunRecord implements RunRecorder {
     if (!reconcile || reconcile.outcome) return;
     reconcile.outcome = outcome;
     reconcile.endedAt = this.#now();
+    reconcile.endTick = ++this.#tick;
+    if (this.#wallNow) reconcile.wallEnd = this.#wallNow();
   }
 
   #see(resource: Resource): void {

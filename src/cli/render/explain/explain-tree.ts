@@ -28,11 +28,11 @@ export function renderExplainTree(explanation: Explanation): string {
   }
   if (explanation.lineage) {
     lines.push('', resource ? 'lineage (where it came from)' : 'lineage of its last version');
-    lines.push(...tree(explanation.lineage));
+    lines.push(...lineageLines(explanation.lineage));
   }
   if (explanation.feeds) {
     lines.push('', 'feeds (what it is an input of)');
-    lines.push(...tree(explanation.feeds));
+    lines.push(...lineageLines(explanation.feeds));
   }
   if (explanation.history.length > 0) {
     lines.push('', 'history');
@@ -57,8 +57,8 @@ export function renderExplainTree(explanation: Explanation): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The lineage tree: the root, then each edge as `kind  resource@version  <- origin`. */
-function tree(root: LineageNode): string[] {
+/** The lineage tree: the root, then each edge as `kind: resource@version  <- origin`. */
+export function lineageLines(root: LineageNode): string[] {
   const lines = [`  ${formatVersionRef(root.ref)}  ${originText(root.origin)}${cutText(root)}`];
   const walk = (node: LineageNode, prefix: string): void => {
     node.edges.forEach((edge, i) => {
@@ -82,7 +82,9 @@ function cutText(node: LineageNode): string {
 export function originText(origin: VersionOrigin): string {
   switch (origin.kind) {
     case 'manifest':
-      return `<- manifest ${origin.position.file}:${origin.position.line}:${origin.position.col}`;
+      return origin.position
+        ? `<- manifest ${origin.position.file}:${origin.position.line}:${origin.position.col}`
+        : '<- manifest';
     case 'reconcile':
       return `<- ${origin.controller} reconcile #${origin.seq}`;
     case 'unknown':
@@ -94,7 +96,7 @@ export function historyLine(entry: VersionEntry): string {
   const fields = entry.fields.length > 0 ? `  changed ${entry.fields.join(', ')}` : '';
   if (entry.by.kind === 'manifest') {
     const p = entry.by.position;
-    return `v${entry.version}  manifest ${p.file}:${p.line}:${p.col}`;
+    return `v${entry.version}  manifest${p ? ` ${p.file}:${p.line}:${p.col}` : ''}`;
   }
   const triggers =
     entry.by.triggers.length > 0
