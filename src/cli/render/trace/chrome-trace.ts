@@ -70,7 +70,7 @@ export function toChromeTrace(record: RunRecord, options: ChromeTraceOptions = {
       cat: r.job,
       ph: 'X',
       pid: PID,
-      tid: tids.of.get(r.seq) as number,
+      tid: tids.of.get(r.seq),
       ts: start(r),
       dur: end(r) - start(r),
       args: {
@@ -114,7 +114,7 @@ export function toChromeTrace(record: RunRecord, options: ChromeTraceOptions = {
           ph: 's',
           id: flow,
           pid: PID,
-          tid: tids.of.get(writer.seq) as number,
+          tid: tids.of.get(writer.seq),
           ts: Math.max(at, start(writer)),
         },
         {
@@ -124,7 +124,7 @@ export function toChromeTrace(record: RunRecord, options: ChromeTraceOptions = {
           bp: 'e',
           id: flow,
           pid: PID,
-          tid: tids.of.get(r.seq) as number,
+          tid: tids.of.get(r.seq),
           ts: start(r),
         },
       );
