@@ -69,8 +69,8 @@ export interface RecordedReconcile {
   /** The changes that woke it (empty: a start, a restart, a retry or a requeue). */
   readonly triggers: readonly VersionRef[];
   /** What it read, in order, each resource once at the version it saw. */
-  readonly reads: VersionRef[];
-  readonly writes: RecordedWrite[];
+  readonly reads: readonly VersionRef[];
+  readonly writes: readonly RecordedWrite[];
   /** For a mapping: the items it queued (empty: it mapped the change to nothing). */
   mapped?: readonly Pointer[];
   /** The controller's queue length when it started (queue controllers). */
@@ -119,6 +119,10 @@ export const DEFAULT_MAX_RECONCILES = 50_000;
  * Bounded: past `maxReconciles` the oldest are dropped and {@link RunRecord.truncated} is set, so
  * a run that never settles cannot exhaust memory.
  *
+ * Recording stays off the hot path: a read or a trigger keeps a reference to the (frozen)
+ * resource, a write one small object; versions, de-duplication, changed fields and the index of
+ * writers are derived when someone asks, after the run.
+ *
  * @example
  * const record = new RunRecord({ now: () => clock.now() });
  * const runtime = createRuntime(state, { clock, recorder: record });
@@ -130,15 +134,13 @@ export class RunRecord implements RunRecorder {
   readonly #now: () => number;
   readonly #wallNow: (() => number) | undefined;
   #tick = 0;
-  readonly #reconciles = new Map<number, RecordedReconcile>();
-  /** `key@version` -> the reconcile that wrote that version. */
-  readonly #writers = new Map<string, number>();
-  /** Per pointer key, the newest version the record has seen (read, written or triggered). */
-  readonly #latest = new Map<string, Resource>();
-  /** Per open reconcile, the `key@version`s it read: a list of thousands is checked in O(1). */
-  readonly #readKeys = new Map<number, Set<string>>();
+  readonly #reconciles = new Map<number, ReconcileEntry>();
+  /** `key@version` -> the write of that version and its reconcile; rebuilt when stale. */
+  #writers: Map<string, { reconcile: ReconcileEntry; write: WriteEntry }> | undefined;
   #seq = 0;
   #dropped = 0;
+  readonly #resourceAtFn = (pointer: Pointer, version: number): Resource | undefined =>
+    this.#resourceAt(pointer, version);
 
   constructor(options: RunRecordOptions = {}) {
     this.maxReconciles = options.maxReconciles ?? DEFAULT_MAX_RECONCILES;
@@ -167,11 +169,7 @@ export class RunRecord implements RunRecorder {
 
   /** The reconcile that wrote `ref` (at its version), when it is in the record. */
   writeOf(ref: VersionRef): { reconcile: RecordedReconcile; write: RecordedWrite } | undefined {
-    const seq = this.#writers.get(versionKey(ref));
-    const reconcile = seq === undefined ? undefined : this.#reconciles.get(seq);
-    const key = pointerKey(ref);
-    const write = reconcile?.writes.find((w) => w.version === ref.version && pointerKey(w) === key);
-    return reconcile && write ? { reconcile, write } : undefined;
+    return this.#index().get(versionKey(ref));
   }
 
   /** Every recorded write of one resource, oldest first, with the reconcile that made it. */
@@ -194,34 +192,21 @@ export class RunRecord implements RunRecorder {
     queueDepth?: number,
   ): number {
     const seq = ++this.#seq;
-    const refs: VersionRef[] = [];
-    const seen = new Set<string>();
-    for (const resource of triggers) {
-      this.#see(resource);
-      const ref = toVersionRef(resource);
-      const key = versionKey(ref);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      refs.push(ref);
-    }
-    const now = this.#now();
-    const tick = ++this.#tick;
     const wall = this.#wallNow?.();
-    this.#reconciles.set(seq, {
+    this.#reconciles.set(
       seq,
-      controller,
-      job,
-      ...(item === undefined ? {} : { item: toPointer(item) }),
-      startedAt: now,
-      endedAt: now,
-      startTick: tick,
-      endTick: tick,
-      ...(wall === undefined ? {} : { wallStart: wall, wallEnd: wall }),
-      triggers: refs,
-      reads: [],
-      writes: [],
-      ...(queueDepth === undefined ? {} : { queueDepth }),
-    });
+      new ReconcileEntry(
+        seq,
+        controller,
+        job,
+        item,
+        this.#now(),
+        ++this.#tick,
+        wall,
+        triggers,
+        queueDepth,
+      ),
+    );
     if (this.#reconciles.size > this.maxReconciles) this.#dropOldest();
     return seq;
   }
@@ -229,43 +214,15 @@ export class RunRecord implements RunRecorder {
   read(seq: number, resources: readonly Resource[]): void {
     const reconcile = this.#reconciles.get(seq);
     if (!reconcile) return;
-    let keys = this.#readKeys.get(seq);
-    if (!keys) this.#readKeys.set(seq, (keys = new Set()));
-    for (const resource of resources) {
-      const ref = toVersionRef(resource);
-      this.#see(resource);
-      const key = versionKey(ref);
-      if (keys.has(key)) continue;
-      keys.add(key);
-      reconcile.reads.push(ref);
-    }
+    if (resources.length === 1) reconcile.readResources.push(resources[0] as Resource);
+    else reconcile.readLists.push(resources);
   }
 
   wrote(seq: number, op: WriteOp, pointer: Pointer, version: number, resource?: Resource): void {
     const reconcile = this.#reconciles.get(seq);
     if (!reconcile) return;
-    const key = pointerKey(pointer);
-    const before = this.#latest.get(key);
-    let fields: string[];
-    if (op === 'create') fields = changedFields(undefined, resource);
-    else if (op === 'teardown') fields = ['/metadata/phase'];
-    else if (op === 'finalizers') fields = ['/metadata/finalizers'];
-    else if (op === 'destroy') fields = [];
-    else fields = before?.metadata.version === version - 1 ? changedFields(before, resource) : [];
-    if (resource) this.#latest.set(key, resource);
-    else if (op === 'destroy') this.#latest.delete(key);
-    const { namespace, type, id } = pointer;
-    reconcile.writes.push({
-      namespace,
-      type,
-      id,
-      version,
-      op,
-      fields,
-      ...(resource ? { resource } : {}),
-    });
-    // A destroy makes no version another reconcile can read.
-    if (op !== 'destroy') this.#writers.set(`${key}@${version}`, seq);
+    reconcile.writes.push(new WriteEntry(pointer, version, op, resource, this.#resourceAtFn));
+    this.#writers = undefined;
   }
 
   mapped(seq: number, items: readonly Pointer[]): void {
@@ -274,7 +231,6 @@ export class RunRecord implements RunRecorder {
   }
 
   end(seq: number, outcome: ReconcileOutcome): void {
-    this.#readKeys.delete(seq);
     const reconcile = this.#reconciles.get(seq);
     if (!reconcile || reconcile.outcome) return;
     reconcile.outcome = outcome;
@@ -283,25 +239,169 @@ export class RunRecord implements RunRecorder {
     if (this.#wallNow) reconcile.wallEnd = this.#wallNow();
   }
 
-  #see(resource: Resource): void {
-    const key = pointerKey(resource.metadata);
-    const known = this.#latest.get(key);
-    if (!known || known.metadata.version <= resource.metadata.version)
-      this.#latest.set(key, resource);
+  #index(): Map<string, { reconcile: ReconcileEntry; write: WriteEntry }> {
+    if (this.#writers) return this.#writers;
+    const index = new Map<string, { reconcile: ReconcileEntry; write: WriteEntry }>();
+    for (const reconcile of this.#reconciles.values()) {
+      for (const write of reconcile.writes) {
+        // A destroy makes no version another reconcile can read.
+        if (write.op !== 'destroy') index.set(versionKey(write), { reconcile, write });
+      }
+    }
+    this.#writers = index;
+    return index;
+  }
+
+  /** The resource at one version, if the record holds it (written, read or a trigger). */
+  #resourceAt(pointer: Pointer, version: number): Resource | undefined {
+    const written = this.#index().get(versionKey({ ...pointerOf(pointer), version }))?.write;
+    if (written?.resource) return written.resource;
+    const key = pointerKey(pointer);
+    for (const reconcile of this.#reconciles.values()) {
+      for (const r of reconcile.allReadResources()) {
+        if (r.metadata.version === version && pointerKey(r.metadata) === key) return r;
+      }
+      for (const r of reconcile.triggerResources) {
+        if (r.metadata.version === version && pointerKey(r.metadata) === key) return r;
+      }
+    }
+    return undefined;
   }
 
   /** Drops the oldest tenth at once, so the cost per reconcile stays constant. */
   #dropOldest(): void {
     const drop = Math.max(1, Math.floor(this.maxReconciles / 10));
     let n = 0;
-    for (const [seq, reconcile] of this.#reconciles) {
+    for (const seq of this.#reconciles.keys()) {
       if (n++ >= drop) break;
-      for (const write of reconcile.writes) this.#writers.delete(versionKey(write));
       this.#reconciles.delete(seq);
-      this.#readKeys.delete(seq);
       this.#dropped++;
     }
+    this.#writers = undefined;
   }
+}
+
+/** One reconcile as recorded: raw references on the hot path, views derived on demand. */
+class ReconcileEntry implements RecordedReconcile {
+  endedAt: number;
+  endTick: number;
+  wallEnd?: number;
+  mapped?: readonly Pointer[];
+  outcome?: ReconcileOutcome;
+  readonly item?: Pointer;
+  readonly wallStart?: number;
+  readonly queueDepth?: number;
+  readonly writes: WriteEntry[] = [];
+  /** Single reads (`get`) and whole lists, as the facade handed them over. */
+  readonly readResources: Resource[] = [];
+  readonly readLists: (readonly Resource[])[] = [];
+  #reads: VersionRef[] | undefined;
+  #readCount = -1;
+  #triggers: VersionRef[] | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly controller: string,
+    readonly job: ReconcileJob,
+    item: Pointer | undefined,
+    readonly startedAt: number,
+    readonly startTick: number,
+    wallStart: number | undefined,
+    readonly triggerResources: readonly Resource[],
+    queueDepth: number | undefined,
+  ) {
+    this.endedAt = startedAt;
+    this.endTick = startTick;
+    if (item !== undefined) this.item = toPointer(item);
+    if (wallStart !== undefined) {
+      this.wallStart = wallStart;
+      this.wallEnd = wallStart;
+    }
+    if (queueDepth !== undefined) this.queueDepth = queueDepth;
+  }
+
+  *allReadResources(): Iterable<Resource> {
+    yield* this.readResources;
+    for (const list of this.readLists) yield* list;
+  }
+
+  /** What it read, each resource at each version once, in order. */
+  get reads(): VersionRef[] {
+    const count = this.readResources.length + this.readLists.length;
+    if (this.#reads && this.#readCount === count) return this.#reads;
+    this.#reads = uniqueRefs(this.allReadResources());
+    this.#readCount = count;
+    return this.#reads;
+  }
+
+  get triggers(): readonly VersionRef[] {
+    this.#triggers ??= uniqueRefs(this.triggerResources);
+    return this.#triggers;
+  }
+}
+
+/** One write as recorded; its changed fields are worked out when asked for. */
+class WriteEntry implements RecordedWrite {
+  readonly namespace: string;
+  readonly type: string;
+  readonly id: string;
+  #fields: readonly string[] | undefined;
+
+  constructor(
+    pointer: Pointer,
+    readonly version: number,
+    readonly op: WriteOp,
+    readonly resource: Resource | undefined,
+    private readonly resourceAt: (pointer: Pointer, version: number) => Resource | undefined,
+  ) {
+    this.namespace = pointer.namespace;
+    this.type = pointer.type;
+    this.id = pointer.id;
+  }
+
+  get fields(): readonly string[] {
+    this.#fields ??= this.#changed();
+    return this.#fields;
+  }
+
+  #changed(): string[] {
+    switch (this.op) {
+      case 'create':
+        return changedFields(undefined, this.resource);
+      case 'teardown':
+        return ['/metadata/phase'];
+      case 'finalizers':
+        return ['/metadata/finalizers'];
+      case 'destroy':
+        return [];
+      case 'update': {
+        const before = this.resourceAt(this, this.version - 1);
+        return before ? changedFields(before, this.resource) : [];
+      }
+    }
+  }
+
+  toJSON(): unknown {
+    const { namespace, type, id, version, op, fields } = this;
+    return { namespace, type, id, version, op, fields };
+  }
+}
+
+function uniqueRefs(resources: Iterable<Resource>): VersionRef[] {
+  const seen = new Set<string>();
+  const out: VersionRef[] = [];
+  for (const resource of resources) {
+    const ref = toVersionRef(resource);
+    const key = versionKey(ref);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(ref);
+  }
+  return out;
+}
+
+function pointerOf(p: Pointer): Pointer {
+  return { namespace: p.namespace, type: p.type, id: p.id };
 }
 
 /** `key@version`. */
