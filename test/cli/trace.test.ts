@@ -1,9 +1,10 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
 import type { ChromeTrace, TraceEvent } from '../../src/cli/render/trace/chrome-trace.js';
-import { cli } from './run-cli.js';
+import { cli, REPO } from './run-cli.js';
 
 async function traceOf(
   args: string[],
@@ -95,5 +96,40 @@ describe('--trace', () => {
     const second = await traceOf(['check', '-f', 'fixtures/vm-network', '--stable']);
     expect(first.code).toBe(0);
     expect(second.text).toBe(first.text);
+  });
+
+  it('changes no output: apply prints the same with and without --trace', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-trace-'));
+    const args = ['apply', '-f', 'fixtures/vm-network', '--stable'];
+    const plain = await cli(args);
+    const traced = await cli([...args, '--trace', path.join(dir, 'trace.json')]);
+    expect(traced).toEqual(plain);
+  });
+
+  it('is written by watch after its first round, and the watch exits 0 when interrupted', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-trace-'));
+    const file = path.join(dir, 'watch.json');
+    let interrupt: (() => void) | undefined;
+    const running = runCli(['watch', '-f', 'fixtures/vm-network', '--stable', '--trace', file], {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      cwd: REPO,
+      env: {},
+      isTTY: false,
+      onInterrupt: (handler) => {
+        interrupt = handler;
+        return () => undefined;
+      },
+    });
+    await vi.waitFor(
+      async () => {
+        const trace = JSON.parse(await readFile(file, 'utf8')) as ChromeTrace;
+        expect(slices(trace).length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await vi.waitFor(() => expect(interrupt).toBeDefined(), { timeout: 10_000 });
+    interrupt?.();
+    expect(await running).toBe(0);
   });
 });
