@@ -287,8 +287,14 @@ export class ControllerFacade implements ControllerContext {
         const value: unknown = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]): unknown => {
+          // Read synchronously by the call; reset after, so a call from outside any reconcile
+          // (a run hook) is not put on a finished one.
           target.recordSeq = seq;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          try {
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          } finally {
+            target.recordSeq = 0;
+          }
         };
       },
     });

@@ -86,6 +86,37 @@ describe('the run record', () => {
     expect(record.reconciles()[0]?.item).toEqual(Int.pointer('1'));
   });
 
+  it('gives each of the reconciles a queue controller runs at once its own reads and writes', async () => {
+    const record = new RunRecord();
+    const h = setup(record);
+    const concurrent: QController = {
+      name: 'Concurrent',
+      settings: {
+        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+        outputs: [{ type: Str.type, kind: 'exclusive' }],
+        concurrency: 4,
+      },
+      async reconcile(rt, pointer) {
+        const int = await rt.get<{ value: number }>(pointer);
+        // Every reconcile waits here, so all four run at once and interleave.
+        await new Promise((resolve) => setImmediate(resolve));
+        await rt.modify(Str.create(pointer.id), (d) => {
+          d.spec.value = String(int.spec.value);
+        });
+      },
+      mapInput: () => Promise.resolve([]),
+    };
+    await h.runtime.register(concurrent);
+    for (const id of ['a', 'b', 'c', 'd']) await h.state.create(Int.create(id, { value: 1 }));
+    await h.runtime.converge();
+    const reconciles = record.reconciles();
+    expect(reconciles).toHaveLength(4);
+    for (const r of reconciles) {
+      expect(r.reads.map((read) => read.id)).toEqual([r.item?.id]);
+      expect(r.writes.map((w) => w.id)).toEqual([r.item?.id]);
+    }
+  });
+
   it('keeps at most its cap of reconciles and says it was truncated', async () => {
     const record = new RunRecord({ maxReconciles: 10 });
     const h = setup(record);
