@@ -34,7 +34,8 @@ export async function run(): Promise<void> {
   );
 }
 
-async function engine(cosi: CosiModule, n: number): Promise<TimeAndHeap> {
+/** The chain run to convergence; with `record`, a run record is installed (bench/record.bench.ts). */
+export async function engine(cosi: CosiModule, n: number, record = false): Promise<TimeAndHeap> {
   const Int = cosi.defineResource<{ value: number }>({ type: 'Ints.bench.cosi.dev' });
   const Str = cosi.defineResource<{ value: string }>({ type: 'Strs.bench.cosi.dev' });
   const Sentence = cosi.defineResource<{ value: string }>({ type: 'Sentences.bench.cosi.dev' });
@@ -60,7 +61,10 @@ async function engine(cosi: CosiModule, n: number): Promise<TimeAndHeap> {
   });
   const clock = new cosi.SimulatedClock();
   const state = cosi.createInMemoryState({ now: () => clock.now() });
-  const runtime = cosi.createRuntime(state, { clock });
+  const runtime = cosi.createRuntime(state, {
+    clock,
+    ...(record ? { recorder: new cosi.RunRecord({ now: () => clock.now() }) } : {}),
+  });
   await runtime.register(
     stage('IntToStr', Int, Str, (s) => String((s as { value: number }).value)),
     stage('StrToSentence', Str, Sentence, (s) => `${(s as { value: string }).value} is a number`),

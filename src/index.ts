@@ -181,6 +181,18 @@ export type {
   OscillatingResource,
 } from './engine/runtime/convergence.js';
 export { createRuntime, Runtime, type RuntimeOptions } from './engine/runtime/runtime.js';
+export {
+  RunRecord,
+  formatVersionRef,
+  type ReconcileJob,
+  type ReconcileOutcome,
+  type RecordedReconcile,
+  type RecordedWrite,
+  type RunRecorder,
+  type RunRecordOptions,
+  type VersionRef,
+  type WriteOp,
+} from './engine/record/run-record.js';
 export type { ChangeRateLimit } from './engine/runtime/rate-limiter.js';
 export { findById, getById, listAll, modifyTyped, ResourceList } from './engine/runtime/typed.js';
 

@@ -10,6 +10,7 @@ import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/c
 import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
+import { RunRecord } from '../engine/record/run-record.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -32,6 +33,8 @@ export interface Project {
   /** Keeps the manifests in the state: apply the next load to it, it writes the difference. */
   readonly applier: ResourceApplier<ManifestResource>;
   readonly config: LoadedConfig | undefined;
+  /** With the `record` option: the record of everything the controllers did. */
+  readonly record?: RunRecord;
 }
 
 /** The manifests a project starts from: a load without error findings. */
@@ -61,6 +64,8 @@ export interface OpenProjectOptions {
    * in its own order (`cosi run` registers the leader group once elected).
    */
   readonly registerControllers?: boolean;
+  /** Record every reconcile (for `cosi explain` and `--trace`): the project's `record`. */
+  readonly record?: boolean;
 }
 
 /**
@@ -79,9 +84,14 @@ export async function openProject(
   const { registry } = manifests;
   const clock = options.clock ?? new SimulatedClock(options.stable ? SIMULATED_EPOCH : Date.now());
   const state = options.state ?? createInMemoryState({ now: () => clock.now() });
+  const record =
+    options.record === true
+      ? new RunRecord({ now: () => clock.now(), wallNow: () => performance.now() })
+      : undefined;
   const runtime = createRuntime(state, {
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),
+    ...(record ? { recorder: record } : {}),
   });
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {
@@ -97,7 +107,7 @@ export async function openProject(
     await runtime.stop();
     throw error;
   }
-  return { state, runtime, registry, clock, applier, config };
+  return { state, runtime, registry, clock, applier, config, ...(record ? { record } : {}) };
 }
 
 /**

@@ -12,6 +12,7 @@ import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { readDefinitionPaths } from '../loaders/definition-paths.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
 import { lastChangedFields } from './last-change.js';
+import type { ExplainSource } from './explain/explain-source.js';
 import { displayPath } from './display-path.js';
 import { openProject, type OpenProjectOptions, type Project } from './project.js';
 import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
@@ -56,6 +57,22 @@ export interface RunOutcome {
   readonly findings: readonly Finding[];
   /** For each resource that kept changing (by pointer key): the fields its last write changed. */
   readonly lastChanges: ReadonlyMap<string, readonly string[]>;
+}
+
+/** What `cosi explain` reads of a run made with `record: true` (`undefined`: not recorded). */
+export function explainSourceOf(
+  outcome: RunOutcome,
+  manifests: readonly ManifestResource[],
+): ExplainSource | undefined {
+  const record = outcome.project.record;
+  if (!record) return undefined;
+  return {
+    record,
+    resources: outcome.snapshot.resources,
+    manifests,
+    graph: outcome.project.runtime.dependencyGraph(),
+    ...(outcome.report ? { report: outcome.report } : {}),
+  };
 }
 
 /**

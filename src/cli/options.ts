@@ -87,7 +87,8 @@ export async function toRunOptions(
   {
     manifestsOptional = false,
     paths = [],
-  }: { manifestsOptional?: boolean; paths?: readonly string[] } = {},
+    record = false,
+  }: { manifestsOptional?: boolean; paths?: readonly string[]; record?: boolean } = {},
 ): Promise<RunProjectOptions> {
   const files = [...(flags.file ?? []), ...paths];
   if (files.length === 0 && !(manifestsOptional && flags.config !== undefined)) {
@@ -126,6 +127,7 @@ export async function toRunOptions(
       : {}),
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     ...(flags.stable ? { stable: true } : {}),
+    ...(record ? { record: true } : {}),
     ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),
     ...(maxWrites !== undefined ? { maxWrites } : {}),
   };

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { applyCommand } from './commands/apply.js';
 import { checkCommand } from './commands/check.js';
+import { explainCommand } from './commands/explain.js';
 import { getCommand } from './commands/get.js';
 import { graphCommand } from './commands/graph.js';
 import { runCommand } from './commands/run.js';
@@ -18,6 +19,7 @@ const COMMANDS = [
   getCommand,
   checkCommand,
   graphCommand,
+  explainCommand,
   watchCommand,
   runCommand,
   versionCommand,

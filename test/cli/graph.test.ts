@@ -275,12 +275,13 @@ describe('cosi graph --resources', () => {
     expect(lines[start + 5]).toBe('VMs.demo.example.org(staging/batch-1)  manifest');
   });
 
-  it('traces lineage through owner references, and without them through same-id and pinned inputs', async () => {
+  it('traces exact lineage: owner references, and what the writer really read, by input kind', async () => {
     const view = await graphJson(['-f', DEMO, '--resources', '-q']);
     const find = (type: string, id: string) =>
       view.resources
         ?.find((g) => g.type === type)
         ?.resources.find((r) => r.id === id && r.namespace === 'default');
+    // The address controller also read the lease (its mapped input) when it wrote the address.
     expect(find('Addresses.demo.example.org', 'web-1')?.derivedFrom).toEqual([
       {
         namespace: 'default',
@@ -288,17 +289,18 @@ describe('cosi graph --resources', () => {
         id: 'web-1',
         via: 'ownerReference',
       },
+      { namespace: 'default', type: 'Leases.demo.example.org', id: 'web-1', via: 'mapped' },
     ]);
     expect(find('NetworkConfigs.demo.example.org', 'web-1')).toMatchObject({
       owner: 'demo.NetworkController',
       derivedFrom: [
-        { namespace: 'default', type: 'VMs.demo.example.org', id: 'web-1', via: 'sameId' },
-        { namespace: 'config', type: 'Configs.demo.example.org', id: 'global', via: 'pinnedInput' },
+        { namespace: 'default', type: 'VMs.demo.example.org', id: 'web-1', via: 'weak' },
+        { namespace: 'config', type: 'Configs.demo.example.org', id: 'global', via: 'strong' },
       ],
     });
     // VMs are only a destroyReady input of the status controller: no data, no lineage.
     expect(find('VMStatuses.demo.example.org', 'web-1')?.derivedFrom).toEqual([
-      { namespace: 'default', type: 'Leases.demo.example.org', id: 'web-1', via: 'sameId' },
+      { namespace: 'default', type: 'Leases.demo.example.org', id: 'web-1', via: 'weak' },
     ]);
     expect(find('VMs.demo.example.org', 'web-1')).toMatchObject({ owner: '', derivedFrom: [] });
   });

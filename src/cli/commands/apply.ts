@@ -13,10 +13,11 @@ import { renderResources } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
+import { addTraceOption, writeTraceFile, type TraceFlags } from '../trace-file.js';
 
 const FORMATS = ['table', 'wide', 'yaml', 'json', 'name'] as const;
 
-export interface ApplyFlags extends CommonFlags {
+export interface ApplyFlags extends CommonFlags, TraceFlags {
   output: string;
   namespace?: string;
   selector?: string;
@@ -34,7 +35,7 @@ function define(): Command {
         "of the project's cosi.config.ts, runs them to convergence on a simulated clock and prints " +
         'the resulting state. Invalid manifests stop before any controller runs.',
     );
-  addProjectOptions(addPathArguments(command))
+  addTraceOption(addProjectOptions(addPathArguments(command)))
     .addOption(outputOption(FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'print only this namespace')
     .option(
@@ -59,14 +60,24 @@ Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or 
 export async function apply(io: CliIo, paths: string[], flags: ApplyFlags): Promise<CommandResult> {
   const format = parseFormat(flags.output, FORMATS);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
-  const { exitCode } = await runAndReport(flags, io, paths, (outcome) => {
-    const groups = selectResources(outcome, {
-      ...(flags.type !== undefined ? { type: flags.type } : {}),
-      ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
-      ...(selector !== undefined ? { selector } : {}),
-    });
-    io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
-    return undefined;
-  });
+  const { run, exitCode } = await runAndReport(
+    flags,
+    io,
+    paths,
+    (outcome) => {
+      const groups = selectResources(outcome, {
+        ...(flags.type !== undefined ? { type: flags.type } : {}),
+        ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+        ...(selector !== undefined ? { selector } : {}),
+      });
+      io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+      return undefined;
+    },
+    { record: flags.trace !== undefined },
+  );
+  const record = run.outcome?.project.record;
+  if (flags.trace !== undefined && record) {
+    await writeTraceFile(flags.trace, record, { cwd: io.cwd, stable: flags.stable === true });
+  }
   return { exitCode };
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { runProject, type ProjectRun } from '../../app/run-project.js';
+import { addTraceOption, writeTraceFile, type TraceFlags } from '../trace-file.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { caseFailed, type CheckCode } from '../check/check-result.js';
@@ -27,7 +28,7 @@ import { createColors } from '../render/report.js';
 const FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
 type CheckFormat = (typeof FORMATS)[number];
 
-export interface CheckFlags extends CommonFlags {
+export interface CheckFlags extends CommonFlags, TraceFlags {
   output: string;
   strict?: boolean;
   expect?: string;
@@ -47,7 +48,7 @@ function define(): Command {
         'invalid manifests, failing controllers, non-convergence and, with --expect, differences ' +
         'from a golden tree of expected resources. Ends with "N passed, N failed".',
     );
-  addProjectOptions(addPathArguments(command))
+  addTraceOption(addProjectOptions(addPathArguments(command)))
     .addOption(outputOption(FORMATS, 'text'))
     .option(
       '--strict',
@@ -91,7 +92,7 @@ export async function check(io: CliIo, paths: string[], flags: CheckFlags): Prom
       throw new CliError('--update needs --expect <dir>');
     }
     run = await runProject({
-      ...(await toRunOptions(flags, io, { paths })),
+      ...(await toRunOptions(flags, io, { paths, record: flags.trace !== undefined })),
       ...(flags.previous === undefined ? {} : { previous: flags.previous }),
     });
   } catch (error) {
@@ -114,6 +115,10 @@ export async function check(io: CliIo, paths: string[], flags: CheckFlags): Prom
     ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
   });
   io.stdout.write(render(format, result, colors, renderOptions));
+  const record = run.outcome?.project.record;
+  if (flags.trace !== undefined && record) {
+    await writeTraceFile(flags.trace, record, { cwd: io.cwd, stable: flags.stable === true });
+  }
   const report = run.outcome?.report;
   if (report && exitCodeOf(report) === EXIT.notConverged) return { exitCode: EXIT.notConverged };
   return {

@@ -50,9 +50,10 @@ function define(): Command {
         'Without --resources the controllers are registered but never run. With ' +
         '--resources the project converges first (like `cosi apply`), then every ' +
         'resource is listed under its type with the controller that wrote it (none: a ' +
-        'manifest) and the resources it came from: its owner references or, when it has ' +
-        'none, the inputs of the controller that wrote it that have the same id or are ' +
-        'pinned to one id (a heuristic; destroyReady inputs do not count). The tree ' +
+        'manifest) and the resources it came from: its owner references and what the ' +
+        'reconcile that wrote it really read through its inputs, at the versions read, ' +
+        'labelled with the input kind (from the record of the run, as `cosi explain` ' +
+        'shows it; destroyReady inputs carry no data and do not count). The tree ' +
         'format follows each resource to everything derived from it.',
     );
   addProjectOptions(addPathArguments(command))
@@ -112,15 +113,23 @@ export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Prom
     return { exitCode: EXIT.ok };
   }
   if (flags.resources) {
-    const { exitCode } = await runAndReport(flags, io, paths, (outcome) => {
-      const graph = outcome.project.runtime.dependencyGraph();
-      const view = buildGraphView(graph, {
-        ...filterOption(outcome, graph, flags, depth),
-        resources: outcome.snapshot.resources,
-      });
-      io.stdout.write(renderGraph(view, format));
-      return undefined;
-    });
+    const { exitCode } = await runAndReport(
+      flags,
+      io,
+      paths,
+      (outcome) => {
+        const graph = outcome.project.runtime.dependencyGraph();
+        const view = buildGraphView(graph, {
+          ...filterOption(outcome, graph, flags, depth),
+          resources: outcome.snapshot.resources,
+          ...(outcome.project.record ? { record: outcome.project.record } : {}),
+        });
+        io.stdout.write(renderGraph(view, format));
+        return undefined;
+      },
+      // The lineage of the instances is what the run really read and wrote.
+      { record: true },
+    );
     return { exitCode };
   }
   const run = await runProject({

@@ -22,7 +22,7 @@ export type ConvergedOutcome = RunOutcome & { readonly report: ConvergenceReport
  * Prints a command's data (stdout) from the converged run; may answer an exit code of its own
  * (a resource asked for that is not there).
  */
-export type PrintData = (outcome: ConvergedOutcome) => ExitCode | undefined;
+export type PrintData = (outcome: ConvergedOutcome, run: ProjectRun) => ExitCode | undefined;
 
 /**
  * What `apply`, `get` and `graph --resources` share: run the project, print the findings (to
@@ -35,17 +35,19 @@ export async function runAndReport(
   io: CliIo,
   paths: readonly string[],
   printData: PrintData,
+  /** `record`: record every reconcile (`cosi explain`, `--trace`). */
+  { record = false }: { readonly record?: boolean } = {},
 ): Promise<ReportedRun> {
   const colors = createColors(useColor(io, flags.color));
   const started = performance.now();
-  const run = await runProject(await toRunOptions(flags, io, { paths }));
+  const run = await runProject(await toRunOptions(flags, io, { paths, record }));
   io.stderr.write(renderFindings(run.manifests.findings, colors));
   const report = run.outcome?.report;
   if (hasErrors(run.manifests.findings) || !run.outcome || !report) {
     return { run, exitCode: EXIT.findings };
   }
   const { project, snapshot } = run.outcome;
-  const dataExitCode = printData({ ...run.outcome, report });
+  const dataExitCode = printData({ ...run.outcome, report }, run);
   io.stderr.write(renderFindings(run.outcome.findings, colors));
   if (!flags.quiet || !report.converged) {
     io.stderr.write(
@@ -57,6 +59,7 @@ export async function runAndReport(
           config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
           errorPlace: (controller) => errorPlace(run, controller, io.cwd),
           lastChanges: run.outcome.lastChanges,
+          explainArgs: [...(flags.file ?? []), ...paths].map((p) => `-f ${p}`).join(' '),
           ...(flags.stable ? {} : { wallTime: performance.now() - started }),
         },
         colors,

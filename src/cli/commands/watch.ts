@@ -11,12 +11,13 @@ import {
   type CommonFlags,
 } from '../options.js';
 import { createColors } from '../render/report.js';
+import { addTraceOption, writeTraceFile, type TraceFlags } from '../trace-file.js';
 import { renderRoundLines, roundJson } from '../ui/line-stream.js';
 import { createRoundViews } from '../ui/round-view.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 import { startWatchSession, type WatchRound, type WatchSession } from '../watch/watch-session.js';
 
-export interface WatchFlags extends CommonFlags {
+export interface WatchFlags extends CommonFlags, TraceFlags {
   namespace?: string;
   type?: string;
   /** `text` (the screen on a terminal, the line stream elsewhere) or `json` (NDJSON). */
@@ -51,7 +52,7 @@ function define(): Command {
         'changed resource and the findings; -o json prints one JSON object per round (NDJSON). ' +
         'q or Ctrl-C quits.',
     );
-  addProjectOptions(addPathArguments(command))
+  addTraceOption(addProjectOptions(addPathArguments(command)))
     .option('-n, --namespace <namespace>', 'show only this namespace')
     .option('-t, --type <type>', 'show only this type (any alias)')
     .addOption(outputOption(['text', 'json'], 'text'))
@@ -97,7 +98,9 @@ export async function watch(
     );
   }
   const output = watchOutput(io, flags);
-  const options = await toRunOptions(flags, io, { paths });
+  // The screen's resource detail explains from the record; --trace writes it after each round.
+  const record = flags.trace !== undefined || (output === 'screen' && io.terminal !== undefined);
+  const options = await toRunOptions(flags, io, { paths, record });
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('watch runs until interrupted, and this process cannot be');
@@ -136,7 +139,20 @@ export async function watch(
         )
       : undefined;
   const colors = createColors(useColor(io, flags.color));
+  let traced = Promise.resolve();
   const show = (round: WatchRound): void => {
+    const recorded = round.project?.record;
+    if (flags.trace !== undefined && recorded) {
+      const file = flags.trace;
+      // One write at a time, each the whole session so far.
+      traced = traced
+        .then(() => writeTraceFile(file, recorded, { cwd: io.cwd, stable }))
+        .catch((error: unknown) => {
+          io.stderr.write(
+            `cosi: --trace: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+        });
+    }
     const view = toView(round);
     if (screen) screen.show(view);
     else if (output === 'json') io.stdout.write(`${JSON.stringify(roundJson(view))}\n`);
@@ -152,6 +168,7 @@ export async function watch(
   } finally {
     unsubscribe();
     screen?.close();
+    await traced;
   }
   return { exitCode: EXIT.ok };
 }

@@ -40,6 +40,11 @@ export interface RunCounts {
   readonly lastChanges?: ReadonlyMap<string, readonly string[]>;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
   readonly wallTime?: number;
+  /**
+   * The manifest arguments of the run (`-f dir`): each resource that kept changing then names
+   * the `cosi explain` command that shows its cycle of writes.
+   */
+  readonly explainArgs?: string;
 }
 
 /**
@@ -110,6 +115,13 @@ export function renderReport(
           `  ${formatPointer(o.pointer)}: ${plural(o.writes, 'write')} by ${o.writers.join(', ')}${fields ? `; the last one changed ${fields.join(', ')}` : ''}`,
         ),
       );
+      if (counts.explainArgs !== undefined) {
+        lines.push(
+          escapeControl(
+            `    why: cosi explain ${o.pointer.type}/${o.pointer.id} -n ${o.pointer.namespace} ${counts.explainArgs}`,
+          ),
+        );
+      }
     }
   }
   return `${lines.join('\n')}\n`;

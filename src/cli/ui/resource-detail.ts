@@ -1,10 +1,10 @@
 import { diffLines } from 'diff';
 import { stringify } from 'yaml';
-import { formatPointer, pointerKey } from '../../engine/resource/pointer.js';
+import { explainResource, type Explanation } from '../../app/explain/explain-resource.js';
 import type { Resource } from '../../engine/resource/resource.js';
-import { traceLineage } from '../render/graph/resource-lineage.js';
+import { historyLine, lineageLines } from '../render/explain/explain-tree.js';
 import { toDocument } from '../render/resource-document.js';
-import { rowKey, type ResourceRow, type RoundView, type TypeGroup } from './round-view.js';
+import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
 /** One line of the detail view, with how to show it. */
 export interface DetailLine {
@@ -12,10 +12,12 @@ export interface DetailLine {
   readonly style?: 'title' | 'added' | 'removed' | 'dim';
 }
 
+/** Versions of the history the detail shows, the newest. */
+const HISTORY_SHOWN = 5;
+
 /**
- * What Enter shows for a resource: its lineage (the controller that wrote it and the resources
- * it was derived from, as `cosi graph --resources` traces them), its last writes seen by the
- * view, the diff from the previous round, and its YAML.
+ * What Enter shows for a resource: its lineage and its last writes, from the explain model on the
+ * run's record (what `cosi explain` prints), the diff from the previous round, and its YAML.
  */
 export function resourceDetail(
   round: RoundView,
@@ -24,28 +26,23 @@ export function resourceDetail(
   options: { readonly stable?: boolean } = {},
 ): DetailLine[] {
   const { resource } = row;
-  const key = rowKey(row);
   const md = resource.metadata;
+  const explanation = explain(round, resource);
   const lines: DetailLine[] = [
     { text: `${group.displayType} ${md.namespace}/${md.id}  (${markerWord(row)})`, style: 'title' },
     { text: '' },
     { text: 'lineage', style: 'title' },
   ];
   lines.push({ text: `  written by ${md.owner === '' ? 'the manifests' : md.owner}` });
-  if (round.graph) {
-    const all = round.groups.flatMap((g) => g.rows.map((r) => r.resource));
-    const node = traceLineage(all, round.graph).find((n) => pointerKey(n) === key);
-    for (const source of node?.derivedFrom ?? []) {
-      lines.push({ text: `  from ${formatPointer(source)}  (${source.via})` });
-    }
+  if (explanation?.lineage) {
+    for (const text of lineageLines(explanation.lineage)) lines.push({ text });
   }
   lines.push({ text: '' }, { text: 'last writes', style: 'title' });
-  const writes = round.writes.get(key) ?? [];
-  if (writes.length === 0) lines.push({ text: '  none seen since the view started', style: 'dim' });
-  for (const w of [...writes].reverse()) {
-    lines.push({
-      text: `  round ${w.round}  ${w.marker}  version ${w.version}  by ${w.owner === '' ? 'the manifests' : w.owner}`,
-    });
+  const history = explanation?.history ?? [];
+  if (!explanation) lines.push({ text: '  not recorded', style: 'dim' });
+  else if (history.length === 0) lines.push({ text: '  none recorded', style: 'dim' });
+  for (const entry of [...history].slice(-HISTORY_SHOWN).reverse()) {
+    lines.push({ text: `  ${historyLine(entry)}` });
   }
   lines.push({ text: '' }, { text: 'diff from the previous round', style: 'title' });
   if (row.marker === '~' && row.previous) {
@@ -67,6 +64,21 @@ export function resourceDetail(
     lines.push({ text: `  ${text}` });
   }
   return lines;
+}
+
+/** The explanation of the resource from the round's record; none when the run was not recorded. */
+function explain(round: RoundView, resource: Resource): Explanation | undefined {
+  if (!round.record || !round.graph) return undefined;
+  return explainResource(
+    {
+      record: round.record,
+      resources: round.groups.flatMap((g) => g.rows.map((r) => r.resource)),
+      manifests: [],
+      graph: round.graph,
+    },
+    resource.metadata,
+    { depth: 3 },
+  );
 }
 
 function yamlOf(resource: Resource, group: TypeGroup, options: { stable?: boolean }): string {

@@ -8,6 +8,7 @@ import { pointerKey } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { ControllerCondition } from '../../engine/runtime/metrics.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import type { RunRecord } from '../../engine/record/run-record.js';
 import type { Finding } from '../../loaders/finding.js';
 import { compareStrings } from '../../engine/compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
@@ -95,6 +96,8 @@ export interface RoundView {
   readonly controllers: readonly ControllerRow[];
   /** The controller graph, for lineage. */
   readonly graph?: DependencyGraph;
+  /** The record of the project's run (when recorded), which the resource detail explains from. */
+  readonly record?: RunRecord;
   /** Why `-t` selects nothing: an unknown or ambiguous type. */
   readonly queryError?: string;
   /** The last writes of each resource seen by the view (newest last), by key. */
@@ -366,6 +369,7 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       groups,
       controllers,
       ...(project ? { graph: project.runtime.dependencyGraph() } : {}),
+      ...(project?.record ? { record: project.record } : {}),
       ...(queryError !== undefined ? { queryError } : {}),
       writes,
     };

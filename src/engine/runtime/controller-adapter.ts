@@ -26,6 +26,7 @@ import {
 } from './metrics.js';
 import { OutputTracker } from './output-tracker.js';
 import { RestartPolicy } from './restart-policy.js';
+import type { ReconcileOutcome } from '../record/run-record.js';
 import type { RuntimeHost } from './runtime-host.js';
 
 /**
@@ -48,6 +49,9 @@ export class ControllerAdapter implements Adapter {
   #wakeScheduled = false;
   #running: Promise<void> | undefined;
   #started = false;
+  /** With a recorder: the changes that woke the pending pass, and the pass being recorded. */
+  #triggers: Resource[] = [];
+  #recording = 0;
 
   constructor(
     private readonly controller: Controller,
@@ -95,6 +99,7 @@ export class ControllerAdapter implements Adapter {
   /** Weak and strong inputs wake the controller on every change, destroyReady ones when safe. */
   deliver(input: Input, event: ResourceEvent): void {
     if (input.kind === 'destroyReady' && !isDestroyReady(event.resource)) return;
+    if (this.host.recorder) this.#triggers.push(event.resource);
     this.#trigger('input');
   }
 
@@ -146,8 +151,10 @@ export class ControllerAdapter implements Adapter {
       if (!signal.aborted) this.#condition = 'stopped';
     } catch (error) {
       if (signal.aborted) return;
+      this.#endPass({ kind: 'error', message: toError(error).message });
       this.#crashed(toError(error));
     } finally {
+      this.#endPass(signal.aborted ? { kind: 'stopped' } : { kind: 'ok' });
       this.#waiter = undefined;
       // A pass that ended by a crash or a stop leaves no tracking behind (as in COSI).
       this.#facade.endTracking();
@@ -186,6 +193,8 @@ export class ControllerAdapter implements Adapter {
   async *#events(): AsyncGenerator<ReconcileEvent> {
     const signal = this.#abort.signal;
     while (!signal.aborted) {
+      // Asking for the next event ends the pass before it.
+      this.#endPass({ kind: 'ok' });
       await new Promise<void>((resolve) => {
         this.#waiter = resolve;
         if (this.#pending) this.#wake();
@@ -197,8 +206,21 @@ export class ControllerAdapter implements Adapter {
       this.metrics.wakeups++;
       this.metrics.reconciles++;
       this.host.onProgress();
+      const recorder = this.host.recorder;
+      if (recorder) {
+        this.#recording = recorder.start(this.name, 'run', undefined, this.#triggers);
+        this.#facade.recordSeq = this.#recording;
+        this.#triggers = [];
+      }
       yield { reason: this.#pendingReason };
     }
+  }
+
+  /** Records how the pass being recorded ended (nothing without a recorder or an open pass). */
+  #endPass(outcome: ReconcileOutcome): void {
+    if (this.#recording === 0) return;
+    this.host.recorder?.end(this.#recording, outcome);
+    this.#recording = 0;
   }
 
   /** The calls only a whole-world controller has. */

@@ -15,11 +15,12 @@ import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
+import type { WriteOp } from '../record/run-record.js';
 
 /** What the facade needs of the runtime that hosts its controller. */
 export type FacadeHost = Pick<
   RuntimeHost,
-  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit'
+  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit' | 'recorder'
 >;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
@@ -43,6 +44,11 @@ export class ControllerFacade implements ControllerContext {
    * any other check, as in COSI (tested inline so that an unlimited write costs no extra await).
    */
   readonly #limiter: RateLimiter | undefined;
+  /**
+   * With a recorder installed: the reconcile to which a call is recorded, read synchronously as
+   * the call starts (see {@link scopedTo}), so concurrent reconciles each get their own.
+   */
+  recordSeq = 0;
 
   constructor(
     readonly name: string,
@@ -75,9 +81,14 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     this.#checkRead(pointer, false);
     this.metrics.reads++;
-    return this.host.state.get<S>(pointer);
+    const recorder = this.host.recorder;
+    if (recorder === undefined) return this.host.state.get<S>(pointer);
+    const resource = await this.host.state.get<S>(pointer);
+    recorder.read(seq, [resource]);
+    return resource;
   }
 
   async find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
@@ -96,9 +107,14 @@ export class ControllerFacade implements ControllerContext {
   }
 
   async list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
+    const seq = this.recordSeq;
     this.#checkRead({ ...kind, id: '' }, true);
     this.metrics.reads++;
-    return this.host.state.list<S>(kind, options);
+    const recorder = this.host.recorder;
+    if (recorder === undefined) return this.host.state.list<S>(kind, options);
+    const resources = await this.host.state.list<S>(kind, options);
+    recorder.read(seq, resources);
+    return resources;
   }
 
   async teardownSignal(pointer: Pointer, signal?: AbortSignal): Promise<AbortSignal> {
@@ -114,11 +130,12 @@ export class ControllerFacade implements ControllerContext {
     resource: Draft<S> | Resource<S>,
     options: ControllerCreateOptions = {},
   ): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'create');
     this.metrics.writes++;
     const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
-    this.#changed(stored.metadata);
+    this.#changed(seq, stored.metadata, 'create', stored);
     return stored;
   }
 
@@ -126,11 +143,12 @@ export class ControllerFacade implements ControllerContext {
     resource: Draft<S> | Resource<S>,
     options: Omit<UpdateOptions, 'owner'> = {},
   ): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(resource.metadata, 'update');
     this.metrics.writes++;
     const stored = await this.host.state.update(resource, { ...options, owner: this.name });
-    this.#changed(stored.metadata);
+    this.#changed(seq, stored.metadata, 'update', stored);
     return stored;
   }
 
@@ -147,6 +165,7 @@ export class ControllerFacade implements ControllerContext {
     fn: Updater<S>,
     options: ControllerModifyOptions = {},
   ): Promise<Resource<S>> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(empty.metadata, 'modify');
     const before = this.#peekVersion(empty.metadata);
@@ -178,11 +197,19 @@ export class ControllerFacade implements ControllerContext {
       throw error;
     }
     if (progress.applied && (!existed || stored.metadata.version !== before)) this.metrics.writes++;
-    if (before === undefined || stored.metadata.version !== before) this.#changed(stored.metadata);
+    if (before === undefined || stored.metadata.version !== before) {
+      this.#changed(
+        seq,
+        stored.metadata,
+        stored.metadata.version === 1 ? 'create' : 'update',
+        stored,
+      );
+    }
     return stored;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'tear down');
     const before = this.#peekVersion(pointer);
@@ -197,20 +224,22 @@ export class ControllerFacade implements ControllerContext {
     }
     if (before === undefined || this.#peekVersion(pointer) !== before) {
       this.#countUpdate();
-      this.#changed(pointer);
+      this.#changed(seq, pointer, 'teardown');
     }
     return ready;
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'destroy');
     this.metrics.writes++;
     await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
-    this.#changed(pointer);
+    this.#changed(seq, pointer, 'destroy');
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
@@ -224,7 +253,7 @@ export class ControllerFacade implements ControllerContext {
       if (announce && this.#peekVersion(pointer) !== (before ?? 0) + 1)
         announce(pointer, undefined);
     }
-    this.#finalizersChanged(pointer, before);
+    this.#finalizersChanged(seq, pointer, before);
   }
 
   /**
@@ -233,6 +262,7 @@ export class ControllerFacade implements ControllerContext {
    * destroyed meanwhile must not crash and restart).
    */
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
+    const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
@@ -243,7 +273,31 @@ export class ControllerFacade implements ControllerContext {
       if (isNotFound(error)) return;
       throw error;
     }
-    this.#finalizersChanged(pointer, before);
+    this.#finalizersChanged(seq, pointer, before);
+  }
+
+  /**
+   * This facade for one recorded reconcile: every call first names it, so that reconciles
+   * running at once (a queue controller's `concurrency`) each record their own reads and writes.
+   * Made only while recording.
+   */
+  scopedTo(seq: number): this {
+    return new Proxy(this, {
+      get: (target, property) => {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]): unknown => {
+          // Read synchronously by the call; reset after, so a call from outside any reconcile
+          // (a run hook) is not put on a finished one.
+          target.recordSeq = seq;
+          try {
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          } finally {
+            target.recordSeq = 0;
+          }
+        };
+      },
+    });
   }
 
   /** Whether this controller may read the resource (or list the kind). */
@@ -293,11 +347,11 @@ export class ControllerFacade implements ControllerContext {
   }
 
   /** A finalizer change of a resource that exists reads it again, and writes if it changed. */
-  #finalizersChanged(pointer: Pointer, before: number | undefined): void {
+  #finalizersChanged(seq: number, pointer: Pointer, before: number | undefined): void {
     this.metrics.reads++;
     if (before !== undefined && this.#peekVersion(pointer) === before) return;
     this.metrics.writes++;
-    this.#changed(pointer);
+    this.#changed(seq, pointer, 'finalizers');
   }
 
   /** The read-then-update a teardown makes when the resource is not tearing down yet. */
@@ -307,8 +361,12 @@ export class ControllerFacade implements ControllerContext {
   }
 
   /** The state changed: the runtime counts it toward convergence and its bounds. */
-  #changed(pointer: Pointer): void {
+  #changed(seq: number, pointer: Pointer, op: WriteOp, stored?: Resource): void {
     this.host.onWrite(this.name, pointer);
+    const recorder = this.host.recorder;
+    if (recorder === undefined) return;
+    const version = stored?.metadata.version ?? this.#peekVersion(pointer) ?? 0;
+    recorder.wrote(seq, op, pointer, version, stored);
   }
 }
 

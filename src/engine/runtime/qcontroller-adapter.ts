@@ -6,7 +6,8 @@ import {
   toPointer,
   type Pointer,
 } from '../resource/pointer.js';
-import { isDestroyReady } from '../resource/resource.js';
+import { isDestroyReady, type Resource } from '../resource/resource.js';
+import type { ReconcileOutcome, RunRecorder } from '../record/run-record.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Adapter, AdapterReport } from './adapter.js';
 import { ExponentialBackoff, type BackoffOptions } from './backoff.js';
@@ -74,6 +75,8 @@ export class QControllerAdapter implements Adapter {
   #hook: Promise<void> | undefined;
   #started = false;
   #pumpScheduled = false;
+  /** With a recorder: per queue key, the changes that queued it since it last ran. */
+  readonly #triggers = new Map<string, Resource[]>();
 
   constructor(
     private readonly controller: QController,
@@ -175,7 +178,7 @@ export class QControllerAdapter implements Adapter {
       for (const resource of items) {
         if (input.id !== undefined && input.id !== resource.metadata.id) continue;
         if (mapEvent) this.#mapEvent(input, { type: 'created', resource }, INITIAL_LIST);
-        else this.#enqueue(resource.metadata);
+        else this.#enqueue(resource.metadata, 0, [resource]);
       }
     }
     this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
@@ -197,13 +200,14 @@ export class QControllerAdapter implements Adapter {
     switch (qinput.kind) {
       case 'primary':
         if (this.#ownFinalizerWrites.size > 0 && this.#isOwnFinalizerWrite(event)) break;
-        this.#enqueue(event.resource.metadata);
+        this.#enqueue(event.resource.metadata, 0, [event.resource]);
         break;
       case 'mapped':
-        this.#enqueueMap(toReducedMetadata(event.resource));
+        this.#enqueueMap(toReducedMetadata(event.resource), event.resource);
         break;
       case 'mappedDestroyReady':
-        if (isDestroyReady(event.resource)) this.#enqueueMap(toReducedMetadata(event.resource));
+        if (isDestroyReady(event.resource))
+          this.#enqueueMap(toReducedMetadata(event.resource), event.resource);
         break;
     }
   }
@@ -275,17 +279,27 @@ export class QControllerAdapter implements Adapter {
   }
 
   /** Queues a reconcile of a primary item. */
-  #enqueue(pointer: Pointer, delay = 0): void {
+  #enqueue(pointer: Pointer, delay = 0, triggers?: readonly Resource[]): void {
     if (this.#abort.signal.aborted) return;
     const p = toPointer(pointer);
-    this.#queue.add(`r\0${pointerKey(p)}`, { kind: 'reconcile', pointer: p }, delay);
+    const key = `r\0${pointerKey(p)}`;
+    if (triggers && this.host.recorder) this.#addTriggers(key, triggers);
+    this.#queue.add(key, { kind: 'reconcile', pointer: p }, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
 
   /** Queues a mapping of a changed secondary input. */
-  #enqueueMap(metadata: ReducedMetadata): void {
-    this.#requeue(`m\0${pointerKey(metadata)}`, { kind: 'map', metadata });
+  #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
+    const key = `m\0${pointerKey(metadata)}`;
+    if (this.host.recorder) this.#addTriggers(key, [trigger]);
+    this.#requeue(key, { kind: 'map', metadata });
+  }
+
+  #addTriggers(key: string, triggers: readonly Resource[]): void {
+    const known = this.#triggers.get(key);
+    if (known) known.push(...triggers);
+    else this.#triggers.set(key, [...triggers]);
   }
 
   /** Queues a job under its key again (a retry after a failure, or another chance). */
@@ -309,9 +323,16 @@ export class QControllerAdapter implements Adapter {
       return;
     }
     this.metrics.mappedIn++;
+    const recorder = this.host.recorder;
+    if (recorder) {
+      // A mapping here runs inside the delivery: recorded as a step of no duration.
+      const seq = recorder.start(this.name, 'route', event.resource.metadata, [event.resource]);
+      recorder.mapped(seq, pointers);
+      recorder.end(seq, { kind: 'ok' });
+    }
     for (const pointer of pointers) {
       this.metrics.mappedOut++;
-      this.#enqueue(pointer);
+      this.#enqueue(pointer, 0, [event.resource]);
     }
   }
 
@@ -359,19 +380,62 @@ export class QControllerAdapter implements Adapter {
   async #process(key: string, job: Job): Promise<void> {
     this.metrics.wakeups++;
     this.host.onProgress();
+    const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
+    const seq = triggers ? this.#startRecording(job, triggers) : 0;
     try {
       if (job.kind === 'map') {
-        await this.#map(job.metadata);
+        await this.#map(job.metadata, seq, triggers);
       } else {
         this.metrics.reconciles++;
-        await this.controller.reconcile(this.#facade, job.pointer, this.#log);
+        const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
+        await this.controller.reconcile(rt, job.pointer, this.#log);
         this.metrics.processed++;
       }
       this.#succeeded(key);
+      if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
     } catch (error) {
-      if (this.#abort.signal.aborted) return;
+      if (this.#abort.signal.aborted) {
+        if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
+        return;
+      }
       this.#failed(key, job, error);
+      if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
     }
+  }
+
+  #takeTriggers(key: string): Resource[] {
+    const triggers = this.#triggers.get(key) ?? [];
+    this.#triggers.delete(key);
+    return triggers;
+  }
+
+  /** Opens the record of a job, with the changes that queued it. */
+  #startRecording(job: Job, triggers: readonly Resource[]): number {
+    const item = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
+    const seq = (this.host.recorder as RunRecorder).start(
+      this.name,
+      job.kind === 'map' ? 'map' : 'reconcile',
+      item,
+      triggers,
+      this.#queue.size,
+    );
+    return seq;
+  }
+
+  /** How a failed job ended, as the record names it (after {@link #failed} handled it). */
+  #outcomeOf(key: string, error: unknown): ReconcileOutcome {
+    if (isSkip(error)) return { kind: 'skip' };
+    if (isRequeue(error) && error.cause === undefined) {
+      return { kind: 'requeue', after: error.interval };
+    }
+    const failing = this.#failing.get(key);
+    return {
+      kind: 'error',
+      message: failing?.lastError.message ?? toError(error).message,
+      ...(failing?.terminal === true ? { terminal: true } : {}),
+      // A terminal error is never retried: it was not given up after attempts.
+      ...(failing?.gaveUp === true && !failing.terminal ? { gaveUp: true } : {}),
+    };
   }
 
   /**
@@ -412,10 +476,16 @@ export class QControllerAdapter implements Adapter {
   }
 
   /** Maps a changed input to primary items and queues them; throws what `mapInput` throws. */
-  async #map(metadata: ReducedMetadata): Promise<void> {
+  async #map(
+    metadata: ReducedMetadata,
+    seq: number,
+    triggers: readonly Resource[] | undefined,
+  ): Promise<void> {
     this.metrics.mappedIn++;
     // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
-    const pointers = (await this.controller.mapInput?.(this.#facade, metadata, this.#log)) ?? [];
+    const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
+    const pointers = (await this.controller.mapInput?.(rt, metadata, this.#log)) ?? [];
+    if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
     for (const pointer of pointers) {
       if (!this.#primaryKinds.has(kindKey(pointer))) {
         this.#lastError = new Error(
@@ -425,7 +495,8 @@ export class QControllerAdapter implements Adapter {
         continue;
       }
       this.metrics.mappedOut++;
-      this.#enqueue(pointer);
+      // The items it queued were woken by the change it mapped.
+      this.#enqueue(pointer, 0, triggers);
     }
   }
 

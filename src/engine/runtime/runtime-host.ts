@@ -1,4 +1,5 @@
 import type { Pointer } from '../resource/pointer.js';
+import type { RunRecorder } from '../record/run-record.js';
 import type { State } from '../state/state.js';
 import type { Clock, Timer } from './clock.js';
 import type { DependencyDatabase } from './dependency-graph.js';
@@ -15,6 +16,8 @@ export interface RuntimeHost {
   readonly scheduler: WakeupScheduler;
   /** Each controller's own limit on how fast it writes; none when unset. */
   readonly changeRateLimit: ChangeRateLimit | undefined;
+  /** Told every reconcile, read and write when installed; `undefined` (the default) costs a check. */
+  readonly recorder: RunRecorder | undefined;
   /** A timer the runtime keeps track of (and cancels on stop). */
   setTimer(ms: number, fn: () => void): Timer;
   /** Failures after which a controller or an item is given up (during a convergence run). */

@@ -22,6 +22,7 @@ import { QControllerAdapter } from './qcontroller-adapter.js';
 import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WakeupScheduler } from './scheduler.js';
+import type { RunRecorder } from '../record/run-record.js';
 
 export interface RuntimeOptions {
   /** Defaults to the wall clock; use a `SimulatedClock` for reproducible runs. */
@@ -39,6 +40,15 @@ export interface RuntimeOptions {
    * createRuntime(state, { changeRateLimit: { limit: 10, burst: 20 } });
    */
   readonly changeRateLimit?: ChangeRateLimit;
+  /**
+   * Records every reconcile: what triggered it, what it read and wrote, how it ended (for
+   * `cosi explain` and `--trace`). None by default, and then recording costs nothing.
+   *
+   * @example
+   * const record = new RunRecord({ now: () => clock.now() });
+   * createRuntime(state, { clock, recorder: record });
+   */
+  readonly recorder?: RunRecorder;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -96,6 +106,7 @@ export class Runtime {
     if (problem !== undefined) throw new RangeError(problem);
     this.#host = {
       changeRateLimit: limit,
+      recorder: options.recorder,
       state,
       clock: this.clock,
       logger: this.logger,

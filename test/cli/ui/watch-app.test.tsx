@@ -244,8 +244,10 @@ describe('the watch screen', () => {
     await press(ENTER);
     await vi.waitFor(() => expect(screen()).toContain('NetworkConfig default/db-1'));
     expect(screen()).toContain('written by vmnet.NetworkConfigController');
-    expect(screen()).toContain('from VMs.example.org(default/db-1)');
-    expect(screen()).toMatch(/round 2 {2}~ {2}version 2 {2}by vmnet\.NetworkConfigController/);
+    expect(screen()).toMatch(/└─ strong: VMs\.example\.org\(default\/db-1\)@\d+ {2}<- manifest/);
+    expect(screen()).toMatch(
+      /v2 {2}update by vmnet\.NetworkConfigController reconcile #\d+ {2}changed \/spec\/bridge/,
+    );
     expect(screen()).toMatch(/^ {2}- {3}bridge: br-postgres$/m);
     expect(screen()).toMatch(/^ {2}\+ {3}bridge: br-mariadb$/m);
     await press(ESC);

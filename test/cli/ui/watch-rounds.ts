@@ -31,6 +31,8 @@ export async function watchCopy(
     files: ['.'],
     cwd: dir,
     stable: true,
+    // As `cosi watch` runs for its screen: recorded, so the resource detail can explain.
+    record: true,
     debounceMs: 0,
     watch: (_paths, onEvent) => {
       emit = onEvent;

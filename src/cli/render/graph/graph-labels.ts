@@ -22,8 +22,14 @@ export const writerLabel = (node: ResourceNode): string =>
 
 const VIA_LABELS: Record<LineageVia, string> = {
   ownerReference: 'owner reference',
-  sameId: 'same id',
-  pinnedInput: 'pinned input',
+  strong: 'strong input',
+  weak: 'weak input',
+  primary: 'primary input',
+  mapped: 'mapped input',
+  destroyReady: 'destroyReady input',
+  mappedDestroyReady: 'mappedDestroyReady input',
+  finalizer: 'finalizer',
+  teardown: 'teardown',
 };
 
 /** How a lineage link was found, in words. */

@@ -1,6 +1,7 @@
 import type { Resource } from '../../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
+import type { RunRecord } from '../../../engine/record/run-record.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
 import { traceLineage, type ResourceNode } from './resource-lineage.js';
 
@@ -22,6 +23,8 @@ export interface GraphViewOptions {
   readonly filter?: GraphFilter;
   /** The converged state's resources (definitions left out); their lineage is traced. */
   readonly resources?: readonly Resource[];
+  /** The record of the run that made them: their exact lineage. */
+  readonly record?: RunRecord;
 }
 
 /**
@@ -35,7 +38,7 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
   const sourceTypes = (types: readonly string[]): string[] => types.filter((t) => !written.has(t));
   const view = { ...filtered, sourceTypes: sourceTypes(filtered.types) };
   if (!options.resources) return view;
-  const nodes = traceLineage(options.resources, graph);
+  const nodes = traceLineage(options.resources, graph, options.record);
   const types = new Set(view.types);
   if (!options.filter) for (const node of nodes) types.add(node.type);
   const groups = new Map<string, ResourceNode[]>();

@@ -1,16 +1,17 @@
+import { ExplainIndex } from '../../../app/explain/explain-source.js';
+import { parentsOf, type LineageEdgeKind } from '../../../app/explain/lineage.js';
 import type { Phase } from '../../../engine/resource/metadata.js';
 import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
 import type { Resource } from '../../../engine/resource/resource.js';
+import type { RunRecord } from '../../../engine/record/run-record.js';
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
-import { isOutputKind } from '../../../engine/runtime/controller.js';
-import { isDestroyReadyKind } from './edge-style.js';
 import { compareStrings } from '../../../engine/compare-strings.js';
 
 /**
- * How a resource is known to come from another: an owner reference it carries, or (without owner
- * references) an input of the controller that wrote it, with the same id or pinned to one id.
+ * Why a resource comes from another: an owner reference it carries, or the input kind under
+ * which the controller that wrote it read the other (from the run's record).
  */
-export type LineageVia = 'ownerReference' | 'sameId' | 'pinnedInput';
+export type LineageVia = LineageEdgeKind;
 
 /** A resource another one was derived from. */
 export interface ResourceSource extends Pointer {
@@ -22,68 +23,59 @@ export interface ResourceNode extends Pointer {
   /** The controller that wrote it; empty for the user's manifests. */
   readonly owner: string;
   readonly phase: Phase;
-  /** Closest first: owner references, then same-id inputs, then pinned inputs. */
+  /** Closest first: owner references, then what its writer read (written ones first). */
   readonly derivedFrom: readonly ResourceSource[];
 }
 
-const VIA_RANK: Record<LineageVia, number> = { ownerReference: 0, sameId: 1, pinnedInput: 2 };
-
 /**
- * The lineage of every resource. A resource's owner references say where it came from; a resource
- * without any was derived, by this heuristic, from the inputs of the controller that wrote it
- * (`metadata.owner`): the input resource with the same id, and the one resource of an input
- * pinned to an id (a config singleton feeds everything its reader writes). destroyReady inputs
- * carry no data and do not count. Only sources that exist are listed. Sorted by type, namespace
- * and id.
+ * The lineage of every resource, exact: what the reconcile that last wrote its data (a create
+ * or an update, not a finalizer change) really read through its inputs, from the run's record,
+ * plus the owner references it carries. Without a record only owner references count.
+ * destroyReady inputs carry no data and do not count. Only sources that exist are listed.
+ * Sorted by type, namespace and id.
  */
 export function traceLineage(
   resources: readonly Resource[],
   graph: DependencyGraph,
+  record?: RunRecord,
 ): ResourceNode[] {
   const byKey = new Map(resources.map((r) => [pointerKey(r.metadata), r]));
-  const inputsOf = new Map<string, DependencyGraph['edges'][number][]>();
-  for (const edge of graph.edges) {
-    if (isOutputKind(edge.kind) || isDestroyReadyKind(edge.kind)) continue;
-    const list = inputsOf.get(edge.controller);
-    if (list) list.push(edge);
-    else inputsOf.set(edge.controller, [edge]);
-  }
-
+  const index = record ? new ExplainIndex({ record, resources, manifests: [], graph }) : undefined;
   const nodes = resources.map((resource): ResourceNode => {
     const { namespace, type, id, owner, phase, ownerReferences } = resource.metadata;
     const candidates: ResourceSource[] = [];
-    if (ownerReferences.length > 0) {
-      const managing = [...ownerReferences].sort(
-        (a, b) => Number(b.controller === true) - Number(a.controller === true),
-      );
-      for (const ref of managing) {
-        candidates.push({ namespace, type: ref.type, id: ref.id, via: 'ownerReference' });
-      }
-    } else if (owner !== '') {
-      for (const input of inputsOf.get(owner) ?? []) {
-        candidates.push({
-          namespace: input.namespace ?? namespace,
-          type: input.type,
-          id: input.id ?? id,
-          via: input.id === undefined ? 'sameId' : 'pinnedInput',
-        });
+    const managing = [...ownerReferences].sort(
+      (a, b) => Number(b.controller === true) - Number(a.controller === true),
+    );
+    for (const ref of managing) {
+      candidates.push({ namespace, type: ref.type, id: ref.id, via: 'ownerReference' });
+    }
+    const read: ResourceSource[] = [];
+    if (index && record) {
+      const last = record
+        .writesTo(resource.metadata)
+        .filter((w) => w.write.op === 'create' || w.write.op === 'update')
+        .at(-1)?.write;
+      if (last) {
+        for (const parent of parentsOf(index, last)) {
+          if (parent.kind === 'ownerReference') continue;
+          const { namespace: ns, type: t, id: i } = parent.ref;
+          read.push({ namespace: ns, type: t, id: i, via: parent.kind });
+        }
       }
     }
+    // The closest ancestor first (the tree hangs a resource under its first source): written by
+    // a controller before the user's own resources, then the one with its own id (its item).
+    const written = (s: Pointer): number => (byKey.get(pointerKey(s))?.metadata.owner ? 0 : 1);
+    const other = (s: Pointer): number => (s.id === id ? 0 : 1);
+    read.sort((a, b) => written(a) - written(b) || other(a) - other(b) || comparePointers(a, b));
     const seen = new Set<string>([pointerKey(resource.metadata)]);
-    const derivedFrom = candidates.filter((source) => {
+    const derivedFrom = [...candidates, ...read].filter((source) => {
       const key = pointerKey(source);
       if (seen.has(key) || !byKey.has(key)) return false;
       seen.add(key);
       return true;
     });
-    if (ownerReferences.length === 0) {
-      // The closest ancestor first: written by a controller before the user's own resources.
-      const written = (s: Pointer): number => (byKey.get(pointerKey(s))?.metadata.owner ? 0 : 1);
-      derivedFrom.sort(
-        (a, b) =>
-          VIA_RANK[a.via] - VIA_RANK[b.via] || written(a) - written(b) || comparePointers(a, b),
-      );
-    }
     return { namespace, type, id, owner, phase, derivedFrom };
   });
   return nodes.sort(comparePointers);

@@ -1,0 +1,74 @@
+import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import { ExplainIndex, type ExplainSource } from './explain-source.js';
+import { blameFields, historyOf, type FieldBlame, type VersionEntry } from './history.js';
+import { traceBack, traceForward, type LineageNode } from './lineage.js';
+import { whyNot, type WhyNotWriter } from './why-not.js';
+import { writeCycle, type CycleStep } from './write-cycle.js';
+
+export interface ExplainOptions {
+  /** Hops of the lineage tree (default: all). */
+  readonly depth?: number;
+  /** Also what the resource feeds. */
+  readonly reverse?: boolean;
+}
+
+/** Why a resource is as it is (or, when missing, why it is not there), from a run's record. */
+export interface Explanation {
+  readonly pointer: Pointer;
+  /** The resource at the end of the run; absent when it does not exist. */
+  readonly resource?: Resource;
+  /** Where its last version came from, back to the manifests; absent if never seen. */
+  readonly lineage?: LineageNode;
+  /** With `reverse`: what it feeds. */
+  readonly feeds?: LineageNode;
+  /** Its versions, oldest first. */
+  readonly history: readonly VersionEntry[];
+  /** For each field, the write that set it last. */
+  readonly fields: readonly FieldBlame[];
+  /** When the run did not converge and this resource kept changing: the cycle of writes. */
+  readonly cycle: readonly CycleStep[];
+  /** When it does not exist: each controller that could write it, and what stopped it. */
+  readonly whyNot?: readonly WhyNotWriter[];
+  /** The record dropped its oldest reconciles: an explanation may stop short. */
+  readonly truncated: boolean;
+}
+
+/**
+ * Explains one resource from the record of a run.
+ *
+ * @example
+ * const outcome = (await runProject({ ...options, record: true })).outcome;
+ * explainResource(explainSourceOf(outcome), NetworkConfig.pointer('web-1'));
+ */
+export function explainResource(
+  source: ExplainSource,
+  pointer: Pointer,
+  options: ExplainOptions = {},
+): Explanation {
+  const index = new ExplainIndex(source);
+  const depth = options.depth ?? Number.POSITIVE_INFINITY;
+  const resource = index.resource(pointer);
+  const history = historyOf(index, pointer);
+  const lastVersion = resource?.metadata.version ?? history.at(-1)?.version;
+  const oscillating =
+    source.report?.converged === false &&
+    source.report.oscillating.some((o) => pointerKey(o.pointer) === pointerKey(pointer));
+  return {
+    pointer,
+    ...(resource ? { resource } : {}),
+    ...(lastVersion !== undefined && lastVersion > 0
+      ? { lineage: traceBack(index, { ...pointerOnly(pointer), version: lastVersion }, depth) }
+      : {}),
+    ...(options.reverse === true ? { feeds: traceForward(index, pointer, depth) } : {}),
+    history,
+    fields: blameFields(index, pointer),
+    cycle: oscillating ? writeCycle(index, pointer) : [],
+    ...(resource ? {} : { whyNot: whyNot(index, pointer) }),
+    truncated: source.record.truncated,
+  };
+}
+
+function pointerOnly(p: Pointer): Pointer {
+  return { namespace: p.namespace, type: p.type, id: p.id };
+}

@@ -1,0 +1,86 @@
+import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import type { RunRecord } from '../../engine/record/run-record.js';
+import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
+import type { DependencyEdge, DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import { isOutputKind } from '../../engine/runtime/controller.js';
+import type { ManifestResource } from '../../loaders/load-manifests.js';
+
+/** A place in a manifest file. */
+export interface ManifestPosition {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+/** Everything an explanation is built from: the record of a run and what the run ended with. */
+export interface ExplainSource {
+  readonly record: RunRecord;
+  /** The state at the end of the run. */
+  readonly resources: readonly Resource[];
+  readonly manifests: readonly ManifestResource[];
+  readonly graph: DependencyGraph;
+  readonly report?: ConvergenceReport;
+}
+
+/** Lookups over an {@link ExplainSource}, built once per explanation. */
+export class ExplainIndex {
+  readonly #resources: Map<string, Resource>;
+  readonly #manifests: Map<string, ManifestResource>;
+
+  constructor(readonly source: ExplainSource) {
+    this.#resources = new Map(source.resources.map((r) => [pointerKey(r.metadata), r]));
+    this.#manifests = new Map(source.manifests.map((m) => [m.key, m]));
+  }
+
+  get record(): RunRecord {
+    return this.source.record;
+  }
+
+  resource(pointer: Pointer): Resource | undefined {
+    return this.#resources.get(pointerKey(pointer));
+  }
+
+  manifest(pointer: Pointer): ManifestResource | undefined {
+    return this.#manifests.get(pointerKey(pointer));
+  }
+
+  /** Where a manifest resource (or, with `field`, one field of it) is written. */
+  position(pointer: Pointer, field?: string): ManifestPosition | undefined {
+    const manifest = this.manifest(pointer);
+    if (!manifest) return undefined;
+    const { file, line, col } = manifest.source;
+    if (field === undefined || !manifest.locate) return { file, line, col };
+    const at = manifest.locate(field);
+    return { file, line: at.line, col: at.col };
+  }
+
+  /**
+   * The input a controller declared that covers `pointer` and carries data into what it writes
+   * (`undefined`: none, e.g. the read was of one of its outputs). The one pinned to the id first.
+   */
+  inputOf(controller: string, pointer: Pointer): DependencyEdge | undefined {
+    let match: DependencyEdge | undefined;
+    for (const edge of this.source.graph.edges) {
+      if (edge.controller !== controller || isOutputKind(edge.kind)) continue;
+      // A destroy-ready input gates a teardown; it carries no data into what is written.
+      if (edge.kind === 'destroyReady' || edge.kind === 'mappedDestroyReady') continue;
+      if (edge.type !== pointer.type || (edge.namespace ?? pointer.namespace) !== pointer.namespace)
+        continue;
+      if (edge.id === pointer.id) return edge;
+      if (edge.id === undefined) match ??= edge;
+    }
+    return match;
+  }
+
+  /** The controllers that declare `type` as an output. */
+  writersOf(type: string): DependencyEdge[] {
+    return this.source.graph.edges.filter((e) => e.type === type && isOutputKind(e.kind));
+  }
+
+  inputsOfController(controller: string): DependencyEdge[] {
+    return this.source.graph.edges.filter(
+      (e) => e.controller === controller && !isOutputKind(e.kind),
+    );
+  }
+}

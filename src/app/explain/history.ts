@@ -1,0 +1,114 @@
+import type { Pointer } from '../../engine/resource/pointer.js';
+import type { WriteOp, VersionRef } from '../../engine/record/run-record.js';
+import type { ExplainIndex, ManifestPosition } from './explain-source.js';
+
+/** One version of a resource: who made it, what changed, what triggered the write. */
+export interface VersionEntry {
+  readonly version: number;
+  /** `manifest`: loaded from a file; otherwise the controller's write. */
+  readonly by:
+    | { readonly kind: 'manifest'; readonly position?: ManifestPosition }
+    | {
+        readonly kind: 'reconcile';
+        readonly controller: string;
+        readonly seq: number;
+        readonly at: number;
+        readonly op: WriteOp;
+        /** What woke the reconcile (resource@version). */
+        readonly triggers: readonly VersionRef[];
+      };
+  readonly fields: readonly string[];
+}
+
+/** Who set one field last. */
+export interface FieldBlame {
+  /** JSON pointer into `{ metadata, spec }`. */
+  readonly field: string;
+  readonly version: number;
+  readonly by:
+    | { readonly kind: 'manifest'; readonly position: ManifestPosition }
+    | { readonly kind: 'reconcile'; readonly controller: string; readonly seq: number }
+    | { readonly kind: 'unknown' };
+}
+
+/** The versions of a resource the record saw, oldest first (the manifest's first, if any). */
+export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[] {
+  const out: VersionEntry[] = [];
+  const writes = index.record.writesTo(pointer);
+  const position = index.position(pointer);
+  const firstWritten = writes[0]?.write;
+  const manifest = position !== undefined || index.resource(pointer)?.metadata.owner === '';
+  if (manifest && firstWritten?.op !== 'create') {
+    out.push({
+      version: 1,
+      by: { kind: 'manifest', ...(position ? { position } : {}) },
+      fields: [],
+    });
+  }
+  for (const { reconcile, write } of writes) {
+    out.push({
+      version: write.version,
+      by: {
+        kind: 'reconcile',
+        controller: reconcile.controller,
+        seq: reconcile.seq,
+        at: reconcile.startedAt,
+        op: write.op,
+        triggers: reconcile.triggers,
+      },
+      fields: write.fields,
+    });
+  }
+  return out;
+}
+
+/**
+ * For each leaf of the resource's spec (and labels and annotations), the write that set it last:
+ * the newest recorded write that changed it (or a parent of it), else the manifest, at the line
+ * of the field, else unknown (the record does not reach back that far).
+ */
+export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[] {
+  const resource = index.resource(pointer);
+  if (!resource) return [];
+  const writes = index.record.writesTo(pointer);
+  const fields = [
+    ...leaves(resource.spec, '/spec'),
+    ...leaves(resource.metadata.labels, '/metadata/labels'),
+    ...leaves(resource.metadata.annotations, '/metadata/annotations'),
+  ];
+  return fields.map((field): FieldBlame => {
+    for (let i = writes.length - 1; i >= 0; i--) {
+      const { reconcile, write } = writes[i] as (typeof writes)[number];
+      if (write.op === 'create' || write.fields.some((f) => covers(f, field))) {
+        return {
+          field,
+          version: write.version,
+          by: { kind: 'reconcile', controller: reconcile.controller, seq: reconcile.seq },
+        };
+      }
+    }
+    const position = index.position(pointer, field);
+    if (position && resource.metadata.owner === '') {
+      return { field, version: 1, by: { kind: 'manifest', position } };
+    }
+    return { field, version: 0, by: { kind: 'unknown' } };
+  });
+}
+
+/** Whether a change of `changed` changes `field` (the same or a parent of it). */
+function covers(changed: string, field: string): boolean {
+  return field === changed || field.startsWith(`${changed}/`) || changed.startsWith(`${field}/`);
+}
+
+function leaves(value: unknown, at: string): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return value === undefined ? [] : [at];
+  }
+  const keys = Object.keys(value).sort();
+  return keys.flatMap((key) =>
+    leaves(
+      (value as Record<string, unknown>)[key],
+      `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    ),
+  );
+}

@@ -1,0 +1,225 @@
+import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import {
+  versionKey,
+  type RecordedReconcile,
+  type RecordedWrite,
+  type VersionRef,
+} from '../../engine/record/run-record.js';
+import type { InputKind } from '../../engine/runtime/controller.js';
+import type { ExplainIndex, ManifestPosition } from './explain-source.js';
+
+/**
+ * Why an edge of the lineage exists: the input kind under which the writer read the resource,
+ * an owner reference the resource carries, or a finalizer or teardown write, which makes a new
+ * version of the same resource.
+ */
+export type LineageEdgeKind = InputKind | 'ownerReference' | 'finalizer' | 'teardown';
+
+/** Who made a version of a resource. */
+export type VersionOrigin =
+  | {
+      readonly kind: 'manifest';
+      /** Where it is written, when the manifests were given. */
+      readonly position?: ManifestPosition;
+    }
+  | {
+      readonly kind: 'reconcile';
+      readonly controller: string;
+      /** The reconcile's sequence number in the record. */
+      readonly seq: number;
+      /** Clock time of the reconcile's start (virtual). */
+      readonly at: number;
+      readonly fields: readonly string[];
+    }
+  /** The record does not hold its writer (dropped by the cap, or written outside a reconcile). */
+  | { readonly kind: 'unknown' };
+
+/** A resource at one version and where it came from (or, reversed, what it fed). */
+export interface LineageNode {
+  readonly ref: VersionRef;
+  readonly origin: VersionOrigin;
+  readonly edges: readonly LineageEdge[];
+  /** Why the edges stop here although there is more: `depth` reached or a `cycle` met. */
+  readonly cut?: 'depth' | 'cycle';
+}
+
+export interface LineageEdge {
+  readonly kind: LineageEdgeKind;
+  readonly node: LineageNode;
+}
+
+/** Where a version came from: the reconcile that wrote it, or the manifest. */
+export function originOf(index: ExplainIndex, ref: VersionRef): VersionOrigin {
+  const found = index.record.writeOf(ref);
+  if (found) {
+    return {
+      kind: 'reconcile',
+      controller: found.reconcile.controller,
+      seq: found.reconcile.seq,
+      at: found.reconcile.startedAt,
+      fields: found.write.fields,
+    };
+  }
+  const position = index.position(ref);
+  const current = index.resource(ref);
+  // A manifest is the user's: any version the record did not see a controller write is its.
+  if (position && (current === undefined || current.metadata.owner === '')) {
+    return { kind: 'manifest', position };
+  }
+  if (current?.metadata.owner === '') return { kind: 'manifest' };
+  return { kind: 'unknown' };
+}
+
+/**
+ * Where `ref` came from, recursively: the reconcile that wrote it and, under it, each resource
+ * that reconcile read through an input, at the version it read, down to the manifests. A
+ * finalizer or teardown write leads to the version before it. `depth` bounds the hops.
+ */
+export function traceBack(index: ExplainIndex, ref: VersionRef, depth: number): LineageNode {
+  return back(index, ref, depth, new Set());
+}
+
+function back(index: ExplainIndex, ref: VersionRef, depth: number, path: Set<string>): LineageNode {
+  const origin = originOf(index, ref);
+  const key = versionKey(ref);
+  if (path.has(key)) return { ref, origin, edges: [], cut: 'cycle' };
+  const parents = parentsOf(index, ref);
+  if (parents.length === 0) return { ref, origin, edges: [] };
+  if (depth <= 0) return { ref, origin, edges: [], cut: 'depth' };
+  path.add(key);
+  const edges = parents.map(({ kind, ref: parent }) => ({
+    kind,
+    node: back(index, parent, depth - 1, path),
+  }));
+  path.delete(key);
+  return { ref, origin, edges };
+}
+
+/** The versions `ref` was made from, each with why. */
+export function parentsOf(
+  index: ExplainIndex,
+  ref: VersionRef,
+): { kind: LineageEdgeKind; ref: VersionRef }[] {
+  const found = index.record.writeOf(ref);
+  const out: { kind: LineageEdgeKind; ref: VersionRef }[] = [];
+  const seen = new Set<string>([pointerKey(ref)]);
+  if (found) {
+    const { reconcile, write } = found;
+    // A finalizer or teardown write changes only the metadata of the version before it.
+    if (write.op === 'finalizers' || write.op === 'teardown') {
+      const kind = write.op === 'teardown' ? 'teardown' : 'finalizer';
+      return ref.version > 1 ? [{ kind, ref: previous(ref) }] : [];
+    }
+    for (const read of narrowReads(reconcile, ref)) {
+      const key = pointerKey(read);
+      if (seen.has(key)) continue;
+      const input = index.inputOf(reconcile.controller, read);
+      if (!input) continue;
+      seen.add(key);
+      out.push({ kind: input.kind as InputKind, ref: read });
+    }
+  }
+  const written = found?.write.resource ?? index.resource(ref);
+  for (const owner of written?.metadata.ownerReferences ?? []) {
+    const pointer = { namespace: ref.namespace, type: owner.type, id: owner.id };
+    if (seen.has(pointerKey(pointer))) continue;
+    const current = index.resource(pointer);
+    if (!current) continue;
+    seen.add(pointerKey(pointer));
+    out.push({ kind: 'ownerReference', ref: { ...pointer, version: current.metadata.version } });
+  }
+  return out;
+}
+
+/**
+ * What `pointer` feeds, recursively: each reconcile that read it (any version) through an input,
+ * and what that reconcile wrote last of each resource; `depth` bounds the hops.
+ */
+export function traceForward(index: ExplainIndex, pointer: Pointer, depth: number): LineageNode {
+  const readers = readersByPointer(index);
+  const current = index.resource(pointer);
+  const last = index.record.writesTo(pointer).at(-1)?.write;
+  const ref: VersionRef = {
+    namespace: pointer.namespace,
+    type: pointer.type,
+    id: pointer.id,
+    version: current?.metadata.version ?? last?.version ?? 0,
+  };
+  return forward(index, readers, ref, depth, new Set());
+}
+
+function forward(
+  index: ExplainIndex,
+  readers: Map<string, RecordedReconcile[]>,
+  ref: VersionRef,
+  depth: number,
+  path: Set<string>,
+): LineageNode {
+  const origin = originOf(index, ref);
+  const key = pointerKey(ref);
+  if (path.has(key)) return { ref, origin, edges: [], cut: 'cycle' };
+  const children = new Map<string, { kind: LineageEdgeKind; write: RecordedWrite }>();
+  for (const reconcile of readers.get(key) ?? []) {
+    const input = index.inputOf(reconcile.controller, ref);
+    if (!input) continue;
+    for (const write of reconcile.writes) {
+      if (write.op === 'destroy' || pointerKey(write) === key) continue;
+      if (!narrowReads(reconcile, toRef(write)).some((r) => pointerKey(r) === key)) continue;
+      children.set(pointerKey(write), { kind: input.kind as InputKind, write });
+    }
+  }
+  if (children.size === 0) return { ref, origin, edges: [] };
+  if (depth <= 0) return { ref, origin, edges: [], cut: 'depth' };
+  path.add(key);
+  const edges = [...children.values()]
+    .sort((a, b) => pointerKey(a.write).localeCompare(pointerKey(b.write)))
+    .map(({ kind, write }) => ({
+      kind,
+      node: forward(index, readers, toRef(write), depth - 1, path),
+    }));
+  path.delete(key);
+  return { ref, origin, edges };
+}
+
+function readersByPointer(index: ExplainIndex): Map<string, RecordedReconcile[]> {
+  const out = new Map<string, RecordedReconcile[]>();
+  for (const reconcile of index.record.reconciles()) {
+    const keys = new Set(reconcile.reads.map(pointerKey));
+    for (const key of keys) {
+      const list = out.get(key);
+      if (list) list.push(reconcile);
+      else out.set(key, [reconcile]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The reads a write is tied to. A queue reconcile is about one item: all its reads. A whole-world
+ * pass lists whole kinds and writes many resources; of a kind it read several resources of, the
+ * write is tied to the one with its own id when it read one (a transform's input), else to all.
+ */
+function narrowReads(reconcile: RecordedReconcile, ref: VersionRef): readonly VersionRef[] {
+  if (reconcile.job !== 'run') return reconcile.reads;
+  const byKind = new Map<string, VersionRef[]>();
+  for (const read of reconcile.reads) {
+    const kind = `${read.namespace}\0${read.type}`;
+    const list = byKind.get(kind);
+    if (list) list.push(read);
+    else byKind.set(kind, [read]);
+  }
+  return [...byKind.values()].flatMap((reads) => {
+    if (reads.length < 2) return reads;
+    const same = reads.filter((r) => r.id === ref.id);
+    return same.length > 0 ? same : reads;
+  });
+}
+
+function toRef(write: RecordedWrite): VersionRef {
+  const { namespace, type, id, version } = write;
+  return { namespace, type, id, version };
+}
+
+function previous(ref: VersionRef): VersionRef {
+  return { ...ref, version: ref.version - 1 };
+}

@@ -1,0 +1,187 @@
+import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import type { RecordedReconcile } from '../../engine/record/run-record.js';
+import type { ExplainIndex, ManifestPosition } from './explain-source.js';
+
+/**
+ * Why a controller did not leave the resource behind. `input-missing`: no input with its id
+ * exists. `filtered`: the input changed, and the controller's predicates or handlers (its
+ * `mapEvent`) queued nothing for it. `mapped-to-nothing`: its `mapInput` returned nothing for
+ * the input. `error`: the reconcile for it failed (its last error). `given-up`: it failed until
+ * the attempt bound. `torn-down`: it was written, then destroyed. `not-run`: the controller never
+ * reconciled it. `no-write`: it reconciled the input and wrote nothing of the kind.
+ */
+export type WhyNotReason =
+  | 'input-missing'
+  | 'filtered'
+  | 'mapped-to-nothing'
+  | 'error'
+  | 'given-up'
+  | 'torn-down'
+  | 'not-run'
+  | 'no-write';
+
+export interface WhyNotFinding {
+  readonly reason: WhyNotReason;
+  /** A sentence for the terminal. */
+  readonly message: string;
+  /** The input concerned, when there is one. */
+  readonly input?: Pointer;
+  /** The manifest of that input, when it is one. */
+  readonly position?: ManifestPosition;
+  /** The reconciles the finding rests on. */
+  readonly reconciles: readonly number[];
+}
+
+/** One controller that could write the missing resource, and what stopped it. */
+export interface WhyNotWriter {
+  readonly controller: string;
+  readonly findings: readonly WhyNotFinding[];
+}
+
+/**
+ * For a resource that does not exist: every controller that declares its type as an output, and
+ * what stopped each from writing it, from the record: whether the controller ran for the input
+ * with the same id, whether a predicate or mapping dropped it, how the reconcile ended, and
+ * whether the resource was written and destroyed.
+ */
+export function whyNot(index: ExplainIndex, pointer: Pointer): WhyNotWriter[] {
+  const writers = [...new Set(index.writersOf(pointer.type).map((e) => e.controller))].sort();
+  return writers.map((controller) => ({
+    controller,
+    findings: findingsFor(index, controller, pointer),
+  }));
+}
+
+function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer): WhyNotFinding[] {
+  const mine = index.record.reconciles().filter((r) => r.controller === controller);
+  // Written, then destroyed: the last write to it was a destroy (or a teardown).
+  const writes = index.record
+    .writesTo(pointer)
+    .filter((w) => w.reconcile.controller === controller);
+  const last = writes.at(-1);
+  if (last && (last.write.op === 'destroy' || last.write.op === 'teardown')) {
+    const created = writes[0] as (typeof writes)[number];
+    return [
+      {
+        reason: 'torn-down',
+        message: `${controller} wrote ${formatPointer(pointer)} (reconcile #${created.reconcile.seq}) and ${last.write.op === 'destroy' ? 'destroyed' : 'tore it down'} in reconcile #${last.reconcile.seq}`,
+        reconciles: [created.reconcile.seq, last.reconcile.seq],
+      },
+    ];
+  }
+  const findings: WhyNotFinding[] = [];
+  const inputs = index.inputsOfController(controller);
+  // The inputs whose resource with the same id would lead to the output.
+  const candidates = inputs
+    .filter((e) => e.kind !== 'destroyReady' && e.kind !== 'mappedDestroyReady')
+    .map((e) => ({
+      edge: e,
+      pointer: {
+        namespace: e.namespace ?? pointer.namespace,
+        type: e.type,
+        id: e.id ?? pointer.id,
+      },
+    }))
+    .filter((c) => c.edge.type !== pointer.type)
+    .filter((c, i, all) => all.findIndex((o) => sameCandidate(o, c)) === i);
+  for (const { edge, pointer: input } of candidates) {
+    const inputKey = pointerKey(input);
+    const position = index.position(input);
+    const at = position ? { position } : {};
+    if (!index.resource(input) && !mine.some((r) => touches(r, inputKey))) {
+      findings.push({
+        reason: 'input-missing',
+        message: `its ${edge.kind} input ${formatPointer(input)} does not exist`,
+        input,
+        reconciles: [],
+      });
+      continue;
+    }
+    const maps = mine.filter((r) => isMapping(r) && r.item && pointerKey(r.item) === inputKey);
+    const ran = mine.filter((r) => !isMapping(r) && touches(r, inputKey));
+    if (ran.length === 0 && maps.length > 0 && maps.every((m) => (m.mapped ?? []).length === 0)) {
+      const routed = maps.every((m) => m.job === 'route');
+      findings.push({
+        reason: routed ? 'filtered' : 'mapped-to-nothing',
+        message: routed
+          ? `its predicates or handlers queued nothing for ${formatPointer(input)}`
+          : `its mapInput returned nothing for ${formatPointer(input)}`,
+        input,
+        ...at,
+        reconciles: maps.map((m) => m.seq),
+      });
+      continue;
+    }
+    if (ran.length === 0) {
+      findings.push({
+        reason: 'not-run',
+        message: `it never reconciled ${formatPointer(input)}`,
+        input,
+        ...at,
+        reconciles: [],
+      });
+      continue;
+    }
+    const lastRun = ran.at(-1) as RecordedReconcile;
+    const outcome = lastRun.outcome;
+    if (outcome?.kind === 'error') {
+      findings.push({
+        reason:
+          outcome.terminal !== true &&
+          (outcome.gaveUp === true || givenUp(index, controller, input))
+            ? 'given-up'
+            : 'error',
+        message:
+          outcome.gaveUp === true
+            ? `its reconcile of ${formatPointer(input)} failed ${ran.filter((r) => r.outcome?.kind === 'error').length} times and was given up: ${outcome.message}`
+            : `its reconcile of ${formatPointer(input)} failed${outcome.terminal === true ? ' (terminal, not retried)' : ''}: ${outcome.message}`,
+        input,
+        ...at,
+        reconciles: ran.map((r) => r.seq),
+      });
+      continue;
+    }
+    findings.push({
+      reason: 'no-write',
+      message: `it reconciled ${formatPointer(input)} ${ran.length} time(s)${outcome?.kind === 'skip' ? ' (skipped)' : ''} and wrote no ${pointer.type} ${JSON.stringify(pointer.id)}`,
+      input,
+      ...at,
+      reconciles: ran.map((r) => r.seq),
+    });
+  }
+  if (candidates.length === 0) {
+    findings.push({
+      reason: mine.length === 0 ? 'not-run' : 'no-write',
+      message:
+        mine.length === 0
+          ? 'it never ran'
+          : `it ran ${mine.length} time(s) and never wrote ${formatPointer(pointer)}`,
+      reconciles: mine.map((r) => r.seq),
+    });
+  }
+  return findings;
+}
+
+const sameCandidate = (
+  a: { edge: { kind: string }; pointer: Pointer },
+  b: { edge: { kind: string }; pointer: Pointer },
+): boolean => a.edge.kind === b.edge.kind && pointerKey(a.pointer) === pointerKey(b.pointer);
+
+const isMapping = (r: RecordedReconcile): boolean => r.job === 'map' || r.job === 'route';
+
+/** Whether a reconcile was of the item `key`, or read it. */
+function touches(r: RecordedReconcile, key: string): boolean {
+  return (
+    (r.item !== undefined && pointerKey(r.item) === key) ||
+    r.reads.some((read) => pointerKey(read) === key)
+  );
+}
+
+/** The run's report says the controller gave the item up. */
+function givenUp(index: ExplainIndex, controller: string, input: Pointer): boolean {
+  const report = index.source.report?.controllers.find((c) => c.name === controller);
+  const key = pointerKey(input);
+  return (
+    report?.condition === 'failed' && report.failingItems.some((i) => pointerKey(i.pointer) === key)
+  );
+}

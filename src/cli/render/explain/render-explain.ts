@@ -1,0 +1,23 @@
+import type { Explanation } from '../../../app/explain/explain-resource.js';
+import { renderExplainDot } from './explain-dot.js';
+import { renderExplainJson } from './explain-json.js';
+import { renderExplainTree } from './explain-tree.js';
+
+export const EXPLAIN_FORMATS = ['tree', 'json', 'dot'] as const;
+export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+
+/** An explanation in one of the `-o` formats. */
+export function renderExplanation(
+  explanation: Explanation,
+  format: ExplainFormat,
+  options: { readonly stable?: boolean } = {},
+): string {
+  switch (format) {
+    case 'tree':
+      return renderExplainTree(explanation);
+    case 'json':
+      return renderExplainJson(explanation, options);
+    case 'dot':
+      return renderExplainDot(explanation);
+  }
+}

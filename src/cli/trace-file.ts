@@ -1,0 +1,28 @@
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import type { RunRecord } from '../engine/record/run-record.js';
+import { toChromeTrace } from './render/trace/chrome-trace.js';
+
+/** `--trace FILE`, as `apply`, `check` and `watch` take it. */
+export interface TraceFlags {
+  trace?: string;
+}
+
+/** Adds `--trace <file>`. */
+export function addTraceOption(command: Command): Command {
+  return command.option(
+    '--trace <file>',
+    'record every reconcile and write a Chrome trace (open in ui.perfetto.dev or chrome://tracing); with --stable, logical times',
+  );
+}
+
+/** Writes the record as a Chrome Trace Event file at `file` (relative to `cwd`). */
+export async function writeTraceFile(
+  file: string,
+  record: RunRecord,
+  options: { readonly cwd: string; readonly stable?: boolean },
+): Promise<void> {
+  const trace = toChromeTrace(record, { stable: options.stable === true });
+  await writeFile(path.resolve(options.cwd, file), `${JSON.stringify(trace)}\n`);
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const WHY_NOT = 'fixtures/cli/why-not';
+
+describe('cosi explain', () => {
+  it('traces a NetworkConfig back to the VM manifest, with file:line:col', async () => {
+    const { code, stdout } = await cli([
+      'explain',
+      'networkconfig',
+      'web-1',
+      '-f',
+      'fixtures/vm-network',
+      '--stable',
+      '-q',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'NetworkConfigs.example.org(default/web-1)@1  <- vmnet.NetworkConfigController reconcile #',
+    );
+    expect(stdout).toContain(
+      '└─ strong: VMs.example.org(default/web-1)@1  <- manifest fixtures/vm-network/vms.yaml:2:1',
+    );
+    expect(stdout).toMatch(/\/spec\/hostname {2}v1 vmnet\.NetworkConfigController reconcile #\d+/);
+  });
+
+  it('takes TYPE/ID, and shows what a resource feeds with --reverse', async () => {
+    const { code, stdout } = await cli([
+      'explain',
+      'vm/web-1',
+      '-f',
+      'fixtures/vm-network',
+      '--reverse',
+      '--stable',
+      '-q',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('feeds (what it is an input of)');
+    expect(stdout).toMatch(/strong: NetworkConfigs\.example\.org\(default\/web-1\)@1/);
+    expect(stdout).toMatch(/primary: Placements\.example\.org\(default\/web-1\)@1/);
+    expect(stdout).toContain('/spec/cpus             manifest fixtures/vm-network/vms.yaml:8:9');
+  });
+
+  it('stops the tree at --depth', async () => {
+    const { stdout } = await cli([
+      'explain',
+      'hoststatus',
+      'node-a',
+      '-f',
+      'fixtures/vm-network',
+      '--depth',
+      '0',
+      '--stable',
+      '-q',
+    ]);
+    expect(stdout).toContain('(… --depth)');
+  });
+
+  it('prints the explanation as JSON and as DOT', async () => {
+    const args = ['explain', 'networkconfig', 'web-1', '-f', 'fixtures/vm-network', '--stable'];
+    const json = await cli([...args, '-o', 'json', '-q']);
+    const data = JSON.parse(json.stdout) as {
+      resource: { metadata: { id: string } };
+      lineage: { edges: { kind: string; node: { origin: { kind: string } } }[] };
+    };
+    expect(data.resource.metadata.id).toBe('web-1');
+    expect(data.lineage.edges[0]).toMatchObject({
+      kind: 'strong',
+      node: { origin: { kind: 'manifest' } },
+    });
+    const dot = await cli([...args, '-o', 'dot', '-q']);
+    expect(dot.stdout).toMatch(/^digraph explain \{/);
+    expect(dot.stdout).toContain('[label="strong"]');
+  });
+
+  it('says a missing resource does not exist, and points at --why-not', async () => {
+    const { code, stderr } = await cli([
+      'explain',
+      'networkconfig',
+      'ghost',
+      '-f',
+      'fixtures/vm-network',
+      '-q',
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('does not exist: add --why-not');
+  });
+
+  describe('--why-not, one missing output per reason', () => {
+    it.each([
+      [
+        'gadget',
+        'ghost',
+        'input-missing: its primary input Widgets.whynot.cosi.dev(default/ghost) does not exist',
+      ],
+      [
+        'gadget',
+        'broken',
+        'given-up: its reconcile of Widgets.whynot.cosi.dev(default/broken) failed 10 times and was given up: the broken widget cannot be built  (fixtures/cli/why-not/manifests.yaml:16:1)',
+      ],
+      [
+        'gadget',
+        'bad',
+        'error: its reconcile of Widgets.whynot.cosi.dev(default/bad) failed (terminal, not retried)',
+      ],
+      [
+        'badge',
+        'off',
+        'filtered: its predicates or handlers queued nothing for Widgets.whynot.cosi.dev(default/off)  (fixtures/cli/why-not/manifests.yaml:10:1)',
+      ],
+      [
+        'assembly',
+        'spare',
+        'mapped-to-nothing: its mapInput returned nothing for Parts.whynot.cosi.dev(default/spare)',
+      ],
+      [
+        'ticket',
+        'temp',
+        'torn-down: TicketController wrote Tickets.whynot.cosi.dev(default/temp) (reconcile #',
+      ],
+    ])('%s %s', async (type, id, expected) => {
+      const { stdout } = await cli([
+        'explain',
+        type,
+        id,
+        '-f',
+        WHY_NOT,
+        '--why-not',
+        '--stable',
+        '-q',
+      ]);
+      expect(stdout).toContain('does not exist');
+      expect(stdout).toContain(expected);
+    });
+  });
+
+  it('shows the cycle of writes of fighting controllers, and the report links to it', async () => {
+    const { code, stdout } = await cli([
+      'explain',
+      'echo',
+      'ping',
+      '-f',
+      'fixtures/cli/ping-pong',
+      '--depth',
+      '2',
+      '--stable',
+      '-q',
+    ]);
+    expect(code).toBe(3);
+    expect(stdout).toContain('cycle of writes (it keeps changing)');
+    expect(stdout).toMatch(
+      /Pong \(reconcile #\d+\) wrote Echoes\.test\.cosi\.dev\(default\/pong\)@\d+ \(\/spec\/value\),\n {2}which triggered Ping \(reconcile #\d+\), which wrote Echoes\.test\.cosi\.dev\(default\/ping\)@\d+ \(\/spec\/value\),\n {2}which triggered Pong again: the cycle repeats/,
+    );
+    const apply = await cli(['apply', '-f', 'fixtures/cli/ping-pong', '--stable']);
+    expect(apply.stderr).toContain(
+      'why: cosi explain Echoes.test.cosi.dev/ping -n default -f fixtures/cli/ping-pong',
+    );
+  });
+});
