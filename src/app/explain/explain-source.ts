@@ -18,19 +18,29 @@ export interface ExplainSource {
   readonly record: RunRecord;
   /** The state at the end of the run. */
   readonly resources: readonly Resource[];
-  readonly manifests: readonly ManifestResource[];
+  /** The manifests the run started from, or a lookup of one by its key (a watch's applier). */
+  readonly manifests: readonly ManifestResource[] | ManifestLookup;
   readonly graph: DependencyGraph;
   readonly report?: ConvergenceReport;
 }
 
+/** The manifest resource with a key (`pointerKey`), if there is one. */
+export type ManifestLookup = (key: string) => ManifestResource | undefined;
+
 /** Lookups over an {@link ExplainSource}, built once per explanation. */
 export class ExplainIndex {
   readonly #resources: Map<string, Resource>;
-  readonly #manifests: Map<string, ManifestResource>;
+  readonly #manifest: ManifestLookup;
 
   constructor(readonly source: ExplainSource) {
     this.#resources = new Map(source.resources.map((r) => [pointerKey(r.metadata), r]));
-    this.#manifests = new Map(source.manifests.map((m) => [m.key, m]));
+    const { manifests } = source;
+    if (typeof manifests === 'function') {
+      this.#manifest = manifests;
+    } else {
+      const byKey = new Map(manifests.map((m) => [m.key, m]));
+      this.#manifest = (key) => byKey.get(key);
+    }
   }
 
   get record(): RunRecord {
@@ -42,7 +52,7 @@ export class ExplainIndex {
   }
 
   manifest(pointer: Pointer): ManifestResource | undefined {
-    return this.#manifests.get(pointerKey(pointer));
+    return this.#manifest(pointerKey(pointer));
   }
 
   /** Where a manifest resource (or, with `field`, one field of it) is written. */

@@ -73,7 +73,7 @@ function explain(round: RoundView, resource: Resource): Explanation | undefined 
     {
       record: round.record,
       resources: round.groups.flatMap((g) => g.rows.map((r) => r.resource)),
-      manifests: [],
+      manifests: round.manifest ?? [],
       graph: round.graph,
     },
     resource.metadata,

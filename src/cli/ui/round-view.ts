@@ -15,6 +15,9 @@ import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { describeReason } from '../render/report.js';
 import { patchRows, putRow, unmarkRows, type RowEdit } from './row-patch.js';
 import type { WatchRound } from '../watch/watch-session.js';
+import type { ManifestLookup } from '../../app/explain/explain-source.js';
+import type { ResourceApplier } from '../../engine/state/resource-applier.js';
+import type { ManifestResource } from '../../loaders/load-manifests.js';
 
 /** What happened to a resource this round, as talosctl's watch marks it. */
 export type ChangeMarker = '+' | '-' | '~' | ' ';
@@ -98,6 +101,8 @@ export interface RoundView {
   readonly graph?: DependencyGraph;
   /** The record of the project's run (when recorded), which the resource detail explains from. */
   readonly record?: RunRecord;
+  /** The manifest resource with a key, for the resource detail's `file:line:col`. */
+  readonly manifest?: ManifestLookup;
   /** Why `-t` selects nothing: an unknown or ambiguous type. */
   readonly queryError?: string;
   /** The last writes of each resource seen by the view (newest last), by key. */
@@ -370,11 +375,17 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       controllers,
       ...(project ? { graph: project.runtime.dependencyGraph() } : {}),
       ...(project?.record ? { record: project.record } : {}),
+      ...(project ? { manifest: manifestLookup(project.applier) } : {}),
       ...(queryError !== undefined ? { queryError } : {}),
       writes,
     };
   };
   return Object.defineProperty(toView, 'rowsBuilt', { get: () => rowsBuilt }) as RoundViews;
+}
+
+/** The applier's manifests by key; the view keeps no copy of them. */
+function manifestLookup(applier: ResourceApplier<ManifestResource>): ManifestLookup {
+  return (key) => applier.appliedAt(key);
 }
 
 /** A type's rows, with what the view needs of its definition (if it has one). */

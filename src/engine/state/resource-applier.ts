@@ -68,6 +68,11 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     return this.#compared;
   }
 
+  /** The applied resource with this key, if there is one. */
+  appliedAt(key: string): T | undefined {
+    return this.#applied.get(key);
+  }
+
   /** How many torn-down resources wait for their finalizers before {@link destroyReleased}. */
   get releasing(): number {
     return this.#releasing.size;

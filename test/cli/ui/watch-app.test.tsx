@@ -244,7 +244,10 @@ describe('the watch screen', () => {
     await press(ENTER);
     await vi.waitFor(() => expect(screen()).toContain('NetworkConfig default/db-1'));
     expect(screen()).toContain('written by vmnet.NetworkConfigController');
-    expect(screen()).toMatch(/└─ strong: VMs\.example\.org\(default\/db-1\)@\d+ {2}<- manifest/);
+    // Back to the manifest's own line, as `cosi explain` shows it.
+    expect(screen()).toMatch(
+      /└─ strong: VMs\.example\.org\(default\/db-1\)@\d+ {2}<- manifest \S*vms\.yaml:\d+:1/,
+    );
     expect(screen()).toMatch(
       /v2 {2}update by vmnet\.NetworkConfigController reconcile #\d+ {2}changed \/spec\/bridge/,
     );
