@@ -28,7 +28,10 @@ import { CostBudget } from './cel/cost-budget.js';
 import { evaluateRules } from './cel/evaluate-rules.js';
 import { compileRules } from './cel/rule-compiler.js';
 import type { PriorState } from './cel/prior-state.js';
-import { checkKubernetesDocument } from './kubernetes/check-kubernetes-document.js';
+import {
+  checkKubernetesDocument,
+  kubernetesDocumentOf,
+} from './kubernetes/check-kubernetes-document.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import { shorten } from './shorten.js';
 
@@ -164,9 +167,9 @@ class SpecChecker {
       const kept = checkKubernetesDocument(definition, header, compiled, report);
       // The rules of a CRD see the whole document, as the API server's do.
       if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
-        const document = kubernetesDocument(definition, header, kept);
+        const document = kubernetesDocumentOf(definition, header, kept);
         const old = isPlainObject(previous?.spec)
-          ? { spec: kubernetesDocument(definition, header, previous.spec) }
+          ? { spec: kubernetesDocumentOf(definition, header, previous.spec) }
           : undefined;
         this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
       }
@@ -217,28 +220,6 @@ class SpecChecker {
       });
     }
   }
-}
-
-/**
- * The Kubernetes document a resource of a CRD's type stands for: its spec's fields (the
- * document's top-level fields) with `apiVersion`, `kind` and `metadata` (as written, or the
- * name and namespace of a cosi-shaped document).
- */
-function kubernetesDocument(
-  definition: ResourceDefinition,
-  header: ManifestHeader,
-  spec: Record<string, unknown>,
-): Record<string, unknown> {
-  const kind = definition.kubernetes;
-  return {
-    ...spec,
-    apiVersion: kind?.apiVersion,
-    kind: kind?.kind,
-    metadata: header.kubernetes?.document.metadata ?? {
-      name: header.id,
-      namespace: header.namespace ?? definition.defaultNamespace,
-    },
-  };
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */

@@ -35,16 +35,7 @@ export function checkKubernetesDocument(
     document = structuredClone(header.kubernetes.document);
     at = '';
   } else if (isPlainObject(header.spec)) {
-    const metadata = {
-      name: header.id,
-      namespace: header.namespace ?? definition.defaultNamespace,
-    };
-    document = {
-      ...structuredClone(header.spec),
-      apiVersion: kind.apiVersion,
-      kind: kind.kind,
-      metadata,
-    };
+    document = kubernetesDocumentOf(definition, header, structuredClone(header.spec));
     at = '/spec';
   } else {
     report.add(
@@ -61,4 +52,26 @@ export function checkKubernetesDocument(
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
   }
   return spec;
+}
+
+/**
+ * The Kubernetes document a resource of a CRD's type stands for: its spec's fields (the
+ * document's top-level fields) with `apiVersion`, `kind` and `metadata` (as written, or the
+ * name and namespace of a cosi-shaped document).
+ */
+export function kubernetesDocumentOf(
+  definition: ResourceDefinition,
+  header: ManifestHeader,
+  spec: Record<string, unknown>,
+): Record<string, unknown> {
+  const kind = definition.kubernetes;
+  return {
+    ...spec,
+    apiVersion: kind?.apiVersion,
+    kind: kind?.kind,
+    metadata: header.kubernetes?.document.metadata ?? {
+      name: header.id,
+      namespace: header.namespace ?? definition.defaultNamespace,
+    },
+  };
 }
