@@ -12,7 +12,6 @@
  *
  * Skipped, with a note, when the etcd binary is absent.
  */
-import { Etcd3 } from 'etcd3';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -26,12 +25,6 @@ import { formatCount, loadBuiltCosi, printTable, sizes } from './harness.js';
 import { generateTree } from './vm-network-tree.js';
 
 const SIZES = sizes([1_000, 10_000], [1_000]);
-/**
- * The state lists a kind with one etcd range read; at 10k vm-network resources a kind's list is
- * over gRPC's default 4 MB receive limit and fails (RESOURCE_EXHAUSTED), so the controllers fail
- * and the project does not converge. The bench gives the state a client with the limit raised.
- */
-const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
 
 interface Converged {
@@ -160,12 +153,8 @@ export async function run(): Promise<void> {
         // Warm-up: the JIT, on the in-memory state (an etcd warm-up would cost minutes).
         await inMemory();
         const memory = await inMemory();
-        const client = new Etcd3({
-          hosts: [server.endpoint],
-          grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
-        });
         const etcdState: EtcdState = cosi.createEtcdState({
-          client,
+          endpoints: [server.endpoint],
           prefix: `/bench-converge/${n}`,
         });
         let etcd: Converged;
@@ -173,7 +162,6 @@ export async function run(): Promise<void> {
           etcd = await converge(dir, manifests, etcdState, () => etcdState.settled());
         } finally {
           await etcdState.close();
-          client.close();
         }
         const size = formatCount(n);
         const ms = (x: number): string => Math.round(x).toLocaleString('en-US');
@@ -215,9 +203,6 @@ export async function run(): Promise<void> {
     'vm-network project converged on etcd (loopback) and in memory, same run: wall ms',
     ['phase', 'size', 'etcd ms', 'in-memory ms', 'etcd / in-memory'],
     rows,
-    [
-      ...notes,
-      `  etcd client with a ${MAX_RECEIVE_BYTES / 1024 / 1024} MB gRPC receive limit: at 10k a kind's list is over the default 4 MB`,
-    ],
+    [...notes],
   );
 }

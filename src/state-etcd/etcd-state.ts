@@ -41,6 +41,18 @@ import { decodeResource, encodeResource } from './resource-codec.js';
 import { WatchQueue, type Delivery } from './watch-queue.js';
 
 /** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
+
+/**
+ * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
+ * message at about 10,000 resources. Exported for the tests.
+ */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * The largest reply the client cosi makes accepts (gRPC's default is 4 MB): a page of large
+ * resources fits. A client given in the options keeps its own limit.
+ */
+const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
 export interface EtcdStateOptions {
   /** etcd client URLs, e.g. `['http://127.0.0.1:2379']`; the state makes (and closes) a client. */
   readonly endpoints?: readonly string[];
@@ -415,7 +427,10 @@ class EtcdStateImpl implements EtcdState {
     if (this.#options.client) return this.#options.client;
     // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
     const { Etcd3: Client } = await import('etcd3');
-    return new Client({ hosts: [...(this.#options.endpoints ?? [])] });
+    return new Client({
+      hosts: [...(this.#options.endpoints ?? [])],
+      grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
+    });
   }
 
   async #read(pointer: Pointer): Promise<Stored | undefined> {
@@ -435,17 +450,32 @@ class EtcdStateImpl implements EtcdState {
   ): Promise<{ resources: Resource[]; revision: number }> {
     const client = await this.#connect();
     const prefix = Buffer.from(this.#layout.resourcePrefix(kind));
-    const response = await this.#kv(client).range({ key: prefix, range_end: prefixEnd(prefix) });
-    this.#learnCluster(response);
+    const end = prefixEnd(prefix);
     const filtered = hasFilters(options);
     const resources: Resource[] = [];
-    for (const kv of response.kvs) {
-      const resource = decodeResource(kv.value);
-      if (!filtered || matchesFilters(resource, options)) resources.push(resource);
+    // In pages, all read at the first page's revision: one consistent list.
+    let key = prefix;
+    let revision: number | undefined;
+    for (;;) {
+      const response = await this.#kv(client).range({
+        key,
+        range_end: end,
+        limit: LIST_PAGE_SIZE,
+        ...(revision === undefined ? {} : { revision }),
+      });
+      this.#learnCluster(response);
+      revision ??= Number(response.header.revision);
+      for (const kv of response.kvs) {
+        const resource = decodeResource(kv.value);
+        if (!filtered || matchesFilters(resource, options)) resources.push(resource);
+      }
+      const last = response.kvs.at(-1);
+      if (!response.more || last === undefined) break;
+      key = Buffer.concat([last.key, Buffer.from([0])]);
     }
     // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
     resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
-    return { resources, revision: Number(response.header.revision) };
+    return { resources, revision };
   }
 
   async #create(draft: Draft, owner: string): Promise<Resource> {

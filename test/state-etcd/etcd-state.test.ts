@@ -12,6 +12,7 @@ import {
   type Pointer,
   type StateEvent,
 } from '../../src/index.js';
+import { LIST_PAGE_SIZE } from '../../src/state-etcd/etcd-state.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
@@ -90,6 +91,34 @@ describe.skipIf(!etcdAvailable)('EtcdState on a real etcd', () => {
     controller.abort();
     expect(await state.kinds()).toEqual([LAMPS]);
     expect((await state.list(LAMPS)).map((r) => r.metadata.id)).toEqual(['porch']);
+  });
+
+  it('lists a kind in pages read at one revision, and a kind larger than 4 MB (the gRPC default)', async () => {
+    const prefix = freshPrefix();
+    const state = open(prefix);
+    // More than two pages of small resources, listed whole and in order.
+    const many = 2 * LIST_PAGE_SIZE + 20;
+    for (let i = 0; i < many; i += 100) {
+      await Promise.all(
+        [...Array(Math.min(100, many - i)).keys()].map((j) =>
+          state.create(newLamp(`m${String(i + j).padStart(4, '0')}`, i + j)),
+        ),
+      );
+    }
+    const listed = await state.list<Lamp>(LAMPS);
+    expect(listed.map((r) => r.spec.brightness)).toEqual([...Array(many).keys()]);
+
+    // 30 resources of 200 kB in one page: 6 MB, more than a default gRPC client accepts.
+    const big: Kind = { namespace: 'hall', type: 'Signs.lights.cosi.dev' };
+    const label = 'x'.repeat(200_000);
+    for (let i = 0; i < 30; i++) {
+      await state.create(
+        newResource({ ...big, id: `s${String(i).padStart(2, '0')}` }, { label, i }),
+      );
+    }
+    expect((await state.list<{ i: number }>(big)).map((r) => r.spec.i)).toEqual([
+      ...Array(30).keys(),
+    ]);
   });
 
   it('two writers on the same prefix conflict on the version exactly as in memory', async () => {
