@@ -219,19 +219,21 @@ interface Transformed<I, O> {
  * One reconcile pass over every input and every owned output, between the pre- and post-transform
  * hooks; returns the errors it collected (a hook's error is thrown).
  *
- * Unlike COSI's, a pass costs what changed: it skips `mapMetadata`, `transform` and the modify of
- * an input when the input is the very object it transformed on the previous successful pass of
- * this run (stored resources are frozen, so any write, including a finalizer or phase change,
- * makes a new object; a destroyed and re-created input is a new object too), and the output is
- * still stored as the very object that modify left (so nobody changed, tore down or destroyed it).
- * COSI would run the transform on the stored output again and its modify would write nothing: a
- * `transform` that is a function of its input and output (as the settings ask) gives the output it
- * gave last time, so the skip converges to the same state with the same writes. Skipping is off
- * when `transform` may depend on more: extra inputs or outputs, an extra event channel, a
- * `preTransform` hook (which may prepare what `transform` reads), or a `transform` that has used
- * its context's reader or writer. An input whose transform failed or threw `skip()` is not
- * remembered, and a run starts with nothing remembered (a failed pass restarts the run), so those
- * are transformed again. Tearing-down inputs always take the full path.
+ * Unlike COSI's, a pass transforms and writes only what changed (it still lists the inputs and
+ * the outputs): it skips `mapMetadata`, `transform` and the modify of an input when the input is
+ * the very object it transformed on an earlier pass of this run (stored resources are frozen, so
+ * any write, including a finalizer or phase change, makes a new object; a destroyed and re-created
+ * input is a new object too), and the output is still stored as the very object that modify left
+ * (so nobody changed, tore down or destroyed it). COSI would run the transform on the stored
+ * output again and its modify would write nothing: a `transform` that is a function of its input
+ * and output (as the settings ask) gives the output it gave last time, so the skip converges to
+ * the same state with the same writes. Skipping is off when `transform` may depend on more: extra
+ * inputs or outputs, an extra event channel, a `preTransform` hook (which may prepare what
+ * `transform` reads), or a `transform` that has used its context's reader or writer. An input
+ * whose transform failed or threw `skip()` is not remembered, and a run starts with nothing
+ * remembered (a failed pass restarts the run), so those are transformed again. Tearing-down inputs
+ * always take the full path. A state whose reads return new objects (not the stored frozen ones)
+ * never skips.
  */
 function createPass<I, O>(
   settings: TransformSettings<I, O>,
@@ -241,7 +243,10 @@ function createPass<I, O>(
   const { name, input, output } = settings;
   const finalizers = options.inputFinalizers === true;
   const ignoreTearingDown = options.ignoreTearingDownInputs === true;
-  /** The inputs the last pass transformed, by input id. */
+  /**
+   * The inputs transformed on a pass of this run and found unchanged since, with the outputs
+   * written for them, by input id.
+   */
   const remembered = new Map<string, Transformed<I, O>>();
 
   return async (rt, log) => {
