@@ -34,6 +34,12 @@ export interface TransformSettings<I, O> {
    * Fills in the output from the input (the draft holds the stored output, or the mapped one when
    * it does not exist yet). Throw `skip()` to leave this input alone until the next event; any
    * other error fails the pass, which is retried with backoff.
+   *
+   * It should be a function of the input and the output alone (as `mapMetadata` of the input):
+   * a pass skips an input that has not changed since its last transform when its output has not
+   * changed either. What else it reads must come through `ctx.reader` (using the context turns
+   * the skipping off) or be declared: extra inputs, an extra event channel or a `preTransform`
+   * hook turn it off as well.
    */
   transform(ctx: GenericContext, input: Resource<I>, output: Draft<O>): void | Promise<void>;
   /**
@@ -135,12 +141,15 @@ export function createTransformController<I, O>(
     ...(options.extraOutputs ?? []),
   ];
 
-  const pass = createPass(settings, options);
+  const incremental = createIncrementalGuard(settings, options);
   return {
     name,
     inputs,
     outputs,
     async run(rt, _signal, log) {
+      // A new run (the first, or after a failed pass) starts with no memory: everything is
+      // transformed once more.
+      const pass = createPass(settings, options, incremental);
       const unsubscribe = options.extraEventChannel?.subscribe(() => rt.queueReconcile());
       try {
         for await (const _ of rt.events()) {
@@ -173,16 +182,72 @@ async function shutdown(
 }
 
 /**
+ * Whether a pass may skip an input it already transformed; see {@link createPass}. Off for good
+ * once a `transform` reads or writes through its context: it then depends on more than its input
+ * and its output.
+ */
+interface IncrementalGuard {
+  /** False when the options say `transform` depends on more than its input and its output. */
+  readonly allowed: boolean;
+  /** Set when a `transform` used `ctx.reader` or `ctx.writer`. */
+  usesContext: boolean;
+}
+
+function createIncrementalGuard<I, O>(
+  settings: TransformSettings<I, O>,
+  options: TransformOptions,
+): IncrementalGuard {
+  const allowed =
+    (options.extraInputs ?? []).length === 0 &&
+    (options.extraOutputs ?? []).length === 0 &&
+    options.extraEventChannel === undefined &&
+    settings.preTransform === undefined;
+  return { allowed, usesContext: false };
+}
+
+/** What a pass remembers of an input it transformed: the stored objects, compared by identity. */
+interface Transformed<I, O> {
+  /** The input as it was transformed (stored resources are frozen: a change is a new object). */
+  readonly input: Resource<I>;
+  /** The output as the transform's modify left it stored. */
+  readonly output: Resource<O>;
+  /** The output's pointer key (what `mapMetadata` gave). */
+  readonly key: string;
+}
+
+/**
  * One reconcile pass over every input and every owned output, between the pre- and post-transform
  * hooks; returns the errors it collected (a hook's error is thrown).
+ *
+ * Unlike COSI's, a pass transforms and writes only what changed (it still lists the inputs and
+ * the outputs): it skips `mapMetadata`, `transform` and the modify of an input when the input is
+ * the very object it transformed on an earlier pass of this run (stored resources are frozen, so
+ * any write, including a finalizer or phase change, makes a new object; a destroyed and re-created
+ * input is a new object too), and the output is still stored as the very object that modify left
+ * (so nobody changed, tore down or destroyed it). COSI would run the transform on the stored
+ * output again and its modify would write nothing: a `transform` that is a function of its input
+ * and output (as the settings ask) gives the output it gave last time, so the skip converges to
+ * the same state with the same writes. Skipping is off when `transform` may depend on more: extra
+ * inputs or outputs, an extra event channel, a `preTransform` hook (which may prepare what
+ * `transform` reads), or a `transform` that has used its context's reader or writer. An input
+ * whose transform failed or threw `skip()` is not remembered, and a run starts with nothing
+ * remembered (a failed pass restarts the run), so those are transformed again. Tearing-down inputs
+ * always take the full path. A state whose reads return new objects (not the stored frozen ones)
+ * never skips.
  */
 function createPass<I, O>(
   settings: TransformSettings<I, O>,
   options: TransformOptions,
+  incremental: IncrementalGuard,
 ): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
   const { name, input, output } = settings;
   const finalizers = options.inputFinalizers === true;
   const ignoreTearingDown = options.ignoreTearingDownInputs === true;
+  /**
+   * The inputs transformed on a pass of this run and found unchanged since, with the outputs
+   * written for them, by input id.
+   */
+  const remembered = new Map<string, Transformed<I, O>>();
 
   return async (rt, log) => {
     const ctx = createContext(rt, log);
@@ -192,8 +257,39 @@ function createPass<I, O>(
     const touched = new Set<string>();
     /** Inputs whose finalizer may go once their output (the key) is gone. */
     const releasable = new Map<string, Resource<I>>();
+    if (incremental.usesContext) remembered.clear();
+    const skipping = incremental.allowed && remembered.size > 0;
+    /** The outputs stored now, when there is something to compare them with. */
+    const stored = skipping ? new Set<Resource<O>>(await rt.list<O>(output.kind())) : undefined;
+    /** Outputs this pass wrote or found as it left them, with their keys. */
+    const kept = new Map<Resource<O>, string>();
+    const transformCtx: GenericContext = {
+      get reader() {
+        incremental.usesContext = true;
+        return ctx.reader;
+      },
+      get writer() {
+        incremental.usesContext = true;
+        return ctx.writer;
+      },
+      log,
+    };
 
-    for (const item of await rt.list<I>(input.kind(), options.inputListOptions)) {
+    const items = await rt.list<I>(input.kind(), options.inputListOptions);
+    for (const item of items) {
+      const id = item.metadata.id;
+      const last = skipping ? remembered.get(id) : undefined;
+      if (
+        last !== undefined &&
+        last.input === item &&
+        stored?.has(last.output) === true &&
+        !incremental.usesContext
+      ) {
+        touched.add(last.key);
+        kept.set(last.output, last.key);
+        continue;
+      }
+      remembered.delete(id);
       const mapped = settings.mapMetadata(item);
       if (!mapped) continue;
       const problem = checkMappedOutput(name, output, mapped);
@@ -226,7 +322,13 @@ function createPass<I, O>(
         }
       }
       try {
-        await rt.modify(mapped, (draft) => settings.transform(ctx, item, draft));
+        const written = await rt.modifyWithResult(mapped, (draft) =>
+          settings.transform(transformCtx, item, draft),
+        );
+        if (incremental.allowed && !incremental.usesContext) {
+          remembered.set(id, { input: item, output: written, key });
+        }
+        kept.set(written, key);
       } catch (error) {
         // Someone else's output, or one still tearing down (cleaned up below): not ours to write.
         if (isSkip(error) || isConflictOn(error, mapped.metadata)) continue;
@@ -234,7 +336,16 @@ function createPass<I, O>(
       }
     }
 
+    // Inputs that are gone (or no longer match) are forgotten.
+    if (remembered.size > items.length) forgetAllBut(remembered, items);
+
     for (const out of await rt.list<O>(output.kind())) {
+      // Stored as this pass wrote or found it: owned, running and touched (the branch below).
+      const keptKey = kept.get(out);
+      if (keptKey !== undefined) {
+        releasable.delete(keptKey);
+        continue;
+      }
       const key = pointerKey(out.metadata);
       if (out.metadata.owner !== name) {
         releasable.delete(key);
@@ -270,6 +381,12 @@ function createPass<I, O>(
     await settings.postTransform?.(ctx);
     return errors;
   };
+}
+
+/** Keeps only the entries of the listed inputs. */
+function forgetAllBut(remembered: Map<string, unknown>, items: readonly Resource[]): void {
+  const live = new Set(items.map((item) => item.metadata.id));
+  for (const id of remembered.keys()) if (!live.has(id)) remembered.delete(id);
 }
 
 /**
