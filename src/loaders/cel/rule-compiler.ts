@@ -10,6 +10,7 @@ import { parse, plan, type CelResult } from '@bufbuild/cel';
 import { jsonPointer } from '../json-pointer.js';
 import { celEnvironment, ITERATE_FUNCTION } from './cel-environment.js';
 import { parseFieldPath } from './field-path.js';
+import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
 
 /** What a compiled expression is evaluated with. */
@@ -97,7 +98,7 @@ function compileSchema(schema: object): CompiledRules {
       } else {
         const compiled: CompiledRule[] = [];
         rules.forEach((rule: unknown, i) => {
-          const result = compileRule(rule, [...at, i]);
+          const result = compileRule(rule, [...at, i], { node, root: path.length === 0 });
           if ('problem' in result) problems.push(result.problem);
           else compiled.push(result.rule);
         });
@@ -121,6 +122,7 @@ function compileSchema(schema: object): CompiledRules {
 function compileRule(
   value: unknown,
   at: (string | number)[],
+  self: SelfSchema,
 ): { rule: CompiledRule } | { problem: RuleProblem } {
   const fail = (field: string | undefined, message: string): { problem: RuleProblem } => ({
     problem: { path: jsonPointer(field === undefined ? at : [...at, field]), message },
@@ -171,7 +173,7 @@ function compileRule(
   if (optionalOldSelf !== undefined && typeof optionalOldSelf !== 'boolean') {
     return fail('optionalOldSelf', 'optionalOldSelf must be a boolean');
   }
-  const program = compileExpression(rule);
+  const program = compileExpression(rule, self);
   if ('error' in program) return fail('rule', `the rule does not compile: ${program.error}`);
   if (optionalOldSelf === true && !program.transition) {
     return fail(
@@ -181,7 +183,7 @@ function compileRule(
   }
   let messageProgram: RuleProgram | undefined;
   if (typeof messageExpression === 'string') {
-    const compiled = compileExpression(messageExpression);
+    const compiled = compileExpression(messageExpression, self);
     if ('error' in compiled) {
       return fail('messageExpression', `the messageExpression does not compile: ${compiled.error}`);
     }
@@ -214,6 +216,7 @@ interface ExprNode {
  */
 export function compileExpression(
   source: string,
+  self?: SelfSchema,
 ): { program: RuleProgram; transition: boolean } | { error: string } {
   if (source.length > MAX_EXPRESSION_LENGTH) {
     return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
@@ -242,9 +245,17 @@ export function compileExpression(
         }
         return;
       }
-      case 'selectExpr':
+      case 'selectExpr': {
+        // `self.a.b` (and `has(self.a.b)`) must name fields the schema declares, as the API
+        // server's type check demands: a typo is a rule that does not compile.
+        const chain = selfChain(node);
+        if (self !== undefined && chain !== undefined && !scope.has(chain[0]!)) {
+          const problem = undeclaredField(self, chain.slice(1));
+          if (problem !== undefined) problems.push(problem);
+        }
         visit(v.operand as ExprNode, scope);
         return;
+      }
       case 'callExpr': {
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
@@ -294,6 +305,62 @@ export function compileExpression(
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The schema node a rule is written on: what `self` (and `oldSelf`) is. */
+export interface SelfSchema {
+  readonly node: SchemaNode;
+  /** The schema's root: a CRD's rules there also see `apiVersion`, `kind` and `metadata`. */
+  readonly root: boolean;
+}
+
+/** `['self', 'a', 'b']` for `self.a.b` (or `oldSelf.a.b`); undefined for anything else. */
+function selfChain(node: ExprNode): string[] | undefined {
+  const fields: string[] = [];
+  let current = node;
+  while (current.exprKind.case === 'selectExpr') {
+    const v = current.exprKind.value as { operand: ExprNode; field: string };
+    fields.unshift(v.field);
+    current = v.operand;
+  }
+  if (current.exprKind.case !== 'identExpr') return undefined;
+  const name = (current.exprKind.value as { name: string }).name;
+  return name === 'self' || name === 'oldSelf' ? [name, ...fields] : undefined;
+}
+
+/**
+ * The first field of `fields` that the schema below `self` does not declare, as a problem. Only
+ * objects with declared properties are checked; maps, preserved unknown fields, int-or-string
+ * and untyped nodes accept any name (their check is left to run time).
+ */
+function undeclaredField(self: SelfSchema, fields: readonly string[]): string | undefined {
+  let node: unknown = self.node;
+  for (const [i, escaped] of fields.entries()) {
+    if (!isSchemaNode(node)) return undefined;
+    if (
+      node['x-kubernetes-preserve-unknown-fields'] === true ||
+      node['x-kubernetes-int-or-string'] === true
+    ) {
+      return undefined;
+    }
+    const field = unescapeFieldName(escaped);
+    const properties = node.properties;
+    if (isSchemaNode(properties) && Object.hasOwn(properties, field)) {
+      node = properties[field];
+      continue;
+    }
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
+      node = node.additionalProperties;
+      continue;
+    }
+    if (node.type !== 'object' || !isSchemaNode(properties)) return undefined;
+    // The object's fields a CRD's root always has, declared or not.
+    if (self.root && i === 0 && ['apiVersion', 'kind', 'metadata'].includes(field)) {
+      return undefined;
+    }
+    return `undefined field '${escaped}'`;
+  }
+  return undefined;
 }
 
 /** `a.b.c` when `node` is a chain of selects on an identifier. */

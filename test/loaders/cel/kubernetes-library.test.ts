@@ -130,6 +130,52 @@ describe('rule compilation', () => {
     expect('error' in compiled && compiled.error).toContain(message);
   });
 
+  describe('checks the fields a rule selects against the schema, as the API server type-checks', () => {
+    const replicas = { type: 'integer' };
+    const node = {
+      type: 'object',
+      properties: {
+        replicas,
+        'x-prop': { type: 'string' },
+        template: { type: 'object', properties: { image: { type: 'string' } } },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        ports: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { port: replicas } },
+        },
+        extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        port: { 'x-kubernetes-int-or-string': true },
+      },
+    };
+    it.each([
+      ['self.replicas > 1', 'self.replicas'],
+      ['self.template.image != ""', 'a nested field'],
+      ['has(self.x__dash__prop)', 'an escaped name'],
+      ["self.labels.app == 'web'", 'a map value'],
+      ['self.ports.http.port > 0', 'a field of a map value'],
+      ['self.extra.anything.goes', 'below preserve-unknown-fields'],
+      ['self.replicas == oldSelf.replicas', 'oldSelf'],
+      ["self.metadata.name != ''", 'metadata at a root'],
+      ['self.template.all(k, k.size() > 0)', 'a comprehension variable (not checked)'],
+    ])('accepts %s (%s)', (source) => {
+      const compiled = compileExpression(source, { node, root: true });
+      expect('error' in compiled ? compiled.error : undefined).toBeUndefined();
+    });
+    it.each([
+      ['self.replcas > 1', "undefined field 'replcas'"],
+      ['has(self.template.imag)', "undefined field 'imag'"],
+      ['oldSelf.ports.http.prot == 1', "undefined field 'prot'"],
+      ['self.x__dash__pro == ""', "undefined field 'x__dash__pro'"],
+    ])('refuses %s', (source, message) => {
+      const compiled = compileExpression(source, { node, root: true });
+      expect('error' in compiled && compiled.error).toContain(message);
+    });
+    it('does not take metadata for granted below the root', () => {
+      const compiled = compileExpression("self.metadata.name != ''", { node, root: false });
+      expect('error' in compiled && compiled.error).toContain("undefined field 'metadata'");
+    });
+  });
+
   it('knows a rule that reads oldSelf as a transition rule', () => {
     const compiled = compileExpression('self == oldSelf');
     expect('transition' in compiled && compiled.transition).toBe(true);

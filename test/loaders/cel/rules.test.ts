@@ -61,7 +61,7 @@ describe('CEL rules in definitions', () => {
       [
         'cel-invalid-rule',
         'invalid-rule/definitions.yaml',
-        13,
+        14,
         19,
         '/spec/schema/properties/size/x-kubernetes-validations/0/rule',
         undefined,
@@ -69,7 +69,7 @@ describe('CEL rules in definitions', () => {
       [
         'cel-invalid-rule',
         'invalid-rule/definitions.yaml',
-        14,
+        15,
         19,
         '/spec/schema/properties/size/x-kubernetes-validations/1/rule',
         undefined,
@@ -77,12 +77,22 @@ describe('CEL rules in definitions', () => {
       [
         'cel-invalid-rule',
         'invalid-rule/definitions.yaml',
-        16,
+        17,
         21,
         '/spec/schema/properties/size/x-kubernetes-validations/2/reason',
         undefined,
       ],
+      [
+        'cel-invalid-rule',
+        'invalid-rule/definitions.yaml',
+        19,
+        15,
+        '/spec/schema/x-kubernetes-validations/0/rule',
+        undefined,
+      ],
     ]);
+    // A field the schema does not declare, as the API server's type check refuses it.
+    expect(result.findings.at(-1)?.message).toContain("undefined field 'sise'");
     expect(result.definitions).toEqual([]);
   });
 
