@@ -249,8 +249,8 @@ export function compileExpression(
         // `self.a.b` (and `has(self.a.b)`) must name fields the schema declares, as the API
         // server's type check demands: a typo is a rule that does not compile.
         const chain = selfChain(node);
-        if (self !== undefined && chain !== undefined && !scope.has(chain[0]!)) {
-          const problem = undeclaredField(self, chain.slice(1));
+        if (self !== undefined && chain !== undefined && !scope.has(chain.variable)) {
+          const problem = undeclaredField(self, chain.fields);
           if (problem !== undefined) problems.push(problem);
         }
         visit(v.operand as ExprNode, scope);
@@ -314,8 +314,8 @@ export interface SelfSchema {
   readonly root: boolean;
 }
 
-/** `['self', 'a', 'b']` for `self.a.b` (or `oldSelf.a.b`); undefined for anything else. */
-function selfChain(node: ExprNode): string[] | undefined {
+/** `self` and `['a', 'b']` for `self.a.b` (or `oldSelf.a.b`); undefined for anything else. */
+function selfChain(node: ExprNode): { variable: string; fields: string[] } | undefined {
   const fields: string[] = [];
   let current = node;
   while (current.exprKind.case === 'selectExpr') {
@@ -325,7 +325,7 @@ function selfChain(node: ExprNode): string[] | undefined {
   }
   if (current.exprKind.case !== 'identExpr') return undefined;
   const name = (current.exprKind.value as { name: string }).name;
-  return name === 'self' || name === 'oldSelf' ? [name, ...fields] : undefined;
+  return name === 'self' || name === 'oldSelf' ? { variable: name, fields } : undefined;
 }
 
 /**
