@@ -1,6 +1,7 @@
 import { BufferOverrunError } from '../engine/errors.js';
 import type { Kind } from '../engine/resource/pointer.js';
 import type { AggregatedWatchListener, StateEvent, WatchListener } from '../engine/state/state.js';
+import { isThenable } from '../engine/is-thenable.js';
 
 /** How a watch hands its events over: one by one, or in batches. */
 export type Delivery =
@@ -127,12 +128,4 @@ export class WatchQueue {
       resume();
     });
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }

@@ -16,6 +16,7 @@ import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
 import type { WriteOp } from '../record/run-record.js';
+import { isThenable } from '../is-thenable.js';
 
 /** What the facade needs of the runtime that hosts its controller. */
 export type FacadeHost = Pick<
@@ -368,12 +369,4 @@ export class ControllerFacade implements ControllerContext {
     const version = stored?.metadata.version ?? this.#peekVersion(pointer) ?? 0;
     recorder.wrote(seq, op, pointer, version, stored);
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }

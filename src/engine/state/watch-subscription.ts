@@ -2,6 +2,7 @@ import { BufferOverrunError } from '../errors.js';
 import type { Kind } from '../resource/pointer.js';
 import type { EventHistory } from './event-history.js';
 import type { AggregatedWatchListener, StateEvent, WatchListener } from './state.js';
+import { isThenable } from '../is-thenable.js';
 
 /** How a subscription hands its events over: one by one, or in batches. */
 export type Delivery =
@@ -175,12 +176,4 @@ export class WatchSubscription {
     this.#positions.length = 0;
     this.#head = 0;
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
