@@ -1,13 +1,9 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
-import {
-  startWatchSession,
-  type WatchRound,
-  type WatchSession,
-} from '../../src/cli/watch/watch-session.js';
+import type { WatchRound, WatchSession } from '../../src/cli/watch/watch-session.js';
+import { startEditedWatch } from '../support/watch-edits.js';
 import { REPO } from './run-cli.js';
 
 let dir: string;
@@ -34,27 +30,18 @@ afterEach(async () => {
 });
 
 async function start() {
-  let listener: ((event: FileEvent) => void) | undefined;
-  const watch: WatchFiles = (_paths, onEvent) => {
-    listener = onEvent;
-    return { close: () => Promise.resolve() };
-  };
-  const rounds: WatchRound[] = [];
-  session = await startWatchSession({
+  const {
+    session: started,
+    rounds,
+    save,
+  } = await startEditedWatch({
     files: ['project'],
     definitionPaths: ['crds'],
     cwd: dir,
     stable: true,
-    watch,
-    onRound: (round) => rounds.push(round),
   });
-  const edit = async (from: string, to: string) => {
-    const file = path.join(dir, 'project', 'webapps.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
-    listener?.({ kind: 'change', path: file });
-    await vi.advanceTimersByTimeAsync(100);
-    await session?.idle();
-  };
+  session = started;
+  const edit = (from: string, to: string) => save(path.join('project', 'webapps.yaml'), from, to);
   return { rounds, edit };
 }
 

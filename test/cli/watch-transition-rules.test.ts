@@ -1,13 +1,9 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
-import {
-  startWatchSession,
-  type WatchRound,
-  type WatchSession,
-} from '../../src/cli/watch/watch-session.js';
+import type { WatchRound, WatchSession } from '../../src/cli/watch/watch-session.js';
+import { startEditedWatch } from '../support/watch-edits.js';
 import { REPO } from './run-cli.js';
 
 let dir: string;
@@ -27,30 +23,9 @@ afterEach(async () => {
 });
 
 async function start() {
-  let listener: ((event: FileEvent) => void) | undefined;
-  const watch: WatchFiles = (_paths, onEvent) => {
-    listener = onEvent;
-    return { close: () => Promise.resolve() };
-  };
-  const rounds: WatchRound[] = [];
-  const s = await startWatchSession({
-    files: ['.'],
-    cwd: dir,
-    stable: true,
-    watch,
-    onRound: (round) => rounds.push(round),
-  });
-  session = s;
-  /** Saves an edit of a file and waits for the round it starts. */
-  const save = async (file: string, from: string | RegExp, to: string): Promise<WatchRound> => {
-    const full = path.join(dir, file);
-    await writeFile(full, (await readFile(full, 'utf8')).replace(from, to));
-    listener?.({ kind: 'change', path: full });
-    await vi.advanceTimersByTimeAsync(100);
-    await s.idle();
-    return rounds.at(-1) as WatchRound;
-  };
-  return { rounds, save };
+  const watched = await startEditedWatch({ files: ['.'], cwd: dir, stable: true });
+  session = watched.session;
+  return watched;
 }
 
 const cel = (round: WatchRound | undefined) =>
