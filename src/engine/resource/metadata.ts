@@ -1,4 +1,4 @@
-import { deepEqual, deepFreeze } from './plain-data.js';
+import { deepEqual, deepFreeze, freezeCopy } from './plain-data.js';
 
 /** A resource is `running` until someone starts tearing it down. */
 export type Phase = 'running' | 'tearingDown';
@@ -127,6 +127,45 @@ export function freezeMetadata(md: MutableMetadata | ResourceMetadata): Resource
   m.ownerReferences =
     m.ownerReferences.length === 0 ? NO_REFERENCES : deepFreeze(m.ownerReferences);
   return Object.freeze(m);
+}
+
+/**
+ * A copy of metadata on its way into the state: the scalar fields writable (the state stamps the
+ * version, owner and times), the collections already frozen copies, or the shared frozen empties.
+ * One copy instead of a mutable clone that {@link freezeMetadata} would then freeze or replace.
+ * Finalizers come out as a set.
+ */
+export function copyMetadataToStore(md: MutableMetadata | ResourceMetadata): MutableMetadata {
+  return {
+    namespace: md.namespace,
+    type: md.type,
+    id: md.id,
+    version: md.version,
+    owner: md.owner,
+    phase: md.phase,
+    finalizers: frozenSet(md.finalizers),
+    labels: frozenEntries(md.labels),
+    annotations: frozenEntries(md.annotations),
+    created: md.created,
+    updated: md.updated,
+    ownerReferences: (md.ownerReferences.length === 0
+      ? NO_REFERENCES
+      : freezeCopy(md.ownerReferences)) as OwnerReference[],
+  };
+}
+
+function frozenSet(finalizers: readonly string[]): string[] {
+  if (finalizers.length === 0) return NO_STRINGS as string[];
+  if (Object.isFrozen(finalizers)) return finalizers as string[];
+  return Object.freeze(
+    finalizers.length === 1 ? [...finalizers] : [...new Set(finalizers)],
+  ) as string[];
+}
+
+function frozenEntries(record: Readonly<Record<string, string>>): Record<string, string> {
+  if (Object.isFrozen(record)) return record;
+  if (isEmpty(record)) return NO_ENTRIES;
+  return Object.freeze({ ...record });
 }
 
 /**

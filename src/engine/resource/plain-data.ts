@@ -42,6 +42,85 @@ export function deepClone<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * A frozen deep copy of plain data, in one pass: what `deepFreeze(deepClone(value))` gives,
+ * without the intermediate mutable copy. A value that is already frozen is shared, not copied:
+ * as in {@link deepFreeze}, frozen means frozen all the way down (what the state stores is).
+ */
+export function freezeCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = freezeCopy(value[i]);
+    return Object.freeze(out) as T;
+  }
+  if (value instanceof Date) return Object.freeze(new Date(value.getTime())) as T;
+  const proto: unknown = Object.getPrototypeOf(value);
+  // A class instance is shared by deepClone and frozen in place by deepFreeze: the same here.
+  if (proto !== Object.prototype && proto !== null) return deepFreeze(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    defineOwn(out, key, freezeCopy((value as Record<string, unknown>)[key]));
+  }
+  return Object.freeze(out) as T;
+}
+
+/**
+ * Freezes `next` (a mutable copy being stored in place of `prev`) and compares it with `prev` in
+ * the same walk: returns `prev` itself when the two are {@link deepEqual}, and otherwise `next`
+ * frozen, with every subtree that equals the one at the same place in `prev` replaced by `prev`'s
+ * (frozen) subtree. One walk instead of an equality check and a freeze, and versions of a resource
+ * share what did not change between them.
+ */
+export function freezeSharing<T>(next: T, prev: unknown): T {
+  if (typeof next !== 'object' || next === null) return sameValue(next, prev) ? (prev as T) : next;
+  if (next === prev) return next;
+  if (Object.isFrozen(next) || typeof prev !== 'object' || prev === null) {
+    return deepEqual(next, prev) ? (prev as T) : deepFreeze(next);
+  }
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return deepFreeze(next);
+    let same = next.length === prev.length;
+    for (let i = 0; i < next.length; i++) {
+      const child: unknown = next[i];
+      const shared = i < prev.length ? freezeSharing(child, prev[i]) : deepFreeze(child);
+      if (shared !== child) next[i] = shared;
+      if (same && !sameValue(shared, prev[i])) same = false;
+    }
+    return same ? (prev as T) : Object.freeze(next);
+  }
+  const proto: unknown = Object.getPrototypeOf(next);
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    Array.isArray(prev) ||
+    prev instanceof Date
+  ) {
+    return deepEqual(next, prev) ? (prev as T) : deepFreeze(next);
+  }
+  const record = next as Record<string, unknown>;
+  const old = prev as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let same = keys.length === Object.keys(old).length;
+  for (const key of keys) {
+    const child = record[key];
+    if (!Object.prototype.hasOwnProperty.call(old, key)) {
+      deepFreeze(child);
+      same = false;
+      continue;
+    }
+    const shared = freezeSharing(child, old[key]);
+    // An own key (from Object.keys): assigning sets it, even when it is `__proto__`.
+    if (shared !== child) record[key] = shared;
+    if (same && !sameValue(shared, old[key])) same = false;
+  }
+  return same ? (prev as T) : Object.freeze(next);
+}
+
+/** Identity, with NaN equal to itself (as {@link deepEqual} has it). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
 /** Structural equality of plain data; key order does not matter. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

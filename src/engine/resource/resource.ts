@@ -1,5 +1,6 @@
 import {
   cloneMetadata,
+  copyMetadataToStore,
   createMetadata,
   freezeMetadata,
   metadataEqual,
@@ -7,7 +8,7 @@ import {
   type MutableMetadata,
   type ResourceMetadata,
 } from './metadata.js';
-import { deepClone, deepEqual, deepFreeze, type DeepReadonly } from './plain-data.js';
+import { deepClone, deepEqual, deepFreeze, freezeCopy, type DeepReadonly } from './plain-data.js';
 import { formatPointer } from './pointer.js';
 
 /**
@@ -42,6 +43,19 @@ export function toDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
   return {
     metadata: cloneMetadata(resource.metadata),
     spec: deepClone(resource.spec) as S,
+  };
+}
+
+/**
+ * A copy of a resource for the state to store, made in one pass: the spec and the metadata's
+ * collections frozen copies (a frozen spec is shared), the metadata's scalar fields left writable
+ * for the state to stamp before {@link freezeResource}. Cheaper than {@link toDraft} followed by a
+ * freeze when the caller keeps its own resource: nothing mutable is made only to be frozen.
+ */
+export function copyToStore<S>(resource: Resource<S> | Draft<S>): Draft<S> {
+  return {
+    metadata: copyMetadataToStore(resource.metadata),
+    spec: freezeCopy(resource.spec) as S,
   };
 }
 

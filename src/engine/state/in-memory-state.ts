@@ -1,9 +1,11 @@
 import { compareStrings } from '../compare-strings.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
-import { cloneMetadata, type MutableMetadata } from '../resource/metadata.js';
+import { cloneMetadata, metadataEqual, type MutableMetadata } from '../resource/metadata.js';
+import { freezeSharing } from '../resource/plain-data.js';
+import { isThenable } from '../is-thenable.js';
 import {
+  copyToStore,
   freezeResource,
-  resourceEqual,
   toDraft,
   type AnyResource,
   type Draft,
@@ -123,8 +125,8 @@ export class InMemoryState implements State {
     resource: Draft<S> | Resource<S>,
     options: CreateOptions = {},
   ): Promise<Resource<S>> {
-    if (this.#find(resource.metadata)) throw alreadyExists(toPointer(resource.metadata));
-    return this.#create(toDraft(resource), options.owner ?? '') as Resource<S>;
+    // #create refuses an existing id; the copy is made first, as the caller keeps its resource.
+    return this.#create(copyToStore(resource), options.owner ?? '') as Resource<S>;
   }
 
   async update<S>(
@@ -132,7 +134,7 @@ export class InMemoryState implements State {
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
     this.#checkUpdate(resource, options);
-    return this.#update(toDraft(resource), options) as Resource<S>;
+    return this.#update(copyToStore(resource), options) as Resource<S>;
   }
 
   async updateWithConflicts<S = unknown>(
@@ -140,25 +142,14 @@ export class InMemoryState implements State {
     fn: Updater<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    for (;;) {
-      const current = this.#get(pointer) as Resource<S>;
-      this.#checkPhase(current, options);
-      const draft = toDraft(current);
-      // A synchronous updater (the usual kind) costs no extra turn of the microtask queue.
-      const pending = fn(draft);
-      if (pending !== undefined) await pending;
-      if (resourceEqual(current, draft)) return current;
-      try {
-        return this.#update(draft, options) as Resource<S>;
-      } catch (error) {
-        if (isRetryableConflict(error)) continue;
-        throw error;
-      }
-    }
+    return this.#updateWithConflicts(pointer, fn as Updater<unknown>, options) as Promise<
+      Resource<S>
+    >;
   }
 
   async modify<S>(empty: Draft<S>, fn: Updater<S>, options: UpdateOptions = {}): Promise<void> {
-    await this.modifyWithResult(empty, fn, options);
+    const result = this.#modify(empty, fn as Updater<unknown>, options);
+    if (isThenable(result)) await result;
   }
 
   async modifyWithResult<S>(
@@ -166,20 +157,7 @@ export class InMemoryState implements State {
     fn: Updater<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    for (;;) {
-      if (this.#find(empty.metadata)) return this.updateWithConflicts(empty.metadata, fn, options);
-      const draft = toDraft(empty);
-      // A synchronous updater (the usual kind) costs no extra turn of the microtask queue.
-      const pending = fn(draft);
-      if (pending !== undefined) await pending;
-      try {
-        return this.#create(draft, options.owner ?? '') as Resource<S>;
-      } catch (error) {
-        // Someone created it while `fn` ran: update it instead.
-        if (isRetryableConflict(error)) continue;
-        throw error;
-      }
-    }
+    return this.#modify(empty, fn as Updater<unknown>, options) as Promise<Resource<S>>;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
@@ -351,7 +329,9 @@ export class InMemoryState implements State {
     md.owner = owner;
     md.created = now;
     md.updated = now;
-    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
+    if (md.finalizers.length > 1 && !Object.isFrozen(md.finalizers)) {
+      md.finalizers = [...new Set(md.finalizers)];
+    }
     const stored = freezeResource(draft);
     collection.items.set(md.id, stored);
     collection.index.update(md.id, undefined, stored);
@@ -362,6 +342,73 @@ export class InMemoryState implements State {
       bookmark: collection.history.nextBookmark(),
     });
     return stored;
+  }
+
+  // The read-modify-write loops. They return a value, not a promise, while `fn` is synchronous
+  // (the usual kind), so that a write costs one promise (the public method's) and no extra turns
+  // of the microtask queue. A conflict can only come from a write while an asynchronous `fn` ran.
+
+  #updateWithConflicts(
+    pointer: Pointer,
+    fn: Updater<unknown>,
+    options: UpdateOptions,
+  ): Resource | Promise<Resource> {
+    const current = this.#get(pointer);
+    this.#checkPhase(current, options);
+    const draft = toDraft(current);
+    // An arrow function may return what it assigned: only a thenable is waited for.
+    const pending: unknown = fn(draft);
+    if (!isThenable(pending)) return this.#finishUpdate(current, draft, pointer, fn, options);
+    return Promise.resolve(pending).then(() =>
+      this.#finishUpdate(current, draft, pointer, fn, options),
+    );
+  }
+
+  #finishUpdate(
+    current: Resource,
+    draft: Draft,
+    pointer: Pointer,
+    fn: Updater<unknown>,
+    options: UpdateOptions,
+  ): Resource | Promise<Resource> {
+    // Freezing and comparing in one walk; what did not change is shared with `current`.
+    draft.spec = freezeSharing(draft.spec, current.spec);
+    if (draft.spec === current.spec && metadataEqual(current.metadata, draft.metadata)) {
+      return current;
+    }
+    try {
+      return this.#update(draft, options);
+    } catch (error) {
+      if (isRetryableConflict(error)) return this.#updateWithConflicts(pointer, fn, options);
+      throw error;
+    }
+  }
+
+  #modify(
+    empty: Draft,
+    fn: Updater<unknown>,
+    options: UpdateOptions,
+  ): Resource | Promise<Resource> {
+    if (this.#find(empty.metadata)) return this.#updateWithConflicts(empty.metadata, fn, options);
+    const draft = toDraft(empty);
+    const pending: unknown = fn(draft);
+    if (!isThenable(pending)) return this.#finishCreate(empty, draft, fn, options);
+    return Promise.resolve(pending).then(() => this.#finishCreate(empty, draft, fn, options));
+  }
+
+  #finishCreate(
+    empty: Draft,
+    draft: Draft,
+    fn: Updater<unknown>,
+    options: UpdateOptions,
+  ): Resource | Promise<Resource> {
+    try {
+      return this.#create(draft, options.owner ?? '');
+    } catch (error) {
+      // Someone created it while `fn` ran: update it instead.
+      if (isRetryableConflict(error)) return this.#modify(empty, fn, options);
+      throw error;
+    }
   }
 
   #checkUpdate(resource: AnyResource, options: UpdateOptions): Resource {
@@ -387,7 +434,9 @@ export class InMemoryState implements State {
     md.owner = current.metadata.owner;
     md.created = current.metadata.created;
     md.updated = this.#now();
-    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
+    if (md.finalizers.length > 1 && !Object.isFrozen(md.finalizers)) {
+      md.finalizers = [...new Set(md.finalizers)];
+    }
     const stored = freezeResource(draft);
     const collection = this.#collection(md) as Collection;
     collection.items.set(md.id, stored);
