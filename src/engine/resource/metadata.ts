@@ -1,4 +1,4 @@
-import { deepEqual, deepFreeze, freezeCopy } from './plain-data.js';
+import { deepEqual, deepFreeze, defineOwn, freezeCopy } from './plain-data.js';
 
 /** A resource is `running` until someone starts tearing it down. */
 export type Phase = 'running' | 'tearingDown';
@@ -165,7 +165,10 @@ function frozenSet(finalizers: readonly string[]): string[] {
 function frozenEntries(record: Readonly<Record<string, string>>): Record<string, string> {
   if (Object.isFrozen(record)) return record;
   if (isEmpty(record)) return NO_ENTRIES;
-  return Object.freeze({ ...record });
+  // Key by key, not by spreading: V8 gives a frozen spread copy a hidden class of its own.
+  const copy: Record<string, string> = {};
+  for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
+  return Object.freeze(copy);
 }
 
 /**
