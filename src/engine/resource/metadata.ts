@@ -1,4 +1,4 @@
-import { deepEqual, deepFreeze } from './plain-data.js';
+import { deepEqual, deepFreeze, defineOwn } from './plain-data.js';
 
 /** A resource is `running` until someone starts tearing it down. */
 export type Phase = 'running' | 'tearingDown';
@@ -77,8 +77,8 @@ export function createMetadata(
     owner: '',
     phase: 'running',
     finalizers: init.finalizers ? [...new Set(init.finalizers)] : [],
-    labels: init.labels ? { ...init.labels } : {},
-    annotations: init.annotations ? { ...init.annotations } : {},
+    labels: init.labels ? copyEntries(init.labels) : {},
+    annotations: init.annotations ? copyEntries(init.annotations) : {},
     created: 0,
     updated: 0,
     ownerReferences: init.ownerReferences ? init.ownerReferences.map((r) => ({ ...r })) : [],
@@ -94,12 +94,23 @@ export function cloneMetadata(md: ResourceMetadata): MutableMetadata {
     owner: md.owner,
     phase: md.phase,
     finalizers: [...md.finalizers],
-    labels: { ...md.labels },
-    annotations: { ...md.annotations },
+    labels: copyEntries(md.labels),
+    annotations: copyEntries(md.annotations),
     created: md.created,
     updated: md.updated,
     ownerReferences: md.ownerReferences.map((r) => ({ ...r })),
   };
+}
+
+/**
+ * A copy of labels or annotations, made key by key rather than by spreading: V8 gives a spread
+ * copy that is then frozen (as every stored resource's are) a hidden class of its own, so
+ * 50,000 resources with the same label keys held 50,000 hidden classes instead of one.
+ */
+function copyEntries(record: Readonly<Record<string, string>>): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
+  return copy;
 }
 
 // Shared by every stored resource without finalizers, labels, annotations or owner references:
