@@ -241,7 +241,8 @@ function writeResourceTables(
       ...columns.map((c) => c.name.toUpperCase()),
       ...(wide ? ['LABELS', 'FINALIZERS'] : []),
     ];
-    const rows = group.resources.map((r) => [
+    // Made as the table reads them (twice: widths, then lines), not held.
+    const row = (r: Resource): string[] => [
       r.metadata.namespace,
       displayType,
       r.metadata.id,
@@ -257,7 +258,12 @@ function writeResourceTables(
             r.metadata.finalizers.join(',') || '<none>',
           ]
         : []),
-    ]);
+    ];
+    const rows = {
+      *[Symbol.iterator]() {
+        for (const r of group.resources) yield row(r);
+      },
+    };
     writeTable(header, rows, out);
   }
 }

@@ -17,37 +17,32 @@ export function renderTable(
 }
 
 /**
- * {@link renderTable}, line by line into `out`: the widths need every row, but the lines are
- * made one at a time, so a large table is never held as text whole.
+ * {@link renderTable}, line by line into `out`. `rows` is read twice, once for the widths and once
+ * for the lines, so a caller may make each row as it is read: a table of 50,000 rows is then
+ * never held whole, neither as text nor as cells.
  */
 export function writeTable(
   header: readonly string[],
-  rows: readonly (readonly string[])[],
+  rows: Iterable<readonly string[]>,
   out: ChunkedWriter,
 ): void {
-  const all = [header, ...rows].map(escapeRow);
-  const widths = header.map(() => 0);
-  for (const row of all) {
+  const widths = header.map((cell) => escapeControl(cell).length);
+  for (const row of rows) {
     for (let i = 0; i < widths.length; i++) {
-      widths[i] = Math.max(widths[i] as number, (row[i] ?? '').length);
+      widths[i] = Math.max(widths[i] as number, escapeControl(row[i] ?? '').length);
     }
   }
-  for (const row of all) {
-    const line = row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-      .join('   ')
-      .trimEnd();
-    out.push(`${line}\n`);
-  }
+  out.push(line(header, widths));
+  for (const row of rows) out.push(line(row, widths));
 }
 
-/** The row with its cells escaped; the same row when none needs it (the common case). */
-function escapeRow(row: readonly string[]): readonly string[] {
-  let escaped: string[] | undefined;
+/** One line of the table: every cell but the last padded to its column's width. */
+function line(row: readonly string[], widths: readonly number[]): string {
+  let text = '';
   for (let i = 0; i < row.length; i++) {
-    const cell = row[i] as string;
-    const safe = escapeControl(cell);
-    if (safe !== cell) (escaped ??= [...row])[i] = safe;
+    const cell = escapeControl(row[i] as string);
+    if (i > 0) text += '   ';
+    text += i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0);
   }
-  return escaped ?? row;
+  return `${text.trimEnd()}\n`;
 }

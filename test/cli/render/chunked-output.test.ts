@@ -4,7 +4,12 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli } from '../../../src/cli/program.js';
-import { CHUNK_SIZE } from '../../../src/cli/render/chunked-writer.js';
+import {
+  CHUNK_SIZE,
+  ChunkedWriter,
+  collectChunks,
+} from '../../../src/cli/render/chunked-writer.js';
+import { renderTable, writeTable } from '../../../src/cli/render/table.js';
 import {
   renderResources,
   writeResources,
@@ -83,6 +88,32 @@ describe('resources written in chunks', () => {
     const id = header.indexOf('ID');
     expect(lines.slice(1, 1501).every((line) => line.indexOf('g-') === id)).toBe(true);
     expect(lines[1501]).toBe('');
+  });
+});
+
+describe('a table', () => {
+  it('is made from rows read twice (widths, then lines), so they need not be held', () => {
+    let reads = 0;
+    let made = 0;
+    const rows = {
+      *[Symbol.iterator]() {
+        reads++;
+        for (let i = 0; i < 3; i++) {
+          made++;
+          yield [`id-${'x'.repeat(i)}`, `\u001b${i}`, 'last'];
+        }
+      },
+    };
+    const text = collectChunks((write) => {
+      const out = new ChunkedWriter(write);
+      writeTable(['ID', 'CODE', 'NOTE'], rows, out);
+      out.flush();
+    });
+    expect(reads).toBe(2);
+    expect(made).toBe(6);
+    // The same text as the table of the rows held in an array.
+    expect(text).toBe(renderTable(['ID', 'CODE', 'NOTE'], [...rows]));
+    expect(text.split('\n')[3]).toBe('id-xx   \\x1b2   last');
   });
 });
 
