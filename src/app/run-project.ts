@@ -34,6 +34,12 @@ export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenP
    * CEL transition rules check each resource found there as an update of it.
    */
   readonly previous?: string;
+  /**
+   * `false`: the manifests keep their documents' positions only, not their files' text (see
+   * `LoadManifestsOptions.positions`): for commands that never place a pointer inside a
+   * manifest after the load. Default `true`.
+   */
+  readonly positions?: boolean;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -102,6 +108,7 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
     cwd: options.cwd,
     ignore,
     ...(previous === undefined ? {} : { previous }),
+    ...(options.positions === false ? { positions: false } : {}),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     definitions: [...(config?.definitions ?? []), ...extra.definitions],
     ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),

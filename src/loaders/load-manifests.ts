@@ -68,6 +68,13 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
    * checked again (a resource it holds is an update's old value even if today's rules refuse it).
    */
   readonly skipRules?: boolean;
+  /**
+   * `false`: the resources keep their document's position only, not the text of their file, and
+   * {@link ManifestResource.locate} answers the document's start for any pointer. For a run
+   * that never places a pointer after the load (`cosi apply`): the text of every file is then
+   * released with the load instead of held for as long as the resources. Default `true`.
+   */
+  readonly positions?: boolean;
 }
 
 /** What {@link loadManifests} returns. Nothing with an error finding is in it. */

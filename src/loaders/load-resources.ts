@@ -48,7 +48,11 @@ export function loadResources(
   given: GivenDefinitions,
   compiler: SchemaCompiler,
   findings: Finding[],
-  rules: { readonly previous?: PriorState; readonly skipRules?: boolean } = {},
+  rules: {
+    readonly previous?: PriorState;
+    readonly skipRules?: boolean;
+    readonly positions?: boolean;
+  } = {},
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
@@ -86,7 +90,9 @@ export function loadResources(
     }
     reportDuplicate(key, pointer, seen, report);
     if (report.hasErrors) continue;
-    resources.push(toManifestResource(key, pointer, { ...header, spec }, definition, report));
+    resources.push(
+      toManifestResource(key, pointer, { ...header, spec }, definition, report, rules.positions),
+    );
   }
   return resources;
 }
@@ -254,6 +260,7 @@ function toManifestResource(
   header: ManifestHeader,
   definition: ResourceDefinition,
   report: DocumentReport,
+  positions = true,
 ): ManifestResource {
   const document = report.document;
   const draft = newResource(pointer, header.spec, {
@@ -272,7 +279,7 @@ function toManifestResource(
       col: report.position.col,
       document: document.index,
     },
-    document.source,
+    positions ? document.source : undefined,
     // A list item's pointers are inside its list.
     report.pointer(''),
   );

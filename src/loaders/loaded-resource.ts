@@ -14,7 +14,7 @@ export class LoadedResource implements ManifestResource {
   readonly resource: Draft;
   readonly definition: ResourceDefinition;
   readonly source: ManifestSource;
-  readonly #positions: StreamPositions;
+  readonly #positions: StreamPositions | undefined;
   readonly #index: number;
   readonly #prefix: string;
 
@@ -23,7 +23,8 @@ export class LoadedResource implements ManifestResource {
     resource: Draft,
     definition: ResourceDefinition,
     source: ManifestSource,
-    positions: StreamPositions,
+    /** Absent: `locate` answers the document's start (the load was told not to keep positions). */
+    positions: StreamPositions | undefined,
     /** Where the resource is in its document: `''`, or a `kind: List` item's `/items/<i>`. */
     prefix = '',
   ) {
@@ -39,6 +40,7 @@ export class LoadedResource implements ManifestResource {
 
   /** Where a JSON pointer inside the resource's document is; see {@link ManifestResource.locate}. */
   locate(pointer: string, part?: 'key' | 'value'): Position {
+    if (this.#positions === undefined) return { line: this.source.line, col: this.source.col };
     return this.#positions.locate(this.#index, this.#prefix + pointer, part);
   }
 }

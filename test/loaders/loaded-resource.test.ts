@@ -40,6 +40,23 @@ describe('the resources a load returns', () => {
     expect(result.resources[7]?.locate?.('/spec/n')).toEqual({ line: 7 * 6 + 6, col: 6 });
   });
 
+  it('told not to keep positions, hold neither the text of their file nor its line index', async () => {
+    let parsed: ReturnType<typeof parseManifest>[] | undefined = [
+      parseManifest(DEFINITION, 'd.yaml'),
+      parseManifest(things(50), 't.yaml'),
+    ];
+    const sources = parsed.flatMap((p) => p.documents).map((d) => new WeakRef(d.source));
+    const result = loadParsedManifests(parsed, { positions: false });
+    expect(result.resources).toHaveLength(50);
+    parsed = undefined;
+    await nextTurn();
+    gc();
+    expect(sources.filter((s) => s.deref() !== undefined)).toEqual([]);
+    // Any pointer is placed at its document's start: t7's document starts on line 6 * 7 + 2.
+    expect(result.resources[7]?.locate?.('/spec/n')).toEqual({ line: 7 * 6 + 2, col: 1 });
+    expect(result.resources[7]?.source).toMatchObject({ line: 7 * 6 + 2, col: 1 });
+  });
+
   it('are plain data when copied or serialised: locate is a method', () => {
     const [resource] = loadManifests([
       { path: 'd.yaml', text: DEFINITION },

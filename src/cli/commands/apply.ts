@@ -9,7 +9,7 @@ import {
   parseFormat,
   type CommonFlags,
 } from '../options.js';
-import { renderResources } from '../render/resources.js';
+import { writeResources } from '../render/resources.js';
 import { selectResources } from '../resource-query.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
@@ -70,7 +70,9 @@ export async function apply(io: CliIo, paths: string[], flags: ApplyFlags): Prom
         ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
         ...(selector !== undefined ? { selector } : {}),
       });
-      io.stdout.write(renderResources(groups, format, { stable: flags.stable === true }));
+      writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
+        stable: flags.stable === true,
+      });
       return undefined;
     },
     { record: flags.trace !== undefined },

@@ -6,7 +6,7 @@ import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '
 import {
   customColumnsFormat,
   jsonPathFormat,
-  renderResources,
+  writeResources,
   type ResourceFormat,
 } from '../render/resources.js';
 import { selectResources, type QueriedState } from '../resource-query.js';
@@ -86,12 +86,10 @@ export async function get(
     // As kubectl: an empty answer is said on stderr, so stdout stays empty for scripts.
     if (groups.length === 0) io.stderr.write('No resources found\n');
     else {
-      io.stdout.write(
-        renderResources(groups, format, {
-          stable: flags.stable === true,
-          single: id !== undefined,
-        }),
-      );
+      writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
+        stable: flags.stable === true,
+        single: id !== undefined,
+      });
     }
     return undefined;
   };

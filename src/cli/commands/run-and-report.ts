@@ -40,7 +40,11 @@ export async function runAndReport(
 ): Promise<ReportedRun> {
   const colors = createColors(useColor(io, flags.color));
   const started = performance.now();
-  const run = await runProject(await toRunOptions(flags, io, { paths, record }));
+  // Only a recorded run (explain, --trace) places pointers inside the manifests after the load.
+  const run = await runProject({
+    ...(await toRunOptions(flags, io, { paths, record })),
+    positions: record,
+  });
   io.stderr.write(renderFindings(run.manifests.findings, colors));
   const report = run.outcome?.report;
   if (hasErrors(run.manifests.findings) || !run.outcome || !report) {

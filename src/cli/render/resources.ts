@@ -11,7 +11,8 @@ import {
   type JsonPathTemplate,
 } from './jsonpath.js';
 import { toDocument, type DocumentOptions } from './resource-document.js';
-import { renderTable } from './table.js';
+import { ChunkedWriter, collectChunks, type WriteChunk } from './chunked-writer.js';
+import { renderTable, writeTable } from './table.js';
 
 /** The output formats of commands that print resources. */
 export type ResourceFormat =
@@ -92,27 +93,81 @@ export function renderResources(
   format: ResourceFormat,
   options: RenderOptions = {},
 ): string {
-  if (format === 'table' || format === 'wide')
-    return renderResourceTables(groups, format === 'wide');
-  if (format === 'name') {
-    return groups
-      .flatMap((g) => g.resources.map((r) => `${r.metadata.type.toLowerCase()}/${r.metadata.id}\n`))
-      .join('');
+  return collectChunks((write) => writeResources(groups, format, write, options));
+}
+
+/**
+ * {@link renderResources}, written in chunks to `write` as it is made (tables, names, YAML and
+ * JSON resource by resource): a command that prints 150,000 resources never holds their text
+ * whole.
+ */
+export function writeResources(
+  groups: readonly ResourceGroup[],
+  format: ResourceFormat,
+  write: WriteChunk,
+  options: RenderOptions = {},
+): void {
+  const out = new ChunkedWriter(write);
+  writeFormat(groups, format, out, options);
+  out.flush();
+}
+
+function writeFormat(
+  groups: readonly ResourceGroup[],
+  format: ResourceFormat,
+  out: ChunkedWriter,
+  options: RenderOptions,
+): void {
+  if (format === 'table' || format === 'wide') {
+    writeResourceTables(groups, out, format === 'wide');
+    return;
   }
-  const documents = groups.flatMap((g) =>
-    g.resources.map((r) => toDocument(r, g.definition, options)),
-  );
+  if (format === 'name') {
+    for (const g of groups) {
+      for (const r of g.resources) out.push(`${r.metadata.type.toLowerCase()}/${r.metadata.id}\n`);
+    }
+    return;
+  }
+  const documents = function* (): Generator {
+    for (const g of groups) for (const r of g.resources) yield toDocument(r, g.definition, options);
+  };
   if (format === 'yaml') {
-    return documents
-      .map((d) => `---\n${stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })}`)
-      .join('');
+    for (const d of documents()) {
+      out.push(`---\n${stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })}`);
+    }
+    return;
   }
   if (format === 'json') {
-    const value = options.single && documents.length === 1 ? documents[0] : documents;
-    return `${JSON.stringify(value, null, 2)}\n`;
+    writeJson([...documents()], out, options.single === true);
+    return;
   }
-  if ('customColumns' in format) return renderCustomColumns(format.customColumns, documents);
-  return renderJsonPath(format.jsonpath, documents);
+  if ('customColumns' in format) {
+    out.push(renderCustomColumns(format.customColumns, [...documents()]));
+    return;
+  }
+  out.push(renderJsonPath(format.jsonpath, [...documents()]));
+}
+
+/**
+ * `JSON.stringify(documents, null, 2)`, a document at a time: an element of an array is its own
+ * stringification indented one level (a JSON string holds no raw line feed, so indenting after
+ * each line feed indents exactly the lines).
+ */
+function writeJson(documents: readonly unknown[], out: ChunkedWriter, single: boolean): void {
+  if (single && documents.length === 1) {
+    out.push(`${JSON.stringify(documents[0], null, 2)}\n`);
+    return;
+  }
+  if (documents.length === 0) {
+    out.push('[]\n');
+    return;
+  }
+  out.push('[\n');
+  documents.forEach((d, i) => {
+    const text = JSON.stringify(d, null, 2).replaceAll('\n', '\n  ');
+    out.push(`  ${text}${i === documents.length - 1 ? '\n' : ',\n'}`);
+  });
+  out.push(']\n');
 }
 
 /**
@@ -161,13 +216,21 @@ function renderCustomColumns(
  * One table per type, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE + print columns;
  * `wide` adds the labels and the finalizers, as kubectl's `-o wide` adds what does not fit.
  */
-function renderResourceTables(groups: readonly ResourceGroup[], wide = false): string {
-  const tables: string[] = [];
+function writeResourceTables(
+  groups: readonly ResourceGroup[],
+  out: ChunkedWriter,
+  wide = false,
+): void {
+  let first = true;
   for (const group of groups) {
     if (group.resources.length === 0) continue;
+    // A blank line between tables.
+    if (!first) out.push('\n');
+    first = false;
     const columns = group.definition?.printColumns ?? [];
     const sensitive = group.definition?.sensitivity === 'sensitive';
     const displayType = group.definition?.displayType ?? group.type;
+    const cells = columns.map((c) => (sensitive ? () => '' : printColumn(c.jsonPath)));
     const header = [
       'NAMESPACE',
       'TYPE',
@@ -178,14 +241,15 @@ function renderResourceTables(groups: readonly ResourceGroup[], wide = false): s
       ...columns.map((c) => c.name.toUpperCase()),
       ...(wide ? ['LABELS', 'FINALIZERS'] : []),
     ];
-    const rows = group.resources.map((r) => [
+    // Made as the table reads them (twice: widths, then lines), not held.
+    const row = (r: Resource): string[] => [
       r.metadata.namespace,
       displayType,
       r.metadata.id,
       String(r.metadata.version),
       r.metadata.owner,
       r.metadata.phase,
-      ...columns.map((c) => (sensitive ? '' : printColumn(c.jsonPath, r.spec))),
+      ...cells.map((cell) => cell(r.spec)),
       ...(wide
         ? [
             Object.entries(r.metadata.labels)
@@ -194,17 +258,32 @@ function renderResourceTables(groups: readonly ResourceGroup[], wide = false): s
             r.metadata.finalizers.join(',') || '<none>',
           ]
         : []),
-    ]);
-    tables.push(renderTable(header, rows));
+    ];
+    const rows = {
+      *[Symbol.iterator]() {
+        for (const r of group.resources) yield row(r);
+      },
+    };
+    writeTable(header, rows, out);
   }
-  return tables.join('\n');
 }
 
-/** A print column runs on the spec; as talosctl's, a missing key is an empty cell. */
-function printColumn(jsonPath: string, spec: unknown): string {
+/**
+ * A print column runs on the spec; as talosctl's, a missing key is an empty cell. Its template
+ * is parsed once per table, not once per row.
+ */
+function printColumn(jsonPath: string): (spec: unknown) => string {
+  let template: JsonPathTemplate;
   try {
-    return executeTemplate(parseTemplate(jsonPath), spec, { allowMissingKeys: true });
+    template = parseTemplate(jsonPath);
   } catch {
-    return '<error>';
+    return () => '<error>';
   }
+  return (spec) => {
+    try {
+      return executeTemplate(template, spec, { allowMissingKeys: true });
+    } catch {
+      return '<error>';
+    }
+  };
 }

@@ -1,3 +1,4 @@
+import { ChunkedWriter, collectChunks } from './chunked-writer.js';
 import { escapeControl } from './escape-control.js';
 
 /**
@@ -8,15 +9,40 @@ export function renderTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
 ): string {
-  const all = [header, ...rows].map((row) => row.map(escapeControl));
-  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
-  return all
-    .map((row) =>
-      row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-        .join('   ')
-        .trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join('');
+  return collectChunks((write) => {
+    const out = new ChunkedWriter(write);
+    writeTable(header, rows, out);
+    out.flush();
+  });
+}
+
+/**
+ * {@link renderTable}, line by line into `out`. `rows` is read twice, once for the widths and once
+ * for the lines, so a caller may make each row as it is read: a table of 50,000 rows is then
+ * never held whole, neither as text nor as cells.
+ */
+export function writeTable(
+  header: readonly string[],
+  rows: Iterable<readonly string[]>,
+  out: ChunkedWriter,
+): void {
+  const widths = header.map((cell) => escapeControl(cell).length);
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) {
+      widths[i] = Math.max(widths[i] as number, escapeControl(row[i] ?? '').length);
+    }
+  }
+  out.push(line(header, widths));
+  for (const row of rows) out.push(line(row, widths));
+}
+
+/** One line of the table: every cell but the last padded to its column's width. */
+function line(row: readonly string[], widths: readonly number[]): string {
+  let text = '';
+  for (let i = 0; i < row.length; i++) {
+    const cell = escapeControl(row[i] as string);
+    if (i > 0) text += '   ';
+    text += i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0);
+  }
+  return `${text.trimEnd()}\n`;
 }

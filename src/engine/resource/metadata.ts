@@ -77,8 +77,8 @@ export function createMetadata(
     owner: '',
     phase: 'running',
     finalizers: init.finalizers ? [...new Set(init.finalizers)] : [],
-    labels: init.labels ? { ...init.labels } : {},
-    annotations: init.annotations ? { ...init.annotations } : {},
+    labels: init.labels ? copyEntries(init.labels) : {},
+    annotations: init.annotations ? copyEntries(init.annotations) : {},
     created: 0,
     updated: 0,
     ownerReferences: init.ownerReferences ? init.ownerReferences.map((r) => ({ ...r })) : [],
@@ -93,13 +93,26 @@ export function cloneMetadata(md: ResourceMetadata): MutableMetadata {
     version: md.version,
     owner: md.owner,
     phase: md.phase,
-    finalizers: [...md.finalizers],
-    labels: { ...md.labels },
-    annotations: { ...md.annotations },
+    // Most resources have none of these: a fresh empty is cheaper than copying one.
+    finalizers: md.finalizers.length === 0 ? [] : [...md.finalizers],
+    labels: md.labels === NO_ENTRIES ? {} : copyEntries(md.labels),
+    annotations: md.annotations === NO_ENTRIES ? {} : copyEntries(md.annotations),
     created: md.created,
     updated: md.updated,
-    ownerReferences: md.ownerReferences.map((r) => ({ ...r })),
+    ownerReferences:
+      md.ownerReferences.length === 0 ? [] : md.ownerReferences.map((r) => ({ ...r })),
   };
+}
+
+/**
+ * A copy of labels or annotations, made key by key rather than by spreading: V8 gives a spread
+ * copy that is then frozen (as every stored resource's are) a hidden class of its own, so
+ * 50,000 resources with the same label keys held 50,000 hidden classes instead of one.
+ */
+function copyEntries(record: Readonly<Record<string, string>>): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
+  return copy;
 }
 
 // Shared by every stored resource without finalizers, labels, annotations or owner references:
@@ -165,10 +178,7 @@ function frozenSet(finalizers: readonly string[]): string[] {
 function frozenEntries(record: Readonly<Record<string, string>>): Record<string, string> {
   if (Object.isFrozen(record)) return record;
   if (isEmpty(record)) return NO_ENTRIES;
-  // Key by key, not by spreading: V8 gives a frozen spread copy a hidden class of its own.
-  const copy: Record<string, string> = {};
-  for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
-  return Object.freeze(copy);
+  return Object.freeze(copyEntries(record));
 }
 
 /**
