@@ -165,6 +165,7 @@ export type {
   ReconcileEvent,
   ReducedMetadata,
 } from './engine/runtime/controller.js';
+export type { InputChanges } from './engine/runtime/input-changes.js';
 export type { LogLevel, LogRecord, LogSink, Logger } from './engine/runtime/logger.js';
 export type {
   ControllerCondition,

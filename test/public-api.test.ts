@@ -208,6 +208,7 @@ describe("'cosi'", () => {
       'InMemoryState',
       'InMemoryStateOptions',
       'Input',
+      'InputChanges',
       'InputKind',
       'ItemFailure',
       'JsonSchema',

@@ -1,5 +1,12 @@
 import type { ResourceType } from '../engine/resource/define-resource.js';
-import { formatPointer, pointerKey, type Kind } from '../engine/resource/pointer.js';
+import { compareStrings } from '../engine/compare-strings.js';
+import {
+  formatPointer,
+  pointerKey,
+  toPointer,
+  type Kind,
+  type Pointer,
+} from '../engine/resource/pointer.js';
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import type {
   Controller,
@@ -10,11 +17,13 @@ import type {
   OutputKind,
 } from '../engine/runtime/controller.js';
 import { isSkip, ReconcileCycleError } from '../engine/errors.js';
+import type { InputChanges } from '../engine/runtime/input-changes.js';
 import type { Logger } from '../engine/runtime/logger.js';
 import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
 import type { EventChannel } from './event-channel.js';
 import { annotate, isConflictOn } from './errors.js';
+import { TransformMemory } from './transform-memory.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill
@@ -152,8 +161,8 @@ export function createTransformController<I, O>(
       const pass = createPass(settings, options, incremental);
       const unsubscribe = options.extraEventChannel?.subscribe(() => rt.queueReconcile());
       try {
-        for await (const _ of rt.events()) {
-          const errors = await pass(rt, log);
+        for await (const event of rt.events()) {
+          const errors = await pass(rt, log, event.changes);
           if (errors.length > 0) throw new ReconcileCycleError(name, errors);
           rt.resetRestartBackoff();
         }
@@ -205,16 +214,6 @@ function createIncrementalGuard<I, O>(
   return { allowed, usesContext: false };
 }
 
-/** What a pass remembers of an input it transformed: the stored objects, compared by identity. */
-interface Transformed<I, O> {
-  /** The input as it was transformed (stored resources are frozen: a change is a new object). */
-  readonly input: Resource<I>;
-  /** The output as the transform's modify left it stored. */
-  readonly output: Resource<O>;
-  /** The output's pointer key (what `mapMetadata` gave). */
-  readonly key: string;
-}
-
 /**
  * One reconcile pass over every input and every owned output, between the pre- and post-transform
  * hooks; returns the errors it collected (a hook's error is thrown).
@@ -234,22 +233,35 @@ interface Transformed<I, O> {
  * remembered (a failed pass restarts the run), so those are transformed again. Tearing-down inputs
  * always take the full path. A state whose reads return new objects (not the stored frozen ones)
  * never skips.
+ *
+ * When skipping is on and the runtime says which inputs changed since the previous pass
+ * ({@link ReconcileEvent.changes}), the pass does not even list: it visits the changed inputs and
+ * those the previous pass left unsettled (unmapped, tearing down, skipped, not its own to write),
+ * and the inputs of the outputs that changed (someone else's change is undone as on a full pass),
+ * and looks only at the outputs of those inputs (before and after) and at those that changed. Every other input is one the full pass would skip, and every other output one
+ * it would keep, so both write the same. Not with `inputListOptions` (an input may stop matching
+ * without being visited) nor when the input and output are of the same kind.
  */
 function createPass<I, O>(
   settings: TransformSettings<I, O>,
   options: TransformOptions,
   incremental: IncrementalGuard,
-): (rt: ControllerRuntime, log: Logger) => Promise<Error[]> {
+): (rt: ControllerRuntime, log: Logger, changes?: InputChanges) => Promise<Error[]> {
   const { name, input, output } = settings;
   const finalizers = options.inputFinalizers === true;
   const ignoreTearingDown = options.ignoreTearingDownInputs === true;
+  const inputKind = input.kind();
+  const outputKind = output.kind();
+  const byChanges =
+    options.inputListOptions === undefined &&
+    (inputKind.namespace !== outputKind.namespace || inputKind.type !== outputKind.type);
   /**
    * The inputs transformed on a pass of this run and found unchanged since, with the outputs
-   * written for them, by input id.
+   * written for them, by input id; and those a pass left unsettled.
    */
-  const remembered = new Map<string, Transformed<I, O>>();
+  const remembered = new TransformMemory<I, O>();
 
-  return async (rt, log) => {
+  return async (rt, log, changes) => {
     const ctx = createContext(rt, log);
     await settings.preTransform?.(ctx);
     const errors: Error[] = [];
@@ -259,8 +271,12 @@ function createPass<I, O>(
     const releasable = new Map<string, Resource<I>>();
     if (incremental.usesContext) remembered.clear();
     const skipping = incremental.allowed && remembered.size > 0;
+    /** Only what changed: the outputs to look at (by key), else every output is listed. */
+    const known = skipping && byChanges ? changes : undefined;
+    const onlyChanged = known ? new Map<string, Pointer>() : undefined;
     /** The outputs stored now, when there is something to compare them with. */
-    const stored = skipping ? new Set<Resource<O>>(await rt.list<O>(output.kind())) : undefined;
+    const stored =
+      skipping && !onlyChanged ? new Set<Resource<O>>(await rt.list<O>(outputKind)) : undefined;
     /** Outputs this pass wrote or found as it left them, with their keys. */
     const kept = new Map<Resource<O>, string>();
     const transformCtx: GenericContext = {
@@ -275,14 +291,18 @@ function createPass<I, O>(
       log,
     };
 
-    const items = await rt.list<I>(input.kind(), options.inputListOptions);
+    const items =
+      onlyChanged && known
+        ? await changedInputs(rt, remembered, inputKind, outputKind, known, onlyChanged)
+        : await rt.list<I>(inputKind, options.inputListOptions);
+    if (!onlyChanged) remembered.unsettled.clear();
     for (const item of items) {
       const id = item.metadata.id;
       const last = skipping ? remembered.get(id) : undefined;
       if (
         last !== undefined &&
         last.input === item &&
-        stored?.has(last.output) === true &&
+        (stored ? stored.has(last.output) : (await rt.find<O>(last.pointer)) === last.output) &&
         !incremental.usesContext
       ) {
         touched.add(last.key);
@@ -298,6 +318,7 @@ function createPass<I, O>(
         continue;
       }
       const key = pointerKey(mapped.metadata);
+      onlyChanged?.set(key, toPointer(mapped.metadata));
 
       if (item.metadata.phase === 'tearingDown' && !ignoreTearingDown) {
         if (!finalizers || !item.metadata.finalizers.includes(name)) continue;
@@ -326,7 +347,12 @@ function createPass<I, O>(
           settings.transform(transformCtx, item, draft),
         );
         if (incremental.allowed && !incremental.usesContext) {
-          remembered.set(id, { input: item, output: written, key });
+          remembered.set(id, {
+            input: item,
+            output: written,
+            key,
+            pointer: toPointer(mapped.metadata),
+          });
         }
         kept.set(written, key);
       } catch (error) {
@@ -336,10 +362,19 @@ function createPass<I, O>(
       }
     }
 
-    // Inputs that are gone (or no longer match) are forgotten.
-    if (remembered.size > items.length) forgetAllBut(remembered, items);
+    // Inputs that are gone (or no longer match) are forgotten; the others visited are settled
+    // or not.
+    if (!onlyChanged && remembered.size > items.length) remembered.forgetAllBut(items);
+    for (const item of items) {
+      const id = item.metadata.id;
+      if (remembered.has(id)) remembered.unsettled.delete(id);
+      else remembered.unsettled.add(id);
+    }
 
-    for (const out of await rt.list<O>(output.kind())) {
+    const outs = onlyChanged
+      ? await findAll<O>(rt, onlyChanged.values())
+      : await rt.list<O>(outputKind);
+    for (const out of outs) {
       // Stored as this pass wrote or found it: owned, running and touched (the branch below).
       const keptKey = kept.get(out);
       if (keptKey !== undefined) {
@@ -353,7 +388,10 @@ function createPass<I, O>(
       }
       // A tearing-down output is cleaned up even when its input is live: it belongs to an earlier
       // input of the same id, and the new output is written once it is gone (COSI #202).
-      if (out.metadata.phase !== 'tearingDown' && touched.has(key)) {
+      if (
+        out.metadata.phase !== 'tearingDown' &&
+        (touched.has(key) || (onlyChanged !== undefined && remembered.uses(key)))
+      ) {
         releasable.delete(key);
         continue;
       }
@@ -383,10 +421,53 @@ function createPass<I, O>(
   };
 }
 
-/** Keeps only the entries of the listed inputs. */
-function forgetAllBut(remembered: Map<string, unknown>, items: readonly Resource[]): void {
-  const live = new Set(items.map((item) => item.metadata.id));
-  for (const id of remembered.keys()) if (!live.has(id)) remembered.delete(id);
+/**
+ * The inputs a pass visits when it knows what changed: the changed ones and the unsettled ones
+ * that still exist, sorted by id as a list returns them. Notes the outputs to look at: those of
+ * the changed inputs as the last pass left them, and those whose events woke the controller.
+ * Inputs that are gone are forgotten.
+ */
+async function changedInputs<I, O>(
+  rt: ControllerRuntime,
+  remembered: TransformMemory<I, O>,
+  inputKind: Kind,
+  outputKind: Kind,
+  changes: InputChanges,
+  outputs: Map<string, Pointer>,
+): Promise<Resource<I>[]> {
+  const ids = new Set([...changes.ids(inputKind), ...remembered.unsettled]);
+  // A changed output: its inputs are visited, to restore it unless it is as they left it.
+  for (const id of changes.ids(outputKind)) {
+    const pointer = { ...outputKind, id };
+    const key = pointerKey(pointer);
+    outputs.set(key, pointer);
+    for (const input of remembered.inputsOf(key)) ids.add(input);
+  }
+  const items: Resource<I>[] = [];
+  for (const id of [...ids].sort(compareStrings)) {
+    const last = remembered.get(id);
+    if (last) outputs.set(last.key, last.pointer);
+    const item = await rt.find<I>({ ...inputKind, id });
+    if (item) items.push(item);
+    else {
+      remembered.delete(id);
+      remembered.unsettled.delete(id);
+    }
+  }
+  return items;
+}
+
+/** The resources of these pointers that exist, sorted by id as a list returns them. */
+async function findAll<S>(
+  rt: ControllerRuntime,
+  pointers: Iterable<Pointer>,
+): Promise<Resource<S>[]> {
+  const found: Resource<S>[] = [];
+  for (const pointer of pointers) {
+    const resource = await rt.find<S>(pointer);
+    if (resource) found.push(resource);
+  }
+  return found.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
 }
 
 /**

@@ -59,4 +59,21 @@ describe('cosi watch with CEL transition rules', () => {
       'clusters.yaml:7:13 maxNodes starts at 10 or fewer and may only grow',
     ]);
   });
+
+  it('checks a resource removed in a clean round and added back as a create', async () => {
+    const { save } = await start();
+    // prod is the first document of the file.
+    const prod = /^[\s\S]*?---\n/;
+    const removed = await save('clusters.yaml', prod, '');
+    expect(removed.applied).toBe(true);
+    expect(removed.changes?.tornDown).toHaveLength(1);
+    // Back with another region: a create, which no transition rule checks.
+    const back = await save(
+      'clusters.yaml',
+      /^/,
+      'metadata:\n  type: cluster\n  id: prod\nspec:\n  region: us-west\n  minNodes: 3\n  maxNodes: 9\n---\n',
+    );
+    expect(cel(back)).toEqual([]);
+    expect(back.applied).toBe(true);
+  });
 });

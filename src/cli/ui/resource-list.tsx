@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
-import { columnHeaders, rowCells, type RowCells } from './resource-cells.js';
-import { rowKey, type ChangeMarker, type TypeGroup } from './round-view.js';
+import { memo, useState } from 'react';
+import { columnHeaders } from './resource-cells.js';
+import { rowKey, type TypeGroup } from './round-view.js';
 import { visibleLines, type Selection } from './resource-window.js';
+import { CELL_GAP, createRowLines, type RowLines } from './row-line.js';
 
 /** Resource list props: the (filtered) groups, the selection and the lines it has. */
 export interface ResourceListProps {
@@ -9,21 +11,30 @@ export interface ResourceListProps {
   readonly selection: Selection;
   readonly height: number;
   readonly focused: boolean;
+  /** The cache of row lines; by default one per mounted list. */
+  readonly lines?: RowLines;
 }
 
-const MARKER_COLOR: Record<ChangeMarker, string | undefined> = {
-  '+': 'green',
-  '-': 'red',
-  '~': 'yellow',
-  ' ': undefined,
-};
+/**
+ * One line of the list. Its text is a finished (styled) string, so when neither the text nor
+ * the style props changed since the last frame, React skips it.
+ */
+const Line = memo(Text);
 
 /**
  * The resources, grouped by type, as talosctl's watch shows them: a change marker per row (`+`
  * created, `-` destroyed, `~` updated this round) and the changed cells highlighted. Virtualised:
- * only the lines on screen are built.
+ * only the lines on screen are built, each row as one line of text, built once per row object.
  */
-export function ResourceList({ groups, selection, height, focused }: ResourceListProps) {
+export function ResourceList({
+  groups,
+  selection,
+  height,
+  focused,
+  lines: given,
+}: ResourceListProps) {
+  const [own] = useState(createRowLines);
+  const rowLines = given ?? own;
   if (groups.length === 0) {
     return (
       <Box height={height}>
@@ -32,18 +43,14 @@ export function ResourceList({ groups, selection, height, focused }: ResourceLis
     );
   }
   const lines = visibleLines(groups, selection, height);
-  // Cells and widths of the rows on screen only, per group.
-  const cells = new Map<string, RowCells>();
+  // Column widths of the rows on screen only, per group.
   const widths = new Map<number, number[]>();
   for (const line of lines) {
     if (line.kind === 'type') continue;
-    let texts: readonly string[];
-    if (line.kind === 'columns') texts = columnHeaders(line.group);
-    else {
-      const row = rowCells(line.group, line.row);
-      cells.set(rowKey(line.row), row);
-      texts = row.cells;
-    }
+    const texts =
+      line.kind === 'columns'
+        ? columnHeaders(line.group)
+        : rowLines.cells(line.group, line.row).cells;
     const w = widths.get(line.index) ?? [];
     texts.forEach((text, i) => (w[i] = Math.max(w[i] ?? 0, text.length)));
     widths.set(line.index, w);
@@ -55,42 +62,24 @@ export function ResourceList({ groups, selection, height, focused }: ResourceLis
         if (line.kind === 'type') {
           const selectedGroup = line.index === selection.group;
           return (
-            <Text key={`t${line.index}`} bold color={selectedGroup && focused ? 'cyan' : undefined}>
+            <Line key={`t${line.index}`} bold color={selectedGroup && focused ? 'cyan' : undefined}>
               {`${line.group.displayType} (${line.group.type}): ${line.group.rows.length}`}
-            </Text>
+            </Line>
           );
         }
         if (line.kind === 'columns') {
           return (
-            <Text key={`c${line.index}`} dimColor wrap="truncate-end">
+            <Line key={`c${line.index}`} dimColor wrap="truncate-end">
               {`  ${pad(columnHeaders(line.group), w)}`}
-            </Text>
+            </Line>
           );
         }
-        const { cells: texts, changed } = cells.get(rowKey(line.row)) as RowCells;
         const selected =
           focused && line.index === selection.group && line.rowIndex === selection.row;
-        const marker = line.row.marker;
         return (
-          <Text key={`r${line.index}:${rowKey(line.row)}`} wrap="truncate-end" inverse={selected}>
-            <Text color={MARKER_COLOR[marker]} bold>
-              {marker}
-            </Text>{' '}
-            {texts.map((text, i) => {
-              const last = i === texts.length - 1;
-              const padded = last ? text : text.padEnd(w[i] ?? 0);
-              return (
-                <Text
-                  key={i}
-                  {...(changed.has(i) ? { color: 'yellow', bold: true } : {})}
-                  {...(marker === '-' ? { strikethrough: true, dimColor: true } : {})}
-                >
-                  {padded}
-                  {last ? '' : '   '}
-                </Text>
-              );
-            })}
-          </Text>
+          <Line key={`r${line.index}:${rowKey(line.row)}`} wrap="truncate-end" inverse={selected}>
+            {rowLines.line(line.group, line.row, w)}
+          </Line>
         );
       })}
     </Box>
@@ -98,5 +87,7 @@ export function ResourceList({ groups, selection, height, focused }: ResourceLis
 }
 
 function pad(texts: readonly string[], widths: readonly number[]): string {
-  return texts.map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i] ?? 0))).join('   ');
+  return texts
+    .map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i] ?? 0)))
+    .join(CELL_GAP);
 }

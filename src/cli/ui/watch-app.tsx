@@ -175,7 +175,7 @@ export function WatchApp(props: WatchAppProps) {
           )}
         </Box>
       ) : null}
-      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+      <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {mode === 'help' ? (
           <Help />
         ) : mode === 'detail' ? (

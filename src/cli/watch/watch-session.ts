@@ -335,7 +335,7 @@ class Session implements WatchSession {
             { ...read, findings: [...this.#definitionFindings, ...read.findings] },
             read.changes,
           );
-    this.#prior.replace(load.resources, hasErrors(load.findings));
+    this.#prior.replaceChanged(load.changes, () => load.resources, hasErrors(load.findings));
     const loaded = {
       trigger,
       changed,

@@ -24,6 +24,7 @@ import {
   type ControllerMetrics,
   type ControllerStatus,
 } from './metrics.js';
+import { InputChangeCollector } from './input-changes.js';
 import { OutputTracker } from './output-tracker.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ReconcileOutcome } from '../record/run-record.js';
@@ -52,6 +53,8 @@ export class ControllerAdapter implements Adapter {
   /** With a recorder: the changes that woke the pending pass, and the pass being recorded. */
   #triggers: Resource[] = [];
   #recording = 0;
+  /** The inputs changed since the pass before, for {@link ReconcileEvent.changes}. */
+  readonly #changes = new InputChangeCollector();
 
   constructor(
     private readonly controller: Controller,
@@ -98,6 +101,8 @@ export class ControllerAdapter implements Adapter {
 
   /** Weak and strong inputs wake the controller on every change, destroyReady ones when safe. */
   deliver(input: Input, event: ResourceEvent): void {
+    // Counted as a change even when it does not wake the controller.
+    this.#changes.add(event.resource.metadata);
     if (input.kind === 'destroyReady' && !isDestroyReady(event.resource)) return;
     if (this.host.recorder) this.#triggers.push(event.resource);
     this.#trigger('input');
@@ -192,6 +197,8 @@ export class ControllerAdapter implements Adapter {
    */
   async *#events(): AsyncGenerator<ReconcileEvent> {
     const signal = this.#abort.signal;
+    // The first pass of this run has nothing to count changes from.
+    let first = true;
     while (!signal.aborted) {
       // Asking for the next event ends the pass before it.
       this.#endPass({ kind: 'ok' });
@@ -212,7 +219,10 @@ export class ControllerAdapter implements Adapter {
         this.#facade.recordSeq = this.#recording;
         this.#triggers = [];
       }
-      yield { reason: this.#pendingReason };
+      if (first) this.#changes.clear();
+      const changes = first ? undefined : this.#changes.take();
+      first = false;
+      yield changes ? { reason: this.#pendingReason, changes } : { reason: this.#pendingReason };
     }
   }
 

@@ -10,6 +10,7 @@ import type { Draft, Resource } from '../resource/resource.js';
 import type { Phase } from '../resource/metadata.js';
 import type { BackoffOptions } from './backoff.js';
 import type { Clock } from './clock.js';
+import type { InputChanges } from './input-changes.js';
 import type { Logger } from './logger.js';
 
 /** How a whole-world controller depends on a resource type. */
@@ -39,9 +40,15 @@ export interface Output {
   readonly kind: OutputKind;
 }
 
-/** What a wakeup says; the runtime coalesces bursts, so it carries no resource. */
+/** What a wakeup says: why, and which inputs changed since the previous pass began. */
 export interface ReconcileEvent {
   readonly reason: 'start' | 'input' | 'requested' | 'restart';
+  /**
+   * The input resources with events since the previous pass of this run began (however many
+   * events each had; see {@link InputChanges}). Absent on the first pass of a run (at start and after a
+   * restart), which has no previous pass to count from: that pass should look at everything.
+   */
+  readonly changes?: InputChanges;
 }
 
 /** Reads a controller may do: only of its inputs and outputs. */

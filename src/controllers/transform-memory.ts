@@ -1,0 +1,78 @@
+import type { Pointer } from '../engine/resource/pointer.js';
+import type { Resource } from '../engine/resource/resource.js';
+
+/** What a transform pass remembers of an input it transformed: stored objects, by identity. */
+export interface Transformed<I, O> {
+  /** The input as it was transformed (stored resources are frozen: a change is a new object). */
+  readonly input: Resource<I>;
+  /** The output as the transform's modify left it stored. */
+  readonly output: Resource<O>;
+  /** The output's pointer key (what `mapMetadata` gave). */
+  readonly key: string;
+  readonly pointer: Pointer;
+}
+
+/**
+ * What the passes of one transform run know of its inputs: those transformed and unchanged since
+ * (by input id), how many of them map to each output, and the inputs a pass visited without
+ * settling them (unmapped, tearing down, skipped, not ours to write), which the next pass must
+ * visit again even if they did not change.
+ */
+export class TransformMemory<I, O> {
+  readonly #entries = new Map<string, Transformed<I, O>>();
+  /** The remembered inputs by the output key they map to. */
+  readonly #byKey = new Map<string, Set<string>>();
+  /** Input ids visited by the last pass and not remembered. */
+  readonly unsettled = new Set<string>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(id: string): Transformed<I, O> | undefined {
+    return this.#entries.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.#entries.has(id);
+  }
+
+  set(id: string, entry: Transformed<I, O>): void {
+    this.delete(id);
+    this.#entries.set(id, entry);
+    let ids = this.#byKey.get(entry.key);
+    if (!ids) this.#byKey.set(entry.key, (ids = new Set()));
+    ids.add(id);
+  }
+
+  delete(id: string): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    this.#entries.delete(id);
+    const ids = this.#byKey.get(entry.key);
+    ids?.delete(id);
+    if (ids?.size === 0) this.#byKey.delete(entry.key);
+  }
+
+  /** Whether a remembered input maps to this output key. */
+  uses(key: string): boolean {
+    return this.#byKey.has(key);
+  }
+
+  /** The remembered inputs that map to this output key. */
+  inputsOf(key: string): Iterable<string> {
+    return this.#byKey.get(key) ?? [];
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#byKey.clear();
+    this.unsettled.clear();
+  }
+
+  /** Keeps only the entries of the listed inputs. */
+  forgetAllBut(items: readonly Resource[]): void {
+    const live = new Set(items.map((item) => item.metadata.id));
+    for (const id of [...this.#entries.keys()]) if (!live.has(id)) this.delete(id);
+  }
+}
