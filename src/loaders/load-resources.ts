@@ -10,8 +10,6 @@ import {
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
-import { shareEmptyCollections } from '../engine/resource/metadata.js';
-import { newResource } from '../engine/resource/resource.js';
 import type {
   CollectedDefinitions,
   GivenDefinitions,
@@ -22,6 +20,7 @@ import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
 import { LoadedResource } from './loaded-resource.js';
+import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
@@ -263,12 +262,7 @@ function toManifestResource(
   positions = true,
 ): ManifestResource {
   const document = report.document;
-  const draft = newResource(pointer, header.spec, {
-    labels: header.labels,
-    annotations: header.annotations,
-  });
-  // A large load holds many resources, most without labels or the rest: they share empties.
-  shareEmptyCollections(draft.metadata);
+  const draft = manifestDraft(pointer, header.spec, header.labels, header.annotations);
   return new LoadedResource(
     key,
     draft,

@@ -1,6 +1,6 @@
 import { toPointer, type Pointer } from '../resource/pointer.js';
 import { isDestroyReady, resourceEqual, type Draft, type Resource } from '../resource/resource.js';
-import { isNotFound } from '../errors.js';
+import { isConflict, isNotFound } from '../errors.js';
 import type { State } from './state.js';
 
 /** A resource to apply, with a stable key (its pointer key) to diff by. */
@@ -149,7 +149,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       result.unchanged.push(item.key);
       return;
     }
-    result[await this.#write(item.resource)].push(item.key);
+    result[await this.#write(item.resource, before !== undefined)].push(item.key);
   }
 
   /**
@@ -171,8 +171,21 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     return destroyed;
   }
 
-  /** Creates or updates; an update that changes nothing (a no-op write) is `unchanged`. */
-  async #write(resource: Draft): Promise<'created' | 'updated' | 'unchanged'> {
+  /**
+   * Creates or updates; an update that changes nothing (a no-op write) is `unchanged`. A resource
+   * not `applied` before is most likely new (a first apply stores thousands of them): it is
+   * created straight away, and looked up only when that finds it there, rather than looked up
+   * first, which costs a not-found error per new resource.
+   */
+  async #write(resource: Draft, applied: boolean): Promise<'created' | 'updated' | 'unchanged'> {
+    if (!applied) {
+      try {
+        await this.#state.create(resource);
+        return 'created';
+      } catch (error) {
+        if (!(isConflict(error) && error.reason === 'exists')) throw error;
+      }
+    }
     const current = await this.#find(resource.metadata);
     if (current === undefined) {
       await this.#state.create(resource);

@@ -24,6 +24,29 @@ describe('the resource applier', () => {
     expect((await state.list(Note.kind())).map((r) => r.metadata.id)).toEqual(['a', 'b']);
   });
 
+  it('creates new resources without looking each one up first (no not-found error apiece)', async () => {
+    const state = createInMemoryState();
+    let gets = 0;
+    const counted = new Proxy(state, {
+      get(target, name, receiver) {
+        if (name === 'get') gets++;
+        const value: unknown = Reflect.get(target, name, receiver);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    await state.create(Note.create('there', { text: 'old' }));
+    const result = await new ResourceApplier(counted).apply([
+      keyed('a', '1'),
+      keyed('b', '2'),
+      keyed('there', 'new'),
+    ]);
+    expect(result).toMatchObject({ created: [keyed('a', '1').key, keyed('b', '2').key] });
+    expect(result.updated).toEqual([keyed('there', 'new').key]);
+    // Only the one that was there already was looked up.
+    expect(gets).toBe(1);
+    expect((await state.get(Note.pointer('there'))).spec).toEqual({ text: 'new' });
+  });
+
   it('writes only what changed against the previous set, and tears down what is gone', async () => {
     const state = createInMemoryState();
     const before = [
