@@ -25,6 +25,7 @@ import type { Logger } from './logger.js';
 import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
+import { ItemKeys, type ItemKey } from './item-keys.js';
 import { WorkQueue } from './work-queue.js';
 
 type Job =
@@ -45,6 +46,12 @@ interface FailingItem {
   readonly terminal: boolean;
 }
 
+/** What the facade announces before an own `addFinalizer` writes (see `skipOwnFinalizerRequeue`). */
+interface OwnFinalizerWrite {
+  readonly version: number;
+  readonly finalizers: readonly string[];
+}
+
 const INITIAL_LIST: MapEventContext = { isInInitialList: true };
 const LIVE: MapEventContext = { isInInitialList: false };
 
@@ -55,20 +62,22 @@ const LIVE: MapEventContext = { isInInitialList: false };
 export class QControllerAdapter implements Adapter {
   readonly metrics = createMetrics();
   readonly #facade: ControllerFacade;
-  readonly #queue: WorkQueue<Job>;
-  readonly #backoffs = new Map<string, ExponentialBackoff>();
-  readonly #failing = new Map<string, FailingItem>();
+  readonly #queue: WorkQueue<Job, ItemKey>;
+  /** The queue keys of reconciles, one object per primary item in the works. */
+  readonly #reconcileKeys = new ItemKeys();
+  /** The queue keys of mappings, one object per changed input in the works. */
+  readonly #mapKeys = new ItemKeys();
+  readonly #backoffs = new Map<ItemKey, ExponentialBackoff>();
+  readonly #failing = new Map<ItemKey, FailingItem>();
   readonly #primaryKinds: Set<string>;
   readonly #concurrency: number;
   readonly #log: Logger;
   readonly #backoffOptions: BackoffOptions;
   readonly #hookRestarts: RestartPolicy;
+  /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
-  /** The writes of this controller's own `addFinalizer` on primary inputs, by pointer. */
-  readonly #ownFinalizerWrites = new Map<
-    string,
-    { readonly version: number; readonly finalizers: readonly string[] }
-  >();
+  /** The writes of this controller's own `addFinalizer` on primary inputs, by item. */
+  readonly #ownFinalizerWrites = new Map<ItemKey, OwnFinalizerWrite>();
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
@@ -76,7 +85,7 @@ export class QControllerAdapter implements Adapter {
   #started = false;
   #pumpScheduled = false;
   /** With a recorder: per queue key, the changes that queued it since it last ran. */
-  readonly #triggers = new Map<string, Resource[]>();
+  readonly #triggers = new Map<ItemKey, Resource[]>();
 
   constructor(
     private readonly controller: QController,
@@ -99,13 +108,10 @@ export class QControllerAdapter implements Adapter {
       host,
       this.#abort.signal,
       controller.settings.skipOwnFinalizerRequeue === true
-        ? (pointer, write) => {
-            if (write) this.#ownFinalizerWrites.set(pointerKey(pointer), write);
-            else this.#ownFinalizerWrites.delete(pointerKey(pointer));
-          }
+        ? (pointer, write) => this.#noteOwnFinalizerWrite(pointer, write)
         : undefined,
     );
-    this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
+    this.#queue = new WorkQueue<Job, ItemKey>(host.clock, () => this.#schedulePump());
   }
 
   get name(): string {
@@ -151,7 +157,8 @@ export class QControllerAdapter implements Adapter {
       })),
       waitingItems: this.#queue
         .delayedItems()
-        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : [])),
+        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : []))
+        .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
     };
   }
 
@@ -259,10 +266,19 @@ export class QControllerAdapter implements Adapter {
    * COSI reconciles twice here; the converged result is the same.
    */
   #isOwnFinalizerWrite(event: ResourceEvent): boolean {
-    const key = pointerKey(event.resource.metadata);
-    const write = this.#ownFinalizerWrites.get(key);
-    if (write === undefined || event.resource.metadata.version < write.version) return false;
+    const key = this.#reconcileKeys.find(event.resource.metadata);
+    const write = key && this.#ownFinalizerWrites.get(key);
+    if (key === undefined || write === undefined) return false;
+    if (event.resource.metadata.version < write.version) return false;
     this.#ownFinalizerWrites.delete(key);
+    const echo = this.#isEcho(event, write);
+    // Not queued for this event, the item may need its key no more.
+    if (echo) this.#releaseIfUnused(key);
+    return echo;
+  }
+
+  /** Whether the event is exactly the announced write: version v, our finalizers added alone. */
+  #isEcho(event: ResourceEvent, write: OwnFinalizerWrite): boolean {
     if (event.type !== 'updated' || event.resource.metadata.version !== write.version) return false;
     const now = event.resource.metadata;
     const was = event.old.metadata;
@@ -278,32 +294,60 @@ export class QControllerAdapter implements Adapter {
     );
   }
 
+  /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
+  #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
+    if (write !== undefined) {
+      // Only a primary input's event is ever checked against the note.
+      if (this.#primaryKinds.has(kindKey(pointer))) {
+        this.#ownFinalizerWrites.set(this.#reconcileKeys.intern(pointer), write);
+      }
+      return;
+    }
+    const key = this.#reconcileKeys.find(pointer);
+    if (key === undefined || !this.#ownFinalizerWrites.delete(key)) return;
+    this.#releaseIfUnused(key);
+  }
+
+  /**
+   * Lets go of an item's key once nothing refers to it (not queued or in flight, no failure,
+   * backoff, triggers or finalizer note kept for it), so that the key tables hold only the items
+   * in the works.
+   */
+  #releaseIfUnused(key: ItemKey, keys = this.#reconcileKeys): void {
+    if (this.#queue.has(key)) return;
+    if (this.#failing.size > 0 && this.#failing.has(key)) return;
+    if (this.#backoffs.size > 0 && this.#backoffs.has(key)) return;
+    if (this.#triggers.size > 0 && this.#triggers.has(key)) return;
+    if (this.#ownFinalizerWrites.size > 0 && this.#ownFinalizerWrites.has(key)) return;
+    keys.release(key);
+  }
+
   /** Queues a reconcile of a primary item. */
   #enqueue(pointer: Pointer, delay = 0, triggers?: readonly Resource[]): void {
     if (this.#abort.signal.aborted) return;
-    const p = toPointer(pointer);
-    const key = `r\0${pointerKey(p)}`;
+    const key = this.#reconcileKeys.intern(pointer);
     if (triggers && this.host.recorder) this.#addTriggers(key, triggers);
-    this.#queue.add(key, { kind: 'reconcile', pointer: p }, delay);
+    this.#queue.add(key, { kind: 'reconcile', pointer: key.pointer }, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
 
   /** Queues a mapping of a changed secondary input. */
   #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
-    const key = `m\0${pointerKey(metadata)}`;
+    if (this.#abort.signal.aborted) return;
+    const key = this.#mapKeys.intern(metadata);
     if (this.host.recorder) this.#addTriggers(key, [trigger]);
     this.#requeue(key, { kind: 'map', metadata });
   }
 
-  #addTriggers(key: string, triggers: readonly Resource[]): void {
+  #addTriggers(key: ItemKey, triggers: readonly Resource[]): void {
     const known = this.#triggers.get(key);
     if (known) known.push(...triggers);
     else this.#triggers.set(key, [...triggers]);
   }
 
   /** Queues a job under its key again (a retry after a failure, or another chance). */
-  #requeue(key: string, job: Job, delay = 0): void {
+  #requeue(key: ItemKey, job: Job, delay = 0): void {
     if (this.#abort.signal.aborted) return;
     this.#queue.add(key, job, delay);
     this.metrics.queueLength = this.#queue.size;
@@ -342,33 +386,53 @@ export class QControllerAdapter implements Adapter {
    * controller) is then complete and deduplicated, so each key is reconciled once for it. A queue
    * that is already draining goes on at once.
    */
-  #schedulePump(continuing = false): void {
-    if (this.#pumpScheduled) return;
+  #schedulePump(): void {
+    // Every worker is busy: they take what was queued when they are done.
+    if (this.#pumpScheduled || this.#inFlight >= this.#concurrency) return;
     this.#pumpScheduled = true;
-    const pump = (): void => {
-      this.#pumpScheduled = false;
-      this.#pump();
-    };
-    if (continuing || this.#inFlight > 0) queueMicrotask(pump);
-    else this.host.scheduler.schedule(pump);
+    if (this.#inFlight > 0) queueMicrotask(this.#pump);
+    else this.host.scheduler.schedule(this.#pump);
   }
 
-  #pump(): void {
-    while (
-      this.#inFlight < this.#concurrency &&
-      !this.host.scheduler.paused &&
-      !this.#abort.signal.aborted
-    ) {
-      const next = this.#queue.take();
-      if (!next) break;
+  /** Starts workers while keys are ready, up to `concurrency`. */
+  readonly #pump = (): void => {
+    this.#pumpScheduled = false;
+    while (this.#inFlight < this.#concurrency && this.#queue.readyCount > 0 && this.#canTake()) {
       this.#inFlight++;
-      this.metrics.queueLength = this.#queue.size;
-      void this.#process(next.key, next.item).finally(() => {
-        this.#inFlight--;
-        this.#queue.done(next.key);
+      void this.#work();
+    }
+  };
+
+  #canTake(): boolean {
+    return !this.host.scheduler.paused && !this.#abort.signal.aborted;
+  }
+
+  /**
+   * One worker: takes the ready keys one after another, each as soon as the last is done, and
+   * ends when none is ready (or the run is paused or stopped). A key queued while it works is
+   * taken in turn; one queued again while it runs comes back after its `done`. Going straight
+   * on, rather than a fresh promise chain and a pump per item, keeps the cost per item to the
+   * reconcile itself.
+   */
+  async #work(): Promise<void> {
+    try {
+      while (this.#canTake()) {
+        const next = this.#queue.take();
+        if (next === undefined) return;
         this.metrics.queueLength = this.#queue.size;
-        this.#schedulePump(true);
-      });
+        try {
+          await this.#process(next.key, next.item);
+        } finally {
+          const queuedAgain = this.#queue.done(next.key);
+          this.metrics.queueLength = this.#queue.size;
+          if (!queuedAgain) {
+            const keys = next.item.kind === 'map' ? this.#mapKeys : this.#reconcileKeys;
+            this.#releaseIfUnused(next.key, keys);
+          }
+        }
+      }
+    } finally {
+      this.#inFlight--;
     }
   }
 
@@ -377,7 +441,7 @@ export class QControllerAdapter implements Adapter {
    * items of the one queue: a mapping that throws is retried with its own backoff, so the change
    * it was for is not lost.
    */
-  async #process(key: string, job: Job): Promise<void> {
+  async #process(key: ItemKey, job: Job): Promise<void> {
     this.metrics.wakeups++;
     this.host.onProgress();
     const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
@@ -403,7 +467,7 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  #takeTriggers(key: string): Resource[] {
+  #takeTriggers(key: ItemKey): Resource[] {
     const triggers = this.#triggers.get(key) ?? [];
     this.#triggers.delete(key);
     return triggers;
@@ -423,7 +487,7 @@ export class QControllerAdapter implements Adapter {
   }
 
   /** How a failed job ended, as the record names it (after {@link #failed} handled it). */
-  #outcomeOf(key: string, error: unknown): ReconcileOutcome {
+  #outcomeOf(key: ItemKey, error: unknown): ReconcileOutcome {
     if (isSkip(error)) return { kind: 'skip' };
     if (isRequeue(error) && error.cause === undefined) {
       return { kind: 'requeue', after: error.interval };
@@ -444,7 +508,7 @@ export class QControllerAdapter implements Adapter {
    * runtime's `RequeueAfter` forgets the item in the rate limiter). One that wraps an error is a
    * failure retried after its own interval.
    */
-  #failed(key: string, job: Job, error: unknown): void {
+  #failed(key: ItemKey, job: Job, error: unknown): void {
     const pointer = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
     const what = job.kind === 'map' ? 'mapInput' : 'reconcile';
     if (isSkip(error)) {
@@ -500,14 +564,20 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  #backoffFor(key: string): ExponentialBackoff {
+  #backoffFor(key: ItemKey): ExponentialBackoff {
     let backoff = this.#backoffs.get(key);
     if (!backoff) this.#backoffs.set(key, (backoff = new ExponentialBackoff(this.#backoffOptions)));
     return backoff;
   }
 
   /** Returns true when the item is given up (attempt bound reached). */
-  #recordFailure(key: string, job: Job, pointer: Pointer, error: Error, terminal = false): boolean {
+  #recordFailure(
+    key: ItemKey,
+    job: Job,
+    pointer: Pointer,
+    error: Error,
+    terminal = false,
+  ): boolean {
     this.#lastError = error;
     const attempts = (this.#failing.get(key)?.attempts ?? 0) + 1;
     const gaveUp = terminal || attempts >= this.host.maxAttempts();
@@ -515,9 +585,9 @@ export class QControllerAdapter implements Adapter {
     return gaveUp;
   }
 
-  #succeeded(key: string): void {
-    this.#backoffs.delete(key);
-    this.#failing.delete(key);
+  #succeeded(key: ItemKey): void {
+    if (this.#backoffs.size > 0) this.#backoffs.delete(key);
+    if (this.#failing.size > 0) this.#failing.delete(key);
   }
 
   #startHook(): void {
@@ -549,6 +619,15 @@ function addsExactly(
   after: readonly string[],
   added: readonly string[],
 ): boolean {
+  // The usual case, one finalizer added to a handful (a stored set: no duplicates): no set built.
+  if (added.length === 1) {
+    const f = added[0] as string;
+    return (
+      after.length === before.length + 1 &&
+      !before.includes(f) &&
+      after.every((x) => x === f || before.includes(x))
+    );
+  }
   const expected = new Set(before);
   for (const f of added) expected.add(f);
   if (after.length !== expected.size || expected.size === before.length) return false;
