@@ -177,7 +177,7 @@ export function createQTransformController<I, O>(
     try {
       // Not an async function: a synchronous transform (the usual kind) then makes a synchronous
       // updater, which the state applies without a turn of the microtask queue.
-      await rt.modify(mapped, (draft): void | Promise<void> => {
+      await rt.modifyWithResult(mapped, (draft): void | Promise<void> => {
         // modify may call this again after a version conflict: only the last call counts.
         requeue = undefined;
         let pending: void | Promise<void>;

@@ -26,6 +26,9 @@ export type FacadeHost = Pick<
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 
+/** The options of a modify called without any. */
+const NO_OPTIONS: ControllerModifyOptions = Object.freeze({});
+
 /** The answer of `find` for a resource that does not exist, settled once for every caller. */
 const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 
@@ -53,6 +56,8 @@ export class ControllerFacade implements ControllerContext {
    * the call starts (see {@link scopedTo}), so concurrent reconciles each get their own.
    */
   recordSeq = 0;
+  /** The state's options of a modify without options. */
+  readonly #ownOptions: UpdateOptions;
 
   constructor(
     readonly name: string,
@@ -73,6 +78,7 @@ export class ControllerFacade implements ControllerContext {
     ) => void,
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
+    this.#ownOptions = Object.freeze({ owner: name });
     const limit = host.changeRateLimit;
     this.#limiter =
       limit === undefined
@@ -167,7 +173,7 @@ export class ControllerFacade implements ControllerContext {
   async modify<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: ControllerModifyOptions = {},
+    options: ControllerModifyOptions = NO_OPTIONS,
   ): Promise<void> {
     await this.modifyWithResult(empty, fn, options);
   }
@@ -175,7 +181,7 @@ export class ControllerFacade implements ControllerContext {
   async modifyWithResult<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: ControllerModifyOptions = {},
+    options: ControllerModifyOptions = NO_OPTIONS,
   ): Promise<Resource<S>> {
     const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
@@ -199,11 +205,7 @@ export class ControllerFacade implements ControllerContext {
     if (existed) this.metrics.reads++;
     let stored: Resource<S>;
     try {
-      const { noOwner: _, ...update } = options;
-      stored = await this.host.state.modifyWithResult(empty, tracked, {
-        ...update,
-        owner: this.#owner(options),
-      });
+      stored = await this.host.state.modifyWithResult(empty, tracked, this.#updateOptions(options));
     } catch (error) {
       if (progress.applied) this.metrics.writes++;
       throw error;
@@ -259,13 +261,14 @@ export class ControllerFacade implements ControllerContext {
     // Announced before the write: its event may be delivered before this call resumes.
     const announce = before !== undefined && before > 0 ? this.onOwnFinalizerWrite : undefined;
     announce?.(pointer, { version: (before ?? 0) + 1, finalizers });
+    let after: number | undefined;
     try {
       await this.host.state.addFinalizer(pointer, ...finalizers);
     } finally {
-      if (announce && this.#peekVersion(pointer) !== (before ?? 0) + 1)
-        announce(pointer, undefined);
+      after = this.#peekVersion(pointer);
+      if (announce && after !== (before ?? 0) + 1) announce(pointer, undefined);
     }
-    this.#finalizersChanged(seq, pointer, before);
+    this.#finalizersChanged(seq, pointer, before, after);
   }
 
   /**
@@ -322,6 +325,14 @@ export class ControllerFacade implements ControllerContext {
     return false;
   }
 
+  /** The state's options of a modify: the caller's, with the owner it stamps. */
+  #updateOptions(options: ControllerModifyOptions): UpdateOptions {
+    // No options (the usual call): no object to copy them from.
+    if (options === NO_OPTIONS) return this.#ownOptions;
+    const { noOwner: _, ...update } = options;
+    return { ...update, owner: this.#owner(options) };
+  }
+
   /** The owner a create or modify stamps: the controller, or nobody when asked. */
   #owner(options: { readonly noOwner?: boolean }): string {
     return options.noOwner === true ? '' : this.name;
@@ -363,10 +374,18 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.peekVersion?.(pointer);
   }
 
-  /** A finalizer change of a resource that exists reads it again, and writes if it changed. */
-  #finalizersChanged(seq: number, pointer: Pointer, before: number | undefined): void {
+  /**
+   * A finalizer change of a resource that exists reads it again, and writes if it changed.
+   * `after` is the version now, when the caller has just peeked it.
+   */
+  #finalizersChanged(
+    seq: number,
+    pointer: Pointer,
+    before: number | undefined,
+    after = this.#peekVersion(pointer),
+  ): void {
     this.metrics.reads++;
-    if (before !== undefined && this.#peekVersion(pointer) === before) return;
+    if (before !== undefined && after === before) return;
     this.metrics.writes++;
     this.#changed(seq, pointer, 'finalizers');
   }

@@ -4,6 +4,7 @@ import {
   kindKey,
   pointerKey,
   toPointer,
+  type Kind,
   type Pointer,
 } from '../resource/pointer.js';
 import { isDestroyReady, type Resource } from '../resource/resource.js';
@@ -25,7 +26,6 @@ import type { Logger } from './logger.js';
 import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
-import { ItemKeys, type ItemKey } from './item-keys.js';
 import { WorkQueue } from './work-queue.js';
 
 type Job =
@@ -62,13 +62,10 @@ const LIVE: MapEventContext = { isInInitialList: false };
 export class QControllerAdapter implements Adapter {
   readonly metrics = createMetrics();
   readonly #facade: ControllerFacade;
-  readonly #queue: WorkQueue<Job, ItemKey>;
-  /** The queue keys of reconciles, one object per primary item in the works. */
-  readonly #reconcileKeys = new ItemKeys();
-  /** The queue keys of mappings, one object per changed input in the works. */
-  readonly #mapKeys = new ItemKeys();
-  readonly #backoffs = new Map<ItemKey, ExponentialBackoff>();
-  readonly #failing = new Map<ItemKey, FailingItem>();
+  /** Keyed by {@link #reconcileKey} and {@link #mapKey}. */
+  readonly #queue: WorkQueue<Job>;
+  readonly #backoffs = new Map<string, ExponentialBackoff>();
+  readonly #failing = new Map<string, FailingItem>();
   readonly #primaryKinds: Set<string>;
   readonly #concurrency: number;
   readonly #log: Logger;
@@ -76,8 +73,10 @@ export class QControllerAdapter implements Adapter {
   readonly #hookRestarts: RestartPolicy;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
-  /** The writes of this controller's own `addFinalizer` on primary inputs, by item. */
-  readonly #ownFinalizerWrites = new Map<ItemKey, OwnFinalizerWrite>();
+  /** The writes of this controller's own `addFinalizer` on primary inputs, by queue key. */
+  readonly #ownFinalizerWrites = new Map<string, OwnFinalizerWrite>();
+  /** The first primary input kind, whose items are queued under their bare id. */
+  readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
@@ -85,7 +84,7 @@ export class QControllerAdapter implements Adapter {
   #started = false;
   #pumpScheduled = false;
   /** With a recorder: per queue key, the changes that queued it since it last ran. */
-  readonly #triggers = new Map<ItemKey, Resource[]>();
+  readonly #triggers = new Map<string, Resource[]>();
 
   constructor(
     private readonly controller: QController,
@@ -97,9 +96,9 @@ export class QControllerAdapter implements Adapter {
     this.#log = host.logger.child({ controller: controller.name });
     // Registration refused anything but a positive whole number.
     this.#concurrency = controller.settings.concurrency ?? 1;
-    this.#primaryKinds = new Set(
-      controller.settings.inputs.filter((i) => i.kind === 'primary').map(kindKey),
-    );
+    const primaries = controller.settings.inputs.filter((i) => i.kind === 'primary');
+    this.#primaryKinds = new Set(primaries.map(kindKey));
+    this.#mainKind = primaries[0];
     this.#facade = new ControllerFacade(
       controller.name,
       controller.settings.outputs,
@@ -111,7 +110,7 @@ export class QControllerAdapter implements Adapter {
         ? (pointer, write) => this.#noteOwnFinalizerWrite(pointer, write)
         : undefined,
     );
-    this.#queue = new WorkQueue<Job, ItemKey>(host.clock, () => this.#schedulePump());
+    this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
   }
 
   get name(): string {
@@ -266,15 +265,11 @@ export class QControllerAdapter implements Adapter {
    * COSI reconciles twice here; the converged result is the same.
    */
   #isOwnFinalizerWrite(event: ResourceEvent): boolean {
-    const key = this.#reconcileKeys.find(event.resource.metadata);
-    const write = key && this.#ownFinalizerWrites.get(key);
-    if (key === undefined || write === undefined) return false;
-    if (event.resource.metadata.version < write.version) return false;
+    const key = this.#reconcileKey(event.resource.metadata);
+    const write = this.#ownFinalizerWrites.get(key);
+    if (write === undefined || event.resource.metadata.version < write.version) return false;
     this.#ownFinalizerWrites.delete(key);
-    const echo = this.#isEcho(event, write);
-    // Not queued for this event, the item may need its key no more.
-    if (echo) this.#releaseIfUnused(key);
-    return echo;
+    return this.#isEcho(event, write);
   }
 
   /** Whether the event is exactly the announced write: version v, our finalizers added alone. */
@@ -296,58 +291,62 @@ export class QControllerAdapter implements Adapter {
 
   /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
   #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
-    if (write !== undefined) {
-      // Only a primary input's event is ever checked against the note.
-      if (this.#primaryKinds.has(kindKey(pointer))) {
-        this.#ownFinalizerWrites.set(this.#reconcileKeys.intern(pointer), write);
-      }
-      return;
-    }
-    const key = this.#reconcileKeys.find(pointer);
-    if (key === undefined || !this.#ownFinalizerWrites.delete(key)) return;
-    this.#releaseIfUnused(key);
+    const key = this.#reconcileKey(pointer);
+    if (write === undefined) this.#ownFinalizerWrites.delete(key);
+    // Only a primary input's event is ever checked against the note.
+    else if (this.#isPrimary(pointer)) this.#ownFinalizerWrites.set(key, write);
   }
 
   /**
-   * Lets go of an item's key once nothing refers to it (not queued or in flight, no failure,
-   * backoff, triggers or finalizer note kept for it), so that the key tables hold only the items
-   * in the works.
+   * The queue key of a reconcile. An item of the first primary kind (for most controllers the
+   * only one) is queued under its id, a string the resource already holds, whose hash is
+   * computed once: so an event builds no key string. Any other kind's key names the whole
+   * pointer; an id holds no NUL, so the two never meet.
    */
-  #releaseIfUnused(key: ItemKey, keys = this.#reconcileKeys): void {
-    if (this.#queue.has(key)) return;
-    if (this.#failing.size > 0 && this.#failing.has(key)) return;
-    if (this.#backoffs.size > 0 && this.#backoffs.has(key)) return;
-    if (this.#triggers.size > 0 && this.#triggers.has(key)) return;
-    if (this.#ownFinalizerWrites.size > 0 && this.#ownFinalizerWrites.has(key)) return;
-    keys.release(key);
+  #reconcileKey(pointer: Pointer): string {
+    const main = this.#mainKind;
+    return main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace
+      ? pointer.id
+      : `r\0${pointerKey(pointer)}`;
+  }
+
+  /** The queue key of a mapping of a changed input. */
+  #mapKey(pointer: Pointer): string {
+    return `m\0${pointerKey(pointer)}`;
+  }
+
+  #isPrimary(pointer: Pointer): boolean {
+    const main = this.#mainKind;
+    if (main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace)
+      return true;
+    return this.#primaryKinds.has(kindKey(pointer));
   }
 
   /** Queues a reconcile of a primary item. */
   #enqueue(pointer: Pointer, delay = 0, triggers?: readonly Resource[]): void {
     if (this.#abort.signal.aborted) return;
-    const key = this.#reconcileKeys.intern(pointer);
+    const key = this.#reconcileKey(pointer);
     if (triggers && this.host.recorder) this.#addTriggers(key, triggers);
-    this.#queue.add(key, { kind: 'reconcile', pointer: key.pointer }, delay);
+    this.#queue.add(key, { kind: 'reconcile', pointer: toPointer(pointer) }, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
 
   /** Queues a mapping of a changed secondary input. */
   #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
-    if (this.#abort.signal.aborted) return;
-    const key = this.#mapKeys.intern(metadata);
+    const key = this.#mapKey(metadata);
     if (this.host.recorder) this.#addTriggers(key, [trigger]);
     this.#requeue(key, { kind: 'map', metadata });
   }
 
-  #addTriggers(key: ItemKey, triggers: readonly Resource[]): void {
+  #addTriggers(key: string, triggers: readonly Resource[]): void {
     const known = this.#triggers.get(key);
     if (known) known.push(...triggers);
     else this.#triggers.set(key, [...triggers]);
   }
 
   /** Queues a job under its key again (a retry after a failure, or another chance). */
-  #requeue(key: ItemKey, job: Job, delay = 0): void {
+  #requeue(key: string, job: Job, delay = 0): void {
     if (this.#abort.signal.aborted) return;
     this.#queue.add(key, job, delay);
     this.metrics.queueLength = this.#queue.size;
@@ -411,24 +410,45 @@ export class QControllerAdapter implements Adapter {
    * One worker: takes the ready keys one after another, each as soon as the last is done, and
    * ends when none is ready (or the run is paused or stopped). A key queued while it works is
    * taken in turn; one queued again while it runs comes back after its `done`. Going straight
-   * on, rather than a fresh promise chain and a pump per item, keeps the cost per item to the
-   * reconcile itself.
+   * on, with one await of the controller's own promise per job, rather than a promise chain and
+   * a pump per item, keeps the cost per item to the reconcile itself.
+   *
+   * A reconcile and a mapping fail and retry alike, as in COSI, where both are items of the one
+   * queue: a mapping that throws is retried with its own backoff, so the change it was for is not
+   * lost.
    */
   async #work(): Promise<void> {
     try {
       while (this.#canTake()) {
         const next = this.#queue.take();
         if (next === undefined) return;
+        const { key, item: job } = next;
         this.metrics.queueLength = this.#queue.size;
+        this.metrics.wakeups++;
+        this.host.onProgress();
+        const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
+        const seq = triggers ? this.#startRecording(job, triggers) : 0;
         try {
-          await this.#process(next.key, next.item);
-        } finally {
-          const queuedAgain = this.#queue.done(next.key);
-          this.metrics.queueLength = this.#queue.size;
-          if (!queuedAgain) {
-            const keys = next.item.kind === 'map' ? this.#mapKeys : this.#reconcileKeys;
-            this.#releaseIfUnused(next.key, keys);
+          if (job.kind === 'map') {
+            await this.#map(job.metadata, seq, triggers);
+          } else {
+            this.metrics.reconciles++;
+            const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
+            await this.controller.reconcile(rt, job.pointer, this.#log);
+            this.metrics.processed++;
           }
+          this.#succeeded(key);
+          if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
+        } catch (error) {
+          if (this.#abort.signal.aborted) {
+            if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
+          } else {
+            this.#failed(key, job, error);
+            if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
+          }
+        } finally {
+          this.#queue.done(key);
+          this.metrics.queueLength = this.#queue.size;
         }
       }
     } finally {
@@ -436,38 +456,7 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  /**
-   * Runs one job. A reconcile and a mapping fail and retry alike, as in COSI, where both are
-   * items of the one queue: a mapping that throws is retried with its own backoff, so the change
-   * it was for is not lost.
-   */
-  async #process(key: ItemKey, job: Job): Promise<void> {
-    this.metrics.wakeups++;
-    this.host.onProgress();
-    const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
-    const seq = triggers ? this.#startRecording(job, triggers) : 0;
-    try {
-      if (job.kind === 'map') {
-        await this.#map(job.metadata, seq, triggers);
-      } else {
-        this.metrics.reconciles++;
-        const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-        await this.controller.reconcile(rt, job.pointer, this.#log);
-        this.metrics.processed++;
-      }
-      this.#succeeded(key);
-      if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
-    } catch (error) {
-      if (this.#abort.signal.aborted) {
-        if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
-        return;
-      }
-      this.#failed(key, job, error);
-      if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
-    }
-  }
-
-  #takeTriggers(key: ItemKey): Resource[] {
+  #takeTriggers(key: string): Resource[] {
     const triggers = this.#triggers.get(key) ?? [];
     this.#triggers.delete(key);
     return triggers;
@@ -487,7 +476,7 @@ export class QControllerAdapter implements Adapter {
   }
 
   /** How a failed job ended, as the record names it (after {@link #failed} handled it). */
-  #outcomeOf(key: ItemKey, error: unknown): ReconcileOutcome {
+  #outcomeOf(key: string, error: unknown): ReconcileOutcome {
     if (isSkip(error)) return { kind: 'skip' };
     if (isRequeue(error) && error.cause === undefined) {
       return { kind: 'requeue', after: error.interval };
@@ -508,7 +497,7 @@ export class QControllerAdapter implements Adapter {
    * runtime's `RequeueAfter` forgets the item in the rate limiter). One that wraps an error is a
    * failure retried after its own interval.
    */
-  #failed(key: ItemKey, job: Job, error: unknown): void {
+  #failed(key: string, job: Job, error: unknown): void {
     const pointer = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
     const what = job.kind === 'map' ? 'mapInput' : 'reconcile';
     if (isSkip(error)) {
@@ -564,20 +553,14 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  #backoffFor(key: ItemKey): ExponentialBackoff {
+  #backoffFor(key: string): ExponentialBackoff {
     let backoff = this.#backoffs.get(key);
     if (!backoff) this.#backoffs.set(key, (backoff = new ExponentialBackoff(this.#backoffOptions)));
     return backoff;
   }
 
   /** Returns true when the item is given up (attempt bound reached). */
-  #recordFailure(
-    key: ItemKey,
-    job: Job,
-    pointer: Pointer,
-    error: Error,
-    terminal = false,
-  ): boolean {
+  #recordFailure(key: string, job: Job, pointer: Pointer, error: Error, terminal = false): boolean {
     this.#lastError = error;
     const attempts = (this.#failing.get(key)?.attempts ?? 0) + 1;
     const gaveUp = terminal || attempts >= this.host.maxAttempts();
@@ -585,7 +568,7 @@ export class QControllerAdapter implements Adapter {
     return gaveUp;
   }
 
-  #succeeded(key: ItemKey): void {
+  #succeeded(key: string): void {
     if (this.#backoffs.size > 0) this.#backoffs.delete(key);
     if (this.#failing.size > 0) this.#failing.delete(key);
   }
@@ -622,11 +605,9 @@ function addsExactly(
   // The usual case, one finalizer added to a handful (a stored set: no duplicates): no set built.
   if (added.length === 1) {
     const f = added[0] as string;
-    return (
-      after.length === before.length + 1 &&
-      !before.includes(f) &&
-      after.every((x) => x === f || before.includes(x))
-    );
+    if (after.length !== before.length + 1 || before.includes(f)) return false;
+    for (const x of after) if (x !== f && !before.includes(x)) return false;
+    return true;
   }
   const expected = new Set(before);
   for (const f of added) expected.add(f);

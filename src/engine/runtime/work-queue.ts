@@ -7,8 +7,8 @@ const IN_FLIGHT = 1;
 const IN_FLIGHT_REQUEUED = 2;
 
 /** A key's one record, from its first add until it is done with nothing deferred. */
-interface Entry<K, T> {
-  readonly key: K;
+interface Entry<T> {
+  readonly key: string;
   item: T;
   state: typeof QUEUED | typeof IN_FLIGHT | typeof IN_FLIGHT_REQUEUED;
   /** Set while the entry waits for its release time. */
@@ -19,22 +19,21 @@ interface Entry<K, T> {
 }
 
 /**
- * A deduplicating work queue.
+ * A deduplicating work queue keyed by string.
  *
  * - A key is queued at most once; adding it again keeps the latest item and the earlier release.
  * - A key taken and not yet `done` is never handed out twice: adding it meanwhile defers the add
  *   until `done`, so it runs once more afterwards.
  * - Ready keys come out in the order they became ready, so a run is deterministic.
  *
- * Keys are compared as `Map` keys are: strings by value, objects by identity. A caller on a hot
- * path passes the same object for the same item (see `ItemKeys`), so that no key string is built
- * and hashed per add. Each key has one record for its whole stay, ready, delayed or in flight, so
- * an add, a take and a done cost at most two map operations between them.
+ * Each key has one record for its whole stay, ready, delayed or in flight, and the ready keys are
+ * a list of those records: an add, a take and a done cost two map operations between them (the
+ * queue of a busy controller holds every item, so a lookup is a cache miss worth saving).
  */
-export class WorkQueue<T, K = string> {
-  readonly #entries = new Map<K, Entry<K, T>>();
+export class WorkQueue<T> {
+  readonly #entries = new Map<string, Entry<T>>();
   /** Entries in the order they became ready; those before `#readyHead` were taken. */
-  readonly #ready: (Entry<K, T> | undefined)[] = [];
+  readonly #ready: (Entry<T> | undefined)[] = [];
   #readyHead = 0;
   /** Entries queued (ready or delayed), not counting those in flight. */
   #queued = 0;
@@ -63,14 +62,9 @@ export class WorkQueue<T, K = string> {
   }
 
   /** When a key waiting for its release time is released (clock ms); else `undefined`. */
-  releaseAt(key: K): number | undefined {
+  releaseAt(key: string): number | undefined {
     const entry = this.#entries.get(key);
     return entry?.state === QUEUED && entry.timer !== undefined ? entry.releaseAt : undefined;
-  }
-
-  /** Whether the key is queued or in flight. */
-  has(key: K): boolean {
-    return this.#entries.has(key);
   }
 
   /** Keys ready to be taken now. */
@@ -78,10 +72,10 @@ export class WorkQueue<T, K = string> {
     return this.#ready.length - this.#readyHead;
   }
 
-  add(key: K, item: T, delay = 0): void {
+  add(key: string, item: T, delay = 0): void {
     const existing = this.#entries.get(key);
     if (existing === undefined) {
-      const entry: Entry<K, T> = {
+      const entry: Entry<T> = {
         key,
         item,
         state: QUEUED,
@@ -107,10 +101,10 @@ export class WorkQueue<T, K = string> {
   }
 
   /** The next ready key and item, now in flight; `undefined` if none is ready. */
-  take(): { key: K; item: T } | undefined {
+  take(): { key: string; item: T } | undefined {
     const ready = this.#ready;
     if (this.#readyHead >= ready.length) return undefined;
-    const entry = ready[this.#readyHead] as Entry<K, T>;
+    const entry = ready[this.#readyHead] as Entry<T>;
     ready[this.#readyHead++] = undefined;
     if (this.#readyHead === ready.length) {
       ready.length = 0;
@@ -124,21 +118,17 @@ export class WorkQueue<T, K = string> {
     return { key: entry.key, item: entry.item };
   }
 
-  /**
-   * Marks a taken key finished; a deferred add of it is queued now. Returns whether the key is
-   * queued again.
-   */
-  done(key: K): boolean {
+  /** Marks a taken key finished; a deferred add of it is queued now. */
+  done(key: string): void {
     const entry = this.#entries.get(key);
-    if (entry === undefined || entry.state === QUEUED) return entry !== undefined;
+    if (entry === undefined || entry.state === QUEUED) return;
     if (entry.state === IN_FLIGHT) {
       this.#entries.delete(key);
-      return false;
+      return;
     }
     entry.state = QUEUED;
     this.#queued++;
     this.#schedule(entry, entry.deferredDelay);
-    return true;
   }
 
   /** Forgets every queued key and cancels their timers; keys in flight still end with `done`. */
@@ -153,7 +143,7 @@ export class WorkQueue<T, K = string> {
     this.#queued = 0;
   }
 
-  #schedule(entry: Entry<K, T>, delay: number): void {
+  #schedule(entry: Entry<T>, delay: number): void {
     if (delay <= 0) {
       entry.timer = undefined;
       entry.releaseAt = this.clock.now();
