@@ -13,7 +13,7 @@ import {
   type QRuntime,
   type State,
 } from '../../../src/index.js';
-import { createHarness, Int, Str, type Harness } from './test-controllers.js';
+import { createHarness, Int, Sentence, Str, type Harness } from './test-controllers.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -141,6 +141,38 @@ describe('queue controller workers', () => {
     });
     await h.runtime.converge();
     expect(calls).toEqual(['a@1', 'a done', 'a@3', 'a done']);
+  });
+
+  it('tell apart items of the same id of two primary kinds and a mapped one', async () => {
+    h = createHarness();
+    const seen: string[] = [];
+    await h.runtime.register({
+      name: 'TwoPrimaries',
+      settings: {
+        inputs: [
+          { namespace: Int.namespace, type: Int.type, kind: 'primary' },
+          { namespace: Sentence.namespace, type: Sentence.type, kind: 'primary' },
+          { namespace: Str.namespace, type: Str.type, kind: 'mapped' },
+        ],
+        outputs: [],
+      },
+      reconcile: async (rt, p) => {
+        seen.push(`${p.type.split('.')[0]}/${p.id}`);
+        await rt.find(p);
+      },
+      // A string maps to the int of its id.
+      mapInput: async (_rt, md) => [Int.pointer(md.id)],
+    });
+    await h.runtime.converge();
+    await h.state.create(Int.create('x'));
+    await h.state.create(Sentence.create('x'));
+    await h.state.create(Int.create('y'));
+    await h.state.create(Str.create('y'));
+    await h.runtime.converge();
+    // Each its own key: the int y runs for its own change, then again for its string's mapping
+    // (a mapping sharing the int's key would have replaced that reconcile in the queue).
+    expect(seen).toEqual(['Ints/x', 'Sentences/x', 'Ints/y', 'Ints/y']);
+    expect(h.runtime.metrics('TwoPrimaries')?.mappedOut).toBe(1);
   });
 
   it('keep the attempts of an item that fails while it waits for its retry', async () => {
