@@ -17,6 +17,7 @@ import {
   isRequeue,
   type RequeueError,
 } from '../engine/errors.js';
+import { isThenable } from '../engine/is-thenable.js';
 import { createContext, type GenericContext } from './context.js';
 import { isConflictOn } from './errors.js';
 import { checkMappedOutput, type TransformSettings } from './transform.js';
@@ -168,20 +169,25 @@ export function createQTransformController<I, O>(
     }
 
     let requeue: RequeueError | undefined;
+    // A plain requeue still writes the output; one with a cause is a failure.
+    const keepRequeue = (error: unknown): void => {
+      if (isRequeue(error) && error.cause === undefined) requeue = error;
+      else throw error;
+    };
     try {
-      await rt.modify(mapped, async (draft) => {
+      // Not an async function: a synchronous transform (the usual kind) then makes a synchronous
+      // updater, which the state applies without a turn of the microtask queue.
+      await rt.modifyWithResult(mapped, (draft): void | Promise<void> => {
         // modify may call this again after a version conflict: only the last call counts.
         requeue = undefined;
+        let pending: void | Promise<void>;
         try {
-          await settings.transform(ctx, item, draft);
+          pending = settings.transform(ctx, item, draft);
         } catch (error) {
-          // A plain requeue still writes the output; one with a cause is a failure.
-          if (isRequeue(error) && error.cause === undefined) {
-            requeue = error;
-            return;
-          }
-          throw error;
+          keepRequeue(error);
+          return;
         }
+        if (isThenable(pending)) return Promise.resolve(pending).then(undefined, keepRequeue);
       });
     } catch (error) {
       if (isConflictOn(error, mapped.metadata)) return;

@@ -26,6 +26,12 @@ export type FacadeHost = Pick<
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 
+/** The options of a modify called without any. */
+const NO_OPTIONS: ControllerModifyOptions = Object.freeze({});
+
+/** The answer of `find` for a resource that does not exist, settled once for every caller. */
+const NOTHING: Promise<undefined> = Promise.resolve(undefined);
+
 /**
  * The guarded view of the state a controller gets: reads only of its inputs and outputs, writes
  * only of its outputs (owned by it), finalizer changes only on strong inputs. A violation fails
@@ -50,6 +56,8 @@ export class ControllerFacade implements ControllerContext {
    * the call starts (see {@link scopedTo}), so concurrent reconciles each get their own.
    */
   recordSeq = 0;
+  /** The state's options of a modify without options. */
+  readonly #ownOptions: UpdateOptions;
 
   constructor(
     readonly name: string,
@@ -70,6 +78,7 @@ export class ControllerFacade implements ControllerContext {
     ) => void,
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
+    this.#ownOptions = Object.freeze({ owner: name });
     const limit = host.changeRateLimit;
     this.#limiter =
       limit === undefined
@@ -81,30 +90,38 @@ export class ControllerFacade implements ControllerContext {
     return this.host.clock;
   }
 
-  async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+  // `get` and `find` are the reads of every reconcile: not async functions, so that the state's
+  // own promise is handed on instead of wrapped in another (which costs two more turns of the
+  // microtask queue per read). A refused read still rejects, it never throws.
+  get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
     const seq = this.recordSeq;
-    this.#checkRead(pointer, false);
+    const denied = this.#readRefusal(pointer);
+    if (denied) return Promise.reject(denied);
     this.metrics.reads++;
     const recorder = this.host.recorder;
     if (recorder === undefined) return this.host.state.get<S>(pointer);
-    const resource = await this.host.state.get<S>(pointer);
-    recorder.read(seq, [resource]);
-    return resource;
+    return this.host.state.get<S>(pointer).then((resource) => {
+      recorder.read(seq, [resource]);
+      return resource;
+    });
   }
 
-  async find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
+  find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {
+    const version = this.#peekVersion(pointer);
     // A missing resource is the common case here: answer it without building an error.
-    if (this.#peekVersion(pointer) === 0) {
-      this.#checkRead(pointer, false);
+    if (version === 0) {
+      const denied = this.#readRefusal(pointer);
+      if (denied) return Promise.reject(denied);
       this.metrics.reads++;
-      return undefined;
+      return NOTHING;
     }
-    try {
-      return await this.get<S>(pointer);
-    } catch (error) {
+    // The state has just said it holds the resource (`peekVersion` answers synchronously, as
+    // does the state's read): the get finds it.
+    if (version !== undefined) return this.get<S>(pointer);
+    return this.get<S>(pointer).catch((error: unknown) => {
       if (isNotFound(error)) return undefined;
       throw error;
-    }
+    });
   }
 
   async list<S = unknown>(kind: Kind, options?: ListOptions): Promise<Resource<S>[]> {
@@ -156,7 +173,7 @@ export class ControllerFacade implements ControllerContext {
   async modify<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: ControllerModifyOptions = {},
+    options: ControllerModifyOptions = NO_OPTIONS,
   ): Promise<void> {
     await this.modifyWithResult(empty, fn, options);
   }
@@ -164,7 +181,7 @@ export class ControllerFacade implements ControllerContext {
   async modifyWithResult<S>(
     empty: Draft<S>,
     fn: Updater<S>,
-    options: ControllerModifyOptions = {},
+    options: ControllerModifyOptions = NO_OPTIONS,
   ): Promise<Resource<S>> {
     const seq = this.recordSeq;
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
@@ -188,11 +205,7 @@ export class ControllerFacade implements ControllerContext {
     if (existed) this.metrics.reads++;
     let stored: Resource<S>;
     try {
-      const { noOwner: _, ...update } = options;
-      stored = await this.host.state.modifyWithResult(empty, tracked, {
-        ...update,
-        owner: this.#owner(options),
-      });
+      stored = await this.host.state.modifyWithResult(empty, tracked, this.#updateOptions(options));
     } catch (error) {
       if (progress.applied) this.metrics.writes++;
       throw error;
@@ -248,13 +261,14 @@ export class ControllerFacade implements ControllerContext {
     // Announced before the write: its event may be delivered before this call resumes.
     const announce = before !== undefined && before > 0 ? this.onOwnFinalizerWrite : undefined;
     announce?.(pointer, { version: (before ?? 0) + 1, finalizers });
+    let after: number | undefined;
     try {
       await this.host.state.addFinalizer(pointer, ...finalizers);
     } finally {
-      if (announce && this.#peekVersion(pointer) !== (before ?? 0) + 1)
-        announce(pointer, undefined);
+      after = this.#peekVersion(pointer);
+      if (announce && after !== (before ?? 0) + 1) announce(pointer, undefined);
     }
-    this.#finalizersChanged(seq, pointer, before);
+    this.#finalizersChanged(seq, pointer, before, after);
   }
 
   /**
@@ -311,6 +325,14 @@ export class ControllerFacade implements ControllerContext {
     return false;
   }
 
+  /** The state's options of a modify: the caller's, with the owner it stamps. */
+  #updateOptions(options: ControllerModifyOptions): UpdateOptions {
+    // No options (the usual call): no object to copy them from.
+    if (options === NO_OPTIONS) return this.#ownOptions;
+    const { noOwner: _, ...update } = options;
+    return { ...update, owner: this.#owner(options) };
+  }
+
   /** The owner a create or modify stamps: the controller, or nobody when asked. */
   #owner(options: { readonly noOwner?: boolean }): string {
     return options.noOwner === true ? '' : this.name;
@@ -318,6 +340,11 @@ export class ControllerFacade implements ControllerContext {
 
   #checkRead(pointer: Pointer, listing: boolean): void {
     if (!this.canRead(pointer, listing)) throw readDenied(this.name, pointer, listing);
+  }
+
+  /** The error refusing a read of one resource, if it is refused. */
+  #readRefusal(pointer: Pointer): Error | undefined {
+    return this.canRead(pointer, false) ? undefined : readDenied(this.name, pointer, false);
   }
 
   #checkWrite(pointer: Pointer, op: string): void {
@@ -347,10 +374,18 @@ export class ControllerFacade implements ControllerContext {
     return this.host.state.peekVersion?.(pointer);
   }
 
-  /** A finalizer change of a resource that exists reads it again, and writes if it changed. */
-  #finalizersChanged(seq: number, pointer: Pointer, before: number | undefined): void {
+  /**
+   * A finalizer change of a resource that exists reads it again, and writes if it changed.
+   * `after` is the version now, when the caller has just peeked it.
+   */
+  #finalizersChanged(
+    seq: number,
+    pointer: Pointer,
+    before: number | undefined,
+    after = this.#peekVersion(pointer),
+  ): void {
     this.metrics.reads++;
-    if (before !== undefined && this.#peekVersion(pointer) === before) return;
+    if (before !== undefined && after === before) return;
     this.metrics.writes++;
     this.#changed(seq, pointer, 'finalizers');
   }

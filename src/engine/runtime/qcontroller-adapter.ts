@@ -4,6 +4,7 @@ import {
   kindKey,
   pointerKey,
   toPointer,
+  type Kind,
   type Pointer,
 } from '../resource/pointer.js';
 import { isDestroyReady, type Resource } from '../resource/resource.js';
@@ -45,6 +46,12 @@ interface FailingItem {
   readonly terminal: boolean;
 }
 
+/** What the facade announces before an own `addFinalizer` writes (see `skipOwnFinalizerRequeue`). */
+interface OwnFinalizerWrite {
+  readonly version: number;
+  readonly finalizers: readonly string[];
+}
+
 const INITIAL_LIST: MapEventContext = { isInInitialList: true };
 const LIVE: MapEventContext = { isInInitialList: false };
 
@@ -55,6 +62,7 @@ const LIVE: MapEventContext = { isInInitialList: false };
 export class QControllerAdapter implements Adapter {
   readonly metrics = createMetrics();
   readonly #facade: ControllerFacade;
+  /** Keyed by {@link #reconcileKey} and {@link #mapKey}. */
   readonly #queue: WorkQueue<Job>;
   readonly #backoffs = new Map<string, ExponentialBackoff>();
   readonly #failing = new Map<string, FailingItem>();
@@ -63,12 +71,12 @@ export class QControllerAdapter implements Adapter {
   readonly #log: Logger;
   readonly #backoffOptions: BackoffOptions;
   readonly #hookRestarts: RestartPolicy;
+  /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
-  /** The writes of this controller's own `addFinalizer` on primary inputs, by pointer. */
-  readonly #ownFinalizerWrites = new Map<
-    string,
-    { readonly version: number; readonly finalizers: readonly string[] }
-  >();
+  /** The writes of this controller's own `addFinalizer` on primary inputs, by queue key. */
+  readonly #ownFinalizerWrites = new Map<string, OwnFinalizerWrite>();
+  /** The first primary input kind, whose items are queued under their bare id. */
+  readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
@@ -88,9 +96,9 @@ export class QControllerAdapter implements Adapter {
     this.#log = host.logger.child({ controller: controller.name });
     // Registration refused anything but a positive whole number.
     this.#concurrency = controller.settings.concurrency ?? 1;
-    this.#primaryKinds = new Set(
-      controller.settings.inputs.filter((i) => i.kind === 'primary').map(kindKey),
-    );
+    const primaries = controller.settings.inputs.filter((i) => i.kind === 'primary');
+    this.#primaryKinds = new Set(primaries.map(kindKey));
+    this.#mainKind = primaries[0];
     this.#facade = new ControllerFacade(
       controller.name,
       controller.settings.outputs,
@@ -99,10 +107,7 @@ export class QControllerAdapter implements Adapter {
       host,
       this.#abort.signal,
       controller.settings.skipOwnFinalizerRequeue === true
-        ? (pointer, write) => {
-            if (write) this.#ownFinalizerWrites.set(pointerKey(pointer), write);
-            else this.#ownFinalizerWrites.delete(pointerKey(pointer));
-          }
+        ? (pointer, write) => this.#noteOwnFinalizerWrite(pointer, write)
         : undefined,
     );
     this.#queue = new WorkQueue<Job>(host.clock, () => this.#schedulePump());
@@ -151,7 +156,8 @@ export class QControllerAdapter implements Adapter {
       })),
       waitingItems: this.#queue
         .delayedItems()
-        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : [])),
+        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : []))
+        .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
     };
   }
 
@@ -259,10 +265,15 @@ export class QControllerAdapter implements Adapter {
    * COSI reconciles twice here; the converged result is the same.
    */
   #isOwnFinalizerWrite(event: ResourceEvent): boolean {
-    const key = pointerKey(event.resource.metadata);
+    const key = this.#reconcileKey(event.resource.metadata);
     const write = this.#ownFinalizerWrites.get(key);
     if (write === undefined || event.resource.metadata.version < write.version) return false;
     this.#ownFinalizerWrites.delete(key);
+    return this.#isEcho(event, write);
+  }
+
+  /** Whether the event is exactly the announced write: version v, our finalizers added alone. */
+  #isEcho(event: ResourceEvent, write: OwnFinalizerWrite): boolean {
     if (event.type !== 'updated' || event.resource.metadata.version !== write.version) return false;
     const now = event.resource.metadata;
     const was = event.old.metadata;
@@ -278,20 +289,52 @@ export class QControllerAdapter implements Adapter {
     );
   }
 
+  /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
+  #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
+    const key = this.#reconcileKey(pointer);
+    if (write === undefined) this.#ownFinalizerWrites.delete(key);
+    // Only a primary input's event is ever checked against the note.
+    else if (this.#isPrimary(pointer)) this.#ownFinalizerWrites.set(key, write);
+  }
+
+  /**
+   * The queue key of a reconcile. An item of the first primary kind (for most controllers the
+   * only one) is queued under its id, a string the resource already holds, whose hash is
+   * computed once: so an event builds no key string. Any other kind's key names the whole
+   * pointer; an id holds no NUL, so the two never meet.
+   */
+  #reconcileKey(pointer: Pointer): string {
+    const main = this.#mainKind;
+    return main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace
+      ? pointer.id
+      : `r\0${pointerKey(pointer)}`;
+  }
+
+  /** The queue key of a mapping of a changed input. */
+  #mapKey(pointer: Pointer): string {
+    return `m\0${pointerKey(pointer)}`;
+  }
+
+  #isPrimary(pointer: Pointer): boolean {
+    const main = this.#mainKind;
+    if (main !== undefined && pointer.type === main.type && pointer.namespace === main.namespace)
+      return true;
+    return this.#primaryKinds.has(kindKey(pointer));
+  }
+
   /** Queues a reconcile of a primary item. */
   #enqueue(pointer: Pointer, delay = 0, triggers?: readonly Resource[]): void {
     if (this.#abort.signal.aborted) return;
-    const p = toPointer(pointer);
-    const key = `r\0${pointerKey(p)}`;
+    const key = this.#reconcileKey(pointer);
     if (triggers && this.host.recorder) this.#addTriggers(key, triggers);
-    this.#queue.add(key, { kind: 'reconcile', pointer: p }, delay);
+    this.#queue.add(key, { kind: 'reconcile', pointer: toPointer(pointer) }, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
 
   /** Queues a mapping of a changed secondary input. */
   #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
-    const key = `m\0${pointerKey(metadata)}`;
+    const key = this.#mapKey(metadata);
     if (this.host.recorder) this.#addTriggers(key, [trigger]);
     this.#requeue(key, { kind: 'map', metadata });
   }
@@ -342,64 +385,74 @@ export class QControllerAdapter implements Adapter {
    * controller) is then complete and deduplicated, so each key is reconciled once for it. A queue
    * that is already draining goes on at once.
    */
-  #schedulePump(continuing = false): void {
-    if (this.#pumpScheduled) return;
+  #schedulePump(): void {
+    // Every worker is busy: they take what was queued when they are done.
+    if (this.#pumpScheduled || this.#inFlight >= this.#concurrency) return;
     this.#pumpScheduled = true;
-    const pump = (): void => {
-      this.#pumpScheduled = false;
-      this.#pump();
-    };
-    if (continuing || this.#inFlight > 0) queueMicrotask(pump);
-    else this.host.scheduler.schedule(pump);
+    if (this.#inFlight > 0) queueMicrotask(this.#pump);
+    else this.host.scheduler.schedule(this.#pump);
   }
 
-  #pump(): void {
-    while (
-      this.#inFlight < this.#concurrency &&
-      !this.host.scheduler.paused &&
-      !this.#abort.signal.aborted
-    ) {
-      const next = this.#queue.take();
-      if (!next) break;
+  /** Starts workers while keys are ready, up to `concurrency`. */
+  readonly #pump = (): void => {
+    this.#pumpScheduled = false;
+    while (this.#inFlight < this.#concurrency && this.#queue.readyCount > 0 && this.#canTake()) {
       this.#inFlight++;
-      this.metrics.queueLength = this.#queue.size;
-      void this.#process(next.key, next.item).finally(() => {
-        this.#inFlight--;
-        this.#queue.done(next.key);
-        this.metrics.queueLength = this.#queue.size;
-        this.#schedulePump(true);
-      });
+      void this.#work();
     }
+  };
+
+  #canTake(): boolean {
+    return !this.host.scheduler.paused && !this.#abort.signal.aborted;
   }
 
   /**
-   * Runs one job. A reconcile and a mapping fail and retry alike, as in COSI, where both are
-   * items of the one queue: a mapping that throws is retried with its own backoff, so the change
-   * it was for is not lost.
+   * One worker: takes the ready keys one after another, each as soon as the last is done, and
+   * ends when none is ready (or the run is paused or stopped). A key queued while it works is
+   * taken in turn; one queued again while it runs comes back after its `done`. Going straight
+   * on, with one await of the controller's own promise per job, rather than a promise chain and
+   * a pump per item, keeps the cost per item to the reconcile itself.
+   *
+   * A reconcile and a mapping fail and retry alike, as in COSI, where both are items of the one
+   * queue: a mapping that throws is retried with its own backoff, so the change it was for is not
+   * lost.
    */
-  async #process(key: string, job: Job): Promise<void> {
-    this.metrics.wakeups++;
-    this.host.onProgress();
-    const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
-    const seq = triggers ? this.#startRecording(job, triggers) : 0;
+  async #work(): Promise<void> {
     try {
-      if (job.kind === 'map') {
-        await this.#map(job.metadata, seq, triggers);
-      } else {
-        this.metrics.reconciles++;
-        const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-        await this.controller.reconcile(rt, job.pointer, this.#log);
-        this.metrics.processed++;
+      while (this.#canTake()) {
+        const next = this.#queue.take();
+        if (next === undefined) return;
+        const { key, item: job } = next;
+        this.metrics.queueLength = this.#queue.size;
+        this.metrics.wakeups++;
+        this.host.onProgress();
+        const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
+        const seq = triggers ? this.#startRecording(job, triggers) : 0;
+        try {
+          if (job.kind === 'map') {
+            await this.#map(job.metadata, seq, triggers);
+          } else {
+            this.metrics.reconciles++;
+            const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
+            await this.controller.reconcile(rt, job.pointer, this.#log);
+            this.metrics.processed++;
+          }
+          this.#succeeded(key);
+          if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
+        } catch (error) {
+          if (this.#abort.signal.aborted) {
+            if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
+          } else {
+            this.#failed(key, job, error);
+            if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
+          }
+        } finally {
+          this.#queue.done(key);
+          this.metrics.queueLength = this.#queue.size;
+        }
       }
-      this.#succeeded(key);
-      if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
-    } catch (error) {
-      if (this.#abort.signal.aborted) {
-        if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
-        return;
-      }
-      this.#failed(key, job, error);
-      if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
+    } finally {
+      this.#inFlight--;
     }
   }
 
@@ -516,8 +569,8 @@ export class QControllerAdapter implements Adapter {
   }
 
   #succeeded(key: string): void {
-    this.#backoffs.delete(key);
-    this.#failing.delete(key);
+    if (this.#backoffs.size > 0) this.#backoffs.delete(key);
+    if (this.#failing.size > 0) this.#failing.delete(key);
   }
 
   #startHook(): void {
@@ -549,6 +602,13 @@ function addsExactly(
   after: readonly string[],
   added: readonly string[],
 ): boolean {
+  // The usual case, one finalizer added to a handful (a stored set: no duplicates): no set built.
+  if (added.length === 1) {
+    const f = added[0] as string;
+    if (after.length !== before.length + 1 || before.includes(f)) return false;
+    for (const x of after) if (x !== f && !before.includes(x)) return false;
+    return true;
+  }
   const expected = new Set(before);
   for (const f of added) expected.add(f);
   if (after.length !== expected.size || expected.size === before.length) return false;

@@ -1,16 +1,21 @@
-import { compareStrings } from '../compare-strings.js';
 import type { Clock, Timer } from './clock.js';
 
+/** Where a key is: waiting (ready or delayed), or taken and not yet `done`. */
+const QUEUED = 0;
+const IN_FLIGHT = 1;
+/** Taken, and added again meanwhile: queued again once `done`. */
+const IN_FLIGHT_REQUEUED = 2;
+
+/** A key's one record, from its first add until it is done with nothing deferred. */
 interface Entry<T> {
+  readonly key: string;
   item: T;
+  state: typeof QUEUED | typeof IN_FLIGHT | typeof IN_FLIGHT_REQUEUED;
   /** Set while the entry waits for its release time. */
   timer: Timer | undefined;
   releaseAt: number;
-}
-
-interface Deferred<T> {
-  item: T;
-  delay: number;
+  /** For {@link IN_FLIGHT_REQUEUED}: the shortest delay asked for meanwhile. */
+  deferredDelay: number;
 }
 
 /**
@@ -20,13 +25,18 @@ interface Deferred<T> {
  * - A key taken and not yet `done` is never handed out twice: adding it meanwhile defers the add
  *   until `done`, so it runs once more afterwards.
  * - Ready keys come out in the order they became ready, so a run is deterministic.
+ *
+ * Each key has one record for its whole stay, ready, delayed or in flight, and the ready keys are
+ * a list of those records: an add, a take and a done cost two map operations between them (the
+ * queue of a busy controller holds every item, so a lookup is a cache miss worth saving).
  */
 export class WorkQueue<T> {
   readonly #entries = new Map<string, Entry<T>>();
-  readonly #ready: string[] = [];
+  /** Entries in the order they became ready; those before `#readyHead` were taken. */
+  readonly #ready: (Entry<T> | undefined)[] = [];
   #readyHead = 0;
-  #readyCount = 0;
-  readonly #inFlight = new Map<string, Deferred<T> | undefined>();
+  /** Entries queued (ready or delayed), not counting those in flight. */
+  #queued = 0;
 
   /**
    * @param clock times delayed adds.
@@ -39,98 +49,111 @@ export class WorkQueue<T> {
 
   /** Keys queued (ready or delayed). */
   get size(): number {
-    return this.#entries.size;
+    return this.#queued;
   }
 
-  /** The items waiting for their release time (requeued with a delay), in key order. */
+  /** The items waiting for their release time (requeued with a delay), in the order added. */
   delayedItems(): T[] {
-    return [...this.#entries]
-      .filter(([, entry]) => entry.timer !== undefined)
-      .sort(([a], [b]) => compareStrings(a, b))
-      .map(([, entry]) => entry.item);
+    const items: T[] = [];
+    for (const entry of this.#entries.values()) {
+      if (entry.state === QUEUED && entry.timer !== undefined) items.push(entry.item);
+    }
+    return items;
   }
 
   /** When a key waiting for its release time is released (clock ms); else `undefined`. */
   releaseAt(key: string): number | undefined {
     const entry = this.#entries.get(key);
-    return entry?.timer !== undefined ? entry.releaseAt : undefined;
+    return entry?.state === QUEUED && entry.timer !== undefined ? entry.releaseAt : undefined;
   }
 
   /** Keys ready to be taken now. */
   get readyCount(): number {
-    return this.#readyCount;
+    return this.#ready.length - this.#readyHead;
   }
 
   add(key: string, item: T, delay = 0): void {
-    if (this.#inFlight.has(key)) {
-      const deferred = this.#inFlight.get(key);
-      this.#inFlight.set(key, {
-        item,
-        delay: deferred ? Math.min(deferred.delay, delay) : delay,
-      });
-      return;
-    }
-    const releaseAt = this.clock.now() + delay;
     const existing = this.#entries.get(key);
-    if (existing) {
-      existing.item = item;
-      if (existing.timer && releaseAt < existing.releaseAt) {
-        existing.timer.cancel();
-        this.#schedule(key, existing, delay, releaseAt);
-      }
+    if (existing === undefined) {
+      const entry: Entry<T> = {
+        key,
+        item,
+        state: QUEUED,
+        timer: undefined,
+        releaseAt: 0,
+        deferredDelay: 0,
+      };
+      this.#entries.set(key, entry);
+      this.#queued++;
+      this.#schedule(entry, delay);
       return;
     }
-    const entry: Entry<T> = { item, timer: undefined, releaseAt };
-    this.#entries.set(key, entry);
-    this.#schedule(key, entry, delay, releaseAt);
+    existing.item = item;
+    if (existing.state === IN_FLIGHT) {
+      existing.state = IN_FLIGHT_REQUEUED;
+      existing.deferredDelay = delay;
+    } else if (existing.state === IN_FLIGHT_REQUEUED) {
+      existing.deferredDelay = Math.min(existing.deferredDelay, delay);
+    } else if (existing.timer !== undefined && this.clock.now() + delay < existing.releaseAt) {
+      existing.timer.cancel();
+      this.#schedule(existing, delay);
+    }
   }
 
   /** The next ready key and item, now in flight; `undefined` if none is ready. */
   take(): { key: string; item: T } | undefined {
-    while (this.#readyHead < this.#ready.length) {
-      const key = this.#ready[this.#readyHead++] as string;
-      if (this.#readyHead > 1024 && this.#readyHead * 2 > this.#ready.length) {
-        this.#ready.splice(0, this.#readyHead);
-        this.#readyHead = 0;
-      }
-      const entry = this.#entries.get(key);
-      if (!entry || entry.timer) continue;
-      this.#entries.delete(key);
-      this.#readyCount--;
-      this.#inFlight.set(key, undefined);
-      return { key, item: entry.item };
+    const ready = this.#ready;
+    if (this.#readyHead >= ready.length) return undefined;
+    const entry = ready[this.#readyHead] as Entry<T>;
+    ready[this.#readyHead++] = undefined;
+    if (this.#readyHead === ready.length) {
+      ready.length = 0;
+      this.#readyHead = 0;
+    } else if (this.#readyHead > 1024 && this.#readyHead * 2 > ready.length) {
+      ready.splice(0, this.#readyHead);
+      this.#readyHead = 0;
     }
-    return undefined;
+    entry.state = IN_FLIGHT;
+    this.#queued--;
+    return { key: entry.key, item: entry.item };
   }
 
   /** Marks a taken key finished; a deferred add of it is queued now. */
   done(key: string): void {
-    const deferred = this.#inFlight.get(key);
-    this.#inFlight.delete(key);
-    if (deferred) this.add(key, deferred.item, deferred.delay);
-  }
-
-  /** Forgets every queued key and cancels their timers. */
-  clear(): void {
-    for (const entry of this.#entries.values()) entry.timer?.cancel();
-    this.#entries.clear();
-    this.#ready.length = 0;
-    this.#readyHead = 0;
-    this.#readyCount = 0;
-  }
-
-  #schedule(key: string, entry: Entry<T>, delay: number, releaseAt: number): void {
-    entry.releaseAt = releaseAt;
-    if (delay <= 0) {
-      entry.timer = undefined;
-      this.#ready.push(key);
-      this.#readyCount++;
+    const entry = this.#entries.get(key);
+    if (entry === undefined || entry.state === QUEUED) return;
+    if (entry.state === IN_FLIGHT) {
+      this.#entries.delete(key);
       return;
     }
+    entry.state = QUEUED;
+    this.#queued++;
+    this.#schedule(entry, entry.deferredDelay);
+  }
+
+  /** Forgets every queued key and cancels their timers; keys in flight still end with `done`. */
+  clear(): void {
+    for (const [key, entry] of this.#entries) {
+      if (entry.state !== QUEUED) continue;
+      entry.timer?.cancel();
+      this.#entries.delete(key);
+    }
+    this.#ready.length = 0;
+    this.#readyHead = 0;
+    this.#queued = 0;
+  }
+
+  #schedule(entry: Entry<T>, delay: number): void {
+    if (delay <= 0) {
+      entry.timer = undefined;
+      entry.releaseAt = this.clock.now();
+      this.#ready.push(entry);
+      return;
+    }
+    entry.releaseAt = this.clock.now() + delay;
     entry.timer = this.clock.setTimer(delay, () => {
       entry.timer = undefined;
-      this.#ready.push(key);
-      this.#readyCount++;
+      this.#ready.push(entry);
       this.onReady();
     });
   }
