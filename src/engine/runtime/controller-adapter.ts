@@ -219,7 +219,7 @@ export class ControllerAdapter implements Adapter {
         this.#facade.recordSeq = this.#recording;
         this.#triggers = [];
       }
-      if (first) this.#changes.clear();
+      if (first) this.#changes.start();
       const changes = first ? undefined : this.#changes.take();
       first = false;
       yield changes ? { reason: this.#pendingReason, changes } : { reason: this.#pendingReason };

@@ -1,4 +1,4 @@
-import { kindKey, type Kind, type Pointer } from '../resource/pointer.js';
+import type { Kind, Pointer } from '../resource/pointer.js';
 
 /**
  * The input resources that changed since a whole-world controller's previous pass began: every
@@ -18,33 +18,62 @@ export interface InputChanges {
   ids(kind: Kind): readonly string[];
 }
 
-/** Collects the pointers of delivered events until a pass takes them. */
+/**
+ * Past this many distinct changes a pass is told nothing (a full pass): visiting that many costs
+ * about what looking at everything does, and the collector's memory stays bounded.
+ */
+export const MAX_COLLECTED_CHANGES = 65_536;
+
+/**
+ * Collects the pointers of delivered events until a pass takes them. Off until {@link start}:
+ * the events before the first pass of a run (all of a large initial load, say) are not kept, as
+ * that pass looks at everything anyway.
+ */
 export class InputChangeCollector {
-  #byKind = new Map<string, Set<string>>();
+  /** By type, then namespace: no key string built per event. */
+  #byKind = new Map<string, Map<string, Set<string>>>();
   #size = 0;
+  #collecting = false;
+  #overflowed = false;
 
   add(pointer: Pointer): void {
-    const key = kindKey(pointer);
-    let ids = this.#byKind.get(key);
-    if (!ids) this.#byKind.set(key, (ids = new Set()));
+    if (!this.#collecting) return;
+    let byNamespace = this.#byKind.get(pointer.type);
+    if (!byNamespace) this.#byKind.set(pointer.type, (byNamespace = new Map()));
+    let ids = byNamespace.get(pointer.namespace);
+    if (!ids) byNamespace.set(pointer.namespace, (ids = new Set()));
     if (ids.has(pointer.id)) return;
+    if (this.#size >= MAX_COLLECTED_CHANGES) {
+      this.#overflowed = true;
+      this.#collecting = false;
+      this.#byKind = new Map();
+      return;
+    }
     ids.add(pointer.id);
     this.#size++;
   }
 
-  clear(): void {
+  /** Starts collecting afresh: at the first pass of a run. */
+  start(): void {
     this.#byKind = new Map();
     this.#size = 0;
+    this.#collecting = true;
+    this.#overflowed = false;
   }
 
-  /** What was collected, as a frozen set; the collector starts empty again. */
-  take(): InputChanges {
+  /**
+   * What was collected, frozen, and the collector starts empty again; `undefined` when more
+   * changed than it keeps ({@link MAX_COLLECTED_CHANGES}): that pass should look at everything.
+   */
+  take(): InputChanges | undefined {
     const byKind = this.#byKind;
     const size = this.#size;
-    this.clear();
+    const overflowed = this.#overflowed;
+    this.start();
+    if (overflowed) return undefined;
     return {
       size,
-      ids: (kind) => [...(byKind.get(kindKey(kind)) ?? [])],
+      ids: (kind) => [...(byKind.get(kind.type)?.get(kind.namespace) ?? [])],
     };
   }
 }

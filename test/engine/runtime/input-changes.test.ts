@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReconcileEvent } from '../../../src/index.js';
 import { createHarness, Int, Str, type Harness } from './test-controllers.js';
+import {
+  InputChangeCollector,
+  MAX_COLLECTED_CHANGES,
+} from '../../../src/engine/runtime/input-changes.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -88,5 +92,30 @@ describe('the input changes a whole-world controller is told', () => {
     expect(events.map((e) => e.reason)).toEqual(['start', 'input', 'restart']);
     expect(ints(events[1])).toEqual(['a']);
     expect(events[2]?.changes).toBeUndefined();
+  });
+});
+
+describe('InputChangeCollector', () => {
+  const pointer = (id: string) => ({ namespace: Int.namespace, type: Int.type, id });
+
+  it('keeps nothing before the first pass starts it (that pass looks at everything)', () => {
+    const collector = new InputChangeCollector();
+    for (let i = 0; i < 1_000; i++) collector.add(pointer(`r${i}`));
+    expect(collector.take()?.size).toBe(0);
+    collector.start();
+    collector.add(pointer('after'));
+    collector.add(pointer('after'));
+    const changes = collector.take();
+    expect(changes?.size).toBe(1);
+    expect(changes?.ids(Int)).toEqual(['after']);
+  });
+
+  it('tells a pass nothing (a full pass) once more changed than it keeps, then collects again', () => {
+    const collector = new InputChangeCollector();
+    collector.start();
+    for (let i = 0; i <= MAX_COLLECTED_CHANGES; i++) collector.add(pointer(`r${i}`));
+    expect(collector.take()).toBeUndefined();
+    collector.add(pointer('next'));
+    expect(collector.take()?.ids(Int)).toEqual(['next']);
   });
 });
