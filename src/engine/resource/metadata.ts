@@ -115,6 +115,31 @@ function copyEntries(record: Readonly<Record<string, string>>): Record<string, s
   return copy;
 }
 
+/**
+ * Metadata for the next version of a stored resource that only changes its finalizers: the
+ * stored (frozen) labels, annotations and owner references are shared, not copied. Same fields
+ * in the same order as every other metadata literal, so it shares their hidden class.
+ */
+export function withFinalizers(
+  md: ResourceMetadata,
+  finalizers: readonly string[],
+): MutableMetadata {
+  return {
+    namespace: md.namespace,
+    type: md.type,
+    id: md.id,
+    version: md.version,
+    owner: md.owner,
+    phase: md.phase,
+    finalizers: finalizers as string[],
+    labels: md.labels,
+    annotations: md.annotations,
+    created: md.created,
+    updated: md.updated,
+    ownerReferences: md.ownerReferences as OwnerReference[],
+  };
+}
+
 // Shared by every stored resource without finalizers, labels, annotations or owner references:
 // most resources have none, and a fresh frozen empty per resource was a good part of both the
 // time and the heap of storing one.

@@ -39,7 +39,8 @@ export class InputChangeCollector {
   add(pointer: Pointer): void {
     if (!this.#collecting) return;
     let byNamespace = this.#byKind.get(pointer.type);
-    if (!byNamespace) this.#byKind.set(pointer.type, (byNamespace = new Map()));
+    if (!byNamespace)
+      this.#byKind.set(pointer.type, (byNamespace = new Map<string, Set<string>>()));
     let ids = byNamespace.get(pointer.namespace);
     if (!ids) byNamespace.set(pointer.namespace, (ids = new Set()));
     if (ids.has(pointer.id)) return;

@@ -1,6 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
-import { cloneMetadata, metadataEqual, type MutableMetadata } from '../resource/metadata.js';
+import { metadataEqual, withFinalizers } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import { isThenable } from '../is-thenable.js';
 import {
@@ -179,14 +179,18 @@ export class InMemoryState implements State {
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
-    await this.#changeFinalizers(pointer, (set) => {
-      for (const f of finalizers) set.add(f);
+    await this.#changeFinalizers(pointer, (current) => {
+      const added = finalizers.filter(
+        (f, i) => !current.includes(f) && finalizers.indexOf(f) === i,
+      );
+      return added.length === 0 ? undefined : [...current, ...added];
     });
   }
 
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
-    await this.#changeFinalizers(pointer, (set) => {
-      for (const f of finalizers) set.delete(f);
+    await this.#changeFinalizers(pointer, (current) => {
+      const kept = current.filter((f) => !finalizers.includes(f));
+      return kept.length === current.length ? undefined : kept;
     });
   }
 
@@ -490,23 +494,16 @@ export class InMemoryState implements State {
    * Finalizer changes touch metadata only: the new version shares the stored (frozen) spec
    * instead of copying it, which matters when every input of a controller gets one.
    */
-  async #changeFinalizers(pointer: Pointer, change: (set: Set<string>) => void): Promise<void> {
+  async #changeFinalizers(
+    pointer: Pointer,
+    change: (current: readonly string[]) => readonly string[] | undefined,
+  ): Promise<void> {
     const current = this.#get(pointer);
-    const set = new Set(current.metadata.finalizers);
-    change(set);
-    const finalizers = [...set];
-    const same =
-      finalizers.length === current.metadata.finalizers.length &&
-      finalizers.every((f) => current.metadata.finalizers.includes(f));
-    if (same) return;
-    const metadata = cloneMetadata(current.metadata);
-    metadata.finalizers = finalizers;
+    const finalizers = change(current.metadata.finalizers);
+    if (finalizers === undefined) return;
     // Nothing but the finalizers changes: the new version shares the rest, frozen, as it shares
     // the spec (and a watcher can tell a finalizer-only change by identity).
-    const md = current.metadata as MutableMetadata;
-    metadata.labels = md.labels;
-    metadata.annotations = md.annotations;
-    metadata.ownerReferences = md.ownerReferences;
+    const metadata = withFinalizers(current.metadata, finalizers);
     this.#update(
       { metadata, spec: current.spec },
       { owner: current.metadata.owner, expectedPhase: 'any' },
