@@ -183,7 +183,8 @@ export class InMemoryState implements State {
       const added = finalizers.filter(
         (f, i) => !current.includes(f) && finalizers.indexOf(f) === i,
       );
-      return added.length === 0 ? undefined : [...current, ...added];
+      // concat, not a spread: it allocates exactly the length, and the array is kept frozen.
+      return added.length === 0 ? undefined : current.concat(added);
     });
   }
 
