@@ -119,6 +119,11 @@ function copyEntries(record: Readonly<Record<string, string>>): Record<string, s
  * Metadata for the next version of a stored resource that only changes its finalizers: the
  * stored (frozen) labels, annotations and owner references are shared, not copied. Same fields
  * in the same order as every other metadata literal, so it shares their hidden class.
+ *
+ * The metadata literals here (drafts, stored copies, finalizer changes) stay separate on purpose
+ * rather than one shared builder: V8 decides per allocation site whether to allocate straight
+ * into the old generation, and a site shared by short-lived drafts and long-lived stored
+ * metadata gets that decision wrong for one of them (see the loaders' manifest-draft.ts).
  */
 export function withFinalizers(
   md: ResourceMetadata,
