@@ -179,7 +179,11 @@ export class InMemoryState implements State {
   }
 
   async addFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
-    await this.#changeFinalizers(pointer, (current) => {
+    this.#changeFinalizers(pointer, (current) => {
+      // The usual call adds one finalizer: no closure over the list for it.
+      if (finalizers.length === 1) {
+        return current.includes(finalizers[0] as string) ? undefined : current.concat(finalizers);
+      }
       const added = finalizers.filter(
         (f, i) => !current.includes(f) && finalizers.indexOf(f) === i,
       );
@@ -189,7 +193,7 @@ export class InMemoryState implements State {
   }
 
   async removeFinalizer(pointer: Pointer, ...finalizers: string[]): Promise<void> {
-    await this.#changeFinalizers(pointer, (current) => {
+    this.#changeFinalizers(pointer, (current) => {
       const kept = current.filter((f) => !finalizers.includes(f));
       return kept.length === current.length ? undefined : kept;
     });
@@ -495,10 +499,11 @@ export class InMemoryState implements State {
    * Finalizer changes touch metadata only: the new version shares the stored (frozen) spec
    * instead of copying it, which matters when every input of a controller gets one.
    */
-  async #changeFinalizers(
+  /** Synchronous: the public methods around it are async, so what it throws rejects. */
+  #changeFinalizers(
     pointer: Pointer,
     change: (current: readonly string[]) => readonly string[] | undefined,
-  ): Promise<void> {
+  ): void {
     const current = this.#get(pointer);
     const finalizers = change(current.metadata.finalizers);
     if (finalizers === undefined) return;
