@@ -134,7 +134,7 @@ export class InMemoryState implements State {
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
     this.#checkUpdate(resource, options);
-    return this.#update(copyToStore(resource), options) as Resource<S>;
+    return this.#update(copyToStore(resource), options) as Resource<S> | Promise<Resource<S>>;
   }
 
   async updateWithConflicts<S = unknown>(
@@ -142,9 +142,8 @@ export class InMemoryState implements State {
     fn: Updater<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    return this.#updateWithConflicts(pointer, fn as Updater<unknown>, options) as Promise<
-      Resource<S>
-    >;
+    return this.#updateWithConflicts(pointer, fn as Updater<unknown>, options) as
+      Resource<S> | Promise<Resource<S>>;
   }
 
   async modify<S>(empty: Draft<S>, fn: Updater<S>, options: UpdateOptions = {}): Promise<void> {
@@ -157,7 +156,8 @@ export class InMemoryState implements State {
     fn: Updater<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    return this.#modify(empty, fn as Updater<unknown>, options) as Promise<Resource<S>>;
+    return this.#modify(empty, fn as Updater<unknown>, options) as
+      Resource<S> | Promise<Resource<S>>;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
