@@ -134,7 +134,7 @@ export class InMemoryState implements State {
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
     this.#checkUpdate(resource, options);
-    return this.#update(copyToStore(resource), options) as Resource<S> | Promise<Resource<S>>;
+    return this.#update(copyToStore(resource), options) as Resource<S>;
   }
 
   async updateWithConflicts<S = unknown>(
