@@ -93,6 +93,14 @@ export class InMemoryState implements State {
   readonly #historyGap: number;
   readonly #bookmarkPrefix: string;
   #collectionSerial = 0;
+  /** Counts every change to `items`, so that a remembered lookup knows when it went stale. */
+  #writes = 0;
+  /** The last {@link peekVersion}: which resource it looked up, what it found, and when. */
+  #peekedNamespace = '';
+  #peekedType = '';
+  #peekedId = '';
+  #peekedResource: Resource | undefined = undefined;
+  #peekedAt = -1;
 
   constructor(options: InMemoryStateOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -292,7 +300,15 @@ export class InMemoryState implements State {
   }
 
   peekVersion(pointer: Pointer): number {
-    return this.#find(pointer)?.metadata.version ?? 0;
+    const resource = this.#find(pointer);
+    // Remembered for a modify of the same resource that follows before any write (the controller
+    // facade peeks, then modifies): on a large kind each lookup is a cache miss or two.
+    this.#peekedNamespace = pointer.namespace;
+    this.#peekedType = pointer.type;
+    this.#peekedId = pointer.id;
+    this.#peekedResource = resource;
+    this.#peekedAt = this.#writes;
+    return resource?.metadata.version ?? 0;
   }
 
   // The synchronous core every asynchronous method goes through.
@@ -329,10 +345,11 @@ export class InMemoryState implements State {
   }
 
   /** Stores a draft the state owns (nobody else holds a reference to it). */
-  #create(draft: Draft, owner: string): Resource {
+  #create(draft: Draft, owner: string, knownMissing = false): Resource {
     const md = draft.metadata;
     const collection = this.#collectionOf(md);
-    if (collection.items.has(md.id)) throw alreadyExists(toPointer(md));
+    if (!knownMissing && collection.items.has(md.id)) throw alreadyExists(toPointer(md));
+    this.#writes++;
     const now = this.#now();
     md.version = 1;
     md.owner = owner;
@@ -361,8 +378,8 @@ export class InMemoryState implements State {
     pointer: Pointer,
     fn: Updater<unknown>,
     options: UpdateOptions,
+    current = this.#get(pointer),
   ): Resource | Promise<Resource> {
-    const current = this.#get(pointer);
     this.#checkPhase(current, options);
     const draft = toDraft(current);
     // An arrow function may return what it assigned: only a thenable is waited for.
@@ -398,10 +415,14 @@ export class InMemoryState implements State {
     fn: Updater<unknown>,
     options: UpdateOptions,
   ): Resource | Promise<Resource> {
-    if (this.#find(empty.metadata)) return this.#updateWithConflicts(empty.metadata, fn, options);
+    const pointer = empty.metadata;
+    // One lookup decides create or update; a peek just before (the controller facade's) answers.
+    const current = this.#peekedBefore(pointer) ? this.#peekedResource : this.#find(pointer);
+    if (current) return this.#updateWithConflicts(pointer, fn, options, current);
     const draft = toDraft(empty);
     const pending: unknown = fn(draft);
-    if (!isThenable(pending)) return this.#finishCreate(empty, draft, fn, options);
+    // A synchronous `fn` let nobody write in between: the id is still free.
+    if (!isThenable(pending)) return this.#create(draft, options.owner ?? '', true);
     return Promise.resolve(pending).then(() => this.#finishCreate(empty, draft, fn, options));
   }
 
@@ -412,7 +433,7 @@ export class InMemoryState implements State {
     options: UpdateOptions,
   ): Resource | Promise<Resource> {
     try {
-      return this.#create(draft, options.owner ?? '');
+      return this.#create(draft, options.owner ?? '', false);
     } catch (error) {
       // Someone created it while `fn` ran: update it instead.
       if (isRetryableConflict(error)) return this.#modify(empty, fn, options);
@@ -448,6 +469,7 @@ export class InMemoryState implements State {
     }
     const stored = freezeResource(draft);
     const collection = this.#collection(md) as Collection;
+    this.#writes++;
     collection.items.set(md.id, stored);
     collection.index.update(md.id, current, stored);
     this.#publish(collection, {
@@ -470,6 +492,7 @@ export class InMemoryState implements State {
     if (current.metadata.finalizers.length > 0) {
       throw pendingFinalizers(toPointer(pointer), current.metadata.finalizers);
     }
+    this.#writes++;
     collection.items.delete(pointer.id);
     collection.index.update(pointer.id, current, undefined);
     if (collection.sortedIds) removeSorted(collection.sortedIds, pointer.id);
@@ -482,6 +505,16 @@ export class InMemoryState implements State {
 
   #collection(kind: Kind): Collection | undefined {
     return this.#collections.get(kind.type)?.get(kind.namespace);
+  }
+
+  /** Whether the last peek was of `pointer`, with no write since. */
+  #peekedBefore(pointer: Pointer): boolean {
+    return (
+      this.#peekedAt === this.#writes &&
+      this.#peekedId === pointer.id &&
+      this.#peekedType === pointer.type &&
+      this.#peekedNamespace === pointer.namespace
+    );
   }
 
   #find(pointer: Pointer): Resource | undefined {
