@@ -2,14 +2,11 @@ import { isDestroyReady } from '../resource/resource.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Adapter, AdapterReport } from './adapter.js';
 import type { BackoffOptions } from './backoff.js';
-import { pointerKey, type Kind } from '../resource/pointer.js';
-import type { Draft, Resource } from '../resource/resource.js';
-import type { UpdateOptions, Updater } from '../state/state.js';
+import { pointerKey, type Kind, type Pointer } from '../resource/pointer.js';
+import type { Resource } from '../resource/resource.js';
 import {
   type Controller,
-  type ControllerCreateOptions,
   type ControllerInputKind,
-  type ControllerModifyOptions,
   type ControllerRuntime,
   type Input,
   type Output,
@@ -290,39 +287,9 @@ class ControllerRunFacade extends ControllerFacade implements ControllerRuntime 
     this.#controls.updateInputs(inputs);
   }
 
-  override async create<S>(
-    resource: Draft<S> | Resource<S>,
-    options?: ControllerCreateOptions,
-  ): Promise<Resource<S>> {
-    try {
-      return await super.create(resource, options);
-    } finally {
-      this.#outputs.touch(resource.metadata);
-    }
-  }
-
-  override async update<S>(
-    resource: Draft<S> | Resource<S>,
-    options?: Omit<UpdateOptions, 'owner'>,
-  ): Promise<Resource<S>> {
-    try {
-      return await super.update(resource, options);
-    } finally {
-      this.#outputs.touch(resource.metadata);
-    }
-  }
-
-  /** `modify` goes through here too. */
-  override async modifyWithResult<S>(
-    empty: Draft<S>,
-    fn: Updater<S>,
-    options?: ControllerModifyOptions,
-  ): Promise<Resource<S>> {
-    try {
-      return await super.modifyWithResult(empty, fn, options);
-    } finally {
-      this.#outputs.touch(empty.metadata);
-    }
+  /** Every output written this pass, for `cleanupOutputs`. */
+  protected override settled(pointer: Pointer): void {
+    this.#outputs.touch(pointer);
   }
 
   startTrackingOutputs(): void {

@@ -149,12 +149,16 @@ export class ControllerFacade implements ControllerContext {
     options: ControllerCreateOptions = {},
   ): Promise<Resource<S>> {
     const seq = this.recordSeq;
-    if (this.#limiter) await this.#limiter.wait(this.lifetime);
-    this.#checkWrite(resource.metadata, 'create');
-    this.metrics.writes++;
-    const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
-    this.#changed(seq, stored.metadata, 'create', stored);
-    return stored;
+    try {
+      if (this.#limiter) await this.#limiter.wait(this.lifetime);
+      this.#checkWrite(resource.metadata, 'create');
+      this.metrics.writes++;
+      const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
+      this.#changed(seq, stored.metadata, 'create', stored);
+      return stored;
+    } finally {
+      this.settled(resource.metadata);
+    }
   }
 
   async update<S>(
@@ -162,64 +166,105 @@ export class ControllerFacade implements ControllerContext {
     options: Omit<UpdateOptions, 'owner'> = {},
   ): Promise<Resource<S>> {
     const seq = this.recordSeq;
-    if (this.#limiter) await this.#limiter.wait(this.lifetime);
-    this.#checkWrite(resource.metadata, 'update');
-    this.metrics.writes++;
-    const stored = await this.host.state.update(resource, { ...options, owner: this.name });
-    this.#changed(seq, stored.metadata, 'update', stored);
-    return stored;
+    try {
+      if (this.#limiter) await this.#limiter.wait(this.lifetime);
+      this.#checkWrite(resource.metadata, 'update');
+      this.metrics.writes++;
+      const stored = await this.host.state.update(resource, { ...options, owner: this.name });
+      this.#changed(seq, stored.metadata, 'update', stored);
+      return stored;
+    } finally {
+      this.settled(resource.metadata);
+    }
   }
 
-  async modify<S>(
+  // `modify` and `modifyWithResult` are not async functions either: the work after the state's
+  // write is one reaction on the state's promise, instead of an await per layer (a controller's
+  // modify went through four promises).
+  modify<S>(
     empty: Draft<S>,
     fn: Updater<S>,
     options: ControllerModifyOptions = NO_OPTIONS,
   ): Promise<void> {
-    await this.modifyWithResult(empty, fn, options);
+    return this.#modify(empty, fn, options, false) as Promise<void>;
   }
 
-  async modifyWithResult<S>(
+  modifyWithResult<S>(
     empty: Draft<S>,
     fn: Updater<S>,
     options: ControllerModifyOptions = NO_OPTIONS,
   ): Promise<Resource<S>> {
+    return this.#modify(empty, fn, options, true) as Promise<Resource<S>>;
+  }
+
+  /** Told of the resource of every create, update and modify once it has settled, either way. */
+  protected settled(_pointer: Pointer): void {}
+
+  #modify<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options: ControllerModifyOptions,
+    withResult: boolean,
+  ): Promise<Resource<S> | undefined> {
     const seq = this.recordSeq;
-    if (this.#limiter) await this.#limiter.wait(this.lifetime);
-    this.#checkWrite(empty.metadata, 'modify');
+    if (this.#limiter === undefined) return this.#modifyNow(seq, empty, fn, options, withResult);
+    return this.#limiter.wait(this.lifetime).then(
+      () => this.#modifyNow(seq, empty, fn, options, withResult),
+      (error: unknown) => this.#failed(empty.metadata, error),
+    );
+  }
+
+  #modifyNow<S>(
+    seq: number,
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options: ControllerModifyOptions,
+    withResult: boolean,
+  ): Promise<Resource<S> | undefined> {
+    try {
+      this.#checkWrite(empty.metadata, 'modify');
+    } catch (error) {
+      return this.#failed(empty.metadata, error);
+    }
     const before = this.#peekVersion(empty.metadata);
     // Whether `fn` ran to the end: only then did the state go on to a create or an update.
-    const progress = { applied: false };
+    let applied = false;
     // Not an async function: a synchronous `fn` (the usual kind) then costs no promise.
     const tracked: Updater<S> = (draft) => {
       const pending: unknown = fn(draft);
       if (!isThenable(pending)) {
-        progress.applied = true;
+        applied = true;
         return undefined;
       }
       return Promise.resolve(pending).then(() => {
-        progress.applied = true;
+        applied = true;
       });
     };
     this.metrics.reads++;
     const existed = before !== undefined && before > 0;
     if (existed) this.metrics.reads++;
-    let stored: Resource<S>;
-    try {
-      stored = await this.host.state.modifyWithResult(empty, tracked, this.#updateOptions(options));
-    } catch (error) {
-      if (progress.applied) this.metrics.writes++;
-      throw error;
-    }
-    if (progress.applied && (!existed || stored.metadata.version !== before)) this.metrics.writes++;
-    if (before === undefined || stored.metadata.version !== before) {
-      this.#changed(
-        seq,
-        stored.metadata,
-        stored.metadata.version === 1 ? 'create' : 'update',
-        stored,
-      );
-    }
-    return stored;
+    return this.host.state.modifyWithResult(empty, tracked, this.#updateOptions(options)).then(
+      (stored) => {
+        const changed = before === undefined || stored.metadata.version !== before;
+        if (applied && (!existed || changed)) this.metrics.writes++;
+        if (changed) {
+          const op = stored.metadata.version === 1 ? 'create' : 'update';
+          this.#changed(seq, stored.metadata, op, stored);
+        }
+        this.settled(empty.metadata);
+        return withResult ? stored : undefined;
+      },
+      (error: unknown) => {
+        if (applied) this.metrics.writes++;
+        return this.#failed(empty.metadata, error);
+      },
+    );
+  }
+
+  /** A write that failed: settled all the same, and rejected with its error. */
+  async #failed(pointer: Pointer, error: unknown): Promise<never> {
+    this.settled(pointer);
+    throw error;
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
