@@ -36,6 +36,7 @@ import type {
 } from './state.js';
 import { CollectionIndex } from './collection-index.js';
 import { EventHistory } from './event-history.js';
+import { IdOrder } from './id-order.js';
 import { createTombstone } from './tombstone.js';
 import { filterEvent, hasFilters, matchesFilters } from './watch-filters.js';
 import { WatchSubscription, type Delivery } from './watch-subscription.js';
@@ -71,8 +72,8 @@ interface Collection {
   readonly items: Map<string, Resource>;
   /** Ids by label value and by owner, for the lists that ask for them. */
   readonly index: CollectionIndex;
-  /** Ids in sorted order, rebuilt lazily after a create or destroy. */
-  sortedIds: string[] | undefined;
+  /** The order lists return the ids in. */
+  readonly order: IdOrder;
   readonly history: EventHistory;
   /** With the filters of each watch. */
   readonly kindWatchers: Map<WatchSubscription, ListOptions>;
@@ -334,7 +335,16 @@ export class InMemoryState implements State {
       }
       return out.sort(byId);
     }
-    const ids = (collection.sortedIds ??= [...items.keys()].sort(compareStrings));
+    const ids = collection.order.sortedIds(items.keys());
+    if (ids === undefined) {
+      // The map's own order is sorted: no lookup per id.
+      for (const resource of items.values()) {
+        if (candidates !== undefined && !candidates.has(resource.metadata.id)) continue;
+        if (filtered && !matchesFilters(resource, options)) continue;
+        out.push(resource);
+      }
+      return out;
+    }
     for (const id of ids) {
       if (candidates !== undefined && !candidates.has(id)) continue;
       const resource = items.get(id) as Resource;
@@ -361,7 +371,7 @@ export class InMemoryState implements State {
     const stored = freezeResource(draft);
     collection.items.set(md.id, stored);
     collection.index.update(md.id, undefined, stored);
-    if (collection.sortedIds) insertSorted(collection.sortedIds, md.id);
+    collection.order.added(md.id);
     this.#publish(collection, {
       type: 'created',
       resource: stored,
@@ -495,7 +505,7 @@ export class InMemoryState implements State {
     this.#writes++;
     collection.items.delete(pointer.id);
     collection.index.update(pointer.id, current, undefined);
-    if (collection.sortedIds) removeSorted(collection.sortedIds, pointer.id);
+    collection.order.removed(pointer.id);
     this.#publish(collection, {
       type: 'destroyed',
       resource: current,
@@ -644,7 +654,7 @@ export class InMemoryState implements State {
         kind: { namespace: kind.namespace, type: kind.type },
         items: new Map(),
         index: new CollectionIndex(),
-        sortedIds: undefined,
+        order: new IdOrder(),
         history: new EventHistory(prefix, this.#historyCapacity, this.#historyGap),
         kindWatchers: new Map(),
         pointerWatchers: new Map(),
@@ -681,28 +691,6 @@ function deliverFiltered(
 }
 
 const byId = (a: Resource, b: Resource): number => compareStrings(a.metadata.id, b.metadata.id);
-
-/** Keeps a sorted id list current on create: lists between writes then never sort again. */
-function insertSorted(ids: string[], id: string): void {
-  const at = lowerBound(ids, id);
-  if (at === ids.length || ids[at] !== id) ids.splice(at, 0, id);
-}
-
-function removeSorted(ids: string[], id: string): void {
-  const at = lowerBound(ids, id);
-  if (ids[at] === id) ids.splice(at, 1);
-}
-
-function lowerBound(ids: readonly string[], id: string): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((ids[mid] as string) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** A new empty in-memory state. */
 export function createInMemoryState(options?: InMemoryStateOptions): InMemoryState {
