@@ -100,7 +100,8 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   if (hasErrors(manifests.findings)) return { config, manifests };
   const project = await openProject(config, manifests, { ...options, applyOnce: true });
   // What the findings after the run need of the manifests: where each one is, by key.
-  const sources = new Map(manifests.resources.map((r) => [r.key, r.source]));
+  const sources = new Map<string, ManifestSource>();
+  for (const r of manifests.resources) sources.set(r.key, r.source);
   if (options.releaseManifests === true) manifests = { ...manifests, resources: [] };
   try {
     const report = options.converge === false ? undefined : await convergeProject(project, options);
@@ -223,8 +224,9 @@ export function collisionFindings(
     graph.edges.filter((e) => e.kind === 'exclusive').map((e) => [e.type, e.controller]),
   );
   const collisions = new Map<string, string>();
-  for (const key of sources.keys()) {
-    const writer = exclusive.get(pointerOfKey(key).type);
+  for (const key of exclusive.size === 0 ? [] : sources.keys()) {
+    // The type is between the key's two separators (see pointerKey).
+    const writer = exclusive.get(key.slice(key.indexOf('\0') + 1, key.lastIndexOf('\0')));
     if (writer !== undefined) collisions.set(key, writer);
   }
   for (const controller of report.controllers) {
