@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './run-cli.js';
+import { cosiLoading } from '../support/cosi-modules.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -13,35 +12,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs the built CLI; returns its exit code, stderr and the URLs of every module it loaded. */
-async function cosiLoading(
-  args: readonly string[],
-  name: string,
-): Promise<{ code: number | null; stderr: string; modules: string[] }> {
-  const log = path.join(dir, `${name}.log`);
-  await writeFile(log, '');
-  const child = spawn(
-    process.execPath,
-    ['--import', path.join(REPO, 'test/support/module-log.mjs'), 'bin/cosi.js', ...args],
-    {
-      cwd: REPO,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, COSI_MODULE_LOG: log },
-    },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const modules = (await readFile(log, 'utf8')).split('\n').filter((l) => l !== '');
-  return { code, stderr, modules };
-}
-
 const isCel = (url: string): boolean =>
   url.includes('/@bufbuild/cel/') || url.endsWith('/loaders/cel/rule-compiler.js');
 
 describe('CEL is loaded only for definitions that have rules', () => {
   it('cosi apply of a project without rules never loads CEL', async () => {
-    const run = await cosiLoading(['apply', '-f', 'fixtures/vm-network', '-q'], 'vm-network');
+    const run = await cosiLoading(['apply', '-f', 'fixtures/vm-network', '-q'], dir);
     expect(run.code).toBe(0);
     // The log works: the CLI's own modules are in it.
     expect(run.modules.some((url) => url.endsWith('/dist/cli/main.js'))).toBe(true);
@@ -51,7 +27,7 @@ describe('CEL is loaded only for definitions that have rules', () => {
   it('a definition with rules in the manifests loads CEL, and its rules are checked', async () => {
     const run = await cosiLoading(
       ['apply', '-f', 'fixtures/cel/definitions', '-f', 'fixtures/cel/invalid', '-q'],
-      'cel',
+      dir,
     );
     expect(run.stderr).toContain('error[cel-violation]: minNodes must not exceed maxNodes');
     expect(run.code).toBe(1);
@@ -77,7 +53,7 @@ metadata: { type: gadget, id: big }
 spec: { size: 12 }
 `,
     );
-    const run = await cosiLoading(['apply', '-f', file, '-q'], 'escaped');
+    const run = await cosiLoading(['apply', '-f', file, '-q'], dir);
     expect(run.stderr).toContain('error[cel-violation]: size must stay under 10');
     expect(run.code).toBe(1);
   }, 60_000);
