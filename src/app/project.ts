@@ -66,6 +66,11 @@ export interface OpenProjectOptions {
   readonly registerControllers?: boolean;
   /** Record every reconcile (for `cosi explain` and `--trace`): the project's `record`. */
   readonly record?: boolean;
+  /**
+   * The manifests are applied once (a one-shot run): the project's applier keeps none of them
+   * (`keepApplied: false`), so they can be released while the controllers run.
+   */
+  readonly applyOnce?: boolean;
 }
 
 /**
@@ -96,6 +101,7 @@ export async function openProject(
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,
+    keepApplied: options.applyOnce !== true,
   });
   try {
     await storeDefinitions(state, registry.all());

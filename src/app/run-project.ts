@@ -2,9 +2,9 @@ import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
-import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
+import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
-import type { ManifestResource } from '../loaders/load-manifests.js';
+import type { ManifestResource, ManifestSource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
@@ -40,6 +40,12 @@ export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenP
    * manifest after the load. Default `true`.
    */
   readonly positions?: boolean;
+  /**
+   * Release the manifests' resources once the state holds them, rather than keep them through
+   * the run: the run's `manifests.resources` is then empty. For commands that print from the
+   * state only (`apply`, `get`, `graph --resources` unrecorded); `check` and `explain` read them.
+   */
+  readonly releaseManifests?: boolean;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -90,6 +96,39 @@ export function explainSourceOf(
 export async function runProject(options: RunProjectOptions): Promise<ProjectRun> {
   const config = await loadProjectConfig(options);
   options.onConfig?.(config);
+  let manifests = await readRunManifests(options, config);
+  if (hasErrors(manifests.findings)) return { config, manifests };
+  const project = await openProject(config, manifests, { ...options, applyOnce: true });
+  // What the findings after the run need of the manifests: where each one is, by key.
+  const sources = new Map<string, ManifestSource>();
+  for (const r of manifests.resources) sources.set(r.key, r.source);
+  if (options.releaseManifests === true) manifests = { ...manifests, resources: [] };
+  try {
+    const report = options.converge === false ? undefined : await convergeProject(project, options);
+    const snapshot = await takeSnapshot(project.state);
+    const lastChanges = await lastChangedFields(
+      project.state,
+      report?.oscillating.map((o) => o.pointer) ?? [],
+    );
+    const findings = [
+      ...(report ? collisionFindings(sources, project.runtime.dependencyGraph(), report) : []),
+      ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
+    ];
+    return {
+      config,
+      manifests,
+      outcome: { project, snapshot, findings, lastChanges, ...(report ? { report } : {}) },
+    };
+  } finally {
+    await project.runtime.stop();
+  }
+}
+
+/** The run's manifests: the `--definitions` paths, the previous revision, then the manifests. */
+async function readRunManifests(
+  options: RunProjectOptions,
+  config: LoadedConfig | undefined,
+): Promise<ReadResult> {
   const ignore = await ignorePatterns(options);
   const extra = await readDefinitionPaths(options.definitionPaths ?? [], {
     cwd: options.cwd,
@@ -120,30 +159,7 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
       ? read.findings.filter((f) => f.code !== 'empty-input')
       : read.findings),
   ];
-  const manifests = { ...read, findings: explainMissingConfig(findings, config) };
-  if (hasErrors(manifests.findings)) return { config, manifests };
-  const project = await openProject(config, manifests, options);
-  try {
-    const report = options.converge === false ? undefined : await convergeProject(project, options);
-    const snapshot = await takeSnapshot(project.state);
-    const lastChanges = await lastChangedFields(
-      project.state,
-      report?.oscillating.map((o) => o.pointer) ?? [],
-    );
-    const findings = [
-      ...(report
-        ? collisionFindings(manifests.resources, project.runtime.dependencyGraph(), report)
-        : []),
-      ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
-    ];
-    return {
-      config,
-      manifests,
-      outcome: { project, snapshot, findings, lastChanges, ...(report ? { report } : {}) },
-    };
-  } finally {
-    await project.runtime.stop();
-  }
+  return { ...read, findings: explainMissingConfig(findings, config) };
 }
 
 /** The patterns manifest walks skip: `.cosiignore` in the working directory, then `--ignore`. */
@@ -183,6 +199,12 @@ export function undefinedTypeFindings(
   );
 }
 
+/** The pointer a `pointerKey` was made of. */
+function pointerOfKey(key: string): Pointer {
+  const [namespace = '', type = '', id = ''] = key.split('\0');
+  return { namespace, type, id };
+}
+
 /** How the state words an owner conflict with a manifest (whose owner is empty). */
 const MANIFEST_OWNER_CONFLICT =
   /resource (\S+?)\((\S*?)\/(\S+?)\) is owned by "", not "((?:[^"\\]|\\.)*)"/g;
@@ -194,18 +216,18 @@ const MANIFEST_OWNER_CONFLICT =
  * write was refused: the manifest is the user's).
  */
 export function collisionFindings(
-  resources: readonly ManifestResource[],
+  sources: ReadonlyMap<string, ManifestSource>,
   graph: DependencyGraph,
   report: ConvergenceReport,
 ): Finding[] {
   const exclusive = new Map(
     graph.edges.filter((e) => e.kind === 'exclusive').map((e) => [e.type, e.controller]),
   );
-  const byKey = new Map(resources.map((r) => [r.key, r]));
   const collisions = new Map<string, string>();
-  for (const r of resources) {
-    const writer = exclusive.get(r.resource.metadata.type);
-    if (writer !== undefined) collisions.set(r.key, writer);
+  for (const key of exclusive.size === 0 ? [] : sources.keys()) {
+    // The type is between the key's two separators (see pointerKey).
+    const writer = exclusive.get(key.slice(key.indexOf('\0') + 1, key.lastIndexOf('\0')));
+    if (writer !== undefined) collisions.set(key, writer);
   }
   for (const controller of report.controllers) {
     const errors = [controller.lastError ?? '', ...controller.failingItems.map((i) => i.error)];
@@ -214,16 +236,16 @@ export function collisionFindings(
         MANIFEST_OWNER_CONFLICT,
       )) {
         const key = pointerKey({ namespace, type, id });
-        if (byKey.has(key) && !collisions.has(key))
+        if (sources.has(key) && !collisions.has(key))
           collisions.set(key, JSON.parse(`"${writer}"`) as string);
       }
     }
   }
   return [...collisions].map(([key, writer]) => {
-    const { resource, source } = byKey.get(key) as ManifestResource;
+    const source = sources.get(key) as ManifestSource;
     return createFinding({
       code: 'output-collision',
-      message: `${formatPointer(resource.metadata)} is also written by controller ${JSON.stringify(writer)}: a manifest cannot hold a controller's output (the manifest wins and the controller fails or is ignored); remove it from the manifests or change its id`,
+      message: `${formatPointer(pointerOfKey(key))} is also written by controller ${JSON.stringify(writer)}: a manifest cannot hold a controller's output (the manifest wins and the controller fails or is ignored); remove it from the manifests or change its id`,
       file: source.file,
       line: source.line,
       col: source.col,

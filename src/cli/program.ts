@@ -1,27 +1,29 @@
 import { Command, CommanderError } from 'commander';
-import { applyCommand } from './commands/apply.js';
-import { checkCommand } from './commands/check.js';
-import { explainCommand } from './commands/explain.js';
-import { getCommand } from './commands/get.js';
-import { graphCommand } from './commands/graph.js';
-import { runCommand } from './commands/run.js';
+import { defineApply } from './commands/apply-definition.js';
+import { defineCheck } from './commands/check-definition.js';
+import { defineExplain } from './commands/explain-definition.js';
+import { defineGet } from './commands/get-definition.js';
+import { defineGraph } from './commands/graph-definition.js';
+import { defineRun } from './commands/run-definition.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
-import { watchCommand } from './commands/watch.js';
+import { defineWatch } from './commands/watch-definition.js';
+import { lazyCommand } from './lazy-command.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 import { ConfigError } from '../loaders/load-config.js';
 
+// Each command's module is imported when it runs (see lazyCommand).
 const COMMANDS = [
-  applyCommand,
-  getCommand,
-  checkCommand,
-  graphCommand,
-  explainCommand,
-  watchCommand,
-  runCommand,
+  lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
+  lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
+  lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
+  lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
+  lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
+  lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
+  lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),
   versionCommand,
 ] as const;
 

@@ -1,4 +1,3 @@
-import type { Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 
 /** What a transform pass remembers of an input it transformed: stored objects, by identity. */
@@ -7,9 +6,8 @@ export interface Transformed<I, O> {
   readonly input: Resource<I>;
   /** The output as the transform's modify left it stored. */
   readonly output: Resource<O>;
-  /** The output's pointer key (what `mapMetadata` gave). */
+  /** The output's pointer key (what `mapMetadata` gave); `output.metadata` is its pointer. */
   readonly key: string;
-  readonly pointer: Pointer;
 }
 
 /**
@@ -20,8 +18,12 @@ export interface Transformed<I, O> {
  */
 export class TransformMemory<I, O> {
   readonly #entries = new Map<string, Transformed<I, O>>();
-  /** The remembered inputs by the output key they map to. */
-  readonly #byKey = new Map<string, Set<string>>();
+  /**
+   * The remembered inputs by the output key they map to: the input's id while it is the only one
+   * (nearly always: a transform is mostly one to one), a set of them beyond. A set per output
+   * was most of what a large transform's memory held.
+   */
+  readonly #byKey = new Map<string, string | Set<string>>();
   /** Input ids visited by the last pass and not remembered. */
   readonly unsettled = new Set<string>();
 
@@ -40,9 +42,10 @@ export class TransformMemory<I, O> {
   set(id: string, entry: Transformed<I, O>): void {
     this.delete(id);
     this.#entries.set(id, entry);
-    let ids = this.#byKey.get(entry.key);
-    if (!ids) this.#byKey.set(entry.key, (ids = new Set()));
-    ids.add(id);
+    const ids = this.#byKey.get(entry.key);
+    if (ids === undefined) this.#byKey.set(entry.key, id);
+    else if (typeof ids === 'string') this.#byKey.set(entry.key, new Set([ids, id]));
+    else ids.add(id);
   }
 
   delete(id: string): void {
@@ -50,8 +53,11 @@ export class TransformMemory<I, O> {
     if (!entry) return;
     this.#entries.delete(id);
     const ids = this.#byKey.get(entry.key);
-    ids?.delete(id);
-    if (ids?.size === 0) this.#byKey.delete(entry.key);
+    if (ids === id) this.#byKey.delete(entry.key);
+    else if (typeof ids === 'object') {
+      ids.delete(id);
+      if (ids.size === 0) this.#byKey.delete(entry.key);
+    }
   }
 
   /** Whether a remembered input maps to this output key. */
@@ -61,7 +67,8 @@ export class TransformMemory<I, O> {
 
   /** The remembered inputs that map to this output key. */
   inputsOf(key: string): Iterable<string> {
-    return this.#byKey.get(key) ?? [];
+    const ids = this.#byKey.get(key);
+    return ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids;
   }
 
   clear(): void {

@@ -302,7 +302,9 @@ function createPass<I, O>(
       if (
         last !== undefined &&
         last.input === item &&
-        (stored ? stored.has(last.output) : (await rt.find<O>(last.pointer)) === last.output) &&
+        (stored
+          ? stored.has(last.output)
+          : (await rt.find<O>(last.output.metadata)) === last.output) &&
         !incremental.usesContext
       ) {
         touched.add(last.key);
@@ -347,12 +349,7 @@ function createPass<I, O>(
           settings.transform(transformCtx, item, draft),
         );
         if (incremental.allowed && !incremental.usesContext) {
-          remembered.set(id, {
-            input: item,
-            output: written,
-            key,
-            pointer: toPointer(mapped.metadata),
-          });
+          remembered.set(id, { input: item, output: written, key });
         }
         kept.set(written, key);
       } catch (error) {
@@ -446,7 +443,7 @@ async function changedInputs<I, O>(
   const items: Resource<I>[] = [];
   for (const id of [...ids].sort(compareStrings)) {
     const last = remembered.get(id);
-    if (last) outputs.set(last.key, last.pointer);
+    if (last) outputs.set(last.key, last.output.metadata);
     const item = await rt.find<I>({ ...inputKind, id });
     if (item) items.push(item);
     else {

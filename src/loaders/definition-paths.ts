@@ -5,6 +5,7 @@
  * a bundle can be used as it comes.
  */
 
+import { prepareCelRules } from './cel/cel-rules.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
@@ -48,6 +49,7 @@ export async function readDefinitionPaths(
   const findings: Finding[] = [...tree.findings];
   const parsed: ParsedManifest[] = [];
   const reads = await readManifestFiles(fs, tree.files);
+  await prepareCelRules(reads.flatMap((read) => ('text' in read ? [read.text] : [])));
   tree.files.forEach((file, i) => {
     const read = reads[i];
     if (read === undefined) return;

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
-import { compileRules } from './cel/rule-compiler.js';
+import { celRules, schemaHasRules } from './cel/cel-rules.js';
 import type { DocumentReport } from './document-report.js';
 import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-compiler.js';
 
@@ -28,7 +28,7 @@ export function checkDefinitionSchema(
   }
   // CEL rules (`x-kubernetes-validations`) compile with the definition, as the API server
   // compiles a CRD's: one that does not is refused at its line.
-  const ruleProblems = compileRules(schema).problems;
+  const ruleProblems = schemaHasRules(schema) ? celRules().compileRules(schema).problems : [];
   for (const problem of ruleProblems) {
     report.add(
       'cel-invalid-rule',

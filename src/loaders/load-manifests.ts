@@ -1,17 +1,15 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import type { Draft } from '../engine/resource/resource.js';
-import { collectDefinitions } from './collect-definitions.js';
-import { compareFindings, createFinding, type Finding } from './finding.js';
-import { loadResources } from './load-resources.js';
-import {
-  parseManifest,
-  type ParsedManifest,
-  type ParseManifestOptions,
-  type Position,
-} from './parse-manifest.js';
-import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import type { Finding } from './finding.js';
+import { loadParsedManifests } from './load-parsed-manifests.js';
+import { parseManifest, type ParseManifestOptions, type Position } from './parse-manifest.js';
+import type { SchemaCompiler } from './schema-compiler.js';
 import type { PriorState } from './cel/prior-state.js';
+import { installCelRules } from './cel/cel-rules.js';
+import { celRuleEngine } from './cel/cel-rule-engine.js';
+
+export { loadParsedManifests, MAX_FINDINGS_PER_LOAD } from './load-parsed-manifests.js';
 
 /** A manifest file's name and contents. */
 export interface ManifestFile {
@@ -110,81 +108,11 @@ export function loadManifests(
   files: readonly ManifestFile[],
   options: LoadManifestsOptions = {},
 ): LoadResult {
+  // Synchronous from start to end: CEL is linked in here, not loaded on demand as the readers
+  // load it (see cel-rules.ts).
+  installCelRules(celRuleEngine);
   return loadParsedManifests(
     files.map((file) => parseManifest(file.text, file.path, options)),
     options,
   );
-}
-
-/**
- * {@link loadManifests} on files already parsed with `parseManifest`: the resolution and
- * validation passes only. An incremental loader keeps the parse of unchanged files and calls this.
- * The parsed documents are only read, never changed, so they may be loaded again.
- */
-export function loadParsedManifests(
-  files: readonly ParsedManifest[],
-  options: LoadManifestsOptions = {},
-): LoadResult {
-  const findings: Finding[] = [];
-  const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = {
-    definitions: options.definitions ?? [],
-    source: options.definitionsSource ?? '',
-  };
-  const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings, options);
-  if (collected.pending.length === 0) findings.push(emptyInput(files.length));
-  findings.sort(compareFindings);
-  return {
-    definitions: collected.definitions,
-    registry: collected.registry,
-    resources,
-    findings: capFindings(findings),
-  };
-}
-
-/** Findings reported per load; past this, the rest are counted in one last finding. */
-export const MAX_FINDINGS_PER_LOAD = 1000;
-
-/**
- * The first {@link MAX_FINDINGS_PER_LOAD} findings and a `too-many-findings` ("and N more"),
- * keeping every error's count in it: a run with a million problems prints a screenful.
- */
-function capFindings(findings: Finding[]): Finding[] {
-  if (findings.length <= MAX_FINDINGS_PER_LOAD) return findings;
-  const kept = findings.slice(0, MAX_FINDINGS_PER_LOAD);
-  const rest = findings.slice(MAX_FINDINGS_PER_LOAD);
-  // A load that fails must show an error: swap the first one in for the last warning shown.
-  const firstError = rest.findIndex((f) => f.severity === 'error');
-  if (firstError !== -1 && !kept.some((f) => f.severity === 'error')) {
-    rest.push(kept.pop() as Finding);
-    kept.push(...rest.splice(firstError, 1));
-  }
-  const errors = rest.filter((f) => f.severity === 'error').length;
-  kept.push(
-    createFinding({
-      code: 'too-many-findings',
-      message: `and ${rest.length} more findings (${errors} of them errors), not shown`,
-      file: '',
-      line: 0,
-      col: 0,
-      pointer: '',
-    }),
-  );
-  return kept;
-}
-
-/** Nothing to load: no files, or files without a single resource document. */
-function emptyInput(fileCount: number): Finding {
-  return createFinding({
-    code: 'empty-input',
-    message:
-      fileCount === 0
-        ? 'no manifest files found'
-        : `no resources found in ${fileCount} file${fileCount === 1 ? '' : 's'}`,
-    file: '',
-    line: 0,
-    col: 0,
-    pointer: '',
-  });
 }

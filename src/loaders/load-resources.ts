@@ -24,8 +24,7 @@ import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
-import { evaluateRules } from './cel/evaluate-rules.js';
-import { compileRules } from './cel/rule-compiler.js';
+import { celRules, schemaHasRules } from './cel/cel-rules.js';
 import type { PriorState } from './cel/prior-state.js';
 import {
   checkKubernetesDocument,
@@ -197,6 +196,9 @@ class SpecChecker {
     at: string,
   ): void {
     const schema = definition.schema as object;
+    // Without rules there is nothing to check, and CEL need not be loaded.
+    if (!schemaHasRules(schema)) return;
+    const { compileRules, evaluateRules } = celRules();
     const rules = compileRules(schema);
     if (rules.problems.length > 0 && !this.#reported.has(definition)) {
       // A manifest's definition with a broken rule is refused where it is written; a given one's

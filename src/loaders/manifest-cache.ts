@@ -7,13 +7,13 @@ import {
   type InvalidDefinitions,
 } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
-import {
-  loadParsedManifests,
-  type LoadManifestsOptions,
-  type LoadResult,
-  type ManifestFile,
-  type ManifestResource,
+import type {
+  LoadManifestsOptions,
+  LoadResult,
+  ManifestFile,
+  ManifestResource,
 } from './load-manifests.js';
+import { loadParsedManifests } from './load-parsed-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';

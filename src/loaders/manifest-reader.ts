@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import { prepareCelRules } from './cel/cel-rules.js';
 import { decodeManifest, EncodingError } from './decode-manifest.js';
 import { compareFindings, createFinding, type Finding } from './finding.js';
 import type { ManifestFile } from './load-manifests.js';
@@ -80,6 +82,7 @@ export class ManifestReader {
   readonly #ignore: readonly string[];
   readonly #stdin: Uint8Array | string | undefined;
   readonly #cache: ManifestCache;
+  readonly #definitions: readonly ResourceDefinition[];
   /** Absolute path -> text, as last read. */
   #texts = new Map<string, string>();
   /** The last walk of the paths, kept for reads that say the set of files did not change. */
@@ -100,6 +103,7 @@ export class ManifestReader {
     this.#ignore = options.ignore ?? [];
     this.#stdin = options.stdin;
     this.#cache = new ManifestCache(options);
+    this.#definitions = options.definitions ?? [];
   }
 
   /**
@@ -183,6 +187,10 @@ export class ManifestReader {
         files: manifests.map((m) => m.path),
       };
     }
+    await prepareCelRules(
+      manifests.map((m) => m.text),
+      this.#definitions,
+    );
     return this.#result(this.#cache.load(manifests), findings, this.#last?.files, manifests, read);
   }
 
@@ -217,6 +225,10 @@ export class ManifestReader {
       read.push(file.display);
     }
     this.#last = { ...last, manifests };
+    await prepareCelRules(
+      places.map((place) => (manifests[place] as ManifestFile).text),
+      this.#definitions,
+    );
     const result = this.#cache.loadChanged(manifests, read);
     return this.#result(result, [...tree.findings], last.files, manifests, read);
   }

@@ -1,6 +1,6 @@
-import { Command } from 'commander';
+import { defineCheck, CHECK_FORMATS } from './check-definition.js';
 import { runProject, type ProjectRun } from '../../app/run-project.js';
-import { addTraceOption, writeTraceFile, type TraceFlags } from '../trace-file.js';
+import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { caseFailed, type CheckCode } from '../check/check-result.js';
@@ -9,14 +9,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
-import {
-  addPathArguments,
-  addProjectOptions,
-  outputOption,
-  parseFormat,
-  toRunOptions,
-  type CommonFlags,
-} from '../options.js';
+import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import { boundCheckResult } from '../check/bounded-check-result.js';
 import { renderCheckGithub, type GithubOptions } from '../render/check/check-github.js';
 import { renderCheckJson } from '../render/check/check-json.js';
@@ -25,8 +18,7 @@ import { renderCheckTap } from '../render/check/check-tap.js';
 import { renderCheckText } from '../render/check/check-text.js';
 import { createColors } from '../render/report.js';
 
-const FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
-type CheckFormat = (typeof FORMATS)[number];
+type CheckFormat = (typeof CHECK_FORMATS)[number];
 
 export interface CheckFlags extends CommonFlags, TraceFlags {
   output: string;
@@ -38,52 +30,10 @@ export interface CheckFlags extends CommonFlags, TraceFlags {
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
-export const checkCommand: CliCommand<[string[], CheckFlags]> = { define, run: check };
-
-function define(): Command {
-  const command = new Command('check')
-    .summary('validate manifests, run the controllers and report, for CI')
-    .description(
-      'Validates every manifest, runs the controllers to convergence and reports every finding: ' +
-        'invalid manifests, failing controllers, non-convergence and, with --expect, differences ' +
-        'from a golden tree of expected resources. Ends with "N passed, N failed".',
-    );
-  addTraceOption(addProjectOptions(addPathArguments(command)))
-    .addOption(outputOption(FORMATS, 'text'))
-    .option(
-      '--strict',
-      'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
-    )
-    .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
-    .option(
-      '--update',
-      'with --expect: write the converged state to <dir> instead of comparing (only a run that converged)',
-    )
-    .option(
-      '--previous <ref-or-dir>',
-      'check CEL transition rules (oldSelf) against this previous revision: a directory, or a git revision such as origin/main',
-    )
-    .option(
-      '--keep-volatile',
-      'with --expect: record and compare versions and timestamps too (left out by default)',
-    )
-    .addHelpText(
-      'after',
-      `
-Examples:
-  cosi check -f manifests/
-  cosi check -f manifests/ --strict -o github
-  cosi check -f manifests/ --expect expected/ --update   # record the golden tree
-  cosi check -f manifests/ --expect expected/ -o junit > report.xml
-  cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
-
-Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
-    );
-  return command;
-}
+export const checkCommand: CliCommand<[string[], CheckFlags]> = { define: defineCheck, run: check };
 
 export async function check(io: CliIo, paths: string[], flags: CheckFlags): Promise<CommandResult> {
-  const format = parseFormat(flags.output, FORMATS);
+  const format = parseFormat(flags.output, CHECK_FORMATS);
   const colors = createColors(format === 'text' && useColor(io, flags.color));
   const renderOptions = { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE };
   let run: ProjectRun;

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { defineExplain } from './explain-definition.js';
 import { explainResource } from '../../app/explain/explain-resource.js';
 import { explainSourceOf } from '../../app/run-project.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
@@ -6,7 +6,7 @@ import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
+import { parseFormat, type CommonFlags } from '../options.js';
 import { EXPLAIN_FORMATS, renderExplanation } from '../render/explain/render-explain.js';
 import { runAndReport, type ConvergedOutcome } from './run-and-report.js';
 
@@ -23,45 +23,9 @@ export interface ExplainFlags extends CommonFlags {
  * why the resource is as it is (or, with `--why-not`, why it is not there).
  */
 export const explainCommand: CliCommand<[string, string | undefined, ExplainFlags]> = {
-  define,
+  define: defineExplain,
   run: explain,
 };
-
-function define(): Command {
-  const command = new Command('explain')
-    .summary('why a resource is as it is (or, with --why-not, why it is not there)')
-    .description(
-      'Runs the project like `cosi apply`, recording every reconcile (what triggered it, what ' +
-        'it read and wrote at which versions, how it ended), then explains one resource: who ' +
-        'wrote it and from which inputs at which versions, back to the manifests with their ' +
-        'file:line:col, as a tree whose edges say why they exist (strong, weak, primary or ' +
-        'mapped input, owner reference, finalizer); the history of its versions; for each ' +
-        'field the write that set it last; and, when the run did not converge and it kept ' +
-        'changing, the cycle of writes. With --why-not, for a resource that does not exist: ' +
-        'each controller that could write it and what stopped it.',
-    )
-    .argument('<type>', 'resource type or alias, or TYPE/ID')
-    .argument('[id]', 'resource id');
-  addProjectOptions(command)
-    .addOption(outputOption(EXPLAIN_FORMATS, 'tree'))
-    .option('-n, --namespace <namespace>', "namespace (default: the type's default namespace)")
-    .option('--depth <n>', 'hops of the lineage tree (default: all)')
-    .option('--reverse', 'also show what the resource feeds')
-    .option('--why-not', 'for a resource that does not exist: what stopped its writers')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  cosi explain networkconfig web-1 -f fixtures/vm-network
-  cosi explain vm/web-1 -f fixtures/vm-network --reverse
-  cosi explain networkconfig ghost -f fixtures/vm-network --why-not
-  cosi explain networkconfig web-1 -f fixtures/vm-network -o dot | dot -Tsvg > lineage.svg
-
-Exit codes: 0 explained, 1 invalid manifests or no such resource (without --why-not), 2 usage
-or config error.`,
-    );
-  return command;
-}
 
 export async function explain(
   io: CliIo,

@@ -1,8 +1,8 @@
-import { Command } from 'commander';
+import { defineGet, GET_FORMATS } from './get-definition.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
-import { addProjectOptions, outputOption, parseFormat, type CommonFlags } from '../options.js';
+import { parseFormat, type CommonFlags } from '../options.js';
 import {
   customColumnsFormat,
   jsonPathFormat,
@@ -10,7 +10,7 @@ import {
   type ResourceFormat,
 } from '../render/resources.js';
 import { selectResources, type QueriedState } from '../resource-query.js';
-import { readStateFlag, stateOption } from '../state-option.js';
+import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
 
@@ -23,43 +23,10 @@ export interface GetFlags extends CommonFlags {
 }
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
-export const getCommand: CliCommand<[string, string | undefined, GetFlags]> = { define, run: get };
-
-function define(): Command {
-  const command = new Command('get')
-    .summary('run the controllers on manifests and print one type or one resource')
-    .description(
-      'Runs the project like `cosi apply`, then prints the resources of one type (any alias, ' +
-        'case-insensitive), of several (`vm,host`), or one resource by id (`vm web-1` or ' +
-        '`vm/web-1`).',
-    )
-    .argument(
-      '<type>',
-      'resource type or alias (e.g. vm, VMs.example.org, rd), vm,host, or vm/web-1',
-    )
-    .argument('[id]', 'resource id');
-  addProjectOptions(command)
-    .addOption(outputOption(GET_FORMATS, 'table'))
-    .option('-n, --namespace <namespace>', 'namespace (default: all)')
-    .option(
-      '-l, --selector <selector>',
-      'only what matches this label selector (a=b,c!=d,e in (x,y))',
-    )
-    .addOption(stateOption())
-    .addHelpText(
-      'after',
-      `
-Examples:
-  cosi get vms -f fixtures/vm-network
-  cosi get networkconfig web-1 -f fixtures/vm-network -o yaml
-  cosi get vm/web-1 -f fixtures/vm-network
-  cosi get vm,host -f fixtures/vm-network
-  cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
-  cosi get rd -f fixtures/vm-network
-  cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)`,
-    );
-  return command;
-}
+export const getCommand: CliCommand<[string, string | undefined, GetFlags]> = {
+  define: defineGet,
+  run: get,
+};
 
 export async function get(
   io: CliIo,
@@ -113,16 +80,6 @@ function splitTypeArgument(
   }
   return { type: type.slice(0, slash), id: type.slice(slash + 1) };
 }
-
-const GET_FORMATS = [
-  'table',
-  'wide',
-  'yaml',
-  'json',
-  'name',
-  'jsonpath=TEMPLATE',
-  'custom-columns=NAME:PATH,...',
-] as const;
 
 function parseGetFormat(output: string): ResourceFormat {
   if (output.startsWith('jsonpath=')) return jsonPathFormat(output.slice('jsonpath='.length));

@@ -40,10 +40,12 @@ export async function runAndReport(
 ): Promise<ReportedRun> {
   const colors = createColors(useColor(io, flags.color));
   const started = performance.now();
-  // Only a recorded run (explain, --trace) places pointers inside the manifests after the load.
+  // Only a recorded run (explain, --trace) places pointers inside the manifests after the load,
+  // or reads the manifests after the run; the others print from the state alone.
   const run = await runProject({
     ...(await toRunOptions(flags, io, { paths, record })),
     positions: record,
+    releaseManifests: !record,
   });
   io.stderr.write(renderFindings(run.manifests.findings, colors));
   const report = run.outcome?.report;

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import * as path from 'node:path';
-import { Command } from 'commander';
+import { defineRun } from './run-definition.js';
 import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
@@ -19,7 +19,6 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
-import { addPathArguments, collect } from '../options.js';
 import { formatLog } from '../render/logs.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { watchWithChokidar, type FileWatcher, type WatchFiles } from '../watch/file-watcher.js';
@@ -40,59 +39,9 @@ export const ELECTION_NAME = 'cosi-run';
 
 /** `cosi run -f DIR --state URL`: a long-lived runtime on a (shared) state. */
 export const runCommand: CliCommand<[string[], RunFlags]> = {
-  define,
+  define: defineRun,
   run: (io, paths, flags) => runRuntime(io, paths, flags),
 };
-
-function define(): Command {
-  const command = new Command('run')
-    .summary('serve the project: apply the manifests to a (shared) state and run the controllers')
-    .description(
-      'A long-lived runtime on the real clock. Applies the manifests to the state (again on ' +
-        'every file change with --watch), runs the project controllers and serves until SIGTERM ' +
-        'or Ctrl-C, then stops cleanly: controllers stopped, the leader lease released. With ' +
-        '--state etcd://HOST:PORT[/prefix] several processes share one state: they elect a ' +
-        'leader on an etcd lease, and only the leader runs the controllers (those with ' +
-        'needLeaderElection: false run in every process). When the leader dies, another process ' +
-        'takes over within the lease TTL. A process that loses its leadership exits with 1. One ' +
-        'line per event goes to stderr.',
-    );
-  addPathArguments(command)
-    .option(
-      '-f, --file <path>',
-      'manifest file or directory (repeatable, or comma-separated)',
-      (value: string, previous: string[] | undefined) => [
-        ...(previous ?? []),
-        ...value.split(',').filter((p) => p !== ''),
-      ],
-    )
-    .option(
-      '--ignore <pattern>',
-      'skip what this .gitignore-style pattern matches while walking directories (repeatable)',
-      collect,
-    )
-    .option('--config <path>', 'project config, or a directory holding one')
-    .option('--state <url>', 'the state: memory, or etcd://HOST:PORT[/prefix]', 'memory')
-    .option('--watch', 'apply the manifests again when a file changes')
-    .option(
-      '--lease-ttl <duration>',
-      'leader lease TTL, whole seconds (etcd): how long a dead leader blocks the fail-over',
-      '5s',
-    )
-    .option('--no-color', 'never color the output')
-    .option('-v, --verbose', 'print controller logs to stderr')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  cosi run -f fixtures/vm-network
-  cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --watch
-  cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --lease-ttl 10s
-
-Exit codes: 0 after SIGTERM or Ctrl-C, 1 invalid manifests or leadership lost, 2 usage or config error.`,
-    );
-  return command;
-}
 
 /** The lease TTL in whole seconds, as etcd takes it. */
 export function parseLeaseTtl(text: string): number {

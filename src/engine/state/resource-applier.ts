@@ -24,6 +24,13 @@ export interface ResourceApplierOptions<T extends KeyedResource> {
    * replaces one by one. Without it, only whole applies are possible.
    */
   readonly groupOf?: (resource: T) => string;
+  /**
+   * `false`: an applier for one {@link ResourceApplier.apply} only (a one-shot run, such as
+   * `cosi apply`): it counts what it applied but keeps none of it, so the resources given to it
+   * can be released once the state holds its copies; {@link ResourceApplier.appliedAt} then
+   * answers `undefined`, and applying again throws. Default `true`.
+   */
+  readonly keepApplied?: boolean;
 }
 
 /**
@@ -42,6 +49,9 @@ export interface ResourceApplierOptions<T extends KeyedResource> {
 export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   readonly #state: State;
   readonly #groupOf: ((resource: T) => string) | undefined;
+  readonly #keepApplied: boolean;
+  /** With `keepApplied: false`: how many the one apply applied (`undefined` before it). */
+  #appliedOnce: number | undefined;
   /** What was applied, by key, in the order it was given. */
   #applied = new Map<string, T>();
   /** The applied resources of each group, when grouped. */
@@ -53,11 +63,12 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   constructor(state: State, options: ResourceApplierOptions<T> = {}) {
     this.#state = state;
     this.#groupOf = options.groupOf;
+    this.#keepApplied = options.keepApplied ?? true;
   }
 
   /** How many resources are applied. */
   get size(): number {
-    return this.#applied.size;
+    return this.#appliedOnce ?? this.#applied.size;
   }
 
   /**
@@ -80,7 +91,17 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
 
   /** Makes the state hold `desired`, writing only what differs from the last applied set. */
   async apply(desired: readonly T[]): Promise<ApplyResult> {
+    if (this.#appliedOnce !== undefined) {
+      throw new Error('this applier was made to apply once (keepApplied: false)');
+    }
     const result: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };
+    if (!this.#keepApplied) {
+      // Nothing was applied before: every resource is new to it, and none is kept.
+      for (const item of desired) await this.#applyOne(item, undefined, result);
+      this.#compared = desired.length;
+      this.#appliedOnce = desired.length;
+      return result;
+    }
     const applied = new Map<string, T>();
     for (const item of desired) {
       applied.set(item.key, item);
@@ -115,6 +136,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
    */
   async applyGroups(changed: ReadonlyMap<string, readonly T[]>): Promise<ApplyResult> {
     if (!this.#groupOf) throw new Error('applyGroups needs an applier with a groupOf');
+    if (!this.#keepApplied) throw new Error('applyGroups needs an applier that keepApplied');
     const result: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };
     const seen = new Set<string>();
     let compared = 0;

@@ -47,6 +47,19 @@ describe('the resource applier', () => {
     expect((await state.get(Note.pointer('there'))).spec).toEqual({ text: 'new' });
   });
 
+  it('made to apply once (keepApplied: false), counts what it applied and keeps none of it', async () => {
+    const state = createInMemoryState();
+    const applier = new ResourceApplier(state, { keepApplied: false });
+    const a = keyed('a', '1');
+    const result = await applier.apply([a, keyed('b', '2')]);
+    expect(result.created).toEqual([a.key, keyed('b', '2').key]);
+    expect(applier.size).toBe(2);
+    // Nothing of the applied resources is held: the caller may release them.
+    expect(applier.appliedAt(a.key)).toBeUndefined();
+    expect((await state.list(Note.kind())).map((r) => r.metadata.id)).toEqual(['a', 'b']);
+    await expect(applier.apply([a])).rejects.toThrow(/apply once/);
+  });
+
   it('writes only what changed against the previous set, and tears down what is gone', async () => {
     const state = createInMemoryState();
     const before = [

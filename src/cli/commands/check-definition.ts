@@ -1,0 +1,53 @@
+/**
+ * `cosi check`'s command-line definition (arguments, flags, help), apart from what runs it: the
+ * program lists every command and its flags (help, completion) without loading any command.
+ */
+import { Command } from 'commander';
+import { addPathArguments, addProjectOptions, outputOption } from '../options.js';
+import { addTraceOption } from '../trace-file.js';
+
+/** The output formats of `cosi check`. */
+export const CHECK_FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
+
+/** `cosi check`: its commander definition. */
+export function defineCheck(): Command {
+  const command = new Command('check')
+    .summary('validate manifests, run the controllers and report, for CI')
+    .description(
+      'Validates every manifest, runs the controllers to convergence and reports every finding: ' +
+        'invalid manifests, failing controllers, non-convergence and, with --expect, differences ' +
+        'from a golden tree of expected resources. Ends with "N passed, N failed".',
+    );
+  addTraceOption(addProjectOptions(addPathArguments(command)))
+    .addOption(outputOption(CHECK_FORMATS, 'text'))
+    .option(
+      '--strict',
+      'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
+    )
+    .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
+    .option(
+      '--update',
+      'with --expect: write the converged state to <dir> instead of comparing (only a run that converged)',
+    )
+    .option(
+      '--previous <ref-or-dir>',
+      'check CEL transition rules (oldSelf) against this previous revision: a directory, or a git revision such as origin/main',
+    )
+    .option(
+      '--keep-volatile',
+      'with --expect: record and compare versions and timestamps too (left out by default)',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi check -f manifests/
+  cosi check -f manifests/ --strict -o github
+  cosi check -f manifests/ --expect expected/ --update   # record the golden tree
+  cosi check -f manifests/ --expect expected/ -o junit > report.xml
+  cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
+
+Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
+    );
+  return command;
+}

@@ -1,0 +1,55 @@
+/**
+ * `cosi get`'s command-line definition (arguments, flags, help), apart from what runs it: the
+ * program lists every command and its flags (help, completion) without loading any command.
+ */
+import { Command } from 'commander';
+import { addProjectOptions, outputOption } from '../options.js';
+import { stateOption } from '../state-option.js';
+
+/** The output formats of `cosi get`. */
+export const GET_FORMATS = [
+  'table',
+  'wide',
+  'yaml',
+  'json',
+  'name',
+  'jsonpath=TEMPLATE',
+  'custom-columns=NAME:PATH,...',
+] as const;
+
+/** `cosi get`: its commander definition. */
+export function defineGet(): Command {
+  const command = new Command('get')
+    .summary('run the controllers on manifests and print one type or one resource')
+    .description(
+      'Runs the project like `cosi apply`, then prints the resources of one type (any alias, ' +
+        'case-insensitive), of several (`vm,host`), or one resource by id (`vm web-1` or ' +
+        '`vm/web-1`).',
+    )
+    .argument(
+      '<type>',
+      'resource type or alias (e.g. vm, VMs.example.org, rd), vm,host, or vm/web-1',
+    )
+    .argument('[id]', 'resource id');
+  addProjectOptions(command)
+    .addOption(outputOption(GET_FORMATS, 'table'))
+    .option('-n, --namespace <namespace>', 'namespace (default: all)')
+    .option(
+      '-l, --selector <selector>',
+      'only what matches this label selector (a=b,c!=d,e in (x,y))',
+    )
+    .addOption(stateOption())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi get vms -f fixtures/vm-network
+  cosi get networkconfig web-1 -f fixtures/vm-network -o yaml
+  cosi get vm/web-1 -f fixtures/vm-network
+  cosi get vm,host -f fixtures/vm-network
+  cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
+  cosi get rd -f fixtures/vm-network
+  cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)`,
+    );
+  return command;
+}

@@ -1,0 +1,60 @@
+/**
+ * `cosi graph`'s command-line definition (arguments, flags, help), apart from what runs it: the
+ * program lists every command and its flags (help, completion) without loading any command.
+ */
+import { Command } from 'commander';
+import { addPathArguments, addProjectOptions, collect, outputOption } from '../options.js';
+import { GRAPH_FORMATS } from '../render/graph/render-graph.js';
+import { stateOption } from '../state-option.js';
+
+/** `cosi graph`: its commander definition. */
+export function defineGraph(): Command {
+  const command = new Command('graph')
+    .summary('print the dependency graph of the controllers (text, tree, DOT, Mermaid, JSON)')
+    .description(
+      "Registers the controllers of the project's cosi.config.ts and prints what each\n" +
+        'reads and writes, as `talosctl inspect dependencies` draws it: controllers are ' +
+        'boxes (queue controllers rounded), resource types notes; exclusive outputs ' +
+        'bold, shared outputs solid, strong and primary inputs solid, weak and mapped ' +
+        'inputs dotted, destroyReady and mappedDestroyReady inputs dashed (talosctl ' +
+        'omits them); an input pinned to one id has it as label. Cycles are shown, not ' +
+        'refused: the text format names them, the tree marks a node met again on its ' +
+        'own path "(cycle)".\n\n' +
+        'Without --resources the controllers are registered but never run. With ' +
+        '--resources the project converges first (like `cosi apply`), then every ' +
+        'resource is listed under its type with the controller that wrote it (none: a ' +
+        'manifest) and the resources it came from: its owner references and what the ' +
+        'reconcile that wrote it really read through its inputs, at the versions read, ' +
+        'labelled with the input kind (from the record of the run, as `cosi explain` ' +
+        'shows it; destroyReady inputs carry no data and do not count). The tree ' +
+        'format follows each resource to everything derived from it.',
+    );
+  addProjectOptions(addPathArguments(command))
+    .addOption(outputOption(GRAPH_FORMATS, 'text'))
+    .option('--resources', 'converge, then show the resource instances and their lineage')
+    .addOption(stateOption())
+    .option(
+      '-c, --controller <name>',
+      'only the graph around this controller (repeatable)',
+      collect,
+    )
+    .option('-t, --type <type>', 'only the graph around this type, any alias (repeatable)', collect)
+    .option(
+      '--depth <n>',
+      'hops around --controller / --type, an edge being a hop (default 1; "all": everything connected)',
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi graph -f fixtures/graph-demo
+  cosi graph -f fixtures/graph-demo -o dot | dot -Tsvg > graph.svg
+  cosi graph -f fixtures/graph-demo -o mermaid > graph.mmd
+  cosi graph -f fixtures/graph-demo -t vm --depth 2 -o tree
+  cosi graph -f fixtures/graph-demo --resources -o tree --stable
+
+Exit codes: 0 ok, 1 invalid manifests or (with --resources) failing controllers, 2 usage or
+config error, 3 (with --resources) did not converge.`,
+    );
+  return command;
+}

@@ -1,0 +1,80 @@
+import type { Finding } from './finding.js';
+import { compareFindings, createFinding } from './finding.js';
+import { collectDefinitions } from './collect-definitions.js';
+import type { LoadManifestsOptions, LoadResult } from './load-manifests.js';
+import { loadResources } from './load-resources.js';
+import type { ParsedManifest } from './parse-manifest.js';
+import { sharedSchemaCompiler } from './schema-compiler.js';
+
+/**
+ * `loadManifests` on files already parsed with `parseManifest`: the resolution and
+ * validation passes only. An incremental loader keeps the parse of unchanged files and calls this.
+ * The parsed documents are only read, never changed, so they may be loaded again.
+ */
+export function loadParsedManifests(
+  files: readonly ParsedManifest[],
+  options: LoadManifestsOptions = {},
+): LoadResult {
+  const findings: Finding[] = [];
+  const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
+  const given = {
+    definitions: options.definitions ?? [],
+    source: options.definitionsSource ?? '',
+  };
+  const collected = collectDefinitions(files, given, compiler, findings);
+  const resources = loadResources(collected, given, compiler, findings, options);
+  if (collected.pending.length === 0) findings.push(emptyInput(files.length));
+  findings.sort(compareFindings);
+  return {
+    definitions: collected.definitions,
+    registry: collected.registry,
+    resources,
+    findings: capFindings(findings),
+  };
+}
+
+/** Findings reported per load; past this, the rest are counted in one last finding. */
+export const MAX_FINDINGS_PER_LOAD = 1000;
+
+/**
+ * The first {@link MAX_FINDINGS_PER_LOAD} findings and a `too-many-findings` ("and N more"),
+ * keeping every error's count in it: a run with a million problems prints a screenful.
+ */
+function capFindings(findings: Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS_PER_LOAD) return findings;
+  const kept = findings.slice(0, MAX_FINDINGS_PER_LOAD);
+  const rest = findings.slice(MAX_FINDINGS_PER_LOAD);
+  // A load that fails must show an error: swap the first one in for the last warning shown.
+  const firstError = rest.findIndex((f) => f.severity === 'error');
+  if (firstError !== -1 && !kept.some((f) => f.severity === 'error')) {
+    rest.push(kept.pop() as Finding);
+    kept.push(...rest.splice(firstError, 1));
+  }
+  const errors = rest.filter((f) => f.severity === 'error').length;
+  kept.push(
+    createFinding({
+      code: 'too-many-findings',
+      message: `and ${rest.length} more findings (${errors} of them errors), not shown`,
+      file: '',
+      line: 0,
+      col: 0,
+      pointer: '',
+    }),
+  );
+  return kept;
+}
+
+/** Nothing to load: no files, or files without a single resource document. */
+function emptyInput(fileCount: number): Finding {
+  return createFinding({
+    code: 'empty-input',
+    message:
+      fileCount === 0
+        ? 'no manifest files found'
+        : `no resources found in ${fileCount} file${fileCount === 1 ? '' : 's'}`,
+    file: '',
+    line: 0,
+    col: 0,
+    pointer: '',
+  });
+}

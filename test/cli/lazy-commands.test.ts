@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosiLoading } from '../support/cosi-modules.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-lazy-commands-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const COMMANDS = ['apply', 'get', 'check', 'graph', 'explain', 'watch', 'run'];
+const commandModule = (name: string) => (url: string) =>
+  url.endsWith(`/dist/cli/commands/${name}.js`);
+const isEngineOrLoader = (url: string): boolean =>
+  url.endsWith('/dist/engine/runtime/runtime.js') ||
+  url.endsWith('/dist/loaders/manifest-reader.js');
+
+describe("a command's module is loaded only when the command runs", () => {
+  it('cosi --help lists every command without loading any of them', async () => {
+    const run = await cosiLoading(['--help'], dir);
+    expect(run.code).toBe(0);
+    for (const name of COMMANDS) expect(run.stdout).toContain(`  ${name} [options]`);
+    for (const name of COMMANDS) expect(run.modules.filter(commandModule(name))).toEqual([]);
+    expect(run.modules.filter(isEngineOrLoader)).toEqual([]);
+  }, 60_000);
+
+  it('completion lists every command with its flags without loading any of them', async () => {
+    const run = await cosiLoading(['completion', 'bash'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("apply) flags='");
+    expect(run.stdout).toContain('--lease-ttl');
+    for (const name of COMMANDS) expect(run.modules.filter(commandModule(name))).toEqual([]);
+  }, 60_000);
+
+  it('cosi apply loads apply and none of the other commands', async () => {
+    const run = await cosiLoading(['apply', '-f', 'fixtures/vm-network', '-q'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('NetworkConfig');
+    expect(run.modules.some(commandModule('apply'))).toBe(true);
+    for (const name of COMMANDS.filter((c) => c !== 'apply')) {
+      expect(run.modules.filter(commandModule(name))).toEqual([]);
+    }
+  }, 60_000);
+});
