@@ -291,6 +291,7 @@ function finalizersEqual(a: readonly string[], b: readonly string[]): boolean {
   const untimed = { ...createMetadata('', '', ''), created: undefined, updated: undefined };
   const md = untimed as unknown as ResourceMetadata;
   cloneMetadata(md);
+  cloneStoredMetadata(md);
   copyMetadataToStore(md);
   withFinalizers(md, []);
 }
