@@ -2,8 +2,11 @@ import type { Resource } from '../engine/resource/resource.js';
 
 /** What a transform pass remembers of an input it transformed: stored objects, by identity. */
 export interface Transformed<I, O> {
-  /** The input as it was transformed (stored resources are frozen: a change is a new object). */
-  readonly input: Resource<I>;
+  /**
+   * The input as it was transformed (stored resources are frozen: a change is a new object), or
+   * as it is since the transform's own finalizer was added to it (see {@link onlyFinalizerAdded}).
+   */
+  input: Resource<I>;
   /** The output as the transform's modify left it stored. */
   readonly output: Resource<O>;
   /** The output's pointer key (what `mapMetadata` gave); `output.metadata` is its pointer. */
@@ -82,4 +85,29 @@ export class TransformMemory<I, O> {
     const live = new Set(items.map((item) => item.metadata.id));
     for (const id of [...this.#entries.keys()]) if (!live.has(id)) this.delete(id);
   }
+}
+
+/**
+ * Whether `now` is `was` with only `finalizer` added: the write a transform with input finalizers
+ * makes to each input on its first pass. Its output does not depend on that finalizer, so the pass
+ * that the write wakes need not transform the input again (about one whole pass over the inputs
+ * saved: 50,000 modifies that would write nothing, and their garbage). A finalizer change shares
+ * the previous version's spec and collections, so identity tells what else changed.
+ */
+export function onlyFinalizerAdded(was: Resource, now: Resource, finalizer: string): boolean {
+  const a = was.metadata;
+  const b = now.metadata;
+  return (
+    now.spec === was.spec &&
+    b.version === a.version + 1 &&
+    b.phase === a.phase &&
+    b.owner === a.owner &&
+    b.labels === a.labels &&
+    b.annotations === a.annotations &&
+    b.ownerReferences === a.ownerReferences &&
+    b.finalizers.length === a.finalizers.length + 1 &&
+    b.finalizers.includes(finalizer) &&
+    !a.finalizers.includes(finalizer) &&
+    a.finalizers.every((f) => b.finalizers.includes(f))
+  );
 }

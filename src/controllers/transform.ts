@@ -23,7 +23,7 @@ import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
 import type { EventChannel } from './event-channel.js';
 import { annotate, isConflictOn } from './errors.js';
-import { TransformMemory } from './transform-memory.js';
+import { onlyFinalizerAdded, TransformMemory } from './transform-memory.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill
@@ -301,12 +301,13 @@ function createPass<I, O>(
       const last = skipping ? remembered.get(id) : undefined;
       if (
         last !== undefined &&
-        last.input === item &&
+        (last.input === item || (finalizers && onlyFinalizerAdded(last.input, item, name))) &&
         (stored
           ? stored.has(last.output)
           : (await rt.find<O>(last.output.metadata)) === last.output) &&
         !incremental.usesContext
       ) {
+        last.input = item;
         touched.add(last.key);
         kept.set(last.output, last.key);
         continue;
