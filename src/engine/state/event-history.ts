@@ -1,4 +1,5 @@
 import { InvalidBookmarkError } from '../errors.js';
+import type { Resource } from '../resource/resource.js';
 import type { Bookmark, ResourceEvent } from './state.js';
 
 /**
@@ -12,7 +13,14 @@ import type { Bookmark, ResourceEvent } from './state.js';
  * `gap` slots before they are overwritten, so it does not overrun at once.
  */
 export class EventHistory {
-  readonly #buffer: ResourceEvent[] = [];
+  // The changes as three columns rather than event objects: the event a watcher gets is made for
+  // it when the change is published (and only when someone watches), and dropped once delivered.
+  // Kept events and their bookmark strings lived as long as `capacity` more changes, which moved
+  // them (and every replaced version) into the old generation of the heap.
+  readonly #types: ResourceEvent['type'][] = [];
+  readonly #resources: Resource[] = [];
+  /** The replaced version of an update. */
+  readonly #olds: (Resource | undefined)[] = [];
   readonly #prefix: string;
   /** The position the next change gets; also how many changes there have been. */
   writePos = 0;
@@ -31,21 +39,34 @@ export class EventHistory {
     return `${this.#prefix}${position}`;
   }
 
-  /** The bookmark the next change will carry. */
-  nextBookmark(): Bookmark {
-    return this.bookmark(this.writePos);
-  }
-
-  /** Records a change (built with {@link nextBookmark}) and returns its position. */
-  append(event: ResourceEvent): number {
-    // The array grows until it is full, then wraps: a small kind never pays for a full buffer.
-    this.#buffer[this.writePos % this.capacity] = event;
+  /** Records a change and returns its position. */
+  append(type: ResourceEvent['type'], resource: Resource, old?: Resource): number {
+    // The arrays grow until they are full, then wrap: a small kind never pays for a full buffer.
+    const slot = this.writePos % this.capacity;
+    this.#types[slot] = type;
+    this.#resources[slot] = resource;
+    this.#olds[slot] = old;
     return this.writePos++;
   }
 
-  /** The change at `position`; only valid for the last `capacity` positions. */
+  /** The change at `position`, as a new event; only valid for the last `capacity` positions. */
   at(position: number): ResourceEvent {
-    return this.#buffer[position % this.capacity] as ResourceEvent;
+    const slot = position % this.capacity;
+    const resource = this.#resources[slot] as Resource;
+    const bookmark = this.bookmark(position);
+    switch (this.#types[slot]) {
+      case 'created':
+        return { type: 'created', resource, bookmark };
+      case 'updated':
+        return { type: 'updated', resource, old: this.#olds[slot] as Resource, bookmark };
+      default:
+        return { type: 'destroyed', resource, bookmark };
+    }
+  }
+
+  /** The resource of the change at `position` (without making its event). */
+  resourceAt(position: number): Resource {
+    return this.#resources[position % this.capacity] as Resource;
   }
 
   /** The oldest position a replay may start from. */
@@ -86,7 +107,7 @@ export class EventHistory {
     let position = this.writePos;
     const oldest = this.oldestReplayable;
     for (let found = 0; position > oldest && found < n; position--) {
-      if (this.at(position - 1).resource.metadata.id === id) found++;
+      if (this.resourceAt(position - 1).metadata.id === id) found++;
     }
     return position;
   }

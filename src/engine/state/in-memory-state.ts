@@ -258,8 +258,8 @@ export class InMemoryState implements State {
     sub.begin(start);
     if (tail > 0 || startFromBookmark !== undefined) {
       for (let position = start; position < history.writePos; position++) {
-        const event = history.at(position);
-        if (event.resource.metadata.id === id) sub.push(event, position);
+        if (history.resourceAt(position).metadata.id === id)
+          sub.push(history.at(position), position);
       }
       return;
     }
@@ -372,11 +372,7 @@ export class InMemoryState implements State {
     collection.items.set(md.id, stored);
     collection.index.update(md.id, undefined, stored);
     collection.order.added(md.id);
-    this.#publish(collection, {
-      type: 'created',
-      resource: stored,
-      bookmark: collection.history.nextBookmark(),
-    });
+    this.#publish(collection, 'created', stored);
     return stored;
   }
 
@@ -482,12 +478,7 @@ export class InMemoryState implements State {
     this.#writes++;
     collection.items.set(md.id, stored);
     collection.index.update(md.id, current, stored);
-    this.#publish(collection, {
-      type: 'updated',
-      resource: stored,
-      old: current,
-      bookmark: collection.history.nextBookmark(),
-    });
+    this.#publish(collection, 'updated', stored, current);
     return stored;
   }
 
@@ -506,11 +497,7 @@ export class InMemoryState implements State {
     collection.items.delete(pointer.id);
     collection.index.update(pointer.id, current, undefined);
     collection.order.removed(pointer.id);
-    this.#publish(collection, {
-      type: 'destroyed',
-      resource: current,
-      bookmark: collection.history.nextBookmark(),
-    });
+    this.#publish(collection, 'destroyed', current);
   }
 
   #collection(kind: Kind): Collection | undefined {
@@ -665,8 +652,17 @@ export class InMemoryState implements State {
   }
 
   /** Records a change in the kind's history and hands it to the watchers. */
-  #publish(collection: Collection, event: ResourceEvent): void {
-    const position = collection.history.append(event);
+  #publish(
+    collection: Collection,
+    type: ResourceEvent['type'],
+    resource: Resource,
+    old?: Resource,
+  ): void {
+    const position = collection.history.append(type, resource, old);
+    const watched = collection.kindWatchers.size > 0 || collection.pointerWatchers.size > 0;
+    // Nobody watches: no event to make.
+    if (!watched) return;
+    const event = collection.history.at(position);
     if (collection.kindWatchers.size > 0) {
       for (const [sub, filters] of collection.kindWatchers) {
         deliverFiltered(sub, event, position, filters);
