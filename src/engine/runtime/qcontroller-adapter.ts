@@ -28,9 +28,17 @@ import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 
-type Job =
-  | { readonly kind: 'reconcile'; readonly pointer: Pointer }
-  | { readonly kind: 'map'; readonly metadata: ReducedMetadata };
+/** A mapping of a changed secondary input to the primary items it affects. */
+class MapJob {
+  constructor(readonly metadata: ReducedMetadata) {}
+}
+
+/**
+ * A queued job: a reconcile of an item of the first primary kind, by its id (a string the
+ * resource already holds, so an event allocates nothing to queue one; the pointer is made when
+ * it runs), a reconcile of another primary kind's item, by its pointer, or a mapping.
+ */
+type Job = string | Pointer | MapJob;
 
 /** An item (a reconcile or a mapping) that keeps failing, as the report shows it. */
 interface FailingItem {
@@ -156,7 +164,7 @@ export class QControllerAdapter implements Adapter {
       })),
       waitingItems: this.#queue
         .delayedItems()
-        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : []))
+        .flatMap((job) => (job instanceof MapJob ? [] : [this.#pointerOf(job)]))
         .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
     };
   }
@@ -184,7 +192,7 @@ export class QControllerAdapter implements Adapter {
       for (const resource of items) {
         if (input.id !== undefined && input.id !== resource.metadata.id) continue;
         if (mapEvent) this.#mapEvent(input, { type: 'created', resource }, INITIAL_LIST);
-        else this.#enqueue(resource.metadata, 0, [resource]);
+        else this.#enqueue(resource.metadata, 0, resource);
       }
     }
     this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
@@ -206,7 +214,7 @@ export class QControllerAdapter implements Adapter {
     switch (qinput.kind) {
       case 'primary':
         if (this.#ownFinalizerWrites.size > 0 && this.#isOwnFinalizerWrite(event)) break;
-        this.#enqueue(event.resource.metadata, 0, [event.resource]);
+        this.#enqueue(event.resource.metadata, 0, event.resource);
         break;
       case 'mapped':
         this.#enqueueMap(toReducedMetadata(event.resource), event.resource);
@@ -310,6 +318,13 @@ export class QControllerAdapter implements Adapter {
       : `r\0${pointerKey(pointer)}`;
   }
 
+  /** The item a reconcile job is for. */
+  #pointerOf(job: string | Pointer): Pointer {
+    if (typeof job !== 'string') return job;
+    const main = this.#mainKind as Kind;
+    return { namespace: main.namespace, type: main.type, id: job };
+  }
+
   /** The queue key of a mapping of a changed input. */
   #mapKey(pointer: Pointer): string {
     return `m\0${pointerKey(pointer)}`;
@@ -322,12 +337,18 @@ export class QControllerAdapter implements Adapter {
     return this.#primaryKinds.has(kindKey(pointer));
   }
 
-  /** Queues a reconcile of a primary item. */
-  #enqueue(pointer: Pointer, delay = 0, triggers?: readonly Resource[]): void {
+  /**
+   * Queues a reconcile of a primary item. `triggers` (a change, or the changes a mapping was
+   * for) are kept only for the recorder: a lone change is passed as is, no array made for it.
+   */
+  #enqueue(pointer: Pointer, delay = 0, triggers?: Resource | readonly Resource[]): void {
     if (this.#abort.signal.aborted) return;
     const key = this.#reconcileKey(pointer);
-    if (triggers && this.host.recorder) this.#addTriggers(key, triggers);
-    this.#queue.add(key, { kind: 'reconcile', pointer: toPointer(pointer) }, delay);
+    if (triggers && this.host.recorder) {
+      this.#addTriggers(key, Array.isArray(triggers) ? triggers : [triggers as Resource]);
+    }
+    // The key of an item of the main kind is its id, which is all the job needs.
+    this.#queue.add(key, key === pointer.id ? key : toPointer(pointer), delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
@@ -336,7 +357,7 @@ export class QControllerAdapter implements Adapter {
   #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
     const key = this.#mapKey(metadata);
     if (this.host.recorder) this.#addTriggers(key, [trigger]);
-    this.#requeue(key, { kind: 'map', metadata });
+    this.#requeue(key, new MapJob(metadata));
   }
 
   #addTriggers(key: string, triggers: readonly Resource[]): void {
@@ -375,7 +396,7 @@ export class QControllerAdapter implements Adapter {
     }
     for (const pointer of pointers) {
       this.metrics.mappedOut++;
-      this.#enqueue(pointer, 0, [event.resource]);
+      this.#enqueue(pointer, 0, event.resource);
     }
   }
 
@@ -420,7 +441,7 @@ export class QControllerAdapter implements Adapter {
   async #work(): Promise<void> {
     try {
       while (this.#canTake()) {
-        const next = this.#queue.take();
+        const next = this.#queue.takeEntry();
         if (next === undefined) return;
         const { key, item: job } = next;
         this.metrics.queueLength = this.#queue.size;
@@ -429,12 +450,12 @@ export class QControllerAdapter implements Adapter {
         const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
         const seq = triggers ? this.#startRecording(job, triggers) : 0;
         try {
-          if (job.kind === 'map') {
+          if (job instanceof MapJob) {
             await this.#map(job.metadata, seq, triggers);
           } else {
             this.metrics.reconciles++;
             const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-            await this.controller.reconcile(rt, job.pointer, this.#log);
+            await this.controller.reconcile(rt, this.#pointerOf(job), this.#log);
             this.metrics.processed++;
           }
           this.#succeeded(key);
@@ -464,10 +485,11 @@ export class QControllerAdapter implements Adapter {
 
   /** Opens the record of a job, with the changes that queued it. */
   #startRecording(job: Job, triggers: readonly Resource[]): number {
-    const item = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
+    const isMap = job instanceof MapJob;
+    const item = isMap ? toPointer(job.metadata) : this.#pointerOf(job);
     const seq = (this.host.recorder as RunRecorder).start(
       this.name,
-      job.kind === 'map' ? 'map' : 'reconcile',
+      isMap ? 'map' : 'reconcile',
       item,
       triggers,
       this.#queue.size,
@@ -498,8 +520,9 @@ export class QControllerAdapter implements Adapter {
    * failure retried after its own interval.
    */
   #failed(key: string, job: Job, error: unknown): void {
-    const pointer = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
-    const what = job.kind === 'map' ? 'mapInput' : 'reconcile';
+    const isMap = job instanceof MapJob;
+    const pointer = isMap ? toPointer(job.metadata) : this.#pointerOf(job);
+    const what = isMap ? 'mapInput' : 'reconcile';
     if (isSkip(error)) {
       this.metrics.skips++;
       this.#succeeded(key);

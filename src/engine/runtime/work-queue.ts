@@ -6,6 +6,12 @@ const IN_FLIGHT = 1;
 /** Taken, and added again meanwhile: queued again once `done`. */
 const IN_FLIGHT_REQUEUED = 2;
 
+/** A key taken from the queue and its item (see {@link WorkQueue.takeEntry}). */
+export interface TakenEntry<T> {
+  readonly key: string;
+  readonly item: T;
+}
+
 /** A key's one record, from its first add until it is done with nothing deferred. */
 interface Entry<T> {
   readonly key: string;
@@ -102,6 +108,15 @@ export class WorkQueue<T> {
 
   /** The next ready key and item, now in flight; `undefined` if none is ready. */
   take(): { key: string; item: T } | undefined {
+    const taken = this.takeEntry();
+    return taken && { key: taken.key, item: taken.item };
+  }
+
+  /**
+   * {@link take} without a new object: the key's own record, read-only. Read its item at once:
+   * an add while the key is in flight replaces it (with the item that runs after `done`).
+   */
+  takeEntry(): TakenEntry<T> | undefined {
     const ready = this.#ready;
     if (this.#readyHead >= ready.length) return undefined;
     const entry = ready[this.#readyHead] as Entry<T>;
@@ -115,7 +130,7 @@ export class WorkQueue<T> {
     }
     entry.state = IN_FLIGHT;
     this.#queued--;
-    return { key: entry.key, item: entry.item };
+    return entry;
   }
 
   /** Marks a taken key finished; a deferred add of it is queued now. */
