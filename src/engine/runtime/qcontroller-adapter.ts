@@ -81,8 +81,15 @@ export class QControllerAdapter implements Adapter {
   readonly #hookRestarts: RestartPolicy;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
-  /** The writes of this controller's own `addFinalizer` on primary inputs, by queue key. */
+  /**
+   * The writes of this controller's own `addFinalizer` on primary inputs, by queue key. The
+   * note lives from the write until its event, so there is nearly always at most one: it is kept
+   * in a slot of its own ({@link #ownKey}, {@link #ownWrite}), and only others in the map, which a
+   * set and a delete per item would otherwise churn (rehashing every few items).
+   */
   readonly #ownFinalizerWrites = new Map<string, OwnFinalizerWrite>();
+  #ownKey: string | undefined;
+  #ownWrite: OwnFinalizerWrite | undefined;
   /** The first primary input kind, whose items are queued under their bare id. */
   readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
@@ -213,7 +220,12 @@ export class QControllerAdapter implements Adapter {
     }
     switch (qinput.kind) {
       case 'primary':
-        if (this.#ownFinalizerWrites.size > 0 && this.#isOwnFinalizerWrite(event)) break;
+        if (
+          (this.#ownKey !== undefined || this.#ownFinalizerWrites.size > 0) &&
+          this.#isOwnFinalizerWrite(event)
+        ) {
+          break;
+        }
         this.#enqueue(event.resource.metadata, 0, event.resource);
         break;
       case 'mapped':
@@ -274,9 +286,10 @@ export class QControllerAdapter implements Adapter {
    */
   #isOwnFinalizerWrite(event: ResourceEvent): boolean {
     const key = this.#reconcileKey(event.resource.metadata);
-    const write = this.#ownFinalizerWrites.get(key);
+    const inSlot = key === this.#ownKey;
+    const write = inSlot ? this.#ownWrite : this.#ownFinalizerWrites.get(key);
     if (write === undefined || event.resource.metadata.version < write.version) return false;
-    this.#ownFinalizerWrites.delete(key);
+    this.#forgetOwnWrite(key, inSlot);
     return this.#isEcho(event, write);
   }
 
@@ -300,9 +313,29 @@ export class QControllerAdapter implements Adapter {
   /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
   #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
     const key = this.#reconcileKey(pointer);
-    if (write === undefined) this.#ownFinalizerWrites.delete(key);
+    if (write === undefined) {
+      this.#forgetOwnWrite(key, key === this.#ownKey);
+      return;
+    }
     // Only a primary input's event is ever checked against the note.
-    else if (this.#isPrimary(pointer)) this.#ownFinalizerWrites.set(key, write);
+    if (!this.#isPrimary(pointer)) return;
+    if (this.#ownKey === undefined || this.#ownKey === key) {
+      this.#ownKey = key;
+      this.#ownWrite = write;
+      // A note of this key in the map is an older one, which this one replaces.
+      if (this.#ownFinalizerWrites.size > 0) this.#ownFinalizerWrites.delete(key);
+    } else {
+      this.#ownFinalizerWrites.set(key, write);
+    }
+  }
+
+  #forgetOwnWrite(key: string, inSlot: boolean): void {
+    if (inSlot) {
+      this.#ownKey = undefined;
+      this.#ownWrite = undefined;
+    } else if (this.#ownFinalizerWrites.size > 0) {
+      this.#ownFinalizerWrites.delete(key);
+    }
   }
 
   /**
@@ -468,7 +501,7 @@ export class QControllerAdapter implements Adapter {
             if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
           }
         } finally {
-          this.#queue.done(key);
+          this.#queue.doneEntry(next);
           this.metrics.queueLength = this.#queue.size;
         }
       }

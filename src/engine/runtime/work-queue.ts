@@ -136,9 +136,19 @@ export class WorkQueue<T> {
   /** Marks a taken key finished; a deferred add of it is queued now. */
   done(key: string): void {
     const entry = this.#entries.get(key);
-    if (entry === undefined || entry.state === QUEUED) return;
+    if (entry !== undefined) this.doneEntry(entry);
+  }
+
+  /**
+   * {@link done} with the record {@link takeEntry} handed out, which saves looking the key up (a
+   * cache miss in the queue of a busy controller). The record stays the key's until it is done:
+   * only a queued key is ever dropped (by {@link clear}).
+   */
+  doneEntry(taken: TakenEntry<T>): void {
+    const entry = taken as Entry<T>;
+    if (entry.state === QUEUED) return;
     if (entry.state === IN_FLIGHT) {
-      this.#entries.delete(key);
+      this.#entries.delete(entry.key);
       return;
     }
     entry.state = QUEUED;
@@ -160,8 +170,8 @@ export class WorkQueue<T> {
 
   #schedule(entry: Entry<T>, delay: number): void {
     if (delay <= 0) {
+      // Its release time is read only while a timer holds it: not set here, where none does.
       entry.timer = undefined;
-      entry.releaseAt = this.clock.now();
       this.#ready.push(entry);
       return;
     }

@@ -30,13 +30,17 @@ describe('the work queue', () => {
     const first = q.takeEntry();
     expect(first).toMatchObject({ key: 'k', item: 'first' });
     q.add('k', 'second');
-    q.done('k');
+    // Done with the record taken (no lookup of its key): the add made meanwhile is queued now.
+    q.doneEntry(first!);
     // Queued again while in flight: the same record, no new object per take.
     const second = q.takeEntry();
     expect(second).toBe(first);
     expect(second?.item).toBe('second');
-    q.done('k');
+    q.doneEntry(second!);
+    expect(q.size).toBe(0);
     expect(q.takeEntry()).toBeUndefined();
+    q.add('k', 'third');
+    expect(q.takeEntry()).not.toBe(first);
   });
 
   it('releases delayed keys on the clock and tells when they are ready', () => {
