@@ -95,6 +95,11 @@ export class QControllerAdapter implements Adapter {
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
+  /**
+   * `#abort.signal.aborted`, read on every event and every job: a plain field, where the
+   * signal's getter checks its receiver each time.
+   */
+  #stopped = false;
   #hook: Promise<void> | undefined;
   #started = false;
   #pumpScheduled = false;
@@ -248,6 +253,7 @@ export class QControllerAdapter implements Adapter {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#abort.abort();
     this.#queue.clear();
     this.#hookRestarts.cancel();
@@ -375,7 +381,7 @@ export class QControllerAdapter implements Adapter {
    * for) are kept only for the recorder: a lone change is passed as is, no array made for it.
    */
   #enqueue(pointer: Pointer, delay = 0, triggers?: Resource | readonly Resource[]): void {
-    if (this.#abort.signal.aborted) return;
+    if (this.#stopped) return;
     const key = this.#reconcileKey(pointer);
     if (triggers && this.host.recorder) {
       this.#addTriggers(key, Array.isArray(triggers) ? triggers : [triggers as Resource]);
@@ -401,7 +407,7 @@ export class QControllerAdapter implements Adapter {
 
   /** Queues a job under its key again (a retry after a failure, or another chance). */
   #requeue(key: string, job: Job, delay = 0): void {
-    if (this.#abort.signal.aborted) return;
+    if (this.#stopped) return;
     this.#queue.add(key, job, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
@@ -409,7 +415,7 @@ export class QControllerAdapter implements Adapter {
 
   /** Hands a whole event to the controller's `mapEvent` and queues what it returns. */
   #mapEvent(input: Input<QInputKind>, event: ResourceEvent, context = LIVE): void {
-    if (!this.controller.mapEvent || this.#abort.signal.aborted) return;
+    if (!this.controller.mapEvent || this.#stopped) return;
     let pointers: readonly Pointer[];
     try {
       pointers = this.controller.mapEvent(input, event, context);
@@ -457,7 +463,7 @@ export class QControllerAdapter implements Adapter {
   };
 
   #canTake(): boolean {
-    return !this.host.scheduler.paused && !this.#abort.signal.aborted;
+    return !this.host.scheduler.paused && !this.#stopped;
   }
 
   /**
@@ -494,7 +500,7 @@ export class QControllerAdapter implements Adapter {
           this.#succeeded(key);
           if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
         } catch (error) {
-          if (this.#abort.signal.aborted) {
+          if (this.#stopped) {
             if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
           } else {
             this.#failed(key, job, error);
