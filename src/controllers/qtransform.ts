@@ -14,6 +14,7 @@ import {
   DestroyOutputError,
   isDestroyOutput,
   isNotFound,
+  isPhaseConflict,
   isRequeue,
   type RequeueError,
 } from '../engine/errors.js';
@@ -162,14 +163,29 @@ export function createQTransformController<I, O>(
       await rt.addFinalizer(item.metadata, name);
     }
 
+    // The output is written without looking at it first (a read per item saved): one on its way
+    // out refuses the write, before `transform` runs, and only then is it looked at.
+    if (!(await writeOutput(rt, ctx, item, mapped))) return;
     const current = await rt.find<O>(mapped.metadata);
-    if (current?.metadata.phase === 'tearingDown' && current.metadata.owner === name) {
-      // An output on its way out (a previous input of this id, or destroyOutput) is replaced only
-      // once destroyed; mappedDestroyReady brings us back when its finalizers are gone.
-      if (current.metadata.finalizers.length > 0) return;
-      await rt.destroy(current.metadata);
-    }
+    // Tearing down but someone else's: left alone, as the write was.
+    if (current?.metadata.phase !== 'tearingDown' || current.metadata.owner !== name) return;
+    // Ours, on its way out (a previous input of this id, or destroyOutput): replaced only once
+    // destroyed; mappedDestroyReady brings us back when its finalizers are gone.
+    if (current.metadata.finalizers.length > 0) return;
+    await rt.destroy(current.metadata);
+    await writeOutput(rt, ctx, item, mapped);
+  };
 
+  /**
+   * Writes the output through `transform`; true when it was refused because the output is
+   * tearing down (nothing was written, `transform` did not run).
+   */
+  const writeOutput = async (
+    rt: QRuntime,
+    ctx: GenericContext,
+    item: Resource<I>,
+    mapped: Draft<O>,
+  ): Promise<boolean> => {
     let requeue: RequeueError | undefined;
     // A plain requeue still writes the output; one with a cause is a failure.
     const keepRequeue = (error: unknown): void => {
@@ -192,14 +208,15 @@ export function createQTransformController<I, O>(
         if (isThenable(pending)) return Promise.resolve(pending).then(undefined, keepRequeue);
       });
     } catch (error) {
-      if (isConflictOn(error, mapped.metadata)) return;
+      if (isConflictOn(error, mapped.metadata)) return isPhaseConflict(error);
       if (isDestroyOutput(error)) {
         await tearDownAndDestroy(rt, mapped.metadata);
-        return;
+        return false;
       }
       throw error;
     }
     if (requeue) throw requeue;
+    return false;
   };
 
   const reconcileTearingDown = async (
