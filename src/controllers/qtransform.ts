@@ -164,59 +164,50 @@ export function createQTransformController<I, O>(
     }
 
     // The output is written without looking at it first (a read per item saved): one on its way
-    // out refuses the write, before `transform` runs, and only then is it looked at.
-    if (!(await writeOutput(rt, ctx, item, mapped))) return;
-    const current = await rt.find<O>(mapped.metadata);
-    // Tearing down but someone else's: left alone, as the write was.
-    if (current?.metadata.phase !== 'tearingDown' || current.metadata.owner !== name) return;
-    // Ours, on its way out (a previous input of this id, or destroyOutput): replaced only once
-    // destroyed; mappedDestroyReady brings us back when its finalizers are gone.
-    if (current.metadata.finalizers.length > 0) return;
-    await rt.destroy(current.metadata);
-    await writeOutput(rt, ctx, item, mapped);
-  };
-
-  /**
-   * Writes the output through `transform`; true when it was refused because the output is
-   * tearing down (nothing was written, `transform` did not run).
-   */
-  const writeOutput = async (
-    rt: QRuntime,
-    ctx: GenericContext,
-    item: Resource<I>,
-    mapped: Draft<O>,
-  ): Promise<boolean> => {
-    let requeue: RequeueError | undefined;
-    // A plain requeue still writes the output; one with a cause is a failure.
-    const keepRequeue = (error: unknown): void => {
-      if (isRequeue(error) && error.cause === undefined) requeue = error;
-      else throw error;
-    };
-    try {
-      // Not an async function: a synchronous transform (the usual kind) then makes a synchronous
-      // updater, which the state applies without a turn of the microtask queue.
-      await rt.modifyWithResult(mapped, (draft): void | Promise<void> => {
-        // modify may call this again after a version conflict: only the last call counts.
-        requeue = undefined;
-        let pending: void | Promise<void>;
-        try {
-          pending = settings.transform(ctx, item, draft);
-        } catch (error) {
-          keepRequeue(error);
+    // out refuses the write, before `transform` runs, and only then is it looked at. One async
+    // function for both (a loop of at most two writes), not one more call per item.
+    for (let replaced = false; ; replaced = true) {
+      let requeue: RequeueError | undefined;
+      // A plain requeue still writes the output; one with a cause is a failure.
+      const keepRequeue = (error: unknown): void => {
+        if (isRequeue(error) && error.cause === undefined) requeue = error;
+        else throw error;
+      };
+      try {
+        // Not an async function: a synchronous transform (the usual kind) then makes a
+        // synchronous updater, which the state applies without a turn of the microtask queue.
+        await rt.modifyWithResult(mapped, (draft): void | Promise<void> => {
+          // modify may call this again after a version conflict: only the last call counts.
+          requeue = undefined;
+          let pending: void | Promise<void>;
+          try {
+            pending = settings.transform(ctx, item, draft);
+          } catch (error) {
+            keepRequeue(error);
+            return;
+          }
+          if (isThenable(pending)) return Promise.resolve(pending).then(undefined, keepRequeue);
+        });
+      } catch (error) {
+        if (isDestroyOutput(error)) {
+          await tearDownAndDestroy(rt, mapped.metadata);
           return;
         }
-        if (isThenable(pending)) return Promise.resolve(pending).then(undefined, keepRequeue);
-      });
-    } catch (error) {
-      if (isConflictOn(error, mapped.metadata)) return isPhaseConflict(error);
-      if (isDestroyOutput(error)) {
-        await tearDownAndDestroy(rt, mapped.metadata);
-        return false;
+        if (!isConflictOn(error, mapped.metadata)) throw error;
+        // Refused as tearing down, the first time: see whose output it is.
+        if (replaced || !isPhaseConflict(error)) return;
+        const current = await rt.find<O>(mapped.metadata);
+        // Tearing down but someone else's: left alone, as the write was.
+        if (current?.metadata.phase !== 'tearingDown' || current.metadata.owner !== name) return;
+        // Ours, on its way out (a previous input of this id, or destroyOutput): replaced only
+        // once destroyed; mappedDestroyReady brings us back when its finalizers are gone.
+        if (current.metadata.finalizers.length > 0) return;
+        await rt.destroy(current.metadata);
+        continue;
       }
-      throw error;
+      if (requeue) throw requeue;
+      return;
     }
-    if (requeue) throw requeue;
-    return false;
   };
 
   const reconcileTearingDown = async (
