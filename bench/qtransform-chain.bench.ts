@@ -2,7 +2,7 @@
  * The generic queue transform against a hand-written loop: inputs (10,000 and 100,000; --quick: 2,000 and 10,000) through a two-stage
  * chain of qtransform controllers (Int -> Str -> Sentence), to convergence on the simulated clock.
  * Prints time and heap per resource next to a loop doing the same transformation in the same run.
- * Each side runs three times at each size, the two alternating so that a busy machine slows both
+ * Each side runs five times at each size, the two alternating so that a busy machine slows both
  * alike, and keeps its best time: at 10k the loop takes some 15 ms, too short for one run to be a
  * steady baseline. The heap is measured in a run of its own, and a timed run forces no collection:
  * after a forced full collection (one, let alone the eight that measuring the heap takes) the next
@@ -23,8 +23,11 @@ import {
 /** Inputs per run; the growth between sizes shows whether the engine stays linear. */
 const SIZES = sizes([10_000, 100_000], [2_000, 10_000]);
 
-/** Runs of each side per size; the best time counts. */
-const RUNS = 3;
+/**
+ * Runs of each side per size; the best time counts. Five: on a shared machine, three often left
+ * each side's best run a slowed one, and the ratio moved by a whole x from one run to the next.
+ */
+const RUNS = 5;
 
 export async function run(): Promise<void> {
   const cosi = await loadBuiltCosi();

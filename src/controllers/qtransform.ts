@@ -14,6 +14,7 @@ import {
   DestroyOutputError,
   isDestroyOutput,
   isNotFound,
+  isPhaseConflict,
   isRequeue,
   type RequeueError,
 } from '../engine/errors.js';
@@ -140,6 +141,7 @@ export function createQTransformController<I, O>(
     });
   }
 
+  const contexts = new ContextCache();
   const until = options.ignoreTeardownUntil && new Set(options.ignoreTeardownUntil);
   const whilePresent = options.ignoreTeardownWhile && new Set(options.ignoreTeardownWhile);
   /** Whether a tearing-down input with these finalizers is still treated as running. */
@@ -149,6 +151,7 @@ export function createQTransformController<I, O>(
         f !== name && ((until !== undefined && !until.has(f)) || (whilePresent?.has(f) ?? false)),
     );
 
+  // Called, not awaited, by `reconcile`: its promise is the reconcile's, one per item.
   const reconcileRunning = async (
     rt: QRuntime,
     ctx: GenericContext,
@@ -160,44 +163,51 @@ export function createQTransformController<I, O>(
       await rt.addFinalizer(item.metadata, name);
     }
 
-    const current = await rt.find<O>(mapped.metadata);
-    if (current?.metadata.phase === 'tearingDown' && current.metadata.owner === name) {
-      // An output on its way out (a previous input of this id, or destroyOutput) is replaced only
-      // once destroyed; mappedDestroyReady brings us back when its finalizers are gone.
-      if (current.metadata.finalizers.length > 0) return;
-      await rt.destroy(current.metadata);
-    }
-
-    let requeue: RequeueError | undefined;
-    // A plain requeue still writes the output; one with a cause is a failure.
-    const keepRequeue = (error: unknown): void => {
-      if (isRequeue(error) && error.cause === undefined) requeue = error;
-      else throw error;
-    };
-    try {
-      // Not an async function: a synchronous transform (the usual kind) then makes a synchronous
-      // updater, which the state applies without a turn of the microtask queue.
-      await rt.modifyWithResult(mapped, (draft): void | Promise<void> => {
-        // modify may call this again after a version conflict: only the last call counts.
-        requeue = undefined;
-        let pending: void | Promise<void>;
-        try {
-          pending = settings.transform(ctx, item, draft);
-        } catch (error) {
-          keepRequeue(error);
+    // The output is written without looking at it first (a read per item saved): one on its way
+    // out refuses the write, before `transform` runs, and only then is it looked at. One async
+    // function for both (a loop of at most two writes), not one more call per item.
+    for (let replaced = false; ; replaced = true) {
+      let requeue: RequeueError | undefined;
+      // A plain requeue still writes the output; one with a cause is a failure.
+      const keepRequeue = (error: unknown): void => {
+        if (isRequeue(error) && error.cause === undefined) requeue = error;
+        else throw error;
+      };
+      try {
+        // Not an async function: a synchronous transform (the usual kind) then makes a
+        // synchronous updater, which the state applies without a turn of the microtask queue.
+        await rt.modifyWithResult(mapped, (draft): void | Promise<void> => {
+          // modify may call this again after a version conflict: only the last call counts.
+          requeue = undefined;
+          let pending: void | Promise<void>;
+          try {
+            pending = settings.transform(ctx, item, draft);
+          } catch (error) {
+            keepRequeue(error);
+            return;
+          }
+          if (isThenable(pending)) return Promise.resolve(pending).then(undefined, keepRequeue);
+        });
+      } catch (error) {
+        if (isDestroyOutput(error)) {
+          await tearDownAndDestroy(rt, mapped.metadata);
           return;
         }
-        if (isThenable(pending)) return Promise.resolve(pending).then(undefined, keepRequeue);
-      });
-    } catch (error) {
-      if (isConflictOn(error, mapped.metadata)) return;
-      if (isDestroyOutput(error)) {
-        await tearDownAndDestroy(rt, mapped.metadata);
-        return;
+        if (!isConflictOn(error, mapped.metadata)) throw error;
+        // Refused as tearing down, the first time: see whose output it is.
+        if (replaced || !isPhaseConflict(error)) return;
+        const current = await rt.find<O>(mapped.metadata);
+        // Tearing down but someone else's: left alone, as the write was.
+        if (current?.metadata.phase !== 'tearingDown' || current.metadata.owner !== name) return;
+        // Ours, on its way out (a previous input of this id, or destroyOutput): replaced only
+        // once destroyed; mappedDestroyReady brings us back when its finalizers are gone.
+        if (current.metadata.finalizers.length > 0) return;
+        await rt.destroy(current.metadata);
+        continue;
       }
-      throw error;
+      if (requeue) throw requeue;
+      return;
     }
-    if (requeue) throw requeue;
   };
 
   const reconcileTearingDown = async (
@@ -238,19 +248,21 @@ export function createQTransformController<I, O>(
       skipOwnFinalizerRequeue: true,
     },
 
-    async reconcile(rt, pointer, log) {
-      const item = await rt.find<I>(pointer);
-      if (!item) return;
-      const mapped = settings.mapMetadata(item);
-      if (!mapped) return;
-      const problem = checkMappedOutput(name, output, mapped);
-      if (problem) throw problem;
-      const ctx = createContext(rt, log);
-      if (item.metadata.phase === 'running' || ignoresTeardown(item.metadata.finalizers)) {
-        await reconcileRunning(rt, ctx, item, mapped);
-      } else {
-        await reconcileTearingDown(rt, ctx, item, mapped);
-      }
+    // Not an async function: the promise of the branch it takes is the reconcile's own, so an
+    // item costs one async call fewer (and its turns of the microtask queue).
+    reconcile(rt, pointer, log) {
+      // `get`, not `find`: the input is nearly always there, and a find looks it up twice (is it
+      // there, then read it); the rare missing one costs a not-found error instead.
+      return rt.get<I>(pointer).then((item) => {
+        const mapped = settings.mapMetadata(item);
+        if (!mapped) return;
+        const problem = checkMappedOutput(name, output, mapped);
+        if (problem) throw problem;
+        const ctx = contexts.of(rt, log);
+        return item.metadata.phase === 'running' || ignoresTeardown(item.metadata.finalizers)
+          ? reconcileRunning(rt, ctx, item, mapped)
+          : reconcileTearingDown(rt, ctx, item, mapped);
+      }, ignoreNotFound);
     },
 
     async mapInput(rt, metadata, log) {
@@ -267,6 +279,30 @@ export function createQTransformController<I, O>(
       return extra.mapper(metadata, rt, log);
     },
   };
+}
+
+/** A reconcile of an input that is gone (destroyed after it was queued): nothing to do. */
+function ignoreNotFound(error: unknown): void {
+  if (!isNotFound(error)) throw error;
+}
+
+/**
+ * The context a reconcile hands to the controller's functions, made once per facade and logger
+ * (the adapter passes the same two to every reconcile unless it records), not once per item.
+ */
+class ContextCache {
+  #rt: QRuntime | undefined;
+  #log: Logger | undefined;
+  #ctx: GenericContext | undefined;
+
+  of(rt: QRuntime, log: Logger): GenericContext {
+    if (this.#ctx === undefined || this.#rt !== rt || this.#log !== log) {
+      this.#ctx = createContext(rt, log);
+      this.#rt = rt;
+      this.#log = log;
+    }
+    return this.#ctx;
+  }
 }
 
 async function tearDownAndDestroy(rt: QRuntime, pointer: Pointer): Promise<void> {

@@ -88,4 +88,18 @@ describe('a queue transform and its own finalizer write', () => {
     expect(log).toEqual(['x:x', 'x:x']);
     expect((await h.state.get(A.pointer('x'))).metadata.finalizers).toEqual([NAME, 'someone-else']);
   });
+
+  it('reconciles each input once with several finalizer writes awaiting their events at once', async () => {
+    const log: string[] = [];
+    // Four workers: their finalizer writes are all made before the first event is delivered, so
+    // the notes of more than one input are held together.
+    const base = controller(log);
+    await h.runtime.register({ ...base, settings: { ...base.settings, concurrency: 4 } });
+    await h.runtime.converge();
+    for (const id of ['w', 'x', 'y', 'z']) await h.state.create(A.create(id, { str: id, int: 1 }));
+    const report = await h.runtime.converge();
+
+    expect(report.converged).toBe(true);
+    expect([...log].sort()).toEqual(['w:w', 'x:x', 'y:y', 'z:z']);
+  });
 });

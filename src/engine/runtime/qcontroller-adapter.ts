@@ -28,9 +28,17 @@ import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 
-type Job =
-  | { readonly kind: 'reconcile'; readonly pointer: Pointer }
-  | { readonly kind: 'map'; readonly metadata: ReducedMetadata };
+/** A mapping of a changed secondary input to the primary items it affects. */
+class MapJob {
+  constructor(readonly metadata: ReducedMetadata) {}
+}
+
+/**
+ * A queued job: a reconcile of an item of the first primary kind, by its id (a string the
+ * resource already holds, so an event allocates nothing to queue one; the pointer is made when
+ * it runs), a reconcile of another primary kind's item, by its pointer, or a mapping.
+ */
+type Job = string | Pointer | MapJob;
 
 /** An item (a reconcile or a mapping) that keeps failing, as the report shows it. */
 interface FailingItem {
@@ -73,13 +81,25 @@ export class QControllerAdapter implements Adapter {
   readonly #hookRestarts: RestartPolicy;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
-  /** The writes of this controller's own `addFinalizer` on primary inputs, by queue key. */
+  /**
+   * The writes of this controller's own `addFinalizer` on primary inputs, by queue key. The
+   * note lives from the write until its event, so there is nearly always at most one: it is kept
+   * in a slot of its own ({@link #ownKey}, {@link #ownWrite}), and only others in the map, which a
+   * set and a delete per item would otherwise churn (rehashing every few items).
+   */
   readonly #ownFinalizerWrites = new Map<string, OwnFinalizerWrite>();
+  #ownKey: string | undefined;
+  #ownWrite: OwnFinalizerWrite | undefined;
   /** The first primary input kind, whose items are queued under their bare id. */
   readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
   #abort = new AbortController();
+  /**
+   * `#abort.signal.aborted`, read on every event and every job: a plain field, where the
+   * signal's getter checks its receiver each time.
+   */
+  #stopped = false;
   #hook: Promise<void> | undefined;
   #started = false;
   #pumpScheduled = false;
@@ -156,7 +176,7 @@ export class QControllerAdapter implements Adapter {
       })),
       waitingItems: this.#queue
         .delayedItems()
-        .flatMap((job) => (job.kind === 'reconcile' ? [job.pointer] : []))
+        .flatMap((job) => (job instanceof MapJob ? [] : [this.#pointerOf(job)]))
         .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
     };
   }
@@ -184,7 +204,7 @@ export class QControllerAdapter implements Adapter {
       for (const resource of items) {
         if (input.id !== undefined && input.id !== resource.metadata.id) continue;
         if (mapEvent) this.#mapEvent(input, { type: 'created', resource }, INITIAL_LIST);
-        else this.#enqueue(resource.metadata, 0, [resource]);
+        else this.#enqueue(resource.metadata, 0, resource);
       }
     }
     this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
@@ -205,8 +225,13 @@ export class QControllerAdapter implements Adapter {
     }
     switch (qinput.kind) {
       case 'primary':
-        if (this.#ownFinalizerWrites.size > 0 && this.#isOwnFinalizerWrite(event)) break;
-        this.#enqueue(event.resource.metadata, 0, [event.resource]);
+        if (
+          (this.#ownKey !== undefined || this.#ownFinalizerWrites.size > 0) &&
+          this.#isOwnFinalizerWrite(event)
+        ) {
+          break;
+        }
+        this.#enqueue(event.resource.metadata, 0, event.resource);
         break;
       case 'mapped':
         this.#enqueueMap(toReducedMetadata(event.resource), event.resource);
@@ -228,6 +253,7 @@ export class QControllerAdapter implements Adapter {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#abort.abort();
     this.#queue.clear();
     this.#hookRestarts.cancel();
@@ -266,9 +292,10 @@ export class QControllerAdapter implements Adapter {
    */
   #isOwnFinalizerWrite(event: ResourceEvent): boolean {
     const key = this.#reconcileKey(event.resource.metadata);
-    const write = this.#ownFinalizerWrites.get(key);
+    const inSlot = key === this.#ownKey;
+    const write = inSlot ? this.#ownWrite : this.#ownFinalizerWrites.get(key);
     if (write === undefined || event.resource.metadata.version < write.version) return false;
-    this.#ownFinalizerWrites.delete(key);
+    this.#forgetOwnWrite(key, inSlot);
     return this.#isEcho(event, write);
   }
 
@@ -292,9 +319,29 @@ export class QControllerAdapter implements Adapter {
   /** The facade's note of an own `addFinalizer` (before it writes; `undefined` after a miss). */
   #noteOwnFinalizerWrite(pointer: Pointer, write: OwnFinalizerWrite | undefined): void {
     const key = this.#reconcileKey(pointer);
-    if (write === undefined) this.#ownFinalizerWrites.delete(key);
+    if (write === undefined) {
+      this.#forgetOwnWrite(key, key === this.#ownKey);
+      return;
+    }
     // Only a primary input's event is ever checked against the note.
-    else if (this.#isPrimary(pointer)) this.#ownFinalizerWrites.set(key, write);
+    if (!this.#isPrimary(pointer)) return;
+    if (this.#ownKey === undefined || this.#ownKey === key) {
+      this.#ownKey = key;
+      this.#ownWrite = write;
+      // A note of this key in the map is an older one, which this one replaces.
+      if (this.#ownFinalizerWrites.size > 0) this.#ownFinalizerWrites.delete(key);
+    } else {
+      this.#ownFinalizerWrites.set(key, write);
+    }
+  }
+
+  #forgetOwnWrite(key: string, inSlot: boolean): void {
+    if (inSlot) {
+      this.#ownKey = undefined;
+      this.#ownWrite = undefined;
+    } else if (this.#ownFinalizerWrites.size > 0) {
+      this.#ownFinalizerWrites.delete(key);
+    }
   }
 
   /**
@@ -310,6 +357,13 @@ export class QControllerAdapter implements Adapter {
       : `r\0${pointerKey(pointer)}`;
   }
 
+  /** The item a reconcile job is for. */
+  #pointerOf(job: string | Pointer): Pointer {
+    if (typeof job !== 'string') return job;
+    const main = this.#mainKind as Kind;
+    return { namespace: main.namespace, type: main.type, id: job };
+  }
+
   /** The queue key of a mapping of a changed input. */
   #mapKey(pointer: Pointer): string {
     return `m\0${pointerKey(pointer)}`;
@@ -322,12 +376,18 @@ export class QControllerAdapter implements Adapter {
     return this.#primaryKinds.has(kindKey(pointer));
   }
 
-  /** Queues a reconcile of a primary item. */
-  #enqueue(pointer: Pointer, delay = 0, triggers?: readonly Resource[]): void {
-    if (this.#abort.signal.aborted) return;
+  /**
+   * Queues a reconcile of a primary item. `triggers` (a change, or the changes a mapping was
+   * for) are kept only for the recorder: a lone change is passed as is, no array made for it.
+   */
+  #enqueue(pointer: Pointer, delay = 0, triggers?: Resource | readonly Resource[]): void {
+    if (this.#stopped) return;
     const key = this.#reconcileKey(pointer);
-    if (triggers && this.host.recorder) this.#addTriggers(key, triggers);
-    this.#queue.add(key, { kind: 'reconcile', pointer: toPointer(pointer) }, delay);
+    if (triggers && this.host.recorder) {
+      this.#addTriggers(key, Array.isArray(triggers) ? triggers : [triggers as Resource]);
+    }
+    // The key of an item of the main kind is its id, which is all the job needs.
+    this.#queue.add(key, key === pointer.id ? key : toPointer(pointer), delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
   }
@@ -336,7 +396,7 @@ export class QControllerAdapter implements Adapter {
   #enqueueMap(metadata: ReducedMetadata, trigger: Resource): void {
     const key = this.#mapKey(metadata);
     if (this.host.recorder) this.#addTriggers(key, [trigger]);
-    this.#requeue(key, { kind: 'map', metadata });
+    this.#requeue(key, new MapJob(metadata));
   }
 
   #addTriggers(key: string, triggers: readonly Resource[]): void {
@@ -347,7 +407,7 @@ export class QControllerAdapter implements Adapter {
 
   /** Queues a job under its key again (a retry after a failure, or another chance). */
   #requeue(key: string, job: Job, delay = 0): void {
-    if (this.#abort.signal.aborted) return;
+    if (this.#stopped) return;
     this.#queue.add(key, job, delay);
     this.metrics.queueLength = this.#queue.size;
     this.#schedulePump();
@@ -355,7 +415,7 @@ export class QControllerAdapter implements Adapter {
 
   /** Hands a whole event to the controller's `mapEvent` and queues what it returns. */
   #mapEvent(input: Input<QInputKind>, event: ResourceEvent, context = LIVE): void {
-    if (!this.controller.mapEvent || this.#abort.signal.aborted) return;
+    if (!this.controller.mapEvent || this.#stopped) return;
     let pointers: readonly Pointer[];
     try {
       pointers = this.controller.mapEvent(input, event, context);
@@ -375,7 +435,7 @@ export class QControllerAdapter implements Adapter {
     }
     for (const pointer of pointers) {
       this.metrics.mappedOut++;
-      this.#enqueue(pointer, 0, [event.resource]);
+      this.#enqueue(pointer, 0, event.resource);
     }
   }
 
@@ -403,7 +463,7 @@ export class QControllerAdapter implements Adapter {
   };
 
   #canTake(): boolean {
-    return !this.host.scheduler.paused && !this.#abort.signal.aborted;
+    return !this.host.scheduler.paused && !this.#stopped;
   }
 
   /**
@@ -420,7 +480,7 @@ export class QControllerAdapter implements Adapter {
   async #work(): Promise<void> {
     try {
       while (this.#canTake()) {
-        const next = this.#queue.take();
+        const next = this.#queue.takeEntry();
         if (next === undefined) return;
         const { key, item: job } = next;
         this.metrics.queueLength = this.#queue.size;
@@ -429,25 +489,25 @@ export class QControllerAdapter implements Adapter {
         const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
         const seq = triggers ? this.#startRecording(job, triggers) : 0;
         try {
-          if (job.kind === 'map') {
+          if (job instanceof MapJob) {
             await this.#map(job.metadata, seq, triggers);
           } else {
             this.metrics.reconciles++;
             const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-            await this.controller.reconcile(rt, job.pointer, this.#log);
+            await this.controller.reconcile(rt, this.#pointerOf(job), this.#log);
             this.metrics.processed++;
           }
           this.#succeeded(key);
           if (seq !== 0) this.host.recorder?.end(seq, { kind: 'ok' });
         } catch (error) {
-          if (this.#abort.signal.aborted) {
+          if (this.#stopped) {
             if (seq !== 0) this.host.recorder?.end(seq, { kind: 'stopped' });
           } else {
             this.#failed(key, job, error);
             if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
           }
         } finally {
-          this.#queue.done(key);
+          this.#queue.doneEntry(next);
           this.metrics.queueLength = this.#queue.size;
         }
       }
@@ -464,10 +524,11 @@ export class QControllerAdapter implements Adapter {
 
   /** Opens the record of a job, with the changes that queued it. */
   #startRecording(job: Job, triggers: readonly Resource[]): number {
-    const item = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
+    const isMap = job instanceof MapJob;
+    const item = isMap ? toPointer(job.metadata) : this.#pointerOf(job);
     const seq = (this.host.recorder as RunRecorder).start(
       this.name,
-      job.kind === 'map' ? 'map' : 'reconcile',
+      isMap ? 'map' : 'reconcile',
       item,
       triggers,
       this.#queue.size,
@@ -498,8 +559,9 @@ export class QControllerAdapter implements Adapter {
    * failure retried after its own interval.
    */
   #failed(key: string, job: Job, error: unknown): void {
-    const pointer = job.kind === 'map' ? toPointer(job.metadata) : job.pointer;
-    const what = job.kind === 'map' ? 'mapInput' : 'reconcile';
+    const isMap = job instanceof MapJob;
+    const pointer = isMap ? toPointer(job.metadata) : this.#pointerOf(job);
+    const what = isMap ? 'mapInput' : 'reconcile';
     if (isSkip(error)) {
       this.metrics.skips++;
       this.#succeeded(key);

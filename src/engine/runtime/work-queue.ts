@@ -6,6 +6,12 @@ const IN_FLIGHT = 1;
 /** Taken, and added again meanwhile: queued again once `done`. */
 const IN_FLIGHT_REQUEUED = 2;
 
+/** A key taken from the queue and its item (see {@link WorkQueue.takeEntry}). */
+export interface TakenEntry<T> {
+  readonly key: string;
+  readonly item: T;
+}
+
 /** A key's one record, from its first add until it is done with nothing deferred. */
 interface Entry<T> {
   readonly key: string;
@@ -102,6 +108,15 @@ export class WorkQueue<T> {
 
   /** The next ready key and item, now in flight; `undefined` if none is ready. */
   take(): { key: string; item: T } | undefined {
+    const taken = this.takeEntry();
+    return taken && { key: taken.key, item: taken.item };
+  }
+
+  /**
+   * {@link take} without a new object: the key's own record, read-only. Read its item at once:
+   * an add while the key is in flight replaces it (with the item that runs after `done`).
+   */
+  takeEntry(): TakenEntry<T> | undefined {
     const ready = this.#ready;
     if (this.#readyHead >= ready.length) return undefined;
     const entry = ready[this.#readyHead] as Entry<T>;
@@ -115,15 +130,25 @@ export class WorkQueue<T> {
     }
     entry.state = IN_FLIGHT;
     this.#queued--;
-    return { key: entry.key, item: entry.item };
+    return entry;
   }
 
   /** Marks a taken key finished; a deferred add of it is queued now. */
   done(key: string): void {
     const entry = this.#entries.get(key);
-    if (entry === undefined || entry.state === QUEUED) return;
+    if (entry !== undefined) this.doneEntry(entry);
+  }
+
+  /**
+   * {@link done} with the record {@link takeEntry} handed out, which saves looking the key up (a
+   * cache miss in the queue of a busy controller). The record stays the key's until it is done:
+   * only a queued key is ever dropped (by {@link clear}).
+   */
+  doneEntry(taken: TakenEntry<T>): void {
+    const entry = taken as Entry<T>;
+    if (entry.state === QUEUED) return;
     if (entry.state === IN_FLIGHT) {
-      this.#entries.delete(key);
+      this.#entries.delete(entry.key);
       return;
     }
     entry.state = QUEUED;
@@ -145,8 +170,8 @@ export class WorkQueue<T> {
 
   #schedule(entry: Entry<T>, delay: number): void {
     if (delay <= 0) {
+      // Its release time is read only while a timer holds it: not set here, where none does.
       entry.timer = undefined;
-      entry.releaseAt = this.clock.now();
       this.#ready.push(entry);
       return;
     }

@@ -24,6 +24,25 @@ describe('the work queue', () => {
     expect(q.take()?.item).toBe('second');
   });
 
+  it("hands out a key's one record when taken, the same for its whole stay", () => {
+    const q = new WorkQueue<string>(new SimulatedClock(), () => undefined);
+    q.add('k', 'first');
+    const first = q.takeEntry();
+    expect(first).toMatchObject({ key: 'k', item: 'first' });
+    q.add('k', 'second');
+    // Done with the record taken (no lookup of its key): the add made meanwhile is queued now.
+    q.doneEntry(first!);
+    // Queued again while in flight: the same record, no new object per take.
+    const second = q.takeEntry();
+    expect(second).toBe(first);
+    expect(second?.item).toBe('second');
+    q.doneEntry(second!);
+    expect(q.size).toBe(0);
+    expect(q.takeEntry()).toBeUndefined();
+    q.add('k', 'third');
+    expect(q.takeEntry()).not.toBe(first);
+  });
+
   it('releases delayed keys on the clock and tells when they are ready', () => {
     const clock = new SimulatedClock(0);
     let ready = 0;
