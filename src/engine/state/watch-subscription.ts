@@ -9,6 +9,9 @@ export type Delivery =
   | { readonly aggregated: false; readonly listener: WatchListener }
   | { readonly aggregated: true; readonly listener: AggregatedWatchListener };
 
+/** The most queue slots a subscription keeps between bursts. */
+const KEPT_QUEUE_SLOTS = 64;
+
 /** Marks the events of a watch that are not changes from the history (initial state, markers). */
 const NO_POSITION = -1;
 
@@ -25,8 +28,12 @@ const NO_POSITION = -1;
  * An idle subscription has read everything, so a quiet watcher never overruns.
  */
 export class WatchSubscription {
-  readonly #events: StateEvent[] = [];
+  // A queue reused from burst to burst: `#count` slots in use, `#head` the next to deliver.
+  // Emptying the arrays (`length = 0`) after every burst threw their storage away, and in a chain
+  // of controllers nearly every event is a burst of its own.
+  readonly #events: (StateEvent | undefined)[] = [];
   readonly #positions: number[] = [];
+  #count = 0;
   #head = 0;
   #scheduled = false;
   /** Waiting for a listener's promise. */
@@ -67,8 +74,7 @@ export class WatchSubscription {
       this.#active = true;
       this.#readPos = position;
     }
-    this.#events.push(event);
-    this.#positions.push(position);
+    this.#enqueue(event, position);
     // Checked here too so that a stuck listener does not make the queue grow without bound.
     if (!this.#checkLag()) return;
     this.#schedule();
@@ -95,11 +101,10 @@ export class WatchSubscription {
     this.#ending = true;
     this.unregister(this);
     this.#clear();
-    this.#events.push({
-      type: 'errored',
-      error: new BufferOverrunError(this.kind, lag, this.history.capacity),
-    });
-    this.#positions.push(NO_POSITION);
+    this.#enqueue(
+      { type: 'errored', error: new BufferOverrunError(this.kind, lag, this.history.capacity) },
+      NO_POSITION,
+    );
     this.#schedule();
     return false;
   }
@@ -108,7 +113,7 @@ export class WatchSubscription {
     this.#scheduled = false;
     // Events queued while delivering are delivered in this same pass, in order.
     while (!this.closed && !this.#busy) {
-      if (this.#head >= this.#events.length) {
+      if (this.#head >= this.#count) {
         // Drained: read the changes that did not concern this watcher while it was busy.
         if (!this.#checkLag()) continue;
         this.#clear();
@@ -117,7 +122,7 @@ export class WatchSubscription {
       }
       if (!this.#checkLag()) continue;
       const result = this.delivery.aggregated ? this.#handBatch() : this.#handOne();
-      if (this.#head >= this.#events.length && this.#ending) this.#finish();
+      if (this.#head >= this.#count && this.#ending) this.#finish();
       if (result !== undefined) this.#await(result);
     }
   };
@@ -130,11 +135,11 @@ export class WatchSubscription {
   }
 
   #handBatch(): PromiseLike<unknown> | undefined {
-    const batch = this.#events.slice(this.#head);
-    for (let i = this.#head; i < this.#positions.length; i++) {
+    const batch = this.#events.slice(this.#head, this.#count) as StateEvent[];
+    for (let i = this.#head; i < this.#count; i++) {
       this.#advance(this.#positions[i] as number);
     }
-    this.#head = this.#events.length;
+    this.#head = this.#count;
     return this.#call(() => (this.delivery.listener as AggregatedWatchListener)(batch));
   }
 
@@ -171,9 +176,22 @@ export class WatchSubscription {
     this.#clear();
   }
 
+  #enqueue(event: StateEvent, position: number): void {
+    this.#events[this.#count] = event;
+    this.#positions[this.#count] = position;
+    this.#count++;
+  }
+
   #clear(): void {
-    this.#events.length = 0;
-    this.#positions.length = 0;
+    if (this.#count > KEPT_QUEUE_SLOTS) {
+      // After a large burst the storage goes: a quiet watcher does not hold it.
+      this.#events.length = 0;
+      this.#positions.length = 0;
+    } else {
+      // Delivered events are not kept alive by the slots they leave.
+      this.#events.fill(undefined, 0, this.#count);
+    }
+    this.#count = 0;
     this.#head = 0;
   }
 }
