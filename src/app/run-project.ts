@@ -96,13 +96,8 @@ export function explainSourceOf(
 export async function runProject(options: RunProjectOptions): Promise<ProjectRun> {
   const config = await loadProjectConfig(options);
   options.onConfig?.(config);
-  let manifests = await readRunManifests(options, config);
-  if (hasErrors(manifests.findings)) return { config, manifests };
-  const project = await openProject(config, manifests, { ...options, applyOnce: true });
-  // What the findings after the run need of the manifests: where each one is, by key.
-  const sources = new Map<string, ManifestSource>();
-  for (const r of manifests.resources) sources.set(r.key, r.source);
-  if (options.releaseManifests === true) manifests = { ...manifests, resources: [] };
+  const { manifests, project, sources } = await openRun(options, config);
+  if (project === undefined) return { config, manifests };
   try {
     const report = options.converge === false ? undefined : await convergeProject(project, options);
     const snapshot = await takeSnapshot(project.state);
@@ -122,6 +117,27 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
   } finally {
     await project.runtime.stop();
   }
+}
+
+/**
+ * Reads the manifests and opens the project on them; with `releaseManifests`, what it returns no
+ * longer holds the loaded resources. A function of its own: an async function keeps its locals and
+ * temporaries across every await, so `runProject` holding the loaded manifests even once kept all
+ * of them alive through the whole run.
+ */
+async function openRun(
+  options: RunProjectOptions,
+  config: LoadedConfig | undefined,
+): Promise<{ manifests: ReadResult; project?: Project; sources: Map<string, ManifestSource> }> {
+  const manifests = await readRunManifests(options, config);
+  if (hasErrors(manifests.findings)) return { manifests, sources: new Map() };
+  const project = await openProject(config, manifests, { ...options, applyOnce: true });
+  const sources = sourcesByKey(manifests.resources);
+  return {
+    manifests: options.releaseManifests === true ? { ...manifests, resources: [] } : manifests,
+    project,
+    sources,
+  };
 }
 
 /** The run's manifests: the `--definitions` paths, the previous revision, then the manifests. */
@@ -252,4 +268,12 @@ export function collisionFindings(
       pointer: '',
     });
   });
+}
+
+/**
+ * What the findings after the run need of the manifests: where each one is, by key. */
+function sourcesByKey(resources: readonly ManifestResource[]): Map<string, ManifestSource> {
+  const sources = new Map<string, ManifestSource>();
+  for (const r of resources) sources.set(r.key, r.source);
+  return sources;
 }
