@@ -658,20 +658,14 @@ export class InMemoryState implements State {
     resource: Resource,
     old?: Resource,
   ): void {
-    const position = collection.history.append(type, resource, old);
-    const watched = collection.kindWatchers.size > 0 || collection.pointerWatchers.size > 0;
+    const { history, kindWatchers, pointerWatchers } = collection;
+    const position = history.append(type, resource, old);
     // Nobody watches: no event to make.
-    if (!watched) return;
-    const event = collection.history.at(position);
-    if (collection.kindWatchers.size > 0) {
-      for (const [sub, filters] of collection.kindWatchers) {
-        deliverFiltered(sub, event, position, filters);
-      }
-    }
-    if (collection.pointerWatchers.size > 0) {
-      const subs = collection.pointerWatchers.get(event.resource.metadata.id);
-      if (subs) for (const sub of subs) sub.push(event, position);
-    }
+    if (kindWatchers.size === 0 && pointerWatchers.size === 0) return;
+    const event = history.at(position);
+    for (const [sub, filters] of kindWatchers) deliverFiltered(sub, event, position, filters);
+    const subs = pointerWatchers.get(resource.metadata.id);
+    if (subs) for (const sub of subs) sub.push(event, position);
   }
 }
 
