@@ -189,7 +189,7 @@ function isEmpty(record: Readonly<Record<string, string>>): boolean {
 export function freezeMetadata(md: MutableMetadata | ResourceMetadata): ResourceMetadata {
   if (Object.isFrozen(md)) return md;
   const m = md as { -readonly [K in keyof ResourceMetadata]: ResourceMetadata[K] };
-  // A collection already frozen (shared, or copied frozen by copyMetadataToStore) stays as it is.
+  // A collection already frozen (shared, or a stored version's) stays as it is.
   if (!Object.isFrozen(m.finalizers)) {
     m.finalizers = m.finalizers.length === 0 ? NO_STRINGS : Object.freeze(m.finalizers);
   }
@@ -205,28 +205,32 @@ export function freezeMetadata(md: MutableMetadata | ResourceMetadata): Resource
 }
 
 /**
- * A copy of metadata on its way into the state: the scalar fields writable (the state stamps the
- * version, owner and times), the collections already frozen copies, or the shared frozen empties.
- * One copy instead of a mutable clone that {@link freezeMetadata} would then freeze or replace.
- * Finalizers come out as a set.
+ * The stored, frozen metadata of a new version of `md`, in one literal: the collections frozen
+ * copies (or shared frozen empties), the version, owner and times the state stamps. A caller's draft is never
+ * taken over, and nothing mutable is made only to be frozen. Finalizers come out as a set.
  */
-export function copyMetadataToStore(md: MutableMetadata | ResourceMetadata): MutableMetadata {
-  return {
+export function storedMetadata(
+  md: MutableMetadata | ResourceMetadata,
+  version: number,
+  owner: string,
+  created: number,
+  updated: number,
+): ResourceMetadata {
+  return Object.freeze({
     namespace: md.namespace,
     type: md.type,
     id: md.id,
-    version: md.version,
-    owner: md.owner,
+    version,
+    owner,
     phase: md.phase,
     finalizers: frozenSet(md.finalizers),
     labels: frozenEntries(md.labels),
     annotations: frozenEntries(md.annotations),
-    created: md.created,
-    updated: md.updated,
-    ownerReferences: (md.ownerReferences.length === 0
-      ? NO_REFERENCES
-      : freezeCopy(md.ownerReferences)) as OwnerReference[],
-  };
+    created,
+    updated,
+    ownerReferences:
+      md.ownerReferences.length === 0 ? NO_REFERENCES : freezeCopy(md.ownerReferences),
+  });
 }
 
 function frozenSet(finalizers: readonly string[]): string[] {
@@ -292,6 +296,7 @@ function finalizersEqual(a: readonly string[], b: readonly string[]): boolean {
   const md = untimed as unknown as ResourceMetadata;
   cloneMetadata(md);
   cloneStoredMetadata(md);
-  copyMetadataToStore(md);
+  const never = undefined as unknown as number;
+  storedMetadata(md, 0, '', never, never);
   withFinalizers(md, []);
 }

@@ -1,10 +1,10 @@
 import {
   cloneMetadata,
   cloneStoredMetadata,
-  copyMetadataToStore,
   createMetadata,
   freezeMetadata,
   metadataEqual,
+  storedMetadata,
   type MetadataInit,
   type MutableMetadata,
   type ResourceMetadata,
@@ -58,16 +58,21 @@ function storedDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
 }
 
 /**
- * A copy of a resource for the state to store, made in one pass: the spec and the metadata's
- * collections frozen copies (a frozen spec is shared), the metadata's scalar fields left writable
- * for the state to stamp before {@link freezeResource}. Cheaper than {@link toDraft} followed by a
- * freeze when the caller keeps its own resource: nothing mutable is made only to be frozen.
+ * The stored, frozen copy of a caller's resource as a new version, made in one pass: the spec a
+ * frozen copy (a frozen spec is shared), the metadata built final (see {@link storedMetadata}).
+ * The caller keeps its resource; nothing mutable is made only to be frozen.
  */
-export function copyToStore<S>(resource: Resource<S> | Draft<S>): Draft<S> {
-  return {
-    metadata: copyMetadataToStore(resource.metadata),
-    spec: freezeCopy(resource.spec) as S,
-  };
+export function storedCopy<S>(
+  resource: Resource<S> | Draft<S>,
+  version: number,
+  owner: string,
+  created: number,
+  updated: number,
+): Resource<S> {
+  return Object.freeze({
+    metadata: storedMetadata(resource.metadata, version, owner, created, updated),
+    spec: freezeCopy(resource.spec) as DeepReadonly<S>,
+  });
 }
 
 /** Freezes a resource in place, all the way down; returns it typed as stored. */

@@ -4,8 +4,8 @@ import { metadataEqual, withFinalizers } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import { isThenable } from '../is-thenable.js';
 import {
-  copyToStore,
   freezeResource,
+  storedCopy,
   toDraft,
   type AnyResource,
   type Draft,
@@ -134,16 +134,25 @@ export class InMemoryState implements State {
     resource: Draft<S> | Resource<S>,
     options: CreateOptions = {},
   ): Promise<Resource<S>> {
-    // #create refuses an existing id; the copy is made first, as the caller keeps its resource.
-    return this.#create(copyToStore(resource), options.owner ?? '') as Resource<S>;
+    const md = resource.metadata;
+    const collection = this.#collectionOf(md);
+    if (collection.items.has(md.id)) throw alreadyExists(toPointer(md));
+    // The caller keeps its resource: the state stores a frozen copy, stamped as it is made.
+    const now = this.#now();
+    const stored = storedCopy(resource, 1, options.owner ?? '', now, now);
+    this.#storeNew(collection, stored);
+    return stored;
   }
 
   async update<S>(
     resource: Draft<S> | Resource<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    this.#checkUpdate(resource, options);
-    return this.#update(copyToStore(resource), options) as Resource<S>;
+    const current = this.#checkUpdate(resource, options);
+    const { version, owner, created } = current.metadata;
+    const stored = storedCopy(resource, version + 1, owner, created, this.#now());
+    this.#storeUpdate(stored, current);
+    return stored;
   }
 
   async updateWithConflicts<S = unknown>(
@@ -359,7 +368,6 @@ export class InMemoryState implements State {
     const md = draft.metadata;
     const collection = this.#collectionOf(md);
     if (!knownMissing && collection.items.has(md.id)) throw alreadyExists(toPointer(md));
-    this.#writes++;
     const now = this.#now();
     md.version = 1;
     md.owner = owner;
@@ -369,11 +377,18 @@ export class InMemoryState implements State {
       md.finalizers = [...new Set(md.finalizers)];
     }
     const stored = freezeResource(draft);
-    collection.items.set(md.id, stored);
-    collection.index.update(md.id, undefined, stored);
-    collection.order.added(md.id);
-    this.#publish(collection, 'created', stored);
+    this.#storeNew(collection, stored);
     return stored;
+  }
+
+  /** Stores the first version of a resource, its id known to be free. */
+  #storeNew(collection: Collection, stored: Resource): void {
+    const { id } = stored.metadata;
+    this.#writes++;
+    collection.items.set(id, stored);
+    collection.index.update(id, undefined, stored);
+    collection.order.added(id);
+    this.#publish(collection, 'created', stored);
   }
 
   // The read-modify-write loops. They return a value, not a promise, while `fn` is synchronous
@@ -474,12 +489,18 @@ export class InMemoryState implements State {
       md.finalizers = [...new Set(md.finalizers)];
     }
     const stored = freezeResource(draft);
-    const collection = this.#collection(md) as Collection;
-    this.#writes++;
-    collection.items.set(md.id, stored);
-    collection.index.update(md.id, current, stored);
-    this.#publish(collection, 'updated', stored, current);
+    this.#storeUpdate(stored, current);
     return stored;
+  }
+
+  /** Stores the next version of `current`, after the owner, version and phase checks. */
+  #storeUpdate(stored: Resource, current: Resource): void {
+    const collection = this.#collection(current.metadata) as Collection;
+    const { id } = stored.metadata;
+    this.#writes++;
+    collection.items.set(id, stored);
+    collection.index.update(id, current, stored);
+    this.#publish(collection, 'updated', stored, current);
   }
 
   #destroy(pointer: Pointer, options: OwnerOptions = {}): void {

@@ -24,12 +24,14 @@ const modified = await state.modifyWithResult(Note.create('b'), (d) => { d.spec.
 const updated = await state.modifyWithResult(Note.create('a'), (d) => { d.spec.text = 'y'; });
 await state.addFinalizer(Note.pointer('a'), 'f');
 const finalized = await state.get(Note.pointer('a'));
+const replaced = await state.update(finalized);
 console.log(JSON.stringify({
   create: same(created.metadata.created, created.metadata.updated),
   modifyCreate: same(modified.metadata.created, modified.metadata.updated),
   updateKeepsCreated: same(updated.metadata.created, created.metadata.created),
   updateIsNewer: updated.metadata.updated > created.metadata.updated,
   finalizerKeepsCreated: same(finalized.metadata.created, created.metadata.created),
+  updateCallKeepsCreated: same(replaced.metadata.created, created.metadata.created),
 }));
 `;
 
@@ -46,6 +48,7 @@ describe('the timestamps of stored resources', () => {
       updateKeepsCreated: true,
       updateIsNewer: true,
       finalizerKeepsCreated: true,
+      updateCallKeepsCreated: true,
     });
   });
 });
