@@ -5,7 +5,8 @@
  * For each size, in process: reading the files, the bare `yaml` parse of them (the baseline),
  * load + validate, converge and rendering the table, with the growth of each from the size
  * before. At the largest size, the whole command as its own process (`bin/cosi.js apply`)
- * against a process that walks and parses the same tree: wall time and peak RSS of each.
+ * against a process that walks and parses the same tree: wall time and peak RSS of each, medians
+ * of three processes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -97,17 +98,24 @@ export async function run(): Promise<void> {
       if (i === 0) await runCli(['apply', '-f', dir, '--config', config, '-q'], silentIo());
       results.push(await phases(dir, paths, n));
       if (i === SIZES.length - 1) {
-        const walk = await runProcess([path.join(benchDir, 'walk-and-parse.mjs'), dir]);
-        const cli = await runProcess([
-          path.resolve('bin/cosi.js'),
-          'apply',
-          '-f',
-          dir,
-          '--config',
-          config,
-          '-q',
-        ]);
-        whole = { cosi: cli, walk };
+        // Medians of three processes each, alternating, so that a busy moment does not decide.
+        const walks: ProcessRun[] = [];
+        const clis: ProcessRun[] = [];
+        for (let run = 0; run < PROCESS_RUNS; run++) {
+          walks.push(await runProcess([path.join(benchDir, 'walk-and-parse.mjs'), dir]));
+          clis.push(
+            await runProcess([
+              path.resolve('bin/cosi.js'),
+              'apply',
+              '-f',
+              dir,
+              '--config',
+              config,
+              '-q',
+            ]),
+          );
+        }
+        whole = { cosi: medianRun(clis), walk: medianRun(walks) };
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -136,7 +144,7 @@ export async function run(): Promise<void> {
     const { cosi: c, walk: w } = whole;
     notes.push(
       '',
-      `  at ${formatCount(SIZES.at(-1)!)}, each its own process:`,
+      `  at ${formatCount(SIZES.at(-1)!)}, each its own process (medians of ${PROCESS_RUNS}):`,
       `    walk + parse the tree  ${w.ms.toFixed(0).padStart(7)} ms  ${mb(w.maxRss)} MB peak RSS`,
       `    cosi apply             ${c.ms.toFixed(0).padStart(7)} ms  ${mb(c.maxRss)} MB peak RSS`,
       `    cosi apply / walk + parse: ${(c.ms / w.ms).toFixed(1)}x time, ${(c.maxRss / w.maxRss).toFixed(1)}x RSS`,
@@ -154,6 +162,15 @@ interface ProcessRun {
   readonly ms: number;
   /** Peak resident set, in kilobytes. */
   readonly maxRss: number;
+}
+
+/** Processes of each kind at the largest size; their medians are reported. */
+const PROCESS_RUNS = 3;
+
+/** The median time and the median peak RSS of some runs (each median on its own). */
+function medianRun(runs: readonly ProcessRun[]): ProcessRun {
+  const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
+  return { ms: median(runs.map((r) => r.ms)), maxRss: median(runs.map((r) => r.maxRss)) };
 }
 
 const mb = (kb: number): string => (kb / 1024).toFixed(0).padStart(5);

@@ -1,0 +1,45 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * The heap growth step of the `cosi` process, in percent: V8's own conservative factor (1.3), the
+ * one it takes when memory is short.
+ *
+ * V8 sizes the heap at each full collection to a multiple of what is live, up to 4x on a machine
+ * with memory to spare (its maximum heap is then large). A cosi run holds a store that only grows
+ * and makes most of its garbage while converging, garbage that outlives the young generation: on
+ * a 24 GB machine `cosi apply` of 50,000 resources held about 90 MB live and peaked at 340 MB of
+ * RSS, no full collection running between the end of the load and the end of converge. At 1.3x
+ * the peak was about 250 MB for some 5% more time. A long-running `cosi run` or `cosi watch` is
+ * better off with the smaller heap too.
+ */
+export const COSI_HEAP_GROWING_PERCENT = 30;
+
+const FLAG = 'heap-growing-percent';
+
+/**
+ * Whether the user chose a growth step already, on node's command line or in `NODE_OPTIONS`
+ * (V8 accepts the flag with dashes or underscores).
+ */
+export function userChoseHeapGrowth(execArgv: readonly string[], nodeOptions: string): boolean {
+  const named = (arg: string): boolean =>
+    arg
+      .replaceAll('_', '-')
+      .replace(/^--(no-)?/, '')
+      .startsWith(FLAG);
+  return execArgv.some(named) || nodeOptions.split(/\s+/).some(named);
+}
+
+/**
+ * Sets the process's heap growth step to {@link COSI_HEAP_GROWING_PERCENT}, unless the user chose
+ * one; returns whether it did. V8 reads the flag at every full collection, so setting it once
+ * the process runs takes effect from the next one.
+ */
+export function limitHeapGrowth(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string = process.env.NODE_OPTIONS ?? '',
+  setFlags: (flags: string) => void = setFlagsFromString,
+): boolean {
+  if (userChoseHeapGrowth(execArgv, nodeOptions)) return false;
+  setFlags(`--${FLAG}=${COSI_HEAP_GROWING_PERCENT}`);
+  return true;
+}
