@@ -33,10 +33,11 @@ import type {
   WatchOptions,
 } from '../engine/state/state.js';
 import { createTombstone } from '../engine/state/tombstone.js';
-import { filterEvent, hasFilters, matchesFilters } from '../engine/state/watch-filters.js';
+import { filterEvent, matchesFilters } from '../engine/state/watch-filters.js';
 import { BookmarkCodec } from './bookmark.js';
 import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.js';
 import { KeyLayout, prefixEnd } from './key-layout.js';
+import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { decodeResource, encodeResource } from './resource-codec.js';
 import { WatchQueue, type Delivery } from './watch-queue.js';
 
@@ -53,6 +54,15 @@ export const LIST_PAGE_SIZE = 500;
  * resources fits. A client given in the options keeps its own limit.
  */
 const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A label query whose index finds more ids than this reads the kind whole (in pages of
+ * {@link LIST_PAGE_SIZE}) rather than one resource per request.
+ */
+const INDEXED_READS_MAX = 2 * LIST_PAGE_SIZE;
+
+/** Reads of single resources a label query keeps under way at once. */
+const INDEXED_READ_CONCURRENCY = 16;
 export interface EtcdStateOptions {
   /** etcd client URLs, e.g. `['http://127.0.0.1:2379']`; the state makes (and closes) a client. */
   readonly endpoints?: readonly string[];
@@ -115,8 +125,10 @@ const FUTURE_REVISION = /future revision/i;
  * etcd revisions, so a watch resumes after a reconnect, or in another process, without a lost or
  * repeated event, for as long as etcd keeps that history (until compaction).
  *
- * Lists read the whole kind (there is no label index in etcd); `peekVersion` is not offered,
- * since etcd cannot answer synchronously.
+ * A list with a label equality, `in` or `exists` query reads the kind's label index (index keys
+ * written in the same transaction as the resource, see label-index.ts) and then only the
+ * resources it names, so "the placements on this host" costs what it returns; other lists read
+ * the whole kind. `peekVersion` is not offered, since etcd cannot answer synchronously.
  */
 class EtcdStateImpl implements EtcdState {
   readonly #options: EtcdStateOptions;
@@ -253,7 +265,10 @@ class EtcdStateImpl implements EtcdState {
         compare: [
           { key: keyBuffer, target: 'Mod', result: 'Equal', mod_revision: current.modRevision },
         ],
-        success: [{ request_delete_range: { key: keyBuffer } }],
+        success: [
+          { request_delete_range: { key: keyBuffer } },
+          ...labelIndexOps(this.#layout, pointer, md.labels, undefined),
+        ],
       });
       if (response.succeeded) {
         this.#wrote(pointer, Number(response.header.revision));
@@ -449,33 +464,102 @@ class EtcdStateImpl implements EtcdState {
     options: ListOptions,
   ): Promise<{ resources: Resource[]; revision: number }> {
     const client = await this.#connect();
+    const ranges = labelIndexRanges(this.#layout, kind, options);
+    const listed =
+      ranges === undefined
+        ? await this.#scan(client, kind, options)
+        : await this.#listIndexed(client, kind, options, ranges);
+    // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
+    listed.resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
+    return listed;
+  }
+
+  /** Every resource of a kind read, in pages all read at the first page's revision. */
+  async #scan(
+    client: Etcd3,
+    kind: Kind,
+    options: ListOptions,
+    atRevision?: number,
+  ): Promise<{ resources: Resource[]; revision: number }> {
     const prefix = Buffer.from(this.#layout.resourcePrefix(kind));
-    const end = prefixEnd(prefix);
-    const filtered = hasFilters(options);
     const resources: Resource[] = [];
-    // In pages, all read at the first page's revision: one consistent list.
-    let key = prefix;
+    let revision = atRevision;
+    for await (const kv of this.#range(client, prefix, false, (r) => (revision ??= r), revision)) {
+      const resource = decodeResource(kv.value);
+      if (matchesFilters(resource, options)) resources.push(resource);
+    }
+    return { resources, revision: revision as number };
+  }
+
+  /**
+   * A label query answered from the label index: the ids under the index ranges, then those
+   * resources, all read at one revision. When the ids are a good part of the kind, reading the
+   * kind whole in pages is fewer requests than one per id, and it is read whole instead.
+   */
+  async #listIndexed(
+    client: Etcd3,
+    kind: Kind,
+    options: ListOptions,
+    ranges: readonly IndexRange[],
+  ): Promise<{ resources: Resource[]; revision: number }> {
     let revision: number | undefined;
+    const ids = new Set<string>();
+    for (const range of ranges) {
+      const prefix = Buffer.from(range.prefix);
+      for await (const kv of this.#range(client, prefix, true, (r) => (revision ??= r), revision)) {
+        ids.add(indexedId(range, kv.key.toString()));
+      }
+    }
+    const at = revision as number;
+    if (ids.size > INDEXED_READS_MAX) return this.#scan(client, kind, options, at);
+    const pointers = [...ids].map((id) => ({ namespace: kind.namespace, type: kind.type, id }));
+    const resources: Resource[] = [];
+    await forEachConcurrently(pointers, INDEXED_READ_CONCURRENCY, async (pointer) => {
+      const response = await this.#kv(client).range({
+        key: Buffer.from(this.#layout.resourceKey(pointer)),
+        revision: at,
+      });
+      const kv = response.kvs[0];
+      if (kv === undefined) return;
+      const resource = decodeResource(kv.value);
+      if (matchesFilters(resource, options)) resources.push(resource);
+    });
+    return { resources, revision: at };
+  }
+
+  /**
+   * The keys (and values, unless `keysOnly`) under `prefix`, in pages of
+   * {@link LIST_PAGE_SIZE} all read at one revision: `revision` when given, else the first
+   * page's, told to `onRevision`.
+   */
+  async *#range(
+    client: Etcd3,
+    prefix: Buffer,
+    keysOnly: boolean,
+    onRevision: (revision: number) => void,
+    revision?: number,
+  ): AsyncGenerator<IKeyValue> {
+    const end = prefixEnd(prefix);
+    let key = prefix;
+    let at = revision;
     for (;;) {
       const response = await this.#kv(client).range({
         key,
         range_end: end,
         limit: LIST_PAGE_SIZE,
-        ...(revision === undefined ? {} : { revision }),
+        ...(keysOnly ? { keys_only: true } : {}),
+        ...(at === undefined ? {} : { revision: at }),
       });
       this.#learnCluster(response);
-      revision ??= Number(response.header.revision);
-      for (const kv of response.kvs) {
-        const resource = decodeResource(kv.value);
-        if (!filtered || matchesFilters(resource, options)) resources.push(resource);
+      if (at === undefined) {
+        at = Number(response.header.revision);
+        onRevision(at);
       }
+      yield* response.kvs;
       const last = response.kvs.at(-1);
-      if (!response.more || last === undefined) break;
+      if (!response.more || last === undefined) return;
       key = Buffer.concat([last.key, Buffer.from([0])]);
     }
-    // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
-    resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
-    return { resources, revision };
   }
 
   async #create(draft: Draft, owner: string): Promise<Resource> {
@@ -497,7 +581,10 @@ class EtcdStateImpl implements EtcdState {
     const key = Buffer.from(this.#layout.resourceKey(md));
     const response = await this.#kv(client).txn({
       compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key, value: encodeResource(draft) } }],
+      success: [
+        { request_put: { key, value: encodeResource(draft) } },
+        ...labelIndexOps(this.#layout, md, undefined, md.labels),
+      ],
     });
     if (!response.succeeded) return undefined;
     this.#wrote(md, Number(response.header.revision));
@@ -528,7 +615,10 @@ class EtcdStateImpl implements EtcdState {
     const key = Buffer.from(this.#layout.resourceKey(md));
     const response = await this.#kv(client).txn({
       compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
-      success: [{ request_put: { key, value: encodeResource(draft) } }],
+      success: [
+        { request_put: { key, value: encodeResource(draft) } },
+        ...labelIndexOps(this.#layout, md, old.labels, md.labels),
+      ],
     });
     if (!response.succeeded) return undefined;
     this.#wrote(md, Number(response.header.revision));
@@ -877,4 +967,17 @@ function toEvent(change: EtcdChange, codec: BookmarkCodec): ResourceEvent | Hist
  */
 export function createEtcdState(options: EtcdStateOptions): EtcdState {
   return new EtcdStateImpl(options);
+}
+
+/** Runs `fn` on every item, at most `limit` at a time; rejects with the first failure. */
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

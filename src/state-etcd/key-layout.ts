@@ -7,6 +7,10 @@ import type { Kind, Pointer } from '../engine/resource/pointer.js';
  * sits beside them. The marker is written only to learn that a watch of the kind has caught up
  * with the past (see `EtcdState`'s tail replay); it is never listed.
  *
+ * The kind's label index sits beside them too (see label-index.ts): an empty key
+ * `l/<label key>/<label value>/<id>` (key and value URI-encoded) per label of a resource, and
+ * `u/<id>` for a resource with too many labels to index in one transaction.
+ *
  * A kind is then one contiguous key range, so a list is one range read and a watch of the kind
  * one range watch; a resource is one key, so its watch is one key watch.
  */
@@ -36,6 +40,22 @@ export class KeyLayout {
   /** The marker key of a kind. */
   markerKey(kind: Kind): string {
     return `${this.kindFolder(kind)}m`;
+  }
+
+  /** The prefix of the index keys of the resources with label `key`, or `key=value`. */
+  labelPrefix(kind: Kind, key: string, value?: string): string {
+    const byKey = `${this.kindFolder(kind)}l/${encodeURIComponent(key)}/`;
+    return value === undefined ? byKey : `${byKey}${encodeURIComponent(value)}/`;
+  }
+
+  /** The index key saying that the resource `pointer` has label `key=value`. */
+  labelKey(pointer: Pointer, key: string, value: string): string {
+    return `${this.labelPrefix(pointer, key, value)}${pointer.id}`;
+  }
+
+  /** The prefix of the keys of the resources whose labels are not indexed. */
+  unindexedPrefix(kind: Kind): string {
+    return `${this.kindFolder(kind)}u/`;
   }
 
   resourceKey(pointer: Pointer): string {
