@@ -49,6 +49,17 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
       .sort();
   }
 
+  /** Every range request the client makes from now on (until the test ends). */
+  function recordRanges(): IRangeRequest[] {
+    const ranges: IRangeRequest[] = [];
+    const range = client.kv.range.bind(client.kv);
+    vi.spyOn(client.kv, 'range').mockImplementation((request, options) => {
+      ranges.push(request);
+      return range(request, options);
+    });
+    return ranges;
+  }
+
   beforeAll(async () => {
     server = await startEtcd();
     const { Etcd3: Client } = await import('etcd3');
@@ -94,12 +105,7 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
         ),
       );
     }
-    const ranges: IRangeRequest[] = [];
-    const range = client.kv.range.bind(client.kv);
-    vi.spyOn(client.kv, 'range').mockImplementation((request, options) => {
-      ranges.push(request);
-      return range(request, options);
-    });
+    const ranges = recordRanges();
 
     const onH1 = await state.list(VMS, { labelQueries: [labelQuery(labelEqual('host', 'h1'))] });
     expect(ids(onH1)).toEqual([
@@ -183,12 +189,7 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
       );
     }
     await state.create(newVM('other', { rack: 'r2' }));
-    const ranges: IRangeRequest[] = [];
-    const range = client.kv.range.bind(client.kv);
-    vi.spyOn(client.kv, 'range').mockImplementation((request, options) => {
-      ranges.push(request);
-      return range(request, options);
-    });
+    const ranges = recordRanges();
     const inRack = await state.list(VMS, { labelQueries: [labelQuery(labelEqual('rack', 'r1'))] });
     expect(inRack).toHaveLength(count);
     expect(inRack.some((r) => r.metadata.id === 'other')).toBe(false);
