@@ -1,73 +1,68 @@
 import { compareStrings } from '../compare-strings.js';
 
 /**
- * The order in which a kind's list returns its ids: sorted, as COSI's lists are.
+ * Keeps a kind's map of resources in the order its lists return them: sorted by id, as COSI's
+ * lists are. A list then walks the map's own entries, one after the other in memory, with no
+ * lookup per id (at a million resources a hash lookup per id in random order is a cache miss per
+ * resource, and made a list several times slower per resource than at ten thousand).
  *
- * Kept without work on the write path wherever possible:
- * - While every id created came after all the ids before it (a controller writing its outputs
- *   while it walks a sorted list of its inputs does exactly this), the map's own insertion order
- *   is the sorted order, and no array is kept at all.
- * - Otherwise the sorted ids are built on the first list that needs them. Later changes are only
- *   noted; the next list merges them in: O(n + k log k) for k changes, never a splice per write
- *   (which made creating or destroying n resources in random order, with lists between, O(n²)).
+ * A `Map` iterates in insertion order, and most writes keep that order sorted without any work:
+ * an update keeps its key's place, a destroy keeps the others' order, and a create whose id comes
+ * after every id before it goes to the end (a controller writing its outputs while it walks a
+ * sorted list of its inputs does exactly this). Only a create out of order breaks it; such
+ * creates are noted, and the next list that needs the order rebuilds the map sorted in one pass:
+ * O(n + k log k) for k creates since the break, never a splice per write (which made creating or
+ * destroying n resources in random order, with lists between, O(n²)).
  */
 export class IdOrder {
-  /** Whether the map's insertion order is still the sorted order. */
-  #mapOrder = true;
+  /** The greatest id created since the map was last known sorted (not lowered by destroys). */
   #last: string | undefined = undefined;
-  /** The sorted ids as of the last list, once the map's order stopped being sorted. */
-  #sorted: string[] | undefined = undefined;
-  /** Created since the last list and not yet in `#sorted`. */
-  readonly #added = new Set<string>();
-  /** Destroyed since the last list and still in `#sorted`. */
-  readonly #removed = new Set<string>();
+  /**
+   * Created since the map's order stopped being sorted, and still in it: the ids at the end of
+   * the map's insertion order. Everything before them is sorted. Empty while the map is sorted.
+   */
+  readonly #tail = new Set<string>();
 
   /** A new id, just put into the map. */
   added(id: string): void {
-    if (this.#mapOrder) {
-      if (this.#last === undefined || compareStrings(id, this.#last) > 0) {
-        this.#last = id;
-        return;
-      }
-      this.#mapOrder = false;
+    if (this.#tail.size === 0 && (this.#last === undefined || compareStrings(id, this.#last) > 0)) {
+      this.#last = id;
+      return;
     }
-    if (this.#sorted === undefined) return;
-    // Destroyed and created again since the last list: it never left `#sorted`.
-    if (this.#removed.delete(id)) return;
-    const last = this.#sorted[this.#sorted.length - 1];
-    if (last === undefined || compareStrings(id, last) > 0) this.#sorted.push(id);
-    else this.#added.add(id);
+    this.#tail.add(id);
   }
 
   /** An id just deleted from the map. */
   removed(id: string): void {
-    if (this.#mapOrder || this.#sorted === undefined) return;
-    if (!this.#added.delete(id)) this.#removed.add(id);
+    if (this.#tail.size > 0) this.#tail.delete(id);
   }
 
-  /** The ids in sorted order; `undefined` when the map's own order is sorted. */
-  sortedIds(ids: Iterable<string>): readonly string[] | undefined {
-    if (this.#mapOrder) return undefined;
-    if (this.#sorted === undefined) return (this.#sorted = [...ids].sort(compareStrings));
-    if (this.#added.size > 0 || this.#removed.size > 0) {
-      this.#sorted = merge(this.#sorted, this.#removed, [...this.#added].sort(compareStrings));
-      this.#added.clear();
-      this.#removed.clear();
+  /**
+   * The map's entries in sorted order: `items` itself while its order is sorted, otherwise a new
+   * map built sorted, which from then on replaces `items` (the caller drops the old one, so that
+   * only one copy stays alive).
+   */
+  sorted<V>(items: Map<string, V>): Map<string, V> {
+    if (this.#tail.size === 0) return items;
+    const tail = [...this.#tail].sort(compareStrings);
+    const out = new Map<string, V>();
+    // The map's first entries, before the tail, are sorted: merge the sorted tail into them.
+    let head = items.size - tail.length;
+    let j = 0;
+    let next = tail[0] as string;
+    let last: string | undefined;
+    for (const [id, value] of items) {
+      if (head-- === 0) break;
+      while (j < tail.length && compareStrings(next, id) < 0) {
+        out.set(next, items.get(next) as V);
+        next = tail[++j] as string;
+      }
+      out.set(id, value);
+      last = id;
     }
-    return this.#sorted;
+    for (; j < tail.length; j++) out.set((last = tail[j] as string), items.get(last) as V);
+    this.#tail.clear();
+    this.#last = last;
+    return out;
   }
-}
-
-/** `sorted` without `removed`, merged with `extra` (sorted too). */
-function merge(sorted: readonly string[], removed: ReadonlySet<string>, extra: string[]): string[] {
-  const out: string[] = [];
-  let j = 0;
-  for (const id of sorted) {
-    if (removed.has(id)) continue;
-    while (j < extra.length && compareStrings(extra[j] as string, id) < 0)
-      out.push(extra[j++] as string);
-    out.push(id);
-  }
-  while (j < extra.length) out.push(extra[j++] as string);
-  return out;
 }
