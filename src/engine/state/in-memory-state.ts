@@ -336,7 +336,7 @@ export class InMemoryState implements State {
   #list(kind: Kind, options: ListOptions = {}): Resource[] {
     const collection = this.#collection(kind);
     if (!collection) return [];
-    let { items } = collection;
+    const { items } = collection;
     const filtered = hasFilters(options);
     const candidates = filtered ? collection.index.candidates(options, items) : undefined;
     // Few candidates: sort them alone rather than walk the whole kind in order.
@@ -348,13 +348,21 @@ export class InMemoryState implements State {
       }
       return out.sort(byId);
     }
-    // Rebuilt sorted if creates out of order broke its order: the map's own order is the sorted
-    // order, walked with no lookup per id.
-    items = collection.items = collection.order.sorted(items);
-    // V8 copies a map's values into an array natively: several times faster than a loop.
-    if (!filtered) return [...items.values()];
+    const sorted = collection.order.sorted(items);
+    let values: Iterable<Resource>;
+    if (sorted instanceof Map) {
+      // In sorted order (rebuilt so if creates out of order broke it): walked as it is, with no
+      // lookup per id. V8 copies a map's values into an array natively, faster than a loop.
+      collection.items = sorted;
+      if (!filtered) return [...sorted.values()];
+      values = sorted.values();
+    } else {
+      // A new array, a few ids out of order merged in: the list itself when nothing filters.
+      if (!filtered) return sorted;
+      values = sorted;
+    }
     const out: Resource[] = [];
-    for (const resource of items.values()) {
+    for (const resource of values) {
       if (candidates !== undefined && !candidates.has(resource.metadata.id)) continue;
       if (!matchesFilters(resource, options)) continue;
       out.push(resource);

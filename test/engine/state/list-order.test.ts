@@ -13,6 +13,7 @@ import {
   type Pointer,
 } from '../../../src/index.js';
 import { compareStrings } from '../../../src/engine/compare-strings.js';
+import { MERGES_BEFORE_REBUILD } from '../../../src/engine/state/id-order.js';
 
 interface Spec {
   value: number;
@@ -39,6 +40,14 @@ describe('in-memory list order', () => {
       fc.asyncProperty(fc.array(op, { maxLength: 60 }), async (ops) => {
         const state = createInMemoryState();
         const model = new Map<string, number>();
+        // Created in order first: a few of the ids below out of order are merged into a list.
+        for (let i = 0; i < 40; i++) {
+          const first = `m${String(i).padStart(2, '0')}`;
+          const draft = newResource<Spec>(ptr(first), { value: 0 });
+          draft.metadata.labels = { odd: 'false' };
+          await state.create(draft);
+          model.set(first, 0);
+        }
         const check = async (odd: boolean): Promise<void> => {
           const all = await state.list<Spec>(KIND);
           expect(all.map((r) => [r.metadata.id, r.spec.value])).toEqual(
@@ -103,5 +112,27 @@ describe('in-memory list order', () => {
     expect(second.map((r) => r.metadata.id)).toEqual(
       sorted([...ids.filter((id) => id !== ids[7]), 'shelf-999']),
     );
+  });
+
+  it('looks up only the few ids created out of order, until a list sorts them in', async () => {
+    const state = createInMemoryState();
+    for (let i = 0; i < 100; i++) {
+      await state.create(
+        newResource<Spec>(ptr(`shelf-${String(i * 2).padStart(3, '0')}`), { value: 0 }),
+      );
+    }
+    await state.create(newResource<Spec>(ptr('shelf-101'), { value: 0 }));
+    await state.create(newResource<Spec>(ptr('shelf-007'), { value: 0 }));
+    const get = vi.spyOn(Map.prototype, 'get');
+    const lookups: number[] = [];
+    for (let i = 0; i <= MERGES_BEFORE_REBUILD + 1; i++) {
+      get.mockClear();
+      const listed = (await state.list(KIND)).map((r) => r.metadata.id);
+      expect(listed).toEqual(sorted(listed));
+      expect(listed).toHaveLength(102);
+      lookups.push(get.mock.calls.filter(([key]) => String(key).startsWith('shelf-')).length);
+    }
+    // Merged: the two looked up in each list; rebuilt: both looked up once more; then none.
+    expect(lookups).toEqual([...Array<number>(MERGES_BEFORE_REBUILD).fill(2), 2, 0]);
   });
 });
