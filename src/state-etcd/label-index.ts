@@ -30,10 +30,12 @@ export function labelIndexOps(
   after: Labels | undefined,
 ): IRequestOp[] {
   const ops: IRequestOp[] = [];
-  const put = (key: string): number =>
+  const put = (key: string): void => {
     ops.push({ request_put: { key: Buffer.from(key), value: Buffer.alloc(0) } });
-  const remove = (key: string): number =>
+  };
+  const remove = (key: string): void => {
     ops.push({ request_delete_range: { key: Buffer.from(key) } });
+  };
   const unindexedKey = `${layout.unindexedPrefix(pointer)}${pointer.id}`;
   const wasIndexed = indexed(before);
   const isIndexed = indexed(after);

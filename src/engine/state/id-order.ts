@@ -88,33 +88,38 @@ function rebuild<V>(
   tail: readonly string[],
 ): { map: Map<string, V>; lastHead: string | undefined } {
   const map = new Map<string, V>();
-  let head = items.size - tail.length;
-  let j = 0;
-  let lastHead: string | undefined;
-  for (const [id, value] of items) {
-    if (head-- === 0) break;
-    for (; j < tail.length && compareStrings(tail[j] as string, id) < 0; j++) {
-      map.set(tail[j] as string, items.get(tail[j] as string) as V);
-    }
-    map.set(id, value);
-    lastHead = id;
-  }
-  for (; j < tail.length; j++) map.set(tail[j] as string, items.get(tail[j] as string) as V);
+  const lastHead = walkMerged(items, tail, (id, value) => map.set(id, value));
   return { map, lastHead };
 }
 
 /** The values of `items` in sorted order, `tail` (its last ids, sorted) merged in. */
 function mergedValues<V>(items: ReadonlyMap<string, V>, tail: readonly string[]): V[] {
   const out: V[] = [];
+  walkMerged(items, tail, (_, value) => out.push(value));
+  return out;
+}
+
+/**
+ * Visits the entries of `items` in sorted id order: the sorted ones before `tail` (its last ids,
+ * given sorted) as they come, each tail id where it belongs. Returns the last id before the tail.
+ */
+function walkMerged<V>(
+  items: ReadonlyMap<string, V>,
+  tail: readonly string[],
+  visit: (id: string, value: V) => unknown,
+): string | undefined {
   let head = items.size - tail.length;
   let j = 0;
+  let lastHead: string | undefined;
+  const visitTail = (id: string): unknown => visit(id, items.get(id) as V);
   for (const [id, value] of items) {
     if (head-- === 0) break;
     for (; j < tail.length && compareStrings(tail[j] as string, id) < 0; j++) {
-      out.push(items.get(tail[j] as string) as V);
+      visitTail(tail[j] as string);
     }
-    out.push(value);
+    visit(id, value);
+    lastHead = id;
   }
-  for (; j < tail.length; j++) out.push(items.get(tail[j] as string) as V);
-  return out;
+  for (; j < tail.length; j++) visitTail(tail[j] as string);
+  return lastHead;
 }
