@@ -127,17 +127,19 @@ describe('a queue transform', () => {
       const inner = createInMemoryState({ now: () => clock.now() });
       const returned: boolean[] = [];
       // Records whether each updater the controller gives the state returned a promise.
+      const recording =
+        <S>(fn: Updater<S>): Updater<S> =>
+        (draft: Draft<S>) => {
+          const result = fn(draft);
+          returned.push(result instanceof Promise);
+          return result;
+        };
+      // Both ways the runtime may write: `modifyNow` where the state has it (the in-memory one).
       const watching: Partial<State> = {
         modifyWithResult: <S>(empty: Draft<S>, fn: Updater<S>, options?: UpdateOptions) =>
-          inner.modifyWithResult(
-            empty,
-            (draft: Draft<S>) => {
-              const result = fn(draft);
-              returned.push(result instanceof Promise);
-              return result;
-            },
-            options,
-          ),
+          inner.modifyWithResult(empty, recording(fn), options),
+        modifyNow: <S>(empty: Draft<S>, fn: Updater<S>, options?: UpdateOptions) =>
+          inner.modifyNow(empty, recording(fn), options),
       };
       const state = new Proxy(inner, {
         get(target, prop) {

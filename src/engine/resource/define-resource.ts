@@ -3,9 +3,9 @@ import {
   type ResourceDefinition,
   type ResourceDefinitionInput,
 } from './definition.js';
-import type { MetadataInit } from './metadata.js';
+import { createMetadata, type MetadataInit } from './metadata.js';
 import type { Kind, Pointer } from './pointer.js';
-import { newResource, type AnyResource, type Draft, type Resource } from './resource.js';
+import type { AnyResource, Draft, Resource } from './resource.js';
 
 /** Options for a new resource of a declared type. */
 export interface NewResourceOptions extends MetadataInit {
@@ -49,13 +49,12 @@ export function defineResource<S>(options: DefineResourceOptions<S>): ResourceTy
     definition,
     type,
     namespace,
-    create(id, spec, init = {}) {
-      return newResource(
-        { namespace: init.namespace ?? namespace, type, id },
-        spec ?? defaultSpec(),
-        init,
-      );
-    },
+    // No pointer or options object is made on the way: controllers call this once per output
+    // they modify, and most pass no options.
+    create: (id, spec, init) => ({
+      metadata: createMetadata(init?.namespace ?? namespace, type, id, init),
+      spec: spec ?? defaultSpec(),
+    }),
     pointer: (id, ns = namespace) => ({ namespace: ns, type, id }),
     kind: (ns = namespace) => ({ namespace: ns, type }),
     is: (resource): resource is Resource<S> => resource.metadata.type === type,

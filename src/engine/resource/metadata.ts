@@ -67,7 +67,7 @@ export function createMetadata(
   namespace: string,
   type: string,
   id: string,
-  init: MetadataInit = {},
+  init?: MetadataInit,
 ): MutableMetadata {
   return {
     namespace,
@@ -76,12 +76,12 @@ export function createMetadata(
     version: 0,
     owner: '',
     phase: 'running',
-    finalizers: init.finalizers ? [...new Set(init.finalizers)] : [],
-    labels: init.labels ? copyEntries(init.labels) : {},
-    annotations: init.annotations ? copyEntries(init.annotations) : {},
+    finalizers: init?.finalizers ? [...new Set(init.finalizers)] : [],
+    labels: init?.labels ? copyEntries(init.labels) : {},
+    annotations: init?.annotations ? copyEntries(init.annotations) : {},
     created: 0,
     updated: 0,
-    ownerReferences: init.ownerReferences ? init.ownerReferences.map((r) => ({ ...r })) : [],
+    ownerReferences: init?.ownerReferences ? init.ownerReferences.map((r) => ({ ...r })) : [],
   };
 }
 
@@ -95,8 +95,8 @@ export function cloneMetadata(md: ResourceMetadata): MutableMetadata {
     phase: md.phase,
     // Most resources have none of these: a fresh empty is cheaper than copying one.
     finalizers: md.finalizers.length === 0 ? [] : [...md.finalizers],
-    labels: md.labels === NO_ENTRIES ? {} : copyEntries(md.labels),
-    annotations: md.annotations === NO_ENTRIES ? {} : copyEntries(md.annotations),
+    labels: isEmpty(md.labels) ? {} : copyEntries(md.labels),
+    annotations: isEmpty(md.annotations) ? {} : copyEntries(md.annotations),
     created: md.created,
     updated: md.updated,
     ownerReferences:
@@ -120,8 +120,8 @@ export function cloneStoredMetadata(md: ResourceMetadata): MutableMetadata {
     owner: md.owner,
     phase: md.phase,
     finalizers: md.finalizers.length === 0 ? [] : [...md.finalizers],
-    labels: md.labels === NO_ENTRIES ? {} : copyEntries(md.labels),
-    annotations: md.annotations === NO_ENTRIES ? {} : copyEntries(md.annotations),
+    labels: isEmpty(md.labels) ? {} : copyEntries(md.labels),
+    annotations: isEmpty(md.annotations) ? {} : copyEntries(md.annotations),
     created: md.created,
     updated: md.updated,
     ownerReferences:
@@ -136,7 +136,8 @@ export function cloneStoredMetadata(md: ResourceMetadata): MutableMetadata {
  */
 function copyEntries(record: Readonly<Record<string, string>>): Record<string, string> {
   const copy: Record<string, string> = {};
-  for (const key of Object.keys(record)) defineOwn(copy, key, record[key]);
+  for (const key in record)
+    if (Object.prototype.hasOwnProperty.call(record, key)) defineOwn(copy, key, record[key]);
   return copy;
 }
 

@@ -29,6 +29,11 @@ const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 /** The options of a modify called without any. */
 const NO_OPTIONS: ControllerModifyOptions = Object.freeze({});
 
+/** A promise rejected with `error`, whatever was thrown. */
+const rejectWith = async (error: unknown): Promise<never> => {
+  throw error;
+};
+
 /** The answer of `find` for a resource that does not exist, settled once for every caller. */
 const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 
@@ -228,7 +233,8 @@ export class ControllerFacade implements ControllerContext {
     }
     const before = this.#peekVersion(empty.metadata);
     // Whether `fn` ran to the end: only then did the state go on to a create or an update.
-    let applied = false;
+    // (Widened: the type checker cannot see the updater set it.)
+    let applied = false as boolean;
     // Not an async function: a synchronous `fn` (the usual kind) then costs no promise.
     const tracked: Updater<S> = (draft) => {
       const pending: unknown = fn(draft);
@@ -243,22 +249,54 @@ export class ControllerFacade implements ControllerContext {
     this.metrics.reads++;
     const existed = before !== undefined && before > 0;
     if (existed) this.metrics.reads++;
-    return this.host.state.modifyWithResult(empty, tracked, this.#updateOptions(options)).then(
-      (stored) => {
-        const changed = before === undefined || stored.metadata.version !== before;
-        if (applied && (!existed || changed)) this.metrics.writes++;
-        if (changed) {
-          const op = stored.metadata.version === 1 ? 'create' : 'update';
-          this.#changed(seq, stored.metadata, op, stored);
-        }
-        this.settled(empty.metadata);
-        return withResult ? stored : undefined;
-      },
+    const state = this.host.state;
+    const stateOptions = this.#updateOptions(options);
+    let result: Resource<S> | Promise<Resource<S>>;
+    try {
+      // A state that can write synchronously (the in-memory one) answers a synchronous `fn` with
+      // the stored resource itself: the bookkeeping below then runs at once, and the caller's
+      // await is the only turn of the microtask queue a write costs.
+      result = state.modifyNow
+        ? state.modifyNow(empty, tracked, stateOptions)
+        : state.modifyWithResult(empty, tracked, stateOptions);
+    } catch (error) {
+      if (applied) this.metrics.writes++;
+      return this.#failed(empty.metadata, error);
+    }
+    if (!isThenable(result)) {
+      try {
+        return Promise.resolve(this.#modified(seq, empty, result, before, applied, withResult));
+      } catch (error) {
+        return rejectWith(error);
+      }
+    }
+    return result.then(
+      (stored) => this.#modified(seq, empty, stored, before, applied, withResult),
       (error: unknown) => {
         if (applied) this.metrics.writes++;
         return this.#failed(empty.metadata, error);
       },
     );
+  }
+
+  /** The bookkeeping of a modify the state has answered: what it wrote, and that it settled. */
+  #modified<S>(
+    seq: number,
+    empty: Draft<S>,
+    stored: Resource<S>,
+    before: number | undefined,
+    applied: boolean,
+    withResult: boolean,
+  ): Resource<S> | undefined {
+    const existed = before !== undefined && before > 0;
+    const changed = before === undefined || stored.metadata.version !== before;
+    if (applied && (!existed || changed)) this.metrics.writes++;
+    if (changed) {
+      const op = stored.metadata.version === 1 ? 'create' : 'update';
+      this.#changed(seq, stored.metadata, op, stored);
+    }
+    this.settled(empty.metadata);
+    return withResult ? stored : undefined;
   }
 
   /** A write that failed: settled all the same, and rejected with its error. */

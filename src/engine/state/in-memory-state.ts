@@ -182,6 +182,15 @@ export class InMemoryState implements State {
       Resource<S> | Promise<Resource<S>>;
   }
 
+  modifyNow<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options: UpdateOptions = {},
+  ): Resource<S> | Promise<Resource<S>> {
+    return this.#modify(empty, fn as Updater<unknown>, options) as
+      Resource<S> | Promise<Resource<S>>;
+  }
+
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
     let current = this.#get(pointer);
     if (current.metadata.phase !== 'tearingDown') {

@@ -199,4 +199,15 @@ export interface State {
    * it does not exist. The runtime uses it to tell writes from no-ops cheaply.
    */
   peekVersion?(pointer: Pointer): number;
+  /**
+   * Optional, for backends that can write synchronously: `modifyWithResult`, answered with the
+   * stored resource itself (no promise) when `fn` is synchronous, and with a promise when `fn`
+   * returns one. It throws what `modifyWithResult` would reject with. The runtime uses it so that
+   * a controller's write costs no more turns of the microtask queue than its own await.
+   */
+  modifyNow?<S>(
+    empty: Draft<S>,
+    fn: Updater<S>,
+    options?: UpdateOptions,
+  ): Resource<S> | Promise<Resource<S>>;
 }
