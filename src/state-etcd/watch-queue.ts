@@ -2,6 +2,7 @@ import { BufferOverrunError } from '../engine/errors.js';
 import type { Kind } from '../engine/resource/pointer.js';
 import type { AggregatedWatchListener, StateEvent, WatchListener } from '../engine/state/state.js';
 import { isThenable } from '../engine/is-thenable.js';
+import { runSoon } from '../engine/run-soon.js';
 
 /** How a watch hands its events over: one by one, or in batches. */
 export type Delivery =
@@ -88,7 +89,7 @@ export class WatchQueue {
   #schedule(): void {
     if (this.#scheduled || this.#busy) return;
     this.#scheduled = true;
-    queueMicrotask(this.#pump);
+    runSoon(this.#pump);
   }
 
   readonly #pump = (): void => {

@@ -27,6 +27,7 @@ import { createMetrics, type ControllerCondition, type ControllerStatus } from '
 import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
+import { runSoon } from '../run-soon.js';
 
 /** A mapping of a changed secondary input to the primary items it affects. */
 class MapJob {
@@ -449,7 +450,7 @@ export class QControllerAdapter implements Adapter {
     // Every worker is busy: they take what was queued when they are done.
     if (this.#pumpScheduled || this.#inFlight >= this.#concurrency) return;
     this.#pumpScheduled = true;
-    if (this.#inFlight > 0) queueMicrotask(this.#pump);
+    if (this.#inFlight > 0) runSoon(this.#pump);
     else this.host.scheduler.schedule(this.#pump);
   }
 

@@ -4,8 +4,10 @@ import { metadataEqual, withFinalizers } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import { isThenable } from '../is-thenable.js';
 import {
+  draftOfEmpty,
   freezeResource,
   storedCopy,
+  storedFromDraft,
   toDraft,
   type AnyResource,
   type Draft,
@@ -379,20 +381,13 @@ export class InMemoryState implements State {
     return out;
   }
 
-  /** Stores a draft the state owns (nobody else holds a reference to it). */
+  /** Stores a draft from {@link draftOfEmpty} as a new resource. */
   #create(draft: Draft, owner: string, knownMissing = false): Resource {
     const md = draft.metadata;
     const collection = this.#collectionOf(md);
     if (!knownMissing && collection.items.has(md.id)) throw alreadyExists(toPointer(md));
     const now = this.#now();
-    md.version = 1;
-    md.owner = owner;
-    md.created = now;
-    md.updated = now;
-    if (md.finalizers.length > 1 && !Object.isFrozen(md.finalizers)) {
-      md.finalizers = [...new Set(md.finalizers)];
-    }
-    const stored = freezeResource(draft);
+    const stored = storedFromDraft(draft, 1, owner, now, now);
     this.#storeNew(collection, stored);
     return stored;
   }
@@ -456,7 +451,7 @@ export class InMemoryState implements State {
     // One lookup decides create or update; a peek just before (the controller facade's) answers.
     const current = this.#peekedBefore(pointer) ? this.#peekedResource : this.#find(pointer);
     if (current) return this.#updateWithConflicts(pointer, fn, options, current);
-    const draft = toDraft(empty);
+    const draft = draftOfEmpty(empty);
     const pending: unknown = fn(draft);
     // A synchronous `fn` let nobody write in between: the id is still free.
     if (!isThenable(pending)) return this.#create(draft, options.owner ?? '', true);

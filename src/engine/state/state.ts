@@ -152,7 +152,12 @@ export interface State {
     fn: Updater<S>,
     options?: UpdateOptions,
   ): Promise<Resource<S>>;
-  /** Create-or-update: `fn` fills `empty` when the resource is missing. */
+  /**
+   * Create-or-update: `fn` fills `empty` when the resource is missing (the in-memory state hands
+   * it `empty`'s own metadata, as COSI hands its updaters `empty` itself, with a copy of the
+   * spec; metadata frozen anywhere is copied). The stored resource is always the state's own
+   * copy: nothing of `empty` is kept, stamped or frozen.
+   */
   modify<S>(empty: Draft<S>, fn: Updater<S>, options?: UpdateOptions): Promise<void>;
   /** `modify` that returns the resulting resource. */
   modifyWithResult<S>(

@@ -3,6 +3,7 @@ import type { Kind } from '../resource/pointer.js';
 import type { EventHistory } from './event-history.js';
 import type { AggregatedWatchListener, StateEvent, WatchListener } from './state.js';
 import { isThenable } from '../is-thenable.js';
+import { runSoon } from '../run-soon.js';
 
 /** How a subscription hands its events over: one by one, or in batches. */
 export type Delivery =
@@ -90,7 +91,7 @@ export class WatchSubscription {
   #schedule(): void {
     if (this.#scheduled || this.#busy) return;
     this.#scheduled = true;
-    queueMicrotask(this.#pump);
+    runSoon(this.#pump);
   }
 
   /** False, after ending the watch with `errored`, when the watcher has fallen too far behind. */
@@ -131,7 +132,14 @@ export class WatchSubscription {
     const event = this.#events[this.#head] as StateEvent;
     this.#advance(this.#positions[this.#head] as number);
     this.#head++;
-    return this.#call(() => (this.delivery.listener as WatchListener)(event));
+    // Inline rather than through #call: no closure per event.
+    try {
+      const result = (this.delivery.listener as WatchListener)(event);
+      return isThenable(result) ? result : undefined;
+    } catch (error) {
+      this.onListenerError(error);
+      return undefined;
+    }
   }
 
   #handBatch(): PromiseLike<unknown> | undefined {
