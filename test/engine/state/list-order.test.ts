@@ -13,7 +13,7 @@ import {
   type Pointer,
 } from '../../../src/index.js';
 import { compareStrings } from '../../../src/engine/compare-strings.js';
-import { MERGES_BEFORE_REBUILD } from '../../../src/engine/state/id-order.js';
+import { LOOKUPS_BELOW, MERGES_BEFORE_REBUILD } from '../../../src/engine/state/id-order.js';
 
 interface Spec {
   value: number;
@@ -134,5 +134,24 @@ describe('in-memory list order', () => {
     }
     // Merged: the two looked up in each list; rebuilt: both looked up once more; then none.
     expect(lookups).toEqual([...Array<number>(MERGES_BEFORE_REBUILD).fill(2), 2, 0]);
+  });
+
+  it('reads a large out-of-order tail as the map iterates, without a lookup per id', async () => {
+    const state = createInMemoryState();
+    // `shelf-0`, `shelf-1`, ..., `shelf-10` sorts before `shelf-2`: nearly all out of order.
+    const n = LOOKUPS_BELOW * 20;
+    for (let i = 0; i < n; i++) {
+      await state.create(newResource<Spec>(ptr(`shelf-${i}`), { value: i }));
+    }
+    const get = vi.spyOn(Map.prototype, 'get');
+    const listed = await state.list<Spec>(KIND);
+    const byId = get.mock.calls.filter(([key]) => String(key).startsWith('shelf-'));
+    expect(byId).toEqual([]);
+    expect(listed.map((r) => r.metadata.id)).toEqual(
+      sorted(Array.from({ length: n }, (_, i) => `shelf-${i}`)),
+    );
+    expect(listed.map((r) => r.spec.value)).toEqual(
+      listed.map((r) => Number(r.metadata.id.slice('shelf-'.length))),
+    );
   });
 });
