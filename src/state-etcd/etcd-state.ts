@@ -12,13 +12,7 @@ import {
   versionConflict,
 } from '../engine/errors.js';
 import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
-import {
-  freezeResource,
-  resourceEqual,
-  toDraft,
-  type Draft,
-  type Resource,
-} from '../engine/resource/resource.js';
+import { resourceEqual, toDraft, type Draft, type Resource } from '../engine/resource/resource.js';
 import type {
   AggregatedWatchListener,
   CreateOptions,
@@ -38,7 +32,8 @@ import { BookmarkCodec } from './bookmark.js';
 import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.js';
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
-import { decodeResource, encodeResource } from './resource-codec.js';
+import { DecodedCache } from './decoded-cache.js';
+import { encodeResource } from './resource-codec.js';
 import { WatchQueue, type Delivery } from './watch-queue.js';
 
 /** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
@@ -139,6 +134,8 @@ class EtcdStateImpl implements EtcdState {
   #client: Promise<Etcd3> | undefined;
   #clusterId: string | undefined;
   readonly #watches = new Set<OpenWatch>();
+  /** Decoded resources by key and revision: see {@link DecodedCache}. */
+  readonly #decoded = new DecodedCache();
   /** The revision of this state's last write, by key and by kind (resource prefix). */
   readonly #writtenKeys = new Map<string, number>();
   readonly #writtenKinds = new Map<string, number>();
@@ -272,6 +269,7 @@ class EtcdStateImpl implements EtcdState {
       });
       if (response.succeeded) {
         this.#wrote(pointer, Number(response.header.revision));
+        this.#decoded.forget(key, Number(response.header.revision));
         return;
       }
     }
@@ -332,7 +330,7 @@ class EtcdStateImpl implements EtcdState {
       const kv = response.kvs[0];
       initial.push(
         kv
-          ? { type: 'created', resource: decodeResource(kv.value) }
+          ? { type: 'created', resource: this.#decoded.decode(key, kv) }
           : { type: 'destroyed', resource: createTombstone(toPointer(pointer)) },
       );
       start = Number(response.header.revision) + 1;
@@ -341,7 +339,7 @@ class EtcdStateImpl implements EtcdState {
     const open = this.#register(key, false, kind, { aggregated: false, listener }, signal);
     for (const event of initial) open.queue.pushInitial(event);
     await this.#startWatch(open, client, start, (change) => {
-      const event = toEvent(change, codec);
+      const event = toEvent(change, codec, this.#decoded);
       if (event instanceof Error) open.queue.fail(event);
       else open.queue.push(event);
     });
@@ -450,12 +448,13 @@ class EtcdStateImpl implements EtcdState {
 
   async #read(pointer: Pointer): Promise<Stored | undefined> {
     const client = await this.#connect();
-    const response = await this.#kv(client).range({
-      key: Buffer.from(this.#layout.resourceKey(pointer)),
-    });
+    const key = this.#layout.resourceKey(pointer);
+    const response = await this.#kv(client).range({ key: Buffer.from(key) });
     this.#learnCluster(response);
     const kv = response.kvs[0];
-    return kv ? { resource: decodeResource(kv.value), modRevision: kv.mod_revision } : undefined;
+    return kv
+      ? { resource: this.#decoded.decode(key, kv), modRevision: kv.mod_revision }
+      : undefined;
   }
 
   /** The matching resources of a kind, sorted by id, and the revision they were read at. */
@@ -485,7 +484,7 @@ class EtcdStateImpl implements EtcdState {
     const resources: Resource[] = [];
     let revision = atRevision;
     for await (const kv of this.#range(client, prefix, false, (r) => (revision ??= r), revision)) {
-      const resource = decodeResource(kv.value);
+      const resource = this.#decoded.decode(kv.key.toString(), kv);
       if (matchesFilters(resource, options)) resources.push(resource);
     }
     return { resources, revision: revision as number };
@@ -515,13 +514,11 @@ class EtcdStateImpl implements EtcdState {
     const pointers = [...ids].map((id) => ({ namespace: kind.namespace, type: kind.type, id }));
     const resources: Resource[] = [];
     await forEachConcurrently(pointers, INDEXED_READ_CONCURRENCY, async (pointer) => {
-      const response = await this.#kv(client).range({
-        key: Buffer.from(this.#layout.resourceKey(pointer)),
-        revision: at,
-      });
+      const key = this.#layout.resourceKey(pointer);
+      const response = await this.#kv(client).range({ key: Buffer.from(key), revision: at });
       const kv = response.kvs[0];
       if (kv === undefined) return;
-      const resource = decodeResource(kv.value);
+      const resource = this.#decoded.decode(key, kv);
       if (matchesFilters(resource, options)) resources.push(resource);
     });
     return { resources, revision: at };
@@ -578,17 +575,18 @@ class EtcdStateImpl implements EtcdState {
     md.created = now;
     md.updated = now;
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
-    const key = Buffer.from(this.#layout.resourceKey(md));
+    const keyString = this.#layout.resourceKey(md);
+    const key = Buffer.from(keyString);
+    const value = encodeResource(draft);
     const response = await this.#kv(client).txn({
       compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
       success: [
-        { request_put: { key, value: encodeResource(draft) } },
+        { request_put: { key, value } },
         ...labelIndexOps(this.#layout, md, undefined, md.labels),
       ],
     });
     if (!response.succeeded) return undefined;
-    this.#wrote(md, Number(response.header.revision));
-    return freezeResource(draft);
+    return this.#written(keyString, md, value, response.header.revision);
   }
 
   #checkUpdate(current: Resource, version: number, options: UpdateOptions): void {
@@ -612,17 +610,18 @@ class EtcdStateImpl implements EtcdState {
     md.created = old.created;
     md.updated = this.#now();
     if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
-    const key = Buffer.from(this.#layout.resourceKey(md));
+    const keyString = this.#layout.resourceKey(md);
+    const key = Buffer.from(keyString);
+    const value = encodeResource(draft);
     const response = await this.#kv(client).txn({
       compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
       success: [
-        { request_put: { key, value: encodeResource(draft) } },
+        { request_put: { key, value } },
         ...labelIndexOps(this.#layout, md, old.labels, md.labels),
       ],
     });
     if (!response.succeeded) return undefined;
-    this.#wrote(md, Number(response.header.revision));
-    return freezeResource(draft);
+    return this.#written(keyString, md, value, response.header.revision);
   }
 
   async #changeFinalizers(pointer: Pointer, change: (set: Set<string>) => void): Promise<void> {
@@ -665,6 +664,16 @@ class EtcdStateImpl implements EtcdState {
         { signal: controller.signal },
       ).catch(reject);
     });
+  }
+
+  /**
+   * A put that went through: its revision noted, and the resource as stored handed back, decoded
+   * from the bytes written (what every later read and event of this revision gets, the same
+   * object).
+   */
+  #written(key: string, pointer: Pointer, value: Buffer, revision: string): Resource {
+    this.#wrote(pointer, Number(revision));
+    return this.#decoded.decode(key, { value, mod_revision: revision });
   }
 
   /** Notes a write's revision, for {@link settled}. */
@@ -731,7 +740,7 @@ class EtcdStateImpl implements EtcdState {
       }
     }
     await this.#startWatch(open, client, start, (change) => {
-      const event = toEvent(change, codec);
+      const event = toEvent(change, codec, this.#decoded);
       if (event instanceof Error) {
         open.queue.fail(event);
         return;
@@ -865,7 +874,7 @@ class EtcdStateImpl implements EtcdState {
           return;
         }
         if (!match(change.kv)) return;
-        const event = toEvent(change, codec);
+        const event = toEvent(change, codec, this.#decoded);
         // At the oldest end of the history a change may have lost its previous value to
         // compaction: the replay starts after it, with what can be told in full.
         if (event instanceof Error) events.length = 0;
@@ -943,17 +952,24 @@ function checkPhase(current: Resource, options: UpdateOptions): void {
  * change cannot be told as an update or a destroy, and the watch must end (a
  * {@link HistoryCompactedError}).
  */
-function toEvent(change: EtcdChange, codec: BookmarkCodec): ResourceEvent | HistoryCompactedError {
+function toEvent(
+  change: EtcdChange,
+  codec: BookmarkCodec,
+  decoded: DecodedCache,
+): ResourceEvent | HistoryCompactedError {
   const bookmark = codec.encode(change.revision);
   const { prev } = change;
+  const key = change.kv.key.toString();
   if (change.type === 'delete') {
     if (!prev) return new HistoryCompactedError(change.revision - 1);
-    return { type: 'destroyed', resource: decodeResource(prev.value), bookmark };
+    const resource = decoded.decode(key, prev);
+    decoded.forget(key, change.revision);
+    return { type: 'destroyed', resource, bookmark };
   }
-  const resource = decodeResource(change.kv.value);
+  const resource = decoded.decode(key, change.kv);
   if (change.kv.version === '1') return { type: 'created', resource, bookmark };
   if (!prev) return new HistoryCompactedError(change.revision - 1);
-  return { type: 'updated', resource, old: decodeResource(prev.value), bookmark };
+  return { type: 'updated', resource, old: decoded.decode(key, prev), bookmark };
 }
 
 /**
