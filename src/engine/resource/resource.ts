@@ -86,10 +86,7 @@ export function storedFromDraft<S>(
   created: number,
   updated: number,
 ): Resource<S> {
-  return Object.freeze({
-    metadata: storedMetadata(draft.metadata, version, owner, created, updated),
-    spec: deepFreeze(draft.spec) as DeepReadonly<S>,
-  });
+  return stored(draft.metadata, deepFreeze(draft.spec), version, owner, created, updated);
 }
 
 function storedDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
@@ -111,9 +108,28 @@ export function storedCopy<S>(
   created: number,
   updated: number,
 ): Resource<S> {
+  return stored<S>(
+    resource.metadata,
+    freezeCopy(resource.spec as S),
+    version,
+    owner,
+    created,
+    updated,
+  );
+}
+
+/** A stored resource: `spec` already frozen, the metadata of `md` built final. */
+function stored<S>(
+  md: Draft['metadata'] | Resource['metadata'],
+  spec: S,
+  version: number,
+  owner: string,
+  created: number,
+  updated: number,
+): Resource<S> {
   return Object.freeze({
-    metadata: storedMetadata(resource.metadata, version, owner, created, updated),
-    spec: freezeCopy(resource.spec) as DeepReadonly<S>,
+    metadata: storedMetadata(md, version, owner, created, updated),
+    spec: spec as DeepReadonly<S>,
   });
 }
 
