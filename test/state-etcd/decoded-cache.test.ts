@@ -3,8 +3,7 @@
  * writes, reads, lists and watch events alike, so that the runtime's identity-based skips work on
  * etcd as they do in memory.
  */
-import type { Etcd3 } from 'etcd3';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createEtcdState,
   newResource,
@@ -16,7 +15,8 @@ import {
 } from '../../src/index.js';
 import { DecodedCache } from '../../src/state-etcd/decoded-cache.js';
 import { encodeResource } from '../../src/state-etcd/resource-codec.js';
-import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { etcdAvailable } from '../support/etcd-server.js';
+import { useEtcdClient } from '../support/etcd-client.js';
 
 const NOTES: Kind = { namespace: 'lab', type: 'Notes.lab.cosi.dev' };
 const note = (id: string): Pointer => ({ ...NOTES, id });
@@ -67,28 +67,18 @@ describe('DecodedCache', () => {
 describe.skipIf(!etcdAvailable)('EtcdState resources by identity', () => {
   vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
-  let server: EtcdServer;
-  let client: Etcd3;
+  const live = useEtcdClient();
   let serial = 0;
   const states: EtcdState[] = [];
 
   function open(): EtcdState {
-    const state = createEtcdState({ client, prefix: `/decoded/${serial++}` });
+    const state = createEtcdState({ client: live.client, prefix: `/decoded/${serial++}` });
     states.push(state);
     return state;
   }
 
-  beforeAll(async () => {
-    server = await startEtcd();
-    const { Etcd3: Client } = await import('etcd3');
-    client = new Client({ hosts: [server.endpoint] });
-  });
   afterEach(async () => {
     for (const state of states.splice(0)) await state.close();
-  });
-  afterAll(async () => {
-    client.close();
-    await server.stop();
   });
 
   it('returns the written resource itself from later gets, lists and watch events', async () => {
@@ -125,7 +115,7 @@ describe.skipIf(!etcdAvailable)('EtcdState resources by identity', () => {
 
   it('sees another writer: a new object for the new revision', async () => {
     const state = open();
-    const other = createEtcdState({ client, prefix: `/decoded/${serial - 1}` });
+    const other = createEtcdState({ client: live.client, prefix: `/decoded/${serial - 1}` });
     states.push(other);
     const mine = await state.create(newResource(note('b'), { text: 'mine' }));
     await other.modify(newResource(note('b'), { text: '' }), (draft) => {

@@ -1,5 +1,5 @@
-import type { Etcd3, IRangeRequest } from 'etcd3';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { IRangeRequest } from 'etcd3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createEtcdState,
   labelEqual,
@@ -13,7 +13,8 @@ import {
 } from '../../src/index.js';
 import { LIST_PAGE_SIZE } from '../../src/state-etcd/etcd-state.js';
 import { MAX_INDEXED_LABELS } from '../../src/state-etcd/label-index.js';
-import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { etcdAvailable } from '../support/etcd-server.js';
+import { useEtcdClient } from '../support/etcd-client.js';
 
 const VMS: Kind = { namespace: 'lab', type: 'VMs.lab.cosi.dev' };
 const vm = (id: string): Pointer => ({ ...VMS, id });
@@ -27,14 +28,13 @@ const manyLabels = (n: number): Record<string, string> =>
 describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
   vi.setConfig({ testTimeout: 90_000, hookTimeout: 60_000 });
 
-  let server: EtcdServer;
-  let client: Etcd3;
+  const live = useEtcdClient();
   let serial = 0;
   const states: EtcdState[] = [];
 
   function open(): { state: EtcdState; prefix: string } {
     const prefix = `/index/${serial++}`;
-    const state = createEtcdState({ client, prefix });
+    const state = createEtcdState({ client: live.client, prefix });
     states.push(state);
     return { state, prefix };
   }
@@ -42,7 +42,7 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
   /** The index keys under a state's prefix, without the prefix and the kind folder. */
   async function indexKeys(prefix: string): Promise<string[]> {
     const folder = `${prefix}/lab/VMs.lab.cosi.dev/`;
-    const keys = await client.getAll().prefix(folder).keys();
+    const keys = await live.client.getAll().prefix(folder).keys();
     return keys
       .map((key) => key.slice(folder.length))
       .filter((key) => !key.startsWith('r/'))
@@ -52,26 +52,17 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
   /** Every range request the client makes from now on (until the test ends). */
   function recordRanges(): IRangeRequest[] {
     const ranges: IRangeRequest[] = [];
-    const range = client.kv.range.bind(client.kv);
-    vi.spyOn(client.kv, 'range').mockImplementation((request, options) => {
+    const range = live.client.kv.range.bind(live.client.kv);
+    vi.spyOn(live.client.kv, 'range').mockImplementation((request, options) => {
       ranges.push(request);
       return range(request, options);
     });
     return ranges;
   }
 
-  beforeAll(async () => {
-    server = await startEtcd();
-    const { Etcd3: Client } = await import('etcd3');
-    client = new Client({ hosts: [server.endpoint] });
-  });
   afterEach(async () => {
     for (const state of states.splice(0)) await state.close();
     vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    client.close();
-    await server.stop();
   });
 
   it('keeps a key per label in step with every write, in the same transaction', async () => {

@@ -180,8 +180,7 @@ export class InMemoryState implements State {
     fn: Updater<S>,
     options: UpdateOptions = {},
   ): Promise<Resource<S>> {
-    return this.#modify(empty, fn as Updater<unknown>, options) as
-      Resource<S> | Promise<Resource<S>>;
+    return this.modifyNow(empty, fn, options);
   }
 
   modifyNow<S>(

@@ -132,14 +132,7 @@ export class WatchSubscription {
     const event = this.#events[this.#head] as StateEvent;
     this.#advance(this.#positions[this.#head] as number);
     this.#head++;
-    // Inline rather than through #call: no closure per event.
-    try {
-      const result = (this.delivery.listener as WatchListener)(event);
-      return isThenable(result) ? result : undefined;
-    } catch (error) {
-      this.onListenerError(error);
-      return undefined;
-    }
+    return this.#call(this.delivery.listener as WatchListener, event);
   }
 
   #handBatch(): PromiseLike<unknown> | undefined {
@@ -148,17 +141,20 @@ export class WatchSubscription {
       this.#advance(this.#positions[i] as number);
     }
     this.#head = this.#count;
-    return this.#call(() => (this.delivery.listener as AggregatedWatchListener)(batch));
+    return this.#call(this.delivery.listener as AggregatedWatchListener, batch);
   }
 
   #advance(position: number): void {
     if (position !== NO_POSITION) this.#readPos = position + 1;
   }
 
-  /** Runs the listener; a promise it returns is what the next delivery waits for. */
-  #call(fn: () => unknown): PromiseLike<unknown> | undefined {
+  /**
+   * Runs the listener on what it is handed (no closure made per event); a promise it returns is
+   * what the next delivery waits for.
+   */
+  #call<T>(listener: (delivered: T) => unknown, delivered: T): PromiseLike<unknown> | undefined {
     try {
-      const result = fn();
+      const result = listener(delivered);
       return isThenable(result) ? result : undefined;
     } catch (error) {
       this.onListenerError(error);

@@ -10,9 +10,8 @@
  * identity differs: the in-memory state hands out the stored objects themselves, etcd decodes
  * copies, so there "the same resource" is checked as equal rather than identical.
  */
-import type { Etcd3 } from 'etcd3';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   ConflictError,
   createEtcdState,
@@ -29,7 +28,8 @@ import {
   labelQuery,
   type StateEvent,
 } from '../../../src/index.js';
-import { etcdAvailable, startEtcd, type EtcdServer } from '../../support/etcd-server.js';
+import { etcdAvailable } from '../../support/etcd-server.js';
+import { useEtcdClient } from '../../support/etcd-client.js';
 
 /** A state under test, made fresh for every run. */
 interface OpenedState {
@@ -558,8 +558,7 @@ describe('in-memory state against a model', () => {
 describe.skipIf(!etcdAvailable)('etcd state against a model', () => {
   // A real etcd on a machine shared with other test runs: round trips may be slow.
   vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
-  let server: EtcdServer;
-  let client: Etcd3;
+  const live = useEtcdClient();
   let serial = 0;
   const etcd: Backend = {
     name: 'etcd',
@@ -567,18 +566,9 @@ describe.skipIf(!etcdAvailable)('etcd state against a model', () => {
     runs: 8,
     sharesObjects: false,
     open: (now) => {
-      const state = createEtcdState({ client, prefix: `/property/${serial++}`, now });
+      const state = createEtcdState({ client: live.client, prefix: `/property/${serial++}`, now });
       return { state, settled: () => state.settled(), close: () => state.close() };
     },
   };
-  beforeAll(async () => {
-    server = await startEtcd();
-    const { Etcd3: Client } = await import('etcd3');
-    client = new Client({ hosts: [server.endpoint] });
-  });
-  afterAll(async () => {
-    client.close();
-    await server.stop();
-  });
   describeAgainstModel(() => etcd);
 });
