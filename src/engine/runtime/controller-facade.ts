@@ -231,12 +231,16 @@ export class ControllerFacade implements ControllerContext {
     } catch (error) {
       return this.#failed(empty.metadata, error);
     }
-    const before = this.#peekVersion(empty.metadata);
+    const peeked = this.#peekVersion(empty.metadata);
     // Whether `fn` ran to the end: only then did the state go on to a create or an update.
     // (Widened: the type checker cannot see the updater set it.)
     let applied = false as boolean;
+    // The version of the draft the state handed `fn` last (0: it creates): what the state read.
+    // A state that cannot be peeked (etcd) still tells a write from a no-op by it.
+    let handed: number | undefined;
     // Not an async function: a synchronous `fn` (the usual kind) then costs no promise.
     const tracked: Updater<S> = (draft) => {
+      handed = draft.metadata.version;
       const pending: unknown = fn(draft);
       if (!isThenable(pending)) {
         applied = true;
@@ -247,8 +251,7 @@ export class ControllerFacade implements ControllerContext {
       });
     };
     this.metrics.reads++;
-    const existed = before !== undefined && before > 0;
-    if (existed) this.metrics.reads++;
+    if (peeked !== undefined && peeked > 0) this.metrics.reads++;
     const state = this.host.state;
     const stateOptions = this.#updateOptions(options);
     let result: Resource<S> | Promise<Resource<S>>;
@@ -260,34 +263,38 @@ export class ControllerFacade implements ControllerContext {
         ? state.modifyNow(empty, tracked, stateOptions)
         : state.modifyWithResult(empty, tracked, stateOptions);
     } catch (error) {
-      if (applied) this.metrics.writes++;
-      return this.#failed(empty.metadata, error);
+      return this.#modifyFailed(empty, error, peeked, handed, applied);
     }
     if (!isThenable(result)) {
       try {
-        return Promise.resolve(this.#modified(seq, empty, result, before, applied, withResult));
+        return Promise.resolve(
+          this.#modified(seq, empty, result, peeked, handed, applied, withResult),
+        );
       } catch (error) {
         return rejectWith(error);
       }
     }
     return result.then(
-      (stored) => this.#modified(seq, empty, stored, before, applied, withResult),
-      (error: unknown) => {
-        if (applied) this.metrics.writes++;
-        return this.#failed(empty.metadata, error);
-      },
+      (stored) => this.#modified(seq, empty, stored, peeked, handed, applied, withResult),
+      (error: unknown) => this.#modifyFailed(empty, error, peeked, handed, applied),
     );
   }
 
-  /** The bookkeeping of a modify the state has answered: what it wrote, and that it settled. */
+  /**
+   * The bookkeeping of a modify the state has answered: what it wrote, and that it settled.
+   * `peeked` is the version peeked before (`undefined`: the state cannot be peeked), `handed`
+   * the version of the draft the state handed `fn` last (`undefined`: `fn` never ran).
+   */
   #modified<S>(
     seq: number,
     empty: Draft<S>,
     stored: Resource<S>,
-    before: number | undefined,
+    peeked: number | undefined,
+    handed: number | undefined,
     applied: boolean,
     withResult: boolean,
   ): Resource<S> | undefined {
+    const before = this.#readBefore(peeked, handed);
     const existed = before !== undefined && before > 0;
     const changed = before === undefined || stored.metadata.version !== before;
     if (applied && (!existed || changed)) this.metrics.writes++;
@@ -297,6 +304,30 @@ export class ControllerFacade implements ControllerContext {
     }
     this.settled(empty.metadata);
     return withResult ? stored : undefined;
+  }
+
+  /** A modify the state refused: what it read and wrote counted, then {@link #failed}. */
+  #modifyFailed(
+    empty: Draft,
+    error: unknown,
+    peeked: number | undefined,
+    handed: number | undefined,
+    applied: boolean,
+  ): Promise<never> {
+    this.#readBefore(peeked, handed);
+    if (applied) this.metrics.writes++;
+    return this.#failed(empty.metadata, error);
+  }
+
+  /**
+   * The version a modify found: the peek, or for a state that cannot be peeked (etcd) the version
+   * of the draft it handed `fn`, whose read of a resource found is counted here (a peek's was
+   * counted at once).
+   */
+  #readBefore(peeked: number | undefined, handed: number | undefined): number | undefined {
+    if (peeked !== undefined) return peeked;
+    if (handed !== undefined && handed > 0) this.metrics.reads++;
+    return handed;
   }
 
   /** A write that failed: settled all the same, and rejected with its error. */
