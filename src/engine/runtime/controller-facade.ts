@@ -372,15 +372,24 @@ export class ControllerFacade implements ControllerContext {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
-    // Announced before the write: its event may be delivered before this call resumes.
-    const announce = before !== undefined && before > 0 ? this.onOwnFinalizerWrite : undefined;
-    announce?.(pointer, { version: (before ?? 0) + 1, finalizers });
+    // Announced before the write: its event may be delivered before this call resumes. A state
+    // that cannot be peeked (etcd) writes over the version the caller read, when it passed the
+    // metadata it read: a stale one only makes the announcement match no event.
+    const base = before ?? versionOf(pointer);
+    const announce = base !== undefined && base > 0 ? this.onOwnFinalizerWrite : undefined;
+    announce?.(pointer, { version: (base ?? 0) + 1, finalizers });
     let after: number | undefined;
+    let failed = true;
     try {
       await this.host.state.addFinalizer(pointer, ...finalizers);
+      failed = false;
     } finally {
       after = this.#peekVersion(pointer);
-      if (announce && after !== (before ?? 0) + 1) announce(pointer, undefined);
+      // Not the announced version (it failed, changed nothing, or raced another write): the
+      // announcement goes. Unpeekable, only a failure is known: see the adapter's `#isEcho`.
+      if (announce && (failed || (after !== undefined && after !== (base ?? 0) + 1))) {
+        announce(pointer, undefined);
+      }
     }
     this.#finalizersChanged(seq, pointer, before, after);
   }
@@ -518,4 +527,10 @@ export class ControllerFacade implements ControllerContext {
     const version = stored?.metadata.version ?? this.#peekVersion(pointer) ?? 0;
     recorder.wrote(seq, op, pointer, version, stored);
   }
+}
+
+/** The version a pointer carries when it is a resource's metadata (what its holder read). */
+function versionOf(pointer: Pointer): number | undefined {
+  const version = (pointer as { readonly version?: unknown }).version;
+  return typeof version === 'number' ? version : undefined;
 }

@@ -7,6 +7,7 @@ import {
   type Kind,
   type Pointer,
 } from '../resource/pointer.js';
+import { deepEqual } from '../resource/plain-data.js';
 import { isDestroyReady, type Resource } from '../resource/resource.js';
 import type { ReconcileOutcome, RunRecorder } from '../record/run-record.js';
 import type { ResourceEvent } from '../state/state.js';
@@ -307,13 +308,13 @@ export class QControllerAdapter implements Adapter {
     const was = event.old.metadata;
     return (
       was.version === write.version - 1 &&
-      event.resource.spec === event.old.spec &&
       now.phase === was.phase &&
       now.owner === was.owner &&
-      now.labels === was.labels &&
-      now.annotations === was.annotations &&
-      now.ownerReferences === was.ownerReferences &&
-      addsExactly(was.finalizers, now.finalizers, write.finalizers)
+      addsExactly(was.finalizers, now.finalizers, write.finalizers) &&
+      sameData(event.resource.spec, event.old.spec) &&
+      sameData(now.labels, was.labels) &&
+      sameData(now.annotations, was.annotations) &&
+      sameData(now.ownerReferences, was.ownerReferences)
     );
   }
 
@@ -676,4 +677,12 @@ function addsExactly(
   for (const f of added) expected.add(f);
   if (after.length !== expected.size || expected.size === before.length) return false;
   return after.every((f) => expected.has(f));
+}
+
+/**
+ * The same data: the same object (the in-memory state shares everything a finalizer change does
+ * not touch), or equal ones (a state that decodes every version anew, as etcd's does).
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  return a === b || deepEqual(a, b);
 }
