@@ -377,7 +377,8 @@ export class ControllerFacade implements ControllerContext {
     // metadata it read: a stale one only makes the announcement match no event.
     const base = before ?? versionOf(pointer);
     const announce = base !== undefined && base > 0 ? this.onOwnFinalizerWrite : undefined;
-    announce?.(pointer, { version: (base ?? 0) + 1, finalizers });
+    const announced = (base ?? 0) + 1;
+    announce?.(pointer, { version: announced, finalizers });
     let after: number | undefined;
     let failed = true;
     try {
@@ -387,7 +388,7 @@ export class ControllerFacade implements ControllerContext {
       after = this.#peekVersion(pointer);
       // Not the announced version (it failed, changed nothing, or raced another write): the
       // announcement goes. Unpeekable, only a failure is known: see the adapter's `#isEcho`.
-      if (announce && (failed || (after !== undefined && after !== (base ?? 0) + 1))) {
+      if (announce && (failed || (after !== undefined && after !== announced))) {
         announce(pointer, undefined);
       }
     }

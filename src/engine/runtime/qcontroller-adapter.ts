@@ -284,12 +284,14 @@ export class QControllerAdapter implements Adapter {
    *
    * Why skipping it loses nothing: the reconcile that added the finalizer read the input at
    * version v - 1 and went on to do all its work from it; version v is that same input plus our
-   * finalizer (same spec object, same labels and phase: a finalizer change touches nothing
-   * else), and the controller reads nothing from its input's finalizers, so reconciling v would
-   * repeat the same work and write nothing. Only the event of version v itself is skipped, and
-   * only when it changes the finalizers alone: a write by anyone else between our finalizer
-   * write and the next reconcile makes version v + 1, whose own event is queued as always. An
-   * event older than v (delivered late) is queued as always and leaves the record in place.
+   * finalizer (the same spec, labels and phase: a finalizer change touches nothing else), and
+   * the controller reads nothing from its input's finalizers, so reconciling v would repeat the
+   * same work and write nothing. Only the event of version v itself is skipped, and only when it
+   * changes the finalizers alone: a write by anyone else between our finalizer write and the
+   * next reconcile makes version v + 1, whose own event is queued as always. An event older than
+   * v (delivered late) is queued as always and leaves the record in place. On a state that
+   * cannot be peeked (etcd) v comes from the version of the metadata the controller passed, and
+   * is never checked after the write: a wrong one matches no event, and nothing is skipped.
    * COSI reconciles twice here; the converged result is the same.
    */
   #isOwnFinalizerWrite(event: ResourceEvent): boolean {
