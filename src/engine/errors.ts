@@ -1,4 +1,4 @@
-import { formatPointer, type Kind, type Pointer } from './resource/pointer.js';
+import { formatPointer, samePointer, type Kind, type Pointer } from './resource/pointer.js';
 
 /**
  * The engine's error vocabulary: every error that crosses the line between the state, the
@@ -125,6 +125,18 @@ export function pendingFinalizers(p: Pointer, finalizers: readonly string[]): Co
     p,
     'pending-finalizers',
     `resource ${formatPointer(p)} has pending finalizers: ${finalizers.join(', ')}`,
+  );
+}
+
+/**
+ * Throws when an updater has changed which resource its draft names (its namespace, type or id).
+ * A mistake in the updater, not a conflict: retrying would call it again and write elsewhere (or,
+ * against the other resource's version, conflict forever).
+ */
+export function checkDraftNames(p: Pointer, draft: Pointer): void {
+  if (samePointer(p, draft)) return;
+  throw new TypeError(
+    `an updater of ${formatPointer(p)} changed which resource its draft names, to ${formatPointer(draft)}: an update may change a resource's data, not its namespace, type or id`,
   );
 }
 

@@ -607,6 +607,26 @@ export function describeStateConformance(
         await expectNotFound(state.updateWithConflicts(ptr('a'), () => undefined));
       });
 
+      it('rejects, and writes nothing, when the function renames its draft', async () => {
+        const state = setup();
+        const a = await create(state, 'a');
+        const b = await create(state, 'b');
+        const renaming = (draft: Draft<PathSpec>): void => {
+          draft.metadata.id = 'b';
+          draft.spec.size = 7;
+        };
+        for (const write of [
+          () => state.updateWithConflicts<PathSpec>(ptr('a'), renaming),
+          () => state.modify<PathSpec>(path('a'), renaming),
+        ]) {
+          const error = await errorOf(write());
+          expect(error).toBeInstanceOf(TypeError);
+          expect((error as Error).message).toContain('(default/a) changed which resource');
+          expect(await state.get(ptr('a'))).toEqual(a);
+          expect(await state.get(ptr('b'))).toEqual(b);
+        }
+      });
+
       it('rejects with the error of the function and writes nothing', async () => {
         const state = setup();
         await create(state, 'a');

@@ -19,6 +19,11 @@ export function kindKey(k: Kind): string {
   return `${k.namespace}\0${k.type}`;
 }
 
+/** Whether two pointers name the same resource. */
+export function samePointer(a: Pointer, b: Pointer): boolean {
+  return a.id === b.id && a.type === b.type && a.namespace === b.namespace;
+}
+
 /** `Type(namespace/id)`, the way COSI prints a resource in messages. */
 export function formatPointer(p: Pointer): string {
   return `${p.type}(${p.namespace}/${p.id})`;
