@@ -129,15 +129,25 @@ export function pendingFinalizers(p: Pointer, finalizers: readonly string[]): Co
 }
 
 /**
- * Throws when an updater has changed which resource its draft names (its namespace, type or id).
- * A mistake in the updater, not a conflict: retrying would call it again and write elsewhere (or,
- * against the other resource's version, conflict forever).
+ * Throws when an updater has changed what the state decides: which resource its draft names (its
+ * namespace, type or id) or its version. A mistake in the updater, not a conflict: retrying would
+ * call it again and make the same change (a version that never matches conflicts forever, a
+ * renamed draft writes elsewhere).
  */
-export function checkDraftNames(p: Pointer, draft: Pointer): void {
-  if (samePointer(p, draft)) return;
-  throw new TypeError(
-    `an updater of ${formatPointer(p)} changed which resource its draft names, to ${formatPointer(draft)}: an update may change a resource's data, not its namespace, type or id`,
-  );
+export function checkUpdaterDraft(
+  current: Pointer & { readonly version: number },
+  draft: Pointer & { readonly version: number },
+): void {
+  if (!samePointer(current, draft)) {
+    throw new TypeError(
+      `an updater of ${formatPointer(current)} changed which resource its draft names, to ${formatPointer(draft)}: an update may change a resource's data, not its namespace, type or id`,
+    );
+  }
+  if (draft.version !== current.version) {
+    throw new TypeError(
+      `an updater of ${formatPointer(current)} changed its draft's version from ${current.version} to ${draft.version}: the state stamps versions`,
+    );
+  }
 }
 
 /**

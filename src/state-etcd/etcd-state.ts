@@ -2,7 +2,7 @@ import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import { compareStrings } from '../engine/compare-strings.js';
 import {
   alreadyExists,
-  checkDraftNames,
+  checkUpdaterDraft,
   HistoryCompactedError,
   InvalidBookmarkError,
   isNotFound,
@@ -205,7 +205,7 @@ class EtcdStateImpl implements EtcdState {
       checkPhase(resource, options);
       const draft = toDraft(resource);
       await fn(draft);
-      checkDraftNames(pointer, draft.metadata);
+      checkUpdaterDraft(resource.metadata, draft.metadata);
       if (resourceEqual(resource, draft)) return resource;
       this.#checkUpdate(resource, draft.metadata.version, options);
       const written = await this.#swap(current, draft);

@@ -607,6 +607,24 @@ export function describeStateConformance(
         await expectNotFound(state.updateWithConflicts(ptr('a'), () => undefined));
       });
 
+      it('rejects, and writes nothing, when the function changes its draft version', async () => {
+        const state = setup();
+        const a = await create(state, 'a');
+        const bumping = (draft: Draft<PathSpec>): void => {
+          draft.metadata.version = 99;
+          draft.spec.size = 7;
+        };
+        for (const write of [
+          () => state.updateWithConflicts<PathSpec>(ptr('a'), bumping),
+          () => state.modify<PathSpec>(path('a'), bumping),
+        ]) {
+          const error = await errorOf(write());
+          expect(error).toBeInstanceOf(TypeError);
+          expect((error as Error).message).toContain('version from 1 to 99');
+          expect(await state.get(ptr('a'))).toEqual(a);
+        }
+      });
+
       it('rejects, and writes nothing, when the function renames its draft', async () => {
         const state = setup();
         const a = await create(state, 'a');

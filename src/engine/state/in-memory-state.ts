@@ -15,7 +15,7 @@ import {
 } from '../resource/resource.js';
 import {
   alreadyExists,
-  checkDraftNames,
+  checkUpdaterDraft,
   isNotFound,
   isRetryableConflict,
   NotFoundError,
@@ -429,7 +429,7 @@ export class InMemoryState implements State {
     fn: Updater<unknown>,
     options: UpdateOptions,
   ): Resource | Promise<Resource> {
-    checkDraftNames(current.metadata, draft.metadata);
+    checkUpdaterDraft(current.metadata, draft.metadata);
     // Freezing and comparing in one walk; what did not change is shared with `current`.
     draft.spec = freezeSharing(draft.spec, current.spec);
     if (draft.spec === current.spec && metadataEqual(current.metadata, draft.metadata)) {
