@@ -607,42 +607,50 @@ export function describeStateConformance(
         await expectNotFound(state.updateWithConflicts(ptr('a'), () => undefined));
       });
 
-      it('rejects, and writes nothing, when the function changes its draft version', async () => {
-        const state = setup();
-        const a = await create(state, 'a');
-        const bumping = (draft: Draft<PathSpec>): void => {
-          draft.metadata.version = 99;
-          draft.spec.size = 7;
-        };
+      /** `fn` through updateWithConflicts and through modify: a TypeError, and `a` as it was. */
+      async function expectUpdaterRejected(
+        state: State,
+        fn: (draft: Draft<PathSpec>) => void,
+        message: string,
+      ): Promise<void> {
+        const a = await state.get(ptr('a'));
         for (const write of [
-          () => state.updateWithConflicts<PathSpec>(ptr('a'), bumping),
-          () => state.modify<PathSpec>(path('a'), bumping),
+          () => state.updateWithConflicts<PathSpec>(ptr('a'), fn),
+          () => state.modify<PathSpec>(path('a'), fn),
         ]) {
           const error = await errorOf(write());
           expect(error).toBeInstanceOf(TypeError);
-          expect((error as Error).message).toContain('version from 1 to 99');
+          expect((error as Error).message).toContain(message);
           expect(await state.get(ptr('a'))).toEqual(a);
         }
+      }
+
+      it('rejects, and writes nothing, when the function changes its draft version', async () => {
+        const state = setup();
+        await create(state, 'a');
+        await expectUpdaterRejected(
+          state,
+          (draft) => {
+            draft.metadata.version = 99;
+            draft.spec.size = 7;
+          },
+          'version from 1 to 99',
+        );
       });
 
       it('rejects, and writes nothing, when the function renames its draft', async () => {
         const state = setup();
-        const a = await create(state, 'a');
+        await create(state, 'a');
         const b = await create(state, 'b');
-        const renaming = (draft: Draft<PathSpec>): void => {
-          draft.metadata.id = 'b';
-          draft.spec.size = 7;
-        };
-        for (const write of [
-          () => state.updateWithConflicts<PathSpec>(ptr('a'), renaming),
-          () => state.modify<PathSpec>(path('a'), renaming),
-        ]) {
-          const error = await errorOf(write());
-          expect(error).toBeInstanceOf(TypeError);
-          expect((error as Error).message).toContain('(default/a) changed which resource');
-          expect(await state.get(ptr('a'))).toEqual(a);
-          expect(await state.get(ptr('b'))).toEqual(b);
-        }
+        await expectUpdaterRejected(
+          state,
+          (draft) => {
+            draft.metadata.id = 'b';
+            draft.spec.size = 7;
+          },
+          '(default/a) changed which resource',
+        );
+        expect(await state.get(ptr('b'))).toEqual(b);
       });
 
       it('rejects with the error of the function and writes nothing', async () => {
