@@ -107,9 +107,12 @@ export function freezeSharing<T>(next: T, prev: unknown): T {
   }
   const record = next as Record<string, unknown>;
   const old = prev as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let same = keys.length === Object.keys(old).length;
-  for (const key of keys) {
+  let same = true;
+  // Own keys of `next` seen, less those of `prev` once all matched: 0 when they are the same keys.
+  let keys = 0;
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    keys++;
     const child = record[key];
     if (!Object.prototype.hasOwnProperty.call(old, key)) {
       deepFreeze(child);
@@ -117,11 +120,19 @@ export function freezeSharing<T>(next: T, prev: unknown): T {
       continue;
     }
     const shared = freezeSharing(child, old[key]);
-    // An own key (from Object.keys): assigning sets it, even when it is `__proto__`.
+    // An own key: assigning sets it, even when it is `__proto__`.
     if (shared !== child) record[key] = shared;
     if (same && !sameValue(shared, old[key])) same = false;
   }
-  return same ? (prev as T) : Object.freeze(next);
+  if (same) keys -= ownKeyCount(old);
+  return same && keys === 0 ? (prev as T) : Object.freeze(next);
+}
+
+/** How many own enumerable string keys a record has (`Object.keys(record).length`, no array). */
+function ownKeyCount(record: object): number {
+  let count = 0;
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) count++;
+  return count;
 }
 
 /** Identity, with NaN equal to itself (as {@link deepEqual} has it). */
@@ -144,15 +155,17 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date) {
     return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const key of ka) {
+  let keys = 0;
+  for (const key in a) {
+    if (!Object.prototype.hasOwnProperty.call(a, key)) continue;
     if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
     if (!deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) {
       return false;
     }
+    keys++;
   }
-  return true;
+  // Every key of `a` is in `b`: equal when `b` has no more.
+  return keys === ownKeyCount(b);
 }
 
 /**

@@ -20,11 +20,90 @@ const plain = fc.letrec((tie) => ({
   ),
 })).value;
 
+/**
+ * Structural equality written the plain way, with `Object.keys`, to check the library's against:
+ * the same own keys in any order, equal values, NaN equal to NaN, Dates by time.
+ */
+function referenceEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => referenceEqual(item, b[i]))
+    );
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return (
+    ka.length === kb.length &&
+    ka.every((key, i) => key === kb[i]) &&
+    ka.every((key) =>
+      referenceEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
+  );
+}
+
+/** Two values that are often equal, or differ by one key, one item or one leaf. */
+const nearPair = plain.chain((a) =>
+  fc.oneof(
+    fc.constant([a, deepClone(a)] as const),
+    plain.map((b) => [a, b] as const),
+    fc.tuple(fc.oneof(fc.string(), fc.constant('__proto__')), plain).map(([key, value]) => {
+      const b = deepClone(a);
+      if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
+        Object.defineProperty(b, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return [a, b] as const;
+    }),
+  ),
+);
+
 function isDeepFrozen(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return true;
   if (!Object.isFrozen(value)) return false;
   return Object.values(value).every(isDeepFrozen);
 }
+
+describe('deepEqual', () => {
+  it('is structural equality: the same own keys in any order, equal values, NaN equal to NaN', () => {
+    fc.assert(
+      fc.property(nearPair, ([a, b]) => {
+        expect(deepEqual(a, b)).toBe(referenceEqual(a, b));
+        expect(deepEqual(b, a)).toBe(referenceEqual(a, b));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('tells records apart by a key one has and the other lacks, whatever its value', () => {
+    expect(deepEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(deepEqual({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+    expect(deepEqual({}, { x: undefined })).toBe(false);
+    expect(deepEqual({ x: undefined }, {})).toBe(false);
+    expect(deepEqual({ a: 1, b: [2] }, { b: [2], a: 1 })).toBe(true);
+  });
+
+  it('compares own keys only: an inherited enumerable key is not part of the data', () => {
+    const inherits = Object.create({ inherited: 1 }) as Record<string, unknown>;
+    inherits.own = 2;
+    expect(deepEqual(inherits, { own: 2 })).toBe(true);
+    expect(deepEqual({ own: 2 }, inherits)).toBe(true);
+    expect(deepEqual(inherits, { own: 2, inherited: 1 })).toBe(false);
+  });
+});
 
 describe('freezeCopy', () => {
   it('gives what deepFreeze(deepClone(value)) gives, and leaves the value as it was', () => {
@@ -64,15 +143,17 @@ describe('freezeCopy', () => {
 describe('freezeSharing', () => {
   it('returns prev exactly when next deep-equals it, and a deep-frozen equal of next otherwise', () => {
     fc.assert(
-      fc.property(plain, plain, (a, b) => {
-        const prev = deepFreeze(deepClone(a));
-        const next = deepClone(b);
-        const expected = deepClone(b);
+      fc.property(nearPair, fc.boolean(), ([a, b], swap) => {
+        // Both ways round: `next` with a key more than `prev`, and with one less.
+        const [was, is] = swap ? [b, a] : [a, b];
+        const prev = deepFreeze(deepClone(was));
+        const next = deepClone(is);
         const out = freezeSharing(next, prev);
-        expect(Object.is(out, prev)).toBe(deepEqual(b, a));
-        expect(deepEqual(out, expected)).toBe(true);
+        expect(Object.is(out, prev)).toBe(referenceEqual(is, was));
+        expect(referenceEqual(out, is)).toBe(true);
         expect(isDeepFrozen(out)).toBe(true);
       }),
+      { numRuns: 500 },
     );
   });
 
