@@ -414,16 +414,20 @@ export class InMemoryState implements State {
   ): Resource | Promise<Resource> {
     this.#checkPhase(current, options);
     const draft = toDraft(current);
+    const readAt = this.#writes;
     // An arrow function may return what it assigned: only a thenable is waited for.
     const pending: unknown = fn(draft);
-    if (!isThenable(pending)) return this.#finishUpdate(current, draft, pointer, fn, options);
+    if (!isThenable(pending))
+      return this.#finishUpdate(current, readAt, draft, pointer, fn, options);
     return Promise.resolve(pending).then(() =>
-      this.#finishUpdate(current, draft, pointer, fn, options),
+      this.#finishUpdate(current, readAt, draft, pointer, fn, options),
     );
   }
 
+  /** `readAt`: the write count when `current` was read; unchanged, `current` is still stored. */
   #finishUpdate(
     current: Resource,
+    readAt: number,
     draft: Draft,
     pointer: Pointer,
     fn: Updater<unknown>,
@@ -436,7 +440,7 @@ export class InMemoryState implements State {
       return current;
     }
     try {
-      return this.#update(draft, options);
+      return this.#update(draft, options, readAt === this.#writes ? current : undefined);
     } catch (error) {
       if (isRetryableConflict(error)) return this.#updateWithConflicts(pointer, fn, options);
       throw error;
@@ -478,10 +482,7 @@ export class InMemoryState implements State {
     const md = resource.metadata;
     const current = this.#find(md);
     if (!current) throw new NotFoundError(toPointer(md));
-    const owner = options.owner ?? '';
-    if (current.metadata.owner !== owner) {
-      throw ownerConflict(toPointer(md), owner, current.metadata.owner);
-    }
+    this.#checkOwner(current, options);
     if (md.version !== current.metadata.version) {
       throw versionConflict(toPointer(md), md.version, current.metadata.version);
     }
@@ -489,9 +490,14 @@ export class InMemoryState implements State {
     return current;
   }
 
-  /** Writes a draft the state owns, after the owner, version and phase checks. */
-  #update(draft: Draft, options: UpdateOptions): Resource {
-    const current = this.#checkUpdate(draft, options);
+  /**
+   * Writes a draft the state owns, after the owner, version and phase checks. `read`: the stored
+   * resource the draft was made from, when nothing was written since: its version and phase were
+   * checked then, and no second lookup is needed.
+   */
+  #update(draft: Draft, options: UpdateOptions, read?: Resource): Resource {
+    const current =
+      read === undefined ? this.#checkUpdate(draft, options) : this.#checkOwner(read, options);
     const md = draft.metadata;
     md.version = current.metadata.version + 1;
     md.owner = current.metadata.owner;
@@ -549,6 +555,15 @@ export class InMemoryState implements State {
 
   #find(pointer: Pointer): Resource | undefined {
     return this.#collection(pointer)?.items.get(pointer.id);
+  }
+
+  /** `current`, when the writer (`options.owner`) owns it. */
+  #checkOwner(current: Resource, options: UpdateOptions): Resource {
+    const owner = options.owner ?? '';
+    if (current.metadata.owner !== owner) {
+      throw ownerConflict(toPointer(current.metadata), owner, current.metadata.owner);
+    }
+    return current;
   }
 
   #checkPhase(current: Resource, options: UpdateOptions): void {
