@@ -575,9 +575,9 @@ export class InMemoryState implements State {
 
   /**
    * Finalizer changes touch metadata only: the new version shares the stored (frozen) spec
-   * instead of copying it, which matters when every input of a controller gets one.
+   * instead of copying it, which matters when every input of a controller gets one. Synchronous:
+   * the public methods around it are async, so what it throws rejects.
    */
-  /** Synchronous: the public methods around it are async, so what it throws rejects. */
   #changeFinalizers(
     pointer: Pointer,
     change: (current: readonly string[]) => readonly string[] | undefined,
@@ -588,9 +588,11 @@ export class InMemoryState implements State {
     // Nothing but the finalizers changes: the new version shares the rest, frozen, as it shares
     // the spec (and a watcher can tell a finalizer-only change by identity).
     const metadata = withFinalizers(current.metadata, finalizers);
+    // Read just now, nothing written since: no second lookup.
     this.#update(
       { metadata, spec: current.spec },
       { owner: current.metadata.owner, expectedPhase: 'any' },
+      current,
     );
   }
 
