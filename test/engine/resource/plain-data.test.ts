@@ -51,7 +51,7 @@ function referenceEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/** Two values that are often equal, or differ by one key, one item or one leaf. */
+/** Two values: equal, differing by one key of a record, or drawn apart. */
 const nearPair = plain.chain((a) =>
   fc.oneof(
     fc.constant([a, deepClone(a)] as const),
