@@ -243,8 +243,9 @@ function frozenSet(finalizers: readonly string[]): string[] {
 }
 
 function frozenEntries(record: Readonly<Record<string, string>>): Record<string, string> {
-  if (Object.isFrozen(record)) return record;
+  // Empty first: most records are, and `isFrozen` is a call into the runtime.
   if (isEmpty(record)) return NO_ENTRIES;
+  if (Object.isFrozen(record)) return record;
   return Object.freeze(copyEntries(record));
 }
 

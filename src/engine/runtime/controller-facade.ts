@@ -267,9 +267,9 @@ export class ControllerFacade implements ControllerContext {
     }
     if (!isThenable(result)) {
       try {
-        return Promise.resolve(
-          this.#modified(seq, empty, result, peeked, handed, applied, withResult),
-        );
+        const value = this.#modified(seq, empty, result, peeked, handed, applied, withResult);
+        // A plain `modify` answers nothing: the one settled promise does, not a new one per write.
+        return value === undefined ? NOTHING : Promise.resolve(value);
       } catch (error) {
         return rejectWith(error);
       }

@@ -87,7 +87,7 @@ export class Runtime {
    * Changes each controller made to the state, for the report: its `writes` metric counts state
    * calls the way COSI does (failed and no-op ones too), which is not what converging is about.
    */
-  readonly #changes = new Map<string, number>();
+  readonly #changes = new Map<string, { count: number }>();
   readonly #abort = new AbortController();
   readonly #backoff: BackoffOptions;
   readonly #host: RuntimeHost;
@@ -116,7 +116,10 @@ export class Runtime {
       maxAttempts: () => this.#maxAttempts,
       onWrite: (controller, pointer) => {
         this.#tracker.record(controller, pointer);
-        this.#changes.set(controller, (this.#changes.get(controller) ?? 0) + 1);
+        // A counter object per controller: one lookup per write, not a lookup and a set.
+        const changes = this.#changes.get(controller);
+        if (changes) changes.count++;
+        else this.#changes.set(controller, { count: 1 });
         this.#progress++;
       },
       onProgress: () => {
@@ -185,7 +188,7 @@ export class Runtime {
     const baseline = new Map(
       [...this.#adapters].map(([name, a]): [string, Baseline] => [
         name,
-        { metrics: { ...a.metrics }, changes: this.#changes.get(name) ?? 0 },
+        { metrics: { ...a.metrics }, changes: this.#changes.get(name)?.count ?? 0 },
       ]),
     );
     this.#tracker.reset();
@@ -388,7 +391,7 @@ export class Runtime {
           kind,
           condition,
           reconciles: m.reconciles - (base?.reconciles ?? 0),
-          writes: (this.#changes.get(adapter.name) ?? 0) - changesBefore,
+          writes: (this.#changes.get(adapter.name)?.count ?? 0) - changesBefore,
           errors: m.crashes - (base?.crashes ?? 0),
           restarts: m.restarts - (base?.restarts ?? 0),
           ...(lastError === undefined ? {} : { lastError }),

@@ -95,6 +95,14 @@ let stateSerial = 0;
 export class InMemoryState implements State {
   /** By type, then namespace: no key strings to build on the hot path. */
   readonly #collections = new Map<string, Map<string, Collection>>();
+  /**
+   * The collection found last, and its kind. Writes and reads come in runs on one kind (a
+   * controller writing its outputs one after the other), and each would otherwise cost two map
+   * lookups, several times per write. Collections are never removed, so it never goes stale.
+   */
+  #lastType = '';
+  #lastNamespace = '';
+  #lastCollection: Collection | undefined = undefined;
   readonly #now: () => number;
   readonly #onListenerError: (error: unknown) => void;
   readonly #historyCapacity: number;
@@ -540,7 +548,19 @@ export class InMemoryState implements State {
   }
 
   #collection(kind: Kind): Collection | undefined {
-    return this.#collections.get(kind.type)?.get(kind.namespace);
+    if (kind.type === this.#lastType && kind.namespace === this.#lastNamespace) {
+      return this.#lastCollection;
+    }
+    const collection = this.#collections.get(kind.type)?.get(kind.namespace);
+    // Only a collection that exists is remembered: a miss must not shadow a later create.
+    if (collection) this.#remember(collection);
+    return collection;
+  }
+
+  #remember(collection: Collection): void {
+    this.#lastType = collection.kind.type;
+    this.#lastNamespace = collection.kind.namespace;
+    this.#lastCollection = collection;
   }
 
   /** Whether the last peek was of `pointer`, with no write since. */
@@ -681,6 +701,8 @@ export class InMemoryState implements State {
 
   /** The collection of a kind, made empty on first use (a watch may come before any write). */
   #collectionOf(kind: Kind): Collection {
+    const known = this.#collection(kind);
+    if (known) return known;
     let byNamespace = this.#collections.get(kind.type);
     if (!byNamespace)
       this.#collections.set(kind.type, (byNamespace = new Map<string, Collection>()));
@@ -698,6 +720,7 @@ export class InMemoryState implements State {
       };
       byNamespace.set(kind.namespace, collection);
     }
+    this.#remember(collection);
     return collection;
   }
 
@@ -714,6 +737,7 @@ export class InMemoryState implements State {
     if (kindWatchers.size === 0 && pointerWatchers.size === 0) return;
     const event = history.at(position);
     for (const [sub, filters] of kindWatchers) deliverFiltered(sub, event, position, filters);
+    if (pointerWatchers.size === 0) return;
     const subs = pointerWatchers.get(resource.metadata.id);
     if (subs) for (const sub of subs) sub.push(event, position);
   }
