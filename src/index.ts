@@ -109,6 +109,7 @@ export type {
   Bookmark,
   CreateOptions,
   ListOptions,
+  ModifyProgress,
   OwnerOptions,
   ResourceEvent,
   State,

@@ -15,6 +15,7 @@ import {
   type QController,
   type State,
   type Updater,
+  type ModifyProgress,
   type UpdateOptions,
 } from '../../src/index.js';
 import { A, B, createHarness, ids, type ASpec, type BSpec, type Harness } from './harness.js';
@@ -138,8 +139,12 @@ describe('a queue transform', () => {
       const watching: Partial<State> = {
         modifyWithResult: <S>(empty: Draft<S>, fn: Updater<S>, options?: UpdateOptions) =>
           inner.modifyWithResult(empty, recording(fn), options),
-        modifyNow: <S>(empty: Draft<S>, fn: Updater<S>, options?: UpdateOptions) =>
-          inner.modifyNow(empty, recording(fn), options),
+        modifyNow: <S>(
+          empty: Draft<S>,
+          fn: Updater<S>,
+          options?: UpdateOptions,
+          progress?: ModifyProgress,
+        ) => inner.modifyNow(empty, recording(fn), options, progress),
       };
       const state = new Proxy(inner, {
         get(target, prop) {

@@ -1,7 +1,13 @@
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
-import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
+import type {
+  ListOptions,
+  ModifyProgress,
+  OwnerOptions,
+  UpdateOptions,
+  Updater,
+} from '../state/state.js';
 import { teardownSignal } from '../state/teardown-signal.js';
 import type { Clock } from './clock.js';
 import type {
@@ -33,6 +39,24 @@ const NO_OPTIONS: ControllerModifyOptions = Object.freeze({});
 const rejectWith = async (error: unknown): Promise<never> => {
   throw error;
 };
+
+/**
+ * `fn` noting its progress, for a state without `modifyNow` (which notes it itself). Not an async
+ * function: a synchronous `fn` then costs no promise.
+ */
+function tracking<S>(fn: Updater<S>, progress: ModifyProgress): Updater<S> {
+  return (draft) => {
+    progress.handed = draft.metadata.version;
+    const pending: unknown = fn(draft);
+    if (!isThenable(pending)) {
+      progress.applied = true;
+      return undefined;
+    }
+    return Promise.resolve(pending).then(() => {
+      progress.applied = true;
+    });
+  };
+}
 
 /** The answer of `find` for a resource that does not exist, settled once for every caller. */
 const NOTHING: Promise<undefined> = Promise.resolve(undefined);
@@ -232,24 +256,10 @@ export class ControllerFacade implements ControllerContext {
       return this.#failed(empty.metadata, error);
     }
     const peeked = this.#peekVersion(empty.metadata);
-    // Whether `fn` ran to the end: only then did the state go on to a create or an update.
-    // (Widened: the type checker cannot see the updater set it.)
-    let applied = false as boolean;
-    // The version of the draft the state handed `fn` last (0: it creates): what the state read.
-    // A state that cannot be peeked (etcd) still tells a write from a no-op by it.
-    let handed: number | undefined;
-    // Not an async function: a synchronous `fn` (the usual kind) then costs no promise.
-    const tracked: Updater<S> = (draft) => {
-      handed = draft.metadata.version;
-      const pending: unknown = fn(draft);
-      if (!isThenable(pending)) {
-        applied = true;
-        return undefined;
-      }
-      return Promise.resolve(pending).then(() => {
-        applied = true;
-      });
-    };
+    // How far `fn` got: the version of the draft the state handed it last (0: it creates; what
+    // the state read, by which a state that cannot be peeked, etcd, still tells a write from a
+    // no-op), and whether it ran to the end (only then did the state go on to write).
+    const progress: ModifyProgress = { handed: undefined, applied: false };
     this.metrics.reads++;
     if (peeked !== undefined && peeked > 0) this.metrics.reads++;
     const state = this.host.state;
@@ -258,16 +268,17 @@ export class ControllerFacade implements ControllerContext {
     try {
       // A state that can write synchronously (the in-memory one) answers a synchronous `fn` with
       // the stored resource itself: the bookkeeping below then runs at once, and the caller's
-      // await is the only turn of the microtask queue a write costs.
+      // await is the only turn of the microtask queue a write costs. It notes the progress
+      // itself; another state is handed `fn` wrapped to note it.
       result = state.modifyNow
-        ? state.modifyNow(empty, tracked, stateOptions)
-        : state.modifyWithResult(empty, tracked, stateOptions);
+        ? state.modifyNow(empty, fn, stateOptions, progress)
+        : state.modifyWithResult(empty, tracking(fn, progress), stateOptions);
     } catch (error) {
-      return this.#modifyFailed(empty, error, peeked, handed, applied);
+      return this.#modifyFailed(empty, error, peeked, progress);
     }
     if (!isThenable(result)) {
       try {
-        const value = this.#modified(seq, empty, result, peeked, handed, applied, withResult);
+        const value = this.#modified(seq, empty, result, peeked, progress, withResult);
         // A plain `modify` answers nothing: the one settled promise does, not a new one per write.
         return value === undefined ? NOTHING : Promise.resolve(value);
       } catch (error) {
@@ -275,29 +286,28 @@ export class ControllerFacade implements ControllerContext {
       }
     }
     return result.then(
-      (stored) => this.#modified(seq, empty, stored, peeked, handed, applied, withResult),
-      (error: unknown) => this.#modifyFailed(empty, error, peeked, handed, applied),
+      (stored) => this.#modified(seq, empty, stored, peeked, progress, withResult),
+      (error: unknown) => this.#modifyFailed(empty, error, peeked, progress),
     );
   }
 
   /**
    * The bookkeeping of a modify the state has answered: what it wrote, and that it settled.
-   * `peeked` is the version peeked before (`undefined`: the state cannot be peeked), `handed`
-   * the version of the draft the state handed `fn` last (`undefined`: `fn` never ran).
+   * `peeked` is the version peeked before (`undefined`: the state cannot be peeked), `progress`
+   * how far `fn` got.
    */
   #modified<S>(
     seq: number,
     empty: Draft<S>,
     stored: Resource<S>,
     peeked: number | undefined,
-    handed: number | undefined,
-    applied: boolean,
+    progress: ModifyProgress,
     withResult: boolean,
   ): Resource<S> | undefined {
-    const before = this.#readBefore(peeked, handed);
+    const before = this.#readBefore(peeked, progress.handed);
     const existed = before !== undefined && before > 0;
     const changed = before === undefined || stored.metadata.version !== before;
-    if (applied && (!existed || changed)) this.metrics.writes++;
+    if (progress.applied && (!existed || changed)) this.metrics.writes++;
     if (changed) {
       const op = stored.metadata.version === 1 ? 'create' : 'update';
       this.#changed(seq, stored.metadata, op, stored);
@@ -311,11 +321,10 @@ export class ControllerFacade implements ControllerContext {
     empty: Draft,
     error: unknown,
     peeked: number | undefined,
-    handed: number | undefined,
-    applied: boolean,
+    progress: ModifyProgress,
   ): Promise<never> {
-    this.#readBefore(peeked, handed);
-    if (applied) this.metrics.writes++;
+    this.#readBefore(peeked, progress.handed);
+    if (progress.applied) this.metrics.writes++;
     return this.#failed(empty.metadata, error);
   }
 

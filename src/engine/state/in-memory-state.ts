@@ -28,6 +28,7 @@ import type {
   AggregatedWatchListener,
   CreateOptions,
   ListOptions,
+  ModifyProgress,
   OwnerOptions,
   ResourceEvent,
   State,
@@ -196,8 +197,9 @@ export class InMemoryState implements State {
     empty: Draft<S>,
     fn: Updater<S>,
     options: UpdateOptions = {},
+    progress?: ModifyProgress,
   ): Resource<S> | Promise<Resource<S>> {
-    return this.#modify(empty, fn as Updater<unknown>, options) as
+    return this.#modify(empty, fn as Updater<unknown>, options, progress) as
       Resource<S> | Promise<Resource<S>>;
   }
 
@@ -414,22 +416,29 @@ export class InMemoryState implements State {
   // (the usual kind), so that a write costs one promise (the public method's) and no extra turns
   // of the microtask queue. A conflict can only come from a write while an asynchronous `fn` ran.
 
+  // `progress` (a `modifyNow` caller's) is told what `fn` was handed and when it ran to the end.
+
   #updateWithConflicts(
     pointer: Pointer,
     fn: Updater<unknown>,
     options: UpdateOptions,
+    progress?: ModifyProgress,
     current = this.#get(pointer),
   ): Resource | Promise<Resource> {
     this.#checkPhase(current, options);
     const draft = toDraft(current);
     const readAt = this.#writes;
+    if (progress) progress.handed = draft.metadata.version;
     // An arrow function may return what it assigned: only a thenable is waited for.
     const pending: unknown = fn(draft);
-    if (!isThenable(pending))
-      return this.#finishUpdate(current, readAt, draft, pointer, fn, options);
-    return Promise.resolve(pending).then(() =>
-      this.#finishUpdate(current, readAt, draft, pointer, fn, options),
-    );
+    if (!isThenable(pending)) {
+      if (progress) progress.applied = true;
+      return this.#finishUpdate(current, readAt, draft, pointer, fn, options, progress);
+    }
+    return Promise.resolve(pending).then(() => {
+      if (progress) progress.applied = true;
+      return this.#finishUpdate(current, readAt, draft, pointer, fn, options, progress);
+    });
   }
 
   /** `readAt`: the write count when `current` was read; unchanged, `current` is still stored. */
@@ -440,6 +449,7 @@ export class InMemoryState implements State {
     pointer: Pointer,
     fn: Updater<unknown>,
     options: UpdateOptions,
+    progress: ModifyProgress | undefined,
   ): Resource | Promise<Resource> {
     checkUpdaterDraft(current.metadata, draft.metadata);
     // Freezing and comparing in one walk; what did not change is shared with `current`.
@@ -450,7 +460,9 @@ export class InMemoryState implements State {
     try {
       return this.#update(draft, options, readAt === this.#writes ? current : undefined);
     } catch (error) {
-      if (isRetryableConflict(error)) return this.#updateWithConflicts(pointer, fn, options);
+      if (isRetryableConflict(error)) {
+        return this.#updateWithConflicts(pointer, fn, options, progress);
+      }
       throw error;
     }
   }
@@ -459,16 +471,24 @@ export class InMemoryState implements State {
     empty: Draft,
     fn: Updater<unknown>,
     options: UpdateOptions,
+    progress?: ModifyProgress,
   ): Resource | Promise<Resource> {
     const pointer = empty.metadata;
     // One lookup decides create or update; a peek just before (the controller facade's) answers.
     const current = this.#peekedBefore(pointer) ? this.#peekedResource : this.#find(pointer);
-    if (current) return this.#updateWithConflicts(pointer, fn, options, current);
+    if (current) return this.#updateWithConflicts(pointer, fn, options, progress, current);
     const draft = draftOfEmpty(empty);
+    if (progress) progress.handed = draft.metadata.version;
     const pending: unknown = fn(draft);
-    // A synchronous `fn` let nobody write in between: the id is still free.
-    if (!isThenable(pending)) return this.#create(draft, options.owner ?? '', true);
-    return Promise.resolve(pending).then(() => this.#finishCreate(empty, draft, fn, options));
+    if (!isThenable(pending)) {
+      if (progress) progress.applied = true;
+      // A synchronous `fn` let nobody write in between: the id is still free.
+      return this.#create(draft, options.owner ?? '', true);
+    }
+    return Promise.resolve(pending).then(() => {
+      if (progress) progress.applied = true;
+      return this.#finishCreate(empty, draft, fn, options, progress);
+    });
   }
 
   #finishCreate(
@@ -476,12 +496,13 @@ export class InMemoryState implements State {
     draft: Draft,
     fn: Updater<unknown>,
     options: UpdateOptions,
+    progress: ModifyProgress | undefined,
   ): Resource | Promise<Resource> {
     try {
       return this.#create(draft, options.owner ?? '', false);
     } catch (error) {
       // Someone created it while `fn` ran: update it instead.
-      if (isRetryableConflict(error)) return this.#modify(empty, fn, options);
+      if (isRetryableConflict(error)) return this.#modify(empty, fn, options, progress);
       throw error;
     }
   }

@@ -192,8 +192,9 @@ export class WatchSubscription {
       this.#events.length = 0;
       this.#positions.length = 0;
     } else {
-      // Delivered events are not kept alive by the slots they leave.
-      this.#events.fill(undefined, 0, this.#count);
+      // Delivered events are not kept alive by the slots they leave. A loop, not `fill`: that is
+      // a call into the runtime, and most bursts are one event.
+      for (let i = 0; i < this.#count; i++) this.#events[i] = undefined;
     }
     this.#count = 0;
     this.#head = 0;

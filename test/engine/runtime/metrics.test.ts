@@ -126,6 +126,44 @@ describe('controller metrics', () => {
     expect(refused).toEqual({ reads: 2, writes: 1 });
   });
 
+  it('count a modify whose updater is asynchronous the same way, once the updater has finished', async () => {
+    h = createHarness();
+    const later = async (): Promise<void> => {
+      await Promise.resolve();
+    };
+    const created = await countPass((rt) =>
+      rt.modify(Display.create('mine'), async (d) => {
+        await later();
+        d.spec.text = 'y';
+      }),
+    );
+    expect(created).toEqual({ reads: 1, writes: 1 });
+    const updated = await countPass((rt) =>
+      rt.modify(Display.create('mine'), async (d) => {
+        await later();
+        d.spec.text = 'changed';
+      }),
+    );
+    expect(updated).toEqual({ reads: 2, writes: 1 });
+    await h.state.create(Display.create('other'), { owner: 'Other' });
+    // Refused after the updater finished (another owner): a write, as with a synchronous one.
+    const refused = await countPass((rt) =>
+      rt.modify(Display.create('other'), async (d) => {
+        await later();
+        d.spec.text = 'stolen';
+      }),
+    );
+    expect(refused).toEqual({ reads: 2, writes: 1 });
+    // An updater that fails wrote nothing.
+    const failed = await countPass((rt) =>
+      rt.modify(Display.create('never'), async () => {
+        await later();
+        throw new Error('no');
+      }),
+    );
+    expect(failed).toEqual({ reads: 1, writes: 0 });
+  });
+
   it('count a failed create as a write', async () => {
     h = createHarness();
     await h.state.create(Display.create('hall'));
