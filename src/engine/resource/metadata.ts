@@ -190,18 +190,13 @@ function isEmpty(record: Readonly<Record<string, string>>): boolean {
 export function freezeMetadata(md: MutableMetadata | ResourceMetadata): ResourceMetadata {
   if (Object.isFrozen(md)) return md;
   const m = md as { -readonly [K in keyof ResourceMetadata]: ResourceMetadata[K] };
-  // A collection already frozen (shared, or a stored version's) stays as it is.
-  if (!Object.isFrozen(m.finalizers)) {
-    m.finalizers = m.finalizers.length === 0 ? NO_STRINGS : Object.freeze(m.finalizers);
-  }
-  if (!Object.isFrozen(m.labels)) m.labels = isEmpty(m.labels) ? NO_ENTRIES : deepFreeze(m.labels);
-  if (!Object.isFrozen(m.annotations)) {
-    m.annotations = isEmpty(m.annotations) ? NO_ENTRIES : deepFreeze(m.annotations);
-  }
-  if (!Object.isFrozen(m.ownerReferences)) {
-    m.ownerReferences =
-      m.ownerReferences.length === 0 ? NO_REFERENCES : deepFreeze(m.ownerReferences);
-  }
+  // Empty first (most are, and then whether it is frozen does not matter); a collection that is
+  // not is frozen in place, or kept as it is when it already is (shared, or a stored version's).
+  m.finalizers = m.finalizers.length === 0 ? NO_STRINGS : deepFreeze(m.finalizers);
+  m.labels = isEmpty(m.labels) ? NO_ENTRIES : deepFreeze(m.labels);
+  m.annotations = isEmpty(m.annotations) ? NO_ENTRIES : deepFreeze(m.annotations);
+  m.ownerReferences =
+    m.ownerReferences.length === 0 ? NO_REFERENCES : deepFreeze(m.ownerReferences);
   return Object.freeze(m);
 }
 

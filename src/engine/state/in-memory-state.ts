@@ -1,11 +1,15 @@
 import { compareStrings } from '../compare-strings.js';
 import { toPointer, type Kind, type Pointer } from '../resource/pointer.js';
-import { metadataEqual, withFinalizers } from '../resource/metadata.js';
+import {
+  freezeMetadata,
+  metadataEqual,
+  withFinalizers,
+  type MutableMetadata,
+} from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import { isThenable } from '../is-thenable.js';
 import {
   draftOfEmpty,
-  freezeResource,
   storedCopy,
   storedFromDraft,
   toDraft,
@@ -520,9 +524,10 @@ export class InMemoryState implements State {
   }
 
   /**
-   * Writes a draft the state owns, after the owner, version and phase checks. `read`: the stored
-   * resource the draft was made from, when nothing was written since: its version and phase were
-   * checked then, and no second lookup is needed.
+   * Writes a draft the state owns, after the owner, version and phase checks. Its spec is frozen
+   * already (by `freezeSharing`, or the stored spec itself, shared): only its metadata and the
+   * draft are left to freeze. `read`: the stored resource the draft was made from, when nothing
+   * was written since: its version and phase were checked then, and no second lookup is needed.
    */
   #update(draft: Draft, options: UpdateOptions, read?: Resource): Resource {
     const current =
@@ -535,7 +540,8 @@ export class InMemoryState implements State {
     if (md.finalizers.length > 1 && !Object.isFrozen(md.finalizers)) {
       md.finalizers = [...new Set(md.finalizers)];
     }
-    const stored = freezeResource(draft);
+    draft.metadata = freezeMetadata(md) as MutableMetadata;
+    const stored = Object.freeze(draft) as Resource;
     this.#storeUpdate(stored, current);
     return stored;
   }

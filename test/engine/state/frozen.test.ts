@@ -141,7 +141,60 @@ describe('stored resources are frozen', () => {
     expect(got.spec.nested.items).toEqual(['x', 'y']);
     expect(got.metadata.labels).toEqual({ app: 'db' });
   });
+
+  it('freezes every version all the way down, whichever write made it', async () => {
+    const state = createInMemoryState();
+    const versions: Resource<Spec>[] = [];
+    const keep = (r: Resource<Spec>) => versions.push(r);
+    keep(await state.create(draft()));
+    // An update through modify that fills every collection of the metadata.
+    keep(
+      await state.modifyWithResult<Spec>(draft(), (d) => {
+        d.metadata.labels.tier = 'front';
+        d.metadata.annotations.note = 'kept';
+        d.metadata.finalizers.push('f2');
+        d.metadata.ownerReferences.push({
+          namespace: 'default',
+          type: 'Owners.test.cosi.dev',
+          id: 'o',
+          controller: true,
+        });
+        d.spec.nested.items.push('y');
+      }),
+    );
+    // Collections replaced by new ones rather than changed in place.
+    keep(
+      await state.updateWithConflicts<Spec>(pointer, (d) => {
+        d.metadata.labels = { tier: 'back' };
+        d.metadata.finalizers = ['f3', 'f3', 'f4'];
+        d.spec.nested = { items: ['z'], count: 3 };
+      }),
+    );
+    await state.addFinalizer(pointer, 'f5');
+    keep(await state.get<Spec>(pointer));
+    await state.removeFinalizer(pointer, 'f3');
+    keep(await state.get<Spec>(pointer));
+    await state.teardown(pointer, { owner: '' });
+    keep(await state.get<Spec>(pointer));
+    for (const version of versions) expect(unfrozenPaths(version)).toEqual([]);
+    expect(versions.map((v) => v.metadata.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(versions[5]!.metadata).toMatchObject({
+      labels: { tier: 'back' },
+      annotations: { note: 'kept' },
+      finalizers: ['f4', 'f5'],
+      phase: 'tearingDown',
+    });
+  });
 });
+
+/** The paths of every object reachable from `value` that is not frozen. */
+function unfrozenPaths(value: unknown, path = '$'): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const own = Object.isFrozen(value) ? [] : [path];
+  return own.concat(
+    ...Object.entries(value).map(([key, child]) => unfrozenPaths(child, `${path}.${key}`)),
+  );
+}
 
 describe('listeners that throw', () => {
   it('do not stop other listeners from receiving events', async () => {
