@@ -96,6 +96,14 @@ interface Collection {
 /** Tells the bookmarks of different states apart (and of the same state across restarts). */
 let stateSerial = 0;
 
+/** What a `modify` answers once it has written: nothing, settled once for every call. */
+const SETTLED: Promise<void> = Promise.resolve();
+const nothing = (): void => undefined;
+/** A promise rejected with what was thrown, as an async function's would be. */
+const rejectWith = async (error: unknown): Promise<never> => {
+  throw error;
+};
+
 /** The in-memory {@link State}: resources are stored frozen and returned without copying. */
 export class InMemoryState implements State {
   /** By type, then namespace: no key strings to build on the hot path. */
@@ -184,9 +192,16 @@ export class InMemoryState implements State {
       Resource<S> | Promise<Resource<S>>;
   }
 
-  async modify<S>(empty: Draft<S>, fn: Updater<S>, options: UpdateOptions = {}): Promise<void> {
-    const result = this.#modify(empty, fn as Updater<unknown>, options);
-    if (isThenable(result)) await result;
+  // Not an async function: a write with a synchronous `fn` (the usual kind) answers the one
+  // settled promise, and makes none of its own.
+  modify<S>(empty: Draft<S>, fn: Updater<S>, options: UpdateOptions = {}): Promise<void> {
+    let result: Resource | Promise<Resource>;
+    try {
+      result = this.#modify(empty, fn as Updater<unknown>, options);
+    } catch (error) {
+      return rejectWith(error);
+    }
+    return isThenable(result) ? result.then(nothing) : SETTLED;
   }
 
   async modifyWithResult<S>(

@@ -154,7 +154,6 @@ describe('stored resources are frozen', () => {
         d.metadata.annotations.note = 'kept';
         d.metadata.finalizers.push('f2');
         d.metadata.ownerReferences.push({
-          namespace: 'default',
           type: 'Owners.test.cosi.dev',
           id: 'o',
           controller: true,
