@@ -228,6 +228,7 @@ describe("'cosi'", () => {
       'MapFunc',
       'MapFuncContext',
       'MetadataInit',
+      'ModifyProgress',
       'MutableMetadata',
       'NewResourceOptions',
       'ObjectLike',
