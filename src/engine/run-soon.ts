@@ -1,4 +1,4 @@
-const SETTLED = Promise.resolve();
+import { SETTLED } from './settled.js';
 
 /**
  * Runs `fn` in a microtask, as `queueMicrotask` does, without what Node adds to each of those

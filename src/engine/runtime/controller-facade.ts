@@ -1,6 +1,7 @@
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
+import { rejectWith, SETTLED } from '../settled.js';
 import type {
   ListOptions,
   ModifyProgress,
@@ -35,11 +36,6 @@ const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
 /** The options of a modify called without any. */
 const NO_OPTIONS: ControllerModifyOptions = Object.freeze({});
 
-/** A promise rejected with `error`, whatever was thrown. */
-const rejectWith = async (error: unknown): Promise<never> => {
-  throw error;
-};
-
 /**
  * `fn` noting its progress, for a state without `modifyNow` (which notes it itself). Not an async
  * function: a synchronous `fn` then costs no promise.
@@ -57,9 +53,6 @@ function tracking<S>(fn: Updater<S>, progress: ModifyProgress): Updater<S> {
     });
   };
 }
-
-/** The answer of `find` for a resource that does not exist, settled once for every caller. */
-const NOTHING: Promise<undefined> = Promise.resolve(undefined);
 
 /**
  * The guarded view of the state a controller gets: reads only of its inputs and outputs, writes
@@ -142,7 +135,7 @@ export class ControllerFacade implements ControllerContext {
       const denied = this.#readRefusal(pointer);
       if (denied) return Promise.reject(denied);
       this.metrics.reads++;
-      return NOTHING;
+      return SETTLED;
     }
     // The state has just said it holds the resource (`peekVersion` answers synchronously, as
     // does the state's read): the get finds it.
@@ -280,7 +273,7 @@ export class ControllerFacade implements ControllerContext {
       try {
         const value = this.#modified(seq, empty, result, peeked, progress, withResult);
         // A plain `modify` answers nothing: the one settled promise does, not a new one per write.
-        return value === undefined ? NOTHING : Promise.resolve(value);
+        return value === undefined ? SETTLED : Promise.resolve(value);
       } catch (error) {
         return rejectWith(error);
       }

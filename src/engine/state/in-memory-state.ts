@@ -8,6 +8,7 @@ import {
 } from '../resource/metadata.js';
 import { freezeSharing } from '../resource/plain-data.js';
 import { isThenable } from '../is-thenable.js';
+import { rejectWith, SETTLED } from '../settled.js';
 import {
   draftOfEmpty,
   storedCopy,
@@ -96,13 +97,8 @@ interface Collection {
 /** Tells the bookmarks of different states apart (and of the same state across restarts). */
 let stateSerial = 0;
 
-/** What a `modify` answers once it has written: nothing, settled once for every call. */
-const SETTLED: Promise<void> = Promise.resolve();
+/** Drops what an asynchronous write resolved to: `modify` answers nothing. */
 const nothing = (): void => undefined;
-/** A promise rejected with what was thrown, as an async function's would be. */
-const rejectWith = async (error: unknown): Promise<never> => {
-  throw error;
-};
 
 /** The in-memory {@link State}: resources are stored frozen and returned without copying. */
 export class InMemoryState implements State {
