@@ -331,6 +331,8 @@ export class Runtime {
     await this.state.watchKind(kind, (event) => this.#route(key, kind, event), {
       signal: this.#abort.signal,
       bootstrap,
+      // Routing never resumes a watch (after an error it watches again with bootstrap).
+      skipBookmarks: true,
     });
   }
 

@@ -49,10 +49,24 @@ export class EventHistory {
     return this.writePos++;
   }
 
-  /** The change at `position`, as a new event; only valid for the last `capacity` positions. */
-  at(position: number): ResourceEvent {
+  /**
+   * The change at `position`, as a new event; only valid for the last `capacity` positions.
+   * Without `withBookmark`, the event carries none (for watchers that never read one: making the
+   * string was a good part of what publishing a change cost).
+   */
+  at(position: number, withBookmark = true): ResourceEvent {
     const slot = position % this.capacity;
     const resource = this.#resources[slot] as Resource;
+    if (!withBookmark) {
+      switch (this.#types[slot]) {
+        case 'created':
+          return { type: 'created', resource };
+        case 'updated':
+          return { type: 'updated', resource, old: this.#olds[slot] as Resource };
+        default:
+          return { type: 'destroyed', resource };
+      }
+    }
     const bookmark = this.bookmark(position);
     switch (this.#types[slot]) {
       case 'created':

@@ -90,6 +90,8 @@ interface Collection {
   readonly history: EventHistory;
   /** With the filters of each watch. */
   readonly kindWatchers: Map<WatchSubscription, ListOptions>;
+  /** How many of the kind watchers read bookmarks (all but those with `skipBookmarks`). */
+  bookmarkReaders: number;
   /** By id. */
   readonly pointerWatchers: Map<string, Set<WatchSubscription>>;
 }
@@ -694,11 +696,14 @@ export class InMemoryState implements State {
     if (tail > 0) start = history.tailStart(tail);
     else if (startFromBookmark !== undefined) start = history.resumeAfter(startFromBookmark);
 
-    const sub = this.#subscribe(collection, delivery, options.signal, (sub) =>
-      collection.kindWatchers.delete(sub),
-    );
+    const readsBookmarks = options.skipBookmarks !== true;
+    const sub = this.#subscribe(collection, delivery, options.signal, (sub) => {
+      // Unregistered once, whether it ended by its signal, by falling behind, or both.
+      if (collection.kindWatchers.delete(sub) && readsBookmarks) collection.bookmarkReaders--;
+    });
     if (!sub) return;
     collection.kindWatchers.set(sub, options);
+    if (readsBookmarks) collection.bookmarkReaders++;
     sub.begin(start);
     const markerKind = { namespace: kind.namespace, type: kind.type };
     if (options.bootstrap) {
@@ -754,6 +759,7 @@ export class InMemoryState implements State {
         order: new IdOrder(),
         history: new EventHistory(prefix, this.#historyCapacity, this.#historyGap),
         kindWatchers: new Map(),
+        bookmarkReaders: 0,
         pointerWatchers: new Map(),
       };
       byNamespace.set(kind.namespace, collection);
@@ -773,7 +779,8 @@ export class InMemoryState implements State {
     const position = history.append(type, resource, old);
     // Nobody watches: no event to make.
     if (kindWatchers.size === 0 && pointerWatchers.size === 0) return;
-    const event = history.at(position);
+    // One event for every watcher: with a bookmark when any of them may read it.
+    const event = history.at(position, collection.bookmarkReaders > 0 || pointerWatchers.size > 0);
     for (const [sub, filters] of kindWatchers) deliverFiltered(sub, event, position, filters);
     if (pointerWatchers.size === 0) return;
     const subs = pointerWatchers.get(resource.metadata.id);

@@ -111,6 +111,12 @@ export interface WatchKindOptions extends WatchOptions, ListOptions {
   /** First a `noop` carrying the bookmark of the watch's starting point. */
   readonly bootstrapBookmark?: boolean;
   /**
+   * The watcher never resumes from a bookmark: the state may hand it changes without one, and
+   * save making a bookmark per change while no other watcher of the kind reads them. The
+   * runtime's own watches are of this kind.
+   */
+  readonly skipBookmarks?: boolean;
+  /**
    * Replay the last `n` changes of the kind still in the history (counted before the filters;
    * at most the history's usable depth), then go on.
    */
