@@ -333,6 +333,8 @@ export class Runtime {
       bootstrap,
       // Routing never resumes a watch (after an error it watches again with bootstrap).
       skipBookmarks: true,
+      // Routing only notes a change (a wakeup, a queued key): at once, not a microtask later.
+      inline: true,
     });
   }
 

@@ -122,6 +122,9 @@ export class InMemoryState implements State {
   #collectionSerial = 0;
   /** Counts every change to `items`, so that a remembered lookup knows when it went stale. */
   #writes = 0;
+  /** Set while {@link #publish} hands a change out; changes written meanwhile wait in `#written`. */
+  #handingOut = false;
+  readonly #written: WrittenMeanwhile[] = [];
   /** The last {@link peekVersion}: which resource it looked up, what it found, and when. */
   #peekedNamespace = '';
   #peekedType = '';
@@ -327,7 +330,11 @@ export class InMemoryState implements State {
     listener: WatchListener,
     options: WatchKindOptions = {},
   ): Promise<void> {
-    this.#watchKind(kind, { aggregated: false, listener }, options);
+    this.#watchKind(
+      kind,
+      { aggregated: false, listener, inline: options.inline === true },
+      options,
+    );
   }
 
   async watchKindAggregated(
@@ -768,24 +775,60 @@ export class InMemoryState implements State {
     return collection;
   }
 
-  /** Records a change in the kind's history and hands it to the watchers. */
+  /**
+   * Records a change in the kind's history and hands it to the watchers.
+   *
+   * An inline watcher's listener runs inside this (see {@link WatchKindOptions.inline}), and may
+   * write: that change is recorded at once, but handed out only after the one being handed out
+   * has reached every watcher, so that each watcher sees the changes in the order they were made.
+   */
   #publish(
     collection: Collection,
     type: ResourceEvent['type'],
     resource: Resource,
     old?: Resource,
   ): void {
-    const { history, kindWatchers, pointerWatchers } = collection;
+    const { history, pointerWatchers } = collection;
     const position = history.append(type, resource, old);
     // Nobody watches: no event to make.
-    if (kindWatchers.size === 0 && pointerWatchers.size === 0) return;
+    if (collection.kindWatchers.size === 0 && pointerWatchers.size === 0) return;
     // One event for every watcher: with a bookmark when any of them may read it.
     const event = history.at(position, collection.bookmarkReaders > 0 || pointerWatchers.size > 0);
-    for (const [sub, filters] of kindWatchers) deliverFiltered(sub, event, position, filters);
-    if (pointerWatchers.size === 0) return;
-    const subs = pointerWatchers.get(resource.metadata.id);
-    if (subs) for (const sub of subs) sub.push(event, position);
+    if (this.#handingOut) {
+      this.#written.push({ collection, event, position });
+      return;
+    }
+    this.#handingOut = true;
+    try {
+      handOut(collection, event, position);
+      const written = this.#written;
+      for (let i = 0; i < written.length; i++) {
+        const change = written[i] as WrittenMeanwhile;
+        handOut(change.collection, change.event, change.position);
+      }
+    } finally {
+      this.#written.length = 0;
+      this.#handingOut = false;
+    }
   }
+}
+
+/** A change written by a listener while another was being handed out. */
+interface WrittenMeanwhile {
+  readonly collection: Collection;
+  readonly event: ResourceEvent;
+  readonly position: number;
+}
+
+/** Gives a change of the kind to its watchers (those that began before it was made). */
+function handOut(collection: Collection, event: ResourceEvent, position: number): void {
+  for (const [sub, filters] of collection.kindWatchers) {
+    if (sub.isLive(position)) deliverFiltered(sub, event, position, filters);
+  }
+  const { pointerWatchers } = collection;
+  if (pointerWatchers.size === 0) return;
+  const subs = pointerWatchers.get(event.resource.metadata.id);
+  if (subs) for (const sub of subs) if (sub.isLive(position)) sub.push(event, position);
 }
 
 /** Applies a watch's label, id and owner filters (see {@link filterEvent}). */

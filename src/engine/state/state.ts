@@ -117,6 +117,14 @@ export interface WatchKindOptions extends WatchOptions, ListOptions {
    */
   readonly skipBookmarks?: boolean;
   /**
+   * While the watcher has nothing queued, hand it each change synchronously, inside the write
+   * that made it, rather than in a later microtask: for a listener that only takes note of a
+   * change and returns (the runtime's own watches). It may read and write the state; a change it
+   * writes reaches every watcher after the one it was handed. A state may deliver later anyway
+   * (the etcd state does).
+   */
+  readonly inline?: boolean;
+  /**
    * Replay the last `n` changes of the kind still in the history (counted before the filters;
    * at most the history's usable depth), then go on.
    */

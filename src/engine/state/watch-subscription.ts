@@ -5,9 +5,12 @@ import type { AggregatedWatchListener, StateEvent, WatchListener } from './state
 import { isThenable } from '../is-thenable.js';
 import { runSoon } from '../run-soon.js';
 
-/** How a subscription hands its events over: one by one, or in batches. */
+/**
+ * How a subscription hands its events over: one by one, or in batches. One by one may be
+ * `inline`: while nothing is queued, a change goes to the listener at once, inside the write.
+ */
 export type Delivery =
-  | { readonly aggregated: false; readonly listener: WatchListener }
+  | { readonly aggregated: false; readonly listener: WatchListener; readonly inline?: boolean }
   | { readonly aggregated: true; readonly listener: AggregatedWatchListener };
 
 /** The most queue slots a subscription keeps between bursts. */
@@ -21,6 +24,16 @@ const NO_POSITION = -1;
  * to the listener in order, asynchronously: in one microtask per burst, and, when the listener
  * returns a promise, only once it settles. A listener that throws (or rejects) is reported and
  * the watch goes on.
+ *
+ * **Inline.** A subscription with `inline` delivery that has nothing queued and no listener
+ * running hands a change over at once, inside the write that made it: no queue slot, no
+ * microtask. In a chain of controllers each output write is a burst of its own, and that turn of
+ * the queue cost a few percent of the chain; and such a watch keeps up with any burst of
+ * synchronous writes, where a queued one falls behind the history and must start over. Its
+ * initial events and the replay of a tail still
+ * go through the queue, and so does every change while they (or a promise the listener returned)
+ * are pending, so the order is kept. The state hands a change a listener writes meanwhile out
+ * only after the one being handed out (see the in-memory state's `#publish`).
  *
  * **Lag.** While the subscription has work (queued events or a listener still running) it
  * remembers the next history position it has not read. Once the history has moved more than its
@@ -42,6 +55,12 @@ export class WatchSubscription {
   /** Has queued events or a running listener; only then is {@link #readPos} meaningful. */
   #active = false;
   #readPos = 0;
+  /**
+   * The history position of the first change made after the watch began: a change before it
+   * reaches the watch only through its replay (see {@link isLive}).
+   */
+  #liveFrom = 0;
+  readonly #inline: boolean;
   /** Overrun: only the `errored` event is left to deliver. */
   #ending = false;
   closed = false;
@@ -53,13 +72,26 @@ export class WatchSubscription {
     readonly onListenerError: (error: unknown) => void,
     /** Takes the subscription out of the state's registry. */
     readonly unregister: (sub: WatchSubscription) => void,
-  ) {}
+  ) {
+    this.#inline = !delivery.aggregated && delivery.inline === true;
+  }
 
   /** Makes the subscription read from `position` on; the initial events come next. */
   begin(position: number): void {
     this.#active = true;
     this.#readPos = position;
+    this.#liveFrom = this.history.writePos;
     this.#schedule();
+  }
+
+  /**
+   * Whether the change at `position` is one for the state to push as it is made: not one from
+   * before the watch began. Such a change can still be on its way out when the watch begins
+   * (written by a listener while another change was being handed out), and a watch that replays
+   * the history has pushed it already.
+   */
+  isLive(position: number): boolean {
+    return position >= this.#liveFrom;
   }
 
   /** An event that is not a change from the history: the initial state, bootstrap, markers. */
@@ -72,6 +104,10 @@ export class WatchSubscription {
     if (this.closed || this.#ending) return;
     if (!this.#active) {
       // Idle means caught up: everything before this change has been read (or did not match).
+      if (this.#inline) {
+        this.#handNow(event, position);
+        return;
+      }
       this.#active = true;
       this.#readPos = position;
     }
@@ -79,6 +115,16 @@ export class WatchSubscription {
     // Checked here too so that a stuck listener does not make the queue grow without bound.
     if (!this.#checkLag()) return;
     this.#schedule();
+  }
+
+  /** An idle inline watch: the listener has the change now, inside the write. */
+  #handNow(event: StateEvent, position: number): void {
+    const result = this.#call(this.delivery.listener as WatchListener, event);
+    if (result === undefined) return;
+    // A promise: what comes next waits for it in the queue, as after a queued event.
+    this.#active = true;
+    this.#advance(position);
+    this.#await(result);
   }
 
   /** Ends the watch (its signal was aborted): nothing more is delivered. */

@@ -3,10 +3,14 @@ import {
   createInMemoryState,
   createRuntime,
   SimulatedClock,
+  type Kind,
   type LogRecord,
   type QController,
   type Runtime,
+  type WatchKindOptions,
+  type WatchListener,
 } from '../../../src/index.js';
+import { InMemoryState } from '../../../src/engine/state/in-memory-state.js';
 import { Int, intToStr, Str } from './test-controllers.js';
 
 let runtime: Runtime | undefined;
@@ -15,14 +19,25 @@ afterEach(async () => {
   runtime = undefined;
 });
 
+/**
+ * An in-memory state that hands every change to its watchers later, in a microtask, as a state
+ * over the network does: it ignores `inline`, by which the in-memory state would hand the
+ * runtime each change inside the write, so that the runtime's watches could never fall behind.
+ */
+class QueuedWatchState extends InMemoryState {
+  override watchKind(kind: Kind, listener: WatchListener, options: WatchKindOptions = {}) {
+    return super.watchKind(kind, listener, { ...options, inline: false });
+  }
+}
+
 /** A runtime over a state whose history holds only 8 changes per kind, so a burst overruns. */
 function tinyHistory(): {
-  state: ReturnType<typeof createInMemoryState>;
+  state: InMemoryState;
   runtime: Runtime;
   logs: LogRecord[];
 } {
   const clock = new SimulatedClock();
-  const state = createInMemoryState({
+  const state = new QueuedWatchState({
     now: () => clock.now(),
     historyCapacity: 8,
     historyGap: 0,
@@ -33,7 +48,7 @@ function tinyHistory(): {
 }
 
 /** Creates ints without yielding between the writes: the runtime's watch cannot keep up. */
-async function burst(state: ReturnType<typeof createInMemoryState>, ids: string[]): Promise<void> {
+async function burst(state: InMemoryState, ids: string[]): Promise<void> {
   await Promise.all(ids.map((id) => state.create(Int.create(id, { value: Number(id) }))));
 }
 
@@ -94,6 +109,28 @@ describe('a watch that overruns its buffer', () => {
     expect(report.converged).toBe(true);
     const strs = await h.state.list(Str.kind());
     expect(strs.map((s) => s.metadata.id).sort()).toEqual(range(0, 20).sort());
+  });
+
+  it('does not happen on the in-memory state, which hands the runtime each change inside its write', async () => {
+    const clock = new SimulatedClock();
+    const state = createInMemoryState({
+      now: () => clock.now(),
+      historyCapacity: 8,
+      historyGap: 0,
+    });
+    const logs: LogRecord[] = [];
+    runtime = createRuntime(state, { clock, logSink: (record) => logs.push(record) });
+    await runtime.register(intToStr());
+    await runtime.converge();
+
+    await burst(state, range(0, 20));
+    const report = await runtime.converge();
+
+    expect(report.converged).toBe(true);
+    expect((await state.list(Str.kind())).map((s) => s.metadata.id).sort()).toEqual(
+      range(0, 20).sort(),
+    );
+    expect(logs.filter((r) => r.level === 'warn')).toEqual([]);
   });
 
   it('does not watch again once the runtime is stopped', async () => {
