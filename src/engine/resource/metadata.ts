@@ -184,6 +184,29 @@ function isEmpty(record: Readonly<Record<string, string>>): boolean {
 }
 
 /**
+ * Whether metadata that is not frozen itself holds a collection an updater could not change: a
+ * stored resource's, taken over by hand (`{ ...stored.metadata }`). Such an empty collection is
+ * one of the shared frozen empties, told by identity; a collection with entries is asked. So
+ * the usual draft, with fresh empty collections, costs no call into the runtime per collection
+ * (`isFrozen` is one). An empty collection the caller froze itself is not noticed.
+ */
+export function holdsFrozenCollection(md: MutableMetadata): boolean {
+  const { finalizers, labels, annotations, ownerReferences } = md;
+  return (
+    (finalizers.length === 0 ? finalizers === NO_STRINGS : Object.isFrozen(finalizers)) ||
+    (ownerReferences.length === 0
+      ? ownerReferences === NO_REFERENCES
+      : Object.isFrozen(ownerReferences)) ||
+    frozenRecord(labels) ||
+    frozenRecord(annotations)
+  );
+}
+
+function frozenRecord(record: Readonly<Record<string, string>>): boolean {
+  return record === NO_ENTRIES || (!isEmpty(record) && Object.isFrozen(record));
+}
+
+/**
  * Freezes draft metadata in place for storing, empty collections replaced by shared frozen ones.
  * Metadata already frozen (a stored resource) is returned as it is.
  */

@@ -3,6 +3,7 @@ import {
   cloneStoredMetadata,
   createMetadata,
   freezeMetadata,
+  holdsFrozenCollection,
   metadataEqual,
   storedMetadata,
   type MetadataInit,
@@ -62,15 +63,7 @@ export function toDraft<S>(resource: Resource<S> | Draft<S>): Draft<S> {
  */
 export function draftOfEmpty<S>(empty: Draft<S>): Draft<S> {
   const md = empty.metadata;
-  if (
-    Object.isFrozen(md) ||
-    Object.isFrozen(md.finalizers) ||
-    Object.isFrozen(md.labels) ||
-    Object.isFrozen(md.annotations) ||
-    Object.isFrozen(md.ownerReferences)
-  ) {
-    return toDraft(empty);
-  }
+  if (Object.isFrozen(md) || holdsFrozenCollection(md)) return toDraft(empty);
   return { metadata: md, spec: deepClone(empty.spec) };
 }
 

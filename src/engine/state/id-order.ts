@@ -1,11 +1,13 @@
 import { compareStrings } from '../compare-strings.js';
 
 /**
- * How many lists merge a few out-of-order ids in, while they stay out of order, before one
- * rebuilds the map sorted. A rebuild costs about ten merges at a million resources (it hashes
- * every key into a new map, a cache miss each), a merge a little more than a list of a sorted
- * map: so a kind that is listed again and again is rebuilt soon, and one that gets a create out
- * of order before each list is not rebuilt for every list.
+ * How many lists merge the out-of-order ids in, while they stay out of order, before one rebuilds
+ * the map sorted. A rebuild hashes every key into a new map in sorted order, a cache miss each:
+ * at a million resources it costs about ten merges of a few ids, and three of a tail that holds
+ * nearly every id (0.6 s against 0.2 s). So a kind that is listed again and again is rebuilt
+ * soon, one that gets a create out of order before each list is not rebuilt for every list, and
+ * one listed once (the inputs of a controller chain, created in an order that is not their ids')
+ * never pays for a rebuild.
  */
 export const MERGES_BEFORE_REBUILD = 4;
 
@@ -26,8 +28,8 @@ export const LOOKUPS_BELOW = 16;
  * after every id before it goes to the end (a controller writing its outputs while it walks a
  * sorted list of its inputs does exactly this). Only a create out of order breaks it. Such ids
  * (the tail: the last ones in the map's order) are noted, and a list that needs the order either
- * merges them, sorted, into the sorted rest as it walks the map, or rebuilds the map sorted: many
- * of them, or after {@link MERGES_BEFORE_REBUILD} merges. Either is O(n + k log k) for k creates
+ * merges them, sorted, into the sorted rest as it walks the map, or, after
+ * {@link MERGES_BEFORE_REBUILD} merges, rebuilds the map sorted. Either is O(n + k log k) for k creates
  * out of order (amortized: a tail is sorted anew for at most that many lists), never a splice per
  * write (which made creating or destroying n resources in random order, with lists between,
  * O(n²)).
@@ -65,13 +67,14 @@ export class IdOrder {
    * - a map in sorted order: `items` itself while its order is sorted, or a new map built
    *   sorted, which from then on replaces `items` (the caller drops the old one, so that only
    *   one copy stays alive);
-   * - a new array, the out-of-order ids merged in, while a rebuild would not pay.
+   * - a new array, the out-of-order ids merged in, for the first lists of a tail (see
+   *   {@link MERGES_BEFORE_REBUILD}).
    */
   sorted<V>(items: Map<string, V>): Map<string, V> | V[] {
     const tail = this.#tail;
     if (tail.size === 0) return items;
     const merge = new TailMerge(items, tail);
-    if (tail.size * 8 < items.size && this.#merges < MERGES_BEFORE_REBUILD) {
+    if (this.#merges < MERGES_BEFORE_REBUILD) {
       this.#merges++;
       const out: V[] = [];
       merge.walk((_, value) => out.push(value));
@@ -89,10 +92,10 @@ export class IdOrder {
  * The entries of a map whose last entries (the tail, in the order they were created) are out of
  * order and the rest sorted, walked in sorted id order.
  *
- * A small tail's values are looked up by id. A large one's are read as the map iterates, past the
- * sorted head: at 100,000 resources created in an order that is not the ids' (`r0`, `r1`, ...,
+ * A small tail's values are looked up by id. A large one's are read from copies of the map's keys
+ * and values: at 100,000 resources created in an order that is not the ids' (`r0`, `r1`, ...,
  * `r10` sorts before `r2`) a lookup per tail id, a cache miss each, was most of what the rebuild
- * cost, and one more pass over the map costs far less than a miss per entry.
+ * cost, and copying the map costs far less than a miss per entry.
  */
 class TailMerge<V> {
   readonly #items: ReadonlyMap<string, V>;
@@ -105,26 +108,22 @@ class TailMerge<V> {
   constructor(items: ReadonlyMap<string, V>, tail: ReadonlySet<string>) {
     this.#items = items;
     this.#headSize = items.size - tail.size;
+    // Where the tail starts in `#ids` and `#values`.
+    let first = 0;
     if (tail.size * LOOKUPS_BELOW < items.size) {
       this.#ids = [...tail];
       this.#values = this.#ids.map((id) => items.get(id) as V);
     } else {
-      this.#ids = [];
-      this.#values = [];
-      let skip = this.#headSize;
-      for (const [id, value] of items) {
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        this.#ids.push(id);
-        this.#values.push(value);
-      }
+      // Every key and value copied natively, the sorted head's too: at a million, a loop that
+      // skipped the head and pushed the tail's cost twice the sort.
+      this.#ids = [...items.keys()];
+      this.#values = [...items.values()];
+      first = this.#headSize;
     }
     const ids = this.#ids;
-    this.#order = ids
-      .map((_, i) => i)
-      .sort((a, b) => compareStrings(ids[a] as string, ids[b] as string));
+    const order: number[] = [];
+    for (let i = first; i < ids.length; i++) order.push(i);
+    this.#order = order.sort((a, b) => compareStrings(ids[a] as string, ids[b] as string));
   }
 
   /** Visits every entry in sorted id order; returns the last id before the tail. */

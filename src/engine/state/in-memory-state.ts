@@ -402,7 +402,7 @@ export class InMemoryState implements State {
       if (!filtered) return [...sorted.values()];
       values = sorted.values();
     } else {
-      // A new array, a few ids out of order merged in: the list itself when nothing filters.
+      // A new array, the ids out of order merged in: the list itself when nothing filters.
       if (!filtered) return sorted;
       values = sorted;
     }

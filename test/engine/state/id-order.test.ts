@@ -115,11 +115,15 @@ describe("the order of a kind's list", () => {
     expect(kind.items).toBe(items);
   });
 
-  it('rebuilds the map sorted once an id arrives out of order, and keeps it after', () => {
+  it('rebuilds the map sorted after a few lists once an id arrives out of order, and keeps it after', () => {
     const kind = new Kind();
     for (const id of ['b', 'd']) kind.create(id, 1);
     kind.create('a', 2);
     const before = kind.items;
+    for (let i = 0; i < MERGES_BEFORE_REBUILD; i++) {
+      expect(kind.list()).toEqual(['a', 'b', 'd']);
+      expect(kind.items).toBe(before);
+    }
     expect(kind.list()).toEqual(['a', 'b', 'd']);
     const rebuilt = kind.items;
     expect(rebuilt).not.toBe(before);
@@ -141,6 +145,8 @@ describe("the order of a kind's list", () => {
     kind.create('a', 4);
     kind.create('f');
     expect(kind.list()).toEqual(['a', 'b', 'e', 'f']);
+    for (let i = 0; i < MERGES_BEFORE_REBUILD; i++) kind.list();
+    expect(kind.lastList).toBe('map');
     expect([...kind.items.values()].map((item) => item.value)).toEqual([4, 3, 0, 0]);
   });
 
@@ -186,10 +192,17 @@ describe("the order of a kind's list", () => {
     expect([...kind.items.keys()]).toEqual(sorted(kind.items.keys()));
   });
 
-  it('rebuilds at once when many ids are out of order', () => {
+  it('merges even when most ids are out of order: a kind listed once never pays for a rebuild', () => {
     const kind = new Kind();
-    for (const id of ['e', 'f', 'g', 'h', 'a', 'b']) kind.create(id);
-    expect(kind.list()).toEqual(['a', 'b', 'e', 'f', 'g', 'h']);
-    expect(kind.lastList).toBe('map');
+    for (const id of ['e', 'f', 'g', 'h', 'a', 'b', 'c', 'd']) kind.create(id);
+    const { items } = kind;
+    const lists: (typeof kind.lastList)[] = [];
+    for (let i = 0; i <= MERGES_BEFORE_REBUILD; i++) {
+      expect(kind.list()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+      lists.push(kind.lastList);
+    }
+    expect(lists).toEqual([...Array<string>(MERGES_BEFORE_REBUILD).fill('merged'), 'map']);
+    expect(kind.items).not.toBe(items);
+    expect([...kind.items.keys()]).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
   });
 });

@@ -80,4 +80,31 @@ describe('modify creating a resource', () => {
     }
     expect(source.metadata.labels).toEqual({ a: '1' });
   });
+
+  it("copies metadata holding a stored resource's empty collection before the updater fills it", async () => {
+    const state = createInMemoryState();
+    const bare = (await state.create(Item.create('bare'))).metadata;
+    // Empty but frozen: each is the one every stored resource without entries shares.
+    const fills: Record<string, (md: Draft<Spec>['metadata']) => void> = {
+      finalizers: (md) => md.finalizers.push('f'),
+      labels: (md) => (md.labels.l = '1'),
+      annotations: (md) => (md.annotations.a = '2'),
+      ownerReferences: (md) =>
+        md.ownerReferences.push({ type: 'Owners.test', id: 'o', controller: false }),
+    };
+    for (const [field, fill] of Object.entries(fills)) {
+      const empty = Item.create(`with-${field}`);
+      Object.assign(empty.metadata, { [field]: bare[field as keyof typeof bare] });
+      const stored = await state.modifyWithResult(empty, (draft) => fill(draft.metadata));
+      expect(stored.metadata[field as keyof typeof bare]).not.toEqual(
+        bare[field as keyof typeof bare],
+      );
+    }
+    expect(bare).toMatchObject({
+      finalizers: [],
+      labels: {},
+      annotations: {},
+      ownerReferences: [],
+    });
+  });
 });
