@@ -29,10 +29,10 @@ export const LOOKUPS_BELOW = 16;
  * sorted list of its inputs does exactly this). Only a create out of order breaks it. Such ids
  * (the tail: the last ones in the map's order) are noted, and a list that needs the order either
  * merges them, sorted, into the sorted rest as it walks the map, or, after
- * {@link MERGES_BEFORE_REBUILD} merges, rebuilds the map sorted. Either is O(n + k log k) for k creates
- * out of order (amortized: a tail is sorted anew for at most that many lists), never a splice per
- * write (which made creating or destroying n resources in random order, with lists between,
- * O(n²)).
+ * {@link MERGES_BEFORE_REBUILD} merges, rebuilds the map sorted. Either is O(n + k log k) for k
+ * creates out of order (amortized: a tail is sorted anew for at most that many lists), never a
+ * splice per write (which made creating or destroying n resources in random order, with lists
+ * between, O(n²)).
  */
 export class IdOrder {
   /** The greatest id created since the map was last known sorted (not lowered by destroys). */

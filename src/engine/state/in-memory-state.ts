@@ -788,10 +788,10 @@ export class InMemoryState implements State {
     resource: Resource,
     old?: Resource,
   ): void {
-    const { history, pointerWatchers } = collection;
+    const { history, kindWatchers, pointerWatchers } = collection;
     const position = history.append(type, resource, old);
     // Nobody watches: no event to make.
-    if (collection.kindWatchers.size === 0 && pointerWatchers.size === 0) return;
+    if (kindWatchers.size === 0 && pointerWatchers.size === 0) return;
     // One event for every watcher: with a bookmark when any of them may read it.
     const event = history.at(position, collection.bookmarkReaders > 0 || pointerWatchers.size > 0);
     if (this.#handingOut) {

@@ -30,10 +30,10 @@ const NO_POSITION = -1;
  * microtask. In a chain of controllers each output write is a burst of its own, and that turn of
  * the queue cost a few percent of the chain; and such a watch keeps up with any burst of
  * synchronous writes, where a queued one falls behind the history and must start over. Its
- * initial events and the replay of a tail still
- * go through the queue, and so does every change while they (or a promise the listener returned)
- * are pending, so the order is kept. The state hands a change a listener writes meanwhile out
- * only after the one being handed out (see the in-memory state's `#publish`).
+ * initial events and the replay of a tail still go through the queue, and so does every change
+ * while they (or a promise the listener returned) are pending, so the order is kept. The state
+ * hands a change a listener writes meanwhile out only after the one being handed out (see the
+ * in-memory state's `#publish`).
  *
  * **Lag.** While the subscription has work (queued events or a listener still running) it
  * remembers the next history position it has not read. Once the history has moved more than its
