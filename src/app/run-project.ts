@@ -162,6 +162,9 @@ async function readRunManifests(
   const read = await readManifests(options.files, {
     cwd: options.cwd,
     ignore,
+    ...(options.kubernetesVersion === undefined
+      ? {}
+      : { kubernetesVersion: options.kubernetesVersion }),
     ...(previous === undefined ? {} : { previous }),
     ...(options.positions === false ? { positions: false } : {}),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),

@@ -17,6 +17,7 @@ import { isPlainObject, readManifestHeader, type ManifestHeader } from './manife
 import type { ParsedManifest } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
+import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
@@ -34,6 +35,11 @@ export interface GivenDefinitions {
   readonly definitions: readonly ResourceDefinition[];
   /** Their file, as findings name it (`cosi.config.ts`); empty when unknown. */
   readonly source: string;
+  /**
+   * The built-in kinds of the chosen Kubernetes release, for Kubernetes-shaped documents that
+   * nothing given or declared defines; omitted: none.
+   */
+  readonly builtins?: BuiltinKinds;
 }
 
 /** What {@link collectDefinitions} returns. */
@@ -72,7 +78,7 @@ export function collectDefinitions(
   const definitions: ResourceDefinition[] = [];
   const pending: PendingDocument[] = [];
   const invalid = new InvalidDefinitions();
-  const kinds = new KubernetesKinds();
+  const kinds = new KubernetesKinds(given.builtins);
   /** Definition id -> the document that defined it (`undefined`: given). */
   const definedAt = new Map<string, DocumentReport | undefined>();
   for (const definition of given.definitions) {
@@ -142,6 +148,7 @@ export function collectDefinitions(
     ...given.definitions,
     ...definitions,
   ]);
+  kinds.registerBuiltinsIn(registry);
   return { definitions, registry, invalid, kinds, pending };
 }
 

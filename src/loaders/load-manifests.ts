@@ -5,6 +5,7 @@ import type { Finding } from './finding.js';
 import { loadParsedManifests } from './load-parsed-manifests.js';
 import { parseManifest, type ParseManifestOptions, type Position } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { PriorState } from './cel/prior-state.js';
 import { installCelRules } from './cel/cel-rules.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';
@@ -54,6 +55,11 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
   readonly definitions?: readonly ResourceDefinition[];
   /** Where `definitions` come from, as the file of findings about them (`cosi.config.ts`). */
   readonly definitionsSource?: string;
+  /**
+   * The Kubernetes release whose built-in kinds (ConfigMap, Deployment, ...) Kubernetes-shaped
+   * documents may use: default the newest stable cosi has; `null`: none.
+   */
+  readonly kubernetesVersion?: KubernetesRelease | null;
   /** The schema compiler; a process-wide shared one when omitted. */
   readonly schemaCompiler?: SchemaCompiler;
   /**

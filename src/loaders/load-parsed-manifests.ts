@@ -1,6 +1,7 @@
 import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
-import { collectDefinitions } from './collect-definitions.js';
+import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
+import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import type { LoadManifestsOptions, LoadResult } from './load-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
@@ -17,10 +18,7 @@ export function loadParsedManifests(
 ): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = {
-    definitions: options.definitions ?? [],
-    source: options.definitionsSource ?? '',
-  };
+  const given = givenDefinitions(options);
   const collected = collectDefinitions(files, given, compiler, findings);
   const resources = loadResources(collected, given, compiler, findings, options);
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
@@ -30,6 +28,17 @@ export function loadParsedManifests(
     registry: collected.registry,
     resources,
     findings: capFindings(findings),
+  };
+}
+
+/** What a load knows before it reads the manifests: the options' definitions and built-in kinds. */
+export function givenDefinitions(options: LoadManifestsOptions): GivenDefinitions {
+  return {
+    definitions: options.definitions ?? [],
+    source: options.definitionsSource ?? '',
+    ...(options.kubernetesVersion === null
+      ? {}
+      : { builtins: BuiltinKinds.of(options.kubernetesVersion) }),
   };
 }
 

@@ -13,7 +13,7 @@ import type {
   ManifestFile,
   ManifestResource,
 } from './load-manifests.js';
-import { loadParsedManifests } from './load-parsed-manifests.js';
+import { givenDefinitions, loadParsedManifests } from './load-parsed-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
@@ -117,10 +117,7 @@ export class ManifestCache {
     this.#options = options;
     this.#parse = options.parse ?? parseManifest;
     this.#compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-    this.#given = {
-      definitions: options.definitions ?? [],
-      source: options.definitionsSource ?? '',
-    };
+    this.#given = givenDefinitions(options);
   }
 
   /** Loads `files` (in load order), parsing and resolving only those that are new or changed. */
