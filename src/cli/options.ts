@@ -34,6 +34,15 @@ export const collect = (value: string, previous: string[] | undefined): string[]
   value,
 ];
 
+/** A repeatable, comma-separated list option: `--skip-kinds A,B --skip-kinds C`. */
+export const collectList = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== ''),
+];
+
 /** `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. */
 const collectPaths = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),

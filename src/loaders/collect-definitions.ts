@@ -11,6 +11,7 @@ import {
 } from '../engine/resource/definition.js';
 import { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { readDefinition } from './definition-document.js';
+import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { DocumentReport } from './document-report.js';
 import { formatLocation, type Finding, type SourceLocation } from './finding.js';
 import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
@@ -54,6 +55,8 @@ export interface CollectedDefinitions {
   readonly kinds: KubernetesKinds;
   /** The other documents, in source order. */
   readonly pending: PendingDocument[];
+  /** The definition documents, as the check report names them. */
+  readonly documents: ResourceDocument[];
 }
 
 /** Every name of the definition type, lower-cased, as the registry resolves them. */
@@ -77,6 +80,7 @@ export function collectDefinitions(
 ): CollectedDefinitions {
   const definitions: ResourceDefinition[] = [];
   const pending: PendingDocument[] = [];
+  const documents: ResourceDocument[] = [];
   const invalid = new InvalidDefinitions();
   const kinds = new KubernetesKinds(given.builtins);
   /** Definition id -> the document that defined it (`undefined`: given). */
@@ -120,6 +124,10 @@ export function collectDefinitions(
             definitions.push(definition);
             kinds.add(definition);
           }
+          documents.push({
+            ...describeDocument(itemReport, header),
+            status: itemReport.hasErrors ? 'invalid' : 'valid',
+          });
         }
         continue;
       }
@@ -140,6 +148,10 @@ export function collectDefinitions(
         definedAt.set(definition.id, report);
         definitions.push(definition);
       }
+      documents.push({
+        ...describeDocument(report, { ...header, id: specType(header.spec) ?? header.id }),
+        status: report.hasErrors ? 'invalid' : 'valid',
+      });
     }
   }
 
@@ -149,7 +161,7 @@ export function collectDefinitions(
     ...definitions,
   ]);
   kinds.registerBuiltinsIn(registry);
-  return { definitions, registry, invalid, kinds, pending };
+  return { definitions, registry, invalid, kinds, pending, documents };
 }
 
 /** Whether a type names definitions; a set lookup, since most documents are not definitions. */

@@ -2,7 +2,7 @@ import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
 import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
 import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
-import type { LoadManifestsOptions, LoadResult } from './load-manifests.js';
+import type { LoadManifestsOptions, LoadResult, ResourceDocument } from './load-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
@@ -20,7 +20,8 @@ export function loadParsedManifests(
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
   const given = givenDefinitions(options);
   const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings, options);
+  const documents: ResourceDocument[] = [...collected.documents];
+  const resources = loadResources(collected, given, compiler, findings, options, documents);
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {
@@ -28,6 +29,7 @@ export function loadParsedManifests(
     registry: collected.registry,
     resources,
     findings: capFindings(findings),
+    documents,
   };
 }
 

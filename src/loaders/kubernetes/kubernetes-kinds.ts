@@ -54,6 +54,14 @@ export class KubernetesKinds {
     return this.#byKey.has(key(group, version, kind));
   }
 
+  /** The definition of a group, version and kind (a built-in one too), or `undefined`; reports nothing. */
+  find(
+    header: Pick<KubernetesHeader, 'group' | 'version' | 'kind'>,
+  ): ResourceDefinition | undefined {
+    const { group, version, kind } = header;
+    return this.#byKey.get(key(group, version, kind)) ?? this.builtins?.find(group, version, kind);
+  }
+
   /**
    * The definition of a document's group, version and kind, or `undefined`, reported at the
    * document's `kind` as an `unknown-type` naming the CRD that would define it.
