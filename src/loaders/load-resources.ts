@@ -25,7 +25,12 @@ import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
 import { celRules, schemaHasRules } from './cel/cel-rules.js';
-import type { PriorState } from './cel/prior-state.js';
+import {
+  priorIdentity,
+  type PriorRecorder,
+  type PriorSpec,
+  type PriorState,
+} from './cel/prior-state.js';
 import {
   checkKubernetesDocument,
   kubernetesDocumentOf,
@@ -49,20 +54,27 @@ export function loadResources(
   rules: {
     readonly previous?: PriorState;
     readonly skipRules?: boolean;
+    readonly recordPrior?: PriorRecorder;
     readonly positions?: boolean;
   } = {},
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
-  const schemas = new SpecChecker(compiler, given.source, findings, rules.skipRules !== true);
-  const { previous } = rules;
+  const { previous, recordPrior } = rules;
+  const checkRules = rules.skipRules !== true && recordPrior === undefined;
+  const schemas = new SpecChecker(compiler, given.source, findings, checkRules);
   for (const { report, header } of collected.pending) {
     if (header === undefined) continue;
     const definition =
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, report);
-    if (definition === undefined) continue;
+    if (definition === undefined) {
+      const identity = recordPrior === undefined ? undefined : priorIdentity(header);
+      if (identity !== undefined)
+        recordPrior?.unresolved(identity, report.location(typeAt(header)));
+      continue;
+    }
     const pointer =
       header.id === undefined
         ? undefined
@@ -72,13 +84,21 @@ export function loadResources(
             id: header.id,
           };
     const key = pointer === undefined ? undefined : pointerKey(pointer);
-    const spec = schemas.check(
-      definition,
-      header,
-      report,
-      key === undefined ? undefined : previous?.get(key),
-    );
+    const prior =
+      key === undefined || previous === undefined
+        ? undefined
+        : priorOf(previous, key, header, report);
+    const spec = schemas.check(definition, header, report, prior);
     if (pointer === undefined || key === undefined) continue;
+    if (recordPrior !== undefined) {
+      const kubernetes = header.kubernetes;
+      recordPrior.resolved(
+        key,
+        kubernetes === undefined ? undefined : priorIdentity(header),
+        kubernetes === undefined ? { spec } : { spec, metadata: kubernetes.document.metadata },
+      );
+      continue;
+    }
     if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
       report.add(
         'invalid-namespace',
@@ -93,6 +113,36 @@ export function loadResources(
     );
   }
   return resources;
+}
+
+/** Where a document names its type. */
+function typeAt(header: ManifestHeader): string {
+  return header.kubernetes === undefined ? '/metadata/type' : '/kind';
+}
+
+/**
+ * A resource's previous revision: by its key, else by its identity (`PriorState.find`). A
+ * previous document of the same identity whose type did not resolve there is reported: the
+ * resource is then checked as a create, but not silently.
+ */
+function priorOf(
+  previous: PriorState,
+  key: string,
+  header: ManifestHeader,
+  report: DocumentReport,
+): PriorSpec | undefined {
+  const prior = previous.get(key);
+  if (prior !== undefined || previous.find === undefined) return prior;
+  const identity = priorIdentity(header);
+  const found = identity === undefined ? undefined : previous.find(identity);
+  if (found === undefined || !('unresolved' in found)) return found;
+  report.add(
+    'previous-unresolved',
+    typeAt(header),
+    `its previous revision at ${formatLocation(found.unresolved)} has a type that neither that revision nor this one defines, so it is checked as a create (no transition rules, no ratcheting): give the definition with --definitions`,
+    { related: found.unresolved },
+  );
+  return undefined;
 }
 
 /** The definition a document's type names, or `undefined` (reported) when there is none. */
@@ -144,7 +194,7 @@ class SpecChecker {
     definition: ResourceDefinition,
     header: ManifestHeader,
     report: DocumentReport,
-    previous: { readonly spec: unknown } | undefined,
+    previous: PriorSpec | undefined,
   ): unknown {
     const spec = header.spec;
     if (definition.schema === undefined) return spec;
@@ -173,7 +223,7 @@ class SpecChecker {
       if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
         const document = kubernetesDocumentOf(definition, header, kept);
         const old = isPlainObject(previous?.spec)
-          ? { spec: kubernetesDocumentOf(definition, header, previous.spec) }
+          ? { spec: previousDocument(definition, header, previous.spec, previous.metadata) }
           : undefined;
         this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
       }
@@ -227,6 +277,17 @@ class SpecChecker {
       });
     }
   }
+}
+
+/** A resource's previous revision as the Kubernetes document it was, its metadata its own. */
+function previousDocument(
+  definition: ResourceDefinition,
+  header: ManifestHeader,
+  spec: Record<string, unknown>,
+  metadata: unknown,
+): Record<string, unknown> {
+  const document = kubernetesDocumentOf(definition, header, spec);
+  return metadata === undefined ? document : { ...document, metadata };
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */
