@@ -218,18 +218,20 @@ class SpecChecker {
       }
     }
     if (definition.kubernetes !== undefined) {
-      const kept = checkKubernetesDocument(definition, header, compiled, report);
+      const old = isPlainObject(previous?.spec)
+        ? previousDocument(definition, header, previous.spec, previous.metadata)
+        : undefined;
+      const kept = checkKubernetesDocument(definition, header, compiled, report, old);
       // The rules of a CRD see the whole document, as the API server's do.
       if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
         const document = kubernetesDocumentOf(definition, header, kept);
-        const old = isPlainObject(previous?.spec)
-          ? { spec: previousDocument(definition, header, previous.spec, previous.metadata) }
-          : undefined;
-        this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
+        const at = header.kubernetes ? '' : '/spec';
+        this.#checkRules(definition, document, report, old && { spec: old }, at);
       }
       return kept;
     }
-    const valid = checkAgainstSchema(compiled, spec, '/spec', report);
+    const old = previous && { value: previous.spec, schema: definition.schema };
+    const valid = checkAgainstSchema(compiled, spec, '/spec', report, [], old);
     // As the API server: rules run on a value that passed its schema (their types hold).
     if (valid && compiled.validate !== undefined && this.checkRules) {
       this.#checkRules(definition, spec, report, previous, '/spec');
@@ -270,6 +272,7 @@ class SpecChecker {
     const violations = evaluateRules(schema, value, {
       budget: new CostBudget(),
       ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
+      ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
     });
     for (const violation of violations) {
       report.add(violation.code, `${at}${violation.path}`, violation.message, {

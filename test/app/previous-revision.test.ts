@@ -23,6 +23,14 @@ function widgetCrd(options: { versions?: string[]; tierDefault?: string } = {}):
                   x-kubernetes-validations:
                     - rule: self == oldSelf
                       message: size is immutable
+                replicas: { type: integer, maximum: 5 }
+                label:
+                  type: string
+                  x-kubernetes-validations:
+                    - rule: self.startsWith('w-')
+                      message: a label starts with w-
+                color: { type: string }
+                zone: { type: string, maxLength: 2 }
                 tier:
                   type: string
                   default: ${options.tierDefault ?? 'standard'}
@@ -49,14 +57,21 @@ ${versions
 `;
 }
 
-function widget(size: string, version = 'v1'): string {
+/** A Widget `a`; `fields` are more lines of its spec. */
+function widget(
+  size: string,
+  version = 'v1',
+  fields: Record<string, string | number> = {},
+): string {
   return `apiVersion: example.org/${version}
 kind: Widget
 metadata:
   name: a
 spec:
   size: ${size}
-`;
+${Object.entries(fields)
+  .map(([key, value]) => `  ${key}: ${value}\n`)
+  .join('')}`;
 }
 
 let dir: string;
@@ -68,13 +83,12 @@ async function write(files: Record<string, string>): Promise<void> {
   }
 }
 
-async function check(files: string[], previous: string, definitionPaths?: string[]) {
+async function check(files: string[], previous?: string) {
   const run = await runProject({
     cwd: dir,
     files,
-    previous,
     converge: false,
-    ...(definitionPaths === undefined ? {} : { definitionPaths }),
+    ...(previous === undefined ? {} : { previous }),
   });
   return run.manifests.findings.map((f) => `${f.file}:${f.line} ${f.code}`);
 }
@@ -163,5 +177,39 @@ describe('--previous reads the previous revision with the same definitions', () 
       ]);
       expect(await check(['crds', 'manifests'], 'HEAD')).toEqual([]);
     });
+  });
+});
+
+describe('--previous ratchets what did not change', () => {
+  const invalid = { replicas: 9, label: 'x' };
+
+  it('does not report an unchanged invalid field on an update, as it does on a create', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small', 'v1', { ...invalid, color: 'blue' }),
+      'previous/widgets.yaml': widget('small', 'v1', { ...invalid, color: 'red' }),
+    });
+    expect(await check(['current'], 'previous')).toEqual([]);
+    expect(await check(['current'])).toEqual(['current/widgets.yaml:7 schema-violation']);
+  });
+
+  it('runs the CEL rules when every schema problem ratchets, and reports a changed field', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small', 'v1', invalid),
+      'previous/widgets.yaml': widget('small', 'v1', { replicas: 9, label: 'y' }),
+    });
+    expect(await check(['current'], 'previous')).toEqual(['current/widgets.yaml:8 cel-violation']);
+  });
+
+  it('reports a changed invalid field beside an unchanged one', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small', 'v1', { replicas: 9, zone: 'eu-west' }),
+      'previous/widgets.yaml': widget('small', 'v1', { replicas: 8, zone: 'eu-west' }),
+    });
+    expect(await check(['current'], 'previous')).toEqual([
+      'current/widgets.yaml:7 schema-violation',
+    ]);
   });
 });
