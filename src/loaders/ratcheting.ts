@@ -100,13 +100,17 @@ export class CorrelatedValue implements Ratchet {
     return this.#item(i) ?? new Uncorrelated(this);
   }
 
-  /** The node at a JSON pointer inside the value, as deep as it correlates. */
-  at(pointer: string): Ratchet {
-    return parseJsonPointer(pointer).reduce<Ratchet>(
+  /**
+   * The node at a path inside the value (keys and indexes, or a JSON pointer), as deep as it
+   * correlates. Asked only for a node with an error: the walk costs nothing until then.
+   */
+  at(path: readonly (string | number)[] | string): Ratchet {
+    const segments = typeof path === 'string' ? parseJsonPointer(path) : path;
+    return segments.reduce<Ratchet>(
       (node, segment) =>
         node instanceof CorrelatedValue && Array.isArray(node.value)
           ? node.index(Number(segment))
-          : node.key(segment),
+          : node.key(String(segment)),
       this,
     );
   }

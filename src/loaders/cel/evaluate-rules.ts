@@ -14,7 +14,7 @@
 
 import { isCelError, type CelValue } from '@bufbuild/cel';
 import { jsonPointer } from '../json-pointer.js';
-import { correlate, type Ratchet } from '../ratcheting.js';
+import { correlate, type CorrelatedValue } from '../ratcheting.js';
 import { toCelValue } from './cel-value.js';
 import { CostBudget, CostLimitError } from './cost-budget.js';
 import { NONE, Optional } from './kubernetes-library/optional.js';
@@ -61,7 +61,6 @@ export function evaluateRules(
     current: unknown,
     old: { value: unknown } | undefined,
     path: (string | number)[],
-    ratchet: Ratchet | undefined,
   ): void => {
     if (rule.transition && old === undefined && !rule.optionalOldSelf) return;
     const bindings: Record<string, unknown> = { self: toCelValue(current, node) };
@@ -98,7 +97,7 @@ export function evaluateRules(
     }
     if (result === true) return;
     // As the API server: a false rule ratchets, an error that stops one does not.
-    if (result === false && !rule.transition && ratchet?.unchanged === true) return;
+    if (result === false && !rule.transition && ratchet?.at(path).unchanged === true) return;
     if (typeof result !== 'boolean') {
       report(
         'cel-evaluation-error',
@@ -114,18 +113,17 @@ export function evaluateRules(
     current: unknown,
     old: { value: unknown } | undefined,
     path: (string | number)[],
-    ratchet: Ratchet | undefined,
   ): void => {
     for (const rule of compiled.rulesAt(node)) {
       if (stopped) return;
-      evaluate(rule, node, current, old, path, ratchet);
+      evaluate(rule, node, current, old, path);
     }
     if (Array.isArray(current)) {
       const items = childSchema(node, 'items');
       if (items === undefined) return;
       const previousOf = correlation(node, old?.value);
       current.forEach((item: unknown, i) => {
-        if (!stopped) visit(items, item, previousOf(item), [...path, i], ratchet?.index(i));
+        if (!stopped) visit(items, item, previousOf(item), [...path, i]);
       });
     } else if (typeof current === 'object' && current !== null) {
       const previous = isObject(old?.value) ? old.value : undefined;
@@ -136,17 +134,18 @@ export function evaluateRules(
           previous !== undefined && Object.prototype.hasOwnProperty.call(previous, key)
             ? { value: previous[key] }
             : undefined;
-        visit(schema, child, before, [...path, key], ratchet?.key(key));
+        visit(schema, child, before, [...path, key]);
       }
     }
   };
 
+  // Ratcheting (an update's): which nodes changed, found when a rule is false at one.
   const previous = options.previous;
-  const ratchet =
+  const ratchet: CorrelatedValue | undefined =
     previous === undefined
       ? undefined
       : correlate(value, previous.value, schema, { typeMeta: options.typeMeta === true });
-  if (isSchemaNode(schema)) visit(schema, value, previous, [], ratchet);
+  if (isSchemaNode(schema)) visit(schema, value, previous, []);
   return violations;
 }
 
