@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProject } from '../../src/app/run-project.js';
+import { cli } from '../cli/run-cli.js';
 
 const run = promisify(execFile);
 
@@ -152,6 +153,21 @@ describe('--previous reads the previous revision with the same definitions', () 
     expect(await check(['current'], 'previous')).toEqual([
       'current/widgets.yaml:2 previous-unresolved',
     ]);
+  });
+
+  it('warns of a previous revision it could not resolve: cosi check passes, but not --strict', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('large'),
+      'previous/widgets.yaml': widget('small', 'v1alpha1'),
+    });
+    const plain = await cli(['check', '-f', 'current', '--previous', 'previous'], { cwd: dir });
+    expect(plain.stdout).toContain('warning[previous-unresolved]');
+    expect(plain.code).toBe(0);
+    const strict = await cli(['check', '-f', 'current', '--previous', 'previous', '--strict'], {
+      cwd: dir,
+    });
+    expect(strict.code).toBe(1);
   });
 
   describe('with a git revision', () => {
