@@ -76,6 +76,12 @@ const PRINT_COLUMNS: Readonly<Record<string, readonly PrintColumn[]>> = {
 };
 
 const catalogs = new Map<KubernetesRelease, BuiltinKinds>();
+const builtins = new WeakSet<ResourceDefinition>();
+
+/** Whether a definition is one of Kubernetes' own kinds (made by a {@link BuiltinKinds}). */
+export function isBuiltinDefinition(definition: ResourceDefinition): boolean {
+  return builtins.has(definition);
+}
 
 /** The built-in kinds of a release, read from the vendored document the first time one is asked. */
 export class BuiltinKinds {
@@ -104,6 +110,7 @@ export class BuiltinKinds {
     const entry = this.#index().entries.get(key);
     if (entry === undefined) return undefined;
     const definition = this.#define(entry);
+    builtins.add(definition);
     this.#definitions.set(key, definition);
     return definition;
   }

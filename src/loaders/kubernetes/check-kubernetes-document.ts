@@ -13,6 +13,9 @@ import { checkAgainstSchema } from '../definition-schema.js';
 import type { CompiledSchema } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
+import { isBuiltinDefinition } from './builtin-kinds.js';
+import { splitApiVersion } from './kubernetes-shape.js';
+import { objectMetaProblems } from './object-meta.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -48,7 +51,11 @@ export function checkKubernetesDocument(
     return header.spec;
   }
   applyDefaults(document, schema);
-  const unknown = findUnknownFields(document, schema);
+  const { group } = splitApiVersion(kind.apiVersion);
+  const unknown = [
+    ...findUnknownFields(document, schema),
+    ...objectMetaProblems(document.metadata, group, kind.kind, isBuiltinDefinition(definition)),
+  ];
   const old = previous === undefined ? undefined : { value: previous, schema, typeMeta: true };
   checkAgainstSchema(compiled, document, at, report, unknown, old);
   const spec: Record<string, unknown> = {};

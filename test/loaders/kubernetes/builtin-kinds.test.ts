@@ -266,3 +266,44 @@ spec:
     }
   });
 });
+
+describe('metadata as the API server checks it in Go', () => {
+  it("checks a built-in kind's name by its kind's rule, and a custom resource's as a path segment", () => {
+    const { findings } = load(`apiVersion: v1
+kind: ConfigMap
+metadata: { name: Bad_Name }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: 1web }
+---
+apiVersion: v1
+kind: Namespace
+metadata: { name: a.b }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: "system:controller:x" }
+`);
+    expect(findings.map((f) => [f.line, f.pointer, f.rule])).toEqual([
+      [3, '/metadata/name', 'dns-1123-subdomain'],
+      [7, '/metadata/name', 'dns-1035-label'],
+      [11, '/metadata/name', 'dns-1123-label'],
+    ]);
+  });
+
+  it('checks label keys and values and annotation keys', () => {
+    const { findings } = load(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ok
+  labels: { "example.com/tier": front end, "-x": a, good: "" }
+  annotations: { "Bad_Prefix/x": "1", "example.com/Note": "2" }
+`);
+    expect(findings.map((f) => [f.pointer, f.rule])).toEqual([
+      ['/metadata/labels/example.com~1tier', 'label-value'],
+      ['/metadata/labels/-x', 'label-key'],
+      ['/metadata/annotations/Bad_Prefix~1x', 'annotation-key'],
+    ]);
+  });
+});
