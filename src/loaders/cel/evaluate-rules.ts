@@ -35,6 +35,8 @@ export interface EvaluateRulesOptions {
   readonly previous?: { readonly value: unknown };
   /** The document's budget; a fresh one ({@link CostBudget}'s defaults) when omitted. */
   readonly budget?: CostBudget;
+  /** The Kubernetes version whose CEL environment the rules compile in (see `compileRules`). */
+  readonly kubernetesVersion?: string;
 }
 
 /** Every violation of the schema's rules by `value`, in document order. */
@@ -43,7 +45,7 @@ export function evaluateRules(
   value: unknown,
   options: EvaluateRulesOptions = {},
 ): RuleViolation[] {
-  const compiled = compileRules(schema);
+  const compiled = compileRules(schema, options.kubernetesVersion);
   if (!compiled.hasRules) return [];
   const budget = options.budget ?? new CostBudget();
   const violations: RuleViolation[] = [];

@@ -6,9 +6,13 @@
  * a CRD whose rules do not compile.
  */
 
-import { parse, plan, type CelResult } from '@bufbuild/cel';
+import { parse, plan, type CelEnv, type CelResult } from '@bufbuild/cel';
 import { jsonPointer } from '../json-pointer.js';
-import { celEnvironment, ITERATE_FUNCTION } from './cel-environment.js';
+import {
+  celEnvironmentFor,
+  DEFAULT_KUBERNETES_VERSION,
+  ITERATE_FUNCTION,
+} from './cel-environment.js';
 import { parseFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
@@ -65,22 +69,35 @@ const SUBSCHEMA_KEYS = ['items', 'additionalProperties'] as const;
 /** Longest rule or message expression accepted, in characters. */
 const MAX_EXPRESSION_LENGTH = 10_000;
 
-const cache = new WeakMap<object, CompiledRules>();
+/** Compiled schemas, by Kubernetes version. */
+const caches = new Map<string, WeakMap<object, CompiledRules>>();
 
 /** A function name a rule can write (operators are spelt `_+_`, `@in`). */
 const OPERATOR = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The compiled rules of a schema; the same object again for the same schema object. */
-export function compileRules(schema: object): CompiledRules {
+/**
+ * The compiled rules of a schema, in the CEL environment of the API server of
+ * `kubernetesVersion` (`'1.30'`; {@link DEFAULT_KUBERNETES_VERSION} unless given: see
+ * `celEnvironmentFor`); the same object again for the same schema object and version.
+ */
+export function compileRules(
+  schema: object,
+  kubernetesVersion: string = DEFAULT_KUBERNETES_VERSION,
+): CompiledRules {
+  let cache = caches.get(kubernetesVersion);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    caches.set(kubernetesVersion, cache);
+  }
   let compiled = cache.get(schema);
   if (compiled === undefined) {
-    compiled = compileSchema(schema);
+    compiled = compileSchema(schema, celEnvironmentFor(kubernetesVersion));
     cache.set(schema, compiled);
   }
   return compiled;
 }
 
-function compileSchema(schema: object): CompiledRules {
+function compileSchema(schema: object, env: CelEnv): CompiledRules {
   const byNode = new Map<SchemaNode, CompiledRule[]>();
   const problems: RuleProblem[] = [];
   const seen = new Set<object>();
@@ -98,7 +115,7 @@ function compileSchema(schema: object): CompiledRules {
       } else {
         const compiled: CompiledRule[] = [];
         rules.forEach((rule: unknown, i) => {
-          const result = compileRule(rule, [...at, i], { node, root: path.length === 0 });
+          const result = compileRule(rule, [...at, i], { node, root: path.length === 0 }, env);
           if ('problem' in result) problems.push(result.problem);
           else compiled.push(result.rule);
         });
@@ -123,6 +140,7 @@ function compileRule(
   value: unknown,
   at: (string | number)[],
   self: SelfSchema,
+  env: CelEnv,
 ): { rule: CompiledRule } | { problem: RuleProblem } {
   const fail = (field: string | undefined, message: string): { problem: RuleProblem } => ({
     problem: { path: jsonPointer(field === undefined ? at : [...at, field]), message },
@@ -173,7 +191,7 @@ function compileRule(
   if (optionalOldSelf !== undefined && typeof optionalOldSelf !== 'boolean') {
     return fail('optionalOldSelf', 'optionalOldSelf must be a boolean');
   }
-  const program = compileExpression(rule, self);
+  const program = compileExpression(rule, self, env);
   if ('error' in program) return fail('rule', `the rule does not compile: ${program.error}`);
   if (optionalOldSelf === true && !program.transition) {
     return fail(
@@ -183,7 +201,7 @@ function compileRule(
   }
   let messageProgram: RuleProgram | undefined;
   if (typeof messageExpression === 'string') {
-    const compiled = compileExpression(messageExpression, self);
+    const compiled = compileExpression(messageExpression, self, env);
     if ('error' in compiled) {
       return fail('messageExpression', `the messageExpression does not compile: ${compiled.error}`);
     }
@@ -217,6 +235,7 @@ interface ExprNode {
 export function compileExpression(
   source: string,
   self?: SelfSchema,
+  env: CelEnv = celEnvironmentFor(),
 ): { program: RuleProgram; transition: boolean } | { error: string } {
   if (source.length > MAX_EXPRESSION_LENGTH) {
     return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
@@ -229,7 +248,6 @@ export function compileExpression(
       error: (error instanceof Error ? error.message : String(error)).replace(/^<input>:/, ''),
     };
   }
-  const env = celEnvironment();
   const problems: string[] = [];
   let transition = false;
   let nextId = maxId(parsed.expr) + 1n;
