@@ -27,6 +27,7 @@ import { formatLibrary } from './kubernetes-library/format.js';
 import { listsLibrary } from './kubernetes-library/lists.js';
 import { optionalLibrary } from './kubernetes-library/optional.js';
 import { quantityLibrary } from './kubernetes-library/quantity.js';
+import { semverLibrary } from './kubernetes-library/semver.js';
 import { regexLibrary } from './kubernetes-library/regex.js';
 import { stringsLibrary, stringsLibraryVersion2 } from './kubernetes-library/strings.js';
 import { ipLibrary } from './kubernetes-library/ip.js';
@@ -73,6 +74,7 @@ export const KUBERNETES_LIBRARIES: readonly KubernetesLibrary[] = [
   { name: 'ip', since: 30, funcs: ipLibrary },
   { name: 'cidr', since: 30, funcs: cidrLibrary },
   { name: 'format', since: 31, funcs: formatLibrary },
+  { name: 'semver', since: 33, funcs: semverLibrary },
 ];
 
 /** The Kubernetes version whose environment rules compile in unless told: the newest stable. */
