@@ -27,6 +27,8 @@ import { formatLibrary } from './kubernetes-library/format.js';
 import { listsLibrary } from './kubernetes-library/lists.js';
 import { optionalLibrary } from './kubernetes-library/optional.js';
 import { quantityLibrary } from './kubernetes-library/quantity.js';
+import { listsExtension } from './kubernetes-library/lists-extension.js';
+import { setsLibrary } from './kubernetes-library/sets.js';
 import { semverLibrary } from './kubernetes-library/semver.js';
 import { regexLibrary } from './kubernetes-library/regex.js';
 import { stringsLibrary, stringsLibraryVersion2 } from './kubernetes-library/strings.js';
@@ -71,10 +73,12 @@ export const KUBERNETES_LIBRARIES: readonly KubernetesLibrary[] = [
   { name: 'quantity', since: 28, funcs: quantityLibrary },
   { name: 'optional', since: 28, funcs: optionalLibrary },
   { name: 'strings version 2', since: 29, funcs: stringsLibraryVersion2 },
+  { name: 'sets', since: 29, funcs: setsLibrary },
   { name: 'ip', since: 30, funcs: ipLibrary },
   { name: 'cidr', since: 30, funcs: cidrLibrary },
   { name: 'format', since: 31, funcs: formatLibrary },
   { name: 'semver', since: 33, funcs: semverLibrary },
+  { name: 'lists extension', since: 34, funcs: listsExtension },
 ];
 
 /** The Kubernetes version whose environment rules compile in unless told: the newest stable. */

@@ -13,6 +13,7 @@ import {
   DEFAULT_KUBERNETES_VERSION,
   ITERATE_FUNCTION,
 } from './cel-environment.js';
+import { SORT_BY_KEYS_FUNCTION } from './kubernetes-library/lists-extension.js';
 import { parseFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
@@ -277,6 +278,19 @@ export function compileExpression(
       case 'callExpr': {
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
+        const args = v.args as ExprNode[];
+        if (
+          name === 'sortBy' &&
+          target !== undefined &&
+          args.length === 2 &&
+          args[0]?.exprKind.case === 'identExpr' &&
+          env.funcs.find(SORT_BY_KEYS_FUNCTION) !== undefined
+        ) {
+          const rewritten = expandSortBy(target, args[0], args[1] as ExprNode, () => nextId++);
+          node.exprKind = rewritten.exprKind;
+          visit(node, scope);
+          return;
+        }
         const qualified = target === undefined ? undefined : qualifiedName(target);
         if (qualified !== undefined && env.funcs.find(`${qualified}.${name}`) !== undefined) {
           // `format.named(...)`: a namespaced function, not a method of a variable.
@@ -408,6 +422,70 @@ function maxId(node: unknown): bigint {
     }
   }
   return max;
+}
+
+/**
+ * cel-go's `sortBy` macro: `list.sortBy(x, key)` is `list.@sortByAssociatedKeys(list.map(x,
+ * key))`. cel-go binds the list to a variable; here its expression is evaluated twice, which
+ * gives the same value (CEL has no side effects) at twice the cost of evaluating it.
+ */
+function expandSortBy(
+  target: ExprNode,
+  variable: ExprNode,
+  key: ExprNode,
+  newId: () => bigint,
+): ExprNode {
+  const expr = (exprKind: { case: string; value: object }): ExprNode =>
+    ({ $typeName: 'cel.expr.Expr', id: newId(), exprKind }) as unknown as ExprNode;
+  const ident = (name: string): ExprNode =>
+    expr({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name } });
+  const list = (elements: ExprNode[]): ExprNode =>
+    expr({
+      case: 'listExpr',
+      value: { $typeName: 'cel.expr.Expr.CreateList', elements, optionalIndices: [] },
+    });
+  const call = (fn: string, args: ExprNode[], callTarget?: ExprNode): ExprNode =>
+    expr({
+      case: 'callExpr',
+      value: {
+        $typeName: 'cel.expr.Expr.Call',
+        function: fn,
+        args,
+        ...(callTarget === undefined ? {} : { target: callTarget }),
+      },
+    });
+  const accumulator = '@sortBy.keys';
+  const keys = expr({
+    case: 'comprehensionExpr',
+    value: {
+      $typeName: 'cel.expr.Expr.Comprehension',
+      iterVar: (variable.exprKind.value as { name: string }).name,
+      iterVar2: '',
+      iterRange: cloneExpr(target, newId),
+      accuVar: accumulator,
+      accuInit: list([]),
+      loopCondition: expr({
+        case: 'constExpr',
+        value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value: true } },
+      }),
+      loopStep: call('_+_', [ident(accumulator), list([key])]),
+      result: ident(accumulator),
+    },
+  });
+  return call(SORT_BY_KEYS_FUNCTION, [keys], target);
+}
+
+/** A copy of an expression with fresh ids. */
+function cloneExpr(node: unknown, newId: () => bigint): ExprNode {
+  const copy = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(copy);
+    if (typeof value !== 'object' || value === null) return value;
+    const result: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) result[key] = copy(field);
+    if (result.$typeName === 'cel.expr.Expr') result.id = newId();
+    return result;
+  };
+  return copy(node) as ExprNode;
 }
 
 /** `range` as the argument of the iteration-charging function, with the cost of one pass. */
