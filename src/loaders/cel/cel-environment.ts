@@ -21,7 +21,6 @@ import {
   type CelEnv,
   type CelFunc,
 } from '@bufbuild/cel';
-import { compileLinearRegExp } from '../linear-regexp.js';
 import { charge } from './cost-budget.js';
 import { formatLibrary } from './kubernetes-library/format.js';
 import { listsLibrary } from './kubernetes-library/lists.js';
@@ -117,8 +116,6 @@ export function celEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION):
         ...libraries.flatMap((library) => library.funcs),
         iterate,
       ],
-      // `matches` on untrusted patterns and input: linear time.
-      re2: { compile: (pattern: string) => compileLinearRegExp(pattern) },
     });
     environments.set(minor, env);
   }

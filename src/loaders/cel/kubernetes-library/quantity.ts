@@ -7,6 +7,7 @@
  */
 
 import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
+import { charge, sizeCost } from '../cost-budget.js';
 import { expectTarget, OPAQUE_TYPE, ORDER_METHODS, OrderedValue } from '../opaque-value.js';
 
 /** `units / 10^scale`, normalised (no trailing zeros while `scale > 0`). */
@@ -61,6 +62,7 @@ const MAX_EXPONENT = 1000;
 
 /** Parses a quantity; throws the way `resource.ParseQuantity` refuses one. */
 export function parseQuantity(text: string): Quantity {
+  charge(sizeCost(text.length));
   const match = QUANTITY.exec(text);
   const [, sign = '', whole = '', fraction = '', suffix, exponent] = match ?? [];
   if (match === null || (whole === '' && fraction === '') || text.length > 1000) {

@@ -10,53 +10,11 @@
  * those functions are cosi's own, after cel-go's `ext/strings.go`; the others are Buf's.
  */
 
-import {
-  celFunc,
-  celList,
-  celMethod,
-  CelScalar,
-  isCelError,
-  isCelList,
-  listType,
-  type CelFunc,
-  type CelValue,
-} from '@bufbuild/cel';
+import { celList, celMethod, CelScalar, listType, type CelFunc } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import { charge, sizeCost } from '../cost-budget.js';
+import { chargedCopy } from '../charged-standard.js';
 
 const { INT, STRING } = CelScalar;
-
-function sizeOf(value: CelValue | undefined): number {
-  if (typeof value === 'string') return value.length;
-  if (isCelList(value)) return value.size;
-  return 0;
-}
-
-/** A copy of `func` that charges for its arguments and its result. */
-function charged(func: CelFunc): CelFunc {
-  const impl = function (this: CelValue | undefined, ...args: CelValue[]): CelValue {
-    charge(sizeCost(sizeOf(this) + args.reduce((n: number, arg) => n + sizeOf(arg), 0)));
-    const result = func.call(0, this, args);
-    if (result === undefined) throw new Error(`found no matching overload for '${func.name}'`);
-    if (isCelError(result)) throw result;
-    charge(sizeCost(sizeOf(result)));
-    return result;
-  };
-  return func.target === undefined
-    ? celFunc(
-        func.name,
-        func.arguments,
-        func.result,
-        impl as unknown as Parameters<typeof celFunc>[3],
-      )
-    : celMethod(
-        func.name,
-        func.target,
-        func.arguments,
-        func.result,
-        impl as unknown as Parameters<typeof celMethod>[4],
-      );
-}
 
 // Lone or paired surrogates: without them, code point and UTF-16 indexes are the same.
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -256,9 +214,9 @@ const VERSION_2 = new Set(['join', 'strings.quote', 'format']);
 export const stringsLibrary: readonly CelFunc[] = [
   ...strings.filter((func) => !OWN.has(func.name) && !VERSION_2.has(func.name)),
   ...STRINGS_BY_CODE_POINT,
-].map(charged);
+].map((func) => chargedCopy(func));
 
 /** What version 2 adds (Kubernetes 1.29): `join`, `strings.quote`, `format`. */
 export const stringsLibraryVersion2: readonly CelFunc[] = strings
   .filter((func) => VERSION_2.has(func.name))
-  .map(charged);
+  .map((func) => chargedCopy(func));
