@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
 import { runExpression } from './run-expression.js';
 
 /** `[name, expression, expected]`: a value, `{ 'net.IP': text }`, or `{ error: message }`. */
@@ -219,5 +220,53 @@ describe('the ip and cidr libraries by Kubernetes version', () => {
     expect(() => runExpression('isIP("::1")', null, undefined, '1.29')).toThrow(
       "undeclared reference to 'isIP'",
     );
+  });
+});
+
+describe("Gateway API's TLSRoute hostnames rule", () => {
+  // The rule of the standard TLSRoute CRD (gateway.networking.k8s.io_tlsroutes.yaml), refused
+  // before the ip library: `cel-invalid-rule: undeclared reference to 'isIP'`.
+  const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: tlsroutes.gateway.networking.k8s.io }
+spec:
+  group: gateway.networking.k8s.io
+  names: { kind: TLSRoute, plural: tlsroutes, singular: tlsroute, listKind: TLSRouteList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                hostnames:
+                  type: array
+                  maxItems: 16
+                  items: { type: string, maxLength: 253 }
+                  x-kubernetes-validations:
+                    - message: Hostnames cannot contain an IP
+                      rule: self.all(h, !isIP(h))
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: TLSRoute
+metadata: { name: by-name, namespace: default }
+spec: { hostnames: [example.com] }
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: TLSRoute
+metadata: { name: by-ip, namespace: default }
+spec: { hostnames: [10.0.0.1] }
+`;
+
+  it('compiles, and finds the route whose hostname is an IP', () => {
+    const { findings } = loadManifests([{ path: 'tlsroute.yaml', text }]);
+    expect(findings.map((f) => [f.code, f.line, f.pointer])).toEqual([
+      ['cel-violation', 35, '/spec/hostnames'],
+    ]);
   });
 });
