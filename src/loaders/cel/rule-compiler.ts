@@ -73,6 +73,20 @@ const MAX_EXPRESSION_LENGTH = 10_000;
 /** Compiled schemas, by Kubernetes version. */
 const caches = new Map<string, WeakMap<object, CompiledRules>>();
 
+/** The type names a rule may use as values (`type(self.x) == string`). */
+const TYPE_NAMES = new Set([
+  'bool',
+  'bytes',
+  'double',
+  'int',
+  'list',
+  'map',
+  'null_type',
+  'string',
+  'type',
+  'uint',
+]);
+
 /** A function name a rule can write (operators are spelt `_+_`, `@in`). */
 const OPERATOR = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -259,7 +273,7 @@ export function compileExpression(
       case 'identExpr': {
         const name = v.name as string;
         if (name === 'oldSelf') transition = true;
-        if (!scope.has(name) && name !== 'self' && name !== 'oldSelf') {
+        if (!scope.has(name) && name !== 'self' && name !== 'oldSelf' && !TYPE_NAMES.has(name)) {
           problems.push(`undeclared reference to '${name}'`);
         }
         return;
