@@ -28,6 +28,7 @@ import { optionalLibrary } from './kubernetes-library/optional.js';
 import { quantityLibrary } from './kubernetes-library/quantity.js';
 import { listsExtension } from './kubernetes-library/lists-extension.js';
 import { setsLibrary } from './kubernetes-library/sets.js';
+import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions.js';
 import { semverLibrary } from './kubernetes-library/semver.js';
 import { regexLibrary } from './kubernetes-library/regex.js';
 import { stringsLibrary, stringsLibraryVersion2 } from './kubernetes-library/strings.js';
@@ -76,6 +77,11 @@ export const KUBERNETES_LIBRARIES: readonly KubernetesLibrary[] = [
   { name: 'ip', since: 30, funcs: ipLibrary },
   { name: 'cidr', since: 30, funcs: cidrLibrary },
   { name: 'format', since: 31, funcs: formatLibrary },
+  {
+    name: 'two-variable comprehensions',
+    since: 32,
+    funcs: twoVariableComprehensionsLibrary,
+  },
   { name: 'semver', since: 33, funcs: semverLibrary },
   { name: 'lists extension', since: 34, funcs: listsExtension },
 ];

@@ -14,6 +14,7 @@ import {
   ITERATE_FUNCTION,
 } from './cel-environment.js';
 import { SORT_BY_KEYS_FUNCTION } from './kubernetes-library/lists-extension.js';
+import { expandTwoVariableComprehension, PAIRS_FUNCTION } from './two-variable-comprehensions.js';
 import { parseFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
@@ -293,6 +294,18 @@ export function compileExpression(
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
         const args = v.args as ExprNode[];
+        if (
+          target !== undefined &&
+          args.length >= 3 &&
+          env.funcs.find(PAIRS_FUNCTION) !== undefined
+        ) {
+          const expanded = expandTwoVariableComprehension(name, target, args, () => nextId++);
+          if (expanded !== undefined) {
+            node.exprKind = expanded.exprKind;
+            visit(node, scope);
+            return;
+          }
+        }
         if (
           name === 'sortBy' &&
           target !== undefined &&
