@@ -103,6 +103,7 @@ export function collectDefinitions(
   ): ResourceDefinition[] => {
     const versions = readCrd(value, name, report, compiler, {
       deferSchemaCheck: given.deferSchemaChecks === true,
+      ...(given.builtins === undefined ? {} : { kubernetesVersion: given.builtins.release }),
     });
     if (versions.length === 0) invalid.addCrd(value, kinds, report);
     return versions.map((v) => v.definition);

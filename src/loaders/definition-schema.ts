@@ -26,6 +26,7 @@ export function checkDefinitionSchema(
   report: DocumentReport,
   compiler: SchemaCompiler,
   extra: readonly SchemaProblem[] = [],
+  kubernetesVersion?: string,
 ): boolean {
   const problems = [...compiler.compile(schema).problems, ...extra];
   for (const problem of problems) {
@@ -38,7 +39,7 @@ export function checkDefinitionSchema(
   }
   // CEL rules (`x-kubernetes-validations`) compile with the definition, as the API server
   // compiles a CRD's: one that does not is refused at its line.
-  const ruleProblems = schemaHasRules(schema) ? celRules().compileRules(schema).problems : [];
+  const ruleProblems = schemaHasRules(schema) ? celRules().compileRules(schema, kubernetesVersion).problems : [];
   for (const problem of ruleProblems) {
     report.add(
       'cel-invalid-rule',

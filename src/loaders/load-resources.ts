@@ -59,7 +59,13 @@ export function loadResources(
   const seen = new Map<string, DocumentReport>();
   const { previous, recordPrior } = rules;
   const checkRules = rules.skipRules !== true && recordPrior === undefined;
-  const schemas = new SpecChecker(compiler, given.source, findings, checkRules);
+  const schemas = new SpecChecker(
+    compiler,
+    given.source,
+    findings,
+    checkRules,
+    given.builtins?.release,
+  );
   const kinds = new KindFilter(rules);
   for (const { report, header } of collected.pending) {
     const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
@@ -269,6 +275,8 @@ class SpecChecker {
     readonly givenSource: string,
     readonly findings: Finding[],
     readonly checkRules: boolean,
+    /** The Kubernetes release whose CEL libraries rules compile with; default the newest. */
+    readonly kubernetesVersion?: string,
   ) {}
 
   /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
@@ -333,7 +341,7 @@ class SpecChecker {
     // Without rules there is nothing to check, and CEL need not be loaded.
     if (!schemaHasRules(schema)) return;
     const { compileRules, evaluateRules } = celRules();
-    const rules = compileRules(schema);
+    const rules = compileRules(schema, this.kubernetesVersion);
     if (rules.problems.length > 0 && !this.#reported.has(definition)) {
       // A manifest's definition with a broken rule is refused where it is written; a given one's
       // rules are reported once, at the config.
@@ -355,6 +363,9 @@ class SpecChecker {
       budget: new CostBudget(),
       ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
       ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
+      ...(this.kubernetesVersion === undefined
+        ? {}
+        : { kubernetesVersion: this.kubernetesVersion }),
     });
     for (const violation of violations) {
       report.add(violation.code, `${at}${violation.path}`, violation.message, {

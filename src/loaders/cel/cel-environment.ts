@@ -21,14 +21,20 @@ import {
   type CelEnv,
   type CelFunc,
 } from '@bufbuild/cel';
-import { compileLinearRegExp } from '../linear-regexp.js';
 import { charge } from './cost-budget.js';
 import { formatLibrary } from './kubernetes-library/format.js';
 import { listsLibrary } from './kubernetes-library/lists.js';
 import { optionalLibrary } from './kubernetes-library/optional.js';
 import { quantityLibrary } from './kubernetes-library/quantity.js';
+import { listsExtension } from './kubernetes-library/lists-extension.js';
+import { setsLibrary } from './kubernetes-library/sets.js';
+import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions.js';
+import { semverLibrary } from './kubernetes-library/semver.js';
 import { regexLibrary } from './kubernetes-library/regex.js';
-import { stringsLibrary } from './kubernetes-library/strings.js';
+import { stringsLibrary, stringsLibraryVersion2 } from './kubernetes-library/strings.js';
+import { ipLibrary } from './kubernetes-library/ip.js';
+import { cidrLibrary } from './kubernetes-library/cidr.js';
+import { chargedStandardFunctions } from './charged-standard.js';
 import { urlLibrary } from './kubernetes-library/url.js';
 
 /**
@@ -47,24 +53,82 @@ const iterate = celFunc(
   },
 );
 
-/** Every function the Kubernetes libraries add, by library. */
-export const KUBERNETES_LIBRARIES: Readonly<Record<string, readonly CelFunc[]>> = {
-  strings: stringsLibrary,
-  lists: listsLibrary,
-  regex: regexLibrary,
-  url: urlLibrary,
-  quantity: quantityLibrary,
-  format: formatLibrary,
-  optional: optionalLibrary,
-};
+/** A library of the API server's CEL environment and the Kubernetes minor version that added it. */
+export interface KubernetesLibrary {
+  readonly name: string;
+  /** The minor version of Kubernetes 1 whose API server first has it. */
+  readonly since: number;
+  readonly funcs: readonly CelFunc[];
+}
 
-let shared: CelEnv | undefined;
+/**
+ * The libraries of the API server's CEL environment, with the version that added each
+ * (k8s.io/apiserver `pkg/cel/environment/base.go`).
+ */
+export const KUBERNETES_LIBRARIES: readonly KubernetesLibrary[] = [
+  { name: 'strings', since: 0, funcs: stringsLibrary },
+  { name: 'lists', since: 0, funcs: listsLibrary },
+  { name: 'regex', since: 0, funcs: regexLibrary },
+  { name: 'url', since: 0, funcs: urlLibrary },
+  { name: 'quantity', since: 28, funcs: quantityLibrary },
+  { name: 'optional', since: 28, funcs: optionalLibrary },
+  { name: 'strings version 2', since: 29, funcs: stringsLibraryVersion2 },
+  { name: 'sets', since: 29, funcs: setsLibrary },
+  { name: 'ip', since: 30, funcs: ipLibrary },
+  { name: 'cidr', since: 30, funcs: cidrLibrary },
+  { name: 'format', since: 31, funcs: formatLibrary },
+  {
+    name: 'two-variable comprehensions',
+    since: 32,
+    funcs: twoVariableComprehensionsLibrary,
+  },
+  { name: 'semver', since: 33, funcs: semverLibrary },
+  { name: 'lists extension', since: 34, funcs: listsExtension },
+];
 
-/** The environment (built once: it holds no state of an evaluation). */
+/** The Kubernetes version whose environment rules compile in unless told: the newest stable. */
+export const DEFAULT_KUBERNETES_VERSION = '1.36';
+
+const VERSION = /^v?1\.(0|[1-9][0-9]?)$/;
+
+const environments = new Map<number, CelEnv>();
+
+/**
+ * The CEL environment of the API server of Kubernetes `version` (`'1.30'`, or `'v1.30'`): CEL's
+ * standard functions and macros and the libraries that version has (see
+ * {@link KUBERNETES_LIBRARIES}), so a rule that calls `isIP` compiles for 1.30 and is refused
+ * for 1.29, as that API server refuses it. Each environment is built once.
+ *
+ * @example
+ * ```ts
+ * const env = celEnvironmentFor('1.30'); // for `cosi check --kubernetes-version 1.30`
+ * ```
+ * @throws Error when `version` is not a Kubernetes 1.x minor version.
+ */
+export function celEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION): CelEnv {
+  const match = VERSION.exec(version.trim());
+  if (match === null) {
+    throw new Error(
+      `${JSON.stringify(version)} is not a Kubernetes minor version: give one such as 1.30`,
+    );
+  }
+  const minor = Number(match[1]);
+  let env = environments.get(minor);
+  if (env === undefined) {
+    const libraries = KUBERNETES_LIBRARIES.filter((library) => library.since <= minor);
+    env = celEnv({
+      funcs: [
+        ...chargedStandardFunctions,
+        ...libraries.flatMap((library) => library.funcs),
+        iterate,
+      ],
+    });
+    environments.set(minor, env);
+  }
+  return env;
+}
+
+/** The environment of {@link DEFAULT_KUBERNETES_VERSION}. */
 export function celEnvironment(): CelEnv {
-  return (shared ??= celEnv({
-    funcs: [...Object.values(KUBERNETES_LIBRARIES).flat(), iterate],
-    // `matches` on untrusted patterns and input: linear time.
-    re2: { compile: (pattern: string) => compileLinearRegExp(pattern) },
-  }));
+  return celEnvironmentFor(DEFAULT_KUBERNETES_VERSION);
 }

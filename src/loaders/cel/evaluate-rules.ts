@@ -41,6 +41,8 @@ export interface EvaluateRulesOptions {
   readonly budget?: CostBudget;
   /** The value is a whole Kubernetes object: its `apiVersion` and `kind` never ratchet. */
   readonly typeMeta?: boolean;
+  /** The Kubernetes version whose CEL environment the rules compile in (see `compileRules`). */
+  readonly kubernetesVersion?: string;
 }
 
 /** Every violation of the schema's rules by `value`, in document order. */
@@ -49,7 +51,7 @@ export function evaluateRules(
   value: unknown,
   options: EvaluateRulesOptions = {},
 ): RuleViolation[] {
-  const compiled = compileRules(schema);
+  const compiled = compileRules(schema, options.kubernetesVersion);
   if (!compiled.hasRules) return [];
   const budget = options.budget ?? new CostBudget();
   const violations: RuleViolation[] = [];

@@ -5,7 +5,15 @@
  * `==` compares the entry, which holds the value's canonical form.
  */
 
-import { mapType, CelScalar, type CelMapType, type CelValue } from '@bufbuild/cel';
+import {
+  celFunc,
+  celMethod,
+  mapType,
+  CelScalar,
+  type CelFunc,
+  type CelMapType,
+  type CelValue,
+} from '@bufbuild/cel';
 
 const MAP = Symbol.for('@bufbuild/cel/map');
 
@@ -52,7 +60,57 @@ export abstract class OpaqueValue {
   [Symbol.iterator](): IterableIterator<[string, CelValue]> {
     return this.entries();
   }
+
+  /** What `string(value)` returns; `undefined`: the type has no conversion to string. */
+  toCelString(): string | undefined {
+    return undefined;
+  }
 }
+
+/**
+ * A library type with an order (Quantity, Semver). Both declare `compareTo`, `isLessThan` and
+ * `isGreaterThan` on the same CEL type (opaque values are maps), and `@bufbuild/cel` keeps one
+ * function per signature, so the methods are declared once here and compare any two values of
+ * the same class.
+ */
+export abstract class OrderedValue extends OpaqueValue {
+  /** Negative, zero or positive as this value is below, equal to or above `other`. */
+  abstract compare(other: this): number;
+}
+
+function ordered(target: unknown, other: unknown, method: string): number {
+  const value = expectTarget(target, OrderedValue, method);
+  const operand = expectTarget(other, OrderedValue, method);
+  if (operand.constructor !== value.constructor) {
+    throw new Error(`found no matching overload for '${method}'`);
+  }
+  return value.compare(operand);
+}
+
+/** `compareTo`, `isLessThan`, `isGreaterThan` of every {@link OrderedValue}. */
+export const ORDER_METHODS: readonly CelFunc[] = [
+  celMethod('compareTo', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.INT, function (other) {
+    return BigInt(Math.sign(ordered(this, other, 'compareTo')));
+  }),
+  celMethod('isLessThan', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.BOOL, function (other) {
+    return ordered(this, other, 'isLessThan') < 0;
+  }),
+  celMethod('isGreaterThan', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.BOOL, function (other) {
+    return ordered(this, other, 'isGreaterThan') > 0;
+  }),
+];
+
+/** `string(value)` of the library types that have a string form (IP, CIDR). */
+export const STRING_CONVERSION: CelFunc = celFunc(
+  'string',
+  [OPAQUE_TYPE],
+  CelScalar.STRING,
+  (value) => {
+    const text = value instanceof OpaqueValue ? value.toCelString() : undefined;
+    if (text === undefined) throw new Error("found no matching overload for 'string'");
+    return text;
+  },
+);
 
 /**
  * The target of a method as an instance of `type`; a CEL error (no matching overload) otherwise.

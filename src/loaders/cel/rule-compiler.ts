@@ -6,9 +6,15 @@
  * a CRD whose rules do not compile.
  */
 
-import { parse, plan, type CelResult } from '@bufbuild/cel';
+import { parse, plan, type CelEnv, type CelResult } from '@bufbuild/cel';
 import { jsonPointer } from '../json-pointer.js';
-import { celEnvironment, ITERATE_FUNCTION } from './cel-environment.js';
+import {
+  celEnvironmentFor,
+  DEFAULT_KUBERNETES_VERSION,
+  ITERATE_FUNCTION,
+} from './cel-environment.js';
+import { SORT_BY_KEYS_FUNCTION } from './kubernetes-library/lists-extension.js';
+import { expandTwoVariableComprehension, PAIRS_FUNCTION } from './two-variable-comprehensions.js';
 import { parseFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
@@ -65,22 +71,49 @@ const SUBSCHEMA_KEYS = ['items', 'additionalProperties'] as const;
 /** Longest rule or message expression accepted, in characters. */
 const MAX_EXPRESSION_LENGTH = 10_000;
 
-const cache = new WeakMap<object, CompiledRules>();
+/** Compiled schemas, by Kubernetes version. */
+const caches = new Map<string, WeakMap<object, CompiledRules>>();
+
+/** The type names a rule may use as values (`type(self.x) == string`). */
+const TYPE_NAMES = new Set([
+  'bool',
+  'bytes',
+  'double',
+  'int',
+  'list',
+  'map',
+  'null_type',
+  'string',
+  'type',
+  'uint',
+]);
 
 /** A function name a rule can write (operators are spelt `_+_`, `@in`). */
 const OPERATOR = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The compiled rules of a schema; the same object again for the same schema object. */
-export function compileRules(schema: object): CompiledRules {
+/**
+ * The compiled rules of a schema, in the CEL environment of the API server of
+ * `kubernetesVersion` (`'1.30'`; {@link DEFAULT_KUBERNETES_VERSION} unless given: see
+ * `celEnvironmentFor`); the same object again for the same schema object and version.
+ */
+export function compileRules(
+  schema: object,
+  kubernetesVersion: string = DEFAULT_KUBERNETES_VERSION,
+): CompiledRules {
+  let cache = caches.get(kubernetesVersion);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    caches.set(kubernetesVersion, cache);
+  }
   let compiled = cache.get(schema);
   if (compiled === undefined) {
-    compiled = compileSchema(schema);
+    compiled = compileSchema(schema, celEnvironmentFor(kubernetesVersion));
     cache.set(schema, compiled);
   }
   return compiled;
 }
 
-function compileSchema(schema: object): CompiledRules {
+function compileSchema(schema: object, env: CelEnv): CompiledRules {
   const byNode = new Map<SchemaNode, CompiledRule[]>();
   const problems: RuleProblem[] = [];
   const seen = new Set<object>();
@@ -98,7 +131,7 @@ function compileSchema(schema: object): CompiledRules {
       } else {
         const compiled: CompiledRule[] = [];
         rules.forEach((rule: unknown, i) => {
-          const result = compileRule(rule, [...at, i], { node, root: path.length === 0 });
+          const result = compileRule(rule, [...at, i], { node, root: path.length === 0 }, env);
           if ('problem' in result) problems.push(result.problem);
           else compiled.push(result.rule);
         });
@@ -123,6 +156,7 @@ function compileRule(
   value: unknown,
   at: (string | number)[],
   self: SelfSchema,
+  env: CelEnv,
 ): { rule: CompiledRule } | { problem: RuleProblem } {
   const fail = (field: string | undefined, message: string): { problem: RuleProblem } => ({
     problem: { path: jsonPointer(field === undefined ? at : [...at, field]), message },
@@ -173,7 +207,7 @@ function compileRule(
   if (optionalOldSelf !== undefined && typeof optionalOldSelf !== 'boolean') {
     return fail('optionalOldSelf', 'optionalOldSelf must be a boolean');
   }
-  const program = compileExpression(rule, self);
+  const program = compileExpression(rule, self, env);
   if ('error' in program) return fail('rule', `the rule does not compile: ${program.error}`);
   if (optionalOldSelf === true && !program.transition) {
     return fail(
@@ -183,7 +217,7 @@ function compileRule(
   }
   let messageProgram: RuleProgram | undefined;
   if (typeof messageExpression === 'string') {
-    const compiled = compileExpression(messageExpression, self);
+    const compiled = compileExpression(messageExpression, self, env);
     if ('error' in compiled) {
       return fail('messageExpression', `the messageExpression does not compile: ${compiled.error}`);
     }
@@ -217,6 +251,7 @@ interface ExprNode {
 export function compileExpression(
   source: string,
   self?: SelfSchema,
+  env: CelEnv = celEnvironmentFor(),
 ): { program: RuleProgram; transition: boolean } | { error: string } {
   if (source.length > MAX_EXPRESSION_LENGTH) {
     return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
@@ -229,7 +264,6 @@ export function compileExpression(
       error: (error instanceof Error ? error.message : String(error)).replace(/^<input>:/, ''),
     };
   }
-  const env = celEnvironment();
   const problems: string[] = [];
   let transition = false;
   let nextId = maxId(parsed.expr) + 1n;
@@ -240,7 +274,7 @@ export function compileExpression(
       case 'identExpr': {
         const name = v.name as string;
         if (name === 'oldSelf') transition = true;
-        if (!scope.has(name) && name !== 'self' && name !== 'oldSelf') {
+        if (!scope.has(name) && name !== 'self' && name !== 'oldSelf' && !TYPE_NAMES.has(name)) {
           problems.push(`undeclared reference to '${name}'`);
         }
         return;
@@ -259,6 +293,31 @@ export function compileExpression(
       case 'callExpr': {
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
+        const args = v.args as ExprNode[];
+        if (
+          target !== undefined &&
+          args.length >= 3 &&
+          env.funcs.find(PAIRS_FUNCTION) !== undefined
+        ) {
+          const expanded = expandTwoVariableComprehension(name, target, args, () => nextId++);
+          if (expanded !== undefined) {
+            node.exprKind = expanded.exprKind;
+            visit(node, scope);
+            return;
+          }
+        }
+        if (
+          name === 'sortBy' &&
+          target !== undefined &&
+          args.length === 2 &&
+          args[0]?.exprKind.case === 'identExpr' &&
+          env.funcs.find(SORT_BY_KEYS_FUNCTION) !== undefined
+        ) {
+          const rewritten = expandSortBy(target, args[0], args[1] as ExprNode, () => nextId++);
+          node.exprKind = rewritten.exprKind;
+          visit(node, scope);
+          return;
+        }
         const qualified = target === undefined ? undefined : qualifiedName(target);
         if (qualified !== undefined && env.funcs.find(`${qualified}.${name}`) !== undefined) {
           // `format.named(...)`: a namespaced function, not a method of a variable.
@@ -390,6 +449,70 @@ function maxId(node: unknown): bigint {
     }
   }
   return max;
+}
+
+/**
+ * cel-go's `sortBy` macro: `list.sortBy(x, key)` is `list.@sortByAssociatedKeys(list.map(x,
+ * key))`. cel-go binds the list to a variable; here its expression is evaluated twice, which
+ * gives the same value (CEL has no side effects) at twice the cost of evaluating it.
+ */
+function expandSortBy(
+  target: ExprNode,
+  variable: ExprNode,
+  key: ExprNode,
+  newId: () => bigint,
+): ExprNode {
+  const expr = (exprKind: { case: string; value: object }): ExprNode =>
+    ({ $typeName: 'cel.expr.Expr', id: newId(), exprKind }) as unknown as ExprNode;
+  const ident = (name: string): ExprNode =>
+    expr({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name } });
+  const list = (elements: ExprNode[]): ExprNode =>
+    expr({
+      case: 'listExpr',
+      value: { $typeName: 'cel.expr.Expr.CreateList', elements, optionalIndices: [] },
+    });
+  const call = (fn: string, args: ExprNode[], callTarget?: ExprNode): ExprNode =>
+    expr({
+      case: 'callExpr',
+      value: {
+        $typeName: 'cel.expr.Expr.Call',
+        function: fn,
+        args,
+        ...(callTarget === undefined ? {} : { target: callTarget }),
+      },
+    });
+  const accumulator = '@sortBy.keys';
+  const keys = expr({
+    case: 'comprehensionExpr',
+    value: {
+      $typeName: 'cel.expr.Expr.Comprehension',
+      iterVar: (variable.exprKind.value as { name: string }).name,
+      iterVar2: '',
+      iterRange: cloneExpr(target, newId),
+      accuVar: accumulator,
+      accuInit: list([]),
+      loopCondition: expr({
+        case: 'constExpr',
+        value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value: true } },
+      }),
+      loopStep: call('_+_', [ident(accumulator), list([key])]),
+      result: ident(accumulator),
+    },
+  });
+  return call(SORT_BY_KEYS_FUNCTION, [keys], target);
+}
+
+/** A copy of an expression with fresh ids. */
+function cloneExpr(node: unknown, newId: () => bigint): ExprNode {
+  const copy = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(copy);
+    if (typeof value !== 'object' || value === null) return value;
+    const result: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) result[key] = copy(field);
+    if (result.$typeName === 'cel.expr.Expr') result.id = newId();
+    return result;
+  };
+  return copy(node) as ExprNode;
 }
 
 /** `range` as the argument of the iteration-charging function, with the cost of one pass. */

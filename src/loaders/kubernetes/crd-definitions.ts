@@ -130,6 +130,14 @@ interface CrdSpec {
   readonly versions: readonly CrdVersionSpec[];
 }
 
+/** How {@link readCrd} reads a CRD. */
+export interface CrdReadOptions {
+  /** Put off the schema and rule checks until a document uses the kind (`deferred-check.ts`). */
+  readonly deferSchemaCheck?: boolean;
+  /** The Kubernetes release whose CEL libraries the rules compile with; default the newest. */
+  readonly kubernetesVersion?: string;
+}
+
 /** Whether a Kubernetes-shaped document is a CRD. */
 export function isCrdDocument(value: Record<string, unknown>): boolean {
   return value.apiVersion === CRD_API_VERSION && value.kind === CRD_KIND;
@@ -146,7 +154,7 @@ export function readCrd(
   name: string | undefined,
   report: DocumentReport,
   compiler: SchemaCompiler,
-  options: { readonly deferSchemaCheck?: boolean } = {},
+  options: CrdReadOptions = {},
 ): CrdVersion[] {
   const problems = compiler.compile(CRD_SCHEMA).validate?.(value) ?? [];
   for (const problem of problems) {
@@ -213,7 +221,7 @@ function versionDefinition(
   at: (string | number)[],
   report: DocumentReport,
   compiler: SchemaCompiler,
-  options: { readonly deferSchemaCheck?: boolean },
+  options: CrdReadOptions,
 ): ResourceDefinition | undefined {
   const schema = version.schema?.openAPIV3Schema;
   const schemaAt = [...at, 'schema', 'openAPIV3Schema'];
@@ -266,6 +274,7 @@ function versionDefinition(
       into,
       compiler,
       findStructuralProblems(schema),
+      options.kubernetesVersion,
     );
   if (options.deferSchemaCheck === true) {
     // Compiling a schema and its rules is most of a CRD's cost: only a used one pays it.

@@ -36,6 +36,34 @@ describe('the CEL cost budget', () => {
     expect(violations[0]?.message).toContain('cost budget');
   });
 
+  describe('charges functions by the size of what they read', () => {
+    // 100 strings of 100k characters: each call reads 100k, one pass over the list 10M.
+    const long = Array.from({ length: 100 }, () => 'a'.repeat(100_000));
+    it.each([
+      ["self.all(s, s.contains('b') == false)", 'contains'],
+      ["self.all(s, !s.startsWith('b') && !s.endsWith('b'))", 'startsWith and endsWith'],
+      ['self.all(s, s.size() > 0)', 'size() of a string'],
+      ["self.all(s, s.matches('^a+$'))", 'matches'],
+      ["self.all(s, s + 'b' != '')", 'string concatenation'],
+      ["self.all(s, s < 'b')", 'string comparison'],
+      ["self.all(s, s.indexOf('b') == -1)", 'the strings extension'],
+    ])('%s (%s)', (rule) => {
+      expect(runExpression(rule, long)).toEqual({ exceeded: 'rule' });
+    });
+
+    it('charges `in` by the size of the list', () => {
+      // 1000 elements, each `in` a list of 1000: 1000 * 101 units, past a limit of 100k.
+      const rule = 'self.all(x, x in self)';
+      const budget = new CostBudget(1e7, 100_000);
+      expect(runExpression(rule, numbers(1000), budget)).toEqual({ exceeded: 'rule' });
+    });
+
+    it('lets the same calls on short strings run', () => {
+      const short = Array.from({ length: 100 }, () => 'a'.repeat(100));
+      expect(runExpression("self.all(s, s.contains('a') && s.size() == 100)", short)).toBe(true);
+    });
+  });
+
   it('reports a hostile rule in a manifest as a finding at the node', () => {
     const text = `metadata: { type: rd, id: lists.cel.example.org }
 spec:

@@ -176,6 +176,16 @@ describe('rule compilation', () => {
     });
   });
 
+  it.each([
+    ['type(self) == string', 'a'],
+    ['type(self) == int', 1],
+    ['type(self) == list && type(self[0]) == map', [{}]],
+    ['type(self) == null_type', null],
+    ['type(type(self)) == type', true],
+  ])('takes type names as values: %s', (source, self) => {
+    expect(runExpression(source, self)).toBe(true);
+  });
+
   it('knows a rule that reads oldSelf as a transition rule', () => {
     const compiled = compileExpression('self == oldSelf');
     expect('transition' in compiled && compiled.transition).toBe(true);

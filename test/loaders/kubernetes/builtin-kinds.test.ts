@@ -307,3 +307,44 @@ metadata:
     ]);
   });
 });
+
+describe('--kubernetes-version picks the CEL libraries too', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: endpoints.example.org }
+spec:
+  group: example.org
+  names: { plural: endpoints, kind: Endpoint }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                address:
+                  type: string
+                  maxLength: 64
+                  x-kubernetes-validations:
+                    - rule: isIP(self)
+---
+apiVersion: example.org/v1
+kind: Endpoint
+metadata: { name: db }
+spec: { address: 10.0.0.1 }
+`;
+  it('refuses a rule that calls a library the chosen release does not have, at its line', () => {
+    // The ip library came with Kubernetes 1.30.
+    expect(load(crd, { kubernetesVersion: '1.30' }).findings).toEqual([]);
+    const old = load(crd, { kubernetesVersion: '1.29' });
+    expect(old.findings.map((f) => [f.code, f.line])).toEqual([
+      ['cel-invalid-rule', 23],
+      ['unknown-type', 26],
+    ]);
+  });
+});

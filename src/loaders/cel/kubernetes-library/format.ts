@@ -54,19 +54,45 @@ function dnsCheck(pattern: LinearRegExp, max: number, what: string, prefix: bool
   };
 }
 
-const LABEL_RULE =
-  "lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const SUBDOMAIN_RULE =
-  "lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const DNS1035_RULE =
-  "DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-const NAME_RULE =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+/** apimachinery's `RegexError`: the rule, examples, and the pattern it is checked with. */
+function regexError(message: string, pattern: string, ...examples: string[]): string {
+  const given = examples.map((example) => `'${example}', `).join(' or ');
+  return `${message} (${examples.length === 0 ? '' : `e.g. ${given}`}regex used for validation is '${pattern}')`;
+}
+
+const LABEL_PATTERN = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const LABEL_RULE = regexError(
+  "lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+  LABEL_PATTERN,
+  'my-name',
+  '123-abc',
+);
+const SUBDOMAIN_RULE = regexError(
+  "lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+  `${LABEL_PATTERN}(\\.${LABEL_PATTERN})*`,
+  'example.com',
+);
+const DNS1035_RULE = regexError(
+  "DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+  '[a-z]([-a-z0-9]*[a-z0-9])?',
+  'my-name',
+  'abc-123',
+);
+const NAME_ERROR = regexError(
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+  '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]',
+  'MyName',
+  'my.name',
+  '123-abc',
+);
+const NAME_RULE = `name part ${NAME_ERROR}`;
 
 function qualifiedName(value: string): string[] {
   const parts = value.split('/');
   if (parts.length > 2)
-    return [`a qualified ${NAME_RULE}, with an optional DNS subdomain prefix and '/'`];
+    return [
+      `a qualified name ${NAME_ERROR} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   const name = parts[parts.length - 1] as string;
   const errors: string[] = [];
   if (parts.length === 2) {

@@ -7,10 +7,11 @@
  */
 
 import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
-import { expectTarget, OPAQUE_TYPE, OpaqueValue } from '../opaque-value.js';
+import { charge, sizeCost } from '../cost-budget.js';
+import { expectTarget, OPAQUE_TYPE, ORDER_METHODS, OrderedValue } from '../opaque-value.js';
 
 /** `units / 10^scale`, normalised (no trailing zeros while `scale > 0`). */
-export class Quantity extends OpaqueValue {
+export class Quantity extends OrderedValue {
   readonly units: bigint;
   readonly scale: number;
 
@@ -36,7 +37,7 @@ export class Quantity extends OpaqueValue {
     ];
   }
 
-  compare(other: Quantity): number {
+  override compare(other: Quantity): number {
     const [a, b] = this.aligned(other);
     return a < b ? -1 : a > b ? 1 : 0;
   }
@@ -61,6 +62,7 @@ const MAX_EXPONENT = 1000;
 
 /** Parses a quantity; throws the way `resource.ParseQuantity` refuses one. */
 export function parseQuantity(text: string): Quantity {
+  charge(sizeCost(text.length));
   const match = QUANTITY.exec(text);
   const [, sign = '', whole = '', fraction = '', suffix, exponent] = match ?? [];
   if (match === null || (whole === '' && fraction === '') || text.length > 1000) {
@@ -120,17 +122,7 @@ function arithmetic(name: 'add' | 'sub', sign: 1n | -1n): CelFunc[] {
 export const quantityLibrary: readonly CelFunc[] = [
   celFunc('quantity', [CelScalar.STRING], OPAQUE_TYPE, (text) => parseQuantity(text)),
   celFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (text) => isQuantity(text)),
-  celMethod('compareTo', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.INT, function (other) {
-    return BigInt(expectTarget(this, Quantity, 'compareTo').compare(operand(other, 'compareTo')));
-  }),
-  celMethod('isLessThan', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.BOOL, function (other) {
-    return expectTarget(this, Quantity, 'isLessThan').compare(operand(other, 'isLessThan')) < 0;
-  }),
-  celMethod('isGreaterThan', OPAQUE_TYPE, [OPAQUE_TYPE], CelScalar.BOOL, function (other) {
-    return (
-      expectTarget(this, Quantity, 'isGreaterThan').compare(operand(other, 'isGreaterThan')) > 0
-    );
-  }),
+  ...ORDER_METHODS,
   ...arithmetic('add', 1n),
   ...arithmetic('sub', -1n),
   celMethod('asInteger', OPAQUE_TYPE, [], CelScalar.INT, function () {

@@ -48,8 +48,20 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/s;
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 const HOST_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=%]*$/;
 
-/** Parses like `url.ParseRequestURI`; throws with Go's kind of message when that would fail. */
+/**
+ * Parses as the library does: checked by `url.ParseRequestURI` (throws with Go's kind of
+ * message when that would fail), read by `url.Parse`, which drops a `#fragment`.
+ */
 export function parseUrl(text: string): Url {
+  const url = parseRequestUri(text);
+  const hash = text.indexOf('#');
+  if (hash === -1) return url;
+  const parsed = parseRequestUri(text.slice(0, hash));
+  return new Url(text, parsed.scheme, parsed.host, parsed.path, parsed.query);
+}
+
+/** Parses like `url.ParseRequestURI`; throws with Go's kind of message when that would fail. */
+function parseRequestUri(text: string): Url {
   charge(sizeCost(text.length));
   const fail = (why: string): never => {
     throw new Error(
@@ -57,7 +69,7 @@ export function parseUrl(text: string): Url {
     );
   };
   if (text === '') fail('empty url');
-  if (hasControlOrSpace(text)) fail('invalid character in URL');
+  if (hasControlCharacter(text)) fail('invalid control character in URL');
   let rest = text;
   let scheme = '';
   const match = SCHEME.exec(text);
@@ -87,11 +99,11 @@ export function parseUrl(text: string): Url {
   return new Url(text, scheme, host, rest, query);
 }
 
-/** Go refuses ASCII control characters and spaces anywhere in a request URI. */
-function hasControlOrSpace(text: string): boolean {
+/** Go refuses ASCII control characters anywhere in a URL (spaces are let through). */
+function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f) return true;
+    if (code < 0x20 || code === 0x7f) return true;
   }
   return false;
 }
