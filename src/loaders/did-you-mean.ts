@@ -1,4 +1,5 @@
 import leven from 'leven';
+import type { ResourceDefinition } from '../engine/resource/definition.js';
 
 /**
  * The known name closest to a misspelled one, when it is close enough to be the likely intent
@@ -18,4 +19,23 @@ export function didYouMean(given: string, known: readonly string[]): string | un
     if (distance < bestDistance) [best, bestDistance] = [name, distance];
   }
   return bestDistance <= limit ? best : undefined;
+}
+
+/**
+ * The type name closest to a misspelled type or alias: among every definition's type and
+ * aliases (and its Kubernetes kind), as the nearest is written.
+ *
+ * @example
+ * didYouMeanType('vmz', definitions) // 'vms'
+ */
+export function didYouMeanType(
+  given: string,
+  definitions: Iterable<ResourceDefinition>,
+): string | undefined {
+  const names: string[] = [];
+  for (const d of definitions) {
+    names.push(d.type, ...d.allAliases);
+    if (d.kubernetes !== undefined) names.push(d.kubernetes.kind);
+  }
+  return didYouMean(given, names);
 }

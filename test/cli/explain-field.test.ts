@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const KUBERNETES = 'fixtures/kubernetes';
+
+describe('cosi explain TYPE.field (no id): the field documentation', () => {
+  it("walks a Kubernetes kind from the document's root, named by its kind", async () => {
+    const r = await cli(['explain', 'certificate.spec', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^GROUP: +cert-manager\.io\nKIND: +Certificate\nVERSION: +v1\n\nFIELD: spec <Object> -required-\n/,
+    );
+    expect(r.stdout).toContain('\n  secretName\t<string> -required-\n');
+    expect(r.stdout).toContain('\n  dnsNames\t<[]string>\n');
+  });
+
+  it('prints the enum and the default of a field', async () => {
+    const r = await cli(['explain', 'Certificate.spec.privateKey.algorithm', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('FIELD: algorithm <string>');
+    expect(r.stdout).toContain('ENUM:\n    RSA\n    ECDSA\n    Ed25519\n');
+    expect(r.stdout).toContain('DEFAULT:\n    RSA\n');
+  });
+
+  it('prints the CEL rules of a field, from --definitions alone', async () => {
+    const r = await cli([
+      'explain',
+      'database.spec.storage',
+      '--definitions',
+      'fixtures/cel/crd/v1',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "RULES:\n    isQuantity(self) && quantity(self).isGreaterThan(quantity('1Gi'))\n      message: storage must be a quantity over 1Gi\n",
+    );
+  });
+
+  it("walks a cosi type's metadata and spec, by any alias or its full type", async () => {
+    const alias = await cli(['explain', 'vm.spec', '-f', 'fixtures/vm-network']);
+    expect(alias.code, alias.stderr).toBe(0);
+    expect(alias.stdout).toMatch(/^TYPE: +VMs\.example\.org\nALIASES: +vm, vms\n/);
+    expect(alias.stdout).toContain('  cpus\t<integer> -required-');
+    const full = await cli(['explain', 'VMs.example.org.spec.cpus', '-f', 'fixtures/vm-network']);
+    expect(full.stdout).toContain('FIELD: cpus <integer> -required-');
+  });
+
+  it('prints the tree of fields with --recursive', async () => {
+    const r = await cli(['explain', 'certificate', '--recursive', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '  spec\t<Object> -required-\n    commonName\t<string>\n    dnsNames\t<[]string>\n',
+    );
+    expect(r.stdout).toContain('    issuerRef\t<Object> -required-\n      group\t<string>\n');
+  });
+
+  it('prints the schema node with -o json and -o yaml', async () => {
+    const json = await cli(['explain', 'certificate.spec.isCA', '-f', KUBERNETES, '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({ type: 'boolean', default: false });
+    const yaml = await cli(['explain', 'certificate.spec.isCA', '-f', KUBERNETES, '-o', 'yaml']);
+    expect(yaml.stdout).toBe('type: boolean\ndefault: false\n');
+  });
+
+  it('says which fields exist for an unknown one, with the nearest', async () => {
+    const r = await cli(['explain', 'certificate.spec.secretNam', '-f', KUBERNETES]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'Certificates.cert-manager.io.spec has no field "secretNam" (did you mean "secretName"?); its fields: commonName, dnsNames,',
+    );
+  });
+
+  it('suggests the nearest type for a misspelled one', async () => {
+    const r = await cli(['explain', 'certficate.spec', '-f', KUBERNETES]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'resource type "certficate" is not registered (did you mean "certificate"?)',
+    );
+  });
+
+  it('refuses a format of the lineage, and --why-not without an id', async () => {
+    const dot = await cli(['explain', 'certificate', '-f', KUBERNETES, '-o', 'dot']);
+    expect(dot.code).toBe(2);
+    expect(dot.stderr).toContain('-o: unknown format "dot" (expected tree, json, yaml)');
+    const whyNot = await cli(['explain', 'certificate', '-f', KUBERNETES, '--why-not']);
+    expect(whyNot.code).toBe(2);
+    expect(whyNot.stderr).toContain('give the resource id');
+  });
+});
