@@ -86,3 +86,17 @@ describe('cosi explain TYPE.field (no id): the field documentation', () => {
     expect(whyNot.stderr).toContain('give the resource id');
   });
 });
+
+describe('did you mean, for a type on the command line', () => {
+  it('cosi get with a misspelled type names the nearest', async () => {
+    const r = await cli(['get', 'vmz', '-f', 'fixtures/vm-network']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('resource type "vmz" is not registered (did you mean "vms"?)');
+  });
+
+  it('cosi explain TYPE ID with a misspelled type names the nearest, the lineage unchanged', async () => {
+    const r = await cli(['explain', 'netwrokconfig', 'web-1', '-f', 'fixtures/vm-network', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(did you mean "networkconfig"?)');
+  });
+});

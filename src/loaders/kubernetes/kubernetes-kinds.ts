@@ -11,6 +11,7 @@ import { formatLocation, type SourceLocation } from '../finding.js';
 import type { KubernetesHeader } from '../manifest-document.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
+import { didYouMean } from '../did-you-mean.js';
 
 /** The definitions of Kubernetes kinds, by group, version and kind. */
 export class KubernetesKinds {
@@ -51,24 +52,50 @@ export class KubernetesKinds {
     const versions = this.#versions.get(`${group}/${kind}`);
     const invalid = this.#invalid.get(`${group}/${kind}`);
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
+    const servedBy = versions === undefined ? this.#apiVersionsOf(kind) : [];
+    const unknown = versions === undefined && invalid === undefined && servedBy.length === 0;
+    const near = unknown ? this.#nearestKind(kind) : undefined;
     let message: string;
     if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
+    } else if (invalid !== undefined) {
+      message = `kind ${kind} of ${header.apiVersion} is not defined: its CustomResourceDefinition at ${formatLocation(invalid)} is invalid`;
+    } else if (servedBy.length > 0) {
+      message = `kind ${kind} is not served by ${header.apiVersion}: write apiVersion: ${servedBy.join(' or ')}`;
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
       message = `nothing defines kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
-    } else if (invalid !== undefined) {
-      message = `kind ${kind} of ${header.apiVersion} is not defined: its CustomResourceDefinition at ${formatLocation(invalid)} is invalid`;
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
+    }
+    if (near !== undefined) {
+      message = `${message} (did you mean kind ${near.kind} of ${near.apiVersion}?)`;
     }
     report.add('unknown-type', '/kind', message, {
       rule: 'kubernetes-kind',
       ...(invalid === undefined ? {} : { related: invalid }),
     });
     return undefined;
+  }
+
+  /** The apiVersions that serve a kind, in any group. */
+  #apiVersionsOf(kind: string): string[] {
+    return [...this.#byKey.values()]
+      .flatMap((d) => (d.kubernetes?.kind === kind ? [d.kubernetes.apiVersion] : []))
+      .sort();
+  }
+
+  /** The defined kind nearest to a misspelled one (another kind than `kind` itself). */
+  #nearestKind(kind: string): { kind: string; apiVersion: string } | undefined {
+    const identities = [...this.#byKey.values()].flatMap((d) => d.kubernetes ?? []);
+    const near = didYouMean(
+      kind,
+      identities.map((k) => k.kind).filter((k) => k !== kind),
+    );
+    const identity = identities.find((k) => k.kind === near);
+    return identity && { kind: identity.kind, apiVersion: identity.apiVersion };
   }
 }
 
