@@ -3,6 +3,7 @@ import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/p
 import { displayPath } from '../../app/display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { Finding } from '../../loaders/finding.js';
+import { shorten, shortenMessage } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
@@ -70,7 +71,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-failed',
           'error',
-          `${controller.name} kept failing: ${controller.lastError ?? 'unknown error'}`,
+          `${name(controller.name)} kept failing: ${errorText(controller.lastError ?? 'unknown error')}`,
           configAt,
         ),
       );
@@ -80,7 +81,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'reconcile-failed',
           'error',
-          `${controller.name} could not reconcile ${formatPointer(item.pointer)} after ${item.attempts} attempts: ${item.error}`,
+          `${name(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error)}`,
           placeOf(item.pointer),
         ),
       );
@@ -90,7 +91,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-recovered',
           'warning',
-          `${controller.name} failed ${controller.errors} times before it succeeded: ${controller.lastError ?? ''}`,
+          `${name(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError ?? '')}`,
           configAt,
         ),
       );
@@ -106,14 +107,14 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     const hot = report.oscillating
       .map((o) => {
         const fields = outcome.lastChanges.get(pointerKey(o.pointer));
-        const changed = fields ? `, last changing ${fields.join(', ')}` : '';
-        return `${formatPointer(o.pointer)} (${o.writes} writes by ${o.writers.join(', ')}${changed})`;
+        const changed = fields ? `, last changing ${list(fields.map((f) => shorten(f)))}` : '';
+        return `${pointerText(o.pointer)} (${o.writes} writes by ${list(o.writers.map(name))}${changed})`;
       })
       .join('; ');
     const window = Math.min(report.writes, OSCILLATION_WINDOW);
     const requeueing = report.controllers
       .filter((c) => c.waitingItems.length > 0)
-      .map((c) => `${c.name} kept requeueing ${c.waitingItems.map(formatPointer).join(', ')}`)
+      .map((c) => `${name(c.name)} kept requeueing ${list(c.waitingItems.map(pointerText))}`)
       .join('; ');
     convergence.push(
       runFinding(
@@ -151,6 +152,35 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
   }
   return { cases, strict: options.strict };
+}
+
+/*
+ * A finding's message stays whole in every format: what it quotes of the run (a controller's
+ * name, a resource's id, a thrown error, a list of them) is cut where it is quoted instead.
+ */
+
+/** A controller's name as a message quotes it. */
+function name(controller: string): string {
+  return shorten(controller);
+}
+
+/** A resource as a message quotes it: `Type(namespace/id)`, a long id cut. */
+function pointerText(pointer: Pointer): string {
+  return formatPointer({ ...pointer, id: shorten(pointer.id) });
+}
+
+/** A thrown error's message as a finding quotes it: its start and its end. */
+function errorText(error: string): string {
+  return shortenMessage(error);
+}
+
+/** The most items of a list a message names; the others are counted. */
+const MAX_LISTED = 5;
+
+/** `a, b, c` or `a, b, c, d, e and 3 more`. */
+function list(items: readonly string[]): string {
+  const shown = items.slice(0, MAX_LISTED).join(', ');
+  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
 }
 
 /** Where a finding about the run points: a manifest's document, or the config. */
