@@ -100,3 +100,13 @@ describe('did you mean, for a type on the command line', () => {
     expect(r.stderr).toContain('(did you mean "networkconfig"?)');
   });
 });
+
+describe('cosi explain TYPE with no definitions at all', () => {
+  it('says where definitions come from', async () => {
+    const r = await cli(['explain', 'vm'], { cwd: '/' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'no definitions were found: give the manifests (-f), --definitions or --config',
+    );
+  });
+});

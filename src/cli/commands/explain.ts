@@ -151,7 +151,14 @@ async function explainField(
     target = resolveTypePath(manifests.registry, argument);
   } catch (error) {
     if (!(error instanceof TypeResolutionError)) throw error;
-    throw new CliError(`explain: ${typeErrorMessage(error, manifests.registry)}`, EXIT.usage);
+    // cosi's own definition type is always there: nothing else means nothing was read.
+    const none = manifests.registry.all().length <= 1;
+    throw new CliError(
+      none
+        ? `explain: ${error.message}: no definitions were found: give the manifests (-f), --definitions or --config`
+        : `explain: ${typeErrorMessage(error, manifests.registry)}`,
+      EXIT.usage,
+    );
   }
   const { definition, path } = target;
   const lookup = lookupField(definition, path);
