@@ -37,5 +37,15 @@ export function didYouMeanType(
     names.push(d.type, ...d.allAliases);
     if (d.kubernetes !== undefined) names.push(d.kubernetes.kind);
   }
-  return didYouMean(given, names);
+  // `Gadgets.example.org` is not near `VMs.example.org` for sharing a long suffix: where names
+  // share the given suffix, only their names before it are compared.
+  const dot = given.indexOf('.');
+  const suffix = dot > 0 ? given.slice(dot).toLowerCase() : '';
+  const sameSuffix = names.filter(
+    (n) => suffix !== '' && n.length > suffix.length && n.toLowerCase().endsWith(suffix),
+  );
+  if (sameSuffix.length === 0) return didYouMean(given, names);
+  const heads = sameSuffix.map((n) => n.slice(0, n.length - suffix.length));
+  const head = didYouMean(given.slice(0, dot), heads);
+  return head === undefined ? undefined : sameSuffix[heads.indexOf(head)];
 }

@@ -88,8 +88,10 @@ describe('did you mean', () => {
 
   it('suggests nothing far from every name', () => {
     expect(didYouMean('zzz', ['cpus', 'image'])).toBeUndefined();
-    expect(
-      didYouMeanType('gadget', [createDefinition({ type: 'VMs.example.org' })]),
-    ).toBeUndefined();
+    const vms = [createDefinition({ type: 'VMs.example.org' })];
+    expect(didYouMeanType('gadget', vms)).toBeUndefined();
+    // A shared suffix does not make names near: only the names before it are compared.
+    expect(didYouMeanType('Gadgets.example.org', vms)).toBeUndefined();
+    expect(didYouMeanType('VMs.exmple.org', vms)).toBe('VMs.example.org');
   });
 });
