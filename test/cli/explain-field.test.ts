@@ -14,6 +14,13 @@ describe('cosi explain TYPE.field (no id): the field documentation', () => {
     expect(r.stdout).toContain('\n  dnsNames\t<[]string>\n');
   });
 
+  it("fills a CRD's bare metadata with the ObjectMeta fields a manifest writes", async () => {
+    const r = await cli(['explain', 'certificate.metadata', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\n  name\t<string> -required-\n');
+    expect(r.stdout).toContain('\n  labels\t<map[string]string>\n');
+  });
+
   it('prints the enum and the default of a field', async () => {
     const r = await cli(['explain', 'Certificate.spec.privateKey.algorithm', '-f', KUBERNETES]);
     expect(r.code, r.stderr).toBe(0);

@@ -10,6 +10,8 @@ import { didYouMean } from '../../loaders/did-you-mean.js';
 export interface FieldRule {
   readonly rule: string;
   readonly message?: string;
+  /** The field a failure is reported at, relative to this one (`.replicas`). */
+  readonly fieldPath?: string;
 }
 
 /** A field as the list of a parent's fields shows it. */
@@ -19,13 +21,13 @@ export interface FieldSummary {
   readonly type: string;
   readonly required: boolean;
   readonly description: string;
+  readonly enum?: readonly unknown[];
 }
 
 /** A field as `cosi explain TYPE.PATH` shows it. */
 export interface SchemaField extends FieldSummary {
   /** The path from the document's root; empty for the document itself. */
   readonly path: readonly string[];
-  readonly enum?: readonly unknown[];
   /** Set when the schema gives a default (which may be `null`). */
   readonly default?: { readonly value: unknown };
   readonly rules: readonly FieldRule[];
@@ -94,6 +96,28 @@ const KUBERNETES_ROOT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   metadata: "Standard object's metadata: name, namespace, labels, annotations...",
 };
 
+/** The fields of ObjectMeta that a manifest writes (the API server sets the others). */
+const KUBERNETES_METADATA: JsonSchema = {
+  required: ['name'],
+  properties: {
+    name: { type: 'string', description: 'The name, unique within its kind and namespace.' },
+    namespace: {
+      type: 'string',
+      description: 'The namespace of a namespaced kind; a cluster-scoped kind has none.',
+    },
+    labels: {
+      type: 'object',
+      description: 'String labels, selected by label selectors.',
+      additionalProperties: { type: 'string' },
+    },
+    annotations: {
+      type: 'object',
+      description: 'String annotations, for tools and people.',
+      additionalProperties: { type: 'string' },
+    },
+  },
+};
+
 /**
  * The schema of a whole document of the type: a Kubernetes-shaped type's own (it describes the
  * document, as a CRD's `openAPIV3Schema` does); for a cosi type, `metadata` and `spec` with the
@@ -106,9 +130,13 @@ export function documentSchema(definition: ResourceDefinition): JsonSchema {
     const filled = Object.fromEntries(
       Object.entries(KUBERNETES_ROOT_DESCRIPTIONS).map(([name, description]) => {
         const declared = properties[name];
-        const node = isObject(declared)
+        let node = isObject(declared)
           ? declared
           : { type: name === 'metadata' ? 'object' : 'string' };
+        // A CRD's metadata is the API server's ObjectMeta, which its schema leaves out.
+        if (name === 'metadata' && !isObject(node.properties)) {
+          node = { ...node, ...KUBERNETES_METADATA };
+        }
         return [name, typeof node.description === 'string' ? node : { ...node, description }];
       }),
     );
@@ -196,7 +224,6 @@ function describeField(
     ...summarize(root, node, name, required),
     description: typeof node.description === 'string' ? node.description : '',
     path,
-    ...(Array.isArray(node.enum) ? { enum: node.enum as unknown[] } : {}),
     ...('default' in node ? { default: { value: node.default } } : {}),
     rules,
     fields: Object.keys(fields?.properties ?? {})
@@ -224,6 +251,7 @@ function summarize(
     type: typeName(root, node),
     required,
     description: typeof node.description === 'string' ? firstLine(node.description) : '',
+    ...(Array.isArray(node.enum) ? { enum: node.enum as unknown[] } : {}),
   };
 }
 
@@ -322,6 +350,7 @@ function toRule(value: Readonly<Record<string, unknown>>): FieldRule {
   return {
     rule: typeof value.rule === 'string' ? value.rule : '',
     ...(typeof value.message === 'string' ? { message: value.message } : {}),
+    ...(typeof value.fieldPath === 'string' ? { fieldPath: value.fieldPath } : {}),
   };
 }
 

@@ -53,9 +53,10 @@ export function renderFieldText({ definition, field, tree }: FieldDocument): str
   if (field.default !== undefined) out.push('', 'DEFAULT:', `    ${scalar(field.default.value)}`);
   if (field.rules.length > 0) {
     out.push('', 'RULES:');
-    for (const { rule, message } of field.rules) {
+    for (const { rule, message, fieldPath } of field.rules) {
       out.push(`    ${rule}`);
       if (message !== undefined) out.push(`      message: ${message}`);
+      if (fieldPath !== undefined) out.push(`      fieldPath: ${fieldPath}`);
     }
   }
   if (tree !== undefined) {
@@ -64,6 +65,7 @@ export function renderFieldText({ definition, field, tree }: FieldDocument): str
     out.push('', 'FIELDS:');
     for (const child of field.fields) {
       out.push(`  ${child.name}\t<${child.type}>${child.required ? ' -required-' : ''}`);
+      if (child.enum !== undefined) out.push(`  enum: ${child.enum.map(scalar).join(', ')}`);
       out.push(...indent(wrap(child.description || '<no description>'), 4), '');
     }
     out.pop();
