@@ -58,6 +58,7 @@ export const FINDING_CODES = [
   'ambiguous-type',
   'schema-violation',
   'duplicate-resource',
+  'rejected-kind',
   // CEL rules (`x-kubernetes-validations`).
   'cel-violation',
   'cel-invalid-rule',

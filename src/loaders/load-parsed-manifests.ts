@@ -1,7 +1,8 @@
 import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
-import { collectDefinitions } from './collect-definitions.js';
-import type { LoadManifestsOptions, LoadResult } from './load-manifests.js';
+import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
+import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import type { LoadManifestsOptions, LoadResult, ResourceDocument } from './load-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
@@ -17,12 +18,10 @@ export function loadParsedManifests(
 ): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = {
-    definitions: options.definitions ?? [],
-    source: options.definitionsSource ?? '',
-  };
+  const given = givenDefinitions(options);
   const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings, options);
+  const documents: ResourceDocument[] = [...collected.documents];
+  const resources = loadResources(collected, given, compiler, findings, options, documents);
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {
@@ -30,6 +29,18 @@ export function loadParsedManifests(
     registry: collected.registry,
     resources,
     findings: capFindings(findings),
+    documents,
+  };
+}
+
+/** What a load knows before it reads the manifests: the options' definitions and built-in kinds. */
+export function givenDefinitions(options: LoadManifestsOptions): GivenDefinitions {
+  return {
+    definitions: options.definitions ?? [],
+    source: options.definitionsSource ?? '',
+    ...(options.kubernetesVersion === null
+      ? {}
+      : { builtins: BuiltinKinds.of(options.kubernetesVersion) }),
   };
 }
 

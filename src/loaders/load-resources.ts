@@ -19,6 +19,7 @@ import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
+import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
@@ -47,23 +48,50 @@ export function loadResources(
   given: GivenDefinitions,
   compiler: SchemaCompiler,
   findings: Finding[],
-  rules: {
-    readonly previous?: PriorState;
-    readonly skipRules?: boolean;
-    readonly positions?: boolean;
-  } = {},
+  rules: LoadResourcesOptions = {},
+  documents: ResourceDocument[] = [],
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
   const schemas = new SpecChecker(compiler, given.source, findings, rules.skipRules !== true);
   const { previous } = rules;
+  const kinds = new KindFilter(rules);
   for (const { report, header } of collected.pending) {
-    if (header === undefined) continue;
+    const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
+    const document = describeDocument(report, header);
+    if (header === undefined) {
+      documents.push({ ...document, status: status() });
+      continue;
+    }
+    if (kinds.skips(header)) {
+      documents.push({ ...document, status: 'skipped' });
+      continue;
+    }
+    if (kinds.rejects(header)) {
+      report.add(
+        'rejected-kind',
+        header.kubernetes ? '/kind' : '/metadata/type',
+        `${document.kind} is rejected here (--reject-kinds)`,
+      );
+      documents.push({ ...document, status: 'invalid' });
+      continue;
+    }
+    if (
+      rules.ignoreUnknownKinds === true &&
+      header.kubernetes !== undefined &&
+      collected.kinds.find(header.kubernetes) === undefined
+    ) {
+      documents.push({ ...document, status: 'skipped' });
+      continue;
+    }
     const definition =
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, report);
-    if (definition === undefined) continue;
+    if (definition === undefined) {
+      documents.push({ ...document, status: status() });
+      continue;
+    }
     const pointer =
       header.id === undefined
         ? undefined
@@ -79,7 +107,10 @@ export function loadResources(
       report,
       key === undefined ? undefined : previous?.get(key),
     );
-    if (pointer === undefined || key === undefined) continue;
+    if (pointer === undefined || key === undefined) {
+      documents.push({ ...document, status: status() });
+      continue;
+    }
     if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
       report.add(
         'invalid-namespace',
@@ -88,12 +119,63 @@ export function loadResources(
       );
     }
     reportDuplicate(key, pointer, seen, report);
+    documents.push({ ...document, status: status() });
     if (report.hasErrors) continue;
     resources.push(
       toManifestResource(key, pointer, { ...header, spec }, definition, report, rules.positions),
     );
   }
   return resources;
+}
+
+/** What {@link loadResources} takes beside the definitions. */
+export interface LoadResourcesOptions {
+  readonly previous?: PriorState;
+  readonly skipRules?: boolean;
+  readonly positions?: boolean;
+  /** Kinds (or cosi types) whose documents are neither checked nor loaded (kubeconform's `-skip`). */
+  readonly skipKinds?: readonly string[];
+  /** Kinds whose documents are errors (kubeconform's `-reject`). */
+  readonly rejectKinds?: readonly string[];
+  /**
+   * A Kubernetes-shaped document of a kind nothing defines is skipped, not an error
+   * (kubeconform's `-ignore-missing-schemas`).
+   */
+  readonly ignoreUnknownKinds?: boolean;
+}
+
+/**
+ * Which documents `--skip-kinds` and `--reject-kinds` name: by kind (`Deployment`), by
+ * `apiVersion/kind` (`apps/v1/Deployment`, `v1/ConfigMap`) as kubeconform takes them, or a cosi
+ * document by its type as written (case-insensitive).
+ */
+class KindFilter {
+  readonly #skip: ReadonlySet<string>;
+  readonly #reject: ReadonlySet<string>;
+
+  constructor(options: LoadResourcesOptions) {
+    this.#skip = new Set((options.skipKinds ?? []).map((k) => k.toLowerCase()));
+    this.#reject = new Set((options.rejectKinds ?? []).map((k) => k.toLowerCase()));
+  }
+
+  skips(header: ManifestHeader): boolean {
+    return this.#skip.size > 0 && this.#matches(this.#skip, header);
+  }
+
+  rejects(header: ManifestHeader): boolean {
+    return this.#reject.size > 0 && this.#matches(this.#reject, header);
+  }
+
+  #matches(names: ReadonlySet<string>, header: ManifestHeader): boolean {
+    const k8s = header.kubernetes;
+    if (k8s !== undefined) {
+      return (
+        names.has(k8s.kind.toLowerCase()) ||
+        names.has(`${k8s.apiVersion}/${k8s.kind}`.toLowerCase())
+      );
+    }
+    return header.type !== undefined && names.has(header.type.toLowerCase());
+  }
 }
 
 /** The definition a document's type names, or `undefined` (reported) when there is none. */

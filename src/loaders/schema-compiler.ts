@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../engine/resource/definition.js';
 import { jsonPointer } from './json-pointer.js';
 import {
@@ -29,6 +29,19 @@ export type SpecValidator = (value: unknown) => readonly SchemaProblem[];
 export interface CompiledSchema {
   readonly validate?: SpecValidator;
   readonly problems: readonly SchemaProblem[];
+}
+
+/**
+ * Schemas whose validator is made another way (the built-in Kubernetes kinds': compiled from
+ * their release's definitions, each shared definition once), by schema object: every compiler
+ * answers them from here.
+ */
+const precompiled = new WeakMap<object, () => CompiledSchema>();
+
+/** Makes every compiler answer `schema` with what `compile` returns (called once, when needed). */
+export function precompileSchema(schema: JsonSchema, compile: () => CompiledSchema): void {
+  let compiled: CompiledSchema | undefined;
+  precompiled.set(schema, () => (compiled ??= compile()));
 }
 
 /** A fresh ajv with cosi's settings. */
@@ -65,6 +78,8 @@ export class SchemaCompiler {
 
   /** The compiled schema; the same object again for the same schema object. */
   compile(schema: JsonSchema): CompiledSchema {
+    const made = precompiled.get(schema);
+    if (made !== undefined) return made();
     let compiled = this.#compiled.get(schema);
     if (compiled === undefined) {
       compiled = this.#compile(toAjvSchema(schema));
@@ -88,27 +103,7 @@ export class SchemaCompiler {
       // it ever saw. Only schemas without an `$id` are in the shared ajv: removing one cannot
       // remove another schema by its id.
       if (shared) ajv.removeSchema(schema);
-      return {
-        problems: [],
-        validate: (value) => {
-          try {
-            return validate(value)
-              ? []
-              : (validate.errors ?? []).map((error) => toProblem(error, schema));
-          } catch (error) {
-            // A recursion the static check did not see (through `$id`s): refuse the value.
-            if (!(error instanceof RangeError)) throw error;
-            return [
-              {
-                path: '',
-                part: 'value',
-                keyword: '$ref',
-                message: 'the schema recurses without end',
-              },
-            ];
-          }
-        },
-      };
+      return { problems: [], validate: specValidator(validate) };
     } catch (error) {
       if (shared) ajv.removeSchema(schema);
       const message = error instanceof Error ? error.message : String(error);
@@ -131,6 +126,29 @@ export class SchemaCompiler {
       };
     }
   }
+}
+
+/** A validator that answers an ajv function's errors as cosi's problems. */
+export function specValidator(validate: ValidateFunction): SpecValidator {
+  return (value) => {
+    try {
+      return validate(value)
+        ? []
+        : (validate.errors ?? []).map((error) => toProblem(error, rootOf(validate)));
+    } catch (error) {
+      // A recursion the static check did not see (through `$id`s): refuse the value.
+      if (!(error instanceof RangeError)) throw error;
+      return [
+        { path: '', part: 'value', keyword: '$ref', message: 'the schema recurses without end' },
+      ];
+    }
+  };
+}
+
+/** The schema a validator was compiled from, to name the fields an unknown one is not. */
+function rootOf(validate: ValidateFunction): JsonSchema | undefined {
+  const schema: unknown = validate.schema;
+  return typeof schema === 'object' && schema !== null ? (schema as JsonSchema) : undefined;
 }
 
 /** Registers every `x-...` key found in the schema as a keyword that checks nothing. */

@@ -58,6 +58,12 @@ describe('did you mean', () => {
     expect(finding?.[1]).toContain('(did you mean kind Certificate of cert-manager.io/v1?)');
   });
 
+  it('names the nearest built-in kind', () => {
+    const [finding] = findingsOf('apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: web\n');
+    expect(finding?.[0]).toBe('unknown-type');
+    expect(finding?.[1]).toContain('(did you mean kind Deployment of apps/v1?)');
+  });
+
   it('says which apiVersion serves a known kind written with another group', () => {
     expect(findingsOf(certificate('certmanager.io/v1', 'Certificate'))).toEqual([
       [

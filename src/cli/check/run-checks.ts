@@ -3,6 +3,7 @@ import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/p
 import { displayPath } from '../../app/display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { Finding } from '../../loaders/finding.js';
+import type { ResourceDocument } from '../../loaders/resource-document.js';
 import { shorten, shortenMessage } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
@@ -41,13 +42,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const files = [
     ...new Set([...manifests.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),
   ].sort();
-  for (const file of files) {
-    cases.push({
-      check: 'manifests',
-      name: file,
-      findings: findings.filter((f) => f.file === file),
-    });
-  }
+  cases.push(...manifestCases(files, manifests.documents, findings));
   const general = findings.filter((f) => f.file === '');
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
@@ -71,7 +66,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-failed',
           'error',
-          `${name(controller.name)} kept failing: ${errorText(controller.lastError ?? 'unknown error')}`,
+          `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError ?? 'unknown error')}`,
           configAt,
         ),
       );
@@ -81,7 +76,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'reconcile-failed',
           'error',
-          `${name(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error)}`,
+          `${controllerText(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error)}`,
           placeOf(item.pointer),
         ),
       );
@@ -91,7 +86,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-recovered',
           'warning',
-          `${name(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError ?? '')}`,
+          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError ?? '')}`,
           configAt,
         ),
       );
@@ -107,14 +102,17 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     const hot = report.oscillating
       .map((o) => {
         const fields = outcome.lastChanges.get(pointerKey(o.pointer));
-        const changed = fields ? `, last changing ${list(fields.map((f) => shorten(f)))}` : '';
-        return `${pointerText(o.pointer)} (${o.writes} writes by ${list(o.writers.map(name))}${changed})`;
+        const changed = fields ? `, last changing ${listText(fields.map((f) => shorten(f)))}` : '';
+        return `${pointerText(o.pointer)} (${o.writes} writes by ${listText(o.writers.map(controllerText))}${changed})`;
       })
       .join('; ');
     const window = Math.min(report.writes, OSCILLATION_WINDOW);
     const requeueing = report.controllers
       .filter((c) => c.waitingItems.length > 0)
-      .map((c) => `${name(c.name)} kept requeueing ${list(c.waitingItems.map(pointerText))}`)
+      .map(
+        (c) =>
+          `${controllerText(c.name)} kept requeueing ${listText(c.waitingItems.map(pointerText))}`,
+      )
       .join('; ');
     convergence.push(
       runFinding(
@@ -160,7 +158,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
  */
 
 /** A controller's name as a message quotes it. */
-function name(controller: string): string {
+function controllerText(controller: string): string {
   return shorten(controller);
 }
 
@@ -178,9 +176,92 @@ function errorText(error: string): string {
 const MAX_LISTED = 5;
 
 /** `a, b, c` or `a, b, c, d, e and 3 more`. */
-function list(items: readonly string[]): string {
+function listText(items: readonly string[]): string {
   const shown = items.slice(0, MAX_LISTED).join(', ');
   return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
+}
+
+/**
+ * The manifests' cases: one per document, as kubeconform reports each resource, holding the
+ * findings between its first line and the next document's; a file gets a case of its own for the
+ * findings outside any document (a YAML error before the first one) and when it holds no document.
+ */
+function manifestCases(
+  files: readonly string[],
+  documents: readonly ResourceDocument[],
+  findings: readonly Finding<CheckCode>[],
+): CheckCase[] {
+  const byFile = new Map<string, ResourceDocument[]>();
+  for (const document of documents) {
+    let list = byFile.get(document.file);
+    if (list === undefined) byFile.set(document.file, (list = []));
+    list.push(document);
+  }
+  const findingsByFile = new Map<string, Finding<CheckCode>[]>();
+  for (const finding of findings) {
+    let list = findingsByFile.get(finding.file);
+    if (list === undefined) findingsByFile.set(finding.file, (list = []));
+    list.push(finding);
+  }
+  const cases: CheckCase[] = [];
+  for (const file of files) {
+    const own = findingsByFile.get(file) ?? [];
+    const docs = (byFile.get(file) ?? []).sort((a, b) => a.line - b.line || a.col - b.col);
+    const buckets = docs.map((): Finding<CheckCode>[] => []);
+    const loose: Finding<CheckCode>[] = [];
+    for (const finding of own) {
+      const at = lastAtOrBefore(docs, finding.line);
+      if (at < 0) loose.push(finding);
+      else buckets[at]?.push(finding);
+    }
+    if (docs.length === 0 || loose.length > 0) {
+      cases.push({ check: 'manifests', name: file, findings: loose });
+    }
+    docs.forEach((document, i) => {
+      cases.push({
+        check: 'manifests',
+        name: documentName(document),
+        resource: shortDocument(document),
+        findings: buckets[i] ?? [],
+      });
+    });
+  }
+  return cases;
+}
+
+/** The index of the last document starting at or before `line` (-1: none). */
+function lastAtOrBefore(documents: readonly ResourceDocument[], line: number): number {
+  let low = 0;
+  let high = documents.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((documents[middle] as ResourceDocument).line <= line) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
+/** `file:line Kind namespace/name`, as a test case names a resource. */
+function documentName(document: ResourceDocument): string {
+  const { kind, name, namespace } = shortDocument(document);
+  const id = namespace ? `${namespace}/${name}` : name;
+  return `${document.file}:${document.line} ${[kind || '(no kind)', id].filter(Boolean).join(' ')}`;
+}
+
+/** Kinds and names come from the input: cut long ones, so that a case stays one short line. */
+function shortDocument(document: ResourceDocument): ResourceDocument {
+  return {
+    ...document,
+    kind: shorten(document.kind, 60),
+    name: shorten(document.name, 80),
+    ...(document.apiVersion === undefined ? {} : { apiVersion: shorten(document.apiVersion, 60) }),
+    ...(document.namespace === undefined ? {} : { namespace: shorten(document.namespace, 60) }),
+  };
 }
 
 /** Where a finding about the run points: a manifest's document, or the config. */

@@ -1,7 +1,8 @@
 /**
  * How a Kubernetes-shaped document finds its type: by group, version and kind, among the
- * definitions made from CRDs (and given definitions with a Kubernetes identity). When none
- * matches, the finding says which CRD would define it, or where the broken one is.
+ * definitions made from CRDs (and given definitions with a Kubernetes identity), then among the
+ * built-in kinds of the chosen Kubernetes release. When none matches, the finding says which CRD
+ * would define it, where the broken one is, or when Kubernetes removed the API and what replaces it.
  */
 
 import pluralize from 'pluralize';
@@ -9,9 +10,12 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
 import { formatLocation, type SourceLocation } from '../finding.js';
 import type { KubernetesHeader } from '../manifest-document.js';
+import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
+import type { BuiltinKinds } from './builtin-kinds.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
+import { isReleaseAtLeast, removedApi } from './removed-apis.js';
 
 /** The definitions of Kubernetes kinds, by group, version and kind. */
 export class KubernetesKinds {
@@ -20,6 +24,16 @@ export class KubernetesKinds {
   readonly #versions = new Map<string, string[]>();
   /** `group/kind` -> where a CRD left out for its findings is. */
   readonly #invalid = new Map<string, SourceLocation>();
+  /** Where built-in kinds resolved by a document are registered, once each. */
+  #registry: DefinitionRegistry | undefined;
+
+  /** `builtins`: the built-in kinds of the chosen release, found when nothing given defines one. */
+  constructor(readonly builtins?: BuiltinKinds) {}
+
+  /** Registers in `registry` every built-in kind a document resolves from now on. */
+  registerBuiltinsIn(registry: DefinitionRegistry): void {
+    this.#registry = registry;
+  }
 
   /** Adds a definition with a Kubernetes identity (others are ignored). */
   add(definition: ResourceDefinition): void {
@@ -41,6 +55,14 @@ export class KubernetesKinds {
     return this.#byKey.has(key(group, version, kind));
   }
 
+  /** The definition of a group, version and kind (a built-in one too), or `undefined`; reports nothing. */
+  find(
+    header: Pick<KubernetesHeader, 'group' | 'version' | 'kind'>,
+  ): ResourceDefinition | undefined {
+    const { group, version, kind } = header;
+    return this.#byKey.get(key(group, version, kind)) ?? this.builtins?.find(group, version, kind);
+  }
+
   /**
    * The definition of a document's group, version and kind, or `undefined`, reported at the
    * document's `kind` as an `unknown-type` naming the CRD that would define it.
@@ -49,24 +71,62 @@ export class KubernetesKinds {
     const { group, version, kind } = header;
     const found = this.#byKey.get(key(group, version, kind));
     if (found !== undefined) return found;
+    const builtin = this.builtins?.find(group, version, kind);
+    if (builtin !== undefined) {
+      this.#byKey.set(key(group, version, kind), builtin);
+      if (this.#registry !== undefined && !this.#registry.has(builtin.type)) {
+        this.#registry.register(builtin);
+      }
+      return builtin;
+    }
     const versions = this.#versions.get(`${group}/${kind}`);
     const invalid = this.#invalid.get(`${group}/${kind}`);
+    const builtinVersions = this.builtins?.versionsOf(group, kind) ?? [];
+    const removed = removedApi(header.apiVersion, kind);
+    const release = this.builtins?.release;
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
     const servedBy = versions === undefined ? this.#apiVersionsOf(kind) : [];
-    const unknown = versions === undefined && invalid === undefined && servedBy.length === 0;
+    const unknown =
+      versions === undefined &&
+      invalid === undefined &&
+      servedBy.length === 0 &&
+      (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
+      removed === undefined;
     const near = unknown ? this.#nearestKind(kind) : undefined;
     let message: string;
-    if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
+    // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
+    let rule = 'kubernetes-kind';
+    if (
+      removed !== undefined &&
+      (release === undefined || isReleaseAtLeast(release, removed.removedIn))
+    ) {
+      const instead = removed.replacement.includes(' ')
+        ? removed.replacement
+        : `apiVersion: ${removed.replacement}`;
+      message = `${kind} of ${header.apiVersion} was removed in Kubernetes ${removed.removedIn}: use ${instead}`;
+      rule = 'removed-api';
+    } else if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
-    } else if (invalid !== undefined) {
-      message = `kind ${kind} of ${header.apiVersion} is not defined: its CustomResourceDefinition at ${formatLocation(invalid)} is invalid`;
+    } else if (builtinVersions.length > 0 && versions === undefined) {
+      message = `Kubernetes ${release ?? ''} serves kind ${kind} of ${group || 'the core group'} as ${builtinVersions.map((v) => apiVersionOf(group, v)).join(', ')}, not ${header.apiVersion}`;
+      rule = 'builtin-kind';
     } else if (servedBy.length > 0) {
       message = `kind ${kind} is not served by ${header.apiVersion}: write apiVersion: ${servedBy.join(' or ')}`;
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
-      message = `nothing defines kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
+      const elsewhere = this.builtins?.apiVersionsOf(kind) ?? [];
+      if (elsewhere.length > 0) rule = 'builtin-kind';
+      message =
+        elsewhere.length > 0
+          ? `kind ${kind} is not in the core group (${header.apiVersion}): Kubernetes ${release ?? ''} serves it as ${elsewhere.join(', ')}`
+          : `Kubernetes ${release ?? ''} has no kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
+    } else if (invalid !== undefined) {
+      message = `kind ${kind} of ${header.apiVersion} is not defined: its CustomResourceDefinition at ${formatLocation(invalid)} is invalid`;
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
+    } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
+      message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
+      rule = 'builtin-kind';
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
     }
@@ -74,29 +134,34 @@ export class KubernetesKinds {
       message = `${message} (did you mean kind ${near.kind} of ${near.apiVersion}?)`;
     }
     report.add('unknown-type', '/kind', message, {
-      rule: 'kubernetes-kind',
+      rule,
       ...(invalid === undefined ? {} : { related: invalid }),
     });
     return undefined;
   }
 
-  /** The apiVersions that serve a kind, in any group. */
+  /** The apiVersions the definitions added serve a kind in, in any group. */
   #apiVersionsOf(kind: string): string[] {
-    return [...this.#byKey.values()]
-      .flatMap((d) => (d.kubernetes?.kind === kind ? [d.kubernetes.apiVersion] : []))
+    return [...this.#versions]
+      .filter(([groupKind]) => groupKind.slice(groupKind.lastIndexOf('/') + 1) === kind)
+      .flatMap(([groupKind, versions]) =>
+        versions.map((v) => apiVersionOf(groupKind.slice(0, groupKind.lastIndexOf('/')), v)),
+      )
       .sort();
   }
 
-  /** The defined kind nearest to a misspelled one (another kind than `kind` itself). */
+  /** The kind nearest to a misspelled one, added or built in, and an apiVersion serving it. */
   #nearestKind(kind: string): { kind: string; apiVersion: string } | undefined {
-    const identities = [...this.#byKey.values()].flatMap((d) => d.kubernetes ?? []);
-    const near = didYouMean(
-      kind,
-      identities.map((k) => k.kind).filter((k) => k !== kind),
-    );
-    const identity = identities.find((k) => k.kind === near);
-    return identity && { kind: identity.kind, apiVersion: identity.apiVersion };
+    const added = [...this.#versions.keys()].map((gk) => gk.slice(gk.lastIndexOf('/') + 1));
+    const near = didYouMean(kind, [...new Set([...added, ...(this.builtins?.kinds() ?? [])])]);
+    if (near === undefined) return undefined;
+    const apiVersion = this.#apiVersionsOf(near)[0] ?? this.builtins?.apiVersionsOf(near)[0];
+    return apiVersion === undefined ? undefined : { kind: near, apiVersion };
   }
+}
+
+function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
 }
 
 function key(group: string, version: string, kind: string): string {
