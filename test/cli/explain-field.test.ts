@@ -113,7 +113,17 @@ describe('cosi explain TYPE with no definitions at all', () => {
     const r = await cli(['explain', 'vm'], { cwd: '/' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'no definitions were found: give the manifests (-f), --definitions or --config',
+      'no definitions were found beside the built-in Kubernetes kinds: give the manifests (-f), --definitions or --config',
     );
+  });
+
+  it('explains a built-in Kubernetes kind with no manifests at all, and names the nearest', async () => {
+    const r = await cli(['explain', 'deployment.spec.strategy.type'], { cwd: '/' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^GROUP: +apps\nKIND: +Deployment\nVERSION: +v1\n/);
+    expect(r.stdout).toContain('ENUM:\n    Recreate\n    RollingUpdate\n');
+    const typo = await cli(['explain', 'deploymnet'], { cwd: '/' });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(did you mean "Deployment"?)');
   });
 });

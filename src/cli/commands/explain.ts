@@ -4,6 +4,8 @@ import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.j
 import { fieldTree, lookupField, type MissingField } from '../../app/explain/schema-field.js';
 import { resolveTypePath, type TypePath } from '../../app/explain/type-path.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
+import { didYouMean } from '../../loaders/did-you-mean.js';
 import { shorten } from '../../loaders/shorten.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
@@ -139,24 +141,25 @@ async function explainField(
   flags: ExplainFlags,
 ): Promise<CommandResult> {
   const format = parseFormat(flags.output, FIELD_FORMATS);
-  const { manifests } = await loadProjectDefinitions(
-    await toRunOptions(flags, io, { manifestsOptional: 'always' }),
-  );
+  const options = await toRunOptions(flags, io, { manifestsOptional: 'always' });
+  const { manifests } = await loadProjectDefinitions(options);
+  const builtins = BuiltinKinds.of(options.kubernetesVersion);
   // Broken manifests do not keep the valid definitions from being explained: said, not fatal.
   const errors = manifests.findings.filter((f) => f.severity === 'error');
   if (errors.length > 0)
     io.stderr.write(renderFindings(errors, createColors(useColor(io, flags.color))));
   let target: TypePath;
   try {
-    target = resolveTypePath(manifests.registry, argument);
+    target = resolveTypePath(manifests.registry, argument, builtins);
   } catch (error) {
     if (!(error instanceof TypeResolutionError)) throw error;
     // cosi's own definition type is always there: nothing else means nothing was read.
     const none = manifests.registry.all().length <= 1;
+    const guess = didYouMean(error.typeName, builtins.kinds());
     throw new CliError(
       none
-        ? `explain: ${error.message}: no definitions were found: give the manifests (-f), --definitions or --config`
-        : `explain: ${typeErrorMessage(error, manifests.registry)}`,
+        ? `explain: ${error.message}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: no definitions were found beside the built-in Kubernetes kinds: give the manifests (-f), --definitions or --config`
+        : `explain: ${typeErrorMessage(error, manifests.registry, builtins.kinds())}`,
       EXIT.usage,
     );
   }
