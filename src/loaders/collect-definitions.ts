@@ -41,6 +41,11 @@ export interface GivenDefinitions {
    * nothing given or declared defines; omitted: none.
    */
   readonly builtins?: BuiltinKinds;
+  /**
+   * Put off the schema and rule checks of CRDs until a document uses their kind (the CRDs of
+   * `--definitions`; see `kubernetes/deferred-check.ts`).
+   */
+  readonly deferSchemaChecks?: boolean;
 }
 
 /** What {@link collectDefinitions} returns. */
@@ -96,7 +101,9 @@ export function collectDefinitions(
     name: string | undefined,
     report: DocumentReport,
   ): ResourceDefinition[] => {
-    const versions = readCrd(value, name, report, compiler);
+    const versions = readCrd(value, name, report, compiler, {
+      deferSchemaCheck: given.deferSchemaChecks === true,
+    });
     if (versions.length === 0) invalid.addCrd(value, kinds, report);
     return versions.map((v) => v.definition);
   };

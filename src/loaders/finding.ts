@@ -64,6 +64,8 @@ export const FINDING_CODES = [
   'cel-invalid-rule',
   'cel-evaluation-error',
   'cel-cost-exceeded',
+  // The previous revision (`--previous`).
+  'previous-unresolved',
   // The input as a whole.
   'empty-input',
   'too-many-findings',
@@ -86,6 +88,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'too-many-findings',
   'read-only-metadata',
   'undefined-type',
+  'previous-unresolved',
 ]);
 
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */

@@ -7,9 +7,9 @@ import { parseManifest, type ParseManifestOptions, type Position } from './parse
 import type { SchemaCompiler } from './schema-compiler.js';
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { ResourceDocument } from './resource-document.js';
+import type { PriorRecorder, PriorState } from './cel/prior-state.js';
 
 export type { ResourceDocument } from './resource-document.js';
-import type { PriorState } from './cel/prior-state.js';
 import { installCelRules } from './cel/cel-rules.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';
 
@@ -81,6 +81,12 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
    * checked again (a resource it holds is an update's old value even if today's rules refuse it).
    */
   readonly skipRules?: boolean;
+  /**
+   * Loading a previous revision: every document whose type resolves is told to this recorder
+   * with its spec, even one today's schema refuses (the API server compares with the stored
+   * object as it is), and every one whose type does not, with its place. Implies `skipRules`.
+   */
+  readonly recordPrior?: PriorRecorder;
   /**
    * `false`: the resources keep their document's position only, not the text of their file, and
    * {@link ManifestResource.locate} answers the document's start for any pointer. For a run

@@ -2,6 +2,7 @@ import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
 import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
 import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import { byPosition } from './resource-document.js';
 import type { LoadManifestsOptions, LoadResult, ResourceDocument } from './load-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
@@ -22,6 +23,11 @@ export function loadParsedManifests(
   const collected = collectDefinitions(files, given, compiler, findings);
   const documents: ResourceDocument[] = [...collected.documents];
   const resources = loadResources(collected, given, compiler, findings, options, documents);
+  // Definitions were read first: put every document back in file order, as a cached load has it.
+  const fileOrder = new Map(files.map((f, i) => [f.file, i]));
+  documents.sort(
+    (a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || byPosition(a, b),
+  );
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {

@@ -26,7 +26,12 @@ import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
 import { celRules, schemaHasRules } from './cel/cel-rules.js';
-import type { PriorState } from './cel/prior-state.js';
+import {
+  priorIdentity,
+  type PriorRecorder,
+  type PriorSpec,
+  type PriorState,
+} from './cel/prior-state.js';
 import {
   checkKubernetesDocument,
   kubernetesDocumentOf,
@@ -53,8 +58,9 @@ export function loadResources(
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
-  const schemas = new SpecChecker(compiler, given.source, findings, rules.skipRules !== true);
-  const { previous } = rules;
+  const { previous, recordPrior } = rules;
+  const checkRules = rules.skipRules !== true && recordPrior === undefined;
+  const schemas = new SpecChecker(compiler, given.source, findings, checkRules);
   const kinds = new KindFilter(rules);
   for (const { report, header } of collected.pending) {
     const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
@@ -90,6 +96,9 @@ export function loadResources(
         : collected.kinds.resolve(header.kubernetes, report);
     if (definition === undefined) {
       documents.push({ ...document, status: status() });
+      const identity = recordPrior === undefined ? undefined : priorIdentity(header);
+      if (identity !== undefined)
+        recordPrior?.unresolved(identity, report.location(typeAt(header)));
       continue;
     }
     const pointer =
@@ -101,13 +110,22 @@ export function loadResources(
             id: header.id,
           };
     const key = pointer === undefined ? undefined : pointerKey(pointer);
-    const spec = schemas.check(
-      definition,
-      header,
-      report,
-      key === undefined ? undefined : previous?.get(key),
-    );
+    const prior =
+      key === undefined || previous === undefined
+        ? undefined
+        : priorOf(previous, key, header, report);
+    const spec = schemas.check(definition, header, report, prior);
     if (pointer === undefined || key === undefined) {
+      documents.push({ ...document, status: status() });
+      continue;
+    }
+    if (recordPrior !== undefined) {
+      const kubernetes = header.kubernetes;
+      recordPrior.resolved(
+        key,
+        kubernetes === undefined ? undefined : priorIdentity(header),
+        kubernetes === undefined ? { spec } : { spec, metadata: kubernetes.document.metadata },
+      );
       documents.push({ ...document, status: status() });
       continue;
     }
@@ -132,6 +150,8 @@ export function loadResources(
 export interface LoadResourcesOptions {
   readonly previous?: PriorState;
   readonly skipRules?: boolean;
+  /** Loading a previous revision: record each resource (or unresolved identity) here. */
+  readonly recordPrior?: PriorRecorder;
   readonly positions?: boolean;
   /** Kinds (or cosi types) whose documents are neither checked nor loaded (kubeconform's `-skip`). */
   readonly skipKinds?: readonly string[];
@@ -176,6 +196,36 @@ class KindFilter {
     }
     return header.type !== undefined && names.has(header.type.toLowerCase());
   }
+}
+
+/** Where a document names its type. */
+function typeAt(header: ManifestHeader): string {
+  return header.kubernetes === undefined ? '/metadata/type' : '/kind';
+}
+
+/**
+ * A resource's previous revision: by its key, else by its identity (`PriorState.find`). A
+ * previous document of the same identity whose type did not resolve there is reported: the
+ * resource is then checked as a create, but not silently.
+ */
+function priorOf(
+  previous: PriorState,
+  key: string,
+  header: ManifestHeader,
+  report: DocumentReport,
+): PriorSpec | undefined {
+  const prior = previous.get(key);
+  if (prior !== undefined || previous.find === undefined) return prior;
+  const identity = priorIdentity(header);
+  const found = identity === undefined ? undefined : previous.find(identity);
+  if (found === undefined || !('unresolved' in found)) return found;
+  report.add(
+    'previous-unresolved',
+    typeAt(header),
+    `its previous revision at ${formatLocation(found.unresolved)} has a type that neither that revision nor this one defines, so it is checked as a create (no transition rules, no ratcheting): give the definition with --definitions`,
+    { related: found.unresolved },
+  );
+  return undefined;
 }
 
 /** The definition a document's type names, or `undefined` (reported) when there is none. */
@@ -228,7 +278,7 @@ class SpecChecker {
     definition: ResourceDefinition,
     header: ManifestHeader,
     report: DocumentReport,
-    previous: { readonly spec: unknown } | undefined,
+    previous: PriorSpec | undefined,
   ): unknown {
     const spec = header.spec;
     if (definition.schema === undefined) return spec;
@@ -252,18 +302,20 @@ class SpecChecker {
       }
     }
     if (definition.kubernetes !== undefined) {
-      const kept = checkKubernetesDocument(definition, header, compiled, report);
+      const old = isPlainObject(previous?.spec)
+        ? previousDocument(definition, header, previous.spec, previous.metadata)
+        : undefined;
+      const kept = checkKubernetesDocument(definition, header, compiled, report, old);
       // The rules of a CRD see the whole document, as the API server's do.
       if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
         const document = kubernetesDocumentOf(definition, header, kept);
-        const old = isPlainObject(previous?.spec)
-          ? { spec: kubernetesDocumentOf(definition, header, previous.spec) }
-          : undefined;
-        this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
+        const at = header.kubernetes ? '' : '/spec';
+        this.#checkRules(definition, document, report, old && { spec: old }, at);
       }
       return kept;
     }
-    const valid = checkAgainstSchema(compiled, spec, '/spec', report);
+    const old = previous && { value: previous.spec, schema: definition.schema };
+    const valid = checkAgainstSchema(compiled, spec, '/spec', report, [], old);
     // As the API server: rules run on a value that passed its schema (their types hold).
     if (valid && compiled.validate !== undefined && this.checkRules) {
       this.#checkRules(definition, spec, report, previous, '/spec');
@@ -304,6 +356,7 @@ class SpecChecker {
     const violations = evaluateRules(schema, value, {
       budget: new CostBudget(),
       ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
+      ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
     });
     for (const violation of violations) {
       report.add(violation.code, `${at}${violation.path}`, violation.message, {
@@ -311,6 +364,17 @@ class SpecChecker {
       });
     }
   }
+}
+
+/** A resource's previous revision as the Kubernetes document it was, its metadata its own. */
+function previousDocument(
+  definition: ResourceDefinition,
+  header: ManifestHeader,
+  spec: Record<string, unknown>,
+  metadata: unknown,
+): Record<string, unknown> {
+  const document = kubernetesDocumentOf(definition, header, spec);
+  return metadata === undefined ? document : { ...document, metadata };
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */

@@ -19,6 +19,7 @@ import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import { byPosition } from './resource-document.js';
 
 /** Parses one file; `parseManifest` unless a test counts the calls. */
 export type ParseFunction = typeof parseManifest;
@@ -399,7 +400,9 @@ function gatherDocuments(ordered: readonly Entry[], definitions: Definitions): R
   }
   const documents: ResourceDocument[] = [];
   for (const entry of ordered) {
-    const own = entry.hasDefinitions ? byFile.get(entry.parsed.file) : entry.load?.documents;
+    const own = entry.hasDefinitions
+      ? byFile.get(entry.parsed.file)?.sort(byPosition)
+      : entry.load?.documents;
     if (own !== undefined) for (const document of own) documents.push(document);
   }
   return documents;

@@ -40,3 +40,8 @@ export function describeDocument(
     ...(header?.namespace === undefined ? {} : { namespace: header.namespace }),
   };
 }
+
+/** Orders documents as the files were loaded, then by position: one order for every load path. */
+export function byPosition(a: ResourceDocument, b: ResourceDocument): number {
+  return a.line - b.line || a.col - b.col;
+}

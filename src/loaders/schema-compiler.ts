@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../engine/resource/definition.js';
-import { jsonPointer } from './json-pointer.js';
+import { jsonPointer, parseJsonPointer } from './json-pointer.js';
 import {
   addKubernetesKeywords,
   KUBERNETES_KEYWORD_MESSAGES,
@@ -20,6 +20,11 @@ export interface SchemaProblem {
   /** The JSON Schema keyword that failed (`type`, `required`, ...). */
   readonly keyword: string;
   readonly message: string;
+  /**
+   * For a problem found inside `allOf`, `anyOf`, `oneOf` or `not`: the node (JSON pointer inside
+   * the checked value) that carries it, which ratcheting follows (`ratcheting.ts`).
+   */
+  readonly owner?: string;
 }
 
 /** Checks a value against a compiled schema; no problems means valid. */
@@ -191,6 +196,43 @@ export function sharedSchemaCompiler(): SchemaCompiler {
 
 /** A problem of a value; `root`, the schema checked, names the fields an unknown one is not. */
 function toProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
+  const owner = combinatorOwner(error);
+  const problem = toOwnProblem(error, root);
+  return owner === undefined ? problem : { ...problem, owner };
+}
+
+/** Keywords that apply subschemas to the same value, whose errors belong to that value's node. */
+const COMBINATORS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+
+/**
+ * The node that carries the combinator an error was found in, if any: the error's schema path
+ * is followed down the instance path as far as it descends (`properties/x`, `items`, ...). A
+ * path through a `$ref` cannot be followed: the root is taken, which ratchets least.
+ */
+function combinatorOwner(error: ErrorObject): string | undefined {
+  if (!/\/(allOf|anyOf|oneOf|not|if|then|else)(\/|$)/.test(error.schemaPath)) return undefined;
+  const steps = parseJsonPointer(error.schemaPath.replace(/^#/, ''));
+  const instance = parseJsonPointer(error.instancePath);
+  let depth = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as string;
+    if (COMBINATORS.has(step)) return jsonPointer(instance.slice(0, depth));
+    if (step === 'properties' || step === 'patternProperties') {
+      depth++;
+      i++;
+    } else if (step === 'additionalProperties') {
+      depth++;
+    } else if (step === 'items') {
+      depth++;
+      if (/^\d+$/.test(steps[i + 1] ?? '')) i++;
+    } else {
+      return '';
+    }
+  }
+  return undefined;
+}
+
+function toOwnProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
   const params = error.params as Record<string, unknown>;
   const path = error.instancePath;
   switch (error.keyword) {

@@ -16,6 +16,7 @@ import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
 import { isReleaseAtLeast, removedApi } from './removed-apis.js';
+import { runDeferredCheck } from './deferred-check.js';
 
 /** The definitions of Kubernetes kinds, by group, version and kind. */
 export class KubernetesKinds {
@@ -29,6 +30,28 @@ export class KubernetesKinds {
 
   /** `builtins`: the built-in kinds of the chosen release, found when nothing given defines one. */
   constructor(readonly builtins?: BuiltinKinds) {}
+
+  /** Definitions whose put-off check this load has run: `true` when it passed. */
+  readonly #deferred = new Map<ResourceDefinition, boolean>();
+
+  /**
+   * Runs a definition's put-off check the first time this load uses it (its findings, at the
+   * CRD, join the load's); a definition that fails it is as good as absent.
+   */
+  #passesDeferredCheck(definition: ResourceDefinition, report: DocumentReport): boolean {
+    const known = this.#deferred.get(definition);
+    if (known !== undefined) return known;
+    const findings = runDeferredCheck(definition) ?? [];
+    for (const finding of findings) report.findings.push(finding);
+    const passed = !findings.some((f) => f.severity === 'error');
+    this.#deferred.set(definition, passed);
+    if (!passed && findings[0] !== undefined) {
+      const { group, version } = splitApiVersion(definition.kubernetes?.apiVersion ?? '');
+      this.#byKey.delete(key(group, version, definition.kubernetes?.kind ?? ''));
+      this.addInvalid(group, definition.kubernetes?.kind ?? '', findings[0]);
+    }
+    return passed;
+  }
 
   /** Registers in `registry` every built-in kind a document resolves from now on. */
   registerBuiltinsIn(registry: DefinitionRegistry): void {
@@ -70,7 +93,7 @@ export class KubernetesKinds {
   resolve(header: KubernetesHeader, report: DocumentReport): ResourceDefinition | undefined {
     const { group, version, kind } = header;
     const found = this.#byKey.get(key(group, version, kind));
-    if (found !== undefined) return found;
+    if (found !== undefined && this.#passesDeferredCheck(found, report)) return found;
     const builtin = this.builtins?.find(group, version, kind);
     if (builtin !== undefined) {
       this.#byKey.set(key(group, version, kind), builtin);
