@@ -146,6 +146,21 @@ async function openRun(
   };
 }
 
+/**
+ * The config and the manifests, loaded as a run loads them but with nothing opened or run: what
+ * `cosi explain TYPE.FIELD` reads the types of (`manifests.registry`: the config's definitions,
+ * the `--definitions` paths' and the manifests' own).
+ *
+ * @throws ConfigError when the config cannot be found or loaded.
+ */
+export async function loadProjectDefinitions(
+  options: RunProjectOptions,
+): Promise<Pick<ProjectRun, 'config' | 'manifests'>> {
+  const config = await loadProjectConfig(options);
+  options.onConfig?.(config);
+  return { config, manifests: await readRunManifests(options, config) };
+}
+
 /** The run's manifests: the `--definitions` paths, the previous revision, then the manifests. */
 async function readRunManifests(
   options: RunProjectOptions,

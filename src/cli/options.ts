@@ -109,10 +109,17 @@ export async function toRunOptions(
     manifestsOptional = false,
     paths = [],
     record = false,
-  }: { manifestsOptional?: boolean; paths?: readonly string[]; record?: boolean } = {},
+  }: {
+    /** `true`: no manifests are needed with `--config`; `'always'`: none are needed at all. */
+    manifestsOptional?: boolean | 'always';
+    paths?: readonly string[];
+    record?: boolean;
+  } = {},
 ): Promise<RunProjectOptions> {
   const files = [...(flags.file ?? []), ...paths];
-  if (files.length === 0 && !(manifestsOptional && flags.config !== undefined)) {
+  const optional =
+    manifestsOptional === 'always' || (manifestsOptional && flags.config !== undefined);
+  if (files.length === 0 && !optional) {
     throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
   }
   let maxWrites: number | undefined;

@@ -6,6 +6,7 @@ import {
 } from '../engine/resource/definition-registry.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
+import { didYouMean, didYouMeanType } from '../loaders/did-you-mean.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { LabelSelector } from './label-selector.js';
 import type { ResourceGroup } from './render/resources.js';
@@ -77,8 +78,32 @@ function resolveType(from: QueriedState, name: string): string {
       );
       if (written.length === 1) return written[0] as string;
     }
-    throw new CliError(error.message, EXIT.usage);
+    throw new CliError(
+      typeErrorMessage(
+        error,
+        from.project.registry,
+        undefinedTypes(from.snapshot, from.project.registry),
+      ),
+      EXIT.usage,
+    );
   }
+}
+
+/**
+ * A type that did not resolve, said for a user: an unknown one with the nearest type, alias or
+ * kind (among the registry's and `others`, types written that have no definition).
+ */
+export function typeErrorMessage(
+  error: TypeResolutionError,
+  registry: DefinitionRegistry,
+  others: readonly string[] = [],
+): string {
+  if (error.code !== 'unknown-type') return error.message;
+  const guess =
+    didYouMeanType(error.typeName, registry.all()) ?? didYouMean(error.typeName, others);
+  return guess === undefined
+    ? `${error.message}: \`cosi get rd\` lists the types`
+    : `${error.message} (did you mean ${JSON.stringify(guess)}?)`;
 }
 
 /** The types of the snapshot's resources that have no definition (controllers wrote them). */

@@ -1,4 +1,5 @@
 import leven from 'leven';
+import type { ResourceDefinition } from '../engine/resource/definition.js';
 
 /**
  * The known name closest to a misspelled one, when it is close enough to be the likely intent
@@ -18,4 +19,33 @@ export function didYouMean(given: string, known: readonly string[]): string | un
     if (distance < bestDistance) [best, bestDistance] = [name, distance];
   }
   return bestDistance <= limit ? best : undefined;
+}
+
+/**
+ * The type name closest to a misspelled type or alias: among every definition's type and
+ * aliases (and its Kubernetes kind), as the nearest is written.
+ *
+ * @example
+ * didYouMeanType('vmz', definitions) // 'vms'
+ */
+export function didYouMeanType(
+  given: string,
+  definitions: Iterable<ResourceDefinition>,
+): string | undefined {
+  const names: string[] = [];
+  for (const d of definitions) {
+    names.push(d.type, ...d.allAliases);
+    if (d.kubernetes !== undefined) names.push(d.kubernetes.kind);
+  }
+  // `Gadgets.example.org` is not near `VMs.example.org` for sharing a long suffix: where names
+  // share the given suffix, only their names before it are compared.
+  const dot = given.indexOf('.');
+  const suffix = dot > 0 ? given.slice(dot).toLowerCase() : '';
+  const sameSuffix = names.filter(
+    (n) => suffix !== '' && n.length > suffix.length && n.toLowerCase().endsWith(suffix),
+  );
+  if (sameSuffix.length === 0) return didYouMean(given, names);
+  const heads = sameSuffix.map((n) => n.slice(0, n.length - suffix.length));
+  const head = didYouMean(given.slice(0, dot), heads);
+  return head === undefined ? undefined : sameSuffix[heads.indexOf(head)];
 }

@@ -5,7 +5,13 @@
  */
 
 import { compareStrings } from '../engine/compare-strings.js';
-import { shortenLines, shortenMessage, shortenPointer } from './shorten.js';
+import {
+  MAX_FINDING_MESSAGE_LENGTH,
+  shortenLines,
+  shortenMessage,
+  shortenPointer,
+  shortenValues,
+} from './shorten.js';
 
 /**
  * Every finding code, grouped by the stage that reports it. The list only grows; a code, once
@@ -114,7 +120,10 @@ export interface SourceLocation {
 export interface Finding<C extends string = FindingCode> extends SourceLocation {
   readonly code: C;
   readonly severity: Severity;
-  /** A sentence, bounded in length ({@link shortenLines}): long quoted values are cut. */
+  /**
+   * A sentence whose long quoted values are cut ({@link shortenValues}); its own words stay
+   * whole (a message of many words no one shortened is bounded at last by {@link shortenLines}).
+   */
   readonly message: string;
   /**
    * The sub-rule that failed, when the code has several: the naming rule of an
@@ -157,12 +166,13 @@ export function createFinding(init: FindingInit): Finding {
 const MAX_DIFF_LINE_LENGTH = 160;
 
 /**
- * The finding with its message, pointers, sub-rule and diff lines cut to a bounded length, so
- * that a 1 MB value or a 10,000-character key quoted anywhere in it still makes a short finding
- * in every output format. The same finding when nothing is long.
+ * The finding with the values its message quotes, its pointers, sub-rule and diff lines cut to a
+ * bounded length, so that a 1 MB value or a 10,000-character key quoted anywhere in it still
+ * makes a short finding in every output format, and the message still says all it says. The same
+ * finding when nothing is long.
  */
 export function boundFinding<C extends string>(finding: Finding<C>): Finding<C> {
-  const message = shortenLines(finding.message);
+  const message = shortenLines(shortenValues(finding.message), MAX_FINDING_MESSAGE_LENGTH);
   const pointer = shortenPointer(finding.pointer);
   const rule = finding.rule === undefined ? undefined : shortenMessage(finding.rule, 60);
   const related =

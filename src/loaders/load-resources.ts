@@ -37,6 +37,7 @@ import {
   kubernetesDocumentOf,
 } from './kubernetes/check-kubernetes-document.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
+import { didYouMeanType } from './did-you-mean.js';
 import { shorten } from './shorten.js';
 
 /**
@@ -254,11 +255,12 @@ function resolveType(
       return undefined;
     }
     const definedAt = invalid.find(type);
+    const guess = definedAt === undefined ? didYouMeanType(type, registry.all()) : undefined;
     report.add(
       'unknown-type',
       '/metadata/type',
       definedAt === undefined
-        ? `the type ${JSON.stringify(shorten(type))} is not defined`
+        ? `the type ${JSON.stringify(shorten(type))} is not defined${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}`
         : `the type ${JSON.stringify(shorten(type))} is not defined: its definition at ${formatLocation(definedAt)} is invalid`,
       definedAt === undefined ? {} : { related: definedAt },
     );

@@ -1,5 +1,6 @@
 import { NAMESPACE_PATTERN } from '../engine/resource/definition.js';
 import type { DocumentReport } from './document-report.js';
+import { didYouMean } from './did-you-mean.js';
 import { jsonPointer } from './json-pointer.js';
 import { shorten } from './shorten.js';
 
@@ -208,11 +209,17 @@ export function reportUnknownKeys(
       report.add(
         'unknown-key',
         jsonPointer([...at, key]),
-        `unknown key ${JSON.stringify(shorten(key))} in ${where} (expected ${[...known].join(', ')})`,
+        `unknown key ${JSON.stringify(shorten(key))} in ${where}${suggestion(key, known)} (expected ${[...known].join(', ')})`,
         { part: 'key' },
       );
     }
   }
+}
+
+/** ` (did you mean "type"?)` for a key near a known one; empty for none. */
+function suggestion(key: string, known: Iterable<string>): string {
+  const guess = didYouMean(key, [...known]);
+  return guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`;
 }
 
 /**

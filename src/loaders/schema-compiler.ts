@@ -8,6 +8,7 @@ import {
 } from './kubernetes/structural-schema.js';
 import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
+import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
 
 /** One thing wrong with a value (or a schema), relative to the value checked. */
@@ -136,7 +137,9 @@ export class SchemaCompiler {
 export function specValidator(validate: ValidateFunction): SpecValidator {
   return (value) => {
     try {
-      return validate(value) ? [] : (validate.errors ?? []).map(toProblem);
+      return validate(value)
+        ? []
+        : (validate.errors ?? []).map((error) => toProblem(error, rootOf(validate)));
     } catch (error) {
       // A recursion the static check did not see (through `$id`s): refuse the value.
       if (!(error instanceof RangeError)) throw error;
@@ -145,6 +148,12 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
       ];
     }
   };
+}
+
+/** The schema a validator was compiled from, to name the fields an unknown one is not. */
+function rootOf(validate: ValidateFunction): JsonSchema | undefined {
+  const schema: unknown = validate.schema;
+  return typeof schema === 'object' && schema !== null ? (schema as JsonSchema) : undefined;
 }
 
 /** Registers every `x-...` key found in the schema as a keyword that checks nothing. */
@@ -185,9 +194,10 @@ export function sharedSchemaCompiler(): SchemaCompiler {
   return (shared ??= new SchemaCompiler());
 }
 
-function toProblem(error: ErrorObject): SchemaProblem {
+/** A problem of a value; `root`, the schema checked, names the fields an unknown one is not. */
+function toProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
   const owner = combinatorOwner(error);
-  const problem = toOwnProblem(error);
+  const problem = toOwnProblem(error, root);
   return owner === undefined ? problem : { ...problem, owner };
 }
 
@@ -222,17 +232,18 @@ function combinatorOwner(error: ErrorObject): string | undefined {
   return undefined;
 }
 
-function toOwnProblem(error: ErrorObject): SchemaProblem {
+function toOwnProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
   const params = error.params as Record<string, unknown>;
   const path = error.instancePath;
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
+      const guess = root === undefined ? undefined : didYouMean(key, declaredFields(root, error));
       return {
         path: `${path}${jsonPointer([key])}`,
         part: 'key',
         keyword: error.keyword,
-        message: `unknown field ${JSON.stringify(shorten(key))}`,
+        message: `unknown field ${JSON.stringify(shorten(key))}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}`,
       };
     }
     case 'enum':
@@ -250,6 +261,22 @@ function toOwnProblem(error: ErrorObject): SchemaProblem {
         message: KUBERNETES_KEYWORD_MESSAGES[error.keyword] ?? error.message ?? error.keyword,
       };
   }
+}
+
+/**
+ * The fields declared beside an `additionalProperties` that failed: the `properties` of the
+ * schema its `schemaPath` leads to (from the root; none when it leads elsewhere, through an `$id`).
+ */
+function declaredFields(root: JsonSchema, error: ErrorObject): string[] {
+  if (!error.schemaPath.startsWith('#/')) return [];
+  let node: unknown = root;
+  for (const raw of error.schemaPath.slice(2).split('/').slice(0, -1)) {
+    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return [];
+    node = (node as Record<string, unknown>)[segment];
+  }
+  const properties = (node as { properties?: unknown } | null)?.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }
 
 /** Meta-schema errors come in threes (enum, type, anyOf) for one bad place: keep one per place. */

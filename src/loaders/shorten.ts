@@ -1,12 +1,30 @@
 /**
  * Bounds on what a message quotes of the input. A finding stays one readable line however long
  * the value written (a 1 MB string, a 10,000-character key, a 300-digit number): values are cut
- * where they are quoted, and whole messages and pointers are bounded once more where findings are
- * made and shown, for the quotes no one shortened (the `yaml` package's, a thrown error's).
+ * where they are quoted, and once more where findings are made and shown ({@link shortenValues}),
+ * for the quotes no one shortened (a thrown error's): the message's own words are never cut.
  */
 
-/** The longest message a finding carries, in UTF-16 code units. */
+/**
+ * The longest text quoted whole from elsewhere (the `yaml` package's error message, a thrown
+ * error's), in UTF-16 code units.
+ */
 export const MAX_MESSAGE_LENGTH = 240;
+
+/**
+ * The longest a finding's message gets, its values shortened: a bound for a message made of
+ * many short words no one shortened, far above what any message of cosi's own says.
+ */
+export const MAX_FINDING_MESSAGE_LENGTH = 1000;
+
+/** A value longer than this, quoted or written as one unbroken word, is cut by {@link shortenValues}. */
+const MAX_VALUE_LENGTH = 80;
+
+/** A JSON-style quoted string, or a word of more than {@link MAX_VALUE_LENGTH} characters. */
+const VALUE = /"(?:[^"\\\n]|\\.)*"|[^\s"]{81,}/g;
+
+/** How {@link shorten} ends a value it cut, quoted: such a value is not cut again. */
+const SHORTENED = /\.\.\. \(\d+ characters\)"$/;
 
 /** The longest segment (key) inside a shown JSON pointer. */
 const MAX_SEGMENT_LENGTH = 32;
@@ -39,6 +57,29 @@ export function shortenMessage(message: string, max = MAX_MESSAGE_LENGTH): strin
   const start = head(message, max - tailLength - 32);
   const end = tail(message, tailLength);
   return `${start} [${message.length - start.length - end.length} characters cut] ${end}`;
+}
+
+/**
+ * A message with every long value in it cut as {@link shorten} cuts it, and nothing else: a
+ * quoted string (`"..."`) or an unbroken word longer than 80 characters is a value, quoted from
+ * the input or an error; the message's own words stay whole.
+ *
+ * @example
+ * shortenValues(`unknown field "${'k'.repeat(500)}" in spec`)
+ * // 'unknown field "kkk…k... (500 characters)" in spec'
+ */
+export function shortenValues(message: string): string {
+  if (message.length <= MAX_VALUE_LENGTH) return message;
+  return message.replace(VALUE, (value) => {
+    if (value.length <= MAX_VALUE_LENGTH) return value;
+    if (!value.startsWith('"')) return shorten(value);
+    if (SHORTENED.test(value)) return value;
+    try {
+      return JSON.stringify(shorten(JSON.parse(value) as string));
+    } catch {
+      return `"${shorten(value.slice(1, -1))}"`;
+    }
+  });
 }
 
 /** The most lines a bounded text keeps (a config error lists one problem a line). */

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { boundFinding, createFinding } from '../../src/loaders/finding.js';
 import {
   MAX_MESSAGE_LENGTH,
+  shorten,
   shortenLines,
   shortenMessage,
   shortenPointer,
+  shortenValues,
 } from '../../src/loaders/shorten.js';
 
 describe('shortenMessage', () => {
@@ -27,6 +29,28 @@ describe('shortenMessage', () => {
       // A lone surrogate does not survive a round trip through UTF-8.
       expect(Buffer.from(short, 'utf8').toString('utf8')).toBe(short);
     }
+  });
+});
+
+describe('shortenValues', () => {
+  it('cuts a long quoted value and keeps every word of the message', () => {
+    const message = `controller Deployer failed: the image "${'i'.repeat(500)}" cannot be pulled; check the registry`;
+    expect(shortenValues(message)).toBe(
+      `controller Deployer failed: the image "${'i'.repeat(60)}... (500 characters)" cannot be pulled; check the registry`,
+    );
+  });
+
+  it('cuts a long unbroken word, a value no one quoted', () => {
+    expect(shortenValues(`Unresolved tag: !${'x'.repeat(10_000)} (quote it)`)).toBe(
+      `Unresolved tag: !${'x'.repeat(59)}... (10001 characters) (quote it)`,
+    );
+  });
+
+  it('leaves a value shortened already, and a long message of short words, as they are', () => {
+    const shortened = `unknown field ${JSON.stringify(shorten('k'.repeat(500)))} in spec`;
+    expect(shortenValues(shortened)).toBe(shortened);
+    const words = 'a message of many short words '.repeat(20);
+    expect(shortenValues(words)).toBe(words);
   });
 });
 
@@ -76,5 +100,23 @@ describe('boundFinding', () => {
       pointer: '/x',
     });
     expect(boundFinding(finding)).toBe(finding);
+  });
+
+  it('keeps a long message whole but for the values it quotes', () => {
+    const message = `${'a long explanation '.repeat(20)}of ${JSON.stringify('v'.repeat(1000))}`;
+    const bound = boundFinding({
+      ...createFinding({
+        code: 'unknown-key',
+        message: 'x',
+        file: '',
+        line: 0,
+        col: 0,
+        pointer: '',
+      }),
+      message,
+    });
+    expect(bound.message).toBe(
+      `${'a long explanation '.repeat(20)}of "${'v'.repeat(60)}... (1000 characters)"`,
+    );
   });
 });

@@ -4,7 +4,7 @@ import { displayPath } from '../../app/display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
-import { shorten } from '../../loaders/shorten.js';
+import { shorten, shortenMessage } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
@@ -66,7 +66,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-failed',
           'error',
-          `${controller.name} kept failing: ${controller.lastError ?? 'unknown error'}`,
+          `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError ?? 'unknown error')}`,
           configAt,
         ),
       );
@@ -76,7 +76,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'reconcile-failed',
           'error',
-          `${controller.name} could not reconcile ${formatPointer(item.pointer)} after ${item.attempts} attempts: ${item.error}`,
+          `${controllerText(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error)}`,
           placeOf(item.pointer),
         ),
       );
@@ -86,7 +86,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-recovered',
           'warning',
-          `${controller.name} failed ${controller.errors} times before it succeeded: ${controller.lastError ?? ''}`,
+          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError ?? '')}`,
           configAt,
         ),
       );
@@ -102,14 +102,17 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     const hot = report.oscillating
       .map((o) => {
         const fields = outcome.lastChanges.get(pointerKey(o.pointer));
-        const changed = fields ? `, last changing ${fields.join(', ')}` : '';
-        return `${formatPointer(o.pointer)} (${o.writes} writes by ${o.writers.join(', ')}${changed})`;
+        const changed = fields ? `, last changing ${listText(fields.map((f) => shorten(f)))}` : '';
+        return `${pointerText(o.pointer)} (${o.writes} writes by ${listText(o.writers.map(controllerText))}${changed})`;
       })
       .join('; ');
     const window = Math.min(report.writes, OSCILLATION_WINDOW);
     const requeueing = report.controllers
       .filter((c) => c.waitingItems.length > 0)
-      .map((c) => `${c.name} kept requeueing ${c.waitingItems.map(formatPointer).join(', ')}`)
+      .map(
+        (c) =>
+          `${controllerText(c.name)} kept requeueing ${listText(c.waitingItems.map(pointerText))}`,
+      )
       .join('; ');
     convergence.push(
       runFinding(
@@ -147,6 +150,35 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
   }
   return { cases, strict: options.strict };
+}
+
+/*
+ * A finding's message stays whole in every format: what it quotes of the run (a controller's
+ * name, a resource's id, a thrown error, a list of them) is cut where it is quoted instead.
+ */
+
+/** A controller's name as a message quotes it. */
+function controllerText(controller: string): string {
+  return shorten(controller);
+}
+
+/** A resource as a message quotes it: `Type(namespace/id)`, a long id cut. */
+function pointerText(pointer: Pointer): string {
+  return formatPointer({ ...pointer, id: shorten(pointer.id) });
+}
+
+/** A thrown error's message as a finding quotes it: its start and its end. */
+function errorText(error: string): string {
+  return shortenMessage(error);
+}
+
+/** The most items of a list a message names; the others are counted. */
+const MAX_LISTED = 5;
+
+/** `a, b, c` or `a, b, c, d, e and 3 more`. */
+function listText(items: readonly string[]): string {
+  const shown = items.slice(0, MAX_LISTED).join(', ');
+  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
 }
 
 /**

@@ -9,7 +9,9 @@ import { EXPLAIN_FORMATS } from '../render/explain/render-explain.js';
 /** `cosi explain`: its commander definition. */
 export function defineExplain(): Command {
   const command = new Command('explain')
-    .summary('why a resource is as it is (or, with --why-not, why it is not there)')
+    .summary(
+      "why a resource is as it is (or, with --why-not, why it is not there); a type's fields",
+    )
     .description(
       'Runs the project like `cosi apply`, recording every reconcile (what triggered it, what ' +
         'it read and wrote at which versions, how it ended), then explains one resource: who ' +
@@ -18,16 +20,23 @@ export function defineExplain(): Command {
         'mapped input, owner reference, finalizer); the history of its versions; for each ' +
         'field the write that set it last; and, when the run did not converge and it kept ' +
         'changing, the cycle of writes. With --why-not, for a resource that does not exist: ' +
-        'each controller that could write it and what stopped it.',
+        'each controller that could write it and what stopped it. With no id, TYPE.field.path ' +
+        "explains a field as kubectl explain does, from the types' schemas (nothing is run): " +
+        'its description, type, whether it is required, its enum, default and CEL rules, and ' +
+        'its fields; --recursive prints the tree of fields below it.',
     )
-    .argument('<type>', 'resource type or alias, or TYPE/ID')
+    .argument(
+      '<type>',
+      'resource type or alias (a Kubernetes kind too), TYPE/ID, or TYPE.field.path',
+    )
     .argument('[id]', 'resource id');
   addProjectOptions(command)
-    .addOption(outputOption(EXPLAIN_FORMATS, 'tree'))
+    .addOption(outputOption([...EXPLAIN_FORMATS, 'yaml (a field)'], 'tree'))
     .option('-n, --namespace <namespace>', "namespace (default: the type's default namespace)")
     .option('--depth <n>', 'hops of the lineage tree (default: all)')
     .option('--reverse', 'also show what the resource feeds')
     .option('--why-not', 'for a resource that does not exist: what stopped its writers')
+    .option('--recursive', 'for a field: the tree of every field below it, with their types')
     .addHelpText(
       'after',
       `
@@ -36,9 +45,11 @@ Examples:
   cosi explain vm/web-1 -f fixtures/vm-network --reverse
   cosi explain networkconfig ghost -f fixtures/vm-network --why-not
   cosi explain networkconfig web-1 -f fixtures/vm-network -o dot | dot -Tsvg > lineage.svg
+  cosi explain vm.spec.cpus -f fixtures/vm-network
+  cosi explain certificate.spec --recursive -f fixtures/kubernetes
 
 Exit codes: 0 explained, 1 invalid manifests or no such resource (without --why-not), 2 usage
-or config error.`,
+or config error, an unknown type or field.`,
     );
   return command;
 }

@@ -1,12 +1,22 @@
 import { defineExplain } from './explain-definition.js';
 import { explainResource } from '../../app/explain/explain-resource.js';
-import { explainSourceOf } from '../../app/run-project.js';
+import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.js';
+import { fieldTree, lookupField, type MissingField } from '../../app/explain/schema-field.js';
+import { resolveTypePath, type TypePath } from '../../app/explain/type-path.js';
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
+import { didYouMean } from '../../loaders/did-you-mean.js';
+import { shorten } from '../../loaders/shorten.js';
+import { useColor } from '../io.js';
+import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
+import { FIELD_FORMATS, renderField } from '../render/explain/explain-field.js';
+import { createColors, renderFindings } from '../render/report.js';
+import { typeErrorMessage } from '../resource-query.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import { parseFormat, type CommonFlags } from '../options.js';
 import { EXPLAIN_FORMATS, renderExplanation } from '../render/explain/render-explain.js';
 import { runAndReport, type ConvergedOutcome } from './run-and-report.js';
 
@@ -16,11 +26,13 @@ export interface ExplainFlags extends CommonFlags {
   depth?: string;
   reverse?: boolean;
   whyNot?: boolean;
+  recursive?: boolean;
 }
 
 /**
  * `cosi explain TYPE ID -f PATH...`: runs the project with every reconcile recorded, then says
- * why the resource is as it is (or, with `--why-not`, why it is not there).
+ * why the resource is as it is (or, with `--why-not`, why it is not there). `cosi explain
+ * TYPE[.field.path]`, with no id: the field's documentation, as `kubectl explain` prints it.
  */
 export const explainCommand: CliCommand<[string, string | undefined, ExplainFlags]> = {
   define: defineExplain,
@@ -33,6 +45,9 @@ export async function explain(
   idArgument: string | undefined,
   flags: ExplainFlags,
 ): Promise<CommandResult> {
+  if (idArgument === undefined && !typeArgument.includes('/') && flags.whyNot !== true) {
+    return explainField(io, typeArgument, flags);
+  }
   const format = parseFormat(flags.output, EXPLAIN_FORMATS);
   const depth = parseDepth(flags.depth);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
@@ -112,6 +127,64 @@ function resolvePointer(
     if (error.code === 'unknown-type' && matches.length === 1) {
       return { namespace: namespace ?? 'default', type: matches[0] as string, id };
     }
-    throw new CliError(error.message, EXIT.usage);
+    throw new CliError(typeErrorMessage(error, outcome.project.registry, [...known]), EXIT.usage);
   }
+}
+
+/**
+ * `cosi explain TYPE[.field.path]`: the field's documentation, from the definitions of the
+ * config, the `--definitions` paths and the manifests; nothing is run.
+ */
+async function explainField(
+  io: CliIo,
+  argument: string,
+  flags: ExplainFlags,
+): Promise<CommandResult> {
+  const format = parseFormat(flags.output, FIELD_FORMATS);
+  const options = await toRunOptions(flags, io, { manifestsOptional: 'always' });
+  const { manifests } = await loadProjectDefinitions(options);
+  const builtins = BuiltinKinds.of(options.kubernetesVersion);
+  // Broken manifests do not keep the valid definitions from being explained: said, not fatal.
+  const errors = manifests.findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0)
+    io.stderr.write(renderFindings(errors, createColors(useColor(io, flags.color))));
+  let target: TypePath;
+  try {
+    target = resolveTypePath(manifests.registry, argument, builtins);
+  } catch (error) {
+    if (!(error instanceof TypeResolutionError)) throw error;
+    // cosi's own definition type is always there: nothing else means nothing was read.
+    const none = manifests.registry.all().length <= 1;
+    const guess = didYouMean(error.typeName, builtins.kinds());
+    throw new CliError(
+      none
+        ? `explain: ${error.message}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: no definitions were found beside the built-in Kubernetes kinds: give the manifests (-f), --definitions or --config`
+        : `explain: ${typeErrorMessage(error, manifests.registry, builtins.kinds())}`,
+      EXIT.usage,
+    );
+  }
+  const { definition, path } = target;
+  const lookup = lookupField(definition, path);
+  if (lookup.missing !== undefined) {
+    throw new CliError(`explain: ${missingFieldMessage(definition, lookup.missing)}`, EXIT.usage);
+  }
+  const field = lookup.found;
+  const tree = flags.recursive === true ? fieldTree(definition, field) : undefined;
+  io.stdout.write(
+    renderField({ definition, field, ...(tree === undefined ? {} : { tree }) }, format),
+  );
+  return { exitCode: EXIT.ok };
+}
+
+/** `VMs.example.org.spec has no field "cpu" (did you mean "cpus"?); its fields: ...`. */
+function missingFieldMessage(definition: ResourceDefinition, missing: MissingField): string {
+  const at = [definition.type, ...missing.parent].join('.');
+  const guess =
+    missing.suggestion === undefined
+      ? ''
+      : ` (did you mean ${JSON.stringify(missing.suggestion)}?)`;
+  if (missing.known.length === 0) {
+    return `${at} is <${missing.parentType}>: it has no fields, so no field ${JSON.stringify(shorten(missing.name))}`;
+  }
+  return `${at} has no field ${JSON.stringify(shorten(missing.name))}${guess}; its fields: ${missing.known.join(', ')}`;
 }

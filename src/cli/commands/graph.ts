@@ -1,6 +1,7 @@
 import { defineGraph } from './graph-definition.js';
 import { runProject, type RunOutcome } from '../../app/run-project.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
+import { typeErrorMessage } from '../resource-query.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { hasErrors } from '../../loaders/finding.js';
 import type { CliCommand, CommandResult } from '../command.js';
@@ -143,6 +144,9 @@ function resolveType(run: RunOutcome, graph: DependencyGraph, name: string): str
       const matches = [...known].filter((t) => t.toLowerCase() === name.toLowerCase());
       if (matches.length === 1) return matches[0] as string;
     }
-    throw new CliError(`--type: ${error.message}`);
+    const others = [
+      ...new Set([...graph.types, ...run.snapshot.resources.map((r) => r.metadata.type)]),
+    ];
+    throw new CliError(`--type: ${typeErrorMessage(error, run.project.registry, others)}`);
   }
 }

@@ -145,6 +145,11 @@ export class BuiltinKinds {
     return this.#index().apiVersions.get(kind) ?? [];
   }
 
+  /** Every kind of this release, for the nearest to a misspelled one. */
+  kinds(): string[] {
+    return [...this.#index().apiVersions.keys()];
+  }
+
   /** Whether a group is one of Kubernetes' own (the core group is `''`). */
   hasGroup(group: string): boolean {
     for (const entry of this.#index().entries.values()) if (entry.group === group) return true;

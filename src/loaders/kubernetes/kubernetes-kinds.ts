@@ -14,6 +14,7 @@ import type { DefinitionRegistry } from '../../engine/resource/definition-regist
 import type { BuiltinKinds } from './builtin-kinds.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
+import { didYouMean } from '../did-you-mean.js';
 import { isReleaseAtLeast, removedApi } from './removed-apis.js';
 import { runDeferredCheck } from './deferred-check.js';
 
@@ -107,6 +108,14 @@ export class KubernetesKinds {
     const removed = removedApi(header.apiVersion, kind);
     const release = this.builtins?.release;
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
+    const servedBy = versions === undefined ? this.#apiVersionsOf(kind) : [];
+    const unknown =
+      versions === undefined &&
+      invalid === undefined &&
+      servedBy.length === 0 &&
+      (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
+      removed === undefined;
+    const near = unknown ? this.#nearestKind(kind) : undefined;
     let message: string;
     // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
     let rule = 'kubernetes-kind';
@@ -124,6 +133,8 @@ export class KubernetesKinds {
     } else if (builtinVersions.length > 0 && versions === undefined) {
       message = `Kubernetes ${release ?? ''} serves kind ${kind} of ${group || 'the core group'} as ${builtinVersions.map((v) => apiVersionOf(group, v)).join(', ')}, not ${header.apiVersion}`;
       rule = 'builtin-kind';
+    } else if (servedBy.length > 0) {
+      message = `kind ${kind} is not served by ${header.apiVersion}: write apiVersion: ${servedBy.join(' or ')}`;
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
       const elsewhere = this.builtins?.apiVersionsOf(kind) ?? [];
@@ -142,11 +153,33 @@ export class KubernetesKinds {
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
     }
+    if (near !== undefined) {
+      message = `${message} (did you mean kind ${near.kind} of ${near.apiVersion}?)`;
+    }
     report.add('unknown-type', '/kind', message, {
       rule,
       ...(invalid === undefined ? {} : { related: invalid }),
     });
     return undefined;
+  }
+
+  /** The apiVersions the definitions added serve a kind in, in any group. */
+  #apiVersionsOf(kind: string): string[] {
+    return [...this.#versions]
+      .filter(([groupKind]) => groupKind.slice(groupKind.lastIndexOf('/') + 1) === kind)
+      .flatMap(([groupKind, versions]) =>
+        versions.map((v) => apiVersionOf(groupKind.slice(0, groupKind.lastIndexOf('/')), v)),
+      )
+      .sort();
+  }
+
+  /** The kind nearest to a misspelled one, added or built in, and an apiVersion serving it. */
+  #nearestKind(kind: string): { kind: string; apiVersion: string } | undefined {
+    const added = [...this.#versions.keys()].map((gk) => gk.slice(gk.lastIndexOf('/') + 1));
+    const near = didYouMean(kind, [...new Set([...added, ...(this.builtins?.kinds() ?? [])])]);
+    if (near === undefined) return undefined;
+    const apiVersion = this.#apiVersionsOf(near)[0] ?? this.builtins?.apiVersionsOf(near)[0];
+    return apiVersion === undefined ? undefined : { kind: near, apiVersion };
   }
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
+import { didYouMean } from '../did-you-mean.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
@@ -55,11 +56,12 @@ function walk(
     if (isPlainObject(declared)) {
       walk(item, declared, [...path, key], false, problems);
     } else if (declared !== true && !preserve) {
+      const guess = didYouMean(key, Object.keys(properties));
       problems.push({
         path: jsonPointer([...path, key]),
         part: 'key',
         keyword: 'unknown-field',
-        message: `unknown field ${JSON.stringify(key)}: the schema does not declare it, so the API server would drop it`,
+        message: `unknown field ${JSON.stringify(key)}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: the schema does not declare it, so the API server would drop it`,
       });
     }
   }

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { fieldTree, lookupField, typeName } from '../../../src/app/explain/schema-field.js';
+import { resolveTypePath } from '../../../src/app/explain/type-path.js';
+import { createDefinition, type JsonSchema } from '../../../src/engine/resource/definition.js';
+import { DefinitionRegistry } from '../../../src/engine/resource/definition-registry.js';
+
+const widgets = createDefinition({
+  type: 'Widgets.example.org',
+  schema: {
+    type: 'object',
+    required: ['size'],
+    properties: {
+      size: { type: 'integer', description: 'How big.\nIn units.', default: 1 },
+      mode: { type: 'string', enum: ['fast', 'slow'] },
+      port: { 'x-kubernetes-int-or-string': true },
+      tags: { type: 'object', additionalProperties: { type: 'string' } },
+      parts: {
+        type: 'array',
+        items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+      },
+    },
+  },
+});
+
+const gadgets = createDefinition({
+  type: 'Gadgets.example.org',
+  aliases: ['gd'],
+  kubernetes: { apiVersion: 'example.org/v1', kind: 'Gadget', namespaced: true },
+  schema: {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        'x-kubernetes-validations': [{ rule: 'self.a <= self.b', message: 'a is at most b' }],
+        properties: {
+          a: { type: 'integer' },
+          b: { type: 'integer' },
+          self: { $ref: '#/properties/spec' },
+        },
+      },
+    },
+  },
+});
+
+const field = (definition = widgets, path: string[] = []) => {
+  const lookup = lookupField(definition, path);
+  if (lookup.found === undefined) throw new Error(`no field ${path.join('.')}`);
+  return lookup.found;
+};
+
+describe('lookupField', () => {
+  it("walks a cosi type from the document's root: metadata, then spec with its schema", () => {
+    expect(field().fields.map((f) => [f.name, f.type, f.required])).toEqual([
+      ['metadata', 'Object', true],
+      ['spec', 'Object', false],
+    ]);
+    expect(field(widgets, ['spec', 'size'])).toMatchObject({
+      name: 'size',
+      type: 'integer',
+      required: true,
+      description: 'How big.\nIn units.',
+      default: { value: 1 },
+    });
+  });
+
+  it('gives the enum, and lists the fields of an array by its items', () => {
+    expect(field(widgets, ['spec', 'mode']).enum).toEqual(['fast', 'slow']);
+    const parts = field(widgets, ['spec', 'parts']);
+    expect(parts.type).toBe('[]Object');
+    expect(parts.fields).toEqual([
+      { name: 'name', type: 'string', required: true, description: '' },
+    ]);
+    expect(field(widgets, ['spec', 'parts', 'name']).required).toBe(true);
+  });
+
+  it("walks a Kubernetes kind's schema from the whole document, and keeps its CEL rules", () => {
+    expect(field(gadgets).fields.map((f) => f.name)).toEqual([
+      'apiVersion',
+      'kind',
+      'metadata',
+      'spec',
+    ]);
+    // apiVersion, kind and metadata are described even where the CRD does not.
+    expect(field(gadgets, ['apiVersion']).description).toMatch(/^APIVersion defines/);
+    expect(field(gadgets, ['spec']).rules).toEqual([
+      { rule: 'self.a <= self.b', message: 'a is at most b' },
+    ]);
+  });
+
+  it('follows a local $ref', () => {
+    expect(field(gadgets, ['spec', 'self', 'a']).type).toBe('integer');
+  });
+
+  it('says which fields exist where a path leaves the schema, with the nearest', () => {
+    expect(lookupField(widgets, ['spec', 'sise']).missing).toEqual({
+      parent: ['spec'],
+      name: 'sise',
+      parentType: 'Object',
+      known: ['mode', 'parts', 'port', 'size', 'tags'],
+      suggestion: 'size',
+    });
+    expect(lookupField(widgets, ['spec', 'mode', 'x']).missing).toMatchObject({
+      parentType: 'string',
+      known: [],
+    });
+  });
+});
+
+describe('typeName', () => {
+  it.each<[string, JsonSchema, string]>([
+    ['a string', { type: 'string' }, 'string'],
+    [
+      'an array of objects',
+      { type: 'array', items: { type: 'object', properties: {} } },
+      '[]Object',
+    ],
+    [
+      'a map of strings',
+      { type: 'object', additionalProperties: { type: 'string' } },
+      'map[string]string',
+    ],
+    ['an int-or-string', { 'x-kubernetes-int-or-string': true }, 'IntOrString'],
+    ['a nullable integer', { type: ['integer', 'null'] }, 'integer'],
+    ['anything kept', { 'x-kubernetes-preserve-unknown-fields': true }, 'Object'],
+    ['nothing said', {}, 'any'],
+  ])('names %s as kubectl does', (_, schema, name) => {
+    expect(typeName(schema, schema)).toBe(name);
+  });
+});
+
+describe('fieldTree', () => {
+  it('is every field below, each with its own, and a recursive $ref once', () => {
+    const tree = fieldTree(gadgets, field(gadgets, ['spec']));
+    expect(tree.map((f) => f.name)).toEqual(['a', 'b', 'self']);
+    // `self` is spec again: shown once below itself, then not again.
+    expect(tree[2]?.fields.map((f) => f.name)).toEqual(['a', 'b', 'self']);
+    expect(tree[2]?.fields[2]?.fields).toEqual([]);
+  });
+});
+
+describe('resolveTypePath', () => {
+  const registry = new DefinitionRegistry([widgets, gadgets]);
+
+  it('splits where the longest dotted start names a type', () => {
+    expect(resolveTypePath(registry, 'widgets.example.org.spec.size')).toMatchObject({
+      definition: { type: 'Widgets.example.org' },
+      path: ['spec', 'size'],
+    });
+    expect(resolveTypePath(registry, 'widget.spec').path).toEqual(['spec']);
+  });
+
+  it("takes a Kubernetes kind's name", () => {
+    expect(resolveTypePath(registry, 'Gadget.spec.a').definition.type).toBe('Gadgets.example.org');
+  });
+
+  it('throws an unknown-type error naming the first segment', () => {
+    expect(() => resolveTypePath(registry, 'widgit.spec')).toThrow(/"widgit" is not registered/);
+  });
+});

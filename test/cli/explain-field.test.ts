@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const KUBERNETES = 'fixtures/kubernetes';
+
+describe('cosi explain TYPE.field (no id): the field documentation', () => {
+  it("walks a Kubernetes kind from the document's root, named by its kind", async () => {
+    const r = await cli(['explain', 'certificate.spec', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^GROUP: +cert-manager\.io\nKIND: +Certificate\nVERSION: +v1\n\nFIELD: spec <Object> -required-\n/,
+    );
+    expect(r.stdout).toContain('\n  secretName\t<string> -required-\n');
+    expect(r.stdout).toContain('\n  dnsNames\t<[]string>\n');
+  });
+
+  it("fills a CRD's bare metadata with the ObjectMeta fields a manifest writes", async () => {
+    const r = await cli(['explain', 'certificate.metadata', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\n  name\t<string> -required-\n');
+    expect(r.stdout).toContain('\n  labels\t<map[string]string>\n');
+  });
+
+  it('prints the enum and the default of a field', async () => {
+    const r = await cli(['explain', 'Certificate.spec.privateKey.algorithm', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('FIELD: algorithm <string>');
+    expect(r.stdout).toContain('ENUM:\n    RSA\n    ECDSA\n    Ed25519\n');
+    expect(r.stdout).toContain('DEFAULT:\n    RSA\n');
+  });
+
+  it('prints the CEL rules of a field, from --definitions alone', async () => {
+    const r = await cli([
+      'explain',
+      'database.spec.storage',
+      '--definitions',
+      'fixtures/cel/crd/v1',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "RULES:\n    isQuantity(self) && quantity(self).isGreaterThan(quantity('1Gi'))\n      message: storage must be a quantity over 1Gi\n",
+    );
+  });
+
+  it("walks a cosi type's metadata and spec, by any alias or its full type", async () => {
+    const alias = await cli(['explain', 'vm.spec', '-f', 'fixtures/vm-network']);
+    expect(alias.code, alias.stderr).toBe(0);
+    expect(alias.stdout).toMatch(/^TYPE: +VMs\.example\.org\nALIASES: +vm, vms\n/);
+    expect(alias.stdout).toContain('  cpus\t<integer> -required-');
+    const full = await cli(['explain', 'VMs.example.org.spec.cpus', '-f', 'fixtures/vm-network']);
+    expect(full.stdout).toContain('FIELD: cpus <integer> -required-');
+  });
+
+  it('prints the tree of fields with --recursive', async () => {
+    const r = await cli(['explain', 'certificate', '--recursive', '-f', KUBERNETES]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '  spec\t<Object> -required-\n    commonName\t<string>\n    dnsNames\t<[]string>\n',
+    );
+    expect(r.stdout).toContain('    issuerRef\t<Object> -required-\n      group\t<string>\n');
+  });
+
+  it('prints the schema node with -o json and -o yaml', async () => {
+    const json = await cli(['explain', 'certificate.spec.isCA', '-f', KUBERNETES, '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({ type: 'boolean', default: false });
+    const yaml = await cli(['explain', 'certificate.spec.isCA', '-f', KUBERNETES, '-o', 'yaml']);
+    expect(yaml.stdout).toBe('type: boolean\ndefault: false\n');
+  });
+
+  it('says which fields exist for an unknown one, with the nearest', async () => {
+    const r = await cli(['explain', 'certificate.spec.secretNam', '-f', KUBERNETES]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'Certificates.cert-manager.io.spec has no field "secretNam" (did you mean "secretName"?); its fields: commonName, dnsNames,',
+    );
+  });
+
+  it('suggests the nearest type for a misspelled one', async () => {
+    const r = await cli(['explain', 'certficate.spec', '-f', KUBERNETES]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'resource type "certficate" is not registered (did you mean "certificate"?)',
+    );
+  });
+
+  it('refuses a format of the lineage, and --why-not without an id', async () => {
+    const dot = await cli(['explain', 'certificate', '-f', KUBERNETES, '-o', 'dot']);
+    expect(dot.code).toBe(2);
+    expect(dot.stderr).toContain('-o: unknown format "dot" (expected tree, json, yaml)');
+    const whyNot = await cli(['explain', 'certificate', '-f', KUBERNETES, '--why-not']);
+    expect(whyNot.code).toBe(2);
+    expect(whyNot.stderr).toContain('give the resource id');
+  });
+});
+
+describe('did you mean, for a type on the command line', () => {
+  it('cosi get with a misspelled type names the nearest', async () => {
+    const r = await cli(['get', 'vmz', '-f', 'fixtures/vm-network']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('resource type "vmz" is not registered (did you mean "vms"?)');
+  });
+
+  it('cosi explain TYPE ID with a misspelled type names the nearest, the lineage unchanged', async () => {
+    const r = await cli(['explain', 'netwrokconfig', 'web-1', '-f', 'fixtures/vm-network', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(did you mean "networkconfig"?)');
+  });
+});
+
+describe('cosi explain TYPE with no definitions at all', () => {
+  it('says where definitions come from', async () => {
+    const r = await cli(['explain', 'vm'], { cwd: '/' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'no definitions were found beside the built-in Kubernetes kinds: give the manifests (-f), --definitions or --config',
+    );
+  });
+
+  it('explains a built-in Kubernetes kind with no manifests at all, and names the nearest', async () => {
+    const r = await cli(['explain', 'deployment.spec.strategy.type'], { cwd: '/' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^GROUP: +apps\nKIND: +Deployment\nVERSION: +v1\n/);
+    expect(r.stdout).toContain('ENUM:\n    Recreate\n    RollingUpdate\n');
+    const typo = await cli(['explain', 'deploymnet'], { cwd: '/' });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(did you mean "Deployment"?)');
+  });
+});

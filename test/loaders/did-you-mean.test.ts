@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { didYouMean, didYouMeanType } from '../../src/loaders/did-you-mean.js';
+import { createDefinition } from '../../src/engine/resource/definition.js';
+import { loadManifests, type ManifestFile } from '../../src/loaders/load-manifests.js';
+
+const CRDS: ManifestFile = {
+  path: 'crds.yaml',
+  text: await readFile(new URL('../../fixtures/kubernetes/crds.yaml', import.meta.url), 'utf8'),
+};
+
+const VMS = `metadata:
+  type: rd
+  id: vms.example.org
+spec:
+  type: VMs.example.org
+  schema:
+    type: object
+    additionalProperties: false
+    properties:
+      cpus: { type: integer }
+      image: { type: string }
+`;
+
+/** The code and message of each finding of the documents, loaded beside the definitions. */
+function findingsOf(text: string): [string, string][] {
+  const { findings } = loadManifests([
+    CRDS,
+    { path: 'vms.yaml', text: VMS },
+    { path: 'r.yaml', text },
+  ]);
+  return findings.map((f) => [f.code, f.message]);
+}
+
+const certificate = (
+  apiVersion: string,
+  kind: string,
+  spec = 'secretName: s\n  issuerRef: { name: ca }',
+) =>
+  `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: web\n  namespace: apps\nspec:\n  ${spec}\n`;
+
+describe('did you mean', () => {
+  it('names the nearest type for an unknown cosi type, by full type or alias', () => {
+    expect(findingsOf('metadata:\n  type: VMz.example.org\n  id: a\nspec: {}\n')).toEqual([
+      [
+        'unknown-type',
+        'the type "VMz.example.org" is not defined (did you mean "VMs.example.org"?)',
+      ],
+    ]);
+    expect(findingsOf('metadata:\n  type: vmz\n  id: a\nspec: {}\n')[0]?.[1]).toContain(
+      '(did you mean "vms"?)',
+    );
+  });
+
+  it('names the nearest kind for a misspelled Kubernetes kind', () => {
+    const [finding] = findingsOf(certificate('cert-manager.io/v1', 'Certficate'));
+    expect(finding?.[0]).toBe('unknown-type');
+    expect(finding?.[1]).toContain('(did you mean kind Certificate of cert-manager.io/v1?)');
+  });
+
+  it('names the nearest built-in kind', () => {
+    const [finding] = findingsOf('apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: web\n');
+    expect(finding?.[0]).toBe('unknown-type');
+    expect(finding?.[1]).toContain('(did you mean kind Deployment of apps/v1?)');
+  });
+
+  it('says which apiVersion serves a known kind written with another group', () => {
+    expect(findingsOf(certificate('certmanager.io/v1', 'Certificate'))).toEqual([
+      [
+        'unknown-type',
+        'kind Certificate is not served by certmanager.io/v1: write apiVersion: cert-manager.io/v1 or cert-manager.io/v1alpha2',
+      ],
+    ]);
+  });
+
+  it('names the nearest declared field for a field the schema does not declare', () => {
+    expect(findingsOf('metadata:\n  type: vm\n  id: a\nspec: { cpus: 1, imag: x }\n')).toEqual([
+      ['schema-violation', 'unknown field "imag" (did you mean "image"?)'],
+    ]);
+    const pruned = findingsOf(
+      certificate('cert-manager.io/v1', 'Certificate', 'secretNam: s\n  issuerRef: { name: ca }'),
+    ).find(([, message]) => message.startsWith('unknown field'));
+    expect(pruned?.[0]).toBe('schema-violation');
+    expect(pruned?.[1]).toContain('unknown field "secretNam" (did you mean "secretName"?)');
+  });
+
+  it('names the nearest metadata key', () => {
+    const [finding] = findingsOf(
+      'metadata:\n  type: vm\n  id: a\n  lables: {}\nspec: { cpus: 1 }\n',
+    );
+    expect(finding?.[0]).toBe('unknown-key');
+    expect(finding?.[1]).toContain('unknown key "lables" in metadata (did you mean "labels"?)');
+  });
+
+  it('suggests nothing far from every name', () => {
+    expect(didYouMean('zzz', ['cpus', 'image'])).toBeUndefined();
+    const vms = [createDefinition({ type: 'VMs.example.org' })];
+    expect(didYouMeanType('gadget', vms)).toBeUndefined();
+    // A shared suffix does not make names near: only the names before it are compared.
+    expect(didYouMeanType('Gadgets.example.org', vms)).toBeUndefined();
+    expect(didYouMeanType('VMs.exmple.org', vms)).toBe('VMs.example.org');
+  });
+});
