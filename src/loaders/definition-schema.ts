@@ -39,7 +39,9 @@ export function checkDefinitionSchema(
   }
   // CEL rules (`x-kubernetes-validations`) compile with the definition, as the API server
   // compiles a CRD's: one that does not is refused at its line.
-  const ruleProblems = schemaHasRules(schema) ? celRules().compileRules(schema, kubernetesVersion).problems : [];
+  const ruleProblems = schemaHasRules(schema)
+    ? celRules().compileRules(schema, kubernetesVersion).problems
+    : [];
   for (const problem of ruleProblems) {
     report.add(
       'cel-invalid-rule',
