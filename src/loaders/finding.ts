@@ -47,6 +47,7 @@ export const FINDING_CODES = [
   'invalid-definition',
   'invalid-schema',
   'duplicate-definition',
+  'ignored-print-column',
   // Resources.
   'unknown-type',
   'ambiguous-type',
@@ -79,6 +80,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'too-many-findings',
   'read-only-metadata',
   'undefined-type',
+  'ignored-print-column',
 ]);
 
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */

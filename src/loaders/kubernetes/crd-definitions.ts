@@ -13,9 +13,10 @@
  *   case), beside COSI's derived ones.
  * - The version's `openAPIV3Schema` is the schema, kept as it is (with its `x-kubernetes-*`
  *   keywords, CEL rules included); it checks the whole document, defaults applied first.
- * - `additionalPrinterColumns` are print columns: `.spec.secretName` becomes
- *   `{.spec.secretName}`, read from the resource's spec, which holds the document's top-level
- *   fields (columns on `.metadata` are left out: cosi's table prints the namespace and id).
+ * - `additionalPrinterColumns` are print columns, any JSONPath the API server takes:
+ *   `.spec.secretName` becomes `{.spec.secretName}`, read from the resource's spec, which holds
+ *   the document's top-level fields (columns on `.metadata` are left out: cosi's table prints the
+ *   namespace and id).
  * - `scope: Cluster` types print no namespace; their resources live in the namespace `default`.
  */
 
@@ -222,6 +223,8 @@ function versionDefinition(
     );
     return undefined;
   }
+  const columns = printColumns(version, at, report);
+  if (columns === undefined) return undefined;
   let definition: ResourceDefinition;
   try {
     definition = createDefinition({
@@ -236,7 +239,7 @@ function versionDefinition(
             ],
           }
         : { skipAutomaticAliases: true }),
-      printColumns: printColumns(version, at, report),
+      printColumns: columns,
       schema,
       kubernetes: {
         apiVersion: `${spec.group}/${version.name}`,
@@ -265,30 +268,49 @@ function versionDefinition(
   return valid ? definition : undefined;
 }
 
-/** The printer columns cosi can show (on the spec's fields), as print columns. */
+/**
+ * The printer columns cosi can show, as print columns (undefined when one is refused). A `jsonPath` must start with `.`, as the
+ * API server requires; past that it accepts any, and one that does not parse as client-go's
+ * JSONPath only falls back to fewer columns there: here it is left out with an
+ * `ignored-print-column` warning. Columns on `.metadata` are left out too: cosi's table prints
+ * the namespace and id, and a resource's spec (what columns read) holds no metadata.
+ */
 function printColumns(
   version: CrdVersionSpec,
   at: (string | number)[],
   report: DocumentReport,
-): PrintColumn[] {
+): PrintColumn[] | undefined {
   const columns: PrintColumn[] = [];
-  (version.additionalPrinterColumns ?? []).forEach((column, i) => {
-    const path = column.jsonPath.trim();
-    if (path.startsWith('.metadata.')) return;
-    const jsonPath = `{${path.startsWith('.') ? path : `.${path}`}}`;
+  let refused = false;
+  for (const [i, column] of (version.additionalPrinterColumns ?? []).entries()) {
+    const pointer = jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']);
+    const path = column.jsonPath;
+    if (!path.startsWith('.')) {
+      report.add(
+        'invalid-definition',
+        pointer,
+        `the jsonPath ${JSON.stringify(path)} must be a JSONPath starting with "." (.spec.replicas)`,
+        { rule: 'invalid-print-column' },
+      );
+      refused = true;
+      continue;
+    }
+    if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
+      continue;
+    }
+    const jsonPath = `{${path}}`;
     const problem = printColumnPathError(jsonPath);
     if (problem !== undefined) {
       report.add(
-        'invalid-definition',
-        jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']),
-        `the jsonPath ${JSON.stringify(column.jsonPath)} is malformed: ${problem}`,
-        { rule: 'invalid-print-column' },
+        'ignored-print-column',
+        pointer,
+        `the column ${JSON.stringify(column.name)} is left out: its jsonPath ${JSON.stringify(path)} does not parse (${problem})`,
       );
-      return;
+      continue;
     }
     columns.push({ name: column.name, jsonPath });
-  });
-  return columns;
+  }
+  return refused ? undefined : columns;
 }
 
 /**

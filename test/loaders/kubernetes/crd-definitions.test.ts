@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { camelPlural } from '../../../src/loaders/kubernetes/crd-definitions.js';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import { evaluateTemplate } from '../../../src/cli/render/jsonpath.js';
 
 const fixture = (name: string) =>
   readFile(new URL(`../../../fixtures/kubernetes/${name}`, import.meta.url), 'utf8');
 
 const where = (f: Finding) => [f.code, f.rule, f.line, f.col, f.pointer];
+
+/** The findings of a load, without the `empty-input` of a tree that holds only definitions. */
+const load = (...texts: string[]) => {
+  const result = loadManifests(texts.map((text, i) => ({ path: `m${i}.yaml`, text })));
+  return { ...result, findings: result.findings.filter((f) => f.code !== 'empty-input') };
+};
 
 /** A CRD of kind Backup in example.org, with the given versions (YAML, indented by 4). */
 const backupCrd = (versions: string, extra = '') => `apiVersion: apiextensions.k8s.io/v1
@@ -149,5 +156,93 @@ describe('CustomResourceDefinitions as definitions', () => {
     const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
     expect(findings.map(where)).toEqual([['unknown-type', 'kubernetes-kind', 2, 7, '/kind']]);
     expect(findings[0]?.message).toContain('write it as apiextensions.k8s.io/v1');
+  });
+
+  describe('printer columns', () => {
+    const withColumns = (columns: string) =>
+      backupCrd(
+        VERSION_V1.replace(
+          '      schema:',
+          `      additionalPrinterColumns:\n${columns}      schema:`,
+        ),
+      );
+
+    it('take a filter, as nearly every operator writes its Ready column, and print it', () => {
+      const crd = withColumns(`        - name: Ready
+          type: string
+          jsonPath: .status.conditions[?(@.type=="Ready")].status
+        - name: Keep
+          type: integer
+          jsonPath: .spec.keep
+`);
+      const backup = `apiVersion: example.org/v1
+kind: Backup
+metadata: { name: nightly }
+spec: { keep: 3 }
+status:
+  conditions:
+    - { type: Synced, status: 'False' }
+    - { type: Ready, status: 'True' }
+`;
+      const withStatus = crd.replace(
+        '            spec:\n',
+        `            status:
+              type: object
+              properties:
+                conditions:
+                  type: array
+                  items:
+                    type: object
+                    properties: { type: { type: string }, status: { type: string } }
+            spec:
+`,
+      );
+      const { definitions, resources, findings } = load(withStatus, backup);
+      expect(findings).toEqual([]);
+      const columns = definitions[0]?.printColumns ?? [];
+      expect(columns.map((c) => c.jsonPath)).toEqual([
+        '{.status.conditions[?(@.type=="Ready")].status}',
+        '{.spec.keep}',
+      ]);
+      const spec = resources[0]?.resource.spec;
+      expect(columns.map((c) => evaluateTemplate(c.jsonPath, spec))).toEqual(['True', '3']);
+    });
+
+    it('leave out .metadata columns without refusing the CRD', () => {
+      const crd =
+        withColumns(`        - { name: Age, type: date, jsonPath: .metadata.creationTimestamp }
+        - { name: Keep, type: integer, jsonPath: .spec.keep }
+`);
+      const { definitions, findings } = load(crd);
+      expect(findings).toEqual([]);
+      expect(definitions[0]?.printColumns).toEqual([{ name: 'Keep', jsonPath: '{.spec.keep}' }]);
+    });
+
+    it('refuse a jsonPath that does not start with ".", as the API server does', () => {
+      const crd = withColumns(`        - { name: Keep, type: integer, jsonPath: spec.keep }
+`);
+      const { definitions, findings } = load(crd);
+      expect(definitions).toEqual([]);
+      expect(findings.map(where)).toEqual([
+        [
+          'invalid-definition',
+          'invalid-print-column',
+          14,
+          50,
+          '/spec/versions/0/additionalPrinterColumns/0/jsonPath',
+        ],
+      ]);
+    });
+
+    it('leave out a column that does not parse with a warning, as the API server falls back', () => {
+      const crd = withColumns(`        - { name: Odd, type: string, jsonPath: ".spec['a b']" }
+        - { name: Keep, type: integer, jsonPath: .spec.keep }
+`);
+      const { definitions, findings } = load(crd);
+      expect(findings.map((f) => [f.code, f.severity, f.line])).toEqual([
+        ['ignored-print-column', 'warning', 14],
+      ]);
+      expect(definitions[0]?.printColumns).toEqual([{ name: 'Keep', jsonPath: '{.spec.keep}' }]);
+    });
   });
 });
