@@ -245,4 +245,230 @@ status:
       expect(definitions[0]?.printColumns).toEqual([{ name: 'Keep', jsonPath: '{.spec.keep}' }]);
     });
   });
+
+  describe('refused where the API server refuses them (ValidateCustomResourceDefinitionOpenAPISchema)', () => {
+    /** A Backup CRD whose openAPIV3Schema's `spec` is `spec` (YAML, indented by 14). */
+    const specSchema = (spec: string) =>
+      backupCrd(`    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+${spec}`);
+    const refusal = (spec: string) => {
+      const { definitions, findings } = load(specSchema(spec));
+      expect(definitions).toEqual([]);
+      return findings.map(where);
+    };
+
+    it('a rule inside allOf, anyOf, oneOf or not (TestValidateCustomResourceDefinitionOpenAPISchema: x-kubernetes-validations in allOf)', () => {
+      for (const junctor of ['allOf', 'anyOf', 'oneOf']) {
+        expect(
+          refusal(`              type: object
+              ${junctor}:
+                - x-kubernetes-validations:
+                    - rule: self.size() > 0
+`),
+        ).toEqual([
+          [
+            'cel-invalid-rule',
+            'nested-validations',
+            21,
+            21,
+            `/spec/versions/0/schema/openAPIV3Schema/properties/spec/${junctor}/0/x-kubernetes-validations`,
+          ],
+        ]);
+      }
+      expect(
+        refusal(`              type: object
+              not:
+                properties:
+                  a:
+                    x-kubernetes-validations: [{ rule: 'self > 0' }]
+`).map((f) => f[1]),
+      ).toEqual(['nested-validations']);
+    });
+
+    it('a rule on several lines without a message (TestValidationRules: rule with line breaks)', () => {
+      expect(
+        refusal(`              type: object
+              x-kubernetes-validations:
+                - rule: |
+                    self.size() > 0 &&
+                    self.size() < 5
+                  messageExpression: "'bad'"
+`),
+      ).toEqual([
+        [
+          'cel-invalid-rule',
+          'rule-message',
+          20,
+          19,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0/message',
+        ],
+      ]);
+      const withMessage = specSchema(`              type: object
+              x-kubernetes-validations:
+                - rule: |
+                    self.size() > 0 &&
+                    self.size() < 5
+                  message: between one and four fields
+`);
+      expect(load(withMessage).findings).toEqual([]);
+    });
+
+    it('a default its own rule refuses (the API server validates defaults)', () => {
+      expect(
+        refusal(`              type: object
+              properties:
+                keep:
+                  type: integer
+                  default: 0
+                  x-kubernetes-validations:
+                    - { rule: self > 0, message: keep at least one }
+`),
+      ).toEqual([
+        [
+          'invalid-schema',
+          'default-breaks-rule',
+          22,
+          28,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/keep/default',
+        ],
+      ]);
+      const goodDefault = specSchema(`              type: object
+              properties:
+                keep:
+                  type: integer
+                  default: 1
+                  x-kubernetes-validations:
+                    - { rule: self > 0, message: keep at least one }
+`);
+      expect(load(goodDefault).findings).toEqual([]);
+    });
+
+    it('a default object that breaks a rule of one of its fields, at the field', () => {
+      expect(
+        refusal(`              type: object
+              default: { keep: -1 }
+              properties:
+                keep:
+                  type: integer
+                  x-kubernetes-validations:
+                    - { rule: self > 0, message: keep at least one }
+`),
+      ).toEqual([
+        [
+          'invalid-schema',
+          'default-breaks-rule',
+          19,
+          32,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/default/keep',
+        ],
+      ]);
+    });
+
+    it('oldSelf on the items of an atomic list or one with no list type, or of a set (TestValidateCustomResourceDefinitionOpenAPISchema: oldSelf uncorrelatable)', () => {
+      for (const listType of [
+        '',
+        'x-kubernetes-list-type: atomic',
+        'x-kubernetes-list-type: set',
+      ]) {
+        expect(
+          refusal(`              type: object
+              properties:
+                hosts:
+                  type: array
+                  ${listType}
+                  items:
+                    type: string
+                    x-kubernetes-validations:
+                      - { rule: self == oldSelf, message: immutable }
+`),
+        ).toEqual([
+          [
+            'cel-invalid-rule',
+            'uncorrelatable-old-self',
+            26,
+            33,
+            '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/hosts/items/x-kubernetes-validations/0/rule',
+          ],
+        ]);
+      }
+      const mapList = specSchema(`              type: object
+              properties:
+                hosts:
+                  type: array
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [name]
+                  items:
+                    type: object
+                    required: [name]
+                    properties: { name: { type: string } }
+                    x-kubernetes-validations:
+                      - { rule: self == oldSelf, message: immutable }
+`);
+      expect(load(mapList).findings).toEqual([]);
+    });
+
+    it('oldSelf below an atomic map (x-kubernetes-map-type: atomic)', () => {
+      expect(
+        refusal(`              type: object
+              x-kubernetes-map-type: atomic
+              properties:
+                region:
+                  type: string
+                  x-kubernetes-validations:
+                    - { rule: self == oldSelf, message: immutable }
+`).map((f) => f[1]),
+      ).toEqual(['uncorrelatable-old-self']);
+    });
+
+    it('optionalOldSelf, true or false, on a rule that does not use oldSelf (TestValidationRules: optionalOldSelf without oldSelf)', () => {
+      for (const value of ['true', 'false']) {
+        expect(
+          refusal(`              type: object
+              x-kubernetes-validations:
+                - { rule: self.size() > 0, optionalOldSelf: ${value} }
+`),
+        ).toEqual([
+          [
+            'cel-invalid-rule',
+            'optional-old-self',
+            20,
+            61,
+            '/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0/optionalOldSelf',
+          ],
+        ]);
+      }
+    });
+
+    it("a fieldPath that is a list index or names an undeclared field, not .a['b c'] nor a map key (ValidFieldPath)", () => {
+      const schema = (fieldPath: string) => `              type: object
+              x-kubernetes-validations:
+                - { rule: 'true', fieldPath: "${fieldPath}" }
+              properties:
+                a:
+                  type: object
+                  properties: { 'b c': { type: string }, bbb: { type: object, additionalProperties: { type: string } } }
+                list: { type: array, items: { type: string } }
+`;
+      expect(load(specSchema(schema(".a['b c']"))).findings).toEqual([]);
+      expect(load(specSchema(schema('.a.bbb.34'))).findings).toEqual([]);
+      for (const bad of ['.list[0]', '.a.nope', 'a']) {
+        expect(refusal(schema(bad))).toEqual([
+          [
+            'cel-invalid-rule',
+            'rule-field-path',
+            20,
+            46,
+            '/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0/fieldPath',
+          ],
+        ]);
+      }
+    });
+  });
 });
