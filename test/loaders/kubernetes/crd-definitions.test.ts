@@ -471,4 +471,80 @@ ${spec}`);
       }
     });
   });
+
+  describe("every keyword of the API server's JSONSchemaProps", () => {
+    const crd = backupCrd(`    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          title: Backup
+          description: A backup schedule.
+          externalDocs: { description: Backups, url: https://example.org/backups }
+          example: { spec: { keep: 3 } }
+          properties:
+            spec:
+              type: object
+              nullable: true
+              minProperties: 1
+              maxProperties: 10
+              x-kubernetes-map-type: granular
+              properties:
+                keep:
+                  type: integer
+                  format: int32
+                  minimum: 0
+                  exclusiveMinimum: true
+                  maximum: 100
+                  exclusiveMaximum: false
+                  multipleOf: 1
+                  example: 7
+                  default: 1
+                schedule:
+                  type: string
+                  pattern: '^[0-9*/ ,-]+$'
+                  minLength: 1
+                  maxLength: 64
+                  enum: ['0 * * * *', '*/5 * * * *']
+                tags:
+                  type: array
+                  uniqueItems: false
+                  minItems: 0
+                  maxItems: 8
+                  x-kubernetes-list-type: set
+                  items: { type: string }
+                template:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+                port:
+                  x-kubernetes-int-or-string: true
+                  anyOf: [{ type: integer }, { type: string }]
+                  not: { enum: [0] }
+`);
+
+    it('load: title, description, externalDocs, example, nullable, formats, bounds, OpenAPI v3.0 boolean exclusive bounds, embedded resources', () => {
+      const { definitions, findings } = load(crd);
+      expect(findings).toEqual([]);
+      expect(definitions.map((d) => d.type)).toEqual(['Backups.example.org']);
+    });
+
+    it('check exclusiveMinimum: true as OpenAPI v3.0 means it (keep > 0)', () => {
+      const doc = (keep: number) =>
+        `apiVersion: example.org/v1\nkind: Backup\nmetadata: { name: b }\nspec: { keep: ${keep} }\n`;
+      expect(load(crd, doc(1)).findings).toEqual([]);
+      expect(load(crd, doc(0)).findings.map((f) => [f.code, f.pointer])).toEqual([
+        ['schema-violation', '/spec/keep'],
+      ]);
+    });
+
+    it('refuse uniqueItems: true, as the API server does in a structural schema', () => {
+      const { definitions, findings } = load(
+        crd.replace('uniqueItems: false', 'uniqueItems: true'),
+      );
+      expect(definitions).toEqual([]);
+      expect(findings.map((f) => [f.code, f.rule])).toEqual([['invalid-schema', 'uniqueItems']]);
+    });
+  });
 });
