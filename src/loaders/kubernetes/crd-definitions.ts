@@ -108,6 +108,7 @@ interface CrdNames {
   readonly plural: string;
   readonly singular?: string;
   readonly kind: string;
+  readonly listKind?: string;
   readonly shortNames?: readonly string[];
 }
 
@@ -164,6 +165,14 @@ export function readCrd(
       '/metadata/name',
       'crd-name',
       `the name of a CustomResourceDefinition is <plural>.<group>: ${JSON.stringify(expectedName)}, not ${JSON.stringify(name)}`,
+    );
+  }
+  const approval = apiApprovalProblem(spec.group, value.metadata);
+  if (approval !== undefined) {
+    refuse(
+      `/metadata/annotations/${API_APPROVED_ANNOTATION.replace('/', '~1')}`,
+      'api-approval',
+      approval,
     );
   }
   const served = spec.versions.filter((v) => v.served);
@@ -311,6 +320,107 @@ function printColumns(
     columns.push({ name: column.name, jsonPath });
   }
   return refused ? undefined : columns;
+}
+
+/** The annotation a CRD of a Kubernetes community group needs (kubernetes/enhancements#1111). */
+export const API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
+
+/**
+ * Why the API server refuses a CRD in a protected group (`k8s.io`, `kubernetes.io` and their
+ * subdomains) for want of an approval: `api-approved.kubernetes.io` must be a URL (of the
+ * approving pull request) or a reason starting with `unapproved`. Undefined when it is fine.
+ */
+function apiApprovalProblem(group: string, metadata: unknown): string | undefined {
+  const isProtected = ['k8s.io', 'kubernetes.io'].some(
+    (domain) => group === domain || group.endsWith(`.${domain}`),
+  );
+  if (!isProtected) return undefined;
+  const annotations =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { annotations?: unknown }).annotations
+      : undefined;
+  const value =
+    typeof annotations === 'object' && annotations !== null
+      ? (annotations as Record<string, unknown>)[API_APPROVED_ANNOTATION]
+      : undefined;
+  if (typeof value === 'string' && (value.startsWith('unapproved') || isAbsoluteUrl(value))) {
+    return undefined;
+  }
+  return `the group ${group} is a protected Kubernetes group: a CustomResourceDefinition in it needs the annotation ${API_APPROVED_ANNOTATION} with the URL of its approval or a reason starting with "unapproved" (https://github.com/kubernetes/enhancements/pull/1111)`;
+}
+
+function isAbsoluteUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol !== '' && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The names CRDs claim in each group, as the API server's naming controller keeps them: a
+ * resource name (plural, singular, short name) or a kind (kind, list kind) that another CRD of
+ * the group has is a conflict, and the later CRD is not served (`KindConflict`,
+ * `ListKindConflict`, `SingularConflict`, `ShortNamesConflict`). Two documents of one CRD (one
+ * name) are left to the duplicate-definition check.
+ */
+export class CrdNameClaims {
+  /** `group/resource:NAME` or `group/kind:NAME` -> the CRD that claimed it. */
+  readonly #claims = new Map<string, string>();
+
+  /**
+   * Claims the names of a CRD whose versions were read (`readCrd` checked its shape); false,
+   * with a finding at the first conflicting name, when another CRD has one of them.
+   */
+  claim(value: Record<string, unknown>, report: DocumentReport): boolean {
+    const spec = value.spec as CrdSpec;
+    const { names, group } = spec;
+    const crd = `${names.plural}.${group}`;
+    const wanted: [string, string, string, string][] = [
+      ['resource', names.plural, 'PluralConflict', '/spec/names/plural'],
+      ...(names.singular
+        ? [
+            ['resource', names.singular, 'SingularConflict', '/spec/names/singular'] as [
+              string,
+              string,
+              string,
+              string,
+            ],
+          ]
+        : []),
+      ...(names.shortNames ?? []).map(
+        (short, i) =>
+          ['resource', short, 'ShortNamesConflict', `/spec/names/shortNames/${i}`] as [
+            string,
+            string,
+            string,
+            string,
+          ],
+      ),
+      ['kind', names.kind, 'KindConflict', '/spec/names/kind'],
+      [
+        'kind',
+        names.listKind ?? `${names.kind}List`,
+        'ListKindConflict',
+        names.listKind ? '/spec/names/listKind' : '/spec/names/kind',
+      ],
+    ];
+    for (const [space, name, reason, pointer] of wanted) {
+      const owner = this.#claims.get(`${group}/${space}:${name}`);
+      if (owner !== undefined && owner !== crd) {
+        report.add(
+          'invalid-definition',
+          pointer,
+          `${reason}: the ${space} ${JSON.stringify(name)} of group ${group} is already in use by the CustomResourceDefinition ${owner}, so the API server does not serve ${crd}`,
+          { rule: reason },
+        );
+        return false;
+      }
+    }
+    for (const [space, name] of wanted) this.#claims.set(`${group}/${space}:${name}`, crd);
+    return true;
+  }
 }
 
 /**

@@ -547,4 +547,72 @@ ${spec}`);
       expect(findings.map((f) => [f.code, f.rule])).toEqual([['invalid-schema', 'uniqueItems']]);
     });
   });
+
+  describe('names the API server would not accept', () => {
+    it('refuse a second CRD serving the same group and kind, as KindConflict, and keep the first', () => {
+      const first = backupCrd(VERSION_V1);
+      const second = first
+        .replace('name: backups.example.org', 'name: snapshots.example.org')
+        .replace('plural: backups, singular: backup', 'plural: snapshots, singular: snapshot')
+        .replace('shortNames: [bk]', 'shortNames: [snap]');
+      const { definitions, findings } = load(first, second);
+      expect(definitions.map((d) => d.id)).toEqual(['backups.example.org']);
+      expect(findings.map((f) => [f.code, f.rule, f.file, f.line, f.pointer])).toEqual([
+        ['invalid-definition', 'KindConflict', 'm1.yaml', 7, '/spec/names/kind'],
+      ]);
+    });
+
+    it('refuse a short name another CRD of the group has (ShortNamesConflict)', () => {
+      const first = backupCrd(VERSION_V1);
+      const second = first
+        .replace('name: backups.example.org', 'name: snapshots.example.org')
+        .replace('plural: backups, singular: backup', 'plural: snapshots, singular: snapshot')
+        .replace('kind: Backup', 'kind: Snapshot');
+      expect(load(first, second).findings.map((f) => [f.rule, f.pointer])).toEqual([
+        ['ShortNamesConflict', '/spec/names/shortNames/0'],
+      ]);
+    });
+
+    it('take one kind in two groups', () => {
+      const first = backupCrd(VERSION_V1);
+      const second = first.replaceAll('example.org', 'example.com');
+      expect(load(first, second).findings).toEqual([]);
+    });
+
+    it('refuse a CRD in a protected Kubernetes group without the api-approved annotation (validateAPIApproval)', () => {
+      const inGroup = (group: string, annotations = '') =>
+        backupCrd(VERSION_V1)
+          .replaceAll('example.org', group)
+          .replace('metadata:\n', `metadata:\n${annotations}`);
+      for (const group of ['x-k8s.io', 'storage.k8s.io', 'k8s.io', 'policy.kubernetes.io']) {
+        const { definitions, findings } = load(inGroup(group));
+        if (group === 'x-k8s.io') {
+          // Not a subdomain of k8s.io: no approval needed.
+          expect(findings).toEqual([]);
+          continue;
+        }
+        expect(definitions).toEqual([]);
+        expect(findings.map((f) => [f.rule, f.line, f.pointer])).toEqual([
+          ['api-approval', 4, '/metadata/annotations/api-approved.kubernetes.io'],
+        ]);
+      }
+      for (const approval of [
+        'https://github.com/kubernetes/enhancements/pull/1111',
+        'unapproved, experimental-only',
+      ]) {
+        const approved = inGroup(
+          'gateway.networking.k8s.io',
+          `  annotations: { api-approved.kubernetes.io: '${approval}' }\n`,
+        );
+        expect(load(approved).findings).toEqual([]);
+      }
+      const invalid = inGroup(
+        'gateway.networking.k8s.io',
+        '  annotations: { api-approved.kubernetes.io: approved }\n',
+      );
+      expect(load(invalid).findings.map((f) => [f.rule, f.line, f.col])).toEqual([
+        ['api-approval', 4, 46],
+      ]);
+    });
+  });
 });
