@@ -91,7 +91,20 @@ const CRD_SCHEMA = {
                   required: ['name', 'type', 'jsonPath'],
                   properties: {
                     name: { type: 'string', minLength: 1 },
-                    type: { type: 'string' },
+                    // The API server's printerColumnDatatypes and column formats.
+                    type: { enum: ['integer', 'number', 'string', 'boolean', 'date'] },
+                    format: {
+                      enum: [
+                        'int32',
+                        'int64',
+                        'float',
+                        'double',
+                        'byte',
+                        'date',
+                        'date-time',
+                        'password',
+                      ],
+                    },
                     jsonPath: { type: 'string', minLength: 1 },
                   },
                 },

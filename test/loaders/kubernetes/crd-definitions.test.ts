@@ -234,6 +234,21 @@ status:
       ]);
     });
 
+    it('refuse a column type or format the API server does not know (ValidateCustomResourceColumnDefinition)', () => {
+      const badType = withColumns(`        - { name: Keep, type: int, jsonPath: .spec.keep }
+`);
+      const badFormat =
+        withColumns(`        - { name: Keep, type: integer, format: uint8, jsonPath: .spec.keep }
+`);
+      for (const crd of [badType, badFormat]) {
+        const { definitions, findings } = load(crd);
+        expect(definitions).toEqual([]);
+        expect(findings.map((f) => [f.code, f.rule, f.line])).toEqual([
+          ['invalid-definition', 'crd-shape', 14],
+        ]);
+      }
+    });
+
     it('leave out a column that does not parse with a warning, as the API server falls back', () => {
       const crd = withColumns(`        - { name: Odd, type: string, jsonPath: ".spec['a b']" }
         - { name: Keep, type: integer, jsonPath: .spec.keep }
