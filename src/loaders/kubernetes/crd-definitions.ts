@@ -188,6 +188,22 @@ export function readCrd(
       approval,
     );
   }
+  const names = spec.versions.map((v) => v.name);
+  names.forEach((version, i) => {
+    if (names.indexOf(version) !== i) {
+      refuse(
+        jsonPointer(['spec', 'versions', i, 'name']),
+        'duplicate-version',
+        `the version ${JSON.stringify(version)} is listed twice: version names must be unique`,
+      );
+    } else if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(version)) {
+      refuse(
+        jsonPointer(['spec', 'versions', i, 'name']),
+        'version-name',
+        `the version ${JSON.stringify(version)} must be a DNS-1035 label (lower-case letters, digits and "-", starting with a letter: v1, v1beta2)`,
+      );
+    }
+  });
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {
     refuse(

@@ -110,6 +110,17 @@ describe('CustomResourceDefinitions as definitions', () => {
     expect(rules(noStorage)).toContain('storage-version');
   });
 
+  it('refuse a version listed twice or not named as a DNS-1035 label', () => {
+    const twice = backupCrd(VERSION_V1 + VERSION_V1.replace('storage: true', 'storage: false'));
+    expect(load(twice).findings.map((f) => [f.rule, f.pointer])).toEqual([
+      ['duplicate-version', '/spec/versions/1/name'],
+    ]);
+    const badName = backupCrd(VERSION_V1.replace('- name: v1', '- name: V1.0'));
+    expect(load(badName).findings.map((f) => [f.rule, f.pointer])).toEqual([
+      ['version-name', '/spec/versions/0/name'],
+    ]);
+  });
+
   it('refuse a CRD of the wrong shape at the field', () => {
     const text = backupCrd(VERSION_V1).replace('scope: Namespaced', 'scope: Everywhere');
     const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
