@@ -58,7 +58,7 @@ export function explainMissingConfig(
 ): Finding[] {
   if (config !== undefined) return [...findings];
   return findings.map((f) =>
-    f.code === 'unknown-type'
+    f.code === 'unknown-type' && f.rule !== 'removed-api' && f.rule !== 'builtin-kind'
       ? {
           ...f,
           message: `${f.message} (no ${CONFIG_FILE_NAMES[0]} was found next to the manifests or above the working directory: pass --config PATH if the type is defined there)`,

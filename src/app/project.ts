@@ -16,6 +16,8 @@ import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
+import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
+import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';
 
 /**
@@ -71,6 +73,11 @@ export interface OpenProjectOptions {
    * (`keepApplied: false`), so they can be released while the controllers run.
    */
   readonly applyOnce?: boolean;
+  /**
+   * The Kubernetes release whose built-in kinds the manifests may use (default: the newest cosi
+   * has); a type its controllers write that is such a kind gets that kind's definition.
+   */
+  readonly kubernetesVersion?: KubernetesRelease;
 }
 
 /**
@@ -108,12 +115,36 @@ export async function openProject(
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
       await registerProjectControllers(runtime, config, options.cwd);
+      await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }
   } catch (error) {
     await runtime.stop();
     throw error;
   }
   return { state, runtime, registry, clock, applier, config, ...(record ? { record } : {}) };
+}
+
+/**
+ * A type the controllers use that no manifest or config defines, and that names a built-in
+ * Kubernetes kind (`Deployments.apps`), gets that kind's definition: its resources print in the
+ * Kubernetes shape and its aliases (`deploy`) resolve, as when a manifest used the kind.
+ */
+async function defineWrittenBuiltins(
+  state: State,
+  runtime: Runtime,
+  registry: DefinitionRegistry,
+  release: KubernetesRelease | undefined,
+): Promise<void> {
+  const builtins = BuiltinKinds.of(release);
+  const found: ResourceDefinition[] = [];
+  for (const type of runtime.dependencyGraph().types) {
+    if (registry.has(type)) continue;
+    const definition = builtins.findByType(type);
+    if (definition === undefined) continue;
+    registry.register(definition);
+    found.push(definition);
+  }
+  await storeDefinitions(state, found);
 }
 
 /**

@@ -46,6 +46,12 @@ export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenP
    * state only (`apply`, `get`, `graph --resources` unrecorded); `check` and `explain` read them.
    */
   readonly releaseManifests?: boolean;
+  /** `--skip-kinds`: documents of these kinds are neither checked nor loaded. */
+  readonly skipKinds?: readonly string[];
+  /** `--reject-kinds`: documents of these kinds are errors. */
+  readonly rejectKinds?: readonly string[];
+  /** `--ignore-unknown-kinds`: Kubernetes documents of an undefined kind are skipped. */
+  readonly ignoreUnknownKinds?: boolean;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -162,6 +168,12 @@ async function readRunManifests(
   const read = await readManifests(options.files, {
     cwd: options.cwd,
     ignore,
+    ...(options.kubernetesVersion === undefined
+      ? {}
+      : { kubernetesVersion: options.kubernetesVersion }),
+    ...(options.skipKinds === undefined ? {} : { skipKinds: options.skipKinds }),
+    ...(options.rejectKinds === undefined ? {} : { rejectKinds: options.rejectKinds }),
+    ...(options.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
     ...(previous === undefined ? {} : { previous }),
     ...(options.positions === false ? { positions: false } : {}),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),

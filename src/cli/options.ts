@@ -5,12 +5,20 @@ import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
 import { formatLog } from './render/logs.js';
+import {
+  DEFAULT_KUBERNETES_RELEASE,
+  KUBERNETES_RELEASES,
+  KubernetesReleaseError,
+  parseKubernetesRelease,
+  type KubernetesRelease,
+} from '../loaders/kubernetes/kubernetes-release.js';
 
 /** The flags every command that loads a project shares. */
 export interface CommonFlags {
   file?: string[];
   ignore?: string[];
   definitions?: string[];
+  kubernetesVersion?: string;
   config?: string;
   stable?: boolean;
   timeout?: string;
@@ -26,6 +34,15 @@ export const collect = (value: string, previous: string[] | undefined): string[]
   value,
 ];
 
+/** A repeatable, comma-separated list option: `--skip-kinds A,B --skip-kinds C`. */
+export const collectList = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== ''),
+];
+
 /** `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. */
 const collectPaths = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),
@@ -33,7 +50,7 @@ const collectPaths = (value: string, previous: string[] | undefined): string[] =
 ];
 
 /**
- * Adds `-f`, `--ignore`, `--definitions`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
+ * Adds `-f`, `--ignore`, `--definitions`, `--kubernetes-version`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
  * `-q`, `-v`.
  */
 export function addProjectOptions(command: Command): Command {
@@ -52,6 +69,10 @@ export function addProjectOptions(command: Command): Command {
       '--definitions <path>',
       "read only the definitions (CRDs, ResourceDefinitions) of these files or directories, such as a chart's crds/ (repeatable, or comma-separated)",
       collectPaths,
+    )
+    .option(
+      '--kubernetes-version <version>',
+      `the Kubernetes release whose built-in kinds (ConfigMap, Deployment, ...) manifests may use: ${KUBERNETES_RELEASES[0]} to ${DEFAULT_KUBERNETES_RELEASE} (default ${DEFAULT_KUBERNETES_RELEASE})`,
     )
     .option(
       '--config <path>',
@@ -114,6 +135,9 @@ export async function toRunOptions(
     ...(stdin !== undefined ? { stdin } : {}),
     ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
     ...(flags.definitions !== undefined ? { definitionPaths: flags.definitions } : {}),
+    ...(flags.kubernetesVersion !== undefined
+      ? { kubernetesVersion: kubernetesRelease(flags.kubernetesVersion) }
+      : {}),
     ...(flags.verbose
       ? {
           onLog: (record) => io.stderr.write(formatLog(record)),
@@ -131,6 +155,17 @@ export async function toRunOptions(
     ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),
     ...(maxWrites !== undefined ? { maxWrites } : {}),
   };
+}
+
+/** `--kubernetes-version` as a release cosi has; a usage error otherwise. */
+function kubernetesRelease(given: string): KubernetesRelease {
+  try {
+    return parseKubernetesRelease(given);
+  } catch (error) {
+    if (error instanceof KubernetesReleaseError)
+      throw new CliError(`--kubernetes-version: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -11,12 +11,14 @@ import {
 } from '../engine/resource/definition.js';
 import { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { readDefinition } from './definition-document.js';
+import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { DocumentReport } from './document-report.js';
 import { formatLocation, type Finding, type SourceLocation } from './finding.js';
 import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
+import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
@@ -34,6 +36,16 @@ export interface GivenDefinitions {
   readonly definitions: readonly ResourceDefinition[];
   /** Their file, as findings name it (`cosi.config.ts`); empty when unknown. */
   readonly source: string;
+  /**
+   * The built-in kinds of the chosen Kubernetes release, for Kubernetes-shaped documents that
+   * nothing given or declared defines; omitted: none.
+   */
+  readonly builtins?: BuiltinKinds;
+  /**
+   * Put off the schema and rule checks of CRDs until a document uses their kind (the CRDs of
+   * `--definitions`; see `kubernetes/deferred-check.ts`).
+   */
+  readonly deferSchemaChecks?: boolean;
 }
 
 /** What {@link collectDefinitions} returns. */
@@ -48,6 +60,8 @@ export interface CollectedDefinitions {
   readonly kinds: KubernetesKinds;
   /** The other documents, in source order. */
   readonly pending: PendingDocument[];
+  /** The definition documents, as the check report names them. */
+  readonly documents: ResourceDocument[];
 }
 
 /** Every name of the definition type, lower-cased, as the registry resolves them. */
@@ -71,8 +85,9 @@ export function collectDefinitions(
 ): CollectedDefinitions {
   const definitions: ResourceDefinition[] = [];
   const pending: PendingDocument[] = [];
+  const documents: ResourceDocument[] = [];
   const invalid = new InvalidDefinitions();
-  const kinds = new KubernetesKinds();
+  const kinds = new KubernetesKinds(given.builtins);
   const crdNames = new CrdNameClaims();
   /** Definition id -> the document that defined it (`undefined`: given). */
   const definedAt = new Map<string, DocumentReport | undefined>();
@@ -87,7 +102,9 @@ export function collectDefinitions(
     name: string | undefined,
     report: DocumentReport,
   ): ResourceDefinition[] => {
-    let versions = readCrd(value, name, report, compiler);
+    let versions = readCrd(value, name, report, compiler, {
+      deferSchemaCheck: given.deferSchemaChecks === true,
+    });
     if (versions.length > 0 && !crdNames.claim(value, report)) versions = [];
     if (versions.length === 0) invalid.addCrd(value, kinds, report);
     return versions.map((v) => v.definition);
@@ -116,6 +133,10 @@ export function collectDefinitions(
             definitions.push(definition);
             kinds.add(definition);
           }
+          documents.push({
+            ...describeDocument(itemReport, header),
+            status: itemReport.hasErrors ? 'invalid' : 'valid',
+          });
         }
         continue;
       }
@@ -136,6 +157,10 @@ export function collectDefinitions(
         definedAt.set(definition.id, report);
         definitions.push(definition);
       }
+      documents.push({
+        ...describeDocument(report, { ...header, id: specType(header.spec) ?? header.id }),
+        status: report.hasErrors ? 'invalid' : 'valid',
+      });
     }
   }
 
@@ -144,7 +169,8 @@ export function collectDefinitions(
     ...given.definitions,
     ...definitions,
   ]);
-  return { definitions, registry, invalid, kinds, pending };
+  kinds.registerBuiltinsIn(registry);
+  return { definitions, registry, invalid, kinds, pending, documents };
 }
 
 /** Whether a type names definitions; a set lookup, since most documents are not definitions. */

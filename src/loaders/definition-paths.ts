@@ -65,7 +65,7 @@ export async function readDefinitionPaths(
   });
   const collected = collectDefinitions(
     parsed,
-    { definitions: [], source: '' },
+    { definitions: [], source: '', deferSchemaChecks: true },
     sharedSchemaCompiler(),
     findings,
   );

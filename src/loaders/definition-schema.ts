@@ -3,7 +3,17 @@ import { celRules, schemaHasRules } from './cel/cel-rules.js';
 import { isSchemaNode } from './cel/schema-node.js';
 import { jsonPointer } from './json-pointer.js';
 import type { DocumentReport } from './document-report.js';
+import { correlate, ratchetSchemaProblems } from './ratcheting.js';
 import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-compiler.js';
+
+/** An update's previous value, against which {@link checkAgainstSchema} ratchets. */
+export interface PreviousValue {
+  readonly value: unknown;
+  /** The schema `compiled` was compiled from: its lists' types and keys correlate items. */
+  readonly schema: JsonSchema;
+  /** The value is a whole Kubernetes object: its `apiVersion` and `kind` never ratchet. */
+  readonly typeMeta?: boolean;
+}
 
 /**
  * Reports what is wrong with a definition's schema, at its node in the definition document:
@@ -90,7 +100,8 @@ function reportDefaultsBreakingRules(
  * `extra` ones) as a `schema-violation` at its node: `at` is where the value is in the document
  * (`/spec` for a cosi document's spec; `` for a Kubernetes-shaped document, checked whole). The
  * one place both shapes of document are checked against a schema, so a check added here covers
- * both. False when there was a problem.
+ * both. On an update (`previous`), a problem at a part of the value that did not change is
+ * not reported (`ratcheting.ts`). False when a problem was reported.
  */
 export function checkAgainstSchema(
   compiled: CompiledSchema,
@@ -98,8 +109,17 @@ export function checkAgainstSchema(
   at: string,
   report: DocumentReport,
   extra: readonly SchemaProblem[] = [],
+  previous?: PreviousValue,
 ): boolean {
-  const problems = [...(compiled.validate?.(value) ?? []), ...extra];
+  let problems = [...(compiled.validate?.(value) ?? []), ...extra];
+  if (previous !== undefined && problems.length > 0) {
+    const correlation = correlate(value, previous.value, previous.schema, previous);
+    problems = ratchetSchemaProblems(
+      problems,
+      correlation,
+      () => compiled.validate?.(previous.value) ?? [],
+    );
+  }
   report.addSpecViolations(problems, at);
   return problems.length === 0;
 }

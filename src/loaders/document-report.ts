@@ -39,6 +39,11 @@ export class DocumentReport {
     this.#hasErrors = document.hasErrors;
   }
 
+  /** A report on the same document (or item) that writes its findings to `findings` instead. */
+  withFindings(findings: Finding[]): DocumentReport {
+    return new DocumentReport(this.document, findings);
+  }
+
   /** True when this document (or its YAML) has an error. */
   get hasErrors(): boolean {
     return this.#hasErrors;

@@ -53,11 +53,14 @@ export const FINDING_CODES = [
   'ambiguous-type',
   'schema-violation',
   'duplicate-resource',
+  'rejected-kind',
   // CEL rules (`x-kubernetes-validations`).
   'cel-violation',
   'cel-invalid-rule',
   'cel-evaluation-error',
   'cel-cost-exceeded',
+  // The previous revision (`--previous`).
+  'previous-unresolved',
   // The input as a whole.
   'empty-input',
   'too-many-findings',
@@ -81,6 +84,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'read-only-metadata',
   'undefined-type',
   'ignored-print-column',
+  'previous-unresolved',
 ]);
 
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */

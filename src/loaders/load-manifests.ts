@@ -5,7 +5,11 @@ import type { Finding } from './finding.js';
 import { loadParsedManifests } from './load-parsed-manifests.js';
 import { parseManifest, type ParseManifestOptions, type Position } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
-import type { PriorState } from './cel/prior-state.js';
+import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
+import type { ResourceDocument } from './resource-document.js';
+import type { PriorRecorder, PriorState } from './cel/prior-state.js';
+
+export type { ResourceDocument } from './resource-document.js';
 import { installCelRules } from './cel/cel-rules.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';
 
@@ -54,6 +58,17 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
   readonly definitions?: readonly ResourceDefinition[];
   /** Where `definitions` come from, as the file of findings about them (`cosi.config.ts`). */
   readonly definitionsSource?: string;
+  /**
+   * The Kubernetes release whose built-in kinds (ConfigMap, Deployment, ...) Kubernetes-shaped
+   * documents may use: default the newest stable cosi has; `null`: none.
+   */
+  readonly kubernetesVersion?: KubernetesRelease | null;
+  /** Kinds (or cosi types) whose documents are neither checked nor loaded (`--skip-kinds`). */
+  readonly skipKinds?: readonly string[];
+  /** Kinds whose documents are errors (`--reject-kinds`). */
+  readonly rejectKinds?: readonly string[];
+  /** Skip a Kubernetes-shaped document of a kind nothing defines (`--ignore-unknown-kinds`). */
+  readonly ignoreUnknownKinds?: boolean;
   /** The schema compiler; a process-wide shared one when omitted. */
   readonly schemaCompiler?: SchemaCompiler;
   /**
@@ -66,6 +81,12 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
    * checked again (a resource it holds is an update's old value even if today's rules refuse it).
    */
   readonly skipRules?: boolean;
+  /**
+   * Loading a previous revision: every document whose type resolves is told to this recorder
+   * with its spec, even one today's schema refuses (the API server compares with the stored
+   * object as it is), and every one whose type does not, with its place. Implies `skipRules`.
+   */
+  readonly recordPrior?: PriorRecorder;
   /**
    * `false`: the resources keep their document's position only, not the text of their file, and
    * {@link ManifestResource.locate} answers the document's start for any pointer. For a run
@@ -89,6 +110,11 @@ export interface LoadResult {
   readonly resources: ManifestResource[];
   /** Every finding, sorted by file, line and column. */
   readonly findings: Finding[];
+  /**
+   * Every resource document read (not the definitions), loaded or not, in load order: what
+   * `cosi check` reports one by one, as kubeconform reports each resource.
+   */
+  readonly documents: readonly ResourceDocument[];
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
-import { collectDefinitions } from './collect-definitions.js';
-import type { LoadManifestsOptions, LoadResult } from './load-manifests.js';
+import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
+import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import { byPosition } from './resource-document.js';
+import type { LoadManifestsOptions, LoadResult, ResourceDocument } from './load-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
@@ -17,12 +19,15 @@ export function loadParsedManifests(
 ): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = {
-    definitions: options.definitions ?? [],
-    source: options.definitionsSource ?? '',
-  };
+  const given = givenDefinitions(options);
   const collected = collectDefinitions(files, given, compiler, findings);
-  const resources = loadResources(collected, given, compiler, findings, options);
+  const documents: ResourceDocument[] = [...collected.documents];
+  const resources = loadResources(collected, given, compiler, findings, options, documents);
+  // Definitions were read first: put every document back in file order, as a cached load has it.
+  const fileOrder = new Map(files.map((f, i) => [f.file, i]));
+  documents.sort(
+    (a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || byPosition(a, b),
+  );
   if (collected.pending.length === 0) findings.push(emptyInput(files.length));
   findings.sort(compareFindings);
   return {
@@ -30,6 +35,18 @@ export function loadParsedManifests(
     registry: collected.registry,
     resources,
     findings: capFindings(findings),
+    documents,
+  };
+}
+
+/** What a load knows before it reads the manifests: the options' definitions and built-in kinds. */
+export function givenDefinitions(options: LoadManifestsOptions): GivenDefinitions {
+  return {
+    definitions: options.definitions ?? [],
+    source: options.definitionsSource ?? '',
+    ...(options.kubernetesVersion === null
+      ? {}
+      : { builtins: BuiltinKinds.of(options.kubernetesVersion) }),
   };
 }
 

@@ -19,13 +19,19 @@ import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
 import type { ManifestResource } from './load-manifests.js';
+import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
 import { celRules, schemaHasRules } from './cel/cel-rules.js';
-import type { PriorState } from './cel/prior-state.js';
+import {
+  priorIdentity,
+  type PriorRecorder,
+  type PriorSpec,
+  type PriorState,
+} from './cel/prior-state.js';
 import {
   checkKubernetesDocument,
   kubernetesDocumentOf,
@@ -46,23 +52,54 @@ export function loadResources(
   given: GivenDefinitions,
   compiler: SchemaCompiler,
   findings: Finding[],
-  rules: {
-    readonly previous?: PriorState;
-    readonly skipRules?: boolean;
-    readonly positions?: boolean;
-  } = {},
+  rules: LoadResourcesOptions = {},
+  documents: ResourceDocument[] = [],
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const seen = new Map<string, DocumentReport>();
-  const schemas = new SpecChecker(compiler, given.source, findings, rules.skipRules !== true);
-  const { previous } = rules;
+  const { previous, recordPrior } = rules;
+  const checkRules = rules.skipRules !== true && recordPrior === undefined;
+  const schemas = new SpecChecker(compiler, given.source, findings, checkRules);
+  const kinds = new KindFilter(rules);
   for (const { report, header } of collected.pending) {
-    if (header === undefined) continue;
+    const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
+    const document = describeDocument(report, header);
+    if (header === undefined) {
+      documents.push({ ...document, status: status() });
+      continue;
+    }
+    if (kinds.skips(header)) {
+      documents.push({ ...document, status: 'skipped' });
+      continue;
+    }
+    if (kinds.rejects(header)) {
+      report.add(
+        'rejected-kind',
+        header.kubernetes ? '/kind' : '/metadata/type',
+        `${document.kind} is rejected here (--reject-kinds)`,
+      );
+      documents.push({ ...document, status: 'invalid' });
+      continue;
+    }
+    if (
+      rules.ignoreUnknownKinds === true &&
+      header.kubernetes !== undefined &&
+      collected.kinds.find(header.kubernetes) === undefined
+    ) {
+      documents.push({ ...document, status: 'skipped' });
+      continue;
+    }
     const definition =
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, report);
-    if (definition === undefined) continue;
+    if (definition === undefined) {
+      documents.push({ ...document, status: status() });
+      const identity = recordPrior === undefined ? undefined : priorIdentity(header);
+      if (identity !== undefined)
+        recordPrior?.unresolved(identity, report.location(typeAt(header)));
+      continue;
+    }
     const pointer =
       header.id === undefined
         ? undefined
@@ -72,13 +109,25 @@ export function loadResources(
             id: header.id,
           };
     const key = pointer === undefined ? undefined : pointerKey(pointer);
-    const spec = schemas.check(
-      definition,
-      header,
-      report,
-      key === undefined ? undefined : previous?.get(key),
-    );
-    if (pointer === undefined || key === undefined) continue;
+    const prior =
+      key === undefined || previous === undefined
+        ? undefined
+        : priorOf(previous, key, header, report);
+    const spec = schemas.check(definition, header, report, prior);
+    if (pointer === undefined || key === undefined) {
+      documents.push({ ...document, status: status() });
+      continue;
+    }
+    if (recordPrior !== undefined) {
+      const kubernetes = header.kubernetes;
+      recordPrior.resolved(
+        key,
+        kubernetes === undefined ? undefined : priorIdentity(header),
+        kubernetes === undefined ? { spec } : { spec, metadata: kubernetes.document.metadata },
+      );
+      documents.push({ ...document, status: status() });
+      continue;
+    }
     if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
       report.add(
         'invalid-namespace',
@@ -87,12 +136,95 @@ export function loadResources(
       );
     }
     reportDuplicate(key, pointer, seen, report);
+    documents.push({ ...document, status: status() });
     if (report.hasErrors) continue;
     resources.push(
       toManifestResource(key, pointer, { ...header, spec }, definition, report, rules.positions),
     );
   }
   return resources;
+}
+
+/** What {@link loadResources} takes beside the definitions. */
+export interface LoadResourcesOptions {
+  readonly previous?: PriorState;
+  readonly skipRules?: boolean;
+  /** Loading a previous revision: record each resource (or unresolved identity) here. */
+  readonly recordPrior?: PriorRecorder;
+  readonly positions?: boolean;
+  /** Kinds (or cosi types) whose documents are neither checked nor loaded (kubeconform's `-skip`). */
+  readonly skipKinds?: readonly string[];
+  /** Kinds whose documents are errors (kubeconform's `-reject`). */
+  readonly rejectKinds?: readonly string[];
+  /**
+   * A Kubernetes-shaped document of a kind nothing defines is skipped, not an error
+   * (kubeconform's `-ignore-missing-schemas`).
+   */
+  readonly ignoreUnknownKinds?: boolean;
+}
+
+/**
+ * Which documents `--skip-kinds` and `--reject-kinds` name: by kind (`Deployment`), by
+ * `apiVersion/kind` (`apps/v1/Deployment`, `v1/ConfigMap`) as kubeconform takes them, or a cosi
+ * document by its type as written (case-insensitive).
+ */
+class KindFilter {
+  readonly #skip: ReadonlySet<string>;
+  readonly #reject: ReadonlySet<string>;
+
+  constructor(options: LoadResourcesOptions) {
+    this.#skip = new Set((options.skipKinds ?? []).map((k) => k.toLowerCase()));
+    this.#reject = new Set((options.rejectKinds ?? []).map((k) => k.toLowerCase()));
+  }
+
+  skips(header: ManifestHeader): boolean {
+    return this.#skip.size > 0 && this.#matches(this.#skip, header);
+  }
+
+  rejects(header: ManifestHeader): boolean {
+    return this.#reject.size > 0 && this.#matches(this.#reject, header);
+  }
+
+  #matches(names: ReadonlySet<string>, header: ManifestHeader): boolean {
+    const k8s = header.kubernetes;
+    if (k8s !== undefined) {
+      return (
+        names.has(k8s.kind.toLowerCase()) ||
+        names.has(`${k8s.apiVersion}/${k8s.kind}`.toLowerCase())
+      );
+    }
+    return header.type !== undefined && names.has(header.type.toLowerCase());
+  }
+}
+
+/** Where a document names its type. */
+function typeAt(header: ManifestHeader): string {
+  return header.kubernetes === undefined ? '/metadata/type' : '/kind';
+}
+
+/**
+ * A resource's previous revision: by its key, else by its identity (`PriorState.find`). A
+ * previous document of the same identity whose type did not resolve there is reported: the
+ * resource is then checked as a create, but not silently.
+ */
+function priorOf(
+  previous: PriorState,
+  key: string,
+  header: ManifestHeader,
+  report: DocumentReport,
+): PriorSpec | undefined {
+  const prior = previous.get(key);
+  if (prior !== undefined || previous.find === undefined) return prior;
+  const identity = priorIdentity(header);
+  const found = identity === undefined ? undefined : previous.find(identity);
+  if (found === undefined || !('unresolved' in found)) return found;
+  report.add(
+    'previous-unresolved',
+    typeAt(header),
+    `its previous revision at ${formatLocation(found.unresolved)} has a type that neither that revision nor this one defines, so it is checked as a create (no transition rules, no ratcheting): give the definition with --definitions`,
+    { related: found.unresolved },
+  );
+  return undefined;
 }
 
 /** The definition a document's type names, or `undefined` (reported) when there is none. */
@@ -144,7 +276,7 @@ class SpecChecker {
     definition: ResourceDefinition,
     header: ManifestHeader,
     report: DocumentReport,
-    previous: { readonly spec: unknown } | undefined,
+    previous: PriorSpec | undefined,
   ): unknown {
     const spec = header.spec;
     if (definition.schema === undefined) return spec;
@@ -168,18 +300,20 @@ class SpecChecker {
       }
     }
     if (definition.kubernetes !== undefined) {
-      const kept = checkKubernetesDocument(definition, header, compiled, report);
+      const old = isPlainObject(previous?.spec)
+        ? previousDocument(definition, header, previous.spec, previous.metadata)
+        : undefined;
+      const kept = checkKubernetesDocument(definition, header, compiled, report, old);
       // The rules of a CRD see the whole document, as the API server's do.
       if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
         const document = kubernetesDocumentOf(definition, header, kept);
-        const old = isPlainObject(previous?.spec)
-          ? { spec: kubernetesDocumentOf(definition, header, previous.spec) }
-          : undefined;
-        this.#checkRules(definition, document, report, old, header.kubernetes ? '' : '/spec');
+        const at = header.kubernetes ? '' : '/spec';
+        this.#checkRules(definition, document, report, old && { spec: old }, at);
       }
       return kept;
     }
-    const valid = checkAgainstSchema(compiled, spec, '/spec', report);
+    const old = previous && { value: previous.spec, schema: definition.schema };
+    const valid = checkAgainstSchema(compiled, spec, '/spec', report, [], old);
     // As the API server: rules run on a value that passed its schema (their types hold).
     if (valid && compiled.validate !== undefined && this.checkRules) {
       this.#checkRules(definition, spec, report, previous, '/spec');
@@ -221,6 +355,7 @@ class SpecChecker {
     const violations = evaluateRules(schema, value, {
       budget: new CostBudget(),
       ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
+      ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
     });
     for (const violation of violations) {
       report.add(violation.code, `${at}${violation.path}`, violation.message, {
@@ -228,6 +363,17 @@ class SpecChecker {
       });
     }
   }
+}
+
+/** A resource's previous revision as the Kubernetes document it was, its metadata its own. */
+function previousDocument(
+  definition: ResourceDefinition,
+  header: ManifestHeader,
+  spec: Record<string, unknown>,
+  metadata: unknown,
+): Record<string, unknown> {
+  const document = kubernetesDocumentOf(definition, header, spec);
+  return metadata === undefined ? document : { ...document, metadata };
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */

@@ -12,12 +12,14 @@ import type {
   LoadResult,
   ManifestFile,
   ManifestResource,
+  ResourceDocument,
 } from './load-manifests.js';
-import { loadParsedManifests } from './load-parsed-manifests.js';
+import { givenDefinitions, loadParsedManifests } from './load-parsed-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
+import { byPosition } from './resource-document.js';
 
 /** Parses one file; `parseManifest` unless a test counts the calls. */
 export type ParseFunction = typeof parseManifest;
@@ -57,6 +59,8 @@ interface Definitions {
   readonly kinds: KubernetesKinds;
   /** The definition files' own other documents, resolved. */
   readonly resources: readonly ManifestResource[];
+  /** And as the check report names them. */
+  readonly documents: readonly ResourceDocument[];
   readonly findings: readonly Finding[];
   readonly pending: number;
 }
@@ -65,6 +69,7 @@ interface Definitions {
 interface FileLoad {
   readonly against: Definitions;
   readonly resources: readonly ManifestResource[];
+  readonly documents: readonly ResourceDocument[];
   readonly findings: readonly Finding[];
   /** Resource documents (loaded or not), for the empty-input finding. */
   readonly pending: number;
@@ -117,10 +122,7 @@ export class ManifestCache {
     this.#options = options;
     this.#parse = options.parse ?? parseManifest;
     this.#compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-    this.#given = {
-      definitions: options.definitions ?? [],
-      source: options.definitionsSource ?? '',
-    };
+    this.#given = givenDefinitions(options);
   }
 
   /** Loads `files` (in load order), parsing and resolving only those that are new or changed. */
@@ -197,11 +199,15 @@ export class ManifestCache {
         resolved: files.map((file) => file.path),
       };
     }
+    let documents: ResourceDocument[] | undefined;
     const result: CachedLoadResult = {
       definitions: definitions.definitions,
       registry: definitions.registry,
       resources,
       findings: dedupeGivenSchemaFindings(findings, this.#given.source).sort(compareFindings),
+      get documents() {
+        return (documents ??= gatherDocuments(ordered, definitions));
+      },
       parsed,
       resolved,
     };
@@ -258,11 +264,15 @@ export class ManifestCache {
       if (entry.load && entry.load.findings.length > 0) findings.push(...entry.load.findings);
     }
     let resources: ManifestResource[] | undefined;
+    let documents: ResourceDocument[] | undefined;
     const result: CachedLoadResult = {
       definitions: definitions.definitions,
       registry: definitions.registry,
       get resources() {
         return (resources ??= gatherResources(ordered, definitions));
+      },
+      get documents() {
+        return (documents ??= gatherDocuments(ordered, definitions));
       },
       findings: dedupeGivenSchemaFindings(findings, this.#given.source).sort(compareFindings),
       parsed,
@@ -295,12 +305,14 @@ export class ManifestCache {
     }
     const findings: Finding[] = [];
     const collected = collectDefinitions(files, this.#given, this.#compiler, findings);
+    const documents: ResourceDocument[] = [...collected.documents];
     const resources = loadResources(
       collected,
       this.#given,
       this.#compiler,
       findings,
       this.#options,
+      documents,
     );
     this.#definitions = {
       files,
@@ -309,6 +321,7 @@ export class ManifestCache {
       invalid: collected.invalid,
       kinds: collected.kinds,
       resources,
+      documents,
       findings,
       pending: collected.pending.length,
     };
@@ -329,14 +342,16 @@ export class ManifestCache {
       invalid: definitions.invalid,
       kinds: definitions.kinds,
     };
+    const documents: ResourceDocument[] = [];
     const resources = loadResources(
       collected,
       this.#given,
       this.#compiler,
       findings,
       this.#options,
+      documents,
     );
-    return { against: definitions, resources, findings, pending: own.pending.length };
+    return { against: definitions, resources, documents, findings, pending: own.pending.length };
   }
 
   #forget(entry: Entry): void {
@@ -373,6 +388,24 @@ function gatherResources(ordered: readonly Entry[], definitions: Definitions): M
     }
   }
   return resources;
+}
+
+/** The resource documents of every file, in load order (gathered when first read). */
+function gatherDocuments(ordered: readonly Entry[], definitions: Definitions): ResourceDocument[] {
+  const byFile = new Map<string, ResourceDocument[]>();
+  for (const document of definitions.documents) {
+    let list = byFile.get(document.file);
+    if (list === undefined) byFile.set(document.file, (list = []));
+    list.push(document);
+  }
+  const documents: ResourceDocument[] = [];
+  for (const entry of ordered) {
+    const own = entry.hasDefinitions
+      ? byFile.get(entry.parsed.file)?.sort(byPosition)
+      : entry.load?.documents;
+    if (own !== undefined) for (const document of own) documents.push(document);
+  }
+  return documents;
 }
 
 /** `result` with its (not enumerable) {@link CachedLoadResult.changes}. */

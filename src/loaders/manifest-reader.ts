@@ -254,6 +254,9 @@ export class ManifestReader {
         get resources() {
           return result.resources;
         },
+        get documents() {
+          return result.documents;
+        },
         findings: [...findings, ...loadFindings].sort(compareFindings),
         parsed: result.parsed,
         resolved: result.resolved,

@@ -1,6 +1,6 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../engine/resource/definition.js';
-import { jsonPointer } from './json-pointer.js';
+import { jsonPointer, parseJsonPointer } from './json-pointer.js';
 import {
   addKubernetesKeywords,
   KUBERNETES_KEYWORD_MESSAGES,
@@ -19,6 +19,11 @@ export interface SchemaProblem {
   /** The JSON Schema keyword that failed (`type`, `required`, ...). */
   readonly keyword: string;
   readonly message: string;
+  /**
+   * For a problem found inside `allOf`, `anyOf`, `oneOf` or `not`: the node (JSON pointer inside
+   * the checked value) that carries it, which ratcheting follows (`ratcheting.ts`).
+   */
+  readonly owner?: string;
 }
 
 /** Checks a value against a compiled schema; no problems means valid. */
@@ -28,6 +33,19 @@ export type SpecValidator = (value: unknown) => readonly SchemaProblem[];
 export interface CompiledSchema {
   readonly validate?: SpecValidator;
   readonly problems: readonly SchemaProblem[];
+}
+
+/**
+ * Schemas whose validator is made another way (the built-in Kubernetes kinds': compiled from
+ * their release's definitions, each shared definition once), by schema object: every compiler
+ * answers them from here.
+ */
+const precompiled = new WeakMap<object, () => CompiledSchema>();
+
+/** Makes every compiler answer `schema` with what `compile` returns (called once, when needed). */
+export function precompileSchema(schema: JsonSchema, compile: () => CompiledSchema): void {
+  let compiled: CompiledSchema | undefined;
+  precompiled.set(schema, () => (compiled ??= compile()));
 }
 
 /** A fresh ajv with cosi's settings. */
@@ -64,6 +82,8 @@ export class SchemaCompiler {
 
   /** The compiled schema; the same object again for the same schema object. */
   compile(schema: JsonSchema): CompiledSchema {
+    const made = precompiled.get(schema);
+    if (made !== undefined) return made();
     let compiled = this.#compiled.get(schema);
     if (compiled === undefined) {
       compiled = this.#compile(toAjvSchema(schema));
@@ -87,25 +107,7 @@ export class SchemaCompiler {
       // it ever saw. Only schemas without an `$id` are in the shared ajv: removing one cannot
       // remove another schema by its id.
       if (shared) ajv.removeSchema(schema);
-      return {
-        problems: [],
-        validate: (value) => {
-          try {
-            return validate(value) ? [] : (validate.errors ?? []).map(toProblem);
-          } catch (error) {
-            // A recursion the static check did not see (through `$id`s): refuse the value.
-            if (!(error instanceof RangeError)) throw error;
-            return [
-              {
-                path: '',
-                part: 'value',
-                keyword: '$ref',
-                message: 'the schema recurses without end',
-              },
-            ];
-          }
-        },
-      };
+      return { problems: [], validate: specValidator(validate) };
     } catch (error) {
       if (shared) ajv.removeSchema(schema);
       const message = error instanceof Error ? error.message : String(error);
@@ -128,6 +130,21 @@ export class SchemaCompiler {
       };
     }
   }
+}
+
+/** A validator that answers an ajv function's errors as cosi's problems. */
+export function specValidator(validate: ValidateFunction): SpecValidator {
+  return (value) => {
+    try {
+      return validate(value) ? [] : (validate.errors ?? []).map(toProblem);
+    } catch (error) {
+      // A recursion the static check did not see (through `$id`s): refuse the value.
+      if (!(error instanceof RangeError)) throw error;
+      return [
+        { path: '', part: 'value', keyword: '$ref', message: 'the schema recurses without end' },
+      ];
+    }
+  };
 }
 
 /** Registers every `x-...` key found in the schema as a keyword that checks nothing. */
@@ -169,6 +186,43 @@ export function sharedSchemaCompiler(): SchemaCompiler {
 }
 
 function toProblem(error: ErrorObject): SchemaProblem {
+  const owner = combinatorOwner(error);
+  const problem = toOwnProblem(error);
+  return owner === undefined ? problem : { ...problem, owner };
+}
+
+/** Keywords that apply subschemas to the same value, whose errors belong to that value's node. */
+const COMBINATORS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+
+/**
+ * The node that carries the combinator an error was found in, if any: the error's schema path
+ * is followed down the instance path as far as it descends (`properties/x`, `items`, ...). A
+ * path through a `$ref` cannot be followed: the root is taken, which ratchets least.
+ */
+function combinatorOwner(error: ErrorObject): string | undefined {
+  if (!/\/(allOf|anyOf|oneOf|not|if|then|else)(\/|$)/.test(error.schemaPath)) return undefined;
+  const steps = parseJsonPointer(error.schemaPath.replace(/^#/, ''));
+  const instance = parseJsonPointer(error.instancePath);
+  let depth = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as string;
+    if (COMBINATORS.has(step)) return jsonPointer(instance.slice(0, depth));
+    if (step === 'properties' || step === 'patternProperties') {
+      depth++;
+      i++;
+    } else if (step === 'additionalProperties') {
+      depth++;
+    } else if (step === 'items') {
+      depth++;
+      if (/^\d+$/.test(steps[i + 1] ?? '')) i++;
+    } else {
+      return '';
+    }
+  }
+  return undefined;
+}
+
+function toOwnProblem(error: ErrorObject): SchemaProblem {
   const params = error.params as Record<string, unknown>;
   const path = error.instancePath;
   switch (error.keyword) {

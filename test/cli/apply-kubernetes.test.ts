@@ -15,9 +15,9 @@ const docs = (yaml: string): KubernetesDoc[] =>
   parseAllDocuments(yaml).map((d) => d.toJS() as KubernetesDoc);
 
 describe('cosi on Kubernetes manifests and CRDs (fixtures/kubernetes)', () => {
-  it('runs a builder controller from a WebApp kind to Deployments, both defined by CRDs in the tree, to convergence', async () => {
+  it('runs a builder controller from a WebApp kind (a CRD in the tree) to built-in Deployments, to convergence', async () => {
     const r = await cli(['apply', '-f', 'fixtures/kubernetes', '-o', 'yaml', '--stable']);
-    expect(r.stderr).toMatch(/^converged, 7 resources, 1 controller /);
+    expect(r.stderr).toMatch(/^converged, 13 resources, 1 controller /);
     expect(r.code).toBe(0);
     const deployments = docs(r.stdout).filter((d) => d.kind === 'Deployment');
     expect(deployments.map((d) => [d.apiVersion, d.metadata.name])).toEqual([
@@ -30,12 +30,27 @@ describe('cosi on Kubernetes manifests and CRDs (fixtures/kubernetes)', () => {
     expect(deployments.map((d) => d.spec?.replicas)).toEqual([2, 3]);
     // Both shapes in one tree: the cosi-shaped Host prints as cosi writes it.
     expect(r.stdout).toContain('type: Hosts.example.org');
+    // The plain Kubernetes kinds of platform.yaml print back as Kubernetes documents.
+    expect(
+      docs(r.stdout)
+        .filter((d) => !(d.apiVersion as string | undefined)?.includes('example.org'))
+        .map((d) => `${d.apiVersion} ${d.kind}`),
+    ).toEqual(
+      expect.arrayContaining([
+        'v1 ConfigMap',
+        'v1 Service',
+        'networking.k8s.io/v1 Ingress',
+        'apps/v1 StatefulSet',
+        'batch/v1 CronJob',
+        'policy/v1 PodDisruptionBudget',
+      ]),
+    );
   });
 
   it('prints the CRD print columns in tables', async () => {
     const r = await cli(['get', '-f', 'fixtures/kubernetes', 'deploy', '--stable']);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/REPLICAS\s+IMAGE$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/REPLICAS\s+IMAGES$/);
     expect(r.stdout).toMatch(/shop\s+1\s+WebAppController\s+running\s+3\s+registry/);
   });
 

@@ -57,4 +57,45 @@ describe('--definitions', () => {
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toMatch(/crds\/broken\.yaml:6:3: error\[invalid-definition\]/);
   });
+
+  it('checks the schema of a CRD there only when a manifest uses its kind, and then at the CRD', async () => {
+    // The shape is read at once (above); the schema, the costly part, waits for a user.
+    await writeFile(
+      path.join(dir, 'crds', 'gadgets.yaml'),
+      `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: gadgets.example.org }
+spec:
+  group: example.org
+  names: { plural: gadgets, kind: Gadget }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              properties:
+                size: { type: integer }
+`,
+    );
+    const unused = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
+    expect(unused.stdout + unused.stderr).not.toContain('gadgets.yaml');
+    expect(unused.stdout).toContain('manifests/shop.yaml');
+    await writeFile(
+      path.join(dir, 'manifests', 'gadget.yaml'),
+      'apiVersion: example.org/v1\nkind: Gadget\nmetadata: { name: g }\nspec: { size: 1 }\n',
+    );
+    const used = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
+    expect(used.code).toBe(1);
+    const out = used.stdout + used.stderr;
+    // The schema's problem at the CRD's line, and the document told why its kind is unknown.
+    expect(out).toMatch(/crds\/gadgets\.yaml:17:15: error\[invalid-schema\]/);
+    expect(out).toMatch(
+      /manifests\/gadget\.yaml:2:7: error\[unknown-type\]: .*gadgets\.yaml:17:15 is invalid/,
+    );
+  });
 });

@@ -76,4 +76,24 @@ describe('cosi watch with CEL transition rules', () => {
     expect(cel(back)).toEqual([]);
     expect(back.applied).toBe(true);
   });
+
+  it('ratchets: a stricter schema keeps an unchanged resource, and flags an edit of its invalid field', async () => {
+    const { save } = await start();
+    const violations = (round: WatchRound) =>
+      round.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.file}:${f.line}:${f.col} ${f.code}`);
+    // prod has 9 nodes at most, staging 4: the new maximum refuses prod as a create...
+    const stricter = await save(
+      'definitions.yaml',
+      'maxNodes: { type: integer }',
+      'maxNodes: { type: integer, maximum: 5 }',
+    );
+    // ...but prod's maxNodes did not change since the last round: it stays accepted.
+    expect(violations(stricter)).toEqual([]);
+    expect(stricter.applied).toBe(true);
+    const edited = await save('clusters.yaml', 'maxNodes: 9', 'maxNodes: 12');
+    expect(violations(edited)).toEqual(['clusters.yaml:7:13 schema-violation']);
+    expect(edited.applied).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Finding, FindingCode } from '../../loaders/finding.js';
+import type { ResourceDocument } from '../../loaders/resource-document.js';
 
 /** The classes of checks `cosi check` runs, in the order it reports them. */
 export const CHECK_CLASSES = [
@@ -43,6 +44,8 @@ export type CheckCode = FindingCode | (typeof CHECK_CODES)[number];
 export interface CheckCase {
   readonly check: CheckClass;
   readonly name: string;
+  /** The manifest document a `manifests` case is about (none: a file's findings outside one). */
+  readonly resource?: ResourceDocument;
   readonly findings: readonly Finding<CheckCode>[];
 }
 
@@ -73,6 +76,44 @@ export function summarize(result: CheckResult): ClassSummary[] {
     const failed = cases.filter((c) => caseFailed(c, result.strict)).length;
     return { check, passed: cases.length - failed, failed };
   }).filter((s) => s.passed + s.failed > 0);
+}
+
+/** What the manifests' cases hold, as kubeconform's summary counts it. */
+export interface ResourceSummary {
+  readonly resources: number;
+  readonly files: number;
+  readonly valid: number;
+  readonly invalid: number;
+  readonly skipped: number;
+}
+
+/** The resources and files of a check, and how many of them are valid, invalid or skipped. */
+export function summarizeResources(result: CheckResult): ResourceSummary {
+  const files = new Set<string>();
+  let resources = 0;
+  let valid = 0;
+  let invalid = 0;
+  let skipped = 0;
+  for (const c of result.cases) {
+    if (c.check !== 'manifests') continue;
+    if (c.resource === undefined) {
+      if (c.name !== '(input)') files.add(c.name);
+      continue;
+    }
+    files.add(c.resource.file);
+    resources++;
+    if (c.resource.status === 'skipped') skipped++;
+    else if (caseFailed(c, result.strict)) invalid++;
+    else valid++;
+  }
+  return { resources, files: files.size, valid, invalid, skipped };
+}
+
+/** `13 resources in 6 files: 12 valid, 1 invalid` (and `, N skipped` when some were). */
+export function formatResourceSummary(s: ResourceSummary): string {
+  const plural = (n: number, word: string) =>
+    `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(s.resources, 'resource')} in ${plural(s.files, 'file')}: ${s.valid.toLocaleString('en-US')} valid, ${s.invalid.toLocaleString('en-US')} invalid${s.skipped > 0 ? `, ${s.skipped.toLocaleString('en-US')} skipped` : ''}`;
 }
 
 /** Passed and failed cases over every class. */

@@ -3,6 +3,8 @@ import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/p
 import { displayPath } from '../../app/display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { Finding } from '../../loaders/finding.js';
+import type { ResourceDocument } from '../../loaders/resource-document.js';
+import { shorten } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../../app/run-project.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
@@ -40,13 +42,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const files = [
     ...new Set([...manifests.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),
   ].sort();
-  for (const file of files) {
-    cases.push({
-      check: 'manifests',
-      name: file,
-      findings: findings.filter((f) => f.file === file),
-    });
-  }
+  cases.push(...manifestCases(files, manifests.documents, findings));
   const general = findings.filter((f) => f.file === '');
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
@@ -151,6 +147,89 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
   }
   return { cases, strict: options.strict };
+}
+
+/**
+ * The manifests' cases: one per document, as kubeconform reports each resource, holding the
+ * findings between its first line and the next document's; a file gets a case of its own for the
+ * findings outside any document (a YAML error before the first one) and when it holds no document.
+ */
+function manifestCases(
+  files: readonly string[],
+  documents: readonly ResourceDocument[],
+  findings: readonly Finding<CheckCode>[],
+): CheckCase[] {
+  const byFile = new Map<string, ResourceDocument[]>();
+  for (const document of documents) {
+    let list = byFile.get(document.file);
+    if (list === undefined) byFile.set(document.file, (list = []));
+    list.push(document);
+  }
+  const findingsByFile = new Map<string, Finding<CheckCode>[]>();
+  for (const finding of findings) {
+    let list = findingsByFile.get(finding.file);
+    if (list === undefined) findingsByFile.set(finding.file, (list = []));
+    list.push(finding);
+  }
+  const cases: CheckCase[] = [];
+  for (const file of files) {
+    const own = findingsByFile.get(file) ?? [];
+    const docs = (byFile.get(file) ?? []).sort((a, b) => a.line - b.line || a.col - b.col);
+    const buckets = docs.map((): Finding<CheckCode>[] => []);
+    const loose: Finding<CheckCode>[] = [];
+    for (const finding of own) {
+      const at = lastAtOrBefore(docs, finding.line);
+      if (at < 0) loose.push(finding);
+      else buckets[at]?.push(finding);
+    }
+    if (docs.length === 0 || loose.length > 0) {
+      cases.push({ check: 'manifests', name: file, findings: loose });
+    }
+    docs.forEach((document, i) => {
+      cases.push({
+        check: 'manifests',
+        name: documentName(document),
+        resource: shortDocument(document),
+        findings: buckets[i] ?? [],
+      });
+    });
+  }
+  return cases;
+}
+
+/** The index of the last document starting at or before `line` (-1: none). */
+function lastAtOrBefore(documents: readonly ResourceDocument[], line: number): number {
+  let low = 0;
+  let high = documents.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((documents[middle] as ResourceDocument).line <= line) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
+/** `file:line Kind namespace/name`, as a test case names a resource. */
+function documentName(document: ResourceDocument): string {
+  const { kind, name, namespace } = shortDocument(document);
+  const id = namespace ? `${namespace}/${name}` : name;
+  return `${document.file}:${document.line} ${[kind || '(no kind)', id].filter(Boolean).join(' ')}`;
+}
+
+/** Kinds and names come from the input: cut long ones, so that a case stays one short line. */
+function shortDocument(document: ResourceDocument): ResourceDocument {
+  return {
+    ...document,
+    kind: shorten(document.kind, 60),
+    name: shorten(document.name, 80),
+    ...(document.apiVersion === undefined ? {} : { apiVersion: shorten(document.apiVersion, 60) }),
+    ...(document.namespace === undefined ? {} : { namespace: shorten(document.namespace, 60) }),
+  };
 }
 
 /** Where a finding about the run points: a manifest's document, or the config. */

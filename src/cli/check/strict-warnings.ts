@@ -9,7 +9,7 @@ import type { CheckCode } from './check-result.js';
 
 /**
  * Warnings that `--strict` turns into failures: spec fields a type's schema does not declare, and
- * manifest resources of types no controller reads (nothing will act on them).
+ * manifest resources of cosi types no controller reads (nothing will act on them).
  */
 export function strictWarnings(
   resources: readonly ManifestResource[],
@@ -33,8 +33,11 @@ export function strictWarnings(
         pointer,
       });
     }
+    // A Kubernetes kind is read by the cluster's controllers, not only by the project's: a
+    // plain Deployment with no cosi controller is the usual case, not a mistake.
     if (
       graph &&
+      definition.kubernetes === undefined &&
       !read.has(definition.type) &&
       !reported.has(`${source.file}\0${definition.type}`)
     ) {

@@ -3,7 +3,7 @@
  * program lists every command and its flags (help, completion) without loading any command.
  */
 import { Command } from 'commander';
-import { addPathArguments, addProjectOptions, outputOption } from '../options.js';
+import { addPathArguments, addProjectOptions, collectList, outputOption } from '../options.js';
 import { addTraceOption } from '../trace-file.js';
 
 /** The output formats of `cosi check`. */
@@ -34,6 +34,20 @@ export function defineCheck(): Command {
       'check CEL transition rules (oldSelf) against this previous revision: a directory, or a git revision such as origin/main',
     )
     .option(
+      '--skip-kinds <kinds>',
+      'neither check nor load documents of these kinds: Deployment, apps/v1/Deployment or a cosi type (comma-separated, repeatable; kubeconform -skip)',
+      collectList,
+    )
+    .option(
+      '--reject-kinds <kinds>',
+      'report documents of these kinds as errors (comma-separated, repeatable; kubeconform -reject)',
+      collectList,
+    )
+    .option(
+      '--ignore-unknown-kinds',
+      'skip Kubernetes documents of kinds no CRD, config or built-in kind defines, instead of failing (kubeconform -ignore-missing-schemas)',
+    )
+    .option(
       '--keep-volatile',
       'with --expect: record and compare versions and timestamps too (left out by default)',
     )
@@ -46,6 +60,7 @@ Examples:
   cosi check -f manifests/ --expect expected/ --update   # record the golden tree
   cosi check -f manifests/ --expect expected/ -o junit > report.xml
   cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
+  cosi check k8s/ --kubernetes-version 1.30 --ignore-unknown-kinds -o junit   # as kubeconform -summary
 
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
     );

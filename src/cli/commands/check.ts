@@ -27,6 +27,9 @@ export interface CheckFlags extends CommonFlags, TraceFlags {
   update?: boolean;
   keepVolatile?: boolean;
   previous?: string;
+  skipKinds?: string[];
+  rejectKinds?: string[];
+  ignoreUnknownKinds?: boolean;
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
@@ -44,6 +47,9 @@ export async function check(io: CliIo, paths: string[], flags: CheckFlags): Prom
     run = await runProject({
       ...(await toRunOptions(flags, io, { paths, record: flags.trace !== undefined })),
       ...(flags.previous === undefined ? {} : { previous: flags.previous }),
+      ...(flags.skipKinds === undefined ? {} : { skipKinds: flags.skipKinds }),
+      ...(flags.rejectKinds === undefined ? {} : { rejectKinds: flags.rejectKinds }),
+      ...(flags.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
     });
   } catch (error) {
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.

@@ -306,6 +306,9 @@ class Session implements WatchSession {
     this.#reader = new ManifestReader(this.#options.files, {
       cwd: this.#options.cwd,
       ignore,
+      ...(this.#options.kubernetesVersion === undefined
+        ? {}
+        : { kubernetesVersion: this.#options.kubernetesVersion }),
       definitions: [...(config?.definitions ?? []), ...extra.definitions],
       ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
       previous: this.#prior,

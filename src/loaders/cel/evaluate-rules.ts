@@ -7,10 +7,14 @@
  * Previous values are found the way the API server correlates them: by key under objects, by
  * the `x-kubernetes-list-map-keys` under `x-kubernetes-list-type: map` lists, by value under
  * `set` lists; items of other lists have no previous value.
+ *
+ * On an update, a violation of a rule that does not read `oldSelf` is not reported when the
+ * node that carries the rule is unchanged (ratcheting, see `ratcheting.ts`).
  */
 
 import { isCelError, type CelValue } from '@bufbuild/cel';
 import { jsonPointer } from '../json-pointer.js';
+import { correlate, type CorrelatedValue } from '../ratcheting.js';
 import { toCelValue } from './cel-value.js';
 import { CostBudget, CostLimitError } from './cost-budget.js';
 import { NONE, Optional } from './kubernetes-library/optional.js';
@@ -35,6 +39,8 @@ export interface EvaluateRulesOptions {
   readonly previous?: { readonly value: unknown };
   /** The document's budget; a fresh one ({@link CostBudget}'s defaults) when omitted. */
   readonly budget?: CostBudget;
+  /** The value is a whole Kubernetes object: its `apiVersion` and `kind` never ratchet. */
+  readonly typeMeta?: boolean;
 }
 
 /** Every violation of the schema's rules by `value`, in document order. */
@@ -90,6 +96,8 @@ export function evaluateRules(
       return;
     }
     if (result === true) return;
+    // As the API server: a false rule ratchets, an error that stops one does not.
+    if (result === false && !rule.transition && ratchet?.at(path).unchanged === true) return;
     if (typeof result !== 'boolean') {
       report(
         'cel-evaluation-error',
@@ -113,9 +121,9 @@ export function evaluateRules(
     if (Array.isArray(current)) {
       const items = childSchema(node, 'items');
       if (items === undefined) return;
-      const correlate = correlation(node, old?.value);
+      const previousOf = correlation(node, old?.value);
       current.forEach((item: unknown, i) => {
-        if (!stopped) visit(items, item, correlate(item), [...path, i]);
+        if (!stopped) visit(items, item, previousOf(item), [...path, i]);
       });
     } else if (typeof current === 'object' && current !== null) {
       const previous = isObject(old?.value) ? old.value : undefined;
@@ -131,7 +139,13 @@ export function evaluateRules(
     }
   };
 
-  if (isSchemaNode(schema)) visit(schema, value, options.previous, []);
+  // Ratcheting (an update's): which nodes changed, found when a rule is false at one.
+  const previous = options.previous;
+  const ratchet: CorrelatedValue | undefined =
+    previous === undefined
+      ? undefined
+      : correlate(value, previous.value, schema, { typeMeta: options.typeMeta === true });
+  if (isSchemaNode(schema)) visit(schema, value, previous, []);
   return violations;
 }
 

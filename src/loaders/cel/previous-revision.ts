@@ -5,9 +5,15 @@
  * read at that revision with `git` itself (`ls-tree`, `cat-file`; no git library) into a
  * temporary directory, and loaded from there.
  *
- * The previous revision is loaded with today's config definitions (a config is code: the old
- * one is not run), without evaluating CEL rules (it was accepted once). Its findings are not
- * reported: a resource that does not load there is a create here.
+ * The previous revision is loaded with today's definitions: the config's (a config is code: the
+ * old one is not run), `--definitions`' and those of today's manifest tree (its CRDs), which win
+ * over a definition of the same type in the previous tree, as the API server compares an update
+ * with the stored object read through the CRD in force now (defaulted by today's schema). A
+ * definition found only in the previous tree still defines its kinds there. The previous
+ * revision is not checked again: its CEL rules are not run, and a resource that today's schema
+ * refuses is kept (ratcheting is about such old values). Its findings are not reported; a
+ * document whose type does not resolve is remembered, so that the resource it was is reported
+ * rather than checked as a silent create.
  */
 
 import { execFile } from 'node:child_process';
@@ -16,8 +22,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import { readDefinitionPaths } from '../definition-paths.js';
 import { ConfigError } from '../load-config.js';
 import { readManifests } from '../manifest-reader.js';
+import { STDIN_PATH } from '../walk-manifest-tree.js';
 import { RecordedPriorState, type PriorState } from './prior-state.js';
 
 const run = promisify(execFile);
@@ -27,6 +35,7 @@ export interface PreviousRevisionOptions {
   /** The manifest paths of this run, as given (relative to `cwd`); `-` is skipped. */
   readonly paths: readonly string[];
   readonly cwd: string;
+  /** The config's and `--definitions`' definitions; those of `paths` are read here. */
   readonly definitions?: readonly ResourceDefinition[];
   readonly ignore?: readonly string[];
 }
@@ -42,13 +51,34 @@ export async function loadPreviousRevision(
   options: PreviousRevisionOptions,
 ): Promise<PriorState> {
   const dir = path.resolve(options.cwd, refOrDir);
-  if (await isDirectory(dir)) return readPrevious([dir], options.cwd, options);
+  if (await isDirectory(dir)) {
+    return readPrevious([dir], options.cwd, await todaysDefinitions(options));
+  }
   const tree = await checkoutPaths(refOrDir, options);
   try {
-    return await readPrevious(tree.paths, tree.root, options);
+    return await readPrevious(tree.paths, tree.root, await todaysDefinitions(options));
   } finally {
     await rm(tree.root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The definitions the previous revision is read with: the given ones, then the valid ones of
+ * today's manifest paths; the first of a type wins, as the given ones do in today's load.
+ */
+async function todaysDefinitions(
+  options: PreviousRevisionOptions,
+): Promise<PreviousRevisionOptions> {
+  const paths = options.paths.filter((p) => p !== STDIN_PATH);
+  const read = await readDefinitionPaths(paths, {
+    cwd: options.cwd,
+    ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
+  });
+  const byType = new Map<string, ResourceDefinition>();
+  for (const definition of [...(options.definitions ?? []), ...read.definitions]) {
+    if (!byType.has(definition.id)) byType.set(definition.id, definition);
+  }
+  return { ...options, definitions: [...byType.values()] };
 }
 
 async function readPrevious(
@@ -58,13 +88,12 @@ async function readPrevious(
 ): Promise<PriorState> {
   const prior = new RecordedPriorState();
   if (paths.length === 0) return prior;
-  const read = await readManifests(paths, {
+  await readManifests(paths, {
     cwd,
     definitions: options.definitions ?? [],
-    skipRules: true,
+    recordPrior: prior,
     ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
   });
-  prior.record(read.resources);
   return prior;
 }
 

@@ -5,10 +5,47 @@
  * as a CREATE (transition rules are skipped, unless `optionalOldSelf`).
  */
 
+import type { SourceLocation } from '../finding.js';
+import type { ManifestHeader } from '../manifest-document.js';
+
+/** A resource's previous revision: its spec and, for a Kubernetes-shaped one, its metadata. */
+export interface PriorSpec {
+  readonly spec: unknown;
+  readonly metadata?: unknown;
+}
+
 /** Previous specs by resource key. */
 export interface PriorState {
   /** The previous spec of the resource with this `pointerKey`, wrapped; `undefined`: a create. */
-  get(key: string): { readonly spec: unknown } | undefined;
+  get(key: string): PriorSpec | undefined;
+  /**
+   * For a resource with nothing under its key, what the previous revision had of the same
+   * object by {@link priorIdentity}: a Kubernetes object written at another version of its
+   * kind (the API server converts the stored object: the same object), or the place of a
+   * document whose type the previous revision could not resolve (not a create: unknown).
+   */
+  find?(identity: string): PriorSpec | { readonly unresolved: SourceLocation } | undefined;
+}
+
+/** What the load of a previous revision tells, document by document (`recordPrior`). */
+export interface PriorRecorder {
+  /** A document whose type resolved: its key, identity and previous spec (even if invalid now). */
+  resolved(key: string, identity: string | undefined, prior: PriorSpec): void;
+  /** A document whose type did not resolve, at its type. */
+  unresolved(identity: string, at: SourceLocation): void;
+}
+
+/**
+ * A document's identity beside its key, which needs its type resolved: a Kubernetes object's
+ * group, kind, namespace and name (its version left out), a cosi document's type as written,
+ * namespace and id. `undefined` without an id.
+ */
+export function priorIdentity(header: ManifestHeader): string | undefined {
+  if (header.id === undefined) return undefined;
+  const at = `${header.namespace ?? 'default'}\0${header.id}`;
+  const kind = header.kubernetes;
+  if (kind !== undefined) return `${kind.group}/${kind.kind}\0${at}`;
+  return header.type === undefined ? undefined : `${header.type.toLowerCase()}\0${at}`;
 }
 
 /** A loaded resource, as far as the prior state reads it. */
@@ -36,16 +73,31 @@ function keysByFile(resources: readonly (LoadedResource & SourcedResource)[]) {
  * A prior state one fills: with a previous revision's resources (`cosi check --previous`), or
  * round by round (`cosi watch`: each round is checked against the rounds before it).
  */
-export class RecordedPriorState implements PriorState {
-  readonly #specs = new Map<string, { readonly spec: unknown }>();
+export class RecordedPriorState implements PriorState, PriorRecorder {
+  readonly #specs = new Map<string, PriorSpec>();
+  /** By identity: what {@link find} answers (filled by a previous revision's load only). */
+  readonly #identities = new Map<string, PriorSpec | { readonly unresolved: SourceLocation }>();
   /**
    * The keys each file of the last load gave, while the specs are exactly that load's (the last
    * replace had no errors): what {@link replaceChanged} needs to take out a removed resource.
    */
   #byFile: Map<string, readonly string[]> | undefined;
 
-  get(key: string): { readonly spec: unknown } | undefined {
+  get(key: string): PriorSpec | undefined {
     return this.#specs.get(key);
+  }
+
+  find(identity: string): PriorSpec | { readonly unresolved: SourceLocation } | undefined {
+    return this.#identities.get(identity);
+  }
+
+  resolved(key: string, identity: string | undefined, prior: PriorSpec): void {
+    this.#specs.set(key, prior);
+    if (identity !== undefined) this.#identities.set(identity, prior);
+  }
+
+  unresolved(identity: string, at: SourceLocation): void {
+    if (!this.#identities.has(identity)) this.#identities.set(identity, { unresolved: at });
   }
 
   /** Records the specs of loaded resources. */

@@ -13,18 +13,23 @@ import { checkAgainstSchema } from '../definition-schema.js';
 import type { CompiledSchema } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
+import { isBuiltinDefinition } from './builtin-kinds.js';
+import { splitApiVersion } from './kubernetes-shape.js';
+import { objectMetaProblems } from './object-meta.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
  * the resource's spec: the document's top-level fields but `apiVersion`, `kind` and `metadata`,
  * with defaults. A cosi-shaped document of such a type (`{ metadata: { type, id }, spec }`) is
- * checked as the Kubernetes document it stands for.
+ * checked as the Kubernetes document it stands for. On an update, `previous` is the previous
+ * document, against which the schema's problems ratchet.
  */
 export function checkKubernetesDocument(
   definition: ResourceDefinition,
   header: ManifestHeader,
   compiled: CompiledSchema,
   report: DocumentReport,
+  previous?: Record<string, unknown>,
 ): unknown {
   const schema = definition.schema;
   const kind = definition.kubernetes;
@@ -46,7 +51,13 @@ export function checkKubernetesDocument(
     return header.spec;
   }
   applyDefaults(document, schema);
-  checkAgainstSchema(compiled, document, at, report, findUnknownFields(document, schema));
+  const { group } = splitApiVersion(kind.apiVersion);
+  const unknown = [
+    ...findUnknownFields(document, schema),
+    ...objectMetaProblems(document.metadata, group, kind.kind, isBuiltinDefinition(definition)),
+  ];
+  const old = previous === undefined ? undefined : { value: previous, schema, typeMeta: true };
+  checkAgainstSchema(compiled, document, at, report, unknown, old);
   const spec: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(document)) {
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;

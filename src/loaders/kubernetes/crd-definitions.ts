@@ -34,6 +34,8 @@ import { jsonPointer } from '../json-pointer.js';
 import { printColumnPathError } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
+import { deferCheck } from './deferred-check.js';
+import type { Finding } from '../finding.js';
 
 /** The `apiVersion` and `kind` of the documents this module reads. */
 export const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
@@ -159,6 +161,7 @@ export function readCrd(
   name: string | undefined,
   report: DocumentReport,
   compiler: SchemaCompiler,
+  options: { readonly deferSchemaCheck?: boolean } = {},
 ): CrdVersion[] {
   const problems = compiler.compile(CRD_SCHEMA).validate?.(value) ?? [];
   for (const problem of problems) {
@@ -228,7 +231,7 @@ export function readCrd(
   for (const [i, version] of spec.versions.entries()) {
     if (!version.served) continue;
     const at = ['spec', 'versions', i];
-    const definition = versionDefinition(spec, version, plural, at, report, compiler);
+    const definition = versionDefinition(spec, version, plural, at, report, compiler, options);
     if (definition === undefined) failed = true;
     else
       versions.push({
@@ -249,6 +252,7 @@ function versionDefinition(
   at: (string | number)[],
   report: DocumentReport,
   compiler: SchemaCompiler,
+  options: { readonly deferSchemaCheck?: boolean },
 ): ResourceDefinition | undefined {
   const schema = version.schema?.openAPIV3Schema;
   const schemaAt = [...at, 'schema', 'openAPIV3Schema'];
@@ -295,15 +299,25 @@ function versionDefinition(
     );
     return undefined;
   }
-  const valid = checkDefinitionSchema(
-    schema,
-    definition.type,
-    jsonPointer(schemaAt),
-    report,
-    compiler,
-    findStructuralProblems(schema),
-  );
-  return valid ? definition : undefined;
+  const check = (into: DocumentReport): boolean =>
+    checkDefinitionSchema(
+      schema,
+      definition.type,
+      jsonPointer(schemaAt),
+      into,
+      compiler,
+      findStructuralProblems(schema),
+    );
+  if (options.deferSchemaCheck === true) {
+    // Compiling a schema and its rules is most of a CRD's cost: only a used one pays it.
+    deferCheck(definition, () => {
+      const findings: Finding[] = [];
+      check(report.withFindings(findings));
+      return findings;
+    });
+    return definition;
+  }
+  return check(report) ? definition : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * How a Kubernetes-shaped document finds its type: by group, version and kind, among the
- * definitions made from CRDs (and given definitions with a Kubernetes identity). When none
- * matches, the finding says which CRD would define it, or where the broken one is.
+ * definitions made from CRDs (and given definitions with a Kubernetes identity), then among the
+ * built-in kinds of the chosen Kubernetes release. When none matches, the finding says which CRD
+ * would define it, where the broken one is, or when Kubernetes removed the API and what replaces it.
  */
 
 import pluralize from 'pluralize';
@@ -9,8 +10,12 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
 import { formatLocation, type SourceLocation } from '../finding.js';
 import type { KubernetesHeader } from '../manifest-document.js';
+import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
+import type { BuiltinKinds } from './builtin-kinds.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
+import { isReleaseAtLeast, removedApi } from './removed-apis.js';
+import { runDeferredCheck } from './deferred-check.js';
 
 /** The definitions of Kubernetes kinds, by group, version and kind. */
 export class KubernetesKinds {
@@ -19,6 +24,38 @@ export class KubernetesKinds {
   readonly #versions = new Map<string, string[]>();
   /** `group/kind` -> where a CRD left out for its findings is. */
   readonly #invalid = new Map<string, SourceLocation>();
+  /** Where built-in kinds resolved by a document are registered, once each. */
+  #registry: DefinitionRegistry | undefined;
+
+  /** `builtins`: the built-in kinds of the chosen release, found when nothing given defines one. */
+  constructor(readonly builtins?: BuiltinKinds) {}
+
+  /** Definitions whose put-off check this load has run: `true` when it passed. */
+  readonly #deferred = new Map<ResourceDefinition, boolean>();
+
+  /**
+   * Runs a definition's put-off check the first time this load uses it (its findings, at the
+   * CRD, join the load's); a definition that fails it is as good as absent.
+   */
+  #passesDeferredCheck(definition: ResourceDefinition, report: DocumentReport): boolean {
+    const known = this.#deferred.get(definition);
+    if (known !== undefined) return known;
+    const findings = runDeferredCheck(definition) ?? [];
+    for (const finding of findings) report.findings.push(finding);
+    const passed = !findings.some((f) => f.severity === 'error');
+    this.#deferred.set(definition, passed);
+    if (!passed && findings[0] !== undefined) {
+      const { group, version } = splitApiVersion(definition.kubernetes?.apiVersion ?? '');
+      this.#byKey.delete(key(group, version, definition.kubernetes?.kind ?? ''));
+      this.addInvalid(group, definition.kubernetes?.kind ?? '', findings[0]);
+    }
+    return passed;
+  }
+
+  /** Registers in `registry` every built-in kind a document resolves from now on. */
+  registerBuiltinsIn(registry: DefinitionRegistry): void {
+    this.#registry = registry;
+  }
 
   /** Adds a definition with a Kubernetes identity (others are ignored). */
   add(definition: ResourceDefinition): void {
@@ -40,6 +77,14 @@ export class KubernetesKinds {
     return this.#byKey.has(key(group, version, kind));
   }
 
+  /** The definition of a group, version and kind (a built-in one too), or `undefined`; reports nothing. */
+  find(
+    header: Pick<KubernetesHeader, 'group' | 'version' | 'kind'>,
+  ): ResourceDefinition | undefined {
+    const { group, version, kind } = header;
+    return this.#byKey.get(key(group, version, kind)) ?? this.builtins?.find(group, version, kind);
+  }
+
   /**
    * The definition of a document's group, version and kind, or `undefined`, reported at the
    * document's `kind` as an `unknown-type` naming the CRD that would define it.
@@ -47,29 +92,66 @@ export class KubernetesKinds {
   resolve(header: KubernetesHeader, report: DocumentReport): ResourceDefinition | undefined {
     const { group, version, kind } = header;
     const found = this.#byKey.get(key(group, version, kind));
-    if (found !== undefined) return found;
+    if (found !== undefined && this.#passesDeferredCheck(found, report)) return found;
+    const builtin = this.builtins?.find(group, version, kind);
+    if (builtin !== undefined) {
+      this.#byKey.set(key(group, version, kind), builtin);
+      if (this.#registry !== undefined && !this.#registry.has(builtin.type)) {
+        this.#registry.register(builtin);
+      }
+      return builtin;
+    }
     const versions = this.#versions.get(`${group}/${kind}`);
     const invalid = this.#invalid.get(`${group}/${kind}`);
+    const builtinVersions = this.builtins?.versionsOf(group, kind) ?? [];
+    const removed = removedApi(header.apiVersion, kind);
+    const release = this.builtins?.release;
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
     let message: string;
-    if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
+    // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
+    let rule = 'kubernetes-kind';
+    if (
+      removed !== undefined &&
+      (release === undefined || isReleaseAtLeast(release, removed.removedIn))
+    ) {
+      const instead = removed.replacement.includes(' ')
+        ? removed.replacement
+        : `apiVersion: ${removed.replacement}`;
+      message = `${kind} of ${header.apiVersion} was removed in Kubernetes ${removed.removedIn}: use ${instead}`;
+      rule = 'removed-api';
+    } else if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
+    } else if (builtinVersions.length > 0 && versions === undefined) {
+      message = `Kubernetes ${release ?? ''} serves kind ${kind} of ${group || 'the core group'} as ${builtinVersions.map((v) => apiVersionOf(group, v)).join(', ')}, not ${header.apiVersion}`;
+      rule = 'builtin-kind';
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
-      message = `nothing defines kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
+      const elsewhere = this.builtins?.apiVersionsOf(kind) ?? [];
+      if (elsewhere.length > 0) rule = 'builtin-kind';
+      message =
+        elsewhere.length > 0
+          ? `kind ${kind} is not in the core group (${header.apiVersion}): Kubernetes ${release ?? ''} serves it as ${elsewhere.join(', ')}`
+          : `Kubernetes ${release ?? ''} has no kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
     } else if (invalid !== undefined) {
       message = `kind ${kind} of ${header.apiVersion} is not defined: its CustomResourceDefinition at ${formatLocation(invalid)} is invalid`;
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
+    } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
+      message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
+      rule = 'builtin-kind';
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
     }
     report.add('unknown-type', '/kind', message, {
-      rule: 'kubernetes-kind',
+      rule,
       ...(invalid === undefined ? {} : { related: invalid }),
     });
     return undefined;
   }
+}
+
+function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
 }
 
 function key(group: string, version: string, kind: string): string {

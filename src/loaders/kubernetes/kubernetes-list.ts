@@ -20,9 +20,17 @@ export function isKubernetesList(value: Record<string, unknown>): boolean {
 export class ListItemReport extends DocumentReport {
   readonly #prefix: string;
 
-  constructor(document: ParsedDocument, findings: Finding[], index: number) {
+  constructor(
+    document: ParsedDocument,
+    findings: Finding[],
+    readonly index: number,
+  ) {
     super(document, findings);
     this.#prefix = `/items/${index}`;
+  }
+
+  override withFindings(findings: Finding[]): DocumentReport {
+    return new ListItemReport(this.document, findings, this.index);
   }
 
   override pointer(pointer: string): string {

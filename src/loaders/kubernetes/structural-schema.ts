@@ -14,7 +14,7 @@ function isIntOrString(value: unknown): boolean {
 }
 
 /** Whether the items of a list are unique by value (`set`) or by their key fields (`map`). */
-function hasUniqueItems(items: readonly unknown[], keys?: readonly string[]): boolean {
+export function hasUniqueItems(items: readonly unknown[], keys?: readonly string[]): boolean {
   const seen = new Set<string>();
   for (const item of items) {
     const key =

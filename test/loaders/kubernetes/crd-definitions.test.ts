@@ -165,8 +165,10 @@ describe('CustomResourceDefinitions as definitions', () => {
       'apiextensions.k8s.io/v1beta1',
     );
     const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
-    expect(findings.map(where)).toEqual([['unknown-type', 'kubernetes-kind', 2, 7, '/kind']]);
-    expect(findings[0]?.message).toContain('write it as apiextensions.k8s.io/v1');
+    expect(findings.map(where)).toEqual([['unknown-type', 'removed-api', 2, 7, '/kind']]);
+    expect(findings[0]?.message).toContain(
+      'removed in Kubernetes 1.22: use apiVersion: apiextensions.k8s.io/v1',
+    );
   });
 
   describe('printer columns', () => {

@@ -172,7 +172,7 @@ describe('Kubernetes-shaped manifests', () => {
       path: 'cm.yaml',
       text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n',
     };
-    const none = loadManifests([configMap]);
+    const none = loadManifests([configMap], { kubernetesVersion: null });
     expect(none.findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
       ['unknown-type', 'kubernetes-kind', '/kind'],
     ]);

@@ -1,4 +1,10 @@
-import { caseFailed, summarize, totals, type CheckResult } from '../../check/check-result.js';
+import {
+  caseFailed,
+  summarize,
+  summarizeResources,
+  totals,
+  type CheckResult,
+} from '../../check/check-result.js';
 
 /** JSON: the summary per class, every case with its findings, and the totals. */
 export function renderCheckJson(result: CheckResult): string {
@@ -8,6 +14,7 @@ export function renderCheckJson(result: CheckResult): string {
       ...totals(summary),
       strict: result.strict,
       checks: summary,
+      resources: summarizeResources(result),
       cases: result.cases.map((c) => ({ ...c, failed: caseFailed(c, result.strict) })),
     },
     null,

@@ -17,7 +17,11 @@ export function renderCheckJunit(result: CheckResult): string {
     for (const c of result.cases.filter((x) => x.check === s.check)) {
       const failing = c.findings.filter((f) => isFailure(f, result.strict));
       if (failing.length === 0) {
-        out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"/>`);
+        out.push(
+          c.resource?.status === 'skipped'
+            ? `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"><skipped/></testcase>`
+            : `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"/>`,
+        );
         continue;
       }
       out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">`);

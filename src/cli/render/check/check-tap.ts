@@ -6,7 +6,8 @@ export function renderCheckTap(result: CheckResult): string {
   const out = ['TAP version 13', `1..${result.cases.length}`];
   result.cases.forEach((c, i) => {
     const failed = caseFailed(c, result.strict);
-    out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${c.check}: ${c.name}`);
+    const skip = c.resource?.status === 'skipped' ? ' # SKIP' : '';
+    out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${c.check}: ${c.name}${skip}`);
     const shown = c.findings.filter((f) => isFailure(f, result.strict) || failed);
     if (failed || shown.length > 0) {
       out.push('  ---');

@@ -1,7 +1,14 @@
 import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl } from '../escape-control.js';
-import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
+import {
+  formatResourceSummary,
+  isFailure,
+  summarize,
+  summarizeResources,
+  totals,
+  type CheckResult,
+} from '../../check/check-result.js';
 
 /** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
 export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
@@ -21,7 +28,13 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
   }
   if (lines.length > 0) lines.push('');
   const summary = summarize(result);
-  for (const s of summary) lines.push(`${s.check}: ${s.passed} passed, ${s.failed} failed`);
+  for (const s of summary) {
+    lines.push(
+      s.check === 'manifests'
+        ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}`
+        : `${s.check}: ${s.passed} passed, ${s.failed} failed`,
+    );
+  }
   const { passed, failed } = totals(summary);
   const total = `${passed} passed, ${failed} failed`;
   lines.push(failed === 0 ? c.green(total) : c.red(total));

@@ -1,0 +1,193 @@
+/**
+ * Kubernetes repositories (issue 29, point 6): a tree of plain Kubernetes manifests (Deployments,
+ * Services, ConfigMaps, Ingresses, built-in kinds) with a CRD kind whose schema has CEL rules,
+ * loaded and checked by cosi against the bare `yaml` parse (and `toJS`) of the same files, at
+ * several sizes with the growth; then one document checked against a bundle of real CRDs given
+ * with `--definitions`, a whole `cosi check` process against a process that only walks and parses
+ * the same files. Targets: the repository within 2x of the parse at 10k documents; the one
+ * document under 0.5 s end to end (the bundle's unused CRDs cost their reading only).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type * as Loaders from '../src/loaders/index.js';
+import { compare } from './harness.js';
+
+const SIZES = [1_000, 5_000, 10_000];
+const CRD_BUNDLE = ['fixtures/real-crds/cert-manager/crds', 'fixtures/real-crds/gateway-api/crds'];
+const PROCESS_RUNS = 3;
+
+const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.org }
+spec:
+  group: example.org
+  names: { plural: widgets, kind: Widget }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - rule: self.minReplicas <= self.maxReplicas
+                  message: minReplicas must not exceed maxReplicas
+              properties:
+                minReplicas: { type: integer, minimum: 0 }
+                maxReplicas: { type: integer, maximum: 100 }
+                image: { type: string, maxLength: 200, x-kubernetes-validations: [{ rule: "self.contains(':')" }] }
+`;
+
+/** Application `i`: a ConfigMap, a Deployment, a Service, an Ingress and a Widget (5 documents). */
+function app(i: number): string {
+  const name = `app-${i}`;
+  return `apiVersion: v1
+kind: ConfigMap
+metadata: { name: ${name}, namespace: team-${i % 20} }
+data: { LOG_LEVEL: info, INDEX: "${i}" }
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: ${name}, namespace: team-${i % 20}, labels: { app: ${name} } }
+spec:
+  replicas: ${(i % 3) + 1}
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name} } }
+    spec:
+      containers:
+        - name: main
+          image: registry.example.org/${name}:1.${i % 10}
+          ports: [{ name: http, containerPort: 8080 }]
+          envFrom: [{ configMapRef: { name: ${name} } }]
+          resources: { requests: { cpu: 100m, memory: 128Mi }, limits: { memory: 256Mi } }
+          readinessProbe: { httpGet: { path: /ready, port: http }, periodSeconds: 5 }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: ${name}, namespace: team-${i % 20} }
+spec:
+  selector: { app: ${name} }
+  ports: [{ name: http, port: 80, targetPort: http }]
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: { name: ${name}, namespace: team-${i % 20} }
+spec:
+  rules:
+    - host: ${name}.example.org
+      http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend: { service: { name: ${name}, port: { name: http } } }
+---
+apiVersion: example.org/v1
+kind: Widget
+metadata: { name: ${name}, namespace: team-${i % 20} }
+spec: { minReplicas: 1, maxReplicas: ${(i % 5) + 2}, image: "w:${i}" }
+`;
+}
+
+/** A repository of `documents` documents: one file per application, and the Widget CRD. */
+function repository(documents: number): { path: string; text: string }[] {
+  const files = [{ path: 'crds/widgets.yaml', text: WIDGET_CRD }];
+  for (let i = 0; i < documents / 5; i++) files.push({ path: `apps/app-${i}.yaml`, text: app(i) });
+  return files;
+}
+
+export async function run(): Promise<void> {
+  const url = new URL('../dist/loaders/index.js', import.meta.url).href;
+  const loaders = (await import(url)) as typeof Loaders;
+  const lines = [
+    'a Kubernetes repository (built-in kinds, a CRD kind with CEL rules): load + check vs the bare parse',
+    '',
+    '  documents   parse ms   load ms   load/parse   load growth',
+  ];
+  let previous: number | undefined;
+  for (const count of SIZES) {
+    const files = repository(count);
+    const load = (): void => {
+      const result = loaders.loadManifests(files);
+      if (result.findings.length > 0 || result.resources.length !== count) {
+        throw new Error(
+          `unexpected load: ${result.findings[0]?.message ?? result.resources.length}`,
+        );
+      }
+    };
+    const parse = (): void => {
+      for (const file of files) for (const doc of parseAllDocuments(file.text)) doc.toJS();
+    };
+    const { cosi, baseline } = await compare(
+      count,
+      { prepare: () => undefined, work: load },
+      { prepare: () => undefined, work: parse },
+      { runs: 3 },
+    );
+    const growth = previous === undefined ? '' : `${(cosi.ms / previous).toFixed(2)}x`;
+    previous = cosi.ms;
+    lines.push(
+      `  ${String(count).padStart(9)}  ${baseline.ms.toFixed(0).padStart(9)}  ${cosi.ms.toFixed(0).padStart(8)}  ${(cosi.ms / baseline.ms).toFixed(2).padStart(10)}x  ${growth.padStart(12)}`,
+    );
+  }
+  lines.push('', '  (growth: load time against the size before)', '');
+
+  const bundle = CRD_BUNDLE.filter((dir) => existsSync(dir));
+  if (bundle.length > 0) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-k8s-bench-'));
+    try {
+      await writeFile(
+        path.join(dir, 'certificate.yaml'),
+        'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: { name: web, namespace: apps }\nspec:\n  secretName: web-tls\n  dnsNames: [web.example.org]\n  issuerRef: { name: letsencrypt, kind: ClusterIssuer }\n',
+      );
+      const definitions = bundle.flatMap((d) => ['--definitions', d]);
+      const cosiRuns: number[] = [];
+      const parseRuns: number[] = [];
+      for (let i = 0; i < PROCESS_RUNS; i++) {
+        let parse = 0;
+        for (const d of bundle)
+          parse += await timeNode([path.join('bench', 'walk-and-parse.mjs'), d]);
+        parseRuns.push(parse);
+        cosiRuns.push(await timeNode(['bin/cosi.js', 'check', ...definitions, '-f', dir, '-q']));
+      }
+      const cosiMs = median(cosiRuns);
+      const parseMs = median(parseRuns);
+      lines.push(
+        `one Certificate against the CRDs of ${bundle.join(', ')} (--definitions), whole processes, medians of ${PROCESS_RUNS}`,
+        '',
+        `  cosi check ${cosiMs.toFixed(0)} ms; walk + parse of the CRD files ${parseMs.toFixed(0)} ms; ratio ${(cosiMs / parseMs).toFixed(2)}x (target: under 500 ms)`,
+        '',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+}
+
+/** How long `node args...` takes, start to exit; a non-zero exit breaks the benchmark. */
+function timeNode(args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+      else resolve(performance.now() - start);
+    });
+  });
+}

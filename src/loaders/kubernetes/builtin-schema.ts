@@ -1,0 +1,126 @@
+/**
+ * A built-in kind's schema, as cosi checks Kubernetes-shaped documents: the structural schema the
+ * API server would publish in OpenAPI v3, made from the release's OpenAPI v2 definitions.
+ *
+ * - `$ref`s are replaced by the definition they name, each definition converted once and shared
+ *   by every place that uses it (the schema is a graph, not a tree: a Pod's `Container` is one
+ *   object under `containers`, `initContainers` and `ephemeralContainers`).
+ * - What v2 cannot say is said as v3 says it: `IntOrString` is `x-kubernetes-int-or-string`, a
+ *   `Quantity` is a string or a number; `RawExtension`, `JSON`, `FieldsV1` and `Patch` hold
+ *   any value (`x-kubernetes-preserve-unknown-fields`).
+ * - Only keywords that check or document values are kept: the `x-kubernetes-patch-*`,
+ *   `-group-version-kind` and `-unions` annotations are for clients, not validation.
+ * - The one recursive definition (`JSONSchemaProps`, inside a CRD) stops at its first repeat,
+ *   where any value goes: CRDs themselves are read by `crd-definitions.ts`, not by this schema.
+ */
+
+import type { JsonSchema } from '../../engine/resource/definition.js';
+
+/** Definitions whose v2 form says less than the API server accepts. */
+const SPECIAL: Readonly<Record<string, JsonSchema>> = {
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { 'x-kubernetes-int-or-string': true },
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': { type: ['string', 'number'] },
+  'io.k8s.apimachinery.pkg.runtime.RawExtension': {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  },
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Patch': {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  },
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON': {
+    'x-kubernetes-preserve-unknown-fields': true,
+  },
+};
+
+/** The keywords a converted node keeps, beside `properties`, `items` and `additionalProperties`. */
+const KEPT = new Set([
+  'type',
+  'format',
+  'description',
+  'required',
+  'enum',
+  'default',
+  'nullable',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+]);
+
+const REF_PREFIX = '#/definitions/';
+
+/** Converts the definitions of one release; each definition once, whatever asks for it. */
+export class BuiltinSchemas {
+  readonly #converted = new Map<string, JsonSchema>();
+  readonly #converting = new Set<string>();
+
+  constructor(readonly definitions: Readonly<Record<string, JsonSchema>>) {}
+
+  /** The structural schema of a definition (of a kind: the whole document). */
+  schemaOf(name: string): JsonSchema {
+    const done = this.#converted.get(name);
+    if (done !== undefined) return done;
+    if (this.#converting.has(name)) return { 'x-kubernetes-preserve-unknown-fields': true };
+    const definition = this.definitions[name];
+    if (definition === undefined) throw new Error(`no OpenAPI definition ${name}`);
+    this.#converting.add(name);
+    const special = SPECIAL[name];
+    const converted = Object.freeze(
+      special === undefined
+        ? this.#node(definition)
+        : withDescription(special, definition.description),
+    );
+    this.#converting.delete(name);
+    this.#converted.set(name, converted);
+    return converted;
+  }
+
+  #node(node: JsonSchema): JsonSchema {
+    const ref = node.$ref;
+    if (typeof ref === 'string' && ref.startsWith(REF_PREFIX)) {
+      const target = this.schemaOf(ref.slice(REF_PREFIX.length));
+      // A field's own description says more than its type's.
+      return typeof node.description === 'string'
+        ? withDescription(target, node.description)
+        : target;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (KEPT.has(key)) out[key] = value;
+    }
+    if (isSchema(node.items)) out.items = this.#node(node.items);
+    if (isSchema(node.additionalProperties)) {
+      out.additionalProperties = this.#node(node.additionalProperties);
+    }
+    if (isSchema(node.properties)) {
+      const properties: Record<string, JsonSchema> = {};
+      for (const [key, value] of Object.entries(node.properties)) {
+        if (isSchema(value)) properties[key] = this.#node(value);
+      }
+      out.properties = properties;
+    }
+    return Object.freeze(out);
+  }
+}
+
+function withDescription(schema: JsonSchema, description: unknown): JsonSchema {
+  return typeof description === 'string' ? Object.freeze({ ...schema, description }) : schema;
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,22 @@
+/**
+ * Checks of a definition put off until something uses it: the CRDs of `--definitions` (a chart's
+ * `crds/`, a vendored bundle) cost their reading until a manifest or a controller needs one of
+ * their kinds; then the definition is checked (its schema compiled, its rules compiled) once, and
+ * its findings, at the CRD's own file and line, join the load that used it.
+ */
+
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import type { Finding } from '../finding.js';
+
+const deferred = new WeakMap<ResourceDefinition, () => readonly Finding[]>();
+
+/** Puts off `check` (which returns the definition's findings) until {@link runDeferredCheck}. */
+export function deferCheck(definition: ResourceDefinition, check: () => readonly Finding[]): void {
+  let findings: readonly Finding[] | undefined;
+  deferred.set(definition, () => (findings ??= check()));
+}
+
+/** The findings of a definition's put-off check, run the first time it is asked; none: none put off. */
+export function runDeferredCheck(definition: ResourceDefinition): readonly Finding[] | undefined {
+  return deferred.get(definition)?.();
+}

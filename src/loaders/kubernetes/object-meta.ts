@@ -1,0 +1,127 @@
+/**
+ * What the API server checks of an object's metadata in Go, beyond its OpenAPI schema: the name's
+ * syntax for the kind (apimachinery's `ValidateObjectMeta` with the kind's name rule), and the
+ * syntax of label keys and values and annotation keys (`ValidateLabels`,
+ * `ValidateAnnotations`). Each problem is a finding at its node.
+ */
+
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-compiler.js';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const TOTAL_ANNOTATION_BYTES = 256 * 1024;
+
+/** How a built-in kind's names are checked; every other kind takes path-segment names. */
+const NAME_RULES: Readonly<Record<string, NameRule>> = {
+  '/Namespace': 'dns-1123-label',
+  '/Service': 'dns-1035-label',
+  // RBAC names only need to be a path segment (`system:controller:...`).
+  'rbac.authorization.k8s.io/Role': 'path-segment',
+  'rbac.authorization.k8s.io/ClusterRole': 'path-segment',
+  'rbac.authorization.k8s.io/RoleBinding': 'path-segment',
+  'rbac.authorization.k8s.io/ClusterRoleBinding': 'path-segment',
+};
+
+type NameRule = 'dns-1123-label' | 'dns-1035-label' | 'dns-1123-subdomain' | 'path-segment';
+
+/**
+ * The metadata problems of a document of `group`/`kind`; `builtin`: a kind of Kubernetes itself
+ * (its name rule is the kind's, a DNS subdomain unless listed), else a custom resource (any path
+ * segment, as the API server takes a custom resource's name).
+ */
+export function objectMetaProblems(
+  metadata: unknown,
+  group: string,
+  kind: string,
+  builtin: boolean,
+): SchemaProblem[] {
+  if (!isPlainObject(metadata)) return [];
+  const problems: SchemaProblem[] = [];
+  const problem = (
+    path: (string | number)[],
+    keyword: string,
+    message: string,
+    part: 'key' | 'value' = 'value',
+  ) => problems.push({ path: jsonPointer(['metadata', ...path]), part, keyword, message });
+  const { name } = metadata;
+  if (typeof name === 'string') {
+    const rule = builtin
+      ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
+      : 'path-segment';
+    const why = nameProblem(name, rule);
+    if (why !== undefined) problem(['name'], rule, `the name of a ${kind} ${why}`);
+  }
+  if (isPlainObject(metadata.labels)) {
+    for (const [key, value] of Object.entries(metadata.labels)) {
+      // A key with blanks or control characters is reported by the header's own check.
+      const keyProblem = /[\s\p{Cc}]/u.test(key) ? undefined : qualifiedNameProblem(key);
+      if (keyProblem !== undefined)
+        problem(['labels', key], 'label-key', `the label key ${keyProblem}`, 'key');
+      if (typeof value === 'string' && value !== '') {
+        if (value.length > 63 || !QUALIFIED_NAME.test(value)) {
+          problem(
+            ['labels', key],
+            'label-value',
+            'a label value must be at most 63 characters of letters, digits, -, _ and ., starting and ending with a letter or digit (or empty)',
+          );
+        }
+      }
+    }
+  }
+  if (isPlainObject(metadata.annotations)) {
+    let bytes = 0;
+    for (const [key, value] of Object.entries(metadata.annotations)) {
+      const keyProblem = qualifiedNameProblem(key.toLowerCase());
+      if (keyProblem !== undefined) {
+        problem(['annotations', key], 'annotation-key', `the annotation key ${keyProblem}`, 'key');
+      }
+      bytes += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
+    }
+    if (bytes > TOTAL_ANNOTATION_BYTES) {
+      problem(
+        ['annotations'],
+        'annotations-size',
+        `annotations may hold 256 KiB in all, not ${bytes} bytes`,
+      );
+    }
+  }
+  return problems;
+}
+
+function nameProblem(name: string, rule: NameRule): string | undefined {
+  switch (rule) {
+    case 'path-segment':
+      if (name === '.' || name === '..') return `may not be ${JSON.stringify(name)}`;
+      return /[/%]/.test(name) ? 'may not contain / or %' : undefined;
+    case 'dns-1123-label':
+      return name.length <= 63 && DNS1123_LABEL.test(name)
+        ? undefined
+        : 'must be a DNS-1123 label: at most 63 lower-case letters, digits and -, starting and ending with a letter or digit';
+    case 'dns-1035-label':
+      return name.length <= 63 && DNS1035_LABEL.test(name)
+        ? undefined
+        : 'must be a DNS-1035 label: at most 63 lower-case letters, digits and -, starting with a letter and ending with a letter or digit';
+    case 'dns-1123-subdomain':
+      return name.length <= 253 && DNS1123_SUBDOMAIN.test(name)
+        ? undefined
+        : 'must be a DNS-1123 subdomain: at most 253 lower-case letters, digits, - and ., each part starting and ending with a letter or digit';
+  }
+}
+
+/** Why a key is not a qualified name (`prefix/name`, the prefix a DNS subdomain), or undefined. */
+function qualifiedNameProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash === -1 ? undefined : key.slice(0, slash);
+  const name = slash === -1 ? key : key.slice(slash + 1);
+  if (prefix !== undefined && (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
+    return 'must have a DNS-1123 subdomain before its /';
+  }
+  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
+    return 'must be a name of at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit (with an optional DNS prefix and /)';
+  }
+  return undefined;
+}

@@ -1,0 +1,134 @@
+/**
+ * Checks a value against a built-in kind's structural schema by walking the two together: no
+ * compile step, so a kind costs nothing until a document of it is checked, and a check costs in
+ * proportion to the document. The schemas are Kubernetes' own (`builtin-schema.ts`), which use
+ * only `type`, `format`, `enum`, `required`, `properties`, `additionalProperties`, `items` and
+ * the `x-kubernetes-*` list and int-or-string keywords; findings read as the schema compiler's
+ * (ajv's) do for the same keywords.
+ *
+ * As the API server decodes a built-in object: `null` is accepted anywhere (it decodes to the
+ * field's zero value, as in `creationTimestamp: null`), an `int32` must fit 32 bits, a `byte`
+ * string must be base64 and a `date-time` RFC 3339.
+ */
+
+import type { JsonSchema } from '../../engine/resource/definition.js';
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-compiler.js';
+import { hasUniqueItems, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
+
+/** The problems of `value` against `schema`, at paths inside `value`. */
+export function validateStructural(value: unknown, schema: JsonSchema): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  check(value, schema, [], problems);
+  return problems;
+}
+
+const INT32 = 2 ** 31;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaProblem[]): void {
+  if (value === null) return;
+  const problem = (keyword: string, message: string): void => {
+    out.push({ path: jsonPointer(path), part: 'value', keyword, message });
+  };
+  if (schema['x-kubernetes-int-or-string'] === true) {
+    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isInteger(value))) {
+      problem(
+        'x-kubernetes-int-or-string',
+        KUBERNETES_KEYWORD_MESSAGES['x-kubernetes-int-or-string'] ?? '',
+      );
+    }
+    return;
+  }
+  const type = schema.type;
+  if (type !== undefined && !hasType(value, type)) {
+    const expected = Array.isArray(type) ? type.join(',') : typeof type === 'string' ? type : '';
+    problem('type', `must be ${expected}`);
+    return;
+  }
+  const allowed = schema.enum;
+  if (Array.isArray(allowed) && !allowed.includes(value)) {
+    problem('enum', `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+  }
+  const format = schema.format;
+  if (typeof format === 'string') checkFormat(value, format, problem);
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (isPlainObject(items)) {
+      for (let i = 0; i < value.length; i++) check(value[i], items, [...path, String(i)], out);
+    }
+    const listType = schema['x-kubernetes-list-type'];
+    if (listType === 'set' || listType === 'map') {
+      const keys = schema['x-kubernetes-list-map-keys'];
+      const unique = hasUniqueItems(
+        value,
+        listType === 'map' && Array.isArray(keys) ? (keys as string[]) : undefined,
+      );
+      if (!unique) {
+        problem(
+          'x-kubernetes-list-type',
+          KUBERNETES_KEYWORD_MESSAGES['x-kubernetes-list-type'] ?? '',
+        );
+      }
+    }
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const required = schema.required;
+  if (Array.isArray(required)) {
+    for (const key of required as string[]) {
+      if (value[key] === undefined) problem('required', `must have required property '${key}'`);
+    }
+  }
+  const properties = isPlainObject(schema.properties) ? schema.properties : undefined;
+  const additional = isPlainObject(schema.additionalProperties)
+    ? schema.additionalProperties
+    : undefined;
+  for (const key of Object.keys(value)) {
+    const declared =
+      properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key)
+        ? properties[key]
+        : additional;
+    if (isPlainObject(declared)) check(value[key], declared, [...path, key], out);
+  }
+}
+
+function hasType(value: unknown, type: unknown): boolean {
+  if (Array.isArray(type)) return type.some((t) => hasType(value, t));
+  switch (type) {
+    case 'object':
+      return isPlainObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return true;
+  }
+}
+
+function checkFormat(
+  value: unknown,
+  format: string,
+  problem: (keyword: string, message: string) => void,
+): void {
+  if (format === 'int32' && typeof value === 'number' && (value < -INT32 || value >= INT32)) {
+    problem('format', 'must be a 32-bit integer (int32)');
+  } else if (
+    format === 'byte' &&
+    typeof value === 'string' &&
+    !BASE64.test(value.replace(/[\r\n]/g, ''))
+  ) {
+    problem('format', 'must be base64-encoded data (format byte)');
+  } else if (format === 'date-time' && typeof value === 'string' && !DATE_TIME.test(value)) {
+    problem('format', 'must be an RFC 3339 date-time, as 2024-01-02T15:04:05Z');
+  }
+}

@@ -1,0 +1,231 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runProject } from '../../src/app/run-project.js';
+import { cli } from '../cli/run-cli.js';
+
+const run = promisify(execFile);
+
+/** A CRD of Widgets (served at `versions`, the last one stored) whose `size` is immutable. */
+function widgetCrd(options: { versions?: string[]; tierDefault?: string } = {}): string {
+  const versions = options.versions ?? ['v1'];
+  const schema = `
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size:
+                  type: string
+                  x-kubernetes-validations:
+                    - rule: self == oldSelf
+                      message: size is immutable
+                replicas: { type: integer, maximum: 5 }
+                label:
+                  type: string
+                  x-kubernetes-validations:
+                    - rule: self.startsWith('w-')
+                      message: a label starts with w-
+                color: { type: string }
+                zone: { type: string, maxLength: 2 }
+                tier:
+                  type: string
+                  default: ${options.tierDefault ?? 'standard'}
+                  x-kubernetes-validations:
+                    - rule: self == oldSelf
+                      message: tier is immutable`;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.org
+spec:
+  group: example.org
+  scope: Namespaced
+  names: { plural: widgets, singular: widget, kind: Widget }
+  versions:
+${versions
+  .map(
+    (name, i) => `    - name: ${name}
+      served: true
+      storage: ${i === versions.length - 1}
+      schema:${schema}`,
+  )
+  .join('\n')}
+`;
+}
+
+/** A Widget `a`; `fields` are more lines of its spec. */
+function widget(
+  size: string,
+  version = 'v1',
+  fields: Record<string, string | number> = {},
+): string {
+  return `apiVersion: example.org/${version}
+kind: Widget
+metadata:
+  name: a
+spec:
+  size: ${size}
+${Object.entries(fields)
+  .map(([key, value]) => `  ${key}: ${value}\n`)
+  .join('')}`;
+}
+
+let dir: string;
+
+async function write(files: Record<string, string>): Promise<void> {
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+}
+
+async function check(files: string[], previous?: string) {
+  const run = await runProject({
+    cwd: dir,
+    files,
+    converge: false,
+    ...(previous === undefined ? {} : { previous }),
+  });
+  return run.manifests.findings.map((f) => `${f.file}:${f.line} ${f.code}`);
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-previous-revision-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('--previous reads the previous revision with the same definitions', () => {
+  it('resolves a kind whose CRD is given with -f only in the current tree', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('large'),
+      'previous/widgets.yaml': widget('small'),
+    });
+    expect(await check(['current'], 'previous')).toEqual(['current/widgets.yaml:6 cel-violation']);
+  });
+
+  it("reads the previous tree through today's CRD: a changed default is no change", async () => {
+    // The previous tree's own CRD defaulted tier to basic; today's defaults it to standard. The
+    // API server reads the stored object through the CRD in force now, so tier is standard in
+    // both revisions and the immutable tier is not reported.
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small'),
+      'previous/crds/widgets.yaml': widgetCrd({ tierDefault: 'basic' }),
+      'previous/widgets.yaml': widget('small'),
+    });
+    expect(await check(['current'], 'previous')).toEqual([]);
+  });
+
+  it('still resolves kinds defined only by a CRD of the previous tree', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd({ versions: ['v1'] }),
+      'current/widgets.yaml': widget('large'),
+      'previous/crds/widgets.yaml': widgetCrd({ versions: ['v1beta1', 'v1'] }),
+      'previous/widgets.yaml': widget('small', 'v1beta1'),
+    });
+    expect(await check(['current'], 'previous')).toEqual(['current/widgets.yaml:6 cel-violation']);
+  });
+
+  it('matches an object written at another version of its kind as the same object', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd({ versions: ['v1beta1', 'v1'] }),
+      'current/widgets.yaml': widget('large', 'v1'),
+      'previous/widgets.yaml': widget('small', 'v1beta1'),
+    });
+    expect(await check(['current'], 'previous')).toEqual(['current/widgets.yaml:6 cel-violation']);
+  });
+
+  it('reports a resource whose previous revision has a kind nothing defines, not a create', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('large'),
+      'previous/widgets.yaml': widget('small', 'v1alpha1'),
+    });
+    expect(await check(['current'], 'previous')).toEqual([
+      'current/widgets.yaml:2 previous-unresolved',
+    ]);
+  });
+
+  it('warns of a previous revision it could not resolve: cosi check passes, but not --strict', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('large'),
+      'previous/widgets.yaml': widget('small', 'v1alpha1'),
+    });
+    const plain = await cli(['check', '-f', 'current', '--previous', 'previous'], { cwd: dir });
+    expect(plain.stdout).toContain('warning[previous-unresolved]');
+    expect(plain.code).toBe(0);
+    const strict = await cli(['check', '-f', 'current', '--previous', 'previous', '--strict'], {
+      cwd: dir,
+    });
+    expect(strict.code).toBe(1);
+  });
+
+  describe('with a git revision', () => {
+    const git = (...args: string[]) => run('git', args, { cwd: dir });
+
+    beforeEach(async () => {
+      await git('init', '-q');
+      await git('config', 'user.email', 'ci@example.org');
+      await git('config', 'user.name', 'CI');
+      await git('config', 'commit.gpgsign', 'false');
+    });
+
+    it('resolves a kind whose CRD the revision did not have yet', async () => {
+      // The CRD was installed from elsewhere then, and is vendored now.
+      await write({ 'manifests/widgets.yaml': widget('small') });
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'v1');
+      await write({ 'crds/widgets.yaml': widgetCrd(), 'manifests/widgets.yaml': widget('large') });
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'v2');
+      expect(await check(['crds', 'manifests'], 'HEAD~1')).toEqual([
+        'manifests/widgets.yaml:6 cel-violation',
+      ]);
+      expect(await check(['crds', 'manifests'], 'HEAD')).toEqual([]);
+    });
+  });
+});
+
+describe('--previous ratchets what did not change', () => {
+  const invalid = { replicas: 9, label: 'x' };
+
+  it('does not report an unchanged invalid field on an update, as it does on a create', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small', 'v1', { ...invalid, color: 'blue' }),
+      'previous/widgets.yaml': widget('small', 'v1', { ...invalid, color: 'red' }),
+    });
+    expect(await check(['current'], 'previous')).toEqual([]);
+    expect(await check(['current'])).toEqual(['current/widgets.yaml:7 schema-violation']);
+  });
+
+  it('runs the CEL rules when every schema problem ratchets, and reports a changed field', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small', 'v1', invalid),
+      'previous/widgets.yaml': widget('small', 'v1', { replicas: 9, label: 'y' }),
+    });
+    expect(await check(['current'], 'previous')).toEqual(['current/widgets.yaml:8 cel-violation']);
+  });
+
+  it('reports a changed invalid field beside an unchanged one', async () => {
+    await write({
+      'current/crds/widgets.yaml': widgetCrd(),
+      'current/widgets.yaml': widget('small', 'v1', { replicas: 9, zone: 'eu-west' }),
+      'previous/widgets.yaml': widget('small', 'v1', { replicas: 8, zone: 'eu-west' }),
+    });
+    expect(await check(['current'], 'previous')).toEqual([
+      'current/widgets.yaml:7 schema-violation',
+    ]);
+  });
+});
