@@ -183,6 +183,24 @@ export function readCrd(
       `the name of a CustomResourceDefinition is <plural>.<group>: ${JSON.stringify(expectedName)}, not ${JSON.stringify(name)}`,
     );
   }
+  // As the API server: a DNS-1123 subdomain with a dot, which keeps CRDs out of the built-in
+  // groups without one (`apps`, `batch`, `policy`).
+  if (
+    spec.group.length > 253 ||
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(spec.group)
+  ) {
+    refuse(
+      '/spec/group',
+      'crd-group',
+      `the group ${JSON.stringify(spec.group)} must be a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")`,
+    );
+  } else if (!spec.group.includes('.')) {
+    refuse(
+      '/spec/group',
+      'crd-group',
+      `the group ${JSON.stringify(spec.group)} should be a domain with at least one dot (example.org): a group without one is Kubernetes' own (apps, batch)`,
+    );
+  }
   const approval = apiApprovalProblem(spec.group, value.metadata);
   if (approval !== undefined) {
     refuse(

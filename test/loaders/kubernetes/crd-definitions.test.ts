@@ -607,6 +607,17 @@ ${spec}`);
       expect(load(first, second).findings).toEqual([]);
     });
 
+    it('refuse a group without a dot (apps, batch: the built-in ones) or not a DNS-1123 subdomain', () => {
+      for (const group of ['apps', 'batch', 'Example.org', 'example_org.io']) {
+        const crd = backupCrd(VERSION_V1).replaceAll('example.org', group);
+        const { definitions, findings } = load(crd);
+        expect(definitions).toEqual([]);
+        expect(findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
+          ['invalid-definition', 'crd-group', '/spec/group'],
+        ]);
+      }
+    });
+
     it('refuse a CRD in a protected Kubernetes group without the api-approved annotation (validateAPIApproval)', () => {
       const inGroup = (group: string, annotations = '') =>
         backupCrd(VERSION_V1)
