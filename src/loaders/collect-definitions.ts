@@ -17,7 +17,7 @@ import { formatLocation, type Finding, type SourceLocation } from './finding.js'
 import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
-import { isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
+import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
 import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
@@ -88,6 +88,7 @@ export function collectDefinitions(
   const documents: ResourceDocument[] = [];
   const invalid = new InvalidDefinitions();
   const kinds = new KubernetesKinds(given.builtins);
+  const crdNames = new CrdNameClaims();
   /** Definition id -> the document that defined it (`undefined`: given). */
   const definedAt = new Map<string, DocumentReport | undefined>();
   for (const definition of given.definitions) {
@@ -101,10 +102,11 @@ export function collectDefinitions(
     name: string | undefined,
     report: DocumentReport,
   ): ResourceDefinition[] => {
-    const versions = readCrd(value, name, report, compiler, {
+    let versions = readCrd(value, name, report, compiler, {
       deferSchemaCheck: given.deferSchemaChecks === true,
       ...(given.builtins === undefined ? {} : { kubernetesVersion: given.builtins.release }),
     });
+    if (versions.length > 0 && !crdNames.claim(value, report)) versions = [];
     if (versions.length === 0) invalid.addCrd(value, kinds, report);
     return versions.map((v) => v.definition);
   };

@@ -1,5 +1,7 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
 import { celRules, schemaHasRules } from './cel/cel-rules.js';
+import { isSchemaNode } from './cel/schema-node.js';
+import { jsonPointer } from './json-pointer.js';
 import type { DocumentReport } from './document-report.js';
 import { correlate, ratchetSchemaProblems } from './ratcheting.js';
 import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-compiler.js';
@@ -47,9 +49,53 @@ export function checkDefinitionSchema(
       'cel-invalid-rule',
       `${at}${problem.path}`,
       `the schema of ${type} has an invalid rule: ${problem.message}`,
+      { rule: problem.rule },
     );
   }
-  return problems.length === 0 && ruleProblems.length === 0;
+  const defaultProblems =
+    problems.length === 0 && ruleProblems.length === 0 && schemaHasRules(schema)
+      ? reportDefaultsBreakingRules(schema, type, at, report)
+      : 0;
+  return problems.length === 0 && ruleProblems.length === 0 && defaultProblems === 0;
+}
+
+/**
+ * The API server checks each `default` against the rules of its node (and below) when it takes
+ * the CRD: a default that a rule refuses would make every document that omits the field
+ * invalid. Each broken rule is an `invalid-schema` (`default-breaks-rule`) in the default, at
+ * the rule's `fieldPath` or the node. The number reported.
+ */
+function reportDefaultsBreakingRules(
+  schema: JsonSchema,
+  type: string,
+  at: string,
+  report: DocumentReport,
+): number {
+  const { evaluateRules } = celRules();
+  let count = 0;
+  const walk = (node: unknown, path: readonly (string | number)[]): void => {
+    if (!isSchemaNode(node)) return;
+    if (node.default !== undefined && schemaHasRules(node)) {
+      for (const violation of evaluateRules(node, node.default)) {
+        report.add(
+          'invalid-schema',
+          `${at}${jsonPointer([...path, 'default'])}${violation.path}`,
+          `the schema of ${type} has a default that breaks its rule: ${violation.message}`,
+          { rule: 'default-breaks-rule' },
+        );
+        count++;
+      }
+    }
+    if (isSchemaNode(node.properties)) {
+      for (const [key, child] of Object.entries(node.properties)) {
+        walk(child, [...path, 'properties', key]);
+      }
+    }
+    walk(node.items, [...path, 'items']);
+    walk(node.additionalProperties, [...path, 'additionalProperties']);
+  };
+  walk(schema, []);
+  return count;
 }
 
 /**

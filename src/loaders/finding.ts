@@ -53,6 +53,7 @@ export const FINDING_CODES = [
   'invalid-definition',
   'invalid-schema',
   'duplicate-definition',
+  'ignored-print-column',
   // Resources.
   'unknown-type',
   'ambiguous-type',
@@ -88,6 +89,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'too-many-findings',
   'read-only-metadata',
   'undefined-type',
+  'ignored-print-column',
   'previous-unresolved',
 ]);
 

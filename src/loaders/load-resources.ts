@@ -357,6 +357,7 @@ class SpecChecker {
             line: 0,
             col: 0,
             pointer: '',
+            rule: problem.rule,
           }),
         );
       }

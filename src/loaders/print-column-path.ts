@@ -1,8 +1,13 @@
 /**
  * The syntax of a print column's `jsonPath`, a kubectl-style template (`{.spec.cpus}`,
- * `{.aliases[:]}`), checked when its definition is read: jsonpath-plus reads a malformed one
- * without a word (`{.a[}`) and the table would show nothing, or `<error>`, for every resource.
+ * `{.aliases[:]}`, `{.status.conditions[?(@.type=="Ready")].status}`), checked when its definition
+ * is read, so that a malformed one is reported at its line instead of printing `<error>` in every
+ * row. The grammar is the one the table evaluates with (client-go's, `jsonpath-parser.ts`); on top
+ * of it, braces must pair and a path must not end in `.` or hold empty brackets, which client-go
+ * reads without a word and evaluates to nothing.
  */
+
+import { JsonPathSyntaxError, parseTemplate } from '../cli/render/jsonpath-parser.js';
 
 /** What is wrong with a template, or `undefined` when it is well formed. */
 export function printColumnPathError(template: string): string | undefined {
@@ -23,31 +28,33 @@ export function printColumnPathError(template: string): string | undefined {
     expressions++;
     i = close + 1;
   }
-  return expressions === 0 ? 'it has no {expression}' : undefined;
+  if (expressions === 0) return 'it has no {expression}';
+  try {
+    parseTemplate(template);
+  } catch (error) {
+    if (error instanceof JsonPathSyntaxError) return error.message;
+    throw error;
+  }
+  return undefined;
 }
 
+/** What the grammar lets through but no column means: `[]`, a path ending in `.`. */
 function expressionError(expression: string): string | undefined {
-  if (/[()]/.test(expression)) return 'filters and scripts are not allowed';
-  let depth = 0;
   let quote: string | undefined;
   let last = '';
+  let outside = '';
   for (const char of expression) {
     if (quote !== undefined) {
       if (char === quote) quote = undefined;
     } else if (char === "'" || char === '"') {
       quote = char;
-    } else if (char === '[') {
-      if (depth > 0) return 'a "[" inside brackets';
-      depth++;
-    } else if (char === ']') {
-      if (depth === 0) return 'a "]" that closes nothing';
-      if (last === '[') return 'empty brackets';
-      depth--;
+    } else {
+      if (char === ']' && last === '[') return 'empty brackets';
+      outside += char;
     }
     last = char;
   }
   if (quote !== undefined) return 'an unclosed quote';
-  if (depth > 0) return 'an unclosed "["';
-  if (/\.\.\.|\.$/.test(expression) && expression !== '.') return 'a path that ends in "."';
+  if (/\.\.\.|\.$/.test(outside) && expression !== '.') return 'a path that ends in "."';
   return undefined;
 }

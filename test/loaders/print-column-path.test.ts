@@ -7,22 +7,24 @@ describe('printColumnPathError', () => {
       '{.cpus}',
       '{.aliases[:]}',
       'name={.metadata.id}',
-      "{.a['b c']}",
       '{.a[0].b}',
       '{.}',
+      '{.status.conditions[?(@.type=="Ready")].status}',
+      '{.items[?(@.spec.cpus>2)].metadata.id}',
     ]) {
       expect(printColumnPathError(ok)).toBeUndefined();
     }
   });
 
-  it('refuses unclosed braces and brackets, stray closers, filters and plain text', () => {
+  it('refuses unclosed braces and brackets, stray closers, what kubectl cannot parse and plain text', () => {
     for (const bad of [
       '{.a',
       '{.a[}',
       '.a}',
       '{.a]}',
       '{.a[]}',
-      '{.a[?(@.x)]}',
+      '{.a[?(@.x ~ 1)]}',
+      "{.a['b c']}",
       "{.a['b}",
       'cpus',
       '{.a.}',

@@ -52,7 +52,8 @@ function cellsOf(group: TypeGroup, resource: Resource): string[] {
 
 function printColumn(jsonPath: string, spec: unknown): string {
   try {
-    return evaluateTemplate(jsonPath, spec);
+    // As the table's (and talosctl's): a missing key is an empty cell, not an error.
+    return evaluateTemplate(jsonPath, spec, { allowMissingKeys: true });
   } catch {
     return '<error>';
   }

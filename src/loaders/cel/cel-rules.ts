@@ -71,6 +71,13 @@ function walkForRules(node: unknown, seen: Set<object>): boolean {
   if (isSchemaNode(node.properties)) {
     for (const child of Object.values(node.properties)) if (walkForRules(child, seen)) return true;
   }
+  // Rules below a junctor are never run, but are looked for: the compiler refuses them.
+  for (const junctor of ['allOf', 'anyOf', 'oneOf', 'not']) {
+    const sub = node[junctor];
+    for (const child of Array.isArray(sub) ? (sub as unknown[]) : [sub]) {
+      if (walkForRules(child, seen)) return true;
+    }
+  }
   return walkForRules(node.items, seen) || walkForRules(node.additionalProperties, seen);
 }
 

@@ -15,7 +15,7 @@ import {
 } from './cel-environment.js';
 import { SORT_BY_KEYS_FUNCTION } from './kubernetes-library/lists-extension.js';
 import { expandTwoVariableComprehension, PAIRS_FUNCTION } from './two-variable-comprehensions.js';
-import { parseFieldPath } from './field-path.js';
+import { resolveFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
 
@@ -34,8 +34,8 @@ export interface CompiledRule {
   readonly messageExpression?: RuleProgram;
   /** `FieldValueInvalid` (the API server's default), `FieldValueForbidden`, ... */
   readonly reason: string;
-  /** Where a violation is reported, below the node: keys and indexes (`fieldPath`). */
-  readonly fieldPath: readonly (string | number)[];
+  /** Where a violation is reported, below the node: the keys of `fieldPath`. */
+  readonly fieldPath: readonly string[];
   /** Whether the rule reads `oldSelf`: a transition rule, evaluated on updates only. */
   readonly transition: boolean;
   /** `optionalOldSelf`: evaluated on creates too, with `oldSelf` an optional. */
@@ -46,6 +46,14 @@ export interface CompiledRule {
 export interface RuleProblem {
   readonly path: string;
   readonly message: string;
+  /**
+   * What is wrong, stable: `rule-shape` (a field of the rule), `rule-message` (a rule on several
+   * lines without a message), `rule-field-path`, `rule-compile`, `message-expression-compile`,
+   * `optional-old-self` (set on a rule that does not use `oldSelf`), `uncorrelatable-old-self`
+   * (`oldSelf` below an atomic list or map), `nested-validations` (rules in `allOf`, `anyOf`,
+   * `oneOf` or `not`).
+   */
+  readonly rule: string;
 }
 
 /** The rules of a schema: by schema node, and the problems of those that did not compile. */
@@ -67,6 +75,9 @@ export const RULE_REASONS = [
 
 /** Keywords under which the walk finds the subschemas that values are checked against. */
 const SUBSCHEMA_KEYS = ['items', 'additionalProperties'] as const;
+
+/** Keywords whose subschemas only validate: the API server refuses rules anywhere below them. */
+const JUNCTORS = ['allOf', 'anyOf', 'oneOf', 'not'] as const;
 
 /** Longest rule or message expression accepted, in characters. */
 const MAX_EXPRESSION_LENGTH = 10_000;
@@ -117,7 +128,12 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
   const byNode = new Map<SchemaNode, CompiledRule[]>();
   const problems: RuleProblem[] = [];
   const seen = new Set<object>();
-  const walk = (node: unknown, path: (string | number)[]): void => {
+  /**
+   * `uncorrelatable` is the pointer of the nearest node below which an old value cannot be told
+   * (the items of a list that is not a `map` list, the fields of an atomic map), as the API
+   * server tracks it: a rule there may not read `oldSelf`.
+   */
+  const walk = (node: unknown, path: (string | number)[], uncorrelatable?: string): void => {
     if (!isSchemaNode(node) || seen.has(node)) return;
     seen.add(node);
     const rules = node[VALIDATIONS_KEYWORD];
@@ -127,22 +143,39 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
         problems.push({
           path: jsonPointer(at),
           message: `${VALIDATIONS_KEYWORD} must be a list of rules`,
+          rule: 'rule-shape',
         });
       } else {
         const compiled: CompiledRule[] = [];
         rules.forEach((rule: unknown, i) => {
           const result = compileRule(rule, [...at, i], { node, root: path.length === 0 }, env);
           if ('problem' in result) problems.push(result.problem);
-          else compiled.push(result.rule);
+          else if (result.rule.transition && uncorrelatable !== undefined) {
+            problems.push({
+              path: jsonPointer([...at, i, 'rule']),
+              message: `oldSelf cannot be used below ${uncorrelatable || '/'}: the items of a list that is not x-kubernetes-list-type: map (or the fields of an x-kubernetes-map-type: atomic object) have no old value to compare with`,
+              rule: 'uncorrelatable-old-self',
+            });
+          } else compiled.push(result.rule);
         });
         if (compiled.length > 0) byNode.set(node, compiled);
       }
     }
     if (isSchemaNode(node.properties)) {
+      const fields =
+        node['x-kubernetes-map-type'] === 'atomic'
+          ? (uncorrelatable ?? jsonPointer(path))
+          : uncorrelatable;
       for (const [key, child] of Object.entries(node.properties))
-        walk(child, [...path, 'properties', key]);
+        walk(child, [...path, 'properties', key], fields);
     }
-    for (const key of SUBSCHEMA_KEYS) walk(node[key], [...path, key]);
+    const items =
+      node['x-kubernetes-list-type'] === 'map'
+        ? uncorrelatable
+        : (uncorrelatable ?? jsonPointer(path));
+    walk(node.items, [...path, 'items'], items);
+    walk(node.additionalProperties, [...path, 'additionalProperties'], uncorrelatable);
+    for (const junctor of JUNCTORS) findNestedRules(node[junctor], [...path, junctor], problems);
   };
   walk(schema, []);
   return {
@@ -152,14 +185,40 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
   };
 }
 
+/** Reports every `x-kubernetes-validations` below a junctor: they would never be evaluated. */
+function findNestedRules(value: unknown, path: (string | number)[], problems: RuleProblem[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item: unknown, i) => findNestedRules(item, [...path, i], problems));
+    return;
+  }
+  if (!isSchemaNode(value)) return;
+  if (value[VALIDATIONS_KEYWORD] !== undefined) {
+    problems.push({
+      path: jsonPointer([...path, VALIDATIONS_KEYWORD]),
+      message: `${VALIDATIONS_KEYWORD} is not allowed inside allOf, anyOf, oneOf or not: put the rule on the node itself`,
+      rule: 'nested-validations',
+    });
+  }
+  if (isSchemaNode(value.properties)) {
+    for (const [key, child] of Object.entries(value.properties))
+      findNestedRules(child, [...path, 'properties', key], problems);
+  }
+  for (const key of [...SUBSCHEMA_KEYS, ...JUNCTORS])
+    findNestedRules(value[key], [...path, key], problems);
+}
+
 function compileRule(
   value: unknown,
   at: (string | number)[],
   self: SelfSchema,
   env: CelEnv,
 ): { rule: CompiledRule } | { problem: RuleProblem } {
-  const fail = (field: string | undefined, message: string): { problem: RuleProblem } => ({
-    problem: { path: jsonPointer(field === undefined ? at : [...at, field]), message },
+  const fail = (
+    field: string | undefined,
+    message: string,
+    rule = 'rule-shape',
+  ): { problem: RuleProblem } => ({
+    problem: { path: jsonPointer(field === undefined ? at : [...at, field]), message, rule },
   });
   if (!isSchemaNode(value))
     return fail(undefined, 'a validation rule must be a mapping with a rule');
@@ -184,6 +243,11 @@ function compileRule(
   ) {
     return fail('message', 'message must be a non-empty string on one line');
   }
+  // The API server asks a rule on several lines for a message (a messageExpression is not
+  // enough): its text would not make a one-line "failed rule: ..." sentence.
+  if (/[\r\n]/.test(rule.trim()) && (typeof message !== 'string' || message.trim() === '')) {
+    return fail('message', 'a rule that spans several lines needs a message', 'rule-message');
+  }
   if (
     messageExpression !== undefined &&
     (typeof messageExpression !== 'string' || messageExpression.trim() === '')
@@ -193,33 +257,48 @@ function compileRule(
   if (reason !== undefined && !(RULE_REASONS as readonly unknown[]).includes(reason)) {
     return fail('reason', `reason must be one of ${RULE_REASONS.join(', ')}`);
   }
-  let path: (string | number)[] = [];
+  let path: string[] = [];
   if (fieldPath !== undefined) {
-    const parsed = typeof fieldPath === 'string' ? parseFieldPath(fieldPath) : undefined;
-    if (parsed === undefined) {
+    // As the API server: a string, not blank, on one line, naming a field below the node.
+    if (typeof fieldPath !== 'string' || fieldPath.trim() === '') {
+      return fail('fieldPath', 'fieldPath must be a non-empty string', 'rule-field-path');
+    }
+    if (/[\r\n]/.test(fieldPath)) {
+      return fail('fieldPath', 'fieldPath must not contain line breaks', 'rule-field-path');
+    }
+    const resolved = resolveFieldPath(fieldPath, self.node);
+    if ('error' in resolved) {
       return fail(
         'fieldPath',
-        "fieldPath must be a path such as .spec.name, .map['key'] or .list[0]",
+        `fieldPath must be a valid path to a field below the rule's node (.spec.name, .map['key with.dots']): ${resolved.error}`,
+        'rule-field-path',
       );
     }
-    path = parsed;
+    path = resolved.keys;
   }
   if (optionalOldSelf !== undefined && typeof optionalOldSelf !== 'boolean') {
     return fail('optionalOldSelf', 'optionalOldSelf must be a boolean');
   }
   const program = compileExpression(rule, self, env);
-  if ('error' in program) return fail('rule', `the rule does not compile: ${program.error}`);
-  if (optionalOldSelf === true && !program.transition) {
+  if ('error' in program) {
+    return fail('rule', `the rule does not compile: ${program.error}`, 'rule-compile');
+  }
+  if (optionalOldSelf !== undefined && !program.transition) {
     return fail(
       'optionalOldSelf',
-      'optionalOldSelf may only be set on a transition rule (one that reads oldSelf)',
+      'optionalOldSelf may not be set (even to false) on a rule that does not use oldSelf',
+      'optional-old-self',
     );
   }
   let messageProgram: RuleProgram | undefined;
   if (typeof messageExpression === 'string') {
     const compiled = compileExpression(messageExpression, self, env);
     if ('error' in compiled) {
-      return fail('messageExpression', `the messageExpression does not compile: ${compiled.error}`);
+      return fail(
+        'messageExpression',
+        `the messageExpression does not compile: ${compiled.error}`,
+        'message-expression-compile',
+      );
     }
     messageProgram = compiled.program;
   }

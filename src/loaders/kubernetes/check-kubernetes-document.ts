@@ -80,9 +80,16 @@ export function kubernetesDocumentOf(
     ...spec,
     apiVersion: kind?.apiVersion,
     kind: kind?.kind,
-    metadata: header.kubernetes?.document.metadata ?? {
+    metadata: metadataOf(header) ?? {
       name: header.id,
       namespace: header.namespace ?? definition.defaultNamespace,
     },
   };
+}
+
+/** The document's metadata, with the generated name (as rules see it) when it had none. */
+function metadataOf(header: ManifestHeader): unknown {
+  const metadata = header.kubernetes?.document.metadata;
+  if (typeof metadata !== 'object' || metadata === null || 'name' in metadata) return metadata;
+  return header.id === undefined ? metadata : { ...metadata, name: header.id };
 }

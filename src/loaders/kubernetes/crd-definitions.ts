@@ -13,9 +13,10 @@
  *   case), beside COSI's derived ones.
  * - The version's `openAPIV3Schema` is the schema, kept as it is (with its `x-kubernetes-*`
  *   keywords, CEL rules included); it checks the whole document, defaults applied first.
- * - `additionalPrinterColumns` are print columns: `.spec.secretName` becomes
- *   `{.spec.secretName}`, read from the resource's spec, which holds the document's top-level
- *   fields (columns on `.metadata` are left out: cosi's table prints the namespace and id).
+ * - `additionalPrinterColumns` are print columns, any JSONPath the API server takes:
+ *   `.spec.secretName` becomes `{.spec.secretName}`, read from the resource's spec, which holds
+ *   the document's top-level fields (columns on `.metadata` are left out: cosi's table prints the
+ *   namespace and id).
  * - `scope: Cluster` types print no namespace; their resources live in the namespace `default`.
  */
 
@@ -92,7 +93,20 @@ const CRD_SCHEMA = {
                   required: ['name', 'type', 'jsonPath'],
                   properties: {
                     name: { type: 'string', minLength: 1 },
-                    type: { type: 'string' },
+                    // The API server's printerColumnDatatypes and column formats.
+                    type: { enum: ['integer', 'number', 'string', 'boolean', 'date'] },
+                    format: {
+                      enum: [
+                        'int32',
+                        'int64',
+                        'float',
+                        'double',
+                        'byte',
+                        'date',
+                        'date-time',
+                        'password',
+                      ],
+                    },
                     jsonPath: { type: 'string', minLength: 1 },
                   },
                 },
@@ -109,6 +123,7 @@ interface CrdNames {
   readonly plural: string;
   readonly singular?: string;
   readonly kind: string;
+  readonly listKind?: string;
   readonly shortNames?: readonly string[];
 }
 
@@ -176,6 +191,48 @@ export function readCrd(
       `the name of a CustomResourceDefinition is <plural>.<group>: ${JSON.stringify(expectedName)}, not ${JSON.stringify(name)}`,
     );
   }
+  // As the API server: a DNS-1123 subdomain with a dot, which keeps CRDs out of the built-in
+  // groups without one (`apps`, `batch`, `policy`).
+  if (
+    spec.group.length > 253 ||
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(spec.group)
+  ) {
+    refuse(
+      '/spec/group',
+      'crd-group',
+      `the group ${JSON.stringify(spec.group)} must be a DNS-1123 subdomain (lower-case letters, digits, "-" and ".")`,
+    );
+  } else if (!spec.group.includes('.')) {
+    refuse(
+      '/spec/group',
+      'crd-group',
+      `the group ${JSON.stringify(spec.group)} should be a domain with at least one dot (example.org): a group without one is Kubernetes' own (apps, batch)`,
+    );
+  }
+  const approval = apiApprovalProblem(spec.group, value.metadata);
+  if (approval !== undefined) {
+    refuse(
+      `/metadata/annotations/${API_APPROVED_ANNOTATION.replace('/', '~1')}`,
+      'api-approval',
+      approval,
+    );
+  }
+  const names = spec.versions.map((v) => v.name);
+  names.forEach((version, i) => {
+    if (names.indexOf(version) !== i) {
+      refuse(
+        jsonPointer(['spec', 'versions', i, 'name']),
+        'duplicate-version',
+        `the version ${JSON.stringify(version)} is listed twice: version names must be unique`,
+      );
+    } else if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(version)) {
+      refuse(
+        jsonPointer(['spec', 'versions', i, 'name']),
+        'version-name',
+        `the version ${JSON.stringify(version)} must be a DNS-1035 label (lower-case letters, digits and "-", starting with a letter: v1, v1beta2)`,
+      );
+    }
+  });
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {
     refuse(
@@ -234,6 +291,8 @@ function versionDefinition(
     );
     return undefined;
   }
+  const columns = printColumns(version, at, report);
+  if (columns === undefined) return undefined;
   let definition: ResourceDefinition;
   try {
     definition = createDefinition({
@@ -248,7 +307,7 @@ function versionDefinition(
             ],
           }
         : { skipAutomaticAliases: true }),
-      printColumns: printColumns(version, at, report),
+      printColumns: columns,
       schema,
       kubernetes: {
         apiVersion: `${spec.group}/${version.name}`,
@@ -288,30 +347,150 @@ function versionDefinition(
   return check(report) ? definition : undefined;
 }
 
-/** The printer columns cosi can show (on the spec's fields), as print columns. */
+/**
+ * The printer columns cosi can show, as print columns (undefined when one is refused). A `jsonPath` must start with `.`, as the
+ * API server requires; past that it accepts any, and one that does not parse as client-go's
+ * JSONPath only falls back to fewer columns there: here it is left out with an
+ * `ignored-print-column` warning. Columns on `.metadata` are left out too: cosi's table prints
+ * the namespace and id, and a resource's spec (what columns read) holds no metadata.
+ */
 function printColumns(
   version: CrdVersionSpec,
   at: (string | number)[],
   report: DocumentReport,
-): PrintColumn[] {
+): PrintColumn[] | undefined {
   const columns: PrintColumn[] = [];
-  (version.additionalPrinterColumns ?? []).forEach((column, i) => {
-    const path = column.jsonPath.trim();
-    if (path.startsWith('.metadata.')) return;
-    const jsonPath = `{${path.startsWith('.') ? path : `.${path}`}}`;
+  let refused = false;
+  for (const [i, column] of (version.additionalPrinterColumns ?? []).entries()) {
+    const pointer = jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']);
+    const path = column.jsonPath;
+    if (!path.startsWith('.')) {
+      report.add(
+        'invalid-definition',
+        pointer,
+        `the jsonPath ${JSON.stringify(path)} must be a JSONPath starting with "." (.spec.replicas)`,
+        { rule: 'invalid-print-column' },
+      );
+      refused = true;
+      continue;
+    }
+    if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
+      continue;
+    }
+    const jsonPath = `{${path}}`;
     const problem = printColumnPathError(jsonPath);
     if (problem !== undefined) {
       report.add(
-        'invalid-definition',
-        jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']),
-        `the jsonPath ${JSON.stringify(column.jsonPath)} is malformed: ${problem}`,
-        { rule: 'invalid-print-column' },
+        'ignored-print-column',
+        pointer,
+        `the column ${JSON.stringify(column.name)} is left out: its jsonPath ${JSON.stringify(path)} does not parse (${problem})`,
       );
-      return;
+      continue;
     }
     columns.push({ name: column.name, jsonPath });
-  });
-  return columns;
+  }
+  return refused ? undefined : columns;
+}
+
+/** The annotation a CRD of a Kubernetes community group needs (kubernetes/enhancements#1111). */
+export const API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
+
+/**
+ * Why the API server refuses a CRD in a protected group (`k8s.io`, `kubernetes.io` and their
+ * subdomains) for want of an approval: `api-approved.kubernetes.io` must be a URL (of the
+ * approving pull request) or a reason starting with `unapproved`. Undefined when it is fine.
+ */
+function apiApprovalProblem(group: string, metadata: unknown): string | undefined {
+  const isProtected = ['k8s.io', 'kubernetes.io'].some(
+    (domain) => group === domain || group.endsWith(`.${domain}`),
+  );
+  if (!isProtected) return undefined;
+  const annotations =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as { annotations?: unknown }).annotations
+      : undefined;
+  const value =
+    typeof annotations === 'object' && annotations !== null
+      ? (annotations as Record<string, unknown>)[API_APPROVED_ANNOTATION]
+      : undefined;
+  if (typeof value === 'string' && (value.startsWith('unapproved') || isAbsoluteUrl(value))) {
+    return undefined;
+  }
+  return `the group ${group} is a protected Kubernetes group: a CustomResourceDefinition in it needs the annotation ${API_APPROVED_ANNOTATION} with the URL of its approval or a reason starting with "unapproved" (https://github.com/kubernetes/enhancements/pull/1111)`;
+}
+
+function isAbsoluteUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol !== '' && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The names CRDs claim in each group, as the API server's naming controller keeps them: a
+ * resource name (plural, singular, short name) or a kind (kind, list kind) that another CRD of
+ * the group has is a conflict, and the later CRD is not served (`KindConflict`,
+ * `ListKindConflict`, `SingularConflict`, `ShortNamesConflict`). Two documents of one CRD (one
+ * name) are left to the duplicate-definition check.
+ */
+export class CrdNameClaims {
+  /** `group/resource:NAME` or `group/kind:NAME` -> the CRD that claimed it. */
+  readonly #claims = new Map<string, string>();
+
+  /**
+   * Claims the names of a CRD whose versions were read (`readCrd` checked its shape); false,
+   * with a finding at the first conflicting name, when another CRD has one of them.
+   */
+  claim(value: Record<string, unknown>, report: DocumentReport): boolean {
+    const spec = value.spec as CrdSpec;
+    const { names, group } = spec;
+    const crd = `${names.plural}.${group}`;
+    const wanted: [string, string, string, string][] = [
+      ['resource', names.plural, 'PluralConflict', '/spec/names/plural'],
+      ...(names.singular
+        ? [
+            ['resource', names.singular, 'SingularConflict', '/spec/names/singular'] as [
+              string,
+              string,
+              string,
+              string,
+            ],
+          ]
+        : []),
+      ...(names.shortNames ?? []).map(
+        (short, i) =>
+          ['resource', short, 'ShortNamesConflict', `/spec/names/shortNames/${i}`] as [
+            string,
+            string,
+            string,
+            string,
+          ],
+      ),
+      ['kind', names.kind, 'KindConflict', '/spec/names/kind'],
+      [
+        'kind',
+        names.listKind ?? `${names.kind}List`,
+        'ListKindConflict',
+        names.listKind ? '/spec/names/listKind' : '/spec/names/kind',
+      ],
+    ];
+    for (const [space, name, reason, pointer] of wanted) {
+      const owner = this.#claims.get(`${group}/${space}:${name}`);
+      if (owner !== undefined && owner !== crd) {
+        report.add(
+          'invalid-definition',
+          pointer,
+          `${reason}: the ${space} ${JSON.stringify(name)} of group ${group} is already in use by the CustomResourceDefinition ${owner}, so the API server does not serve ${crd}`,
+          { rule: reason },
+        );
+        return false;
+      }
+    }
+    for (const [space, name] of wanted) this.#claims.set(`${group}/${space}:${name}`, crd);
+    return true;
+  }
 }
 
 /**

@@ -4,7 +4,9 @@
  *
  * - `apiVersion` + `kind` name the type: the definition made from the CustomResourceDefinition
  *   that serves that group, version and kind (see `crd-definitions.ts`);
- * - `metadata.name` is the id, `metadata.namespace` the namespace (the type's default namespace,
+ * - `metadata.name` is the id (without a name, `metadata.generateName` and a suffix that stands
+ *   for the document's place: {@link generatedName}), `metadata.namespace` the namespace (the
+ *   type's default namespace,
  *   `default`, when absent), `metadata.labels` and `metadata.annotations` the labels and
  *   annotations;
  * - every other top-level field (`spec`, `status`, `data`, ...) is kept in the resource's spec, by
@@ -18,6 +20,7 @@
  * field for, are the annotations `cosi.dev/owner` and `cosi.dev/phase`.
  */
 
+import { createHash } from 'node:crypto';
 import type { KubernetesKind } from '../../engine/resource/definition.js';
 import { NAMESPACE_PATTERN } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
@@ -38,7 +41,7 @@ export const PHASE_ANNOTATION = 'cosi.dev/phase';
 
 /** The top-level fields that are not the resource's spec. */
 const ENVELOPE_KEYS = new Set(['apiVersion', 'kind', 'metadata']);
-const METADATA_KEYS = new Set(['name', 'namespace', 'labels', 'annotations']);
+const METADATA_KEYS = new Set(['name', 'generateName', 'namespace', 'labels', 'annotations']);
 /** Set by the API server (or by cosi's output): accepted and ignored on input. */
 const READ_ONLY_METADATA_KEYS = new Set([
   'uid',
@@ -109,10 +112,21 @@ export function readKubernetesHeader(
     return header;
   }
   reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
-  const name = readField(metadata, 'name', '/metadata/name', report);
-  if (name !== undefined) {
-    checkId(name, report, '/metadata/name');
-    header.id = name;
+  if (
+    !Object.prototype.hasOwnProperty.call(metadata, 'name') &&
+    Object.prototype.hasOwnProperty.call(metadata, 'generateName')
+  ) {
+    const prefix = readField(metadata, 'generateName', '/metadata/generateName', report);
+    if (prefix !== undefined) {
+      header.id = generatedName(prefix, report);
+      checkId(header.id, report, '/metadata/generateName');
+    }
+  } else {
+    const name = readField(metadata, 'name', '/metadata/name', report);
+    if (name !== undefined) {
+      checkId(name, report, '/metadata/name');
+      header.id = name;
+    }
   }
   if (Object.prototype.hasOwnProperty.call(metadata, 'namespace')) {
     const namespace = readField(metadata, 'namespace', '/metadata/namespace', report);
@@ -137,6 +151,27 @@ export function readKubernetesHeader(
     );
   }
   return header;
+}
+
+/** The characters the API server draws a generated name's suffix from (no vowels, no 0, 1, 3). */
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const SUFFIX_LENGTH = 5;
+
+/**
+ * The id of a document with `metadata.generateName` and no name. The API server appends five
+ * random characters; cosi appends five of the same alphabet drawn from a hash of where the
+ * document is (its file as given, its index in the file, its place in a `kind: List`), so that a
+ * run, and a run on the previous revision, give the same id to the same document, and two
+ * documents with one generateName get two ids.
+ */
+export function generatedName(prefix: string, report: DocumentReport): string {
+  const place = `${report.document.file}\0${report.document.index}\0${report.pointer('')}`;
+  const digest = createHash('sha256').update(place).digest();
+  let suffix = '';
+  for (let i = 0; i < SUFFIX_LENGTH; i++) {
+    suffix += SUFFIX_ALPHABET.charAt((digest[i] ?? 0) % SUFFIX_ALPHABET.length);
+  }
+  return prefix + suffix;
 }
 
 /** A required string field; reported when missing or not a string. */

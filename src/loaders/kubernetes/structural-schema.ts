@@ -67,6 +67,9 @@ const KUBERNETES_KEYWORDS: readonly KeywordDefinition[] = [
   { keyword: 'x-kubernetes-map-type', schemaType: 'string' },
   // CEL rules: an annotation here; evaluated by the CEL pass after the schema passes.
   { keyword: 'x-kubernetes-validations', schemaType: 'array' },
+  // OpenAPI v3's annotations that a CRD's JSONSchemaProps has and draft-07 has not.
+  { keyword: 'example' },
+  { keyword: 'externalDocs', schemaType: 'object' },
 ];
 
 /** What a value that fails one of the checking keywords breaks, for findings. */
@@ -81,39 +84,59 @@ export function addKubernetesKeywords(ajv: Ajv): void {
 }
 
 /**
- * The schema as ajv can compile it: ajv refuses `nullable` without `type`, which a structural
- * schema allows beside `x-kubernetes-int-or-string` (typed here as integer or string, so that
- * ajv's `nullable` adds null) or where any value goes (there `nullable` changes nothing, so it is
- * left out). The schema itself when it has no such node; a copy otherwise, the same shape, so
- * that paths into it are paths into the schema.
+ * The schema as ajv can compile it. Two things a CRD's schema (OpenAPI v3.0) may write differ
+ * from draft-07: `nullable` without `type`, which a structural schema allows beside
+ * `x-kubernetes-int-or-string` (typed here as integer or string, so that ajv's `nullable` adds
+ * null) or where any value goes (there `nullable` changes nothing, so it is left out); and the
+ * boolean `exclusiveMinimum` / `exclusiveMaximum` of OpenAPI v3.0, which make `minimum` /
+ * `maximum` exclusive (rewritten as draft-07's numbers). The schema itself when it has no such
+ * node; a copy otherwise, the same shape, so that paths into it are paths into the schema.
  */
 export function toAjvSchema(schema: JsonSchema): JsonSchema {
-  return hasUntypedNullable(schema) ? (typeUntypedNullable(schema) as JsonSchema) : schema;
+  return needsRewrite(schema) ? (rewrite(schema) as JsonSchema) : schema;
 }
 
-function hasUntypedNullable(value: unknown): boolean {
+function needsRewrite(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasUntypedNullable);
+  if (Array.isArray(value)) return value.some(needsRewrite);
   const node = value as Record<string, unknown>;
   if (node.nullable === true && node.type === undefined) return true;
+  if (typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean') {
+    return true;
+  }
   return Object.entries(node).some(
-    ([key, child]) => !DATA_KEYWORDS.has(key) && hasUntypedNullable(child),
+    ([key, child]) => !DATA_KEYWORDS.has(key) && needsRewrite(child),
   );
 }
 
-function typeUntypedNullable(value: unknown): unknown {
+function rewrite(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(typeUntypedNullable);
+  if (Array.isArray(value)) return value.map(rewrite);
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    out[key] = DATA_KEYWORDS.has(key) ? child : typeUntypedNullable(child);
+    out[key] = DATA_KEYWORDS.has(key) ? child : rewrite(child);
   }
   if (out.nullable === true && out.type === undefined) {
     if (out['x-kubernetes-int-or-string'] === true) out.type = ['integer', 'string'];
     else delete out.nullable;
   }
-  return out;
+  // `exclusiveMinimum: true` with `minimum: 0` is draft-07's `exclusiveMinimum: 0`.
+  if (typeof out.exclusiveMinimum === 'boolean') {
+    const { exclusiveMinimum, minimum, ...rest } = out;
+    return exclusiveMinimum && typeof minimum === 'number'
+      ? { ...rewriteMaximum(rest), exclusiveMinimum: minimum }
+      : { ...rewriteMaximum(rest), ...(minimum === undefined ? {} : { minimum }) };
+  }
+  return rewriteMaximum(out);
+}
+
+function rewriteMaximum(out: Record<string, unknown>): Record<string, unknown> {
+  if (typeof out.exclusiveMaximum !== 'boolean') return out;
+  const { exclusiveMaximum, maximum, ...rest } = out;
+  return exclusiveMaximum && typeof maximum === 'number'
+    ? { ...rest, exclusiveMaximum: maximum }
+    : { ...rest, ...(maximum === undefined ? {} : { maximum }) };
 }
 
 /** Keywords whose value is data: a `nullable` key in them is no keyword. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);

@@ -64,7 +64,7 @@ describe('CEL rules in definitions', () => {
         14,
         19,
         '/spec/schema/properties/size/x-kubernetes-validations/0/rule',
-        undefined,
+        'rule-compile',
       ],
       [
         'cel-invalid-rule',
@@ -72,7 +72,7 @@ describe('CEL rules in definitions', () => {
         15,
         19,
         '/spec/schema/properties/size/x-kubernetes-validations/1/rule',
-        undefined,
+        'rule-compile',
       ],
       [
         'cel-invalid-rule',
@@ -80,7 +80,7 @@ describe('CEL rules in definitions', () => {
         17,
         21,
         '/spec/schema/properties/size/x-kubernetes-validations/2/reason',
-        undefined,
+        'rule-shape',
       ],
       [
         'cel-invalid-rule',
@@ -88,7 +88,7 @@ describe('CEL rules in definitions', () => {
         19,
         15,
         '/spec/schema/x-kubernetes-validations/0/rule',
-        undefined,
+        'rule-compile',
       ],
     ]);
     // A field the schema does not declare, as the API server's type check refuses it.

@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { camelPlural } from '../../../src/loaders/kubernetes/crd-definitions.js';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import { evaluateTemplate } from '../../../src/cli/render/jsonpath.js';
 
 const fixture = (name: string) =>
   readFile(new URL(`../../../fixtures/kubernetes/${name}`, import.meta.url), 'utf8');
 
 const where = (f: Finding) => [f.code, f.rule, f.line, f.col, f.pointer];
+
+/** The findings of a load, without the `empty-input` of a tree that holds only definitions. */
+const load = (...texts: string[]) => {
+  const result = loadManifests(texts.map((text, i) => ({ path: `m${i}.yaml`, text })));
+  return { ...result, findings: result.findings.filter((f) => f.code !== 'empty-input') };
+};
 
 /** A CRD of kind Backup in example.org, with the given versions (YAML, indented by 4). */
 const backupCrd = (versions: string, extra = '') => `apiVersion: apiextensions.k8s.io/v1
@@ -103,6 +110,17 @@ describe('CustomResourceDefinitions as definitions', () => {
     expect(rules(noStorage)).toContain('storage-version');
   });
 
+  it('refuse a version listed twice or not named as a DNS-1035 label', () => {
+    const twice = backupCrd(VERSION_V1 + VERSION_V1.replace('storage: true', 'storage: false'));
+    expect(load(twice).findings.map((f) => [f.rule, f.pointer])).toEqual([
+      ['duplicate-version', '/spec/versions/1/name'],
+    ]);
+    const badName = backupCrd(VERSION_V1.replace('- name: v1', '- name: V1.0'));
+    expect(load(badName).findings.map((f) => [f.rule, f.pointer])).toEqual([
+      ['version-name', '/spec/versions/0/name'],
+    ]);
+  });
+
   it('refuse a CRD of the wrong shape at the field', () => {
     const text = backupCrd(VERSION_V1).replace('scope: Namespaced', 'scope: Everywhere');
     const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
@@ -151,5 +169,489 @@ describe('CustomResourceDefinitions as definitions', () => {
     expect(findings[0]?.message).toContain(
       'removed in Kubernetes 1.22: use apiVersion: apiextensions.k8s.io/v1',
     );
+  });
+
+  describe('printer columns', () => {
+    const withColumns = (columns: string) =>
+      backupCrd(
+        VERSION_V1.replace(
+          '      schema:',
+          `      additionalPrinterColumns:\n${columns}      schema:`,
+        ),
+      );
+
+    it('take a filter, as nearly every operator writes its Ready column, and print it', () => {
+      const crd = withColumns(`        - name: Ready
+          type: string
+          jsonPath: .status.conditions[?(@.type=="Ready")].status
+        - name: Keep
+          type: integer
+          jsonPath: .spec.keep
+`);
+      const backup = `apiVersion: example.org/v1
+kind: Backup
+metadata: { name: nightly }
+spec: { keep: 3 }
+status:
+  conditions:
+    - { type: Synced, status: 'False' }
+    - { type: Ready, status: 'True' }
+`;
+      const withStatus = crd.replace(
+        '            spec:\n',
+        `            status:
+              type: object
+              properties:
+                conditions:
+                  type: array
+                  items:
+                    type: object
+                    properties: { type: { type: string }, status: { type: string } }
+            spec:
+`,
+      );
+      const { definitions, resources, findings } = load(withStatus, backup);
+      expect(findings).toEqual([]);
+      const columns = definitions[0]?.printColumns ?? [];
+      expect(columns.map((c) => c.jsonPath)).toEqual([
+        '{.status.conditions[?(@.type=="Ready")].status}',
+        '{.spec.keep}',
+      ]);
+      const spec = resources[0]?.resource.spec;
+      expect(columns.map((c) => evaluateTemplate(c.jsonPath, spec))).toEqual(['True', '3']);
+    });
+
+    it('leave out .metadata columns without refusing the CRD', () => {
+      const crd =
+        withColumns(`        - { name: Age, type: date, jsonPath: .metadata.creationTimestamp }
+        - { name: Keep, type: integer, jsonPath: .spec.keep }
+`);
+      const { definitions, findings } = load(crd);
+      expect(findings).toEqual([]);
+      expect(definitions[0]?.printColumns).toEqual([{ name: 'Keep', jsonPath: '{.spec.keep}' }]);
+    });
+
+    it('refuse a jsonPath that does not start with ".", as the API server does', () => {
+      const crd = withColumns(`        - { name: Keep, type: integer, jsonPath: spec.keep }
+`);
+      const { definitions, findings } = load(crd);
+      expect(definitions).toEqual([]);
+      expect(findings.map(where)).toEqual([
+        [
+          'invalid-definition',
+          'invalid-print-column',
+          14,
+          50,
+          '/spec/versions/0/additionalPrinterColumns/0/jsonPath',
+        ],
+      ]);
+    });
+
+    it('refuse a column type or format the API server does not know (ValidateCustomResourceColumnDefinition)', () => {
+      const badType = withColumns(`        - { name: Keep, type: int, jsonPath: .spec.keep }
+`);
+      const badFormat =
+        withColumns(`        - { name: Keep, type: integer, format: uint8, jsonPath: .spec.keep }
+`);
+      for (const crd of [badType, badFormat]) {
+        const { definitions, findings } = load(crd);
+        expect(definitions).toEqual([]);
+        expect(findings.map((f) => [f.code, f.rule, f.line])).toEqual([
+          ['invalid-definition', 'crd-shape', 14],
+        ]);
+      }
+    });
+
+    it('leave out a column that does not parse with a warning, as the API server falls back', () => {
+      const crd = withColumns(`        - { name: Odd, type: string, jsonPath: ".spec['a b']" }
+        - { name: Keep, type: integer, jsonPath: .spec.keep }
+`);
+      const { definitions, findings } = load(crd);
+      expect(findings.map((f) => [f.code, f.severity, f.line])).toEqual([
+        ['ignored-print-column', 'warning', 14],
+      ]);
+      expect(definitions[0]?.printColumns).toEqual([{ name: 'Keep', jsonPath: '{.spec.keep}' }]);
+    });
+  });
+
+  describe('refused where the API server refuses them (ValidateCustomResourceDefinitionOpenAPISchema)', () => {
+    /** A Backup CRD whose openAPIV3Schema's `spec` is `spec` (YAML, indented by 14). */
+    const specSchema = (spec: string) =>
+      backupCrd(`    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+${spec}`);
+    const refusal = (spec: string) => {
+      const { definitions, findings } = load(specSchema(spec));
+      expect(definitions).toEqual([]);
+      return findings.map(where);
+    };
+
+    it('a rule inside allOf, anyOf, oneOf or not (TestValidateCustomResourceDefinitionOpenAPISchema: x-kubernetes-validations in allOf)', () => {
+      for (const junctor of ['allOf', 'anyOf', 'oneOf']) {
+        expect(
+          refusal(`              type: object
+              ${junctor}:
+                - x-kubernetes-validations:
+                    - rule: self.size() > 0
+`),
+        ).toEqual([
+          [
+            'cel-invalid-rule',
+            'nested-validations',
+            21,
+            21,
+            `/spec/versions/0/schema/openAPIV3Schema/properties/spec/${junctor}/0/x-kubernetes-validations`,
+          ],
+        ]);
+      }
+      expect(
+        refusal(`              type: object
+              not:
+                properties:
+                  a:
+                    x-kubernetes-validations: [{ rule: 'self > 0' }]
+`).map((f) => f[1]),
+      ).toEqual(['nested-validations']);
+    });
+
+    it('a rule on several lines without a message (TestValidationRules: rule with line breaks)', () => {
+      expect(
+        refusal(`              type: object
+              x-kubernetes-validations:
+                - rule: |
+                    self.size() > 0 &&
+                    self.size() < 5
+                  messageExpression: "'bad'"
+`),
+      ).toEqual([
+        [
+          'cel-invalid-rule',
+          'rule-message',
+          20,
+          19,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0/message',
+        ],
+      ]);
+      const withMessage = specSchema(`              type: object
+              x-kubernetes-validations:
+                - rule: |
+                    self.size() > 0 &&
+                    self.size() < 5
+                  message: between one and four fields
+`);
+      expect(load(withMessage).findings).toEqual([]);
+    });
+
+    it('a default its own rule refuses (the API server validates defaults)', () => {
+      expect(
+        refusal(`              type: object
+              properties:
+                keep:
+                  type: integer
+                  default: 0
+                  x-kubernetes-validations:
+                    - { rule: self > 0, message: keep at least one }
+`),
+      ).toEqual([
+        [
+          'invalid-schema',
+          'default-breaks-rule',
+          22,
+          28,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/keep/default',
+        ],
+      ]);
+      const goodDefault = specSchema(`              type: object
+              properties:
+                keep:
+                  type: integer
+                  default: 1
+                  x-kubernetes-validations:
+                    - { rule: self > 0, message: keep at least one }
+`);
+      expect(load(goodDefault).findings).toEqual([]);
+    });
+
+    it('a default object that breaks a rule of one of its fields, at the field', () => {
+      expect(
+        refusal(`              type: object
+              default: { keep: -1 }
+              properties:
+                keep:
+                  type: integer
+                  x-kubernetes-validations:
+                    - { rule: self > 0, message: keep at least one }
+`),
+      ).toEqual([
+        [
+          'invalid-schema',
+          'default-breaks-rule',
+          19,
+          32,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/default/keep',
+        ],
+      ]);
+    });
+
+    it('oldSelf on the items of an atomic list or one with no list type, or of a set (TestValidateCustomResourceDefinitionOpenAPISchema: oldSelf uncorrelatable)', () => {
+      for (const listType of [
+        '',
+        'x-kubernetes-list-type: atomic',
+        'x-kubernetes-list-type: set',
+      ]) {
+        expect(
+          refusal(`              type: object
+              properties:
+                hosts:
+                  type: array
+                  ${listType}
+                  items:
+                    type: string
+                    x-kubernetes-validations:
+                      - { rule: self == oldSelf, message: immutable }
+`),
+        ).toEqual([
+          [
+            'cel-invalid-rule',
+            'uncorrelatable-old-self',
+            26,
+            33,
+            '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/hosts/items/x-kubernetes-validations/0/rule',
+          ],
+        ]);
+      }
+      const mapList = specSchema(`              type: object
+              properties:
+                hosts:
+                  type: array
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [name]
+                  items:
+                    type: object
+                    required: [name]
+                    properties: { name: { type: string } }
+                    x-kubernetes-validations:
+                      - { rule: self == oldSelf, message: immutable }
+`);
+      expect(load(mapList).findings).toEqual([]);
+    });
+
+    it('oldSelf below an atomic map (x-kubernetes-map-type: atomic)', () => {
+      expect(
+        refusal(`              type: object
+              x-kubernetes-map-type: atomic
+              properties:
+                region:
+                  type: string
+                  x-kubernetes-validations:
+                    - { rule: self == oldSelf, message: immutable }
+`).map((f) => f[1]),
+      ).toEqual(['uncorrelatable-old-self']);
+    });
+
+    it('optionalOldSelf, true or false, on a rule that does not use oldSelf (TestValidationRules: optionalOldSelf without oldSelf)', () => {
+      for (const value of ['true', 'false']) {
+        expect(
+          refusal(`              type: object
+              x-kubernetes-validations:
+                - { rule: self.size() > 0, optionalOldSelf: ${value} }
+`),
+        ).toEqual([
+          [
+            'cel-invalid-rule',
+            'optional-old-self',
+            20,
+            61,
+            '/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0/optionalOldSelf',
+          ],
+        ]);
+      }
+    });
+
+    it("a fieldPath that is a list index or names an undeclared field, not .a['b c'] nor a map key (ValidFieldPath)", () => {
+      const schema = (fieldPath: string) => `              type: object
+              x-kubernetes-validations:
+                - { rule: 'true', fieldPath: "${fieldPath}" }
+              properties:
+                a:
+                  type: object
+                  properties: { 'b c': { type: string }, bbb: { type: object, additionalProperties: { type: string } } }
+                list: { type: array, items: { type: string } }
+`;
+      expect(load(specSchema(schema(".a['b c']"))).findings).toEqual([]);
+      expect(load(specSchema(schema('.a.bbb.34'))).findings).toEqual([]);
+      for (const bad of ['.list[0]', '.a.nope', 'a']) {
+        expect(refusal(schema(bad))).toEqual([
+          [
+            'cel-invalid-rule',
+            'rule-field-path',
+            20,
+            46,
+            '/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0/fieldPath',
+          ],
+        ]);
+      }
+    });
+  });
+
+  describe("every keyword of the API server's JSONSchemaProps", () => {
+    const crd = backupCrd(`    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          title: Backup
+          description: A backup schedule.
+          externalDocs: { description: Backups, url: https://example.org/backups }
+          example: { spec: { keep: 3 } }
+          properties:
+            spec:
+              type: object
+              nullable: true
+              minProperties: 1
+              maxProperties: 10
+              x-kubernetes-map-type: granular
+              properties:
+                keep:
+                  type: integer
+                  format: int32
+                  minimum: 0
+                  exclusiveMinimum: true
+                  maximum: 100
+                  exclusiveMaximum: false
+                  multipleOf: 1
+                  example: 7
+                  default: 1
+                schedule:
+                  type: string
+                  pattern: '^[0-9*/ ,-]+$'
+                  minLength: 1
+                  maxLength: 64
+                  enum: ['0 * * * *', '*/5 * * * *']
+                tags:
+                  type: array
+                  uniqueItems: false
+                  minItems: 0
+                  maxItems: 8
+                  x-kubernetes-list-type: set
+                  items: { type: string }
+                template:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+                port:
+                  x-kubernetes-int-or-string: true
+                  anyOf: [{ type: integer }, { type: string }]
+                  not: { enum: [0] }
+`);
+
+    it('load: title, description, externalDocs, example, nullable, formats, bounds, OpenAPI v3.0 boolean exclusive bounds, embedded resources', () => {
+      const { definitions, findings } = load(crd);
+      expect(findings).toEqual([]);
+      expect(definitions.map((d) => d.type)).toEqual(['Backups.example.org']);
+    });
+
+    it('check exclusiveMinimum: true as OpenAPI v3.0 means it (keep > 0)', () => {
+      const doc = (keep: number) =>
+        `apiVersion: example.org/v1\nkind: Backup\nmetadata: { name: b }\nspec: { keep: ${keep} }\n`;
+      expect(load(crd, doc(1)).findings).toEqual([]);
+      expect(load(crd, doc(0)).findings.map((f) => [f.code, f.pointer])).toEqual([
+        ['schema-violation', '/spec/keep'],
+      ]);
+    });
+
+    it('refuse uniqueItems: true, as the API server does in a structural schema', () => {
+      const { definitions, findings } = load(
+        crd.replace('uniqueItems: false', 'uniqueItems: true'),
+      );
+      expect(definitions).toEqual([]);
+      expect(findings.map((f) => [f.code, f.rule])).toEqual([['invalid-schema', 'uniqueItems']]);
+    });
+  });
+
+  describe('names the API server would not accept', () => {
+    it('refuse a second CRD serving the same group and kind, as KindConflict, and keep the first', () => {
+      const first = backupCrd(VERSION_V1);
+      const second = first
+        .replace('name: backups.example.org', 'name: snapshots.example.org')
+        .replace('plural: backups, singular: backup', 'plural: snapshots, singular: snapshot')
+        .replace('shortNames: [bk]', 'shortNames: [snap]');
+      const { definitions, findings } = load(first, second);
+      expect(definitions.map((d) => d.id)).toEqual(['backups.example.org']);
+      expect(findings.map((f) => [f.code, f.rule, f.file, f.line, f.pointer])).toEqual([
+        ['invalid-definition', 'KindConflict', 'm1.yaml', 7, '/spec/names/kind'],
+      ]);
+    });
+
+    it('refuse a short name another CRD of the group has (ShortNamesConflict)', () => {
+      const first = backupCrd(VERSION_V1);
+      const second = first
+        .replace('name: backups.example.org', 'name: snapshots.example.org')
+        .replace('plural: backups, singular: backup', 'plural: snapshots, singular: snapshot')
+        .replace('kind: Backup', 'kind: Snapshot');
+      expect(load(first, second).findings.map((f) => [f.rule, f.pointer])).toEqual([
+        ['ShortNamesConflict', '/spec/names/shortNames/0'],
+      ]);
+    });
+
+    it('take one kind in two groups', () => {
+      const first = backupCrd(VERSION_V1);
+      const second = first.replaceAll('example.org', 'example.com');
+      expect(load(first, second).findings).toEqual([]);
+    });
+
+    it('refuse a group without a dot (apps, batch: the built-in ones) or not a DNS-1123 subdomain', () => {
+      for (const group of ['apps', 'batch', 'Example.org', 'example_org.io']) {
+        const crd = backupCrd(VERSION_V1).replaceAll('example.org', group);
+        const { definitions, findings } = load(crd);
+        expect(definitions).toEqual([]);
+        expect(findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
+          ['invalid-definition', 'crd-group', '/spec/group'],
+        ]);
+      }
+    });
+
+    it('refuse a CRD in a protected Kubernetes group without the api-approved annotation (validateAPIApproval)', () => {
+      const inGroup = (group: string, annotations = '') =>
+        backupCrd(VERSION_V1)
+          .replaceAll('example.org', group)
+          .replace('metadata:\n', `metadata:\n${annotations}`);
+      for (const group of ['x-k8s.io', 'storage.k8s.io', 'k8s.io', 'policy.kubernetes.io']) {
+        const { definitions, findings } = load(inGroup(group));
+        if (group === 'x-k8s.io') {
+          // Not a subdomain of k8s.io: no approval needed.
+          expect(findings).toEqual([]);
+          continue;
+        }
+        expect(definitions).toEqual([]);
+        expect(findings.map((f) => [f.rule, f.line, f.pointer])).toEqual([
+          ['api-approval', 4, '/metadata/annotations/api-approved.kubernetes.io'],
+        ]);
+      }
+      for (const approval of [
+        'https://github.com/kubernetes/enhancements/pull/1111',
+        'unapproved, experimental-only',
+      ]) {
+        const approved = inGroup(
+          'gateway.networking.k8s.io',
+          `  annotations: { api-approved.kubernetes.io: '${approval}' }\n`,
+        );
+        expect(load(approved).findings).toEqual([]);
+      }
+      const invalid = inGroup(
+        'gateway.networking.k8s.io',
+        '  annotations: { api-approved.kubernetes.io: approved }\n',
+      );
+      expect(load(invalid).findings.map((f) => [f.rule, f.line, f.col])).toEqual([
+        ['api-approval', 4, 46],
+      ]);
+    });
   });
 });

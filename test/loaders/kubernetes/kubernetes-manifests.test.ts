@@ -223,4 +223,54 @@ ${crd}  - apiVersion: example.org/v1
       ['duplicate-resource', 'again.yaml', 4, 9, '/metadata/name'],
     ]);
   });
+
+  describe('metadata.generateName', () => {
+    const generated = `metadata: { generateName: nightly- }
+spec: { keep: 2 }
+---
+metadata: { generateName: nightly- }
+spec: { keep: 3 }
+`;
+
+    it('names a document without a name: the prefix and five characters of the API server alphabet', () => {
+      const { resources, findings } = loadManifests([
+        { path: 'crd.yaml', text: CRD },
+        backup(
+          generated.replaceAll('---\n', '---\napiVersion: example.org/v1\nkind: ClusterBackup\n'),
+        ),
+      ]);
+      expect(findings).toEqual([]);
+      const ids = resources.map((r) => r.resource.metadata.id);
+      expect(ids).toHaveLength(2);
+      for (const id of ids) expect(id).toMatch(/^nightly-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      // Two documents with one generateName are two resources.
+      expect(new Set(ids).size).toBe(2);
+    });
+
+    it('gives the same id to the same document on every load, so a previous revision matches', () => {
+      const ids = () =>
+        loadManifests([
+          { path: 'crd.yaml', text: CRD },
+          backup(generated.split('---\n')[0]!),
+        ]).resources.map((r) => r.resource.metadata.id);
+      expect(ids()).toEqual(ids());
+      expect(ids()).toHaveLength(1);
+    });
+
+    it('leaves the name to metadata.name when both are given, as the API server does', () => {
+      const { resources } = loadManifests([
+        { path: 'crd.yaml', text: CRD },
+        backup('metadata: { name: weekly, generateName: nightly- }\nspec: { keep: 1 }\n'),
+      ]);
+      expect(resources.map((r) => r.resource.metadata.id)).toEqual(['weekly']);
+    });
+
+    it('still requires a name or a generateName', () => {
+      const { findings } = loadManifests([
+        { path: 'crd.yaml', text: CRD },
+        backup('metadata: { labels: { a: b } }\nspec: { keep: 1 }\n'),
+      ]);
+      expect(findings.map(where)).toContainEqual(['missing-field', 3, 11, '/metadata/name']);
+    });
+  });
 });
