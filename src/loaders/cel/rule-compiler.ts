@@ -14,7 +14,11 @@ import {
   ITERATE_FUNCTION,
 } from './cel-environment.js';
 import { SORT_BY_KEYS_FUNCTION } from './kubernetes-library/lists-extension.js';
-import { expandTwoVariableComprehension, PAIRS_FUNCTION } from './two-variable-comprehensions.js';
+import {
+  expandTwoVariableComprehension,
+  PAIRS_FUNCTION,
+  renumber,
+} from './two-variable-comprehensions.js';
 import { resolveFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
@@ -567,7 +571,7 @@ function expandSortBy(
       $typeName: 'cel.expr.Expr.Comprehension',
       iterVar: (variable.exprKind.value as { name: string }).name,
       iterVar2: '',
-      iterRange: cloneExpr(target, newId),
+      iterRange: renumber(target, newId),
       accuVar: accumulator,
       accuInit: list([]),
       loopCondition: expr({
@@ -579,19 +583,6 @@ function expandSortBy(
     },
   });
   return call(SORT_BY_KEYS_FUNCTION, [keys], target);
-}
-
-/** A copy of an expression with fresh ids. */
-function cloneExpr(node: unknown, newId: () => bigint): ExprNode {
-  const copy = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(copy);
-    if (typeof value !== 'object' || value === null) return value;
-    const result: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) result[key] = copy(field);
-    if (result.$typeName === 'cel.expr.Expr') result.id = newId();
-    return result;
-  };
-  return copy(node) as ExprNode;
 }
 
 /** `range` as the argument of the iteration-charging function, with the cost of one pass. */

@@ -82,7 +82,8 @@ function template(source: string, newId: () => bigint): ExprNode {
   return renumber(parse(source).expr, newId);
 }
 
-function renumber(node: unknown, newId: () => bigint): ExprNode {
+/** A copy of an expression with fresh ids (the rule compiler's rewrites use it too). */
+export function renumber(node: unknown, newId: () => bigint): ExprNode {
   const copy = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(copy);
     if (typeof value !== 'object' || value === null) return value;

@@ -2,7 +2,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createDefinition } from '../../../src/engine/resource/definition.js';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { loadManifests, type ManifestFile } from '../../../src/loaders/load-manifests.js';
 
@@ -28,13 +27,6 @@ const errors = (findings: readonly Finding[]) =>
     .filter((f) => f.severity === 'error' && f.code !== 'empty-input')
     .map((f) => `${f.file}:${f.line}:${f.col}: ${f.code}[${f.rule ?? ''}] ${f.message}`);
 
-/**
- * TLSRoute's rules call `isIP` of Kubernetes' CEL `ip` library, which cosi's CEL environment does
- * not have yet: the API server takes the CRD, cosi refuses it at that rule. Remove this, and the
- * TLSRoute examples' exclusion below, when the library is there.
- */
-const MISSING_IP_LIBRARY = /tlsroutes\.yaml:\d+:\d+: cel-invalid-rule\[rule-compile\] .*'isIP'/;
-
 describe('real CRDs nobody here wrote', () => {
   it('cert-manager: every CRD loads with no error', () => {
     const { definitions, findings } = loadManifests(
@@ -53,7 +45,8 @@ describe('real CRDs nobody here wrote', () => {
 
   it('Gateway API (standard channel): every CRD and every example loads with no error', () => {
     const crds = loadManifests(yamlFiles(path.join(ROOT, 'gateway-api/crds')).map(read));
-    expect(errors(crds.findings).filter((e) => !MISSING_IP_LIBRARY.test(e))).toEqual([]);
+    // TLSRoute's rules call isIP, of Kubernetes' CEL ip library.
+    expect(errors(crds.findings)).toEqual([]);
     expect(new Set(crds.definitions.map((d) => d.kubernetes?.kind))).toEqual(
       new Set([
         'BackendTLSPolicy',
@@ -65,24 +58,14 @@ describe('real CRDs nobody here wrote', () => {
         'ReferenceGrant',
         'TCPRoute',
         'UDPRoute',
-        ...(crds.definitions.some((d) => d.kubernetes?.kind === 'TLSRoute') ? ['TLSRoute'] : []),
+        'TLSRoute',
       ]),
     );
-    // Each example on its own (several reuse one name), with the CRDs as given definitions and a
-    // Namespace kind for the examples that make their namespaces.
-    const namespace = createDefinition({
-      type: 'Namespaces.core',
-      kubernetes: { apiVersion: 'v1', kind: 'Namespace', namespaced: false },
-    });
-    const definitions = [...crds.definitions, namespace];
+    // Each example on its own (several reuse one name), with the CRDs as given definitions; the
+    // examples that make their namespaces, Services and Deployments use the built-in kinds.
+    const definitions = crds.definitions;
     let resources = 0;
     for (const file of yamlFiles(path.join(ROOT, 'gateway-api/examples'))) {
-      if (
-        file.includes('tls-routing') &&
-        !crds.definitions.some((d) => d.kubernetes?.kind === 'TLSRoute')
-      ) {
-        continue;
-      }
       const result = loadManifests([read(file)], { definitions });
       expect(errors(result.findings)).toEqual([]);
       resources += result.resources.length;
