@@ -228,7 +228,9 @@ describe("Gateway API's TLSRoute hostnames rule", () => {
   // before the ip library: `cel-invalid-rule: undeclared reference to 'isIP'`.
   const text = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
-metadata: { name: tlsroutes.gateway.networking.k8s.io }
+metadata:
+  name: tlsroutes.gateway.networking.k8s.io
+  annotations: { api-approved.kubernetes.io: https://github.com/kubernetes-sigs/gateway-api/pull/3328 }
 spec:
   group: gateway.networking.k8s.io
   names: { kind: TLSRoute, plural: tlsroutes, singular: tlsroute, listKind: TLSRouteList }
@@ -266,7 +268,7 @@ spec: { hostnames: [10.0.0.1] }
   it('compiles, and finds the route whose hostname is an IP', () => {
     const { findings } = loadManifests([{ path: 'tlsroute.yaml', text }]);
     expect(findings.map((f) => [f.code, f.line, f.pointer])).toEqual([
-      ['cel-violation', 35, '/spec/hostnames'],
+      ['cel-violation', 37, '/spec/hostnames'],
     ]);
   });
 });
