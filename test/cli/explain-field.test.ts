@@ -126,4 +126,16 @@ describe('cosi explain TYPE with no definitions at all', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('(did you mean "Deployment"?)');
   });
+
+  it("finds a built-in kind by kubectl's short names and plurals, in its preferred version", async () => {
+    const hpa = await cli(['explain', 'hpa.spec.maxReplicas'], { cwd: '/' });
+    expect(hpa.code, hpa.stderr).toBe(0);
+    expect(hpa.stdout).toMatch(
+      /^GROUP: +autoscaling\nKIND: +HorizontalPodAutoscaler\nVERSION: +v2\n/,
+    );
+    const svc = await cli(['explain', 'svc.spec.type'], { cwd: '/' });
+    expect(svc.stdout).toMatch(/KIND: +Service\n/);
+    const plural = await cli(['explain', 'ingresses.networking.k8s.io.spec'], { cwd: '/' });
+    expect(plural.stdout).toMatch(/GROUP: +networking\.k8s\.io\nKIND: +Ingress\n/);
+  });
 });

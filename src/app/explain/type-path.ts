@@ -1,7 +1,5 @@
-import pluralize from 'pluralize';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
-import { splitApiVersion } from '../../loaders/kubernetes/kubernetes-shape.js';
 import {
   TypeResolutionError,
   type DefinitionRegistry,
@@ -30,26 +28,11 @@ export function resolveTypePath(
   const segments = argument.split('.');
   for (let end = segments.length; end > 0; end--) {
     const name = segments.slice(0, end).join('.');
-    const definition = resolveType(registry, name);
+    // Built-in kinds are defined when a document uses one: any other is found by its names here.
+    const definition = resolveType(registry, name) ?? builtins?.findByName(name);
     if (definition !== undefined) return { definition, path: segments.slice(end) };
   }
-  // Built-in kinds are defined when a document uses one: any other is found by its kind here.
-  const builtin = builtins === undefined ? undefined : findBuiltin(builtins, segments[0] ?? '');
-  if (builtin !== undefined) return { definition: builtin, path: segments.slice(1) };
   throw new TypeResolutionError('unknown-type', segments[0] ?? argument, []);
-}
-
-/** A built-in kind by its name or plural, any case (`deployment`, `Deployments`), preferred version. */
-function findBuiltin(builtins: BuiltinKinds, name: string): ResourceDefinition | undefined {
-  const lower = name.toLowerCase();
-  const kind = builtins
-    .kinds()
-    .find((k) => k.toLowerCase() === lower || pluralize.plural(k).toLowerCase() === lower);
-  const apiVersion = kind === undefined ? undefined : builtins.apiVersionsOf(kind)[0];
-  if (kind === undefined || apiVersion === undefined) return undefined;
-  const { group } = splitApiVersion(apiVersion);
-  const version = builtins.versionsOf(group, kind)[0];
-  return version === undefined ? undefined : builtins.find(group, version, kind);
 }
 
 /** A type by name or alias, or else by the Kubernetes kind it serves; `undefined`: none. */

@@ -135,6 +135,27 @@ export class BuiltinKinds {
     return undefined;
   }
 
+  /**
+   * The definition a user's name for a kind stands for, as kubectl resolves it: the kind, its
+   * plural or singular, a short name (`hpa`, `deploy`) or `plural.group`, any case, in the
+   * preferred version; the core group first when several groups serve a name (`event`).
+   */
+  findByName(name: string): ResourceDefinition | undefined {
+    const lower = name.toLowerCase();
+    for (const entry of this.#index().entries.values()) {
+      if (this.versionsOf(entry.group, entry.kind)[0] !== entry.version) continue;
+      const names = [
+        entry.kind.toLowerCase(),
+        entry.plural,
+        pluralize.singular(entry.plural),
+        `${entry.plural}.${entry.group === '' ? 'core' : entry.group}`,
+        ...(SHORT_NAMES[`${entry.group}/${entry.plural}`] ?? []),
+      ];
+      if (names.includes(lower)) return this.find(entry.group, entry.version, entry.kind);
+    }
+    return undefined;
+  }
+
   /** The versions a group serves a kind in, the preferred first (empty: none). */
   versionsOf(group: string, kind: string): readonly string[] {
     return this.#index().versions.get(`${group}/${kind}`) ?? [];
