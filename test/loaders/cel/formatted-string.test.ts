@@ -5,11 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { evaluateRules } from '../../../src/loaders/cel/evaluate-rules.js';
-import {
-  parseDate,
-  parseDateTime,
-  parseDuration,
-} from '../../../src/loaders/cel/formatted-string.js';
+import { parseDate, parseDateTime, parseDuration } from '../../../src/loaders/string-formats.js';
 
 /** The codes of the violations of `rule`, put on a field `value` of type string and `format`. */
 function check(format: string, rule: string, value: string): string[] {
