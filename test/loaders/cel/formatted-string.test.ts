@@ -47,7 +47,7 @@ describe('format: duration', () => {
     expect(check('duration', 'self.value.getMinutes() == 90', '1h30m')).toEqual([]);
   });
 
-  it('is an evaluation error in a rule that reads it when it does not parse', () => {
+  it('is an evaluation error in a rule evaluated alone when it does not parse (a load refuses it first)', () => {
     expect(check('duration', "self.value > duration('1s')", 'soon')).toEqual([
       'cel-evaluation-error',
     ]);
@@ -90,7 +90,7 @@ describe('format: date and date-time', () => {
     ]);
   });
 
-  it('is an evaluation error in a rule that reads it when it does not parse', () => {
+  it('is an evaluation error in a rule evaluated alone when it does not parse (a load refuses it first)', () => {
     expect(check('date', "self.value == timestamp('2000-01-01T00:00:00Z')", 'today')).toEqual([
       'cel-evaluation-error',
     ]);
@@ -103,7 +103,7 @@ describe('format: byte', () => {
     expect(check('byte', 'size(self.value) == 5', 'aGVsbG8=')).toEqual([]);
   });
 
-  it('is an evaluation error in a rule that reads it when it is not base64', () => {
+  it('is an evaluation error in a rule evaluated alone when it is not base64', () => {
     expect(check('byte', 'size(self.value) > 0', 'not base64!')).toEqual(['cel-evaluation-error']);
   });
 });
