@@ -10,6 +10,7 @@ import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
+import { formatProblems, hasTypedFormats } from './string-formats.js';
 
 /** One thing wrong with a value (or a schema), relative to the value checked. */
 export interface SchemaProblem {
@@ -72,8 +73,9 @@ function createAjv(): Ajv {
  * Settings: all errors are reported; unknown keywords are schema errors (a typo such as
  * `requried` must not silently accept everything), except `x-` extension keywords, which are
  * allowed as annotations; the `x-kubernetes-*` keywords of CRD schemas (and OpenAPI's
- * `nullable`) check what the API server checks (see `kubernetes/structural-schema.ts`); `format` is not checked; `pattern`s run in a linear-time engine
- * (see `linear-regexp.ts`). Each schema compiles on its own: one with an `$id` gets an ajv of
+ * `nullable`) check what the API server checks (see `kubernetes/structural-schema.ts`); `format`
+ * is checked only for the formats the API server parses (`duration`, `date`, `date-time`,
+ * `byte`: `string-formats.ts`); `pattern`s run in a linear-time engine (see `linear-regexp.ts`). Each schema compiles on its own: one with an `$id` gets an ajv of
  * its own, so that its id can neither collide with nor replace another schema (or ajv's
  * meta-schema). A `$ref` cycle that never descends into the data is refused.
  */
@@ -108,7 +110,11 @@ export class SchemaCompiler {
       // it ever saw. Only schemas without an `$id` are in the shared ajv: removing one cannot
       // remove another schema by its id.
       if (shared) ajv.removeSchema(schema);
-      return { problems: [], validate: specValidator(validate) };
+      const validator = specValidator(validate);
+      return {
+        problems: [],
+        validate: hasTypedFormats(schema) ? withFormatChecks(validator, schema) : validator,
+      };
     } catch (error) {
       if (shared) ajv.removeSchema(schema);
       const message = error instanceof Error ? error.message : String(error);
@@ -147,6 +153,24 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
         { path: '', part: 'value', keyword: '$ref', message: 'the schema recurses without end' },
       ];
     }
+  };
+}
+
+/**
+ * `validate`, then the strings whose format the API server parses (`duration`, `date`,
+ * `date-time`, `byte`): one that does not parse is a problem, as kube-openapi's type error, and
+ * the CEL rules that would read it do not run.
+ */
+function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecValidator {
+  return (value) => {
+    const problems = validate(value);
+    if (problems.length > 0) return problems;
+    return formatProblems(value, schema).map((problem) => ({
+      path: jsonPointer(problem.path),
+      part: 'value',
+      keyword: 'format',
+      message: `must be of type ${problem.format}: ${JSON.stringify(problem.value)}`,
+    }));
   };
 }
 

@@ -117,4 +117,54 @@ describe('SchemaCompiler', () => {
     expect(after.problems).toEqual([]);
     expect(after.validate?.({ n: 'x' })).toHaveLength(1);
   });
+
+  it('checks the formats the API server parses, and no other', () => {
+    const { validate } = createSchemaCompiler().compile({
+      type: 'object',
+      properties: {
+        every: { type: 'string', format: 'duration' },
+        days: { type: 'array', items: { type: 'string', format: 'date' } },
+        at: { type: 'object', additionalProperties: { type: 'string', format: 'date-time' } },
+        data: { type: 'string', format: 'byte' },
+        host: { type: 'string', format: 'hostname' },
+      },
+    });
+    const value = {
+      every: '1h30m',
+      days: ['2024-02-29'],
+      at: { start: '2024-01-01T00:00:00Z' },
+      data: 'aGk=',
+      host: 'not a hostname!',
+    };
+    expect(validate?.(value)).toEqual([]);
+    expect(
+      validate?.({
+        ...value,
+        every: 'soon',
+        days: ['2024-02-30'],
+        at: { start: 'now' },
+        data: '!',
+      }),
+    ).toEqual([
+      {
+        path: '/every',
+        part: 'value',
+        keyword: 'format',
+        message: 'must be of type duration: "soon"',
+      },
+      {
+        path: '/days/0',
+        part: 'value',
+        keyword: 'format',
+        message: 'must be of type date: "2024-02-30"',
+      },
+      {
+        path: '/at/start',
+        part: 'value',
+        keyword: 'format',
+        message: 'must be of type date-time: "now"',
+      },
+      { path: '/data', part: 'value', keyword: 'format', message: 'must be of type byte: "!"' },
+    ]);
+  });
 });

@@ -35,6 +35,7 @@ import { stringsLibrary, stringsLibraryVersion2 } from './kubernetes-library/str
 import { ipLibrary } from './kubernetes-library/ip.js';
 import { cidrLibrary } from './kubernetes-library/cidr.js';
 import { chargedStandardFunctions } from './charged-standard.js';
+import { listEqualityFunctions } from './list-equality.js';
 import { urlLibrary } from './kubernetes-library/url.js';
 
 /**
@@ -119,6 +120,7 @@ export function celEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION):
     env = celEnv({
       funcs: [
         ...chargedStandardFunctions,
+        ...listEqualityFunctions,
         ...libraries.flatMap((library) => library.funcs),
         iterate,
       ],

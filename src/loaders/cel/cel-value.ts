@@ -1,13 +1,16 @@
 /**
  * Manifest values as CEL sees them. A value is converted lazily, node by node, guided by its
  * schema as the API server does: `type: integer` (and `x-kubernetes-int-or-string` numbers) are
- * CEL `int`, `type: number` is `double`, objects are maps whose fields `self.name` selects, arrays
- * are lists. Where the schema says nothing (`x-kubernetes-preserve-unknown-fields`), whole
- * numbers are `int` and others `double`. A field whose name CEL cannot write is read by its
+ * CEL `int`, `type: number` is `double`, a string of `format: duration`, `date`, `date-time` or
+ * `byte` is a duration, timestamp or bytes (`formatted-string.ts`), objects are maps whose fields
+ * `self.name` selects, arrays are lists (a `set` or `map` list compares unordered, see
+ * `list-equality.ts`). Where the schema says nothing (`x-kubernetes-preserve-unknown-fields`),
+ * whole numbers are `int` and others `double`. A field whose name CEL cannot write is read by its
  * escaped name (`property-escaping.ts`).
  */
 
 import type { CelInput, CelList, CelValue } from '@bufbuild/cel';
+import { isTypedFormat, toFormattedValue } from './formatted-string.js';
 import { unescapeFieldName } from './property-escaping.js';
 import { childSchema, type SchemaNode } from './schema-node.js';
 
@@ -16,7 +19,13 @@ const MAP = Symbol.for('@bufbuild/cel/map');
 
 /** The CEL value of a JSON value under `schema` (`undefined`: no schema). */
 export function toCelValue(value: unknown, schema: SchemaNode | undefined): CelInput {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const format = schema?.format;
+    return format !== undefined && isTypedFormat(format)
+      ? (toFormattedValue(value, format) as CelInput)
+      : value;
+  }
   if (typeof value === 'number') return toCelNumber(value, schema);
   // The wrappers carry `@bufbuild/cel`'s brand symbols, which its types cannot name.
   if (Array.isArray(value)) return new JsonList(value, schema) as unknown as CelList;
@@ -33,8 +42,11 @@ function toCelNumber(value: number, schema: SchemaNode | undefined): number | bi
   return BigInt(value);
 }
 
-/** A JSON array as a CEL list; elements convert on access. */
-class JsonList implements Iterable<CelValue> {
+/**
+ * A JSON array as a CEL list; elements convert on access. Its schema's `x-kubernetes-list-type`
+ * decides how it compares (`list-equality.ts`).
+ */
+export class JsonList implements Iterable<CelValue> {
   readonly [LIST] = {};
 
   constructor(

@@ -9,6 +9,7 @@ export interface SchemaNode {
   readonly properties?: unknown;
   readonly additionalProperties?: unknown;
   readonly items?: unknown;
+  readonly format?: unknown;
   readonly 'x-kubernetes-validations'?: unknown;
   readonly 'x-kubernetes-list-type'?: unknown;
   readonly 'x-kubernetes-list-map-keys'?: unknown;

@@ -214,3 +214,89 @@ spec:
     expect(definitions).toEqual([]);
   });
 });
+
+describe('CEL rules on strings of a format the API server parses', () => {
+  const definition = createDefinition({
+    type: 'Jobs.cel.example.org',
+    schema: {
+      type: 'object',
+      properties: {
+        timeout: {
+          type: 'string',
+          format: 'duration',
+          'x-kubernetes-validations': [
+            { rule: "self <= duration('1h')", message: 'at most an hour' },
+          ],
+        },
+      },
+    },
+  });
+  const load = (timeout: string) =>
+    loadManifests(
+      [
+        {
+          path: 'job.yaml',
+          text: `metadata: { type: Jobs.cel.example.org, id: a }\nspec: { timeout: ${timeout} }\n`,
+        },
+      ],
+      { definitions: [definition] },
+    ).findings.map((f) => [f.code, f.pointer, f.message]);
+
+  it('read the value as its type', () => {
+    expect(load('30m')).toEqual([]);
+    expect(load('1h30m')).toEqual([['cel-violation', '/spec/timeout', 'at most an hour']]);
+  });
+
+  it('do not run when the value does not parse: the schema refuses it', () => {
+    expect(load('soon')).toEqual([
+      ['schema-violation', '/spec/timeout', 'must be of type duration: "soon"'],
+    ]);
+  });
+
+  it('do not run in a CRD when the value does not parse: the schema refuses it', () => {
+    const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: backups.cel.example.org }
+spec:
+  group: cel.example.org
+  names: { kind: Backup, plural: backups }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                day:
+                  type: string
+                  format: date
+                  x-kubernetes-validations:
+                    - rule: self >= timestamp('2020-01-01T00:00:00Z')
+---
+apiVersion: cel.example.org/v1
+kind: Backup
+metadata: { name: good, namespace: default }
+spec: { day: '2024-02-29' }
+---
+apiVersion: cel.example.org/v1
+kind: Backup
+metadata: { name: old, namespace: default }
+spec: { day: '2019-12-31' }
+---
+apiVersion: cel.example.org/v1
+kind: Backup
+metadata: { name: bad, namespace: default }
+spec: { day: '2023-02-29' }
+`;
+    const { findings } = loadManifests([{ path: 'backups.yaml', text }]);
+    expect(findings.map((f) => [f.code, f.line, f.pointer])).toEqual([
+      ['cel-violation', 33, '/spec/day'],
+      ['schema-violation', 38, '/spec/day'],
+    ]);
+  });
+});

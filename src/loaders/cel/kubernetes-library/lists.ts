@@ -1,21 +1,24 @@
 /**
  * The Kubernetes `lists` library: `isSorted()`, `sum()`, `min()`, `max()`, `indexOf(x)` and
- * `lastIndexOf(x)` on lists of comparable values (numbers, strings, booleans), as
+ * `lastIndexOf(x)` on lists of comparable values (numbers, strings, booleans, bytes, durations,
+ * timestamps), as
  * k8s.io/apiserver's `pkg/cel/library/lists.go` defines them.
  */
 
 import {
   celMethod,
   CelScalar,
-  isCelList,
-  isCelMap,
   isCelUint,
   listType,
   type CelFunc,
   type CelList,
   type CelValue,
 } from '@bufbuild/cel';
+import { JsonList } from '../cel-value.js';
 import { charge, sizeCost } from '../cost-budget.js';
+import { durationValue, timeOf } from '../formatted-string.js';
+import { celEquals } from '../list-equality.js';
+import { isSchemaNode } from '../schema-node.js';
 
 const LIST = listType(CelScalar.DYN);
 
@@ -33,33 +36,17 @@ export function compareCel(a: CelValue, b: CelValue): number {
   if (x !== undefined && y !== undefined) return x < y ? -1 : x > y ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
+  const s = timeOf(a);
+  const t = timeOf(b);
+  if (s !== undefined && t !== undefined && s.type === t.type) {
+    return s.nanos < t.nanos ? -1 : s.nanos > t.nanos ? 1 : 0;
+  }
   throw new Error('no such overload: the list elements are not comparable');
 }
 
-/** CEL equality of two values: numbers across types, lists and maps by content. */
-export function equalsCel(a: CelValue, b: CelValue): boolean {
-  const x = numeric(a);
-  const y = numeric(b);
-  if (x !== undefined || y !== undefined) {
-    return x !== undefined && y !== undefined && x == y;
-  }
-  if (isCelList(a) && isCelList(b)) {
-    if (a.size !== b.size) return false;
-    for (let i = 0; i < a.size; i++) {
-      if (!equalsCel(a.get(i) as CelValue, b.get(i) as CelValue)) return false;
-    }
-    return true;
-  }
-  if (isCelMap(a) && isCelMap(b)) {
-    if (a.size !== b.size) return false;
-    for (const [key, value] of a) {
-      const other = b.get(key);
-      if (other === undefined || !equalsCel(value, other)) return false;
-    }
-    return true;
-  }
-  return a === b;
-}
+/** CEL equality, as `==` (sets and map lists unordered). */
+export const equalsCel = celEquals;
 
 function elements(list: CelList): CelValue[] {
   charge(sizeCost(list.size));
@@ -76,7 +63,7 @@ function extreme(list: CelList, sign: 1 | -1, name: string): CelValue {
 
 function sum(list: CelList): CelValue {
   const items = elements(list);
-  if (items.length === 0) return 0n;
+  if (items.length === 0) return zeroOf(list);
   if (items.every((item) => typeof item === 'bigint')) {
     const total = items.reduce((a, b) => a + b, 0n);
     if (total > 0x7fffffffffffffffn || total < -0x8000000000000000n) {
@@ -87,7 +74,27 @@ function sum(list: CelList): CelValue {
   if (items.every((item) => typeof item === 'number')) {
     return items.reduce((a, b) => a + b, 0);
   }
-  throw new Error('no such overload: sum() needs a list of ints or of doubles');
+  const times = items.map(timeOf);
+  if (times.every((time) => time?.type === 'duration')) {
+    const total = times.reduce((a, b) => a + (b?.nanos ?? 0n), 0n);
+    if (total > 0x7fffffffffffffffn || total < -0x8000000000000000n) {
+      throw new Error('duration overflow in sum()');
+    }
+    return durationValue(total);
+  }
+  throw new Error('no such overload: sum() needs a list of ints, doubles or durations');
+}
+
+/**
+ * `sum()` of an empty list: its element type's zero, which cel-go knows from the declared type;
+ * here from the schema of a document's list (a list literal's is `0`).
+ */
+function zeroOf(list: CelList): CelValue {
+  const items = list instanceof JsonList ? list.schema?.items : undefined;
+  const schema = isSchemaNode(items) ? items : undefined;
+  if (schema?.type === 'number') return 0;
+  if (schema?.type === 'string' && schema.format === 'duration') return durationValue(0n);
+  return 0n;
 }
 
 export const listsLibrary: readonly CelFunc[] = [
