@@ -171,12 +171,6 @@ export class BuiltinKinds {
     return [...this.#index().apiVersions.keys()];
   }
 
-  /** Whether a group is one of Kubernetes' own (the core group is `''`). */
-  hasGroup(group: string): boolean {
-    for (const entry of this.#index().entries.values()) if (entry.group === group) return true;
-    return false;
-  }
-
   #index(): {
     entries: Map<string, BuiltinKindEntry>;
     versions: Map<string, string[]>;
