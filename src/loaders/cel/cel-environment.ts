@@ -36,6 +36,7 @@ import { ipLibrary } from './kubernetes-library/ip.js';
 import { cidrLibrary } from './kubernetes-library/cidr.js';
 import { chargedStandardFunctions } from './charged-standard.js';
 import { listEqualityFunctions } from './list-equality.js';
+import { listUnionFunctions } from './list-union.js';
 import { urlLibrary } from './kubernetes-library/url.js';
 
 /**
@@ -121,6 +122,7 @@ export function celEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION):
       funcs: [
         ...chargedStandardFunctions,
         ...listEqualityFunctions,
+        ...listUnionFunctions,
         ...libraries.flatMap((library) => library.funcs),
         iterate,
       ],

@@ -105,3 +105,23 @@ describe('lists of no list type', () => {
     expect(check("self.atomic == ['a', 'b']", 'atomic: [a, b]')).toEqual([]);
   });
 });
+
+describe('+ of lists, as the API server adds them', () => {
+  it('unions a set, keeping the left order and appending what is new', () => {
+    expect(check("self.set + ['b', 'c', 'c'] == ['a', 'b', 'c']", 'set: [a, b]')).toEqual([]);
+    // Ordered, since a union's result here is a plain list: [a, b, c], not [a, b, b, c, c].
+    expect(check("(self.set + ['b', 'c']).size() == 3", 'set: [a, b]')).toEqual([]);
+  });
+
+  it('merges a map list by its keys: a right item replaces its left one in place', () => {
+    const now =
+      'ports: [{ name: http, protocol: TCP, port: 80 }, { name: dns, protocol: UDP, port: 53 }]';
+    const rule =
+      "(self.ports + [{'name': 'http', 'protocol': 'TCP', 'port': 8080}, {'name': 'grpc', 'protocol': 'TCP', 'port': 9090}]).map(p, p.port) == [8080, 53, 9090]";
+    expect(check(rule, now)).toEqual([]);
+  });
+
+  it('concatenates any other list', () => {
+    expect(check("self.atomic + ['a'] == ['a', 'a']", 'atomic: [a]')).toEqual([]);
+  });
+});
