@@ -179,6 +179,9 @@ async function readRunManifests(
           cwd: options.cwd,
           definitions: [...(config?.definitions ?? []), ...extra.definitions],
           ignore,
+          ...(options.kubernetesVersion === undefined
+            ? {}
+            : { kubernetesVersion: options.kubernetesVersion }),
         });
   const read = await readManifests(options.files, {
     cwd: options.cwd,

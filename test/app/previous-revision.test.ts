@@ -155,6 +155,29 @@ describe('--previous reads the previous revision with the same definitions', () 
     ]);
   });
 
+  it("reads the previous revision's built-in kinds in the run's Kubernetes release", async () => {
+    // flowcontrol v1beta3 is served by 1.31 and removed in 1.32: with 1.31 the previous
+    // FlowSchema resolves, and is the same object as today's v1 one.
+    const flowSchema = (version: string) =>
+      `apiVersion: flowcontrol.apiserver.k8s.io/${version}\nkind: FlowSchema\nmetadata: { name: system }\nspec:\n  priorityLevelConfiguration: { name: exempt }\n`;
+    await write({
+      'current/flow.yaml': flowSchema('v1'),
+      'previous/flow.yaml': flowSchema('v1beta3'),
+    });
+    const findings = async (kubernetesVersion?: '1.31') => {
+      const run = await runProject({
+        cwd: dir,
+        files: ['current'],
+        converge: false,
+        previous: 'previous',
+        ...(kubernetesVersion === undefined ? {} : { kubernetesVersion }),
+      });
+      return run.manifests.findings.map((f) => `${f.file}:${f.line} ${f.code}`);
+    };
+    expect(await findings('1.31')).toEqual([]);
+    expect(await findings()).toEqual(['current/flow.yaml:2 previous-unresolved']);
+  });
+
   it('warns of a previous revision it could not resolve: cosi check passes, but not --strict', async () => {
     await write({
       'current/crds/widgets.yaml': widgetCrd(),

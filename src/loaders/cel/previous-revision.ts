@@ -16,6 +16,7 @@
  * rather than checked as a silent create.
  */
 
+import type { KubernetesRelease } from '../kubernetes/kubernetes-release.js';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,8 @@ export interface PreviousRevisionOptions {
   /** The config's and `--definitions`' definitions; those of `paths` are read here. */
   readonly definitions?: readonly ResourceDefinition[];
   readonly ignore?: readonly string[];
+  /** The Kubernetes release of the run, whose built-in kinds the previous revision may use. */
+  readonly kubernetesVersion?: KubernetesRelease;
 }
 
 /**
@@ -93,6 +96,9 @@ async function readPrevious(
     definitions: options.definitions ?? [],
     recordPrior: prior,
     ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
+    ...(options.kubernetesVersion === undefined
+      ? {}
+      : { kubernetesVersion: options.kubernetesVersion }),
   });
   return prior;
 }
