@@ -277,7 +277,7 @@ export {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
   type EtcdLeaderElectionOptions,
-} from './app/etcd-leader-election.js';
+} from './state-etcd/leader-election.js';
 export {
   getControllerOf,
   hasControllerReference,

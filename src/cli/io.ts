@@ -1,4 +1,6 @@
-import { onProcessInterrupt } from './watch/interrupt.js';
+import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
+
+export type { InterruptOptions } from './watch/interrupt.js';
 
 /** Where a command writes, and the process facts it may look at: injected so tests can run it. */
 export interface CliIo {
@@ -31,15 +33,6 @@ export interface CliIo {
 export interface Terminal {
   readonly stdout: NodeJS.WriteStream;
   readonly stdin: NodeJS.ReadStream;
-}
-
-/** Options of {@link CliIo.onInterrupt}. */
-export interface InterruptOptions {
-  /**
-   * Whether `q` and Ctrl-C on the terminal interrupt too (default true). A view that reads the
-   * keys itself (the watch screen) says false and handles them.
-   */
-  readonly keys?: boolean;
 }
 
 /** The real process. */

@@ -7,7 +7,7 @@
  * reads without a word and evaluates to nothing.
  */
 
-import { JsonPathSyntaxError, parseTemplate } from '../cli/render/jsonpath-parser.js';
+import { JsonPathSyntaxError, parseTemplate } from './kubernetes/jsonpath-parser.js';
 
 /** What is wrong with a template, or `undefined` when it is well formed. */
 export function printColumnPathError(template: string): string | undefined {

@@ -4,7 +4,7 @@ import { defineRun } from './run-definition.js';
 import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
-} from '../../app/etcd-leader-election.js';
+} from '../../state-etcd/leader-election.js';
 import { openState, type OpenedState } from '../../app/open-state.js';
 import { serveProject, type ApplyCounts, type ServedProject } from '../../app/serve-project.js';
 import {

@@ -9,7 +9,7 @@ import {
   JsonPathSyntaxError,
   parseTemplate,
   type JsonPathTemplate,
-} from './jsonpath.js';
+} from '../../loaders/kubernetes/jsonpath.js';
 import { toDocument, type DocumentOptions } from './resource-document.js';
 import { ChunkedWriter, collectChunks, type WriteChunk } from './chunked-writer.js';
 import { renderTable, writeTable } from './table.js';

@@ -1,5 +1,5 @@
 import type { Resource } from '../../engine/resource/resource.js';
-import { evaluateTemplate } from '../render/jsonpath.js';
+import { evaluateTemplate } from '../../loaders/kubernetes/jsonpath.js';
 import type { ResourceRow, TypeGroup } from './round-view.js';
 
 /** A row as table cells, and which of them changed since the previous round. */

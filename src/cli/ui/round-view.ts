@@ -14,21 +14,13 @@ import { compareStrings } from '../../engine/compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { describeReason } from '../render/report.js';
 import { patchRows, putRow, unmarkRows, type RowEdit } from './row-patch.js';
+import type { ChangeMarker, ResourceRow } from './resource-row.js';
 import type { WatchRound } from '../watch/watch-session.js';
 import type { ManifestLookup } from '../../app/explain/explain-source.js';
 import type { ResourceApplier } from '../../engine/state/resource-applier.js';
 import type { ManifestResource } from '../../loaders/load-manifests.js';
 
-/** What happened to a resource this round, as talosctl's watch marks it. */
-export type ChangeMarker = '+' | '-' | '~' | ' ';
-
-/** One resource row: the resource as it is now (or, destroyed, as it was) and as it was before. */
-export interface ResourceRow {
-  readonly marker: ChangeMarker;
-  readonly resource: Resource;
-  /** The previous round's version, for `~` and `-`. */
-  readonly previous?: Resource;
-}
+export type { ChangeMarker, ResourceRow } from './resource-row.js';
 
 /** The rows of one type, sorted by namespace and id. */
 export interface TypeGroup {

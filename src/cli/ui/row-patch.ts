@@ -1,5 +1,5 @@
 import { compareStrings } from '../../engine/compare-strings.js';
-import type { ResourceRow } from './round-view.js';
+import type { ResourceRow } from './resource-row.js';
 
 /** A row of one type to put in place (or, with no row, to take out), by namespace and id. */
 export interface RowEdit {

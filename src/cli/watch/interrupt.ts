@@ -1,4 +1,11 @@
-import type { InterruptOptions } from '../io.js';
+/** Options of `CliIo.onInterrupt` and {@link onProcessInterrupt}. */
+export interface InterruptOptions {
+  /**
+   * Whether `q` and Ctrl-C on the terminal interrupt too (default true). A view that reads the
+   * keys itself (the watch screen) says false and handles them.
+   */
+  readonly keys?: boolean;
+}
 
 /**
  * Calls `handler` when the user asks the process to stop: SIGINT, and on a terminal `q` or Ctrl-C

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { camelPlural } from '../../../src/loaders/kubernetes/crd-definitions.js';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
-import { evaluateTemplate } from '../../../src/cli/render/jsonpath.js';
+import { evaluateTemplate } from '../../../src/loaders/kubernetes/jsonpath.js';
 
 const fixture = (name: string) =>
   readFile(new URL(`../../../fixtures/kubernetes/${name}`, import.meta.url), 'utf8');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
-} from '../../src/app/etcd-leader-election.js';
+} from '../../src/state-etcd/leader-election.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';

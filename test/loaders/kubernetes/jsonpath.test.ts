@@ -6,7 +6,7 @@ import {
   JsonPathError,
   JsonPathSyntaxError,
   parseTemplate,
-} from '../../../src/cli/render/jsonpath.js';
+} from '../../../src/loaders/kubernetes/jsonpath.js';
 
 /** A document shaped like the one on kubectl's "JSONPath Support" page, on hosts of our own. */
 const hosts = {
