@@ -201,18 +201,43 @@ function readersByPointer(index: ExplainIndex): Map<string, RecordedReconcile[]>
  */
 function narrowReads(reconcile: RecordedReconcile, ref: VersionRef): readonly VersionRef[] {
   if (reconcile.job !== 'run') return reconcile.reads;
-  const byKind = new Map<string, VersionRef[]>();
+  const groups = readGroupsOf(reconcile);
+  if (groups.length === 1 && (groups[0]?.reads.length ?? 0) < 2) return reconcile.reads;
+  return groups.flatMap(({ reads, byId }) => {
+    if (reads.length < 2) return reads;
+    return byId.get(ref.id) ?? reads;
+  });
+}
+
+/** The reads of one kind (namespace and type) of a pass, in read order, and those by id. */
+interface ReadGroup {
+  readonly reads: VersionRef[];
+  readonly byId: Map<string, VersionRef[]>;
+}
+
+/**
+ * A whole-world pass's reads grouped by kind, computed once per pass: a pass that listed n
+ * resources and wrote n asks for its groups n times, and regrouping each time was quadratic.
+ */
+const readGroups = new WeakMap<readonly VersionRef[], readonly ReadGroup[]>();
+
+function readGroupsOf(reconcile: RecordedReconcile): readonly ReadGroup[] {
+  // Keyed by the reads list, which the record replaces when a running pass reads more.
+  const cached = readGroups.get(reconcile.reads);
+  if (cached) return cached;
+  const byKind = new Map<string, ReadGroup>();
   for (const read of reconcile.reads) {
     const kind = `${read.namespace}\0${read.type}`;
-    const list = byKind.get(kind);
-    if (list) list.push(read);
-    else byKind.set(kind, [read]);
+    let group = byKind.get(kind);
+    if (!group) byKind.set(kind, (group = { reads: [], byId: new Map() }));
+    group.reads.push(read);
+    const same = group.byId.get(read.id);
+    if (same) same.push(read);
+    else group.byId.set(read.id, [read]);
   }
-  return [...byKind.values()].flatMap((reads) => {
-    if (reads.length < 2) return reads;
-    const same = reads.filter((r) => r.id === ref.id);
-    return same.length > 0 ? same : reads;
-  });
+  const groups = [...byKind.values()];
+  readGroups.set(reconcile.reads, groups);
+  return groups;
 }
 
 function toRef(write: RecordedWrite): VersionRef {

@@ -137,6 +137,10 @@ export class RunRecord implements RunRecorder {
   readonly #reconciles = new Map<number, ReconcileEntry>();
   /** `key@version` -> the write of that version and its reconcile; rebuilt when stale. */
   #writers: Map<string, { reconcile: ReconcileEntry; write: WriteEntry }> | undefined;
+  /** Pointer key -> every write of that resource, oldest first; rebuilt with `#writers`. */
+  #writesByPointer: Map<string, { reconcile: ReconcileEntry; write: WriteEntry }[]> | undefined;
+  /** `key@version` -> a resource some reconcile read or was triggered by; rebuilt when stale. */
+  #observed: Map<string, Resource> | undefined;
   #seq = 0;
   #dropped = 0;
   readonly #resourceAtFn = (pointer: Pointer, version: number): Resource | undefined =>
@@ -174,14 +178,8 @@ export class RunRecord implements RunRecorder {
 
   /** Every recorded write of one resource, oldest first, with the reconcile that made it. */
   writesTo(pointer: Pointer): { reconcile: RecordedReconcile; write: RecordedWrite }[] {
-    const key = pointerKey(pointer);
-    const out: { reconcile: RecordedReconcile; write: RecordedWrite }[] = [];
-    for (const reconcile of this.#reconciles.values()) {
-      for (const write of reconcile.writes) {
-        if (pointerKey(write) === key) out.push({ reconcile, write });
-      }
-    }
-    return out;
+    this.#index();
+    return [...(this.#writesByPointer?.get(pointerKey(pointer)) ?? [])];
   }
 
   start(
@@ -207,6 +205,7 @@ export class RunRecord implements RunRecorder {
         queueDepth,
       ),
     );
+    if (triggers.length > 0) this.#observed = undefined;
     if (this.#reconciles.size > this.maxReconciles) this.#dropOldest();
     return seq;
   }
@@ -216,6 +215,7 @@ export class RunRecord implements RunRecorder {
     if (!reconcile) return;
     if (resources.length === 1) reconcile.readResources.push(resources[0] as Resource);
     else reconcile.readLists.push(resources);
+    this.#observed = undefined;
   }
 
   wrote(seq: number, op: WriteOp, pointer: Pointer, version: number, resource?: Resource): void {
@@ -242,13 +242,20 @@ export class RunRecord implements RunRecorder {
   #index(): Map<string, { reconcile: ReconcileEntry; write: WriteEntry }> {
     if (this.#writers) return this.#writers;
     const index = new Map<string, { reconcile: ReconcileEntry; write: WriteEntry }>();
+    const byPointer = new Map<string, { reconcile: ReconcileEntry; write: WriteEntry }[]>();
     for (const reconcile of this.#reconciles.values()) {
       for (const write of reconcile.writes) {
+        const entry = { reconcile, write };
         // A destroy makes no version another reconcile can read.
-        if (write.op !== 'destroy') index.set(versionKey(write), { reconcile, write });
+        if (write.op !== 'destroy') index.set(versionKey(write), entry);
+        const key = pointerKey(write);
+        const writes = byPointer.get(key);
+        if (writes) writes.push(entry);
+        else byPointer.set(key, [entry]);
       }
     }
     this.#writers = index;
+    this.#writesByPointer = byPointer;
     return index;
   }
 
@@ -256,16 +263,23 @@ export class RunRecord implements RunRecorder {
   #resourceAt(pointer: Pointer, version: number): Resource | undefined {
     const written = this.#index().get(versionKey({ ...pointerOf(pointer), version }))?.write;
     if (written?.resource) return written.resource;
-    const key = pointerKey(pointer);
+    return this.#observedIndex().get(versionKey({ ...pointerOf(pointer), version }));
+  }
+
+  /** Every resource version a kept reconcile read or was triggered by, the first seen kept. */
+  #observedIndex(): Map<string, Resource> {
+    if (this.#observed) return this.#observed;
+    const index = new Map<string, Resource>();
+    const note = (r: Resource): void => {
+      const key = versionKey({ ...pointerOf(r.metadata), version: r.metadata.version });
+      if (!index.has(key)) index.set(key, r);
+    };
     for (const reconcile of this.#reconciles.values()) {
-      for (const r of reconcile.allReadResources()) {
-        if (r.metadata.version === version && pointerKey(r.metadata) === key) return r;
-      }
-      for (const r of reconcile.triggerResources) {
-        if (r.metadata.version === version && pointerKey(r.metadata) === key) return r;
-      }
+      for (const r of reconcile.allReadResources()) note(r);
+      for (const r of reconcile.triggerResources) note(r);
     }
-    return undefined;
+    this.#observed = index;
+    return index;
   }
 
   /** Drops the oldest tenth at once, so the cost per reconcile stays constant. */
@@ -278,6 +292,7 @@ export class RunRecord implements RunRecorder {
       this.#dropped++;
     }
     this.#writers = undefined;
+    this.#observed = undefined;
   }
 }
 

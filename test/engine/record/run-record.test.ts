@@ -137,3 +137,26 @@ describe('the run record', () => {
     expect(await withRecord.state.list(Sentence)).toEqual(await without.state.list(Sentence));
   });
 });
+
+describe('the run record, asked during a run', () => {
+  it("lists a resource's writes oldest first, the ones recorded after an earlier question too", () => {
+    const record = new RunRecord();
+    const pointer = Str.pointer('1');
+    const first = record.start('A', 'run', undefined, []);
+    record.wrote(first, 'create', pointer, 1);
+    record.wrote(first, 'create', Str.pointer('2'), 1);
+    record.end(first, { kind: 'ok' });
+    expect(record.writesTo(pointer).map((w) => w.write.version)).toEqual([1]);
+    const second = record.start('B', 'run', undefined, []);
+    record.wrote(second, 'update', pointer, 2);
+    record.end(second, { kind: 'ok' });
+    const writes = record.writesTo(pointer);
+    expect(writes.map((w) => [w.reconcile.controller, w.write.op, w.write.version])).toEqual([
+      ['A', 'create', 1],
+      ['B', 'update', 2],
+    ]);
+    // The answer is the caller's: changing it changes nothing the record keeps.
+    writes.length = 0;
+    expect(record.writesTo(pointer)).toHaveLength(2);
+  });
+});
