@@ -8,14 +8,21 @@
  * against a process that walks and parses the same tree: wall time and peak RSS of each, medians
  * of three processes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTree } from './vm-network-tree.js';
 import { parseAllDocuments } from 'yaml';
-import { formatCount, growth, printTable, sizes } from './harness.js';
+import {
+  formatCount,
+  growth,
+  medianRun,
+  printTable,
+  runProcess,
+  sizes,
+  type ProcessRun,
+} from './harness.js';
 import type * as Cosi from '../src/index.js';
 import type * as Loaders from '../src/loaders/index.js';
 import type * as ProgramModule from '../src/cli/program.js';
@@ -158,45 +165,10 @@ export async function run(): Promise<void> {
   );
 }
 
-interface ProcessRun {
-  readonly ms: number;
-  /** Peak resident set, in kilobytes. */
-  readonly maxRss: number;
-}
-
 /** Processes of each kind at the largest size; their medians are reported. */
 const PROCESS_RUNS = 3;
 
-/** The median time and the median peak RSS of some runs (each median on its own). */
-function medianRun(runs: readonly ProcessRun[]): ProcessRun {
-  const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
-  return { ms: median(runs.map((r) => r.ms)), maxRss: median(runs.map((r) => r.maxRss)) };
-}
-
 const mb = (kb: number): string => (kb / 1024).toFixed(0).padStart(5);
-
-/** Runs `node args...` with a preload that reports the peak RSS on exit. */
-function runProcess(args: readonly string[]): Promise<ProcessRun> {
-  const preload = path.join(benchDir, 'report-rss.mjs');
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(process.execPath, ['--import', preload, ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - start;
-      const match = /COSI_BENCH_MAX_RSS (\d+)/.exec(stderr);
-      if (code !== 0 || !match) {
-        reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
-        return;
-      }
-      resolve({ ms, maxRss: Number(match[1]) });
-    });
-  });
-}
 
 function silentIo(): Parameters<typeof ProgramModule.runCli>[1] {
   return {

@@ -5,6 +5,8 @@
  * Benchmarks measure the real build (`dist/`), not the sources: the types come from `src/`, the
  * code from `../dist/index.js`, loaded at run time.
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type * as Cosi from '../src/index.js';
 
 export type CosiModule = typeof Cosi;
@@ -181,4 +183,44 @@ export function printScaling(
       growth(ns, times, i),
     ]),
   );
+}
+
+/** One whole process's cost. */
+export interface ProcessRun {
+  readonly ms: number;
+  /** Peak resident set, in kilobytes. */
+  readonly maxRss: number;
+}
+
+/** The median time and the median peak RSS of some runs (each median on its own). */
+export function medianRun(runs: readonly ProcessRun[]): ProcessRun {
+  const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
+  return { ms: median(runs.map((r) => r.ms)), maxRss: median(runs.map((r) => r.maxRss)) };
+}
+
+/**
+ * Runs `node args...` (in `cwd` when given) with a preload that reports the peak RSS on exit;
+ * rejects when it exits non-zero, with the end of its stderr.
+ */
+export function runProcess(args: readonly string[], cwd?: string): Promise<ProcessRun> {
+  const preload = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, ['--import', preload, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - start;
+      const match = /COSI_BENCH_MAX_RSS (\d+)/.exec(stderr);
+      if (code !== 0 || !match) {
+        reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+        return;
+      }
+      resolve({ ms, maxRss: Number(match[1]) });
+    });
+  });
 }
