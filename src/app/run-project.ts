@@ -1,4 +1,5 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
@@ -251,10 +252,6 @@ function pointerOfKey(key: string): Pointer {
   return { namespace, type, id };
 }
 
-/** How the state words an owner conflict with a manifest (whose owner is empty). */
-const MANIFEST_OWNER_CONFLICT =
-  /resource (\S+?)\((\S*?)\/(\S+?)\) is owned by "", not "((?:[^"\\]|\\.)*)"/g;
-
 /**
  * Manifests that collide with what a controller writes, at the manifest's file and line, the same
  * way for every kind of controller: a manifest of a type that a controller declares as its
@@ -276,15 +273,15 @@ export function collisionFindings(
     if (writer !== undefined) collisions.set(key, writer);
   }
   for (const controller of report.controllers) {
-    const errors = [controller.lastError ?? '', ...controller.failingItems.map((i) => i.error)];
+    const errors = [
+      ...(controller.lastError ? [controller.lastError] : []),
+      ...controller.failingItems.map((i) => i.error),
+    ];
     for (const error of errors) {
-      for (const [, type = '', namespace = '', id = '', writer = ''] of error.matchAll(
-        MANIFEST_OWNER_CONFLICT,
-      )) {
-        const key = pointerKey({ namespace, type, id });
-        if (sources.has(key) && !collisions.has(key))
-          collisions.set(key, JSON.parse(`"${writer}"`) as string);
-      }
+      // A manifest has no owner: the controller's write of it was refused as someone else's.
+      if (!isOwnerConflictRecord(error) || error.pointer === undefined) continue;
+      const key = pointerKey(error.pointer);
+      if (sources.has(key) && !collisions.has(key)) collisions.set(key, controller.name);
     }
   }
   return [...collisions].map(([key, writer]) => {
