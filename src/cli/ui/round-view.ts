@@ -15,7 +15,7 @@ import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { describeReason } from '../render/report.js';
 import { errorText } from '../render/error-text.js';
 import { patchRows, putRow, unmarkRows, type RowEdit } from './row-patch.js';
-import type { WatchRound } from '../watch/watch-session.js';
+import type { WatchRound } from '../../app/watch-session.js';
 import type { ManifestLookup } from '../../app/explain/explain-source.js';
 import type { ResourceApplier } from '../../engine/state/resource-applier.js';
 import type { ManifestResource } from '../../loaders/load-manifests.js';
