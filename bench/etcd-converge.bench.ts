@@ -103,7 +103,7 @@ export async function run(): Promise<void> {
         .filter((c) => c.condition === 'failed' || c.failingItems.length > 0)
         .map(
           (c) =>
-            `${c.name} ${c.condition}, ${c.failingItems.length} failing items, errors ${c.errors}, last error: ${c.lastError ?? c.failingItems[0]?.error ?? '-'}`,
+            `${c.name} ${c.condition}, ${c.failingItems.length} failing items, errors ${c.errors}, last error: ${(c.lastError ?? c.failingItems[0]?.error)?.message ?? '-'}`,
         );
       const snapshot = await takeSnapshot(project.state);
       const counts = new Map<string, number>();

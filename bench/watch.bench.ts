@@ -12,11 +12,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { generateTree } from './vm-network-tree.js';
-import type * as SessionModule from '../src/cli/watch/watch-session.js';
+import type * as SessionModule from '../src/app/watch-session.js';
 import type * as ReaderModule from '../src/loaders/manifest-reader.js';
 import type * as RoundViewModule from '../src/cli/ui/round-view.js';
 import type * as WatchAppModule from '../src/cli/ui/watch-app.js';
-import type { FileEvent, WatchFiles } from '../src/cli/watch/file-watcher.js';
+import type { FileEvent, WatchFiles } from '../src/app/file-events.js';
 
 const EDITS = 7;
 const SIZES = [1_000, 10_000, 50_000];
@@ -57,7 +57,7 @@ async function measure(resources: number): Promise<Figures> {
   const { createElement } = await import('react');
   const { render } = await import('ink');
   const { startWatchSession } = (await import(
-    dist('cli/watch/watch-session.js')
+    dist('app/watch-session.js')
   )) as typeof SessionModule;
   const { ManifestReader } = (await import(
     dist('loaders/manifest-reader.js')

@@ -182,6 +182,7 @@ export type {
   ItemFailure,
   OscillatingResource,
 } from './engine/runtime/convergence.js';
+export type { CodeLocation, ErrorRecord } from './engine/runtime/error-record.js';
 export { createRuntime, Runtime, type RuntimeOptions } from './engine/runtime/runtime.js';
 export {
   RunRecord,

@@ -19,6 +19,7 @@ import type { ManifestResource } from '../loaders/load-manifests.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';
+import { projectErrorLocator } from './project-error-locator.js';
 
 /**
  * A started project: the manifests in a fresh in-memory state, the config's controllers
@@ -100,10 +101,12 @@ export async function openProject(
     options.record === true
       ? new RunRecord({ now: () => clock.now(), wallNow: () => performance.now() })
       : undefined;
+  const locateError = projectErrorLocator(config, options.cwd);
   const runtime = createRuntime(state, {
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),
     ...(record ? { recorder: record } : {}),
+    ...(locateError ? { locateError } : {}),
   });
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {

@@ -1,4 +1,5 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
@@ -6,52 +7,28 @@ import { formatPointer, pointerKey, type Pointer } from '../engine/resource/poin
 import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
 import type { ManifestResource, ManifestSource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
-import { readIgnoreFile } from '../loaders/ignore-file.js';
-import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
-import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
-import { readDefinitionPaths } from '../loaders/definition-paths.js';
-import { convergeProject, type ConvergeBounds } from './converge-project.js';
+import type { ReadResult } from '../loaders/manifest-reader.js';
+import type { ConvergeBounds } from './converge-project.js';
 import { lastChangedFields } from './last-change.js';
 import type { ExplainSource } from './explain/explain-source.js';
 import { displayPath } from './display-path.js';
-import { openProject, type OpenProjectOptions, type Project } from './project.js';
-import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
+import type { OpenProjectOptions, Project } from './project.js';
+import { loadProjectConfig } from './project-config.js';
+import { ProjectSession } from './project-session.js';
+import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
 
 /** What a one-shot run of a project takes. */
-export interface RunProjectOptions extends ConfigLocation, ConvergeBounds, OpenProjectOptions {
+export interface RunProjectOptions extends ReadProjectOptions, ConvergeBounds, OpenProjectOptions {
   /** `false`: register the controllers but do not run them (enough for the graph). */
   readonly converge?: boolean;
-  /** `--ignore` patterns, beside those of the working directory's `.cosiignore`. */
-  readonly ignore?: readonly string[];
-  /** The standard input's bytes (or text), when a path is `-`. */
-  readonly stdin?: Uint8Array | string;
-  /** `--definitions` paths: only their definition documents (CRDs, cosi's) are read. */
-  readonly definitionPaths?: readonly string[];
   /** Told which config was found (`undefined`: none), before anything else runs. */
   readonly onConfig?: (config: LoadedConfig | undefined) => void;
-  /**
-   * `--previous`: a directory or git revision holding the previous revision of the manifests;
-   * CEL transition rules check each resource found there as an update of it.
-   */
-  readonly previous?: string;
-  /**
-   * `false`: the manifests keep their documents' positions only, not their files' text (see
-   * `LoadManifestsOptions.positions`): for commands that never place a pointer inside a
-   * manifest after the load. Default `true`.
-   */
-  readonly positions?: boolean;
   /**
    * Release the manifests' resources once the state holds them, rather than keep them through
    * the run: the run's `manifests.resources` is then empty. For commands that print from the
    * state only (`apply`, `get`, `graph --resources` unrecorded); `check` and `explain` read them.
    */
   readonly releaseManifests?: boolean;
-  /** `--skip-kinds`: documents of these kinds are neither checked nor loaded. */
-  readonly skipKinds?: readonly string[];
-  /** `--reject-kinds`: documents of these kinds are errors. */
-  readonly rejectKinds?: readonly string[];
-  /** `--ignore-unknown-kinds`: Kubernetes documents of an undefined kind are skipped. */
-  readonly ignoreUnknownKinds?: boolean;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -102,10 +79,11 @@ export function explainSourceOf(
 export async function runProject(options: RunProjectOptions): Promise<ProjectRun> {
   const config = await loadProjectConfig(options);
   options.onConfig?.(config);
-  const { manifests, project, sources } = await openRun(options, config);
-  if (project === undefined) return { config, manifests };
+  const { manifests, session, sources } = await openRun(options, config);
+  if (session === undefined) return { config, manifests };
+  const { project } = session;
   try {
-    const report = options.converge === false ? undefined : await convergeProject(project, options);
+    const report = options.converge === false ? undefined : await session.converge();
     const snapshot = await takeSnapshot(project.state);
     const lastChanges = await lastChangedFields(
       project.state,
@@ -121,7 +99,7 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
       outcome: { project, snapshot, findings, lastChanges, ...(report ? { report } : {}) },
     };
   } finally {
-    await project.runtime.stop();
+    await session.close();
   }
 }
 
@@ -134,14 +112,18 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
 async function openRun(
   options: RunProjectOptions,
   config: LoadedConfig | undefined,
-): Promise<{ manifests: ReadResult; project?: Project; sources: Map<string, ManifestSource> }> {
-  const manifests = await readRunManifests(options, config);
+): Promise<{
+  manifests: ReadResult;
+  session?: ProjectSession;
+  sources: Map<string, ManifestSource>;
+}> {
+  const manifests = await readProjectManifests(options, config);
   if (hasErrors(manifests.findings)) return { manifests, sources: new Map() };
-  const project = await openProject(config, manifests, { ...options, applyOnce: true });
+  const session = await ProjectSession.open(config, manifests, { ...options, applyOnce: true });
   const sources = sourcesByKey(manifests.resources);
   return {
     manifests: options.releaseManifests === true ? { ...manifests, resources: [] } : manifests,
-    project,
+    session,
     sources,
   };
 }
@@ -158,61 +140,7 @@ export async function loadProjectDefinitions(
 ): Promise<Pick<ProjectRun, 'config' | 'manifests'>> {
   const config = await loadProjectConfig(options);
   options.onConfig?.(config);
-  return { config, manifests: await readRunManifests(options, config) };
-}
-
-/** The run's manifests: the `--definitions` paths, the previous revision, then the manifests. */
-async function readRunManifests(
-  options: RunProjectOptions,
-  config: LoadedConfig | undefined,
-): Promise<ReadResult> {
-  const ignore = await ignorePatterns(options);
-  const extra = await readDefinitionPaths(options.definitionPaths ?? [], {
-    cwd: options.cwd,
-    ignore,
-  });
-  const previous =
-    options.previous === undefined
-      ? undefined
-      : await loadPreviousRevision(options.previous, {
-          paths: options.files,
-          cwd: options.cwd,
-          definitions: [...(config?.definitions ?? []), ...extra.definitions],
-          ignore,
-          ...(options.kubernetesVersion === undefined
-            ? {}
-            : { kubernetesVersion: options.kubernetesVersion }),
-        });
-  const read = await readManifests(options.files, {
-    cwd: options.cwd,
-    ignore,
-    ...(options.kubernetesVersion === undefined
-      ? {}
-      : { kubernetesVersion: options.kubernetesVersion }),
-    ...(options.skipKinds === undefined ? {} : { skipKinds: options.skipKinds }),
-    ...(options.rejectKinds === undefined ? {} : { rejectKinds: options.rejectKinds }),
-    ...(options.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
-    ...(previous === undefined ? {} : { previous }),
-    ...(options.positions === false ? { positions: false } : {}),
-    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
-    definitions: [...(config?.definitions ?? []), ...extra.definitions],
-    ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
-  });
-  // No paths at all is a project of controllers alone (`cosi graph --config X`), not empty input.
-  const findings = [
-    ...extra.findings,
-    ...(options.files.length === 0
-      ? read.findings.filter((f) => f.code !== 'empty-input')
-      : read.findings),
-  ];
-  return { ...read, findings: explainMissingConfig(findings, config) };
-}
-
-/** The patterns manifest walks skip: `.cosiignore` in the working directory, then `--ignore`. */
-export async function ignorePatterns(
-  options: Pick<RunProjectOptions, 'cwd' | 'ignore'>,
-): Promise<string[]> {
-  return [...(await readIgnoreFile(options.cwd)), ...(options.ignore ?? [])];
+  return { config, manifests: await readProjectManifests(options, config) };
 }
 
 /**
@@ -251,10 +179,6 @@ function pointerOfKey(key: string): Pointer {
   return { namespace, type, id };
 }
 
-/** How the state words an owner conflict with a manifest (whose owner is empty). */
-const MANIFEST_OWNER_CONFLICT =
-  /resource (\S+?)\((\S*?)\/(\S+?)\) is owned by "", not "((?:[^"\\]|\\.)*)"/g;
-
 /**
  * Manifests that collide with what a controller writes, at the manifest's file and line, the same
  * way for every kind of controller: a manifest of a type that a controller declares as its
@@ -276,15 +200,15 @@ export function collisionFindings(
     if (writer !== undefined) collisions.set(key, writer);
   }
   for (const controller of report.controllers) {
-    const errors = [controller.lastError ?? '', ...controller.failingItems.map((i) => i.error)];
+    const errors = [
+      ...(controller.lastError ? [controller.lastError] : []),
+      ...controller.failingItems.map((i) => i.error),
+    ];
     for (const error of errors) {
-      for (const [, type = '', namespace = '', id = '', writer = ''] of error.matchAll(
-        MANIFEST_OWNER_CONFLICT,
-      )) {
-        const key = pointerKey({ namespace, type, id });
-        if (sources.has(key) && !collisions.has(key))
-          collisions.set(key, JSON.parse(`"${writer}"`) as string);
-      }
+      // A manifest has no owner: the controller's write of it was refused as someone else's.
+      if (!isOwnerConflictRecord(error) || error.pointer === undefined) continue;
+      const key = pointerKey(error.pointer);
+      if (sources.has(key) && !collisions.has(key)) collisions.set(key, controller.name);
     }
   }
   return [...collisions].map(([key, writer]) => {

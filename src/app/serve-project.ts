@@ -6,11 +6,10 @@ import type { ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { hasErrors, type Finding } from '../loaders/finding.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
-import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
-import { displayPath } from './display-path.js';
+import type { ReadResult } from '../loaders/manifest-reader.js';
 import { openProject, registerProjectControllers, type Project } from './project.js';
-import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
-import { ignorePatterns } from './run-project.js';
+import { loadProjectConfig, type ConfigLocation } from './project-config.js';
+import { readProjectManifests } from './read-project-manifests.js';
 
 /** What serving a project takes. */
 export interface ServeProjectOptions extends ConfigLocation {
@@ -79,15 +78,7 @@ export async function serveProject(
   options: ServeProjectOptions,
 ): Promise<ServedProject | ServeRefused> {
   const config = await loadProjectConfig(options);
-  const read = async (): Promise<ReadResult> => {
-    const result = await readManifests(options.files, {
-      cwd: options.cwd,
-      ignore: await ignorePatterns(options),
-      definitions: config?.definitions ?? [],
-      ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
-    });
-    return { ...result, findings: explainMissingConfig(result.findings, config) };
-  };
+  const read = (): Promise<ReadResult> => readProjectManifests(options, config);
   const first = await read();
   if (hasErrors(first.findings)) return { config, findings: first.findings };
   const clock = new RealClock();

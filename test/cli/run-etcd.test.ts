@@ -10,7 +10,7 @@ import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { runRuntime } from '../../src/cli/commands/run.js';
 import type { CliIo } from '../../src/cli/io.js';
-import type { FileEvent } from '../../src/cli/watch/file-watcher.js';
+import type { FileEvent } from '../../src/app/file-events.js';
 import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';

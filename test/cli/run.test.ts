@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseLeaseTtl, runRuntime, type RunFlags } from '../../src/cli/commands/run.js';
 import { CliError } from '../../src/cli/exit-codes.js';
 import type { CliIo } from '../../src/cli/io.js';
-import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
+import type { FileEvent, WatchFiles } from '../../src/app/file-events.js';
 import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
 

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WatchRound, WatchSession } from '../../src/cli/watch/watch-session.js';
+import type { WatchRound, WatchSession } from '../../src/app/watch-session.js';
 import { startEditedWatch } from '../support/watch-edits.js';
 import { REPO } from './run-cli.js';
 

@@ -8,12 +8,12 @@ import { createColors } from '../../src/cli/render/report.js';
 import { renderRoundLines, roundJson } from '../../src/cli/ui/line-stream.js';
 import { watchOutput } from '../../src/cli/commands/watch.js';
 import { createRoundViews } from '../../src/cli/ui/round-view.js';
-import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
+import type { FileEvent, WatchFiles } from '../../src/app/file-events.js';
 import {
   startWatchSession,
   type WatchRound,
   type WatchSession,
-} from '../../src/cli/watch/watch-session.js';
+} from '../../src/app/watch-session.js';
 import { runCli } from '../../src/cli/program.js';
 import { cli, REPO } from './run-cli.js';
 

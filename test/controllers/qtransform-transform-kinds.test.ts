@@ -99,7 +99,7 @@ describe.each(['sync', 'async'] as const)('a queue transform with a %s transform
     await h.state.create(A.create('f', { str: 'fail', int: 0 }));
     const report = await h.runtime.converge({ maxAttempts: 2 });
     expect(report.converged).toBe(false);
-    expect(report.controllers[0]?.lastError).toBe('cannot');
+    expect(report.controllers[0]?.lastError?.message).toBe('cannot');
     expect(await ids(h, B.kind())).toEqual([]);
   });
 

@@ -110,7 +110,11 @@ describe('queue transform controller', () => {
     const failed = await h.runtime.converge({ maxAttempts: 3 });
     expect(failed.reason).toBe('failing');
     expect(failed.controllers[0]?.failingItems).toEqual([
-      { pointer: A.pointer('2'), attempts: 3, error: 'hate negative numbers' },
+      {
+        pointer: A.pointer('2'),
+        attempts: 3,
+        error: { code: 'error', message: 'hate negative numbers' },
+      },
     ]);
     expect(await ids(h, B.kind())).toEqual(['transformed-1']);
 
@@ -244,7 +248,7 @@ describe('queue transform controller', () => {
     await h.state.teardown(A.pointer('1'));
     const report = await h.runtime.converge({ maxAttempts: 3 });
     expect(report.controllers[0]?.failingItems.map((f) => f.pointer.id)).toEqual(['1']);
-    expect(report.controllers[0]?.lastError).toMatch(/owned by "OtherController"/);
+    expect(report.controllers[0]?.lastError?.message).toMatch(/owned by "OtherController"/);
     expect(await finalizersOf('1')).toEqual([NAME]);
     expect((await out('1')).spec.out).toBe('theirs');
   });
@@ -583,7 +587,7 @@ describe('queue transform controller', () => {
       next.error = new RequeueError(100, new Error('first error'));
       await setStr('bar');
       const report = await h.runtime.converge();
-      expect(report.controllers[0]?.lastError).toBe('first error');
+      expect(report.controllers[0]?.lastError?.message).toBe('first error');
       expect(calls[1]! - calls[0]!).toBe(100);
       // One write only: the retry's.
       expect(events).toEqual(['updated transformed-1']);

@@ -98,7 +98,7 @@ describe('transform controller', () => {
     await h.state.create(A.create('3', { str: 'baz', int: 3 }));
     const failed = await h.runtime.converge({ maxAttempts: 3 });
     expect(failed.converged).toBe(false);
-    expect(failed.controllers[0]?.lastError).toContain('hate negative numbers');
+    expect(failed.controllers[0]?.lastError?.message).toContain('hate negative numbers');
     expect(await ids(h, B.kind())).toEqual(['transformed-1', 'transformed-3']);
 
     await h.state.modify(A.create('2'), (d) => {
@@ -547,7 +547,7 @@ describe('transform controller', () => {
     );
     await h.state.create(A.create('1', { str: 'foo', int: 1 }));
     const report = await h.runtime.converge({ maxAttempts: 1 });
-    expect(report.controllers[0]?.lastError).toBe('not ready');
+    expect(report.controllers[0]?.lastError?.message).toBe('not ready');
     expect(await ids(h, B.kind())).toEqual([]);
 
     fail = false;
@@ -564,7 +564,7 @@ describe('transform controller', () => {
     );
     await h.state.create(A.create('1'));
     const report = await h.runtime.converge({ maxAttempts: 1 });
-    expect(report.controllers[0]?.lastError).toContain(
+    expect(report.controllers[0]?.lastError?.message).toContain(
       'expected a Bs.test.cosi.dev in namespace "ns-b"',
     );
     expect(await h.state.list(B.kind('elsewhere'))).toEqual([]);

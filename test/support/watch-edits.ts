@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { vi } from 'vitest';
-import type { FileEvent, WatchFiles } from '../../src/cli/watch/file-watcher.js';
+import type { FileEvent, WatchFiles } from '../../src/app/file-events.js';
 import {
   startWatchSession,
   type WatchRound,
   type WatchSession,
   type WatchSessionOptions,
-} from '../../src/cli/watch/watch-session.js';
+} from '../../src/app/watch-session.js';
 
 /** A watch session on a synthetic file watcher, and a way to save an edit and see its round. */
 export interface EditedWatch {

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import { displayPath } from '../../app/display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
+import type { ErrorRecord } from '../../engine/runtime/error-record.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
 import { shorten, shortenMessage } from '../../loaders/shorten.js';
@@ -59,6 +60,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     const source = sources.get(pointerKey(pointer));
     return source ? { file: source.file, line: source.line, col: source.col } : configAt;
   };
+  /** A controller's own error: where in the project's code it was thrown, else the config. */
+  const thrownAt = (error: ErrorRecord | undefined): Place => error?.location ?? configAt;
   for (const controller of report.controllers) {
     const problems: Finding<CheckCode>[] = [];
     if (controller.condition === 'failed' && controller.failingItems.length === 0) {
@@ -66,8 +69,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-failed',
           'error',
-          `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError ?? 'unknown error')}`,
-          configAt,
+          `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError?.message ?? 'unknown error')}`,
+          thrownAt(controller.lastError),
         ),
       );
     }
@@ -76,7 +79,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'reconcile-failed',
           'error',
-          `${controllerText(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error)}`,
+          `${controllerText(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error.message)}`,
           placeOf(item.pointer),
         ),
       );
@@ -86,8 +89,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         runFinding(
           'controller-recovered',
           'warning',
-          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError ?? '')}`,
-          configAt,
+          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError?.message ?? '')}`,
+          thrownAt(controller.lastError),
         ),
       );
     }

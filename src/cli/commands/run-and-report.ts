@@ -1,9 +1,7 @@
 import { displayPath } from '../../app/display-path.js';
 import { runProject, type ProjectRun, type RunOutcome } from '../../app/run-project.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
-import * as path from 'node:path';
 import { hasErrors } from '../../loaders/finding.js';
-import { frameInProject } from '../../loaders/stack-frames.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { toRunOptions, type CommonFlags } from '../options.js';
@@ -63,7 +61,6 @@ export async function runAndReport(
           resources: snapshot.resources.length,
           controllers: project.runtime.controllerNames().length,
           config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
-          errorPlace: (controller) => errorPlace(run, controller, io.cwd),
           lastChanges: run.outcome.lastChanges,
           explainArgs: [...(flags.file ?? []), ...paths].map((p) => `-f ${p}`).join(' '),
           ...(flags.stable ? {} : { wallTime: performance.now() - started }),
@@ -78,12 +75,4 @@ export async function runAndReport(
       ? EXIT.findings
       : exitCodeOf(report);
   return { run, exitCode: dataExitCode ?? runExitCode };
-}
-
-/** Where in the project's own code (beside its config) a controller's last error was thrown. */
-function errorPlace(run: ProjectRun, controller: string, cwd: string): string | undefined {
-  const stack = run.outcome?.project.runtime.status(controller)?.lastError?.stack;
-  if (run.config === undefined || stack === undefined) return undefined;
-  const frame = frameInProject(stack, path.dirname(run.config.file));
-  return frame && `${displayPath(cwd, frame.file)}:${frame.line}:${frame.col}`;
 }

@@ -8,7 +8,7 @@ import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import { renderRoundLines, roundJson } from '../ui/line-stream.js';
 import { createRoundViews } from '../ui/round-view.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
-import { startWatchSession, type WatchRound, type WatchSession } from '../watch/watch-session.js';
+import { startWatchSession, type WatchRound, type WatchSession } from '../../app/watch-session.js';
 
 export interface WatchFlags extends CommonFlags, TraceFlags {
   namespace?: string;

@@ -4,6 +4,7 @@ import { OSCILLATION_WINDOW, type ConvergenceReport } from '../../engine/runtime
 import { formatFinding, type Finding } from '../../loaders/finding.js';
 import { shortenMessage } from '../../loaders/shorten.js';
 import { formatDuration } from '../duration.js';
+import { formatLocation } from './location.js';
 import { escapeControl } from './escape-control.js';
 import { plural } from './plural.js';
 
@@ -31,11 +32,6 @@ export interface RunCounts {
   readonly controllers: number;
   /** The config the controllers came from, as a display path; `undefined`: none was found. */
   readonly config: string | undefined;
-  /**
-   * Where in the project's code a controller's last error was thrown (`controllers.ts:12:5`),
-   * when its stack says so.
-   */
-  readonly errorPlace?: (controller: string) => string | undefined;
   /** For each resource that kept changing (by pointer key): the fields its last write changed. */
   readonly lastChanges?: ReadonlyMap<string, readonly string[]>;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
@@ -75,16 +71,18 @@ export function renderReport(
       `${controller.name}: ${plural(controller.errors, 'error')} (${controller.condition})`,
     );
     lines.push(controller.condition === 'failed' ? c.red(head) : c.yellow(head));
-    if (controller.lastError !== undefined) {
-      const place = counts.errorPlace?.(controller.name);
+    const { lastError } = controller;
+    if (lastError !== undefined) {
+      // Where in the project's code it was thrown (`controllers.ts:12:5`), when its stack says so.
+      const place = lastError.location && formatLocation(lastError.location);
       lines.push(
-        `  last error: ${escapeControl(shortenMessage(controller.lastError))}${place ? ` (at ${place})` : ''}`,
+        `  last error: ${escapeControl(shortenMessage(lastError.message))}${place ? ` (at ${escapeControl(place)})` : ''}`,
       );
     }
     for (const item of controller.failingItems) {
       lines.push(
         escapeControl(
-          `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${shortenMessage(item.error)}`,
+          `  ${formatPointer(item.pointer)}: ${plural(item.attempts, 'attempt')}: ${shortenMessage(item.error.message)}`,
         ),
       );
     }

@@ -13,9 +13,10 @@ import type { Finding } from '../../loaders/finding.js';
 import { compareStrings } from '../../engine/compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { describeReason } from '../render/report.js';
+import { errorText } from '../render/error-text.js';
 import { patchRows, putRow, unmarkRows, type RowEdit } from './row-patch.js';
 import type { ChangeMarker, ResourceRow } from './resource-row.js';
-import type { WatchRound } from '../watch/watch-session.js';
+import type { WatchRound } from '../../app/watch-session.js';
 import type { ManifestLookup } from '../../app/explain/explain-source.js';
 import type { ResourceApplier } from '../../engine/state/resource-applier.js';
 import type { ManifestResource } from '../../loaders/load-manifests.js';
@@ -315,7 +316,7 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       reconciles: c.reconciles,
       writes: c.writes,
       errors: c.errors,
-      ...(c.lastError !== undefined ? { lastError: c.lastError } : {}),
+      ...(c.lastError !== undefined ? { lastError: errorText(c.lastError) } : {}),
       failingItems: c.failingItems.length,
       ...(c.retryIn !== undefined ? { retryIn: c.retryIn } : {}),
     }));

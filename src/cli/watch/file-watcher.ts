@@ -1,27 +1,9 @@
 import * as path from 'node:path';
 import { watch } from 'chokidar';
 
-/** What changed on disk. Directory events matter because a new directory may hold manifests. */
-export interface FileEvent {
-  readonly kind: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
-  /** Absolute. */
-  readonly path: string;
-}
+import type { WatchFiles } from '../../app/file-events.js';
 
-/** A running file watcher. */
-export interface FileWatcher {
-  close(): Promise<void>;
-}
-
-/**
- * Starts watching absolute paths (files, or directories recursively) and calls `onEvent` for
- * every change after the initial scan. Injected into the watch session, so tests drive it with
- * synthetic events.
- */
-export type WatchFiles = (
-  paths: readonly string[],
-  onEvent: (event: FileEvent) => void,
-) => FileWatcher;
+export type { FileEvent, FileWatcher, WatchFiles } from '../../app/file-events.js';
 
 /**
  * The real watcher, on chokidar: hidden entries and `node_modules` are skipped, as the manifest

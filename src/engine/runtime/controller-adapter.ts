@@ -14,6 +14,7 @@ import {
 } from './controller.js';
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
 import { RegistrationError, toError } from '../errors.js';
+import { toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import {
   createMetrics,
@@ -115,7 +116,9 @@ export class ControllerAdapter implements Adapter {
     return {
       kind: 'controller',
       condition: this.#condition,
-      ...(this.#lastError ? { lastError: this.#lastError.message } : {}),
+      ...(this.#lastError
+        ? { lastError: toErrorRecord(this.#lastError, this.host.locateError) }
+        : {}),
       failingItems: [],
       waitingItems: [],
       ...(this.#condition === 'backoff' && this.#restarts.retryAt !== undefined

@@ -1,6 +1,7 @@
 import type { Pointer } from '../resource/pointer.js';
 import { pointerKey, toPointer } from '../resource/pointer.js';
 import { compareStrings } from '../compare-strings.js';
+import type { ErrorRecord } from './error-record.js';
 import type { ControllerCondition, ControllerMetrics } from './metrics.js';
 
 /** Bounds of a convergence run. */
@@ -30,7 +31,7 @@ export type ConvergenceReason = 'quiescent' | 'failing' | 'max-writes' | 'max-ti
 export interface ItemFailure {
   readonly pointer: Pointer;
   readonly attempts: number;
-  readonly error: string;
+  readonly error: ErrorRecord;
 }
 
 export interface ControllerReport {
@@ -42,7 +43,7 @@ export interface ControllerReport {
   readonly writes: number;
   readonly errors: number;
   readonly restarts: number;
-  readonly lastError?: string;
+  readonly lastError?: ErrorRecord;
   /** Queue controllers: items still failing. */
   readonly failingItems: readonly ItemFailure[];
   /**

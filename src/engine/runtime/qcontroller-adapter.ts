@@ -23,6 +23,7 @@ import {
 } from './controller.js';
 import { ControllerFacade } from './controller-facade.js';
 import { isRequeue, isSkip, isTerminal, toError } from '../errors.js';
+import { toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
 import { RestartPolicy } from './restart-policy.js';
@@ -170,11 +171,11 @@ export class QControllerAdapter implements Adapter {
       kind: 'qcontroller',
       condition,
       ...(retryAt !== undefined ? { retryAt } : {}),
-      ...(lastError ? { lastError: lastError.message } : {}),
+      ...(lastError ? { lastError: toErrorRecord(lastError, this.host.locateError) } : {}),
       failingItems: failing.map((f) => ({
         pointer: f.pointer,
         attempts: f.attempts,
-        error: f.lastError.message,
+        error: toErrorRecord(f.lastError, this.host.locateError),
       })),
       waitingItems: this.#queue
         .delayedItems()

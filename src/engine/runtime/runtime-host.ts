@@ -3,6 +3,7 @@ import type { RunRecorder } from '../record/run-record.js';
 import type { State } from '../state/state.js';
 import type { Clock, Timer } from './clock.js';
 import type { DependencyDatabase } from './dependency-graph.js';
+import type { ErrorLocator } from './error-record.js';
 import type { Logger } from './logger.js';
 import type { ChangeRateLimit } from './rate-limiter.js';
 import type { WakeupScheduler } from './scheduler.js';
@@ -18,6 +19,8 @@ export interface RuntimeHost {
   readonly changeRateLimit: ChangeRateLimit | undefined;
   /** Told every reconcile, read and write when installed; `undefined` (the default) costs a check. */
   readonly recorder: RunRecorder | undefined;
+  /** Places a controller's error in the project's code, for its report; none when unset. */
+  readonly locateError: ErrorLocator | undefined;
   /** A timer the runtime keeps track of (and cancels on stop). */
   setTimer(ms: number, fn: () => void): Timer;
   /** Failures after which a controller or an item is given up (during a convergence run). */

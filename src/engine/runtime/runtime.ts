@@ -21,6 +21,7 @@ import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';
 import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js';
 import type { RuntimeHost } from './runtime-host.js';
+import type { ErrorLocator } from './error-record.js';
 import { WakeupScheduler } from './scheduler.js';
 import type { RunRecorder } from '../record/run-record.js';
 
@@ -49,6 +50,11 @@ export interface RuntimeOptions {
    * createRuntime(state, { clock, recorder: record });
    */
   readonly recorder?: RunRecorder;
+  /**
+   * Finds where in the project's code a controller's error was thrown: the report's error
+   * records then carry a `location`. None by default (the engine knows no files).
+   */
+  readonly locateError?: ErrorLocator;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -107,6 +113,7 @@ export class Runtime {
     this.#host = {
       changeRateLimit: limit,
       recorder: options.recorder,
+      locateError: options.locateError,
       state,
       clock: this.clock,
       logger: this.logger,

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRoundViews, type RoundView } from '../../../src/cli/ui/round-view.js';
-import type { FileEvent } from '../../../src/cli/watch/file-watcher.js';
+import type { FileEvent } from '../../../src/app/file-events.js';
 import {
   startWatchSession,
   type WatchRound,
   type WatchSession,
-} from '../../../src/cli/watch/watch-session.js';
+} from '../../../src/app/watch-session.js';
 import { REPO } from '../run-cli.js';
 
 let dir: string | undefined;

@@ -2,8 +2,8 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createRoundViews, type RoundView } from '../../../src/cli/ui/round-view.js';
-import type { FileEvent } from '../../../src/cli/watch/file-watcher.js';
-import { startWatchSession, type WatchSession } from '../../../src/cli/watch/watch-session.js';
+import type { FileEvent } from '../../../src/app/file-events.js';
+import { startWatchSession, type WatchSession } from '../../../src/app/watch-session.js';
 import { REPO } from '../run-cli.js';
 
 /** A watch session on a copy of fixtures/vm-network, driven by the test, as round views. */

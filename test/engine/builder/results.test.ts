@@ -70,7 +70,7 @@ describe('reconcile results', () => {
     const report = await h.runtime.converge({ maxAttempts: 3 });
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]?.failingItems).toEqual([
-      { pointer: VM.pointer('web'), attempts: 3, error: 'boom' },
+      { pointer: VM.pointer('web'), attempts: 3, error: { code: 'error', message: 'boom' } },
     ]);
     expect(h.runtime.status('vm')?.lastError?.message).toBe('boom');
   });
@@ -89,7 +89,11 @@ describe('reconcile results', () => {
     expect(report.converged).toBe(false);
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]?.failingItems).toEqual([
-      { pointer: VM.pointer('web'), attempts: 1, error: 'terminal error: image does not exist' },
+      {
+        pointer: VM.pointer('web'),
+        attempts: 1,
+        error: { code: 'terminal', message: 'terminal error: image does not exist' },
+      },
     ]);
     expect(h.runtime.status('vm')?.condition).toBe('failed');
     // Another convergence run does not retry it either: only a new event does.

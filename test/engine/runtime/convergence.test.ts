@@ -155,7 +155,7 @@ describe('merging the reports of two runs in a row', () => {
     failingItems: [],
     waitingItems: [],
     metrics: createMetrics(),
-    ...(counts.errors > 0 ? { lastError: 'boom' } : {}),
+    ...(counts.errors > 0 ? { lastError: { code: 'error', message: 'boom' } } : {}),
   });
   const report = (
     reconciles: number,
@@ -181,7 +181,9 @@ describe('merging the reports of two runs in a row', () => {
       ]),
     );
     expect(merged).toMatchObject({ rounds: 2, elapsed: 20, reconciles: 5, writes: 5 });
-    expect(merged.controllers.map((c) => [c.name, c.reconciles, c.errors, c.lastError])).toEqual([
+    expect(
+      merged.controllers.map((c) => [c.name, c.reconciles, c.errors, c.lastError?.message]),
+    ).toEqual([
       ['A', 5, 1, 'boom'],
       ['B', 1, 0, undefined],
     ]);

@@ -111,9 +111,13 @@ describe('a failing mapInput', () => {
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]).toMatchObject({
       condition: 'failed',
-      lastError: 'coupon service unavailable',
+      lastError: { code: 'error', message: 'coupon service unavailable' },
       failingItems: [
-        { pointer: Coupon.pointer('o1'), attempts: 3, error: 'coupon service unavailable' },
+        {
+          pointer: Coupon.pointer('o1'),
+          attempts: 3,
+          error: { code: 'error', message: 'coupon service unavailable' },
+        },
       ],
     });
     expect(await total('o1')).toBe(100);

@@ -188,9 +188,13 @@ describe('queue controllers', () => {
     expect(report.converged).toBe(false);
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]?.failingItems).toEqual([
-      { pointer: Int.pointer('poison'), attempts: 5, error: 'cannot digest' },
+      {
+        pointer: Int.pointer('poison'),
+        attempts: 5,
+        error: { code: 'error', message: 'cannot digest' },
+      },
     ]);
-    expect(report.controllers[0]?.lastError).toBe('cannot digest');
+    expect(report.controllers[0]?.lastError?.message).toBe('cannot digest');
   });
 
   it('records a terminal error without retrying it until the next event of its item', async () => {
@@ -212,7 +216,7 @@ describe('queue controllers', () => {
     expect([calls, h.clock.now() - t0]).toEqual([1, 0]);
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]?.failingItems).toEqual([
-      { pointer: Int.pointer('t'), attempts: 1, error: 'unfixable' },
+      { pointer: Int.pointer('t'), attempts: 1, error: { code: 'terminal', message: 'unfixable' } },
     ]);
     await h.runtime.converge();
     expect(calls).toBe(1);
@@ -252,6 +256,6 @@ describe('queue controllers', () => {
     await h.runtime.converge();
     await h.state.create(Sentence.create('a'));
     const report = await h.runtime.converge();
-    expect(report.controllers[0]?.lastError).toContain('not a primary input');
+    expect(report.controllers[0]?.lastError?.message).toContain('not a primary input');
   });
 });

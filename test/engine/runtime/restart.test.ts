@@ -49,7 +49,7 @@ describe('controller restarts', () => {
     expect(report.reason).toBe('failing');
     expect(report.controllers[0]).toMatchObject({
       condition: 'failed',
-      lastError: 'boom 4',
+      lastError: { code: 'error', message: 'boom 4' },
       errors: 4,
     });
     expect(h.runtime.status('Flaky')?.condition).toBe('failed');

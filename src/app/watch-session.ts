@@ -1,19 +1,18 @@
 import * as path from 'node:path';
-import { convergeProject } from '../../app/converge-project.js';
-import { displayPath } from '../../app/display-path.js';
-import { openProject, type Project } from '../../app/project.js';
-import { explainMissingConfig, loadProjectConfig } from '../../app/project-config.js';
-import { ignorePatterns, type RunProjectOptions } from '../../app/run-project.js';
-import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
-import type { ApplyResult } from '../../engine/state/resource-applier.js';
-import { SnapshotTracker, type TrackedSnapshot } from '../../engine/state/snapshot-tracker.js';
-import { hasErrors, type Finding } from '../../loaders/finding.js';
-import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
-import { ManifestReader, type ReadResult } from '../../loaders/manifest-reader.js';
-import { withChanges } from '../../loaders/manifest-cache.js';
-import { RecordedPriorState } from '../../loaders/cel/prior-state.js';
-import { readDefinitionPaths } from '../../loaders/definition-paths.js';
-import type { FileEvent, FileWatcher, WatchFiles } from './file-watcher.js';
+import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import type { ApplyResult } from '../engine/state/resource-applier.js';
+import { SnapshotTracker, type TrackedSnapshot } from '../engine/state/snapshot-tracker.js';
+import { hasErrors, type Finding } from '../loaders/finding.js';
+import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
+import type { ReadResult } from '../loaders/manifest-reader.js';
+import { RecordedPriorState } from '../loaders/cel/prior-state.js';
+import { displayPath } from './display-path.js';
+import type { FileEvent, FileWatcher, WatchFiles } from './file-events.js';
+import type { Project } from './project.js';
+import { loadProjectConfig } from './project-config.js';
+import { ProjectSession } from './project-session.js';
+import { openProjectReader, type ProjectReader } from './read-project-manifests.js';
+import type { RunProjectOptions } from './run-project.js';
 
 /** Options of {@link startWatchSession}. */
 export interface WatchSessionOptions extends Omit<RunProjectOptions, 'converge'> {
@@ -115,9 +114,9 @@ const nothingPending = (): Pending => ({
   scripts: new Set(),
 });
 
-/** The running project, and the definitions it was opened with. */
+/** The running project's session, and the definitions it was opened with. */
 interface Running {
-  readonly project: Project;
+  readonly session: ProjectSession;
   readonly snapshot: TrackedSnapshot;
   /** Snapshots the project's state at the cost of what each round changed. */
   readonly tracker: SnapshotTracker;
@@ -146,9 +145,7 @@ export async function startWatchSession(options: WatchSessionOptions): Promise<W
 class Session implements WatchSession {
   readonly #options: WatchSessionOptions;
   readonly #debounceMs: number;
-  #reader: ManifestReader | undefined;
-  /** Findings of the `--definitions` paths, read with the config. */
-  #definitionFindings: readonly Finding[] = [];
+  #reader: ProjectReader | undefined;
   #config: LoadedConfig | undefined;
   #running: Running | undefined;
   #watcher: FileWatcher | undefined;
@@ -202,7 +199,7 @@ class Session implements WatchSession {
       await this.#watcher?.close();
       await this.#draining;
       this.#running?.tracker.stop();
-      await this.#running?.project.runtime.stop();
+      await this.#running?.session.close();
       this.#notifyIdle();
       this.#resolveClosed();
     })();
@@ -295,24 +292,9 @@ class Session implements WatchSession {
     const config = await loadProjectConfig(this.#options);
     this.#options.onConfig?.(config);
     this.#config = config;
-    const ignore = await ignorePatterns(this.#options);
-    // Read with the config: `--definitions` paths are not watched.
-    const extra = await readDefinitionPaths(this.#options.definitionPaths ?? [], {
-      cwd: this.#options.cwd,
-      ignore,
-    });
-    this.#definitionFindings = extra.findings;
-    // The definitions of the config are part of every load: a new config needs a new cache.
-    this.#reader = new ManifestReader(this.#options.files, {
-      cwd: this.#options.cwd,
-      ignore,
-      ...(this.#options.kubernetesVersion === undefined
-        ? {}
-        : { kubernetesVersion: this.#options.kubernetesVersion }),
-      definitions: [...(config?.definitions ?? []), ...extra.definitions],
-      ...(config ? { definitionsSource: displayPath(this.#options.cwd, config.file) } : {}),
-      previous: this.#prior,
-    });
+    // Read with the config (`--definitions` paths are not watched); the definitions of the config
+    // are part of every load: a new config needs a new reader.
+    this.#reader = await openProjectReader(this.#options, config, this.#prior);
   }
 
   /**
@@ -328,22 +310,13 @@ class Session implements WatchSession {
     const started = performance.now();
     const inSync = this.#applierInSync;
     this.#applierInSync = false;
-    const read = await (this.#reader as ManifestReader).read(paths, { contentOnly });
-    // The --definitions findings join every load's; spreading reads the lazy resource list, so
-    // only a round that has such findings pays for it.
-    const load =
-      this.#definitionFindings.length === 0
-        ? read
-        : withChanges(
-            { ...read, findings: [...this.#definitionFindings, ...read.findings] },
-            read.changes,
-          );
+    const load = await (this.#reader as ProjectReader).read(paths, { contentOnly });
     this.#prior.replaceChanged(load.changes, () => load.resources, hasErrors(load.findings));
     const loaded = {
       trigger,
       changed,
       files: load.files,
-      findings: explainMissingConfig(load.findings, this.#config),
+      findings: load.findings,
       cost: { read: load.read.length, parsed: load.parsed.length },
     };
     if (hasErrors(load.findings)) {
@@ -352,43 +325,36 @@ class Session implements WatchSession {
     }
     const definitionsKey = JSON.stringify(load.definitions);
     let changes: ApplyResult | undefined;
-    let project = this.#running?.project;
+    let session = this.#running?.session;
     if (
       paths === undefined ||
       this.#running?.definitionsKey !== definitionsKey ||
-      project?.config !== this.#config
+      session?.config !== this.#config
     ) {
-      project = await this.#restart(load);
+      session = await this.#restart(load);
       if (trigger === 'manifests') loaded.trigger = 'restart';
-    } else if (project) {
-      changes =
-        inSync && load.changes
-          ? await project.applier.applyGroups(load.changes)
-          : await project.applier.apply(load.resources);
+    } else if (session) {
+      changes = await session.applyEdit(load, { onlyChanged: inSync });
     }
     this.#applierInSync = true;
-    if (!project) throw new Error('a watch round has no project');
-    if (!this.#options.stable) {
-      // Timestamps read as wall time; timers that came due meanwhile fire in this round.
-      const now = Date.now();
-      if (now > project.clock.now()) project.clock.advanceTo?.(now);
-    }
-    const report = await convergeProject(project, this.#options);
+    if (!session) throw new Error('a watch round has no project');
+    // Timestamps read as wall time; timers that came due meanwhile fire in this round.
+    const report = await session.converge({ wallTime: !this.#options.stable });
     const tracker =
-      this.#running?.project === project
+      this.#running?.session === session
         ? this.#running.tracker
-        : new SnapshotTracker(project.state);
-    this.#running = { project, definitionsKey, tracker, snapshot: await tracker.take() };
+        : new SnapshotTracker(session.project.state);
+    this.#running = { session, definitionsKey, tracker, snapshot: await tracker.take() };
     this.#emit(loaded, { applied: true, report, ...(changes ? { changes } : {}) }, started);
   }
 
-  /** Opens a project on a fresh state and stops the one it replaces. */
-  async #restart(load: ReadResult): Promise<Project> {
-    const project = await openProject(this.#config, load, this.#options);
+  /** Opens a session on a fresh state and closes the one it replaces. */
+  async #restart(load: ReadResult): Promise<ProjectSession> {
+    const session = await ProjectSession.open(this.#config, load, this.#options);
     this.#running?.tracker.stop();
-    await this.#running?.project.runtime.stop();
+    await this.#running?.session.close();
     this.#running = undefined;
-    return project;
+    return session;
   }
 
   #emit(
@@ -401,9 +367,9 @@ class Session implements WatchSession {
       number: ++this.#rounds,
       ...loaded,
       ...outcome,
-      ...(running ? { project: running.project, snapshot: running.snapshot } : {}),
-      ...(running?.project.config
-        ? { config: displayPath(this.#options.cwd, running.project.config.file) }
+      ...(running ? { project: running.session.project, snapshot: running.snapshot } : {}),
+      ...(running?.session.config
+        ? { config: displayPath(this.#options.cwd, running.session.config.file) }
         : {}),
       wallTime: performance.now() - started,
     });

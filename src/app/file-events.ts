@@ -1,0 +1,21 @@
+/** What changed on disk. Directory events matter because a new directory may hold manifests. */
+export interface FileEvent {
+  readonly kind: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+  /** Absolute. */
+  readonly path: string;
+}
+
+/** A running file watcher. */
+export interface FileWatcher {
+  close(): Promise<void>;
+}
+
+/**
+ * Starts watching absolute paths (files, or directories recursively) and calls `onEvent` for
+ * every change after the initial scan. Injected into the watch session (the CLI gives chokidar),
+ * so tests drive it with synthetic events.
+ */
+export type WatchFiles = (
+  paths: readonly string[],
+  onEvent: (event: FileEvent) => void,
+) => FileWatcher;

@@ -1,0 +1,133 @@
+import type { LoadedConfig } from '../loaders/load-config.js';
+import { readIgnoreFile } from '../loaders/ignore-file.js';
+import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
+import type { PriorState } from '../loaders/cel/prior-state.js';
+import { withChanges } from '../loaders/manifest-cache.js';
+import { ManifestReader, type ReadResult } from '../loaders/manifest-reader.js';
+import { readDefinitionPaths } from '../loaders/definition-paths.js';
+import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
+import { displayPath } from './display-path.js';
+import { explainMissingConfig, type ConfigLocation } from './project-config.js';
+
+/** Where a project's manifests are and how they are read: what every command shares. */
+export interface ReadProjectOptions extends ConfigLocation {
+  /** `--ignore` patterns, beside those of the working directory's `.cosiignore`. */
+  readonly ignore?: readonly string[];
+  /** The standard input's bytes (or text), when a path is `-`. */
+  readonly stdin?: Uint8Array | string;
+  /** `--definitions` paths: only their definition documents (CRDs, cosi's) are read. */
+  readonly definitionPaths?: readonly string[];
+  /**
+   * `--previous`: a directory or git revision holding the previous revision of the manifests;
+   * CEL transition rules check each resource found there as an update of it.
+   */
+  readonly previous?: string;
+  /**
+   * `false`: the manifests keep their documents' positions only, not their files' text (see
+   * `LoadManifestsOptions.positions`): for commands that never place a pointer inside a
+   * manifest after the load. Default `true`.
+   */
+  readonly positions?: boolean;
+  /** `--skip-kinds`: documents of these kinds are neither checked nor loaded. */
+  readonly skipKinds?: readonly string[];
+  /** `--reject-kinds`: documents of these kinds are errors. */
+  readonly rejectKinds?: readonly string[];
+  /** `--ignore-unknown-kinds`: Kubernetes documents of an undefined kind are skipped. */
+  readonly ignoreUnknownKinds?: boolean;
+  /** The Kubernetes release whose built-in kinds the manifests may use. */
+  readonly kubernetesVersion?: KubernetesRelease;
+}
+
+/** A project's manifest reader: the first read loads everything, a later one what changed. */
+export interface ProjectReader {
+  /**
+   * Reads the manifests (only `paths` and what they hold, when given), with the `--definitions`
+   * paths' findings and the missing config explained.
+   */
+  read(paths?: Iterable<string>, options?: { readonly contentOnly?: boolean }): Promise<ReadResult>;
+}
+
+/**
+ * Opens the reader of a project's manifests: the `--definitions` paths (and the `--previous`
+ * revision) are read once, here, and their definitions join the config's in every read. `prior`
+ * is what CEL transition rules check an edit against instead of `--previous` (the watch loop's
+ * record of its earlier rounds).
+ *
+ * @throws ConfigError when the previous revision cannot be read.
+ */
+export async function openProjectReader(
+  options: ReadProjectOptions,
+  config: LoadedConfig | undefined,
+  prior?: PriorState,
+): Promise<ProjectReader> {
+  const ignore = await ignorePatterns(options);
+  const extra = await readDefinitionPaths(options.definitionPaths ?? [], {
+    cwd: options.cwd,
+    ignore,
+  });
+  const definitions = [...(config?.definitions ?? []), ...extra.definitions];
+  const previous =
+    prior ??
+    (options.previous === undefined
+      ? undefined
+      : await loadPreviousRevision(options.previous, {
+          paths: options.files,
+          cwd: options.cwd,
+          definitions,
+          ignore,
+          ...(options.kubernetesVersion === undefined
+            ? {}
+            : { kubernetesVersion: options.kubernetesVersion }),
+        }));
+  const reader = new ManifestReader(options.files, {
+    cwd: options.cwd,
+    ignore,
+    ...(options.kubernetesVersion === undefined
+      ? {}
+      : { kubernetesVersion: options.kubernetesVersion }),
+    ...(options.skipKinds === undefined ? {} : { skipKinds: options.skipKinds }),
+    ...(options.rejectKinds === undefined ? {} : { rejectKinds: options.rejectKinds }),
+    ...(options.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
+    ...(previous === undefined ? {} : { previous }),
+    ...(options.positions === false ? { positions: false } : {}),
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+    definitions,
+    ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
+  });
+  return {
+    async read(paths, readOptions) {
+      const read = await reader.read(paths, readOptions);
+      // No paths at all is a project of controllers alone (`cosi graph --config X`), not empty input.
+      const own =
+        options.files.length === 0
+          ? read.findings.filter((f) => f.code !== 'empty-input')
+          : read.findings;
+      const findings = explainMissingConfig([...extra.findings, ...own], config);
+      if (
+        findings.length === read.findings.length &&
+        findings.every((f, i) => f === read.findings[i])
+      )
+        return read;
+      // Spreading reads the lazy resource list: only a read whose findings changed pays for it.
+      return withChanges({ ...read, findings }, read.changes);
+    },
+  };
+}
+
+/**
+ * Reads a project's manifests once, as a one-shot command does: the `--definitions` paths, the
+ * previous revision (`--previous`), then the manifests.
+ */
+export async function readProjectManifests(
+  options: ReadProjectOptions,
+  config: LoadedConfig | undefined,
+): Promise<ReadResult> {
+  return (await openProjectReader(options, config)).read();
+}
+
+/** The patterns manifest walks skip: `.cosiignore` in the working directory, then `--ignore`. */
+export async function ignorePatterns(
+  options: Pick<ReadProjectOptions, 'cwd' | 'ignore'>,
+): Promise<string[]> {
+  return [...(await readIgnoreFile(options.cwd)), ...(options.ignore ?? [])];
+}

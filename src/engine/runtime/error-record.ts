@@ -1,0 +1,86 @@
+import { toPointer, type Pointer } from '../resource/pointer.js';
+
+/** A place in a source file: where a controller's error was thrown in the project's code. */
+export interface CodeLocation {
+  /** As the host shows paths (the app: relative to the working directory). */
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+/**
+ * Finds where in the project's own code an error was thrown; the engine knows no files, so the
+ * host that runs a project installs one (`RuntimeOptions.locateError`).
+ */
+export type ErrorLocator = (error: Error) => CodeLocation | undefined;
+
+/**
+ * A controller's error as the convergence report keeps it: data a report, a finding or a view
+ * reads by its fields, never by parsing the message.
+ */
+export interface ErrorRecord {
+  /**
+   * The stable code of the error or of the first error it wraps that has one (`conflict`,
+   * `access-denied`, `reconcile-cycle`, ...); `error` when none has (a plain `throw`).
+   */
+  readonly code: string;
+  /** Which rule a `conflict` broke (`owner`, `version`, `phase`, ...). */
+  readonly reason?: string;
+  /** The resource the coded error is about, when it names one. */
+  readonly pointer?: Pointer;
+  /** Where in the project's code it was thrown, when the runtime was given a locator. */
+  readonly location?: CodeLocation;
+  /** The message of the error as thrown (wrappers' context included). */
+  readonly message: string;
+}
+
+/** The code of an error without one of its own. */
+export const UNCODED_ERROR = 'error';
+
+/**
+ * The error and everything it wraps, outermost first: its `cause` chain and, for an
+ * `AggregateError` (a whole-world controller's pass), each of its errors and their causes.
+ */
+export function errorChain(error: Error): Error[] {
+  const chain: Error[] = [];
+  const seen = new Set<Error>();
+  const visit = (e: unknown): void => {
+    if (!(e instanceof Error) || seen.has(e)) return;
+    seen.add(e);
+    chain.push(e);
+    visit(e.cause);
+    if (e instanceof AggregateError) for (const inner of e.errors as unknown[]) visit(inner);
+  };
+  visit(error);
+  return chain;
+}
+
+/** The error as a record: its code, reason and pointer found in what it wraps, its location. */
+export function toErrorRecord(error: Error, locate?: ErrorLocator): ErrorRecord {
+  const coded = errorChain(error).find((e) => typeof codeOf(e) === 'string');
+  const code = coded ? (codeOf(coded) as string) : UNCODED_ERROR;
+  const { reason, pointer } = (coded ?? {}) as { reason?: unknown; pointer?: unknown };
+  const location = locate?.(error);
+  return {
+    code,
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(isPointer(pointer) ? { pointer: toPointer(pointer) } : {}),
+    ...(location ? { location } : {}),
+    message: error.message,
+  };
+}
+
+/** A write refused because the resource has another owner (`ConflictError` of reason `owner`). */
+export function isOwnerConflictRecord(record: ErrorRecord): boolean {
+  return record.code === 'conflict' && record.reason === 'owner';
+}
+
+function codeOf(error: Error): unknown {
+  return (error as { code?: unknown }).code;
+}
+
+function isPointer(value: unknown): value is Pointer {
+  if (typeof value !== 'object' || value === null) return false;
+  const { namespace, type, id } = value as Record<string, unknown>;
+  return typeof namespace === 'string' && typeof type === 'string' && typeof id === 'string';
+}
