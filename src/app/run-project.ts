@@ -4,7 +4,7 @@ import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
-import type { ManifestResource, ManifestSource } from '../loaders/load-manifests.js';
+import type { ManifestResource, ManifestSource } from '../loaders/manifest-resource.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
 import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';

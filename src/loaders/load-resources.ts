@@ -18,7 +18,7 @@ import type {
 import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
-import type { ManifestResource } from './load-manifests.js';
+import type { ManifestResource } from './manifest-resource.js';
 import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';

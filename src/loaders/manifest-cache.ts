@@ -7,13 +7,9 @@ import {
   type InvalidDefinitions,
 } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
-import type {
-  LoadManifestsOptions,
-  LoadResult,
-  ManifestFile,
-  ManifestResource,
-  ResourceDocument,
-} from './load-manifests.js';
+import type { LoadManifestsOptions, LoadResult } from './load-options.js';
+import type { ManifestFile, ManifestResource } from './manifest-resource.js';
+import type { ResourceDocument } from './resource-document.js';
 import { givenDefinitions, loadParsedManifests } from './load-parsed-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';

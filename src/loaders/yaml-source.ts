@@ -19,12 +19,9 @@ import {
 } from 'yaml';
 import { parseJsonPointer } from './json-pointer.js';
 import type { LineIndex } from './line-index.js';
+import type { Position } from './position.js';
 
-/** A 1-based line and column. */
-export interface Position {
-  readonly line: number;
-  readonly col: number;
-}
+export type { Position } from './position.js';
 
 /** Options handed to yaml: YAML 1.2 core only, no YAML 1.1 extras, no custom tags. */
 const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {

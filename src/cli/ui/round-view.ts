@@ -17,7 +17,7 @@ import { patchRows, putRow, unmarkRows, type RowEdit } from './row-patch.js';
 import type { WatchRound } from '../watch/watch-session.js';
 import type { ManifestLookup } from '../../app/explain/explain-source.js';
 import type { ResourceApplier } from '../../engine/state/resource-applier.js';
-import type { ManifestResource } from '../../loaders/load-manifests.js';
+import type { ManifestResource } from '../../loaders/manifest-resource.js';
 
 /** What happened to a resource this round, as talosctl's watch marks it. */
 export type ChangeMarker = '+' | '-' | '~' | ' ';

@@ -1,0 +1,5 @@
+/** A 1-based line and column. */
+export interface Position {
+  readonly line: number;
+  readonly col: number;
+}
