@@ -7,7 +7,7 @@ import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
 import type { ManifestResource, ManifestSource } from '../loaders/manifest-resource.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
-import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
+import { loadPreviousRevision } from './previous-revision.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { readDefinitionPaths } from '../loaders/definition-paths.js';
 import { convergeProject, type ConvergeBounds } from './converge-project.js';
