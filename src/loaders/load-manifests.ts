@@ -2,7 +2,6 @@ import { loadParsedManifests } from './load-parsed-manifests.js';
 import { parseManifest } from './parse-manifest.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile } from './manifest-resource.js';
-import { installCelRules } from './cel/cel-rules.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';
 
 export type { LoadManifestsOptions, LoadResult } from './load-options.js';
@@ -28,11 +27,11 @@ export function loadManifests(
   files: readonly ManifestFile[],
   options: LoadManifestsOptions = {},
 ): LoadResult {
-  // Synchronous from start to end: CEL is linked in here, not loaded on demand as the readers
-  // load it (see cel-rules.ts).
-  installCelRules(celRuleEngine);
+  // Synchronous from start to end: CEL is linked in here and handed to the load, not loaded on
+  // demand as the readers load it (see cel-rules.ts).
   return loadParsedManifests(
     files.map((file) => parseManifest(file.text, file.path, options)),
     options,
+    () => celRuleEngine,
   );
 }
