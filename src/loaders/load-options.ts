@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import type { Finding } from './finding.js';
 import type { ManifestResource } from './manifest-resource.js';
-import type { ParseManifestOptions } from './parse-manifest.js';
+import type { ParseManifestOptions } from './parsed-manifest.js';
 import type { ResourceDocument } from './resource-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';

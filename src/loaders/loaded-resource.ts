@@ -1,8 +1,7 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import type { ManifestResource, ManifestSource } from './manifest-resource.js';
-import type { Position } from './position.js';
-import type { StreamPositions } from './yaml-source.js';
+import type { Position, StreamPositions } from './position.js';
 
 /**
  * A resource read from a manifest, as a load returns it. It keeps of its document only what

@@ -6,7 +6,7 @@
  */
 
 import type { SourceLocation } from '../finding.js';
-import type { ManifestHeader } from '../manifest-document.js';
+import type { ManifestHeader } from '../manifest-header.js';
 
 /** A resource's previous revision: its spec and, for a Kubernetes-shaped one, its metadata. */
 export interface PriorSpec {
