@@ -5,7 +5,7 @@ import {
   type FindingCode,
   type SourceLocation,
 } from './finding.js';
-import type { ParsedDocument } from './parsed-manifest.js';
+import type { ParsedDocument } from './parsed-document.js';
 import type { Position } from './position.js';
 import type { SchemaProblem } from './schema-problem.js';
 
