@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
 import type { CelRules } from './cel/cel-rule-engine.js';
 import { schemaHasRules } from './cel/cel-rules.js';
-import { isSchemaNode } from './cel/schema-node.js';
+import { isSchemaNode } from './schema-node.js';
 import { jsonPointer } from './json-pointer.js';
 import type { DocumentReport } from './document-report.js';
 import { correlate, ratchetSchemaProblems } from './ratcheting.js';

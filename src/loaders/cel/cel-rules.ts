@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
-import { isSchemaNode, VALIDATIONS_KEYWORD } from './schema-node.js';
+import { isSchemaNode, VALIDATIONS_KEYWORD } from '../schema-node.js';
 
 export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 

@@ -24,7 +24,7 @@ import {
   type CompiledRule,
   type RuleBindings,
 } from './rule-compiler.js';
-import { childSchema, isSchemaNode, type SchemaNode } from './schema-node.js';
+import { childSchema, isSchemaNode, type SchemaNode } from '../schema-node.js';
 
 /** What a rule reported about a value: where (JSON pointer inside the value) and why. */
 export interface RuleViolation {

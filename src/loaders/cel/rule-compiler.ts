@@ -21,7 +21,7 @@ import {
 } from './two-variable-comprehensions.js';
 import { resolveFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
-import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
+import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from '../schema-node.js';
 
 /** What a compiled expression is evaluated with. */
 export type RuleBindings = Readonly<Record<string, unknown>>;
