@@ -15,7 +15,7 @@ import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
-import type { ManifestResource } from '../loaders/load-manifests.js';
+import type { ManifestResource } from '../loaders/manifest-resource.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readIgnoreFile } from '../loaders/ignore-file.js';
-import { loadPreviousRevision } from '../loaders/cel/previous-revision.js';
+import { loadPreviousRevision } from './previous-revision.js';
 import type { PriorState } from '../loaders/cel/prior-state.js';
 import { withChanges } from '../loaders/manifest-cache.js';
 import { ManifestReader, type ReadResult } from '../loaders/manifest-reader.js';

@@ -5,7 +5,7 @@ import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
-import type { ManifestResource, ManifestSource } from '../loaders/load-manifests.js';
+import type { ManifestResource, ManifestSource } from '../loaders/manifest-resource.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
 import type { ConvergeBounds } from './converge-project.js';

@@ -19,6 +19,7 @@ import type { ParsedManifest } from './parse-manifest.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
 import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import type { CelRules } from './cel/cel-rule-engine.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
@@ -46,6 +47,11 @@ export interface GivenDefinitions {
    * `--definitions`; see `kubernetes/deferred-check.ts`).
    */
   readonly deferSchemaChecks?: boolean;
+  /**
+   * The CEL rules of the load's Kubernetes release (see `lazyCelRules`): the environment the
+   * rules of every definition and resource compile in, asked only for a schema that has rules.
+   */
+  readonly celRules: () => CelRules;
 }
 
 /** What {@link collectDefinitions} returns. */
@@ -104,7 +110,7 @@ export function collectDefinitions(
   ): ResourceDefinition[] => {
     let versions = readCrd(value, name, report, compiler, {
       deferSchemaCheck: given.deferSchemaChecks === true,
-      ...(given.builtins === undefined ? {} : { kubernetesVersion: given.builtins.release }),
+      celRules: given.celRules,
     });
     if (versions.length > 0 && !crdNames.claim(value, report)) versions = [];
     if (versions.length === 0) invalid.addCrd(value, kinds, report);
@@ -149,7 +155,7 @@ export function collectDefinitions(
         pending.push({ report, header });
         continue;
       }
-      const definition = readDefinition(header.spec, report, compiler, header.id);
+      const definition = readDefinition(header.spec, report, compiler, given.celRules, header.id);
       if (definition === undefined || report.hasErrors) {
         invalid.add(definition, specType(header.spec), report);
       } else if (definedAt.has(definition.id)) {

@@ -6,6 +6,7 @@ import {
   type ResourceDefinition,
   type ResourceDefinitionInput,
 } from '../engine/resource/definition.js';
+import type { CelRules } from './cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { jsonPointer } from './json-pointer.js';
@@ -66,6 +67,7 @@ export function readDefinition(
   spec: unknown,
   report: DocumentReport,
   compiler: SchemaCompiler,
+  celRules: () => CelRules,
   id?: string,
 ): ResourceDefinition | undefined {
   const shape = compiler.compile(DEFINITION_SPEC_SCHEMA);
@@ -86,7 +88,7 @@ export function readDefinition(
   }
   if (!checkManifestRules(definition, input.aliases ?? [], id, report)) return undefined;
   if (input.schema !== undefined) {
-    checkDefinitionSchema(input.schema, input.type, '/spec/schema', report, compiler);
+    checkDefinitionSchema(input.schema, input.type, '/spec/schema', report, compiler, celRules);
   }
   return definition;
 }

@@ -5,7 +5,7 @@
  * a bundle can be used as it comes.
  */
 
-import { prepareCelRules } from './cel/cel-rules.js';
+import { lazyCelRules, prepareCelRules } from './cel/cel-rules.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
@@ -65,7 +65,7 @@ export async function readDefinitionPaths(
   });
   const collected = collectDefinitions(
     parsed,
-    { definitions: [], source: '', deferSchemaChecks: true },
+    { definitions: [], source: '', deferSchemaChecks: true, celRules: lazyCelRules(undefined) },
     sharedSchemaCompiler(),
     findings,
   );

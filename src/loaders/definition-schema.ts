@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
-import { celRules, schemaHasRules } from './cel/cel-rules.js';
-import { isSchemaNode } from './cel/schema-node.js';
+import type { CelRules } from './cel/cel-rule-engine.js';
+import { schemaHasRules } from './cel/cel-rules.js';
+import { isSchemaNode } from './schema-node.js';
 import { jsonPointer } from './json-pointer.js';
 import type { DocumentReport } from './document-report.js';
 import { correlate, ratchetSchemaProblems } from './ratcheting.js';
@@ -19,7 +20,9 @@ export interface PreviousValue {
  * Reports what is wrong with a definition's schema, at its node in the definition document:
  * `at` is where the schema is (`/spec/schema` in a cosi definition,
  * `/spec/versions/0/schema/openAPIV3Schema` in a CRD). The one place both kinds of definition
- * check their schema (its JSON Schema and its CEL rules), so a check added here covers both. False when there was a problem.
+ * check their schema (its JSON Schema and its CEL rules), so a check added here covers both.
+ * `celRules` gives the rules of the run's Kubernetes version, asked only when the schema has some.
+ * False when there was a problem.
  */
 export function checkDefinitionSchema(
   schema: JsonSchema,
@@ -27,8 +30,8 @@ export function checkDefinitionSchema(
   at: string,
   report: DocumentReport,
   compiler: SchemaCompiler,
+  celRules: () => CelRules,
   extra: readonly SchemaProblem[] = [],
-  kubernetesVersion?: string,
 ): boolean {
   const problems = [...compiler.compile(schema).problems, ...extra];
   for (const problem of problems) {
@@ -41,9 +44,7 @@ export function checkDefinitionSchema(
   }
   // CEL rules (`x-kubernetes-validations`) compile with the definition, as the API server
   // compiles a CRD's: one that does not is refused at its line.
-  const ruleProblems = schemaHasRules(schema)
-    ? celRules().compileRules(schema, kubernetesVersion).problems
-    : [];
+  const ruleProblems = schemaHasRules(schema) ? celRules().compileRules(schema).problems : [];
   for (const problem of ruleProblems) {
     report.add(
       'cel-invalid-rule',
@@ -54,7 +55,7 @@ export function checkDefinitionSchema(
   }
   const defaultProblems =
     problems.length === 0 && ruleProblems.length === 0 && schemaHasRules(schema)
-      ? reportDefaultsBreakingRules(schema, type, at, report)
+      ? reportDefaultsBreakingRules(schema, type, at, report, celRules())
       : 0;
   return problems.length === 0 && ruleProblems.length === 0 && defaultProblems === 0;
 }
@@ -70,13 +71,13 @@ function reportDefaultsBreakingRules(
   type: string,
   at: string,
   report: DocumentReport,
+  rules: CelRules,
 ): number {
-  const { evaluateRules } = celRules();
   let count = 0;
   const walk = (node: unknown, path: readonly (string | number)[]): void => {
     if (!isSchemaNode(node)) return;
     if (node.default !== undefined && schemaHasRules(node)) {
-      for (const violation of evaluateRules(node, node.default)) {
+      for (const violation of rules.evaluateRules(node, node.default)) {
         report.add(
           'invalid-schema',
           `${at}${jsonPointer([...path, 'default'])}${violation.path}`,

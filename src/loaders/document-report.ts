@@ -5,8 +5,9 @@ import {
   type FindingCode,
   type SourceLocation,
 } from './finding.js';
-import type { ParsedDocument, Position } from './parse-manifest.js';
-import type { SchemaProblem } from './schema-compiler.js';
+import type { ParsedDocument } from './parsed-document.js';
+import type { Position } from './position.js';
+import type { SchemaProblem } from './schema-problem.js';
 
 /** Extra fields of a finding about a document. */
 export interface DocumentFindingOptions {

@@ -100,20 +100,9 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   ) as Record<FindingCode, Severity>,
 );
 
-/** A place in the input. */
-export interface SourceLocation {
-  /** The file as given (relative paths stay relative); empty for the input as a whole. */
-  readonly file: string;
-  /** 1-based; 0 when the finding is about a whole file or the whole input. */
-  readonly line: number;
-  /** 1-based; 0 when `line` is 0. */
-  readonly col: number;
-  /**
-   * JSON pointer inside the document (`/spec/cpus`); empty for the whole document or file. In a
-   * finding, a very long key in it is cut (`/spec/kkkk…`): the line and column stay exact.
-   */
-  readonly pointer: string;
-}
+import type { SourceLocation } from './position.js';
+
+export type { SourceLocation } from './position.js';
 
 /**
  * One thing wrong (or suspicious) in the input. `C` is the closed list of codes of whoever

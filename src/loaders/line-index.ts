@@ -1,4 +1,4 @@
-import type { Position } from './yaml-source.js';
+import type { Position } from './position.js';
 
 /**
  * Where each line of a text starts, as offsets in one typed array: a compact stand-in for yaml's

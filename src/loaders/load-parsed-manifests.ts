@@ -2,11 +2,12 @@ import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
 import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
 import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
-import { byPosition } from './resource-document.js';
-import type { LoadManifestsOptions, LoadResult, ResourceDocument } from './load-manifests.js';
+import { byPosition, type ResourceDocument } from './resource-document.js';
+import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
+import { lazyCelRules, type CelRuleEngine } from './cel/cel-rules.js';
 
 /**
  * `loadManifests` on files already parsed with `parseManifest`: the resolution and
@@ -16,10 +17,11 @@ import { sharedSchemaCompiler } from './schema-compiler.js';
 export function loadParsedManifests(
   files: readonly ParsedManifest[],
   options: LoadManifestsOptions = {},
+  celRuleEngine?: () => CelRuleEngine,
 ): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = givenDefinitions(options);
+  const given = givenDefinitions(options, celRuleEngine);
   const collected = collectDefinitions(files, given, compiler, findings);
   const documents: ResourceDocument[] = [...collected.documents];
   const resources = loadResources(collected, given, compiler, findings, options, documents);
@@ -39,14 +41,21 @@ export function loadParsedManifests(
   };
 }
 
-/** What a load knows before it reads the manifests: the options' definitions and built-in kinds. */
-export function givenDefinitions(options: LoadManifestsOptions): GivenDefinitions {
+/**
+ * What a load knows before it reads the manifests: the options' definitions, built-in kinds, and
+ * the CEL rules of its Kubernetes release (from `celRuleEngine`, else the loaded engine).
+ */
+export function givenDefinitions(
+  options: LoadManifestsOptions,
+  celRuleEngine?: () => CelRuleEngine,
+): GivenDefinitions {
+  const builtins =
+    options.kubernetesVersion === null ? undefined : BuiltinKinds.of(options.kubernetesVersion);
   return {
     definitions: options.definitions ?? [],
     source: options.definitionsSource ?? '',
-    ...(options.kubernetesVersion === null
-      ? {}
-      : { builtins: BuiltinKinds.of(options.kubernetesVersion) }),
+    ...(builtins === undefined ? {} : { builtins }),
+    celRules: lazyCelRules(builtins?.release, celRuleEngine),
   };
 }
 

@@ -18,14 +18,15 @@ import type {
 import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
 import { createFinding, formatLocation, type Finding } from './finding.js';
-import type { ManifestResource } from './load-manifests.js';
+import type { ManifestResource } from './manifest-resource.js';
 import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CostBudget } from './cel/cost-budget.js';
-import { celRules, schemaHasRules } from './cel/cel-rules.js';
+import type { CelRules } from './cel/cel-rule-engine.js';
+import { schemaHasRules } from './cel/cel-rules.js';
 import {
   priorIdentity,
   type PriorRecorder,
@@ -60,13 +61,7 @@ export function loadResources(
   const seen = new Map<string, DocumentReport>();
   const { previous, recordPrior } = rules;
   const checkRules = rules.skipRules !== true && recordPrior === undefined;
-  const schemas = new SpecChecker(
-    compiler,
-    given.source,
-    findings,
-    checkRules,
-    given.builtins?.release,
-  );
+  const schemas = new SpecChecker(compiler, given.source, findings, checkRules, given.celRules);
   const kinds = new KindFilter(rules);
   for (const { report, header } of collected.pending) {
     const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
@@ -277,8 +272,8 @@ class SpecChecker {
     readonly givenSource: string,
     readonly findings: Finding[],
     readonly checkRules: boolean,
-    /** The Kubernetes release whose CEL libraries rules compile with; default the newest. */
-    readonly kubernetesVersion?: string,
+    /** The CEL rules of the load's Kubernetes release. */
+    readonly celRules: () => CelRules,
   ) {}
 
   /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
@@ -342,8 +337,8 @@ class SpecChecker {
     const schema = definition.schema as object;
     // Without rules there is nothing to check, and CEL need not be loaded.
     if (!schemaHasRules(schema)) return;
-    const { compileRules, evaluateRules } = celRules();
-    const rules = compileRules(schema, this.kubernetesVersion);
+    const celRules = this.celRules();
+    const rules = celRules.compileRules(schema);
     if (rules.problems.length > 0 && !this.#reported.has(definition)) {
       // A manifest's definition with a broken rule is refused where it is written; a given one's
       // rules are reported once, at the config.
@@ -362,13 +357,10 @@ class SpecChecker {
         );
       }
     }
-    const violations = evaluateRules(schema, value, {
+    const violations = celRules.evaluateRules(schema, value, {
       budget: new CostBudget(),
       ...(previous === undefined ? {} : { previous: { value: previous.spec } }),
       ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
-      ...(this.kubernetesVersion === undefined
-        ? {}
-        : { kubernetesVersion: this.kubernetesVersion }),
     });
     for (const violation of violations) {
       report.add(violation.code, `${at}${violation.path}`, violation.message, {

@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
-import type { ManifestResource, ManifestSource } from './load-manifests.js';
-import type { Position, StreamPositions } from './yaml-source.js';
+import type { ManifestResource, ManifestSource } from './manifest-resource.js';
+import type { Position, StreamPositions } from './position.js';
 
 /**
  * A resource read from a manifest, as a load returns it. It keeps of its document only what

@@ -7,17 +7,14 @@ import {
   type InvalidDefinitions,
 } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
-import type {
-  LoadManifestsOptions,
-  LoadResult,
-  ManifestFile,
-  ManifestResource,
-  ResourceDocument,
-} from './load-manifests.js';
+import type { LoadManifestsOptions, LoadResult } from './load-options.js';
+import type { ManifestFile, ManifestResource } from './manifest-resource.js';
+import type { ResourceDocument } from './resource-document.js';
 import { givenDefinitions, loadParsedManifests } from './load-parsed-manifests.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
+import { lazyCelRules } from './cel/cel-rules.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 
@@ -419,7 +416,12 @@ export function withChanges<T extends CachedLoadResult>(
 
 /** Whether any document of a file is a definition: such files are resolved together. */
 function holdsDefinitions(file: ParsedManifest, compiler: SchemaCompiler): boolean {
-  const own = collectDefinitions([file], { definitions: [], source: '' }, compiler, []);
+  const own = collectDefinitions(
+    [file],
+    { definitions: [], source: '', celRules: lazyCelRules(undefined) },
+    compiler,
+    [],
+  );
   return own.pending.length !== file.documents.length;
 }
 

@@ -3,36 +3,9 @@ import type { DocumentReport } from './document-report.js';
 import { didYouMean } from './did-you-mean.js';
 import { jsonPointer } from './json-pointer.js';
 import { shorten } from './shorten.js';
+import type { ManifestHeader } from './manifest-header.js';
 
-/**
- * What a manifest document says about itself, as far as it is valid. A missing or invalid field
- * is `undefined` here and reported.
- */
-export interface ManifestHeader {
-  readonly type?: string;
-  readonly id?: string;
-  readonly namespace?: string;
-  readonly labels: Record<string, string>;
-  readonly annotations: Record<string, string>;
-  /**
-   * `{}` when the document has no `spec`. For a Kubernetes-shaped document, its top-level fields
-   * but `apiVersion`, `kind` and `metadata`.
-   */
-  readonly spec: unknown;
-  /** Set for a Kubernetes-shaped document, whose type comes from its `apiVersion` and `kind`. */
-  readonly kubernetes?: KubernetesHeader;
-}
-
-/** What a Kubernetes-shaped document says about its type. */
-export interface KubernetesHeader {
-  readonly apiVersion: string;
-  /** Empty for the core group (`apiVersion: v1`). */
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  /** The whole document, as its type's schema checks it. */
-  readonly document: Readonly<Record<string, unknown>>;
-}
+export type { KubernetesHeader, ManifestHeader } from './manifest-header.js';
 
 const TOP_LEVEL_KEYS = new Set(['metadata', 'spec']);
 const METADATA_KEYS = new Set(['namespace', 'type', 'id', 'labels', 'annotations']);

@@ -27,6 +27,13 @@ export interface ManifestFileSystem {
   readFile(path: string): Promise<string>;
 }
 
+/** A manifest file found below the given paths. */
+export interface FoundFile {
+  /** As shown in findings. */
+  readonly display: string;
+  readonly absolute: string;
+}
+
 /** The real file system, through `node:fs/promises`. */
 export const nodeFileSystem: ManifestFileSystem = {
   stat: (p) => nodeFs.stat(p),

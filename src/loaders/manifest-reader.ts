@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import { prepareCelRules } from './cel/cel-rules.js';
 import { decodeManifest, EncodingError } from './decode-manifest.js';
 import { compareFindings, createFinding, type Finding } from './finding.js';
-import type { ManifestFile } from './load-manifests.js';
+import type { ManifestFile } from './manifest-resource.js';
 import {
   ManifestCache,
   withChanges,

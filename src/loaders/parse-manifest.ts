@@ -15,64 +15,13 @@ import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-
 import { jsonPointer } from './json-pointer.js';
 import { LineIndex } from './line-index.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
-import {
-  NestingTooDeepError,
-  nodeStart,
-  parseYamlStream,
-  YamlSource,
-  type Position,
-  type StreamPositions,
-} from './yaml-source.js';
+import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
+import type { Position } from './position.js';
+import type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
 
-export type { Position } from './yaml-source.js';
+export type { Position } from './position.js';
 
-/** Options of {@link parseManifest}. */
-export interface ParseManifestOptions {
-  /**
-   * How many aliases one document may expand, counting the aliases inside expanded anchors
-   * again each time (as yaml's `maxAliasCount`). More is an `alias-bomb`. Default 100.
-   */
-  readonly maxAliasCount?: number;
-  /**
-   * How deeply collections may nest, aliases included. Deeper is `nesting-too-deep`. Default
-   * 256; input nesting deeper than 400 is refused before it is parsed, whatever this says.
-   */
-  readonly maxDepth?: number;
-}
-
-/** One non-empty document of a YAML stream, as plain data, with a way back to positions. */
-export interface ParsedDocument {
-  readonly file: string;
-  /** 0-based index of the document in its file; empty documents are counted too. */
-  readonly index: number;
-  /** Where the document's root node starts. */
-  readonly position: Position;
-  /**
-   * The document as plain JSON-like data (objects, arrays, strings, numbers, booleans, null), or
-   * `undefined` when it could not be read (a syntax error, an alias bomb).
-   */
-  readonly value: unknown;
-  /** True when reading this document produced an error finding. */
-  readonly hasErrors: boolean;
-  /**
-   * The position of the node at a JSON pointer, or of its nearest existing parent.
-   * With `part: 'key'`, the position of the key of the last segment (for unknown keys).
-   */
-  locate(pointer: string, part?: 'key' | 'value'): Position;
-  /**
-   * The positions of every document of the file, by index: what a loaded resource keeps to
-   * locate pointers later, instead of its document.
-   */
-  readonly source: StreamPositions;
-}
-
-/** What {@link parseManifest} returns. */
-export interface ParsedManifest {
-  readonly file: string;
-  /** The non-empty documents, in order. */
-  readonly documents: readonly ParsedDocument[];
-  readonly findings: readonly Finding[];
-}
+export type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
 
 const DEFAULT_MAX_ALIAS_COUNT = 100;
 const DEFAULT_MAX_DEPTH = 256;

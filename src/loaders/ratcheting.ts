@@ -29,8 +29,8 @@
  */
 
 import { parseJsonPointer } from './json-pointer.js';
-import type { SchemaProblem } from './schema-compiler.js';
-import { childSchema, isSchemaNode, type SchemaNode } from './cel/schema-node.js';
+import type { SchemaProblem } from './schema-problem.js';
+import { childSchema, isSchemaNode, type SchemaNode } from './schema-node.js';
 
 /** A node of the new value, as ratcheting sees it. */
 export interface Ratchet {

@@ -5,8 +5,8 @@
 
 import { EncodingError } from './decode-manifest.js';
 import { createFinding, type Finding } from './finding.js';
-import type { ManifestFileSystem } from './manifest-file-system.js';
-import type { FoundFile } from './walk-manifest-tree.js';
+import type { FoundFile, ManifestFileSystem } from './manifest-file-system.js';
+import { cannotRead } from './unreadable-file.js';
 
 /** What reading one file gave: its text, or the `unreadable-file` finding. */
 export type FileRead = { readonly text: string } | { readonly finding: Finding };
@@ -46,18 +46,4 @@ export async function readManifestFiles(
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
   return reads;
-}
-
-/**
- * The `unreadable-file` finding, about a whole file: made here only, for the walk (a manifest
- * that is a FIFO or a dangling link) as for the reads.
- */
-export function unreadableFile(file: string, message: string): Finding {
-  return createFinding({ code: 'unreadable-file', message, file, line: 0, col: 0, pointer: '' });
-}
-
-/** `cannot read <file>: <the error's message>`, as an `unreadable-file` finding. */
-export function cannotRead(file: string, error: unknown): Finding {
-  const reason = error instanceof Error ? error.message : String(error);
-  return unreadableFile(file, `cannot read ${file}: ${reason}`);
 }

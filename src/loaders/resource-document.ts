@@ -4,7 +4,7 @@
  */
 
 import type { DocumentReport } from './document-report.js';
-import type { ManifestHeader } from './manifest-document.js';
+import type { ManifestHeader } from './manifest-header.js';
 
 /** A resource document of a load, and whether it was loaded. */
 export interface ResourceDocument {

@@ -6,7 +6,7 @@
 
 import { jsonPointer, parseJsonPointer } from './json-pointer.js';
 import { linearRegExpError } from './linear-regexp.js';
-import type { SchemaProblem } from './schema-compiler.js';
+import type { SchemaProblem } from './schema-problem.js';
 
 /** Keywords whose value maps names to subschemas. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);

@@ -12,16 +12,10 @@ import {
   errorCode,
   nodeFileSystem,
   type ManifestDirEntry,
+  type FoundFile,
   type ManifestFileSystem,
 } from './manifest-file-system.js';
-import { cannotRead, unreadableFile } from './read-manifest-files.js';
-
-/** A manifest file found below the given paths. */
-export interface FoundFile {
-  /** As shown in findings. */
-  readonly display: string;
-  readonly absolute: string;
-}
+import { cannotRead, unreadableFile } from './unreadable-file.js';
 
 /** What {@link walkManifestTree} returns. */
 export interface ManifestTree {

@@ -19,12 +19,9 @@ import {
 } from 'yaml';
 import { parseJsonPointer } from './json-pointer.js';
 import type { LineIndex } from './line-index.js';
+import type { Position, StreamPositions } from './position.js';
 
-/** A 1-based line and column. */
-export interface Position {
-  readonly line: number;
-  readonly col: number;
-}
+export type { Position, StreamPositions } from './position.js';
 
 /** Options handed to yaml: YAML 1.2 core only, no YAML 1.1 extras, no custom tags. */
 const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
@@ -126,15 +123,6 @@ export interface DocumentRange {
   readonly start: number;
   readonly end: number;
   readonly contentsStart: number;
-}
-
-/** Where JSON pointers are in the documents of one stream, by document index. */
-export interface StreamPositions {
-  /**
-   * The position of the node at a pointer in the document with this index, or of its nearest
-   * existing parent; with `part: 'key'`, of the last segment's key.
-   */
-  locate(index: number, pointer: string, part?: 'key' | 'value'): Position;
 }
 
 /**

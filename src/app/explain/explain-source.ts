@@ -4,7 +4,7 @@ import type { RunRecord } from '../../engine/record/run-record.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { DependencyEdge, DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../engine/runtime/controller.js';
-import type { ManifestResource } from '../../loaders/load-manifests.js';
+import type { ManifestResource } from '../../loaders/manifest-resource.js';
 
 /** A place in a manifest file. */
 export interface ManifestPosition {

@@ -2,7 +2,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../engine/runtime/controller.js';
 import { jsonPointer } from '../../loaders/json-pointer.js';
-import type { ManifestResource } from '../../loaders/load-manifests.js';
+import type { ManifestResource } from '../../loaders/manifest-resource.js';
 import { isPlainObject } from '../../loaders/manifest-document.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { CheckCode } from './check-result.js';

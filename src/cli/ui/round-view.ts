@@ -19,7 +19,7 @@ import type { ChangeMarker, ResourceRow } from './resource-row.js';
 import type { WatchRound } from '../../app/watch-session.js';
 import type { ManifestLookup } from '../../app/explain/explain-source.js';
 import type { ResourceApplier } from '../../engine/state/resource-applier.js';
-import type { ManifestResource } from '../../loaders/load-manifests.js';
+import type { ManifestResource } from '../../loaders/manifest-resource.js';
 
 export type { ChangeMarker, ResourceRow } from './resource-row.js';
 

@@ -3,49 +3,58 @@
  * libraries on it) is the largest part of the loaders' code, about 20 MB of a process: a project
  * whose definitions have no `x-kubernetes-validations` never loads it. The async readers load it
  * first ({@link prepareCelRules}) when what they are about to load may have rules; the loaders'
- * synchronous code then takes it from here ({@link celRules}).
+ * synchronous code then takes it from here ({@link lazyCelRules}).
  */
 import { createRequire } from 'node:module';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
-import type { CelRuleEngine } from './cel-rule-engine.js';
-import { isSchemaNode, VALIDATIONS_KEYWORD } from './schema-node.js';
+import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
+import { isSchemaNode, VALIDATIONS_KEYWORD } from '../schema-node.js';
 
-export type { CelRuleEngine } from './cel-rule-engine.js';
+export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 
-let engine: CelRuleEngine | undefined;
+/**
+ * The engine module once imported: a memo of the import, as Node's own module cache, so that the
+ * synchronous {@link requireCelRuleEngine} finds what an async read loaded. Set only here, by
+ * loading; there is nothing to configure: every caller gets the same engine.
+ */
+let imported: CelRuleEngine | undefined;
 
-/** Whether the CEL rule engine is loaded in this process. */
-export function isCelRulesLoaded(): boolean {
-  return engine !== undefined;
-}
-
-/** Makes `loaded` the engine of this process (the statically linked one of `loadManifests`). */
-export function installCelRules(loaded: CelRuleEngine): void {
-  engine ??= loaded;
-}
-
-/** Loads the CEL rule engine (once per process). */
-export async function loadCelRules(): Promise<CelRuleEngine> {
-  if (engine === undefined) {
+/** Loads the CEL rule engine (imported once per process). */
+export async function loadCelRuleEngine(): Promise<CelRuleEngine> {
+  if (imported === undefined) {
     const { celRuleEngine } = await import('./cel-rule-engine.js');
-    installCelRules(celRuleEngine);
+    imported = celRuleEngine;
   }
-  return engine as CelRuleEngine;
+  return imported;
 }
 
 /**
- * The CEL rule engine, for a schema that has rules. Loaded synchronously (`require` of an ES
- * module, Node.js 20.19 and later) in the one case the readers cannot foresee: a rules keyword
- * spelt with escapes in a quoted YAML key.
+ * The CEL rule engine, for a schema that has rules: the one already loaded, else loaded
+ * synchronously (`require` of an ES module, Node.js 20.19 and later) in the one case the readers
+ * cannot foresee: a rules keyword spelt with escapes in a quoted YAML key.
  */
-export function celRules(): CelRuleEngine {
-  if (engine === undefined) {
+export function requireCelRuleEngine(): CelRuleEngine {
+  if (imported === undefined) {
     const { celRuleEngine } = createRequire(import.meta.url)('./cel-rule-engine.js') as {
       celRuleEngine: CelRuleEngine;
     };
-    installCelRules(celRuleEngine);
+    imported = celRuleEngine;
   }
-  return engine as CelRuleEngine;
+  return imported;
+}
+
+/**
+ * The CEL rules of one load, in the environment of its Kubernetes version (the newest stable
+ * when `undefined`), made on the first call: a load asks only when a schema has rules, so a load
+ * without any never loads CEL. `engine` gives the engine: a linked one (`loadManifests`), or by
+ * default the loaded one ({@link requireCelRuleEngine}).
+ */
+export function lazyCelRules(
+  kubernetesVersion: string | undefined,
+  engine: () => CelRuleEngine = requireCelRuleEngine,
+): () => CelRules {
+  let rules: CelRules | undefined;
+  return () => (rules ??= engine().rulesFor(kubernetesVersion));
 }
 
 const withRules = new WeakMap<object, boolean>();
@@ -90,7 +99,7 @@ export async function prepareCelRules(
   texts: Iterable<string>,
   definitions: readonly ResourceDefinition[] = [],
 ): Promise<void> {
-  if (engine !== undefined) return;
+  if (imported !== undefined) return;
   let needed = definitions.some((d) => d.schema !== undefined && schemaHasRules(d.schema));
   if (!needed) {
     for (const text of texts) {
@@ -100,5 +109,5 @@ export async function prepareCelRules(
       }
     }
   }
-  if (needed) await loadCelRules();
+  if (needed) await loadCelRuleEngine();
 }

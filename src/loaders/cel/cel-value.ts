@@ -12,7 +12,7 @@
 import type { CelInput, CelList, CelValue } from '@bufbuild/cel';
 import { isTypedFormat, toFormattedValue } from './formatted-string.js';
 import { unescapeFieldName } from './property-escaping.js';
-import { childSchema, type SchemaNode } from './schema-node.js';
+import { childSchema, type SchemaNode } from '../schema-node.js';
 
 const LIST = Symbol.for('@bufbuild/cel/list');
 const MAP = Symbol.for('@bufbuild/cel/map');

@@ -12,14 +12,19 @@
  * node that carries the rule is unchanged (ratcheting, see `ratcheting.ts`).
  */
 
-import { isCelError, type CelValue } from '@bufbuild/cel';
+import { isCelError, type CelEnv, type CelValue } from '@bufbuild/cel';
 import { jsonPointer } from '../json-pointer.js';
 import { correlate, type CorrelatedValue } from '../ratcheting.js';
 import { toCelValue } from './cel-value.js';
 import { CostBudget, CostLimitError } from './cost-budget.js';
 import { NONE, Optional } from './kubernetes-library/optional.js';
-import { compileRules, type CompiledRule, type RuleBindings } from './rule-compiler.js';
-import { childSchema, isSchemaNode, type SchemaNode } from './schema-node.js';
+import {
+  compileRules,
+  compileRulesIn,
+  type CompiledRule,
+  type RuleBindings,
+} from './rule-compiler.js';
+import { childSchema, isSchemaNode, type SchemaNode } from '../schema-node.js';
 
 /** What a rule reported about a value: where (JSON pointer inside the value) and why. */
 export interface RuleViolation {
@@ -43,6 +48,8 @@ export interface EvaluateRulesOptions {
   readonly typeMeta?: boolean;
   /** The Kubernetes version whose CEL environment the rules compile in (see `compileRules`). */
   readonly kubernetesVersion?: string;
+  /** The CEL environment the rules compile in; when given, `kubernetesVersion` is not read. */
+  readonly environment?: CelEnv;
 }
 
 /** Every violation of the schema's rules by `value`, in document order. */
@@ -51,7 +58,10 @@ export function evaluateRules(
   value: unknown,
   options: EvaluateRulesOptions = {},
 ): RuleViolation[] {
-  const compiled = compileRules(schema, options.kubernetesVersion);
+  const compiled =
+    options.environment === undefined
+      ? compileRules(schema, options.kubernetesVersion)
+      : compileRulesIn(options.environment, schema);
   if (!compiled.hasRules) return [];
   const budget = options.budget ?? new CostBudget();
   const violations: RuleViolation[] = [];

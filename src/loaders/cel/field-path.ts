@@ -7,7 +7,7 @@
  * field the schema does not declare, or a step into a node with neither is refused.
  */
 
-import { isSchemaNode, type SchemaNode } from './schema-node.js';
+import { isSchemaNode, type SchemaNode } from '../schema-node.js';
 
 /** The keys of a field path below `schema`, or why the API server would refuse it. */
 export function resolveFieldPath(

@@ -5,8 +5,8 @@
  * as a CREATE (transition rules are skipped, unless `optionalOldSelf`).
  */
 
-import type { SourceLocation } from '../finding.js';
-import type { ManifestHeader } from '../manifest-document.js';
+import type { SourceLocation } from '../position.js';
+import type { ManifestHeader } from '../manifest-header.js';
 
 /** A resource's previous revision: its spec and, for a Kubernetes-shaped one, its metadata. */
 export interface PriorSpec {

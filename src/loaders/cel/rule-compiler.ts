@@ -21,7 +21,7 @@ import {
 } from './two-variable-comprehensions.js';
 import { resolveFieldPath } from './field-path.js';
 import { unescapeFieldName } from './property-escaping.js';
-import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
+import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from '../schema-node.js';
 
 /** What a compiled expression is evaluated with. */
 export type RuleBindings = Readonly<Record<string, unknown>>;
@@ -86,8 +86,11 @@ const JUNCTORS = ['allOf', 'anyOf', 'oneOf', 'not'] as const;
 /** Longest rule or message expression accepted, in characters. */
 const MAX_EXPRESSION_LENGTH = 10_000;
 
-/** Compiled schemas, by Kubernetes version. */
-const caches = new Map<string, WeakMap<object, CompiledRules>>();
+/**
+ * Compiled schemas, by environment: a memo of a pure function (the same environment and schema
+ * compile the same), not a setting; an environment and its schemas are dropped together.
+ */
+const caches = new WeakMap<CelEnv, WeakMap<object, CompiledRules>>();
 
 /** The type names a rule may use as values (`type(self.x) == string`). */
 const TYPE_NAMES = new Set([
@@ -115,14 +118,22 @@ export function compileRules(
   schema: object,
   kubernetesVersion: string = DEFAULT_KUBERNETES_VERSION,
 ): CompiledRules {
-  let cache = caches.get(kubernetesVersion);
+  return compileRulesIn(celEnvironmentFor(kubernetesVersion), schema);
+}
+
+/**
+ * The compiled rules of a schema in the CEL environment `env` (one of `celEnvironmentFor`'s);
+ * the same object again for the same environment and schema object.
+ */
+export function compileRulesIn(env: CelEnv, schema: object): CompiledRules {
+  let cache = caches.get(env);
   if (cache === undefined) {
     cache = new WeakMap();
-    caches.set(kubernetesVersion, cache);
+    caches.set(env, cache);
   }
   let compiled = cache.get(schema);
   if (compiled === undefined) {
-    compiled = compileSchema(schema, celEnvironmentFor(kubernetesVersion));
+    compiled = compileSchema(schema, env);
     cache.set(schema, compiled);
   }
   return compiled;

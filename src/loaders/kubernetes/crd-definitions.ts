@@ -28,6 +28,7 @@ import {
   type PrintColumn,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
+import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
@@ -149,8 +150,8 @@ interface CrdSpec {
 export interface CrdReadOptions {
   /** Put off the schema and rule checks until a document uses the kind (`deferred-check.ts`). */
   readonly deferSchemaCheck?: boolean;
-  /** The Kubernetes release whose CEL libraries the rules compile with; default the newest. */
-  readonly kubernetesVersion?: string;
+  /** The CEL rules of the run's Kubernetes release, asked only for a schema that has rules. */
+  readonly celRules: () => CelRules;
 }
 
 /** Whether a Kubernetes-shaped document is a CRD. */
@@ -169,7 +170,7 @@ export function readCrd(
   name: string | undefined,
   report: DocumentReport,
   compiler: SchemaCompiler,
-  options: CrdReadOptions = {},
+  options: CrdReadOptions,
 ): CrdVersion[] {
   const problems = compiler.compile(CRD_SCHEMA).validate?.(value) ?? [];
   for (const problem of problems) {
@@ -332,8 +333,8 @@ function versionDefinition(
       jsonPointer(schemaAt),
       into,
       compiler,
+      options.celRules,
       findStructuralProblems(schema),
-      options.kubernetesVersion,
     );
   if (options.deferSchemaCheck === true) {
     // Compiling a schema and its rules is most of a CRD's cost: only a used one pays it.

@@ -7,7 +7,8 @@
 import { DocumentReport } from '../document-report.js';
 import type { Finding } from '../finding.js';
 import { describe } from '../manifest-document.js';
-import type { ParsedDocument, Position } from '../parse-manifest.js';
+import type { ParsedDocument } from '../parsed-document.js';
+import type { Position } from '../position.js';
 
 /** Whether a Kubernetes-shaped document is a list of objects (`kind: List`, `CertificateList`). */
 export function isKubernetesList(value: Record<string, unknown>): boolean {

@@ -18,7 +18,7 @@ import { JsonList } from '../cel-value.js';
 import { charge, sizeCost } from '../cost-budget.js';
 import { durationValue, timeOf } from '../formatted-string.js';
 import { celEquals } from '../list-equality.js';
-import { isSchemaNode } from '../schema-node.js';
+import { isSchemaNode } from '../../schema-node.js';
 
 const LIST = listType(CelScalar.DYN);
 

@@ -16,18 +16,18 @@
  * rather than checked as a silent create.
  */
 
-import type { KubernetesRelease } from '../kubernetes/kubernetes-release.js';
+import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { ResourceDefinition } from '../../engine/resource/definition.js';
-import { readDefinitionPaths } from '../definition-paths.js';
-import { ConfigError } from '../load-config.js';
-import { readManifests } from '../manifest-reader.js';
-import { STDIN_PATH } from '../walk-manifest-tree.js';
-import { RecordedPriorState, type PriorState } from './prior-state.js';
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import { readDefinitionPaths } from '../loaders/definition-paths.js';
+import { ConfigError } from '../loaders/load-config.js';
+import { readManifests } from '../loaders/manifest-reader.js';
+import { STDIN_PATH } from '../loaders/walk-manifest-tree.js';
+import { RecordedPriorState, type PriorState } from '../loaders/cel/prior-state.js';
 
 const run = promisify(execFile);
 

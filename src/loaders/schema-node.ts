@@ -1,6 +1,6 @@
 /**
- * The parts of a (structural) JSON Schema that CEL evaluation follows: a node's type, its
- * `properties`, `additionalProperties` and `items`, and the rules it carries.
+ * The parts of a (structural) JSON Schema that CEL evaluation and ratcheting follow: a node's
+ * type, its `properties`, `additionalProperties` and `items`, and the rules it carries.
  */
 
 /** A schema object, read loosely: any JSON Schema, of which only a few keywords matter here. */

@@ -1,0 +1,41 @@
+/** What a load gives of each resource: the resource, its definition and where it was written. */
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import type { Draft } from '../engine/resource/resource.js';
+import type { Position } from './position.js';
+
+/** A manifest file's name and contents. */
+export interface ManifestFile {
+  /** The path as it should appear in findings. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** Where a loaded resource was written. */
+export interface ManifestSource {
+  readonly file: string;
+  /** 1-based position of the document's root node. */
+  readonly line: number;
+  readonly col: number;
+  /** 0-based index of the document in its file (empty documents count). */
+  readonly document: number;
+}
+
+/**
+ * A resource read from a manifest: a new draft with no owner, and its definition. The draft's
+ * empty finalizers, labels, annotations and owner references are shared frozen empties (a load
+ * may hold a hundred thousand): change one by assigning a new collection.
+ */
+export interface ManifestResource {
+  /** `pointerKey` of the resource: unique among the loaded resources. */
+  readonly key: string;
+  readonly resource: Draft;
+  readonly definition: ResourceDefinition;
+  readonly source: ManifestSource;
+  /**
+   * Where a JSON pointer inside the resource's document is (`/spec/disks/0`), or its nearest
+   * existing parent; with `part: 'key'`, the key of the last segment. For findings about a
+   * loaded resource, such as `cosi check --strict`'s unknown fields. A method, not an own
+   * property: copies and JSON of a resource hold plain data only.
+   */
+  readonly locate?: (pointer: string, part?: 'key' | 'value') => Position;
+}

@@ -1,0 +1,27 @@
+/** A parsed manifest file, as `parseManifest` gives it, and the options of a parse. */
+import type { Finding } from './finding.js';
+import type { ParsedDocument } from './parsed-document.js';
+
+export type { ParsedDocument } from './parsed-document.js';
+
+/** Options of `parseManifest`. */
+export interface ParseManifestOptions {
+  /**
+   * How many aliases one document may expand, counting the aliases inside expanded anchors
+   * again each time (as yaml's `maxAliasCount`). More is an `alias-bomb`. Default 100.
+   */
+  readonly maxAliasCount?: number;
+  /**
+   * How deeply collections may nest, aliases included. Deeper is `nesting-too-deep`. Default
+   * 256; input nesting deeper than 400 is refused before it is parsed, whatever this says.
+   */
+  readonly maxDepth?: number;
+}
+
+/** What `parseManifest` returns. */
+export interface ParsedManifest {
+  readonly file: string;
+  /** The non-empty documents, in order. */
+  readonly documents: readonly ParsedDocument[];
+  readonly findings: readonly Finding[];
+}

@@ -1,0 +1,15 @@
+/** One thing wrong with a value (or a schema), relative to the value checked. */
+export interface SchemaProblem {
+  /** JSON pointer inside the checked value: `/cpus`, or `` for the value itself. */
+  readonly path: string;
+  /** Whether `path` names a key that should not be there (the key is the offending node). */
+  readonly part: 'key' | 'value';
+  /** The JSON Schema keyword that failed (`type`, `required`, ...). */
+  readonly keyword: string;
+  readonly message: string;
+  /**
+   * For a problem found inside `allOf`, `anyOf`, `oneOf` or `not`: the node (JSON pointer inside
+   * the checked value) that carries it, which ratcheting follows (`ratcheting.ts`).
+   */
+  readonly owner?: string;
+}
