@@ -1,3 +1,5 @@
+import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
+import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
 
 export type { InterruptOptions } from './watch/interrupt.js';
@@ -41,11 +43,8 @@ export function processIo(): CliIo {
     stdout: closablePipe(process.stdout),
     stderr: closablePipe(process.stderr),
     cwd: process.cwd(),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    },
+    // One byte past the limit is enough for the loader to report the input too large.
+    readStdin: () => readAtMost(process.stdin, MAX_MANIFEST_BYTES),
     env: process.env,
     isTTY: process.stdout.isTTY,
     onInterrupt: onProcessInterrupt,

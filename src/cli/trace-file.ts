@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { RunRecord } from '../engine/record/run-record.js';
+import { writeOutputFile } from './output-file.js';
 import { toChromeTrace } from './render/trace/chrome-trace.js';
 
 /** `--trace FILE`, as `apply`, `check` and `watch` take it. */
@@ -17,12 +17,15 @@ export function addTraceOption(command: Command): Command {
   );
 }
 
-/** Writes the record as a Chrome Trace Event file at `file` (relative to `cwd`). */
+/**
+ * Writes the record as a Chrome Trace Event file at `file` (relative to `cwd`), atomically; a file
+ * that cannot be written is a usage error naming it.
+ */
 export async function writeTraceFile(
   file: string,
   record: RunRecord,
   options: { readonly cwd: string; readonly stable?: boolean },
 ): Promise<void> {
   const trace = toChromeTrace(record, { stable: options.stable === true });
-  await writeFile(path.resolve(options.cwd, file), `${JSON.stringify(trace)}\n`);
+  await writeOutputFile(path.resolve(options.cwd, file), `${JSON.stringify(trace)}\n`, file);
 }

@@ -2,6 +2,7 @@
 
 import * as nodeFs from 'node:fs/promises';
 import { decodeManifest } from './decode-manifest.js';
+import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 
 /** A directory entry, as `readdir` with `withFileTypes` gives it. */
 export interface ManifestDirEntry {
@@ -39,7 +40,10 @@ export const nodeFileSystem: ManifestFileSystem = {
   stat: (p) => nodeFs.stat(p),
   readdir: (p) => nodeFs.readdir(p, { withFileTypes: true }),
   realpath: (p) => nodeFs.realpath(p),
-  readFile: async (p) => decodeManifest(await nodeFs.readFile(p)),
+  readFile: async (p) => {
+    if (isTooLarge((await nodeFs.stat(p)).size)) throw new ManifestTooLargeError();
+    return decodeManifest(await nodeFs.readFile(p));
+  },
 };
 
 /** Node's error code (`ENOENT`, `ELOOP`...) of a file-system error, if it has one. */

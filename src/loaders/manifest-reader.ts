@@ -11,7 +11,9 @@ import {
   type ManifestCacheOptions,
 } from './manifest-cache.js';
 import { nodeFileSystem, type ManifestFileSystem } from './manifest-file-system.js';
+import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
+import { cannotRead } from './unreadable-file.js';
 import {
   STDIN_PATH,
   walkManifestTree,
@@ -168,14 +170,19 @@ export class ManifestReader {
     this.#texts = texts;
     if (this.#paths.includes(STDIN_PATH)) {
       const stdin = this.#stdin ?? '';
-      try {
-        const text = typeof stdin === 'string' ? stdin : decodeManifest(stdin);
-        manifests.push({ path: STDIN_DISPLAY, text });
-      } catch (error) {
-        if (!(error instanceof EncodingError)) throw error;
-        const { line, col, message } = error;
-        const at = { file: STDIN_DISPLAY, line, col, pointer: '' };
-        findings.push(createFinding({ code: 'invalid-encoding', message, ...at }));
+      if (isTooLarge(stdin)) {
+        // The caller read one byte past the limit: the same finding as a file that large on disk.
+        findings.push(cannotRead(STDIN_DISPLAY, new ManifestTooLargeError()));
+      } else {
+        try {
+          const text = typeof stdin === 'string' ? stdin : decodeManifest(stdin);
+          manifests.push({ path: STDIN_DISPLAY, text });
+        } catch (error) {
+          if (!(error instanceof EncodingError)) throw error;
+          const { line, col, message } = error;
+          const at = { file: STDIN_DISPLAY, line, col, pointer: '' };
+          findings.push(createFinding({ code: 'invalid-encoding', message, ...at }));
+        }
       }
     }
 

@@ -56,7 +56,7 @@ describe('cosi check', () => {
     const dir = await goldenDir();
     const update = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);
     expect(update.code).toBe(0);
-    expect(await readdir(dir)).toEqual(['VMs.example.org.yaml']);
+    expect((await readdir(dir)).sort()).toEqual(['.cosi-goldens.json', 'VMs.example.org.yaml']);
     const r = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('expectations: 2 passed, 0 failed');

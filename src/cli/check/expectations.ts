@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { LineCounter, parseAllDocuments, stringify } from 'yaml';
@@ -8,7 +8,15 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../render/resource-document.js';
 import type { Finding } from '../../loaders/finding.js';
+import { writeFileAtomically } from '../atomic-write.js';
+import { toWriteError } from '../write-error.js';
 import type { CheckCase, CheckCode } from './check-result.js';
+import {
+  GOLDEN_INDEX,
+  removeGoldenFiles,
+  staleGoldenFiles,
+  writeGoldenIndex,
+} from './golden-files.js';
 
 interface ExpectedDocument {
   readonly key: string;
@@ -123,26 +131,40 @@ export async function compareExpectations(
   return [...expected.problems, ...cases];
 }
 
-/** Writes the golden tree: one `<type>.yaml` per type; stale YAML files in `dir` are removed. */
+/**
+ * Writes the golden tree: one `<type>.yaml` per type, each atomically. Of the other files in `dir`,
+ * only golden files an earlier `--update` wrote are removed (see `golden-files.ts`). A file that
+ * cannot be written, or a special file where one goes, is a usage error naming it.
+ */
 export async function writeExpectations(
   dir: string,
   groups: readonly ResourceGroup[],
   options: GoldenOptions,
+  displayDir: string = dir,
 ): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
   const written: string[] = [];
-  for (const group of groups) {
-    const name = `${group.type}.yaml`;
-    const text = group.resources
-      .map(
-        (r) => `---\n${stringify(goldenDocument(r, group.definition, options), { lineWidth: 0 })}`,
-      )
-      .join('');
-    await writeFile(path.join(dir, name), text);
-    written.push(name);
-  }
-  for (const entry of await readdir(dir)) {
-    if (YAML_FILE.test(entry) && !written.includes(entry)) await rm(path.join(dir, entry));
+  let current = displayDir;
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const group of groups) {
+      const name = `${group.type}.yaml`;
+      const text = group.resources
+        .map(
+          (r) =>
+            `---\n${stringify(goldenDocument(r, group.definition, options), { lineWidth: 0 })}`,
+        )
+        .join('');
+      current = path.join(displayDir, name);
+      await writeFileAtomically(path.join(dir, name), text);
+      written.push(name);
+    }
+    current = displayDir;
+    // The old index stays until the stale files are gone: a run stopped between still knows them.
+    await removeGoldenFiles(dir, await staleGoldenFiles(dir, written));
+    current = path.join(displayDir, GOLDEN_INDEX);
+    await writeGoldenIndex(dir, written);
+  } catch (error) {
+    throw toWriteError(error, current);
   }
   return written;
 }
@@ -180,6 +202,12 @@ async function readExpected(
   }
   for (const entry of entries) {
     const file = path.join(displayDir, entry);
+    // A FIFO or a device named like a golden is no golden: reading it could block for ever.
+    const info = await stat(path.join(dir, entry)).catch(() => undefined);
+    if (!info?.isFile()) {
+      if (!info?.isDirectory()) problems.push(notAGolden(file));
+      continue;
+    }
     const text = await readFile(path.join(dir, entry), 'utf8');
     const lineCounter = new LineCounter();
     for (const doc of parseAllDocuments(text, { lineCounter })) {
@@ -216,6 +244,24 @@ async function readExpected(
     }
   }
   return { documents, problems, unreadable: false };
+}
+
+function notAGolden(file: string): CheckCase {
+  return {
+    check: 'expectations',
+    name: file,
+    findings: [
+      {
+        code: 'invalid-expectation',
+        severity: 'error',
+        message: `${file} is not a regular file`,
+        file,
+        line: 0,
+        col: 0,
+        pointer: '',
+      },
+    ],
+  };
 }
 
 function keyOf(doc: Record<string, unknown>): string {

@@ -136,7 +136,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         ...(await compareExpectations(options.expect.dir, options.expect.given, groups, golden)),
       );
     } else if (report.converged) {
-      await writeExpectations(options.expect.dir, groups, golden);
+      await writeExpectations(options.expect.dir, groups, golden, options.expect.given);
     } else {
       // A state that did not settle is no expectation: record nothing, say why.
       cases.push({

@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import type { Terminal } from '../io.js';
+import { guardTerminal } from './terminal-guard.js';
 import type { RoundView } from './round-view.js';
 import { WatchApp } from './watch-app.js';
 
@@ -21,6 +22,8 @@ export interface WatchScreen {
 /** Switch to the alternate screen and back: the shell's screen is left as it was. */
 const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
+/** Shows the cursor, which ink hides while it draws. */
+const SHOW_CURSOR = '\u001b[?25h';
 
 /**
  * Starts the ink screen of `cosi watch` on a terminal. It shows "loading" until the first
@@ -56,6 +59,11 @@ export function startWatchScreen(
     exitOnCtrlC: false,
     patchConsole: false,
   });
+  // Killed (SIGTERM, SIGHUP) or crashed, the view cannot unmount: leave the terminal as it was.
+  const releaseGuard = guardTerminal(() => {
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdout.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+  });
   const onResize = (): void => instance.rerender(element());
   stdout.on('resize', onResize);
   let closed = false;
@@ -69,6 +77,7 @@ export function startWatchScreen(
       if (closed) return;
       closed = true;
       stdout.off('resize', onResize);
+      releaseGuard();
       instance.unmount();
       stdout.write(LEAVE_ALT_SCREEN);
     },

@@ -1,0 +1,110 @@
+/**
+ * How cosi writes a file (a golden, a trace): to a temporary file beside it, flushed to disk, then
+ * renamed over it. A reader, or a run killed halfway, sees the whole old file or the whole new
+ * one, never a part. Only a regular file (or nothing) is ever replaced: a FIFO, a device or a
+ * directory where the file goes is refused before anything is opened, so a write never blocks.
+ */
+
+import { lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
+
+/** A write refused because what is at the path is not a regular file. */
+export class NotRegularFileError extends Error {
+  /** Node's code for "wrong file type", so the error maps as the file system's errors do. */
+  readonly code = 'EFTYPE';
+  constructor(
+    readonly file: string,
+    readonly kind: string,
+  ) {
+    super(`${file} is ${kind}, not a regular file`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+/** Makes each temporary name of this process distinct. */
+let counter = 0;
+
+/** The name of the temporary file for `file`: hidden, in its directory, never a `*.yaml`. */
+export function temporaryName(file: string): string {
+  counter += 1;
+  return path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${counter}.cosi-tmp`,
+  );
+}
+
+/**
+ * Writes `data` to `file` atomically: a temporary file in the same directory, `fsync`, `rename`.
+ * A symlink at `file` is written through (its target is replaced). Throws the file system's error
+ * (`EACCES`, `ENOENT`, `ENOSPC`...) or {@link NotRegularFileError}; the temporary file is removed
+ * on failure.
+ */
+export async function writeFileAtomically(file: string, data: string): Promise<void> {
+  const target = await regularTarget(file);
+  const temporary = temporaryName(target.path);
+  let renamed = false;
+  try {
+    // `wx`: never an existing file (let alone a FIFO someone put at the temporary name).
+    const handle = await open(temporary, 'wx', target.mode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, target.path);
+    renamed = true;
+  } finally {
+    if (!renamed) await unlink(temporary).catch(() => undefined);
+  }
+  await syncDirectory(path.dirname(target.path));
+}
+
+/** The path to replace and the mode to give the new file, after refusing special files. */
+async function regularTarget(file: string): Promise<{ path: string; mode: number }> {
+  let link;
+  try {
+    link = await lstat(file);
+  } catch (error) {
+    if (isMissing(error)) return { path: file, mode: 0o666 };
+    throw error;
+  }
+  const info = link.isSymbolicLink() ? await stat(file).catch(() => undefined) : link;
+  // A dangling symlink is replaced by the file, as `writeFile` would create its target.
+  if (!info) return { path: file, mode: 0o666 };
+  if (!info.isFile()) throw new NotRegularFileError(file, kindOf(info));
+  const real = link.isSymbolicLink() ? await realpath(file) : file;
+  return { path: real, mode: info.mode & 0o777 };
+}
+
+function kindOf(info: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'a special file';
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
+
+/** Makes the rename durable; a file system that cannot sync a directory is left as it is. */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not every platform or file system syncs directories; the rename itself has happened.
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The files `cosi check --update` and `--trace` write: only cosi's own are replaced or removed, a
+ * special file where one goes is refused without blocking, and a file that cannot be written is a
+ * one-line usage error naming it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const run = promisify(execFile);
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-golden-files-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const update = (expectDir: string, ...more: string[]) =>
+  cli(['check', '-f', 'fixtures/minimal', '--expect', expectDir, '--update', ...more]);
+
+describe('cosi check --update', () => {
+  it('keeps the files of the golden directory it did not write', async () => {
+    await writeFile(path.join(dir, 'docker-compose.yml'), 'services: {}\n');
+    await writeFile(path.join(dir, 'mkdocs.yaml'), 'site_name: docs\n');
+    await mkdir(path.join(dir, 'nested'));
+    await writeFile(path.join(dir, 'nested', 'values.yaml'), 'replicas: 2\n');
+
+    const result = await update(dir);
+
+    expect(result.code).toBe(0);
+    expect(await readFile(path.join(dir, 'docker-compose.yml'), 'utf8')).toBe('services: {}\n');
+    expect(await readFile(path.join(dir, 'mkdocs.yaml'), 'utf8')).toBe('site_name: docs\n');
+    expect(await readFile(path.join(dir, 'nested', 'values.yaml'), 'utf8')).toBe('replicas: 2\n');
+    expect((await readdir(dir)).sort()).toEqual([
+      '.cosi-goldens.json',
+      'VMs.example.org.yaml',
+      'docker-compose.yml',
+      'mkdocs.yaml',
+      'nested',
+    ]);
+  });
+
+  it('removes a golden file it wrote before and no longer writes', async () => {
+    await update(dir);
+    const index = path.join(dir, '.cosi-goldens.json');
+    const recorded = JSON.parse(await readFile(index, 'utf8')) as { files: string[] };
+    // A type the manifests no longer have: as an earlier --update would have recorded it.
+    await writeFile(path.join(dir, 'Disks.example.org.yaml'), 'metadata: {}\n');
+    await writeFile(
+      index,
+      JSON.stringify({ files: [...recorded.files, 'Disks.example.org.yaml'] }),
+    );
+
+    expect((await update(dir)).code).toBe(0);
+
+    expect((await readdir(dir)).sort()).toEqual(['.cosi-goldens.json', 'VMs.example.org.yaml']);
+  });
+
+  it('in a directory recorded without an index, removes only stale files of resources of their type', async () => {
+    const stale =
+      '---\nmetadata:\n  namespace: default\n  type: Disks.example.org\n  id: d1\nspec: {}\n';
+    await writeFile(path.join(dir, 'Disks.example.org.yaml'), stale);
+    await writeFile(path.join(dir, 'mkdocs.yaml'), 'metadata:\n  type: other\n  id: x\n');
+
+    expect((await update(dir)).code).toBe(0);
+
+    expect((await readdir(dir)).sort()).toEqual([
+      '.cosi-goldens.json',
+      'VMs.example.org.yaml',
+      'mkdocs.yaml',
+    ]);
+  });
+
+  it('never removes a path the index names outside the golden directory', async () => {
+    const outside = path.join(dir, 'outside.yaml');
+    await writeFile(outside, 'keep: me\n');
+    const golden = path.join(dir, 'golden');
+    await mkdir(golden);
+    await writeFile(
+      path.join(golden, '.cosi-goldens.json'),
+      JSON.stringify({ files: ['../outside.yaml', 'sub/x.yaml'] }),
+    );
+
+    expect((await update(golden)).code).toBe(0);
+
+    expect(await readFile(outside, 'utf8')).toBe('keep: me\n');
+  });
+
+  it('refuses a FIFO where a golden file goes, at once, with exit 2', async () => {
+    await run('mkfifo', [path.join(dir, 'VMs.example.org.yaml')]);
+
+    const result = await update(dir);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `cosi: cannot write ${path.join(dir, 'VMs.example.org.yaml')}: it is a FIFO, not a regular file\n`,
+    );
+  }, 10_000);
+
+  it('compares against a FIFO named like a golden without reading it', async () => {
+    await run('mkfifo', [path.join(dir, 'VMs.example.org.yaml')]);
+
+    const result = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', 'json']);
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('invalid-expectation');
+  }, 10_000);
+
+  it('says EEXIST in one line, naming the path, where the golden directory is a file', async () => {
+    const file = path.join(dir, 'mkdocs.yaml');
+    await writeFile(file, 'site_name: docs\n');
+
+    const result = await update(file);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`cosi: cannot write ${file}: a file is in the way (EEXIST)\n`);
+    expect(await readFile(file, 'utf8')).toBe('site_name: docs\n');
+  });
+});
+
+describe('cosi check --trace', () => {
+  it('says ENOENT in one line, naming the path, where its directory is missing', async () => {
+    const file = path.join(dir, 'missing', 'trace.json');
+
+    const result = await cli(['check', '-f', 'fixtures/minimal', '--trace', file]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`cosi: cannot write ${file}: no such directory (ENOENT)\n`);
+  });
+
+  it('refuses a directory where the trace goes', async () => {
+    const result = await cli(['check', '-f', 'fixtures/minimal', '--trace', dir]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `cosi: cannot write ${dir}: it is a directory, not a regular file\n`,
+    );
+  });
+
+  it('replaces the trace file whole and leaves no temporary file beside it', async () => {
+    const file = path.join(dir, 'trace.json');
+    await writeFile(file, 'old');
+
+    expect((await cli(['check', '-f', 'fixtures/minimal', '--trace', file])).code).toBe(0);
+
+    expect(JSON.parse(await readFile(file, 'utf8'))).toHaveProperty('traceEvents');
+    expect(await readdir(dir)).toEqual(['trace.json']);
+  });
+});

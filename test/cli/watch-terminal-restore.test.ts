@@ -1,0 +1,111 @@
+/**
+ * `cosi watch` killed in a real terminal: tmux runs the built CLI, the test sends the cosi process
+ * a signal and asks tmux whether the pane is back on the normal screen with the cursor shown, as
+ * it is after `q`. Needs `dist/` (npm ci builds it) and tmux.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO } from './run-cli.js';
+
+const run = promisify(execFile);
+/** A tmux server of this test's own, so nothing else's sessions are touched. */
+const SOCKET = `cosi-watch-restore-${process.pid}`;
+const SESSION = 'watch';
+
+let dir: string;
+
+const tmux = async (...args: string[]): Promise<string> =>
+  (await run('tmux', ['-L', SOCKET, ...args])).stdout;
+const pane = async (format: string): Promise<string> =>
+  (await tmux('display-message', '-p', '-t', SESSION, format)).trim();
+
+/** Polls `probe` until `ok` holds for its answer, within a bound; then returns the answer. */
+async function waitFor<T>(
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  timeout = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let value = await probe();
+  while (!ok(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${String(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await probe();
+  }
+  return value;
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-restore-'));
+  await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+});
+
+afterEach(async () => {
+  await tmux('kill-server').catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cosi watch in a terminal, killed', () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    'leaves the alternate screen and shows the cursor on %s',
+    async (signal) => {
+      expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
+      const statusFile = path.join(dir, '.exit-status');
+      const command = `env -u CI node ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} watch -f .; echo $? > ${JSON.stringify(statusFile)}`;
+      await tmux(
+        '-f',
+        '/dev/null',
+        'new-session',
+        '-d',
+        '-s',
+        SESSION,
+        '-x',
+        '120',
+        '-y',
+        '40',
+        '-c',
+        dir,
+        command,
+        ';',
+        'set-option',
+        '-t',
+        SESSION,
+        'remain-on-exit',
+        'on',
+      );
+      await waitFor(
+        () => tmux('capture-pane', '-p', '-t', SESSION),
+        (s) => s.includes('round 1'),
+        'the first round',
+      );
+      expect(await pane('#{alternate_on}')).toBe('1');
+      // The pane runs a shell, whose child is cosi (env execs node).
+      const shell = await pane('#{pane_pid}');
+      const cosi = (await run('ps', ['-o', 'pid=', '--ppid', shell])).stdout.trim();
+      expect(cosi).toMatch(/^\d+$/);
+
+      process.kill(Number(cosi), signal);
+
+      await waitFor(
+        () => pane('#{alternate_on}'),
+        (on) => on === '0',
+        'the normal screen',
+      );
+      expect(await pane('#{cursor_flag}')).toBe('1');
+      const status = await waitFor(
+        () => readFile(statusFile, 'utf8').catch(() => ''),
+        (text) => text !== '',
+        'the exit status',
+      );
+      // The process still ends as the signal ends it: 128 + the signal's number.
+      expect(status.trim()).toBe(signal === 'SIGTERM' ? '143' : '129');
+    },
+    60_000,
+  );
+});
