@@ -228,7 +228,6 @@ describe("'cosi'", () => {
       'MapFunc',
       'MapFuncContext',
       'MetadataInit',
-      'ModifyProgress',
       'MutableMetadata',
       'NewResourceOptions',
       'ObjectLike',
