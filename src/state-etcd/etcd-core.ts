@@ -10,7 +10,6 @@ import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.j
 import { toDraft, type Draft, type Resource } from '../engine/resource/resource.js';
 import type { StateCore } from '../engine/state/state-core.js';
 import type {
-  AggregatedWatchListener,
   CreateOptions,
   ListOptions,
   OwnerOptions,
@@ -29,7 +28,8 @@ import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
 import { encodeResource } from './resource-codec.js';
-import { WatchQueue, type Delivery } from './watch-queue.js';
+import type { Delivery } from '../engine/state/watch-delivery.js';
+import { WatchQueue } from './watch-queue.js';
 
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
@@ -240,22 +240,6 @@ export class EtcdCore implements StateCore {
       if (event instanceof Error) open.queue.fail(event);
       else open.queue.push(event);
     });
-  }
-
-  async watchKind(
-    kind: Kind,
-    listener: WatchListener,
-    options: WatchKindOptions = {},
-  ): Promise<void> {
-    await this.#watchKind(kind, { aggregated: false, listener }, options);
-  }
-
-  async watchKindAggregated(
-    kind: Kind,
-    listener: AggregatedWatchListener,
-    options: WatchKindOptions = {},
-  ): Promise<void> {
-    await this.#watchKind(kind, { aggregated: true, listener }, options);
   }
 
   async kinds(): Promise<Kind[]> {
@@ -537,7 +521,7 @@ export class EtcdCore implements StateCore {
 
   // Watches.
 
-  async #watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions): Promise<void> {
+  async watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions = {}): Promise<void> {
     // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other).
     const tail = Math.floor(options.tailEvents ?? 0);
     const { startFromBookmark, signal } = options;

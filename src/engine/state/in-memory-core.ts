@@ -14,7 +14,6 @@ import {
 } from '../resource/resource.js';
 import { alreadyExists, checkUpdaterDraft, isRetryableConflict, NotFoundError } from '../errors.js';
 import type {
-  AggregatedWatchListener,
   CreateOptions,
   ListOptions,
   OwnerOptions,
@@ -33,7 +32,8 @@ import { EventHistory } from './event-history.js';
 import { IdOrder } from './id-order.js';
 import { createTombstone } from './tombstone.js';
 import { filterEvent, hasFilters, matchesFilters } from './watch-filters.js';
-import { WatchSubscription, type Delivery } from './watch-subscription.js';
+import type { Delivery } from './watch-delivery.js';
+import { WatchSubscription } from './watch-subscription.js';
 
 export interface InMemoryStateOptions {
   /** Timestamps for `created` / `updated`, in ms since the epoch. Defaults to `Date.now`. */
@@ -228,26 +228,6 @@ export class InMemoryCore implements StateCore, SyncCore {
         ? { type: 'created', resource: current }
         : { type: 'destroyed', resource: createTombstone(toPointer(pointer)) },
     );
-  }
-
-  async watchKind(
-    kind: Kind,
-    listener: WatchListener,
-    options: WatchKindOptions = {},
-  ): Promise<void> {
-    this.#watchKind(
-      kind,
-      { aggregated: false, listener, inline: options.inline === true },
-      options,
-    );
-  }
-
-  async watchKindAggregated(
-    kind: Kind,
-    listener: AggregatedWatchListener,
-    options: WatchKindOptions = {},
-  ): Promise<void> {
-    this.#watchKind(kind, { aggregated: true, listener }, options);
   }
 
   /** Every namespace and type that holds at least one resource (the wrapper sorts them). */
@@ -517,7 +497,7 @@ export class InMemoryCore implements StateCore, SyncCore {
     return this.#collection(pointer)?.items.get(pointer.id);
   }
 
-  #watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions): void {
+  async watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions = {}): Promise<void> {
     // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other).
     const tail = Math.floor(options.tailEvents ?? 0);
     const { startFromBookmark } = options;

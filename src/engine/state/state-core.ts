@@ -1,7 +1,6 @@
 import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import type {
-  AggregatedWatchListener,
   CreateOptions,
   ListOptions,
   OwnerOptions,
@@ -10,6 +9,7 @@ import type {
   WatchListener,
   WatchOptions,
 } from './state.js';
+import type { Delivery } from './watch-delivery.js';
 
 /**
  * What a storage backend implements (COSI's `CoreState`): the primitives, each with the meaning
@@ -33,12 +33,11 @@ export interface StateCore {
   /** @throws NotFoundError, ConflictError (`pending-finalizers`, `owner`) */
   destroy(pointer: Pointer, options?: OwnerOptions): Promise<void>;
   watch(pointer: Pointer, listener: WatchListener, options?: WatchOptions): Promise<void>;
-  watchKind(kind: Kind, listener: WatchListener, options?: WatchKindOptions): Promise<void>;
-  watchKindAggregated(
-    kind: Kind,
-    listener: AggregatedWatchListener,
-    options?: WatchKindOptions,
-  ): Promise<void>;
+  /**
+   * `watchKind` and `watchKindAggregated` in one: the delivery says which (and, one by one,
+   * whether the watcher asked for `inline`).
+   */
+  watchKind(kind: Kind, delivery: Delivery, options?: WatchKindOptions): Promise<void>;
   /** Every namespace and type that holds at least one resource, in any order. */
   kinds(): Promise<Kind[]>;
 }

@@ -84,7 +84,9 @@ export class CoreState implements State {
 
   watchKind(kind: Kind, listener: WatchListener, options: WatchKindOptions = {}): Promise<void> {
     const misuse = watchKindMisuse(options);
-    return misuse ? rejectWith(misuse) : this.#core.watchKind(kind, listener, options);
+    if (misuse) return rejectWith(misuse);
+    const delivery = { aggregated: false, listener, inline: options.inline === true } as const;
+    return this.#core.watchKind(kind, delivery, options);
   }
 
   watchKindAggregated(
@@ -93,7 +95,8 @@ export class CoreState implements State {
     options: WatchKindOptions = {},
   ): Promise<void> {
     const misuse = watchKindMisuse(options);
-    return misuse ? rejectWith(misuse) : this.#core.watchKindAggregated(kind, listener, options);
+    if (misuse) return rejectWith(misuse);
+    return this.#core.watchKind(kind, { aggregated: true, listener }, options);
   }
 
   kinds(): Promise<Kind[]> {
