@@ -109,7 +109,6 @@ export type {
   Bookmark,
   CreateOptions,
   ListOptions,
-  ModifyProgress,
   OwnerOptions,
   ResourceEvent,
   State,

@@ -230,7 +230,6 @@ describe("'cosi'", () => {
       'MapFunc',
       'MapFuncContext',
       'MetadataInit',
-      'ModifyProgress',
       'MutableMetadata',
       'NewResourceOptions',
       'ObjectLike',

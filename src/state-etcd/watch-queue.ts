@@ -1,13 +1,9 @@
 import { BufferOverrunError } from '../engine/errors.js';
 import type { Kind } from '../engine/resource/pointer.js';
-import type { AggregatedWatchListener, StateEvent, WatchListener } from '../engine/state/state.js';
+import type { StateEvent } from '../engine/state/state.js';
+import { afterListener, type Delivery } from '../engine/state/watch-delivery.js';
 import { isThenable } from '../engine/is-thenable.js';
 import { runSoon } from '../engine/run-soon.js';
-
-/** How a watch hands its events over: one by one, or in batches. */
-export type Delivery =
-  | { readonly aggregated: false; readonly listener: WatchListener }
-  | { readonly aggregated: true; readonly listener: AggregatedWatchListener };
 
 /**
  * The events of one watch on their way to its listener: queued, then handed over in order,
@@ -124,9 +120,6 @@ export class WatchQueue {
       this.#busy = false;
       if (!this.closed) this.#pump();
     };
-    result.then(resume, (error: unknown) => {
-      this.onListenerError(error);
-      resume();
-    });
+    afterListener(result, this.onListenerError, resume);
   }
 }

@@ -15,9 +15,9 @@ import {
   type QController,
   type State,
   type Updater,
-  type ModifyProgress,
   type UpdateOptions,
 } from '../../src/index.js';
+import type { ModifyProgress, SyncCore } from '../../src/engine/state/sync-core.js';
 import { A, B, createHarness, ids, type ASpec, type BSpec, type Harness } from './harness.js';
 
 let h: Harness;
@@ -136,7 +136,7 @@ describe('a queue transform', () => {
           return result;
         };
       // Both ways the runtime may write: `modifyNow` where the state has it (the in-memory one).
-      const watching: Partial<State> = {
+      const watching: Partial<State & SyncCore> = {
         modifyWithResult: <S>(empty: Draft<S>, fn: Updater<S>, options?: UpdateOptions) =>
           inner.modifyWithResult(empty, recording(fn), options),
         modifyNow: <S>(

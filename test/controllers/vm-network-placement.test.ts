@@ -18,6 +18,7 @@ import {
   type Updater,
   type UpdateOptions,
 } from '../../src/index.js';
+import type { SyncCore } from '../../src/engine/state/sync-core.js';
 
 describe('the vm-network Placement controller', () => {
   it('places a VM on a host created between its host read and its placement write', async () => {
@@ -26,7 +27,7 @@ describe('the vm-network Placement controller', () => {
     let raced = false;
     let mapped!: () => void;
     const mapperRan = new Promise<void>((resolve) => (mapped = resolve));
-    const overrides: Partial<State> = {
+    const overrides: Partial<State & SyncCore> = {
       peekVersion(pointer: Pointer) {
         const version = inner.peekVersion(pointer);
         if (pointer.type === Host.type && !raced) {

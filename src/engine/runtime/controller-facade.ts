@@ -2,13 +2,8 @@ import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Draft, Resource } from '../resource/resource.js';
 import { isNotFound } from '../errors.js';
 import { rejectWith, SETTLED } from '../settled.js';
-import type {
-  ListOptions,
-  ModifyProgress,
-  OwnerOptions,
-  UpdateOptions,
-  Updater,
-} from '../state/state.js';
+import type { ListOptions, OwnerOptions, UpdateOptions, Updater } from '../state/state.js';
+import { isSyncCore, type ModifyProgress, type SyncCore } from '../state/sync-core.js';
 import { teardownSignal } from '../state/teardown-signal.js';
 import type { Clock } from './clock.js';
 import type {
@@ -80,6 +75,8 @@ export class ControllerFacade implements ControllerContext {
   recordSeq = 0;
   /** The state's options of a modify without options. */
   readonly #ownOptions: UpdateOptions;
+  /** The state's synchronous fast path, when it has one (the in-memory state does). */
+  readonly #sync: SyncCore | undefined;
 
   constructor(
     readonly name: string,
@@ -101,6 +98,7 @@ export class ControllerFacade implements ControllerContext {
   ) {
     this.#outputs = new Set(outputs.map((o) => o.type));
     this.#ownOptions = Object.freeze({ owner: name });
+    this.#sync = isSyncCore(host.state) ? host.state : undefined;
     const limit = host.changeRateLimit;
     this.#limiter =
       limit === undefined
@@ -263,8 +261,9 @@ export class ControllerFacade implements ControllerContext {
       // the stored resource itself: the bookkeeping below then runs at once, and the caller's
       // await is the only turn of the microtask queue a write costs. It notes the progress
       // itself; another state is handed `fn` wrapped to note it.
-      result = state.modifyNow
-        ? state.modifyNow(empty, fn, stateOptions, progress)
+      const sync = this.#sync;
+      result = sync
+        ? sync.modifyNow(empty, fn, stateOptions, progress)
         : state.modifyWithResult(empty, tracking(fn, progress), stateOptions);
     } catch (error) {
       return this.#modifyFailed(empty, error, peeked, progress);
@@ -497,7 +496,7 @@ export class ControllerFacade implements ControllerContext {
    * state cannot say, and then every call counts as a write.
    */
   #peekVersion(pointer: Pointer): number | undefined {
-    return this.host.state.peekVersion?.(pointer);
+    return this.#sync?.peekVersion(pointer);
   }
 
   /**

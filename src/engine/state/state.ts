@@ -213,32 +213,4 @@ export interface State {
   ): Promise<void>;
   /** Every namespace and type that holds at least one resource, sorted by type, then namespace. */
   kinds(): Promise<Kind[]>;
-  /**
-   * Optional, for backends that can answer synchronously: the stored version of a resource, 0 if
-   * it does not exist. The runtime uses it to tell writes from no-ops cheaply.
-   */
-  peekVersion?(pointer: Pointer): number;
-  /**
-   * Optional, for backends that can write synchronously: `modifyWithResult`, answered with the
-   * stored resource itself (no promise) when `fn` is synchronous, and with a promise when `fn`
-   * returns one. It throws what `modifyWithResult` would reject with. The runtime uses it so that
-   * a controller's write costs no more turns of the microtask queue than its own await.
-   *
-   * With `progress`, the state notes there how far `fn` got (see {@link ModifyProgress}): the
-   * runtime counts a controller's writes by it without wrapping `fn` in a closure per call.
-   */
-  modifyNow?<S>(
-    empty: Draft<S>,
-    fn: Updater<S>,
-    options?: UpdateOptions,
-    progress?: ModifyProgress,
-  ): Resource<S> | Promise<Resource<S>>;
-}
-
-/** How far the updater of a {@link State.modifyNow} got, noted by the state as it runs it. */
-export interface ModifyProgress {
-  /** The version of the draft `fn` was handed last (0: a create); `undefined` until it is called. */
-  handed: number | undefined;
-  /** `fn` ran to the end at least once (and the promise it returned, if any, resolved). */
-  applied: boolean;
 }

@@ -2,16 +2,9 @@ import { BufferOverrunError } from '../errors.js';
 import type { Kind } from '../resource/pointer.js';
 import type { EventHistory } from './event-history.js';
 import type { AggregatedWatchListener, StateEvent, WatchListener } from './state.js';
+import { afterListener, type Delivery } from './watch-delivery.js';
 import { isThenable } from '../is-thenable.js';
 import { runSoon } from '../run-soon.js';
-
-/**
- * How a subscription hands its events over: one by one, or in batches. One by one may be
- * `inline`: while nothing is queued, a change goes to the listener at once, inside the write.
- */
-export type Delivery =
-  | { readonly aggregated: false; readonly listener: WatchListener; readonly inline?: boolean }
-  | { readonly aggregated: true; readonly listener: AggregatedWatchListener };
 
 /** The most queue slots a subscription keeps between bursts. */
 const KEPT_QUEUE_SLOTS = 64;
@@ -214,10 +207,7 @@ export class WatchSubscription {
       this.#busy = false;
       if (!this.closed) this.#pump();
     };
-    result.then(resume, (error: unknown) => {
-      this.onListenerError(error);
-      resume();
-    });
+    afterListener(result, this.onListenerError, resume);
   }
 
   /** After `errored`: the watch is over. */

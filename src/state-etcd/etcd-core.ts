@@ -1,0 +1,801 @@
+import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
+import { compareStrings } from '../engine/compare-strings.js';
+import {
+  alreadyExists,
+  HistoryCompactedError,
+  InvalidBookmarkError,
+  NotFoundError,
+} from '../engine/errors.js';
+import { toPointer, type Kind, type Pointer } from '../engine/resource/pointer.js';
+import { toDraft, type Draft, type Resource } from '../engine/resource/resource.js';
+import type { StateCore } from '../engine/state/state-core.js';
+import type {
+  CreateOptions,
+  ListOptions,
+  OwnerOptions,
+  ResourceEvent,
+  UpdateOptions,
+  WatchKindOptions,
+  WatchListener,
+  WatchOptions,
+} from '../engine/state/state.js';
+import { checkDestroy, checkUpdate } from '../engine/state/write-checks.js';
+import { createTombstone } from '../engine/state/tombstone.js';
+import { filterEvent, matchesFilters } from '../engine/state/watch-filters.js';
+import { BookmarkCodec } from './bookmark.js';
+import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.js';
+import { KeyLayout, prefixEnd } from './key-layout.js';
+import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
+import { DecodedCache } from './decoded-cache.js';
+import { encodeResource } from './resource-codec.js';
+import type { Delivery } from '../engine/state/watch-delivery.js';
+import { WatchQueue } from './watch-queue.js';
+
+/**
+ * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
+ * message at about 10,000 resources. Exported for the tests.
+ */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * The largest reply the client cosi makes accepts (gRPC's default is 4 MB): a page of large
+ * resources fits. A client given in the options keeps its own limit.
+ */
+const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A label query whose index finds more ids than this reads the kind whole (in pages of
+ * {@link LIST_PAGE_SIZE}) rather than one resource per request.
+ */
+const INDEXED_READS_MAX = 2 * LIST_PAGE_SIZE;
+
+/** Reads of single resources a label query keeps under way at once. */
+const INDEXED_READ_CONCURRENCY = 16;
+/** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
+export interface EtcdStateOptions {
+  /** etcd client URLs, e.g. `['http://127.0.0.1:2379']`; the state makes (and closes) a client. */
+  readonly endpoints?: readonly string[];
+  /** An `etcd3` client to use instead (the caller closes it). */
+  readonly client?: Etcd3;
+  /** Every key of this state starts with it: states with different prefixes never meet. */
+  readonly prefix: string;
+  /** Timestamps for `created` / `updated`, in ms since the epoch. Defaults to `Date.now`. */
+  readonly now?: () => number;
+  /** Told about listeners that throw; the watches go on regardless. */
+  readonly onListenerError?: (error: unknown) => void;
+  /**
+   * How many events may wait for a slow listener before its watch ends with `errored`.
+   * Defaults to 10 000, as the in-memory state's history.
+   */
+  readonly bufferCapacity?: number;
+}
+
+/** A stored resource with the etcd revision of its last write, for compare-and-swap. */
+interface Stored {
+  readonly resource: Resource;
+  readonly modRevision: string;
+}
+
+/** An open watch, with what {@link EtcdCore.settled} needs to know of it. */
+interface OpenWatch {
+  /** The key it watches, or the prefix of the keys (`prefix: true`). */
+  readonly key: string;
+  readonly prefix: boolean;
+  etcd: EtcdWatch | undefined;
+  readonly queue: WatchQueue;
+}
+
+const DEFAULT_BUFFER_CAPACITY = 10_000;
+
+/** etcd's message for a read or watch of a revision compaction removed. */
+const COMPACTED = /compacted/i;
+/** etcd's message for a read of a revision not written yet. */
+const FUTURE_REVISION = /future revision/i;
+
+/**
+ * The {@link StateCore} on etcd v3. Resources are JSON under `<prefix>/<namespace>/<type>/r/<id>`
+ * (see {@link KeyLayout}); every write is one etcd transaction that compares the key's
+ * `mod_revision` with the one read, so a writer that lost a race re-reads and fails (or retries)
+ * exactly as it would in memory. Watches are etcd watches from a known revision; bookmarks are
+ * etcd revisions, so a watch resumes after a reconnect, or in another process, without a lost or
+ * repeated event, for as long as etcd keeps that history (until compaction).
+ *
+ * A list with a label equality, `in` or `exists` query reads the kind's label index (index keys
+ * written in the same transaction as the resource, see label-index.ts) and then only the
+ * resources it names, so "the placements on this host" costs what it returns; other lists read
+ * the whole kind. It offers no synchronous fast path (`SyncCore`): etcd cannot answer without
+ * a round trip. `createEtcdState` wraps it (`wrapCore`).
+ */
+export class EtcdCore implements StateCore {
+  readonly #options: EtcdStateOptions;
+  readonly #layout: KeyLayout;
+  readonly #now: () => number;
+  readonly #onListenerError: (error: unknown) => void;
+  readonly #capacity: number;
+  #client: Promise<Etcd3> | undefined;
+  #clusterId: string | undefined;
+  readonly #watches = new Set<OpenWatch>();
+  /** Decoded resources by key and revision: see {@link DecodedCache}. */
+  readonly #decoded = new DecodedCache();
+  /** The revision of this state's last write, by key and by kind (resource prefix). */
+  readonly #writtenKeys = new Map<string, number>();
+  readonly #writtenKinds = new Map<string, number>();
+  #closed = false;
+  /** etcd requests (and watch openings) under way, for {@link settled}. */
+  #inFlight = 0;
+  #onIdle: (() => void)[] = [];
+
+  constructor(options: EtcdStateOptions) {
+    if (options.client === undefined && (options.endpoints ?? []).length === 0) {
+      throw new TypeError('createEtcdState: give endpoints or a client');
+    }
+    const capacity = options.bufferCapacity ?? DEFAULT_BUFFER_CAPACITY;
+    if (!Number.isSafeInteger(capacity) || capacity < 1) {
+      throw new RangeError(`bufferCapacity must be a positive integer, got ${capacity}`);
+    }
+    this.#options = options;
+    this.#layout = new KeyLayout(options.prefix);
+    this.#now = options.now ?? Date.now;
+    this.#onListenerError = options.onListenerError ?? (() => undefined);
+    this.#capacity = capacity;
+  }
+
+  async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
+    const found = await this.#read(pointer);
+    if (!found) throw new NotFoundError(toPointer(pointer));
+    return found.resource as Resource<S>;
+  }
+
+  async list<S = unknown>(kind: Kind, options: ListOptions = {}): Promise<Resource<S>[]> {
+    const { resources } = await this.#listAt(kind, options);
+    return resources as Resource<S>[];
+  }
+
+  async create<S>(
+    resource: Draft<S> | Resource<S>,
+    options: CreateOptions = {},
+  ): Promise<Resource<S>> {
+    return (await this.#create(toDraft(resource), options.owner ?? '')) as Resource<S>;
+  }
+
+  async update<S>(
+    resource: Draft<S> | Resource<S>,
+    options: UpdateOptions = {},
+  ): Promise<Resource<S>> {
+    const draft = toDraft(resource);
+    // The caller's version: a swap that lost a race has stamped the draft with the next one.
+    const { version } = draft.metadata;
+    for (;;) {
+      const current = await this.#read(draft.metadata);
+      if (!current) throw new NotFoundError(toPointer(draft.metadata));
+      checkUpdate(current.resource, version, options);
+      const written = await this.#swap(current, draft);
+      // Lost a race: read again, and the checks tell what changed.
+      if (written) return written as Resource<S>;
+    }
+  }
+
+  async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
+    const client = await this.#connect();
+    const key = this.#layout.resourceKey(pointer);
+    for (;;) {
+      const current = await this.#read(pointer);
+      if (!current) throw new NotFoundError(toPointer(pointer));
+      const md = current.resource.metadata;
+      checkDestroy(current.resource, options);
+      const keyBuffer = Buffer.from(key);
+      const response = await this.#kv(client).txn({
+        compare: [
+          { key: keyBuffer, target: 'Mod', result: 'Equal', mod_revision: current.modRevision },
+        ],
+        success: [
+          { request_delete_range: { key: keyBuffer } },
+          ...labelIndexOps(this.#layout, pointer, md.labels, undefined),
+        ],
+      });
+      if (response.succeeded) {
+        this.#wrote(pointer, Number(response.header.revision));
+        this.#decoded.forget(key, Number(response.header.revision));
+        return;
+      }
+    }
+  }
+
+  async watch(
+    pointer: Pointer,
+    listener: WatchListener,
+    options: WatchOptions = {},
+  ): Promise<void> {
+    // The options were checked by the wrapper (tail and bookmark exclude each other).
+    const tail = Math.floor(options.tailEvents ?? 0);
+    const { startFromBookmark, signal } = options;
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const kind = { namespace: pointer.namespace, type: pointer.type };
+    const codec = this.#codec(kind);
+    const key = this.#layout.resourceKey(pointer);
+    let start: number;
+    const initial: ResourceEvent[] = [];
+    if (startFromBookmark !== undefined) {
+      start = (await this.#checkBookmark(codec, startFromBookmark)) + 1;
+    } else if (tail > 0) {
+      const replay = await this.#replay(kind, (kv) => kv.key.toString() === key);
+      initial.push(...replay.events.slice(-tail));
+      start = replay.revision + 1;
+    } else {
+      const response = await this.#kv(client).range({ key: Buffer.from(key) });
+      const kv = response.kvs[0];
+      initial.push(
+        kv
+          ? { type: 'created', resource: this.#decoded.decode(key, kv) }
+          : { type: 'destroyed', resource: createTombstone(toPointer(pointer)) },
+      );
+      start = Number(response.header.revision) + 1;
+    }
+    if (signal?.aborted) return;
+    const open = this.#register(key, false, kind, { aggregated: false, listener }, signal);
+    for (const event of initial) open.queue.pushInitial(event);
+    await this.#startWatch(open, client, start, (change) => {
+      const event = toEvent(change, codec, this.#decoded);
+      if (event instanceof Error) open.queue.fail(event);
+      else open.queue.push(event);
+    });
+  }
+
+  async kinds(): Promise<Kind[]> {
+    const client = await this.#connect();
+    const root = Buffer.from(this.#layout.root);
+    const response = await this.#kv(client).range({
+      key: root,
+      range_end: prefixEnd(root),
+      keys_only: true,
+    });
+    const seen = new Map<string, Kind>();
+    for (const kv of response.kvs) {
+      const kind = this.#layout.parseKind(kv.key.toString());
+      if (kind) seen.set(`${kind.type}\u0000${kind.namespace}`, kind);
+    }
+    return [...seen.values()];
+  }
+
+  async settled(): Promise<void> {
+    // An operation is a chain of requests: it is over once no request has followed the last
+    // one by the next macrotask turn.
+    do {
+      while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+      const waits: Promise<void>[] = [];
+      for (const open of this.#watches) {
+        const target = open.prefix
+          ? this.#writtenKinds.get(open.key)
+          : this.#writtenKeys.get(open.key);
+        if (target !== undefined && open.etcd) waits.push(open.etcd.received(target));
+      }
+      await Promise.all(waits);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } while (this.#inFlight > 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const open of [...this.#watches]) open.queue.close();
+    if (this.#client !== undefined && this.#options.client === undefined) {
+      const client = await this.#client.catch(() => undefined);
+      client?.close();
+    }
+  }
+
+  // Reads and writes.
+
+  async #connect(): Promise<Etcd3> {
+    if (this.#closed) throw new Error('the etcd state is closed');
+    this.#client ??= this.#makeClient();
+    return this.#client;
+  }
+
+  /** The client's KV calls, counted while under way (see {@link settled}). */
+  #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> {
+    return {
+      range: async (request) => this.#track(client.kv.range(request)),
+      txn: async (request) => this.#track(client.kv.txn(request)),
+      put: async (request) => this.#track(client.kv.put(request)),
+    };
+  }
+
+  async #opening(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
+    return this.#track(EtcdWatch.open(client, options));
+  }
+
+  async #track<T>(request: Promise<T>): Promise<T> {
+    this.#inFlight++;
+    try {
+      return await request;
+    } finally {
+      if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
+    }
+  }
+
+  async #makeClient(): Promise<Etcd3> {
+    if (this.#options.client) return this.#options.client;
+    // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
+    const { Etcd3: Client } = await import('etcd3');
+    return new Client({
+      hosts: [...(this.#options.endpoints ?? [])],
+      grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
+    });
+  }
+
+  async #read(pointer: Pointer): Promise<Stored | undefined> {
+    const client = await this.#connect();
+    const key = this.#layout.resourceKey(pointer);
+    const response = await this.#kv(client).range({ key: Buffer.from(key) });
+    this.#learnCluster(response);
+    const kv = response.kvs[0];
+    return kv
+      ? { resource: this.#decoded.decode(key, kv), modRevision: kv.mod_revision }
+      : undefined;
+  }
+
+  /** The matching resources of a kind, sorted by id, and the revision they were read at. */
+  async #listAt(
+    kind: Kind,
+    options: ListOptions,
+  ): Promise<{ resources: Resource[]; revision: number }> {
+    const client = await this.#connect();
+    const ranges = labelIndexRanges(this.#layout, kind, options);
+    const listed =
+      ranges === undefined
+        ? await this.#scan(client, kind, options)
+        : await this.#listIndexed(client, kind, options, ranges);
+    // etcd orders keys by bytes (UTF-8); ids sort by UTF-16 code units everywhere else.
+    listed.resources.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
+    return listed;
+  }
+
+  /** Every resource of a kind read, in pages all read at the first page's revision. */
+  async #scan(
+    client: Etcd3,
+    kind: Kind,
+    options: ListOptions,
+    atRevision?: number,
+  ): Promise<{ resources: Resource[]; revision: number }> {
+    const prefix = Buffer.from(this.#layout.resourcePrefix(kind));
+    const resources: Resource[] = [];
+    let revision = atRevision;
+    for await (const kv of this.#range(client, prefix, false, (r) => (revision ??= r), revision)) {
+      const resource = this.#decoded.decode(kv.key.toString(), kv);
+      if (matchesFilters(resource, options)) resources.push(resource);
+    }
+    return { resources, revision: revision as number };
+  }
+
+  /**
+   * A label query answered from the label index: the ids under the index ranges, then those
+   * resources, all read at one revision. When the ids are a good part of the kind, reading the
+   * kind whole in pages is fewer requests than one per id, and it is read whole instead.
+   */
+  async #listIndexed(
+    client: Etcd3,
+    kind: Kind,
+    options: ListOptions,
+    ranges: readonly IndexRange[],
+  ): Promise<{ resources: Resource[]; revision: number }> {
+    let revision: number | undefined;
+    const ids = new Set<string>();
+    for (const range of ranges) {
+      const prefix = Buffer.from(range.prefix);
+      for await (const kv of this.#range(client, prefix, true, (r) => (revision ??= r), revision)) {
+        ids.add(indexedId(range, kv.key.toString()));
+      }
+    }
+    const at = revision as number;
+    if (ids.size > INDEXED_READS_MAX) return this.#scan(client, kind, options, at);
+    const pointers = [...ids].map((id) => ({ namespace: kind.namespace, type: kind.type, id }));
+    const resources: Resource[] = [];
+    await forEachConcurrently(pointers, INDEXED_READ_CONCURRENCY, async (pointer) => {
+      const key = this.#layout.resourceKey(pointer);
+      const response = await this.#kv(client).range({ key: Buffer.from(key), revision: at });
+      const kv = response.kvs[0];
+      if (kv === undefined) return;
+      const resource = this.#decoded.decode(key, kv);
+      if (matchesFilters(resource, options)) resources.push(resource);
+    });
+    return { resources, revision: at };
+  }
+
+  /**
+   * The keys (and values, unless `keysOnly`) under `prefix`, in pages of
+   * {@link LIST_PAGE_SIZE} all read at one revision: `revision` when given, else the first
+   * page's, told to `onRevision`.
+   */
+  async *#range(
+    client: Etcd3,
+    prefix: Buffer,
+    keysOnly: boolean,
+    onRevision: (revision: number) => void,
+    revision?: number,
+  ): AsyncGenerator<IKeyValue> {
+    const end = prefixEnd(prefix);
+    let key = prefix;
+    let at = revision;
+    for (;;) {
+      const response = await this.#kv(client).range({
+        key,
+        range_end: end,
+        limit: LIST_PAGE_SIZE,
+        ...(keysOnly ? { keys_only: true } : {}),
+        ...(at === undefined ? {} : { revision: at }),
+      });
+      this.#learnCluster(response);
+      if (at === undefined) {
+        at = Number(response.header.revision);
+        onRevision(at);
+      }
+      yield* response.kvs;
+      const last = response.kvs.at(-1);
+      if (!response.more || last === undefined) return;
+      key = Buffer.concat([last.key, Buffer.from([0])]);
+    }
+  }
+
+  async #create(draft: Draft, owner: string): Promise<Resource> {
+    const created = await this.#tryCreate(draft, owner);
+    if (!created) throw alreadyExists(toPointer(draft.metadata));
+    return created;
+  }
+
+  /** Stores a new resource; undefined when the key is taken. */
+  async #tryCreate(draft: Draft, owner: string): Promise<Resource | undefined> {
+    const client = await this.#connect();
+    const md = draft.metadata;
+    const now = this.#now();
+    md.version = 1;
+    md.owner = owner;
+    md.created = now;
+    md.updated = now;
+    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
+    const keyString = this.#layout.resourceKey(md);
+    const key = Buffer.from(keyString);
+    const value = encodeResource(draft);
+    const response = await this.#kv(client).txn({
+      compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
+      success: [
+        { request_put: { key, value } },
+        ...labelIndexOps(this.#layout, md, undefined, md.labels),
+      ],
+    });
+    if (!response.succeeded) return undefined;
+    return this.#written(keyString, md, value, response.header.revision);
+  }
+
+  /**
+   * Writes `draft` as the next version of `current`, if the key is still at the revision it was
+   * read at; undefined when another writer came first.
+   */
+  async #swap(current: Stored, draft: Draft): Promise<Resource | undefined> {
+    const client = await this.#connect();
+    const md = draft.metadata;
+    const old = current.resource.metadata;
+    md.version = old.version + 1;
+    md.owner = old.owner;
+    md.created = old.created;
+    md.updated = this.#now();
+    if (md.finalizers.length > 1) md.finalizers = [...new Set(md.finalizers)];
+    const keyString = this.#layout.resourceKey(md);
+    const key = Buffer.from(keyString);
+    const value = encodeResource(draft);
+    const response = await this.#kv(client).txn({
+      compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
+      success: [
+        { request_put: { key, value } },
+        ...labelIndexOps(this.#layout, md, old.labels, md.labels),
+      ],
+    });
+    if (!response.succeeded) return undefined;
+    return this.#written(keyString, md, value, response.header.revision);
+  }
+
+  /**
+   * A put that went through: its revision noted, and the resource as stored handed back, decoded
+   * from the bytes written (what every later read and event of this revision gets, the same
+   * object).
+   */
+  #written(key: string, pointer: Pointer, value: Buffer, revision: string): Resource {
+    this.#wrote(pointer, Number(revision));
+    return this.#decoded.decode(key, { value, mod_revision: revision });
+  }
+
+  /** Notes a write's revision, for {@link settled}. */
+  #wrote(pointer: Pointer, revision: number): void {
+    this.#writtenKeys.set(this.#layout.resourceKey(pointer), revision);
+    this.#writtenKinds.set(this.#layout.resourcePrefix(pointer), revision);
+  }
+
+  #learnCluster(response: IRangeResponse): void {
+    this.#clusterId ??= response.header.cluster_id;
+  }
+
+  #codec(kind: Kind): BookmarkCodec {
+    return new BookmarkCodec(this.#clusterId ?? '', this.#layout.kindFolder(kind));
+  }
+
+  // Watches.
+
+  async watchKind(kind: Kind, delivery: Delivery, options: WatchKindOptions = {}): Promise<void> {
+    // The options were checked by the wrapper (bootstrap, tail and bookmark exclude each other).
+    const tail = Math.floor(options.tailEvents ?? 0);
+    const { startFromBookmark, signal } = options;
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const codec = this.#codec(kind);
+    const marker = { namespace: kind.namespace, type: kind.type };
+    const initial: (ResourceEvent | { marker: 'bootstrapped' | 'noop'; revision: number })[] = [];
+    let start: number;
+    if (startFromBookmark !== undefined) {
+      start = (await this.#checkBookmark(codec, startFromBookmark)) + 1;
+    } else if (tail > 0) {
+      const prefix = this.#layout.resourcePrefix(kind);
+      const replay = await this.#replay(kind, (kv) => kv.key.toString().startsWith(prefix));
+      initial.push(...replay.events.slice(-tail));
+      start = replay.revision + 1;
+    } else if (options.bootstrap) {
+      const { resources, revision } = await this.#listAt(kind, options);
+      for (const resource of resources) initial.push({ type: 'created', resource });
+      initial.push({ marker: 'bootstrapped', revision });
+      start = revision + 1;
+    } else {
+      start = (await this.#revision(client)) + 1;
+    }
+    if (options.bootstrapBookmark) initial.push({ marker: 'noop', revision: start - 1 });
+    if (signal?.aborted) return;
+    const open = this.#register(this.#layout.resourcePrefix(kind), true, kind, delivery, signal);
+    for (const event of initial) {
+      if ('marker' in event) {
+        const bookmark = codec.encode(event.revision);
+        open.queue.pushInitial({ type: event.marker, kind: marker, bookmark });
+      } else if (event.bookmark === undefined) {
+        // Bootstrap contents: already filtered by the list.
+        open.queue.pushInitial(event);
+      } else {
+        const seen = filterEvent(event, options);
+        if (seen) open.queue.pushInitial(seen);
+      }
+    }
+    await this.#startWatch(open, client, start, (change) => {
+      const event = toEvent(change, codec, this.#decoded);
+      if (event instanceof Error) {
+        open.queue.fail(event);
+        return;
+      }
+      const seen = filterEvent(event, options);
+      if (seen) open.queue.push(seen);
+    });
+  }
+
+  #register(
+    key: string,
+    prefix: boolean,
+    kind: Kind,
+    delivery: Delivery,
+    signal: AbortSignal | undefined,
+  ): OpenWatch {
+    const open: OpenWatch = {
+      key,
+      prefix,
+      etcd: undefined,
+      queue: new WatchQueue(
+        { namespace: kind.namespace, type: kind.type },
+        delivery,
+        this.#capacity,
+        this.#onListenerError,
+        () => {
+          this.#watches.delete(open);
+          open.etcd?.close();
+        },
+      ),
+    };
+    this.#watches.add(open);
+    signal?.addEventListener('abort', () => open.queue.close(), { once: true });
+    return open;
+  }
+
+  /** Starts the etcd watch behind `open`, from revision `start` on. */
+  async #startWatch(
+    open: OpenWatch,
+    client: Etcd3,
+    start: number,
+    onChange: (change: EtcdChange) => void,
+  ): Promise<void> {
+    const key = Buffer.from(open.key);
+    let etcd: EtcdWatch | undefined;
+    try {
+      etcd = await this.#opening(client, {
+        key,
+        ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
+        startRevision: start,
+        onChange,
+        onError: (error) => {
+          const next = (etcd?.lastRevision ?? start - 1) + 1;
+          void this.#explain(client, error, next).then((reason) => open.queue.fail(reason));
+        },
+      });
+      // The signal (or an error) may have ended the watch while etcd accepted it.
+      if (open.queue.ended) etcd.close();
+      else open.etcd = etcd;
+    } catch (error) {
+      open.queue.fail(await this.#explain(client, error, start));
+    }
+  }
+
+  /** The error a watch ends with: compaction when `revision` is gone, else etcd's own. */
+  async #explain(client: Etcd3, error: unknown, revision: number): Promise<Error> {
+    try {
+      await this.#kv(client).range({
+        key: Buffer.from(this.#layout.root),
+        revision,
+        count_only: true,
+      });
+    } catch (probe) {
+      if (COMPACTED.test(String(probe))) return new HistoryCompactedError(revision);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  /**
+   * The revision of a bookmark of this kind, if etcd still has the history after it.
+   * @throws InvalidBookmarkError otherwise.
+   */
+  async #checkBookmark(codec: BookmarkCodec, bookmark: string): Promise<number> {
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const decoded = codec.decode(bookmark);
+    try {
+      // A read at the bookmark's revision fails when it was compacted or is yet to come.
+      await this.#kv(client).range({
+        key: Buffer.from(this.#layout.root),
+        revision: Math.max(decoded, 1),
+        count_only: true,
+      });
+    } catch (error) {
+      if (COMPACTED.test(String(error)) || FUTURE_REVISION.test(String(error))) {
+        throw new InvalidBookmarkError(bookmark);
+      }
+      throw error;
+    }
+    return decoded;
+  }
+
+  /**
+   * The changes of a kind etcd still has (those `match` keeps, oldest first), read with a
+   * watch from the oldest revision etcd has kept, up to a marker this writes into the kind's
+   * folder: its event proves the watch has read everything before it.
+   */
+  async #replay(
+    kind: Kind,
+    match: (kv: IKeyValue) => boolean,
+  ): Promise<{ events: ResourceEvent[]; revision: number }> {
+    const client = await this.#connect();
+    await this.#clusterKnown(client);
+    const codec = this.#codec(kind);
+    const markerKey = this.#layout.markerKey(kind);
+    const folder = Buffer.from(this.#layout.kindFolder(kind));
+    const events: ResourceEvent[] = [];
+    let markerSeen: (revision: number) => void = () => undefined;
+    const done = new Promise<number>((resolve) => {
+      markerSeen = resolve;
+    });
+    let markerRevision = Number.POSITIVE_INFINITY;
+    const watch = await this.#opening(client, {
+      key: folder,
+      rangeEnd: prefixEnd(folder),
+      startRevision: await this.#oldestRevision(client),
+      onChange: (change) => {
+        if (change.revision > markerRevision) return;
+        if (change.kv.key.toString() === markerKey) {
+          if (change.revision === markerRevision) markerSeen(change.revision);
+          return;
+        }
+        if (!match(change.kv)) return;
+        const event = toEvent(change, codec, this.#decoded);
+        // At the oldest end of the history a change may have lost its previous value to
+        // compaction: the replay starts after it, with what can be told in full.
+        if (event instanceof Error) events.length = 0;
+        else events.push(event);
+      },
+      onError: () => markerSeen(Number.NaN),
+    });
+    try {
+      const put = await this.#kv(client).put({
+        key: Buffer.from(markerKey),
+        value: Buffer.alloc(0),
+      });
+      markerRevision = Number(put.header.revision);
+      if (watch.lastRevision >= markerRevision) markerSeen(markerRevision);
+      const revision = await done;
+      if (Number.isNaN(revision)) throw new HistoryCompactedError(watch.lastRevision + 1);
+      return { events, revision };
+    } finally {
+      watch.close();
+    }
+  }
+
+  /** The oldest revision etcd can still read: 1, or the revision it was last compacted at. */
+  async #oldestRevision(client: Etcd3): Promise<number> {
+    const readable = async (revision: number): Promise<boolean> => {
+      try {
+        await this.#kv(client).range({
+          key: Buffer.from(this.#layout.root),
+          revision,
+          count_only: true,
+        });
+        return true;
+      } catch (error) {
+        if (COMPACTED.test(String(error))) return false;
+        throw error;
+      }
+    };
+    if (await readable(1)) return 1;
+    // Compacted: etcd does not say where, so search (only tail replays ask).
+    let lo = 1;
+    let hi = await this.#revision(client);
+    while (lo + 1 < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await readable(mid)) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  async #revision(client: Etcd3): Promise<number> {
+    const response = await this.#kv(client).range({
+      key: Buffer.from(this.#layout.root),
+      count_only: true,
+    });
+    this.#learnCluster(response);
+    return Number(response.header.revision);
+  }
+
+  /** Bookmarks carry the cluster id: learn it before the first one is made. */
+  async #clusterKnown(client: Etcd3): Promise<void> {
+    if (this.#clusterId === undefined) await this.#revision(client);
+  }
+}
+
+/**
+ * The state event of an etcd change of a resource key: a put of the key's first version is a
+ * create. etcd reads the previous value from its history; when compaction has removed it, the
+ * change cannot be told as an update or a destroy, and the watch must end (a
+ * {@link HistoryCompactedError}).
+ */
+function toEvent(
+  change: EtcdChange,
+  codec: BookmarkCodec,
+  decoded: DecodedCache,
+): ResourceEvent | HistoryCompactedError {
+  const bookmark = codec.encode(change.revision);
+  const { prev } = change;
+  const key = change.kv.key.toString();
+  if (change.type === 'delete') {
+    if (!prev) return new HistoryCompactedError(change.revision - 1);
+    const resource = decoded.decode(key, prev);
+    decoded.forget(key, change.revision);
+    return { type: 'destroyed', resource, bookmark };
+  }
+  const resource = decoded.decode(key, change.kv);
+  if (change.kv.version === '1') return { type: 'created', resource, bookmark };
+  if (!prev) return new HistoryCompactedError(change.revision - 1);
+  return { type: 'updated', resource, old: decoded.decode(key, prev), bookmark };
+}
+
+/** Runs `fn` on every item, at most `limit` at a time; rejects with the first failure. */
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
