@@ -272,7 +272,7 @@ export {
   type Runnable,
   type RunnableGroup,
 } from './engine/builder/manager.js';
-// Leader election on an etcd lease, for createManager({ elect }) (`etcd3` loads on first use)
+// Leader election (on an etcd lease, for createManager({ elect }); `etcd3` loads on first use)
 export {
   createEtcdLeaderElection,
   type EtcdLeaderElection,

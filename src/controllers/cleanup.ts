@@ -26,6 +26,7 @@ export interface CleanupHandler<I> {
   finalizerRemoval(ctx: GenericContext, input: Resource<I>): Promise<void>;
 }
 
+/** What `createCleanupController` takes: the input type and what to do before it goes. */
 export interface CleanupSettings<I> {
   /** Unique; also the name of the finalizer put on every input. */
   readonly name: string;
@@ -108,6 +109,7 @@ export function hasNoOutputs<I>(
   };
 }
 
+/** Options of `removeOutputs`. */
 export interface RemoveOutputsOptions {
   /** Also remove dependents owned by these controllers; by default only unowned ones are removed. */
   readonly extraOwners?: readonly string[];

@@ -2,6 +2,7 @@ import { formatPointer, type Kind } from '../engine/resource/pointer.js';
 import type { QController } from '../engine/runtime/controller.js';
 import { isNotFound } from '../engine/errors.js';
 
+/** Options of `createDestroyController`. */
 export interface DestroyOptions {
   /** Resources destroyed in parallel; 1 by default. */
   readonly concurrency?: number;

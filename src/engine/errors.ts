@@ -74,6 +74,7 @@ export class ConflictError extends Error {
   }
 }
 
+/** Whether `error` is a {@link NotFoundError} (code `not-found`), from any copy of cosi. */
 export const isNotFound = (error: unknown): error is NotFoundError => hasCode(error, 'not-found');
 
 /** Any conflict: exists, version, owner, phase or pending finalizers. */
@@ -82,9 +83,11 @@ export const isConflict = (error: unknown): error is ConflictError => hasCode(er
 const isConflictFor = (error: unknown, reason: ConflictReason): error is ConflictError =>
   isConflict(error) && error.reason === reason;
 
+/** Whether `error` is a conflict because the resource has another owner. */
 export const isOwnerConflict = (error: unknown): error is ConflictError =>
   isConflictFor(error, 'owner');
 
+/** Whether `error` is a conflict because the resource is not in the expected phase. */
 export const isPhaseConflict = (error: unknown): error is ConflictError =>
   isConflictFor(error, 'phase');
 
@@ -162,6 +165,9 @@ export class InvalidBookmarkError extends Error {
   }
 }
 
+/**
+ * Whether `error` is an {@link InvalidBookmarkError} (code `invalid-bookmark`), from any copy of cosi.
+ */
 export const isInvalidBookmark = (error: unknown): error is InvalidBookmarkError =>
   hasCode(error, 'invalid-bookmark');
 
@@ -183,6 +189,9 @@ export class BufferOverrunError extends Error {
   }
 }
 
+/**
+ * Whether `error` is a {@link BufferOverrunError} (code `buffer-overrun`), from any copy of cosi.
+ */
 export const isBufferOverrun = (error: unknown): error is BufferOverrunError =>
   hasCode(error, 'buffer-overrun');
 
@@ -199,6 +208,9 @@ export class HistoryCompactedError extends Error {
   }
 }
 
+/**
+ * Whether `error` is a {@link HistoryCompactedError} (code `history-compacted`), from any copy of cosi.
+ */
 export const isHistoryCompacted = (error: unknown): error is HistoryCompactedError =>
   hasCode(error, 'history-compacted');
 
@@ -218,6 +230,7 @@ export class AccessError extends Error {
   }
 }
 
+/** Whether `error` is an {@link AccessError} (code `access-denied`), from any copy of cosi. */
 export const isAccessError = (error: unknown): error is AccessError =>
   hasCode(error, 'access-denied');
 
@@ -258,6 +271,7 @@ export class RegistrationError extends Error {
   }
 }
 
+/** Whether `error` is a {@link RegistrationError} (code `registration`), from any copy of cosi. */
 export const isRegistrationError = (error: unknown): error is RegistrationError =>
   hasCode(error, 'registration');
 
@@ -285,6 +299,7 @@ export class RequeueError extends Error {
 /** Come back in `interval` ms, without an error. */
 export const requeueAfter = (interval: number): RequeueError => new RequeueError(interval);
 
+/** Whether `error` asks for the item to come back later ({@link RequeueError}). */
 export const isRequeue = (error: unknown): error is RequeueError =>
   hasCode(error, 'requeue') && typeof (error as { interval?: unknown }).interval === 'number';
 
@@ -300,6 +315,7 @@ export class SkipError extends Error {
   }
 }
 
+/** Whether `error` is a {@link SkipError}: the reconcile stops without counting as a failure. */
 export const isSkip = (error: unknown): error is SkipError => hasCode(error, 'skip');
 
 /**
@@ -323,6 +339,7 @@ export class TerminalError extends Error {
  */
 export const terminalError = (error: unknown): TerminalError => new TerminalError(error);
 
+/** Whether `error` is a {@link TerminalError}: no retry. */
 export const isTerminal = (error: unknown): error is TerminalError => hasCode(error, 'terminal');
 
 /**
@@ -337,6 +354,9 @@ export class DestroyOutputError extends Error {
   }
 }
 
+/**
+ * Whether `error` is a {@link DestroyOutputError} (code `destroy-output`), from any copy of cosi.
+ */
 export const isDestroyOutput = (error: unknown): error is DestroyOutputError =>
   hasCode(error, 'destroy-output');
 

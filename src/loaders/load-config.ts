@@ -83,6 +83,7 @@ export async function findConfig(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** Options of `loadConfig`. */
 export interface LoadConfigOptions {
   /**
    * Modules the config's imports resolve to, whether or not the project has them installed:

@@ -14,6 +14,7 @@ export interface Runnable {
 /** The groups runnables start in: `others` first, then `leaderElection` once elected. */
 export type RunnableGroup = 'others' | 'leaderElection';
 
+/** Options of `createManager`: how this process is elected to lead. */
 export interface ManagerOptions {
   /**
    * Resolves when this process becomes the leader. By default it is elected at once: a single

@@ -27,6 +27,7 @@ export interface ResourceType<S> {
   is(resource: AnyResource): resource is Resource<S>;
 }
 
+/** What `defineResource` takes: the definition, plus the spec's defaults for `create`. */
 export interface DefineResourceOptions<S> extends ResourceDefinitionInput {
   /** The spec of a resource made without one. */
   readonly defaultSpec?: () => S;

@@ -6,6 +6,7 @@
 
 export type LabelOp = 'exists' | 'equal' | 'in' | 'lt' | 'lte' | 'ltNumeric' | 'lteNumeric';
 
+/** One condition on one label key; the terms of a {@link LabelQuery} all hold. */
 export interface LabelTerm {
   readonly key: string;
   readonly op: LabelOp;
@@ -36,10 +37,12 @@ export const labelIn = (key: string, values: readonly string[]): LabelTerm =>
   term(key, 'in', [...values]);
 /** The label's value sorts before `value` (string comparison). */
 export const labelLT = (key: string, value: string): LabelTerm => term(key, 'lt', [value]);
+/** The label's value sorts before `value` or equals it (string comparison). */
 export const labelLTE = (key: string, value: string): LabelTerm => term(key, 'lte', [value]);
 /** The label's value, as a number with an optional k/M/G/T/P or Ki/Mi/Gi/Ti/Pi unit, is less. */
 export const labelLTNumeric = (key: string, value: string): LabelTerm =>
   term(key, 'ltNumeric', [value]);
+/** The label's value, read as a number, is at most `value`. */
 export const labelLTENumeric = (key: string, value: string): LabelTerm =>
   term(key, 'lteNumeric', [value]);
 /** Inverts a term. A comparison on a missing label stays false. */

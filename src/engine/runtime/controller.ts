@@ -17,6 +17,7 @@ import type { Logger } from './logger.js';
 export type ControllerInputKind = 'weak' | 'strong' | 'destroyReady';
 /** How a queue controller depends on a resource type. */
 export type QInputKind = 'primary' | 'mapped' | 'mappedDestroyReady';
+/** How any controller depends on a type: a whole-world or a queue controller's input kind. */
 export type InputKind = ControllerInputKind | QInputKind;
 /** `exclusive`: only this controller writes the type. `shared`: several do, each its own. */
 export type OutputKind = 'exclusive' | 'shared';
@@ -273,6 +274,7 @@ export interface QEventMapper {
   ): readonly Pointer[];
 }
 
+/** A controller of either shape, as `Runtime.register` takes it. */
 export type AnyController = Controller | QController;
 
 export const isQController = (c: AnyController): c is QController => 'reconcile' in c;

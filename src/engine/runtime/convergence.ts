@@ -28,12 +28,14 @@ export const DEFAULT_CONVERGE_OPTIONS = {
  */
 export type ConvergenceReason = 'quiescent' | 'failing' | 'max-writes' | 'max-time' | 'aborted';
 
+/** A queue controller's item still failing when the run ended. */
 export interface ItemFailure {
   readonly pointer: Pointer;
   readonly attempts: number;
   readonly error: ErrorRecord;
 }
 
+/** One controller's part of a {@link ConvergenceReport}. */
 export interface ControllerReport {
   readonly name: string;
   readonly kind: 'controller' | 'qcontroller';

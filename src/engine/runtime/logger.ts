@@ -1,3 +1,4 @@
+/** The severity of a {@link LogRecord}. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** One structured log record. */
@@ -9,6 +10,7 @@ export interface LogRecord {
   readonly fields: Readonly<Record<string, unknown>>;
 }
 
+/** Where a {@link Logger} sends its records. */
 export type LogSink = (record: LogRecord) => void;
 
 /** A structured logger; `child` adds fields (the runtime adds `controller`). */

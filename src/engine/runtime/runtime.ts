@@ -25,6 +25,7 @@ import type { ErrorLocator } from './error-record.js';
 import { WakeupScheduler } from './scheduler.js';
 import type { RunRecorder } from '../record/run-record.js';
 
+/** Options of `createRuntime`: the clock, logging, backoff, a change rate limit and a run recorder. */
 export interface RuntimeOptions {
   /** Defaults to the wall clock; use a `SimulatedClock` for reproducible runs. */
   readonly clock?: Clock;

@@ -35,6 +35,7 @@ import { filterEvent, hasFilters, matchesFilters } from './watch-filters.js';
 import type { Delivery } from './watch-delivery.js';
 import { WatchSubscription } from './watch-subscription.js';
 
+/** Options of `createInMemoryState`. */
 export interface InMemoryStateOptions {
   /** Timestamps for `created` / `updated`, in ms since the epoch. Defaults to `Date.now`. */
   readonly now?: () => number;

@@ -39,6 +39,7 @@ export type ResourceEvent =
     }
   | { readonly type: 'destroyed'; readonly resource: Resource; readonly bookmark?: Bookmark };
 
+/** The `type` of a {@link StateEvent}. */
 export type StateEventType = StateEvent['type'];
 
 /** Whether an event is a change of a resource (`created`, `updated`, `destroyed`). */
@@ -60,6 +61,7 @@ export type WatchListener = (event: StateEvent) => unknown;
  */
 export type AggregatedWatchListener = (events: readonly StateEvent[]) => unknown;
 
+/** Which resources of a kind `State.list` returns: label, id and owner queries. */
 export interface ListOptions {
   /** OR-ed queries; terms inside one are AND-ed. */
   readonly labelQueries?: readonly LabelQuery[];
@@ -71,11 +73,13 @@ export interface ListOptions {
   readonly owner?: string;
 }
 
+/** Options of `State.create`. */
 export interface CreateOptions {
   /** Stamped on the stored resource; empty for a user's resource. */
   readonly owner?: string;
 }
 
+/** Options of `State.update`: the owner written as and the phase expected. */
 export interface UpdateOptions {
   /** Must equal the stored owner. */
   readonly owner?: string;
@@ -83,10 +87,12 @@ export interface UpdateOptions {
   readonly expectedPhase?: Phase | 'any';
 }
 
+/** The owner a write acts as (empty: the user's own resources). */
 export interface OwnerOptions {
   readonly owner?: string;
 }
 
+/** Options of `State.watch`: when it ends and where it starts. */
 export interface WatchOptions {
   /** Ends the watch. */
   readonly signal?: AbortSignal;
@@ -102,6 +108,7 @@ export interface WatchOptions {
   readonly startFromBookmark?: Bookmark;
 }
 
+/** Options of `State.watchKind`: a watch's options, a list's filters, and bootstrap. */
 export interface WatchKindOptions extends WatchOptions, ListOptions {
   /**
    * First one `created` per existing match (sorted by id), then `bootstrapped`. Not with
