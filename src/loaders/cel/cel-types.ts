@@ -77,7 +77,8 @@ export function schemaCelType(node: unknown, resourceRoot = false): CelType | un
 const declared = [new WeakMap<object, CelType | null>(), new WeakMap<object, CelType | null>()];
 
 function declType(node: unknown, resourceRoot: boolean, seen: Set<object>): CelType | undefined {
-  if (!isSchemaNode(node) || seen.has(node)) return undefined;
+  if (!isSchemaNode(node)) return undefined;
+  if (seen.has(node)) return DYN;
   const memo = declared[resourceRoot ? 1 : 0] as WeakMap<object, CelType | null>;
   const known = memo.get(node);
   if (known !== undefined) return known ?? undefined;
@@ -169,7 +170,12 @@ function makeDeclType(
       case 'integer':
         return { kind: 'int', minSize: MIN_NUMBER_SIZE, maxElements: 0 };
       default:
-        return undefined;
+        // The API server does not expose a node without a type (preserved unknown fields); a
+        // type it would never see (no type nor preserved fields, a list of types: not a
+        // structural schema, as a cosi definition's may be) is `dyn`, so nothing is refused.
+        return schema.type === undefined && schema['x-kubernetes-preserve-unknown-fields'] === true
+          ? undefined
+          : DYN;
     }
   } finally {
     seen.delete(node);

@@ -162,7 +162,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
       const kinds = ARITHMETIC[name];
       if (kinds !== undefined) return arithmetic(name, a, b, kinds, args);
       if (name === '_&&_' || name === '_||_') {
-        if (args.some((arg) => isPrimitive(arg) && arg.kind !== 'bool') || args.some(isOptional)) {
+        if (args.some((arg) => isKnown(arg) && arg.kind !== 'bool') || args.some(isOptional)) {
           noOverload(name, args);
         }
         return primitive('bool');
@@ -176,18 +176,18 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
     }
     if (target === undefined && args.length === 3 && name === '_?_:_' && a !== undefined) {
       const [, yes, no] = args as [CelType, CelType, CelType];
-      if ((isPrimitive(a) && a.kind !== 'bool') || isOptional(a)) noOverload(name, args);
+      if ((isKnown(a) && a.kind !== 'bool') || isOptional(a)) noOverload(name, args);
       return isPrimitive(yes) && isPrimitive(no) && yes.kind === no.kind
         ? primitive(yes.kind)
         : DYN;
     }
     if (target === undefined && args.length === 1 && a !== undefined) {
       if (name === '!_') {
-        if ((isPrimitive(a) && a.kind !== 'bool') || isOptional(a)) noOverload(name, args);
+        if ((isKnown(a) && a.kind !== 'bool') || isOptional(a)) noOverload(name, args);
         return primitive('bool');
       }
       if (name === '-_') {
-        if ((isPrimitive(a) && !['int', 'double', 'duration'].includes(a.kind)) || isOptional(a)) {
+        if ((isKnown(a) && !['int', 'double', 'duration'].includes(a.kind)) || isOptional(a)) {
           noOverload(name, args);
         }
         return isPrimitive(a) ? primitive(a.kind) : DYN;
@@ -199,7 +199,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
       const of = target ?? a;
       if (
         of !== undefined &&
-        (isPrimitive(of) || isOptional(of)) &&
+        (isKnown(of) || isOptional(of)) &&
         of.kind !== 'string' &&
         of.kind !== 'bytes'
       ) {
@@ -260,6 +260,15 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
   return { type, types, errors: [...new Set(errors)] };
 }
 
+/** A primitive other than `null` (which is assignable to more than itself: left alone). */
+function isKnown(type: CelType): boolean {
+  return isPrimitive(type) && type.kind !== 'null';
+}
+
+function isContainer(type: CelType): boolean {
+  return type.kind === 'list' || type.kind === 'map' || type.kind === 'object';
+}
+
 function isOptional(type: CelType): boolean {
   return type.kind === 'optional';
 }
@@ -273,6 +282,8 @@ function isOptional(type: CelType): boolean {
 function mismatched(a: CelType, b: CelType): boolean {
   if (a.kind === 'null' || b.kind === 'null') return false;
   if (isOptional(a) !== isOptional(b)) return isPrimitive(isOptional(a) ? b : a);
+  // A list, map or object type is never a primitive one.
+  if (isContainer(a) || isContainer(b)) return isPrimitive(a) || isPrimitive(b);
   if (!isPrimitive(a) || !isPrimitive(b) || a.kind === b.kind) return false;
   return !(NUMERIC.has(a.kind) && NUMERIC.has(b.kind));
 }
