@@ -23,6 +23,7 @@ import { resolveFieldPath } from './field-path.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from './schema-node.js';
 import { DYN, schemaCelType, type CelType } from './cel-types.js';
 import { checkTypes, type ExprNode } from './type-check.js';
+import { MAX_RECURSION_DEPTH, recursionDepth } from './parse-depth.js';
 import {
   costExceededMessage,
   estimateCost,
@@ -489,6 +490,9 @@ export function compileExpression(
     return {
       error: (error instanceof Error ? error.message : String(error)).replace(/^<input>:/, ''),
     };
+  }
+  if (recursionDepth(parsed.expr) > MAX_RECURSION_DEPTH) {
+    return { error: `max recursion depth exceeded (${MAX_RECURSION_DEPTH} levels)` };
   }
   let estimatedCost = 0;
   if (self !== undefined) {

@@ -785,3 +785,26 @@ describe('a CRD whose rules could exceed the budget is refused (validation_test.
     );
   });
 });
+
+describe('nesting depth (cel-go parser maxRecursionDepth, kept by the API server)', () => {
+  const sum = (terms: number) => `${Array.from({ length: terms }, () => '1').join(' + ')} > 0`;
+
+  it('compiles a rule 250 levels deep', () => {
+    expect(problems({ type: 'integer' }, sum(250))).toEqual([]);
+  });
+
+  it('refuses one 251 levels deep: max recursion depth exceeded', () => {
+    expect(problems({ type: 'integer' }, sum(251)).join()).toContain(
+      'max recursion depth exceeded',
+    );
+  });
+
+  it('does not count what a macro adds', () => {
+    const nested = `${'self.all(x, '.repeat(100)}true${')'.repeat(100)}`;
+    expect(
+      compile({ type: 'array', maxItems: 1, items: { type: 'integer' } }, nested).problems.filter(
+        (p) => p.message.includes('recursion'),
+      ),
+    ).toEqual([]);
+  });
+});
