@@ -1,9 +1,11 @@
 /**
  * Compiles the CEL rules of a schema (`x-kubernetes-validations`, at any level) once per schema
  * object: each rule is checked for shape (`rule`, `message`, `messageExpression`, `reason`,
- * `fieldPath`, `optionalOldSelf`), parsed, checked for names nothing defines, and planned. A
- * rule that does not compile is a problem at its place in the schema, as the API server refuses
- * a CRD whose rules do not compile.
+ * `fieldPath`, `optionalOldSelf`), parsed, checked for names nothing defines, type-checked
+ * against the schema (`type-check.ts`), its cost estimated (`cost-estimate.ts`), and planned. A
+ * rule that does not compile, or whose estimated cost (times how often it may run, and with the
+ * schema's other rules) is over the API server's budget, is a problem at its place in the
+ * schema, as the API server refuses such a CRD.
  */
 
 import { parse, plan, type CelEnv, type CelResult } from '@bufbuild/cel';
@@ -53,7 +55,10 @@ export interface CompiledRule {
   readonly transition: boolean;
   /** `optionalOldSelf`: evaluated on creates too, with `oldSelf` an optional. */
   readonly optionalOldSelf: boolean;
-  /** The rule's static cost estimate, times how often it may run for one object. */
+  /**
+   * The static cost estimate of one evaluation of the rule (`cost-estimate.ts`); the API server
+   * multiplies it by how many times the rule may run for one object.
+   */
   readonly estimatedCost: number;
   /** The message expression's static cost estimate (0 without one). */
   readonly estimatedMessageCost: number;
@@ -157,15 +162,13 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
   const byNode = new Map<SchemaNode, CompiledRule[]>();
   const problems: RuleProblem[] = [];
   const seen = new Set<object>();
+  const costs: ObservedCost[] = [];
   /**
    * `uncorrelatable` is the pointer of the nearest node below which an old value cannot be told
    * (the items of a list that is not a `map` list, the fields of an atomic map), as the API
-   * server tracks it: a rule there may not read `oldSelf`.
-   */
-  const costs: ObservedCost[] = [];
-  /**
-   * `cardinality`: how many times the node's rules may run for one object, from the `maxItems`
-   * and `maxProperties` above it (the API server's `MaxCardinality`); undefined when unbounded.
+   * server tracks it: a rule there may not read `oldSelf`. `cardinality` is how many times the
+   * node's rules may run for one object, from the `maxItems` and `maxProperties` above it (the
+   * API server's `MaxCardinality`); undefined when unbounded.
    */
   const walk = (
     node: unknown,
