@@ -1,9 +1,11 @@
 /**
  * Compiles the CEL rules of a schema (`x-kubernetes-validations`, at any level) once per schema
  * object: each rule is checked for shape (`rule`, `message`, `messageExpression`, `reason`,
- * `fieldPath`, `optionalOldSelf`), parsed, checked for names nothing defines, and planned. A
- * rule that does not compile is a problem at its place in the schema, as the API server refuses
- * a CRD whose rules do not compile.
+ * `fieldPath`, `optionalOldSelf`), parsed, checked for names nothing defines, type-checked
+ * against the schema (`type-check.ts`), its cost estimated (`cost-estimate.ts`), and planned. A
+ * rule that does not compile, or whose estimated cost (times how often it may run, and with the
+ * schema's other rules) is over the API server's budget, is a problem at its place in the
+ * schema, as the API server refuses such a CRD.
  */
 
 import { parse, plan, type CelEnv, type CelResult } from '@bufbuild/cel';
@@ -20,8 +22,17 @@ import {
   renumber,
 } from './two-variable-comprehensions.js';
 import { resolveFieldPath } from './field-path.js';
-import { unescapeFieldName } from './property-escaping.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from '../schema-node.js';
+import { DYN, schemaCelType, type CelType } from './cel-types.js';
+import { checkTypes, type ExprNode } from './type-check.js';
+import { MAX_RECURSION_DEPTH, recursionDepth } from './parse-depth.js';
+import {
+  costExceededMessage,
+  estimateCost,
+  STATIC_ESTIMATED_COST_LIMIT,
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
+  unboundedCardinality,
+} from './cost-estimate.js';
 
 /** What a compiled expression is evaluated with. */
 export type RuleBindings = Readonly<Record<string, unknown>>;
@@ -44,6 +55,13 @@ export interface CompiledRule {
   readonly transition: boolean;
   /** `optionalOldSelf`: evaluated on creates too, with `oldSelf` an optional. */
   readonly optionalOldSelf: boolean;
+  /**
+   * The static cost estimate of one evaluation of the rule (`cost-estimate.ts`); the API server
+   * multiplies it by how many times the rule may run for one object.
+   */
+  readonly estimatedCost: number;
+  /** The message expression's static cost estimate (0 without one). */
+  readonly estimatedMessageCost: number;
 }
 
 /** A rule that does not compile, at its place in the schema (JSON pointer). */
@@ -55,7 +73,8 @@ export interface RuleProblem {
    * lines without a message), `rule-field-path`, `rule-compile`, `message-expression-compile`,
    * `optional-old-self` (set on a rule that does not use `oldSelf`), `uncorrelatable-old-self`
    * (`oldSelf` below an atomic list or map), `nested-validations` (rules in `allOf`, `anyOf`,
-   * `oneOf` or `not`).
+   * `oneOf` or `not`), `rule-cost` (a rule's or message expression's estimated cost over the
+   * API server's limit), `schema-cost` (the estimated cost of all the rules together over it).
    */
   readonly rule: string;
 }
@@ -143,12 +162,20 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
   const byNode = new Map<SchemaNode, CompiledRule[]>();
   const problems: RuleProblem[] = [];
   const seen = new Set<object>();
+  const costs: ObservedCost[] = [];
   /**
    * `uncorrelatable` is the pointer of the nearest node below which an old value cannot be told
    * (the items of a list that is not a `map` list, the fields of an atomic map), as the API
-   * server tracks it: a rule there may not read `oldSelf`.
+   * server tracks it: a rule there may not read `oldSelf`. `cardinality` is how many times the
+   * node's rules may run for one object, from the `maxItems` and `maxProperties` above it (the
+   * API server's `MaxCardinality`); undefined when unbounded.
    */
-  const walk = (node: unknown, path: (string | number)[], uncorrelatable?: string): void => {
+  const walk = (
+    node: unknown,
+    path: (string | number)[],
+    uncorrelatable: string | undefined,
+    cardinality: number | undefined,
+  ): void => {
     if (!isSchemaNode(node) || seen.has(node)) return;
     seen.add(node);
     const rules = node[VALIDATIONS_KEYWORD];
@@ -162,42 +189,138 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
         });
       } else {
         const compiled: CompiledRule[] = [];
+        const self = { node, root: path.length === 0 };
+        const times = cardinality ?? unboundedCardinality(selfType(self));
         rules.forEach((rule: unknown, i) => {
-          const result = compileRule(rule, [...at, i], { node, root: path.length === 0 }, env);
-          if ('problem' in result) problems.push(result.problem);
-          else if (result.rule.transition && uncorrelatable !== undefined) {
+          const result = compileRule(rule, [...at, i], self, env);
+          if ('problem' in result) {
+            problems.push(result.problem);
+            return;
+          }
+          const overBudget = observeCosts(result.rule, [...at, i], times, costs);
+          problems.push(...overBudget);
+          if (result.rule.transition && uncorrelatable !== undefined) {
             problems.push({
               path: jsonPointer([...at, i, 'rule']),
               message: `oldSelf cannot be used below ${uncorrelatable || '/'}: the items of a list that is not x-kubernetes-list-type: map (or the fields of an x-kubernetes-map-type: atomic object) have no old value to compare with`,
               rule: 'uncorrelatable-old-self',
             });
-          } else compiled.push(result.rule);
+          } else if (overBudget.length === 0) compiled.push(result.rule);
         });
         if (compiled.length > 0) byNode.set(node, compiled);
       }
     }
+    const elements = maxElements(node);
+    const below =
+      cardinality === undefined || elements === undefined ? undefined : cardinality * elements;
     if (isSchemaNode(node.properties)) {
       const fields =
         node['x-kubernetes-map-type'] === 'atomic'
           ? (uncorrelatable ?? jsonPointer(path))
           : uncorrelatable;
       for (const [key, child] of Object.entries(node.properties))
-        walk(child, [...path, 'properties', key], fields);
+        walk(child, [...path, 'properties', key], fields, below);
     }
     const items =
       node['x-kubernetes-list-type'] === 'map'
         ? uncorrelatable
         : (uncorrelatable ?? jsonPointer(path));
-    walk(node.items, [...path, 'items'], items);
-    walk(node.additionalProperties, [...path, 'additionalProperties'], uncorrelatable);
+    walk(node.items, [...path, 'items'], items, below);
+    walk(node.additionalProperties, [...path, 'additionalProperties'], uncorrelatable, below);
     for (const junctor of JUNCTORS) findNestedRules(node[junctor], [...path, junctor], problems);
   };
-  walk(schema, []);
+  walk(schema, [], undefined, 1);
+  problems.push(...schemaCostProblems(costs));
   return {
     rulesAt: (node) => byNode.get(node) ?? [],
     problems,
     hasRules: byNode.size > 0,
   };
+}
+
+/** A rule's (and its message expression's) estimated cost, and where it is. */
+interface ObservedCost {
+  readonly path: string;
+  readonly cost: number;
+}
+
+/**
+ * Records the estimated costs of a compiled rule at `at` that may run `times` times for one
+ * object, as the API server counts them: the rule's estimate times `times`, its message
+ * expression's as it is. The problems of those over the limit of one expression.
+ */
+function observeCosts(
+  rule: CompiledRule,
+  at: readonly (string | number)[],
+  times: number,
+  costs: ObservedCost[],
+): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  const observe = (field: string, what: string, cost: number): void => {
+    const path = jsonPointer([...at, field]);
+    if (cost > STATIC_ESTIMATED_COST_LIMIT) {
+      problems.push({
+        path,
+        message: costExceededMessage(what, cost, STATIC_ESTIMATED_COST_LIMIT),
+        rule: 'rule-cost',
+      });
+    }
+    costs.push({ path, cost });
+  };
+  observe('rule', 'estimated rule cost', rule.estimatedCost * times);
+  if (rule.estimatedMessageCost > 0) {
+    observe('messageExpression', 'estimated messageExpression cost', rule.estimatedMessageCost);
+  }
+  return problems;
+}
+
+/**
+ * How many values a node's children may have (the API server's `extractMaxElements`): an
+ * object's with `additionalProperties` its `maxProperties`, an array's its `maxItems`
+ * (undefined without), any other node's 1.
+ */
+function maxElements(node: SchemaNode): number | undefined {
+  const limit = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : undefined;
+  if (node.type === 'object' && node.additionalProperties !== undefined) {
+    return limit(node.maxProperties);
+  }
+  if (node.type === 'array') return limit(node.maxItems);
+  return 1;
+}
+
+/** The share of the schema's cost budget a rule must have to be named when it is exceeded. */
+const NAMED_SHARE = STATIC_ESTIMATED_CRD_COST_LIMIT / 100;
+
+/**
+ * The problems of a schema whose rules' estimated costs together exceed the API server's budget
+ * for one CRD: one at the schema, and one at each of the (at most four) costliest rules that
+ * take at least a hundredth of it.
+ */
+function schemaCostProblems(costs: readonly ObservedCost[]): RuleProblem[] {
+  const total = costs.reduce((sum, { cost }) => sum + cost, 0);
+  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
+  const costliest = costs
+    .filter(({ cost }) => cost >= NAMED_SHARE)
+    .sort((a, b) => b.cost - a.cost)
+    .slice(0, 4);
+  return [
+    ...costliest.map(({ path }) => ({
+      path,
+      message:
+        'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema',
+      rule: 'schema-cost',
+    })),
+    {
+      path: '',
+      message: costExceededMessage(
+        'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
+        total,
+        STATIC_ESTIMATED_CRD_COST_LIMIT,
+      ),
+      rule: 'schema-cost',
+    },
+  ];
 }
 
 /** Reports every `x-kubernetes-validations` below a junctor: they would never be evaluated. */
@@ -294,7 +417,12 @@ function compileRule(
   if (optionalOldSelf !== undefined && typeof optionalOldSelf !== 'boolean') {
     return fail('optionalOldSelf', 'optionalOldSelf must be a boolean');
   }
-  const program = compileExpression(rule, self, env);
+  const program = compileExpression(
+    rule,
+    { ...self, optionalOldSelf: optionalOldSelf === true },
+    env,
+    'bool',
+  );
   if ('error' in program) {
     return fail('rule', `the rule does not compile: ${program.error}`, 'rule-compile');
   }
@@ -306,8 +434,14 @@ function compileRule(
     );
   }
   let messageProgram: RuleProgram | undefined;
+  let messageCost = 0;
   if (typeof messageExpression === 'string') {
-    const compiled = compileExpression(messageExpression, self, env);
+    const compiled = compileExpression(
+      messageExpression,
+      { ...self, optionalOldSelf: optionalOldSelf === true },
+      env,
+      'string',
+    );
     if ('error' in compiled) {
       return fail(
         'messageExpression',
@@ -316,6 +450,7 @@ function compileRule(
       );
     }
     messageProgram = compiled.program;
+    messageCost = compiled.estimatedCost;
   }
   return {
     rule: {
@@ -327,26 +462,27 @@ function compileRule(
       fieldPath: path,
       transition: program.transition,
       optionalOldSelf: optionalOldSelf === true,
+      estimatedCost: program.estimatedCost,
+      estimatedMessageCost: messageCost,
     },
   };
-}
-
-/** A parsed expression's node, read loosely (cel-spec's `Expr` message). */
-interface ExprNode {
-  id: bigint;
-  exprKind: { case: string | undefined; value?: unknown };
 }
 
 /**
  * Parses, checks and plans one expression. The check refuses names nothing defines (a typo in a
  * function or variable is a rule that does not compile, as in the API server, not a failure of
- * every document); the rewrite charges each comprehension for its range (`cost-budget.ts`).
+ * every document) and, given the schema of `self`, what its type check proves wrong
+ * (`type-check.ts`: a field the schema does not declare, `self == 'abc'` on an integer, a result
+ * that is not `result`'s type); the rewrite charges each comprehension for its range
+ * (`cost-budget.ts`). `estimatedCost` is the static estimate of one evaluation
+ * (`cost-estimate.ts`; 0 without `self`).
  */
 export function compileExpression(
   source: string,
   self?: SelfSchema,
   env: CelEnv = celEnvironmentFor(),
-): { program: RuleProgram; transition: boolean } | { error: string } {
+  result?: 'bool' | 'string',
+): { program: RuleProgram; transition: boolean; estimatedCost: number } | { error: string } {
   if (source.length > MAX_EXPRESSION_LENGTH) {
     return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
   }
@@ -357,6 +493,22 @@ export function compileExpression(
     return {
       error: (error instanceof Error ? error.message : String(error)).replace(/^<input>:/, ''),
     };
+  }
+  if (recursionDepth(parsed.expr) > MAX_RECURSION_DEPTH) {
+    return { error: `max recursion depth exceeded (${MAX_RECURSION_DEPTH} levels)` };
+  }
+  let estimatedCost = 0;
+  if (self !== undefined) {
+    const typed = typeCheck(parsed.expr, self);
+    if (typed.errors.length > 0) return { error: typed.errors.join('; ') };
+    const type = typed.type;
+    if (result === 'bool' && type.kind !== 'dyn' && type.kind !== 'bool') {
+      return { error: 'cel expression must evaluate to a bool' };
+    }
+    if (result === 'string' && type.kind !== 'dyn' && type.kind !== 'string') {
+      return { error: 'messageExpression must evaluate to a string' };
+    }
+    estimatedCost = typed.estimatedCost;
   }
   const problems: string[] = [];
   let transition = false;
@@ -373,17 +525,9 @@ export function compileExpression(
         }
         return;
       }
-      case 'selectExpr': {
-        // `self.a.b` (and `has(self.a.b)`) must name fields the schema declares, as the API
-        // server's type check demands: a typo is a rule that does not compile.
-        const chain = selfChain(node);
-        if (self !== undefined && chain !== undefined && !scope.has(chain.variable)) {
-          const problem = undeclaredField(self, chain.fields);
-          if (problem !== undefined) problems.push(problem);
-        }
+      case 'selectExpr':
         visit(v.operand as ExprNode, scope);
         return;
-      }
       case 'callExpr': {
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
@@ -454,7 +598,7 @@ export function compileExpression(
   if (problems.length > 0) return { error: [...new Set(problems)].join('; ') };
   try {
     const planned = plan(env, parsed) as RuleProgram;
-    return { program: planned, transition };
+    return { program: planned, transition, estimatedCost };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -465,55 +609,38 @@ export interface SelfSchema {
   readonly node: SchemaNode;
   /** The schema's root: a CRD's rules there also see `apiVersion`, `kind` and `metadata`. */
   readonly root: boolean;
-}
-
-/** `self` and `['a', 'b']` for `self.a.b` (or `oldSelf.a.b`); undefined for anything else. */
-function selfChain(node: ExprNode): { variable: string; fields: string[] } | undefined {
-  const fields: string[] = [];
-  let current = node;
-  while (current.exprKind.case === 'selectExpr') {
-    const v = current.exprKind.value as { operand: ExprNode; field: string };
-    fields.unshift(v.field);
-    current = v.operand;
-  }
-  if (current.exprKind.case !== 'identExpr') return undefined;
-  const name = (current.exprKind.value as { name: string }).name;
-  return name === 'self' || name === 'oldSelf' ? { variable: name, fields } : undefined;
+  /** The rule's `optionalOldSelf`: `oldSelf` is an optional of `self`'s type. */
+  readonly optionalOldSelf?: boolean;
 }
 
 /**
- * The first field of `fields` that the schema below `self` does not declare, as a problem. Only
- * objects with declared properties are checked; maps, preserved unknown fields, int-or-string
- * and untyped nodes accept any name (their check is left to run time).
+ * The declared type of the rule's node, as the API server declares `self` (undefined when it
+ * does not expose the node: then the rule's variables are `dyn` here).
  */
-function undeclaredField(self: SelfSchema, fields: readonly string[]): string | undefined {
-  let node: unknown = self.node;
-  for (const [i, escaped] of fields.entries()) {
-    if (!isSchemaNode(node)) return undefined;
-    if (
-      node['x-kubernetes-preserve-unknown-fields'] === true ||
-      node['x-kubernetes-int-or-string'] === true
-    ) {
-      return undefined;
-    }
-    const field = unescapeFieldName(escaped);
-    const properties = node.properties;
-    if (isSchemaNode(properties) && Object.hasOwn(properties, field)) {
-      node = properties[field];
-      continue;
-    }
-    if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
-      node = node.additionalProperties;
-      continue;
-    }
-    if (node.type !== 'object' || !isSchemaNode(properties)) return undefined;
-    // The object's fields a CRD's root always has, declared or not.
-    if (self.root && i === 0 && ['apiVersion', 'kind', 'metadata'].includes(field)) {
-      return undefined;
-    }
-    return `undefined field '${escaped}'`;
-  }
-  return undefined;
+function selfType(self: SelfSchema): CelType | undefined {
+  return schemaCelType(
+    self.node,
+    self.root || self.node['x-kubernetes-embedded-resource'] === true,
+  );
+}
+
+/** The type check and static cost estimate of an expression on the rule's node. */
+function typeCheck(
+  expr: ExprNode,
+  self: SelfSchema,
+): { type: CelType; errors: readonly string[]; estimatedCost: number } {
+  const declared = selfType(self);
+  const type = declared ?? DYN;
+  const variables = new Map<string, CelType>([
+    ['self', type],
+    ['oldSelf', self.optionalOldSelf === true ? { kind: 'optional', value: type } : type],
+  ]);
+  const checked = checkTypes(expr, variables);
+  return {
+    type: checked.type,
+    errors: checked.errors,
+    estimatedCost: checked.errors.length > 0 ? 0 : estimateCost(expr, checked.types, declared),
+  };
 }
 
 /** `a.b.c` when `node` is a chain of selects on an identifier. */

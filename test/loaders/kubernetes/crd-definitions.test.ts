@@ -413,6 +413,7 @@ ${spec}`);
                   ${listType}
                   items:
                     type: string
+                    maxLength: 10 # as the API server's test: else over the cost budget
                     x-kubernetes-validations:
                       - { rule: self == oldSelf, message: immutable }
 `),
@@ -420,7 +421,7 @@ ${spec}`);
           [
             'cel-invalid-rule',
             'uncorrelatable-old-self',
-            26,
+            27,
             33,
             '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/hosts/items/x-kubernetes-validations/0/rule',
           ],

@@ -1,0 +1,340 @@
+/**
+ * A conservative type check of a parsed CEL expression, after cel-go's checker as the API server
+ * runs it on a rule: `@bufbuild/cel` parses and evaluates but has no checker for calls and
+ * selections. Each node gets a {@link CelType}; wherever cosi cannot tell a type exactly (a
+ * library function, an unknown name, a macro it does not expand, `x-kubernetes-int-or-string`)
+ * the type is `dyn`, and nothing involving `dyn` is reported. What is reported is what cel-go
+ * reports for certain, in its words:
+ *
+ * - `undefined field 'x'`: a field an object type of the schema does not have (preserved unknown
+ *   fields are not fields of the type, as in the API server);
+ * - `type 'int' does not support field selection`;
+ * - `found no matching overload for '_==_' applied to '(int, string)'`: an operator, `size` or
+ *   `orValue` on two known types it has no overload for (numbers of different kinds are left
+ *   alone where cross-type numeric comparison may apply);
+ * - `expression of type 'int' cannot be range of a comprehension (must be list, map, or
+ *   dynamic)`.
+ */
+
+import {
+  DYN,
+  fieldType,
+  formatCelType,
+  isPrimitive,
+  primitive,
+  type CelType,
+  type PrimitiveKind,
+} from './cel-types.js';
+
+/** A parsed expression's node, read loosely (cel-spec's `Expr` message). */
+export interface ExprNode {
+  id: bigint;
+  exprKind: { case: string | undefined; value?: unknown };
+}
+
+/** The outcome of a check: the expression's type, the types of its nodes, and what is wrong. */
+export interface TypeCheck {
+  readonly type: CelType;
+  /** The type of every node visited, for the cost estimate. */
+  readonly types: ReadonlyMap<ExprNode, CelType>;
+  readonly errors: readonly string[];
+}
+
+const NUMERIC = new Set<string>(['int', 'uint', 'double']);
+
+/** The conversions whose result type is their name, whatever they are applied to. */
+const CONVERSIONS = new Set<string>([
+  'int',
+  'uint',
+  'double',
+  'string',
+  'bytes',
+  'bool',
+  'duration',
+  'timestamp',
+]);
+
+/** Operand kinds each arithmetic operator has an overload for, both operands of one kind. */
+const ARITHMETIC: Readonly<Record<string, ReadonlySet<string>>> = {
+  '_+_': new Set(['int', 'uint', 'double', 'string', 'bytes', 'duration']),
+  '_-_': new Set(['int', 'uint', 'double', 'duration', 'timestamp']),
+  '_*_': new Set(['int', 'uint', 'double']),
+  '_/_': new Set(['int', 'uint', 'double']),
+  '_%_': new Set(['int', 'uint']),
+};
+
+const ORDERING = new Set(['_<_', '_<=_', '_>_', '_>=_']);
+
+/**
+ * Checks `expr` with `variables` (`self`, `oldSelf`) of the given types; other identifiers are
+ * `dyn`.
+ */
+export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelType>): TypeCheck {
+  const types = new Map<ExprNode, CelType>();
+  const errors: string[] = [];
+  const noOverload = (name: string, args: readonly CelType[], target?: CelType): void => {
+    const list = args.map(formatCelType).join(', ');
+    errors.push(
+      `found no matching overload for '${name}' applied to '${
+        target === undefined ? `(${list})` : `${formatCelType(target)}.(${list})`
+      }'`,
+    );
+  };
+
+  const check = (node: ExprNode, scope: ReadonlyMap<string, CelType>): CelType => {
+    const type = visit(node, scope);
+    types.set(node, type);
+    return type;
+  };
+
+  const visit = (node: ExprNode, scope: ReadonlyMap<string, CelType>): CelType => {
+    const v = node.exprKind.value as Record<string, unknown>;
+    switch (node.exprKind.case) {
+      case 'constExpr':
+        return constantType((v.constantKind as { case: string | undefined }).case);
+      case 'identExpr':
+        return scope.get(v.name as string) ?? DYN;
+      case 'selectExpr': {
+        const operand = check(v.operand as ExprNode, scope);
+        const result = selectField(operand, v.field as string, errors);
+        return v.testOnly === true ? primitive('bool') : result;
+      }
+      case 'listExpr': {
+        const elements = (v.elements as ExprNode[]).map((element) => check(element, scope));
+        return { kind: 'list', elem: commonPrimitive(elements) ?? DYN };
+      }
+      case 'structExpr': {
+        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
+          if (entry.mapKey !== undefined) check(entry.mapKey, scope);
+          check(entry.value, scope);
+        }
+        return v.messageName ? DYN : { kind: 'map', key: DYN, value: DYN };
+      }
+      case 'comprehensionExpr': {
+        const range = check(v.iterRange as ExprNode, scope);
+        let element: CelType = DYN;
+        if (range.kind === 'list') element = range.elem;
+        else if (range.kind === 'map') element = range.key;
+        else if (isPrimitive(range)) {
+          errors.push(
+            `expression of type '${formatCelType(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+          );
+        }
+        const accumulator = check(v.accuInit as ExprNode, scope);
+        const inner = new Map(scope);
+        inner.set(v.accuVar as string, accumulator);
+        inner.set(v.iterVar as string, element);
+        if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') inner.set(v.iterVar2, DYN);
+        check(v.loopCondition as ExprNode, inner);
+        check(v.loopStep as ExprNode, inner);
+        return check(v.result as ExprNode, inner);
+      }
+      case 'callExpr':
+        return checkCall(
+          v.function as string,
+          v.target as ExprNode | undefined,
+          v.args as ExprNode[],
+          scope,
+        );
+      default:
+        return DYN;
+    }
+  };
+
+  const checkCall = (
+    name: string,
+    targetNode: ExprNode | undefined,
+    argNodes: readonly ExprNode[],
+    scope: ReadonlyMap<string, CelType>,
+  ): CelType => {
+    const target = targetNode === undefined ? undefined : check(targetNode, scope);
+    const args = argNodes.map((arg) => check(arg, scope));
+    const [a, b] = args;
+    if (target === undefined && a !== undefined && b !== undefined && args.length === 2) {
+      if (name === '_==_' || name === '_!=_') {
+        if (mismatched(a, b)) noOverload(name, args);
+        return primitive('bool');
+      }
+      if (ORDERING.has(name)) {
+        if (mismatched(a, b)) noOverload(name, args);
+        return primitive('bool');
+      }
+      const kinds = ARITHMETIC[name];
+      if (kinds !== undefined) return arithmetic(name, a, b, kinds, args);
+      if (name === '_&&_' || name === '_||_') {
+        if (args.some((arg) => isKnown(arg) && arg.kind !== 'bool') || args.some(isOptional)) {
+          noOverload(name, args);
+        }
+        return primitive('bool');
+      }
+      if (name === '_[_]') {
+        if (a.kind === 'list') return a.elem;
+        if (a.kind === 'map') return a.value;
+        return DYN;
+      }
+      if (name === '@in') return primitive('bool');
+    }
+    if (target === undefined && args.length === 3 && name === '_?_:_' && a !== undefined) {
+      const [, yes, no] = args as [CelType, CelType, CelType];
+      if ((isKnown(a) && a.kind !== 'bool') || isOptional(a)) noOverload(name, args);
+      return isPrimitive(yes) && isPrimitive(no) && yes.kind === no.kind
+        ? primitive(yes.kind)
+        : DYN;
+    }
+    if (target === undefined && args.length === 1 && a !== undefined) {
+      if (name === '!_') {
+        if ((isKnown(a) && a.kind !== 'bool') || isOptional(a)) noOverload(name, args);
+        return primitive('bool');
+      }
+      if (name === '-_') {
+        if ((isKnown(a) && !['int', 'double', 'duration'].includes(a.kind)) || isOptional(a)) {
+          noOverload(name, args);
+        }
+        return isPrimitive(a) ? primitive(a.kind) : DYN;
+      }
+      if (name === '@not_strictly_false') return primitive('bool');
+      if (CONVERSIONS.has(name)) return primitive(name as PrimitiveKind);
+    }
+    if (name === 'size' && args.length + (target === undefined ? 0 : 1) === 1) {
+      const of = target ?? a;
+      if (
+        of !== undefined &&
+        (isKnown(of) || isOptional(of)) &&
+        of.kind !== 'string' &&
+        of.kind !== 'bytes'
+      ) {
+        if (target === undefined) noOverload(name, args);
+        else noOverload(name, [], target);
+      }
+      return primitive('int');
+    }
+    if (target !== undefined && target.kind === 'string' && args.length === 1) {
+      if (['contains', 'startsWith', 'endsWith', 'matches'].includes(name))
+        return primitive('bool');
+    }
+    if (target !== undefined && target.kind === 'optional') {
+      if (name === 'hasValue' && args.length === 0) return primitive('bool');
+      if (name === 'value' && args.length === 0) return target.value;
+      if (name === 'orValue' && a !== undefined && args.length === 1) {
+        if (mismatched(target.value, a)) noOverload(name, args, target);
+        return target.value;
+      }
+    }
+    return DYN;
+  };
+
+  const arithmetic = (
+    name: string,
+    a: CelType,
+    b: CelType,
+    kinds: ReadonlySet<string>,
+    args: readonly CelType[],
+  ): CelType => {
+    if (isOptional(a) || isOptional(b)) {
+      if (isPrimitive(a) || isPrimitive(b) || (isOptional(a) && isOptional(b)))
+        noOverload(name, args);
+      return DYN;
+    }
+    if (!isPrimitive(a) || !isPrimitive(b)) {
+      if (name === '_+_' && a.kind === 'list' && b.kind === 'list')
+        return { kind: 'list', elem: DYN };
+      return DYN;
+    }
+    if (a.kind === b.kind && kinds.has(a.kind)) {
+      return name === '_-_' && a.kind === 'timestamp' ? primitive('duration') : primitive(a.kind);
+    }
+    if (
+      name === '_+_' &&
+      ((a.kind === 'timestamp' && b.kind === 'duration') ||
+        (a.kind === 'duration' && b.kind === 'timestamp'))
+    ) {
+      return primitive('timestamp');
+    }
+    if (name === '_-_' && a.kind === 'timestamp' && b.kind === 'duration')
+      return primitive('timestamp');
+    noOverload(name, args);
+    return DYN;
+  };
+
+  const type = check(expr, variables);
+  return { type, types, errors: [...new Set(errors)] };
+}
+
+/** A primitive other than `null` (which is assignable to more than itself: left alone). */
+function isKnown(type: CelType): boolean {
+  return isPrimitive(type) && type.kind !== 'null';
+}
+
+function isContainer(type: CelType): boolean {
+  return type.kind === 'list' || type.kind === 'map' || type.kind === 'object';
+}
+
+function isOptional(type: CelType): boolean {
+  return type.kind === 'optional';
+}
+
+/**
+ * Whether two operands of an operator whose overloads take two values of one type (`_==_`,
+ * `_<_`, `orValue`) certainly match none: both known, of different kinds, or an optional and a
+ * primitive. `null` is left alone (it is assignable to more than itself), and so are two numbers
+ * of different kinds (cross-type numeric comparisons depend on the API server's version).
+ */
+function mismatched(a: CelType, b: CelType): boolean {
+  if (a.kind === 'null' || b.kind === 'null') return false;
+  if (isOptional(a) !== isOptional(b)) return isPrimitive(isOptional(a) ? b : a);
+  // A list, map or object type is never a primitive one.
+  if (isContainer(a) || isContainer(b)) return isPrimitive(a) || isPrimitive(b);
+  if (!isPrimitive(a) || !isPrimitive(b) || a.kind === b.kind) return false;
+  return !(NUMERIC.has(a.kind) && NUMERIC.has(b.kind));
+}
+
+/** The kind all of `types` share, when each is the same primitive; else undefined. */
+function commonPrimitive(types: readonly CelType[]): CelType | undefined {
+  const [first] = types;
+  if (first === undefined || !isPrimitive(first)) return undefined;
+  return types.every((type) => type.kind === first.kind) ? primitive(first.kind) : undefined;
+}
+
+function constantType(kind: string | undefined): CelType {
+  switch (kind) {
+    case 'boolValue':
+      return primitive('bool');
+    case 'int64Value':
+      return primitive('int');
+    case 'uint64Value':
+      return primitive('uint');
+    case 'doubleValue':
+      return primitive('double');
+    case 'stringValue':
+      return primitive('string');
+    case 'bytesValue':
+      return primitive('bytes');
+    case 'nullValue':
+      return primitive('null');
+    default:
+      return DYN;
+  }
+}
+
+/** The type of `operand.field`, reporting what cel-go's `checkSelectField` reports. */
+function selectField(operand: CelType, field: string, errors: string[]): CelType {
+  if (operand.kind === 'optional') {
+    const inner = selectField(operand.value, field, errors);
+    return { kind: 'optional', value: inner };
+  }
+  switch (operand.kind) {
+    case 'map':
+      return operand.value;
+    case 'object': {
+      const type = fieldType(operand, field);
+      if (type === undefined) errors.push(`undefined field '${field}'`);
+      return type ?? DYN;
+    }
+    case 'dyn':
+    case 'type':
+      return DYN;
+    default:
+      errors.push(`type '${formatCelType(operand)}' does not support field selection`);
+      return DYN;
+  }
+}
