@@ -14,6 +14,9 @@ import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 import { ConfigError } from '../loaders/load-config.js';
+import { FileWriteError } from '../app/file-write-error.js';
+import { ResourceQueryError } from '../app/resource-query.js';
+import { toWriteError } from './write-error.js';
 
 // Each command's module is imported when it runs (see lazyCommand).
 const COMMANDS = [
@@ -80,15 +83,17 @@ Examples:
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit code. The one
  * top-level catch: a `CliError` becomes its exit code and message, a config that does not load
- * or register is a usage error, commander's usage errors exit 2, anything else is a bug and
- * prints its stack.
+ * or register, a type a query does not know and a file that cannot be written are usage errors,
+ * commander's usage errors exit 2, anything else is a bug and prints its stack.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const cli = createCli(io);
   try {
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;
-  } catch (error) {
+  } catch (thrown) {
+    const error =
+      thrown instanceof FileWriteError ? toWriteError(thrown.cause, thrown.file) : thrown;
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
@@ -96,7 +101,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`cosi: ${error.message}\n`);
       return error.exitCode;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ResourceQueryError) {
       io.stderr.write(`cosi: ${error.message}\n`);
       return EXIT.usage;
     }

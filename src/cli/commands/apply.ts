@@ -3,7 +3,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseFormat, type CommonFlags } from '../options.js';
 import { writeResources } from '../render/resources.js';
-import { selectResources } from '../resource-query.js';
+import { selectResources } from '../../app/resource-query.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';

@@ -11,7 +11,7 @@ import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import { FIELD_FORMATS, renderField } from '../render/explain/explain-field.js';
 import { createColors, renderFindings } from '../render/report.js';
-import { typeErrorMessage } from '../resource-query.js';
+import { typeErrorMessage } from '../../app/resource-query.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CliCommand, CommandResult } from '../command.js';

@@ -9,7 +9,7 @@ import {
   writeResources,
   type ResourceFormat,
 } from '../render/resources.js';
-import { selectResources, type QueriedState } from '../resource-query.js';
+import { selectResources, type QueriedState } from '../../app/resource-query.js';
 import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';

@@ -1,7 +1,7 @@
 import { defineGraph } from './graph-definition.js';
 import { runProject, type RunOutcome } from '../../app/run-project.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
-import { typeErrorMessage } from '../resource-query.js';
+import { typeErrorMessage } from '../../app/resource-query.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { hasErrors } from '../../loaders/finding.js';
 import type { CliCommand, CommandResult } from '../command.js';
