@@ -33,7 +33,7 @@ const COMMANDS = [
 /** A commander program and the result of the command it ran, once `parseAsync` has finished. */
 export interface Cli {
   readonly program: Command;
-  result(): CommandResult | undefined;
+  result(): CommandResult<unknown> | undefined;
 }
 
 /**
@@ -41,7 +41,7 @@ export interface Cli {
  * exits (help, usage errors) are thrown as `CommanderError`s.
  */
 export function createCli(io: CliIo): Cli {
-  let result: CommandResult | undefined;
+  let result: CommandResult<unknown> | undefined;
   const program = new Command('cosi')
     .description('Run COSI controllers on YAML manifests, without a cluster.')
     .version(VERSION)
@@ -62,7 +62,7 @@ Examples:
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);
-  for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[]>[]) {
+  for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[], unknown>[]) {
     program.addCommand(
       command
         .define()
@@ -71,9 +71,12 @@ Examples:
           writeOut: (text) => io.stdout.write(text),
           writeErr: (text) => io.stderr.write(text),
         })
-        // Commander passes the positional arguments, the flags, then the command itself.
+        // Commander passes the positional arguments, the flags, then the command itself. The
+        // command returns its data; its renderer prints it.
         .action(async (...args: unknown[]) => {
-          result = await command.run(io, ...args.slice(0, -1));
+          const given = args.slice(0, -1);
+          result = await command.run(io, ...given);
+          await command.render(io, result, ...given);
         }),
     );
   }
