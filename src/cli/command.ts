@@ -16,7 +16,8 @@ export interface CommandResult<Result = undefined> {
  * runs it, given commander's action arguments (the positional arguments, then the flags), and
  * the renderer that prints what it returned. `createCli` joins the three; `run` can be called
  * without commander, and it writes nothing to `io` (it reads `cwd`, `env` and stdin from it):
- * only `render` does, except for the long-running commands, which render as they go.
+ * only `render` does. Exceptions, which print as they go: the long-running commands (`watch`,
+ * `run`), and `-v`'s logs of a run and config line, streamed to stderr while the run is on.
  */
 export interface CliCommand<Args extends unknown[], Result = undefined> {
   define(): Command;
