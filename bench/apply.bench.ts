@@ -30,7 +30,7 @@ import type * as RenderModule from '../src/cli/render/resources.js';
 import type * as ProjectModule from '../src/app/project.js';
 import type * as ConvergeModule from '../src/app/converge-project.js';
 import type * as SnapshotModule from '../src/engine/state/state-snapshot.js';
-import type * as QueryModule from '../src/cli/resource-query.js';
+import type * as QueryModule from '../src/app/resource-query.js';
 
 const SIZES = sizes([10_000, 50_000], [2_000, 10_000]);
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
@@ -59,7 +59,7 @@ export async function run(): Promise<void> {
   const { takeSnapshot } = (await import(
     dist('engine/state/state-snapshot.js')
   )) as typeof SnapshotModule;
-  const { selectResources } = (await import(dist('cli/resource-query.js'))) as typeof QueryModule;
+  const { selectResources } = (await import(dist('app/resource-query.js'))) as typeof QueryModule;
   const config = path.resolve('fixtures/vm-network/cosi.config.ts');
   const loaded = await loaders.loadConfig(config, { modules: { cosi } });
 

@@ -1,4 +1,4 @@
-import { writeFileAtomically } from './atomic-write.js';
+import { writeFileAtomically } from '../app/atomic-write.js';
 import { toWriteError } from './write-error.js';
 
 /**

@@ -14,6 +14,9 @@ import { CliError, EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 import { ConfigError } from '../loaders/load-config.js';
+import { FileWriteError } from '../app/file-write-error.js';
+import { ResourceQueryError } from '../app/resource-query.js';
+import { toWriteError } from './write-error.js';
 
 // Each command's module is imported when it runs (see lazyCommand).
 const COMMANDS = [
@@ -30,7 +33,7 @@ const COMMANDS = [
 /** A commander program and the result of the command it ran, once `parseAsync` has finished. */
 export interface Cli {
   readonly program: Command;
-  result(): CommandResult | undefined;
+  result(): CommandResult<unknown> | undefined;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface Cli {
  * exits (help, usage errors) are thrown as `CommanderError`s.
  */
 export function createCli(io: CliIo): Cli {
-  let result: CommandResult | undefined;
+  let result: CommandResult<unknown> | undefined;
   const program = new Command('cosi')
     .description('Run COSI controllers on YAML manifests, without a cluster.')
     .version(VERSION)
@@ -59,7 +62,7 @@ Examples:
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);
-  for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[]>[]) {
+  for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[], unknown>[]) {
     program.addCommand(
       command
         .define()
@@ -68,9 +71,12 @@ Examples:
           writeOut: (text) => io.stdout.write(text),
           writeErr: (text) => io.stderr.write(text),
         })
-        // Commander passes the positional arguments, the flags, then the command itself.
+        // Commander passes the positional arguments, the flags, then the command itself. The
+        // command returns its data; its renderer prints it.
         .action(async (...args: unknown[]) => {
-          result = await command.run(io, ...args.slice(0, -1));
+          const given = args.slice(0, -1);
+          result = await command.run(io, ...given);
+          await command.render(io, result, ...given);
         }),
     );
   }
@@ -80,15 +86,17 @@ Examples:
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit code. The one
  * top-level catch: a `CliError` becomes its exit code and message, a config that does not load
- * or register is a usage error, commander's usage errors exit 2, anything else is a bug and
- * prints its stack.
+ * or register, a type a query does not know and a file that cannot be written are usage errors,
+ * commander's usage errors exit 2, anything else is a bug and prints its stack.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const cli = createCli(io);
   try {
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;
-  } catch (error) {
+  } catch (thrown) {
+    const error =
+      thrown instanceof FileWriteError ? toWriteError(thrown.cause, thrown.file) : thrown;
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
@@ -96,7 +104,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`cosi: ${error.message}\n`);
       return error.exitCode;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ResourceQueryError) {
       io.stderr.write(`cosi: ${error.message}\n`);
       return EXIT.usage;
     }

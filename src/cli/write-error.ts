@@ -1,4 +1,4 @@
-import { NotRegularFileError } from './atomic-write.js';
+import { NotRegularFileError } from '../app/atomic-write.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** What the file system's usual refusals mean, in the words of a one-line error. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { strictWarnings } from '../../src/cli/check/strict-warnings.js';
+import { strictWarnings } from '../../src/app/check/strict-warnings.js';
 import { loadManifests } from '../../src/loaders/load-manifests.js';
 import { cli } from './run-cli.js';
 

@@ -3,9 +3,10 @@ import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseFormat, type CommonFlags } from '../options.js';
 import { writeResources } from '../render/resources.js';
-import { selectResources } from '../resource-query.js';
+import { selectResources, type ResourceGroup } from '../../app/resource-query.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
+import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 
 export interface ApplyFlags extends CommonFlags, TraceFlags {
@@ -15,32 +16,56 @@ export interface ApplyFlags extends CommonFlags, TraceFlags {
   type?: string[];
 }
 
-/** `cosi apply -f PATH...`: load, validate, converge, print the resulting state. */
-export const applyCommand: CliCommand<[string[], ApplyFlags]> = { define: defineApply, run: apply };
+/** What `cosi apply` shows: the run (findings, converged state, report) and the resources asked for. */
+export type ApplyResult = ReportedRun<ResourceGroup[]>;
 
-export async function apply(io: CliIo, paths: string[], flags: ApplyFlags): Promise<CommandResult> {
-  const format = parseFormat(flags.output, APPLY_FORMATS);
+/** `cosi apply -f PATH...`: load, validate, converge, print the resulting state. */
+export const applyCommand: CliCommand<[string[], ApplyFlags], ApplyResult> = {
+  define: defineApply,
+  run: apply,
+  render: renderApply,
+};
+
+export async function apply(
+  io: CliIo,
+  paths: string[],
+  flags: ApplyFlags,
+): Promise<CommandResult<ApplyResult>> {
+  parseFormat(flags.output, APPLY_FORMATS);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
-  const { run, exitCode } = await runAndReport(
+  const reported = await runAndReport(
     flags,
     io,
     paths,
-    (outcome) => {
-      const groups = selectResources(outcome, {
+    (outcome) =>
+      selectResources(outcome, {
         ...(flags.type !== undefined ? { type: flags.type } : {}),
         ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
         ...(selector !== undefined ? { selector } : {}),
-      });
-      writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
-        stable: flags.stable === true,
-      });
-      return undefined;
-    },
+      }),
     { record: flags.trace !== undefined },
   );
-  const record = run.outcome?.project.record;
+  return { exitCode: reported.exitCode, result: reported };
+}
+
+/**
+ * Findings and the report to stderr, the resources to stdout in the `-o` format; then the
+ * `--trace` file.
+ */
+export async function renderApply(
+  io: CliIo,
+  { result }: CommandResult<ApplyResult>,
+  _paths: string[],
+  flags: ApplyFlags,
+): Promise<void> {
+  const format = parseFormat(flags.output, APPLY_FORMATS);
+  renderReportedRun(io, result, flags, (groups) =>
+    writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
+      stable: flags.stable === true,
+    }),
+  );
+  const record = result.run.outcome?.project.record;
   if (flags.trace !== undefined && record) {
     await writeTraceFile(flags.trace, record, { cwd: io.cwd, stable: flags.stable === true });
   }
-  return { exitCode };
 }

@@ -1,16 +1,18 @@
 import { defineCheck, CHECK_FORMATS } from './check-definition.js';
-import { runProject, type ProjectRun } from '../../app/run-project.js';
+import type { RunProjectOptions } from '../../app/run-project.js';
+import type { RunRecord } from '../../engine/record/run-record.js';
+import { checkProject, type CheckedProject } from '../../app/check/check-project.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
-import { caseFailed, type CheckCode } from '../check/check-result.js';
-import { resolveExpect, runChecks } from '../check/run-checks.js';
+import { caseFailed, type CheckCode, type CheckResult } from '../../app/check/check-result.js';
+import { resolveExpect } from '../../app/check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
-import { boundCheckResult } from '../check/bounded-check-result.js';
+import { boundCheckResult } from '../render/check/bounded-check-result.js';
 import { renderCheckGithub, type GithubOptions } from '../render/check/check-github.js';
 import { renderCheckJson } from '../render/check/check-json.js';
 import { renderCheckJunit } from '../render/check/check-junit.js';
@@ -32,54 +34,90 @@ export interface CheckFlags extends CommonFlags, TraceFlags {
   ignoreUnknownKinds?: boolean;
 }
 
-/** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
-export const checkCommand: CliCommand<[string[], CheckFlags]> = { define: defineCheck, run: check };
+/**
+ * What `cosi check` shows: every case it found; `setup`: why the check could not run (said on
+ * stderr too, while the report holds it as its one finding).
+ */
+export interface CheckCommandResult {
+  readonly check: CheckResult;
+  readonly setup?: string;
+  /** The run's record, for `--trace`. */
+  readonly record?: RunRecord;
+}
 
-export async function check(io: CliIo, paths: string[], flags: CheckFlags): Promise<CommandResult> {
-  const format = parseFormat(flags.output, CHECK_FORMATS);
-  const colors = createColors(format === 'text' && useColor(io, flags.color));
-  const renderOptions = { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE };
-  let run: ProjectRun;
+/** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
+export const checkCommand: CliCommand<[string[], CheckFlags], CheckCommandResult> = {
+  define: defineCheck,
+  run: check,
+  render: renderCheck,
+};
+
+export async function check(
+  io: CliIo,
+  paths: string[],
+  flags: CheckFlags,
+): Promise<CommandResult<CheckCommandResult>> {
+  parseFormat(flags.output, CHECK_FORMATS);
+  let checked: CheckedProject;
   try {
     if (flags.update && flags.expect === undefined) {
       throw new CliError('--update needs --expect <dir>');
     }
-    run = await runProject({
+    const runOptions: RunProjectOptions = {
       ...(await toRunOptions(flags, io, { paths, record: flags.trace !== undefined })),
       ...(flags.previous === undefined ? {} : { previous: flags.previous }),
       ...(flags.skipKinds === undefined ? {} : { skipKinds: flags.skipKinds }),
       ...(flags.rejectKinds === undefined ? {} : { rejectKinds: flags.rejectKinds }),
       ...(flags.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
+    };
+    checked = await checkProject(runOptions, {
+      strict: flags.strict === true,
+      update: flags.update === true,
+      volatile: flags.keepVolatile === true,
+      cwd: io.cwd,
+      ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
     });
   } catch (error) {
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.
     const failure = setupFailure(error);
     if (failure === undefined) throw error;
-    io.stderr.write(`cosi: ${failure.message}\n`);
     const result = {
       cases: [{ check: 'setup' as const, name: 'setup', findings: [failure] }],
       strict: false,
     };
-    io.stdout.write(render(format, result, colors, renderOptions));
-    return { exitCode: EXIT.usage };
+    return { exitCode: EXIT.usage, result: { check: result, setup: failure.message } };
   }
-  const result = await runChecks(run, {
-    strict: flags.strict === true,
-    update: flags.update === true,
-    volatile: flags.keepVolatile === true,
-    cwd: io.cwd,
-    ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
-  });
-  io.stdout.write(render(format, result, colors, renderOptions));
+  const { run, result } = checked;
   const record = run.outcome?.project.record;
-  if (flags.trace !== undefined && record) {
-    await writeTraceFile(flags.trace, record, { cwd: io.cwd, stable: flags.stable === true });
-  }
   const report = run.outcome?.report;
-  if (report && exitCodeOf(report) === EXIT.notConverged) return { exitCode: EXIT.notConverged };
-  return {
-    exitCode: result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok,
-  };
+  const exitCode =
+    report && exitCodeOf(report) === EXIT.notConverged
+      ? EXIT.notConverged
+      : result.cases.some((c) => caseFailed(c, result.strict))
+        ? EXIT.findings
+        : EXIT.ok;
+  return { exitCode, result: { check: result, ...(record ? { record } : {}) } };
+}
+
+/** The report to stdout in the `-o` format (a setup failure to stderr as well), then `--trace`. */
+export async function renderCheck(
+  io: CliIo,
+  { result }: CommandResult<CheckCommandResult>,
+  _paths: string[],
+  flags: CheckFlags,
+): Promise<void> {
+  const format = parseFormat(flags.output, CHECK_FORMATS);
+  const colors = createColors(format === 'text' && useColor(io, flags.color));
+  if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
+  io.stdout.write(
+    render(format, result.check, colors, { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE }),
+  );
+  if (flags.trace !== undefined && result.record) {
+    await writeTraceFile(flags.trace, result.record, {
+      cwd: io.cwd,
+      stable: flags.stable === true,
+    });
+  }
 }
 
 /** A config or usage error as the one finding of a check that could not run. */

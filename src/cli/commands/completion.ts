@@ -17,7 +17,9 @@ export interface CompletedCommand {
  * `cosi completion bash|zsh|fish`: a completion script for the shell, generated from the
  * commands' own definitions, so it never lags behind them.
  */
-export function createCompletionCommand(commands: () => readonly Command[]): CliCommand<[string]> {
+export function createCompletionCommand(
+  commands: () => readonly Command[],
+): CliCommand<[string], string> {
   return {
     define: () =>
       new Command('completion')
@@ -34,15 +36,20 @@ Examples:
   cosi completion zsh > "\${fpath[1]}/_cosi"                  # zsh
   cosi completion fish > ~/.config/fish/completions/cosi.fish  # fish`,
         ),
-    run: (io: CliIo, shell: string): Promise<CommandResult> => {
+    run: (_io: CliIo, shell: string): Promise<CommandResult<string>> => {
       if (!(SHELLS as readonly string[]).includes(shell)) {
         throw new CliError(
           `completion: unknown shell ${JSON.stringify(shell)} (expected ${SHELLS.join(', ')})`,
         );
       }
       const described = commands().map(describe);
-      io.stdout.write(completionScript(shell as Shell, described));
-      return Promise.resolve({ exitCode: EXIT.ok });
+      return Promise.resolve({
+        exitCode: EXIT.ok,
+        result: completionScript(shell as Shell, described),
+      });
+    },
+    render: (io, { result }) => {
+      io.stdout.write(result);
     },
   };
 }

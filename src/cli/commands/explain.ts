@@ -1,5 +1,6 @@
 import { defineExplain } from './explain-definition.js';
-import { explainResource } from '../../app/explain/explain-resource.js';
+import { explainResource, type Explanation } from '../../app/explain/explain-resource.js';
+import type { Finding } from '../../loaders/finding.js';
 import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.js';
 import { fieldTree, lookupField, type MissingField } from '../../app/explain/schema-field.js';
 import { resolveTypePath, type TypePath } from '../../app/explain/type-path.js';
@@ -9,16 +10,21 @@ import { didYouMean } from '../../loaders/did-you-mean.js';
 import { shorten } from '../../loaders/shorten.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
-import { FIELD_FORMATS, renderField } from '../render/explain/explain-field.js';
+import { FIELD_FORMATS, renderField, type FieldDocument } from '../render/explain/explain-field.js';
 import { createColors, renderFindings } from '../render/report.js';
-import { typeErrorMessage } from '../resource-query.js';
+import { typeErrorMessage } from '../../app/resource-query.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { EXPLAIN_FORMATS, renderExplanation } from '../render/explain/render-explain.js';
-import { runAndReport, type ConvergedOutcome } from './run-and-report.js';
+import { runAndReport } from './run-and-report.js';
+import {
+  renderReportedRun,
+  type ConvergedOutcome,
+  type ReportedRun,
+} from '../render/reported-run.js';
 
 export interface ExplainFlags extends CommonFlags {
   output: string;
@@ -34,51 +40,93 @@ export interface ExplainFlags extends CommonFlags {
  * why the resource is as it is (or, with `--why-not`, why it is not there). `cosi explain
  * TYPE[.field.path]`, with no id: the field's documentation, as `kubectl explain` prints it.
  */
-export const explainCommand: CliCommand<[string, string | undefined, ExplainFlags]> = {
-  define: defineExplain,
-  run: explain,
-};
+export const explainCommand: CliCommand<[string, string | undefined, ExplainFlags], ExplainResult> =
+  {
+    define: defineExplain,
+    run: explain,
+    render: renderExplain,
+  };
+
+/** What `cosi explain` shows: a resource's explanation from a recorded run, or a field's documentation. */
+export type ExplainResult =
+  | {
+      readonly kind: 'resource';
+      readonly run: ReportedRun<{ readonly pointer: Pointer; readonly explanation: Explanation }>;
+    }
+  | {
+      readonly kind: 'field';
+      /** The errors of manifests that were read for their definitions: said, not fatal. */
+      readonly errors: readonly Finding[];
+      readonly document?: FieldDocument;
+      /** Why the field could not be explained (a usage error), said after the errors. */
+      readonly failure?: string;
+    };
 
 export async function explain(
   io: CliIo,
   typeArgument: string,
   idArgument: string | undefined,
   flags: ExplainFlags,
-): Promise<CommandResult> {
+): Promise<CommandResult<ExplainResult>> {
   if (idArgument === undefined && !typeArgument.includes('/') && flags.whyNot !== true) {
     return explainField(io, typeArgument, flags);
   }
-  const format = parseFormat(flags.output, EXPLAIN_FORMATS);
+  parseFormat(flags.output, EXPLAIN_FORMATS);
   const depth = parseDepth(flags.depth);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
-  const { exitCode } = await runAndReport(
+  const run = await runAndReport(
     flags,
     io,
     [],
-    (outcome, run) => {
-      const source = explainSourceOf(outcome, run.manifests.resources);
+    (outcome, projectRun) => {
+      const source = explainSourceOf(outcome, projectRun.manifests.resources);
       if (!source) throw new Error('explain: the run was not recorded');
       const pointer = resolvePointer(outcome, type, id, flags.namespace);
       const explanation = explainResource(source, pointer, {
         ...(depth === undefined ? {} : { depth }),
         ...(flags.reverse === true ? { reverse: true } : {}),
       });
-      if (!explanation.resource && flags.whyNot !== true) {
-        io.stderr.write(
-          `cosi: ${formatPointer(pointer)} does not exist: add --why-not to see what stopped its writers\n`,
-        );
-        return EXIT.findings;
-      }
-      if (explanation.resource && flags.whyNot === true) {
-        io.stderr.write(`cosi: ${formatPointer(pointer)} exists: explaining it instead\n`);
-      }
-      io.stdout.write(renderExplanation(explanation, format, { stable: flags.stable === true }));
-      // The run's own verdict stands: a run that did not converge still exits 3.
-      return undefined;
+      return { pointer, explanation };
     },
     { record: true },
   );
-  return { exitCode };
+  // The run's own verdict stands (a run that did not converge still exits 3), unless the resource
+  // is not there and --why-not was not asked for.
+  const absent = run.converged && !run.converged.data.explanation.resource && flags.whyNot !== true;
+  return { exitCode: absent ? EXIT.findings : run.exitCode, result: { kind: 'resource', run } };
+}
+
+/** The explanation (or the field's documentation) to stdout; notes, findings and the report to stderr. */
+export function renderExplain(
+  io: CliIo,
+  { result }: CommandResult<ExplainResult>,
+  _type: string,
+  _id: string | undefined,
+  flags: ExplainFlags,
+): void {
+  if (result.kind === 'field') {
+    if (result.errors.length > 0) {
+      io.stderr.write(renderFindings(result.errors, createColors(useColor(io, flags.color))));
+    }
+    if (result.failure !== undefined) io.stderr.write(`cosi: ${result.failure}\n`);
+    if (result.document) {
+      io.stdout.write(renderField(result.document, parseFormat(flags.output, FIELD_FORMATS)));
+    }
+    return;
+  }
+  const format = parseFormat(flags.output, EXPLAIN_FORMATS);
+  renderReportedRun(io, result.run, flags, ({ pointer, explanation }) => {
+    if (!explanation.resource && flags.whyNot !== true) {
+      io.stderr.write(
+        `cosi: ${formatPointer(pointer)} does not exist: add --why-not to see what stopped its writers\n`,
+      );
+      return;
+    }
+    if (explanation.resource && flags.whyNot === true) {
+      io.stderr.write(`cosi: ${formatPointer(pointer)} exists: explaining it instead\n`);
+    }
+    io.stdout.write(renderExplanation(explanation, format, { stable: flags.stable === true }));
+  });
 }
 
 function parseDepth(value: string | undefined): number | undefined {
@@ -139,15 +187,17 @@ async function explainField(
   io: CliIo,
   argument: string,
   flags: ExplainFlags,
-): Promise<CommandResult> {
-  const format = parseFormat(flags.output, FIELD_FORMATS);
+): Promise<CommandResult<ExplainResult>> {
+  parseFormat(flags.output, FIELD_FORMATS);
   const options = await toRunOptions(flags, io, { manifestsOptional: 'always' });
   const { manifests } = await loadProjectDefinitions(options);
   const builtins = BuiltinKinds.of(options.kubernetesVersion);
   // Broken manifests do not keep the valid definitions from being explained: said, not fatal.
   const errors = manifests.findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0)
-    io.stderr.write(renderFindings(errors, createColors(useColor(io, flags.color))));
+  const failed = (failure: string): CommandResult<ExplainResult> => ({
+    exitCode: EXIT.usage,
+    result: { kind: 'field', errors, failure },
+  });
   let target: TypePath;
   try {
     target = resolveTypePath(manifests.registry, argument, builtins);
@@ -156,24 +206,27 @@ async function explainField(
     // cosi's own definition type is always there: nothing else means nothing was read.
     const none = manifests.registry.all().length <= 1;
     const guess = didYouMean(error.typeName, builtins.kinds());
-    throw new CliError(
+    return failed(
       none
         ? `explain: ${error.message}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: no definitions were found beside the built-in Kubernetes kinds: give the manifests (-f), --definitions or --config`
         : `explain: ${typeErrorMessage(error, manifests.registry, builtins.kinds())}`,
-      EXIT.usage,
     );
   }
   const { definition, path } = target;
   const lookup = lookupField(definition, path);
   if (lookup.missing !== undefined) {
-    throw new CliError(`explain: ${missingFieldMessage(definition, lookup.missing)}`, EXIT.usage);
+    return failed(`explain: ${missingFieldMessage(definition, lookup.missing)}`);
   }
   const field = lookup.found;
   const tree = flags.recursive === true ? fieldTree(definition, field) : undefined;
-  io.stdout.write(
-    renderField({ definition, field, ...(tree === undefined ? {} : { tree }) }, format),
-  );
-  return { exitCode: EXIT.ok };
+  return {
+    exitCode: EXIT.ok,
+    result: {
+      kind: 'field',
+      errors,
+      document: { definition, field, ...(tree === undefined ? {} : { tree }) },
+    },
+  };
 }
 
 /** `VMs.example.org.spec has no field "cpu" (did you mean "cpus"?); its fields: ...`. */

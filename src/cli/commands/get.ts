@@ -1,5 +1,5 @@
 import { defineGet, GET_FORMATS } from './get-definition.js';
-import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { CliError, EXIT } from '../exit-codes.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import type { CliIo } from '../io.js';
 import { parseFormat, type CommonFlags } from '../options.js';
@@ -9,7 +9,12 @@ import {
   writeResources,
   type ResourceFormat,
 } from '../render/resources.js';
-import { selectResources, type QueriedState } from '../resource-query.js';
+import {
+  selectResources,
+  type QueriedState,
+  type ResourceGroup,
+} from '../../app/resource-query.js';
+import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { runAndReport } from './run-and-report.js';
@@ -22,50 +27,82 @@ export interface GetFlags extends CommonFlags {
   state?: string;
 }
 
+/**
+ * What `cosi get` shows: the resources asked for, from a run of the project (with its findings
+ * and report) or from a running system's state (`--state`).
+ */
+export type GetResult =
+  | { readonly from: 'run'; readonly run: ReportedRun<ResourceGroup[]>; readonly id?: string }
+  | { readonly from: 'state'; readonly groups: ResourceGroup[]; readonly id?: string };
+
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
-export const getCommand: CliCommand<[string, string | undefined, GetFlags]> = {
+export const getCommand: CliCommand<[string, string | undefined, GetFlags], GetResult> = {
   define: defineGet,
   run: get,
+  render: renderGet,
 };
 
 export async function get(
   io: CliIo,
-  type: string,
-  id: string | undefined,
+  typeArgument: string,
+  idArgument: string | undefined,
   flags: GetFlags,
-): Promise<CommandResult> {
-  const format = parseGetFormat(flags.output);
+): Promise<CommandResult<GetResult>> {
+  parseGetFormat(flags.output);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
-  ({ type, id } = splitTypeArgument(type, id));
-  const print = (outcome: QueriedState): ExitCode | undefined => {
-    const groups = selectResources(outcome, {
+  const { type, id } = splitTypeArgument(typeArgument, idArgument);
+  const select = (outcome: QueriedState): ResourceGroup[] =>
+    selectResources(outcome, {
       type: type.split(','),
       ...(id !== undefined ? { id } : {}),
       ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
       ...(selector !== undefined ? { selector } : {}),
     });
-    if (id !== undefined && groups.length === 0) {
+  // A resource asked for by id that is not there fails the command.
+  const missing = (groups: readonly ResourceGroup[]): boolean =>
+    id !== undefined && groups.length === 0;
+  const asked = id === undefined ? {} : { id };
+  const view = await readStateFlag(flags.state);
+  if (view) {
+    const groups = select({ project: view, snapshot: view.snapshot });
+    return {
+      exitCode: missing(groups) ? EXIT.findings : EXIT.ok,
+      result: { from: 'state', groups, ...asked },
+    };
+  }
+  const run = await runAndReport(flags, io, [], select);
+  const exitCode = run.converged && missing(run.converged.data) ? EXIT.findings : run.exitCode;
+  return { exitCode, result: { from: 'run', run, ...asked } };
+}
+
+/**
+ * The resources to stdout in the `-o` format; as kubectl, an empty answer is said on stderr, so
+ * stdout stays empty for scripts. A run's findings and report go to stderr around them.
+ */
+export function renderGet(
+  io: CliIo,
+  { result }: CommandResult<GetResult>,
+  typeArgument: string,
+  idArgument: string | undefined,
+  flags: GetFlags,
+): void {
+  const format = parseGetFormat(flags.output);
+  const { type } = splitTypeArgument(typeArgument, idArgument);
+  const print = (groups: readonly ResourceGroup[]): void => {
+    if (result.id !== undefined && groups.length === 0) {
       io.stderr.write(
-        `cosi: resource ${JSON.stringify(id)} of type ${JSON.stringify(type)} not found\n`,
+        `cosi: resource ${JSON.stringify(result.id)} of type ${JSON.stringify(type)} not found\n`,
       );
-      return EXIT.findings;
-    }
-    // As kubectl: an empty answer is said on stderr, so stdout stays empty for scripts.
-    if (groups.length === 0) io.stderr.write('No resources found\n');
+    } else if (groups.length === 0) io.stderr.write('No resources found\n');
     else {
       writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
         stable: flags.stable === true,
-        single: id !== undefined,
+        single: result.id !== undefined,
       });
     }
-    return undefined;
   };
-  const view = await readStateFlag(flags.state);
-  if (view) {
-    return { exitCode: print({ project: view, snapshot: view.snapshot }) ?? EXIT.ok };
-  }
-  const { exitCode } = await runAndReport(flags, io, [], print);
-  return { exitCode };
+  if (result.from === 'state') print(result.groups);
+  else renderReportedRun(io, result.run, flags, print);
 }
 
 /** `vm/web-1` is `vm web-1`, as kubectl takes `TYPE/NAME`. */

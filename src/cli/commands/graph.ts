@@ -1,7 +1,7 @@
 import { defineGraph } from './graph-definition.js';
-import { runProject, type RunOutcome } from '../../app/run-project.js';
+import { runProject, type ProjectRun, type RunOutcome } from '../../app/run-project.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
-import { typeErrorMessage } from '../resource-query.js';
+import { typeErrorMessage } from '../../app/resource-query.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { hasErrors } from '../../loaders/finding.js';
 import type { CliCommand, CommandResult } from '../command.js';
@@ -9,7 +9,8 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import type { GraphFilter } from '../render/graph/filter-graph.js';
-import { buildGraphView } from '../render/graph/graph-view.js';
+import { buildGraphView, type GraphView } from '../render/graph/graph-view.js';
+import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { runAndReport } from './run-and-report.js';
@@ -25,69 +26,97 @@ export interface GraphFlags extends CommonFlags {
   depth?: string;
 }
 
-/** `cosi graph -f PATH...`: the controller graph, and with `--resources` the converged instances. */
-export const graphCommand: CliCommand<[string[], GraphFlags]> = { define: defineGraph, run: graph };
+/**
+ * What `cosi graph` shows: the graph view (controllers and types, with `--resources` their
+ * instances), and the run it came from: its findings, and with `--resources` its report.
+ */
+export type GraphResult =
+  /** The controller graph of a project registered but not run (and `--state`'s instances). */
+  | {
+      readonly from: 'project';
+      readonly findings: ProjectRun['manifests']['findings'];
+      readonly view?: GraphView;
+      /** No controller is registered: said on stderr unless quiet. */
+      readonly empty: boolean;
+    }
+  /** `--resources`: the converged run's instances. */
+  | { readonly from: 'run'; readonly run: ReportedRun<GraphView> };
 
-export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Promise<CommandResult> {
-  const format = parseFormat(flags.output, GRAPH_FORMATS);
+/** `cosi graph -f PATH...`: the controller graph, and with `--resources` the converged instances. */
+export const graphCommand: CliCommand<[string[], GraphFlags], GraphResult> = {
+  define: defineGraph,
+  run: graph,
+  render: renderGraphResult,
+};
+
+export async function graph(
+  io: CliIo,
+  paths: string[],
+  flags: GraphFlags,
+): Promise<CommandResult<GraphResult>> {
+  parseFormat(flags.output, GRAPH_FORMATS);
   const depth = parseDepth(flags);
   if (flags.state !== undefined && !flags.resources) {
     throw new CliError("--state: give --resources too (the controller graph is the project's)");
   }
-  const view = await readStateFlag(flags.state);
-  if (view) {
-    // The controllers from the project (registered, never run), the instances from the state.
-    const run = await runProject({
-      ...(await toRunOptions(flags, io, { manifestsOptional: true, paths })),
-      converge: false,
-    });
-    io.stderr.write(
-      renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))),
-    );
-    if (hasErrors(run.manifests.findings) || !run.outcome) return { exitCode: EXIT.findings };
-    const outcome = { ...run.outcome, snapshot: view.snapshot };
-    const graph = outcome.project.runtime.dependencyGraph();
-    const graphView = buildGraphView(graph, {
-      ...filterOption(outcome, graph, flags, depth),
-      resources: view.snapshot.resources,
-    });
-    io.stdout.write(renderGraph(graphView, format));
-    return { exitCode: EXIT.ok };
-  }
-  if (flags.resources) {
-    const { exitCode } = await runAndReport(
+  const state = await readStateFlag(flags.state);
+  if (!state && flags.resources) {
+    const run = await runAndReport(
       flags,
       io,
       paths,
       (outcome) => {
         const graph = outcome.project.runtime.dependencyGraph();
-        const view = buildGraphView(graph, {
+        return buildGraphView(graph, {
           ...filterOption(outcome, graph, flags, depth),
           resources: outcome.snapshot.resources,
           ...(outcome.project.record ? { record: outcome.project.record } : {}),
         });
-        io.stdout.write(renderGraph(view, format));
-        return undefined;
       },
       // The lineage of the instances is what the run really read and wrote.
       { record: true },
     );
-    return { exitCode };
+    return { exitCode: run.exitCode, result: { from: 'run', run } };
   }
+  // The controllers from the project (registered, never run); with --state the instances too.
   const run = await runProject({
     ...(await toRunOptions(flags, io, { manifestsOptional: true, paths })),
     converge: false,
   });
-  io.stderr.write(renderFindings(run.manifests.findings, createColors(useColor(io, flags.color))));
-  if (hasErrors(run.manifests.findings) || !run.outcome) return { exitCode: EXIT.findings };
-  const graph = run.outcome.project.runtime.dependencyGraph();
-  if (graph.controllers.length === 0 && !flags.quiet) {
+  const findings = run.manifests.findings;
+  if (hasErrors(findings) || !run.outcome) {
+    return { exitCode: EXIT.findings, result: { from: 'project', findings, empty: false } };
+  }
+  const outcome = state ? { ...run.outcome, snapshot: state.snapshot } : run.outcome;
+  const graph = outcome.project.runtime.dependencyGraph();
+  const view = buildGraphView(graph, {
+    ...filterOption(outcome, graph, flags, depth),
+    ...(state ? { resources: state.snapshot.resources } : {}),
+  });
+  return {
+    exitCode: EXIT.ok,
+    result: { from: 'project', findings, view, empty: !state && graph.controllers.length === 0 },
+  };
+}
+
+/** The graph to stdout in the `-o` format; findings, notes and a run's report to stderr. */
+export function renderGraphResult(
+  io: CliIo,
+  { result }: CommandResult<GraphResult>,
+  _paths: string[],
+  flags: GraphFlags,
+): void {
+  const format = parseFormat(flags.output, GRAPH_FORMATS);
+  if (result.from === 'run') {
+    renderReportedRun(io, result.run, flags, (view) => io.stdout.write(renderGraph(view, format)));
+    return;
+  }
+  io.stderr.write(renderFindings(result.findings, createColors(useColor(io, flags.color))));
+  if (!result.view) return;
+  if (result.empty && !flags.quiet) {
     io.stderr.write('cosi: no controllers registered: the graph is empty\n');
   }
-  io.stdout.write(
-    renderGraph(buildGraphView(graph, filterOption(run.outcome, graph, flags, depth)), format),
-  );
-  return { exitCode: EXIT.ok };
+  io.stdout.write(renderGraph(result.view, format));
 }
 
 function parseDepth(flags: GraphFlags): number {

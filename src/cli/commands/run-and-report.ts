@@ -1,42 +1,29 @@
 import { displayPath } from '../../app/display-path.js';
-import { runProject, type ProjectRun, type RunOutcome } from '../../app/run-project.js';
-import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
+import { runProject, type ProjectRun } from '../../app/run-project.js';
 import { hasErrors } from '../../loaders/finding.js';
-import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
-import { useColor, type CliIo } from '../io.js';
+import { ResourceQueryError } from '../../app/resource-query.js';
+import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
 import { toRunOptions, type CommonFlags } from '../options.js';
-import { createColors, renderFindings, renderReport } from '../render/report.js';
+import type { RunCounts } from '../render/report.js';
+import type { ConvergedOutcome, ReportedRun } from '../render/reported-run.js';
 
-/** A run and the exit code its findings and convergence earn. */
-export interface ReportedRun {
-  readonly run: ProjectRun;
-  readonly exitCode: ExitCode;
-}
-
-/** A run that converged (or tried to): what a command prints its data from. */
-export type ConvergedOutcome = RunOutcome & { readonly report: ConvergenceReport };
+/** Takes a command's data from the converged run. */
+export type SelectData<Data> = (outcome: ConvergedOutcome, run: ProjectRun) => Data;
 
 /**
- * Prints a command's data (stdout) from the converged run; may answer an exit code of its own
- * (a resource asked for that is not there).
+ * What `apply`, `get`, `graph --resources` and `explain` share: run the project and take the
+ * command's data from the converged state. Prints nothing: `renderReportedRun` prints the
+ * findings, the data, then the convergence report.
  */
-export type PrintData = (outcome: ConvergedOutcome, run: ProjectRun) => ExitCode | undefined;
-
-/**
- * What `apply`, `get` and `graph --resources` share: run the project, print the findings (to
- * stderr), the command's data (to stdout, through `printData`), then, unless quiet and
- * converged, the convergence report to stderr: the verdict comes last, after the data, so it
- * does not scroll away.
- */
-export async function runAndReport(
+export async function runAndReport<Data>(
   flags: CommonFlags,
   io: CliIo,
   paths: readonly string[],
-  printData: PrintData,
+  selectData: SelectData<Data>,
   /** `record`: record every reconcile (`cosi explain`, `--trace`). */
   { record = false }: { readonly record?: boolean } = {},
-): Promise<ReportedRun> {
-  const colors = createColors(useColor(io, flags.color));
+): Promise<ReportedRun<Data>> {
   const started = performance.now();
   // Only a recorded run (explain, --trace) places pointers inside the manifests after the load,
   // or reads the manifests after the run; the others print from the state alone.
@@ -45,34 +32,40 @@ export async function runAndReport(
     positions: record,
     releaseManifests: !record,
   });
-  io.stderr.write(renderFindings(run.manifests.findings, colors));
   const report = run.outcome?.report;
   if (hasErrors(run.manifests.findings) || !run.outcome || !report) {
     return { run, exitCode: EXIT.findings };
   }
   const { project, snapshot } = run.outcome;
-  const dataExitCode = printData({ ...run.outcome, report }, run);
-  io.stderr.write(renderFindings(run.outcome.findings, colors));
-  if (!flags.quiet || !report.converged) {
-    io.stderr.write(
-      renderReport(
-        report,
-        {
-          resources: snapshot.resources.length,
-          controllers: project.runtime.controllerNames().length,
-          config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
-          lastChanges: run.outcome.lastChanges,
-          explainArgs: [...(flags.file ?? []), ...paths].map((p) => `-f ${p}`).join(' '),
-          ...(flags.stable ? {} : { wallTime: performance.now() - started }),
-        },
-        colors,
-      ),
-    );
+  const outcome = { ...run.outcome, report };
+  let data: Data;
+  try {
+    data = selectData(outcome, run);
+  } catch (error) {
+    // A usage error found in the converged state (a type it does not know) is said after the
+    // findings, as the one line the top-level catch would write.
+    const failure = usageFailure(error);
+    if (failure === undefined) throw error;
+    return { run, exitCode: failure.exitCode, failure: failure.message };
   }
+  const counts: RunCounts = {
+    resources: snapshot.resources.length,
+    controllers: project.runtime.controllerNames().length,
+    config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
+    lastChanges: run.outcome.lastChanges,
+    explainArgs: [...(flags.file ?? []), ...paths].map((p) => `-f ${p}`).join(' '),
+    ...(flags.stable ? {} : { wallTime: performance.now() - started }),
+  };
   // Findings about what the controllers wrote fail a run that otherwise converged.
-  const runExitCode =
+  const exitCode =
     exitCodeOf(report) === EXIT.ok && hasErrors(run.outcome.findings)
       ? EXIT.findings
       : exitCodeOf(report);
-  return { run, exitCode: dataExitCode ?? runExitCode };
+  return { run, exitCode, converged: { outcome, data, counts } };
+}
+
+function usageFailure(error: unknown): { message: string; exitCode: ExitCode } | undefined {
+  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof ResourceQueryError) return { message: error.message, exitCode: EXIT.usage };
+  return undefined;
 }

@@ -15,7 +15,7 @@ import {
 } from '../../app/state-url.js';
 import { toError } from '../../engine/errors.js';
 import { ConfigError } from '../../loaders/load-config.js';
-import type { CliCommand, CommandResult } from '../command.js';
+import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
@@ -41,6 +41,8 @@ export const ELECTION_NAME = 'cosi-run';
 export const runCommand: CliCommand<[string[], RunFlags]> = {
   define: defineRun,
   run: (io, paths, flags) => runRuntime(io, paths, flags),
+  // Long-running: it renders as it goes (rounds, leadership, logs) and has no data at the end.
+  render: renderedAlready,
 };
 
 /** The lease TTL in whole seconds, as etcd takes it. */
@@ -120,7 +122,7 @@ export async function runRuntime(
     if (!('project' in start)) {
       io.stderr.write(renderFindings(start.findings, colors));
       say('not started: the manifests have errors');
-      return { exitCode: EXIT.findings };
+      return { exitCode: EXIT.findings, result: undefined };
     }
     served = start;
     const project = served.project;
@@ -143,9 +145,9 @@ export async function runRuntime(
     say(`shutting down (${describeEnding(ending)})`);
     if (ending.kind === 'failed' && ending.error instanceof ConfigError) {
       io.stderr.write(`cosi: ${ending.error.message}\n`);
-      return { exitCode: EXIT.usage };
+      return { exitCode: EXIT.usage, result: undefined };
     }
-    return { exitCode: exitCodeOf(ending) };
+    return { exitCode: exitCodeOf(ending), result: undefined };
   } finally {
     for (const off of unsubscribe) off();
     await watcher?.close();

@@ -4,6 +4,7 @@ import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { outputOption, parseFormat } from '../options.js';
 import { VERSION } from '../version.js';
+import { renderVersion, type VersionFacts } from '../render/version.js';
 
 const FORMATS = ['text', 'json'] as const;
 
@@ -12,7 +13,13 @@ interface VersionFlags {
 }
 
 /** `cosi version`: the version of cosi (its CLI and engine are one package) and of Node.js. */
-export const versionCommand: CliCommand<[VersionFlags]> = { define, run: version };
+export const versionCommand: CliCommand<[VersionFlags], VersionFacts> = {
+  define,
+  run: version,
+  render: (io, { result }, flags) => {
+    io.stdout.write(renderVersion(result, parseFormat(flags.output, FORMATS)));
+  },
+};
 
 function define(): Command {
   return new Command('version')
@@ -21,18 +28,13 @@ function define(): Command {
     .addOption(outputOption(FORMATS, 'text'));
 }
 
-export function version(io: CliIo, flags: VersionFlags): Promise<CommandResult> {
-  const format = parseFormat(flags.output, FORMATS);
+export function version(_io: CliIo, flags: VersionFlags): Promise<CommandResult<VersionFacts>> {
+  parseFormat(flags.output, FORMATS);
   const facts = {
     cosi: VERSION,
     engine: VERSION,
     node: process.version,
     platform: `${process.platform}/${process.arch}`,
   };
-  io.stdout.write(
-    format === 'json'
-      ? `${JSON.stringify(facts, null, 2)}\n`
-      : `cosi ${facts.cosi} (engine ${facts.engine}, node ${facts.node}, ${facts.platform})\n`,
-  );
-  return Promise.resolve({ exitCode: EXIT.ok });
+  return Promise.resolve({ exitCode: EXIT.ok, result: facts });
 }

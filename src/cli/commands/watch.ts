@@ -1,5 +1,5 @@
 import { defineWatch } from './watch-definition.js';
-import type { CliCommand, CommandResult } from '../command.js';
+import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
@@ -23,6 +23,8 @@ export interface WatchFlags extends CommonFlags, TraceFlags {
 export const watchCommand: CliCommand<[string[], WatchFlags]> = {
   define: defineWatch,
   run: (io, paths, flags) => watch(io, paths, flags),
+  // Long-running: it renders as it goes (rounds, leadership, logs) and has no data at the end.
+  render: renderedAlready,
 };
 
 /** How rounds are shown: the ink screen, a line stream, or one JSON object per round. */
@@ -124,5 +126,5 @@ export async function watch(
     screen?.close();
     await traced;
   }
-  return { exitCode: EXIT.ok };
+  return { exitCode: EXIT.ok, result: undefined };
 }

@@ -1,6 +1,6 @@
 import type { LogRecord } from '../../engine/runtime/logger.js';
 import { escapeControl } from './escape-control.js';
-import { formatTime } from './resource-document.js';
+import { formatTime } from '../../app/output-document.js';
 
 /** One log line: `time level controller message key=value...`. */
 export function formatLog(record: LogRecord): string {

@@ -1,5 +1,4 @@
 import { stringify } from 'yaml';
-import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import {
@@ -10,7 +9,8 @@ import {
   parseTemplate,
   type JsonPathTemplate,
 } from '../../loaders/kubernetes/jsonpath.js';
-import { toDocument, type DocumentOptions } from './resource-document.js';
+import { toDocument, type DocumentOptions } from '../../app/output-document.js';
+import type { ResourceGroup } from '../../app/resource-query.js';
 import { ChunkedWriter, collectChunks, type WriteChunk } from './chunked-writer.js';
 import { renderTable, writeTable } from './table.js';
 
@@ -72,13 +72,6 @@ function parseJsonPath(template: string): JsonPathTemplate {
     }
     throw error;
   }
-}
-
-/** Resources of one type, with its definition (if it has one). */
-export interface ResourceGroup {
-  readonly type: string;
-  readonly definition: ResourceDefinition | undefined;
-  readonly resources: readonly Resource[];
 }
 
 /** How resources are printed. */

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { explainResource, type Explanation } from '../../app/explain/explain-resource.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { historyLine, lineageLines } from '../render/explain/explain-tree.js';
-import { toDocument } from '../render/resource-document.js';
+import { toDocument } from '../../app/output-document.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
 /** One line of the detail view, with how to show it. */

@@ -14,9 +14,9 @@ import {
   renderResources,
   writeResources,
   type ResourceFormat,
-  type ResourceGroup,
 } from '../../../src/cli/render/resources.js';
-import { toDocument } from '../../../src/cli/render/resource-document.js';
+import type { ResourceGroup } from '../../../src/app/resource-query.js';
+import { toDocument } from '../../../src/app/output-document.js';
 import { newResource, type Resource } from '../../../src/engine/resource/resource.js';
 import { REPO } from '../run-cli.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { toDocument } from '../../../src/cli/render/resource-document.js';
+import { toDocument } from '../../../src/app/output-document.js';
 import { createDefinition } from '../../../src/engine/resource/definition.js';
 import { newResource } from '../../../src/engine/resource/resource.js';
 import type { Finding } from '../../../src/loaders/finding.js';

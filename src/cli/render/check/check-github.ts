@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
+import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
 
 /** Where the files of findings are, for annotation paths. */
 export interface GithubOptions {

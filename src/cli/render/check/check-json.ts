@@ -4,7 +4,7 @@ import {
   summarizeResources,
   totals,
   type CheckResult,
-} from '../../check/check-result.js';
+} from '../../../app/check/check-result.js';
 
 /** JSON: the summary per class, every case with its findings, and the totals. */
 export function renderCheckJson(result: CheckResult): string {

@@ -1,5 +1,5 @@
 import { formatLocation } from '../../../loaders/finding.js';
-import { isFailure, summarize, totals, type CheckResult } from '../../check/check-result.js';
+import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
 
 /** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
 export function renderCheckJunit(result: CheckResult): string {

@@ -1,5 +1,5 @@
 import { formatLocation } from '../../../loaders/finding.js';
-import { caseFailed, isFailure, type CheckResult } from '../../check/check-result.js';
+import { caseFailed, isFailure, type CheckResult } from '../../../app/check/check-result.js';
 
 /** TAP version 13: one test point per case, findings as a YAML diagnostic block. */
 export function renderCheckTap(result: CheckResult): string {

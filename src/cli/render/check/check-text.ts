@@ -2,13 +2,13 @@ import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl } from '../escape-control.js';
 import {
-  formatResourceSummary,
   isFailure,
   summarize,
   summarizeResources,
   totals,
   type CheckResult,
-} from '../../check/check-result.js';
+  type ResourceSummary,
+} from '../../../app/check/check-result.js';
 
 /** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
 export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
@@ -45,4 +45,11 @@ function colorDiff(line: string, c: ChalkInstance): string {
   if (line.startsWith('+') && !line.startsWith('+++')) return c.green(line);
   if (line.startsWith('-') && !line.startsWith('---')) return c.red(line);
   return line;
+}
+
+/** `13 resources in 6 files: 12 valid, 1 invalid` (and `, N skipped` when some were). */
+export function formatResourceSummary(s: ResourceSummary): string {
+  const plural = (n: number, word: string) =>
+    `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(s.resources, 'resource')} in ${plural(s.files, 'file')}: ${s.valid.toLocaleString('en-US')} valid, ${s.invalid.toLocaleString('en-US')} invalid${s.skipped > 0 ? `, ${s.skipped.toLocaleString('en-US')} skipped` : ''}`;
 }

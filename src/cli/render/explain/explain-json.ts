@@ -1,5 +1,5 @@
 import type { Explanation } from '../../../app/explain/explain-resource.js';
-import { toDocument } from '../resource-document.js';
+import { toDocument } from '../../../app/output-document.js';
 
 /** `cosi explain -o json`: the explanation as data, the resource as `cosi get -o json` has it. */
 export function renderExplainJson(

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
-import { displayPath } from '../../app/display-path.js';
+import { displayPath } from '../display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { ErrorRecord } from '../../engine/runtime/error-record.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
 import { shorten, shortenMessage } from '../../loaders/shorten.js';
-import type { ProjectRun } from '../../app/run-project.js';
+import type { ProjectRun } from '../run-project.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';

@@ -109,13 +109,6 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
   return { resources, files: files.size, valid, invalid, skipped };
 }
 
-/** `13 resources in 6 files: 12 valid, 1 invalid` (and `, N skipped` when some were). */
-export function formatResourceSummary(s: ResourceSummary): string {
-  const plural = (n: number, word: string) =>
-    `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  return `${plural(s.resources, 'resource')} in ${plural(s.files, 'file')}: ${s.valid.toLocaleString('en-US')} valid, ${s.invalid.toLocaleString('en-US')} invalid${s.skipped > 0 ? `, ${s.skipped.toLocaleString('en-US')} skipped` : ''}`;
-}
-
 /** Passed and failed cases over every class. */
 export function totals(summary: readonly ClassSummary[]): { passed: number; failed: number } {
   let passed = 0;

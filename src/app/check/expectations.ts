@@ -3,13 +3,13 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { deepEqual } from '../../engine/resource/plain-data.js';
-import type { ResourceGroup } from '../render/resources.js';
+import type { ResourceGroup } from '../resource-query.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
-import { toDocument } from '../render/resource-document.js';
+import { toDocument } from '../output-document.js';
 import type { Finding } from '../../loaders/finding.js';
 import { writeFileAtomically } from '../atomic-write.js';
-import { toWriteError } from '../write-error.js';
+import { FileWriteError } from '../file-write-error.js';
 import type { CheckCase, CheckCode } from './check-result.js';
 import {
   GOLDEN_INDEX,
@@ -134,7 +134,7 @@ export async function compareExpectations(
 /**
  * Writes the golden tree: one `<type>.yaml` per type, each atomically. Of the other files in `dir`,
  * only golden files an earlier `--update` wrote are removed (see `golden-files.ts`). A file that
- * cannot be written, or a special file where one goes, is a usage error naming it.
+ * cannot be written, or a special file where one goes, is a {@link FileWriteError} naming it.
  */
 export async function writeExpectations(
   dir: string,
@@ -164,7 +164,7 @@ export async function writeExpectations(
     current = path.join(displayDir, GOLDEN_INDEX);
     await writeGoldenIndex(dir, written);
   } catch (error) {
-    throw toWriteError(error, current);
+    throw new FileWriteError(current, error);
   }
   return written;
 }

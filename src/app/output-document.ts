@@ -1,6 +1,6 @@
-import type { ResourceDefinition } from '../../engine/resource/definition.js';
-import type { Resource } from '../../engine/resource/resource.js';
-import { toKubernetesDocument } from '../../loaders/kubernetes/kubernetes-shape.js';
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import type { Resource } from '../engine/resource/resource.js';
+import { toKubernetesDocument } from '../loaders/kubernetes/kubernetes-shape.js';
 
 /** The timestamp printed for every resource with `--stable`. */
 export const STABLE_TIMESTAMP = '2025-01-01T00:00:00Z';

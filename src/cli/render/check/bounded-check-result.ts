@@ -1,6 +1,6 @@
-import { boundFinding } from '../../loaders/finding.js';
-import { shortenMessage } from '../../loaders/shorten.js';
-import type { CheckResult } from './check-result.js';
+import { boundFinding } from '../../../loaders/finding.js';
+import { shortenMessage } from '../../../loaders/shorten.js';
+import type { CheckResult } from '../../../app/check/check-result.js';
 
 /** The longest case name a report shows (a file, a resource key, a controller). */
 const MAX_CASE_NAME_LENGTH = 160;

@@ -1,5 +1,8 @@
 import { compareStrings } from '../engine/compare-strings.js';
-import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
+import {
+  RESOURCE_DEFINITION_TYPE,
+  type ResourceDefinition,
+} from '../engine/resource/definition.js';
 import {
   TypeResolutionError,
   type DefinitionRegistry,
@@ -7,17 +10,29 @@ import {
 import type { Resource } from '../engine/resource/resource.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
 import { didYouMean, didYouMeanType } from '../loaders/did-you-mean.js';
-import { CliError, EXIT } from './exit-codes.js';
-import type { LabelSelector } from './label-selector.js';
-import type { ResourceGroup } from './render/resources.js';
+
+/** Resources of one type, with its definition (if it has one). */
+export interface ResourceGroup {
+  readonly type: string;
+  readonly definition: ResourceDefinition | undefined;
+  readonly resources: readonly Resource[];
+}
+
+/** A type name a query could not resolve, said for a user (the CLI makes it a usage error). */
+export class ResourceQueryError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ResourceQueryError';
+  }
+}
 
 export interface ResourceQuery {
   /** A type or alias, or several; every type when omitted. */
   readonly type?: string | readonly string[];
   readonly id?: string;
   readonly namespace?: string;
-  /** `-l`: only resources whose labels match. */
-  readonly selector?: LabelSelector;
+  /** `-l`: only resources whose labels match (a parsed label selector). */
+  readonly selector?: (labels: Readonly<Record<string, string>>) => boolean;
 }
 
 /** What a query reads: the state at one moment, and the project's types that name it. */
@@ -32,7 +47,7 @@ export interface QueriedState {
  * for by type. A type is named by any alias of its definition or, when controllers write a type
  * that has none, by its exact name (any case).
  *
- * @throws CliError (usage) for an unknown or ambiguous type.
+ * @throws ResourceQueryError for an unknown or ambiguous type.
  */
 export function selectResources(from: QueriedState, query: ResourceQuery): ResourceGroup[] {
   const names =
@@ -78,13 +93,13 @@ function resolveType(from: QueriedState, name: string): string {
       );
       if (written.length === 1) return written[0] as string;
     }
-    throw new CliError(
+    throw new ResourceQueryError(
       typeErrorMessage(
         error,
         from.project.registry,
         undefinedTypes(from.snapshot, from.project.registry),
       ),
-      EXIT.usage,
+      { cause: error },
     );
   }
 }
