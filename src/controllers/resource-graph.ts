@@ -1,0 +1,439 @@
+/**
+ * The controller of a kro ResourceGraphDefinition: for each instance of the RGD's kind, it
+ * renders the RGD's resource templates in dependency order and writes them as its outputs, then
+ * writes the RGD's status expressions into the instance's status.
+ *
+ * The graph comes compiled (`loaders/kro/`): the templates' `${...}` expressions are functions of
+ * a scope (`schema`: the instance; each resource id: that resource as produced), so this module
+ * knows nothing of CEL. Offline, status that only another controller writes (a Deployment's
+ * `availableReplicas`) is never invented: an expression that reads a field nobody wrote waits
+ * (it is neither true nor false), and the instance's warning names the resource and expression.
+ */
+
+import type { Draft, Resource } from '../engine/resource/resource.js';
+import { newResource } from '../engine/resource/resource.js';
+import type { Controller, ControllerRuntime, Output } from '../engine/runtime/controller.js';
+import type { Logger } from '../engine/runtime/logger.js';
+
+/** What evaluating one `${...}` expression gave. */
+export type ExpressionOutcome =
+  | { readonly value: unknown }
+  /** A field the expression reads is absent (not written yet, maybe never offline): wait. */
+  | { readonly missing: string }
+  | { readonly error: string };
+
+/** One `${...}` expression of an RGD, compiled. */
+export interface GraphExpression {
+  /** The text between `${` and `}`. */
+  readonly source: string;
+  /** `file:line:col` of the expression, for messages. */
+  readonly location: string;
+  /** The resource ids (and `schema`) it reads. */
+  readonly references: readonly string[];
+  evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+}
+
+/** A string of a template holding expressions: where it is, and its literal and expression parts. */
+export interface TemplateField {
+  readonly path: readonly (string | number)[];
+  /** The whole string is one `${...}`: the field takes the expression's value, of any type. */
+  readonly standalone: boolean;
+  readonly parts: readonly (string | GraphExpression)[];
+}
+
+/** One resource of a graph. */
+export interface GraphNode {
+  readonly id: string;
+  /** The cosi type of what it produces. */
+  readonly type: string;
+  readonly namespaced: boolean;
+  readonly template: Readonly<Record<string, unknown>>;
+  readonly fields: readonly TemplateField[];
+  readonly includeWhen: readonly GraphExpression[];
+  readonly readyWhen: readonly GraphExpression[];
+  /** The ids this resource's template, conditions reference (not itself). */
+  readonly dependencies: readonly string[];
+  /** Problems of a rendered document against its kind's schema and rules (defaults applied). */
+  validate?(document: Record<string, unknown>): string[];
+}
+
+/** An RGD compiled: the instance type and its resources in dependency order. */
+export interface ResourceGraph {
+  /** The RGD's name. */
+  readonly name: string;
+  /** The cosi type of the instances (the RGD's kind). */
+  readonly instanceType: string;
+  /** Topologically ordered (Kahn's order, ties by declaration). */
+  readonly nodes: readonly GraphNode[];
+  /** `spec.schema.status`: fields of the instance's status. */
+  readonly status: readonly TemplateField[];
+}
+
+/** Options of {@link createResourceGraphController}. */
+export interface ResourceGraphControllerOptions {
+  /** The namespaces instances live in (their inputs); `default` when omitted. */
+  readonly namespaces?: readonly string[];
+}
+
+type Spec = Record<string, unknown>;
+
+type Rendered =
+  | { readonly state: 'done'; readonly value: unknown }
+  | { readonly state: 'waiting'; readonly reason: string }
+  | { readonly state: 'error'; readonly message: string };
+
+/** The controller name of an RGD. */
+export function resourceGraphControllerName(graph: ResourceGraph): string {
+  return `ResourceGraph(${graph.name})`;
+}
+
+/**
+ * A controller that renders every instance of `graph.instanceType`: see the module comment.
+ * Template problems (a value of the wrong type in a string template, a rendered document its
+ * kind refuses) fail the pass, naming the instance, resource and expression.
+ */
+export function createResourceGraphController(
+  graph: ResourceGraph,
+  options: ResourceGraphControllerOptions = {},
+): Controller {
+  const name = resourceGraphControllerName(graph);
+  const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
+  const outputTypes = [...new Set(graph.nodes.map((n) => n.type))].filter(
+    (t) => t !== graph.instanceType,
+  );
+  const outputs: Output[] = [
+    { type: graph.instanceType, kind: 'shared' },
+    ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
+  ];
+  return {
+    name,
+    inputs: namespaces.map((namespace) => ({
+      namespace,
+      type: graph.instanceType,
+      kind: 'weak' as const,
+    })),
+    outputs,
+    async run(rt, _signal, log) {
+      const warned = new Set<string>();
+      for await (const _event of rt.events()) {
+        rt.startTrackingOutputs();
+        const problems: string[] = [];
+        for (const namespace of namespaces) {
+          const instances = await rt.list<Spec>({ namespace, type: graph.instanceType });
+          for (const instance of instances) {
+            if (instance.metadata.phase !== 'running') continue;
+            await renderInstance(rt, graph, instance, problems, warned, log);
+          }
+        }
+        await rt.cleanupOutputs(...outputKinds(graph, namespaces));
+        if (problems.length > 0) throw new Error(problems.join('\n'));
+      }
+    },
+  };
+}
+
+function outputKinds(
+  graph: ResourceGraph,
+  namespaces: readonly string[],
+): { namespace: string; type: string }[] {
+  const types = [...new Set(graph.nodes.map((n) => n.type))];
+  return namespaces.flatMap((namespace) => types.map((type) => ({ namespace, type })));
+}
+
+async function renderInstance(
+  rt: ControllerRuntime,
+  graph: ResourceGraph,
+  instance: Resource<Spec>,
+  problems: string[],
+  warned: Set<string>,
+  log: Logger,
+): Promise<void> {
+  const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
+  const scope: Record<string, unknown> = { schema: documentOf(instance, graph.instanceType) };
+  /** Ids not produced (excluded, or waiting), and why. */
+  const excluded = new Set<string>();
+  const waiting = new Map<string, string>();
+  const notReady = new Map<string, string>();
+  const waits: string[] = [];
+
+  for (const node of graph.nodes) {
+    const blockedBy = node.dependencies.find((d) => excluded.has(d));
+    if (blockedBy !== undefined) {
+      excluded.add(node.id);
+      continue;
+    }
+    const waitOn = node.dependencies.find((d) => waiting.has(d) || notReady.has(d));
+    if (waitOn !== undefined) {
+      waiting.set(node.id, waiting.get(waitOn) ?? notReady.get(waitOn) ?? '');
+      await keepExisting(rt, node, instance);
+      continue;
+    }
+    const include = evaluateConditions(node.includeWhen, scope);
+    if (include.state === 'error') {
+      problems.push(`${instanceName}: resource ${node.id}: ${include.message}`);
+      excluded.add(node.id);
+      continue;
+    }
+    if (include.state === 'waiting') {
+      waiting.set(node.id, include.reason);
+      waits.push(`${node.id}: includeWhen ${include.reason}`);
+      await keepExisting(rt, node, instance);
+      continue;
+    }
+    if (!include.value) {
+      excluded.add(node.id);
+      continue;
+    }
+    const rendered = renderTemplate(node.template, node.fields, scope);
+    if (rendered.state === 'error') {
+      problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
+      waiting.set(node.id, rendered.message);
+      continue;
+    }
+    if (rendered.state === 'waiting') {
+      waiting.set(node.id, rendered.reason);
+      waits.push(`${node.id}: ${rendered.reason}`);
+      await keepExisting(rt, node, instance);
+      continue;
+    }
+    const document = rendered.value as Record<string, unknown>;
+    const invalid = node.validate?.(structuredClone(document)) ?? [];
+    if (invalid.length > 0) {
+      problems.push(
+        `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
+      );
+      waiting.set(node.id, 'invalid');
+      continue;
+    }
+    const written = await writeOutput(rt, node, document, instance);
+    scope[node.id] = documentOf(written, undefined, document);
+    const ready = evaluateConditions(node.readyWhen, scope);
+    if (ready.state === 'error') {
+      problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
+      notReady.set(node.id, ready.message);
+    } else if (ready.state === 'waiting') {
+      notReady.set(node.id, ready.reason);
+      waits.push(`${node.id}: readyWhen ${ready.reason}`);
+    } else if (!ready.value) {
+      notReady.set(node.id, 'readyWhen is false');
+      waits.push(`${node.id}: readyWhen is false`);
+    }
+  }
+
+  const status: Record<string, unknown> = {};
+  for (const field of graph.status) {
+    const value = renderField(field, scope);
+    if (value.state === 'done') setPath(status, field.path, value.value);
+    else if (value.state === 'waiting')
+      waits.push(`status.${field.path.join('.')}: ${value.reason}`);
+    else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
+  }
+  status.state = waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
+  await rt.modify<Spec>(
+    newResource<Spec>(instance.metadata, {}),
+    (draft) => {
+      draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
+    },
+    { noOwner: true },
+  );
+  const warning = waits.join('; ');
+  if (waits.length > 0 && !warned.has(`${instanceName}\n${warning}`)) {
+    warned.add(`${instanceName}\n${warning}`);
+    log.warn(`${instanceName} waits on what no controller writes here: ${warning}`, {
+      instance: instanceName,
+    });
+  }
+}
+
+/** A resource that waits keeps what it produced before (it is written again, unchanged). */
+async function keepExisting(
+  rt: ControllerRuntime,
+  node: GraphNode,
+  instance: Resource<Spec>,
+): Promise<void> {
+  const candidates = await rt.list<Spec>({
+    namespace: instance.metadata.namespace,
+    type: node.type,
+  });
+  for (const existing of candidates) {
+    if (existing.metadata.labels[INSTANCE_LABEL] !== instanceKey(instance)) continue;
+    if (existing.metadata.labels[NODE_LABEL] !== node.id) continue;
+    if (existing.metadata.owner === '') continue;
+    await rt.modify<Spec>(newResource<Spec>(existing.metadata, {}), () => undefined);
+  }
+}
+
+/** Labels kro puts on what it produces, naming the instance and the resource id. */
+export const INSTANCE_LABEL = 'kro.run/instance-name';
+export const NODE_LABEL = 'kro.run/resource-id';
+
+function instanceKey(instance: Resource<Spec>): string {
+  return instance.metadata.id;
+}
+
+async function writeOutput(
+  rt: ControllerRuntime,
+  node: GraphNode,
+  document: Record<string, unknown>,
+  instance: Resource<Spec>,
+): Promise<Resource<Spec>> {
+  const metadata = isRecord(document.metadata) ? document.metadata : {};
+  const id =
+    typeof metadata.name === 'string' ? metadata.name : `${instance.metadata.id}-${node.id}`;
+  const namespace =
+    node.namespaced && typeof metadata.namespace === 'string'
+      ? metadata.namespace
+      : node.namespaced
+        ? instance.metadata.namespace
+        : 'default';
+  const spec: Spec = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
+  }
+  const labels = {
+    ...stringMap(metadata.labels),
+    [INSTANCE_LABEL]: instanceKey(instance),
+    [NODE_LABEL]: node.id,
+  };
+  const annotations = stringMap(metadata.annotations);
+  const empty: Draft<Spec> = newResource<Spec>({ namespace, type: node.type, id }, {});
+  return rt.modifyWithResult<Spec>(empty, (draft) => {
+    draft.spec = { ...spec, ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}) };
+    draft.metadata.labels = labels;
+    draft.metadata.annotations = annotations;
+  });
+}
+
+/** A resource as CEL sees it: the Kubernetes document. */
+function documentOf(
+  resource: Resource<Spec>,
+  instanceType: string | undefined,
+  rendered?: Record<string, unknown>,
+): Record<string, unknown> {
+  const { metadata } = resource;
+  const name = { name: metadata.id, namespace: metadata.namespace };
+  const labels = Object.keys(metadata.labels).length > 0 ? { labels: metadata.labels } : {};
+  const annotations =
+    Object.keys(metadata.annotations).length > 0 ? { annotations: metadata.annotations } : {};
+  return {
+    ...(rendered ? { apiVersion: rendered.apiVersion, kind: rendered.kind } : {}),
+    ...(instanceType ? {} : {}),
+    metadata: {
+      ...(rendered && isRecord(rendered.metadata) ? rendered.metadata : {}),
+      ...name,
+      ...labels,
+      ...annotations,
+    },
+    ...resource.spec,
+  };
+}
+
+function evaluateConditions(
+  conditions: readonly GraphExpression[],
+  scope: Readonly<Record<string, unknown>>,
+): { state: 'done'; value: boolean } | Exclude<Rendered, { state: 'done' }> {
+  for (const condition of conditions) {
+    const outcome = condition.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${condition.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${condition.source}} at ${condition.location}: ${outcome.error}`,
+      };
+    }
+    if (typeof outcome.value !== 'boolean') {
+      return {
+        state: 'error',
+        message: `\${${condition.source}} at ${condition.location} must be a boolean, not ${describe(outcome.value)}`,
+      };
+    }
+    if (!outcome.value) return { state: 'done', value: false };
+  }
+  return { state: 'done', value: true };
+}
+
+function renderTemplate(
+  template: Readonly<Record<string, unknown>>,
+  fields: readonly TemplateField[],
+  scope: Readonly<Record<string, unknown>>,
+): Rendered {
+  const document = structuredClone(template) as Record<string, unknown>;
+  for (const field of fields) {
+    const value = renderField(field, scope);
+    if (value.state !== 'done') return value;
+    setPath(document, field.path, value.value);
+  }
+  return { state: 'done', value: document };
+}
+
+function renderField(field: TemplateField, scope: Readonly<Record<string, unknown>>): Rendered {
+  let text = '';
+  for (const part of field.parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    const outcome = part.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${part.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${part.source}} at ${part.location}: ${outcome.error}`,
+      };
+    }
+    if (field.standalone) return { state: 'done', value: outcome.value };
+    if (typeof outcome.value !== 'string') {
+      return {
+        state: 'error',
+        message: `rgd-type-mismatch: \${${part.source}} at ${part.location} is ${describe(outcome.value)}, but a string template needs strings (use string(...))`,
+      };
+    }
+    text += outcome.value;
+  }
+  return { state: 'done', value: text };
+}
+
+function setPath(
+  root: Record<string, unknown>,
+  path: readonly (string | number)[],
+  value: unknown,
+): void {
+  let node: unknown = root;
+  for (const [i, key] of path.entries()) {
+    const last = i === path.length - 1;
+    const container = node as Record<string | number, unknown>;
+    if (last) {
+      container[key] = value;
+      return;
+    }
+    let next = container[key];
+    if (typeof next !== 'object' || next === null) {
+      next = typeof path[i + 1] === 'number' ? [] : {};
+      container[key] = next;
+    }
+    node = next;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an int' : 'a double';
+  return `a ${typeof value}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(value)) return out;
+  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') out[key] = item;
+  return out;
+}
