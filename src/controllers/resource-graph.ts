@@ -12,7 +12,8 @@
 
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
-import type { Controller, ControllerRuntime, Output } from '../engine/runtime/controller.js';
+import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
+import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { Logger } from '../engine/runtime/logger.js';
 
 /** What evaluating one `${...}` expression gave. */
@@ -88,14 +89,15 @@ export function resourceGraphControllerName(graph: ResourceGraph): string {
 }
 
 /**
- * A controller that renders every instance of `graph.instanceType`: see the module comment.
- * Template problems (a value of the wrong type in a string template, a rendered document its
- * kind refuses) fail the pass, naming the instance, resource and expression.
+ * A queue controller that renders each instance of `graph.instanceType` (see the module
+ * comment). Template problems (a value of the wrong type in a string template, a rendered
+ * document its kind refuses) fail that instance's reconcile, naming the resource and expression;
+ * the runtime retries it with backoff, and a check reports it at the instance.
  */
 export function createResourceGraphController(
   graph: ResourceGraph,
   options: ResourceGraphControllerOptions = {},
-): Controller {
+): QController {
   const name = resourceGraphControllerName(graph);
   const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
   const outputTypes = [...new Set(graph.nodes.map((n) => n.type))].filter(
@@ -105,48 +107,58 @@ export function createResourceGraphController(
     { type: graph.instanceType, kind: 'shared' },
     ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
   ];
+  const warned = new Set<string>();
   return {
     name,
-    inputs: namespaces.map((namespace) => ({
-      namespace,
-      type: graph.instanceType,
-      kind: 'weak' as const,
-    })),
-    outputs,
-    async run(rt, _signal, log) {
-      const warned = new Set<string>();
-      for await (const _event of rt.events()) {
-        rt.startTrackingOutputs();
-        const problems: string[] = [];
-        for (const namespace of namespaces) {
-          const instances = await rt.list<Spec>({ namespace, type: graph.instanceType });
-          for (const instance of instances) {
-            if (instance.metadata.phase !== 'running') continue;
-            await renderInstance(rt, graph, instance, problems, warned, log);
-          }
-        }
-        await rt.cleanupOutputs(...outputKinds(graph, namespaces));
-        if (problems.length > 0) throw new Error(problems.join('\n'));
+    settings: {
+      inputs: namespaces.map((namespace) => ({
+        namespace,
+        type: graph.instanceType,
+        kind: 'primary' as const,
+      })),
+      outputs,
+    },
+    mapInput: () => Promise.resolve([]),
+    async reconcile(rt, pointer, log) {
+      const instance = await rt.find<Spec>(pointer);
+      const written = new Set<string>();
+      const problems: string[] = [];
+      if (instance !== undefined && instance.metadata.phase === 'running') {
+        await renderInstance(rt, graph, instance, problems, warned, log, written);
       }
+      await removeUnwritten(rt, graph, pointer, written);
+      if (problems.length > 0) throw new Error(problems.join('; '));
     },
   };
 }
 
-function outputKinds(
+/** Destroys what this controller produced for the instance and did not write this time. */
+async function removeUnwritten(
+  rt: QRuntime,
   graph: ResourceGraph,
-  namespaces: readonly string[],
-): { namespace: string; type: string }[] {
+  instance: Pointer,
+  written: ReadonlySet<string>,
+): Promise<void> {
   const types = [...new Set(graph.nodes.map((n) => n.type))];
-  return namespaces.flatMap((namespace) => types.map((type) => ({ namespace, type })));
+  for (const type of types) {
+    const candidates = await rt.list<Spec>({ namespace: instance.namespace, type });
+    for (const existing of candidates) {
+      if (existing.metadata.owner !== rt.name) continue;
+      if (existing.metadata.labels[INSTANCE_LABEL] !== instance.id) continue;
+      if (written.has(pointerKey(existing.metadata))) continue;
+      if (await rt.teardown(existing.metadata)) await rt.destroy(existing.metadata);
+    }
+  }
 }
 
 async function renderInstance(
-  rt: ControllerRuntime,
+  rt: QRuntime,
   graph: ResourceGraph,
   instance: Resource<Spec>,
   problems: string[],
   warned: Set<string>,
   log: Logger,
+  written: Set<string>,
 ): Promise<void> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
   const scope: Record<string, unknown> = { schema: documentOf(instance, graph.instanceType) };
@@ -165,7 +177,7 @@ async function renderInstance(
     const waitOn = node.dependencies.find((d) => waiting.has(d) || notReady.has(d));
     if (waitOn !== undefined) {
       waiting.set(node.id, waiting.get(waitOn) ?? notReady.get(waitOn) ?? '');
-      await keepExisting(rt, node, instance);
+      await keepExisting(rt, node, instance, written);
       continue;
     }
     const include = evaluateConditions(node.includeWhen, scope);
@@ -177,7 +189,7 @@ async function renderInstance(
     if (include.state === 'waiting') {
       waiting.set(node.id, include.reason);
       waits.push(`${node.id}: includeWhen ${include.reason}`);
-      await keepExisting(rt, node, instance);
+      await keepExisting(rt, node, instance, written);
       continue;
     }
     if (!include.value) {
@@ -193,7 +205,7 @@ async function renderInstance(
     if (rendered.state === 'waiting') {
       waiting.set(node.id, rendered.reason);
       waits.push(`${node.id}: ${rendered.reason}`);
-      await keepExisting(rt, node, instance);
+      await keepExisting(rt, node, instance, written);
       continue;
     }
     const document = rendered.value as Record<string, unknown>;
@@ -205,8 +217,9 @@ async function renderInstance(
       waiting.set(node.id, 'invalid');
       continue;
     }
-    const written = await writeOutput(rt, node, document, instance);
-    scope[node.id] = documentOf(written, undefined, document);
+    const output = await writeOutput(rt, node, document, instance);
+    written.add(pointerKey(output.metadata));
+    scope[node.id] = documentOf(output, undefined, document);
     const ready = evaluateConditions(node.readyWhen, scope);
     if (ready.state === 'error') {
       problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
@@ -247,9 +260,10 @@ async function renderInstance(
 
 /** A resource that waits keeps what it produced before (it is written again, unchanged). */
 async function keepExisting(
-  rt: ControllerRuntime,
+  rt: QRuntime,
   node: GraphNode,
   instance: Resource<Spec>,
+  written: Set<string>,
 ): Promise<void> {
   const candidates = await rt.list<Spec>({
     namespace: instance.metadata.namespace,
@@ -258,8 +272,7 @@ async function keepExisting(
   for (const existing of candidates) {
     if (existing.metadata.labels[INSTANCE_LABEL] !== instanceKey(instance)) continue;
     if (existing.metadata.labels[NODE_LABEL] !== node.id) continue;
-    if (existing.metadata.owner === '') continue;
-    await rt.modify<Spec>(newResource<Spec>(existing.metadata, {}), () => undefined);
+    written.add(pointerKey(existing.metadata));
   }
 }
 
@@ -272,7 +285,7 @@ function instanceKey(instance: Resource<Spec>): string {
 }
 
 async function writeOutput(
-  rt: ControllerRuntime,
+  rt: QRuntime,
   node: GraphNode,
   document: Record<string, unknown>,
   instance: Resource<Spec>,

@@ -14,7 +14,6 @@
  * at the expression's `file:line:col` (`rgd-*` findings).
  */
 
-import { createRequire } from 'node:module';
 import pluralize from 'pluralize';
 import {
   createDefinition,
@@ -31,7 +30,7 @@ import type {
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
 import type { DocumentReport } from '../document-report.js';
-import { formatLocation, type FindingCode } from '../finding.js';
+import { formatLocation, type FindingCode, type SourceLocation } from '../finding.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
@@ -43,7 +42,7 @@ import { findStructuralProblems } from '../kubernetes/structural-check.js';
 import { SimpleSchemaReader } from './simple-schema.js';
 import { scanTemplateString, stringsWithExpressions } from './template-expressions.js';
 import type { CompiledGraphExpression } from './graph-cel.js';
-import type * as GraphCel from './graph-cel.js';
+import { requireGraphCel } from './graph-cel-loader.js';
 
 export const RGD_API_VERSION = 'kro.run/v1alpha1';
 export const RGD_KIND = 'ResourceGraphDefinition';
@@ -161,11 +160,6 @@ export function readRgd(
   return { definition, value, report, name: name ?? kind.toLowerCase() };
 }
 
-/** Loads the CEL side of RGDs (only a load that has one pays for it). */
-function graphCel(): typeof GraphCel {
-  return createRequire(import.meta.url)('./graph-cel.js') as typeof GraphCel;
-}
-
 /**
  * Compiles an RGD's resources into its graph (remembered for {@link resourceGraphOf}), reporting
  * every refused resource and expression; false when something was refused.
@@ -178,7 +172,7 @@ export function compileResourceGraph(
 ): boolean {
   const { report, value, definition } = rgd;
   const spec = value.spec as Record<string, unknown>;
-  const cel = graphCel();
+  const cel = requireGraphCel();
   const outcome = { failed: false };
   const fail = (code: FindingCode, path: (string | number)[], message: string): void => {
     outcome.failed = true;
@@ -217,6 +211,11 @@ export function compileResourceGraph(
   });
   const known = new Set(ids.filter((id) => id !== ''));
   const instanceSchema = definition.schema;
+
+  /** Where each resource first references another (`a->b`), for the cycle's finding. */
+  const refAt = new Map<string, SourceLocation>();
+  /** The resource whose strings are being compiled. */
+  const owner = { id: '' };
 
   /** Compiles the expressions of the strings below `at`; `self` may be referenced when given. */
   const compileStrings = (
@@ -264,7 +263,13 @@ export function compileResourceGraph(
         for (const variable of compiled.variables) {
           if (variable === 'schema' || variable === self || known.has(variable)) {
             references.push(variable);
-            if (variable !== 'schema' && variable !== self) into.add(variable);
+            if (variable !== 'schema' && variable !== self) {
+              into.add(variable);
+              const key = `${owner.id}->${variable}`;
+              if (!refAt.has(key)) {
+                refAt.set(key, { ...report.location(jsonPointer(where)), col: exprLocation.col });
+              }
+            }
           } else {
             findingAt(
               'rgd-unknown-ref',
@@ -292,7 +297,6 @@ export function compileResourceGraph(
 
   const nodes: (GraphNode & { index: number })[] = [];
   const deps = new Map<string, Set<string>>();
-  const firstRef = new Map<string, (string | number)[]>();
   resources.forEach((resource, i) => {
     const id = ids[i];
     if (!isPlainObject(resource) || id === undefined || id === '') return;
@@ -311,6 +315,7 @@ export function compileResourceGraph(
       return;
     }
     const into = new Set<string>();
+    owner.id = id;
     const fields = compileStrings(template, [...at, 'template'], undefined, into);
     const includeWhen = compileConditions(
       resource.includeWhen,
@@ -322,8 +327,6 @@ export function compileResourceGraph(
     const readyWhen = compileConditions(resource.readyWhen, [...at, 'readyWhen'], id, readyInto);
     for (const dep of readyInto) into.add(dep);
     deps.set(id, into);
-    for (const dep of into)
-      if (!firstRef.has(`${id}->${dep}`)) firstRef.set(`${id}->${dep}`, [...at, 'template']);
     const apiVersion = template.apiVersion;
     const kind = template.kind;
     if (
@@ -402,12 +405,14 @@ export function compileResourceGraph(
     const cycle = order.cycle;
     const first = cycle[0] ?? '';
     const next = cycle.find((id) => deps.get(first)?.has(id)) ?? cycle[1] ?? first;
-    const at = firstRef.get(`${first}->${next}`) ?? ['spec', 'resources'];
-    fail(
-      'rgd-cycle',
-      at,
-      `the resources ${cycle.join(', ')} reference each other in a cycle: kro needs an order to create them in`,
-    );
+    const at = refAt.get(`${first}->${next}`) ?? report.location('/spec/resources');
+    outcome.failed = true;
+    report.findings.push({
+      ...at,
+      code: 'rgd-cycle',
+      severity: 'error',
+      message: `the resources ${cycle.join(', ')} reference each other in a cycle (${first} references ${next} here): kro needs an order to create them in`,
+    });
   }
   if (outcome.failed) return false;
   const byId = new Map(nodes.map((n) => [n.id, n]));
