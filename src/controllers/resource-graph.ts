@@ -52,6 +52,8 @@ export interface GraphNode {
   readonly fields: readonly TemplateField[];
   readonly includeWhen: readonly GraphExpression[];
   readonly readyWhen: readonly GraphExpression[];
+  /** `forEach`: one resource per combination of the iterators' list items (in order). */
+  readonly forEach?: readonly { readonly name: string; readonly expression: GraphExpression }[];
   /** The ids this resource's template, conditions reference (not itself). */
   readonly dependencies: readonly string[];
   /** Problems of a rendered document against its kind's schema and rules (defaults applied). */
@@ -196,30 +198,51 @@ async function renderInstance(
       excluded.add(node.id);
       continue;
     }
-    const rendered = renderTemplate(node.template, node.fields, scope);
-    if (rendered.state === 'error') {
-      problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
-      waiting.set(node.id, rendered.message);
+    const combinations = iterate(node, scope);
+    if (combinations.state === 'error') {
+      problems.push(`${instanceName}: resource ${node.id}: ${combinations.message}`);
+      waiting.set(node.id, combinations.message);
       continue;
     }
-    if (rendered.state === 'waiting') {
-      waiting.set(node.id, rendered.reason);
-      waits.push(`${node.id}: ${rendered.reason}`);
+    if (combinations.state === 'waiting') {
+      waiting.set(node.id, combinations.reason);
+      waits.push(`${node.id}: forEach ${combinations.reason}`);
       await keepExisting(rt, node, instance, written);
       continue;
     }
-    const document = rendered.value as Record<string, unknown>;
-    const invalid = node.validate?.(structuredClone(document)) ?? [];
-    if (invalid.length > 0) {
-      problems.push(
-        `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
-      );
-      waiting.set(node.id, 'invalid');
-      continue;
+    const produced: Record<string, unknown>[] = [];
+    let blocked = false;
+    for (const bindings of combinations.value) {
+      const rendered = renderTemplate(node.template, node.fields, { ...scope, ...bindings });
+      if (rendered.state === 'error') {
+        problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
+        waiting.set(node.id, rendered.message);
+        blocked = true;
+        break;
+      }
+      if (rendered.state === 'waiting') {
+        waiting.set(node.id, rendered.reason);
+        waits.push(`${node.id}: ${rendered.reason}`);
+        await keepExisting(rt, node, instance, written);
+        blocked = true;
+        break;
+      }
+      const document = rendered.value as Record<string, unknown>;
+      const invalid = node.validate?.(structuredClone(document)) ?? [];
+      if (invalid.length > 0) {
+        problems.push(
+          `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
+        );
+        waiting.set(node.id, 'invalid');
+        blocked = true;
+        break;
+      }
+      const output = await writeOutput(rt, node, document, instance);
+      written.add(pointerKey(output.metadata));
+      produced.push(documentOf(output, undefined, document));
     }
-    const output = await writeOutput(rt, node, document, instance);
-    written.add(pointerKey(output.metadata));
-    scope[node.id] = documentOf(output, undefined, document);
+    if (blocked) continue;
+    scope[node.id] = node.forEach === undefined ? produced[0] : produced;
     const ready = evaluateConditions(node.readyWhen, scope);
     if (ready.state === 'error') {
       problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
@@ -339,6 +362,37 @@ function documentOf(
     },
     ...resource.spec,
   };
+}
+
+/** The iterator bindings of a resource: one empty binding without `forEach`. */
+function iterate(
+  node: GraphNode,
+  scope: Readonly<Record<string, unknown>>,
+): { state: 'done'; value: Record<string, unknown>[] } | Exclude<Rendered, { state: 'done' }> {
+  let combinations: Record<string, unknown>[] = [{}];
+  for (const { name, expression } of node.forEach ?? []) {
+    const outcome = expression.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${expression.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${expression.source}} at ${expression.location}: ${outcome.error}`,
+      };
+    }
+    const items = outcome.value;
+    if (!Array.isArray(items)) {
+      return {
+        state: 'error',
+        message: `forEach \${${expression.source}} at ${expression.location} must be a list, not ${describe(items)}`,
+      };
+    }
+    combinations = combinations.flatMap((c) =>
+      items.map((item: unknown) => ({ ...c, [name]: item })),
+    );
+  }
+  return { state: 'done', value: combinations };
 }
 
 function evaluateConditions(

@@ -10,7 +10,52 @@ interface Doc {
   metadata: { name: string; labels?: Record<string, string> };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
+  data?: Record<string, unknown>;
 }
+
+const FOR_EACH = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: zones.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Zones
+    spec:
+      name: string
+      zones: '[]string | default=["a","b"]'
+      tiers: '[]string'
+    status:
+      configs: \${size(configs)}
+  resources:
+    - id: configs
+      forEach:
+        - zone: \${schema.spec.zones}
+        - tier: \${schema.spec.tiers}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name + '-' + zone + '-' + tier}
+        data:
+          zone: \${zone}
+    - id: summary
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name}-summary
+        data:
+          names: \${configs.map(c, c.metadata.name).join(",")}
+---
+apiVersion: kro.run/v1alpha1
+kind: Zones
+metadata:
+  name: z
+spec:
+  name: z
+  tiers: [web, db]
+`;
 
 const docs = (yaml: string): Doc[] => parseAllDocuments(yaml).map((d) => d.toJS() as Doc);
 
@@ -224,5 +269,22 @@ spec:
       .filter((d) => d.kind === 'ConfigMap')
       .map((d) => d.metadata.name);
     expect(names).toEqual(['gated', 'n', 'n-late']);
+  });
+
+  it('stamps one resource per forEach combination, and a reference to it is the list', async () => {
+    const dir = await tree({ 'zones.yaml': FOR_EACH });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    const maps = out.filter((d) => d.kind === 'ConfigMap');
+    expect(maps.map((d) => d.metadata.name)).toEqual([
+      'z-a-db',
+      'z-a-web',
+      'z-b-db',
+      'z-b-web',
+      'z-summary',
+    ]);
+    expect(maps.at(-1)?.data).toEqual({ names: 'z-a-web,z-a-db,z-b-web,z-b-db' });
+    expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({ configs: 4, state: 'ACTIVE' });
   });
 });

@@ -221,7 +221,7 @@ export function compileResourceGraph(
   const compileStrings = (
     root: unknown,
     at: (string | number)[],
-    self: string | undefined,
+    allowed: ReadonlySet<string>,
     into: Set<string>,
   ): TemplateField[] | undefined => {
     const fields: TemplateField[] = [];
@@ -261,9 +261,9 @@ export function compileResourceGraph(
         }
         const references: string[] = [];
         for (const variable of compiled.variables) {
-          if (variable === 'schema' || variable === self || known.has(variable)) {
+          if (variable === 'schema' || allowed.has(variable) || known.has(variable)) {
             references.push(variable);
-            if (variable !== 'schema' && variable !== self) {
+            if (variable !== 'schema' && !allowed.has(variable)) {
               into.add(variable);
               const key = `${owner.id}->${variable}`;
               if (!refAt.has(key)) {
@@ -301,12 +301,8 @@ export function compileResourceGraph(
     const id = ids[i];
     if (!isPlainObject(resource) || id === undefined || id === '') return;
     const at: (string | number)[] = ['spec', 'resources', i];
-    if (resource.externalRef !== undefined || resource.forEach !== undefined) {
-      fail(
-        'rgd-unsupported',
-        at,
-        `resource ${id}: externalRef and forEach are not supported by cosi yet`,
-      );
+    if (resource.externalRef !== undefined) {
+      fail('rgd-unsupported', at, `resource ${id}: externalRef is not supported by cosi yet`);
       return;
     }
     const template = resource.template;
@@ -316,15 +312,22 @@ export function compileResourceGraph(
     }
     const into = new Set<string>();
     owner.id = id;
-    const fields = compileStrings(template, [...at, 'template'], undefined, into);
+    const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
+    const iterators = new Set((forEach ?? []).map((d) => d.name));
+    const fields = compileStrings(template, [...at, 'template'], iterators, into);
     const includeWhen = compileConditions(
       resource.includeWhen,
       [...at, 'includeWhen'],
-      undefined,
+      new Set(),
       into,
     );
     const readyInto = new Set<string>();
-    const readyWhen = compileConditions(resource.readyWhen, [...at, 'readyWhen'], id, readyInto);
+    const readyWhen = compileConditions(
+      resource.readyWhen,
+      [...at, 'readyWhen'],
+      new Set([id]),
+      readyInto,
+    );
     for (const dep of readyInto) into.add(dep);
     deps.set(id, into);
     const apiVersion = template.apiVersion;
@@ -351,7 +354,14 @@ export function compileResourceGraph(
       );
       return;
     }
-    if (fields === undefined || includeWhen === undefined || readyWhen === undefined) return;
+    if (
+      fields === undefined ||
+      includeWhen === undefined ||
+      readyWhen === undefined ||
+      forEach === undefined
+    ) {
+      return;
+    }
     nodes.push({
       index: i,
       id,
@@ -361,15 +371,55 @@ export function compileResourceGraph(
       fields,
       includeWhen,
       readyWhen,
+      ...(forEach.length > 0 ? { forEach } : {}),
       dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
       validate: outputValidator(output, compiler, options),
     });
   });
 
+  /** `forEach: [{ name: "${list}" }, ...]`: the iterators and their lists. */
+  function compileForEach(
+    forEach: unknown,
+    at: (string | number)[],
+    into: Set<string>,
+  ): { name: string; expression: GraphExpression }[] | undefined {
+    if (forEach === undefined) return [];
+    if (!Array.isArray(forEach) || forEach.length === 0) {
+      fail('rgd-bad-resource', at, 'forEach must be a list of { iterator: "${list}" } mappings');
+      return undefined;
+    }
+    const out: { name: string; expression: GraphExpression }[] = [];
+    for (const [i, dimension] of forEach.entries()) {
+      const entries = isPlainObject(dimension) ? Object.entries(dimension) : [];
+      const [entry] = entries;
+      if (entries.length !== 1 || entry === undefined || typeof entry[1] !== 'string') {
+        fail(
+          'rgd-bad-resource',
+          [...at, i],
+          'each forEach entry is one iterator: { name: "${list}" }',
+        );
+        return undefined;
+      }
+      const [name, text] = entry;
+      if (!ID.test(name) || RESERVED_IDS.has(name) || known.has(name)) {
+        fail(
+          'rgd-bad-resource',
+          [...at, i],
+          `the forEach iterator ${JSON.stringify(name)} must be a lowerCamelCase name that is not a resource id or reserved`,
+        );
+        return undefined;
+      }
+      const [expression] = compileConditions([text], [...at, i], new Set(), into) ?? [];
+      if (expression === undefined) return undefined;
+      out.push({ name, expression });
+    }
+    return out;
+  }
+
   function compileConditions(
     conditions: unknown,
     at: (string | number)[],
-    self: string | undefined,
+    allowed: ReadonlySet<string>,
     into: Set<string>,
   ): GraphExpression[] | undefined {
     if (conditions === undefined) return [];
@@ -377,7 +427,7 @@ export function compileResourceGraph(
       fail('rgd-bad-resource', at, 'conditions must be a list of "${...}" strings');
       return undefined;
     }
-    const fields = compileStrings(conditions, at, self, into);
+    const fields = compileStrings(conditions, at, allowed, into);
     if (fields === undefined) return undefined;
     const out: GraphExpression[] = [];
     for (const field of fields) {
@@ -397,8 +447,9 @@ export function compileResourceGraph(
 
   const statusSpec = isPlainObject(spec.schema) ? spec.schema.status : undefined;
   const statusInto = new Set<string>();
+  owner.id = '';
   const status =
-    compileStrings(statusSpec ?? {}, ['spec', 'schema', 'status'], undefined, statusInto) ?? [];
+    compileStrings(statusSpec ?? {}, ['spec', 'schema', 'status'], new Set(), statusInto) ?? [];
 
   const order = kahnOrder(ids, deps);
   if (order.cycle.length > 0) {
