@@ -52,6 +52,11 @@ export interface GraphNode {
   readonly fields: readonly TemplateField[];
   readonly includeWhen: readonly GraphExpression[];
   readonly readyWhen: readonly GraphExpression[];
+  /**
+   * `externalRef`: the template names an existing resource (apiVersion, kind, metadata.name and
+   * namespace), which is read, never written; it waits until the resource exists.
+   */
+  readonly external?: boolean;
   /** `forEach`: one resource per combination of the iterators' list items (in order). */
   readonly forEach?: readonly { readonly name: string; readonly expression: GraphExpression }[];
   /** The ids this resource's template, conditions reference (not itself). */
@@ -102,7 +107,11 @@ export function createResourceGraphController(
 ): QController {
   const name = resourceGraphControllerName(graph);
   const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
-  const outputTypes = [...new Set(graph.nodes.map((n) => n.type))].filter(
+  const produced = graph.nodes.filter((n) => n.external !== true);
+  const externalTypes = [
+    ...new Set(graph.nodes.filter((n) => n.external === true).map((n) => n.type)),
+  ].filter((t) => t !== graph.instanceType && !produced.some((n) => n.type === t));
+  const outputTypes = [...new Set(produced.map((n) => n.type))].filter(
     (t) => t !== graph.instanceType,
   );
   const outputs: Output[] = [
@@ -113,14 +122,23 @@ export function createResourceGraphController(
   return {
     name,
     settings: {
-      inputs: namespaces.map((namespace) => ({
-        namespace,
-        type: graph.instanceType,
-        kind: 'primary' as const,
-      })),
+      inputs: [
+        ...namespaces.map((namespace) => ({
+          namespace,
+          type: graph.instanceType,
+          kind: 'primary' as const,
+        })),
+        ...externalTypes.flatMap((type) =>
+          namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
+        ),
+      ],
       outputs,
     },
-    mapInput: () => Promise.resolve([]),
+    // A change of a resource an externalRef may name: every instance of its namespace looks again.
+    async mapInput(rt, metadata) {
+      const instances = await rt.list({ namespace: metadata.namespace, type: graph.instanceType });
+      return instances.map((i) => i.metadata);
+    },
     async reconcile(rt, pointer, log) {
       const instance = await rt.find<Spec>(pointer);
       const written = new Set<string>();
@@ -198,51 +216,69 @@ async function renderInstance(
       excluded.add(node.id);
       continue;
     }
-    const combinations = iterate(node, scope);
-    if (combinations.state === 'error') {
-      problems.push(`${instanceName}: resource ${node.id}: ${combinations.message}`);
-      waiting.set(node.id, combinations.message);
-      continue;
-    }
-    if (combinations.state === 'waiting') {
-      waiting.set(node.id, combinations.reason);
-      waits.push(`${node.id}: forEach ${combinations.reason}`);
-      await keepExisting(rt, node, instance, written);
-      continue;
-    }
-    const produced: Record<string, unknown>[] = [];
-    let blocked = false;
-    for (const bindings of combinations.value) {
-      const rendered = renderTemplate(node.template, node.fields, { ...scope, ...bindings });
-      if (rendered.state === 'error') {
-        problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
-        waiting.set(node.id, rendered.message);
-        blocked = true;
-        break;
+    if (node.external === true) {
+      const ref = renderTemplate(node.template, node.fields, scope);
+      if (ref.state !== 'done') {
+        if (ref.state === 'error')
+          problems.push(`${instanceName}: resource ${node.id}: ${ref.message}`);
+        waiting.set(node.id, ref.state === 'error' ? ref.message : ref.reason);
+        continue;
       }
-      if (rendered.state === 'waiting') {
-        waiting.set(node.id, rendered.reason);
-        waits.push(`${node.id}: ${rendered.reason}`);
+      const found = await findExternal(rt, node, ref.value as Record<string, unknown>, instance);
+      if (found === undefined) {
+        const reason = `externalRef ${node.id} (${describeRef(ref.value)}) does not exist`;
+        waiting.set(node.id, reason);
+        waits.push(reason);
+        continue;
+      }
+      scope[node.id] = documentOf(found, undefined, ref.value as Record<string, unknown>);
+    } else {
+      const combinations = iterate(node, scope);
+      if (combinations.state === 'error') {
+        problems.push(`${instanceName}: resource ${node.id}: ${combinations.message}`);
+        waiting.set(node.id, combinations.message);
+        continue;
+      }
+      if (combinations.state === 'waiting') {
+        waiting.set(node.id, combinations.reason);
+        waits.push(`${node.id}: forEach ${combinations.reason}`);
         await keepExisting(rt, node, instance, written);
-        blocked = true;
-        break;
+        continue;
       }
-      const document = rendered.value as Record<string, unknown>;
-      const invalid = node.validate?.(structuredClone(document)) ?? [];
-      if (invalid.length > 0) {
-        problems.push(
-          `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
-        );
-        waiting.set(node.id, 'invalid');
-        blocked = true;
-        break;
+      const produced: Record<string, unknown>[] = [];
+      let blocked = false;
+      for (const bindings of combinations.value) {
+        const rendered = renderTemplate(node.template, node.fields, { ...scope, ...bindings });
+        if (rendered.state === 'error') {
+          problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
+          waiting.set(node.id, rendered.message);
+          blocked = true;
+          break;
+        }
+        if (rendered.state === 'waiting') {
+          waiting.set(node.id, rendered.reason);
+          waits.push(`${node.id}: ${rendered.reason}`);
+          await keepExisting(rt, node, instance, written);
+          blocked = true;
+          break;
+        }
+        const document = rendered.value as Record<string, unknown>;
+        const invalid = node.validate?.(structuredClone(document)) ?? [];
+        if (invalid.length > 0) {
+          problems.push(
+            `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
+          );
+          waiting.set(node.id, 'invalid');
+          blocked = true;
+          break;
+        }
+        const output = await writeOutput(rt, node, document, instance);
+        written.add(pointerKey(output.metadata));
+        produced.push(documentOf(output, undefined, document));
       }
-      const output = await writeOutput(rt, node, document, instance);
-      written.add(pointerKey(output.metadata));
-      produced.push(documentOf(output, undefined, document));
+      if (blocked) continue;
+      scope[node.id] = node.forEach === undefined ? produced[0] : produced;
     }
-    if (blocked) continue;
-    scope[node.id] = node.forEach === undefined ? produced[0] : produced;
     const ready = evaluateConditions(node.readyWhen, scope);
     if (ready.state === 'error') {
       problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
@@ -362,6 +398,28 @@ function documentOf(
     },
     ...resource.spec,
   };
+}
+
+async function findExternal(
+  rt: QRuntime,
+  node: GraphNode,
+  ref: Record<string, unknown>,
+  instance: Resource<Spec>,
+): Promise<Resource<Spec> | undefined> {
+  const metadata = isRecord(ref.metadata) ? ref.metadata : {};
+  if (typeof metadata.name !== 'string') return undefined;
+  const namespace = !node.namespaced
+    ? 'default'
+    : typeof metadata.namespace === 'string'
+      ? metadata.namespace
+      : instance.metadata.namespace;
+  return rt.find<Spec>({ namespace, type: node.type, id: metadata.name });
+}
+
+function describeRef(ref: unknown): string {
+  const r = isRecord(ref) ? ref : {};
+  const metadata = isRecord(r.metadata) ? r.metadata : {};
+  return `${String(r.kind)} ${typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : ''}${String(metadata.name)}`;
 }
 
 /** The iterator bindings of a resource: one empty binding without `forEach`. */

@@ -78,7 +78,6 @@ export const FINDING_CODES = [
   'rgd-cycle',
   'rgd-type-mismatch',
   'rgd-unknown-kind',
-  'rgd-unsupported',
   // The run: what the controllers wrote.
   'undefined-type',
   'output-collision',

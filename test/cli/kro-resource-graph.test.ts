@@ -57,6 +57,55 @@ spec:
   tiers: [web, db]
 `;
 
+const EXTERNAL_REF = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: reader.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Reader
+    spec:
+      config: string | default=shared
+    status:
+      color: \${shared.data.color}
+  resources:
+    - id: shared
+      externalRef:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.config}
+    - id: copy
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.metadata.name}-copy
+        data:
+          color: \${shared.data.color}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shared
+data:
+  color: blue
+---
+apiVersion: kro.run/v1alpha1
+kind: Reader
+metadata:
+  name: r
+spec: {}
+---
+apiVersion: kro.run/v1alpha1
+kind: Reader
+metadata:
+  name: missing
+spec:
+  config: nowhere
+`;
+
 const docs = (yaml: string): Doc[] => parseAllDocuments(yaml).map((d) => d.toJS() as Doc);
 
 const dirs: string[] = [];
@@ -286,5 +335,20 @@ spec:
     ]);
     expect(maps.at(-1)?.data).toEqual({ names: 'z-a-web,z-a-db,z-b-web,z-b-db' });
     expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({ configs: 4, state: 'ACTIVE' });
+  });
+
+  it('reads an externalRef, and waits (without failing) while it does not exist', async () => {
+    const dir = await tree({ 'reader.yaml': EXTERNAL_REF });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    expect(out.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name)).toEqual([
+      'r-copy',
+      'shared',
+    ]);
+    const status = (name: string) =>
+      out.find((d) => d.kind === 'Reader' && d.metadata.name === name)?.status;
+    expect(status('r')).toEqual({ color: 'blue', state: 'ACTIVE' });
+    expect(status('missing')).toEqual({ state: 'IN_PROGRESS' });
   });
 });

@@ -301,20 +301,37 @@ export function compileResourceGraph(
     const id = ids[i];
     if (!isPlainObject(resource) || id === undefined || id === '') return;
     const at: (string | number)[] = ['spec', 'resources', i];
-    if (resource.externalRef !== undefined) {
-      fail('rgd-unsupported', at, `resource ${id}: externalRef is not supported by cosi yet`);
+    const external = resource.externalRef !== undefined;
+    if (external && (resource.template !== undefined || resource.forEach !== undefined)) {
+      fail(
+        'rgd-bad-resource',
+        at,
+        `resource ${id}: an externalRef has no template or forEach: it reads an existing resource`,
+      );
       return;
     }
-    const template = resource.template;
+    const template = external ? resource.externalRef : resource.template;
+    const templateKey = external ? 'externalRef' : 'template';
     if (!isPlainObject(template)) {
-      fail('rgd-bad-resource', [...at, 'template'], `resource ${id} needs a template`);
+      fail('rgd-bad-resource', [...at, templateKey], `resource ${id} needs a template`);
+      return;
+    }
+    if (
+      external &&
+      !(isPlainObject(template.metadata) && typeof template.metadata.name === 'string')
+    ) {
+      fail(
+        'rgd-bad-resource',
+        [...at, 'externalRef'],
+        `resource ${id}: an externalRef names apiVersion, kind and metadata.name`,
+      );
       return;
     }
     const into = new Set<string>();
     owner.id = id;
     const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
     const iterators = new Set((forEach ?? []).map((d) => d.name));
-    const fields = compileStrings(template, [...at, 'template'], iterators, into);
+    const fields = compileStrings(template, [...at, templateKey], iterators, into);
     const includeWhen = compileConditions(
       resource.includeWhen,
       [...at, 'includeWhen'],
@@ -340,8 +357,8 @@ export function compileResourceGraph(
     ) {
       fail(
         'rgd-bad-resource',
-        [...at, 'template'],
-        `resource ${id}: the template needs a literal apiVersion and kind`,
+        [...at, templateKey],
+        `resource ${id}: the ${templateKey} needs a literal apiVersion and kind`,
       );
       return;
     }
@@ -349,7 +366,7 @@ export function compileResourceGraph(
     if (output === undefined) {
       fail(
         'rgd-unknown-kind',
-        [...at, 'template', 'kind'],
+        [...at, templateKey, 'kind'],
         `resource ${id}: no CRD or built-in kind defines ${apiVersion} ${kind}`,
       );
       return;
@@ -372,6 +389,7 @@ export function compileResourceGraph(
       includeWhen,
       readyWhen,
       ...(forEach.length > 0 ? { forEach } : {}),
+      ...(external ? { external } : {}),
       dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
       validate: outputValidator(output, compiler, options),
     });
