@@ -301,6 +301,12 @@ async function renderInstance(
     else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
   }
   status.state = waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
+  // An instance another controller wrote (an RGD's output, itself an RGD's kind) is that
+  // controller's to write: its status is left alone.
+  if (instance.metadata.owner !== '') {
+    warnOnce(log, warned, instanceName, waits);
+    return;
+  }
   await rt.modify<Spec>(
     newResource<Spec>(instance.metadata, {}),
     (draft) => {
@@ -308,6 +314,11 @@ async function renderInstance(
     },
     { noOwner: true },
   );
+  warnOnce(log, warned, instanceName, waits);
+}
+
+/** One warning per instance and set of waits: what it waits on that nothing here writes. */
+function warnOnce(log: Logger, warned: Set<string>, instanceName: string, waits: string[]): void {
   const warning = waits.join('; ');
   if (waits.length > 0 && !warned.has(`${instanceName}\n${warning}`)) {
     warned.add(`${instanceName}\n${warning}`);
