@@ -20,6 +20,7 @@ import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
+import { resourceGraphControllers } from './resource-graph-controllers.js';
 
 /**
  * A started project: the manifests in a fresh in-memory state, the config's controllers
@@ -118,6 +119,8 @@ export async function openProject(
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
       await registerProjectControllers(runtime, config, options.cwd);
+      const graphs = resourceGraphControllers(registry, manifests.resources);
+      if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }
   } catch (error) {

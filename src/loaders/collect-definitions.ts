@@ -23,6 +23,7 @@ import type { CelRules } from './cel/cel-rule-engine.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
+import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
 
 /** A document that is not a definition, its header read, waiting for the resources pass. */
 export interface PendingDocument {
@@ -117,6 +118,17 @@ export function collectDefinitions(
     return versions.map((v) => v.definition);
   };
 
+  const rgds = readResourceGraphDefinitions(compiler, given, (definition, report) => {
+    if (definedAt.has(definition.id)) {
+      reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
+      return false;
+    }
+    definedAt.set(definition.id, report);
+    definitions.push(definition);
+    kinds.add(definition);
+    return true;
+  });
+
   for (const parsed of files) {
     findings.push(...parsed.findings);
     for (const document of parsed.documents) {
@@ -127,6 +139,7 @@ export function collectDefinitions(
           : [{ item: document.value, report }];
         for (const { item, report: itemReport } of objects) {
           const header = readKubernetesHeader(item, itemReport);
+          if (rgds.take(item, header, itemReport)) continue;
           if (!isCrdDocument(item)) {
             pending.push({ report: itemReport, header });
             continue;
@@ -171,6 +184,12 @@ export function collectDefinitions(
     }
   }
 
+  for (const { report, header } of rgds.compileGraphs(kinds)) {
+    documents.push({
+      ...describeDocument(report, header),
+      status: report.hasErrors ? 'invalid' : 'valid',
+    });
+  }
   const registry = new DefinitionRegistry([
     resourceDefinitionDefinition,
     ...given.definitions,

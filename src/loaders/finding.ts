@@ -70,6 +70,14 @@ export const FINDING_CODES = [
   // The input as a whole.
   'empty-input',
   'too-many-findings',
+  // kro ResourceGraphDefinitions.
+  'rgd-bad-schema',
+  'rgd-bad-resource',
+  'rgd-bad-expression',
+  'rgd-unknown-ref',
+  'rgd-cycle',
+  'rgd-type-mismatch',
+  'rgd-unknown-kind',
   // The run: what the controllers wrote.
   'undefined-type',
   'output-collision',

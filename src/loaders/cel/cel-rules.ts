@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD } from '../schema-node.js';
+import { prepareGraphCel } from '../kro/graph-cel-loader.js';
 
 export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 
@@ -99,10 +100,13 @@ export async function prepareCelRules(
   texts: Iterable<string>,
   definitions: readonly ResourceDefinition[] = [],
 ): Promise<void> {
+  const list = [...texts];
+  const graphs = await prepareGraphCel(list);
   if (imported !== undefined) return;
-  let needed = definitions.some((d) => d.schema !== undefined && schemaHasRules(d.schema));
+  let needed =
+    graphs || definitions.some((d) => d.schema !== undefined && schemaHasRules(d.schema));
   if (!needed) {
-    for (const text of texts) {
+    for (const text of list) {
       if (text.includes(VALIDATIONS_KEYWORD)) {
         needed = true;
         break;

@@ -1,0 +1,575 @@
+/**
+ * The controller of a kro ResourceGraphDefinition: for each instance of the RGD's kind, it
+ * renders the RGD's resource templates in dependency order and writes them as its outputs, then
+ * writes the RGD's status expressions into the instance's status.
+ *
+ * The graph comes compiled (`loaders/kro/`): the templates' `${...}` expressions are functions of
+ * a scope (`schema`: the instance; each resource id: that resource as produced), so this module
+ * knows nothing of CEL. Offline, status that only another controller writes (a Deployment's
+ * `availableReplicas`) is never invented: an expression that reads a field nobody wrote waits
+ * (it is neither true nor false), and the instance's warning names the resource and expression.
+ */
+
+import type { Draft, Resource } from '../engine/resource/resource.js';
+import { newResource } from '../engine/resource/resource.js';
+import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
+import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import type { Logger } from '../engine/runtime/logger.js';
+
+/** What evaluating one `${...}` expression gave. */
+export type ExpressionOutcome =
+  | { readonly value: unknown }
+  /** A field the expression reads is absent (not written yet, maybe never offline): wait. */
+  | { readonly missing: string }
+  | { readonly error: string };
+
+/** One `${...}` expression of an RGD, compiled. */
+export interface GraphExpression {
+  /** The text between `${` and `}`. */
+  readonly source: string;
+  /** `file:line:col` of the expression, for messages. */
+  readonly location: string;
+  /** The resource ids (and `schema`) it reads. */
+  readonly references: readonly string[];
+  evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+}
+
+/** A string of a template holding expressions: where it is, and its literal and expression parts. */
+export interface TemplateField {
+  readonly path: readonly (string | number)[];
+  /** The whole string is one `${...}`: the field takes the expression's value, of any type. */
+  readonly standalone: boolean;
+  readonly parts: readonly (string | GraphExpression)[];
+}
+
+/** One resource of a graph. */
+export interface GraphNode {
+  readonly id: string;
+  /** The cosi type of what it produces. */
+  readonly type: string;
+  readonly namespaced: boolean;
+  readonly template: Readonly<Record<string, unknown>>;
+  readonly fields: readonly TemplateField[];
+  readonly includeWhen: readonly GraphExpression[];
+  readonly readyWhen: readonly GraphExpression[];
+  /**
+   * `externalRef`: the template names an existing resource (apiVersion, kind, metadata.name and
+   * namespace), which is read, never written; it waits until the resource exists.
+   */
+  readonly external?: boolean;
+  /** `forEach`: one resource per combination of the iterators' list items (in order). */
+  readonly forEach?: readonly { readonly name: string; readonly expression: GraphExpression }[];
+  /** The ids this resource's template, conditions reference (not itself). */
+  readonly dependencies: readonly string[];
+  /** Problems of a rendered document against its kind's schema and rules (defaults applied). */
+  validate?(document: Record<string, unknown>): string[];
+}
+
+/** An RGD compiled: the instance type and its resources in dependency order. */
+export interface ResourceGraph {
+  /** The RGD's name. */
+  readonly name: string;
+  /** The cosi type of the instances (the RGD's kind). */
+  readonly instanceType: string;
+  /** Topologically ordered (Kahn's order, ties by declaration). */
+  readonly nodes: readonly GraphNode[];
+  /** `spec.schema.status`: fields of the instance's status. */
+  readonly status: readonly TemplateField[];
+}
+
+/** Options of {@link createResourceGraphController}. */
+export interface ResourceGraphControllerOptions {
+  /** The namespaces instances live in (their inputs); `default` when omitted. */
+  readonly namespaces?: readonly string[];
+}
+
+type Spec = Record<string, unknown>;
+
+type Rendered =
+  | { readonly state: 'done'; readonly value: unknown }
+  | { readonly state: 'waiting'; readonly reason: string }
+  | { readonly state: 'error'; readonly message: string };
+
+/** The controller name of an RGD. */
+export function resourceGraphControllerName(graph: ResourceGraph): string {
+  return `ResourceGraph(${graph.name})`;
+}
+
+/**
+ * A queue controller that renders each instance of `graph.instanceType` (see the module
+ * comment). Template problems (a value of the wrong type in a string template, a rendered
+ * document its kind refuses) fail that instance's reconcile, naming the resource and expression;
+ * the runtime retries it with backoff, and a check reports it at the instance.
+ */
+export function createResourceGraphController(
+  graph: ResourceGraph,
+  options: ResourceGraphControllerOptions = {},
+): QController {
+  const name = resourceGraphControllerName(graph);
+  const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
+  const produced = graph.nodes.filter((n) => n.external !== true);
+  const externalTypes = [
+    ...new Set(graph.nodes.filter((n) => n.external === true).map((n) => n.type)),
+  ].filter((t) => t !== graph.instanceType && !produced.some((n) => n.type === t));
+  const outputTypes = [...new Set(produced.map((n) => n.type))].filter(
+    (t) => t !== graph.instanceType,
+  );
+  const outputs: Output[] = [
+    { type: graph.instanceType, kind: 'shared' },
+    ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
+  ];
+  const warned = new Set<string>();
+  return {
+    name,
+    settings: {
+      inputs: [
+        ...namespaces.map((namespace) => ({
+          namespace,
+          type: graph.instanceType,
+          kind: 'primary' as const,
+        })),
+        ...externalTypes.flatMap((type) =>
+          namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
+        ),
+      ],
+      outputs,
+    },
+    // A change of a resource an externalRef may name: every instance of its namespace looks again.
+    async mapInput(rt, metadata) {
+      const instances = await rt.list({ namespace: metadata.namespace, type: graph.instanceType });
+      return instances.map((i) => i.metadata);
+    },
+    async reconcile(rt, pointer, log) {
+      const instance = await rt.find<Spec>(pointer);
+      const written = new Set<string>();
+      const problems: string[] = [];
+      if (instance !== undefined && instance.metadata.phase === 'running') {
+        await renderInstance(rt, graph, instance, problems, warned, log, written);
+      }
+      await removeUnwritten(rt, graph, pointer, written);
+      if (problems.length > 0) throw new Error(problems.join('; '));
+    },
+  };
+}
+
+/** Destroys what this controller produced for the instance and did not write this time. */
+async function removeUnwritten(
+  rt: QRuntime,
+  graph: ResourceGraph,
+  instance: Pointer,
+  written: ReadonlySet<string>,
+): Promise<void> {
+  const types = [...new Set(graph.nodes.map((n) => n.type))];
+  for (const type of types) {
+    const candidates = await rt.list<Spec>({ namespace: instance.namespace, type });
+    for (const existing of candidates) {
+      if (existing.metadata.owner !== rt.name) continue;
+      if (existing.metadata.labels[INSTANCE_LABEL] !== instance.id) continue;
+      if (written.has(pointerKey(existing.metadata))) continue;
+      if (await rt.teardown(existing.metadata)) await rt.destroy(existing.metadata);
+    }
+  }
+}
+
+async function renderInstance(
+  rt: QRuntime,
+  graph: ResourceGraph,
+  instance: Resource<Spec>,
+  problems: string[],
+  warned: Set<string>,
+  log: Logger,
+  written: Set<string>,
+): Promise<void> {
+  const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
+  const scope: Record<string, unknown> = { schema: documentOf(instance, graph.instanceType) };
+  /** Ids not produced (excluded, or waiting), and why. */
+  const excluded = new Set<string>();
+  const waiting = new Map<string, string>();
+  const notReady = new Map<string, string>();
+  const waits: string[] = [];
+
+  for (const node of graph.nodes) {
+    const blockedBy = node.dependencies.find((d) => excluded.has(d));
+    if (blockedBy !== undefined) {
+      excluded.add(node.id);
+      continue;
+    }
+    const waitOn = node.dependencies.find((d) => waiting.has(d) || notReady.has(d));
+    if (waitOn !== undefined) {
+      waiting.set(node.id, waiting.get(waitOn) ?? notReady.get(waitOn) ?? '');
+      await keepExisting(rt, node, instance, written);
+      continue;
+    }
+    const include = evaluateConditions(node.includeWhen, scope);
+    if (include.state === 'error') {
+      problems.push(`${instanceName}: resource ${node.id}: ${include.message}`);
+      excluded.add(node.id);
+      continue;
+    }
+    if (include.state === 'waiting') {
+      waiting.set(node.id, include.reason);
+      waits.push(`${node.id}: includeWhen ${include.reason}`);
+      await keepExisting(rt, node, instance, written);
+      continue;
+    }
+    if (!include.value) {
+      excluded.add(node.id);
+      continue;
+    }
+    if (node.external === true) {
+      const ref = renderTemplate(node.template, node.fields, scope);
+      if (ref.state !== 'done') {
+        if (ref.state === 'error')
+          problems.push(`${instanceName}: resource ${node.id}: ${ref.message}`);
+        waiting.set(node.id, ref.state === 'error' ? ref.message : ref.reason);
+        continue;
+      }
+      const found = await findExternal(rt, node, ref.value as Record<string, unknown>, instance);
+      if (found === undefined) {
+        const reason = `externalRef ${node.id} (${describeRef(ref.value)}) does not exist`;
+        waiting.set(node.id, reason);
+        waits.push(reason);
+        continue;
+      }
+      scope[node.id] = documentOf(found, undefined, ref.value as Record<string, unknown>);
+    } else {
+      const combinations = iterate(node, scope);
+      if (combinations.state === 'error') {
+        problems.push(`${instanceName}: resource ${node.id}: ${combinations.message}`);
+        waiting.set(node.id, combinations.message);
+        continue;
+      }
+      if (combinations.state === 'waiting') {
+        waiting.set(node.id, combinations.reason);
+        waits.push(`${node.id}: forEach ${combinations.reason}`);
+        await keepExisting(rt, node, instance, written);
+        continue;
+      }
+      const produced: Record<string, unknown>[] = [];
+      let blocked = false;
+      for (const bindings of combinations.value) {
+        const rendered = renderTemplate(node.template, node.fields, { ...scope, ...bindings });
+        if (rendered.state === 'error') {
+          problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
+          waiting.set(node.id, rendered.message);
+          blocked = true;
+          break;
+        }
+        if (rendered.state === 'waiting') {
+          waiting.set(node.id, rendered.reason);
+          waits.push(`${node.id}: ${rendered.reason}`);
+          await keepExisting(rt, node, instance, written);
+          blocked = true;
+          break;
+        }
+        const document = rendered.value as Record<string, unknown>;
+        const invalid = node.validate?.(structuredClone(document)) ?? [];
+        if (invalid.length > 0) {
+          problems.push(
+            `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
+          );
+          waiting.set(node.id, 'invalid');
+          blocked = true;
+          break;
+        }
+        const output = await writeOutput(rt, node, document, instance);
+        written.add(pointerKey(output.metadata));
+        produced.push(documentOf(output, undefined, document));
+      }
+      if (blocked) continue;
+      scope[node.id] = node.forEach === undefined ? produced[0] : produced;
+    }
+    const ready = evaluateConditions(node.readyWhen, scope);
+    if (ready.state === 'error') {
+      problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
+      notReady.set(node.id, ready.message);
+    } else if (ready.state === 'waiting') {
+      notReady.set(node.id, ready.reason);
+      waits.push(`${node.id}: readyWhen ${ready.reason}`);
+    } else if (!ready.value) {
+      notReady.set(node.id, 'readyWhen is false');
+      waits.push(`${node.id}: readyWhen is false`);
+    }
+  }
+
+  const status: Record<string, unknown> = {};
+  for (const field of graph.status) {
+    const value = renderField(field, scope);
+    if (value.state === 'done') setPath(status, field.path, value.value);
+    else if (value.state === 'waiting')
+      waits.push(`status.${field.path.join('.')}: ${value.reason}`);
+    else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
+  }
+  status.state = waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
+  // An instance another controller wrote (an RGD's output, itself an RGD's kind) is that
+  // controller's to write: its status is left alone.
+  if (instance.metadata.owner !== '') {
+    warnOnce(log, warned, instanceName, waits);
+    return;
+  }
+  await rt.modify<Spec>(
+    newResource<Spec>(instance.metadata, {}),
+    (draft) => {
+      draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
+    },
+    { noOwner: true },
+  );
+  warnOnce(log, warned, instanceName, waits);
+}
+
+/** One warning per instance and set of waits: what it waits on that nothing here writes. */
+function warnOnce(log: Logger, warned: Set<string>, instanceName: string, waits: string[]): void {
+  const warning = waits.join('; ');
+  if (waits.length > 0 && !warned.has(`${instanceName}\n${warning}`)) {
+    warned.add(`${instanceName}\n${warning}`);
+    log.warn(`${instanceName} waits on what no controller writes here: ${warning}`, {
+      instance: instanceName,
+    });
+  }
+}
+
+/** A resource that waits keeps what it produced before (it is written again, unchanged). */
+async function keepExisting(
+  rt: QRuntime,
+  node: GraphNode,
+  instance: Resource<Spec>,
+  written: Set<string>,
+): Promise<void> {
+  const candidates = await rt.list<Spec>({
+    namespace: instance.metadata.namespace,
+    type: node.type,
+  });
+  for (const existing of candidates) {
+    if (existing.metadata.labels[INSTANCE_LABEL] !== instanceKey(instance)) continue;
+    if (existing.metadata.labels[NODE_LABEL] !== node.id) continue;
+    written.add(pointerKey(existing.metadata));
+  }
+}
+
+/** Labels kro puts on what it produces, naming the instance and the resource id. */
+export const INSTANCE_LABEL = 'kro.run/instance-name';
+export const NODE_LABEL = 'kro.run/resource-id';
+
+function instanceKey(instance: Resource<Spec>): string {
+  return instance.metadata.id;
+}
+
+async function writeOutput(
+  rt: QRuntime,
+  node: GraphNode,
+  document: Record<string, unknown>,
+  instance: Resource<Spec>,
+): Promise<Resource<Spec>> {
+  const metadata = isRecord(document.metadata) ? document.metadata : {};
+  const id =
+    typeof metadata.name === 'string' ? metadata.name : `${instance.metadata.id}-${node.id}`;
+  const namespace =
+    node.namespaced && typeof metadata.namespace === 'string'
+      ? metadata.namespace
+      : node.namespaced
+        ? instance.metadata.namespace
+        : 'default';
+  const spec: Spec = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
+  }
+  const labels = {
+    ...stringMap(metadata.labels),
+    [INSTANCE_LABEL]: instanceKey(instance),
+    [NODE_LABEL]: node.id,
+  };
+  const annotations = stringMap(metadata.annotations);
+  const empty: Draft<Spec> = newResource<Spec>({ namespace, type: node.type, id }, {});
+  return rt.modifyWithResult<Spec>(empty, (draft) => {
+    draft.spec = { ...spec, ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}) };
+    draft.metadata.labels = labels;
+    draft.metadata.annotations = annotations;
+  });
+}
+
+/** A resource as CEL sees it: the Kubernetes document. */
+function documentOf(
+  resource: Resource<Spec>,
+  instanceType: string | undefined,
+  rendered?: Record<string, unknown>,
+): Record<string, unknown> {
+  const { metadata } = resource;
+  const name = { name: metadata.id, namespace: metadata.namespace };
+  const labels = Object.keys(metadata.labels).length > 0 ? { labels: metadata.labels } : {};
+  const annotations =
+    Object.keys(metadata.annotations).length > 0 ? { annotations: metadata.annotations } : {};
+  return {
+    ...(rendered ? { apiVersion: rendered.apiVersion, kind: rendered.kind } : {}),
+    ...(instanceType ? {} : {}),
+    metadata: {
+      ...(rendered && isRecord(rendered.metadata) ? rendered.metadata : {}),
+      ...name,
+      ...labels,
+      ...annotations,
+    },
+    ...resource.spec,
+  };
+}
+
+async function findExternal(
+  rt: QRuntime,
+  node: GraphNode,
+  ref: Record<string, unknown>,
+  instance: Resource<Spec>,
+): Promise<Resource<Spec> | undefined> {
+  const metadata = isRecord(ref.metadata) ? ref.metadata : {};
+  if (typeof metadata.name !== 'string') return undefined;
+  const namespace = !node.namespaced
+    ? 'default'
+    : typeof metadata.namespace === 'string'
+      ? metadata.namespace
+      : instance.metadata.namespace;
+  return rt.find<Spec>({ namespace, type: node.type, id: metadata.name });
+}
+
+function describeRef(ref: unknown): string {
+  const r = isRecord(ref) ? ref : {};
+  const metadata = isRecord(r.metadata) ? r.metadata : {};
+  return `${String(r.kind)} ${typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : ''}${String(metadata.name)}`;
+}
+
+/** The iterator bindings of a resource: one empty binding without `forEach`. */
+function iterate(
+  node: GraphNode,
+  scope: Readonly<Record<string, unknown>>,
+): { state: 'done'; value: Record<string, unknown>[] } | Exclude<Rendered, { state: 'done' }> {
+  let combinations: Record<string, unknown>[] = [{}];
+  for (const { name, expression } of node.forEach ?? []) {
+    const outcome = expression.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${expression.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${expression.source}} at ${expression.location}: ${outcome.error}`,
+      };
+    }
+    const items = outcome.value;
+    if (!Array.isArray(items)) {
+      return {
+        state: 'error',
+        message: `forEach \${${expression.source}} at ${expression.location} must be a list, not ${describe(items)}`,
+      };
+    }
+    combinations = combinations.flatMap((c) =>
+      items.map((item: unknown) => ({ ...c, [name]: item })),
+    );
+  }
+  return { state: 'done', value: combinations };
+}
+
+function evaluateConditions(
+  conditions: readonly GraphExpression[],
+  scope: Readonly<Record<string, unknown>>,
+): { state: 'done'; value: boolean } | Exclude<Rendered, { state: 'done' }> {
+  for (const condition of conditions) {
+    const outcome = condition.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${condition.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${condition.source}} at ${condition.location}: ${outcome.error}`,
+      };
+    }
+    if (typeof outcome.value !== 'boolean') {
+      return {
+        state: 'error',
+        message: `\${${condition.source}} at ${condition.location} must be a boolean, not ${describe(outcome.value)}`,
+      };
+    }
+    if (!outcome.value) return { state: 'done', value: false };
+  }
+  return { state: 'done', value: true };
+}
+
+function renderTemplate(
+  template: Readonly<Record<string, unknown>>,
+  fields: readonly TemplateField[],
+  scope: Readonly<Record<string, unknown>>,
+): Rendered {
+  const document = structuredClone(template) as Record<string, unknown>;
+  for (const field of fields) {
+    const value = renderField(field, scope);
+    if (value.state !== 'done') return value;
+    setPath(document, field.path, value.value);
+  }
+  return { state: 'done', value: document };
+}
+
+function renderField(field: TemplateField, scope: Readonly<Record<string, unknown>>): Rendered {
+  let text = '';
+  for (const part of field.parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    const outcome = part.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${part.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${part.source}} at ${part.location}: ${outcome.error}`,
+      };
+    }
+    if (field.standalone) return { state: 'done', value: outcome.value };
+    if (typeof outcome.value !== 'string') {
+      return {
+        state: 'error',
+        message: `rgd-type-mismatch: \${${part.source}} at ${part.location} is ${describe(outcome.value)}, but a string template needs strings (use string(...))`,
+      };
+    }
+    text += outcome.value;
+  }
+  return { state: 'done', value: text };
+}
+
+function setPath(
+  root: Record<string, unknown>,
+  path: readonly (string | number)[],
+  value: unknown,
+): void {
+  let node: unknown = root;
+  for (const [i, key] of path.entries()) {
+    const last = i === path.length - 1;
+    const container = node as Record<string | number, unknown>;
+    if (last) {
+      container[key] = value;
+      return;
+    }
+    let next = container[key];
+    if (typeof next !== 'object' || next === null) {
+      next = typeof path[i + 1] === 'number' ? [] : {};
+      container[key] = next;
+    }
+    node = next;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an int' : 'a double';
+  return `a ${typeof value}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(value)) return out;
+  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') out[key] = item;
+  return out;
+}

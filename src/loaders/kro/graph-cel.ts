@@ -1,0 +1,139 @@
+/**
+ * The CEL side of kro RGDs, loaded only when a load has an RGD (CEL is the largest part of the
+ * loaders): an expression's free variables (the resources it references), and its evaluation on
+ * JSON documents. Expressions run in the CEL environment of the load's Kubernetes version, with
+ * the Kubernetes libraries. A field that is absent (`field not found`) is not an error but a
+ * value not there yet: the expression waits.
+ */
+
+import {
+  isCelError,
+  isCelList,
+  isCelMap,
+  isCelUint,
+  parse,
+  plan,
+  type CelEnv,
+} from '@bufbuild/cel';
+import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
+import { celEnvironmentFor } from '../cel/cel-environment.js';
+import { toCelValue } from '../cel/cel-value.js';
+import { CostBudget } from '../cel/cost-budget.js';
+import { Optional } from '../cel/kubernetes-library/optional.js';
+
+/** A parsed expression: its free variables, and how to evaluate it. */
+export interface CompiledGraphExpression {
+  readonly variables: readonly string[];
+  evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+}
+
+interface ExprNode {
+  exprKind: { case: string | undefined; value: unknown };
+}
+
+const MISSING = /field not found|no such key|no such field/;
+
+/** Compiles one expression in the environment of `kubernetesVersion`, or says why it does not. */
+export function compileGraphExpression(
+  source: string,
+  kubernetesVersion?: string,
+): CompiledGraphExpression | { error: string } {
+  let env: CelEnv;
+  try {
+    env = celEnvironmentFor(kubernetesVersion);
+  } catch {
+    env = celEnvironmentFor();
+  }
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(source);
+  } catch (error) {
+    return { error: (error as Error).message.replace(/^<input>:/, '') };
+  }
+  const variables = new Set<string>();
+  collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables);
+  let program: ReturnType<typeof plan>;
+  try {
+    program = plan(env, parsed);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  return {
+    variables: [...variables],
+    evaluate(scope) {
+      const bindings: Record<string, unknown> = {};
+      for (const name of variables) {
+        if (scope[name] === undefined) return { missing: `${name} is not produced yet` };
+        bindings[name] = toCelValue(scope[name], undefined);
+      }
+      const budget = new CostBudget();
+      const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
+      if ('exceeded' in outcome) return { error: outcome.exceeded.message };
+      const result: unknown = outcome.value;
+      if (isCelError(result)) {
+        return MISSING.test(result.message)
+          ? { missing: result.message }
+          : { error: result.message };
+      }
+      return { value: fromCelValue(result) };
+    },
+  };
+}
+
+function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<string>): void {
+  const { case: kind, value } = node.exprKind;
+  const v = value as Record<string, unknown>;
+  switch (kind) {
+    case 'identExpr': {
+      const name = v.name as string;
+      if (!scope.has(name)) out.add(name);
+      return;
+    }
+    case 'selectExpr':
+      collectVariables(v.operand as ExprNode, scope, out);
+      return;
+    case 'callExpr':
+      if (v.target !== undefined) collectVariables(v.target as ExprNode, scope, out);
+      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out);
+      return;
+    case 'listExpr':
+      for (const element of v.elements as ExprNode[]) collectVariables(element, scope, out);
+      return;
+    case 'structExpr':
+      for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
+        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, out);
+        collectVariables(entry.value, scope, out);
+      }
+      return;
+    case 'comprehensionExpr': {
+      collectVariables(v.iterRange as ExprNode, scope, out);
+      collectVariables(v.accuInit as ExprNode, scope, out);
+      const inner = new Set([...scope, v.iterVar as string, v.accuVar as string]);
+      if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') inner.add(v.iterVar2);
+      for (const key of ['loopCondition', 'loopStep', 'result']) {
+        collectVariables(v[key] as ExprNode, inner, out);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** A CEL value as JSON: ints as numbers, lists as arrays, maps as objects. */
+export function fromCelValue(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return value;
+  if (isCelUint(value)) return Number(value.value);
+  if (value instanceof Optional)
+    return value.value === undefined ? null : fromCelValue(value.value);
+  if (isCelList(value)) return [...value].map(fromCelValue);
+  if (isCelMap(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of value.entries()) out[String(fromCelValue(key))] = fromCelValue(item);
+    return out;
+  }
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  return value instanceof Date ? value.toISOString() : null;
+}

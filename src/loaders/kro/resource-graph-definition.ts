@@ -1,0 +1,562 @@
+/**
+ * kro `ResourceGraphDefinition`s (`kro.run/v1alpha1`): each is a type and a controller.
+ *
+ * - `spec.schema` is the type: SimpleSchema (`simple-schema.ts`) under `spec`, with the group
+ *   (`spec.schema.group`, `kro.run` by default), version (`spec.schema.apiVersion`) and kind
+ *   (`spec.schema.kind`) kro gives the CRD it generates; its status is open (kro infers it from
+ *   the status expressions). Instances load, default and validate as any CRD kind.
+ * - `spec.resources` is the controller (`controllers/resource-graph.ts`): each resource's
+ *   template, its `${...}` expressions (`template-expressions.ts`) compiled, the references
+ *   between resources by `id` giving the order (Kahn's, ties by declaration order).
+ *
+ * A cycle, a reference to an unknown id, an expression that does not parse, a string template
+ * fed a non-string schema field, a template of an unknown kind are refused when the RGD loads,
+ * at the expression's `file:line:col` (`rgd-*` findings).
+ */
+
+import pluralize from 'pluralize';
+import {
+  createDefinition,
+  DefinitionError,
+  type JsonSchema,
+  type ResourceDefinition,
+} from '../../engine/resource/definition.js';
+import type {
+  GraphExpression,
+  GraphNode,
+  ResourceGraph,
+  TemplateField,
+} from '../../controllers/resource-graph.js';
+import type { CelRules } from '../cel/cel-rule-engine.js';
+import { checkDefinitionSchema } from '../definition-schema.js';
+import type { DocumentReport } from '../document-report.js';
+import { formatLocation, type FindingCode, type SourceLocation } from '../finding.js';
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaCompiler } from '../schema-compiler.js';
+import { camelPlural } from '../kubernetes/crd-definitions.js';
+import { applyDefaults } from '../kubernetes/defaulting.js';
+import { splitApiVersion } from '../kubernetes/kubernetes-shape.js';
+import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
+import { findStructuralProblems } from '../kubernetes/structural-check.js';
+import { SimpleSchemaReader } from './simple-schema.js';
+import { scanTemplateString, stringsWithExpressions } from './template-expressions.js';
+import type { CompiledGraphExpression } from './graph-cel.js';
+import { requireGraphCel } from './graph-cel-loader.js';
+
+export const RGD_API_VERSION = 'kro.run/v1alpha1';
+export const RGD_KIND = 'ResourceGraphDefinition';
+/** The group of an RGD's kind unless `spec.schema.group` says. */
+export const KRO_GROUP = 'kro.run';
+
+/** Whether a Kubernetes-shaped document is an RGD. */
+export function isRgdDocument(value: Record<string, unknown>): boolean {
+  return value.apiVersion === RGD_API_VERSION && value.kind === RGD_KIND;
+}
+
+/** An RGD whose type is read; its graph is compiled once every kind of the load is known. */
+export interface ReadRgd {
+  readonly definition: ResourceDefinition;
+  readonly value: Record<string, unknown>;
+  readonly report: DocumentReport;
+  readonly name: string;
+}
+
+/** How RGDs are read. */
+export interface RgdReadOptions {
+  readonly celRules: () => CelRules;
+  readonly kubernetesVersion?: string;
+}
+
+const graphs = new WeakMap<ResourceDefinition, ResourceGraph>();
+
+/** The compiled graph of an RGD's kind, when the definition is one. */
+export function resourceGraphOf(definition: ResourceDefinition): ResourceGraph | undefined {
+  return graphs.get(definition);
+}
+
+const ID = /^[a-z][a-zA-Z0-9]*$/;
+const RESERVED_IDS = new Set(['schema', 'spec', 'status', 'metadata', 'self', 'instance', 'each']);
+
+/**
+ * Reads an RGD's type: `undefined` (with `rgd-bad-schema` findings) when its schema is refused.
+ */
+export function readRgd(
+  value: Record<string, unknown>,
+  name: string | undefined,
+  report: DocumentReport,
+  compiler: SchemaCompiler,
+  options: RgdReadOptions,
+): ReadRgd | undefined {
+  const spec = isPlainObject(value.spec) ? value.spec : undefined;
+  const schemaSpec = spec !== undefined && isPlainObject(spec.schema) ? spec.schema : undefined;
+  if (schemaSpec === undefined) {
+    report.add('rgd-bad-schema', '/spec', 'a ResourceGraphDefinition needs spec.schema');
+    return undefined;
+  }
+  const bad = (path: (string | number)[], message: string): undefined => {
+    report.add('rgd-bad-schema', jsonPointer(path), message);
+    return undefined;
+  };
+  const kind = schemaSpec.kind;
+  const version = schemaSpec.apiVersion;
+  const group = schemaSpec.group ?? KRO_GROUP;
+  if (typeof kind !== 'string' || !/^[A-Z][a-zA-Z0-9]*$/.test(kind)) {
+    return bad(
+      ['spec', 'schema', 'kind'],
+      'spec.schema.kind must be an UpperCamelCase kind (WebApp)',
+    );
+  }
+  if (typeof version !== 'string' || !/^v[0-9]+((alpha|beta)[0-9]+)?$/.test(version)) {
+    return bad(
+      ['spec', 'schema', 'apiVersion'],
+      'spec.schema.apiVersion must be a Kubernetes version (v1alpha1, v1)',
+    );
+  }
+  if (
+    typeof group !== 'string' ||
+    !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(group)
+  ) {
+    return bad(['spec', 'schema', 'group'], 'spec.schema.group must be a domain (kro.run)');
+  }
+  const reader = new SimpleSchemaReader(report);
+  reader.readTypes(schemaSpec.types, ['spec', 'schema', 'types']);
+  const specSchema = reader.readObject(schemaSpec.spec ?? {}, ['spec', 'schema', 'spec']);
+  if (reader.failed || specSchema === undefined) return undefined;
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      spec: specSchema,
+      status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+  };
+  const plural = pluralize.plural(kind).toLowerCase();
+  let definition: ResourceDefinition;
+  try {
+    definition = createDefinition({
+      type: `${camelPlural(plural, kind)}.${group}`,
+      displayType: kind,
+      aliases: [kind],
+      schema,
+      kubernetes: { apiVersion: `${group}/${version}`, kind, namespaced: true },
+    });
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    return bad(['spec', 'schema', 'kind'], error.message);
+  }
+  const ok = checkDefinitionSchema(
+    schema,
+    definition.type,
+    '/spec/schema/spec',
+    report,
+    compiler,
+    options.celRules,
+    findStructuralProblems(schema),
+  );
+  if (!ok) return undefined;
+  return { definition, value, report, name: name ?? kind.toLowerCase() };
+}
+
+/**
+ * Compiles an RGD's resources into its graph (remembered for {@link resourceGraphOf}), reporting
+ * every refused resource and expression; false when something was refused.
+ */
+export function compileResourceGraph(
+  rgd: ReadRgd,
+  kinds: KubernetesKinds,
+  compiler: SchemaCompiler,
+  options: RgdReadOptions,
+): boolean {
+  const { report, value, definition } = rgd;
+  const spec = value.spec as Record<string, unknown>;
+  const cel = requireGraphCel();
+  const outcome = { failed: false };
+  const fail = (code: FindingCode, path: (string | number)[], message: string): void => {
+    outcome.failed = true;
+    report.add(code, jsonPointer(path), message);
+  };
+  const resources = spec.resources ?? [];
+  if (!Array.isArray(resources)) {
+    fail('rgd-bad-resource', ['spec', 'resources'], 'spec.resources must be a list');
+    return false;
+  }
+  const ids: string[] = [];
+  resources.forEach((resource, i) => {
+    const id = isPlainObject(resource) ? resource.id : undefined;
+    if (typeof id !== 'string' || !ID.test(id)) {
+      fail(
+        'rgd-bad-resource',
+        ['spec', 'resources', i, 'id'],
+        'every resource needs an id in lowerCamelCase (deployment, webService)',
+      );
+      ids.push('');
+    } else if (RESERVED_IDS.has(id)) {
+      fail(
+        'rgd-bad-resource',
+        ['spec', 'resources', i, 'id'],
+        `the id ${JSON.stringify(id)} is reserved`,
+      );
+      ids.push('');
+    } else if (ids.includes(id)) {
+      fail(
+        'rgd-bad-resource',
+        ['spec', 'resources', i, 'id'],
+        `the id ${JSON.stringify(id)} is used twice`,
+      );
+      ids.push('');
+    } else ids.push(id);
+  });
+  const known = new Set(ids.filter((id) => id !== ''));
+  const instanceSchema = definition.schema;
+
+  /** Where each resource first references another (`a->b`), for the cycle's finding. */
+  const refAt = new Map<string, SourceLocation>();
+  /** The resource whose strings are being compiled. */
+  const owner = { id: '' };
+
+  /** Compiles the expressions of the strings below `at`; `self` may be referenced when given. */
+  const compileStrings = (
+    root: unknown,
+    at: (string | number)[],
+    allowed: ReadonlySet<string>,
+    into: Set<string>,
+  ): TemplateField[] | undefined => {
+    const fields: TemplateField[] = [];
+    let ok = true;
+    for (const { path, text } of stringsWithExpressions(root)) {
+      const where = [...at, ...path];
+      const scanned = scanTemplateString(text);
+      if (scanned === undefined) continue;
+      if ('error' in scanned) {
+        fail('rgd-bad-expression', where, scanned.error);
+        ok = false;
+        continue;
+      }
+      const parts: (string | GraphExpression)[] = [];
+      for (const part of scanned.parts) {
+        if (typeof part === 'string') {
+          parts.push(part);
+          continue;
+        }
+        const location = report.location(jsonPointer(where));
+        const exprLocation = { ...location, col: location.col + part.start };
+        const compiled = cel.compileGraphExpression(part.source, options.kubernetesVersion);
+        const findingAt = (code: FindingCode, message: string): void => {
+          outcome.failed = true;
+          ok = false;
+          report.findings.push({
+            ...report.location(jsonPointer(where)),
+            col: exprLocation.col,
+            code,
+            severity: 'error',
+            message,
+          });
+        };
+        if ('error' in compiled) {
+          findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
+          continue;
+        }
+        const references: string[] = [];
+        for (const variable of compiled.variables) {
+          if (variable === 'schema' || allowed.has(variable) || known.has(variable)) {
+            references.push(variable);
+            if (variable !== 'schema' && !allowed.has(variable)) {
+              into.add(variable);
+              const key = `${owner.id}->${variable}`;
+              if (!refAt.has(key)) {
+                refAt.set(key, { ...report.location(jsonPointer(where)), col: exprLocation.col });
+              }
+            }
+          } else {
+            findingAt(
+              'rgd-unknown-ref',
+              `\${${part.source}} references ${JSON.stringify(variable)}, which is neither schema nor the id of a resource of this RGD (${[...known].join(', ') || 'none'})`,
+            );
+          }
+        }
+        if (!scanned.standalone && instanceSchema !== undefined) {
+          const type = schemaFieldType(instanceSchema, part.source);
+          if (type !== undefined && type !== 'string') {
+            findingAt(
+              'rgd-type-mismatch',
+              `\${${part.source}} is of type ${type}, but a string template ("...\${...}...") needs strings: write \${string(${part.source})}`,
+            );
+          }
+        }
+        parts.push(
+          toGraphExpression(part.source, formatLocation(exprLocation), references, compiled),
+        );
+      }
+      fields.push({ path, standalone: scanned.standalone, parts });
+    }
+    return ok ? fields : undefined;
+  };
+
+  const nodes: (GraphNode & { index: number })[] = [];
+  const deps = new Map<string, Set<string>>();
+  resources.forEach((resource, i) => {
+    const id = ids[i];
+    if (!isPlainObject(resource) || id === undefined || id === '') return;
+    const at: (string | number)[] = ['spec', 'resources', i];
+    const external = resource.externalRef !== undefined;
+    if (external && (resource.template !== undefined || resource.forEach !== undefined)) {
+      fail(
+        'rgd-bad-resource',
+        at,
+        `resource ${id}: an externalRef has no template or forEach: it reads an existing resource`,
+      );
+      return;
+    }
+    const template = external ? resource.externalRef : resource.template;
+    const templateKey = external ? 'externalRef' : 'template';
+    if (!isPlainObject(template)) {
+      fail('rgd-bad-resource', [...at, templateKey], `resource ${id} needs a template`);
+      return;
+    }
+    if (
+      external &&
+      !(isPlainObject(template.metadata) && typeof template.metadata.name === 'string')
+    ) {
+      fail(
+        'rgd-bad-resource',
+        [...at, 'externalRef'],
+        `resource ${id}: an externalRef names apiVersion, kind and metadata.name`,
+      );
+      return;
+    }
+    const into = new Set<string>();
+    owner.id = id;
+    const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
+    const iterators = new Set((forEach ?? []).map((d) => d.name));
+    const fields = compileStrings(template, [...at, templateKey], iterators, into);
+    const includeWhen = compileConditions(
+      resource.includeWhen,
+      [...at, 'includeWhen'],
+      new Set(),
+      into,
+    );
+    const readyInto = new Set<string>();
+    const readyWhen = compileConditions(
+      resource.readyWhen,
+      [...at, 'readyWhen'],
+      new Set([id]),
+      readyInto,
+    );
+    for (const dep of readyInto) into.add(dep);
+    deps.set(id, into);
+    const apiVersion = template.apiVersion;
+    const kind = template.kind;
+    if (
+      typeof apiVersion !== 'string' ||
+      typeof kind !== 'string' ||
+      apiVersion.includes('${') ||
+      kind.includes('${')
+    ) {
+      fail(
+        'rgd-bad-resource',
+        [...at, templateKey],
+        `resource ${id}: the ${templateKey} needs a literal apiVersion and kind`,
+      );
+      return;
+    }
+    const output = kinds.find({ ...splitApiVersion(apiVersion), kind });
+    if (output === undefined) {
+      fail(
+        'rgd-unknown-kind',
+        [...at, templateKey, 'kind'],
+        `resource ${id}: no CRD or built-in kind defines ${apiVersion} ${kind}`,
+      );
+      return;
+    }
+    if (
+      fields === undefined ||
+      includeWhen === undefined ||
+      readyWhen === undefined ||
+      forEach === undefined
+    ) {
+      return;
+    }
+    nodes.push({
+      index: i,
+      id,
+      type: output.type,
+      namespaced: output.kubernetes?.namespaced !== false,
+      template,
+      fields,
+      includeWhen,
+      readyWhen,
+      ...(forEach.length > 0 ? { forEach } : {}),
+      ...(external ? { external } : {}),
+      dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
+      validate: outputValidator(output, compiler, options),
+    });
+  });
+
+  /** `forEach: [{ name: "${list}" }, ...]`: the iterators and their lists. */
+  function compileForEach(
+    forEach: unknown,
+    at: (string | number)[],
+    into: Set<string>,
+  ): { name: string; expression: GraphExpression }[] | undefined {
+    if (forEach === undefined) return [];
+    if (!Array.isArray(forEach) || forEach.length === 0) {
+      fail('rgd-bad-resource', at, 'forEach must be a list of { iterator: "${list}" } mappings');
+      return undefined;
+    }
+    const out: { name: string; expression: GraphExpression }[] = [];
+    for (const [i, dimension] of forEach.entries()) {
+      const entries = isPlainObject(dimension) ? Object.entries(dimension) : [];
+      const [entry] = entries;
+      if (entries.length !== 1 || entry === undefined || typeof entry[1] !== 'string') {
+        fail(
+          'rgd-bad-resource',
+          [...at, i],
+          'each forEach entry is one iterator: { name: "${list}" }',
+        );
+        return undefined;
+      }
+      const [name, text] = entry;
+      if (!ID.test(name) || RESERVED_IDS.has(name) || known.has(name)) {
+        fail(
+          'rgd-bad-resource',
+          [...at, i],
+          `the forEach iterator ${JSON.stringify(name)} must be a lowerCamelCase name that is not a resource id or reserved`,
+        );
+        return undefined;
+      }
+      const [expression] = compileConditions([text], [...at, i], new Set(), into) ?? [];
+      if (expression === undefined) return undefined;
+      out.push({ name, expression });
+    }
+    return out;
+  }
+
+  function compileConditions(
+    conditions: unknown,
+    at: (string | number)[],
+    allowed: ReadonlySet<string>,
+    into: Set<string>,
+  ): GraphExpression[] | undefined {
+    if (conditions === undefined) return [];
+    if (!Array.isArray(conditions) || conditions.some((c) => typeof c !== 'string')) {
+      fail('rgd-bad-resource', at, 'conditions must be a list of "${...}" strings');
+      return undefined;
+    }
+    const fields = compileStrings(conditions, at, allowed, into);
+    if (fields === undefined) return undefined;
+    const out: GraphExpression[] = [];
+    for (const field of fields) {
+      const expression = field.parts[0];
+      if (!field.standalone || expression === undefined || typeof expression === 'string') {
+        fail(
+          'rgd-bad-expression',
+          [...at, ...field.path],
+          'a condition must be one standalone ${...} expression',
+        );
+        return undefined;
+      }
+      out.push(expression);
+    }
+    return out;
+  }
+
+  const statusSpec = isPlainObject(spec.schema) ? spec.schema.status : undefined;
+  const statusInto = new Set<string>();
+  owner.id = '';
+  const status =
+    compileStrings(statusSpec ?? {}, ['spec', 'schema', 'status'], new Set(), statusInto) ?? [];
+
+  const order = kahnOrder(ids, deps);
+  if (order.cycle.length > 0) {
+    const cycle = order.cycle;
+    const first = cycle[0] ?? '';
+    const next = cycle.find((id) => deps.get(first)?.has(id)) ?? cycle[1] ?? first;
+    const at = refAt.get(`${first}->${next}`) ?? report.location('/spec/resources');
+    outcome.failed = true;
+    report.findings.push({
+      ...at,
+      code: 'rgd-cycle',
+      severity: 'error',
+      message: `the resources ${cycle.join(', ')} reference each other in a cycle (${first} references ${next} here): kro needs an order to create them in`,
+    });
+  }
+  if (outcome.failed) return false;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const sorted = order.order.flatMap((id) => {
+    const node = byId.get(id);
+    return node === undefined ? [] : [node];
+  });
+  graphs.set(definition, {
+    name: rgd.name,
+    instanceType: definition.type,
+    nodes: sorted,
+    status,
+  });
+  return true;
+}
+
+/** Kahn's order of the ids by their dependencies, ties by declaration; what is left is a cycle. */
+export function kahnOrder(
+  ids: readonly string[],
+  deps: ReadonlyMap<string, ReadonlySet<string>>,
+): { order: string[]; cycle: string[] } {
+  const declared = ids.filter((id) => id !== '');
+  const remaining = new Map(
+    declared.map((id) => [
+      id,
+      new Set([...(deps.get(id) ?? [])].filter((d) => declared.includes(d))),
+    ]),
+  );
+  const order: string[] = [];
+  for (;;) {
+    const ready = declared.find((id) => remaining.get(id)?.size === 0);
+    if (ready === undefined) break;
+    order.push(ready);
+    remaining.delete(ready);
+    for (const set of remaining.values()) set.delete(ready);
+  }
+  return { order, cycle: declared.filter((id) => remaining.has(id)) };
+}
+
+function toGraphExpression(
+  source: string,
+  location: string,
+  references: readonly string[],
+  compiled: CompiledGraphExpression,
+): GraphExpression {
+  return { source, location, references, evaluate: (scope) => compiled.evaluate(scope) };
+}
+
+/** The schema type of `schema.spec.a.b` in the instance schema; undefined for other expressions. */
+function schemaFieldType(schema: JsonSchema, source: string): string | undefined {
+  if (!/^schema(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(source)) return undefined;
+  let node: unknown = schema;
+  for (const name of source.split('.').slice(1)) {
+    if (!isPlainObject(node) || !isPlainObject(node.properties)) return undefined;
+    node = node.properties[name];
+  }
+  return isPlainObject(node) && typeof node.type === 'string' ? node.type : undefined;
+}
+
+/** Checks a rendered document against its kind: defaults, the schema, the CEL rules. */
+function outputValidator(
+  definition: ResourceDefinition,
+  compiler: SchemaCompiler,
+  options: RgdReadOptions,
+): ((document: Record<string, unknown>) => string[]) | undefined {
+  const schema = definition.schema;
+  if (schema === undefined) return undefined;
+  return (document) => {
+    applyDefaults(document, schema);
+    const problems = (compiler.compile(schema).validate?.(document) ?? []).map(
+      (p) => `${p.path || '/'}: ${p.message}`,
+    );
+    for (const violation of options.celRules().evaluateRules(schema, document)) {
+      problems.push(`${violation.path || '/'}: ${violation.message}`);
+    }
+    return problems;
+  };
+}

@@ -1,0 +1,357 @@
+/**
+ * kro's SimpleSchema as a structural (OpenAPI v3) schema, the way kro's `simpleschema` package
+ * turns an RGD's `spec.schema.spec` into the generated CRD's schema:
+ *
+ * - a string field is `TYPE | marker=value ...`: `string`, `integer`, `boolean`, `number` (or
+ *   `float`), `object` (any fields kept), `[]TYPE`, `map[string]TYPE`, or the name of a custom
+ *   type from `spec.schema.types`;
+ * - a mapping is a nested object; an object none of whose fields is required and one of whose
+ *   fields has a default gets `default: {}`, so its fields' defaults apply when it is omitted;
+ * - markers: `required`, `default`, `description`, `minimum`, `maximum`, `enum` (comma
+ *   separated, typed as the field), `pattern`, `minLength`, `maxLength`, `minItems`, `maxItems`,
+ *   `uniqueItems`, `validation` (a CEL rule), `immutable`. Values may be quoted (`"a b"`).
+ *
+ * Every problem is reported where it is, as `rgd-bad-schema`.
+ */
+
+import type { JsonSchema } from '../../engine/resource/definition.js';
+import type { DocumentReport } from '../document-report.js';
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+
+type MutableSchema = Record<string, unknown>;
+
+const ATOMIC: Readonly<Record<string, string>> = {
+  string: 'string',
+  integer: 'integer',
+  boolean: 'boolean',
+  number: 'number',
+  float: 'number',
+};
+
+const MAX_NESTING = 16;
+
+/** Reads SimpleSchema fields into structural schemas, reporting problems at their nodes. */
+export class SimpleSchemaReader {
+  readonly #custom = new Map<string, { schema: MutableSchema; required: boolean }>();
+  #failed = false;
+
+  constructor(
+    private readonly report: DocumentReport,
+    private readonly code: 'rgd-bad-schema' = 'rgd-bad-schema',
+  ) {}
+
+  /** Whether any problem was reported. */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  /** Reads `spec.schema.types` (custom types, usable by name in later fields). */
+  readTypes(types: unknown, at: readonly (string | number)[]): void {
+    if (types === undefined) return;
+    if (!isPlainObject(types)) {
+      this.#fail(at, 'types must be a mapping of type names to SimpleSchema fields');
+      return;
+    }
+    for (const [name, value] of Object.entries(types)) {
+      const where = [...at, name];
+      if (ATOMIC[name] !== undefined || name === 'object') {
+        this.#fail(where, `the custom type ${JSON.stringify(name)} shadows a built-in type`);
+        continue;
+      }
+      if (typeof value === 'string') {
+        const holder: MutableSchema = { type: 'object', properties: {} };
+        const schema = this.#field(name, value, where, holder);
+        if (schema !== undefined) {
+          const required = Array.isArray(holder.required) && holder.required.length > 0;
+          this.#custom.set(name, { schema, required });
+        }
+      } else {
+        const schema = this.readObject(value, where);
+        if (schema !== undefined) this.#custom.set(name, { schema, required: false });
+      }
+    }
+  }
+
+  /** A mapping of SimpleSchema fields as an object schema (undefined after a problem). */
+  readObject(value: unknown, at: readonly (string | number)[]): MutableSchema | undefined {
+    if (!isPlainObject(value)) {
+      this.#fail(at, 'a SimpleSchema object must be a mapping of field names to types');
+      return undefined;
+    }
+    const schema: MutableSchema = { type: 'object', properties: {} };
+    const properties = schema.properties as Record<string, unknown>;
+    let childHasDefault = false;
+    let ok = true;
+    for (const [name, field] of Object.entries(value)) {
+      const where = [...at, name];
+      let child: MutableSchema | undefined;
+      if (typeof field === 'string') child = this.#field(name, field, where, schema);
+      else if (isPlainObject(field)) child = this.readObject(field, where);
+      else {
+        this.#fail(where, `the field ${JSON.stringify(name)} must be a type string or a mapping`);
+      }
+      if (child === undefined) {
+        ok = false;
+        continue;
+      }
+      if (child.default !== undefined) childHasDefault = true;
+      properties[name] = child;
+    }
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    if (required.length > 0) schema.required = [...new Set(required)].sort();
+    else if (childHasDefault) schema.default = {};
+    return ok ? schema : undefined;
+  }
+
+  #field(
+    name: string,
+    text: string,
+    at: readonly (string | number)[],
+    parent: MutableSchema,
+  ): MutableSchema | undefined {
+    const bar = text.indexOf('|');
+    const typeText = (bar === -1 ? text : text.slice(0, bar)).trim();
+    const type = this.#type(typeText, 0);
+    if ('error' in type) {
+      this.#fail(at, type.error);
+      return undefined;
+    }
+    const schema = type.schema;
+    if (type.required) addRequired(parent, name);
+    if (bar === -1) return schema;
+    const markers = parseMarkers(text.slice(bar + 1));
+    if ('error' in markers) {
+      this.#fail(at, `${JSON.stringify(text)}: ${markers.error}`);
+      return undefined;
+    }
+    for (const [key, value] of markers.markers) {
+      const problem = applyMarker(schema, key, value, name, parent);
+      if (problem !== undefined) {
+        this.#fail(at, `${JSON.stringify(text)}: ${problem}`);
+        return undefined;
+      }
+    }
+    return schema;
+  }
+
+  #type(
+    text: string,
+    depth: number,
+  ): { schema: MutableSchema; required: boolean } | { error: string } {
+    if (depth > MAX_NESTING) return { error: `the type ${JSON.stringify(text)} nests too deep` };
+    if (text === '') return { error: 'the field has no type (string, integer, []string, ...)' };
+    const atomic = ATOMIC[text];
+    if (atomic !== undefined) return { schema: { type: atomic }, required: false };
+    if (text === 'object') {
+      return {
+        schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        required: false,
+      };
+    }
+    if (text.startsWith('[]')) {
+      const items = this.#type(text.slice(2).trim(), depth + 1);
+      if ('error' in items) return items;
+      return { schema: { type: 'array', items: items.schema }, required: false };
+    }
+    const map = /^map\[([^\]]*)\](.*)$/.exec(text);
+    if (map !== null) {
+      if ((map[1] ?? '').trim() !== 'string') {
+        return { error: `the keys of a map must be strings: map[string]T, not ${text}` };
+      }
+      const values = this.#type((map[2] ?? '').trim(), depth + 1);
+      if ('error' in values) return values;
+      return { schema: { type: 'object', additionalProperties: values.schema }, required: false };
+    }
+    const custom = this.#custom.get(text);
+    if (custom !== undefined) {
+      return { schema: structuredClone(custom.schema), required: custom.required };
+    }
+    return {
+      error: `unknown type ${JSON.stringify(text)}: use string, integer, boolean, number, object, []T, map[string]T or a type of spec.schema.types`,
+    };
+  }
+
+  #fail(at: readonly (string | number)[], message: string): void {
+    this.#failed = true;
+    this.report.add(this.code, jsonPointer([...at]), message);
+  }
+}
+
+function addRequired(parent: MutableSchema, name: string): void {
+  const required = Array.isArray(parent.required) ? (parent.required as string[]) : [];
+  parent.required = [...required, name];
+}
+
+/** `required=true default="a b" enum=x,y` as key/value pairs, or why it does not parse. */
+export function parseMarkers(text: string): { markers: [string, string][] } | { error: string } {
+  const markers: [string, string][] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && /\s/.test(text[i] ?? '')) i++;
+    if (i >= n) break;
+    const eq = text.indexOf('=', i);
+    const key = (eq === -1 ? text.slice(i) : text.slice(i, eq)).trim();
+    if (eq === -1 || /\s/.test(key) || key === '') {
+      return { error: `the marker ${JSON.stringify(key)} has no value (marker=value)` };
+    }
+    i = eq + 1;
+    let value = '';
+    if (text[i] === '"') {
+      i++;
+      let closed = false;
+      while (i < n) {
+        const c = text[i] ?? '';
+        if (c === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) {
+          value += text[i + 1] ?? '';
+          i += 2;
+          continue;
+        }
+        if (c === '"') {
+          closed = true;
+          i++;
+          break;
+        }
+        value += c;
+        i++;
+      }
+      if (!closed) return { error: `the value of ${key} has an unclosed quote` };
+    } else {
+      let depth = 0;
+      while (i < n) {
+        const c = text[i] ?? '';
+        if (c === '[' || c === '{') depth++;
+        else if (c === ']' || c === '}') depth--;
+        else if (/\s/.test(c) && depth === 0) break;
+        value += c;
+        i++;
+      }
+      if (depth !== 0) return { error: `the value of ${key} has an unbalanced bracket` };
+    }
+    markers.push([key, value]);
+  }
+  return { markers };
+}
+
+function applyMarker(
+  schema: MutableSchema,
+  key: string,
+  value: string,
+  name: string,
+  parent: MutableSchema,
+): string | undefined {
+  switch (key) {
+    case 'required': {
+      const flag = parseBoolean(value);
+      if (flag === undefined) return `required must be true or false, not ${value}`;
+      if (flag) addRequired(parent, name);
+      return undefined;
+    }
+    case 'default': {
+      const typed = typedValue(schema, value);
+      if ('error' in typed) return `default: ${typed.error}`;
+      schema.default = typed.value;
+      return undefined;
+    }
+    case 'description':
+      schema.description = value;
+      return undefined;
+    case 'minimum':
+    case 'maximum': {
+      const number = Number(value);
+      if (value.trim() === '' || !Number.isFinite(number)) return `${key} must be a number`;
+      schema[key] = number;
+      return undefined;
+    }
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems': {
+      if (!/^\d+$/.test(value)) return `${key} must be a non-negative integer`;
+      schema[key] = Number(value);
+      return undefined;
+    }
+    case 'pattern':
+      try {
+        new RegExp(value, 'u');
+      } catch {
+        return `pattern ${JSON.stringify(value)} is not a regular expression`;
+      }
+      schema.pattern = value;
+      return undefined;
+    case 'uniqueItems': {
+      const flag = parseBoolean(value);
+      if (flag === undefined) return `uniqueItems must be true or false`;
+      if (schema.type !== 'array') return 'uniqueItems applies to arrays only';
+      if (flag) schema['x-kubernetes-list-type'] = 'set';
+      return undefined;
+    }
+    case 'enum': {
+      const values: unknown[] = [];
+      for (const item of value.split(',')) {
+        const typed = typedValue(schema, item.trim());
+        if ('error' in typed) return `enum: ${typed.error}`;
+        values.push(typed.value);
+      }
+      schema.enum = values;
+      return undefined;
+    }
+    case 'validation':
+      if (value.trim() === '') return 'validation needs a CEL rule';
+      schema['x-kubernetes-validations'] = [
+        ...((schema['x-kubernetes-validations'] as unknown[] | undefined) ?? []),
+        { rule: value, message: 'validation failed' },
+      ];
+      return undefined;
+    case 'immutable': {
+      const flag = parseBoolean(value);
+      if (flag === undefined) return 'immutable must be true or false';
+      if (flag) {
+        schema['x-kubernetes-validations'] = [
+          ...((schema['x-kubernetes-validations'] as unknown[] | undefined) ?? []),
+          { rule: 'self == oldSelf', message: 'field is immutable' },
+        ];
+      }
+      return undefined;
+    }
+    default:
+      return `unknown marker ${JSON.stringify(key)}`;
+  }
+}
+
+function parseBoolean(value: string): boolean | undefined {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
+}
+
+/** A marker's value typed as the field's type (a string field takes it as it is). */
+function typedValue(schema: JsonSchema, text: string): { value: unknown } | { error: string } {
+  switch (schema.type) {
+    case 'string':
+      return { value: text };
+    case 'integer':
+      return /^[-+]?\d+$/.test(text)
+        ? { value: Number(text) }
+        : { error: `${JSON.stringify(text)} is not an integer` };
+    case 'number': {
+      const number = Number(text);
+      return text.trim() !== '' && Number.isFinite(number)
+        ? { value: number }
+        : { error: `${JSON.stringify(text)} is not a number` };
+    }
+    case 'boolean': {
+      const flag = parseBoolean(text);
+      return flag === undefined
+        ? { error: `${JSON.stringify(text)} is not true or false` }
+        : { value: flag };
+    }
+    default:
+      try {
+        return { value: JSON.parse(text) as unknown };
+      } catch {
+        return { error: `${JSON.stringify(text)} is not JSON` };
+      }
+  }
+}

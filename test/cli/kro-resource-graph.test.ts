@@ -1,0 +1,354 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { cli } from './run-cli.js';
+
+interface Doc {
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+}
+
+const FOR_EACH = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: zones.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Zones
+    spec:
+      name: string
+      zones: '[]string | default=["a","b"]'
+      tiers: '[]string'
+    status:
+      configs: \${size(configs)}
+  resources:
+    - id: configs
+      forEach:
+        - zone: \${schema.spec.zones}
+        - tier: \${schema.spec.tiers}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name + '-' + zone + '-' + tier}
+        data:
+          zone: \${zone}
+    - id: summary
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name}-summary
+        data:
+          names: \${configs.map(c, c.metadata.name).join(",")}
+---
+apiVersion: kro.run/v1alpha1
+kind: Zones
+metadata:
+  name: z
+spec:
+  name: z
+  tiers: [web, db]
+`;
+
+const EXTERNAL_REF = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: reader.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Reader
+    spec:
+      config: string | default=shared
+    status:
+      color: \${shared.data.color}
+  resources:
+    - id: shared
+      externalRef:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.config}
+    - id: copy
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.metadata.name}-copy
+        data:
+          color: \${shared.data.color}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shared
+data:
+  color: blue
+---
+apiVersion: kro.run/v1alpha1
+kind: Reader
+metadata:
+  name: r
+spec: {}
+---
+apiVersion: kro.run/v1alpha1
+kind: Reader
+metadata:
+  name: missing
+spec:
+  config: nowhere
+`;
+
+const docs = (yaml: string): Doc[] => parseAllDocuments(yaml).map((d) => d.toJS() as Doc);
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** A manifest tree in a temp dir: file name -> text. */
+async function tree(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+/** An RGD with one ConfigMap per instance, its schema and data lines given. */
+const rgd = (schema: string, resources: string): string => `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: thing.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Thing
+    spec:
+${schema}
+  resources:
+${resources}`;
+
+const configMap = (id: string, name: string, data = ''): string => `    - id: ${id}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: ${name}
+        data:
+          x: "1"
+${data}`;
+
+describe('kro ResourceGraphDefinitions', () => {
+  it('renders the webapp fixture: Deployment, Service, and the Ingress only where enabled', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    const names = (kind: string) => out.filter((d) => d.kind === kind).map((d) => d.metadata.name);
+    expect(names('Deployment')).toEqual(['blog', 'shop']);
+    expect(names('Service')).toEqual(['blog-svc', 'shop-svc']);
+    expect(names('Ingress')).toEqual(['shop']);
+    const shop = out.find((d) => d.kind === 'Deployment' && d.metadata.name === 'shop');
+    expect(shop?.spec).toMatchObject({
+      replicas: 1,
+      template: { spec: { containers: [{ image: 'nginx', ports: [{ containerPort: 80 }] }] } },
+    });
+    expect(shop?.metadata.labels).toMatchObject({
+      'kro.run/instance-name': 'shop',
+      'kro.run/resource-id': 'deployment',
+    });
+    await expect(r.stdout).toMatchFileSnapshot('__snapshots__/kro-webapp.apply.txt');
+  });
+
+  it('writes status expressions into the instance and never invents status nobody writes', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
+    const blog = docs(r.stdout).find((d) => d.kind === 'WebApp' && d.metadata.name === 'blog');
+    expect(blog?.spec).toEqual({
+      name: 'blog',
+      image: 'nginx',
+      port: 8080,
+      replicas: 1,
+      ingress: { enabled: false },
+    });
+    expect(blog?.status).toEqual({ deploymentName: 'blog', state: 'IN_PROGRESS' });
+  });
+
+  it('passes cosi check on the fixture', async () => {
+    const r = await cli(['check', '-f', 'fixtures/kro-webapp']);
+    expect(r.code).toBe(0);
+  });
+
+  it('validates instances against the generated schema', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string | required=true\n      size: integer | minimum=1 maximum=3',
+        configMap('config', '${schema.spec.name}'),
+      ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  size: 5\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('thing.yaml:6:3: error[schema-violation]');
+    expect(r.stdout).toContain('thing.yaml:6:9: error[schema-violation]');
+  });
+
+  it.each([
+    ['rgd-bad-schema', '      name: strin', configMap('config', 'a'), 'rgd.yaml:10:13'],
+    [
+      'rgd-bad-schema',
+      '      port: integer | default=eighty',
+      configMap('config', 'a'),
+      'rgd.yaml:10:13',
+    ],
+    [
+      'rgd-unknown-ref',
+      '      name: string',
+      configMap('config', '${nobody.metadata.name}'),
+      'rgd.yaml:17:17',
+    ],
+    [
+      'rgd-cycle',
+      '      name: string',
+      configMap('first', '${second.metadata.name}-a') +
+        configMap('second', '${first.metadata.name}'),
+      'rgd.yaml:17:17',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      port: integer',
+      configMap('config', 'port-${schema.spec.port}'),
+      'rgd.yaml:17:22',
+    ],
+    [
+      'rgd-bad-expression',
+      '      name: string',
+      configMap('config', '${schema.spec.(}'),
+      'rgd.yaml:17:17',
+    ],
+    [
+      'rgd-unknown-kind',
+      '      name: string',
+      configMap('config', 'a').replace('kind: ConfigMap', 'kind: ConfigMop'),
+      'rgd.yaml:15:15',
+    ],
+  ])('refuses an RGD with %s at the expression', async (code, schema, resources, at) => {
+    const dir = await tree({ 'rgd.yaml': rgd(schema, resources) });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${at}: error[${code}]`);
+  });
+
+  it('catches a template that renders an invalid Deployment at the instance', async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: app.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec:
+      replicas: string | default=three
+  resources:
+    - id: deployment
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: app
+        spec:
+          replicas: \${schema.spec.replicas}
+          selector:
+            matchLabels:
+              app: web
+          template:
+            metadata:
+              labels:
+                app: web
+            spec:
+              containers:
+                - name: web
+                  image: nginx
+`,
+      'app.yaml': 'apiVersion: kro.run/v1alpha1\nkind: App\nmetadata:\n  name: a\nspec: {}\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /app\.yaml:1:1: error\[reconcile-failed\]: .*renders an invalid Deployment: \/spec\/replicas: must be integer/,
+    );
+  });
+
+  it('orders resources by their references and waits on readyWhen that nothing satisfies', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string',
+        configMap('late', '${early.metadata.name}-late') +
+          configMap('early', '${schema.spec.name}') +
+          `    - id: gated
+      readyWhen:
+        - \${gated.status.ready == true}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: gated
+    - id: after
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${gated.metadata.name}-after
+`,
+      ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: n\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const names = docs(r.stdout)
+      .filter((d) => d.kind === 'ConfigMap')
+      .map((d) => d.metadata.name);
+    expect(names).toEqual(['gated', 'n', 'n-late']);
+  });
+
+  it('stamps one resource per forEach combination, and a reference to it is the list', async () => {
+    const dir = await tree({ 'zones.yaml': FOR_EACH });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    const maps = out.filter((d) => d.kind === 'ConfigMap');
+    expect(maps.map((d) => d.metadata.name)).toEqual([
+      'z-a-db',
+      'z-a-web',
+      'z-b-db',
+      'z-b-web',
+      'z-summary',
+    ]);
+    expect(maps.at(-1)?.data).toEqual({ names: 'z-a-web,z-a-db,z-b-web,z-b-db' });
+    expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({ configs: 4, state: 'ACTIVE' });
+  });
+
+  it('reads an externalRef, and waits (without failing) while it does not exist', async () => {
+    const dir = await tree({ 'reader.yaml': EXTERNAL_REF });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    expect(out.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name)).toEqual([
+      'r-copy',
+      'shared',
+    ]);
+    const status = (name: string) =>
+      out.find((d) => d.kind === 'Reader' && d.metadata.name === name)?.status;
+    expect(status('r')).toEqual({ color: 'blue', state: 'ACTIVE' });
+    expect(status('missing')).toEqual({ state: 'IN_PROGRESS' });
+  });
+});
