@@ -10,6 +10,7 @@ import {
   type ProjectConfig,
 } from './project-config.js';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
+import { isSafeError, messageOfThrown, readSafely } from '../engine/thrown-value.js';
 
 /** File names looked for in a manifest directory, in this order. */
 export const CONFIG_FILE_NAMES = [
@@ -150,7 +151,7 @@ function checkConfig(config: Record<string, unknown>, problems: string[]): Resou
     try {
       definitions.push(normalizeDefinition(definition as ConfigDefinition));
     } catch (error) {
-      problems.push(`definitions[${i}]: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`definitions[${i}]: ${messageOfThrown(error)}`);
     }
   }
   for (const [i, controller] of arrayEntries(config, 'controllers', problems)) {
@@ -207,7 +208,7 @@ function describeLoadError(
   file: string,
   modules: Readonly<Record<string, unknown>> | undefined,
 ): { problem: string; line?: number; col?: number } {
-  let message = (error instanceof Error ? error.message : String(error)).replace(
+  let message = messageOfThrown(error).replace(
     /\(0 , _(\w+)\.(\w+)\)/g,
     (_match, _module: string, name: string) => name,
   );
@@ -218,11 +219,16 @@ function describeLoadError(
     message = `${missing} is not exported by 'cosi'${guess ? ` (did you mean ${guess}?)` : ''}`;
   }
   const problem = `cannot load the config: ${message}`;
-  const frame =
-    error instanceof Error ? frameInProject(error.stack, path.dirname(file)) : undefined;
+  const frame = isSafeError(error) ? frameInProject(stackOf(error), path.dirname(file)) : undefined;
   if (frame === undefined) return { problem };
   // In the config itself: its position; in a module it imports: named in the message.
   if (frame.file === file) return { problem, line: frame.line, col: frame.col };
   const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
   return { problem: `${problem} (at ${where})` };
+}
+
+/** A thrown error's stack, read without running a getter of the user's that may throw. */
+function stackOf(error: Error): string | undefined {
+  const stack = readSafely(error, 'stack');
+  return typeof stack === 'string' ? stack : undefined;
 }
