@@ -6,6 +6,7 @@ import {
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { newResource } from '../engine/resource/resource.js';
 import { isConflict, isRegistrationError } from '../engine/errors.js';
+import { messageOfThrown } from '../engine/thrown-value.js';
 import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
 import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
@@ -200,19 +201,22 @@ export async function registerProjectControllers(
   const { config } = loaded;
   const file = displayPath(cwd, loaded.file);
   const everywhere = (c: AnyController): boolean => c.needLeaderElection === false;
-  const controllers = (config.controllers ?? []).filter(
-    (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
-  );
   try {
+    const controllers = (config.controllers ?? []).filter(
+      (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
+    );
     if (controllers.length > 0) await runtime.register(...controllers);
   } catch (error) {
-    if (isRegistrationError(error)) throw new ConfigError(file, error.message, { cause: error });
-    throw error;
+    // A controller object of the user's that throws when it is read is the config's fault too.
+    const problem = isRegistrationError(error)
+      ? error.message
+      : `cannot register the controllers: ${messageOfThrown(error)}`;
+    throw new ConfigError(file, problem, { cause: error });
   }
   if (part === 'everywhere') return;
   try {
     await config.setup?.(runtime);
   } catch (error) {
-    throw new ConfigError(file, `setup failed: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, { cause: error });
   }
 }

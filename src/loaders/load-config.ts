@@ -124,17 +124,47 @@ export async function loadConfig(
       'the config has no default export (write `export default defineConfig({ ... })`)',
     );
   }
-  const config: unknown = await Promise.resolve(namespace.default);
+  let config: unknown;
+  try {
+    config = await Promise.resolve(namespace.default);
+  } catch (error) {
+    throw new ConfigError(file, `cannot load the config: ${messageOfThrown(error)}`, {
+      cause: error,
+    });
+  }
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new ConfigError(
       file,
       `the default export must be an object, not ${describeValue(config)} (write \`export default defineConfig({ ... })\`)`,
     );
   }
+  // The config is read once, here, into a plain object: a getter or a Proxy trap of the user's
+  // that throws is a configuration error now, not a crash later.
+  let plain: Record<string, unknown>;
   const problems: string[] = [];
-  const definitions = checkConfig(config as Record<string, unknown>, problems);
+  let definitions: ResourceDefinition[];
+  try {
+    plain = snapshotConfig(config as Record<string, unknown>);
+    definitions = checkConfig(plain, problems);
+  } catch (error) {
+    throw new ConfigError(
+      file,
+      `the default export cannot be read: ${messageOfThrown(error)} (write \`export default defineConfig({ ... })\`)`,
+      { cause: error },
+    );
+  }
   if (problems.length > 0) throw new ConfigError(file, problems);
-  return { file, config: config, definitions };
+  return { file, config: plain, definitions };
+}
+
+/** The config's own keys and values, and copies of its arrays, read once. */
+function snapshotConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const key of Object.keys(config)) {
+    const value = config[key];
+    plain[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+  return plain;
 }
 
 /** Every problem of a config object, at once; its definitions, normalised, when it has none. */
