@@ -21,6 +21,7 @@ import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
+import { userCodeWait, withDeadline } from './user-code-deadline.js';
 
 /**
  * A started project: the manifests in a fresh in-memory state, the config's controllers
@@ -80,6 +81,8 @@ export interface OpenProjectOptions {
    * has); a type its controllers write that is such a kind gets that kind's definition.
    */
   readonly kubernetesVersion?: KubernetesRelease;
+  /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
+  readonly timeout?: number;
 }
 
 /**
@@ -118,7 +121,7 @@ export async function openProject(
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
-      await registerProjectControllers(runtime, config, options.cwd);
+      await registerProjectControllers(runtime, config, options.cwd, 'all', options.timeout);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }
   } catch (error) {
@@ -189,13 +192,15 @@ export type ControllerPart = 'all' | 'everywhere' | 'leader';
  * run `everywhere` (`needLeaderElection: false`), or those that run only in the `leader` (the
  * rest, and `setup`, whose builder-made controllers join the leader's part).
  *
- * @throws ConfigError naming the config file when they cannot be registered or `setup` fails.
+ * @throws ConfigError naming the config file when they cannot be registered or `setup` fails
+ *   (or does not finish within `timeout`, at most `USER_CODE_WAIT`, wall ms).
  */
 export async function registerProjectControllers(
   runtime: Runtime,
   loaded: LoadedConfig | undefined,
   cwd: string,
   part: ControllerPart = 'all',
+  timeout?: number,
 ): Promise<void> {
   if (!loaded) return;
   const { config } = loaded;
@@ -215,7 +220,13 @@ export async function registerProjectControllers(
   }
   if (part === 'everywhere') return;
   try {
-    await config.setup?.(runtime);
+    if (config.setup) {
+      await withDeadline(
+        Promise.resolve(config.setup(runtime)),
+        userCodeWait(timeout),
+        (waited) => new Error(`it did not finish within ${waited}`),
+      );
+    }
   } catch (error) {
     throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, { cause: error });
   }
