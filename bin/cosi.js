@@ -4,4 +4,9 @@
 process.env.NODE_ENV ??= 'production';
 const { main } = await import('../dist/cli/main.js');
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// The command is over. A timer or socket a project's code left open must not keep the process
+// alive: after a grace period for the output to drain, it ends with the command's exit code.
+// (Unref'd: a process with nothing left open ends at once, as before.)
+setTimeout(() => process.exit(code), 2000).unref();

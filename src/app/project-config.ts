@@ -9,6 +9,7 @@ import {
 } from '../loaders/load-config.js';
 import type { Finding } from '../loaders/finding.js';
 import { displayPath } from './display-path.js';
+import { userCodeWait, withDeadline } from './user-code-deadline.js';
 
 /** Where to look for the project's config. */
 export interface ConfigLocation {
@@ -17,6 +18,8 @@ export interface ConfigLocation {
   /** An explicit config file, or a directory holding one (`--config`). */
   readonly config?: string;
   readonly cwd: string;
+  /** Wall ms the config may take to load (`--timeout`), at most `USER_CODE_WAIT`. */
+  readonly timeout?: number;
 }
 
 /** The engine module, handed to configs as `cosi`. Imported lazily to keep the barrel acyclic. */
@@ -38,8 +41,15 @@ export async function loadProjectConfig(
 ): Promise<LoadedConfig | undefined> {
   const file = await findConfigFile(location);
   if (!file) return undefined;
+  const display = displayPath(location.cwd, file);
   try {
-    return await loadConfig(file, { modules: { cosi: await engineModule() } });
+    // A top-level await that never settles would hang the command (or end Node with exit 13).
+    return await withDeadline(
+      loadConfig(file, { modules: { cosi: await engineModule() } }),
+      userCodeWait(location.timeout),
+      (waited) =>
+        new ConfigError(display, `cannot load the config: it did not finish within ${waited}`),
+    );
   } catch (error) {
     if (error instanceof ConfigError) {
       throw error.withFile(displayPath(location.cwd, file));

@@ -6,6 +6,7 @@ import {
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { newResource } from '../engine/resource/resource.js';
 import { isConflict, isRegistrationError } from '../engine/errors.js';
+import { messageOfThrown } from '../engine/thrown-value.js';
 import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
 import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
@@ -21,6 +22,7 @@ import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
 import { resourceGraphControllers } from './resource-graph-controllers.js';
+import { userCodeWait, withDeadline } from './user-code-deadline.js';
 
 /**
  * A started project: the manifests in a fresh in-memory state, the config's controllers
@@ -80,6 +82,8 @@ export interface OpenProjectOptions {
    * has); a type its controllers write that is such a kind gets that kind's definition.
    */
   readonly kubernetesVersion?: KubernetesRelease;
+  /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
+  readonly timeout?: number;
 }
 
 /**
@@ -118,7 +122,7 @@ export async function openProject(
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
-      await registerProjectControllers(runtime, config, options.cwd);
+      await registerProjectControllers(runtime, config, options.cwd, 'all', options.timeout);
       const graphs = resourceGraphControllers(registry, manifests.resources);
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
@@ -191,31 +195,42 @@ export type ControllerPart = 'all' | 'everywhere' | 'leader';
  * run `everywhere` (`needLeaderElection: false`), or those that run only in the `leader` (the
  * rest, and `setup`, whose builder-made controllers join the leader's part).
  *
- * @throws ConfigError naming the config file when they cannot be registered or `setup` fails.
+ * @throws ConfigError naming the config file when they cannot be registered or `setup` fails
+ *   (or does not finish within `timeout`, at most `USER_CODE_WAIT`, wall ms).
  */
 export async function registerProjectControllers(
   runtime: Runtime,
   loaded: LoadedConfig | undefined,
   cwd: string,
   part: ControllerPart = 'all',
+  timeout?: number,
 ): Promise<void> {
   if (!loaded) return;
   const { config } = loaded;
   const file = displayPath(cwd, loaded.file);
   const everywhere = (c: AnyController): boolean => c.needLeaderElection === false;
-  const controllers = (config.controllers ?? []).filter(
-    (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
-  );
   try {
+    const controllers = (config.controllers ?? []).filter(
+      (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
+    );
     if (controllers.length > 0) await runtime.register(...controllers);
   } catch (error) {
-    if (isRegistrationError(error)) throw new ConfigError(file, error.message, { cause: error });
-    throw error;
+    // A controller object of the user's that throws when it is read is the config's fault too.
+    const problem = isRegistrationError(error)
+      ? error.message
+      : `cannot register the controllers: ${messageOfThrown(error)}`;
+    throw new ConfigError(file, problem, { cause: error });
   }
   if (part === 'everywhere') return;
   try {
-    await config.setup?.(runtime);
+    if (config.setup) {
+      await withDeadline(
+        Promise.resolve(config.setup(runtime)),
+        userCodeWait(timeout),
+        (waited) => new Error(`it did not finish within ${waited}`),
+      );
+    }
   } catch (error) {
-    throw new ConfigError(file, `setup failed: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, { cause: error });
   }
 }

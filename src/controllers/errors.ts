@@ -1,5 +1,6 @@
 import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
 import { isConflict, SkipError } from '../engine/errors.js';
+import { messageOfThrown } from '../engine/thrown-value.js';
 
 /**
  * The error to throw from a generic controller's function to leave this item alone for now: no
@@ -17,7 +18,7 @@ export function skip(reason = 'skipped'): SkipError {
 
 /** An error with what was being done in front of its message; the original is the cause. */
 export function annotate(what: string, pointer: Pointer, error: unknown): Error {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOfThrown(error);
   return new Error(`${what} ${formatPointer(pointer)}: ${message}`, { cause: error });
 }
 

@@ -24,6 +24,7 @@ import { createContext, type GenericContext } from './context.js';
 import type { EventChannel } from './event-channel.js';
 import { annotate, isConflictOn } from './errors.js';
 import { onlyFinalizerAdded, TransformMemory } from './transform-memory.js';
+import { messageOfThrown } from '../engine/thrown-value.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill
@@ -185,7 +186,7 @@ async function shutdown(
     await options.onShutdown(createContext(rt, log));
   } catch (error) {
     log.error('onShutdown failed', {
-      error: error instanceof Error ? error.message : String(error),
+      error: messageOfThrown(error),
     });
   }
 }

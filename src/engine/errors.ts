@@ -1,3 +1,4 @@
+import { isSafeError, messageOfThrown, readSafely, ThrownValueError } from './thrown-value.js';
 import { formatPointer, samePointer, type Kind, type Pointer } from './resource/pointer.js';
 
 /**
@@ -44,7 +45,8 @@ export function hasCode(
   error: unknown,
   code: ErrorCode,
 ): error is Error & { readonly code: string } {
-  return error instanceof Error && (error as { code?: unknown }).code === code;
+  // Errors from users' code may be Proxies or have throwing getters: read without running them.
+  return isSafeError(error) && readSafely(error, 'code') === code;
 }
 
 // State
@@ -290,7 +292,7 @@ export class RequeueError extends Error {
     super(
       cause === undefined
         ? `requeue in ${interval} ms`
-        : `requeue in ${interval} ms: ${cause instanceof Error ? cause.message : JSON.stringify(cause)}`,
+        : `requeue in ${interval} ms: ${messageOfThrown(cause)}`,
     );
     this.name = 'RequeueError';
   }
@@ -326,7 +328,7 @@ export const isSkip = (error: unknown): error is SkipError => hasCode(error, 'sk
 export class TerminalError extends Error {
   readonly code = 'terminal';
   constructor(override readonly cause: unknown) {
-    super(`terminal error: ${cause instanceof Error ? cause.message : describe(cause)}`);
+    super(`terminal error: ${messageOfThrown(cause)}`);
     this.name = 'TerminalError';
   }
 }
@@ -376,17 +378,13 @@ export class ReconcileCycleError extends AggregateError {
   }
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return value;
-  // JSON.stringify gives undefined for undefined and functions, whatever its declared type says.
-  const json = JSON.stringify(value) as string | undefined;
-  return json ?? String(value);
-}
-
 /**
  * What was thrown, as an `Error`: JavaScript can throw anything, and the runtime records and
- * reports errors by their message.
+ * reports errors by their message. Total: a value that is not an `Error` safe to read (a
+ * null-prototype object, one whose `toString` throws, a Proxy, a primitive) becomes a
+ * {@link ThrownValueError} describing it, without running any of its code.
  */
 export function toError(thrown: unknown): Error {
-  return thrown instanceof Error ? thrown : new Error(String(thrown));
+  if (typeof thrown === 'string') return new Error(thrown);
+  return isSafeError(thrown) ? thrown : new ThrownValueError(thrown);
 }

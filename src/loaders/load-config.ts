@@ -10,6 +10,7 @@ import {
   type ProjectConfig,
 } from './project-config.js';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
+import { isSafeError, messageOfThrown, readSafely } from '../engine/thrown-value.js';
 
 /** File names looked for in a manifest directory, in this order. */
 export const CONFIG_FILE_NAMES = [
@@ -124,17 +125,47 @@ export async function loadConfig(
       'the config has no default export (write `export default defineConfig({ ... })`)',
     );
   }
-  const config: unknown = await Promise.resolve(namespace.default);
+  let config: unknown;
+  try {
+    config = await Promise.resolve(namespace.default);
+  } catch (error) {
+    throw new ConfigError(file, `cannot load the config: ${messageOfThrown(error)}`, {
+      cause: error,
+    });
+  }
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new ConfigError(
       file,
       `the default export must be an object, not ${describeValue(config)} (write \`export default defineConfig({ ... })\`)`,
     );
   }
+  // The config is read once, here, into a plain object: a getter or a Proxy trap of the user's
+  // that throws is a configuration error now, not a crash later.
+  let plain: Record<string, unknown>;
   const problems: string[] = [];
-  const definitions = checkConfig(config as Record<string, unknown>, problems);
+  let definitions: ResourceDefinition[];
+  try {
+    plain = snapshotConfig(config as Record<string, unknown>);
+    definitions = checkConfig(plain, problems);
+  } catch (error) {
+    throw new ConfigError(
+      file,
+      `the default export cannot be read: ${messageOfThrown(error)} (write \`export default defineConfig({ ... })\`)`,
+      { cause: error },
+    );
+  }
   if (problems.length > 0) throw new ConfigError(file, problems);
-  return { file, config: config, definitions };
+  return { file, config: plain, definitions };
+}
+
+/** The config's own keys and values, and copies of its arrays, read once. */
+function snapshotConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const key of Object.keys(config)) {
+    const value = config[key];
+    plain[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+  return plain;
 }
 
 /** Every problem of a config object, at once; its definitions, normalised, when it has none. */
@@ -151,7 +182,7 @@ function checkConfig(config: Record<string, unknown>, problems: string[]): Resou
     try {
       definitions.push(normalizeDefinition(definition as ConfigDefinition));
     } catch (error) {
-      problems.push(`definitions[${i}]: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`definitions[${i}]: ${messageOfThrown(error)}`);
     }
   }
   for (const [i, controller] of arrayEntries(config, 'controllers', problems)) {
@@ -208,7 +239,7 @@ function describeLoadError(
   file: string,
   modules: Readonly<Record<string, unknown>> | undefined,
 ): { problem: string; line?: number; col?: number } {
-  let message = (error instanceof Error ? error.message : String(error)).replace(
+  let message = messageOfThrown(error).replace(
     /\(0 , _(\w+)\.(\w+)\)/g,
     (_match, _module: string, name: string) => name,
   );
@@ -219,11 +250,16 @@ function describeLoadError(
     message = `${missing} is not exported by 'cosi'${guess ? ` (did you mean ${guess}?)` : ''}`;
   }
   const problem = `cannot load the config: ${message}`;
-  const frame =
-    error instanceof Error ? frameInProject(error.stack, path.dirname(file)) : undefined;
+  const frame = isSafeError(error) ? frameInProject(stackOf(error), path.dirname(file)) : undefined;
   if (frame === undefined) return { problem };
   // In the config itself: its position; in a module it imports: named in the message.
   if (frame.file === file) return { problem, line: frame.line, col: frame.col };
   const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
   return { problem: `${problem} (at ${where})` };
+}
+
+/** A thrown error's stack, read without running a getter of the user's that may throw. */
+function stackOf(error: Error): string | undefined {
+  const stack = readSafely(error, 'stack');
+  return typeof stack === 'string' ? stack : undefined;
 }

@@ -45,3 +45,38 @@ export function spawnCosi(args: readonly string[], cwd: string = REPO): CosiProc
     },
   };
 }
+
+/** What a finished `cosi` process wrote and its exit code (or the signal that ended it). */
+export interface CosiRun {
+  readonly code: number | NodeJS.Signals;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `node bin/cosi.js ...args` from `cwd` to its end, killed (SIGKILL) after `timeoutMs` so a
+ * hang fails the test instead of stalling it. For faults that are a process's: a project's
+ * `process.exit`, a controller that never returns.
+ */
+export function runCosi(
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 60_000,
+): Promise<CosiRun> {
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/cosi.js'), ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal ?? -1, stdout, stderr });
+    }),
+  );
+}

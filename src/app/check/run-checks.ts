@@ -7,6 +7,7 @@ import type { Finding } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
 import { shorten, shortenMessage } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../run-project.js';
+import { describeStuck } from '../stuck-controllers.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';
@@ -117,11 +118,12 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
           `${controllerText(c.name)} kept requeueing ${listText(c.waitingItems.map(pointerText))}`,
       )
       .join('; ');
+    const stuck = describeStuck(report, controllerText, pointerText);
     convergence.push(
       runFinding(
         'not-converged',
         'error',
-        `the controllers did not converge (${report.reason})${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}${requeueing ? `: ${requeueing}` : ''}`,
+        `the controllers did not converge (${report.reason})${stuck ? `: ${stuck}` : ''}${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}${requeueing ? `: ${requeueing}` : ''}`,
         report.oscillating[0] ? placeOf(report.oscillating[0].pointer) : configAt,
       ),
     );

@@ -7,6 +7,7 @@ import { formatDuration } from '../duration.js';
 import { formatLocation } from './location.js';
 import { escapeControl } from './escape-control.js';
 import { plural } from './plural.js';
+import { describeStuck } from '../../app/stuck-controllers.js';
 
 /** A chalk instance that colors only when told to (never from the environment). */
 export function createColors(enabled: boolean): ChalkInstance {
@@ -87,6 +88,8 @@ export function renderReport(
       );
     }
   }
+  const stuck = describeStuck(report);
+  if (stuck !== undefined) lines.push(c.red(escapeControl(stuck)));
   if (!report.converged) {
     // What kept the run going without changing anything: items requeued again and again.
     for (const controller of report.controllers) {

@@ -1,3 +1,4 @@
+import type { Pointer } from '../resource/pointer.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Input } from './controller.js';
 import type { ControllerReport } from './convergence.js';
@@ -10,6 +11,8 @@ export type AdapterReport = Pick<
 > & {
   /** In `backoff`: when the next attempt is due (clock ms); the runtime reports it as `retryIn`. */
   readonly retryAt?: number;
+  /** While it runs: the item it started last (queue controllers). */
+  readonly inFlight?: Pointer;
 };
 
 /**

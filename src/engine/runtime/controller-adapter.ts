@@ -28,6 +28,9 @@ import { RestartPolicy } from './restart-policy.js';
 import type { ReconcileOutcome } from '../record/run-record.js';
 import type { RuntimeHost } from './runtime-host.js';
 
+/** Wall ms `stop` waits for a run that does not end when its signal aborts. */
+const STOP_GRACE_MS = 1000;
+
 /**
  * Runs one whole-world controller: the coalescing wakeup, the `run` loop and its restarts with
  * exponential backoff.
@@ -131,7 +134,15 @@ export class ControllerAdapter implements Adapter {
     this.#abort.abort();
     this.#restarts.cancel();
     this.#waiter?.();
-    await this.#running;
+    // A run that ignores its signal and never returns (it awaits a promise that never settles)
+    // must not hold the stop forever: it is left behind after a grace period.
+    const running = this.#running;
+    if (running !== undefined) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)));
+      await Promise.race([running, grace]);
+      clearTimeout(timer);
+    }
     this.#condition = 'stopped';
   }
 

@@ -16,6 +16,7 @@ import type {
 import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
+import { WriteBoundError } from './write-bound.js';
 import type { RuntimeHost } from './runtime-host.js';
 import type { WriteOp } from '../record/run-record.js';
 import { isThenable } from '../is-thenable.js';
@@ -23,7 +24,14 @@ import { isThenable } from '../is-thenable.js';
 /** What the facade needs of the runtime that hosts its controller. */
 export type FacadeHost = Pick<
   RuntimeHost,
-  'state' | 'clock' | 'onWrite' | 'setTimer' | 'changeRateLimit' | 'recorder'
+  | 'state'
+  | 'clock'
+  | 'onWrite'
+  | 'writes'
+  | 'maxWrites'
+  | 'setTimer'
+  | 'changeRateLimit'
+  | 'recorder'
 >;
 
 const FINALIZER_KINDS = new Set(['strong', 'primary', 'mapped']);
@@ -474,9 +482,17 @@ export class ControllerFacade implements ControllerContext {
 
   #checkWrite(pointer: Pointer, op: string): void {
     if (!this.#outputs.has(pointer.type)) throw writeDenied(this.name, pointer, op);
+    this.#checkWriteBound(pointer);
+  }
+
+  /** Past the run's write bound, every write is refused (see {@link WriteBoundError}). */
+  #checkWriteBound(pointer: Pointer): void {
+    const maxWrites = this.host.maxWrites();
+    if (this.host.writes() > maxWrites) throw new WriteBoundError(this.name, pointer, maxWrites);
   }
 
   #checkFinalizer(pointer: Pointer): void {
+    this.#checkWriteBound(pointer);
     for (const input of this.inputs()) {
       if (
         FINALIZER_KINDS.has(input.kind) &&

@@ -12,6 +12,13 @@ export interface ConvergeOptions {
   readonly maxTime?: number;
   /** Consecutive failures after which a controller or an item is given up for this run. */
   readonly maxAttempts?: number;
+  /**
+   * Wall milliseconds the run may wait on work that nothing in it can move (a controller awaiting
+   * a promise that never settles: nothing runnable, no timer due) before it stops as
+   * `max-time`, with that wait counted toward `maxTime` too. The report names the controllers
+   * (`stuck`).
+   */
+  readonly maxStall?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -19,6 +26,7 @@ export const DEFAULT_CONVERGE_OPTIONS = {
   maxWrites: 100_000,
   maxTime: 60 * 60 * 1000,
   maxAttempts: 10,
+  maxStall: 60_000,
 } as const;
 
 /**
@@ -59,6 +67,12 @@ export interface ControllerReport {
    * queue controller's failing items.
    */
   readonly retryIn?: number;
+  /**
+   * When the run stopped waiting on it: it was still running (a reconcile that never returned,
+   * awaiting something outside the run), for `waited` wall ms; a queue controller's item is the
+   * last one it started.
+   */
+  readonly stuck?: { readonly waited: number; readonly pointer?: Pointer };
   readonly metrics: Readonly<ControllerMetrics>;
 }
 

@@ -1,3 +1,4 @@
+import { isSafeError, messageOfThrown, readSafely } from '../thrown-value.js';
 import { toPointer, type Pointer } from '../resource/pointer.js';
 
 /** A place in a source file: where a controller's error was thrown in the project's code. */
@@ -45,11 +46,17 @@ export function errorChain(error: Error): Error[] {
   const chain: Error[] = [];
   const seen = new Set<Error>();
   const visit = (e: unknown): void => {
-    if (!(e instanceof Error) || seen.has(e)) return;
+    // What it wraps comes from users' code too: read without running their getters or traps.
+    if (!isSafeError(e) || seen.has(e)) return;
     seen.add(e);
     chain.push(e);
-    visit(e.cause);
-    if (e instanceof AggregateError) for (const inner of e.errors as unknown[]) visit(inner);
+    visit(readSafely(e, 'cause'));
+    const inner = e instanceof AggregateError ? readSafely(e, 'errors') : undefined;
+    try {
+      if (Array.isArray(inner)) for (const i of inner as unknown[]) visit(i);
+    } catch {
+      // an array of errors that cannot be read (a Proxy whose traps throw): what was read stays
+    }
   };
   visit(error);
   return chain;
@@ -59,14 +66,20 @@ export function errorChain(error: Error): Error[] {
 export function toErrorRecord(error: Error, locate?: ErrorLocator): ErrorRecord {
   const coded = errorChain(error).find((e) => typeof codeOf(e) === 'string');
   const code = coded ? (codeOf(coded) as string) : UNCODED_ERROR;
-  const { reason, pointer } = (coded ?? {}) as { reason?: unknown; pointer?: unknown };
-  const location = locate?.(error);
+  const reason = readSafely(coded, 'reason');
+  const pointer = readSafely(coded, 'pointer');
+  let location: CodeLocation | undefined;
+  try {
+    location = locate?.(error);
+  } catch {
+    location = undefined;
+  }
   return {
     code,
     ...(typeof reason === 'string' ? { reason } : {}),
     ...(isPointer(pointer) ? { pointer: toPointer(pointer) } : {}),
     ...(location ? { location } : {}),
-    message: error.message,
+    message: messageOfThrown(error),
   };
 }
 
@@ -76,11 +89,13 @@ export function isOwnerConflictRecord(record: ErrorRecord): boolean {
 }
 
 function codeOf(error: Error): unknown {
-  return (error as { code?: unknown }).code;
+  return readSafely(error, 'code');
 }
 
 function isPointer(value: unknown): value is Pointer {
   if (typeof value !== 'object' || value === null) return false;
-  const { namespace, type, id } = value as Record<string, unknown>;
+  const namespace = readSafely(value, 'namespace');
+  const type = readSafely(value, 'type');
+  const id = readSafely(value, 'id');
   return typeof namespace === 'string' && typeof type === 'string' && typeof id === 'string';
 }

@@ -84,6 +84,8 @@ export class QControllerAdapter implements Adapter {
   readonly #hookRestarts: RestartPolicy;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
+  /** The job a worker took last: what a report names when the run stopped waiting on it. */
+  #lastTaken: Job | undefined;
   /**
    * The writes of this controller's own `addFinalizer` on primary inputs, by queue key. The
    * note lives from the write until its event, so there is nearly always at most one: it is kept
@@ -181,7 +183,15 @@ export class QControllerAdapter implements Adapter {
         .delayedItems()
         .flatMap((job) => (job instanceof MapJob ? [] : [this.#pointerOf(job)]))
         .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
+      ...(this.#inFlight > 0 ? this.#inFlightItem() : {}),
     };
+  }
+
+  #inFlightItem(): { inFlight?: Pointer } {
+    const job = this.#lastTaken;
+    if (job === undefined) return {};
+    if (job instanceof MapJob) return { inFlight: toPointer(job.metadata) };
+    return { inFlight: this.#pointerOf(job) };
   }
 
   /** The earliest release of a failing item's retry, clock ms. */
@@ -488,6 +498,7 @@ export class QControllerAdapter implements Adapter {
         const next = this.#queue.takeEntry();
         if (next === undefined) return;
         const { key, item: job } = next;
+        this.#lastTaken = job;
         this.metrics.queueLength = this.#queue.size;
         this.metrics.wakeups++;
         this.host.onProgress();

@@ -25,6 +25,10 @@ export interface RuntimeHost {
   setTimer(ms: number, fn: () => void): Timer;
   /** Failures after which a controller or an item is given up (during a convergence run). */
   maxAttempts(): number;
+  /** Writes of the convergence run so far (all controllers). */
+  writes(): number;
+  /** The run's write bound; infinite outside a convergence run. */
+  maxWrites(): number;
   onWrite(controller: string, pointer: Pointer): void;
   /** Some work happened: a reconcile started. */
   onProgress(): void;

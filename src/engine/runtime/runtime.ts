@@ -99,6 +99,11 @@ export class Runtime {
   readonly #backoff: BackoffOptions;
   readonly #host: RuntimeHost;
   #maxAttempts = Number.POSITIVE_INFINITY;
+  #maxWrites = Number.POSITIVE_INFINITY;
+  /** Wall ms the last run waited on stuck work before it stopped; undefined when it did not. */
+  #stuckFor: number | undefined;
+  /** The controllers that were still running then. */
+  readonly #stuck = new Set<string>();
   #progress = 0;
   #started = false;
   #starting: Promise<void> | undefined;
@@ -122,6 +127,8 @@ export class Runtime {
       scheduler: this.#scheduler,
       setTimer: (ms, fn) => this.#setTimer(ms, fn),
       maxAttempts: () => this.#maxAttempts,
+      writes: () => this.#tracker.total,
+      maxWrites: () => this.#maxWrites,
       onWrite: (controller, pointer) => {
         this.#tracker.record(controller, pointer);
         // A counter object per controller: one lookup per write, not a lookup and a set.
@@ -193,6 +200,7 @@ export class Runtime {
   async converge(options: ConvergeOptions = {}): Promise<ConvergenceReport> {
     const opts = { ...DEFAULT_CONVERGE_OPTIONS, ...options };
     this.#maxAttempts = opts.maxAttempts;
+    this.#maxWrites = opts.maxWrites;
     const baseline = new Map(
       [...this.#adapters].map(([name, a]): [string, Baseline] => [
         name,
@@ -201,6 +209,9 @@ export class Runtime {
     );
     this.#tracker.reset();
     const startedAt = this.clock.now();
+    let boundHit = false;
+    this.#stuckFor = undefined;
+    this.#stuck.clear();
     try {
       await this.start();
       this.#scheduler.resume();
@@ -209,7 +220,8 @@ export class Runtime {
       let reason: ConvergenceReason | undefined;
       while (reason === undefined) {
         rounds++;
-        reason = await this.#settle(opts.maxWrites, opts.signal);
+        const stallBound = Math.min(opts.maxStall, opts.maxTime - (this.clock.now() - startedAt));
+        reason = await this.#settle(opts.maxWrites, opts.signal, stallBound);
         if (reason !== undefined) break;
         const next = this.#nextTimerAt();
         if (next === undefined) {
@@ -224,9 +236,13 @@ export class Runtime {
         }
       }
       if (reason !== 'quiescent' && reason !== 'failing') this.#scheduler.pause();
+      // A run ended by its write bound keeps refusing writes until the next run sets its own:
+      // a controller still looping (it caught the refusal) cannot write on after the report.
+      if (reason === 'max-writes') boundHit = true;
       return this.#report(reason, rounds, this.clock.now() - startedAt, baseline);
     } finally {
       this.#maxAttempts = Number.POSITIVE_INFINITY;
+      if (!boundHit) this.#maxWrites = Number.POSITIVE_INFINITY;
     }
   }
 
@@ -253,9 +269,19 @@ export class Runtime {
     await this.#settle(Number.POSITIVE_INFINITY);
   }
 
-  async #settle(maxWrites: number, signal?: AbortSignal): Promise<ConvergenceReason | undefined> {
+  /**
+   * Runs what is runnable until nothing is, or a bound is hit. Work in flight that nothing in the
+   * run moves (no progress, no timer) waits on the outside world; after `maxStall` wall ms of that
+   * the run stops as `max-time`, and the controllers still running are reported as stuck.
+   */
+  async #settle(
+    maxWrites: number,
+    signal?: AbortSignal,
+    maxStall = Number.POSITIVE_INFINITY,
+  ): Promise<ConvergenceReason | undefined> {
     let lastProgress = this.#progress;
     let stalled = 0;
+    let stalledSince: number | undefined;
     for (;;) {
       await immediate();
       if (signal?.aborted) return 'aborted';
@@ -266,12 +292,22 @@ export class Runtime {
       if (this.#progress !== lastProgress || pending > 0) {
         lastProgress = this.#progress;
         stalled = 0;
+        stalledSince = undefined;
         continue;
       }
       // Something is in flight and nothing moves: it waits on the clock or on the outside world.
       if (++stalled > 2) {
         // On a virtual clock, nothing moves until the convergence loop moves time to that timer.
         if (this.clock.advanceTo && this.#nextTimerAt() !== undefined) return undefined;
+        const now = performance.now();
+        stalledSince ??= now;
+        if (now - stalledSince > maxStall) {
+          this.#stuckFor = now - stalledSince;
+          for (const adapter of this.#adapters.values()) {
+            if (!adapter.idle) this.#stuck.add(adapter.name);
+          }
+          return 'max-time';
+        }
         await realDelay(1);
       }
     }
@@ -396,8 +432,12 @@ export class Runtime {
         const m = adapter.metrics;
         const base = baseline.get(adapter.name)?.metrics;
         const changesBefore = baseline.get(adapter.name)?.changes ?? 0;
-        const { kind, condition, lastError, failingItems, waitingItems, retryAt } =
+        const { kind, condition, lastError, failingItems, waitingItems, retryAt, inFlight } =
           adapter.report();
+        const stuck =
+          this.#stuckFor !== undefined && this.#stuck.has(adapter.name)
+            ? { waited: Math.round(this.#stuckFor), ...(inFlight ? { pointer: inFlight } : {}) }
+            : undefined;
         return {
           name: adapter.name,
           kind,
@@ -410,6 +450,7 @@ export class Runtime {
           failingItems,
           waitingItems,
           ...(retryAt === undefined ? {} : { retryIn: retryAt - this.clock.now() }),
+          ...(stuck === undefined ? {} : { stuck }),
           metrics: { ...m },
         };
       })

@@ -1,0 +1,47 @@
+/**
+ * `process.exit` called by a project's code (its config or a controller): thrown where it was
+ * called instead of ending the process, so that it becomes a finding of that controller or a
+ * configuration error, and the exit code stays the command's.
+ */
+export class ProcessExitError extends Error {
+  readonly code = 'process-exit';
+
+  constructor(readonly exitCode: unknown) {
+    super(`called process.exit(${describeCode(exitCode)})`);
+    this.name = 'ProcessExitError';
+  }
+}
+
+export const isProcessExit = (error: unknown): error is ProcessExitError =>
+  error instanceof ProcessExitError;
+
+/**
+ * Runs `fn` with `process.exit` replaced by a function that throws a {@link ProcessExitError},
+ * and puts the original back when it settles. cosi itself never calls `process.exit` (the
+ * command's exit code is returned to `bin/cosi.js`), so every call in that time is the project's.
+ *
+ * Limits: a project that catches the error (a bare `catch {}` around the call) goes on as if
+ * nothing happened; `process.exit` captured before the run (`const { exit } = process` at the
+ * top of a module loaded earlier), `process.reallyExit`, `process.abort()` and
+ * `process.kill(process.pid)` are not intercepted. Running the project in a worker thread would
+ * close those too.
+ */
+export async function withProcessExitGuard<T>(fn: () => Promise<T>): Promise<T> {
+  // Put back as it was taken: a plain function (Node's does not depend on `this`).
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const original = process.exit;
+  const guard = (code?: unknown): never => {
+    throw new ProcessExitError(code);
+  };
+  process.exit = guard;
+  try {
+    return await fn();
+  } finally {
+    if (process.exit === guard) process.exit = original;
+  }
+}
+
+function describeCode(code: unknown): string {
+  if (code === undefined) return '';
+  return typeof code === 'number' || typeof code === 'string' ? JSON.stringify(code) : '...';
+}

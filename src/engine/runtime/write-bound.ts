@@ -1,0 +1,21 @@
+import { formatPointer, type Pointer } from '../resource/pointer.js';
+
+/**
+ * A write refused because the convergence run has made as many writes as its bound allows
+ * (`maxWrites`, `--max-writes`). Checked on every write, so a controller that writes in a loop
+ * without yielding is stopped there, not after the loop; the run then ends as `max-writes`.
+ */
+export class WriteBoundError extends Error {
+  readonly code = 'max-writes';
+
+  constructor(
+    readonly controller: string,
+    readonly pointer: Pointer,
+    readonly maxWrites: number,
+  ) {
+    super(
+      `write to ${formatPointer(pointer)} refused: the run reached its bound of ${maxWrites} writes`,
+    );
+    this.name = 'WriteBoundError';
+  }
+}

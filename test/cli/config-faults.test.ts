@@ -1,0 +1,102 @@
+/**
+ * A config that fails in any way is a one-line configuration error naming the file (exit 2),
+ * never an internal error with a stack; `process.exit` called by the project's code is a finding
+ * or that error, and the command's own exit code stands. Real processes: an exit is a process's.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCosi, type CosiRun } from '../support/cosi-process.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-config-faults-'));
+  await writeFile(
+    path.join(dir, 'vms.yaml'),
+    'metadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n',
+  );
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const HEADER = `import { defineConfig, defineResource } from 'cosi';
+const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
+`;
+
+/** A controller of VMs whose `run` is `body`. */
+const controller = (body: string): string =>
+  `{ name: 'Ctrl', inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'weak' }], outputs: [], run: async () => { ${body} } } as never`;
+
+async function check(config: string): Promise<CosiRun> {
+  await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + config);
+  const r = await runCosi(['check', '-f', 'vms.yaml'], dir);
+  return r;
+}
+
+/** The one line a configuration error is, on stderr. */
+function expectConfigError(r: { code: unknown; stderr: string }, problem: RegExp): void {
+  expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
+  expect(r.stderr).toMatch(
+    new RegExp(`^cosi: cosi\\.config\\.ts(:\\d+:\\d+)?: ${problem.source}`, 'm'),
+  );
+  expect(r.code).toBe(2);
+}
+
+describe('a config that fails', () => {
+  it('by throwing a null-prototype object at import is a one-line configuration error', async () => {
+    const r = await check(
+      'throw Object.create(null);\nexport default defineConfig({ definitions: [VM] });\n',
+    );
+    expectConfigError(r, /cannot load the config: a non-Error object with a null prototype/);
+  });
+
+  it('by exporting a Proxy whose traps throw is a one-line configuration error', async () => {
+    const r = await check(
+      "export default new Proxy({}, { get() { throw new Error('trap'); }, ownKeys() { throw new Error('trap'); } });\n",
+    );
+    expectConfigError(r, /cannot load the config: trap/);
+  });
+
+  it('by listing a controller whose properties throw is a one-line configuration error', async () => {
+    const r = await check(
+      "export default defineConfig({ definitions: [VM], controllers: [new Proxy({}, { get() { throw new Error('trap'); } }) as never] });\n",
+    );
+    expectConfigError(r, /the default export cannot be read: trap/);
+  });
+
+  it('by a setup that throws a value that is not an Error is a one-line configuration error', async () => {
+    const r = await check(
+      'export default defineConfig({ definitions: [VM], setup: () => { throw Object.create(null); } });\n',
+    );
+    expectConfigError(r, /setup failed: a non-Error object with a null prototype/);
+  });
+});
+
+describe('process.exit called by the project', () => {
+  it('at the top of the config is a configuration error, not exit 0', async () => {
+    const r = await check(
+      'process.exit(0);\nexport default defineConfig({ definitions: [VM] });\n',
+    );
+    expectConfigError(r, /cannot load the config: called process\.exit\(0\)/);
+  });
+
+  it('in setup is a configuration error', async () => {
+    const r = await check(
+      'export default defineConfig({ definitions: [VM], setup: () => { process.exit(0); } });\n',
+    );
+    expectConfigError(r, /setup failed: called process\.exit\(0\)/);
+  });
+
+  it('in a controller is a controller-failed finding and check exits 1', async () => {
+    const r = await check(
+      `export default defineConfig({ definitions: [VM], controllers: [${controller('process.exit(0);')}] });\n`,
+    );
+    // The report goes to stdout.
+    expect(r.stdout).toMatch(
+      /error\[controller-failed\]: Ctrl kept failing: called process\.exit\(0\)/,
+    );
+    expect(r.code).toBe(1);
+  });
+});
