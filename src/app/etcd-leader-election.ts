@@ -1,4 +1,9 @@
 import type { Campaign, Election, Etcd3, Lease } from 'etcd3';
+import {
+  DEFAULT_REQUEST_TIMEOUT,
+  EtcdTimeoutError,
+  withDeadline,
+} from '../state-etcd/etcd-errors.js';
 
 /** How a process takes part in a leader election on etcd. */
 export interface EtcdLeaderElectionOptions {
@@ -20,6 +25,8 @@ export interface EtcdLeaderElectionOptions {
    * not be renewed for two thirds of its TTL. The process must then stop leading at once.
    */
   readonly onLost?: (error: Error) => void;
+  /** How long a request (not the keep-alive stream) may wait for etcd, ms; 5000. */
+  readonly requestTimeout?: number;
 }
 
 /** A candidate in a leader election on an etcd lease. */
@@ -56,9 +63,13 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
   }
   // etcd3 (and gRPC under it) loads on the first campaign: importing this module costs nothing.
   let client: Etcd3 | undefined;
+  const timeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const connect = async (): Promise<Election> => {
     const { Etcd3: Client } = await import('etcd3');
-    client ??= new Client({ hosts: options.endpoint });
+    client ??= new Client({
+      hosts: options.endpoint,
+      defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
+    });
     return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
   };
   const renewDeadline = (options.ttl * 1000 * 2) / 3;
@@ -85,7 +96,13 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       clearInterval(watchdog);
       try {
         // Revoking the lease deletes the campaign key: the next candidate leads now.
-        await campaign?.resign();
+        if (campaign) {
+          await withDeadline(
+            campaign.resign(),
+            timeout,
+            () => new EtcdTimeoutError([options.endpoint], timeout),
+          );
+        }
       } catch {
         // Unreachable etcd: the lease expires by itself after its TTL.
       } finally {

@@ -27,6 +27,7 @@ import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
+import { DEFAULT_REQUEST_TIMEOUT, EtcdTimeoutError, withDeadline } from './etcd-errors.js';
 import { encodeResource } from './resource-codec.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
@@ -68,6 +69,14 @@ export interface EtcdStateOptions {
    * Defaults to 10 000, as the in-memory state's history.
    */
   readonly bufferCapacity?: number;
+  /**
+   * How long a request may wait for etcd's answer, ms; 5000 (etcdctl's `--command-timeout`).
+   * Past it the request fails with an {@link EtcdTimeoutError}: an etcd that accepts connections
+   * and never answers fails every call in bounded time instead of hanging it. Watches, once open,
+   * have no deadline. A client given in the options keeps its own connection settings, but its
+   * requests are bounded all the same.
+   */
+  readonly requestTimeout?: number;
 }
 
 /** A stored resource with the etcd revision of its last write, for compare-and-swap. */
@@ -112,6 +121,7 @@ export class EtcdCore implements StateCore {
   readonly #now: () => number;
   readonly #onListenerError: (error: unknown) => void;
   readonly #capacity: number;
+  readonly #requestTimeout: number;
   #client: Promise<Etcd3> | undefined;
   #clusterId: string | undefined;
   readonly #watches = new Set<OpenWatch>();
@@ -138,6 +148,9 @@ export class EtcdCore implements StateCore {
     this.#now = options.now ?? Date.now;
     this.#onListenerError = options.onListenerError ?? (() => undefined);
     this.#capacity = capacity;
+    const timeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    if (!(timeout > 0)) throw new RangeError(`requestTimeout must be positive, got ${timeout}`);
+    this.#requestTimeout = timeout;
   }
 
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
@@ -303,13 +316,20 @@ export class EtcdCore implements StateCore {
   }
 
   async #opening(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
-    return this.#track(EtcdWatch.open(client, options));
+    // A watch etcd accepts after its opening timed out is closed at once.
+    return this.#track(EtcdWatch.open(client, options), (late) => late.close());
   }
 
-  async #track<T>(request: Promise<T>): Promise<T> {
+  /** A request, counted while under way and failed past the request timeout. */
+  async #track<T>(request: Promise<T>, onLate?: (value: T) => void): Promise<T> {
     this.#inFlight++;
     try {
-      return await request;
+      return await withDeadline(
+        request,
+        this.#requestTimeout,
+        () => new EtcdTimeoutError(this.#options.endpoints ?? [], this.#requestTimeout),
+        onLate,
+      );
     } finally {
       if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
     }
@@ -319,8 +339,11 @@ export class EtcdCore implements StateCore {
     if (this.#options.client) return this.#options.client;
     // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
     const { Etcd3: Client } = await import('etcd3');
+    const timeout = this.#requestTimeout;
     return new Client({
       hosts: [...(this.#options.endpoints ?? [])],
+      // gRPC's own deadline ends the call on the wire; the race in #track bounds the wait.
+      defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
       grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
     });
   }

@@ -20,6 +20,8 @@ export interface GetFlags extends CommonFlags {
   selector?: string;
   /** Read a running system's state instead of running the project. */
   state?: string;
+  /** With --state: how long a request waits for etcd (`5s`). */
+  requestTimeout?: string;
 }
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
@@ -60,7 +62,7 @@ export async function get(
     }
     return undefined;
   };
-  const view = await readStateFlag(flags.state);
+  const view = await readStateFlag(flags.state, flags.requestTimeout);
   if (view) {
     return { exitCode: print({ project: view, snapshot: view.snapshot }) ?? EXIT.ok };
   }

@@ -20,6 +20,8 @@ export interface GraphFlags extends CommonFlags {
   resources?: boolean;
   /** With --resources: the instances from a running system's state instead of a run. */
   state?: string;
+  /** With --state: how long a request waits for etcd (`5s`). */
+  requestTimeout?: string;
   controller?: string[];
   type?: string[];
   depth?: string;
@@ -34,7 +36,7 @@ export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Prom
   if (flags.state !== undefined && !flags.resources) {
     throw new CliError("--state: give --resources too (the controller graph is the project's)");
   }
-  const view = await readStateFlag(flags.state);
+  const view = await readStateFlag(flags.state, flags.requestTimeout);
   if (view) {
     // The controllers from the project (registered, never run), the instances from the state.
     const run = await runProject({

@@ -17,6 +17,7 @@ import { toError } from '../../engine/errors.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
+import { parseRequestTimeout } from '../state-option.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { formatLog } from '../render/logs.js';
@@ -30,6 +31,7 @@ export interface RunFlags {
   state: string;
   watch?: boolean;
   leaseTtl: string;
+  requestTimeout?: string;
   color?: boolean;
   verbose?: boolean;
 }
@@ -69,6 +71,7 @@ export async function runRuntime(
   if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
   const location = stateLocation(flags.state);
   const ttl = parseLeaseTtl(flags.leaseTtl);
+  const requestTimeout = parseRequestTimeout(flags.requestTimeout ?? '5s');
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
@@ -89,7 +92,7 @@ export async function runRuntime(
   let served: ServedProject | undefined;
   let watcher: FileWatcher | undefined;
   try {
-    opened = openState(location);
+    opened = openState(location, { requestTimeout });
     if (location.kind === 'etcd') {
       election = createEtcdLeaderElection({
         endpoint: location.endpoint,
@@ -97,11 +100,12 @@ export async function runRuntime(
         name: ELECTION_NAME,
         ttl,
         identity,
+        requestTimeout,
         onLost: (error) => end({ kind: 'lost', error }),
       });
     }
     const leaderElection = election;
-    const start = await serveProject({
+    const starting = serveProject({
       files,
       cwd: io.cwd,
       state: opened.state,
@@ -117,6 +121,17 @@ export async function runRuntime(
         EXIT.findings,
       );
     });
+    // A signal while starting (etcd slow or silent) ends the start: nothing waits for it.
+    const start = await Promise.race([starting, ended]);
+    if ('kind' in start) {
+      say(`shutting down (${describeEnding(start)}) before it started`);
+      // A start that still completes is stopped; one that fails has nothing to stop.
+      starting.then(
+        (late) => ('project' in late ? late.stop() : undefined),
+        () => undefined,
+      );
+      return { exitCode: exitCodeOf(start) };
+    }
     if (!('project' in start)) {
       io.stderr.write(renderFindings(start.findings, colors));
       say('not started: the manifests have errors');
@@ -148,8 +163,23 @@ export async function runRuntime(
     return { exitCode: exitCodeOf(ending) };
   } finally {
     for (const off of unsubscribe) off();
-    await watcher?.close();
-    await served?.stop();
+    // Every etcd request has a deadline, but a stop is many of them: the whole shutdown is
+    // bounded too, and what is left of it is cut off by closing the connections.
+    const shutdown = (async () => {
+      await watcher?.close();
+      await served?.stop();
+    })();
+    const stoppedInTime = await Promise.race([
+      shutdown.then(
+        () => true,
+        (error: unknown) => {
+          say(`stopping failed: ${toError(error).message}`);
+          return true;
+        },
+      ),
+      new Promise<false>((resolve) => setTimeout(resolve, requestTimeout, false).unref()),
+    ]);
+    if (!stoppedInTime) say(`the controllers did not stop within ${requestTimeout} ms`);
     await election?.close();
     await opened?.close();
     if (served) say('stopped');

@@ -1,0 +1,103 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { startSilentServer, type SilentServer } from '../support/silent-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { REPO } from './run-cli.js';
+
+/** The exit code, or a failure once `ms` have passed (the process is then killed). */
+async function exitWithin(p: CosiProcess, ms: number): Promise<number | NodeJS.Signals> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`still running after ${ms} ms; stderr:\n${p.stderr()}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * etcd faults as users meet them, with the built CLI (dist/): an endpoint that accepts
+ * connections and never answers.
+ */
+describe('an etcd endpoint that never answers', () => {
+  let silent: SilentServer;
+  let dir: string;
+  const processes: CosiProcess[] = [];
+
+  beforeAll(async () => {
+    silent = await startSilentServer();
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-etcd-faults-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+  });
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      p.kill('SIGKILL');
+      await p.exited;
+    }
+  });
+  afterAll(async () => {
+    await silent.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('get --state fails with one line once the request timeout has passed', async () => {
+    const p = spawnCosi([
+      'get',
+      'vm',
+      '--state',
+      `etcd://${silent.address}`,
+      '--request-timeout',
+      '1s',
+    ]);
+    processes.push(p);
+    // Node's start and loading gRPC come on top of the 1 s: bounded, not exact.
+    expect(await exitWithin(p, 15_000)).toBe(1);
+    expect(p.stderr()).toBe(
+      `cosi: --state etcd://${silent.address}/cosi: could not read it: etcd at ${silent.address} did not answer within 1000 ms (--request-timeout)\n`,
+    );
+  }, 30_000);
+
+  it('run exits promptly on SIGTERM while its start waits for etcd', async () => {
+    // A long request timeout: the start is still waiting when the signal comes.
+    const before = silent.connections;
+    const p = spawnCosi([
+      'run',
+      '-f',
+      dir,
+      '--state',
+      `etcd://${silent.address}/signal`,
+      '--request-timeout',
+      '60s',
+    ]);
+    processes.push(p);
+    await waitFor(() => silent.connections > before, 20_000, 'a connection to the silent etcd');
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 5_000)).toBe(0);
+    expect(p.stderr()).toMatch(/shutting down \(SIGTERM\) before it started/);
+  }, 40_000);
+
+  it('run says it could not start once the request timeout has passed', async () => {
+    const p = spawnCosi([
+      'run',
+      '-f',
+      dir,
+      '--state',
+      `etcd://${silent.address}/start`,
+      '--request-timeout',
+      '1s',
+    ]);
+    processes.push(p);
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    expect(p.stderr()).toMatch(
+      /could not start on etcd:\/\/[\d.:]+\/start: etcd at [\d.:]+ did not answer within 1000 ms/,
+    );
+  }, 30_000);
+});
