@@ -27,7 +27,12 @@ import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
-import { DEFAULT_REQUEST_TIMEOUT, EtcdTimeoutError, withDeadline } from './etcd-errors.js';
+import {
+  CorruptValueError,
+  DEFAULT_REQUEST_TIMEOUT,
+  EtcdTimeoutError,
+  withDeadline,
+} from './etcd-errors.js';
 import { encodeResource } from './resource-codec.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
@@ -708,6 +713,7 @@ export class EtcdCore implements StateCore {
       markerSeen = resolve;
     });
     let markerRevision = Number.POSITIVE_INFINITY;
+    let corrupt: CorruptValueError | undefined;
     const watch = await this.#opening(client, {
       key: folder,
       rangeEnd: prefixEnd(folder),
@@ -722,7 +728,8 @@ export class EtcdCore implements StateCore {
         const event = toEvent(change, codec, this.#decoded);
         // At the oldest end of the history a change may have lost its previous value to
         // compaction: the replay starts after it, with what can be told in full.
-        if (event instanceof Error) events.length = 0;
+        if (event instanceof HistoryCompactedError) events.length = 0;
+        else if (event instanceof CorruptValueError) corrupt ??= event;
         else events.push(event);
       },
       onError: () => markerSeen(Number.NaN),
@@ -736,6 +743,7 @@ export class EtcdCore implements StateCore {
       if (watch.lastRevision >= markerRevision) markerSeen(markerRevision);
       const revision = await done;
       if (Number.isNaN(revision)) throw new HistoryCompactedError(watch.lastRevision + 1);
+      if (corrupt) throw corrupt;
       return { events, revision };
     } finally {
       watch.close();
@@ -791,6 +799,20 @@ export class EtcdCore implements StateCore {
  * {@link HistoryCompactedError}).
  */
 function toEvent(
+  change: EtcdChange,
+  codec: BookmarkCodec,
+  decoded: DecodedCache,
+): ResourceEvent | HistoryCompactedError | CorruptValueError {
+  try {
+    return decodeEvent(change, codec, decoded);
+  } catch (error) {
+    // A value no resource can be read from ends the watch of its kind, with the key named.
+    if (error instanceof CorruptValueError) return error;
+    throw error;
+  }
+}
+
+function decodeEvent(
   change: EtcdChange,
   codec: BookmarkCodec,
   decoded: DecodedCache,

@@ -49,3 +49,33 @@ export async function withDeadline<T>(
     clearTimeout(timer);
   }
 }
+
+/** Control characters, DEL, C1 and the bidirectional overrides: never raw in a message. */
+const UNSAFE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `text` with its control characters as `\xNN` / `\uNNNN` escapes, safe on one line. */
+export function escapeText(text: string): string {
+  return text.replace(UNSAFE, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A value under a resource key that is not a stored resource (written by hand, by another
+ * program, or damaged): reads of its kind fail with it, naming the key; other kinds are
+ * untouched.
+ */
+export class CorruptValueError extends Error {
+  readonly code = 'etcd-corrupt-value';
+
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`etcd key "${escapeText(key)}" holds no cosi resource: ${escapeText(reason)}`);
+    this.name = 'CorruptValueError';
+  }
+}

@@ -2,6 +2,10 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newResource } from '../../src/engine/resource/resource.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { useEtcdClient } from '../support/etcd-client.js';
+import { etcdAvailable } from '../support/etcd-server.js';
 import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { startSilentServer, type SilentServer } from '../support/silent-server.js';
 import { waitFor } from '../support/wait-for.js';
@@ -99,5 +103,37 @@ describe('an etcd endpoint that never answers', () => {
     expect(p.stderr()).toMatch(
       /could not start on etcd:\/\/[\d.:]+\/start: etcd at [\d.:]+ did not answer within 1000 ms/,
     );
+  }, 30_000);
+});
+
+describe.skipIf(!etcdAvailable)('get --state with a corrupt value in etcd', () => {
+  const etcd = useEtcdClient();
+  const prefix = '/corrupt-cli';
+  const url = (): string => `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+
+  beforeAll(async () => {
+    const state = createEtcdState({ endpoints: [etcd.server.endpoint], prefix });
+    try {
+      await state.create(newResource({ namespace: 'default', type: 'VMs.t', id: 'good' }, {}));
+      await state.create(newResource({ namespace: 'default', type: 'Hosts.t', id: 'h1' }, {}));
+    } finally {
+      await state.close();
+    }
+    await etcd.client.put(`${prefix}/default/VMs.t/r/bad`).value(Buffer.from('\u001b[2J{not json'));
+  });
+
+  it('shows the other types, and says which key it left out, escaped', async () => {
+    const p = spawnCosi(['get', 'Hosts.t', '--state', url(), '-o', 'name']);
+    expect(await exitWithin(p, 20_000)).toBe(0);
+    expect(p.stderr()).toMatch(
+      /^cosi: --state etcd:\/\/.*\/corrupt-cli: VMs\.t in default left out: etcd key "\/corrupt-cli\/default\/VMs\.t\/r\/bad" holds no cosi resource: .*\\x1b\[2J/,
+    );
+    expect(p.stderr()).not.toContain('\u001b');
+  }, 30_000);
+
+  it('fails a get of the type the corrupt value belongs to', async () => {
+    const p = spawnCosi(['get', 'VMs.t', '--state', url()]);
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    expect(p.stderr()).toContain('holds no cosi resource');
   }, 30_000);
 });

@@ -62,8 +62,20 @@ export async function get(
     }
     return undefined;
   };
-  const view = await readStateFlag(flags.state, flags.requestTimeout);
+  const view = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
   if (view) {
+    // A kind left out (a corrupt value, said on stderr) fails the command that asks for it,
+    // and only that one.
+    const asked = type.split(',').map((name) => {
+      try {
+        return view.registry.resolve(name).type;
+      } catch {
+        return name;
+      }
+    });
+    if (view.unreadable.some(({ kind }) => asked.includes(kind.type))) {
+      return { exitCode: EXIT.findings };
+    }
     return { exitCode: print({ project: view, snapshot: view.snapshot }) ?? EXIT.ok };
   }
   const { exitCode } = await runAndReport(flags, io, [], print);

@@ -36,7 +36,7 @@ export async function graph(io: CliIo, paths: string[], flags: GraphFlags): Prom
   if (flags.state !== undefined && !flags.resources) {
     throw new CliError("--state: give --resources too (the controller graph is the project's)");
   }
-  const view = await readStateFlag(flags.state, flags.requestTimeout);
+  const view = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
   if (view) {
     // The controllers from the project (registered, never run), the instances from the state.
     const run = await runProject({
