@@ -70,6 +70,8 @@ export const FINDING_CODES = [
   // The input as a whole.
   'empty-input',
   'too-many-findings',
+  // The state: what it cannot store (a resource over etcd's request limit).
+  'too-large-for-state',
   // The run: what the controllers wrote.
   'undefined-type',
   'output-collision',

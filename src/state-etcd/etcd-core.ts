@@ -44,6 +44,12 @@ import { WatchQueue } from './watch-queue.js';
 export const LIST_PAGE_SIZE = 500;
 
 /**
+ * etcd's default `--max-request-bytes` (1.5 MiB): a write with a larger value is refused ("request
+ * is too large"). Callers that write manifests check against it first, to say which one.
+ */
+export const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+
+/**
  * The largest reply the client cosi makes accepts (gRPC's default is 4 MB): a page of large
  * resources fits. A client given in the options keeps its own limit.
  */

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -136,4 +136,38 @@ describe.skipIf(!etcdAvailable)('get --state with a corrupt value in etcd', () =
     expect(await exitWithin(p, 20_000)).toBe(1);
     expect(p.stderr()).toContain('holds no cosi resource');
   }, 30_000);
+});
+
+describe.skipIf(!etcdAvailable)("run with a resource over etcd's request limit", () => {
+  const etcd = useEtcdClient();
+  let dir: string;
+  let p: CosiProcess | undefined;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-too-large-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    // 1.6 MB: over etcd's 1.5 MiB default --max-request-bytes.
+    await writeFile(
+      path.join(dir, 'big.yaml'),
+      `metadata: { type: vm, id: big }\nspec: { cpus: 1, image: ${'x'.repeat(1_600_000)}, host: node-a }\n`,
+    );
+  });
+  afterAll(async () => {
+    p?.kill('SIGKILL');
+    await p?.exited;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is a finding at its manifest, and the rest applies', async () => {
+    const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/too-large`;
+    p = spawnCosi(['run', '-f', dir, '--state', url]);
+    await p.waitForLine(/applied 5 resources \(5 created/);
+    await p.waitForLine(/1 resources not applied: too large for the state/);
+    expect(p.stderr()).toMatch(
+      /big\.yaml:1:1.*too-large-for-state|too-large-for-state.*big\.yaml:1:1/s,
+    );
+    const keys = await etcd.client.getAll().prefix('/too-large/').keys();
+    expect(keys.some((key) => key.endsWith('/r/web-1'))).toBe(true);
+    expect(keys.some((key) => key.endsWith('/r/big'))).toBe(false);
+  }, 60_000);
 });

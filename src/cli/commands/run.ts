@@ -14,6 +14,8 @@ import {
   type StateLocation,
 } from '../../app/state-url.js';
 import { toError } from '../../engine/errors.js';
+import type { Finding } from '../../loaders/finding.js';
+import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
@@ -112,6 +114,7 @@ export async function runRuntime(
       ...(leaderElection ? { elect: (signal) => leaderElection.elect(signal) } : {}),
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+      ...(location.kind === 'etcd' ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES } : {}),
       ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
     }).catch((error: unknown) => {
       if (error instanceof ConfigError) throw error;
@@ -144,6 +147,7 @@ export async function runRuntime(
         (location.kind === 'etcd' ? ` (lease TTL ${ttl}s)` : ''),
     );
     say(describeApply(served.applied));
+    sayTooLarge(io, served.skipped, say, colors);
     served.elected.then(
       () =>
         say(
@@ -205,6 +209,18 @@ function describeApply(applied: ApplyCounts): string {
   return `applied ${applied.resources} resources (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
 }
 
+/** The resources an apply left out (too large for the state): their findings, and a line. */
+function sayTooLarge(
+  io: CliIo,
+  skipped: readonly Finding[],
+  say: (line: string) => void,
+  colors: ReturnType<typeof createColors>,
+): void {
+  if (skipped.length === 0) return;
+  io.stderr.write(renderFindings(skipped, colors));
+  say(`${skipped.length} resources not applied: too large for the state (the others were)`);
+}
+
 function stateLocation(url: string): StateLocation {
   try {
     return parseStateUrl(url);
@@ -253,6 +269,7 @@ function watchManifests(
         say('not applied: the manifests have errors (the last good ones keep running)');
       } else {
         say(describeApply(result.applied));
+        sayTooLarge(io, result.skipped, say, colors);
       }
     } catch (error) {
       // The state was unreachable (etcd restarting): the files did not change, so nothing else
