@@ -51,6 +51,7 @@ export const FINDING_CODES = [
   'invalid-namespace',
   // Resource definitions.
   'invalid-definition',
+  'definition-too-large',
   'invalid-schema',
   'duplicate-definition',
   'ignored-print-column',
