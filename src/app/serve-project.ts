@@ -9,6 +9,7 @@ import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
 import { displayPath } from './display-path.js';
+import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { openProject, registerProjectControllers, type Project } from './project.js';
 import { explainMissingConfig, loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { ignorePatterns } from './run-project.js';
@@ -20,7 +21,9 @@ export interface ServeProjectOptions extends ConfigLocation {
   /**
    * Resolves once this process leads (`createManager`'s `elect`); without it, it leads at once.
    */
-  readonly elect?: (signal: AbortSignal) => Promise<void>;
+  readonly elect?: (signal: AbortSignal, fingerprint: ProjectFingerprint) => Promise<void>;
+  /** Who this process is (`host/pid`), written in its project fingerprint. */
+  readonly identity?: string;
   /** `--ignore` patterns, beside those of `.cosiignore`. */
   readonly ignore?: readonly string[];
   /** Controller logs. */
@@ -151,7 +154,12 @@ export async function serveProject(
     }
   };
 
-  const manager = createManager(runtime, options.elect ? { elect: options.elect } : {});
+  const fingerprint = projectFingerprint(first.registry, config, options.identity ?? '');
+  const { elect } = options;
+  const manager = createManager(
+    runtime,
+    elect ? { elect: (signal) => elect(signal, fingerprint) } : {},
+  );
   try {
     const { applied, skipped } = await apply(first);
     await manager.add({

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -169,5 +169,53 @@ describe.skipIf(!etcdAvailable)("run with a resource over etcd's request limit",
     const keys = await etcd.client.getAll().prefix('/too-large/').keys();
     expect(keys.some((key) => key.endsWith('/r/web-1'))).toBe(true);
     expect(keys.some((key) => key.endsWith('/r/big'))).toBe(false);
+  }, 60_000);
+});
+
+describe.skipIf(!etcdAvailable)('run with another config than the state is served with', () => {
+  const etcd = useEtcdClient();
+  const dirs: string[] = [];
+  const running: CosiProcess[] = [];
+
+  const project = async (edit: (config: string) => string): Promise<string> => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-fingerprint-'));
+    dirs.push(dir);
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    const file = path.join(dir, 'cosi.config.ts');
+    await writeFile(file, edit(await readFile(file, 'utf8')));
+    return dir;
+  };
+  afterAll(async () => {
+    for (const p of running) p.kill('SIGKILL');
+    await Promise.all(running.map((p) => p.exited));
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to lead after the leader of the other config died, and says why', async () => {
+    const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/fingerprint`;
+    const start = (dir: string): CosiProcess => {
+      const p = spawnCosi(['run', '-f', dir, '--state', url, '--lease-ttl', '2s']);
+      running.push(p);
+      return p;
+    };
+    const a = start(await project((config) => config));
+    await a.waitForLine(/elected leader/);
+    const b = start(
+      await project((config) =>
+        config.replace(
+          'controllers: [createVMNetController(), createPlacementController()]',
+          'controllers: [createVMNetController()]',
+        ),
+      ),
+    );
+    await b.waitForLine(/applied 5 resources/);
+    a.kill('SIGKILL');
+    await a.exited;
+    expect(await exitWithin(b, 30_000)).toBe(1);
+    expect(b.stderr()).toMatch(
+      /shutting down \(could not lead: the state is served with another config \(controllers -PlacementController;/,
+    );
+    expect(b.stderr()).toContain('etcdctl del /fingerprint/fingerprint');
+    expect(b.stderr()).not.toMatch(/elected leader/);
   }, 60_000);
 });

@@ -111,7 +111,10 @@ export async function runRuntime(
       files,
       cwd: io.cwd,
       state: opened.state,
-      ...(leaderElection ? { elect: (signal) => leaderElection.elect(signal) } : {}),
+      identity,
+      ...(leaderElection
+        ? { elect: (signal, fingerprint) => leaderElection.elect(signal, fingerprint) }
+        : {}),
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
       ...(location.kind === 'etcd' ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES } : {}),
