@@ -14,12 +14,20 @@ export interface OpenedState {
  * Opens the state a `--state` URL names: a fresh in-memory one (on the wall clock), or the
  * state shared on etcd under the URL's prefix.
  *
- * etcd is not asked anything here: an unreachable etcd shows in the first read or write.
+ * etcd is not asked anything here: an unreachable etcd shows in the first read or write, a
+ * silent one once `requestTimeout` (ms, 5000) has passed.
  */
-export function openState(location: StateLocation): OpenedState {
+export function openState(
+  location: StateLocation,
+  options: { readonly requestTimeout?: number } = {},
+): OpenedState {
   if (location.kind === 'memory') {
     return { state: createInMemoryState(), location, close: () => Promise.resolve() };
   }
-  const state = createEtcdState({ endpoints: [location.endpoint], prefix: location.prefix });
+  const state = createEtcdState({
+    endpoints: [location.endpoint],
+    prefix: location.prefix,
+    ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
+  });
   return { state, location, close: () => state.close() };
 }

@@ -4,9 +4,12 @@ import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
-import { hasErrors, type Finding } from '../loaders/finding.js';
+import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
+import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
-import type { ReadResult } from '../loaders/manifest-reader.js';
+import { readManifests, type ReadResult } from '../loaders/manifest-reader.js';
+import { displayPath } from './display-path.js';
+import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { openProject, registerProjectControllers, type Project } from './project.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { readProjectManifests } from './read-project-manifests.js';
@@ -18,13 +21,21 @@ export interface ServeProjectOptions extends ConfigLocation {
   /**
    * Resolves once this process leads (`createManager`'s `elect`); without it, it leads at once.
    */
-  readonly elect?: (signal: AbortSignal) => Promise<void>;
+  readonly elect?: (signal: AbortSignal, fingerprint: ProjectFingerprint) => Promise<void>;
+  /** Who this process is (`host/pid`), written in its project fingerprint. */
+  readonly identity?: string;
   /** `--ignore` patterns, beside those of `.cosiignore`. */
   readonly ignore?: readonly string[];
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
   /** How often released manifests (torn down, held by finalizers) are checked, ms; 250. */
   readonly releaseInterval?: number;
+  /**
+   * The largest request the state takes, in bytes (etcd's `--max-request-bytes`, 1.5 MiB by
+   * default); none for a state in memory. A resource that cannot fit is not applied: it is a
+   * `too-large-for-state` finding at its manifest, and the others apply.
+   */
+  readonly maxRequestBytes?: number;
 }
 
 /** What an apply of the manifests did, counted. */
@@ -41,6 +52,8 @@ export interface ServedProject {
   readonly manager: Manager;
   /** What the first apply did. */
   readonly applied: ApplyCounts;
+  /** The resources the first apply left out, as findings (`too-large-for-state`). */
+  readonly skipped: readonly Finding[];
   /**
    * Resolves once this process leads and the leader's controllers are registered; rejects when
    * the election fails or they cannot be registered (a ConfigError).
@@ -50,7 +63,10 @@ export interface ServedProject {
    * Reads the manifests again and applies their difference to the state. Manifests with errors
    * apply nothing: the findings are returned, and what was applied before keeps running.
    */
-  reapply(): Promise<{ readonly applied: ApplyCounts } | { readonly findings: readonly Finding[] }>;
+  reapply(): Promise<
+    | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
+    | { readonly findings: readonly Finding[] }
+  >;
   /** Stops the controllers (both groups) and the runtime. The state is the caller's to close. */
   stop(): Promise<void>;
 }
@@ -115,21 +131,29 @@ export async function serveProject(
     });
   };
 
-  const apply = async (load: ReadResult): Promise<ApplyCounts> => {
+  const apply = async (
+    load: ReadResult,
+  ): Promise<{ applied: ApplyCounts; skipped: readonly Finding[] }> => {
+    const { fitting, skipped } = splitOversized(load.resources, options.maxRequestBytes);
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await applier.apply(load.resources);
+        const result = await applier.apply(fitting);
         scheduleReleases();
-        return counts(load.resources.length, result);
+        return { applied: counts(fitting.length, result), skipped };
       } catch (error) {
         if (!isConflict(error) || attempt >= APPLY_ATTEMPTS) throw error;
       }
     }
   };
 
-  const manager = createManager(runtime, options.elect ? { elect: options.elect } : {});
+  const fingerprint = projectFingerprint(first.registry, config, options.identity ?? '');
+  const { elect } = options;
+  const manager = createManager(
+    runtime,
+    elect ? { elect: (signal) => elect(signal, fingerprint) } : {},
+  );
   try {
-    const applied = await apply(first);
+    const { applied, skipped } = await apply(first);
     await manager.add({
       needLeaderElection: false,
       start: () => registerProjectControllers(runtime, config, options.cwd, 'everywhere'),
@@ -142,11 +166,12 @@ export async function serveProject(
       project,
       manager,
       applied,
+      skipped,
       elected: manager.elected,
       reapply: async () => {
         const load = await read();
         if (hasErrors(load.findings)) return { findings: load.findings };
-        return { applied: await apply(load) };
+        return await apply(load);
       },
       stop: async () => {
         stopped = true;
@@ -158,6 +183,41 @@ export async function serveProject(
     await manager.stop();
     throw error;
   }
+}
+
+/**
+ * Room left in a request for what the stored value adds to the manifest's JSON (the version,
+ * owner and timestamps) and for the key and the label index keys written with it.
+ */
+const REQUEST_OVERHEAD_BYTES = 16 * 1024;
+
+/** The resources that fit in a request of `maxRequestBytes`, and a finding for each other. */
+function splitOversized(
+  resources: readonly ManifestResource[],
+  maxRequestBytes: number | undefined,
+): { fitting: ManifestResource[]; skipped: Finding[] } {
+  if (maxRequestBytes === undefined) return { fitting: [...resources], skipped: [] };
+  const fitting: ManifestResource[] = [];
+  const skipped: Finding[] = [];
+  for (const loaded of resources) {
+    const { metadata, spec } = loaded.resource;
+    const bytes = Buffer.byteLength(JSON.stringify({ metadata, spec }));
+    if (bytes + REQUEST_OVERHEAD_BYTES <= maxRequestBytes) {
+      fitting.push(loaded);
+      continue;
+    }
+    skipped.push(
+      createFinding({
+        code: 'too-large-for-state',
+        message: `${metadata.type} ${JSON.stringify(metadata.id)} is ${bytes} bytes stored: over the state's request limit of ${maxRequestBytes} bytes (etcd --max-request-bytes), not applied`,
+        file: loaded.source.file,
+        line: loaded.source.line,
+        col: loaded.source.col,
+        pointer: '',
+      }),
+    );
+  }
+  return { fitting, skipped };
 }
 
 function counts(resources: number, result: ApplyResult): ApplyCounts {

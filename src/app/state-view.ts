@@ -7,12 +7,23 @@ import {
 } from '../engine/resource/definition.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import type { State } from '../engine/state/state.js';
+import { toError } from '../engine/errors.js';
+import type { Kind } from '../engine/resource/pointer.js';
+
+function hasErrorCode(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === code;
+}
 
 /** What a running system's state holds, ready to be shown: its resources and its types. */
 export interface StateView {
   readonly snapshot: StateSnapshot;
   /** The built-in types and the definitions stored in the state (as `cosi run` stores them). */
   readonly registry: DefinitionRegistry;
+  /**
+   * The kinds that could not be read (a value in etcd that is no resource): left out of the
+   * snapshot, each with why, so that one bad value does not hide every other kind.
+   */
+  readonly unreadable: readonly { readonly kind: Kind; readonly error: Error }[];
 }
 
 /**
@@ -21,7 +32,12 @@ export interface StateView {
  * definition that no longer validates is left out (its resources show under the bare type).
  */
 export async function readStateView(state: State): Promise<StateView> {
-  const snapshot = await takeSnapshot(state);
+  const unreadable: { kind: Kind; error: Error }[] = [];
+  const snapshot = await takeSnapshot(state, (kind, error) => {
+    // Only a kind's own data fails it; etcd unreachable fails the whole read.
+    if (!hasErrorCode(error, 'etcd-corrupt-value')) throw error;
+    unreadable.push({ kind, error: toError(error) });
+  });
   const definitions: ResourceDefinition[] = [];
   for (const stored of snapshot.definitions) {
     try {
@@ -33,5 +49,6 @@ export async function readStateView(state: State): Promise<StateView> {
   return {
     snapshot,
     registry: new DefinitionRegistry([resourceDefinitionDefinition, ...definitions]),
+    unreadable,
   };
 }

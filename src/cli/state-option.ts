@@ -3,6 +3,8 @@ import { openState } from '../app/open-state.js';
 import { readStateView, type StateView } from '../app/state-view.js';
 import { formatStateLocation, parseStateUrl, StateUrlError } from '../app/state-url.js';
 import { toError } from '../engine/errors.js';
+import { parseDuration } from './duration.js';
+import { escapeControl } from './render/escape-control.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** `--state URL` of the commands that can read a running system instead of running a project. */
@@ -13,13 +15,34 @@ export function stateOption(): Option {
   );
 }
 
+/** `--request-timeout`, beside `--state`: how long a request waits for etcd's answer. */
+export function requestTimeoutOption(): Option {
+  return new Option(
+    '--request-timeout <duration>',
+    'how long a request to etcd may wait for its answer (as etcdctl --command-timeout)',
+  ).default('5s');
+}
+
+/** The `--request-timeout` value in ms, at least 1 ms. */
+export function parseRequestTimeout(text: string): number {
+  const ms = parseDuration(text, '--request-timeout');
+  if (ms < 1) throw new CliError(`--request-timeout: at least 1ms, got ${JSON.stringify(text)}`);
+  return ms;
+}
+
 /**
  * The state a `--state` flag names, read once; `undefined` when there is none to read (no flag,
  * or `memory`: a fresh in-memory state is what a run of the project makes anyway).
  *
+ * Kinds that cannot be read (a corrupt value) are left out and said on `stderr`, one line each.
+ *
  * @throws CliError: usage for a bad URL, 1 when the state cannot be read.
  */
-export async function readStateFlag(url: string | undefined): Promise<StateView | undefined> {
+export async function readStateFlag(
+  url: string | undefined,
+  requestTimeout = '5s',
+  stderr?: { write(text: string): unknown },
+): Promise<StateView | undefined> {
   if (url === undefined) return undefined;
   let location;
   try {
@@ -29,9 +52,15 @@ export async function readStateFlag(url: string | undefined): Promise<StateView 
     throw error;
   }
   if (location.kind === 'memory') return undefined;
-  const opened = openState(location);
+  const opened = openState(location, { requestTimeout: parseRequestTimeout(requestTimeout) });
   try {
-    return await readStateView(opened.state);
+    const view = await readStateView(opened.state);
+    for (const { kind, error } of view.unreadable) {
+      stderr?.write(
+        `cosi: --state ${formatStateLocation(location)}: ${escapeControl(kind.type)} in ${escapeControl(kind.namespace)} left out: ${escapeControl(error.message)}\n`,
+      );
+    }
+    return view;
   } catch (error) {
     throw new CliError(
       `--state ${formatStateLocation(location)}: could not read it: ${toError(error).message}`,

@@ -51,6 +51,7 @@ export const FINDING_CODES = [
   'invalid-namespace',
   // Resource definitions.
   'invalid-definition',
+  'definition-too-large',
   'invalid-schema',
   'duplicate-definition',
   'ignored-print-column',
@@ -78,6 +79,8 @@ export const FINDING_CODES = [
   'rgd-cycle',
   'rgd-type-mismatch',
   'rgd-unknown-kind',
+  // The state: what it cannot store (a resource over etcd's request limit).
+  'too-large-for-state',
   // The run: what the controllers wrote.
   'undefined-type',
   'output-collision',

@@ -39,6 +39,43 @@ const INTEGER_SYNTAX = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
 const INFINITY_SYNTAX = /^[-+]?\.(?:inf|Inf|INF)$/;
 
 /**
+ * The Kubernetes API server's request limit (3 MiB, `MaxRequestBodyBytes`): a CustomResourceDefinition
+ * larger than it cannot be created in a cluster, and parsing one costs seconds and gigabytes.
+ */
+export const MAX_CRD_BYTES = 3 * 1024 * 1024;
+
+/** A document's separator line. */
+const DOCUMENT_SEPARATOR = /^---[ \t]*(?:#.*)?$/gm;
+/** A CRD's `kind`, at the top level of its document. */
+const CRD_KIND_LINE = /^kind:[ \t]*["']?CustomResourceDefinition["']?[ \t]*(?:#.*)?$/m;
+
+/**
+ * A finding for a CRD document over {@link MAX_CRD_BYTES}, found by a scan of the text (the
+ * separators and a top-level `kind:` line) before anything is parsed; undefined when none is.
+ */
+function oversizedCrd(text: string, file: string, lineCounter: LineIndex): Finding | undefined {
+  if (Buffer.byteLength(text) <= MAX_CRD_BYTES) return undefined;
+  const starts = [0, ...[...text.matchAll(DOCUMENT_SEPARATOR)].map((m) => m.index)];
+  for (const [i, start] of starts.entries()) {
+    const chunk = text.slice(start, starts[i + 1] ?? text.length);
+    const bytes = Buffer.byteLength(chunk);
+    const kind = bytes > MAX_CRD_BYTES ? CRD_KIND_LINE.exec(chunk) : null;
+    if (kind !== null) {
+      const { line, col } = lineCounter.linePos(start + kind.index);
+      return createFinding({
+        code: 'definition-too-large',
+        message: `this CustomResourceDefinition is ${bytes} bytes: over the Kubernetes API server's request limit of ${MAX_CRD_BYTES} bytes, so no cluster would take it (not read)`,
+        file,
+        line,
+        col,
+        pointer: '',
+      });
+    }
+  }
+  return undefined;
+}
+
+/**
  * Parses a YAML stream into plain data per document, with findings for everything wrong in it.
  * Pure: no file system. Never throws for bad input.
  *
@@ -61,6 +98,9 @@ export function parseManifest(
   // It is invisible in editors, so columns are counted without it.
   const text = written.includes('\ufeff') ? written.replace(DOCUMENT_BOM, '$1') : written;
   const lineCounter = countLines(text);
+  // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
+  const tooLarge = oversizedCrd(text, file, lineCounter);
+  if (tooLarge) return { file, documents: [], findings: [tooLarge] };
   const findings: Finding[] = [];
   const documents: ParsedDocument[] = [];
   const limits: Limits = {

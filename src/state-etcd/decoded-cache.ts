@@ -33,7 +33,7 @@ export class DecodedCache {
   decode(key: string, kv: RevisionedValue): Resource {
     const known = this.#entries.get(key);
     if (known !== undefined && known.revision === kv.mod_revision) return known.resource;
-    const resource = decodeResource(kv.value);
+    const resource = decodeResource(key, kv.value);
     // Only a newer value replaces the remembered one: a replayed event or a read at an older
     // revision decodes its own copy.
     if (known === undefined || Number(known.revision) < Number(kv.mod_revision)) {

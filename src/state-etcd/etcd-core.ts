@@ -27,6 +27,12 @@ import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
+import {
+  CorruptValueError,
+  DEFAULT_REQUEST_TIMEOUT,
+  EtcdTimeoutError,
+  withDeadline,
+} from './etcd-errors.js';
 import { encodeResource } from './resource-codec.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
@@ -36,6 +42,12 @@ import { WatchQueue } from './watch-queue.js';
  * message at about 10,000 resources. Exported for the tests.
  */
 export const LIST_PAGE_SIZE = 500;
+
+/**
+ * etcd's default `--max-request-bytes` (1.5 MiB): a write with a larger value is refused ("request
+ * is too large"). Callers that write manifests check against it first, to say which one.
+ */
+export const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
 
 /**
  * The largest reply the client cosi makes accepts (gRPC's default is 4 MB): a page of large
@@ -68,6 +80,14 @@ export interface EtcdStateOptions {
    * Defaults to 10 000, as the in-memory state's history.
    */
   readonly bufferCapacity?: number;
+  /**
+   * How long a request may wait for etcd's answer, ms; 5000 (etcdctl's `--command-timeout`).
+   * Past it the request fails with an {@link EtcdTimeoutError}: an etcd that accepts connections
+   * and never answers fails every call in bounded time instead of hanging it. Watches, once open,
+   * have no deadline. A client given in the options keeps its own connection settings, but its
+   * requests are bounded all the same.
+   */
+  readonly requestTimeout?: number;
 }
 
 /** A stored resource with the etcd revision of its last write, for compare-and-swap. */
@@ -112,6 +132,7 @@ export class EtcdCore implements StateCore {
   readonly #now: () => number;
   readonly #onListenerError: (error: unknown) => void;
   readonly #capacity: number;
+  readonly #requestTimeout: number;
   #client: Promise<Etcd3> | undefined;
   #clusterId: string | undefined;
   readonly #watches = new Set<OpenWatch>();
@@ -138,6 +159,9 @@ export class EtcdCore implements StateCore {
     this.#now = options.now ?? Date.now;
     this.#onListenerError = options.onListenerError ?? (() => undefined);
     this.#capacity = capacity;
+    const timeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    if (!(timeout > 0)) throw new RangeError(`requestTimeout must be positive, got ${timeout}`);
+    this.#requestTimeout = timeout;
   }
 
   async get<S = unknown>(pointer: Pointer): Promise<Resource<S>> {
@@ -303,13 +327,20 @@ export class EtcdCore implements StateCore {
   }
 
   async #opening(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
-    return this.#track(EtcdWatch.open(client, options));
+    // A watch etcd accepts after its opening timed out is closed at once.
+    return this.#track(EtcdWatch.open(client, options), (late) => late.close());
   }
 
-  async #track<T>(request: Promise<T>): Promise<T> {
+  /** A request, counted while under way and failed past the request timeout. */
+  async #track<T>(request: Promise<T>, onLate?: (value: T) => void): Promise<T> {
     this.#inFlight++;
     try {
-      return await request;
+      return await withDeadline(
+        request,
+        this.#requestTimeout,
+        () => new EtcdTimeoutError(this.#options.endpoints ?? [], this.#requestTimeout),
+        onLate,
+      );
     } finally {
       if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
     }
@@ -319,8 +350,11 @@ export class EtcdCore implements StateCore {
     if (this.#options.client) return this.#options.client;
     // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
     const { Etcd3: Client } = await import('etcd3');
+    const timeout = this.#requestTimeout;
     return new Client({
       hosts: [...(this.#options.endpoints ?? [])],
+      // gRPC's own deadline ends the call on the wire; the race in #track bounds the wait.
+      defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
       grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
     });
   }
@@ -685,6 +719,7 @@ export class EtcdCore implements StateCore {
       markerSeen = resolve;
     });
     let markerRevision = Number.POSITIVE_INFINITY;
+    let corrupt: CorruptValueError | undefined;
     const watch = await this.#opening(client, {
       key: folder,
       rangeEnd: prefixEnd(folder),
@@ -699,7 +734,8 @@ export class EtcdCore implements StateCore {
         const event = toEvent(change, codec, this.#decoded);
         // At the oldest end of the history a change may have lost its previous value to
         // compaction: the replay starts after it, with what can be told in full.
-        if (event instanceof Error) events.length = 0;
+        if (event instanceof HistoryCompactedError) events.length = 0;
+        else if (event instanceof CorruptValueError) corrupt ??= event;
         else events.push(event);
       },
       onError: () => markerSeen(Number.NaN),
@@ -713,6 +749,7 @@ export class EtcdCore implements StateCore {
       if (watch.lastRevision >= markerRevision) markerSeen(markerRevision);
       const revision = await done;
       if (Number.isNaN(revision)) throw new HistoryCompactedError(watch.lastRevision + 1);
+      if (corrupt) throw corrupt;
       return { events, revision };
     } finally {
       watch.close();
@@ -768,6 +805,20 @@ export class EtcdCore implements StateCore {
  * {@link HistoryCompactedError}).
  */
 function toEvent(
+  change: EtcdChange,
+  codec: BookmarkCodec,
+  decoded: DecodedCache,
+): ResourceEvent | HistoryCompactedError | CorruptValueError {
+  try {
+    return decodeEvent(change, codec, decoded);
+  } catch (error) {
+    // A value no resource can be read from ends the watch of its kind, with the key named.
+    if (error instanceof CorruptValueError) return error;
+    throw error;
+  }
+}
+
+function decodeEvent(
   change: EtcdChange,
   codec: BookmarkCodec,
   decoded: DecodedCache,

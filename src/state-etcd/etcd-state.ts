@@ -2,7 +2,7 @@ import type { State } from '../engine/state/state.js';
 import { CoreState } from '../engine/state/wrap-core.js';
 import { EtcdCore, type EtcdStateOptions } from './etcd-core.js';
 
-export { LIST_PAGE_SIZE, type EtcdStateOptions } from './etcd-core.js';
+export { ETCD_MAX_REQUEST_BYTES, LIST_PAGE_SIZE, type EtcdStateOptions } from './etcd-core.js';
 
 /** What {@link createEtcdState} returns: a {@link State} on etcd, and its lifecycle. */
 export interface EtcdState extends State {

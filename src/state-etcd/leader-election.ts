@@ -1,4 +1,10 @@
 import type { Campaign, Election, Etcd3, Lease } from 'etcd3';
+import { describeFingerprintDifference, type ProjectFingerprint } from './project-fingerprint.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT,
+  EtcdTimeoutError,
+  withDeadline,
+} from '../state-etcd/etcd-errors.js';
 
 /** How a process takes part in a leader election on etcd. */
 export interface EtcdLeaderElectionOptions {
@@ -20,6 +26,8 @@ export interface EtcdLeaderElectionOptions {
    * not be renewed for two thirds of its TTL. The process must then stop leading at once.
    */
   readonly onLost?: (error: Error) => void;
+  /** How long a request (not the keep-alive stream) may wait for etcd, ms; 5000. */
+  readonly requestTimeout?: number;
 }
 
 /** A candidate in a leader election on an etcd lease. */
@@ -28,7 +36,7 @@ export interface EtcdLeaderElection {
    * Campaigns and resolves once this candidate leads: the `elect` option of `createManager`.
    * When `signal` aborts first, the candidacy is withdrawn and the promise rejects.
    */
-  elect(signal: AbortSignal): Promise<void>;
+  elect(signal: AbortSignal, fingerprint?: ProjectFingerprint): Promise<void>;
   /** Whether this candidate leads now. */
   readonly leading: boolean;
   /**
@@ -56,9 +64,13 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
   }
   // etcd3 (and gRPC under it) loads on the first campaign: importing this module costs nothing.
   let client: Etcd3 | undefined;
+  const timeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   const connect = async (): Promise<Election> => {
     const { Etcd3: Client } = await import('etcd3');
-    client ??= new Client({ hosts: options.endpoint });
+    client ??= new Client({
+      hosts: options.endpoint,
+      defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
+    });
     return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
   };
   const renewDeadline = (options.ttl * 1000 * 2) / 3;
@@ -85,7 +97,21 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       clearInterval(watchdog);
       try {
         // Revoking the lease deletes the campaign key: the next candidate leads now.
-        await campaign?.resign();
+        // A clean stop hands the state on: the next leader may serve another config.
+        if (claimed && client) {
+          await withDeadline(
+            client.delete().key(fingerprintKey).exec(),
+            timeout,
+            () => new EtcdTimeoutError([options.endpoint], timeout),
+          );
+        }
+        if (campaign) {
+          await withDeadline(
+            campaign.resign(),
+            timeout,
+            () => new EtcdTimeoutError([options.endpoint], timeout),
+          );
+        }
       } catch {
         // Unreachable etcd: the lease expires by itself after its TTL.
       } finally {
@@ -93,7 +119,30 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       }
     })());
 
-  const elect = async (signal: AbortSignal): Promise<void> => {
+  /** Where the leader keeps its project's fingerprint, beside the state's data. */
+  const fingerprintKey = `${options.prefix}/fingerprint`;
+  let claimed = false;
+
+  /**
+   * Writes this project's fingerprint, once elected; refuses (rejects) when the one there is
+   * another config's: that leader crashed, or still runs and this one took over.
+   */
+  const claim = async (own: ProjectFingerprint): Promise<void> => {
+    const etcd = client as Etcd3;
+    const storedText = await etcd.get(fingerprintKey).string();
+    if (storedText !== null) {
+      const stored = JSON.parse(storedText) as ProjectFingerprint;
+      if (stored.digest !== own.digest) {
+        throw new FingerprintMismatchError(
+          `the state is served with another config (${describeFingerprintDifference(stored, own)}; written by ${stored.identity}): this process will not lead. Run every process on it with one config; if no process of the other runs any more, remove it: etcdctl del ${fingerprintKey}`,
+        );
+      }
+    }
+    await etcd.put(fingerprintKey).value(JSON.stringify(own));
+    claimed = true;
+  };
+
+  const elect = async (signal: AbortSignal, fingerprint?: ProjectFingerprint): Promise<void> => {
     const election = await connect();
     // Closed while connecting: the close found no client to close.
     if (closed) client?.close();
@@ -113,6 +162,20 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       current.on('elected', () => {
         signal.removeEventListener('abort', onAbort);
         if (closed) return;
+        if (fingerprint !== undefined) {
+          claim(fingerprint).then(
+            () => lead(),
+            (error: unknown) => {
+              reject(error instanceof Error ? error : new Error(String(error)));
+              void close();
+            },
+          );
+          return;
+        }
+        lead();
+      });
+      const lead = (): void => {
+        if (closed) return;
         leading = true;
         lastRenewal = Date.now();
         watchdog = setInterval(
@@ -124,7 +187,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
           Math.max(100, renewDeadline / 4),
         );
         resolve();
-      });
+      };
       current.on('error', (error: Error) => {
         signal.removeEventListener('abort', onAbort);
         if (closed) return;
@@ -150,4 +213,14 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
  */
 function leaseOf(campaign: Campaign): Lease {
   return (campaign as unknown as { readonly lease: Lease }).lease;
+}
+
+/** This process's project differs from the one the state is served with: it must not lead. */
+export class FingerprintMismatchError extends Error {
+  readonly code = 'fingerprint-mismatch';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'FingerprintMismatchError';
+  }
 }

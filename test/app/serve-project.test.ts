@@ -87,6 +87,7 @@ describe('serveProject', () => {
     await writeFile(path.join(dir, 'vms.yaml'), VMS(4));
     expect(await s.reapply()).toEqual({
       applied: { resources: 1, created: 0, updated: 1, removed: 0 },
+      skipped: [],
     });
     expect(await read()).toEqual({ cpus: 4 });
 
@@ -99,6 +100,7 @@ describe('serveProject', () => {
     await writeFile(path.join(dir, 'vms.yaml'), VMS(1, 'web-2'));
     expect(await s.reapply()).toEqual({
       applied: { resources: 1, created: 1, updated: 0, removed: 1 },
+      skipped: [],
     });
     const list = await s.project.state.list({ namespace: 'default', type: 'VMs.example.org' });
     expect(list.map((r) => r.metadata.id)).toEqual(['web-2']);

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { addProjectOptions, outputOption } from '../options.js';
-import { stateOption } from '../state-option.js';
+import { requestTimeoutOption, stateOption } from '../state-option.js';
 
 /** The output formats of `cosi get`. */
 export const GET_FORMATS = [
@@ -39,6 +39,7 @@ export function defineGet(): Command {
       'only what matches this label selector (a=b,c!=d,e in (x,y))',
     )
     .addOption(stateOption())
+    .addOption(requestTimeoutOption())
     .addHelpText(
       'after',
       `

@@ -25,6 +25,8 @@ export interface GetFlags extends CommonFlags {
   selector?: string;
   /** Read a running system's state instead of running the project. */
   state?: string;
+  /** With --state: how long a request waits for etcd (`5s`). */
+  requestTimeout?: string;
 }
 
 /**
@@ -33,7 +35,13 @@ export interface GetFlags extends CommonFlags {
  */
 export type GetResult =
   | { readonly from: 'run'; readonly run: ReportedRun<ResourceGroup[]>; readonly id?: string }
-  | { readonly from: 'state'; readonly groups: ResourceGroup[]; readonly id?: string };
+  | {
+      readonly from: 'state';
+      readonly groups: ResourceGroup[];
+      readonly id?: string;
+      /** A kind asked for could not be read (said on stderr as the state was read). */
+      readonly unreadable?: true;
+    };
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
 export const getCommand: CliCommand<[string, string | undefined, GetFlags], GetResult> = {
@@ -62,8 +70,20 @@ export async function get(
   const missing = (groups: readonly ResourceGroup[]): boolean =>
     id !== undefined && groups.length === 0;
   const asked = id === undefined ? {} : { id };
-  const view = await readStateFlag(flags.state);
+  // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
+  const view = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
   if (view) {
+    // A kind left out fails the command that asks for it, and only that one.
+    const askedTypes = type.split(',').map((name) => {
+      try {
+        return view.registry.resolve(name).type;
+      } catch {
+        return name;
+      }
+    });
+    if (view.unreadable.some(({ kind }) => askedTypes.includes(kind.type))) {
+      return { exitCode: EXIT.findings, result: { from: 'state', groups: [], unreadable: true } };
+    }
     const groups = select({ project: view, snapshot: view.snapshot });
     return {
       exitCode: missing(groups) ? EXIT.findings : EXIT.ok,
@@ -101,8 +121,9 @@ export function renderGet(
       });
     }
   };
-  if (result.from === 'state') print(result.groups);
-  else renderReportedRun(io, result.run, flags, print);
+  if (result.from === 'state') {
+    if (result.unreadable !== true) print(result.groups);
+  } else renderReportedRun(io, result.run, flags, print);
 }
 
 /** `vm/web-1` is `vm web-1`, as kubectl takes `TYPE/NAME`. */

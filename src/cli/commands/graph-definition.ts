@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { addPathArguments, addProjectOptions, collect, outputOption } from '../options.js';
 import { GRAPH_FORMATS } from '../render/graph/render-graph.js';
-import { stateOption } from '../state-option.js';
+import { requestTimeoutOption, stateOption } from '../state-option.js';
 
 /** `cosi graph`: its commander definition. */
 export function defineGraph(): Command {
@@ -33,6 +33,7 @@ export function defineGraph(): Command {
     .addOption(outputOption(GRAPH_FORMATS, 'text'))
     .option('--resources', 'converge, then show the resource instances and their lineage')
     .addOption(stateOption())
+    .addOption(requestTimeoutOption())
     .option(
       '-c, --controller <name>',
       'only the graph around this controller (repeatable)',

@@ -21,6 +21,8 @@ export interface GraphFlags extends CommonFlags {
   resources?: boolean;
   /** With --resources: the instances from a running system's state instead of a run. */
   state?: string;
+  /** With --state: how long a request waits for etcd (`5s`). */
+  requestTimeout?: string;
   controller?: string[];
   type?: string[];
   depth?: string;
@@ -59,7 +61,8 @@ export async function graph(
   if (flags.state !== undefined && !flags.resources) {
     throw new CliError("--state: give --resources too (the controller graph is the project's)");
   }
-  const state = await readStateFlag(flags.state);
+  // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
+  const state = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
   if (!state && flags.resources) {
     const run = await runAndReport(
       flags,

@@ -41,6 +41,11 @@ export function defineRun(): Command {
       'leader lease TTL, whole seconds (etcd): how long a dead leader blocks the fail-over',
       '5s',
     )
+    .option(
+      '--request-timeout <duration>',
+      'how long a request to etcd may wait for its answer; a SIGTERM is obeyed within it too',
+      '5s',
+    )
     .option('--no-color', 'never color the output')
     .option('-v, --verbose', 'print controller logs to stderr')
     .addHelpText(

@@ -14,9 +14,12 @@ import {
   type StateLocation,
 } from '../../app/state-url.js';
 import { toError } from '../../engine/errors.js';
+import type { Finding } from '../../loaders/finding.js';
+import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
+import { parseRequestTimeout } from '../state-option.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { formatLog } from '../render/logs.js';
@@ -30,6 +33,7 @@ export interface RunFlags {
   state: string;
   watch?: boolean;
   leaseTtl: string;
+  requestTimeout?: string;
   color?: boolean;
   verbose?: boolean;
 }
@@ -71,6 +75,7 @@ export async function runRuntime(
   if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
   const location = stateLocation(flags.state);
   const ttl = parseLeaseTtl(flags.leaseTtl);
+  const requestTimeout = parseRequestTimeout(flags.requestTimeout ?? '5s');
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
@@ -91,7 +96,7 @@ export async function runRuntime(
   let served: ServedProject | undefined;
   let watcher: FileWatcher | undefined;
   try {
-    opened = openState(location);
+    opened = openState(location, { requestTimeout });
     if (location.kind === 'etcd') {
       election = createEtcdLeaderElection({
         endpoint: location.endpoint,
@@ -99,17 +104,22 @@ export async function runRuntime(
         name: ELECTION_NAME,
         ttl,
         identity,
+        requestTimeout,
         onLost: (error) => end({ kind: 'lost', error }),
       });
     }
     const leaderElection = election;
-    const start = await serveProject({
+    const starting = serveProject({
       files,
       cwd: io.cwd,
       state: opened.state,
-      ...(leaderElection ? { elect: (signal) => leaderElection.elect(signal) } : {}),
+      identity,
+      ...(leaderElection
+        ? { elect: (signal, fingerprint) => leaderElection.elect(signal, fingerprint) }
+        : {}),
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+      ...(location.kind === 'etcd' ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES } : {}),
       ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
     }).catch((error: unknown) => {
       if (error instanceof ConfigError) throw error;
@@ -119,6 +129,17 @@ export async function runRuntime(
         EXIT.findings,
       );
     });
+    // A signal while starting (etcd slow or silent) ends the start: nothing waits for it.
+    const start = await Promise.race([starting, ended]);
+    if ('kind' in start) {
+      say(`shutting down (${describeEnding(start)}) before it started`);
+      // A start that still completes is stopped; one that fails has nothing to stop.
+      starting.then(
+        (late) => ('project' in late ? late.stop() : undefined),
+        () => undefined,
+      );
+      return { exitCode: exitCodeOf(start), result: undefined };
+    }
     if (!('project' in start)) {
       io.stderr.write(renderFindings(start.findings, colors));
       say('not started: the manifests have errors');
@@ -131,6 +152,7 @@ export async function runRuntime(
         (location.kind === 'etcd' ? ` (lease TTL ${ttl}s)` : ''),
     );
     say(describeApply(served.applied));
+    sayTooLarge(io, served.skipped, say, colors);
     served.elected.then(
       () =>
         say(
@@ -150,8 +172,23 @@ export async function runRuntime(
     return { exitCode: exitCodeOf(ending), result: undefined };
   } finally {
     for (const off of unsubscribe) off();
-    await watcher?.close();
-    await served?.stop();
+    // Every etcd request has a deadline, but a stop is many of them: the whole shutdown is
+    // bounded too, and what is left of it is cut off by closing the connections.
+    const shutdown = (async () => {
+      await watcher?.close();
+      await served?.stop();
+    })();
+    const stoppedInTime = await Promise.race([
+      shutdown.then(
+        () => true,
+        (error: unknown) => {
+          say(`stopping failed: ${toError(error).message}`);
+          return true;
+        },
+      ),
+      new Promise<false>((resolve) => setTimeout(resolve, requestTimeout, false).unref()),
+    ]);
+    if (!stoppedInTime) say(`the controllers did not stop within ${requestTimeout} ms`);
     await election?.close();
     await opened?.close();
     if (served) say('stopped');
@@ -175,6 +212,18 @@ function describeEnding(ending: Ending): string {
 
 function describeApply(applied: ApplyCounts): string {
   return `applied ${applied.resources} resources (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
+}
+
+/** The resources an apply left out (too large for the state): their findings, and a line. */
+function sayTooLarge(
+  io: CliIo,
+  skipped: readonly Finding[],
+  say: (line: string) => void,
+  colors: ReturnType<typeof createColors>,
+): void {
+  if (skipped.length === 0) return;
+  io.stderr.write(renderFindings(skipped, colors));
+  say(`${skipped.length} resources not applied: too large for the state (the others were)`);
 }
 
 function stateLocation(url: string): StateLocation {
@@ -225,6 +274,7 @@ function watchManifests(
         say('not applied: the manifests have errors (the last good ones keep running)');
       } else {
         say(describeApply(result.applied));
+        sayTooLarge(io, result.skipped, say, colors);
       }
     } catch (error) {
       // The state was unreachable (etcd restarting): the files did not change, so nothing else

@@ -1,5 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../resource/definition.js';
+import type { Kind } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import type { State } from './state.js';
 
@@ -16,15 +17,28 @@ export interface StateSnapshot {
   readonly definitions: readonly Resource[];
 }
 
-/** Lists every kind of `state` once. */
-export async function takeSnapshot(state: State): Promise<StateSnapshot> {
+/**
+ * Lists every kind of `state` once. A kind whose list fails is handed to `onListError` (and
+ * left out) when it is given; without it, the first failure rejects.
+ */
+export async function takeSnapshot(
+  state: State,
+  onListError?: (kind: Kind, error: unknown) => void,
+): Promise<StateSnapshot> {
   const resources: Resource[] = [];
   const definitions: Resource[] = [];
   const kinds = (await state.kinds()).sort(
     (a, b) => compareStrings(a.type, b.type) || compareStrings(a.namespace, b.namespace),
   );
   for (const kind of kinds) {
-    const listed = await state.list(kind);
+    let listed: Resource[];
+    try {
+      listed = await state.list(kind);
+    } catch (error) {
+      if (onListError === undefined) throw error;
+      onListError(kind, error);
+      continue;
+    }
     if (kind.type === RESOURCE_DEFINITION_TYPE) definitions.push(...listed);
     else for (const resource of listed) resources.push(resource);
   }

@@ -1,0 +1,81 @@
+/**
+ * What the etcd state says when etcd does not answer in time, or holds a value it cannot read.
+ * Both are errors of the connection or of the data, not of the state's rules: they carry no
+ * engine {@link ErrorCode}, and the CLI says them in one line.
+ */
+
+/**
+ * cosi's `--request-timeout` default, as etcdctl's `--command-timeout`: 5 s. It bounds the
+ * connection too: a request waiting for a connection that never opens fails at its deadline
+ * (etcd3 1.1 has no dial timeout of its own).
+ */
+export const DEFAULT_REQUEST_TIMEOUT = 5_000;
+
+/** A request to etcd that got no answer within the request timeout. */
+export class EtcdTimeoutError extends Error {
+  readonly code = 'etcd-timeout';
+
+  constructor(
+    readonly endpoints: readonly string[],
+    readonly timeout: number,
+  ) {
+    super(
+      `etcd at ${endpoints.map((e) => e.replace(/^https?:\/\//, '')).join(', ') || 'the given client'} did not answer within ${timeout} ms (--request-timeout)`,
+    );
+    this.name = 'EtcdTimeoutError';
+  }
+}
+
+/**
+ * Races `request` against the timeout: the first to settle wins. A request that loses is left to
+ * its own (gRPC) deadline; `onLate` is given what it resolves with, to release it.
+ */
+export async function withDeadline<T>(
+  request: Promise<T>,
+  timeout: number,
+  fail: () => Error,
+  onLate?: (value: T) => void,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      request.then(onLate, () => undefined);
+      reject(fail());
+    }, timeout);
+  });
+  try {
+    return await Promise.race([request, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Control characters, DEL, C1 and the bidirectional overrides: never raw in a message. */
+const UNSAFE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `text` with its control characters as `\xNN` / `\uNNNN` escapes, safe on one line. */
+export function escapeText(text: string): string {
+  return text.replace(UNSAFE, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A value under a resource key that is not a stored resource (written by hand, by another
+ * program, or damaged): reads of its kind fail with it, naming the key; other kinds are
+ * untouched.
+ */
+export class CorruptValueError extends Error {
+  readonly code = 'etcd-corrupt-value';
+
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`etcd key "${escapeText(key)}" holds no cosi resource: ${escapeText(reason)}`);
+    this.name = 'CorruptValueError';
+  }
+}

@@ -1,0 +1,221 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newResource } from '../../src/engine/resource/resource.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { useEtcdClient } from '../support/etcd-client.js';
+import { etcdAvailable } from '../support/etcd-server.js';
+import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { startSilentServer, type SilentServer } from '../support/silent-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { REPO } from './run-cli.js';
+
+/** The exit code, or a failure once `ms` have passed (the process is then killed). */
+async function exitWithin(p: CosiProcess, ms: number): Promise<number | NodeJS.Signals> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`still running after ${ms} ms; stderr:\n${p.stderr()}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * etcd faults as users meet them, with the built CLI (dist/): an endpoint that accepts
+ * connections and never answers.
+ */
+describe('an etcd endpoint that never answers', () => {
+  let silent: SilentServer;
+  let dir: string;
+  const processes: CosiProcess[] = [];
+
+  beforeAll(async () => {
+    silent = await startSilentServer();
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-etcd-faults-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+  });
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      p.kill('SIGKILL');
+      await p.exited;
+    }
+  });
+  afterAll(async () => {
+    await silent.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('get --state fails with one line once the request timeout has passed', async () => {
+    const p = spawnCosi([
+      'get',
+      'vm',
+      '--state',
+      `etcd://${silent.address}`,
+      '--request-timeout',
+      '1s',
+    ]);
+    processes.push(p);
+    // Node's start and loading gRPC come on top of the 1 s: bounded, not exact.
+    expect(await exitWithin(p, 15_000)).toBe(1);
+    expect(p.stderr()).toBe(
+      `cosi: --state etcd://${silent.address}/cosi: could not read it: etcd at ${silent.address} did not answer within 1000 ms (--request-timeout)\n`,
+    );
+  }, 30_000);
+
+  it('run exits promptly on SIGTERM while its start waits for etcd', async () => {
+    // A long request timeout: the start is still waiting when the signal comes.
+    const before = silent.connections;
+    const p = spawnCosi([
+      'run',
+      '-f',
+      dir,
+      '--state',
+      `etcd://${silent.address}/signal`,
+      '--request-timeout',
+      '60s',
+    ]);
+    processes.push(p);
+    await waitFor(() => silent.connections > before, 20_000, 'a connection to the silent etcd');
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 5_000)).toBe(0);
+    expect(p.stderr()).toMatch(/shutting down \(SIGTERM\) before it started/);
+  }, 40_000);
+
+  it('run says it could not start once the request timeout has passed', async () => {
+    const p = spawnCosi([
+      'run',
+      '-f',
+      dir,
+      '--state',
+      `etcd://${silent.address}/start`,
+      '--request-timeout',
+      '1s',
+    ]);
+    processes.push(p);
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    expect(p.stderr()).toMatch(
+      /could not start on etcd:\/\/[\d.:]+\/start: etcd at [\d.:]+ did not answer within 1000 ms/,
+    );
+  }, 30_000);
+});
+
+describe.skipIf(!etcdAvailable)('get --state with a corrupt value in etcd', () => {
+  const etcd = useEtcdClient();
+  const prefix = '/corrupt-cli';
+  const url = (): string => `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+
+  beforeAll(async () => {
+    const state = createEtcdState({ endpoints: [etcd.server.endpoint], prefix });
+    try {
+      await state.create(newResource({ namespace: 'default', type: 'VMs.t', id: 'good' }, {}));
+      await state.create(newResource({ namespace: 'default', type: 'Hosts.t', id: 'h1' }, {}));
+    } finally {
+      await state.close();
+    }
+    await etcd.client.put(`${prefix}/default/VMs.t/r/bad`).value(Buffer.from('\u001b[2J{not json'));
+  });
+
+  it('shows the other types, and says which key it left out, escaped', async () => {
+    const p = spawnCosi(['get', 'Hosts.t', '--state', url(), '-o', 'name']);
+    expect(await exitWithin(p, 20_000)).toBe(0);
+    expect(p.stderr()).toMatch(
+      /^cosi: --state etcd:\/\/.*\/corrupt-cli: VMs\.t in default left out: etcd key "\/corrupt-cli\/default\/VMs\.t\/r\/bad" holds no cosi resource: .*\\x1b\[2J/,
+    );
+    expect(p.stderr()).not.toContain('\u001b');
+  }, 30_000);
+
+  it('fails a get of the type the corrupt value belongs to', async () => {
+    const p = spawnCosi(['get', 'VMs.t', '--state', url()]);
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    expect(p.stderr()).toContain('holds no cosi resource');
+  }, 30_000);
+});
+
+describe.skipIf(!etcdAvailable)("run with a resource over etcd's request limit", () => {
+  const etcd = useEtcdClient();
+  let dir: string;
+  let p: CosiProcess | undefined;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-too-large-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    // 1.6 MB: over etcd's 1.5 MiB default --max-request-bytes.
+    await writeFile(
+      path.join(dir, 'big.yaml'),
+      `metadata: { type: vm, id: big }\nspec: { cpus: 1, image: ${'x'.repeat(1_600_000)}, host: node-a }\n`,
+    );
+  });
+  afterAll(async () => {
+    p?.kill('SIGKILL');
+    await p?.exited;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is a finding at its manifest, and the rest applies', async () => {
+    const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/too-large`;
+    p = spawnCosi(['run', '-f', dir, '--state', url]);
+    await p.waitForLine(/applied 5 resources \(5 created/);
+    await p.waitForLine(/1 resources not applied: too large for the state/);
+    expect(p.stderr()).toMatch(
+      /big\.yaml:1:1.*too-large-for-state|too-large-for-state.*big\.yaml:1:1/s,
+    );
+    const keys = await etcd.client.getAll().prefix('/too-large/').keys();
+    expect(keys.some((key) => key.endsWith('/r/web-1'))).toBe(true);
+    expect(keys.some((key) => key.endsWith('/r/big'))).toBe(false);
+  }, 60_000);
+});
+
+describe.skipIf(!etcdAvailable)('run with another config than the state is served with', () => {
+  const etcd = useEtcdClient();
+  const dirs: string[] = [];
+  const running: CosiProcess[] = [];
+
+  const project = async (edit: (config: string) => string): Promise<string> => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-fingerprint-'));
+    dirs.push(dir);
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    const file = path.join(dir, 'cosi.config.ts');
+    await writeFile(file, edit(await readFile(file, 'utf8')));
+    return dir;
+  };
+  afterAll(async () => {
+    for (const p of running) p.kill('SIGKILL');
+    await Promise.all(running.map((p) => p.exited));
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to lead after the leader of the other config died, and says why', async () => {
+    const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/fingerprint`;
+    const start = (dir: string): CosiProcess => {
+      const p = spawnCosi(['run', '-f', dir, '--state', url, '--lease-ttl', '2s']);
+      running.push(p);
+      return p;
+    };
+    const a = start(await project((config) => config));
+    await a.waitForLine(/elected leader/);
+    const b = start(
+      await project((config) =>
+        config.replace(
+          'controllers: [createVMNetController(), createPlacementController()]',
+          'controllers: [createVMNetController()]',
+        ),
+      ),
+    );
+    await b.waitForLine(/applied 5 resources/);
+    a.kill('SIGKILL');
+    await a.exited;
+    expect(await exitWithin(b, 30_000)).toBe(1);
+    expect(b.stderr()).toMatch(
+      /shutting down \(could not lead: the state is served with another config \(controllers -PlacementController;/,
+    );
+    expect(b.stderr()).toContain('etcdctl del /fingerprint/fingerprint');
+    expect(b.stderr()).not.toMatch(/elected leader/);
+  }, 60_000);
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { newResource } from '../../src/engine/resource/resource.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { etcdAvailable } from '../support/etcd-server.js';
+import { useEtcdClient } from '../support/etcd-client.js';
+
+/** The etcd state with bad data under its prefix (written by hand, by another program). */
+describe.skipIf(!etcdAvailable)('the etcd state with a corrupt value', () => {
+  const etcd = useEtcdClient();
+  let prefixes = 0;
+
+  const setUp = async () => {
+    const prefix = `/faults-${++prefixes}`;
+    const state = createEtcdState({ endpoints: [etcd.server.endpoint], prefix });
+    await state.create(newResource({ namespace: 'default', type: 'VMs.t', id: 'good' }, {}));
+    await state.create(newResource({ namespace: 'default', type: 'Hosts.t', id: 'h1' }, {}));
+    const badKey = `${prefix}/default/VMs.t/r/bad\u001b[2J`;
+    await etcd.client.put(badKey).value(Buffer.from('\u001b]0;owned\u0007{not json'));
+    return { state, badKey };
+  };
+
+  it('fails the reads of its own kind, naming the key with its control bytes escaped', async () => {
+    const { state } = await setUp();
+    try {
+      const error: unknown = await state
+        .list({ namespace: 'default', type: 'VMs.t' })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'etcd-corrupt-value' });
+      const message = (error as Error).message;
+      expect(message).toContain('etcd key "/faults-1/default/VMs.t/r/bad\\x1b[2J" holds no');
+      // eslint-disable-next-line no-control-regex -- the test is that none is there
+      expect(message).not.toMatch(/[\u0000-\u001f\u007f]/);
+      expect(message).toContain('\\x1b]0;owned\\x07');
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('leaves the other kinds and the other keys of its kind readable', async () => {
+    const { state } = await setUp();
+    try {
+      expect(await state.list({ namespace: 'default', type: 'Hosts.t' })).toHaveLength(1);
+      const good = await state.get({ namespace: 'default', type: 'VMs.t', id: 'good' });
+      expect(good.metadata.id).toBe('good');
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('ends a watch of its kind with the key named when it is written', async () => {
+    const { state, badKey } = await setUp();
+    try {
+      const errors: string[] = [];
+      await state.watchKind({ namespace: 'default', type: 'VMs.t' }, (event) => {
+        if (event.type === 'errored') errors.push(event.error.message);
+      });
+      await etcd.client.put(badKey).value('[]');
+      await state.settled();
+      await expect.poll(() => errors, { timeout: 10_000 }).toHaveLength(1);
+      expect(errors[0]).toMatch(/^etcd key ".*\/VMs\.t\/r\/bad\\x1b\[2J" holds no cosi resource/);
+    } finally {
+      await state.close();
+    }
+  });
+});
