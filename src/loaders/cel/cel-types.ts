@@ -10,6 +10,7 @@
  */
 
 import { isSchemaNode, type SchemaNode } from '../schema-node.js';
+import { escapeFieldName, isReservedWord } from './property-escaping.js';
 
 /** CEL's primitive types, named as cel-go formats them in its messages. */
 export type PrimitiveKind =
@@ -282,52 +283,8 @@ export function fieldType(
   name: string,
 ): CelType | undefined {
   return (
-    object.fields.get(name) ?? (RESERVED.has(name) ? object.fields.get(`__${name}__`) : undefined)
+    object.fields.get(name) ?? (isReservedWord(name) ? object.fields.get(`__${name}__`) : undefined)
   );
-}
-
-/** CEL's reserved words, which a field name is escaped from (`__namespace__`). */
-const RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  __: '__underscores__',
-  '.': '__dot__',
-  '-': '__dash__',
-  '/': '__slash__',
-};
-
-/**
- * A property's name as a rule writes it (the API server's `Escape`): a reserved word as
- * `__word__`, `__`, `.`, `-` and `/` spelt out; undefined for a name that cannot be written (it
- * starts with a digit, or has another character than letters, digits and those).
- */
-export function escapeFieldName(name: string): string | undefined {
-  if (name === '' || /^[0-9]/.test(name)) return undefined;
-  if (RESERVED.has(name)) return `__${name}__`;
-  if (!/^[A-Za-z0-9_./-]*$/.test(name)) return undefined;
-  return name.replace(/__|[./-]/g, (match) => ESCAPES[match] ?? match);
 }
 
 /** A type as cel-go writes it in its messages (`int`, `list(string)`, `optional_type(int)`). */

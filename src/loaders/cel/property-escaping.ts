@@ -5,6 +5,7 @@
  * (`self.x__dash__prop` reads the field `x-prop`).
  */
 
+/** CEL's reserved words, which a field name is escaped from (`__namespace__`). */
 const RESERVED = new Set([
   'true',
   'false',
@@ -54,4 +55,28 @@ export function unescapeFieldName(name: string): string {
     }
   }
   return out;
+}
+
+/** Whether `name` is one of CEL's reserved words (a field of that name is `__name__`). */
+export function isReservedWord(name: string): boolean {
+  return RESERVED.has(name);
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  __: '__underscores__',
+  '.': '__dot__',
+  '-': '__dash__',
+  '/': '__slash__',
+};
+
+/**
+ * A property's name as a rule writes it (the API server's `Escape`): a reserved word as
+ * `__word__`, `__`, `.`, `-` and `/` spelt out; undefined for a name that cannot be written (it
+ * starts with a digit, or has another character than letters, digits and those).
+ */
+export function escapeFieldName(name: string): string | undefined {
+  if (name === '' || /^[0-9]/.test(name)) return undefined;
+  if (RESERVED.has(name)) return `__${name}__`;
+  if (!/^[A-Za-z0-9_./-]*$/.test(name)) return undefined;
+  return name.replace(/__|[./-]/g, (match) => ESCAPES[match] ?? match);
 }
