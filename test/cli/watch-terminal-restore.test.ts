@@ -11,16 +11,16 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO } from './run-cli.js';
+import { startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
 
-const run = promisify(execFile);
 /** A tmux server of this test's own, so nothing else's sessions are touched. */
 const SOCKET = `cosi-watch-restore-${process.pid}`;
 const SESSION = 'watch';
 
 let dir: string;
 
-const tmux = async (...args: string[]): Promise<string> =>
-  (await run('tmux', ['-L', SOCKET, ...args])).stdout;
+const run = promisify(execFile);
+const tmux = tmuxServer(SOCKET);
 const pane = async (format: string): Promise<string> =>
   (await tmux('display-message', '-p', '-t', SESSION, format)).trim();
 
@@ -56,29 +56,8 @@ describe('cosi watch in a terminal, killed', () => {
     'leaves the alternate screen and shows the cursor on %s',
     async (signal) => {
       expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
-      const statusFile = path.join(dir, '.exit-status');
-      const command = `env -u CI node ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} watch -f .; echo $? > ${JSON.stringify(statusFile)}`;
-      await tmux(
-        '-f',
-        '/dev/null',
-        'new-session',
-        '-d',
-        '-s',
-        SESSION,
-        '-x',
-        '120',
-        '-y',
-        '40',
-        '-c',
-        dir,
-        command,
-        ';',
-        'set-option',
-        '-t',
-        SESSION,
-        'remain-on-exit',
-        'on',
-      );
+
+      const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir);
       await waitFor(
         () => tmux('capture-pane', '-p', '-t', SESSION),
         (s) => s.includes('round 1'),

@@ -3,24 +3,21 @@
  * file, types keys and reads the screen with `tmux capture-pane`. Needs `dist/` (npm ci builds it)
  * and tmux (.ci/run installs it).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO } from './run-cli.js';
+import { startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
 
-const run = promisify(execFile);
 /** A tmux server of this test's own, so nothing else's sessions are touched. */
 const SOCKET = `cosi-watch-e2e-${process.pid}`;
 const SESSION = 'watch';
 
 let dir: string;
 
-const tmux = async (...args: string[]): Promise<string> =>
-  (await run('tmux', ['-L', SOCKET, ...args])).stdout;
+const tmux = tmuxServer(SOCKET);
 const screen = (): Promise<string> => tmux('capture-pane', '-p', '-t', SESSION);
 
 /** Polls the screen until `ok` holds for it, within a bound; then returns it. */
@@ -53,32 +50,7 @@ afterEach(async () => {
 describe('cosi watch in a terminal', () => {
   it('redraws after an edit, filters with /, opens a resource with Enter and quits with q', async () => {
     expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
-    // ink draws only a last frame where it believes it runs in CI: this is a terminal, say so.
-    // The exit status goes to a file: tmux reports a pane's status only once it has reaped the
-    // process, which can come after it reports the pane dead.
-    const statusFile = path.join(dir, '.exit-status');
-    const command = `env -u CI node ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} watch -f .; echo $? > ${JSON.stringify(statusFile)}`;
-    await tmux(
-      '-f',
-      '/dev/null',
-      'new-session',
-      '-d',
-      '-s',
-      SESSION,
-      '-x',
-      '120',
-      '-y',
-      '40',
-      '-c',
-      dir,
-      command,
-      ';',
-      'set-option',
-      '-t',
-      SESSION,
-      'remain-on-exit',
-      'on',
-    );
+    const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir);
 
     const first = await waitForScreen((s) => s.includes('round 1'), 'the first round');
     expect(first.split('\n')[0]).toBe('cosi watch  round 1  started  converged');

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A tmux server of a test's own (its own socket), so nothing else's sessions are touched. */
+export function tmuxServer(socket: string): (...args: string[]) => Promise<string> {
+  return async (...args) => (await run('tmux', ['-L', socket, ...args])).stdout;
+}
+
+/**
+ * Starts the built `cosi watch -f .` in `dir`, in a detached 120x40 tmux session that stays
+ * after it exits; returns the file its exit status is written to. ink draws only a last frame
+ * where it believes it runs in CI: this is a terminal, so CI is unset. The status goes to a file
+ * because tmux reports a pane's status only once it has reaped the process, which can come after
+ * it reports the pane dead.
+ */
+export async function startWatchInTmux(
+  tmux: (...args: string[]) => Promise<string>,
+  session: string,
+  repo: string,
+  dir: string,
+): Promise<string> {
+  const statusFile = path.join(dir, '.exit-status');
+  const command = `env -u CI node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .; echo $? > ${JSON.stringify(statusFile)}`;
+  await tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    '120',
+    '-y',
+    '40',
+    '-c',
+    dir,
+    command,
+    ';',
+    'set-option',
+    '-t',
+    session,
+    'remain-on-exit',
+    'on',
+  );
+  return statusFile;
+}
