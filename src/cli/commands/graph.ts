@@ -13,7 +13,7 @@ import { buildGraphView, type GraphView } from '../render/graph/graph-view.js';
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
-import { runAndReport } from './run-and-report.js';
+import { convergeAndSelect } from './converge-and-select.js';
 import { readStateFlag } from '../state-option.js';
 
 export interface GraphFlags extends CommonFlags {
@@ -64,7 +64,7 @@ export async function graph(
   // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
   const state = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
   if (!state && flags.resources) {
-    const run = await runAndReport(
+    const run = await convergeAndSelect(
       flags,
       io,
       paths,
