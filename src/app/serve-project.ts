@@ -9,7 +9,8 @@ import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
-import { openProject, registerProjectControllers, type Project } from './project.js';
+import { registerProjectControllers, type Project } from './project.js';
+import { ProjectSession } from './project-session.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { readProjectManifests } from './read-project-manifests.js';
 
@@ -47,6 +48,8 @@ export interface ApplyCounts {
 
 /** A served project: its runtime runs on the real clock until stopped. */
 export interface ServedProject {
+  /** The session it runs on: the same path as apply, check, watch and explain. */
+  readonly session: ProjectSession;
   readonly project: Project;
   readonly manager: Manager;
   /** What the first apply did. */
@@ -98,7 +101,7 @@ export async function serveProject(
   if (hasErrors(first.findings)) return { config, findings: first.findings };
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
-  const project = await openProject(
+  const session = await ProjectSession.open(
     config,
     { registry: first.registry, resources: [] },
     {
@@ -109,6 +112,7 @@ export async function serveProject(
       ...(options.onLog ? { onLog: options.onLog } : {}),
     },
   );
+  const { project } = session;
   const { runtime, applier } = project;
   const interval = options.releaseInterval ?? 250;
   let releaseTimer: Timer | undefined;
@@ -136,7 +140,7 @@ export async function serveProject(
     const { fitting, skipped } = splitOversized(load.resources, options.maxRequestBytes);
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await applier.apply(fitting);
+        const result = await session.applyEdit({ resources: fitting });
         scheduleReleases();
         return { applied: counts(fitting.length, result), skipped };
       } catch (error) {
@@ -162,6 +166,7 @@ export async function serveProject(
     });
     await manager.start();
     return {
+      session,
       project,
       manager,
       applied,
@@ -176,10 +181,12 @@ export async function serveProject(
         stopped = true;
         releaseTimer?.cancel();
         await manager.stop();
+        await session.close();
       },
     };
   } catch (error) {
     await manager.stop();
+    await session.close();
     throw error;
   }
 }
