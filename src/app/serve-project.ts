@@ -1,6 +1,7 @@
 import { createManager, type Manager } from '../engine/builder/manager.js';
 import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
+import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -8,6 +9,7 @@ import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
+import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { registerProjectControllers, type Project } from './project.js';
 import { ProjectSession } from './project-session.js';
@@ -28,6 +30,13 @@ export interface ServeProjectOptions extends ConfigLocation {
   readonly ignore?: readonly string[];
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
+  /** A run recorder for the runtime: `cosi run`'s metrics count and time reconciles with it. */
+  readonly recorder?: RunRecorder;
+  /**
+   * How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). A state that holds
+   * resources of types the project does not define is refused ({@link ForeignStateError}).
+   */
+  readonly stateName?: string;
   /** How often released manifests (torn down, held by finalizers) are checked, ms; 250. */
   readonly releaseInterval?: number;
   /**
@@ -90,7 +99,8 @@ const APPLY_ATTEMPTS = 5;
  * config's `setup` once this process is elected. Manifests removed by a later
  * {@link ServedProject.reapply} are torn down, and destroyed once their finalizers are gone.
  *
- * @throws ConfigError when the config cannot be found, loaded, or its controllers registered.
+ * @throws ConfigError when the config cannot be found, loaded, or its controllers registered;
+ *   ForeignStateError when the state holds another project's resources.
  */
 export async function serveProject(
   options: ServeProjectOptions,
@@ -99,6 +109,9 @@ export async function serveProject(
   const read = (): Promise<ReadResult> => readProjectManifests(options, config);
   const first = await read();
   if (hasErrors(first.findings)) return { config, findings: first.findings };
+  // Another project's resources under the same prefix would be mixed with this one's.
+  const foreign = await foreignTypes(options.state, first.registry);
+  if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
   const session = await ProjectSession.open(
@@ -110,6 +123,7 @@ export async function serveProject(
       clock,
       registerControllers: false,
       ...(options.onLog ? { onLog: options.onLog } : {}),
+      ...(options.recorder ? { recorder: options.recorder } : {}),
     },
   );
   const { project } = session;

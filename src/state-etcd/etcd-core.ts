@@ -31,6 +31,7 @@ import {
   CorruptValueError,
   DEFAULT_REQUEST_TIMEOUT,
   EtcdTimeoutError,
+  EtcdUnreachableError,
   withDeadline,
 } from './etcd-errors.js';
 import { encodeResource } from './resource-codec.js';
@@ -107,6 +108,23 @@ interface OpenWatch {
 
 const DEFAULT_BUFFER_CAPACITY = 10_000;
 
+/** Counts of what a state asked of etcd (see {@link EtcdCore.figures}). */
+export interface EtcdFigures {
+  /** Requests sent (reads, writes, watch openings), since the state was created. */
+  readonly requests: number;
+  /** Of those, the ones that failed or got no answer in time. */
+  readonly failedRequests: number;
+  readonly inFlight: number;
+  /** Watches open now. */
+  readonly watches: number;
+}
+
+/** The first line of what was thrown: gRPC's messages run on with details. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
 /** etcd's message for a read or watch of a revision compaction removed. */
 const COMPACTED = /compacted/i;
 /** etcd's message for a read of a revision not written yet. */
@@ -144,6 +162,8 @@ export class EtcdCore implements StateCore {
   #closed = false;
   /** etcd requests (and watch openings) under way, for {@link settled}. */
   #inFlight = 0;
+  #requests = 0;
+  #failedRequests = 0;
   #onIdle: (() => void)[] = [];
 
   constructor(options: EtcdStateOptions) {
@@ -299,6 +319,45 @@ export class EtcdCore implements StateCore {
     } while (this.#inFlight > 0);
   }
 
+  /**
+   * Asks etcd one cheap question (the state's first key) within `timeout` ms.
+   *
+   * @throws EtcdUnreachableError when no answer came in time or the connection failed.
+   */
+  async probe(timeout: number): Promise<void> {
+    const endpoints = this.#options.endpoints ?? [];
+    try {
+      await withDeadline(
+        (async () => {
+          const client = await this.#connect();
+          const root = Buffer.from(this.#layout.root);
+          // Straight to the client: its own deadline is the request timeout, not this one.
+          await client.kv.range({
+            key: root,
+            range_end: prefixEnd(root),
+            limit: 1,
+            keys_only: true,
+          });
+        })(),
+        timeout,
+        () => new EtcdUnreachableError(endpoints, timeout),
+      );
+    } catch (error) {
+      if (error instanceof EtcdUnreachableError) throw error;
+      throw new EtcdUnreachableError(endpoints, timeout, firstLine(error));
+    }
+  }
+
+  /** What this state asked of etcd so far: for `cosi run`'s metrics. */
+  figures(): EtcdFigures {
+    return {
+      requests: this.#requests,
+      failedRequests: this.#failedRequests,
+      inFlight: this.#inFlight,
+      watches: this.#watches.size,
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -334,6 +393,7 @@ export class EtcdCore implements StateCore {
   /** A request, counted while under way and failed past the request timeout. */
   async #track<T>(request: Promise<T>, onLate?: (value: T) => void): Promise<T> {
     this.#inFlight++;
+    this.#requests++;
     try {
       return await withDeadline(
         request,
@@ -341,6 +401,9 @@ export class EtcdCore implements StateCore {
         () => new EtcdTimeoutError(this.#options.endpoints ?? [], this.#requestTimeout),
         onLate,
       );
+    } catch (error) {
+      this.#failedRequests++;
+      throw error;
     } finally {
       if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
     }
