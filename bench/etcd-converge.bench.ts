@@ -160,6 +160,10 @@ export async function run(): Promise<void> {
         let etcd: Converged;
         try {
           etcd = await converge(dir, manifests, etcdState, () => etcdState.settled());
+          const asked = etcdState.figures();
+          notes.push(
+            `  ${formatCount(n)} etcd requests (open + converge): ${asked.reads.toLocaleString('en-US')} reads, ${asked.writes.toLocaleString('en-US')} writes`,
+          );
         } finally {
           await etcdState.close();
         }

@@ -22,6 +22,8 @@ export interface RunMetricsSources {
 /** Counts a state backend keeps of its requests (the etcd state's `figures()`). */
 export interface StateFigures {
   readonly requests: number;
+  readonly reads: number;
+  readonly writes: number;
   readonly failedRequests: number;
   readonly inFlight: number;
   readonly watches: number;
@@ -125,6 +127,8 @@ export class RunMetrics {
         });
       };
       total('cosi_state_requests_total', 'Requests sent to the state backend', (f) => f.requests);
+      total('cosi_state_reads_total', 'Reads sent to the state backend', (f) => f.reads);
+      total('cosi_state_writes_total', 'Writes sent to the state backend', (f) => f.writes);
       total(
         'cosi_state_request_failures_total',
         'Requests to the state backend that failed or timed out',

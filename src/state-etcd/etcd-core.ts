@@ -58,12 +58,16 @@ const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
 
 /**
  * A label query whose index finds more ids than this reads the kind whole (in pages of
- * {@link LIST_PAGE_SIZE}) rather than one resource per request.
+ * {@link LIST_PAGE_SIZE}) rather than its resources by key ({@link TXN_MAX_OPS} per request).
  */
 const INDEXED_READS_MAX = 2 * LIST_PAGE_SIZE;
 
-/** Reads of single resources a label query keeps under way at once. */
+/** Transactions of reads by key a label query keeps under way at once. */
 const INDEXED_READ_CONCURRENCY = 16;
+
+/** Operations in one etcd transaction: etcd's `--max-txn-ops` default. */
+const TXN_MAX_OPS = 128;
+
 /** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
 export interface EtcdStateOptions {
   /** etcd client URLs, e.g. `['http://127.0.0.1:2379']`; the state makes (and closes) a client. */
@@ -112,6 +116,9 @@ const DEFAULT_BUFFER_CAPACITY = 10_000;
 export interface EtcdFigures {
   /** Requests sent (reads, writes, watch openings), since the state was created. */
   readonly requests: number;
+  /** Of those, reads (ranges) and writes (transactions and puts). */
+  readonly reads: number;
+  readonly writes: number;
   /** Of those, the ones that failed or got no answer in time. */
   readonly failedRequests: number;
   readonly inFlight: number;
@@ -163,6 +170,8 @@ export class EtcdCore implements StateCore {
   /** etcd requests (and watch openings) under way, for {@link settled}. */
   #inFlight = 0;
   #requests = 0;
+  #reads = 0;
+  #writes = 0;
   #failedRequests = 0;
   #onIdle: (() => void)[] = [];
 
@@ -209,6 +218,25 @@ export class EtcdCore implements StateCore {
     const draft = toDraft(resource);
     // The caller's version: a swap that lost a race has stamped the draft with the next one.
     const { version } = draft.metadata;
+    // The version this state last saw, if it is the caller's: swapped on its revision, unread.
+    // Stale, the swap fails, and the loop below reads and checks what changed.
+    const seen = this.#decoded.latest(this.#layout.resourceKey(draft.metadata));
+    const passes = (current: Resource): boolean => {
+      try {
+        checkUpdate(current, version, options);
+        return true;
+      } catch {
+        // Perhaps only by being stale: the read below tells.
+        return false;
+      }
+    };
+    if (seen !== undefined && seen.resource.metadata.version === version && passes(seen.resource)) {
+      const written = await this.#swap(
+        { resource: seen.resource, modRevision: seen.revision },
+        draft,
+      );
+      if (written) return written as Resource<S>;
+    }
     for (;;) {
       const current = await this.#read(draft.metadata);
       if (!current) throw new NotFoundError(toPointer(draft.metadata));
@@ -217,6 +245,10 @@ export class EtcdCore implements StateCore {
       // Lost a race: read again, and the checks tell what changed.
       if (written) return written as Resource<S>;
     }
+  }
+
+  lastSeen(pointer: Pointer): Resource | undefined {
+    return this.#decoded.latest(this.#layout.resourceKey(pointer))?.resource;
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
@@ -352,6 +384,8 @@ export class EtcdCore implements StateCore {
   figures(): EtcdFigures {
     return {
       requests: this.#requests,
+      reads: this.#reads,
+      writes: this.#writes,
       failedRequests: this.#failedRequests,
       inFlight: this.#inFlight,
       watches: this.#watches.size,
@@ -379,9 +413,18 @@ export class EtcdCore implements StateCore {
   /** The client's KV calls, counted while under way (see {@link settled}). */
   #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> {
     return {
-      range: async (request) => this.#track(client.kv.range(request)),
-      txn: async (request) => this.#track(client.kv.txn(request)),
-      put: async (request) => this.#track(client.kv.put(request)),
+      range: async (request) => {
+        this.#reads++;
+        return this.#track(client.kv.range(request));
+      },
+      txn: async (request) => {
+        this.#writes++;
+        return this.#track(client.kv.txn(request));
+      },
+      put: async (request) => {
+        this.#writes++;
+        return this.#track(client.kv.put(request));
+      },
     };
   }
 
@@ -487,15 +530,26 @@ export class EtcdCore implements StateCore {
     }
     const at = revision as number;
     if (ids.size > INDEXED_READS_MAX) return this.#scan(client, kind, options, at);
-    const pointers = [...ids].map((id) => ({ namespace: kind.namespace, type: kind.type, id }));
+    const keys = [...ids].map((id) =>
+      this.#layout.resourceKey({ namespace: kind.namespace, type: kind.type, id }),
+    );
+    // Many reads in one request: a transaction of range operations, each at the index's
+    // revision, so the list is still of one revision (a request per id cost one gRPC call each,
+    // and the calls, not etcd, were the time).
+    const batches: string[][] = [];
+    for (let i = 0; i < keys.length; i += TXN_MAX_OPS) batches.push(keys.slice(i, i + TXN_MAX_OPS));
     const resources: Resource[] = [];
-    await forEachConcurrently(pointers, INDEXED_READ_CONCURRENCY, async (pointer) => {
-      const key = this.#layout.resourceKey(pointer);
-      const response = await this.#kv(client).range({ key: Buffer.from(key), revision: at });
-      const kv = response.kvs[0];
-      if (kv === undefined) return;
-      const resource = this.#decoded.decode(key, kv);
-      if (matchesFilters(resource, options)) resources.push(resource);
+    await forEachConcurrently(batches, INDEXED_READ_CONCURRENCY, async (batch) => {
+      const response = await this.#kv(client).txn({
+        compare: [],
+        success: batch.map((key) => ({ request_range: { key: Buffer.from(key), revision: at } })),
+      });
+      batch.forEach((key, i) => {
+        const kv = response.responses[i]?.response_range.kvs[0];
+        if (kv === undefined) return;
+        const resource = this.#decoded.decode(key, kv);
+        if (matchesFilters(resource, options)) resources.push(resource);
+      });
     });
     return { resources, revision: at };
   }

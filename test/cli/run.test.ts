@@ -126,7 +126,7 @@ describe('cosi run (in memory)', () => {
     for (const e of entries) {
       expect(e).toMatchObject({
         level: 'info',
-        time: expect.stringMatching(new RegExp(`^${TIME}$`)),
+        time: expect.stringMatching(new RegExp(`^${TIME}$`)) as unknown,
       });
     }
   });
