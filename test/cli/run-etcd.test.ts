@@ -179,7 +179,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
       await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 2'));
       fileChanged({ kind: 'change', path: vms });
       await waitFor(
-        () => /apply failed: .*\(retrying in \d+ ms\)/.test(stderr),
+        () => /WARN {2}apply failed: .*\(retrying in \d+(\.\d+)?m?s\)/.test(stderr),
         60_000,
         () => stderr,
       );
