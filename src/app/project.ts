@@ -87,6 +87,11 @@ export interface OpenProjectOptions {
    * has); a type its controllers write that is such a kind gets that kind's definition.
    */
   readonly kubernetesVersion?: KubernetesRelease;
+  /**
+   * Manifest writes kept under way at once when the manifests are applied (default 1): a state
+   * on etcd answers many in flight in about the time of one.
+   */
+  readonly applyConcurrency?: number;
   /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
 }
@@ -122,6 +127,7 @@ export async function openProject(
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,
     keepApplied: options.applyOnce !== true,
+    ...(options.applyConcurrency !== undefined ? { concurrency: options.applyConcurrency } : {}),
   });
   try {
     await storeDefinitions(state, registry.all());

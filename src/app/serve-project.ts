@@ -30,6 +30,8 @@ export interface ServeProjectOptions extends ConfigLocation {
   readonly ignore?: readonly string[];
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
+  /** Manifest writes under way at once (see `OpenProjectOptions.applyConcurrency`); 1. */
+  readonly applyConcurrency?: number;
   /** A run recorder for the runtime: `cosi run`'s metrics count and time reconciles with it. */
   readonly recorder?: RunRecorder;
   /**
@@ -124,6 +126,9 @@ export async function serveProject(
       registerControllers: false,
       ...(options.onLog ? { onLog: options.onLog } : {}),
       ...(options.recorder ? { recorder: options.recorder } : {}),
+      ...(options.applyConcurrency !== undefined
+        ? { applyConcurrency: options.applyConcurrency }
+        : {}),
     },
   );
   const { project } = session;

@@ -48,6 +48,12 @@ export interface RunFlags {
   verbose?: boolean;
 }
 
+/**
+ * Manifest writes in flight at once on etcd: enough for etcd to batch them (a bare loop on
+ * loopback gains little past it), few enough to bound what one apply holds open.
+ */
+const ETCD_APPLY_CONCURRENCY = 32;
+
 /** The name processes serving one state elect their leader under. */
 export const ELECTION_NAME = 'cosi-run';
 
@@ -204,7 +210,9 @@ export async function runRuntime(
         : {}),
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
-      ...(location.kind === 'etcd' ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES } : {}),
+      ...(location.kind === 'etcd'
+        ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES, applyConcurrency: ETCD_APPLY_CONCURRENCY }
+        : {}),
       onLog: (record) => {
         if (flags.verbose || record.level === 'warn' || record.level === 'error') {
           log.record(record);
