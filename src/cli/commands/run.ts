@@ -173,10 +173,10 @@ export async function runRuntime(
 
     // One cheap question first: an etcd that is not there is said as such, not as a failed apply.
     if (etcd) {
-      const reached = await Promise.race([
-        etcd.probe(connectTimeout).then(() => 'reached' as const),
-        ended,
-      ]);
+      const probing = etcd.probe(connectTimeout).then(() => 'reached' as const);
+      // Ended by a signal first, the probe's late failure is nobody's to hear.
+      probing.catch(() => undefined);
+      const reached = await Promise.race([probing, ended]);
       if (reached !== 'reached') return stopBeforeStart(reached, log);
     }
     if (location.kind === 'etcd') {
@@ -251,11 +251,15 @@ export async function runRuntime(
           `${election ? 'elected leader' : 'leading'}: running ${project.runtime.controllerNames().length} controllers`,
         );
         const leadingSince = performance.now();
-        return project.runtime.settle().then(() => {
-          if (health.phase !== 'leading') return;
-          health.converged();
-          log.info(`converged in ${formatDuration(performance.now() - leadingSince)}`);
-        });
+        project.runtime.settle().then(
+          () => {
+            if (health.phase !== 'leading') return;
+            health.converged();
+            log.info(`converged in ${formatDuration(performance.now() - leadingSince)}`);
+          },
+          // Stopped before it settled: there is nothing to say.
+          () => undefined,
+        );
       },
       (error: unknown) => finish({ kind: 'failed', error: toError(error) }),
     );
