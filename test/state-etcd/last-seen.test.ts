@@ -104,4 +104,28 @@ describe.skipIf(!etcdAvailable)('writes from the version the etcd state last saw
     expect(stored.metadata.version).toBe(1);
     expect(stored.spec.cpus).toBe(2);
   });
+
+  it('a modify of a resource it never saw creates it with one request, no read first', async () => {
+    const [state] = twoProcesses();
+    const before = state.figures();
+    await state.modify(empty, (draft) => {
+      draft.spec.cpus = 3;
+    });
+    const after = state.figures();
+    expect(after.reads - before.reads).toBe(0);
+    expect(after.writes - before.writes).toBe(1);
+    expect((await state.get<{ cpus: number }>(vm('a'))).metadata.version).toBe(1);
+  });
+
+  it('a modify of a resource another process created, never seen here, updates it once', async () => {
+    const [a, b] = twoProcesses();
+    await b.create(newResource(vm('a'), { cpus: 1 }, { labels: { fromB: 'yes' } }));
+    await a.modify(empty, (draft) => {
+      draft.spec.cpus = 5;
+    });
+    const stored = await b.get<{ cpus: number }>(vm('a'));
+    expect(stored.metadata.version).toBe(2);
+    expect(stored.spec.cpus).toBe(5);
+    expect(stored.metadata.labels).toEqual({ fromB: 'yes' });
+  });
 });

@@ -234,6 +234,9 @@ export class CoreState implements State {
   /** Create-or-update: `fn` fills a copy of `empty` when the resource is missing. */
   async #modify(empty: Draft, fn: Updater<unknown>, options: UpdateOptions): Promise<Resource> {
     let seen = this.#lastSeen?.(empty.metadata);
+    // A core that tracks what it saw and never saw this resource: most likely it is new, and is
+    // created without a read first; if it is there after all, the create fails and it is read.
+    let unread = this.#lastSeen !== undefined && seen === undefined;
     for (;;) {
       if (seen !== undefined) {
         try {
@@ -245,7 +248,10 @@ export class CoreState implements State {
           continue;
         }
       }
-      const current = await this.#core.get(empty.metadata).catch(undefinedIfNotFound);
+      const current = unread
+        ? undefined
+        : await this.#core.get(empty.metadata).catch(undefinedIfNotFound);
+      unread = false;
       if (current !== undefined) {
         return this.#updateWithConflicts(empty.metadata, fn, options, current);
       }
