@@ -6,6 +6,7 @@ import { newResource } from '../../src/engine/resource/resource.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
 import { REPO } from './run-cli.js';
 
@@ -271,5 +272,26 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
         ),
       ),
     ]);
+  }, 60_000);
+
+  it('a leader cut off from etcd says why, stops and exits 4 within the lease TTL', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const p = spawnCosi(['run', '-f', dir, '--state', url, '--lease-ttl', '3s']);
+      processes.push(p);
+      await p.waitForLine(/elected leader/);
+      proxy.cut();
+      const cut = performance.now();
+      expect(await exitWithin(p, 20_000)).toBe(4);
+      // Noticed at two thirds of the TTL, stopped within a third more: within the TTL, with
+      // room for a loaded machine.
+      expect(performance.now() - cut).toBeLessThan(3_000 + 2_000);
+      expect(p.stderr()).toMatch(
+        /ERROR shutting down \(lost leadership: the lease was not renewed for 2s, two thirds of its 3s TTL \(etcd unreachable or too slow\); exiting with 4 to be restarted\) code=leadership-lost$/m,
+      );
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 });
