@@ -131,6 +131,32 @@ describe('cosi run (in memory)', () => {
     }
   });
 
+  it("logs a controller's failures with the controller, the resource and the error's code", async () => {
+    const failing = path.join(REPO, 'fixtures/cli/failing-controller');
+    const h = harness(failing);
+    const running = runRuntime(h.io, ['.'], flags({ logFormat: 'json' }), h.watchFiles);
+    const entry = await waitFor(
+      () =>
+        h
+          .stderr()
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Record<string, unknown>)
+          .find((e) => e['msg'] === 'reconcile failed'),
+      20_000,
+      () => `a reconcile failure in the log (stderr:\n${h.stderr()})`,
+    );
+    h.sigterm();
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(entry).toMatchObject({
+      level: 'error',
+      controller: 'EchoController',
+      resource: 'Counters.test.cosi.dev(default/start)',
+      code: expect.any(String) as unknown,
+      error: expect.any(String) as unknown,
+    });
+  });
+
   it('a second signal while it stops exits at once, with the shell code of the signal', async () => {
     // A controller that never returns, and a long stop bound: the stop is under way when the
     // second signal comes, and nothing in the test ends it first.
