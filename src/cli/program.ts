@@ -5,6 +5,7 @@ import { defineExplain } from './commands/explain-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
 import { defineRun } from './commands/run-definition.js';
+import { defineReport } from './commands/report-definition.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
 import { defineWatch } from './commands/watch-definition.js';
@@ -24,6 +25,7 @@ const COMMANDS = [
   lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
   lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
   lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
+  lazyCommand(defineReport, async () => (await import('./commands/report.js')).reportCommand),
   lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
   lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
   lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),

@@ -1,6 +1,6 @@
 import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
 import type { GraphView, InstanceGroup } from './graph-view.js';
-import type { ResourceNode } from './resource-lineage.js';
+import type { ResourceNode } from '../../../app/explain/resource-lineage.js';
 
 /** `--focus`: one resource and how many lineage hops around it to keep. */
 export interface GraphFocus {
