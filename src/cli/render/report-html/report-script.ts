@@ -75,7 +75,9 @@ export const REPORT_SCRIPT = String.raw`
       ['labels', r.labels ? Object.keys(r.labels).map(function (k) { return k + '=' + r.labels[k]; }).join(', ') : ''],
     ])];
     var from = h('div', { class: 'lineage' }, [h('h4', {}, ['Came from'])]);
-    from.appendChild(r.from.length ? lineage(i, new Set([i]), { left: 200 }) : h('p', {}, [r.owner === '' ? 'the manifest' : 'nothing it read']));
+    var budget = { left: 200 };
+    from.appendChild(r.from.length ? lineage(i, new Set([i]), budget) : h('p', {}, [r.owner === '' ? 'the manifest' : 'nothing it read']));
+    if (budget.left < 0) from.appendChild(h('p', { class: 'cut' }, ['cut here: 200 resources shown']));
     nodes.push(from);
     if (derived[i].length) {
       var to = h('ul');
@@ -142,7 +144,9 @@ export const REPORT_SCRIPT = String.raw`
       nodesByTitle.set(title, g);
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', title);
+      // The accessible name starts with the text the node shows, then says what it is.
+      var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
+      g.setAttribute('aria-label', shown + ' (' + title.split(':')[0].replace('cluster_', 'type') + ')');
       g.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(title); } });
     });
     var drag = null;
