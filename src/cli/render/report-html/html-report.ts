@@ -1,5 +1,6 @@
 import type { ReportData } from '../../../app/report/report-data.js';
-import { escapeHtml, jsonForScript } from './html-escape.js';
+import { encodeReportData } from './embedded-data.js';
+import { escapeHtml } from './html-escape.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { renderFindings, renderVerdict } from './report-static.js';
 import { REPORT_STYLE } from './report-style.js';
@@ -74,7 +75,7 @@ ${graph}
 </div>
 ${data.timeline ? renderTimelineFrame(data.timeline.entries.length, data.timeline.dropped) : ''}
 </main>
-<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+<script type="application/octet-stream" id="report-data">${encodeReportData(data)}</script>
 <script>${REPORT_SCRIPT}</script>
 </body>
 </html>

@@ -8,7 +8,16 @@
 export const REPORT_SCRIPT = String.raw`
 (function () {
   'use strict';
-  var data = JSON.parse(document.getElementById('report-data').textContent);
+  // The data is gzipped JSON in base64 (see embedded-data.ts): inflate it, then draw.
+  var packed = atob(document.getElementById('report-data').textContent.trim());
+  var bytes = new Uint8Array(packed.length);
+  for (var b = 0; b < packed.length; b++) bytes[b] = packed.charCodeAt(b);
+  var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  new Response(inflated).text().then(function (text) { start(JSON.parse(text)); }).catch(function (error) {
+    document.getElementById('details').textContent = 'This browser could not read the report data: ' + error;
+  });
+
+  function start(data) {
   var resources = data.resources;
   var byKey = new Map();
   var derived = resources.map(function () { return []; });
@@ -225,6 +234,8 @@ export const REPORT_SCRIPT = String.raw`
     });
     document.getElementById('timeline-ui').hidden = false;
     setTimeline(entries);
+  }
+  document.body.setAttribute('data-ready', 'true');
   }
 })();
 `;
