@@ -126,9 +126,6 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
       /^Run timeline: \d+ reconciles$/,
     );
     expect(await page.locator('#timeline-rows').textContent()).toContain('PlacementController');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'vm-network.png'), fullPage: true });
-    const png = await readFile(path.join(ARTIFACTS, 'vm-network.png'));
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
     await page.context().close();
   });
 
@@ -149,6 +146,9 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     // Came from: the VM it places (primary input) and the host it chose (mapped input).
     expect(details).toContain('VMs.example.org default/web-1 primary');
     expect(details).toContain('Hosts.example.org default/node-a mapped');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'vm-network.png'), fullPage: true });
+    const png = await readFile(path.join(ARTIFACTS, 'vm-network.png'));
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
     await page
       .locator('#graph-view g.node', {
         has: page.locator('title', { hasText: /^controller:PlacementController$/ }),
@@ -191,6 +191,8 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
   it('shows the verdict and every finding with its source lines without JavaScript', async () => {
     const { page } = await openReport(failing, { javaScriptEnabled: false });
     expect(await page.locator('#verdict').textContent()).toBe('Failed');
+    // What needs the script says so, and its controls stay hidden.
+    expect(await page.locator('#resources-ui').isVisible()).toBe(false);
     const findings = page.locator('li.finding');
     expect(await findings.count()).toBeGreaterThanOrEqual(3);
     const first = findings.first();
@@ -199,6 +201,9 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     );
     expect(await first.locator('code').textContent()).toBe('invalid-id');
     expect(await first.locator('pre.excerpt mark').textContent()).toContain('id: web 1');
+    // No controller ran: the page says there is no graph rather than drawing an empty box.
+    expect(await page.locator('#graph-view').count()).toBe(0);
+    expect(await page.locator('#graph-tools').count()).toBe(0);
     await page.screenshot({ path: path.join(ARTIFACTS, 'several-problems.png'), fullPage: true });
     await page.context().close();
   });

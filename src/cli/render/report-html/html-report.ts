@@ -18,7 +18,8 @@ export function inlineSvg(svg: string): string {
  */
 export function renderHtmlReport(data: ReportData, graphSvg: string): string {
   const title = `cosi report: ${data.title}`;
-  const graph = inlineSvg(graphSvg);
+  const empty = data.graph.controllers.length === 0 && data.resources.length === 0;
+  const graph = empty ? '' : inlineSvg(graphSvg);
   const findingsCount = data.findings.length + data.moreFindings;
   return `<!doctype html>
 <html lang="en">
@@ -40,15 +41,7 @@ ${renderFindings(data)}
 </section>
 <section aria-labelledby="graph-title">
 <h2 id="graph-title">Dependency graph</h2>
-<div class="toolbar" id="graph-tools" hidden>
-<button type="button" id="zoom-in">Zoom in</button>
-<button type="button" id="zoom-out">Zoom out</button>
-<button type="button" id="zoom-reset">Reset</button>
-<span>Drag to pan, wheel to zoom, click a node to see it.</span>
-</div>
-<div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">
-${graph}
-</div>
+${graph === '' ? '<p>No graph: no controller was registered and no resource made.</p>' : graphFrame(graph)}
 </section>
 <div class="layout">
 <section aria-labelledby="resources-title">
@@ -96,4 +89,16 @@ function renderTimelineFrame(count: number, dropped: number): string {
 </div>
 </div>
 </section>`;
+}
+
+function graphFrame(svg: string): string {
+  return `<div class="toolbar" id="graph-tools" hidden>
+<button type="button" id="zoom-in">Zoom in</button>
+<button type="button" id="zoom-out">Zoom out</button>
+<button type="button" id="zoom-reset">Reset</button>
+<span>Drag to pan, wheel to zoom, click a node to see it.</span>
+</div>
+<div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">
+${svg}
+</div>`;
 }

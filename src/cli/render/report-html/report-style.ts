@@ -1,5 +1,6 @@
 /** The report's stylesheet: plain CSS, readable in light colours, no external fonts. */
 export const REPORT_STYLE = `
+[hidden] { display: none !important; }
 :root { font-family: system-ui, sans-serif; color: #1f2328; background: #fff; }
 body { margin: 0 auto; max-width: 80rem; padding: 1rem 1.5rem; line-height: 1.4; }
 h1 { font-size: 1.5rem; margin: 0.5rem 0; }
