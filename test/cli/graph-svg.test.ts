@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { cli } from './run-cli.js';
@@ -80,6 +83,35 @@ describe('cosi graph -o svg', { timeout: 30_000 }, () => {
     expect(svg).toContain('stroke-width="2"');
     expect(svg).toContain('stroke-dasharray="1,5"');
     expect(svg).toContain('stroke-dasharray="5,2"');
+  });
+
+  it('nests a cluster per namespace in a type whose instances live in several', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-svg-'));
+    try {
+      const note = (ns: string, id: string): string =>
+        `---\nmetadata: { type: Notes.example.org, namespace: ${ns}, id: ${id} }\nspec: {}\n`;
+      await writeFile(
+        path.join(dir, 'notes.yaml'),
+        'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: notes.example.org }\n' +
+          'spec: { type: Notes.example.org }\n' +
+          note('one', 'a') +
+          note('one', 'b') +
+          note('two', 'c'),
+      );
+      const r = await cli(['graph', '-f', dir, '--resources', '--quiet', '-o', 'svg']);
+      expect(r.code).toBe(0);
+      expect(svgNodeTitles(r.stdout)).toHaveLength(3);
+      const clusters = [
+        ...r.stdout.matchAll(/<g id="clust\d+" class="cluster">\n<title>([^<]+)<\/title>/g),
+      ];
+      expect(clusters.map((m) => m[1]).sort()).toEqual([
+        'cluster_Notes.example.org',
+        'cluster_Notes.example.org/one',
+        'cluster_Notes.example.org/two',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the same SVG for the same project, run after run', async () => {
