@@ -162,6 +162,13 @@ describe('cosi report', { timeout: 30_000 }, () => {
     expect(r.stdout).toContain('id: &quot;&lt;img src=x onerror=alert(1)&gt;&quot;');
   });
 
+  it('writes the same page for the same project, run after run', async () => {
+    const args = ['report', '-f', 'fixtures/vm-network', '--stable', '-o', '-'];
+    const first = await cli(args);
+    expect(first.code).toBe(0);
+    expect((await cli(args)).stdout).toBe(first.stdout);
+  });
+
   it('says where it wrote the page and with what verdict', async () => {
     const file = path.join(dir, 'out', 'report.html');
     await mkdir(path.dirname(file), { recursive: true });
