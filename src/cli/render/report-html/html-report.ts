@@ -55,6 +55,7 @@ ${graph === '' ? '<p>No graph: no controller was registered and no resource made
 </div>
 <div class="scroll" id="resource-scroll" tabindex="0" role="region" aria-label="resources">
 <table class="virtual">
+<colgroup><col style="width:14%"><col style="width:32%"><col style="width:22%"><col style="width:10%"><col style="width:22%"></colgroup>
 <thead><tr><th scope="col">Namespace</th><th scope="col">Type</th><th scope="col">ID</th><th scope="col">Version</th><th scope="col">Written by</th></tr></thead>
 <tbody id="resource-rows"></tbody>
 </table>

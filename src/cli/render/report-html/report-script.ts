@@ -203,7 +203,8 @@ export const REPORT_SCRIPT = String.raw`
     scroller.addEventListener('scroll', function () { requestAnimationFrame(draw); });
     return function (next) { rows = next; scroller.scrollTop = 0; draw(); };
   }
-  function cell(content) { return h('td', {}, [content]); }
+  // A cell cut short by its column shows the whole text on hover.
+  function cell(content) { return h('td', typeof content === 'string' ? { title: content } : {}, [content]); }
 
   var search = document.getElementById('search');
   var shown = document.getElementById('shown');
