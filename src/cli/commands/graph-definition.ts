@@ -31,7 +31,9 @@ export function defineGraph(): Command {
         '-o svg lays the DOT output out in-process with Graphviz compiled to WebAssembly ' +
         '(no graphviz install needed): the same nodes, clusters and styles as `-o dot | dot ' +
         '-Tsvg`. There is no -o png: the WebAssembly Graphviz has no raster output, and ' +
-        'rasterising needs a native library; convert the SVG (a browser, rsvg-convert).',
+        'rasterising needs a native library; convert the SVG (a browser, rsvg-convert). ' +
+        "Graphviz's layout grows faster than linear, natively too (--resources on 3,000 " +
+        'resources: minutes): cut a large graph with --focus, -t or -c.',
     );
   addProjectOptions(addPathArguments(command))
     .addOption(outputOption(GRAPH_FORMATS, 'text'))
