@@ -142,10 +142,12 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
       .poll(() => page.locator('#details-title').textContent())
       .toBe('Placements.example.org default/web-1');
     const details = (await page.locator('#details').textContent()) ?? '';
-    expect(details).toContain('PlacementController');
+    expect(details).toMatch(/written byPlacementController reconcile #\d+/);
     // Came from: the VM it places (primary input) and the host it chose (mapped input).
-    expect(details).toContain('VMs.example.org default/web-1 primary');
-    expect(details).toContain('Hosts.example.org default/node-a mapped');
+    expect(details).toMatch(
+      /VMs\.example\.org default\/web-1 primary, by manifest fixtures\/vm-network\/vms\.yaml:2/,
+    );
+    expect(details).toContain('Hosts.example.org default/node-a mapped, by manifest');
     await page.screenshot({ path: path.join(ARTIFACTS, 'vm-network.png'), fullPage: true });
     const png = await readFile(path.join(ARTIFACTS, 'vm-network.png'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');

@@ -118,6 +118,11 @@ describe('cosi check --report', { timeout: 30_000 }, () => {
       'default/VMs.example.org/web-1 primary',
       'default/Hosts.example.org/node-a mapped',
     ]);
+    // The reconcile that wrote it is the one of that number on the timeline, by its writer.
+    const seq = placement?.reconcile;
+    const entry = data.timeline?.entries.find((e) => e.seq === seq);
+    expect(entry?.controller).toBe('PlacementController');
+    expect(entry?.item).toBe('default/VMs.example.org/web-1');
     const vm = data.resources.find((x) => x.key === 'default/VMs.example.org/web-1');
     expect(vm?.source).toBe('fixtures/vm-network/vms.yaml:2');
   });

@@ -133,6 +133,7 @@ function reportResources(
     const md = resource.metadata;
     const source = sources.get(pointerKey(node));
     const sensitive = project?.registry.get(md.type)?.sensitivity === 'sensitive';
+    const reconcile = project?.record?.writesTo(md).at(-1)?.reconcile.seq;
     return {
       key: `${md.namespace}/${md.type}/${md.id}`,
       namespace: md.namespace,
@@ -141,6 +142,7 @@ function reportResources(
       version: md.version,
       owner: md.owner,
       phase: md.phase,
+      ...(reconcile === undefined ? {} : { reconcile }),
       ...(source && md.owner === '' ? { source: `${source.file}:${source.line}` } : {}),
       ...(Object.keys(md.labels).length > 0 ? { labels: md.labels } : {}),
       ...(sensitive ? {} : { spec: resource.spec }),

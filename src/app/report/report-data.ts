@@ -38,6 +38,8 @@ export interface ReportResource {
   /** The controller that wrote it; empty for a manifest. */
   readonly owner: string;
   readonly phase: string;
+  /** The recorded reconcile that last wrote it (its `#` on the timeline). */
+  readonly reconcile?: number;
   /** Where a manifest resource is written (`file:line`). */
   readonly source?: string;
   readonly labels?: Readonly<Record<string, string>>;

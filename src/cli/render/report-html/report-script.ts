@@ -62,7 +62,10 @@ export const REPORT_SCRIPT = String.raw`
     nodes.forEach(function (n) { details.appendChild(n); });
     select(null);
   }
-  function writer(r) { return r.owner === '' ? 'manifest' + (r.source ? ' (' + r.source + ')' : '') : r.owner; }
+  function writer(r) {
+    if (r.owner === '') return 'manifest' + (r.source ? ' ' + r.source : '');
+    return r.owner + (r.reconcile === undefined ? '' : ' reconcile #' + r.reconcile);
+  }
   // Where a resource came from, recursively, as cosi explain traces it; each resource once.
   function lineage(i, seen, budget) {
     var list = h('ul');
