@@ -239,7 +239,6 @@ export const REPORT_SCRIPT = String.raw`
     document.getElementById('timeline-ui').hidden = false;
     setTimeline(entries);
   }
-  document.body.setAttribute('data-ready', 'true');
   }
 })();
 `;
