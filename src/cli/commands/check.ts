@@ -3,7 +3,6 @@ import type { RunProjectOptions } from '../../app/run-project.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
 import { checkProject, type CheckedProject } from '../../app/check/check-project.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
-import { writeReportFile } from '../report-file.js';
 import type { ReportFlags } from '../report-option.js';
 import { assembleReport } from '../../app/report/assemble-report.js';
 import type { ReportData } from '../../app/report/report-data.js';
@@ -162,6 +161,8 @@ export async function renderCheck(
     });
   }
   if (flags.report !== undefined && result.report) {
+    // The page's renderers are loaded only for a check that writes one.
+    const { writeReportFile } = await import('../report-file.js');
     await writeReportFile(flags.report, result.report, { cwd: io.cwd });
   }
 }
