@@ -4,7 +4,7 @@ import type { RunRecord } from '../../engine/record/run-record.js';
 export interface TimelineEntry {
   readonly seq: number;
   readonly controller: string;
-  /** Virtual clock ms from the start of the run's first reconcile to its start. */
+  /** Virtual clock ms from the start of the first reconcile the record holds to its start. */
   readonly at: number;
   /** The item of a queue controller's reconcile: `namespace/type/id`. */
   readonly item?: string;
