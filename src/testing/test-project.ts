@@ -388,14 +388,26 @@ export class TestProject {
  */
 export async function createTestProject(options: TestProjectOptions = {}): Promise<TestProject> {
   const cwd = options.cwd ?? process.cwd();
-  const release =
-    options.kubernetesVersion === undefined
-      ? undefined
-      : parseKubernetesRelease(options.kubernetesVersion);
   const config = await resolveTestConfig(options.config, {
     cwd,
     paths: manifestPaths(options.manifests),
   });
+  return startTestProject(options, config);
+}
+
+/**
+ * {@link createTestProject} with its config already loaded (`cosi test` finds a scenario's
+ * config its own way).
+ */
+export async function startTestProject(
+  options: Omit<TestProjectOptions, 'config'>,
+  config: LoadedConfig | undefined,
+): Promise<TestProject> {
+  const cwd = options.cwd ?? process.cwd();
+  const release =
+    options.kubernetesVersion === undefined
+      ? undefined
+      : parseKubernetesRelease(options.kubernetesVersion);
   const loaded = await loadManifestInput(options.manifests, {
     cwd,
     config,
