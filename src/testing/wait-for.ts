@@ -149,7 +149,7 @@ async function waitUntil(
       if (failure instanceof CosiAssertionError) {
         throw new CosiAssertionError(
           `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? ', nothing left to happen' : ''})`,
-          failure.diff,
+          failure.resourceDiff,
         );
       }
       throw failure as Error;
