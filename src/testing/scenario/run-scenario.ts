@@ -3,7 +3,7 @@ import { loadProjectConfig } from '../../app/project-config.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CheckCode } from '../../app/check/check-result.js';
 import { messageOfThrown } from '../../engine/thrown-value.js';
-import { formatFinding, type Finding } from '../../loaders/finding.js';
+import { formatLocation, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { convergenceProblem, describeQuery, findingMatches } from '../assertions.js';
 import { ManifestError } from '../manifest-input.js';
@@ -178,7 +178,12 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
     }
     case 'expect-findings': {
       const findings = await project.findings();
-      const listing = findings.map((f) => formatFinding(f)).join('\n');
+      // Code first: a report cuts long lines in the middle.
+      const listing = findings
+        .map(
+          (f) => `${f.severity}[${f.code}]: ${f.message}${f.file ? ` (${formatLocation(f)})` : ''}`,
+        )
+        .join('\n');
       return step.findings
         .filter((query) => !findings.some((f) => findingMatches(f, query)))
         .map((query) => ({
