@@ -17,8 +17,8 @@ export interface FindingQuery {
 }
 
 /**
- * Asserts that the resource exists and that its spec holds `partialSpec` (matched as
- * `toMatchObject` matches: keys it does not name are ignored). Resolves to the resource.
+ * Asserts that the resource exists and that its spec holds `partialSpec`, matched as
+ * `toMatchObject` matches (keys it does not name are ignored). Resolves to the resource.
  *
  * @example
  * await expectResource(project, 'NetworkConfig', 'web-1', { ip: '10.0.0.2' });

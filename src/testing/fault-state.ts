@@ -28,7 +28,7 @@ export interface WriteAttempt {
   readonly resource?: Draft | Resource;
 }
 
-/** Which writes a fault hits, and how many of them (default: the next one). */
+/** Which writes a fault hits, and how many of them; by default the next one. */
 export interface FaultOptions {
   /** Only writes this answers `true` for; every write when omitted. */
   readonly when?: (write: WriteAttempt) => boolean;

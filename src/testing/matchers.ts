@@ -65,7 +65,7 @@ export const cosiMatchers = {
   },
 };
 
-/** The matchers as a type, for declaring them to a runner's `expect` (`R`: what they return). */
+/** The matchers as a type, to declare them to a runner's `expect`; `R` is what they return. */
 export interface CosiMatchers<R = unknown> {
   toHaveResource(
     type: string,
