@@ -4,6 +4,8 @@
  * (imported when there is no global `expect`). Neither runner is a dependency of cosi.
  */
 import { cosiMatchers, type CosiMatchers } from './matchers.js';
+// Types only (erased): what the augmentation below extends. Users without vitest never load it.
+import type {} from 'vitest';
 
 interface Extensible {
   extend(matchers: Record<string, unknown>): void;
