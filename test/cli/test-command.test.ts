@@ -128,4 +128,27 @@ describe('cosi test, on scenarios written here', () => {
     expect(stdout).not.toContain('message matching lonely');
     expect(code).toBe(1);
   });
+
+  it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
+    const file = await scenario(
+      'cannot-start',
+      [
+        'config: no-such-config.ts',
+        'steps: [{ advance: 1s }]',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/invalid/schema-violations')}`,
+        'steps: [{ advance: 1s }]',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      "cannot-start.cosi-test.yaml:1:1: error[invalid-scenario]: the scenario's config does not load:",
+    );
+    expect(stdout).toContain(
+      "cannot-start.cosi-test.yaml:4:1: error[invalid-scenario]: the scenario's manifests do not load",
+    );
+    expect(stdout).toMatch(/schema-violations\/[a-z-]+\.yaml:\d+:\d+: error\[schema-violation\]/);
+    expect(code).toBe(2);
+  });
 });
