@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,5 +150,30 @@ describe('cosi test, on scenarios written here', () => {
     );
     expect(stdout).toMatch(/schema-violations\/[a-z-]+\.yaml:\d+:\d+: error\[schema-violation\]/);
     expect(code).toBe(2);
+  });
+
+  it('a scenario beside the manifests it tests is not read as a manifest', async () => {
+    const project = path.join(dir, 'beside');
+    await mkdir(project);
+    for (const name of ['vms.yaml', 'hosts.yaml']) {
+      await copyFile(path.join(REPO, 'fixtures/vm-network', name), path.join(project, name));
+    }
+    await writeFile(
+      path.join(project, 'web.cosi-test.yaml'),
+      [
+        'manifests: .',
+        `config: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: { metadata: { type: NetworkConfig, id: web-1 }, spec: { bridge: br-debian } }',
+        '',
+      ].join('\n'),
+    );
+    const config = ['--config', path.join(REPO, 'fixtures/vm-network')];
+    const checked = await cli(['check', 'beside', ...config], { cwd: dir });
+    expect(checked.stdout).toContain('manifests: 5 resources in 2 files: 5 valid, 0 invalid');
+    expect(checked.code).toBe(0);
+    const tested = await cli(['test', 'beside'], { cwd: dir });
+    expect(tested.stdout).toBe('scenarios: 1 passed, 0 failed\n1 passed, 0 failed\n');
+    expect(tested.code).toBe(0);
   });
 });
