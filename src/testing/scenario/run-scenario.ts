@@ -110,10 +110,15 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
           ref.type,
           ref.id,
           (draft) => {
-            if (step.spec !== undefined) draft.spec = mergePatch(draft.spec, step.spec) as never;
-            if (step.labels) draft.labels = mergePatch(draft.labels, step.labels) as never;
+            if (step.spec !== undefined)
+              draft.spec = mergePatch(draft.spec, step.spec) as Record<string, unknown>;
+            if (step.labels)
+              draft.labels = mergePatch(draft.labels, step.labels) as Record<string, string>;
             if (step.annotations)
-              draft.annotations = mergePatch(draft.annotations, step.annotations) as never;
+              draft.annotations = mergePatch(draft.annotations, step.annotations) as Record<
+                string,
+                string
+              >;
           },
           namespaceOf(ref),
         );
