@@ -94,6 +94,11 @@ export interface OpenProjectOptions {
   readonly applyConcurrency?: number;
   /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
+  /**
+   * Called with the runtime as soon as it exists, before any controller is registered
+   * (`cosi/testing` wraps the controllers registered on it, to make a reconcile throw).
+   */
+  readonly onRuntime?: (runtime: Runtime) => void;
 }
 
 /**
@@ -123,6 +128,7 @@ export async function openProject(
     ...(record ? { recorder: record } : options.recorder ? { recorder: options.recorder } : {}),
     ...(locateError ? { locateError } : {}),
   });
+  options.onRuntime?.(runtime);
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,
