@@ -5,7 +5,7 @@
  * a bundle can be used as it comes.
  */
 
-import { lazyCelRules, prepareCelRules } from './cel/cel-rules.js';
+import { lazyCelRules } from './cel/cel-rules.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
@@ -49,7 +49,8 @@ export async function readDefinitionPaths(
   const findings: Finding[] = [...tree.findings];
   const parsed: ParsedManifest[] = [];
   const reads = await readManifestFiles(fs, tree.files);
-  await prepareCelRules(reads.flatMap((read) => ('text' in read ? [read.text] : [])));
+  // No CEL is loaded here: a CRD's rules compile when a document first uses its kind
+  // (`deferred-check.ts`), and a cosi definition's when it is read (`requireCelRuleEngine`).
   tree.files.forEach((file, i) => {
     const read = reads[i];
     if (read === undefined) return;

@@ -10,6 +10,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD } from '../schema-node.js';
 import { prepareGraphCel } from '../kro/graph-cel-loader.js';
+import { isCheckPending } from '../kubernetes/deferred-check.js';
 
 export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 
@@ -27,6 +28,11 @@ export async function loadCelRuleEngine(): Promise<CelRuleEngine> {
     imported = celRuleEngine;
   }
   return imported;
+}
+
+/** Whether this process has loaded the CEL rule engine (a load with no rules to compile never does). */
+export function isCelRuleEngineLoaded(): boolean {
+  return imported !== undefined;
 }
 
 /**
@@ -93,8 +99,9 @@ function walkForRules(node: unknown, seen: Set<object>): boolean {
 
 /**
  * Loads the CEL rule engine before a load that may need it: when a given definition's schema has
- * rules, or a file about to be parsed names the rules keyword (a definition in the manifests may
- * have rules). Cheap when neither: one substring search per file.
+ * rules (one whose check is put off until it is used is left out), or a file about to be parsed
+ * names the rules keyword (a definition in the manifests may have rules). Cheap when neither:
+ * one substring search per file.
  */
 export async function prepareCelRules(
   texts: Iterable<string>,
@@ -103,8 +110,13 @@ export async function prepareCelRules(
   const list = [...texts];
   const graphs = await prepareGraphCel(list);
   if (imported !== undefined) return;
+  // A definition whose check is put off (an unused CRD of `--definitions`) compiles its rules
+  // only when a document uses it: then the engine is required, if this has not loaded it.
   let needed =
-    graphs || definitions.some((d) => d.schema !== undefined && schemaHasRules(d.schema));
+    graphs ||
+    definitions.some(
+      (d) => d.schema !== undefined && !isCheckPending(d) && schemaHasRules(d.schema),
+    );
   if (!needed) {
     for (const text of list) {
       if (text.includes(VALIDATIONS_KEYWORD)) {
