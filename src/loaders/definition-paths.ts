@@ -5,7 +5,7 @@
  * a bundle can be used as it comes.
  */
 
-import { lazyCelRules } from './cel/cel-rules.js';
+import { lazyCelRules, loadCelRuleEngine, schemaHasRules } from './cel/cel-rules.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
@@ -49,8 +49,8 @@ export async function readDefinitionPaths(
   const findings: Finding[] = [...tree.findings];
   const parsed: ParsedManifest[] = [];
   const reads = await readManifestFiles(fs, tree.files);
-  // No CEL is loaded here: a CRD's rules compile when a document first uses its kind
-  // (`deferred-check.ts`), and a cosi definition's when it is read (`requireCelRuleEngine`).
+  // CEL is loaded only for the rules compiled here: a CRD's compile when a document first uses
+  // its kind (`deferred-check.ts`), a cosi definition's as it is read (below).
   tree.files.forEach((file, i) => {
     const read = reads[i];
     if (read === undefined) return;
@@ -64,6 +64,10 @@ export async function readDefinitionPaths(
       documents: manifest.documents.filter((d) => isDefinition(d.value)),
     });
   });
+  // A cosi definition's rules compile as it is read: CEL is loaded first if one has any.
+  if (parsed.some((manifest) => manifest.documents.some((d) => hasCompiledNowRules(d.value)))) {
+    await loadCelRuleEngine();
+  }
   const collected = collectDefinitions(
     parsed,
     { definitions: [], source: '', deferSchemaChecks: true, celRules: lazyCelRules(undefined) },
@@ -71,6 +75,14 @@ export async function readDefinitionPaths(
     findings,
   );
   return { definitions: collected.definitions, findings: findings.sort(compareFindings) };
+}
+
+/** Whether a definition document is one of cosi's whose schema has rules (compiled as it is read). */
+function hasCompiledNowRules(value: unknown): boolean {
+  if (isKubernetesShaped(value) || !isPlainObject(value) || !isPlainObject(value.spec))
+    return false;
+  const schema = value.spec.schema;
+  return isPlainObject(schema) && schemaHasRules(schema);
 }
 
 /** A CRD, or a document of cosi's definition type (by any of its names). */

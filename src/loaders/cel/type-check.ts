@@ -63,6 +63,47 @@ const ARITHMETIC: Readonly<Record<string, ReadonlySet<string>>> = {
 const ORDERING = new Set(['_<_', '_<=_', '_>_', '_>=_']);
 
 /**
+ * The result types of the Kubernetes libraries' functions whose name says it whatever they are
+ * called on (k8s.io/apiserver `pkg/cel/library`): what the cost estimate and the checks on what
+ * uses the result read.
+ */
+const LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
+  isSorted: 'bool',
+  indexOf: 'int',
+  lastIndexOf: 'int',
+  isQuantity: 'bool',
+  isSemver: 'bool',
+  isIP: 'bool',
+  isCIDR: 'bool',
+  isURL: 'bool',
+  isInteger: 'bool',
+  isLessThan: 'bool',
+  isGreaterThan: 'bool',
+  isUnspecified: 'bool',
+  isLoopback: 'bool',
+  isLinkLocalMulticast: 'bool',
+  isLinkLocalUnicast: 'bool',
+  isGlobalUnicast: 'bool',
+  isCanonical: 'bool',
+  containsIP: 'bool',
+  containsCIDR: 'bool',
+  asInteger: 'int',
+  compareTo: 'int',
+  sign: 'int',
+  major: 'int',
+  minor: 'int',
+  patch: 'int',
+  family: 'int',
+  prefixLength: 'int',
+  asApproximateFloat: 'double',
+  getScheme: 'string',
+  getHostname: 'string',
+  getHost: 'string',
+  getPort: 'string',
+  getEscapedPath: 'string',
+};
+
+/**
  * Checks `expr` with `variables` (`self`, `oldSelf`) of the given types; other identifiers are
  * `dyn`.
  */
@@ -257,6 +298,10 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
     }
     if (target?.kind === 'list' && args.length === 0 && (name === 'first' || name === 'last')) {
       return optionalOf(target.elem);
+    }
+    if (target !== undefined || args.length > 0) {
+      const result = LIBRARY_RESULTS[name];
+      if (result !== undefined) return primitive(result);
     }
     return DYN;
   };
