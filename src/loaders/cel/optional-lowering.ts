@@ -17,6 +17,7 @@ import type { CelType } from './cel-types.js';
 import {
   OPTIONAL_ELEMENTS_FUNCTION,
   OPTIONAL_ENTRIES_FUNCTION,
+  OPTIONAL_HAS_FUNCTION,
   OPTIONAL_INDEX_FUNCTION,
   OPTIONAL_SELECT_FUNCTION,
 } from './kubernetes-library/optional.js';
@@ -58,7 +59,13 @@ export function lowerOptionals(expr: ExprNode, types?: ReadonlyMap<ExprNode, Cel
     const v = node.exprKind.value;
     switch (node.exprKind.case) {
       case 'selectExpr':
-        if (v.testOnly !== true && isOptional(v.operand as ExprNode)) {
+        if (v.testOnly === true && isOptional(v.operand as ExprNode)) {
+          // `has(o.f)` on an optional: whether it holds a value with the field.
+          node.exprKind = callKind(OPTIONAL_HAS_FUNCTION, [
+            v.operand as ExprNode,
+            constant(newId(), 'stringValue', v.field),
+          ]);
+        } else if (v.testOnly !== true && isOptional(v.operand as ExprNode)) {
           node.exprKind = callKind(OPTIONAL_SELECT_FUNCTION, [
             v.operand as ExprNode,
             constant(newId(), 'stringValue', v.field),
@@ -79,7 +86,9 @@ export function lowerOptionals(expr: ExprNode, types?: ReadonlyMap<ExprNode, Cel
         if ((name === 'or' || name === 'orValue') && v.target !== undefined && args.length === 1) {
           node.exprKind = bindFirst(v.target as ExprNode, args[0] as ExprNode, name, newId);
         }
-        if (OPTIONAL_RESULTS.has(v.function as string) || name === 'or') optional.add(node);
+        if (OPTIONAL_RESULTS.has(qualifiedName(v.function as string, v.target)) || name === 'or') {
+          optional.add(node);
+        }
         break;
       }
       case 'listExpr': {
@@ -124,6 +133,14 @@ export function lowerOptionals(expr: ExprNode, types?: ReadonlyMap<ExprNode, Cel
         break;
     }
   }
+}
+
+/** `optional.of` for a call of `of` on the name `optional`; the function's name otherwise. */
+function qualifiedName(fn: string, target: unknown): string {
+  const on = target as ExprNode | undefined;
+  if (on?.exprKind.case !== 'identExpr') return fn;
+  const name = (on.exprKind.value as { name: string }).name;
+  return name === 'optional' ? `optional.${fn}` : fn;
 }
 
 function callKind(fn: string, args: ExprNode[], target?: ExprNode): Node['exprKind'] {

@@ -190,11 +190,15 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
   };
 
   const checkCall = (
-    name: string,
-    targetNode: ExprNode | undefined,
+    called: string,
+    calledOn: ExprNode | undefined,
     argNodes: readonly ExprNode[],
     scope: ReadonlyMap<string, CelType>,
   ): CelType => {
+    // `optional.of(x)` parses as a call of `of` on the name `optional`: a namespaced function.
+    const namespace = namespaceOf(calledOn, scope);
+    const name = namespace === undefined ? called : `${namespace}.${called}`;
+    const targetNode = namespace === undefined ? calledOn : undefined;
     const target = targetNode === undefined ? undefined : check(targetNode, scope);
     const args = argNodes.map((arg) => check(arg, scope));
     const [a, b] = args;
@@ -359,6 +363,19 @@ function unwrapOptional(type: CelType, errors: string[]): CelType {
     );
   }
   return type;
+}
+
+/** The namespaces of the optional library's functions. */
+const NAMESPACES = new Set(['optional']);
+
+/** The namespace a call's target names (`optional` of `optional.of(x)`), unless it is a variable. */
+function namespaceOf(
+  target: ExprNode | undefined,
+  scope: ReadonlyMap<string, CelType>,
+): string | undefined {
+  if (target?.exprKind.case !== 'identExpr') return undefined;
+  const name = (target.exprKind.value as { name: string }).name;
+  return NAMESPACES.has(name) && !scope.has(name) ? name : undefined;
 }
 
 /** A primitive other than `null` (which is assignable to more than itself: left alone). */

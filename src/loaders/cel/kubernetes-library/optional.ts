@@ -64,6 +64,8 @@ function isZeroValue(value: CelValue): boolean {
  */
 export const OPTIONAL_SELECT_FUNCTION = '@cosi.optionalSelect';
 export const OPTIONAL_INDEX_FUNCTION = '@cosi.optionalIndex';
+/** The function `has(o.f)` on an optional `o` is planned as. */
+export const OPTIONAL_HAS_FUNCTION = '@cosi.optionalHas';
 /** The function an optional list literal (`[a, ?b]`) is planned as: `(list, optional indices)`. */
 export const OPTIONAL_ELEMENTS_FUNCTION = '@cosi.optionalElements';
 /** The function an optional map literal (`{?k: v}`) is planned as: `(map, optional keys)`. */
@@ -138,6 +140,12 @@ function unwrapList(list: Iterable<CelValue>): CelList {
 
 export const optionalLibrary: readonly CelFunc[] = [
   celFunc(OPTIONAL_SELECT_FUNCTION, [CelScalar.DYN, CelScalar.STRING], OPAQUE_TYPE, selectOptional),
+  celFunc(
+    OPTIONAL_HAS_FUNCTION,
+    [CelScalar.DYN, CelScalar.STRING],
+    CelScalar.BOOL,
+    (operand, field) => selectOptional(operand, field).value !== undefined,
+  ),
   celFunc(OPTIONAL_INDEX_FUNCTION, [CelScalar.DYN, CelScalar.DYN], OPAQUE_TYPE, indexOptional),
   celFunc(
     OPTIONAL_ELEMENTS_FUNCTION,
