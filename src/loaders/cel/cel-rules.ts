@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 import { schemaHasRules, VALIDATIONS_KEYWORD } from '../schema-node.js';
+import { isCheckPending } from '../kubernetes/deferred-check.js';
 
 export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 
@@ -26,6 +27,11 @@ export async function loadCelRuleEngine(): Promise<CelRuleEngine> {
     imported = celRuleEngine;
   }
   return imported;
+}
+
+/** Whether this process has loaded the CEL rule engine (a load with no rules to compile never does). */
+export function isCelRuleEngineLoaded(): boolean {
+  return imported !== undefined;
 }
 
 /**
@@ -60,7 +66,7 @@ export function lazyCelRules(
 /**
  * Loads the CEL rule engine before a load that may need it: when `needed` says so (the caller
  * knows of rules this cannot see: kro RGDs' outputs, see `prepare-cel.ts`), a given definition's
- * schema has rules, or a file about to be parsed names the rules keyword (a definition in the
+ * schema has rules (one whose check is put off until it is used is left out), or a file about to be parsed names the rules keyword (a definition in the
  * manifests may have rules). Cheap when none: one substring search per file.
  */
 export async function prepareCelRules(
@@ -69,7 +75,11 @@ export async function prepareCelRules(
   needed = false,
 ): Promise<void> {
   if (imported !== undefined) return;
-  needed ||= definitions.some((d) => d.schema !== undefined && schemaHasRules(d.schema));
+  // A definition whose check is put off (an unused CRD of `--definitions`) compiles its rules
+  // only when a document uses it: then the engine is required, if this has not loaded it.
+  needed ||= definitions.some(
+    (d) => d.schema !== undefined && !isCheckPending(d) && schemaHasRules(d.schema),
+  );
   if (!needed) {
     for (const text of texts) {
       if (text.includes(VALIDATIONS_KEYWORD)) {
