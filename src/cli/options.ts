@@ -4,7 +4,6 @@ import { CliError } from './exit-codes.js';
 import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
-import { formatLog } from './render/logs.js';
 import {
   DEFAULT_KUBERNETES_RELEASE,
   KUBERNETES_RELEASES,
@@ -131,6 +130,8 @@ export async function toRunOptions(
       );
     }
   }
+  // The log renderer is loaded only when logs are asked for.
+  const formatLog = flags.verbose ? (await import('./render/logs.js')).formatLog : undefined;
   let stdin: Uint8Array | string | undefined;
   if (files.includes('-')) {
     if (io.readStdin === undefined) throw new CliError('-f -: this process has no standard input');
@@ -145,7 +146,7 @@ export async function toRunOptions(
     ...(flags.kubernetesVersion !== undefined
       ? { kubernetesVersion: kubernetesRelease(flags.kubernetesVersion) }
       : {}),
-    ...(flags.verbose
+    ...(formatLog
       ? {
           onLog: (record) => io.stderr.write(formatLog(record)),
           onConfig: (config) =>

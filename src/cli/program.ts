@@ -10,13 +10,9 @@ import { versionCommand } from './commands/version.js';
 import { defineWatch } from './commands/watch-definition.js';
 import { lazyCommand } from './lazy-command.js';
 import type { CliCommand, CommandResult } from './command.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
-import { ConfigError } from '../loaders/load-config.js';
-import { FileWriteError } from '../app/file-write-error.js';
-import { ResourceQueryError } from '../app/resource-query.js';
-import { toWriteError } from './write-error.js';
 
 // Each command's module is imported when it runs (see lazyCommand).
 const COMMANDS = [
@@ -85,9 +81,8 @@ Examples:
 
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit code. The one
- * top-level catch: a `CliError` becomes its exit code and message, a config that does not load
- * or register, a type a query does not know and a file that cannot be written are usage errors,
- * commander's usage errors exit 2, anything else is a bug and prints its stack.
+ * top-level catch: commander's own exits (help, version: 0; usage errors: 2) here, any other
+ * error as {@link exitCodeOfError} maps it, loaded only when there is one.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const cli = createCli(io);
@@ -95,22 +90,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;
   } catch (thrown) {
-    const error =
-      thrown instanceof FileWriteError ? toWriteError(thrown.cause, thrown.file) : thrown;
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (thrown instanceof CommanderError) {
+      return thrown.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    if (error instanceof CliError) {
-      io.stderr.write(`cosi: ${error.message}\n`);
-      return error.exitCode;
-    }
-    if (error instanceof ConfigError || error instanceof ResourceQueryError) {
-      io.stderr.write(`cosi: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    io.stderr.write(
-      `cosi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    return EXIT.usage;
+    return (await import('./exit-code-of-error.js')).exitCodeOfError(thrown, io);
   }
 }

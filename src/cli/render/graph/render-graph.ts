@@ -6,9 +6,9 @@ import { renderGraphMermaid } from './mermaid.js';
 import { renderGraphText } from './text.js';
 import { renderGraphTree } from './tree.js';
 
-/** The formats of `cosi graph -o`. */
-export const GRAPH_FORMATS = ['text', 'tree', 'dot', 'mermaid', 'json'] as const;
-export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+import type { GraphFormat } from './graph-formats.js';
+
+export { GRAPH_FORMATS, type GraphFormat } from './graph-formats.js';
 
 const RENDERERS: Record<GraphFormat, (view: GraphView) => string> = {
   // The two formats for people: ids and types from manifests are printed escaped.
