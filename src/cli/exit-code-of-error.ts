@@ -1,3 +1,4 @@
+import { MissingManifestsError } from '../app/config-manifests.js';
 import { FileWriteError } from '../app/file-write-error.js';
 import { ResourceQueryError } from '../app/resource-query.js';
 import { ConfigError } from '../loaders/config-error.js';
@@ -17,7 +18,11 @@ export function exitCodeOfError(thrown: unknown, io: Pick<CliIo, 'stderr'>): Exi
     io.stderr.write(`cosi: ${error.message}\n`);
     return error.exitCode;
   }
-  if (error instanceof ConfigError || error instanceof ResourceQueryError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof ResourceQueryError ||
+    error instanceof MissingManifestsError
+  ) {
     io.stderr.write(`cosi: ${error.message}\n`);
     return EXIT.usage;
   }

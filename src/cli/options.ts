@@ -118,9 +118,6 @@ export async function toRunOptions(
   const files = [...(flags.file ?? []), ...paths];
   const optional =
     manifestsOptional === 'always' || (manifestsOptional && flags.config !== undefined);
-  if (files.length === 0 && !optional) {
-    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
-  }
   let maxWrites: number | undefined;
   if (flags.maxWrites !== undefined) {
     maxWrites = Number(flags.maxWrites);
@@ -139,6 +136,8 @@ export async function toRunOptions(
   }
   return {
     files,
+    // Given no paths, the run reads those the project's config names (and needs some).
+    ...(files.length === 0 && !optional ? { requireManifests: true } : {}),
     cwd: io.cwd,
     ...(stdin !== undefined ? { stdin } : {}),
     ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),

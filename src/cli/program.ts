@@ -4,6 +4,7 @@ import { defineCheck } from './commands/check-definition.js';
 import { defineExplain } from './commands/explain-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
+import { defineInit } from './commands/init-definition.js';
 import { defineRun } from './commands/run-definition.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
@@ -23,6 +24,7 @@ const COMMANDS = [
   lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
   lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
   lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),
+  lazyCommand(defineInit, async () => (await import('./commands/init.js')).initCommand),
   versionCommand,
 ] as const;
 
@@ -55,6 +57,7 @@ Examples:
   cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
   cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
+  cosi init my-project                        start a project: config, manifest, golden test, CI job
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);

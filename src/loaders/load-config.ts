@@ -4,6 +4,7 @@ import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
 import { shorten } from './shorten.js';
+import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
 import {
   normalizeDefinition,
   type ConfigDefinition,
@@ -23,7 +24,15 @@ export const CONFIG_FILE_NAMES = [
 ];
 
 /** The keys a config object may have. */
-const CONFIG_KEYS = ['definitions', 'controllers', 'setup'] as const;
+const CONFIG_KEYS = [
+  'definitions',
+  'controllers',
+  'setup',
+  'manifests',
+  'ignore',
+  'definitionFiles',
+  'kubernetesVersion',
+] as const;
 
 /** A loaded config, its definitions validated. */
 export interface LoadedConfig {
@@ -160,6 +169,25 @@ function checkConfig(config: Record<string, unknown>, problems: string[]): Resou
   }
   if (config.setup !== undefined && typeof config.setup !== 'function') {
     problems.push(`\`setup\` must be a function, not ${describeValue(config.setup)}`);
+  }
+  for (const key of ['manifests', 'ignore', 'definitionFiles'] as const) {
+    for (const [i, entry] of arrayEntries(config, key, problems)) {
+      if (typeof entry !== 'string' || entry === '') {
+        problems.push(`${key}[${i}]: expected a non-empty string, got ${describeValue(entry)}`);
+      }
+    }
+  }
+  const release = config.kubernetesVersion;
+  if (release !== undefined) {
+    if (typeof release !== 'string') {
+      problems.push(`\`kubernetesVersion\` must be a string, not ${describeValue(release)}`);
+    } else {
+      try {
+        parseKubernetesRelease(release);
+      } catch (error) {
+        problems.push(`kubernetesVersion: ${messageOfThrown(error)}`);
+      }
+    }
   }
   return definitions;
 }
