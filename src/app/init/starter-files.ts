@@ -67,7 +67,8 @@ const appConfigController = createTransformController({
   transform: (_ctx, app, config) => {
     config.spec.image = app.spec.image;
     config.spec.replicas = app.spec.replicas;
-    config.spec.registry = app.spec.image.includes('/') ? app.spec.image.split('/')[0]! : 'docker.io';
+    const [first = '', ...rest] = app.spec.image.split('/');
+    config.spec.registry = rest.length > 0 ? first : 'docker.io';
   },
 });
 

@@ -32,6 +32,7 @@ export interface CheckFlags extends CommonFlags, TraceFlags {
   skipKinds?: string[];
   rejectKinds?: string[];
   ignoreUnknownKinds?: boolean;
+  typecheck?: boolean;
 }
 
 /**
@@ -75,6 +76,7 @@ export async function check(
       update: flags.update === true,
       volatile: flags.keepVolatile === true,
       cwd: io.cwd,
+      ...(flags.typecheck === true ? { typecheck: true } : {}),
       ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
     });
   } catch (error) {
