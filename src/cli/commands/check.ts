@@ -128,6 +128,7 @@ function setupFailure(error: unknown): Finding<CheckCode> | undefined {
   if (error instanceof ConfigError) {
     return {
       ...at,
+      ...(error.line !== undefined ? { line: error.line, col: error.col ?? 1 } : {}),
       code: 'config-error',
       file: error.file.startsWith('--') ? '' : error.file,
       message: error.message,
