@@ -5,6 +5,7 @@ import { defineExplain } from './commands/explain-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
 import { defineInit } from './commands/init-definition.js';
+import { defineComplete } from './commands/complete-definition.js';
 import { defineRun } from './commands/run-definition.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
@@ -25,6 +26,7 @@ const COMMANDS = [
   lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
   lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),
   lazyCommand(defineInit, async () => (await import('./commands/init.js')).initCommand),
+  lazyCommand(defineComplete, async () => (await import('./commands/complete.js')).completeCommand),
   versionCommand,
 ] as const;
 
@@ -62,9 +64,9 @@ Examples:
     );
   const completion = createCompletionCommand(() => program.commands);
   for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[], unknown>[]) {
+    const definition = command.define();
     program.addCommand(
-      command
-        .define()
+      definition
         .exitOverride()
         .configureOutput({
           writeOut: (text) => io.stdout.write(text),
@@ -77,6 +79,8 @@ Examples:
           result = await command.run(io, ...given);
           await command.render(io, result, ...given);
         }),
+      // `__complete` serves the completion scripts: not for help.
+      { hidden: definition.name().startsWith('__') },
     );
   }
   return { program, result: () => result };
