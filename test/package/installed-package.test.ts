@@ -5,7 +5,17 @@
  * Like the other tests that run `bin/cosi.js`, it packs the current `dist/` (`npm run build`).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +25,7 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-let dir: string;
+let dir: string | undefined;
 let project: string;
 
 interface Outcome {
@@ -57,19 +67,24 @@ const tsc = (): Promise<Outcome> =>
   ]);
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'cosi-package-'));
-  project = path.join(dir, 'user-project');
-  const packed = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-    cwd: REPO,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const root = await mkdtemp(path.join(tmpdir(), 'cosi-package-'));
+  dir = root;
+  project = path.join(root, 'user-project');
+  const packed = await run(
+    NPM,
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', root],
+    {
+      cwd: REPO,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
-  await run('mkdir', ['-p', path.join(project, '.git')]);
+  await mkdir(path.join(project, '.git'), { recursive: true });
   await writeFile(
     path.join(project, 'package.json'),
     `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`,
   );
-  await run('cp', [path.join(dir, filename), project]);
+  await copyFile(path.join(root, filename), path.join(project, filename));
   await run(
     NPM,
     ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', `./${filename}`],
