@@ -2,11 +2,23 @@
 // React (under the watch screen) runs its production build unless told otherwise: its development
 // build checks every render and is several times slower. Set before the CLI (and React) loads.
 process.env.NODE_ENV ??= 'production';
-const { main } = await import('../dist/cli/main.js');
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Answered before the CLI loads: a version check (a script's, an installer's) costs a bare
+  // node start. The same line commander prints for `cosi --version`.
+  const { readFileSync } = await import('node:fs');
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${manifest.version}\n`);
+} else {
+  await runCommand();
+}
 
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// The command is over. A timer or socket a project's code left open must not keep the process
-// alive: after a grace period for the output to drain, it ends with the command's exit code.
-// (Unref'd: a process with nothing left open ends at once, as before.)
-setTimeout(() => process.exit(code), 2000).unref();
+async function runCommand() {
+  const { main } = await import('../dist/cli/main.js');
+  const code = await main(args);
+  process.exitCode = code;
+  // The command is over. A timer or socket a project's code left open must not keep the process
+  // alive: after a grace period for the output to drain, it ends with the command's exit code.
+  // (Unref'd: a process with nothing left open ends at once, as before.)
+  setTimeout(() => process.exit(code), 2000).unref();
+}

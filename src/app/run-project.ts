@@ -13,12 +13,14 @@ import { lastChangedFields } from './last-change.js';
 import type { ExplainSource } from './explain/explain-source.js';
 import { displayPath } from './display-path.js';
 import type { OpenProjectOptions, Project } from './project.js';
+import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
 
 /** What a one-shot run of a project takes. */
-export interface RunProjectOptions extends ReadProjectOptions, ConvergeBounds, OpenProjectOptions {
+export interface RunProjectOptions
+  extends ReadProjectOptions, ConvergeBounds, OpenProjectOptions, ManifestsRequirement {
   /** `false`: register the controllers but do not run them (enough for the graph). */
   readonly converge?: boolean;
   /** Told which config was found (`undefined`: none), before anything else runs. */
@@ -76,9 +78,10 @@ export function explainSourceOf(
  *
  * @throws ConfigError when the config cannot be found, loaded or registered.
  */
-export async function runProject(options: RunProjectOptions): Promise<ProjectRun> {
-  const config = await loadProjectConfig(options);
-  options.onConfig?.(config);
+export async function runProject(given: RunProjectOptions): Promise<ProjectRun> {
+  const config = await loadProjectConfig(given);
+  given.onConfig?.(config);
+  const options = withConfigManifests(given, config);
   const { manifests, session, sources } = await openRun(options, config);
   if (session === undefined) return { config, manifests };
   const { project } = session;
@@ -140,7 +143,10 @@ export async function loadProjectDefinitions(
 ): Promise<Pick<ProjectRun, 'config' | 'manifests'>> {
   const config = await loadProjectConfig(options);
   options.onConfig?.(config);
-  return { config, manifests: await readProjectManifests(options, config) };
+  return {
+    config,
+    manifests: await readProjectManifests(withConfigManifests(options, config), config),
+  };
 }
 
 /**

@@ -4,7 +4,6 @@ import { CliError } from './exit-codes.js';
 import { displayPath } from '../app/display-path.js';
 import type { RunProjectOptions } from '../app/run-project.js';
 import type { CliIo } from './io.js';
-import { formatLog } from './render/logs.js';
 import {
   DEFAULT_KUBERNETES_RELEASE,
   KUBERNETES_RELEASES,
@@ -119,9 +118,6 @@ export async function toRunOptions(
   const files = [...(flags.file ?? []), ...paths];
   const optional =
     manifestsOptional === 'always' || (manifestsOptional && flags.config !== undefined);
-  if (files.length === 0 && !optional) {
-    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
-  }
   let maxWrites: number | undefined;
   if (flags.maxWrites !== undefined) {
     maxWrites = Number(flags.maxWrites);
@@ -131,6 +127,8 @@ export async function toRunOptions(
       );
     }
   }
+  // The log renderer is loaded only when logs are asked for.
+  const formatLog = flags.verbose ? (await import('./render/logs.js')).formatLog : undefined;
   let stdin: Uint8Array | string | undefined;
   if (files.includes('-')) {
     if (io.readStdin === undefined) throw new CliError('-f -: this process has no standard input');
@@ -138,6 +136,8 @@ export async function toRunOptions(
   }
   return {
     files,
+    // Given no paths, the run reads those the project's config names (and needs some).
+    ...(files.length === 0 && !optional ? { requireManifests: true } : {}),
     cwd: io.cwd,
     ...(stdin !== undefined ? { stdin } : {}),
     ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
@@ -145,7 +145,7 @@ export async function toRunOptions(
     ...(flags.kubernetesVersion !== undefined
       ? { kubernetesVersion: kubernetesRelease(flags.kubernetesVersion) }
       : {}),
-    ...(flags.verbose
+    ...(formatLog
       ? {
           onLog: (record) => io.stderr.write(formatLog(record)),
           onConfig: (config) =>

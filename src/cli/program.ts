@@ -5,6 +5,8 @@ import { defineTest } from './commands/test-definition.js';
 import { defineExplain } from './commands/explain-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
+import { defineInit } from './commands/init-definition.js';
+import { defineComplete } from './commands/complete-definition.js';
 import { defineRun } from './commands/run-definition.js';
 import { defineReport } from './commands/report-definition.js';
 import { createCompletionCommand } from './commands/completion.js';
@@ -12,13 +14,9 @@ import { versionCommand } from './commands/version.js';
 import { defineWatch } from './commands/watch-definition.js';
 import { lazyCommand } from './lazy-command.js';
 import type { CliCommand, CommandResult } from './command.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
-import { ConfigError } from '../loaders/load-config.js';
-import { FileWriteError } from '../app/file-write-error.js';
-import { ResourceQueryError } from '../app/resource-query.js';
-import { toWriteError } from './write-error.js';
 
 // Each command's module is imported when it runs (see lazyCommand).
 const COMMANDS = [
@@ -31,6 +29,8 @@ const COMMANDS = [
   lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
   lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
   lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),
+  lazyCommand(defineInit, async () => (await import('./commands/init.js')).initCommand),
+  lazyCommand(defineComplete, async () => (await import('./commands/complete.js')).completeCommand),
   versionCommand,
 ] as const;
 
@@ -64,13 +64,14 @@ Examples:
   cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
   cosi report -f DIR -o report.html           check, and write one HTML page to open from CI
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
+  cosi init my-project                        start a project: config, manifest, golden test, CI job
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);
   for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[], unknown>[]) {
+    const definition = command.define();
     program.addCommand(
-      command
-        .define()
+      definition
         .exitOverride()
         .configureOutput({
           writeOut: (text) => io.stdout.write(text),
@@ -83,6 +84,8 @@ Examples:
           result = await command.run(io, ...given);
           await command.render(io, result, ...given);
         }),
+      // `__complete` serves the completion scripts: not for help.
+      { hidden: definition.name().startsWith('__') },
     );
   }
   return { program, result: () => result };
@@ -90,9 +93,8 @@ Examples:
 
 /**
  * Runs the CLI on `argv` (without `node` and the script) and returns the exit code. The one
- * top-level catch: a `CliError` becomes its exit code and message, a config that does not load
- * or register, a type a query does not know and a file that cannot be written are usage errors,
- * commander's usage errors exit 2, anything else is a bug and prints its stack.
+ * top-level catch: commander's own exits (help, version: 0; usage errors: 2) here, any other
+ * error as {@link exitCodeOfError} maps it, loaded only when there is one.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const cli = createCli(io);
@@ -100,22 +102,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;
   } catch (thrown) {
-    const error =
-      thrown instanceof FileWriteError ? toWriteError(thrown.cause, thrown.file) : thrown;
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (thrown instanceof CommanderError) {
+      return thrown.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    if (error instanceof CliError) {
-      io.stderr.write(`cosi: ${error.message}\n`);
-      return error.exitCode;
-    }
-    if (error instanceof ConfigError || error instanceof ResourceQueryError) {
-      io.stderr.write(`cosi: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    io.stderr.write(
-      `cosi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    return EXIT.usage;
+    return (await import('./exit-code-of-error.js')).exitCodeOfError(thrown, io);
   }
 }

@@ -1,10 +1,6 @@
 import { Option } from 'commander';
-import { openState } from '../app/open-state.js';
-import { readStateView, type StateView } from '../app/state-view.js';
-import { formatStateLocation, parseStateUrl, StateUrlError } from '../app/state-url.js';
-import { toError } from '../engine/errors.js';
+import type { StateView } from '../app/state-view.js';
 import { parseDuration } from './duration.js';
-import { escapeControl } from './render/escape-control.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** `--state URL` of the commands that can read a running system instead of running a project. */
@@ -44,6 +40,18 @@ export async function readStateFlag(
   stderr?: { write(text: string): unknown },
 ): Promise<StateView | undefined> {
   if (url === undefined) return undefined;
+  // The state's modules (the etcd client among them) are loaded only when a state is read: the
+  // options above are defined on every start.
+  const [{ openState }, { readStateView }, { formatStateLocation, parseStateUrl, StateUrlError }] =
+    await Promise.all([
+      import('../app/open-state.js'),
+      import('../app/state-view.js'),
+      import('../app/state-url.js'),
+    ]);
+  const [{ toError }, { escapeControl }] = await Promise.all([
+    import('../engine/errors.js'),
+    import('./render/escape-control.js'),
+  ]);
   let location;
   try {
     location = parseStateUrl(url);

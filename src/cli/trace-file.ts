@@ -1,8 +1,6 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { RunRecord } from '../engine/record/run-record.js';
-import { writeOutputFile } from './output-file.js';
-import { toChromeTrace } from './render/trace/chrome-trace.js';
 
 /** `--trace FILE`, as `apply`, `check` and `watch` take it. */
 export interface TraceFlags {
@@ -26,6 +24,10 @@ export async function writeTraceFile(
   record: RunRecord,
   options: { readonly cwd: string; readonly stable?: boolean },
 ): Promise<void> {
+  const [{ toChromeTrace }, { writeOutputFile }] = await Promise.all([
+    import('./render/trace/chrome-trace.js'),
+    import('./output-file.js'),
+  ]);
   const trace = toChromeTrace(record, { stable: options.stable === true });
   await writeOutputFile(path.resolve(options.cwd, file), `${JSON.stringify(trace)}\n`, file);
 }

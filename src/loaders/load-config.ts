@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { createJiti } from 'jiti';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
-import { shorten, shortenMessage } from './shorten.js';
+import { ConfigError } from './config-error.js';
+import { shorten } from './shorten.js';
+import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
 import {
   normalizeDefinition,
   type ConfigDefinition,
@@ -11,6 +12,8 @@ import {
 } from './project-config.js';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import { isSafeError, messageOfThrown, readSafely } from '../engine/thrown-value.js';
+
+export { ConfigError } from './config-error.js';
 
 /** File names looked for in a manifest directory, in this order. */
 export const CONFIG_FILE_NAMES = [
@@ -20,46 +23,16 @@ export const CONFIG_FILE_NAMES = [
   'cosi.config.mjs',
 ];
 
-/**
- * A config that could not be loaded, or that is wrong: the file and every problem found, one
- * line each. A usage error for the CLI.
- */
-export class ConfigError extends Error {
-  readonly code = 'config';
-  /** What is wrong, without the file: one entry per problem. */
-  readonly problems: readonly string[];
-  /** Where in the file, when known (a statement that threw while the config loaded). */
-  readonly line: number | undefined;
-  readonly col: number | undefined;
-
-  constructor(
-    readonly file: string,
-    problems: string | readonly string[],
-    options?: { cause?: unknown; line?: number; col?: number },
-  ) {
-    // A problem may quote the config's values or a thrown error's text: each stays one short line.
-    const list = (typeof problems === 'string' ? [problems] : problems).map((p) =>
-      shortenMessage(p),
-    );
-    const at = options?.line === undefined ? file : `${file}:${options.line}:${options.col ?? 1}`;
-    super(list.map((problem) => `${at}: ${problem}`).join('\n'), { cause: options?.cause });
-    this.problems = list;
-    this.line = options?.line;
-    this.col = options?.col;
-    this.name = 'ConfigError';
-  }
-
-  /** The same error, its file named as given (a display path, say). */
-  withFile(file: string): ConfigError {
-    return new ConfigError(file, this.problems, {
-      cause: this.cause,
-      ...(this.line !== undefined ? { line: this.line, col: this.col ?? 1 } : {}),
-    });
-  }
-}
-
 /** The keys a config object may have. */
-const CONFIG_KEYS = ['definitions', 'controllers', 'setup'] as const;
+const CONFIG_KEYS = [
+  'definitions',
+  'controllers',
+  'setup',
+  'manifests',
+  'ignore',
+  'definitionFiles',
+  'kubernetesVersion',
+] as const;
 
 /** A loaded config, its definitions validated. */
 export interface LoadedConfig {
@@ -102,6 +75,8 @@ export async function loadConfig(
   file: string,
   options: LoadConfigOptions = {},
 ): Promise<LoadedConfig> {
+  // jiti (and the TypeScript transpiler it brings) is loaded only by a command that loads a config.
+  const { createJiti } = await import('jiti');
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
@@ -194,6 +169,25 @@ function checkConfig(config: Record<string, unknown>, problems: string[]): Resou
   }
   if (config.setup !== undefined && typeof config.setup !== 'function') {
     problems.push(`\`setup\` must be a function, not ${describeValue(config.setup)}`);
+  }
+  for (const key of ['manifests', 'ignore', 'definitionFiles'] as const) {
+    for (const [i, entry] of arrayEntries(config, key, problems)) {
+      if (typeof entry !== 'string' || entry === '') {
+        problems.push(`${key}[${i}]: expected a non-empty string, got ${describeValue(entry)}`);
+      }
+    }
+  }
+  const release = config.kubernetesVersion;
+  if (release !== undefined) {
+    if (typeof release !== 'string') {
+      problems.push(`\`kubernetesVersion\` must be a string, not ${describeValue(release)}`);
+    } else {
+      try {
+        parseKubernetesRelease(release);
+      } catch (error) {
+        problems.push(`kubernetesVersion: ${messageOfThrown(error)}`);
+      }
+    }
   }
   return definitions;
 }

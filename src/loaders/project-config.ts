@@ -18,6 +18,20 @@ export interface ProjectConfig {
   readonly controllers?: readonly AnyController[];
   /** Called after registration, for builder-made controllers: `controllerManagedBy(runtime)...`. */
   readonly setup?: (runtime: Runtime) => void | Promise<void>;
+  /**
+   * The project's manifests: files, directories or globs, relative to the config's directory.
+   * Commands run inside the project read them when given no `-f` (or path arguments).
+   */
+  readonly manifests?: readonly string[];
+  /** Patterns (`.gitignore` syntax) skipped while walking the manifests, beside `--ignore`'s. */
+  readonly ignore?: readonly string[];
+  /**
+   * Files or directories whose definitions (CRDs, ResourceDefinitions) alone are read, relative
+   * to the config's directory: `--definitions` when the command is given none.
+   */
+  readonly definitionFiles?: readonly string[];
+  /** The Kubernetes release of the built-in kinds (`1.30`): `--kubernetes-version` when not given. */
+  readonly kubernetesVersion?: string;
 }
 
 /**

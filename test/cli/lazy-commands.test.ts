@@ -15,6 +15,10 @@ afterAll(async () => {
 const COMMANDS = ['apply', 'get', 'check', 'graph', 'report', 'explain', 'watch', 'run'];
 const commandModule = (name: string) => (url: string) =>
   url.endsWith(`/dist/cli/commands/${name}.js`);
+/** The URLs of `modules` inside the named installed packages. */
+const fromPackages = (modules: readonly string[], names: readonly string[]): string[] =>
+  modules.filter((url) => names.some((name) => url.includes(`/node_modules/${name}/`)));
+
 const isEngineOrLoader = (url: string): boolean =>
   url.endsWith('/dist/engine/runtime/runtime.js') ||
   url.endsWith('/dist/loaders/manifest-reader.js');
@@ -26,6 +30,30 @@ describe("a command's module is loaded only when the command runs", () => {
     for (const name of COMMANDS) expect(run.stdout).toContain(`  ${name} [options]`);
     for (const name of COMMANDS) expect(run.modules.filter(commandModule(name))).toEqual([]);
     expect(run.modules.filter(isEngineOrLoader)).toEqual([]);
+  }, 60_000);
+
+  it('cosi --help loads no package but commander', async () => {
+    const run = await cosiLoading(['--help'], dir);
+    expect(run.code).toBe(0);
+    const packages = run.modules.filter((url) => url.includes('/node_modules/'));
+    expect(packages.length).toBeGreaterThan(0);
+    expect(packages.filter((url) => !url.includes('/node_modules/commander/'))).toEqual([]);
+  }, 60_000);
+
+  it('cosi --version answers before the CLI loads', async () => {
+    const run = await cosiLoading(['--version'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(run.modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+  }, 60_000);
+
+  it('cosi check of the example loads neither the terminal UI, nor etcd, nor CEL, nor diff', async () => {
+    const run = await cosiLoading(['check', '-q', 'fixtures/vm-network'], dir);
+    expect(run.code).toBe(0);
+    expect(fromPackages(run.modules, ['yaml', 'jiti'])).not.toEqual([]);
+    expect(
+      fromPackages(run.modules, ['ink', 'react', '@inkjs/ui', 'etcd3', '@bufbuild/cel', 'diff']),
+    ).toEqual([]);
   }, 60_000);
 
   it('completion lists every command with its flags without loading any of them', async () => {

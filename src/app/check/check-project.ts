@@ -11,7 +11,7 @@ export interface CheckedProject {
 /**
  * `cosi check`'s work: runs the project (read, open, converge) and turns the run into check
  * cases: manifests, controllers, convergence, and with `expect` the goldens (compared, or with
- * `update` written). Prints nothing.
+ * `update` written); with `typecheck`, the config's type errors first. Prints nothing.
  *
  * @throws ConfigError when the config does not load; FileWriteError when a golden cannot be written.
  */
@@ -20,5 +20,10 @@ export async function checkProject(
   checkOptions: CheckOptions,
 ): Promise<CheckedProject> {
   const run = await runProject(runOptions);
-  return { run, result: await runChecks(run, checkOptions) };
+  const result = await runChecks(run, checkOptions);
+  if (checkOptions.typecheck !== true || run.config === undefined) return { run, result };
+  // The type checker (the project's own) is loaded only when asked for.
+  const { typecheckConfig } = await import('./typecheck-config.js');
+  const types = await typecheckConfig(run.config.file, checkOptions.cwd);
+  return { run, result: { ...result, cases: [types, ...result.cases] } };
 }

@@ -4,6 +4,7 @@ import type { ResourceDocument } from '../../loaders/resource-document.js';
 /** The classes of checks `cosi check` runs, in the order it reports them. */
 export const CHECK_CLASSES = [
   'setup',
+  'types',
   'manifests',
   'controllers',
   'convergence',
@@ -21,6 +22,9 @@ export const CHECK_CODES = [
   // Setup: the check could not run (exit 2), reported in the chosen format all the same.
   'config-error',
   'usage-error',
+  // --typecheck.
+  'type-error',
+  'typescript-missing',
   // --strict warnings.
   'unknown-field',
   'unread-type',

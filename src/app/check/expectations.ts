@@ -1,6 +1,5 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { LineCounter, parseAllDocuments, stringify } from 'yaml';
 import { deepEqual } from '../../engine/resource/plain-data.js';
 import type { ResourceGroup } from '../resource-query.js';
@@ -91,6 +90,20 @@ export async function compareExpectations(
   // Without a readable golden tree, one finding says so; a case per resource would bury it.
   if (expected.unreadable) return expected.problems;
   const actual = actualDocuments(groups, options);
+  // The diff library is loaded only by a check that compares with a golden tree.
+  const { createTwoFilesPatch } = await import('diff');
+  const unifiedDiff = (file: string, want: unknown, got: unknown): string =>
+    withoutPatchHeader(
+      createTwoFilesPatch(
+        `${file} (expected)`,
+        'converged state',
+        stringify(want, { lineWidth: 0 }),
+        stringify(got, { lineWidth: 0 }),
+        undefined,
+        undefined,
+        { context: 3 },
+      ),
+    );
   const cases: CheckCase[] = [];
   const keys = [...new Set([...expected.documents.keys(), ...actual.keys()])].sort();
   for (const key of keys) {
@@ -281,17 +294,8 @@ function at(doc: ExpectedDocument): Pick<Finding<CheckCode>, 'file' | 'line' | '
   return { file: doc.file, line: doc.line, col: doc.col, pointer: '' };
 }
 
-function unifiedDiff(file: string, want: unknown, got: unknown): string {
-  const patch = createTwoFilesPatch(
-    `${file} (expected)`,
-    'converged state',
-    stringify(want, { lineWidth: 0 }),
-    stringify(got, { lineWidth: 0 }),
-    undefined,
-    undefined,
-    { context: 3 },
-  );
-  // Drop the "Index:" and "===" header lines; keep ---/+++ and the hunks.
+/** A unified diff without its "Index:" and "===" header lines: ---/+++ and the hunks stay. */
+function withoutPatchHeader(patch: string): string {
   return patch
     .split('\n')
     .filter((line) => !line.startsWith('Index:') && !/^=+$/.test(line))

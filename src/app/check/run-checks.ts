@@ -23,6 +23,8 @@ export interface CheckOptions {
   readonly volatile?: boolean;
   /** Paths in findings are shown relative to it. */
   readonly cwd: string;
+  /** `--typecheck`: type-check the config with the project's TypeScript. */
+  readonly typecheck?: boolean;
 }
 
 /** Turns a loaded project into check cases: manifests, controllers, convergence, expectations. */

@@ -50,6 +50,10 @@ export function defineCheck(): Command {
       'skip Kubernetes documents of kinds no CRD, config or built-in kind defines, instead of failing (kubeconform -ignore-missing-schemas)',
     )
     .option(
+      '--typecheck',
+      "type-check cosi.config.ts (and what it imports) with the project's own TypeScript (npm install --save-dev typescript)",
+    )
+    .option(
       '--keep-volatile',
       'with --expect: record and compare versions and timestamps too (left out by default)',
     )

@@ -28,6 +28,7 @@ export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
   skipKinds?: string[];
   rejectKinds?: string[];
   ignoreUnknownKinds?: boolean;
+  typecheck?: boolean;
 }
 
 /**
@@ -77,6 +78,7 @@ export async function check(
       update: flags.update === true,
       volatile: flags.keepVolatile === true,
       cwd: io.cwd,
+      ...(flags.typecheck === true ? { typecheck: true } : {}),
       ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
     });
   } catch (error) {
@@ -169,6 +171,7 @@ function setupFailure(error: unknown): Finding<CheckCode> | undefined {
   if (error instanceof ConfigError) {
     return {
       ...at,
+      ...(error.line !== undefined ? { line: error.line, col: error.col ?? 1 } : {}),
       code: 'config-error',
       file: error.file.startsWith('--') ? '' : error.file,
       message: error.message,

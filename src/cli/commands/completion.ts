@@ -6,11 +6,17 @@ import type { CliIo } from '../io.js';
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
-/** A command as completion needs it: its name and the flags it takes. */
+/** A command as completion needs it: its name, its flags and what its arguments are. */
 export interface CompletedCommand {
   readonly name: string;
   readonly summary: string;
   readonly flags: readonly string[];
+  /** The flags that take a value (the next word is theirs). */
+  readonly valueFlags: readonly string[];
+  /** What `-o` takes (`jsonpath` for `jsonpath=TEMPLATE`). */
+  readonly formats: readonly string[];
+  /** `types`: the first argument is a type and the second an id (`get`, `explain`). */
+  readonly args: 'types' | 'files';
 }
 
 /**
@@ -42,7 +48,9 @@ Examples:
           `completion: unknown shell ${JSON.stringify(shell)} (expected ${SHELLS.join(', ')})`,
         );
       }
-      const described = commands().map(describe);
+      const described = commands()
+        .filter((c) => !c.name().startsWith('__'))
+        .map(describe);
       return Promise.resolve({
         exitCode: EXIT.ok,
         result: completionScript(shell as Shell, described),
@@ -55,10 +63,21 @@ Examples:
 }
 
 function describe(command: Command): CompletedCommand {
-  const flags = command.options.flatMap((o: Option) =>
-    [o.short, o.long].filter((f): f is string => f !== undefined),
-  );
-  return { name: command.name(), summary: command.summary(), flags: [...flags, '--help'] };
+  const names = (o: Option): string[] =>
+    [o.short, o.long].filter((f): f is string => f !== undefined);
+  const output = command.options.find((o) => o.long === '--output');
+  const formats = (/output format: (.*)$/.exec(output?.description ?? '')?.[1] ?? '')
+    .split(', ')
+    .map((f) => f.split(/[= ]/)[0] ?? '')
+    .filter((f) => f !== '');
+  return {
+    name: command.name(),
+    summary: command.summary(),
+    flags: [...command.options.flatMap(names), '--help'],
+    valueFlags: command.options.filter((o) => o.required || o.optional).flatMap(names),
+    formats,
+    args: command.registeredArguments[0]?.name() === 'type' ? 'types' : 'files',
+  };
 }
 
 /** The completion script for `shell`. */
@@ -75,21 +94,47 @@ export function completionScript(shell: Shell, commands: readonly CompletedComma
 
 function bash(commands: readonly CompletedCommand[]): string {
   const cases = commands
-    .map((c) => `    ${c.name}) flags=${quote(c.flags.join(' '))} ;;`)
+    .map(
+      (c) =>
+        `    ${c.name}) flags=${quote(c.flags.join(' '))}; values=${quote(c.valueFlags.join(' '))}; formats=${quote(c.formats.join(' '))}; args=${c.args} ;;`,
+    )
     .join('\n');
+  // Types, aliases and ids come from the project, asked of `cosi __complete` with the -f,
+  // --config and --definitions given so far; flags and formats are written in here.
   return `# cosi completion for bash: source <(cosi completion bash)
 _cosi() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}"
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W ${quote(commands.map((c) => c.name).join(' '))} -- "$cur"))
     return
   fi
-  local flags=""
+  local flags="" values="" formats="" args=files
   case "\${COMP_WORDS[1]}" in
 ${cases}
   esac
-  if [[ "$cur" == -* ]]; then
+  local project=() type="" n=0 i word
+  for ((i = 2; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    case "$word" in
+      -f|--file|--config|--definitions)
+        project+=("$word" "\${COMP_WORDS[i+1]}"); i=$((i + 1)); continue ;;
+    esac
+    if [[ " $values " == *" $word "* ]]; then i=$((i + 1)); continue; fi
+    if [[ "$word" != -* ]]; then
+      [ "$n" -eq 0 ] && type="$word"
+      n=$((n + 1))
+    fi
+  done
+  if [[ "$prev" == -o || "$prev" == --output ]]; then
+    COMPREPLY=($(compgen -W "$formats" -- "$cur"))
+  elif [[ " $values " == *" $prev "* ]]; then
+    COMPREPLY=($(compgen -f -- "$cur"))
+  elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+  elif [ "$args" = types ] && [ "$n" -eq 0 ]; then
+    COMPREPLY=($(compgen -W "$(cosi __complete types "\${project[@]}" 2>/dev/null)" -- "$cur"))
+  elif [ "$args" = types ] && [ "$n" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "$(cosi __complete ids "$type" "\${project[@]}" 2>/dev/null)" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
@@ -101,11 +146,24 @@ complete -o filenames -F _cosi cosi
 function fish(commands: readonly CompletedCommand[]): string {
   const lines = ['# cosi completion for fish', 'complete -c cosi -f'];
   for (const c of commands) {
+    const seen = `'__fish_seen_subcommand_from ${c.name}'`;
     lines.push(`complete -c cosi -n __fish_use_subcommand -a ${c.name} -d ${quote(c.summary)}`);
     for (const flag of c.flags) {
       const option = flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`;
-      lines.push(`complete -c cosi -n '__fish_seen_subcommand_from ${c.name}' ${option} -r -F`);
+      const takes = c.valueFlags.includes(flag);
+      const values =
+        takes && (flag === '-o' || flag === '--output')
+          ? ` -x -a ${quote(c.formats.join(' '))}`
+          : takes
+            ? ' -r -F'
+            : '';
+      lines.push(`complete -c cosi -n ${seen} ${option}${values}`);
     }
+    lines.push(
+      c.args === 'types'
+        ? `complete -c cosi -n ${seen} -a '(cosi __complete types 2>/dev/null)'`
+        : `complete -c cosi -n ${seen} -F`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { addProjectOptions, outputOption } from '../options.js';
-import { EXPLAIN_FORMATS } from '../render/explain/render-explain.js';
+import { EXPLAIN_FORMATS } from '../render/explain/explain-formats.js';
 
 /** `cosi explain`: its commander definition. */
 export function defineExplain(): Command {

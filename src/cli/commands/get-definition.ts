@@ -14,6 +14,7 @@ export const GET_FORMATS = [
   'json',
   'name',
   'jsonpath=TEMPLATE',
+  'jsonpath-as-json=TEMPLATE',
   'custom-columns=NAME:PATH,...',
 ] as const;
 
@@ -34,6 +35,13 @@ export function defineGet(): Command {
   addProjectOptions(command)
     .addOption(outputOption(GET_FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'namespace (default: all)')
+    .option('-A, --all-namespaces', 'every namespace, whatever -n says (the default; as kubectl)')
+    .option('--no-headers', 'tables without their header line')
+    .option('--show-labels', "tables end with each resource's labels")
+    .option(
+      '--sort-by <jsonpath>',
+      'order the resources of each type by this field of their document (.spec.cpus, .metadata.id)',
+    )
     .option(
       '-l, --selector <selector>',
       'only what matches this label selector (a=b,c!=d,e in (x,y))',
@@ -49,6 +57,7 @@ Examples:
   cosi get vm/web-1 -f fixtures/vm-network
   cosi get vm,host -f fixtures/vm-network
   cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
+  cosi get vm -f fixtures/vm-network --sort-by .spec.cpus --no-headers
   cosi get rd -f fixtures/vm-network
   cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)`,
     );

@@ -5,6 +5,7 @@ import type { CliIo } from '../io.js';
 import { parseFormat, type CommonFlags } from '../options.js';
 import {
   customColumnsFormat,
+  jsonPathAsJsonFormat,
   jsonPathFormat,
   writeResources,
   type ResourceFormat,
@@ -17,11 +18,17 @@ import {
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
+import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { convergeAndSelect } from './converge-and-select.js';
 
 export interface GetFlags extends CommonFlags {
   output: string;
   namespace?: string;
+  allNamespaces?: boolean;
+  /** `--no-headers` (commander's negation: `false` when given). */
+  headers?: boolean;
+  showLabels?: boolean;
+  sortBy?: string;
   selector?: string;
   /** Read a running system's state instead of running the project. */
   state?: string;
@@ -57,13 +64,15 @@ export async function get(
   flags: GetFlags,
 ): Promise<CommandResult<GetResult>> {
   parseGetFormat(flags.output);
+  if (flags.sortBy !== undefined) parseSortBy(flags.sortBy);
+  const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
   const select = (outcome: QueriedState): ResourceGroup[] =>
     selectResources(outcome, {
       type: type.split(','),
       ...(id !== undefined ? { id } : {}),
-      ...(flags.namespace !== undefined ? { namespace: flags.namespace } : {}),
+      ...(namespace !== undefined ? { namespace } : {}),
       ...(selector !== undefined ? { selector } : {}),
     });
   // A resource asked for by id that is not there fails the command.
@@ -115,9 +124,13 @@ export function renderGet(
       );
     } else if (groups.length === 0) io.stderr.write('No resources found\n');
     else {
-      writeResources(groups, format, (chunk) => io.stdout.write(chunk), {
+      const sorted =
+        flags.sortBy === undefined ? groups : sortResourceGroups(groups, parseSortBy(flags.sortBy));
+      writeResources(sorted, format, (chunk) => io.stdout.write(chunk), {
         stable: flags.stable === true,
         single: result.id !== undefined,
+        noHeaders: flags.headers === false,
+        showLabels: flags.showLabels === true,
       });
     }
   };
@@ -140,7 +153,15 @@ function splitTypeArgument(
 }
 
 function parseGetFormat(output: string): ResourceFormat {
+  if (/^(go-template|template)(-file)?(=|$)/.test(output)) {
+    throw new CliError(
+      `-o ${output.split('=')[0]}: Go templates are out of scope for cosi (they run Go's text/template, which cosi does not have): use -o jsonpath=TEMPLATE, -o jsonpath-as-json=TEMPLATE or -o custom-columns=NAME:PATH,...`,
+    );
+  }
   if (output.startsWith('jsonpath=')) return jsonPathFormat(output.slice('jsonpath='.length));
+  if (output.startsWith('jsonpath-as-json=')) {
+    return jsonPathAsJsonFormat(output.slice('jsonpath-as-json='.length));
+  }
   if (output.startsWith('custom-columns=')) {
     return customColumnsFormat(output.slice('custom-columns='.length));
   }

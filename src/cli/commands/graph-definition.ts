@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { addPathArguments, addProjectOptions, collect, outputOption } from '../options.js';
-import { GRAPH_FORMATS } from '../render/graph/render-graph.js';
+import { GRAPH_FORMATS } from '../render/graph/graph-formats.js';
 import { requestTimeoutOption, stateOption } from '../state-option.js';
 
 /** `cosi graph`: its commander definition. */

@@ -57,6 +57,9 @@ export async function watch(
   // The screen's resource detail explains from the record; --trace writes it after each round.
   const record = flags.trace !== undefined || (output === 'screen' && io.terminal !== undefined);
   const options = await toRunOptions(flags, io, { paths, record });
+  if (options.files.length === 0) {
+    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
+  }
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('watch runs until interrupted, and this process cannot be');

@@ -3,6 +3,7 @@ import type { Resource } from '../../engine/resource/resource.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import {
   addressesItems,
+  collectTemplateValues,
   executeTemplate,
   JsonPathError,
   JsonPathSyntaxError,
@@ -22,6 +23,7 @@ export type ResourceFormat =
   | 'json'
   | 'name'
   | { readonly jsonpath: string }
+  | { readonly jsonpathAsJson: string }
   | { readonly customColumns: readonly CustomColumn[] };
 
 /** A column of `-o custom-columns=NAME:PATH,...`: a header and a JSONPath into the document. */
@@ -63,6 +65,12 @@ export function jsonPathFormat(template: string): ResourceFormat {
   return { jsonpath: template };
 }
 
+/** `-o jsonpath-as-json=TEMPLATE`: the values the template reaches, as one JSON array. */
+export function jsonPathAsJsonFormat(template: string): ResourceFormat {
+  parseJsonPath(template);
+  return { jsonpathAsJson: template };
+}
+
 function parseJsonPath(template: string): JsonPathTemplate {
   try {
     return parseTemplate(template);
@@ -78,6 +86,10 @@ function parseJsonPath(template: string): JsonPathTemplate {
 export interface RenderOptions extends DocumentOptions {
   /** One resource was asked for by id: JSON prints it as an object, not a list of one. */
   readonly single?: boolean;
+  /** `--no-headers`: tables without their header line. */
+  readonly noHeaders?: boolean;
+  /** `--show-labels`: tables end with a LABELS column (`-o wide` has it already). */
+  readonly showLabels?: boolean;
 }
 
 /** Prints groups of resources in a format. Deterministic: groups and resources come sorted. */
@@ -112,7 +124,7 @@ function writeFormat(
   options: RenderOptions,
 ): void {
   if (format === 'table' || format === 'wide') {
-    writeResourceTables(groups, out, format === 'wide');
+    writeResourceTables(groups, out, format === 'wide', options);
     return;
   }
   if (format === 'name') {
@@ -135,7 +147,11 @@ function writeFormat(
     return;
   }
   if ('customColumns' in format) {
-    out.push(renderCustomColumns(format.customColumns, [...documents()]));
+    out.push(renderCustomColumns(format.customColumns, [...documents()], options));
+    return;
+  }
+  if ('jsonpathAsJson' in format) {
+    out.push(renderJsonPathAsJson(format.jsonpathAsJson, [...documents()]));
     return;
   }
   out.push(renderJsonPath(format.jsonpath, [...documents()]));
@@ -189,10 +205,34 @@ function renderJsonPath(source: string, documents: readonly unknown[]): string {
   }
 }
 
+/**
+ * kubectl's `-o jsonpath-as-json`: every value the template reaches, over every resource (or once
+ * on the List, for a template that addresses `.items`), as one JSON array indented as kubectl's.
+ */
+function renderJsonPathAsJson(source: string, documents: readonly unknown[]): string {
+  const template = parseJsonPath(source);
+  const options = { allowMissingKeys: true };
+  try {
+    const values = addressesItems(template)
+      ? collectTemplateValues(template, { kind: 'List', items: documents }, options)
+      : documents.flatMap((d) => collectTemplateValues(template, d, options));
+    return `${JSON.stringify(values, null, 4)}\n`;
+  } catch (error) {
+    if (error instanceof JsonPathError) {
+      throw new CliError(
+        `-o jsonpath-as-json: cannot run template ${JSON.stringify(source)}: ${error.message}`,
+        EXIT.findings,
+      );
+    }
+    throw error;
+  }
+}
+
 /** One table of the given columns over every resource; an empty cell reads `<none>`, as kubectl's. */
 function renderCustomColumns(
   columns: readonly CustomColumn[],
   documents: readonly unknown[],
+  options: RenderOptions,
 ): string {
   const templates = columns.map((c) => parseTemplate(c.path));
   const rows = documents.map((d) =>
@@ -201,6 +241,7 @@ function renderCustomColumns(
   const table = renderTable(
     columns.map((c) => c.name),
     rows,
+    { noHeader: options.noHeaders === true },
   );
   return table.endsWith('\n') ? table : `${table}\n`;
 }
@@ -212,8 +253,10 @@ function renderCustomColumns(
 function writeResourceTables(
   groups: readonly ResourceGroup[],
   out: ChunkedWriter,
-  wide = false,
+  wide: boolean,
+  options: RenderOptions,
 ): void {
+  const labels = wide || options.showLabels === true;
   let first = true;
   for (const group of groups) {
     if (group.resources.length === 0) continue;
@@ -232,7 +275,8 @@ function writeResourceTables(
       'OWNER',
       'PHASE',
       ...columns.map((c) => c.name.toUpperCase()),
-      ...(wide ? ['LABELS', 'FINALIZERS'] : []),
+      ...(labels ? ['LABELS'] : []),
+      ...(wide ? ['FINALIZERS'] : []),
     ];
     // Made as the table reads them (twice: widths, then lines), not held.
     const row = (r: Resource): string[] => [
@@ -243,21 +287,21 @@ function writeResourceTables(
       r.metadata.owner,
       r.metadata.phase,
       ...cells.map((cell) => cell(r.spec)),
-      ...(wide
+      ...(labels
         ? [
             Object.entries(r.metadata.labels)
               .map(([k, v]) => `${k}=${v}`)
               .join(',') || '<none>',
-            r.metadata.finalizers.join(',') || '<none>',
           ]
         : []),
+      ...(wide ? [r.metadata.finalizers.join(',') || '<none>'] : []),
     ];
     const rows = {
       *[Symbol.iterator]() {
         for (const r of group.resources) yield row(r);
       },
     };
-    writeTable(header, rows, out);
+    writeTable(header, rows, out, { noHeader: options.noHeaders === true });
   }
 }
 

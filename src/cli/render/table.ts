@@ -1,6 +1,12 @@
 import { ChunkedWriter, collectChunks } from './chunked-writer.js';
 import { escapeControl } from './escape-control.js';
 
+/** How a table is printed. */
+export interface TableOptions {
+  /** Without the header line (kubectl's `--no-headers`): the columns are as wide as the rows. */
+  readonly noHeader?: boolean;
+}
+
 /**
  * Left-aligned columns separated by three spaces, like Go's tabwriter in talosctl. Control
  * characters in cells are printed escaped (see `escape-control.ts`).
@@ -8,10 +14,11 @@ import { escapeControl } from './escape-control.js';
 export function renderTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
+  options: TableOptions = {},
 ): string {
   return collectChunks((write) => {
     const out = new ChunkedWriter(write);
-    writeTable(header, rows, out);
+    writeTable(header, rows, out, options);
     out.flush();
   });
 }
@@ -25,14 +32,15 @@ export function writeTable(
   header: readonly string[],
   rows: Iterable<readonly string[]>,
   out: ChunkedWriter,
+  options: TableOptions = {},
 ): void {
-  const widths = header.map((cell) => escapeControl(cell).length);
+  const widths = header.map((cell) => (options.noHeader === true ? 0 : escapeControl(cell).length));
   for (const row of rows) {
     for (let i = 0; i < widths.length; i++) {
       widths[i] = Math.max(widths[i] as number, escapeControl(row[i] ?? '').length);
     }
   }
-  out.push(line(header, widths));
+  if (options.noHeader !== true) out.push(line(header, widths));
   for (const row of rows) out.push(line(row, widths));
 }
 

@@ -61,6 +61,22 @@ export function executeTemplate(
 }
 
 /**
+ * The values a parsed template's expressions reach, in order, as data rather than text (its
+ * literal text left out): kubectl's `-o jsonpath-as-json`.
+ *
+ * @throws JsonPathError when it cannot run.
+ */
+export function collectTemplateValues(
+  template: JsonPathTemplate,
+  data: unknown,
+  options: JsonPathOptions = {},
+): unknown[] {
+  const values: unknown[] = [];
+  new Evaluator(options.allowMissingKeys === true).collect(template.segments, data, values);
+  return values;
+}
+
+/**
  * Whether the template starts by addressing `.items` (`{.items[*].spec.cpus}`,
  * `{range .items[*]}...{end}`): kubectl's form for a list, run once on all resources.
  */
@@ -89,6 +105,17 @@ class Evaluator {
       }
     }
     return out;
+  }
+
+  collect(segments: readonly JsonPathSegment[], current: unknown, into: unknown[]): void {
+    for (const segment of segments) {
+      if (segment.kind === 'action') into.push(...this.walk([current], segment.path));
+      else if (segment.kind !== 'text') {
+        for (const item of this.walk([current], segment.path)) {
+          this.collect(segment.body, item, into);
+        }
+      }
+    }
   }
 
   walk(input: readonly unknown[], path: readonly JsonPathStep[]): unknown[] {

@@ -16,10 +16,12 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
     for (const f of c.findings) {
       const level = isFailure(f, result.strict) ? 'error' : 'warning';
       const props = [`title=${property(`${c.check}: ${f.code}`)}`];
+      // A finding about a whole file (a config that does not load, say) is annotated on its
+      // first line: GitHub shows an annotation without a line on no line of the diff.
       if (f.file)
         props.unshift(
           `file=${property(workspacePath(f.file, options))}`,
-          ...(f.line > 0 ? [`line=${f.line}`, `col=${f.col}`] : []),
+          ...(f.line > 0 ? [`line=${f.line}`, `col=${f.col > 0 ? f.col : 1}`] : ['line=1']),
         );
       const message = [f.message, f.pointer ? `(at ${f.pointer})` : '', f.diff ? `\n${f.diff}` : '']
         .filter(Boolean)

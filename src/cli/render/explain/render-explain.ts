@@ -3,8 +3,9 @@ import { renderExplainDot } from './explain-dot.js';
 import { renderExplainJson } from './explain-json.js';
 import { renderExplainTree } from './explain-tree.js';
 
-export const EXPLAIN_FORMATS = ['tree', 'json', 'dot'] as const;
-export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+import type { ExplainFormat } from './explain-formats.js';
+
+export { EXPLAIN_FORMATS, type ExplainFormat } from './explain-formats.js';
 
 /** An explanation in one of the `-o` formats. */
 export function renderExplanation(

@@ -7,9 +7,9 @@ import { renderGraphSvg } from './svg.js';
 import { renderGraphText } from './text.js';
 import { renderGraphTree } from './tree.js';
 
-/** The formats of `cosi graph -o`. */
-export const GRAPH_FORMATS = ['text', 'tree', 'dot', 'svg', 'mermaid', 'json'] as const;
-export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+import type { GraphFormat } from './graph-formats.js';
+
+export { GRAPH_FORMATS, type GraphFormat } from './graph-formats.js';
 
 const RENDERERS: Record<GraphFormat, (view: GraphView) => string | Promise<string>> = {
   // The two formats for people: ids and types from manifests are printed escaped.

@@ -1,0 +1,171 @@
+/**
+ * The files of the starter project `cosi init` writes: a config with a type and one controller,
+ * a manifest, the golden tree of the state the run converges to, and a CI job that checks
+ * both. The golden files are what `cosi check --expect expected/ --update` records for this
+ * manifest (a test keeps them so).
+ */
+
+/** A file of the starter project: its path relative to the project, and its text. */
+export interface StarterFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+const CONFIG = `/**
+ * The project's config: the types its manifests and controllers use, and the controllers.
+ *
+ *   npx cosi check            validate the manifests and run the controllers
+ *   npx cosi get appconfig    what the controller made
+ *   npx cosi graph            which controller reads and writes which type
+ */
+import { createTransformController, defineConfig, defineResource } from 'cosi';
+
+/** An application, as the manifests declare it. */
+export interface AppSpec {
+  image: string;
+  replicas: number;
+}
+
+export const App = defineResource<AppSpec>({
+  type: 'Apps.example.org',
+  defaultSpec: () => ({ image: '', replicas: 1 }),
+  printColumns: [
+    { name: 'Image', jsonPath: '{.image}' },
+    { name: 'Replicas', jsonPath: '{.replicas}' },
+  ],
+  schema: {
+    type: 'object',
+    required: ['image'],
+    additionalProperties: false,
+    properties: {
+      image: { type: 'string', minLength: 1 },
+      replicas: { type: 'integer', minimum: 0 },
+    },
+  },
+});
+
+/** What the controller derives from each App: the settings its containers would run with. */
+export interface AppConfigSpec {
+  image: string;
+  replicas: number;
+  /** Where the image comes from: the part of \`image\` before its first slash, or docker.io. */
+  registry: string;
+}
+
+export const AppConfig = defineResource<AppConfigSpec>({
+  type: 'AppConfigs.example.org',
+  defaultSpec: () => ({ image: '', replicas: 0, registry: '' }),
+  printColumns: [{ name: 'Registry', jsonPath: '{.registry}' }],
+});
+
+/** App -> AppConfig, one for one, updated whenever the App changes and removed with it. */
+const appConfigController = createTransformController({
+  name: 'example.AppConfigController',
+  input: App,
+  output: AppConfig,
+  mapMetadata: (app) => AppConfig.create(app.metadata.id),
+  transform: (_ctx, app, config) => {
+    config.spec.image = app.spec.image;
+    config.spec.replicas = app.spec.replicas;
+    const [first = '', ...rest] = app.spec.image.split('/');
+    config.spec.registry = rest.length > 0 ? first : 'docker.io';
+  },
+});
+
+export default defineConfig({
+  manifests: ['manifests'],
+  definitions: [App, AppConfig],
+  controllers: [appConfigController],
+});
+`;
+
+const MANIFEST = `# The project's resources: one document each, of any type the config defines (or any alias).
+metadata:
+  type: app
+  id: web
+  labels:
+    tier: frontend
+spec:
+  image: nginx
+  replicas: 2
+---
+metadata:
+  type: app
+  id: api
+spec:
+  image: ghcr.io/example/api
+  replicas: 3
+`;
+
+const GOLDEN_APP_CONFIGS = `---
+metadata:
+  namespace: default
+  type: AppConfigs.example.org
+  id: api
+  owner: example.AppConfigController
+  phase: running
+spec:
+  image: ghcr.io/example/api
+  replicas: 3
+  registry: ghcr.io
+---
+metadata:
+  namespace: default
+  type: AppConfigs.example.org
+  id: web
+  owner: example.AppConfigController
+  phase: running
+spec:
+  image: nginx
+  replicas: 2
+  registry: docker.io
+`;
+
+const GOLDEN_APPS = `---
+metadata:
+  namespace: default
+  type: Apps.example.org
+  id: api
+  owner: ""
+  phase: running
+spec:
+  image: ghcr.io/example/api
+  replicas: 3
+---
+metadata:
+  namespace: default
+  type: Apps.example.org
+  id: web
+  owner: ""
+  phase: running
+  labels:
+    tier: frontend
+spec:
+  image: nginx
+  replicas: 2
+`;
+
+const CI_JOB = `# Checks the manifests and the controllers on every push and pull request: findings become
+# annotations on the changed lines. After a deliberate change, record the new expectations with
+#   npx cosi check --expect expected --update
+name: cosi
+on: [push, pull_request]
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+      - run: npx --yes cosi check --expect expected -o github
+`;
+
+/** The starter project's files, in the order they are written. */
+export const STARTER_FILES: readonly StarterFile[] = [
+  { path: 'cosi.config.ts', text: CONFIG },
+  { path: 'manifests/apps.yaml', text: MANIFEST },
+  { path: 'expected/AppConfigs.example.org.yaml', text: GOLDEN_APP_CONFIGS },
+  { path: 'expected/Apps.example.org.yaml', text: GOLDEN_APPS },
+  { path: '.github/workflows/cosi.yml', text: CI_JOB },
+];

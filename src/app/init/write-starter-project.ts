@@ -1,0 +1,48 @@
+import { mkdir, lstat, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { STARTER_FILES, type StarterFile } from './starter-files.js';
+
+/** `cosi init` found files of the starter project already there: it wrote nothing. */
+export class StarterFilesExistError extends Error {
+  constructor(readonly existing: readonly string[]) {
+    super(
+      `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}: cosi init writes a new project and overwrites nothing (run it in an empty directory, or move these away)`,
+    );
+    this.name = 'StarterFilesExistError';
+  }
+}
+
+/**
+ * Writes the starter project into `dir` (made if missing) and returns the files written,
+ * relative to it. Nothing is overwritten: when any of the files exists (whatever it is: a file,
+ * a directory, a link), none is written and the error names every one; a file that appears
+ * between the check and the write (another process) is not replaced either (`wx`).
+ *
+ * @throws StarterFilesExistError, or the file system's error.
+ */
+export async function writeStarterProject(
+  dir: string,
+  files: readonly StarterFile[] = STARTER_FILES,
+): Promise<string[]> {
+  const existing: string[] = [];
+  for (const file of files) {
+    if (await exists(path.join(dir, file.path))) existing.push(file.path);
+  }
+  if (existing.length > 0) throw new StarterFilesExistError(existing);
+  for (const file of files) {
+    const target = path.join(dir, file.path);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, file.text, { flag: 'wx' });
+  }
+  return files.map((f) => f.path);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}

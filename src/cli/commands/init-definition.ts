@@ -1,0 +1,25 @@
+/**
+ * `cosi init`'s command-line definition (arguments, flags, help), apart from what runs it: the
+ * program lists every command and its flags (help, completion) without loading any command.
+ */
+import { Command } from 'commander';
+
+/** `cosi init`: its commander definition. */
+export function defineInit(): Command {
+  return new Command('init')
+    .summary('write a starter project that passes cosi check')
+    .description(
+      'Writes a starter project into <dir> (default: the working directory): cosi.config.ts with ' +
+        'a type and one controller and the manifests it names, a manifest, the golden tree of ' +
+        'the converged state (expected/) and a GitHub Actions job that checks both. It passes ' +
+        '`cosi check --expect expected` as written. Existing files are never overwritten: if ' +
+        'any of them is there, nothing is written.',
+    )
+    .argument('[dir]', 'the project directory (made if missing)', '.')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi init my-project && cd my-project && cosi check --expect expected`,
+    );
+}

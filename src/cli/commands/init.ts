@@ -1,0 +1,54 @@
+import * as path from 'node:path';
+import {
+  StarterFilesExistError,
+  writeStarterProject,
+} from '../../app/init/write-starter-project.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { defineInit } from './init-definition.js';
+
+/** What `cosi init` wrote: the project directory as given, and its files. */
+export interface InitResult {
+  readonly dir: string;
+  readonly files: readonly string[];
+}
+
+/** `cosi init [dir]`: writes the starter project. */
+export const initCommand: CliCommand<[string], InitResult> = {
+  define: defineInit,
+  run: init,
+  render: (io, { result }) => {
+    const steps = [
+      ...(result.dir === '.' ? [] : [`cd ${result.dir}`]),
+      'npm install --save-dev cosi typescript   # cosi.config.ts typed in your editor',
+      'npx cosi check --expect expected         # what the CI job runs',
+      'npx cosi get appconfig                   # what the controller made',
+    ];
+    io.stdout.write(
+      [
+        ...result.files.map((file) => `wrote ${path.join(result.dir, file)}`),
+        '',
+        'Next:',
+        ...steps.map((step) => `  ${step}`),
+        '',
+      ].join('\n'),
+    );
+  },
+};
+
+async function init(io: CliIo, dir: string): Promise<CommandResult<InitResult>> {
+  try {
+    const files = await writeStarterProject(path.resolve(io.cwd, dir));
+    return { exitCode: EXIT.ok, result: { dir, files } };
+  } catch (error) {
+    if (error instanceof StarterFilesExistError) {
+      throw new CliError(`init: ${error.message}`);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') {
+      throw new CliError(`init: cannot write the project: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The completion script in a real bash, completing from a real project: the script calls the
+ * built `bin/cosi.js` (through a `cosi` shell function) for the project's types, aliases and ids.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
+import { cli, REPO } from './run-cli.js';
+
+let dir: string;
+let project: string;
+let script: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-completion-'));
+  project = path.join(dir, 'project');
+  await mkdir(path.join(project, '.git'), { recursive: true });
+  await writeStarterProject(project);
+  script = path.join(dir, 'cosi.bash');
+  await writeFile(script, (await cli(['completion', 'bash'])).stdout);
+  await writeFile(
+    path.join(dir, 'other.yaml'),
+    'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: hosts.example.org }\nspec: { type: Hosts.example.org }\n---\nmetadata: { type: host, id: node-a }\nspec: {}\n',
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** What bash completes for the words typed so far (the last one being completed), in `cwd`. */
+function complete(words: readonly string[], cwd = project): string[] {
+  const program = [
+    `cosi() { ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} "$@"; }`,
+    `source ${JSON.stringify(script)}`,
+    `COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')})`,
+    `COMP_CWORD=${words.length - 1}`,
+    '_cosi',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(result.stderr).toBe('');
+  return result.stdout.split('\n').filter((l) => l !== '');
+}
+
+describe('completion in bash', { timeout: 120_000 }, () => {
+  it("completes get's type from the project's types and aliases", () => {
+    const types = complete(['cosi', 'get', '']);
+    expect(types).toEqual(
+      expect.arrayContaining(['Apps.example.org', 'app', 'appconfig', 'AppConfigs.example.org']),
+    );
+    expect(complete(['cosi', 'get', 'appc'])).toEqual(['appconfig']);
+    expect(complete(['cosi', 'explain', 'Apps.'])).toEqual(['Apps.example.org']);
+  });
+
+  it('completes the id of the type given, after a run (controller outputs too)', () => {
+    expect(complete(['cosi', 'get', 'app', ''])).toEqual(['api', 'web']);
+    expect(complete(['cosi', 'get', 'appconfig', 'w'])).toEqual(['web']);
+    expect(complete(['cosi', 'get', '-o', 'name', 'app', 'a'])).toEqual(['api']);
+  });
+
+  it('asks the project the -f given on the line names', () => {
+    expect(complete(['cosi', 'get', '-f', '../other.yaml', 'ho'])).toEqual(['host']);
+    expect(complete(['cosi', 'get', '-f', '../other.yaml', 'host', ''])).toEqual(['node-a']);
+  });
+
+  it('completes output formats after -o, and flags', () => {
+    expect(complete(['cosi', 'get', 'app', '-o', 'json'])).toEqual([
+      'json',
+      'jsonpath',
+      'jsonpath-as-json',
+    ]);
+    expect(complete(['cosi', 'graph', '-o', 'm'])).toEqual(['mermaid']);
+    expect(complete(['cosi', 'get', '--sort'])).toEqual(['--sort-by']);
+    expect(complete(['cosi', 'in'])).toEqual(['init']);
+  });
+
+  it('completes nothing, quietly, where there is no project', async () => {
+    const empty = path.join(dir, 'empty');
+    await mkdir(path.join(empty, '.git'), { recursive: true });
+    expect(complete(['cosi', 'get', 'x'], empty)).toEqual([]);
+  });
+
+  it('keeps the __complete command out of help and out of the command list', async () => {
+    expect((await cli(['--help'])).stdout).not.toContain('__complete');
+    expect(complete(['cosi', '_'])).toEqual([]);
+  });
+});

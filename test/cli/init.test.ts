@@ -1,0 +1,73 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STARTER_FILES } from '../../src/app/init/starter-files.js';
+import { cli } from './run-cli.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-init-'));
+  // The repository root for config discovery: nothing above the temp dir is looked at.
+  await mkdir(path.join(dir, '.git'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cosi init', { timeout: 60_000 }, () => {
+  it('writes a config, a manifest, a golden tree and a CI job', async () => {
+    const init = await cli(['init', 'proj'], { cwd: dir });
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    for (const file of STARTER_FILES) {
+      expect(init.stdout).toContain(`wrote ${path.join('proj', file.path)}`);
+      expect(await readFile(path.join(dir, 'proj', file.path), 'utf8')).toBe(file.text);
+    }
+    expect(STARTER_FILES.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['cosi.config.ts', '.github/workflows/cosi.yml']),
+    );
+    const workflow = await readFile(path.join(dir, 'proj/.github/workflows/cosi.yml'), 'utf8');
+    expect(workflow).toContain('cosi check --expect expected -o github');
+  });
+
+  it('writes a project that passes cosi check, golden test included, with no -f', async () => {
+    expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    const check = await cli(['check', '--expect', 'expected'], { cwd: dir });
+    const said = check.stdout + check.stderr;
+    expect(said).toContain('manifests: 2 resources in 1 file: 2 valid, 0 invalid');
+    expect(said).toContain('expectations: 4 passed, 0 failed');
+    expect(said).toContain('8 passed, 0 failed');
+    expect(check.code).toBe(0);
+    // The controller works: its output is what the golden tree records.
+    const get = await cli(['get', 'appconfig', 'api', '-o', 'jsonpath={.spec.registry}'], {
+      cwd: dir,
+    });
+    expect(get.stdout).toBe('ghcr.io\n');
+  });
+
+  it('a change to a manifest fails the golden test', async () => {
+    expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    const manifest = path.join(dir, 'manifests/apps.yaml');
+    await writeFile(
+      manifest,
+      (await readFile(manifest, 'utf8')).replace('replicas: 3', 'replicas: 4'),
+    );
+    const check = await cli(['check', '--expect', 'expected'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout + check.stderr).toContain('unexpected-state');
+  });
+
+  it('refuses to overwrite any file, names every one there, and writes nothing', async () => {
+    await mkdir(path.join(dir, 'manifests'));
+    await writeFile(path.join(dir, 'manifests/apps.yaml'), 'mine\n');
+    await writeFile(path.join(dir, 'cosi.config.ts'), '// mine\n');
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toContain('cosi.config.ts, manifests/apps.yaml already exist');
+    expect(init.stdout).toBe('');
+    expect(await readFile(path.join(dir, 'manifests/apps.yaml'), 'utf8')).toBe('mine\n');
+    expect(await readFile(path.join(dir, 'cosi.config.ts'), 'utf8')).toBe('// mine\n');
+    expect((await readdir(dir)).sort()).toEqual(['.git', 'cosi.config.ts', 'manifests']);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * The package as a user gets it: `npm pack`, then `npm install ./cosi-*.tgz` in an empty
+ * project (dependencies from the npm registry, or npm's cache), then the installed `cosi` and a
+ * TypeScript project that imports it. One pack and one install per run: slow (a minute or so).
+ * Like the other tests that run `bin/cosi.js`, it packs the current `dist/` (`npm run build`).
+ */
+import { execFile } from 'node:child_process';
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let dir: string | undefined;
+let project: string;
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a program in the user's project; its exit code and output, never a throw. */
+async function inProject(file: string, args: readonly string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(file, [...args], {
+      cwd: project,
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof e.code === 'number' ? e.code : -1,
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? '',
+    };
+  }
+}
+
+const cosi = (...args: string[]): Promise<Outcome> =>
+  inProject(path.join(project, 'node_modules/.bin/cosi'), args);
+
+/** The repository's compiler, on the user's project (its tsconfig.json): a user's `tsc --noEmit`. */
+const tsc = (): Promise<Outcome> =>
+  inProject(process.execPath, [
+    path.join(REPO, 'node_modules/typescript/bin/tsc'),
+    '--noEmit',
+    '-p',
+    '.',
+  ]);
+
+beforeAll(async () => {
+  const root = await mkdtemp(path.join(tmpdir(), 'cosi-package-'));
+  dir = root;
+  project = path.join(root, 'user-project');
+  const packed = await run(
+    NPM,
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', root],
+    {
+      cwd: REPO,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  await mkdir(path.join(project, '.git'), { recursive: true });
+  await writeFile(
+    path.join(project, 'package.json'),
+    `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await copyFile(path.join(root, filename), path.join(project, filename));
+  await run(
+    NPM,
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', `./${filename}`],
+    { cwd: project, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+}, 660_000);
+
+afterAll(async () => {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the packed package, installed in an empty project', { timeout: 180_000 }, () => {
+  it('runs cosi, from node_modules/.bin and through npx', async () => {
+    const { version } = JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(await cosi('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = await cosi('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('init [dir]');
+    const npx = await inProject(NPM, ['exec', '--offline', '--', 'cosi', 'version']);
+    expect(npx.stdout).toContain(`cosi ${version}`);
+  });
+
+  it('ships the built code, not the sources, tests or source maps', async () => {
+    const shipped = path.join(project, 'node_modules/cosi');
+    expect((await readdir(shipped)).sort()).toEqual(
+      ['README.md', 'bin', 'dist', 'kubernetes-openapi', 'package.json'].sort(),
+    );
+    const files = await readdir(path.join(shipped, 'dist'), { recursive: true });
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files).toContain('index.d.ts');
+    // No build tool or test data came along as a dependency.
+    for (const dev of ['typescript', 'vitest', 'eslint', 'prettier', 'fast-check']) {
+      await expect(stat(path.join(project, 'node_modules', dev))).rejects.toThrow();
+    }
+  });
+
+  it('starts a project with cosi init that passes cosi check at once', async () => {
+    const init = await cosi('init');
+    expect(init.code).toBe(0);
+    const check = await cosi('check', '--expect', 'expected');
+    expect(check.stdout).toContain('8 passed, 0 failed');
+    expect(check.code).toBe(0);
+  });
+
+  it("type-checks the project against cosi's types, and tsc finds a planted error", async () => {
+    // (init ran in the test before: the project has its config.)
+    await writeFile(
+      path.join(project, 'tsconfig.json'),
+      `${JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          types: [],
+          skipLibCheck: true,
+        },
+        include: ['*.ts'],
+      })}\n`,
+    );
+    const clean = await tsc();
+    expect(clean.stdout).toBe('');
+    expect(clean.code).toBe(0);
+    const config = path.join(project, 'cosi.config.ts');
+    const text = await readFile(config, 'utf8');
+    await writeFile(
+      config,
+      text.replace(
+        'config.spec.replicas = app.spec.replicas;',
+        'config.spec.replicas = app.spec.image;',
+      ),
+    );
+    try {
+      const planted = await tsc();
+      expect(planted.stdout).toMatch(
+        /^cosi\.config\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/m,
+      );
+      expect(planted.code).not.toBe(0);
+      // cosi check --typecheck says so too, with the project's own TypeScript, once it has one.
+      const without = await cosi('check', '--typecheck');
+      expect(without.stdout).toContain('npm install --save-dev typescript');
+      expect(without.code).toBe(1);
+      await symlink(
+        path.join(REPO, 'node_modules/typescript'),
+        path.join(project, 'node_modules/typescript'),
+        'dir',
+      );
+      const typed = await cosi('check', '--typecheck');
+      expect(typed.stdout).toMatch(
+        /^cosi\.config\.ts:\d+:\d+: error\[type-error\]: Type 'string'/m,
+      );
+      expect(typed.code).toBe(1);
+    } finally {
+      await writeFile(config, text);
+    }
+  });
+});
