@@ -23,6 +23,7 @@ import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
 import { resourceGraphControllers } from './resource-graph-controllers.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
+import type { UserCodeMonitor } from './user-code-site.js';
 
 /**
  * A started project: the manifests in a fresh in-memory state, the config's controllers
@@ -84,6 +85,8 @@ export interface OpenProjectOptions {
   readonly kubernetesVersion?: KubernetesRelease;
   /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
+  /** Told when the project's code runs (`setup`, each reconcile): a worker's heartbeat. */
+  readonly monitor?: UserCodeMonitor;
 }
 
 /**
@@ -112,6 +115,7 @@ export async function openProject(
     ...(options.onLog ? { logSink: options.onLog } : {}),
     ...(record ? { recorder: record } : {}),
     ...(locateError ? { locateError } : {}),
+    ...(options.monitor ? { onReconcileStart: options.monitor.reconcile } : {}),
   });
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {
@@ -122,7 +126,14 @@ export async function openProject(
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
-      await registerProjectControllers(runtime, config, options.cwd, 'all', options.timeout);
+      await registerProjectControllers(
+        runtime,
+        config,
+        options.cwd,
+        'all',
+        options.timeout,
+        options.monitor,
+      );
       const graphs = resourceGraphControllers(registry, manifests.resources);
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
@@ -204,6 +215,7 @@ export async function registerProjectControllers(
   cwd: string,
   part: ControllerPart = 'all',
   timeout?: number,
+  monitor?: UserCodeMonitor,
 ): Promise<void> {
   if (!loaded) return;
   const { config } = loaded;
@@ -224,6 +236,7 @@ export async function registerProjectControllers(
   if (part === 'everywhere') return;
   try {
     if (config.setup) {
+      monitor?.enter({ kind: 'setup' });
       await withDeadline(
         Promise.resolve(config.setup(runtime)),
         userCodeWait(timeout),
@@ -232,5 +245,7 @@ export async function registerProjectControllers(
     }
   } catch (error) {
     throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, { cause: error });
+  } finally {
+    monitor?.leave();
   }
 }

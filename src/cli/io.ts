@@ -1,3 +1,4 @@
+import type { UserCodeMonitor } from '../app/user-code-site.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
@@ -29,6 +30,8 @@ export interface CliIo {
    * and reads keys from.
    */
   readonly terminal?: Terminal;
+  /** Told when the project's code runs: the heartbeat of the worker a command runs in. */
+  readonly monitor?: UserCodeMonitor;
 }
 
 /** The process's terminal streams. */

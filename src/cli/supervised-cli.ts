@@ -1,0 +1,162 @@
+import { startProjectWorker } from '../app/project-worker.js';
+import { userCodeWait } from '../app/user-code-deadline.js';
+import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
+import type { CheckResult } from '../app/check/check-result.js';
+import { parseDuration } from './duration.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { WORKER_COMMANDS } from './worker-commands.js';
+import type { CliWorkerData, FromWorker, ToWorker } from './worker-messages.js';
+
+/**
+ * Runs the command of `argv` in a worker thread and returns its exit code: the project's config
+ * and controllers run there, where a loop that never yields, running out of heap or an exit
+ * cannot take cosi down. The worker runs the whole command, its renderer too, and sends its
+ * output as text: what crosses is what is printed, so a big run costs no copy of its state
+ * between threads. A worker stopped by its supervisor (see `startProjectWorker`) is reported
+ * here, in the command's terms: `check` still writes its report in the `-o` format, with the
+ * controller at fault; the other commands say it on stderr.
+ */
+export async function runCliInWorker(argv: readonly string[], io: CliIo): Promise<number> {
+  const command: { parsed?: ParsedCommand | undefined } = {};
+  let exitCode: number | undefined;
+  const data: CliWorkerData = {
+    argv,
+    isTTY: io.isTTY,
+    hasStdin: io.readStdin !== undefined,
+  };
+  const worker = startProjectWorker({
+    entry: new URL('./cli-worker.js', import.meta.url),
+    data,
+    // Read at each look at the heartbeat: the worker starts before the command line is parsed.
+    wait: () => userCodeWait(command.parsed?.timeout),
+    onMessage: (raw) => {
+      const message = raw as FromWorker;
+      switch (message.kind) {
+        case 'output':
+          for (const chunk of message.chunks) io[chunk.stream].write(chunk.text);
+          return;
+        case 'read-stdin':
+          void sendStdin(io, (reply) => {
+            worker.post(reply);
+          });
+          return;
+        case 'done':
+          exitCode = message.exitCode;
+          // Whatever the project's code left open (timers, sockets) goes with the worker.
+          void worker.stop();
+          return;
+      }
+    },
+  });
+  command.parsed = await parseCommand(argv);
+  const end = await worker.ended;
+  if (exitCode !== undefined) return exitCode;
+  return reportFault(io, describeWorkerFault(end), command.parsed);
+}
+
+async function sendStdin(io: CliIo, reply: (message: ToWorker) => void): Promise<void> {
+  reply({ kind: 'stdin', input: io.readStdin ? await io.readStdin() : '' });
+}
+
+/** What the main thread needs of the command line: the bound, and `check`'s flags. */
+interface ParsedCommand {
+  readonly name: string;
+  readonly timeout?: number;
+  readonly args: string[];
+  readonly flags: Record<string, unknown>;
+}
+
+/**
+ * The command line as the command's own definition reads it; `undefined` when it does not parse
+ * (the worker then says why, as the command would).
+ */
+async function parseCommand(argv: readonly string[]): Promise<ParsedCommand | undefined> {
+  const [name = '', ...rest] = argv;
+  const define = await WORKER_COMMANDS.get(name)?.();
+  if (define === undefined) return undefined;
+  const command = define()
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined })
+    .action(() => undefined);
+  try {
+    command.parse(rest, { from: 'user' });
+    const flags = command.opts();
+    const timeout = typeof flags.timeout === 'string' ? flags.timeout : undefined;
+    return {
+      name,
+      args: command.args,
+      flags,
+      ...(timeout === undefined ? {} : { timeout: parseDuration(timeout, '--timeout') }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const EXIT_OF: Record<WorkerFault['kind'], ExitCode> = {
+  stuck: EXIT.notConverged,
+  failed: EXIT.findings,
+  config: EXIT.usage,
+  internal: EXIT.usage,
+};
+
+/** Says what stopped the worker, in the command's output, and returns the exit code. */
+async function reportFault(
+  io: CliIo,
+  fault: WorkerFault,
+  parsed: ParsedCommand | undefined,
+): Promise<number> {
+  const exitCode = EXIT_OF[fault.kind];
+  if (parsed?.name !== 'check') {
+    const prefix = fault.kind === 'stuck' ? 'did not converge (max-time): ' : '';
+    io.stderr.write(`cosi: ${prefix}${fault.message}\n`);
+    return exitCode;
+  }
+  // The check's own renderer, on a report of the one thing known: CI reads the report.
+  const { renderCheck } = await import('./commands/check.js');
+  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault) } }, parsed.args, {
+    ...(parsed.flags as { output: string }),
+    trace: undefined,
+  });
+  return exitCode;
+}
+
+/** The check report of a worker that was stopped: the controller's case and the convergence's. */
+function checkOfFault(fault: WorkerFault): CheckResult {
+  const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
+    ({ code, message, severity: 'error', file: '', line: 0, col: 0, pointer: '' }) as const;
+  if (fault.kind === 'config' || fault.kind === 'internal') {
+    return {
+      cases: [
+        { check: 'setup', name: 'setup', findings: [finding('config-error', fault.message)] },
+      ],
+      strict: false,
+    };
+  }
+  const controller = fault.controller ?? '';
+  return {
+    cases: [
+      {
+        check: 'controllers',
+        name: controller,
+        findings: [finding('controller-failed', fault.message)],
+      },
+      ...(fault.kind === 'stuck'
+        ? [
+            {
+              check: 'convergence' as const,
+              name: 'convergence',
+              findings: [
+                finding(
+                  'not-converged',
+                  `the controllers did not converge (max-time): ${fault.message}`,
+                ),
+              ],
+            },
+          ]
+        : []),
+    ],
+    strict: false,
+  };
+}
