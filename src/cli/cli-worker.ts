@@ -5,7 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
+import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
+import { watchWithChokidar } from './watch/file-watcher.js';
 import { runCli } from './program.js';
 import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
 
@@ -48,11 +50,29 @@ const writer =
 
 const readStdin = (): Promise<Uint8Array | string> =>
   new Promise((resolve) => {
-    port.once('message', (message: ToWorker) => {
+    const listener = (message: ToWorker): void => {
+      if (message.kind !== 'stdin') return;
+      port.off('message', listener);
       resolve(message.input);
-    });
+    };
+    port.on('message', listener);
     post({ kind: 'read-stdin' });
   });
+
+/** `watch`'s interrupt comes from the main thread, which has the signals and the keys. */
+const onInterrupt = (handler: () => void): (() => void) => {
+  const listener = (message: ToWorker): void => {
+    if (message.kind === 'interrupt') handler();
+  };
+  port.on('message', listener);
+  return () => port.off('message', listener);
+};
+
+/** `watch` says what it watches: after a fault, the main thread waits for a change there. */
+const watchFiles: WatchFiles = (roots, onEvent) => {
+  post({ kind: 'watching', roots });
+  return watchWithChokidar(roots, onEvent);
+};
 
 const monitor = heartbeatWriter(heartbeat);
 const io: CliIo = {
@@ -62,6 +82,8 @@ const io: CliIo = {
   env: process.env,
   isTTY: data.isTTY,
   monitor,
+  onInterrupt,
+  watchFiles,
   ...(data.hasStdin ? { readStdin } : {}),
 };
 const exitCode = await withProcessExitGuard(() => runCli([...data.argv], io));

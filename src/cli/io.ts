@@ -1,3 +1,4 @@
+import type { WatchFiles } from '../app/file-events.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
@@ -32,6 +33,8 @@ export interface CliIo {
   readonly terminal?: Terminal;
   /** Told when the project's code runs: the heartbeat of the worker a command runs in. */
   readonly monitor?: UserCodeMonitor;
+  /** How `watch` watches files: chokidar when absent. */
+  readonly watchFiles?: WatchFiles;
 }
 
 /** The process's terminal streams. */

@@ -1,4 +1,5 @@
-import { startProjectWorker } from '../app/project-worker.js';
+import { withProcessExitGuard } from '../app/process-exit-guard.js';
+import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { CheckResult } from '../app/check/check-result.js';
@@ -18,7 +19,35 @@ import type { CliWorkerData, FromWorker, ToWorker } from './worker-messages.js';
  * controller at fault; the other commands say it on stderr.
  */
 export async function runCliInWorker(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'watch') return runWatch(argv, io);
   const command: { parsed?: ParsedCommand | undefined } = {};
+  const run = runWorkerOnce(argv, io, () => command.parsed?.timeout);
+  command.parsed = await parseCommand(argv);
+  const end = await run.ended;
+  if (end.exitCode !== undefined) return end.exitCode;
+  return reportFault(io, describeWorkerFault(end.end), command.parsed);
+}
+
+/** A command's run in one worker, as {@link runWorkerOnce} starts it. */
+export interface WorkerRun {
+  /** Posts a message to the worker. */
+  post(message: ToWorker): void;
+  /** Terminates the worker. */
+  stop(): Promise<void>;
+  /** The command's exit code when it finished, else why the worker ended. */
+  readonly ended: Promise<{ readonly exitCode?: number; readonly end: WorkerEnd }>;
+}
+
+/**
+ * Starts the command of `argv` in a supervised worker: its output goes to `io` as it comes,
+ * the standard input is read for it on request; `onMessage` sees the other messages.
+ */
+export function runWorkerOnce(
+  argv: readonly string[],
+  io: CliIo,
+  timeout: () => number | undefined,
+  onMessage: (message: FromWorker) => void = () => undefined,
+): WorkerRun {
   let exitCode: number | undefined;
   const data: CliWorkerData = {
     argv,
@@ -29,7 +58,7 @@ export async function runCliInWorker(argv: readonly string[], io: CliIo): Promis
     entry: new URL('./cli-worker.js', import.meta.url),
     data,
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
-    wait: () => userCodeWait(command.parsed?.timeout),
+    wait: () => userCodeWait(timeout()),
     onMessage: (raw) => {
       const message = raw as FromWorker;
       switch (message.kind) {
@@ -46,13 +75,38 @@ export async function runCliInWorker(argv: readonly string[], io: CliIo): Promis
           // Whatever the project's code left open (timers, sockets) goes with the worker.
           void worker.stop();
           return;
+        default:
+          onMessage(message);
       }
     },
   });
-  command.parsed = await parseCommand(argv);
-  const end = await worker.ended;
-  if (exitCode !== undefined) return exitCode;
-  return reportFault(io, describeWorkerFault(end), command.parsed);
+  return {
+    post: (message) => {
+      worker.post(message);
+    },
+    stop: () => worker.stop(),
+    ended: worker.ended.then((end) => ({ ...(exitCode === undefined ? {} : { exitCode }), end })),
+  };
+}
+
+/**
+ * `watch`: its screen (ink, the terminal's keys) and a command line it refuses run on the main
+ * thread as before; the line stream and NDJSON in a worker (see `superviseWatch`).
+ */
+async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = await parseCommand(argv);
+  const { watchOutput } = await import('./commands/watch.js');
+  let output: string | undefined;
+  try {
+    output = parsed && watchOutput(io, parsed.flags);
+  } catch {
+    output = undefined;
+  }
+  if (parsed === undefined || output === undefined || output === 'screen') {
+    const { runCli } = await import('./program.js');
+    return withProcessExitGuard(() => runCli(argv, io));
+  }
+  return (await import('./supervised-watch.js')).superviseWatch(argv, io, parsed);
 }
 
 async function sendStdin(io: CliIo, reply: (message: ToWorker) => void): Promise<void> {
@@ -60,7 +114,7 @@ async function sendStdin(io: CliIo, reply: (message: ToWorker) => void): Promise
 }
 
 /** What the main thread needs of the command line: the bound, and `check`'s flags. */
-interface ParsedCommand {
+export interface ParsedCommand {
   readonly name: string;
   readonly timeout?: number;
   readonly args: string[];
@@ -71,7 +125,7 @@ interface ParsedCommand {
  * The command line as the command's own definition reads it; `undefined` when it does not parse
  * (the worker then says why, as the command would).
  */
-async function parseCommand(argv: readonly string[]): Promise<ParsedCommand | undefined> {
+export async function parseCommand(argv: readonly string[]): Promise<ParsedCommand | undefined> {
   const [name = '', ...rest] = argv;
   const define = await WORKER_COMMANDS.get(name)?.();
   if (define === undefined) return undefined;

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 
 /**
- * The commands that run a project once and end, each run in a worker thread (see
- * `runCliInWorker`), with their definitions, imported when needed. `watch` and `run` stay
- * in the main thread for now: their terminal, signals and long-lived state are there.
+ * The commands whose project runs in a worker thread (see `runCliInWorker`), with their
+ * definitions, imported when needed: those that run a project once, and `watch` unless it
+ * draws its screen (ink stays on the main thread, with the terminal). `run` stays in the main
+ * thread for now.
  */
 export const WORKER_COMMANDS: ReadonlyMap<string, () => Promise<() => Command>> = new Map([
   ['apply', async () => (await import('./commands/apply-definition.js')).defineApply],
@@ -11,9 +12,10 @@ export const WORKER_COMMANDS: ReadonlyMap<string, () => Promise<() => Command>> 
   ['get', async () => (await import('./commands/get-definition.js')).defineGet],
   ['graph', async () => (await import('./commands/graph-definition.js')).defineGraph],
   ['explain', async () => (await import('./commands/explain-definition.js')).defineExplain],
+  ['watch', async () => (await import('./commands/watch-definition.js')).defineWatch],
 ]);
 
-/** Whether `argv` runs a command that `runCliInWorker` runs in a worker thread. */
+/** Whether `argv` runs a command that may run in a worker thread. */
 export function runsInWorker(argv: readonly string[]): boolean {
   return argv[0] !== undefined && WORKER_COMMANDS.has(argv[0]);
 }

@@ -7,7 +7,9 @@
 export type FromWorker =
   | { readonly kind: 'output'; readonly chunks: readonly OutputChunk[] }
   | { readonly kind: 'read-stdin' }
-  | { readonly kind: 'done'; readonly exitCode: number };
+  | { readonly kind: 'done'; readonly exitCode: number }
+  /** `watch` watches these files (absolute paths). */
+  | { readonly kind: 'watching'; readonly roots: readonly string[] };
 
 /** Text written to one of the streams. */
 export interface OutputChunk {
@@ -15,7 +17,10 @@ export interface OutputChunk {
   readonly text: string;
 }
 
-export type ToWorker = { readonly kind: 'stdin'; readonly input: Uint8Array | string };
+export type ToWorker =
+  | { readonly kind: 'stdin'; readonly input: Uint8Array | string }
+  /** The user asked a long-running command (`watch`) to stop. */
+  | { readonly kind: 'interrupt' };
 
 /** What the worker is started with. */
 export interface CliWorkerData {

@@ -8,7 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { runCosi, type CosiRun } from '../support/cosi-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -121,4 +123,45 @@ describe('process.exit inside a controller in the worker', () => {
     );
     expect(r.code).toBe(1);
   }, 60_000);
+});
+
+describe('a watch session whose round gets stuck', () => {
+  it('shows the stuck controller, starts again on the next edit, and ends on SIGINT', async () => {
+    await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'for (;;);'));
+    const child = spawn(
+      process.execPath,
+      [
+        path.resolve(import.meta.dirname, '../../bin/cosi.js'),
+        'watch',
+        '-f',
+        'vms.yaml',
+        '--timeout',
+        '1s',
+      ],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor(
+        () =>
+          /round stopped: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\)/.test(
+            stdout,
+          ),
+        30_000,
+        () => `the stuck round (stdout so far: ${stdout})`,
+      );
+      await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'return;'));
+      await waitFor(
+        () => /round 1: started \| converged/.test(stdout),
+        30_000,
+        () => `a converged round after the edit (stdout so far: ${stdout})`,
+      );
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
