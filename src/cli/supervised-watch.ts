@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './supervised-cli.js';
+import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 import { watchWithChokidar } from './watch/file-watcher.js';
 
 /** How long an interrupted worker may take to close its session before it is terminated. */
