@@ -46,7 +46,7 @@ export async function loadProjectConfig(
   if (!file) return undefined;
   const display = displayPath(location.cwd, file);
   const modules = { cosi: await engineModule() };
-  location.monitor?.enter({ kind: 'config' });
+  location.monitor?.enter({ kind: 'config', file: display });
   try {
     // A top-level await that never settles would hang the command (or end Node with exit 13).
     return await withDeadline(

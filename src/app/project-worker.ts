@@ -27,11 +27,15 @@ export interface ProjectWorkerOptions {
  * (`code` is then 1); the others are its project's faults, with the site of the project's code
  * that was running (`undefined`: cosi's own).
  */
-export type WorkerEnd =
+export type WorkerEnd = (
   | { readonly kind: 'exited'; readonly code: number; readonly site?: UserCodeSite }
   | { readonly kind: 'stuck'; readonly site: UserCodeSite; readonly waited: number }
   | { readonly kind: 'out-of-memory'; readonly site?: UserCodeSite; readonly heapMb: number }
-  | { readonly kind: 'crashed'; readonly message: string; readonly site?: UserCodeSite };
+  | { readonly kind: 'crashed'; readonly message: string; readonly site?: UserCodeSite }
+) & {
+  /** The project's config file (display path), when it had been loaded. */
+  readonly config?: string;
+};
 
 /** A started project worker. */
 export interface ProjectWorker {
@@ -80,12 +84,15 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
   let stopping = false;
   let fault: WorkerEnd | undefined;
   worker.on('message', options.onMessage);
+  const where = (): { site?: UserCodeSite; config?: string } => {
+    const { site, config } = read();
+    return { ...(site ? { site } : {}), ...(config === undefined ? {} : { config }) };
+  };
   worker.on('error', (error: Error & { code?: string }) => {
-    const site = read().site;
     fault ??=
       error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? { kind: 'out-of-memory', heapMb, ...(site ? { site } : {}) }
-        : { kind: 'crashed', message: error.stack ?? error.message, ...(site ? { site } : {}) };
+        ? { kind: 'out-of-memory', heapMb, ...where() }
+        : { kind: 'crashed', message: error.stack ?? error.message, ...where() };
   });
   // A reading is stuck when the event loop has not beaten since it was first seen, with the
   // project's code running. Its age is measured from when this side first saw its sequence.
@@ -99,15 +106,19 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     if (reading.alive !== last.alive || reading.seq !== last.seq) aliveSince = now;
     last = reading;
     if (reading.site === undefined || now - aliveSince < options.wait()) return;
-    fault ??= { kind: 'stuck', site: reading.site, waited: now - seqSince };
+    fault ??= {
+      kind: 'stuck',
+      site: reading.site,
+      waited: now - seqSince,
+      ...(reading.config === undefined ? {} : { config: reading.config }),
+    };
     void worker.terminate();
   }, options.pollMs ?? 100);
   const ended = new Promise<WorkerEnd>((resolve) => {
     worker.once('exit', (code) => {
       clearInterval(poll);
       if (fault) return resolve(fault);
-      const site = stopping ? undefined : read().site;
-      resolve({ kind: 'exited', code, ...(site ? { site } : {}) });
+      resolve({ kind: 'exited', code, ...(stopping ? {} : where()) });
     });
   });
   return {

@@ -22,6 +22,8 @@ const ID_LENGTH = 5;
 const ALIVE = 6;
 const NAMES_USED = 7;
 const NAMES_COUNT = 8;
+/** The config file's name, once the config was entered: kept through every later site. */
+const CONFIG_FILE = 9;
 const HEADER = 16;
 
 const MAX_NAMES = 4096;
@@ -91,6 +93,9 @@ export function heartbeatWriter(buffer: SharedArrayBuffer): UserCodeMonitor & { 
   timer.unref();
   return {
     enter: (site: UserCodeSite) => {
+      if (site.kind === 'config' && site.file !== undefined) {
+        header[CONFIG_FILE] = indexOf(site.file) + 1;
+      }
       if (site.kind === 'reconcile') write(3, indexOf(site.controller), site.pointer);
       else write(KINDS.indexOf(site.kind), -1, undefined);
     },
@@ -138,6 +143,8 @@ export interface HeartbeatReading {
   readonly alive: number;
   /** `undefined`: cosi's own code, none of the project's. */
   readonly site: UserCodeSite | undefined;
+  /** The config file's display path, once the config was entered. */
+  readonly config?: string;
 }
 
 /** The supervisor's side: reads the last site the worker entered, consistently. */
@@ -175,7 +182,8 @@ export function heartbeatReader(buffer: SharedArrayBuffer): () => HeartbeatReadi
       } else if (kind !== 'cosi') {
         site = { kind };
       }
-      return { seq, alive, site };
+      const config = word(header, CONFIG_FILE) - 1;
+      return { seq, alive, site, ...(config < 0 ? {} : { config: nameAt(config) }) };
     }
   };
 }

@@ -5,7 +5,8 @@ import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
  * reconcile (on an item, or a whole-world pass).
  */
 export type UserCodeSite =
-  | { readonly kind: 'config' }
+  /** `file`: the config's display path (the supervisor's findings point at it). */
+  | { readonly kind: 'config'; readonly file?: string }
   | { readonly kind: 'setup' }
   | { readonly kind: 'reconcile'; readonly controller: string; readonly pointer?: Pointer };
 

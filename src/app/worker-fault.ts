@@ -12,13 +12,18 @@ export interface WorkerFault {
   readonly message: string;
   /** The controller at fault, when it was one. */
   readonly controller?: string;
+  /** The project's config file (display path), where its code comes from. */
+  readonly file?: string;
 }
 
 /** What a worker's end means for its command (one that ended without a result). */
 export function describeWorkerFault(end: WorkerEnd): WorkerFault {
   const site = end.site;
   const kind = site === undefined ? 'internal' : site.kind === 'reconcile' ? 'failed' : 'config';
-  const about = site?.kind === 'reconcile' ? { controller: site.controller } : {};
+  const about = {
+    ...(site?.kind === 'reconcile' ? { controller: site.controller } : {}),
+    ...(end.config === undefined ? {} : { file: end.config }),
+  };
   switch (end.kind) {
     case 'stuck':
       return {
@@ -42,6 +47,7 @@ export function describeWorkerFault(end: WorkerEnd): WorkerFault {
       return {
         kind: 'internal',
         message: `the worker thread failed${site ? ` in ${describeSite(site)}` : ''}: ${end.message}`,
+        ...about,
       };
   }
 }

@@ -60,7 +60,8 @@ async function reportFault(
   const exitCode = EXIT_OF[fault.kind];
   if (parsed?.name !== 'check') {
     const prefix = fault.kind === 'stuck' ? 'did not converge (max-time): ' : '';
-    io.stderr.write(`cosi: ${prefix}${fault.message}\n`);
+    const file = fault.kind === 'config' && fault.file !== undefined ? `${fault.file}: ` : '';
+    io.stderr.write(`cosi: ${file}${prefix}${fault.message}\n`);
     return exitCode;
   }
   // The check's own renderer, on a report of the one thing known: CI reads the report.
@@ -74,8 +75,9 @@ async function reportFault(
 
 /** The check report of a worker that was stopped: the controller's case and the convergence's. */
 function checkOfFault(fault: WorkerFault): CheckResult {
+  const file = fault.file ?? '';
   const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
-    ({ code, message, severity: 'error', file: '', line: 0, col: 0, pointer: '' }) as const;
+    ({ code, message, severity: 'error', file, line: 0, col: 0, pointer: '' }) as const;
   if (fault.kind === 'config' || fault.kind === 'internal') {
     return {
       cases: [

@@ -63,6 +63,9 @@ export async function superviseWatch(
       if (fault.kind === 'internal') return EXIT.usage;
       const waiting = changeIn(roots);
       wake = waiting.close;
+      // Said once the watcher sees changes: an edit saved before would be missed.
+      await Promise.race([waiting.ready, waiting.changed]);
+      if (!json) io.stdout.write('  waiting for a file to change to start again\n');
       await waiting.changed;
       if (isInterrupted()) return EXIT.ok;
     }
@@ -77,7 +80,7 @@ function faultLine(fault: WorkerFault, json: boolean): string {
   if (json) {
     return `${JSON.stringify({ status: 'error', reason, restart: 'on the next change' })}\n`;
   }
-  return `round stopped: ${reason}\n  waiting for a file to change to start again\n`;
+  return `round stopped: ${reason}\n`;
 }
 
 /** Before the session said what it watches: the manifest paths and the working directory. */
@@ -90,19 +93,25 @@ function startingRoots(parsed: ParsedCommand, cwd: string): string[] {
  * `changed` resolves at the first change below `roots` (after a short debounce), or at `close`;
  * either stops the watching.
  */
-function changeIn(roots: readonly string[]): { changed: Promise<void>; close: () => void } {
+function changeIn(roots: readonly string[]): {
+  changed: Promise<void>;
+  ready: Promise<void>;
+  close: () => void;
+} {
   let close = (): void => undefined;
+  let ready = Promise.resolve();
   const changed = new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     const watcher = watchWithChokidar(roots, () => {
       clearTimeout(timer);
       timer = setTimeout(close, DEBOUNCE_MS);
     });
+    ready = watcher.ready ?? ready;
     close = () => {
       clearTimeout(timer);
       void watcher.close();
       resolve();
     };
   });
-  return { changed, close };
+  return { changed, ready, close };
 }

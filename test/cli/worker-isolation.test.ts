@@ -52,7 +52,10 @@ describe('a controller stuck in a loop that never yields', () => {
     expect(r.stdout).toMatch(
       /Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 2(\.\d+)?s without ever yielding/,
     );
-    expect(r.stdout).toMatch(/the controllers did not converge \(max-time\)/);
+    // At the config the controller comes from, as a check's other controller findings are.
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[not-converged\]: the controllers did not converge \(max-time\)/m,
+    );
     expect(r.code).toBe(3);
     // The bound, not the test's kill: well before the 60 s default.
     expect(r.ms).toBeLessThan(30_000);
@@ -83,7 +86,9 @@ describe('a controller stuck in a loop that never yields', () => {
       '--timeout',
       '1s',
     ]);
-    expect(r.stdout).toMatch(/The config \(while it loaded\) was still running after 1(\.\d+)?s/);
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[config-error\]: The config \(while it loaded\) was still running after 1(\.\d+)?s/m,
+    );
     expect(r.code).toBe(2);
   }, 60_000);
 });
@@ -151,6 +156,11 @@ describe('a watch session whose round gets stuck', () => {
           ),
         30_000,
         () => `the stuck round (stdout so far: ${stdout})`,
+      );
+      await waitFor(
+        () => stdout.includes('waiting for a file to change to start again'),
+        30_000,
+        () => `the watch of the files (stdout so far: ${stdout})`,
       );
       await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'return;'));
       await waitFor(
