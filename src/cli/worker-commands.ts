@@ -12,6 +12,7 @@ export const WORKER_COMMANDS: ReadonlyMap<string, () => Promise<() => Command>> 
   ['get', async () => (await import('./commands/get-definition.js')).defineGet],
   ['graph', async () => (await import('./commands/graph-definition.js')).defineGraph],
   ['explain', async () => (await import('./commands/explain-definition.js')).defineExplain],
+  ['report', async () => (await import('./commands/report-definition.js')).defineReport],
   ['watch', async () => (await import('./commands/watch-definition.js')).defineWatch],
 ]);
 

@@ -5,7 +5,9 @@
  * a bundle can be used as it comes.
  */
 
-import { lazyCelRules, prepareCelRules } from './cel/cel-rules.js';
+import { lazyCelRules } from './cel/cel-rules.js';
+import { prepareCel } from './prepare-cel.js';
+import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
@@ -49,7 +51,7 @@ export async function readDefinitionPaths(
   const findings: Finding[] = [...tree.findings];
   const parsed: ParsedManifest[] = [];
   const reads = await readManifestFiles(fs, tree.files);
-  await prepareCelRules(reads.flatMap((read) => ('text' in read ? [read.text] : [])));
+  await prepareCel(reads.flatMap((read) => ('text' in read ? [read.text] : [])));
   tree.files.forEach((file, i) => {
     const read = reads[i];
     if (read === undefined) return;
@@ -65,7 +67,13 @@ export async function readDefinitionPaths(
   });
   const collected = collectDefinitions(
     parsed,
-    { definitions: [], source: '', deferSchemaChecks: true, celRules: lazyCelRules(undefined) },
+    {
+      definitions: [],
+      source: '',
+      deferSchemaChecks: true,
+      celRules: lazyCelRules(undefined),
+      resourceGraphs: readResourceGraphDefinitions,
+    },
     sharedSchemaCompiler(),
     findings,
   );

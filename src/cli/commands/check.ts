@@ -3,6 +3,9 @@ import type { RunProjectOptions } from '../../app/run-project.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
 import { checkProject, type CheckedProject } from '../../app/check/check-project.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
+import type { ReportFlags } from '../report-option.js';
+import { assembleReport } from '../../app/report/assemble-report.js';
+import type { ReportData } from '../../app/report/report-data.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { caseFailed, type CheckCode, type CheckResult } from '../../app/check/check-result.js';
@@ -22,7 +25,7 @@ import { createColors } from '../render/report.js';
 
 type CheckFormat = (typeof CHECK_FORMATS)[number];
 
-export interface CheckFlags extends CommonFlags, TraceFlags {
+export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
   output: string;
   strict?: boolean;
   expect?: string;
@@ -43,6 +46,8 @@ export interface CheckCommandResult {
   readonly setup?: string;
   /** The run's record, for `--trace`. */
   readonly record?: RunRecord;
+  /** With `--report`: what the HTML report shows. */
+  readonly report?: ReportData;
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
@@ -64,7 +69,11 @@ export async function check(
       throw new CliError('--update needs --expect <dir>');
     }
     const runOptions: RunProjectOptions = {
-      ...(await toRunOptions(flags, io, { paths, record: flags.trace !== undefined })),
+      ...(await toRunOptions(flags, io, {
+        paths,
+        // The report's lineage and timeline come from the record.
+        record: flags.trace !== undefined || flags.report !== undefined,
+      })),
       ...(flags.previous === undefined ? {} : { previous: flags.previous }),
       ...(flags.skipKinds === undefined ? {} : { skipKinds: flags.skipKinds }),
       ...(flags.rejectKinds === undefined ? {} : { rejectKinds: flags.rejectKinds }),
@@ -85,7 +94,11 @@ export async function check(
       cases: [{ check: 'setup' as const, name: 'setup', findings: [failure] }],
       strict: false,
     };
-    return { exitCode: EXIT.usage, result: { check: result, setup: failure.message } };
+    const report = reportOf(flags, io, paths, result);
+    return {
+      exitCode: EXIT.usage,
+      result: { check: result, setup: failure.message, ...(report ? { report } : {}) },
+    };
   }
   const { run, result } = checked;
   const record = run.outcome?.project.record;
@@ -96,10 +109,39 @@ export async function check(
       : result.cases.some((c) => caseFailed(c, result.strict))
         ? EXIT.findings
         : EXIT.ok;
-  return { exitCode, result: { check: result, ...(record ? { record } : {}) } };
+  const reportData = reportOf(flags, io, paths, result, run);
+  return {
+    exitCode,
+    result: {
+      check: result,
+      ...(record ? { record } : {}),
+      ...(reportData ? { report: reportData } : {}),
+    },
+  };
 }
 
-/** The report to stdout in the `-o` format (a setup failure to stderr as well), then `--trace`. */
+/** With `--report`: the report's data, from the check and its run. */
+function reportOf(
+  flags: CheckFlags,
+  io: CliIo,
+  paths: readonly string[],
+  result: CheckResult,
+  run?: CheckedProject['run'],
+): ReportData | undefined {
+  if (flags.report === undefined) return undefined;
+  const given = [...(flags.file ?? []), ...paths];
+  return assembleReport({
+    result,
+    cwd: io.cwd,
+    title: given.length > 0 ? given.join(' ') : io.cwd,
+    ...(run ? { run } : {}),
+  });
+}
+
+/**
+ * The report to stdout in the `-o` format (a setup failure to stderr as well), then `--trace`
+ * and `--report`.
+ */
 export async function renderCheck(
   io: CliIo,
   { result }: CommandResult<CheckCommandResult>,
@@ -117,6 +159,11 @@ export async function renderCheck(
       cwd: io.cwd,
       stable: flags.stable === true,
     });
+  }
+  if (flags.report !== undefined && result.report) {
+    // The page's renderers are loaded only for a check that writes one.
+    const { writeReportFile } = await import('../report-file.js');
+    await writeReportFile(flags.report, result.report, { cwd: io.cwd });
   }
 }
 

@@ -3,7 +3,7 @@ import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.j
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import type { RunRecord } from '../../../engine/record/run-record.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
-import { traceLineage, type ResourceNode } from './resource-lineage.js';
+import { traceLineage, type ResourceNode } from '../../../app/explain/resource-lineage.js';
 
 /** The resource instances of one type. */
 export interface InstanceGroup {

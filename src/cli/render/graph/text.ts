@@ -3,7 +3,7 @@ import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
 import type { GraphView } from './graph-view.js';
-import type { LineageVia, ResourceNode } from './resource-lineage.js';
+import type { LineageVia, ResourceNode } from '../../../app/explain/resource-lineage.js';
 import { plural } from '../plural.js';
 
 /**
