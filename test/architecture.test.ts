@@ -189,6 +189,13 @@ describe('the layout of src/', () => {
     expect(count, `the longest chain: ${chain.join(' -> ')}`).toBeLessThanOrEqual(8);
   });
 
+  it('keeps cosi/testing above app and below cli', () => {
+    expect(crossings(graph, 'testing/', ['cli/'])).toEqual([]);
+    for (const lower of ['engine/', 'loaders/', 'app/', 'state-etcd/', 'controllers/']) {
+      expect(crossings(graph, lower, ['testing/'])).toEqual([]);
+    }
+  });
+
   it('exports from the public barrel nothing of app or cli', () => {
     expect(crossings(graph, 'index.ts', ['app/', 'cli/'])).toEqual([]);
   });

@@ -97,6 +97,11 @@ export interface OpenProjectOptions {
   readonly timeout?: number;
   /** Told when the project's code runs (`setup`, each reconcile): a worker's heartbeat. */
   readonly monitor?: UserCodeMonitor;
+  /**
+   * Called with the runtime as soon as it exists, before any controller is registered
+   * (`cosi/testing` wraps the controllers registered on it, to make a reconcile throw).
+   */
+  readonly onRuntime?: (runtime: Runtime) => void;
 }
 
 /**
@@ -127,6 +132,7 @@ export async function openProject(
     ...(locateError ? { locateError } : {}),
     ...(options.monitor ? { onReconcileStart: options.monitor.reconcile } : {}),
   });
+  options.onRuntime?.(runtime);
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,

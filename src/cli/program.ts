@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { defineApply } from './commands/apply-definition.js';
 import { defineCheck } from './commands/check-definition.js';
+import { defineTest } from './commands/test-definition.js';
 import { defineExplain } from './commands/explain-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
@@ -24,6 +25,7 @@ const COMMANDS = [
   lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
   lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
   lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
+  lazyCommand(defineTest, async () => (await import('./commands/test.js')).testCommand),
   lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
   lazyCommand(defineReport, async () => (await import('./commands/report.js')).reportCommand),
   lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),

@@ -6,9 +6,10 @@ import { Command } from 'commander';
 import { addPathArguments, addProjectOptions, collectList, outputOption } from '../options.js';
 import { addTraceOption } from '../trace-file.js';
 import { addReportOption } from '../report-option.js';
+import { CHECK_REPORT_FORMATS as CHECK_FORMATS } from '../render/check/check-formats.js';
 
 /** The output formats of `cosi check`. */
-export const CHECK_FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
+export { CHECK_FORMATS };
 
 /** `cosi check`: its commander definition. */
 export function defineCheck(): Command {

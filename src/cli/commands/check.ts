@@ -15,15 +15,8 @@ import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
-import { boundCheckResult } from '../render/check/bounded-check-result.js';
-import { renderCheckGithub, type GithubOptions } from '../render/check/check-github.js';
-import { renderCheckJson } from '../render/check/check-json.js';
-import { renderCheckJunit } from '../render/check/check-junit.js';
-import { renderCheckTap } from '../render/check/check-tap.js';
-import { renderCheckText } from '../render/check/check-text.js';
+import { renderCheckReport } from '../render/check/check-report.js';
 import { createColors } from '../render/report.js';
-
-type CheckFormat = (typeof CHECK_FORMATS)[number];
 
 export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
   output: string;
@@ -152,7 +145,10 @@ export async function renderCheck(
   const colors = createColors(format === 'text' && useColor(io, flags.color));
   if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
   io.stdout.write(
-    render(format, result.check, colors, { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE }),
+    renderCheckReport(format, result.check, colors, {
+      cwd: io.cwd,
+      workspace: io.env.GITHUB_WORKSPACE,
+    }),
   );
   if (flags.trace !== undefined && result.record) {
     await writeTraceFile(flags.trace, result.record, {
@@ -181,25 +177,4 @@ function setupFailure(error: unknown): Finding<CheckCode> | undefined {
   if (error instanceof CliError)
     return { ...at, code: 'usage-error', file: '', message: error.message };
   return undefined;
-}
-
-function render(
-  format: CheckFormat,
-  unbounded: Parameters<typeof renderCheckJson>[0],
-  colors: ReturnType<typeof createColors>,
-  options: GithubOptions,
-): string {
-  const result = boundCheckResult(unbounded);
-  switch (format) {
-    case 'text':
-      return renderCheckText(result, colors);
-    case 'json':
-      return renderCheckJson(result);
-    case 'junit':
-      return renderCheckJunit(result);
-    case 'tap':
-      return renderCheckTap(result);
-    case 'github':
-      return renderCheckGithub(result, options);
-  }
 }
