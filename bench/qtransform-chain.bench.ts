@@ -56,12 +56,21 @@ export async function run(): Promise<void> {
 }
 
 /** What a run measures: its time or the heap it retains. */
-type Measure = 'time' | 'heap';
+export type Measure = 'time' | 'heap';
 
 /** The retained heap, when the run measures it. */
 const heapAt = (measure: Measure): number => (measure === 'heap' ? retainedHeap() : 0);
 
-async function engine(cosi: CosiModule, n: number, measure: Measure): Promise<TimeAndHeap> {
+/**
+ * The chain run to convergence; `runtimeOptions` are given to the runtime beside its clock
+ * (bench/heartbeat.bench.ts installs the worker's heartbeat).
+ */
+export async function engine(
+  cosi: CosiModule,
+  n: number,
+  measure: Measure,
+  runtimeOptions: Omit<Parameters<CosiModule['createRuntime']>[1] & object, 'clock'> = {},
+): Promise<TimeAndHeap> {
   const Int = cosi.defineResource<{ value: number }>({ type: 'Ints.bench.cosi.dev' });
   const Str = cosi.defineResource<{ value: string }>({ type: 'Strs.bench.cosi.dev' });
   const Sentence = cosi.defineResource<{ value: string }>({ type: 'Sentences.bench.cosi.dev' });
@@ -87,7 +96,7 @@ async function engine(cosi: CosiModule, n: number, measure: Measure): Promise<Ti
   });
   const clock = new cosi.SimulatedClock();
   const state = cosi.createInMemoryState({ now: () => clock.now() });
-  const runtime = cosi.createRuntime(state, { clock });
+  const runtime = cosi.createRuntime(state, { ...runtimeOptions, clock });
   await runtime.register(intToStr, strToSentence);
   for (let i = 0; i < n; i++) await state.create(Int.create(`r${i}`, { value: i }));
   const before = heapAt(measure);

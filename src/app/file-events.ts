@@ -8,6 +8,8 @@ export interface FileEvent {
 /** A running file watcher. */
 export interface FileWatcher {
   close(): Promise<void>;
+  /** Resolves once the initial scan is over: changes from then on are reported. */
+  readonly ready?: Promise<void>;
 }
 
 /**

@@ -23,8 +23,8 @@ export const isProcessExit = (error: unknown): error is ProcessExitError =>
  * Limits: a project that catches the error (a bare `catch {}` around the call) goes on as if
  * nothing happened; `process.exit` captured before the run (`const { exit } = process` at the
  * top of a module loaded earlier), `process.reallyExit`, `process.abort()` and
- * `process.kill(process.pid)` are not intercepted. Running the project in a worker thread would
- * close those too.
+ * `process.kill(process.pid)` are not intercepted. In a project worker (`project-worker.ts`), an
+ * exit that gets past the guard ends only the worker, which its supervisor reports.
  */
 export async function withProcessExitGuard<T>(fn: () => Promise<T>): Promise<T> {
   // Put back as it was taken: a plain function (Node's does not depend on `this`).

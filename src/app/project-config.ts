@@ -10,6 +10,7 @@ import {
 import type { Finding } from '../loaders/finding.js';
 import { displayPath } from './display-path.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
+import type { UserCodeMonitor } from './user-code-site.js';
 
 /** Where to look for the project's config. */
 export interface ConfigLocation {
@@ -20,6 +21,8 @@ export interface ConfigLocation {
   readonly cwd: string;
   /** Wall ms the config may take to load (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
+  /** Told while the config's code runs: a worker's heartbeat. */
+  readonly monitor?: UserCodeMonitor;
 }
 
 /** The engine module, handed to configs as `cosi`. Imported lazily to keep the barrel acyclic. */
@@ -42,10 +45,12 @@ export async function loadProjectConfig(
   const file = await findConfigFile(location);
   if (!file) return undefined;
   const display = displayPath(location.cwd, file);
+  const modules = { cosi: await engineModule() };
+  location.monitor?.enter({ kind: 'config', file: display });
   try {
     // A top-level await that never settles would hang the command (or end Node with exit 13).
     return await withDeadline(
-      loadConfig(file, { modules: { cosi: await engineModule() } }),
+      loadConfig(file, { modules }),
       userCodeWait(location.timeout),
       (waited) =>
         new ConfigError(display, `cannot load the config: it did not finish within ${waited}`),
@@ -55,6 +60,8 @@ export async function loadProjectConfig(
       throw error.withFile(displayPath(location.cwd, file));
     }
     throw error;
+  } finally {
+    location.monitor?.leave();
   }
 }
 

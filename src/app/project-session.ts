@@ -83,7 +83,12 @@ export class ProjectSession {
       const now = Date.now();
       if (now > clock.now()) clock.advanceTo?.(now);
     }
-    return convergeProject(this.project, this.#options);
+    const monitor = this.#options.monitor;
+    if (monitor === undefined) return convergeProject(this.project, this.#options);
+    // The controllers' code runs only while converging: what follows is cosi's own.
+    return convergeProject(this.project, this.#options).finally(() => {
+      monitor.leave();
+    });
   }
 
   /** Stops the runtime (and every controller). Idempotent. */

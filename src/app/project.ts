@@ -23,6 +23,7 @@ import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
 import { resourceGraphControllers } from './resource-graph-controllers.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
+import type { UserCodeMonitor } from './user-code-site.js';
 
 /**
  * A started project: the manifests in a fresh in-memory state, the config's controllers
@@ -94,6 +95,8 @@ export interface OpenProjectOptions {
   readonly applyConcurrency?: number;
   /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
+  /** Told when the project's code runs (`setup`, each reconcile): a worker's heartbeat. */
+  readonly monitor?: UserCodeMonitor;
   /**
    * Called with the runtime as soon as it exists, before any controller is registered
    * (`cosi/testing` wraps the controllers registered on it, to make a reconcile throw).
@@ -127,6 +130,7 @@ export async function openProject(
     ...(options.onLog ? { logSink: options.onLog } : {}),
     ...(record ? { recorder: record } : options.recorder ? { recorder: options.recorder } : {}),
     ...(locateError ? { locateError } : {}),
+    ...(options.monitor ? { onReconcileStart: options.monitor.reconcile } : {}),
   });
   options.onRuntime?.(runtime);
   // Grouped by file: a watch round applies only the files that changed.
@@ -139,7 +143,14 @@ export async function openProject(
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
-      await registerProjectControllers(runtime, config, options.cwd, 'all', options.timeout);
+      await registerProjectControllers(
+        runtime,
+        config,
+        options.cwd,
+        'all',
+        options.timeout,
+        options.monitor,
+      );
       const graphs = resourceGraphControllers(registry, manifests.resources);
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
@@ -221,6 +232,7 @@ export async function registerProjectControllers(
   cwd: string,
   part: ControllerPart = 'all',
   timeout?: number,
+  monitor?: UserCodeMonitor,
 ): Promise<void> {
   if (!loaded) return;
   const { config } = loaded;
@@ -241,6 +253,7 @@ export async function registerProjectControllers(
   if (part === 'everywhere') return;
   try {
     if (config.setup) {
+      monitor?.enter({ kind: 'setup' });
       await withDeadline(
         Promise.resolve(config.setup(runtime)),
         userCodeWait(timeout),
@@ -249,5 +262,7 @@ export async function registerProjectControllers(
     }
   } catch (error) {
     throw new ConfigError(file, `setup failed: ${messageOfThrown(error)}`, { cause: error });
+  } finally {
+    monitor?.leave();
   }
 }

@@ -1,3 +1,5 @@
+import type { WatchFiles } from '../app/file-events.js';
+import type { UserCodeMonitor } from '../app/user-code-site.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
@@ -35,6 +37,10 @@ export interface CliIo {
    * and reads keys from.
    */
   readonly terminal?: Terminal;
+  /** Told when the project's code runs: the heartbeat of the worker a command runs in. */
+  readonly monitor?: UserCodeMonitor;
+  /** How `watch` watches files: chokidar when absent. */
+  readonly watchFiles?: WatchFiles;
 }
 
 /** The process's terminal streams. */

@@ -1,15 +1,21 @@
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { processIo } from './io.js';
-import { runCli } from './program.js';
+import { runsInWorker } from './worker-commands.js';
 
 /**
  * The command-line entry point. `bin/cosi.js` calls `main` and sets the exit code it returns.
  * The process takes cosi's heap growth step first (see {@link limitHeapGrowth}). A project's
  * code that calls `process.exit` gets an error thrown instead (see {@link withProcessExitGuard}):
- * the command's exit code is the one that counts.
+ * the command's exit code is the one that counts. The commands that run a project once (`apply`,
+ * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
+ * `runCliInWorker`).
  */
 export async function main(argv: readonly string[]): Promise<number> {
   limitHeapGrowth();
-  return withProcessExitGuard(() => runCli(argv, processIo()));
+  const io = processIo();
+  // The worker starts first: the main thread imports only what supervising it needs.
+  if (runsInWorker(argv)) return (await import('./supervised-cli.js')).runCliInWorker(argv, io);
+  const { runCli } = await import('./program.js');
+  return withProcessExitGuard(() => runCli(argv, io));
 }

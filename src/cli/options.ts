@@ -103,7 +103,7 @@ export function addPathArguments(command: Command): Command {
  */
 export async function toRunOptions(
   flags: CommonFlags,
-  io: Pick<CliIo, 'cwd' | 'stderr' | 'readStdin'>,
+  io: Pick<CliIo, 'cwd' | 'stderr' | 'readStdin' | 'monitor'>,
   {
     manifestsOptional = false,
     paths = [],
@@ -161,6 +161,7 @@ export async function toRunOptions(
     ...(record ? { record: true } : {}),
     ...(flags.timeout !== undefined ? { timeout: parseDuration(flags.timeout, '--timeout') } : {}),
     ...(maxWrites !== undefined ? { maxWrites } : {}),
+    ...(io.monitor !== undefined ? { monitor: io.monitor } : {}),
   };
 }
 

@@ -51,4 +51,21 @@ describe('a CustomResourceDefinition over the API server request limit', () => {
     expect(findings.filter((f) => f.code === 'definition-too-large')).toEqual([]);
     expect(documents).toHaveLength(2);
   });
+
+  it('is found in JSON, its kind after the spec that makes it large', () => {
+    const spec = JSON.stringify({
+      group: 'example.org',
+      note: `{[,"kind": x'${'z'.repeat(MAX_CRD_BYTES)}`,
+    });
+    const text = `# generated\n{"apiVersion": "apiextensions.k8s.io/v1", "spec": ${spec},\n  "kind": "CustomResourceDefinition"}\n`;
+    const { documents, findings } = parseManifest(text, 'crd.json.yaml');
+    expect(documents).toEqual([]);
+    expect(findings).toMatchObject([{ code: 'definition-too-large', line: 3, col: 3 }]);
+  });
+
+  it('is found in a flow-style mapping with single quotes', () => {
+    const text = `---\n{ apiVersion: apiextensions.k8s.io/v1, kind: 'CustomResourceDefinition', spec: { description: '${"it''s ".repeat(MAX_CRD_BYTES / 6)}' } }\n`;
+    const { findings } = parseManifest(text, 'flow.yaml');
+    expect(findings).toMatchObject([{ code: 'definition-too-large', line: 2, col: 40 }]);
+  });
 });

@@ -62,11 +62,13 @@ export function runCosi(
   args: readonly string[],
   cwd: string,
   timeoutMs = 60_000,
+  /** Set in its environment, beside the test's own. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<CosiRun> {
   const child = spawn(process.execPath, [path.join(REPO, 'bin/cosi.js'), ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   let stdout = '';
   let stderr = '';

@@ -3,6 +3,7 @@ import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/p
 import { displayPath } from '../display-path.js';
 import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
 import type { ErrorRecord } from '../../engine/runtime/error-record.js';
+import { WRITE_BOUND_CODE } from '../../engine/runtime/write-bound.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
 import { shorten, shortenMessage } from '../../loaders/shorten.js';
@@ -87,7 +88,13 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         ),
       );
     }
-    if (problems.length === 0 && controller.errors > 0) {
+    // A write refused at the run's bound is not a failure it recovered from: the convergence
+    // case says the run stopped there, and names the writers.
+    if (
+      problems.length === 0 &&
+      controller.errors > 0 &&
+      controller.lastError?.code !== WRITE_BOUND_CODE
+    ) {
       problems.push(
         runFinding(
           'controller-recovered',

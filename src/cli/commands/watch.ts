@@ -46,7 +46,7 @@ export async function watch(
   io: CliIo,
   paths: string[],
   flags: WatchFlags,
-  watchFiles: WatchFiles = watchWithChokidar,
+  watchFiles: WatchFiles = io.watchFiles ?? watchWithChokidar,
 ): Promise<CommandResult> {
   if ([...(flags.file ?? []), ...paths].includes('-')) {
     throw new CliError(

@@ -22,5 +22,6 @@ export const watchWithChokidar: WatchFiles = (paths, onEvent) => {
   for (const kind of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
     watcher.on(kind, (file: string) => onEvent({ kind, path: path.resolve(file) }));
   }
-  return { close: () => watcher.close() };
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return { close: () => watcher.close(), ready };
 };

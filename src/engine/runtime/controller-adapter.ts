@@ -224,6 +224,7 @@ export class ControllerAdapter implements Adapter {
       this.metrics.wakeups++;
       this.metrics.reconciles++;
       this.host.onProgress();
+      this.host.reconcileStarting?.(this.name, undefined);
       const recorder = this.host.recorder;
       if (recorder) {
         this.#recording = recorder.start(this.name, 'run', undefined, this.#triggers);

@@ -502,6 +502,10 @@ export class QControllerAdapter implements Adapter {
         this.metrics.queueLength = this.#queue.size;
         this.metrics.wakeups++;
         this.host.onProgress();
+        this.host.reconcileStarting?.(
+          this.name,
+          job instanceof MapJob ? toPointer(job.metadata) : this.#pointerOf(job),
+        );
         const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
         const seq = triggers ? this.#startRecording(job, triggers) : 0;
         try {

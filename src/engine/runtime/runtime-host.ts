@@ -8,6 +8,9 @@ import type { Logger } from './logger.js';
 import type { ChangeRateLimit } from './rate-limiter.js';
 import type { WakeupScheduler } from './scheduler.js';
 
+/** See {@link RuntimeOptions.onReconcileStart}. */
+export type ReconcileStartListener = (controller: string, item: Pointer | undefined) => void;
+
 /** What a controller adapter needs from the runtime that hosts it. */
 export interface RuntimeHost {
   readonly state: State;
@@ -32,6 +35,12 @@ export interface RuntimeHost {
   onWrite(controller: string, pointer: Pointer): void;
   /** Some work happened: a reconcile started. */
   onProgress(): void;
+  /**
+   * Told as a reconcile (or a queue controller's mapping) starts, before the controller's code
+   * runs: the controller and the item (none for a whole-world pass); `undefined` (the default)
+   * costs a check.
+   */
+  readonly reconcileStarting: ReconcileStartListener | undefined;
   /** A controller replaced its inputs: watch what it now reads. */
   inputsChanged(controller: string): void;
 }

@@ -20,7 +20,7 @@ import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
 import { QControllerAdapter } from './qcontroller-adapter.js';
 import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js';
-import type { RuntimeHost } from './runtime-host.js';
+import type { ReconcileStartListener, RuntimeHost } from './runtime-host.js';
 import type { ErrorLocator } from './error-record.js';
 import { WakeupScheduler } from './scheduler.js';
 import type { RunRecorder } from '../record/run-record.js';
@@ -56,6 +56,12 @@ export interface RuntimeOptions {
    * records then carry a `location`. None by default (the engine knows no files).
    */
   readonly locateError?: ErrorLocator;
+  /**
+   * Told as each reconcile (or mapping) starts, before the controller's code runs: which
+   * controller, on which item (none for a whole-world pass). For a supervisor that must name the
+   * code that stopped answering (cosi's worker heartbeat); keep it cheap, it runs on every one.
+   */
+  readonly onReconcileStart?: ReconcileStartListener;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -120,6 +126,7 @@ export class Runtime {
       changeRateLimit: limit,
       recorder: options.recorder,
       locateError: options.locateError,
+      reconcileStarting: options.onReconcileStart,
       state,
       clock: this.clock,
       logger: this.logger,

@@ -1,0 +1,134 @@
+import { getHeapStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { createHeartbeatBuffer, heartbeatReader } from './user-code-heartbeat.js';
+import type { UserCodeSite } from './user-code-site.js';
+
+/** What a project worker is started with: its module, its data and its bounds. */
+export interface ProjectWorkerOptions {
+  /** The module the worker runs; it reads `workerData.heartbeat` and `workerData.data`. */
+  readonly entry: URL;
+  /** Passed to the worker as `workerData.data` (structured-cloned). */
+  readonly data: unknown;
+  /**
+   * Wall ms the project's code may keep the worker's JavaScript from yielding (a loop that never
+   * returns) before the worker is terminated.
+   */
+  readonly wait: () => number;
+  /** The worker's old-generation heap limit, MB: {@link workerHeapLimit} by default. */
+  readonly heapMb?: number;
+  /** Each message the worker posts, in order. */
+  readonly onMessage: (message: unknown) => void;
+  /** How often the heartbeat is read, wall ms (default 100). */
+  readonly pollMs?: number;
+}
+
+/**
+ * How a project worker ended. `exited`: on its own, or terminated by {@link ProjectWorker.stop}
+ * (`code` is then 1); the others are its project's faults, with the site of the project's code
+ * that was running (`undefined`: cosi's own).
+ */
+export type WorkerEnd = (
+  | { readonly kind: 'exited'; readonly code: number; readonly site?: UserCodeSite }
+  | { readonly kind: 'stuck'; readonly site: UserCodeSite; readonly waited: number }
+  | { readonly kind: 'out-of-memory'; readonly site?: UserCodeSite; readonly heapMb: number }
+  | { readonly kind: 'crashed'; readonly message: string; readonly site?: UserCodeSite }
+) & {
+  /** The project's config file (display path), when it had been loaded. */
+  readonly config?: string;
+};
+
+/** A started project worker. */
+export interface ProjectWorker {
+  /** Posts a message to the worker. */
+  post(message: unknown): void;
+  /** Terminates the worker (it has said all it had to); `ended` then resolves as `exited`. */
+  stop(): Promise<void>;
+  /** Resolves once the worker is gone, with why. */
+  readonly ended: Promise<WorkerEnd>;
+}
+
+/**
+ * The default heap limit of a project worker: the `COSI_WORKER_HEAP_MB` environment variable,
+ * else the process's own limit (what the project would have had in the main thread).
+ */
+export function workerHeapLimit(env: Readonly<Record<string, string | undefined>>): number {
+  const given = Number(env.COSI_WORKER_HEAP_MB);
+  if (Number.isInteger(given) && given > 0) return given;
+  return Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+}
+
+/**
+ * Runs a project's code in a worker thread, supervised: a `resourceLimits` heap, so that running
+ * out of memory ends the worker and not the process; a heartbeat (see `user-code-heartbeat.ts`)
+ * that says which code of the project's was running; and a deadline: once the worker's event
+ * loop has not turned for `wait` ms while the project's code runs, the worker is terminated and
+ * `ended` says where it was stuck and for how long. cosi's own work (reading manifests,
+ * rendering) is never cut short. A reconcile awaiting a promise that never settles leaves the
+ * event loop turning: the runtime's own bound stops that one, with a report.
+ *
+ * The message boundary is the caller's: the worker posts what it has (output, a result) with
+ * `parentPort.postMessage`, in order, and this side hands each to `onMessage`.
+ */
+export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker {
+  const heartbeat = createHeartbeatBuffer();
+  const read = heartbeatReader(heartbeat);
+  const heapMb = options.heapMb ?? workerHeapLimit(process.env);
+  const worker = new Worker(options.entry, {
+    workerData: { heartbeat, data: options.data },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    // The worker's own process.stdout / stderr are forwarded here (a stray console.log of the
+    // project's); cosi's output goes through messages.
+    stdout: false,
+    stderr: false,
+  });
+  let stopping = false;
+  let fault: WorkerEnd | undefined;
+  worker.on('message', options.onMessage);
+  const where = (): { site?: UserCodeSite; config?: string } => {
+    const { site, config } = read();
+    return { ...(site ? { site } : {}), ...(config === undefined ? {} : { config }) };
+  };
+  worker.on('error', (error: Error & { code?: string }) => {
+    fault ??=
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? { kind: 'out-of-memory', heapMb, ...where() }
+        : { kind: 'crashed', message: error.stack ?? error.message, ...where() };
+  });
+  // A reading is stuck when the event loop has not beaten since it was first seen, with the
+  // project's code running. Its age is measured from when this side first saw its sequence.
+  let last = read();
+  let seqSince = performance.now();
+  let aliveSince = seqSince;
+  const poll = setInterval(() => {
+    const now = performance.now();
+    const reading = read();
+    if (reading.seq !== last.seq) seqSince = now;
+    if (reading.alive !== last.alive || reading.seq !== last.seq) aliveSince = now;
+    last = reading;
+    if (reading.site === undefined || now - aliveSince < options.wait()) return;
+    fault ??= {
+      kind: 'stuck',
+      site: reading.site,
+      waited: now - seqSince,
+      ...(reading.config === undefined ? {} : { config: reading.config }),
+    };
+    void worker.terminate();
+  }, options.pollMs ?? 100);
+  const ended = new Promise<WorkerEnd>((resolve) => {
+    worker.once('exit', (code) => {
+      clearInterval(poll);
+      if (fault) return resolve(fault);
+      resolve({ kind: 'exited', code, ...(stopping ? {} : where()) });
+    });
+  });
+  return {
+    post: (message) => {
+      worker.postMessage(message);
+    },
+    stop: async () => {
+      stopping = true;
+      await worker.terminate();
+    },
+    ended,
+  };
+}

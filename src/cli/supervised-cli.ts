@@ -1,0 +1,114 @@
+import { withProcessExitGuard } from '../app/process-exit-guard.js';
+import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
+import type { CheckResult } from '../app/check/check-result.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { parseCommand, runWorkerOnce, type ParsedCommand } from './worker-run.js';
+
+/**
+ * Runs the command of `argv` in a worker thread and returns its exit code: the project's config
+ * and controllers run there, where a loop that never yields, running out of heap or an exit
+ * cannot take cosi down. The worker runs the whole command, its renderer too, and sends its
+ * output as text: what crosses is what is printed, so a big run costs no copy of its state
+ * between threads. A worker stopped by its supervisor (see `startProjectWorker`) is reported
+ * here, in the command's terms: `check` still writes its report in the `-o` format, with the
+ * controller at fault; the other commands say it on stderr.
+ */
+export async function runCliInWorker(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'watch') return runWatch(argv, io);
+  const command: { parsed?: ParsedCommand | undefined } = {};
+  const run = runWorkerOnce(argv, io, () => command.parsed?.timeout);
+  command.parsed = await parseCommand(argv);
+  const end = await run.ended;
+  if (end.exitCode !== undefined) return end.exitCode;
+  return reportFault(io, describeWorkerFault(end.end), command.parsed);
+}
+
+/**
+ * `watch`: its screen (ink, the terminal's keys) and a command line it refuses run on the main
+ * thread as before; the line stream and NDJSON in a worker (see `superviseWatch`).
+ */
+async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = await parseCommand(argv);
+  const { watchOutput } = await import('./commands/watch.js');
+  let output: string | undefined;
+  try {
+    output = parsed && watchOutput(io, parsed.flags);
+  } catch {
+    output = undefined;
+  }
+  if (parsed === undefined || output === undefined || output === 'screen') {
+    const { runCli } = await import('./program.js');
+    return withProcessExitGuard(() => runCli(argv, io));
+  }
+  return (await import('./supervised-watch.js')).superviseWatch(argv, io, parsed);
+}
+
+const EXIT_OF: Record<WorkerFault['kind'], ExitCode> = {
+  stuck: EXIT.notConverged,
+  failed: EXIT.findings,
+  config: EXIT.usage,
+  internal: EXIT.usage,
+};
+
+/** Says what stopped the worker, in the command's output, and returns the exit code. */
+async function reportFault(
+  io: CliIo,
+  fault: WorkerFault,
+  parsed: ParsedCommand | undefined,
+): Promise<number> {
+  const exitCode = EXIT_OF[fault.kind];
+  if (parsed?.name !== 'check') {
+    const prefix = fault.kind === 'stuck' ? 'did not converge (max-time): ' : '';
+    const file = fault.kind === 'config' && fault.file !== undefined ? `${fault.file}: ` : '';
+    io.stderr.write(`cosi: ${file}${prefix}${fault.message}\n`);
+    return exitCode;
+  }
+  // The check's own renderer, on a report of the one thing known: CI reads the report.
+  const { renderCheck } = await import('./commands/check.js');
+  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault) } }, parsed.args, {
+    ...(parsed.flags as { output: string }),
+    trace: undefined,
+  });
+  return exitCode;
+}
+
+/** The check report of a worker that was stopped: the controller's case and the convergence's. */
+function checkOfFault(fault: WorkerFault): CheckResult {
+  const file = fault.file ?? '';
+  const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
+    ({ code, message, severity: 'error', file, line: 0, col: 0, pointer: '' }) as const;
+  if (fault.kind === 'config' || fault.kind === 'internal') {
+    return {
+      cases: [
+        { check: 'setup', name: 'setup', findings: [finding('config-error', fault.message)] },
+      ],
+      strict: false,
+    };
+  }
+  const controller = fault.controller ?? '';
+  return {
+    cases: [
+      {
+        check: 'controllers',
+        name: controller,
+        findings: [finding('controller-failed', fault.message)],
+      },
+      ...(fault.kind === 'stuck'
+        ? [
+            {
+              check: 'convergence' as const,
+              name: 'convergence',
+              findings: [
+                finding(
+                  'not-converged',
+                  `the controllers did not converge (max-time): ${fault.message}`,
+                ),
+              ],
+            },
+          ]
+        : []),
+    ],
+    strict: false,
+  };
+}

@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+
+/**
+ * The commands whose project runs in a worker thread (see `runCliInWorker`), with their
+ * definitions, imported when needed: those that run a project once, and `watch` unless it
+ * draws its screen (ink stays on the main thread, with the terminal). `run` stays in the main
+ * thread for now.
+ */
+export const WORKER_COMMANDS: ReadonlyMap<string, () => Promise<() => Command>> = new Map([
+  ['apply', async () => (await import('./commands/apply-definition.js')).defineApply],
+  ['check', async () => (await import('./commands/check-definition.js')).defineCheck],
+  ['get', async () => (await import('./commands/get-definition.js')).defineGet],
+  ['graph', async () => (await import('./commands/graph-definition.js')).defineGraph],
+  ['explain', async () => (await import('./commands/explain-definition.js')).defineExplain],
+  ['report', async () => (await import('./commands/report-definition.js')).defineReport],
+  ['watch', async () => (await import('./commands/watch-definition.js')).defineWatch],
+]);
+
+/** Whether `argv` runs a command that may run in a worker thread. */
+export function runsInWorker(argv: readonly string[]): boolean {
+  return argv[0] !== undefined && WORKER_COMMANDS.has(argv[0]);
+}

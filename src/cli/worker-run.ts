@@ -1,0 +1,106 @@
+import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
+import { userCodeWait } from '../app/user-code-deadline.js';
+import { parseDuration } from './duration.js';
+import type { CliIo } from './io.js';
+import { WORKER_COMMANDS } from './worker-commands.js';
+import type { CliWorkerData, FromWorker, ToWorker } from './worker-messages.js';
+
+/** A command's run in one worker, as {@link runWorkerOnce} starts it. */
+export interface WorkerRun {
+  /** Posts a message to the worker. */
+  post(message: ToWorker): void;
+  /** Terminates the worker. */
+  stop(): Promise<void>;
+  /** The command's exit code when it finished, else why the worker ended. */
+  readonly ended: Promise<{ readonly exitCode?: number; readonly end: WorkerEnd }>;
+}
+
+/**
+ * Starts the command of `argv` in a supervised worker: its output goes to `io` as it comes,
+ * the standard input is read for it on request; `onMessage` sees the other messages.
+ */
+export function runWorkerOnce(
+  argv: readonly string[],
+  io: CliIo,
+  timeout: () => number | undefined,
+  onMessage: (message: FromWorker) => void = () => undefined,
+): WorkerRun {
+  let exitCode: number | undefined;
+  const data: CliWorkerData = {
+    argv,
+    isTTY: io.isTTY,
+    hasStdin: io.readStdin !== undefined,
+  };
+  const worker = startProjectWorker({
+    entry: new URL('./cli-worker.js', import.meta.url),
+    data,
+    // Read at each look at the heartbeat: the worker starts before the command line is parsed.
+    wait: () => userCodeWait(timeout()),
+    onMessage: (raw) => {
+      const message = raw as FromWorker;
+      switch (message.kind) {
+        case 'output':
+          for (const chunk of message.chunks) io[chunk.stream].write(chunk.text);
+          return;
+        case 'read-stdin':
+          void sendStdin(io, (reply) => {
+            worker.post(reply);
+          });
+          return;
+        case 'done':
+          exitCode = message.exitCode;
+          // Whatever the project's code left open (timers, sockets) goes with the worker.
+          void worker.stop();
+          return;
+        default:
+          onMessage(message);
+      }
+    },
+  });
+  return {
+    post: (message) => {
+      worker.post(message);
+    },
+    stop: () => worker.stop(),
+    ended: worker.ended.then((end) => ({ ...(exitCode === undefined ? {} : { exitCode }), end })),
+  };
+}
+
+async function sendStdin(io: CliIo, reply: (message: ToWorker) => void): Promise<void> {
+  reply({ kind: 'stdin', input: io.readStdin ? await io.readStdin() : '' });
+}
+
+/** What the main thread needs of the command line: the bound, and `check`'s flags. */
+export interface ParsedCommand {
+  readonly name: string;
+  readonly timeout?: number;
+  readonly args: string[];
+  readonly flags: Record<string, unknown>;
+}
+
+/**
+ * The command line as the command's own definition reads it; `undefined` when it does not parse
+ * (the worker then says why, as the command would).
+ */
+export async function parseCommand(argv: readonly string[]): Promise<ParsedCommand | undefined> {
+  const [name = '', ...rest] = argv;
+  const define = await WORKER_COMMANDS.get(name)?.();
+  if (define === undefined) return undefined;
+  const command = define()
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined })
+    .action(() => undefined);
+  try {
+    command.parse(rest, { from: 'user' });
+    const flags = command.opts();
+    const timeout = typeof flags.timeout === 'string' ? flags.timeout : undefined;
+    return {
+      name,
+      args: command.args,
+      flags,
+      ...(timeout === undefined ? {} : { timeout: parseDuration(timeout, '--timeout') }),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * A project's code runs in a worker thread the main thread supervises: a controller stuck in a
+ * loop that never yields is stopped at `--timeout` and named with its resource, one that runs out
+ * of heap is a finding naming it, and `process.exit` inside one is a finding, never cosi's exit
+ * code. Real processes, each killed if it outlives its bound.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { runCosi, type CosiRun } from '../support/cosi-process.js';
+import { waitFor } from '../support/wait-for.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-worker-isolation-'));
+  await writeFile(
+    path.join(dir, 'vms.yaml'),
+    'metadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n',
+  );
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const HEADER = `import { defineConfig, defineResource } from 'cosi';
+const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
+`;
+
+/** A queue controller over the VMs whose reconcile is `body`. */
+const reconciling = (name: string, body: string): string =>
+  `export default defineConfig({ definitions: [VM], controllers: [{ name: '${name}', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: () => { ${body} } } as never] });
+`;
+
+async function cosi(
+  config: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CosiRun & { ms: number }> {
+  await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + config);
+  const started = performance.now();
+  const run = await runCosi(args, dir, 60_000, env);
+  return { ...run, ms: performance.now() - started };
+}
+
+describe('a controller stuck in a loop that never yields', () => {
+  const spinner = reconciling('Spinner', 'for (;;);');
+
+  it('is stopped at check --timeout, named with its resource, as a run that did not converge', async () => {
+    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '2s']);
+    expect(r.stdout).toMatch(
+      /Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 2(\.\d+)?s without ever yielding/,
+    );
+    // At the config the controller comes from, as a check's other controller findings are.
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[not-converged\]: the controllers did not converge \(max-time\)/m,
+    );
+    expect(r.code).toBe(3);
+    // The bound, not the test's kill: well before the 60 s default.
+    expect(r.ms).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('still gets a report in the -o format CI reads', async () => {
+    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '1s', '-o', 'json']);
+    const report = JSON.parse(r.stdout) as { failed: number; checks: { check: string }[] };
+    expect(report.failed).toBe(2);
+    expect(report.checks.map((c) => c.check)).toEqual(['controllers', 'convergence']);
+    expect(r.code).toBe(3);
+  }, 60_000);
+
+  it('is stopped in apply too, said on stderr', async () => {
+    const r = await cosi(spinner, ['apply', '-f', 'vms.yaml', '--timeout', '1s']);
+    expect(r.stderr).toMatch(
+      /^cosi: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 1(\.\d+)?s/m,
+    );
+    expect(r.code).toBe(3);
+  }, 60_000);
+
+  it('in the config itself is a configuration error', async () => {
+    await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
+    const r = await cosi(`import './loop.ts';\n${reconciling('Fine', 'return;')}`, [
+      'check',
+      '-f',
+      'vms.yaml',
+      '--timeout',
+      '1s',
+    ]);
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[config-error\]: The config \(while it loaded\) was still running after 1(\.\d+)?s/m,
+    );
+    expect(r.code).toBe(2);
+  }, 60_000);
+});
+
+describe('a controller that exhausts the heap', () => {
+  it('is a finding naming it, not an abort of cosi', async () => {
+    const r = await cosi(
+      reconciling(
+        'Hog',
+        'const kept: number[][] = []; for (;;) kept.push(new Array(100_000).fill(1));',
+      ),
+      ['check', '-f', 'vms.yaml'],
+      { COSI_WORKER_HEAP_MB: '48' },
+    );
+    expect(r.stdout).toMatch(
+      /Controller "Hog" \(on VMs\.example\.org\(default\/web-1\)\) ran out of memory \(the heap limit is 48 MB/,
+    );
+    expect(r.code).toBe(1);
+  }, 60_000);
+});
+
+describe('process.exit inside a controller in the worker', () => {
+  it('is a finding and never the exit code', async () => {
+    const r = await cosi(reconciling('Quitter', 'process.exit(0);'), ['check', '-f', 'vms.yaml']);
+    expect(r.stdout).toMatch(/Quitter .*called process\.exit\(0\)/);
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  it('taken before cosi could guard it ends only the worker, and is a finding', async () => {
+    // `exit` captured when the config loads, and called later from the reconcile: not the guard.
+    const r = await cosi(
+      `const exit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit;\n${reconciling('Quitter', 'exit(0);')}`,
+      ['check', '-f', 'vms.yaml'],
+    );
+    expect(r.stdout).toMatch(
+      /Controller "Quitter" \(on VMs\.example\.org\(default\/web-1\)\) ended cosi's worker thread/,
+    );
+    expect(r.code).toBe(1);
+  }, 60_000);
+});
+
+describe('a watch session whose round gets stuck', () => {
+  it('shows the stuck controller, starts again on the next edit, and ends on SIGINT', async () => {
+    await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'for (;;);'));
+    const child = spawn(
+      process.execPath,
+      [
+        path.resolve(import.meta.dirname, '../../bin/cosi.js'),
+        'watch',
+        '-f',
+        'vms.yaml',
+        '--timeout',
+        '1s',
+      ],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor(
+        () =>
+          /round stopped: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\)/.test(
+            stdout,
+          ),
+        30_000,
+        () => `the stuck round (stdout so far: ${stdout})`,
+      );
+      await waitFor(
+        () => stdout.includes('waiting for a file to change to start again'),
+        30_000,
+        () => `the watch of the files (stdout so far: ${stdout})`,
+      );
+      await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'return;'));
+      await waitFor(
+        () => /round 1: started \| converged/.test(stdout),
+        30_000,
+        () => `a converged round after the edit (stdout so far: ${stdout})`,
+      );
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
+});

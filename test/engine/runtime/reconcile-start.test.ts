@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createInMemoryState,
+  createRuntime,
+  SimulatedClock,
+  type QController,
+  type Runtime,
+} from '../../../src/index.js';
+import { Int, intToStr } from './test-controllers.js';
+
+let runtime: Runtime | undefined;
+afterEach(async () => {
+  await runtime?.stop();
+});
+
+/** A runtime told every reconcile start, and what it was told, in order. */
+function observed(): {
+  runtime: Runtime;
+  starts: string[];
+  state: ReturnType<typeof createInMemoryState>;
+} {
+  const clock = new SimulatedClock();
+  const state = createInMemoryState({ now: () => clock.now() });
+  const starts: string[] = [];
+  runtime = createRuntime(state, {
+    clock,
+    onReconcileStart: (controller, item) => {
+      starts.push(item ? `${controller} ${item.type}/${item.id}` : controller);
+    },
+  });
+  return { runtime, starts, state };
+}
+
+describe('onReconcileStart', () => {
+  it('is told the queue controller and its item before its code runs', async () => {
+    const { runtime, starts, state } = observed();
+    const seen: string[] = [];
+    const controller: QController = {
+      name: 'Q',
+      settings: {
+        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+        outputs: [],
+      },
+      async mapInput() {
+        return [];
+      },
+      async reconcile() {
+        // The start was told before this ran.
+        seen.push(starts.at(-1) ?? '');
+      },
+    };
+    await runtime.register(controller);
+    await state.create(Int.create('a', { value: 1 }));
+    await state.create(Int.create('b', { value: 2 }));
+    await runtime.converge();
+    expect(starts).toEqual([`Q ${Int.type}/a`, `Q ${Int.type}/b`]);
+    expect(seen).toEqual(starts);
+  });
+
+  it('is told a whole-world pass without an item', async () => {
+    const { runtime, starts, state } = observed();
+    await runtime.register(intToStr('World'));
+    await state.create(Int.create('a', { value: 1 }));
+    await runtime.converge();
+    expect(starts.length).toBeGreaterThan(0);
+    expect(new Set(starts)).toEqual(new Set(['World']));
+  });
+});
