@@ -66,8 +66,10 @@ export function lazyCelRules(
 /**
  * Loads the CEL rule engine before a load that may need it: when `needed` says so (the caller
  * knows of rules this cannot see: kro RGDs' outputs, see `prepare-cel.ts`), a given definition's
- * schema has rules (one whose check is put off until it is used is left out), or a file about to be parsed names the rules keyword (a definition in the
- * manifests may have rules). Cheap when none: one substring search per file.
+ * schema has rules, or a file about to be parsed names the rules keyword (a definition in the
+ * manifests may have rules). A definition whose check is put off until a document uses it (an
+ * unused CRD of `--definitions`) counts only when a file names its kind: then its rules compile
+ * during the load. Cheap when none: substring searches per file.
  */
 export async function prepareCelRules(
   texts: Iterable<string>,
@@ -75,18 +77,19 @@ export async function prepareCelRules(
   needed = false,
 ): Promise<void> {
   if (imported !== undefined) return;
-  // A definition whose check is put off (an unused CRD of `--definitions`) compiles its rules
-  // only when a document uses it: then the engine is required, if this has not loaded it.
+  const list = [...texts];
   needed ||= definitions.some(
-    (d) => d.schema !== undefined && !isCheckPending(d) && schemaHasRules(d.schema),
+    (d) =>
+      d.schema !== undefined &&
+      schemaHasRules(d.schema) &&
+      (!isCheckPending(d) || namesKind(list, d)),
   );
-  if (!needed) {
-    for (const text of texts) {
-      if (text.includes(VALIDATIONS_KEYWORD)) {
-        needed = true;
-        break;
-      }
-    }
-  }
+  needed ||= list.some((text) => text.includes(VALIDATIONS_KEYWORD));
   if (needed) await loadCelRuleEngine();
+}
+
+/** Whether a file may hold a document of `definition`'s kind (a cheap over-estimate). */
+function namesKind(texts: readonly string[], definition: ResourceDefinition): boolean {
+  const kind = definition.kubernetes?.kind ?? definition.type;
+  return texts.some((text) => text.includes(kind));
 }
