@@ -21,7 +21,7 @@ import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
-import { resourceGraphControllers } from './resource-graph-controllers.js';
+import { declaredControllers } from './declared-controllers.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
 
 /**
@@ -123,7 +123,7 @@ export async function openProject(
     await applier.apply(manifests.resources);
     if (options.registerControllers !== false) {
       await registerProjectControllers(runtime, config, options.cwd, 'all', options.timeout);
-      const graphs = resourceGraphControllers(registry, manifests.resources);
+      const graphs = declaredControllers(registry, manifests.resources);
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }

@@ -24,6 +24,11 @@ import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
 import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import {
+  compileTransforms,
+  isTransformType,
+  type TakenTransform,
+} from './transforms/transform-document.js';
 
 /** A document that is not a definition, its header read, waiting for the resources pass. */
 export interface PendingDocument {
@@ -129,6 +134,8 @@ export function collectDefinitions(
     return true;
   });
 
+  const transforms: TakenTransform[] = [];
+
   for (const parsed of files) {
     findings.push(...parsed.findings);
     for (const document of parsed.documents) {
@@ -164,6 +171,10 @@ export function collectDefinitions(
         document.value === undefined
           ? undefined
           : readManifestHeader(document.value, report, isResourceType);
+      if (header?.type !== undefined && isTransformType(header.type)) {
+        transforms.push({ header, report });
+        continue;
+      }
       if (header?.type === undefined || !isDefinitionType(header.type)) {
         pending.push({ report, header });
         continue;
@@ -196,6 +207,15 @@ export function collectDefinitions(
     ...definitions,
   ]);
   kinds.registerBuiltinsIn(registry);
+  if (transforms.length > 0) {
+    compileTransforms(transforms, registry, compiler, given);
+    for (const { report, header } of transforms) {
+      documents.push({
+        ...describeDocument(report, header),
+        status: report.hasErrors ? 'invalid' : 'valid',
+      });
+    }
+  }
   return { definitions, registry, invalid, kinds, pending, documents };
 }
 

@@ -494,6 +494,7 @@ export function compileResourceGraph(
     instanceType: definition.type,
     nodes: sorted,
     status,
+    source: value,
   });
   return true;
 }
