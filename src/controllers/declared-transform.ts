@@ -80,7 +80,7 @@ export function createDeclaredTransformController(transform: DeclaredTransform):
         rendered.set(item, mapped);
         if (mapped.state === 'none') return undefined;
         // An input whose template fails still maps to an output, so that `transform` reports it.
-        const id = mapped.state === 'output' ? mapped.id : `${item.metadata.id}`;
+        const id = mapped.state === 'output' ? mapped.id : item.metadata.id;
         return output.create(id);
       },
       transform(_ctx, item, out) {

@@ -117,10 +117,10 @@ function compileTransform(
   compiler: SchemaCompiler,
   options: TransformReadOptions,
 ): DeclaredTransform | undefined {
-  let failed = false;
-  const fail = (code: FindingCode, path: (string | number)[], message: string): undefined => {
-    failed = true;
-    report.add(code, jsonPointer(path), message);
+  const outcome = { failed: false };
+  const fail: Fail = (code, path, message, part) => {
+    outcome.failed = true;
+    report.add(code, jsonPointer(path), message, part === undefined ? {} : { part });
     return undefined;
   };
   const name = header.id;
@@ -206,7 +206,7 @@ function compileTransform(
         output,
         options,
         () => {
-          failed = true;
+          outcome.failed = true;
         },
       );
       if (field !== undefined) fields.push({ ...field, path });
@@ -257,7 +257,7 @@ function compileTransform(
       });
     }
   }
-  if (failed || input === undefined || output === undefined) return undefined;
+  if (outcome.failed || input === undefined || output === undefined) return undefined;
   if (inputNamespace === undefined || outputNamespace === undefined || labels === undefined)
     return undefined;
   return {
@@ -273,7 +273,12 @@ function compileTransform(
   };
 }
 
-type Fail = (code: FindingCode, path: (string | number)[], message: string) => undefined;
+type Fail = (
+  code: FindingCode,
+  path: (string | number)[],
+  message: string,
+  part?: 'key' | 'value',
+) => undefined;
 
 function unknownKeys(
   value: Record<string, unknown>,
@@ -287,6 +292,7 @@ function unknownKeys(
         'transform-bad-spec',
         [...at, key],
         `unknown field ${JSON.stringify(key)}: ${[...known].join(', ')} are known here`,
+        'key',
       );
     }
   }
@@ -365,7 +371,7 @@ function compileString(
   }
   const cel = requireGraphCel();
   const parts: (string | GraphExpression)[] = [];
-  let ok = true;
+  const result = { ok: true };
   for (const part of scanned.parts) {
     if (typeof part === 'string') {
       parts.push(part);
@@ -376,7 +382,7 @@ function compileString(
       col: report.location(pointer).col + part.start,
     };
     const finding = (code: FindingCode, message: string): void => {
-      ok = false;
+      result.ok = false;
       failed();
       report.findings.push({ ...location, code, severity: 'error', message });
     };
@@ -424,7 +430,7 @@ function compileString(
       evaluate: (scope) => compiled.evaluate(scope),
     });
   }
-  return ok ? { path: [], standalone: scanned.standalone, parts } : undefined;
+  return result.ok ? { path: [], standalone: scanned.standalone, parts } : undefined;
 }
 
 /** Whether a value of schema type `from` may be written to a field of type `to`. */
