@@ -208,6 +208,18 @@ describe('kro ResourceGraphDefinitions', () => {
       'rgd.yaml:10:13',
     ],
     [
+      'rgd-bad-schema',
+      '      color: string | default=pink enum=red,blue',
+      configMap('config', 'a'),
+      'rgd.yaml:10:14',
+    ],
+    [
+      'rgd-bad-schema',
+      '      port: integer | default=0 minimum=1 maximum=65535',
+      configMap('config', 'a'),
+      'rgd.yaml:10:13',
+    ],
+    [
       'rgd-unknown-ref',
       '      name: string',
       configMap('config', '${nobody.metadata.name}'),
