@@ -16,6 +16,7 @@ import type { OpenProjectOptions, Project } from './project.js';
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
+import { waitingInstanceFindings } from './waiting-instances.js';
 
 /** What a one-shot run of a project takes. */
 export interface RunProjectOptions extends ReadProjectOptions, ConvergeBounds, OpenProjectOptions {
@@ -92,6 +93,7 @@ export async function runProject(options: RunProjectOptions): Promise<ProjectRun
     const findings = [
       ...(report ? collisionFindings(sources, project.runtime.dependencyGraph(), report) : []),
       ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
+      ...(report ? waitingInstanceFindings(snapshot, project.registry, sources) : []),
     ];
     return {
       config,

@@ -14,7 +14,6 @@ import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
 import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
 import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
-import type { Logger } from '../engine/runtime/logger.js';
 import {
   describe,
   evaluateConditions,
@@ -26,11 +25,7 @@ import {
   type TemplateField,
 } from './template-rendering.js';
 
-export type {
-  ExpressionOutcome,
-  GraphExpression,
-  TemplateField,
-} from './template-rendering.js';
+export type { ExpressionOutcome, GraphExpression, TemplateField } from './template-rendering.js';
 /** One resource of a graph. */
 export interface GraphNode {
   readonly id: string;
@@ -46,6 +41,11 @@ export interface GraphNode {
    * namespace), which is read, never written; it waits until the resource exists.
    */
   readonly external?: boolean;
+  /**
+   * The template is an instance of another RGD (a nested instance): it is written unowned, as
+   * kro's instances are the user's, so that the other RGD's controller writes its status.
+   */
+  readonly nested?: boolean;
   /** `forEach`: one resource per combination of the iterators' list items (in order). */
   readonly forEach?: readonly { readonly name: string; readonly expression: GraphExpression }[];
   /** The ids this resource's template, conditions reference (not itself). */
@@ -100,11 +100,13 @@ export function createResourceGraphController(
   const outputTypes = [...new Set(produced.map((n) => n.type))].filter(
     (t) => t !== graph.instanceType,
   );
+  const nestedTypes = [
+    ...new Set(produced.filter((n) => n.nested === true).map((n) => n.type)),
+  ].filter((t) => t !== graph.instanceType && !externalTypes.includes(t));
   const outputs: Output[] = [
     { type: graph.instanceType, kind: 'shared' },
     ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
   ];
-  const warned = new Set<string>();
   return {
     name,
     settings: {
@@ -114,23 +116,31 @@ export function createResourceGraphController(
           type: graph.instanceType,
           kind: 'primary' as const,
         })),
-        ...externalTypes.flatMap((type) =>
+        ...[...externalTypes, ...nestedTypes].flatMap((type) =>
           namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
         ),
       ],
       outputs,
     },
-    // A change of a resource an externalRef may name: every instance of its namespace looks again.
     async mapInput(rt, metadata) {
+      // A nested instance's status changed (its RGD's controller wrote it): its instance looks
+      // again, as its expressions may read that status.
+      if (nestedTypes.includes(metadata.type)) {
+        const instance = metadata.labels[INSTANCE_LABEL];
+        return metadata.labels[GRAPH_LABEL] === graph.name && instance !== undefined
+          ? [{ namespace: metadata.namespace, type: graph.instanceType, id: instance }]
+          : [];
+      }
+      // A change of a resource an externalRef may name: every instance of its namespace looks again.
       const instances = await rt.list({ namespace: metadata.namespace, type: graph.instanceType });
       return instances.map((i) => i.metadata);
     },
-    async reconcile(rt, pointer, log) {
+    async reconcile(rt, pointer) {
       const instance = await rt.find<Spec>(pointer);
       const written = new Set<string>();
       const problems: string[] = [];
       if (instance !== undefined && instance.metadata.phase === 'running') {
-        await renderInstance(rt, graph, instance, problems, warned, log, written);
+        await renderInstance(rt, graph, instance, problems, written);
       }
       await removeUnwritten(rt, graph, pointer, written);
       if (problems.length > 0) throw new Error(problems.join('; '));
@@ -149,9 +159,15 @@ async function removeUnwritten(
   for (const type of types) {
     const candidates = await rt.list<Spec>({ namespace: instance.namespace, type });
     for (const existing of candidates) {
+      if (written.has(pointerKey(existing.metadata))) continue;
+      if (isOwnNested(existing, graph, instance.id)) {
+        if (await rt.teardown(existing.metadata, { owner: '' })) {
+          await rt.destroy(existing.metadata, { owner: '' });
+        }
+        continue;
+      }
       if (existing.metadata.owner !== rt.name) continue;
       if (existing.metadata.labels[INSTANCE_LABEL] !== instance.id) continue;
-      if (written.has(pointerKey(existing.metadata))) continue;
       if (await rt.teardown(existing.metadata)) await rt.destroy(existing.metadata);
     }
   }
@@ -162,8 +178,6 @@ async function renderInstance(
   graph: ResourceGraph,
   instance: Resource<Spec>,
   problems: string[],
-  warned: Set<string>,
-  log: Logger,
   written: Set<string>,
 ): Promise<void> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
@@ -258,7 +272,15 @@ async function renderInstance(
           blocked = true;
           break;
         }
-        const output = await writeOutput(rt, node, document, instance);
+        const output = await writeOutput(rt, graph, node, document, instance);
+        if (output === undefined) {
+          problems.push(
+            `${instanceName}: resource ${node.id}: ${describeRef(document)} exists and is not this instance's: it is a manifest, or another instance's`,
+          );
+          waiting.set(node.id, 'collides');
+          blocked = true;
+          break;
+        }
         written.add(pointerKey(output.metadata));
         produced.push(documentOf(output, undefined, document));
       }
@@ -287,12 +309,10 @@ async function renderInstance(
     else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
   }
   status.state = waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
-  // An instance another controller wrote (an RGD's output, itself an RGD's kind) is that
-  // controller's to write: its status is left alone.
-  if (instance.metadata.owner !== '') {
-    warnOnce(log, warned, instanceName, waits);
-    return;
-  }
+  status.conditions = [readyCondition(waits)];
+  // An instance another controller wrote as its own (not an RGD's nested instance, which is
+  // written unowned) is that controller's to write: its status is left alone.
+  if (instance.metadata.owner !== '') return;
   await rt.modify<Spec>(
     newResource<Spec>(instance.metadata, {}),
     (draft) => {
@@ -300,18 +320,25 @@ async function renderInstance(
     },
     { noOwner: true },
   );
-  warnOnce(log, warned, instanceName, waits);
 }
 
-/** One warning per instance and set of waits: what it waits on that nothing here writes. */
-function warnOnce(log: Logger, warned: Set<string>, instanceName: string, waits: string[]): void {
-  const warning = waits.join('; ');
-  if (waits.length > 0 && !warned.has(`${instanceName}\n${warning}`)) {
-    warned.add(`${instanceName}\n${warning}`);
-    log.warn(`${instanceName} waits on what no controller writes here: ${warning}`, {
-      instance: instanceName,
-    });
-  }
+/** The reason of the `Ready` condition of an instance that waits. */
+export const WAITING_REASON = 'WaitingOnUnwrittenStatus';
+
+/**
+ * The instance's `Ready` condition: `True` once everything is rendered and ready, else `False`
+ * with what it waits on (offline, status only another controller would write never comes:
+ * `cosi apply` reports such instances as `rgd-waiting` warnings).
+ */
+function readyCondition(waits: readonly string[]): Record<string, string> {
+  return waits.length === 0
+    ? { type: 'Ready', status: 'True', reason: 'AllResourcesReady' }
+    : {
+        type: 'Ready',
+        status: 'False',
+        reason: WAITING_REASON,
+        message: waits.join('; '),
+      };
 }
 
 /** A resource that waits keeps what it produced before (it is written again, unchanged). */
@@ -340,12 +367,20 @@ function instanceKey(instance: Resource<Spec>): string {
   return instance.metadata.id;
 }
 
+/** The label on a nested instance naming the RGD that wrote it (kro labels every output so). */
+export const GRAPH_LABEL = 'kro.run/resource-graph-definition-name';
+
+/**
+ * Writes one rendered document; `undefined` when it is a nested instance that exists unowned but
+ * is not this instance's (a manifest, or another instance's output): it is left alone.
+ */
 async function writeOutput(
   rt: QRuntime,
+  graph: ResourceGraph,
   node: GraphNode,
   document: Record<string, unknown>,
   instance: Resource<Spec>,
-): Promise<Resource<Spec>> {
+): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
   const id =
     typeof metadata.name === 'string' ? metadata.name : `${instance.metadata.id}-${node.id}`;
@@ -359,18 +394,49 @@ async function writeOutput(
   for (const [key, value] of Object.entries(document)) {
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
   }
-  const labels = {
+  const labels: Record<string, string> = {
     ...stringMap(metadata.labels),
     [INSTANCE_LABEL]: instanceKey(instance),
     [NODE_LABEL]: node.id,
   };
+  const nested = node.nested === true;
+  if (nested) {
+    labels[GRAPH_LABEL] = graph.name;
+    const existing = await rt.find<Spec>({ namespace, type: node.type, id });
+    if (existing !== undefined && !isOwnNested(existing, graph, instance.metadata.id, node.id)) {
+      return undefined;
+    }
+  }
   const annotations = stringMap(metadata.annotations);
   const empty: Draft<Spec> = newResource<Spec>({ namespace, type: node.type, id }, {});
-  return rt.modifyWithResult<Spec>(empty, (draft) => {
-    draft.spec = { ...spec, ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}) };
-    draft.metadata.labels = labels;
-    draft.metadata.annotations = annotations;
-  });
+  return rt.modifyWithResult<Spec>(
+    empty,
+    (draft) => {
+      draft.spec = {
+        ...spec,
+        ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}),
+      };
+      draft.metadata.labels = labels;
+      draft.metadata.annotations = annotations;
+    },
+    nested ? { noOwner: true } : {},
+  );
+}
+
+/** Whether an unowned resource is a nested instance this graph wrote for `instance`'s `node`. */
+function isOwnNested(
+  resource: Resource<Spec>,
+  graph: ResourceGraph,
+  instance: string,
+  node?: string,
+): boolean {
+  const { labels, owner } = resource.metadata;
+  return (
+    owner === '' &&
+    labels[GRAPH_LABEL] === graph.name &&
+    labels[INSTANCE_LABEL] === instance &&
+    (node === undefined || labels[NODE_LABEL] === node)
+  );
 }
 
 /** A resource as CEL sees it: the Kubernetes document. */

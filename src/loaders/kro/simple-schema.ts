@@ -203,7 +203,8 @@ function defaultProblem(schema: MutableSchema): string | undefined {
     }
   }
   if (typeof value === 'string') {
-    const length = [...value].length;
+    // JSON Schema counts code points: a surrogate pair is one.
+    const length = value.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
     if (typeof schema.minLength === 'number' && length < schema.minLength) {
       return `the default ${shown} is shorter than minLength ${schema.minLength}`;
     }
