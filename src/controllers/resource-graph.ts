@@ -181,7 +181,7 @@ async function renderInstance(
   written: Set<string>,
 ): Promise<void> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
-  const scope: Record<string, unknown> = { schema: documentOf(instance, graph.instanceType) };
+  const scope: Record<string, unknown> = { schema: documentOf(instance) };
   /** Ids not produced (excluded, or waiting), and why. */
   const excluded = new Set<string>();
   const waiting = new Map<string, string>();
@@ -231,7 +231,7 @@ async function renderInstance(
         waits.push(reason);
         continue;
       }
-      scope[node.id] = documentOf(found, undefined, ref.value as Record<string, unknown>);
+      scope[node.id] = documentOf(found, ref.value as Record<string, unknown>);
     } else {
       const combinations = iterate(node, scope);
       if (combinations.state === 'error') {
@@ -282,7 +282,7 @@ async function renderInstance(
           break;
         }
         written.add(pointerKey(output.metadata));
-        produced.push(documentOf(output, undefined, document));
+        produced.push(documentOf(output, document));
       }
       if (blocked) continue;
       scope[node.id] = node.forEach === undefined ? produced[0] : produced;
@@ -439,28 +439,47 @@ function isOwnNested(
   );
 }
 
-/** A resource as CEL sees it: the Kubernetes document. */
+/**
+ * A resource as CEL sees it: the Kubernetes document, with the metadata the API server would
+ * have generated, deterministic so that renders are reproducible: `uid` (from the type,
+ * namespace and name), `generation` and `resourceVersion` (the resource's version).
+ */
 function documentOf(
   resource: Resource<Spec>,
-  instanceType: string | undefined,
   rendered?: Record<string, unknown>,
 ): Record<string, unknown> {
   const { metadata } = resource;
-  const name = { name: metadata.id, namespace: metadata.namespace };
   const labels = Object.keys(metadata.labels).length > 0 ? { labels: metadata.labels } : {};
   const annotations =
     Object.keys(metadata.annotations).length > 0 ? { annotations: metadata.annotations } : {};
   return {
     ...(rendered ? { apiVersion: rendered.apiVersion, kind: rendered.kind } : {}),
-    ...(instanceType ? {} : {}),
     metadata: {
       ...(rendered && isRecord(rendered.metadata) ? rendered.metadata : {}),
-      ...name,
+      name: metadata.id,
+      namespace: metadata.namespace,
+      uid: deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`),
+      generation: metadata.version,
+      resourceVersion: String(metadata.version),
       ...labels,
       ...annotations,
     },
     ...resource.spec,
   };
+}
+
+/** A UUID-shaped id that is a function of `key` (two 64-bit FNV-1a hashes, differently seeded). */
+export function deterministicUid(key: string): string {
+  const hex = (seed: bigint): string => {
+    let hash = seed;
+    for (let i = 0; i < key.length; i++) {
+      hash ^= BigInt(key.charCodeAt(i));
+      hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+    }
+    return hash.toString(16).padStart(16, '0');
+  };
+  const digits = hex(0xcbf29ce484222325n) + hex(0x84222325cbf29ce4n);
+  return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-5${digits.slice(13, 16)}-${digits.slice(16, 20)}-${digits.slice(20, 32)}`;
 }
 
 async function findExternal(
