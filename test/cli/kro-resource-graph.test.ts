@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -485,5 +486,34 @@ spec:
     const applied = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
     const mine = docs(applied.stdout).find((d) => d.kind === 'App' && d.metadata.name === 's-web');
     expect(mine?.spec).toEqual({ name: 'mine' });
+  });
+
+  it("graph shows each RGD's resources in their dependency order", async () => {
+    const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      [
+        '  renders  deployment  Deployments.apps',
+        '           service     Services.core                after deployment',
+        '           ingress     Ingresses.networking.k8s.io  after service; includeWhen',
+      ].join('\n'),
+    );
+    const json = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
+    const graph = JSON.parse(json.stdout) as {
+      resourceGraphs: { controller: string; resources: { id: string; dependsOn: string[] }[] }[];
+    };
+    expect(graph.resourceGraphs).toHaveLength(1);
+    expect(graph.resourceGraphs[0]?.resources.map((r) => [r.id, r.dependsOn])).toEqual([
+      ['deployment', []],
+      ['service', ['deployment']],
+      ['ingress', ['service']],
+    ]);
+    const dot = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
+    expect(dot.stdout).toContain(
+      '"ResourceGraph(webapp.kro.run)/deployment" -> "ResourceGraph(webapp.kro.run)/service";',
+    );
+    const rendered = spawnSync('dot', ['-Tsvg'], { input: dot.stdout, encoding: 'utf8' });
+    expect(rendered.status).toBe(0);
+    expect(rendered.stdout).toContain('resources in render order');
   });
 });
