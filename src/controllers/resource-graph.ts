@@ -13,7 +13,8 @@
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
 import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
-import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import { pointerKey, toPointer, type Pointer } from '../engine/resource/pointer.js';
+import { ProducedOutputs, type ProducedOutput } from './produced-outputs.js';
 import {
   describe,
   evaluateConditions,
@@ -107,6 +108,8 @@ export function createResourceGraphController(
     { type: graph.instanceType, kind: 'shared' },
     ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
   ];
+  const producedTypes = [...new Set(produced.map((n) => n.type))];
+  const index = new ProducedOutputs();
   return {
     name,
     settings: {
@@ -136,40 +139,61 @@ export function createResourceGraphController(
       return instances.map((i) => i.metadata);
     },
     async reconcile(rt, pointer) {
+      await index.load(rt, producedTypes, namespaces, (resource) =>
+        describeOutput(resource, graph, rt.name),
+      );
       const instance = await rt.find<Spec>(pointer);
       const written = new Set<string>();
       const problems: string[] = [];
+      const outputs: Outputs = { index, instance: instanceKeyOf(pointer), written };
       if (instance !== undefined && instance.metadata.phase === 'running') {
-        await renderInstance(rt, graph, instance, problems, written);
+        await renderInstance(rt, graph, instance, problems, outputs);
       }
-      await removeUnwritten(rt, graph, pointer, written);
+      await removeUnwritten(rt, outputs);
       if (problems.length > 0) throw new Error(problems.join('; '));
     },
   };
 }
 
-/** Destroys what this controller produced for the instance and did not write this time. */
-async function removeUnwritten(
-  rt: QRuntime,
+/** What one reconcile of an instance wrote, and what the controller produced before. */
+interface Outputs {
+  readonly index: ProducedOutputs;
+  /** The instance, as the index names it (`namespace/id`). */
+  readonly instance: string;
+  /** Pointer keys written (or kept) by this reconcile. */
+  readonly written: Set<string>;
+}
+
+function instanceKeyOf(pointer: Pointer): string {
+  return `${pointer.namespace}/${pointer.id}`;
+}
+
+/** Whether a resource is an output of this graph (and of which instance): by its labels. */
+function describeOutput(
+  resource: Resource,
   graph: ResourceGraph,
-  instance: Pointer,
-  written: ReadonlySet<string>,
-): Promise<void> {
-  const types = [...new Set(graph.nodes.map((n) => n.type))];
-  for (const type of types) {
-    const candidates = await rt.list<Spec>({ namespace: instance.namespace, type });
-    for (const existing of candidates) {
-      if (written.has(pointerKey(existing.metadata))) continue;
-      if (isOwnNested(existing, graph, instance.id)) {
-        if (await rt.teardown(existing.metadata, { owner: '' })) {
-          await rt.destroy(existing.metadata, { owner: '' });
-        }
-        continue;
-      }
-      if (existing.metadata.owner !== rt.name) continue;
-      if (existing.metadata.labels[INSTANCE_LABEL] !== instance.id) continue;
-      if (await rt.teardown(existing.metadata)) await rt.destroy(existing.metadata);
-    }
+  name: string,
+): { instance: string; output: ProducedOutput } | undefined {
+  const { labels, owner, namespace } = resource.metadata;
+  const instance = labels[INSTANCE_LABEL];
+  const node = labels[NODE_LABEL];
+  if (instance === undefined || node === undefined) return undefined;
+  const unowned = owner === '' && labels[GRAPH_LABEL] === graph.name;
+  if (owner !== name && !unowned) return undefined;
+  return {
+    instance: `${namespace}/${instance}`,
+    output: { pointer: toPointer(resource.metadata), node, unowned },
+  };
+}
+
+/** Destroys what this controller produced for the instance and did not write this time. */
+async function removeUnwritten(rt: QRuntime, outputs: Outputs): Promise<void> {
+  for (const output of outputs.index.of(outputs.instance)) {
+    if (outputs.written.has(pointerKey(output.pointer))) continue;
+    outputs.index.remove(outputs.instance, output.pointer);
+    if ((await rt.find(output.pointer)) === undefined) continue;
+    const owner = output.unowned ? { owner: '' } : {};
+    if (await rt.teardown(output.pointer, owner)) await rt.destroy(output.pointer, owner);
   }
 }
 
@@ -178,7 +202,7 @@ async function renderInstance(
   graph: ResourceGraph,
   instance: Resource<Spec>,
   problems: string[],
-  written: Set<string>,
+  outputs: Outputs,
 ): Promise<void> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
   const scope: Record<string, unknown> = { schema: documentOf(instance) };
@@ -197,7 +221,7 @@ async function renderInstance(
     const waitOn = node.dependencies.find((d) => waiting.has(d) || notReady.has(d));
     if (waitOn !== undefined) {
       waiting.set(node.id, waiting.get(waitOn) ?? notReady.get(waitOn) ?? '');
-      await keepExisting(rt, node, instance, written);
+      keepExisting(node, outputs);
       continue;
     }
     const include = evaluateConditions(node.includeWhen, scope);
@@ -209,7 +233,7 @@ async function renderInstance(
     if (include.state === 'waiting') {
       waiting.set(node.id, include.reason);
       waits.push(`${node.id}: includeWhen ${include.reason}`);
-      await keepExisting(rt, node, instance, written);
+      keepExisting(node, outputs);
       continue;
     }
     if (!include.value) {
@@ -242,7 +266,7 @@ async function renderInstance(
       if (combinations.state === 'waiting') {
         waiting.set(node.id, combinations.reason);
         waits.push(`${node.id}: forEach ${combinations.reason}`);
-        await keepExisting(rt, node, instance, written);
+        keepExisting(node, outputs);
         continue;
       }
       const produced: Record<string, unknown>[] = [];
@@ -258,7 +282,7 @@ async function renderInstance(
         if (rendered.state === 'waiting') {
           waiting.set(node.id, rendered.reason);
           waits.push(`${node.id}: ${rendered.reason}`);
-          await keepExisting(rt, node, instance, written);
+          keepExisting(node, outputs);
           blocked = true;
           break;
         }
@@ -281,7 +305,12 @@ async function renderInstance(
           blocked = true;
           break;
         }
-        written.add(pointerKey(output.metadata));
+        outputs.written.add(pointerKey(output.metadata));
+        outputs.index.add(outputs.instance, {
+          pointer: toPointer(output.metadata),
+          node: node.id,
+          unowned: node.nested === true,
+        });
         produced.push(documentOf(output, document));
       }
       if (blocked) continue;
@@ -342,20 +371,9 @@ function readyCondition(waits: readonly string[]): Record<string, string> {
 }
 
 /** A resource that waits keeps what it produced before (it is written again, unchanged). */
-async function keepExisting(
-  rt: QRuntime,
-  node: GraphNode,
-  instance: Resource<Spec>,
-  written: Set<string>,
-): Promise<void> {
-  const candidates = await rt.list<Spec>({
-    namespace: instance.metadata.namespace,
-    type: node.type,
-  });
-  for (const existing of candidates) {
-    if (existing.metadata.labels[INSTANCE_LABEL] !== instanceKey(instance)) continue;
-    if (existing.metadata.labels[NODE_LABEL] !== node.id) continue;
-    written.add(pointerKey(existing.metadata));
+function keepExisting(node: GraphNode, outputs: Outputs): void {
+  for (const output of outputs.index.of(outputs.instance)) {
+    if (output.node === node.id) outputs.written.add(pointerKey(output.pointer));
   }
 }
 

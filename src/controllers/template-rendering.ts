@@ -31,13 +31,11 @@ export interface TemplateField {
   readonly parts: readonly (string | GraphExpression)[];
 }
 
-
 /** What rendering a template, a field or a condition gave. */
 export type Rendered =
   | { readonly state: 'done'; readonly value: unknown }
   | { readonly state: 'waiting'; readonly reason: string }
   | { readonly state: 'error'; readonly message: string };
-
 
 /** All conditions hold (true), one is false, or one waits or fails. */
 export function evaluateConditions(
@@ -82,7 +80,10 @@ export function renderTemplate(
 }
 
 /** One field: a standalone expression's value, or the string its parts make. */
-export function renderField(field: TemplateField, scope: Readonly<Record<string, unknown>>): Rendered {
+export function renderField(
+  field: TemplateField,
+  scope: Readonly<Record<string, unknown>>,
+): Rendered {
   let text = '';
   for (const part of field.parts) {
     if (typeof part === 'string') {
