@@ -51,7 +51,10 @@ export class ProducedOutputs {
 
   add(instance: string, output: ProducedOutput): void {
     let outputs = this.#byInstance.get(instance);
-    if (outputs === undefined) this.#byInstance.set(instance, (outputs = new Map()));
+    if (outputs === undefined) {
+      outputs = new Map<string, ProducedOutput>();
+      this.#byInstance.set(instance, outputs);
+    }
     outputs.set(pointerKey(output.pointer), output);
   }
 
