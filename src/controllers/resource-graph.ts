@@ -486,17 +486,16 @@ function documentOf(
   };
 }
 
-/** A UUID-shaped id that is a function of `key` (two 64-bit FNV-1a hashes, differently seeded). */
+/** A UUID-shaped id that is a function of `key` (four 32-bit FNV-1a hashes, differently seeded). */
 export function deterministicUid(key: string): string {
-  const hex = (seed: bigint): string => {
+  let digits = '';
+  for (const seed of [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x6b43a9b5]) {
     let hash = seed;
     for (let i = 0; i < key.length; i++) {
-      hash ^= BigInt(key.charCodeAt(i));
-      hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+      hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
     }
-    return hash.toString(16).padStart(16, '0');
-  };
-  const digits = hex(0xcbf29ce484222325n) + hex(0x84222325cbf29ce4n);
+    digits += (hash >>> 0).toString(16).padStart(8, '0');
+  }
   return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-5${digits.slice(13, 16)}-${digits.slice(16, 20)}-${digits.slice(20, 32)}`;
 }
 
