@@ -110,6 +110,10 @@ export function createResourceGraphController(
   ];
   const producedTypes = [...new Set(produced.map((n) => n.type))];
   const index = new ProducedOutputs();
+  /** No externalRef and no nested instance: a render reads the instance and nothing else. */
+  const pure = graph.nodes.every((n) => n.external !== true && n.nested !== true);
+  /** The instance each render left, by `namespace/id`, while it is unchanged. */
+  const settled = new Map<string, Resource<Spec>>();
   return {
     name,
     settings: {
@@ -143,14 +147,22 @@ export function createResourceGraphController(
         describeOutput(resource, graph, rt.name),
       );
       const instance = await rt.find<Spec>(pointer);
+      const key = instanceKeyOf(pointer);
+      // A render is a function of the instance alone when nothing else is read: the very
+      // instance it left (stored resources are frozen; any write makes a new object, so this is
+      // the wakeup of its own status write) renders the same, and is not rendered again.
+      if (pure && instance !== undefined && settled.get(key) === instance) return;
+      settled.delete(key);
       const written = new Set<string>();
       const problems: string[] = [];
-      const outputs: Outputs = { index, instance: instanceKeyOf(pointer), written };
+      const outputs: Outputs = { index, instance: key, written };
+      let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
-        await renderInstance(rt, graph, instance, problems, outputs);
+        left = await renderInstance(rt, graph, instance, problems, outputs);
       }
       await removeUnwritten(rt, outputs);
       if (problems.length > 0) throw new Error(problems.join('; '));
+      if (pure && left !== undefined) settled.set(key, left);
     },
   };
 }
@@ -203,7 +215,7 @@ async function renderInstance(
   instance: Resource<Spec>,
   problems: string[],
   outputs: Outputs,
-): Promise<void> {
+): Promise<Resource<Spec> | undefined> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
   const scope: Record<string, unknown> = { schema: documentOf(instance) };
   /** Ids not produced (excluded, or waiting), and why. */
@@ -341,8 +353,8 @@ async function renderInstance(
   status.conditions = [readyCondition(waits)];
   // An instance another controller wrote as its own (not an RGD's nested instance, which is
   // written unowned) is that controller's to write: its status is left alone.
-  if (instance.metadata.owner !== '') return;
-  await rt.modify<Spec>(
+  if (instance.metadata.owner !== '') return undefined;
+  return rt.modifyWithResult<Spec>(
     newResource<Spec>(instance.metadata, {}),
     (draft) => {
       draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
