@@ -202,10 +202,13 @@ function describeOutput(
 async function removeUnwritten(rt: QRuntime, outputs: Outputs): Promise<void> {
   for (const output of outputs.index.of(outputs.instance)) {
     if (outputs.written.has(pointerKey(output.pointer))) continue;
+    if ((await rt.find(output.pointer)) !== undefined) {
+      const owner = output.unowned ? { owner: '' } : {};
+      // Held by another controller's finalizer: kept in the index, torn down again next time.
+      if (!(await rt.teardown(output.pointer, owner))) continue;
+      await rt.destroy(output.pointer, owner);
+    }
     outputs.index.remove(outputs.instance, output.pointer);
-    if ((await rt.find(output.pointer)) === undefined) continue;
-    const owner = output.unowned ? { owner: '' } : {};
-    if (await rt.teardown(output.pointer, owner)) await rt.destroy(output.pointer, owner);
   }
 }
 
