@@ -46,6 +46,30 @@ interface Converged {
   readonly outcome: string;
 }
 
+/** Wall ms of `count` puts of 400-byte values under `prefix`, `concurrency` in flight. */
+async function rawWrites(
+  endpoint: string,
+  prefix: string,
+  count: number,
+  concurrency: number,
+): Promise<number> {
+  const { Etcd3 } = await import('etcd3');
+  const client = new Etcd3({ hosts: endpoint });
+  const value = 'x'.repeat(400);
+  try {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) await client.put(`${prefix}/${next++}`).value(value);
+      }),
+    );
+    return performance.now() - started;
+  } finally {
+    client.close();
+  }
+}
+
 export async function run(): Promise<void> {
   if (!etcdAvailable) {
     process.stdout.write('etcd-converge: skipped, no etcd binary (install etcd-server)\n\n');
@@ -72,7 +96,8 @@ export async function run(): Promise<void> {
     const t0 = performance.now();
     const project = await openProject(loaded, manifests, {
       cwd: dir,
-      ...(state ? { state } : {}),
+      // As `cosi run` applies manifests to etcd: 32 writes in flight.
+      ...(state ? { state, applyConcurrency: 32 } : {}),
     });
     const t1 = performance.now();
     try {
@@ -158,11 +183,19 @@ export async function run(): Promise<void> {
           prefix: `/bench-converge/${n}`,
         });
         let etcd: Converged;
+        let asked: { reads: number; writes: number };
         try {
           etcd = await converge(dir, manifests, etcdState, () => etcdState.settled());
+          asked = etcdState.figures();
+          notes.push(
+            `  ${formatCount(n)} etcd requests (open + converge): ${asked.reads.toLocaleString('en-US')} reads, ${asked.writes.toLocaleString('en-US')} writes`,
+          );
         } finally {
           await etcdState.close();
         }
+        // The limit on this machine: a bare etcd3 loop writing as many keys (of the project's
+        // size) as the etcd run sent writes, one at a time as a controller awaits each write.
+        const raw = await rawWrites(server.endpoint, `/bench-raw/${n}`, asked.writes, 1);
         const size = formatCount(n);
         const ms = (x: number): string => Math.round(x).toLocaleString('en-US');
         const ratio = (a: number, b: number): string => `${(a / b).toFixed(0)}x`;
@@ -179,6 +212,9 @@ export async function run(): Promise<void> {
           ms(memory.open + memory.converge),
           ratio(etcd.open + etcd.converge, memory.open + memory.converge),
         ]);
+        notes.push(
+          `  ${size} raw etcd3 loop, ${asked.writes.toLocaleString('en-US')} puts one at a time: ${ms(raw)} ms; open + converge on etcd / raw loop: ${((etcd.open + etcd.converge) / raw).toFixed(1)}x`,
+        );
         for (const [name, r] of [
           ['etcd', etcd],
           ['in-memory', memory],

@@ -1,4 +1,4 @@
-// Writes docs/api.md, the reference of what `import ... from 'cosi'` and 'cosi/loaders' give,
+// Writes docs/api.md, the reference of what `import ... from 'cosi'`, 'cosi/loaders' and 'cosi/testing' give,
 // from the barrels themselves: every exported name, what it is, the first sentence of its doc
 // comment and the module it lives in, in the barrel's order and under its `// Section` comments.
 // `node scripts/api-reference.mjs` rewrites the page; `--check` exits 1 when it is out of date
@@ -15,6 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BARRELS = [
   { specifier: 'cosi', file: 'src/index.ts' },
   { specifier: 'cosi/loaders', file: 'src/loaders/index.ts' },
+  { specifier: 'cosi/testing', file: 'src/testing/index.ts' },
 ];
 
 /** The page's text. */

@@ -95,6 +95,63 @@ function crossings(graph: Map<string, string[]>, from: string, into: readonly st
   return lines;
 }
 
+/** The subfolder of `folder` that a file is in (`cel/`), or `undefined` for a file directly in it. */
+function subfolderOf(file: string, folder: string): string | undefined {
+  const rest = file.slice(folder.length);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? undefined : rest.slice(0, slash + 1);
+}
+
+/**
+ * How many floors the files of `folder` stand on, and the longest chain of imports, top first.
+ * A file that imports no file of the folder is on the first floor; any other one floor above the
+ * highest it imports. An import between two files of one subfolder (`cel/`, `kubernetes/`) keeps
+ * the floor: a subfolder is one part with an inside of its own, counted once each time a chain
+ * enters it (and again if the chain leaves and comes back). Type-only imports count.
+ */
+function floors(graph: Map<string, string[]>, folder: string): { floors: number; chain: string[] } {
+  const known = new Map<string, { floors: number; chain: string[] }>();
+  const visit = (file: string): { floors: number; chain: string[] } => {
+    const seen = known.get(file);
+    if (seen !== undefined) return seen;
+    let best = { floors: 1, chain: [file] };
+    for (const target of graph.get(file) ?? []) {
+      if (!target.startsWith(folder)) continue;
+      const below = visit(target);
+      const part = subfolderOf(file, folder);
+      const floorsHere =
+        below.floors + (part !== undefined && part === subfolderOf(target, folder) ? 0 : 1);
+      if (floorsHere > best.floors) best = { floors: floorsHere, chain: [file, ...below.chain] };
+    }
+    known.set(file, best);
+    return best;
+  };
+  let top = { floors: 0, chain: [] as string[] };
+  for (const file of [...graph.keys()].sort()) {
+    if (!file.startsWith(folder)) continue;
+    const here = visit(file);
+    if (here.floors > top.floors) top = here;
+  }
+  return top;
+}
+
+describe('floors', () => {
+  it('counts a chain of imports, and a run inside one subfolder as one floor', () => {
+    const graph = new Map([
+      ['l/top.ts', ['l/a/one.ts', 'l/low.ts']],
+      ['l/a/one.ts', ['l/a/two.ts']],
+      ['l/a/two.ts', ['l/mid.ts']],
+      ['l/mid.ts', ['l/low.ts', 'outside.ts']],
+      ['l/low.ts', []],
+      ['outside.ts', []],
+    ]);
+    expect(floors(graph, 'l/')).toEqual({
+      floors: 4,
+      chain: ['l/top.ts', 'l/a/one.ts', 'l/a/two.ts', 'l/mid.ts', 'l/low.ts'],
+    });
+  });
+});
+
 describe('the layout of src/', () => {
   const graph = importGraph();
 
@@ -125,6 +182,18 @@ describe('the layout of src/', () => {
   it('keeps the state backends and generic controllers below app and cli', () => {
     expect(crossings(graph, 'state-etcd/', ['app/', 'cli/', 'loaders/'])).toEqual([]);
     expect(crossings(graph, 'controllers/', ['app/', 'cli/', 'loaders/'])).toEqual([]);
+  });
+
+  it('keeps src/loaders/ at most 8 floors deep', () => {
+    const { floors: count, chain } = floors(graph, 'loaders/');
+    expect(count, `the longest chain: ${chain.join(' -> ')}`).toBeLessThanOrEqual(8);
+  });
+
+  it('keeps cosi/testing above app and below cli', () => {
+    expect(crossings(graph, 'testing/', ['cli/'])).toEqual([]);
+    for (const lower of ['engine/', 'loaders/', 'app/', 'state-etcd/', 'controllers/']) {
+      expect(crossings(graph, lower, ['testing/'])).toEqual([]);
+    }
   });
 
   it('exports from the public barrel nothing of app or cli', () => {

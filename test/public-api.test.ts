@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as cosi from '../src/index.js';
 import * as loaders from '../src/loaders/index.js';
+import * as testing from '../src/testing/index.js';
 
 /**
  * The public surface, listed: adding, removing or renaming an export fails here, so a change of
@@ -340,5 +341,43 @@ describe("'cosi/loaders'", () => {
       'Severity',
       'SourceLocation',
     ]);
+  });
+});
+
+describe("'cosi/testing'", () => {
+  it('exports these values', () => {
+    expect(Object.keys(testing).sort()).toEqual([
+      'ControllerFaults',
+      'CosiAssertionError',
+      'FaultInjector',
+      'ManifestError',
+      'TestProject',
+      'assertAll',
+      'assertLength',
+      'assertNoResource',
+      'assertResource',
+      'assertResources',
+      'cosiMatchers',
+      'createFaultyState',
+      'createTestProject',
+      'expectConverged',
+      'expectFinding',
+      'expectNoResource',
+      'expectResource',
+      'matchesPartially',
+      'partialDiff',
+      'teardownAndDestroy',
+    ]);
+  });
+
+  it('is a subpath export of the package, with its matchers', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; import: string }>;
+    };
+    expect(pkg.exports['./testing']).toEqual({
+      types: './dist/testing/index.d.ts',
+      import: './dist/testing/index.js',
+    });
+    expect(pkg.exports['./testing/matchers']?.import).toBe('./dist/testing/register-matchers.js');
   });
 });

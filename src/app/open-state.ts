@@ -1,12 +1,14 @@
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import type { State } from '../engine/state/state.js';
-import { createEtcdState } from '../state-etcd/etcd-state.js';
+import { createEtcdState, type EtcdState } from '../state-etcd/etcd-state.js';
 import type { StateLocation } from './state-url.js';
 
 /** A state opened from a {@link StateLocation}; `close` releases its connection. */
 export interface OpenedState {
   readonly state: State;
   readonly location: StateLocation;
+  /** The same state, when it is on etcd: its probe and figures. */
+  readonly etcd?: EtcdState;
   close(): Promise<void>;
 }
 
@@ -29,5 +31,5 @@ export function openState(
     prefix: location.prefix,
     ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
   });
-  return { state, location, close: () => state.close() };
+  return { state, location, etcd: state, close: () => state.close() };
 }

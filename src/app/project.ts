@@ -11,7 +11,7 @@ import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/c
 import type { AnyController } from '../engine/runtime/controller.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import { createRuntime, type Runtime } from '../engine/runtime/runtime.js';
-import { RunRecord } from '../engine/record/run-record.js';
+import { RunRecord, type RunRecorder } from '../engine/record/run-record.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import { ResourceApplier } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -73,6 +73,11 @@ export interface OpenProjectOptions {
   /** Record every reconcile (for `cosi explain` and `--trace`): the project's `record`. */
   readonly record?: boolean;
   /**
+   * Another run recorder for the runtime (`cosi run`'s metrics count and time reconciles with
+   * one); `record` wins when both are given.
+   */
+  readonly recorder?: RunRecorder;
+  /**
    * The manifests are applied once (a one-shot run): the project's applier keeps none of them
    * (`keepApplied: false`), so they can be released while the controllers run.
    */
@@ -82,8 +87,18 @@ export interface OpenProjectOptions {
    * has); a type its controllers write that is such a kind gets that kind's definition.
    */
   readonly kubernetesVersion?: KubernetesRelease;
+  /**
+   * Manifest writes kept under way at once when the manifests are applied (default 1): a state
+   * on etcd answers many in flight in about the time of one.
+   */
+  readonly applyConcurrency?: number;
   /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
+  /**
+   * Called with the runtime as soon as it exists, before any controller is registered
+   * (`cosi/testing` wraps the controllers registered on it, to make a reconcile throw).
+   */
+  readonly onRuntime?: (runtime: Runtime) => void;
 }
 
 /**
@@ -110,13 +125,15 @@ export async function openProject(
   const runtime = createRuntime(state, {
     clock,
     ...(options.onLog ? { logSink: options.onLog } : {}),
-    ...(record ? { recorder: record } : {}),
+    ...(record ? { recorder: record } : options.recorder ? { recorder: options.recorder } : {}),
     ...(locateError ? { locateError } : {}),
   });
+  options.onRuntime?.(runtime);
   // Grouped by file: a watch round applies only the files that changed.
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,
     keepApplied: options.applyOnce !== true,
+    ...(options.applyConcurrency !== undefined ? { concurrency: options.applyConcurrency } : {}),
   });
   try {
     await storeDefinitions(state, registry.all());

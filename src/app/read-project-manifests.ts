@@ -125,9 +125,22 @@ export async function readProjectManifests(
   return (await openProjectReader(options, config)).read();
 }
 
-/** The patterns manifest walks skip: `.cosiignore` in the working directory, then `--ignore`. */
+/**
+ * `cosi test`'s scenario files are never manifests: directory walks skip them, so a scenario can
+ * sit beside the manifests it tests (a `.cosiignore` line `!*.cosi-test.yaml` reads them again).
+ */
+export const SCENARIO_FILE_PATTERNS = ['*.cosi-test.yaml', '*.cosi-test.yml'] as const;
+
+/**
+ * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory, then
+ * `--ignore`.
+ */
 export async function ignorePatterns(
   options: Pick<ReadProjectOptions, 'cwd' | 'ignore'>,
 ): Promise<string[]> {
-  return [...(await readIgnoreFile(options.cwd)), ...(options.ignore ?? [])];
+  return [
+    ...SCENARIO_FILE_PATTERNS,
+    ...(await readIgnoreFile(options.cwd)),
+    ...(options.ignore ?? []),
+  ];
 }

@@ -1,6 +1,7 @@
 import { createManager, type Manager } from '../engine/builder/manager.js';
 import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
+import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
@@ -8,8 +9,10 @@ import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
 import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
+import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
-import { openProject, registerProjectControllers, type Project } from './project.js';
+import { registerProjectControllers, type Project } from './project.js';
+import { ProjectSession } from './project-session.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { readProjectManifests } from './read-project-manifests.js';
 
@@ -27,6 +30,15 @@ export interface ServeProjectOptions extends ConfigLocation {
   readonly ignore?: readonly string[];
   /** Controller logs. */
   readonly onLog?: (record: LogRecord) => void;
+  /** Manifest writes under way at once (see `OpenProjectOptions.applyConcurrency`); 1. */
+  readonly applyConcurrency?: number;
+  /** A run recorder for the runtime: `cosi run`'s metrics count and time reconciles with it. */
+  readonly recorder?: RunRecorder;
+  /**
+   * How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). A state that holds
+   * resources of types the project does not define is refused ({@link ForeignStateError}).
+   */
+  readonly stateName?: string;
   /** How often released manifests (torn down, held by finalizers) are checked, ms; 250. */
   readonly releaseInterval?: number;
   /**
@@ -47,6 +59,8 @@ export interface ApplyCounts {
 
 /** A served project: its runtime runs on the real clock until stopped. */
 export interface ServedProject {
+  /** The session it runs on: the same path as apply, check, watch and explain. */
+  readonly session: ProjectSession;
   readonly project: Project;
   readonly manager: Manager;
   /** What the first apply did. */
@@ -87,7 +101,8 @@ const APPLY_ATTEMPTS = 5;
  * config's `setup` once this process is elected. Manifests removed by a later
  * {@link ServedProject.reapply} are torn down, and destroyed once their finalizers are gone.
  *
- * @throws ConfigError when the config cannot be found, loaded, or its controllers registered.
+ * @throws ConfigError when the config cannot be found, loaded, or its controllers registered;
+ *   ForeignStateError when the state holds another project's resources.
  */
 export async function serveProject(
   options: ServeProjectOptions,
@@ -96,9 +111,12 @@ export async function serveProject(
   const read = (): Promise<ReadResult> => readProjectManifests(options, config);
   const first = await read();
   if (hasErrors(first.findings)) return { config, findings: first.findings };
+  // Another project's resources under the same prefix would be mixed with this one's.
+  const foreign = await foreignTypes(options.state, first.registry);
+  if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
-  const project = await openProject(
+  const session = await ProjectSession.open(
     config,
     { registry: first.registry, resources: [] },
     {
@@ -107,8 +125,13 @@ export async function serveProject(
       clock,
       registerControllers: false,
       ...(options.onLog ? { onLog: options.onLog } : {}),
+      ...(options.recorder ? { recorder: options.recorder } : {}),
+      ...(options.applyConcurrency !== undefined
+        ? { applyConcurrency: options.applyConcurrency }
+        : {}),
     },
   );
+  const { project } = session;
   const { runtime, applier } = project;
   const interval = options.releaseInterval ?? 250;
   let releaseTimer: Timer | undefined;
@@ -136,7 +159,7 @@ export async function serveProject(
     const { fitting, skipped } = splitOversized(load.resources, options.maxRequestBytes);
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await applier.apply(fitting);
+        const result = await session.applyEdit({ resources: fitting });
         scheduleReleases();
         return { applied: counts(fitting.length, result), skipped };
       } catch (error) {
@@ -162,6 +185,7 @@ export async function serveProject(
     });
     await manager.start();
     return {
+      session,
       project,
       manager,
       applied,
@@ -176,10 +200,12 @@ export async function serveProject(
         stopped = true;
         releaseTimer?.cancel();
         await manager.stop();
+        await session.close();
       },
     };
   } catch (error) {
     await manager.stop();
+    await session.close();
     throw error;
   }
 }

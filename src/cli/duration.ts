@@ -1,6 +1,5 @@
+import { parseDurationText } from '../app/parse-duration.js';
 import { CliError } from './exit-codes.js';
-
-const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * Parses a duration such as `500ms`, `30s`, `10m`, `1h30m` (a bare number is seconds) into
@@ -8,18 +7,13 @@ const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 
  * @throws CliError (usage) naming the flag.
  */
 export function parseDuration(text: string, flag: string): number {
-  const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  const consumed = parts.map((p) => p[0]).join('');
-  if (parts.length === 0 || consumed !== trimmed) {
+  const ms = parseDurationText(text);
+  if (ms === undefined) {
     throw new CliError(
       `${flag}: invalid duration ${JSON.stringify(text)} (expected e.g. 30s, 10m, 1h)`,
     );
   }
-  return Math.round(
-    parts.reduce((total, p) => total + Number(p[1]) * (UNITS[p[2] as string] as number), 0),
-  );
+  return ms;
 }
 
 export { formatDuration } from '../app/format-duration.js';

@@ -9,7 +9,15 @@ export const EXIT = {
   usage: 2,
   /** The controllers did not converge within the bounds. */
   notConverged: 3,
+  /**
+   * `cosi run` lost its leadership (its lease expired or could not be renewed in time): it
+   * stopped its controllers before another process could lead. A supervisor restarts it.
+   */
+  leadershipLost: 4,
 } as const;
+
+/** A second SIGINT / SIGTERM ends `cosi run` at once with the shell's code for the signal. */
+export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

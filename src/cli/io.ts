@@ -25,6 +25,12 @@ export interface CliIo {
    */
   readonly onTerminate?: (handler: () => void) => () => void;
   /**
+   * Ends the process at once with `code`, skipping what is left of a clean stop: a long-lived
+   * runtime (`run`) answers a second SIGTERM / Ctrl-C with it. Absent where nothing may end the
+   * process (tests run commands in theirs).
+   */
+  readonly exit?: (code: number) => void;
+  /**
    * The terminal, when both stdin and stdout are one: what a full-screen view (`watch`) draws on
    * and reads keys from.
    */
@@ -52,6 +58,7 @@ export function processIo(): CliIo {
       process.on('SIGTERM', handler);
       return () => process.off('SIGTERM', handler);
     },
+    exit: (code) => process.exit(code),
     ...(process.stdout.isTTY && process.stdin.isTTY
       ? { terminal: { stdout: process.stdout, stdin: process.stdin } }
       : {}),

@@ -1,10 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { defineApply } from './commands/apply-definition.js';
 import { defineCheck } from './commands/check-definition.js';
+import { defineTest } from './commands/test-definition.js';
 import { defineExplain } from './commands/explain-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
 import { defineRun } from './commands/run-definition.js';
+import { defineReport } from './commands/report-definition.js';
 import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
 import { defineWatch } from './commands/watch-definition.js';
@@ -23,7 +25,9 @@ const COMMANDS = [
   lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
   lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
   lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
+  lazyCommand(defineTest, async () => (await import('./commands/test.js')).testCommand),
   lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
+  lazyCommand(defineReport, async () => (await import('./commands/report.js')).reportCommand),
   lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
   lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
   lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),
@@ -58,6 +62,7 @@ Examples:
   cosi apply -f fixtures/vm-network           run the example project and print its state
   cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
   cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
+  cosi report -f DIR -o report.html           check, and write one HTML page to open from CI
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
   source <(cosi completion bash)              complete commands and flags in bash`,
     );

@@ -15,28 +15,17 @@ import { describeDocument, type ResourceDocument } from './resource-document.js'
 import { DocumentReport } from './document-report.js';
 import { formatLocation, type Finding, type SourceLocation } from './finding.js';
 import { isPlainObject, readManifestHeader, type ManifestHeader } from './manifest-document.js';
-import type { ParsedManifest } from './parse-manifest.js';
+import type { ParsedManifest } from './parsed-manifest.js';
+import type { PendingDocument } from './pending-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
-import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
-import type { CelRules } from './cel/cel-rule-engine.js';
+import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules.js';
+import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
-import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
-import {
-  compileTransforms,
-  isTransformType,
-  type TakenTransform,
-} from './transforms/transform-document.js';
-
-/** A document that is not a definition, its header read, waiting for the resources pass. */
-export interface PendingDocument {
-  /** The document's findings so far; `report.document` is the document. */
-  readonly report: DocumentReport;
-  /** `undefined` when the document is not a mapping. */
-  readonly header: ManifestHeader | undefined;
-}
+import { isTransformType, type TakenTransform } from './transform-type.js';
 
 /** Definitions known before the manifests are read: the project config's. */
 export interface GivenDefinitions {
@@ -58,6 +47,66 @@ export interface GivenDefinitions {
    * rules of every definition and resource compile in, asked only for a schema that has rules.
    */
   readonly celRules: () => CelRules;
+  /** Reads kro RGDs (`kro/read-resource-graphs.ts`), passed in: this pass sits below kro. */
+  readonly resourceGraphs: ReadResourceGraphs;
+  /**
+   * Compiles the `Transforms.cosi.dev` documents (`transforms/transform-document.ts`), passed in
+   * as the RGD reader is; without it they are taken out of the resources pass, not compiled.
+   */
+  readonly compileTransforms?: CompileTransforms;
+}
+
+/** Compiles a load's transform documents against its registry, reporting their findings. */
+export type CompileTransforms = (
+  taken: readonly TakenTransform[],
+  registry: DefinitionRegistry,
+  compiler: SchemaCompiler,
+  given: GivenDefinitions,
+) => void;
+
+/**
+ * Reads the RGDs of one load as their documents come: `take` answers whether a document is one
+ * (false: it is not), `compileGraphs` compiles their graphs once every kind of the load is known
+ * and returns every RGD document taken. `define` registers an RGD's type (false: a duplicate).
+ */
+export type ReadResourceGraphs = (
+  compiler: SchemaCompiler,
+  options: { readonly celRules: () => CelRules },
+  define: (definition: ResourceDefinition, report: DocumentReport) => boolean,
+) => {
+  take(value: Record<string, unknown>, header: ManifestHeader, report: DocumentReport): boolean;
+  compileGraphs(kinds: KubernetesKinds): { report: DocumentReport; header: ManifestHeader }[];
+};
+
+/** The options {@link givenDefinitions} reads (`LoadManifestsOptions` has them). */
+export interface GivenDefinitionsOptions {
+  readonly definitions?: readonly ResourceDefinition[];
+  readonly definitionsSource?: string;
+  /** The release of the built-in kinds: default the newest stable; `null`: none. */
+  readonly kubernetesVersion?: KubernetesRelease | null;
+}
+
+/**
+ * What a load knows before it reads the manifests: the options' definitions, built-in kinds, the
+ * CEL rules of its Kubernetes release (from `celRuleEngine`, else the loaded engine), and the
+ * reader of RGDs.
+ */
+export function givenDefinitions(
+  options: GivenDefinitionsOptions,
+  resourceGraphs: ReadResourceGraphs,
+  celRuleEngine?: () => CelRuleEngine,
+  compileTransforms?: CompileTransforms,
+): GivenDefinitions {
+  const builtins =
+    options.kubernetesVersion === null ? undefined : BuiltinKinds.of(options.kubernetesVersion);
+  return {
+    definitions: options.definitions ?? [],
+    source: options.definitionsSource ?? '',
+    ...(builtins === undefined ? {} : { builtins }),
+    celRules: lazyCelRules(builtins?.release, celRuleEngine),
+    resourceGraphs,
+    ...(compileTransforms === undefined ? {} : { compileTransforms }),
+  };
 }
 
 /** What {@link collectDefinitions} returns. */
@@ -123,7 +172,7 @@ export function collectDefinitions(
     return versions.map((v) => v.definition);
   };
 
-  const rgds = readResourceGraphDefinitions(compiler, given, (definition, report) => {
+  const rgds = given.resourceGraphs(compiler, given, (definition, report) => {
     if (definedAt.has(definition.id)) {
       reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
       return false;
@@ -208,7 +257,7 @@ export function collectDefinitions(
   ]);
   kinds.registerBuiltinsIn(registry);
   if (transforms.length > 0) {
-    compileTransforms(transforms, registry, compiler, given);
+    given.compileTransforms?.(transforms, registry, compiler, given);
     for (const { report, header } of transforms) {
       documents.push({
         ...describeDocument(report, header),

@@ -5,7 +5,10 @@
  * a bundle can be used as it comes.
  */
 
-import { lazyCelRules, prepareCelRules } from './cel/cel-rules.js';
+import { lazyCelRules, loadCelRuleEngine } from './cel/cel-rules.js';
+import { prepareGraphCel } from './kro/graph-cel-loader.js';
+import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import { schemaHasRules } from './schema-node.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
@@ -49,7 +52,12 @@ export async function readDefinitionPaths(
   const findings: Finding[] = [...tree.findings];
   const parsed: ParsedManifest[] = [];
   const reads = await readManifestFiles(fs, tree.files);
-  await prepareCelRules(reads.flatMap((read) => ('text' in read ? [read.text] : [])));
+  // CEL is loaded only for the rules compiled here: a CRD's compile when a document first uses
+  // its kind (`deferred-check.ts`), a cosi definition's as it is read (below). An RGD's outputs
+  // are checked against their kinds' rules, so a file that may hold one loads both.
+  if (await prepareGraphCel(reads.flatMap((read) => ('text' in read ? [read.text] : [])))) {
+    await loadCelRuleEngine();
+  }
   tree.files.forEach((file, i) => {
     const read = reads[i];
     if (read === undefined) return;
@@ -63,13 +71,31 @@ export async function readDefinitionPaths(
       documents: manifest.documents.filter((d) => isDefinition(d.value)),
     });
   });
+  // A cosi definition's rules compile as it is read: CEL is loaded first if one has any.
+  if (parsed.some((manifest) => manifest.documents.some((d) => hasCompiledNowRules(d.value)))) {
+    await loadCelRuleEngine();
+  }
   const collected = collectDefinitions(
     parsed,
-    { definitions: [], source: '', deferSchemaChecks: true, celRules: lazyCelRules(undefined) },
+    {
+      definitions: [],
+      source: '',
+      deferSchemaChecks: true,
+      celRules: lazyCelRules(undefined),
+      resourceGraphs: readResourceGraphDefinitions,
+    },
     sharedSchemaCompiler(),
     findings,
   );
   return { definitions: collected.definitions, findings: findings.sort(compareFindings) };
+}
+
+/** Whether a definition document is one of cosi's whose schema has rules (compiled as it is read). */
+function hasCompiledNowRules(value: unknown): boolean {
+  if (isKubernetesShaped(value) || !isPlainObject(value) || !isPlainObject(value.spec))
+    return false;
+  const schema = value.spec.schema;
+  return isPlainObject(schema) && schemaHasRules(schema);
 }
 
 /** A CRD, or a document of cosi's definition type (by any of its names). */

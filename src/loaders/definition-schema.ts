@@ -1,11 +1,22 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
-import type { CelRules } from './cel/cel-rule-engine.js';
-import { schemaHasRules } from './cel/cel-rules.js';
-import { isSchemaNode } from './schema-node.js';
+import type { CompiledSchema, CompilesSchemas } from './compiled-schema.js';
+import type { FindingSink } from './finding-sink.js';
 import { jsonPointer } from './json-pointer.js';
-import type { DocumentReport } from './document-report.js';
 import { correlate, ratchetSchemaProblems } from './ratcheting.js';
-import type { CompiledSchema, SchemaCompiler, SchemaProblem } from './schema-compiler.js';
+import { isSchemaNode, schemaHasRules } from './schema-node.js';
+import type { SchemaProblem } from './schema-problem.js';
+
+/**
+ * What the schema checks need of CEL: the `CelRules` of the run's Kubernetes release
+ * (`cel/cel-rule-engine.ts`), passed in, and asked for only when a schema has rules. Paths are
+ * JSON pointers inside the schema (a rule that does not compile) or the value (a broken rule).
+ */
+export interface SchemaRules {
+  compileRules(schema: object): {
+    readonly problems: readonly { path: string; message: string; rule: string }[];
+  };
+  evaluateRules(schema: object, value: unknown): readonly { path: string; message: string }[];
+}
 
 /** An update's previous value, against which {@link checkAgainstSchema} ratchets. */
 export interface PreviousValue {
@@ -28,9 +39,9 @@ export function checkDefinitionSchema(
   schema: JsonSchema,
   type: string,
   at: string,
-  report: DocumentReport,
-  compiler: SchemaCompiler,
-  celRules: () => CelRules,
+  report: FindingSink,
+  compiler: CompilesSchemas,
+  celRules: () => SchemaRules,
   extra: readonly SchemaProblem[] = [],
 ): boolean {
   const problems = [...compiler.compile(schema).problems, ...extra];
@@ -70,8 +81,8 @@ function reportDefaultsBreakingRules(
   schema: JsonSchema,
   type: string,
   at: string,
-  report: DocumentReport,
-  rules: CelRules,
+  report: FindingSink,
+  rules: SchemaRules,
 ): number {
   let count = 0;
   const walk = (node: unknown, path: readonly (string | number)[]): void => {
@@ -111,7 +122,7 @@ export function checkAgainstSchema(
   compiled: CompiledSchema,
   value: unknown,
   at: string,
-  report: DocumentReport,
+  report: FindingSink,
   extra: readonly SchemaProblem[] = [],
   previous?: PreviousValue,
 ): boolean {

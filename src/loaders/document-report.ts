@@ -5,17 +5,10 @@ import {
   type FindingCode,
   type SourceLocation,
 } from './finding.js';
+import type { DocumentFindingOptions, FindingSink } from './finding-sink.js';
 import type { ParsedDocument } from './parsed-document.js';
 import type { Position } from './position.js';
 import type { SchemaProblem } from './schema-problem.js';
-
-/** Extra fields of a finding about a document. */
-export interface DocumentFindingOptions {
-  /** Point at the key of the last pointer segment rather than at its value. */
-  readonly part?: 'key' | 'value';
-  readonly rule?: string;
-  readonly related?: SourceLocation;
-}
 
 /** Findings reported per document; past this, they are only counted. */
 export const MAX_FINDINGS_PER_DOCUMENT = 100;
@@ -26,7 +19,7 @@ export const MAX_FINDINGS_PER_DOCUMENT = 100;
  * {@link MAX_FINDINGS_PER_DOCUMENT}, findings are counted in one `too-many-findings` ("and N
  * more") instead: one alias can expand into thousands of violations of the same rule.
  */
-export class DocumentReport {
+export class DocumentReport implements FindingSink {
   #hasErrors: boolean;
   #added = 0;
   #dropped = 0;

@@ -5,6 +5,8 @@
  */
 
 import { compareStrings } from '../engine/compare-strings.js';
+import { FINDING_SEVERITY, type FindingCode, type Severity } from './finding-code.js';
+import type { SourceLocation } from './position.js';
 import {
   MAX_FINDING_MESSAGE_LENGTH,
   shortenLines,
@@ -13,115 +15,12 @@ import {
   shortenValues,
 } from './shorten.js';
 
-/**
- * Every finding code, grouped by the stage that reports it. The list only grows; a code, once
- * published, keeps its meaning.
- */
-export const FINDING_CODES = [
-  // Files and directories.
-  'path-not-found',
-  'unreadable-file',
-  'symlink-loop',
-  'invalid-encoding',
-  // YAML.
-  'yaml-syntax',
-  'yaml-warning',
-  'unknown-tag',
-  'unknown-anchor',
-  'alias-bomb',
-  'recursive-alias',
-  'nesting-too-deep',
-  'duplicate-key',
-  'complex-key',
-  'forbidden-key',
-  'yaml11-boolean',
-  'control-character',
-  'number-out-of-range',
-  'yaml-version',
-  'yaml11-octal',
-  'merge-key',
-  // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
-  'not-a-mapping',
-  'missing-field',
-  'wrong-type',
-  'unknown-key',
-  'read-only-metadata',
-  'controller-output',
-  'invalid-id',
-  'invalid-namespace',
-  // Resource definitions.
-  'invalid-definition',
-  'definition-too-large',
-  'invalid-schema',
-  'duplicate-definition',
-  'ignored-print-column',
-  // Resources.
-  'unknown-type',
-  'ambiguous-type',
-  'schema-violation',
-  'duplicate-resource',
-  'rejected-kind',
-  // CEL rules (`x-kubernetes-validations`).
-  'cel-violation',
-  'cel-invalid-rule',
-  'cel-evaluation-error',
-  'cel-cost-exceeded',
-  // The previous revision (`--previous`).
-  'previous-unresolved',
-  // The input as a whole.
-  'empty-input',
-  'too-many-findings',
-  // kro ResourceGraphDefinitions.
-  'rgd-bad-schema',
-  'rgd-bad-resource',
-  'rgd-bad-expression',
-  'rgd-unknown-ref',
-  'rgd-cycle',
-  'rgd-type-mismatch',
-  'rgd-unknown-kind',
-  // A kro RGD instance that waits on what nothing here writes (the run).
-  'rgd-waiting',
-  // `Transforms.cosi.dev` declarative transforms.
-  'transform-bad-spec',
-  'transform-unknown-type',
-  'transform-bad-expression',
-  'transform-unknown-ref',
-  'transform-type-mismatch',
-  // The state: what it cannot store (a resource over etcd's request limit).
-  'too-large-for-state',
-  // The run: what the controllers wrote.
-  'undefined-type',
-  'output-collision',
-] as const;
-
-/** A stable finding code. */
-export type FindingCode = (typeof FINDING_CODES)[number];
-
-/** Errors fail a load; warnings fail only a strict check. */
-export type Severity = 'error' | 'warning';
-
-/** The codes that only warn: they fail a strict check, not a load. */
-const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
-  'yaml11-boolean',
-  'yaml11-octal',
-  'yaml-warning',
-  'too-many-findings',
-  'read-only-metadata',
-  'undefined-type',
-  'ignored-print-column',
-  'previous-unresolved',
-  'rgd-waiting',
-]);
-
-/** The severity of each code: fixed, so that a code alone says whether it fails a load. */
-export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.freeze(
-  Object.fromEntries(
-    FINDING_CODES.map((code) => [code, WARNING_CODES.has(code) ? 'warning' : 'error']),
-  ) as Record<FindingCode, Severity>,
-);
-
-import type { SourceLocation } from './position.js';
-
+export {
+  FINDING_CODES,
+  FINDING_SEVERITY,
+  type FindingCode,
+  type Severity,
+} from './finding-code.js';
 export type { SourceLocation } from './position.js';
 
 /**

@@ -1,13 +1,14 @@
 import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
-import { collectDefinitions, type GivenDefinitions } from './collect-definitions.js';
-import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import { collectDefinitions, givenDefinitions } from './collect-definitions.js';
+import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import { compileTransforms } from './transforms/transform-document.js';
 import { byPosition, type ResourceDocument } from './resource-document.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import { loadResources } from './load-resources.js';
 import type { ParsedManifest } from './parse-manifest.js';
 import { sharedSchemaCompiler } from './schema-compiler.js';
-import { lazyCelRules, type CelRuleEngine } from './cel/cel-rules.js';
+import type { CelRuleEngine } from './cel/cel-rules.js';
 
 /**
  * `loadManifests` on files already parsed with `parseManifest`: the resolution and
@@ -21,7 +22,12 @@ export function loadParsedManifests(
 ): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = givenDefinitions(options, celRuleEngine);
+  const given = givenDefinitions(
+    options,
+    readResourceGraphDefinitions,
+    celRuleEngine,
+    compileTransforms,
+  );
   const collected = collectDefinitions(files, given, compiler, findings);
   const documents: ResourceDocument[] = [...collected.documents];
   const resources = loadResources(collected, given, compiler, findings, options, documents);
@@ -38,24 +44,6 @@ export function loadParsedManifests(
     resources,
     findings: capFindings(findings),
     documents,
-  };
-}
-
-/**
- * What a load knows before it reads the manifests: the options' definitions, built-in kinds, and
- * the CEL rules of its Kubernetes release (from `celRuleEngine`, else the loaded engine).
- */
-export function givenDefinitions(
-  options: LoadManifestsOptions,
-  celRuleEngine?: () => CelRuleEngine,
-): GivenDefinitions {
-  const builtins =
-    options.kubernetesVersion === null ? undefined : BuiltinKinds.of(options.kubernetesVersion);
-  return {
-    definitions: options.definitions ?? [],
-    source: options.definitionsSource ?? '',
-    ...(builtins === undefined ? {} : { builtins }),
-    celRules: lazyCelRules(builtins?.release, celRuleEngine),
   };
 }
 

@@ -10,23 +10,18 @@ import {
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
-import type {
-  CollectedDefinitions,
-  GivenDefinitions,
-  InvalidDefinitions,
-} from './collect-definitions.js';
 import { checkAgainstSchema } from './definition-schema.js';
 import type { DocumentReport } from './document-report.js';
-import { createFinding, formatLocation, type Finding } from './finding.js';
+import { createFinding, formatLocation, type Finding, type SourceLocation } from './finding.js';
 import type { ManifestResource } from './manifest-resource.js';
 import { describeDocument, type ResourceDocument } from './resource-document.js';
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import { schemaHasRules } from './schema-node.js';
 import { CostBudget } from './cel/cost-budget.js';
 import type { CelRules } from './cel/cel-rule-engine.js';
-import { schemaHasRules } from './cel/cel-rules.js';
 import {
   priorIdentity,
   type PriorRecorder,
@@ -38,8 +33,31 @@ import {
   kubernetesDocumentOf,
 } from './kubernetes/check-kubernetes-document.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
+import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import type { PendingDocument } from './pending-document.js';
 import { didYouMeanType } from './did-you-mean.js';
 import { shorten } from './shorten.js';
+
+/**
+ * What the resources pass takes of the first pass (`collectDefinitions` returns it, and more):
+ * the types documents resolve against and the documents waiting for this pass. The two passes
+ * sit side by side, under the load that runs both, so this one names what it needs here.
+ */
+export interface ResolvedDefinitions {
+  readonly registry: DefinitionRegistry;
+  readonly kinds: KubernetesKinds;
+  /** Definitions left out for their findings: where a type name's is, for an unknown type. */
+  readonly invalid: { find(name: string): SourceLocation | undefined };
+  readonly pending: readonly PendingDocument[];
+}
+
+/** What the resources pass takes of the given definitions (`GivenDefinitions` has it). */
+export interface GivenForResources {
+  /** The given definitions' file (`cosi.config.ts`), where their schema problems are reported. */
+  readonly source: string;
+  /** The CEL rules of the load's Kubernetes release, asked only for a schema that has rules. */
+  readonly celRules: () => CelRules;
+}
 
 /**
  * Makes the resources of the pending documents, in source order. Reports an unknown or
@@ -50,8 +68,8 @@ import { shorten } from './shorten.js';
  * as a create. Findings go to `findings`.
  */
 export function loadResources(
-  collected: CollectedDefinitions,
-  given: GivenDefinitions,
+  collected: ResolvedDefinitions,
+  given: GivenForResources,
   compiler: SchemaCompiler,
   findings: Finding[],
   rules: LoadResourcesOptions = {},
@@ -234,7 +252,7 @@ function resolveType(
   type: string | undefined,
   registry: DefinitionRegistry,
   report: DocumentReport,
-  invalid: InvalidDefinitions,
+  invalid: ResolvedDefinitions['invalid'],
 ): ResourceDefinition | undefined {
   if (type === undefined) return undefined;
   try {

@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import {
   collectDefinitions,
+  givenDefinitions,
   type CollectedDefinitions,
   type GivenDefinitions,
   type InvalidDefinitions,
@@ -10,7 +11,8 @@ import { compareFindings, type Finding } from './finding.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile, ManifestResource } from './manifest-resource.js';
 import type { ResourceDocument } from './resource-document.js';
-import { givenDefinitions, loadParsedManifests } from './load-parsed-manifests.js';
+import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
@@ -20,6 +22,15 @@ import { byPosition } from './resource-document.js';
 
 /** Parses one file; `parseManifest` unless a test counts the calls. */
 export type ParseFunction = typeof parseManifest;
+
+/**
+ * The full load of parsed files (`loadParsedManifests`), which a cache falls back to for the rare
+ * loads it does not take apart; handed to the cache, which sits beside it, not above it.
+ */
+export type LoadWhole = (
+  files: readonly ParsedManifest[],
+  options: LoadManifestsOptions,
+) => LoadResult;
 
 /** Options of {@link ManifestCache}: those of `loadManifests`, and the parse function. */
 export interface ManifestCacheOptions extends LoadManifestsOptions {
@@ -94,12 +105,13 @@ interface Entry {
  * Pure: the files are given as text. Files not given to a load are forgotten.
  *
  * @example
- * const cache = new ManifestCache({ definitions });
+ * const cache = new ManifestCache(loadParsedManifests, { definitions });
  * cache.load(files); // parses and resolves every file
  * cache.load(files.map((f) => (f.path === 'vms.yaml' ? { ...f, text: edited } : f))); // vms.yaml only
  */
 export class ManifestCache {
   readonly #options: ManifestCacheOptions;
+  readonly #loadWhole: LoadWhole;
   readonly #parse: ParseFunction;
   readonly #compiler: SchemaCompiler;
   readonly #given: GivenDefinitions;
@@ -115,11 +127,17 @@ export class ManifestCache {
   #index = new Map<string, number>();
   #pending = 0;
 
-  constructor(options: ManifestCacheOptions = {}) {
+  constructor(loadWhole: LoadWhole, options: ManifestCacheOptions = {}) {
+    this.#loadWhole = loadWhole;
     this.#options = options;
     this.#parse = options.parse ?? parseManifest;
     this.#compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-    this.#given = givenDefinitions(options);
+    this.#given = givenDefinitions(
+      options,
+      readResourceGraphDefinitions,
+      undefined,
+      compileTransforms,
+    );
   }
 
   /** Loads `files` (in load order), parsing and resolving only those that are new or changed. */
@@ -188,7 +206,7 @@ export class ManifestCache {
     if (!this.#changesBase) {
       // Rare, and reported by the full load with the same findings as ever.
       return {
-        ...loadParsedManifests(
+        ...this.#loadWhole(
           ordered.map((entry) => entry.parsed),
           this.#options,
         ),
@@ -418,7 +436,12 @@ export function withChanges<T extends CachedLoadResult>(
 function holdsDefinitions(file: ParsedManifest, compiler: SchemaCompiler): boolean {
   const own = collectDefinitions(
     [file],
-    { definitions: [], source: '', celRules: lazyCelRules(undefined) },
+    {
+      definitions: [],
+      source: '',
+      celRules: lazyCelRules(undefined),
+      resourceGraphs: readResourceGraphDefinitions,
+    },
     compiler,
     [],
   );

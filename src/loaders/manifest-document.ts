@@ -1,5 +1,5 @@
 import { NAMESPACE_PATTERN } from '../engine/resource/definition.js';
-import type { DocumentReport } from './document-report.js';
+import type { FindingSink } from './finding-sink.js';
 import { didYouMean } from './did-you-mean.js';
 import { jsonPointer } from './json-pointer.js';
 import { shorten } from './shorten.js';
@@ -37,7 +37,7 @@ const MAX_ID_LENGTH = 253;
  */
 export function readManifestHeader(
   value: unknown,
-  report: DocumentReport,
+  report: FindingSink,
   idRequired: (type: string) => boolean,
 ): ManifestHeader | undefined {
   if (!isPlainObject(value)) {
@@ -90,7 +90,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 function readString(
   metadata: Record<string, unknown>,
   key: 'type' | 'id' | 'namespace',
-  report: DocumentReport,
+  report: FindingSink,
   required: boolean,
 ): string | undefined {
   if (!Object.prototype.hasOwnProperty.call(metadata, key)) {
@@ -110,7 +110,7 @@ function readString(
 }
 
 /** Reports an id that is empty, too long or not visible on one line. */
-export function checkId(id: string, report: DocumentReport, pointer = '/metadata/id'): void {
+export function checkId(id: string, report: FindingSink, pointer = '/metadata/id'): void {
   let problem: string | undefined;
   if (id.length === 0) problem = 'it is empty';
   else if (id.length > MAX_ID_LENGTH) problem = `it is longer than ${MAX_ID_LENGTH} characters`;
@@ -129,7 +129,7 @@ export function checkId(id: string, report: DocumentReport, pointer = '/metadata
 export function readStringMap(
   metadata: Record<string, unknown>,
   key: 'labels' | 'annotations',
-  report: DocumentReport,
+  report: FindingSink,
 ): Record<string, string> {
   if (!Object.prototype.hasOwnProperty.call(metadata, key)) return {};
   const value = metadata[key];
@@ -173,7 +173,7 @@ export function reportUnknownKeys(
   object: Record<string, unknown>,
   known: ReadonlySet<string>,
   at: readonly string[],
-  report: DocumentReport,
+  report: FindingSink,
   tolerated: ReadonlySet<string> = new Set(),
 ): void {
   for (const key of Object.keys(object)) {
@@ -200,7 +200,7 @@ function suggestion(key: string, known: Iterable<string>): string {
  * controller as the owner, an error: that document is a controller's output, printed by `get`,
  * and applying it would fight the controller.
  */
-function reportReadOnlyMetadata(metadata: Record<string, unknown>, report: DocumentReport): void {
+function reportReadOnlyMetadata(metadata: Record<string, unknown>, report: FindingSink): void {
   const present = Object.keys(metadata).filter((key) => READ_ONLY_METADATA_KEYS.has(key));
   if (present.length === 0) return;
   const owner = metadata.owner;

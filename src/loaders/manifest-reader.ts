@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
-import { prepareCelRules } from './cel/cel-rules.js';
+import { loadParsedManifests } from './load-parsed-manifests.js';
+import { prepareCel } from './prepare-cel.js';
 import { decodeManifest, EncodingError } from './decode-manifest.js';
 import { compareFindings, createFinding, type Finding } from './finding.js';
 import type { ManifestFile } from './manifest-resource.js';
@@ -104,7 +105,7 @@ export class ManifestReader {
     this.#cwd = options.cwd ?? process.cwd();
     this.#ignore = options.ignore ?? [];
     this.#stdin = options.stdin;
-    this.#cache = new ManifestCache(options);
+    this.#cache = new ManifestCache(loadParsedManifests, options);
     this.#definitions = options.definitions ?? [];
   }
 
@@ -194,7 +195,7 @@ export class ManifestReader {
         files: manifests.map((m) => m.path),
       };
     }
-    await prepareCelRules(
+    await prepareCel(
       manifests.map((m) => m.text),
       this.#definitions,
     );
@@ -232,7 +233,7 @@ export class ManifestReader {
       read.push(file.display);
     }
     this.#last = { ...last, manifests };
-    await prepareCelRules(
+    await prepareCel(
       places.map((place) => (manifests[place] as ManifestFile).text),
       this.#definitions,
     );

@@ -11,18 +11,11 @@ import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
 import { formatProblems, hasTypedFormats } from './string-formats.js';
+import type { CompiledSchema, CompilesSchemas, SpecValidator } from './compiled-schema.js';
 import type { SchemaProblem } from './schema-problem.js';
 
+export type { CompiledSchema, SpecValidator } from './compiled-schema.js';
 export type { SchemaProblem } from './schema-problem.js';
-
-/** Checks a value against a compiled schema; no problems means valid. */
-export type SpecValidator = (value: unknown) => readonly SchemaProblem[];
-
-/** A compiled schema, or why it could not be compiled (paths inside the schema). */
-export interface CompiledSchema {
-  readonly validate?: SpecValidator;
-  readonly problems: readonly SchemaProblem[];
-}
 
 /**
  * Schemas whose validator is made another way (the built-in Kubernetes kinds': compiled from
@@ -66,7 +59,7 @@ function createAjv(): Ajv {
  * its own, so that its id can neither collide with nor replace another schema (or ajv's
  * meta-schema). A `$ref` cycle that never descends into the data is refused.
  */
-export class SchemaCompiler {
+export class SchemaCompiler implements CompilesSchemas {
   readonly #ajv = createAjv();
   readonly #compiled = new WeakMap<object, CompiledSchema>();
 

@@ -41,3 +41,36 @@ export function childSchema(
   }
   return isSchemaNode(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
+
+const withRules = new WeakMap<object, boolean>();
+
+/**
+ * Whether a schema holds `x-kubernetes-validations` at a node the rules are compiled from (the
+ * root, `properties`, `items`, `additionalProperties`, as `compileRules` walks it). Without,
+ * there is nothing to compile or evaluate.
+ */
+export function schemaHasRules(schema: object): boolean {
+  let has = withRules.get(schema);
+  if (has === undefined) {
+    has = walkForRules(schema, new Set());
+    withRules.set(schema, has);
+  }
+  return has;
+}
+
+function walkForRules(node: unknown, seen: Set<object>): boolean {
+  if (!isSchemaNode(node) || seen.has(node)) return false;
+  seen.add(node);
+  if (node[VALIDATIONS_KEYWORD] !== undefined) return true;
+  if (isSchemaNode(node.properties)) {
+    for (const child of Object.values(node.properties)) if (walkForRules(child, seen)) return true;
+  }
+  // Rules below a junctor are never run, but are looked for: the compiler refuses them.
+  for (const junctor of ['allOf', 'anyOf', 'oneOf', 'not']) {
+    const sub = node[junctor];
+    for (const child of Array.isArray(sub) ? (sub as unknown[]) : [sub]) {
+      if (walkForRules(child, seen)) return true;
+    }
+  }
+  return walkForRules(node.items, seen) || walkForRules(node.additionalProperties, seen);
+}

@@ -42,6 +42,15 @@ export class DecodedCache {
     return resource;
   }
 
+  /**
+   * The newest value this state saw under `key` (by a read, a write or a watch event) and its
+   * revision, without asking etcd: it may be stale, and a write based on it must compare the
+   * revision (see `StateCore.lastSeen`).
+   */
+  latest(key: string): { readonly revision: string; readonly resource: Resource } | undefined {
+    return this.#entries.get(key);
+  }
+
   /** The key was deleted at `revision`: what was remembered of it from before goes. */
   forget(key: string, revision: number): void {
     const known = this.#entries.get(key);

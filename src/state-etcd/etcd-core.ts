@@ -31,6 +31,7 @@ import {
   CorruptValueError,
   DEFAULT_REQUEST_TIMEOUT,
   EtcdTimeoutError,
+  EtcdUnreachableError,
   withDeadline,
 } from './etcd-errors.js';
 import { encodeResource } from './resource-codec.js';
@@ -57,12 +58,16 @@ const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
 
 /**
  * A label query whose index finds more ids than this reads the kind whole (in pages of
- * {@link LIST_PAGE_SIZE}) rather than one resource per request.
+ * {@link LIST_PAGE_SIZE}) rather than its resources by key ({@link TXN_MAX_OPS} per request).
  */
 const INDEXED_READS_MAX = 2 * LIST_PAGE_SIZE;
 
-/** Reads of single resources a label query keeps under way at once. */
+/** Transactions of reads by key a label query keeps under way at once. */
 const INDEXED_READ_CONCURRENCY = 16;
+
+/** Operations in one etcd transaction: etcd's `--max-txn-ops` default. */
+const TXN_MAX_OPS = 128;
+
 /** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
 export interface EtcdStateOptions {
   /** etcd client URLs, e.g. `['http://127.0.0.1:2379']`; the state makes (and closes) a client. */
@@ -107,6 +112,26 @@ interface OpenWatch {
 
 const DEFAULT_BUFFER_CAPACITY = 10_000;
 
+/** Counts of what a state asked of etcd (see {@link EtcdCore.figures}). */
+export interface EtcdFigures {
+  /** Requests sent (reads, writes, watch openings), since the state was created. */
+  readonly requests: number;
+  /** Of those, reads (ranges) and writes (transactions and puts). */
+  readonly reads: number;
+  readonly writes: number;
+  /** Of those, the ones that failed or got no answer in time. */
+  readonly failedRequests: number;
+  readonly inFlight: number;
+  /** Watches open now. */
+  readonly watches: number;
+}
+
+/** The first line of what was thrown: gRPC's messages run on with details. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
 /** etcd's message for a read or watch of a revision compaction removed. */
 const COMPACTED = /compacted/i;
 /** etcd's message for a read of a revision not written yet. */
@@ -144,6 +169,10 @@ export class EtcdCore implements StateCore {
   #closed = false;
   /** etcd requests (and watch openings) under way, for {@link settled}. */
   #inFlight = 0;
+  #requests = 0;
+  #reads = 0;
+  #writes = 0;
+  #failedRequests = 0;
   #onIdle: (() => void)[] = [];
 
   constructor(options: EtcdStateOptions) {
@@ -189,6 +218,25 @@ export class EtcdCore implements StateCore {
     const draft = toDraft(resource);
     // The caller's version: a swap that lost a race has stamped the draft with the next one.
     const { version } = draft.metadata;
+    // The version this state last saw, if it is the caller's: swapped on its revision, unread.
+    // Stale, the swap fails, and the loop below reads and checks what changed.
+    const seen = this.#decoded.latest(this.#layout.resourceKey(draft.metadata));
+    const passes = (current: Resource): boolean => {
+      try {
+        checkUpdate(current, version, options);
+        return true;
+      } catch {
+        // Perhaps only by being stale: the read below tells.
+        return false;
+      }
+    };
+    if (seen !== undefined && seen.resource.metadata.version === version && passes(seen.resource)) {
+      const written = await this.#swap(
+        { resource: seen.resource, modRevision: seen.revision },
+        draft,
+      );
+      if (written) return written as Resource<S>;
+    }
     for (;;) {
       const current = await this.#read(draft.metadata);
       if (!current) throw new NotFoundError(toPointer(draft.metadata));
@@ -197,6 +245,10 @@ export class EtcdCore implements StateCore {
       // Lost a race: read again, and the checks tell what changed.
       if (written) return written as Resource<S>;
     }
+  }
+
+  lastSeen(pointer: Pointer): Resource | undefined {
+    return this.#decoded.latest(this.#layout.resourceKey(pointer))?.resource;
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
@@ -299,6 +351,47 @@ export class EtcdCore implements StateCore {
     } while (this.#inFlight > 0);
   }
 
+  /**
+   * Asks etcd one cheap question (the state's first key) within `timeout` ms.
+   *
+   * @throws EtcdUnreachableError when no answer came in time or the connection failed.
+   */
+  async probe(timeout: number): Promise<void> {
+    const endpoints = this.#options.endpoints ?? [];
+    try {
+      await withDeadline(
+        (async () => {
+          const client = await this.#connect();
+          const root = Buffer.from(this.#layout.root);
+          // Straight to the client: its own deadline is the request timeout, not this one.
+          await client.kv.range({
+            key: root,
+            range_end: prefixEnd(root),
+            limit: 1,
+            keys_only: true,
+          });
+        })(),
+        timeout,
+        () => new EtcdUnreachableError(endpoints, timeout),
+      );
+    } catch (error) {
+      if (error instanceof EtcdUnreachableError) throw error;
+      throw new EtcdUnreachableError(endpoints, timeout, firstLine(error));
+    }
+  }
+
+  /** What this state asked of etcd so far: for `cosi run`'s metrics. */
+  figures(): EtcdFigures {
+    return {
+      requests: this.#requests,
+      reads: this.#reads,
+      writes: this.#writes,
+      failedRequests: this.#failedRequests,
+      inFlight: this.#inFlight,
+      watches: this.#watches.size,
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -320,9 +413,18 @@ export class EtcdCore implements StateCore {
   /** The client's KV calls, counted while under way (see {@link settled}). */
   #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> {
     return {
-      range: async (request) => this.#track(client.kv.range(request)),
-      txn: async (request) => this.#track(client.kv.txn(request)),
-      put: async (request) => this.#track(client.kv.put(request)),
+      range: async (request) => {
+        this.#reads++;
+        return this.#track(client.kv.range(request));
+      },
+      txn: async (request) => {
+        this.#writes++;
+        return this.#track(client.kv.txn(request));
+      },
+      put: async (request) => {
+        this.#writes++;
+        return this.#track(client.kv.put(request));
+      },
     };
   }
 
@@ -334,6 +436,7 @@ export class EtcdCore implements StateCore {
   /** A request, counted while under way and failed past the request timeout. */
   async #track<T>(request: Promise<T>, onLate?: (value: T) => void): Promise<T> {
     this.#inFlight++;
+    this.#requests++;
     try {
       return await withDeadline(
         request,
@@ -341,6 +444,9 @@ export class EtcdCore implements StateCore {
         () => new EtcdTimeoutError(this.#options.endpoints ?? [], this.#requestTimeout),
         onLate,
       );
+    } catch (error) {
+      this.#failedRequests++;
+      throw error;
     } finally {
       if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
     }
@@ -424,15 +530,26 @@ export class EtcdCore implements StateCore {
     }
     const at = revision as number;
     if (ids.size > INDEXED_READS_MAX) return this.#scan(client, kind, options, at);
-    const pointers = [...ids].map((id) => ({ namespace: kind.namespace, type: kind.type, id }));
+    const keys = [...ids].map((id) =>
+      this.#layout.resourceKey({ namespace: kind.namespace, type: kind.type, id }),
+    );
+    // Many reads in one request: a transaction of range operations, each at the index's
+    // revision, so the list is still of one revision (a request per id cost one gRPC call each,
+    // and the calls, not etcd, were the time).
+    const batches: string[][] = [];
+    for (let i = 0; i < keys.length; i += TXN_MAX_OPS) batches.push(keys.slice(i, i + TXN_MAX_OPS));
     const resources: Resource[] = [];
-    await forEachConcurrently(pointers, INDEXED_READ_CONCURRENCY, async (pointer) => {
-      const key = this.#layout.resourceKey(pointer);
-      const response = await this.#kv(client).range({ key: Buffer.from(key), revision: at });
-      const kv = response.kvs[0];
-      if (kv === undefined) return;
-      const resource = this.#decoded.decode(key, kv);
-      if (matchesFilters(resource, options)) resources.push(resource);
+    await forEachConcurrently(batches, INDEXED_READ_CONCURRENCY, async (batch) => {
+      const response = await this.#kv(client).txn({
+        compare: [],
+        success: batch.map((key) => ({ request_range: { key: Buffer.from(key), revision: at } })),
+      });
+      batch.forEach((key, i) => {
+        const kv = response.responses[i]?.response_range.kvs[0];
+        if (kv === undefined) return;
+        const resource = this.#decoded.decode(key, kv);
+        if (matchesFilters(resource, options)) resources.push(resource);
+      });
     });
     return { resources, revision: at };
   }

@@ -27,6 +27,26 @@ export class EtcdTimeoutError extends Error {
 }
 
 /**
+ * etcd did not answer a first request within `--connect-timeout`: nothing listens there, or it
+ * does not speak etcd, or it is too slow to serve. Said in one line with what to check.
+ */
+export class EtcdUnreachableError extends Error {
+  readonly code = 'etcd-unreachable';
+
+  constructor(
+    readonly endpoints: readonly string[],
+    readonly timeout: number,
+    reason?: string,
+  ) {
+    const where = endpoints.map((e) => e.replace(/^https?:\/\//, '')).join(', ');
+    super(
+      `cannot reach etcd at ${where} within ${Number((timeout / 1000).toFixed(2))}s (--connect-timeout)${reason ? `: ${reason}` : ''}: check that etcd runs there and the --state URL, or raise --connect-timeout`,
+    );
+    this.name = 'EtcdUnreachableError';
+  }
+}
+
+/**
  * Races `request` against the timeout: the first to settle wins. A request that loses is left to
  * its own (gRPC) deadline; `onLate` is given what it resolves with, to release it.
  */

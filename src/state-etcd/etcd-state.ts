@@ -1,8 +1,13 @@
 import type { State } from '../engine/state/state.js';
 import { CoreState } from '../engine/state/wrap-core.js';
-import { EtcdCore, type EtcdStateOptions } from './etcd-core.js';
+import { EtcdCore, type EtcdFigures, type EtcdStateOptions } from './etcd-core.js';
 
-export { ETCD_MAX_REQUEST_BYTES, LIST_PAGE_SIZE, type EtcdStateOptions } from './etcd-core.js';
+export {
+  ETCD_MAX_REQUEST_BYTES,
+  LIST_PAGE_SIZE,
+  type EtcdFigures,
+  type EtcdStateOptions,
+} from './etcd-core.js';
 
 /** What {@link createEtcdState} returns: a {@link State} on etcd, and its lifecycle. */
 export interface EtcdState extends State {
@@ -14,6 +19,14 @@ export interface EtcdState extends State {
    * it instead of sleeping. Changes written by other clients are not waited for.
    */
   settled(): Promise<void>;
+  /**
+   * Asks etcd one cheap question within `timeout` ms: whether it can be reached at all.
+   *
+   * @throws EtcdUnreachableError (one line, saying what to check) when it cannot.
+   */
+  probe(timeout: number): Promise<void>;
+  /** What this state asked of etcd so far (requests, failures, in flight, open watches). */
+  figures(): EtcdFigures;
   /** Ends every watch and, when the state made its client, closes it. */
   close(): Promise<void>;
 }
@@ -30,6 +43,14 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
 
   settled(): Promise<void> {
     return this.#core.settled();
+  }
+
+  probe(timeout: number): Promise<void> {
+    return this.#core.probe(timeout);
+  }
+
+  figures(): EtcdFigures {
+    return this.#core.figures();
   }
 
   close(): Promise<void> {

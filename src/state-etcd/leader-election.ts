@@ -1,4 +1,4 @@
-import type { Campaign, Election, Etcd3, Lease } from 'etcd3';
+import type { Campaign, Election, ElectionObserver, Etcd3, Lease } from 'etcd3';
 import { describeFingerprintDifference, type ProjectFingerprint } from './project-fingerprint.js';
 import {
   DEFAULT_REQUEST_TIMEOUT,
@@ -28,6 +28,11 @@ export interface EtcdLeaderElectionOptions {
   readonly onLost?: (error: Error) => void;
   /** How long a request (not the keep-alive stream) may wait for etcd, ms; 5000. */
   readonly requestTimeout?: number;
+  /**
+   * Called with the identity of the candidate that leads whenever it changes (`undefined`: none
+   * leads), once this candidate campaigns: a follower can say whom it follows.
+   */
+  readonly onLeader?: (identity: string | undefined) => void;
 }
 
 /** A candidate in a leader election on an etcd lease. */
@@ -42,8 +47,11 @@ export interface EtcdLeaderElection {
   /**
    * Withdraws: revokes the lease, so that its key is gone at once and another candidate takes
    * over without waiting for the TTL. Closes the connection. Idempotent.
+   *
+   * With `release: false` (leadership was lost: the lease is gone or about to expire), nothing
+   * more is asked of etcd: the connection is closed at once.
    */
-  close(): Promise<void>;
+  close(options?: { readonly release?: boolean }): Promise<void>;
 }
 
 /**
@@ -73,7 +81,8 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     });
     return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
   };
-  const renewDeadline = (options.ttl * 1000 * 2) / 3;
+  const renewDeadline = Math.round((options.ttl * 1000 * 2) / 3);
+  let observer: ElectionObserver | undefined;
   let campaign: Campaign | undefined;
   let leading = false;
   let closed = false;
@@ -90,11 +99,16 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
   };
 
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
+  const close = ({ release = true } = {}): Promise<void> =>
     (closing ??= (async () => {
       closed = true;
       leading = false;
       clearInterval(watchdog);
+      observer?.cancel().catch(() => undefined);
+      if (!release) {
+        client?.close();
+        return;
+      }
       try {
         // Revoking the lease deletes the campaign key: the next candidate leads now.
         // A clean stop hands the state on: the next leader may serve another config.
@@ -153,6 +167,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       }
       const current = election.campaign(options.identity);
       campaign = current;
+      if (options.onLeader) watchLeader(election, options.onLeader);
       leaseOf(current).on('keepaliveSucceeded', () => (lastRenewal = Date.now()));
       const onAbort = (): void => {
         reject(new Error('the election was closed before this candidate was elected'));
@@ -181,7 +196,11 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         watchdog = setInterval(
           () => {
             if (Date.now() - lastRenewal > renewDeadline) {
-              loseLeadership(new Error(`the lease was not renewed for ${renewDeadline} ms`));
+              loseLeadership(
+                new Error(
+                  `the lease was not renewed for ${seconds(renewDeadline)}, two thirds of its ${options.ttl}s TTL (etcd unreachable or too slow)`,
+                ),
+              );
             }
           },
           Math.max(100, renewDeadline / 4),
@@ -191,10 +210,30 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       current.on('error', (error: Error) => {
         signal.removeEventListener('abort', onAbort);
         if (closed) return;
-        if (leading) loseLeadership(error);
+        if (leading) loseLeadership(new Error(`the lease was lost: ${error.message}`));
         else reject(error);
       });
     });
+  };
+
+  /** Tells `onLeader` who leads, now and on every change; a failed observer says nothing. */
+  const watchLeader = (
+    election: Election,
+    onLeader: (identity: string | undefined) => void,
+  ): void => {
+    election.observe().then(
+      (observing) => {
+        if (closed) {
+          observing.cancel().catch(() => undefined);
+          return;
+        }
+        observer = observing;
+        onLeader(observing.leader());
+        observing.on('change', (identity) => onLeader(identity));
+        observing.on('error', () => undefined);
+      },
+      () => undefined,
+    );
   };
 
   return {
@@ -223,4 +262,9 @@ export class FingerprintMismatchError extends Error {
     super(message);
     this.name = 'FingerprintMismatchError';
   }
+}
+
+/** `3.33s`: a duration in seconds, to two decimals at most. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(2))}s`;
 }

@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ForeignStateError } from '../../src/app/foreign-state.js';
 import { serveProject, type ServedProject } from '../../src/app/serve-project.js';
+import { newResource } from '../../src/engine/resource/resource.js';
 import { createInMemoryState } from '../../src/engine/state/in-memory-state.js';
 
 /** Controllers that only wait: which of them got registered is what these tests look at. */
@@ -124,5 +126,22 @@ describe('serveProject', () => {
     expect('findings' in result && result.findings.map((f) => f.file)).toContain(
       path.join(dir, 'vms.yaml'),
     );
+  });
+
+  it("refuses a state holding another project's types, writing nothing to it", async () => {
+    const state = createInMemoryState();
+    await state.create(
+      newResource({ namespace: 'default', type: 'Buckets.s3.example.org', id: 'b' }, {}),
+    );
+    const refused = serveProject({ files: [dir], cwd: dir, state, stateName: 'etcd://h:1/x' });
+    await expect(refused).rejects.toThrow(ForeignStateError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'foreign-state',
+      types: ['Buckets.s3.example.org'],
+      message: expect.stringMatching(
+        /^etcd:\/\/h:1\/x holds resources of types this project does not define \(Buckets\.s3\.example\.org\)/,
+      ) as unknown,
+    });
+    expect(await state.list({ namespace: 'default', type: 'VMs.example.org' })).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const COMMANDS = ['apply', 'get', 'check', 'graph', 'explain', 'watch', 'run'];
+const COMMANDS = ['apply', 'get', 'check', 'graph', 'report', 'explain', 'watch', 'run'];
 const commandModule = (name: string) => (url: string) =>
   url.endsWith(`/dist/cli/commands/${name}.js`);
 const isEngineOrLoader = (url: string): boolean =>
@@ -44,5 +44,16 @@ describe("a command's module is loaded only when the command runs", () => {
     for (const name of COMMANDS.filter((c) => c !== 'apply')) {
       expect(run.modules.filter(commandModule(name))).toEqual([]);
     }
+  }, 60_000);
+
+  it('cosi graph loads the WebAssembly Graphviz for -o svg only', async () => {
+    const isGraphviz = (url: string): boolean => url.includes('/@hpcc-js/wasm-graphviz/');
+    const dot = await cosiLoading(['graph', '-f', 'fixtures/vm-network', '-o', 'dot'], dir);
+    expect(dot.code).toBe(0);
+    expect(dot.modules.filter(isGraphviz)).toEqual([]);
+    const svg = await cosiLoading(['graph', '-f', 'fixtures/vm-network', '-o', 'svg'], dir);
+    expect(svg.code).toBe(0);
+    expect(svg.stdout).toContain('<svg');
+    expect(svg.modules.some(isGraphviz)).toBe(true);
   }, 60_000);
 });

@@ -17,8 +17,11 @@ function harness(cwd: string): {
   sigint: () => void;
   watchFiles: WatchFiles;
   fileChanged: (event: FileEvent) => void;
+  /** The codes `io.exit` was called with. */
+  exits: number[];
 } {
   let stderr = '';
+  const exits: number[] = [];
   let onTerm = (): void => undefined;
   let onInt = (): void => undefined;
   let onFile = (_: FileEvent): void => undefined;
@@ -37,7 +40,9 @@ function harness(cwd: string): {
         onTerm = handler;
         return () => undefined;
       },
+      exit: (code) => void exits.push(code),
     },
+    exits,
     stderr: () => stderr,
     sigterm: () => onTerm(),
     sigint: () => onInt(),
@@ -48,6 +53,14 @@ function harness(cwd: string): {
     fileChanged: (event) => onFile(event),
   };
 }
+
+/** A project of one type and one resource, for configs without definitions. */
+const ONE_VM = `metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }
+spec: { type: VMs.example.org }
+---
+metadata: { type: vm, id: web-1 }
+spec: { cpus: 1 }
+`;
 
 const flags = (extra: Partial<RunFlags> = {}): RunFlags => ({
   state: 'memory',
@@ -65,21 +78,111 @@ describe('cosi run (in memory)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('says what it does, one line per event, and exits 0 on SIGTERM', async () => {
+  /** Every line `time LEVEL message`: the timestamp an ISO date, the level padded to 5. */
+  const TIME = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+  const line = (level: string, message: string): RegExp =>
+    new RegExp(`^${TIME} ${level.padEnd(5)} ${message}$`, 'm');
+
+  it('says what it does, one line per event with its time and level, and exits 0 on SIGTERM', async () => {
     const h = harness(dir);
     const running = runRuntime(h.io, [], flags({ file: ['.'] }), h.watchFiles);
-    await waitFor(() => h.stderr().includes('leading: running 3 controllers'), 20_000);
+    await waitFor(() => h.stderr().includes('converged in'), 20_000);
     h.sigterm();
     expect(await running).toEqual({ exitCode: 0 });
+    expect(h.exits).toEqual([]);
     expect(h.stderr().split('\n')).toEqual([
-      expect.stringMatching(/^cosi run: started as \S+ on memory$/),
-      'cosi run: applied 5 resources (5 created, 0 updated, 0 removed)',
-      'cosi run: leading: running 3 controllers',
-      'cosi run: shutting down (SIGTERM)',
-      'cosi run: stopped',
+      expect.stringMatching(line('INFO', 'started as \\S+ on memory')),
+      expect.stringMatching(
+        line('INFO', 'applied 5 resources \\(5 created, 0 updated, 0 removed\\)'),
+      ),
+      expect.stringMatching(line('INFO', 'leading: running 3 controllers')),
+      // A duration as a duration: `12ms`, `1.5s`.
+      expect.stringMatching(line('INFO', 'converged in \\d+(\\.\\d+)?m?s')),
+      expect.stringMatching(line('INFO', 'shutting down \\(SIGTERM\\)')),
+      expect.stringMatching(line('INFO', 'stopped')),
       '',
     ]);
   });
+
+  it('--log-format json: one JSON object per line, with time, level and msg', async () => {
+    const h = harness(dir);
+    const running = runRuntime(h.io, [dir], flags({ logFormat: 'json' }), h.watchFiles);
+    await waitFor(() => h.stderr().includes('converged in'), 20_000);
+    h.sigint();
+    expect(await running).toEqual({ exitCode: 0 });
+    const entries = h
+      .stderr()
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(entries.map((e) => e['msg'])).toEqual([
+      expect.stringMatching(/^started as /),
+      'applied 5 resources (5 created, 0 updated, 0 removed)',
+      'leading: running 3 controllers',
+      expect.stringMatching(/^converged in /),
+      'shutting down (SIGINT)',
+      'stopped',
+    ]);
+    for (const e of entries) {
+      expect(e).toMatchObject({
+        level: 'info',
+        time: expect.stringMatching(new RegExp(`^${TIME}$`)) as unknown,
+      });
+    }
+  });
+
+  it("logs a controller's failures with the controller, the resource and the error's code", async () => {
+    const failing = path.join(REPO, 'fixtures/cli/failing-controller');
+    const h = harness(failing);
+    const running = runRuntime(h.io, ['.'], flags({ logFormat: 'json' }), h.watchFiles);
+    const entry = await waitFor(
+      () =>
+        h
+          .stderr()
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Record<string, unknown>)
+          .find((e) => e['msg'] === 'reconcile failed'),
+      20_000,
+      () => `a reconcile failure in the log (stderr:\n${h.stderr()})`,
+    );
+    h.sigterm();
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(entry).toMatchObject({
+      level: 'error',
+      controller: 'EchoController',
+      resource: 'Counters.test.cosi.dev(default/start)',
+      code: expect.any(String) as unknown,
+      error: expect.any(String) as unknown,
+    });
+  });
+
+  it('a second signal while it stops exits at once, with the shell code of the signal', async () => {
+    // A controller that never returns, and a long stop bound: the stop is under way when the
+    // second signal comes, and nothing in the test ends it first.
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      "export default { controllers: [{ name: 'Stuck', inputs: [], outputs: [], run: () => new Promise(() => {}) }] };\n",
+    );
+    await rm(path.join(dir, 'cosi.config.ts'));
+    await rm(path.join(dir, 'hosts.yaml'));
+    await writeFile(path.join(dir, 'vms.yaml'), ONE_VM);
+    const h = harness(dir);
+    const running = runRuntime(h.io, [dir], flags({ requestTimeout: '30s' }), h.watchFiles);
+    await waitFor(() => h.stderr().includes('leading: running 1 controllers'), 20_000);
+    h.sigterm();
+    await waitFor(() => h.stderr().includes('shutting down (SIGTERM)'), 20_000);
+    expect(h.exits).toEqual([]);
+    h.sigterm();
+    expect(h.exits).toEqual([143]);
+    expect(h.stderr()).toMatch(
+      line('WARN', 'SIGTERM again: exiting now, without finishing the stop'),
+    );
+    h.sigint();
+    expect(h.exits).toEqual([143, 130]);
+    // In a test nothing ends the process: the bounded stop still ends the command.
+    expect(await running).toEqual({ exitCode: 0 });
+  }, 60_000);
 
   it('with --watch applies the manifests again when a file changes; Ctrl-C stops it', async () => {
     const h = harness(dir);
@@ -95,7 +198,7 @@ describe('cosi run (in memory)', () => {
     await writeFile(vms, 'metadata: { type: vm }\n');
     h.fileChanged({ kind: 'change', path: vms });
     await waitFor(() => h.stderr().includes('not applied: the manifests have errors'), 20_000);
-    expect(h.stderr()).toContain('vms.yaml:1:');
+    expect(h.stderr()).toMatch(line('ERROR', 'vms\\.yaml:1:\\d+: .* code=\\S+.*'));
     h.sigint();
     expect(await running).toEqual({ exitCode: 0 });
     expect(h.stderr()).toContain('shutting down (SIGINT)');
@@ -116,19 +219,13 @@ describe('cosi run (in memory)', () => {
     );
     await rm(path.join(dir, 'cosi.config.ts'));
     await rm(path.join(dir, 'hosts.yaml'));
-    await writeFile(
-      path.join(dir, 'vms.yaml'),
-      `metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }
-spec: { type: VMs.example.org }
----
-metadata: { type: vm, id: web-1 }
-spec: { cpus: 1 }
-`,
-    );
-    // Leading at once (in memory), the failure is the start's: the CLI says it, exit 2.
+    await writeFile(path.join(dir, 'vms.yaml'), ONE_VM);
+    // Leading at once (in memory), the failure is the start's: one log line, exit 2.
     const result = await cli(['run', '.'], { cwd: dir, onInterrupt: () => () => undefined });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^cosi: cosi\.config\.mjs: setup failed: boom$/m);
+    expect(result.stderr).toMatch(
+      line('ERROR', 'cosi\\.config\\.mjs: setup failed: boom code=config'),
+    );
   });
 
   it('refuses a bad --state or --lease-ttl as usage errors', async () => {
@@ -154,11 +251,38 @@ spec: { cpus: 1 }
     );
   }, 60_000);
 
-  it('exits 1 in one line when etcd cannot be reached', async () => {
+  it('exits 2 in one line, saying what to check, when etcd cannot be reached', async () => {
     const h = harness(dir);
     // Port 1 on loopback: nothing listens there.
-    await expect(
-      runRuntime(h.io, [dir], flags({ state: 'etcd://127.0.0.1:1/x' }), h.watchFiles),
-    ).rejects.toThrow(/could not start on etcd:\/\/127\.0\.0\.1:1\/x/);
+    const started = performance.now();
+    expect(
+      await runRuntime(
+        h.io,
+        [dir],
+        flags({ state: 'etcd://127.0.0.1:1/x', connectTimeout: '2s' }),
+        h.watchFiles,
+      ),
+    ).toEqual({ exitCode: 2 });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(h.stderr().split('\n')).toEqual([
+      expect.stringMatching(
+        line(
+          'ERROR',
+          'cannot reach etcd at 127\\.0\\.0\\.1:1 within 2s \\(--connect-timeout\\).*: check that etcd runs there and the --state URL, or raise --connect-timeout code=etcd-unreachable',
+        ),
+      ),
+      '',
+    ]);
   }, 60_000);
+
+  it('refuses --log-format and listen addresses it cannot use, as usage errors', async () => {
+    const h = harness(dir);
+    await expect(
+      runRuntime(h.io, [dir], flags({ logFormat: 'xml' }), h.watchFiles),
+    ).rejects.toThrow(/--log-format: text or json, got "xml"/);
+    expect(
+      await runRuntime(h.io, [dir], flags({ metricsAddr: 'localhost' }), h.watchFiles),
+    ).toEqual({ exitCode: 2 });
+    expect(h.stderr()).toMatch(/--metrics-addr: expected HOST:PORT or :PORT/);
+  });
 });

@@ -4,6 +4,7 @@ import {
   type LoadManifestsOptions,
   type ManifestFile,
 } from '../../src/loaders/load-manifests.js';
+import { loadParsedManifests } from '../../src/loaders/load-parsed-manifests.js';
 import { ManifestCache } from '../../src/loaders/manifest-cache.js';
 import { parseManifest } from '../../src/loaders/parse-manifest.js';
 
@@ -29,7 +30,7 @@ function edit(files: readonly ManifestFile[], file: string, text: string): Manif
 
 function countingCache(options: LoadManifestsOptions = {}) {
   const parse = vi.fn(parseManifest);
-  return { cache: new ManifestCache({ ...options, parse }), parse };
+  return { cache: new ManifestCache(loadParsedManifests, { ...options, parse }), parse };
 }
 
 describe('ManifestCache', () => {
@@ -148,11 +149,11 @@ describe('ManifestCache changes', () => {
     changes && Object.fromEntries([...changes].map(([file, rs]) => [file, rs.map((r) => r.key)]));
 
   it('has none on a first load: everything is new', () => {
-    expect(new ManifestCache().load(FILES).changes).toBeUndefined();
+    expect(new ManifestCache(loadParsedManifests).load(FILES).changes).toBeUndefined();
   });
 
   it('names only the edited file, with its resources now', () => {
-    const cache = new ManifestCache();
+    const cache = new ManifestCache(loadParsedManifests);
     cache.load(FILES);
     const edited = edit(FILES, 'b.yaml', `${vm('b1', 4)}---\n${vm('b3')}`);
     const result = cache.load(edited);
@@ -162,7 +163,7 @@ describe('ManifestCache changes', () => {
   });
 
   it('names a removed file with no resources, and every file when a definition changes', () => {
-    const cache = new ManifestCache();
+    const cache = new ManifestCache(loadParsedManifests);
     cache.load(FILES);
     const without = FILES.filter((f) => f.path !== 'a.yaml');
     expect(ids(cache.load(without).changes)).toEqual({ 'a.yaml': [] });
@@ -171,7 +172,7 @@ describe('ManifestCache changes', () => {
   });
 
   it('has none after a load that took the full path, which the next one cannot build on', () => {
-    const cache = new ManifestCache();
+    const cache = new ManifestCache(loadParsedManifests);
     cache.load(FILES);
     const duplicate = edit(FILES, 'a.yaml', vm('b2'));
     expect(cache.load(duplicate).changes).toBeUndefined();
@@ -213,7 +214,7 @@ describe('ManifestCache loadChanged', () => {
   });
 
   it('reports a duplicate as a whole load does', () => {
-    const cache = new ManifestCache();
+    const cache = new ManifestCache(loadParsedManifests);
     cache.load(FILES);
     const duplicate = edit(FILES, 'a.yaml', vm('b2'));
     const result = cache.loadChanged(duplicate, ['a.yaml']);

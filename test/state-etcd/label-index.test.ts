@@ -1,4 +1,4 @@
-import type { IRangeRequest } from 'etcd3';
+import type { IRangeRequest, ITxnRequest } from 'etcd3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createEtcdState,
@@ -60,6 +60,17 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
     return ranges;
   }
 
+  /** The transactions the state sends from now on. */
+  function recordTxns(): ITxnRequest[] {
+    const txns: ITxnRequest[] = [];
+    const txn = live.client.kv.txn.bind(live.client.kv);
+    vi.spyOn(live.client.kv, 'txn').mockImplementation((request, options) => {
+      txns.push(request);
+      return txn(request, options);
+    });
+    return txns;
+  }
+
   afterEach(async () => {
     for (const state of states.splice(0)) await state.close();
     vi.restoreAllMocks();
@@ -97,6 +108,7 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
       );
     }
     const ranges = recordRanges();
+    const txns = recordTxns();
 
     const onH1 = await state.list(VMS, { labelQueries: [labelQuery(labelEqual('host', 'h1'))] });
     expect(ids(onH1)).toEqual([
@@ -113,8 +125,14 @@ describe.skipIf(!etcdAvailable)('the label index of EtcdState', () => {
     ]);
     const scans = ranges.filter((r) => r.range_end !== undefined && String(r.key).includes('/r/'));
     expect(scans).toEqual([]);
-    // Two index ranges (the label's and the unindexed resources'), one read per resource.
-    expect(ranges).toHaveLength(2 + 10);
+    // Two index ranges (the label's and the unindexed resources'), then the resources read by
+    // key in one transaction, all at the index's revision.
+    expect(ranges).toHaveLength(2);
+    expect(txns).toHaveLength(1);
+    const reads = (txns[0]?.success ?? []).map((op) => op.request_range);
+    expect(reads).toHaveLength(10);
+    expect(new Set(reads.map((r) => String(r?.revision))).size).toBe(1);
+    expect(reads.every((r) => r?.range_end === undefined)).toBe(true);
 
     // `in`, `exists` and OR-ed queries, each narrowed by the index, give what a scan gives.
     const either = await state.list(VMS, {

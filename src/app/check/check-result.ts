@@ -8,6 +8,8 @@ export const CHECK_CLASSES = [
   'controllers',
   'convergence',
   'expectations',
+  // `cosi test`: one case per scenario step.
+  'scenarios',
 ] as const;
 export type CheckClass = (typeof CHECK_CLASSES)[number];
 
@@ -35,6 +37,11 @@ export const CHECK_CODES = [
   'unreadable-expectations',
   'invalid-expectation',
   'not-recorded',
+  // Scenarios (`cosi test`): a scenario that cannot run (exit 2), and steps that failed.
+  'invalid-scenario',
+  'step-failed',
+  'missing-finding',
+  'missing-error',
 ] as const;
 
 /** A code `cosi check` reports: a loader's or one of {@link CHECK_CODES}. */

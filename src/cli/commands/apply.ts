@@ -5,7 +5,7 @@ import { parseFormat, type CommonFlags } from '../options.js';
 import { writeResources } from '../render/resources.js';
 import { selectResources, type ResourceGroup } from '../../app/resource-query.js';
 import { parseLabelSelector } from '../label-selector.js';
-import { runAndReport } from './run-and-report.js';
+import { convergeAndSelect } from './converge-and-select.js';
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 
@@ -33,7 +33,7 @@ export async function apply(
 ): Promise<CommandResult<ApplyResult>> {
   parseFormat(flags.output, APPLY_FORMATS);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
-  const reported = await runAndReport(
+  const reported = await convergeAndSelect(
     flags,
     io,
     paths,

@@ -5,9 +5,11 @@
 import { Command } from 'commander';
 import { addPathArguments, addProjectOptions, collectList, outputOption } from '../options.js';
 import { addTraceOption } from '../trace-file.js';
+import { addReportOption } from '../report-option.js';
+import { CHECK_REPORT_FORMATS as CHECK_FORMATS } from '../render/check/check-formats.js';
 
 /** The output formats of `cosi check`. */
-export const CHECK_FORMATS = ['text', 'json', 'junit', 'tap', 'github'] as const;
+export { CHECK_FORMATS };
 
 /** `cosi check`: its commander definition. */
 export function defineCheck(): Command {
@@ -18,7 +20,7 @@ export function defineCheck(): Command {
         'invalid manifests, failing controllers, non-convergence and, with --expect, differences ' +
         'from a golden tree of expected resources. Ends with "N passed, N failed".',
     );
-  addTraceOption(addProjectOptions(addPathArguments(command)))
+  addReportOption(addTraceOption(addProjectOptions(addPathArguments(command))))
     .addOption(outputOption(CHECK_FORMATS, 'text'))
     .option(
       '--strict',
@@ -59,6 +61,7 @@ Examples:
   cosi check -f manifests/ --strict -o github
   cosi check -f manifests/ --expect expected/ --update   # record the golden tree
   cosi check -f manifests/ --expect expected/ -o junit > report.xml
+  cosi check -f manifests/ -o github --report report.html   # and a page to open from CI
   cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
   cosi check k8s/ --kubernetes-version 1.30 --ignore-unknown-kinds -o junit   # as kubeconform -summary
 

@@ -3,6 +3,9 @@ import type { RunProjectOptions } from '../../app/run-project.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
 import { checkProject, type CheckedProject } from '../../app/check/check-project.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
+import type { ReportFlags } from '../report-option.js';
+import { assembleReport } from '../../app/report/assemble-report.js';
+import type { ReportData } from '../../app/report/report-data.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { caseFailed, type CheckCode, type CheckResult } from '../../app/check/check-result.js';
@@ -12,17 +15,10 @@ import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
-import { boundCheckResult } from '../render/check/bounded-check-result.js';
-import { renderCheckGithub, type GithubOptions } from '../render/check/check-github.js';
-import { renderCheckJson } from '../render/check/check-json.js';
-import { renderCheckJunit } from '../render/check/check-junit.js';
-import { renderCheckTap } from '../render/check/check-tap.js';
-import { renderCheckText } from '../render/check/check-text.js';
+import { renderCheckReport } from '../render/check/check-report.js';
 import { createColors } from '../render/report.js';
 
-type CheckFormat = (typeof CHECK_FORMATS)[number];
-
-export interface CheckFlags extends CommonFlags, TraceFlags {
+export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
   output: string;
   strict?: boolean;
   expect?: string;
@@ -43,6 +39,8 @@ export interface CheckCommandResult {
   readonly setup?: string;
   /** The run's record, for `--trace`. */
   readonly record?: RunRecord;
+  /** With `--report`: what the HTML report shows. */
+  readonly report?: ReportData;
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
@@ -64,7 +62,11 @@ export async function check(
       throw new CliError('--update needs --expect <dir>');
     }
     const runOptions: RunProjectOptions = {
-      ...(await toRunOptions(flags, io, { paths, record: flags.trace !== undefined })),
+      ...(await toRunOptions(flags, io, {
+        paths,
+        // The report's lineage and timeline come from the record.
+        record: flags.trace !== undefined || flags.report !== undefined,
+      })),
       ...(flags.previous === undefined ? {} : { previous: flags.previous }),
       ...(flags.skipKinds === undefined ? {} : { skipKinds: flags.skipKinds }),
       ...(flags.rejectKinds === undefined ? {} : { rejectKinds: flags.rejectKinds }),
@@ -85,7 +87,11 @@ export async function check(
       cases: [{ check: 'setup' as const, name: 'setup', findings: [failure] }],
       strict: false,
     };
-    return { exitCode: EXIT.usage, result: { check: result, setup: failure.message } };
+    const report = reportOf(flags, io, paths, result);
+    return {
+      exitCode: EXIT.usage,
+      result: { check: result, setup: failure.message, ...(report ? { report } : {}) },
+    };
   }
   const { run, result } = checked;
   const record = run.outcome?.project.record;
@@ -96,10 +102,39 @@ export async function check(
       : result.cases.some((c) => caseFailed(c, result.strict))
         ? EXIT.findings
         : EXIT.ok;
-  return { exitCode, result: { check: result, ...(record ? { record } : {}) } };
+  const reportData = reportOf(flags, io, paths, result, run);
+  return {
+    exitCode,
+    result: {
+      check: result,
+      ...(record ? { record } : {}),
+      ...(reportData ? { report: reportData } : {}),
+    },
+  };
 }
 
-/** The report to stdout in the `-o` format (a setup failure to stderr as well), then `--trace`. */
+/** With `--report`: the report's data, from the check and its run. */
+function reportOf(
+  flags: CheckFlags,
+  io: CliIo,
+  paths: readonly string[],
+  result: CheckResult,
+  run?: CheckedProject['run'],
+): ReportData | undefined {
+  if (flags.report === undefined) return undefined;
+  const given = [...(flags.file ?? []), ...paths];
+  return assembleReport({
+    result,
+    cwd: io.cwd,
+    title: given.length > 0 ? given.join(' ') : io.cwd,
+    ...(run ? { run } : {}),
+  });
+}
+
+/**
+ * The report to stdout in the `-o` format (a setup failure to stderr as well), then `--trace`
+ * and `--report`.
+ */
 export async function renderCheck(
   io: CliIo,
   { result }: CommandResult<CheckCommandResult>,
@@ -110,13 +145,21 @@ export async function renderCheck(
   const colors = createColors(format === 'text' && useColor(io, flags.color));
   if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
   io.stdout.write(
-    render(format, result.check, colors, { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE }),
+    renderCheckReport(format, result.check, colors, {
+      cwd: io.cwd,
+      workspace: io.env.GITHUB_WORKSPACE,
+    }),
   );
   if (flags.trace !== undefined && result.record) {
     await writeTraceFile(flags.trace, result.record, {
       cwd: io.cwd,
       stable: flags.stable === true,
     });
+  }
+  if (flags.report !== undefined && result.report) {
+    // The page's renderers are loaded only for a check that writes one.
+    const { writeReportFile } = await import('../report-file.js');
+    await writeReportFile(flags.report, result.report, { cwd: io.cwd });
   }
 }
 
@@ -134,25 +177,4 @@ function setupFailure(error: unknown): Finding<CheckCode> | undefined {
   if (error instanceof CliError)
     return { ...at, code: 'usage-error', file: '', message: error.message };
   return undefined;
-}
-
-function render(
-  format: CheckFormat,
-  unbounded: Parameters<typeof renderCheckJson>[0],
-  colors: ReturnType<typeof createColors>,
-  options: GithubOptions,
-): string {
-  const result = boundCheckResult(unbounded);
-  switch (format) {
-    case 'text':
-      return renderCheckText(result, colors);
-    case 'json':
-      return renderCheckJson(result);
-    case 'junit':
-      return renderCheckJunit(result);
-    case 'tap':
-      return renderCheckTap(result);
-    case 'github':
-      return renderCheckGithub(result, options);
-  }
 }

@@ -19,7 +19,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { EXPLAIN_FORMATS, renderExplanation } from '../render/explain/render-explain.js';
-import { runAndReport } from './run-and-report.js';
+import { convergeAndSelect } from './converge-and-select.js';
 import {
   renderReportedRun,
   type ConvergedOutcome,
@@ -74,7 +74,7 @@ export async function explain(
   parseFormat(flags.output, EXPLAIN_FORMATS);
   const depth = parseDepth(flags.depth);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
-  const run = await runAndReport(
+  const run = await convergeAndSelect(
     flags,
     io,
     [],

@@ -17,7 +17,7 @@ import {
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
-import { runAndReport } from './run-and-report.js';
+import { convergeAndSelect } from './converge-and-select.js';
 
 export interface GetFlags extends CommonFlags {
   output: string;
@@ -90,7 +90,7 @@ export async function get(
       result: { from: 'state', groups, ...asked },
     };
   }
-  const run = await runAndReport(flags, io, [], select);
+  const run = await convergeAndSelect(flags, io, [], select);
   const exitCode = run.converged && missing(run.converged.data) ? EXIT.findings : run.exitCode;
   return { exitCode, result: { from: 'run', run, ...asked } };
 }

@@ -10,11 +10,13 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import type { GraphFilter } from '../render/graph/filter-graph.js';
+import { focusGraphView } from '../render/graph/focus-graph.js';
+import { toPointer, type Pointer } from '../../engine/resource/pointer.js';
 import { buildGraphView, type GraphView } from '../render/graph/graph-view.js';
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
-import { runAndReport } from './run-and-report.js';
+import { convergeAndSelect } from './converge-and-select.js';
 import { readStateFlag } from '../state-option.js';
 
 export interface GraphFlags extends CommonFlags {
@@ -27,6 +29,8 @@ export interface GraphFlags extends CommonFlags {
   controller?: string[];
   type?: string[];
   depth?: string;
+  /** `TYPE/ID` or `NAMESPACE/TYPE/ID`: only the resources around this one (implies --resources). */
+  focus?: string;
 }
 
 /**
@@ -64,19 +68,25 @@ export async function graph(
   }
   // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
   const state = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
-  if (!state && flags.resources) {
-    const run = await runAndReport(
+  if (!state && (flags.resources || flags.focus !== undefined)) {
+    const run = await convergeAndSelect(
       flags,
       io,
       paths,
       (outcome) => {
         const graph = outcome.project.runtime.dependencyGraph();
-        return buildGraphView(graph, {
+        const view = buildGraphView(graph, {
           ...filterOption(outcome, graph, flags, depth),
           resourceGraphs: resourceGraphDags(outcome.project.registry),
           resources: outcome.snapshot.resources,
           ...(outcome.project.record ? { record: outcome.project.record } : {}),
         });
+        return flags.focus === undefined
+          ? view
+          : focusGraphView(view, {
+              resource: resolveFocus(outcome, graph, flags.focus),
+              depth,
+            });
       },
       // The lineage of the instances is what the run really read and wrote.
       { record: true },
@@ -94,11 +104,15 @@ export async function graph(
   }
   const outcome = state ? { ...run.outcome, snapshot: state.snapshot } : run.outcome;
   const graph = outcome.project.runtime.dependencyGraph();
-  const view = buildGraphView(graph, {
+  const whole = buildGraphView(graph, {
     ...filterOption(outcome, graph, flags, depth),
     resourceGraphs: resourceGraphDags(outcome.project.registry),
     ...(state ? { resources: state.snapshot.resources } : {}),
   });
+  const view =
+    flags.focus === undefined
+      ? whole
+      : focusGraphView(whole, { resource: resolveFocus(outcome, graph, flags.focus), depth });
   return {
     exitCode: EXIT.ok,
     result: { from: 'project', findings, view, empty: !state && graph.controllers.length === 0 },
@@ -106,15 +120,18 @@ export async function graph(
 }
 
 /** The graph to stdout in the `-o` format; findings, notes and a run's report to stderr. */
-export function renderGraphResult(
+export async function renderGraphResult(
   io: CliIo,
   { result }: CommandResult<GraphResult>,
   _paths: string[],
   flags: GraphFlags,
-): void {
+): Promise<void> {
   const format = parseFormat(flags.output, GRAPH_FORMATS);
   if (result.from === 'run') {
-    renderReportedRun(io, result.run, flags, (view) => io.stdout.write(renderGraph(view, format)));
+    // SVG is laid out asynchronously: the text is ready before the run's report is printed.
+    const data = result.run.converged?.data;
+    const text = data ? await renderGraph(data, format) : '';
+    renderReportedRun(io, result.run, flags, () => io.stdout.write(text));
     return;
   }
   io.stderr.write(renderFindings(result.findings, createColors(useColor(io, flags.color))));
@@ -122,13 +139,16 @@ export function renderGraphResult(
   if (result.empty && !flags.quiet) {
     io.stderr.write('cosi: no controllers registered: the graph is empty\n');
   }
-  io.stdout.write(renderGraph(result.view, format));
+  io.stdout.write(await renderGraph(result.view, format));
 }
 
 function parseDepth(flags: GraphFlags): number {
+  if (flags.focus !== undefined && (flags.controller || flags.type)) {
+    throw new CliError('--focus: give it alone, without --controller or --type');
+  }
   if (flags.depth === undefined) return 1;
-  if (!flags.controller && !flags.type) {
-    throw new CliError('--depth: give --controller or --type to say around what');
+  if (!flags.controller && !flags.type && flags.focus === undefined) {
+    throw new CliError('--depth: give --controller or --type (or --focus) to say around what');
   }
   if (flags.depth === 'all') return Number.POSITIVE_INFINITY;
   const depth = Number(flags.depth);
@@ -165,8 +185,39 @@ function filterOption(
   };
 }
 
+/** `--focus TYPE/ID` or `NAMESPACE/TYPE/ID`: the one resource of the run it names. */
+function resolveFocus(run: RunOutcome, graph: DependencyGraph, focus: string): Pointer {
+  const parts = focus.split('/');
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) {
+    throw new CliError(
+      `--focus: expected TYPE/ID or NAMESPACE/TYPE/ID, got ${JSON.stringify(focus)}`,
+    );
+  }
+  const [namespace, typeName, id] = parts.length === 3 ? parts : [undefined, ...parts];
+  const type = resolveType(run, graph, typeName as string, '--focus');
+  const matches = run.snapshot.resources
+    .map((r) => r.metadata)
+    .filter((m) => m.type === type && m.id === id)
+    .filter((m) => namespace === undefined || m.namespace === namespace);
+  if (matches.length === 0) {
+    throw new CliError(`--focus: no resource ${JSON.stringify(focus)} (type ${type})`);
+  }
+  if (matches.length > 1) {
+    const spaces = matches.map((m) => m.namespace).join(', ');
+    throw new CliError(
+      `--focus: ${JSON.stringify(focus)} is in several namespaces (${spaces}): give NAMESPACE/TYPE/ID`,
+    );
+  }
+  return toPointer(matches[0] as Pointer);
+}
+
 /** Any alias of a defined type; the exact name (any case) of a type that has no definition. */
-function resolveType(run: RunOutcome, graph: DependencyGraph, name: string): string {
+function resolveType(
+  run: RunOutcome,
+  graph: DependencyGraph,
+  name: string,
+  flag = '--type',
+): string {
   try {
     return run.project.registry.resolve(name).type;
   } catch (error) {
@@ -182,6 +233,6 @@ function resolveType(run: RunOutcome, graph: DependencyGraph, name: string): str
     const others = [
       ...new Set([...graph.types, ...run.snapshot.resources.map((r) => r.metadata.type)]),
     ];
-    throw new CliError(`--type: ${typeErrorMessage(error, run.project.registry, others)}`);
+    throw new CliError(`${flag}: ${typeErrorMessage(error, run.project.registry, others)}`);
   }
 }

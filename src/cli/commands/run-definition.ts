@@ -16,8 +16,11 @@ export function defineRun(): Command {
         '--state etcd://HOST:PORT[/prefix] several processes share one state: they elect a ' +
         'leader on an etcd lease, and only the leader runs the controllers (those with ' +
         'needLeaderElection: false run in every process). When the leader dies, another process ' +
-        'takes over within the lease TTL. A process that loses its leadership exits with 1. One ' +
-        'line per event goes to stderr.',
+        'takes over within the lease TTL. A process that loses its leadership stops its ' +
+        'controllers and exits with 4, for its supervisor to restart it. A second SIGTERM or ' +
+        'Ctrl-C exits at once. Logs go to stderr, one line per event with its time and level ' +
+        '(--log-format json: one JSON object per line). --metrics-addr serves Prometheus ' +
+        'metrics at /metrics, --health-addr /healthz and /readyz.',
     );
   addPathArguments(command)
     .option(
@@ -46,8 +49,25 @@ export function defineRun(): Command {
       'how long a request to etcd may wait for its answer; a SIGTERM is obeyed within it too',
       '5s',
     )
+    .option(
+      '--connect-timeout <duration>',
+      'how long to wait for etcd to answer at start; an etcd not there by then is an error (exit 2)',
+      '5s',
+    )
+    .option('--log-format <format>', 'text (a line per event) or json (an object per line)', 'text')
+    .option(
+      '--metrics-addr <address>',
+      'serve Prometheus metrics at /metrics on HOST:PORT or :PORT (0: off, the default)',
+    )
+    .option(
+      '--health-addr <address>',
+      'serve /healthz and /readyz on HOST:PORT or :PORT (0: off, the default)',
+    )
     .option('--no-color', 'never color the output')
-    .option('-v, --verbose', 'print controller logs to stderr')
+    .option(
+      '-v, --verbose',
+      "log the controllers' info and debug records too (warnings and errors always)",
+    )
     .addHelpText(
       'after',
       `
@@ -55,8 +75,11 @@ Examples:
   cosi run -f fixtures/vm-network
   cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --watch
   cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --lease-ttl 10s
+  cosi run -f manifests/ --metrics-addr :8080 --health-addr :8081 --log-format json
 
-Exit codes: 0 after SIGTERM or Ctrl-C, 1 invalid manifests or leadership lost, 2 usage or config error.`,
+Exit codes: 0 after SIGTERM or Ctrl-C; 1 invalid manifests, or the state failed at start; 2 usage
+or config error, etcd unreachable within --connect-timeout, a prefix holding another project's
+state, an address in use; 4 leadership lost (restart it); 130 / 143 a second Ctrl-C / SIGTERM.`,
     );
   return command;
 }

@@ -1,11 +1,15 @@
 import { hostname } from 'node:os';
-import * as path from 'node:path';
 import { defineRun } from './run-definition.js';
 import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
+import { displayPath } from '../../app/display-path.js';
+import { ForeignStateError } from '../../app/foreign-state.js';
 import { openState, type OpenedState } from '../../app/open-state.js';
+import { OpsAddressError, startOpsServer, type OpsServer } from '../../app/ops-server.js';
+import { RunHealth } from '../../app/run-health.js';
+import { RunMetrics } from '../../app/run-metrics.js';
 import { serveProject, type ApplyCounts, type ServedProject } from '../../app/serve-project.js';
 import {
   formatStateLocation,
@@ -13,17 +17,19 @@ import {
   StateUrlError,
   type StateLocation,
 } from '../../app/state-url.js';
+import { formatDuration } from '../../app/format-duration.js';
 import { toError } from '../../engine/errors.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
+import { EtcdUnreachableError } from '../../state-etcd/etcd-errors.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
 import { parseRequestTimeout } from '../state-option.js';
-import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
-import { useColor, type CliIo } from '../io.js';
-import { formatLog } from '../render/logs.js';
-import { createColors, renderFindings } from '../render/report.js';
+import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { createRunLog, LOG_FORMATS, type LogFormat, type RunLog } from '../run/run-log.js';
+import { reapplyOnChange } from '../run/reapply-on-change.js';
 import { watchWithChokidar, type FileWatcher, type WatchFiles } from '../watch/file-watcher.js';
 
 export interface RunFlags {
@@ -34,9 +40,19 @@ export interface RunFlags {
   watch?: boolean;
   leaseTtl: string;
   requestTimeout?: string;
+  connectTimeout?: string;
+  logFormat?: string;
+  metricsAddr?: string;
+  healthAddr?: string;
   color?: boolean;
   verbose?: boolean;
 }
+
+/**
+ * Manifest writes in flight at once on etcd: enough for etcd to batch them (a bare loop on
+ * loopback gains little past it), few enough to bound what one apply holds open.
+ */
+const ETCD_APPLY_CONCURRENCY = 32;
 
 /** The name processes serving one state elect their leader under. */
 export const ELECTION_NAME = 'cosi-run';
@@ -45,7 +61,7 @@ export const ELECTION_NAME = 'cosi-run';
 export const runCommand: CliCommand<[string[], RunFlags]> = {
   define: defineRun,
   run: (io, paths, flags) => runRuntime(io, paths, flags),
-  // Long-running: it renders as it goes (rounds, leadership, logs) and has no data at the end.
+  // Long-running: it logs as it goes (applies, leadership, controllers) and has no data at the end.
   render: renderedAlready,
 };
 
@@ -59,45 +75,112 @@ export function parseLeaseTtl(text: string): number {
 }
 
 type Ending =
-  | { readonly kind: 'signal'; readonly signal: string }
+  | { readonly kind: 'signal'; readonly signal: 'SIGINT' | 'SIGTERM' }
   | { readonly kind: 'lost'; readonly error: Error }
   | { readonly kind: 'failed'; readonly error: Error };
 
-/** Runs until a signal, a lost leadership or a failed start of the leader's controllers. */
+/** What `run` was asked, checked: every usage error before anything starts. */
+interface RunPlan {
+  readonly files: string[];
+  readonly location: StateLocation;
+  readonly ttl: number;
+  readonly requestTimeout: number;
+  readonly connectTimeout: number;
+  readonly logFormat: LogFormat;
+}
+
+function plan(paths: string[], flags: RunFlags): RunPlan {
+  const files = [...(flags.file ?? []), ...paths];
+  if (files.length === 0) throw new CliError('no manifests given: pass -f <path>');
+  if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
+  const connectTimeout = parseDuration(flags.connectTimeout ?? '5s', '--connect-timeout');
+  if (connectTimeout < 1) throw new CliError('--connect-timeout: at least 1ms');
+  const logFormat = flags.logFormat ?? 'text';
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new CliError(
+      `--log-format: ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(logFormat)}`,
+    );
+  }
+  return {
+    files,
+    location: stateLocation(flags.state),
+    ttl: parseLeaseTtl(flags.leaseTtl),
+    requestTimeout: parseRequestTimeout(flags.requestTimeout ?? '5s'),
+    connectTimeout,
+    logFormat: logFormat as LogFormat,
+  };
+}
+
+/**
+ * Runs until a signal, a lost leadership or a failed start of the leader's controllers. A start
+ * that cannot go on (etcd unreachable, another project's state, an address in use) is one line
+ * and exit 2; a second signal ends the process at once.
+ */
 export async function runRuntime(
   io: CliIo,
   paths: string[],
   flags: RunFlags,
   watchFiles: WatchFiles = watchWithChokidar,
 ): Promise<CommandResult> {
-  const files = [...(flags.file ?? []), ...paths];
-  if (files.length === 0) throw new CliError('no manifests given: pass -f <path>');
-  if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
-  const location = stateLocation(flags.state);
-  const ttl = parseLeaseTtl(flags.leaseTtl);
-  const requestTimeout = parseRequestTimeout(flags.requestTimeout ?? '5s');
+  const { files, location, ttl, requestTimeout, connectTimeout, logFormat } = plan(paths, flags);
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
   }
-  const colors = createColors(useColor(io, flags.color));
-  const say = (line: string): void => void io.stderr.write(`cosi run: ${line}\n`);
+  const log = createRunLog((line) => void io.stderr.write(line), logFormat);
   const identity = `${hostname()}/${process.pid}`;
+  const where = formatStateLocation(location);
+  const health = new RunHealth();
 
   let end!: (ending: Ending) => void;
+  let ending: Ending | undefined;
   const ended = new Promise<Ending>((resolve) => (end = resolve));
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    if (ending?.kind === 'signal') {
+      log.warn(`${signal} again: exiting now, without finishing the stop`);
+      io.exit?.(SIGNAL_EXIT[signal]);
+      return;
+    }
+    ending ??= { kind: 'signal', signal };
+    end(ending);
+  };
+  const finish = (why: Ending): void => {
+    ending ??= why;
+    end(ending);
+  };
   const unsubscribe = [
-    onInterrupt(() => end({ kind: 'signal', signal: 'SIGINT' }), { keys: false }),
-    io.onTerminate?.(() => end({ kind: 'signal', signal: 'SIGTERM' })) ?? (() => undefined),
+    onInterrupt(() => onSignal('SIGINT'), { keys: false }),
+    io.onTerminate?.(() => onSignal('SIGTERM')) ?? (() => undefined),
   ];
+  // Signal handlers keep no process alive: without a watcher or a listening port, nothing would.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
 
   let opened: OpenedState | undefined;
   let election: EtcdLeaderElection | undefined;
   let served: ServedProject | undefined;
   let watcher: FileWatcher | undefined;
+  const servers: OpsServer[] = [];
   try {
     opened = openState(location, { requestTimeout });
+    const etcd = opened.etcd;
+    const metrics = new RunMetrics({
+      controllers: () => served?.project.runtime.controllerNames() ?? [],
+      queueDepth: (name) => served?.project.runtime.metrics(name)?.queueLength ?? 0,
+      leading: () => health.phase === 'leading',
+      ...(etcd ? { state: () => etcd.figures() } : {}),
+    });
+    await startEndpoints(flags, health, metrics, servers, log);
+
+    // One cheap question first: an etcd that is not there is said as such, not as a failed apply.
+    if (etcd) {
+      const probing = etcd.probe(connectTimeout).then(() => 'reached' as const);
+      // Ended by a signal first, the probe's late failure is nobody's to hear.
+      probing.catch(() => undefined);
+      const reached = await Promise.race([probing, ended]);
+      if (reached !== 'reached') return stopBeforeStart(reached, log);
+    }
     if (location.kind === 'etcd') {
+      let lastLeader: string | undefined;
       election = createEtcdLeaderElection({
         endpoint: location.endpoint,
         prefix: location.prefix,
@@ -105,7 +188,13 @@ export async function runRuntime(
         ttl,
         identity,
         requestTimeout,
-        onLost: (error) => end({ kind: 'lost', error }),
+        onLost: (error) => finish({ kind: 'lost', error }),
+        onLeader: (leader) => {
+          if (leader === lastLeader || leader === identity) return;
+          lastLeader = leader;
+          if (leader === undefined) log.info('no leader: campaigning');
+          else log.info(`following ${leader}`, { leader });
+        },
       });
     }
     const leaderElection = election;
@@ -113,67 +202,105 @@ export async function runRuntime(
       files,
       cwd: io.cwd,
       state: opened.state,
+      stateName: where,
       identity,
+      recorder: metrics.recorder,
       ...(leaderElection
         ? { elect: (signal, fingerprint) => leaderElection.elect(signal, fingerprint) }
         : {}),
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
-      ...(location.kind === 'etcd' ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES } : {}),
-      ...(flags.verbose ? { onLog: (record) => io.stderr.write(formatLog(record)) } : {}),
+      ...(location.kind === 'etcd'
+        ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES, applyConcurrency: ETCD_APPLY_CONCURRENCY }
+        : {}),
+      onLog: (record) => {
+        if (flags.verbose || record.level === 'warn' || record.level === 'error') {
+          log.record(record);
+        }
+      },
     }).catch((error: unknown) => {
-      if (error instanceof ConfigError) throw error;
+      if (error instanceof ConfigError || error instanceof ForeignStateError) throw error;
       // The state is unreachable or refused the manifests: said in one line, not a stack.
-      throw new CliError(
-        `could not start on ${formatStateLocation(location)}: ${toError(error).message}`,
-        EXIT.findings,
-      );
+      throw new CliError(`could not start on ${where}: ${toError(error).message}`, EXIT.findings);
     });
     // A signal while starting (etcd slow or silent) ends the start: nothing waits for it.
     const start = await Promise.race([starting, ended]);
     if ('kind' in start) {
-      say(`shutting down (${describeEnding(start)}) before it started`);
       // A start that still completes is stopped; one that fails has nothing to stop.
       starting.then(
         (late) => ('project' in late ? late.stop() : undefined),
         () => undefined,
       );
-      return { exitCode: exitCodeOf(start), result: undefined };
+      return stopBeforeStart(start, log);
     }
     if (!('project' in start)) {
-      io.stderr.write(renderFindings(start.findings, colors));
-      say('not started: the manifests have errors');
+      logFindings(log, io.cwd, start.findings);
+      log.error('not started: the manifests have errors', { code: 'invalid-manifests' });
       return { exitCode: EXIT.findings, result: undefined };
     }
     served = start;
     const project = served.project;
-    say(
-      `started as ${identity} on ${formatStateLocation(location)}` +
-        (location.kind === 'etcd' ? ` (lease TTL ${ttl}s)` : ''),
-    );
-    say(describeApply(served.applied));
-    sayTooLarge(io, served.skipped, say, colors);
+    log.info(`started as ${identity} on ${where}` + (election ? ` (lease TTL ${ttl}s)` : ''));
+    log.info(describeApply(served.applied));
+    logTooLarge(log, io.cwd, served.skipped);
+    health.following();
     served.elected.then(
-      () =>
-        say(
+      () => {
+        health.leading();
+        log.info(
           `${election ? 'elected leader' : 'leading'}: running ${project.runtime.controllerNames().length} controllers`,
-        ),
-      (error: unknown) => end({ kind: 'failed', error: toError(error) }),
+        );
+        const leadingSince = performance.now();
+        project.runtime.settle().then(
+          () => {
+            if (health.phase !== 'leading') return;
+            health.converged();
+            log.info(`converged in ${formatDuration(performance.now() - leadingSince)}`);
+          },
+          // Stopped before it settled: there is nothing to say.
+          () => undefined,
+        );
+      },
+      (error: unknown) => finish({ kind: 'failed', error: toError(error) }),
     );
     if (flags.watch) {
-      watcher = watchManifests(io, files, watchFiles, served, (line) => say(line), colors);
+      watcher = reapplyOnChange(io.cwd, files, watchFiles, served, {
+        applied: (counts, skipped) => {
+          log.info(describeApply(counts));
+          logTooLarge(log, io.cwd, skipped);
+        },
+        refused: (findings) => {
+          logFindings(log, io.cwd, findings);
+          log.error('not applied: the manifests have errors (the last good ones keep running)', {
+            code: 'invalid-manifests',
+          });
+        },
+        failed: (error, retryInMs) =>
+          log.warn(`apply failed: ${error.message} (retrying in ${formatDuration(retryInMs)})`),
+      });
     }
-    const ending = await ended;
-    say(`shutting down (${describeEnding(ending)})`);
-    if (ending.kind === 'failed' && ending.error instanceof ConfigError) {
-      io.stderr.write(`cosi: ${ending.error.message}\n`);
+    const why = await ended;
+    health.stopping();
+    log.log(why.kind === 'signal' ? 'info' : 'error', `shutting down (${describeEnding(why)})`, {
+      ...(why.kind === 'lost' ? { code: 'leadership-lost' } : {}),
+    });
+    if (why.kind === 'failed' && why.error instanceof ConfigError) {
+      log.error(why.error.message, { code: 'config' });
       return { exitCode: EXIT.usage, result: undefined };
     }
-    return { exitCode: exitCodeOf(ending), result: undefined };
+    return { exitCode: exitCodeOf(why), result: undefined };
+  } catch (error) {
+    // What keeps it from starting is one log line, in the log's format, and an exit code.
+    const refusal = startRefusal(error);
+    if (refusal === undefined) throw error;
+    log.error(refusal.message, { code: refusal.code });
+    return { exitCode: refusal.exitCode, result: undefined };
   } finally {
-    for (const off of unsubscribe) off();
-    // Every etcd request has a deadline, but a stop is many of them: the whole shutdown is
-    // bounded too, and what is left of it is cut off by closing the connections.
+    // A leader that lost its lease must stop before another process leads: within a third of
+    // the TTL (it noticed at two thirds), and it asks etcd nothing more. A clean stop may take
+    // the request timeout.
+    const lost = ending?.kind === 'lost';
+    const bound = lost ? Math.max(100, Math.floor((ttl * 1000) / 3)) : requestTimeout;
     const shutdown = (async () => {
       await watcher?.close();
       await served?.stop();
@@ -182,21 +309,102 @@ export async function runRuntime(
       shutdown.then(
         () => true,
         (error: unknown) => {
-          say(`stopping failed: ${toError(error).message}`);
+          log.error(`stopping failed: ${toError(error).message}`);
           return true;
         },
       ),
-      new Promise<false>((resolve) => setTimeout(resolve, requestTimeout, false).unref()),
+      new Promise<false>((resolve) => setTimeout(resolve, bound, false).unref()),
     ]);
-    if (!stoppedInTime) say(`the controllers did not stop within ${requestTimeout} ms`);
-    await election?.close();
+    if (!stoppedInTime) log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
+    await election?.close({ release: !lost });
     await opened?.close();
-    if (served) say('stopped');
+    await Promise.all(servers.map((s) => s.close()));
+    clearInterval(keepAlive);
+    if (served) log.info('stopped');
+    for (const off of unsubscribe) off();
   }
 }
 
+/** Starts the metrics and health endpoints asked for: one server per address. */
+async function startEndpoints(
+  flags: RunFlags,
+  health: RunHealth,
+  metrics: RunMetrics,
+  servers: OpsServer[],
+  log: RunLog,
+): Promise<void> {
+  const byAddress = new Map<string, { flag: string; routes: Record<string, () => unknown> }>();
+  const add = (
+    address: string | undefined,
+    flag: string,
+    routes: Record<string, () => unknown>,
+  ) => {
+    if (address === undefined || address === '0') return;
+    const entry = byAddress.get(address) ?? { flag, routes: {} };
+    Object.assign(entry.routes, routes);
+    byAddress.set(address, entry);
+  };
+  add(flags.metricsAddr, '--metrics-addr', {
+    '/metrics': async () => {
+      const { contentType, body } = await metrics.scrape();
+      return { status: 200, contentType, body };
+    },
+  });
+  add(flags.healthAddr, '--health-addr', {
+    '/healthz': () => health.healthz(),
+    '/readyz': () => health.readyz(),
+  });
+  for (const [address, { flag, routes }] of byAddress) {
+    const server = await startOpsServer(
+      address,
+      flag,
+      routes as Parameters<typeof startOpsServer>[2],
+    );
+    servers.push(server);
+    log.info(`serving ${Object.keys(routes).join(', ')} on http://${server.address}`, {
+      address: server.address,
+    });
+  }
+}
+
+/**
+ * Why the run could not start, when it is not a bug: 2 (usage) for what the operator must fix
+ * before trying again (etcd not there, another project's state, an address in use, the config),
+ * or the code a CliError carries.
+ */
+function startRefusal(
+  error: unknown,
+): { readonly message: string; readonly code: string; readonly exitCode: ExitCode } | undefined {
+  if (error instanceof EtcdUnreachableError || error instanceof ForeignStateError) {
+    return { message: error.message, code: error.code, exitCode: EXIT.usage };
+  }
+  if (error instanceof OpsAddressError) {
+    return { message: error.message, code: error.code, exitCode: EXIT.usage };
+  }
+  if (error instanceof ConfigError) {
+    return { message: error.message, code: 'config', exitCode: EXIT.usage };
+  }
+  if (error instanceof CliError) {
+    return { message: error.message, code: 'start-failed', exitCode: error.exitCode };
+  }
+  return undefined;
+}
+
+/** A signal (or a failure) came before the project started: nothing to stop but the start. */
+function stopBeforeStart(ending: Ending, log: RunLog): CommandResult {
+  log.info(`shutting down (${describeEnding(ending)}) before it started`);
+  return { exitCode: exitCodeOf(ending), result: undefined };
+}
+
 function exitCodeOf(ending: Ending): ExitCode {
-  return ending.kind === 'signal' ? EXIT.ok : EXIT.findings;
+  switch (ending.kind) {
+    case 'signal':
+      return EXIT.ok;
+    case 'lost':
+      return EXIT.leadershipLost;
+    case 'failed':
+      return EXIT.findings;
+  }
 }
 
 function describeEnding(ending: Ending): string {
@@ -204,7 +412,7 @@ function describeEnding(ending: Ending): string {
     case 'signal':
       return ending.signal;
     case 'lost':
-      return `lost leadership: ${ending.error.message}`;
+      return `lost leadership: ${ending.error.message}; exiting with ${EXIT.leadershipLost} to be restarted`;
     case 'failed':
       return `could not lead: ${ending.error.message}`;
   }
@@ -214,16 +422,22 @@ function describeApply(applied: ApplyCounts): string {
   return `applied ${applied.resources} resources (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
 }
 
+/** Each finding as a log line: its place, its message, its code. */
+function logFindings(log: RunLog, cwd: string, findings: readonly Finding[]): void {
+  for (const f of findings) {
+    log.log(
+      f.severity === 'error' ? 'error' : 'warn',
+      `${displayPath(cwd, f.file)}:${f.line}:${f.col}: ${f.message}`,
+      { code: f.code, ...(f.pointer ? { pointer: f.pointer } : {}) },
+    );
+  }
+}
+
 /** The resources an apply left out (too large for the state): their findings, and a line. */
-function sayTooLarge(
-  io: CliIo,
-  skipped: readonly Finding[],
-  say: (line: string) => void,
-  colors: ReturnType<typeof createColors>,
-): void {
+function logTooLarge(log: RunLog, cwd: string, skipped: readonly Finding[]): void {
   if (skipped.length === 0) return;
-  io.stderr.write(renderFindings(skipped, colors));
-  say(`${skipped.length} resources not applied: too large for the state (the others were)`);
+  logFindings(log, cwd, skipped);
+  log.warn(`${skipped.length} resources not applied: too large for the state (the others were)`);
 }
 
 function stateLocation(url: string): StateLocation {
@@ -233,67 +447,4 @@ function stateLocation(url: string): StateLocation {
     if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
     throw error;
   }
-}
-
-/** Backoff of an apply that failed (the state unreachable): from 500 ms, doubled, up to 5 s. */
-const RETRY_FIRST_MS = 500;
-const RETRY_MAX_MS = 5_000;
-
-/**
- * Applies the manifests again after file changes: changes within 100 ms are one apply, and
- * applies never overlap. Manifests with errors are shown and not applied (the last good ones keep
- * running); an apply that fails (the state unreachable) is said and retried with backoff.
- */
-function watchManifests(
-  io: CliIo,
-  files: readonly string[],
-  watchFiles: WatchFiles,
-  served: ServedProject,
-  say: (line: string) => void,
-  colors: ReturnType<typeof createColors>,
-): FileWatcher {
-  let timer: NodeJS.Timeout | undefined;
-  let chain = Promise.resolve();
-  let closed = false;
-  /** The wait before retrying a failed apply: doubled on each failure, reset by a success. */
-  let retryDelay = RETRY_FIRST_MS;
-  const schedule = (ms: number): void => {
-    clearTimeout(timer);
-    if (closed) return;
-    timer = setTimeout(() => {
-      chain = chain.then(reapply);
-    }, ms);
-  };
-  const reapply = async (): Promise<void> => {
-    if (closed) return;
-    try {
-      const result = await served.reapply();
-      retryDelay = RETRY_FIRST_MS;
-      if ('findings' in result) {
-        io.stderr.write(renderFindings(result.findings, colors));
-        say('not applied: the manifests have errors (the last good ones keep running)');
-      } else {
-        say(describeApply(result.applied));
-        sayTooLarge(io, result.skipped, say, colors);
-      }
-    } catch (error) {
-      // The state was unreachable (etcd restarting): the files did not change, so nothing else
-      // would apply them again. Retried with backoff until it goes through or a new edit comes.
-      say(`apply failed: ${toError(error).message} (retrying in ${retryDelay} ms)`);
-      schedule(retryDelay);
-      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
-    }
-  };
-  const watcher = watchFiles(
-    files.map((f) => path.resolve(io.cwd, f)),
-    () => schedule(100),
-  );
-  return {
-    close: async () => {
-      closed = true;
-      clearTimeout(timer);
-      await watcher.close();
-      await chain;
-    },
-  };
 }

@@ -180,7 +180,7 @@ export class ControllerAdapter implements Adapter {
   #crashed(error: Error): void {
     this.metrics.crashes++;
     this.#lastError = error;
-    this.#log.error('controller failed', { error: error.message });
+    this.#log.error('controller failed', { error: error.message, code: toErrorRecord(error).code });
     // The restart waits for its turn in the scheduler, like every other wakeup.
     this.#condition = this.#restarts.crashed(() =>
       this.host.scheduler.schedule(() => {

@@ -596,12 +596,17 @@ export class QControllerAdapter implements Adapter {
       this.#log.error(`${what} failed with a terminal error, not retrying`, {
         resource: formatPointer(pointer),
         error: error.message,
+        code: toErrorRecord(error).code,
       });
     } else {
       const err = toError(error);
       this.metrics.crashes++;
       const gaveUp = this.#recordFailure(key, job, pointer, err);
-      this.#log.error(`${what} failed`, { resource: formatPointer(pointer), error: err.message });
+      this.#log.error(`${what} failed`, {
+        resource: formatPointer(pointer),
+        error: err.message,
+        code: toErrorRecord(err).code,
+      });
       if (!gaveUp) this.#requeue(key, job, this.#backoffFor(key).next());
     }
   }

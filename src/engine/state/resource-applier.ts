@@ -31,6 +31,12 @@ export interface ResourceApplierOptions<T extends KeyedResource> {
    * answers `undefined`, and applying again throws. Default `true`.
    */
   readonly keepApplied?: boolean;
+  /**
+   * Writes of a whole {@link ResourceApplier.apply} kept under way at once (default 1: one after
+   * the other). A state behind a network (etcd) answers many writes in flight in about the time
+   * of one; the result lists keep the order of the desired resources whatever it is.
+   */
+  readonly concurrency?: number;
 }
 
 /**
@@ -50,6 +56,7 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   readonly #state: State;
   readonly #groupOf: ((resource: T) => string) | undefined;
   readonly #keepApplied: boolean;
+  readonly #concurrency: number;
   /** With `keepApplied: false`: how many the one apply applied (`undefined` before it). */
   #appliedOnce: number | undefined;
   /** What was applied, by key, in the order it was given. */
@@ -64,6 +71,11 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     this.#state = state;
     this.#groupOf = options.groupOf;
     this.#keepApplied = options.keepApplied ?? true;
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new RangeError(`concurrency must be a whole number of at least 1, got ${concurrency}`);
+    }
+    this.#concurrency = concurrency;
   }
 
   /** How many resources are applied. */
@@ -103,9 +115,11 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       return result;
     }
     const applied = new Map<string, T>();
-    for (const item of desired) {
-      applied.set(item.key, item);
-      await this.#applyOne(item, this.#applied.get(item.key), result);
+    for (const item of desired) applied.set(item.key, item);
+    if (this.#concurrency === 1) {
+      for (const item of desired) await this.#applyOne(item, this.#applied.get(item.key), result);
+    } else {
+      await this.#applyConcurrently(desired, result);
     }
     for (const [key, item] of this.#applied) {
       if (applied.has(key)) continue;
@@ -161,6 +175,40 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     }
     this.#compared = compared;
     return result;
+  }
+
+  /**
+   * {@link apply}'s writes, {@link ResourceApplierOptions.concurrency} at once; each write's
+   * outcome is noted at its index and the lists are filled in the desired order after. On a
+   * failure no new write starts, and the first error is thrown once the others settled.
+   */
+  async #applyConcurrently(desired: readonly T[], result: ApplyResult): Promise<void> {
+    const outcomes: (keyof ApplyResult | undefined)[] = new Array<undefined>(desired.length);
+    let next = 0;
+    let failed = false;
+    const worker = async (): Promise<void> => {
+      while (!failed && next < desired.length) {
+        const index = next++;
+        const item = desired[index] as T;
+        const one: ApplyResult = { created: [], updated: [], tornDown: [], unchanged: [] };
+        try {
+          await this.#applyOne(item, this.#applied.get(item.key), one);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+        outcomes[index] =
+          one.created.length > 0 ? 'created' : one.updated.length > 0 ? 'updated' : 'unchanged';
+      }
+    };
+    const workers = Array.from({ length: Math.min(this.#concurrency, desired.length) }, worker);
+    const settled = await Promise.allSettled(workers);
+    const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (rejected) throw rejected.reason;
+    desired.forEach((item, index) => {
+      const outcome = outcomes[index];
+      if (outcome !== undefined) result[outcome].push(item.key);
+    });
   }
 
   /** Writes one desired resource unless it equals what was applied before. */

@@ -40,4 +40,12 @@ export interface StateCore {
   watchKind(kind: Kind, delivery: Delivery, options?: WatchKindOptions): Promise<void>;
   /** Every namespace and type that holds at least one resource, in any order. */
   kinds(): Promise<Kind[]>;
+  /**
+   * Optional, for a core behind I/O: the last version of a resource this process saw (by a
+   * read, a write or a watch event), without asking the backend; `undefined` if it saw none.
+   * It may be stale. The wrapper starts a `modify` or a finalizer change from it instead of a
+   * read, and the write (compare-and-swap on that version) fails as a conflict if it was stale;
+   * only then, or when nothing would change, does it read. An in-memory core has no use for it.
+   */
+  lastSeen?(pointer: Pointer): Resource | undefined;
 }

@@ -44,10 +44,13 @@ const toTearingDown = (draft: Draft): void => {
 export class CoreState implements State {
   readonly #core: StateCore;
   readonly #sync: SyncCore | undefined;
+  /** The core's {@link StateCore.lastSeen}, checked once here; none: every write reads first. */
+  readonly #lastSeen: ((pointer: Pointer) => Resource | undefined) | undefined;
 
   constructor(core: StateCore) {
     this.#core = core;
     this.#sync = isSyncCore(core) ? core : undefined;
+    this.#lastSeen = core.lastSeen?.bind(core);
   }
 
   // The primitives, as the core has them. Not async functions: the core's own promise is handed
@@ -195,7 +198,11 @@ export class CoreState implements State {
     options: UpdateOptions,
     read?: Resource,
   ): Promise<Resource> {
-    let current = read ?? (await this.#core.get(pointer));
+    // What the core last saw stands in for a read (see StateCore.lastSeen): a stale one fails
+    // the write as a conflict, and the retry reads.
+    const seen = read === undefined ? this.#lastSeen?.(pointer) : undefined;
+    let current = read ?? seen ?? (await this.#core.get(pointer));
+    let speculative = seen !== undefined;
     for (;;) {
       checkPhase(current, options);
       const draft = toDraft(current);
@@ -205,7 +212,14 @@ export class CoreState implements State {
       // core storing the frozen spec shares it rather than copying it.
       draft.spec = freezeSharing(draft.spec, current.spec);
       if (draft.spec === current.spec && metadataEqual(current.metadata, draft.metadata)) {
-        return current;
+        if (!speculative) return current;
+        // Nothing to write, by a version that may be stale: only a read can say so.
+        const fresh = await this.#core.get(pointer);
+        // The same object: the core saw no newer version (see StateCore.lastSeen).
+        if (fresh === current) return fresh;
+        current = fresh;
+        speculative = false;
+        continue;
       }
       try {
         return await this.#core.update(draft, options);
@@ -213,13 +227,31 @@ export class CoreState implements State {
         if (!isRetryableConflict(error)) throw error;
       }
       current = await this.#core.get(pointer);
+      speculative = false;
     }
   }
 
   /** Create-or-update: `fn` fills a copy of `empty` when the resource is missing. */
   async #modify(empty: Draft, fn: Updater<unknown>, options: UpdateOptions): Promise<Resource> {
+    let seen = this.#lastSeen?.(empty.metadata);
+    // A core that tracks what it saw and never saw this resource: most likely it is new, and is
+    // created without a read first; if it is there after all, the create fails and it is read.
+    let unread = this.#lastSeen !== undefined && seen === undefined;
     for (;;) {
-      const current = await this.#core.get(empty.metadata).catch(undefinedIfNotFound);
+      if (seen !== undefined) {
+        try {
+          return await this.#updateWithConflicts(empty.metadata, fn, options);
+        } catch (error) {
+          // What was seen is gone (destroyed since): read, and create it if it is missing.
+          if (!isNotFound(error)) throw error;
+          seen = undefined;
+          continue;
+        }
+      }
+      const current = unread
+        ? undefined
+        : await this.#core.get(empty.metadata).catch(undefinedIfNotFound);
+      unread = false;
       if (current !== undefined) {
         return this.#updateWithConflicts(empty.metadata, fn, options, current);
       }
@@ -244,17 +276,29 @@ export class CoreState implements State {
     pointer: Pointer,
     change: (current: readonly string[]) => readonly string[] | undefined,
   ): Promise<void> {
+    const seen = this.#lastSeen?.(pointer);
+    let current = seen ?? (await this.#core.get(pointer));
+    let speculative = seen !== undefined;
     for (;;) {
-      const current = await this.#core.get(pointer);
       const finalizers = change(current.metadata.finalizers);
-      if (finalizers === undefined) return;
+      if (finalizers === undefined) {
+        if (!speculative) return;
+        // Nothing to change, by a version that may be stale: only a read can say so.
+        const fresh = await this.#core.get(pointer);
+        if (fresh === current) return;
+        current = fresh;
+        speculative = false;
+        continue;
+      }
       const next = { metadata: withFinalizers(current.metadata, finalizers), spec: current.spec };
       try {
         await this.#core.update(next, { owner: current.metadata.owner, expectedPhase: 'any' });
         return;
       } catch (error) {
-        if (!isRetryableConflict(error)) throw error;
+        if (!isRetryableConflict(error) && !(speculative && isNotFound(error))) throw error;
       }
+      current = await this.#core.get(pointer);
+      speculative = false;
     }
   }
 

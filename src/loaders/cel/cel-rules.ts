@@ -8,8 +8,8 @@
 import { createRequire } from 'node:module';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
-import { isSchemaNode, VALIDATIONS_KEYWORD } from '../schema-node.js';
-import { prepareGraphCel } from '../kro/graph-cel-loader.js';
+import { schemaHasRules, VALIDATIONS_KEYWORD } from '../schema-node.js';
+import { isCheckPending } from '../kubernetes/deferred-check.js';
 
 export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 
@@ -27,6 +27,11 @@ export async function loadCelRuleEngine(): Promise<CelRuleEngine> {
     imported = celRuleEngine;
   }
   return imported;
+}
+
+/** Whether this process has loaded the CEL rule engine (a load with no rules to compile never does). */
+export function isCelRuleEngineLoaded(): boolean {
+  return imported !== undefined;
 }
 
 /**
@@ -58,55 +63,25 @@ export function lazyCelRules(
   return () => (rules ??= engine().rulesFor(kubernetesVersion));
 }
 
-const withRules = new WeakMap<object, boolean>();
-
 /**
- * Whether a schema holds `x-kubernetes-validations` at a node the rules are compiled from (the
- * root, `properties`, `items`, `additionalProperties`, as `compileRules` walks it). Without,
- * there is nothing to compile or evaluate.
- */
-export function schemaHasRules(schema: object): boolean {
-  let has = withRules.get(schema);
-  if (has === undefined) {
-    has = walkForRules(schema, new Set());
-    withRules.set(schema, has);
-  }
-  return has;
-}
-
-function walkForRules(node: unknown, seen: Set<object>): boolean {
-  if (!isSchemaNode(node) || seen.has(node)) return false;
-  seen.add(node);
-  if (node[VALIDATIONS_KEYWORD] !== undefined) return true;
-  if (isSchemaNode(node.properties)) {
-    for (const child of Object.values(node.properties)) if (walkForRules(child, seen)) return true;
-  }
-  // Rules below a junctor are never run, but are looked for: the compiler refuses them.
-  for (const junctor of ['allOf', 'anyOf', 'oneOf', 'not']) {
-    const sub = node[junctor];
-    for (const child of Array.isArray(sub) ? (sub as unknown[]) : [sub]) {
-      if (walkForRules(child, seen)) return true;
-    }
-  }
-  return walkForRules(node.items, seen) || walkForRules(node.additionalProperties, seen);
-}
-
-/**
- * Loads the CEL rule engine before a load that may need it: when a given definition's schema has
- * rules, or a file about to be parsed names the rules keyword (a definition in the manifests may
- * have rules). Cheap when neither: one substring search per file.
+ * Loads the CEL rule engine before a load that may need it: when `needed` says so (the caller
+ * knows of rules this cannot see: kro RGDs' outputs, see `prepare-cel.ts`), a given definition's
+ * schema has rules (one whose check is put off until it is used is left out), or a file about to be parsed names the rules keyword (a definition in the
+ * manifests may have rules). Cheap when none: one substring search per file.
  */
 export async function prepareCelRules(
   texts: Iterable<string>,
   definitions: readonly ResourceDefinition[] = [],
+  needed = false,
 ): Promise<void> {
-  const list = [...texts];
-  const graphs = await prepareGraphCel(list);
   if (imported !== undefined) return;
-  let needed =
-    graphs || definitions.some((d) => d.schema !== undefined && schemaHasRules(d.schema));
+  // A definition whose check is put off (an unused CRD of `--definitions`) compiles its rules
+  // only when a document uses it: then the engine is required, if this has not loaded it.
+  needed ||= definitions.some(
+    (d) => d.schema !== undefined && !isCheckPending(d) && schemaHasRules(d.schema),
+  );
   if (!needed) {
-    for (const text of list) {
+    for (const text of texts) {
       if (text.includes(VALIDATIONS_KEYWORD)) {
         needed = true;
         break;

@@ -5,15 +5,17 @@
  * `maxLength` (or, without them, how many elements fit in the largest request). The API server
  * refuses a CRD whose rules' estimates exceed its budgets ({@link checkCostBudgets}).
  *
- * The estimate here is a lower bound of the API server's: every term cosi cannot tell exactly (a
- * library function, a size it cannot find) counts as nothing, so a rule cosi finds too costly is
- * one the API server finds too costly as well; one that is too costly only through such terms is
- * not reported.
+ * The Kubernetes libraries' functions cost what the API server's estimator says
+ * (`library-cost.ts`). The estimate here is a lower bound of the API server's: every term cosi
+ * cannot tell exactly (a size it cannot find, a function of cel-go's extensions) counts as
+ * nothing, so a rule cosi finds too costly is one the API server finds too costly as well; one
+ * that is too costly only through such terms is not reported.
  */
 
 import type { CelType } from './cel-types.js';
 import { MAX_REQUEST_SIZE_BYTES } from './cel-types.js';
 import type { ExprNode } from './type-check.js';
+import { libraryCallCost, libraryEqualityCost, type LibraryCostContext } from './library-cost.js';
 
 /** The most a single rule (or message expression) may be estimated to cost. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
@@ -64,9 +66,31 @@ const UNIT_COST = new Set([
   'duration',
   'timestamp',
   'type',
+  // cel-go's optional library: O(1), as every function cel-go has no estimate for.
+  '_?._',
+  '_[?_]',
+  'value',
+  'hasValue',
+  'or',
+  'orValue',
+  'optional.of',
+  'optional.ofNonZeroValue',
+  'optional.none',
 ]);
 
 const COMPARISONS = new Set(['_==_', '_!=_', '_<_', '_<=_', '_>_', '_>=_']);
+
+/** Options of {@link estimateCost}. */
+export interface EstimateCostOptions {
+  /**
+   * The most elements a value of a type has when nothing else tells (the API server's size
+   * estimator, for what is not in the schema); unknown when omitted.
+   */
+  readonly unknownSize?: (type: CelType) => number | undefined;
+}
+
+/** The variables a rule has besides its comprehensions': other identifiers name namespaces. */
+const VARIABLES = new Set(['self', 'oldSelf']);
 
 interface Local {
   readonly path: readonly string[] | undefined;
@@ -82,6 +106,7 @@ export function estimateCost(
   expr: ExprNode,
   types: ReadonlyMap<ExprNode, CelType>,
   self: CelType | undefined,
+  options: EstimateCostOptions = {},
 ): number {
   const paths = new Map<ExprNode, readonly string[]>();
   const sizes = new Map<ExprNode, number>();
@@ -107,6 +132,8 @@ export function estimateCost(
       const declared = sizeAtPath(self, path.slice(1));
       if (declared !== undefined) return declared;
     }
+    const estimated = options.unknownSize?.(typeOf(node));
+    if (estimated !== undefined) return estimated;
     if (isScalar(typeOf(node))) return 1;
     if (node.exprKind.case === 'identExpr') {
       return local((node.exprKind.value as { name: string }).name)?.size;
@@ -114,6 +141,25 @@ export function estimateCost(
     return undefined;
   };
   const knownSize = (node: ExprNode): number => sizeOf(node) ?? 0;
+  const library: LibraryCostContext = {
+    sizeOf,
+    typeOf,
+    itemSizeOf: (list) => {
+      const type = typeOf(list);
+      const path = paths.get(list);
+      if (path !== undefined && path.length > 0 && !ACCUMULATORS.has(path[0] ?? '')) {
+        const declared = sizeAtPath(self, [...path.slice(1), '@items']);
+        if (declared !== undefined) return declared;
+      }
+      return type.kind === 'list' ? options.unknownSize?.(type.elem) : undefined;
+    },
+  };
+  /** The namespace a call's target names (`ip` of `ip.isCanonical(s)`), if it is not a variable. */
+  const namespaceOf = (target: ExprNode | undefined): string | undefined => {
+    if (target?.exprKind.case !== 'identExpr') return undefined;
+    const name = (target.exprKind.value as { name: string }).name;
+    return VARIABLES.has(name) || local(name) !== undefined ? undefined : name;
+  };
 
   const cost = (node: ExprNode): number => {
     const v = node.exprKind.value as Record<string, unknown>;
@@ -206,10 +252,44 @@ export function estimateCost(
       return total;
     }
     if (MACRO_LIKE.has(name) && args.length >= 2) return target === undefined ? 0 : cost(target);
+    const namespace = namespaceOf(target);
     const argCosts = args.map(cost);
     const argSum = sum(argCosts);
-    const targetCost = target === undefined ? 0 : cost(target);
     const [a, b] = args;
+    if (namespace === 'strings' && name === 'quote' && a !== undefined) {
+      // cel-go's `strings.quote`: a traversal; each character may be escaped.
+      const size = sizeOf(a);
+      if (size !== undefined) sizes.set(node, size * 2 + 2);
+      return factor(knownSize(a), STRING_TRAVERSAL_COST_FACTOR) + argSum;
+    }
+    if (
+      target === undefined &&
+      name === 'bytes' &&
+      a !== undefined &&
+      args.length === 1 &&
+      typeOf(a).kind === 'string'
+    ) {
+      // cel-go's string-to-bytes conversion: a traversal; a character is at most 4 bytes.
+      const size = sizeOf(a);
+      if (size !== undefined) sizes.set(node, size * 4);
+      return factor(knownSize(a), STRING_TRAVERSAL_COST_FACTOR) + argSum;
+    }
+    if (namespace !== undefined) {
+      // A namespaced function (`ip.isCanonical`, `format.named`): its target is its name.
+      const own = libraryCallCost(`${namespace}.${name}`, undefined, args, library);
+      if (own?.resultSize !== undefined) sizes.set(node, own.resultSize);
+      return (own?.cost ?? 1) + argSum;
+    }
+    const targetCost = target === undefined ? 0 : cost(target);
+    const own = libraryCallCost(name, target, args, library);
+    if (own !== undefined) {
+      if (own.resultSize !== undefined) sizes.set(node, own.resultSize);
+      return own.cost + targetCost + argSum;
+    }
+    if (target === undefined && name === '_==_' && a !== undefined && b !== undefined) {
+      const equality = libraryEqualityCost(a, b, library);
+      if (equality !== undefined) return equality + argSum;
+    }
     if (target === undefined && (name === '_&&_' || name === '_||_')) return argSum;
     if (target === undefined && name === '_?_:_' && args.length === 3) {
       const [condition = 0, yes = 0, no = 0] = argCosts;

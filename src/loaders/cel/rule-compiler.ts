@@ -8,7 +8,8 @@
  * schema, as the API server refuses such a CRD.
  */
 
-import { parse, plan, type CelEnv, type CelResult } from '@bufbuild/cel';
+import type { CelEnv, CelResult } from '@bufbuild/cel';
+import { parseExpression, planExpression, type ParsedExpression } from './cel-expression.js';
 import { jsonPointer } from '../json-pointer.js';
 import {
   celEnvironmentFor,
@@ -486,9 +487,9 @@ export function compileExpression(
   if (source.length > MAX_EXPRESSION_LENGTH) {
     return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
   }
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ParsedExpression;
   try {
-    parsed = parse(source);
+    parsed = parseExpression(source, env);
   } catch (error) {
     return {
       error: (error instanceof Error ? error.message : String(error)).replace(/^<input>:/, ''),
@@ -498,8 +499,10 @@ export function compileExpression(
     return { error: `max recursion depth exceeded (${MAX_RECURSION_DEPTH} levels)` };
   }
   let estimatedCost = 0;
+  let types: ReadonlyMap<ExprNode, CelType> | undefined;
   if (self !== undefined) {
     const typed = typeCheck(parsed.expr, self);
+    types = typed.types;
     if (typed.errors.length > 0) return { error: typed.errors.join('; ') };
     const type = typed.type;
     if (result === 'bool' && type.kind !== 'dyn' && type.kind !== 'bool') {
@@ -597,7 +600,7 @@ export function compileExpression(
   visit(parsed.expr, new Set());
   if (problems.length > 0) return { error: [...new Set(problems)].join('; ') };
   try {
-    const planned = plan(env, parsed) as RuleProgram;
+    const planned = planExpression(env, parsed, types) as RuleProgram;
     return { program: planned, transition, estimatedCost };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
@@ -628,7 +631,12 @@ function selfType(self: SelfSchema): CelType | undefined {
 function typeCheck(
   expr: ExprNode,
   self: SelfSchema,
-): { type: CelType; errors: readonly string[]; estimatedCost: number } {
+): {
+  type: CelType;
+  types: ReadonlyMap<ExprNode, CelType>;
+  errors: readonly string[];
+  estimatedCost: number;
+} {
   const declared = selfType(self);
   const type = declared ?? DYN;
   const variables = new Map<string, CelType>([
@@ -638,6 +646,7 @@ function typeCheck(
   const checked = checkTypes(expr, variables);
   return {
     type: checked.type,
+    types: checked.types,
     errors: checked.errors,
     estimatedCost: checked.errors.length > 0 ? 0 : estimateCost(expr, checked.types, declared),
   };

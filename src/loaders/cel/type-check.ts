@@ -25,12 +25,9 @@ import {
   type CelType,
   type PrimitiveKind,
 } from './cel-types.js';
+import { OPT_INDEX, OPT_SELECT, type ExprNode } from './optional-syntax.js';
 
-/** A parsed expression's node, read loosely (cel-spec's `Expr` message). */
-export interface ExprNode {
-  id: bigint;
-  exprKind: { case: string | undefined; value?: unknown };
-}
+export type { ExprNode };
 
 /** The outcome of a check: the expression's type, the types of its nodes, and what is wrong. */
 export interface TypeCheck {
@@ -64,6 +61,47 @@ const ARITHMETIC: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 
 const ORDERING = new Set(['_<_', '_<=_', '_>_', '_>=_']);
+
+/**
+ * The result types of the Kubernetes libraries' functions whose name says it whatever they are
+ * called on (k8s.io/apiserver `pkg/cel/library`): what the cost estimate and the checks on what
+ * uses the result read.
+ */
+const LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
+  isSorted: 'bool',
+  indexOf: 'int',
+  lastIndexOf: 'int',
+  isQuantity: 'bool',
+  isSemver: 'bool',
+  isIP: 'bool',
+  isCIDR: 'bool',
+  isURL: 'bool',
+  isInteger: 'bool',
+  isLessThan: 'bool',
+  isGreaterThan: 'bool',
+  isUnspecified: 'bool',
+  isLoopback: 'bool',
+  isLinkLocalMulticast: 'bool',
+  isLinkLocalUnicast: 'bool',
+  isGlobalUnicast: 'bool',
+  isCanonical: 'bool',
+  containsIP: 'bool',
+  containsCIDR: 'bool',
+  asInteger: 'int',
+  compareTo: 'int',
+  sign: 'int',
+  major: 'int',
+  minor: 'int',
+  patch: 'int',
+  family: 'int',
+  prefixLength: 'int',
+  asApproximateFloat: 'double',
+  getScheme: 'string',
+  getHostname: 'string',
+  getHost: 'string',
+  getPort: 'string',
+  getEscapedPath: 'string',
+};
 
 /**
  * Checks `expr` with `variables` (`self`, `oldSelf`) of the given types; other identifiers are
@@ -100,13 +138,23 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
         return v.testOnly === true ? primitive('bool') : result;
       }
       case 'listExpr': {
-        const elements = (v.elements as ExprNode[]).map((element) => check(element, scope));
+        const optionals = new Set(v.optionalIndices as number[] | undefined);
+        const elements = (v.elements as ExprNode[]).map((element, i) => {
+          const type = check(element, scope);
+          return optionals.has(i) ? unwrapOptional(type, errors) : type;
+        });
         return { kind: 'list', elem: commonPrimitive(elements) ?? DYN };
       }
       case 'structExpr': {
-        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
+        const entries = v.entries as {
+          mapKey?: ExprNode;
+          value: ExprNode;
+          optionalEntry?: boolean;
+        }[];
+        for (const entry of entries) {
           if (entry.mapKey !== undefined) check(entry.mapKey, scope);
-          check(entry.value, scope);
+          const type = check(entry.value, scope);
+          if (entry.optionalEntry === true) unwrapOptional(type, errors);
         }
         return v.messageName ? DYN : { kind: 'map', key: DYN, value: DYN };
       }
@@ -142,11 +190,15 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
   };
 
   const checkCall = (
-    name: string,
-    targetNode: ExprNode | undefined,
+    called: string,
+    calledOn: ExprNode | undefined,
     argNodes: readonly ExprNode[],
     scope: ReadonlyMap<string, CelType>,
   ): CelType => {
+    // `optional.of(x)` parses as a call of `of` on the name `optional`: a namespaced function.
+    const namespace = namespaceOf(calledOn, scope);
+    const name = namespace === undefined ? called : `${namespace}.${called}`;
+    const targetNode = namespace === undefined ? calledOn : undefined;
     const target = targetNode === undefined ? undefined : check(targetNode, scope);
     const args = argNodes.map((arg) => check(arg, scope));
     const [a, b] = args;
@@ -167,10 +219,28 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
         }
         return primitive('bool');
       }
-      if (name === '_[_]') {
-        if (a.kind === 'list') return a.elem;
-        if (a.kind === 'map') return a.value;
-        return DYN;
+      if (name === '_[_]' || name === OPT_INDEX) {
+        const container = a.kind === 'optional' ? a.value : a;
+        const element =
+          container.kind === 'list'
+            ? container.elem
+            : container.kind === 'map'
+              ? container.value
+              : DYN;
+        return name === OPT_INDEX || a.kind === 'optional' ? optionalOf(element) : element;
+      }
+      if (name === OPT_SELECT) {
+        const field = argNodes[1]?.exprKind;
+        const fieldName =
+          field?.case === 'constExpr'
+            ? (field.value as { constantKind: { case?: string; value?: unknown } }).constantKind
+            : undefined;
+        if (fieldName?.case !== 'stringValue') {
+          errors.push('unsupported optional field selection');
+          return optionalOf(DYN);
+        }
+        const selected = selectField(a, fieldName.value as string, errors);
+        return selected.kind === 'optional' ? selected : optionalOf(selected);
       }
       if (name === '@in') return primitive('bool');
     }
@@ -219,6 +289,23 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
         if (mismatched(target.value, a)) noOverload(name, args, target);
         return target.value;
       }
+      if (name === 'or' && a !== undefined && args.length === 1) {
+        if (isPrimitive(a)) noOverload(name, args, target);
+        return target;
+      }
+    }
+    if (target === undefined && args.length <= 1) {
+      if ((name === 'optional.of' || name === 'optional.ofNonZeroValue') && a !== undefined) {
+        return optionalOf(a);
+      }
+      if (name === 'optional.none' && a === undefined) return optionalOf(DYN);
+    }
+    if (target?.kind === 'list' && args.length === 0 && (name === 'first' || name === 'last')) {
+      return optionalOf(target.elem);
+    }
+    if (target !== undefined || args.length > 0) {
+      const result = LIBRARY_RESULTS[name];
+      if (result !== undefined) return primitive(result);
     }
     return DYN;
   };
@@ -258,6 +345,37 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
 
   const type = check(expr, variables);
   return { type, types, errors: [...new Set(errors)] };
+}
+
+function optionalOf(value: CelType): CelType {
+  return { kind: 'optional', value };
+}
+
+/**
+ * The value type of an optional list element or map entry, reporting what cel-go reports for
+ * one that is certainly not an optional.
+ */
+function unwrapOptional(type: CelType, errors: string[]): CelType {
+  if (type.kind === 'optional') return type.value;
+  if (type.kind !== 'dyn') {
+    errors.push(
+      `expected type '${formatCelType(optionalOf(type))}' but found '${formatCelType(type)}'`,
+    );
+  }
+  return type;
+}
+
+/** The namespaces of the optional library's functions. */
+const NAMESPACES = new Set(['optional']);
+
+/** The namespace a call's target names (`optional` of `optional.of(x)`), unless it is a variable. */
+function namespaceOf(
+  target: ExprNode | undefined,
+  scope: ReadonlyMap<string, CelType>,
+): string | undefined {
+  if (target?.exprKind.case !== 'identExpr') return undefined;
+  const name = (target.exprKind.value as { name: string }).name;
+  return NAMESPACES.has(name) && !scope.has(name) ? name : undefined;
 }
 
 /** A primitive other than `null` (which is assignable to more than itself: left alone). */

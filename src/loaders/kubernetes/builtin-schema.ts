@@ -15,6 +15,7 @@
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
+import type { ClosedSet } from './builtin-closed-sets.js';
 
 /** Definitions whose v2 form says less than the API server accepts. */
 const SPECIAL: Readonly<Record<string, JsonSchema>> = {
@@ -68,7 +69,14 @@ export class BuiltinSchemas {
   readonly #converted = new Map<string, JsonSchema>();
   readonly #converting = new Set<string>();
 
-  constructor(readonly definitions: Readonly<Record<string, JsonSchema>>) {}
+  /**
+   * `closedSets`: sets to add to fields that have none, by `definition/field` (a release whose
+   * OpenAPI has no enums: see `builtin-closed-sets.ts`).
+   */
+  constructor(
+    readonly definitions: Readonly<Record<string, JsonSchema>>,
+    readonly closedSets: ReadonlyMap<string, ClosedSet> = new Map(),
+  ) {}
 
   /** The structural schema of a definition (of a kind: the whole document). */
   schemaOf(name: string): JsonSchema {
@@ -81,7 +89,7 @@ export class BuiltinSchemas {
     const special = SPECIAL[name];
     const converted = Object.freeze(
       special === undefined
-        ? this.#node(definition)
+        ? this.#node(definition, name)
         : withDescription(special, definition.description),
     );
     this.#converting.delete(name);
@@ -89,7 +97,7 @@ export class BuiltinSchemas {
     return converted;
   }
 
-  #node(node: JsonSchema): JsonSchema {
+  #node(node: JsonSchema, definition?: string): JsonSchema {
     const ref = node.$ref;
     if (typeof ref === 'string' && ref.startsWith(REF_PREFIX)) {
       const target = this.schemaOf(ref.slice(REF_PREFIX.length));
@@ -109,12 +117,25 @@ export class BuiltinSchemas {
     if (isSchema(node.properties)) {
       const properties: Record<string, JsonSchema> = {};
       for (const [key, value] of Object.entries(node.properties)) {
-        if (isSchema(value)) properties[key] = this.#node(value);
+        if (!isSchema(value)) continue;
+        const closed =
+          definition === undefined ? undefined : this.closedSets.get(`${definition}/${key}`);
+        properties[key] = this.#node(closed === undefined ? value : withClosedSet(value, closed));
       }
       out.properties = properties;
     }
     return Object.freeze(out);
   }
+}
+
+/** A field's schema with its closed set, unless it has one. */
+function withClosedSet(schema: JsonSchema, closed: ClosedSet): JsonSchema {
+  if (closed.enum !== undefined && schema.enum === undefined)
+    return { ...schema, enum: closed.enum };
+  if (closed.itemsEnum !== undefined && isSchema(schema.items) && schema.items.enum === undefined) {
+    return { ...schema, items: { ...schema.items, enum: closed.itemsEnum } };
+  }
+  return schema;
 }
 
 function withDescription(schema: JsonSchema, description: unknown): JsonSchema {

@@ -16,6 +16,7 @@ import { findUnknownFields } from './unknown-fields.js';
 import { isBuiltinDefinition } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { objectMetaProblems } from './object-meta.js';
+import { restartPolicyProblems } from './workload-restart-policy.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -52,9 +53,11 @@ export function checkKubernetesDocument(
   }
   applyDefaults(document, schema);
   const { group } = splitApiVersion(kind.apiVersion);
+  const builtin = isBuiltinDefinition(definition);
   const unknown = [
     ...findUnknownFields(document, schema),
-    ...objectMetaProblems(document.metadata, group, kind.kind, isBuiltinDefinition(definition)),
+    ...objectMetaProblems(document.metadata, group, kind.kind, builtin),
+    ...(builtin ? restartPolicyProblems(document, group, kind.kind) : []),
   ];
   const old = previous === undefined ? undefined : { value: previous, schema, typeMeta: true };
   checkAgainstSchema(compiled, document, at, report, unknown, old);

@@ -9,14 +9,28 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Finding } from '../finding.js';
 
 const deferred = new WeakMap<ResourceDefinition, () => readonly Finding[]>();
+/** Definitions whose put-off check has not run yet. */
+const pending = new WeakSet<ResourceDefinition>();
 
 /** Puts off `check` (which returns the definition's findings) until {@link runDeferredCheck}. */
 export function deferCheck(definition: ResourceDefinition, check: () => readonly Finding[]): void {
   let findings: readonly Finding[] | undefined;
-  deferred.set(definition, () => (findings ??= check()));
+  pending.add(definition);
+  deferred.set(definition, () => {
+    pending.delete(definition);
+    return (findings ??= check());
+  });
 }
 
 /** The findings of a definition's put-off check, run the first time it is asked; none: none put off. */
 export function runDeferredCheck(definition: ResourceDefinition): readonly Finding[] | undefined {
   return deferred.get(definition)?.();
+}
+
+/**
+ * Whether a definition's check is put off and has not run: nothing of its schema (its CEL rules
+ * included) has been compiled, and nothing will be until something uses it.
+ */
+export function isCheckPending(definition: ResourceDefinition): boolean {
+  return pending.has(definition);
 }

@@ -50,7 +50,11 @@ function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaPr
   }
   const allowed = schema.enum;
   if (Array.isArray(allowed) && !allowed.includes(value)) {
-    problem('enum', `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+    // The API server's words (`field.NotSupported`), as its Go validation of the set gives them.
+    problem(
+      'enum',
+      `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+    );
   }
   const format = schema.format;
   if (typeof format === 'string') checkFormat(value, format, problem);

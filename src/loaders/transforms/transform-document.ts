@@ -36,6 +36,7 @@ import {
 import type { DeclaredTransform } from '../../controllers/declared-transform.js';
 import type { GraphExpression, TemplateField } from '../../controllers/template-rendering.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
+import type { TakenTransform } from '../transform-type.js';
 import type { DocumentReport } from '../document-report.js';
 import { formatLocation, type FindingCode } from '../finding.js';
 import { jsonPointer } from '../json-pointer.js';
@@ -46,16 +47,6 @@ import { applyDefaults } from '../kubernetes/defaulting.js';
 import { requireGraphCel } from '../kro/graph-cel-loader.js';
 import { scanTemplateString, stringsWithExpressions } from '../kro/template-expressions.js';
 
-/** The type of transform documents. */
-export const TRANSFORM_TYPE = 'Transforms.cosi.dev';
-
-const TRANSFORM_NAMES = new Set(['transforms.cosi.dev', 'transform', 'transforms']);
-
-/** Whether a cosi document's `metadata.type` names transforms (any case, any alias). */
-export function isTransformType(type: string): boolean {
-  return TRANSFORM_NAMES.has(type.toLowerCase());
-}
-
 const SPEC_KEYS = new Set(['input', 'output', 'includeWhen']);
 const INPUT_KEYS = new Set(['type', 'namespace', 'labels']);
 const OUTPUT_KEYS = new Set(['type', 'namespace', 'id', 'labels', 'spec']);
@@ -65,12 +56,6 @@ export interface TransformReadOptions {
   readonly celRules: () => CelRules;
   readonly builtins?: BuiltinKinds;
   readonly kubernetesVersion?: string;
-}
-
-/** A transform document taken in the first pass, compiled once every type is known. */
-export interface TakenTransform {
-  readonly header: ManifestHeader;
-  readonly report: DocumentReport;
 }
 
 const declared = new WeakMap<DefinitionRegistry, DeclaredTransform[]>();

@@ -47,6 +47,67 @@ describe('the resource applier', () => {
     expect((await state.get(Note.pointer('there'))).spec).toEqual({ text: 'new' });
   });
 
+  it('with concurrency, keeps that many writes in flight and lists the outcomes in the desired order', async () => {
+    const state = createInMemoryState();
+    await state.create(Note.create('n03', { text: 'old' }));
+    let inFlight = 0;
+    let most = 0;
+    /** Each create waits a macrotask: the writes overlap as they would on etcd. */
+    const slow = new Proxy(state, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        const method = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+        return async (...args: unknown[]) => {
+          most = Math.max(most, ++inFlight);
+          try {
+            await new Promise((resolve) => setImmediate(resolve));
+            return await method(...args);
+          } finally {
+            inFlight--;
+          }
+        };
+      },
+    });
+    const desired = Array.from({ length: 10 }, (_, i) =>
+      keyed(`n${String(i).padStart(2, '0')}`, 'new'),
+    );
+    const result = await new ResourceApplier(slow, { concurrency: 4 }).apply(desired);
+    expect(most).toBe(4);
+    expect(result.created).toEqual(desired.filter((_, i) => i !== 3).map((d) => d.key));
+    expect(result.updated).toEqual([desired[3]?.key]);
+    expect((await state.list(Note.kind())).map((r) => r.spec)).toEqual(
+      desired.map(() => ({ text: 'new' })),
+    );
+  });
+
+  it('with concurrency, a failed write fails the apply and starts no further write', async () => {
+    const state = createInMemoryState();
+    let creates = 0;
+    const failing = new Proxy(state, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (name !== 'create' || typeof value !== 'function') {
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        }
+        return async (...args: unknown[]) => {
+          if (++creates === 2) throw new Error('etcd went away');
+          await new Promise((resolve) => setImmediate(resolve));
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const desired = Array.from({ length: 20 }, (_, i) =>
+      keyed(`n${String(i).padStart(2, '0')}`, 'x'),
+    );
+    await expect(new ResourceApplier(failing, { concurrency: 3 }).apply(desired)).rejects.toThrow(
+      'etcd went away',
+    );
+    // The three started at once, and the one that took the failed worker's place: no more.
+    expect(creates).toBeLessThanOrEqual(4);
+    expect(() => new ResourceApplier(state, { concurrency: 0 })).toThrow(RangeError);
+  });
+
   it('made to apply once (keepApplied: false), counts what it applied and keeps none of it', async () => {
     const state = createInMemoryState();
     const applier = new ResourceApplier(state, { keepApplied: false });

@@ -19,6 +19,7 @@ const SECTIONS = [
   'lists',
   'logic',
   'macros',
+  'optionals',
   'string',
   'string_ext',
 ];
@@ -86,6 +87,12 @@ const KNOWN_DIFFERENCES = new Set<string>([
 ]);
 
 /**
+ * Tests of the subset cosi does not pass, and why: `optional_type` is not a type name a rule can
+ * write (cosi's type names as values are those of the API server's schemas' types).
+ */
+const NOT_SUPPORTED = new Set<string>(['optionals/optionals/type']);
+
+/**
  * Tests whose expectation the cel-go of the API server no longer meets, and cosi follows cel-go:
  * since cel-go 0.23 (ba36ff84, "Fix out of range error for non-negative string indexing
  * offsets"), `indexOf` and `lastIndexOf` from an offset past the end find nothing (-1) instead
@@ -141,16 +148,26 @@ describe('cel-spec conformance (subset)', () => {
     }
   });
 
-  it.each(selected.filter((c) => !KNOWN_DIFFERENCES.has(c.name) && !FOLLOWS_CEL_GO.has(c.name)))(
-    '$name: $expr',
+  it.each(selected.filter((c) => NOT_SUPPORTED.has(c.name)))(
+    '$name: $expr (not supported)',
     (c) => {
-      const result = evaluate(c.expr);
-      if (c.expected === 'error') {
-        expect(result).toBe('error');
-      } else {
-        expect(result).not.toBe('error');
-        expect(matches((result as { value: unknown }).value, c.expected)).toBe(true);
-      }
+      // Listed so that support shows: this fails once cosi answers as expected.
+      expect(evaluate(c.expr)).toBe('error');
     },
   );
+
+  it.each(
+    selected.filter(
+      (c) =>
+        !KNOWN_DIFFERENCES.has(c.name) && !FOLLOWS_CEL_GO.has(c.name) && !NOT_SUPPORTED.has(c.name),
+    ),
+  )('$name: $expr', (c) => {
+    const result = evaluate(c.expr);
+    if (c.expected === 'error') {
+      expect(result).toBe('error');
+    } else {
+      expect(result).not.toBe('error');
+      expect(matches((result as { value: unknown }).value, c.expected)).toBe(true);
+    }
+  });
 });

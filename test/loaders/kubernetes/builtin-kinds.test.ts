@@ -87,7 +87,9 @@ spec:
       ['schema-violation', 23, 15, '/spec/template/spec/containers/0/ports/0/protocl'],
       ['schema-violation', 25, 41, '/spec/template/spec/containers/0/resources/limits/memory'],
     ]);
-    expect(findings[1]?.message).toBe('must be one of "Always", "IfNotPresent", "Never"');
+    expect(findings[1]?.message).toBe(
+      'Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+    );
     expect(findings[2]?.message).toContain('unknown field "protocl"');
   });
 

@@ -1,5 +1,11 @@
 import { EDGE_LEGEND } from './edge-style.js';
-import { layoutGraph, type DrawnEdge, type DrawnNode, type Endpoint } from './drawing.js';
+import {
+  layoutGraph,
+  type DrawnCluster,
+  type DrawnEdge,
+  type DrawnNode,
+  type Endpoint,
+} from './drawing.js';
 import type { GraphView } from './graph-view.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 
@@ -42,7 +48,7 @@ export function renderGraphDot(view: GraphView): string {
       `    label=${quote(cluster.label)};`,
       '    style=filled;',
       '    fillcolor=azure2;',
-      ...cluster.resources.map((r) => `    ${nodeStatement(r)}`),
+      ...namespaceClusters(cluster),
       '  }',
     );
   }
@@ -67,6 +73,28 @@ function dagCluster(dag: ResourceGraphDag): string[] {
     ...dag.resources.flatMap((r) => r.dependsOn.map((d) => `    ${key(d)} -> ${key(r.id)};`)),
     '  }',
   ];
+}
+
+/**
+ * A type's instances; when they live in several namespaces, one nested cluster per namespace,
+ * so that a large graph reads namespace by namespace.
+ */
+function namespaceClusters(cluster: DrawnCluster): string[] {
+  const byNamespace = new Map<string, DrawnNode[]>();
+  for (const r of cluster.resources) {
+    const namespace = r.namespace ?? '';
+    const list = byNamespace.get(namespace);
+    if (list) list.push(r);
+    else byNamespace.set(namespace, [r]);
+  }
+  if (byNamespace.size < 2) return cluster.resources.map((r) => `    ${nodeStatement(r)}`);
+  return [...byNamespace].flatMap(([namespace, resources]) => [
+    `    subgraph ${quote(`${cluster.key}/${namespace}`)} {`,
+    `      label=${quote(namespace)};`,
+    '      fillcolor=white;',
+    ...resources.map((r) => `      ${nodeStatement(r)}`),
+    '    }',
+  ]);
 }
 
 function nodeStatement(node: DrawnNode): string {

@@ -11,6 +11,8 @@ export interface DrawnNode {
   readonly label: string;
   /** A queue controller. */
   readonly queue?: boolean;
+  /** A resource's namespace. */
+  readonly namespace?: string;
 }
 
 /** A resource type drawn as a group of its instances. */
@@ -76,6 +78,7 @@ export function layoutGraph(view: GraphView): Drawing {
       key: resourceKey(r),
       name: resourceName(r),
       label: `${r.namespace}/${r.id}`,
+      namespace: r.namespace,
     })),
   }));
 

@@ -1,6 +1,6 @@
 import { formatPointer, type Pointer } from '../../../engine/resource/pointer.js';
 import type { DependencyEdge } from '../../../engine/runtime/dependency-graph.js';
-import type { LineageVia, ResourceNode } from './resource-lineage.js';
+import type { LineageVia, ResourceNode } from '../../../app/explain/resource-lineage.js';
 
 /** Where an input reads: `namespace/type`, with `/id` when pinned to one resource. */
 export function inputTarget(edge: DependencyEdge): string {

@@ -4,7 +4,7 @@ import { isOutputKind } from '../../../engine/runtime/controller.js';
 import type { RunRecord } from '../../../engine/record/run-record.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
-import { traceLineage, type ResourceNode } from './resource-lineage.js';
+import { traceLineage, type ResourceNode } from '../../../app/explain/resource-lineage.js';
 
 /** The resource instances of one type. */
 export interface InstanceGroup {

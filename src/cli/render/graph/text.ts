@@ -4,7 +4,7 @@ import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
 import type { GraphView } from './graph-view.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
-import type { LineageVia, ResourceNode } from './resource-lineage.js';
+import type { LineageVia, ResourceNode } from '../../../app/explain/resource-lineage.js';
 import { plural } from '../plural.js';
 
 /**

@@ -4,7 +4,7 @@ import { edgeSummary, inputTarget, resourceLabel, viaLabel, writerLabel } from '
 import { compareStrings } from '../../../engine/compare-strings.js';
 import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
 import type { GraphView } from './graph-view.js';
-import type { ResourceNode } from './resource-lineage.js';
+import type { ResourceNode } from '../../../app/explain/resource-lineage.js';
 
 /** One node to print: its label, and a key that says when it repeats. */
 interface TreeItem {

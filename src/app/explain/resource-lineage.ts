@@ -1,11 +1,11 @@
-import { ExplainIndex } from '../../../app/explain/explain-source.js';
-import { parentsOf, type LineageEdgeKind } from '../../../app/explain/lineage.js';
-import type { Phase } from '../../../engine/resource/metadata.js';
-import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
-import type { Resource } from '../../../engine/resource/resource.js';
-import type { RunRecord } from '../../../engine/record/run-record.js';
-import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
-import { compareStrings } from '../../../engine/compare-strings.js';
+import { ExplainIndex } from './explain-source.js';
+import { parentsOf, type LineageEdgeKind } from './lineage.js';
+import type { Phase } from '../../engine/resource/metadata.js';
+import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import type { RunRecord } from '../../engine/record/run-record.js';
+import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import { compareStrings } from '../../engine/compare-strings.js';
 
 /**
  * Why a resource comes from another: an owner reference it carries, or the input kind under

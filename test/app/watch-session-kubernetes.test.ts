@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WatchRound, WatchSession } from '../../src/app/watch-session.js';
 import { startEditedWatch } from '../support/watch-edits.js';
-import { REPO } from './run-cli.js';
+import { REPO } from '../cli/run-cli.js';
 
 let dir: string;
 let session: WatchSession | undefined;

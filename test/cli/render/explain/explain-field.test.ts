@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fieldTree, lookupField } from '../../../src/app/explain/schema-field.js';
+import { fieldTree, lookupField } from '../../../../src/app/explain/schema-field.js';
 import {
   createDefinition,
   type ResourceDefinition,
-} from '../../../src/engine/resource/definition.js';
-import { renderField, renderFieldText } from '../../../src/cli/render/explain/explain-field.js';
+} from '../../../../src/engine/resource/definition.js';
+import { renderField, renderFieldText } from '../../../../src/cli/render/explain/explain-field.js';
 
 const gadgets = createDefinition({
   type: 'Gadgets.example.org',

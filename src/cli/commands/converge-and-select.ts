@@ -12,11 +12,11 @@ import type { ConvergedOutcome, ReportedRun } from '../render/reported-run.js';
 export type SelectData<Data> = (outcome: ConvergedOutcome, run: ProjectRun) => Data;
 
 /**
- * What `apply`, `get`, `graph --resources` and `explain` share: run the project and take the
- * command's data from the converged state. Prints nothing: `renderReportedRun` prints the
- * findings, the data, then the convergence report.
+ * What `apply`, `get`, `graph --resources` and `explain` share: run the project to convergence
+ * and select the command's data from the converged state, with the exit code the run earns.
+ * Prints nothing: `renderReportedRun` prints the findings, the data, then the convergence report.
  */
-export async function runAndReport<Data>(
+export async function convergeAndSelect<Data>(
   flags: CommonFlags,
   io: CliIo,
   paths: readonly string[],

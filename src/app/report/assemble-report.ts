@@ -1,0 +1,155 @@
+import { pointerKey } from '../../engine/resource/pointer.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import type { ProjectRun } from '../run-project.js';
+import {
+  caseFailed,
+  isFailure,
+  summarize,
+  summarizeResources,
+  totals,
+  type CheckResult,
+} from '../check/check-result.js';
+import { traceLineage } from '../explain/resource-lineage.js';
+import { createExcerptReader } from './finding-excerpt.js';
+import type {
+  ReportController,
+  ReportData,
+  ReportFinding,
+  ReportResource,
+  ReportVerdict,
+} from './report-data.js';
+import { reportTimeline } from './report-timeline.js';
+
+const NO_GRAPH: DependencyGraph = { controllers: [], types: [], edges: [] };
+
+/** A report lists at most this many findings; the rest are counted. */
+export const MAX_REPORT_FINDINGS = 2_000;
+
+export interface ReportInput {
+  /** What the check found (a check that could not run: its one `setup` case). */
+  readonly result: CheckResult;
+  /** The run behind it; none when the check could not run. */
+  readonly run?: ProjectRun;
+  /** For the excerpts: findings name files relative to it. */
+  readonly cwd: string;
+  readonly title: string;
+}
+
+/**
+ * Gathers what an HTML report shows from a check and its run: the verdict and summary, every
+ * finding with a few lines of its source, the controllers and their counts, every resource with
+ * where it came from (its lineage as `cosi graph --resources` and `cosi explain` trace it), and
+ * the timeline of a recorded run. Linear in findings, resources and reconciles.
+ */
+export function assembleReport(input: ReportInput): ReportData {
+  const { result, run } = input;
+  const outcome = run?.outcome;
+  const report = outcome?.report;
+  const summary = summarize(result);
+  const findings = reportFindings(result, input.cwd);
+  const graph: DependencyGraph = outcome?.project.runtime.dependencyGraph() ?? NO_GRAPH;
+  return {
+    title: input.title,
+    verdict: verdictOf(result, report?.converged),
+    summary: {
+      classes: summary,
+      ...totals(summary),
+      manifests: summarizeResources(result),
+      ...(report
+        ? {
+            convergence: {
+              converged: report.converged,
+              reason: report.reason,
+              rounds: report.rounds,
+              reconciles: report.reconciles,
+              writes: report.writes,
+              errors: report.errors,
+              elapsed: report.elapsed,
+            },
+          }
+        : {}),
+    },
+    findings: findings.slice(0, MAX_REPORT_FINDINGS),
+    moreFindings: Math.max(0, findings.length - MAX_REPORT_FINDINGS),
+    graph,
+    controllers: (report?.controllers ?? []).map((c): ReportController => ({
+      name: c.name,
+      kind: c.kind,
+      condition: c.condition,
+      reconciles: c.reconciles,
+      writes: c.writes,
+      errors: c.errors,
+      ...(c.lastError ? { lastError: c.lastError.message } : {}),
+    })),
+    resources: outcome ? reportResources(run, outcome.snapshot.resources, graph) : [],
+    ...(outcome?.project.record ? { timeline: reportTimeline(outcome.project.record) } : {}),
+  };
+}
+
+function verdictOf(result: CheckResult, converged: boolean | undefined): ReportVerdict {
+  if (result.cases.some((c) => c.check === 'setup')) return 'not-run';
+  if (converged === false) return 'not-converged';
+  return result.cases.some((c) => caseFailed(c, result.strict)) ? 'failed' : 'passed';
+}
+
+function reportFindings(result: CheckResult, cwd: string): ReportFinding[] {
+  const excerpt = createExcerptReader(cwd);
+  const findings: ReportFinding[] = [];
+  for (const c of result.cases) {
+    for (const f of c.findings) {
+      const at = excerpt(f.file, f.line);
+      findings.push({
+        check: c.check,
+        name: c.name,
+        code: f.code,
+        severity: f.severity,
+        failure: isFailure(f, result.strict),
+        message: f.message,
+        file: f.file,
+        line: f.line,
+        col: f.col,
+        pointer: f.pointer,
+        ...(at ? { excerpt: at } : {}),
+        ...(f.diff !== undefined ? { diff: f.diff } : {}),
+      });
+    }
+  }
+  return findings;
+}
+
+function reportResources(
+  run: ProjectRun,
+  resources: readonly Resource[],
+  graph: DependencyGraph,
+): ReportResource[] {
+  const { project } = run.outcome ?? {};
+  const nodes = traceLineage(resources, graph, project?.record);
+  const index = new Map(nodes.map((n, i) => [pointerKey(n), i]));
+  const byKey = new Map(resources.map((r) => [pointerKey(r.metadata), r]));
+  const sources = new Map(run.manifests.resources.map((m) => [m.key, m.source]));
+  return nodes.map((node): ReportResource => {
+    const resource = byKey.get(pointerKey(node)) as Resource;
+    const md = resource.metadata;
+    const source = sources.get(pointerKey(node));
+    const sensitive = project?.registry.get(md.type)?.sensitivity === 'sensitive';
+    const reconcile = project?.record?.writesTo(md).at(-1)?.reconcile.seq;
+    return {
+      key: `${md.namespace}/${md.type}/${md.id}`,
+      namespace: md.namespace,
+      type: md.type,
+      id: md.id,
+      version: md.version,
+      owner: md.owner,
+      phase: md.phase,
+      ...(reconcile === undefined ? {} : { reconcile }),
+      ...(source && md.owner === '' ? { source: `${source.file}:${source.line}` } : {}),
+      ...(Object.keys(md.labels).length > 0 ? { labels: md.labels } : {}),
+      ...(sensitive ? {} : { spec: resource.spec }),
+      from: node.derivedFrom.flatMap((s) => {
+        const i = index.get(pointerKey(s));
+        return i === undefined ? [] : [[i, s.via] as const];
+      }),
+    };
+  });
+}

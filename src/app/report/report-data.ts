@@ -1,0 +1,93 @@
+import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
+import type { CheckClass, CheckCode } from '../check/check-result.js';
+import type { ClassSummary, ResourceSummary } from '../check/check-result.js';
+import type { LineageVia } from '../explain/resource-lineage.js';
+import type { SourceExcerpt } from './finding-excerpt.js';
+import type { ReportTimeline } from './report-timeline.js';
+
+/** The one-word outcome a report opens with. */
+export type ReportVerdict = 'passed' | 'failed' | 'not-converged' | 'not-run';
+
+/** A finding of the check, with a few lines of the source it points at. */
+export interface ReportFinding {
+  readonly check: CheckClass;
+  /** The case it belongs to: a manifest, a controller, `convergence`... */
+  readonly name: string;
+  readonly code: CheckCode;
+  readonly severity: 'error' | 'warning';
+  /** Fails the check (an error, or a warning under --strict). */
+  readonly failure: boolean;
+  readonly message: string;
+  /** Display path (relative to the working directory); empty when it is about no file. */
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly pointer: string;
+  readonly excerpt?: SourceExcerpt;
+  readonly diff?: string;
+}
+
+/** A resource of the converged state, as the report's table and details show it. */
+export interface ReportResource {
+  /** `namespace/type/id`: the key of its node in the graph, after `resource:`. */
+  readonly key: string;
+  readonly namespace: string;
+  readonly type: string;
+  readonly id: string;
+  readonly version: number;
+  /** The controller that wrote it; empty for a manifest. */
+  readonly owner: string;
+  readonly phase: string;
+  /** The recorded reconcile that last wrote it (its `#` on the timeline). */
+  readonly reconcile?: number;
+  /** Where a manifest resource is written (`file:line`). */
+  readonly source?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Left out for sensitive types, as every output leaves it out. */
+  readonly spec?: unknown;
+  /** What it came from: indexes into the report's resources, and why. */
+  readonly from: readonly (readonly [number, LineageVia])[];
+}
+
+/** A controller: what it declared and what it did in the run. */
+export interface ReportController {
+  readonly name: string;
+  readonly kind: 'controller' | 'qcontroller';
+  readonly condition?: string;
+  readonly reconciles: number;
+  readonly writes: number;
+  readonly errors: number;
+  readonly lastError?: string;
+}
+
+/** Everything an HTML report shows, as plain data (it is embedded in the page as JSON). */
+export interface ReportData {
+  /** What was checked: the paths given, or the project's directory. */
+  readonly title: string;
+  readonly verdict: ReportVerdict;
+  readonly summary: {
+    readonly classes: readonly ClassSummary[];
+    readonly passed: number;
+    readonly failed: number;
+    readonly manifests: ResourceSummary;
+    readonly convergence?: {
+      readonly converged: boolean;
+      readonly reason: string;
+      readonly rounds: number;
+      readonly reconciles: number;
+      readonly writes: number;
+      readonly errors: number;
+      /** Virtual clock ms. */
+      readonly elapsed: number;
+    };
+  };
+  readonly findings: readonly ReportFinding[];
+  /** Findings left out over the cap. */
+  readonly moreFindings: number;
+  readonly graph: DependencyGraph;
+  readonly controllers: readonly ReportController[];
+  /** Sorted by type, namespace and id. */
+  readonly resources: readonly ReportResource[];
+  /** When the run was recorded. */
+  readonly timeline?: ReportTimeline;
+}

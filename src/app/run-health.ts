@@ -1,0 +1,63 @@
+import { text, type OpsResponse } from './ops-server.js';
+
+/** Where a served project is in its life, as its health endpoints report it. */
+export type ServePhase = 'starting' | 'following' | 'leading' | 'stopping';
+
+/**
+ * `cosi run`'s health, as controller-runtime's manager serves it: `/healthz` answers 200 while
+ * the process lives (it answers at all); `/readyz` answers 200 once the manifests are applied and
+ * this process either follows a leader (ready to take over) or leads and its controllers have
+ * converged once, and 503 with the reason otherwise (starting, converging, stopping).
+ */
+export class RunHealth {
+  #phase: ServePhase = 'starting';
+  #convergedOnce = false;
+
+  get phase(): ServePhase {
+    return this.#phase;
+  }
+
+  /** The manifests are applied and this process campaigns (or, alone, is about to lead). */
+  following(): void {
+    if (this.#phase === 'starting') this.#phase = 'following';
+  }
+
+  /** This process leads: its controllers run. */
+  leading(): void {
+    if (this.#phase !== 'stopping') this.#phase = 'leading';
+  }
+
+  /** The leader's controllers had nothing left to do, once. */
+  converged(): void {
+    this.#convergedOnce = true;
+  }
+
+  stopping(): void {
+    this.#phase = 'stopping';
+  }
+
+  /** Whether `/readyz` answers 200, and why (not). */
+  readiness(): { readonly ready: boolean; readonly reason: string } {
+    switch (this.#phase) {
+      case 'starting':
+        return { ready: false, reason: 'starting: applying the manifests' };
+      case 'following':
+        return { ready: true, reason: 'following: ready to lead' };
+      case 'leading':
+        return this.#convergedOnce
+          ? { ready: true, reason: 'leading: converged' }
+          : { ready: false, reason: 'leading: converging' };
+      case 'stopping':
+        return { ready: false, reason: 'stopping' };
+    }
+  }
+
+  healthz(): OpsResponse {
+    return text(200, 'ok\n');
+  }
+
+  readyz(): OpsResponse {
+    const { ready, reason } = this.readiness();
+    return text(ready ? 200 : 503, `${ready ? 'ok' : 'not ready'}: ${reason}\n`);
+  }
+}

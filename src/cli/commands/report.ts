@@ -1,0 +1,46 @@
+import { defineReport } from './report-definition.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import type { CliIo } from '../io.js';
+import { renderReportHtml, writeReportFile } from '../report-file.js';
+import { check, type CheckCommandResult, type CheckFlags } from './check.js';
+
+export interface ReportCommandFlags extends Omit<CheckFlags, 'output' | 'report'> {
+  /** The HTML file; `-`: the standard output. */
+  output: string;
+}
+
+/** `cosi report -f PATH... -o FILE`: `cosi check`, written as one HTML page. */
+export const reportCommand: CliCommand<[string[], ReportCommandFlags], CheckCommandResult> = {
+  define: defineReport,
+  run: report,
+  render: renderReport,
+};
+
+export async function report(
+  io: CliIo,
+  paths: string[],
+  flags: ReportCommandFlags,
+): Promise<CommandResult<CheckCommandResult>> {
+  return check(io, paths, { ...flags, output: 'text', report: flags.output });
+}
+
+/** Writes the page (to stdout for `-`), then says where on stderr, with the verdict. */
+export async function renderReport(
+  io: CliIo,
+  { result }: CommandResult<CheckCommandResult>,
+  _paths: string[],
+  flags: ReportCommandFlags,
+): Promise<void> {
+  if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
+  const data = result.report;
+  if (!data) return;
+  if (flags.output === '-') {
+    io.stdout.write(await renderReportHtml(data));
+    return;
+  }
+  await writeReportFile(flags.output, data, { cwd: io.cwd });
+  if (!flags.quiet) {
+    const findings = data.findings.filter((f) => f.failure).length;
+    io.stderr.write(`cosi: ${data.verdict}, ${findings} failing findings: wrote ${flags.output}\n`);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * `cosi test`'s command-line definition (arguments, flags, help), apart from what runs it: the
+ * program lists every command and its flags (help, completion) without loading any command.
+ */
+import { Command } from 'commander';
+import { CHECK_REPORT_FORMATS } from '../render/check/check-formats.js';
+import { outputOption } from '../options.js';
+
+/** `cosi test`: its commander definition. */
+export function defineTest(): Command {
+  return new Command('test')
+    .summary('run test scenarios (*.cosi-test.yaml) against the project, step by step')
+    .description(
+      'Runs every scenario file (*.cosi-test.yaml) below the given paths (default: the working ' +
+        'directory), each scenario on a fresh project: apply, edit, destroy, advance the clock, ' +
+        'and expect resources, their absence, findings or a refusal. Reports each step, a failure ' +
+        "with a diff at the scenario's file:line, in cosi check's formats.",
+    )
+    .argument('[paths...]', 'scenario files or directories to search')
+    .addOption(outputOption(CHECK_REPORT_FORMATS, 'text'))
+    .option('--no-color', 'never color the output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi test                      # every *.cosi-test.yaml below the working directory
+  cosi test tests/ -o junit > report.xml
+
+Exit codes: 0 every step passed, 1 a step failed, 2 a scenario that cannot run (bad file, config).`,
+    );
+}

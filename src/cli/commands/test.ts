@@ -1,0 +1,52 @@
+import type { CheckResult } from '../../app/check/check-result.js';
+import { caseFailed } from '../../app/check/check-result.js';
+import { runScenarioFiles } from '../../testing/scenario/run-scenario-files.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import type { CliIo } from '../io.js';
+import { useColor } from '../io.js';
+import { parseFormat } from '../options.js';
+import { CHECK_REPORT_FORMATS } from '../render/check/check-formats.js';
+import { renderCheckReport } from '../render/check/check-report.js';
+import { createColors } from '../render/report.js';
+import { defineTest } from './test-definition.js';
+
+export interface TestFlags {
+  output: string;
+  color?: boolean;
+}
+
+/** `cosi test [PATH...]`: run the scenario files, report each step. */
+export const testCommand: CliCommand<[string[], TestFlags], CheckResult> = {
+  define: defineTest,
+  run: test,
+  render: renderTest,
+};
+
+export async function test(
+  io: CliIo,
+  paths: string[],
+  flags: TestFlags,
+): Promise<CommandResult<CheckResult>> {
+  parseFormat(flags.output, CHECK_REPORT_FORMATS);
+  const run = await runScenarioFiles(paths, { cwd: io.cwd });
+  const exitCode = run.broken
+    ? EXIT.usage
+    : run.result.cases.some((c) => caseFailed(c, false))
+      ? EXIT.findings
+      : EXIT.ok;
+  return { exitCode, result: run.result };
+}
+
+export function renderTest(
+  io: CliIo,
+  { result }: CommandResult<CheckResult>,
+  _paths: string[],
+  flags: TestFlags,
+): void {
+  const format = parseFormat(flags.output, CHECK_REPORT_FORMATS);
+  const colors = createColors(format === 'text' && useColor(io, flags.color));
+  io.stdout.write(
+    renderCheckReport(format, result, colors, { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE }),
+  );
+}

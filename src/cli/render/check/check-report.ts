@@ -1,0 +1,31 @@
+import type { ChalkInstance } from 'chalk';
+import type { CheckResult } from '../../../app/check/check-result.js';
+import type { CheckReportFormat } from './check-formats.js';
+import { boundCheckResult } from './bounded-check-result.js';
+import { renderCheckGithub, type GithubOptions } from './check-github.js';
+import { renderCheckJson } from './check-json.js';
+import { renderCheckJunit } from './check-junit.js';
+import { renderCheckTap } from './check-tap.js';
+import { renderCheckText } from './check-text.js';
+
+/** A check result in one of the report formats, every finding bounded first. */
+export function renderCheckReport(
+  format: CheckReportFormat,
+  unbounded: CheckResult,
+  colors: ChalkInstance,
+  options: GithubOptions,
+): string {
+  const result = boundCheckResult(unbounded);
+  switch (format) {
+    case 'text':
+      return renderCheckText(result, colors);
+    case 'json':
+      return renderCheckJson(result);
+    case 'junit':
+      return renderCheckJunit(result);
+    case 'tap':
+      return renderCheckTap(result);
+    case 'github':
+      return renderCheckGithub(result, options);
+  }
+}

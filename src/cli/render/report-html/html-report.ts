@@ -1,0 +1,105 @@
+import type { ReportData } from '../../../app/report/report-data.js';
+import { encodeReportData } from './embedded-data.js';
+import { escapeHtml } from './html-escape.js';
+import { REPORT_SCRIPT } from './report-script.js';
+import { renderFindings, renderVerdict } from './report-static.js';
+import { REPORT_STYLE } from './report-style.js';
+
+/** The graph as inline SVG: Graphviz's document without its XML prolog, doctype and comments. */
+export function inlineSvg(svg: string): string {
+  const start = svg.indexOf('<svg');
+  return start < 0 ? '' : svg.slice(start).replace(/<!--[\s\S]*?-->/g, '');
+}
+
+/**
+ * The whole report as one HTML file: styles, data and script inline, nothing fetched when it is
+ * opened. The verdict, findings and graph are plain HTML and SVG; the resource table, details,
+ * lineage and timeline are drawn by the script from the embedded data.
+ */
+export function renderHtmlReport(data: ReportData, graphSvg: string): string {
+  const title = `cosi report: ${data.title}`;
+  const empty = data.graph.controllers.length === 0 && data.resources.length === 0;
+  const graph = empty ? '' : inlineSvg(graphSvg);
+  const findingsCount = data.findings.length + data.moreFindings;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${REPORT_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(title)}</h1>
+${renderVerdict(data)}
+</header>
+<main>
+<section aria-labelledby="findings-title">
+<h2 id="findings-title">Findings (${findingsCount})</h2>
+${renderFindings(data)}
+</section>
+<section aria-labelledby="graph-title">
+<h2 id="graph-title">Dependency graph</h2>
+${graph === '' ? '<p>No graph: no controller was registered and no resource made.</p>' : graphFrame(graph)}
+</section>
+<div class="layout">
+<section aria-labelledby="resources-title">
+<h2 id="resources-title">Resources (${data.resources.length})</h2>
+<noscript><p>The resource table needs JavaScript.</p></noscript>
+<div id="resources-ui" hidden>
+<div class="toolbar">
+<label for="search">Search</label>
+<input id="search" type="search" placeholder="type, namespace, id or controller">
+<span id="shown" aria-live="polite"></span>
+</div>
+<div class="scroll" id="resource-scroll" tabindex="0" role="region" aria-label="resources">
+<table class="virtual">
+<colgroup><col style="width:14%"><col style="width:32%"><col style="width:22%"><col style="width:10%"><col style="width:22%"></colgroup>
+<thead><tr><th scope="col">Namespace</th><th scope="col">Type</th><th scope="col">ID</th><th scope="col">Version</th><th scope="col">Written by</th></tr></thead>
+<tbody id="resource-rows"></tbody>
+</table>
+</div>
+</div>
+</section>
+<section aria-labelledby="details-heading">
+<h2 id="details-heading">Details</h2>
+<div id="details" aria-live="polite"><p>Click a graph node or a resource.</p></div>
+</section>
+</div>
+${data.timeline ? renderTimelineFrame(data.timeline.entries.length, data.timeline.dropped) : ''}
+</main>
+<script type="application/octet-stream" id="report-data">${encodeReportData(data)}</script>
+<script>${REPORT_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function renderTimelineFrame(count: number, dropped: number): string {
+  const note = dropped > 0 ? ` (the last ${count}; ${dropped} earlier not kept)` : '';
+  return `<section aria-labelledby="timeline-title">
+<h2 id="timeline-title">Run timeline: ${count} reconciles${note}</h2>
+<noscript><p>The timeline needs JavaScript.</p></noscript>
+<div id="timeline-ui" hidden>
+<div class="scroll" id="timeline-scroll" tabindex="0" role="region" aria-label="timeline">
+<table class="virtual">
+<thead><tr><th scope="col">#</th><th scope="col">Virtual time</th><th scope="col">Controller</th><th scope="col">Item</th><th scope="col">Outcome</th><th scope="col">Writes</th></tr></thead>
+<tbody id="timeline-rows"></tbody>
+</table>
+</div>
+</div>
+</section>`;
+}
+
+function graphFrame(svg: string): string {
+  return `<div class="toolbar" id="graph-tools" hidden>
+<button type="button" id="zoom-in">Zoom in</button>
+<button type="button" id="zoom-out">Zoom out</button>
+<button type="button" id="zoom-reset">Reset</button>
+<span>Drag to pan, wheel to zoom, click a node to see it.</span>
+</div>
+<div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">
+${svg}
+</div>`;
+}

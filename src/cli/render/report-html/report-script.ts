@@ -1,0 +1,244 @@
+/**
+ * The report's script, run in the browser that opens it: pan and zoom of the graph, a click on
+ * a node shows its resource, controller or type; the resource table (only the rows in view are
+ * in the page, so 10k resources scroll as fast as 10), its search, a resource's lineage, and
+ * the run's timeline. Plain ES2020 in one closure, reading the data the page embeds. Without
+ * it the verdict, findings and graph still show.
+ */
+export const REPORT_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  // The data is gzipped JSON in base64 (see embedded-data.ts): inflate it, then draw.
+  var packed = atob(document.getElementById('report-data').textContent.trim());
+  var bytes = new Uint8Array(packed.length);
+  for (var b = 0; b < packed.length; b++) bytes[b] = packed.charCodeAt(b);
+  var inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  new Response(inflated).text().then(function (text) { start(JSON.parse(text)); }).catch(function (error) {
+    document.getElementById('details').textContent = 'This browser could not read the report data: ' + error;
+  });
+
+  function start(data) {
+  var resources = data.resources;
+  var byKey = new Map();
+  var derived = resources.map(function () { return []; });
+  resources.forEach(function (r, i) {
+    byKey.set(r.key, i);
+    r.haystack = (r.namespace + '/' + r.type + '/' + r.id + ' ' + r.owner).toLowerCase();
+  });
+  resources.forEach(function (r, i) {
+    r.from.forEach(function (f) { derived[f[0]].push([i, f[1]]); });
+  });
+  var controllers = new Map(data.controllers.map(function (c) { return [c.name, c]; }));
+
+  function h(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === 'onclick') node.addEventListener('click', attrs[k]);
+      else node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) {
+      node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    });
+    return node;
+  }
+  function label(r) { return r.type + ' ' + r.namespace + '/' + r.id; }
+  function link(i) {
+    return h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [label(resources[i])]);
+  }
+  function definitionList(pairs) {
+    var dl = h('dl');
+    pairs.forEach(function (p) {
+      if (p[1] === undefined || p[1] === '') return;
+      dl.appendChild(h('dt', {}, [p[0]]));
+      dl.appendChild(h('dd', {}, [typeof p[1] === 'string' ? p[1] : p[1]]));
+    });
+    return dl;
+  }
+
+  // Details: one resource, controller or type at a time.
+  var details = document.getElementById('details');
+  function showIn(heading, nodes) {
+    details.replaceChildren(h('h3', { id: 'details-title' }, [heading]));
+    nodes.forEach(function (n) { details.appendChild(n); });
+    select(null);
+  }
+  function writer(r) {
+    if (r.owner === '') return 'manifest' + (r.source ? ' ' + r.source : '');
+    return r.owner + (r.reconcile === undefined ? '' : ' reconcile #' + r.reconcile);
+  }
+  // Where a resource came from, recursively, as cosi explain traces it; each resource once.
+  function lineage(i, seen, budget) {
+    var list = h('ul');
+    resources[i].from.forEach(function (f) {
+      if (budget.left-- <= 0) return;
+      var r = resources[f[0]];
+      var item = h('li', {}, [link(f[0]), h('span', { class: 'via' }, [' ' + f[1] + ', by ' + writer(r)])]);
+      if (seen.has(f[0])) item.appendChild(h('span', { class: 'via' }, [' (seen above)']));
+      else { seen.add(f[0]); item.appendChild(lineage(f[0], seen, budget)); }
+      list.appendChild(item);
+    });
+    return list;
+  }
+  function showResource(i) {
+    var r = resources[i];
+    var nodes = [definitionList([
+      ['namespace', r.namespace], ['type', r.type], ['id', r.id], ['version', String(r.version)],
+      ['written by', writer(r)], ['phase', r.phase],
+      ['labels', r.labels ? Object.keys(r.labels).map(function (k) { return k + '=' + r.labels[k]; }).join(', ') : ''],
+    ])];
+    var from = h('div', { class: 'lineage' }, [h('h4', {}, ['Came from'])]);
+    var budget = { left: 200 };
+    from.appendChild(r.from.length ? lineage(i, new Set([i]), budget) : h('p', {}, [r.owner === '' ? 'the manifest' : 'nothing it read']));
+    if (budget.left < 0) from.appendChild(h('p', { class: 'cut' }, ['cut here: 200 resources shown']));
+    nodes.push(from);
+    if (derived[i].length) {
+      var to = h('ul');
+      derived[i].forEach(function (d) { to.appendChild(h('li', {}, [link(d[0]), h('span', { class: 'via' }, [' ' + d[1]])])); });
+      nodes.push(h('div', { class: 'lineage' }, [h('h4', {}, ['Led to']), to]));
+    }
+    var spec = r.spec === undefined ? '(sensitive: not shown)' : JSON.stringify(r.spec, null, 2);
+    nodes.push(h('h4', {}, ['Spec']), h('pre', { class: 'spec', tabindex: '0' }, [spec.length > 20000 ? spec.slice(0, 20000) + '…' : spec]));
+    showIn(label(r), nodes);
+    select('resource:' + r.key);
+  }
+  function showController(name) {
+    var c = controllers.get(name);
+    var edges = data.graph.edges.filter(function (e) { return e.controller === name; });
+    var list = h('ul');
+    edges.forEach(function (e) {
+      list.appendChild(h('li', {}, [e.kind + ' ' + (e.namespace ? e.namespace + '/' : '') + e.type + (e.id ? '/' + e.id : '')]));
+    });
+    showIn('controller ' + name, [
+      definitionList(c ? [['kind', c.kind === 'qcontroller' ? 'queue controller' : 'controller'], ['condition', c.condition],
+        ['reconciles', String(c.reconciles)], ['writes', String(c.writes)], ['errors', String(c.errors)], ['last error', c.lastError]] : []),
+      h('h4', {}, ['Reads and writes']), list,
+    ]);
+    select('controller:' + name);
+  }
+  function showType(type) {
+    search.value = type;
+    filter();
+    var count = resources.filter(function (r) { return r.type === type; }).length;
+    showIn('type ' + type, [h('p', {}, [count + ' resources: listed in the table'])]);
+    select('type:' + type);
+  }
+
+  // The graph: pan by dragging, zoom with the wheel or the buttons, click a node.
+  var view = document.getElementById('graph-view');
+  var svg = view && view.querySelector('svg');
+  var nodesByTitle = new Map();
+  function select(key) {
+    nodesByTitle.forEach(function (g) { g.classList.remove('selected'); });
+    if (key && nodesByTitle.has(key)) nodesByTitle.get(key).classList.add('selected');
+  }
+  function open(title) {
+    if (title.indexOf('resource:') === 0 && byKey.has(title.slice(9))) showResource(byKey.get(title.slice(9)));
+    else if (title.indexOf('controller:') === 0) showController(title.slice(11));
+    else if (title.indexOf('type:') === 0) showType(title.slice(5));
+    else if (title.indexOf('cluster_') === 0) showType(title.slice(8));
+  }
+  if (svg) {
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    var box = svg.viewBox.baseVal;
+    var home = [box.x, box.y, box.width, box.height];
+    var setBox = function (b) { svg.setAttribute('viewBox', b.join(' ')); };
+    var zoom = function (factor, cx, cy) {
+      var b = svg.getAttribute('viewBox').split(' ').map(Number);
+      var w = b[2] * factor, hh = b[3] * factor;
+      setBox([cx - (cx - b[0]) * factor, cy - (cy - b[1]) * factor, w, hh]);
+    };
+    var center = function () { var b = svg.getAttribute('viewBox').split(' ').map(Number); return [b[0] + b[2] / 2, b[1] + b[3] / 2]; };
+    svg.querySelectorAll('g.node, g.cluster').forEach(function (g) {
+      var t = g.querySelector('title');
+      if (!t) return;
+      var title = t.textContent;
+      nodesByTitle.set(title, g);
+      g.setAttribute('tabindex', '0');
+      g.setAttribute('role', 'button');
+      // The accessible name starts with the text the node shows, then says what it is.
+      var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
+      g.setAttribute('aria-label', shown + ' (' + title.split(':')[0].replace('cluster_', 'type') + ')');
+      g.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(title); } });
+    });
+    var drag = null;
+    view.addEventListener('pointerdown', function (e) { drag = { x: e.clientX, y: e.clientY, moved: false }; });
+    view.addEventListener('pointermove', function (e) {
+      if (!drag || e.buttons === 0) return;
+      var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+      drag.moved = true;
+      var b = svg.getAttribute('viewBox').split(' ').map(Number);
+      var scale = b[2] / view.clientWidth;
+      setBox([b[0] - dx * scale, b[1] - dy * scale, b[2], b[3]]);
+      drag.x = e.clientX; drag.y = e.clientY;
+    });
+    view.addEventListener('click', function (e) {
+      var moved = drag && drag.moved;
+      drag = null;
+      if (moved) return;
+      var g = e.target.closest('g.node, g.cluster');
+      if (g && g.querySelector('title')) open(g.querySelector('title').textContent);
+    });
+    view.addEventListener('wheel', function (e) {
+      e.preventDefault();
+      var pt = svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;
+      var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+      zoom(e.deltaY < 0 ? 0.8 : 1.25, p.x, p.y);
+    }, { passive: false });
+    document.getElementById('zoom-in').addEventListener('click', function () { var c = center(); zoom(0.8, c[0], c[1]); });
+    document.getElementById('zoom-out').addEventListener('click', function () { var c = center(); zoom(1.25, c[0], c[1]); });
+    document.getElementById('zoom-reset').addEventListener('click', function () { setBox(home); });
+    document.getElementById('graph-tools').hidden = false;
+  }
+
+  // A table of which only the rows in view are in the page.
+  function virtualTable(scroller, body, columns, rowOf) {
+    var rowHeight = 28, rows = [];
+    function draw() {
+      var first = Math.max(0, Math.floor(scroller.scrollTop / rowHeight) - 10);
+      var last = Math.min(rows.length, first + Math.ceil(scroller.clientHeight / rowHeight) + 20);
+      var out = [h('tr', { class: 'spacer', 'aria-hidden': 'true' }, [h('td', { colspan: String(columns), style: 'height:' + first * rowHeight + 'px' })])];
+      for (var n = first; n < last; n++) out.push(rowOf(rows[n]));
+      out.push(h('tr', { class: 'spacer', 'aria-hidden': 'true' }, [h('td', { colspan: String(columns), style: 'height:' + (rows.length - last) * rowHeight + 'px' })]));
+      body.replaceChildren.apply(body, out);
+    }
+    scroller.addEventListener('scroll', function () { requestAnimationFrame(draw); });
+    return function (next) { rows = next; scroller.scrollTop = 0; draw(); };
+  }
+  // A cell cut short by its column shows the whole text on hover.
+  function cell(content) { return h('td', typeof content === 'string' ? { title: content } : {}, [content]); }
+
+  var search = document.getElementById('search');
+  var shown = document.getElementById('shown');
+  var setRows = virtualTable(document.getElementById('resource-scroll'), document.getElementById('resource-rows'), 5, function (i) {
+    var r = resources[i];
+    return h('tr', { 'data-key': r.key }, [cell(r.namespace), cell(r.type), cell(h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id])), cell(String(r.version)), cell(r.owner || 'manifest')]);
+  });
+  function filter() {
+    var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var rows = [];
+    for (var i = 0; i < resources.length; i++) {
+      var hay = resources[i].haystack, ok = true;
+      for (var w = 0; w < words.length && ok; w++) ok = hay.indexOf(words[w]) >= 0;
+      if (ok) rows.push(i);
+    }
+    shown.textContent = rows.length + ' of ' + resources.length + ' resources';
+    setRows(rows);
+  }
+  search.addEventListener('input', filter);
+  document.getElementById('resources-ui').hidden = false;
+  filter();
+
+  if (data.timeline) {
+    var entries = data.timeline.entries;
+    var setTimeline = virtualTable(document.getElementById('timeline-scroll'), document.getElementById('timeline-rows'), 6, function (e) {
+      return h('tr', {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(e.item || ''),
+        h('td', { class: e.outcome === 'error' ? 'outcome-error' : '', title: e.error || '' }, [e.outcome + (e.error ? ': ' + e.error : '')]), cell(String(e.writes))]);
+    });
+    document.getElementById('timeline-ui').hidden = false;
+    setTimeline(entries);
+  }
+  }
+})();
+`;

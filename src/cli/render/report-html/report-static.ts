@@ -1,0 +1,65 @@
+import type { ReportData, ReportFinding, ReportVerdict } from '../../../app/report/report-data.js';
+import { escapeHtml } from './html-escape.js';
+
+const VERDICTS: Record<ReportVerdict, string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  'not-converged': 'Did not converge',
+  'not-run': 'Could not run',
+};
+
+/** The verdict and the summary, as HTML that needs no script. */
+export function renderVerdict(data: ReportData): string {
+  const { summary } = data;
+  const m = summary.manifests;
+  const items = [
+    `${summary.passed} passed, ${summary.failed} failed`,
+    `manifests: ${m.resources} resources in ${m.files} files: ${m.valid} valid, ${m.invalid} invalid, ${m.skipped} skipped`,
+    ...summary.classes.map((c) => `${c.check}: ${c.passed} passed, ${c.failed} failed`),
+  ];
+  const c = summary.convergence;
+  if (c) {
+    items.push(
+      `${c.converged ? 'converged' : `not converged (${c.reason})`}: ${c.rounds} rounds, ` +
+        `${c.reconciles} reconciles, ${c.writes} writes, ${c.errors} errors, virtual time ${c.elapsed} ms`,
+    );
+  }
+  return [
+    `<p id="verdict" class="verdict ${data.verdict}">${VERDICTS[data.verdict]}</p>`,
+    '<ul class="summary">',
+    ...items.map((i) => `<li>${escapeHtml(i)}</li>`),
+    '</ul>',
+  ].join('\n');
+}
+
+/** Every finding with its place and a few lines of its source, as HTML that needs no script. */
+export function renderFindings(data: ReportData): string {
+  if (data.findings.length === 0) return '<p>No findings.</p>';
+  const more =
+    data.moreFindings > 0 ? `<p>and ${data.moreFindings} more findings (not shown)</p>` : '';
+  return `<ol class="findings">\n${data.findings.map(renderFinding).join('\n')}\n</ol>${more}`;
+}
+
+function renderFinding(f: ReportFinding): string {
+  const place = f.file === '' ? '' : `${f.file}:${f.line}:${f.col}`;
+  const pointer =
+    f.pointer === '' ? '' : ` <span class="pointer">(at ${escapeHtml(f.pointer)})</span>`;
+  const lines = [
+    `<li class="finding ${f.failure ? 'failure' : 'note'}">`,
+    `<p><span class="severity ${f.severity}">${f.severity}</span> <code>${escapeHtml(f.code)}</code> ` +
+      `<span class="place">${escapeHtml(place || f.name)}</span>${pointer}</p>`,
+    `<p class="message">${escapeHtml(f.message)}</p>`,
+  ];
+  const excerpt = f.excerpt;
+  if (excerpt) {
+    const rows = excerpt.lines.map((text, i) => {
+      const n = excerpt.first + i;
+      const row = `<span class="ln">${n}</span>${escapeHtml(text)}`;
+      return n === f.line ? `<mark>${row}</mark>` : row;
+    });
+    lines.push(`<pre class="excerpt" aria-label="${escapeHtml(place)}">${rows.join('\n')}</pre>`);
+  }
+  if (f.diff !== undefined) lines.push(`<pre class="diff">${escapeHtml(f.diff)}</pre>`);
+  lines.push('</li>');
+  return lines.join('\n');
+}

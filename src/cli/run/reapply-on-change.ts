@@ -1,0 +1,68 @@
+import * as path from 'node:path';
+import { toError } from '../../engine/errors.js';
+import type { ApplyCounts, ServedProject } from '../../app/serve-project.js';
+import type { Finding } from '../../loaders/finding.js';
+import type { FileWatcher, WatchFiles } from '../watch/file-watcher.js';
+
+/** Backoff of an apply that failed (the state unreachable): from 500 ms, doubled, up to 5 s. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
+
+/** What the watcher says, as `cosi run` logs it. */
+export interface ReapplyReport {
+  applied(counts: ApplyCounts, skipped: readonly Finding[]): void;
+  refused(findings: readonly Finding[]): void;
+  failed(error: Error, retryInMs: number): void;
+}
+
+/**
+ * Applies the manifests again after file changes (`cosi run --watch`): changes within 100 ms are
+ * one apply, and applies never overlap. Manifests with errors are reported and not applied (the
+ * last good ones keep running); an apply that fails (the state unreachable) is reported and
+ * retried with backoff, since the files did not change and nothing else would apply them again.
+ */
+export function reapplyOnChange(
+  cwd: string,
+  files: readonly string[],
+  watchFiles: WatchFiles,
+  served: ServedProject,
+  report: ReapplyReport,
+): FileWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  let chain = Promise.resolve();
+  let closed = false;
+  /** The wait before retrying a failed apply: doubled on each failure, reset by a success. */
+  let retryDelay = RETRY_FIRST_MS;
+  const schedule = (ms: number): void => {
+    clearTimeout(timer);
+    if (closed) return;
+    timer = setTimeout(() => {
+      chain = chain.then(reapply);
+    }, ms);
+  };
+  const reapply = async (): Promise<void> => {
+    if (closed) return;
+    try {
+      const result = await served.reapply();
+      retryDelay = RETRY_FIRST_MS;
+      if ('findings' in result) report.refused(result.findings);
+      else report.applied(result.applied, result.skipped);
+    } catch (error) {
+      report.failed(toError(error), retryDelay);
+      schedule(retryDelay);
+      retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+    }
+  };
+  const watcher = watchFiles(
+    files.map((f) => path.resolve(cwd, f)),
+    () => schedule(100),
+  );
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await watcher.close();
+      await chain;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { LogLevel, LogRecord } from '../../engine/runtime/logger.js';
+import { escapeControl } from '../render/escape-control.js';
+
+/** `--log-format`: lines for people, or one JSON object per line for log shippers. */
+export type LogFormat = 'text' | 'json';
+
+export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
+
+/** Fields every line may carry; others are added after them. */
+export interface RunLogFields {
+  readonly controller?: string;
+  /** A resource (`VMs.example.org/web-1`) or a place in a file (`vms.yaml:3:1`). */
+  readonly resource?: string;
+  /** A stable error code (`etcd-unreachable`, a finding's code). */
+  readonly code?: string;
+  readonly error?: string;
+  readonly [key: string]: unknown;
+}
+
+/** What `cosi run` logs through: its own events and its controllers' records, one line each. */
+export interface RunLog {
+  log(level: LogLevel, message: string, fields?: RunLogFields): void;
+  info(message: string, fields?: RunLogFields): void;
+  warn(message: string, fields?: RunLogFields): void;
+  error(message: string, fields?: RunLogFields): void;
+  /** A controller's log record (its `time` is the runtime's clock: the real one in `run`). */
+  record(record: LogRecord): void;
+}
+
+/** The fields shown first, in this order, on a text line. */
+const LEADING = ['controller', 'resource', 'code', 'error'] as const;
+
+/**
+ * A log writing one line per record to `write`. Text: `2026-12-02T01:30:00.000Z INFO  msg
+ * controller=X resource=Y key=value`, control characters escaped. JSON: `{"time", "level",
+ * "msg", ...fields}`, a line each. Every line has a timestamp and a level.
+ */
+export function createRunLog(
+  write: (text: string) => void,
+  format: LogFormat = 'text',
+  now: () => number = Date.now,
+): RunLog {
+  const emit = (
+    level: LogLevel,
+    message: string,
+    fields: Readonly<Record<string, unknown>>,
+    time: number,
+  ): void => {
+    write(
+      format === 'json'
+        ? jsonLine(level, message, fields, time)
+        : textLine(level, message, fields, time),
+    );
+  };
+  return {
+    log: (level, message, fields = {}) => emit(level, message, fields, now()),
+    info: (message, fields = {}) => emit('info', message, fields, now()),
+    warn: (message, fields = {}) => emit('warn', message, fields, now()),
+    error: (message, fields = {}) => emit('error', message, fields, now()),
+    record: (record) => emit(record.level, record.message, record.fields, record.time),
+  };
+}
+
+function textLine(
+  level: LogLevel,
+  message: string,
+  fields: Readonly<Record<string, unknown>>,
+  time: number,
+): string {
+  const parts = [new Date(time).toISOString(), level.toUpperCase().padEnd(5), message];
+  const keys = [
+    ...LEADING.filter((key) => fields[key] !== undefined),
+    ...Object.keys(fields).filter(
+      (key) => fields[key] !== undefined && !(LEADING as readonly string[]).includes(key),
+    ),
+  ];
+  for (const key of keys) parts.push(`${key}=${formatValue(fields[key])}`);
+  return `${escapeControl(parts.join(' '))}\n`;
+}
+
+/** A bare word as is; anything with a space, a quote or an `=` quoted, as logfmt does. */
+function formatValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
+}
+
+function jsonLine(
+  level: LogLevel,
+  message: string,
+  fields: Readonly<Record<string, unknown>>,
+  time: number,
+): string {
+  const entry: Record<string, unknown> = {
+    time: new Date(time).toISOString(),
+    level,
+    msg: message,
+  };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined && !(key in entry)) entry[key] = value;
+  }
+  // JSON.stringify escapes control characters: the line stays one line.
+  return `${JSON.stringify(entry)}\n`;
+}

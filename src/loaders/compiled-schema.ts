@@ -1,0 +1,22 @@
+/**
+ * What compiling a schema gives, and what a check needs of a compiler: the types the schema
+ * checks share, below `schema-compiler.ts` (ajv and cosi's keywords), so that a check that is
+ * handed a compiler does not import how one compiles.
+ */
+
+import type { JsonSchema } from '../engine/resource/definition.js';
+import type { SchemaProblem } from './schema-problem.js';
+
+/** Checks a value against a compiled schema; no problems means valid. */
+export type SpecValidator = (value: unknown) => readonly SchemaProblem[];
+
+/** A compiled schema, or why it could not be compiled (paths inside the schema). */
+export interface CompiledSchema {
+  readonly validate?: SpecValidator;
+  readonly problems: readonly SchemaProblem[];
+}
+
+/** Compiles schemas: what a check needs of a `SchemaCompiler` (`schema-compiler.ts`). */
+export interface CompilesSchemas {
+  compile(schema: JsonSchema): CompiledSchema;
+}

@@ -1,0 +1,164 @@
+import { formatPointer } from '../engine/resource/pointer.js';
+import type { Resource } from '../engine/resource/resource.js';
+import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import { formatFinding, type Finding } from '../loaders/finding.js';
+import { CosiAssertionError } from './assertion-error.js';
+import { matchesPartially, partialDiff } from './partial-match.js';
+import type { ResourceOptions, TestProject } from './test-project.js';
+
+/** Which findings {@link expectFinding} looks for: a code, and optionally more. */
+export interface FindingQuery {
+  readonly code: string;
+  /** A part of the message, or a pattern it matches. */
+  readonly message?: string | RegExp;
+  /** The file the finding names, as shown (relative to the project's `cwd`). */
+  readonly file?: string;
+  readonly severity?: 'error' | 'warning';
+}
+
+/**
+ * Asserts that the resource exists and that its spec holds `partialSpec`, matched as
+ * `toMatchObject` matches (keys it does not name are ignored). Resolves to the resource.
+ *
+ * @example
+ * await expectResource(project, 'NetworkConfig', 'web-1', { ip: '10.0.0.2' });
+ * @throws CosiAssertionError with a diff of the spec when it differs, or the ids of its type
+ *   when the resource does not exist.
+ */
+export async function expectResource<S = unknown>(
+  project: TestProject,
+  type: string,
+  id: string,
+  partialSpec: unknown = {},
+  options: ResourceOptions = {},
+): Promise<Resource<S>> {
+  const resource = await project.get<S>(type, id, options);
+  const failure = await resourceMismatch(project, type, id, resource, partialSpec, options);
+  if (failure) throw failure;
+  return resource as Resource<S>;
+}
+
+/**
+ * Why `resource` does not meet the expectation, or `undefined` when it does: what
+ * {@link expectResource} throws, for callers that wait and check again.
+ */
+export async function resourceMismatch(
+  project: TestProject,
+  type: string,
+  id: string,
+  resource: Resource | undefined,
+  partialSpec: unknown,
+  options: ResourceOptions = {},
+): Promise<CosiAssertionError | undefined> {
+  const pointer = project.pointer(type, id, options);
+  if (resource === undefined) {
+    const ids = (await project.list(type, options)).map((r) => r.metadata.id);
+    return new CosiAssertionError(
+      `expected ${formatPointer(pointer)} to exist, but it does not (${ids.length === 0 ? 'no resource of that type exists' : `existing ids: ${ids.join(', ')}`})`,
+    );
+  }
+  if (matchesPartially(resource.spec, partialSpec)) return undefined;
+  return new CosiAssertionError(
+    `expected the spec of ${formatPointer(pointer)} to match`,
+    partialDiff(resource.spec, partialSpec, `${pointer.type} ${pointer.id} spec`),
+  );
+}
+
+/**
+ * Asserts that the resource does not exist.
+ *
+ * @throws CosiAssertionError naming its owner and phase when it does.
+ */
+export async function expectNoResource(
+  project: TestProject,
+  type: string,
+  id: string,
+  options: ResourceOptions = {},
+): Promise<void> {
+  const resource = await project.get(type, id, options);
+  if (resource !== undefined) throw presentError(resource);
+}
+
+/** The error for a resource that should not be there. */
+export function presentError(resource: Resource): CosiAssertionError {
+  const md = resource.metadata;
+  const finalizers = md.finalizers.length > 0 ? `, finalizers ${md.finalizers.join(', ')}` : '';
+  return new CosiAssertionError(
+    `expected ${formatPointer(md)} not to exist, but it does (version ${md.version}, owner ${md.owner === '' ? 'the manifests' : md.owner}, phase ${md.phase}${finalizers})`,
+  );
+}
+
+/**
+ * Asserts that a convergence settled (`quiescent`): no controller kept failing, no bound was
+ * hit. Given a project, checks its last convergence.
+ *
+ * @throws CosiAssertionError saying why it did not, with each failing controller's last error
+ *   and what kept changing.
+ */
+export function expectConverged(subject: ConvergenceReport | TestProject): void {
+  const report = 'lastReport' in subject ? subject.lastReport : subject;
+  if (report === undefined) {
+    throw new CosiAssertionError('expected the project to have converged, but it never ran');
+  }
+  const problem = convergenceProblem(report);
+  if (problem !== undefined) throw new CosiAssertionError(problem);
+}
+
+/** Why a report did not converge, or `undefined` when it did. */
+export function convergenceProblem(report: ConvergenceReport): string | undefined {
+  if (report.converged && report.reason === 'quiescent') return undefined;
+  const lines = [`expected the controllers to converge, but they did not (${report.reason})`];
+  for (const c of report.controllers) {
+    if (c.lastError && c.condition === 'failed')
+      lines.push(`  ${c.name} failed: ${c.lastError.message}`);
+    for (const item of c.failingItems)
+      lines.push(
+        `  ${c.name} could not reconcile ${formatPointer(item.pointer)} (${item.attempts} attempts): ${item.error.message}`,
+      );
+  }
+  for (const o of report.oscillating.slice(0, 5))
+    lines.push(
+      `  ${formatPointer(o.pointer)} kept changing: ${o.writes} writes by ${o.writers.join(', ')}`,
+    );
+  return lines.join('\n');
+}
+
+/**
+ * Asserts that `cosi check` would report a finding like `query` of the project now (see
+ * {@link TestProject.findings}), or among the findings given. Resolves to the findings that match.
+ *
+ * @throws CosiAssertionError listing every finding there is when none matches.
+ */
+export async function expectFinding(
+  subject: TestProject | readonly Finding<string>[],
+  query: FindingQuery,
+): Promise<Finding<string>[]> {
+  const findings = Array.isArray(subject)
+    ? (subject as readonly Finding<string>[])
+    : await (subject as TestProject).findings();
+  const matching = findings.filter((f) => findingMatches(f, query));
+  if (matching.length > 0) return matching;
+  throw new CosiAssertionError(
+    `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there are only:\n${findings.map((f) => `  ${formatFinding(f)}`).join('\n')}`}`,
+  );
+}
+
+export function findingMatches(f: Finding<string>, query: FindingQuery): boolean {
+  if (f.code !== query.code) return false;
+  if (query.severity !== undefined && f.severity !== query.severity) return false;
+  if (query.file !== undefined && f.file !== query.file) return false;
+  const { message } = query;
+  if (message === undefined) return true;
+  return typeof message === 'string' ? f.message.includes(message) : message.test(f.message);
+}
+
+export function describeQuery(query: FindingQuery): string {
+  return [
+    `[${query.code}]`,
+    query.severity ? `(${query.severity})` : '',
+    query.message !== undefined ? `with a message matching ${String(query.message)}` : '',
+    query.file !== undefined ? `in ${query.file}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

@@ -1,0 +1,422 @@
+import * as path from 'node:path';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Node,
+  type YAMLMap,
+} from 'yaml';
+import { parseDurationText } from '../../app/parse-duration.js';
+import type { ManifestFile } from '../../loaders/manifest-resource.js';
+import type {
+  ErrorExpectation,
+  ExpectedDocument,
+  ExpectedFinding,
+  Place,
+  ResourceRef,
+  Scenario,
+  ScenarioProblem,
+  Step,
+} from './scenario.js';
+
+/** The keys of a scenario. */
+const SCENARIO_KEYS = ['name', 'config', 'manifests', 'kubernetesVersion', 'steps'] as const;
+/** The kinds of step: each step is a mapping with one of them (and maybe `name`, `expect-error`). */
+const STEP_KINDS = [
+  'apply',
+  'edit',
+  'destroy',
+  'advance',
+  'expect',
+  'expect-absent',
+  'expect-findings',
+  'expect-converged',
+] as const;
+const CHANGE_KINDS = new Set(['apply', 'edit', 'destroy']);
+
+/** What parsing a scenario file gives: its scenarios, or every problem of it. */
+export interface ParsedScenarioFile {
+  readonly scenarios: readonly Scenario[];
+  readonly problems: readonly ScenarioProblem[];
+}
+
+/**
+ * Parses a scenario file: one scenario per YAML document. Every problem is reported, each at its
+ * line and column; a file with any has no scenarios to run.
+ *
+ * @param file the file as findings name it; `absolute`: where it is, for its relative paths.
+ */
+export function parseScenarioFile(
+  text: string,
+  file: string,
+  absolute: string,
+): ParsedScenarioFile {
+  const lineCounter = new LineCounter();
+  const problems: ScenarioProblem[] = [];
+  const scenarios: Scenario[] = [];
+  const dir = path.dirname(absolute);
+  const placeOf = (node: Node | null | undefined): Place => {
+    const offset = node?.range?.[0] ?? 0;
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, col };
+  };
+  const problem = (node: Node | null | undefined, message: string): void => {
+    problems.push({ at: placeOf(node), message });
+  };
+  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+  for (const doc of Array.isArray(documents) ? documents : [documents]) {
+    for (const error of doc.errors) {
+      const { line, col } = lineCounter.linePos(error.pos[0]);
+      problems.push({
+        at: { file, line, col },
+        message: `YAML: ${error.message.split('\n')[0] ?? ''}`,
+      });
+    }
+    if (doc.errors.length > 0 || doc.contents === null) continue;
+    const parser = new StepParser(text, dir, placeOf, problem);
+    const scenario = parser.scenario(doc.contents, path.basename(file));
+    if (scenario) scenarios.push(scenario);
+  }
+  if (problems.length === 0 && scenarios.length === 0) {
+    problems.push({ at: { file, line: 1, col: 1 }, message: 'no scenario in the file' });
+  }
+  return { scenarios: problems.length === 0 ? scenarios : [], problems };
+}
+
+class StepParser {
+  constructor(
+    readonly text: string,
+    readonly dir: string,
+    readonly placeOf: (node: Node | null | undefined) => Place,
+    readonly problem: (node: Node | null | undefined, message: string) => void,
+  ) {}
+
+  scenario(node: Node, fallbackName: string): Scenario | undefined {
+    if (!isMap(node)) {
+      this.problem(node, `a scenario is a mapping with ${SCENARIO_KEYS.join(', ')}`);
+      return undefined;
+    }
+    this.unknownKeys(node, SCENARIO_KEYS, 'a scenario');
+    const name = this.string(node, 'name') ?? fallbackName;
+    const config = this.string(node, 'config');
+    const kubernetesVersion = this.string(node, 'kubernetesVersion');
+    const manifests = this.paths(node.get('manifests', true));
+    const stepsNode = node.get('steps', true) as Node | undefined;
+    const steps: Step[] = [];
+    if (stepsNode === undefined) this.problem(node, 'a scenario needs `steps`: a list');
+    else if (!isSeq(stepsNode)) this.problem(stepsNode, '`steps` must be a list');
+    else {
+      for (const item of stepsNode.items) {
+        const step = this.step(item as Node);
+        if (step) steps.push(step);
+      }
+    }
+    return {
+      at: this.placeOf(node),
+      name,
+      dir: this.dir,
+      ...(config !== undefined ? { config: path.resolve(this.dir, config) } : {}),
+      manifests,
+      ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+      steps,
+    };
+  }
+
+  step(node: Node): Step | undefined {
+    if (!isMap(node)) {
+      this.problem(node, `a step is a mapping with one of ${STEP_KINDS.join(', ')}`);
+      return undefined;
+    }
+    const kinds = node.items
+      .map((pair) => (isScalar(pair.key) ? String(pair.key.value) : ''))
+      .filter((key) => (STEP_KINDS as readonly string[]).includes(key));
+    if (kinds.length !== 1) {
+      this.problem(
+        node,
+        kinds.length === 0
+          ? `a step needs one of ${STEP_KINDS.join(', ')}`
+          : `a step has one kind, not ${kinds.join(' and ')}`,
+      );
+      return undefined;
+    }
+    const kind = kinds[0] as (typeof STEP_KINDS)[number];
+    this.unknownKeys(
+      node,
+      [kind, 'name', ...(CHANGE_KINDS.has(kind) ? ['expect-error'] : [])],
+      `a ${kind} step`,
+    );
+    const at = this.placeOf(node);
+    const name = this.string(node, 'name') ?? kind;
+    const value = node.get(kind, true) as Node | undefined;
+    const errorNode = node.get('expect-error', true) as Node | undefined;
+    const expectError = errorNode === undefined ? undefined : this.errorExpectation(errorNode);
+    const change = { at, name, ...(expectError ? { expectError } : {}) };
+    switch (kind) {
+      case 'apply':
+        return { kind, ...change, ...this.applied(value) };
+      case 'edit':
+        return this.edit(value, change);
+      case 'destroy':
+        return { kind, ...change, refs: this.refs(value) };
+      case 'advance': {
+        const text = isScalar(value) ? String(value.value) : '';
+        const ms = parseDurationText(text);
+        if (ms === undefined) {
+          this.problem(value ?? node, '`advance` takes a duration: 30s, 5m, 1h30m, 500ms');
+          return undefined;
+        }
+        return { kind, at, name, ms };
+      }
+      case 'expect':
+        return { kind, at, name, documents: this.expected(value) };
+      case 'expect-absent':
+        return { kind, at, name, refs: this.refs(value) };
+      case 'expect-findings':
+        return { kind, at, name, findings: this.findingQueries(value) };
+      case 'expect-converged': {
+        const converged = isScalar(value) ? value.value : undefined;
+        if (typeof converged !== 'boolean') {
+          this.problem(value ?? node, '`expect-converged` is true or false');
+          return undefined;
+        }
+        return { kind, at, name, converged };
+      }
+    }
+  }
+
+  /** `apply`: a path, a document, or a list of either. */
+  applied(node: Node | undefined): { paths: string[]; files: ManifestFile[] } {
+    const paths: string[] = [];
+    const files: ManifestFile[] = [];
+    const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
+    if (items.length === 0)
+      this.problem(node, '`apply` takes a path, a document or a list of them');
+    for (const item of items) {
+      if (isScalar(item) && typeof item.value === 'string') {
+        paths.push(path.resolve(this.dir, item.value));
+      } else if (isMap(item)) {
+        files.push(this.inlineFile(item));
+      } else {
+        this.problem(item, '`apply` takes a path or a manifest document');
+      }
+    }
+    return { paths, files };
+  }
+
+  /**
+   * An inline document as a manifest file of its own, at its place: the text is the document's
+   * own source, preceded by as many line breaks and spaces as stood before it, so that findings
+   * about it name the scenario's line and column.
+   */
+  inlineFile(node: YAMLMap): ManifestFile {
+    const [start = 0, end = start] = node.range ?? [];
+    const at = this.placeOf(node);
+    return {
+      path: at.file,
+      text: `${'\n'.repeat(at.line - 1)}${' '.repeat(at.col - 1)}${this.text.slice(start, end)}\n`,
+    };
+  }
+
+  edit(
+    node: Node | undefined,
+    change: { at: Place; name: string; expectError?: ErrorExpectation },
+  ): Step | undefined {
+    if (!isMap(node)) {
+      this.problem(node, '`edit` takes type, id, and spec, labels or annotations to merge');
+      return undefined;
+    }
+    this.unknownKeys(node, ['type', 'id', 'namespace', 'spec', 'labels', 'annotations'], '`edit`');
+    const ref = this.ref(node);
+    if (!ref) return undefined;
+    const json = node.toJSON() as Record<string, unknown>;
+    if (json.spec === undefined && json.labels === undefined && json.annotations === undefined) {
+      this.problem(node, '`edit` needs spec, labels or annotations to merge');
+    }
+    return {
+      kind: 'edit',
+      ...change,
+      ref,
+      ...(json.spec !== undefined ? { spec: json.spec } : {}),
+      ...(isRecord(json.labels) ? { labels: json.labels as Record<string, string | null> } : {}),
+      ...(isRecord(json.annotations)
+        ? { annotations: json.annotations as Record<string, string | null> }
+        : {}),
+    };
+  }
+
+  /** One reference or a list of them: `{ type, id | ids, namespace? }`. */
+  refs(node: Node | undefined): ResourceRef[] {
+    const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
+    const refs: ResourceRef[] = [];
+    for (const item of items) {
+      if (isMap(item) && item.has('ids')) {
+        this.unknownKeys(item, ['type', 'ids', 'namespace'], 'a resource reference');
+        const type = this.string(item, 'type');
+        const ids = item.get('ids', true) as Node | undefined;
+        if (type === undefined) this.problem(item, 'a resource reference needs `type`');
+        if (!isSeq(ids) || !ids.items.every((i) => isScalar(i) && typeof i.value === 'string')) {
+          this.problem(ids ?? item, '`ids` is a list of ids');
+          continue;
+        }
+        const namespace = this.string(item, 'namespace');
+        for (const idNode of ids.items as Node[]) {
+          refs.push({
+            at: this.placeOf(idNode),
+            type: type ?? '',
+            id: String((idNode as { value: unknown }).value),
+            ...(namespace !== undefined ? { namespace } : {}),
+          });
+        }
+        continue;
+      }
+      if (isMap(item)) this.unknownKeys(item, ['type', 'id', 'namespace'], 'a resource reference');
+      const ref = this.ref(item);
+      if (ref) refs.push(ref);
+    }
+    if (items.length === 0) this.problem(node, 'expected a resource reference: { type, id }');
+    return refs;
+  }
+
+  ref(node: Node | undefined): ResourceRef | undefined {
+    if (!isMap(node)) {
+      this.problem(node, 'expected a resource reference: { type, id }');
+      return undefined;
+    }
+    const type = this.string(node, 'type');
+    const id = this.string(node, 'id');
+    const namespace = this.string(node, 'namespace');
+    if (type === undefined || id === undefined) {
+      this.problem(node, 'a resource reference needs `type` and `id`');
+      return undefined;
+    }
+    return { at: this.placeOf(node), type, id, ...(namespace !== undefined ? { namespace } : {}) };
+  }
+
+  /** `expect`: a document or a list; cosi-shaped (`metadata.type`) or Kubernetes-shaped (`kind`). */
+  expected(node: Node | undefined): ExpectedDocument[] {
+    const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
+    if (items.length === 0) this.problem(node, '`expect` takes a document or a list of them');
+    const documents: ExpectedDocument[] = [];
+    for (const item of items) {
+      const document = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
+      const metadata = isRecord(document?.metadata) ? document.metadata : {};
+      const kind = typeof document?.kind === 'string' ? document.kind : undefined;
+      const type = kind ?? (typeof metadata.type === 'string' ? metadata.type : undefined);
+      const id = kind !== undefined ? metadata.name : metadata.id;
+      if (document === undefined || type === undefined || typeof id !== 'string') {
+        this.problem(
+          item,
+          'an expected document names its resource: metadata.type and metadata.id, or kind and metadata.name',
+        );
+        continue;
+      }
+      const at = this.placeOf(item);
+      documents.push({
+        at,
+        ref: {
+          at,
+          type,
+          ...(kind !== undefined && typeof document.apiVersion === 'string'
+            ? { apiVersion: document.apiVersion }
+            : {}),
+          id,
+          ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}),
+        },
+        document,
+      });
+    }
+    return documents;
+  }
+
+  findingQueries(node: Node | undefined): ExpectedFinding[] {
+    const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
+    if (items.length === 0)
+      this.problem(node, '`expect-findings` takes a list of { code, message?, file? }');
+    return items.map((i) => this.findingQuery(i)).filter((q) => q !== undefined);
+  }
+
+  findingQuery(node: Node): ExpectedFinding | undefined {
+    if (isScalar(node) && typeof node.value === 'string') {
+      return { at: this.placeOf(node), code: node.value };
+    }
+    if (!isMap(node)) {
+      this.problem(node, 'an expected finding is a code or { code, message?, file?, severity? }');
+      return undefined;
+    }
+    this.unknownKeys(node, ['code', 'message', 'file', 'severity'], 'an expected finding');
+    const code = this.string(node, 'code');
+    if (code === undefined) {
+      this.problem(node, 'an expected finding needs `code`');
+      return undefined;
+    }
+    const message = this.string(node, 'message');
+    const file = this.string(node, 'file');
+    const severity = this.string(node, 'severity');
+    if (severity !== undefined && severity !== 'error' && severity !== 'warning') {
+      this.problem(node.get('severity', true), '`severity` is error or warning');
+    }
+    return {
+      at: this.placeOf(node),
+      code,
+      ...(message !== undefined ? { message } : {}),
+      ...(file !== undefined ? { file } : {}),
+      ...(severity === 'error' || severity === 'warning' ? { severity } : {}),
+    };
+  }
+
+  errorExpectation(node: Node): ErrorExpectation | undefined {
+    if (isScalar(node) && node.value === true) return {};
+    if (isScalar(node) && typeof node.value === 'string') return { code: node.value };
+    if (isMap(node)) {
+      this.unknownKeys(node, ['code', 'message'], '`expect-error`');
+      const code = this.string(node, 'code');
+      const message = this.string(node, 'message');
+      return {
+        ...(code !== undefined ? { code } : {}),
+        ...(message !== undefined ? { message } : {}),
+      };
+    }
+    this.problem(node, '`expect-error` is true, a finding code, or { code?, message? }');
+    return undefined;
+  }
+
+  paths(node: Node | undefined): string[] {
+    if (node === undefined) return [];
+    const items = isSeq(node) ? (node.items as Node[]) : [node];
+    const paths: string[] = [];
+    for (const item of items) {
+      if (isScalar(item) && typeof item.value === 'string')
+        paths.push(path.resolve(this.dir, item.value));
+      else this.problem(item, '`manifests` takes a path or a list of paths');
+    }
+    return paths;
+  }
+
+  /** A string-valued key (a number is read as its text: `kubernetesVersion: 1.30`). */
+  string(node: YAMLMap, key: string): string | undefined {
+    const value = node.get(key, true) as Node | undefined;
+    if (value === undefined) return undefined;
+    if (isScalar(value) && (typeof value.value === 'string' || typeof value.value === 'number')) {
+      return typeof value.value === 'number' ? (value.source ?? String(value.value)) : value.value;
+    }
+    this.problem(value, `\`${key}\` must be a string`);
+    return undefined;
+  }
+
+  unknownKeys(node: YAMLMap, known: readonly string[], what: string): void {
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (key !== undefined && known.includes(key)) continue;
+      this.problem(
+        pair.key as Node,
+        `unknown key ${JSON.stringify(key ?? '?')} in ${what} (known: ${known.join(', ')})`,
+      );
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

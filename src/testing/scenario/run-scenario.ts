@@ -1,0 +1,356 @@
+import { toDocument } from '../../app/output-document.js';
+import { loadProjectConfig } from '../../app/project-config.js';
+import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
+import type { CheckCode } from '../../app/check/check-result.js';
+import { messageOfThrown } from '../../engine/thrown-value.js';
+import { formatLocation, type Finding } from '../../loaders/finding.js';
+import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
+import { convergenceProblem, describeQuery, findingMatches } from '../assertions.js';
+import { ManifestError } from '../manifest-input.js';
+import { matchesPartially, partialDiff } from '../partial-match.js';
+import { startTestProject, type TestProject } from '../test-project.js';
+import type { ErrorExpectation, Place, ResourceRef, Scenario, Step } from './scenario.js';
+
+/** How one step (or the scenario's start, `setup`) went: no findings is a pass. */
+export interface StepOutcome {
+  readonly name: string;
+  readonly at: Place;
+  readonly findings: readonly Finding<CheckCode>[];
+}
+
+/** How a scenario went: its start, then each step run (a failure ends it). */
+export interface ScenarioOutcome {
+  readonly scenario: Scenario;
+  readonly steps: readonly StepOutcome[];
+  /** The scenario could not run: its config or starting manifests did not load. */
+  readonly broken: boolean;
+}
+
+export interface RunScenarioOptions {
+  /** Paths in findings are shown relative to it. */
+  readonly cwd: string;
+}
+
+/**
+ * Runs a scenario on a fresh test project: its config and manifests loaded, converged, then each
+ * step in order (a step that changes the manifests converges after it). The first failing step
+ * ends the scenario: what follows it would fail for its sake.
+ */
+export async function runScenario(
+  scenario: Scenario,
+  options: RunScenarioOptions,
+): Promise<ScenarioOutcome> {
+  let project: TestProject;
+  try {
+    const config = await scenarioConfig(scenario, options.cwd);
+    project = await startTestProject(
+      {
+        cwd: options.cwd,
+        manifests: scenario.manifests,
+        ...(scenario.kubernetesVersion ? { kubernetesVersion: scenario.kubernetesVersion } : {}),
+      },
+      config,
+    );
+  } catch (error) {
+    const findings = setupFindings(error, scenario.at);
+    return { scenario, steps: [{ name: 'setup', at: scenario.at, findings }], broken: true };
+  }
+  const steps: StepOutcome[] = [];
+  try {
+    await project.converge();
+    for (const [i, step] of scenario.steps.entries()) {
+      const findings = await runStep(project, step).catch((error: unknown) => [
+        failure('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`),
+      ]);
+      const left = scenario.steps.length - i - 1;
+      steps.push({
+        name: `${i + 1}. ${step.name}`,
+        at: step.at,
+        findings:
+          findings.length > 0 && left > 0
+            ? [
+                ...findings,
+                failure(
+                  'step-failed',
+                  step.at,
+                  `${left} later step${left === 1 ? '' : 's'} not run`,
+                ),
+              ]
+            : findings,
+      });
+      if (findings.length > 0) break;
+    }
+  } finally {
+    await project.close();
+  }
+  return { scenario, steps, broken: false };
+}
+
+/** The scenario's `config`, or the one the CLI would find from its manifests and its directory. */
+async function scenarioConfig(scenario: Scenario, cwd: string): Promise<LoadedConfig | undefined> {
+  return loadProjectConfig(
+    scenario.config !== undefined
+      ? { files: [], config: scenario.config, cwd }
+      : { files: [...scenario.manifests, scenario.dir], cwd },
+  );
+}
+
+/** Runs one step; its findings (none: it passed). */
+async function runStep(project: TestProject, step: Step): Promise<Finding<CheckCode>[]> {
+  switch (step.kind) {
+    case 'apply':
+      return change(project, step.at, step.expectError, async () => {
+        if (step.paths.length > 0) await project.apply(step.paths);
+        if (step.files.length > 0) await project.applyFiles(step.files);
+      });
+    case 'edit':
+      return change(project, step.at, step.expectError, async () => {
+        const { ref } = step;
+        await project.edit(
+          ref.type,
+          ref.id,
+          (draft) => {
+            if (step.spec !== undefined)
+              draft.spec = mergePatch(draft.spec, step.spec) as Record<string, unknown>;
+            if (step.labels)
+              draft.labels = mergePatch(draft.labels, step.labels) as Record<string, string>;
+            if (step.annotations)
+              draft.annotations = mergePatch(draft.annotations, step.annotations) as Record<
+                string,
+                string
+              >;
+          },
+          namespaceOf(ref),
+        );
+      });
+    case 'destroy':
+      return change(project, step.at, step.expectError, async () => {
+        for (const ref of step.refs) await project.destroy(ref.type, ref.id, namespaceOf(ref));
+      });
+    case 'advance':
+      await project.advance(step.ms);
+      return [];
+    case 'expect':
+      return (
+        await Promise.all(
+          step.documents.map(async ({ at, ref, document }) => {
+            const pointer = pointerOf(project, ref);
+            const resource = await project.get(pointer.type, pointer.id, pointer);
+            if (resource === undefined) {
+              const ids = (await project.list(pointer.type, pointer)).map((r) => r.metadata.id);
+              return [
+                failure(
+                  'missing-resource',
+                  at,
+                  `expected ${formatPointer(pointer)}, but it does not exist (${ids.length === 0 ? 'no resource of that type exists' : `existing ids: ${ids.join(', ')}`})`,
+                ),
+              ];
+            }
+            const actual = toDocument(resource, project.project.registry.get(pointer.type), {
+              stable: true,
+            });
+            const expected = withResolvedType(document, pointer);
+            if (matchesPartially(actual, expected)) return [];
+            return [
+              {
+                ...failure(
+                  'unexpected-state',
+                  at,
+                  `${formatPointer(pointer)} differs from the expected document`,
+                ),
+                diff: partialDiff(actual, expected, `${at.file}:${at.line}`),
+              },
+            ];
+          }),
+        )
+      ).flat();
+    case 'expect-absent': {
+      const found: Finding<CheckCode>[] = [];
+      for (const ref of step.refs) {
+        const pointer = pointerOf(project, ref);
+        const resource = await project.get(pointer.type, pointer.id, pointer);
+        if (resource === undefined) continue;
+        const md = resource.metadata;
+        found.push(
+          failure(
+            'unexpected-resource',
+            ref.at,
+            `expected ${formatPointer(pointer)} not to exist, but it does (version ${md.version}, owner ${md.owner === '' ? 'the manifests' : md.owner}, phase ${md.phase}${md.finalizers.length > 0 ? `, finalizers ${md.finalizers.join(', ')}` : ''})`,
+          ),
+        );
+      }
+      return found;
+    }
+    case 'expect-findings': {
+      const findings = await project.findings();
+      // Code first: a report cuts long lines in the middle.
+      const listing = findings
+        .map(
+          (f) => `${f.severity}[${f.code}]: ${f.message}${f.file ? ` (${formatLocation(f)})` : ''}`,
+        )
+        .join('\n');
+      return step.findings
+        .filter((query) => !findings.some((f) => findingMatches(f, query)))
+        .map((query) => ({
+          ...failure(
+            'missing-finding',
+            query.at,
+            `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there are ${findings.length} others`}`,
+          ),
+          ...(listing ? { diff: listing } : {}),
+        }));
+    }
+    case 'expect-converged': {
+      const report = project.lastReport;
+      const problem = report ? convergenceProblem(report) : 'the project never converged';
+      if (step.converged && problem !== undefined) {
+        return [failure('not-converged', step.at, problem.split('\n')[0] ?? problem)];
+      }
+      if (!step.converged && problem === undefined) {
+        return [
+          failure('step-failed', step.at, 'expected the controllers not to converge, but they did'),
+        ];
+      }
+      return [];
+    }
+  }
+}
+
+/**
+ * A step that changes the manifests, then a convergence. With `expectError`, the change must be
+ * refused (with that code, that message); without, a refusal is the step's failure, with the
+ * manifests' findings at their places.
+ */
+async function change(
+  project: TestProject,
+  at: Place,
+  expectError: ErrorExpectation | undefined,
+  run: () => Promise<void>,
+): Promise<Finding<CheckCode>[]> {
+  let refused: unknown;
+  try {
+    await run();
+  } catch (error) {
+    if (expectError === undefined && !(error instanceof ManifestError)) throw error;
+    refused = error;
+  }
+  if (expectError === undefined) {
+    if (refused instanceof ManifestError) {
+      return refused.findings.filter((f) => f.severity === 'error');
+    }
+    await project.converge();
+    return [];
+  }
+  if (refused === undefined) {
+    await project.converge();
+    return [
+      failure(
+        'missing-error',
+        at,
+        `expected the step to be refused${describeError(expectError)}, but it was applied`,
+      ),
+    ];
+  }
+  const findings = refused instanceof ManifestError ? refused.findings : [];
+  const message = messageOfThrown(refused);
+  const codeOk =
+    expectError.code === undefined ||
+    findings.some((f) => f.code === expectError.code) ||
+    (refused as { code?: unknown }).code === expectError.code;
+  const messageOk = expectError.message === undefined || message.includes(expectError.message);
+  if (codeOk && messageOk) return [];
+  return [
+    {
+      ...failure(
+        'missing-error',
+        at,
+        `expected the step to be refused${describeError(expectError)}, but it was refused otherwise`,
+      ),
+      diff: message,
+    },
+  ];
+}
+
+function describeError(expectError: ErrorExpectation): string {
+  return [
+    expectError.code !== undefined ? ` with [${expectError.code}]` : '',
+    expectError.message !== undefined ? ` saying ${JSON.stringify(expectError.message)}` : '',
+  ].join('');
+}
+
+/** The pointer a reference names; a Kubernetes-shaped one by its kind and apiVersion. */
+function pointerOf(project: TestProject, ref: ResourceRef): Pointer {
+  if (ref.apiVersion !== undefined) {
+    const definition = project.project.registry
+      .all()
+      .find((d) => d.kubernetes?.kind === ref.type && d.kubernetes.apiVersion === ref.apiVersion);
+    if (definition) {
+      return {
+        namespace: ref.namespace ?? definition.defaultNamespace,
+        type: definition.type,
+        id: ref.id,
+      };
+    }
+  }
+  return project.pointer(ref.type, ref.id, namespaceOf(ref));
+}
+
+/**
+ * The expected document with its type as the resource has it: a document may name its type by
+ * any alias (`type: vm`), which is no difference.
+ */
+function withResolvedType(
+  document: Record<string, unknown>,
+  pointer: Pointer,
+): Record<string, unknown> {
+  const metadata = document.metadata;
+  if (typeof metadata !== 'object' || metadata === null || !('type' in metadata)) return document;
+  return { ...document, metadata: { ...metadata, type: pointer.type } };
+}
+
+function namespaceOf(ref: ResourceRef): { namespace?: string } {
+  return ref.namespace !== undefined ? { namespace: ref.namespace } : {};
+}
+
+/** RFC 7386 JSON merge patch: objects merge key by key, `null` removes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const base = new Map(
+    typeof target === 'object' && target !== null && !Array.isArray(target)
+      ? Object.entries(target)
+      : [],
+  );
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) base.delete(key);
+    else base.set(key, mergePatch(base.get(key), value));
+  }
+  return Object.fromEntries(base);
+}
+
+function failure(code: CheckCode, at: Place, message: string): Finding<CheckCode> {
+  return {
+    code,
+    severity: 'error',
+    message,
+    file: at.file,
+    line: at.line,
+    col: at.col,
+    pointer: '',
+  };
+}
+
+/** Why a scenario could not start, as findings: the config's error, or the manifests' findings. */
+function setupFindings(error: unknown, at: Place): Finding<CheckCode>[] {
+  if (error instanceof ManifestError) {
+    return [
+      failure('invalid-scenario', at, "the scenario's manifests do not load"),
+      ...error.findings.filter((f) => f.severity === 'error'),
+    ];
+  }
+  if (error instanceof ConfigError) {
+    return [
+      failure('invalid-scenario', at, `the scenario's config does not load: ${error.message}`),
+    ];
+  }
+  return [failure('invalid-scenario', at, `the scenario cannot start: ${messageOfThrown(error)}`)];
+}

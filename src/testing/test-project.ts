@@ -1,0 +1,450 @@
+import { compareStrings } from '../engine/compare-strings.js';
+import { TypeResolutionError } from '../engine/resource/definition-registry.js';
+import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import type { Resource } from '../engine/resource/resource.js';
+import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
+import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import type { LogRecord } from '../engine/runtime/logger.js';
+import type { ApplyResult } from '../engine/state/resource-applier.js';
+import { takeSnapshot } from '../engine/state/state-snapshot.js';
+import type { Finding } from '../loaders/finding.js';
+import {
+  parseKubernetesRelease,
+  type KubernetesRelease,
+} from '../loaders/kubernetes/kubernetes-release.js';
+import type { LoadedConfig } from '../loaders/load-config.js';
+import type { ManifestFile, ManifestResource } from '../loaders/manifest-resource.js';
+import { explainResource, type Explanation } from '../app/explain/explain-resource.js';
+import { parseDurationText } from '../app/parse-duration.js';
+import type { Project } from '../app/project.js';
+import { ProjectSession } from '../app/project-session.js';
+import { ControllerFaults } from './controller-faults.js';
+import { createFaultyState, type FaultInjector } from './fault-state.js';
+import {
+  loadManifestFiles,
+  loadManifestInput,
+  manifestPaths,
+  type LoadedInput,
+  type ManifestInput,
+} from './manifest-input.js';
+import { projectFindings } from './project-findings.js';
+import { resolveTestConfig, type TestConfig } from './test-config.js';
+
+/** What {@link createTestProject} takes. */
+export interface TestProjectOptions {
+  /** The project's config: see {@link TestConfig}. */
+  readonly config?: TestConfig;
+  /** The manifests it starts from: see {@link ManifestInput}. */
+  readonly manifests?: ManifestInput;
+  /** Paths are relative to it, and findings name files relative to it (default: the process's). */
+  readonly cwd?: string;
+  /** The Kubernetes release of the built-in kinds (`'1.30'`; default: the newest cosi has). */
+  readonly kubernetesVersion?: string;
+  /** Write bound of each convergence (default: as `cosi apply`). */
+  readonly maxWrites?: number;
+  /** Simulated ms each convergence may take (default 1 h). */
+  readonly timeout?: number;
+  /** Controller logs (default: none). */
+  readonly onLog?: (record: LogRecord) => void;
+}
+
+/** Which resource a call means: a type (or alias) and an id, in the type's default namespace. */
+export interface ResourceOptions {
+  readonly namespace?: string;
+}
+
+/** What an edit may change of a manifest: its labels, annotations and spec. */
+export interface ManifestDraft<S = unknown> {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  spec: S;
+}
+
+/**
+ * A project for a test: the config's controllers over the manifests, on the in-memory state with
+ * a simulated clock (backoffs and requeues cost no wall time, timestamps are reproducible), and
+ * every reconcile recorded for {@link explain}. Made by {@link createTestProject}.
+ *
+ * Nothing runs until {@link converge} (or {@link advance}); {@link apply}, {@link edit} and
+ * {@link destroy} change the manifests as a user would, and the next convergence reacts.
+ */
+export class TestProject {
+  readonly #session: ProjectSession;
+  readonly #clock: SimulatedClock;
+  readonly #options: TestProjectOptions & { readonly cwd: string };
+  readonly #release: KubernetesRelease | undefined;
+  /** The manifests applied, by key. */
+  readonly #manifests = new Map<string, ManifestResource>();
+  #loadFindings: readonly Finding[];
+  #report: ConvergenceReport | undefined;
+  #applies = 0;
+
+  /** @internal Made by {@link createTestProject}. */
+  constructor(
+    session: ProjectSession,
+    clock: SimulatedClock,
+    loaded: LoadedInput,
+    options: TestProjectOptions & { readonly cwd: string },
+    release: KubernetesRelease | undefined,
+    /** Fault injection into the state's writes: fail, conflict or stall by predicate. */
+    readonly faults: FaultInjector,
+    /** Fault injection into controllers: make a controller's next reconcile throw. */
+    readonly controllers: ControllerFaults,
+  ) {
+    this.#session = session;
+    this.#clock = clock;
+    this.#options = options;
+    this.#release = release;
+    this.#loadFindings = loaded.findings;
+    for (const r of loaded.resources) this.#manifests.set(r.key, r);
+  }
+
+  /** The running project: its state, runtime, registry, clock. */
+  get project(): Project {
+    return this.#session.project;
+  }
+
+  /** The config the controllers come from (`undefined`: none). */
+  get config(): LoadedConfig | undefined {
+    return this.#session.config;
+  }
+
+  /** The simulated clock's time, ms since the epoch. */
+  now(): number {
+    return this.#clock.now();
+  }
+
+  /** The report of the last convergence (`undefined` before the first). */
+  get lastReport(): ConvergenceReport | undefined {
+    return this.#report;
+  }
+
+  /**
+   * Runs the controllers until nothing is left to do or a bound is hit, on the simulated clock
+   * (timers due meanwhile fire without wall time passing); manifests an apply dropped are
+   * destroyed once released. The report says whether it converged, and why not.
+   */
+  async converge(): Promise<ConvergenceReport> {
+    this.#report = await this.#session.converge();
+    return this.#report;
+  }
+
+  /**
+   * Adds or replaces manifests (by type, namespace and id), as `kubectl apply` does; the others
+   * stay. Nothing runs until the next {@link converge}.
+   *
+   * @throws ManifestError with every finding when the manifests have errors; nothing is applied.
+   */
+  async apply(input: ManifestInput): Promise<ApplyResult> {
+    return this.#applyLoaded(
+      await loadManifestInput(input, { ...this.#loadOptions(), label: this.#nextLabel() }),
+    );
+  }
+
+  /**
+   * {@link apply} of manifest files given as text, named as given: a scenario's inline documents,
+   * at their file and line.
+   */
+  async applyFiles(files: readonly ManifestFile[]): Promise<ApplyResult> {
+    return this.#applyLoaded(loadManifestFiles(files, this.#loadOptions()));
+  }
+
+  /**
+   * Changes one manifest: `fn` edits a copy of its labels, annotations and spec; the result is
+   * checked as a manifest is (schema, CEL rules) and applied. Nothing runs until the next
+   * {@link converge}.
+   *
+   * @throws Error when there is no such manifest; ManifestError when the edit makes it invalid.
+   */
+  async edit<S = Record<string, unknown>>(
+    type: string,
+    id: string,
+    fn: (draft: ManifestDraft<S>) => void,
+    options: ResourceOptions = {},
+  ): Promise<ApplyResult> {
+    const manifest = this.#manifest(type, id, options, 'edit');
+    const { metadata, spec } = manifest.resource;
+    const draft: ManifestDraft<S> = {
+      labels: { ...metadata.labels },
+      annotations: { ...metadata.annotations },
+      spec: structuredClone(spec) as S,
+    };
+    fn(draft);
+    const document = {
+      metadata: {
+        namespace: metadata.namespace,
+        type: metadata.type,
+        id: metadata.id,
+        ...(Object.keys(draft.labels).length > 0 ? { labels: draft.labels } : {}),
+        ...(Object.keys(draft.annotations).length > 0 ? { annotations: draft.annotations } : {}),
+      },
+      spec: draft.spec,
+    };
+    return this.apply([document]);
+  }
+
+  /**
+   * Removes manifests, as deleting them from the tree would: each is torn down now, and
+   * destroyed by the next {@link converge} once the controllers have released it (their
+   * finalizers removed). See `teardownAndDestroy` for a call that waits for that.
+   *
+   * @throws Error when one of them is not a manifest.
+   */
+  async destroy(
+    type: string,
+    ids: string | readonly string[],
+    options: ResourceOptions = {},
+  ): Promise<ApplyResult> {
+    for (const id of typeof ids === 'string' ? [ids] : ids) {
+      this.#manifests.delete(this.#manifest(type, id, options, 'destroy').key);
+    }
+    return this.#session.applyEdit({ resources: [...this.#manifests.values()] });
+  }
+
+  /** The resource, or `undefined` when there is none. */
+  async get<S = unknown>(
+    type: string,
+    id: string,
+    options: ResourceOptions = {},
+  ): Promise<Resource<S> | undefined> {
+    try {
+      return await this.project.state.get<S>(this.pointer(type, id, options));
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'not-found') return undefined;
+      throw error;
+    }
+  }
+
+  /** The resources of a type, sorted by id. */
+  async list<S = unknown>(type: string, options: ResourceOptions = {}): Promise<Resource<S>[]> {
+    const { namespace, type: resolved } = this.pointer(type, '', options);
+    return this.project.state.list<S>({ namespace, type: resolved });
+  }
+
+  /** Every resource of the state but the definitions, sorted by type, namespace and id. */
+  async resources(): Promise<readonly Resource[]> {
+    return (await takeSnapshot(this.project.state)).resources;
+  }
+
+  /**
+   * Why a resource is as it is, or why it is missing: its lineage back to the manifests, its
+   * versions, who set each field, as `cosi explain` shows it.
+   */
+  async explain(type: string, id: string, options: ResourceOptions = {}): Promise<Explanation> {
+    const { project } = this;
+    if (!project.record) throw new Error('the project records no run');
+    const manifests = this.#manifests;
+    return explainResource(
+      {
+        record: project.record,
+        resources: await this.resources(),
+        manifests: (key) => manifests.get(key),
+        graph: project.runtime.dependencyGraph(),
+        ...(this.#report ? { report: this.#report } : {}),
+      },
+      this.pointer(type, id, options),
+    );
+  }
+
+  /**
+   * What `cosi check` would report now: the manifests' warnings, controllers that failed (or
+   * recovered) in the last convergence, a convergence that did not settle.
+   */
+  findings(): Promise<readonly Finding<string>[]> {
+    return projectFindings({
+      config: this.config,
+      cwd: this.#options.cwd,
+      manifests: [...this.#manifests.values()],
+      loadFindings: this.#loadFindings,
+      project: this.project,
+      report: this.#report,
+    });
+  }
+
+  /**
+   * Moves the simulated clock on by `duration` (ms, or `'30s'`, `'5m'`), firing every timer that
+   * falls due in order and letting the controllers run after each, as that much time passing
+   * would; what is scheduled later stays pending. Starts the controllers if no convergence has.
+   */
+  async advance(duration: number | string): Promise<void> {
+    const ms = typeof duration === 'number' ? duration : parseDurationText(duration);
+    if (ms === undefined || !(ms >= 0)) {
+      throw new RangeError(
+        `advance: invalid duration ${JSON.stringify(duration)} (expected ms, or e.g. 30s, 10m, 1h)`,
+      );
+    }
+    const { runtime } = this.project;
+    await runtime.start();
+    const target = this.#clock.now() + ms;
+    await runtime.settle();
+    for (;;) {
+      const next = this.#clock.nextTimerAt();
+      if (next === undefined || next > target) break;
+      this.#clock.advanceTo(next);
+      await runtime.settle();
+    }
+    this.#clock.advanceTo(target);
+    await runtime.settle();
+  }
+
+  /**
+   * Fires the next pending timer (a backoff, a requeue) if it is due by `deadline`, and lets the
+   * controllers run; `false` when there is none. What waiting on the simulated clock is made of.
+   */
+  async step(deadline = Number.POSITIVE_INFINITY): Promise<boolean> {
+    const { runtime } = this.project;
+    await runtime.start();
+    await runtime.settle();
+    const next = this.#clock.nextTimerAt();
+    if (next === undefined || next > deadline) return false;
+    this.#clock.advanceTo(next);
+    await runtime.settle();
+    return true;
+  }
+
+  /** Stops the controllers. Idempotent. */
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+
+  /** `close`, for `await using project = await createTestProject(...)`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /**
+   * The pointer of a resource: its type resolved by any alias (a type no definition has, written
+   * by controllers, by its exact name), in the type's default namespace unless given.
+   *
+   * @throws TypeResolutionError for an unknown or ambiguous type.
+   */
+  pointer(type: string, id: string, options: ResourceOptions = {}): Pointer {
+    const { registry } = this.project;
+    let resolved: string;
+    let namespace = options.namespace;
+    try {
+      const definition = registry.resolve(type);
+      resolved = definition.type;
+      namespace ??= definition.defaultNamespace;
+    } catch (error) {
+      if (!(error instanceof TypeResolutionError) || !type.includes('.')) throw error;
+      resolved = type;
+    }
+    return { namespace: namespace ?? 'default', type: resolved, id };
+  }
+
+  #manifest(type: string, id: string, options: ResourceOptions, verb: string): ManifestResource {
+    const pointer = this.pointer(type, id, options);
+    const found = this.#manifests.get(pointerKey(pointer));
+    if (found) return found;
+    const ids = [...this.#manifests.values()]
+      .filter((m) => m.resource.metadata.type === pointer.type)
+      .map((m) => m.resource.metadata.id)
+      .sort(compareStrings);
+    throw new Error(
+      `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})`,
+    );
+  }
+
+  #loadOptions() {
+    return {
+      cwd: this.#options.cwd,
+      config: this.config,
+      known: this.project.registry,
+      ...(this.#release ? { kubernetesVersion: this.#release } : {}),
+    };
+  }
+
+  #nextLabel(): string {
+    return `apply ${++this.#applies}`;
+  }
+
+  async #applyLoaded(loaded: LoadedInput): Promise<ApplyResult> {
+    const { registry } = this.project;
+    for (const definition of loaded.registry.all()) {
+      if (!registry.has(definition.type)) registry.register(definition);
+    }
+    for (const r of loaded.resources) this.#manifests.set(r.key, r);
+    this.#loadFindings = [...this.#loadFindings, ...loaded.findings];
+    return this.#session.applyEdit({ resources: [...this.#manifests.values()] });
+  }
+}
+
+/**
+ * A project for a test, started and not yet run: the config's controllers registered over the
+ * manifests, on an in-memory state whose writes can be made to fail ({@link TestProject.faults}),
+ * on a simulated clock starting at 2025-01-01T00:00:00Z. Close it when done.
+ *
+ * @example
+ * const project = await createTestProject({ manifests: 'fixtures/vm-network' });
+ * try {
+ *   expectConverged(await project.converge());
+ *   await expectResource(project, 'NetworkConfig', 'web-1', { ip: '10.0.0.2' });
+ * } finally {
+ *   await project.close();
+ * }
+ * @throws ConfigError when the config cannot be loaded or registered; ManifestError when the
+ *   manifests have errors.
+ */
+export async function createTestProject(options: TestProjectOptions = {}): Promise<TestProject> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = await resolveTestConfig(options.config, {
+    cwd,
+    paths: manifestPaths(options.manifests),
+  });
+  return startTestProject(options, config);
+}
+
+/**
+ * {@link createTestProject} with its config already loaded (`cosi test` finds a scenario's
+ * config its own way).
+ */
+export async function startTestProject(
+  options: Omit<TestProjectOptions, 'config'>,
+  config: LoadedConfig | undefined,
+): Promise<TestProject> {
+  const cwd = options.cwd ?? process.cwd();
+  const release =
+    options.kubernetesVersion === undefined
+      ? undefined
+      : parseKubernetesRelease(options.kubernetesVersion);
+  const loaded = await loadManifestInput(options.manifests, {
+    cwd,
+    config,
+    label: 'manifests',
+    ...(release ? { kubernetesVersion: release } : {}),
+  });
+  const clock = new SimulatedClock(SIMULATED_EPOCH);
+  const state = createFaultyState({ clock });
+  const controllers = new ControllerFaults();
+  const session = await ProjectSession.open(
+    config,
+    { registry: loaded.registry, resources: loaded.resources },
+    {
+      cwd,
+      stable: true,
+      clock,
+      state,
+      record: true,
+      onRuntime: (runtime) => {
+        // Every controller, the config's, setup's (builder) and kro's, is registered through here.
+        const register = runtime.register.bind(runtime);
+        runtime.register = (...registered) =>
+          register(...registered.map((c) => controllers.wrap(c)));
+      },
+      ...(release ? { kubernetesVersion: release } : {}),
+      ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
+      ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+      ...(options.onLog ? { onLog: options.onLog } : {}),
+    },
+  );
+  return new TestProject(
+    session,
+    clock,
+    loaded,
+    { ...options, cwd },
+    release,
+    state.faults,
+    controllers,
+  );
+}

@@ -1,0 +1,184 @@
+import { formatPointer } from '../engine/resource/pointer.js';
+import type { Resource } from '../engine/resource/resource.js';
+import { formatDuration } from '../app/format-duration.js';
+import { parseDurationText } from '../app/parse-duration.js';
+import { CosiAssertionError } from './assertion-error.js';
+import { presentError, resourceMismatch } from './assertions.js';
+import type { ResourceOptions, TestProject } from './test-project.js';
+
+/** How long an assertion waits, in simulated time (ms, or `'30s'`; default one minute). */
+export interface WaitOptions extends ResourceOptions {
+  readonly timeout?: number | string;
+}
+
+/**
+ * A check of one resource: a partial spec it must hold (see `expectResource`), or a function
+ * that throws (any runner's `expect`) or returns `false` when the resource is not there yet.
+ */
+export type ResourceCheck<S = unknown> = CheckFunction<S> | Record<string, unknown>;
+
+/** A check that throws (`expect(...)`), or answers `false`, when the resource does not pass. */
+export type CheckFunction<S = unknown> = (resource: Resource<S>) => unknown;
+
+const DEFAULT_WAIT = 60_000;
+
+/**
+ * Waits, on the simulated clock, until the resource exists and passes `check` (COSI's
+ * `rtestutils.AssertResource`): the controllers run, and pending timers (backoffs, requeues)
+ * fire one by one, until it holds or `timeout` of simulated time has passed.
+ *
+ * @throws the check's last failure (a CosiAssertionError with a diff for a partial spec) when
+ *   it never held.
+ */
+export function assertResource<S = unknown>(
+  project: TestProject,
+  type: string,
+  id: string,
+  check: ResourceCheck<S> = {},
+  options: WaitOptions = {},
+): Promise<void> {
+  return assertResources(project, type, [id], check, options);
+}
+
+/** {@link assertResource} of several ids at once: all must pass (`rtestutils.AssertResources`). */
+export async function assertResources<S = unknown>(
+  project: TestProject,
+  type: string,
+  ids: readonly string[],
+  check: ResourceCheck<S> = {},
+  options: WaitOptions = {},
+): Promise<void> {
+  await waitUntil(project, options, async () => {
+    for (const id of ids) {
+      const resource = await project.get<S>(type, id, options);
+      const failure =
+        typeof check === 'function'
+          ? resource === undefined
+            ? await resourceMismatch(project, type, id, resource, {}, options)
+            : await runCheck(
+                check,
+                resource,
+                `${formatPointer(resource.metadata)} failed its check`,
+              )
+          : await resourceMismatch(project, type, id, resource, check, options);
+      if (failure !== undefined) return failure;
+    }
+    return undefined;
+  });
+}
+
+/** Waits until every resource of a type passes `check` (`rtestutils.AssertAll`). */
+export async function assertAll<S = unknown>(
+  project: TestProject,
+  type: string,
+  check: ResourceCheck<S>,
+  options: WaitOptions = {},
+): Promise<void> {
+  const ids = (await project.list(type, options)).map((r) => r.metadata.id);
+  await assertResources(project, type, ids, check, options);
+}
+
+/** Waits until a type has exactly `length` resources (`rtestutils.AssertLength`). */
+export async function assertLength(
+  project: TestProject,
+  type: string,
+  length: number,
+  options: WaitOptions = {},
+): Promise<void> {
+  await waitUntil(project, options, async () => {
+    const ids = (await project.list(type, options)).map((r) => r.metadata.id);
+    return ids.length === length
+      ? undefined
+      : new CosiAssertionError(
+          `expected ${length} resources of ${project.pointer(type, '', options).type}, found ${ids.length}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}`,
+        );
+  });
+}
+
+/** Waits until the resource does not exist (`rtestutils.AssertNoResource`). */
+export async function assertNoResource(
+  project: TestProject,
+  type: string,
+  id: string,
+  options: WaitOptions = {},
+): Promise<void> {
+  await waitUntil(project, options, async () => {
+    const resource = await project.get(type, id, options);
+    return resource === undefined ? undefined : presentError(resource);
+  });
+}
+
+/**
+ * Removes manifests the graceful way, as `rtestutils.Destroy` does: tears them down, waits on
+ * the simulated clock while the controllers release them (remove their finalizers), and until
+ * they are destroyed.
+ *
+ * @throws CosiAssertionError naming what is left when they are not gone within `timeout`.
+ */
+export async function teardownAndDestroy(
+  project: TestProject,
+  type: string,
+  ids: string | readonly string[],
+  options: WaitOptions = {},
+): Promise<void> {
+  const list = typeof ids === 'string' ? [ids] : ids;
+  await project.destroy(type, list, options);
+  // The applier destroys released manifests when a convergence ends; then wait for the rest.
+  await project.converge();
+  for (const id of list) await assertNoResource(project, type, id, options);
+}
+
+/**
+ * Checks `evaluate` until it answers no failure: after each failing check, the next pending
+ * timer (within the timeout) fires and the controllers run. Throws the last failure when time
+ * runs out or nothing is left to happen.
+ */
+async function waitUntil(
+  project: TestProject,
+  options: WaitOptions,
+  evaluate: () => Promise<unknown>,
+): Promise<void> {
+  const timeout = waitOf(options.timeout);
+  const started = project.now();
+  const deadline = started + timeout;
+  let failure = await evaluate();
+  while (failure !== undefined) {
+    const moved = await project.step(deadline);
+    failure = await evaluate();
+    if (failure !== undefined && !moved) {
+      if (failure instanceof CosiAssertionError) {
+        throw new CosiAssertionError(
+          `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? ', nothing left to happen' : ''})`,
+          failure.resourceDiff,
+        );
+      }
+      throw failure as Error;
+    }
+  }
+}
+
+async function runCheck<S>(
+  check: CheckFunction<S>,
+  resource: Resource<S>,
+  message: string,
+): Promise<unknown> {
+  try {
+    return (await check(resource)) === false ? new CosiAssertionError(message) : undefined;
+  } catch (error) {
+    return error ?? new CosiAssertionError(message);
+  }
+}
+
+function waitOf(timeout: number | string | undefined): number {
+  if (timeout === undefined) return DEFAULT_WAIT;
+  const ms = typeof timeout === 'number' ? timeout : parseDurationText(timeout);
+  if (ms === undefined || !(ms >= 0)) {
+    throw new RangeError(`timeout: invalid duration ${JSON.stringify(timeout)}`);
+  }
+  return ms;
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return end === -1 ? text : text.slice(0, end);
+}

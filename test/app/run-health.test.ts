@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { RunHealth } from '../../src/app/run-health.js';
+
+describe("cosi run's health", () => {
+  it('is live from the start, and ready only once it follows or has converged as leader', () => {
+    const health = new RunHealth();
+    expect(health.healthz().status).toBe(200);
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: starting: applying the manifests\n',
+    });
+    health.following();
+    expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: following: ready to lead\n' });
+    health.leading();
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: leading: converging\n',
+    });
+    health.converged();
+    expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: leading: converged\n' });
+  });
+
+  it('is not ready once it stops, whatever it was, and stays so', () => {
+    const health = new RunHealth();
+    health.following();
+    health.leading();
+    health.converged();
+    health.stopping();
+    health.leading();
+    expect(health.phase).toBe('stopping');
+    expect(health.readyz()).toMatchObject({ status: 503, body: 'not ready: stopping\n' });
+    expect(health.healthz().status).toBe(200);
+  });
+});

@@ -1,0 +1,180 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { SaxesParser } from 'saxes';
+import { describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const VM_NETWORK = 'fixtures/vm-network';
+
+/**
+ * Parses the SVG with a strict XML parser (which throws on anything not well-formed) and
+ * returns the title of every node group, the key Graphviz keeps from the DOT source.
+ */
+function svgNodeTitles(svg: string): string[] {
+  const parser = new SaxesParser();
+  const titles: string[] = [];
+  const open: string[] = [];
+  let inNode = false;
+  let title: string | undefined;
+  parser.on('opentag', (tag) => {
+    open.push(tag.name);
+    if (tag.name === 'g') inNode = tag.attributes.class === 'node';
+    if (tag.name === 'title' && inNode) title = '';
+  });
+  parser.on('text', (text) => {
+    if (title !== undefined) title += text;
+  });
+  parser.on('closetag', (tag) => {
+    open.pop();
+    if (tag.name === 'title' && title !== undefined) {
+      titles.push(title);
+      title = undefined;
+      inNode = false;
+    }
+  });
+  parser.on('error', (error) => {
+    throw error;
+  });
+  parser.write(svg).close();
+  expect(open).toEqual([]);
+  return titles.sort();
+}
+
+async function graph(args: string[]): Promise<string> {
+  const r = await cli(['graph', '-f', VM_NETWORK, ...args]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+interface JsonView {
+  controllers: { name: string }[];
+  types: string[];
+  resources?: { type: string; resources: { namespace: string; id: string }[] }[];
+}
+
+const focusedIds = (view: JsonView): string[] =>
+  (view.resources ?? []).flatMap((g) => g.resources.map((r) => `${g.type}/${r.id}`)).sort();
+
+// Loading the WebAssembly Graphviz takes a few seconds on a loaded machine.
+describe('cosi graph -o svg', { timeout: 30_000 }, () => {
+  it('writes well-formed SVG with one node per controller and type', async () => {
+    const svg = await graph(['-o', 'svg']);
+    const view = JSON.parse(await graph(['-o', 'json'])) as JsonView;
+    const titles = svgNodeTitles(svg);
+    expect(titles).toEqual(
+      [
+        ...view.controllers.map((c) => `controller:${c.name}`),
+        ...view.types.map((t) => `type:${t}`),
+      ].sort(),
+    );
+  });
+
+  it('draws the same nodes as the DOT output, with its styles, resources included', async () => {
+    const args = ['--resources', '--quiet', '--stable'];
+    const dot = await graph([...args, '-o', 'dot']);
+    const svg = await graph([...args, '-o', 'svg']);
+    const declared = [...dot.matchAll(/^\s+"([^"]+)" \[label=/gm)].map((m) => m[1]).sort();
+    expect(declared.length).toBeGreaterThan(10);
+    expect(svgNodeTitles(svg)).toEqual(declared);
+    // Clusters per type, bold exclusive outputs, dotted and dashed inputs, as `dot -Tsvg` draws them.
+    expect(svg).toContain('<title>cluster_VMs.example.org</title>');
+    expect(svg).toContain('stroke-width="2"');
+    expect(svg).toContain('stroke-dasharray="1,5"');
+    expect(svg).toContain('stroke-dasharray="5,2"');
+  });
+
+  it('nests a cluster per namespace in a type whose instances live in several', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-svg-'));
+    try {
+      const note = (ns: string, id: string): string =>
+        `---\nmetadata: { type: Notes.example.org, namespace: ${ns}, id: ${id} }\nspec: {}\n`;
+      await writeFile(
+        path.join(dir, 'notes.yaml'),
+        'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: notes.example.org }\n' +
+          'spec: { type: Notes.example.org }\n' +
+          note('one', 'a') +
+          note('one', 'b') +
+          note('two', 'c'),
+      );
+      const r = await cli(['graph', '-f', dir, '--resources', '--quiet', '-o', 'svg']);
+      expect(r.code).toBe(0);
+      expect(svgNodeTitles(r.stdout)).toHaveLength(3);
+      const clusters = [
+        ...r.stdout.matchAll(/<g id="clust\d+" class="cluster">\n<title>([^<]+)<\/title>/g),
+      ];
+      expect(clusters.map((m) => m[1]).sort()).toEqual([
+        'cluster_Notes.example.org',
+        'cluster_Notes.example.org/one',
+        'cluster_Notes.example.org/two',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives the same SVG for the same project, run after run', async () => {
+    const args = ['--resources', '--quiet', '--stable', '-o', 'svg'];
+    expect(await graph(args)).toBe(await graph(args));
+  });
+});
+
+describe('cosi graph --focus', { timeout: 30_000 }, () => {
+  it('keeps one resource and those one lineage hop from it, in every format', async () => {
+    const view = JSON.parse(
+      await graph(['--focus', 'vm/web-1', '--quiet', '-o', 'json']),
+    ) as JsonView;
+    expect(focusedIds(view)).toEqual([
+      'NetworkConfigs.example.org/web-1',
+      'Placements.example.org/web-1',
+      'VMs.example.org/web-1',
+    ]);
+    expect(view.controllers.map((c) => c.name)).toEqual([
+      'PlacementController',
+      'vmnet.NetworkConfigController',
+    ]);
+    const svg = await graph(['--focus', 'vm/web-1', '--quiet', '-o', 'svg']);
+    expect(svgNodeTitles(svg)).toEqual([
+      'controller:PlacementController',
+      'controller:vmnet.NetworkConfigController',
+      'resource:default/NetworkConfigs.example.org/web-1',
+      'resource:default/Placements.example.org/web-1',
+      'resource:default/VMs.example.org/web-1',
+    ]);
+    const text = await graph(['--focus', 'vm/web-1', '--quiet', '-o', 'tree']);
+    expect(text).toContain('web-1');
+    expect(text).not.toContain('web-2');
+  });
+
+  it('widens hop by hop with --depth, and takes NAMESPACE/TYPE/ID', async () => {
+    const at = async (depth: string): Promise<string[]> =>
+      focusedIds(
+        JSON.parse(
+          await graph(['--focus', 'default/vm/web-1', '--depth', depth, '--quiet', '-o', 'json']),
+        ) as JsonView,
+      );
+    expect(await at('0')).toEqual(['VMs.example.org/web-1']);
+    const two = await at('2');
+    expect(two).toContain('Hosts.example.org/node-a');
+    expect(two).not.toContain('VMs.example.org/web-2');
+    const all = await at('all');
+    expect(all.length).toBeGreaterThan(two.length);
+    expect(all).toContain('VMs.example.org/web-2');
+  });
+
+  it('exits 2 for a focus that is malformed, names no resource, or comes with --type', async () => {
+    const cases: [string[], string][] = [
+      [['--focus', 'web-1'], '--focus: expected TYPE/ID or NAMESPACE/TYPE/ID'],
+      [['--focus', 'vm/nope'], '--focus: no resource "vm/nope"'],
+      [['--focus', 'nope/web-1'], '--focus: resource type "nope" is not registered'],
+      [['--focus', 'vm/web-1', '-t', 'vm'], '--focus: give it alone'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(['graph', '-f', VM_NETWORK, ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+});

@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportData, ReportResource } from '../../src/app/report/report-data.js';
+import { renderHtmlReport } from '../../src/cli/render/report-html/html-report.js';
+import { cli, REPO } from './run-cli.js';
+
+/** Debian's chromium, which .ci/run installs; playwright-core drives it and downloads nothing. */
+const CHROMIUM = '/usr/bin/chromium';
+/** Screenshots and the reports they show, kept for a person to look at (gitignored). */
+const ARTIFACTS = path.join(REPO, 'test-artifacts/report');
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+let browser: Browser;
+const passing = path.join(ARTIFACTS, 'vm-network.html');
+const failing = path.join(ARTIFACTS, 'several-problems.html');
+const large = path.join(ARTIFACTS, 'ten-thousand.html');
+
+/** A page of the report, with every console error, page error and non-file request it makes. */
+async function openReport(
+  file: string,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 1000 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) requests.push(r.url());
+  });
+  await page.goto(pathToFileURL(file).href);
+  return { page, errors, requests };
+}
+
+/** axe-core's serious and critical violations on the page, as `rule: nodes`. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: { id: string; impact: string; nodes: { target: unknown }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
+/** Report data of `count` resources in one type, each derived from the one before. */
+function manyResources(count: number): ReportData {
+  const resources: ReportResource[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `vm-${String(i).padStart(5, '0')}`;
+    resources.push({
+      key: `default/VMs.example.org/${id}`,
+      namespace: 'default',
+      type: 'VMs.example.org',
+      id,
+      version: 1,
+      owner: i === 0 ? '' : 'Copier',
+      phase: 'running',
+      spec: { cpus: 2, image: 'debian' },
+      from: i === 0 ? [] : [[i - 1, 'primary']],
+    });
+  }
+  return {
+    title: 'synthetic',
+    verdict: 'passed',
+    summary: {
+      classes: [],
+      passed: 0,
+      failed: 0,
+      manifests: { resources: 1, files: 1, valid: 1, invalid: 0, skipped: 0 },
+    },
+    findings: [],
+    moreFindings: 0,
+    graph: { controllers: [], types: [], edges: [] },
+    controllers: [],
+    resources,
+  };
+}
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const ok = await cli(['report', '-f', 'fixtures/vm-network', '-o', passing, '--quiet']);
+  expect(ok.stderr).toBe('');
+  expect(ok.code).toBe(0);
+  const bad = await cli(['check', '-f', 'fixtures/invalid/several-problems', '--report', failing]);
+  expect(bad.code).toBe(1);
+  await writeFile(large, renderHtmlReport(manyResources(10_000), ''));
+  if (!HAS_CHROMIUM) return;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 120_000);
+
+afterAll(async () => {
+  if (HAS_CHROMIUM) await browser.close();
+});
+
+describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_000 }, () => {
+  it('loads with no console error and no request beyond the file', async () => {
+    const { page, errors, requests } = await openReport(passing);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    expect(await page.locator('#verdict').textContent()).toBe('Passed');
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    // The run's timeline: every reconcile of the recorded run.
+    expect(await page.locator('#timeline-title').textContent()).toMatch(
+      /^Run timeline: \d+ reconciles$/,
+    );
+    expect(await page.locator('#timeline-rows').textContent()).toContain('PlacementController');
+    await page.context().close();
+  });
+
+  it('shows the resource a graph node stands for, with its lineage, when it is clicked', async () => {
+    const { page } = await openReport(passing);
+    await page
+      .locator('#graph-view g.node', {
+        has: page.locator('title', {
+          hasText: /^resource:default\/Placements\.example\.org\/web-1$/,
+        }),
+      })
+      .click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('Placements.example.org default/web-1');
+    const details = (await page.locator('#details').textContent()) ?? '';
+    expect(details).toMatch(/written byPlacementController reconcile #\d+/);
+    // Came from: the VM it places (primary input) and the host it chose (mapped input).
+    expect(details).toMatch(
+      /VMs\.example\.org default\/web-1 primary, by manifest fixtures\/vm-network\/vms\.yaml:2/,
+    );
+    expect(details).toContain('Hosts.example.org default/node-a mapped, by manifest');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'vm-network.png'), fullPage: true });
+    const png = await readFile(path.join(ARTIFACTS, 'vm-network.png'));
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    await page
+      .locator('#graph-view g.node', {
+        has: page.locator('title', { hasText: /^controller:PlacementController$/ }),
+      })
+      .click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('controller PlacementController');
+    expect(await page.locator('#details').textContent()).toContain(
+      'primary default/VMs.example.org',
+    );
+    await page.context().close();
+  });
+
+  it('filters the resource table as a search is typed', async () => {
+    const { page } = await openReport(passing);
+    await page.locator('#search').fill('placement');
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('3 of 13 resources');
+    const types = await page
+      .locator('#resource-rows tr[data-key] td:nth-child(2)')
+      .allTextContents();
+    expect(types).toEqual(Array(3).fill('Placements.example.org'));
+    await page.locator('#search').fill('hoststatus node-b');
+    await expect.poll(() => page.locator('#resource-rows tr[data-key]').count()).toBe(1);
+    await page.locator('#resource-rows button', { hasText: 'node-b' }).click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('HostStatuses.example.org default/node-b');
+    await page.context().close();
+  });
+
+  it('has no serious accessibility violations, passing or failing', async () => {
+    for (const file of [passing, failing]) {
+      const { page } = await openReport(file);
+      expect(await seriousViolations(page), file).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('shows the verdict and every finding with its source lines without JavaScript', async () => {
+    const { page } = await openReport(failing, { javaScriptEnabled: false });
+    expect(await page.locator('#verdict').textContent()).toBe('Failed');
+    // What needs the script says so, and its controls stay hidden.
+    expect(await page.locator('#resources-ui').isVisible()).toBe(false);
+    const findings = page.locator('li.finding');
+    expect(await findings.count()).toBeGreaterThanOrEqual(3);
+    const first = findings.first();
+    expect(await first.locator('.place').textContent()).toBe(
+      'fixtures/invalid/several-problems/vms.yaml:3:7',
+    );
+    expect(await first.locator('code').textContent()).toBe('invalid-id');
+    expect(await first.locator('pre.excerpt mark').textContent()).toContain('id: web 1');
+    // No controller ran: the page says there is no graph rather than drawing an empty box.
+    expect(await page.locator('#graph-view').count()).toBe(0);
+    expect(await page.locator('#graph-tools').count()).toBe(0);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'several-problems.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('keeps only the rows in view in the page for 10,000 resources, and searches them all', async () => {
+    const size = (await stat(large)).size;
+    expect(size).toBeLessThan(5 * 1024 * 1024);
+    const { page, errors } = await openReport(large);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('10000 of 10000 resources');
+    expect(await page.locator('#resource-rows tr[data-key]').count()).toBeLessThan(60);
+    await page.locator('#resource-scroll').hover();
+    await page.mouse.wheel(0, 10_000 * 40);
+    await expect
+      .poll(() => page.locator('#resource-rows tr[data-key]').last().getAttribute('data-key'))
+      .toBe('default/VMs.example.org/vm-09999');
+    await page.locator('#search').fill('vm-0500');
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('10 of 10000 resources');
+    await page.locator('#resource-rows button', { hasText: 'vm-05003' }).click();
+    const lineage = (await page.locator('#details .lineage').first().textContent()) ?? '';
+    expect(lineage).toContain('vm-05002');
+    // The chain back to vm-00000 is 5,003 long: the details show 200 and say where they cut it.
+    expect(lineage).toContain('vm-04803');
+    expect(lineage).not.toContain('vm-04802');
+    expect(lineage).toContain('cut here: 200 resources shown');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,194 @@
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportData } from '../../src/app/report/report-data.js';
+import { cli } from './run-cli.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-report-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The data a report page embeds (gzipped JSON in base64), read back out of the page. */
+function embeddedData(html: string): ReportData {
+  const match = /<script type="application\/octet-stream" id="report-data">(.*?)<\/script>/s.exec(
+    html,
+  );
+  expect(match).not.toBeNull();
+  return JSON.parse(gunzipSync(Buffer.from(match![1]!, 'base64')).toString('utf8')) as ReportData;
+}
+
+const SECRET_PROJECT = {
+  'definitions.yaml': `metadata:
+  type: ResourceDefinitions.meta.cosi.dev
+  id: passwords.example.org
+spec:
+  type: Passwords.example.org
+  sensitivity: sensitive
+---
+metadata:
+  type: ResourceDefinitions.meta.cosi.dev
+  id: notes.example.org
+spec:
+  type: Notes.example.org
+`,
+  'things.yaml': `metadata:
+  type: Passwords.example.org
+  id: root
+spec:
+  value: hunter2
+---
+metadata:
+  type: Notes.example.org
+  id: "</script><script>alert(1)</script>"
+spec:
+  text: "<b>not bold</b>"
+`,
+};
+
+const MARKUP_FINDING = {
+  'vms.yaml': `metadata:
+  type: ResourceDefinitions.meta.cosi.dev
+  id: vms.example.org
+spec:
+  type: VMs.example.org
+---
+metadata:
+  type: VMs.example.org
+  id: "<img src=x onerror=alert(1)>"
+spec: {}
+`,
+};
+
+async function writeProject(name: string, files: Record<string, string>): Promise<string> {
+  const root = path.join(dir, name);
+  await mkdir(root, { recursive: true });
+  for (const [file, text] of Object.entries(files)) await writeFile(path.join(root, file), text);
+  return root;
+}
+
+// Each report lays its graph out with the WebAssembly Graphviz: seconds on a loaded machine.
+describe('cosi check --report', { timeout: 30_000 }, () => {
+  it('writes the page beside the chosen output, with every finding and its source lines', async () => {
+    const file = path.join(dir, 'invalid.html');
+    const r = await cli([
+      'check',
+      '-f',
+      'fixtures/invalid/several-problems',
+      '-o',
+      'json',
+      '--report',
+      file,
+    ]);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout) as { failed: number };
+    expect(json.failed).toBe(2);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.verdict).toBe('failed');
+    const first = data.findings[0]!;
+    expect(first).toMatchObject({
+      code: 'invalid-id',
+      file: 'fixtures/invalid/several-problems/vms.yaml',
+      line: 3,
+      col: 7,
+      failure: true,
+    });
+    // Two lines either side of line 3: lines 1 to 5.
+    expect(first.excerpt?.first).toBe(1);
+    expect(first.excerpt?.lines[2]).toContain('id: web 1');
+    expect(first.excerpt?.lines).toHaveLength(5);
+  });
+
+  it('records the run for the timeline and the lineage', async () => {
+    const file = path.join(dir, 'vm-network.html');
+    const r = await cli(['check', '-f', 'fixtures/vm-network', '--report', file]);
+    expect(r.code).toBe(0);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.verdict).toBe('passed');
+    expect(data.timeline?.entries.length).toBeGreaterThan(0);
+    expect(data.timeline?.entries[0]?.at).toBe(0);
+    const placement = data.resources.find((x) => x.key === 'default/Placements.example.org/web-1');
+    const from = placement?.from.map(([i, via]) => `${data.resources[i]!.key} ${via}`);
+    expect(from).toEqual([
+      'default/VMs.example.org/web-1 primary',
+      'default/Hosts.example.org/node-a mapped',
+    ]);
+    // The reconcile that wrote it is the one of that number on the timeline, by its writer.
+    const seq = placement?.reconcile;
+    const entry = data.timeline?.entries.find((e) => e.seq === seq);
+    expect(entry?.controller).toBe('PlacementController');
+    expect(entry?.item).toBe('default/VMs.example.org/web-1');
+    const vm = data.resources.find((x) => x.key === 'default/VMs.example.org/web-1');
+    expect(vm?.source).toBe('fixtures/vm-network/vms.yaml:2');
+  });
+
+  it('writes a report that says the check could not run, exit 2, for a bad config', async () => {
+    const file = path.join(dir, 'setup.html');
+    const r = await cli([
+      'check',
+      '-f',
+      'fixtures/minimal',
+      '--config',
+      'nope.ts',
+      '--report',
+      file,
+    ]);
+    expect(r.code).toBe(2);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.verdict).toBe('not-run');
+    expect(data.findings.map((f) => f.code)).toEqual(['config-error']);
+  });
+});
+
+describe('cosi report', { timeout: 30_000 }, () => {
+  it('leaves out the spec of a sensitive type, and keeps markup in manifests as data', async () => {
+    const root = await writeProject('secret', SECRET_PROJECT);
+    const r = await cli(['report', '-f', root, '-o', '-']);
+    expect(r.code).toBe(0);
+    const data = embeddedData(r.stdout);
+    const password = data.resources.find((x) => x.type === 'Passwords.example.org');
+    expect(password?.spec).toBeUndefined();
+    const note = data.resources.find((x) => x.type === 'Notes.example.org');
+    expect(note?.id).toBe('</script><script>alert(1)</script>');
+    expect(note?.spec).toEqual({ text: '<b>not bold</b>' });
+  });
+
+  it('escapes what a finding quotes, in its message and its source lines', async () => {
+    const root = await writeProject('markup', MARKUP_FINDING);
+    const r = await cli(['report', '-f', root, '-o', '-']);
+    expect(r.code).toBe(1);
+    expect(embeddedData(r.stdout).findings.map((f) => f.code)).toContain('invalid-id');
+    expect(r.stdout).not.toContain('<img');
+    expect(r.stdout).toContain('id: &quot;&lt;img src=x onerror=alert(1)&gt;&quot;');
+  });
+
+  it('writes the same page for the same project, run after run', async () => {
+    const args = ['report', '-f', 'fixtures/vm-network', '--stable', '-o', '-'];
+    const first = await cli(args);
+    expect(first.code).toBe(0);
+    expect((await cli(args)).stdout).toBe(first.stdout);
+  });
+
+  it('says where it wrote the page and with what verdict', async () => {
+    const file = path.join(dir, 'out', 'report.html');
+    await mkdir(path.dirname(file), { recursive: true });
+    const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`cosi: passed, 0 failing findings: wrote ${file}\n`);
+    expect(await readFile(file, 'utf8')).toMatch(/^<!doctype html>/);
+  });
+
+  it('exits 2 with one line naming a file it cannot write', async () => {
+    const file = path.join(dir, 'missing-dir', 'report.html');
+    const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(file);
+  });
+});

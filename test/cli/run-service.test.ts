@@ -1,0 +1,297 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newResource } from '../../src/engine/resource/resource.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { waitFor } from '../support/wait-for.js';
+import { REPO } from './run-cli.js';
+
+/**
+ * `cosi run` operated as a service: the built CLI (dist/) as real processes, its endpoints read
+ * over real HTTP on loopback. Every wait is for a condition (a log line, an HTTP answer, an
+ * exit), bounded; none is a fixed sleep.
+ */
+
+/** The exit code, or a failure once `ms` have passed (the process is then killed). */
+async function exitWithin(p: CosiProcess, ms: number): Promise<number | NodeJS.Signals> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`still running after ${ms} ms; stderr:\n${p.stderr()}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The `http://host:port` a process logged it serves its endpoints on. */
+async function endpointOf(p: CosiProcess): Promise<string> {
+  const line = await p.waitForLine(/serving \/metrics, \/healthz, \/readyz on http:/);
+  const match = /on (http:\/\/[\d.]+:\d+)/.exec(line);
+  if (!match?.[1]) throw new Error(`no address in ${line}`);
+  return match[1];
+}
+
+async function get(url: string): Promise<{ status: number; type: string; body: string }> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    body: await response.text(),
+  };
+}
+
+/** A sample's value in Prometheus text: `name{labels} value`. */
+function sample(metrics: string, name: string, labels: string): number | undefined {
+  const line = metrics.split('\n').find((l) => l.startsWith(`${name}{${labels}} `));
+  return line === undefined ? undefined : Number(line.split(' ').pop());
+}
+
+describe('cosi run in memory, as a service', () => {
+  let dir: string;
+  const processes: CosiProcess[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-service-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+  });
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      p.kill('SIGKILL');
+      await p.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('without --watch stays up, serves /healthz, /readyz and /metrics, and exits 0 on SIGTERM', async () => {
+    const p = spawnCosi([
+      'run',
+      '-f',
+      dir,
+      '--metrics-addr',
+      '127.0.0.1:0',
+      '--health-addr',
+      '127.0.0.1:0',
+    ]);
+    processes.push(p);
+    const base = await endpointOf(p);
+    expect(await get(`${base}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
+    // Ready once it leads and its controllers converged once.
+    const ready = await waitFor(
+      async () => {
+        const answer = await get(`${base}/readyz`);
+        return answer.status === 200 ? answer : undefined;
+      },
+      20_000,
+      () => `/readyz to answer 200 (stderr:\n${p.stderr()})`,
+    );
+    expect(ready.body).toBe('ok: leading: converged\n');
+    await p.waitForLine(/INFO {2}converged in \d/);
+
+    const metrics = await get(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    // The project's numbers: 3 controllers; PlacementController places both VMs.
+    for (const controller of [
+      'vmnet.NetworkConfigController',
+      'PlacementController',
+      'HostStatusController',
+    ]) {
+      expect(
+        sample(
+          metrics.body,
+          'controller_runtime_reconcile_total',
+          `controller="${controller}",result="success"`,
+        ),
+      ).toBeGreaterThan(0);
+      expect(
+        sample(
+          metrics.body,
+          'controller_runtime_reconcile_time_seconds_count',
+          `controller="${controller}"`,
+        ),
+      ).toBeGreaterThan(0);
+      expect(sample(metrics.body, 'workqueue_depth', `name="${controller}"`)).toBe(0);
+    }
+    expect(
+      sample(
+        metrics.body,
+        'cosi_controller_state_writes_total',
+        'controller="vmnet.NetworkConfigController",op="create"',
+      ),
+    ).toBe(3);
+    expect(sample(metrics.body, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);
+    expect(metrics.body).toContain('# TYPE controller_runtime_reconcile_errors_total counter');
+    expect((await get(`${base}/nothing`)).status).toBe(404);
+
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(p.stderr()).toMatch(/INFO {2}shutting down \(SIGTERM\)\n.*INFO {2}stopped\n$/);
+  }, 60_000);
+
+  it('an address in use is one line and exit 2', async () => {
+    const first = spawnCosi(['run', '-f', dir, '--health-addr', '127.0.0.1:0']);
+    processes.push(first);
+    const line = await first.waitForLine(/serving \/healthz, \/readyz on http:/);
+    const address = /http:\/\/([\d.]+:\d+)/.exec(line)?.[1] ?? '';
+    const second = spawnCosi(['run', '-f', dir, '--health-addr', address]);
+    processes.push(second);
+    expect(await exitWithin(second, 20_000)).toBe(2);
+    expect(second.stderr().trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^\S+Z ERROR --health-addr: cannot listen on [\d.]+:\d+: the port is in use: pick another code=ops-address$/,
+      ),
+    ]);
+  }, 60_000);
+});
+
+describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
+  let etcd: EtcdServer;
+  let dir: string;
+  let prefixCount = 0;
+  let prefix: string;
+  const processes: CosiProcess[] = [];
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+  }, 60_000);
+  afterAll(async () => {
+    await etcd.stop();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-service-etcd-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    prefix = `/service-${++prefixCount}`;
+  });
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      p.kill('SIGKILL');
+      await p.exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const stateUrl = (): string => `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+  const start = (...extra: string[]): CosiProcess => {
+    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--lease-ttl', '3s', ...extra]);
+    processes.push(p);
+    return p;
+  };
+
+  it('a follower says whom it follows, is ready, and reports it does not lead; json logs', async () => {
+    const a = start('--metrics-addr', '127.0.0.1:0', '--health-addr', '127.0.0.1:0');
+    const aBase = await endpointOf(a);
+    const started = await a.waitForLine(/started as \S+/);
+    const leader = /started as (\S+)/.exec(started)?.[1] ?? '';
+    await a.waitForLine(/elected leader/);
+    const b = start(
+      '--metrics-addr',
+      '127.0.0.1:0',
+      '--health-addr',
+      '127.0.0.1:0',
+      '--log-format',
+      'json',
+    );
+    const bBase = await waitFor(
+      () =>
+        b
+          .stderr()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { msg: string; address?: string })
+          .find((e) => e.msg.startsWith('serving '))?.address,
+      20_000,
+      () => `b's endpoints (stderr:\n${b.stderr()})`,
+    );
+    const following = await waitFor(
+      () =>
+        b
+          .stderr()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((e) => e['msg'] === `following ${leader}`),
+      20_000,
+      () => `b to say it follows ${leader} (stderr:\n${b.stderr()})`,
+    );
+    expect(following).toMatchObject({ level: 'info', leader, time: expect.any(String) as unknown });
+    // Every line of b is one JSON object with a time and a level.
+    for (const line of b.stderr().split('\n').filter(Boolean)) {
+      expect(JSON.parse(line)).toMatchObject({
+        time: expect.any(String) as unknown,
+        level: 'info',
+      });
+    }
+    await waitFor(
+      async () => (await get(`http://${bBase}/readyz`)).status === 200,
+      20_000,
+      'the follower to be ready',
+    );
+    const bMetrics = (await get(`http://${bBase}/metrics`)).body;
+    expect(sample(bMetrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(0);
+    const aMetrics = (await get(`${aBase}/metrics`)).body;
+    expect(sample(aMetrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);
+    // The state's own figures: a leader on etcd has asked it things, and watches it.
+    expect(Number(/^cosi_state_requests_total (\d+)$/m.exec(aMetrics)?.[1])).toBeGreaterThan(0);
+    expect(Number(/^cosi_state_watches (\d+)$/m.exec(aMetrics)?.[1])).toBeGreaterThan(0);
+
+    // The leader stops cleanly: the follower takes over at once and says so.
+    a.kill('SIGTERM');
+    expect(await exitWithin(a, 15_000)).toBe(0);
+    await waitFor(
+      () => b.stderr().includes('"msg":"elected leader: running 3 controllers"'),
+      20_000,
+      () => `b to lead (stderr:\n${b.stderr()})`,
+    );
+    b.kill('SIGINT');
+    expect(await exitWithin(b, 15_000)).toBe(0);
+  }, 90_000);
+
+  it('refuses a prefix that holds another project, in one line: exit 2', async () => {
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      await state.create(
+        newResource({ namespace: 'default', type: 'Buckets.storage.example.org', id: 'b1' }, {}),
+      );
+    } finally {
+      await state.close();
+    }
+    const p = start();
+    expect(await exitWithin(p, 30_000)).toBe(2);
+    expect(p.stderr().trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\S+Z ERROR etcd://[\\d.:]+${prefix} holds resources of types this project does not define \\(Buckets\\.storage\\.example\\.org\\): it is another project's state\\. Give this project its own prefix .* code=foreign-state$`,
+        ),
+      ),
+    ]);
+  }, 60_000);
+
+  it('a leader cut off from etcd says why, stops and exits 4 within the lease TTL', async () => {
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const p = spawnCosi(['run', '-f', dir, '--state', url, '--lease-ttl', '3s']);
+      processes.push(p);
+      await p.waitForLine(/elected leader/);
+      proxy.cut();
+      const cut = performance.now();
+      expect(await exitWithin(p, 20_000)).toBe(4);
+      // Noticed at two thirds of the TTL, stopped within a third more: within the TTL, with
+      // room for a loaded machine.
+      expect(performance.now() - cut).toBeLessThan(3_000 + 2_000);
+      expect(p.stderr()).toMatch(
+        /ERROR shutting down \(lost leadership: the lease was not renewed for 2s, two thirds of its 3s TTL \(etcd unreachable or too slow\); exiting with 4 to be restarted\) code=leadership-lost$/m,
+      );
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});

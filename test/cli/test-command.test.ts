@@ -1,0 +1,179 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, cli } from './run-cli.js';
+
+const SCENARIOS = 'fixtures/scenarios';
+const WRONG = `${SCENARIOS}/failing/vm-network-wrong.cosi-test.yaml`;
+
+describe('cosi test', () => {
+  it('passes the scenarios of vm-network, kubernetes and kro-webapp, step by step', async () => {
+    const { code, stdout } = await cli(['test', `${SCENARIOS}/passing`]);
+    expect(stdout).toBe('scenarios: 26 passed, 0 failed\n26 passed, 0 failed\n');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('fails a wrong expectation with a diff at the line of the scenario', async () => {
+    const { code, stdout } = await cli(['test', WRONG]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `${WRONG}:8:7: error[unexpected-state]: NetworkConfigs.example.org(default/web-1) differs from the expected document`,
+    );
+    expect(stdout).toContain('    -  bridge: br-alpine\n    +  bridge: br-debian');
+    expect(stdout).toContain(`${WRONG}:6:5: error[step-failed]: 1 later step not run`);
+    expect(stdout).toContain('0 passed, 1 failed');
+  }, 60_000);
+
+  it('reports in the formats of cosi check', async () => {
+    const junit = await cli(['test', WRONG, '-o', 'junit']);
+    expect(junit.stdout).toContain('<testsuite name="scenarios" tests="1" failures="1">');
+    expect(junit.stdout).toContain('<failure type="unexpected-state"');
+    expect(junit.stdout).toContain('+  bridge: br-debian');
+    const tap = await cli(['test', WRONG, '-o', 'tap']);
+    expect(tap.stdout).toContain(
+      `not ok 1 - scenarios: ${WRONG} › wrong expectations of vm-network › 1. web-1 is expected on the wrong bridge`,
+    );
+    const github = await cli(['test', WRONG, '-o', 'github']);
+    expect(github.stdout).toContain(
+      `::error file=${WRONG},line=8,col=7,title=scenarios%3A unexpected-state::`,
+    );
+    const json = JSON.parse((await cli(['test', WRONG, '-o', 'json'])).stdout) as {
+      failed: number;
+      cases: { name: string; failed: boolean; findings: { code: string; line: number }[] }[];
+    };
+    expect(json.failed).toBe(1);
+    expect(json.cases[0]?.findings.map((f) => [f.code, f.line])).toEqual([
+      ['unexpected-state', 8],
+      ['step-failed', 6],
+    ]);
+    expect(junit.code).toBe(1);
+  }, 60_000);
+
+  it('reports every problem of a broken scenario file at its place, and exits 2', async () => {
+    const { code, stdout } = await cli(['test', `${SCENARIOS}/broken`]);
+    const file = `${SCENARIOS}/broken/bad-steps.cosi-test.yaml`;
+    expect(stdout.split('\n').filter((l) => l.startsWith(file))).toEqual([
+      `${file}:4:1: error[invalid-scenario]: unknown key "stepz" in a scenario (known: name, config, manifests, kubernetesVersion, steps)`,
+      `${file}:6:5: error[invalid-scenario]: a step has one kind, not apply and expect`,
+      `${file}:8:14: error[invalid-scenario]: \`advance\` takes a duration: 30s, 5m, 1h30m, 500ms`,
+      `${file}:9:20: error[invalid-scenario]: a resource reference needs \`type\` and \`id\``,
+      `${file}:10:5: error[invalid-scenario]: a step needs one of apply, edit, destroy, advance, expect, expect-absent, expect-findings, expect-converged`,
+    ]);
+    expect(code).toBe(2);
+  });
+
+  it('exits 2 when there is no scenario to run', async () => {
+    const { code, stdout } = await cli(['test', 'fixtures/minimal']);
+    expect(stdout).toContain('no scenario files (*.cosi-test.yaml) found');
+    expect(code).toBe(2);
+  });
+});
+
+describe('cosi test, on scenarios written here', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-test-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function scenario(name: string, text: string): Promise<string> {
+    const file = path.join(dir, `${name}.cosi-test.yaml`);
+    await writeFile(file, text);
+    return file;
+  }
+
+  it("reports an inline document's schema errors at its line in the scenario", async () => {
+    const file = await scenario(
+      'invalid-apply',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - apply:',
+        '      metadata: { type: vm, id: bad }',
+        '      spec: { cpus: 0, image: debian, host: node-a }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'invalid-apply.cosi-test.yaml:5:21: error[schema-violation]: must be >= 1 (at /spec/cpus)',
+    );
+    expect(code).toBe(1);
+  });
+
+  it('fails an expect-error that was not refused, and a finding that is not there', async () => {
+    const file = await scenario(
+      'not-refused',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - apply: { metadata: { type: vm, id: fine }, spec: { cpus: 1, image: debian, host: node-a } }',
+        '    expect-error: schema-violation',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/cli/failing-controller')}`,
+        'steps:',
+        '  - expect-findings: [{ code: reconcile-failed, message: lonely }, controller-recovered]',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'not-refused.cosi-test.yaml:3:5: error[missing-error]: expected the step to be refused with [schema-violation], but it was applied',
+    );
+    expect(stdout).toContain(
+      'not-refused.cosi-test.yaml:8:68: error[missing-finding]: expected a finding [controller-recovered], but there are 1 others',
+    );
+    expect(stdout).toContain('error[reconcile-failed]');
+    expect(stdout).not.toContain('message matching lonely');
+    expect(code).toBe(1);
+  });
+
+  it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
+    const file = await scenario(
+      'cannot-start',
+      [
+        'config: no-such-config.ts',
+        'steps: [{ advance: 1s }]',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/invalid/schema-violations')}`,
+        'steps: [{ advance: 1s }]',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      "cannot-start.cosi-test.yaml:1:1: error[invalid-scenario]: the scenario's config does not load:",
+    );
+    expect(stdout).toContain(
+      "cannot-start.cosi-test.yaml:4:1: error[invalid-scenario]: the scenario's manifests do not load",
+    );
+    expect(stdout).toMatch(/schema-violations\/[a-z-]+\.yaml:\d+:\d+: error\[schema-violation\]/);
+    expect(code).toBe(2);
+  });
+
+  it('a scenario beside the manifests it tests is not read as a manifest', async () => {
+    const project = path.join(dir, 'beside');
+    await mkdir(project);
+    for (const name of ['vms.yaml', 'hosts.yaml']) {
+      await copyFile(path.join(REPO, 'fixtures/vm-network', name), path.join(project, name));
+    }
+    await writeFile(
+      path.join(project, 'web.cosi-test.yaml'),
+      [
+        'manifests: .',
+        `config: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: { metadata: { type: NetworkConfig, id: web-1 }, spec: { bridge: br-debian } }',
+        '',
+      ].join('\n'),
+    );
+    const config = ['--config', path.join(REPO, 'fixtures/vm-network')];
+    const checked = await cli(['check', 'beside', ...config], { cwd: dir });
+    expect(checked.stdout).toContain('manifests: 5 resources in 2 files: 5 valid, 0 invalid');
+    expect(checked.code).toBe(0);
+    const tested = await cli(['test', 'beside'], { cwd: dir });
+    expect(tested.stdout).toBe('scenarios: 1 passed, 0 failed\n1 passed, 0 failed\n');
+    expect(tested.code).toBe(0);
+  });
+});

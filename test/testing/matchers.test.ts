@@ -1,0 +1,33 @@
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../src/testing/register-matchers.js';
+import { createTestProject, type TestProject } from '../../src/testing/index.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+describe('the matchers cosi/testing/matchers registers on vitest', () => {
+  let p: TestProject;
+  beforeAll(async () => {
+    p = await createTestProject({ cwd: REPO, manifests: 'fixtures/cli/failing-controller' });
+  });
+  afterAll(() => p.close());
+
+  it('toConverge fails on a run that did not converge, saying why', async () => {
+    const report = await p.converge();
+    expect(() => expect(report).toConverge()).toThrow('one is a lonely number');
+    expect(report).not.toConverge();
+  });
+
+  it('toHaveResource matches partially, and fails with the diff', async () => {
+    await expect(p).toHaveResource('counter', 'start', { value: 1 });
+    await expect(p).not.toHaveResource('counter', 'start', { value: 2 });
+    await expect(expect(p).toHaveResource('counter', 'start', { value: 2 })).rejects.toThrow(
+      '-value: 2\n+value: 1',
+    );
+  });
+
+  it('toHaveFinding finds what cosi check would report', async () => {
+    await expect(p).toHaveFinding({ code: 'reconcile-failed', message: 'lonely' });
+    await expect(p).not.toHaveFinding({ code: 'not-converged' });
+  });
+});

@@ -1,0 +1,197 @@
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CosiAssertionError,
+  ManifestError,
+  createTestProject,
+  expectConverged,
+  expectFinding,
+  expectNoResource,
+  expectResource,
+  teardownAndDestroy,
+  type TestProject,
+} from '../../src/testing/index.js';
+import { POLLER, counters, echoConfig, pollerConfig } from './echo-project.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+const open: TestProject[] = [];
+async function project(options: Parameters<typeof createTestProject>[0]): Promise<TestProject> {
+  const p = await createTestProject({ cwd: REPO, ...options });
+  open.push(p);
+  return p;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+/** The message of what `run` throws (it must throw). */
+async function thrown(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected it to throw');
+}
+
+describe('createTestProject on the vm-network fixture', () => {
+  it('converges the fixture and finds its config beside the manifests', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    expect(p.config?.file).toBe(path.join(REPO, 'fixtures/vm-network/cosi.config.ts'));
+    expectConverged(await p.converge());
+    await expectResource(p, 'NetworkConfig', 'web-1', { hostname: 'web-1', bridge: 'br-debian' });
+    await expectResource(p, 'Placement', 'db-1', { host: 'node-b', fits: false });
+    await expectResource(p, 'HostStatus', 'node-a', { allocated: 4, vms: ['web-1', 'web-2'] });
+  });
+
+  it('runs on the simulated clock from 2025-01-01, so timestamps are reproducible', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const net = await p.get('NetworkConfig', 'web-1');
+    expect(net?.metadata.created).toBe(Date.UTC(2025, 0, 1));
+  });
+
+  it('applies an edit of a manifest, and the controllers follow it', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    await p.edit<{ image: string }>('vm', 'web-1', (draft) => {
+      draft.spec.image = 'alpine';
+    });
+    expectConverged(await p.converge());
+    await expectResource(p, 'NetworkConfig', 'web-1', { bridge: 'br-alpine' });
+  });
+
+  it('applies YAML text beside the manifests it started from', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    await p.apply(
+      'metadata: { type: vm, id: web-3 }\nspec: { cpus: 1, image: arch, host: node-a }\n',
+    );
+    await p.converge();
+    await expectResource(p, 'NetworkConfig', 'web-3', { bridge: 'br-arch' });
+    await expectResource(p, 'NetworkConfig', 'web-1', { bridge: 'br-debian' });
+  });
+
+  it('tears a manifest down through its finalizers and destroys it (teardownAndDestroy)', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    await teardownAndDestroy(p, 'vm', ['web-2']);
+    await expectNoResource(p, 'vm', 'web-2');
+    await expectNoResource(p, 'NetworkConfig', 'web-2');
+    await expectResource(p, 'HostStatus', 'node-a', { allocated: 2, vms: ['web-1'] });
+  });
+
+  it('refuses invalid manifests with every finding at its place', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    const error = await thrown(() =>
+      p.apply('metadata: { type: vm, id: bad }\nspec: { cpus: 0, image: 7, host: node-a }\n'),
+    );
+    if (!(error instanceof ManifestError)) throw error;
+    expect(error.findings.map((f) => [f.file, f.line, f.code])).toEqual([
+      ['<apply 1>', 2, 'schema-violation'],
+      ['<apply 1>', 2, 'schema-violation'],
+    ]);
+    await p.converge();
+    await expectNoResource(p, 'vm', 'bad');
+  });
+
+  it('explains where a resource came from', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const explanation = await p.explain('NetworkConfig', 'web-1');
+    expect(explanation.resource?.metadata.owner).toBe('vmnet.NetworkConfigController');
+    expect(explanation.lineage?.origin).toMatchObject({
+      kind: 'reconcile',
+      controller: 'vmnet.NetworkConfigController',
+    });
+  });
+});
+
+describe('assertions', () => {
+  it('expectResource throws a diff of the fields that differ, and only those', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const error = await thrown(() =>
+      expectResource(p, 'NetworkConfig', 'web-1', { bridge: 'br-alpine' }),
+    );
+    expect(error).toBeInstanceOf(CosiAssertionError);
+    expect(error.message).toContain(
+      'expected the spec of NetworkConfigs.example.org(default/web-1) to match',
+    );
+    expect(error.message).toContain('-bridge: br-alpine\n+bridge: br-debian');
+    expect(error.message).not.toContain('hostname');
+  });
+
+  it('expectResource names the ids there are when the resource is missing', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const error = await thrown(() => expectResource(p, 'NetworkConfig', 'web-9'));
+    expect(error.message).toContain('existing ids: db-1, web-1, web-2');
+  });
+
+  it('expectNoResource names the owner of the resource that is there', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    const error = await thrown(() => expectNoResource(p, 'NetworkConfig', 'web-1'));
+    expect(error.message).toContain('owner vmnet.NetworkConfigController');
+  });
+
+  it('expectConverged and expectFinding read what cosi check would report', async () => {
+    const p = await project({ manifests: 'fixtures/cli/failing-controller' });
+    const report = await p.converge();
+    const error = await thrown(async () => expectConverged(report));
+    expect(error.message).toContain('could not reconcile Counters.test.cosi.dev(default/start)');
+    const [finding] = await expectFinding(p, { code: 'reconcile-failed', message: 'lonely' });
+    expect(finding?.file).toBe('fixtures/cli/failing-controller/counters.yaml');
+    const missing = await thrown(() => expectFinding(p, { code: 'not-converged' }));
+    expect(missing.message).toContain('error[reconcile-failed]');
+  });
+});
+
+describe('other kinds of projects', () => {
+  it('a config object and manifests as objects', async () => {
+    const p = await project({ config: echoConfig, manifests: counters(3, 4) });
+    expectConverged(await p.converge());
+    await expectResource(p, 'echo', 'c2', { value: 4 });
+    expect((await p.list('echo')).map((r) => r.metadata.id)).toEqual(['c1', 'c2']);
+  });
+
+  it('a kro ResourceGraphDefinition, with no TypeScript at all', async () => {
+    const p = await project({ manifests: 'fixtures/kro-webapp' });
+    expect(p.config).toBeUndefined();
+    expectConverged(await p.converge());
+    await expectResource(p, 'Deployment', 'shop', { spec: { replicas: 1 } });
+    await expectResource(p, 'Ingress', 'shop');
+    await expectNoResource(p, 'Ingress', 'blog');
+  });
+
+  it('the kubernetes fixture: CRDs, built-in kinds and a builder controller', async () => {
+    const p = await project({ manifests: 'fixtures/kubernetes' });
+    expectConverged(await p.converge());
+    await expectResource(p, 'deploy', 'shop', { spec: { replicas: 3 } });
+    await p.destroy('webapp', 'shop');
+    await p.converge();
+    await expectNoResource(p, 'deploy', 'shop');
+  });
+});
+
+describe('advance', () => {
+  it('fires only the timers that fall due in the time given', async () => {
+    const p = await project({ config: pollerConfig, manifests: counters(1) });
+    await p.advance(0);
+    await expectResource(p, 'visits', 'c1', { count: 1 });
+    await p.advance('25s');
+    // Requeued at 10 s and 20 s; the one at 30 s is still pending.
+    await expectResource(p, 'visits', 'c1', { count: 3 });
+    expect(p.now() - Date.UTC(2025, 0, 1)).toBe(25_000);
+    await p.advance('5s');
+    await expectResource(p, 'visits', 'c1', { count: 4 });
+    expect(p.project.runtime.status(POLLER)?.condition).not.toBe('failed');
+  });
+
+  it('refuses a duration it cannot read', async () => {
+    const p = await project({ config: pollerConfig, manifests: counters(1) });
+    await expect(p.advance('soon')).rejects.toThrow('advance: invalid duration "soon"');
+  });
+});
