@@ -21,7 +21,7 @@ import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
-import { resourceGraphControllers } from './resource-graph-controllers.js';
+import { declaredControllers } from './declared-controllers.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
 import type { UserCodeMonitor } from './user-code-site.js';
 
@@ -151,7 +151,7 @@ export async function openProject(
         options.timeout,
         options.monitor,
       );
-      const graphs = resourceGraphControllers(registry, manifests.resources);
+      const graphs = declaredControllers(registry, manifests.resources);
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }
