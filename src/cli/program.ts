@@ -3,6 +3,7 @@ import { defineApply } from './commands/apply-definition.js';
 import { defineCheck } from './commands/check-definition.js';
 import { defineTest } from './commands/test-definition.js';
 import { defineExplain } from './commands/explain-definition.js';
+import { defineDiff } from './commands/diff-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
 import { defineRun } from './commands/run-definition.js';
@@ -24,6 +25,7 @@ import { toWriteError } from './write-error.js';
 const COMMANDS = [
   lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
   lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
+  lazyCommand(defineDiff, async () => (await import('./commands/diff.js')).diffCommand),
   lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
   lazyCommand(defineTest, async () => (await import('./commands/test.js')).testCommand),
   lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
@@ -64,6 +66,7 @@ Examples:
   cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
   cosi report -f DIR -o report.html           check, and write one HTML page to open from CI
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
+  cosi diff -f DIR --state etcd://HOST:PORT   show what applying DIR would change there
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);
