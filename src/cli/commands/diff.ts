@@ -6,6 +6,7 @@ import { formatStateLocation, parseStateUrl, StateUrlError } from '../../app/sta
 import { toError } from '../../engine/errors.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
+import { EtcdUnreachableError } from '../../state-etcd/etcd-errors.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -89,7 +90,9 @@ export async function diff(
     return { exitCode: result.changes.length > 0 ? EXIT.findings : EXIT.ok, result };
   } catch (error) {
     if (error instanceof ConfigError || error instanceof CliError) throw error;
-    if (error instanceof ForeignStateError) throw new CliError(error.message, EXIT.usage);
+    if (error instanceof ForeignStateError || error instanceof EtcdUnreachableError) {
+      throw new CliError(error.message, EXIT.usage);
+    }
     throw new CliError(`--state ${where}: ${toError(error).message}`, EXIT.usage);
   } finally {
     await opened.close();
