@@ -4,7 +4,10 @@ import { hasErrors, type Finding } from '../loaders/finding.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { loadProjectConfig } from './project-config.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
-import { diffAgainstState, type ResourceChange } from './state-diff.js';
+import { compareChanges, diffAgainstState, type ResourceChange } from './state-diff.js';
+import { definitionResource } from './definition-resource.js';
+import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
+import type { Draft } from '../engine/resource/resource.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
 export interface DiffProjectOptions extends ReadProjectOptions {
@@ -23,8 +26,9 @@ export interface ProjectDiff {
 /**
  * What applying a project's manifests to `state` would change, as `cosi run` applies them,
  * without writing anything: the config and the manifests are read as every command reads them,
- * the state is read once (every kind listed), and the two compared. Manifests with errors are
- * not compared: their findings are returned.
+ * the state is read once (every kind listed), and the two compared: the manifests' resources,
+ * and the definitions (the config's and the manifests'; created or changed, never removed, as
+ * `cosi run` stores them). Manifests with errors are not compared: their findings are returned.
  *
  * @throws ConfigError when the config cannot be found or loaded; ForeignStateError when the
  *   state holds another project's resources (as `cosi run` refuses it); the state's own errors
@@ -38,12 +42,20 @@ export async function diffProject(
   if (hasErrors(read.findings)) return { refused: read.findings };
   const foreign = await foreignTypes(options.state, read.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName, foreign);
-  const { resources } = await takeSnapshot(options.state);
+  const { resources, definitions } = await takeSnapshot(options.state);
+  // As `cosi run` stores them; through JSON, as the state keeps them (no undefined fields).
+  const desiredDefinitions = read.registry
+    .all()
+    .filter((d) => d.type !== RESOURCE_DEFINITION_TYPE)
+    .map((d) => JSON.parse(JSON.stringify(definitionResource(d))) as Draft);
   return {
-    changes: diffAgainstState(
-      read.resources.map((r) => r.resource),
-      resources,
-    ),
+    changes: [
+      ...diffAgainstState(desiredDefinitions, definitions, { removes: false }),
+      ...diffAgainstState(
+        read.resources.map((r) => r.resource),
+        resources,
+      ),
+    ].sort(compareChanges),
     findings: read.findings,
   };
 }

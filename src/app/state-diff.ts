@@ -41,6 +41,10 @@ export interface ResourceChange {
 export function diffAgainstState(
   desired: readonly AnyResource[],
   live: readonly Resource[],
+  options: {
+    /** `false`: nothing is removed (definitions: `cosi run` stores them and never removes any). */
+    readonly removes?: boolean;
+  } = {},
 ): ResourceChange[] {
   const byKey = new Map<string, Resource>();
   for (const resource of live) byKey.set(pointerKey(resource.metadata), resource);
@@ -62,17 +66,21 @@ export function diffAgainstState(
       });
     }
   }
-  for (const resource of live) {
+  for (const resource of options.removes === false ? [] : live) {
     const { owner, phase } = resource.metadata;
     if (owner !== '' || phase === 'tearingDown') continue;
     if (wanted.has(pointerKey(resource.metadata))) continue;
     changes.push({ action: 'remove', ...pointerOf(resource), live: appliedContent(resource) });
   }
-  return changes.sort(
-    (a, b) =>
-      compareStrings(a.type, b.type) ||
-      compareStrings(a.namespace, b.namespace) ||
-      compareStrings(a.id, b.id),
+  return changes.sort(compareChanges);
+}
+
+/** By type, namespace and id. */
+export function compareChanges(a: ResourceChange, b: ResourceChange): number {
+  return (
+    compareStrings(a.type, b.type) ||
+    compareStrings(a.namespace, b.namespace) ||
+    compareStrings(a.id, b.id)
   );
 }
 

@@ -54,6 +54,13 @@ describe('diffAgainstState', () => {
     expect(changes.map((c) => c.id)).toEqual(['gone', 'label-edit', 'same', 'spec-edit']);
     expect(changes.every((c) => c.action === 'remove')).toBe(true);
   });
+
+  it('with removes: false, lists creates and changes only', async () => {
+    const changes = diffAgainstState([vm('spec-edit', { cpus: 2 })], await liveState(), {
+      removes: false,
+    });
+    expect(changes.map((c) => [c.action, c.id])).toEqual([['change', 'spec-edit']]);
+  });
 });
 
 describe('formatChangeDiff', () => {

@@ -176,6 +176,32 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(await etcdContents()).toEqual(before);
   }, 120_000);
 
+  it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {
+    await applyWithRun();
+    const types = path.join(dir, 'types.ts');
+    await writeFile(types, (await readFile(types, 'utf8')).replace('maximum: 256', 'maximum: 128'));
+    const edited = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(edited.code).toBe(1);
+    const entries = JSON.parse(edited.stdout) as {
+      type: string;
+      id: string;
+      namespace: string;
+      action: string;
+      diff: string;
+    }[];
+    expect(
+      entries.map(({ type, id, namespace, action }) => ({ type, id, namespace, action })),
+    ).toEqual([
+      {
+        type: 'ResourceDefinitions.meta.cosi.dev',
+        id: 'vms.example.org',
+        namespace: 'meta',
+        action: 'change',
+      },
+    ]);
+    expect(entries[0]?.diff).toMatch(/\n- +maximum: 256\n\+ +maximum: 128\n/);
+  }, 120_000);
+
   it('a label or annotation edit is a change; invalid manifests exit 2 with their findings', async () => {
     await applyWithRun();
     const hosts = path.join(dir, 'hosts.yaml');
