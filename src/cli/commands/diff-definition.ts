@@ -18,7 +18,8 @@ export function defineDiff(): Command {
         'of the running system once, and shows what `cosi run -f` on these manifests would ' +
         'change there: resources created, changed (their spec, labels or annotations differ) ' +
         'and removed (a manifest resource, one with no owner, that the manifests no longer ' +
-        'have). Controllers\u2019 outputs are never shown: applying manifests does not write ' +
+        'have). Definitions are compared as `cosi run` stores them (created or changed, never ' +
+        'removed). Controllers\u2019 outputs are never shown: applying manifests does not write ' +
         'them. Each change is a unified diff of the YAML between live/ and desired/, as ' +
         '`kubectl diff` prints it (colored on a terminal); -o json lists {type, id, namespace, ' +
         'action, diff}. Nothing is written to the state.',
