@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { runCosi, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { startSilentServer } from '../support/silent-server.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
@@ -234,6 +235,31 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(lines[0]).toMatch(
       /^cosi: cannot reach etcd at 127\.0\.0\.1:1 within 1s \(--connect-timeout\).*: check that etcd runs there and the --state URL, or raise --connect-timeout$/,
     );
+  }, 60_000);
+
+  it('an etcd that accepts connections and never answers is one line and exit 2 within --connect-timeout', async () => {
+    const silent = await startSilentServer();
+    try {
+      const started = performance.now();
+      const result = await cli([
+        'diff',
+        '-f',
+        dir,
+        '--state',
+        `etcd://${silent.address}/x`,
+        '--connect-timeout',
+        '1s',
+      ]);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(result.stderr).toMatch(
+        /^cosi: cannot reach etcd at .* within 1s \(--connect-timeout\)/,
+      );
+    } finally {
+      await silent.close();
+    }
   }, 60_000);
 
   it('refuses another project\u2019s state and a memory state, exit 2', async () => {
