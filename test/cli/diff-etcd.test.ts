@@ -83,6 +83,11 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     const same = await cli(['diff', '-f', dir, '--state', stateUrl()]);
     expect(same).toMatchObject({ code: 0, stdout: '' });
     expect(same.stderr).toBe('cosi: 0 to create, 0 to change, 0 to remove\n');
+    // The same manifests on the standard input, the config named.
+    const piped = await cli(['diff', '-f', '-', '--config', dir, '--state', stateUrl()], {
+      stdin: `${await readFile(path.join(dir, 'hosts.yaml'), 'utf8')}---\n${await readFile(path.join(dir, 'vms.yaml'), 'utf8')}`,
+    });
+    expect(piped).toMatchObject({ code: 0, stdout: '' });
 
     const vms = path.join(dir, 'vms.yaml');
     const original = await readFile(vms, 'utf8');
