@@ -1,10 +1,8 @@
 import {
   RESOURCE_DEFINITION_TYPE,
-  resourceDefinitionDefinition,
   type ResourceDefinition,
 } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
-import { newResource } from '../engine/resource/resource.js';
 import { isConflict, isRegistrationError } from '../engine/errors.js';
 import { messageOfThrown } from '../engine/thrown-value.js';
 import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
@@ -19,9 +17,10 @@ import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
 import type { ManifestResource } from '../loaders/manifest-resource.js';
 import { BuiltinKinds } from '../loaders/kubernetes/builtin-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
+import { definitionResource } from './definition-resource.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
-import { resourceGraphControllers } from './resource-graph-controllers.js';
+import { declaredControllers } from './declared-controllers.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
 import type { UserCodeMonitor } from './user-code-site.js';
 
@@ -151,7 +150,7 @@ export async function openProject(
         options.timeout,
         options.monitor,
       );
-      const graphs = resourceGraphControllers(registry, manifests.resources);
+      const graphs = declaredControllers(registry, manifests.resources);
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }
@@ -195,15 +194,7 @@ async function storeDefinitions(
 ): Promise<void> {
   for (const d of definitions) {
     if (d.type === RESOURCE_DEFINITION_TYPE) continue;
-    const { id, schema, ...spec } = d;
-    const resource = newResource(
-      {
-        namespace: resourceDefinitionDefinition.defaultNamespace,
-        type: RESOURCE_DEFINITION_TYPE,
-        id,
-      },
-      schema ? { ...spec, schema } : spec,
-    );
+    const resource = definitionResource(d);
     try {
       await state.create(resource);
     } catch (error) {

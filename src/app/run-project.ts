@@ -17,6 +17,7 @@ import { withConfigManifests, type ManifestsRequirement } from './config-manifes
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
+import { waitingInstanceFindings } from './waiting-instances.js';
 
 /** What a one-shot run of a project takes. */
 export interface RunProjectOptions
@@ -95,6 +96,7 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
     const findings = [
       ...(report ? collisionFindings(sources, project.runtime.dependencyGraph(), report) : []),
       ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
+      ...(report ? waitingInstanceFindings(snapshot, project.registry, sources) : []),
     ];
     return {
       config,

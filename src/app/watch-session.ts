@@ -6,6 +6,7 @@ import { hasErrors, type Finding } from '../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
 import { RecordedPriorState } from '../loaders/cel/prior-state.js';
+import { declaredControllersKey } from './declared-controllers.js';
 import { displayPath } from './display-path.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-events.js';
 import type { Project } from './project.js';
@@ -120,7 +121,10 @@ interface Running {
   readonly snapshot: TrackedSnapshot;
   /** Snapshots the project's state at the cost of what each round changed. */
   readonly tracker: SnapshotTracker;
-  /** The manifests' definitions, serialised: a different set needs a new project. */
+  /**
+   * The manifests' definitions and declared controllers (RGDs, transforms), serialised: a
+   * different set needs a new project.
+   */
   readonly definitionsKey: string;
 }
 
@@ -323,7 +327,8 @@ class Session implements WatchSession {
       this.#emit(loaded, { applied: false }, started);
       return;
     }
-    const definitionsKey = JSON.stringify(load.definitions);
+    // An edit of an RGD or a transform document changes its controller: the project restarts.
+    const definitionsKey = `${JSON.stringify(load.definitions)}\n${declaredControllersKey(load.registry)}`;
     let changes: ApplyResult | undefined;
     let session = this.#running?.session;
     if (

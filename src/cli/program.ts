@@ -3,6 +3,7 @@ import { defineApply } from './commands/apply-definition.js';
 import { defineCheck } from './commands/check-definition.js';
 import { defineTest } from './commands/test-definition.js';
 import { defineExplain } from './commands/explain-definition.js';
+import { defineDiff } from './commands/diff-definition.js';
 import { defineGet } from './commands/get-definition.js';
 import { defineGraph } from './commands/graph-definition.js';
 import { defineInit } from './commands/init-definition.js';
@@ -22,6 +23,7 @@ import { VERSION } from './version.js';
 const COMMANDS = [
   lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
   lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
+  lazyCommand(defineDiff, async () => (await import('./commands/diff.js')).diffCommand),
   lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
   lazyCommand(defineTest, async () => (await import('./commands/test.js')).testCommand),
   lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
@@ -65,6 +67,7 @@ Examples:
   cosi report -f DIR -o report.html           check, and write one HTML page to open from CI
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
   cosi init my-project                        start a project: config, manifest, golden test, CI job
+  cosi diff -f DIR --state etcd://HOST:PORT   show what applying DIR would change there
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
   const completion = createCompletionCommand(() => program.commands);

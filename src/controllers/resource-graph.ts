@@ -13,35 +13,20 @@
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
 import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
-import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
-import type { Logger } from '../engine/runtime/logger.js';
+import { pointerKey, toPointer, type Pointer } from '../engine/resource/pointer.js';
+import { ProducedOutputs, type ProducedOutput } from './produced-outputs.js';
+import {
+  describe,
+  evaluateConditions,
+  renderField,
+  renderTemplate,
+  setPath,
+  type GraphExpression,
+  type Rendered,
+  type TemplateField,
+} from './template-rendering.js';
 
-/** What evaluating one `${...}` expression gave. */
-export type ExpressionOutcome =
-  | { readonly value: unknown }
-  /** A field the expression reads is absent (not written yet, maybe never offline): wait. */
-  | { readonly missing: string }
-  | { readonly error: string };
-
-/** One `${...}` expression of an RGD, compiled. */
-export interface GraphExpression {
-  /** The text between `${` and `}`. */
-  readonly source: string;
-  /** `file:line:col` of the expression, for messages. */
-  readonly location: string;
-  /** The resource ids (and `schema`) it reads. */
-  readonly references: readonly string[];
-  evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
-}
-
-/** A string of a template holding expressions: where it is, and its literal and expression parts. */
-export interface TemplateField {
-  readonly path: readonly (string | number)[];
-  /** The whole string is one `${...}`: the field takes the expression's value, of any type. */
-  readonly standalone: boolean;
-  readonly parts: readonly (string | GraphExpression)[];
-}
-
+export type { ExpressionOutcome, GraphExpression, TemplateField } from './template-rendering.js';
 /** One resource of a graph. */
 export interface GraphNode {
   readonly id: string;
@@ -57,6 +42,11 @@ export interface GraphNode {
    * namespace), which is read, never written; it waits until the resource exists.
    */
   readonly external?: boolean;
+  /**
+   * The template is an instance of another RGD (a nested instance): it is written unowned, as
+   * kro's instances are the user's, so that the other RGD's controller writes its status.
+   */
+  readonly nested?: boolean;
   /** `forEach`: one resource per combination of the iterators' list items (in order). */
   readonly forEach?: readonly { readonly name: string; readonly expression: GraphExpression }[];
   /** The ids this resource's template, conditions reference (not itself). */
@@ -75,6 +65,8 @@ export interface ResourceGraph {
   readonly nodes: readonly GraphNode[];
   /** `spec.schema.status`: fields of the instance's status. */
   readonly status: readonly TemplateField[];
+  /** The RGD's document as written: another one compiles to another controller. */
+  readonly source: unknown;
 }
 
 /** Options of {@link createResourceGraphController}. */
@@ -84,11 +76,6 @@ export interface ResourceGraphControllerOptions {
 }
 
 type Spec = Record<string, unknown>;
-
-type Rendered =
-  | { readonly state: 'done'; readonly value: unknown }
-  | { readonly state: 'waiting'; readonly reason: string }
-  | { readonly state: 'error'; readonly message: string };
 
 /** The controller name of an RGD. */
 export function resourceGraphControllerName(graph: ResourceGraph): string {
@@ -114,11 +101,19 @@ export function createResourceGraphController(
   const outputTypes = [...new Set(produced.map((n) => n.type))].filter(
     (t) => t !== graph.instanceType,
   );
+  const nestedTypes = [
+    ...new Set(produced.filter((n) => n.nested === true).map((n) => n.type)),
+  ].filter((t) => t !== graph.instanceType && !externalTypes.includes(t));
   const outputs: Output[] = [
     { type: graph.instanceType, kind: 'shared' },
     ...outputTypes.map((type) => ({ type, kind: 'shared' as const })),
   ];
-  const warned = new Set<string>();
+  const producedTypes = [...new Set(produced.map((n) => n.type))];
+  const index = new ProducedOutputs();
+  /** No externalRef and no nested instance: a render reads the instance and nothing else. */
+  const pure = graph.nodes.every((n) => n.external !== true && n.nested !== true);
+  /** The instance each render left, by `namespace/id`, while it is unchanged. */
+  const settled = new Map<string, Resource<Spec>>();
   return {
     name,
     settings: {
@@ -128,46 +123,92 @@ export function createResourceGraphController(
           type: graph.instanceType,
           kind: 'primary' as const,
         })),
-        ...externalTypes.flatMap((type) =>
+        ...[...externalTypes, ...nestedTypes].flatMap((type) =>
           namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
         ),
       ],
       outputs,
     },
-    // A change of a resource an externalRef may name: every instance of its namespace looks again.
     async mapInput(rt, metadata) {
+      // A nested instance's status changed (its RGD's controller wrote it): its instance looks
+      // again, as its expressions may read that status.
+      if (nestedTypes.includes(metadata.type)) {
+        const instance = metadata.labels[INSTANCE_LABEL];
+        return metadata.labels[GRAPH_LABEL] === graph.name && instance !== undefined
+          ? [{ namespace: metadata.namespace, type: graph.instanceType, id: instance }]
+          : [];
+      }
+      // A change of a resource an externalRef may name: every instance of its namespace looks again.
       const instances = await rt.list({ namespace: metadata.namespace, type: graph.instanceType });
       return instances.map((i) => i.metadata);
     },
-    async reconcile(rt, pointer, log) {
+    async reconcile(rt, pointer) {
+      await index.load(rt, producedTypes, namespaces, (resource) =>
+        describeOutput(resource, graph, rt.name),
+      );
       const instance = await rt.find<Spec>(pointer);
+      const key = instanceKeyOf(pointer);
+      // A render is a function of the instance alone when nothing else is read: the very
+      // instance it left (stored resources are frozen; any write makes a new object, so this is
+      // the wakeup of its own status write) renders the same, and is not rendered again.
+      if (pure && instance !== undefined && settled.get(key) === instance) return;
+      settled.delete(key);
       const written = new Set<string>();
       const problems: string[] = [];
+      const outputs: Outputs = { index, instance: key, written };
+      let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
-        await renderInstance(rt, graph, instance, problems, warned, log, written);
+        left = await renderInstance(rt, graph, instance, problems, outputs);
       }
-      await removeUnwritten(rt, graph, pointer, written);
+      await removeUnwritten(rt, outputs);
       if (problems.length > 0) throw new Error(problems.join('; '));
+      if (pure && left !== undefined) settled.set(key, left);
     },
   };
 }
 
-/** Destroys what this controller produced for the instance and did not write this time. */
-async function removeUnwritten(
-  rt: QRuntime,
+/** What one reconcile of an instance wrote, and what the controller produced before. */
+interface Outputs {
+  readonly index: ProducedOutputs;
+  /** The instance, as the index names it (`namespace/id`). */
+  readonly instance: string;
+  /** Pointer keys written (or kept) by this reconcile. */
+  readonly written: Set<string>;
+}
+
+function instanceKeyOf(pointer: Pointer): string {
+  return `${pointer.namespace}/${pointer.id}`;
+}
+
+/** Whether a resource is an output of this graph (and of which instance): by its labels. */
+function describeOutput(
+  resource: Resource,
   graph: ResourceGraph,
-  instance: Pointer,
-  written: ReadonlySet<string>,
-): Promise<void> {
-  const types = [...new Set(graph.nodes.map((n) => n.type))];
-  for (const type of types) {
-    const candidates = await rt.list<Spec>({ namespace: instance.namespace, type });
-    for (const existing of candidates) {
-      if (existing.metadata.owner !== rt.name) continue;
-      if (existing.metadata.labels[INSTANCE_LABEL] !== instance.id) continue;
-      if (written.has(pointerKey(existing.metadata))) continue;
-      if (await rt.teardown(existing.metadata)) await rt.destroy(existing.metadata);
+  name: string,
+): { instance: string; output: ProducedOutput } | undefined {
+  const { labels, owner, namespace } = resource.metadata;
+  const instance = labels[INSTANCE_LABEL];
+  const node = labels[NODE_LABEL];
+  if (instance === undefined || node === undefined) return undefined;
+  const unowned = owner === '' && labels[GRAPH_LABEL] === graph.name;
+  if (owner !== name && !unowned) return undefined;
+  return {
+    instance: `${namespace}/${instance}`,
+    output: { pointer: toPointer(resource.metadata), node, unowned },
+  };
+}
+
+/** Destroys what this controller produced for the instance and did not write this time. */
+async function removeUnwritten(rt: QRuntime, outputs: Outputs): Promise<void> {
+  for (const output of outputs.index.of(outputs.instance)) {
+    if (outputs.written.has(pointerKey(output.pointer))) continue;
+    if ((await rt.find(output.pointer)) !== undefined) {
+      const owner = output.unowned ? { owner: '' } : {};
+      // Held by another controller's finalizer: kept in the index, torn down again next time.
+      if (!(await rt.teardown(output.pointer, owner))) continue;
+      await rt.destroy(output.pointer, owner);
     }
+    outputs.index.remove(outputs.instance, output.pointer);
   }
 }
 
@@ -176,12 +217,10 @@ async function renderInstance(
   graph: ResourceGraph,
   instance: Resource<Spec>,
   problems: string[],
-  warned: Set<string>,
-  log: Logger,
-  written: Set<string>,
-): Promise<void> {
+  outputs: Outputs,
+): Promise<Resource<Spec> | undefined> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
-  const scope: Record<string, unknown> = { schema: documentOf(instance, graph.instanceType) };
+  const scope: Record<string, unknown> = { schema: documentOf(instance) };
   /** Ids not produced (excluded, or waiting), and why. */
   const excluded = new Set<string>();
   const waiting = new Map<string, string>();
@@ -197,7 +236,7 @@ async function renderInstance(
     const waitOn = node.dependencies.find((d) => waiting.has(d) || notReady.has(d));
     if (waitOn !== undefined) {
       waiting.set(node.id, waiting.get(waitOn) ?? notReady.get(waitOn) ?? '');
-      await keepExisting(rt, node, instance, written);
+      keepExisting(node, outputs);
       continue;
     }
     const include = evaluateConditions(node.includeWhen, scope);
@@ -209,7 +248,7 @@ async function renderInstance(
     if (include.state === 'waiting') {
       waiting.set(node.id, include.reason);
       waits.push(`${node.id}: includeWhen ${include.reason}`);
-      await keepExisting(rt, node, instance, written);
+      keepExisting(node, outputs);
       continue;
     }
     if (!include.value) {
@@ -231,7 +270,7 @@ async function renderInstance(
         waits.push(reason);
         continue;
       }
-      scope[node.id] = documentOf(found, undefined, ref.value as Record<string, unknown>);
+      scope[node.id] = documentOf(found, ref.value as Record<string, unknown>);
     } else {
       const combinations = iterate(node, scope);
       if (combinations.state === 'error') {
@@ -242,7 +281,7 @@ async function renderInstance(
       if (combinations.state === 'waiting') {
         waiting.set(node.id, combinations.reason);
         waits.push(`${node.id}: forEach ${combinations.reason}`);
-        await keepExisting(rt, node, instance, written);
+        keepExisting(node, outputs);
         continue;
       }
       const produced: Record<string, unknown>[] = [];
@@ -258,7 +297,7 @@ async function renderInstance(
         if (rendered.state === 'waiting') {
           waiting.set(node.id, rendered.reason);
           waits.push(`${node.id}: ${rendered.reason}`);
-          await keepExisting(rt, node, instance, written);
+          keepExisting(node, outputs);
           blocked = true;
           break;
         }
@@ -272,9 +311,22 @@ async function renderInstance(
           blocked = true;
           break;
         }
-        const output = await writeOutput(rt, node, document, instance);
-        written.add(pointerKey(output.metadata));
-        produced.push(documentOf(output, undefined, document));
+        const output = await writeOutput(rt, graph, node, document, instance);
+        if (output === undefined) {
+          problems.push(
+            `${instanceName}: resource ${node.id}: ${describeRef(document)} exists and is not this instance's: it is a manifest, or another instance's`,
+          );
+          waiting.set(node.id, 'collides');
+          blocked = true;
+          break;
+        }
+        outputs.written.add(pointerKey(output.metadata));
+        outputs.index.add(outputs.instance, {
+          pointer: toPointer(output.metadata),
+          node: node.id,
+          unowned: node.nested === true,
+        });
+        produced.push(documentOf(output, document));
       }
       if (blocked) continue;
       scope[node.id] = node.forEach === undefined ? produced[0] : produced;
@@ -301,48 +353,42 @@ async function renderInstance(
     else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
   }
   status.state = waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
-  // An instance another controller wrote (an RGD's output, itself an RGD's kind) is that
-  // controller's to write: its status is left alone.
-  if (instance.metadata.owner !== '') {
-    warnOnce(log, warned, instanceName, waits);
-    return;
-  }
-  await rt.modify<Spec>(
+  status.conditions = [readyCondition(waits)];
+  // An instance another controller wrote as its own (not an RGD's nested instance, which is
+  // written unowned) is that controller's to write: its status is left alone.
+  if (instance.metadata.owner !== '') return undefined;
+  return rt.modifyWithResult<Spec>(
     newResource<Spec>(instance.metadata, {}),
     (draft) => {
       draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
     },
     { noOwner: true },
   );
-  warnOnce(log, warned, instanceName, waits);
 }
 
-/** One warning per instance and set of waits: what it waits on that nothing here writes. */
-function warnOnce(log: Logger, warned: Set<string>, instanceName: string, waits: string[]): void {
-  const warning = waits.join('; ');
-  if (waits.length > 0 && !warned.has(`${instanceName}\n${warning}`)) {
-    warned.add(`${instanceName}\n${warning}`);
-    log.warn(`${instanceName} waits on what no controller writes here: ${warning}`, {
-      instance: instanceName,
-    });
-  }
+/** The reason of the `Ready` condition of an instance that waits. */
+export const WAITING_REASON = 'WaitingOnUnwrittenStatus';
+
+/**
+ * The instance's `Ready` condition: `True` once everything is rendered and ready, else `False`
+ * with what it waits on (offline, status only another controller would write never comes:
+ * `cosi apply` reports such instances as `rgd-waiting` warnings).
+ */
+function readyCondition(waits: readonly string[]): Record<string, string> {
+  return waits.length === 0
+    ? { type: 'Ready', status: 'True', reason: 'AllResourcesReady' }
+    : {
+        type: 'Ready',
+        status: 'False',
+        reason: WAITING_REASON,
+        message: waits.join('; '),
+      };
 }
 
 /** A resource that waits keeps what it produced before (it is written again, unchanged). */
-async function keepExisting(
-  rt: QRuntime,
-  node: GraphNode,
-  instance: Resource<Spec>,
-  written: Set<string>,
-): Promise<void> {
-  const candidates = await rt.list<Spec>({
-    namespace: instance.metadata.namespace,
-    type: node.type,
-  });
-  for (const existing of candidates) {
-    if (existing.metadata.labels[INSTANCE_LABEL] !== instanceKey(instance)) continue;
-    if (existing.metadata.labels[NODE_LABEL] !== node.id) continue;
-    written.add(pointerKey(existing.metadata));
+function keepExisting(node: GraphNode, outputs: Outputs): void {
+  for (const output of outputs.index.of(outputs.instance)) {
+    if (output.node === node.id) outputs.written.add(pointerKey(output.pointer));
   }
 }
 
@@ -354,12 +400,20 @@ function instanceKey(instance: Resource<Spec>): string {
   return instance.metadata.id;
 }
 
+/** The label on a nested instance naming the RGD that wrote it (kro labels every output so). */
+export const GRAPH_LABEL = 'kro.run/resource-graph-definition-name';
+
+/**
+ * Writes one rendered document; `undefined` when it is a nested instance that exists unowned but
+ * is not this instance's (a manifest, or another instance's output): it is left alone.
+ */
 async function writeOutput(
   rt: QRuntime,
+  graph: ResourceGraph,
   node: GraphNode,
   document: Record<string, unknown>,
   instance: Resource<Spec>,
-): Promise<Resource<Spec>> {
+): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
   const id =
     typeof metadata.name === 'string' ? metadata.name : `${instance.metadata.id}-${node.id}`;
@@ -373,42 +427,91 @@ async function writeOutput(
   for (const [key, value] of Object.entries(document)) {
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
   }
-  const labels = {
+  const labels: Record<string, string> = {
     ...stringMap(metadata.labels),
     [INSTANCE_LABEL]: instanceKey(instance),
     [NODE_LABEL]: node.id,
   };
+  const nested = node.nested === true;
+  if (nested) {
+    labels[GRAPH_LABEL] = graph.name;
+    const existing = await rt.find<Spec>({ namespace, type: node.type, id });
+    if (existing !== undefined && !isOwnNested(existing, graph, instance.metadata.id, node.id)) {
+      return undefined;
+    }
+  }
   const annotations = stringMap(metadata.annotations);
   const empty: Draft<Spec> = newResource<Spec>({ namespace, type: node.type, id }, {});
-  return rt.modifyWithResult<Spec>(empty, (draft) => {
-    draft.spec = { ...spec, ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}) };
-    draft.metadata.labels = labels;
-    draft.metadata.annotations = annotations;
-  });
+  return rt.modifyWithResult<Spec>(
+    empty,
+    (draft) => {
+      draft.spec = {
+        ...spec,
+        ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}),
+      };
+      draft.metadata.labels = labels;
+      draft.metadata.annotations = annotations;
+    },
+    nested ? { noOwner: true } : {},
+  );
 }
 
-/** A resource as CEL sees it: the Kubernetes document. */
+/** Whether an unowned resource is a nested instance this graph wrote for `instance`'s `node`. */
+function isOwnNested(
+  resource: Resource<Spec>,
+  graph: ResourceGraph,
+  instance: string,
+  node?: string,
+): boolean {
+  const { labels, owner } = resource.metadata;
+  return (
+    owner === '' &&
+    labels[GRAPH_LABEL] === graph.name &&
+    labels[INSTANCE_LABEL] === instance &&
+    (node === undefined || labels[NODE_LABEL] === node)
+  );
+}
+
+/**
+ * A resource as CEL sees it: the Kubernetes document, with the metadata the API server would
+ * have generated, deterministic so that renders are reproducible: `uid` (from the type,
+ * namespace and name), `generation` and `resourceVersion` (the resource's version).
+ */
 function documentOf(
   resource: Resource<Spec>,
-  instanceType: string | undefined,
   rendered?: Record<string, unknown>,
 ): Record<string, unknown> {
   const { metadata } = resource;
-  const name = { name: metadata.id, namespace: metadata.namespace };
   const labels = Object.keys(metadata.labels).length > 0 ? { labels: metadata.labels } : {};
   const annotations =
     Object.keys(metadata.annotations).length > 0 ? { annotations: metadata.annotations } : {};
   return {
     ...(rendered ? { apiVersion: rendered.apiVersion, kind: rendered.kind } : {}),
-    ...(instanceType ? {} : {}),
     metadata: {
       ...(rendered && isRecord(rendered.metadata) ? rendered.metadata : {}),
-      ...name,
+      name: metadata.id,
+      namespace: metadata.namespace,
+      uid: deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`),
+      generation: metadata.version,
+      resourceVersion: String(metadata.version),
       ...labels,
       ...annotations,
     },
     ...resource.spec,
   };
+}
+
+/** A UUID-shaped id that is a function of `key` (four 32-bit FNV-1a hashes, differently seeded). */
+export function deterministicUid(key: string): string {
+  let digits = '';
+  for (const seed of [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x6b43a9b5]) {
+    let hash = seed;
+    for (let i = 0; i < key.length; i++) {
+      hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+    }
+    digits += (hash >>> 0).toString(16).padStart(8, '0');
+  }
+  return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-5${digits.slice(13, 16)}-${digits.slice(16, 20)}-${digits.slice(20, 32)}`;
 }
 
 async function findExternal(
@@ -462,105 +565,6 @@ function iterate(
     );
   }
   return { state: 'done', value: combinations };
-}
-
-function evaluateConditions(
-  conditions: readonly GraphExpression[],
-  scope: Readonly<Record<string, unknown>>,
-): { state: 'done'; value: boolean } | Exclude<Rendered, { state: 'done' }> {
-  for (const condition of conditions) {
-    const outcome = condition.evaluate(scope);
-    if ('missing' in outcome) {
-      return { state: 'waiting', reason: `\${${condition.source}} (${outcome.missing})` };
-    }
-    if ('error' in outcome) {
-      return {
-        state: 'error',
-        message: `\${${condition.source}} at ${condition.location}: ${outcome.error}`,
-      };
-    }
-    if (typeof outcome.value !== 'boolean') {
-      return {
-        state: 'error',
-        message: `\${${condition.source}} at ${condition.location} must be a boolean, not ${describe(outcome.value)}`,
-      };
-    }
-    if (!outcome.value) return { state: 'done', value: false };
-  }
-  return { state: 'done', value: true };
-}
-
-function renderTemplate(
-  template: Readonly<Record<string, unknown>>,
-  fields: readonly TemplateField[],
-  scope: Readonly<Record<string, unknown>>,
-): Rendered {
-  const document = structuredClone(template) as Record<string, unknown>;
-  for (const field of fields) {
-    const value = renderField(field, scope);
-    if (value.state !== 'done') return value;
-    setPath(document, field.path, value.value);
-  }
-  return { state: 'done', value: document };
-}
-
-function renderField(field: TemplateField, scope: Readonly<Record<string, unknown>>): Rendered {
-  let text = '';
-  for (const part of field.parts) {
-    if (typeof part === 'string') {
-      text += part;
-      continue;
-    }
-    const outcome = part.evaluate(scope);
-    if ('missing' in outcome) {
-      return { state: 'waiting', reason: `\${${part.source}} (${outcome.missing})` };
-    }
-    if ('error' in outcome) {
-      return {
-        state: 'error',
-        message: `\${${part.source}} at ${part.location}: ${outcome.error}`,
-      };
-    }
-    if (field.standalone) return { state: 'done', value: outcome.value };
-    if (typeof outcome.value !== 'string') {
-      return {
-        state: 'error',
-        message: `rgd-type-mismatch: \${${part.source}} at ${part.location} is ${describe(outcome.value)}, but a string template needs strings (use string(...))`,
-      };
-    }
-    text += outcome.value;
-  }
-  return { state: 'done', value: text };
-}
-
-function setPath(
-  root: Record<string, unknown>,
-  path: readonly (string | number)[],
-  value: unknown,
-): void {
-  let node: unknown = root;
-  for (const [i, key] of path.entries()) {
-    const last = i === path.length - 1;
-    const container = node as Record<string | number, unknown>;
-    if (last) {
-      container[key] = value;
-      return;
-    }
-    let next = container[key];
-    if (typeof next !== 'object' || next === null) {
-      next = typeof path[i + 1] === 'number' ? [] : {};
-      container[key] = next;
-    }
-    node = next;
-  }
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a map';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'an int' : 'a double';
-  return `a ${typeof value}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -25,6 +25,7 @@ import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
+import { isTransformType, type TakenTransform } from './transform-type.js';
 
 /** Definitions known before the manifests are read: the project config's. */
 export interface GivenDefinitions {
@@ -48,7 +49,20 @@ export interface GivenDefinitions {
   readonly celRules: () => CelRules;
   /** Reads kro RGDs (`kro/read-resource-graphs.ts`), passed in: this pass sits below kro. */
   readonly resourceGraphs: ReadResourceGraphs;
+  /**
+   * Compiles the `Transforms.cosi.dev` documents (`transforms/transform-document.ts`), passed in
+   * as the RGD reader is; without it they are taken out of the resources pass, not compiled.
+   */
+  readonly compileTransforms?: CompileTransforms;
 }
+
+/** Compiles a load's transform documents against its registry, reporting their findings. */
+export type CompileTransforms = (
+  taken: readonly TakenTransform[],
+  registry: DefinitionRegistry,
+  compiler: SchemaCompiler,
+  given: GivenDefinitions,
+) => void;
 
 /**
  * Reads the RGDs of one load as their documents come: `take` answers whether a document is one
@@ -81,6 +95,7 @@ export function givenDefinitions(
   options: GivenDefinitionsOptions,
   resourceGraphs: ReadResourceGraphs,
   celRuleEngine?: () => CelRuleEngine,
+  compileTransforms?: CompileTransforms,
 ): GivenDefinitions {
   const builtins =
     options.kubernetesVersion === null ? undefined : BuiltinKinds.of(options.kubernetesVersion);
@@ -90,6 +105,7 @@ export function givenDefinitions(
     ...(builtins === undefined ? {} : { builtins }),
     celRules: lazyCelRules(builtins?.release, celRuleEngine),
     resourceGraphs,
+    ...(compileTransforms === undefined ? {} : { compileTransforms }),
   };
 }
 
@@ -167,6 +183,8 @@ export function collectDefinitions(
     return true;
   });
 
+  const transforms: TakenTransform[] = [];
+
   for (const parsed of files) {
     findings.push(...parsed.findings);
     for (const document of parsed.documents) {
@@ -202,6 +220,10 @@ export function collectDefinitions(
         document.value === undefined
           ? undefined
           : readManifestHeader(document.value, report, isResourceType);
+      if (header?.type !== undefined && isTransformType(header.type)) {
+        transforms.push({ header, report });
+        continue;
+      }
       if (header?.type === undefined || !isDefinitionType(header.type)) {
         pending.push({ report, header });
         continue;
@@ -234,6 +256,15 @@ export function collectDefinitions(
     ...definitions,
   ]);
   kinds.registerBuiltinsIn(registry);
+  if (transforms.length > 0) {
+    given.compileTransforms?.(transforms, registry, compiler, given);
+    for (const { report, header } of transforms) {
+      documents.push({
+        ...describeDocument(report, header),
+        status: report.hasErrors ? 'invalid' : 'valid',
+      });
+    }
+  }
   return { definitions, registry, invalid, kinds, pending, documents };
 }
 

@@ -70,6 +70,14 @@ export const FINDING_CODES = [
   'rgd-cycle',
   'rgd-type-mismatch',
   'rgd-unknown-kind',
+  // A kro RGD instance that waits on what nothing here writes (the run).
+  'rgd-waiting',
+  // `Transforms.cosi.dev` declarative transforms.
+  'transform-bad-spec',
+  'transform-unknown-type',
+  'transform-bad-expression',
+  'transform-unknown-ref',
+  'transform-type-mismatch',
   // The state: what it cannot store (a resource over etcd's request limit).
   'too-large-for-state',
   // The run: what the controllers wrote.
@@ -93,6 +101,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'undefined-type',
   'ignored-print-column',
   'previous-unresolved',
+  'rgd-waiting',
 ]);
 
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */

@@ -2,6 +2,7 @@ import type { Finding } from './finding.js';
 import { compareFindings, createFinding } from './finding.js';
 import { collectDefinitions, givenDefinitions } from './collect-definitions.js';
 import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import { compileTransforms } from './transforms/transform-document.js';
 import { byPosition, type ResourceDocument } from './resource-document.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import { loadResources } from './load-resources.js';
@@ -21,7 +22,12 @@ export function loadParsedManifests(
 ): LoadResult {
   const findings: Finding[] = [];
   const compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-  const given = givenDefinitions(options, readResourceGraphDefinitions, celRuleEngine);
+  const given = givenDefinitions(
+    options,
+    readResourceGraphDefinitions,
+    celRuleEngine,
+    compileTransforms,
+  );
   const collected = collectDefinitions(files, given, compiler, findings);
   const documents: ResourceDocument[] = [...collected.documents];
   const resources = loadResources(collected, given, compiler, findings, options, documents);

@@ -12,6 +12,7 @@ import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile, ManifestResource } from './manifest-resource.js';
 import type { ResourceDocument } from './resource-document.js';
 import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
@@ -131,7 +132,12 @@ export class ManifestCache {
     this.#options = options;
     this.#parse = options.parse ?? parseManifest;
     this.#compiler = options.schemaCompiler ?? sharedSchemaCompiler();
-    this.#given = givenDefinitions(options, readResourceGraphDefinitions);
+    this.#given = givenDefinitions(
+      options,
+      readResourceGraphDefinitions,
+      undefined,
+      compileTransforms,
+    );
   }
 
   /** Loads `files` (in load order), parsing and resolving only those that are new or changed. */

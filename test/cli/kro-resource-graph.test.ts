@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -106,6 +107,60 @@ spec:
   config: nowhere
 `;
 
+const NESTED = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: app.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec:
+      name: string
+    status:
+      configName: \${config.metadata.name}
+  resources:
+    - id: config
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name}-config
+        data:
+          app: \${schema.spec.name}
+---
+apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: stack.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Stack
+    spec:
+      apps: '[]string'
+    status:
+      configs: \${apps.map(a, a.status.configName)}
+  resources:
+    - id: apps
+      forEach:
+        - app: \${schema.spec.apps}
+      template:
+        apiVersion: kro.run/v1alpha1
+        kind: App
+        metadata:
+          name: \${schema.metadata.name + '-' + app}
+        spec:
+          name: \${app}
+---
+apiVersion: kro.run/v1alpha1
+kind: Stack
+metadata:
+  name: s
+spec:
+  apps: [web, db]
+`;
+
 const docs = (yaml: string): Doc[] => parseAllDocuments(yaml).map((d) => d.toJS() as Doc);
 
 const dirs: string[] = [];
@@ -145,7 +200,7 @@ const configMap = (id: string, name: string, data = ''): string => `    - id: ${
           x: "1"
 ${data}`;
 
-describe('kro ResourceGraphDefinitions', () => {
+describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
   it('renders the webapp fixture: Deployment, Service, and the Ingress only where enabled', async () => {
     const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
     expect(r.code).toBe(0);
@@ -176,7 +231,29 @@ describe('kro ResourceGraphDefinitions', () => {
       replicas: 1,
       ingress: { enabled: false },
     });
-    expect(blog?.status).toEqual({ deploymentName: 'blog', state: 'IN_PROGRESS' });
+    expect(blog?.status).toEqual({
+      deploymentName: 'blog',
+      state: 'IN_PROGRESS',
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'WaitingOnUnwrittenStatus',
+          message:
+            'status.availableReplicas: ${deployment.status.availableReplicas} (field not found: status)',
+        },
+      ],
+    });
+  });
+
+  it('warns (rgd-waiting, at the instance) of each instance that waits, and exits 0', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable']);
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('[rgd-waiting]'));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(
+      /^fixtures\/kro-webapp\/instances\.yaml:11:1: warning\[rgd-waiting\]: WebApps\.kro\.run\(default\/blog\) .*\$\{deployment\.status\.availableReplicas\}/,
+    );
   });
 
   it('passes cosi check on the fixture', async () => {
@@ -204,6 +281,18 @@ describe('kro ResourceGraphDefinitions', () => {
     [
       'rgd-bad-schema',
       '      port: integer | default=eighty',
+      configMap('config', 'a'),
+      'rgd.yaml:10:13',
+    ],
+    [
+      'rgd-bad-schema',
+      '      color: string | default=pink enum=red,blue',
+      configMap('config', 'a'),
+      'rgd.yaml:10:14',
+    ],
+    [
+      'rgd-bad-schema',
+      '      port: integer | default=0 minimum=1 maximum=65535',
       configMap('config', 'a'),
       'rgd.yaml:10:13',
     ],
@@ -334,7 +423,11 @@ spec:
       'z-summary',
     ]);
     expect(maps.at(-1)?.data).toEqual({ names: 'z-a-web,z-a-db,z-b-web,z-b-db' });
-    expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({ configs: 4, state: 'ACTIVE' });
+    expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({
+      configs: 4,
+      state: 'ACTIVE',
+      conditions: [{ type: 'Ready', status: 'True', reason: 'AllResourcesReady' }],
+    });
   });
 
   it('reads an externalRef, and waits (without failing) while it does not exist', async () => {
@@ -348,7 +441,79 @@ spec:
     ]);
     const status = (name: string) =>
       out.find((d) => d.kind === 'Reader' && d.metadata.name === name)?.status;
-    expect(status('r')).toEqual({ color: 'blue', state: 'ACTIVE' });
-    expect(status('missing')).toEqual({ state: 'IN_PROGRESS' });
+    expect(status('r')).toMatchObject({ color: 'blue', state: 'ACTIVE' });
+    expect(status('missing')).toMatchObject({
+      state: 'IN_PROGRESS',
+      conditions: [
+        { type: 'Ready', status: 'False', message: expect.stringContaining('nowhere') as string },
+      ],
+    });
+  });
+
+  it('gives a nested instance its status, which the outer instance reads', async () => {
+    const dir = await tree({ 'stack.yaml': NESTED });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    const apps = out.filter((d) => d.kind === 'App');
+    expect(apps.map((d) => [d.metadata.name, d.status?.configName, d.status?.state])).toEqual([
+      ['s-db', 'db-config', 'ACTIVE'],
+      ['s-web', 'web-config', 'ACTIVE'],
+    ]);
+    expect(apps[0]?.metadata.labels).toMatchObject({
+      'kro.run/resource-graph-definition-name': 'stack.kro.run',
+      'kro.run/instance-name': 's',
+    });
+    expect(out.find((d) => d.kind === 'Stack')?.status).toMatchObject({
+      configs: ['web-config', 'db-config'],
+      state: 'ACTIVE',
+    });
+  });
+
+  it('leaves a manifest alone that has the id of a nested instance', async () => {
+    const manifest = `---
+apiVersion: kro.run/v1alpha1
+kind: App
+metadata:
+  name: s-web
+spec:
+  name: mine
+`;
+    const dir = await tree({ 'stack.yaml': NESTED + manifest });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/resource apps: App s-web exists and is not this instance's/);
+    const applied = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    const mine = docs(applied.stdout).find((d) => d.kind === 'App' && d.metadata.name === 's-web');
+    expect(mine?.spec).toEqual({ name: 'mine' });
+  });
+
+  it("graph shows each RGD's resources in their dependency order", async () => {
+    const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      [
+        '  renders  deployment  Deployments.apps',
+        '           service     Services.core                after deployment',
+        '           ingress     Ingresses.networking.k8s.io  after service; includeWhen',
+      ].join('\n'),
+    );
+    const json = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
+    const graph = JSON.parse(json.stdout) as {
+      resourceGraphs: { controller: string; resources: { id: string; dependsOn: string[] }[] }[];
+    };
+    expect(graph.resourceGraphs).toHaveLength(1);
+    expect(graph.resourceGraphs[0]?.resources.map((r) => [r.id, r.dependsOn])).toEqual([
+      ['deployment', []],
+      ['service', ['deployment']],
+      ['ingress', ['service']],
+    ]);
+    const dot = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
+    expect(dot.stdout).toContain(
+      '"ResourceGraph(webapp.kro.run)/deployment" -> "ResourceGraph(webapp.kro.run)/service";',
+    );
+    const rendered = spawnSync('dot', ['-Tsvg'], { input: dot.stdout, encoding: 'utf8' });
+    expect(rendered.status).toBe(0);
+    expect(rendered.stdout).toContain('resources in render order');
   });
 });

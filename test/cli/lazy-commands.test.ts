@@ -12,7 +12,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const COMMANDS = ['apply', 'get', 'check', 'graph', 'report', 'explain', 'watch', 'run'];
+const COMMANDS = ['apply', 'get', 'diff', 'check', 'graph', 'report', 'explain', 'watch', 'run'];
 const commandModule = (name: string) => (url: string) =>
   url.endsWith(`/dist/cli/commands/${name}.js`);
 /** The URLs of `modules` inside the named installed packages. */

@@ -1,5 +1,6 @@
 import { defineGraph } from './graph-definition.js';
 import { runProject, type ProjectRun, type RunOutcome } from '../../app/run-project.js';
+import { resourceGraphDags } from '../../app/declared-controllers.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import { typeErrorMessage } from '../../app/resource-query.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
@@ -76,6 +77,7 @@ export async function graph(
         const graph = outcome.project.runtime.dependencyGraph();
         const view = buildGraphView(graph, {
           ...filterOption(outcome, graph, flags, depth),
+          resourceGraphs: resourceGraphDags(outcome.project.registry),
           resources: outcome.snapshot.resources,
           ...(outcome.project.record ? { record: outcome.project.record } : {}),
         });
@@ -104,6 +106,7 @@ export async function graph(
   const graph = outcome.project.runtime.dependencyGraph();
   const whole = buildGraphView(graph, {
     ...filterOption(outcome, graph, flags, depth),
+    resourceGraphs: resourceGraphDags(outcome.project.registry),
     ...(state ? { resources: state.snapshot.resources } : {}),
   });
   const view =

@@ -117,17 +117,52 @@ export function celEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION):
   const minor = Number(match[1]);
   let env = environments.get(minor);
   if (env === undefined) {
-    const libraries = KUBERNETES_LIBRARIES.filter((library) => library.since <= minor);
-    env = celEnv({
-      funcs: [
-        ...chargedStandardFunctions,
-        ...listEqualityFunctions,
-        ...listUnionFunctions,
-        ...libraries.flatMap((library) => library.funcs),
-        iterate,
-      ],
-    });
+    env = celEnv({ funcs: functionsOf(minor) });
     environments.set(minor, env);
+  }
+  return env;
+}
+
+/** The functions of the environment of Kubernetes 1.`minor`. */
+function functionsOf(minor: number): CelFunc[] {
+  const libraries = KUBERNETES_LIBRARIES.filter((library) => library.since <= minor);
+  return [
+    ...chargedStandardFunctions,
+    ...listEqualityFunctions,
+    ...listUnionFunctions,
+    ...libraries.flatMap((library) => library.funcs),
+    iterate,
+  ];
+}
+
+/** Functions another tool's CEL environment adds to the API server's (kro's libraries). */
+export interface CelExtension {
+  /** Names the extension: environments are built once per version and name. */
+  readonly name: string;
+  readonly funcs: readonly CelFunc[];
+}
+
+const extendedEnvironments = new Map<string, CelEnv>();
+
+/**
+ * The environment of {@link celEnvironmentFor} with an extension's functions added: the
+ * extension point for tools whose expressions run in a larger environment than the API server's
+ * (kro's `random`, `json`, `hash`, ... in `loaders/kro/`). Built once per version and extension.
+ *
+ * @throws Error when `version` is not a Kubernetes 1.x minor version.
+ */
+export function celEnvironmentWith(
+  extension: CelExtension,
+  version: string = DEFAULT_KUBERNETES_VERSION,
+): CelEnv {
+  const match = VERSION.exec(version.trim());
+  if (match === null) return celEnvironmentFor(version);
+  const minor = Number(match[1]);
+  const key = `${minor}\0${extension.name}`;
+  let env = extendedEnvironments.get(key);
+  if (env === undefined) {
+    env = celEnv({ funcs: [...functionsOf(minor), ...extension.funcs] });
+    extendedEnvironments.set(key, env);
   }
   return env;
 }

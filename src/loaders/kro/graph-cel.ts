@@ -6,20 +6,13 @@
  * value not there yet: the expression waits.
  */
 
-import {
-  isCelError,
-  isCelList,
-  isCelMap,
-  isCelUint,
-  parse,
-  plan,
-  type CelEnv,
-} from '@bufbuild/cel';
+import { isCelError, parse, plan, type CelEnv } from '@bufbuild/cel';
 import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
-import { celEnvironmentFor } from '../cel/cel-environment.js';
+import { celEnvironmentWith } from '../cel/cel-environment.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
-import { Optional } from '../cel/kubernetes-library/optional.js';
+import { fromCelValue } from './cel-json.js';
+import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
 /** A parsed expression: its free variables, and how to evaluate it. */
 export interface CompiledGraphExpression {
@@ -40,9 +33,9 @@ export function compileGraphExpression(
 ): CompiledGraphExpression | { error: string } {
   let env: CelEnv;
   try {
-    env = celEnvironmentFor(kubernetesVersion);
+    env = celEnvironmentWith(KRO_CEL_EXTENSION, kubernetesVersion);
   } catch {
-    env = celEnvironmentFor();
+    env = celEnvironmentWith(KRO_CEL_EXTENSION);
   }
   let parsed: ReturnType<typeof parse>;
   try {
@@ -93,7 +86,10 @@ function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<s
       collectVariables(v.operand as ExprNode, scope, out);
       return;
     case 'callExpr':
-      if (v.target !== undefined) collectVariables(v.target as ExprNode, scope, out);
+      // `random.seededString(...)`: `random` is the function's namespace, not a variable.
+      if (v.target !== undefined && !isKroFunction(v.target as ExprNode, v.function as string)) {
+        collectVariables(v.target as ExprNode, scope, out);
+      }
       for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out);
       return;
     case 'listExpr':
@@ -120,20 +116,10 @@ function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<s
   }
 }
 
-/** A CEL value as JSON: ints as numbers, lists as arrays, maps as objects. */
-export function fromCelValue(value: unknown): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'number') return value;
-  if (isCelUint(value)) return Number(value.value);
-  if (value instanceof Optional)
-    return value.value === undefined ? null : fromCelValue(value.value);
-  if (isCelList(value)) return [...value].map(fromCelValue);
-  if (isCelMap(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of value.entries()) out[String(fromCelValue(key))] = fromCelValue(item);
-    return out;
-  }
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  return value instanceof Date ? value.toISOString() : null;
+/** Whether `target.function(...)` calls one of kro's namespaced functions. */
+function isKroFunction(target: ExprNode, name: string): boolean {
+  const { case: kind, value } = target.exprKind;
+  return (
+    kind === 'identExpr' && KRO_FUNCTION_NAMES.has(`${(value as { name: string }).name}.${name}`)
+  );
 }

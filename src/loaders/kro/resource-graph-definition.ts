@@ -69,6 +69,8 @@ export interface RgdReadOptions {
 }
 
 const graphs = new WeakMap<ResourceDefinition, ResourceGraph>();
+/** The kinds RGDs define: a template of one is a nested instance. */
+const rgdKinds = new WeakSet<ResourceDefinition>();
 
 /** The compiled graph of an RGD's kind, when the definition is one. */
 export function resourceGraphOf(definition: ResourceDefinition): ResourceGraph | undefined {
@@ -157,6 +159,7 @@ export function readRgd(
     findStructuralProblems(schema),
   );
   if (!ok) return undefined;
+  rgdKinds.add(definition);
   return { definition, value, report, name: name ?? kind.toLowerCase() };
 }
 
@@ -390,6 +393,7 @@ export function compileResourceGraph(
       readyWhen,
       ...(forEach.length > 0 ? { forEach } : {}),
       ...(external ? { external } : {}),
+      ...(rgdKinds.has(output) ? { nested: true } : {}),
       dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
       validate: outputValidator(output, compiler, options),
     });
@@ -494,6 +498,7 @@ export function compileResourceGraph(
     instanceType: definition.type,
     nodes: sorted,
     status,
+    source: value,
   });
   return true;
 }

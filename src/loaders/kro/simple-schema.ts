@@ -132,6 +132,11 @@ export class SimpleSchemaReader {
         return undefined;
       }
     }
+    const problem = defaultProblem(schema);
+    if (problem !== undefined) {
+      this.#fail(at, `${JSON.stringify(text)}: ${problem}`);
+      return undefined;
+    }
     return schema;
   }
 
@@ -176,6 +181,38 @@ export class SimpleSchemaReader {
     this.#failed = true;
     this.report.add(this.code, jsonPointer([...at]), message);
   }
+}
+
+/**
+ * Why a field's default breaks its own markers (`enum`, `minimum`, `maximum`, `minLength`,
+ * `maxLength`, `pattern`), which the API server would only find when an instance omits the field.
+ */
+function defaultProblem(schema: MutableSchema): string | undefined {
+  const value = schema.default;
+  if (value === undefined) return undefined;
+  const shown = JSON.stringify(value);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => e === value)) {
+    return `the default ${shown} is not one of the enum values (${schema.enum.map((e) => JSON.stringify(e)).join(', ')})`;
+  }
+  if (typeof value === 'number') {
+    if (typeof schema.minimum === 'number' && value < schema.minimum) {
+      return `the default ${shown} is below the minimum ${schema.minimum}`;
+    }
+    if (typeof schema.maximum === 'number' && value > schema.maximum) {
+      return `the default ${shown} is above the maximum ${schema.maximum}`;
+    }
+  }
+  if (typeof value === 'string') {
+    // JSON Schema counts code points: a surrogate pair is one.
+    const length = value.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '_').length;
+    if (typeof schema.minLength === 'number' && length < schema.minLength) {
+      return `the default ${shown} is shorter than minLength ${schema.minLength}`;
+    }
+    if (typeof schema.maxLength === 'number' && length > schema.maxLength) {
+      return `the default ${shown} is longer than maxLength ${schema.maxLength}`;
+    }
+  }
+  return undefined;
 }
 
 function addRequired(parent: MutableSchema, name: string): void {

@@ -7,6 +7,7 @@ import {
   type Endpoint,
 } from './drawing.js';
 import type { GraphView } from './graph-view.js';
+import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 
 /** A DOT string literal. */
 const quote = (text: string): string =>
@@ -53,8 +54,25 @@ export function renderGraphDot(view: GraphView): string {
   }
   if (drawing.edges.length > 0) lines.push('');
   for (const edge of drawing.edges) lines.push(`  ${edgeStatement(edge, anchors)}`);
+  for (const dag of view.resourceGraphs ?? []) lines.push('', ...dagCluster(dag));
   lines.push('}');
   return `${lines.join('\n')}\n`;
+}
+
+/** An RGD's resources as a dashed cluster, an edge from each resource to those it waits for. */
+function dagCluster(dag: ResourceGraphDag): string[] {
+  const key = (id: string): string => quote(`${dag.controller}/${id}`);
+  return [
+    `  subgraph ${quote(`cluster_${dag.controller}`)} {`,
+    `    label=${quote(`${dag.controller}: resources in render order`)};`,
+    '    style=dashed;',
+    ...dag.resources.map(
+      (r) =>
+        `    ${key(r.id)} [label=${quote(`${r.id}\n${r.type}${r.notes.length > 0 ? `\n(${r.notes.join(', ')})` : ''}`)}, shape=ellipse];`,
+    ),
+    ...dag.resources.flatMap((r) => r.dependsOn.map((d) => `    ${key(d)} -> ${key(r.id)};`)),
+    '  }',
+  ];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Resource } from '../../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import type { RunRecord } from '../../../engine/record/run-record.js';
+import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
 import { traceLineage, type ResourceNode } from '../../../app/explain/resource-lineage.js';
 
@@ -13,6 +14,8 @@ export interface InstanceGroup {
 
 /** What every graph format renders: the (filtered) controller graph, and the instances if asked. */
 export interface GraphView extends DependencyGraph {
+  /** Each kro RGD controller's resources in their dependency order (the view's controllers'). */
+  readonly resourceGraphs?: readonly ResourceGraphDag[];
   /** The view's types that no controller of the whole project writes: only manifests make them. */
   readonly sourceTypes: readonly string[];
   /** With `--resources`: the instances of the view's types, grouped by type, sorted. */
@@ -20,6 +23,8 @@ export interface GraphView extends DependencyGraph {
 }
 
 export interface GraphViewOptions {
+  /** The resource DAGs of the project's RGDs: those of the view's controllers are shown. */
+  readonly resourceGraphs?: readonly ResourceGraphDag[];
   readonly filter?: GraphFilter;
   /** The converged state's resources (definitions left out); their lineage is traced. */
   readonly resources?: readonly Resource[];
@@ -36,7 +41,13 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
   const filtered = options.filter ? filterGraph(graph, options.filter) : graph;
   const written = new Set(graph.edges.filter((e) => isOutputKind(e.kind)).map((e) => e.type));
   const sourceTypes = (types: readonly string[]): string[] => types.filter((t) => !written.has(t));
-  const view = { ...filtered, sourceTypes: sourceTypes(filtered.types) };
+  const shown = new Set(filtered.controllers.map((c) => c.name));
+  const dags = (options.resourceGraphs ?? []).filter((d) => shown.has(d.controller));
+  const view = {
+    ...filtered,
+    sourceTypes: sourceTypes(filtered.types),
+    ...(dags.length > 0 ? { resourceGraphs: dags } : {}),
+  };
   if (!options.resources) return view;
   const nodes = traceLineage(options.resources, graph, options.record);
   const types = new Set(view.types);

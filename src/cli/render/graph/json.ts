@@ -3,9 +3,21 @@ import type { GraphView } from './graph-view.js';
 /**
  * The view as JSON: `{ controllers, types, edges }` as the engine exports its dependency graph,
  * and with `--resources` a `resources` array of `{ type, resources: [{ namespace, type, id,
- * owner, phase, derivedFrom: [{ namespace, type, id, via }] }] }`.
+ * owner, phase, derivedFrom: [{ namespace, type, id, via }] }] }`; with kro RGDs, a
+ * `resourceGraphs` array of `{ controller, instanceType, resources: [{ id, type, dependsOn,
+ * notes }] }` (each RGD's resources in the order they are rendered).
  */
 export function renderGraphJson(view: GraphView): string {
-  const { controllers, types, edges, resources } = view;
-  return `${JSON.stringify({ controllers, types, edges, ...(resources ? { resources } : {}) }, null, 2)}\n`;
+  const { controllers, types, edges, resources, resourceGraphs } = view;
+  return `${JSON.stringify(
+    {
+      controllers,
+      types,
+      edges,
+      ...(resources ? { resources } : {}),
+      ...(resourceGraphs ? { resourceGraphs } : {}),
+    },
+    null,
+    2,
+  )}\n`;
 }

@@ -3,6 +3,7 @@ import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
 import type { GraphView } from './graph-view.js';
+import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 import type { LineageVia, ResourceNode } from '../../../app/explain/resource-lineage.js';
 import { plural } from '../plural.js';
 
@@ -24,11 +25,23 @@ export function renderGraphText(view: GraphView): string {
       controller.kind === 'qcontroller'
         ? `${controller.name}  (queue controller)`
         : controller.name;
-    blocks.push([title, ...alignColumns(rows, '  ')].join('\n'));
+    const dag = view.resourceGraphs?.find((d) => d.controller === controller.name);
+    blocks.push([title, ...alignColumns(rows, '  '), ...(dag ? dagLines(dag) : [])].join('\n'));
   }
   blocks.push(summary(view).join('\n'));
   if (view.resources) blocks.push(resources(view).join('\n'));
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** An RGD's resources in render order, each with what it waits for. */
+function dagLines(dag: ResourceGraphDag): string[] {
+  const rows = dag.resources.map((r, i) => [
+    i === 0 ? 'renders' : '',
+    r.id,
+    r.type,
+    [...(r.dependsOn.length > 0 ? [`after ${r.dependsOn.join(', ')}`] : []), ...r.notes].join('; '),
+  ]);
+  return alignColumns(rows, '  ');
 }
 
 function summary(view: GraphView): string[] {

@@ -1,0 +1,101 @@
+/**
+ * The controllers a project declares in its manifests rather than in its config: one per kro
+ * ResourceGraphDefinition whose graph compiled, one per `Transforms.cosi.dev` document. They are
+ * registered beside the config's, and `watch` starts the project again when they change.
+ */
+
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import type { AnyController } from '../engine/runtime/controller.js';
+import { createDeclaredTransformController } from '../controllers/declared-transform.js';
+import {
+  createResourceGraphController,
+  resourceGraphControllerName,
+} from '../controllers/resource-graph.js';
+import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
+import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
+import type { ManifestResource } from '../loaders/manifest-resource.js';
+
+/**
+ * A controller for each RGD among the registry's definitions (watching its instances'
+ * namespaces), then one for each transform the load declared.
+ */
+export function declaredControllers(
+  registry: DefinitionRegistry,
+  resources: readonly ManifestResource[],
+): AnyController[] {
+  const controllers: AnyController[] = [];
+  for (const definition of registry.all()) {
+    const graph = resourceGraphOf(definition);
+    if (graph === undefined) continue;
+    const namespaces = new Set(['default']);
+    for (const { resource } of resources) {
+      if (resource.metadata.type === definition.type) namespaces.add(resource.metadata.namespace);
+    }
+    controllers.push(createResourceGraphController(graph, { namespaces: [...namespaces] }));
+  }
+  for (const transform of declaredTransformsOf(registry)) {
+    controllers.push(createDeclaredTransformController(transform));
+  }
+  return controllers;
+}
+
+/**
+ * What the declared controllers were compiled from (each RGD's and transform's document as
+ * written): a load with another key declares other controllers, so `watch` opens the project
+ * again (a controller cannot be swapped on a running runtime).
+ */
+export function declaredControllersKey(registry: DefinitionRegistry): string {
+  const sources: unknown[] = [];
+  for (const definition of registry.all()) {
+    const graph = resourceGraphOf(definition);
+    if (graph !== undefined) sources.push(graph.source);
+  }
+  for (const transform of declaredTransformsOf(registry)) sources.push(transform.source);
+  return JSON.stringify(sources);
+}
+
+/** One resource of an RGD, for `cosi graph`. */
+export interface ResourceGraphDagNode {
+  readonly id: string;
+  /** The cosi type it produces (or reads, with `externalRef`). */
+  readonly type: string;
+  /** The ids it references: it is rendered after them. */
+  readonly dependsOn: readonly string[];
+  /** `includeWhen`, `readyWhen`, `forEach`, `externalRef`: what is special about it. */
+  readonly notes: readonly string[];
+}
+
+/** An RGD's resources in the order its controller renders them (Kahn's order). */
+export interface ResourceGraphDag {
+  /** The RGD's controller. */
+  readonly controller: string;
+  readonly instanceType: string;
+  readonly resources: readonly ResourceGraphDagNode[];
+}
+
+/** The resource DAG of each RGD among the registry's definitions, by controller name. */
+export function resourceGraphDags(registry: DefinitionRegistry): ResourceGraphDag[] {
+  const dags: ResourceGraphDag[] = [];
+  for (const definition of registry.all()) {
+    const graph = resourceGraphOf(definition);
+    if (graph === undefined) continue;
+    dags.push({
+      controller: resourceGraphControllerName(graph),
+      instanceType: graph.instanceType,
+      resources: graph.nodes.map((node) => ({
+        id: node.id,
+        type: node.type,
+        dependsOn: node.dependencies,
+        notes: [
+          ...(node.includeWhen.length > 0 ? ['includeWhen'] : []),
+          ...(node.readyWhen.length > 0 ? ['readyWhen'] : []),
+          ...(node.forEach === undefined ? [] : ['forEach']),
+          ...(node.external === true ? ['externalRef'] : []),
+        ],
+      })),
+    });
+  }
+  return dags.sort((a, b) =>
+    a.controller < b.controller ? -1 : a.controller > b.controller ? 1 : 0,
+  );
+}

@@ -1,0 +1,61 @@
+import { takeSnapshot } from '../engine/state/state-snapshot.js';
+import type { State } from '../engine/state/state.js';
+import { hasErrors, type Finding } from '../loaders/finding.js';
+import { ForeignStateError, foreignTypes } from './foreign-state.js';
+import { loadProjectConfig } from './project-config.js';
+import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
+import { compareChanges, diffAgainstState, type ResourceChange } from './state-diff.js';
+import { definitionResource } from './definition-resource.js';
+import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
+import type { Draft } from '../engine/resource/resource.js';
+
+/** What diffing a project against a state takes: where its manifests are, and the state. */
+export interface DiffProjectOptions extends ReadProjectOptions {
+  /** The running system's state; only read. */
+  readonly state: State;
+  /** How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). */
+  readonly stateName: string;
+}
+
+/** A diff: the changes an apply would make, and the manifests' findings (warnings only). */
+export interface ProjectDiff {
+  readonly changes: readonly ResourceChange[];
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * What applying a project's manifests to `state` would change, as `cosi run` applies them,
+ * without writing anything: the config and the manifests are read as every command reads them,
+ * the state is read once (every kind listed), and the two compared: the manifests' resources,
+ * and the definitions (the config's and the manifests'; created or changed, never removed, as
+ * `cosi run` stores them). Manifests with errors are not compared: their findings are returned.
+ *
+ * @throws ConfigError when the config cannot be found or loaded; ForeignStateError when the
+ *   state holds another project's resources (as `cosi run` refuses it); the state's own errors
+ *   (etcd unreachable) as they come.
+ */
+export async function diffProject(
+  options: DiffProjectOptions,
+): Promise<ProjectDiff | { readonly refused: readonly Finding[] }> {
+  const config = await loadProjectConfig(options);
+  const read = await readProjectManifests(options, config);
+  if (hasErrors(read.findings)) return { refused: read.findings };
+  const foreign = await foreignTypes(options.state, read.registry);
+  if (foreign.length > 0) throw new ForeignStateError(options.stateName, foreign);
+  const { resources, definitions } = await takeSnapshot(options.state);
+  // As `cosi run` stores them; through JSON, as the state keeps them (no undefined fields).
+  const desiredDefinitions = read.registry
+    .all()
+    .filter((d) => d.type !== RESOURCE_DEFINITION_TYPE)
+    .map((d) => JSON.parse(JSON.stringify(definitionResource(d))) as Draft);
+  return {
+    changes: [
+      ...diffAgainstState(desiredDefinitions, definitions, { removes: false }),
+      ...diffAgainstState(
+        read.resources.map((r) => r.resource),
+        resources,
+      ),
+    ].sort(compareChanges),
+    findings: read.findings,
+  };
+}

@@ -1,0 +1,113 @@
+import { compareStrings } from '../engine/compare-strings.js';
+import { pointerKey } from '../engine/resource/pointer.js';
+import { deepEqual } from '../engine/resource/plain-data.js';
+import type { AnyResource, Resource } from '../engine/resource/resource.js';
+
+/** What applying the manifests would do to one resource of the state. */
+export type DiffAction = 'create' | 'change' | 'remove';
+
+/** The part of a resource an apply writes: what a diff compares and shows. */
+export interface AppliedContent {
+  readonly metadata: {
+    readonly namespace: string;
+    readonly type: string;
+    readonly id: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
+  readonly spec: unknown;
+}
+
+/** One resource that applying the manifests would create, change or remove. */
+export interface ResourceChange {
+  readonly action: DiffAction;
+  readonly type: string;
+  readonly namespace: string;
+  readonly id: string;
+  /** What the state holds now (none for a create). */
+  readonly live?: AppliedContent;
+  /** What the manifests hold (none for a remove). */
+  readonly desired?: AppliedContent;
+}
+
+/**
+ * What applying `desired` (the manifests' resources) to a state holding `live` would change, as
+ * `cosi run` applies them (`ResourceApplier`): a resource the state lacks is created, one whose
+ * spec, labels or annotations differ is changed (the other metadata is the state's own), and a
+ * manifest's resource (no owner) that the manifests no longer have is removed. Controllers'
+ * outputs (an owner) and resources already tearing down are never removed by an apply: they
+ * are left out. Sorted by type, namespace and id; linear in both lists (one map of `live`).
+ */
+export function diffAgainstState(
+  desired: readonly AnyResource[],
+  live: readonly Resource[],
+  options: {
+    /** `false`: nothing is removed (definitions: `cosi run` stores them and never removes any). */
+    readonly removes?: boolean;
+  } = {},
+): ResourceChange[] {
+  const byKey = new Map<string, Resource>();
+  for (const resource of live) byKey.set(pointerKey(resource.metadata), resource);
+  const changes: ResourceChange[] = [];
+  const wanted = new Set<string>();
+  for (const resource of desired) {
+    const key = pointerKey(resource.metadata);
+    wanted.add(key);
+    const current = byKey.get(key);
+    const content = appliedContent(resource);
+    if (current === undefined) {
+      changes.push({ action: 'create', ...pointerOf(resource), desired: content });
+    } else if (!sameContent(current, resource)) {
+      changes.push({
+        action: 'change',
+        ...pointerOf(resource),
+        live: appliedContent(current),
+        desired: content,
+      });
+    }
+  }
+  for (const resource of options.removes === false ? [] : live) {
+    const { owner, phase } = resource.metadata;
+    if (owner !== '' || phase === 'tearingDown') continue;
+    if (wanted.has(pointerKey(resource.metadata))) continue;
+    changes.push({ action: 'remove', ...pointerOf(resource), live: appliedContent(resource) });
+  }
+  return changes.sort(compareChanges);
+}
+
+/** By type, namespace and id. */
+export function compareChanges(a: ResourceChange, b: ResourceChange): number {
+  return (
+    compareStrings(a.type, b.type) ||
+    compareStrings(a.namespace, b.namespace) ||
+    compareStrings(a.id, b.id)
+  );
+}
+
+function pointerOf(resource: AnyResource): { type: string; namespace: string; id: string } {
+  const { type, namespace, id } = resource.metadata;
+  return { type, namespace, id };
+}
+
+function sameContent(a: AnyResource, b: AnyResource): boolean {
+  return (
+    deepEqual(a.spec, b.spec) &&
+    deepEqual(a.metadata.labels, b.metadata.labels) &&
+    deepEqual(a.metadata.annotations, b.metadata.annotations)
+  );
+}
+
+/** The resource as a manifest would write it: its pointer, labels and annotations (when any), spec. */
+function appliedContent(resource: AnyResource): AppliedContent {
+  const { namespace, type, id, labels, annotations } = resource.metadata;
+  return {
+    metadata: {
+      namespace,
+      type,
+      id,
+      ...(Object.keys(labels).length > 0 ? { labels } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
+    spec: resource.spec,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The `rgd-waiting` warnings of a run: each kro RGD instance still in progress because an
+ * expression reads status that no controller here writes (a Deployment's `availableReplicas`),
+ * at the instance's manifest, naming what it waits on (its `Ready` condition's message).
+ */
+
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
+import type { StateSnapshot } from '../engine/state/state-snapshot.js';
+import { WAITING_REASON } from '../controllers/resource-graph.js';
+import { createFinding, type Finding } from '../loaders/finding.js';
+import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
+import type { ManifestSource } from '../loaders/manifest-resource.js';
+
+/** A warning for each RGD instance that waits, at its manifest (nested ones: at no file). */
+export function waitingInstanceFindings(
+  snapshot: StateSnapshot,
+  registry: DefinitionRegistry,
+  sources: ReadonlyMap<string, ManifestSource>,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const resource of snapshot.resources) {
+    const definition = registry.get(resource.metadata.type);
+    if (definition === undefined || resourceGraphOf(definition) === undefined) continue;
+    const waiting = waitingMessage((resource.spec as { status?: unknown }).status);
+    if (waiting === undefined) continue;
+    const source = sources.get(pointerKey(resource.metadata));
+    findings.push(
+      createFinding({
+        code: 'rgd-waiting',
+        message: `${formatPointer(resource.metadata)} stays in progress: it waits on what no controller writes here: ${waiting} (supply that status as a manifest or with a controller)`,
+        file: source?.file ?? '',
+        line: source?.line ?? 0,
+        col: source?.col ?? 0,
+        pointer: '',
+      }),
+    );
+  }
+  return findings;
+}
+
+/** The message of a `Ready` condition that waits, in an instance's status. */
+function waitingMessage(status: unknown): string | undefined {
+  if (typeof status !== 'object' || status === null) return undefined;
+  const conditions = (status as { conditions?: unknown }).conditions;
+  if (!Array.isArray(conditions)) return undefined;
+  for (const condition of conditions as unknown[]) {
+    if (typeof condition !== 'object' || condition === null) continue;
+    const { type, reason, message } = condition as Record<string, unknown>;
+    if (type === 'Ready' && reason === WAITING_REASON && typeof message === 'string') {
+      return message;
+    }
+  }
+  return undefined;
+}

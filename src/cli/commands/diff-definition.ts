@@ -1,0 +1,68 @@
+/**
+ * `cosi diff`'s command-line definition (arguments, flags, help), apart from what runs it: the
+ * program lists every command and its flags (help, completion) without loading any command.
+ */
+import { Command, Option } from 'commander';
+import { addPathArguments, collect, outputOption } from '../options.js';
+import { requestTimeoutOption } from '../state-option.js';
+
+/** `cosi diff -o` formats. */
+export const DIFF_FORMATS = ['text', 'json'] as const;
+
+/** `cosi diff`: its commander definition. */
+export function defineDiff(): Command {
+  const command = new Command('diff')
+    .summary('show what applying the manifests would change in a running system (as kubectl diff)')
+    .description(
+      'Reads the manifests (and the config beside them) as `cosi run` does, reads the state ' +
+        'of the running system once, and shows what `cosi run -f` on these manifests would ' +
+        'change there: resources created, changed (their spec, labels or annotations differ) ' +
+        'and removed (a manifest resource, one with no owner, that the manifests no longer ' +
+        'have). Definitions are compared as `cosi run` stores them (created or changed, never ' +
+        'removed). Controllers\u2019 outputs are never shown: applying manifests does not write ' +
+        'them. Each change is a unified diff of the YAML between live/ and desired/, as ' +
+        '`kubectl diff` prints it (colored on a terminal); -o json lists {type, id, namespace, ' +
+        'action, diff}. Nothing is written to the state.',
+    );
+  addPathArguments(command)
+    .option(
+      '-f, --file <path>',
+      'manifest file, directory or glob (repeatable, or comma-separated)',
+      (value: string, previous: string[] | undefined) => [
+        ...(previous ?? []),
+        ...value.split(',').filter((p) => p !== ''),
+      ],
+    )
+    .option(
+      '--ignore <pattern>',
+      'skip what this .gitignore-style pattern matches while walking directories (repeatable; also read from .cosiignore)',
+      collect,
+    )
+    .option('--config <path>', 'project config, or a directory holding one')
+    .addOption(
+      new Option(
+        '--state <url>',
+        'the running system: etcd://HOST:PORT[/prefix], as cosi run serves it',
+      ).makeOptionMandatory(),
+    )
+    .addOption(outputOption(DIFF_FORMATS, 'text'))
+    .addOption(requestTimeoutOption())
+    .option(
+      '--connect-timeout <duration>',
+      'how long to wait for etcd to answer at all; an etcd not there by then is an error (exit 2)',
+      '5s',
+    )
+    .option('--no-color', 'never color the output')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cosi diff -f manifests/ --state etcd://127.0.0.1:2379/prod
+  cosi diff -f manifests/ --state etcd://127.0.0.1:2379/prod -o json
+  cosi diff -f manifests/ --state etcd://127.0.0.1:2379/prod && echo "nothing to apply"
+
+Exit codes (as kubectl diff): 0 no change, 1 changes, 2 error (invalid manifests, an
+unreachable etcd, another project's state, usage).`,
+    );
+  return command;
+}

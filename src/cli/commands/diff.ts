@@ -1,0 +1,127 @@
+import { defineDiff, DIFF_FORMATS } from './diff-definition.js';
+import { diffProject, type ProjectDiff } from '../../app/diff-project.js';
+import { ForeignStateError } from '../../app/foreign-state.js';
+import { openState } from '../../app/open-state.js';
+import { formatStateLocation, parseStateUrl, StateUrlError } from '../../app/state-url.js';
+import { toError } from '../../engine/errors.js';
+import type { Finding } from '../../loaders/finding.js';
+import { ConfigError } from '../../loaders/load-config.js';
+import { EtcdUnreachableError } from '../../state-etcd/etcd-errors.js';
+import type { CliCommand, CommandResult } from '../command.js';
+import { parseDuration } from '../duration.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { useColor, type CliIo } from '../io.js';
+import { parseFormat } from '../options.js';
+import { createColors, renderFindings } from '../render/report.js';
+import { renderDiffText, summarizeChanges, toDiffEntries } from '../render/resource-diff.js';
+import { parseRequestTimeout } from '../state-option.js';
+
+export interface DiffFlags {
+  file?: string[];
+  ignore?: string[];
+  config?: string;
+  state: string;
+  output: string;
+  requestTimeout?: string;
+  connectTimeout?: string;
+  color?: boolean;
+}
+
+/** What `cosi diff` shows: the changes, or the findings that kept it from comparing. */
+export type DiffResult = ProjectDiff | { readonly refused: readonly Finding[] };
+
+/** `cosi diff -f DIR --state URL`: what applying DIR would change in a running system. */
+export const diffCommand: CliCommand<[string[], DiffFlags], DiffResult> = {
+  define: defineDiff,
+  run: diff,
+  render: renderDiff,
+};
+
+/**
+ * Reads the manifests and the state, and compares them; writes nothing anywhere. Exit 0: no
+ * change, 1: changes, 2: the manifests have errors. Throws a CliError (exit 2, one line) when
+ * the state cannot be reached or read, or is another project's.
+ */
+export async function diff(
+  io: CliIo,
+  paths: string[],
+  flags: DiffFlags,
+): Promise<CommandResult<DiffResult>> {
+  parseFormat(flags.output, DIFF_FORMATS);
+  const files = [...(flags.file ?? []), ...paths];
+  if (files.length === 0) {
+    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
+  }
+  let location;
+  try {
+    location = parseStateUrl(flags.state);
+  } catch (error) {
+    if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
+    throw error;
+  }
+  if (location.kind !== 'etcd') {
+    throw new CliError(
+      '--state: diff compares with a running system: give its etcd://HOST:PORT[/prefix]',
+    );
+  }
+  const requestTimeout = parseRequestTimeout(flags.requestTimeout ?? '5s');
+  const connectTimeout = parseDuration(flags.connectTimeout ?? '5s', '--connect-timeout');
+  if (connectTimeout < 1) throw new CliError('--connect-timeout: at least 1ms');
+  const where = formatStateLocation(location);
+  let stdin: Uint8Array | string | undefined;
+  if (files.includes('-')) {
+    if (io.readStdin === undefined) throw new CliError('-f -: this process has no standard input');
+    stdin = await io.readStdin();
+  }
+  const opened = openState(location, { requestTimeout });
+  try {
+    // One cheap question first: an etcd that is not there is said as such, in one line.
+    await opened.etcd?.probe(connectTimeout);
+    const result = await diffProject({
+      files,
+      cwd: io.cwd,
+      state: opened.state,
+      stateName: where,
+      ...(stdin !== undefined ? { stdin } : {}),
+      ...(flags.config !== undefined ? { config: flags.config } : {}),
+      ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+    });
+    if ('refused' in result) return { exitCode: EXIT.usage, result };
+    return { exitCode: result.changes.length > 0 ? EXIT.findings : EXIT.ok, result };
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof CliError) throw error;
+    if (error instanceof ForeignStateError || error instanceof EtcdUnreachableError) {
+      throw new CliError(error.message, EXIT.usage);
+    }
+    throw new CliError(`--state ${where}: ${toError(error).message}`, EXIT.usage);
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * The diff to stdout (text: unified diffs; json: a list of entries); findings and a one-line
+ * count to stderr.
+ */
+export function renderDiff(
+  io: CliIo,
+  { result }: CommandResult<DiffResult>,
+  _paths: string[],
+  flags: DiffFlags,
+): void {
+  const format = parseFormat(flags.output, DIFF_FORMATS);
+  const colors = createColors(useColor(io, flags.color));
+  if ('refused' in result) {
+    io.stderr.write(renderFindings(result.refused, colors));
+    return;
+  }
+  io.stderr.write(renderFindings(result.findings, colors));
+  if (format === 'json') {
+    io.stdout.write(
+      `${JSON.stringify(toDiffEntries(result.changes, createColors(false)), null, 2)}\n`,
+    );
+  } else {
+    io.stdout.write(renderDiffText(result.changes, colors));
+  }
+  io.stderr.write(`cosi: ${summarizeChanges(result.changes)}\n`);
+}

@@ -1,0 +1,87 @@
+import type { ChalkInstance } from 'chalk';
+import { structuredPatch } from 'diff';
+import { stringify } from 'yaml';
+import type { AppliedContent, DiffAction, ResourceChange } from '../../app/state-diff.js';
+import { escapeControl } from './escape-control.js';
+
+/** One change as `cosi diff -o json` lists it: `diff` is its unified diff, uncolored. */
+export interface DiffEntry {
+  readonly type: string;
+  readonly id: string;
+  readonly namespace: string;
+  readonly action: DiffAction;
+  readonly diff: string;
+}
+
+/** Where a resource is in the patch headers: `TYPE/NAMESPACE/ID`, as a path. */
+function patchPath(change: ResourceChange): string {
+  return `${change.type}/${change.namespace}/${change.id}`;
+}
+
+function toYaml(content: AppliedContent | undefined): string {
+  return content === undefined
+    ? ''
+    : stringify(content, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/**
+ * The unified diff of one change, as `diff -u -N live/... desired/...` prints it (what
+ * `kubectl diff` shows): a `diff` line, the `---` / `+++` headers, then the hunks of the
+ * resources' YAML (pointer, labels, annotations, spec), with three lines of context. A created
+ * resource is diffed against nothing, a removed one against nothing. Control characters are
+ * escaped; `c` colors removals red, additions green, hunk headers cyan (when enabled).
+ */
+export function formatChangeDiff(change: ResourceChange, c: ChalkInstance): string {
+  const where = escapeControl(patchPath(change));
+  const oldName = `live/${where}`;
+  const newName = `desired/${where}`;
+  const patch = structuredPatch(
+    oldName,
+    newName,
+    toYaml(change.live),
+    toYaml(change.desired),
+    undefined,
+    undefined,
+    { context: 3 },
+  );
+  const lines = [
+    c.bold(`diff -u -N ${oldName} ${newName}`),
+    c.bold(`--- ${change.live ? oldName : '/dev/null'}`),
+    c.bold(`+++ ${change.desired ? newName : '/dev/null'}`),
+  ];
+  for (const hunk of patch.hunks) {
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+    lines.push(c.cyan(`@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`));
+    for (const line of hunk.lines) {
+      const text = escapeControl(line);
+      lines.push(line.startsWith('-') ? c.red(text) : line.startsWith('+') ? c.green(text) : text);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `cosi diff`'s text output: each change's unified diff, one after the other. */
+export function renderDiffText(changes: readonly ResourceChange[], c: ChalkInstance): string {
+  return changes.map((change) => formatChangeDiff(change, c)).join('');
+}
+
+/** The entries of `cosi diff -o json`. */
+export function toDiffEntries(
+  changes: readonly ResourceChange[],
+  plain: ChalkInstance,
+): DiffEntry[] {
+  return changes.map((change) => ({
+    type: change.type,
+    id: change.id,
+    namespace: change.namespace,
+    action: change.action,
+    diff: formatChangeDiff(change, plain),
+  }));
+}
+
+/** `2 to create, 1 to change, 0 to remove`. */
+export function summarizeChanges(changes: readonly ResourceChange[]): string {
+  const count = (action: DiffAction): number => changes.filter((c) => c.action === action).length;
+  return `${count('create')} to create, ${count('change')} to change, ${count('remove')} to remove`;
+}

@@ -1,0 +1,145 @@
+/**
+ * Rendering of `${...}` templates, shared by the declarative controllers (kro RGDs,
+ * `Transforms.cosi.dev`): the expressions come compiled (the loaders know CEL, this module does
+ * not), each a function of a scope. A field an expression reads that is absent is not an error:
+ * the expression waits, and so does what it renders.
+ */
+
+/** What evaluating one `${...}` expression gave. */
+export type ExpressionOutcome =
+  | { readonly value: unknown }
+  /** A field the expression reads is absent (not written yet, maybe never offline): wait. */
+  | { readonly missing: string }
+  | { readonly error: string };
+
+/** One `${...}` expression, compiled. */
+export interface GraphExpression {
+  /** The text between `${` and `}`. */
+  readonly source: string;
+  /** `file:line:col` of the expression, for messages. */
+  readonly location: string;
+  /** The variables it reads (an RGD: resource ids and `schema`; a transform: `self`). */
+  readonly references: readonly string[];
+  evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+}
+
+/** A string of a template holding expressions: where it is, and its literal and expression parts. */
+export interface TemplateField {
+  readonly path: readonly (string | number)[];
+  /** The whole string is one `${...}`: the field takes the expression's value, of any type. */
+  readonly standalone: boolean;
+  readonly parts: readonly (string | GraphExpression)[];
+}
+
+/** What rendering a template, a field or a condition gave. */
+export type Rendered =
+  | { readonly state: 'done'; readonly value: unknown }
+  | { readonly state: 'waiting'; readonly reason: string }
+  | { readonly state: 'error'; readonly message: string };
+
+/** All conditions hold (true), one is false, or one waits or fails. */
+export function evaluateConditions(
+  conditions: readonly GraphExpression[],
+  scope: Readonly<Record<string, unknown>>,
+): { state: 'done'; value: boolean } | Exclude<Rendered, { state: 'done' }> {
+  for (const condition of conditions) {
+    const outcome = condition.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${condition.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${condition.source}} at ${condition.location}: ${outcome.error}`,
+      };
+    }
+    if (typeof outcome.value !== 'boolean') {
+      return {
+        state: 'error',
+        message: `\${${condition.source}} at ${condition.location} must be a boolean, not ${describe(outcome.value)}`,
+      };
+    }
+    if (!outcome.value) return { state: 'done', value: false };
+  }
+  return { state: 'done', value: true };
+}
+
+/** A copy of the template with every field rendered. */
+export function renderTemplate(
+  template: Readonly<Record<string, unknown>>,
+  fields: readonly TemplateField[],
+  scope: Readonly<Record<string, unknown>>,
+): Rendered {
+  const document = structuredClone(template) as Record<string, unknown>;
+  for (const field of fields) {
+    const value = renderField(field, scope);
+    if (value.state !== 'done') return value;
+    setPath(document, field.path, value.value);
+  }
+  return { state: 'done', value: document };
+}
+
+/** One field: a standalone expression's value, or the string its parts make. */
+export function renderField(
+  field: TemplateField,
+  scope: Readonly<Record<string, unknown>>,
+): Rendered {
+  let text = '';
+  for (const part of field.parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    const outcome = part.evaluate(scope);
+    if ('missing' in outcome) {
+      return { state: 'waiting', reason: `\${${part.source}} (${outcome.missing})` };
+    }
+    if ('error' in outcome) {
+      return {
+        state: 'error',
+        message: `\${${part.source}} at ${part.location}: ${outcome.error}`,
+      };
+    }
+    if (field.standalone) return { state: 'done', value: outcome.value };
+    if (typeof outcome.value !== 'string') {
+      return {
+        state: 'error',
+        message: `rgd-type-mismatch: \${${part.source}} at ${part.location} is ${describe(outcome.value)}, but a string template needs strings (use string(...))`,
+      };
+    }
+    text += outcome.value;
+  }
+  return { state: 'done', value: text };
+}
+
+/** Sets `path` below `root`, making the maps and lists on the way. */
+export function setPath(
+  root: Record<string, unknown>,
+  path: readonly (string | number)[],
+  value: unknown,
+): void {
+  let node: unknown = root;
+  for (const [i, key] of path.entries()) {
+    const last = i === path.length - 1;
+    const container = node as Record<string | number, unknown>;
+    if (last) {
+      container[key] = value;
+      return;
+    }
+    let next = container[key];
+    if (typeof next !== 'object' || next === null) {
+      next = typeof path[i + 1] === 'number' ? [] : {};
+      container[key] = next;
+    }
+    node = next;
+  }
+}
+
+/** A value's CEL-ish type, for messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an int' : 'a double';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,85 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { diffAgainstState } from '../../src/app/state-diff.js';
+import { newResource, type Resource } from '../../src/engine/resource/resource.js';
+import { createInMemoryState } from '../../src/engine/state/in-memory-state.js';
+import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
+import { formatChangeDiff } from '../../src/cli/render/resource-diff.js';
+
+const vm = (id: string, spec: unknown, labels: Record<string, string> = {}) =>
+  newResource({ namespace: 'default', type: 'VMs.example.org', id }, spec, { labels });
+
+/** A state holding manifests (no owner) and a controller's output, as `cosi run` leaves it. */
+async function liveState(): Promise<readonly Resource[]> {
+  const state = createInMemoryState();
+  await state.create(vm('same', { cpus: 1 }, { tier: 'web' }));
+  await state.create(vm('spec-edit', { cpus: 1 }));
+  await state.create(vm('label-edit', { cpus: 1 }, { tier: 'web' }));
+  await state.create(vm('gone', { cpus: 1 }));
+  await state.create(vm('leaving', { cpus: 1 }));
+  await state.addFinalizer(vm('leaving', {}).metadata, 'someone');
+  await state.teardown(vm('leaving', {}).metadata);
+  await state.create(
+    newResource({ namespace: 'default', type: 'Placements.example.org', id: 'p' }, {}),
+    { owner: 'placement' },
+  );
+  return (await takeSnapshot(state)).resources;
+}
+
+describe('diffAgainstState', () => {
+  it('lists creates, spec and label changes and removed manifests; never unchanged ones, outputs or what is tearing down', async () => {
+    const live = await liveState();
+    const changes = diffAgainstState(
+      [
+        vm('same', { cpus: 1 }, { tier: 'web' }),
+        vm('spec-edit', { cpus: 2 }),
+        vm('label-edit', { cpus: 1 }, { tier: 'db' }),
+        vm('new', { cpus: 3 }),
+      ],
+      live,
+    );
+    expect(changes.map((c) => [c.action, c.id])).toEqual([
+      ['remove', 'gone'],
+      ['change', 'label-edit'],
+      ['create', 'new'],
+      ['change', 'spec-edit'],
+    ]);
+    const specEdit = changes.find((c) => c.id === 'spec-edit');
+    expect(specEdit?.live?.spec).toEqual({ cpus: 1 });
+    expect(specEdit?.desired?.spec).toEqual({ cpus: 2 });
+  });
+
+  it('no manifests removes every manifest resource, and nothing else', async () => {
+    const changes = diffAgainstState([], await liveState());
+    expect(changes.map((c) => c.id)).toEqual(['gone', 'label-edit', 'same', 'spec-edit']);
+    expect(changes.every((c) => c.action === 'remove')).toBe(true);
+  });
+
+  it('with removes: false, lists creates and changes only', async () => {
+    const changes = diffAgainstState([vm('spec-edit', { cpus: 2 })], await liveState(), {
+      removes: false,
+    });
+    expect(changes.map((c) => [c.action, c.id])).toEqual([['change', 'spec-edit']]);
+  });
+});
+
+describe('formatChangeDiff', () => {
+  const plain = new Chalk({ level: 0 });
+
+  it('prints a unified diff of the YAML with context, control characters escaped', async () => {
+    const [change] = diffAgainstState(
+      [vm('spec-edit', { cpus: 2, note: 'a\u001b[2Jb' })],
+      (await liveState()).filter((r) => r.metadata.id === 'spec-edit'),
+    );
+    expect(change).toBeDefined();
+    const text = formatChangeDiff(change!, plain);
+    expect(text).not.toContain('\u001b');
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      'diff -u -N live/VMs.example.org/default/spec-edit desired/VMs.example.org/default/spec-edit',
+      '--- live/VMs.example.org/default/spec-edit',
+      '+++ desired/VMs.example.org/default/spec-edit',
+      '@@ -3,4 +3,5 @@',
+    ]);
+    expect(text).toContain('\n-  cpus: 1\n+  cpus: 2\n+  note: ');
+  });
+});

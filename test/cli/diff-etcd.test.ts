@@ -1,0 +1,288 @@
+import { Etcd3 } from 'etcd3';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
+import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { runCosi, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { startSilentServer } from '../support/silent-server.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { cli, REPO } from './run-cli.js';
+
+/**
+ * `cosi diff` against a running system on a real etcd: `cosi run` (the built CLI) applies the
+ * example project and converges it; the directory is edited; `cosi diff` shows the difference
+ * and writes nothing. Waits are for conditions, bounded.
+ */
+describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
+  let etcd: EtcdServer;
+  let dir: string;
+  let run: CosiProcess | undefined;
+  let prefixCount = 0;
+  let prefix: string;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+  }, 60_000);
+  afterAll(async () => {
+    await etcd.stop();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-diff-'));
+    await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+    prefix = `/diff-test-${++prefixCount}`;
+  });
+  afterEach(async () => {
+    run?.kill('SIGKILL');
+    await run?.exited;
+    run = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const stateUrl = (): string => `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+
+  /** `cosi run` applies the directory and its controllers write their outputs; then it stops. */
+  async function applyWithRun(): Promise<void> {
+    run = spawnCosi(['run', '-f', dir, '--state', stateUrl()]);
+    await run.waitForLine(/applied 5 resources/);
+    // Converged far enough that controllers' outputs (owned resources) are in the state.
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      await waitFor(
+        async () => (await takeSnapshot(state)).resources.some((r) => r.metadata.owner !== ''),
+        30_000,
+        'a controller output in the state',
+      );
+    } finally {
+      await state.close();
+    }
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  }
+
+  /** Every key under the prefix with its value and revisions, and etcd's revision: any write shows. */
+  async function etcdContents(): Promise<{ revision: string; keys: Record<string, string> }> {
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      const response = await client.getAll().prefix(prefix).exec();
+      const keys: Record<string, string> = {};
+      for (const kv of response.kvs) {
+        keys[kv.key.toString()] = `${kv.mod_revision}:${kv.value.toString()}`;
+      }
+      return { revision: response.header.revision, keys };
+    } finally {
+      client.close();
+    }
+  }
+
+  it('shows created, changed and removed resources, exit 1, and writes nothing', async () => {
+    await applyWithRun();
+    // Unchanged manifests: no change at all, though controllers' outputs are in the state.
+    const same = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(same).toMatchObject({ code: 0, stdout: '' });
+    expect(same.stderr).toBe('cosi: 0 to create, 0 to change, 0 to remove\n');
+    // The same manifests on the standard input, the config named.
+    const piped = await cli(['diff', '-f', '-', '--config', dir, '--state', stateUrl()], {
+      stdin: `${await readFile(path.join(dir, 'hosts.yaml'), 'utf8')}---\n${await readFile(path.join(dir, 'vms.yaml'), 'utf8')}`,
+    });
+    expect(piped).toMatchObject({ code: 0, stdout: '' });
+
+    const vms = path.join(dir, 'vms.yaml');
+    const original = await readFile(vms, 'utf8');
+    const dbAt = original.indexOf('---\nmetadata:\n  type: VMs.example.org\n  id: db-1');
+    expect(dbAt).toBeGreaterThan(0);
+    await writeFile(
+      vms,
+      original
+        .slice(0, dbAt)
+        .replace(
+          'cpus: 2\n  image: debian\n  host: node-a',
+          'cpus: 4\n  image: debian\n  host: node-a',
+        ) +
+        '---\nmetadata: { type: vm, id: web-3, labels: { tier: web } }\nspec: { cpus: 1, image: alpine, host: node-b }\n',
+    );
+    const before = await etcdContents();
+
+    const text = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe('cosi: 1 to create, 1 to change, 1 to remove\n');
+    expect(text.stdout).toBe(
+      [
+        'diff -u -N live/VMs.example.org/default/db-1 desired/VMs.example.org/default/db-1',
+        '--- live/VMs.example.org/default/db-1',
+        '+++ /dev/null',
+        '@@ -1,10 +0,0 @@',
+        '-metadata:',
+        '-  namespace: default',
+        '-  type: VMs.example.org',
+        '-  id: db-1',
+        '-  labels:',
+        '-    tier: data',
+        '-spec:',
+        '-  cpus: 6',
+        '-  image: postgres',
+        '-  host: node-b',
+        'diff -u -N live/VMs.example.org/default/web-1 desired/VMs.example.org/default/web-1',
+        '--- live/VMs.example.org/default/web-1',
+        '+++ desired/VMs.example.org/default/web-1',
+        '@@ -5,6 +5,6 @@',
+        '   labels:',
+        '     tier: web',
+        ' spec:',
+        '-  cpus: 2',
+        '+  cpus: 4',
+        '   image: debian',
+        '   host: node-a',
+        'diff -u -N live/VMs.example.org/default/web-3 desired/VMs.example.org/default/web-3',
+        '--- /dev/null',
+        '+++ desired/VMs.example.org/default/web-3',
+        '@@ -0,0 +1,10 @@',
+        '+metadata:',
+        '+  namespace: default',
+        '+  type: VMs.example.org',
+        '+  id: web-3',
+        '+  labels:',
+        '+    tier: web',
+        '+spec:',
+        '+  cpus: 1',
+        '+  image: alpine',
+        '+  host: node-b',
+        '',
+      ].join('\n'),
+    );
+
+    const json = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(json.code).toBe(1);
+    const entries = JSON.parse(json.stdout) as {
+      type: string;
+      id: string;
+      namespace: string;
+      action: string;
+      diff: string;
+    }[];
+    expect(
+      entries.map(({ type, id, namespace, action }) => ({ type, id, namespace, action })),
+    ).toEqual([
+      { type: 'VMs.example.org', id: 'db-1', namespace: 'default', action: 'remove' },
+      { type: 'VMs.example.org', id: 'web-1', namespace: 'default', action: 'change' },
+      { type: 'VMs.example.org', id: 'web-3', namespace: 'default', action: 'create' },
+    ]);
+    expect(entries[1]?.diff).toContain('\n-  cpus: 2\n+  cpus: 4\n');
+    // The JSON is plain text even where the terminal output would be colored.
+    const colored = await cli(['diff', '-f', dir, '--state', stateUrl()], { isTTY: true });
+    expect(colored.stdout).toContain('\u001b[31m-  cpus: 2\u001b[39m');
+    const coloredJson = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json'], {
+      isTTY: true,
+    });
+    expect(coloredJson.stdout).not.toContain('\u001b[');
+
+    // Nothing was written: every key, value and revision as before, and etcd's revision too.
+    expect(await etcdContents()).toEqual(before);
+  }, 120_000);
+
+  it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {
+    await applyWithRun();
+    const types = path.join(dir, 'types.ts');
+    await writeFile(types, (await readFile(types, 'utf8')).replace('maximum: 256', 'maximum: 128'));
+    const edited = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(edited.code).toBe(1);
+    const entries = JSON.parse(edited.stdout) as {
+      type: string;
+      id: string;
+      namespace: string;
+      action: string;
+      diff: string;
+    }[];
+    expect(
+      entries.map(({ type, id, namespace, action }) => ({ type, id, namespace, action })),
+    ).toEqual([
+      {
+        type: 'ResourceDefinitions.meta.cosi.dev',
+        id: 'vms.example.org',
+        namespace: 'meta',
+        action: 'change',
+      },
+    ]);
+    expect(entries[0]?.diff).toMatch(/\n- +maximum: 256\n\+ +maximum: 128\n/);
+  }, 120_000);
+
+  it('a label or annotation edit is a change; invalid manifests exit 2 with their findings', async () => {
+    await applyWithRun();
+    const hosts = path.join(dir, 'hosts.yaml');
+    const original = await readFile(hosts, 'utf8');
+    await writeFile(hosts, original.replace('zone: eu-1\n', 'zone: eu-9\n'));
+    const labels = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(labels.code).toBe(1);
+    const [entry] = JSON.parse(labels.stdout) as { id: string; action: string; diff: string }[];
+    expect(entry).toMatchObject({ id: 'node-a', action: 'change' });
+    expect(entry?.diff).toContain('-    zone: eu-1\n+    zone: eu-9\n');
+
+    await writeFile(hosts, original.replace('cpus: 8', 'cpus: many'));
+    const invalid = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stdout).toBe('');
+    expect(invalid.stderr).toMatch(/hosts\.yaml:\d+:\d+: error\[schema-violation\]/);
+  }, 120_000);
+
+  it('an unreachable etcd is one line and exit 2 (the real process)', async () => {
+    // A port nothing listens on: etcd's own port, once etcd is stopped, is not guaranteed free.
+    const unreachable = await runCosi(
+      ['diff', '-f', dir, '--state', 'etcd://127.0.0.1:1/x', '--connect-timeout', '1s'],
+      REPO,
+      30_000,
+    );
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stdout).toBe('');
+    const lines = unreachable.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^cosi: cannot reach etcd at 127\.0\.0\.1:1 within 1s \(--connect-timeout\).*: check that etcd runs there and the --state URL, or raise --connect-timeout$/,
+    );
+  }, 60_000);
+
+  it('an etcd that accepts connections and never answers is one line and exit 2 within --connect-timeout', async () => {
+    const silent = await startSilentServer();
+    try {
+      const started = performance.now();
+      const result = await cli([
+        'diff',
+        '-f',
+        dir,
+        '--state',
+        `etcd://${silent.address}/x`,
+        '--connect-timeout',
+        '1s',
+      ]);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(result.stderr).toMatch(
+        /^cosi: cannot reach etcd at .* within 1s \(--connect-timeout\)/,
+      );
+    } finally {
+      await silent.close();
+    }
+  }, 60_000);
+
+  it('refuses another project\u2019s state and a memory state, exit 2', async () => {
+    await applyWithRun();
+    const other = await mkdtemp(path.join(tmpdir(), 'cosi-diff-other-'));
+    try {
+      await writeFile(
+        path.join(other, 'notes.yaml'),
+        'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: notes.example.org }\nspec: { type: Notes.example.org }\n---\nmetadata: { type: Notes.example.org, id: a }\nspec: {}\n',
+      );
+      const foreign = await cli(['diff', '-f', other, '--state', stateUrl()]);
+      expect(foreign.code).toBe(2);
+      expect(foreign.stderr).toMatch(/holds resources of types this project does not define/);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+    const memory = await cli(['diff', '-f', dir, '--state', 'memory']);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toMatch(/--state: diff compares with a running system/);
+  }, 120_000);
+});

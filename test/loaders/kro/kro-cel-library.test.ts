@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { compileGraphExpression } from '../../../src/loaders/kro/graph-cel.js';
+
+/** Evaluates one expression in kro's environment, with `schema` bound. */
+function run(source: string, schema: unknown = {}): unknown {
+  const compiled = compileGraphExpression(source);
+  if ('error' in compiled) throw new Error(compiled.error);
+  const outcome = compiled.evaluate({ schema });
+  if (!('value' in outcome)) throw new Error(JSON.stringify(outcome));
+  return outcome.value;
+}
+
+describe("kro's CEL libraries", () => {
+  // Expected values computed independently (Python hashlib, sha256sum) from kro's algorithms.
+  it('random.seededString and seededInt are the functions of the SHA-256 of the seed kro uses', () => {
+    expect(run("random.seededString(10, 'seed')")).toBe('qakd42wvqa');
+    expect(run("random.seededInt(10, 100, 'seed')")).toBe(52);
+    expect(run("random.seededString(3, 'seed')")).toBe('qak');
+  });
+
+  it('hashes to bytes that base64 encodes as Go does', () => {
+    expect(run("base64.encode(hash.fnv64a('app'))")).toBe('50+nGQVqg4w=');
+    expect(run("base64.encode(hash.sha256('app'))")).toBe(
+      'oXLO3K5HR0thXFTVEKXYSo3qMDLpWFh0MLQTU4vj8zM=',
+    );
+    expect(run("base64.encode(hash.md5('app'))")).toBe('0qV9wdiD/SH7mVFpnfccxw==');
+    expect(run("string(base64.decode('aGk='))")).toBe('hi');
+  });
+
+  it('marshals and unmarshals JSON', () => {
+    expect(run('json.unmarshal(\'{"a": [1, "x"]}\').a[1]')).toBe('x');
+    expect(run('json.marshal({"name": schema.name, "n": 2})', { name: 'app' })).toBe(
+      '{"name":"app","n":2}',
+    );
+  });
+
+  it('sets, inserts and removes list items, and merges maps', () => {
+    expect(run('lists.setAtIndex([1, 2, 3], 1, 9)')).toEqual([1, 9, 3]);
+    expect(run('lists.insertAtIndex([1, 2], 2, 3)')).toEqual([1, 2, 3]);
+    expect(run('lists.removeAtIndex([1, 2, 3], 0)')).toEqual([2, 3]);
+    expect(run('{"a": 1, "b": 2}.merge({"b": 3})')).toEqual({ a: 1, b: 3 });
+    const outOfBounds = compileGraphExpression('lists.setAtIndex([1], 5, 0)');
+    expect('error' in outOfBounds ? outOfBounds : outOfBounds.evaluate({})).toMatchObject({
+      error: expect.stringContaining('out of bounds') as string,
+    });
+  });
+
+  it('does not take the namespaces of the functions for variables', () => {
+    const compiled = compileGraphExpression('random.seededString(4, schema.metadata.uid)');
+    expect('variables' in compiled && compiled.variables).toEqual(['schema']);
+  });
+});
