@@ -6,9 +6,10 @@
  * value not there yet: the expression waits.
  */
 
-import { isCelError, parse, plan, type CelEnv } from '@bufbuild/cel';
+import { isCelError, type CelEnv } from '@bufbuild/cel';
 import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
 import { celEnvironmentWith } from '../cel/cel-environment.js';
+import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
 import { fromCelValue } from './cel-json.js';
@@ -37,17 +38,17 @@ export function compileGraphExpression(
   } catch {
     env = celEnvironmentWith(KRO_CEL_EXTENSION);
   }
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ParsedExpression;
   try {
-    parsed = parse(source);
+    parsed = parseExpression(source, env);
   } catch (error) {
     return { error: (error as Error).message.replace(/^<input>:/, '') };
   }
   const variables = new Set<string>();
   collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables);
-  let program: ReturnType<typeof plan>;
+  let program: ReturnType<typeof planExpression>;
   try {
-    program = plan(env, parsed);
+    program = planExpression(env, parsed);
   } catch (error) {
     return { error: (error as Error).message };
   }

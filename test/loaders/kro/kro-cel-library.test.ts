@@ -49,4 +49,11 @@ describe("kro's CEL libraries", () => {
     const compiled = compileGraphExpression('random.seededString(4, schema.metadata.uid)');
     expect('variables' in compiled && compiled.variables).toEqual(['schema']);
   });
+
+  it('takes the optional syntax kro RGDs use: .?, [?k] and orValue', () => {
+    const source =
+      'schema.spec.?ingress.?host.orValue("none") + "-" + (schema.spec[?"x"].hasValue() ? "y" : "n")';
+    expect(run(source, { spec: { ingress: { host: 'a.com' } } })).toBe('a.com-n');
+    expect(run(source, { spec: { x: 1 } })).toBe('none-y');
+  });
 });
