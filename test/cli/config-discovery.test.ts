@@ -187,8 +187,13 @@ describe("README's CI job", () => {
     const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
     const job = /- run: npx cosi (check .*)$/m.exec(readme)?.[1];
     expect(job).toBeDefined();
-    const r = await cli((job ?? '').split(' '), { cwd: CI_LAYOUT });
+    // The job's report goes to a temporary directory, not into the fixture.
+    const report = path.join(dir, 'report.html');
+    const args = (job ?? '').split(' ').map((arg) => (arg === 'report.html' ? report : arg));
+    expect(args).toContain(report);
+    const r = await cli(args, { cwd: CI_LAYOUT });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+    expect(await readFile(report, 'utf8')).toMatch(/^<!doctype html>/i);
   });
 });
