@@ -8,9 +8,9 @@ const SCENARIOS = 'fixtures/scenarios';
 const WRONG = `${SCENARIOS}/failing/vm-network-wrong.cosi-test.yaml`;
 
 describe('cosi test', () => {
-  it('passes the scenarios of vm-network, kubernetes and kro-webapp, step by step', async () => {
+  it('passes the scenarios of vm-network, kubernetes, kro-webapp and yaml-transforms, step by step', async () => {
     const { code, stdout } = await cli(['test', `${SCENARIOS}/passing`]);
-    expect(stdout).toBe('scenarios: 26 passed, 0 failed\n26 passed, 0 failed\n');
+    expect(stdout).toBe('scenarios: 34 passed, 0 failed\n34 passed, 0 failed\n');
     expect(code).toBe(0);
   }, 60_000);
 
