@@ -40,7 +40,7 @@ export function deepClone<T>(value: T): T {
   }
   if (value instanceof Date) return new Date(value.getTime()) as T;
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (!isPlainPrototype(proto)) return value;
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key in record)
@@ -64,7 +64,7 @@ export function freezeCopy<T>(value: T): T {
   if (value instanceof Date) return Object.freeze(new Date(value.getTime())) as T;
   const proto: unknown = Object.getPrototypeOf(value);
   // A class instance is shared by deepClone and frozen in place by deepFreeze: the same here.
-  if (proto !== Object.prototype && proto !== null) return deepFreeze(value);
+  if (!isPlainPrototype(proto)) return deepFreeze(value);
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key in record)
@@ -98,11 +98,7 @@ export function freezeSharing<T>(next: T, prev: unknown): T {
     return same ? (prev as T) : Object.freeze(next);
   }
   const proto: unknown = Object.getPrototypeOf(next);
-  if (
-    (proto !== Object.prototype && proto !== null) ||
-    Array.isArray(prev) ||
-    prev instanceof Date
-  ) {
+  if (!isPlainPrototype(proto) || Array.isArray(prev) || prev instanceof Date) {
     return deepEqual(next, prev) ? (prev as T) : deepFreeze(next);
   }
   const record = next as Record<string, unknown>;
@@ -183,4 +179,14 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
   } else {
     target[key] = value;
   }
+}
+
+/**
+ * Whether an object with prototype `proto` is a plain record: `Object.prototype`, none, or the
+ * `Object.prototype` of another realm (a prototype that has none itself). Objects from another
+ * realm reach the state when a test runner (jest) runs cosi in a `vm` context while the config
+ * loads natively: their literals are plain data too, and must be copied, not shared frozen.
+ */
+function isPlainPrototype(proto: unknown): boolean {
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import {
   deepClone,
@@ -197,5 +198,38 @@ describe('freezeSharing', () => {
   it('treats NaN as equal to NaN, as deepEqual does', () => {
     const prev = deepFreeze({ v: Number.NaN, list: [Number.NaN] });
     expect(freezeSharing({ v: Number.NaN, list: [Number.NaN] }, prev)).toBe(prev);
+  });
+});
+
+describe('plain data from another realm (a vm context, as jest runs tests in)', () => {
+  const foreign = (): { spec: { cpus: number; tags: string[] } } =>
+    runInNewContext('({ spec: { cpus: 2, tags: ["a"] } })') as {
+      spec: { cpus: number; tags: string[] };
+    };
+
+  it('is copied by deepClone, not shared', () => {
+    const value = foreign();
+    const copy = deepClone(value);
+    expect(copy).not.toBe(value);
+    expect(copy.spec).not.toBe(value.spec);
+    copy.spec.cpus = 4;
+    expect(value.spec.cpus).toBe(2);
+  });
+
+  it('is copied by freezeCopy, leaving the original mutable', () => {
+    const value = foreign();
+    const frozen = freezeCopy(value);
+    expect(frozen).not.toBe(value);
+    expect(Object.isFrozen(frozen.spec)).toBe(true);
+    expect(Object.isFrozen(value.spec)).toBe(false);
+    expect(deepEqual(frozen, value)).toBe(true);
+  });
+
+  it('is still told apart from class instances, which are shared', () => {
+    class Point {
+      x = 1;
+    }
+    const point = new Point();
+    expect(deepClone({ point }).point).toBe(point);
   });
 });
