@@ -6,26 +6,10 @@ import { newResource } from '../../src/engine/resource/resource.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { useEtcdClient } from '../support/etcd-client.js';
 import { etcdAvailable } from '../support/etcd-server.js';
-import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { startSilentServer, type SilentServer } from '../support/silent-server.js';
 import { waitFor } from '../support/wait-for.js';
 import { REPO } from './run-cli.js';
-
-/** The exit code, or a failure once `ms` have passed (the process is then killed). */
-async function exitWithin(p: CosiProcess, ms: number): Promise<number | NodeJS.Signals> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`still running after ${ms} ms; stderr:\n${p.stderr()}`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([p.exited, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * etcd faults as users meet them, with the built CLI (dist/): an endpoint that accepts

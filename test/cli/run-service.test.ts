@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newResource } from '../../src/engine/resource/resource.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
-import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { waitFor } from '../support/wait-for.js';
@@ -15,22 +15,6 @@ import { REPO } from './run-cli.js';
  * over real HTTP on loopback. Every wait is for a condition (a log line, an HTTP answer, an
  * exit), bounded; none is a fixed sleep.
  */
-
-/** The exit code, or a failure once `ms` have passed (the process is then killed). */
-async function exitWithin(p: CosiProcess, ms: number): Promise<number | NodeJS.Signals> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`still running after ${ms} ms; stderr:\n${p.stderr()}`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([p.exited, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The `http://host:port` a process logged it serves its endpoints on. */
 async function endpointOf(p: CosiProcess): Promise<string> {

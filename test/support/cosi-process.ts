@@ -82,3 +82,19 @@ export function runCosi(
     }),
   );
 }
+
+/** The exit code, or a failure once `ms` have passed (the process is then killed). */
+export async function exitWithin(p: CosiProcess, ms: number): Promise<number | NodeJS.Signals> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`still running after ${ms} ms; stderr:\n${p.stderr()}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
