@@ -76,7 +76,12 @@ describe('cosi watch in a terminal, killed', () => {
         (on) => on === '0',
         'the normal screen',
       );
-      expect(await pane('#{cursor_flag}')).toBe('1');
+      // The cursor is shown by the same write; tmux may apply it a moment after the screen.
+      await waitFor(
+        () => pane('#{cursor_flag}'),
+        (flag) => flag === '1',
+        'the cursor shown',
+      );
       const status = await waitFor(
         () => readFile(statusFile, 'utf8').catch(() => ''),
         (text) => text !== '',
