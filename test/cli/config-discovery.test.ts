@@ -182,10 +182,10 @@ describe('mistakes in the config', () => {
   });
 });
 
-describe("README's CI job", () => {
+describe("docs/ci.md's CI job", () => {
   it('passes on the layout it describes: config at the root, manifests and goldens in folders', async () => {
-    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
-    const job = /- run: npx cosi (check .*)$/m.exec(readme)?.[1];
+    const page = await readFile(path.join(REPO, 'docs/ci.md'), 'utf8');
+    const job = /- run: npx cosi (check .*)$/m.exec(page)?.[1];
     expect(job).toBeDefined();
     // The job's report goes to a temporary directory, not into the fixture.
     const report = path.join(dir, 'report.html');

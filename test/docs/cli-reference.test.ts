@@ -48,6 +48,17 @@ describe('docs/cli.md', () => {
     );
   });
 
+  it("is linked from README's table of commands, which names every command", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.split('\n## Commands\n')[1]?.split('\n## ')[0] ?? '';
+    for (const command of program.commands.filter((c) => !c.name().startsWith('__'))) {
+      expect(table, `cosi ${command.name()}`).toMatch(
+        new RegExp(`^\\| \`cosi ${command.name()}\\b`, 'm'),
+      );
+    }
+    expect(readme).toContain('](docs/cli.md)');
+  });
+
   it("carries each command's examples from its help", () => {
     const section = cliReference().split('\n## cosi get\n')[1]?.split('\n## ')[0] ?? '';
     expect(section).toContain('cosi get vm/web-1 -f fixtures/vm-network');
