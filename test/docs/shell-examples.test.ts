@@ -4,15 +4,19 @@
  * repository's `fixtures/`, with `cosi` the built CLI (`bin/cosi.js`, so `dist/` must be
  * current). A `sh` line must exit 0, or the code its comment names (`# ... exit 3 ...`); a
  * `console` block's `$ command` must print what the page shows after it (stdout and stderr
- * together, each line's trailing blanks and wall times aside). A long-running `cosi watch` or `run`
- * runs until it has printed its first round, then is stopped. A block the page marks
- * `<!-- not run: REASON -->` is left out, and the reason is required.
+ * together, each line's trailing blanks and wall times aside). A long-running `cosi watch` runs
+ * until it has printed its first round, `cosi run` until it has converged or follows a leader;
+ * then each is stopped with SIGTERM (`run` must then exit 0). A page that starts etcd
+ * (`etcd ... &`, on its default 127.0.0.1:2379) gets a real etcd the test starts on a free port
+ * instead, and its commands are pointed there. A block the page marks `<!-- not run: REASON -->`
+ * is left out, and the reason is required.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { PAGES, REPO, blocksOf, type DocBlock } from './doc-blocks.js';
 
 const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
@@ -46,18 +50,25 @@ function stepsOf(block: DocBlock): Step[] {
 }
 
 /**
- * `cosi` in the session: the built CLI. `watch` and `run` run until its first line of output (bounded),
- * then is stopped with SIGTERM; it counts as a success when it was still running by then.
+ * `cosi` in the session: the built CLI. `watch` runs until its first line of output, `run` until
+ * it logs that it converged or follows a leader (each bounded: 60 s), then is stopped with
+ * SIGTERM. A `watch` still running by then counts as a success (it ends as the signal ends it);
+ * `run` must stop cleanly, with exit code 0.
  */
 const PRELUDE = `
 export NO_COLOR=1
 cosi() {
-  case "$1" in watch | run) ;; *) node "$COSI_BIN" "$@"; return ;; esac
+  local ready
+  case "$1" in
+    watch) ready='' ;;
+    run) ready='converged in|following' ;;
+    *) node "$COSI_BIN" "$@"; return ;;
+  esac
   local out; out=$(mktemp)
   node "$COSI_BIN" "$@" > "$out" 2>&1 &
   local pid=$! i
   for i in $(seq 1200); do
-    grep -q '' "$out" && break
+    grep -Eq "$ready" "$out" && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
@@ -65,7 +76,7 @@ cosi() {
   kill -0 "$pid" 2>/dev/null && running=1 && kill -TERM "$pid"
   wait "$pid"; local code=$?
   cat "$out"; rm -f "$out"
-  if [ "$running" = 1 ]; then return 0; fi
+  if [ "$running" = 1 ] && [ "$1" = watch ]; then return 0; fi
   return "$code"
 }
 `;
@@ -127,11 +138,27 @@ const PAGE_STEPS = PAGES.map((page) => {
   };
 });
 
+/** The address the pages give etcd, and the step that starts it. */
+const PAGE_ETCD = '127.0.0.1:2379';
+const STARTS_ETCD = /^etcd .*&/;
+
+/** The steps, with a page's own etcd replaced by the test's at `address`. */
+function onTestEtcd(steps: readonly Step[], address: string): Step[] {
+  return steps.map((step) => ({
+    ...step,
+    command: STARTS_ETCD.test(step.command) ? 'true' : step.command.replaceAll(PAGE_ETCD, address),
+  }));
+}
+
 let dir: string;
+const servers: EtcdServer[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'cosi-doc-shell-'));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
 
 it('finds the shell examples: the first project, and every command page', () => {
   const withSteps = PAGE_STEPS.filter((p) => p.steps.length > 0).map((p) => p.page);
@@ -139,6 +166,7 @@ it('finds the shell examples: the first project, and every command page', () => 
     expect.arrayContaining([
       'README.md',
       'docs/commands.md',
+      'docs/etcd.md',
       'docs/explain.md',
       'docs/kubernetes.md',
       'docs/watch.md',
@@ -163,7 +191,13 @@ it.each(PAGE_STEPS.filter((p) => p.steps.length > 0))(
     const cwd = path.join(dir, page.replace(/[/.]/g, '-'));
     await mkdir(cwd);
     await symlink(path.join(REPO, 'fixtures'), path.join(cwd, 'fixtures'));
-    const results = await runSteps(steps, cwd);
+    let run = steps;
+    if (steps.some((step) => STARTS_ETCD.test(step.command))) {
+      const etcd = await startEtcd();
+      servers.push(etcd);
+      run = onTestEtcd(steps, new URL(etcd.endpoint).host);
+    }
+    const results = await runSteps(run, cwd);
     const problems: string[] = [];
     steps.forEach((step, i) => {
       const { output, code } = results[i] ?? { output: '', code: -1 };
