@@ -4,17 +4,20 @@
  * defineConfig(...)`), loaded the way `cosi apply` loads a `cosi.config.ts` and its controllers
  * registered; or a program ending in `console.log(...); // WHAT IT PRINTS`, written to a module,
  * imported, and checked to print that. docs/testing.md's blocks import `cosi/testing` and are run
- * by testing-doc.test.ts. Every `yaml` block parses as YAML.
+ * by testing-doc.test.ts. Every `yaml` block parses as YAML, and those that are whole manifests
+ * load: docs/manifests.md's definition and resource pass `cosi check` together, and
+ * docs/controllers.md's transform does what the fixture it comes from does.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import * as cosi from '../../src/index.js';
 import { loadConfig } from '../../src/loaders/load-config.js';
-import { REPO, allBlocks } from './doc-blocks.js';
+import { cli } from '../cli/run-cli.js';
+import { REPO, allBlocks, blocksOf } from './doc-blocks.js';
 
 /** Pages whose examples a test of their own runs. */
 const OWN_TESTS: Readonly<Record<string, string>> = {
@@ -87,3 +90,41 @@ it.each(blocks.filter((b) => b.language === 'yaml').map((b) => [where(b), b] as 
     for (const document of parseAllDocuments(block.text)) expect(document.errors).toEqual([]);
   },
 );
+
+/** The YAML blocks of a page. */
+const yamlOf = (page: string): string[] =>
+  blocksOf(page)
+    .filter((b) => b.language === 'yaml')
+    .map((b) => b.text);
+
+it("checks docs/manifests.md's resource against its definition, and both load", async () => {
+  const [resource, definition] = yamlOf('docs/manifests.md');
+  const project = path.join(dir, 'manifests-page');
+  await mkdir(project);
+  await writeFile(path.join(project, 'definitions.yaml'), definition ?? '');
+  await writeFile(path.join(project, 'vms.yaml'), resource ?? '');
+  const checked = await cli(['check', '-f', '.', '-q'], { cwd: project });
+  expect(checked.stdout).toMatch(/^manifests: 2 resources in 2 files: 2 valid, 0 invalid$/m);
+  expect(checked.code).toBe(0);
+  const vm = await cli(['get', 'machine', 'web-1', '-f', '.', '-o', 'jsonpath={.spec.cpus}'], {
+    cwd: project,
+  });
+  expect(vm.stdout.trim()).toBe('2');
+});
+
+it("runs docs/controllers.md's transform in its fixture, with the fixture's own outputs", async () => {
+  const transform = yamlOf('docs/controllers.md').find((t) => t.includes('Transforms.cosi.dev'));
+  const fixture = path.join(REPO, 'fixtures/yaml-transforms');
+  const project = path.join(dir, 'transform-page');
+  await mkdir(project);
+  for (const name of await readdir(fixture)) {
+    await copyFile(path.join(fixture, name), path.join(project, name));
+  }
+  await writeFile(path.join(project, 'transform.yaml'), transform ?? '');
+  const args = ['apply', '-f', '.', '-t', 'nic', '-o', 'yaml', '--stable', '-q'];
+  const fromPage = await cli(args, { cwd: project });
+  const fromFixture = await cli(args, { cwd: fixture });
+  expect(fromPage.code).toBe(0);
+  expect(fromPage.stdout).toContain('NICs.example.org');
+  expect(fromPage.stdout).toBe(fromFixture.stdout);
+});
