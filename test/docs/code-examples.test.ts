@@ -61,6 +61,7 @@ it.each(programs.map((b) => [where(b), b] as const))(
       log.mockRestore();
     }
   },
+  60_000,
 );
 
 it.each(configs.map((b) => [where(b), b] as const))(
@@ -82,6 +83,7 @@ it.each(configs.map((b) => [where(b), b] as const))(
     expect(runtime.controllerNames()).toEqual(names);
     await runtime.stop();
   },
+  60_000,
 );
 
 it.each(blocks.filter((b) => b.language === 'yaml').map((b) => [where(b), b] as const))(
@@ -110,7 +112,7 @@ it("checks docs/manifests.md's resource against its definition, and both load", 
     cwd: project,
   });
   expect(vm.stdout.trim()).toBe('2');
-});
+}, 60_000);
 
 it("runs docs/controllers.md's transform in its fixture, with the fixture's own outputs", async () => {
   const transform = yamlOf('docs/controllers.md').find((t) => t.includes('Transforms.cosi.dev'));
@@ -127,4 +129,4 @@ it("runs docs/controllers.md's transform in its fixture, with the fixture's own 
   expect(fromPage.code).toBe(0);
   expect(fromPage.stdout).toContain('NICs.example.org');
   expect(fromPage.stdout).toBe(fromFixture.stdout);
-});
+}, 60_000);
