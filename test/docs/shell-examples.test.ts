@@ -12,10 +12,11 @@
  * is left out, and the reason is required.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cli } from '../cli/run-cli.js';
 import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { PAGES, REPO, blocksOf, type DocBlock } from './doc-blocks.js';
 
@@ -176,6 +177,23 @@ it('finds the shell examples: the first project, and every command page', () => 
     'cosi init my-project',
   );
 });
+
+it("keeps README's quick start to two set-up commands: the example converges, CI runs the tests", async () => {
+  const quickStart = blocksOf('README.md')[0];
+  const commands = (quickStart?.text ?? '')
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, ''));
+  expect(commands).toHaveLength(2);
+  const example = /^npm ci && node bin\/cosi\.js (apply -f fixtures\/\S+)$/.exec(commands[0] ?? '');
+  expect(example, 'the first sets up and runs an example of fixtures/').not.toBeNull();
+  const applied = await cli((example?.[1] ?? '').split(' '));
+  expect(applied.stderr).toMatch(/^converged, /m);
+  expect(applied.code).toBe(0);
+  expect(commands[1]).toBe('npm test');
+  const ci = await readFile(path.join(REPO, '.ci/run'), 'utf8');
+  expect(ci.trimEnd().split('\n').at(-1)).toBe('npm test');
+}, 60_000);
 
 it('gives a reason for every block it does not run', () => {
   for (const { notRun } of PAGE_STEPS) {
