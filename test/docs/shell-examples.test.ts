@@ -58,6 +58,8 @@ function stepsOf(block: DocBlock): Step[] {
  */
 const PRELUDE = `
 export NO_COLOR=1
+# A session ended early (the test's timeout) takes what it started in the background with it.
+trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM
 cosi() {
   local ready
   case "$1" in
