@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportData, ReportResource } from '../../src/app/report/report-data.js';
+import type { EncodedVersion } from '../../src/app/report/report-lineage.js';
 import { renderHtmlReport } from '../../src/cli/render/report-html/html-report.js';
 import { cli, REPO } from './run-cli.js';
 
@@ -64,6 +65,22 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
+/** The lines of the lineage `cosi explain TYPE ID -o tree` prints for a vm-network resource. */
+async function explainLineage(type: string, id: string): Promise<string[]> {
+  const r = await cli(['explain', type, id, '-f', 'fixtures/vm-network', '--quiet']);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.split('\n');
+  const start = lines.indexOf('lineage (where it came from)') + 1;
+  expect(start).toBeGreaterThan(0);
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end).map((l) => l.slice(2));
+}
+
+/** The lines of the lineage tree the details show. */
+async function lineageLines(page: Page): Promise<string[]> {
+  return page.locator('#details .lineage-tree .lineage-line').allTextContents();
+}
+
 /** Report data of `count` resources in one type, each derived from the one before. */
 function manyResources(count: number): ReportData {
   const resources: ReportResource[] = [];
@@ -79,8 +96,13 @@ function manyResources(count: number): ReportData {
       phase: 'running',
       spec: { cpus: 2, image: 'debian' },
       from: i === 0 ? [] : [[i - 1, 'primary']],
+      lineage: i,
     });
   }
+  // Version i of vm-i was written by Copier from vm-(i-1); vm-00000 is the manifest's.
+  const versions: EncodedVersion[] = resources.map((_, i) =>
+    i === 0 ? [0, 1, [1, 0, 2, 1], []] : [i, 1, [2, 0, i], [0, i - 1]],
+  );
   return {
     title: 'synthetic',
     verdict: 'passed',
@@ -95,6 +117,14 @@ function manyResources(count: number): ReportData {
     graph: { controllers: [], types: [], edges: [] },
     controllers: [],
     resources,
+    lineage: {
+      pointers: resources.map((r) => [r.namespace, r.type, r.id] as const),
+      files: ['vms.yaml'],
+      controllers: ['Copier'],
+      kinds: ['primary'],
+      versions,
+      truncated: false,
+    },
   };
 }
 
@@ -143,11 +173,24 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
       .toBe('Placements.example.org default/web-1');
     const details = (await page.locator('#details').textContent()) ?? '';
     expect(details).toMatch(/written byPlacementController reconcile #\d+/);
-    // Came from: the VM it places (primary input) and the host it chose (mapped input).
-    expect(details).toMatch(
-      /VMs\.example\.org default\/web-1 primary, by manifest fixtures\/vm-network\/vms\.yaml:2/,
-    );
-    expect(details).toContain('Hosts.example.org default/node-a mapped, by manifest');
+    // Its lineage, line for line as `cosi explain` prints it: the VM it places (primary input,
+    // back through the finalizer write to the VM's manifest line) and the host it chose.
+    const explained = await explainLineage('placement', 'web-1');
+    expect(explained.join('\n')).toContain('└─ mapped: Hosts.example.org(default/node-a)@1');
+    expect(await lineageLines(page)).toEqual(explained);
+    // A version in the tree links to its resource, whose own lineage is explain's too.
+    await page.locator('#details .lineage-tree button', { hasText: /^Hosts/ }).click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('Hosts.example.org default/node-a');
+    expect(await lineageLines(page)).toEqual(await explainLineage('host', 'node-a'));
+    await page
+      .locator('#graph-view g.node', {
+        has: page.locator('title', {
+          hasText: /^resource:default\/Placements\.example\.org\/web-1$/,
+        }),
+      })
+      .click();
     await page.screenshot({ path: path.join(ARTIFACTS, 'vm-network.png'), fullPage: true });
     const png = await readFile(path.join(ARTIFACTS, 'vm-network.png'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
@@ -224,12 +267,17 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.locator('#search').fill('vm-0500');
     await expect.poll(() => page.locator('#shown').textContent()).toBe('10 of 10000 resources');
     await page.locator('#resource-rows button', { hasText: 'vm-05003' }).click();
-    const lineage = (await page.locator('#details .lineage').first().textContent()) ?? '';
-    expect(lineage).toContain('vm-05002');
-    // The chain back to vm-00000 is 5,003 long: the details show 200 and say where they cut it.
-    expect(lineage).toContain('vm-04803');
-    expect(lineage).not.toContain('vm-04802');
-    expect(lineage).toContain('cut here: 200 resources shown');
+    // The chain back to vm-00000 is 5,003 long: the details show 200 lines and say where they cut it.
+    const lines = await lineageLines(page);
+    expect(lines).toHaveLength(200);
+    expect(lines[0]).toBe('VMs.example.org(default/vm-05003)@1  <- Copier reconcile #5003');
+    expect(lines[1]).toBe(
+      '└─ primary: VMs.example.org(default/vm-05002)@1  <- Copier reconcile #5002',
+    );
+    expect(lines[199]).toContain('└─ primary: VMs.example.org(default/vm-04804)@1');
+    expect(await page.locator('#details .lineage .cut').textContent()).toContain(
+      'cut here: 200 lines shown',
+    );
     expect(errors).toEqual([]);
     await page.context().close();
   });
