@@ -21,6 +21,7 @@ let browser: Browser;
 const passing = path.join(ARTIFACTS, 'vm-network.html');
 const failing = path.join(ARTIFACTS, 'several-problems.html');
 const large = path.join(ARTIFACTS, 'ten-thousand.html');
+const partlyInvalid = path.join(ARTIFACTS, 'partly-invalid.html');
 
 /** A page of the report, with every console error, page error and non-file request it makes. */
 async function openReport(
@@ -135,6 +136,15 @@ beforeAll(async () => {
   expect(ok.code).toBe(0);
   const bad = await cli(['check', '-f', 'fixtures/invalid/several-problems', '--report', failing]);
   expect(bad.code).toBe(1);
+  const partly = await cli([
+    'report',
+    '-f',
+    'fixtures/cli/partly-invalid',
+    '-o',
+    partlyInvalid,
+    '--quiet',
+  ]);
+  expect(partly.code).toBe(1);
   await writeFile(large, renderHtmlReport(manyResources(10_000), ''));
   if (!HAS_CHROMIUM) return;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -226,7 +236,7 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
   });
 
   it('has no serious accessibility violations, passing or failing', async () => {
-    for (const file of [passing, failing]) {
+    for (const file of [passing, failing, partlyInvalid]) {
       const { page } = await openReport(file);
       expect(await seriousViolations(page), file).toEqual([]);
       await page.context().close();
@@ -250,6 +260,53 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(await page.locator('#graph-view').count()).toBe(0);
     expect(await page.locator('#graph-tools').count()).toBe(0);
     await page.screenshot({ path: path.join(ARTIFACTS, 'several-problems.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('shows the graph and the resources that loaded beside the findings of invalid manifests', async () => {
+    const { page, errors } = await openReport(partlyInvalid);
+    expect(await page.locator('#verdict').textContent()).toBe('Failed');
+    const places = await page.locator('li.finding .place').allTextContents();
+    expect(places).toEqual([
+      'fixtures/cli/partly-invalid/broken.yaml:3:1',
+      'fixtures/cli/partly-invalid/vms.yaml:14:9',
+    ]);
+    expect(await page.locator('li.finding code').allTextContents()).toEqual([
+      'yaml-syntax',
+      'schema-violation',
+    ]);
+    expect(await page.locator('#not-run').textContent()).toContain(
+      'The controllers were not run: the manifests have errors',
+    );
+    // The project's controllers are drawn, and the three resources that loaded (two hosts and
+    // the valid VM), not the VM its schema refused nor the document that is not YAML.
+    const titles = await page.locator('#graph-view g.node title').allTextContents();
+    expect(titles.filter((t) => t.startsWith('controller:')).sort()).toEqual([
+      'controller:HostStatusController',
+      'controller:PlacementController',
+      'controller:vmnet.NetworkConfigController',
+    ]);
+    expect(titles.filter((t) => t.startsWith('resource:')).sort()).toEqual([
+      'resource:default/Hosts.example.org/node-a',
+      'resource:default/Hosts.example.org/node-b',
+      'resource:default/VMs.example.org/web-1',
+    ]);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('3 of 3 resources');
+    // Nothing ran: no timeline, and a resource's lineage is its manifest line.
+    expect(await page.locator('#timeline-title').count()).toBe(0);
+    await page
+      .locator('#graph-view g.node', {
+        has: page.locator('title', { hasText: /^resource:default\/VMs\.example\.org\/web-1$/ }),
+      })
+      .click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('VMs.example.org default/web-1');
+    expect(await lineageLines(page)).toEqual([
+      'VMs.example.org(default/web-1)@1  <- manifest fixtures/cli/partly-invalid/vms.yaml:2:1',
+    ]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'partly-invalid.png'), fullPage: true });
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

@@ -127,6 +127,34 @@ describe('cosi check --report', { timeout: 30_000 }, () => {
     expect(vm?.source).toBe('fixtures/vm-network/vms.yaml:2');
   });
 
+  it('opens a project with invalid manifests for the report only: the check says the same', async () => {
+    const file = path.join(dir, 'partly-invalid.html');
+    const trace = path.join(dir, 'partly-invalid.trace.json');
+    const args = ['check', '-f', 'fixtures/cli/partly-invalid', '-o', 'json'];
+    const plain = await cli(args);
+    const reported = await cli([...args, '--report', file, '--trace', trace]);
+    expect(reported.code).toBe(1);
+    expect(reported.code).toBe(plain.code);
+    expect(reported.stdout).toBe(plain.stdout);
+    // Nothing ran, so there is nothing to trace.
+    await expect(readFile(trace)).rejects.toThrow(/ENOENT/);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.verdict).toBe('failed');
+    expect(data.notRun).toMatch(/^The controllers were not run/);
+    expect(data.summary.convergence).toBeUndefined();
+    expect(data.timeline).toBeUndefined();
+    expect(data.graph.controllers.map((c) => c.name).sort()).toEqual([
+      'HostStatusController',
+      'PlacementController',
+      'vmnet.NetworkConfigController',
+    ]);
+    expect(data.resources.map((x) => x.key)).toEqual([
+      'default/Hosts.example.org/node-a',
+      'default/Hosts.example.org/node-b',
+      'default/VMs.example.org/web-1',
+    ]);
+  });
+
   it('writes a report that says the check could not run, exit 2, for a bad config', async () => {
     const file = path.join(dir, 'setup.html');
     const r = await cli([

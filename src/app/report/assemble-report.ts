@@ -24,6 +24,10 @@ import { reportTimeline } from './report-timeline.js';
 
 const NO_GRAPH: DependencyGraph = { controllers: [], types: [], edges: [] };
 
+/** What the report of a project opened but not run says (see `openInvalid`). */
+const NOT_RUN =
+  'The controllers were not run: the manifests have errors. The graph is the project’s, and the resources are those that loaded.';
+
 /** A report lists at most this many findings; the rest are counted. */
 export const MAX_REPORT_FINDINGS = 2_000;
 
@@ -84,7 +88,10 @@ export function assembleReport(input: ReportInput): ReportData {
       ...(c.lastError ? { lastError: c.lastError.message } : {}),
     })),
     ...(outcome ? reportResources(run, outcome.snapshot.resources, graph) : { resources: [] }),
-    ...(outcome?.project.record ? { timeline: reportTimeline(outcome.project.record) } : {}),
+    ...(report && outcome.project.record
+      ? { timeline: reportTimeline(outcome.project.record) }
+      : {}),
+    ...(outcome && !report ? { notRun: NOT_RUN } : {}),
   };
 }
 

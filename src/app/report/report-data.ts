@@ -95,4 +95,6 @@ export interface ReportData {
   readonly lineage?: ReportLineage;
   /** When the run was recorded. */
   readonly timeline?: ReportTimeline;
+  /** Why the controllers were not run although the project opened (invalid manifests). */
+  readonly notRun?: string;
 }

@@ -41,6 +41,7 @@ ${renderFindings(data)}
 </section>
 <section aria-labelledby="graph-title">
 <h2 id="graph-title">Dependency graph</h2>
+${data.notRun === undefined ? '' : `<p id="not-run" class="note">${escapeHtml(data.notRun)}</p>`}
 ${graph === '' ? '<p>No graph: no controller was registered and no resource made.</p>' : graphFrame(graph)}
 </section>
 <div class="layout">
