@@ -7,7 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportData, ReportResource } from '../../src/app/report/report-data.js';
 import type { EncodedVersion } from '../../src/app/report/report-lineage.js';
-import { renderHtmlReport } from '../../src/cli/render/report-html/html-report.js';
+import { renderReportHtml } from '../../src/cli/report-file.js';
 import { cli, REPO } from './run-cli.js';
 
 /** Debian's chromium, which .ci/run installs; playwright-core drives it and downloads nothing. */
@@ -145,7 +145,8 @@ beforeAll(async () => {
     '--quiet',
   ]);
   expect(partly.code).toBe(1);
-  await writeFile(large, renderHtmlReport(manyResources(10_000), ''));
+  // As cosi report renders it: above 300 resources, the graph draws their type.
+  await writeFile(large, await renderReportHtml(manyResources(10_000)));
   if (!HAS_CHROMIUM) return;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 120_000);
@@ -241,6 +242,15 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
       expect(await seriousViolations(page), file).toEqual([]);
       await page.context().close();
     }
+    // With a resource's details open: its lineage tree and its links.
+    {
+      const { page } = await openReport(passing);
+      await page.locator('#search').fill('placement web-1');
+      await page.locator('#resource-rows button', { hasText: 'web-1' }).click();
+      await expect.poll(() => page.locator('#details .lineage-line').count()).toBe(4);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    }
   });
 
   it('shows the verdict and every finding with its source lines without JavaScript', async () => {
@@ -316,6 +326,18 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     const { page, errors } = await openReport(large);
     await expect.poll(() => page.locator('#shown').textContent()).toBe('10000 of 10000 resources');
     expect(await page.locator('#resource-rows tr[data-key]').count()).toBeLessThan(60);
+    // The graph degrades to the type, and says so; a click on the type lists its resources.
+    expect(await page.locator('#graph-note').textContent()).toMatch(
+      /^10,000 resources: the graph shows their types/,
+    );
+    const titles = await page.locator('#graph-view g.node title').allTextContents();
+    expect(titles).toEqual(['type:VMs.example.org']);
+    await page.locator('#graph-view g.node').click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('type VMs.example.org');
+    expect(await page.locator('#search').inputValue()).toBe('VMs.example.org');
+    await page.locator('#search').fill('');
     await page.locator('#resource-scroll').hover();
     await page.mouse.wheel(0, 10_000 * 40);
     await expect
