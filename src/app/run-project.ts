@@ -133,10 +133,17 @@ async function openRun(
   sources: Map<string, ManifestSource>;
 }> {
   const manifests = await readProjectManifests(options, config);
-  if (hasErrors(manifests.findings) && options.openInvalid !== true) {
-    return { manifests, sources: new Map() };
+  const invalid = hasErrors(manifests.findings);
+  if (invalid && options.openInvalid !== true) return { manifests, sources: new Map() };
+  let session: ProjectSession;
+  try {
+    session = await ProjectSession.open(config, manifests, { ...options, applyOnce: true });
+  } catch (error) {
+    // Opened only to show more of a project whose manifests failed: a project that cannot open
+    // (controllers that cannot register) is left unopened, as without `openInvalid`.
+    if (invalid) return { manifests, sources: new Map() };
+    throw error;
   }
-  const session = await ProjectSession.open(config, manifests, { ...options, applyOnce: true });
   const sources = sourcesByKey(manifests.resources);
   return {
     manifests: options.releaseManifests === true ? { ...manifests, resources: [] } : manifests,

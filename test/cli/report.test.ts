@@ -155,6 +155,31 @@ describe('cosi check --report', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('leaves unopened, as check does, invalid manifests whose controllers cannot register', async () => {
+    // Two exclusive writers of one type: refused when the project opens, which check of invalid
+    // manifests never does; opened for the report, it must not turn exit 1 into a setup error.
+    const project = path.join(dir, 'conflicting');
+    await mkdir(project, { recursive: true });
+    const config = await readFile('fixtures/cli/conflicting-controllers/cosi.config.ts', 'utf8');
+    const counter = path.resolve('fixtures/cli/counter.js');
+    await writeFile(
+      path.join(project, 'cosi.config.ts'),
+      config.replace("'../counter.js'", JSON.stringify(counter)),
+    );
+    await writeFile(path.join(project, 'broken.yaml'), 'metadata: { type: counter, id: x\n');
+    const file = path.join(project, 'report.html');
+    const args = ['check', '-f', project, '--config', path.join(project, 'cosi.config.ts')];
+    const plain = await cli(args);
+    const reported = await cli([...args, '--report', file]);
+    expect(plain.code).toBe(1);
+    expect(reported.code).toBe(1);
+    expect(reported.stdout).toBe(plain.stdout);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.findings.map((f) => f.code)).toEqual(['yaml-syntax']);
+    expect(data.notRun).toBeUndefined();
+    expect(data.graph.controllers).toEqual([]);
+  });
+
   it('writes a report that says the check could not run, exit 2, for a bad config', async () => {
     const file = path.join(dir, 'setup.html');
     const r = await cli([
