@@ -3,11 +3,12 @@ import type { Resource } from '../../engine/resource/resource.js';
 import { ExplainIndex, type ExplainSource } from './explain-source.js';
 import { blameFields, historyOf, type FieldBlame, type VersionEntry } from './history.js';
 import { traceBack, traceForward, type LineageNode } from './lineage.js';
+import { DEFAULT_LINEAGE_DEPTH } from './lineage-depth.js';
 import { whyNot, type WhyNotWriter } from './why-not.js';
 import { writeCycle, type CycleStep } from './write-cycle.js';
 
 export interface ExplainOptions {
-  /** Hops of the lineage tree (default: all). */
+  /** Hops of the lineage tree (default: {@link DEFAULT_LINEAGE_DEPTH}). */
   readonly depth?: number;
   /** Also what the resource feeds. */
   readonly reverse?: boolean;
@@ -47,7 +48,7 @@ export function explainResource(
   options: ExplainOptions = {},
 ): Explanation {
   const index = new ExplainIndex(source);
-  const depth = options.depth ?? Number.POSITIVE_INFINITY;
+  const depth = options.depth ?? DEFAULT_LINEAGE_DEPTH;
   const resource = index.resource(pointer);
   const history = historyOf(index, pointer);
   const lastVersion = resource?.metadata.version ?? history.at(-1)?.version;

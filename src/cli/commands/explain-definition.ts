@@ -2,6 +2,7 @@
  * `cosi explain`'s command-line definition (arguments, flags, help), apart from what runs it: the
  * program lists every command and its flags (help, completion) without loading any command.
  */
+import { DEFAULT_LINEAGE_DEPTH, MAX_LINEAGE_DEPTH } from '../../app/explain/lineage-depth.js';
 import { Command } from 'commander';
 import { addProjectOptions, outputOption } from '../options.js';
 import { EXPLAIN_FORMATS } from '../render/explain/explain-formats.js';
@@ -33,7 +34,10 @@ export function defineExplain(): Command {
   addProjectOptions(command)
     .addOption(outputOption([...EXPLAIN_FORMATS, 'yaml (a field)'], 'tree'))
     .option('-n, --namespace <namespace>', "namespace (default: the type's default namespace)")
-    .option('--depth <n>', 'hops of the lineage tree (default: all)')
+    .option(
+      '--depth <n>',
+      `hops of the lineage tree (default: ${DEFAULT_LINEAGE_DEPTH}, at most ${MAX_LINEAGE_DEPTH})`,
+    )
     .option('--reverse', 'also show what the resource feeds')
     .option('--why-not', 'for a resource that does not exist: what stopped its writers')
     .option('--recursive', 'for a field: the tree of every field below it, with their types')

@@ -1,4 +1,5 @@
 import { defineExplain } from './explain-definition.js';
+import { MAX_LINEAGE_DEPTH } from '../../app/explain/lineage-depth.js';
 import { explainResource, type Explanation } from '../../app/explain/explain-resource.js';
 import type { Finding } from '../../loaders/finding.js';
 import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.js';
@@ -134,6 +135,9 @@ function parseDepth(value: string | undefined): number | undefined {
   const depth = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(depth)) {
     throw new CliError(`--depth: expected a whole number of hops, got ${JSON.stringify(value)}`);
+  }
+  if (depth > MAX_LINEAGE_DEPTH) {
+    throw new CliError(`--depth: at most ${MAX_LINEAGE_DEPTH} hops, got ${depth}`);
   }
   return depth;
 }
