@@ -1,3 +1,4 @@
+import { placeOfPointer, type ManifestPlaces } from '../app/manifest-places.js';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { CheckResult } from '../app/check/check-result.js';
@@ -21,7 +22,7 @@ export async function runCliInWorker(argv: readonly string[], io: CliIo): Promis
   command.parsed = await parseCommand(argv);
   const end = await run.ended;
   if (end.exitCode !== undefined) return end.exitCode;
-  return reportFault(io, describeWorkerFault(end.end), command.parsed);
+  return reportFault(io, describeWorkerFault(end.end), command.parsed, end.places);
 }
 
 /**
@@ -56,6 +57,7 @@ async function reportFault(
   io: CliIo,
   fault: WorkerFault,
   parsed: ParsedCommand | undefined,
+  places: ManifestPlaces | undefined,
 ): Promise<number> {
   const exitCode = EXIT_OF[fault.kind];
   if (parsed?.name !== 'check') {
@@ -66,18 +68,26 @@ async function reportFault(
   }
   // The check's own renderer, on a report of the one thing known: CI reads the report.
   const { renderCheck } = await import('./commands/check.js');
-  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault) } }, parsed.args, {
+  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault, places) } }, parsed.args, {
     ...(parsed.flags as { output: string }),
     trace: undefined,
   });
   return exitCode;
 }
 
-/** The check report of a worker that was stopped: the controller's case and the convergence's. */
-function checkOfFault(fault: WorkerFault): CheckResult {
-  const file = fault.file ?? '';
+/**
+ * The check report of a worker that was stopped: the controller's case and the convergence's,
+ * at the manifest of the resource the controller was on, else at the config (as a check's other
+ * controller findings are).
+ */
+function checkOfFault(fault: WorkerFault, places: ManifestPlaces | undefined): CheckResult {
+  const at = (places &&
+    fault.pointer &&
+    fault.kind !== 'config' &&
+    fault.kind !== 'internal' &&
+    placeOfPointer(places, fault.pointer)) || { file: fault.file ?? '', line: 0, col: 0 };
   const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
-    ({ code, message, severity: 'error', file, line: 0, col: 0, pointer: '' }) as const;
+    ({ code, message, severity: 'error', ...at, pointer: '' }) as const;
   if (fault.kind === 'config' || fault.kind === 'internal') {
     return {
       cases: [

@@ -1,3 +1,5 @@
+import type { ManifestPlaces } from '../app/manifest-places.js';
+
 /**
  * What crosses between `cosi` and the worker that runs a command on a project: the worker's
  * output, as text in the order it was written (the renderers run beside the run they print, so
@@ -9,7 +11,9 @@ export type FromWorker =
   | { readonly kind: 'read-stdin' }
   | { readonly kind: 'done'; readonly exitCode: number }
   /** `watch` watches these files (absolute paths). */
-  | { readonly kind: 'watching'; readonly roots: readonly string[] };
+  | { readonly kind: 'watching'; readonly roots: readonly string[] }
+  /** Where the run's manifest resources are, once loaded: a fault on one is placed there. */
+  | { readonly kind: 'manifest-places'; readonly places: ManifestPlaces };
 
 /** Text written to one of the streams. */
 export interface OutputChunk {
