@@ -39,6 +39,12 @@ export interface CliIo {
   readonly terminal?: Terminal;
   /** Told when the project's code runs: the heartbeat of the worker a command runs in. */
   readonly monitor?: UserCodeMonitor;
+  /**
+   * Whether a command that runs the project's code in this thread may move it to a supervised
+   * worker thread (`cosi test`'s scenarios): the real process's; a test that runs commands
+   * in its own process, on the sources, runs the code in its thread.
+   */
+  readonly isolateUserCode?: boolean;
   /** How `watch` watches files: chokidar when absent. */
   readonly watchFiles?: WatchFiles;
 }
@@ -65,6 +71,7 @@ export function processIo(): CliIo {
       return () => process.off('SIGTERM', handler);
     },
     exit: (code) => process.exit(code),
+    isolateUserCode: true,
     ...(process.stdout.isTTY && process.stdin.isTTY
       ? { terminal: { stdout: process.stdout, stdin: process.stdin } }
       : {}),
