@@ -91,6 +91,18 @@ const io: CliIo = {
   onInterrupt,
   watchFiles,
   ...(data.hasStdin ? { readStdin } : {}),
+  // Loaded only for the screen: the detail pane's renderer (diff, YAML, explain) with it.
+  ...(data.screen
+    ? {
+        watchScreen: (await import('./ui/remote-watch-screen.js')).remoteWatchScreen(
+          post,
+          (listener) => {
+            port.on('message', listener);
+            return () => port.off('message', listener);
+          },
+        ),
+      }
+    : {}),
 };
 const exitCode = await withProcessExitGuard(() => runCli([...data.argv], io));
 monitor.stop();

@@ -1,5 +1,6 @@
 import type { WatchFiles } from '../app/file-events.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
+import type { WatchControls, WatchScreen } from './ui/watch-controls.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
@@ -45,9 +46,20 @@ export interface CliIo {
    * in its own process, on the sources, runs the code in its thread.
    */
   readonly isolateUserCode?: boolean;
+  /**
+   * In the worker thread a full-screen `watch` runs in: the screen, drawn by the main thread,
+   * which this side sends each round to (see `remote-watch-screen.ts`).
+   */
+  readonly watchScreen?: RemoteScreen;
   /** How `watch` watches files: chokidar when absent. */
   readonly watchFiles?: WatchFiles;
 }
+
+/** Starts a watch screen that another thread draws. */
+export type RemoteScreen = (
+  controls: WatchControls,
+  options: { readonly stable?: boolean },
+) => WatchScreen;
 
 /** The process's terminal streams. */
 export interface Terminal {

@@ -26,8 +26,9 @@ export async function runCliInWorker(argv: readonly string[], io: CliIo): Promis
 }
 
 /**
- * `watch`: its screen (ink, the terminal's keys) and a command line it refuses run on the main
- * thread as before; the line stream and NDJSON in a worker (see `superviseWatch`).
+ * `watch`: the session in a worker; its screen (ink, the terminal's keys) on the main thread
+ * (see `superviseWatchScreen`), the line stream and NDJSON from the worker (see
+ * `superviseWatch`). A command line it refuses is refused on the main thread as before.
  */
 async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = await parseCommand(argv);
@@ -38,9 +39,13 @@ async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
   } catch {
     output = undefined;
   }
-  if (parsed === undefined || output === undefined || output === 'screen') {
+  if (parsed === undefined || output === undefined) {
     const { runCli } = await import('./program.js');
     return withProcessExitGuard(() => runCli(argv, io));
+  }
+  if (output === 'screen' && io.terminal !== undefined) {
+    const { superviseWatchScreen } = await import('./supervised-watch-screen.js');
+    return superviseWatchScreen(argv, io, parsed, io.terminal);
   }
   return (await import('./supervised-watch.js')).superviseWatch(argv, io, parsed);
 }

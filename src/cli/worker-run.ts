@@ -32,6 +32,7 @@ export function runWorkerOnce(
   io: CliIo,
   timeout: () => number | undefined,
   onMessage: (message: FromWorker) => void = () => undefined,
+  { screen = false }: { readonly screen?: boolean } = {},
 ): WorkerRun {
   let exitCode: number | undefined;
   let places: ManifestPlaces | undefined;
@@ -39,6 +40,7 @@ export function runWorkerOnce(
     argv,
     isTTY: io.isTTY,
     hasStdin: io.readStdin !== undefined,
+    ...(screen ? { screen } : {}),
   };
   const worker = startProjectWorker({
     entry: new URL('./cli-worker.js', import.meta.url),

@@ -65,7 +65,7 @@ async function cosiTest(
 
 describe('cosi test with a controller that never yields', () => {
   it("fails the step it was stuck in, at the step's line, and runs the next scenario", async () => {
-    const r = await cosiTest(config('for (;;);'), ['--timeout', '2s']);
+    const r = await cosiTest(config('for (;;);'), ['--timeout', '3s']);
     expect(r.stdout).toMatch(
       /^a\.cosi-test\.yaml:5:5: error\[not-converged\]: Controller "Faulty" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 2(\.\d+)?s without ever yielding/m,
     );
@@ -78,7 +78,7 @@ describe('cosi test with a controller that never yields', () => {
   }, 90_000);
 
   it('reports every step in the -o format, the later scenario passed', async () => {
-    const r = await cosiTest(config('for (;;);'), ['--timeout', '2s', '-o', 'json']);
+    const r = await cosiTest(config('for (;;);'), ['--timeout', '3s', '-o', 'json']);
     const report = JSON.parse(r.stdout) as JsonReport;
     expect(report.cases.map((c) => [c.name, c.failed])).toEqual([
       ['a.cosi-test.yaml › the VM grows › 1. expect-converged', false],
@@ -100,7 +100,7 @@ describe('cosi test with a controller that never yields', () => {
 
 describe('cosi test with a controller awaiting a promise that never settles', () => {
   it('ends at --timeout, failing the step that expects convergence at its line', async () => {
-    const r = await cosiTest(config('await new Promise(() => undefined);'), ['--timeout', '2s']);
+    const r = await cosiTest(config('await new Promise(() => undefined);'), ['--timeout', '3s']);
     expect(r.stdout).toMatch(/^a\.cosi-test\.yaml:6:5: error\[not-converged\]:/m);
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(45_000);

@@ -52,9 +52,9 @@ describe('a controller stuck in a loop that never yields', () => {
       path.join(dir, 'vms.yaml'),
       '# one VM\n---\nmetadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n',
     );
-    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '2s']);
+    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '3s']);
     expect(r.stdout).toMatch(
-      /Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 2(\.\d+)?s without ever yielding/,
+      /Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s without ever yielding/,
     );
     // At the manifest of the resource it was stuck on, as a check's other findings about a
     // resource are.
@@ -76,7 +76,7 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
   { name: 'Spinner', settings: { inputs: [{ namespace: 'default', type: 'Copies.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: () => { for (;;); } },
 ] as never });
 `,
-      ['check', '-f', 'vms.yaml', '--timeout', '1s'],
+      ['check', '-f', 'vms.yaml', '--timeout', '3s'],
     );
     expect(r.stdout).toMatch(
       /^cosi\.config\.ts: error\[controller-failed\]: Controller "Spinner" \(on Copies\.example\.org\(default\/web-1\)\)/m,
@@ -85,7 +85,7 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
   }, 60_000);
 
   it('still gets a report in the -o format CI reads', async () => {
-    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '1s', '-o', 'json']);
+    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '3s', '-o', 'json']);
     const report = JSON.parse(r.stdout) as { failed: number; checks: { check: string }[] };
     expect(report.failed).toBe(2);
     expect(report.checks.map((c) => c.check)).toEqual(['controllers', 'convergence']);
@@ -93,9 +93,9 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
   }, 60_000);
 
   it('is stopped in apply too, said on stderr', async () => {
-    const r = await cosi(spinner, ['apply', '-f', 'vms.yaml', '--timeout', '1s']);
+    const r = await cosi(spinner, ['apply', '-f', 'vms.yaml', '--timeout', '3s']);
     expect(r.stderr).toMatch(
-      /^cosi: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 1(\.\d+)?s/m,
+      /^cosi: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s/m,
     );
     expect(r.code).toBe(3);
   }, 60_000);
@@ -164,7 +164,7 @@ describe('a watch session whose round gets stuck', () => {
         '-f',
         'vms.yaml',
         '--timeout',
-        '1s',
+        '3s',
       ],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
     );
