@@ -5,6 +5,7 @@ import { EXIT } from './exit-codes.js';
 import type { CliIo, Terminal } from './io.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import { rowKey, type RoundView } from './ui/round-view.js';
+import { createRoundViewDecoder } from './ui/round-view-transfer.js';
 import { nextChangeIn, startingRoots } from './watch/next-change.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 
@@ -79,6 +80,8 @@ export async function superviseWatchScreen(
   try {
     for (;;) {
       paused = false;
+      // Each worker's rounds are sent against its own previous ones.
+      const decode = createRoundViewDecoder();
       const run = runWorkerOnce(
         argv,
         io,
@@ -86,8 +89,8 @@ export async function superviseWatchScreen(
         (message) => {
           switch (message.kind) {
             case 'screen-round':
-              last = message.view;
-              screen.show(message.view);
+              last = decode(message.round);
+              screen.show(last);
               return;
             case 'detail-lines':
               questions.get(message.id)?.(message.lines);

@@ -1,6 +1,6 @@
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import type { DetailLine } from './ui/resource-detail.js';
-import type { RoundView } from './ui/round-view.js';
+import type { RoundViewTransfer } from './ui/round-view-transfer.js';
 
 /**
  * What crosses between `cosi` and the worker that runs a command on a project: the worker's
@@ -16,8 +16,8 @@ export type FromWorker =
   | { readonly kind: 'watching'; readonly roots: readonly string[] }
   /** Where the run's manifest resources are, once loaded: a fault on one is placed there. */
   | { readonly kind: 'manifest-places'; readonly places: ManifestPlaces }
-  /** A round of the full-screen `watch`, as plain data (no record, graph or manifests). */
-  | { readonly kind: 'screen-round'; readonly view: RoundView }
+  /** A round of the full-screen `watch`, against the one before (see `round-view-transfer.ts`). */
+  | { readonly kind: 'screen-round'; readonly round: RoundViewTransfer }
   /** The answer to a `detail` question. */
   | { readonly kind: 'detail-lines'; readonly id: number; readonly lines: DetailLine[] };
 

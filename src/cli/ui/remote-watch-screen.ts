@@ -2,11 +2,11 @@ import type { RemoteScreen } from '../io.js';
 import type { FromWorker, ToWorker } from '../worker-messages.js';
 import { resourceDetail, type DetailLine } from './resource-detail.js';
 import { rowKey, type RoundView } from './round-view.js';
+import { createRoundViewEncoder } from './round-view-transfer.js';
 
 /**
  * The worker's side of a full-screen `watch` the main thread draws: each round goes there as
- * plain data, without what only the worker holds (the run's record, the controller graph, the
- * manifests); the detail pane asks for a resource's lines (`detail`) and this side answers from
+ * plain data, against the round before (see `round-view-transfer.ts`); the detail pane asks for a resource's lines (`detail`) and this side answers from
  * the last round, where the record is. The screen's keys come back as messages.
  */
 export function remoteWatchScreen(
@@ -31,21 +31,15 @@ export function remoteWatchScreen(
         default:
       }
     });
+    const encode = createRoundViewEncoder();
     return {
       show: (view) => {
         last = view;
-        post({ kind: 'screen-round', view: plainView(view) });
+        post({ kind: 'screen-round', round: encode(view) });
       },
       close: unlisten,
     };
   };
-}
-
-/** The view without what cannot cross, or need not: the detail is made on this side. */
-function plainView(view: RoundView): RoundView {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { record, graph, manifest, ...plain } = view;
-  return plain;
 }
 
 function detailLines(
