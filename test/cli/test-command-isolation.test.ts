@@ -67,7 +67,7 @@ describe('cosi test with a controller that never yields', () => {
   it("fails the step it was stuck in, at the step's line, and runs the next scenario", async () => {
     const r = await cosiTest(config('for (;;);'), ['--timeout', '3s']);
     expect(r.stdout).toMatch(
-      /^a\.cosi-test\.yaml:5:5: error\[not-converged\]: Controller "Faulty" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 2(\.\d+)?s without ever yielding/m,
+      /^a\.cosi-test\.yaml:5:5: error\[not-converged\]: Controller "Faulty" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s without ever yielding/m,
     );
     expect(r.stdout).toMatch(
       /^a\.cosi-test\.yaml:5:5: error\[step-failed\]: 1 later step not run/m,
