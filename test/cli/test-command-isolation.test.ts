@@ -101,7 +101,9 @@ describe('cosi test with a controller that never yields', () => {
 describe('cosi test with a controller awaiting a promise that never settles', () => {
   it('ends at --timeout, failing the step that expects convergence at its line', async () => {
     const r = await cosiTest(config('await new Promise(() => undefined);'), ['--timeout', '3s']);
-    expect(r.stdout).toMatch(/^a\.cosi-test\.yaml:6:5: error\[not-converged\]:/m);
+    expect(r.stdout).toMatch(
+      /^a\.cosi-test\.yaml:6:5: error\[not-converged\]: expected the controllers to converge, but they did not \(max-time\): Faulty was still running \(on VMs\.example\.org\(default\/web-1\)\) after 3(\.\d+)?s with nothing else to do/m,
+    );
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(45_000);
   }, 90_000);
