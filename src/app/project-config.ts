@@ -5,6 +5,7 @@ import {
   ConfigError,
   findConfig,
   loadConfig,
+  prepareConfigLoader,
   type LoadedConfig,
 } from '../loaders/load-config.js';
 import type { Finding } from '../loaders/finding.js';
@@ -46,6 +47,8 @@ export async function loadProjectConfig(
   if (!file) return undefined;
   const display = displayPath(location.cwd, file);
   const modules = { cosi: await engineModule() };
+  // cosi's own start, before the config's time counts.
+  if (location.monitor) await prepareConfigLoader();
   location.monitor?.enter({ kind: 'config', file: display });
   try {
     // A top-level await that never settles would hang the command (or end Node with exit 13).

@@ -141,6 +141,7 @@ export async function openProject(
   try {
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
+    options.monitor?.manifestsLoaded?.(manifests.resources);
     if (options.registerControllers !== false) {
       await registerProjectControllers(
         runtime,

@@ -1,14 +1,11 @@
-import * as path from 'node:path';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
-import { watchWithChokidar } from './watch/file-watcher.js';
+import { nextChangeIn, startingRoots } from './watch/next-change.js';
 
 /** How long an interrupted worker may take to close its session before it is terminated. */
 const CLOSE_GRACE_MS = 2000;
-/** Changes this close together start one new session, as the session's own debounce does. */
-const DEBOUNCE_MS = 100;
 
 /**
  * `cosi watch` with its session in a worker thread (the line stream and `-o json`; the screen
@@ -61,7 +58,7 @@ export async function superviseWatch(
       const fault = describeWorkerFault(end);
       io.stdout.write(faultLine(fault, json));
       if (fault.kind === 'internal') return EXIT.usage;
-      const waiting = changeIn(roots);
+      const waiting = nextChangeIn(roots);
       wake = waiting.close;
       // Said once the watcher sees changes: an edit saved before would be missed.
       await Promise.race([waiting.ready, waiting.changed]);
@@ -81,37 +78,4 @@ function faultLine(fault: WorkerFault, json: boolean): string {
     return `${JSON.stringify({ status: 'error', reason, restart: 'on the next change' })}\n`;
   }
   return `round stopped: ${reason}\n`;
-}
-
-/** Before the session said what it watches: the manifest paths and the working directory. */
-function startingRoots(parsed: ParsedCommand, cwd: string): string[] {
-  const files = [...((parsed.flags.file as string[] | undefined) ?? []), ...parsed.args];
-  return [...files.map((f) => path.resolve(cwd, f)), cwd];
-}
-
-/**
- * `changed` resolves at the first change below `roots` (after a short debounce), or at `close`;
- * either stops the watching.
- */
-function changeIn(roots: readonly string[]): {
-  changed: Promise<void>;
-  ready: Promise<void>;
-  close: () => void;
-} {
-  let close = (): void => undefined;
-  let ready = Promise.resolve();
-  const changed = new Promise<void>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const watcher = watchWithChokidar(roots, () => {
-      clearTimeout(timer);
-      timer = setTimeout(close, DEBOUNCE_MS);
-    });
-    ready = watcher.ready ?? ready;
-    close = () => {
-      clearTimeout(timer);
-      void watcher.close();
-      resolve();
-    };
-  });
-  return { changed, ready, close };
 }

@@ -204,4 +204,27 @@ describe.skipIf(!etcdAvailable)('run with another config than the state is serve
     expect(b.stderr()).toContain('etcdctl del /fingerprint/fingerprint');
     expect(b.stderr()).not.toMatch(/elected leader/);
   }, 60_000);
+
+  it("refuses to lead when only the controllers the config's setup registers differ", async () => {
+    const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/fingerprint-setup`;
+    const start = (dir: string): CosiProcess => {
+      const p = spawnCosi(['run', '-f', dir, '--state', url, '--lease-ttl', '2s']);
+      running.push(p);
+      return p;
+    };
+    const a = start(await project((config) => config));
+    await a.waitForLine(/elected leader/);
+    // The same config's controllers; its setup registers none.
+    const b = start(
+      await project((config) => config.replace('setup: setupHostStatusController,', '')),
+    );
+    await b.waitForLine(/applied 5 resources/);
+    a.kill('SIGKILL');
+    await a.exited;
+    expect(await exitWithin(b, 30_000)).toBe(1);
+    expect(b.stderr()).toMatch(
+      /could not lead: the state is served with another config \(controllers -HostStatusController;/,
+    );
+    expect(b.stderr()).not.toMatch(/elected leader/);
+  }, 60_000);
 });
