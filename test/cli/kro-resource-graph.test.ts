@@ -516,4 +516,47 @@ spec:
     expect(rendered.status).toBe(0);
     expect(rendered.stdout).toContain('resources in render order');
   });
+
+  it('graph draws the status write of an RGD controller on its input edge, not as a cycle', async () => {
+    const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain('cycle:');
+    expect(text.stdout).toMatch(
+      /^ {10}status {3}WebApps\.kro\.run \(of the instances it reads\)$/m,
+    );
+    const controller = '"controller:ResourceGraph(webapp.kro.run)"';
+    const dot = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
+    expect(dot.stdout).toContain(
+      `"type:WebApps.kro.run" -> ${controller} [style=solid, label="status", dir=both];`,
+    );
+    expect(dot.stdout).not.toContain(`${controller} -> "type:WebApps.kro.run"`);
+    const json = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
+    const graph = JSON.parse(json.stdout) as {
+      edges: { controller: string; type: string; kind: string }[];
+      statusWrites: { controller: string; type: string }[];
+    };
+    expect(graph.statusWrites).toEqual([
+      { controller: 'ResourceGraph(webapp.kro.run)', type: 'WebApps.kro.run' },
+    ]);
+    expect(graph.edges.filter((e) => e.type === 'WebApps.kro.run').map((e) => e.kind)).toEqual([
+      'primary',
+    ]);
+    const mermaid = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
+    expect(mermaid.stdout).toContain(
+      't_WebApps_kro_run <-->|"status"| c_ResourceGraph_webapp_kro_run_',
+    );
+    const svg = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'svg']);
+    expect(svg.code).toBe(0);
+    // One edge between the instance type and the controller, with a head at each end.
+    const edges = svg.stdout.match(
+      /<title>type:WebApps\.kro\.run&#45;&gt;controller:ResourceGraph\(webapp\.kro\.run\)<\/title>/g,
+    );
+    expect(edges).toHaveLength(1);
+    const edge =
+      svg.stdout.split('<title>type:WebApps.kro.run&#45;&gt;')[1]?.split('</g>')[0] ?? '';
+    expect(edge.match(/<polygon /g)).toHaveLength(2);
+    expect(svg.stdout).not.toContain(
+      '<title>controller:ResourceGraph(webapp.kro.run)&#45;&gt;type:WebApps.kro.run</title>',
+    );
+  });
 });
