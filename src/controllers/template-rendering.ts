@@ -5,6 +5,13 @@
  * the expression waits, and so does what it renders.
  */
 
+/**
+ * What kro's `omit()` gives: a field (or list element) whose value is this is left out of the
+ * rendered document, as kro's resolver removes the field holding its omit sentinel. A symbol,
+ * so that it can never be a value of a document that leaves the renderer.
+ */
+export const OMIT: unique symbol = Symbol('omit()');
+
 /** What evaluating one `${...}` expression gave. */
 export type ExpressionOutcome =
   | { readonly value: unknown }
@@ -20,6 +27,8 @@ export interface GraphExpression {
   readonly location: string;
   /** The variables it reads (an RGD: resource ids and `schema`; a transform: `self`). */
   readonly references: readonly string[];
+  /** It calls `omit()`: its value may be, or hold, {@link OMIT}. */
+  readonly omits?: boolean;
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
 }
 
@@ -71,12 +80,32 @@ export function renderTemplate(
   scope: Readonly<Record<string, unknown>>,
 ): Rendered {
   const document = structuredClone(template) as Record<string, unknown>;
+  let omits = false;
   for (const field of fields) {
     const value = renderField(field, scope);
     if (value.state !== 'done') return value;
     setPath(document, field.path, value.value);
+    omits ||= field.parts.some((part) => typeof part !== 'string' && part.omits === true);
   }
-  return { state: 'done', value: document };
+  return { state: 'done', value: omits ? withoutOmitted(document) : document };
+}
+
+/**
+ * The document without what `omit()` gave: every map key and list element holding {@link OMIT}
+ * is removed, at any depth (as kro's resolver cleans its omit sentinels after resolving).
+ */
+export function withoutOmitted<T>(value: T): T {
+  if (Array.isArray(value)) {
+    return value.filter((item) => item !== OMIT).map(withoutOmitted) as T;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== OMIT) out[key] = withoutOmitted(item);
+    }
+    return out as T;
+  }
+  return value;
 }
 
 /** One field: a standalone expression's value, or the string its parts make. */

@@ -18,6 +18,8 @@ import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 /** A parsed expression: its free variables, and how to evaluate it. */
 export interface CompiledGraphExpression {
   readonly variables: readonly string[];
+  /** It calls kro's `omit()`, which only a standalone template field may. */
+  readonly usesOmit: boolean;
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
 }
 
@@ -45,7 +47,8 @@ export function compileGraphExpression(
     return { error: (error as Error).message.replace(/^<input>:/, '') };
   }
   const variables = new Set<string>();
-  collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables);
+  const calls = new Set<string>();
+  collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables, calls);
   let program: ReturnType<typeof planExpression>;
   try {
     program = planExpression(env, parsed);
@@ -54,6 +57,7 @@ export function compileGraphExpression(
   }
   return {
     variables: [...variables],
+    usesOmit: calls.has('omit'),
     evaluate(scope) {
       const bindings: Record<string, unknown> = {};
       for (const name of variables) {
@@ -74,7 +78,13 @@ export function compileGraphExpression(
   };
 }
 
-function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<string>): void {
+/** The free variables of an expression into `out`, the global functions it calls into `calls`. */
+function collectVariables(
+  node: ExprNode,
+  scope: ReadonlySet<string>,
+  out: Set<string>,
+  calls: Set<string>,
+): void {
   const { case: kind, value } = node.exprKind;
   const v = value as Record<string, unknown>;
   switch (kind) {
@@ -84,31 +94,34 @@ function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<s
       return;
     }
     case 'selectExpr':
-      collectVariables(v.operand as ExprNode, scope, out);
+      collectVariables(v.operand as ExprNode, scope, out, calls);
       return;
     case 'callExpr':
       // `random.seededString(...)`: `random` is the function's namespace, not a variable.
-      if (v.target !== undefined && !isKroFunction(v.target as ExprNode, v.function as string)) {
-        collectVariables(v.target as ExprNode, scope, out);
+      if (v.target === undefined) calls.add(v.function as string);
+      else if (!isKroFunction(v.target as ExprNode, v.function as string)) {
+        collectVariables(v.target as ExprNode, scope, out, calls);
       }
-      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out);
+      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out, calls);
       return;
     case 'listExpr':
-      for (const element of v.elements as ExprNode[]) collectVariables(element, scope, out);
+      for (const element of v.elements as ExprNode[]) {
+        collectVariables(element, scope, out, calls);
+      }
       return;
     case 'structExpr':
       for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, out);
-        collectVariables(entry.value, scope, out);
+        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, out, calls);
+        collectVariables(entry.value, scope, out, calls);
       }
       return;
     case 'comprehensionExpr': {
-      collectVariables(v.iterRange as ExprNode, scope, out);
-      collectVariables(v.accuInit as ExprNode, scope, out);
+      collectVariables(v.iterRange as ExprNode, scope, out, calls);
+      collectVariables(v.accuInit as ExprNode, scope, out, calls);
       const inner = new Set([...scope, v.iterVar as string, v.accuVar as string]);
       if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') inner.add(v.iterVar2);
       for (const key of ['loopCondition', 'loopStep', 'result']) {
-        collectVariables(v[key] as ExprNode, inner, out);
+        collectVariables(v[key] as ExprNode, inner, out, calls);
       }
       return;
     }

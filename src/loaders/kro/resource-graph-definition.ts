@@ -220,12 +220,17 @@ export function compileResourceGraph(
   /** The resource whose strings are being compiled. */
   const owner = { id: '' };
 
-  /** Compiles the expressions of the strings below `at`; `self` may be referenced when given. */
+  /**
+   * Compiles the expressions of the strings below `at`; the `allowed` variables may be
+   * referenced besides schema and the resources. `context` names where they are when it is not
+   * a resource template (`includeWhen`...): `omit()` is refused there.
+   */
   const compileStrings = (
     root: unknown,
     at: (string | number)[],
     allowed: ReadonlySet<string>,
     into: Set<string>,
+    context?: string,
   ): TemplateField[] | undefined => {
     const fields: TemplateField[] = [];
     let ok = true;
@@ -260,6 +265,13 @@ export function compileResourceGraph(
         };
         if ('error' in compiled) {
           findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
+          continue;
+        }
+        const omitProblem = compiled.usesOmit
+          ? whereOmitIsRefused(context, scanned.standalone, path)
+          : undefined;
+        if (omitProblem !== undefined) {
+          findingAt('rgd-bad-expression', `\${${part.source}}: omit() ${omitProblem}`);
           continue;
         }
         const references: string[] = [];
@@ -340,6 +352,7 @@ export function compileResourceGraph(
       [...at, 'includeWhen'],
       new Set(),
       into,
+      'includeWhen',
     );
     const readyInto = new Set<string>();
     const readyWhen = compileConditions(
@@ -347,6 +360,7 @@ export function compileResourceGraph(
       [...at, 'readyWhen'],
       new Set([id]),
       readyInto,
+      'readyWhen',
     );
     for (const dep of readyInto) into.add(dep);
     deps.set(id, into);
@@ -431,7 +445,7 @@ export function compileResourceGraph(
         );
         return undefined;
       }
-      const [expression] = compileConditions([text], [...at, i], new Set(), into) ?? [];
+      const [expression] = compileConditions([text], [...at, i], new Set(), into, 'forEach') ?? [];
       if (expression === undefined) return undefined;
       out.push({ name, expression });
     }
@@ -443,13 +457,14 @@ export function compileResourceGraph(
     at: (string | number)[],
     allowed: ReadonlySet<string>,
     into: Set<string>,
+    context: string,
   ): GraphExpression[] | undefined {
     if (conditions === undefined) return [];
     if (!Array.isArray(conditions) || conditions.some((c) => typeof c !== 'string')) {
       fail('rgd-bad-resource', at, 'conditions must be a list of "${...}" strings');
       return undefined;
     }
-    const fields = compileStrings(conditions, at, allowed, into);
+    const fields = compileStrings(conditions, at, allowed, into, context);
     if (fields === undefined) return undefined;
     const out: GraphExpression[] = [];
     for (const field of fields) {
@@ -471,7 +486,13 @@ export function compileResourceGraph(
   const statusInto = new Set<string>();
   owner.id = '';
   const status =
-    compileStrings(statusSpec ?? {}, ['spec', 'schema', 'status'], new Set(), statusInto) ?? [];
+    compileStrings(
+      statusSpec ?? {},
+      ['spec', 'schema', 'status'],
+      new Set(),
+      statusInto,
+      'the instance status',
+    ) ?? [];
 
   const order = kahnOrder(ids, deps);
   if (order.cycle.length > 0) {
@@ -532,7 +553,35 @@ function toGraphExpression(
   references: readonly string[],
   compiled: CompiledGraphExpression,
 ): GraphExpression {
-  return { source, location, references, evaluate: (scope) => compiled.evaluate(scope) };
+  return {
+    source,
+    location,
+    references,
+    ...(compiled.usesOmit ? { omits: true } : {}),
+    evaluate: (scope) => compiled.evaluate(scope),
+  };
+}
+
+/**
+ * Why `omit()` may not be where it is, as kro refuses it: outside a resource template
+ * (`context`), in a string template, or in `metadata.name` (without a name there is no
+ * resource); `undefined` where it may be.
+ */
+function whereOmitIsRefused(
+  context: string | undefined,
+  standalone: boolean,
+  path: readonly (string | number)[],
+): string | undefined {
+  if (context !== undefined) {
+    return `can only be used in resource template expressions, not in ${context}`;
+  }
+  if (!standalone) {
+    return 'can only be a whole field\'s value ("${...}"), not part of a string template';
+  }
+  if (path.length === 2 && path[0] === 'metadata' && path[1] === 'name') {
+    return 'cannot be used in metadata.name: the field is required and must resolve to a value';
+  }
+  return undefined;
 }
 
 /** The schema type of `schema.spec.a.b` in the instance schema; undefined for other expressions. */

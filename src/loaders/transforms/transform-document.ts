@@ -376,6 +376,16 @@ function compileString(
       finding('transform-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
       continue;
     }
+    if (
+      compiled.usesOmit &&
+      !(scanned.standalone && at[1] === 'output' && at[2] === 'spec' && path.length > 0)
+    ) {
+      finding(
+        'transform-bad-expression',
+        `\${${part.source}}: omit() can only be the whole value ("\${...}") of a field of output.spec`,
+      );
+      continue;
+    }
     const unknown = compiled.variables.filter((v) => v !== 'self');
     if (unknown.length > 0) {
       finding(
@@ -412,6 +422,7 @@ function compileString(
       source: part.source,
       location: formatLocation(location),
       references: compiled.variables,
+      ...(compiled.usesOmit ? { omits: true } : {}),
       evaluate: (scope) => compiled.evaluate(scope),
     });
   }

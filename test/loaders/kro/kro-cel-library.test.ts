@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OMIT } from '../../../src/controllers/template-rendering.js';
 import { compileGraphExpression } from '../../../src/loaders/kro/graph-cel.js';
 
 /** Evaluates one expression in kro's environment, with `schema` bound. */
@@ -55,5 +56,39 @@ describe("kro's CEL libraries", () => {
       'schema.spec.?ingress.?host.orValue("none") + "-" + (schema.spec[?"x"].hasValue() ? "y" : "n")';
     expect(run(source, { spec: { ingress: { host: 'a.com' } } })).toBe('a.com-n');
     expect(run(source, { spec: { x: 1 } })).toBe('none-y');
+  });
+});
+
+// The cases of kro's pkg/cel/library/omit_test.go (TestOmit, TestOmitInTernary), Apache-2.0.
+describe("kro's omit()", () => {
+  const evaluate = (source: string, x: string) => {
+    const compiled = compileGraphExpression(source);
+    if ('error' in compiled) throw new Error(compiled.error);
+    return compiled.evaluate({ x });
+  };
+
+  it('gives the omit value, alone or from the branch of a ternary that is taken', () => {
+    expect(evaluate('omit()', '')).toEqual({ value: OMIT });
+    expect(evaluate('x == "" ? omit() : x', '')).toEqual({ value: OMIT });
+    expect(evaluate('x == "" ? omit() : x', 'hello')).toEqual({ value: 'hello' });
+    expect(evaluate('x != "" ? x : omit()', 'hello')).toEqual({ value: 'hello' });
+    expect(evaluate('x != "" ? x : omit()', '')).toEqual({ value: OMIT });
+  });
+
+  it('supports no operation: arithmetic and string concatenation fail', () => {
+    for (const source of ['omit() + 1', '"prefix-" + omit()', '"prefix-" + omit() + "-suffix"']) {
+      expect(evaluate(source, '')).toHaveProperty('error');
+    }
+  });
+
+  it('is told apart from the variables an expression reads', () => {
+    const compiled = compileGraphExpression('schema.spec.x != "" ? schema.spec.x : omit()');
+    expect(compiled).toMatchObject({ variables: ['schema'], usesOmit: true });
+    expect(compileGraphExpression('schema.spec.x')).toMatchObject({ usesOmit: false });
+  });
+
+  it('stays in place inside a list or map, for the renderer to remove', () => {
+    expect(evaluate('[x, omit()]', 'a')).toEqual({ value: ['a', OMIT] });
+    expect(evaluate('{"a": omit(), "b": x}', 'a')).toEqual({ value: { a: OMIT, b: 'a' } });
   });
 });
