@@ -5,6 +5,8 @@
  * the expression waits, and so does what it renders.
  */
 
+import { deepClone } from '../engine/resource/plain-data.js';
+
 /**
  * What kro's `omit()` gives: a field (or list element) whose value is this is left out of the
  * rendered document, as kro's resolver removes the field holding its omit sentinel. A symbol,
@@ -79,7 +81,8 @@ export function renderTemplate(
   fields: readonly TemplateField[],
   scope: Readonly<Record<string, unknown>>,
 ): Rendered {
-  const document = structuredClone(template) as Record<string, unknown>;
+  // A template is YAML data: a plain deep copy, many times cheaper than `structuredClone`.
+  const document = deepClone(template) as Record<string, unknown>;
   let omits = false;
   for (const field of fields) {
     const value = renderField(field, scope);

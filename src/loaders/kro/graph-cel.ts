@@ -29,8 +29,36 @@ interface ExprNode {
 
 const MISSING = /field not found|no such key|no such field/;
 
-/** Compiles one expression in the environment of `kubernetesVersion`, or says why it does not. */
+/** Compiled expressions by version and source: an RGD repeats its expressions, watch reloads. */
+const compiledBySource = new Map<string, CompiledGraphExpression | { error: string }>();
+const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+
+/**
+ * Compiles one expression in the environment of `kubernetesVersion`, or says why it does not.
+ * The same source in the same version is compiled once (the result is pure: see
+ * {@link compileExpression}).
+ */
 export function compileGraphExpression(
+  source: string,
+  kubernetesVersion?: string,
+): CompiledGraphExpression | { error: string } {
+  const key = `${kubernetesVersion ?? ''}\0${source}`;
+  let compiled = compiledBySource.get(key);
+  if (compiled === undefined) {
+    if (compiledBySource.size >= MAX_REMEMBERED_EXPRESSIONS) compiledBySource.clear();
+    compiled = compileExpression(source, kubernetesVersion);
+    compiledBySource.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Compiles one expression. Evaluation is a function of the values of its variables (CEL is pure,
+ * and so are kro's functions), so the last outcome is given again while each variable is the
+ * very same value (one instance's render reads `schema` in every resource); only outcomes that
+ * are not objects are kept, so that no two renders share a mutable value.
+ */
+function compileExpression(
   source: string,
   kubernetesVersion?: string,
 ): CompiledGraphExpression | { error: string } {
@@ -55,25 +83,37 @@ export function compileGraphExpression(
   } catch (error) {
     return { error: (error as Error).message };
   }
+  const names = [...variables];
+  let lastInputs: unknown[] | undefined;
+  let lastOutcome: ExpressionOutcome | undefined;
+  const evaluate = (scope: Readonly<Record<string, unknown>>): ExpressionOutcome => {
+    const bindings: Record<string, unknown> = {};
+    for (const name of names) {
+      if (scope[name] === undefined) return { missing: `${name} is not produced yet` };
+      bindings[name] = toCelValue(scope[name], undefined);
+    }
+    const budget = new CostBudget();
+    const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
+    if ('exceeded' in outcome) return { error: outcome.exceeded.message };
+    const result: unknown = outcome.value;
+    if (isCelError(result)) {
+      return MISSING.test(result.message) ? { missing: result.message } : { error: result.message };
+    }
+    return { value: fromCelValue(result) };
+  };
   return {
-    variables: [...variables],
+    variables: names,
     usesOmit: calls.has('omit'),
     evaluate(scope) {
-      const bindings: Record<string, unknown> = {};
-      for (const name of variables) {
-        if (scope[name] === undefined) return { missing: `${name} is not produced yet` };
-        bindings[name] = toCelValue(scope[name], undefined);
+      if (lastInputs !== undefined && names.every((name, i) => scope[name] === lastInputs?.[i])) {
+        return lastOutcome as ExpressionOutcome;
       }
-      const budget = new CostBudget();
-      const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
-      if ('exceeded' in outcome) return { error: outcome.exceeded.message };
-      const result: unknown = outcome.value;
-      if (isCelError(result)) {
-        return MISSING.test(result.message)
-          ? { missing: result.message }
-          : { error: result.message };
-      }
-      return { value: fromCelValue(result) };
+      const outcome = evaluate(scope);
+      const keep =
+        !('value' in outcome) || typeof outcome.value !== 'object' || outcome.value === null;
+      lastInputs = keep ? names.map((name) => scope[name]) : undefined;
+      lastOutcome = keep ? outcome : undefined;
+      return outcome;
     },
   };
 }

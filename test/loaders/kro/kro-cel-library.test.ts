@@ -92,3 +92,29 @@ describe("kro's omit()", () => {
     expect(evaluate('{"a": omit(), "b": x}', 'a')).toEqual({ value: { a: OMIT, b: 'a' } });
   });
 });
+
+describe('compiled RGD expressions', () => {
+  it('are compiled once per source, and evaluated again whenever a variable is another value', () => {
+    const source = 'schema.spec.name + "-" + string(schema.spec.size)';
+    const compiled = compileGraphExpression(source);
+    expect(compileGraphExpression(source)).toBe(compiled);
+    if ('error' in compiled) throw new Error(compiled.error);
+    const first = { spec: { name: 'a', size: 1 } };
+    expect(compiled.evaluate({ schema: first })).toEqual({ value: 'a-1' });
+    expect(compiled.evaluate({ schema: first })).toEqual({ value: 'a-1' });
+    expect(compiled.evaluate({ schema: { spec: { name: 'b', size: 2 } } })).toEqual({
+      value: 'b-2',
+    });
+    expect(compiled.evaluate({ schema: { spec: { name: 'b' } } })).toHaveProperty('missing');
+  });
+
+  it('give a list or map afresh each time, so that no two renders share one', () => {
+    const compiled = compileGraphExpression('[schema.spec.name]');
+    if ('error' in compiled) throw new Error(compiled.error);
+    const scope = { schema: { spec: { name: 'a' } } };
+    const first = compiled.evaluate(scope);
+    const second = compiled.evaluate(scope);
+    expect(second).toEqual(first);
+    expect((second as { value: unknown }).value).not.toBe((first as { value: unknown }).value);
+  });
+});
