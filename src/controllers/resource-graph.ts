@@ -23,11 +23,17 @@ import {
   renderTemplate,
   setPath,
   type GraphExpression,
+  type LocateTemplate,
   type Rendered,
   type TemplateField,
 } from './template-rendering.js';
 
-export type { ExpressionOutcome, GraphExpression, TemplateField } from './template-rendering.js';
+export type {
+  ExpressionOutcome,
+  GraphExpression,
+  LocateTemplate,
+  TemplateField,
+} from './template-rendering.js';
 /** One resource of a graph. */
 export interface GraphNode {
   readonly id: string;
@@ -54,6 +60,8 @@ export interface GraphNode {
   readonly dependencies: readonly string[];
   /** Problems of a rendered document against its kind's schema and rules (defaults applied). */
   validate?(document: Record<string, unknown>): string[];
+  /** Where a path of {@link template} is in the RGD's file. */
+  readonly locate?: LocateTemplate;
 }
 
 /** An RGD compiled: the instance type and its resources in dependency order. */
@@ -66,6 +74,8 @@ export interface ResourceGraph {
   readonly nodes: readonly GraphNode[];
   /** `spec.schema.status`: fields of the instance's status. */
   readonly status: readonly TemplateField[];
+  /** Where a path below `spec.schema.status` is in the RGD's file. */
+  readonly locateStatus?: LocateTemplate;
   /** The RGD's document as written: another one compiles to another controller. */
   readonly source: unknown;
 }

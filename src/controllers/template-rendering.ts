@@ -42,6 +42,52 @@ export interface TemplateField {
   readonly parts: readonly (string | GraphExpression)[];
 }
 
+/**
+ * Where a path of a template is written: `file:line:col` of its node, or of the nearest node
+ * above it that the template has (a field an expression's map or list value made).
+ */
+export type LocateTemplate = (path: readonly (string | number)[]) => string;
+
+/** Where a rendered field comes from: its template line, and the expressions that made it. */
+export interface TemplateOrigin {
+  /** `file:line:col`: the expression's, when an expression made the field. */
+  readonly location: string;
+  /** The `${...}` sources that made it (none: the template's literal value). */
+  readonly expressions: readonly string[];
+}
+
+/**
+ * The origin of `path` of what a template renders: the template field at the path or above it
+ * (a standalone expression whose value holds the path), else the template node, with the
+ * expressions below it.
+ */
+export function templateOrigin(
+  fields: readonly TemplateField[],
+  locate: LocateTemplate,
+  path: readonly string[],
+): TemplateOrigin {
+  for (const field of fields) {
+    if (field.path.length > path.length) continue;
+    if (!field.path.every((key, i) => String(key) === path[i])) continue;
+    const expressions = field.parts.filter((part) => typeof part !== 'string');
+    return {
+      location: expressions[0]?.location ?? locate(field.path),
+      expressions: expressions.map((e) => e.source),
+    };
+  }
+  // A list or map the template writes out: its node, and the expressions inside it.
+  const below = fields.filter(
+    (field) =>
+      field.path.length > path.length && path.every((key, i) => String(field.path[i]) === key),
+  );
+  return {
+    location: locate(path),
+    expressions: below.flatMap((field) =>
+      field.parts.flatMap((part) => (typeof part === 'string' ? [] : [part.source])),
+    ),
+  };
+}
+
 /** What rendering a template, a field or a condition gave. */
 export type Rendered =
   | { readonly state: 'done'; readonly value: unknown }

@@ -559,4 +559,70 @@ spec:
       '<title>controller:ResourceGraph(webapp.kro.run)&#45;&gt;type:WebApps.kro.run</title>',
     );
   });
+
+  it('explain --field traces an output field to the RGD template line and expression', async () => {
+    const field = async (resource: string, path: string) => {
+      const r = await cli(['explain', resource, '-f', 'fixtures/kro-webapp', '--field', path]);
+      expect(r.code).toBe(0);
+      return r.stdout.split('\n').filter((l) => l.startsWith('  /'));
+    };
+    const by = 'v1 ResourceGraph(webapp.kro.run) reconcile #2';
+    expect(await field('deployment/shop', 'spec.replicas')).toEqual([
+      `  /spec/spec/replicas  ${by}  template fixtures/kro-webapp/rgd.yaml:29:21 \${schema.spec.replicas}`,
+    ]);
+    // A list the template writes out: its line, and the expressions inside it.
+    expect(await field('deployment/shop', 'spec.template.spec.containers')).toEqual([
+      `  /spec/spec/template/spec/containers  ${by}  template fixtures/kro-webapp/rgd.yaml:39:17 \${schema.spec.image} \${schema.spec.port}`,
+    ]);
+    // The labels kro's controller adds come from no template line.
+    expect(await field('deployment/shop', 'metadata.labels')).toEqual([
+      `  /metadata/labels/app                     ${by}  template fixtures/kro-webapp/rgd.yaml:27:18 \${schema.spec.name}`,
+      `  /metadata/labels/kro.run~1instance-name  ${by}`,
+      `  /metadata/labels/kro.run~1resource-id    ${by}`,
+    ]);
+    // The instance's status: the status expression's line; state and conditions are kro's own.
+    expect(await field('webapp/shop', '/spec/status')).toEqual([
+      '  /spec/status/conditions      v2 ResourceGraph(webapp.kro.run) reconcile #2',
+      '  /spec/status/deploymentName  v2 ResourceGraph(webapp.kro.run) reconcile #2  template fixtures/kro-webapp/rgd.yaml:17:23 ${deployment.metadata.name}',
+      '  /spec/status/state           v2 ResourceGraph(webapp.kro.run) reconcile #2',
+    ]);
+    const json = await cli([
+      'explain',
+      'service/shop-svc',
+      '-f',
+      'fixtures/kro-webapp',
+      '--field',
+      'spec.selector.app',
+      '-o',
+      'json',
+    ]);
+    const explanation = JSON.parse(json.stdout) as { fields: { field: string; by: unknown }[] };
+    expect(explanation.fields).toEqual([
+      {
+        field: '/spec/spec/selector/app',
+        version: 1,
+        by: {
+          kind: 'reconcile',
+          controller: 'ResourceGraph(webapp.kro.run)',
+          seq: 2,
+          template: {
+            location: 'fixtures/kro-webapp/rgd.yaml:51:18',
+            expressions: ['schema.spec.name'],
+          },
+        },
+      },
+    ]);
+    const missing = await cli([
+      'explain',
+      'deployment/shop',
+      '-f',
+      'fixtures/kro-webapp',
+      '--field',
+      'spec.replica',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/spec/replicas,',
+    );
+  });
 });

@@ -96,6 +96,18 @@ describe('Transforms.cosi.dev: transform controllers declared in YAML', { timeou
     expect(writes(yaml.stderr)).toEqual(writes(ts.stderr));
   });
 
+  it('explain --field traces an output field to the transform template line', async () => {
+    const r = await cli(['explain', 'nic/db-1-nic', '-f', FIXTURE, '--field', 'hostname']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      '  /spec/hostname  v1 vm-nics reconcile #1  template fixtures/yaml-transforms/transform.yaml:16:17 ${self.metadata.id} ${self.metadata.namespace}\n',
+    );
+    const labels = await cli(['explain', 'nic/db-1-nic', '-f', FIXTURE, '--field', 'metadata']);
+    expect(labels.stdout).toContain(
+      '  /metadata/labels/vm  v1 vm-nics reconcile #1  template fixtures/yaml-transforms/transform.yaml:12:11 ${self.metadata.id}\n',
+    );
+  });
+
   it('shows the declared controller in graph like any other', async () => {
     const r = await cli(['graph', '-f', FIXTURE, '-o', 'json']);
     expect(r.code).toBe(0);

@@ -43,6 +43,7 @@ import { SimpleSchemaReader } from './simple-schema.js';
 import { scanTemplateString, stringsWithExpressions } from './template-expressions.js';
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
+import { locator } from '../template-locator.js';
 
 export const RGD_API_VERSION = 'kro.run/v1alpha1';
 export const RGD_KIND = 'ResourceGraphDefinition';
@@ -410,6 +411,7 @@ export function compileResourceGraph(
       ...(rgdKinds.has(output) ? { nested: true } : {}),
       dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
       validate: outputValidator(output, compiler, options),
+      locate: locator(report, [...at, templateKey]),
     });
   });
 
@@ -519,6 +521,7 @@ export function compileResourceGraph(
     instanceType: definition.type,
     nodes: sorted,
     status,
+    locateStatus: locator(report, ['spec', 'schema', 'status']),
     source: value,
   });
   return true;

@@ -45,6 +45,7 @@ import type { SchemaCompiler } from '../schema-compiler.js';
 import type { BuiltinKinds } from '../kubernetes/builtin-kinds.js';
 import { applyDefaults } from '../kubernetes/defaulting.js';
 import { requireGraphCel } from '../kro/graph-cel-loader.js';
+import { locator } from '../template-locator.js';
 import { scanTemplateString, stringsWithExpressions } from '../kro/template-expressions.js';
 
 const SPEC_KEYS = new Set(['input', 'output', 'includeWhen']);
@@ -254,6 +255,7 @@ function compileTransform(
     includeWhen,
     ...outputValidator(output, compiler, options),
     location: formatLocation(report.location('')),
+    locate: locator(report, ['spec', 'output']),
     source: { id: name, spec },
   };
 }
