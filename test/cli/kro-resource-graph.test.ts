@@ -322,6 +322,32 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
       'rgd.yaml:17:17',
     ],
     [
+      'rgd-unknown-field',
+      '      name: string',
+      configMap('config', '${schema.spec.nmae}'),
+      'rgd.yaml:17:17',
+    ],
+    [
+      'rgd-unknown-field',
+      '      name: string',
+      configMap('first', '${schema.spec.name}') +
+        configMap('second', '${first.metadata.name}', '          y: ${first.dta.x}\n'),
+      'rgd.yaml:28:14',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      size: integer',
+      configMap('config', 'a', '          y: ${schema.spec.size}\n'),
+      'rgd.yaml:20:14',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      name: string',
+      configMap('first', '${schema.spec.name}') +
+        configMap('second', 'b', '          y: ${first.metadata.generation}\n'),
+      'rgd.yaml:28:14',
+    ],
+    [
       'rgd-unknown-kind',
       '      name: string',
       configMap('config', 'a').replace('kind: ConfigMap', 'kind: ConfigMop'),
@@ -354,7 +380,8 @@ spec:
         metadata:
           name: app
         spec:
-          replicas: \${schema.spec.replicas}
+          # Not a plain field path: its type is known only when rendered.
+          replicas: \${"" + schema.spec.replicas}
           selector:
             matchLabels:
               app: web

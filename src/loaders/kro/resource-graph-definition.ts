@@ -43,6 +43,8 @@ import { SimpleSchemaReader } from './simple-schema.js';
 import { scanTemplateString, stringsWithExpressions } from './template-expressions.js';
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
+import { fieldPathOf, fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+import { didYouMean } from '../did-you-mean.js';
 import { locator } from '../template-locator.js';
 
 export const RGD_API_VERSION = 'kro.run/v1alpha1';
@@ -214,7 +216,14 @@ export function compileResourceGraph(
     } else ids.push(id);
   });
   const known = new Set(ids.filter((id) => id !== ''));
-  const instanceSchema = definition.schema;
+
+  /** The plain field paths the expressions read, checked once every resource's kind is known. */
+  const fieldChecks: FieldCheck[] = [];
+  /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
+  const kindOf = new Map<
+    string,
+    { definition: ResourceDefinition; list: boolean; external: boolean }
+  >();
 
   /** Where each resource first references another (`a->b`), for the cycle's finding. */
   const refAt = new Map<string, SourceLocation>();
@@ -293,14 +302,16 @@ export function compileResourceGraph(
             );
           }
         }
-        if (!scanned.standalone && instanceSchema !== undefined) {
-          const type = schemaFieldType(instanceSchema, part.source);
-          if (type !== undefined && type !== 'string') {
-            findingAt(
-              'rgd-type-mismatch',
-              `\${${part.source}} is of type ${type}, but a string template ("...\${...}...") needs strings: write \${string(${part.source})}`,
-            );
-          }
+        const field = fieldPathOf(part.source);
+        if (field !== undefined && (field.root === 'schema' || known.has(field.root))) {
+          fieldChecks.push({
+            source: part.source,
+            field,
+            at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
+            standalone: scanned.standalone,
+            owner: owner.id,
+            ...(context === undefined ? { target: path } : {}),
+          });
         }
         parts.push(
           toGraphExpression(part.source, formatLocation(exprLocation), references, compiled),
@@ -389,6 +400,7 @@ export function compileResourceGraph(
       );
       return;
     }
+    kindOf.set(id, { definition: output, list: resource.forEach !== undefined, external });
     if (
       fields === undefined ||
       includeWhen === undefined ||
@@ -496,6 +508,18 @@ export function compileResourceGraph(
       'the instance status',
     ) ?? [];
 
+  for (const check of fieldChecks) {
+    const problem = checkFieldTypes(check, definition, kindOf);
+    if (problem === undefined) continue;
+    outcome.failed = true;
+    report.findings.push({
+      ...check.at,
+      code: problem.code,
+      severity: 'error',
+      message: problem.message,
+    });
+  }
+
   const order = kahnOrder(ids, deps);
   if (order.cycle.length > 0) {
     const cycle = order.cycle;
@@ -587,15 +611,62 @@ function whereOmitIsRefused(
   return undefined;
 }
 
-/** The schema type of `schema.spec.a.b` in the instance schema; undefined for other expressions. */
-function schemaFieldType(schema: JsonSchema, source: string): string | undefined {
-  if (!/^schema(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(source)) return undefined;
-  let node: unknown = schema;
-  for (const name of source.split('.').slice(1)) {
-    if (!isPlainObject(node) || !isPlainObject(node.properties)) return undefined;
-    node = node.properties[name];
+/** An expression that is a plain field path, where it is and where its value goes. */
+interface FieldCheck {
+  readonly source: string;
+  readonly field: { readonly root: string; readonly path: readonly string[] };
+  readonly at: SourceLocation;
+  readonly standalone: boolean;
+  /** The resource whose template holds it ('' for the instance status). */
+  readonly owner: string;
+  /** Its field's path in the owner's template (a resource template only). */
+  readonly target?: readonly (string | number)[];
+}
+
+/**
+ * The problem of a plain field path, against the schema of what it reads (the instance's, or
+ * the kind of the resource it names): a field that schema cannot have (`rgd-unknown-field`), a
+ * non-string in a string template, or a standalone value whose type does not fit the template's
+ * field in the output kind's schema (`rgd-type-mismatch`).
+ */
+function checkFieldTypes(
+  check: FieldCheck,
+  instance: ResourceDefinition,
+  kindOf: ReadonlyMap<string, { definition: ResourceDefinition; list: boolean; external: boolean }>,
+): { code: FindingCode; message: string } | undefined {
+  const { root, path } = check.field;
+  const read = root === 'schema' ? { definition: instance, list: false } : kindOf.get(root);
+  if (read === undefined || read.list) return undefined;
+  const found = lookupField(read.definition.schema, path);
+  if (found.state === 'missing') {
+    const missing = path[found.index] ?? '';
+    const guess = didYouMean(missing, found.known);
+    const at = path.slice(0, found.index + 1).join('.');
+    return {
+      code: 'rgd-unknown-field',
+      message: `\${${check.source}} reads ${at}, which ${root === 'schema' ? `the instances of ${instance.type}` : `${root} (${read.definition.type})`} cannot have${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: its fields there are ${found.known.join(', ')}`,
+    };
   }
-  return isPlainObject(node) && typeof node.type === 'string' ? node.type : undefined;
+  if (found.state !== 'found') return undefined;
+  const from = schemaTypeOf(found.schema);
+  if (from === undefined) return undefined;
+  if (!check.standalone) {
+    return from === 'string' || from === 'int-or-string'
+      ? undefined
+      : {
+          code: 'rgd-type-mismatch',
+          message: `\${${check.source}} is of type ${from}, but a string template ("...\${...}...") needs strings: write \${string(${check.source})}`,
+        };
+  }
+  const owner = kindOf.get(check.owner);
+  if (check.target === undefined || owner === undefined || owner.external) return undefined;
+  const target = lookupField(owner.definition.schema, check.target);
+  const to = target.state === 'found' ? schemaTypeOf(target.schema) : undefined;
+  if (to === undefined || fitsType(from, to)) return undefined;
+  return {
+    code: 'rgd-type-mismatch',
+    message: `\${${check.source}} is of type ${from}, but ${check.target.join('.')} of ${owner.definition.type} is of type ${to}`,
+  };
 }
 
 /** Checks a rendered document against its kind: defaults, the schema, the CEL rules. */
