@@ -568,6 +568,10 @@ spec:
     expect(graph.edges.filter((e) => e.type === 'WebApps.kro.run').map((e) => e.kind)).toEqual([
       'primary',
     ]);
+    const focus = ['graph', '-f', 'fixtures/kro-webapp', '--focus', 'deployment/shop', '-o', 'dot'];
+    expect((await cli(focus)).stdout).toContain(
+      `"resource:default/WebApps.kro.run/shop" -> ${controller} [style=solid, label="status", dir=both`,
+    );
     const mermaid = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
     expect(mermaid.stdout).toContain(
       't_WebApps_kro_run <-->|"status"| c_ResourceGraph_webapp_kro_run_',
