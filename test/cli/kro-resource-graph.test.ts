@@ -337,6 +337,15 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     [
       'rgd-type-mismatch',
       '      size: integer',
+      configMap('config', 'a').replace(
+        '      template:',
+        '      includeWhen:\n        - ${schema.spec.size}\n      template:',
+      ),
+      'rgd.yaml:14:11',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      size: integer',
       configMap('config', 'a', '          y: ${schema.spec.size}\n'),
       'rgd.yaml:20:14',
     ],

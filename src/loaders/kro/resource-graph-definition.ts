@@ -311,6 +311,9 @@ export function compileResourceGraph(
             standalone: scanned.standalone,
             owner: owner.id,
             ...(context === undefined ? { target: path } : {}),
+            ...(context !== undefined && CONTEXT_TYPES[context] !== undefined
+              ? { context, expect: CONTEXT_TYPES[context] }
+              : {}),
           });
         }
         parts.push(
@@ -621,7 +624,17 @@ interface FieldCheck {
   readonly owner: string;
   /** Its field's path in the owner's template (a resource template only). */
   readonly target?: readonly (string | number)[];
+  /** A condition or a forEach list: where, and the type its value must have. */
+  readonly context?: string;
+  readonly expect?: string;
 }
+
+/** The type of the value of each kind of expression that is not a template field. */
+const CONTEXT_TYPES: Readonly<Record<string, string>> = {
+  includeWhen: 'boolean',
+  readyWhen: 'boolean',
+  forEach: 'array',
+};
 
 /**
  * The problem of a plain field path, against the schema of what it reads (the instance's, or
@@ -656,6 +669,14 @@ function checkFieldTypes(
       : {
           code: 'rgd-type-mismatch',
           message: `\${${check.source}} is of type ${from}, but a string template ("...\${...}...") needs strings: write \${string(${check.source})}`,
+        };
+  }
+  if (check.expect !== undefined) {
+    return from === check.expect
+      ? undefined
+      : {
+          code: 'rgd-type-mismatch',
+          message: `\${${check.source}} is of type ${from}, but ${check.context ?? ''} needs ${check.expect === 'array' ? 'a list' : `a ${check.expect}`}`,
         };
   }
   const owner = kindOf.get(check.owner);
