@@ -1,4 +1,5 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import { templateOriginsOf } from './explain/template-origins.js';
 import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
@@ -78,6 +79,7 @@ export function explainSourceOf(
     manifests,
     graph: outcome.project.runtime.dependencyGraph(),
     ...(outcome.report ? { report: outcome.report } : {}),
+    templateOrigins: templateOriginsOf(outcome.project.registry),
   };
 }
 

@@ -12,6 +12,12 @@ export interface ExplainOptions {
   readonly depth?: number;
   /** Also what the resource feeds. */
   readonly reverse?: boolean;
+  /**
+   * Only this field (and the fields below it) in {@link Explanation.fields}: a JSON pointer
+   * (`/spec/data/size`) or a dotted path, from the resource (`metadata.labels.app`) or from its
+   * spec (`data.size`).
+   */
+  readonly field?: string;
 }
 
 /** Why a resource is as it is (or, when missing, why it is not there), from a run's record. */
@@ -63,7 +69,10 @@ export function explainResource(
       : {}),
     ...(options.reverse === true ? { feeds: traceForward(index, pointer, depth) } : {}),
     history,
-    fields: blameFields(index, pointer),
+    fields:
+      options.field === undefined
+        ? blameFields(index, pointer)
+        : selectFields(blameFields(index, pointer), options.field),
     cycle: oscillating ? writeCycle(index, pointer) : [],
     ...(resource ? {} : { whyNot: whyNot(index, pointer) }),
     truncated: source.record.truncated,
@@ -72,4 +81,21 @@ export function explainResource(
 
 function pointerOnly(p: Pointer): Pointer {
   return { namespace: p.namespace, type: p.type, id: p.id };
+}
+
+/**
+ * The fields at `path` or below it: a JSON pointer, or a dotted path from the resource or, when
+ * that names nothing, from its spec.
+ */
+export function selectFields(fields: readonly FieldBlame[], path: string): FieldBlame[] {
+  const candidates = path.startsWith('/')
+    ? [path]
+    : [`/${path.split('.').join('/')}`, `/spec/${path.split('.').join('/')}`];
+  for (const candidate of candidates) {
+    const selected = fields.filter(
+      (f) => f.field === candidate || f.field.startsWith(`${candidate}/`),
+    );
+    if (selected.length > 0) return selected;
+  }
+  return [];
 }

@@ -41,6 +41,10 @@ export function defineExplain(): Command {
     .option('--reverse', 'also show what the resource feeds')
     .option('--why-not', 'for a resource that does not exist: what stopped its writers')
     .option('--recursive', 'for a field: the tree of every field below it, with their types')
+    .option(
+      '--field <path>',
+      "for a resource: only this field and those below it (data.size, metadata.labels.app or /spec/data/size): who set it, and for an RGD's or a transform's output the template line (file:line:col) and expressions it was rendered from",
+    )
     .addHelpText(
       'after',
       `
@@ -49,6 +53,7 @@ Examples:
   cosi explain vm/web-1 -f fixtures/vm-network --reverse
   cosi explain networkconfig ghost -f fixtures/vm-network --why-not
   cosi explain networkconfig web-1 -f fixtures/vm-network -o dot | dot -Tsvg > lineage.svg
+  cosi explain deployment/shop --field spec.template.spec.containers -f fixtures/kro-webapp
   cosi explain vm.spec.cpus -f fixtures/vm-network
   cosi explain certificate.spec --recursive -f fixtures/kubernetes
 

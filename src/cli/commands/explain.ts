@@ -34,6 +34,8 @@ export interface ExplainFlags extends CommonFlags {
   reverse?: boolean;
   whyNot?: boolean;
   recursive?: boolean;
+  /** Only this field of the resource: who set it, and a declarative controller's template line. */
+  field?: string;
 }
 
 /**
@@ -86,7 +88,15 @@ export async function explain(
       const explanation = explainResource(source, pointer, {
         ...(depth === undefined ? {} : { depth }),
         ...(flags.reverse === true ? { reverse: true } : {}),
+        ...(flags.field === undefined ? {} : { field: flags.field }),
       });
+      if (flags.field !== undefined && explanation.resource && explanation.fields.length === 0) {
+        const known = explainResource(source, pointer, { depth: 0 }).fields.map((f) => f.field);
+        throw new CliError(
+          `--field: ${formatPointer(pointer)} has no field ${JSON.stringify(shorten(flags.field))}; its fields: ${known.join(', ') || 'none'}`,
+          EXIT.usage,
+        );
+      }
       return { pointer, explanation };
     },
     { record: true },
