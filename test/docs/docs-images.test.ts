@@ -34,7 +34,7 @@ describe('the pictures in the docs', () => {
         'docs/images/report-invalid.png',
       ]),
     );
-    for (const file of linked as string[]) {
+    for (const file of linked) {
       const at = path.join(ROOT, file);
       expect(existsSync(at), file).toBe(true);
       if (!file.endsWith('.png')) continue;
