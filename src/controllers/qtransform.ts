@@ -246,6 +246,9 @@ export function createQTransformController<I, O>(
       // running branch reads the spec and labels, the tearing-down one is not reached by an
       // addFinalizer, which only a running input gets): see the adapter's argument.
       skipOwnFinalizerRequeue: true,
+      // Nor does another controller's finalizer on a running input (the running branch reads
+      // only whether ours is there; a tearing-down input is not skipped).
+      skipFinalizerOnlyRequeue: true,
     },
 
     // Not an async function: the promise of the branch it takes is the reconcile's own, so an

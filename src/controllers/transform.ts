@@ -23,8 +23,10 @@ import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
 import type { EventChannel } from './event-channel.js';
 import { annotate, isConflictOn } from './errors.js';
-import { onlyFinalizerAdded, TransformMemory } from './transform-memory.js';
+import { onlyFinalizersChanged, TransformMemory } from './transform-memory.js';
 import { messageOfThrown } from '../engine/thrown-value.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
+import { KeyedSequencer } from './keyed-sequencer.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill
@@ -156,6 +158,9 @@ export function createTransformController<I, O>(
     name,
     inputs,
     outputs,
+    // A pass reads of a running input's finalizers only whether its own is there; extra inputs
+    // are the transform's own business, and wake it on any change.
+    ...((options.extraInputs ?? []).length === 0 ? { skipFinalizerOnlyWakeups: true } : {}),
     async run(rt, _signal, log) {
       // A new run (the first, or after a failed pass) starts with no memory: everything is
       // transformed once more.
@@ -297,44 +302,56 @@ function createPass<I, O>(
         ? await changedInputs(rt, remembered, inputKind, outputKind, known, onlyChanged)
         : await rt.list<I>(inputKind, options.inputListOptions);
     if (!onlyChanged) remembered.unsettled.clear();
-    for (const item of items) {
+    /** Each input's error, by its index: they are reported in the order of the inputs. */
+    const itemErrors: (Error | undefined)[] = [];
+    const skippedBefore = incremental.usesContext;
+    /** Inputs skipped as unchanged (set by the visits). */
+    const skipped = { count: 0 };
+    const inFlight = rt.writesInFlight ?? 1;
+    /** With writes in flight: two inputs mapped to one output write it in the inputs' order. */
+    const outputOrder = inFlight > 1 ? new KeyedSequencer() : undefined;
+    const visit = async (item: Resource<I>, index: number): Promise<void> => {
       const id = item.metadata.id;
       const last = skipping ? remembered.get(id) : undefined;
       if (
         last !== undefined &&
-        (last.input === item || (finalizers && onlyFinalizerAdded(last.input, item, name))) &&
+        (last.input === item ||
+          onlyFinalizersChanged(last.input, item, finalizers ? name : undefined)) &&
         (stored
           ? stored.has(last.output)
-          : (await rt.find<O>(last.output.metadata)) === last.output) &&
+          : (rt.peek?.<O>(last.output.metadata) ?? (await rt.find<O>(last.output.metadata))) ===
+            last.output) &&
         !incremental.usesContext
       ) {
         last.input = item;
+        skipped.count++;
         touched.add(last.key);
         kept.set(last.output, last.key);
-        continue;
+        return;
       }
       remembered.delete(id);
       const mapped = settings.mapMetadata(item);
-      if (!mapped) continue;
+      if (!mapped) return;
       const problem = checkMappedOutput(name, output, mapped);
       if (problem) {
-        errors.push(problem);
-        continue;
+        itemErrors[index] = problem;
+        return;
       }
       const key = pointerKey(mapped.metadata);
       onlyChanged?.set(key, toPointer(mapped.metadata));
 
       if (item.metadata.phase === 'tearingDown' && !ignoreTearingDown) {
-        if (!finalizers || !item.metadata.finalizers.includes(name)) continue;
+        if (!finalizers || !item.metadata.finalizers.includes(name)) return;
         try {
           await settings.finalizerRemoval?.(ctx, item);
           releasable.set(key, item);
         } catch (error) {
-          if (!isSkip(error)) errors.push(annotate('finalizer removal of', item.metadata, error));
+          if (!isSkip(error))
+            itemErrors[index] = annotate('finalizer removal of', item.metadata, error);
           // Not cleaned up yet: the output stays.
           touched.add(key);
         }
-        continue;
+        return;
       }
 
       touched.add(key);
@@ -342,23 +359,30 @@ function createPass<I, O>(
         try {
           await rt.addFinalizer(item.metadata, name);
         } catch (error) {
-          errors.push(annotate('adding a finalizer to', item.metadata, error));
-          continue;
+          itemErrors[index] = annotate('adding a finalizer to', item.metadata, error);
+          return;
         }
       }
       try {
-        const written = await rt.modifyWithResult(mapped, (draft) =>
-          settings.transform(transformCtx, item, draft),
-        );
+        const write = (): Promise<Resource<O>> =>
+          rt.modifyWithResult(mapped, (draft) => settings.transform(transformCtx, item, draft));
+        const written = await (outputOrder ? outputOrder.run(key, write) : write());
         if (incremental.allowed && !incremental.usesContext) {
           remembered.set(id, { input: item, output: written, key });
         }
         kept.set(written, key);
       } catch (error) {
         // Someone else's output, or one still tearing down (cleaned up below): not ours to write.
-        if (isSkip(error) || isConflictOn(error, mapped.metadata)) continue;
-        errors.push(annotate('transform of', item.metadata, error));
+        if (isSkip(error) || isConflictOn(error, mapped.metadata)) return;
+        itemErrors[index] = annotate('transform of', item.metadata, error);
       }
+    };
+    await forEachConcurrently(items, inFlight, visit);
+    for (const error of itemErrors) if (error !== undefined) errors.push(error);
+    // An input skipped while another's transform started reading through its context (only
+    // possible with writes in flight): the next pass, which then skips nothing, comes soon.
+    if (skipped.count > 0 && incremental.usesContext && !skippedBefore && inFlight > 1) {
+      rt.queueReconcile();
     }
 
     // Inputs that are gone (or no longer match) are forgotten; the others visited are settled
@@ -370,6 +394,13 @@ function createPass<I, O>(
       else remembered.unsettled.add(id);
     }
 
+    if (onlyChanged) {
+      // Written or found by this pass as it left them: nothing to clean up, no need to read.
+      for (const key of kept.values()) {
+        onlyChanged.delete(key);
+        releasable.delete(key);
+      }
+    }
     const outs = onlyChanged
       ? await findAll<O>(rt, onlyChanged.values())
       : await rt.list<O>(outputKind);
@@ -442,17 +473,26 @@ async function changedInputs<I, O>(
     outputs.set(key, pointer);
     for (const input of remembered.inputsOf(key)) ids.add(input);
   }
+  const sorted = [...ids].sort(compareStrings);
+  const found: (Resource<I> | undefined)[] = [];
+  // The reads are independent: as many under way as the controller may have writes.
+  await forEachConcurrently(sorted, rt.writesInFlight ?? 1, async (id, index) => {
+    const pointer = { ...inputKind, id };
+    // As last seen (on etcd, by the events that named it): a newer version's event wakes
+    // another pass.
+    found[index] = rt.peek?.<I>(pointer) ?? (await rt.find<I>(pointer));
+  });
   const items: Resource<I>[] = [];
-  for (const id of [...ids].sort(compareStrings)) {
+  sorted.forEach((id, index) => {
     const last = remembered.get(id);
     if (last) outputs.set(last.key, last.output.metadata);
-    const item = await rt.find<I>({ ...inputKind, id });
+    const item = found[index];
     if (item) items.push(item);
     else {
       remembered.delete(id);
       remembered.unsettled.delete(id);
     }
-  }
+  });
   return items;
 }
 
@@ -462,10 +502,10 @@ async function findAll<S>(
   pointers: Iterable<Pointer>,
 ): Promise<Resource<S>[]> {
   const found: Resource<S>[] = [];
-  for (const pointer of pointers) {
+  await forEachConcurrently([...pointers], rt.writesInFlight ?? 1, async (pointer) => {
     const resource = await rt.find<S>(pointer);
     if (resource) found.push(resource);
-  }
+  });
   return found.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
 }
 
