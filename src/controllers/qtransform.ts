@@ -254,9 +254,13 @@ export function createQTransformController<I, O>(
     // Not an async function: the promise of the branch it takes is the reconcile's own, so an
     // item costs one async call fewer (and its turns of the microtask queue).
     reconcile(rt, pointer, log) {
-      // `get`, not `find`: the input is nearly always there, and a find looks it up twice (is it
-      // there, then read it); the rare missing one costs a not-found error instead.
-      return rt.get<I>(pointer).then((item) => {
+      // As last seen, on a state behind I/O (etcd): the event that queued the item came with it,
+      // and a newer version's event queues it again; a write from a stale one fails its
+      // compare-and-swap and reads. Else `get`, not `find`: the input is nearly always there,
+      // and a find looks it up twice (is it there, then read it); the rare missing one costs a
+      // not-found error instead.
+      const seen = rt.peek?.<I>(pointer);
+      return (seen === undefined ? rt.get<I>(pointer) : Promise.resolve(seen)).then((item) => {
         const mapped = settings.mapMetadata(item);
         if (!mapped) return;
         const problem = checkMappedOutput(name, output, mapped);
