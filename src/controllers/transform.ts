@@ -47,11 +47,16 @@ export interface TransformSettings<I, O> {
    * it does not exist yet). Throw `skip()` to leave this input alone until the next event; any
    * other error fails the pass, which is retried with backoff.
    *
-   * It should be a function of the input and the output alone (as `mapMetadata` of the input):
+   * It should be a function of the input and the output alone (as `mapMetadata` of the input),
+   * not of the input's finalizers (a change of those alone is not transformed again):
    * a pass skips an input that has not changed since its last transform when its output has not
    * changed either. What else it reads must come through `ctx.reader` (using the context turns
    * the skipping off) or be declared: extra inputs, an extra event channel or a `preTransform`
    * hook turn it off as well.
+   *
+   * With the runtime's `writesInFlight` above 1 (on etcd), the transforms of different inputs
+   * may be under way at once (each input's finalizer and output writes still in order, and two
+   * inputs mapped to one output written in the inputs' order).
    */
   transform(ctx: GenericContext, input: Resource<I>, output: Draft<O>): void | Promise<void>;
   /**
@@ -304,7 +309,7 @@ function createPass<I, O>(
     if (!onlyChanged) remembered.unsettled.clear();
     /** Each input's error, by its index: they are reported in the order of the inputs. */
     const itemErrors: (Error | undefined)[] = [];
-    const skippedBefore = incremental.usesContext;
+    const usedContextBefore = incremental.usesContext;
     /** Inputs skipped as unchanged (set by the visits). */
     const skipped = { count: 0 };
     const inFlight = rt.writesInFlight ?? 1;
@@ -381,7 +386,7 @@ function createPass<I, O>(
     for (const error of itemErrors) if (error !== undefined) errors.push(error);
     // An input skipped while another's transform started reading through its context (only
     // possible with writes in flight): the next pass, which then skips nothing, comes soon.
-    if (skipped.count > 0 && incremental.usesContext && !skippedBefore && inFlight > 1) {
+    if (skipped.count > 0 && incremental.usesContext && !usedContextBefore && inFlight > 1) {
       rt.queueReconcile();
     }
 
