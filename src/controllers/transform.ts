@@ -409,17 +409,20 @@ function createPass<I, O>(
     const outs = onlyChanged
       ? await findAll<O>(rt, onlyChanged.values())
       : await rt.list<O>(outputKind);
-    for (const out of outs) {
+    // Each output is torn down and destroyed in turn; different outputs independently, as many
+    // at once as the controller may have writes. Errors in the order of the outputs.
+    const cleanupErrors: (Error | undefined)[] = [];
+    await forEachConcurrently(outs, inFlight, async (out, index) => {
       // Stored as this pass wrote or found it: owned, running and touched (the branch below).
       const keptKey = kept.get(out);
       if (keptKey !== undefined) {
         releasable.delete(keptKey);
-        continue;
+        return;
       }
       const key = pointerKey(out.metadata);
       if (out.metadata.owner !== name) {
         releasable.delete(key);
-        continue;
+        return;
       }
       // A tearing-down output is cleaned up even when its input is live: it belongs to an earlier
       // input of the same id, and the new output is written once it is gone (COSI #202).
@@ -428,29 +431,34 @@ function createPass<I, O>(
         (touched.has(key) || (onlyChanged !== undefined && remembered.uses(key)))
       ) {
         releasable.delete(key);
-        continue;
+        return;
       }
       try {
         if (!(await rt.teardown(out.metadata))) {
           // Other finalizers remain; destroyReady wakes us when they are gone.
           releasable.delete(key);
-          continue;
+          return;
         }
         await rt.destroy(out.metadata);
         log.debug('destroyed output', { output: formatPointer(out.metadata) });
       } catch (error) {
         releasable.delete(key);
-        errors.push(annotate('cleaning up', out.metadata, error));
+        cleanupErrors[index] = annotate('cleaning up', out.metadata, error);
       }
-    }
+    });
+    for (const error of cleanupErrors) if (error !== undefined) errors.push(error);
 
-    for (const item of releasable.values()) {
+    // Only once the outputs are gone: an input's finalizer guards its output.
+    const releases = [...releasable.values()];
+    const releaseErrors: (Error | undefined)[] = [];
+    await forEachConcurrently(releases, inFlight, async (item, index) => {
       try {
         await rt.removeFinalizer(item.metadata, name);
       } catch (error) {
-        errors.push(annotate('removing the finalizer of', item.metadata, error));
+        releaseErrors[index] = annotate('removing the finalizer of', item.metadata, error);
       }
-    }
+    });
+    for (const error of releaseErrors) if (error !== undefined) errors.push(error);
     await settings.postTransform?.(ctx);
     return errors;
   };

@@ -9,6 +9,8 @@ import {
   createRuntime,
   createTransformController,
   SimulatedClock,
+  type Runtime,
+  type State,
   type TransformSettings,
 } from '../../src/index.js';
 import { A, B, type ASpec, type BSpec } from './harness.js';
@@ -21,6 +23,7 @@ async function run(
   settings: Omit<TransformSettings<ASpec, BSpec>, 'name' | 'input' | 'output'>,
   inputs: readonly [string, ASpec][],
   writesInFlight: number,
+  then?: (state: State, runtime: Runtime) => Promise<void>,
 ) {
   const clock = new SimulatedClock();
   const state = createInMemoryState({ now: () => clock.now() });
@@ -32,7 +35,11 @@ async function run(
       { inputFinalizers: true },
     ),
   );
-  const report = await runtime.converge({ maxAttempts: 1 });
+  let report = await runtime.converge({ maxAttempts: 1 });
+  if (then) {
+    await then(state, runtime);
+    report = await runtime.converge({ maxAttempts: 1 });
+  }
   await runtime.stop();
   return { state, report };
 }
@@ -105,5 +112,41 @@ describe('a transform with writes in flight', () => {
       8,
     );
     expect((await state.get<BSpec>(B.pointer('shared'))).spec.out).toBe('second');
+  });
+
+  it('cleans up the outputs of torn-down inputs several at once, and releases every input', async () => {
+    let releasing = 0;
+    let most = 0;
+    const inputs = Array.from({ length: 10 }, (_, i): [string, ASpec] => [
+      `a${i}`,
+      { str: `s${i}`, int: i },
+    ]);
+    const { state, report } = await run(
+      {
+        mapMetadata: (a) => B.create(a.metadata.id),
+        transform: (_ctx, a, b) => {
+          b.spec.out = a.spec.str;
+        },
+        finalizerRemoval: async () => {
+          releasing++;
+          most = Math.max(most, releasing);
+          await turns(3);
+          releasing--;
+        },
+      },
+      inputs,
+      4,
+      async (s) => {
+        for (const [id] of inputs) await s.teardown(A.pointer(id));
+      },
+    );
+    expect(report.converged).toBe(true);
+    expect(most).toBe(4);
+    expect(await state.list(B)).toEqual([]);
+    for (const [id] of inputs) {
+      const input = await state.get(A.pointer(id));
+      expect(input.metadata.phase).toBe('tearingDown');
+      expect(input.metadata.finalizers).toEqual([]);
+    }
   });
 });
