@@ -33,6 +33,8 @@ export interface ServeProjectOptions extends ConfigLocation {
   readonly onLog?: (record: LogRecord) => void;
   /** Manifest writes under way at once (see `OpenProjectOptions.applyConcurrency`); 1. */
   readonly applyConcurrency?: number;
+  /** Controller writes under way at once (see `OpenProjectOptions.writesInFlight`); 1. */
+  readonly writesInFlight?: number;
   /** A run recorder for the runtime: `cosi run`'s metrics count and time reconciles with it. */
   readonly recorder?: RunRecorder;
   /**
@@ -132,6 +134,7 @@ export async function serveProject(
       ...(options.applyConcurrency !== undefined
         ? { applyConcurrency: options.applyConcurrency }
         : {}),
+      ...(options.writesInFlight !== undefined ? { writesInFlight: options.writesInFlight } : {}),
     },
   );
   const { project } = session;

@@ -37,6 +37,7 @@ import {
 import { encodeResource } from './resource-codec.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
@@ -953,17 +954,4 @@ function decodeEvent(
   if (change.kv.version === '1') return { type: 'created', resource, bookmark };
   if (!prev) return new HistoryCompactedError(change.revision - 1);
   return { type: 'updated', resource, old: decoded.decode(key, prev), bookmark };
-}
-
-/** Runs `fn` on every item, at most `limit` at a time; rejects with the first failure. */
-async function forEachConcurrently<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -14,8 +14,8 @@ export interface EtcdState extends State {
   /**
    * Resolves once this state's requests under way are done (an operation waiting on a watch,
    * as `teardownAndDestroy` on finalizers, counts as idle) and every open watch of this state
-   * has received the changes this state wrote so far; their listeners are then called in the
-   * next microtasks. Tests, and callers that must see their own writes on a watch, wait with
+   * has received the changes this state wrote so far and handed them to its listeners (one
+   * still busy with an earlier change's promise gets them when it is done). Tests, and callers that must see their own writes on a watch, wait with
    * it instead of sleeping. Changes written by other clients are not waited for.
    */
   settled(): Promise<void>;
