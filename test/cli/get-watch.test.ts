@@ -150,6 +150,15 @@ describe('get -w on the project: re-converged on every file change', () => {
   }, 180_000);
 });
 
+describe("watch's line stream, supervised as get -w is", () => {
+  it('SIGTERM ends it as Ctrl-C does: a clean close, exit 0', async () => {
+    const p = start(['watch', '-f', 'fixtures/vm-network', '--plain']);
+    await p.waitForStdout((out) => out.includes('round 1'), 60_000);
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 10_000)).toBe(0);
+  }, 90_000);
+});
+
 describe('get -w: usage', () => {
   it('--output-watch-events needs -w, and a format with a place for the event', async () => {
     const without = await cli(['get', 'vm', '-f', 'fixtures/vm-network', '--output-watch-events']);

@@ -134,14 +134,12 @@ function tableWriter(
     },
     change: (change) => {
       const type = change.resource.metadata.type;
-      const table =
-        tables.get(type) ??
-        open(
-          type,
-          resourceTableColumns({ type, definition: change.definition }, wide, options),
-          [],
-        );
-      const row = [...(events ? [change.type] : []), ...table.columns.row(change.resource)];
+      const columns =
+        tables.get(type)?.columns ??
+        resourceTableColumns({ type, definition: change.definition }, wide, options);
+      const row = [...(events ? [change.type] : []), ...columns.row(change.resource)];
+      // A type's first row comes with its header, as wide as the row needs.
+      const table = tables.get(type) ?? open(type, columns, [row]);
       widenColumns(table.widths, row);
       write(tableLine(row, table.widths));
     },
