@@ -230,6 +230,48 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
     expect(await exitWithin(p, 10_000)).toBe(0);
   }, 90_000);
 
+  it("a real cosi run: its controllers' writes after an edit stream as they come", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-get-watch-run-'));
+    try {
+      await cp(path.join(REPO, 'fixtures/vm-network'), dir, { recursive: true });
+      const running = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/get-watch-run`;
+      const run = start(['run', '-f', dir, '--state', running, '--watch']);
+      await run.waitForLine(/converged/, 60_000);
+      const p = start([
+        'get',
+        'networkconfig',
+        '--state',
+        running,
+        '-w',
+        '-o',
+        'json',
+        '--output-watch-events',
+      ]);
+      await p.waitForStdout((out) => out.includes('"bridge": "br-postgres"'), 30_000);
+      const file = path.join(dir, 'vms.yaml');
+      const source = await readFile(file, 'utf8');
+      await editUntil(
+        () => writeFile(file, source.replace('image: postgres', 'image: mariadb')),
+        () => p.stdout().includes('"bridge": "br-mariadb"'),
+        60_000,
+      );
+      const events = p
+        .stdout()
+        .split(/\n(?=\{)/)
+        .map((text) => JSON.parse(text) as { type: string; object: { metadata: { id: string } } });
+      expect(events.map((e) => `${e.type} ${e.object.metadata.id}`)).toEqual([
+        'ADDED db-1',
+        'ADDED web-1',
+        'ADDED web-2',
+        'MODIFIED db-1',
+      ]);
+      p.kill('SIGTERM');
+      expect(await exitWithin(p, 10_000)).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
+
   it('-l: a resource whose labels start or stop matching is ADDED or DELETED; -o yaml with events', async () => {
     await state.create(vm('web', 1, { tier: 'web' }));
     const p = start([

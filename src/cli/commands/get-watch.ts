@@ -144,18 +144,20 @@ function kindsToWatch(view: StateView, types: readonly string[], namespace?: str
   const add = (kind: Kind): void => {
     kinds.set(`${kind.namespace}\u0000${kind.type}`, kind);
   };
+  if (namespace !== undefined) return types.map((type) => ({ namespace, type }));
   for (const type of types) {
-    if (namespace !== undefined) {
-      add({ namespace, type });
-      continue;
-    }
     const defaultNamespace = view.registry.get(type)?.defaultNamespace;
     if (defaultNamespace !== undefined) add({ namespace: defaultNamespace, type });
-    const held =
-      type === RESOURCE_DEFINITION_TYPE ? view.snapshot.definitions : view.snapshot.resources;
-    for (const resource of held) {
-      if (resource.metadata.type === type) add({ namespace: resource.metadata.namespace, type });
-    }
+  }
+  // One pass over what the state holds, whatever the number of types asked for.
+  const asked = new Set(types);
+  const held = [
+    ...(asked.has(RESOURCE_DEFINITION_TYPE) ? [view.snapshot.definitions] : []),
+    view.snapshot.resources,
+  ];
+  for (const resource of held.flat()) {
+    const { type, namespace: where } = resource.metadata;
+    if (asked.has(type)) add({ namespace: where, type });
   }
   return [...kinds.values()];
 }
