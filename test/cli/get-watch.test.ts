@@ -183,6 +183,14 @@ describe('get -w: usage', () => {
     );
   }, 60_000);
 
+  it('an unknown type ends it at once, exit 2', async () => {
+    const result = await cli(['get', 'nosuch', '-f', 'fixtures/vm-network', '-w'], {
+      onInterrupt: () => () => undefined,
+    });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('resource type "nosuch" is not registered');
+  }, 60_000);
+
   it('refuses the standard input, which cannot be watched', async () => {
     const result = await cli(['get', 'vm', '-f', '-', '-w'], {
       stdin: '',
