@@ -28,9 +28,9 @@ afterEach(async () => {
 });
 
 /**
- * Makes an edit and waits (bounded) for `seen`; the edit is made again every 2 s until then: the
- * first listing can be printed before the file watcher is ready, and an edit saved meanwhile is
- * not seen (as with `cosi watch`).
+ * Makes an edit and waits (bounded) for `seen`; the edit is made again every 2 s until then: a
+ * file watcher that is not ready yet misses an edit (`cosi run --watch`'s, whose log says
+ * `converged` before it is; a restarted worker's), and a loaded machine may take its time.
  */
 async function editUntil(
   write: () => Promise<void>,

@@ -24,6 +24,7 @@ import type { ResourceFormat } from '../render/resources.js';
 import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { openStateFlag } from '../state-option.js';
 import { watchWithChokidar } from '../watch/file-watcher.js';
+import type { WatchFiles } from '../../app/file-events.js';
 
 /** What `cosi get -w` reads beside `get`'s flags. */
 export interface GetWatchFlags extends CommonFlags {
@@ -185,7 +186,7 @@ async function watchProject(
   let shown = false;
   /** A query the first round could not answer (an unknown type): the command fails with it. */
   let refused: Error | undefined;
-  const onRound = (round: WatchRound): void => {
+  const show = (round: WatchRound): void => {
     io.stderr.write(roundNotes(round, colors));
     if (!round.project || !round.snapshot) return;
     const from = { project: round.project, snapshot: round.snapshot };
@@ -201,6 +202,19 @@ async function watchProject(
       else io.stderr.write(`cosi: round ${round.number}: ${toError(error).message}\n`);
     }
   };
+  // The first listing waits until the files are watched, so an edit saved once it is printed is
+  // seen; rounds until then are held, in order.
+  let held: WatchRound[] | undefined = [];
+  const onRound = (round: WatchRound): void => {
+    if (held) held.push(round);
+    else show(round);
+  };
+  let ready: Promise<void> = Promise.resolve();
+  const watchFiles: WatchFiles = (roots, onEvent) => {
+    const watcher = (io.watchFiles ?? watchWithChokidar)(roots, onEvent);
+    if (watcher.ready) ready = watcher.ready;
+    return watcher;
+  };
   let session: WatchSession | undefined;
   const asks = { stop: false };
   const unsubscribe = onInterrupt(
@@ -211,11 +225,12 @@ async function watchProject(
     { keys: false },
   );
   try {
-    session = await startWatchSession({
-      ...options,
-      watch: io.watchFiles ?? watchWithChokidar,
-      onRound,
-    });
+    session = await startWatchSession({ ...options, watch: watchFiles, onRound });
+    // An interrupt meanwhile closes the session: a watcher closed early is never ready.
+    await Promise.race([ready, session.closed]);
+    const early = held;
+    held = undefined;
+    for (const round of early) show(round);
     if (refused !== undefined || asks.stop) await session.close();
     if (refused !== undefined) throw refused;
     await session.closed;
