@@ -29,8 +29,8 @@ afterEach(async () => {
 
 /**
  * Makes an edit and waits (bounded) for `seen`; the edit is made again every 2 s until then: a
- * file watcher that is not ready yet misses an edit (`cosi run --watch`'s, whose log says
- * `converged` before it is; a restarted worker's), and a loaded machine may take its time.
+ * file watcher that is not ready yet misses an edit (`cosi run --watch`'s, in another process,
+ * gives no sign of being ready; nor does a restarted worker's), and a loaded machine is slow.
  */
 async function editUntil(
   write: () => Promise<void>,
