@@ -17,6 +17,11 @@ import { parseCommand, runWorkerOnce, type ParsedCommand } from './worker-run.js
  */
 export async function runCliInWorker(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'watch') return runWatch(argv, io);
+  // A cheap look first: a get without -w starts its worker without waiting for a parse.
+  if (argv[0] === 'get' && argv.some((arg) => arg === '--watch' || /^-[^-]*w/.test(arg))) {
+    const parsed = await parseCommand(argv);
+    if (parsed?.flags.watch === true) return superviseGetWatch(argv, io, parsed);
+  }
   const command: { parsed?: ParsedCommand | undefined } = {};
   const run = runWorkerOnce(argv, io, () => command.parsed?.timeout);
   command.parsed = await parseCommand(argv);
@@ -48,6 +53,32 @@ async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
     return superviseWatchScreen(argv, io, parsed, io.terminal);
   }
   return (await import('./supervised-watch.js')).superviseWatch(argv, io, parsed);
+}
+
+/**
+ * `get -w`: in a worker as `watch`'s line stream, for as long as it runs. A fault of the
+ * project's code is said on stderr (stdout holds only rows), and the next change of the files
+ * starts it again; with `--state` no project runs, and a fault ends it.
+ */
+async function superviseGetWatch(
+  argv: readonly string[],
+  io: CliIo,
+  parsed: ParsedCommand,
+): Promise<number> {
+  const { superviseWatch } = await import('./supervised-watch.js');
+  const files = (parsed.flags.file as string[] | undefined) ?? [];
+  return superviseWatch(argv, io, parsed, {
+    paths: files,
+    sayFault: (fault) => {
+      io.stderr.write(
+        fault === undefined
+          ? 'cosi: waiting for a file to change to start again\n'
+          : `cosi: ${fault.kind === 'stuck' ? 'did not converge (max-time): ' : ''}${fault.message}\n`,
+      );
+    },
+    restart: parsed.flags.state === undefined,
+    keys: false,
+  });
 }
 
 const EXIT_OF: Record<WorkerFault['kind'], ExitCode> = {

@@ -31,7 +31,10 @@ export async function superviseWatchScreen(
   parsed: ParsedCommand,
   terminal: Terminal,
 ): Promise<number> {
-  let roots: readonly string[] = startingRoots(parsed, io.cwd);
+  let roots: readonly string[] = startingRoots(
+    [...((parsed.flags.file as string[] | undefined) ?? []), ...parsed.args],
+    io.cwd,
+  );
   // Set by the quit handler, between awaits.
   const asked = { quit: false };
   const quitting = (): boolean => asked.quit;

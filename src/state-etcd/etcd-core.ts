@@ -27,6 +27,7 @@ import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
+import { describeConnectionFailure } from './connection-failure.js';
 import {
   CorruptValueError,
   DEFAULT_REQUEST_TIMEOUT,
@@ -125,12 +126,6 @@ export interface EtcdFigures {
   readonly inFlight: number;
   /** Watches open now. */
   readonly watches: number;
-}
-
-/** The first line of what was thrown: gRPC's messages run on with details. */
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
 }
 
 /** etcd's message for a read or watch of a revision compaction removed. */
@@ -353,11 +348,12 @@ export class EtcdCore implements StateCore {
   }
 
   /**
-   * Asks etcd one cheap question (the state's first key) within `timeout` ms.
+   * Asks etcd one cheap question (the state's first key) within `timeout` ms (the flag that
+   * sets it, `--connect-timeout` by default, is named in the error).
    *
    * @throws EtcdUnreachableError when no answer came in time or the connection failed.
    */
-  async probe(timeout: number): Promise<void> {
+  async probe(timeout: number, timeoutFlag?: string): Promise<void> {
     const endpoints = this.#options.endpoints ?? [];
     try {
       await withDeadline(
@@ -373,11 +369,16 @@ export class EtcdCore implements StateCore {
           });
         })(),
         timeout,
-        () => new EtcdUnreachableError(endpoints, timeout),
+        () => new EtcdUnreachableError(endpoints, timeout, undefined, timeoutFlag),
       );
     } catch (error) {
       if (error instanceof EtcdUnreachableError) throw error;
-      throw new EtcdUnreachableError(endpoints, timeout, firstLine(error));
+      throw new EtcdUnreachableError(
+        endpoints,
+        timeout,
+        describeConnectionFailure(error),
+        timeoutFlag,
+      );
     }
   }
 

@@ -21,10 +21,11 @@ export interface EtcdState extends State {
   settled(): Promise<void>;
   /**
    * Asks etcd one cheap question within `timeout` ms: whether it can be reached at all.
+   * `timeoutFlag` (`--connect-timeout` by default) is the flag the error advises to raise.
    *
    * @throws EtcdUnreachableError (one line, saying what to check) when it cannot.
    */
-  probe(timeout: number): Promise<void>;
+  probe(timeout: number, timeoutFlag?: string): Promise<void>;
   /** What this state asked of etcd so far (requests, failures, in flight, open watches). */
   figures(): EtcdFigures;
   /** Ends every watch and, when the state made its client, closes it. */
@@ -45,8 +46,8 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
     return this.#core.settled();
   }
 
-  probe(timeout: number): Promise<void> {
-    return this.#core.probe(timeout);
+  probe(timeout: number, timeoutFlag?: string): Promise<void> {
+    return this.#core.probe(timeout, timeoutFlag);
   }
 
   figures(): EtcdFigures {

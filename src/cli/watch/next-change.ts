@@ -1,13 +1,11 @@
 import * as path from 'node:path';
-import type { ParsedCommand } from '../worker-run.js';
 import { watchWithChokidar } from './file-watcher.js';
 
 /** Changes this close together start one new session, as the session's own debounce does. */
 const DEBOUNCE_MS = 100;
 
 /** Before the session said what it watches: the manifest paths and the working directory. */
-export function startingRoots(parsed: ParsedCommand, cwd: string): string[] {
-  const files = [...((parsed.flags.file as string[] | undefined) ?? []), ...parsed.args];
+export function startingRoots(files: readonly string[], cwd: string): string[] {
   return [...files.map((f) => path.resolve(cwd, f)), cwd];
 }
 
