@@ -16,6 +16,7 @@ import type { CelType } from './cel-types.js';
 import { MAX_REQUEST_SIZE_BYTES } from './cel-types.js';
 import type { ExprNode } from './type-check.js';
 import { libraryCallCost, libraryEqualityCost, type LibraryCostContext } from './library-cost.js';
+import { literalEntries } from './literal-entries.js';
 
 /** The most a single rule (or message expression) may be estimated to cost. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
@@ -186,8 +187,8 @@ export function estimateCost(
         return sum((v.elements as ExprNode[]).map(cost)) + LIST_CREATE_BASE_COST;
       case 'structExpr': {
         let total = 0;
-        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-          if (entry.mapKey !== undefined) total += cost(entry.mapKey);
+        for (const entry of literalEntries(v)) {
+          if (entry.key !== undefined) total += cost(entry.key);
           total += cost(entry.value);
         }
         return v.messageName ? total : total + MAP_CREATE_BASE_COST;
