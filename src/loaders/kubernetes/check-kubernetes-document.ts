@@ -19,6 +19,7 @@ import { objectMetaProblems } from './object-meta.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
 import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
+import { servicePortProblems } from './service-ports.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -64,6 +65,7 @@ export function checkKubernetesDocument(
           ...restartPolicyProblems(document, group, kind.kind),
           ...templateSelectorProblems(document, group, kind.kind),
           ...containerProblems(document, group, kind.kind),
+          ...servicePortProblems(document, group, kind.kind),
         ]
       : []),
   ];

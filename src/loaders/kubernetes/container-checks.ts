@@ -19,11 +19,11 @@ import {
   type ParsedQuantity,
 } from './resource-quantity.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_LABEL_MESSAGE =
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const DNS1123_LABEL_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
-const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
+export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
+export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
 /** The container lists of a pod spec, in the order the API server validates them. */
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 
@@ -97,7 +97,7 @@ function portProblems(ports: unknown, add: Add): void {
   });
 }
 
-function isPortNumber(port: number): boolean {
+export function isPortNumber(port: number): boolean {
   return Number.isInteger(port) && port >= 1 && port <= 65535;
 }
 

@@ -291,3 +291,45 @@ ${containers}`;
     expect(findings).toEqual([]);
   });
 });
+
+describe("a Service's ports (core validation: validateServicePort, ValidatePortNumOrName)", () => {
+  const service = (ports: string) => `apiVersion: v1
+kind: Service
+metadata: { name: web }
+spec:
+  selector: { app: web }
+  ports:
+${ports}`;
+
+  it('takes one unnamed port, and named ones with port names or numbers as targets', () => {
+    expect(load(service('    - { port: 80 }\n'))).toEqual([]);
+    expect(
+      load(
+        service(
+          '    - { name: http, port: 80, targetPort: http }\n    - { name: https, port: 443, targetPort: 8443 }\n',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports every problem of the ports at once, each at its field', () => {
+    const findings = load(
+      service(`    - { port: 80 }
+    - { name: Web_1, port: 0, targetPort: 70000 }
+    - { name: dup, port: 81, targetPort: "8080" }
+    - { name: dup, port: 82 }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/ports/0/name', 'Required value'],
+      [
+        '/spec/ports/1/name',
+        `Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      ['/spec/ports/1/port', 'Invalid value: 0: must be between 1 and 65535, inclusive'],
+      ['/spec/ports/1/targetPort', 'Invalid value: 70000: must be between 1 and 65535, inclusive'],
+      ['/spec/ports/2/targetPort', 'Invalid value: "8080": must contain at least one letter (a-z)'],
+      ['/spec/ports/3/name', 'Duplicate value: "dup"'],
+    ]);
+  });
+});
