@@ -128,7 +128,10 @@ export async function readDefinitionPaths(
   const definitions: ResourceDefinition[] = [];
   tree.files.forEach((file, i) => {
     definitions.push(...(lazy.get(i) ?? byFile.get(file.display) ?? []));
+    byFile.delete(file.display);
   });
+  // Whatever could not be placed by its file still counts, last.
+  for (const rest of byFile.values()) definitions.push(...rest);
   return { definitions, findings: findings.sort(compareFindings) };
 }
 

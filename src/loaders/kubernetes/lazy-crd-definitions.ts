@@ -136,8 +136,8 @@ function deferredDefinition(
         createFinding({
           code: 'invalid-definition',
           file: fileName,
-          line: 1,
-          col: 1,
+          line: 0,
+          col: 0,
           pointer: '',
           message: `the CustomResourceDefinition of ${identity} reads differently in full than its outline: report this to cosi`,
         }),
