@@ -20,6 +20,7 @@ import { restartPolicyProblems } from './workload-restart-policy.js';
 import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
 import { servicePortProblems } from './service-ports.js';
+import { volumeProblems } from './pod-volumes.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -66,6 +67,7 @@ export function checkKubernetesDocument(
           ...templateSelectorProblems(document, group, kind.kind),
           ...containerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),
+          ...volumeProblems(document, group, kind.kind),
         ]
       : []),
   ];

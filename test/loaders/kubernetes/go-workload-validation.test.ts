@@ -333,3 +333,64 @@ ${ports}`;
     ]);
   });
 });
+
+describe("a pod's volumes (core validation: validateVolumes, ValidateVolumeMounts)", () => {
+  const pod = (body: string) => `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+${body}`;
+
+  it('takes mounts of the pod volumes at distinct paths', () => {
+    expect(
+      load(
+        pod(`  volumes: [{ name: cache, emptyDir: {} }, { name: config, configMap: { name: app } }]
+  containers:
+    - name: app
+      image: nginx
+      volumeMounts: [{ name: cache, mountPath: /cache }, { name: config, mountPath: /etc/app }]
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses a volume name that is no DNS-1123 label and a mount of no volume (duplicates are the list keys' to report)", () => {
+    const findings = load(
+      pod(`  volumes: [{ name: Cache, emptyDir: {} }, { name: data, emptyDir: {} }]
+  containers:
+    - name: app
+      image: nginx
+      volumeMounts: [{ name: data, mountPath: /data }, { name: logs, mountPath: /logs }]
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/volumes/0/name',
+        `Invalid value: "Cache": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      ['/spec/containers/0/volumeMounts/1/name', 'Not found: "logs"'],
+    ]);
+  });
+
+  it("counts a StatefulSet's claim templates as its pods' volumes (kubernetes/examples' Cassandra)", () => {
+    const statefulSet = (claim: string) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db }
+spec:
+  serviceName: db
+  selector: { matchLabels: { app: db } }
+  template:
+    metadata: { labels: { app: db } }
+    spec:
+      containers:
+        - { name: db, image: cassandra, volumeMounts: [{ name: data, mountPath: /var/lib/cassandra }] }
+  volumeClaimTemplates:
+    - metadata: { name: ${claim} }
+      spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 1Gi } } }
+`;
+    expect(load(statefulSet('data'))).toEqual([]);
+    expect(load(statefulSet('other')).map(at)).toEqual([
+      ['/spec/template/spec/containers/0/volumeMounts/0/name', 'Not found: "data"'],
+    ]);
+  });
+});
