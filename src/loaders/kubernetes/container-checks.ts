@@ -87,11 +87,11 @@ function portProblems(ports: unknown, add: Add): void {
     }
     const containerPort = port.containerPort;
     if (containerPort === 0) add([i, 'containerPort'], 'required', requiredValue());
-    else if (typeof containerPort === 'number' && !isPortNumber(containerPort)) {
+    else if (isOutOfPortRange(containerPort)) {
       add([i, 'containerPort'], 'port-range', invalidValue(containerPort, PORT_RANGE_MESSAGE));
     }
     const hostPort = port.hostPort;
-    if (typeof hostPort === 'number' && hostPort !== 0 && !isPortNumber(hostPort)) {
+    if (hostPort !== 0 && isOutOfPortRange(hostPort)) {
       add([i, 'hostPort'], 'port-range', invalidValue(hostPort, PORT_RANGE_MESSAGE));
     }
   });
@@ -99,6 +99,20 @@ function portProblems(ports: unknown, add: Add): void {
 
 export function isPortNumber(port: number): boolean {
   return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
+/**
+ * Whether a port out of range is the Go validation's to report: a value that is no int32 does
+ * not decode, and the schema's `format` reports it already.
+ */
+export function isOutOfPortRange(port: unknown): port is number {
+  return (
+    typeof port === 'number' &&
+    Number.isInteger(port) &&
+    port >= -(2 ** 31) &&
+    port < 2 ** 31 &&
+    !isPortNumber(port)
+  );
 }
 
 /** apimachinery's `IsValidPortName`, every message it gives. */

@@ -11,7 +11,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import {
   DNS1123_LABEL,
   DNS1123_LABEL_MESSAGE,
-  isPortNumber,
+  isOutOfPortRange,
   MAX_LABEL_MESSAGE,
   PORT_RANGE_MESSAGE,
   portNameProblems,
@@ -52,12 +52,12 @@ export function servicePortProblems(
       if (names.has(name)) add([i, 'name'], 'duplicate', duplicateValue(name));
       names.add(name);
     }
-    if (typeof port.port === 'number' && !isPortNumber(port.port)) {
+    if (isOutOfPortRange(port.port)) {
       add([i, 'port'], 'port-range', invalidValue(port.port, PORT_RANGE_MESSAGE));
     }
     const target = port.targetPort;
     // An absent (or zero) target port is defaulted to the port.
-    if (typeof target === 'number' && target !== 0 && !isPortNumber(target)) {
+    if (target !== 0 && isOutOfPortRange(target)) {
       add([i, 'targetPort'], 'port-range', invalidValue(target, PORT_RANGE_MESSAGE));
     } else if (typeof target === 'string') {
       for (const message of portNameProblems(target)) {
