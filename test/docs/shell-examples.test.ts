@@ -51,20 +51,21 @@ function stepsOf(block: DocBlock): Step[] {
 }
 
 /**
- * `cosi` in the session: the built CLI. `watch` runs until its first line of output, `run` until
- * it logs that it converged or follows a leader (each bounded: 60 s), then is stopped with
- * SIGTERM. A `watch` still running by then counts as a success (it ends as the signal ends it);
- * `run` must stop cleanly, with exit code 0.
+ * `cosi` in the session: the built CLI. `watch` and `get -w` run until their first line of output,
+ * `run` until it logs that it converged or follows a leader (each bounded: 60 s), then is stopped
+ * with SIGTERM. A `watch` or `get -w` still running by then counts as a success (it ends as the
+ * signal ends it); `run` must stop cleanly, with exit code 0.
  */
 const PRELUDE = `
 export NO_COLOR=1
 # A session ended early (the test's timeout) takes what it started in the background with it.
 trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM
 cosi() {
-  local ready
-  case "$1" in
-    watch) ready='' ;;
-    run) ready='converged in|following' ;;
+  local ready streaming=0
+  case "$1 $* " in
+    'watch '*) ready=''; streaming=1 ;;
+    'get '*' -w '*|'get '*' --watch '*) ready=''; streaming=1 ;;
+    'run '*) ready='converged in|following' ;;
     *) node "$COSI_BIN" "$@"; return ;;
   esac
   local out; out=$(mktemp)
@@ -79,7 +80,7 @@ cosi() {
   kill -0 "$pid" 2>/dev/null && running=1 && kill -TERM "$pid"
   wait "$pid"; local code=$?
   cat "$out"; rm -f "$out"
-  if [ "$running" = 1 ] && [ "$1" = watch ]; then return 0; fi
+  if [ "$running" = 1 ] && [ "$streaming" = 1 ]; then return 0; fi
   return "$code"
 }
 `;
