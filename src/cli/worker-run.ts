@@ -1,4 +1,5 @@
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
+import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { parseDuration } from './duration.js';
 import type { CliIo } from './io.js';
@@ -32,7 +33,7 @@ export function runWorkerOnce(
     hasStdin: io.readStdin !== undefined,
   };
   const worker = startProjectWorker({
-    entry: new URL('./cli-worker.js', import.meta.url),
+    entry: packageFile('dist/cli/cli-worker.js'),
     data,
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),
