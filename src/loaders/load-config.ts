@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type * as Jiti from 'jiti';
 import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
@@ -57,6 +59,19 @@ export async function findConfig(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
+let jitiModule: typeof Jiti | undefined;
+
+/**
+ * Loads what `loadConfig` loads configs with (jiti; the TypeScript transpiler it brings is loaded
+ * only for a file not in its cache), once. A caller that times the config's own code calls it
+ * first: loading cosi's tools is not the config's time.
+ */
+export function prepareConfigLoader(): typeof Jiti {
+  // Required, not imported: an import of its CommonJS bundle would first have Node scan all of
+  // it for its export names.
+  return (jitiModule ??= createRequire(import.meta.url)('jiti') as typeof Jiti);
+}
+
 /** Options of `loadConfig`. */
 export interface LoadConfigOptions {
   /**
@@ -65,7 +80,23 @@ export interface LoadConfigOptions {
    * one copy of every class.
    */
   readonly modules?: Readonly<Record<string, unknown>>;
+  /**
+   * Runs cosi's own part of a load: transpiling a file that is not in the cache, which the
+   * first time loads the transpiler (1.5 MB of code). A caller that bounds the time of the
+   * config's own code runs it outside that bound. By default it just runs.
+   */
+  readonly ownWork?: <T>(work: () => T) => T;
 }
+
+/** jiti's own transpiler (what it uses when given none), loaded on the first file it transpiles. */
+let transpiler: ((options: Jiti.TransformOptions) => Jiti.TransformResult) | undefined;
+const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
+  const require = createRequire(import.meta.url);
+  transpiler ??= require(
+    path.join(path.dirname(require.resolve('jiti/package.json')), 'dist/babel.cjs'),
+  ) as typeof transpiler & object;
+  return transpiler(options);
+};
 
 /**
  * Loads `cosi.config.ts` (or `.mts`, `.js`, `.mjs`) without a build step.
@@ -76,13 +107,17 @@ export async function loadConfig(
   options: LoadConfigOptions = {},
 ): Promise<LoadedConfig> {
   // jiti (and the TypeScript transpiler it brings) is loaded only by a command that loads a config.
-  const { createJiti } = await import('jiti');
+  const { createJiti } = prepareConfigLoader();
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
     // is cached on disk, keyed by content.
     moduleCache: false,
     interopDefault: false,
+    transform: (transformOptions) =>
+      options.ownWork
+        ? options.ownWork(() => transpile(transformOptions))
+        : transpile(transformOptions),
   });
   let namespace: unknown;
   try {
