@@ -1,11 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import type * as Jiti from 'jiti';
 import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
 import { shorten } from './shorten.js';
+import { pointImportsAtTypeScript } from './typescript-imports.js';
 import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
 import {
   normalizeDefinition,
@@ -88,6 +90,9 @@ export interface LoadConfigOptions {
   readonly ownWork?: <T>(work: () => T) => T;
 }
 
+/** Where transpiled config files are kept between runs. */
+const TRANSPILED_CACHE = path.join(tmpdir(), 'cosi-transpiled');
+
 /** jiti's own transpiler (what it uses when given none), loaded on the first file it transpiles. */
 let transpiler: ((options: Jiti.TransformOptions) => Jiti.TransformResult) | undefined;
 const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
@@ -95,7 +100,10 @@ const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
   transpiler ??= require(
     path.join(path.dirname(require.resolve('jiti/package.json')), 'dist/babel.cjs'),
   ) as typeof transpiler & object;
-  return transpiler(options);
+  const result = transpiler(options);
+  return options.filename === undefined
+    ? result
+    : { ...result, code: pointImportsAtTypeScript(result.code, options.filename) };
 };
 
 /**
@@ -111,8 +119,10 @@ export async function loadConfig(
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
-    // is cached on disk, keyed by content.
+    // is cached on disk, keyed by content, in a directory of cosi's: the output is cosi's
+    // transform's (see `transpile`), not jiti's alone.
     moduleCache: false,
+    fsCache: TRANSPILED_CACHE,
     interopDefault: false,
     transform: (transformOptions) =>
       options.ownWork
