@@ -39,10 +39,26 @@ const ENTRIES = [
   'cli/cli-worker.ts',
   'loaders/kro/graph-cel.ts',
   'loaders/cel/cel-rule-engine.ts',
-  // Tests look at these by path, and load them in a process of their own.
+  // Tests and benchmarks load these by path.
   'loaders/cel/cel-rules.ts',
   'loaders/definition-paths.ts',
   'loaders/manifest-reader.ts',
+  'app/converge-project.ts',
+  'app/project-config.ts',
+  'app/project-session.ts',
+  'app/project.ts',
+  'app/read-project-manifests.ts',
+  'app/resource-query.ts',
+  'app/state-diff.ts',
+  'app/user-code-heartbeat.ts',
+  'app/watch-session.ts',
+  'cli/program.ts',
+  'cli/render/graph/svg.ts',
+  'cli/render/resource-diff.ts',
+  'cli/render/resources.ts',
+  'cli/ui/round-view.ts',
+  'cli/ui/watch-app.tsx',
+  'engine/state/state-snapshot.ts',
 ];
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */

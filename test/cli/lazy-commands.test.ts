@@ -49,7 +49,8 @@ describe("a command's module is loaded only when the command runs", () => {
   it('cosi check of the example loads neither the terminal UI, nor etcd, nor CEL, nor diff', async () => {
     const run = await cosiLoading(['check', '-q', 'fixtures/vm-network'], dir);
     expect(run.code).toBe(0);
-    expect(fromPackages(run.modules, ['jiti'])).not.toEqual([]);
+    // The log sees the worker's modules (jiti is required, so not in this ES module log).
+    expect(run.modules.some(commandModule('check'))).toBe(true);
     expect(
       fromPackages(run.modules, ['ink', 'react', '@inkjs/ui', 'etcd3', '@bufbuild/cel', 'diff']),
     ).toEqual([]);
