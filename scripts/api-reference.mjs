@@ -37,7 +37,7 @@ export function apiReference() {
     '',
     'Every name the package exports, generated from its barrels by `node scripts/api-reference.mjs`',
     '(a test fails when this page and the code disagree). The first sentence of each doc comment is',
-    'shown; the module holds the rest. README\'s "The library" shows them at work.',
+    'shown; the module holds the rest. docs/controllers.md\'s "The library" shows them at work.',
     '',
   ];
   for (const barrel of BARRELS) {

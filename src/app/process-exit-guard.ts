@@ -1,10 +1,13 @@
+/** The `code` of a {@link ProcessExitError}, as a run's error records keep it. */
+export const PROCESS_EXIT_CODE = 'process-exit';
+
 /**
  * `process.exit` called by a project's code (its config or a controller): thrown where it was
  * called instead of ending the process, so that it becomes a finding of that controller or a
  * configuration error, and the exit code stays the command's.
  */
 export class ProcessExitError extends Error {
-  readonly code = 'process-exit';
+  readonly code = PROCESS_EXIT_CODE;
 
   constructor(readonly exitCode: unknown) {
     super(`called process.exit(${describeCode(exitCode)})`);

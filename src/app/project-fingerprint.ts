@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
-import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ProjectFingerprint } from '../state-etcd/project-fingerprint.js';
 
 export type { ProjectFingerprint } from '../state-etcd/project-fingerprint.js';
 
-/** The fingerprint of a loaded project. */
+/**
+ * The fingerprint of a loaded project: its definitions and the names of its controllers, those
+ * its config's `setup` registers too (see `projectControllerNames`).
+ */
 export function projectFingerprint(
   registry: DefinitionRegistry,
-  config: LoadedConfig | undefined,
+  controllerNames: readonly string[],
   identity: string,
 ): ProjectFingerprint {
   const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -16,6 +18,6 @@ export function projectFingerprint(
     .all()
     .map((definition) => `${definition.type}@${hash(JSON.stringify(definition)).slice(0, 12)}`)
     .sort();
-  const controllers = (config?.config.controllers ?? []).map((c) => c.name).sort();
+  const controllers = [...controllerNames].sort();
   return { digest: hash(JSON.stringify({ types, controllers })), types, controllers, identity };
 }

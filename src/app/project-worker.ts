@@ -35,6 +35,8 @@ export type WorkerEnd = (
 ) & {
   /** The project's config file (display path), when it had been loaded. */
   readonly config?: string;
+  /** The worker's last mark (see `heartbeatWriter`), when it made one. */
+  readonly mark?: number;
 };
 
 /** A started project worker. */
@@ -84,9 +86,13 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
   let stopping = false;
   let fault: WorkerEnd | undefined;
   worker.on('message', options.onMessage);
-  const where = (): { site?: UserCodeSite; config?: string } => {
-    const { site, config } = read();
-    return { ...(site ? { site } : {}), ...(config === undefined ? {} : { config }) };
+  const where = (): { site?: UserCodeSite; config?: string; mark?: number } => {
+    const { site, config, mark } = read();
+    return {
+      ...(site ? { site } : {}),
+      ...(config === undefined ? {} : { config }),
+      ...(mark === undefined ? {} : { mark }),
+    };
   };
   worker.on('error', (error: Error & { code?: string }) => {
     fault ??=
@@ -105,12 +111,16 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     if (reading.seq !== last.seq) seqSince = now;
     if (reading.alive !== last.alive || reading.seq !== last.seq) aliveSince = now;
     last = reading;
-    if (reading.site === undefined || now - aliveSince < options.wait()) return;
-    fault ??= {
+    if (fault !== undefined || reading.site === undefined || now - aliveSince < options.wait())
+      return;
+    // Terminated once: each call of `terminate` waits on the worker's exit with a listener of
+    // its own, and a worker stuck in a loop may take a while to stop on a busy machine.
+    fault = {
       kind: 'stuck',
       site: reading.site,
       waited: now - seqSince,
       ...(reading.config === undefined ? {} : { config: reading.config }),
+      ...(reading.mark === undefined ? {} : { mark: reading.mark }),
     };
     void worker.terminate();
   }, options.pollMs ?? 100);

@@ -92,6 +92,11 @@ export interface OpenProjectOptions {
    * on etcd answers many in flight in about the time of one.
    */
   readonly applyConcurrency?: number;
+  /**
+   * Writes a generic controller keeps under way at once (`RuntimeOptions.writesInFlight`,
+   * default 1): on etcd, where each costs a round trip.
+   */
+  readonly writesInFlight?: number;
   /** Wall ms the config's `setup` may take (`--timeout`), at most `USER_CODE_WAIT`. */
   readonly timeout?: number;
   /** Told when the project's code runs (`setup`, each reconcile): a worker's heartbeat. */
@@ -130,6 +135,7 @@ export async function openProject(
     ...(record ? { recorder: record } : options.recorder ? { recorder: options.recorder } : {}),
     ...(locateError ? { locateError } : {}),
     ...(options.monitor ? { onReconcileStart: options.monitor.reconcile } : {}),
+    ...(options.writesInFlight !== undefined ? { writesInFlight: options.writesInFlight } : {}),
   });
   options.onRuntime?.(runtime);
   // Grouped by file: a watch round applies only the files that changed.
@@ -141,6 +147,7 @@ export async function openProject(
   try {
     await storeDefinitions(state, registry.all());
     await applier.apply(manifests.resources);
+    options.monitor?.manifestsLoaded?.(manifests.resources);
     if (options.registerControllers !== false) {
       await registerProjectControllers(
         runtime,

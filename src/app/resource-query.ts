@@ -81,6 +81,15 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
     }));
 }
 
+/**
+ * The full types that names (types or aliases) stand for, as {@link selectResources} reads them.
+ *
+ * @throws ResourceQueryError for an unknown or ambiguous type.
+ */
+export function resolveQueryTypes(from: QueriedState, names: readonly string[]): string[] {
+  return names.map((name) => resolveType(from, name));
+}
+
 /** The full type a name stands for. */
 function resolveType(from: QueriedState, name: string): string {
   try {

@@ -1,4 +1,5 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
+import { templateOriginsOf } from './explain/template-origins.js';
 import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
@@ -32,6 +33,11 @@ export interface RunProjectOptions
    * state only (`apply`, `get`, `graph --resources` unrecorded); `check` and `explain` read them.
    */
   readonly releaseManifests?: boolean;
+  /**
+   * When the manifests have errors, still open the project on those that loaded, without running
+   * it: its controllers' graph and the loaded resources, for a report of what failed.
+   */
+  readonly openInvalid?: boolean;
 }
 
 /** One run of a project, start to end, as `apply`, `get`, `check` and `graph` use it. */
@@ -39,7 +45,10 @@ export interface ProjectRun {
   readonly config: LoadedConfig | undefined;
   /** The manifests read: files, resources, definitions and every finding. */
   readonly manifests: ReadResult;
-  /** Absent when the manifests have errors: nothing was started. */
+  /**
+   * Absent when the manifests have errors: nothing was started (with `openInvalid`, present but
+   * not run: no `report`).
+   */
   readonly outcome?: RunOutcome;
 }
 
@@ -49,7 +58,7 @@ export interface RunOutcome {
   readonly project: Project;
   /** The state at the end of the run. */
   readonly snapshot: StateSnapshot;
-  /** Absent when the controllers were not run (`converge: false`). */
+  /** Absent when the controllers were not run (`converge: false`, or invalid manifests). */
   readonly report?: ConvergenceReport;
   /** What the run found about what the controllers wrote (types with no definition). */
   readonly findings: readonly Finding[];
@@ -70,12 +79,14 @@ export function explainSourceOf(
     manifests,
     graph: outcome.project.runtime.dependencyGraph(),
     ...(outcome.report ? { report: outcome.report } : {}),
+    templateOrigins: templateOriginsOf(outcome.project.registry),
   };
 }
 
 /**
- * Loads the config and the manifests and, unless the manifests have errors, opens the project,
- * converges it (unless told not to), snapshots the state and stops the runtime.
+ * Loads the config and the manifests and, unless the manifests have errors (or `openInvalid`),
+ * opens the project, converges it (unless told not to, or the manifests have errors), snapshots
+ * the state and stops the runtime.
  *
  * @throws ConfigError when the config cannot be found, loaded or registered.
  */
@@ -86,8 +97,9 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
   const { manifests, session, sources } = await openRun(options, config);
   if (session === undefined) return { config, manifests };
   const { project } = session;
+  const run = options.converge !== false && !hasErrors(manifests.findings);
   try {
-    const report = options.converge === false ? undefined : await session.converge();
+    const report = run ? await session.converge() : undefined;
     const snapshot = await takeSnapshot(project.state);
     const lastChanges = await lastChangedFields(
       project.state,
@@ -123,8 +135,17 @@ async function openRun(
   sources: Map<string, ManifestSource>;
 }> {
   const manifests = await readProjectManifests(options, config);
-  if (hasErrors(manifests.findings)) return { manifests, sources: new Map() };
-  const session = await ProjectSession.open(config, manifests, { ...options, applyOnce: true });
+  const invalid = hasErrors(manifests.findings);
+  if (invalid && options.openInvalid !== true) return { manifests, sources: new Map() };
+  let session: ProjectSession;
+  try {
+    session = await ProjectSession.open(config, manifests, { ...options, applyOnce: true });
+  } catch (error) {
+    // Opened only to show more of a project whose manifests failed: a project that cannot open
+    // (controllers that cannot register) is left unopened, as without `openInvalid`.
+    if (invalid) return { manifests, sources: new Map() };
+    throw error;
+  }
   const sources = sourcesByKey(manifests.resources);
   return {
     manifests: options.releaseManifests === true ? { ...manifests, resources: [] } : manifests,

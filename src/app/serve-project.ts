@@ -10,6 +10,7 @@ import type { ManifestResource } from '../loaders/load-manifests.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
+import { projectControllerNames } from './project-controller-names.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { registerProjectControllers, type Project } from './project.js';
 import { ProjectSession } from './project-session.js';
@@ -32,6 +33,8 @@ export interface ServeProjectOptions extends ConfigLocation {
   readonly onLog?: (record: LogRecord) => void;
   /** Manifest writes under way at once (see `OpenProjectOptions.applyConcurrency`); 1. */
   readonly applyConcurrency?: number;
+  /** Controller writes under way at once (see `OpenProjectOptions.writesInFlight`); 1. */
+  readonly writesInFlight?: number;
   /** A run recorder for the runtime: `cosi run`'s metrics count and time reconciles with it. */
   readonly recorder?: RunRecorder;
   /**
@@ -114,6 +117,8 @@ export async function serveProject(
   // Another project's resources under the same prefix would be mixed with this one's.
   const foreign = await foreignTypes(options.state, first.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
+  // Before anything is started: the fingerprint's, and a `setup` that fails fails here.
+  const controllerNames = await projectControllerNames(config, options.cwd);
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
   const session = await ProjectSession.open(
@@ -129,6 +134,7 @@ export async function serveProject(
       ...(options.applyConcurrency !== undefined
         ? { applyConcurrency: options.applyConcurrency }
         : {}),
+      ...(options.writesInFlight !== undefined ? { writesInFlight: options.writesInFlight } : {}),
     },
   );
   const { project } = session;
@@ -168,7 +174,7 @@ export async function serveProject(
     }
   };
 
-  const fingerprint = projectFingerprint(first.registry, config, options.identity ?? '');
+  const fingerprint = projectFingerprint(first.registry, controllerNames, options.identity ?? '');
   const { elect } = options;
   const manager = createManager(
     runtime,

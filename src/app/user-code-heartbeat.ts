@@ -24,6 +24,8 @@ const NAMES_USED = 7;
 const NAMES_COUNT = 8;
 /** The config file's name, once the config was entered: kept through every later site. */
 const CONFIG_FILE = 9;
+/** What the worker is at, in its caller's terms (a scenario's step), plus one: 0 is none. */
+const MARK = 10;
 const HEADER = 16;
 
 const MAX_NAMES = 4096;
@@ -63,7 +65,11 @@ function viewsOf(buffer: SharedArrayBuffer): Views {
  * The worker's side: a {@link UserCodeMonitor} that writes each site into `buffer`, and a timer
  * (unref'd) that beats while the event loop turns. `stop()` ends the timer.
  */
-export function heartbeatWriter(buffer: SharedArrayBuffer): UserCodeMonitor & { stop(): void } {
+export function heartbeatWriter(buffer: SharedArrayBuffer): UserCodeMonitor & {
+  /** Says what the worker is at (a non-negative number the supervisor knows the meaning of). */
+  mark(at: number): void;
+  stop(): void;
+} {
   const views = viewsOf(buffer);
   const { header } = views;
   const names = new Map<string, number>();
@@ -105,6 +111,9 @@ export function heartbeatWriter(buffer: SharedArrayBuffer): UserCodeMonitor & { 
     reconcile: (controller, pointer) => {
       write(3, indexOf(controller), pointer);
     },
+    mark: (at) => {
+      Atomics.store(header, MARK, at + 1);
+    },
     stop: () => {
       clearInterval(timer);
     },
@@ -145,6 +154,8 @@ export interface HeartbeatReading {
   readonly site: UserCodeSite | undefined;
   /** The config file's display path, once the config was entered. */
   readonly config?: string;
+  /** The worker's last mark, when it made one. */
+  readonly mark?: number;
 }
 
 /** The supervisor's side: reads the last site the worker entered, consistently. */
@@ -183,7 +194,14 @@ export function heartbeatReader(buffer: SharedArrayBuffer): () => HeartbeatReadi
         site = { kind };
       }
       const config = word(header, CONFIG_FILE) - 1;
-      return { seq, alive, site, ...(config < 0 ? {} : { config: nameAt(config) }) };
+      const mark = Atomics.load(header, MARK) - 1;
+      return {
+        seq,
+        alive,
+        site,
+        ...(config < 0 ? {} : { config: nameAt(config) }),
+        ...(mark < 0 ? {} : { mark }),
+      };
     }
   };
 }

@@ -1,4 +1,5 @@
 import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
+import type { ManifestResource } from '../loaders/manifest-resource.js';
 
 /**
  * Where a project's code is running: its config being loaded, its `setup`, or a controller's
@@ -24,6 +25,11 @@ export interface UserCodeMonitor {
    * runtime's `onReconcileStart`, so a function that needs no `this`.
    */
   readonly reconcile: (controller: string, pointer: Pointer | undefined) => void;
+  /**
+   * Told the manifests' resources once they are stored, before any controller runs: a supervisor
+   * places a fault on a resource at its manifest (see `manifest-places.ts`).
+   */
+  readonly manifestsLoaded?: (resources: readonly ManifestResource[]) => void;
 }
 
 /** The site in words: `controller "Spinner" (on VMs.example.org(default/web-1))`. */

@@ -1,3 +1,4 @@
+import type { Pointer } from '../engine/resource/pointer.js';
 import { formatDuration } from './format-duration.js';
 import type { WorkerEnd } from './project-worker.js';
 import { describeSite } from './user-code-site.js';
@@ -12,6 +13,8 @@ export interface WorkerFault {
   readonly message: string;
   /** The controller at fault, when it was one. */
   readonly controller?: string;
+  /** The resource it was reconciling, when it was on one. */
+  readonly pointer?: Pointer;
   /** The project's config file (display path), where its code comes from. */
   readonly file?: string;
 }
@@ -22,6 +25,7 @@ export function describeWorkerFault(end: WorkerEnd): WorkerFault {
   const kind = site === undefined ? 'internal' : site.kind === 'reconcile' ? 'failed' : 'config';
   const about = {
     ...(site?.kind === 'reconcile' ? { controller: site.controller } : {}),
+    ...(site?.kind === 'reconcile' && site.pointer ? { pointer: site.pointer } : {}),
     ...(end.config === undefined ? {} : { file: end.config }),
   };
   switch (end.kind) {

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
+import { manifestPlaces } from '../app/manifest-places.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
@@ -87,10 +88,27 @@ const io: CliIo = {
   cwd: process.cwd(),
   env: process.env,
   isTTY: data.isTTY,
-  monitor,
+  monitor: {
+    ...monitor,
+    manifestsLoaded: (resources) => {
+      post({ kind: 'manifest-places', places: manifestPlaces(resources) });
+    },
+  },
   onInterrupt,
   watchFiles,
   ...(data.hasStdin ? { readStdin } : {}),
+  // Loaded only for the screen: the detail pane's renderer (diff, YAML, explain) with it.
+  ...(data.screen
+    ? {
+        watchScreen: (await import('./ui/remote-watch-screen.js')).remoteWatchScreen(
+          post,
+          (listener) => {
+            port.on('message', listener);
+            return () => port.off('message', listener);
+          },
+        ),
+      }
+    : {}),
 };
 const exitCode = await withProcessExitGuard(() => runCli([...data.argv], io));
 monitor.stop();

@@ -1,5 +1,6 @@
 import type { WatchFiles } from '../app/file-events.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
+import type { WatchControls, WatchScreen } from './ui/watch-controls.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
@@ -39,9 +40,26 @@ export interface CliIo {
   readonly terminal?: Terminal;
   /** Told when the project's code runs: the heartbeat of the worker a command runs in. */
   readonly monitor?: UserCodeMonitor;
+  /**
+   * Whether a command that runs the project's code in this thread may move it to a supervised
+   * worker thread (`cosi test`'s scenarios): the real process's; a test that runs commands
+   * in its own process, on the sources, runs the code in its thread.
+   */
+  readonly isolateUserCode?: boolean;
+  /**
+   * In the worker thread a full-screen `watch` runs in: the screen, drawn by the main thread,
+   * which this side sends each round to (see `remote-watch-screen.ts`).
+   */
+  readonly watchScreen?: RemoteScreen;
   /** How `watch` watches files: chokidar when absent. */
   readonly watchFiles?: WatchFiles;
 }
+
+/** Starts a watch screen that another thread draws. */
+export type RemoteScreen = (
+  controls: WatchControls,
+  options: { readonly stable?: boolean },
+) => WatchScreen;
 
 /** The process's terminal streams. */
 export interface Terminal {
@@ -65,6 +83,7 @@ export function processIo(): CliIo {
       return () => process.off('SIGTERM', handler);
     },
     exit: (code) => process.exit(code),
+    isolateUserCode: true,
     ...(process.stdout.isTTY && process.stdin.isTTY
       ? { terminal: { stdout: process.stdout, stdin: process.stdin } }
       : {}),

@@ -3,11 +3,13 @@ import type { ReportData } from '../app/report/report-data.js';
 import { writeOutputFile } from './output-file.js';
 import { renderGraphSvg } from './render/graph/svg.js';
 import { renderHtmlReport } from './render/report-html/html-report.js';
-import { reportGraphView } from './render/report-html/report-graph.js';
+import { reportGraph } from './render/report-html/report-graph.js';
 
 /** The report as one HTML page, its graph laid out by the WebAssembly Graphviz. */
 export async function renderReportHtml(data: ReportData): Promise<string> {
-  return renderHtmlReport(data, await renderGraphSvg(reportGraphView(data)));
+  const { view, note } = reportGraph(data);
+  const svg = view ? await renderGraphSvg(view) : '';
+  return renderHtmlReport(data, svg, note);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import type { StateView } from '../app/state-view.js';
+import type { State } from '../engine/state/state.js';
 import { parseDuration } from './duration.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -26,19 +27,43 @@ export function parseRequestTimeout(text: string): number {
   return ms;
 }
 
+/** A state a `--state` flag names, open, and what it held when it was read. */
+export interface OpenedStateView {
+  readonly view: StateView;
+  readonly state: State;
+  /** The URL, for messages. */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
 /**
  * The state a `--state` flag names, read once; `undefined` when there is none to read (no flag,
  * or `memory`: a fresh in-memory state is what a run of the project makes anyway).
  *
  * Kinds that cannot be read (a corrupt value) are left out and said on `stderr`, one line each.
  *
- * @throws CliError: usage for a bad URL, 1 when the state cannot be read.
+ * @throws CliError (exit 2, as `diff` and `run`): a bad URL, an etcd that cannot be reached (one
+ * plain line, see `EtcdUnreachableError`), a state that cannot be read.
  */
 export async function readStateFlag(
   url: string | undefined,
   requestTimeout = '5s',
   stderr?: { write(text: string): unknown },
 ): Promise<StateView | undefined> {
+  const opened = await openStateFlag(url, requestTimeout, stderr);
+  await opened?.close();
+  return opened?.view;
+}
+
+/**
+ * {@link readStateFlag}, keeping the state open for what comes next (`get -w` watches it); the
+ * caller closes it.
+ */
+export async function openStateFlag(
+  url: string | undefined,
+  requestTimeout = '5s',
+  stderr?: { write(text: string): unknown },
+): Promise<OpenedStateView | undefined> {
   if (url === undefined) return undefined;
   // The state's modules (the etcd client among them) are loaded only when a state is read: the
   // options above are defined on every start.
@@ -48,9 +73,10 @@ export async function readStateFlag(
       import('../app/state-view.js'),
       import('../app/state-url.js'),
     ]);
-  const [{ toError }, { escapeControl }] = await Promise.all([
+  const [{ toError }, { escapeControl }, { EtcdUnreachableError }] = await Promise.all([
     import('../engine/errors.js'),
     import('./render/escape-control.js'),
+    import('../state-etcd/etcd-errors.js'),
   ]);
   let location;
   try {
@@ -60,21 +86,25 @@ export async function readStateFlag(
     throw error;
   }
   if (location.kind === 'memory') return undefined;
-  const opened = openState(location, { requestTimeout: parseRequestTimeout(requestTimeout) });
+  const timeout = parseRequestTimeout(requestTimeout);
+  const opened = openState(location, { requestTimeout: timeout });
+  const where = formatStateLocation(location);
   try {
+    // One cheap question first: an etcd that is not there is said as such, in one line.
+    await opened.etcd?.probe(timeout, '--request-timeout');
     const view = await readStateView(opened.state);
     for (const { kind, error } of view.unreadable) {
       stderr?.write(
-        `cosi: --state ${formatStateLocation(location)}: ${escapeControl(kind.type)} in ${escapeControl(kind.namespace)} left out: ${escapeControl(error.message)}\n`,
+        `cosi: --state ${where}: ${escapeControl(kind.type)} in ${escapeControl(kind.namespace)} left out: ${escapeControl(error.message)}\n`,
       );
     }
-    return view;
+    return { view, state: opened.state, where, close: () => opened.close() };
   } catch (error) {
-    throw new CliError(
-      `--state ${formatStateLocation(location)}: could not read it: ${toError(error).message}`,
-      EXIT.findings,
-    );
-  } finally {
     await opened.close();
+    if (error instanceof EtcdUnreachableError) throw new CliError(error.message, EXIT.usage);
+    throw new CliError(
+      `--state ${where}: could not read it: ${toError(error).message}`,
+      EXIT.usage,
+    );
   }
 }

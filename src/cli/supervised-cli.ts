@@ -1,3 +1,4 @@
+import { placeOfPointer, type ManifestPlaces } from '../app/manifest-places.js';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { CheckResult } from '../app/check/check-result.js';
@@ -16,17 +17,23 @@ import { parseCommand, runWorkerOnce, type ParsedCommand } from './worker-run.js
  */
 export async function runCliInWorker(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'watch') return runWatch(argv, io);
+  // A cheap look first: a get without -w starts its worker without waiting for a parse.
+  if (argv[0] === 'get' && argv.some((arg) => arg === '--watch' || /^-[^-]*w/.test(arg))) {
+    const parsed = await parseCommand(argv);
+    if (parsed?.flags.watch === true) return superviseGetWatch(argv, io, parsed);
+  }
   const command: { parsed?: ParsedCommand | undefined } = {};
   const run = runWorkerOnce(argv, io, () => command.parsed?.timeout);
   command.parsed = await parseCommand(argv);
   const end = await run.ended;
   if (end.exitCode !== undefined) return end.exitCode;
-  return reportFault(io, describeWorkerFault(end.end), command.parsed);
+  return reportFault(io, describeWorkerFault(end.end), command.parsed, end.places);
 }
 
 /**
- * `watch`: its screen (ink, the terminal's keys) and a command line it refuses run on the main
- * thread as before; the line stream and NDJSON in a worker (see `superviseWatch`).
+ * `watch`: the session in a worker; its screen (ink, the terminal's keys) on the main thread
+ * (see `superviseWatchScreen`), the line stream and NDJSON from the worker (see
+ * `superviseWatch`). A command line it refuses is refused on the main thread as before.
  */
 async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = await parseCommand(argv);
@@ -37,11 +44,41 @@ async function runWatch(argv: readonly string[], io: CliIo): Promise<number> {
   } catch {
     output = undefined;
   }
-  if (parsed === undefined || output === undefined || output === 'screen') {
+  if (parsed === undefined || output === undefined) {
     const { runCli } = await import('./program.js');
     return withProcessExitGuard(() => runCli(argv, io));
   }
+  if (output === 'screen' && io.terminal !== undefined) {
+    const { superviseWatchScreen } = await import('./supervised-watch-screen.js');
+    return superviseWatchScreen(argv, io, parsed, io.terminal);
+  }
   return (await import('./supervised-watch.js')).superviseWatch(argv, io, parsed);
+}
+
+/**
+ * `get -w`: in a worker as `watch`'s line stream, for as long as it runs. A fault of the
+ * project's code is said on stderr (stdout holds only rows), and the next change of the files
+ * starts it again; with `--state` no project runs, and a fault ends it.
+ */
+async function superviseGetWatch(
+  argv: readonly string[],
+  io: CliIo,
+  parsed: ParsedCommand,
+): Promise<number> {
+  const { superviseWatch } = await import('./supervised-watch.js');
+  const files = (parsed.flags.file as string[] | undefined) ?? [];
+  return superviseWatch(argv, io, parsed, {
+    paths: files,
+    sayFault: (fault) => {
+      io.stderr.write(
+        fault === undefined
+          ? 'cosi: waiting for a file to change to start again\n'
+          : `cosi: ${fault.kind === 'stuck' ? 'did not converge (max-time): ' : ''}${fault.message}\n`,
+      );
+    },
+    restart: parsed.flags.state === undefined,
+    keys: false,
+  });
 }
 
 const EXIT_OF: Record<WorkerFault['kind'], ExitCode> = {
@@ -56,6 +93,7 @@ async function reportFault(
   io: CliIo,
   fault: WorkerFault,
   parsed: ParsedCommand | undefined,
+  places: ManifestPlaces | undefined,
 ): Promise<number> {
   const exitCode = EXIT_OF[fault.kind];
   if (parsed?.name !== 'check') {
@@ -66,18 +104,26 @@ async function reportFault(
   }
   // The check's own renderer, on a report of the one thing known: CI reads the report.
   const { renderCheck } = await import('./commands/check.js');
-  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault) } }, parsed.args, {
+  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault, places) } }, parsed.args, {
     ...(parsed.flags as { output: string }),
     trace: undefined,
   });
   return exitCode;
 }
 
-/** The check report of a worker that was stopped: the controller's case and the convergence's. */
-function checkOfFault(fault: WorkerFault): CheckResult {
-  const file = fault.file ?? '';
+/**
+ * The check report of a worker that was stopped: the controller's case and the convergence's,
+ * at the manifest of the resource the controller was on, else at the config (as a check's other
+ * controller findings are).
+ */
+function checkOfFault(fault: WorkerFault, places: ManifestPlaces | undefined): CheckResult {
+  const at = (places &&
+    fault.pointer &&
+    fault.kind !== 'config' &&
+    fault.kind !== 'internal' &&
+    placeOfPointer(places, fault.pointer)) || { file: fault.file ?? '', line: 0, col: 0 };
   const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
-    ({ code, message, severity: 'error', file, line: 0, col: 0, pointer: '' }) as const;
+    ({ code, message, severity: 'error', ...at, pointer: '' }) as const;
   if (fault.kind === 'config' || fault.kind === 'internal') {
     return {
       cases: [

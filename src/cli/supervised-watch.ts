@@ -1,14 +1,11 @@
-import * as path from 'node:path';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
-import { watchWithChokidar } from './watch/file-watcher.js';
+import { nextChangeIn, startingRoots } from './watch/next-change.js';
 
 /** How long an interrupted worker may take to close its session before it is terminated. */
 const CLOSE_GRACE_MS = 2000;
-/** Changes this close together start one new session, as the session's own debounce does. */
-const DEBOUNCE_MS = 100;
 
 /**
  * `cosi watch` with its session in a worker thread (the line stream and `-o json`; the screen
@@ -17,32 +14,34 @@ const DEBOUNCE_MS = 100;
  * an exit), the fault is shown as the round's outcome and the watch goes on: the files the
  * session watched are watched from here, and the first change starts a new session in a new
  * worker (its rounds count from 1 again), so fixing the controller's loop in an editor is
- * picked up as any other edit. Ctrl-C, `q` or SIGINT ends the session, stuck or not.
+ * picked up as any other edit. Ctrl-C, `q`, SIGINT or SIGTERM ends the session, stuck or not.
+ * `get -w` runs here too, with its own {@link WatchSupervision}.
  */
 export async function superviseWatch(
   argv: readonly string[],
   io: CliIo,
   parsed: ParsedCommand,
+  supervision: WatchSupervision = watchSupervision(parsed),
 ): Promise<number> {
   const json = parsed.flags.output === 'json';
-  let roots: readonly string[] = startingRoots(parsed, io.cwd);
+  let roots: readonly string[] = startingRoots(supervision.paths, io.cwd);
   // Set by the interrupt handler, between awaits.
   const asked = { interrupted: false };
   const isInterrupted = (): boolean => asked.interrupted;
   let current: WorkerRun | undefined;
   let wake = (): void => undefined;
-  const unsubscribe = io.onInterrupt?.(
-    () => {
-      asked.interrupted = true;
-      wake();
-      const run = current;
-      if (run === undefined) return;
-      run.post({ kind: 'interrupt' });
-      // A session stuck in the project's code cannot close itself.
-      setTimeout(() => void run.stop(), CLOSE_GRACE_MS).unref();
-    },
-    { keys: true },
-  );
+  const interrupt = (): void => {
+    asked.interrupted = true;
+    wake();
+    const run = current;
+    if (run === undefined) return;
+    run.post({ kind: 'interrupt' });
+    // A session stuck in the project's code cannot close itself.
+    setTimeout(() => void run.stop(), CLOSE_GRACE_MS).unref();
+  };
+  const unsubscribe = io.onInterrupt?.(interrupt, { keys: supervision.keys });
+  // SIGTERM stops it as Ctrl-C does: a clean close, exit 0.
+  const unsubscribeTerminate = io.onTerminate?.(interrupt);
   try {
     for (;;) {
       const run = runWorkerOnce(
@@ -59,20 +58,53 @@ export async function superviseWatch(
       if (exitCode !== undefined) return exitCode;
       if (isInterrupted()) return EXIT.ok;
       const fault = describeWorkerFault(end);
-      io.stdout.write(faultLine(fault, json));
+      if (supervision.sayFault) supervision.sayFault(fault);
+      else io.stdout.write(faultLine(fault, json));
       if (fault.kind === 'internal') return EXIT.usage;
-      const waiting = changeIn(roots);
+      if (!supervision.restart) return EXIT_OF_FAULT[fault.kind];
+      const waiting = nextChangeIn(roots);
       wake = waiting.close;
       // Said once the watcher sees changes: an edit saved before would be missed.
       await Promise.race([waiting.ready, waiting.changed]);
-      if (!json) io.stdout.write('  waiting for a file to change to start again\n');
+      if (supervision.sayFault) supervision.sayFault(undefined);
+      else if (!json) io.stdout.write('  waiting for a file to change to start again\n');
       await waiting.changed;
       if (isInterrupted()) return EXIT.ok;
     }
   } finally {
     unsubscribe?.();
+    unsubscribeTerminate?.();
   }
 }
+
+/** How {@link superviseWatch} watches over a command: `watch`'s, or `get -w`'s. */
+export interface WatchSupervision {
+  /** The manifest paths the command was given (its files are watched after a fault). */
+  readonly paths: readonly string[];
+  /**
+   * Says a fault, then (`undefined`) that the files are watched again; by default lines of
+   * `watch`'s stream (or NDJSON) on stdout.
+   */
+  readonly sayFault?: (fault: WorkerFault | undefined) => void;
+  /** After a fault, start again at the next change of the files; else end with its code. */
+  readonly restart: boolean;
+  /** Whether `q` and Ctrl-C on a terminal interrupt (raw mode), beside SIGINT. */
+  readonly keys: boolean;
+}
+
+/** `cosi watch`'s: its paths are its arguments and `-f`. */
+function watchSupervision(parsed: ParsedCommand): WatchSupervision {
+  const files = [...((parsed.flags.file as string[] | undefined) ?? []), ...parsed.args];
+  return { paths: files, restart: true, keys: true };
+}
+
+/** The exit code of a fault that ends the command (no restart). */
+const EXIT_OF_FAULT: Record<WorkerFault['kind'], number> = {
+  stuck: EXIT.notConverged,
+  failed: EXIT.findings,
+  config: EXIT.usage,
+  internal: EXIT.usage,
+};
 
 /** The fault as the line stream or NDJSON shows a round that could not finish. */
 function faultLine(fault: WorkerFault, json: boolean): string {
@@ -81,37 +113,4 @@ function faultLine(fault: WorkerFault, json: boolean): string {
     return `${JSON.stringify({ status: 'error', reason, restart: 'on the next change' })}\n`;
   }
   return `round stopped: ${reason}\n`;
-}
-
-/** Before the session said what it watches: the manifest paths and the working directory. */
-function startingRoots(parsed: ParsedCommand, cwd: string): string[] {
-  const files = [...((parsed.flags.file as string[] | undefined) ?? []), ...parsed.args];
-  return [...files.map((f) => path.resolve(cwd, f)), cwd];
-}
-
-/**
- * `changed` resolves at the first change below `roots` (after a short debounce), or at `close`;
- * either stops the watching.
- */
-function changeIn(roots: readonly string[]): {
-  changed: Promise<void>;
-  ready: Promise<void>;
-  close: () => void;
-} {
-  let close = (): void => undefined;
-  let ready = Promise.resolve();
-  const changed = new Promise<void>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const watcher = watchWithChokidar(roots, () => {
-      clearTimeout(timer);
-      timer = setTimeout(close, DEBOUNCE_MS);
-    });
-    ready = watcher.ready ?? ready;
-    close = () => {
-      clearTimeout(timer);
-      void watcher.close();
-      resolve();
-    };
-  });
-  return { changed, ready, close };
 }

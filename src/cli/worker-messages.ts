@@ -1,3 +1,7 @@
+import type { ManifestPlaces } from '../app/manifest-places.js';
+import type { DetailLine } from './ui/resource-detail.js';
+import type { RoundViewTransfer } from './ui/round-view-transfer.js';
+
 /**
  * What crosses between `cosi` and the worker that runs a command on a project: the worker's
  * output, as text in the order it was written (the renderers run beside the run they print, so
@@ -9,7 +13,13 @@ export type FromWorker =
   | { readonly kind: 'read-stdin' }
   | { readonly kind: 'done'; readonly exitCode: number }
   /** `watch` watches these files (absolute paths). */
-  | { readonly kind: 'watching'; readonly roots: readonly string[] };
+  | { readonly kind: 'watching'; readonly roots: readonly string[] }
+  /** Where the run's manifest resources are, once loaded: a fault on one is placed there. */
+  | { readonly kind: 'manifest-places'; readonly places: ManifestPlaces }
+  /** A round of the full-screen `watch`, against the one before (see `round-view-transfer.ts`). */
+  | { readonly kind: 'screen-round'; readonly round: RoundViewTransfer }
+  /** The answer to a `detail` question. */
+  | { readonly kind: 'detail-lines'; readonly id: number; readonly lines: DetailLine[] };
 
 /** Text written to one of the streams. */
 export interface OutputChunk {
@@ -20,11 +30,17 @@ export interface OutputChunk {
 export type ToWorker =
   | { readonly kind: 'stdin'; readonly input: Uint8Array | string }
   /** The user asked a long-running command (`watch`) to stop. */
-  | { readonly kind: 'interrupt' };
+  | { readonly kind: 'interrupt' }
+  /** A key of the full-screen `watch`: `p` (pause or resume), `r` (re-run). */
+  | { readonly kind: 'screen-key'; readonly key: 'toggle-pause' | 'rerun' }
+  /** The detail pane asks for the resource `key` of `type` in the last round shown. */
+  | { readonly kind: 'detail'; readonly id: number; readonly type: string; readonly key: string };
 
 /** What the worker is started with. */
 export interface CliWorkerData {
   readonly argv: readonly string[];
   readonly isTTY: boolean;
   readonly hasStdin: boolean;
+  /** A full-screen `watch`: the main thread draws it (see `remote-watch-screen.ts`). */
+  readonly screen?: boolean;
 }

@@ -1,3 +1,4 @@
+import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
@@ -12,8 +13,15 @@ export interface WorkerRun {
   post(message: ToWorker): void;
   /** Terminates the worker. */
   stop(): Promise<void>;
-  /** The command's exit code when it finished, else why the worker ended. */
-  readonly ended: Promise<{ readonly exitCode?: number; readonly end: WorkerEnd }>;
+  /**
+   * The command's exit code when it finished, else why the worker ended; with where the
+   * manifests' resources were, once the worker had loaded them.
+   */
+  readonly ended: Promise<{
+    readonly exitCode?: number;
+    readonly end: WorkerEnd;
+    readonly places?: ManifestPlaces;
+  }>;
 }
 
 /**
@@ -25,12 +33,15 @@ export function runWorkerOnce(
   io: CliIo,
   timeout: () => number | undefined,
   onMessage: (message: FromWorker) => void = () => undefined,
+  { screen = false }: { readonly screen?: boolean } = {},
 ): WorkerRun {
   let exitCode: number | undefined;
+  let places: ManifestPlaces | undefined;
   const data: CliWorkerData = {
     argv,
     isTTY: io.isTTY,
     hasStdin: io.readStdin !== undefined,
+    ...(screen ? { screen } : {}),
   };
   const worker = startProjectWorker({
     entry: packageFile('dist/cli/cli-worker.js'),
@@ -48,6 +59,9 @@ export function runWorkerOnce(
             worker.post(reply);
           });
           return;
+        case 'manifest-places':
+          places = message.places;
+          return;
         case 'done':
           exitCode = message.exitCode;
           // Whatever the project's code left open (timers, sockets) goes with the worker.
@@ -63,7 +77,11 @@ export function runWorkerOnce(
       worker.post(message);
     },
     stop: () => worker.stop(),
-    ended: worker.ended.then((end) => ({ ...(exitCode === undefined ? {} : { exitCode }), end })),
+    ended: worker.ended.then((end) => ({
+      ...(exitCode === undefined ? {} : { exitCode }),
+      end,
+      ...(places === undefined ? {} : { places }),
+    })),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   evaluateConditions,
   renderTemplate,
   type GraphExpression,
+  type LocateTemplate,
   type TemplateField,
 } from './template-rendering.js';
 import { createTransformController } from './transform.js';
@@ -48,6 +49,8 @@ export interface DeclaredTransform {
   validate?(spec: Spec, id: string, namespace: string): string[];
   /** Where the document is (`file:line:col`), for messages. */
   readonly location: string;
+  /** Where a path of {@link template} is in the document's file. */
+  readonly locate?: LocateTemplate;
   /** The document as written: another one compiles to another controller. */
   readonly source: unknown;
 }

@@ -246,14 +246,21 @@ export function createQTransformController<I, O>(
       // running branch reads the spec and labels, the tearing-down one is not reached by an
       // addFinalizer, which only a running input gets): see the adapter's argument.
       skipOwnFinalizerRequeue: true,
+      // Nor does another controller's finalizer on a running input (the running branch reads
+      // only whether ours is there; a tearing-down input is not skipped).
+      skipFinalizerOnlyRequeue: true,
     },
 
     // Not an async function: the promise of the branch it takes is the reconcile's own, so an
     // item costs one async call fewer (and its turns of the microtask queue).
     reconcile(rt, pointer, log) {
-      // `get`, not `find`: the input is nearly always there, and a find looks it up twice (is it
-      // there, then read it); the rare missing one costs a not-found error instead.
-      return rt.get<I>(pointer).then((item) => {
+      // As last seen, on a state behind I/O (etcd): the event that queued the item came with it,
+      // and a newer version's event queues it again; a write from a stale one fails its
+      // compare-and-swap and reads. Else `get`, not `find`: the input is nearly always there,
+      // and a find looks it up twice (is it there, then read it); the rare missing one costs a
+      // not-found error instead.
+      const seen = rt.peek?.<I>(pointer);
+      return (seen === undefined ? rt.get<I>(pointer) : Promise.resolve(seen)).then((item) => {
         const mapped = settings.mapMetadata(item);
         if (!mapped) return;
         const problem = checkMappedOutput(name, output, mapped);

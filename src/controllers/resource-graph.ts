@@ -12,6 +12,7 @@
 
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
+import { deepClone } from '../engine/resource/plain-data.js';
 import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
 import { pointerKey, toPointer, type Pointer } from '../engine/resource/pointer.js';
 import { ProducedOutputs, type ProducedOutput } from './produced-outputs.js';
@@ -22,11 +23,17 @@ import {
   renderTemplate,
   setPath,
   type GraphExpression,
+  type LocateTemplate,
   type Rendered,
   type TemplateField,
 } from './template-rendering.js';
 
-export type { ExpressionOutcome, GraphExpression, TemplateField } from './template-rendering.js';
+export type {
+  ExpressionOutcome,
+  GraphExpression,
+  LocateTemplate,
+  TemplateField,
+} from './template-rendering.js';
 /** One resource of a graph. */
 export interface GraphNode {
   readonly id: string;
@@ -53,6 +60,8 @@ export interface GraphNode {
   readonly dependencies: readonly string[];
   /** Problems of a rendered document against its kind's schema and rules (defaults applied). */
   validate?(document: Record<string, unknown>): string[];
+  /** Where a path of {@link template} is in the RGD's file. */
+  readonly locate?: LocateTemplate;
 }
 
 /** An RGD compiled: the instance type and its resources in dependency order. */
@@ -65,6 +74,8 @@ export interface ResourceGraph {
   readonly nodes: readonly GraphNode[];
   /** `spec.schema.status`: fields of the instance's status. */
   readonly status: readonly TemplateField[];
+  /** Where a path below `spec.schema.status` is in the RGD's file. */
+  readonly locateStatus?: LocateTemplate;
   /** The RGD's document as written: another one compiles to another controller. */
   readonly source: unknown;
 }
@@ -287,7 +298,11 @@ async function renderInstance(
       const produced: Record<string, unknown>[] = [];
       let blocked = false;
       for (const bindings of combinations.value) {
-        const rendered = renderTemplate(node.template, node.fields, { ...scope, ...bindings });
+        const rendered = renderTemplate(
+          node.template,
+          node.fields,
+          node.forEach === undefined ? scope : { ...scope, ...bindings },
+        );
         if (rendered.state === 'error') {
           problems.push(`${instanceName}: resource ${node.id}: ${rendered.message}`);
           waiting.set(node.id, rendered.message);
@@ -302,7 +317,7 @@ async function renderInstance(
           break;
         }
         const document = rendered.value as Record<string, unknown>;
-        const invalid = node.validate?.(structuredClone(document)) ?? [];
+        const invalid = node.validate?.(deepClone(document)) ?? [];
         if (invalid.length > 0) {
           problems.push(
             `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
@@ -481,28 +496,57 @@ function documentOf(
   resource: Resource<Spec>,
   rendered?: Record<string, unknown>,
 ): Record<string, unknown> {
+  // Built key by key: spreading the frozen objects of the state is many times slower in V8.
   const { metadata } = resource;
-  const labels = Object.keys(metadata.labels).length > 0 ? { labels: metadata.labels } : {};
-  const annotations =
-    Object.keys(metadata.annotations).length > 0 ? { annotations: metadata.annotations } : {};
-  return {
-    ...(rendered ? { apiVersion: rendered.apiVersion, kind: rendered.kind } : {}),
-    metadata: {
-      ...(rendered && isRecord(rendered.metadata) ? rendered.metadata : {}),
-      name: metadata.id,
-      namespace: metadata.namespace,
-      uid: deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`),
-      generation: metadata.version,
-      resourceVersion: String(metadata.version),
-      ...labels,
-      ...annotations,
-    },
-    ...resource.spec,
-  };
+  const documentMetadata: Record<string, unknown> = {};
+  if (rendered && isRecord(rendered.metadata)) copyInto(documentMetadata, rendered.metadata);
+  documentMetadata.name = metadata.id;
+  documentMetadata.namespace = metadata.namespace;
+  documentMetadata.uid = deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`);
+  documentMetadata.generation = metadata.version;
+  documentMetadata.resourceVersion = String(metadata.version);
+  if (hasKeys(metadata.labels)) documentMetadata.labels = metadata.labels;
+  if (hasKeys(metadata.annotations)) documentMetadata.annotations = metadata.annotations;
+  const document: Record<string, unknown> = {};
+  if (rendered) {
+    document.apiVersion = rendered.apiVersion;
+    document.kind = rendered.kind;
+  }
+  document.metadata = documentMetadata;
+  copyInto(document, resource.spec);
+  return document;
 }
+
+function copyInto(
+  target: Record<string, unknown>,
+  source: Readonly<Record<string, unknown>>,
+): void {
+  for (const key in source) {
+    if (Object.prototype.hasOwnProperty.call(source, key)) target[key] = source[key];
+  }
+}
+
+function hasKeys(record: Readonly<Record<string, unknown>>): boolean {
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) return true;
+  return false;
+}
+
+/** The uids made, by key: each resource's is asked for on every render that reads it. */
+const uids = new Map<string, string>();
+const MAX_REMEMBERED_UIDS = 100_000;
 
 /** A UUID-shaped id that is a function of `key` (four 32-bit FNV-1a hashes, differently seeded). */
 export function deterministicUid(key: string): string {
+  let uid = uids.get(key);
+  if (uid === undefined) {
+    if (uids.size >= MAX_REMEMBERED_UIDS) uids.clear();
+    uid = computeUid(key);
+    uids.set(key, uid);
+  }
+  return uid;
+}
+
+function computeUid(key: string): string {
   let digits = '';
   for (const seed of [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x6b43a9b5]) {
     let hash = seed;

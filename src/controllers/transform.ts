@@ -23,8 +23,10 @@ import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
 import type { EventChannel } from './event-channel.js';
 import { annotate, isConflictOn } from './errors.js';
-import { onlyFinalizerAdded, TransformMemory } from './transform-memory.js';
+import { onlyFinalizersChanged, TransformMemory } from './transform-memory.js';
 import { messageOfThrown } from '../engine/thrown-value.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
+import { KeyedSequencer } from './keyed-sequencer.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill
@@ -45,11 +47,16 @@ export interface TransformSettings<I, O> {
    * it does not exist yet). Throw `skip()` to leave this input alone until the next event; any
    * other error fails the pass, which is retried with backoff.
    *
-   * It should be a function of the input and the output alone (as `mapMetadata` of the input):
+   * It should be a function of the input and the output alone (as `mapMetadata` of the input),
+   * not of the input's finalizers (a change of those alone is not transformed again):
    * a pass skips an input that has not changed since its last transform when its output has not
    * changed either. What else it reads must come through `ctx.reader` (using the context turns
    * the skipping off) or be declared: extra inputs, an extra event channel or a `preTransform`
    * hook turn it off as well.
+   *
+   * With the runtime's `writesInFlight` above 1 (on etcd), the transforms of different inputs
+   * may be under way at once (each input's finalizer and output writes still in order, and two
+   * inputs mapped to one output written in the inputs' order).
    */
   transform(ctx: GenericContext, input: Resource<I>, output: Draft<O>): void | Promise<void>;
   /**
@@ -156,6 +163,9 @@ export function createTransformController<I, O>(
     name,
     inputs,
     outputs,
+    // A pass reads of a running input's finalizers only whether its own is there; extra inputs
+    // are the transform's own business, and wake it on any change.
+    ...((options.extraInputs ?? []).length === 0 ? { skipFinalizerOnlyWakeups: true } : {}),
     async run(rt, _signal, log) {
       // A new run (the first, or after a failed pass) starts with no memory: everything is
       // transformed once more.
@@ -297,44 +307,56 @@ function createPass<I, O>(
         ? await changedInputs(rt, remembered, inputKind, outputKind, known, onlyChanged)
         : await rt.list<I>(inputKind, options.inputListOptions);
     if (!onlyChanged) remembered.unsettled.clear();
-    for (const item of items) {
+    /** Each input's error, by its index: they are reported in the order of the inputs. */
+    const itemErrors: (Error | undefined)[] = [];
+    const usedContextBefore = incremental.usesContext;
+    /** Inputs skipped as unchanged (set by the visits). */
+    const skipped = { count: 0 };
+    const inFlight = rt.writesInFlight ?? 1;
+    /** With writes in flight: two inputs mapped to one output write it in the inputs' order. */
+    const outputOrder = inFlight > 1 ? new KeyedSequencer() : undefined;
+    const visit = async (item: Resource<I>, index: number): Promise<void> => {
       const id = item.metadata.id;
       const last = skipping ? remembered.get(id) : undefined;
       if (
         last !== undefined &&
-        (last.input === item || (finalizers && onlyFinalizerAdded(last.input, item, name))) &&
+        (last.input === item ||
+          onlyFinalizersChanged(last.input, item, finalizers ? name : undefined)) &&
         (stored
           ? stored.has(last.output)
-          : (await rt.find<O>(last.output.metadata)) === last.output) &&
+          : (rt.peek?.<O>(last.output.metadata) ?? (await rt.find<O>(last.output.metadata))) ===
+            last.output) &&
         !incremental.usesContext
       ) {
         last.input = item;
+        skipped.count++;
         touched.add(last.key);
         kept.set(last.output, last.key);
-        continue;
+        return;
       }
       remembered.delete(id);
       const mapped = settings.mapMetadata(item);
-      if (!mapped) continue;
+      if (!mapped) return;
       const problem = checkMappedOutput(name, output, mapped);
       if (problem) {
-        errors.push(problem);
-        continue;
+        itemErrors[index] = problem;
+        return;
       }
       const key = pointerKey(mapped.metadata);
       onlyChanged?.set(key, toPointer(mapped.metadata));
 
       if (item.metadata.phase === 'tearingDown' && !ignoreTearingDown) {
-        if (!finalizers || !item.metadata.finalizers.includes(name)) continue;
+        if (!finalizers || !item.metadata.finalizers.includes(name)) return;
         try {
           await settings.finalizerRemoval?.(ctx, item);
           releasable.set(key, item);
         } catch (error) {
-          if (!isSkip(error)) errors.push(annotate('finalizer removal of', item.metadata, error));
+          if (!isSkip(error))
+            itemErrors[index] = annotate('finalizer removal of', item.metadata, error);
           // Not cleaned up yet: the output stays.
           touched.add(key);
         }
-        continue;
+        return;
       }
 
       touched.add(key);
@@ -342,23 +364,30 @@ function createPass<I, O>(
         try {
           await rt.addFinalizer(item.metadata, name);
         } catch (error) {
-          errors.push(annotate('adding a finalizer to', item.metadata, error));
-          continue;
+          itemErrors[index] = annotate('adding a finalizer to', item.metadata, error);
+          return;
         }
       }
       try {
-        const written = await rt.modifyWithResult(mapped, (draft) =>
-          settings.transform(transformCtx, item, draft),
-        );
+        const write = (): Promise<Resource<O>> =>
+          rt.modifyWithResult(mapped, (draft) => settings.transform(transformCtx, item, draft));
+        const written = await (outputOrder ? outputOrder.run(key, write) : write());
         if (incremental.allowed && !incremental.usesContext) {
           remembered.set(id, { input: item, output: written, key });
         }
         kept.set(written, key);
       } catch (error) {
         // Someone else's output, or one still tearing down (cleaned up below): not ours to write.
-        if (isSkip(error) || isConflictOn(error, mapped.metadata)) continue;
-        errors.push(annotate('transform of', item.metadata, error));
+        if (isSkip(error) || isConflictOn(error, mapped.metadata)) return;
+        itemErrors[index] = annotate('transform of', item.metadata, error);
       }
+    };
+    await forEachConcurrently(items, inFlight, visit);
+    for (const error of itemErrors) if (error !== undefined) errors.push(error);
+    // An input skipped while another's transform started reading through its context (only
+    // possible with writes in flight): the next pass, which then skips nothing, comes soon.
+    if (skipped.count > 0 && incremental.usesContext && !usedContextBefore && inFlight > 1) {
+      rt.queueReconcile();
     }
 
     // Inputs that are gone (or no longer match) are forgotten; the others visited are settled
@@ -370,20 +399,30 @@ function createPass<I, O>(
       else remembered.unsettled.add(id);
     }
 
+    if (onlyChanged) {
+      // Written or found by this pass as it left them: nothing to clean up, no need to read.
+      for (const key of kept.values()) {
+        onlyChanged.delete(key);
+        releasable.delete(key);
+      }
+    }
     const outs = onlyChanged
       ? await findAll<O>(rt, onlyChanged.values())
       : await rt.list<O>(outputKind);
-    for (const out of outs) {
+    // Each output is torn down and destroyed in turn; different outputs independently, as many
+    // at once as the controller may have writes. Errors in the order of the outputs.
+    const cleanupErrors: (Error | undefined)[] = [];
+    await forEachConcurrently(outs, inFlight, async (out, index) => {
       // Stored as this pass wrote or found it: owned, running and touched (the branch below).
       const keptKey = kept.get(out);
       if (keptKey !== undefined) {
         releasable.delete(keptKey);
-        continue;
+        return;
       }
       const key = pointerKey(out.metadata);
       if (out.metadata.owner !== name) {
         releasable.delete(key);
-        continue;
+        return;
       }
       // A tearing-down output is cleaned up even when its input is live: it belongs to an earlier
       // input of the same id, and the new output is written once it is gone (COSI #202).
@@ -392,29 +431,34 @@ function createPass<I, O>(
         (touched.has(key) || (onlyChanged !== undefined && remembered.uses(key)))
       ) {
         releasable.delete(key);
-        continue;
+        return;
       }
       try {
         if (!(await rt.teardown(out.metadata))) {
           // Other finalizers remain; destroyReady wakes us when they are gone.
           releasable.delete(key);
-          continue;
+          return;
         }
         await rt.destroy(out.metadata);
         log.debug('destroyed output', { output: formatPointer(out.metadata) });
       } catch (error) {
         releasable.delete(key);
-        errors.push(annotate('cleaning up', out.metadata, error));
+        cleanupErrors[index] = annotate('cleaning up', out.metadata, error);
       }
-    }
+    });
+    for (const error of cleanupErrors) if (error !== undefined) errors.push(error);
 
-    for (const item of releasable.values()) {
+    // Only once the outputs are gone: an input's finalizer guards its output.
+    const releases = [...releasable.values()];
+    const releaseErrors: (Error | undefined)[] = [];
+    await forEachConcurrently(releases, inFlight, async (item, index) => {
       try {
         await rt.removeFinalizer(item.metadata, name);
       } catch (error) {
-        errors.push(annotate('removing the finalizer of', item.metadata, error));
+        releaseErrors[index] = annotate('removing the finalizer of', item.metadata, error);
       }
-    }
+    });
+    for (const error of releaseErrors) if (error !== undefined) errors.push(error);
     await settings.postTransform?.(ctx);
     return errors;
   };
@@ -442,17 +486,26 @@ async function changedInputs<I, O>(
     outputs.set(key, pointer);
     for (const input of remembered.inputsOf(key)) ids.add(input);
   }
+  const sorted = [...ids].sort(compareStrings);
+  const found: (Resource<I> | undefined)[] = [];
+  // The reads are independent: as many under way as the controller may have writes.
+  await forEachConcurrently(sorted, rt.writesInFlight ?? 1, async (id, index) => {
+    const pointer = { ...inputKind, id };
+    // As last seen (on etcd, by the events that named it): a newer version's event wakes
+    // another pass.
+    found[index] = rt.peek?.<I>(pointer) ?? (await rt.find<I>(pointer));
+  });
   const items: Resource<I>[] = [];
-  for (const id of [...ids].sort(compareStrings)) {
+  sorted.forEach((id, index) => {
     const last = remembered.get(id);
     if (last) outputs.set(last.key, last.output.metadata);
-    const item = await rt.find<I>({ ...inputKind, id });
+    const item = found[index];
     if (item) items.push(item);
     else {
       remembered.delete(id);
       remembered.unsettled.delete(id);
     }
-  }
+  });
   return items;
 }
 
@@ -462,10 +515,10 @@ async function findAll<S>(
   pointers: Iterable<Pointer>,
 ): Promise<Resource<S>[]> {
   const found: Resource<S>[] = [];
-  for (const pointer of pointers) {
+  await forEachConcurrently([...pointers], rt.writesInFlight ?? 1, async (pointer) => {
     const resource = await rt.find<S>(pointer);
     if (resource) found.push(resource);
-  }
+  });
   return found.sort((a, b) => compareStrings(a.metadata.id, b.metadata.id));
 }
 

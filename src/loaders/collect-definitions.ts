@@ -268,6 +268,31 @@ export function collectDefinitions(
   return { definitions, registry, invalid, kinds, pending, documents };
 }
 
+/**
+ * Whether a parsed file holds a definition document (a cosi definition, a transform, a CRD, or
+ * what `isGraphDocument` takes: an RGD), in a Kubernetes List too. Only looks at the documents'
+ * types: nothing is read or compiled, so a file is classified before its one load.
+ */
+export function holdsDefinitionDocuments(
+  file: ParsedManifest,
+  isGraphDocument: (value: Record<string, unknown>) => boolean,
+): boolean {
+  const isDefinitionDocument = (value: unknown): boolean => {
+    if (isKubernetesShaped(value)) {
+      if (isKubernetesList(value)) {
+        return (value.items as unknown[]).some(
+          (item) => isKubernetesShaped(item) && isDefinitionDocument(item),
+        );
+      }
+      return isCrdDocument(value) || isGraphDocument(value);
+    }
+    if (!isPlainObject(value) || !isPlainObject(value.metadata)) return false;
+    const type = value.metadata.type;
+    return typeof type === 'string' && (isDefinitionType(type) || isTransformType(type));
+  };
+  return file.documents.some((document) => isDefinitionDocument(document.value));
+}
+
 /** Whether a type names definitions; a set lookup, since most documents are not definitions. */
 function isDefinitionType(type: string): boolean {
   return type === RESOURCE_DEFINITION_TYPE || DEFINITION_TYPE_NAMES.has(type.toLowerCase());

@@ -12,6 +12,8 @@ import { schemaHasRules } from './schema-node.js';
 import { collectDefinitions } from './collect-definitions.js';
 import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
+import { scanCrdOutlines } from './kubernetes/crd-outline-scan.js';
+import { lazyCrdDefinitions } from './kubernetes/lazy-crd-definitions.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import { isPlainObject } from './manifest-document.js';
 import { nodeFileSystem } from './manifest-file-system.js';
@@ -58,6 +60,10 @@ export async function readDefinitionPaths(
   if (await prepareGraphCel(reads.flatMap((read) => ('text' in read ? [read.text] : [])))) {
     await loadCelRuleEngine();
   }
+  const lazyOptions = { compiler: sharedSchemaCompiler(), celRules: lazyCelRules(undefined) };
+  /** Files of CRDs alone, by their index: their definitions, parsed when used. */
+  const lazy = new Map<number, ResourceDefinition[]>();
+  const texts = new Map<number, string>();
   tree.files.forEach((file, i) => {
     const read = reads[i];
     if (read === undefined) return;
@@ -65,29 +71,92 @@ export async function readDefinitionPaths(
       findings.push(read.finding);
       return;
     }
-    const manifest = parseManifest(read.text, file.display);
-    parsed.push({
-      ...manifest,
-      documents: manifest.documents.filter((d) => isDefinition(d.value)),
-    });
+    texts.set(i, read.text);
+    const outlines = scanCrdOutlines(read.text);
+    const deferred =
+      outlines === undefined || outlines.length === 0
+        ? undefined
+        : lazyCrdDefinitions(file.display, read.text, outlines, lazyOptions);
+    if (deferred !== undefined) lazy.set(i, deferred);
   });
+  // A type defined twice is reported as it is among parsed files: both files are parsed.
+  const files = new Map<string, number[]>();
+  for (const [i, definitions] of lazy) {
+    for (const d of definitions) files.set(d.id, [...(files.get(d.id) ?? []), i]);
+  }
+  for (const at of files.values()) if (at.length > 1) for (const i of at) lazy.delete(i);
+  const parseNow = (i: number): ParsedManifest => {
+    const manifest = parseManifest(texts.get(i) ?? '', tree.files[i]?.display ?? '');
+    return { ...manifest, documents: manifest.documents.filter((d) => isDefinition(d.value)) };
+  };
+  for (const i of texts.keys()) if (!lazy.has(i)) parsed.push(parseNow(i));
   // A cosi definition's rules compile as it is read: CEL is loaded first if one has any.
   if (parsed.some((manifest) => manifest.documents.some((d) => hasCompiledNowRules(d.value)))) {
     await loadCelRuleEngine();
   }
-  const collected = collectDefinitions(
-    parsed,
-    {
-      definitions: [],
-      source: '',
-      deferSchemaChecks: true,
-      celRules: lazyCelRules(undefined),
-      resourceGraphs: readResourceGraphDefinitions,
-    },
-    sharedSchemaCompiler(),
-    findings,
-  );
-  return { definitions: collected.definitions, findings: findings.sort(compareFindings) };
+  const collect = (from: readonly ParsedManifest[], into: Finding[]): ResourceDefinition[] =>
+    collectDefinitions(
+      from,
+      {
+        definitions: [],
+        source: '',
+        deferSchemaChecks: true,
+        celRules: lazyOptions.celRules,
+        resourceGraphs: readResourceGraphDefinitions,
+      },
+      lazyOptions.compiler,
+      into,
+    ).definitions;
+  const collectedFindings: Finding[] = [];
+  let collected = collect(parsed, collectedFindings);
+  const taken = new Set(collected.map((d) => d.id));
+  const clashing = [...lazy].filter(([, definitions]) => definitions.some((d) => taken.has(d.id)));
+  if (clashing.length > 0) {
+    for (const [i] of clashing) lazy.delete(i);
+    parsed.splice(0, parsed.length, ...[...texts.keys()].filter((i) => !lazy.has(i)).map(parseNow));
+    collectedFindings.length = 0;
+    collected = collect(parsed, collectedFindings);
+  }
+  findings.push(...collectedFindings);
+  // In path order, as the files are.
+  const sources = definitionSources(parsed);
+  const byFile = new Map<string, ResourceDefinition[]>();
+  for (const d of collected) {
+    const source = sources.get(sourceKey(d)) ?? '';
+    byFile.set(source, [...(byFile.get(source) ?? []), d]);
+  }
+  const definitions: ResourceDefinition[] = [];
+  tree.files.forEach((file, i) => {
+    definitions.push(...(lazy.get(i) ?? byFile.get(file.display) ?? []));
+    byFile.delete(file.display);
+  });
+  // Whatever could not be placed by its file still counts, last.
+  for (const rest of byFile.values()) definitions.push(...rest);
+  return { definitions, findings: findings.sort(compareFindings) };
+}
+
+/** How {@link definitionSources} knows a definition: by group and kind, or by id. */
+function sourceKey(definition: ResourceDefinition): string {
+  const identity = definition.kubernetes;
+  if (identity === undefined) return definition.id;
+  const slash = identity.apiVersion.lastIndexOf('/');
+  return `${slash === -1 ? '' : identity.apiVersion.slice(0, slash)}/${identity.kind}`;
+}
+
+/** The file of each definition document of `parsed`, by {@link sourceKey}. */
+function definitionSources(parsed: readonly ParsedManifest[]): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const manifest of parsed) {
+    for (const { value } of manifest.documents) {
+      if (!isPlainObject(value) || !isPlainObject(value.spec)) continue;
+      const spec = value.spec;
+      const key = isKubernetesShaped(value)
+        ? `${String(spec.group)}/${String(isPlainObject(spec.names) ? spec.names.kind : '')}`
+        : String(spec.type).toLowerCase();
+      if (!sources.has(key)) sources.set(key, manifest.file);
+    }
+  }
+  return sources;
 }
 
 /** Whether a definition document is one of cosi's whose schema has rules (compiled as it is read). */

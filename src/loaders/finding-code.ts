@@ -69,6 +69,7 @@ export const FINDING_CODES = [
   'rgd-unknown-ref',
   'rgd-cycle',
   'rgd-type-mismatch',
+  'rgd-unknown-field',
   'rgd-unknown-kind',
   // A kro RGD instance that waits on what nothing here writes (the run).
   'rgd-waiting',

@@ -90,8 +90,11 @@ export interface LoadConfigOptions {
   readonly ownWork?: <T>(work: () => T) => T;
 }
 
-/** Where transpiled config files are kept between runs. */
-const TRANSPILED_CACHE = path.join(tmpdir(), 'cosi-transpiled');
+/**
+ * Where transpiled config files are kept between runs: one directory per user, as a file found
+ * there is run as the config.
+ */
+const TRANSPILED_CACHE = path.join(tmpdir(), `cosi-transpiled-${process.getuid?.() ?? 'user'}`);
 
 /** jiti's own transpiler (what it uses when given none), loaded on the first file it transpiles. */
 let transpiler: ((options: Jiti.TransformOptions) => Jiti.TransformResult) | undefined;

@@ -3,6 +3,7 @@ import type { DefinitionRegistry } from '../engine/resource/definition-registry.
 import {
   collectDefinitions,
   givenDefinitions,
+  holdsDefinitionDocuments,
   type CollectedDefinitions,
   type GivenDefinitions,
   type InvalidDefinitions,
@@ -12,11 +13,11 @@ import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile, ManifestResource } from './manifest-resource.js';
 import type { ResourceDocument } from './resource-document.js';
 import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
+import { isRgdDocument } from './kro/resource-graph-definition.js';
 import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
-import { lazyCelRules } from './cel/cel-rules.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 
@@ -151,7 +152,7 @@ export class ManifestCache {
         entry = {
           text: file.text,
           parsed: manifest,
-          hasDefinitions: holdsDefinitions(manifest, this.#compiler),
+          hasDefinitions: holdsDefinitions(manifest),
         };
         parsed.push(file.path);
       }
@@ -307,7 +308,7 @@ export class ManifestCache {
     return {
       text: file.text,
       parsed: manifest,
-      hasDefinitions: holdsDefinitions(manifest, this.#compiler),
+      hasDefinitions: holdsDefinitions(manifest),
     };
   }
 
@@ -432,20 +433,13 @@ export function withChanges<T extends CachedLoadResult>(
   return Object.defineProperty(result, 'changes', { value: changes, enumerable: false });
 }
 
-/** Whether any document of a file is a definition: such files are resolved together. */
-function holdsDefinitions(file: ParsedManifest, compiler: SchemaCompiler): boolean {
-  const own = collectDefinitions(
-    [file],
-    {
-      definitions: [],
-      source: '',
-      celRules: lazyCelRules(undefined),
-      resourceGraphs: readResourceGraphDefinitions,
-    },
-    compiler,
-    [],
-  );
-  return own.pending.length !== file.documents.length;
+/**
+ * Whether any document of a file is a definition: such files are resolved together. By the
+ * documents' types alone: the definitions themselves (an RGD's graph, a CRD's schemas) are
+ * compiled once, by the load that resolves them.
+ */
+function holdsDefinitions(file: ParsedManifest): boolean {
+  return holdsDefinitionDocuments(file, isRgdDocument);
 }
 
 /**

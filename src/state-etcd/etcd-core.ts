@@ -27,6 +27,7 @@ import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
+import { describeConnectionFailure } from './connection-failure.js';
 import {
   CorruptValueError,
   DEFAULT_REQUEST_TIMEOUT,
@@ -37,6 +38,7 @@ import {
 import { encodeResource } from './resource-codec.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
@@ -124,12 +126,6 @@ export interface EtcdFigures {
   readonly inFlight: number;
   /** Watches open now. */
   readonly watches: number;
-}
-
-/** The first line of what was thrown: gRPC's messages run on with details. */
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
 }
 
 /** etcd's message for a read or watch of a revision compaction removed. */
@@ -352,11 +348,12 @@ export class EtcdCore implements StateCore {
   }
 
   /**
-   * Asks etcd one cheap question (the state's first key) within `timeout` ms.
+   * Asks etcd one cheap question (the state's first key) within `timeout` ms (the flag that
+   * sets it, `--connect-timeout` by default, is named in the error).
    *
    * @throws EtcdUnreachableError when no answer came in time or the connection failed.
    */
-  async probe(timeout: number): Promise<void> {
+  async probe(timeout: number, timeoutFlag?: string): Promise<void> {
     const endpoints = this.#options.endpoints ?? [];
     try {
       await withDeadline(
@@ -372,11 +369,16 @@ export class EtcdCore implements StateCore {
           });
         })(),
         timeout,
-        () => new EtcdUnreachableError(endpoints, timeout),
+        () => new EtcdUnreachableError(endpoints, timeout, undefined, timeoutFlag),
       );
     } catch (error) {
       if (error instanceof EtcdUnreachableError) throw error;
-      throw new EtcdUnreachableError(endpoints, timeout, firstLine(error));
+      throw new EtcdUnreachableError(
+        endpoints,
+        timeout,
+        describeConnectionFailure(error),
+        timeoutFlag,
+      );
     }
   }
 
@@ -953,17 +955,4 @@ function decodeEvent(
   if (change.kv.version === '1') return { type: 'created', resource, bookmark };
   if (!prev) return new HistoryCompactedError(change.revision - 1);
   return { type: 'updated', resource, old: decoded.decode(key, prev), bookmark };
-}
-
-/** Runs `fn` on every item, at most `limit` at a time; rejects with the first failure. */
-async function forEachConcurrently<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

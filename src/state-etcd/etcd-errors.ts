@@ -3,6 +3,7 @@
  * Both are errors of the connection or of the data, not of the state's rules: they carry no
  * engine {@link ErrorCode}, and the CLI says them in one line.
  */
+import type { ConnectionFailure } from './connection-failure.js';
 
 /**
  * cosi's `--request-timeout` default, as etcdctl's `--command-timeout`: 5 s. It bounds the
@@ -27,8 +28,9 @@ export class EtcdTimeoutError extends Error {
 }
 
 /**
- * etcd did not answer a first request within `--connect-timeout`: nothing listens there, or it
- * does not speak etcd, or it is too slow to serve. Said in one line with what to check.
+ * etcd could not be reached by a first request: nothing listens there, the host does not
+ * resolve, what answers does not speak etcd, or no answer came within the timeout. Said in one
+ * plain line naming the endpoint and what to check; the client's own (gRPC) text is never shown.
  */
 export class EtcdUnreachableError extends Error {
   readonly code = 'etcd-unreachable';
@@ -36,11 +38,16 @@ export class EtcdUnreachableError extends Error {
   constructor(
     readonly endpoints: readonly string[],
     readonly timeout: number,
-    reason?: string,
+    /** Why the connection failed; absent when no answer came in time. */
+    readonly failure?: ConnectionFailure,
+    /** The flag that bounds the wait, named in the advice to raise it. */
+    readonly timeoutFlag = '--connect-timeout',
   ) {
     const where = endpoints.map((e) => e.replace(/^https?:\/\//, '')).join(', ');
     super(
-      `cannot reach etcd at ${where} within ${Number((timeout / 1000).toFixed(2))}s (--connect-timeout)${reason ? `: ${reason}` : ''}: check that etcd runs there and the --state URL, or raise --connect-timeout`,
+      failure === undefined
+        ? `cannot reach etcd at ${where} within ${Number((timeout / 1000).toFixed(2))}s (${timeoutFlag}): check that etcd runs there and the --state URL, or raise ${timeoutFlag}`
+        : `cannot reach etcd at ${where}: ${failure.reason}: ${failure.advice}`,
     );
     this.name = 'EtcdUnreachableError';
   }

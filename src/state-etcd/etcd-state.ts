@@ -14,17 +14,18 @@ export interface EtcdState extends State {
   /**
    * Resolves once this state's requests under way are done (an operation waiting on a watch,
    * as `teardownAndDestroy` on finalizers, counts as idle) and every open watch of this state
-   * has received the changes this state wrote so far; their listeners are then called in the
-   * next microtasks. Tests, and callers that must see their own writes on a watch, wait with
+   * has received the changes this state wrote so far and handed them to its listeners (one
+   * still busy with an earlier change's promise gets them when it is done). Tests, and callers that must see their own writes on a watch, wait with
    * it instead of sleeping. Changes written by other clients are not waited for.
    */
   settled(): Promise<void>;
   /**
    * Asks etcd one cheap question within `timeout` ms: whether it can be reached at all.
+   * `timeoutFlag` (`--connect-timeout` by default) is the flag the error advises to raise.
    *
    * @throws EtcdUnreachableError (one line, saying what to check) when it cannot.
    */
-  probe(timeout: number): Promise<void>;
+  probe(timeout: number, timeoutFlag?: string): Promise<void>;
   /** What this state asked of etcd so far (requests, failures, in flight, open watches). */
   figures(): EtcdFigures;
   /** Ends every watch and, when the state made its client, closes it. */
@@ -45,8 +46,8 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
     return this.#core.settled();
   }
 
-  probe(timeout: number): Promise<void> {
-    return this.#core.probe(timeout);
+  probe(timeout: number, timeoutFlag?: string): Promise<void> {
+    return this.#core.probe(timeout, timeoutFlag);
   }
 
   figures(): EtcdFigures {

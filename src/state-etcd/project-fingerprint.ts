@@ -8,7 +8,7 @@ export interface ProjectFingerprint {
   readonly digest: string;
   /** `type@digest` of each type, sorted. */
   readonly types: readonly string[];
-  /** The config's controllers, sorted (those registered by `setup` are not known before). */
+  /** The config's controllers, those its `setup` registers too, sorted. */
   readonly controllers: readonly string[];
   /** Who wrote it: `host/pid`. */
   readonly identity: string;

@@ -3,11 +3,11 @@ import type { Kind } from '../engine/resource/pointer.js';
 import type { StateEvent } from '../engine/state/state.js';
 import { afterListener, type Delivery } from '../engine/state/watch-delivery.js';
 import { isThenable } from '../engine/is-thenable.js';
-import { runSoon } from '../engine/run-soon.js';
 
 /**
  * The events of one watch on their way to its listener: queued, then handed over in order,
- * asynchronously (one microtask per burst), waiting for a listener's promise before the next
+ * asynchronously (on the next turn of the event loop, so that what arrived together is handed
+ * over together), waiting for a listener's promise before the next
  * event (or, aggregated, handing over everything that piled up as one batch). A listener that
  * throws or rejects is reported and the watch goes on.
  *
@@ -85,7 +85,10 @@ export class WatchQueue {
   #schedule(): void {
     if (this.#scheduled || this.#busy) return;
     this.#scheduled = true;
-    runSoon(this.#pump);
+    // The next turn of the event loop, not a microtask: the changes of every watch response
+    // read from the socket in this turn are then handed over together (one batch to an
+    // aggregated listener, one burst to the runtime, whose queues fold it), not one by one.
+    setImmediate(this.#pump);
   }
 
   readonly #pump = (): void => {

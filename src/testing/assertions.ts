@@ -1,3 +1,4 @@
+import { describeStuck } from '../app/stuck-controllers.js';
 import { formatPointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
@@ -107,7 +108,10 @@ export function expectConverged(subject: ConvergenceReport | TestProject): void 
 /** Why a report did not converge, or `undefined` when it did. */
 export function convergenceProblem(report: ConvergenceReport): string | undefined {
   if (report.converged && report.reason === 'quiescent') return undefined;
-  const lines = [`expected the controllers to converge, but they did not (${report.reason})`];
+  const stuck = describeStuck(report);
+  const lines = [
+    `expected the controllers to converge, but they did not (${report.reason})${stuck ? `: ${stuck}` : ''}`,
+  ];
   for (const c of report.controllers) {
     if (c.lastError && c.condition === 'failed')
       lines.push(`  ${c.name} failed: ${c.lastError.message}`);

@@ -18,6 +18,7 @@ import { explainResource, type Explanation } from '../app/explain/explain-resour
 import { parseDurationText } from '../app/parse-duration.js';
 import type { Project } from '../app/project.js';
 import { ProjectSession } from '../app/project-session.js';
+import type { UserCodeMonitor } from '../app/user-code-site.js';
 import { ControllerFaults } from './controller-faults.js';
 import { createFaultyState, type FaultInjector } from './fault-state.js';
 import {
@@ -397,11 +398,12 @@ export async function createTestProject(options: TestProjectOptions = {}): Promi
 
 /**
  * {@link createTestProject} with its config already loaded (`cosi test` finds a scenario's
- * config its own way).
+ * config its own way), told to `monitor` when the project's code runs (in `cosi test`'s worker).
  */
 export async function startTestProject(
   options: Omit<TestProjectOptions, 'config'>,
   config: LoadedConfig | undefined,
+  monitor?: UserCodeMonitor,
 ): Promise<TestProject> {
   const cwd = options.cwd ?? process.cwd();
   const release =
@@ -436,6 +438,7 @@ export async function startTestProject(
       ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       ...(options.onLog ? { onLog: options.onLog } : {}),
+      ...(monitor ? { monitor } : {}),
     },
   );
   return new TestProject(

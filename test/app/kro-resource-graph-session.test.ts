@@ -70,4 +70,63 @@ describe('the controller of a kro RGD, as the instances change', () => {
       await session.close();
     }
   });
+
+  // kro's test/integration/suites/core/omit_test.go, cases 1, 1b and 1c (Apache-2.0).
+  it('writes a field omit() left out once the instance asks for it, and removes it again', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-session-'));
+    dirs.push(dir);
+    await writeFile(
+      path.join(dir, 'rgd.yaml'),
+      `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: test-omit
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: TestOmit
+    spec:
+      name: string
+      optional: string | default=""
+  resources:
+    - id: configmap
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name}
+        data:
+          always: present
+          optional: '\${schema.spec.optional != "" ? schema.spec.optional : omit()}'
+`,
+    );
+    const instance = (optional: string): string =>
+      `apiVersion: kro.run/v1alpha1\nkind: TestOmit\nmetadata:\n  name: one\nspec:\n  name: one\n  optional: "${optional}"\n`;
+    await writeFile(path.join(dir, 'one.yaml'), instance(''));
+    const session = await openTree(dir);
+    const data = async () =>
+      (
+        await session.project.state.get({
+          namespace: 'default',
+          type: 'ConfigMaps.core',
+          id: 'one',
+        })
+      ).spec as { data: Record<string, string> };
+    try {
+      expect((await session.converge()).converged).toBe(true);
+      expect((await data()).data).toEqual({ always: 'present' });
+
+      await writeFile(path.join(dir, 'one.yaml'), instance('now-present'));
+      await session.applyEdit(await reread(dir));
+      expect((await session.converge()).converged).toBe(true);
+      expect((await data()).data).toEqual({ always: 'present', optional: 'now-present' });
+
+      await writeFile(path.join(dir, 'one.yaml'), instance(''));
+      await session.applyEdit(await reread(dir));
+      expect((await session.converge()).converged).toBe(true);
+      expect((await data()).data).toEqual({ always: 'present' });
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -1,9 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForeignStateError } from '../../src/app/foreign-state.js';
 import { serveProject, type ServedProject } from '../../src/app/serve-project.js';
+import {
+  describeFingerprintDifference,
+  type ProjectFingerprint,
+} from '../../src/state-etcd/project-fingerprint.js';
 import { newResource } from '../../src/engine/resource/resource.js';
 import { createInMemoryState } from '../../src/engine/state/in-memory-state.js';
 
@@ -43,10 +47,13 @@ describe('serveProject', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const serve = async (elect?: (signal: AbortSignal) => Promise<void>): Promise<ServedProject> => {
+  const serve = async (
+    elect?: (signal: AbortSignal, fingerprint: ProjectFingerprint) => Promise<void>,
+    root = dir,
+  ): Promise<ServedProject> => {
     const result = await serveProject({
-      files: [dir],
-      cwd: dir,
+      files: [root],
+      cwd: root,
       state: createInMemoryState(),
       ...(elect ? { elect } : {}),
     });
@@ -63,6 +70,41 @@ describe('serveProject', () => {
     elected();
     await s.elected;
     expect(s.project.runtime.controllerNames()).toEqual(['Everywhere', 'LeaderOnly']);
+  });
+
+  it("fingerprints the controllers the config's setup registers, before it is elected", async () => {
+    const withSetup = (name: string): string =>
+      CONFIG.replace(
+        'export default {',
+        `export default {\n  setup: (rt) => rt.register(idle(${JSON.stringify(name)})),`,
+      );
+    // Each config in a directory of its own: a module is imported once per path.
+    const fingerprintOf = async (name: string, config: string) => {
+      const own = path.join(dir, name);
+      await mkdir(own);
+      await writeFile(path.join(own, 'cosi.config.mjs'), config);
+      await writeFile(path.join(own, 'vms.yaml'), VMS(2));
+      let seen: ProjectFingerprint | undefined;
+      const s = await serve((signal, fingerprint) => {
+        seen = fingerprint;
+        return new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('closed'))),
+        );
+      }, own);
+      // setup ran on a scratch runtime only: the served one has no leader part yet.
+      expect(s.project.runtime.controllerNames()).toEqual(['Everywhere']);
+      await s.stop();
+      await expect(s.elected).rejects.toThrow('closed');
+      served = undefined;
+      if (seen === undefined) throw new Error('the election was never asked for');
+      return seen;
+    };
+    const a = await fingerprintOf('a', withSetup('FromSetup'));
+    expect(a.controllers).toEqual(['Everywhere', 'FromSetup', 'LeaderOnly']);
+    const b = await fingerprintOf('b', withSetup('Renamed'));
+    expect(b.controllers).toEqual(['Everywhere', 'LeaderOnly', 'Renamed']);
+    expect(b.digest).not.toBe(a.digest);
+    expect(describeFingerprintDifference(a, b)).toBe('controllers +Renamed -FromSetup');
   });
 
   it('never starts the leader group in a process that is not elected, and stops cleanly', async () => {

@@ -73,4 +73,15 @@ describe('the heartbeat', () => {
     writer.reconcile('A', undefined);
     expect(read().seq).not.toBe(first);
   });
+
+  it('reads the last mark the worker made, kept through the sites entered after it', () => {
+    const { writer, read } = pair();
+    expect(read().mark).toBeUndefined();
+    writer.mark(0);
+    expect(read().mark).toBe(0);
+    writer.mark(7);
+    writer.reconcile('A', undefined);
+    writer.leave();
+    expect(read().mark).toBe(7);
+  });
 });

@@ -78,6 +78,8 @@ describe('completion in bash', { timeout: 120_000 }, () => {
     ]);
     expect(complete(['cosi', 'graph', '-o', 'm'])).toEqual(['mermaid']);
     expect(complete(['cosi', 'get', '--sort'])).toEqual(['--sort-by']);
+    expect(complete(['cosi', 'get', '--wa'])).toEqual(['--watch']);
+    expect(complete(['cosi', 'get', '--output-w'])).toEqual(['--output-watch-events']);
     expect(complete(['cosi', 'in'])).toEqual(['init']);
   });
 

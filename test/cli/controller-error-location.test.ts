@@ -18,13 +18,13 @@ afterEach(async () => {
 
 const THROW = 'throw new Error(`no bridge for ${vm.metadata.id}`);';
 
-/** README's config example, with its transform throwing; and the line of the throw. */
-async function failingReadmeConfig(): Promise<{ line: number }> {
-  const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## The project config\n'));
+/** docs/controllers.md's config example, with its transform throwing; and the line of the throw. */
+async function failingDocsConfig(): Promise<{ line: number }> {
+  const page = await readFile(path.join(REPO, 'docs/controllers.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n## The project config\n'));
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
   const config = block.replace('net.spec.bridge = `br-${vm.spec.image}`;', THROW);
-  expect(config, "README's transform example was rewritten to throw").toContain(THROW);
+  expect(config, "the docs' transform example was rewritten to throw").toContain(THROW);
   await writeFile(path.join(dir, 'cosi.config.ts'), config);
   await writeFile(
     path.join(dir, 'vms.yaml'),
@@ -33,9 +33,9 @@ async function failingReadmeConfig(): Promise<{ line: number }> {
   return { line: config.split('\n').findIndex((l) => l.includes(THROW)) + 1 };
 }
 
-describe("README's transform example, when its transform throws", () => {
+describe("docs/controllers.md's transform example, when its transform throws", () => {
   it('apply names the line of the config where the transform threw', async () => {
-    const { line } = await failingReadmeConfig();
+    const { line } = await failingDocsConfig();
     const r = await cli(['apply', '-f', 'vms.yaml', '--stable'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
@@ -44,7 +44,7 @@ describe("README's transform example, when its transform throws", () => {
   });
 
   it('check places the controller finding at that line, not at the config as a whole', async () => {
-    const { line } = await failingReadmeConfig();
+    const { line } = await failingDocsConfig();
     const r = await cli(['check', '-f', 'vms.yaml', '-o', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
     const findings = (

@@ -98,4 +98,35 @@ spec:
       /manifests\/gadget\.yaml:2:7: error\[unknown-type\]: .*gadgets\.yaml:17:15 is invalid/,
     );
   });
+
+  it('checks a document against a real bundle (cert-manager, Gateway API), nothing of the CRDs it does not use reported', async () => {
+    await writeFile(
+      path.join(dir, 'manifests', 'certificate.yaml'),
+      'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: { name: web, namespace: apps }\nspec:\n  secretName: web-tls\n  dnsNames: [web.example.org]\n  issuerRef: { name: letsencrypt, kind: ClusterIssuer }\n  privateKey: { algorithm: DSA }\n',
+    );
+    const r = await cli(
+      [
+        'check',
+        '--definitions',
+        path.join(REPO, 'fixtures/real-crds/cert-manager/crds'),
+        '--definitions',
+        path.join(REPO, 'fixtures/real-crds/gateway-api/crds'),
+        '-f',
+        'manifests/certificate.yaml',
+        '-o',
+        'json',
+      ],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as {
+      cases: { findings: { code: string; file: string; line: number; pointer: string }[] }[];
+    };
+    const findings = report.cases.flatMap((c) => c.findings);
+    // The schema of the used CRD applies (its algorithm enum); nothing of the unused CRDs is
+    // reported.
+    expect(findings.map((f) => [f.code, f.file, f.line, f.pointer])).toEqual([
+      ['schema-violation', 'manifests/certificate.yaml', 8, '/spec/privateKey/algorithm'],
+    ]);
+  });
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newResource } from '../../src/engine/resource/resource.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { closedPort } from '../support/closed-port.js';
 import { useEtcdClient } from '../support/etcd-client.js';
 import { etcdAvailable } from '../support/etcd-server.js';
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
@@ -36,7 +37,7 @@ describe('an etcd endpoint that never answers', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('get --state fails with one line once the request timeout has passed', async () => {
+  it('get --state fails with one line, exit 2, once the request timeout has passed', async () => {
     const p = spawnCosi([
       'get',
       'vm',
@@ -47,11 +48,26 @@ describe('an etcd endpoint that never answers', () => {
     ]);
     processes.push(p);
     // Node's start and loading gRPC come on top of the 1 s: bounded, not exact.
-    expect(await exitWithin(p, 15_000)).toBe(1);
+    expect(await exitWithin(p, 15_000)).toBe(2);
     expect(p.stderr()).toBe(
-      `cosi: --state etcd://${silent.address}/cosi: could not read it: etcd at ${silent.address} did not answer within 1000 ms (--request-timeout)\n`,
+      `cosi: cannot reach etcd at ${silent.address} within 1s (--request-timeout): check that etcd runs there and the --state URL, or raise --request-timeout\n`,
     );
   }, 30_000);
+
+  it('get and graph --state on a closed port: one plain line, exit 2, no gRPC text', async () => {
+    const port = await closedPort();
+    for (const args of [
+      ['get', 'vm'],
+      ['graph', '--resources'],
+    ]) {
+      const p = spawnCosi([...args, '--state', `etcd://127.0.0.1:${port}/x`]);
+      processes.push(p);
+      expect(await exitWithin(p, 20_000)).toBe(2);
+      expect(p.stderr()).toBe(
+        `cosi: cannot reach etcd at 127.0.0.1:${port}: connection refused (nothing listens on that port): check that etcd runs there and the --state URL\n`,
+      );
+    }
+  }, 60_000);
 
   it('run exits promptly on SIGTERM while its start waits for etcd', async () => {
     // A long request timeout: the start is still waiting when the signal comes.
@@ -202,6 +218,29 @@ describe.skipIf(!etcdAvailable)('run with another config than the state is serve
       /shutting down \(could not lead: the state is served with another config \(controllers -PlacementController;/,
     );
     expect(b.stderr()).toContain('etcdctl del /fingerprint/fingerprint');
+    expect(b.stderr()).not.toMatch(/elected leader/);
+  }, 60_000);
+
+  it("refuses to lead when only the controllers the config's setup registers differ", async () => {
+    const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/fingerprint-setup`;
+    const start = (dir: string): CosiProcess => {
+      const p = spawnCosi(['run', '-f', dir, '--state', url, '--lease-ttl', '2s']);
+      running.push(p);
+      return p;
+    };
+    const a = start(await project((config) => config));
+    await a.waitForLine(/elected leader/);
+    // The same config's controllers; its setup registers none.
+    const b = start(
+      await project((config) => config.replace('setup: setupHostStatusController,', '')),
+    );
+    await b.waitForLine(/applied 5 resources/);
+    a.kill('SIGKILL');
+    await a.exited;
+    expect(await exitWithin(b, 30_000)).toBe(1);
+    expect(b.stderr()).toMatch(
+      /could not lead: the state is served with another config \(controllers -HostStatusController;/,
+    );
     expect(b.stderr()).not.toMatch(/elected leader/);
   }, 60_000);
 });

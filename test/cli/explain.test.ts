@@ -56,6 +56,21 @@ describe('cosi explain', () => {
     expect(stdout).toContain('(… --depth)');
   });
 
+  it('cuts the lineage of a run that did not settle at the default depth, and bounds --depth', async () => {
+    // ping-pong never converges: each version of ping leads to one of pong and back, thousands of
+    // hops; walking them all overflowed the stack.
+    const args = ['explain', 'echo', 'ping', '-f', 'fixtures/cli/ping-pong', '--stable', '-q'];
+    const { code, stdout, stderr } = await cli(args);
+    expect(stderr).not.toContain('internal error');
+    expect(code).toBe(3);
+    const hops = stdout.split('\n').filter((line) => / <- (Ping|Pong) reconcile #/.test(line));
+    expect(hops).toHaveLength(33);
+    expect(stdout).toContain('(… --depth)');
+    const tooDeep = await cli([...args, '--depth', '1001']);
+    expect(tooDeep.code).toBe(2);
+    expect(tooDeep.stderr).toContain('--depth: at most 1000 hops, got 1001');
+  }, 60_000);
+
   it('prints the explanation as JSON and as DOT', async () => {
     const args = ['explain', 'networkconfig', 'web-1', '-f', 'fixtures/vm-network', '--stable'];
     const json = await cli([...args, '-o', 'json', '-q']);

@@ -178,3 +178,102 @@ describe('cosi graph --focus', { timeout: 30_000 }, () => {
     }
   });
 });
+
+describe('cosi graph -o svg --max-nodes', { timeout: 60_000 }, () => {
+  const refusal =
+    /^cosi: graph -o svg: (\d[\d,]*) nodes, more than --max-nodes ([\d,]+) \(Graphviz takes minutes for a few thousand\): draw part of it with --focus TYPE\/ID --depth N \(or -t TYPE, -c NAME\), write -o dot, or raise --max-nodes \(0: no limit\)\n$/;
+
+  it('refuses, exit 2 and one line, a graph of more nodes than the limit; lays out one of as many', async () => {
+    // vm-network with --resources: 3 controllers and 13 resources (their types are clusters).
+    const over = await cli([
+      'graph',
+      '-f',
+      VM_NETWORK,
+      '--resources',
+      '-o',
+      'svg',
+      '--max-nodes',
+      '15',
+    ]);
+    expect(over.code).toBe(2);
+    expect(over.stdout).toBe('');
+    expect(refusal.exec(over.stderr)?.slice(1)).toEqual(['16', '15']);
+    const at = await cli([
+      'graph',
+      '-f',
+      VM_NETWORK,
+      '--resources',
+      '-q',
+      '-o',
+      'svg',
+      '--max-nodes',
+      '16',
+    ]);
+    expect(at.code).toBe(0);
+    expect(svgNodeTitles(at.stdout)).toHaveLength(16);
+    // Without --resources: 3 controllers and 5 types.
+    const declared = await cli(['graph', '-f', VM_NETWORK, '-o', 'svg', '--max-nodes', '7']);
+    expect(declared.code).toBe(2);
+    expect(refusal.exec(declared.stderr)?.slice(1)).toEqual(['8', '7']);
+    // What the message suggests passes: the graph cut around one resource.
+    const focused = await cli([
+      'graph',
+      '-f',
+      VM_NETWORK,
+      '--focus',
+      'vm/web-1',
+      '-q',
+      '-o',
+      'svg',
+      '--max-nodes',
+      '5',
+    ]);
+    expect(focused.code).toBe(0);
+    expect(svgNodeTitles(focused.stdout)).toHaveLength(5);
+  });
+
+  it('refuses above 1,000 nodes by default, for SVG only; 0 lifts the limit', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-max-nodes-'));
+    try {
+      const notes = Array.from(
+        { length: 1_001 },
+        (_, i) => `---\nmetadata: { type: Notes.example.org, id: n-${i} }\nspec: {}\n`,
+      );
+      await writeFile(
+        path.join(dir, 'notes.yaml'),
+        'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: notes.example.org }\n' +
+          'spec: { type: Notes.example.org }\n' +
+          notes.join(''),
+      );
+      const r = await cli(['graph', '-f', dir, '--resources', '-q', '-o', 'svg']);
+      expect(r.code).toBe(2);
+      expect(refusal.exec(r.stderr)?.slice(1)).toEqual(['1,001', '1,000']);
+      const dot = await cli(['graph', '-f', dir, '--resources', '-q', '-o', 'dot']);
+      expect(dot.code).toBe(0);
+      expect(dot.stdout.match(/\[label=/g)).toHaveLength(1_001);
+      const unlimited = await cli([
+        'graph',
+        '-f',
+        dir,
+        '--resources',
+        '-q',
+        '-o',
+        'svg',
+        '--max-nodes',
+        '0',
+      ]);
+      expect(unlimited.code).toBe(0);
+      expect(svgNodeTitles(unlimited.stdout)).toHaveLength(1_001);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 2 for a limit that is not a whole number', async () => {
+    const r = await cli(['graph', '-f', VM_NETWORK, '-o', 'svg', '--max-nodes', '1e3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'cosi: --max-nodes: expected a whole number of nodes (0: no limit), got "1e3"\n',
+    );
+  });
+});

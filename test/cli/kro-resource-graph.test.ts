@@ -322,6 +322,41 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
       'rgd.yaml:17:17',
     ],
     [
+      'rgd-unknown-field',
+      '      name: string',
+      configMap('config', '${schema.spec.nmae}'),
+      'rgd.yaml:17:17',
+    ],
+    [
+      'rgd-unknown-field',
+      '      name: string',
+      configMap('first', '${schema.spec.name}') +
+        configMap('second', '${first.metadata.name}', '          y: ${first.dta.x}\n'),
+      'rgd.yaml:28:14',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      size: integer',
+      configMap('config', 'a').replace(
+        '      template:',
+        '      includeWhen:\n        - ${schema.spec.size}\n      template:',
+      ),
+      'rgd.yaml:14:11',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      size: integer',
+      configMap('config', 'a', '          y: ${schema.spec.size}\n'),
+      'rgd.yaml:20:14',
+    ],
+    [
+      'rgd-type-mismatch',
+      '      name: string',
+      configMap('first', '${schema.spec.name}') +
+        configMap('second', 'b', '          y: ${first.metadata.generation}\n'),
+      'rgd.yaml:28:14',
+    ],
+    [
       'rgd-unknown-kind',
       '      name: string',
       configMap('config', 'a').replace('kind: ConfigMap', 'kind: ConfigMop'),
@@ -354,7 +389,8 @@ spec:
         metadata:
           name: app
         spec:
-          replicas: \${schema.spec.replicas}
+          # Not a plain field path: its type is known only when rendered.
+          replicas: \${"" + schema.spec.replicas}
           selector:
             matchLabels:
               app: web
@@ -515,5 +551,118 @@ spec:
     const rendered = spawnSync('dot', ['-Tsvg'], { input: dot.stdout, encoding: 'utf8' });
     expect(rendered.status).toBe(0);
     expect(rendered.stdout).toContain('resources in render order');
+  });
+
+  it('graph draws the status write of an RGD controller on its input edge, not as a cycle', async () => {
+    const text = await cli(['graph', '-f', 'fixtures/kro-webapp']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain('cycle:');
+    expect(text.stdout).toMatch(
+      /^ {10}status {3}WebApps\.kro\.run \(of the instances it reads\)$/m,
+    );
+    const controller = '"controller:ResourceGraph(webapp.kro.run)"';
+    const dot = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'dot']);
+    expect(dot.stdout).toContain(
+      `"type:WebApps.kro.run" -> ${controller} [style=solid, label="status", dir=both];`,
+    );
+    expect(dot.stdout).not.toContain(`${controller} -> "type:WebApps.kro.run"`);
+    const json = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'json']);
+    const graph = JSON.parse(json.stdout) as {
+      edges: { controller: string; type: string; kind: string }[];
+      statusWrites: { controller: string; type: string }[];
+    };
+    expect(graph.statusWrites).toEqual([
+      { controller: 'ResourceGraph(webapp.kro.run)', type: 'WebApps.kro.run' },
+    ]);
+    expect(graph.edges.filter((e) => e.type === 'WebApps.kro.run').map((e) => e.kind)).toEqual([
+      'primary',
+    ]);
+    const focus = ['graph', '-f', 'fixtures/kro-webapp', '--focus', 'deployment/shop', '-o', 'dot'];
+    expect((await cli(focus)).stdout).toContain(
+      `"resource:default/WebApps.kro.run/shop" -> ${controller} [style=solid, label="status", dir=both`,
+    );
+    const mermaid = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'mermaid']);
+    expect(mermaid.stdout).toContain(
+      't_WebApps_kro_run <-->|"status"| c_ResourceGraph_webapp_kro_run_',
+    );
+    const svg = await cli(['graph', '-f', 'fixtures/kro-webapp', '-o', 'svg']);
+    expect(svg.code).toBe(0);
+    // One edge between the instance type and the controller, with a head at each end.
+    const edges = svg.stdout.match(
+      /<title>type:WebApps\.kro\.run&#45;&gt;controller:ResourceGraph\(webapp\.kro\.run\)<\/title>/g,
+    );
+    expect(edges).toHaveLength(1);
+    const edge =
+      svg.stdout.split('<title>type:WebApps.kro.run&#45;&gt;')[1]?.split('</g>')[0] ?? '';
+    expect(edge.match(/<polygon /g)).toHaveLength(2);
+    expect(svg.stdout).not.toContain(
+      '<title>controller:ResourceGraph(webapp.kro.run)&#45;&gt;type:WebApps.kro.run</title>',
+    );
+  });
+
+  it('explain --field traces an output field to the RGD template line and expression', async () => {
+    const field = async (resource: string, path: string) => {
+      const r = await cli(['explain', resource, '-f', 'fixtures/kro-webapp', '--field', path]);
+      expect(r.code).toBe(0);
+      return r.stdout.split('\n').filter((l) => l.startsWith('  /'));
+    };
+    const by = 'v1 ResourceGraph(webapp.kro.run) reconcile #2';
+    expect(await field('deployment/shop', 'spec.replicas')).toEqual([
+      `  /spec/spec/replicas  ${by}  template fixtures/kro-webapp/rgd.yaml:29:21 \${schema.spec.replicas}`,
+    ]);
+    // A list the template writes out: its line, and the expressions inside it.
+    expect(await field('deployment/shop', 'spec.template.spec.containers')).toEqual([
+      `  /spec/spec/template/spec/containers  ${by}  template fixtures/kro-webapp/rgd.yaml:39:17 \${schema.spec.image} \${schema.spec.port}`,
+    ]);
+    // The labels kro's controller adds come from no template line.
+    expect(await field('deployment/shop', 'metadata.labels')).toEqual([
+      `  /metadata/labels/app                     ${by}  template fixtures/kro-webapp/rgd.yaml:27:18 \${schema.spec.name}`,
+      `  /metadata/labels/kro.run~1instance-name  ${by}`,
+      `  /metadata/labels/kro.run~1resource-id    ${by}`,
+    ]);
+    // The instance's status: the status expression's line; state and conditions are kro's own.
+    expect(await field('webapp/shop', '/spec/status')).toEqual([
+      '  /spec/status/conditions      v2 ResourceGraph(webapp.kro.run) reconcile #2',
+      '  /spec/status/deploymentName  v2 ResourceGraph(webapp.kro.run) reconcile #2  template fixtures/kro-webapp/rgd.yaml:17:23 ${deployment.metadata.name}',
+      '  /spec/status/state           v2 ResourceGraph(webapp.kro.run) reconcile #2',
+    ]);
+    const json = await cli([
+      'explain',
+      'service/shop-svc',
+      '-f',
+      'fixtures/kro-webapp',
+      '--field',
+      'spec.selector.app',
+      '-o',
+      'json',
+    ]);
+    const explanation = JSON.parse(json.stdout) as { fields: { field: string; by: unknown }[] };
+    expect(explanation.fields).toEqual([
+      {
+        field: '/spec/spec/selector/app',
+        version: 1,
+        by: {
+          kind: 'reconcile',
+          controller: 'ResourceGraph(webapp.kro.run)',
+          seq: 2,
+          template: {
+            location: 'fixtures/kro-webapp/rgd.yaml:51:18',
+            expressions: ['schema.spec.name'],
+          },
+        },
+      },
+    ]);
+    const missing = await cli([
+      'explain',
+      'deployment/shop',
+      '-f',
+      'fixtures/kro-webapp',
+      '--field',
+      'spec.replica',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/spec/replicas,',
+    );
   });
 });

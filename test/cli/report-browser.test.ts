@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportData, ReportResource } from '../../src/app/report/report-data.js';
-import { renderHtmlReport } from '../../src/cli/render/report-html/html-report.js';
+import type { EncodedVersion } from '../../src/app/report/report-lineage.js';
+import { renderReportHtml } from '../../src/cli/report-file.js';
 import { cli, REPO } from './run-cli.js';
 
 /** Debian's chromium, which .ci/run installs; playwright-core drives it and downloads nothing. */
@@ -20,6 +21,7 @@ let browser: Browser;
 const passing = path.join(ARTIFACTS, 'vm-network.html');
 const failing = path.join(ARTIFACTS, 'several-problems.html');
 const large = path.join(ARTIFACTS, 'ten-thousand.html');
+const partlyInvalid = path.join(ARTIFACTS, 'partly-invalid.html');
 
 /** A page of the report, with every console error, page error and non-file request it makes. */
 async function openReport(
@@ -64,6 +66,22 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
+/** The lines of the lineage `cosi explain TYPE ID -o tree` prints for a vm-network resource. */
+async function explainLineage(type: string, id: string): Promise<string[]> {
+  const r = await cli(['explain', type, id, '-f', 'fixtures/vm-network', '--quiet']);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.split('\n');
+  const start = lines.indexOf('lineage (where it came from)') + 1;
+  expect(start).toBeGreaterThan(0);
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end).map((l) => l.slice(2));
+}
+
+/** The lines of the lineage tree the details show. */
+async function lineageLines(page: Page): Promise<string[]> {
+  return page.locator('#details .lineage-tree .lineage-line').allTextContents();
+}
+
 /** Report data of `count` resources in one type, each derived from the one before. */
 function manyResources(count: number): ReportData {
   const resources: ReportResource[] = [];
@@ -79,8 +97,13 @@ function manyResources(count: number): ReportData {
       phase: 'running',
       spec: { cpus: 2, image: 'debian' },
       from: i === 0 ? [] : [[i - 1, 'primary']],
+      lineage: i,
     });
   }
+  // Version i of vm-i was written by Copier from vm-(i-1); vm-00000 is the manifest's.
+  const versions: EncodedVersion[] = resources.map((_, i) =>
+    i === 0 ? [0, 1, [1, 0, 2, 1], []] : [i, 1, [2, 0, i], [0, i - 1]],
+  );
   return {
     title: 'synthetic',
     verdict: 'passed',
@@ -95,6 +118,14 @@ function manyResources(count: number): ReportData {
     graph: { controllers: [], types: [], edges: [] },
     controllers: [],
     resources,
+    lineage: {
+      pointers: resources.map((r) => [r.namespace, r.type, r.id] as const),
+      files: ['vms.yaml'],
+      controllers: ['Copier'],
+      kinds: ['primary'],
+      versions,
+      truncated: false,
+    },
   };
 }
 
@@ -105,7 +136,17 @@ beforeAll(async () => {
   expect(ok.code).toBe(0);
   const bad = await cli(['check', '-f', 'fixtures/invalid/several-problems', '--report', failing]);
   expect(bad.code).toBe(1);
-  await writeFile(large, renderHtmlReport(manyResources(10_000), ''));
+  const partly = await cli([
+    'report',
+    '-f',
+    'fixtures/cli/partly-invalid',
+    '-o',
+    partlyInvalid,
+    '--quiet',
+  ]);
+  expect(partly.code).toBe(1);
+  // As cosi report renders it: above 300 resources, the graph draws their type.
+  await writeFile(large, await renderReportHtml(manyResources(10_000)));
   if (!HAS_CHROMIUM) return;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 120_000);
@@ -143,11 +184,24 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
       .toBe('Placements.example.org default/web-1');
     const details = (await page.locator('#details').textContent()) ?? '';
     expect(details).toMatch(/written byPlacementController reconcile #\d+/);
-    // Came from: the VM it places (primary input) and the host it chose (mapped input).
-    expect(details).toMatch(
-      /VMs\.example\.org default\/web-1 primary, by manifest fixtures\/vm-network\/vms\.yaml:2/,
-    );
-    expect(details).toContain('Hosts.example.org default/node-a mapped, by manifest');
+    // Its lineage, line for line as `cosi explain` prints it: the VM it places (primary input,
+    // back through the finalizer write to the VM's manifest line) and the host it chose.
+    const explained = await explainLineage('placement', 'web-1');
+    expect(explained.join('\n')).toContain('└─ mapped: Hosts.example.org(default/node-a)@1');
+    expect(await lineageLines(page)).toEqual(explained);
+    // A version in the tree links to its resource, whose own lineage is explain's too.
+    await page.locator('#details .lineage-tree button', { hasText: /^Hosts/ }).click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('Hosts.example.org default/node-a');
+    expect(await lineageLines(page)).toEqual(await explainLineage('host', 'node-a'));
+    await page
+      .locator('#graph-view g.node', {
+        has: page.locator('title', {
+          hasText: /^resource:default\/Placements\.example\.org\/web-1$/,
+        }),
+      })
+      .click();
     await page.screenshot({ path: path.join(ARTIFACTS, 'vm-network.png'), fullPage: true });
     const png = await readFile(path.join(ARTIFACTS, 'vm-network.png'));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
@@ -183,9 +237,18 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
   });
 
   it('has no serious accessibility violations, passing or failing', async () => {
-    for (const file of [passing, failing]) {
+    for (const file of [passing, failing, partlyInvalid]) {
       const { page } = await openReport(file);
       expect(await seriousViolations(page), file).toEqual([]);
+      await page.context().close();
+    }
+    // With a resource's details open: its lineage tree and its links.
+    {
+      const { page } = await openReport(passing);
+      await page.locator('#search').fill('placement web-1');
+      await page.locator('#resource-rows button', { hasText: 'web-1' }).click();
+      await expect.poll(() => page.locator('#details .lineage-line').count()).toBe(4);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.context().close();
     }
   });
@@ -210,12 +273,71 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('shows the graph and the resources that loaded beside the findings of invalid manifests', async () => {
+    const { page, errors } = await openReport(partlyInvalid);
+    expect(await page.locator('#verdict').textContent()).toBe('Failed');
+    const places = await page.locator('li.finding .place').allTextContents();
+    expect(places).toEqual([
+      'fixtures/cli/partly-invalid/broken.yaml:3:1',
+      'fixtures/cli/partly-invalid/vms.yaml:14:9',
+    ]);
+    expect(await page.locator('li.finding code').allTextContents()).toEqual([
+      'yaml-syntax',
+      'schema-violation',
+    ]);
+    expect(await page.locator('#not-run').textContent()).toContain(
+      'The controllers were not run: the manifests have errors',
+    );
+    // The project's controllers are drawn, and the three resources that loaded (two hosts and
+    // the valid VM), not the VM its schema refused nor the document that is not YAML.
+    const titles = await page.locator('#graph-view g.node title').allTextContents();
+    expect(titles.filter((t) => t.startsWith('controller:')).sort()).toEqual([
+      'controller:HostStatusController',
+      'controller:PlacementController',
+      'controller:vmnet.NetworkConfigController',
+    ]);
+    expect(titles.filter((t) => t.startsWith('resource:')).sort()).toEqual([
+      'resource:default/Hosts.example.org/node-a',
+      'resource:default/Hosts.example.org/node-b',
+      'resource:default/VMs.example.org/web-1',
+    ]);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('3 of 3 resources');
+    // Nothing ran: no timeline, and a resource's lineage is its manifest line.
+    expect(await page.locator('#timeline-title').count()).toBe(0);
+    await page
+      .locator('#graph-view g.node', {
+        has: page.locator('title', { hasText: /^resource:default\/VMs\.example\.org\/web-1$/ }),
+      })
+      .click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('VMs.example.org default/web-1');
+    expect(await lineageLines(page)).toEqual([
+      'VMs.example.org(default/web-1)@1  <- manifest fixtures/cli/partly-invalid/vms.yaml:2:1',
+    ]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'partly-invalid.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('keeps only the rows in view in the page for 10,000 resources, and searches them all', async () => {
     const size = (await stat(large)).size;
     expect(size).toBeLessThan(5 * 1024 * 1024);
     const { page, errors } = await openReport(large);
     await expect.poll(() => page.locator('#shown').textContent()).toBe('10000 of 10000 resources');
     expect(await page.locator('#resource-rows tr[data-key]').count()).toBeLessThan(60);
+    // The graph degrades to the type, and says so; a click on the type lists its resources.
+    expect(await page.locator('#graph-note').textContent()).toMatch(
+      /^10,000 resources: the graph shows their types/,
+    );
+    const titles = await page.locator('#graph-view g.node title').allTextContents();
+    expect(titles).toEqual(['type:VMs.example.org']);
+    await page.locator('#graph-view g.node').click();
+    await expect
+      .poll(() => page.locator('#details-title').textContent())
+      .toBe('type VMs.example.org');
+    expect(await page.locator('#search').inputValue()).toBe('VMs.example.org');
+    await page.locator('#search').fill('');
     await page.locator('#resource-scroll').hover();
     await page.mouse.wheel(0, 10_000 * 40);
     await expect
@@ -224,12 +346,17 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.locator('#search').fill('vm-0500');
     await expect.poll(() => page.locator('#shown').textContent()).toBe('10 of 10000 resources');
     await page.locator('#resource-rows button', { hasText: 'vm-05003' }).click();
-    const lineage = (await page.locator('#details .lineage').first().textContent()) ?? '';
-    expect(lineage).toContain('vm-05002');
-    // The chain back to vm-00000 is 5,003 long: the details show 200 and say where they cut it.
-    expect(lineage).toContain('vm-04803');
-    expect(lineage).not.toContain('vm-04802');
-    expect(lineage).toContain('cut here: 200 resources shown');
+    // The chain back to vm-00000 is 5,003 long: the details show 200 lines and say where they cut it.
+    const lines = await lineageLines(page);
+    expect(lines).toHaveLength(200);
+    expect(lines[0]).toBe('VMs.example.org(default/vm-05003)@1  <- Copier reconcile #5003');
+    expect(lines[1]).toBe(
+      '└─ primary: VMs.example.org(default/vm-05002)@1  <- Copier reconcile #5002',
+    );
+    expect(lines[199]).toContain('└─ primary: VMs.example.org(default/vm-04804)@1');
+    expect(await page.locator('#details .lineage .cut').textContent()).toContain(
+      'cut here: 200 lines shown',
+    );
     expect(errors).toEqual([]);
     await page.context().close();
   });

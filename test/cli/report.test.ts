@@ -127,6 +127,59 @@ describe('cosi check --report', { timeout: 30_000 }, () => {
     expect(vm?.source).toBe('fixtures/vm-network/vms.yaml:2');
   });
 
+  it('opens a project with invalid manifests for the report only: the check says the same', async () => {
+    const file = path.join(dir, 'partly-invalid.html');
+    const trace = path.join(dir, 'partly-invalid.trace.json');
+    const args = ['check', '-f', 'fixtures/cli/partly-invalid', '-o', 'json'];
+    const plain = await cli(args);
+    const reported = await cli([...args, '--report', file, '--trace', trace]);
+    expect(reported.code).toBe(1);
+    expect(reported.code).toBe(plain.code);
+    expect(reported.stdout).toBe(plain.stdout);
+    // Nothing ran, so there is nothing to trace.
+    await expect(readFile(trace)).rejects.toThrow(/ENOENT/);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.verdict).toBe('failed');
+    expect(data.notRun).toMatch(/^The controllers were not run/);
+    expect(data.summary.convergence).toBeUndefined();
+    expect(data.timeline).toBeUndefined();
+    expect(data.graph.controllers.map((c) => c.name).sort()).toEqual([
+      'HostStatusController',
+      'PlacementController',
+      'vmnet.NetworkConfigController',
+    ]);
+    expect(data.resources.map((x) => x.key)).toEqual([
+      'default/Hosts.example.org/node-a',
+      'default/Hosts.example.org/node-b',
+      'default/VMs.example.org/web-1',
+    ]);
+  });
+
+  it('leaves unopened, as check does, invalid manifests whose controllers cannot register', async () => {
+    // Two exclusive writers of one type: refused when the project opens, which check of invalid
+    // manifests never does; opened for the report, it must not turn exit 1 into a setup error.
+    const project = path.join(dir, 'conflicting');
+    await mkdir(project, { recursive: true });
+    const config = await readFile('fixtures/cli/conflicting-controllers/cosi.config.ts', 'utf8');
+    const counter = path.resolve('fixtures/cli/counter.js');
+    await writeFile(
+      path.join(project, 'cosi.config.ts'),
+      config.replace("'../counter.js'", JSON.stringify(counter)),
+    );
+    await writeFile(path.join(project, 'broken.yaml'), 'metadata: { type: counter, id: x\n');
+    const file = path.join(project, 'report.html');
+    const args = ['check', '-f', project, '--config', path.join(project, 'cosi.config.ts')];
+    const plain = await cli(args);
+    const reported = await cli([...args, '--report', file]);
+    expect(plain.code).toBe(1);
+    expect(reported.code).toBe(1);
+    expect(reported.stdout).toBe(plain.stdout);
+    const data = embeddedData(await readFile(file, 'utf8'));
+    expect(data.findings.map((f) => f.code)).toEqual(['yaml-syntax']);
+    expect(data.notRun).toBeUndefined();
+    expect(data.graph.controllers).toEqual([]);
+  });
+
   it('writes a report that says the check could not run, exit 2, for a bad config', async () => {
     const file = path.join(dir, 'setup.html');
     const r = await cli([

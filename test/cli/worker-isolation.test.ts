@@ -48,21 +48,44 @@ describe('a controller stuck in a loop that never yields', () => {
   const spinner = reconciling('Spinner', 'for (;;);');
 
   it('is stopped at check --timeout, named with its resource, as a run that did not converge', async () => {
-    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '2s']);
-    expect(r.stdout).toMatch(
-      /Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 2(\.\d+)?s without ever yielding/,
+    await writeFile(
+      path.join(dir, 'vms.yaml'),
+      '# one VM\n---\nmetadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n',
     );
-    // At the config the controller comes from, as a check's other controller findings are.
+    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '3s']);
     expect(r.stdout).toMatch(
-      /^cosi\.config\.ts: error\[not-converged\]: the controllers did not converge \(max-time\)/m,
+      /Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s without ever yielding/,
+    );
+    // At the manifest of the resource it was stuck on, as a check's other findings about a
+    // resource are.
+    expect(r.stdout).toMatch(/^vms\.yaml:3:1: error\[controller-failed\]: Controller "Spinner"/m);
+    expect(r.stdout).toMatch(
+      /^vms\.yaml:3:1: error\[not-converged\]: the controllers did not converge \(max-time\)/m,
     );
     expect(r.code).toBe(3);
     // The bound, not the test's kill: well before the 60 s default.
     expect(r.ms).toBeLessThan(30_000);
   }, 60_000);
 
+  it('on a resource no manifest holds is placed at the config', async () => {
+    // The stuck controller's input is what another controller wrote.
+    const r = await cosi(
+      `const Copy = defineResource<{ cpus: number }>({ type: 'Copies.example.org' });
+export default defineConfig({ definitions: [VM, Copy], controllers: [
+  { name: 'Copier', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [{ type: 'Copies.example.org', kind: 'exclusive' }] }, mapInput: async () => [], reconcile: async (rt: any, pointer: any) => { await rt.modify(Copy.create(pointer.id, { cpus: 1 }), () => undefined); } },
+  { name: 'Spinner', settings: { inputs: [{ namespace: 'default', type: 'Copies.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: () => { for (;;); } },
+] as never });
+`,
+      ['check', '-f', 'vms.yaml', '--timeout', '3s'],
+    );
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[controller-failed\]: Controller "Spinner" \(on Copies\.example\.org\(default\/web-1\)\)/m,
+    );
+    expect(r.code).toBe(3);
+  }, 60_000);
+
   it('still gets a report in the -o format CI reads', async () => {
-    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '1s', '-o', 'json']);
+    const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '3s', '-o', 'json']);
     const report = JSON.parse(r.stdout) as { failed: number; checks: { check: string }[] };
     expect(report.failed).toBe(2);
     expect(report.checks.map((c) => c.check)).toEqual(['controllers', 'convergence']);
@@ -70,9 +93,9 @@ describe('a controller stuck in a loop that never yields', () => {
   }, 60_000);
 
   it('is stopped in apply too, said on stderr', async () => {
-    const r = await cosi(spinner, ['apply', '-f', 'vms.yaml', '--timeout', '1s']);
+    const r = await cosi(spinner, ['apply', '-f', 'vms.yaml', '--timeout', '3s']);
     expect(r.stderr).toMatch(
-      /^cosi: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 1(\.\d+)?s/m,
+      /^cosi: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s/m,
     );
     expect(r.code).toBe(3);
   }, 60_000);
@@ -141,7 +164,7 @@ describe('a watch session whose round gets stuck', () => {
         '-f',
         'vms.yaml',
         '--timeout',
-        '1s',
+        '3s',
       ],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
     );

@@ -96,6 +96,18 @@ describe('Transforms.cosi.dev: transform controllers declared in YAML', { timeou
     expect(writes(yaml.stderr)).toEqual(writes(ts.stderr));
   });
 
+  it('explain --field traces an output field to the transform template line', async () => {
+    const r = await cli(['explain', 'nic/db-1-nic', '-f', FIXTURE, '--field', 'hostname']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      '  /spec/hostname  v1 vm-nics reconcile #1  template fixtures/yaml-transforms/transform.yaml:16:17 ${self.metadata.id} ${self.metadata.namespace}\n',
+    );
+    const labels = await cli(['explain', 'nic/db-1-nic', '-f', FIXTURE, '--field', 'metadata']);
+    expect(labels.stdout).toContain(
+      '  /metadata/labels/vm  v1 vm-nics reconcile #1  template fixtures/yaml-transforms/transform.yaml:12:11 ${self.metadata.id}\n',
+    );
+  });
+
   it('shows the declared controller in graph like any other', async () => {
     const r = await cli(['graph', '-f', FIXTURE, '-o', 'json']);
     expect(r.code).toBe(0);
@@ -130,6 +142,39 @@ describe('Transforms.cosi.dev: transform controllers declared in YAML', { timeou
     const r = await cli(['check', '-f', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/the output db-1-nic is an invalid NIC: \/mtu: must be >= 576/);
+  });
+
+  it("leaves out a spec field whose expression gives kro's omit(), and refuses it elsewhere", async () => {
+    const files = {
+      'definitions.yaml': await fixtureFile('definitions.yaml'),
+      'vms.yaml': await fixtureFile('vms.yaml'),
+    };
+    const fixture = await fixtureFile('transform.yaml');
+    const hostname = '      hostname: ${self.metadata.id}.${self.metadata.namespace}.internal\n';
+    expect(fixture).toContain(hostname);
+    const dir = await tree({
+      ...files,
+      'transform.yaml': fixture.replace(
+        hostname,
+        "      hostname: '${has(self.spec.mtu) ? self.metadata.id : omit()}'\n",
+      ),
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const nics = docs(r.stdout).filter((d) => d.metadata.type === 'NICs.example.org');
+    expect(nics.map((d) => [d.metadata.id, d.spec])).toEqual([
+      ['db-1-nic', { vm: 'db-1', mtu: 9000, hostname: 'db-1' }],
+      ['web-1-nic', { vm: 'web-1', mtu: 1500 }],
+    ]);
+    const refused = await tree({
+      ...files,
+      'transform.yaml': fixture.replace('id: ${self.metadata.id}-nic', 'id: "${omit()}"'),
+    });
+    const check = await cli(['check', '-f', refused]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      'transform.yaml:10:9: error[transform-bad-expression]: ${omit()}: omit() can only be the whole value',
+    );
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /**
  * A queue transform does not reconcile an input again for the finalizer it put on it itself
- * (`skipOwnFinalizerRequeue`), and that skip loses no other change of the input.
+ * (`skipOwnFinalizerRequeue`), nor for another controller's finalizer on a running input
+ * (`skipFinalizerOnlyRequeue`), and those skips lose no other change of the input.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQTransformController, type QController } from '../../src/index.js';
@@ -73,7 +74,7 @@ describe('a queue transform and its own finalizer write', () => {
     expect((await h.state.get<BSpec>(B.pointer('x'))).spec.out).toBe('x-changed');
   });
 
-  it('still reconciles a finalizer another controller adds after its own', async () => {
+  it('does not reconcile a running input for a finalizer another controller adds after its own', async () => {
     const log: string[] = [];
     await h.runtime.register(
       controller(log, async (id) => {
@@ -85,8 +86,51 @@ describe('a queue transform and its own finalizer write', () => {
     const report = await h.runtime.converge();
 
     expect(report.converged).toBe(true);
-    expect(log).toEqual(['x:x', 'x:x']);
+    expect(log).toEqual(['x:x']);
     expect((await h.state.get(A.pointer('x'))).metadata.finalizers).toEqual([NAME, 'someone-else']);
+  });
+
+  it('does not reconcile a converged input when another controller adds or removes its finalizer', async () => {
+    const log: string[] = [];
+    await h.runtime.register(controller(log));
+    await h.state.create(A.create('x', { str: 'x', int: 1 }));
+    await h.runtime.converge();
+    await h.state.addFinalizer(A.pointer('x'), 'someone-else');
+    const added = await h.runtime.converge();
+    await h.state.removeFinalizer(A.pointer('x'), 'someone-else');
+    const removed = await h.runtime.converge();
+
+    expect(added.reconciles).toBe(0);
+    expect(removed.reconciles).toBe(0);
+    expect(log).toEqual(['x:x']);
+  });
+
+  it('reconciles an input whose own finalizer someone removed, and puts it back', async () => {
+    const log: string[] = [];
+    await h.runtime.register(controller(log));
+    await h.state.create(A.create('x', { str: 'x', int: 1 }));
+    await h.runtime.converge();
+    await h.state.removeFinalizer(A.pointer('x'), NAME);
+    const report = await h.runtime.converge();
+
+    expect(report.reconciles).toBe(1);
+    expect(log).toEqual(['x:x', 'x:x']);
+    expect((await h.state.get(A.pointer('x'))).metadata.finalizers).toEqual([NAME]);
+  });
+
+  it('reconciles an input whose labels change along with its finalizers', async () => {
+    const log: string[] = [];
+    await h.runtime.register(controller(log));
+    await h.state.create(A.create('x', { str: 'x', int: 1 }));
+    await h.runtime.converge();
+    await h.state.updateWithConflicts(A.pointer('x'), (draft) => {
+      draft.metadata.finalizers.push('someone-else');
+      draft.metadata.labels['tier'] = 'web';
+    });
+    const report = await h.runtime.converge();
+
+    expect(report.reconciles).toBe(1);
+    expect(log).toEqual(['x:x', 'x:x']);
   });
 
   it('reconciles each input once with several finalizer writes awaiting their events at once', async () => {

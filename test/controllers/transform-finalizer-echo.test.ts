@@ -1,7 +1,8 @@
 /**
  * A transform with input finalizers adds its finalizer to every input on its first pass, and that
  * write wakes it again. The input is then what it transformed plus that finalizer: the pass
- * leaves it alone. Any other change since (here by another writer) is still transformed.
+ * leaves it alone. Another controller's finalizer on a running input does not even wake it. Any
+ * other change since (here by another writer) is still transformed.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -74,6 +75,35 @@ describe('a transform with input finalizers', () => {
     expect(changed).toBe(true);
     expect(calls).toEqual(['a', 'a']);
     expect((await state.get<BSpec>(B.pointer('a'))).spec.out).toBe('two');
+    await runtime.stop();
+  });
+
+  it('is not woken when another controller adds or removes its finalizer on a running input', async () => {
+    const { state, runtime, calls, controller } = setup();
+    await state.create(A.create('a', { str: 'one', int: 0 }));
+    await runtime.register(controller);
+    await runtime.converge();
+    await state.addFinalizer(A.pointer('a'), 'someone-else');
+    const added = await runtime.converge();
+    await state.removeFinalizer(A.pointer('a'), 'someone-else');
+    const removed = await runtime.converge();
+
+    expect(added.reconciles).toBe(0);
+    expect(removed.reconciles).toBe(0);
+    expect(calls).toEqual(['a']);
+    await runtime.stop();
+  });
+
+  it('puts its finalizer back when someone removed it', async () => {
+    const { state, runtime, controller } = setup();
+    await state.create(A.create('a', { str: 'one', int: 0 }));
+    await runtime.register(controller);
+    await runtime.converge();
+    await state.removeFinalizer(A.pointer('a'), NAME);
+    const report = await runtime.converge();
+
+    expect(report.reconciles).toBe(1);
+    expect((await state.get(A.pointer('a'))).metadata.finalizers).toEqual([NAME]);
     await runtime.stop();
   });
 });

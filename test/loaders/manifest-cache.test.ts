@@ -7,6 +7,9 @@ import {
 import { loadParsedManifests } from '../../src/loaders/load-parsed-manifests.js';
 import { ManifestCache } from '../../src/loaders/manifest-cache.js';
 import { parseManifest } from '../../src/loaders/parse-manifest.js';
+import { prepareGraphCel } from '../../src/loaders/kro/graph-cel-loader.js';
+import { SchemaCompiler } from '../../src/loaders/schema-compiler.js';
+import type { JsonSchema } from '../../src/engine/resource/definition.js';
 
 const DEFINITIONS = [
   'metadata: {type: rd, id: vms.example.org}',
@@ -222,5 +225,55 @@ describe('ManifestCache loadChanged', () => {
     expect(result.changes).toBeUndefined();
     const fixed = cache.loadChanged(FILES, ['a.yaml']);
     expect(whole(fixed)).toEqual(loadManifests(FILES));
+  });
+});
+
+describe('ManifestCache and RGDs', () => {
+  const RGD = [
+    'apiVersion: kro.run/v1alpha1',
+    'kind: ResourceGraphDefinition',
+    'metadata: {name: once.kro.run}',
+    'spec:',
+    '  schema:',
+    '    apiVersion: v1alpha1',
+    '    kind: Once',
+    '    spec: {compiledOnce: string}',
+    '  resources:',
+    '    - id: config',
+    '      template:',
+    '        apiVersion: v1',
+    '        kind: ConfigMap',
+    '        metadata: {name: "${schema.spec.compiledOnce}"}',
+    '',
+  ].join('\n');
+  const INSTANCE =
+    'apiVersion: kro.run/v1alpha1\nkind: Once\nmetadata: {name: a}\nspec: {compiledOnce: a}\n';
+
+  it('compiles an RGD once per load: telling its file holds a definition compiles nothing', async () => {
+    await prepareGraphCel([RGD]);
+    /** The RGD's generated schemas the compiler saw: one per time its type was read. */
+    const rgdSchemas = new Set<object>();
+    class CountingCompiler extends SchemaCompiler {
+      override compile(schema: JsonSchema) {
+        const spec = (schema.properties as Record<string, JsonSchema> | undefined)?.spec;
+        if ((spec?.properties as Record<string, unknown> | undefined)?.compiledOnce) {
+          rgdSchemas.add(schema);
+        }
+        return super.compile(schema);
+      }
+    }
+    const cache = new ManifestCache(loadParsedManifests, {
+      schemaCompiler: new CountingCompiler(),
+    });
+    const files = [
+      { path: 'rgd.yaml', text: RGD },
+      { path: 'a.yaml', text: INSTANCE },
+    ];
+    const result = cache.load(files);
+    expect(result.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
+    expect(rgdSchemas.size).toBe(1);
+    cache.load(edit(files, 'a.yaml', INSTANCE.replace('{compiledOnce: a}', '{compiledOnce: b}')));
+    expect(rgdSchemas.size).toBe(1);
   });
 });

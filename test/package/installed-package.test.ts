@@ -184,4 +184,30 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
       await writeFile(config, text);
     }
   });
+  it('installs what README says: its package count, and its files within 15%', async () => {
+    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
+    const stated = /\*\*(\d+) packages, \d+ MB on disk\*\* \((\d+) MB of\s+files/.exec(readme);
+    expect(stated, 'README states "**N packages, N MB on disk** (N MB of files"').not.toBeNull();
+    const [packages, megabytes] = [Number(stated?.[1]), Number(stated?.[2])];
+    const lock = JSON.parse(
+      await readFile(path.join(project, 'node_modules/.package-lock.json'), 'utf8'),
+    ) as { packages: Record<string, unknown> };
+    const installed = Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/'));
+    expect(installed.length).toBeGreaterThanOrEqual(Math.floor(packages * 0.9));
+    expect(installed.length).toBeLessThanOrEqual(Math.ceil(packages * 1.1));
+    const bytes = await filesSize(path.join(project, 'node_modules'));
+    expect(bytes / 2 ** 20).toBeGreaterThan(megabytes * 0.85);
+    expect(bytes / 2 ** 20).toBeLessThan(megabytes * 1.15);
+  });
 });
+
+/** The bytes of the files below `dir`, symbolic links not followed. */
+async function filesSize(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += await filesSize(full);
+    else if (entry.isFile()) total += (await stat(full)).size;
+  }
+  return total;
+}

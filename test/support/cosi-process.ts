@@ -9,6 +9,10 @@ export interface CosiProcess {
   readonly pid: number;
   /** Everything it wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far (empty unless spawned with `stdout: true`). */
+  stdout(): string;
+  /** Waits (bounded) until stdout satisfies `condition`; returns stdout then. */
+  waitForStdout(condition: (stdout: string) => boolean, timeoutMs?: number): Promise<string>;
   /** Waits (bounded) until stderr has a line matching `pattern`; returns that line. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves with the exit code (or the signal that ended it). */
@@ -16,22 +20,36 @@ export interface CosiProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** Spawns the CLI with `args` from `cwd`. */
-export function spawnCosi(args: readonly string[], cwd: string = REPO): CosiProcess {
+/** Spawns the CLI with `args` from `cwd`; its stdout is kept with `stdout: true`. */
+export function spawnCosi(
+  args: readonly string[],
+  cwd: string = REPO,
+  options: { readonly stdout?: boolean } = {},
+): CosiProcess {
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin/cosi.js'), ...args], {
     cwd,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.stdout === true ? 'pipe' : 'ignore', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
   });
   let stderr = '';
+  let stdout = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => (stderr += chunk));
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => (stdout += chunk));
   const exited = new Promise<number | NodeJS.Signals>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   );
   return {
     pid: child.pid ?? -1,
     stderr: () => stderr,
+    stdout: () => stdout,
+    waitForStdout: (condition, timeoutMs = 30_000) =>
+      waitFor(
+        () => (condition(stdout) ? stdout : undefined),
+        timeoutMs,
+        () => `stdout of cosi ${args[0] ?? ''} (so far:\n${stdout}\nstderr:\n${stderr})`,
+      ),
     waitForLine: (pattern, timeoutMs = 30_000) =>
       waitFor(
         () => stderr.split('\n').find((line) => pattern.test(line)),

@@ -21,9 +21,12 @@ export async function startWatchInTmux(
   session: string,
   repo: string,
   dir: string,
+  /** More arguments of `cosi watch` (`--timeout 1s`). */
+  args: readonly string[] = [],
 ): Promise<string> {
   const statusFile = path.join(dir, '.exit-status');
-  const command = `env -u CI node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .; echo $? > ${JSON.stringify(statusFile)}`;
+  const more = args.map((a) => ` ${JSON.stringify(a)}`).join('');
+  const command = `env -u CI node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}`;
   await tmux(
     '-f',
     '/dev/null',

@@ -3,14 +3,21 @@ import type { Resource } from '../../engine/resource/resource.js';
 import { ExplainIndex, type ExplainSource } from './explain-source.js';
 import { blameFields, historyOf, type FieldBlame, type VersionEntry } from './history.js';
 import { traceBack, traceForward, type LineageNode } from './lineage.js';
+import { DEFAULT_LINEAGE_DEPTH } from './lineage-depth.js';
 import { whyNot, type WhyNotWriter } from './why-not.js';
 import { writeCycle, type CycleStep } from './write-cycle.js';
 
 export interface ExplainOptions {
-  /** Hops of the lineage tree (default: all). */
+  /** Hops of the lineage tree (default: {@link DEFAULT_LINEAGE_DEPTH}). */
   readonly depth?: number;
   /** Also what the resource feeds. */
   readonly reverse?: boolean;
+  /**
+   * Only this field (and the fields below it) in {@link Explanation.fields}: a JSON pointer
+   * (`/spec/data/size`) or a dotted path, from the resource (`metadata.labels.app`) or from its
+   * spec (`data.size`).
+   */
+  readonly field?: string;
 }
 
 /** Why a resource is as it is (or, when missing, why it is not there), from a run's record. */
@@ -47,7 +54,7 @@ export function explainResource(
   options: ExplainOptions = {},
 ): Explanation {
   const index = new ExplainIndex(source);
-  const depth = options.depth ?? Number.POSITIVE_INFINITY;
+  const depth = options.depth ?? DEFAULT_LINEAGE_DEPTH;
   const resource = index.resource(pointer);
   const history = historyOf(index, pointer);
   const lastVersion = resource?.metadata.version ?? history.at(-1)?.version;
@@ -62,7 +69,10 @@ export function explainResource(
       : {}),
     ...(options.reverse === true ? { feeds: traceForward(index, pointer, depth) } : {}),
     history,
-    fields: blameFields(index, pointer),
+    fields:
+      options.field === undefined
+        ? blameFields(index, pointer)
+        : selectFields(blameFields(index, pointer), options.field),
     cycle: oscillating ? writeCycle(index, pointer) : [],
     ...(resource ? {} : { whyNot: whyNot(index, pointer) }),
     truncated: source.record.truncated,
@@ -71,4 +81,21 @@ export function explainResource(
 
 function pointerOnly(p: Pointer): Pointer {
   return { namespace: p.namespace, type: p.type, id: p.id };
+}
+
+/**
+ * The fields at `path` or below it: a JSON pointer, or a dotted path from the resource or, when
+ * that names nothing, from its spec.
+ */
+export function selectFields(fields: readonly FieldBlame[], path: string): FieldBlame[] {
+  const candidates = path.startsWith('/')
+    ? [path]
+    : [`/${path.split('.').join('/')}`, `/spec/${path.split('.').join('/')}`];
+  for (const candidate of candidates) {
+    const selected = fields.filter(
+      (f) => f.field === candidate || f.field.startsWith(`${candidate}/`),
+    );
+    if (selected.length > 0) return selected;
+  }
+  return [];
 }

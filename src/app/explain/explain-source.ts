@@ -5,6 +5,7 @@ import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { DependencyEdge, DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../engine/runtime/controller.js';
 import type { ManifestResource } from '../../loaders/manifest-resource.js';
+import type { TemplateOrigins } from './template-origins.js';
 
 /** A place in a manifest file. */
 export interface ManifestPosition {
@@ -22,6 +23,8 @@ export interface ExplainSource {
   readonly manifests: readonly ManifestResource[] | ManifestLookup;
   readonly graph: DependencyGraph;
   readonly report?: ConvergenceReport;
+  /** The template lines the declarative controllers (RGDs, transforms) rendered fields from. */
+  readonly templateOrigins?: TemplateOrigins;
 }
 
 /** The manifest resource with a key (`pointerKey`), if there is one. */

@@ -1,6 +1,7 @@
 import type { Pointer } from '../../engine/resource/pointer.js';
 import type { WriteOp, VersionRef } from '../../engine/record/run-record.js';
 import type { ExplainIndex, ManifestPosition } from './explain-source.js';
+import type { TemplateOrigin } from './template-origins.js';
 
 /** One version of a resource: who made it, what changed, what triggered the write. */
 export interface VersionEntry {
@@ -27,7 +28,13 @@ export interface FieldBlame {
   readonly version: number;
   readonly by:
     | { readonly kind: 'manifest'; readonly position: ManifestPosition }
-    | { readonly kind: 'reconcile'; readonly controller: string; readonly seq: number }
+    | {
+        readonly kind: 'reconcile';
+        readonly controller: string;
+        readonly seq: number;
+        /** A declarative controller's write: the template line (and expressions) it came from. */
+        readonly template?: TemplateOrigin;
+      }
     | { readonly kind: 'unknown' };
 }
 
@@ -80,10 +87,16 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
     for (let i = writes.length - 1; i >= 0; i--) {
       const { reconcile, write } = writes[i] as (typeof writes)[number];
       if (write.op === 'create' || write.fields.some((f) => covers(f, field))) {
+        const template = index.source.templateOrigins?.(reconcile.controller, resource, field);
         return {
           field,
           version: write.version,
-          by: { kind: 'reconcile', controller: reconcile.controller, seq: reconcile.seq },
+          by: {
+            kind: 'reconcile',
+            controller: reconcile.controller,
+            seq: reconcile.seq,
+            ...(template ? { template } : {}),
+          },
         };
       }
     }

@@ -1,7 +1,6 @@
 import { pointerKey } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
-import type { ProjectRun } from '../run-project.js';
 import {
   caseFailed,
   isFailure,
@@ -11,6 +10,8 @@ import {
   type CheckResult,
 } from '../check/check-result.js';
 import { traceLineage } from '../explain/resource-lineage.js';
+import { explainSourceOf, type ProjectRun } from '../run-project.js';
+import { reportLineage, type ReportLineage } from './report-lineage.js';
 import { createExcerptReader } from './finding-excerpt.js';
 import type {
   ReportController,
@@ -22,6 +23,10 @@ import type {
 import { reportTimeline } from './report-timeline.js';
 
 const NO_GRAPH: DependencyGraph = { controllers: [], types: [], edges: [] };
+
+/** What the report of a project opened but not run says (see `openInvalid`). */
+const NOT_RUN =
+  'The controllers were not run: the manifests have errors. The graph is the project’s, and the resources are those that loaded.';
 
 /** A report lists at most this many findings; the rest are counted. */
 export const MAX_REPORT_FINDINGS = 2_000;
@@ -82,8 +87,11 @@ export function assembleReport(input: ReportInput): ReportData {
       errors: c.errors,
       ...(c.lastError ? { lastError: c.lastError.message } : {}),
     })),
-    resources: outcome ? reportResources(run, outcome.snapshot.resources, graph) : [],
-    ...(outcome?.project.record ? { timeline: reportTimeline(outcome.project.record) } : {}),
+    ...(outcome ? reportResources(run, outcome.snapshot.resources, graph) : { resources: [] }),
+    ...(report && outcome.project.record
+      ? { timeline: reportTimeline(outcome.project.record) }
+      : {}),
+    ...(outcome && !report ? { notRun: NOT_RUN } : {}),
   };
 }
 
@@ -118,22 +126,27 @@ function reportFindings(result: CheckResult, cwd: string): ReportFinding[] {
   return findings;
 }
 
+/** The resources, and their lineage as `cosi explain` traces it when the run was recorded. */
 function reportResources(
   run: ProjectRun,
   resources: readonly Resource[],
   graph: DependencyGraph,
-): ReportResource[] {
+): { resources: ReportResource[]; lineage?: ReportLineage } {
   const { project } = run.outcome ?? {};
   const nodes = traceLineage(resources, graph, project?.record);
   const index = new Map(nodes.map((n, i) => [pointerKey(n), i]));
+  const source = run.outcome && explainSourceOf(run.outcome, run.manifests.resources);
+  const traced = source && reportLineage(source, resources);
+  const roots = new Map(resources.map((r, i) => [pointerKey(r.metadata), traced?.roots[i]]));
   const byKey = new Map(resources.map((r) => [pointerKey(r.metadata), r]));
   const sources = new Map(run.manifests.resources.map((m) => [m.key, m.source]));
-  return nodes.map((node): ReportResource => {
+  const list = nodes.map((node): ReportResource => {
     const resource = byKey.get(pointerKey(node)) as Resource;
     const md = resource.metadata;
     const source = sources.get(pointerKey(node));
     const sensitive = project?.registry.get(md.type)?.sensitivity === 'sensitive';
     const reconcile = project?.record?.writesTo(md).at(-1)?.reconcile.seq;
+    const lineage = roots.get(pointerKey(node));
     return {
       key: `${md.namespace}/${md.type}/${md.id}`,
       namespace: md.namespace,
@@ -143,6 +156,7 @@ function reportResources(
       owner: md.owner,
       phase: md.phase,
       ...(reconcile === undefined ? {} : { reconcile }),
+      ...(lineage === undefined ? {} : { lineage }),
       ...(source && md.owner === '' ? { source: `${source.file}:${source.line}` } : {}),
       ...(Object.keys(md.labels).length > 0 ? { labels: md.labels } : {}),
       ...(sensitive ? {} : { spec: resource.spec }),
@@ -152,4 +166,5 @@ function reportResources(
       }),
     };
   });
+  return { resources: list, ...(traced ? { lineage: traced.lineage } : {}) };
 }

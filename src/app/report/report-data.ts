@@ -3,6 +3,7 @@ import type { CheckClass, CheckCode } from '../check/check-result.js';
 import type { ClassSummary, ResourceSummary } from '../check/check-result.js';
 import type { LineageVia } from '../explain/resource-lineage.js';
 import type { SourceExcerpt } from './finding-excerpt.js';
+import type { ReportLineage } from './report-lineage.js';
 import type { ReportTimeline } from './report-timeline.js';
 
 /** The one-word outcome a report opens with. */
@@ -45,6 +46,8 @@ export interface ReportResource {
   readonly labels?: Readonly<Record<string, string>>;
   /** Left out for sensitive types, as every output leaves it out. */
   readonly spec?: unknown;
+  /** Its lineage as `cosi explain` traces it: its root in the report's `lineage.versions`. */
+  readonly lineage?: number;
   /** What it came from: indexes into the report's resources, and why. */
   readonly from: readonly (readonly [number, LineageVia])[];
 }
@@ -88,6 +91,10 @@ export interface ReportData {
   readonly controllers: readonly ReportController[];
   /** Sorted by type, namespace and id. */
   readonly resources: readonly ReportResource[];
+  /** The resources' lineage, when the run was recorded. */
+  readonly lineage?: ReportLineage;
   /** When the run was recorded. */
   readonly timeline?: ReportTimeline;
+  /** Why the controllers were not run although the project opened (invalid manifests). */
+  readonly notRun?: string;
 }

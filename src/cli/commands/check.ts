@@ -68,6 +68,9 @@ export async function check(
         // The report's lineage and timeline come from the record.
         record: flags.trace !== undefined || flags.report !== undefined,
       })),
+      // The report of a project whose manifests have errors still shows its graph and the
+      // resources that loaded; nothing is run.
+      ...(flags.report === undefined ? {} : { openInvalid: true }),
       ...(flags.previous === undefined ? {} : { previous: flags.previous }),
       ...(flags.skipKinds === undefined ? {} : { skipKinds: flags.skipKinds }),
       ...(flags.rejectKinds === undefined ? {} : { rejectKinds: flags.rejectKinds }),
@@ -96,8 +99,9 @@ export async function check(
     };
   }
   const { run, result } = checked;
-  const record = run.outcome?.project.record;
   const report = run.outcome?.report;
+  // A project that was not run (invalid manifests, opened for the report) has nothing to trace.
+  const record = report && run.outcome.project.record;
   const exitCode =
     report && exitCodeOf(report) === EXIT.notConverged
       ? EXIT.notConverged

@@ -2,6 +2,7 @@
  * `cosi explain`'s command-line definition (arguments, flags, help), apart from what runs it: the
  * program lists every command and its flags (help, completion) without loading any command.
  */
+import { DEFAULT_LINEAGE_DEPTH, MAX_LINEAGE_DEPTH } from '../../app/explain/lineage-depth.js';
 import { Command } from 'commander';
 import { addProjectOptions, outputOption } from '../options.js';
 import { EXPLAIN_FORMATS } from '../render/explain/explain-formats.js';
@@ -33,10 +34,17 @@ export function defineExplain(): Command {
   addProjectOptions(command)
     .addOption(outputOption([...EXPLAIN_FORMATS, 'yaml (a field)'], 'tree'))
     .option('-n, --namespace <namespace>', "namespace (default: the type's default namespace)")
-    .option('--depth <n>', 'hops of the lineage tree (default: all)')
+    .option(
+      '--depth <n>',
+      `hops of the lineage tree (default: ${DEFAULT_LINEAGE_DEPTH}, at most ${MAX_LINEAGE_DEPTH})`,
+    )
     .option('--reverse', 'also show what the resource feeds')
     .option('--why-not', 'for a resource that does not exist: what stopped its writers')
     .option('--recursive', 'for a field: the tree of every field below it, with their types')
+    .option(
+      '--field <path>',
+      "for a resource: only this field and those below it (data.size, metadata.labels.app or /spec/data/size): who set it, and for an RGD's or a transform's output the template line (file:line:col) and expressions it was rendered from",
+    )
     .addHelpText(
       'after',
       `
@@ -45,6 +53,7 @@ Examples:
   cosi explain vm/web-1 -f fixtures/vm-network --reverse
   cosi explain networkconfig ghost -f fixtures/vm-network --why-not
   cosi explain networkconfig web-1 -f fixtures/vm-network -o dot | dot -Tsvg > lineage.svg
+  cosi explain deployment/shop --field spec.template.spec.containers -f fixtures/kro-webapp
   cosi explain vm.spec.cpus -f fixtures/vm-network
   cosi explain certificate.spec --recursive -f fixtures/kubernetes
 

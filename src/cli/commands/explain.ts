@@ -1,4 +1,5 @@
 import { defineExplain } from './explain-definition.js';
+import { MAX_LINEAGE_DEPTH } from '../../app/explain/lineage-depth.js';
 import { explainResource, type Explanation } from '../../app/explain/explain-resource.js';
 import type { Finding } from '../../loaders/finding.js';
 import { explainSourceOf, loadProjectDefinitions } from '../../app/run-project.js';
@@ -33,6 +34,8 @@ export interface ExplainFlags extends CommonFlags {
   reverse?: boolean;
   whyNot?: boolean;
   recursive?: boolean;
+  /** Only this field of the resource: who set it, and a declarative controller's template line. */
+  field?: string;
 }
 
 /**
@@ -85,7 +88,15 @@ export async function explain(
       const explanation = explainResource(source, pointer, {
         ...(depth === undefined ? {} : { depth }),
         ...(flags.reverse === true ? { reverse: true } : {}),
+        ...(flags.field === undefined ? {} : { field: flags.field }),
       });
+      if (flags.field !== undefined && explanation.resource && explanation.fields.length === 0) {
+        const known = explainResource(source, pointer, { depth: 0 }).fields.map((f) => f.field);
+        throw new CliError(
+          `--field: ${formatPointer(pointer)} has no field ${JSON.stringify(shorten(flags.field))}; its fields: ${known.join(', ') || 'none'}`,
+          EXIT.usage,
+        );
+      }
       return { pointer, explanation };
     },
     { record: true },
@@ -134,6 +145,9 @@ function parseDepth(value: string | undefined): number | undefined {
   const depth = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(depth)) {
     throw new CliError(`--depth: expected a whole number of hops, got ${JSON.stringify(value)}`);
+  }
+  if (depth > MAX_LINEAGE_DEPTH) {
+    throw new CliError(`--depth: at most ${MAX_LINEAGE_DEPTH} hops, got ${depth}`);
   }
   return depth;
 }

@@ -46,6 +46,14 @@ export function defineGet(): Command {
       '-l, --selector <selector>',
       'only what matches this label selector (a=b,c!=d,e in (x,y))',
     )
+    .option(
+      '-w, --watch',
+      'after the resources, print each change until interrupted, as kubectl get -w: with --state what the running system writes, without it what each re-run of the project on a file change (as cosi watch) changed',
+    )
+    .option(
+      '--output-watch-events',
+      'with -w: each row starts with ADDED, MODIFIED or DELETED (-o json and yaml print {type, object})',
+    )
     .addOption(stateOption())
     .addOption(requestTimeoutOption())
     .addHelpText(
@@ -59,7 +67,13 @@ Examples:
   cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
   cosi get vm -f fixtures/vm-network --sort-by .spec.cpus --no-headers
   cosi get rd -f fixtures/vm-network
-  cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)`,
+  cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)
+  cosi get vms --state etcd://127.0.0.1:2379/prod -w   (and every change it writes)
+  cosi get vm -f fixtures/vm-network -w --output-watch-events   (re-run on every file change)
+
+Exit codes: 0 ok (with -w: after Ctrl-C or SIGTERM), 1 invalid manifests, failing controllers
+or no such resource, 2 usage or config error, a --state that cannot be reached or read, 3 did
+not converge.`,
     );
   return command;
 }

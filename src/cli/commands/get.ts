@@ -34,6 +34,10 @@ export interface GetFlags extends CommonFlags {
   state?: string;
   /** With --state: how long a request waits for etcd (`5s`). */
   requestTimeout?: string;
+  /** `-w`: print the resources, then every change, until interrupted. */
+  watch?: boolean;
+  /** With -w: each row or document says ADDED, MODIFIED or DELETED. */
+  outputWatchEvents?: boolean;
 }
 
 /**
@@ -48,7 +52,9 @@ export type GetResult =
       readonly id?: string;
       /** A kind asked for could not be read (said on stderr as the state was read). */
       readonly unreadable?: true;
-    };
+    }
+  /** `-w`: everything was printed as it came. */
+  | { readonly from: 'watch' };
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
 export const getCommand: CliCommand<[string, string | undefined, GetFlags], GetResult> = {
@@ -63,11 +69,26 @@ export async function get(
   idArgument: string | undefined,
   flags: GetFlags,
 ): Promise<CommandResult<GetResult>> {
-  parseGetFormat(flags.output);
+  const format = parseGetFormat(flags.output);
   if (flags.sortBy !== undefined) parseSortBy(flags.sortBy);
   const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
   const { type, id } = splitTypeArgument(typeArgument, idArgument);
+  if (flags.outputWatchEvents === true && flags.watch !== true) {
+    throw new CliError('--output-watch-events: with -w (--watch)');
+  }
+  if (flags.watch === true) {
+    // Loaded only for -w: the one-shot get does not need the watch session.
+    const { getWatch } = await import('./get-watch.js');
+    const query = {
+      type: type.split(','),
+      ...(id !== undefined ? { id } : {}),
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(selector !== undefined ? { selector } : {}),
+    };
+    const asked = { types: type.split(','), query, ...(id !== undefined ? { id } : {}) };
+    return { exitCode: await getWatch(io, asked, format, flags), result: { from: 'watch' } };
+  }
   const select = (outcome: QueriedState): ResourceGroup[] =>
     selectResources(outcome, {
       type: type.split(','),
@@ -115,6 +136,7 @@ export function renderGet(
   idArgument: string | undefined,
   flags: GetFlags,
 ): void {
+  if (result.from === 'watch') return;
   const format = parseGetFormat(flags.output);
   const { type } = splitTypeArgument(typeArgument, idArgument);
   const print = (groups: readonly ResourceGroup[]): void => {

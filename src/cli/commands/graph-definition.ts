@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { addPathArguments, addProjectOptions, collect, outputOption } from '../options.js';
 import { GRAPH_FORMATS } from '../render/graph/graph-formats.js';
 import { requestTimeoutOption, stateOption } from '../state-option.js';
+import { DEFAULT_MAX_NODES } from '../graph-node-limit.js';
 
 /** `cosi graph`: its commander definition. */
 export function defineGraph(): Command {
@@ -33,7 +34,8 @@ export function defineGraph(): Command {
         '-Tsvg`. There is no -o png: the WebAssembly Graphviz has no raster output, and ' +
         'rasterising needs a native library; convert the SVG (a browser, rsvg-convert). ' +
         "Graphviz's layout grows faster than linear, natively too (--resources on 3,000 " +
-        'resources: minutes): cut a large graph with --focus, -t or -c.',
+        'resources: minutes): -o svg refuses a graph of more than --max-nodes nodes ' +
+        '(default 1000; exit 2); cut a large graph with --focus, -t or -c, or write -o dot.',
     );
   addProjectOptions(addPathArguments(command))
     .addOption(outputOption(GRAPH_FORMATS, 'text'))
@@ -53,6 +55,11 @@ export function defineGraph(): Command {
     .option(
       '--depth <n>',
       'hops around --controller / --type (declared edges) or --focus (lineage edges), an edge being a hop (default 1; "all": everything connected)',
+    )
+    .option(
+      '--max-nodes <n>',
+      'with -o svg: refuse (exit 2) a graph of more nodes than this, which would take minutes to lay out (0: no limit)',
+      String(DEFAULT_MAX_NODES),
     )
     .addHelpText(
       'after',

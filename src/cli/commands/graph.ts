@@ -18,6 +18,8 @@ import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { convergeAndSelect } from './converge-and-select.js';
 import { readStateFlag } from '../state-option.js';
+import { checkNodeLimit, parseMaxNodes } from '../graph-node-limit.js';
+import { drawnNodeCount } from '../render/graph/drawn-nodes.js';
 
 export interface GraphFlags extends CommonFlags {
   output: string;
@@ -31,6 +33,8 @@ export interface GraphFlags extends CommonFlags {
   depth?: string;
   /** `TYPE/ID` or `NAMESPACE/TYPE/ID`: only the resources around this one (implies --resources). */
   focus?: string;
+  /** With `-o svg`: refuse a graph of more nodes (`0`: no limit). */
+  maxNodes?: string;
 }
 
 /**
@@ -61,7 +65,12 @@ export async function graph(
   paths: string[],
   flags: GraphFlags,
 ): Promise<CommandResult<GraphResult>> {
-  parseFormat(flags.output, GRAPH_FORMATS);
+  const format = parseFormat(flags.output, GRAPH_FORMATS);
+  const maxNodes = parseMaxNodes(flags.maxNodes);
+  // Only SVG is laid out here, in time that grows faster than the graph: the others are linear.
+  const guard = (view: GraphView): void => {
+    if (format === 'svg') checkNodeLimit(drawnNodeCount(view), maxNodes);
+  };
   const depth = parseDepth(flags);
   if (flags.state !== undefined && !flags.resources) {
     throw new CliError("--state: give --resources too (the controller graph is the project's)");
@@ -91,6 +100,7 @@ export async function graph(
       // The lineage of the instances is what the run really read and wrote.
       { record: true },
     );
+    if (run.converged) guard(run.converged.data);
     return { exitCode: run.exitCode, result: { from: 'run', run } };
   }
   // The controllers from the project (registered, never run); with --state the instances too.
@@ -113,6 +123,7 @@ export async function graph(
     flags.focus === undefined
       ? whole
       : focusGraphView(whole, { resource: resolveFocus(outcome, graph, flags.focus), depth });
+  guard(view);
   return {
     exitCode: EXIT.ok,
     result: { from: 'project', findings, view, empty: !state && graph.controllers.length === 0 },

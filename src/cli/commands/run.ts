@@ -49,10 +49,11 @@ export interface RunFlags {
 }
 
 /**
- * Manifest writes in flight at once on etcd: enough for etcd to batch them (a bare loop on
- * loopback gains little past it), few enough to bound what one apply holds open.
+ * Writes in flight at once on etcd, the manifests' and each generic controller's: enough for
+ * etcd to batch them (a bare loop on loopback gains little past it), few enough to bound what
+ * one apply holds open.
  */
-const ETCD_APPLY_CONCURRENCY = 32;
+const ETCD_WRITES_IN_FLIGHT = 32;
 
 /** The name processes serving one state elect their leader under. */
 export const ELECTION_NAME = 'cosi-run';
@@ -211,7 +212,11 @@ export async function runRuntime(
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
       ...(location.kind === 'etcd'
-        ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES, applyConcurrency: ETCD_APPLY_CONCURRENCY }
+        ? {
+            maxRequestBytes: ETCD_MAX_REQUEST_BYTES,
+            applyConcurrency: ETCD_WRITES_IN_FLIGHT,
+            writesInFlight: ETCD_WRITES_IN_FLIGHT,
+          }
         : {}),
       onLog: (record) => {
         if (flags.verbose || record.level === 'warn' || record.level === 'error') {

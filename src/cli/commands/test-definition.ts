@@ -18,6 +18,10 @@ export function defineTest(): Command {
     )
     .argument('[paths...]', 'scenario files or directories to search')
     .addOption(outputOption(CHECK_REPORT_FORMATS, 'text'))
+    .option(
+      '--timeout <duration>',
+      'virtual-time bound of each convergence, and wall time a controller may run without yielding or wait on nothing (e.g. 5s; at most 60s of wall time)',
+    )
     .option('--no-color', 'never color the output')
     .addHelpText(
       'after',
@@ -25,6 +29,9 @@ export function defineTest(): Command {
 Examples:
   cosi test                      # every *.cosi-test.yaml below the working directory
   cosi test tests/ -o junit > report.xml
+
+A controller stuck in a loop, out of heap or ending the thread fails its step, at the step's
+line; the scenarios after it run.
 
 Exit codes: 0 every step passed, 1 a step failed, 2 a scenario that cannot run (bad file, config).`,
     );

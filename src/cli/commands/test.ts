@@ -5,6 +5,7 @@ import type { CliCommand, CommandResult } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
+import { parseDuration } from '../duration.js';
 import { parseFormat } from '../options.js';
 import { CHECK_REPORT_FORMATS } from '../render/check/check-formats.js';
 import { renderCheckReport } from '../render/check/check-report.js';
@@ -14,6 +15,7 @@ import { defineTest } from './test-definition.js';
 export interface TestFlags {
   output: string;
   color?: boolean;
+  timeout?: string;
 }
 
 /** `cosi test [PATH...]`: run the scenario files, report each step. */
@@ -29,7 +31,17 @@ export async function test(
   flags: TestFlags,
 ): Promise<CommandResult<CheckResult>> {
   parseFormat(flags.output, CHECK_REPORT_FORMATS);
-  const run = await runScenarioFiles(paths, { cwd: io.cwd });
+  const timeout =
+    flags.timeout === undefined ? undefined : parseDuration(flags.timeout, '--timeout');
+  // The scenarios' projects run in a worker thread the main thread supervises.
+  const runner = io.isolateUserCode
+    ? (await import('../supervised-scenarios.js')).supervisedScenarioRunner(io.cwd, timeout)
+    : undefined;
+  const run = await runScenarioFiles(paths, {
+    cwd: io.cwd,
+    ...(timeout === undefined ? {} : { timeout }),
+    ...(runner ? { runner } : {}),
+  });
   const exitCode = run.broken
     ? EXIT.usage
     : run.result.cases.some((c) => caseFailed(c, false))

@@ -35,10 +35,14 @@ export type WatchOutput = 'screen' | 'lines' | 'json';
  * the line stream; otherwise the screen. Decided here, never from the environment (ink's CI
  * detection does not choose for us).
  */
-export function watchOutput(io: Pick<CliIo, 'terminal'>, flags: WatchFlags): WatchOutput {
+export function watchOutput(
+  io: Pick<CliIo, 'terminal' | 'watchScreen'>,
+  flags: WatchFlags,
+): WatchOutput {
   const format = parseFormat(flags.output ?? 'text', ['text', 'json'] as const);
   if (format === 'json') return 'json';
-  return flags.plain === true || io.terminal === undefined ? 'lines' : 'screen';
+  const screen = io.terminal !== undefined || io.watchScreen !== undefined;
+  return flags.plain === true || !screen ? 'lines' : 'screen';
 }
 
 /** Runs until interrupted; the files are watched with `watchFiles` (chokidar by default). */
@@ -55,7 +59,7 @@ export async function watch(
   }
   const output = watchOutput(io, flags);
   // The screen's resource detail explains from the record; --trace writes it after each round.
-  const record = flags.trace !== undefined || (output === 'screen' && io.terminal !== undefined);
+  const record = flags.trace !== undefined || output === 'screen';
   const options = await toRunOptions(flags, io, { paths, record });
   if (options.files.length === 0) {
     throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
@@ -77,26 +81,30 @@ export async function watch(
   const asked = { quit: false };
   // ink and React load only for the screen: every other command (and the line stream) starts
   // without them.
+  const controls = {
+    quit: () => {
+      asked.quit = true;
+      void session?.close();
+    },
+    togglePause: () => {
+      if (!session) return false;
+      if (session.paused) session.resume();
+      else session.pause();
+      return session.paused;
+    },
+    rerun: () => session?.rerun(),
+  };
+  // In a worker thread, the main thread draws the screen (`io.watchScreen`).
   const screen =
-    output === 'screen' && io.terminal
-      ? (await import('../ui/watch-screen.js')).startWatchScreen(
-          io.terminal,
-          {
-            quit: () => {
-              asked.quit = true;
-              void session?.close();
-            },
-            togglePause: () => {
-              if (!session) return false;
-              if (session.paused) session.resume();
-              else session.pause();
-              return session.paused;
-            },
-            rerun: () => session?.rerun(),
-          },
-          { stable },
-        )
-      : undefined;
+    output !== 'screen'
+      ? undefined
+      : io.watchScreen
+        ? io.watchScreen(controls, { stable })
+        : io.terminal
+          ? (await import('../ui/watch-screen.js')).startWatchScreen(io.terminal, controls, {
+              stable,
+            })
+          : undefined;
   const colors = createColors(useColor(io, flags.color));
   let traced = Promise.resolve();
   const show = (round: WatchRound): void => {

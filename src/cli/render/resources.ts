@@ -1,5 +1,4 @@
 import { stringify } from 'yaml';
-import type { Resource } from '../../engine/resource/resource.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import {
   addressesItems,
@@ -13,6 +12,7 @@ import {
 import { toDocument, type DocumentOptions } from '../../app/output-document.js';
 import type { ResourceGroup } from '../../app/resource-query.js';
 import { ChunkedWriter, collectChunks, type WriteChunk } from './chunked-writer.js';
+import { resourceTableColumns } from './resource-table.js';
 import { renderTable, writeTable } from './table.js';
 
 /** The output formats of commands that print resources. */
@@ -256,46 +256,14 @@ function writeResourceTables(
   wide: boolean,
   options: RenderOptions,
 ): void {
-  const labels = wide || options.showLabels === true;
   let first = true;
   for (const group of groups) {
     if (group.resources.length === 0) continue;
     // A blank line between tables.
     if (!first) out.push('\n');
     first = false;
-    const columns = group.definition?.printColumns ?? [];
-    const sensitive = group.definition?.sensitivity === 'sensitive';
-    const displayType = group.definition?.displayType ?? group.type;
-    const cells = columns.map((c) => (sensitive ? () => '' : printColumn(c.jsonPath)));
-    const header = [
-      'NAMESPACE',
-      'TYPE',
-      'ID',
-      'VERSION',
-      'OWNER',
-      'PHASE',
-      ...columns.map((c) => c.name.toUpperCase()),
-      ...(labels ? ['LABELS'] : []),
-      ...(wide ? ['FINALIZERS'] : []),
-    ];
+    const { header, row } = resourceTableColumns(group, wide, options);
     // Made as the table reads them (twice: widths, then lines), not held.
-    const row = (r: Resource): string[] => [
-      r.metadata.namespace,
-      displayType,
-      r.metadata.id,
-      String(r.metadata.version),
-      r.metadata.owner,
-      r.metadata.phase,
-      ...cells.map((cell) => cell(r.spec)),
-      ...(labels
-        ? [
-            Object.entries(r.metadata.labels)
-              .map(([k, v]) => `${k}=${v}`)
-              .join(',') || '<none>',
-          ]
-        : []),
-      ...(wide ? [r.metadata.finalizers.join(',') || '<none>'] : []),
-    ];
     const rows = {
       *[Symbol.iterator]() {
         for (const r of group.resources) yield row(r);
@@ -303,24 +271,4 @@ function writeResourceTables(
     };
     writeTable(header, rows, out, { noHeader: options.noHeaders === true });
   }
-}
-
-/**
- * A print column runs on the spec; as talosctl's, a missing key is an empty cell. Its template
- * is parsed once per table, not once per row.
- */
-function printColumn(jsonPath: string): (spec: unknown) => string {
-  let template: JsonPathTemplate;
-  try {
-    template = parseTemplate(jsonPath);
-  } catch {
-    return () => '<error>';
-  }
-  return (spec) => {
-    try {
-      return executeTemplate(template, spec, { allowMissingKeys: true });
-    } catch {
-      return '<error>';
-    }
-  };
 }

@@ -34,18 +34,35 @@ export function writeTable(
   out: ChunkedWriter,
   options: TableOptions = {},
 ): void {
+  const widths = columnWidths(header, rows, options);
+  if (options.noHeader !== true) out.push(tableLine(header, widths));
+  for (const row of rows) out.push(tableLine(row, widths));
+}
+
+/**
+ * The widths of a table's columns: the widest cell of each (the header's too, unless
+ * `noHeader`). A table printed a row at a time (`get -w`) keeps them and widens them as rows
+ * come.
+ */
+export function columnWidths(
+  header: readonly string[],
+  rows: Iterable<readonly string[]>,
+  options: TableOptions = {},
+): number[] {
   const widths = header.map((cell) => (options.noHeader === true ? 0 : escapeControl(cell).length));
-  for (const row of rows) {
-    for (let i = 0; i < widths.length; i++) {
-      widths[i] = Math.max(widths[i] as number, escapeControl(row[i] ?? '').length);
-    }
+  for (const row of rows) widenColumns(widths, row);
+  return widths;
+}
+
+/** Widens `widths` in place to fit `row`. */
+export function widenColumns(widths: number[], row: readonly string[]): void {
+  for (let i = 0; i < widths.length; i++) {
+    widths[i] = Math.max(widths[i] as number, escapeControl(row[i] ?? '').length);
   }
-  if (options.noHeader !== true) out.push(line(header, widths));
-  for (const row of rows) out.push(line(row, widths));
 }
 
 /** One line of the table: every cell but the last padded to its column's width. */
-function line(row: readonly string[], widths: readonly number[]): string {
+export function tableLine(row: readonly string[], widths: readonly number[]): string {
   let text = '';
   for (let i = 0; i < row.length; i++) {
     const cell = escapeControl(row[i] as string);

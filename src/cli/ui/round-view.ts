@@ -84,7 +84,8 @@ export interface RoundView {
   /** Milliseconds; absent with `--stable`. */
   readonly wallTime?: number;
   readonly cost: WatchRound['cost'];
-  readonly findings: readonly Finding[];
+  /** The round's findings: the manifests', and a fault of the project's code that stopped it. */
+  readonly findings: readonly Finding<string>[];
   /** The round applied nothing and an earlier good state is still running. */
   readonly lastGoodRunning: boolean;
   readonly config?: string;

@@ -1,6 +1,6 @@
 import { TextInput } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ControllersPanel } from './controllers-panel.js';
 import { findingLines, FindingsPanel } from './findings-panel.js';
 import { resourceDetail, type DetailLine } from './resource-detail.js';
@@ -8,7 +8,7 @@ import { filterGroups } from './resource-filter.js';
 import { ResourceList } from './resource-list.js';
 import { clampSelection, moveSelection, type Selection } from './resource-window.js';
 import { RoundHeader } from './round-header.js';
-import type { RoundView } from './round-view.js';
+import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
 /** What the watch screen shows and what its keys ask of the session. */
 export interface WatchAppProps {
@@ -25,7 +25,22 @@ export interface WatchAppProps {
   readonly onTogglePause: () => void;
   /** `r`: run again from a fresh state. */
   readonly onRerun: () => void;
+  /**
+   * The detail of a resource: {@link resourceDetail} by default; a promise when it is asked of
+   * the worker thread the session runs in (shown as loading meanwhile).
+   */
+  readonly detailOf?: DetailSource;
 }
+
+/** Where the detail pane's lines come from. */
+export type DetailSource = (
+  round: RoundView,
+  group: TypeGroup,
+  row: ResourceRow,
+  options: { readonly stable: boolean },
+) => DetailLine[] | Promise<DetailLine[]>;
+
+const LOADING: DetailLine[] = [{ text: 'loading...', style: 'dim' }];
 
 type Mode = 'list' | 'filter' | 'detail' | 'controllers' | 'help';
 
@@ -59,13 +74,41 @@ export function WatchApp(props: WatchAppProps) {
   const selected = clampSelection(groups, selection);
   const selectedGroup = groups[selected.group];
   const selectedRow = selectedGroup?.rows[selected.row];
-  const detail = useMemo<DetailLine[]>(
+  const detailOf = props.detailOf ?? resourceDetail;
+  const computed = useMemo<DetailLine[] | Promise<DetailLine[]>>(
     () =>
       mode === 'detail' && round && selectedGroup && selectedRow
-        ? resourceDetail(round, selectedGroup, selectedRow, { stable: props.stable === true })
+        ? detailOf(round, selectedGroup, selectedRow, { stable: props.stable === true })
         : [],
-    [mode, round, selectedGroup, selectedRow, props.stable],
+    [mode, round, selectedGroup, selectedRow, props.stable, detailOf],
   );
+  // An answer is shown only for the question it answers: a later selection's wins.
+  const [answered, setAnswered] = useState<{
+    readonly to: Promise<DetailLine[]>;
+    readonly lines: DetailLine[];
+  }>();
+  useEffect(() => {
+    if (!(computed instanceof Promise)) return;
+    let current = true;
+    computed.then(
+      (lines) => {
+        if (current) setAnswered({ to: computed, lines });
+      },
+      (error: unknown) => {
+        if (current) {
+          setAnswered({
+            to: computed,
+            lines: [{ text: `  no detail: ${String(error)}`, style: 'dim' }],
+          });
+        }
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [computed]);
+  const detail =
+    computed instanceof Promise ? (answered?.to === computed ? answered.lines : LOADING) : computed;
   const controllers = round?.controllers ?? [];
 
   // Heights: the header, findings and controllers take what they need (bounded); the resources

@@ -2,22 +2,10 @@ import { render } from 'ink';
 import type { Terminal } from '../io.js';
 import { guardTerminal } from './terminal-guard.js';
 import type { RoundView } from './round-view.js';
-import { WatchApp } from './watch-app.js';
+import { WatchApp, type DetailSource } from './watch-app.js';
+import type { WatchControls, WatchScreen } from './watch-controls.js';
 
-/** What the screen's keys ask of the watch session. */
-export interface WatchControls {
-  quit(): void;
-  /** Pauses or resumes reloading; returns whether it is paused now. */
-  togglePause(): boolean;
-  rerun(): void;
-}
-
-/** A running watch screen. */
-export interface WatchScreen {
-  show(round: RoundView): void;
-  /** Unmounts and gives the terminal back (the screen before it, as full-screen tools do). */
-  close(): void;
-}
+export type { WatchControls, WatchScreen } from './watch-controls.js';
 
 /** Switch to the alternate screen and back: the shell's screen is left as it was. */
 const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
@@ -32,7 +20,11 @@ const SHOW_CURSOR = '\u001b[?25h';
 export function startWatchScreen(
   terminal: Terminal,
   controls: WatchControls,
-  options: { readonly stable?: boolean } = {},
+  options: {
+    readonly stable?: boolean;
+    /** Where the detail pane's lines come from (see `WatchAppProps.detailOf`). */
+    readonly detailOf?: DetailSource;
+  } = {},
 ): WatchScreen {
   const { stdout, stdin } = terminal;
   let round: RoundView | undefined;
@@ -50,6 +42,7 @@ export function startWatchScreen(
         instance.rerender(element());
       }}
       onRerun={() => controls.rerun()}
+      {...(options.detailOf ? { detailOf: options.detailOf } : {})}
     />
   );
   stdout.write(ENTER_ALT_SCREEN);

@@ -13,6 +13,7 @@ import {
   type ReconcileEvent,
 } from './controller.js';
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
+import { isFinalizerOnlyChange } from './finalizer-only-change.js';
 import { RegistrationError, toError } from '../errors.js';
 import { toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
@@ -102,6 +103,14 @@ export class ControllerAdapter implements Adapter {
 
   /** Weak and strong inputs wake the controller on every change, destroyReady ones when safe. */
   deliver(input: Input, event: ResourceEvent): void {
+    if (
+      this.controller.skipFinalizerOnlyWakeups === true &&
+      input.kind !== 'destroyReady' &&
+      event.type === 'updated' &&
+      isFinalizerOnlyChange(event.old, event.resource, this.controller.name)
+    ) {
+      return;
+    }
     // Counted as a change even when it does not wake the controller.
     this.#changes.add(event.resource.metadata);
     if (input.kind === 'destroyReady' && !isDestroyReady(event.resource)) return;

@@ -31,6 +31,7 @@ export type FacadeHost = Pick<
   | 'maxWrites'
   | 'setTimer'
   | 'changeRateLimit'
+  | 'writesInFlight'
   | 'recorder'
 >;
 
@@ -118,6 +119,10 @@ export class ControllerFacade implements ControllerContext {
     return this.host.clock;
   }
 
+  get writesInFlight(): number {
+    return this.host.writesInFlight;
+  }
+
   // `get` and `find` are the reads of every reconcile: not async functions, so that the state's
   // own promise is handed on instead of wrapped in another (which costs two more turns of the
   // microtask queue per read). A refused read still rejects, it never throws.
@@ -132,6 +137,12 @@ export class ControllerFacade implements ControllerContext {
       recorder.read(seq, [resource]);
       return resource;
     });
+  }
+
+  peek<S = unknown>(pointer: Pointer): Resource<S> | undefined {
+    const denied = this.#readRefusal(pointer);
+    if (denied) throw denied;
+    return this.host.state.lastSeen?.(pointer) as Resource<S> | undefined;
   }
 
   find<S = unknown>(pointer: Pointer): Promise<Resource<S> | undefined> {

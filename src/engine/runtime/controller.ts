@@ -68,6 +68,13 @@ export interface ControllerReader {
    * await provision(vm, { signal: stop });
    */
   teardownSignal(pointer: Pointer, signal?: AbortSignal): Promise<AbortSignal>;
+  /**
+   * The last version of the resource this process saw, without asking the state (the state's
+   * `lastSeen`): `undefined` when it saw none, or when the state answers every read at once
+   * anyway (in memory). It may be stale: for what later events will correct, as a pass that
+   * skips what it already transformed. Absent on a reader that cannot peek.
+   */
+  peek?<S = unknown>(pointer: Pointer): Resource<S> | undefined;
 }
 
 /** Options of a controller's `create`. */
@@ -121,6 +128,12 @@ export interface ControllerContext extends ControllerReader, ControllerWriter {
   /** The controller's name, also the owner of what it writes. */
   readonly name: string;
   readonly clock: Clock;
+  /**
+   * How many independent writes this controller may keep under way at once (the runtime's
+   * `writesInFlight`; 1, one after another, when absent). Generic controllers pipeline their
+   * writes up to it, each resource's writes still in order.
+   */
+  readonly writesInFlight?: number;
 }
 
 /** The runtime facade handed to a whole-world controller's `run`. */
@@ -176,6 +189,13 @@ export interface Controller {
    * leader, as controller-runtime's `NeedLeaderElection`. Leader-only by default.
    */
   readonly needLeaderElection?: boolean;
+  /**
+   * Do not wake for a change of a running input's finalizers alone, unless it removes this
+   * controller's own finalizer (see `QSettings.skipFinalizerOnlyRequeue`): for a controller whose
+   * pass reads of its running inputs' finalizers only whether its own is there (a transform). The
+   * change is not in the next pass's `changes` either. Off by default, as in COSI.
+   */
+  readonly skipFinalizerOnlyWakeups?: boolean;
   run(rt: ControllerRuntime, signal: AbortSignal, log: Logger): Promise<void>;
 }
 
@@ -206,6 +226,16 @@ export interface QSettings {
    * by default: a controller that adds its finalizer and returns counts on that requeue.
    */
   readonly skipOwnFinalizerRequeue?: boolean;
+  /**
+   * Do not requeue a running primary input for a change of its finalizers alone, unless the
+   * change removes this controller's own finalizer: for a controller whose reconcile of a
+   * running input reads nothing of its finalizers but whether its own is there (a queue
+   * transform). Another controller putting its finalizer on the same input then costs no
+   * reconcile, however the two writes interleave; a state behind I/O (etcd) delivers them long
+   * after the reconcile that added ours, where the in-memory state's burst folds them into it.
+   * A change of anything else (spec, labels, annotations, owner, phase) is queued as always.
+   */
+  readonly skipFinalizerOnlyRequeue?: boolean;
 }
 
 /** What `mapEvent` is told about an event besides the event itself. */

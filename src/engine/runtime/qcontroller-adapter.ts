@@ -29,6 +29,7 @@ import { createMetrics, type ControllerCondition, type ControllerStatus } from '
 import { RestartPolicy } from './restart-policy.js';
 import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
+import { isFinalizerOnlyChange } from './finalizer-only-change.js';
 import { runSoon } from '../run-soon.js';
 
 /** A mapping of a changed secondary input to the primary items it affects. */
@@ -95,6 +96,8 @@ export class QControllerAdapter implements Adapter {
   readonly #ownFinalizerWrites = new Map<string, OwnFinalizerWrite>();
   #ownKey: string | undefined;
   #ownWrite: OwnFinalizerWrite | undefined;
+  /** `skipFinalizerOnlyRequeue`, read once. */
+  readonly #skipFinalizerOnly: boolean;
   /** The first primary input kind, whose items are queued under their bare id. */
   readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
@@ -121,6 +124,7 @@ export class QControllerAdapter implements Adapter {
     this.#log = host.logger.child({ controller: controller.name });
     // Registration refused anything but a positive whole number.
     this.#concurrency = controller.settings.concurrency ?? 1;
+    this.#skipFinalizerOnly = controller.settings.skipFinalizerOnlyRequeue === true;
     const primaries = controller.settings.inputs.filter((i) => i.kind === 'primary');
     this.#primaryKinds = new Set(primaries.map(kindKey));
     this.#mainKind = primaries[0];
@@ -241,6 +245,13 @@ export class QControllerAdapter implements Adapter {
         if (
           (this.#ownKey !== undefined || this.#ownFinalizerWrites.size > 0) &&
           this.#isOwnFinalizerWrite(event)
+        ) {
+          break;
+        }
+        if (
+          this.#skipFinalizerOnly &&
+          event.type === 'updated' &&
+          isFinalizerOnlyChange(event.old, event.resource, this.controller.name)
         ) {
           break;
         }

@@ -20,6 +20,8 @@ export interface RuntimeHost {
   readonly scheduler: WakeupScheduler;
   /** Each controller's own limit on how fast it writes; none when unset. */
   readonly changeRateLimit: ChangeRateLimit | undefined;
+  /** See `RuntimeOptions.writesInFlight`. */
+  readonly writesInFlight: number;
   /** Told every reconcile, read and write when installed; `undefined` (the default) costs a check. */
   readonly recorder: RunRecorder | undefined;
   /** Places a controller's error in the project's code, for its report; none when unset. */

@@ -62,6 +62,13 @@ export interface RuntimeOptions {
    * code that stopped answering (cosi's worker heartbeat); keep it cheap, it runs on every one.
    */
   readonly onReconcileStart?: ReconcileStartListener;
+  /**
+   * How many independent writes a generic controller (transform) keeps under way at once; 1 by
+   * default, one after another. In memory a write is done when it is called, so more only
+   * reorders them; a state behind I/O (etcd) spends a round trip on each, and `cosi run` on etcd
+   * keeps 32 in flight. Writes of one controller to one resource stay in order.
+   */
+  readonly writesInFlight?: number;
 }
 
 /** What a convergence run counts from, per controller. */
@@ -122,8 +129,13 @@ export class Runtime {
     const limit = options.changeRateLimit;
     const problem = limit === undefined ? undefined : changeRateLimitProblem(limit);
     if (problem !== undefined) throw new RangeError(problem);
+    const writesInFlight = options.writesInFlight ?? 1;
+    if (!Number.isSafeInteger(writesInFlight) || writesInFlight < 1) {
+      throw new RangeError(`writesInFlight must be a positive integer, got ${writesInFlight}`);
+    }
     this.#host = {
       changeRateLimit: limit,
+      writesInFlight,
       recorder: options.recorder,
       locateError: options.locateError,
       reconcileStarting: options.onReconcileStart,

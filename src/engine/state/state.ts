@@ -220,4 +220,11 @@ export interface State {
   ): Promise<void>;
   /** Every namespace and type that holds at least one resource, sorted by type, then namespace. */
   kinds(): Promise<Kind[]>;
+  /**
+   * Optional, for a state behind I/O (etcd): the last version of a resource this process saw
+   * (by a read, a write or a watch event) without asking the backend, `undefined` when it saw
+   * none. It may be stale: what is decided on it must be written with a compare-and-swap, or
+   * be corrected by the events still to come. The in-memory state answers `undefined`.
+   */
+  lastSeen?(pointer: Pointer): Resource | undefined;
 }

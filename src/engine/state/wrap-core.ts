@@ -106,6 +106,10 @@ export class CoreState implements State {
     return this.#core.kinds().then((kinds) => kinds.sort(byTypeThenNamespace));
   }
 
+  lastSeen(pointer: Pointer): Resource | undefined {
+    return this.#lastSeen?.(pointer);
+  }
+
   // Derived: written once, over any core.
 
   updateWithConflicts<S = unknown>(

@@ -12,6 +12,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 import { schemaHasRules, VALIDATIONS_KEYWORD } from '../schema-node.js';
 import { isCheckPending } from '../kubernetes/deferred-check.js';
+import { unreadMayHaveRules } from '../kubernetes/unread-definitions.js';
 
 export type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 
@@ -83,10 +84,11 @@ export async function prepareCelRules(
   if (imported !== undefined) return;
   const list = [...texts];
   needed ||= definitions.some(
+    // The kind first, and an unparsed CRD's file is only searched: an unused `--definitions`
+    // CRD is not parsed here.
     (d) =>
-      d.schema !== undefined &&
-      schemaHasRules(d.schema) &&
-      (!isCheckPending(d) || namesKind(list, d)),
+      (!isCheckPending(d) || namesKind(list, d)) &&
+      (unreadMayHaveRules(d) ?? (d.schema !== undefined && schemaHasRules(d.schema))),
   );
   needed ||= list.some((text) => text.includes(VALIDATIONS_KEYWORD));
   if (needed) await loadCelRuleEngine();
@@ -95,5 +97,7 @@ export async function prepareCelRules(
 /** Whether a file may hold a document of `definition`'s kind (a cheap over-estimate). */
 function namesKind(texts: readonly string[], definition: ResourceDefinition): boolean {
   const kind = definition.kubernetes?.kind ?? definition.type;
-  return texts.some((text) => text.includes(kind));
+  // The kind as a word: `Issuer` is not named by `ClusterIssuer`.
+  const word = new RegExp(`(?<![\\w-])${kind.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
+  return texts.some((text) => text.includes(kind) && word.test(text));
 }

@@ -15,7 +15,9 @@
 import type { CelType } from './cel-types.js';
 import { MAX_REQUEST_SIZE_BYTES } from './cel-types.js';
 import type { ExprNode } from './type-check.js';
+import { extensionCallCost } from './extension-cost.js';
 import { libraryCallCost, libraryEqualityCost, type LibraryCostContext } from './library-cost.js';
+import { literalEntries } from './literal-entries.js';
 
 /** The most a single rule (or message expression) may be estimated to cost. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
@@ -76,6 +78,11 @@ const UNIT_COST = new Set([
   'optional.of',
   'optional.ofNonZeroValue',
   'optional.none',
+  // The extension functions cel-go has no estimator of (the strings extension at the version the
+  // API server uses, the lists extension's `first` and `last`).
+  'charAt',
+  'first',
+  'last',
 ]);
 
 const COMPARISONS = new Set(['_==_', '_!=_', '_<_', '_<=_', '_>_', '_>=_']);
@@ -186,8 +193,8 @@ export function estimateCost(
         return sum((v.elements as ExprNode[]).map(cost)) + LIST_CREATE_BASE_COST;
       case 'structExpr': {
         let total = 0;
-        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-          if (entry.mapKey !== undefined) total += cost(entry.mapKey);
+        for (const entry of literalEntries(v)) {
+          if (entry.key !== undefined) total += cost(entry.key);
           total += cost(entry.value);
         }
         return v.messageName ? total : total + MAP_CREATE_BASE_COST;
@@ -276,12 +283,17 @@ export function estimateCost(
     }
     if (namespace !== undefined) {
       // A namespaced function (`ip.isCanonical`, `format.named`): its target is its name.
-      const own = libraryCallCost(`${namespace}.${name}`, undefined, args, library);
+      const qualified = `${namespace}.${name}`;
+      const own =
+        extensionCallCost(qualified, undefined, args, library) ??
+        libraryCallCost(qualified, undefined, args, library);
       if (own?.resultSize !== undefined) sizes.set(node, own.resultSize);
       return (own?.cost ?? 1) + argSum;
     }
     const targetCost = target === undefined ? 0 : cost(target);
-    const own = libraryCallCost(name, target, args, library);
+    const own =
+      extensionCallCost(name, target, args, library) ??
+      libraryCallCost(name, target, args, library);
     if (own !== undefined) {
       if (own.resultSize !== undefined) sizes.set(node, own.resultSize);
       return own.cost + targetCost + argSum;
@@ -316,7 +328,11 @@ export function estimateCost(
         kinds.every((kind) => kind === 'string') ||
         kinds.every((kind) => kind === 'bytes');
       if (traversed) {
-        return factor(Math.min(knownSize(a), knownSize(b)), STRING_TRAVERSAL_COST_FACTOR) + argSum;
+        // cel-go traverses the smaller of the two most sizes: a known one bounds an unknown one.
+        const smallest = Math.min(sizeOf(a) ?? Infinity, sizeOf(b) ?? Infinity);
+        return (
+          factor(Number.isFinite(smallest) ? smallest : 0, STRING_TRAVERSAL_COST_FACTOR) + argSum
+        );
       }
       return kinds.every((kind) => kind !== 'dyn' && kind !== 'optional') ? 1 + argSum : argSum;
     }

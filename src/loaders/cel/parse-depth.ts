@@ -8,6 +8,7 @@
  */
 
 import type { ExprNode } from './type-check.js';
+import { literalEntries } from './literal-entries.js';
 
 /** cel-go's default `maxRecursionDepth`, which the API server keeps. */
 export const MAX_RECURSION_DEPTH = 250;
@@ -71,8 +72,8 @@ export function recursionDepth(expr: ExprNode): number {
         children.push(...(v.elements as ExprNode[]));
         break;
       case 'structExpr':
-        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-          if (entry.mapKey !== undefined) children.push(entry.mapKey);
+        for (const entry of literalEntries(v)) {
+          if (entry.key !== undefined) children.push(entry.key);
           children.push(entry.value);
         }
         break;

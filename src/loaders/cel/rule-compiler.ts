@@ -27,6 +27,7 @@ import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from '../schema-no
 import { DYN, schemaCelType, type CelType } from './cel-types.js';
 import { checkTypes, type ExprNode } from './type-check.js';
 import { MAX_RECURSION_DEPTH, recursionDepth } from './parse-depth.js';
+import { literalEntries } from './literal-entries.js';
 import {
   costExceededMessage,
   estimateCost,
@@ -576,8 +577,8 @@ export function compileExpression(
         for (const element of v.elements as ExprNode[]) visit(element, scope);
         return;
       case 'structExpr':
-        for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-          if (entry.mapKey !== undefined) visit(entry.mapKey, scope);
+        for (const entry of literalEntries(v)) {
+          if (entry.key !== undefined) visit(entry.key, scope);
           visit(entry.value, scope);
         }
         return;

@@ -25,6 +25,7 @@ import {
   type CelType,
   type PrimitiveKind,
 } from './cel-types.js';
+import { literalEntries } from './literal-entries.js';
 import { OPT_INDEX, OPT_SELECT, type ExprNode } from './optional-syntax.js';
 
 export type { ExprNode };
@@ -110,6 +111,8 @@ const LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
 export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelType>): TypeCheck {
   const types = new Map<ExprNode, CelType>();
   const errors: string[] = [];
+  /** How many calls exempt from the homogeneous-literal check enclose the node visited. */
+  let exempt = 0;
   const noOverload = (name: string, args: readonly CelType[], target?: CelType): void => {
     const list = args.map(formatCelType).join(', ');
     errors.push(
@@ -143,20 +146,27 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
           const type = check(element, scope);
           return optionals.has(i) ? unwrapOptional(type, errors) : type;
         });
+        if (exempt === 0) requireHomogeneous(elements, errors);
         return { kind: 'list', elem: commonPrimitive(elements) ?? DYN };
       }
       case 'structExpr': {
-        const entries = v.entries as {
-          mapKey?: ExprNode;
-          value: ExprNode;
-          optionalEntry?: boolean;
-        }[];
-        for (const entry of entries) {
-          if (entry.mapKey !== undefined) check(entry.mapKey, scope);
+        const keys: CelType[] = [];
+        const values: CelType[] = [];
+        for (const entry of literalEntries(v)) {
+          if (entry.key !== undefined) keys.push(check(entry.key, scope));
           const type = check(entry.value, scope);
-          if (entry.optionalEntry === true) unwrapOptional(type, errors);
+          values.push(entry.optional ? unwrapOptional(type, errors) : type);
         }
-        return v.messageName ? DYN : { kind: 'map', key: DYN, value: DYN };
+        if (v.messageName) return DYN;
+        if (exempt === 0) {
+          requireHomogeneous(keys, errors);
+          requireHomogeneous(values, errors);
+        }
+        return {
+          kind: 'map',
+          key: commonPrimitive(keys) ?? DYN,
+          value: commonPrimitive(values) ?? DYN,
+        };
       }
       case 'comprehensionExpr': {
         const range = check(v.iterRange as ExprNode, scope);
@@ -200,7 +210,11 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
     const name = namespace === undefined ? called : `${namespace}.${called}`;
     const targetNode = namespace === undefined ? calledOn : undefined;
     const target = targetNode === undefined ? undefined : check(targetNode, scope);
+    // `format`'s argument list mixes types by design: cel-go exempts the literals inside it.
+    const exempting = HOMOGENEITY_EXEMPT.has(name);
+    if (exempting) exempt++;
     const args = argNodes.map((arg) => check(arg, scope));
+    if (exempting) exempt--;
     const [a, b] = args;
     if (target === undefined && a !== undefined && b !== undefined && args.length === 2) {
       if (name === '_==_' || name === '_!=_') {
@@ -404,6 +418,31 @@ function mismatched(a: CelType, b: CelType): boolean {
   if (isContainer(a) || isContainer(b)) return isPrimitive(a) || isPrimitive(b);
   if (!isPrimitive(a) || !isPrimitive(b) || a.kind === b.kind) return false;
   return !(NUMERIC.has(a.kind) && NUMERIC.has(b.kind));
+}
+
+/**
+ * The functions whose arguments' literals may mix types (cel-go's
+ * `HomogeneousAggregateLiteralExemptFunctions`, as the strings extension and `cel.bind`'s block
+ * configure it).
+ */
+const HOMOGENEITY_EXEMPT = new Set(['format', 'cel.@block']);
+
+/**
+ * What cel-go's homogeneous aggregate literal validator reports (the API server's environment
+ * has it in every release): the first element, key or value of a literal whose type is not the
+ * first one's, `expected type 'int' but found 'string'`. Only types known for certain are
+ * compared (two primitives: a container's type here may hold `dyn` where cel-go's does not), so
+ * `dyn` is never reported.
+ */
+function requireHomogeneous(types: readonly CelType[], errors: string[]): void {
+  const [first] = types;
+  if (first === undefined) return;
+  for (const type of types) {
+    if (isPrimitive(first) && isPrimitive(type) && first.kind !== type.kind) {
+      errors.push(`expected type '${formatCelType(first)}' but found '${formatCelType(type)}'`);
+      return;
+    }
+  }
 }
 
 /** The kind all of `types` share, when each is the same primitive; else undefined. */

@@ -1,11 +1,17 @@
 /** CEL values back to JSON, for what kro's expressions render and `json.marshal` writes. */
 
 import { isCelList, isCelMap, isCelUint } from '@bufbuild/cel';
+import { OMIT } from '../../controllers/template-rendering.js';
 import { Optional } from '../cel/kubernetes-library/optional.js';
+import { OmitValue } from './omit-value.js';
 
-/** A CEL value as JSON: ints as numbers, lists as arrays, maps as objects. */
+/**
+ * A CEL value as JSON: ints as numbers, lists as arrays, maps as objects; `omit()` as the
+ * renderer's {@link OMIT}, wherever it is.
+ */
 export function fromCelValue(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value instanceof OmitValue) return OMIT;
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number') return value;
   if (isCelUint(value)) return Number(value.value);

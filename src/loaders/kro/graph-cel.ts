@@ -18,6 +18,8 @@ import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 /** A parsed expression: its free variables, and how to evaluate it. */
 export interface CompiledGraphExpression {
   readonly variables: readonly string[];
+  /** It calls kro's `omit()`, which only a standalone template field may. */
+  readonly usesOmit: boolean;
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
 }
 
@@ -27,8 +29,36 @@ interface ExprNode {
 
 const MISSING = /field not found|no such key|no such field/;
 
-/** Compiles one expression in the environment of `kubernetesVersion`, or says why it does not. */
+/** Compiled expressions by version and source: an RGD repeats its expressions, watch reloads. */
+const compiledBySource = new Map<string, CompiledGraphExpression | { error: string }>();
+const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+
+/**
+ * Compiles one expression in the environment of `kubernetesVersion`, or says why it does not.
+ * The same source in the same version is compiled once (the result is pure: see
+ * {@link compileExpression}).
+ */
 export function compileGraphExpression(
+  source: string,
+  kubernetesVersion?: string,
+): CompiledGraphExpression | { error: string } {
+  const key = `${kubernetesVersion ?? ''}\0${source}`;
+  let compiled = compiledBySource.get(key);
+  if (compiled === undefined) {
+    if (compiledBySource.size >= MAX_REMEMBERED_EXPRESSIONS) compiledBySource.clear();
+    compiled = compileExpression(source, kubernetesVersion);
+    compiledBySource.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Compiles one expression. Evaluation is a function of the values of its variables (CEL is pure,
+ * and so are kro's functions), so the last outcome is given again while each variable is the
+ * very same value (one instance's render reads `schema` in every resource); only outcomes that
+ * are not objects are kept, so that no two renders share a mutable value.
+ */
+function compileExpression(
   source: string,
   kubernetesVersion?: string,
 ): CompiledGraphExpression | { error: string } {
@@ -45,36 +75,56 @@ export function compileGraphExpression(
     return { error: (error as Error).message.replace(/^<input>:/, '') };
   }
   const variables = new Set<string>();
-  collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables);
+  const calls = new Set<string>();
+  collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables, calls);
   let program: ReturnType<typeof planExpression>;
   try {
     program = planExpression(env, parsed);
   } catch (error) {
     return { error: (error as Error).message };
   }
+  const names = [...variables];
+  let lastInputs: unknown[] | undefined;
+  let lastOutcome: ExpressionOutcome | undefined;
+  const evaluate = (scope: Readonly<Record<string, unknown>>): ExpressionOutcome => {
+    const bindings: Record<string, unknown> = {};
+    for (const name of names) {
+      if (scope[name] === undefined) return { missing: `${name} is not produced yet` };
+      bindings[name] = toCelValue(scope[name], undefined);
+    }
+    const budget = new CostBudget();
+    const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
+    if ('exceeded' in outcome) return { error: outcome.exceeded.message };
+    const result: unknown = outcome.value;
+    if (isCelError(result)) {
+      return MISSING.test(result.message) ? { missing: result.message } : { error: result.message };
+    }
+    return { value: fromCelValue(result) };
+  };
   return {
-    variables: [...variables],
+    variables: names,
+    usesOmit: calls.has('omit'),
     evaluate(scope) {
-      const bindings: Record<string, unknown> = {};
-      for (const name of variables) {
-        if (scope[name] === undefined) return { missing: `${name} is not produced yet` };
-        bindings[name] = toCelValue(scope[name], undefined);
+      if (lastInputs !== undefined && names.every((name, i) => scope[name] === lastInputs?.[i])) {
+        return lastOutcome as ExpressionOutcome;
       }
-      const budget = new CostBudget();
-      const outcome = budget.run(() => program(bindings as Parameters<typeof program>[0]));
-      if ('exceeded' in outcome) return { error: outcome.exceeded.message };
-      const result: unknown = outcome.value;
-      if (isCelError(result)) {
-        return MISSING.test(result.message)
-          ? { missing: result.message }
-          : { error: result.message };
-      }
-      return { value: fromCelValue(result) };
+      const outcome = evaluate(scope);
+      const keep =
+        !('value' in outcome) || typeof outcome.value !== 'object' || outcome.value === null;
+      lastInputs = keep ? names.map((name) => scope[name]) : undefined;
+      lastOutcome = keep ? outcome : undefined;
+      return outcome;
     },
   };
 }
 
-function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<string>): void {
+/** The free variables of an expression into `out`, the global functions it calls into `calls`. */
+function collectVariables(
+  node: ExprNode,
+  scope: ReadonlySet<string>,
+  out: Set<string>,
+  calls: Set<string>,
+): void {
   const { case: kind, value } = node.exprKind;
   const v = value as Record<string, unknown>;
   switch (kind) {
@@ -84,31 +134,34 @@ function collectVariables(node: ExprNode, scope: ReadonlySet<string>, out: Set<s
       return;
     }
     case 'selectExpr':
-      collectVariables(v.operand as ExprNode, scope, out);
+      collectVariables(v.operand as ExprNode, scope, out, calls);
       return;
     case 'callExpr':
       // `random.seededString(...)`: `random` is the function's namespace, not a variable.
-      if (v.target !== undefined && !isKroFunction(v.target as ExprNode, v.function as string)) {
-        collectVariables(v.target as ExprNode, scope, out);
+      if (v.target === undefined) calls.add(v.function as string);
+      else if (!isKroFunction(v.target as ExprNode, v.function as string)) {
+        collectVariables(v.target as ExprNode, scope, out, calls);
       }
-      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out);
+      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out, calls);
       return;
     case 'listExpr':
-      for (const element of v.elements as ExprNode[]) collectVariables(element, scope, out);
+      for (const element of v.elements as ExprNode[]) {
+        collectVariables(element, scope, out, calls);
+      }
       return;
     case 'structExpr':
       for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, out);
-        collectVariables(entry.value, scope, out);
+        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, out, calls);
+        collectVariables(entry.value, scope, out, calls);
       }
       return;
     case 'comprehensionExpr': {
-      collectVariables(v.iterRange as ExprNode, scope, out);
-      collectVariables(v.accuInit as ExprNode, scope, out);
+      collectVariables(v.iterRange as ExprNode, scope, out, calls);
+      collectVariables(v.accuInit as ExprNode, scope, out, calls);
       const inner = new Set([...scope, v.iterVar as string, v.accuVar as string]);
       if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') inner.add(v.iterVar2);
       for (const key of ['loopCondition', 'loopStep', 'result']) {
-        collectVariables(v[key] as ExprNode, inner, out);
+        collectVariables(v[key] as ExprNode, inner, out, calls);
       }
       return;
     }

@@ -10,7 +10,9 @@
  * - `base64.encode(bytes)`, `base64.decode(string)` (cel-go's encoders);
  * - `json.unmarshal(s)`, `json.marshal(v)`;
  * - `lists.setAtIndex(l, i, v)`, `lists.insertAtIndex(l, i, v)`, `lists.removeAtIndex(l, i)`;
- * - `m.merge(other)` (the other map's keys win).
+ * - `m.merge(other)` (the other map's keys win);
+ * - `omit()`: a value that leaves the template field (or list element) holding it out of the
+ *   rendered resource (kro's `CELOmitFunction`, KREP-017); it supports no operation.
  *
  * Deterministic, as kro's are: a render gives the same output every time.
  */
@@ -31,6 +33,7 @@ import {
 import type { CelExtension } from '../cel/cel-environment.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { fromCelValue } from './cel-json.js';
+import { OMIT_VALUE } from './omit-value.js';
 
 const { INT, STRING, BYTES, DYN } = CelScalar;
 const LIST = listType(DYN);
@@ -132,6 +135,7 @@ export const KRO_CEL_EXTENSION: CelExtension = {
       items.splice(index(list, at, 'removeAtIndex', false), 1);
       return celList(items);
     }),
+    celFunc('omit', [], DYN, () => OMIT_VALUE as unknown as CelValue),
     celMethod('merge', MAP, [MAP], MAP, function (other) {
       // Keys as they are (string, int, bool, uint): the other map's win.
       const merged = new Map<bigint | string | boolean | CelUint, CelValue>();

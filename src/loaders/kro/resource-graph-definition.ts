@@ -43,6 +43,9 @@ import { SimpleSchemaReader } from './simple-schema.js';
 import { scanTemplateString, stringsWithExpressions } from './template-expressions.js';
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
+import { fieldPathOf, fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+import { didYouMean } from '../did-you-mean.js';
+import { locator } from '../template-locator.js';
 
 export const RGD_API_VERSION = 'kro.run/v1alpha1';
 export const RGD_KIND = 'ResourceGraphDefinition';
@@ -213,19 +216,31 @@ export function compileResourceGraph(
     } else ids.push(id);
   });
   const known = new Set(ids.filter((id) => id !== ''));
-  const instanceSchema = definition.schema;
+
+  /** The plain field paths the expressions read, checked once every resource's kind is known. */
+  const fieldChecks: FieldCheck[] = [];
+  /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
+  const kindOf = new Map<
+    string,
+    { definition: ResourceDefinition; list: boolean; external: boolean }
+  >();
 
   /** Where each resource first references another (`a->b`), for the cycle's finding. */
   const refAt = new Map<string, SourceLocation>();
   /** The resource whose strings are being compiled. */
   const owner = { id: '' };
 
-  /** Compiles the expressions of the strings below `at`; `self` may be referenced when given. */
+  /**
+   * Compiles the expressions of the strings below `at`; the `allowed` variables may be
+   * referenced besides schema and the resources. `context` names where they are when it is not
+   * a resource template (`includeWhen`...): `omit()` is refused there.
+   */
   const compileStrings = (
     root: unknown,
     at: (string | number)[],
     allowed: ReadonlySet<string>,
     into: Set<string>,
+    context?: string,
   ): TemplateField[] | undefined => {
     const fields: TemplateField[] = [];
     let ok = true;
@@ -262,6 +277,13 @@ export function compileResourceGraph(
           findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
           continue;
         }
+        const omitProblem = compiled.usesOmit
+          ? whereOmitIsRefused(context, scanned.standalone, path)
+          : undefined;
+        if (omitProblem !== undefined) {
+          findingAt('rgd-bad-expression', `\${${part.source}}: omit() ${omitProblem}`);
+          continue;
+        }
         const references: string[] = [];
         for (const variable of compiled.variables) {
           if (variable === 'schema' || allowed.has(variable) || known.has(variable)) {
@@ -280,14 +302,19 @@ export function compileResourceGraph(
             );
           }
         }
-        if (!scanned.standalone && instanceSchema !== undefined) {
-          const type = schemaFieldType(instanceSchema, part.source);
-          if (type !== undefined && type !== 'string') {
-            findingAt(
-              'rgd-type-mismatch',
-              `\${${part.source}} is of type ${type}, but a string template ("...\${...}...") needs strings: write \${string(${part.source})}`,
-            );
-          }
+        const field = fieldPathOf(part.source);
+        if (field !== undefined && (field.root === 'schema' || known.has(field.root))) {
+          fieldChecks.push({
+            source: part.source,
+            field,
+            at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
+            standalone: scanned.standalone,
+            owner: owner.id,
+            ...(context === undefined ? { target: path } : {}),
+            ...(context !== undefined && CONTEXT_TYPES[context] !== undefined
+              ? { context, expect: CONTEXT_TYPES[context] }
+              : {}),
+          });
         }
         parts.push(
           toGraphExpression(part.source, formatLocation(exprLocation), references, compiled),
@@ -340,6 +367,7 @@ export function compileResourceGraph(
       [...at, 'includeWhen'],
       new Set(),
       into,
+      'includeWhen',
     );
     const readyInto = new Set<string>();
     const readyWhen = compileConditions(
@@ -347,6 +375,7 @@ export function compileResourceGraph(
       [...at, 'readyWhen'],
       new Set([id]),
       readyInto,
+      'readyWhen',
     );
     for (const dep of readyInto) into.add(dep);
     deps.set(id, into);
@@ -374,6 +403,7 @@ export function compileResourceGraph(
       );
       return;
     }
+    kindOf.set(id, { definition: output, list: resource.forEach !== undefined, external });
     if (
       fields === undefined ||
       includeWhen === undefined ||
@@ -396,6 +426,7 @@ export function compileResourceGraph(
       ...(rgdKinds.has(output) ? { nested: true } : {}),
       dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
       validate: outputValidator(output, compiler, options),
+      locate: locator(report, [...at, templateKey]),
     });
   });
 
@@ -431,7 +462,7 @@ export function compileResourceGraph(
         );
         return undefined;
       }
-      const [expression] = compileConditions([text], [...at, i], new Set(), into) ?? [];
+      const [expression] = compileConditions([text], [...at, i], new Set(), into, 'forEach') ?? [];
       if (expression === undefined) return undefined;
       out.push({ name, expression });
     }
@@ -443,13 +474,14 @@ export function compileResourceGraph(
     at: (string | number)[],
     allowed: ReadonlySet<string>,
     into: Set<string>,
+    context: string,
   ): GraphExpression[] | undefined {
     if (conditions === undefined) return [];
     if (!Array.isArray(conditions) || conditions.some((c) => typeof c !== 'string')) {
       fail('rgd-bad-resource', at, 'conditions must be a list of "${...}" strings');
       return undefined;
     }
-    const fields = compileStrings(conditions, at, allowed, into);
+    const fields = compileStrings(conditions, at, allowed, into, context);
     if (fields === undefined) return undefined;
     const out: GraphExpression[] = [];
     for (const field of fields) {
@@ -471,7 +503,25 @@ export function compileResourceGraph(
   const statusInto = new Set<string>();
   owner.id = '';
   const status =
-    compileStrings(statusSpec ?? {}, ['spec', 'schema', 'status'], new Set(), statusInto) ?? [];
+    compileStrings(
+      statusSpec ?? {},
+      ['spec', 'schema', 'status'],
+      new Set(),
+      statusInto,
+      'the instance status',
+    ) ?? [];
+
+  for (const check of fieldChecks) {
+    const problem = checkFieldTypes(check, definition, kindOf);
+    if (problem === undefined) continue;
+    outcome.failed = true;
+    report.findings.push({
+      ...check.at,
+      code: problem.code,
+      severity: 'error',
+      message: problem.message,
+    });
+  }
 
   const order = kahnOrder(ids, deps);
   if (order.cycle.length > 0) {
@@ -498,6 +548,7 @@ export function compileResourceGraph(
     instanceType: definition.type,
     nodes: sorted,
     status,
+    locateStatus: locator(report, ['spec', 'schema', 'status']),
     source: value,
   });
   return true;
@@ -532,18 +583,111 @@ function toGraphExpression(
   references: readonly string[],
   compiled: CompiledGraphExpression,
 ): GraphExpression {
-  return { source, location, references, evaluate: (scope) => compiled.evaluate(scope) };
+  return {
+    source,
+    location,
+    references,
+    ...(compiled.usesOmit ? { omits: true } : {}),
+    evaluate: (scope) => compiled.evaluate(scope),
+  };
 }
 
-/** The schema type of `schema.spec.a.b` in the instance schema; undefined for other expressions. */
-function schemaFieldType(schema: JsonSchema, source: string): string | undefined {
-  if (!/^schema(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(source)) return undefined;
-  let node: unknown = schema;
-  for (const name of source.split('.').slice(1)) {
-    if (!isPlainObject(node) || !isPlainObject(node.properties)) return undefined;
-    node = node.properties[name];
+/**
+ * Why `omit()` may not be where it is, as kro refuses it: outside a resource template
+ * (`context`), in a string template, or in `metadata.name` (without a name there is no
+ * resource); `undefined` where it may be.
+ */
+function whereOmitIsRefused(
+  context: string | undefined,
+  standalone: boolean,
+  path: readonly (string | number)[],
+): string | undefined {
+  if (context !== undefined) {
+    return `can only be used in resource template expressions, not in ${context}`;
   }
-  return isPlainObject(node) && typeof node.type === 'string' ? node.type : undefined;
+  if (!standalone) {
+    return 'can only be a whole field\'s value ("${...}"), not part of a string template';
+  }
+  if (path.length === 2 && path[0] === 'metadata' && path[1] === 'name') {
+    return 'cannot be used in metadata.name: the field is required and must resolve to a value';
+  }
+  return undefined;
+}
+
+/** An expression that is a plain field path, where it is and where its value goes. */
+interface FieldCheck {
+  readonly source: string;
+  readonly field: { readonly root: string; readonly path: readonly string[] };
+  readonly at: SourceLocation;
+  readonly standalone: boolean;
+  /** The resource whose template holds it ('' for the instance status). */
+  readonly owner: string;
+  /** Its field's path in the owner's template (a resource template only). */
+  readonly target?: readonly (string | number)[];
+  /** A condition or a forEach list: where, and the type its value must have. */
+  readonly context?: string;
+  readonly expect?: string;
+}
+
+/** The type of the value of each kind of expression that is not a template field. */
+const CONTEXT_TYPES: Readonly<Record<string, string>> = {
+  includeWhen: 'boolean',
+  readyWhen: 'boolean',
+  forEach: 'array',
+};
+
+/**
+ * The problem of a plain field path, against the schema of what it reads (the instance's, or
+ * the kind of the resource it names): a field that schema cannot have (`rgd-unknown-field`), a
+ * non-string in a string template, or a standalone value whose type does not fit the template's
+ * field in the output kind's schema (`rgd-type-mismatch`).
+ */
+function checkFieldTypes(
+  check: FieldCheck,
+  instance: ResourceDefinition,
+  kindOf: ReadonlyMap<string, { definition: ResourceDefinition; list: boolean; external: boolean }>,
+): { code: FindingCode; message: string } | undefined {
+  const { root, path } = check.field;
+  const read = root === 'schema' ? { definition: instance, list: false } : kindOf.get(root);
+  if (read === undefined || read.list) return undefined;
+  const found = lookupField(read.definition.schema, path);
+  if (found.state === 'missing') {
+    const missing = path[found.index] ?? '';
+    const guess = didYouMean(missing, found.known);
+    const at = path.slice(0, found.index + 1).join('.');
+    return {
+      code: 'rgd-unknown-field',
+      message: `\${${check.source}} reads ${at}, which ${root === 'schema' ? `the instances of ${instance.type}` : `${root} (${read.definition.type})`} cannot have${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: its fields there are ${found.known.join(', ')}`,
+    };
+  }
+  if (found.state !== 'found') return undefined;
+  const from = schemaTypeOf(found.schema);
+  if (from === undefined) return undefined;
+  if (!check.standalone) {
+    return from === 'string' || from === 'int-or-string'
+      ? undefined
+      : {
+          code: 'rgd-type-mismatch',
+          message: `\${${check.source}} is of type ${from}, but a string template ("...\${...}...") needs strings: write \${string(${check.source})}`,
+        };
+  }
+  if (check.expect !== undefined) {
+    return from === check.expect
+      ? undefined
+      : {
+          code: 'rgd-type-mismatch',
+          message: `\${${check.source}} is of type ${from}, but ${check.context ?? ''} needs ${check.expect === 'array' ? 'a list' : `a ${check.expect}`}`,
+        };
+  }
+  const owner = kindOf.get(check.owner);
+  if (check.target === undefined || owner === undefined || owner.external) return undefined;
+  const target = lookupField(owner.definition.schema, check.target);
+  const to = target.state === 'found' ? schemaTypeOf(target.schema) : undefined;
+  if (to === undefined || fitsType(from, to)) return undefined;
+  return {
+    code: 'rgd-type-mismatch',
+    message: `\${${check.source}} is of type ${from}, but ${check.target.join('.')} of ${owner.definition.type} is of type ${to}`,
+  };
 }
 
 /** Checks a rendered document against its kind: defaults, the schema, the CEL rules. */

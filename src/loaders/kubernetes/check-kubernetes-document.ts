@@ -17,6 +17,10 @@ import { isBuiltinDefinition } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { objectMetaProblems } from './object-meta.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
+import { templateSelectorProblems } from './template-selector.js';
+import { containerProblems } from './container-checks.js';
+import { servicePortProblems } from './service-ports.js';
+import { volumeProblems } from './pod-volumes.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -57,7 +61,15 @@ export function checkKubernetesDocument(
   const unknown = [
     ...findUnknownFields(document, schema),
     ...objectMetaProblems(document.metadata, group, kind.kind, builtin),
-    ...(builtin ? restartPolicyProblems(document, group, kind.kind) : []),
+    ...(builtin
+      ? [
+          ...restartPolicyProblems(document, group, kind.kind),
+          ...templateSelectorProblems(document, group, kind.kind),
+          ...containerProblems(document, group, kind.kind),
+          ...servicePortProblems(document, group, kind.kind),
+          ...volumeProblems(document, group, kind.kind),
+        ]
+      : []),
   ];
   const old = previous === undefined ? undefined : { value: previous, schema, typeMeta: true };
   checkAgainstSchema(compiled, document, at, report, unknown, old);

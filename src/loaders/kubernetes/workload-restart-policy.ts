@@ -4,7 +4,9 @@
  * ReplicationController runs its pods `Always` (`Unsupported value: "OnFailure": supported
  * values: "Always"`; an absent policy defaults to `Always`), a Job (and a CronJob's job) `OnFailure`
  * or `Never` (`Always`, and an absent policy, which defaults to `Always`, is `Required value:
- * valid values: "OnFailure", "Never"`), as k8s.io/kubernetes `pkg/apis/apps/validation`
+ * valid values: "OnFailure", "Never"`; `OnFailure` beside a `podFailurePolicy` is `Invalid value:
+ * "OnFailure": only "Never" is supported when podFailurePolicy is specified`), as k8s.io/kubernetes
+ * `pkg/apis/apps/validation`
  * (`ValidatePodTemplateSpecForReplicaSet`, the StatefulSet and DaemonSet specs, core's
  * `ValidatePodTemplateSpecForRC`) and `pkg/apis/batch/validation` (`validateJobSpec`) word it.
  */
@@ -63,9 +65,20 @@ export function restartPolicyProblems(
   // A value of another type is the schema's to report.
   if (policy !== undefined && policy !== null && typeof policy !== 'string') return [];
   const value = typeof policy === 'string' && policy !== '' ? policy : undefined;
-  if (value !== undefined && rule.allowed.includes(value)) return [];
   // An absent field is reported at its parent, as every finding at a missing pointer is.
   const path = jsonPointer([...rule.spec, 'restartPolicy']);
+  if (value !== undefined && rule.allowed.includes(value)) {
+    return value === 'OnFailure' && hasPodFailurePolicy(document, rule)
+      ? [
+          {
+            path,
+            part: 'value',
+            keyword: 'enum',
+            message: `Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified`,
+          },
+        ]
+      : [];
+  }
   if (rule.required && (value === undefined || value === 'Always')) {
     return [
       {
@@ -85,4 +98,12 @@ export function restartPolicyProblems(
       message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${quoted(rule.allowed)}`,
     },
   ];
+}
+
+/** Whether a Job's spec (the pod template's parent) has a `podFailurePolicy`. */
+function hasPodFailurePolicy(document: Record<string, unknown>, rule: TemplateRule): boolean {
+  let jobSpec: unknown = document;
+  for (const key of rule.spec.slice(0, -2))
+    jobSpec = isPlainObject(jobSpec) ? jobSpec[key] : undefined;
+  return isPlainObject(jobSpec) && isPlainObject(jobSpec.podFailurePolicy);
 }

@@ -45,6 +45,7 @@ import type { SchemaCompiler } from '../schema-compiler.js';
 import type { BuiltinKinds } from '../kubernetes/builtin-kinds.js';
 import { applyDefaults } from '../kubernetes/defaulting.js';
 import { requireGraphCel } from '../kro/graph-cel-loader.js';
+import { locator } from '../template-locator.js';
 import { scanTemplateString, stringsWithExpressions } from '../kro/template-expressions.js';
 
 const SPEC_KEYS = new Set(['input', 'output', 'includeWhen']);
@@ -254,6 +255,7 @@ function compileTransform(
     includeWhen,
     ...outputValidator(output, compiler, options),
     location: formatLocation(report.location('')),
+    locate: locator(report, ['spec', 'output']),
     source: { id: name, spec },
   };
 }
@@ -376,6 +378,16 @@ function compileString(
       finding('transform-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
       continue;
     }
+    if (
+      compiled.usesOmit &&
+      !(scanned.standalone && at[1] === 'output' && at[2] === 'spec' && path.length > 0)
+    ) {
+      finding(
+        'transform-bad-expression',
+        `\${${part.source}}: omit() can only be the whole value ("\${...}") of a field of output.spec`,
+      );
+      continue;
+    }
     const unknown = compiled.variables.filter((v) => v !== 'self');
     if (unknown.length > 0) {
       finding(
@@ -412,6 +424,7 @@ function compileString(
       source: part.source,
       location: formatLocation(location),
       references: compiled.variables,
+      ...(compiled.usesOmit ? { omits: true } : {}),
       evaluate: (scope) => compiled.evaluate(scope),
     });
   }

@@ -4,6 +4,7 @@ import { displayPath } from '../../app/display-path.js';
 import type { Finding } from '../../loaders/finding.js';
 import { parseScenarioFile } from './parse-scenario.js';
 import { runScenario, type ScenarioOutcome } from './run-scenario.js';
+import type { Scenario } from './scenario.js';
 import { findScenarioFiles } from './scenario-files.js';
 
 /** What `cosi test` found: a case per step, in `cosi check`'s shape, and whether any is broken. */
@@ -15,6 +16,23 @@ export interface ScenarioRun {
   readonly scenarios: number;
 }
 
+/** How a scenario went, as data: what crosses back from the worker that ran it. */
+export type ScenarioResult = Omit<ScenarioOutcome, 'scenario'>;
+
+/**
+ * Runs scenarios, one after the other, each on a fresh project; their results in their order.
+ * `cosi test` runs them in a supervised worker thread (see `supervised-scenarios.ts`).
+ */
+export type ScenarioRunner = (scenarios: readonly Scenario[]) => Promise<ScenarioResult[]>;
+
+export interface RunScenarioFilesOptions {
+  readonly cwd: string;
+  /** `cosi test --timeout` (see `RunScenarioOptions.timeout`), for the default runner. */
+  readonly timeout?: number;
+  /** Default: in this thread, with {@link runScenario}. */
+  readonly runner?: ScenarioRunner;
+}
+
 /**
  * Finds the scenario files below `paths`, parses each and runs its scenarios one after the
  * other, each on a fresh project. A file with problems is reported whole (every problem at its
@@ -22,7 +40,7 @@ export interface ScenarioRun {
  */
 export async function runScenarioFiles(
   paths: readonly string[],
-  { cwd }: { readonly cwd: string },
+  { cwd, timeout, runner = inThisThread(cwd, timeout) }: RunScenarioFilesOptions,
 ): Promise<ScenarioRun> {
   const found = await findScenarioFiles(paths, cwd);
   const cases: CheckCase[] = [];
@@ -38,6 +56,9 @@ export async function runScenarioFiles(
       brokenCase('(input)', [invalid('', 0, 0, 'no scenario files (*.cosi-test.yaml) found')]),
     );
   }
+  // Every file is read and parsed first: the scenarios then run in one go, and their cases are
+  // put in file order after.
+  const parts: ({ cases: CheckCase[] } | { file: string; scenarios: readonly Scenario[] })[] = [];
   for (const absolute of found.files) {
     const file = displayPath(cwd, absolute);
     let text: string;
@@ -45,35 +66,64 @@ export async function runScenarioFiles(
       text = await readFile(absolute, 'utf8');
     } catch (error) {
       broken = true;
-      cases.push(brokenCase(file, [invalid(file, 0, 0, `cannot read it: ${String(error)}`)]));
+      parts.push({
+        cases: [brokenCase(file, [invalid(file, 0, 0, `cannot read it: ${String(error)}`)])],
+      });
       continue;
     }
     const parsed = parseScenarioFile(text, file, absolute);
     if (parsed.problems.length > 0) {
       broken = true;
-      cases.push(
-        brokenCase(
-          file,
-          parsed.problems.map((p) => invalid(p.at.file, p.at.line, p.at.col, p.message)),
-        ),
-      );
+      parts.push({
+        cases: [
+          brokenCase(
+            file,
+            parsed.problems.map((p) => invalid(p.at.file, p.at.line, p.at.col, p.message)),
+          ),
+        ],
+      });
       continue;
     }
-    for (const scenario of parsed.scenarios) {
+    parts.push({ file, scenarios: parsed.scenarios });
+  }
+  const all = parts.flatMap((part) => ('scenarios' in part ? part.scenarios : []));
+  const results = all.length > 0 ? await runner(all) : [];
+  let next = 0;
+  for (const part of parts) {
+    if (!('scenarios' in part)) {
+      cases.push(...part.cases);
+      continue;
+    }
+    for (const scenario of part.scenarios) {
+      const result = results[next++];
+      if (result === undefined) throw new Error(`no result for scenario ${scenario.name}`);
       scenarios++;
-      const outcome = await runScenario(scenario, { cwd });
-      if (outcome.broken) broken = true;
-      cases.push(...casesOf(file, outcome));
+      if (result.broken) broken = true;
+      cases.push(...casesOf(part.file, scenario, result));
     }
   }
   return { result: { cases, strict: false }, broken, scenarios };
 }
 
+function inThisThread(cwd: string, timeout: number | undefined): ScenarioRunner {
+  return async (all) => {
+    const results: ScenarioResult[] = [];
+    for (const scenario of all) {
+      const { steps, broken } = await runScenario(scenario, {
+        cwd,
+        ...(timeout === undefined ? {} : { timeout }),
+      });
+      results.push({ steps, broken });
+    }
+    return results;
+  };
+}
+
 /** A case per step run: `file › scenario › 2. expect`. */
-function casesOf(file: string, outcome: ScenarioOutcome): CheckCase[] {
-  return outcome.steps.map((step) => ({
+function casesOf(file: string, scenario: Scenario, result: ScenarioResult): CheckCase[] {
+  return result.steps.map((step) => ({
     check: 'scenarios',
-    name: `${file} › ${outcome.scenario.name} › ${step.name}`,
+    name: `${file} › ${scenario.name} › ${step.name}`,
     findings: step.findings,
   }));
 }

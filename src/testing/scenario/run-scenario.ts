@@ -1,5 +1,7 @@
 import { toDocument } from '../../app/output-document.js';
+import { PROCESS_EXIT_CODE } from '../../app/process-exit-guard.js';
 import { loadProjectConfig } from '../../app/project-config.js';
+import type { UserCodeMonitor } from '../../app/user-code-site.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CheckCode } from '../../app/check/check-result.js';
 import { messageOfThrown } from '../../engine/thrown-value.js';
@@ -29,6 +31,15 @@ export interface ScenarioOutcome {
 export interface RunScenarioOptions {
   /** Paths in findings are shown relative to it. */
   readonly cwd: string;
+  /**
+   * Simulated ms each convergence may take, and wall ms the config, `setup` or a reconcile that
+   * waits on nothing may take (at most `USER_CODE_WAIT`): `cosi test --timeout`.
+   */
+  readonly timeout?: number;
+  /** Told when the project's code runs: the heartbeat of the worker the scenario runs in. */
+  readonly monitor?: UserCodeMonitor;
+  /** Told before the scenario starts (`-1`: its config, manifests, first convergence) and each step (its index). */
+  readonly onStep?: (step: number) => void;
 }
 
 /**
@@ -41,15 +52,18 @@ export async function runScenario(
   options: RunScenarioOptions,
 ): Promise<ScenarioOutcome> {
   let project: TestProject;
+  options.onStep?.(-1);
   try {
-    const config = await scenarioConfig(scenario, options.cwd);
+    const config = await scenarioConfig(scenario, options);
     project = await startTestProject(
       {
         cwd: options.cwd,
         manifests: scenario.manifests,
         ...(scenario.kubernetesVersion ? { kubernetesVersion: scenario.kubernetesVersion } : {}),
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       },
       config,
+      options.monitor,
     );
   } catch (error) {
     const findings = setupFindings(error, scenario.at);
@@ -59,9 +73,13 @@ export async function runScenario(
   try {
     await project.converge();
     for (const [i, step] of scenario.steps.entries()) {
-      const findings = await runStep(project, step).catch((error: unknown) => [
-        failure('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`),
-      ]);
+      options.onStep?.(i);
+      const findings = await runStep(project, step).then(
+        (found) => [...found, ...exitFindings(project, step.at)],
+        (error: unknown) => [
+          failure('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`),
+        ],
+      );
       const left = scenario.steps.length - i - 1;
       steps.push({
         name: `${i + 1}. ${step.name}`,
@@ -87,12 +105,34 @@ export async function runScenario(
 }
 
 /** The scenario's `config`, or the one the CLI would find from its manifests and its directory. */
-async function scenarioConfig(scenario: Scenario, cwd: string): Promise<LoadedConfig | undefined> {
+async function scenarioConfig(
+  scenario: Scenario,
+  { cwd, timeout, monitor }: RunScenarioOptions,
+): Promise<LoadedConfig | undefined> {
+  const bounds = {
+    ...(timeout !== undefined ? { timeout } : {}),
+    ...(monitor !== undefined ? { monitor } : {}),
+  };
   return loadProjectConfig(
     scenario.config !== undefined
-      ? { files: [], config: scenario.config, cwd }
-      : { files: [...scenario.manifests, scenario.dir], cwd },
+      ? { files: [], config: scenario.config, cwd, ...bounds }
+      : { files: [...scenario.manifests, scenario.dir], cwd, ...bounds },
   );
+}
+
+/**
+ * A controller that called `process.exit` during the step's convergence fails the step, whatever
+ * the step expects: the exit was thrown back at it (see `withProcessExitGuard`) and it would
+ * have ended a real process.
+ */
+function exitFindings(project: TestProject, at: Place): Finding<CheckCode>[] {
+  const findings: Finding<CheckCode>[] = [];
+  for (const c of project.lastReport?.controllers ?? []) {
+    const errors = [c.lastError, ...c.failingItems.map((item) => item.error)];
+    const exit = errors.find((e) => e?.code === PROCESS_EXIT_CODE);
+    if (exit) findings.push(failure('controller-failed', at, `${c.name}: ${exit.message}`));
+  }
+  return findings;
 }
 
 /** Runs one step; its findings (none: it passed). */

@@ -272,6 +272,58 @@ describe('rules are type-checked against their schema (compilation_test.go TestC
   });
 });
 
+describe('map literal keys are checked as cel-go checks them (checker.go checkCreateMap)', () => {
+  const schema = {
+    type: 'object',
+    properties: { s: { type: 'string', maxLength: 10 }, n: { type: 'integer' } },
+  };
+
+  it('refuses an undeclared name used as a key', () => {
+    expect(problems(schema, 'size({undefinedVar: 1}) == 1')).toEqual([
+      "the rule does not compile: undeclared reference to 'undefinedVar'",
+    ]);
+  });
+
+  it('refuses a key that selects a field the schema does not have', () => {
+    expect(problems(schema, 'size({self.nope: 1}) == 1').join()).toContain(
+      "undefined field 'nope'",
+    );
+  });
+
+  it('refuses keys of mixed types, and values of mixed types (homogeneous aggregate literals)', () => {
+    expect(problems(schema, "size({1: 'a', 'b': 'c'}) == 2").join()).toContain(
+      "expected type 'int' but found 'string'",
+    );
+    expect(problems(schema, 'size({self.s: 1, self.n: 2}) == 2').join()).toContain(
+      "expected type 'string' but found 'int'",
+    );
+    expect(problems(schema, "size({'a': 1, 'b': 'x'}) == 2").join()).toContain(
+      "expected type 'int' but found 'string'",
+    );
+    expect(problems(schema, "size([1, 'a']) == 2").join()).toContain(
+      "expected type 'int' but found 'string'",
+    );
+  });
+
+  it('types a map literal by its keys and values, so what uses it is checked too', () => {
+    expect(problems(schema, '{self.s: self.n}[self.s] == self.n')).toEqual([]);
+    expect(problems(schema, "size({self.s: 1, 'x': 2}) == 2")).toEqual([]);
+    expect(problems(schema, "{'a': 1}['a'] == 'x'").join()).toContain(
+      "found no matching overload for '_==_' applied to '(int, string)'",
+    );
+  });
+
+  it("leaves the mixed argument list of format alone, as cel-go's strings extension exempts it", () => {
+    expect(problems(schema, "'%s is %d'.format([self.s, self.n]) != ''")).toEqual([]);
+  });
+
+  it('charges the cost of a key expression', () => {
+    expect(cost(schema, 'size({self.s.lowerAscii(): 1}) == 1')).toBeGreaterThan(
+      cost(schema, "size({'a': 1}) == 1"),
+    );
+  });
+});
+
 /** The rule's estimated cost (cel-go's `CostEstimate.Max`), as `schemaChecker` reads it. */
 const cost = (schema: Schema, rule: string): number => {
   const compiled = compileExpression(rule, { node: schema, root: false }, undefined, 'bool');

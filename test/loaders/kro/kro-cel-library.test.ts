@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OMIT } from '../../../src/controllers/template-rendering.js';
 import { compileGraphExpression } from '../../../src/loaders/kro/graph-cel.js';
 
 /** Evaluates one expression in kro's environment, with `schema` bound. */
@@ -55,5 +56,65 @@ describe("kro's CEL libraries", () => {
       'schema.spec.?ingress.?host.orValue("none") + "-" + (schema.spec[?"x"].hasValue() ? "y" : "n")';
     expect(run(source, { spec: { ingress: { host: 'a.com' } } })).toBe('a.com-n');
     expect(run(source, { spec: { x: 1 } })).toBe('none-y');
+  });
+});
+
+// The cases of kro's pkg/cel/library/omit_test.go (TestOmit, TestOmitInTernary), Apache-2.0.
+describe("kro's omit()", () => {
+  const evaluate = (source: string, x: string) => {
+    const compiled = compileGraphExpression(source);
+    if ('error' in compiled) throw new Error(compiled.error);
+    return compiled.evaluate({ x });
+  };
+
+  it('gives the omit value, alone or from the branch of a ternary that is taken', () => {
+    expect(evaluate('omit()', '')).toEqual({ value: OMIT });
+    expect(evaluate('x == "" ? omit() : x', '')).toEqual({ value: OMIT });
+    expect(evaluate('x == "" ? omit() : x', 'hello')).toEqual({ value: 'hello' });
+    expect(evaluate('x != "" ? x : omit()', 'hello')).toEqual({ value: 'hello' });
+    expect(evaluate('x != "" ? x : omit()', '')).toEqual({ value: OMIT });
+  });
+
+  it('supports no operation: arithmetic and string concatenation fail', () => {
+    for (const source of ['omit() + 1', '"prefix-" + omit()', '"prefix-" + omit() + "-suffix"']) {
+      expect(evaluate(source, '')).toHaveProperty('error');
+    }
+  });
+
+  it('is told apart from the variables an expression reads', () => {
+    const compiled = compileGraphExpression('schema.spec.x != "" ? schema.spec.x : omit()');
+    expect(compiled).toMatchObject({ variables: ['schema'], usesOmit: true });
+    expect(compileGraphExpression('schema.spec.x')).toMatchObject({ usesOmit: false });
+  });
+
+  it('stays in place inside a list or map, for the renderer to remove', () => {
+    expect(evaluate('[x, omit()]', 'a')).toEqual({ value: ['a', OMIT] });
+    expect(evaluate('{"a": omit(), "b": x}', 'a')).toEqual({ value: { a: OMIT, b: 'a' } });
+  });
+});
+
+describe('compiled RGD expressions', () => {
+  it('are compiled once per source, and evaluated again whenever a variable is another value', () => {
+    const source = 'schema.spec.name + "-" + string(schema.spec.size)';
+    const compiled = compileGraphExpression(source);
+    expect(compileGraphExpression(source)).toBe(compiled);
+    if ('error' in compiled) throw new Error(compiled.error);
+    const first = { spec: { name: 'a', size: 1 } };
+    expect(compiled.evaluate({ schema: first })).toEqual({ value: 'a-1' });
+    expect(compiled.evaluate({ schema: first })).toEqual({ value: 'a-1' });
+    expect(compiled.evaluate({ schema: { spec: { name: 'b', size: 2 } } })).toEqual({
+      value: 'b-2',
+    });
+    expect(compiled.evaluate({ schema: { spec: { name: 'b' } } })).toHaveProperty('missing');
+  });
+
+  it('give a list or map afresh each time, so that no two renders share one', () => {
+    const compiled = compileGraphExpression('[schema.spec.name]');
+    if ('error' in compiled) throw new Error(compiled.error);
+    const scope = { schema: { spec: { name: 'a' } } };
+    const first = compiled.evaluate(scope);
+    const second = compiled.evaluate(scope);
+    expect(second).toEqual(first);
+    expect((second as { value: unknown }).value).not.toBe((first as { value: unknown }).value);
   });
 });

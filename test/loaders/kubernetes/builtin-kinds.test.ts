@@ -99,8 +99,8 @@ kind: Service
 metadata: { name: web }
 spec:
   ports:
-    - { port: 80, targetPort: [80] }
-    - { port: 4294967296 }
+    - { name: a, port: 80, targetPort: [80] }
+    - { name: b, port: 4294967296 }
 ---
 apiVersion: v1
 kind: Secret

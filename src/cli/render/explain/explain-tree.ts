@@ -109,8 +109,13 @@ function blameText(blame: FieldBlame): string {
   switch (blame.by.kind) {
     case 'manifest':
       return `manifest ${blame.by.position.file}:${blame.by.position.line}:${blame.by.position.col}`;
-    case 'reconcile':
-      return `v${blame.version} ${blame.by.controller} reconcile #${blame.by.seq}`;
+    case 'reconcile': {
+      const by = `v${blame.version} ${blame.by.controller} reconcile #${blame.by.seq}`;
+      const template = blame.by.template;
+      if (template === undefined) return by;
+      const expressions = template.expressions.map((e) => `\${${e}}`).join(' ');
+      return `${by}  template ${template.location}${expressions === '' ? '' : ` ${expressions}`}`;
+    }
     case 'unknown':
       return '(not in the record)';
   }

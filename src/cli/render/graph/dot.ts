@@ -1,4 +1,4 @@
-import { EDGE_LEGEND } from './edge-style.js';
+import { EDGE_LEGEND, STATUS_LEGEND } from './edge-style.js';
 import {
   layoutGraph,
   type DrawnCluster,
@@ -35,6 +35,7 @@ export function renderGraphDot(view: GraphView): string {
   const lines = [
     'digraph "cosi" {',
     ...EDGE_LEGEND.map((l) => `  // ${l}`),
+    ...(drawing.edges.some((e) => e.both === true) ? [`  // ${STATUS_LEGEND}`] : []),
     `  graph [rankdir=LR, fontname="Helvetica"${drawing.clusters.length > 0 ? ', compound=true' : ''}];`,
     '  node [fontname="Helvetica"];',
     '  edge [fontname="Helvetica"];',
@@ -108,6 +109,7 @@ function edgeStatement(edge: DrawnEdge, anchors: ReadonlyMap<string, string>): s
     'node' in e ? e.node : (anchors.get(e.cluster) ?? e.cluster);
   const attributes = [edge.line === 'lineage' ? LINEAGE : `style=${edge.line}`];
   if (edge.label !== undefined) attributes.push(`label=${quote(edge.label)}`);
+  if (edge.both === true) attributes.push('dir=both');
   if ('cluster' in edge.from) attributes.push(`ltail=${quote(edge.from.cluster)}`);
   if ('cluster' in edge.to) attributes.push(`lhead=${quote(edge.to.cluster)}`);
   return `${quote(end(edge.from))} -> ${quote(end(edge.to))} [${attributes.join(', ')}];`;

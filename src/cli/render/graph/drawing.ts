@@ -31,6 +31,11 @@ export interface DrawnEdge {
   readonly to: Endpoint;
   readonly line: EdgeLine | 'lineage';
   readonly label?: string;
+  /**
+   * Data flows both ways: a primary input whose status the controller writes (an RGD's
+   * instances), drawn as one edge with two heads instead of a loop.
+   */
+  readonly both?: boolean;
 }
 
 /** What the DOT and Mermaid formats draw, decided once for both. */
@@ -96,6 +101,9 @@ export function layoutGraph(view: GraphView): Drawing {
       for (const r of owned) edges.push({ from: controller, to: { node: resourceKey(r) }, line });
       continue;
     }
+    const status = view.statusWrites?.some(
+      (s) => s.controller === edge.controller && s.type === edge.type && edge.kind === 'primary',
+    );
     const pinned =
       edge.id === undefined
         ? undefined
@@ -105,6 +113,9 @@ export function layoutGraph(view: GraphView): Drawing {
       to: controller,
       line,
       ...label,
+      ...(status === true
+        ? { both: true, label: edge.id === undefined ? 'status' : `${edge.id}, status` }
+        : {}),
     });
   }
   const everyInstance = [...groups.values()].flat();

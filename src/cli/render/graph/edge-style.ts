@@ -39,3 +39,6 @@ export const EDGE_LEGEND: readonly string[] = [
   'dashed: destroyReady or mappedDestroyReady input',
   'label: the one id an input is pinned to',
 ];
+
+/** The legend line of an edge with two heads, for drawings that have one. */
+export const STATUS_LEGEND = 'two heads, "status": reads the instances and writes their status';

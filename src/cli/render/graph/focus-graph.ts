@@ -59,6 +59,19 @@ export function focusGraphView(view: GraphView, focus: GraphFocus): GraphView {
     types: view.types.filter((t) => types.has(t)),
     sourceTypes: view.sourceTypes.filter((t) => types.has(t)),
     edges: view.edges.filter((e) => writers.has(e.controller) && types.has(e.type)),
+    ...statusWritesOf(view, writers, types),
     resources,
   };
+}
+
+/** The view's status writes between the controllers and types kept. */
+function statusWritesOf(
+  view: GraphView,
+  writers: ReadonlySet<string>,
+  types: ReadonlySet<string>,
+): Pick<GraphView, 'statusWrites'> {
+  const kept = (view.statusWrites ?? []).filter(
+    (s) => writers.has(s.controller) && types.has(s.type),
+  );
+  return kept.length > 0 ? { statusWrites: kept } : {};
 }

@@ -1,5 +1,5 @@
 import type { Resource } from '../../../engine/resource/resource.js';
-import type { DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
+import type { DependencyEdge, DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import type { RunRecord } from '../../../engine/record/run-record.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
@@ -16,10 +16,22 @@ export interface InstanceGroup {
 export interface GraphView extends DependencyGraph {
   /** Each kro RGD controller's resources in their dependency order (the view's controllers'). */
   readonly resourceGraphs?: readonly ResourceGraphDag[];
+  /**
+   * The status writes of RGD controllers: each reads its instances (a primary input) and writes
+   * their status, not the instances. These are not among `edges`, so that the pair does not
+   * read as a feedback loop; the drawings put them on the input's edge.
+   */
+  readonly statusWrites?: readonly StatusWrite[];
   /** The view's types that no controller of the whole project writes: only manifests make them. */
   readonly sourceTypes: readonly string[];
   /** With `--resources`: the instances of the view's types, grouped by type, sorted. */
   readonly resources?: readonly InstanceGroup[];
+}
+
+/** A controller that writes only the status of the instances it reads (an RGD's controller). */
+export interface StatusWrite {
+  readonly controller: string;
+  readonly type: string;
 }
 
 export interface GraphViewOptions {
@@ -43,10 +55,13 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
   const sourceTypes = (types: readonly string[]): string[] => types.filter((t) => !written.has(t));
   const shown = new Set(filtered.controllers.map((c) => c.name));
   const dags = (options.resourceGraphs ?? []).filter((d) => shown.has(d.controller));
+  const { edges, statusWrites } = separateStatusWrites(filtered.edges, dags);
   const view = {
     ...filtered,
+    edges,
     sourceTypes: sourceTypes(filtered.types),
     ...(dags.length > 0 ? { resourceGraphs: dags } : {}),
+    ...(statusWrites.length > 0 ? { statusWrites } : {}),
   };
   if (!options.resources) return view;
   const nodes = traceLineage(options.resources, graph, options.record);
@@ -66,4 +81,28 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
     sourceTypes: sourceTypes(sorted),
     resources: [...groups].map(([type, resources]) => ({ type, resources })),
   };
+}
+
+/**
+ * An RGD controller's output edge to its own instance type is the write of the instances'
+ * status: taken out of the edges (with the primary input beside it, it would be drawn as a
+ * cycle through the controller) and returned apart.
+ */
+function separateStatusWrites(
+  edges: readonly DependencyEdge[],
+  dags: readonly ResourceGraphDag[],
+): { edges: DependencyEdge[]; statusWrites: StatusWrite[] } {
+  const statusWrites: StatusWrite[] = [];
+  const isStatusWrite = (edge: DependencyEdge): boolean =>
+    isOutputKind(edge.kind) &&
+    dags.some((d) => d.controller === edge.controller && d.instanceType === edge.type) &&
+    edges.some(
+      (e) => e.controller === edge.controller && e.type === edge.type && e.kind === 'primary',
+    );
+  const kept = edges.filter((edge) => {
+    if (!isStatusWrite(edge)) return true;
+    statusWrites.push({ controller: edge.controller, type: edge.type });
+    return false;
+  });
+  return { edges: kept, statusWrites };
 }

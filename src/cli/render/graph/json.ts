@@ -5,10 +5,12 @@ import type { GraphView } from './graph-view.js';
  * and with `--resources` a `resources` array of `{ type, resources: [{ namespace, type, id,
  * owner, phase, derivedFrom: [{ namespace, type, id, via }] }] }`; with kro RGDs, a
  * `resourceGraphs` array of `{ controller, instanceType, resources: [{ id, type, dependsOn,
- * notes }] }` (each RGD's resources in the order they are rendered).
+ * notes }] }` (each RGD's resources in the order they are rendered) and a `statusWrites` array of
+ * `{ controller, type }`: an RGD's controller writes the status of its instances, which is not
+ * among the edges (it would read as a cycle through the controller).
  */
 export function renderGraphJson(view: GraphView): string {
-  const { controllers, types, edges, resources, resourceGraphs } = view;
+  const { controllers, types, edges, resources, resourceGraphs, statusWrites } = view;
   return `${JSON.stringify(
     {
       controllers,
@@ -16,6 +18,7 @@ export function renderGraphJson(view: GraphView): string {
       edges,
       ...(resources ? { resources } : {}),
       ...(resourceGraphs ? { resourceGraphs } : {}),
+      ...(statusWrites ? { statusWrites } : {}),
     },
     null,
     2,

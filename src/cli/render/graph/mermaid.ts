@@ -1,4 +1,4 @@
-import { EDGE_LEGEND, type EdgeLine } from './edge-style.js';
+import { EDGE_LEGEND, STATUS_LEGEND, type EdgeLine } from './edge-style.js';
 import { layoutGraph, type DrawnNode, type Endpoint } from './drawing.js';
 import type { GraphView } from './graph-view.js';
 
@@ -47,6 +47,7 @@ export function renderGraphMermaid(view: GraphView): string {
   const drawing = layoutGraph(view);
   const ids = new MermaidIds();
   const lines = ['flowchart LR', ...EDGE_LEGEND.map((l) => `  %% ${l}`)];
+  if (drawing.edges.some((e) => e.both === true)) lines.push(`  %% ${STATUS_LEGEND}`);
   const typeIds: string[] = [];
   const resourceIds: string[] = [];
   const nodeId = (node: DrawnNode): string => ids.id(node.key, node.kind.charAt(0), node.name);
@@ -81,7 +82,8 @@ export function renderGraphMermaid(view: GraphView): string {
   const lineage: number[] = [];
   drawing.edges.forEach((edge, i) => {
     const text = edge.label === undefined ? '' : `|${label(edge.label)}|`;
-    lines.push(`  ${end(edge.from)} ${ARROWS[edge.line]}${text} ${end(edge.to)}`);
+    const arrow = edge.both === true ? `<${ARROWS[edge.line]}` : ARROWS[edge.line];
+    lines.push(`  ${end(edge.from)} ${arrow}${text} ${end(edge.to)}`);
     if (edge.line === 'dashed') dashed.push(i);
     if (edge.line === 'lineage') lineage.push(i);
   });

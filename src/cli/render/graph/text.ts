@@ -21,6 +21,15 @@ export function renderGraphText(view: GraphView): string {
     const writes = edges.filter((e) => isOutputKind(e.kind));
     reads.forEach((e, i) => rows.push([i === 0 ? 'reads' : '', e.kind, inputTarget(e)]));
     writes.forEach((e, i) => rows.push([i === 0 ? 'writes' : '', e.kind, e.type]));
+    // An RGD's controller writes the status of the instances it reads: not a loop.
+    for (const s of view.statusWrites ?? []) {
+      if (s.controller !== controller.name) continue;
+      rows.push([
+        writes.length === 0 ? 'writes' : '',
+        'status',
+        `${s.type} (of the instances it reads)`,
+      ]);
+    }
     const title =
       controller.kind === 'qcontroller'
         ? `${controller.name}  (queue controller)`

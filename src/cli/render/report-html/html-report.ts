@@ -16,10 +16,14 @@ export function inlineSvg(svg: string): string {
  * opened. The verdict, findings and graph are plain HTML and SVG; the resource table, details,
  * lineage and timeline are drawn by the script from the embedded data.
  */
-export function renderHtmlReport(data: ReportData, graphSvg: string): string {
+export function renderHtmlReport(data: ReportData, graphSvg: string, graphNote?: string): string {
   const title = `cosi report: ${data.title}`;
   const empty = data.graph.controllers.length === 0 && data.resources.length === 0;
   const graph = empty ? '' : inlineSvg(graphSvg);
+  const noGraph =
+    graphNote === undefined
+      ? '<p>No graph: no controller was registered and no resource made.</p>'
+      : '';
   const findingsCount = data.findings.length + data.moreFindings;
   return `<!doctype html>
 <html lang="en">
@@ -41,7 +45,9 @@ ${renderFindings(data)}
 </section>
 <section aria-labelledby="graph-title">
 <h2 id="graph-title">Dependency graph</h2>
-${graph === '' ? '<p>No graph: no controller was registered and no resource made.</p>' : graphFrame(graph)}
+${data.notRun === undefined ? '' : `<p id="not-run" class="note">${escapeHtml(data.notRun)}</p>`}
+${graphNote === undefined ? '' : `<p id="graph-note" class="note">${escapeHtml(graphNote)}</p>`}
+${graph === '' ? noGraph : graphFrame(graph)}
 </section>
 <div class="layout">
 <section aria-labelledby="resources-title">

@@ -66,18 +66,54 @@ export const REPORT_SCRIPT = String.raw`
     if (r.owner === '') return 'manifest' + (r.source ? ' ' + r.source : '');
     return r.owner + (r.reconcile === undefined ? '' : ' reconcile #' + r.reconcile);
   }
-  // Where a resource came from, recursively, as cosi explain traces it; each resource once.
-  function lineage(i, seen, budget) {
-    var list = h('ul');
-    resources[i].from.forEach(function (f) {
-      if (budget.left-- <= 0) return;
-      var r = resources[f[0]];
-      var item = h('li', {}, [link(f[0]), h('span', { class: 'via' }, [' ' + f[1] + ', by ' + writer(r)])]);
-      if (seen.has(f[0])) item.appendChild(h('span', { class: 'via' }, [' (seen above)']));
-      else { seen.add(f[0]); item.appendChild(lineage(f[0], seen, budget)); }
-      list.appendChild(item);
-    });
-    return list;
+  // A resource's lineage as cosi explain -o tree prints it: the embedded graph of versions
+  // (app/report/report-lineage.ts) unfolded from the resource's last version, cut at a version
+  // met again on its own path; at most LINES lines, each version a link to its resource.
+  var LINES = 200;
+  var graph = data.lineage;
+  function versionText(v) {
+    var p = graph.pointers[v[0]];
+    return p[1] + '(' + p[0] + '/' + p[2] + ')@' + v[1];
+  }
+  function originText(o) {
+    if (o.length === 0) return '<- (not in the record)';
+    if (o[0] === 0) return '<- manifest';
+    if (o[0] === 1) return '<- manifest ' + graph.files[o[1]] + ':' + o[2] + ':' + o[3];
+    return '<- ' + graph.controllers[o[1]] + ' reconcile #' + o[2];
+  }
+  function versionLine(lines, at, lead, cycle) {
+    var v = graph.versions[at];
+    var p = graph.pointers[v[0]];
+    var key = p[0] + '/' + p[1] + '/' + p[2];
+    var ref = byKey.has(key)
+      ? h('button', { type: 'button', class: 'link', onclick: function () { showResource(byKey.get(key)); } }, [versionText(v)])
+      : versionText(v);
+    lines.appendChild(h('span', { class: 'lineage-line' }, [lead, ref, '  ' + originText(v[2]) + (cycle ? '  (cycle)' : '')]));
+    lines.appendChild(document.createTextNode('\n'));
+  }
+  function lineageTree(root) {
+    var lines = h('pre', { class: 'lineage-tree', tabindex: '0' });
+    var count = 0, cut = false, path = new Set();
+    function walk(at, prefix) {
+      var edges = graph.versions[at][3];
+      path.add(at);
+      for (var e = 0; e < edges.length && !cut; e += 2) {
+        if (count >= LINES) { cut = true; break; }
+        var last = e === edges.length - 2, parent = edges[e + 1];
+        var cycle = path.has(parent);
+        count++;
+        versionLine(lines, parent, prefix + (last ? '└─ ' : '├─ ') + graph.kinds[edges[e]] + ': ', cycle);
+        if (!cycle) walk(parent, prefix + (last ? '   ' : '│  '));
+      }
+      path.delete(at);
+    }
+    count++;
+    versionLine(lines, root, '', false);
+    walk(root, '');
+    var out = [lines];
+    if (cut) out.push(h('p', { class: 'cut' }, ['cut here: ' + LINES + ' lines shown; cosi explain prints the whole tree']));
+    if (graph.truncated) out.push(h('p', {}, ['note: history truncated: the record dropped its oldest reconciles']));
+    return out;
   }
   function showResource(i) {
     var r = resources[i];
@@ -86,10 +122,8 @@ export const REPORT_SCRIPT = String.raw`
       ['written by', writer(r)], ['phase', r.phase],
       ['labels', r.labels ? Object.keys(r.labels).map(function (k) { return k + '=' + r.labels[k]; }).join(', ') : ''],
     ])];
-    var from = h('div', { class: 'lineage' }, [h('h4', {}, ['Came from'])]);
-    var budget = { left: 200 };
-    from.appendChild(r.from.length ? lineage(i, new Set([i]), budget) : h('p', {}, [r.owner === '' ? 'the manifest' : 'nothing it read']));
-    if (budget.left < 0) from.appendChild(h('p', { class: 'cut' }, ['cut here: 200 resources shown']));
+    var from = h('div', { class: 'lineage' }, [h('h4', {}, ['Lineage (where it came from)'])]);
+    (r.lineage === undefined ? [h('p', {}, ['The run was not recorded.'])] : lineageTree(r.lineage)).forEach(function (n) { from.appendChild(n); });
     nodes.push(from);
     if (derived[i].length) {
       var to = h('ul');

@@ -17,7 +17,7 @@ code, pre, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-s
 .severity.error { color: #b3171f; }
 .severity.warning { color: #7d4e00; }
 .place, .pointer { color: #3d444d; }
-pre.excerpt, pre.diff, pre.spec { background: #f6f8fa; border: 1px solid #d0d7de; padding: 0.4rem; overflow: auto; max-height: 20rem; }
+pre.excerpt, pre.diff, pre.spec, pre.lineage-tree { background: #f6f8fa; border: 1px solid #d0d7de; padding: 0.4rem; overflow: auto; max-height: 20rem; }
 pre.excerpt mark { background: #fff1b3; display: inline-block; width: 100%; }
 .ln { display: inline-block; min-width: 3rem; color: #57606a; user-select: none; }
 .toolbar { display: flex; gap: 0.5rem; align-items: center; margin: 0.3rem 0; flex-wrap: wrap; }

@@ -8,6 +8,7 @@
 
 import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
 import { charge, sizeCost } from '../cost-budget.js';
+import { parseResourceQuantity } from '../../kubernetes/resource-quantity.js';
 import { expectTarget, OPAQUE_TYPE, ORDER_METHODS, OrderedValue } from '../opaque-value.js';
 
 /** `units / 10^scale`, normalised (no trailing zeros while `scale > 0`). */
@@ -43,48 +44,10 @@ export class Quantity extends OrderedValue {
   }
 }
 
-const QUANTITY =
-  /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?[0-9]+))?$/;
-const BINARY: Readonly<Record<string, bigint>> = { Ki: 1n, Mi: 2n, Gi: 3n, Ti: 4n, Pi: 5n, Ei: 6n };
-const DECIMAL: Readonly<Record<string, number>> = {
-  n: -9,
-  u: -6,
-  m: -3,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
-/** Exponents past this are refused: `1e999999999` would make a bigint of a billion digits. */
-const MAX_EXPONENT = 1000;
-
 /** Parses a quantity; throws the way `resource.ParseQuantity` refuses one. */
 export function parseQuantity(text: string): Quantity {
   charge(sizeCost(text.length));
-  const match = QUANTITY.exec(text);
-  const [, sign = '', whole = '', fraction = '', suffix, exponent] = match ?? [];
-  if (match === null || (whole === '' && fraction === '') || text.length > 1000) {
-    throw new Error(
-      `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
-    );
-  }
-  let units = BigInt(
-    `${sign}${whole}${fraction}` === sign ? '0' : `${sign}${whole || '0'}${fraction}`,
-  );
-  let scale = fraction.length;
-  let power = 0;
-  if (suffix !== undefined && suffix in BINARY) {
-    units *= 1024n ** (BINARY[suffix] as bigint);
-  } else if (suffix !== undefined) {
-    power = DECIMAL[suffix] as number;
-  } else if (exponent !== undefined) {
-    power = Number(exponent);
-    if (Math.abs(power) > MAX_EXPONENT) throw new Error(`the exponent of ${text} is out of range`);
-  }
-  if (power > 0) units *= 10n ** BigInt(power);
-  else scale -= power;
+  const { units, scale } = parseResourceQuantity(text);
   return new Quantity(units, scale);
 }
 

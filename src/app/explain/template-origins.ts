@@ -1,0 +1,105 @@
+/**
+ * Which template line made a field of a declarative controller's output: for `cosi explain`,
+ * each field a kro RGD's controller or a `Transforms.cosi.dev` transform wrote is traced to the
+ * template node (and the `${...}` expressions) it was rendered from, at `file:line:col`.
+ */
+
+import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
+import type { Resource } from '../../engine/resource/resource.js';
+import {
+  GRAPH_LABEL,
+  INSTANCE_LABEL,
+  NODE_LABEL,
+  resourceGraphControllerName,
+  type ResourceGraph,
+} from '../../controllers/resource-graph.js';
+import { templateOrigin, type TemplateOrigin } from '../../controllers/template-rendering.js';
+import type { DeclaredTransform } from '../../controllers/declared-transform.js';
+import { resourceGraphOf } from '../../loaders/kro/resource-graph-definition.js';
+import { declaredTransformsOf } from '../../loaders/transforms/transform-document.js';
+
+export type { TemplateOrigin } from '../../controllers/template-rendering.js';
+
+/**
+ * The template origin of `field` (a JSON pointer into `{ metadata, spec }`) of `resource`, as
+ * written by `controller`; `undefined` when the controller is not declarative or the field is
+ * not rendered from its template (the labels and status kro's controller adds).
+ */
+export type TemplateOrigins = (
+  controller: string,
+  resource: Resource,
+  field: string,
+) => TemplateOrigin | undefined;
+
+/** The template origins of the declarative controllers among the registry's definitions. */
+export function templateOriginsOf(registry: DefinitionRegistry): TemplateOrigins {
+  const graphs = new Map<string, ResourceGraph>();
+  for (const definition of registry.all()) {
+    const graph = resourceGraphOf(definition);
+    if (graph !== undefined) graphs.set(resourceGraphControllerName(graph), graph);
+  }
+  const transforms = new Map(declaredTransformsOf(registry).map((t) => [t.name, t]));
+  return (controller, resource, field) => {
+    const path = decodePointer(field);
+    const graph = graphs.get(controller);
+    if (graph !== undefined) return graphOrigin(graph, resource, path);
+    const transform = transforms.get(controller);
+    return transform === undefined ? undefined : transformOrigin(transform, path);
+  };
+}
+
+/** The labels kro's controller puts on every output: in no template. */
+const KRO_LABELS = new Set([INSTANCE_LABEL, NODE_LABEL, GRAPH_LABEL]);
+
+/** An RGD's output (by its `kro.run/resource-id` label), or the status of one of its instances. */
+function graphOrigin(
+  graph: ResourceGraph,
+  resource: Resource,
+  path: readonly string[],
+): TemplateOrigin | undefined {
+  if (resource.metadata.type === graph.instanceType) {
+    if (path[0] !== 'spec' || path[1] !== 'status' || graph.locateStatus === undefined) {
+      return undefined;
+    }
+    const statusPath = path.slice(2);
+    // `state` and `conditions` are the controller's own, not the RGD's expressions.
+    if (!graph.status.some((f) => String(f.path[0]) === statusPath[0])) return undefined;
+    return templateOrigin(graph.status, graph.locateStatus, statusPath);
+  }
+  const node = graph.nodes.find((n) => n.id === resource.metadata.labels[NODE_LABEL]);
+  if (node?.locate === undefined) return undefined;
+  if (path[0] === 'spec') return templateOrigin(node.fields, node.locate, path.slice(1));
+  const [, key, name] = path;
+  if (path[0] !== 'metadata' || (key !== 'labels' && key !== 'annotations') || name === undefined) {
+    return undefined;
+  }
+  if (KRO_LABELS.has(name)) return undefined;
+  const written = (node.template.metadata as Record<string, unknown> | undefined)?.[key];
+  if (typeof written !== 'object' || written === null || !(name in written)) {
+    if (!node.fields.some((f) => f.path[0] === 'metadata' && f.path[1] === key)) return undefined;
+  }
+  return templateOrigin(node.fields, node.locate, path);
+}
+
+/** A transform's output: its spec and labels come from `output.spec` and `output.labels`. */
+function transformOrigin(
+  transform: DeclaredTransform,
+  path: readonly string[],
+): TemplateOrigin | undefined {
+  if (transform.locate === undefined) return undefined;
+  if (path[0] === 'spec' && path.length > 1) {
+    return templateOrigin(transform.fields, transform.locate, path);
+  }
+  if (path[0] === 'metadata' && path[1] === 'labels' && path.length > 2) {
+    return templateOrigin(transform.fields, transform.locate, ['labels', ...path.slice(2)]);
+  }
+  return undefined;
+}
+
+/** `/spec/a~1b/0` as `['spec', 'a/b', '0']`. */
+function decodePointer(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

@@ -1,0 +1,261 @@
+import type { Kind } from '../../engine/resource/pointer.js';
+import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
+import { toError } from '../../engine/errors.js';
+import {
+  resolveQueryTypes,
+  type QueriedState,
+  type ResourceGroup,
+  type ResourceQuery,
+} from '../../app/resource-query.js';
+import { SelectionChanges } from '../../app/selection-changes.js';
+import { watchStateKinds } from '../../app/state-kinds-watch.js';
+import type { StateView } from '../../app/state-view.js';
+import { startWatchSession, type WatchRound, type WatchSession } from '../../app/watch-session.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { useColor, type CliIo } from '../io.js';
+import { toRunOptions, type CommonFlags } from '../options.js';
+import { createColors, describeReason, renderFindings } from '../render/report.js';
+import {
+  createResourceEventWriter,
+  takesWatchEvents,
+  type ResourceEventWriter,
+} from '../render/resource-events.js';
+import type { ResourceFormat } from '../render/resources.js';
+import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
+import { openStateFlag } from '../state-option.js';
+import { watchWithChokidar } from '../watch/file-watcher.js';
+import type { WatchFiles } from '../../app/file-events.js';
+
+/** What `cosi get -w` reads beside `get`'s flags. */
+export interface GetWatchFlags extends CommonFlags {
+  headers?: boolean;
+  showLabels?: boolean;
+  sortBy?: string;
+  state?: string;
+  requestTimeout?: string;
+  /** `--output-watch-events`: ADDED / MODIFIED / DELETED on every row or document. */
+  outputWatchEvents?: boolean;
+}
+
+/** What `cosi get -w` asks for: the query, and the types as written (`vm,host`). */
+export interface WatchQuery {
+  readonly types: readonly string[];
+  readonly query: ResourceQuery;
+  readonly id?: string;
+}
+
+/**
+ * `cosi get TYPE [ID] -w`, as `kubectl get -w`: prints the resources, then one row (or
+ * document) per change until interrupted (Ctrl-C, SIGTERM: exit 0). With `--state`, the changes
+ * a running system writes, read from the state's watches; without, the project converged again
+ * on every file change (as `cosi watch`), and the rows that changed after each round.
+ */
+export async function getWatch(
+  io: CliIo,
+  asked: WatchQuery,
+  format: ResourceFormat,
+  flags: GetWatchFlags,
+): Promise<ExitCode> {
+  if (flags.outputWatchEvents === true && !takesWatchEvents(format)) {
+    throw new CliError(
+      '--output-watch-events: with -o table, wide, name, json or yaml (a template has no place for the event)',
+    );
+  }
+  const onInterrupt = io.onInterrupt;
+  if (onInterrupt === undefined) {
+    throw new CliError('get -w runs until interrupted, and this process cannot be');
+  }
+  const writer = createResourceEventWriter(format, (text) => io.stdout.write(text), {
+    stable: flags.stable === true,
+    single: asked.id !== undefined,
+    noHeaders: flags.headers === false,
+    showLabels: flags.showLabels === true,
+    events: flags.outputWatchEvents === true,
+  });
+  const showInitial = (groups: readonly ResourceGroup[]): void => {
+    if (groups.length === 0) {
+      io.stderr.write(
+        asked.id === undefined
+          ? 'No resources found\n'
+          : `cosi: resource ${JSON.stringify(asked.id)} of type ${JSON.stringify(asked.types.join(','))} not found (yet): watching\n`,
+      );
+    }
+    const sorted =
+      flags.sortBy === undefined ? groups : sortResourceGroups(groups, parseSortBy(flags.sortBy));
+    writer.initial(sorted);
+  };
+  const opened = await openStateFlag(flags.state, flags.requestTimeout, io.stderr);
+  if (opened) {
+    try {
+      return await watchState(opened, asked, showInitial, writer, onInterrupt, io);
+    } finally {
+      await opened.close();
+    }
+  }
+  return watchProject(io, asked, showInitial, writer, onInterrupt, flags);
+}
+
+/** `--state`: the kinds asked for, watched on the state from their contents on. */
+async function watchState(
+  opened: NonNullable<Awaited<ReturnType<typeof openStateFlag>>>,
+  asked: WatchQuery,
+  showInitial: (groups: readonly ResourceGroup[]) => void,
+  writer: ResourceEventWriter,
+  onInterrupt: NonNullable<CliIo['onInterrupt']>,
+  io: CliIo,
+): Promise<ExitCode> {
+  const { view } = opened;
+  const from: QueriedState = { project: view, snapshot: view.snapshot };
+  const types = resolveQueryTypes(from, asked.types);
+  // A kind left out as unreadable fails the command that asks for it (said as it was read).
+  if (view.unreadable.some(({ kind }) => types.includes(kind.type))) return EXIT.findings;
+  const abort = new AbortController();
+  const unsubscribe = onInterrupt(() => abort.abort(), { keys: false });
+  try {
+    const watch = await watchStateKinds(
+      opened.state,
+      kindsToWatch(view, types, asked.query.namespace),
+      abort.signal,
+    );
+    if (abort.signal.aborted) return EXIT.ok;
+    const changes = new SelectionChanges(asked.query);
+    const current: QueriedState = { project: view, snapshot: watch.initial };
+    showInitial(changes.start(current));
+    watch.follow(({ before, after }) => {
+      const change = changes.change(current, before, after);
+      if (change) writer.change(change);
+    });
+    await watch.ended;
+    return EXIT.ok;
+  } catch (error) {
+    io.stderr.write(`cosi: --state ${opened.where}: the watch ended: ${toError(error).message}\n`);
+    return EXIT.usage;
+  } finally {
+    unsubscribe();
+  }
+}
+
+/**
+ * The kinds that hold the types asked for: in `namespace`, or (all namespaces) in each
+ * namespace that holds the type now and in its definition's default one. A namespace that
+ * first gets a resource of the type later is not watched.
+ */
+function kindsToWatch(view: StateView, types: readonly string[], namespace?: string): Kind[] {
+  const kinds = new Map<string, Kind>();
+  const add = (kind: Kind): void => {
+    kinds.set(`${kind.namespace}\u0000${kind.type}`, kind);
+  };
+  if (namespace !== undefined) return types.map((type) => ({ namespace, type }));
+  for (const type of types) {
+    const defaultNamespace = view.registry.get(type)?.defaultNamespace;
+    if (defaultNamespace !== undefined) add({ namespace: defaultNamespace, type });
+  }
+  // One pass over what the state holds, whatever the number of types asked for.
+  const asked = new Set(types);
+  const held = [
+    ...(asked.has(RESOURCE_DEFINITION_TYPE) ? [view.snapshot.definitions] : []),
+    view.snapshot.resources,
+  ];
+  for (const resource of held.flat()) {
+    const { type, namespace: where } = resource.metadata;
+    if (asked.has(type)) add({ namespace: where, type });
+  }
+  return [...kinds.values()];
+}
+
+/** Without `--state`: the project converged again on every file change, as `cosi watch`. */
+async function watchProject(
+  io: CliIo,
+  asked: WatchQuery,
+  showInitial: (groups: readonly ResourceGroup[]) => void,
+  writer: ResourceEventWriter,
+  onInterrupt: NonNullable<CliIo['onInterrupt']>,
+  flags: GetWatchFlags,
+): Promise<ExitCode> {
+  if ((flags.file ?? []).includes('-')) {
+    throw new CliError(
+      'get -w reads files it can watch: -f - (the standard input) is for one-shot commands',
+    );
+  }
+  const options = await toRunOptions(flags, io);
+  if (options.files.length === 0) {
+    throw new CliError('get -w: no manifests given: pass -f <path> (a file or a directory)');
+  }
+  const colors = createColors(useColor(io, flags.color));
+  const changes = new SelectionChanges(asked.query);
+  let shown = false;
+  /** A query the first round could not answer (an unknown type): the command fails with it. */
+  let refused: Error | undefined;
+  const show = (round: WatchRound): void => {
+    io.stderr.write(roundNotes(round, colors));
+    if (!round.project || !round.snapshot) return;
+    const from = { project: round.project, snapshot: round.snapshot };
+    try {
+      if (!shown) {
+        showInitial(changes.start(from));
+        shown = true;
+      } else {
+        for (const change of changes.round(from)) writer.change(change);
+      }
+    } catch (error) {
+      if (!shown) refused = toError(error);
+      else io.stderr.write(`cosi: round ${round.number}: ${toError(error).message}\n`);
+    }
+  };
+  // The first listing waits until the files are watched, so an edit saved once it is printed is
+  // seen; rounds until then are held, in order.
+  let held: WatchRound[] | undefined = [];
+  const onRound = (round: WatchRound): void => {
+    if (held) held.push(round);
+    else show(round);
+  };
+  let ready: Promise<void> = Promise.resolve();
+  const watchFiles: WatchFiles = (roots, onEvent) => {
+    const watcher = (io.watchFiles ?? watchWithChokidar)(roots, onEvent);
+    if (watcher.ready) ready = watcher.ready;
+    return watcher;
+  };
+  let session: WatchSession | undefined;
+  const asks = { stop: false };
+  const unsubscribe = onInterrupt(
+    () => {
+      asks.stop = true;
+      void session?.close();
+    },
+    { keys: false },
+  );
+  try {
+    session = await startWatchSession({ ...options, watch: watchFiles, onRound });
+    // An interrupt meanwhile closes the session: a watcher closed early is never ready.
+    await Promise.race([ready, session.closed]);
+    const early = held;
+    held = undefined;
+    for (const round of early) show(round);
+    if (refused !== undefined || asks.stop) await session.close();
+    if (refused !== undefined) throw refused;
+    await session.closed;
+  } finally {
+    unsubscribe();
+  }
+  return EXIT.ok;
+}
+
+/**
+ * What a round says on stderr beside the rows: its findings, a config that does not load, an
+ * edit not applied, a run that did not converge. A quiet round says nothing.
+ */
+function roundNotes(round: WatchRound, colors: ReturnType<typeof createColors>): string {
+  let text = renderFindings(round.findings, colors);
+  const prefix = `cosi: round ${round.number}`;
+  if (round.error !== undefined) {
+    text += `${round.error
+      .split('\n')
+      .map((line) => `${prefix}: ${line}`)
+      .join('\n')}\n`;
+  } else if (!round.applied) {
+    text += `${prefix}: not applied (invalid manifests): the last good state stays\n`;
+  } else if (round.report && !round.report.converged) {
+    text += `${prefix}: did not converge (${describeReason(round.report.reason)})\n`;
+  }
+  return text;
+}

@@ -1,0 +1,79 @@
+import type { Resource } from '../../engine/resource/resource.js';
+import {
+  executeTemplate,
+  parseTemplate,
+  type JsonPathTemplate,
+} from '../../loaders/kubernetes/jsonpath.js';
+import type { ResourceGroup } from '../../app/resource-query.js';
+
+/** The columns of a type's table: its header, and the cells of one of its resources. */
+export interface ResourceTableColumns {
+  readonly header: readonly string[];
+  readonly row: (resource: Resource) => string[];
+}
+
+/**
+ * The columns of one type's table, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE and
+ * the type's print columns (empty for a sensitive type); `wide` adds the labels and the
+ * finalizers, as kubectl's `-o wide` adds what does not fit, and `showLabels` the labels.
+ */
+export function resourceTableColumns(
+  group: Pick<ResourceGroup, 'type' | 'definition'>,
+  wide: boolean,
+  options: { readonly showLabels?: boolean } = {},
+): ResourceTableColumns {
+  const labels = wide || options.showLabels === true;
+  const columns = group.definition?.printColumns ?? [];
+  const sensitive = group.definition?.sensitivity === 'sensitive';
+  const displayType = group.definition?.displayType ?? group.type;
+  const cells = columns.map((c) => (sensitive ? () => '' : printColumn(c.jsonPath)));
+  const header = [
+    'NAMESPACE',
+    'TYPE',
+    'ID',
+    'VERSION',
+    'OWNER',
+    'PHASE',
+    ...columns.map((c) => c.name.toUpperCase()),
+    ...(labels ? ['LABELS'] : []),
+    ...(wide ? ['FINALIZERS'] : []),
+  ];
+  const row = (r: Resource): string[] => [
+    r.metadata.namespace,
+    displayType,
+    r.metadata.id,
+    String(r.metadata.version),
+    r.metadata.owner,
+    r.metadata.phase,
+    ...cells.map((cell) => cell(r.spec)),
+    ...(labels
+      ? [
+          Object.entries(r.metadata.labels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',') || '<none>',
+        ]
+      : []),
+    ...(wide ? [r.metadata.finalizers.join(',') || '<none>'] : []),
+  ];
+  return { header, row };
+}
+
+/**
+ * A print column runs on the spec; as talosctl's, a missing key is an empty cell. Its template
+ * is parsed once per table, not once per row.
+ */
+function printColumn(jsonPath: string): (spec: unknown) => string {
+  let template: JsonPathTemplate;
+  try {
+    template = parseTemplate(jsonPath);
+  } catch {
+    return () => '<error>';
+  }
+  return (spec) => {
+    try {
+      return executeTemplate(template, spec, { allowMissingKeys: true });
+    } catch {
+      return '<error>';
+    }
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The worker thread `cosi test`'s scenarios run in (see `supervised-scenarios.ts`): each
+ * scenario's config and controllers with it, one scenario after the other, each one's result
+ * sent to the main thread as it ends, and a mark in the heartbeat at each step so that the
+ * supervisor can name the step a fault stopped.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { withProcessExitGuard } from '../app/process-exit-guard.js';
+import { heartbeatWriter } from '../app/user-code-heartbeat.js';
+import { runScenario } from '../testing/scenario/run-scenario.js';
+import {
+  markStride,
+  stepMark,
+  type FromScenarioWorker,
+  type ScenarioWorkerData,
+} from './scenario-worker-messages.js';
+
+const port = parentPort;
+if (port === null) throw new Error('scenario-worker.ts runs as a worker thread');
+const { heartbeat, data } = workerData as {
+  heartbeat: SharedArrayBuffer;
+  data: ScenarioWorkerData;
+};
+const post = (message: FromScenarioWorker): void => {
+  port.postMessage(message);
+};
+
+const monitor = heartbeatWriter(heartbeat);
+const stride = markStride(data.scenarios);
+await withProcessExitGuard(async () => {
+  for (const [index, scenario] of data.scenarios.entries()) {
+    const { steps, broken } = await runScenario(scenario, {
+      cwd: data.cwd,
+      ...(data.timeout === undefined ? {} : { timeout: data.timeout }),
+      monitor,
+      onStep: (step) => {
+        monitor.mark(stepMark(index, step, stride));
+      },
+    });
+    post({ kind: 'scenario', result: { steps, broken } });
+  }
+});
+monitor.stop();
+post({ kind: 'done' });

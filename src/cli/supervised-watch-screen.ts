@@ -1,0 +1,183 @@
+import { placeOfPointer, type ManifestPlaces } from '../app/manifest-places.js';
+import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
+import type { Finding } from '../loaders/finding.js';
+import { EXIT } from './exit-codes.js';
+import type { CliIo, Terminal } from './io.js';
+import type { DetailLine } from './ui/resource-detail.js';
+import { rowKey, type RoundView } from './ui/round-view.js';
+import { createRoundViewDecoder } from './ui/round-view-transfer.js';
+import { nextChangeIn, startingRoots } from './watch/next-change.js';
+import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
+
+/** How long an interrupted worker may take to close its session before it is terminated. */
+const CLOSE_GRACE_MS = 2000;
+
+const NO_DETAIL: DetailLine[] = [
+  { text: '  the session that showed it has stopped', style: 'dim' },
+];
+
+/**
+ * The full-screen `cosi watch`: the screen (ink, the terminal's keys) on the main thread, the
+ * session, with the project's code, in a worker thread that sends each round as plain data. The
+ * detail pane asks the worker for a resource's lines (the run's record stays there). When the
+ * project's code stops the worker (a loop past `--timeout`, the heap, an exit), the screen shows
+ * it as the round's error and finding (at the manifest of the resource it was on), and the first
+ * change of the files the session watched starts a new session in a new worker. `q`, Ctrl-C or
+ * SIGINT ends it, stuck or not.
+ */
+export async function superviseWatchScreen(
+  argv: readonly string[],
+  io: CliIo,
+  parsed: ParsedCommand,
+  terminal: Terminal,
+): Promise<number> {
+  let roots: readonly string[] = startingRoots(
+    [...((parsed.flags.file as string[] | undefined) ?? []), ...parsed.args],
+    io.cwd,
+  );
+  // Set by the quit handler, between awaits.
+  const asked = { quit: false };
+  const quitting = (): boolean => asked.quit;
+  let current: WorkerRun | undefined;
+  let wake = (): void => undefined;
+  let last: RoundView | undefined;
+  let paused = false;
+  let nextQuestion = 0;
+  const questions = new Map<number, (lines: DetailLine[]) => void>();
+  const quit = (): void => {
+    asked.quit = true;
+    wake();
+    const run = current;
+    if (run === undefined) return;
+    run.post({ kind: 'interrupt' });
+    // A session stuck in the project's code cannot close itself.
+    setTimeout(() => void run.stop(), CLOSE_GRACE_MS).unref();
+  };
+  const { startWatchScreen } = await import('./ui/watch-screen.js');
+  const screen = startWatchScreen(
+    terminal,
+    {
+      quit,
+      togglePause: () => {
+        if (current === undefined) return paused;
+        paused = !paused;
+        current.post({ kind: 'screen-key', key: 'toggle-pause' });
+        return paused;
+      },
+      rerun: () => current?.post({ kind: 'screen-key', key: 'rerun' }),
+    },
+    {
+      stable: parsed.flags.stable === true,
+      detailOf: (_round, group, row) => {
+        const run = current;
+        if (run === undefined) return NO_DETAIL;
+        const id = nextQuestion++;
+        return new Promise((resolve) => {
+          questions.set(id, resolve);
+          run.post({ kind: 'detail', id, type: group.type, key: rowKey(row) });
+        });
+      },
+    },
+  );
+  const unsubscribe = io.onInterrupt?.(quit, { keys: false });
+  try {
+    for (;;) {
+      paused = false;
+      // Each worker's rounds are sent against its own previous ones.
+      const decode = createRoundViewDecoder();
+      const run = runWorkerOnce(
+        argv,
+        io,
+        () => parsed.timeout,
+        (message) => {
+          switch (message.kind) {
+            case 'screen-round':
+              last = decode(message.round);
+              screen.show(last);
+              return;
+            case 'detail-lines':
+              questions.get(message.id)?.(message.lines);
+              questions.delete(message.id);
+              return;
+            case 'watching':
+              roots = message.roots;
+              return;
+            default:
+          }
+        },
+        { screen: true },
+      );
+      current = run;
+      const { exitCode, end, places } = await run.ended;
+      current = undefined;
+      for (const answer of questions.values()) answer(NO_DETAIL);
+      questions.clear();
+      if (exitCode !== undefined) return exitCode;
+      if (quitting()) return EXIT.ok;
+      const fault = describeWorkerFault(end);
+      if (fault.kind === 'internal') {
+        screen.close();
+        io.stderr.write(`cosi: ${fault.message}\n`);
+        return EXIT.usage;
+      }
+      screen.show(faultView(last, fault, places));
+      const waiting = nextChangeIn(roots);
+      wake = waiting.close;
+      await waiting.changed;
+      if (quitting()) return EXIT.ok;
+    }
+  } finally {
+    unsubscribe?.();
+    screen.close();
+  }
+}
+
+/**
+ * The round a fault stopped, as the screen shows it: the last round's resources (what ran
+ * before), the error as its status, and a finding at the manifest of the resource the
+ * controller was on (else at the config).
+ */
+function faultView(
+  last: RoundView | undefined,
+  fault: WorkerFault,
+  places: ManifestPlaces | undefined,
+): RoundView {
+  const at = (places && fault.pointer && placeOfPointer(places, fault.pointer)) || {
+    file: fault.file ?? '',
+    line: 0,
+    col: 0,
+  };
+  const finding: Finding<string> = {
+    code:
+      fault.kind === 'stuck'
+        ? 'not-converged'
+        : fault.kind === 'config'
+          ? 'config-error'
+          : 'controller-failed',
+    severity: 'error',
+    message: `${fault.kind === 'stuck' ? 'did not converge (max-time): ' : ''}${fault.message}`,
+    ...at,
+    pointer: '',
+  };
+  return {
+    ...(last ?? {
+      trigger: 'start',
+      changed: [],
+      files: 0,
+      counts: { created: 0, updated: 0, destroyed: 0 },
+      resources: 0,
+      cost: { read: 0, parsed: 0 },
+      groups: [],
+      controllers: [],
+      writes: new Map(),
+    }),
+    number: (last?.number ?? 0) + 1,
+    // The round that was stopped: started by a change of the files, after the first.
+    trigger: last ? 'manifests' : 'start',
+    changed: [],
+    status: 'error',
+    reason: 'the round was stopped: waiting for a file to change to start again',
+    findings: [finding],
+    lastGoodRunning: false,
+  };
+}

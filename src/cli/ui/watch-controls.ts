@@ -1,0 +1,16 @@
+import type { RoundView } from './round-view.js';
+
+/** What the screen's keys ask of the watch session. */
+export interface WatchControls {
+  quit(): void;
+  /** Pauses or resumes reloading; returns whether it is paused now. */
+  togglePause(): boolean;
+  rerun(): void;
+}
+
+/** A running watch screen. */
+export interface WatchScreen {
+  show(round: RoundView): void;
+  /** Unmounts and gives the terminal back (the screen before it, as full-screen tools do). */
+  close(): void;
+}

@@ -1,0 +1,16 @@
+/**
+ * The value of kro's `omit()` (`kro.omit`, KREP-017): a template field (or list element) whose
+ * expression gives it is left out of the rendered resource. Opaque: no operator takes it.
+ */
+
+import { OpaqueValue } from '../cel/opaque-value.js';
+
+/** What `omit()` returns. */
+export class OmitValue extends OpaqueValue {
+  constructor() {
+    super('kro.omit', null);
+  }
+}
+
+/** The one `omit()` value. */
+export const OMIT_VALUE = new OmitValue();

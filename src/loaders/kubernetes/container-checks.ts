@@ -1,0 +1,177 @@
+/**
+ * What the API server checks of a pod spec's containers in Go (k8s.io/kubernetes
+ * `pkg/apis/core/validation`: `validateContainers`, `validateContainerPorts`,
+ * `ValidateContainerResourceRequirements`), beyond the OpenAPI: a container's name is a
+ * DNS-1123 label and unique in the pod, a port's number is 1-65535 and its name a valid, unique
+ * port name, and resource quantities parse, are not negative, and a request is at most its
+ * limit. Each problem at its field, in the API server's words.
+ */
+
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
+import { podSpecPath } from './pod-spec-paths.js';
+import {
+  compareQuantities,
+  parseResourceQuantity,
+  QUANTITY_SYNTAX_MESSAGE,
+  type ParsedQuantity,
+} from './resource-quantity.js';
+
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const DNS1123_LABEL_MESSAGE =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
+export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
+/** The container lists of a pod spec, in the order the API server validates them. */
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+/** The container problems of a built-in document of `group`/`kind` (none without a pod spec). */
+export function containerProblems(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+): SchemaProblem[] {
+  const at = podSpecPath(group, kind);
+  if (at === undefined) return [];
+  let spec: unknown = document;
+  for (const key of at) spec = isPlainObject(spec) ? spec[key] : undefined;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  const add = (path: (string | number)[], keyword: string, message: string): void => {
+    problems.push({ path: jsonPointer([...at, ...path]), part: 'value', keyword, message });
+  };
+  const names = new Set<string>();
+  for (const list of CONTAINER_LISTS) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    containers.forEach((container: unknown, i) => {
+      if (!isPlainObject(container)) return;
+      const name = container.name;
+      if (typeof name === 'string' && name !== '') {
+        // apimachinery's `IsDNS1123Label`: each message it gives.
+        if (name.length > 63) {
+          add([list, i, 'name'], 'dns-1123-label', invalidValue(name, MAX_LABEL_MESSAGE));
+        }
+        if (!DNS1123_LABEL.test(name)) {
+          add([list, i, 'name'], 'dns-1123-label', invalidValue(name, DNS1123_LABEL_MESSAGE));
+        }
+        if (names.has(name)) add([list, i, 'name'], 'duplicate', duplicateValue(name));
+        names.add(name);
+      }
+      portProblems(container.ports, (path, keyword, message) =>
+        add([list, i, 'ports', ...path], keyword, message),
+      );
+      resourceProblems(container.resources, (path, keyword, message) =>
+        add([list, i, 'resources', ...path], keyword, message),
+      );
+    });
+  }
+  return problems;
+}
+
+type Add = (path: (string | number)[], keyword: string, message: string) => void;
+
+function portProblems(ports: unknown, add: Add): void {
+  if (!Array.isArray(ports)) return;
+  const names = new Set<string>();
+  ports.forEach((port: unknown, i) => {
+    if (!isPlainObject(port)) return;
+    const name = port.name;
+    if (typeof name === 'string' && name !== '') {
+      const why = portNameProblems(name);
+      for (const message of why) add([i, 'name'], 'port-name', invalidValue(name, message));
+      if (why.length === 0 && names.has(name)) add([i, 'name'], 'duplicate', duplicateValue(name));
+      names.add(name);
+    }
+    const containerPort = port.containerPort;
+    if (containerPort === 0) add([i, 'containerPort'], 'required', requiredValue());
+    else if (isOutOfPortRange(containerPort)) {
+      add([i, 'containerPort'], 'port-range', invalidValue(containerPort, PORT_RANGE_MESSAGE));
+    }
+    const hostPort = port.hostPort;
+    if (hostPort !== 0 && isOutOfPortRange(hostPort)) {
+      add([i, 'hostPort'], 'port-range', invalidValue(hostPort, PORT_RANGE_MESSAGE));
+    }
+  });
+}
+
+export function isPortNumber(port: number): boolean {
+  return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
+/**
+ * Whether a port out of range is the Go validation's to report: a value that is no int32 does
+ * not decode, and the schema's `format` reports it already.
+ */
+export function isOutOfPortRange(port: unknown): port is number {
+  return (
+    typeof port === 'number' &&
+    Number.isInteger(port) &&
+    port >= -(2 ** 31) &&
+    port < 2 ** 31 &&
+    !isPortNumber(port)
+  );
+}
+
+/** apimachinery's `IsValidPortName`, every message it gives. */
+export function portNameProblems(name: string): string[] {
+  const problems: string[] = [];
+  if (name.length > 15) problems.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(name)) {
+    problems.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  }
+  if (!/[a-z]/.test(name)) problems.push('must contain at least one letter (a-z)');
+  if (name.includes('--')) problems.push('must not contain consecutive hyphens');
+  if (name.startsWith('-') || name.endsWith('-')) {
+    problems.push('must not begin or end with a hyphen');
+  }
+  return problems;
+}
+
+function resourceProblems(resources: unknown, add: Add): void {
+  if (!isPlainObject(resources)) return;
+  const read = (part: 'limits' | 'requests'): Map<string, ParsedQuantity> => {
+    const out = new Map<string, ParsedQuantity>();
+    const values = resources[part];
+    if (!isPlainObject(values)) return out;
+    for (const [name, written] of Object.entries(values)) {
+      if (typeof written !== 'string' && typeof written !== 'number') continue;
+      let quantity: ParsedQuantity;
+      try {
+        quantity = parseResourceQuantity(String(written));
+      } catch {
+        add([part, name], 'quantity', QUANTITY_SYNTAX_MESSAGE);
+        continue;
+      }
+      if (quantity.units < 0n) {
+        add(
+          [part, name],
+          'quantity',
+          invalidValue(String(written), 'must be greater than or equal to 0'),
+        );
+        continue;
+      }
+      out.set(name, quantity);
+    }
+    return out;
+  };
+  const limits = read('limits');
+  const requests = read('requests');
+  const written = (part: 'limits' | 'requests', name: string): string =>
+    String((resources[part] as Record<string, unknown>)[name]);
+  for (const [name, request] of requests) {
+    const limit = limits.get(name);
+    if (limit !== undefined && compareQuantities(request, limit) > 0) {
+      add(
+        ['requests'],
+        'request-limit',
+        invalidValue(
+          written('requests', name),
+          `must be less than or equal to ${name} limit of ${written('limits', name)}`,
+        ),
+      );
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The API server's field errors (apimachinery `util/validation/field`), worded as it words them
+ * after the field path: `Invalid value: 70000: must be between 1 and 65535, inclusive`,
+ * `Required value`, `Duplicate value: "web"`. A value prints as Go prints it: a string quoted, a
+ * number bare, a map of strings as `map[string]string{"app":"web"}` (keys sorted, as Go's fmt
+ * sorts them); other values as JSON.
+ */
+
+/** How Go's `%v` / `%q` / `%#v` print a value in a field error. */
+export function goValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === undefined || value === null) return 'null';
+  if (
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  ) {
+    const entries = Object.keys(value)
+      .sort()
+      .map(
+        (key) => `${JSON.stringify(key)}:${JSON.stringify((value as Record<string, string>)[key])}`,
+      );
+    return `map[string]string{${entries.join(', ')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** `field.Invalid`. */
+export function invalidValue(value: unknown, detail: string): string {
+  return `Invalid value: ${goValue(value)}: ${detail}`;
+}
+
+/** `field.Required`. */
+export function requiredValue(detail = ''): string {
+  return detail === '' ? 'Required value' : `Required value: ${detail}`;
+}
+
+/** `field.Duplicate`. */
+export function duplicateValue(value: unknown): string {
+  return `Duplicate value: ${goValue(value)}`;
+}
+
+/** `field.NotSupported`. */
+export function unsupportedValue(value: unknown, supported: readonly string[]): string {
+  return `Unsupported value: ${goValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`;
+}

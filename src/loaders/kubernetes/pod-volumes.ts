@@ -1,0 +1,72 @@
+/**
+ * What the API server checks of a pod spec's volumes in Go (k8s.io/kubernetes
+ * `pkg/apis/core/validation` `validateVolumes`, `ValidateVolumeMounts`): a volume's name is a
+ * DNS-1123 label, and a container mounts only volumes of the pod (`Not found: "cache"`). Each
+ * problem at its field, in the API server's words. (A volume named twice, a path mounted twice:
+ * the OpenAPI's list keys report them, as the API server's `x-kubernetes-list-type: map` does.)
+ */
+
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
+import { goValue, invalidValue } from './go-field-error.js';
+import { podSpecPath } from './pod-spec-paths.js';
+
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+/** The volume problems of a built-in document of `group`/`kind` (none without a pod spec). */
+export function volumeProblems(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+): SchemaProblem[] {
+  const at = podSpecPath(group, kind);
+  if (at === undefined) return [];
+  let spec: unknown = document;
+  for (const key of at) spec = isPlainObject(spec) ? spec[key] : undefined;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  const add = (path: (string | number)[], keyword: string, message: string): void => {
+    problems.push({ path: jsonPointer([...at, ...path]), part: 'value', keyword, message });
+  };
+  const volumes = new Set<string>();
+  if (Array.isArray(spec.volumes)) {
+    spec.volumes.forEach((volume: unknown, i) => {
+      const name = isPlainObject(volume) ? volume.name : undefined;
+      if (typeof name !== 'string' || name === '') return;
+      if (name.length > 63) {
+        add(['volumes', i, 'name'], 'dns-1123-label', invalidValue(name, MAX_LABEL_MESSAGE));
+      }
+      if (!DNS1123_LABEL.test(name)) {
+        add(['volumes', i, 'name'], 'dns-1123-label', invalidValue(name, DNS1123_LABEL_MESSAGE));
+      }
+      volumes.add(name);
+    });
+  }
+  // A StatefulSet's pods also get a volume per claim template (the API server leaves its template's
+  // pod spec to the pods it makes, which have them).
+  if (group === 'apps' && kind === 'StatefulSet') {
+    const templates = isPlainObject(document.spec) ? document.spec.volumeClaimTemplates : undefined;
+    for (const claim of Array.isArray(templates) ? templates : []) {
+      const metadata = isPlainObject(claim) ? claim.metadata : undefined;
+      if (isPlainObject(metadata) && typeof metadata.name === 'string') volumes.add(metadata.name);
+    }
+  }
+  for (const list of CONTAINER_LISTS) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    containers.forEach((container: unknown, i) => {
+      const mounts = isPlainObject(container) ? container.volumeMounts : undefined;
+      if (!Array.isArray(mounts)) return;
+      mounts.forEach((mount: unknown, j) => {
+        if (!isPlainObject(mount)) return;
+        const at = [list, i, 'volumeMounts', j];
+        if (typeof mount.name === 'string' && !volumes.has(mount.name)) {
+          add([...at, 'name'], 'volume', `Not found: ${goValue(mount.name)}`);
+        }
+      });
+    });
+  }
+  return problems;
+}

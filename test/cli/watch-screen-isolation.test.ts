@@ -1,0 +1,118 @@
+/**
+ * The full-screen `cosi watch` runs its session, and the project's code, in a worker thread: a
+ * controller stuck in a loop is stopped at `--timeout` and shown as the round's finding at the
+ * manifest of the resource it was on; the next edit starts a new session; `q` still quits. A real
+ * terminal: tmux runs the built CLI, the test reads the screen with `capture-pane` (bounded waits).
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO } from './run-cli.js';
+import { startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
+
+const SOCKET = `cosi-watch-isolation-${process.pid}`;
+const SESSION = 'watch';
+const tmux = tmuxServer(SOCKET);
+const screen = (): Promise<string> => tmux('capture-pane', '-p', '-t', SESSION);
+
+/** Polls the screen until `ok` holds for it, within a bound; then returns it. */
+async function waitForScreen(
+  ok: (text: string) => boolean,
+  what: string,
+  options: { timeout?: number; meanwhile?: () => Promise<void> } = {},
+): Promise<string> {
+  const deadline = Date.now() + (options.timeout ?? 30_000);
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await screen();
+    if (ok(text)) return text;
+    await options.meanwhile?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
+}
+
+/** Writes `text` to `file` now and again every second while waiting (the watcher may be scanning). */
+function rewriting(file: string, text: string): () => Promise<void> {
+  let polls = 0;
+  return async () => {
+    if (polls++ % 10 === 0) await writeFile(file, polls === 1 ? text : `${text}\n`);
+  };
+}
+
+const vms = (cpus: number): string =>
+  `# one VM\nmetadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: ${cpus} }\n`;
+
+/** A controller that loops forever once the VM has 4 CPUs, unless `fixed`. */
+const config = (fixed: boolean): string => `import { defineConfig, defineResource } from 'cosi';
+const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
+export default defineConfig({ definitions: [VM], controllers: [{ name: 'Spinner', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: async (rt: any, pointer: any) => { const vm = await rt.get(pointer); if (${fixed ? 'false' : 'true'} && vm.spec.cpus === 4) for (;;); } } as never] });
+`;
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-isolation-'));
+  await writeFile(path.join(dir, 'vms.yaml'), vms(2));
+  await writeFile(path.join(dir, 'cosi.config.ts'), config(false));
+});
+afterEach(async () => {
+  await tmux('kill-server').catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the watch screen with a controller stuck in a loop', () => {
+  it('shows the stuck controller as a finding, starts again on the next edit, and quits with q', async () => {
+    expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
+    const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir, ['--timeout', '3s']);
+    const first = await waitForScreen((s) => s.includes('round 1'), 'the first round');
+    expect(first.split('\n')[0]).toBe('cosi watch  round 1  started  converged');
+
+    // A round that never ends: the worker is stopped at the bound and the screen says why.
+    const stuck = await waitForScreen(
+      (s) => /^cosi watch {2}round 2 {2}files changed {2}error$/m.test(s) && s.includes('Spinner'),
+      'the stuck round',
+      { meanwhile: rewriting(path.join(dir, 'vms.yaml'), vms(4)) },
+    );
+    expect(stuck).toMatch(/waiting for a file to change to start again/);
+    // At the manifest of the resource it was stuck on (the panel cuts the line at its width).
+    expect(stuck).toMatch(
+      /^vms\.yaml:2:1: error\[not-converged\]: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default/m,
+    );
+
+    // The fix, saved in the editor: a new session, in a new worker, from round 1.
+    const again = await waitForScreen(
+      (s) => /^cosi watch {2}round 1 {2}started {2}converged$/m.test(s),
+      'a new session after the edit',
+      { meanwhile: rewriting(path.join(dir, 'cosi.config.ts'), config(true)) },
+    );
+    expect(again).toMatch(/^\+ default +web-1 /m);
+
+    await tmux('send-keys', '-t', SESSION, 'q');
+    const deadline = Date.now() + 15_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      status = await readFile(statusFile, 'utf8').catch(() => '');
+      if (status !== '') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status.trim()).toBe('0');
+  }, 120_000);
+
+  it('quits with q while the round is stuck', async () => {
+    await writeFile(path.join(dir, 'vms.yaml'), vms(4));
+    const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir, ['--timeout', '30s']);
+    // The first round never ends: the screen waits for it.
+    await waitForScreen((s) => s.includes('loading'), 'the screen');
+    await tmux('send-keys', '-t', SESSION, 'q');
+    const deadline = Date.now() + 15_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      status = await readFile(statusFile, 'utf8').catch(() => '');
+      if (status !== '') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status.trim()).toBe('0');
+  }, 60_000);
+});

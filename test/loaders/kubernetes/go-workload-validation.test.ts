@@ -1,0 +1,396 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * What the API server checks of workloads and pods in Go beyond the OpenAPI, with its messages
+ * and field paths (k8s.io/kubernetes `pkg/apis/apps/validation`, `pkg/apis/batch/validation`,
+ * `pkg/apis/core/validation`; apimachinery `util/validation`): a selector against its template's
+ * labels, container names, ports and resource quantities.
+ */
+
+const at = (f: Finding) => [f.pointer, f.message];
+const load = (text: string) => loadManifests([{ path: 'app.yaml', text }]).findings;
+
+const deployment = (selector: string, labels: string, containers = '[{ name: c, image: nginx }]') =>
+  `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  selector: ${selector}
+  template:
+    metadata: { labels: ${labels} }
+    spec:
+      containers: ${containers}
+`;
+
+const MISMATCH = '`selector` does not match template `labels`';
+
+describe("a workload's selector against its template's labels (ValidatePodTemplateSpecForReplicaSet)", () => {
+  it('refuses a Deployment whose selector does not select its pods, at the template labels', () => {
+    const findings = load(deployment('{ matchLabels: { app: web } }', '{ app: api, tier: x }'));
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/template/metadata/labels',
+        `Invalid value: map[string]string{"app":"api", "tier":"x"}: ${MISMATCH}`,
+      ],
+    ]);
+    expect([findings[0]?.line, findings[0]?.col]).toEqual([7, 25]);
+  });
+
+  it.each([
+    ['{ matchLabels: { app: web } }', '{ app: web, tier: x }'],
+    ['{ matchExpressions: [{ key: app, operator: In, values: [web, api] }] }', '{ app: api }'],
+    ['{ matchExpressions: [{ key: tier, operator: NotIn, values: [db] }] }', '{ app: api }'],
+    ['{ matchExpressions: [{ key: app, operator: Exists }] }', '{ app: api }'],
+    ['{ matchExpressions: [{ key: canary, operator: DoesNotExist }] }', '{ app: api }'],
+  ])('takes %s for labels %s', (selector, labels) => {
+    expect(load(deployment(selector, labels))).toEqual([]);
+  });
+
+  it.each([
+    ['{ matchExpressions: [{ key: app, operator: In, values: [web] }] }', '{ app: api }'],
+    ['{ matchExpressions: [{ key: app, operator: NotIn, values: [api] }] }', '{ app: api }'],
+    ['{ matchExpressions: [{ key: app, operator: DoesNotExist }] }', '{ app: api }'],
+    ['{ matchExpressions: [{ key: tier, operator: Exists }] }', '{ app: api }'],
+  ])('refuses %s for labels %s', (selector, labels) => {
+    expect(load(deployment(selector, labels)).map((f) => f.message)).toEqual([
+      `Invalid value: map[string]string{"app":"api"}: ${MISMATCH}`,
+    ]);
+  });
+
+  it.each(['ReplicaSet', 'StatefulSet', 'DaemonSet'])('checks a %s the same way', (kind) => {
+    const text = deployment('{ matchLabels: { app: web } }', '{ app: api }')
+      .replace('kind: Deployment', `kind: ${kind}`)
+      .replace(
+        'spec:\n  selector',
+        kind === 'StatefulSet' ? 'spec:\n  serviceName: web\n  selector' : 'spec:\n  selector',
+      );
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/template/metadata/labels',
+        `Invalid value: map[string]string{"app":"api"}: ${MISMATCH}`,
+      ],
+    ]);
+  });
+
+  it('checks a ReplicationController whose selector is written; an empty one is defaulted to the labels', () => {
+    const rc = (selector: string) => `apiVersion: v1
+kind: ReplicationController
+metadata: { name: web }
+spec:
+  selector: ${selector}
+  template:
+    metadata: { labels: { app: api } }
+    spec: { containers: [{ name: c, image: nginx }] }
+`;
+    expect(load(rc('{ app: web }')).map(at)).toEqual([
+      [
+        '/spec/template/metadata/labels',
+        `Invalid value: map[string]string{"app":"api"}: ${MISMATCH}`,
+      ],
+    ]);
+    expect(load(rc('{}'))).toEqual([]);
+  });
+
+  it("refuses kubeconform's DaemonSet fixture whose template has no labels (kubeconform passes it)", () => {
+    const text = readFileSync('test/fixtures/kubeconform/extra_property.yaml', 'utf8');
+    expect(load(text).map(at)).toContainEqual([
+      '/spec/template/metadata/labels',
+      `Invalid value: map[string]string(nil): ${MISMATCH}`,
+    ]);
+  });
+});
+
+const job = (spec: string, template = '{ labels: { app: batch } }') => `apiVersion: batch/v1
+kind: Job
+metadata: { name: nightly }
+spec:
+${spec}
+  template:
+    metadata: ${template}
+    spec:
+      restartPolicy: Never
+      containers: [{ name: c, image: busybox }]
+`;
+
+describe("a Job's selector (batch validation: ValidateJobSpec, validateGeneratedSelector)", () => {
+  it('needs a selector that selects its pods with manualSelector: true', () => {
+    expect(load(job('  manualSelector: true')).map(at)).toEqual([
+      ['/spec/selector', 'Required value'],
+    ]);
+    expect(
+      load(job('  manualSelector: true\n  selector: { matchLabels: { app: other } }')).map(at),
+    ).toEqual([
+      [
+        '/spec/template/metadata/labels',
+        `Invalid value: map[string]string{"app":"batch"}: ${MISMATCH}`,
+      ],
+    ]);
+    expect(
+      load(job('  manualSelector: true\n  selector: { matchLabels: { app: batch } }')),
+    ).toEqual([]);
+  });
+
+  it('takes only a selector of the generated labels without it', () => {
+    expect(load(job('  selector: { matchLabels: { app: batch } }')).map(at)).toEqual([
+      [
+        '/spec/selector',
+        'Invalid value: {"matchLabels":{"app":"batch"}}: `selector` not auto-generated',
+      ],
+    ]);
+    expect(load(job('  selector: { matchLabels: { job-name: nightly } }'))).toEqual([]);
+    // The generated uid is not known before the API server makes it: left alone.
+    expect(load(job('  selector: { matchLabels: { controller-uid: abc } }'))).toEqual([]);
+    expect(load(job('  parallelism: 1'))).toEqual([]);
+  });
+
+  it("refuses a selector and manualSelector in a CronJob's job template (ValidateJobTemplateSpec)", () => {
+    const text = `apiVersion: batch/v1
+kind: CronJob
+metadata: { name: nightly }
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      manualSelector: true
+      selector: { matchLabels: { app: batch } }
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{ name: c, image: busybox }]
+`;
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/jobTemplate/spec/manualSelector',
+        'Unsupported value: true: supported values: "nil", "false"',
+      ],
+      [
+        '/spec/jobTemplate/spec/selector',
+        'Invalid value: {"matchLabels":{"app":"batch"}}: `selector` will be auto-generated',
+      ],
+    ]);
+  });
+
+  it('refuses restartPolicy: OnFailure beside a podFailurePolicy (validateJobSpec)', () => {
+    const text = job(
+      '  podFailurePolicy:\n    rules: [{ action: FailJob, onExitCodes: { operator: In, values: [42] } }]',
+    ).replace('restartPolicy: Never', 'restartPolicy: OnFailure');
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/template/spec/restartPolicy',
+        'Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
+      ],
+    ]);
+  });
+});
+
+describe("a pod's containers (core validation: validateContainers, validateContainerPorts, resources)", () => {
+  const pod = (containers: string, init = '') => `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+${init}  containers:
+${containers}`;
+
+  it('reports every problem of a container at once, each at its field', () => {
+    const findings = load(
+      pod(`    - name: Main_1
+      image: nginx
+      ports:
+        - { containerPort: 70000, name: HTTP--x }
+        - { containerPort: 0, hostPort: 65536 }
+      resources:
+        requests: { cpu: 1x, memory: 2Gi }
+        limits: { memory: 1Gi, cpu: -1 }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/name',
+        `Invalid value: "Main_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      [
+        '/spec/containers/0/ports/0/containerPort',
+        'Invalid value: 70000: must be between 1 and 65535, inclusive',
+      ],
+      [
+        '/spec/containers/0/ports/0/name',
+        'Invalid value: "HTTP--x": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      ],
+      [
+        '/spec/containers/0/ports/0/name',
+        'Invalid value: "HTTP--x": must not contain consecutive hyphens',
+      ],
+      ['/spec/containers/0/ports/1/containerPort', 'Required value'],
+      [
+        '/spec/containers/0/ports/1/hostPort',
+        'Invalid value: 65536: must be between 1 and 65535, inclusive',
+      ],
+      [
+        '/spec/containers/0/resources/requests',
+        'Invalid value: "2Gi": must be less than or equal to memory limit of 1Gi',
+      ],
+      [
+        '/spec/containers/0/resources/requests/cpu',
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+      ],
+      [
+        '/spec/containers/0/resources/limits/cpu',
+        'Invalid value: "-1": must be greater than or equal to 0',
+      ],
+    ]);
+    expect(findings.every((f) => f.file === 'app.yaml' && f.line > 0)).toBe(true);
+  });
+
+  it.each([
+    ['a-very-long-port-name', 'must be no more than 15 characters'],
+    ['8080', 'must contain at least one letter (a-z)'],
+    ['-web', 'must not begin or end with a hyphen'],
+  ])('refuses the port name %s: %s', (name, message) => {
+    const findings = load(
+      pod(`    - { name: c, image: nginx, ports: [{ containerPort: 80, name: "${name}" }] }\n`),
+    );
+    expect(findings.map((f) => f.message)).toEqual([`Invalid value: "${name}": ${message}`]);
+  });
+
+  it('refuses a container name or port name used twice in the pod', () => {
+    const findings = load(
+      pod(
+        `    - { name: app, image: nginx, ports: [{ containerPort: 80, name: web }, { containerPort: 81, name: web }] }\n`,
+        '  initContainers: [{ name: app, image: busybox }]\n',
+      ),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/containers/0/name', 'Duplicate value: "app"'],
+      ['/spec/containers/0/ports/1/name', 'Duplicate value: "web"'],
+    ]);
+  });
+
+  it('compares quantities exactly, whatever their form', () => {
+    const findings = load(
+      pod(`    - name: app
+      image: nginx
+      resources:
+        requests: { cpu: 0.5, memory: 1024Mi, ephemeral-storage: 1e3 }
+        limits: { cpu: 500m, memory: 1Gi, ephemeral-storage: 1k }
+`),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it("finds nothing in the repository's own Kubernetes fixtures", () => {
+    const files = ['fixtures/kubernetes/platform.yaml', 'fixtures/kubernetes/webapps.yaml'].map(
+      (path) => ({
+        path,
+        text: readFileSync(path, 'utf8'),
+      }),
+    );
+    const findings = loadManifests(files).findings.filter((f) => f.code === 'schema-violation');
+    expect(findings).toEqual([]);
+  });
+});
+
+describe("a Service's ports (core validation: validateServicePort, ValidatePortNumOrName)", () => {
+  const service = (ports: string) => `apiVersion: v1
+kind: Service
+metadata: { name: web }
+spec:
+  selector: { app: web }
+  ports:
+${ports}`;
+
+  it('takes one unnamed port, and named ones with port names or numbers as targets', () => {
+    expect(load(service('    - { port: 80 }\n'))).toEqual([]);
+    expect(
+      load(
+        service(
+          '    - { name: http, port: 80, targetPort: http }\n    - { name: https, port: 443, targetPort: 8443 }\n',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports every problem of the ports at once, each at its field', () => {
+    const findings = load(
+      service(`    - { port: 80 }
+    - { name: Web_1, port: 0, targetPort: 70000 }
+    - { name: dup, port: 81, targetPort: "8080" }
+    - { name: dup, port: 82 }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/ports/0/name', 'Required value'],
+      [
+        '/spec/ports/1/name',
+        `Invalid value: "Web_1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      ['/spec/ports/1/port', 'Invalid value: 0: must be between 1 and 65535, inclusive'],
+      ['/spec/ports/1/targetPort', 'Invalid value: 70000: must be between 1 and 65535, inclusive'],
+      ['/spec/ports/2/targetPort', 'Invalid value: "8080": must contain at least one letter (a-z)'],
+      ['/spec/ports/3/name', 'Duplicate value: "dup"'],
+    ]);
+  });
+});
+
+describe("a pod's volumes (core validation: validateVolumes, ValidateVolumeMounts)", () => {
+  const pod = (body: string) => `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+${body}`;
+
+  it('takes mounts of the pod volumes at distinct paths', () => {
+    expect(
+      load(
+        pod(`  volumes: [{ name: cache, emptyDir: {} }, { name: config, configMap: { name: app } }]
+  containers:
+    - name: app
+      image: nginx
+      volumeMounts: [{ name: cache, mountPath: /cache }, { name: config, mountPath: /etc/app }]
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses a volume name that is no DNS-1123 label and a mount of no volume (duplicates are the list keys' to report)", () => {
+    const findings = load(
+      pod(`  volumes: [{ name: Cache, emptyDir: {} }, { name: data, emptyDir: {} }]
+  containers:
+    - name: app
+      image: nginx
+      volumeMounts: [{ name: data, mountPath: /data }, { name: logs, mountPath: /logs }]
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/volumes/0/name',
+        `Invalid value: "Cache": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      ['/spec/containers/0/volumeMounts/1/name', 'Not found: "logs"'],
+    ]);
+  });
+
+  it("counts a StatefulSet's claim templates as its pods' volumes (kubernetes/examples' Cassandra)", () => {
+    const statefulSet = (claim: string) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db }
+spec:
+  serviceName: db
+  selector: { matchLabels: { app: db } }
+  template:
+    metadata: { labels: { app: db } }
+    spec:
+      containers:
+        - { name: db, image: cassandra, volumeMounts: [{ name: data, mountPath: /var/lib/cassandra }] }
+  volumeClaimTemplates:
+    - metadata: { name: ${claim} }
+      spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 1Gi } } }
+`;
+    expect(load(statefulSet('data'))).toEqual([]);
+    expect(load(statefulSet('other')).map(at)).toEqual([
+      ['/spec/template/spec/containers/0/volumeMounts/0/name', 'Not found: "data"'],
+    ]);
+  });
+});
