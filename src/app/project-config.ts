@@ -47,13 +47,24 @@ export async function loadProjectConfig(
   if (!file) return undefined;
   const display = displayPath(location.cwd, file);
   const modules = { cosi: await engineModule() };
-  // cosi's own start, before the config's time counts.
-  if (location.monitor) await prepareConfigLoader();
-  location.monitor?.enter({ kind: 'config', file: display });
+  prepareConfigLoader();
+  const site = { kind: 'config', file: display } as const;
+  location.monitor?.enter(site);
   try {
     // A top-level await that never settles would hang the command (or end Node with exit 13).
     return await withDeadline(
-      loadConfig(file, { modules }),
+      loadConfig(file, {
+        modules,
+        // Transpiling is cosi's work: never the config's stuck time.
+        ownWork: (work) => {
+          location.monitor?.leave();
+          try {
+            return work();
+          } finally {
+            location.monitor?.enter(site);
+          }
+        },
+      }),
       userCodeWait(location.timeout),
       (waited) =>
         new ConfigError(display, `cannot load the config: it did not finish within ${waited}`),

@@ -8,7 +8,6 @@ import { manifestPlaces } from '../app/manifest-places.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
-import { watchWithChokidar } from './watch/file-watcher.js';
 import { runCli } from './program.js';
 import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
 
@@ -72,7 +71,14 @@ const onInterrupt = (handler: () => void): (() => void) => {
 /** `watch` says what it watches: after a fault, the main thread waits for a change there. */
 const watchFiles: WatchFiles = (roots, onEvent) => {
   post({ kind: 'watching', roots });
-  return watchWithChokidar(roots, onEvent);
+  // chokidar is loaded by `watch` alone, not by every command the worker runs.
+  const started = import('./watch/file-watcher.js').then(({ watchWithChokidar }) =>
+    watchWithChokidar(roots, onEvent),
+  );
+  return {
+    close: async () => (await started).close(),
+    ready: started.then((watcher) => watcher.ready),
+  };
 };
 
 const monitor = heartbeatWriter(heartbeat);

@@ -1,5 +1,7 @@
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { packageFile } from '../loaders/package-location.js';
 
-/** The package version, shown by `cosi version` and `--version` (the same file in `src/` and `dist/`). */
-export const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string })
-  .version;
+/** The package version, shown by `cosi version` and `--version`. */
+export const VERSION = (
+  JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }
+).version;

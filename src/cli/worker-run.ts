@@ -1,5 +1,6 @@
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
+import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { parseDuration } from './duration.js';
 import type { CliIo } from './io.js';
@@ -43,7 +44,7 @@ export function runWorkerOnce(
     ...(screen ? { screen } : {}),
   };
   const worker = startProjectWorker({
-    entry: new URL('./cli-worker.js', import.meta.url),
+    entry: packageFile('dist/cli/cli-worker.js'),
     data,
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),

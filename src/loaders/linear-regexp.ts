@@ -1,4 +1,14 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+
+let engine: typeof RE2JS | undefined;
+
+/**
+ * RE2JS, required on the first pattern (its CommonJS build: a synchronous load, as ajv compiles
+ * synchronously): 270 KB of code that a project whose schemas have no pattern never loads.
+ */
+const re2js = (): typeof RE2JS =>
+  (engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS);
 
 /**
  * Regular expressions for patterns that come from manifests: untrusted input, so they run in
@@ -13,7 +23,7 @@ export interface LinearRegExp {
 
 /** Compiles a pattern for searching (as `RegExp#test`); throws on syntax RE2 does not accept. */
 export function compileLinearRegExp(pattern: string): LinearRegExp {
-  const compiled = RE2JS.compile(pattern);
+  const compiled = re2js().compile(pattern);
   return {
     test: (input) => compiled.test(input),
     toString: () => `/${pattern}/`,

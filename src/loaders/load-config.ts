@@ -1,9 +1,13 @@
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import type * as Jiti from 'jiti';
 import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
 import { shorten } from './shorten.js';
+import { pointImportsAtTypeScript } from './typescript-imports.js';
 import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
 import {
   normalizeDefinition,
@@ -57,6 +61,19 @@ export async function findConfig(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
+let jitiModule: typeof Jiti | undefined;
+
+/**
+ * Loads what `loadConfig` loads configs with (jiti; the TypeScript transpiler it brings is loaded
+ * only for a file not in its cache), once. A caller that times the config's own code calls it
+ * first: loading cosi's tools is not the config's time.
+ */
+export function prepareConfigLoader(): typeof Jiti {
+  // Required, not imported: an import of its CommonJS bundle would first have Node scan all of
+  // it for its export names.
+  return (jitiModule ??= createRequire(import.meta.url)('jiti') as typeof Jiti);
+}
+
 /** Options of `loadConfig`. */
 export interface LoadConfigOptions {
   /**
@@ -65,25 +82,32 @@ export interface LoadConfigOptions {
    * one copy of every class.
    */
   readonly modules?: Readonly<Record<string, unknown>>;
+  /**
+   * Runs cosi's own part of a load: transpiling a file that is not in the cache, which the
+   * first time loads the transpiler (1.5 MB of code). A caller that bounds the time of the
+   * config's own code runs it outside that bound. By default it just runs.
+   */
+  readonly ownWork?: <T>(work: () => T) => T;
 }
-
-let prepared: Promise<void> | undefined;
 
 /**
- * Loads jiti and its TypeScript transpiler (a few hundred ms, more on a busy machine), once per
- * process: done before the config's own code is timed (a worker's heartbeat), so that a bound on
- * the config measures the config, not cosi's start.
+ * Where transpiled config files are kept between runs: one directory per user, as a file found
+ * there is run as the config.
  */
-export function prepareConfigLoader(): Promise<void> {
-  prepared ??= import('jiti').then(({ createJiti }) => {
-    createJiti(import.meta.url, { moduleCache: false, fsCache: false }).transform({
-      source: 'export const warm: number = 1;',
-      filename: 'warm.ts',
-      ts: true,
-    });
-  });
-  return prepared;
-}
+const TRANSPILED_CACHE = path.join(tmpdir(), `cosi-transpiled-${process.getuid?.() ?? 'user'}`);
+
+/** jiti's own transpiler (what it uses when given none), loaded on the first file it transpiles. */
+let transpiler: ((options: Jiti.TransformOptions) => Jiti.TransformResult) | undefined;
+const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
+  const require = createRequire(import.meta.url);
+  transpiler ??= require(
+    path.join(path.dirname(require.resolve('jiti/package.json')), 'dist/babel.cjs'),
+  ) as typeof transpiler & object;
+  const result = transpiler(options);
+  return options.filename === undefined
+    ? result
+    : { ...result, code: pointImportsAtTypeScript(result.code, options.filename) };
+};
 
 /**
  * Loads `cosi.config.ts` (or `.mts`, `.js`, `.mjs`) without a build step.
@@ -94,13 +118,19 @@ export async function loadConfig(
   options: LoadConfigOptions = {},
 ): Promise<LoadedConfig> {
   // jiti (and the TypeScript transpiler it brings) is loaded only by a command that loads a config.
-  const { createJiti } = await import('jiti');
+  const { createJiti } = prepareConfigLoader();
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
-    // is cached on disk, keyed by content.
+    // is cached on disk, keyed by content, in a directory of cosi's: the output is cosi's
+    // transform's (see `transpile`), not jiti's alone.
     moduleCache: false,
+    fsCache: TRANSPILED_CACHE,
     interopDefault: false,
+    transform: (transformOptions) =>
+      options.ownWork
+        ? options.ownWork(() => transpile(transformOptions))
+        : transpile(transformOptions),
   });
   let namespace: unknown;
   try {

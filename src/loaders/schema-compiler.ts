@@ -1,4 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { AJV_OPTIONS } from './ajv-options.js';
+import { validate as validateDraft07 } from './generated/draft-07-meta-validator.js';
 import type { JsonSchema } from '../engine/resource/definition.js';
 import { jsonPointer, parseJsonPointer } from './json-pointer.js';
 import {
@@ -6,7 +8,6 @@ import {
   KUBERNETES_KEYWORD_MESSAGES,
   toAjvSchema,
 } from './kubernetes/structural-schema.js';
-import { linearRegExpEngine } from './linear-regexp.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
@@ -30,19 +31,35 @@ export function precompileSchema(schema: JsonSchema, compile: () => CompiledSche
   precompiled.set(schema, () => (compiled ??= compile()));
 }
 
+/** The meta-schema a schema without `$schema` is checked against (ajv's default). */
+const DRAFT_07 = /^http:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+/**
+ * ajv, checking draft-07 schemas with the validator of the meta-schema compiled ahead of time
+ * (see `scripts/generate-meta-validator.mjs`) instead of compiling it in every process: the same
+ * answer and the same errors. Other meta-schemas are ajv's own business.
+ */
+class PrecompiledMetaAjv extends Ajv {
+  override validateSchema(schema: AnySchema, throwOrLogError?: boolean): boolean {
+    if (
+      typeof schema !== 'object' ||
+      (schema.$schema !== undefined &&
+        (typeof schema.$schema !== 'string' || !DRAFT_07.test(schema.$schema)))
+    ) {
+      return super.validateSchema(schema, throwOrLogError) as boolean;
+    }
+    const valid = validateDraft07(schema);
+    this.errors = valid ? null : (validateDraft07.errors ?? null);
+    if (!valid && throwOrLogError === true) {
+      throw new Error(`schema is invalid: ${this.errorsText()}`);
+    }
+    return valid;
+  }
+}
+
 /** A fresh ajv with cosi's settings. */
 function createAjv(): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: true,
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    validateFormats: false,
-    logger: false,
-    // Patterns come from manifests: untrusted, so they run in linear time.
-    code: { regExp: linearRegExpEngine },
-  });
+  const ajv = new PrecompiledMetaAjv(AJV_OPTIONS);
   addKubernetesKeywords(ajv);
   return ajv;
 }

@@ -11,11 +11,11 @@ interface Manifest {
   devDependencies: Record<string, string>;
 }
 
-/** Every `.js` file below `dir`. */
-async function scripts(dir: string): Promise<string[]> {
+/** Every file below `dir` whose name ends with `suffix`. */
+async function filesEndingWith(dir: string, suffix: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
     .map((e) => path.join(e.parentPath, e.name));
 }
 
@@ -28,9 +28,8 @@ function packageOf(specifier: string): string | undefined {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** The packages the built code imports, statically or dynamically, each with a file that does. */
-async function importedPackages(): Promise<Map<string, string>> {
-  const files = [...(await scripts(path.join(REPO, 'dist'))), path.join(REPO, 'bin/cosi.js')];
+/** The packages the files import, statically or dynamically, each with a file that does. */
+async function importedPackages(files: readonly string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   for (const file of files) {
     // TypeScript's pre-processor reads the imports (and dynamic imports) as the parser sees
@@ -46,14 +45,28 @@ async function importedPackages(): Promise<Map<string, string>> {
   return found;
 }
 
+const dist = path.join(REPO, 'dist');
+/** What the built code imports at run time (the packages bundled into it are not imported). */
+const codeImports = async (): Promise<Map<string, string>> =>
+  importedPackages([...(await filesEndingWith(dist, '.js')), path.join(REPO, 'bin/cosi.js')]);
+/**
+ * What the shipped declarations import: a user's `tsc` reads them, so it needs the package.
+ * Except the test runner whose `expect` `cosi/testing/matchers` extends: the user's own.
+ */
+const typeImports = async (): Promise<Map<string, string>> => {
+  const found = await importedPackages(await filesEndingWith(dist, '.d.ts'));
+  found.delete('vitest');
+  return found;
+};
+
 describe('the runtime dependencies', () => {
-  it('are every package the built code imports, and only those', async () => {
+  it('are every package the built code or its declarations import, and only those', async () => {
     const manifest = JSON.parse(
       await readFile(path.join(REPO, 'package.json'), 'utf8'),
     ) as Manifest;
-    const imported = await importedPackages();
+    const imported = new Map([...(await typeImports()), ...(await codeImports())]);
     const runtime = Object.keys(manifest.dependencies).sort();
-    // Nothing imported at run time is a dev dependency, or missing.
+    // Nothing imported at run time (or named by a declaration) is a dev dependency, or missing.
     const notRuntime = [...imported].filter(([name]) => !runtime.includes(name));
     expect(notRuntime).toEqual([]);
     // No runtime dependency is unused.
@@ -62,5 +75,18 @@ describe('the runtime dependencies', () => {
     for (const dev of ['@bufbuild/cel-spec', 'typescript', 'vitest', 'eslint', 'fast-check']) {
       expect(Object.keys(manifest.devDependencies)).toContain(dev);
     }
+  });
+
+  it('are not imported by the start-up path: those it loads are bundled into dist', async () => {
+    const bundled = JSON.parse(
+      await readFile(path.join(REPO, 'scripts/bundled-packages.json'), 'utf8'),
+    ) as string[];
+    const imported = await codeImports();
+    expect(bundled.filter((name) => imported.has(name))).toEqual([]);
+    // Each is compiled in: a chunk holds its code (yaml's composer, commander's Command).
+    const chunks = await filesEndingWith(path.join(dist, 'chunks'), '.js');
+    const code = (await Promise.all(chunks.map((file) => readFile(file, 'utf8')))).join('\n');
+    expect(code).toContain('node_modules/yaml/dist/compose/composer.js');
+    expect(code).toContain('node_modules/commander/lib/command.js');
   });
 });

@@ -86,7 +86,7 @@ export function completionScript(shell: Shell, commands: readonly CompletedComma
     case 'bash':
       return bash(commands);
     case 'zsh':
-      return `#compdef cosi\nautoload -U +X bashcompinit && bashcompinit\n${bash(commands)}`;
+      return zsh(commands);
     case 'fish':
       return fish(commands);
   }
@@ -143,8 +143,101 @@ complete -o filenames -F _cosi cosi
 `;
 }
 
+/** A zsh array's words: `(a b c)`, each quoted. */
+const zshArray = (words: readonly string[]): string => `(${words.map(quote).join(' ')})`;
+
+function zsh(commands: readonly CompletedCommand[]): string {
+  const names = commands.map((c) => `${c.name}:${c.summary.replace(/:/g, '\\:')}`);
+  const cases = commands
+    .map(
+      (c) =>
+        `    ${c.name}) flags=${zshArray(c.flags)}; values=${zshArray(c.valueFlags)}; formats=${zshArray(c.formats)}; args=${c.args} ;;`,
+    )
+    .join('\n');
+  // The same reading of the line as bash's (see above), on zsh's own `words` and `CURRENT`.
+  return `#compdef cosi
+# cosi completion for zsh: cosi completion zsh > "\${fpath[1]}/_cosi" (or source it)
+_cosi() {
+  local -a commands=${zshArray(names)}
+  if (( CURRENT == 2 )); then
+    _describe -t commands 'cosi command' commands
+    return
+  fi
+  local -a flags values formats project
+  local args=files type="" word
+  integer n=0 i
+  case "\${words[2]}" in
+${cases}
+  esac
+  for (( i = 3; i < CURRENT; i++ )); do
+    word="\${words[i]}"
+    case "$word" in
+      -f|--file|--config|--definitions)
+        project+=("$word" "\${words[i+1]}"); (( i++ )); continue ;;
+    esac
+    if (( \${values[(Ie)$word]} )); then (( i++ )); continue; fi
+    if [[ "$word" != -* ]]; then
+      (( n == 0 )) && type="$word"
+      (( n++ ))
+    fi
+  done
+  local prev="\${words[CURRENT-1]}" cur="\${words[CURRENT]}"
+  if [[ "$prev" == (-o|--output) ]]; then
+    compadd -a formats
+  elif (( \${values[(Ie)$prev]} )); then
+    _files
+  elif [[ "$cur" == -* ]]; then
+    compadd -a flags
+  elif [[ "$args" == types ]] && (( n == 0 )); then
+    compadd -- \${(f)"$(cosi __complete types "\${project[@]}" 2>/dev/null)"}
+  elif [[ "$args" == types ]] && (( n == 1 )); then
+    compadd -- \${(f)"$(cosi __complete ids "$type" "\${project[@]}" 2>/dev/null)"}
+  else
+    _files
+  fi
+}
+if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
+  _cosi "$@"
+else
+  compdef _cosi cosi
+fi
+`;
+}
+
 function fish(commands: readonly CompletedCommand[]): string {
-  const lines = ['# cosi completion for fish', 'complete -c cosi -f'];
+  const lines = [
+    '# cosi completion for fish: cosi completion fish > ~/.config/fish/completions/cosi.fish',
+    'complete -c cosi -f',
+    // The project's types (no word yet) or the ids of the type given (one word), asked of
+    // `cosi __complete` with the -f, --config and --definitions on the line; $argv are the
+    // command's flags that take a value (their value is not a word).
+    'function __cosi_complete_project',
+    '    set -l words (commandline -opc)',
+    '    set -l project',
+    '    set -l positional',
+    '    set -l i 3',
+    '    while test $i -le (count $words)',
+    '        set -l word $words[$i]',
+    '        if contains -- $word -f --file --config --definitions',
+    '            set -a project $word $words[(math $i + 1)]',
+    '            set i (math $i + 2)',
+    '            continue',
+    '        else if contains -- $word $argv',
+    '            set i (math $i + 2)',
+    '            continue',
+    '        else if not string match -q -- "-*" $word',
+    '            set -a positional $word',
+    '        end',
+    '        set i (math $i + 1)',
+    '    end',
+    '    switch (count $positional)',
+    '        case 0',
+    '            cosi __complete types $project 2>/dev/null',
+    '        case 1',
+    '            cosi __complete ids $positional[1] $project 2>/dev/null',
+    '    end',
+    'end',
+  ];
   for (const c of commands) {
     const seen = `'__fish_seen_subcommand_from ${c.name}'`;
     lines.push(`complete -c cosi -n __fish_use_subcommand -a ${c.name} -d ${quote(c.summary)}`);
@@ -161,7 +254,7 @@ function fish(commands: readonly CompletedCommand[]): string {
     }
     lines.push(
       c.args === 'types'
-        ? `complete -c cosi -n ${seen} -a '(cosi __complete types 2>/dev/null)'`
+        ? `complete -c cosi -n ${seen} -a ${quote(`(__cosi_complete_project ${c.valueFlags.join(' ')})`)}`
         : `complete -c cosi -n ${seen} -F`,
     );
   }

@@ -6,6 +6,8 @@
  * synchronous code then takes it from here ({@link lazyCelRules}).
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-location.js';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { CelRuleEngine, CelRules } from './cel-rule-engine.js';
 import { schemaHasRules, VALIDATIONS_KEYWORD } from '../schema-node.js';
@@ -42,7 +44,9 @@ export function isCelRuleEngineLoaded(): boolean {
  */
 export function requireCelRuleEngine(): CelRuleEngine {
   if (imported === undefined) {
-    const { celRuleEngine } = createRequire(import.meta.url)('./cel-rule-engine.js') as {
+    const { celRuleEngine } = createRequire(import.meta.url)(
+      fileURLToPath(packageFile('dist/loaders/cel/cel-rule-engine.js')),
+    ) as {
       celRuleEngine: CelRuleEngine;
     };
     imported = celRuleEngine;

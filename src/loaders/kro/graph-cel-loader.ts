@@ -6,6 +6,8 @@
  */
 
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-location.js';
 import type * as GraphCel from './graph-cel.js';
 
 /** The API version of RGDs, looked for in a file's text. */
@@ -31,6 +33,8 @@ export async function prepareGraphCel(texts: Iterable<string>): Promise<boolean>
 
 /** The CEL side of RGDs: the one loaded, else loaded synchronously (`require` of an ES module). */
 export function requireGraphCel(): typeof GraphCel {
-  imported ??= createRequire(import.meta.url)('./graph-cel.js') as typeof GraphCel;
+  imported ??= createRequire(import.meta.url)(
+    fileURLToPath(packageFile('dist/loaders/kro/graph-cel.js')),
+  ) as typeof GraphCel;
   return imported;
 }

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync } from 'node:zlib';
 import type { JsonSchema } from '../../engine/resource/definition.js';
+import { packageFile } from '../package-location.js';
 import type { KubernetesRelease } from './kubernetes-release.js';
 
 /** A kind of a release that can be created, from the POST operation that creates it. */
@@ -32,7 +33,7 @@ export interface BuiltinOpenApi {
 }
 
 /** Where the vendored documents are: `kubernetes-openapi/` at the package root. */
-const DIRECTORY = new URL('../../../kubernetes-openapi/', import.meta.url);
+const DIRECTORY = packageFile('kubernetes-openapi/');
 
 const read = new Map<KubernetesRelease, BuiltinOpenApi>();
 

@@ -1,0 +1,118 @@
+/**
+ * `npm run build`: the declarations from tsc, the code from esbuild, bundled.
+ *
+ * Why bundled: a command's start-up was mostly Node resolving, reading and linking some 420
+ * modules, twice over for a command that runs in a worker (see docs/performance.md). The bundle
+ * keeps one file at its place for every module that is reached by its path: the package's
+ * entries, the worker's entry, each command (loaded lazily by the command table) and the modules
+ * loaded on demand; the rest is shared chunks in `dist/chunks/`, so each module still has one
+ * instance per thread.
+ *
+ * The packages a common command loads on every start (`scripts/bundled-packages.json`, with what
+ * they import) are
+ * compiled in; the others stay imports of the installed package: those a command loads only when
+ * it needs them (the terminal UI, etcd, CEL, Graphviz, jiti with its TypeScript transpiler), so
+ * that the laziness stays visible and their files (WebAssembly, a lazily required transpiler)
+ * stay where they expect to be.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import process from 'node:process';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Packages compiled into the bundle, with everything they import. */
+const BUNDLED = new Set(
+  JSON.parse(await readFile(path.join(ROOT, 'scripts/bundled-packages.json'), 'utf8')),
+);
+
+/** Modules reached by their path, each kept as a file of its own (relative to `src/`). */
+const ENTRIES = [
+  'index.ts',
+  'loaders/index.ts',
+  'testing/index.ts',
+  'testing/register-matchers.ts',
+  'cli/main.ts',
+  'cli/cli-worker.ts',
+  'loaders/kro/graph-cel.ts',
+  'loaders/cel/cel-rule-engine.ts',
+  // Tests and benchmarks load these by path.
+  'loaders/cel/cel-rules.ts',
+  'loaders/definition-paths.ts',
+  'loaders/manifest-reader.ts',
+  'app/converge-project.ts',
+  'app/project-config.ts',
+  'app/project-session.ts',
+  'app/project.ts',
+  'app/read-project-manifests.ts',
+  'app/resource-query.ts',
+  'app/state-diff.ts',
+  'app/user-code-heartbeat.ts',
+  'app/watch-session.ts',
+  'cli/program.ts',
+  'cli/render/graph/svg.ts',
+  'cli/render/resource-diff.ts',
+  'cli/render/resources.ts',
+  'cli/ui/round-view.ts',
+  'cli/ui/watch-app.tsx',
+  'engine/state/state-snapshot.ts',
+];
+
+/** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** Bare imports of cosi's own code stay imports unless the package is in `BUNDLED`. */
+const externals = {
+  name: 'cosi-externals',
+  setup(context) {
+    context.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { external: true };
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      return BUNDLED.has(packageOf(args.path)) ? undefined : { external: true };
+    });
+  },
+};
+
+async function main() {
+  await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--emitDeclarationOnly',
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  const commands = (await readdir(path.join(ROOT, 'src/cli/commands')))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `cli/commands/${name}`);
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [...ENTRIES, ...commands].map((entry) => `src/${entry}`),
+    outdir: 'dist',
+    outbase: 'src',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [externals],
+    // CommonJS packages compiled in call `require` for Node's own modules.
+    banner: {
+      js: "import { createRequire as __cosiCreateRequire } from 'node:module'; const require = __cosiCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,0 +1,53 @@
+/**
+ * `dist/` is bundled (scripts/build.mjs): only the modules it keeps as entries are files of
+ * their own. Every path into `dist/` that the package's exports, the bin, the benchmarks and the
+ * tests name must be one of them.
+ */
+import { access, readFile, readdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+/** The `.ts` files below `dir`. */
+async function sources(dir: string): Promise<string[]> {
+  const entries = await readdir(path.join(REPO, dir), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** The `dist/...` modules a file names: `../dist/x.js`, `dist('x.js')`, `'./dist/x.js'`. */
+function distPaths(text: string): string[] {
+  const named = [
+    ...text.matchAll(/(?:\.\.?\/)+dist\/([\w/.-]+\.js)/g),
+    ...text.matchAll(/\bdist\(['`]([\w/.-]+\.js)['`]\)/g),
+  ];
+  return named.map((m) => m[1] ?? '');
+}
+
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+describe('the bundled dist/', () => {
+  it('has a file for every module the exports, the bin, benchmarks and tests load by path', async () => {
+    const files = [
+      ...(await sources('bench')),
+      // This file's own examples are not paths.
+      ...(await sources('test')).filter((file) => file !== import.meta.filename),
+      path.join(REPO, 'bin/cosi.js'),
+      path.join(REPO, 'package.json'),
+    ];
+    const named = new Set<string>();
+    for (const file of files) for (const p of distPaths(await readFile(file, 'utf8'))) named.add(p);
+    // The scan finds what it should: the exports and the benchmarks' deep imports.
+    expect(named).toContain('index.js');
+    expect(named).toContain('app/state-diff.js');
+    const missing: string[] = [];
+    for (const p of named) if (!(await exists(path.join(REPO, 'dist', p)))) missing.push(p);
+    expect(missing).toEqual([]);
+  });
+});
