@@ -37,6 +37,7 @@ const ENTRIES = [
   'testing/register-matchers.ts',
   'cli/main.ts',
   'cli/cli-worker.ts',
+  'cli/scenario-worker.ts',
   'loaders/kro/graph-cel.ts',
   'loaders/cel/cel-rule-engine.ts',
   // Tests and benchmarks load these by path.

@@ -1,5 +1,6 @@
 import type { CheckCode } from '../app/check/check-result.js';
 import { startProjectWorker } from '../app/project-worker.js';
+import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { Finding } from '../loaders/finding.js';
@@ -51,7 +52,7 @@ async function runInWorker(
   // Set by the worker's last message.
   const finished = { done: false };
   const worker = startProjectWorker({
-    entry: new URL('./scenario-worker.js', import.meta.url),
+    entry: packageFile('dist/cli/scenario-worker.js'),
     data,
     wait: () => userCodeWait(data.timeout),
     onMessage: (raw) => {

@@ -1,7 +1,7 @@
 /**
  * `dist/` is bundled (scripts/build.mjs): only the modules it keeps as entries are files of
- * their own. Every path into `dist/` that the package's exports, the bin, the benchmarks and the
- * tests name must be one of them.
+ * their own. Every path into `dist/` that the package's exports, the bin, the benchmarks, the
+ * tests and cosi's own code (a worker's entry) name must be one of them.
  */
 import { access, readFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -17,11 +17,15 @@ async function sources(dir: string): Promise<string[]> {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
-/** The `dist/...` modules a file names: `../dist/x.js`, `dist('x.js')`, `'./dist/x.js'`. */
+/**
+ * The `dist/...` modules a file names: `../dist/x.js`, `dist('x.js')`, `'./dist/x.js'`,
+ * `packageFile('dist/x.js')`.
+ */
 function distPaths(text: string): string[] {
   const named = [
     ...text.matchAll(/(?:\.\.?\/)+dist\/([\w/.-]+\.js)/g),
     ...text.matchAll(/\bdist\(['`]([\w/.-]+\.js)['`]\)/g),
+    ...text.matchAll(/\bpackageFile\(['`]dist\/([\w/.-]+\.js)['`]\)/g),
   ];
   return named.map((m) => m[1] ?? '');
 }
@@ -36,6 +40,7 @@ describe('the bundled dist/', () => {
   it('has a file for every module the exports, the bin, benchmarks and tests load by path', async () => {
     const files = [
       ...(await sources('bench')),
+      ...(await sources('src')),
       // This file's own examples are not paths.
       ...(await sources('test')).filter((file) => file !== import.meta.filename),
       path.join(REPO, 'bin/cosi.js'),
@@ -46,8 +51,20 @@ describe('the bundled dist/', () => {
     // The scan finds what it should: the exports and the benchmarks' deep imports.
     expect(named).toContain('index.js');
     expect(named).toContain('app/state-diff.js');
+    expect(named).toContain('cli/scenario-worker.js');
     const missing: string[] = [];
     for (const p of named) if (!(await exists(path.join(REPO, 'dist', p)))) missing.push(p);
     expect(missing).toEqual([]);
+  });
+
+  it("finds no module of cosi's by a path relative to its own place (its chunk's, once bundled)", async () => {
+    const relative: string[] = [];
+    for (const file of await sources('src')) {
+      const text = await readFile(file, 'utf8');
+      if (/new URL\(\s*['`]\.\.?\/[^'`]*\.js['`],\s*import\.meta\.url/.test(text)) {
+        relative.push(path.relative(REPO, file));
+      }
+    }
+    expect(relative).toEqual([]);
   });
 });
