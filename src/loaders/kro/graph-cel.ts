@@ -12,6 +12,8 @@ import { celEnvironmentWith } from '../cel/cel-environment.js';
 import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
+import type { CelType } from '../cel/cel-types.js';
+import { checkTypes, type TypeCheck } from '../cel/type-check.js';
 import { fromCelValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
@@ -53,6 +55,35 @@ export function compileGraphExpression(
 }
 
 /**
+ * The compile-time type check (`cel/type-check.ts`) of an expression with its variables of the
+ * given types (others are `dyn`), in the environment of `kubernetesVersion`; undefined when it
+ * does not parse (which {@link compileGraphExpression} reports). The expression is parsed again
+ * here: the compiled one's tree is rewritten for evaluation.
+ */
+export function checkGraphExpression(
+  source: string,
+  variables: ReadonlyMap<string, CelType>,
+  kubernetesVersion?: string,
+): TypeCheck | undefined {
+  let parsed: ParsedExpression;
+  try {
+    parsed = parseExpression(source, environment(kubernetesVersion));
+  } catch {
+    return undefined;
+  }
+  return checkTypes(parsed.expr, variables);
+}
+
+/** kro's CEL environment for a Kubernetes version (the newest when the version has none). */
+function environment(kubernetesVersion?: string): CelEnv {
+  try {
+    return celEnvironmentWith(KRO_CEL_EXTENSION, kubernetesVersion);
+  } catch {
+    return celEnvironmentWith(KRO_CEL_EXTENSION);
+  }
+}
+
+/**
  * Compiles one expression. Evaluation is a function of the values of its variables (CEL is pure,
  * and so are kro's functions), so the last outcome is given again while each variable is the
  * very same value (one instance's render reads `schema` in every resource); only outcomes that
@@ -62,12 +93,7 @@ function compileExpression(
   source: string,
   kubernetesVersion?: string,
 ): CompiledGraphExpression | { error: string } {
-  let env: CelEnv;
-  try {
-    env = celEnvironmentWith(KRO_CEL_EXTENSION, kubernetesVersion);
-  } catch {
-    env = celEnvironmentWith(KRO_CEL_EXTENSION);
-  }
+  const env = environment(kubernetesVersion);
   let parsed: ParsedExpression;
   try {
     parsed = parseExpression(source, env);

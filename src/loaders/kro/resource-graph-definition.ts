@@ -44,6 +44,7 @@ import { scanTemplateString, stringsWithExpressions } from './template-expressio
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
 import { fieldPathOf, fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+import { typeExpressions, type ExpressionCheck, type Iterator } from './expression-checks.js';
 import { didYouMean } from '../did-you-mean.js';
 import { locator } from '../template-locator.js';
 
@@ -219,6 +220,8 @@ export function compileResourceGraph(
 
   /** The plain field paths the expressions read, checked once every resource's kind is known. */
   const fieldChecks: FieldCheck[] = [];
+  /** Every other expression, type-checked as a whole once every resource's kind is known. */
+  const expressionChecks: ExpressionCheck[] = [];
   /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
   const kindOf = new Map<
     string,
@@ -227,8 +230,8 @@ export function compileResourceGraph(
 
   /** Where each resource first references another (`a->b`), for the cycle's finding. */
   const refAt = new Map<string, SourceLocation>();
-  /** The resource whose strings are being compiled. */
-  const owner = { id: '' };
+  /** The resource whose strings are being compiled, and the iterators its template sees. */
+  const owner: { id: string; iterators: readonly Iterator[] } = { id: '', iterators: [] };
 
   /**
    * Compiles the expressions of the strings below `at`; the `allowed` variables may be
@@ -303,19 +306,20 @@ export function compileResourceGraph(
           }
         }
         const field = fieldPathOf(part.source);
+        const check: ExpressionCheck = {
+          source: part.source,
+          at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
+          standalone: scanned.standalone,
+          owner: owner.id,
+          iterators: owner.iterators,
+          ...(context === undefined ? { target: path } : {}),
+          ...(context !== undefined && CONTEXT_TYPES[context] !== undefined
+            ? { context, expect: CONTEXT_TYPES[context] }
+            : {}),
+        };
         if (field !== undefined && (field.root === 'schema' || known.has(field.root))) {
-          fieldChecks.push({
-            source: part.source,
-            field,
-            at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
-            standalone: scanned.standalone,
-            owner: owner.id,
-            ...(context === undefined ? { target: path } : {}),
-            ...(context !== undefined && CONTEXT_TYPES[context] !== undefined
-              ? { context, expect: CONTEXT_TYPES[context] }
-              : {}),
-          });
-        }
+          fieldChecks.push({ ...check, field });
+        } else expressionChecks.push(check);
         parts.push(
           toGraphExpression(part.source, formatLocation(exprLocation), references, compiled),
         );
@@ -359,9 +363,12 @@ export function compileResourceGraph(
     }
     const into = new Set<string>();
     owner.id = id;
+    owner.iterators = [];
     const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
     const iterators = new Set((forEach ?? []).map((d) => d.name));
+    owner.iterators = (forEach ?? []).map((d) => ({ name: d.name, source: d.expression.source }));
     const fields = compileStrings(template, [...at, templateKey], iterators, into);
+    owner.iterators = [];
     const includeWhen = compileConditions(
       resource.includeWhen,
       [...at, 'includeWhen'],
@@ -502,6 +509,7 @@ export function compileResourceGraph(
   const statusSpec = isPlainObject(spec.schema) ? spec.schema.status : undefined;
   const statusInto = new Set<string>();
   owner.id = '';
+  owner.iterators = [];
   const status =
     compileStrings(
       statusSpec ?? {},
@@ -520,6 +528,17 @@ export function compileResourceGraph(
       code: problem.code,
       severity: 'error',
       message: problem.message,
+    });
+  }
+
+  const typed = typeExpressions(expressionChecks, definition, kindOf, known, options);
+  for (const finding of typed) {
+    outcome.failed = true;
+    report.findings.push({
+      ...finding.at,
+      code: finding.code,
+      severity: 'error',
+      message: finding.message,
     });
   }
 
@@ -614,19 +633,9 @@ function whereOmitIsRefused(
   return undefined;
 }
 
-/** An expression that is a plain field path, where it is and where its value goes. */
-interface FieldCheck {
-  readonly source: string;
+/** An expression that is a plain field path: checked against schemas by {@link checkFieldTypes}. */
+interface FieldCheck extends ExpressionCheck {
   readonly field: { readonly root: string; readonly path: readonly string[] };
-  readonly at: SourceLocation;
-  readonly standalone: boolean;
-  /** The resource whose template holds it ('' for the instance status). */
-  readonly owner: string;
-  /** Its field's path in the owner's template (a resource template only). */
-  readonly target?: readonly (string | number)[];
-  /** A condition or a forEach list: where, and the type its value must have. */
-  readonly context?: string;
-  readonly expect?: string;
 }
 
 /** The type of the value of each kind of expression that is not a template field. */
