@@ -15,6 +15,7 @@
 
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import { DYN, formatCelType, type CelType } from '../cel/cel-types.js';
+import { unescapeFieldName } from '../cel/property-escaping.js';
 import type { TypeCheck } from '../cel/type-check.js';
 import { didYouMean } from '../did-you-mean.js';
 import type { FindingCode, SourceLocation } from '../finding.js';
@@ -121,10 +122,11 @@ function problemsOf(
   for (const { field, known } of checked.unknownFields) {
     if (reported.has(field)) continue;
     reported.add(field);
-    const guess = didYouMean(field, known);
+    const names = known.map(unescapeFieldName);
+    const guess = didYouMean(field, names);
     problems.push({
       code: 'rgd-unknown-field',
-      message: `${expr} reads the field ${JSON.stringify(field)}, which its schema does not have${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: its fields there are ${known.join(', ') || 'none'}`,
+      message: `${expr} reads the field ${JSON.stringify(field)}, which its schema does not have${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: its fields there are ${names.join(', ') || 'none'}`,
     });
   }
   for (const error of checked.errors) {
