@@ -90,14 +90,21 @@ export function typeExpressions(
     }
     return type;
   };
+  /** The variables with a template's iterators, made once per template (they share the list). */
+  const withIterators = new Map<readonly Iterator[], Map<string, CelType>>();
   const problems: ExpressionProblem[] = [];
   for (const expression of checks) {
     let variables = base;
     if (expression.iterators.length > 0) {
-      variables = new Map(base);
-      for (const { name, source } of expression.iterators) {
-        variables.set(name, elementOf(listType(source)));
+      let scope = withIterators.get(expression.iterators);
+      if (scope === undefined) {
+        scope = new Map(base);
+        for (const { name, source } of expression.iterators) {
+          scope.set(name, elementOf(listType(source)));
+        }
+        withIterators.set(expression.iterators, scope);
       }
+      variables = scope;
     }
     const checked = check(expression.source, variables);
     if (checked === undefined) continue;

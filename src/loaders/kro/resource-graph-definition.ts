@@ -9,9 +9,11 @@
  *   template, its `${...}` expressions (`template-expressions.ts`) compiled, the references
  *   between resources by `id` giving the order (Kahn's, ties by declaration order).
  *
- * A cycle, a reference to an unknown id, an expression that does not parse, a string template
- * fed a non-string schema field, a template of an unknown kind are refused when the RGD loads,
- * at the expression's `file:line:col` (`rgd-*` findings).
+ * A cycle, a reference to an unknown id, an expression that does not parse, a field the schema
+ * of what an expression reads does not have, a value whose type does not fit where it goes
+ * (plain field paths: `reference-types.ts`; every other expression: `expression-checks.ts`), a
+ * template of an unknown kind are refused when the RGD loads, at the expression's
+ * `file:line:col` (`rgd-*` findings).
  */
 
 import pluralize from 'pluralize';
