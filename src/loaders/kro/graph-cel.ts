@@ -9,7 +9,12 @@
 import { isCelError, type CelEnv } from '@bufbuild/cel';
 import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
 import { celEnvironmentWith } from '../cel/cel-environment.js';
-import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
+import {
+  hasOptionalSyntax,
+  parseExpression,
+  planExpression,
+  type ParsedExpression,
+} from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
@@ -23,6 +28,8 @@ export interface CompiledGraphExpression {
   /** It calls kro's `omit()`, which only a standalone template field may. */
   readonly usesOmit: boolean;
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+  /** The compile-time type check with the variables of the given types (others are `dyn`). */
+  check(variables: ReadonlyMap<string, CelType>): TypeCheck;
 }
 
 interface ExprNode {
@@ -57,21 +64,15 @@ export function compileGraphExpression(
 /**
  * The compile-time type check (`cel/type-check.ts`) of an expression with its variables of the
  * given types (others are `dyn`), in the environment of `kubernetesVersion`; undefined when it
- * does not parse (which {@link compileGraphExpression} reports). The expression is parsed again
- * here: the compiled one's tree is rewritten for evaluation.
+ * does not compile (which {@link compileGraphExpression} reports).
  */
 export function checkGraphExpression(
   source: string,
   variables: ReadonlyMap<string, CelType>,
   kubernetesVersion?: string,
 ): TypeCheck | undefined {
-  let parsed: ParsedExpression;
-  try {
-    parsed = parseExpression(source, environment(kubernetesVersion));
-  } catch {
-    return undefined;
-  }
-  return checkTypes(parsed.expr, variables);
+  const compiled = compileGraphExpression(source, kubernetesVersion);
+  return 'error' in compiled ? undefined : compiled.check(variables);
 }
 
 /** kro's CEL environment for a Kubernetes version (the newest when the version has none). */
@@ -103,6 +104,9 @@ function compileExpression(
   const variables = new Set<string>();
   const calls = new Set<string>();
   collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables, calls);
+  // Planning rewrites the optional library's syntax and calls (`a.?b`, `x.orValue(y)`) in
+  // place: the check reads a copy of the tree as parsed.
+  const parsedTree = hasOptionalSyntax(env) ? structuredClone(parsed.expr) : parsed.expr;
   let program: ReturnType<typeof planExpression>;
   try {
     program = planExpression(env, parsed);
@@ -130,6 +134,7 @@ function compileExpression(
   return {
     variables: names,
     usesOmit: calls.has('omit'),
+    check: (types) => checkTypes(parsedTree, types),
     evaluate(scope) {
       if (lastInputs !== undefined && names.every((name, i) => scope[name] === lastInputs?.[i])) {
         return lastOutcome as ExpressionOutcome;
