@@ -20,18 +20,21 @@ import type { TypeCheck } from '../cel/type-check.js';
 import { didYouMean } from '../did-you-mean.js';
 import type { FindingCode, SourceLocation } from '../finding.js';
 import { celTypeOfSchema, elementOf, listOf, schemaWordOf } from './expression-types.js';
-import { requireGraphCel } from './graph-cel-loader.js';
 import { fitsType, lookupField, schemaTypeOf } from './reference-types.js';
 
-/** A forEach iterator: its name and the source of its list. */
+/** The type check of a compiled expression, with its variables of the given types. */
+export type TypeCheckOf = (variables: ReadonlyMap<string, CelType>) => TypeCheck;
+
+/** A forEach iterator: its name and the type check of its list. */
 export interface Iterator {
   readonly name: string;
-  readonly source: string;
+  readonly list: TypeCheckOf;
 }
 
 /** An expression, where it is and where its value goes. */
 export interface ExpressionCheck {
   readonly source: string;
+  readonly check: TypeCheckOf;
   readonly at: SourceLocation;
   /** The iterators in scope (a forEach resource's template). */
   readonly iterators: readonly Iterator[];
@@ -68,28 +71,14 @@ export function typeExpressions(
   instance: ResourceDefinition,
   kindOf: ReadonlyMap<string, ResourceKind>,
   ids: Iterable<string>,
-  options: { readonly kubernetesVersion?: string },
 ): ExpressionProblem[] {
   if (checks.length === 0) return [];
-  const cel = requireGraphCel();
-  const check = (source: string, variables: ReadonlyMap<string, CelType>): TypeCheck | undefined =>
-    cel.checkGraphExpression(source, variables, options.kubernetesVersion);
   const base = new Map<string, CelType>([['schema', celTypeOfSchema(instance.schema)]]);
   for (const id of ids) {
     const kind = kindOf.get(id);
     const type = kind === undefined ? DYN : celTypeOfSchema(kind.definition.schema);
     base.set(id, kind?.list === true ? listOf(type) : type);
   }
-  /** Each forEach list's type, by source: a resource's iterators are shared by its fields. */
-  const listTypes = new Map<string, CelType>();
-  const listType = (source: string): CelType => {
-    let type = listTypes.get(source);
-    if (type === undefined) {
-      type = check(source, base)?.type ?? DYN;
-      listTypes.set(source, type);
-    }
-    return type;
-  };
   /** The variables with a template's iterators, made once per template (they share the list). */
   const withIterators = new Map<readonly Iterator[], Map<string, CelType>>();
   const problems: ExpressionProblem[] = [];
@@ -99,15 +88,14 @@ export function typeExpressions(
       let scope = withIterators.get(expression.iterators);
       if (scope === undefined) {
         scope = new Map(base);
-        for (const { name, source } of expression.iterators) {
-          scope.set(name, elementOf(listType(source)));
+        for (const { name, list } of expression.iterators) {
+          scope.set(name, elementOf(list(base).type));
         }
         withIterators.set(expression.iterators, scope);
       }
       variables = scope;
     }
-    const checked = check(expression.source, variables);
-    if (checked === undefined) continue;
+    const checked = expression.check(variables);
     for (const { code, message } of problemsOf(expression, checked, kindOf)) {
       problems.push({ at: expression.at, code, message });
     }

@@ -29,7 +29,7 @@ export interface CompiledGraphExpression {
   readonly usesOmit: boolean;
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
   /** The compile-time type check with the variables of the given types (others are `dyn`). */
-  check(variables: ReadonlyMap<string, CelType>): TypeCheck;
+  readonly check: (variables: ReadonlyMap<string, CelType>) => TypeCheck;
 }
 
 interface ExprNode {
@@ -59,20 +59,6 @@ export function compileGraphExpression(
     compiledBySource.set(key, compiled);
   }
   return compiled;
-}
-
-/**
- * The compile-time type check (`cel/type-check.ts`) of an expression with its variables of the
- * given types (others are `dyn`), in the environment of `kubernetesVersion`; undefined when it
- * does not compile (which {@link compileGraphExpression} reports).
- */
-export function checkGraphExpression(
-  source: string,
-  variables: ReadonlyMap<string, CelType>,
-  kubernetesVersion?: string,
-): TypeCheck | undefined {
-  const compiled = compileGraphExpression(source, kubernetesVersion);
-  return 'error' in compiled ? undefined : compiled.check(variables);
 }
 
 /** kro's CEL environment for a Kubernetes version (the newest when the version has none). */

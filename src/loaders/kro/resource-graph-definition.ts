@@ -46,7 +46,12 @@ import { scanTemplateString, stringsWithExpressions } from './template-expressio
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
 import { fieldPathOf, fitsType, lookupField, schemaTypeOf } from './reference-types.js';
-import { typeExpressions, type ExpressionCheck, type Iterator } from './expression-checks.js';
+import {
+  typeExpressions,
+  type ExpressionCheck,
+  type Iterator,
+  type TypeCheckOf,
+} from './expression-checks.js';
 import { didYouMean } from '../did-you-mean.js';
 import { locator } from '../template-locator.js';
 
@@ -224,6 +229,8 @@ export function compileResourceGraph(
   const fieldChecks: FieldCheck[] = [];
   /** Every other expression, type-checked as a whole once every resource's kind is known. */
   const expressionChecks: ExpressionCheck[] = [];
+  /** The type check of the expression compiled last (a forEach list's, for its iterator). */
+  const typeCheckOfLast: { check?: TypeCheckOf } = {};
   /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
   const kindOf = new Map<
     string,
@@ -310,6 +317,7 @@ export function compileResourceGraph(
         const field = fieldPathOf(part.source);
         const check: ExpressionCheck = {
           source: part.source,
+          check: compiled.check,
           at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
           standalone: scanned.standalone,
           owner: owner.id,
@@ -319,6 +327,7 @@ export function compileResourceGraph(
             ? { context, expect: CONTEXT_TYPES[context] }
             : {}),
         };
+        typeCheckOfLast.check = compiled.check;
         if (field !== undefined && (field.root === 'schema' || known.has(field.root))) {
           fieldChecks.push({ ...check, field });
         } else expressionChecks.push(check);
@@ -368,7 +377,7 @@ export function compileResourceGraph(
     owner.iterators = [];
     const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
     const iterators = new Set((forEach ?? []).map((d) => d.name));
-    owner.iterators = (forEach ?? []).map((d) => ({ name: d.name, source: d.expression.source }));
+    owner.iterators = (forEach ?? []).map((d) => ({ name: d.name, list: d.check }));
     const fields = compileStrings(template, [...at, templateKey], iterators, into);
     owner.iterators = [];
     const includeWhen = compileConditions(
@@ -444,13 +453,13 @@ export function compileResourceGraph(
     forEach: unknown,
     at: (string | number)[],
     into: Set<string>,
-  ): { name: string; expression: GraphExpression }[] | undefined {
+  ): { name: string; expression: GraphExpression; check: TypeCheckOf }[] | undefined {
     if (forEach === undefined) return [];
     if (!Array.isArray(forEach) || forEach.length === 0) {
       fail('rgd-bad-resource', at, 'forEach must be a list of { iterator: "${list}" } mappings');
       return undefined;
     }
-    const out: { name: string; expression: GraphExpression }[] = [];
+    const out: { name: string; expression: GraphExpression; check: TypeCheckOf }[] = [];
     for (const [i, dimension] of forEach.entries()) {
       const entries = isPlainObject(dimension) ? Object.entries(dimension) : [];
       const [entry] = entries;
@@ -472,8 +481,9 @@ export function compileResourceGraph(
         return undefined;
       }
       const [expression] = compileConditions([text], [...at, i], new Set(), into, 'forEach') ?? [];
-      if (expression === undefined) return undefined;
-      out.push({ name, expression });
+      const check = typeCheckOfLast.check;
+      if (expression === undefined || check === undefined) return undefined;
+      out.push({ name, expression, check });
     }
     return out;
   }
@@ -533,7 +543,7 @@ export function compileResourceGraph(
     });
   }
 
-  const typed = typeExpressions(expressionChecks, definition, kindOf, known, options);
+  const typed = typeExpressions(expressionChecks, definition, kindOf, known);
   for (const finding of typed) {
     outcome.failed = true;
     report.findings.push({
