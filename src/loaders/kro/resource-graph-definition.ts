@@ -318,7 +318,7 @@ export function compileResourceGraph(
         const check: ExpressionCheck = {
           source: part.source,
           check: compiled.check,
-          at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
+          at: exprLocation,
           standalone: scanned.standalone,
           owner: owner.id,
           iterators: owner.iterators,
