@@ -389,8 +389,8 @@ spec:
         metadata:
           name: app
         spec:
-          # Not a plain field path: its type is known only when rendered.
-          replicas: \${"" + schema.spec.replicas}
+          # A value of the JSON parsed when rendered: its type (dyn) is known only then.
+          replicas: \${json.unmarshal('"' + schema.spec.replicas + '"')}
           selector:
             matchLabels:
               app: web
@@ -420,7 +420,7 @@ spec:
           configMap('early', '${schema.spec.name}') +
           `    - id: gated
       readyWhen:
-        - \${gated.status.ready == true}
+        - \${gated.data.ready == "true"}
       template:
         apiVersion: v1
         kind: ConfigMap

@@ -36,6 +36,14 @@ export interface TypeCheck {
   /** The type of every node visited, for the cost estimate. */
   readonly types: ReadonlyMap<ExprNode, CelType>;
   readonly errors: readonly string[];
+  /** Each `undefined field` error's field, with the fields its object type has. */
+  readonly unknownFields: readonly UnknownField[];
+}
+
+/** A field selected on an object type that does not have it. */
+export interface UnknownField {
+  readonly field: string;
+  readonly known: readonly string[];
 }
 
 const NUMERIC = new Set<string>(['int', 'uint', 'double']);
@@ -111,6 +119,7 @@ const LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
 export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelType>): TypeCheck {
   const types = new Map<ExprNode, CelType>();
   const errors: string[] = [];
+  const unknownFields: UnknownField[] = [];
   /** How many calls exempt from the homogeneous-literal check enclose the node visited. */
   let exempt = 0;
   const noOverload = (name: string, args: readonly CelType[], target?: CelType): void => {
@@ -137,7 +146,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
         return scope.get(v.name as string) ?? DYN;
       case 'selectExpr': {
         const operand = check(v.operand as ExprNode, scope);
-        const result = selectField(operand, v.field as string, errors);
+        const result = selectField(operand, v.field as string, errors, unknownFields);
         return v.testOnly === true ? primitive('bool') : result;
       }
       case 'listExpr': {
@@ -253,7 +262,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
           errors.push('unsupported optional field selection');
           return optionalOf(DYN);
         }
-        const selected = selectField(a, fieldName.value as string, errors);
+        const selected = selectField(a, fieldName.value as string, errors, unknownFields);
         return selected.kind === 'optional' ? selected : optionalOf(selected);
       }
       if (name === '@in') return primitive('bool');
@@ -358,7 +367,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
   };
 
   const type = check(expr, variables);
-  return { type, types, errors: [...new Set(errors)] };
+  return { type, types, errors: [...new Set(errors)], unknownFields };
 }
 
 function optionalOf(value: CelType): CelType {
@@ -474,9 +483,14 @@ function constantType(kind: string | undefined): CelType {
 }
 
 /** The type of `operand.field`, reporting what cel-go's `checkSelectField` reports. */
-function selectField(operand: CelType, field: string, errors: string[]): CelType {
+function selectField(
+  operand: CelType,
+  field: string,
+  errors: string[],
+  unknownFields: UnknownField[],
+): CelType {
   if (operand.kind === 'optional') {
-    const inner = selectField(operand.value, field, errors);
+    const inner = selectField(operand.value, field, errors, unknownFields);
     return { kind: 'optional', value: inner };
   }
   switch (operand.kind) {
@@ -484,7 +498,10 @@ function selectField(operand: CelType, field: string, errors: string[]): CelType
       return operand.value;
     case 'object': {
       const type = fieldType(operand, field);
-      if (type === undefined) errors.push(`undefined field '${field}'`);
+      if (type === undefined) {
+        errors.push(`undefined field '${field}'`);
+        unknownFields.push({ field, known: [...operand.fields.keys()] });
+      }
       return type ?? DYN;
     }
     case 'dyn':

@@ -9,9 +9,16 @@
 import { isCelError, type CelEnv } from '@bufbuild/cel';
 import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
 import { celEnvironmentWith } from '../cel/cel-environment.js';
-import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
+import {
+  hasOptionalSyntax,
+  parseExpression,
+  planExpression,
+  type ParsedExpression,
+} from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
+import type { CelType } from '../cel/cel-types.js';
+import { checkTypes, type TypeCheck } from '../cel/type-check.js';
 import { fromCelValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
@@ -21,6 +28,8 @@ export interface CompiledGraphExpression {
   /** It calls kro's `omit()`, which only a standalone template field may. */
   readonly usesOmit: boolean;
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
+  /** The compile-time type check with the variables of the given types (others are `dyn`). */
+  readonly check: (variables: ReadonlyMap<string, CelType>) => TypeCheck;
 }
 
 interface ExprNode {
@@ -52,6 +61,15 @@ export function compileGraphExpression(
   return compiled;
 }
 
+/** kro's CEL environment for a Kubernetes version (the newest when the version has none). */
+function environment(kubernetesVersion?: string): CelEnv {
+  try {
+    return celEnvironmentWith(KRO_CEL_EXTENSION, kubernetesVersion);
+  } catch {
+    return celEnvironmentWith(KRO_CEL_EXTENSION);
+  }
+}
+
 /**
  * Compiles one expression. Evaluation is a function of the values of its variables (CEL is pure,
  * and so are kro's functions), so the last outcome is given again while each variable is the
@@ -62,12 +80,7 @@ function compileExpression(
   source: string,
   kubernetesVersion?: string,
 ): CompiledGraphExpression | { error: string } {
-  let env: CelEnv;
-  try {
-    env = celEnvironmentWith(KRO_CEL_EXTENSION, kubernetesVersion);
-  } catch {
-    env = celEnvironmentWith(KRO_CEL_EXTENSION);
-  }
+  const env = environment(kubernetesVersion);
   let parsed: ParsedExpression;
   try {
     parsed = parseExpression(source, env);
@@ -77,6 +90,9 @@ function compileExpression(
   const variables = new Set<string>();
   const calls = new Set<string>();
   collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables, calls);
+  // Planning rewrites the optional library's syntax and calls (`a.?b`, `x.orValue(y)`) in
+  // place: the check reads a copy of the tree as parsed.
+  const parsedTree = hasOptionalSyntax(env) ? structuredClone(parsed.expr) : parsed.expr;
   let program: ReturnType<typeof planExpression>;
   try {
     program = planExpression(env, parsed);
@@ -104,6 +120,7 @@ function compileExpression(
   return {
     variables: names,
     usesOmit: calls.has('omit'),
+    check: (types) => checkTypes(parsedTree, types),
     evaluate(scope) {
       if (lastInputs !== undefined && names.every((name, i) => scope[name] === lastInputs?.[i])) {
         return lastOutcome as ExpressionOutcome;

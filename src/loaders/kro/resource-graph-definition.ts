@@ -9,9 +9,11 @@
  *   template, its `${...}` expressions (`template-expressions.ts`) compiled, the references
  *   between resources by `id` giving the order (Kahn's, ties by declaration order).
  *
- * A cycle, a reference to an unknown id, an expression that does not parse, a string template
- * fed a non-string schema field, a template of an unknown kind are refused when the RGD loads,
- * at the expression's `file:line:col` (`rgd-*` findings).
+ * A cycle, a reference to an unknown id, an expression that does not parse, a field the schema
+ * of what an expression reads does not have, a value whose type does not fit where it goes
+ * (plain field paths: `reference-types.ts`; every other expression: `expression-checks.ts`), a
+ * template of an unknown kind are refused when the RGD loads, at the expression's
+ * `file:line:col` (`rgd-*` findings).
  */
 
 import pluralize from 'pluralize';
@@ -44,6 +46,12 @@ import { scanTemplateString, stringsWithExpressions } from './template-expressio
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
 import { fieldPathOf, fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+import {
+  typeExpressions,
+  type ExpressionCheck,
+  type Iterator,
+  type TypeCheckOf,
+} from './expression-checks.js';
 import { didYouMean } from '../did-you-mean.js';
 import { locator } from '../template-locator.js';
 
@@ -216,9 +224,15 @@ export function compileResourceGraph(
     } else ids.push(id);
   });
   const known = new Set(ids.filter((id) => id !== ''));
+  /** Each id's place in the declaration. */
+  const position = new Map(ids.map((id, i) => [id, i]));
 
   /** The plain field paths the expressions read, checked once every resource's kind is known. */
   const fieldChecks: FieldCheck[] = [];
+  /** Every other expression, type-checked as a whole once every resource's kind is known. */
+  const expressionChecks: ExpressionCheck[] = [];
+  /** The type check of the expression compiled last (a forEach list's, for its iterator). */
+  const typeCheckOfLast: { check?: TypeCheckOf } = {};
   /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
   const kindOf = new Map<
     string,
@@ -227,8 +241,8 @@ export function compileResourceGraph(
 
   /** Where each resource first references another (`a->b`), for the cycle's finding. */
   const refAt = new Map<string, SourceLocation>();
-  /** The resource whose strings are being compiled. */
-  const owner = { id: '' };
+  /** The resource whose strings are being compiled, and the iterators its template sees. */
+  const owner: { id: string; iterators: readonly Iterator[] } = { id: '', iterators: [] };
 
   /**
    * Compiles the expressions of the strings below `at`; the `allowed` variables may be
@@ -303,19 +317,22 @@ export function compileResourceGraph(
           }
         }
         const field = fieldPathOf(part.source);
+        const check: ExpressionCheck = {
+          source: part.source,
+          check: compiled.check,
+          at: exprLocation,
+          standalone: scanned.standalone,
+          owner: owner.id,
+          iterators: owner.iterators,
+          ...(context === undefined ? { target: path } : {}),
+          ...(context !== undefined && CONTEXT_TYPES[context] !== undefined
+            ? { context, expect: CONTEXT_TYPES[context] }
+            : {}),
+        };
+        typeCheckOfLast.check = compiled.check;
         if (field !== undefined && (field.root === 'schema' || known.has(field.root))) {
-          fieldChecks.push({
-            source: part.source,
-            field,
-            at: { ...report.location(jsonPointer(where)), col: exprLocation.col },
-            standalone: scanned.standalone,
-            owner: owner.id,
-            ...(context === undefined ? { target: path } : {}),
-            ...(context !== undefined && CONTEXT_TYPES[context] !== undefined
-              ? { context, expect: CONTEXT_TYPES[context] }
-              : {}),
-          });
-        }
+          fieldChecks.push({ ...check, field });
+        } else expressionChecks.push(check);
         parts.push(
           toGraphExpression(part.source, formatLocation(exprLocation), references, compiled),
         );
@@ -359,9 +376,12 @@ export function compileResourceGraph(
     }
     const into = new Set<string>();
     owner.id = id;
+    owner.iterators = [];
     const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
     const iterators = new Set((forEach ?? []).map((d) => d.name));
+    owner.iterators = (forEach ?? []).map((d) => ({ name: d.name, list: d.check }));
     const fields = compileStrings(template, [...at, templateKey], iterators, into);
+    owner.iterators = [];
     const includeWhen = compileConditions(
       resource.includeWhen,
       [...at, 'includeWhen'],
@@ -424,7 +444,7 @@ export function compileResourceGraph(
       ...(forEach.length > 0 ? { forEach } : {}),
       ...(external ? { external } : {}),
       ...(rgdKinds.has(output) ? { nested: true } : {}),
-      dependencies: [...into].sort((a, b) => ids.indexOf(a) - ids.indexOf(b)),
+      dependencies: [...into].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0)),
       validate: outputValidator(output, compiler, options),
       locate: locator(report, [...at, templateKey]),
     });
@@ -435,13 +455,13 @@ export function compileResourceGraph(
     forEach: unknown,
     at: (string | number)[],
     into: Set<string>,
-  ): { name: string; expression: GraphExpression }[] | undefined {
+  ): { name: string; expression: GraphExpression; check: TypeCheckOf }[] | undefined {
     if (forEach === undefined) return [];
     if (!Array.isArray(forEach) || forEach.length === 0) {
       fail('rgd-bad-resource', at, 'forEach must be a list of { iterator: "${list}" } mappings');
       return undefined;
     }
-    const out: { name: string; expression: GraphExpression }[] = [];
+    const out: { name: string; expression: GraphExpression; check: TypeCheckOf }[] = [];
     for (const [i, dimension] of forEach.entries()) {
       const entries = isPlainObject(dimension) ? Object.entries(dimension) : [];
       const [entry] = entries;
@@ -463,8 +483,9 @@ export function compileResourceGraph(
         return undefined;
       }
       const [expression] = compileConditions([text], [...at, i], new Set(), into, 'forEach') ?? [];
-      if (expression === undefined) return undefined;
-      out.push({ name, expression });
+      const check = typeCheckOfLast.check;
+      if (expression === undefined || check === undefined) return undefined;
+      out.push({ name, expression, check });
     }
     return out;
   }
@@ -502,6 +523,7 @@ export function compileResourceGraph(
   const statusSpec = isPlainObject(spec.schema) ? spec.schema.status : undefined;
   const statusInto = new Set<string>();
   owner.id = '';
+  owner.iterators = [];
   const status =
     compileStrings(
       statusSpec ?? {},
@@ -520,6 +542,17 @@ export function compileResourceGraph(
       code: problem.code,
       severity: 'error',
       message: problem.message,
+    });
+  }
+
+  const typed = typeExpressions(expressionChecks, definition, kindOf, known);
+  for (const finding of typed) {
+    outcome.failed = true;
+    report.findings.push({
+      ...finding.at,
+      code: finding.code,
+      severity: 'error',
+      message: finding.message,
     });
   }
 
@@ -554,27 +587,78 @@ export function compileResourceGraph(
   return true;
 }
 
-/** Kahn's order of the ids by their dependencies, ties by declaration; what is left is a cycle. */
+/**
+ * Kahn's order of the ids by their dependencies, ties by declaration; what is left is a cycle.
+ * Linear but for a heap of the ready ids by declaration: O((ids + dependencies) log ids).
+ */
 export function kahnOrder(
   ids: readonly string[],
   deps: ReadonlyMap<string, ReadonlySet<string>>,
 ): { order: string[]; cycle: string[] } {
   const declared = ids.filter((id) => id !== '');
-  const remaining = new Map(
-    declared.map((id) => [
-      id,
-      new Set([...(deps.get(id) ?? [])].filter((d) => declared.includes(d))),
-    ]),
-  );
-  const order: string[] = [];
-  for (;;) {
-    const ready = declared.find((id) => remaining.get(id)?.size === 0);
-    if (ready === undefined) break;
-    order.push(ready);
-    remaining.delete(ready);
-    for (const set of remaining.values()) set.delete(ready);
+  const index = new Map(declared.map((id, i) => [id, i]));
+  /** How many dependencies of each id (by index) are not ordered yet; who depends on each. */
+  const waiting = declared.map(() => 0);
+  const dependents: number[][] = declared.map(() => []);
+  for (const [i, id] of declared.entries()) {
+    for (const dep of new Set(deps.get(id) ?? [])) {
+      const d = index.get(dep);
+      if (d === undefined) continue;
+      waiting[i] = (waiting[i] ?? 0) + 1;
+      dependents[d]?.push(i);
+    }
   }
-  return { order, cycle: declared.filter((id) => remaining.has(id)) };
+  const ready = new MinHeap();
+  for (const [i, count] of waiting.entries()) if (count === 0) ready.push(i);
+  const order: string[] = [];
+  const placed = new Set<number>();
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
+    order.push(declared[next] as string);
+    placed.add(next);
+    for (const dependent of dependents[next] ?? []) {
+      waiting[dependent] = (waiting[dependent] ?? 0) - 1;
+      if (waiting[dependent] === 0) ready.push(dependent);
+    }
+  }
+  return { order, cycle: declared.filter((_, i) => !placed.has(i)) };
+}
+
+/** A binary min-heap of numbers. */
+class MinHeap {
+  readonly #items: number[] = [];
+
+  push(value: number): void {
+    const items = this.#items;
+    items.push(value);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if ((items[parent] as number) <= value) break;
+      items[i] = items[parent] as number;
+      i = parent;
+    }
+    items[i] = value;
+  }
+
+  pop(): number | undefined {
+    const items = this.#items;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined || items.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child =
+        right < items.length && (items[right] as number) < (items[left] as number) ? right : left;
+      if ((items[child] as number) >= last) break;
+      items[i] = items[child] as number;
+      i = child;
+    }
+    items[i] = last;
+    return top;
+  }
 }
 
 function toGraphExpression(
@@ -614,19 +698,9 @@ function whereOmitIsRefused(
   return undefined;
 }
 
-/** An expression that is a plain field path, where it is and where its value goes. */
-interface FieldCheck {
-  readonly source: string;
+/** An expression that is a plain field path: checked against schemas by {@link checkFieldTypes}. */
+interface FieldCheck extends ExpressionCheck {
   readonly field: { readonly root: string; readonly path: readonly string[] };
-  readonly at: SourceLocation;
-  readonly standalone: boolean;
-  /** The resource whose template holds it ('' for the instance status). */
-  readonly owner: string;
-  /** Its field's path in the owner's template (a resource template only). */
-  readonly target?: readonly (string | number)[];
-  /** A condition or a forEach list: where, and the type its value must have. */
-  readonly context?: string;
-  readonly expect?: string;
 }
 
 /** The type of the value of each kind of expression that is not a template field. */

@@ -60,6 +60,20 @@ describe('dependency order', () => {
     });
   });
 
+  it('takes the first declared of the ready ids at each step, also when one becomes ready late', () => {
+    const deps = new Map([
+      ['b', new Set(['c'])],
+      ['d', new Set(['a'])],
+    ]);
+    expect(kahnOrder(['b', 'd', 'a', 'c', 'e'], deps).order).toEqual(['a', 'd', 'c', 'b', 'e']);
+  });
+
+  it('orders a long chain declared backwards', () => {
+    const ids = Array.from({ length: 5_000 }, (_, i) => `r${i}`);
+    const deps = new Map(ids.slice(0, -1).map((id, i) => [id, new Set([`r${i + 1}`])]));
+    expect(kahnOrder(ids, deps)).toEqual({ order: [...ids].reverse(), cycle: [] });
+  });
+
   it('leaves the resources of a cycle out of the order', () => {
     const deps = new Map([
       ['a', new Set(['b'])],

@@ -1,0 +1,162 @@
+/**
+ * The type check of every RGD expression that is not a plain field path (those are
+ * `reference-types.ts`'s), when the RGD loads: each whole expression (operators, calls, `.?`,
+ * indexing, macros) goes through the CEL compile-time checker (`cel/type-check.ts`) with
+ * `schema`, the resource ids and the forEach iterators typed from their schemas
+ * (`expression-types.ts`; what a schema leaves open is `dyn`, of which nothing is said). Found:
+ *
+ * - `rgd-unknown-field`: a field an object type of those schemas does not have;
+ * - `rgd-type-mismatch`: what the checker refuses (no overload of an operator for its operands,
+ *   a field selected on a number, ...), and a result that does not fit where it goes: a
+ *   standalone `${}` against the template field's type in its kind's schema, a non-bool
+ *   `includeWhen`/`readyWhen`, a `forEach` that is not a list, a non-string part of a string
+ *   template.
+ */
+
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import { DYN, formatCelType, type CelType } from '../cel/cel-types.js';
+import { unescapeFieldName } from '../cel/property-escaping.js';
+import type { TypeCheck } from '../cel/type-check.js';
+import { didYouMean } from '../did-you-mean.js';
+import type { FindingCode, SourceLocation } from '../finding.js';
+import { celTypeOfSchema, elementOf, listOf, schemaWordOf } from './expression-types.js';
+import { fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+
+/** The type check of a compiled expression, with its variables of the given types. */
+export type TypeCheckOf = (variables: ReadonlyMap<string, CelType>) => TypeCheck;
+
+/** A forEach iterator: its name and the type check of its list. */
+export interface Iterator {
+  readonly name: string;
+  readonly list: TypeCheckOf;
+}
+
+/** An expression, where it is and where its value goes. */
+export interface ExpressionCheck {
+  readonly source: string;
+  readonly check: TypeCheckOf;
+  readonly at: SourceLocation;
+  /** The iterators in scope (a forEach resource's template). */
+  readonly iterators: readonly Iterator[];
+  readonly standalone: boolean;
+  /** The resource whose template holds it ('' for the instance status). */
+  readonly owner: string;
+  /** Its field's path in the owner's template (a resource template only). */
+  readonly target?: readonly (string | number)[];
+  /** A condition or a forEach list: where, and the OpenAPI type its value must have. */
+  readonly context?: string;
+  readonly expect?: string;
+}
+
+/** The kind of a resource of the RGD; `list` for a forEach resource (its id is a list). */
+export interface ResourceKind {
+  readonly definition: ResourceDefinition;
+  readonly list: boolean;
+  readonly external: boolean;
+}
+
+/** A problem found, at its expression. */
+export interface ExpressionProblem {
+  readonly at: SourceLocation;
+  readonly code: FindingCode;
+  readonly message: string;
+}
+
+/**
+ * Type-checks `checks` with `schema` of the instance's type and each of the `ids` of its
+ * resource's kind (`dyn` when that kind is unknown); every problem, in order.
+ */
+export function typeExpressions(
+  checks: readonly ExpressionCheck[],
+  instance: ResourceDefinition,
+  kindOf: ReadonlyMap<string, ResourceKind>,
+  ids: Iterable<string>,
+): ExpressionProblem[] {
+  if (checks.length === 0) return [];
+  const base = new Map<string, CelType>([['schema', celTypeOfSchema(instance.schema)]]);
+  for (const id of ids) {
+    const kind = kindOf.get(id);
+    const type = kind === undefined ? DYN : celTypeOfSchema(kind.definition.schema);
+    base.set(id, kind?.list === true ? listOf(type) : type);
+  }
+  /** The variables with a template's iterators, made once per template (they share the list). */
+  const withIterators = new Map<readonly Iterator[], Map<string, CelType>>();
+  const problems: ExpressionProblem[] = [];
+  for (const expression of checks) {
+    let variables = base;
+    if (expression.iterators.length > 0) {
+      let scope = withIterators.get(expression.iterators);
+      if (scope === undefined) {
+        scope = new Map(base);
+        for (const { name, list } of expression.iterators) {
+          scope.set(name, elementOf(list(base).type));
+        }
+        withIterators.set(expression.iterators, scope);
+      }
+      variables = scope;
+    }
+    const checked = expression.check(variables);
+    for (const { code, message } of problemsOf(expression, checked, kindOf)) {
+      problems.push({ at: expression.at, code, message });
+    }
+  }
+  return problems;
+}
+
+const UNDEFINED_FIELD = /^undefined field '/;
+
+/** What is wrong with one checked expression. */
+function problemsOf(
+  expression: ExpressionCheck,
+  checked: TypeCheck,
+  kindOf: ReadonlyMap<string, ResourceKind>,
+): { code: FindingCode; message: string }[] {
+  const expr = `\${${expression.source}}`;
+  const problems: { code: FindingCode; message: string }[] = [];
+  const reported = new Set<string>();
+  for (const { field, known } of checked.unknownFields) {
+    if (reported.has(field)) continue;
+    reported.add(field);
+    const names = known.map(unescapeFieldName);
+    const guess = didYouMean(field, names);
+    problems.push({
+      code: 'rgd-unknown-field',
+      message: `${expr} reads the field ${JSON.stringify(field)}, which its schema does not have${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: its fields there are ${names.join(', ') || 'none'}`,
+    });
+  }
+  for (const error of checked.errors) {
+    if (UNDEFINED_FIELD.test(error)) continue;
+    problems.push({ code: 'rgd-type-mismatch', message: `${expr} does not type-check: ${error}` });
+  }
+  if (problems.length > 0) return problems;
+  const result = resultProblem(expression, checked.type, kindOf);
+  return result === undefined ? [] : [{ code: 'rgd-type-mismatch', message: result }];
+}
+
+/** Why the expression's value does not fit where it goes, when its type says so for certain. */
+function resultProblem(
+  expression: ExpressionCheck,
+  type: CelType,
+  kindOf: ReadonlyMap<string, ResourceKind>,
+): string | undefined {
+  const from = schemaWordOf(type);
+  if (from === undefined) return undefined;
+  const expr = `\${${expression.source}}`;
+  const typeName = formatCelType(type);
+  if (!expression.standalone) {
+    return type.kind === 'string'
+      ? undefined
+      : `${expr} is of type ${typeName}, but a string template ("...\${...}...") needs strings: write \${string(${expression.source})}`;
+  }
+  if (expression.expect !== undefined) {
+    return from === expression.expect
+      ? undefined
+      : `${expr} is of type ${typeName}, but ${expression.context ?? ''} needs ${expression.expect === 'array' ? 'a list' : `a ${expression.expect}`}`;
+  }
+  const owner = kindOf.get(expression.owner);
+  if (expression.target === undefined || owner === undefined || owner.external) return undefined;
+  const target = lookupField(owner.definition.schema, expression.target);
+  const to = target.state === 'found' ? schemaTypeOf(target.schema) : undefined;
+  if (to === undefined || fitsType(from, to)) return undefined;
+  return `${expr} is of type ${typeName}, but ${expression.target.join('.')} of ${owner.definition.type} is of type ${to}`;
+}

@@ -1,0 +1,226 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProjectConfig } from '../../src/app/project-config.js';
+import { readProjectManifests } from '../../src/app/read-project-manifests.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** An RGD of kind Thing with the given SimpleSchema `spec` fields and `resources`. */
+const rgd = (fields: string, resources: string): string => `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: thing.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Thing
+    spec:
+      name: string
+      replicas: integer
+      zones: '[]string'
+      config: object
+${fields}
+  resources:
+${resources}`;
+
+/** A ConfigMap resource whose `data` holds `data` (lines indented by 10). */
+const configMap = (id: string, data: string, extra = ''): string => `    - id: ${id}
+${extra}      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: ${id}
+        data:
+${data}`;
+
+const WIDGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets, singular: widget, listKind: WidgetList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                settings:
+                  type: object
+                  x-kubernetes-preserve-unknown-fields: true
+                  properties:
+                    size: { type: integer }
+`;
+
+/** The RGD's findings as `line:col code message`. */
+async function findings(text: string, crd?: string): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-types-'));
+  dirs.push(dir);
+  await writeFile(path.join(dir, 'rgd.yaml'), text);
+  if (crd !== undefined) await writeFile(path.join(dir, 'crd.yaml'), crd);
+  const options = { cwd: dir, files: [dir], stable: true };
+  const read = await readProjectManifests(options, await loadProjectConfig(options));
+  return read.findings
+    .filter((f) => f.severity === 'error' && f.code !== 'empty-input')
+    .map((f) => `${f.line}:${f.col} ${f.code} ${f.message}`);
+}
+
+describe('RGD expressions are type-checked whole when the RGD loads', () => {
+  it('refuses a misspelled field inside an operator expression, with a did-you-mean', async () => {
+    const found = await findings(
+      rgd('', configMap('config', '          a: ${schema.spec.nam + "-x"}\n')),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^23:14 rgd-unknown-field \$\{schema\.spec\.nam \+ "-x"\} reads the field "nam", which its schema does not have \(did you mean "name"\?\)/,
+      ),
+    ]);
+  });
+
+  it('refuses a function call whose result does not fit the target field', async () => {
+    const found = await findings(
+      rgd('', configMap('config', '          a: ${size(schema.spec.name)}\n')),
+    );
+    expect(found).toEqual([
+      '23:14 rgd-type-mismatch ${size(schema.spec.name)} is of type int, but data.a of ConfigMaps.core is of type string',
+    ]);
+  });
+
+  it('accepts the same call where its type fits (string(...) into a string field)', async () => {
+    const found = await findings(
+      rgd('', configMap('config', '          a: ${string(size(schema.spec.name))}\n')),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('refuses an optional access .? to a field the schema does not have', async () => {
+    const found = await findings(
+      rgd('', configMap('config', '          a: ${schema.spec.?nam.orValue("n")}\n')),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^23:14 rgd-unknown-field .*"nam".*did you mean "name"/),
+    ]);
+  });
+
+  it('refuses a macro (.map) over a field that is not a list', async () => {
+    const found = await findings(
+      rgd('', configMap('config', '          a: ${schema.spec.replicas.map(r, r).join(",")}\n')),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^23:14 rgd-type-mismatch .*expression of type 'int' cannot be range of a comprehension/,
+      ),
+    ]);
+  });
+
+  it('says nothing of fields under x-kubernetes-preserve-unknown-fields (SimpleSchema object)', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap(
+          'config',
+          '          a: ${schema.spec.config.anything.deep + "-x"}\n' +
+            '          b: ${schema.spec.config.?other.orValue("b")}\n' +
+            '          c: x-${schema.spec.config.whatever}\n',
+        ),
+      ),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('says nothing of unknown fields of a CRD object with properties and preserved unknown fields', async () => {
+    const widget = (data: string): string =>
+      rgd(
+        '',
+        `    - id: widget
+      template:
+        apiVersion: example.com/v1
+        kind: Widget
+        metadata:
+          name: w
+        spec:
+          settings:
+            size: 1
+` + configMap('config', data),
+      );
+    expect(
+      await findings(
+        widget(
+          '          a: ${widget.spec.settings.extra + "-x"}\n' +
+            '          b: ${widget.spec.settings.?other.orValue("b")}\n',
+        ),
+        WIDGET_CRD,
+      ),
+    ).toEqual([]);
+    // The closed object next to it is checked.
+    expect(
+      await findings(widget('          a: ${widget.spec.other + "-x"}\n'), WIDGET_CRD),
+    ).toEqual([
+      expect.stringMatching(/^32:14 rgd-unknown-field .*"other".* its fields there are settings/),
+    ]);
+  });
+
+  it('types forEach iterators as the list element, and a forEach resource as a list', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap(
+          'zoned',
+          '          zone: ${zone}\n          length: ${zone.size()}\n',
+          '      forEach:\n        - zone: ${schema.spec.zones.filter(z, z != "")}\n',
+        ) + configMap('summary', '          names: ${zoned.map(c, c.metadata.nmae).join(",")}\n'),
+      ),
+    );
+    expect(found).toEqual([
+      '26:19 rgd-type-mismatch ${zone.size()} is of type int, but data.length of ConfigMaps.core is of type string',
+      expect.stringMatching(
+        /^34:18 rgd-unknown-field .*"nmae".* its fields there are annotations, .*, name, namespace, /,
+      ),
+    ]);
+  });
+
+  it('reports every finding at once: a condition, a forEach, a string template', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap(
+          'config',
+          '          a: n-${size(schema.spec.zones)}\n',
+          '      includeWhen:\n        - ${size(schema.spec.name)}\n' +
+            '      forEach:\n        - zone: ${schema.spec.name + "x"}\n',
+        ),
+      ),
+    );
+    expect(found).toEqual([
+      '18:11 rgd-type-mismatch ${size(schema.spec.name)} is of type int, but includeWhen needs a boolean',
+      '20:11 rgd-type-mismatch ${schema.spec.name + "x"} is of type string, but forEach needs a list',
+      expect.stringMatching(
+        /^27:16 rgd-type-mismatch \$\{size\(schema\.spec\.zones\)\} is of type int, but a string template/,
+      ),
+    ]);
+  });
+
+  it('refuses an operator its operands have no overload for', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap('config', '          a: ${string(schema.spec.replicas + schema.spec.name)}\n'),
+      ),
+    );
+    expect(found).toEqual([
+      "23:14 rgd-type-mismatch ${string(schema.spec.replicas + schema.spec.name)} does not type-check: found no matching overload for '_+_' applied to '(int, string)'",
+    ]);
+  });
+});
