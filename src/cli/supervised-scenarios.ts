@@ -1,12 +1,10 @@
-import type { CheckCode } from '../app/check/check-result.js';
 import { startProjectWorker } from '../app/project-worker.js';
 import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
-import type { Finding } from '../loaders/finding.js';
 import type { ScenarioResult, ScenarioRunner } from '../testing/scenario/run-scenario-files.js';
 import type { StepOutcome } from '../testing/scenario/run-scenario.js';
-import type { Place, Scenario } from '../testing/scenario/scenario.js';
+import { failureAt, type Scenario } from '../testing/scenario/scenario.js';
 import {
   markStride,
   stepOfMark,
@@ -90,7 +88,7 @@ function faultResult(scenario: Scenario, step: number, fault: WorkerFault): Scen
         {
           name: 'setup',
           at: scenario.at,
-          findings: [failure('invalid-scenario', scenario.at, message)],
+          findings: [failureAt('invalid-scenario', scenario.at, message)],
         },
       ],
       broken: true,
@@ -101,7 +99,7 @@ function faultResult(scenario: Scenario, step: number, fault: WorkerFault): Scen
   if (stopped === undefined) {
     return {
       steps: [
-        { name: 'setup', at: scenario.at, findings: [failure(code, scenario.at, fault.message)] },
+        { name: 'setup', at: scenario.at, findings: [failureAt(code, scenario.at, fault.message)] },
       ],
       broken: false,
     };
@@ -114,23 +112,17 @@ function faultResult(scenario: Scenario, step: number, fault: WorkerFault): Scen
     name: `${step + 1}. ${stopped.name}`,
     at: stopped.at,
     findings: [
-      failure(code, stopped.at, fault.message),
+      failureAt(code, stopped.at, fault.message),
       ...(left > 0
-        ? [failure('step-failed', stopped.at, `${left} later step${left === 1 ? '' : 's'} not run`)]
+        ? [
+            failureAt(
+              'step-failed',
+              stopped.at,
+              `${left} later step${left === 1 ? '' : 's'} not run`,
+            ),
+          ]
         : []),
     ],
   });
   return { steps, broken: false };
-}
-
-function failure(code: CheckCode, at: Place, message: string): Finding<CheckCode> {
-  return {
-    code,
-    severity: 'error',
-    message,
-    file: at.file,
-    line: at.line,
-    col: at.col,
-    pointer: '',
-  };
 }

@@ -7,11 +7,10 @@
  * limit. Each problem at its field, in the API server's words.
  */
 
-import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
-import { podSpecPath } from './pod-spec-paths.js';
+import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import {
   compareQuantities,
   parseResourceQuantity,
@@ -24,24 +23,15 @@ export const DNS1123_LABEL_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
 export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
-/** The container lists of a pod spec, in the order the API server validates them. */
-const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
-
 /** The container problems of a built-in document of `group`/`kind` (none without a pod spec). */
 export function containerProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
 ): SchemaProblem[] {
-  const at = podSpecPath(group, kind);
-  if (at === undefined) return [];
-  let spec: unknown = document;
-  for (const key of at) spec = isPlainObject(spec) ? spec[key] : undefined;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = (path: (string | number)[], keyword: string, message: string): void => {
-    problems.push({ path: jsonPointer([...at, ...path]), part: 'value', keyword, message });
-  };
+  const pod = podSpecOf(document, group, kind);
+  if (!pod) return [];
+  const { spec, problems, add } = pod;
   const names = new Set<string>();
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];

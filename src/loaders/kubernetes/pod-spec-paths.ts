@@ -2,6 +2,9 @@
  * Where a built-in kind keeps its pod spec: a Pod's `spec`, a workload's pod template
  * (`spec.template.spec`), a CronJob's job template's. The Go validation of pods runs there.
  */
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
 
 const TEMPLATE = ['spec', 'template', 'spec'];
 
@@ -20,4 +23,33 @@ const POD_SPECS: Readonly<Record<string, readonly string[]>> = {
 /** The path of the pod spec of a built-in `group`/`kind`, if it has one. */
 export function podSpecPath(group: string, kind: string): readonly string[] | undefined {
   return POD_SPECS[`${group}/${kind}`];
+}
+
+/** The container lists of a pod spec, in the order the API server validates them. */
+export const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+/** A document's pod spec, and the problems found below it with the way to add one. */
+export interface PodSpecProblems {
+  readonly spec: Record<string, unknown>;
+  readonly problems: SchemaProblem[];
+  /** Adds a problem at `path` below the pod spec. */
+  readonly add: (path: (string | number)[], keyword: string, message: string) => void;
+}
+
+/** The pod spec of a built-in document of `group`/`kind`, if it has one and it is an object. */
+export function podSpecOf(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+): PodSpecProblems | undefined {
+  const at = podSpecPath(group, kind);
+  if (at === undefined) return undefined;
+  let spec: unknown = document;
+  for (const key of at) spec = isPlainObject(spec) ? spec[key] : undefined;
+  if (!isPlainObject(spec)) return undefined;
+  const problems: SchemaProblem[] = [];
+  const add = (path: (string | number)[], keyword: string, message: string): void => {
+    problems.push({ path: jsonPointer([...at, ...path]), part: 'value', keyword, message });
+  };
+  return { spec, problems, add };
 }

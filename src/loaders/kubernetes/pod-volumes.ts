@@ -6,14 +6,11 @@
  * the OpenAPI's list keys report them, as the API server's `x-kubernetes-list-type: map` does.)
  */
 
-import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
 import { goValue, invalidValue } from './go-field-error.js';
-import { podSpecPath } from './pod-spec-paths.js';
-
-const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 
 /** The volume problems of a built-in document of `group`/`kind` (none without a pod spec). */
 export function volumeProblems(
@@ -21,15 +18,9 @@ export function volumeProblems(
   group: string,
   kind: string,
 ): SchemaProblem[] {
-  const at = podSpecPath(group, kind);
-  if (at === undefined) return [];
-  let spec: unknown = document;
-  for (const key of at) spec = isPlainObject(spec) ? spec[key] : undefined;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = (path: (string | number)[], keyword: string, message: string): void => {
-    problems.push({ path: jsonPointer([...at, ...path]), part: 'value', keyword, message });
-  };
+  const pod = podSpecOf(document, group, kind);
+  if (!pod) return [];
+  const { spec, problems, add } = pod;
   const volumes = new Set<string>();
   if (Array.isArray(spec.volumes)) {
     spec.volumes.forEach((volume: unknown, i) => {

@@ -11,7 +11,14 @@ import { convergenceProblem, describeQuery, findingMatches } from '../assertions
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type TestProject } from '../test-project.js';
-import type { ErrorExpectation, Place, ResourceRef, Scenario, Step } from './scenario.js';
+import {
+  failureAt,
+  type ErrorExpectation,
+  type Place,
+  type ResourceRef,
+  type Scenario,
+  type Step,
+} from './scenario.js';
 
 /** How one step (or the scenario's start, `setup`) went: no findings is a pass. */
 export interface StepOutcome {
@@ -77,7 +84,7 @@ export async function runScenario(
       const findings = await runStep(project, step).then(
         (found) => [...found, ...exitFindings(project, step.at)],
         (error: unknown) => [
-          failure('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`),
+          failureAt('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`),
         ],
       );
       const left = scenario.steps.length - i - 1;
@@ -88,7 +95,7 @@ export async function runScenario(
           findings.length > 0 && left > 0
             ? [
                 ...findings,
-                failure(
+                failureAt(
                   'step-failed',
                   step.at,
                   `${left} later step${left === 1 ? '' : 's'} not run`,
@@ -130,7 +137,7 @@ function exitFindings(project: TestProject, at: Place): Finding<CheckCode>[] {
   for (const c of project.lastReport?.controllers ?? []) {
     const errors = [c.lastError, ...c.failingItems.map((item) => item.error)];
     const exit = errors.find((e) => e?.code === PROCESS_EXIT_CODE);
-    if (exit) findings.push(failure('controller-failed', at, `${c.name}: ${exit.message}`));
+    if (exit) findings.push(failureAt('controller-failed', at, `${c.name}: ${exit.message}`));
   }
   return findings;
 }
@@ -179,7 +186,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
             if (resource === undefined) {
               const ids = (await project.list(pointer.type, pointer)).map((r) => r.metadata.id);
               return [
-                failure(
+                failureAt(
                   'missing-resource',
                   at,
                   `expected ${formatPointer(pointer)}, but it does not exist (${ids.length === 0 ? 'no resource of that type exists' : `existing ids: ${ids.join(', ')}`})`,
@@ -193,7 +200,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
             if (matchesPartially(actual, expected)) return [];
             return [
               {
-                ...failure(
+                ...failureAt(
                   'unexpected-state',
                   at,
                   `${formatPointer(pointer)} differs from the expected document`,
@@ -212,7 +219,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
         if (resource === undefined) continue;
         const md = resource.metadata;
         found.push(
-          failure(
+          failureAt(
             'unexpected-resource',
             ref.at,
             `expected ${formatPointer(pointer)} not to exist, but it does (version ${md.version}, owner ${md.owner === '' ? 'the manifests' : md.owner}, phase ${md.phase}${md.finalizers.length > 0 ? `, finalizers ${md.finalizers.join(', ')}` : ''})`,
@@ -232,7 +239,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
       return step.findings
         .filter((query) => !findings.some((f) => findingMatches(f, query)))
         .map((query) => ({
-          ...failure(
+          ...failureAt(
             'missing-finding',
             query.at,
             `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there are ${findings.length} others`}`,
@@ -244,11 +251,15 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
       const report = project.lastReport;
       const problem = report ? convergenceProblem(report) : 'the project never converged';
       if (step.converged && problem !== undefined) {
-        return [failure('not-converged', step.at, problem.split('\n')[0] ?? problem)];
+        return [failureAt('not-converged', step.at, problem.split('\n')[0] ?? problem)];
       }
       if (!step.converged && problem === undefined) {
         return [
-          failure('step-failed', step.at, 'expected the controllers not to converge, but they did'),
+          failureAt(
+            'step-failed',
+            step.at,
+            'expected the controllers not to converge, but they did',
+          ),
         ];
       }
       return [];
@@ -284,7 +295,7 @@ async function change(
   if (refused === undefined) {
     await project.converge();
     return [
-      failure(
+      failureAt(
         'missing-error',
         at,
         `expected the step to be refused${describeError(expectError)}, but it was applied`,
@@ -301,7 +312,7 @@ async function change(
   if (codeOk && messageOk) return [];
   return [
     {
-      ...failure(
+      ...failureAt(
         'missing-error',
         at,
         `expected the step to be refused${describeError(expectError)}, but it was refused otherwise`,
@@ -367,30 +378,20 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return Object.fromEntries(base);
 }
 
-function failure(code: CheckCode, at: Place, message: string): Finding<CheckCode> {
-  return {
-    code,
-    severity: 'error',
-    message,
-    file: at.file,
-    line: at.line,
-    col: at.col,
-    pointer: '',
-  };
-}
-
 /** Why a scenario could not start, as findings: the config's error, or the manifests' findings. */
 function setupFindings(error: unknown, at: Place): Finding<CheckCode>[] {
   if (error instanceof ManifestError) {
     return [
-      failure('invalid-scenario', at, "the scenario's manifests do not load"),
+      failureAt('invalid-scenario', at, "the scenario's manifests do not load"),
       ...error.findings.filter((f) => f.severity === 'error'),
     ];
   }
   if (error instanceof ConfigError) {
     return [
-      failure('invalid-scenario', at, `the scenario's config does not load: ${error.message}`),
+      failureAt('invalid-scenario', at, `the scenario's config does not load: ${error.message}`),
     ];
   }
-  return [failure('invalid-scenario', at, `the scenario cannot start: ${messageOfThrown(error)}`)];
+  return [
+    failureAt('invalid-scenario', at, `the scenario cannot start: ${messageOfThrown(error)}`),
+  ];
 }

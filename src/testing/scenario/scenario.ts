@@ -1,5 +1,7 @@
 /** A `*.cosi-test.yaml` scenario, parsed: what a run of it needs, each part with its place. */
 import type { ManifestFile } from '../../loaders/manifest-resource.js';
+import type { CheckCode } from '../../app/check/check-result.js';
+import type { Finding } from '../../loaders/finding.js';
 import type { FindingQuery } from '../assertions.js';
 
 /** A place in a scenario file (1-based line and column). */
@@ -96,4 +98,17 @@ export interface Scenario {
 export interface ScenarioProblem {
   readonly at: Place;
   readonly message: string;
+}
+
+/** An error finding of a scenario at `at` (a step, or the scenario itself). */
+export function failureAt(code: CheckCode, at: Place, message: string): Finding<CheckCode> {
+  return {
+    code,
+    severity: 'error',
+    message,
+    file: at.file,
+    line: at.line,
+    col: at.col,
+    pointer: '',
+  };
 }
