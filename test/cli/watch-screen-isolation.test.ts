@@ -10,29 +10,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO } from './run-cli.js';
-import { startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
+import { screenWaiter, startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
 
 const SOCKET = `cosi-watch-isolation-${process.pid}`;
 const SESSION = 'watch';
 const tmux = tmuxServer(SOCKET);
-const screen = (): Promise<string> => tmux('capture-pane', '-p', '-t', SESSION);
 
-/** Polls the screen until `ok` holds for it, within a bound; then returns it. */
-async function waitForScreen(
-  ok: (text: string) => boolean,
-  what: string,
-  options: { timeout?: number; meanwhile?: () => Promise<void> } = {},
-): Promise<string> {
-  const deadline = Date.now() + (options.timeout ?? 30_000);
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await screen();
-    if (ok(text)) return text;
-    await options.meanwhile?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
-}
+const waitForScreen = screenWaiter(tmux, SESSION, 30_000);
 
 /** Writes `text` to `file` now and again every second while waiting (the watcher may be scanning). */
 function rewriting(file: string, text: string): () => Promise<void> {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO } from './run-cli.js';
-import { startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
+import { screenWaiter, startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
 
 /** A tmux server of this test's own, so nothing else's sessions are touched. */
 const SOCKET = `cosi-watch-e2e-${process.pid}`;
@@ -18,24 +18,8 @@ const SESSION = 'watch';
 let dir: string;
 
 const tmux = tmuxServer(SOCKET);
-const screen = (): Promise<string> => tmux('capture-pane', '-p', '-t', SESSION);
 
-/** Polls the screen until `ok` holds for it, within a bound; then returns it. */
-async function waitForScreen(
-  ok: (text: string) => boolean,
-  what: string,
-  options: { timeout?: number; meanwhile?: () => Promise<void> } = {},
-): Promise<string> {
-  const deadline = Date.now() + (options.timeout ?? 20_000);
-  let text = '';
-  while (Date.now() < deadline) {
-    text = await screen();
-    if (ok(text)) return text;
-    await options.meanwhile?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
-}
+const waitForScreen = screenWaiter(tmux, SESSION, 20_000);
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'cosi-watch-e2e-'));

@@ -50,3 +50,29 @@ export async function startWatchInTmux(
   );
   return statusFile;
 }
+
+/**
+ * `waitForScreen(ok, what)`: polls `session`'s screen until `ok` holds for it, within a bound
+ * (`timeout`, by default `defaultTimeout` ms), running `meanwhile` between looks; returns it.
+ */
+export function screenWaiter(
+  tmux: (...args: string[]) => Promise<string>,
+  session: string,
+  defaultTimeout: number,
+): (
+  ok: (text: string) => boolean,
+  what: string,
+  options?: { timeout?: number; meanwhile?: () => Promise<void> },
+) => Promise<string> {
+  return async (ok, what, options = {}) => {
+    const deadline = Date.now() + (options.timeout ?? defaultTimeout);
+    let text = '';
+    while (Date.now() < deadline) {
+      text = await tmux('capture-pane', '-p', '-t', session);
+      if (ok(text)) return text;
+      await options.meanwhile?.();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
+  };
+}
