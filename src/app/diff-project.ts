@@ -2,6 +2,7 @@ import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { State } from '../engine/state/state.js';
 import { hasErrors, type Finding } from '../loaders/finding.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
+import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
 import { compareChanges, diffAgainstState, type ResourceChange } from './state-diff.js';
@@ -10,11 +11,16 @@ import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
-export interface DiffProjectOptions extends ReadProjectOptions {
+export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequirement {
   /** The running system's state; only read. */
   readonly state: State;
   /** How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). */
   readonly stateName: string;
+  /**
+   * Called once the manifests are read and valid, before the state is read (a probe that says
+   * an unreachable etcd in one line): a usage error is said without waiting on the state.
+   */
+  readonly beforeState?: () => Promise<void>;
 }
 
 /** A diff: the changes an apply would make, and the manifests' findings (warnings only). */
@@ -30,7 +36,8 @@ export interface ProjectDiff {
  * and the definitions (the config's and the manifests'; created or changed, never removed, as
  * `cosi run` stores them). Manifests with errors are not compared: their findings are returned.
  *
- * @throws ConfigError when the config cannot be found or loaded; ForeignStateError when the
+ * @throws ConfigError when the config cannot be found or loaded; MissingManifestsError when
+ *   manifests are required and neither the options nor the config give any; ForeignStateError when the
  *   state holds another project's resources (as `cosi run` refuses it); the state's own errors
  *   (etcd unreachable) as they come.
  */
@@ -38,8 +45,10 @@ export async function diffProject(
   options: DiffProjectOptions,
 ): Promise<ProjectDiff | { readonly refused: readonly Finding[] }> {
   const config = await loadProjectConfig(options);
-  const read = await readProjectManifests(options, config);
+  // Given no paths, the config's, with its ignore patterns, definitions and Kubernetes version.
+  const read = await readProjectManifests(withConfigManifests(options, config), config);
   if (hasErrors(read.findings)) return { refused: read.findings };
+  await options.beforeState?.();
   const foreign = await foreignTypes(options.state, read.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName, foreign);
   const { resources, definitions } = await takeSnapshot(options.state);

@@ -14,11 +14,12 @@ import { projectControllerNames } from './project-controller-names.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { registerProjectControllers, type Project } from './project.js';
 import { ProjectSession } from './project-session.js';
+import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
 import { readProjectManifests } from './read-project-manifests.js';
 
 /** What serving a project takes. */
-export interface ServeProjectOptions extends ConfigLocation {
+export interface ServeProjectOptions extends ConfigLocation, ManifestsRequirement {
   /** The state to serve on: shared with other processes when it is on etcd. */
   readonly state: State;
   /**
@@ -64,6 +65,8 @@ export interface ApplyCounts {
 export interface ServedProject {
   /** The session it runs on: the same path as apply, check, watch and explain. */
   readonly session: ProjectSession;
+  /** The manifest paths served: those given, or (given none) those the config names. */
+  readonly files: readonly string[];
   readonly project: Project;
   readonly manager: Manager;
   /** What the first apply did. */
@@ -105,13 +108,16 @@ const APPLY_ATTEMPTS = 5;
  * {@link ServedProject.reapply} are torn down, and destroyed once their finalizers are gone.
  *
  * @throws ConfigError when the config cannot be found, loaded, or its controllers registered;
- *   ForeignStateError when the state holds another project's resources.
+ *   ForeignStateError when the state holds another project's resources; MissingManifestsError
+ *   when manifests are required and neither the options nor the config give any.
  */
 export async function serveProject(
   options: ServeProjectOptions,
 ): Promise<ServedProject | ServeRefused> {
   const config = await loadProjectConfig(options);
-  const read = (): Promise<ReadResult> => readProjectManifests(options, config);
+  // Given no paths, the config's (and its ignore patterns join `--ignore`'s).
+  const resolved = withConfigManifests(options, config);
+  const read = (): Promise<ReadResult> => readProjectManifests(resolved, config);
   const first = await read();
   if (hasErrors(first.findings)) return { config, findings: first.findings };
   // Another project's resources under the same prefix would be mixed with this one's.
@@ -192,6 +198,7 @@ export async function serveProject(
     await manager.start();
     return {
       session,
+      files: resolved.files,
       project,
       manager,
       applied,

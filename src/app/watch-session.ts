@@ -10,6 +10,7 @@ import { declaredControllersKey } from './declared-controllers.js';
 import { displayPath } from './display-path.js';
 import type { FileEvent, FileWatcher, WatchFiles } from './file-events.js';
 import type { Project } from './project.js';
+import { MissingManifestsError, withConfigManifests } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
 import { openProjectReader, type ProjectReader } from './read-project-manifests.js';
@@ -151,6 +152,13 @@ class Session implements WatchSession {
   readonly #debounceMs: number;
   #reader: ProjectReader | undefined;
   #config: LoadedConfig | undefined;
+  /**
+   * The options under the loaded config: its manifest paths when the command gave none, its
+   * ignore patterns, definition files and Kubernetes version (see `withConfigManifests`).
+   */
+  #resolved: WatchSessionOptions;
+  /** What the file watcher watches (absolute), as a key: a config edit may change it. */
+  #watchedKey = '';
   #running: Running | undefined;
   #watcher: FileWatcher | undefined;
   #pending: Pending = nothingPending();
@@ -180,15 +188,31 @@ class Session implements WatchSession {
 
   constructor(options: WatchSessionOptions) {
     this.#options = options;
+    this.#resolved = options;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   }
 
   async start(): Promise<void> {
     await this.#loadConfig();
     await this.#round('start', []);
-    const roots = this.#options.files.map((f) => path.resolve(this.#options.cwd, f));
+    await this.#watchRoots();
+  }
+
+  /**
+   * Watches the manifest paths and the config; again, on the new paths, when a config edit
+   * changed them (the round after the edit read everything anew).
+   */
+  async #watchRoots(): Promise<void> {
+    // Closing meanwhile: the watcher it closes is the last one.
+    if (this.#closing) return;
+    const roots = this.#resolved.files.map((f) => path.resolve(this.#options.cwd, f));
     if (this.#config !== undefined) roots.push(this.#config.file);
+    const key = JSON.stringify(roots);
+    if (this.#watcher !== undefined && key === this.#watchedKey) return;
+    const previous = this.#watcher;
+    this.#watchedKey = key;
     this.#watcher = this.#options.watch(roots, (event) => this.#onEvent(event));
+    await previous?.close();
   }
 
   idle(): Promise<void> {
@@ -272,13 +296,16 @@ class Session implements WatchSession {
         try {
           if (restart) await this.#loadConfig();
           await this.#round(trigger, changed, restart ? undefined : paths, contentOnly);
+          if (restart) await this.#watchRoots();
         } catch (error) {
-          // A config that stops loading or registering is bad input: shown, and the last good
-          // project keeps running. Anything else is a bug, shown the same way.
+          // A config that stops loading or registering (or naming manifests) is bad input:
+          // shown, and the last good project keeps running. Anything else is a bug, shown the same way.
           const message =
             error instanceof ConfigError
               ? describeConfigError(error)
-              : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+              : error instanceof MissingManifestsError
+                ? error.message
+                : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
           this.#emit(
             { trigger, changed, files: [], findings: [], cost: { read: 0, parsed: 0 } },
             { applied: false, error: message },
@@ -295,10 +322,13 @@ class Session implements WatchSession {
   async #loadConfig(): Promise<void> {
     const config = await loadProjectConfig(this.#options);
     this.#options.onConfig?.(config);
+    // A config edit that drops its manifest paths is bad input, said as a config error is.
+    const resolved = withConfigManifests(this.#options, config);
     this.#config = config;
+    this.#resolved = resolved;
     // Read with the config (`--definitions` paths are not watched); the definitions of the config
     // are part of every load: a new config needs a new reader.
-    this.#reader = await openProjectReader(this.#options, config, this.#prior);
+    this.#reader = await openProjectReader(resolved, config, this.#prior);
   }
 
   /**
@@ -355,7 +385,7 @@ class Session implements WatchSession {
 
   /** Opens a session on a fresh state and closes the one it replaces. */
   async #restart(load: ReadResult): Promise<ProjectSession> {
-    const session = await ProjectSession.open(this.#config, load, this.#options);
+    const session = await ProjectSession.open(this.#config, load, this.#resolved);
     this.#running?.tracker.stop();
     await this.#running?.session.close();
     this.#running = undefined;

@@ -264,6 +264,51 @@ describe('cosi watch session', () => {
     expect(find(round, 'NetworkConfigs.example.org', 'db-1')?.metadata.version).toBe(1);
   });
 
+  it('given no paths, reads and watches the manifests the config names, and follows a config edit of them', async () => {
+    const names = (list: string): Promise<void> =>
+      editFile(
+        'cosi.config.ts',
+        /(manifests: \[[^\]]*\], )?definitions:/,
+        `manifests: ${list}, definitions:`,
+      );
+    await names(`['vms.yaml', 'hosts.yaml']`);
+    await writeFile(
+      path.join(dir, 'extra.yaml'),
+      'metadata: { type: vm, id: extra-1 }\nspec: { cpus: 1, image: alpine, host: node-a }\n',
+    );
+    const watcher = syntheticWatcher();
+    const rounds: WatchRound[] = [];
+    const s = await startWatchSession({
+      files: [],
+      requireManifests: true,
+      cwd: dir,
+      stable: true,
+      watch: watcher.watch,
+      onRound: (round) => rounds.push(round),
+    });
+    session = s;
+    expect(rounds[0]?.files).toEqual(['hosts.yaml', 'vms.yaml']);
+    expect(find(rounds[0], 'VMs.example.org', 'extra-1')).toBeUndefined();
+    expect(watcher.paths).toEqual(
+      ['vms.yaml', 'hosts.yaml', 'cosi.config.ts'].map((f) => path.join(dir, f)),
+    );
+    // The config names one file more: read at the restart, and watched from then on.
+    await names(`['vms.yaml', 'hosts.yaml', 'extra.yaml']`);
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[1]?.trigger).toBe('restart');
+    expect(find(rounds[1], 'VMs.example.org', 'extra-1')).toBeDefined();
+    expect(watcher.closed).toBe(true);
+    expect(watcher.paths).toContain(path.join(dir, 'extra.yaml'));
+    // A config that names none is said as a config error is; the last good project runs on.
+    await names('[]');
+    watcher.emit('change', 'cosi.config.ts');
+    await flush(s);
+    expect(rounds[2]?.applied).toBe(false);
+    expect(rounds[2]?.error).toMatch(/^no manifests given: pass -f <path>/);
+    expect(rounds[2]?.project).toBe(rounds[1]?.project);
+  });
+
   it('a config edited while the manifests are broken takes effect once they are fixed', async () => {
     const { rounds, watcher, session: s } = await start();
     await editFile('vms.yaml', 'cpus: 6', 'cpus: 0');

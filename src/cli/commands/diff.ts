@@ -1,4 +1,5 @@
 import { defineDiff, DIFF_FORMATS } from './diff-definition.js';
+import { MissingManifestsError } from '../../app/config-manifests.js';
 import { diffProject, type ProjectDiff } from '../../app/diff-project.js';
 import { ForeignStateError } from '../../app/foreign-state.js';
 import { openState } from '../../app/open-state.js';
@@ -49,9 +50,6 @@ export async function diff(
 ): Promise<CommandResult<DiffResult>> {
   parseFormat(flags.output, DIFF_FORMATS);
   const files = [...(flags.file ?? []), ...paths];
-  if (files.length === 0) {
-    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
-  }
   let location;
   try {
     location = parseStateUrl(flags.state);
@@ -75,10 +73,14 @@ export async function diff(
   }
   const opened = openState(location, { requestTimeout });
   try {
-    // One cheap question first: an etcd that is not there is said as such, in one line.
-    await opened.etcd?.probe(connectTimeout);
     const result = await diffProject({
+      // One cheap question first: an etcd that is not there is said as such, in one line.
+      beforeState: async () => {
+        await opened.etcd?.probe(connectTimeout);
+      },
       files,
+      // Given no paths, those the config names (and it must name some).
+      ...(files.length === 0 ? { requireManifests: true } : {}),
       cwd: io.cwd,
       state: opened.state,
       stateName: where,
@@ -89,7 +91,12 @@ export async function diff(
     if ('refused' in result) return { exitCode: EXIT.usage, result };
     return { exitCode: result.changes.length > 0 ? EXIT.findings : EXIT.ok, result };
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof CliError) throw error;
+    if (
+      error instanceof ConfigError ||
+      error instanceof CliError ||
+      error instanceof MissingManifestsError
+    )
+      throw error;
     if (error instanceof ForeignStateError || error instanceof EtcdUnreachableError) {
       throw new CliError(error.message, EXIT.usage);
     }

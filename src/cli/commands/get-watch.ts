@@ -177,10 +177,8 @@ async function watchProject(
       'get -w reads files it can watch: -f - (the standard input) is for one-shot commands',
     );
   }
+  // Given no -f, the session reads (and watches) the manifests the config names.
   const options = await toRunOptions(flags, io);
-  if (options.files.length === 0) {
-    throw new CliError('get -w: no manifests given: pass -f <path> (a file or a directory)');
-  }
   const colors = createColors(useColor(io, flags.color));
   const changes = new SelectionChanges(asked.query);
   let shown = false;

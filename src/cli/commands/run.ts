@@ -4,6 +4,7 @@ import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
+import { MissingManifestsError } from '../../app/config-manifests.js';
 import { displayPath } from '../../app/display-path.js';
 import { ForeignStateError } from '../../app/foreign-state.js';
 import { openState, type OpenedState } from '../../app/open-state.js';
@@ -92,7 +93,6 @@ interface RunPlan {
 
 function plan(paths: string[], flags: RunFlags): RunPlan {
   const files = [...(flags.file ?? []), ...paths];
-  if (files.length === 0) throw new CliError('no manifests given: pass -f <path>');
   if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
   const connectTimeout = parseDuration(flags.connectTimeout ?? '5s', '--connect-timeout');
   if (connectTimeout < 1) throw new CliError('--connect-timeout: at least 1ms');
@@ -201,6 +201,8 @@ export async function runRuntime(
     const leaderElection = election;
     const starting = serveProject({
       files,
+      // Given no paths, those the config names (and it must name some).
+      ...(files.length === 0 ? { requireManifests: true } : {}),
       cwd: io.cwd,
       state: opened.state,
       stateName: where,
@@ -224,7 +226,12 @@ export async function runRuntime(
         }
       },
     }).catch((error: unknown) => {
-      if (error instanceof ConfigError || error instanceof ForeignStateError) throw error;
+      if (
+        error instanceof ConfigError ||
+        error instanceof ForeignStateError ||
+        error instanceof MissingManifestsError
+      )
+        throw error;
       // The state is unreachable or refused the manifests: said in one line, not a stack.
       throw new CliError(`could not start on ${where}: ${toError(error).message}`, EXIT.findings);
     });
@@ -269,7 +276,7 @@ export async function runRuntime(
       (error: unknown) => finish({ kind: 'failed', error: toError(error) }),
     );
     if (flags.watch) {
-      watcher = reapplyOnChange(io.cwd, files, watchFiles, served, {
+      watcher = reapplyOnChange(io.cwd, served.files, watchFiles, served, {
         applied: (counts, skipped) => {
           log.info(describeApply(counts));
           logTooLarge(log, io.cwd, skipped);
@@ -388,6 +395,9 @@ function startRefusal(
   }
   if (error instanceof ConfigError) {
     return { message: error.message, code: 'config', exitCode: EXIT.usage };
+  }
+  if (error instanceof MissingManifestsError) {
+    return { message: error.message, code: 'no-manifests', exitCode: EXIT.usage };
   }
   if (error instanceof CliError) {
     return { message: error.message, code: 'start-failed', exitCode: error.exitCode };

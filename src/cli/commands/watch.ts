@@ -60,10 +60,8 @@ export async function watch(
   const output = watchOutput(io, flags);
   // The screen's resource detail explains from the record; --trace writes it after each round.
   const record = flags.trace !== undefined || output === 'screen';
+  // Given no paths, the session reads (and watches) those the config names.
   const options = await toRunOptions(flags, io, { paths, record });
-  if (options.files.length === 0) {
-    throw new CliError('no manifests given: pass -f <path> (a file or a directory)');
-  }
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('watch runs until interrupted, and this process cannot be');
