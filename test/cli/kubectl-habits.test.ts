@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
 import { cli } from './run-cli.js';
 
 const EXAMPLE = ['-f', 'fixtures/vm-network', '-q'];
@@ -117,6 +118,85 @@ describe('github annotations', { timeout: 60_000 }, () => {
     const annotations = check.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(1);
     expect(annotations[0]).toMatch(/^::error file=project\/cosi\.config\.ts,line=1,/);
+  });
+
+  it('every kind of finding of a check is annotated with a line, in a file relative to the workspace', async () => {
+    const project = path.join(dir, 'starter');
+    await writeStarterProject(project);
+    const config = path.join(project, 'cosi.config.ts');
+    const check = async (...args: string[]): Promise<string[]> => {
+      const run = await cli(['check', '-o', 'github', ...args], {
+        cwd: project,
+        env: { GITHUB_WORKSPACE: dir },
+      });
+      return run.stdout.split('\n').filter((l) => l.startsWith('::'));
+    };
+    const seen = new Map<string, string>();
+    const collect = (annotations: string[]): void => {
+      for (const a of annotations) seen.set(/title=[^%]*%3A ([\w-]+)/.exec(a)?.[1] ?? a, a);
+    };
+    // Invalid manifests: a schema violation and a YAML syntax error.
+    const manifests = path.join(project, 'manifests');
+    await writeFile(
+      path.join(manifests, 'bad.yaml'),
+      'metadata: { type: app, id: bad }\nspec: { image: 1 }\n',
+    );
+    await writeFile(path.join(manifests, 'broken.yaml'), 'metadata: { type: app, id: x\n');
+    collect(await check());
+    await unlink(path.join(manifests, 'bad.yaml'));
+    await unlink(path.join(manifests, 'broken.yaml'));
+    // A controller that throws on one App; goldens that miss one resource, list one more, and
+    // hold no file at all for a type.
+    const source = await readFile(config, 'utf8');
+    await writeFile(
+      config,
+      source.replace(
+        'config.spec.image = app.spec.image;',
+        "if (app.metadata.id === 'web') throw new Error('no web');\n    $&",
+      ),
+    );
+    await writeFile(
+      path.join(manifests, 'more.yaml'),
+      'metadata: { type: app, id: more }\nspec: { image: x/more }\n',
+    );
+    await unlink(path.join(project, 'expected/AppConfigs.example.org.yaml'));
+    const apps = path.join(project, 'expected/Apps.example.org.yaml');
+    await writeFile(
+      apps,
+      `${(await readFile(apps, 'utf8')).replace('image: nginx', 'image: nginx:2')}---\nmetadata: { namespace: default, type: Apps.example.org, id: ghost }\nspec: {}\n`,
+    );
+    collect(await check('--expect', 'expected'));
+    // A run that does not converge within its bound.
+    await writeFile(config, source);
+    collect(await check('--max-writes', '1'));
+    expect([...seen.keys()].sort()).toEqual([
+      'controller-failed',
+      'controller-recovered',
+      'missing-resource',
+      'not-converged',
+      'schema-violation',
+      'unexpected-resource',
+      'unexpected-state',
+      'yaml-syntax',
+    ]);
+    for (const annotation of seen.values()) {
+      expect(annotation).toMatch(
+        /^::(error|warning) file=starter\/[^,]+\.(ya?ml|ts),line=[1-9]\d*,/,
+      );
+    }
+    // The resource the goldens do not list is annotated in its type's golden file, which holds
+    // it once recorded; a type with no golden file, at the file --update writes.
+    const unexpected = await check('--expect', 'expected');
+    expect(
+      unexpected.some((a) =>
+        a.startsWith('::error file=starter/expected/Apps.example.org.yaml,line=2,'),
+      ),
+    ).toBe(true);
+    expect(
+      unexpected.some((a) =>
+        a.startsWith('::error file=starter/expected/AppConfigs.example.org.yaml,line=1,'),
+      ),
+    ).toBe(true);
   });
 
   it('a config that throws is annotated at the line that threw', async () => {

@@ -105,6 +105,7 @@ export async function compareExpectations(
       ),
     );
   const cases: CheckCase[] = [];
+  const goldenOf = goldenFiles(expected.documents.values(), displayDir);
   const keys = [...new Set([...expected.documents.keys(), ...actual.keys()])].sort();
   for (const key of keys) {
     const stored = expected.documents.get(key);
@@ -125,9 +126,7 @@ export async function compareExpectations(
         code: 'unexpected-resource',
         severity: 'error',
         message: `the converged state has ${key}, which the expectations do not list`,
-        file: displayDir,
-        line: 0,
-        col: 0,
+        ...goldenOf(typeOfKey(key)),
         pointer: '',
       });
     } else if (want && got && !deepEqual(want.value, got)) {
@@ -275,6 +274,36 @@ function notAGolden(file: string): CheckCase {
       },
     ],
   };
+}
+
+/**
+ * Where a resource the expectations do not list belongs: the file that holds the first expected
+ * resource of its type, at that document; else `<dir>/<type>.yaml`, the file `--update` writes
+ * (a file, so that a CI annotation has a place, not a directory).
+ */
+function goldenFiles(
+  documents: Iterable<ExpectedDocument>,
+  displayDir: string,
+): (type: string) => Pick<Finding, 'file' | 'line' | 'col'> {
+  const byType = new Map<string, ExpectedDocument>();
+  for (const doc of documents) {
+    const type = typeOfKey(doc.key);
+    const first = byType.get(type);
+    if (!first || doc.file < first.file || (doc.file === first.file && doc.line < first.line)) {
+      byType.set(type, doc);
+    }
+  }
+  return (type) => {
+    const doc = byType.get(type);
+    return doc
+      ? { file: doc.file, line: doc.line, col: doc.col }
+      : { file: path.join(displayDir, `${type}.yaml`), line: 0, col: 0 };
+  };
+}
+
+/** The type of a `namespace/type/id` key (a type has no slash; an id may). */
+function typeOfKey(key: string): string {
+  return key.split('/', 2)[1] ?? '';
 }
 
 function keyOf(doc: Record<string, unknown>): string {
