@@ -21,7 +21,7 @@ async function goldenDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'cosi-golden-'));
 }
 
-describe('cosi check', () => {
+describe('cosi check', { timeout: 60_000 }, () => {
   it('passes a valid tree and ends with N passed, N failed per class and overall', async () => {
     const r = await cli(['check', '-f', 'fixtures/minimal']);
     expect(r.code).toBe(0);
