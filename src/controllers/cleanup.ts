@@ -1,5 +1,5 @@
 import type { ResourceType } from '../engine/resource/define-resource.js';
-import { formatPointer, kindKey, type Kind } from '../engine/resource/pointer.js';
+import { formatPointer, kindKey, pointerKey, type Kind } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type {
   Controller,
@@ -8,9 +8,11 @@ import type {
   Output,
 } from '../engine/runtime/controller.js';
 import { isNotFound, isSkip, ReconcileCycleError } from '../engine/errors.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
 import { annotate, skip } from './errors.js';
+import { KeyedSequencer } from './keyed-sequencer.js';
 
 /**
  * What a cleanup controller does when one of its inputs tears down, with the inputs and outputs
@@ -60,8 +62,11 @@ export function createCleanupController<I>(settings: CleanupSettings<I>): Contro
     async run(rt, _signal, log) {
       for await (const _ of rt.events()) {
         const ctx = createContext(rt, log);
-        const errors: Error[] = [];
-        for (const item of await rt.list<I>(input.kind())) {
+        // Each input is visited once a pass, so its writes stay in order; different inputs' writes
+        // are under way together, as many as the runtime allows. Errors in the inputs' order.
+        const errors: (Error | undefined)[] = [];
+        const items = await rt.list<I>(input.kind());
+        await forEachConcurrently(items, rt.writesInFlight ?? 1, async (item, index) => {
           const md = item.metadata;
           const has = md.finalizers.includes(name);
           try {
@@ -73,10 +78,11 @@ export function createCleanupController<I>(settings: CleanupSettings<I>): Contro
               log.debug('released input', { input: formatPointer(md) });
             }
           } catch (error) {
-            if (!isSkip(error)) errors.push(annotate('cleaning up', md, error));
+            if (!isSkip(error)) errors[index] = annotate('cleaning up', md, error);
           }
-        }
-        if (errors.length > 0) throw new ReconcileCycleError(name, errors);
+        });
+        const failed = errors.filter((e) => e !== undefined);
+        if (failed.length > 0) throw new ReconcileCycleError(name, failed);
         rt.resetRestartBackoff();
       }
     },
@@ -126,28 +132,35 @@ export function removeOutputs<I>(
   options: RemoveOutputsOptions = {},
 ): CleanupHandler<I> {
   const owners = new Set(['', ...(options.extraOwners ?? [])]);
+  const order = new KeyedSequencer();
   return {
     inputs: [{ namespace: outputType.namespace, type: outputType.type, kind: 'destroyReady' }],
     outputs: [{ type: outputType.type, kind: 'shared' }],
     async finalizerRemoval(ctx, input) {
-      const errors: Error[] = [];
+      const dependents = (await ctx.reader.list(outputType, select(selector, input))).filter((d) =>
+        owners.has(d.metadata.owner),
+      );
+      const errors: (Error | undefined)[] = [];
       let waiting = 0;
-      for (const dependent of await ctx.reader.list(outputType, select(selector, input))) {
+      // Dependents go together, as many at once as the runtime allows; two inputs tearing down in
+      // one pass may share one, whose teardown and destroy then run once after the other.
+      await forEachConcurrently(dependents, ctx.writesInFlight ?? 1, async (dependent, index) => {
         const md = dependent.metadata;
-        if (!owners.has(md.owner)) continue;
         try {
-          if (await ctx.writer.teardown(md, { owner: md.owner })) {
+          const gone = await order.run(pointerKey(md), async () => {
+            if (!(await ctx.writer.teardown(md, { owner: md.owner }))) return false;
             await ctx.writer.destroy(md, { owner: md.owner });
-            ctx.log.info('removed dependent', { dependent: formatPointer(md) });
-          } else {
-            waiting++;
-          }
+            return true;
+          });
+          if (gone) ctx.log.info('removed dependent', { dependent: formatPointer(md) });
+          else waiting++;
         } catch (error) {
-          if (!isNotFound(error)) errors.push(annotate('removing dependent', md, error));
+          if (!isNotFound(error)) errors[index] = annotate('removing dependent', md, error);
         }
-      }
-      if (errors.length > 0) {
-        throw new AggregateError(errors, errors.map((e) => e.message).join('; '));
+      });
+      const failed = errors.filter((e) => e !== undefined);
+      if (failed.length > 0) {
+        throw new AggregateError(failed, failed.map((e) => e.message).join('; '));
       }
       if (waiting > 0) throw skip(`waiting for ${waiting} ${outputType.type} to be destroyed`);
     },

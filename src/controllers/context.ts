@@ -16,8 +16,13 @@ export interface GenericContext {
   readonly reader: ControllerReader;
   readonly writer: ControllerWriter;
   readonly log: Logger;
+  /**
+   * Independent writes the function may keep under way at once (the runtime's `writesInFlight`:
+   * 1 in memory, 32 on etcd under `cosi run`); 1 when absent.
+   */
+  readonly writesInFlight?: number;
 }
 
 export function createContext(rt: ControllerContext, log: Logger): GenericContext {
-  return { reader: rt, writer: rt, log };
+  return { reader: rt, writer: rt, log, writesInFlight: rt.writesInFlight ?? 1 };
 }

@@ -4,7 +4,10 @@ import { isNotFound } from '../engine/errors.js';
 
 /** Options of `createDestroyController`. */
 export interface DestroyOptions {
-  /** Resources destroyed in parallel; 1 by default. */
+  /**
+   * Resources destroyed in parallel; by default the runtime's `writesInFlight` (1 in memory, 32
+   * on etcd under `cosi run`). Each resource is destroyed by one reconcile at a time.
+   */
   readonly concurrency?: number;
 }
 
@@ -23,7 +26,7 @@ export function createDestroyController(type: Kind, options: DestroyOptions = {}
     settings: {
       inputs: [{ namespace: type.namespace, type: type.type, kind: 'primary' }],
       outputs: [{ type: type.type, kind: 'shared' }],
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      concurrency: options.concurrency ?? 'writesInFlight',
     },
     async reconcile(rt, pointer, log) {
       const found = await rt.find(pointer);

@@ -300,6 +300,7 @@ function createPass<I, O>(
         return ctx.writer;
       },
       log,
+      writesInFlight: rt.writesInFlight ?? 1,
     };
 
     const items =

@@ -128,4 +128,34 @@ describe.skipIf(!etcdAvailable)('writes from the version the etcd state last saw
     expect(stored.spec.cpus).toBe(5);
     expect(stored.metadata.labels).toEqual({ fromB: 'yes' });
   });
+  it('a teardown of a resource it saw running sends one request: the swap, no read', async () => {
+    const [state] = twoProcesses();
+    await state.create(newResource(vm('a'), { cpus: 1 }));
+    const before = state.figures();
+    expect(await state.teardown(vm('a'))).toBe(true);
+    const after = state.figures();
+    expect(after.reads - before.reads).toBe(0);
+    expect(after.writes - before.writes).toBe(1);
+    expect((await state.get(vm('a'))).metadata.phase).toBe('tearingDown');
+  });
+
+  it('a teardown by a stale version lands once and answers with the finalizers stored now', async () => {
+    const [a, b] = twoProcesses();
+    await a.create(newResource(vm('a'), { cpus: 1 }));
+    // b holds it: a last saw it without finalizers.
+    await b.addFinalizer(vm('a'), 'from-b');
+    expect(await a.teardown(vm('a'))).toBe(false);
+    const stored = await b.get(vm('a'));
+    expect(stored.metadata.phase).toBe('tearingDown');
+    expect(stored.metadata.finalizers).toEqual(['from-b']);
+    expect(stored.metadata.version).toBe(3);
+  });
+
+  it('a teardown of a resource another process tore down since writes nothing', async () => {
+    const [a, b] = twoProcesses();
+    await a.create(newResource(vm('a'), { cpus: 1 }));
+    await b.teardown(vm('a'));
+    expect(await a.teardown(vm('a'))).toBe(true);
+    expect((await b.get(vm('a'))).metadata.version).toBe(2);
+  });
 });

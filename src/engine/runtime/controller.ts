@@ -210,8 +210,14 @@ export interface ReducedMetadata extends Pointer {
 export interface QSettings {
   readonly inputs: readonly Input<QInputKind>[];
   readonly outputs: readonly Output[];
-  /** Keys reconciled in parallel; 1 by default. */
-  readonly concurrency?: number;
+  /**
+   * Keys reconciled in parallel; 1 by default. `'writesInFlight'` follows the runtime's
+   * `writesInFlight` (1 in memory, 32 on etcd under `cosi run`): for a controller whose reconcile
+   * is little more than a write, so that its writes are pipelined as the generic controllers'
+   * are. The queue never reconciles one key twice at once, so each resource's writes stay in
+   * order either way.
+   */
+  readonly concurrency?: number | 'writesInFlight';
   /** Runs beside the workers; restarted with backoff if it throws. */
   readonly runHook?: (rt: QRuntime, signal: AbortSignal, log: Logger) => Promise<void>;
   /** Called once the workers have stopped. */

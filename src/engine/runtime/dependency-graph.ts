@@ -206,8 +206,11 @@ function validateInputs(
  * registration (`invalid concurrency`) rather than running a controller that can never reconcile,
  * and so does cosi, instead of quietly rounding it to something else.
  */
-function validateConcurrency(name: string, concurrency: number | undefined): string | undefined {
-  if (concurrency === undefined) return undefined;
+function validateConcurrency(
+  name: string,
+  concurrency: number | 'writesInFlight' | undefined,
+): string | undefined {
+  if (concurrency === undefined || concurrency === 'writesInFlight') return undefined;
   if (Number.isInteger(concurrency) && concurrency >= 1) return undefined;
-  return `controller ${JSON.stringify(name)}: invalid concurrency ${String(concurrency)}: expected a whole number of at least 1`;
+  return `controller ${JSON.stringify(name)}: invalid concurrency ${String(concurrency)}: expected a whole number of at least 1 or 'writesInFlight'`;
 }

@@ -122,8 +122,9 @@ export class QControllerAdapter implements Adapter {
     this.#backoffOptions = { ...backoff, ...controller.settings.backoff };
     this.#hookRestarts = new RestartPolicy(host, backoff);
     this.#log = host.logger.child({ controller: controller.name });
-    // Registration refused anything but a positive whole number.
-    this.#concurrency = controller.settings.concurrency ?? 1;
+    // Registration refused anything but a positive whole number or 'writesInFlight'.
+    const concurrency = controller.settings.concurrency ?? 1;
+    this.#concurrency = concurrency === 'writesInFlight' ? host.writesInFlight : concurrency;
     this.#skipFinalizerOnly = controller.settings.skipFinalizerOnlyRequeue === true;
     const primaries = controller.settings.inputs.filter((i) => i.kind === 'primary');
     this.#primaryKinds = new Set(primaries.map(kindKey));

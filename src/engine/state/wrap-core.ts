@@ -148,8 +148,12 @@ export class CoreState implements State {
   }
 
   async teardown(pointer: Pointer, options: OwnerOptions = {}): Promise<boolean> {
-    let current = await this.#core.get(pointer);
-    if (current.metadata.phase !== 'tearingDown') {
+    // A resource last seen running is torn down from that version without a read (a stale one
+    // fails as a conflict, and the retry reads). One seen tearing down is read: its finalizers
+    // decide what the caller does next, and they may have changed since.
+    const seen = this.#lastSeen?.(pointer);
+    let current = seen?.metadata.phase === 'running' ? undefined : await this.#core.get(pointer);
+    if (current === undefined || current.metadata.phase !== 'tearingDown') {
       const asOwner: UpdateOptions = { owner: options.owner ?? '', expectedPhase: 'any' };
       current = await this.#updateWithConflicts(pointer, toTearingDown, asOwner, current);
     }
