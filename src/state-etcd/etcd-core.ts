@@ -40,6 +40,7 @@ import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
 import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import { TXN_MAX_OPS, TxnBatcher } from './txn-batcher.js';
+import { ReadBatcher } from './read-batcher.js';
 
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
@@ -171,6 +172,10 @@ export class EtcdCore implements StateCore {
   /** Every write goes through it: those issued together share a transaction. */
   readonly #batcher = new TxnBatcher(async (request) =>
     this.#kv(await this.#connect()).txn(request),
+  );
+  /** Every read of one resource goes through it: those asked together share a request. */
+  readonly #reader = new ReadBatcher(async (request) =>
+    this.#kv(await this.#connect()).readTxn(request),
   );
 
   constructor(options: EtcdStateOptions) {
@@ -338,7 +343,7 @@ export class EtcdCore implements StateCore {
     // An operation is a chain of requests: it is over once no request has followed the last
     // one by the next macrotask turn.
     do {
-      while (this.#inFlight > 0 || this.#batcher.busy > 0) {
+      while (this.#busy()) {
         // Writes waiting for their batch are sent on a coming turn: wait for it.
         if (this.#inFlight === 0) await new Promise<void>((resolve) => setImmediate(resolve));
         else await new Promise<void>((resolve) => this.#onIdle.push(resolve));
@@ -352,7 +357,12 @@ export class EtcdCore implements StateCore {
       }
       await Promise.all(waits);
       await new Promise<void>((resolve) => setImmediate(resolve));
-    } while (this.#inFlight > 0 || this.#batcher.busy > 0);
+    } while (this.#busy());
+  }
+
+  /** Requests under way, or reads and writes waiting for their batch. */
+  #busy(): boolean {
+    return this.#inFlight > 0 || this.#batcher.busy > 0 || this.#reader.busy > 0;
   }
 
   /**
@@ -421,8 +431,13 @@ export class EtcdCore implements StateCore {
   }
 
   /** The client's KV calls, counted while under way (see {@link settled}). */
-  #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> {
+  #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> & { readTxn: Etcd3['kv']['txn'] } {
     return {
+      readTxn: async (request) => {
+        // A transaction of range operations only: reads.
+        this.#reads++;
+        return this.#track(client.kv.txn(request));
+      },
       range: async (request) => {
         this.#reads++;
         return this.#track(client.kv.range(request));
@@ -476,11 +491,9 @@ export class EtcdCore implements StateCore {
   }
 
   async #read(pointer: Pointer): Promise<Stored | undefined> {
-    const client = await this.#connect();
     const key = this.#layout.resourceKey(pointer);
-    const response = await this.#kv(client).range({ key: Buffer.from(key) });
-    this.#learnCluster(response);
-    const kv = response.kvs[0];
+    const { kv, clusterId } = await this.#reader.read(Buffer.from(key));
+    this.#clusterId ??= clusterId;
     return kv
       ? { resource: this.#decoded.decode(key, kv), modRevision: kv.mod_revision }
       : undefined;
@@ -550,7 +563,7 @@ export class EtcdCore implements StateCore {
     for (let i = 0; i < keys.length; i += TXN_MAX_OPS) batches.push(keys.slice(i, i + TXN_MAX_OPS));
     const resources: Resource[] = [];
     await forEachConcurrently(batches, INDEXED_READ_CONCURRENCY, async (batch) => {
-      const response = await this.#kv(client).txn({
+      const response = await this.#kv(client).readTxn({
         compare: [],
         success: batch.map((key) => ({ request_range: { key: Buffer.from(key), revision: at } })),
       });
