@@ -22,7 +22,7 @@ import type {
 import { checkDestroy, checkUpdate } from '../engine/state/write-checks.js';
 import { createTombstone } from '../engine/state/tombstone.js';
 import { filterEvent, matchesFilters } from '../engine/state/watch-filters.js';
-import { BookmarkCodec } from './bookmark.js';
+import { BookmarkCodec, type WatchPosition } from './bookmark.js';
 import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.js';
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
@@ -39,6 +39,8 @@ import { encodeResource } from './resource-codec.js';
 import type { Delivery } from '../engine/state/watch-delivery.js';
 import { WatchQueue } from './watch-queue.js';
 import { forEachConcurrently } from '../engine/for-each-concurrently.js';
+import { TXN_MAX_OPS, TxnBatcher } from './txn-batcher.js';
+import { ReadBatcher } from './read-batcher.js';
 
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
@@ -66,9 +68,6 @@ const INDEXED_READS_MAX = 2 * LIST_PAGE_SIZE;
 
 /** Transactions of reads by key a label query keeps under way at once. */
 const INDEXED_READ_CONCURRENCY = 16;
-
-/** Operations in one etcd transaction: etcd's `--max-txn-ops` default. */
-const TXN_MAX_OPS = 128;
 
 /** Options of {@link createEtcdState}: where etcd is (`endpoints` or a `client`), and the prefix. */
 export interface EtcdStateOptions {
@@ -170,6 +169,14 @@ export class EtcdCore implements StateCore {
   #writes = 0;
   #failedRequests = 0;
   #onIdle: (() => void)[] = [];
+  /** Every write goes through it: those issued together share a transaction. */
+  readonly #batcher = new TxnBatcher(async (request) =>
+    this.#kv(await this.#connect()).txn(request),
+  );
+  /** Every read of one resource goes through it: those asked together share a request. */
+  readonly #reader = new ReadBatcher(async (request) =>
+    this.#kv(await this.#connect()).readTxn(request),
+  );
 
   constructor(options: EtcdStateOptions) {
     if (options.client === undefined && (options.endpoints ?? []).length === 0) {
@@ -248,7 +255,6 @@ export class EtcdCore implements StateCore {
   }
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
-    const client = await this.#connect();
     const key = this.#layout.resourceKey(pointer);
     for (;;) {
       const current = await this.#read(pointer);
@@ -256,18 +262,17 @@ export class EtcdCore implements StateCore {
       const md = current.resource.metadata;
       checkDestroy(current.resource, options);
       const keyBuffer = Buffer.from(key);
-      const response = await this.#kv(client).txn({
-        compare: [
-          { key: keyBuffer, target: 'Mod', result: 'Equal', mod_revision: current.modRevision },
-        ],
-        success: [
+      const outcome = await this.#batcher.write({
+        key: keyBuffer,
+        guard: { target: 'mod', revision: current.modRevision },
+        ops: [
           { request_delete_range: { key: keyBuffer } },
           ...labelIndexOps(this.#layout, pointer, md.labels, undefined),
         ],
       });
-      if (response.succeeded) {
-        this.#wrote(pointer, Number(response.header.revision));
-        this.#decoded.forget(key, Number(response.header.revision));
+      if (outcome.succeeded) {
+        this.#wrote(pointer, Number(outcome.revision));
+        this.#decoded.forget(key, Number(outcome.revision));
         return;
       }
     }
@@ -288,8 +293,12 @@ export class EtcdCore implements StateCore {
     const key = this.#layout.resourceKey(pointer);
     let start: number;
     const initial: ResourceEvent[] = [];
+    let after: Buffer | undefined;
     if (startFromBookmark !== undefined) {
-      start = (await this.#checkBookmark(codec, startFromBookmark)) + 1;
+      const position = await this.#checkBookmark(codec, startFromBookmark);
+      // Within a revision, the watch starts at it and skips the changes up to the key.
+      start = position.key === undefined ? position.revision + 1 : position.revision;
+      if (position.key !== undefined) after = Buffer.from(position.key);
     } else if (tail > 0) {
       const replay = await this.#replay(kind, (kv) => kv.key.toString() === key);
       initial.push(...replay.events.slice(-tail));
@@ -307,7 +316,7 @@ export class EtcdCore implements StateCore {
     if (signal?.aborted) return;
     const open = this.#register(key, false, kind, { aggregated: false, listener }, signal);
     for (const event of initial) open.queue.pushInitial(event);
-    await this.#startWatch(open, client, start, (change) => {
+    await this.#startWatch(open, client, { start, after }, (change) => {
       const event = toEvent(change, codec, this.#decoded);
       if (event instanceof Error) open.queue.fail(event);
       else open.queue.push(event);
@@ -334,7 +343,11 @@ export class EtcdCore implements StateCore {
     // An operation is a chain of requests: it is over once no request has followed the last
     // one by the next macrotask turn.
     do {
-      while (this.#inFlight > 0) await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+      while (this.#busy()) {
+        // Writes waiting for their batch are sent on a coming turn: wait for it.
+        if (this.#inFlight === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        else await new Promise<void>((resolve) => this.#onIdle.push(resolve));
+      }
       const waits: Promise<void>[] = [];
       for (const open of this.#watches) {
         const target = open.prefix
@@ -344,7 +357,12 @@ export class EtcdCore implements StateCore {
       }
       await Promise.all(waits);
       await new Promise<void>((resolve) => setImmediate(resolve));
-    } while (this.#inFlight > 0);
+    } while (this.#busy());
+  }
+
+  /** Requests under way, or reads and writes waiting for their batch. */
+  #busy(): boolean {
+    return this.#inFlight > 0 || this.#batcher.busy > 0 || this.#reader.busy > 0;
   }
 
   /**
@@ -413,8 +431,13 @@ export class EtcdCore implements StateCore {
   }
 
   /** The client's KV calls, counted while under way (see {@link settled}). */
-  #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> {
+  #kv(client: Etcd3): Pick<Etcd3['kv'], 'range' | 'txn' | 'put'> & { readTxn: Etcd3['kv']['txn'] } {
     return {
+      readTxn: async (request) => {
+        // A transaction of range operations only: reads.
+        this.#reads++;
+        return this.#track(client.kv.txn(request));
+      },
       range: async (request) => {
         this.#reads++;
         return this.#track(client.kv.range(request));
@@ -468,11 +491,9 @@ export class EtcdCore implements StateCore {
   }
 
   async #read(pointer: Pointer): Promise<Stored | undefined> {
-    const client = await this.#connect();
     const key = this.#layout.resourceKey(pointer);
-    const response = await this.#kv(client).range({ key: Buffer.from(key) });
-    this.#learnCluster(response);
-    const kv = response.kvs[0];
+    const { kv, clusterId } = await this.#reader.read(Buffer.from(key));
+    this.#clusterId ??= clusterId;
     return kv
       ? { resource: this.#decoded.decode(key, kv), modRevision: kv.mod_revision }
       : undefined;
@@ -542,7 +563,7 @@ export class EtcdCore implements StateCore {
     for (let i = 0; i < keys.length; i += TXN_MAX_OPS) batches.push(keys.slice(i, i + TXN_MAX_OPS));
     const resources: Resource[] = [];
     await forEachConcurrently(batches, INDEXED_READ_CONCURRENCY, async (batch) => {
-      const response = await this.#kv(client).txn({
+      const response = await this.#kv(client).readTxn({
         compare: [],
         success: batch.map((key) => ({ request_range: { key: Buffer.from(key), revision: at } })),
       });
@@ -599,7 +620,6 @@ export class EtcdCore implements StateCore {
 
   /** Stores a new resource; undefined when the key is taken. */
   async #tryCreate(draft: Draft, owner: string): Promise<Resource | undefined> {
-    const client = await this.#connect();
     const md = draft.metadata;
     const now = this.#now();
     md.version = 1;
@@ -610,15 +630,16 @@ export class EtcdCore implements StateCore {
     const keyString = this.#layout.resourceKey(md);
     const key = Buffer.from(keyString);
     const value = encodeResource(draft);
-    const response = await this.#kv(client).txn({
-      compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [
+    const outcome = await this.#batcher.write({
+      key,
+      guard: { target: 'create' },
+      ops: [
         { request_put: { key, value } },
         ...labelIndexOps(this.#layout, md, undefined, md.labels),
       ],
     });
-    if (!response.succeeded) return undefined;
-    return this.#written(keyString, md, value, response.header.revision);
+    if (!outcome.succeeded) return undefined;
+    return this.#written(keyString, md, value, outcome.revision);
   }
 
   /**
@@ -626,7 +647,6 @@ export class EtcdCore implements StateCore {
    * read at; undefined when another writer came first.
    */
   async #swap(current: Stored, draft: Draft): Promise<Resource | undefined> {
-    const client = await this.#connect();
     const md = draft.metadata;
     const old = current.resource.metadata;
     md.version = old.version + 1;
@@ -637,15 +657,16 @@ export class EtcdCore implements StateCore {
     const keyString = this.#layout.resourceKey(md);
     const key = Buffer.from(keyString);
     const value = encodeResource(draft);
-    const response = await this.#kv(client).txn({
-      compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
-      success: [
+    const outcome = await this.#batcher.write({
+      key,
+      guard: { target: 'mod', revision: current.modRevision },
+      ops: [
         { request_put: { key, value } },
         ...labelIndexOps(this.#layout, md, old.labels, md.labels),
       ],
     });
-    if (!response.succeeded) return undefined;
-    return this.#written(keyString, md, value, response.header.revision);
+    if (!outcome.succeeded) return undefined;
+    return this.#written(keyString, md, value, outcome.revision);
   }
 
   /**
@@ -684,8 +705,12 @@ export class EtcdCore implements StateCore {
     const marker = { namespace: kind.namespace, type: kind.type };
     const initial: (ResourceEvent | { marker: 'bootstrapped' | 'noop'; revision: number })[] = [];
     let start: number;
+    let after: Buffer | undefined;
     if (startFromBookmark !== undefined) {
-      start = (await this.#checkBookmark(codec, startFromBookmark)) + 1;
+      const position = await this.#checkBookmark(codec, startFromBookmark);
+      // Within a revision, the watch starts at it and skips the changes up to the key.
+      start = position.key === undefined ? position.revision + 1 : position.revision;
+      if (position.key !== undefined) after = Buffer.from(position.key);
     } else if (tail > 0) {
       const prefix = this.#layout.resourcePrefix(kind);
       const replay = await this.#replay(kind, (kv) => kv.key.toString().startsWith(prefix));
@@ -714,7 +739,7 @@ export class EtcdCore implements StateCore {
         if (seen) open.queue.pushInitial(seen);
       }
     }
-    await this.#startWatch(open, client, start, (change) => {
+    await this.#startWatch(open, client, { start, after }, (change) => {
       const event = toEvent(change, codec, this.#decoded);
       if (event instanceof Error) {
         open.queue.fail(event);
@@ -752,11 +777,14 @@ export class EtcdCore implements StateCore {
     return open;
   }
 
-  /** Starts the etcd watch behind `open`, from revision `start` on. */
+  /**
+   * Starts the etcd watch behind `open`, from revision `start` on (at `start`, only the changes
+   * of keys after `after`, when given).
+   */
   async #startWatch(
     open: OpenWatch,
     client: Etcd3,
-    start: number,
+    { start, after }: { start: number; after: Buffer | undefined },
     onChange: (change: EtcdChange) => void,
   ): Promise<void> {
     const key = Buffer.from(open.key);
@@ -766,6 +794,7 @@ export class EtcdCore implements StateCore {
         key,
         ...(open.prefix ? { rangeEnd: prefixEnd(key) } : {}),
         startRevision: start,
+        ...(after === undefined ? {} : { afterKey: after }),
         onChange,
         onError: (error) => {
           const next = (etcd?.lastRevision ?? start - 1) + 1;
@@ -795,20 +824,26 @@ export class EtcdCore implements StateCore {
   }
 
   /**
-   * The revision of a bookmark of this kind, if etcd still has the history after it.
+   * The position of a bookmark of this kind, if etcd still has the history after it.
    * @throws InvalidBookmarkError otherwise.
    */
-  async #checkBookmark(codec: BookmarkCodec, bookmark: string): Promise<number> {
+  async #checkBookmark(codec: BookmarkCodec, bookmark: string): Promise<WatchPosition> {
     const client = await this.#connect();
     await this.#clusterKnown(client);
     const decoded = codec.decode(bookmark);
+    // The watch reads on from the last revision read whole: it must still be there, and the
+    // bookmark's own must have come.
+    const reads = [decoded.revision];
+    if (decoded.key !== undefined) reads.push(decoded.revision - 1);
     try {
-      // A read at the bookmark's revision fails when it was compacted or is yet to come.
-      await this.#kv(client).range({
-        key: Buffer.from(this.#layout.root),
-        revision: Math.max(decoded, 1),
-        count_only: true,
-      });
+      // A read at a revision fails when it was compacted or is yet to come.
+      for (const revision of reads) {
+        await this.#kv(client).range({
+          key: Buffer.from(this.#layout.root),
+          revision: Math.max(revision, 1),
+          count_only: true,
+        });
+      }
     } catch (error) {
       if (COMPACTED.test(String(error)) || FUTURE_REVISION.test(String(error))) {
         throw new InvalidBookmarkError(bookmark);
@@ -942,9 +977,9 @@ function decodeEvent(
   codec: BookmarkCodec,
   decoded: DecodedCache,
 ): ResourceEvent | HistoryCompactedError {
-  const bookmark = codec.encode(change.revision);
-  const { prev } = change;
   const key = change.kv.key.toString();
+  const bookmark = codec.encode(change.revision, key);
+  const { prev } = change;
   if (change.type === 'delete') {
     if (!prev) return new HistoryCompactedError(change.revision - 1);
     const resource = decoded.decode(key, prev);

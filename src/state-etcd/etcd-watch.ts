@@ -14,6 +14,8 @@ export interface EtcdWatchOptions {
   readonly rangeEnd?: Buffer;
   /** The first revision to read. */
   readonly startRevision: number;
+  /** The changes at `startRevision` up to this key (in key order) were handed on already. */
+  readonly afterKey?: Buffer;
   readonly onChange: (change: EtcdChange) => void;
   /** The watch ended on etcd's side (its revision was compacted away, or it was refused). */
   readonly onError: (error: Error) => void;
@@ -23,12 +25,15 @@ export interface EtcdWatchOptions {
  * An etcd watch that never loses or repeats a change across reconnects. The `etcd3` client
  * re-creates its watches when the stream drops, but resumes from the store revision it last
  * heard of, which is not always the revision of the last change it delivered. So this
- * remembers the revision of the last change handed on, makes every reconnect resume right
- * after it, and drops anything at or below it.
+ * remembers the last change handed on, by revision and key (one transaction changes several
+ * keys at one revision, and cosi writes them in key order: see `TxnBatcher`), makes every
+ * reconnect resume at that revision, and drops anything at or before it.
  */
 export class EtcdWatch {
   /** The revision of the last change handed on (the start revision - 1 before any). */
   lastRevision: number;
+  /** The key of the last change handed on; undefined: every change at `lastRevision` was. */
+  #lastKey: Buffer | undefined;
   readonly #watcher: Watcher;
   readonly #waiters: { revision: number; resolve: () => void }[] = [];
   #closed = false;
@@ -36,7 +41,9 @@ export class EtcdWatch {
   #open = false;
 
   private constructor(client: Etcd3, options: EtcdWatchOptions) {
-    this.lastRevision = options.startRevision - 1;
+    this.lastRevision =
+      options.afterKey === undefined ? options.startRevision - 1 : options.startRevision;
+    this.#lastKey = options.afterKey;
     const builder = client.watch().withPreviousKV().startRevision(String(options.startRevision));
     if (options.rangeEnd === undefined) builder.key(options.key);
     else builder.inRange({ start: options.key, end: options.rangeEnd });
@@ -45,16 +52,19 @@ export class EtcdWatch {
       (type: 'put' | 'delete') =>
       (kv: IKeyValue, prev?: IKeyValue): void => {
         const revision = Number(kv.mod_revision);
-        if (this.#closed || revision <= this.lastRevision) return;
+        if (this.#closed || !this.#isNew(revision, kv.key)) return;
         this.lastRevision = revision;
+        this.#lastKey = kv.key;
         options.onChange({ type, revision, kv, prev });
         this.#wake();
       };
     watcher.on('put', onEvent('put'));
     watcher.on('delete', onEvent('delete'));
     watcher.on('disconnected', () => {
-      // Resume right after the last change handed on, whatever the client last heard of.
-      watcher.request.start_revision = String(this.lastRevision + 1);
+      // Resume right after the last change handed on, whatever the client last heard of: at
+      // its revision, whose other changes may not all have come.
+      const resume = this.#lastKey === undefined ? this.lastRevision + 1 : this.lastRevision;
+      watcher.request.start_revision = String(resume);
     });
     watcher.on('error', (error: Error) => {
       if (this.#closed || !this.#open) return;
@@ -95,6 +105,12 @@ export class EtcdWatch {
     for (const waiter of this.#waiters.splice(0)) waiter.resolve();
     // The client may be gone already (the state was closed): nothing left to cancel then.
     this.#watcher.cancel().catch(() => undefined);
+  }
+
+  /** Whether a change comes after the last one handed on. */
+  #isNew(revision: number, key: Buffer): boolean {
+    if (revision !== this.lastRevision) return revision > this.lastRevision;
+    return this.#lastKey !== undefined && Buffer.compare(key, this.#lastKey) > 0;
   }
 
   #wake(): void {
