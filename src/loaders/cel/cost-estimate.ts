@@ -247,6 +247,33 @@ export function estimateCost(
     return total;
   };
 
+  /**
+   * cel-go's `sortBy` macro (`ext/lists.go` `sortByMacro`) as its estimator sees the expansion: a
+   * comprehension over an empty list (`[]`) whose accumulator binds the list, with the result
+   * `@input.@sortByAssociatedKeys(@input.map(v, key))`. The `map` is a range (the bound list),
+   * an empty list to start, and per item its step `@result + [key]`; the sort is
+   * `estimateListSortBy` over the keys.
+   */
+  const sortByCost = (node: ExprNode, list: ExprNode, variable: string, key: ExprNode): number => {
+    const listCost = cost(list);
+    const items = knownSize(list);
+    const listPath = paths.get(list);
+    locals.push(
+      new Map([[variable, { path: listPath && [...listPath, '@items'], size: undefined }]]),
+    );
+    const keyCost = cost(key);
+    locals.pop();
+    const step = 1 + keyCost + LIST_CREATE_BASE_COST + 1;
+    const keys = 1 + LIST_CREATE_BASE_COST + items * step + 1;
+    const keyKind = typeOf(key).kind;
+    const sortFactor =
+      keyKind === 'string' || keyKind === 'bytes' ? 2 + STRING_TRAVERSAL_COST_FACTOR : 2;
+    const sort = Math.ceil(items * items * sortFactor) + 1 + LIST_CREATE_BASE_COST;
+    const size = sizeOf(list);
+    if (size !== undefined) sizes.set(node, size);
+    return LIST_CREATE_BASE_COST + listCost + 1 + keys + sort;
+  };
+
   const callCost = (node: ExprNode, v: Record<string, unknown>): number => {
     const name = v.function as string;
     const target = v.target as ExprNode | undefined;
@@ -257,6 +284,16 @@ export function estimateCost(
       const size = sizeOf(arg);
       if (size !== undefined) sizes.set(node, size);
       return total;
+    }
+    const [variable, key] = args;
+    if (
+      name === 'sortBy' &&
+      target !== undefined &&
+      args.length === 2 &&
+      variable?.exprKind.case === 'identExpr' &&
+      key !== undefined
+    ) {
+      return sortByCost(node, target, (variable.exprKind.value as { name: string }).name, key);
     }
     if (MACRO_LIKE.has(name) && args.length >= 2) return target === undefined ? 0 : cost(target);
     const namespace = namespaceOf(target);
@@ -318,7 +355,8 @@ export function estimateCost(
         if (path !== undefined) paths.set(node, [...path, kind === 'list' ? '@items' : '@values']);
         return 1 + argSum;
       }
-      return argSum;
+      // cel-go's index overloads cost 1 whatever the operand (`dyn` included).
+      return kind === 'dyn' ? 1 + argSum : argSum;
     }
     if (target === undefined && COMPARISONS.has(name) && a !== undefined && b !== undefined) {
       const kinds = [typeOf(a).kind, typeOf(b).kind];

@@ -216,6 +216,26 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
   ): CelType => {
     // `optional.of(x)` parses as a call of `of` on the name `optional`: a namespaced function.
     const namespace = namespaceOf(calledOn, scope);
+    const [variable, key] = argNodes;
+    if (
+      called === 'sortBy' &&
+      namespace === undefined &&
+      calledOn !== undefined &&
+      argNodes.length === 2 &&
+      variable?.exprKind.case === 'identExpr' &&
+      key !== undefined
+    ) {
+      // cel-go's `sortBy` macro: the key is an expression of each item, bound to the variable;
+      // the result is the list, sorted.
+      const list = check(calledOn, scope);
+      const inner = new Map(scope);
+      inner.set(
+        (variable.exprKind.value as { name: string }).name,
+        list.kind === 'list' ? list.elem : DYN,
+      );
+      check(key, inner);
+      return list.kind === 'list' ? list : DYN;
+    }
     const name = namespace === undefined ? called : `${namespace}.${called}`;
     const targetNode = namespace === undefined ? calledOn : undefined;
     const target = targetNode === undefined ? undefined : check(targetNode, scope);

@@ -77,11 +77,17 @@ const PRINT_COLUMNS: Readonly<Record<string, readonly PrintColumn[]>> = {
 };
 
 const catalogs = new Map<KubernetesRelease, BuiltinKinds>();
-const builtins = new WeakSet<ResourceDefinition>();
+/** The built-in definitions made, with the release each is of. */
+const builtins = new WeakMap<ResourceDefinition, KubernetesRelease>();
 
 /** Whether a definition is one of Kubernetes' own kinds (made by a {@link BuiltinKinds}). */
 export function isBuiltinDefinition(definition: ResourceDefinition): boolean {
   return builtins.has(definition);
+}
+
+/** The release a built-in definition is of; undefined for any other definition. */
+export function builtinReleaseOf(definition: ResourceDefinition): KubernetesRelease | undefined {
+  return builtins.get(definition);
 }
 
 /** The built-in kinds of a release, read from the vendored document the first time one is asked. */
@@ -111,7 +117,7 @@ export class BuiltinKinds {
     const entry = this.#index().entries.get(key);
     if (entry === undefined) return undefined;
     const definition = this.#define(entry);
-    builtins.add(definition);
+    builtins.set(definition, this.release);
     this.#definitions.set(key, definition);
     return definition;
   }

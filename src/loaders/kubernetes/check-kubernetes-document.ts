@@ -13,7 +13,7 @@ import { checkAgainstSchema } from '../definition-schema.js';
 import type { CompiledSchema } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
-import { isBuiltinDefinition } from './builtin-kinds.js';
+import { builtinReleaseOf } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { objectMetaProblems } from './object-meta.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
@@ -21,6 +21,8 @@ import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
 import { servicePortProblems } from './service-ports.js';
 import { volumeProblems } from './pod-volumes.js';
+import { probeProblems } from './container-probes.js';
+import { containerEnvProblems } from './container-env.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -57,17 +59,19 @@ export function checkKubernetesDocument(
   }
   applyDefaults(document, schema);
   const { group } = splitApiVersion(kind.apiVersion);
-  const builtin = isBuiltinDefinition(definition);
+  const release = builtinReleaseOf(definition);
   const unknown = [
     ...findUnknownFields(document, schema),
-    ...objectMetaProblems(document.metadata, group, kind.kind, builtin),
-    ...(builtin
+    ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined),
+    ...(release !== undefined
       ? [
           ...restartPolicyProblems(document, group, kind.kind),
           ...templateSelectorProblems(document, group, kind.kind),
-          ...containerProblems(document, group, kind.kind),
-          ...servicePortProblems(document, group, kind.kind),
           ...volumeProblems(document, group, kind.kind),
+          ...containerProblems(document, group, kind.kind),
+          ...containerEnvProblems(document, group, kind.kind, release),
+          ...probeProblems(document, group, kind.kind),
+          ...servicePortProblems(document, group, kind.kind),
         ]
       : []),
   ];

@@ -31,6 +31,14 @@ export function invalidValue(value: unknown, detail: string): string {
   return `Invalid value: ${goValue(value)}: ${detail}`;
 }
 
+/**
+ * `field.Invalid` of a struct value (a label selector): the API server prints it as JSON, `{}`
+ * when empty (where an empty map of strings is `map[string]string{}`).
+ */
+export function invalidStructValue(value: unknown, detail: string): string {
+  return `Invalid value: ${JSON.stringify(value)}: ${detail}`;
+}
+
 /** `field.Required`. */
 export function requiredValue(detail = ''): string {
   return detail === '' ? 'Required value' : `Required value: ${detail}`;
@@ -39,6 +47,16 @@ export function requiredValue(detail = ''): string {
 /** `field.Duplicate`. */
 export function duplicateValue(value: unknown): string {
   return `Duplicate value: ${goValue(value)}`;
+}
+
+/** `field.Forbidden`. */
+export function forbiddenValue(detail: string): string {
+  return `Forbidden: ${detail}`;
+}
+
+/** `field.NotFound`. */
+export function notFoundValue(value: unknown): string {
+  return `Not found: ${goValue(value)}`;
 }
 
 /** `field.NotSupported`. */

@@ -1,7 +1,8 @@
 /**
  * What the API server checks of a pod spec's volumes in Go (k8s.io/kubernetes
- * `pkg/apis/core/validation` `validateVolumes`, `ValidateVolumeMounts`): a volume's name is a
- * DNS-1123 label, and a container mounts only volumes of the pod (`Not found: "cache"`). Each
+ * `pkg/apis/core/validation` `ValidateVolumes`, `ValidateVolumeMounts`): a volume has one source
+ * (`volume-sources.ts`), its name is a DNS-1123 label, and a container mounts only volumes of the
+ * pod (`Not found: "cache"`); as in Go, a volume with a problem is not one a mount can name. Each
  * problem at its field, in the API server's words. (A volume named twice, a path mounted twice:
  * the OpenAPI's list keys report them, as the API server's `x-kubernetes-list-type: map` does.)
  */
@@ -9,8 +10,9 @@
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
-import { goValue, invalidValue } from './go-field-error.js';
+import { invalidValue, notFoundValue } from './go-field-error.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
+import { volumeSourceProblems } from './volume-sources.js';
 
 /** The volume problems of a built-in document of `group`/`kind` (none without a pod spec). */
 export function volumeProblems(
@@ -24,15 +26,21 @@ export function volumeProblems(
   const volumes = new Set<string>();
   if (Array.isArray(spec.volumes)) {
     spec.volumes.forEach((volume: unknown, i) => {
-      const name = isPlainObject(volume) ? volume.name : undefined;
+      if (!isPlainObject(volume)) return;
+      let found = 0;
+      const addHere = (path: (string | number)[], keyword: string, message: string): void => {
+        found++;
+        add(['volumes', i, ...path], keyword, message);
+      };
+      volumeSourceProblems(volume, addHere);
+      const name = volume.name;
       if (typeof name !== 'string' || name === '') return;
-      if (name.length > 63) {
-        add(['volumes', i, 'name'], 'dns-1123-label', invalidValue(name, MAX_LABEL_MESSAGE));
-      }
+      if (name.length > 63)
+        addHere(['name'], 'dns-1123-label', invalidValue(name, MAX_LABEL_MESSAGE));
       if (!DNS1123_LABEL.test(name)) {
-        add(['volumes', i, 'name'], 'dns-1123-label', invalidValue(name, DNS1123_LABEL_MESSAGE));
+        addHere(['name'], 'dns-1123-label', invalidValue(name, DNS1123_LABEL_MESSAGE));
       }
-      volumes.add(name);
+      if (found === 0) volumes.add(name);
     });
   }
   // A StatefulSet's pods also get a volume per claim template (the API server leaves its template's
@@ -54,7 +62,7 @@ export function volumeProblems(
         if (!isPlainObject(mount)) return;
         const at = [list, i, 'volumeMounts', j];
         if (typeof mount.name === 'string' && !volumes.has(mount.name)) {
-          add([...at, 'name'], 'volume', `Not found: ${goValue(mount.name)}`);
+          add([...at, 'name'], 'volume', notFoundValue(mount.name));
         }
       });
     });

@@ -7,21 +7,31 @@
  * `spec.template.metadata.labels: Invalid value: map[string]string{...}: \`selector\` does not
  * match template \`labels\``; so is a Job with `manualSelector: true`. A Job without it gets a
  * generated selector: one written anyway must select the generated labels (`job-name`), or it
- * is `\`selector\` not auto-generated`; a CronJob's job template may have neither. (A selector
- * prints as JSON here, where Go prints its struct.)
+ * is `\`selector\` not auto-generated`; a CronJob's job template may have neither. A selector that
+ * selects nothing in particular (`{}`) is `empty selector is invalid for deployment` (the API
+ * server's words for a ReplicaSet too), `... for statefulset`, `... for daemonset`; a
+ * ReplicationController needs a selector or template labels to default it from (`Required
+ * value`). A selector the OpenAPI requires and the document lacks is the schema's to report,
+ * once. (A selector prints as JSON, as the API server prints it since 1.34.)
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
+import {
+  invalidStructValue,
+  invalidValue,
+  requiredValue,
+  unsupportedValue,
+} from './go-field-error.js';
 
 const DOES_NOT_MATCH = '`selector` does not match template `labels`';
-const LABEL_SELECTOR_KINDS = new Set([
-  'apps/Deployment',
-  'apps/ReplicaSet',
-  'apps/StatefulSet',
-  'apps/DaemonSet',
+/** The kinds with a `LabelSelector`, and the word of their empty-selector message. */
+const LABEL_SELECTOR_KINDS: ReadonlyMap<string, string> = new Map([
+  ['apps/Deployment', 'deployment'],
+  ['apps/ReplicaSet', 'deployment'],
+  ['apps/StatefulSet', 'statefulset'],
+  ['apps/DaemonSet', 'daemonset'],
 ]);
 /** The labels the API server gives a Job's pods whose selector it generates; the uid is unknown. */
 const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
@@ -41,18 +51,41 @@ export function templateSelectorProblems(
     keyword,
     message,
   });
+  const word = LABEL_SELECTOR_KINDS.get(`${group}/${kind}`);
+  if (word !== undefined && isEmptySelector(spec.selector)) {
+    // ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec,
+    // ValidateDaemonSetSpec: an empty selector, whatever the template.
+    return [
+      problem(
+        ['spec', 'selector'],
+        'selector',
+        invalidStructValue(
+          withoutEmptyParts(spec.selector),
+          `empty selector is invalid for ${word}`,
+        ),
+      ),
+    ];
+  }
   // Without a template the API server says only that one is required (as the schema does here).
   if (!isPlainObject(spec.template) && kind !== 'CronJob') return [];
   const labels = templateLabels(spec.template);
-  if (LABEL_SELECTOR_KINDS.has(`${group}/${kind}`)) {
+  if (word !== undefined) {
     const matches = selects(spec.selector, labels);
     return matches === false
       ? [problem(['spec', 'template', 'metadata', 'labels'], 'selector', mismatch(labels))]
       : [];
   }
   if (group === '' && kind === 'ReplicationController') {
-    // An absent or empty selector is defaulted to the template's labels.
-    if (!isPlainObject(spec.selector) || Object.keys(spec.selector).length === 0) return [];
+    // An absent or empty selector is defaulted to the template's labels (SetDefaults_
+    // ReplicationController); with none to default from, ValidateNonEmptySelector requires one.
+    if (!isPlainObject(spec.selector) || Object.keys(spec.selector).length === 0) {
+      const written = isPlainObject(spec.template) ? spec.template.metadata : undefined;
+      const hasLabels =
+        isPlainObject(written) &&
+        isPlainObject(written.labels) &&
+        Object.keys(written.labels).length > 0;
+      return hasLabels ? [] : [problem(['spec', 'selector'], 'required', requiredValue())];
+    }
     return selects({ matchLabels: spec.selector }, labels) === false
       ? [problem(['spec', 'template', 'metadata', 'labels'], 'selector', mismatch(labels))]
       : [];
@@ -119,6 +152,34 @@ function mismatch(labels: Record<string, string> | undefined): string {
   return labels === undefined
     ? `Invalid value: map[string]string(nil): ${DOES_NOT_MATCH}`
     : invalidValue(labels, DOES_NOT_MATCH);
+}
+
+/** Whether a selector is written and selects on nothing (`{}`, `{ matchLabels: {} }`). */
+function isEmptySelector(selector: unknown): selector is Record<string, unknown> {
+  if (!isPlainObject(selector)) return false;
+  const { matchLabels, matchExpressions } = selector;
+  const labels = matchLabels === undefined || matchLabels === null ? {} : matchLabels;
+  const expressions =
+    matchExpressions === undefined || matchExpressions === null ? [] : matchExpressions;
+  return (
+    isPlainObject(labels) &&
+    Object.keys(labels).length === 0 &&
+    Array.isArray(expressions) &&
+    expressions.length === 0
+  );
+}
+
+/** A selector as Go's JSON prints it: empty parts are left out (`omitempty`). */
+function withoutEmptyParts(selector: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(selector)) {
+    const empty =
+      value === null ||
+      (Array.isArray(value) && value.length === 0) ||
+      (isPlainObject(value) && Object.keys(value).length === 0);
+    if (!empty) out[key] = value;
+  }
+  return out;
 }
 
 /** A pod template's labels, when they are all strings (else the schema reports them). */

@@ -85,6 +85,25 @@ describe('lists (ext/lists_test.go TestListsCosts)', () => {
     ['list_sort_var', 'self.sort() == [1, 2, 3]', ints(5), 73],
     ['list_sort_var_string', "self.sort() == ['a', 'a', 'b', 'b', 'c', 'c']", strings(10), 233],
     ['list_sort_var_int_empty', 'self.sort() == []', ints(10), 222],
+    // sortBy is a macro: cel-go estimates its expansion (a comprehension binding the list, a map
+    // of the keys, the sort of the keys).
+    ['list_sortBy', "[{'x':4}, {'x':3}].sortBy(m, m['x']) == [{'x':3}, {'x':4}]", INT, 211],
+    [
+      'list_sortBy_var',
+      "self.sortBy(m, m['x']) == [{'x':3}, {'x':4}]",
+      { type: 'array', items: { 'x-kubernetes-int-or-string': true }, maxItems: 5 },
+      226,
+    ],
+    [
+      'list_sortBy_var_string',
+      "self.sortBy(m, m['x']) == [{'x': 'a'}, {'x': 'b'}, {'x': 'c'}]",
+      {
+        type: 'array',
+        items: { type: 'object', additionalProperties: { type: 'string' } },
+        maxItems: 3,
+      },
+      197,
+    ],
   ])('%s: %s', (_name, rule, schema, expected) => {
     expect(cost(schema, rule)).toBe(expected);
   });

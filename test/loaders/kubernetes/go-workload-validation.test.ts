@@ -94,6 +94,54 @@ spec:
     expect(load(rc('{}'))).toEqual([]);
   });
 
+  it.each([
+    ['Deployment', 'deployment'],
+    ['ReplicaSet', 'deployment'],
+    ['StatefulSet', 'statefulset'],
+    ['DaemonSet', 'daemonset'],
+  ])(
+    'refuses an empty selector of a %s, in its spec validation function (ValidateDeploymentSpec, ...)',
+    (kind, word) => {
+      for (const selector of [
+        '{}',
+        '{ matchLabels: {} }',
+        '{ matchLabels: {}, matchExpressions: [] }',
+      ]) {
+        const text = deployment(selector, '{ app: web }').replace(
+          'kind: Deployment',
+          `kind: ${kind}`,
+        );
+        const findings = load(text);
+        expect(findings.map(at)).toEqual([
+          ['/spec/selector', `Invalid value: {}: empty selector is invalid for ${word}`],
+        ]);
+        expect([findings[0]?.line, findings[0]?.col]).toEqual([5, 13]);
+      }
+    },
+  );
+
+  it('leaves a missing selector to the OpenAPI, which requires it: one finding, not two', () => {
+    const text = deployment('{ matchLabels: { app: web } }', '{ app: web }').replace(
+      '  selector: { matchLabels: { app: web } }\n',
+      '',
+    );
+    expect(load(text).map(at)).toEqual([['/spec', "must have required property 'selector'"]]);
+  });
+
+  it('requires a ReplicationController selector when no template labels default it (ValidateNonEmptySelector)', () => {
+    const rc = (labels: string) => `apiVersion: v1
+kind: ReplicationController
+metadata: { name: web }
+spec:
+  template:
+    metadata: ${labels}
+    spec: { containers: [{ name: c, image: nginx }] }
+`;
+    expect(load(rc('{}')).map(at)).toEqual([['/spec/selector', 'Required value']]);
+    expect(load(rc('{ labels: {} }')).map(at)).toEqual([['/spec/selector', 'Required value']]);
+    expect(load(rc('{ labels: { app: web } }'))).toEqual([]);
+  });
+
   it("refuses kubeconform's DaemonSet fixture whose template has no labels (kubeconform passes it)", () => {
     const text = readFileSync('test/fixtures/kubeconform/extra_property.yaml', 'utf8');
     expect(load(text).map(at)).toContainEqual([

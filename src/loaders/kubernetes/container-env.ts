@@ -1,0 +1,209 @@
+/**
+ * What the API server checks of a container's environment in Go (k8s.io/kubernetes
+ * `pkg/apis/core/validation` `ValidateEnv`, `validateEnvVarValueFrom`, `ValidateEnvFrom`): a
+ * variable's name is given and valid, a `valueFrom` has exactly one source and no `value` beside
+ * it, a key reference names a valid key, a resource reference a resource the downward API
+ * exposes, and an `envFrom` entry has exactly one source. Each problem at its field, in the API
+ * server's words.
+ *
+ * Which names are valid depends on the release: before 1.32 a name is C-identifier-like
+ * (apimachinery `IsEnvVarName`); from 1.32 on (`RelaxedEnvironmentVariableValidation`, on by
+ * default in 1.32, GA in 1.34) any printable ASCII but `=` (`IsRelaxedEnvVarName`).
+ */
+
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
+import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
+
+const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+const ENV_VAR_NAME_MESSAGE =
+  "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+const RELAXED_ENV_VAR_NAME_MESSAGE =
+  "a valid environment variable name must consist only of printable ASCII characters other than '='";
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const CONFIG_KEY_MESSAGE =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+/** The resources a `resourceFieldRef` of an environment variable may name (sorted, as Go lists). */
+const RESOURCE_FIELDS = [
+  'limits.cpu',
+  'limits.ephemeral-storage',
+  'limits.memory',
+  'requests.cpu',
+  'requests.ephemeral-storage',
+  'requests.memory',
+];
+const HUGE_PAGES_PREFIXES = ['limits.hugepages-', 'requests.hugepages-'];
+const VALUE_FROM_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+const ENV_FROM_SOURCES = ['configMapRef', 'secretRef'];
+const ONE_FIELD = 'may not have more than one field specified at a time';
+/** The first release whose API server takes relaxed names by default. */
+const RELAXED_SINCE: KubernetesRelease = '1.32';
+
+type Add = (path: (string | number)[], keyword: string, message: string) => void;
+
+/** The environment problems of a built-in document of `group`/`kind` of `release`. */
+export function containerEnvProblems(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+  release: KubernetesRelease,
+): SchemaProblem[] {
+  const pod = podSpecOf(document, group, kind);
+  if (!pod) return [];
+  const { spec, problems, add } = pod;
+  const relaxed =
+    KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(RELAXED_SINCE);
+  for (const list of CONTAINER_LISTS) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    containers.forEach((container: unknown, i) => {
+      if (!isPlainObject(container)) return;
+      const at: Add = (path, keyword, message) => add([list, i, ...path], keyword, message);
+      envProblems(container.env, relaxed, at);
+      envFromProblems(container.envFrom, relaxed, at);
+    });
+  }
+  return problems;
+}
+
+/** `ValidateEnv`. */
+function envProblems(env: unknown, relaxed: boolean, add: Add): void {
+  if (!Array.isArray(env)) return;
+  env.forEach((variable: unknown, j) => {
+    if (!isPlainObject(variable)) return;
+    const name = variable.name;
+    if (name === '') add(['env', j, 'name'], 'required', requiredValue());
+    else if (typeof name === 'string') {
+      for (const message of envVarNameProblems(name, relaxed)) {
+        add(['env', j, 'name'], 'env-name', invalidValue(name, message));
+      }
+    }
+    const valueFrom = variable.valueFrom;
+    if (!isPlainObject(valueFrom)) return;
+    const at: Add = (path, keyword, message) =>
+      add(['env', j, 'valueFrom', ...path], keyword, message);
+    let sources = 0;
+    for (const source of VALUE_FROM_SOURCES) {
+      const selector = valueFrom[source];
+      if (selector === undefined || selector === null) continue;
+      sources++;
+      if (isPlainObject(selector))
+        selectorProblems(source, selector, (p, k, m) => at([source, ...p], k, m));
+    }
+    const value = variable.value;
+    if (sources === 0) {
+      at(
+        [],
+        'env-source',
+        invalidValue(
+          '',
+          'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+        ),
+      );
+    } else if (typeof value === 'string' && value !== '') {
+      at([], 'env-source', invalidValue('', 'may not be specified when `value` is not empty'));
+    } else if (sources > 1) {
+      at([], 'env-source', invalidValue('', ONE_FIELD));
+    }
+  });
+}
+
+/** The checks of one `valueFrom` source that the OpenAPI does not make. */
+function selectorProblems(source: string, selector: Record<string, unknown>, add: Add): void {
+  switch (source) {
+    case 'fieldRef':
+      // `apiVersion` is defaulted to `v1`.
+      if (selector.fieldPath === '') add(['fieldPath'], 'required', requiredValue());
+      return;
+    case 'resourceFieldRef': {
+      const resource = selector.resource;
+      if (resource === '') add(['resource'], 'required', requiredValue());
+      else if (
+        typeof resource === 'string' &&
+        !RESOURCE_FIELDS.includes(resource) &&
+        !HUGE_PAGES_PREFIXES.some((prefix) => resource.startsWith(prefix))
+      ) {
+        add(['resource'], 'env-source', unsupportedValue(resource, RESOURCE_FIELDS));
+      }
+      return;
+    }
+    default: {
+      // configMapKeyRef, secretKeyRef: `validateConfigMapKeySelector`, `validateSecretKeySelector`.
+      const key = selector.key;
+      if (key === '') add(['key'], 'required', requiredValue());
+      else if (typeof key === 'string') {
+        for (const message of configKeyProblems(key)) {
+          add(['key'], 'config-key', invalidValue(key, message));
+        }
+      }
+    }
+  }
+}
+
+/** `ValidateEnvFrom`. */
+function envFromProblems(envFrom: unknown, relaxed: boolean, add: Add): void {
+  if (!Array.isArray(envFrom)) return;
+  envFrom.forEach((entry: unknown, j) => {
+    if (!isPlainObject(entry)) return;
+    const prefix = entry.prefix;
+    if (typeof prefix === 'string' && prefix !== '') {
+      for (const message of envVarNameProblems(prefix, relaxed)) {
+        add(['envFrom', j, 'prefix'], 'env-name', invalidValue(prefix, message));
+      }
+    }
+    let sources = 0;
+    for (const source of ENV_FROM_SOURCES) {
+      const reference = entry[source];
+      if (reference === undefined || reference === null) continue;
+      sources++;
+      const name = isPlainObject(reference) ? reference.name : undefined;
+      if (name === undefined || name === null || name === '') {
+        add(['envFrom', j, source, 'name'], 'required', requiredValue());
+      }
+    }
+    // Go reports these at the list, not at the entry.
+    if (sources === 0) {
+      add(
+        ['envFrom'],
+        'env-source',
+        invalidValue('', 'must specify one of: `configMapRef` or `secretRef`'),
+      );
+    } else if (sources > 1) add(['envFrom'], 'env-source', invalidValue('', ONE_FIELD));
+  });
+}
+
+/** apimachinery's `IsEnvVarName` (strict) or `IsRelaxedEnvVarName`, every message it gives. */
+export function envVarNameProblems(name: string, relaxed: boolean): string[] {
+  if (relaxed) {
+    if (name === '') return ['environment variable name must be non-empty'];
+    for (const character of name) {
+      const code = character.codePointAt(0) ?? 0;
+      if (code < 0x20 || code > 0x7e || character === '=') return [RELAXED_ENV_VAR_NAME_MESSAGE];
+    }
+    return [];
+  }
+  const problems: string[] = [];
+  if (!ENV_VAR_NAME.test(name)) problems.push(ENV_VAR_NAME_MESSAGE);
+  problems.push(...directoryPrefixProblems(name));
+  return problems;
+}
+
+/** apimachinery's `IsConfigMapKey`. */
+function configKeyProblems(key: string): string[] {
+  const problems: string[] = [];
+  if (new TextEncoder().encode(key).length > 253)
+    problems.push('must be no more than 253 characters');
+  if (!CONFIG_KEY.test(key)) problems.push(CONFIG_KEY_MESSAGE);
+  problems.push(...directoryPrefixProblems(key));
+  return problems;
+}
+
+/** apimachinery's `hasChDirPrefix`. */
+function directoryPrefixProblems(value: string): string[] {
+  if (value === '.') return ["must not be '.'"];
+  if (value === '..') return ["must not be '..'"];
+  if (value.startsWith('..')) return ["must not start with '..'"];
+  return [];
+}

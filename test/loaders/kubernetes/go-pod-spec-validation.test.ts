@@ -1,0 +1,348 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import type { KubernetesRelease } from '../../../src/loaders/kubernetes/kubernetes-release.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * What the API server checks of a pod spec in Go beyond the OpenAPI, with its messages and
+ * field paths (k8s.io/kubernetes 1.36 `pkg/apis/core/validation/validation.go`; apimachinery
+ * `util/validation`): a volume's source, a container's probes and lifecycle hooks, its
+ * environment. Each case names the Go function whose check it is.
+ */
+
+const at = (f: Finding) => [f.pointer, f.message];
+const load = (text: string, kubernetesVersion?: KubernetesRelease) =>
+  loadManifests([{ path: 'pod.yaml', text }], kubernetesVersion ? { kubernetesVersion } : {})
+    .findings;
+
+const pod = (body: string) => `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+${body}`;
+const container = (fields: string) =>
+  pod(`  containers:\n    - name: app\n      image: nginx\n${fields}`);
+
+describe('a volume has one source (validateVolumeSource)', () => {
+  it('refuses each source after the first, in Go order, at its field', () => {
+    const findings = load(
+      pod(`  volumes:
+    - name: both
+      configMap: { name: settings }
+      emptyDir: {}
+      secret: { secretName: token }
+  containers: [{ name: app, image: nginx }]
+`),
+    );
+    // emptyDir comes first in Go's order, whatever the order written (findings in file order).
+    expect(findings.map(at)).toEqual([
+      ['/spec/volumes/0/configMap', 'Forbidden: may not specify more than 1 volume type'],
+      ['/spec/volumes/0/secret', 'Forbidden: may not specify more than 1 volume type'],
+    ]);
+    expect(findings.map((f) => f.line)).toEqual([7, 9]);
+  });
+
+  it('takes a volume with no source: the API server defaults it to an emptyDir (SetDefaults_Volume)', () => {
+    const text = pod(`  volumes: [{ name: scratch }, { name: cache, emptyDir: null }]
+  containers:
+    - { name: app, image: nginx, volumeMounts: [{ name: scratch, mountPath: /s }, { name: cache, mountPath: /c }] }
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it('makes a volume with a problem one no mount can name, as ValidateVolumes does', () => {
+    const text = pod(`  volumes: [{ name: data, emptyDir: {}, hostPath: { path: /data } }]
+  containers:
+    - { name: app, image: nginx, volumeMounts: [{ name: data, mountPath: /data }] }
+`);
+    expect(load(text).map(at)).toEqual([
+      ['/spec/volumes/0/hostPath', 'Forbidden: may not specify more than 1 volume type'],
+      ['/spec/containers/0/volumeMounts/0/name', 'Not found: "data"'],
+    ]);
+  });
+
+  it('checks the first source as its own function does (validateSecretVolumeSource, validateConfigMapVolumeSource, validateNFSVolumeSource, validatePersistentClaimVolumeSource)', () => {
+    const findings = load(
+      pod(`  volumes:
+    - { name: a, secret: { defaultMode: 0o1000, items: [{ key: k, path: p, mode: -1 }] } }
+    - { name: b, configMap: { defaultMode: 420 } }
+    - { name: c, nfs: { server: nas, path: exports/data } }
+    - { name: d, persistentVolumeClaim: { claimName: "" } }
+    - { name: e, hostPath: { path: "" } }
+  containers: [{ name: app, image: nginx }]
+`),
+    );
+    const mode = 'must be a number between 0 and 0777 (octal), both inclusive';
+    expect(findings.map(at)).toEqual([
+      ['/spec/volumes/0/secret/secretName', 'Required value'],
+      ['/spec/volumes/0/secret/defaultMode', `Invalid value: 512: ${mode}`],
+      ['/spec/volumes/0/secret/items/0/mode', `Invalid value: -1: ${mode}`],
+      ['/spec/volumes/1/configMap/name', 'Required value'],
+      ['/spec/volumes/2/nfs/path', 'Invalid value: "exports/data": must be an absolute path'],
+      ['/spec/volumes/3/persistentVolumeClaim/claimName', 'Required value'],
+      ['/spec/volumes/4/hostPath/path', 'Required value'],
+    ]);
+  });
+});
+
+describe("a container's probes (validateProbe, validateLivenessProbe, validateReadinessProbe, validateStartupProbe)", () => {
+  it('takes the probes of a real workload', () => {
+    const text =
+      container(`      livenessProbe: { httpGet: { path: /healthz, port: http }, periodSeconds: 10, successThreshold: 1 }
+      readinessProbe: { tcpSocket: { port: 8080 }, initialDelaySeconds: 0, successThreshold: 3 }
+      startupProbe: { exec: { command: [cat, /ready] }, failureThreshold: 30 }
+      ports: [{ name: http, containerPort: 8080 }]
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it('needs exactly one handler (validateHandler)', () => {
+    const findings = load(
+      container(`      livenessProbe: { periodSeconds: 5 }
+      readinessProbe: { exec: { command: [check] }, httpGet: { port: 0 }, grpc: { port: 9000 } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/containers/0/livenessProbe', 'Required value: must specify a handler type'],
+      // The handlers after the first are not checked further (httpGet's port 0 is not reported).
+      [
+        '/spec/containers/0/readinessProbe/httpGet',
+        'Forbidden: may not specify more than 1 handler type',
+      ],
+      [
+        '/spec/containers/0/readinessProbe/grpc',
+        'Forbidden: may not specify more than 1 handler type',
+      ],
+    ]);
+  });
+
+  it('refuses negative counts, a liveness or startup successThreshold other than 1, and a readiness grace period (ValidateNonnegativeField)', () => {
+    const findings = load(
+      container(`      livenessProbe: { exec: { command: [check] }, successThreshold: -1, timeoutSeconds: -2 }
+      startupProbe: { exec: { command: [check] }, successThreshold: 2, terminationGracePeriodSeconds: 0 }
+      readinessProbe: { exec: { command: [check] }, periodSeconds: -3, terminationGracePeriodSeconds: 30 }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/livenessProbe/successThreshold',
+        'Invalid value: -1: must be greater than or equal to 0',
+      ],
+      ['/spec/containers/0/livenessProbe/successThreshold', 'Invalid value: -1: must be 1'],
+      [
+        '/spec/containers/0/livenessProbe/timeoutSeconds',
+        'Invalid value: -2: must be greater than or equal to 0',
+      ],
+      ['/spec/containers/0/startupProbe/successThreshold', 'Invalid value: 2: must be 1'],
+      [
+        '/spec/containers/0/startupProbe/terminationGracePeriodSeconds',
+        'Invalid value: 0: must be greater than 0',
+      ],
+      [
+        '/spec/containers/0/readinessProbe/periodSeconds',
+        'Invalid value: -3: must be greater than or equal to 0',
+      ],
+      [
+        '/spec/containers/0/readinessProbe/terminationGracePeriodSeconds',
+        'Invalid value: 30: must not be set for readinessProbes',
+      ],
+    ]);
+  });
+
+  it('takes zero counts: the API server defaults them before validating (SetDefaults_Probe)', () => {
+    const text = container(
+      '      livenessProbe: { exec: { command: [check] }, successThreshold: 0, periodSeconds: 0, timeoutSeconds: 0 }\n',
+    );
+    expect(load(text)).toEqual([]);
+  });
+
+  it("checks a handler's command, ports and headers (validateExecAction, validateHTTPGetAction, ValidatePortNumOrName, validateGRPCAction)", () => {
+    const findings = load(
+      container(`      livenessProbe: { exec: { command: [] } }
+      readinessProbe: { httpGet: { port: Web_1, httpHeaders: [{ name: "X Token", value: a }] } }
+      startupProbe: { grpc: { port: 70000 } }
+      lifecycle: { preStop: { tcpSocket: { port: 0 } } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/containers/0/livenessProbe/exec/command', 'Required value'],
+      [
+        '/spec/containers/0/readinessProbe/httpGet/port',
+        'Invalid value: "Web_1": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      ],
+      [
+        '/spec/containers/0/readinessProbe/httpGet/httpHeaders',
+        `Invalid value: "X Token": a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')`,
+      ],
+      [
+        '/spec/containers/0/startupProbe/grpc/port',
+        'Invalid value: 70000: must be between 1 and 65535, inclusive',
+      ],
+      [
+        '/spec/containers/0/lifecycle/preStop/tcpSocket/port',
+        'Invalid value: 0: must be between 1 and 65535, inclusive',
+      ],
+    ]);
+  });
+
+  it("needs one handler in a lifecycle hook, where sleep takes grpc's place (validateLifecycle)", () => {
+    const findings = load(
+      container(`      lifecycle:
+        postStart: {}
+        preStop: { sleep: { seconds: 5 }, exec: { command: [drain] } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/containers/0/lifecycle/postStart', 'Required value: must specify a handler type'],
+      [
+        '/spec/containers/0/lifecycle/preStop/sleep',
+        'Forbidden: may not specify more than 1 handler type',
+      ],
+    ]);
+  });
+
+  it('refuses probes and hooks on an init container unless it is a sidecar (validateInitContainers)', () => {
+    const findings = load(
+      pod(`  initContainers:
+    - { name: setup, image: busybox, readinessProbe: { exec: { command: [check] } }, lifecycle: { preStop: { exec: { command: [x] } } } }
+    - { name: proxy, image: envoy, restartPolicy: Always, livenessProbe: { tcpSocket: { port: 0 } } }
+  containers: [{ name: app, image: nginx }]
+`),
+    );
+    const notForInit = 'Forbidden: may not be set for init containers without restartPolicy=Always';
+    expect(findings.map(at)).toEqual([
+      ['/spec/initContainers/0/readinessProbe', notForInit],
+      ['/spec/initContainers/0/lifecycle', notForInit],
+      [
+        '/spec/initContainers/1/livenessProbe/tcpSocket/port',
+        'Invalid value: 0: must be between 1 and 65535, inclusive',
+      ],
+    ]);
+  });
+
+  it("checks a workload's pod template the same way", () => {
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers: [{ name: app, image: nginx, livenessProbe: { periodSeconds: 5 } }]
+`;
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/template/spec/containers/0/livenessProbe',
+        'Required value: must specify a handler type',
+      ],
+    ]);
+  });
+});
+
+describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, ValidateEnvFrom)", () => {
+  const env = (entries: string) => container(`      env:\n${entries}`);
+
+  it('takes any printable ASCII name but = from Kubernetes 1.32 on (IsRelaxedEnvVarName)', () => {
+    const text = env(
+      '        - { name: "1st var.x", value: a }\n        - { name: "A=B", value: b }\n',
+    );
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/containers/0/env/1/name',
+        `Invalid value: "A=B": a valid environment variable name must consist only of printable ASCII characters other than '='`,
+      ],
+    ]);
+    expect(load(text, '1.32').map((f) => f.pointer)).toEqual(['/spec/containers/0/env/1/name']);
+  });
+
+  it('takes C-identifier-like names only before 1.32 (IsEnvVarName)', () => {
+    const text = env(
+      '        - { name: "1st", value: a }\n        - { name: "..x", value: b }\n        - { name: MY_VAR.name-1, value: c }\n',
+    );
+    const message =
+      "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+    expect(load(text, '1.31').map(at)).toEqual([
+      ['/spec/containers/0/env/0/name', `Invalid value: "1st": ${message}`],
+      ['/spec/containers/0/env/1/name', `Invalid value: "..x": must not start with '..'`],
+    ]);
+  });
+
+  it('requires a name that is not empty', () => {
+    expect(load(env('        - { name: "", value: a }\n')).map(at)).toEqual([
+      ['/spec/containers/0/env/0/name', 'Required value'],
+    ]);
+  });
+
+  it('needs exactly one valueFrom source, and no value beside it (validateEnvVarValueFrom)', () => {
+    const findings = load(
+      env(`        - { name: A, valueFrom: {} }
+        - { name: B, value: x, valueFrom: { fieldRef: { fieldPath: metadata.name } } }
+        - { name: C, valueFrom: { secretKeyRef: { name: s, key: k }, configMapKeyRef: { name: c, key: k } } }
+        - { name: D, valueFrom: { fieldRef: { fieldPath: metadata.namespace } } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/env/0/valueFrom',
+        'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+      ],
+      [
+        '/spec/containers/0/env/1/valueFrom',
+        'Invalid value: "": may not be specified when `value` is not empty',
+      ],
+      [
+        '/spec/containers/0/env/2/valueFrom',
+        'Invalid value: "": may not have more than one field specified at a time',
+      ],
+    ]);
+  });
+
+  it('checks a key reference and a resource reference (validateConfigMapKeySelector, validateContainerResourceFieldSelector)', () => {
+    const findings = load(
+      env(`        - { name: A, valueFrom: { configMapKeyRef: { name: c, key: "a b" } } }
+        - { name: B, valueFrom: { secretKeyRef: { name: s, key: "" } } }
+        - { name: C, valueFrom: { resourceFieldRef: { resource: limits.gpu } } }
+        - { name: D, valueFrom: { resourceFieldRef: { resource: limits.hugepages-2Mi } } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/env/0/valueFrom/configMapKeyRef/key',
+        `Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      ],
+      ['/spec/containers/0/env/1/valueFrom/secretKeyRef/key', 'Required value'],
+      [
+        '/spec/containers/0/env/2/valueFrom/resourceFieldRef/resource',
+        'Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',
+      ],
+    ]);
+  });
+
+  it('needs exactly one envFrom source, reported at the list, and checks its prefix (ValidateEnvFrom)', () => {
+    const findings = load(
+      container(`      envFrom:
+        - { prefix: "APP=", configMapRef: { name: settings } }
+        - { configMapRef: { name: a }, secretRef: { name: b } }
+        - { secretRef: { name: "" } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/envFrom',
+        'Invalid value: "": may not have more than one field specified at a time',
+      ],
+      [
+        '/spec/containers/0/envFrom/0/prefix',
+        `Invalid value: "APP=": a valid environment variable name must consist only of printable ASCII characters other than '='`,
+      ],
+      ['/spec/containers/0/envFrom/2/secretRef/name', 'Required value'],
+    ]);
+    expect(load(container('      envFrom: [{ prefix: X_ }]\n')).map(at)).toEqual([
+      [
+        '/spec/containers/0/envFrom',
+        'Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
+      ],
+    ]);
+  });
+});
