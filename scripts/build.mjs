@@ -14,9 +14,14 @@
  * it needs them (the terminal UI, etcd, CEL, Graphviz, jiti with its TypeScript transpiler), so
  * that the laziness stays visible and their files (WebAssembly, a lazily required transpiler)
  * stay where they expect to be.
+ *
+ * The worker that runs a project command (`src/cli/cli-worker-body.ts` and all it imports) is
+ * built a second time, as one CommonJS script: the worker's entry runs it with a V8 code cache
+ * (`src/cli/cached-script.ts`), which Node 20 has only for scripts.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import process from 'node:process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +66,9 @@ const ENTRIES = [
   'cli/ui/watch-app.tsx',
   'engine/state/state-snapshot.ts',
 ];
+
+/** The worker's code, built as one script (see `cached-script.ts`), from `src/`. */
+const WORKER_BODY = 'cli/cli-worker-body.ts';
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
 const packageOf = (specifier) =>
@@ -114,6 +122,59 @@ async function main() {
     },
     logLevel: 'warning',
   });
+  await buildWorkerBody();
+}
+
+/**
+ * `dist/cli/cli-worker-body.cjs`: the worker's code as one CommonJS script, the modules it
+ * imports lazily inlined. `import.meta.url` is the script's URL, and an `import()` of a package
+ * left out of the bundle calls the `__cosiImport` its runner gives (a script run by `vm` cannot
+ * `import()` without `--experimental-vm-modules` on Node 20).
+ */
+async function buildWorkerBody() {
+  const outfile = path.join(ROOT, 'dist', WORKER_BODY.replace(/\.ts$/, '.cjs'));
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [`src/${WORKER_BODY}`],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    plugins: [externals],
+    define: { 'import.meta.url': '__cosiImportMetaUrl' },
+    banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  });
+  await writeFile(outfile, withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
+}
+
+/** `code` with each `import(...)` expression a call of `name(...)`, found by TypeScript's parser. */
+function withImportsCalling(code, name) {
+  const ts = createRequire(import.meta.url)('typescript');
+  const source = ts.createSourceFile(
+    'worker.cjs',
+    code,
+    ts.ScriptTarget.Latest,
+    false,
+    ts.ScriptKind.JS,
+  );
+  const starts = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      starts.push(node.expression.getStart(source));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let out = '';
+  let at = 0;
+  for (const start of starts.sort((a, b) => a - b)) {
+    out += code.slice(at, start) + name;
+    at = start + 'import'.length;
+  }
+  return out + code.slice(at);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

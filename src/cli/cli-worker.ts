@@ -1,116 +1,23 @@
 /**
- * The worker thread a project command runs in (see `supervised-cli.ts`): the whole command, the
- * project's config and controllers with it, its output sent to the main thread as text.
+ * The entry of the worker thread a project command runs in (see `supervised-cli.ts`). What it
+ * does is `cli-worker-body.ts`, built as one script (`dist/cli/cli-worker-body.cjs`) and run
+ * with a V8 code cache (see `cached-script.ts`): the worker starts in every such command, and
+ * compiling its code again each time was most of what it cost before the project's own code ran.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { withProcessExitGuard } from '../app/process-exit-guard.js';
-import { manifestPlaces } from '../app/manifest-places.js';
-import { heartbeatWriter } from '../app/user-code-heartbeat.js';
-import type { WatchFiles } from '../app/file-events.js';
-import type { CliIo } from './io.js';
-import { runCli } from './program.js';
-import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
+import { fileURLToPath } from 'node:url';
+import { workerData } from 'node:worker_threads';
+import { packageFile } from '../loaders/package-location.js';
+import type * as CliWorkerBody from './cli-worker-body.js';
+import { runCachedScript } from './cached-script.js';
+import type { CliWorkerData } from './worker-messages.js';
 
-const port = parentPort;
-if (port === null) throw new Error('cli-worker.ts runs as a worker thread');
-const { heartbeat, data } = workerData as { heartbeat: SharedArrayBuffer; data: CliWorkerData };
-const post = (message: FromWorker): void => {
-  port.postMessage(message);
-};
-
-/**
- * Writes are gathered and sent together, a message per turn of the event loop or per 64 KiB, in
- * the order they were made: a table printed line by line is not a message per line.
- */
-const FLUSH_AT = 1 << 16;
-let chunks: OutputChunk[] = [];
-let pending = 0;
-let scheduled = false;
-const flush = (): void => {
-  scheduled = false;
-  if (chunks.length === 0) return;
-  post({ kind: 'output', chunks });
-  chunks = [];
-  pending = 0;
-};
-const writer =
-  (stream: OutputChunk['stream']) =>
-  (text: string): boolean => {
-    const last = chunks.at(-1);
-    if (last?.stream === stream) chunks[chunks.length - 1] = { stream, text: last.text + text };
-    else chunks.push({ stream, text });
-    pending += text.length;
-    if (pending >= FLUSH_AT) flush();
-    else if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
-    }
-    return true;
-  };
-
-const readStdin = (): Promise<Uint8Array | string> =>
-  new Promise((resolve) => {
-    const listener = (message: ToWorker): void => {
-      if (message.kind !== 'stdin') return;
-      port.off('message', listener);
-      resolve(message.input);
-    };
-    port.on('message', listener);
-    post({ kind: 'read-stdin' });
-  });
-
-/** `watch`'s interrupt comes from the main thread, which has the signals and the keys. */
-const onInterrupt = (handler: () => void): (() => void) => {
-  const listener = (message: ToWorker): void => {
-    if (message.kind === 'interrupt') handler();
-  };
-  port.on('message', listener);
-  return () => port.off('message', listener);
-};
-
-/** `watch` says what it watches: after a fault, the main thread waits for a change there. */
-const watchFiles: WatchFiles = (roots, onEvent) => {
-  post({ kind: 'watching', roots });
-  // chokidar is loaded by `watch` alone, not by every command the worker runs.
-  const started = import('./watch/file-watcher.js').then(({ watchWithChokidar }) =>
-    watchWithChokidar(roots, onEvent),
-  );
-  return {
-    close: async () => (await started).close(),
-    ready: started.then((watcher) => watcher.ready),
-  };
-};
-
-const monitor = heartbeatWriter(heartbeat);
-const io: CliIo = {
-  stdout: { write: writer('stdout') },
-  stderr: { write: writer('stderr') },
-  cwd: process.cwd(),
-  env: process.env,
-  isTTY: data.isTTY,
-  monitor: {
-    ...monitor,
-    manifestsLoaded: (resources) => {
-      post({ kind: 'manifest-places', places: manifestPlaces(resources) });
-    },
+const { data } = workerData as { data: CliWorkerData };
+const body = runCachedScript<typeof CliWorkerBody>(
+  fileURLToPath(packageFile('dist/cli/cli-worker-body.cjs')),
+  {
+    // The cache holds the functions a command ran: one per command.
+    name: data.argv[0] ?? '',
+    importModule: (specifier) => import(specifier),
   },
-  onInterrupt,
-  watchFiles,
-  ...(data.hasStdin ? { readStdin } : {}),
-  // Loaded only for the screen: the detail pane's renderer (diff, YAML, explain) with it.
-  ...(data.screen
-    ? {
-        watchScreen: (await import('./ui/remote-watch-screen.js')).remoteWatchScreen(
-          post,
-          (listener) => {
-            port.on('message', listener);
-            return () => port.off('message', listener);
-          },
-        ),
-      }
-    : {}),
-};
-const exitCode = await withProcessExitGuard(() => runCli([...data.argv], io));
-monitor.stop();
-flush();
-post({ kind: 'done', exitCode });
+);
+await body.exports.runCliWorker({ finished: () => body.saveCache() });

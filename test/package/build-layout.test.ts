@@ -19,13 +19,13 @@ async function sources(dir: string): Promise<string[]> {
 
 /**
  * The `dist/...` modules a file names: `../dist/x.js`, `dist('x.js')`, `'./dist/x.js'`,
- * `packageFile('dist/x.js')`.
+ * `packageFile('dist/x.js')` (or `.cjs`, the worker's script).
  */
 function distPaths(text: string): string[] {
   const named = [
-    ...text.matchAll(/(?:\.\.?\/)+dist\/([\w/.-]+\.js)/g),
-    ...text.matchAll(/\bdist\(['`]([\w/.-]+\.js)['`]\)/g),
-    ...text.matchAll(/\bpackageFile\(['`]dist\/([\w/.-]+\.js)['`]\)/g),
+    ...text.matchAll(/(?:\.\.?\/)+dist\/([\w/.-]+\.c?js)/g),
+    ...text.matchAll(/\bdist\(['`]([\w/.-]+\.c?js)['`]\)/g),
+    ...text.matchAll(/\bpackageFile\(['`]dist\/([\w/.-]+\.c?js)['`]\)/g),
   ];
   return named.map((m) => m[1] ?? '');
 }
@@ -52,6 +52,7 @@ describe('the bundled dist/', () => {
     expect(named).toContain('index.js');
     expect(named).toContain('app/state-diff.js');
     expect(named).toContain('cli/scenario-worker.js');
+    expect(named).toContain('cli/cli-worker-body.cjs');
     const missing: string[] = [];
     for (const p of named) if (!(await exists(path.join(REPO, 'dist', p)))) missing.push(p);
     expect(missing).toEqual([]);

@@ -67,8 +67,7 @@ export function scanCrdOutlines(text: string): CrdOutline[] | undefined {
     const outlines: CrdOutline[] = [];
     for (const lines of documentsOf(text)) {
       if (lines.length === 0) continue;
-      const first = lines[0] as Line;
-      if (first.indent !== 0) return undefined;
+      if (lines.indent(0) !== 0) return undefined;
       const [value, next] = readMapping(lines, 0, 0, CRD_SHAPE as Record<string, Shape>);
       if (next !== lines.length) return undefined;
       const outline = crdOutline(value, outlines.length);
@@ -82,33 +81,107 @@ export function scanCrdOutlines(text: string): CrdOutline[] | undefined {
   }
 }
 
+/**
+ * The content lines of one document, where each starts and how deep it is indented; a line's
+ * text is cut out only when the scan reads it. A CRD file is mostly schema that the scan skips
+ * by indentation alone, so most lines are never cut out (a file of 2 MB was some 60,000 strings
+ * and objects, the scan's main cost).
+ */
+class Lines {
+  readonly #text: string;
+  /** Where each line's content starts (after its indentation), and where the line ends. */
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
+  readonly #indents: number[] = [];
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  get length(): number {
+    return this.#starts.length;
+  }
+
+  add(start: number, end: number, indent: number): void {
+    this.#starts.push(start);
+    this.#ends.push(end);
+    this.#indents.push(indent);
+  }
+
+  /** Line `i`, `undefined` past the last. */
+  at(i: number): Line | undefined {
+    if (i >= this.#starts.length) return undefined;
+    return {
+      indent: this.#indents[i] as number,
+      text: this.#text.slice(this.#starts[i], this.#ends[i]),
+    };
+  }
+
+  /** The indentation of line `i`; -1 past the last. */
+  indent(i: number): number {
+    return i < this.#indents.length ? (this.#indents[i] as number) : -1;
+  }
+
+  /** Whether line `i` is a sequence item (`-` alone or followed by a space). */
+  isItem(i: number): boolean {
+    const start = this.#starts[i] as number;
+    if (this.#text.charCodeAt(start) !== 45) return false;
+    return start + 1 === this.#ends[i] || this.#text.charCodeAt(start + 1) === 32;
+  }
+}
+
+const SPACE = 32;
+const TAB = 9;
+const HASH = 35;
+
+/**
+ * Whether the line from `start` (after its spaces) to `end` has content: not blank, not a
+ * comment. Whitespace other than a space or a tab is left to `trim`, as the line's text was.
+ */
+function hasContent(text: string, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
+  if (at === end) return false;
+  const code = text.charCodeAt(at);
+  if (code === HASH) return false;
+  if (code < 128 && code > SPACE) return true;
+  const trimmed = text.slice(at, end).trim();
+  return trimmed !== '' && !trimmed.startsWith('#');
+}
+
+/** Whether the line from `start` to `end` is the marker `marker` (`---`, `...`), alone or followed by a blank. */
+function isMarker(text: string, start: number, end: number, marker: string): boolean {
+  if (!text.startsWith(marker, start)) return false;
+  const after = text.charCodeAt(start + 3);
+  return start + 3 === end || after === SPACE || after === TAB;
+}
+
 /** The content lines of each document of a stream (comments and blank lines left out). */
-function documentsOf(text: string): Line[][] {
-  const documents: Line[][] = [[]];
+function documentsOf(text: string): Lines[] {
+  const documents: Lines[] = [new Lines(text)];
   let start = 0;
   while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    let line = text.slice(start, end);
-    start = end + 1;
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (line.startsWith('---') && (line.length === 3 || /^---[ \t]/.test(line))) {
+    let next = text.indexOf('\n', start);
+    if (next === -1) next = text.length;
+    const end = next > start && text.charCodeAt(next - 1) === 13 ? next - 1 : next;
+    const lineStart = start;
+    start = next + 1;
+    if (isMarker(text, lineStart, end, '---')) {
       // Content after the marker (`--- !tag`, `--- {`) is beyond the scan.
-      if (line.slice(3).trim() !== '' && !line.slice(3).trim().startsWith('#')) throw new Unsure();
-      documents.push([]);
+      const rest = text.slice(lineStart + 3, end).trim();
+      if (rest !== '' && !rest.startsWith('#')) throw new Unsure();
+      documents.push(new Lines(text));
       continue;
     }
-    if (line.startsWith('...') && (line.length === 3 || /^\.\.\.[ \t]/.test(line))) {
-      documents.push([]);
+    if (isMarker(text, lineStart, end, '...')) {
+      documents.push(new Lines(text));
       continue;
     }
-    if (line.startsWith('%')) throw new Unsure();
+    if (text.charCodeAt(lineStart) === 37) throw new Unsure(); // `%`: a directive
     let indent = 0;
-    while (line.charCodeAt(indent) === 32) indent++;
-    const content = line.slice(indent);
-    const trimmed = content.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    (documents[documents.length - 1] as Line[]).push({ indent, text: content });
+    while (text.charCodeAt(lineStart + indent) === SPACE && lineStart + indent < end) indent++;
+    if (!hasContent(text, lineStart + indent, end)) continue;
+    (documents[documents.length - 1] as Lines).add(lineStart + indent, end, indent);
   }
   return documents;
 }
@@ -118,11 +191,11 @@ function isItem(line: Line): boolean {
 }
 
 /** The index of the first line after `i` that is not nested below a key at `indent`. */
-function skipNested(lines: readonly Line[], i: number, indent: number, items: boolean): number {
+function skipNested(lines: Lines, i: number, indent: number, items: boolean): number {
   let j = i;
   while (j < lines.length) {
-    const line = lines[j] as Line;
-    if (line.indent > indent || (items && line.indent === indent && isItem(line))) j++;
+    const at = lines.indent(j);
+    if (at > indent || (items && at === indent && lines.isItem(j))) j++;
     else break;
   }
   return j;
@@ -135,7 +208,7 @@ const KEY = /^([A-Za-z0-9_][A-Za-z0-9_./-]*):(?:[ \t]+|$)/;
  * (others skipped); returns it and the index of the line after it.
  */
 function readMapping(
-  lines: readonly Line[],
+  lines: Lines,
   i: number,
   indent: number,
   wanted: Readonly<Record<string, Shape>>,
@@ -146,7 +219,7 @@ function readMapping(
   const start = i;
   while (i < lines.length) {
     const line: Line =
-      i === start && firstText !== undefined ? { indent, text: firstText } : (lines[i] as Line);
+      i === start && firstText !== undefined ? { indent, text: firstText } : (lines.at(i) as Line);
     if (line.indent !== indent || isItem(line)) break;
     const match = KEY.exec(line.text);
     if (match === null) throw new Unsure();
@@ -157,7 +230,7 @@ function readMapping(
     const shape = Object.hasOwn(wanted, key) ? wanted[key] : undefined;
     i++;
     if (rest === '') {
-      const next = lines[i];
+      const next = lines.at(i);
       const nested = next !== undefined && next.indent > indent;
       const compact = next !== undefined && next.indent === indent && isItem(next);
       if (shape === undefined) {
@@ -173,7 +246,7 @@ function readMapping(
         if (compact || isItem(next)) throw new Unsure();
         [out[key], i] = readMapping(lines, i, at, shape as Record<string, Shape>);
       } else throw new Unsure();
-      if (lines[i] !== undefined && (lines[i] as Line).indent > indent) throw new Unsure();
+      if (lines.indent(i) > indent) throw new Unsure();
       continue;
     }
     if (shape === undefined) {
@@ -185,22 +258,17 @@ function readMapping(
     else if (typeof shape === 'string') out[key] = scalar(rest, shape);
     else throw new Unsure();
     // A wanted scalar continued on the next lines (a multi-line plain scalar) is beyond the scan.
-    if (lines[i] !== undefined && (lines[i] as Line).indent > indent) throw new Unsure();
+    if (lines.indent(i) > indent) throw new Unsure();
   }
   return [out, i];
 }
 
 /** Reads the block sequence whose `-` are at `indent` from line `i`. */
-function readSequence(
-  lines: readonly Line[],
-  i: number,
-  indent: number,
-  item: Shape,
-): [unknown[], number] {
+function readSequence(lines: Lines, i: number, indent: number, item: Shape): [unknown[], number] {
   const out: unknown[] = [];
   while (i < lines.length) {
-    const line = lines[i] as Line;
-    if (line.indent !== indent || !isItem(line)) break;
+    if (lines.indent(i) !== indent || !lines.isItem(i)) break;
+    const line = lines.at(i) as Line;
     let offset = 1;
     while (line.text.charCodeAt(offset) === 32) offset++;
     const content = line.text.slice(offset);
@@ -208,7 +276,7 @@ function readSequence(
     if (typeof item === 'string') {
       out.push(scalar(stripComment(content), item));
       i++;
-      if (lines[i] !== undefined && (lines[i] as Line).indent > indent) throw new Unsure();
+      if (lines.indent(i) > indent) throw new Unsure();
       continue;
     }
     if (Array.isArray(item) || !KEY.test(content)) throw new Unsure();
@@ -222,7 +290,7 @@ function readSequence(
     );
     out.push(value);
     i = next;
-    if (lines[i] !== undefined && (lines[i] as Line).indent > indent) throw new Unsure();
+    if (lines.indent(i) > indent) throw new Unsure();
   }
   return [out, i];
 }

@@ -1,0 +1,113 @@
+/**
+ * Runs a CommonJS script compiled with a V8 code cache: the bytecode of every function the
+ * script ran, saved after a run and given to V8 on the next, so that a process does not parse
+ * and compile the same megabytes of code again. Node 20 has no compile cache for modules
+ * (`module.enableCompileCache` is 22.1+), so the worker's code is built as one script
+ * (`scripts/build.mjs`) and run here, with `vm.Script`'s `cachedData`.
+ *
+ * The cache is kept per user in the temporary directory, a file per script content (V8 itself
+ * checks only the length of the source) and per name (a command's own functions). A directory
+ * that others can write is not used: its files would be run as cosi's code.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Script } from 'node:vm';
+
+/** Options of {@link runCachedScript}. */
+export interface CachedScriptOptions {
+  /** Which run's functions the cache holds (a command's name): one cache file per name. */
+  readonly name: string;
+  /**
+   * What the script's `__cosiImport(specifier)` calls do: the script's own `import()` would need
+   * `--experimental-vm-modules` on Node 20, so the build turns them into this call.
+   */
+  readonly importModule: (specifier: string) => Promise<unknown>;
+  /** Where cache files are kept; by default a directory of the user's in the temporary one. */
+  readonly directory?: string;
+}
+
+/** A script that ran, its exports, and the saving of its cache. */
+export interface CachedScript<Exports> {
+  readonly exports: Exports;
+  /** Whether V8 took the cache (false on a first run, or after a change of V8 or its flags). */
+  readonly cacheUsed: boolean;
+  /**
+   * Saves the cache with every function compiled so far, when the run had none to use; a cache
+   * that cannot be written is left unwritten.
+   */
+  saveCache(): void;
+}
+
+/** The cache directory of this user, made private, or `undefined` when it is not safe to use. */
+function privateDirectory(directory: string): string | undefined {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const stats = statSync(directory);
+    const uid = process.getuid?.();
+    if (!stats.isDirectory() || (stats.mode & 0o022) !== 0) return undefined;
+    if (uid !== undefined && stats.uid !== uid) return undefined;
+    return directory;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads `file` if it is there. */
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs the CommonJS script `file` (with `require`, `module`, `exports`, `__filename`,
+ * `__dirname` and `__cosiImport`) and returns its exports.
+ */
+export function runCachedScript<Exports>(
+  file: string,
+  options: CachedScriptOptions,
+): CachedScript<Exports> {
+  const source = readFileSync(file, 'utf8');
+  const directory = privateDirectory(
+    options.directory ?? path.join(tmpdir(), `cosi-code-cache-${process.getuid?.() ?? 'user'}`),
+  );
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const name = options.name.replace(/[^\w-]/g, '_');
+  const cacheFile =
+    directory && path.join(directory, `${path.basename(file)}-${hash}-${name}.v8cache`);
+  const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname, __cosiImport) {${source}\n})`,
+    { filename: file, ...(cachedData === undefined ? {} : { cachedData }) },
+  );
+  const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+  const module = { exports: {} as Exports };
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+    options.importModule,
+  );
+  return {
+    exports: module.exports,
+    cacheUsed,
+    saveCache: () => {
+      if (cacheUsed || cacheFile === undefined) return;
+      const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
+      try {
+        writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        renameSync(temporary, cacheFile);
+      } catch {
+        // A cache is an optimisation: a full disk or a read-only directory costs only time.
+        rmSync(temporary, { force: true });
+      }
+    },
+  };
+}

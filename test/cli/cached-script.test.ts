@@ -1,0 +1,101 @@
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCachedScript } from '../../src/cli/cached-script.js';
+
+let dir: string;
+let cache: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-cached-script-'));
+  cache = path.join(dir, 'cache');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const importModule = (specifier: string): Promise<unknown> => Promise.resolve({ specifier });
+
+/** Writes a script whose `answer()` returns `value` (a one-character string keeps the length). */
+async function script(value: string): Promise<string> {
+  const file = path.join(dir, 'script.cjs');
+  await writeFile(
+    file,
+    `exports.answer = function answer() { return ${JSON.stringify(value)}; };\n` +
+      'exports.file = __filename;\nexports.load = (s) => __cosiImport(s);\n',
+  );
+  return file;
+}
+
+describe('a script run with a V8 code cache', () => {
+  it('runs without a cache the first time, and with the one it saved the next', async () => {
+    const file = await script('a');
+    const first = runCachedScript<{ answer(): string }>(file, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    expect(first.exports.answer()).toBe('a');
+    expect(first.cacheUsed).toBe(false);
+    first.saveCache();
+    expect(await readdir(cache)).toHaveLength(1);
+
+    const second = runCachedScript<{ answer(): string; file: string }>(file, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    expect(second.cacheUsed).toBe(true);
+    expect(second.exports.answer()).toBe('a');
+    expect(second.exports.file).toBe(file);
+  });
+
+  it('does not take the cache of another script of the same length', async () => {
+    const file = await script('a');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    await script('b');
+    const changed = runCachedScript<{ answer(): string }>(file, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    expect(changed.cacheUsed).toBe(false);
+    expect(changed.exports.answer()).toBe('b');
+  });
+
+  it('keeps one cache per name', async () => {
+    const file = await script('a');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    const other = runCachedScript(file, { name: 'graph', importModule, directory: cache });
+    expect(other.cacheUsed).toBe(false);
+    other.saveCache();
+    expect((await readdir(cache)).sort()).toEqual([
+      expect.stringMatching(/-check\.v8cache$/) as string,
+      expect.stringMatching(/-graph\.v8cache$/) as string,
+    ]);
+  });
+
+  it("gives the script's __cosiImport calls to importModule", async () => {
+    const file = await script('a');
+    const run = runCachedScript<{ load(s: string): Promise<unknown> }>(file, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    await expect(run.exports.load('etcd3')).resolves.toEqual({ specifier: 'etcd3' });
+  });
+
+  it('uses no cache directory that others can write', async () => {
+    await mkdir(cache);
+    await chmod(cache, 0o777);
+    const file = await script('a');
+    const run = runCachedScript<{ answer(): string }>(file, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    expect(run.exports.answer()).toBe('a');
+    run.saveCache();
+    expect(await readdir(cache)).toEqual([]);
+  });
+});
