@@ -65,4 +65,21 @@ describe('onReconcileStart', () => {
     expect(starts.length).toBeGreaterThan(0);
     expect(new Set(starts)).toEqual(new Set(['World']));
   });
+
+  it("is told a whole-world controller's run as it starts, before it asks for an event", async () => {
+    const { runtime, starts } = observed();
+    const seen: string[] = [];
+    await runtime.register({
+      name: 'Starter',
+      inputs: [],
+      outputs: [],
+      run() {
+        // Code before the first event (a loop there must be named).
+        seen.push(starts.at(-1) ?? 'nothing told');
+        return Promise.resolve();
+      },
+    });
+    await runtime.converge();
+    expect(seen).toEqual(['Starter']);
+  });
 });
