@@ -113,6 +113,19 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
     expect(r.ms).toBeLessThan(30_000);
   }, 60_000);
 
+  it("in a controller's mapEvent is stopped at --timeout, named with the event's resource", async () => {
+    const r = await cosi(
+      `export default defineConfig({ definitions: [VM], controllers: [{ name: 'Router', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapEvent: () => { for (;;); }, reconcile: async () => {} } as never] });
+`,
+      ['check', '-f', 'vms.yaml', '--timeout', '3s'],
+    );
+    expect(r.stdout).toMatch(
+      /^vms\.yaml:1:1: error\[controller-failed\]: Controller "Router" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s/m,
+    );
+    expect(r.code).toBe(3);
+    expect(r.ms).toBeLessThan(30_000);
+  }, 60_000);
+
   it('in the config itself is a configuration error', async () => {
     await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
     const r = await cosi(`import './loop.ts';\n${reconciling('Fine', 'return;')}`, [
