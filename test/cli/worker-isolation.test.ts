@@ -100,6 +100,32 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
     expect(r.code).toBe(3);
   }, 60_000);
 
+  it("in a whole-world controller's run, before its first event, is stopped at --timeout and named", async () => {
+    const r = await cosi(
+      `export default defineConfig({ definitions: [VM], controllers: [{ name: 'Looper', inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'weak' }], outputs: [], run: async () => { for (;;); } } as never] });
+`,
+      ['check', '-f', 'vms.yaml', '--timeout', '3s'],
+    );
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[controller-failed\]: Controller "Looper" was still running after 3(\.\d+)?s without ever yielding/m,
+    );
+    expect(r.code).toBe(3);
+    expect(r.ms).toBeLessThan(30_000);
+  }, 60_000);
+
+  it("in a controller's mapEvent is stopped at --timeout, named with the event's resource", async () => {
+    const r = await cosi(
+      `export default defineConfig({ definitions: [VM], controllers: [{ name: 'Router', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapEvent: () => { for (;;); }, reconcile: async () => {} } as never] });
+`,
+      ['check', '-f', 'vms.yaml', '--timeout', '3s'],
+    );
+    expect(r.stdout).toMatch(
+      /^vms\.yaml:1:1: error\[controller-failed\]: Controller "Router" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 3(\.\d+)?s/m,
+    );
+    expect(r.code).toBe(3);
+    expect(r.ms).toBeLessThan(30_000);
+  }, 60_000);
+
   it('in the config itself is a configuration error', async () => {
     await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
     const r = await cosi(`import './loop.ts';\n${reconciling('Fine', 'return;')}`, [
@@ -148,6 +174,19 @@ describe('process.exit inside a controller in the worker', () => {
     );
     expect(r.stdout).toMatch(
       /Controller "Quitter" \(on VMs\.example\.org\(default\/web-1\)\) ended cosi's worker thread/,
+    );
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  it("taken before cosi could guard it, in a whole-world controller's run, names the controller", async () => {
+    const r = await cosi(
+      `const exit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit;
+export default defineConfig({ definitions: [VM], controllers: [{ name: 'Quitter', inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'weak' }], outputs: [], run: async () => { exit(0); } } as never] });
+`,
+      ['check', '-f', 'vms.yaml'],
+    );
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[controller-failed\]: Controller "Quitter" ended cosi's worker thread/m,
     );
     expect(r.code).toBe(1);
   }, 60_000);

@@ -172,6 +172,8 @@ export class ControllerAdapter implements Adapter {
 
   async #runOnce(signal: AbortSignal): Promise<void> {
     try {
+      // The run's code before its first event is the controller's too: a loop there is named.
+      this.host.reconcileStarting?.(this.name, undefined);
       await this.controller.run(this.#facade, signal, this.#log);
       if (!signal.aborted) this.#condition = 'stopped';
     } catch (error) {

@@ -444,6 +444,8 @@ export class QControllerAdapter implements Adapter {
   #mapEvent(input: Input<QInputKind>, event: ResourceEvent, context = LIVE): void {
     if (!this.controller.mapEvent || this.#stopped) return;
     let pointers: readonly Pointer[];
+    // The mapping is the controller's code (a builder's predicates): a loop there is named.
+    this.host.reconcileStarting?.(this.name, event.resource.metadata);
     try {
       pointers = this.controller.mapEvent(input, event, context);
     } catch (error) {

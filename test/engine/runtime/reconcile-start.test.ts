@@ -65,4 +65,41 @@ describe('onReconcileStart', () => {
     expect(starts.length).toBeGreaterThan(0);
     expect(new Set(starts)).toEqual(new Set(['World']));
   });
+
+  it("is told a controller's mapEvent and the event's resource before the mapping runs", async () => {
+    const { runtime, starts, state } = observed();
+    const seen: string[] = [];
+    await runtime.register({
+      name: 'Mapper',
+      settings: {
+        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'mapped' }],
+        outputs: [],
+      },
+      mapEvent() {
+        seen.push(starts.at(-1) ?? 'nothing told');
+        return [];
+      },
+      async reconcile() {},
+    });
+    await state.create(Int.create('a', { value: 1 }));
+    await runtime.converge();
+    expect(seen).toEqual([`Mapper ${Int.type}/a`]);
+  });
+
+  it("is told a whole-world controller's run as it starts, before it asks for an event", async () => {
+    const { runtime, starts } = observed();
+    const seen: string[] = [];
+    await runtime.register({
+      name: 'Starter',
+      inputs: [],
+      outputs: [],
+      run() {
+        // Code before the first event (a loop there must be named).
+        seen.push(starts.at(-1) ?? 'nothing told');
+        return Promise.resolve();
+      },
+    });
+    await runtime.converge();
+    expect(seen).toEqual(['Starter']);
+  });
 });
