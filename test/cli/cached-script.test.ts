@@ -63,6 +63,18 @@ describe('a script run with a V8 code cache', () => {
     expect(changed.exports.answer()).toBe('b');
   });
 
+  it("deletes the caches of the script's other contents when it saves one", async () => {
+    const file = await script('a');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    runCachedScript(file, { name: 'graph', importModule, directory: cache }).saveCache();
+    const before = await readdir(cache);
+    await script('b');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    const after = await readdir(cache);
+    expect(after).toHaveLength(1);
+    expect(before).not.toContain(after[0]);
+  });
+
   it('keeps one cache per name', async () => {
     const file = await script('a');
     runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
