@@ -7,7 +7,7 @@
  *
  * The cache is kept per user in the temporary directory, a file per script content (V8 itself
  * checks only the length of the source) and per name (a command's own functions); saving one
- * deletes the caches of the script's other contents (an upgrade's leftovers). A directory that
+ * deletes the caches of other contents of the script at the same place (an upgrade's leftovers). A directory that
  * others can write is not used: its files would be run as cosi's code.
  */
 import { createHash } from 'node:crypto';
@@ -87,7 +87,9 @@ export function runCachedScript<Exports>(
   );
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const name = options.name.replace(/[^\w-]/g, '_');
-  const prefix = `${path.basename(file)}-`;
+  // The script's place is part of the name: two installs of cosi keep their own caches.
+  const place = createHash('sha256').update(file).digest('hex').slice(0, 8);
+  const prefix = `${path.basename(file)}-${place}-`;
   const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8cache`);
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(
