@@ -6,11 +6,20 @@
  * (`scripts/build.mjs`) and run here, with `vm.Script`'s `cachedData`.
  *
  * The cache is kept per user in the temporary directory, a file per script content (V8 itself
- * checks only the length of the source) and per name (a command's own functions). A directory
- * that others can write is not used: its files would be run as cosi's code.
+ * checks only the length of the source) and per name (a command's own functions); saving one
+ * deletes the caches of other contents of the script at the same place (an upgrade's leftovers). A directory that
+ * others can write is not used: its files would be run as cosi's code.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -78,8 +87,10 @@ export function runCachedScript<Exports>(
   );
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const name = options.name.replace(/[^\w-]/g, '_');
-  const cacheFile =
-    directory && path.join(directory, `${path.basename(file)}-${hash}-${name}.v8cache`);
+  // The script's place is part of the name: two installs of cosi keep their own caches.
+  const place = createHash('sha256').update(file).digest('hex').slice(0, 8);
+  const prefix = `${path.basename(file)}-${place}-`;
+  const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8cache`);
   const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname, __cosiImport) {${source}\n})`,
@@ -104,6 +115,11 @@ export function runCachedScript<Exports>(
       try {
         writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
         renameSync(temporary, cacheFile);
+        for (const other of readdirSync(path.dirname(cacheFile))) {
+          if (other.startsWith(prefix) && !other.startsWith(`${prefix}${hash}-`)) {
+            rmSync(path.join(path.dirname(cacheFile), other), { force: true });
+          }
+        }
       } catch {
         // A cache is an optimisation: a full disk or a read-only directory costs only time.
         rmSync(temporary, { force: true });

@@ -17,8 +17,9 @@ afterEach(async () => {
 const importModule = (specifier: string): Promise<unknown> => Promise.resolve({ specifier });
 
 /** Writes a script whose `answer()` returns `value` (a one-character string keeps the length). */
-async function script(value: string): Promise<string> {
-  const file = path.join(dir, 'script.cjs');
+async function script(value: string, place = dir): Promise<string> {
+  await mkdir(place, { recursive: true });
+  const file = path.join(place, 'script.cjs');
   await writeFile(
     file,
     `exports.answer = function answer() { return ${JSON.stringify(value)}; };\n` +
@@ -61,6 +62,33 @@ describe('a script run with a V8 code cache', () => {
     });
     expect(changed.cacheUsed).toBe(false);
     expect(changed.exports.answer()).toBe('b');
+  });
+
+  it("deletes the caches of the script's other contents when it saves one", async () => {
+    const file = await script('a');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    runCachedScript(file, { name: 'graph', importModule, directory: cache }).saveCache();
+    const before = await readdir(cache);
+    await script('b');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    const after = await readdir(cache);
+    expect(after).toHaveLength(1);
+    expect(before).not.toContain(after[0]);
+  });
+
+  it('keeps the caches of the same script at another place (another install)', async () => {
+    const here = await script('a');
+    const there = await script('b', path.join(dir, 'other-install'));
+    runCachedScript(here, { name: 'check', importModule, directory: cache }).saveCache();
+    runCachedScript(there, { name: 'check', importModule, directory: cache }).saveCache();
+    expect(await readdir(cache)).toHaveLength(2);
+    const again = runCachedScript<{ answer(): string }>(here, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    expect(again.cacheUsed).toBe(true);
+    expect(again.exports.answer()).toBe('a');
   });
 
   it('keeps one cache per name', async () => {

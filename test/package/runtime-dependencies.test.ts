@@ -48,7 +48,12 @@ async function importedPackages(files: readonly string[]): Promise<Map<string, s
 const dist = path.join(REPO, 'dist');
 /** What the built code imports at run time (the packages bundled into it are not imported). */
 const codeImports = async (): Promise<Map<string, string>> =>
-  importedPackages([...(await filesEndingWith(dist, '.js')), path.join(REPO, 'bin/cosi.js')]);
+  importedPackages([
+    ...(await filesEndingWith(dist, '.js')),
+    // The worker's script (its imports of packages left out of the bundle are `require`s).
+    ...(await filesEndingWith(dist, '.cjs')),
+    path.join(REPO, 'bin/cosi.js'),
+  ]);
 /**
  * What the shipped declarations import: a user's `tsc` reads them, so it needs the package.
  * Except the test runner whose `expect` `cosi/testing/matchers` extends: the user's own.

@@ -94,10 +94,25 @@ export async function prepareCelRules(
   if (needed) await loadCelRuleEngine();
 }
 
-/** Whether a file may hold a document of `definition`'s kind (a cheap over-estimate). */
+/**
+ * Whether a file may hold a document of `definition`'s kind (a cheap over-estimate): the kind as
+ * a word, as the value of a `kind:` key at the start of a line (a block document's own kind, not
+ * an `issuerRef`'s in flow style), unless the file may hold documents whose kind is not there: a
+ * flow or JSON document, a `kind: List`. A miss costs only time: the rules' first use then loads
+ * CEL synchronously ({@link requireCelRuleEngine}).
+ */
 function namesKind(texts: readonly string[], definition: ResourceDefinition): boolean {
   const kind = definition.kubernetes?.kind ?? definition.type;
+  const escaped = kind.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // The kind as a word: `Issuer` is not named by `ClusterIssuer`.
-  const word = new RegExp(`(?<![\\w-])${kind.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
-  return texts.some((text) => text.includes(kind) && word.test(text));
+  const word = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`);
+  const topLevel = new RegExp(`^kind:[ \\t]*(['"]?)${escaped}\\1[ \\t]*(?:#.*)?\\r?$`, 'm');
+  return texts.some(
+    (text) => text.includes(kind) && word.test(text) && (topLevel.test(text) || mayHideKinds(text)),
+  );
+}
+
+/** Whether a file may hold a document whose kind is not a `kind:` line: flow, JSON, a list. */
+function mayHideKinds(text: string): boolean {
+  return /^[ \t]*[{[]/m.test(text) || /^kind:[ \t]*['"]?\w*List\b/m.test(text);
 }

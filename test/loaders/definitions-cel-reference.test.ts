@@ -1,0 +1,80 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isCelRuleEngineLoaded } from '../../dist/loaders/cel/cel-rules.js';
+import { readDefinitionPaths } from '../../dist/loaders/definition-paths.js';
+import { readManifests } from '../../dist/loaders/manifest-reader.js';
+
+/**
+ * Issue 29 point 6, only what is used is compiled: a manifest that names a `--definitions` CRD's
+ * kind only in a reference (an `issuerRef: { kind: ClusterIssuer }`) does not load CEL for that
+ * CRD's rules; one whose own kind it is, does.
+ * Each test file runs in its own module graph, so the engine starts unloaded here. The built
+ * modules are tested (`npm run build` first): the engine is then required synchronously, as in
+ * the CLI, which vitest's transform of the sources cannot do.
+ */
+
+const GADGET_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: gadgets.example.org }
+spec:
+  group: example.org
+  names: { plural: gadgets, kind: Gadget }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: { type: integer }
+              x-kubernetes-validations:
+                - rule: self.size > 0
+                  message: size must be positive
+`;
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-definitions-cel-'));
+  await mkdir(path.join(dir, 'crds'));
+  await mkdir(path.join(dir, 'manifests'));
+  await writeFile(path.join(dir, 'crds', 'gadgets.yaml'), GADGET_CRD);
+  await writeFile(
+    path.join(dir, 'manifests', 'config.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings, namespace: default }\ndata: { ref: x }\nbinaryData: {}\n',
+  );
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a manifest that names a --definitions kind', () => {
+  it('only in a reference in flow style loads no CEL; as its own kind, in JSON, it does', async () => {
+    const { definitions } = await readDefinitionPaths(['crds'], { cwd: dir });
+    await writeFile(
+      path.join(dir, 'manifests', 'config.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings, namespace: default }\ndata: { kind: Gadget }\n',
+    );
+    const referenced = await readManifests(['manifests'], { cwd: dir, definitions });
+    expect(referenced.findings).toEqual([]);
+    expect(isCelRuleEngineLoaded()).toBe(false);
+
+    await writeFile(
+      path.join(dir, 'manifests', 'gadget.yaml'),
+      '{"apiVersion": "example.org/v1", "kind": "Gadget", "metadata": {"name": "g", "namespace": "default"}, "spec": {"size": 0}}\n',
+    );
+    const used = await readManifests(['manifests'], { cwd: dir, definitions });
+    expect(used.findings.map((f) => [f.code, f.message])).toEqual([
+      ['cel-violation', 'size must be positive'],
+    ]);
+    expect(isCelRuleEngineLoaded()).toBe(true);
+  });
+});
