@@ -319,6 +319,40 @@ describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, Valid
     ]);
   });
 
+  it("checks a fieldRef's path against what the downward API gives a variable (validateObjectFieldSelector, ConvertDownwardAPIFieldLabel)", () => {
+    const findings = load(
+      env(`        - { name: A, valueFrom: { fieldRef: { fieldPath: status.phase } } }
+        - { name: B, valueFrom: { fieldRef: { fieldPath: spec.containers } } }
+        - { name: C, valueFrom: { fieldRef: { fieldPath: "spec.nodeName['x']" } } }
+        - { name: D, valueFrom: { fieldRef: { apiVersion: v2, fieldPath: metadata.name } } }
+        - { name: E, valueFrom: { fieldRef: { fieldPath: "" } } }
+        - { name: F, valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }
+        - { name: G, valueFrom: { fieldRef: { fieldPath: spec.host } } }
+        - { name: H, valueFrom: { fieldRef: { fieldPath: status.podIPs } } }
+`),
+    );
+    const at0 = (i: number) => `/spec/containers/0/env/${i}/valueFrom/fieldRef/fieldPath`;
+    expect(findings.map(at)).toEqual([
+      [
+        at0(0),
+        'Unsupported value: "status.phase": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"',
+      ],
+      [
+        at0(1),
+        'Invalid value: "spec.containers": error converting fieldPath: field label not supported: spec.containers',
+      ],
+      [
+        at0(2),
+        `Invalid value: "spec.nodeName['x']": error converting fieldPath: field label does not support subscript: spec.nodeName['x']`,
+      ],
+      [
+        at0(3),
+        'Invalid value: "metadata.name": error converting fieldPath: unsupported pod version: v2',
+      ],
+      [at0(4), 'Required value'],
+    ]);
+  });
+
   it('needs exactly one envFrom source, reported at the list, and checks its prefix (ValidateEnvFrom)', () => {
     const findings = load(
       container(`      envFrom:
