@@ -201,6 +201,29 @@ describe("a container's probes (validateProbe, validateLivenessProbe, validateRe
     ]);
   });
 
+  it("bounds a hook's sleep by the pod's grace period, 30 s unless set (validateSleepAction)", () => {
+    const text = (grace: string, seconds: number) =>
+      pod(`${grace}  containers:
+    - { name: app, image: nginx, lifecycle: { preStop: { sleep: { seconds: ${seconds} } } } }
+`);
+    expect(load(text('', 30))).toEqual([]);
+    expect(load(text('', 31)).map(at)).toEqual([
+      [
+        '/spec/containers/0/lifecycle/preStop/sleep',
+        'Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)',
+      ],
+    ]);
+    expect(load(text('  terminationGracePeriodSeconds: 60\n', 45))).toEqual([]);
+    // A zero sleep from 1.33 on (PodLifecycleSleepActionAllowZero); not before.
+    expect(load(text('', 0))).toEqual([]);
+    expect(load(text('', 0), '1.32').map(at)).toEqual([
+      [
+        '/spec/containers/0/lifecycle/preStop/sleep',
+        'Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.',
+      ],
+    ]);
+  });
+
   it('refuses probes and hooks on an init container unless it is a sidecar (validateInitContainers)', () => {
     const findings = load(
       pod(`  initContainers:
