@@ -32,6 +32,7 @@ import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions.
 import { semverLibrary } from './kubernetes-library/semver.js';
 import { regexLibrary } from './kubernetes-library/regex.js';
 import { stringsLibrary, stringsLibraryVersion2 } from './kubernetes-library/strings.js';
+import { typeFunction } from './kubernetes-library/library-types.js';
 import { ipLibrary } from './kubernetes-library/ip.js';
 import { cidrLibrary } from './kubernetes-library/cidr.js';
 import { chargedStandardFunctions } from './charged-standard.js';
@@ -131,6 +132,7 @@ function functionsOf(minor: number): CelFunc[] {
     ...listEqualityFunctions,
     ...listUnionFunctions,
     ...libraries.flatMap((library) => library.funcs),
+    typeFunction,
     iterate,
   ];
 }

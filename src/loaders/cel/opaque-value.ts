@@ -61,6 +61,14 @@ export abstract class OpaqueValue {
     return this.entries();
   }
 
+  /**
+   * The name of the value's CEL type in the API server's libraries (`net.IP`), what `type()`
+   * gives; `undefined`: `type()` gives `map`, the type of the value here.
+   */
+  get celTypeName(): string | undefined {
+    return undefined;
+  }
+
   /** What `string(value)` returns; `undefined`: the type has no conversion to string. */
   toCelString(): string | undefined {
     return undefined;

@@ -8,6 +8,10 @@
  * schema, as the API server refuses such a CRD.
  */
 
+import {
+  LIBRARY_TYPE_BINDINGS,
+  LIBRARY_TYPE_IDENTIFIERS,
+} from './kubernetes-library/library-types.js';
 import type { CelEnv, CelResult } from '@bufbuild/cel';
 import { parseExpression, planExpression, type ParsedExpression } from './cel-expression.js';
 import { jsonPointer } from '../json-pointer.js';
@@ -516,6 +520,8 @@ export function compileExpression(
   }
   const problems: string[] = [];
   let transition = false;
+  /** Whether the expression names a library type (`net.IP`): its program binds them. */
+  const names = { libraryTypes: false };
   let nextId = maxId(parsed.expr) + 1n;
   const visit = (node: ExprNode, scope: ReadonlySet<string>): void => {
     const { case: kind, value } = node.exprKind;
@@ -529,9 +535,22 @@ export function compileExpression(
         }
         return;
       }
-      case 'selectExpr':
+      case 'selectExpr': {
+        const qualified = qualifiedName(node);
+        const typeName =
+          qualified === undefined ? undefined : LIBRARY_TYPE_IDENTIFIERS.get(qualified);
+        if (
+          typeName !== undefined &&
+          !scope.has(qualified?.split('.')[0] ?? '') &&
+          env.funcs.find(typeName.declaredWith) !== undefined
+        ) {
+          // `net.IP`: a type of the libraries, as a value.
+          names.libraryTypes = true;
+          return;
+        }
         visit(v.operand as ExprNode, scope);
         return;
+      }
       case 'callExpr': {
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
@@ -602,7 +621,10 @@ export function compileExpression(
   if (problems.length > 0) return { error: [...new Set(problems)].join('; ') };
   try {
     const planned = planExpression(env, parsed, types) as RuleProgram;
-    return { program: planned, transition, estimatedCost };
+    const program: RuleProgram = names.libraryTypes
+      ? (bindings) => planned({ ...LIBRARY_TYPE_BINDINGS, ...bindings })
+      : planned;
+    return { program, transition, estimatedCost };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -70,7 +70,7 @@ export function checkKubernetesDocument(
           ...volumeProblems(document, group, kind.kind),
           ...containerProblems(document, group, kind.kind),
           ...containerEnvProblems(document, group, kind.kind, release),
-          ...probeProblems(document, group, kind.kind),
+          ...probeProblems(document, group, kind.kind, release),
           ...servicePortProblems(document, group, kind.kind),
         ]
       : []),

@@ -7,8 +7,10 @@
  * a port is 1-65535 or a port name, a header name is a valid HTTP header; a probe's counts and
  * delays are not negative, a liveness or startup probe's `successThreshold` is 1, a readiness
  * probe has no `terminationGracePeriodSeconds` and any other's is above 0; an init container
- * that is not a sidecar (`restartPolicy: Always`) has neither probes nor hooks. Each problem at
- * its field, in the API server's words.
+ * that is not a sidecar (`restartPolicy: Always`) has neither probes nor hooks; a hook's `sleep`
+ * lasts no longer than the pod's `terminationGracePeriodSeconds` (30 unless set), and more than 0
+ * before Kubernetes 1.33 (`PodLifecycleSleepActionAllowZero`, on by default from 1.33). Each
+ * problem at its field, in the API server's words.
  *
  * Zero counts are not checked: the API server defaults them first (`SetDefaults_Probe`:
  * `timeoutSeconds` 1, `periodSeconds` 10, `successThreshold` 1, `failureThreshold` 3), as it
@@ -19,6 +21,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { isOutOfPortRange, PORT_RANGE_MESSAGE, portNameProblems } from './container-checks.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
 import { podSpecOf } from './pod-spec-paths.js';
 
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
@@ -36,18 +39,32 @@ const HTTP_HEADER_NAME = /^[-A-Za-z0-9]+$/;
 const HTTP_HEADER_NAME_MESSAGE =
   "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
 const NOT_FOR_INIT = 'may not be set for init containers without restartPolicy=Always';
+/** A pod's `terminationGracePeriodSeconds` when it has none (`SetDefaults_PodSpec`). */
+const DEFAULT_GRACE_PERIOD = 30;
+/** The first release whose API server takes a zero `sleep` by default. */
+const ZERO_SLEEP_SINCE: KubernetesRelease = '1.33';
 
 type Add = (path: (string | number)[], keyword: string, message: string) => void;
 
-/** The probe and hook problems of a built-in document of `group`/`kind` (none without a pod). */
+/**
+ * The probe and hook problems of a built-in document of `group`/`kind` of `release` (none
+ * without a pod).
+ */
 export function probeProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   const pod = podSpecOf(document, group, kind);
   if (!pod) return [];
   const { spec, problems, add } = pod;
+  const grace = spec.terminationGracePeriodSeconds;
+  const sleep: SleepBound = {
+    gracePeriod: grace === undefined || grace === null ? DEFAULT_GRACE_PERIOD : grace,
+    zeroAllowed:
+      KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(ZERO_SLEEP_SINCE),
+  };
   // Ephemeral containers may not have probes or hooks at all (an allow-list of fields in Go,
   // not ported).
   for (const list of ['initContainers', 'containers'] as const) {
@@ -70,8 +87,11 @@ export function probeProblems(
         for (const hook of ['postStart', 'preStop']) {
           const handler = lifecycle[hook];
           if (isPlainObject(handler)) {
-            handlerProblems(handler, LIFECYCLE_HANDLERS, (p, k, m) =>
-              at(['lifecycle', hook, ...p], k, m),
+            handlerProblems(
+              handler,
+              LIFECYCLE_HANDLERS,
+              (p, k, m) => at(['lifecycle', hook, ...p], k, m),
+              sleep,
             );
           }
         }
@@ -113,11 +133,18 @@ function onProbe(which: (typeof PROBES)[number], probe: Record<string, unknown>,
   }
 }
 
+/** What bounds a hook's `sleep`: the pod's grace period, and whether 0 is allowed. */
+interface SleepBound {
+  readonly gracePeriod: unknown;
+  readonly zeroAllowed: boolean;
+}
+
 /** `validateHandler`: exactly one handler, each checked. */
 function handlerProblems(
   handler: Record<string, unknown>,
   kinds: readonly string[],
   add: Add,
+  sleep?: SleepBound,
 ): void {
   let handlers = 0;
   for (const kind of kinds) {
@@ -128,7 +155,11 @@ function handlerProblems(
       continue;
     }
     handlers++;
-    if (isPlainObject(action)) actionProblems(kind, action, (p, k, m) => add([kind, ...p], k, m));
+    if (kind === 'sleep' && isPlainObject(action) && sleep !== undefined) {
+      sleepProblems(action.seconds, sleep, (p, k, m) => add([kind, ...p], k, m));
+    } else if (isPlainObject(action)) {
+      actionProblems(kind, action, (p, k, m) => add([kind, ...p], k, m));
+    }
   }
   if (handlers === 0) add([], 'handler', requiredValue('must specify a handler type'));
 }
@@ -170,6 +201,36 @@ function actionProblems(kind: string, action: Record<string, unknown>, add: Add)
     }
     default:
       return;
+  }
+}
+
+/**
+ * `validateSleepAction`, reported at the `sleep` (not its `seconds`), as Go reports it; nothing
+ * when the pod's grace period is itself invalid (the schema or Go reports that).
+ */
+function sleepProblems(seconds: unknown, bound: SleepBound, add: Add): void {
+  const grace = bound.gracePeriod;
+  if (!isInteger(seconds) || !isInteger(grace)) return;
+  if (bound.zeroAllowed) {
+    if (seconds < 0 || seconds > grace) {
+      add(
+        [],
+        'sleep',
+        invalidValue(
+          seconds,
+          `must be non-negative and less than terminationGracePeriodSeconds (${grace})`,
+        ),
+      );
+    }
+  } else if (seconds <= 0 || seconds > grace) {
+    add(
+      [],
+      'sleep',
+      invalidValue(
+        seconds,
+        `must be greater than 0 and less than terminationGracePeriodSeconds (${grace}). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`,
+      ),
+    );
   }
 }
 

@@ -12,10 +12,11 @@ const parseError = (input: string, reason: string) => ({
 });
 
 // Ported from k8s.io/apiserver pkg/cel/library/ip_test.go, TestIP (Kubernetes 1.30 library;
-// header: Copyright 2023 The Kubernetes Authors). Left out: `type(ip(...)) == net.IP` (type
-// names are not values here) and `isIP(cidr(...))`, a compile error there, a run-time one here.
+// header: Copyright 2023 The Kubernetes Authors). Left out: `isIP(cidr(...))`, a compile error
+// there, a run-time one here.
 const TEST_IP: Case[] = [
   ['parse ipv4', 'ip("192.168.0.1")', { 'net.IP': '192.168.0.1' }],
+  ['type of IP is net.IP', 'type(ip("192.168.0.1")) == net.IP', true],
   [
     'parse invalid ipv4',
     'ip("192.168.0.1.0")',
@@ -80,10 +81,10 @@ const cidrError = (input: string, reason: string) => ({
 });
 
 // Ported from k8s.io/apiserver pkg/cel/library/cidr_test.go, TestCIDR (Kubernetes 1.30
-// library; header: Copyright 2023 The Kubernetes Authors). Left out: `type(cidr(...)) ==
-// net.CIDR`.
+// library; header: Copyright 2023 The Kubernetes Authors).
 const TEST_CIDR: Case[] = [
   ['parse ipv4', 'cidr("192.168.0.0/24")', { 'net.CIDR': '192.168.0.0/24' }],
+  ['type of CIDR is net.CIDR', 'type(cidr("192.168.0.0/24")) == net.CIDR', true],
   [
     'parse invalid ipv4',
     'cidr("192.168.0.0/")',
@@ -208,6 +209,25 @@ describe.each([
 ])('%s', (_, cases) => {
   it.each(table(cases))('$name: $expr', ({ expr, expected }) => {
     expect(runExpression(expr)).toEqual(expected);
+  });
+});
+
+describe('the library types as values (type(x) == net.IP)', () => {
+  it.each([
+    ['type(ip("10.0.0.1")) == net.CIDR', false],
+    ['type(cidr("10.0.0.0/8").ip()) == net.IP', true],
+    ['type(ip("10.0.0.1")) == map', false],
+    ['type({}) == map', true],
+    ['type(1) == int', true],
+    ['net.IP == net.IP', true],
+  ])('%s is %s', (expr, expected) => {
+    expect(runExpression(expr)).toBe(expected);
+  });
+
+  it('are names only where the ip and cidr libraries are (1.30 on)', () => {
+    expect(() => runExpression('type(1) == net.IP', null, undefined, '1.29')).toThrow(
+      "undeclared reference to 'net'",
+    );
   });
 });
 

@@ -184,6 +184,39 @@ describe('the strings extension (cel-go stringTests)', () => {
   );
 });
 
+/**
+ * `format`'s `%e` as the API server renders it: apiextensions-apiserver's TestValidationExpressions
+ * expects `'%e'.format([3.14]) == '3.140000×10⁰⁰'` (golang.org/x/text's printer for en_US); the
+ * other cases follow the same notation, a superscript exponent of two digits or more.
+ */
+const SCIENTIFIC: [string, { error: string }?][] = [
+  ["'%e'.format([3.14]) == '3.140000×10⁰⁰'"],
+  ["'%.2e'.format([-0.00123]) == '-1.23×10⁻⁰³'"],
+  ["'%.6e'.format([1052.032911275]) == '1.052033×10⁰³'"],
+  ["'%.0e'.format([2.5]) == '2×10⁰⁰'"],
+  ["'%e'.format([1e100]) == '1.000000×10¹⁰⁰'"],
+  ["'%d %e %s %%'.format([1, 0.0, 'x']) == '1 0.000000×10⁰⁰ x %'"],
+  [
+    "'%e'.format([1])",
+    { error: 'invalid argument to function format: scientific clause can only be used on doubles' },
+  ],
+  [
+    "'%e %d'.format([1.0])",
+    { error: 'invalid argument to function format: too few arguments for format string' },
+  ],
+];
+
+describe("format's %e clause, as the API server renders it", () => {
+  it.each(SCIENTIFIC.map(([expr, outcome]) => ({ expr, outcome })))(
+    '$expr',
+    ({ expr, outcome }) => {
+      const result = runExpression(expr);
+      if (outcome === undefined) expect(result).toBe(true);
+      else expect(result).toEqual({ error: expect.stringContaining(outcome.error) as unknown });
+    },
+  );
+});
+
 describe('string indexes in code points, as cel-go', () => {
   it.each(CODE_POINTS.map(([expr, outcome]) => ({ expr, outcome })))(
     '$expr',

@@ -201,6 +201,29 @@ describe("a container's probes (validateProbe, validateLivenessProbe, validateRe
     ]);
   });
 
+  it("bounds a hook's sleep by the pod's grace period, 30 s unless set (validateSleepAction)", () => {
+    const text = (grace: string, seconds: number) =>
+      pod(`${grace}  containers:
+    - { name: app, image: nginx, lifecycle: { preStop: { sleep: { seconds: ${seconds} } } } }
+`);
+    expect(load(text('', 30))).toEqual([]);
+    expect(load(text('', 31)).map(at)).toEqual([
+      [
+        '/spec/containers/0/lifecycle/preStop/sleep',
+        'Invalid value: 31: must be non-negative and less than terminationGracePeriodSeconds (30)',
+      ],
+    ]);
+    expect(load(text('  terminationGracePeriodSeconds: 60\n', 45))).toEqual([]);
+    // A zero sleep from 1.33 on (PodLifecycleSleepActionAllowZero); not before.
+    expect(load(text('', 0))).toEqual([]);
+    expect(load(text('', 0), '1.32').map(at)).toEqual([
+      [
+        '/spec/containers/0/lifecycle/preStop/sleep',
+        'Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.',
+      ],
+    ]);
+  });
+
   it('refuses probes and hooks on an init container unless it is a sidecar (validateInitContainers)', () => {
     const findings = load(
       pod(`  initContainers:
@@ -316,6 +339,40 @@ describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, Valid
         '/spec/containers/0/env/2/valueFrom/resourceFieldRef/resource',
         'Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',
       ],
+    ]);
+  });
+
+  it("checks a fieldRef's path against what the downward API gives a variable (validateObjectFieldSelector, ConvertDownwardAPIFieldLabel)", () => {
+    const findings = load(
+      env(`        - { name: A, valueFrom: { fieldRef: { fieldPath: status.phase } } }
+        - { name: B, valueFrom: { fieldRef: { fieldPath: spec.containers } } }
+        - { name: C, valueFrom: { fieldRef: { fieldPath: "spec.nodeName['x']" } } }
+        - { name: D, valueFrom: { fieldRef: { apiVersion: v2, fieldPath: metadata.name } } }
+        - { name: E, valueFrom: { fieldRef: { fieldPath: "" } } }
+        - { name: F, valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } }
+        - { name: G, valueFrom: { fieldRef: { fieldPath: spec.host } } }
+        - { name: H, valueFrom: { fieldRef: { fieldPath: status.podIPs } } }
+`),
+    );
+    const at0 = (i: number) => `/spec/containers/0/env/${i}/valueFrom/fieldRef/fieldPath`;
+    expect(findings.map(at)).toEqual([
+      [
+        at0(0),
+        'Unsupported value: "status.phase": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"',
+      ],
+      [
+        at0(1),
+        'Invalid value: "spec.containers": error converting fieldPath: field label not supported: spec.containers',
+      ],
+      [
+        at0(2),
+        `Invalid value: "spec.nodeName['x']": error converting fieldPath: field label does not support subscript: spec.nodeName['x']`,
+      ],
+      [
+        at0(3),
+        'Invalid value: "metadata.name": error converting fieldPath: unsupported pod version: v2',
+      ],
+      [at0(4), 'Required value'],
     ]);
   });
 

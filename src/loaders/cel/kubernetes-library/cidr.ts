@@ -15,6 +15,10 @@ import { parseIpPrefix, type IpPrefix } from './ip-address.js';
 
 /** A prefix as a CEL value (`net.CIDR`). */
 export class Cidr extends OpaqueValue {
+  override get celTypeName(): string {
+    return 'net.CIDR';
+  }
+
   constructor(readonly prefix: IpPrefix) {
     super('net.CIDR', prefix.toString());
   }

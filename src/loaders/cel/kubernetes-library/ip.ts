@@ -14,6 +14,10 @@ import { parseIpAddress, type IpAddress } from './ip-address.js';
 
 /** An address as a CEL value (`net.IP`). */
 export class Ip extends OpaqueValue {
+  override get celTypeName(): string {
+    return 'net.IP';
+  }
+
   constructor(readonly address: IpAddress) {
     super('net.IP', address.toString());
   }

@@ -13,6 +13,10 @@ import { expectTarget, OPAQUE_TYPE, ORDER_METHODS, OrderedValue } from '../opaqu
 
 /** `units / 10^scale`, normalised (no trailing zeros while `scale > 0`). */
 export class Quantity extends OrderedValue {
+  override get celTypeName(): string {
+    return 'kubernetes.Quantity';
+  }
+
   readonly units: bigint;
   readonly scale: number;
 

@@ -17,6 +17,10 @@ type Identifier = bigint | string;
 
 /** A parsed version; its canonical form leaves the build metadata out, as equality does. */
 export class Semver extends OrderedValue {
+  override get celTypeName(): string {
+    return 'kubernetes.Semver';
+  }
+
   constructor(
     readonly major: bigint,
     readonly minor: bigint,

@@ -7,12 +7,22 @@
  * Indexes count Unicode code points, as cel-go's do (`'😀bc'.charAt(1) == 'b'`).
  * `@bufbuild/cel`'s implementation counts UTF-16 units, splits with a limit by dropping the
  * rest (`'a,b,c'.split(',', 2)` is `['a', 'b,c']` in cel-go) and replaces in quadratic time, so
- * those functions are cosi's own, after cel-go's `ext/strings.go`; the others are Buf's.
+ * those functions are cosi's own, after cel-go's `ext/strings.go`; the others are Buf's, `format`
+ * with the API server's `%e` (`scientific-format.ts`).
  */
 
-import { celList, celMethod, CelScalar, listType, type CelFunc } from '@bufbuild/cel';
+import {
+  celList,
+  celMethod,
+  CelScalar,
+  isCelError,
+  listType,
+  type CelFunc,
+  type CelList,
+} from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { chargedCopy } from '../charged-standard.js';
+import { withScientificClauses } from './scientific-format.js';
 
 const { INT, STRING } = CelScalar;
 
@@ -216,7 +226,25 @@ export const stringsLibrary: readonly CelFunc[] = [
   ...STRINGS_BY_CODE_POINT,
 ].map((func) => chargedCopy(func));
 
+const bufFormat = strings.find((func) => func.name === 'format');
+
+/** `format`, its `%e` clauses rendered as the API server renders them. */
+const format = celMethod(
+  'format',
+  STRING,
+  [listType(CelScalar.DYN)],
+  STRING,
+  function (args: CelList) {
+    const clauses = withScientificClauses(this, args);
+    const result = bufFormat?.call(0, clauses.text, [clauses.args]);
+    if (result === undefined) throw new Error("found no matching overload for 'format'");
+    if (isCelError(result)) throw result;
+    return result as string;
+  },
+);
+
 /** What version 2 adds (Kubernetes 1.29): `join`, `strings.quote`, `format`. */
-export const stringsLibraryVersion2: readonly CelFunc[] = strings
-  .filter((func) => VERSION_2.has(func.name))
-  .map((func) => chargedCopy(func));
+export const stringsLibraryVersion2: readonly CelFunc[] = [
+  ...strings.filter((func) => VERSION_2.has(func.name) && func.name !== 'format'),
+  format,
+].map((func) => chargedCopy(func));

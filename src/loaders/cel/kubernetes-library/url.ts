@@ -19,6 +19,10 @@ import { expectTarget, OPAQUE_TYPE, OpaqueValue } from '../opaque-value.js';
 
 /** A parsed URL; its canonical form is the text it was parsed from. */
 export class Url extends OpaqueValue {
+  override get celTypeName(): string {
+    return 'kubernetes.URL';
+  }
+
   constructor(
     readonly text: string,
     readonly scheme: string,
