@@ -24,7 +24,8 @@ afterEach(async () => {
 const update = (expectDir: string, ...more: string[]) =>
   cli(['check', '-f', 'fixtures/minimal', '--expect', expectDir, '--update', ...more]);
 
-describe('cosi check --update', () => {
+// The first test of the file loads the whole CLI in-process: over 5 s on a loaded machine.
+describe('cosi check --update', { timeout: 20_000 }, () => {
   it('keeps the files of the golden directory it did not write', async () => {
     await writeFile(path.join(dir, 'docker-compose.yml'), 'services: {}\n');
     await writeFile(path.join(dir, 'mkdocs.yaml'), 'site_name: docs\n');
