@@ -1,11 +1,13 @@
 /**
  * How cosi writes a file (a golden, a trace): to a temporary file beside it, flushed to disk, then
  * renamed over it. A reader, or a run killed halfway, sees the whole old file or the whole new
- * one, never a part. Only a regular file (or nothing) is ever replaced: a FIFO, a device or a
- * directory where the file goes is refused before anything is opened, so a write never blocks.
+ * one, never a part; the temporary file such a run leaves is removed by the next write there
+ * ({@link removeStaleTemporaries}). Only a regular file (or nothing) is ever replaced: a FIFO, a
+ * device or a directory where the file goes is refused before anything is opened, so a write
+ * never blocks.
  */
 
-import { lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** A write refused because what is at the path is not a regular file. */
@@ -31,6 +33,42 @@ export function temporaryName(file: string): string {
     path.dirname(file),
     `.${path.basename(file)}.${process.pid}.${counter}.cosi-tmp`,
   );
+}
+
+/** A temporary name of {@link temporaryName}: the file's name and the writing process's id. */
+const TEMPORARY = /^\.(.+)\.(\d+)\.\d+\.cosi-tmp$/;
+
+/**
+ * Removes the temporary files a cosi process that is gone left in `dir` (killed, or stopped by
+ * Ctrl-C, while it wrote), of `file` only when given: the names are cosi's own, and a process
+ * still running keeps its own. Best effort: a directory that cannot be read is left as it is.
+ */
+export async function removeStaleTemporaries(dir: string, file?: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = TEMPORARY.exec(name);
+    if (!match || (file !== undefined && match[1] !== file) || isRunning(Number(match[2]))) {
+      continue;
+    }
+    const info = await lstat(path.join(dir, name)).catch(() => undefined);
+    if (info?.isFile()) await unlink(path.join(dir, name)).catch(() => undefined);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user's has that id.
+    return (error as { code?: unknown }).code !== 'ESRCH';
+  }
 }
 
 /**

@@ -37,10 +37,17 @@ export async function withProcessExitGuard<T>(fn: () => Promise<T>): Promise<T> 
     throw new ProcessExitError(code);
   };
   process.exit = guard;
+  // An error nothing caught (a controller's timer that throws) ends the thread through Node's own
+  // `process.exit`: the guard would throw there, and Node print that second error's stack.
+  const restore = (): void => {
+    if (process.exit === guard) process.exit = original;
+  };
+  process.on('uncaughtExceptionMonitor', restore);
   try {
     return await fn();
   } finally {
-    if (process.exit === guard) process.exit = original;
+    process.off('uncaughtExceptionMonitor', restore);
+    restore();
   }
 }
 

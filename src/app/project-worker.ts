@@ -1,6 +1,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createHeartbeatBuffer, heartbeatReader } from './user-code-heartbeat.js';
+import { toError } from '../engine/errors.js';
+import { ThrownValueError } from '../engine/thrown-value.js';
 import type { UserCodeSite } from './user-code-site.js';
 
 /** What a project worker is started with: its module, its data and its bounds. */
@@ -31,7 +33,14 @@ export type WorkerEnd = (
   | { readonly kind: 'exited'; readonly code: number; readonly site?: UserCodeSite }
   | { readonly kind: 'stuck'; readonly site: UserCodeSite; readonly waited: number }
   | { readonly kind: 'out-of-memory'; readonly site?: UserCodeSite; readonly heapMb: number }
-  | { readonly kind: 'crashed'; readonly message: string; readonly site?: UserCodeSite }
+  | {
+      readonly kind: 'crashed';
+      /** What was thrown, in one line. */
+      readonly message: string;
+      /** Its stack, when it was an error that had one. */
+      readonly stack?: string;
+      readonly site?: UserCodeSite;
+    }
 ) & {
   /** The project's config file (display path), when it had been loaded. */
   readonly config?: string;
@@ -94,11 +103,11 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
       ...(mark === undefined ? {} : { mark }),
     };
   };
-  worker.on('error', (error: Error & { code?: string }) => {
-    fault ??=
-      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? { kind: 'out-of-memory', heapMb, ...where() }
-        : { kind: 'crashed', message: error.stack ?? error.message, ...where() };
+  // What the worker's code threw where nothing caught it: any value, as structured-cloned.
+  worker.on('error', (error: unknown) => {
+    fault ??= isOutOfMemory(error)
+      ? { kind: 'out-of-memory', heapMb, ...where() }
+      : { kind: 'crashed', ...describeUncaught(error), ...where() };
   });
   // A reading is stuck when the event loop has not beaten since it was first seen, with the
   // project's code running. Its age is measured from when this side first saw its sequence.
@@ -141,4 +150,32 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     },
     ended,
   };
+}
+
+function isOutOfMemory(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+  );
+}
+
+/** An uncaught value in one line (its first), and its stack when it had one. */
+function describeUncaught(thrown: unknown): { message: string; stack?: string } {
+  const error = toError(thrown);
+  const line = (error.message.split('\n')[0] ?? '').trim();
+  if (error instanceof ThrownValueError) return { message: line };
+  const named = error.name && error.name !== 'Error' ? `${error.name}: ${line}` : line;
+  if (typeof error.stack !== 'string') return { message: named };
+  const at = firstFrame(error.stack);
+  return { message: at === undefined ? named : `${named} (at ${at})`, stack: error.stack };
+}
+
+/** The place of a stack's first frame outside Node's own modules. */
+function firstFrame(stack: string): string | undefined {
+  for (const line of stack.split('\n').slice(1)) {
+    const place = /^\s*at (?:.* \()?(.+?:\d+:\d+)\)?$/.exec(line)?.[1];
+    if (place !== undefined && !place.startsWith('node:')) return place;
+  }
+  return undefined;
 }

@@ -48,9 +48,19 @@ export function describeWorkerFault(end: WorkerEnd): WorkerFault {
         ...about,
       };
     case 'crashed':
+      // The project's code threw where nothing awaited it (a timer, an event handler, a promise
+      // it dropped): its fault, in one line. Without a site it is cosi's own, with its stack.
+      // Once the config is loaded, an error outside any site is still most likely the project's
+      // (a timer its module set); before, it can only be cosi's.
+      if (site === undefined && end.config === undefined) {
+        return {
+          kind: 'internal',
+          message: `the worker thread failed: ${end.stack ?? end.message}`,
+        };
+      }
       return {
-        kind: 'internal',
-        message: `the worker thread failed${site ? ` in ${describeSite(site)}` : ''}: ${end.message}`,
+        kind: site === undefined ? 'config' : kind,
+        message: `${site ? capitalized(describeSite(site)) : "The project's code"} threw where nothing awaited it (a timer, an event handler, a promise it did not await): ${end.message}`,
         ...about,
       };
   }

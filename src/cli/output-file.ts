@@ -1,4 +1,5 @@
-import { writeFileAtomically } from '../app/atomic-write.js';
+import * as path from 'node:path';
+import { removeStaleTemporaries, writeFileAtomically } from '../app/atomic-write.js';
 import { toWriteError } from './write-error.js';
 
 /**
@@ -7,6 +8,7 @@ import { toWriteError } from './write-error.js';
  */
 export async function writeOutputFile(file: string, data: string, display: string): Promise<void> {
   try {
+    await removeStaleTemporaries(path.dirname(file), path.basename(file));
     await writeFileAtomically(file, data);
   } catch (error) {
     throw toWriteError(error, display);

@@ -4,12 +4,12 @@
  * one-line usage error naming it.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli, REPO } from './run-cli.js';
 
 const run = promisify(execFile);
 let dir: string;
@@ -24,7 +24,8 @@ afterEach(async () => {
 const update = (expectDir: string, ...more: string[]) =>
   cli(['check', '-f', 'fixtures/minimal', '--expect', expectDir, '--update', ...more]);
 
-describe('cosi check --update', () => {
+// The first test of the file loads the whole CLI in-process: over 5 s on a loaded machine.
+describe('cosi check --update', { timeout: 20_000 }, () => {
   it('keeps the files of the golden directory it did not write', async () => {
     await writeFile(path.join(dir, 'docker-compose.yml'), 'services: {}\n');
     await writeFile(path.join(dir, 'mkdocs.yaml'), 'site_name: docs\n');
@@ -152,4 +153,52 @@ describe('cosi check --trace', () => {
     expect(JSON.parse(await readFile(file, 'utf8'))).toHaveProperty('traceEvents');
     expect(await readdir(dir)).toEqual(['trace.json']);
   });
+});
+
+describe('a file cosi may not write', () => {
+  /**
+   * The built CLI as a user without the right to write in `dir`: root writes anywhere, so as root
+   * the process is started as `nobody` (65534), which can read the repository but not `dir`.
+   */
+  async function unprivileged(
+    ...args: string[]
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
+    await chmod(dir, 0o555);
+    const asRoot = process.getuid?.() === 0;
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['bin/cosi.js', ...args], {
+        cwd: REPO,
+        timeout: 30_000,
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    } finally {
+      await chmod(dir, 0o755);
+    }
+  }
+
+  it.each([
+    [
+      'a golden file',
+      ['check', '-f', 'fixtures/minimal', '--expect', '{dir}', '--update'],
+      'VMs.example.org.yaml',
+    ],
+    ['a trace', ['check', '-f', 'fixtures/minimal', '--trace', '{dir}/trace.json'], 'trace.json'],
+    ['a report', ['report', '-f', 'fixtures/minimal', '-o', '{dir}/report.html'], 'report.html'],
+  ])(
+    '%s is refused with EACCES in one line naming it, exit 2',
+    async (_name, args, file) => {
+      const r = await unprivileged(...args.map((arg) => arg.replace('{dir}', dir)));
+
+      expect(r.stderr).toBe(
+        `cosi: cannot write ${path.join(dir, file)}: permission denied (EACCES)\n`,
+      );
+      expect(r.code).toBe(2);
+      expect(await readdir(dir)).toEqual([]);
+    },
+    40_000,
+  );
 });

@@ -91,4 +91,29 @@ it('leaves the whole old or the whole new golden file when interrupted while wri
   const bytes = await readFile(path.join(golden, GOLDEN));
   const whole = bytes.equals(oldBytes) ? 'old' : bytes.equals(newBytes) ? 'new' : 'partial';
   expect(whole, `the golden file has ${bytes.length} bytes`).not.toBe('partial');
-}, 120_000);
+
+  // The interrupted run's temporary file, if it left one, goes with the next --update.
+  expect((await update(after, golden)).code).toBe(0);
+  expect((await readdir(golden)).sort()).toEqual(['.cosi-goldens.json', GOLDEN]);
+  expect((await readFile(path.join(golden, GOLDEN))).equals(newBytes)).toBe(true);
+}, 180_000);
+
+it("removes the temporary file an interrupted write left, and no running process's", async () => {
+  const golden = path.join(dir, 'leftovers');
+  await mkdir(golden);
+  // As a run killed while it wrote leaves it: its process is gone.
+  const gone = spawn(process.execPath, ['-e', '']);
+  const pid = await new Promise<number>((resolve) => gone.on('exit', () => resolve(gone.pid ?? 0)));
+  const left = `.${GOLDEN}.${pid}.1.cosi-tmp`;
+  // Another cosi still writing: this very process.
+  const live = `.${GOLDEN}.${process.pid}.1.cosi-tmp`;
+  await writeFile(path.join(golden, left), 'partial');
+  await writeFile(path.join(golden, live), 'being written');
+  await writeFile(path.join(golden, '.notes.1.1.tmp'), 'mine');
+
+  expect((await update(path.join(REPO, 'fixtures/minimal'), golden)).code).toBe(0);
+
+  expect((await readdir(golden)).sort()).toEqual(
+    ['.cosi-goldens.json', live, '.notes.1.1.tmp', GOLDEN].sort(),
+  );
+}, 60_000);

@@ -192,6 +192,58 @@ export default defineConfig({ definitions: [VM], controllers: [{ name: 'Quitter'
   }, 60_000);
 });
 
+describe('a value the project throws where nothing awaits it', () => {
+  /** A whole-world controller of VMs whose run is `body`, then waits a moment. */
+  const running = (body: string): string =>
+    `export default defineConfig({ definitions: [VM], controllers: [{ name: 'Dropper', inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'weak' }], outputs: [], run: async () => { ${body}; await new Promise((r) => setTimeout(r, 200)); } } as never] });
+`;
+
+  it.each([
+    [
+      'a null-prototype object from a timer',
+      'setTimeout(() => { throw Object.create(null); })',
+      /a non-Error object/,
+    ],
+    [
+      'an Error from a timer',
+      "setTimeout(() => { throw new RangeError('late'); })",
+      /RangeError: late \(at .*cosi\.config\.ts:\d+:\d+\)$/,
+    ],
+    [
+      'a promise rejected and dropped',
+      "void Promise.reject(new Error('dropped'))",
+      /dropped \(at .*cosi\.config\.ts:\d+:\d+\)$/,
+    ],
+  ])(
+    '%s is a finding naming the controller, with no stack',
+    async (_name, body, message) => {
+      const r = await cosi(running(body), ['check', '-f', 'vms.yaml']);
+      const line = r.stdout.split('\n')[0] ?? '';
+      expect(line).toMatch(
+        /^cosi\.config\.ts: error\[controller-failed\]: Controller "Dropper" threw where nothing awaited it/,
+      );
+      expect(line).toMatch(message);
+      expect(r.stderr).not.toMatch(/^\s+at |Node\.js v|ProcessExitError/m);
+      expect(r.code).toBe(1);
+    },
+    60_000,
+  );
+
+  it("from a timer of the config's module is a configuration error", async () => {
+    const r = await cosi(
+      `setTimeout(() => { throw new TypeError('late'); });
+export default defineConfig({ definitions: [VM], setup: async () => { await new Promise((r) => setTimeout(r, 200)); } });
+`,
+      ['check', '-f', 'vms.yaml'],
+    );
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[config-error\]: The project's code threw where nothing awaited it .*: TypeError: late \(at .*cosi\.config\.ts:3:\d+\)$/m,
+    );
+    expect(r.stderr).not.toMatch(/^\s+at |Node\.js v|ProcessExitError/m);
+    expect(r.code).toBe(2);
+  }, 60_000);
+});
+
 describe('a watch session whose round gets stuck', () => {
   it('shows the stuck controller, starts again on the next edit, and ends on SIGINT', async () => {
     await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'for (;;);'));

@@ -7,7 +7,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../output-document.js';
 import type { Finding } from '../../loaders/finding.js';
-import { writeFileAtomically } from '../atomic-write.js';
+import { removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
 import { FileWriteError } from '../file-write-error.js';
 import type { CheckCase, CheckCode } from './check-result.js';
 import {
@@ -158,6 +158,8 @@ export async function writeExpectations(
   let current = displayDir;
   try {
     await mkdir(dir, { recursive: true });
+    // What an interrupted --update left: its golden files are whole, its temporary files not gone.
+    await removeStaleTemporaries(dir);
     for (const group of groups) {
       const name = `${group.type}.yaml`;
       const text = group.resources
