@@ -48,6 +48,22 @@ interface Converged {
   readonly outcome: string;
 }
 
+/** CPU ms (user + system) a process has used so far, from /proc; undefined elsewhere. */
+async function processCpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // After the command name in parentheses: utime and stime are fields 14 and 15, in ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ: /proc reports CPU times in these. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Wall ms of `count` puts of 400-byte values under `prefix`, `concurrency` in flight. */
 async function rawWrites(
   endpoint: string,
@@ -189,10 +205,17 @@ export async function run(): Promise<void> {
         let etcd: Converged;
         let asked: { reads: number; writes: number };
         try {
+          // Where the time goes: this process's CPU (cosi and the etcd client) and etcd's.
+          const clientBefore = process.cpuUsage();
+          const serverBefore = await processCpuMs(server.pid);
           etcd = await converge(dir, manifests, etcdState, () => etcdState.settled());
+          const client = process.cpuUsage(clientBefore);
+          const serverAfter = await processCpuMs(server.pid);
           asked = etcdState.figures();
+          const cpu = (x: number): string => Math.round(x).toLocaleString('en-US');
           notes.push(
             `  ${formatCount(n)} etcd requests (open + converge): ${asked.reads.toLocaleString('en-US')} reads, ${asked.writes.toLocaleString('en-US')} writes`,
+            `  ${formatCount(n)} CPU during open + converge on etcd (wall ${cpu(etcd.open + etcd.converge)} ms): cosi process ${cpu((client.user + client.system) / 1000)} ms, etcd server ${serverBefore === undefined || serverAfter === undefined ? 'unknown' : `${cpu(serverAfter - serverBefore)} ms`}`,
           );
         } finally {
           await etcdState.close();

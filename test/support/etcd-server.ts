@@ -24,6 +24,8 @@ export interface EtcdServer {
   readonly endpoint: string;
   /** The data directory (removed by `stop()`). */
   readonly dataDir: string;
+  /** The process id of the running etcd (for benchmarks that read its CPU time). */
+  readonly pid: number | undefined;
   /** Kills etcd and removes its data directory. Safe to call more than once. */
   stop(): Promise<void>;
   /** Kills etcd (keeping its data) without starting it again; `start()` brings it back. */
@@ -159,6 +161,9 @@ export async function startEtcd(): Promise<EtcdServer> {
   return {
     endpoint,
     dataDir,
+    get pid() {
+      return child?.pid;
+    },
     kill,
     start,
     async restart() {
