@@ -38,6 +38,7 @@ const ENTRIES = [
   'cli/main.ts',
   'cli/cli-worker.ts',
   'cli/scenario-worker.ts',
+  'cli/run/run-worker.ts',
   'loaders/kro/graph-cel.ts',
   'loaders/cel/cel-rule-engine.ts',
   // Tests and benchmarks load these by path.
