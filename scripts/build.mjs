@@ -59,6 +59,7 @@ const ENTRIES = [
   'cli/render/resource-diff.ts',
   'cli/render/resources.ts',
   'cli/ui/round-view.ts',
+  'cli/ui/round-view-transfer.ts',
   'cli/ui/watch-app.tsx',
   'engine/state/state-snapshot.ts',
 ];

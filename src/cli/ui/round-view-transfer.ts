@@ -1,3 +1,4 @@
+import type { Resource } from '../../engine/resource/resource.js';
 import type { ResourceRow } from './resource-row.js';
 import type { RoundView, TypeGroup } from './round-view.js';
 
@@ -7,7 +8,8 @@ import type { RoundView, TypeGroup } from './round-view.js';
  * history) is left out, and each type's rows are sent against the previous round's: a group the
  * round did not touch is named only, and in a group it did, a row that was sent before is its
  * index there. A round of a large tree that changed a few resources costs a few rows, not a copy
- * of the state.
+ * of the state. A row sent carries only what the screen shows of it (see {@link screenRow}): the
+ * first round of a large tree is every row, and the detail pane asks the worker for the rest.
  */
 export interface RoundViewTransfer {
   readonly view: Omit<RoundView, 'groups' | 'writes' | 'record' | 'graph' | 'manifest'>;
@@ -32,12 +34,13 @@ export function createRoundViewEncoder(): (view: RoundView) => RoundViewTransfer
       const before = previous.get(group.type);
       if (before === group) return { type: group.type, same: true };
       const index = new Map<ResourceRow, number>(before?.rows.map((row, i) => [row, i]));
+      const showsSpec = group.columns.length > 0 && !group.sensitive;
       const kept = new Int32Array(group.rows.length);
       const added: ResourceRow[] = [];
       for (const [i, row] of group.rows.entries()) {
         const at = index.get(row);
         kept[i] = at ?? -1;
-        if (at === undefined) added.push(row);
+        if (at === undefined) added.push(screenRow(row, showsSpec));
       }
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
       const { rows, ...rest } = group;
@@ -70,5 +73,25 @@ export function createRoundViewDecoder(): (transfer: RoundViewTransfer) => Round
     });
     previous = new Map(decoded.map((g) => [g.type, g]));
     return { ...view, groups: decoded, writes: new Map() };
+  };
+}
+
+/**
+ * A row as the screen reads it: the cells' metadata (namespace, id, version, owner, phase), the
+ * type and the labels (the filter), the spec only when a print column shows part of it, and the
+ * previous version only for a changed row (its changed cells). Annotations, finalizers, owner
+ * references and timestamps stay in the worker, with the spec of a type without print columns.
+ */
+export function screenRow(row: ResourceRow, withSpec: boolean): ResourceRow {
+  const slim = (resource: Resource): Resource => {
+    const { namespace, type, id, version, owner, phase, labels } = resource.metadata;
+    // What the screen reads of a resource: the rest of its metadata is never looked at there.
+    const metadata = { namespace, type, id, version, owner, phase, labels } as Resource['metadata'];
+    return { metadata, spec: withSpec ? resource.spec : undefined };
+  };
+  return {
+    marker: row.marker,
+    resource: slim(row.resource),
+    ...(row.marker === '~' && row.previous ? { previous: slim(row.previous) } : {}),
   };
 }
