@@ -1,6 +1,6 @@
-import type { Resource } from '../../engine/resource/resource.js';
 import type { ResourceRow } from './resource-row.js';
 import type { RoundView, TypeGroup } from './round-view.js';
+import { fromRowColumns, toRowColumns, type RowColumns } from './row-columns.js';
 
 /**
  * A round view as it crosses from the worker thread a watch session runs in to the screen: what
@@ -8,8 +8,8 @@ import type { RoundView, TypeGroup } from './round-view.js';
  * history) is left out, and each type's rows are sent against the previous round's: a group the
  * round did not touch is named only, and in a group it did, a row that was sent before is its
  * index there. A round of a large tree that changed a few resources costs a few rows, not a copy
- * of the state. A row sent carries only what the screen shows of it (see {@link screenRow}): the
- * first round of a large tree is every row, and the detail pane asks the worker for the rest.
+ * of the state. Rows are sent as columns of what the screen shows of them (see `row-columns.ts`):
+ * the first round of a large tree is every row, and the detail pane asks the worker for the rest.
  */
 export interface RoundViewTransfer {
   readonly view: Omit<RoundView, 'groups' | 'writes' | 'record' | 'graph' | 'manifest'>;
@@ -23,7 +23,7 @@ type GroupTransfer =
       readonly group: Omit<TypeGroup, 'rows'>;
       /** Per row: its index in the previous round's rows of the type, or -1: the next of `added`. */
       readonly kept: Int32Array;
-      readonly added: readonly ResourceRow[];
+      readonly added: RowColumns;
     };
 
 /** The worker's side: each view against the one before (the first, whole). */
@@ -40,11 +40,11 @@ export function createRoundViewEncoder(): (view: RoundView) => RoundViewTransfer
       for (const [i, row] of group.rows.entries()) {
         const at = index.get(row);
         kept[i] = at ?? -1;
-        if (at === undefined) added.push(screenRow(row, showsSpec));
+        if (at === undefined) added.push(row);
       }
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
       const { rows, ...rest } = group;
-      return { group: rest, kept, added };
+      return { group: rest, kept, added: toRowColumns(added, showsSpec) };
     });
     previous = new Map(view.groups.map((g) => [g.type, g]));
     // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -63,9 +63,10 @@ export function createRoundViewDecoder(): (transfer: RoundViewTransfer) => Round
         if (before === undefined) throw new Error(`no earlier rows of ${g.type}`);
         return before;
       }
+      const added = fromRowColumns(g.added, g.group.type);
       let next = 0;
       const rows = Array.from(g.kept, (at) => {
-        const row = at < 0 ? g.added[next++] : before?.rows[at];
+        const row = at < 0 ? added[next++] : before?.rows[at];
         if (row === undefined) throw new Error(`a row of ${g.group.type} that was never sent`);
         return row;
       });
@@ -73,25 +74,5 @@ export function createRoundViewDecoder(): (transfer: RoundViewTransfer) => Round
     });
     previous = new Map(decoded.map((g) => [g.type, g]));
     return { ...view, groups: decoded, writes: new Map() };
-  };
-}
-
-/**
- * A row as the screen reads it: the cells' metadata (namespace, id, version, owner, phase), the
- * type and the labels (the filter), the spec only when a print column shows part of it, and the
- * previous version only for a changed row (its changed cells). Annotations, finalizers, owner
- * references and timestamps stay in the worker, with the spec of a type without print columns.
- */
-export function screenRow(row: ResourceRow, withSpec: boolean): ResourceRow {
-  const slim = (resource: Resource): Resource => {
-    const { namespace, type, id, version, owner, phase, labels } = resource.metadata;
-    // What the screen reads of a resource: the rest of its metadata is never looked at there.
-    const metadata = { namespace, type, id, version, owner, phase, labels } as Resource['metadata'];
-    return { metadata, spec: withSpec ? resource.spec : undefined };
-  };
-  return {
-    marker: row.marker,
-    resource: slim(row.resource),
-    ...(row.marker === '~' && row.previous ? { previous: slim(row.previous) } : {}),
   };
 }

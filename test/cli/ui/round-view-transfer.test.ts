@@ -8,6 +8,7 @@ import type { ResourceRow } from '../../../src/cli/ui/resource-row.js';
 import type { RoundView, TypeGroup } from '../../../src/cli/ui/round-view.js';
 import { rowCells } from '../../../src/cli/ui/resource-cells.js';
 import { filterGroups } from '../../../src/cli/ui/resource-filter.js';
+import type { RowColumns } from '../../../src/cli/ui/row-columns.js';
 import {
   createRoundViewDecoder,
   createRoundViewEncoder,
@@ -71,12 +72,10 @@ describe('watch rounds sent to the screen', () => {
     const vms2 = group('VMs', [a as ResourceRow, row('VMs', 'b', 2), row('VMs', 'd')]);
     const second = encode(view(2, [hosts, vms2]));
     expect(second.groups[0]).toEqual({ type: 'Hosts', same: true });
-    const sent = second.groups[1] as { kept: Int32Array; added: readonly ResourceRow[] };
+    const sent = second.groups[1] as { kept: Int32Array; added: RowColumns };
     expect([...sent.kept]).toEqual([0, -1, -1]);
-    expect(sent.added.map((r) => [r.resource.metadata.id, r.resource.metadata.version])).toEqual([
-      ['b', 2],
-      ['d', 1],
-    ]);
+    expect(sent.added.ids).toEqual(['b', 'd']);
+    expect([...sent.added.versions]).toEqual([2, 1]);
 
     const shown2 = decode(cross(second));
     expect(
