@@ -3,33 +3,33 @@
  * (--quick: the first two): the time from the command's start to its "converged" log line, and
  * the convergence alone (from leading to converged, as the log says it), with the controllers in
  * the supervised worker thread (as `cosi run` runs them) against the same command with them on
- * the main thread (as a test on the sources runs it), alternated, best of two each.
+ * the main thread (as a test on the sources runs it, and as `cosi run` did before), each in a
+ * fresh process, alternated, best of two each.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type * as RunModule from '../src/cli/commands/run.js';
-import type { CliIo } from '../src/cli/io.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { printTable, sizes } from './harness.js';
 import { generateTree } from './vm-network-tree.js';
 
 const SIZES = sizes([1_000, 5_000, 10_000], [1_000, 5_000]);
 const TRIES = 2;
+const execFileAsync = promisify(execFile);
 
 const dist = (p: string): string => new URL(`../dist/${p}`, import.meta.url).href;
 
 export async function run(): Promise<void> {
-  const { runRuntime } = (await import(dist('cli/commands/run.js'))) as typeof RunModule;
   const rows: string[][] = [];
   for (const manifests of SIZES) {
     const dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-bench-'));
     try {
       await generateTree(dir, manifests);
-      await cp(dir);
       const best = { worker: [Infinity, Infinity], thread: [Infinity, Infinity] };
       for (let i = 0; i < TRIES; i++) {
         for (const where of ['thread', 'worker'] as const) {
-          const [total, converge] = await once(runRuntime, dir, where === 'worker');
+          const [total, converge] = await once(dir, where === 'worker');
           best[where] = [Math.min(best[where][0]!, total), Math.min(best[where][1]!, converge)];
         }
       }
@@ -54,56 +54,54 @@ export async function run(): Promise<void> {
   );
 }
 
-/** The project's config beside the generated tree. */
-async function cp(dir: string): Promise<void> {
-  const { copyFile } = await import('node:fs/promises');
-  await copyFile(
-    path.resolve('fixtures/vm-network/cosi.config.ts'),
-    path.join(dir, 'cosi.config.ts'),
-  );
-}
-
-/** One `cosi run` until it logs its convergence, then SIGTERM: [total ms, convergence ms]. */
-async function once(
-  runRuntime: typeof RunModule.runRuntime,
-  dir: string,
-  isolateUserCode: boolean,
-): Promise<[number, number]> {
-  let stderr = '';
-  let terminate = (): void => undefined;
-  let converged: ((line: string) => void) | undefined;
-  const seen = new Promise<string>((resolve) => (converged = resolve));
-  const io: CliIo = {
-    stdout: { write: () => true },
-    stderr: {
-      write: (text: string) => {
-        stderr += text;
-        const line = /converged in (\S+)/.exec(text);
-        if (line?.[1]) converged?.(line[1]);
-        return true;
-      },
-    },
-    cwd: dir,
-    env: {},
-    isTTY: false,
-    isolateUserCode,
-    onInterrupt: () => () => undefined,
-    onTerminate: (handler) => {
-      terminate = handler;
-      return () => undefined;
-    },
-  };
-  const t0 = performance.now();
-  const running = runRuntime(io, [dir], { state: 'memory', leaseTtl: '5s' });
-  const failed = running.then(() => {
-    throw new Error(`cosi run ended before it converged:\n${stderr}`);
+/**
+ * One `cosi run` in a fresh process (each side starts cold, as a real `cosi run` does), until it
+ * logs its convergence, then SIGTERM: [total ms from the command's start, convergence ms].
+ */
+async function once(dir: string, isolateUserCode: boolean): Promise<[number, number]> {
+  const script = `
+    const { runRuntime } = await import(${JSON.stringify(dist('cli/commands/run.js'))});
+    let stderr = '';
+    let terminate = () => undefined;
+    let converged;
+    const seen = new Promise((resolve) => (converged = resolve));
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: (text) => { stderr += text; const m = /converged in (\\S+)/.exec(text); if (m) converged(m[1]); return true; } },
+      cwd: ${JSON.stringify(dir)},
+      env: {},
+      isTTY: false,
+      isolateUserCode: ${String(isolateUserCode)},
+      onInterrupt: () => () => undefined,
+      onTerminate: (handler) => { terminate = handler; return () => undefined; },
+    };
+    const t0 = performance.now();
+    const running = runRuntime(io, [${JSON.stringify(dir)}], {
+      state: 'memory', leaseTtl: '5s', config: ${JSON.stringify(path.resolve('fixtures/vm-network/cosi.config.ts'))},
+    });
+    const took = await Promise.race([seen, running.then(() => { throw new Error('ended before it converged: ' + stderr); })]);
+    const total = performance.now() - t0;
+    terminate();
+    const { exitCode } = await running;
+    process.stdout.write(JSON.stringify({ total, took, exitCode, stderr }));
+    process.exit(0);
+  `;
+  // A file, not `-e`: the worker would inherit `--input-type`.
+  const file = path.join(dir, 'run-once.mjs');
+  await writeFile(file, script);
+  const { stdout } = await execFileAsync(process.execPath, [file], {
+    maxBuffer: 1 << 26,
+    env: { ...process.env, NODE_ENV: 'production' },
   });
-  const took = await Promise.race([seen, failed]);
-  const total = performance.now() - t0;
-  terminate();
-  const { exitCode } = await running;
-  if (exitCode !== 0) throw new Error(`cosi run exited ${exitCode}:\n${stderr}`);
-  return [total, parseMs(took)];
+  const result = JSON.parse(stdout) as {
+    total: number;
+    took: string;
+    exitCode: number;
+    stderr: string;
+  };
+  if (result.exitCode !== 0)
+    throw new Error(`cosi run exited ${result.exitCode}:\n${result.stderr}`);
+  return [result.total, parseMs(result.took)];
 }
 
 /** `850ms`, `1.2s`, `1m3s` as ms. */

@@ -444,6 +444,7 @@ function startRefusal(
 
 /** A signal (or a failure) came before the project started: nothing to stop but the start. */
 function stopBeforeStart(ending: Ending, log: RunLog): CommandResult {
+  if (ending.kind === 'fault') logFault(log, ending.fault);
   log.info(`shutting down (${describeEnding(ending)}) before it started`);
   return { exitCode: exitCodeOf(ending), result: undefined };
 }
