@@ -104,6 +104,21 @@ describe('cosi run (in memory): a controller stuck in a loop that never yields',
   }, 60_000);
 });
 
+describe('cosi run (in memory): a config that never finishes loading', () => {
+  it('is stopped at --timeout: a configuration error naming the config, exit 2', async () => {
+    await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
+    const p = await run(`import './loop.ts';\n${reconciling('Fine', 'return;')}`, [
+      '--timeout',
+      '2s',
+    ]);
+    const refused = await entry(p, { code: 'config' });
+    expect(refused['msg']).toMatch(
+      /^The config \(while it loaded\) was still running after 2(\.\d+)?s/,
+    );
+    expect(await exitWithin(p, 20_000)).toBe(2);
+  }, 60_000);
+});
+
 describe('cosi run (in memory): a reconcile awaiting a promise that never settles', () => {
   it('is logged once --timeout has passed, the run goes on, and SIGTERM still exits 0', async () => {
     const p = await run(reconciling('Waiter', 'await new Promise(() => {});'), [

@@ -45,6 +45,7 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
   let nextId = 0;
   let stopping = false;
   let gone = false;
+  let begun = false;
   let stopped: (() => void) | undefined;
   let figures: RuntimeFigures = { controllers: [] };
 
@@ -52,6 +53,7 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
     const message = raw as FromRunWorker;
     switch (message.kind) {
       case 'started':
+        begun = true;
         started.resolve(message.start);
         return;
       case 'start-failed':
@@ -140,12 +142,13 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
     stopped?.();
     if (stopping) return;
     const fault = describeWorkerFault(end);
-    // Ended before it started: the start failed with it (the config is the operator's to fix).
-    started.reject(
-      fault.kind === 'config'
-        ? new ServeRefusal(fault.message, 'config')
-        : new Error(fault.message),
-    );
+    // The config's own code (loading, `setup`) before the start completed: the start failed, as
+    // any configuration error (the operator's to fix).
+    if (!begun && fault.kind === 'config') {
+      started.reject(new ServeRefusal(fault.message, 'config'));
+      return;
+    }
+    started.reject(new Error(fault.message));
     hooks.onFault?.({
       message: fault.message,
       code: FAULT_CODES[end.kind],
