@@ -42,7 +42,8 @@ const ELECTION_LABEL = 'cosi-run';
  * per controller, the state's requests) and Node's process metrics.
  *
  * Reconciles are counted as they end (it is the {@link ReconcileCounts} of the run's
- * `createReconcileTracker`, or of the messages of the worker the run is in); queue depth, leadership and the state's figures are read when scraped.
+ * `createReconcileTracker`, or of the messages of the worker the run is in); queue depth,
+ * leadership and the state's figures are read when scraped.
  */
 export class RunMetrics implements ReconcileCounts {
   readonly registry = new Registry();
