@@ -43,6 +43,7 @@ const ENTRIES = [
   'cli/main.ts',
   'cli/cli-worker.ts',
   'cli/scenario-worker.ts',
+  'cli/run/run-worker.ts',
   'loaders/kro/graph-cel.ts',
   'loaders/cel/cel-rule-engine.ts',
   // Tests and benchmarks load these by path.
@@ -63,6 +64,7 @@ const ENTRIES = [
   'cli/render/resource-diff.ts',
   'cli/render/resources.ts',
   'cli/ui/round-view.ts',
+  'cli/ui/round-view-transfer.ts',
   'cli/ui/watch-app.tsx',
   'engine/state/state-snapshot.ts',
 ];

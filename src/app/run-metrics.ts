@@ -1,11 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type {
-  ReconcileJob,
-  ReconcileOutcome,
-  RunRecorder,
-  WriteOp,
-} from '../engine/record/run-record.js';
-import type { Pointer } from '../engine/resource/pointer.js';
+import type { WriteOp } from '../engine/record/run-record.js';
+import type { ReconcileCounts, ReconcileResult } from './reconcile-tracker.js';
 
 /** What the metrics read when they are scraped: the runtime and the state as they are then. */
 export interface RunMetricsSources {
@@ -46,10 +41,11 @@ const ELECTION_LABEL = 'cosi-run';
  * `workqueue_depth`, `leader_election_master_status`), with cosi's own beside them (state writes
  * per controller, the state's requests) and Node's process metrics.
  *
- * Reconciles are counted as they end, through {@link recorder} (the runtime's run recorder
- * hook); queue depth, leadership and the state's figures are read when scraped.
+ * Reconciles are counted as they end (it is the {@link ReconcileCounts} of the run's
+ * `createReconcileTracker`, or of the messages of the worker the run is in); queue depth,
+ * leadership and the state's figures are read when scraped.
  */
-export class RunMetrics {
+export class RunMetrics implements ReconcileCounts {
   readonly registry = new Registry();
   readonly #reconciles: Counter<'controller' | 'result'>;
   readonly #errors: Counter<'controller'>;
@@ -140,43 +136,17 @@ export class RunMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** The run recorder that counts and times reconciles (the runtime's `recorder` option). */
-  readonly recorder: RunRecorder = (() => {
-    const running = new Map<number, { controller: string; started: number; timed: boolean }>();
-    let seq = 0;
-    return {
-      start: (controller: string, job: ReconcileJob): number => {
-        running.set(++seq, {
-          controller,
-          started: performance.now(),
-          // A mapping or a routing of an event is not a reconcile.
-          timed: job === 'run' || job === 'reconcile',
-        });
-        return seq;
-      },
-      read: () => undefined,
-      wrote: (at: number, op: WriteOp, _pointer: Pointer) => {
-        const started = running.get(at);
-        if (started) this.#writes.inc({ controller: started.controller, op });
-      },
-      mapped: () => undefined,
-      end: (at: number, outcome: ReconcileOutcome) => {
-        const started = running.get(at);
-        running.delete(at);
-        if (!started?.timed || outcome.kind === 'stopped' || outcome.kind === 'skip') return;
-        const { controller } = started;
-        this.#duration.observe({ controller }, (performance.now() - started.started) / 1000);
-        const result =
-          outcome.kind === 'error'
-            ? 'error'
-            : outcome.kind === 'requeue'
-              ? 'requeue_after'
-              : 'success';
-        this.#reconciles.inc({ controller, result });
-        if (result === 'error') this.#errors.inc({ controller });
-      },
-    };
-  })();
+  /** A reconcile ended (see `createReconcileTracker`, which times them). */
+  reconciled(controller: string, result: ReconcileResult, seconds: number): void {
+    this.#duration.observe({ controller }, seconds);
+    this.#reconciles.inc({ controller, result });
+    if (result === 'error') this.#errors.inc({ controller });
+  }
+
+  /** A controller changed the state. */
+  wrote(controller: string, op: WriteOp): void {
+    this.#writes.inc({ controller, op });
+  }
 
   /** The exposition text, and its content type. */
   async scrape(): Promise<{ readonly contentType: string; readonly body: string }> {

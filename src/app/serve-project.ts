@@ -124,7 +124,7 @@ export async function serveProject(
   const foreign = await foreignTypes(options.state, first.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   // Before anything is started: the fingerprint's, and a `setup` that fails fails here.
-  const controllerNames = await projectControllerNames(config, options.cwd);
+  const controllerNames = await projectControllerNames(config, options.cwd, options.timeout);
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
   const session = await ProjectSession.open(
@@ -135,6 +135,7 @@ export async function serveProject(
       state: options.state,
       clock,
       registerControllers: false,
+      ...(options.monitor ? { monitor: options.monitor } : {}),
       ...(options.onLog ? { onLog: options.onLog } : {}),
       ...(options.recorder ? { recorder: options.recorder } : {}),
       ...(options.applyConcurrency !== undefined
@@ -190,10 +191,19 @@ export async function serveProject(
     const { applied, skipped } = await apply(first);
     await manager.add({
       needLeaderElection: false,
-      start: () => registerProjectControllers(runtime, config, options.cwd, 'everywhere'),
+      start: () =>
+        registerProjectControllers(runtime, config, options.cwd, 'everywhere', options.timeout),
     });
     await manager.add({
-      start: () => registerProjectControllers(runtime, config, options.cwd, 'leader'),
+      start: () =>
+        registerProjectControllers(
+          runtime,
+          config,
+          options.cwd,
+          'leader',
+          options.timeout,
+          options.monitor,
+        ),
     });
     await manager.start();
     return {

@@ -9,7 +9,7 @@ import { runsInWorker } from './worker-commands.js';
  * code that calls `process.exit` gets an error thrown instead (see {@link withProcessExitGuard}):
  * the command's exit code is the one that counts. The commands that run a project once (`apply`,
  * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
- * `runCliInWorker`).
+ * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`).
  */
 export async function main(argv: readonly string[]): Promise<number> {
   limitHeapGrowth();

@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 /**
  * The commands whose project runs in a worker thread (see `runCliInWorker`), with their
  * definitions, imported when needed: those that run a project once, and `watch` unless it
- * draws its screen (ink stays on the main thread, with the terminal). `run` stays in the main
- * thread for now.
+ * draws its screen (ink stays on the main thread, with the terminal). `run` starts on the main
+ * thread, which keeps its signals, endpoints and lease, and runs only its runtime in a worker
+ * (see `serveInWorker`).
  */
 export const WORKER_COMMANDS: ReadonlyMap<string, () => Promise<() => Command>> = new Map([
   ['apply', async () => (await import('./commands/apply-definition.js')).defineApply],

@@ -102,7 +102,7 @@ describe('cosi run (in memory)', () => {
       expect.stringMatching(line('INFO', 'stopped')),
       '',
     ]);
-  });
+  }, 60_000);
 
   it('--log-format json: one JSON object per line, with time, level and msg', async () => {
     const h = harness(dir);
@@ -129,7 +129,7 @@ describe('cosi run (in memory)', () => {
         time: expect.stringMatching(new RegExp(`^${TIME}$`)) as unknown,
       });
     }
-  });
+  }, 60_000);
 
   it("logs a controller's failures with the controller, the resource and the error's code", async () => {
     const failing = path.join(REPO, 'fixtures/cli/failing-controller');
@@ -155,7 +155,7 @@ describe('cosi run (in memory)', () => {
       code: expect.any(String) as unknown,
       error: expect.any(String) as unknown,
     });
-  });
+  }, 60_000);
 
   it('a second signal while it stops exits at once, with the shell code of the signal', async () => {
     // A controller that never returns, and a long stop bound: the stop is under way when the
@@ -202,7 +202,7 @@ describe('cosi run (in memory)', () => {
     h.sigint();
     expect(await running).toEqual({ exitCode: 0 });
     expect(h.stderr()).toContain('shutting down (SIGINT)');
-  });
+  }, 60_000);
 
   it('exits 1 with the findings, starting nothing, when the manifests have errors', async () => {
     await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: vm }\n');

@@ -20,16 +20,19 @@ export interface CosiProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** Spawns the CLI with `args` from `cwd`; its stdout is kept with `stdout: true`. */
+/**
+ * Spawns the CLI with `args` from `cwd`; its stdout is kept with `stdout: true`; `env` is set in
+ * its environment beside the test's own.
+ */
 export function spawnCosi(
   args: readonly string[],
   cwd: string = REPO,
-  options: { readonly stdout?: boolean } = {},
+  options: { readonly stdout?: boolean; readonly env?: Readonly<Record<string, string>> } = {},
 ): CosiProcess {
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin/cosi.js'), ...args], {
     cwd,
     stdio: ['ignore', options.stdout === true ? 'pipe' : 'ignore', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
   let stderr = '';
   let stdout = '';

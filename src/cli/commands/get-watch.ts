@@ -23,8 +23,8 @@ import {
 import type { ResourceFormat } from '../render/resources.js';
 import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { openStateFlag } from '../state-option.js';
+import { holdUntilWatching } from '../watch/hold-until-watching.js';
 import { watchWithChokidar } from '../watch/file-watcher.js';
-import type { WatchFiles } from '../../app/file-events.js';
 
 /** What `cosi get -w` reads beside `get`'s flags. */
 export interface GetWatchFlags extends CommonFlags {
@@ -202,17 +202,7 @@ async function watchProject(
   };
   // The first listing waits until the files are watched, so an edit saved once it is printed is
   // seen; rounds until then are held, in order.
-  let held: WatchRound[] | undefined = [];
-  const onRound = (round: WatchRound): void => {
-    if (held) held.push(round);
-    else show(round);
-  };
-  let ready: Promise<void> = Promise.resolve();
-  const watchFiles: WatchFiles = (roots, onEvent) => {
-    const watcher = (io.watchFiles ?? watchWithChokidar)(roots, onEvent);
-    if (watcher.ready) ready = watcher.ready;
-    return watcher;
-  };
+  const rounds = holdUntilWatching(io.watchFiles ?? watchWithChokidar, show);
   let session: WatchSession | undefined;
   const asks = { stop: false };
   const unsubscribe = onInterrupt(
@@ -223,12 +213,13 @@ async function watchProject(
     { keys: false },
   );
   try {
-    session = await startWatchSession({ ...options, watch: watchFiles, onRound });
+    session = await startWatchSession({
+      ...options,
+      watch: rounds.watchFiles,
+      onRound: rounds.onRound,
+    });
     // An interrupt meanwhile closes the session: a watcher closed early is never ready.
-    await Promise.race([ready, session.closed]);
-    const early = held;
-    held = undefined;
-    for (const round of early) show(round);
+    await rounds.release(session.closed);
     if (refused !== undefined || asks.stop) await session.close();
     if (refused !== undefined) throw refused;
     await session.closed;

@@ -20,7 +20,10 @@ export function defineRun(): Command {
         'controllers and exits with 4, for its supervisor to restart it. A second SIGTERM or ' +
         'Ctrl-C exits at once. Logs go to stderr, one line per event with its time and level ' +
         '(--log-format json: one JSON object per line). --metrics-addr serves Prometheus ' +
-        'metrics at /metrics, --health-addr /healthz and /readyz.',
+        'metrics at /metrics, --health-addr /healthz and /readyz. The controllers run in a ' +
+        'worker thread: one that throws or calls process.exit is logged and retried; one that ' +
+        'never yields (--timeout), runs out of heap or ends the thread is logged with its ' +
+        'resource, and the run exits 1 for its supervisor to restart it.',
     );
   addPathArguments(command)
     .option(
@@ -54,6 +57,11 @@ export function defineRun(): Command {
       'how long to wait for etcd to answer at start; an etcd not there by then is an error (exit 2)',
       '5s',
     )
+    .option(
+      '--timeout <duration>',
+      "how long the project's code may run without an end: a controller whose reconcile does not yield for it is stopped and the run exits 1; one still awaiting after it is logged (at most 60s)",
+      '60s',
+    )
     .option('--log-format <format>', 'text (a line per event) or json (an object per line)', 'text')
     .option(
       '--metrics-addr <address>',
@@ -77,7 +85,8 @@ Examples:
   cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --lease-ttl 10s
   cosi run -f manifests/ --metrics-addr :8080 --health-addr :8081 --log-format json
 
-Exit codes: 0 after SIGTERM or Ctrl-C; 1 invalid manifests, or the state failed at start; 2 usage
+Exit codes: 0 after SIGTERM or Ctrl-C; 1 invalid manifests, the state failed at start, or a
+controller stopped the worker thread (a loop past --timeout, out of heap, an exit); 2 usage
 or config error, etcd unreachable within --connect-timeout, a prefix holding another project's
 state, an address in use; 4 leadership lost (restart it); 130 / 143 a second Ctrl-C / SIGTERM.`,
     );

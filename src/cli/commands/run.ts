@@ -4,14 +4,18 @@ import {
   createEtcdLeaderElection,
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
-import { MissingManifestsError } from '../../app/config-manifests.js';
 import { displayPath } from '../../app/display-path.js';
-import { ForeignStateError } from '../../app/foreign-state.js';
-import { openState, type OpenedState } from '../../app/open-state.js';
 import { OpsAddressError, startOpsServer, type OpsServer } from '../../app/ops-server.js';
 import { RunHealth } from '../../app/run-health.js';
-import { RunMetrics } from '../../app/run-metrics.js';
-import { serveProject, type ApplyCounts, type ServedProject } from '../../app/serve-project.js';
+import { RunMetrics, type StateFigures } from '../../app/run-metrics.js';
+import type { ApplyCounts } from '../../app/serve-project.js';
+import { ServeRefusal } from '../../app/serve-refusal.js';
+import {
+  serveRuntime,
+  type RuntimeFault,
+  type ServeRequest,
+  type ServedRuntime,
+} from '../../app/served-runtime.js';
 import {
   formatStateLocation,
   parseStateUrl,
@@ -19,11 +23,10 @@ import {
   type StateLocation,
 } from '../../app/state-url.js';
 import { formatDuration } from '../../app/format-duration.js';
+import { USER_CODE_WAIT } from '../../app/user-code-deadline.js';
 import { toError } from '../../engine/errors.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
-import { EtcdUnreachableError } from '../../state-etcd/etcd-errors.js';
-import { ConfigError } from '../../loaders/load-config.js';
 import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
 import { parseDuration } from '../duration.js';
 import { parseRequestTimeout } from '../state-option.js';
@@ -45,6 +48,7 @@ export interface RunFlags {
   logFormat?: string;
   metricsAddr?: string;
   healthAddr?: string;
+  timeout?: string;
   color?: boolean;
   verbose?: boolean;
 }
@@ -79,7 +83,8 @@ export function parseLeaseTtl(text: string): number {
 type Ending =
   | { readonly kind: 'signal'; readonly signal: 'SIGINT' | 'SIGTERM' }
   | { readonly kind: 'lost'; readonly error: Error }
-  | { readonly kind: 'failed'; readonly error: Error };
+  | { readonly kind: 'failed'; readonly error: Error }
+  | { readonly kind: 'fault'; readonly fault: RuntimeFault };
 
 /** What `run` was asked, checked: every usage error before anything starts. */
 interface RunPlan {
@@ -89,6 +94,8 @@ interface RunPlan {
   readonly requestTimeout: number;
   readonly connectTimeout: number;
   readonly logFormat: LogFormat;
+  /** Wall ms the project's code may run without an end (`--timeout`). */
+  readonly timeout: number;
 }
 
 function plan(paths: string[], flags: RunFlags): RunPlan {
@@ -109,13 +116,28 @@ function plan(paths: string[], flags: RunFlags): RunPlan {
     requestTimeout: parseRequestTimeout(flags.requestTimeout ?? '5s'),
     connectTimeout,
     logFormat: logFormat as LogFormat,
+    timeout: runTimeout(flags.timeout),
   };
 }
 
+/** `--timeout`: at least 1 ms, at most (and by default) {@link USER_CODE_WAIT}. */
+function runTimeout(text: string | undefined): number {
+  if (text === undefined) return USER_CODE_WAIT;
+  const ms = parseDuration(text, '--timeout');
+  if (ms < 1 || ms > USER_CODE_WAIT) {
+    throw new CliError(
+      `--timeout: from 1ms to ${formatDuration(USER_CODE_WAIT)}, got ${JSON.stringify(text)}`,
+    );
+  }
+  return ms;
+}
+
 /**
- * Runs until a signal, a lost leadership or a failed start of the leader's controllers. A start
- * that cannot go on (etcd unreachable, another project's state, an address in use) is one line
- * and exit 2; a second signal ends the process at once.
+ * Runs until a signal, a lost leadership, a failed start of the leader's controllers or a fault
+ * of the project's code that stopped the thread it runs in (see `serveInWorker`: a loop that
+ * never yields, the heap exhausted; logged with the controller and the resource, exit 1). A
+ * start that cannot go on (etcd unreachable, another project's state, an address in use) is one
+ * line and exit 2; a second signal ends the process at once.
  */
 export async function runRuntime(
   io: CliIo,
@@ -123,7 +145,10 @@ export async function runRuntime(
   flags: RunFlags,
   watchFiles: WatchFiles = watchWithChokidar,
 ): Promise<CommandResult> {
-  const { files, location, ttl, requestTimeout, connectTimeout, logFormat } = plan(paths, flags);
+  const { files, location, ttl, requestTimeout, connectTimeout, logFormat, timeout } = plan(
+    paths,
+    flags,
+  );
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
@@ -156,30 +181,32 @@ export async function runRuntime(
   // Signal handlers keep no process alive: without a watcher or a listening port, nothing would.
   const keepAlive = setInterval(() => undefined, 1 << 30);
 
-  let opened: OpenedState | undefined;
   let election: EtcdLeaderElection | undefined;
-  let served: ServedProject | undefined;
+  let served: ServedRuntime | undefined;
+  let started = false;
   let watcher: FileWatcher | undefined;
   const servers: OpsServer[] = [];
   try {
-    opened = openState(location, { requestTimeout });
-    const etcd = opened.etcd;
+    // What the metrics read of the runtime: asked for at each scrape (see `scrapeFigures`).
+    let figures = { names: [] as readonly string[], depths: new Map<string, number>() };
+    let stateFigures: StateFigures | undefined;
     const metrics = new RunMetrics({
-      controllers: () => served?.project.runtime.controllerNames() ?? [],
-      queueDepth: (name) => served?.project.runtime.metrics(name)?.queueLength ?? 0,
+      controllers: () => figures.names,
+      queueDepth: (name) => figures.depths.get(name) ?? 0,
       leading: () => health.phase === 'leading',
-      ...(etcd ? { state: () => etcd.figures() } : {}),
+      ...(location.kind === 'etcd' ? { state: () => stateFigures ?? NO_STATE_FIGURES } : {}),
     });
-    await startEndpoints(flags, health, metrics, servers, log);
+    const scrapeFigures = async (): Promise<void> => {
+      if (served === undefined) return;
+      const now = await served.figures();
+      figures = {
+        names: now.controllers.map((c) => c.name),
+        depths: new Map(now.controllers.map((c) => [c.name, c.queueDepth])),
+      };
+      stateFigures = now.state;
+    };
+    await startEndpoints(flags, health, metrics, scrapeFigures, servers, log);
 
-    // One cheap question first: an etcd that is not there is said as such, not as a failed apply.
-    if (etcd) {
-      const probing = etcd.probe(connectTimeout).then(() => 'reached' as const);
-      // Ended by a signal first, the probe's late failure is nobody's to hear.
-      probing.catch(() => undefined);
-      const reached = await Promise.race([probing, ended]);
-      if (reached !== 'reached') return stopBeforeStart(reached, log);
-    }
     if (location.kind === 'etcd') {
       let lastLeader: string | undefined;
       election = createEtcdLeaderElection({
@@ -199,84 +226,80 @@ export async function runRuntime(
       });
     }
     const leaderElection = election;
-    const starting = serveProject({
+    // What the runtime says of its leadership is logged after its start is.
+    let announce!: () => void;
+    const announced = new Promise<void>((resolve) => (announce = resolve));
+    let leadingSince = 0;
+    const request: ServeRequest = {
       files,
       // Given no paths, those the config names (and it must name some).
       ...(files.length === 0 ? { requireManifests: true } : {}),
       cwd: io.cwd,
-      state: opened.state,
+      location,
       stateName: where,
+      requestTimeout,
+      connectTimeout,
       identity,
-      recorder: metrics.recorder,
-      ...(leaderElection
-        ? { elect: (signal, fingerprint) => leaderElection.elect(signal, fingerprint) }
-        : {}),
+      verbose: flags.verbose === true,
+      timeout,
       ...(flags.config !== undefined ? { config: flags.config } : {}),
       ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
       ...(location.kind === 'etcd'
-        ? {
-            maxRequestBytes: ETCD_MAX_REQUEST_BYTES,
-            applyConcurrency: ETCD_WRITES_IN_FLIGHT,
-            writesInFlight: ETCD_WRITES_IN_FLIGHT,
-          }
+        ? { maxRequestBytes: ETCD_MAX_REQUEST_BYTES, writesInFlight: ETCD_WRITES_IN_FLIGHT }
         : {}),
-      onLog: (record) => {
-        if (flags.verbose || record.level === 'warn' || record.level === 'error') {
-          log.record(record);
-        }
-      },
-    }).catch((error: unknown) => {
-      if (
-        error instanceof ConfigError ||
-        error instanceof ForeignStateError ||
-        error instanceof MissingManifestsError
-      )
-        throw error;
+    };
+    // The project's code in a supervised worker thread, unless the caller runs it in its own
+    // (a test on the sources).
+    const serve = io.isolateUserCode
+      ? (await import('../run/supervised-runtime.js')).serveInWorker
+      : serveRuntime;
+    served = serve(request, {
+      counts: metrics,
+      onLog: (record) => log.record(record),
+      ...(leaderElection
+        ? { elect: (signal, fingerprint) => leaderElection.elect(signal, fingerprint) }
+        : {}),
+      onLeading: (controllers) =>
+        void announced.then(() => {
+          health.leading();
+          leadingSince = performance.now();
+          log.info(
+            `${election ? 'elected leader' : 'leading'}: running ${controllers} controllers`,
+          );
+        }),
+      onConverged: () =>
+        void announced.then(() => {
+          if (health.phase !== 'leading') return;
+          health.converged();
+          log.info(`converged in ${formatDuration(performance.now() - leadingSince)}`);
+        }),
+      onLeadFailed: (error) => void announced.then(() => finish({ kind: 'failed', error })),
+      onFault: (fault) => finish({ kind: 'fault', fault }),
+    });
+    const starting = served.started.catch((error: unknown) => {
+      if (error instanceof ServeRefusal) throw error;
       // The state is unreachable or refused the manifests: said in one line, not a stack.
       throw new CliError(`could not start on ${where}: ${toError(error).message}`, EXIT.findings);
     });
     // A signal while starting (etcd slow or silent) ends the start: nothing waits for it.
-    const start = await Promise.race([starting, ended]);
-    if ('kind' in start) {
-      // A start that still completes is stopped; one that fails has nothing to stop.
-      starting.then(
-        (late) => ('project' in late ? late.stop() : undefined),
-        () => undefined,
-      );
-      return stopBeforeStart(start, log);
-    }
-    if (!('project' in start)) {
-      logFindings(log, io.cwd, start.findings);
+    const start = await Promise.race([
+      starting.then((begun) => ({ begun })),
+      ended.then((early) => ({ early })),
+    ]);
+    if ('early' in start) return stopBeforeStart(start.early, log);
+    if (start.begun.kind !== 'started') {
+      if (start.begun.kind === 'refused') logFindings(log, io.cwd, start.begun.findings);
       log.error('not started: the manifests have errors', { code: 'invalid-manifests' });
       return { exitCode: EXIT.findings, result: undefined };
     }
-    served = start;
-    const project = served.project;
+    started = true;
     log.info(`started as ${identity} on ${where}` + (election ? ` (lease TTL ${ttl}s)` : ''));
-    log.info(describeApply(served.applied));
-    logTooLarge(log, io.cwd, served.skipped);
+    log.info(describeApply(start.begun.applied));
+    logTooLarge(log, io.cwd, start.begun.skipped);
     health.following();
-    served.elected.then(
-      () => {
-        health.leading();
-        log.info(
-          `${election ? 'elected leader' : 'leading'}: running ${project.runtime.controllerNames().length} controllers`,
-        );
-        const leadingSince = performance.now();
-        project.runtime.settle().then(
-          () => {
-            if (health.phase !== 'leading') return;
-            health.converged();
-            log.info(`converged in ${formatDuration(performance.now() - leadingSince)}`);
-          },
-          // Stopped before it settled: there is nothing to say.
-          () => undefined,
-        );
-      },
-      (error: unknown) => finish({ kind: 'failed', error: toError(error) }),
-    );
+    announce();
     if (flags.watch) {
-      watcher = reapplyOnChange(io.cwd, served.files, watchFiles, served, {
+      watcher = reapplyOnChange(io.cwd, start.begun.files, watchFiles, served, {
         applied: (counts, skipped) => {
           log.info(describeApply(counts));
           logTooLarge(log, io.cwd, skipped);
@@ -293,11 +316,12 @@ export async function runRuntime(
     }
     const why = await ended;
     health.stopping();
+    if (why.kind === 'fault') logFault(log, why.fault);
     log.log(why.kind === 'signal' ? 'info' : 'error', `shutting down (${describeEnding(why)})`, {
       ...(why.kind === 'lost' ? { code: 'leadership-lost' } : {}),
     });
-    if (why.kind === 'failed' && why.error instanceof ConfigError) {
-      log.error(why.error.message, { code: 'config' });
+    if (why.kind === 'failed' && why.error instanceof ServeRefusal) {
+      log.error(why.error.message, { code: why.error.code });
       return { exitCode: EXIT.usage, result: undefined };
     }
     return { exitCode: exitCodeOf(why), result: undefined };
@@ -327,14 +351,35 @@ export async function runRuntime(
       ),
       new Promise<false>((resolve) => setTimeout(resolve, bound, false).unref()),
     ]);
-    if (!stoppedInTime) log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
+    if (!stoppedInTime) {
+      log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
+      await served?.abandon();
+    }
     await election?.close({ release: !lost });
-    await opened?.close();
     await Promise.all(servers.map((s) => s.close()));
     clearInterval(keepAlive);
-    if (served) log.info('stopped');
+    if (started) log.info('stopped');
     for (const off of unsubscribe) off();
   }
+}
+
+/** The state's figures before the runtime answered once. */
+const NO_STATE_FIGURES: StateFigures = {
+  requests: 0,
+  reads: 0,
+  writes: 0,
+  failedRequests: 0,
+  inFlight: 0,
+  watches: 0,
+};
+
+/** What stopped the runtime's thread, as an error line naming the controller and resource. */
+function logFault(log: RunLog, fault: RuntimeFault): void {
+  log.error(fault.message, {
+    ...(fault.controller !== undefined ? { controller: fault.controller } : {}),
+    ...(fault.resource !== undefined ? { resource: fault.resource } : {}),
+    code: fault.code,
+  });
 }
 
 /** Starts the metrics and health endpoints asked for: one server per address. */
@@ -342,6 +387,7 @@ async function startEndpoints(
   flags: RunFlags,
   health: RunHealth,
   metrics: RunMetrics,
+  refresh: () => Promise<void>,
   servers: OpsServer[],
   log: RunLog,
 ): Promise<void> {
@@ -358,6 +404,7 @@ async function startEndpoints(
   };
   add(flags.metricsAddr, '--metrics-addr', {
     '/metrics': async () => {
+      await refresh();
       const { contentType, body } = await metrics.scrape();
       return { status: 200, contentType, body };
     },
@@ -387,17 +434,8 @@ async function startEndpoints(
 function startRefusal(
   error: unknown,
 ): { readonly message: string; readonly code: string; readonly exitCode: ExitCode } | undefined {
-  if (error instanceof EtcdUnreachableError || error instanceof ForeignStateError) {
+  if (error instanceof ServeRefusal || error instanceof OpsAddressError) {
     return { message: error.message, code: error.code, exitCode: EXIT.usage };
-  }
-  if (error instanceof OpsAddressError) {
-    return { message: error.message, code: error.code, exitCode: EXIT.usage };
-  }
-  if (error instanceof ConfigError) {
-    return { message: error.message, code: 'config', exitCode: EXIT.usage };
-  }
-  if (error instanceof MissingManifestsError) {
-    return { message: error.message, code: 'no-manifests', exitCode: EXIT.usage };
   }
   if (error instanceof CliError) {
     return { message: error.message, code: 'start-failed', exitCode: error.exitCode };
@@ -407,6 +445,7 @@ function startRefusal(
 
 /** A signal (or a failure) came before the project started: nothing to stop but the start. */
 function stopBeforeStart(ending: Ending, log: RunLog): CommandResult {
+  if (ending.kind === 'fault') logFault(log, ending.fault);
   log.info(`shutting down (${describeEnding(ending)}) before it started`);
   return { exitCode: exitCodeOf(ending), result: undefined };
 }
@@ -418,6 +457,7 @@ function exitCodeOf(ending: Ending): ExitCode {
     case 'lost':
       return EXIT.leadershipLost;
     case 'failed':
+    case 'fault':
       return EXIT.findings;
   }
 }
@@ -430,6 +470,8 @@ function describeEnding(ending: Ending): string {
       return `lost leadership: ${ending.error.message}; exiting with ${EXIT.leadershipLost} to be restarted`;
     case 'failed':
       return `could not lead: ${ending.error.message}`;
+    case 'fault':
+      return `the controllers' worker thread stopped; exiting with ${EXIT.findings} to be restarted`;
   }
 }
 

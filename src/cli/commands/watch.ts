@@ -7,6 +7,7 @@ import { createColors } from '../render/report.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import { renderRoundLines, roundJson } from '../ui/line-stream.js';
 import { createRoundViews } from '../ui/round-view.js';
+import { holdUntilWatching } from '../watch/hold-until-watching.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 import { startWatchSession, type WatchRound, type WatchSession } from '../../app/watch-session.js';
 
@@ -123,12 +124,19 @@ export async function watch(
     else if (output === 'json') io.stdout.write(`${JSON.stringify(roundJson(view))}\n`);
     else io.stdout.write(renderRoundLines(view, colors));
   };
+  // Round 1 is shown once the files are watched: an edit saved as soon as it shows is seen.
+  const rounds = holdUntilWatching(watchFiles, show);
   let unsubscribe = (): void => undefined;
   try {
-    session = await startWatchSession({ ...options, watch: watchFiles, onRound: show });
+    session = await startWatchSession({
+      ...options,
+      watch: rounds.watchFiles,
+      onRound: rounds.onRound,
+    });
     const running = session;
     unsubscribe = onInterrupt(() => void running.close(), { keys: screen === undefined });
     if (asked.quit) void session.close();
+    await rounds.release(session.closed);
     await session.closed;
   } finally {
     unsubscribe();

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { toError } from '../../engine/errors.js';
-import type { ApplyCounts, ServedProject } from '../../app/serve-project.js';
+import type { ApplyCounts } from '../../app/serve-project.js';
+import type { ServedRuntime } from '../../app/served-runtime.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { FileWatcher, WatchFiles } from '../watch/file-watcher.js';
 
@@ -25,7 +26,7 @@ export function reapplyOnChange(
   cwd: string,
   files: readonly string[],
   watchFiles: WatchFiles,
-  served: ServedProject,
+  served: Pick<ServedRuntime, 'reapply'>,
   report: ReapplyReport,
 ): FileWatcher {
   let timer: NodeJS.Timeout | undefined;

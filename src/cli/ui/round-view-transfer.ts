@@ -1,5 +1,6 @@
 import type { ResourceRow } from './resource-row.js';
 import type { RoundView, TypeGroup } from './round-view.js';
+import { fromRowColumns, toRowColumns, type RowColumns } from './row-columns.js';
 
 /**
  * A round view as it crosses from the worker thread a watch session runs in to the screen: what
@@ -7,7 +8,8 @@ import type { RoundView, TypeGroup } from './round-view.js';
  * history) is left out, and each type's rows are sent against the previous round's: a group the
  * round did not touch is named only, and in a group it did, a row that was sent before is its
  * index there. A round of a large tree that changed a few resources costs a few rows, not a copy
- * of the state.
+ * of the state. Rows are sent as columns of what the screen shows of them (see `row-columns.ts`):
+ * the first round of a large tree is every row, and the detail pane asks the worker for the rest.
  */
 export interface RoundViewTransfer {
   readonly view: Omit<RoundView, 'groups' | 'writes' | 'record' | 'graph' | 'manifest'>;
@@ -21,7 +23,7 @@ type GroupTransfer =
       readonly group: Omit<TypeGroup, 'rows'>;
       /** Per row: its index in the previous round's rows of the type, or -1: the next of `added`. */
       readonly kept: Int32Array;
-      readonly added: readonly ResourceRow[];
+      readonly added: RowColumns;
     };
 
 /** The worker's side: each view against the one before (the first, whole). */
@@ -32,6 +34,7 @@ export function createRoundViewEncoder(): (view: RoundView) => RoundViewTransfer
       const before = previous.get(group.type);
       if (before === group) return { type: group.type, same: true };
       const index = new Map<ResourceRow, number>(before?.rows.map((row, i) => [row, i]));
+      const showsSpec = group.columns.length > 0 && !group.sensitive;
       const kept = new Int32Array(group.rows.length);
       const added: ResourceRow[] = [];
       for (const [i, row] of group.rows.entries()) {
@@ -41,7 +44,7 @@ export function createRoundViewEncoder(): (view: RoundView) => RoundViewTransfer
       }
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
       const { rows, ...rest } = group;
-      return { group: rest, kept, added };
+      return { group: rest, kept, added: toRowColumns(added, showsSpec) };
     });
     previous = new Map(view.groups.map((g) => [g.type, g]));
     // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -60,9 +63,10 @@ export function createRoundViewDecoder(): (transfer: RoundViewTransfer) => Round
         if (before === undefined) throw new Error(`no earlier rows of ${g.type}`);
         return before;
       }
+      const added = fromRowColumns(g.added, g.group.type);
       let next = 0;
       const rows = Array.from(g.kept, (at) => {
-        const row = at < 0 ? g.added[next++] : before?.rows[at];
+        const row = at < 0 ? added[next++] : before?.rows[at];
         if (row === undefined) throw new Error(`a row of ${g.group.type} that was never sent`);
         return row;
       });

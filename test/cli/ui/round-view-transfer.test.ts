@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Resource } from '../../../src/engine/resource/resource.js';
 import type { ResourceRow } from '../../../src/cli/ui/resource-row.js';
 import type { RoundView, TypeGroup } from '../../../src/cli/ui/round-view.js';
+import { rowCells } from '../../../src/cli/ui/resource-cells.js';
+import { filterGroups } from '../../../src/cli/ui/resource-filter.js';
+import type { RowColumns } from '../../../src/cli/ui/row-columns.js';
 import {
   createRoundViewDecoder,
   createRoundViewEncoder,
@@ -69,12 +72,10 @@ describe('watch rounds sent to the screen', () => {
     const vms2 = group('VMs', [a as ResourceRow, row('VMs', 'b', 2), row('VMs', 'd')]);
     const second = encode(view(2, [hosts, vms2]));
     expect(second.groups[0]).toEqual({ type: 'Hosts', same: true });
-    const sent = second.groups[1] as { kept: Int32Array; added: readonly ResourceRow[] };
+    const sent = second.groups[1] as { kept: Int32Array; added: RowColumns };
     expect([...sent.kept]).toEqual([0, -1, -1]);
-    expect(sent.added.map((r) => [r.resource.metadata.id, r.resource.metadata.version])).toEqual([
-      ['b', 2],
-      ['d', 1],
-    ]);
+    expect(sent.added.ids).toEqual(['b', 'd']);
+    expect([...sent.added.versions]).toEqual([2, 1]);
 
     const shown2 = decode(cross(second));
     expect(
@@ -94,5 +95,67 @@ describe('watch rounds sent to the screen', () => {
       expect(transfer.view).not.toHaveProperty(key);
     }
     expect(() => structuredClone(transfer)).not.toThrow();
+  });
+
+  it("sends of a row only what the screen shows: its cells, changed cells and the filter's answers are the same", () => {
+    const full = (id: string, version: number, image: string): Resource =>
+      ({
+        metadata: {
+          namespace: 'default',
+          type: 'VMs',
+          id,
+          version,
+          owner: 'Placer',
+          phase: 'running',
+          labels: { tier: 'web' },
+          annotations: { note: 'x'.repeat(1000) },
+          finalizers: ['keep'],
+          ownerReferences: [{ type: 'Hosts', id: 'h' }],
+          created: 1,
+          updated: 2,
+        },
+        spec: { image, cpus: 2, big: 'y'.repeat(1000) },
+      }) as unknown as Resource;
+    const withColumns: TypeGroup = {
+      ...group('VMs', [
+        { marker: '~', resource: full('a', 2, 'nginx:2'), previous: full('a', 1, 'nginx:1') },
+        { marker: '+', resource: full('b', 1, 'redis') },
+      ]),
+      columns: [{ name: 'Image', jsonPath: '{.image}' }],
+    };
+    const withoutColumns: TypeGroup = {
+      ...group('Hosts', [
+        { marker: '-', resource: full('h', 3, 'none'), previous: full('h', 2, 'none') },
+      ]),
+    };
+    const shown = createRoundViewDecoder()(
+      cross(createRoundViewEncoder()(view(1, [withColumns, withoutColumns]))),
+    );
+    const [vms, hosts] = shown.groups as [TypeGroup, TypeGroup];
+    for (const [sent, kept] of [
+      [vms, withColumns],
+      [hosts, withoutColumns],
+    ] as const) {
+      expect(sent.rows.map((r) => rowCells(sent, r))).toEqual(
+        kept.rows.map((r) => rowCells(kept, r)),
+      );
+    }
+    expect(filterGroups(shown.groups, 'tier=web').map((g) => g.rows.length)).toEqual([2, 1]);
+    // What the screen never reads stayed in the worker.
+    const a = vms.rows[0] as ResourceRow;
+    expect(Object.keys(a.resource.metadata).sort()).toEqual([
+      'id',
+      'labels',
+      'namespace',
+      'owner',
+      'phase',
+      'type',
+      'version',
+    ]);
+    expect(a.previous?.metadata.version).toBe(1);
+    expect(vms.rows[1]?.previous).toBeUndefined();
+    // No print column reads a Host's spec, and a destroyed row's cells are its last version's.
+    expect(hosts.rows[0]?.resource.spec).toBeUndefined();
+    expect(hosts.rows[0]?.previous).toBeUndefined();
   });
 });

@@ -1,0 +1,107 @@
+import type {
+  ReconcileJob,
+  ReconcileOutcome,
+  RunRecorder,
+  WriteOp,
+} from '../engine/record/run-record.js';
+import type { Pointer } from '../engine/resource/pointer.js';
+
+/** How a reconcile ended, as controller-runtime's `controller_runtime_reconcile_total` says it. */
+export type ReconcileResult = 'success' | 'error' | 'requeue_after';
+
+/** What a long-lived run counts of its reconciles (`cosi run`'s metrics). */
+export interface ReconcileCounts {
+  /** A reconcile (or a whole-world pass) ended after `seconds`. */
+  reconciled(controller: string, result: ReconcileResult, seconds: number): void;
+  /** A controller changed the state. */
+  wrote(controller: string, op: WriteOp): void;
+}
+
+/** A reconcile still running `ms` after it started: it awaits something that never comes? */
+export interface StalledReconcile {
+  readonly controller: string;
+  readonly pointer?: Pointer;
+  readonly ms: number;
+}
+
+/** What {@link createReconcileTracker} takes. */
+export interface ReconcileTrackerOptions {
+  readonly counts: ReconcileCounts;
+  /** Wall ms a reconcile may run before it is reported stalled (once). */
+  readonly stallAfter: number;
+  readonly onStall: (stalled: StalledReconcile) => void;
+  /** How often the reconciles under way are looked at, wall ms: a quarter of `stallAfter`, 1 s at most. */
+  readonly checkEvery?: number;
+}
+
+interface Running {
+  readonly controller: string;
+  readonly pointer: Pointer | undefined;
+  readonly started: number;
+  /** A reconcile or a whole-world pass (a mapping of an event is neither). */
+  readonly timed: boolean;
+  reported: boolean;
+}
+
+/**
+ * The run recorder of a long-lived run (the runtime's `recorder` option): it counts and times
+ * each reconcile as it ends, and reports, once, each one still running after `stallAfter` (a
+ * reconcile awaiting a promise that never settles: the runtime cannot stop it, and a queue
+ * controller's worker stays taken). `stop()` ends its timer.
+ */
+export function createReconcileTracker(
+  options: ReconcileTrackerOptions,
+): RunRecorder & { stop(): void } {
+  const running = new Map<number, Running>();
+  let seq = 0;
+  const { counts, stallAfter } = options;
+  const timer = setInterval(
+    () => {
+      const now = performance.now();
+      for (const entry of running.values()) {
+        if (entry.reported || !entry.timed || now - entry.started < stallAfter) continue;
+        entry.reported = true;
+        options.onStall({
+          controller: entry.controller,
+          ...(entry.pointer ? { pointer: entry.pointer } : {}),
+          ms: now - entry.started,
+        });
+      }
+    },
+    options.checkEvery ?? Math.min(1000, Math.max(10, stallAfter / 4)),
+  );
+  timer.unref();
+  return {
+    start: (controller: string, job: ReconcileJob, item: Pointer | undefined): number => {
+      running.set(++seq, {
+        controller,
+        pointer: item,
+        started: performance.now(),
+        timed: job === 'run' || job === 'reconcile',
+        reported: false,
+      });
+      return seq;
+    },
+    read: () => undefined,
+    wrote: (at: number, op: WriteOp) => {
+      const entry = running.get(at);
+      if (entry) counts.wrote(entry.controller, op);
+    },
+    mapped: () => undefined,
+    end: (at: number, outcome: ReconcileOutcome) => {
+      const entry = running.get(at);
+      running.delete(at);
+      if (!entry?.timed || outcome.kind === 'stopped' || outcome.kind === 'skip') return;
+      const result =
+        outcome.kind === 'error'
+          ? 'error'
+          : outcome.kind === 'requeue'
+            ? 'requeue_after'
+            : 'success';
+      counts.reconciled(entry.controller, result, (performance.now() - entry.started) / 1000);
+    },
+    stop: () => {
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import { toError } from '../engine/errors.js';
+import { formatPointer } from '../engine/resource/pointer.js';
+import type { LogRecord } from '../engine/runtime/logger.js';
+import type { Finding } from '../loaders/finding.js';
+import type { StateFigures } from './run-metrics.js';
+import { openState } from './open-state.js';
+import type { ProjectFingerprint } from './project-fingerprint.js';
+import { createReconcileTracker, type ReconcileCounts } from './reconcile-tracker.js';
+import { formatDuration } from './format-duration.js';
+import { serveProject, type ApplyCounts, type ServedProject } from './serve-project.js';
+import { refusalOf } from './serve-refusal.js';
+import type { StateLocation } from './state-url.js';
+import type { UserCodeMonitor } from './user-code-site.js';
+
+/**
+ * What `cosi run` asks of the runtime it serves: plain data, the same whether the runtime runs in
+ * this thread or in a worker thread (where it is the worker's `workerData`).
+ */
+export interface ServeRequest {
+  /** The manifest paths; given none, those the config names. */
+  readonly files: readonly string[];
+  /** Refuse to start when neither `files` nor the config name any manifests. */
+  readonly requireManifests?: boolean;
+  readonly cwd: string;
+  readonly config?: string;
+  readonly ignore?: readonly string[];
+  readonly location: StateLocation;
+  /** How the state is named in messages (`etcd://127.0.0.1:2379/demo`). */
+  readonly stateName: string;
+  /** Wall ms a request to etcd may wait. */
+  readonly requestTimeout: number;
+  /** Wall ms etcd has to answer at start. */
+  readonly connectTimeout: number;
+  /** `host/pid`, written in the project's fingerprint. */
+  readonly identity: string;
+  /** Pass the controllers' info and debug records on too (warnings and errors always). */
+  readonly verbose: boolean;
+  /**
+   * Wall ms the project's code may run without an end: a reconcile still running after it is
+   * logged (once); a `setup` is failed.
+   */
+  readonly timeout: number;
+  /** Writes under way at once (etcd: 32); see `ServeProjectOptions`. */
+  readonly writesInFlight?: number;
+  /** The largest request the state takes (etcd's), bytes. */
+  readonly maxRequestBytes?: number;
+}
+
+/** What the served runtime tells, and asks, the process that serves it. */
+export interface ServeHooks {
+  /** Reconciles and writes, as they end: the metrics. */
+  readonly counts: ReconcileCounts;
+  /** The controllers' log records (filtered by `verbose`), and cosi's about them. */
+  readonly onLog: (record: LogRecord) => void;
+  /** Resolves once this process may lead (leader election); absent: it leads at once. */
+  readonly elect?: (signal: AbortSignal, fingerprint: ProjectFingerprint) => Promise<void>;
+  /** This process leads: its `controllers` (that many) run. */
+  readonly onLeading: (controllers: number) => void;
+  /** The leader's controllers had nothing left to do, the first time. */
+  readonly onConverged: () => void;
+  /**
+   * It could not lead: the election failed, or the leader's controllers could not be registered
+   * (a `ServeRefusal` with code `config`).
+   */
+  readonly onLeadFailed: (error: Error) => void;
+  /**
+   * The runtime's thread was stopped by a fault of the project's code (a loop that never
+   * yields, the heap exhausted, an exit cosi could not catch): only a runtime in a worker thread
+   * has these. It is gone: the process stops.
+   */
+  readonly onFault?: (fault: RuntimeFault) => void;
+  /** Told when the project's code runs (the worker's heartbeat). */
+  readonly monitor?: UserCodeMonitor;
+}
+
+/** What stopped the thread a runtime ran in, for a log line. */
+export interface RuntimeFault {
+  readonly message: string;
+  /** `user-code-stuck`, `out-of-memory`, `process-exit` or `worker-crashed`. */
+  readonly code: string;
+  readonly controller?: string;
+  /** The resource it was reconciling (`VMs.example.org(default/web-1)`). */
+  readonly resource?: string;
+}
+
+/** How a start ended: running, or refused for the manifests' errors. */
+export type ServeStart =
+  | {
+      readonly kind: 'started';
+      /** The manifest paths served: those given, or those the config names. */
+      readonly files: readonly string[];
+      readonly applied: ApplyCounts;
+      /** Resources left out: too large for the state. */
+      readonly skipped: readonly Finding[];
+    }
+  | { readonly kind: 'refused'; readonly findings: readonly Finding[] }
+  /** Stopped before the start completed. */
+  | { readonly kind: 'stopped' };
+
+/** What `cosi run --watch` gets of an apply of the files again. */
+export type ReapplyResult =
+  | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
+  | { readonly findings: readonly Finding[] };
+
+/** What the metrics read of the runtime when scraped. */
+export interface RuntimeFigures {
+  readonly controllers: readonly { readonly name: string; readonly queueDepth: number }[];
+  /** The state's own request counts (etcd). */
+  readonly state?: StateFigures;
+}
+
+/** A runtime `cosi run` serves, here or in a worker thread. */
+export interface ServedRuntime {
+  /**
+   * Resolves once the manifests are applied and the controllers started (or refused); rejects
+   * with a `ServeRefusal` for what the operator must fix (the config, an unreachable etcd,
+   * another project's state), with another error when the state failed.
+   */
+  readonly started: Promise<ServeStart>;
+  /** Reads the manifests again and applies their difference (once started). */
+  reapply(): Promise<ReapplyResult>;
+  /** The controllers' queue depths and the state's figures now. */
+  figures(): Promise<RuntimeFigures>;
+  /**
+   * Stops the controllers and closes the state, at any time: a start still under way is stopped
+   * once it completes.
+   */
+  stop(): Promise<void>;
+  /** Ends what {@link stop} left running once its bound has passed (a worker thread). */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Serves the project of `request` in this thread: opens the state, asks etcd once whether it is
+ * there (within `connectTimeout`), applies the manifests, starts the controllers (the leader's
+ * once `elect` resolves) and tracks their reconciles. This is also what the worker thread of
+ * `cosi run` runs (see `run-worker.ts`).
+ */
+export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRuntime {
+  const opened = openState(request.location, { requestTimeout: request.requestTimeout });
+  const tracker = createReconcileTracker({
+    counts: hooks.counts,
+    stallAfter: request.timeout,
+    onStall: ({ controller, pointer, ms }) => {
+      hooks.onLog({
+        level: 'error',
+        message: `reconcile still running after ${formatDuration(ms)} (a promise that never settles?): the controller waits on it`,
+        time: Date.now(),
+        fields: {
+          controller,
+          ...(pointer ? { resource: formatPointer(pointer) } : {}),
+          code: 'reconcile-stalled',
+        },
+      });
+    },
+  });
+  let served: ServedProject | undefined;
+  let stopping = false;
+  const { elect, monitor } = hooks;
+  const start = async (): Promise<ServeStart> => {
+    if (opened.etcd) await opened.etcd.probe(request.connectTimeout);
+    const result = await serveProject({
+      files: [...request.files],
+      ...(request.requireManifests ? { requireManifests: true } : {}),
+      cwd: request.cwd,
+      state: opened.state,
+      stateName: request.stateName,
+      identity: request.identity,
+      recorder: tracker,
+      timeout: request.timeout,
+      ...(elect ? { elect } : {}),
+      ...(monitor ? { monitor } : {}),
+      ...(request.config !== undefined ? { config: request.config } : {}),
+      ...(request.ignore !== undefined ? { ignore: [...request.ignore] } : {}),
+      ...(request.writesInFlight !== undefined
+        ? { applyConcurrency: request.writesInFlight, writesInFlight: request.writesInFlight }
+        : {}),
+      ...(request.maxRequestBytes !== undefined
+        ? { maxRequestBytes: request.maxRequestBytes }
+        : {}),
+      onLog: (record) => {
+        if (request.verbose || record.level === 'warn' || record.level === 'error') {
+          hooks.onLog(record);
+        }
+      },
+    });
+    if (!('project' in result)) return { kind: 'refused', findings: result.findings };
+    // Stopped while it started: what started is stopped as soon as it is there.
+    if (stopping) {
+      await result.stop();
+      return { kind: 'stopped' };
+    }
+    served = result;
+    const { runtime } = result.project;
+    result.elected.then(
+      () => {
+        hooks.onLeading(runtime.controllerNames().length);
+        // Stopped before it settled: there is nothing to say.
+        runtime.settle().then(hooks.onConverged, () => undefined);
+      },
+      (error: unknown) => hooks.onLeadFailed(refusalOf(error) ?? toError(error)),
+    );
+    return {
+      kind: 'started',
+      files: result.files,
+      applied: result.applied,
+      skipped: result.skipped,
+    };
+  };
+  const started = start().catch((error: unknown) => {
+    throw refusalOf(error) ?? toError(error);
+  });
+  // A start ended by a stop fails with nobody left to hear it.
+  started.catch(() => undefined);
+  return {
+    started,
+    reapply: async () => {
+      if (!served) throw new Error('not started');
+      return served.reapply();
+    },
+    figures: () => {
+      const runtime = served?.project.runtime;
+      const names = runtime?.controllerNames() ?? [];
+      return Promise.resolve({
+        controllers: names.map((name) => ({
+          name,
+          queueDepth: runtime?.metrics(name)?.queueLength ?? 0,
+        })),
+        ...(opened.etcd ? { state: opened.etcd.figures() } : {}),
+      });
+    },
+    stop: async () => {
+      stopping = true;
+      tracker.stop();
+      try {
+        await served?.stop();
+      } finally {
+        await opened.close();
+      }
+    },
+    abandon: () => Promise.resolve(),
+  };
+}

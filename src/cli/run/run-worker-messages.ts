@@ -1,0 +1,46 @@
+import type { WriteOp } from '../../engine/record/run-record.js';
+import type { LogRecord } from '../../engine/runtime/logger.js';
+import type { ProjectFingerprint } from '../../app/project-fingerprint.js';
+import type { ReconcileResult } from '../../app/reconcile-tracker.js';
+import type { ReapplyResult, RuntimeFigures, ServeStart } from '../../app/served-runtime.js';
+
+/**
+ * What crosses between `cosi run` and the worker thread its runtime runs in (see
+ * `supervised-runtime.ts`): the worker is started with the `ServeRequest` as its data; the
+ * main thread keeps the signals, the endpoints, the leader election and the log, and the
+ * worker sends what they need as data.
+ */
+export type FromRunWorker =
+  | { readonly kind: 'started'; readonly start: ServeStart }
+  | { readonly kind: 'start-failed'; readonly error: CrossedError }
+  /** Log records and reconcile counts, gathered over a turn of the worker's event loop. */
+  | { readonly kind: 'events'; readonly logs: readonly LogRecord[]; readonly counts: CountBatch }
+  /** The runtime asks to lead (its manager's `elect`); `cancel` when it no longer does. */
+  | { readonly kind: 'elect'; readonly id: number; readonly fingerprint: ProjectFingerprint }
+  | { readonly kind: 'elect-cancel'; readonly id: number }
+  | { readonly kind: 'leading'; readonly controllers: number }
+  | { readonly kind: 'converged' }
+  | { readonly kind: 'lead-failed'; readonly error: CrossedError }
+  /** The answer to a request of the main thread's (`reapply`, `figures`). */
+  | { readonly kind: 'answer'; readonly id: number; readonly value: ReapplyResult | RuntimeFigures }
+  | { readonly kind: 'answer-failed'; readonly id: number; readonly error: CrossedError }
+  | { readonly kind: 'stopped' };
+
+export type ToRunWorker =
+  | { readonly kind: 'elected'; readonly id: number }
+  | { readonly kind: 'elect-failed'; readonly id: number; readonly error: CrossedError }
+  | { readonly kind: 'reapply'; readonly id: number }
+  | { readonly kind: 'figures'; readonly id: number }
+  | { readonly kind: 'stop' };
+
+/** Reconciles as `[controller, result, seconds]` and writes as `[controller, op]`, in order. */
+export interface CountBatch {
+  readonly reconciles: readonly (readonly [string, ReconcileResult, number])[];
+  readonly writes: readonly (readonly [string, WriteOp])[];
+}
+
+/** An error as it crosses: its message, and its refusal code when it is a `ServeRefusal`. */
+export interface CrossedError {
+  readonly message: string;
+  readonly refusal?: string;
+}

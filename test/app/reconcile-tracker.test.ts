@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createReconcileTracker, type StalledReconcile } from '../../src/app/reconcile-tracker.js';
+import type { Pointer } from '../../src/engine/resource/pointer.js';
+
+const WEB_1: Pointer = { namespace: 'default', type: 'VMs.example.org', id: 'web-1' };
+
+describe("cosi run's reconcile tracker", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const track = () => {
+    const reconciled: [string, string, number][] = [];
+    const wrote: [string, string][] = [];
+    const stalled: StalledReconcile[] = [];
+    const tracker = createReconcileTracker({
+      counts: {
+        reconciled: (controller, result, seconds) => reconciled.push([controller, result, seconds]),
+        wrote: (controller, op) => wrote.push([controller, op]),
+      },
+      stallAfter: 1_000,
+      onStall: (s) => stalled.push(s),
+    });
+    return { tracker, reconciled, wrote, stalled };
+  };
+
+  it('counts each reconcile by result with its time, and each write by controller', () => {
+    const { tracker, reconciled, wrote } = track();
+    const a = tracker.start('Placer', 'reconcile', WEB_1, []);
+    vi.advanceTimersByTime(250);
+    tracker.wrote(a, 'create', WEB_1, 1);
+    tracker.end(a, { kind: 'ok' });
+    tracker.end(tracker.start('Placer', 'reconcile', WEB_1, []), { kind: 'requeue', after: 5 });
+    tracker.end(tracker.start('Whole', 'run', undefined, []), { kind: 'error', message: 'boom' });
+    // A mapping of an event, a skipped item and a stopped run are not reconciles.
+    tracker.end(tracker.start('Placer', 'map', WEB_1, []), { kind: 'ok' });
+    tracker.end(tracker.start('Placer', 'reconcile', WEB_1, []), { kind: 'skip' });
+    tracker.end(tracker.start('Whole', 'run', undefined, []), { kind: 'stopped' });
+    expect(reconciled).toEqual([
+      ['Placer', 'success', 0.25],
+      ['Placer', 'requeue_after', 0],
+      ['Whole', 'error', 0],
+    ]);
+    expect(wrote).toEqual([['Placer', 'create']]);
+    tracker.stop();
+  });
+
+  it('reports a reconcile still running after the bound once, with its controller and item', () => {
+    const { tracker, stalled } = track();
+    const stuck = tracker.start('Waiter', 'reconcile', WEB_1, []);
+    tracker.end(tracker.start('Quick', 'reconcile', WEB_1, []), { kind: 'ok' });
+    vi.advanceTimersByTime(900);
+    expect(stalled).toEqual([]);
+    vi.advanceTimersByTime(350);
+    expect(stalled).toEqual([{ controller: 'Waiter', pointer: WEB_1, ms: 1_000 }]);
+    vi.advanceTimersByTime(10_000);
+    expect(stalled).toHaveLength(1);
+    // Ended at last: counted with its whole time.
+    tracker.end(stuck, { kind: 'ok' });
+    tracker.stop();
+  });
+
+  it('stops looking once stopped', () => {
+    const { tracker, stalled } = track();
+    tracker.start('Waiter', 'run', undefined, []);
+    tracker.stop();
+    vi.advanceTimersByTime(5_000);
+    expect(stalled).toEqual([]);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * `cosi run` runs the project's controllers in a supervised worker thread; signals, the
+ * endpoints and the log stay on the main thread. A controller's fault is a log line naming it and
+ * its resource: one that throws or calls `process.exit` is logged and retried (controller-runtime
+ * recovers a panicking reconciler); one that stops its thread (a loop that never yields, the heap
+ * exhausted, an exit cosi could not catch) ends the run with exit 1, for its supervisor to
+ * restart it. The built CLI as real processes; every wait bounded, none a fixed sleep.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitFor } from '../support/wait-for.js';
+
+const HEADER = `import { defineConfig, defineResource } from 'cosi';
+const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
+`;
+
+/** A queue controller over the VMs whose reconcile is `body`. */
+const reconciling = (name: string, body: string): string =>
+  `export default defineConfig({ definitions: [VM], controllers: [{ name: '${name}', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: async () => { ${body} } } as never] });
+`;
+
+/** The JSON log lines a process wrote so far. */
+const entries = (p: CosiProcess): Record<string, unknown>[] =>
+  p
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** Waits (bounded) for a log entry matching `fields`. */
+const entry = (p: CosiProcess, fields: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  waitFor(
+    () => entries(p).find((e) => Object.entries(fields).every(([k, v]) => e[k] === v)),
+    30_000,
+    () => `a log entry with ${JSON.stringify(fields)} (stderr so far:\n${p.stderr()})`,
+  );
+
+const WEB_1 = 'VMs.example.org(default/web-1)';
+
+let dir: string;
+const processes: CosiProcess[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-run-isolation-'));
+  await writeFile(
+    path.join(dir, 'vms.yaml'),
+    'metadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n',
+  );
+});
+afterEach(async () => {
+  for (const p of processes.splice(0)) {
+    p.kill('SIGKILL');
+    await p.exited;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(
+  config: string,
+  extra: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<CosiProcess> {
+  await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + config);
+  const p = spawnCosi(['run', '-f', 'vms.yaml', '--log-format', 'json', ...extra], dir, { env });
+  processes.push(p);
+  return p;
+}
+
+describe('cosi run (in memory): a controller stuck in a loop that never yields', () => {
+  it('is stopped at --timeout, logged with its resource; health answers meanwhile; exit 1', async () => {
+    const p = await run(reconciling('Spinner', 'for (;;);'), [
+      '--timeout',
+      '4s',
+      '--health-addr',
+      '127.0.0.1:0',
+    ]);
+    const address = (
+      await waitFor(
+        () => entries(p).find((e) => typeof e['address'] === 'string'),
+        30_000,
+        () => `the health address (stderr:\n${p.stderr()})`,
+      )
+    )['address'] as string;
+    await entry(p, { msg: 'leading: running 1 controllers' });
+    // The controller spins in the worker; the main thread still answers.
+    const health = await fetch(`http://${address}/healthz`, { signal: AbortSignal.timeout(3_000) });
+    expect(health.status).toBe(200);
+    const fault = await entry(p, { code: 'user-code-stuck' });
+    expect(fault).toMatchObject({
+      level: 'error',
+      controller: 'Spinner',
+      resource: WEB_1,
+      msg: expect.stringMatching(
+        /^Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\) was still running after 4(\.\d+)?s without ever yielding/,
+      ) as unknown,
+    });
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    expect(entries(p).map((e) => e['msg'])).toContain(
+      "shutting down (the controllers' worker thread stopped; exiting with 1 to be restarted)",
+    );
+  }, 60_000);
+});
+
+describe('cosi run (in memory): a config that never finishes loading', () => {
+  it('is stopped at --timeout: a configuration error naming the config, exit 2', async () => {
+    await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
+    const p = await run(`import './loop.ts';\n${reconciling('Fine', 'return;')}`, [
+      '--timeout',
+      '2s',
+    ]);
+    const refused = await entry(p, { code: 'config' });
+    expect(refused['msg']).toMatch(
+      /^The config \(while it loaded\) was still running after 2(\.\d+)?s/,
+    );
+    expect(await exitWithin(p, 20_000)).toBe(2);
+  }, 60_000);
+});
+
+describe('cosi run (in memory): a reconcile awaiting a promise that never settles', () => {
+  it('is logged once --timeout has passed, the run goes on, and SIGTERM still exits 0', async () => {
+    const p = await run(reconciling('Waiter', 'await new Promise(() => {});'), [
+      '--timeout',
+      '1s',
+      '--request-timeout',
+      '2s',
+    ]);
+    const stalled = await entry(p, { code: 'reconcile-stalled' });
+    expect(stalled).toMatchObject({
+      level: 'error',
+      controller: 'Waiter',
+      resource: WEB_1,
+      msg: expect.stringMatching(/^reconcile still running after 1(\.\d+)?s/) as unknown,
+    });
+    p.kill('SIGTERM');
+    // The stuck reconcile holds the stop until its bound (--request-timeout): then it exits.
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 60_000);
+});
+
+describe('cosi run (in memory): process.exit in a controller', () => {
+  it('is a failed reconcile, logged with the controller and resource, and retried: not an exit', async () => {
+    const p = await run(reconciling('Quitter', 'process.exit(3);'));
+    const failed = await entry(p, { code: 'process-exit' });
+    expect(failed).toMatchObject({ level: 'error', controller: 'Quitter', resource: WEB_1 });
+    expect(String(failed['error'])).toContain('called process.exit(3)');
+    // Retried with backoff, as any reconcile that fails.
+    await waitFor(
+      () => entries(p).filter((e) => e['code'] === 'process-exit').length >= 2,
+      30_000,
+      () => `a retry (stderr:\n${p.stderr()})`,
+    );
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 60_000);
+
+  it('taken before cosi could guard it ends the worker: logged, exit 1', async () => {
+    const p = await run(
+      `const exit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit;\n${reconciling('Quitter', 'exit(0);')}`,
+    );
+    const fault = await entry(p, { code: 'process-exit' });
+    expect(fault).toMatchObject({ level: 'error', controller: 'Quitter', resource: WEB_1 });
+    expect(String(fault['msg'])).toContain("ended cosi's worker thread");
+    expect(await exitWithin(p, 20_000)).toBe(1);
+  }, 60_000);
+});
+
+describe('cosi run (in memory): a controller that exhausts the heap', () => {
+  it('is logged naming it, and the run exits 1', async () => {
+    const p = await run(
+      reconciling(
+        'Hog',
+        'const kept: number[][] = []; for (;;) kept.push(new Array(100_000).fill(1));',
+      ),
+      [],
+      { COSI_WORKER_HEAP_MB: '48' },
+    );
+    const fault = await entry(p, { code: 'out-of-memory' });
+    expect(fault).toMatchObject({ level: 'error', controller: 'Hog', resource: WEB_1 });
+    expect(String(fault['msg'])).toMatch(/ran out of memory \(the heap limit is 48 MB/);
+    expect(await exitWithin(p, 20_000)).toBe(1);
+  }, 60_000);
+});
+
+describe.skipIf(!etcdAvailable)('cosi run on etcd: a leader whose controller gets stuck', () => {
+  let etcd: EtcdServer;
+  beforeAll(async () => {
+    etcd = await startEtcd();
+  }, 60_000);
+  afterAll(async () => {
+    await etcd.stop();
+  });
+
+  it('logs it, releases its lease and exits 1; the next leader stops on SIGTERM while it spins', async () => {
+    const state = `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}/isolation`;
+    const p = await run(reconciling('Spinner', 'for (;;);'), [
+      '--state',
+      state,
+      '--timeout',
+      '3s',
+      '--lease-ttl',
+      '30s',
+    ]);
+    await entry(p, { msg: 'elected leader: running 1 controllers' });
+    const fault = await entry(p, { code: 'user-code-stuck' });
+    expect(fault).toMatchObject({ controller: 'Spinner', resource: WEB_1 });
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    // Released, not left to expire: a second process leads at once, well within the 30 s TTL.
+    const next = await run(reconciling('Spinner', 'for (;;);'), ['--state', state]);
+    await entry(next, { msg: 'elected leader: running 1 controllers' });
+    // Its controller spins in the worker: the signal is the main thread's, the stop is bounded
+    // (--request-timeout, 5 s), and the worker is ended after it.
+    next.kill('SIGTERM');
+    expect(await exitWithin(next, 20_000)).toBe(0);
+  }, 90_000);
+});
