@@ -136,7 +136,7 @@ export class Runtime {
     if (!Number.isSafeInteger(writesInFlight) || writesInFlight < 1) {
       throw new RangeError(`writesInFlight must be a positive integer, got ${writesInFlight}`);
     }
-    this.#scheduler.setGate((owner) => this.#waitForUpstream(owner));
+    this.#scheduler.setGate((owner, waited) => this.#waitForUpstream(owner, waited));
     this.#host = {
       changeRateLimit: limit,
       writesInFlight,
@@ -378,21 +378,32 @@ export class Runtime {
    * memory an upstream pass is all microtasks and is over before the wakeup's macrotask comes; on
    * etcd it is still writing, and waking now would see a part of what it writes (a reconcile for
    * every few of its writes, where in memory there is one for all of them). Only the work that is
-   * owed upstream now is waited for, never work asked for later: an upstream that never rests
-   * cannot starve it.
+   * owed upstream now is waited for, never work asked for later, and each upstream controller
+   * once per wakeup: an upstream that never rests cannot starve it.
    */
-  #waitForUpstream(name: string): (() => boolean) | undefined {
+  #waitForUpstream(
+    name: string,
+    waited: ReadonlySet<string>,
+  ): { on: string[]; until: () => boolean } | undefined {
     const upstream = this.#upstream.get(name);
     if (upstream === undefined || upstream.size === 0) return undefined;
-    let owed: { adapter: Adapter; until: number }[] | undefined;
+    const on: string[] = [];
+    const owed: { adapter: Adapter; until: number }[] = [];
+    // Busy: working, or with a wakeup that itself waits on something upstream (a chain).
+    const busy = (adapter: Adapter): boolean =>
+      adapter.working || this.#scheduler.isWaiting(adapter.name);
     for (const other of upstream) {
+      if (waited.has(other)) continue;
       const adapter = this.#adapters.get(other);
-      if (adapter?.working === true) (owed ??= []).push({ adapter, until: adapter.owed });
+      if (adapter === undefined || !busy(adapter)) continue;
+      on.push(other);
+      owed.push({ adapter, until: adapter.owed });
     }
-    if (owed === undefined) return undefined;
-    const waiting = owed;
-    return () =>
-      waiting.every(({ adapter, until }) => !adapter.working || adapter.completed >= until);
+    if (on.length === 0) return undefined;
+    return {
+      on,
+      until: () => owed.every(({ adapter, until }) => !busy(adapter) || adapter.completed >= until),
+    };
   }
 
   #rebuildRoutes(): void {

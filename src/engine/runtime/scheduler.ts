@@ -32,6 +32,19 @@ export class WakeupScheduler {
     return this.#paused;
   }
 
+  /**
+   * Whether a wakeup of `owner` is held, or was held and waits its turn to run: its controller
+   * has work that waits on another's.
+   */
+  isWaiting(owner: string): boolean {
+    if (this.#held.some((w) => w.owner === owner)) return true;
+    for (let i = this.#head; i < this.#queue.length; i++) {
+      const wakeup = this.#queue[i];
+      if (wakeup?.owner === owner && wakeup.heldAt !== undefined) return true;
+    }
+    return false;
+  }
+
   /** Says, when a wakeup of `owner` comes up, whether it must wait, and for what. */
   setGate(gate: WakeupGate): void {
     this.#gate = gate;
@@ -39,7 +52,7 @@ export class WakeupScheduler {
 
   /** Queues `task`; `owner` names the controller it wakes, for the gate. */
   schedule(task: () => void, owner?: string): void {
-    this.#queue.push({ task, owner, heldAt: undefined, mayRun: undefined });
+    this.#queue.push({ task, owner, heldAt: undefined, mayRun: undefined, waited: undefined });
     this.#arm();
   }
 
@@ -105,13 +118,18 @@ export class WakeupScheduler {
     this.#arm();
   };
 
-  /** Asks the gate the first time a wakeup comes up; one released once runs when it comes up. */
+  /**
+   * Asks the gate each time a wakeup comes up, telling it whom the wakeup already waited for:
+   * each is waited for once, so a wakeup is held at most once per controller upstream of it.
+   */
   #mustWait(wakeup: Wakeup): boolean {
-    if (wakeup.owner === undefined || wakeup.heldAt !== undefined || this.#gate === undefined) {
-      return false;
-    }
-    wakeup.mayRun = this.#gate(wakeup.owner);
-    return wakeup.mayRun !== undefined;
+    if (wakeup.owner === undefined || this.#gate === undefined) return false;
+    if (wakeup.heldAt !== undefined && Date.now() - wakeup.heldAt >= this.holdLimitMs) return false;
+    const wait = this.#gate(wakeup.owner, wakeup.waited ?? NONE);
+    if (wait === undefined) return false;
+    wakeup.mayRun = wait.until;
+    wakeup.waited = new Set([...(wakeup.waited ?? []), ...wait.on]);
+    return true;
   }
 
   #hold(wakeup: Wakeup): void {
@@ -140,10 +158,16 @@ export class WakeupScheduler {
 export const DEFAULT_HOLD_LIMIT_MS = 60_000;
 
 /**
- * Given the controller a wakeup is for: `undefined` when it may run now, else a condition that
- * says when it may ({@link WakeupScheduler.release} asks it again).
+ * Given the controller a wakeup is for and the controllers it already waited for: `undefined`
+ * when it may run now, else what it waits for (`on`, never one it waited for already) and the
+ * condition that says when it may run ({@link WakeupScheduler.release} asks it again).
  */
-export type WakeupGate = (owner: string) => (() => boolean) | undefined;
+export type WakeupGate = (
+  owner: string,
+  waited: ReadonlySet<string>,
+) => { readonly on: readonly string[]; readonly until: () => boolean } | undefined;
+
+const NONE: ReadonlySet<string> = new Set();
 
 interface Wakeup {
   readonly task: () => void;
@@ -152,4 +176,6 @@ interface Wakeup {
   heldAt: number | undefined;
   /** While held: what it waits for. */
   mayRun: (() => boolean) | undefined;
+  /** The controllers it waited for so far. */
+  waited: ReadonlySet<string> | undefined;
 }

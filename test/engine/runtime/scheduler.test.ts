@@ -20,7 +20,9 @@ describe('wakeup scheduler', () => {
   it('holds a wakeup the gate makes wait, out of the pending count, until release finds it may run', async () => {
     const scheduler = new WakeupScheduler();
     let upstreamDone = false;
-    scheduler.setGate((owner) => (owner === 'Down' ? () => upstreamDone : undefined));
+    scheduler.setGate((owner, waited) =>
+      owner === 'Down' && !waited.has('Up') ? { on: ['Up'], until: () => upstreamDone } : undefined,
+    );
     const ran: string[] = [];
     scheduler.schedule(() => ran.push('down'), 'Down');
     scheduler.schedule(() => ran.push('other'), 'Other');
@@ -40,13 +42,15 @@ describe('wakeup scheduler', () => {
     expect(ran).toEqual(['other', 'down']);
   });
 
-  it('asks the gate once per wakeup: one released runs even if the gate would hold it again', async () => {
+  it('holds a wakeup once per controller it waits for, told whom it waited for already', async () => {
     const scheduler = new WakeupScheduler();
-    let asked = 0;
+    const asked: string[][] = [];
     let done = false;
-    scheduler.setGate(() => {
-      asked++;
-      return () => done;
+    scheduler.setGate((_owner, waited) => {
+      asked.push([...waited]);
+      // Always something working upstream: first Up, then Up and Other; never one waited for.
+      const on = ['Up', 'Other'].filter((name) => !waited.has(name)).slice(0, 1);
+      return on.length === 0 ? undefined : { on, until: () => done };
     });
     const ran: string[] = [];
     scheduler.schedule(() => ran.push('down'), 'Down');
@@ -54,13 +58,16 @@ describe('wakeup scheduler', () => {
     done = true;
     scheduler.release();
     await turn();
+    expect(ran).toEqual([]);
+    scheduler.release();
+    await turn();
     expect(ran).toEqual(['down']);
-    expect(asked).toBe(1);
+    expect(asked).toEqual([[], ['Up'], ['Up', 'Other']]);
   });
 
   it('releases a held wakeup after the hold limit even when nothing releases it', async () => {
     const scheduler = new WakeupScheduler(20);
-    scheduler.setGate(() => () => false);
+    scheduler.setGate(() => ({ on: ['Up'], until: () => false }));
     const ran: string[] = [];
     scheduler.schedule(() => ran.push('down'), 'Down');
     await turn();
@@ -70,7 +77,7 @@ describe('wakeup scheduler', () => {
 
   it('drops held wakeups on clear', async () => {
     const scheduler = new WakeupScheduler(20);
-    scheduler.setGate(() => () => false);
+    scheduler.setGate(() => ({ on: ['Up'], until: () => false }));
     const ran: string[] = [];
     scheduler.schedule(() => ran.push('dropped'), 'Down');
     await turn();

@@ -28,26 +28,36 @@ const macrotasks = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-/** Writes a Line per Order, each after a few macrotasks. */
-function slowProducer(): QController {
+const Seed = defineResource<{ n: number }>({
+  type: 'Seeds.upstream.test',
+  defaultSpec: () => ({ n: 0 }),
+});
+
+type Type = typeof Order;
+
+/** Writes a `to` per `from` of the same id, each after a few macrotasks. */
+function slowCopy(name: string, from: Type, to: Type): QController {
   return {
-    name: 'Producer',
+    name,
     settings: {
-      inputs: [{ namespace: Order.namespace, type: Order.type, kind: 'primary' }],
-      outputs: [{ type: Line.type, kind: 'exclusive' }],
+      inputs: [{ namespace: from.namespace, type: from.type, kind: 'primary' }],
+      outputs: [{ type: to.type, kind: 'exclusive' }],
       concurrency: 2,
     },
     async reconcile(rt, pointer) {
-      const order = await rt.find<{ n: number }>(pointer);
-      if (!order) return;
+      const input = await rt.find<{ n: number }>(pointer);
+      if (!input) return;
       await macrotasks(3);
-      await rt.modify(Line.create(pointer.id), (line) => {
-        line.spec.n = order.spec.n;
+      await rt.modify(to.create(pointer.id), (output) => {
+        output.spec.n = input.spec.n;
       });
     },
     mapInput: async () => [],
   };
 }
+
+/** Writes a Line per Order, each after a few macrotasks. */
+const slowProducer = (): QController => slowCopy('Producer', Order, Line);
 
 /** Sums the Lines; notes how many it saw in each pass. */
 function summer(seen: number[]): Controller {
@@ -77,6 +87,20 @@ describe('upstream first', () => {
     const report = await runtime.converge();
     expect(report.converged).toBe(true);
     expect(seen).toEqual([12]);
+  });
+
+  it('waits for each controller of a chain upstream of it in turn', async () => {
+    const clock = new SimulatedClock();
+    const state = createInMemoryState({ now: () => clock.now() });
+    runtime = createRuntime(state, { clock });
+    for (let i = 0; i < 8; i++) await state.create(Seed.create(`s${i}`, { n: i }));
+    const seen: number[] = [];
+    await runtime.register(slowCopy('Seeder', Seed, Order), slowProducer(), summer(seen));
+    const report = await runtime.converge();
+    expect(report.converged).toBe(true);
+    expect(seen).toEqual([8]);
+    // The producer in the middle waited for the seeder: a reconcile per order, none twice.
+    expect(runtime.metrics('Producer')?.reconciles).toBe(8);
   });
 
   it('does not wait on a controller that is downstream of it too (a cycle)', async () => {
