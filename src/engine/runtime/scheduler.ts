@@ -19,6 +19,8 @@ export class WakeupScheduler {
   /** Wakeups the gate held, in the order they were held. */
   #held: Wakeup[] = [];
   #gate: WakeupGate | undefined;
+  /** Wakeups released from {@link #held} and back in the queue: {@link isWaiting}'s fast path. */
+  #released = 0;
   #holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly holdLimitMs = DEFAULT_HOLD_LIMIT_MS) {}
@@ -37,6 +39,8 @@ export class WakeupScheduler {
    * has work that waits on another's.
    */
   isWaiting(owner: string): boolean {
+    // The usual case, nothing held: no scan of the queue on every wakeup.
+    if (this.#held.length === 0 && this.#released === 0) return false;
     if (this.#held.some((w) => w.owner === owner)) return true;
     for (let i = this.#head; i < this.#queue.length; i++) {
       const wakeup = this.#queue[i];
@@ -66,6 +70,7 @@ export class WakeupScheduler {
       if (expired || wakeup.mayRun === undefined || wakeup.mayRun()) {
         wakeup.mayRun = undefined;
         this.#queue.push(wakeup);
+        this.#released++;
       } else {
         still.push(wakeup);
       }
@@ -92,6 +97,7 @@ export class WakeupScheduler {
     this.#queue.length = 0;
     this.#head = 0;
     this.#held = [];
+    this.#released = 0;
     if (this.#holdTimer !== undefined) clearTimeout(this.#holdTimer);
     this.#holdTimer = undefined;
   }
@@ -112,6 +118,7 @@ export class WakeupScheduler {
         this.#queue.splice(0, this.#head);
         this.#head = 0;
       }
+      if (wakeup.heldAt !== undefined) this.#released--;
       if (this.#mustWait(wakeup)) this.#hold(wakeup);
       else wakeup.task();
     }
