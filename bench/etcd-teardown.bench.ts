@@ -38,6 +38,7 @@ async function timeTeardown(
   state: State,
   writesInFlight: number,
   settled: () => Promise<void>,
+  hooks: { beforeTeardown?: () => void } = {},
 ): Promise<number> {
   const Owner = cosi.defineResource<{ n: number }>({
     type: 'Owners.bench.cosi.dev',
@@ -74,6 +75,7 @@ async function timeTeardown(
     });
     await runtime.register(...controllers);
     await convergeFully(runtime, settled);
+    hooks.beforeTeardown?.();
     const started = performance.now();
     await state.teardown(Owner.pointer('owner'));
     await convergeFully(runtime, settled);
@@ -128,13 +130,29 @@ export async function run(): Promise<void> {
   const ms = (x: number): string => Math.round(x).toLocaleString('en-US');
   const ratio = (a: number, b: number): string => `${(a / b).toFixed(1)}x`;
   let prefixes = 0;
-  const onEtcd = async (project: Project, n: number, inFlight: number): Promise<number> => {
+  /** The teardown's wall ms and the requests it sent to etcd. */
+  const onEtcd = async (
+    project: Project,
+    n: number,
+    inFlight: number,
+  ): Promise<{ ms: number; requests: string }> => {
     const state = cosi.createEtcdState({
       endpoints: [server.endpoint],
       prefix: `/bench-teardown/${prefixes++}`,
     });
     try {
-      return await timeTeardown(cosi, project, n, state, inFlight, () => state.settled());
+      let before = { reads: 0, writes: 0 };
+      const took = await timeTeardown(cosi, project, n, state, inFlight, () => state.settled(), {
+        beforeTeardown: () => {
+          before = state.figures();
+        },
+      });
+      const after = state.figures();
+      const count = (x: number): string => x.toLocaleString('en-US');
+      return {
+        ms: took,
+        requests: `${count(after.reads - before.reads)} / ${count(after.writes - before.writes)}`,
+      };
     } finally {
       await state.close();
     }
@@ -152,12 +170,13 @@ export async function run(): Promise<void> {
         rows.push([
           project,
           formatCount(n),
-          ms(one),
-          ms(pipelined),
-          ratio(one, pipelined),
+          ms(one.ms),
+          ms(pipelined.ms),
+          ratio(one.ms, pipelined.ms),
           ms(raw),
-          ratio(pipelined, raw),
+          ratio(pipelined.ms, raw),
           ms(memory),
+          pipelined.requests,
         ]);
       }
     }
@@ -175,6 +194,7 @@ export async function run(): Promise<void> {
       `raw etcd3 2N writes, ${WRITES_IN_FLIGHT} in flight`,
       `${WRITES_IN_FLIGHT} in flight / raw`,
       'in memory',
+      'etcd reads / writes',
     ],
     rows,
   );

@@ -26,6 +26,15 @@ export interface Adapter {
   readonly metrics: Readonly<ControllerMetrics>;
   /** Nothing runnable right now: what is left waits on events, on the clock, or was given up. */
   readonly idle: boolean;
+  /**
+   * Running the controller's code right now (a pass, or reconciles under way): what a
+   * controller downstream of it waits for before it wakes (see `WakeupScheduler`).
+   */
+  readonly working: boolean;
+  /** Jobs (reconciles, mappings, passes) finished so far. */
+  readonly completed: number;
+  /** What {@link completed} reaches once the work under way and the work ready now are done. */
+  readonly owed: number;
   /** Starts the controller (idempotent). */
   start(): Promise<void>;
   /** Stops it and waits for what it is running to end. */

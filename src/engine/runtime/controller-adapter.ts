@@ -47,6 +47,10 @@ export class ControllerAdapter implements Adapter {
   /** A reconcile is owed. */
   #pending = false;
   #pendingReason: ReconcileEvent['reason'] = 'start';
+  /** Between the yield of an event and the ask for the next: a pass runs. */
+  #inPass = false;
+  /** Passes ended, for {@link owed}. */
+  #passes = 0;
   /** Set while `run` waits for the next event. */
   #waiter: (() => void) | undefined;
   #wakeScheduled = false;
@@ -84,6 +88,18 @@ export class ControllerAdapter implements Adapter {
     return this.#lastError
       ? { condition: this.#condition, lastError: this.#lastError }
       : { condition: this.#condition };
+  }
+
+  get working(): boolean {
+    return this.#inPass;
+  }
+
+  get completed(): number {
+    return this.#passes;
+  }
+
+  get owed(): number {
+    return this.#passes + (this.#inPass ? 1 : 0) + (this.#pending ? 1 : 0);
   }
 
   /** Nothing to do right now: waiting for events, backing off, failed or stopped. */
@@ -182,6 +198,7 @@ export class ControllerAdapter implements Adapter {
       this.#crashed(toError(error));
     } finally {
       this.#endPass(signal.aborted ? { kind: 'stopped' } : { kind: 'ok' });
+      this.#passEnded();
       this.#waiter = undefined;
       // A pass that ended by a crash or a stop leaves no tracking behind (as in COSI).
       this.#facade.endTracking();
@@ -198,7 +215,7 @@ export class ControllerAdapter implements Adapter {
         if (this.#abort.signal.aborted) return;
         this.metrics.restarts++;
         this.#launch('restart');
-      }),
+      }, this.controller.name),
     );
   }
 
@@ -210,7 +227,14 @@ export class ControllerAdapter implements Adapter {
       const waiter = this.#waiter;
       this.#waiter = undefined;
       waiter?.();
-    });
+    }, this.controller.name);
+  }
+
+  #passEnded(): void {
+    if (!this.#inPass) return;
+    this.#inPass = false;
+    this.#passes++;
+    this.host.workEnded();
   }
 
   /**
@@ -224,6 +248,7 @@ export class ControllerAdapter implements Adapter {
     while (!signal.aborted) {
       // Asking for the next event ends the pass before it.
       this.#endPass({ kind: 'ok' });
+      this.#passEnded();
       await new Promise<void>((resolve) => {
         this.#waiter = resolve;
         if (this.#pending) this.#wake();
@@ -245,6 +270,7 @@ export class ControllerAdapter implements Adapter {
       if (first) this.#changes.start();
       const changes = first ? undefined : this.#changes.take();
       first = false;
+      this.#inPass = true;
       yield changes ? { reason: this.#pendingReason, changes } : { reason: this.#pendingReason };
     }
   }

@@ -85,6 +85,8 @@ export class QControllerAdapter implements Adapter {
   readonly #hookRestarts: RestartPolicy;
   /** Workers running: each takes one key after another until none is ready. */
   #inFlight = 0;
+  /** Jobs finished, for {@link owed}. */
+  #completed = 0;
   /** The job a worker took last: what a report names when the run stopped waiting on it. */
   #lastTaken: Job | undefined;
   /**
@@ -159,6 +161,18 @@ export class QControllerAdapter implements Adapter {
     if (failing.some((f) => f.gaveUp)) return 'failed';
     if (failing.length > 0) return 'backoff';
     return this.#inFlight > 0 || this.#queue.readyCount > 0 ? 'running' : 'idle';
+  }
+
+  get working(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  get completed(): number {
+    return this.#completed;
+  }
+
+  get owed(): number {
+    return this.#completed + this.#inFlight + this.#queue.readyCount;
   }
 
   /** Nothing ready and nothing in flight (delayed keys wait on the clock). */
@@ -479,7 +493,7 @@ export class QControllerAdapter implements Adapter {
     if (this.#pumpScheduled || this.#inFlight >= this.#concurrency) return;
     this.#pumpScheduled = true;
     if (this.#inFlight > 0) runSoon(this.#pump);
-    else this.host.scheduler.schedule(this.#pump);
+    else this.host.scheduler.schedule(this.#pump, this.controller.name);
   }
 
   /** Starts workers while keys are ready, up to `concurrency`. */
@@ -541,12 +555,13 @@ export class QControllerAdapter implements Adapter {
             if (seq !== 0) this.host.recorder?.end(seq, this.#outcomeOf(key, error));
           }
         } finally {
+          this.#completed++;
           this.#queue.doneEntry(next);
           this.metrics.queueLength = this.#queue.size;
         }
       }
     } finally {
-      this.#inFlight--;
+      if (--this.#inFlight === 0) this.host.workEnded();
     }
   }
 

@@ -37,6 +37,8 @@ export interface RuntimeHost {
   onWrite(controller: string, pointer: Pointer): void;
   /** Some work happened: a reconcile started. */
   onProgress(): void;
+  /** A controller stopped working (its pass ended, its last reconcile under way ended). */
+  workEnded(): void;
   /**
    * Told as a reconcile (or a queue controller's mapping) starts, before the controller's code
    * runs: the controller and the item (none for a whole-world pass); `undefined` (the default)

@@ -23,6 +23,7 @@ import { changeRateLimitProblem, type ChangeRateLimit } from './rate-limiter.js'
 import type { ReconcileStartListener, RuntimeHost } from './runtime-host.js';
 import type { ErrorLocator } from './error-record.js';
 import { WakeupScheduler } from './scheduler.js';
+import { upstreamControllers } from './upstream-controllers.js';
 import type { RunRecorder } from '../record/run-record.js';
 
 /** Options of `createRuntime`: the clock, logging, backoff, a change rate limit and a run recorder. */
@@ -118,6 +119,8 @@ export class Runtime {
   /** The controllers that were still running then. */
   readonly #stuck = new Set<string>();
   #progress = 0;
+  /** Per controller, the ones upstream of it, whose work its wakeups wait for. */
+  #upstream = new Map<string, ReadonlySet<string>>();
   #started = false;
   #starting: Promise<void> | undefined;
 
@@ -133,6 +136,7 @@ export class Runtime {
     if (!Number.isSafeInteger(writesInFlight) || writesInFlight < 1) {
       throw new RangeError(`writesInFlight must be a positive integer, got ${writesInFlight}`);
     }
+    this.#scheduler.setGate((owner, waited) => this.#waitForUpstream(owner, waited));
     this.#host = {
       changeRateLimit: limit,
       writesInFlight,
@@ -158,6 +162,9 @@ export class Runtime {
       },
       onProgress: () => {
         this.#progress++;
+      },
+      workEnded: () => {
+        this.#scheduler.release();
       },
       inputsChanged: () => {
         this.#rebuildRoutes();
@@ -366,7 +373,41 @@ export class Runtime {
     return tracked;
   }
 
+  /**
+   * What a wakeup of a controller waits for: the work under way upstream of it to be done. In
+   * memory an upstream pass is all microtasks and is over before the wakeup's macrotask comes; on
+   * etcd it is still writing, and waking now would see a part of what it writes (a reconcile for
+   * every few of its writes, where in memory there is one for all of them). Only the work that is
+   * owed upstream now is waited for, never work asked for later, and each upstream controller
+   * once per wakeup: an upstream that never rests cannot starve it.
+   */
+  #waitForUpstream(
+    name: string,
+    waited: ReadonlySet<string>,
+  ): { on: string[]; until: () => boolean } | undefined {
+    const upstream = this.#upstream.get(name);
+    if (upstream === undefined || upstream.size === 0) return undefined;
+    const on: string[] = [];
+    const owed: { adapter: Adapter; until: number }[] = [];
+    // Busy: working, or with a wakeup that itself waits on something upstream (a chain).
+    const busy = (adapter: Adapter): boolean =>
+      adapter.working || this.#scheduler.isWaiting(adapter.name);
+    for (const other of upstream) {
+      if (waited.has(other)) continue;
+      const adapter = this.#adapters.get(other);
+      if (adapter === undefined || !busy(adapter)) continue;
+      on.push(other);
+      owed.push({ adapter, until: adapter.owed });
+    }
+    if (on.length === 0) return undefined;
+    return {
+      on,
+      until: () => owed.every(({ adapter, until }) => !busy(adapter) || adapter.completed >= until),
+    };
+  }
+
   #rebuildRoutes(): void {
+    this.#upstream = upstreamControllers(this.#db.export());
     this.#routes.clear();
     for (const adapter of this.#adapters.values()) {
       for (const input of this.#db.inputs(adapter.name)) {
