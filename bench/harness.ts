@@ -190,16 +190,26 @@ export interface ProcessRun {
   readonly ms: number;
   /** Peak resident set, in kilobytes. */
   readonly maxRss: number;
+  /**
+   * CPU time (user + system), ms: on a loaded machine, wall time also counts the waits for a
+   * core; CPU time counts only the process's own work, so its growth is the steadier figure.
+   */
+  readonly cpuMs: number;
 }
 
 /** The median time and the median peak RSS of some runs (each median on its own). */
 export function medianRun(runs: readonly ProcessRun[]): ProcessRun {
   const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
-  return { ms: median(runs.map((r) => r.ms)), maxRss: median(runs.map((r) => r.maxRss)) };
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    maxRss: median(runs.map((r) => r.maxRss)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+  };
 }
 
 /**
- * Runs `node args...` (in `cwd` when given) with a preload that reports the peak RSS on exit;
+ * Runs `node args...` (in `cwd` when given) with a preload that reports the peak RSS and the CPU
+ * time on exit;
  * rejects when it exits non-zero, with the end of its stderr.
  */
 export function runProcess(args: readonly string[], cwd?: string): Promise<ProcessRun> {
@@ -216,11 +226,12 @@ export function runProcess(args: readonly string[], cwd?: string): Promise<Proce
     child.on('close', (code) => {
       const ms = performance.now() - start;
       const match = /COSI_BENCH_MAX_RSS (\d+)/.exec(stderr);
-      if (code !== 0 || !match) {
+      const cpu = /COSI_BENCH_CPU_US (\d+)/.exec(stderr);
+      if (code !== 0 || !match || !cpu) {
         reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
         return;
       }
-      resolve({ ms, maxRss: Number(match[1]) });
+      resolve({ ms, maxRss: Number(match[1]), cpuMs: Number(cpu[1]) / 1000 });
     });
   });
 }
