@@ -12,15 +12,13 @@ import type { Draft } from '../engine/resource/resource.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
 export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequirement {
-  /** The running system's state; only read. */
-  readonly state: State;
+  /**
+   * The running system's state; only read. Or how to connect to it, called once the manifests
+   * are read and valid: a usage error is said without touching the state.
+   */
+  readonly state: State | (() => Promise<State>);
   /** How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). */
   readonly stateName: string;
-  /**
-   * Called once the manifests are read and valid, before the state is read (a probe that says
-   * an unreachable etcd in one line): a usage error is said without waiting on the state.
-   */
-  readonly beforeState?: () => Promise<void>;
 }
 
 /** A diff: the changes an apply would make, and the manifests' findings (warnings only). */
@@ -48,10 +46,10 @@ export async function diffProject(
   // Given no paths, the config's, with its ignore patterns, definitions and Kubernetes version.
   const read = await readProjectManifests(withConfigManifests(options, config), config);
   if (hasErrors(read.findings)) return { refused: read.findings };
-  await options.beforeState?.();
-  const foreign = await foreignTypes(options.state, read.registry);
+  const state = typeof options.state === 'function' ? await options.state() : options.state;
+  const foreign = await foreignTypes(state, read.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName, foreign);
-  const { resources, definitions } = await takeSnapshot(options.state);
+  const { resources, definitions } = await takeSnapshot(state);
   // As `cosi run` stores them; through JSON, as the state keeps them (no undefined fields).
   const desiredDefinitions = read.registry
     .all()

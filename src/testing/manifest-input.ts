@@ -46,6 +46,10 @@ export interface LoadInputOptions {
   readonly kubernetesVersion?: KubernetesRelease;
   /** How inline documents are named in findings (`<inline 1>`, ...). */
   readonly label?: string;
+  /** Patterns (`.gitignore` syntax) the walk of the paths skips: a project config's `ignore`. */
+  readonly ignore?: readonly string[];
+  /** Files whose definitions alone are read: a project config's `definitionFiles`. */
+  readonly definitionPaths?: readonly string[];
 }
 
 /** The strings of an input that are paths: those without a line break. */
@@ -72,7 +76,13 @@ export async function loadManifestInput(
     paths.length === 0
       ? undefined
       : await readProjectManifests(
-          { files: paths, cwd: options.cwd, ...(version ? { kubernetesVersion: version } : {}) },
+          {
+            files: paths,
+            cwd: options.cwd,
+            ...(version ? { kubernetesVersion: version } : {}),
+            ...(options.ignore ? { ignore: options.ignore } : {}),
+            ...(options.definitionPaths ? { definitionPaths: options.definitionPaths } : {}),
+          },
           options.config,
         );
   if (read && hasErrors(read.findings)) throw new ManifestError(read.findings);

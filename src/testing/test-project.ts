@@ -26,6 +26,7 @@ import {
   loadManifestInput,
   manifestPaths,
   type LoadedInput,
+  type LoadInputOptions,
   type ManifestInput,
 } from './manifest-input.js';
 import { projectFindings } from './project-findings.js';
@@ -401,7 +402,8 @@ export async function createTestProject(options: TestProjectOptions = {}): Promi
  * config its own way), told to `monitor` when the project's code runs (in `cosi test`'s worker).
  */
 export async function startTestProject(
-  options: Omit<TestProjectOptions, 'config'>,
+  options: Omit<TestProjectOptions, 'config'> &
+    Pick<LoadInputOptions, 'ignore' | 'definitionPaths'>,
   config: LoadedConfig | undefined,
   monitor?: UserCodeMonitor,
 ): Promise<TestProject> {
@@ -415,6 +417,8 @@ export async function startTestProject(
     config,
     label: 'manifests',
     ...(release ? { kubernetesVersion: release } : {}),
+    ...(options.ignore ? { ignore: options.ignore } : {}),
+    ...(options.definitionPaths ? { definitionPaths: options.definitionPaths } : {}),
   });
   const clock = new SimulatedClock(SIMULATED_EPOCH);
   const state = createFaultyState({ clock });

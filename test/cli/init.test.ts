@@ -28,7 +28,9 @@ describe('cosi init', { timeout: 60_000 }, () => {
       expect.arrayContaining(['cosi.config.ts', '.github/workflows/cosi.yml']),
     );
     const workflow = await readFile(path.join(dir, 'proj/.github/workflows/cosi.yml'), 'utf8');
-    expect(workflow).toContain('cosi check --expect expected -o github');
+    // The project's own cosi, as its lock file pins it: installed first, never fetched by npx.
+    const steps = workflow.split('\n').flatMap((line) => /^\s+- run: (.*)$/.exec(line)?.[1] ?? []);
+    expect(steps).toEqual(['npm ci', 'npx cosi check --expect expected -o github']);
   });
 
   it('writes a project that passes cosi check, golden test included, with no -f', async () => {

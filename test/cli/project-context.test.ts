@@ -191,6 +191,26 @@ describe(
       expect(await exitWithin(p, 10_000)).toBe(0);
     });
 
+    it('test starts a scenario that names no manifests from those the config names, read as it says', async () => {
+      await writeFile(
+        path.join(dir, 'project.cosi-test.yaml'),
+        [
+          'name: the project as its config describes it',
+          'steps:',
+          '  - expect:',
+          '      - metadata: { type: AppConfig, id: api }',
+          '        spec: { registry: ghcr.io }',
+          '      - { apiVersion: example.org/v1, kind: Widget, metadata: { name: w1, namespace: default } }',
+          '      - { apiVersion: flowcontrol.apiserver.k8s.io/v1beta3, kind: FlowSchema, metadata: { name: health } }',
+          '  - expect-absent: { type: App, id: draft }',
+          '',
+        ].join('\n'),
+      );
+      const test = await runCosi(['test'], dir);
+      expect(test.stdout).toContain('scenarios: 2 passed, 0 failed');
+      expect(test.code).toBe(0);
+    });
+
     it('run --watch serves them and applies an edit', async () => {
       const p = start(['run', '--watch']);
       await p.waitForLine(/applied 4 resources \(4 created/, 60_000);

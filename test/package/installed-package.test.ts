@@ -123,12 +123,24 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     }
   });
 
-  it('starts a project with cosi init that passes cosi check at once', async () => {
+  it('starts a project with cosi init that passes cosi check at once, and its CI job', async () => {
     const init = await cosi('init');
     expect(init.code).toBe(0);
     const check = await cosi('check', '--expect', 'expected');
     expect(check.stdout).toContain('8 passed, 0 failed');
     expect(check.code).toBe(0);
+    // The CI job's steps after its `npm ci` (this project is installed already), as the runner
+    // runs them: npx finds the installed cosi, offline.
+    const workflow = await readFile(path.join(project, '.github/workflows/cosi.yml'), 'utf8');
+    const [install, ...steps] = workflow
+      .split('\n')
+      .flatMap((line) => /^\s+- run: (.*)$/.exec(line)?.[1] ?? []);
+    expect(install).toBe('npm ci');
+    for (const step of steps) {
+      const job = await inProject('sh', ['-c', step.replace(/^npx /, 'npx --offline ')]);
+      expect(job.stdout, step).toMatch(/^8 passed, 0 failed$/m);
+      expect(job.code, step).toBe(0);
+    }
   });
 
   it("type-checks the project against cosi's types, and tsc finds a planted error", async () => {

@@ -158,6 +158,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
             'not-recorded',
             'error',
             `not recording ${options.expect.given}: the run did not converge (${report.reason})`,
+            // Where the controllers that did not settle come from, as `not-converged` falls back.
+            configAt,
           ),
         ],
       });

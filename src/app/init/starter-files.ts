@@ -148,6 +148,7 @@ spec:
 const CI_JOB = `# Checks the manifests and the controllers on every push and pull request: findings become
 # annotations on the changed lines. After a deliberate change, record the new expectations with
 #   npx cosi check --expect expected --update
+# It runs the cosi your package-lock.json pins (npm install --save-dev cosi typescript).
 name: cosi
 on: [push, pull_request]
 jobs:
@@ -158,7 +159,8 @@ jobs:
       - uses: actions/setup-node@v4
         with:
           node-version: 22
-      - run: npx --yes cosi check --expect expected -o github
+      - run: npm ci
+      - run: npx cosi check --expect expected -o github
 `;
 
 /** The starter project's files, in the order they are written. */

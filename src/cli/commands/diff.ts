@@ -2,7 +2,7 @@ import { defineDiff, DIFF_FORMATS } from './diff-definition.js';
 import { MissingManifestsError } from '../../app/config-manifests.js';
 import { diffProject, type ProjectDiff } from '../../app/diff-project.js';
 import { ForeignStateError } from '../../app/foreign-state.js';
-import { openState } from '../../app/open-state.js';
+import { openState, type OpenedState } from '../../app/open-state.js';
 import { formatStateLocation, parseStateUrl, StateUrlError } from '../../app/state-url.js';
 import { toError } from '../../engine/errors.js';
 import type { Finding } from '../../loaders/finding.js';
@@ -71,18 +71,21 @@ export async function diff(
     if (io.readStdin === undefined) throw new CliError('-f -: this process has no standard input');
     stdin = await io.readStdin();
   }
-  const opened = openState(location, { requestTimeout });
+  // Opened once the manifests are read: a usage error never waits on etcd.
+  const held: { opened?: OpenedState } = {};
   try {
     const result = await diffProject({
-      // One cheap question first: an etcd that is not there is said as such, in one line.
-      beforeState: async () => {
+      state: async () => {
+        const opened = openState(location, { requestTimeout });
+        held.opened = opened;
+        // One cheap question first: an etcd that is not there is said as such, in one line.
         await opened.etcd?.probe(connectTimeout);
+        return opened.state;
       },
       files,
       // Given no paths, those the config names (and it must name some).
       ...(files.length === 0 ? { requireManifests: true } : {}),
       cwd: io.cwd,
-      state: opened.state,
       stateName: where,
       ...(stdin !== undefined ? { stdin } : {}),
       ...(flags.config !== undefined ? { config: flags.config } : {}),
@@ -102,7 +105,7 @@ export async function diff(
     }
     throw new CliError(`--state ${where}: ${toError(error).message}`, EXIT.usage);
   } finally {
-    await opened.close();
+    await held.opened?.close();
   }
 }
 

@@ -102,7 +102,8 @@ class StepParser {
     const name = this.string(node, 'name') ?? fallbackName;
     const config = this.string(node, 'config');
     const kubernetesVersion = this.string(node, 'kubernetesVersion');
-    const manifests = this.paths(node.get('manifests', true));
+    const manifestsNode = node.get('manifests', true) as Node | undefined;
+    const manifests = manifestsNode === undefined ? undefined : this.paths(manifestsNode);
     const stepsNode = node.get('steps', true) as Node | undefined;
     const steps: Step[] = [];
     if (stepsNode === undefined) this.problem(node, 'a scenario needs `steps`: a list');
@@ -118,7 +119,7 @@ class StepParser {
       name,
       dir: this.dir,
       ...(config !== undefined ? { config: path.resolve(this.dir, config) } : {}),
-      manifests,
+      ...(manifests !== undefined ? { manifests } : {}),
       ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
       steps,
     };

@@ -1,6 +1,9 @@
+import * as path from 'node:path';
 import { toDocument } from '../../app/output-document.js';
 import { PROCESS_EXIT_CODE } from '../../app/process-exit-guard.js';
+import { withConfigManifests } from '../../app/config-manifests.js';
 import { loadProjectConfig } from '../../app/project-config.js';
+import type { ReadProjectOptions } from '../../app/read-project-manifests.js';
 import type { UserCodeMonitor } from '../../app/user-code-site.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
 import type { CheckCode } from '../../app/check/check-result.js';
@@ -62,11 +65,18 @@ export async function runScenario(
   options.onStep?.(-1);
   try {
     const config = await scenarioConfig(scenario, options);
+    // The project as its config describes it: its manifests when the scenario names none, its
+    // ignore patterns, definition files and Kubernetes version (the scenario's wins).
+    const given: ReadProjectOptions = { files: scenario.manifests ?? [], cwd: options.cwd };
+    const context = withConfigManifests(given, config);
+    const kubernetesVersion = scenario.kubernetesVersion ?? config?.config.kubernetesVersion;
     project = await startTestProject(
       {
         cwd: options.cwd,
-        manifests: scenario.manifests,
-        ...(scenario.kubernetesVersion ? { kubernetesVersion: scenario.kubernetesVersion } : {}),
+        manifests: context.files.map((file) => path.resolve(options.cwd, file)),
+        ...(context.ignore ? { ignore: context.ignore } : {}),
+        ...(context.definitionPaths ? { definitionPaths: context.definitionPaths } : {}),
+        ...(kubernetesVersion ? { kubernetesVersion } : {}),
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       },
       config,
@@ -123,7 +133,7 @@ async function scenarioConfig(
   return loadProjectConfig(
     scenario.config !== undefined
       ? { files: [], config: scenario.config, cwd, ...bounds }
-      : { files: [...scenario.manifests, scenario.dir], cwd, ...bounds },
+      : { files: [...(scenario.manifests ?? []), scenario.dir], cwd, ...bounds },
   );
 }
 

@@ -88,8 +88,11 @@ export interface Scenario {
   readonly dir: string;
   /** `config`, resolved; absent: looked for from the manifests and the scenario's directory. */
   readonly config?: string;
-  /** `manifests`: the paths the project starts from, absolute. */
-  readonly manifests: readonly string[];
+  /**
+   * `manifests`: the paths the project starts from, absolute; absent: those its config names
+   * (read as the CLI reads them given no `-f`).
+   */
+  readonly manifests?: readonly string[];
   readonly kubernetesVersion?: string;
   readonly steps: readonly Step[];
 }
