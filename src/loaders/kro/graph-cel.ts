@@ -19,7 +19,7 @@ import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
 import { checkTypes, type TypeCheck } from '../cel/type-check.js';
-import { fromCelValue } from './cel-json.js';
+import { renderedValue, UnconvertibleValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
 /** A parsed expression: its free variables, and how to evaluate it. */
@@ -115,7 +115,12 @@ function compileExpression(
     if (isCelError(result)) {
       return MISSING.test(result.message) ? { missing: result.message } : { error: result.message };
     }
-    return { value: fromCelValue(result) };
+    try {
+      return { value: renderedValue(result) };
+    } catch (error) {
+      if (error instanceof UnconvertibleValue) return { error: error.message };
+      throw error;
+    }
   };
   return {
     variables: names,
@@ -187,10 +192,17 @@ function collectVariables(
   }
 }
 
-/** Whether `target.function(...)` calls one of kro's namespaced functions. */
+/** The optional library's namespaced functions (`optional.none()`): no variable `optional`. */
+const OPTIONAL_FUNCTION_NAMES: ReadonlySet<string> = new Set([
+  'optional.of',
+  'optional.ofNonZeroValue',
+  'optional.none',
+]);
+
+/** Whether `target.function(...)` calls one of kro's or CEL's namespaced functions. */
 function isKroFunction(target: ExprNode, name: string): boolean {
   const { case: kind, value } = target.exprKind;
-  return (
-    kind === 'identExpr' && KRO_FUNCTION_NAMES.has(`${(value as { name: string }).name}.${name}`)
-  );
+  if (kind !== 'identExpr') return false;
+  const qualified = `${(value as { name: string }).name}.${name}`;
+  return KRO_FUNCTION_NAMES.has(qualified) || OPTIONAL_FUNCTION_NAMES.has(qualified);
 }
