@@ -38,25 +38,33 @@ interface ExprNode {
 
 const MISSING = /field not found|no such key|no such field/;
 
-/** Compiled expressions by version and source: an RGD repeats its expressions, watch reloads. */
-const compiledBySource = new Map<string, CompiledGraphExpression | { error: string }>();
-const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+/**
+ * Compiled expressions by version and source, held weakly: an RGD repeats its expressions, and a
+ * reload in watch compiles again the sources of the graph it replaces, which that graph holds.
+ * No bound on the count (a bound smaller than one load's distinct sources made every load of a
+ * large RGD compile all of them again); an expression nothing uses any more is let go.
+ */
+const compiledBySource = new Map<string, WeakRef<CompiledGraphExpression>>();
+const forget = new FinalizationRegistry<string>((key) => {
+  if (compiledBySource.get(key)?.deref() === undefined) compiledBySource.delete(key);
+});
 
 /**
  * Compiles one expression in the environment of `kubernetesVersion`, or says why it does not.
- * The same source in the same version is compiled once (the result is pure: see
- * {@link compileExpression}).
+ * The same source in the same version is compiled once while its compiled form is in use (the
+ * result is pure: see {@link compileExpression}).
  */
 export function compileGraphExpression(
   source: string,
   kubernetesVersion?: string,
 ): CompiledGraphExpression | { error: string } {
   const key = `${kubernetesVersion ?? ''}\0${source}`;
-  let compiled = compiledBySource.get(key);
-  if (compiled === undefined) {
-    if (compiledBySource.size >= MAX_REMEMBERED_EXPRESSIONS) compiledBySource.clear();
-    compiled = compileExpression(source, kubernetesVersion);
-    compiledBySource.set(key, compiled);
+  const known = compiledBySource.get(key)?.deref();
+  if (known !== undefined) return known;
+  const compiled = compileExpression(source, kubernetesVersion);
+  if (!('error' in compiled)) {
+    compiledBySource.set(key, new WeakRef(compiled));
+    forget.register(compiled, key);
   }
   return compiled;
 }

@@ -208,6 +208,7 @@ export function compileResourceGraph(
     return false;
   }
   const ids: string[] = [];
+  const seen = new Set<string>();
   resources.forEach((resource, i) => {
     const id = isPlainObject(resource) ? resource.id : undefined;
     if (typeof id !== 'string' || !ID.test(id)) {
@@ -224,14 +225,17 @@ export function compileResourceGraph(
         `the id ${JSON.stringify(id)} is reserved`,
       );
       ids.push('');
-    } else if (ids.includes(id)) {
+    } else if (seen.has(id)) {
       fail(
         'rgd-bad-resource',
         ['spec', 'resources', i, 'id'],
         `the id ${JSON.stringify(id)} is used twice`,
       );
       ids.push('');
-    } else ids.push(id);
+    } else {
+      ids.push(id);
+      seen.add(id);
+    }
   });
   const known = new Set(ids.filter((id) => id !== ''));
   /** Each id's place in the declaration. */
