@@ -49,6 +49,16 @@ export class DocumentReport implements FindingSink {
     return { file: this.document.file, line, col, pointer: this.pointer(pointer) };
   }
 
+  /**
+   * Where the `occurrence`-th (from 0) `text` is in the scalar at a pointer, as a finding
+   * location: a `${` inside a quoted or block string is at its own column.
+   */
+  textLocation(pointer: string, text: string, occurrence: number): SourceLocation {
+    const own = this.pointer(pointer);
+    const { line, col } = this.document.locateText(own, text, occurrence);
+    return { file: this.document.file, line, col, pointer: own };
+  }
+
   /** Where a pointer is, in the document (or its nearest existing parent). */
   locate(pointer: string, part: 'key' | 'value' = 'value'): Position {
     return this.document.locate(this.pointer(pointer), part);

@@ -629,6 +629,10 @@ class YamlDocument implements ParsedDocument {
     return this.source.locate(this.index, pointer, part);
   }
 
+  locateText(pointer: string, text: string, occurrence: number): Position {
+    return this.source.locateText(this.index, pointer, text, occurrence);
+  }
+
   /** This document, marked as having an error (found outside its syntax tree). */
   withErrors(): YamlDocument {
     return new YamlDocument(this.file, this.index, this.position, this.value, true, this.source);

@@ -19,6 +19,8 @@ export interface ParsedDocument {
    * With `part: 'key'`, the position of the key of the last segment (for unknown keys).
    */
   locate(pointer: string, part?: 'key' | 'value'): Position;
+  /** The position of the `occurrence`-th `text` in the scalar at a pointer: see {@link StreamPositions.locateText}. */
+  locateText(pointer: string, text: string, occurrence: number): Position;
   /**
    * The positions of every document of the file, by index: what a loaded resource keeps to
    * locate pointers later, instead of its document.

@@ -16,6 +16,11 @@ export interface StreamPositions {
    * existing parent; with `part: 'key'`, of the last segment's key.
    */
   locate(index: number, pointer: string, part?: 'key' | 'value'): Position;
+  /**
+   * The position of the `occurrence`-th (from 0) `text` in the source of the scalar at a
+   * pointer (a `${` inside a quoted string), or of the scalar when its source does not hold it.
+   */
+  locateText(index: number, pointer: string, text: string, occurrence: number): Position;
 }
 
 /** A place in the input. */

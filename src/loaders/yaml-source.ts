@@ -168,8 +168,37 @@ export class YamlSource implements StreamPositions {
    * existing parent; with `part: 'key'`, of the last segment's key.
    */
   locate(index: number, pointer: string, part: 'key' | 'value' = 'value'): Position {
+    const { node, offset } = this.#nodeAt(index, pointer, part);
+    return node === null ? { line: 1, col: 1 } : this.lineCounter.linePos(offset + nodeStart(node));
+  }
+
+  /**
+   * The position of the `occurrence`-th (from 0) `text` in the source of the scalar at a pointer
+   * (an expression inside a quoted or block string: the column of its `$`, not of the quote);
+   * the node's own position when its source does not hold it.
+   */
+  locateText(index: number, pointer: string, text: string, occurrence: number): Position {
+    const { node, offset } = this.#nodeAt(index, pointer, 'value');
+    if (node === null) return { line: 1, col: 1 };
+    let at = -1;
+    if (isScalar(node) && node.range !== undefined && node.range !== null) {
+      const [start, end] = node.range;
+      const source = this.text.slice(offset + start, offset + end);
+      at = -text.length;
+      for (let k = 0; k <= occurrence && at !== -1; k++)
+        at = source.indexOf(text, at + text.length);
+    }
+    return this.lineCounter.linePos(offset + nodeStart(node) + Math.max(at, 0));
+  }
+
+  /** The node at a pointer in a document (or its nearest existing parent), and its offset. */
+  #nodeAt(
+    index: number,
+    pointer: string,
+    part: 'key' | 'value',
+  ): { node: YamlNode | null; offset: number } {
     const { root, offset } = this.#root(index);
-    if (root === null) return { line: 1, col: 1 };
+    if (root === null) return { node: null, offset };
     const anchors = anchorIndex(root);
     let node = root;
     const segments = parseJsonPointer(pointer);
@@ -190,7 +219,7 @@ export class YamlSource implements StreamPositions {
       if (next === null || next === undefined) break;
       node = next;
     }
-    return this.lineCounter.linePos(offset + nodeStart(node));
+    return { node, offset };
   }
 
   /** The root of a document, from a parse of its text alone (or of the whole text, if need be). */

@@ -205,7 +205,7 @@ describe('RGD expressions are type-checked whole when the RGD loads', () => {
     );
     expect(found).toEqual([
       '18:11 rgd-type-mismatch ${size(schema.spec.name)} is of type int, but includeWhen needs a boolean',
-      '20:11 rgd-type-mismatch ${schema.spec.name + "x"} is of type string, but forEach needs a list',
+      '20:17 rgd-type-mismatch ${schema.spec.name + "x"} is of type string, but forEach needs a list',
       expect.stringMatching(
         /^27:16 rgd-type-mismatch \$\{size\(schema\.spec\.zones\)\} is of type int, but a string template/,
       ),
@@ -221,6 +221,181 @@ describe('RGD expressions are type-checked whole when the RGD loads', () => {
     );
     expect(found).toEqual([
       "23:14 rgd-type-mismatch ${string(schema.spec.replicas + schema.spec.name)} does not type-check: found no matching overload for '_+_' applied to '(int, string)'",
+    ]);
+  });
+});
+
+const GAUGE_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gauges.example.com
+spec:
+  group: example.com
+  names: { kind: Gauge, plural: gauges, singular: gauge, listKind: GaugeList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                ratio: { type: number }
+                port: { x-kubernetes-int-or-string: true }
+                at: { type: string, format: date-time }
+`;
+
+/** A Gauge resource whose spec holds `spec` (lines indented by 10), after a ConfigMap. */
+const gauge = (spec: string): string =>
+  configMap('config', '          a: b\n') +
+  `    - id: gauge
+      template:
+        apiVersion: example.com/v1
+        kind: Gauge
+        metadata:
+          name: g
+        spec:
+${spec}`;
+
+describe("RGD template values are typed as kro's build types them", () => {
+  // kro: validateExpressionType (pkg/graph/builder.go) refuses what cel-go's IsAssignableType
+  // and AreTypesStructurallyCompatible (pkg/cel/compatibility.go: "type kind mismatch") refuse.
+  it('refuses a standalone bool into a string field (kro examples/aws/llm nodeSelector)', async () => {
+    const found = await findings(
+      rgd(
+        '      enabled: boolean',
+        configMap(
+          'config',
+          '          a: ${schema.spec.enabled}\n          b: ${!schema.spec.enabled}\n',
+        ),
+      ),
+    );
+    expect(found).toEqual([
+      '23:14 rgd-type-mismatch ${schema.spec.enabled} is of type bool, but data.a of ConfigMaps.core is of type string',
+      '24:14 rgd-type-mismatch ${!schema.spec.enabled} is of type bool, but data.b of ConfigMaps.core is of type string',
+    ]);
+  });
+
+  // kro: parseString / buildStringTemplate (pkg/graph/parser/parser.go) make "x-${e}" the CEL
+  // `"x-" + (e)`, which the checker refuses for a bool or an int ("found no matching overload
+  // for '_+_'", builder_test.go "string interpolation non string expression"); a dyn passes.
+  it('refuses a bool, an int or an optional inside a string template, and takes a dyn', async () => {
+    const found = await findings(
+      rgd(
+        '      enabled: boolean',
+        configMap(
+          'config',
+          '          a: --log=${schema.spec.enabled}\n' +
+            '          b: n-${schema.spec.replicas + 1}\n' +
+            '          c: n-${schema.spec.?name}\n' +
+            '          d: n-${schema.spec.config.anything}-${string(schema.spec.enabled)}\n',
+        ),
+      ),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^23:20 rgd-type-mismatch \$\{schema\.spec\.enabled\} is of type bool, but a string template .* write \$\{string\(schema\.spec\.enabled\)\}$/,
+      ),
+      expect.stringMatching(/^24:16 rgd-type-mismatch .* is of type int, but a string template/),
+      expect.stringMatching(
+        /^25:16 rgd-type-mismatch .* is of type optional_type\(string\), but a string template/,
+      ),
+    ]);
+  });
+
+  // kro's CEL types of a schema (pkg/cel/schemas.go SchemaDeclTypeWithMetadata): number is
+  // double, a date-time string a timestamp, x-kubernetes-int-or-string dyn.
+  it('refuses an int into a number field and a string into a date-time field; takes anything into int-or-string', async () => {
+    const found = await findings(
+      rgd(
+        '      enabled: boolean',
+        gauge(
+          '          ratio: ${schema.spec.replicas}\n' +
+            '          port: ${schema.spec.enabled}\n' +
+            '          at: ${schema.spec.name}\n',
+        ),
+      ),
+      GAUGE_CRD,
+    );
+    expect(found).toEqual([
+      '31:18 rgd-type-mismatch ${schema.spec.replicas} is of type int, but spec.ratio of Gauges.example.com is of type double',
+      '33:15 rgd-type-mismatch ${schema.spec.name} is of type string, but spec.at of Gauges.example.com is of type timestamp',
+    ]);
+    expect(
+      await findings(
+        rgd(
+          '',
+          gauge(
+            '          ratio: ${double(schema.spec.replicas)}\n' +
+              '          port: p-${schema.spec.name}\n' +
+              '          at: ${timestamp("2024-01-02T03:04:05Z")}\n',
+          ),
+        ),
+        GAUGE_CRD,
+      ),
+    ).toEqual([]);
+  });
+
+  // kro: parseString (pkg/graph/parser/parser.go) refuses a string template where the field's
+  // schema has no string type; validateExpressionType then compares the string with its type.
+  it('refuses a string template into a field that is not a string', async () => {
+    const found = await findings(
+      rgd('', gauge('          ratio: r-${schema.spec.name}\n')),
+      GAUGE_CRD,
+    );
+    expect(found).toEqual([
+      '31:18 rgd-type-mismatch "r-${schema.spec.name}" is a string template, but spec.ratio of Gauges.example.com is of type double',
+    ]);
+  });
+
+  // AreTypesStructurallyCompatible: an object fits an object whose fields hold its own
+  // (builder_test.go "fail - full containers array with extra field").
+  it('refuses a list of objects with a field the target objects lack', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap('config', '          a: b\n') +
+          `    - id: pod
+      template:
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: p
+        spec:
+          containers: \${schema.spec.containers}
+`,
+      ).replace(
+        '      config: object\n',
+        '      config: object\n      containers: "[]container"\n    types:\n      container:\n        name: string\n        image: string\n        extraField: string\n',
+      ),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /rgd-type-mismatch \$\{schema\.spec\.containers\} is of type list\(object\), but spec\.containers of Pods\.core is of type list\(object\) \(list element type incompatible: field "extraField" exists in the value but not in the expected type\)$/,
+      ),
+    ]);
+  });
+
+  it('places an expression inside a quoted or block string at its $', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap(
+          'config',
+          "          a: '${schema.spec.nmae}'\n" +
+            '          b: "x-${schema.spec.name}-${schema.spec.nmae}"\n' +
+            '          c: |\n            first line\n            then ${schema.spec.nmae}\n',
+        ),
+      ),
+    );
+    expect(found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual([
+      '23:15 rgd-unknown-field',
+      '24:37 rgd-unknown-field',
+      '27:18 rgd-unknown-field',
     ]);
   });
 });

@@ -156,6 +156,7 @@ describe("kro's omit()", { timeout: 30_000 }, () => {
     expect(command('arr-no')).toEqual(['echo', 'hello']);
   });
 
+  // Each at its `$`, inside the quotes (issue 32: the column was the quote's).
   it('is refused outside a whole template field, and in metadata.name, at the expression', async () => {
     const r = await cli(['check', '-f', await tree({ 'rgd.yaml': REFUSED })]);
     expect(r.code).toBe(1);
@@ -165,15 +166,15 @@ describe("kro's omit()", { timeout: 30_000 }, () => {
       .map((l) => /rgd\.yaml:(\d+:\d+): error\[rgd-bad-expression\]: .*omit\(\) (.*) \(at /.exec(l))
       .map((m) => [m?.[1], m?.[2]]);
     expect(refused).toEqual([
-      ['13:13', 'can only be used in resource template expressions, not in the instance status'],
-      ['17:11', 'can only be used in resource template expressions, not in includeWhen'],
-      ['19:11', 'can only be used in resource template expressions, not in readyWhen'],
-      ['21:11', 'can only be used in resource template expressions, not in forEach'],
+      ['13:14', 'can only be used in resource template expressions, not in the instance status'],
+      ['17:12', 'can only be used in resource template expressions, not in includeWhen'],
+      ['19:12', 'can only be used in resource template expressions, not in readyWhen'],
+      ['21:18', 'can only be used in resource template expressions, not in forEach'],
       [
-        '26:17',
+        '26:18',
         'cannot be used in metadata.name: the field is required and must resolve to a value',
       ],
-      ['28:16', 'can only be a whole field\'s value ("${...}"), not part of a string template'],
+      ['28:17', 'can only be a whole field\'s value ("${...}"), not part of a string template'],
     ]);
   });
 });

@@ -256,6 +256,12 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     );
   });
 
+  it('exits 1 with --require-ready while an instance waits, with the same warnings', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable', '--require-ready']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.includes('[rgd-waiting]'))).toHaveLength(2);
+  });
+
   it('passes cosi check on the fixture', async () => {
     const r = await cli(['check', '-f', 'fixtures/kro-webapp']);
     expect(r.code).toBe(0);

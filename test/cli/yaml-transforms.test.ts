@@ -172,8 +172,9 @@ describe('Transforms.cosi.dev: transform controllers declared in YAML', { timeou
     });
     const check = await cli(['check', '-f', refused]);
     expect(check.code).toBe(1);
+    // At the $ inside the quotes.
     expect(check.stdout).toContain(
-      'transform.yaml:10:9: error[transform-bad-expression]: ${omit()}: omit() can only be the whole value',
+      'transform.yaml:10:10: error[transform-bad-expression]: ${omit()}: omit() can only be the whole value',
     );
   });
 

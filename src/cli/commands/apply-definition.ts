@@ -26,6 +26,10 @@ export function defineApply(): Command {
       'print only what matches this label selector (a=b,c!=d,e in (x,y))',
     )
     .option('-t, --type <type>', 'print only this type, any alias (repeatable)', collect)
+    .option(
+      '--require-ready',
+      'exit 1 when a kro RGD instance stays in progress (waits on status no controller writes)',
+    )
     .addHelpText(
       'after',
       `
@@ -34,8 +38,8 @@ Examples:
   cosi apply -f manifests/ -o yaml --stable > expected.yaml
   cosi apply -f vms.yaml -f hosts.yaml --config ./cosi.config.ts -t vm
 
-Exit codes: 0 converged, 1 invalid manifests or failing controllers, 2 usage or config error,
-3 did not converge.`,
+Exit codes: 0 converged, 1 invalid manifests or failing controllers (or, with --require-ready,
+an RGD instance in progress), 2 usage or config error, 3 did not converge.`,
     );
   return command;
 }

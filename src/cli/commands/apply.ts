@@ -8,12 +8,15 @@ import { parseLabelSelector } from '../label-selector.js';
 import { convergeAndSelect } from './converge-and-select.js';
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
+import { EXIT } from '../exit-codes.js';
 
 export interface ApplyFlags extends CommonFlags, TraceFlags {
   output: string;
   namespace?: string;
   selector?: string;
   type?: string[];
+  /** Exit 1 when a kro RGD instance stays in progress (an `rgd-waiting` warning). */
+  requireReady?: boolean;
 }
 
 /** What `cosi apply` shows: the run (findings, converged state, report) and the resources asked for. */
@@ -45,7 +48,11 @@ export async function apply(
       }),
     { record: flags.trace !== undefined },
   );
-  return { exitCode: reported.exitCode, result: reported };
+  const waiting =
+    flags.requireReady === true &&
+    reported.exitCode === EXIT.ok &&
+    (reported.run.outcome?.findings ?? []).some((f) => f.code === 'rgd-waiting');
+  return { exitCode: waiting ? EXIT.findings : reported.exitCode, result: reported };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type CelValue,
 } from '@bufbuild/cel';
 import { JsonList } from './cel-value.js';
+import { OpaqueValue } from './opaque-value.js';
 
 const { BOOL, DYN } = CelScalar;
 
@@ -83,8 +84,18 @@ function equalsMapList(left: CelList, right: CelList, keys: readonly unknown[]):
   return seen.size === items.length;
 }
 
+/**
+ * `left == right` as the operator: a library value that may not be compared (kro's `omit()`)
+ * is an error on the left, as cel-go's `Equal` of that value is.
+ */
+function operatorEquals(left: CelValue, right: CelValue): boolean {
+  const refused = left instanceof OpaqueValue ? left.comparisonError() : undefined;
+  if (refused !== undefined) throw new Error(refused);
+  return celEquals(left, right);
+}
+
 /** The `==` and `!=` of the environment, in place of the standard ones. */
 export const listEqualityFunctions: readonly CelFunc[] = [
-  celFunc('_==_', [DYN, DYN], BOOL, celEquals),
-  celFunc('_!=_', [DYN, DYN], BOOL, (left, right) => !celEquals(left, right)),
+  celFunc('_==_', [DYN, DYN], BOOL, operatorEquals),
+  celFunc('_!=_', [DYN, DYN], BOOL, (left, right) => !operatorEquals(left, right)),
 ];

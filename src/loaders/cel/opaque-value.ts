@@ -69,6 +69,14 @@ export abstract class OpaqueValue {
     return undefined;
   }
 
+  /**
+   * Why the value may not be the left operand of `==` or `!=` (as cel-go asks the left operand's
+   * `Equal`); `undefined`: it compares as its entry.
+   */
+  comparisonError(): string | undefined {
+    return undefined;
+  }
+
   /** What `string(value)` returns; `undefined`: the type has no conversion to string. */
   toCelString(): string | undefined {
     return undefined;

@@ -112,6 +112,12 @@ const LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
   getEscapedPath: 'string',
 };
 
+/** The variables in scope and their types (a map, or a comprehension's over its parent). */
+interface Scope {
+  get(name: string): CelType | undefined;
+  has(name: string): boolean;
+}
+
 /**
  * Checks `expr` with `variables` (`self`, `oldSelf`) of the given types; other identifiers are
  * `dyn`.
@@ -131,13 +137,13 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
     );
   };
 
-  const check = (node: ExprNode, scope: ReadonlyMap<string, CelType>): CelType => {
+  const check = (node: ExprNode, scope: Scope): CelType => {
     const type = visit(node, scope);
     types.set(node, type);
     return type;
   };
 
-  const visit = (node: ExprNode, scope: ReadonlyMap<string, CelType>): CelType => {
+  const visit = (node: ExprNode, scope: Scope): CelType => {
     const v = node.exprKind.value as Record<string, unknown>;
     switch (node.exprKind.case) {
       case 'constExpr':
@@ -188,10 +194,17 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
           );
         }
         const accumulator = check(v.accuInit as ExprNode, scope);
-        const inner = new Map(scope);
-        inner.set(v.accuVar as string, accumulator);
-        inner.set(v.iterVar as string, element);
-        if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') inner.set(v.iterVar2, DYN);
+        // The comprehension's own variables over the enclosing scope (not a copy of it: an RGD's
+        // scope holds every resource id, and each macro would copy them all).
+        const own = new Map<string, CelType>([
+          [v.accuVar as string, accumulator],
+          [v.iterVar as string, element],
+        ]);
+        if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') own.set(v.iterVar2, DYN);
+        const inner: Scope = {
+          get: (name) => own.get(name) ?? scope.get(name),
+          has: (name) => own.has(name) || scope.has(name),
+        };
         check(v.loopCondition as ExprNode, inner);
         check(v.loopStep as ExprNode, inner);
         return check(v.result as ExprNode, inner);
@@ -212,7 +225,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
     called: string,
     calledOn: ExprNode | undefined,
     argNodes: readonly ExprNode[],
-    scope: ReadonlyMap<string, CelType>,
+    scope: Scope,
   ): CelType => {
     // `optional.of(x)` parses as a call of `of` on the name `optional`: a namespaced function.
     const namespace = namespaceOf(calledOn, scope);
@@ -412,10 +425,7 @@ function unwrapOptional(type: CelType, errors: string[]): CelType {
 const NAMESPACES = new Set(['optional']);
 
 /** The namespace a call's target names (`optional` of `optional.of(x)`), unless it is a variable. */
-function namespaceOf(
-  target: ExprNode | undefined,
-  scope: ReadonlyMap<string, CelType>,
-): string | undefined {
+function namespaceOf(target: ExprNode | undefined, scope: Scope): string | undefined {
   if (target?.exprKind.case !== 'identExpr') return undefined;
   const name = (target.exprKind.value as { name: string }).name;
   return NAMESPACES.has(name) && !scope.has(name) ? name : undefined;

@@ -20,7 +20,8 @@ import type { TypeCheck } from '../cel/type-check.js';
 import { didYouMean } from '../did-you-mean.js';
 import type { FindingCode, SourceLocation } from '../finding.js';
 import { celTypeOfSchema, elementOf, listOf, schemaWordOf } from './expression-types.js';
-import { fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+import { lookupField } from './reference-types.js';
+import { typeMismatch } from './type-compatibility.js';
 
 /** The type check of a compiled expression, with its variables of the given types. */
 export type TypeCheckOf = (variables: ReadonlyMap<string, CelType>) => TypeCheck;
@@ -129,34 +130,54 @@ function problemsOf(
     problems.push({ code: 'rgd-type-mismatch', message: `${expr} does not type-check: ${error}` });
   }
   if (problems.length > 0) return problems;
-  const result = resultProblem(expression, checked.type, kindOf);
+  const result = placementProblem(expression, checked.type, kindOf);
   return result === undefined ? [] : [{ code: 'rgd-type-mismatch', message: result }];
 }
 
-/** Why the expression's value does not fit where it goes, when its type says so for certain. */
-function resultProblem(
+/**
+ * Why a value of `type` does not fit where the expression puts it, as kro's build refuses it:
+ * a part of a string template must be a string (kro compiles `"a-${e}"` to `"a-" + (e)`, and
+ * CEL has no `+` of a string and anything else); a condition or a forEach list must have its
+ * type; a standalone value must fit its template field's type (`type-compatibility.ts`). `dyn`
+ * fits everywhere. Undefined when it fits, or when where it goes has no known type.
+ */
+export function placementProblem(
   expression: ExpressionCheck,
   type: CelType,
   kindOf: ReadonlyMap<string, ResourceKind>,
 ): string | undefined {
-  const from = schemaWordOf(type);
-  if (from === undefined) return undefined;
   const expr = `\${${expression.source}}`;
   const typeName = formatCelType(type);
   if (!expression.standalone) {
-    return type.kind === 'string'
+    return type.kind === 'string' || type.kind === 'dyn'
       ? undefined
       : `${expr} is of type ${typeName}, but a string template ("...\${...}...") needs strings: write \${string(${expression.source})}`;
   }
   if (expression.expect !== undefined) {
-    return from === expression.expect
+    const from = schemaWordOf(type);
+    return from === undefined || from === expression.expect
       ? undefined
       : `${expr} is of type ${typeName}, but ${expression.context ?? ''} needs ${expression.expect === 'array' ? 'a list' : `a ${expression.expect}`}`;
   }
+  const expected = targetType(expression, kindOf);
+  if (expected === undefined) return undefined;
+  const problem = typeMismatch(type, expected.type);
+  if (problem === undefined) return undefined;
+  const detail = problem.startsWith('type kind mismatch') ? '' : ` (${problem})`;
+  return `${expr} is of type ${typeName}, but ${expected.where} is of type ${formatCelType(expected.type)}${detail}`;
+}
+
+/** The CEL type of the template field an expression is written to, when its schema says it. */
+export function targetType(
+  expression: Pick<ExpressionCheck, 'owner' | 'target'>,
+  kindOf: ReadonlyMap<string, ResourceKind>,
+): { type: CelType; where: string } | undefined {
   const owner = kindOf.get(expression.owner);
   if (expression.target === undefined || owner === undefined || owner.external) return undefined;
   const target = lookupField(owner.definition.schema, expression.target);
-  const to = target.state === 'found' ? schemaTypeOf(target.schema) : undefined;
-  if (to === undefined || fitsType(from, to)) return undefined;
-  return `${expr} is of type ${typeName}, but ${expression.target.join('.')} of ${owner.definition.type} is of type ${to}`;
+  if (target.state !== 'found') return undefined;
+  return {
+    type: celTypeOfSchema(target.schema),
+    where: `${expression.target.join('.')} of ${owner.definition.type}`,
+  };
 }

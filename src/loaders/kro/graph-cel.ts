@@ -19,7 +19,7 @@ import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
 import { checkTypes, type TypeCheck } from '../cel/type-check.js';
-import { fromCelValue } from './cel-json.js';
+import { renderedValue, UnconvertibleValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
 /** A parsed expression: its free variables, and how to evaluate it. */
@@ -38,25 +38,33 @@ interface ExprNode {
 
 const MISSING = /field not found|no such key|no such field/;
 
-/** Compiled expressions by version and source: an RGD repeats its expressions, watch reloads. */
-const compiledBySource = new Map<string, CompiledGraphExpression | { error: string }>();
-const MAX_REMEMBERED_EXPRESSIONS = 10_000;
+/**
+ * Compiled expressions by version and source, held weakly: an RGD repeats its expressions, and a
+ * reload in watch compiles again the sources of the graph it replaces, which that graph holds.
+ * No bound on the count (a bound smaller than one load's distinct sources made every load of a
+ * large RGD compile all of them again); an expression nothing uses any more is let go.
+ */
+const compiledBySource = new Map<string, WeakRef<CompiledGraphExpression>>();
+const forget = new FinalizationRegistry<string>((key) => {
+  if (compiledBySource.get(key)?.deref() === undefined) compiledBySource.delete(key);
+});
 
 /**
  * Compiles one expression in the environment of `kubernetesVersion`, or says why it does not.
- * The same source in the same version is compiled once (the result is pure: see
- * {@link compileExpression}).
+ * The same source in the same version is compiled once while its compiled form is in use (the
+ * result is pure: see {@link compileExpression}).
  */
 export function compileGraphExpression(
   source: string,
   kubernetesVersion?: string,
 ): CompiledGraphExpression | { error: string } {
   const key = `${kubernetesVersion ?? ''}\0${source}`;
-  let compiled = compiledBySource.get(key);
-  if (compiled === undefined) {
-    if (compiledBySource.size >= MAX_REMEMBERED_EXPRESSIONS) compiledBySource.clear();
-    compiled = compileExpression(source, kubernetesVersion);
-    compiledBySource.set(key, compiled);
+  const known = compiledBySource.get(key)?.deref();
+  if (known !== undefined) return known;
+  const compiled = compileExpression(source, kubernetesVersion);
+  if (!('error' in compiled)) {
+    compiledBySource.set(key, new WeakRef(compiled));
+    forget.register(compiled, key);
   }
   return compiled;
 }
@@ -115,7 +123,12 @@ function compileExpression(
     if (isCelError(result)) {
       return MISSING.test(result.message) ? { missing: result.message } : { error: result.message };
     }
-    return { value: fromCelValue(result) };
+    try {
+      return { value: renderedValue(result) };
+    } catch (error) {
+      if (error instanceof UnconvertibleValue) return { error: error.message };
+      throw error;
+    }
   };
   return {
     variables: names,
@@ -187,10 +200,17 @@ function collectVariables(
   }
 }
 
-/** Whether `target.function(...)` calls one of kro's namespaced functions. */
+/** The optional library's namespaced functions (`optional.none()`): no variable `optional`. */
+const OPTIONAL_FUNCTION_NAMES: ReadonlySet<string> = new Set([
+  'optional.of',
+  'optional.ofNonZeroValue',
+  'optional.none',
+]);
+
+/** Whether `target.function(...)` calls one of kro's or CEL's namespaced functions. */
 function isKroFunction(target: ExprNode, name: string): boolean {
   const { case: kind, value } = target.exprKind;
-  return (
-    kind === 'identExpr' && KRO_FUNCTION_NAMES.has(`${(value as { name: string }).name}.${name}`)
-  );
+  if (kind !== 'identExpr') return false;
+  const qualified = `${(value as { name: string }).name}.${name}`;
+  return KRO_FUNCTION_NAMES.has(qualified) || OPTIONAL_FUNCTION_NAMES.has(qualified);
 }

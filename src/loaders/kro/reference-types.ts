@@ -2,9 +2,9 @@
  * What an RGD expression that is a plain field path (`schema.spec.port`,
  * `deployment.status.availableReplicas`) reads, found in the schema of what it reads: the
  * instance's generated schema, or the kind of the resource it names. A path the schema says
- * cannot exist is refused when the RGD loads, and so is a value whose type does not fit the
- * field it is written to. Where a schema leaves fields open (`x-kubernetes-preserve-unknown-
- * fields`, a map without a value schema), nothing is said.
+ * cannot exist is refused when the RGD loads (the type of what it finds is then checked where
+ * it goes, as every expression's: `expression-checks.ts`). Where a schema leaves fields open
+ * (`x-kubernetes-preserve-unknown-fields`, a map without a value schema), nothing is said.
  */
 
 import { childSchema, isSchemaNode, type SchemaNode } from '../schema-node.js';
@@ -52,19 +52,4 @@ export function lookupField(
     node = next;
   }
   return node === undefined ? { state: 'open' } : { state: 'found', schema: node };
-}
-
-/** A schema node's type as a word (`int-or-string` for `x-kubernetes-int-or-string`). */
-export function schemaTypeOf(schema: SchemaNode): string | undefined {
-  if (schema['x-kubernetes-int-or-string'] === true) return 'int-or-string';
-  return typeof schema.type === 'string' ? schema.type : undefined;
-}
-
-/** Whether a value of type `from` may be written to a field of type `to`. */
-export function fitsType(from: string, to: string): boolean {
-  if (from === to) return true;
-  if (from === 'integer' && to === 'number') return true;
-  if (to === 'int-or-string') return from === 'integer' || from === 'string';
-  // Either may be an int or a string: only the value says.
-  return from === 'int-or-string' && (to === 'integer' || to === 'string' || to === 'number');
 }

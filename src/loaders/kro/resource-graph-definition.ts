@@ -42,11 +42,20 @@ import { splitApiVersion } from '../kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
 import { SimpleSchemaReader } from './simple-schema.js';
-import { scanTemplateString, stringsWithExpressions } from './template-expressions.js';
+import {
+  expressionLocation,
+  scanTemplateString,
+  stringsWithExpressions,
+} from './template-expressions.js';
 import type { CompiledGraphExpression } from './graph-cel.js';
 import { requireGraphCel } from './graph-cel-loader.js';
-import { fieldPathOf, fitsType, lookupField, schemaTypeOf } from './reference-types.js';
+import { fieldPathOf, lookupField } from './reference-types.js';
+import { celTypeOfSchema } from './expression-types.js';
+import { typeMismatch } from './type-compatibility.js';
+import { formatCelType, primitive } from '../cel/cel-types.js';
 import {
+  placementProblem,
+  targetType,
   typeExpressions,
   type ExpressionCheck,
   type Iterator,
@@ -89,6 +98,7 @@ export function resourceGraphOf(definition: ResourceDefinition): ResourceGraph |
 }
 
 const ID = /^[a-z][a-zA-Z0-9]*$/;
+const STRING = primitive('string');
 const RESERVED_IDS = new Set(['schema', 'spec', 'status', 'metadata', 'self', 'instance', 'each']);
 
 /**
@@ -198,6 +208,7 @@ export function compileResourceGraph(
     return false;
   }
   const ids: string[] = [];
+  const seen = new Set<string>();
   resources.forEach((resource, i) => {
     const id = isPlainObject(resource) ? resource.id : undefined;
     if (typeof id !== 'string' || !ID.test(id)) {
@@ -214,14 +225,17 @@ export function compileResourceGraph(
         `the id ${JSON.stringify(id)} is reserved`,
       );
       ids.push('');
-    } else if (ids.includes(id)) {
+    } else if (seen.has(id)) {
       fail(
         'rgd-bad-resource',
         ['spec', 'resources', i, 'id'],
         `the id ${JSON.stringify(id)} is used twice`,
       );
       ids.push('');
-    } else ids.push(id);
+    } else {
+      ids.push(id);
+      seen.add(id);
+    }
   });
   const known = new Set(ids.filter((id) => id !== ''));
   /** Each id's place in the declaration. */
@@ -231,6 +245,13 @@ export function compileResourceGraph(
   const fieldChecks: FieldCheck[] = [];
   /** Every other expression, type-checked as a whole once every resource's kind is known. */
   const expressionChecks: ExpressionCheck[] = [];
+  /** The string templates of the resource templates: a string must fit their fields. */
+  const stringTemplates: {
+    owner: string;
+    target: (string | number)[];
+    text: string;
+    where: (string | number)[];
+  }[] = [];
   /** The type check of the expression compiled last (a forEach list's, for its iterator). */
   const typeCheckOfLast: { check?: TypeCheckOf } = {};
   /** The kind of each resource compiled, and whether a reference to it is a list (forEach). */
@@ -273,19 +294,12 @@ export function compileResourceGraph(
           parts.push(part);
           continue;
         }
-        const location = report.location(jsonPointer(where));
-        const exprLocation = { ...location, col: location.col + part.start };
+        const exprLocation = expressionLocation(report, jsonPointer(where), text, part);
         const compiled = cel.compileGraphExpression(part.source, options.kubernetesVersion);
         const findingAt = (code: FindingCode, message: string): void => {
           outcome.failed = true;
           ok = false;
-          report.findings.push({
-            ...report.location(jsonPointer(where)),
-            col: exprLocation.col,
-            code,
-            severity: 'error',
-            message,
-          });
+          report.findings.push({ ...exprLocation, code, severity: 'error', message });
         };
         if ('error' in compiled) {
           findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
@@ -305,9 +319,7 @@ export function compileResourceGraph(
             if (variable !== 'schema' && !allowed.has(variable)) {
               into.add(variable);
               const key = `${owner.id}->${variable}`;
-              if (!refAt.has(key)) {
-                refAt.set(key, { ...report.location(jsonPointer(where)), col: exprLocation.col });
-              }
+              if (!refAt.has(key)) refAt.set(key, exprLocation);
             }
           } else {
             findingAt(
@@ -338,6 +350,9 @@ export function compileResourceGraph(
         );
       }
       fields.push({ path, standalone: scanned.standalone, parts });
+      if (!scanned.standalone && context === undefined) {
+        stringTemplates.push({ owner: owner.id, target: path, text, where });
+      }
     }
     return ok ? fields : undefined;
   };
@@ -482,7 +497,8 @@ export function compileResourceGraph(
         );
         return undefined;
       }
-      const [expression] = compileConditions([text], [...at, i], new Set(), into, 'forEach') ?? [];
+      const [expression] =
+        standaloneExpressions({ [name]: text }, [...at, i], new Set(), into, 'forEach') ?? [];
       const check = typeCheckOfLast.check;
       if (expression === undefined || check === undefined) return undefined;
       out.push({ name, expression, check });
@@ -502,7 +518,18 @@ export function compileResourceGraph(
       fail('rgd-bad-resource', at, 'conditions must be a list of "${...}" strings');
       return undefined;
     }
-    const fields = compileStrings(conditions, at, allowed, into, context);
+    return standaloneExpressions(conditions, at, allowed, into, context);
+  }
+
+  /** The strings below `at` (conditions, a forEach iterator's list), each one standalone `${}`. */
+  function standaloneExpressions(
+    root: unknown,
+    at: (string | number)[],
+    allowed: ReadonlySet<string>,
+    into: Set<string>,
+    context: string,
+  ): GraphExpression[] | undefined {
+    const fields = compileStrings(root, at, allowed, into, context);
     if (fields === undefined) return undefined;
     const out: GraphExpression[] = [];
     for (const field of fields) {
@@ -511,7 +538,7 @@ export function compileResourceGraph(
         fail(
           'rgd-bad-expression',
           [...at, ...field.path],
-          'a condition must be one standalone ${...} expression',
+          `${context === 'forEach' ? 'a forEach list' : 'a condition'} must be one standalone \${...} expression`,
         );
         return undefined;
       }
@@ -543,6 +570,17 @@ export function compileResourceGraph(
       severity: 'error',
       message: problem.message,
     });
+  }
+
+  // kro builds a string template as a concatenation of strings, whose value must fit the field.
+  for (const template of stringTemplates) {
+    const expected = targetType(template, kindOf);
+    if (expected === undefined || typeMismatch(STRING, expected.type) === undefined) continue;
+    fail(
+      'rgd-type-mismatch',
+      template.where,
+      `${JSON.stringify(template.text)} is a string template, but ${expected.where} is of type ${formatCelType(expected.type)}`,
+    );
   }
 
   const typed = typeExpressions(expressionChecks, definition, kindOf, known);
@@ -712,9 +750,9 @@ const CONTEXT_TYPES: Readonly<Record<string, string>> = {
 
 /**
  * The problem of a plain field path, against the schema of what it reads (the instance's, or
- * the kind of the resource it names): a field that schema cannot have (`rgd-unknown-field`), a
- * non-string in a string template, or a standalone value whose type does not fit the template's
- * field in the output kind's schema (`rgd-type-mismatch`).
+ * the kind of the resource it names): a field that schema cannot have (`rgd-unknown-field`), or
+ * a value of its field's CEL type that does not fit where it goes (`rgd-type-mismatch`, as for
+ * every other expression: `placementProblem`).
  */
 function checkFieldTypes(
   check: FieldCheck,
@@ -735,33 +773,8 @@ function checkFieldTypes(
     };
   }
   if (found.state !== 'found') return undefined;
-  const from = schemaTypeOf(found.schema);
-  if (from === undefined) return undefined;
-  if (!check.standalone) {
-    return from === 'string' || from === 'int-or-string'
-      ? undefined
-      : {
-          code: 'rgd-type-mismatch',
-          message: `\${${check.source}} is of type ${from}, but a string template ("...\${...}...") needs strings: write \${string(${check.source})}`,
-        };
-  }
-  if (check.expect !== undefined) {
-    return from === check.expect
-      ? undefined
-      : {
-          code: 'rgd-type-mismatch',
-          message: `\${${check.source}} is of type ${from}, but ${check.context ?? ''} needs ${check.expect === 'array' ? 'a list' : `a ${check.expect}`}`,
-        };
-  }
-  const owner = kindOf.get(check.owner);
-  if (check.target === undefined || owner === undefined || owner.external) return undefined;
-  const target = lookupField(owner.definition.schema, check.target);
-  const to = target.state === 'found' ? schemaTypeOf(target.schema) : undefined;
-  if (to === undefined || fitsType(from, to)) return undefined;
-  return {
-    code: 'rgd-type-mismatch',
-    message: `\${${check.source}} is of type ${from}, but ${check.target.join('.')} of ${owner.definition.type} is of type ${to}`,
-  };
+  const message = placementProblem(check, celTypeOfSchema(found.schema), kindOf);
+  return message === undefined ? undefined : { code: 'rgd-type-mismatch', message };
 }
 
 /** Checks a rendered document against its kind: defaults, the schema, the CEL rules. */

@@ -6,6 +6,9 @@
  * expression `"${x}"`: the way to write a literal `${`.
  */
 
+import type { DocumentReport } from '../document-report.js';
+import type { SourceLocation } from '../finding.js';
+
 /** One `${...}` in a string. */
 export interface ExpressionSpan {
   /** The CEL text between `${` and `}`. */
@@ -87,4 +90,21 @@ export function* stringsWithExpressions(
       yield* stringsWithExpressions(item, [...path, key]);
     }
   }
+}
+
+/**
+ * Where an expression of the string at `pointer` is in the source: its `$`, also inside a
+ * quoted or block string (the same `${` counted in the source as in the string's value).
+ */
+export function expressionLocation(
+  report: DocumentReport,
+  pointer: string,
+  text: string,
+  span: ExpressionSpan,
+): SourceLocation {
+  let before = 0;
+  for (let at = text.indexOf('${'); at !== -1 && at < span.start; at = text.indexOf('${', at + 2)) {
+    before++;
+  }
+  return report.textLocation(pointer, '${', before);
 }

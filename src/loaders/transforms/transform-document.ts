@@ -46,7 +46,11 @@ import type { BuiltinKinds } from '../kubernetes/builtin-kinds.js';
 import { applyDefaults } from '../kubernetes/defaulting.js';
 import { requireGraphCel } from '../kro/graph-cel-loader.js';
 import { locator } from '../template-locator.js';
-import { scanTemplateString, stringsWithExpressions } from '../kro/template-expressions.js';
+import {
+  expressionLocation,
+  scanTemplateString,
+  stringsWithExpressions,
+} from '../kro/template-expressions.js';
 
 const SPEC_KEYS = new Set(['input', 'output', 'includeWhen']);
 const INPUT_KEYS = new Set(['type', 'namespace', 'labels']);
@@ -364,10 +368,7 @@ function compileString(
       parts.push(part);
       continue;
     }
-    const location = {
-      ...report.location(pointer),
-      col: report.location(pointer).col + part.start,
-    };
+    const location = expressionLocation(report, pointer, text, part);
     const finding = (code: FindingCode, message: string): void => {
       result.ok = false;
       failed();

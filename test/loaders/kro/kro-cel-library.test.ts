@@ -81,6 +81,18 @@ describe("kro's omit()", () => {
     }
   });
 
+  // omit_test.go "invalid omit operation, same-type equality": kro's omitVal.Equal is an error.
+  it('cannot be compared: omit() == omit() and omit() != x are errors', () => {
+    for (const source of ['omit() == omit()', 'omit() != x', 'x == "" && omit() == omit()']) {
+      const outcome = evaluate(source, '');
+      expect('error' in outcome ? outcome.error : outcome).toContain(
+        'omit() is a field-removal sentinel and cannot be compared',
+      );
+    }
+    // A comparison that does not start at omit() compares the other value's way.
+    expect(evaluate('x == "a" ? true : omit()', 'a')).toEqual({ value: true });
+  });
+
   it('is told apart from the variables an expression reads', () => {
     const compiled = compileGraphExpression('schema.spec.x != "" ? schema.spec.x : omit()');
     expect(compiled).toMatchObject({ variables: ['schema'], usesOmit: true });
