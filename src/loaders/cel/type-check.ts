@@ -118,6 +118,19 @@ interface Scope {
   has(name: string): boolean;
 }
 
+/** `own` over `parent`: a scope's own variables without copying the enclosing ones. */
+function layered(own: ReadonlyMap<string, CelType>, parent: Scope): Scope {
+  return {
+    get: (name) => own.get(name) ?? parent.get(name),
+    has: (name) => own.has(name) || parent.has(name),
+  };
+}
+
+/** `parent` with one more variable. */
+function withVariable(parent: Scope, name: string, type: CelType): Scope {
+  return layered(new Map([[name, type]]), parent);
+}
+
 /**
  * Checks `expr` with `variables` (`self`, `oldSelf`) of the given types; other identifiers are
  * `dyn`.
@@ -201,10 +214,7 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
           [v.iterVar as string, element],
         ]);
         if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') own.set(v.iterVar2, DYN);
-        const inner: Scope = {
-          get: (name) => own.get(name) ?? scope.get(name),
-          has: (name) => own.has(name) || scope.has(name),
-        };
+        const inner = layered(own, scope);
         check(v.loopCondition as ExprNode, inner);
         check(v.loopStep as ExprNode, inner);
         return check(v.result as ExprNode, inner);
@@ -241,12 +251,14 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
       // cel-go's `sortBy` macro: the key is an expression of each item, bound to the variable;
       // the result is the list, sorted.
       const list = check(calledOn, scope);
-      const inner = new Map(scope);
-      inner.set(
-        (variable.exprKind.value as { name: string }).name,
-        list.kind === 'list' ? list.elem : DYN,
+      check(
+        key,
+        withVariable(
+          scope,
+          (variable.exprKind.value as { name: string }).name,
+          list.kind === 'list' ? list.elem : DYN,
+        ),
       );
-      check(key, inner);
       return list.kind === 'list' ? list : DYN;
     }
     const name = namespace === undefined ? called : `${namespace}.${called}`;
