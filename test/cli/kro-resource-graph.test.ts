@@ -671,4 +671,59 @@ spec:
       'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/spec/replicas,',
     );
   });
+  it('gives templates a uid derived from the instance, kro CEL (sortBy, two-variable macros), and byte-identical --stable output', async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: tags.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Tags
+    spec:
+      items: '[]string'
+  resources:
+    - id: config
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.metadata.name}-tags
+        data:
+          uid: \${schema.metadata.uid}
+          generation: \${string(schema.metadata.generation)}
+          sorted: \${schema.spec.items.sortBy(t, t).join(",")}
+          second: \${string(schema.spec.items.exists(i, t, i == 1 && t == "b"))}
+---
+apiVersion: kro.run/v1alpha1
+kind: Tags
+metadata:
+  name: one
+spec:
+  items: [c, b, a]
+---
+apiVersion: kro.run/v1alpha1
+kind: Tags
+metadata:
+  name: two
+spec:
+  items: [a, b]
+`,
+    });
+    const first = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    const again = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(first.code).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    const data = (name: string) =>
+      docs(first.stdout).find((d) => d.kind === 'ConfigMap' && d.metadata.name === name)?.data;
+    const one = data('one-tags');
+    const two = data('two-tags');
+    expect(one).toMatchObject({ sorted: 'a,b,c', second: 'true', generation: '1' });
+    expect(two).toMatchObject({ sorted: 'a,b', second: 'true' });
+    // A uid as the API server gives one, derived from the instance: the same on every run, and
+    // different for another instance.
+    expect(one?.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(two?.uid).not.toBe(one?.uid);
+  });
 });

@@ -20,12 +20,7 @@ import {
   DEFAULT_KUBERNETES_VERSION,
   ITERATE_FUNCTION,
 } from './cel-environment.js';
-import { SORT_BY_KEYS_FUNCTION } from './kubernetes-library/lists-extension.js';
-import {
-  expandTwoVariableComprehension,
-  PAIRS_FUNCTION,
-  renumber,
-} from './two-variable-comprehensions.js';
+import { expandMacroCall, maxId } from './macro-calls.js';
 import { resolveFieldPath } from './field-path.js';
 import { isSchemaNode, VALIDATIONS_KEYWORD, type SchemaNode } from '../schema-node.js';
 import { DYN, schemaCelType, type CelType } from './cel-types.js';
@@ -555,27 +550,13 @@ export function compileExpression(
         const name = v.function as string;
         const target = v.target as ExprNode | undefined;
         const args = v.args as ExprNode[];
-        if (
-          target !== undefined &&
-          args.length >= 3 &&
-          env.funcs.find(PAIRS_FUNCTION) !== undefined
-        ) {
-          const expanded = expandTwoVariableComprehension(name, target, args, () => nextId++);
-          if (expanded !== undefined) {
-            node.exprKind = expanded.exprKind;
-            visit(node, scope);
-            return;
-          }
-        }
-        if (
-          name === 'sortBy' &&
-          target !== undefined &&
-          args.length === 2 &&
-          args[0]?.exprKind.case === 'identExpr' &&
-          env.funcs.find(SORT_BY_KEYS_FUNCTION) !== undefined
-        ) {
-          const rewritten = expandSortBy(target, args[0], args[1] as ExprNode, () => nextId++);
-          node.exprKind = rewritten.exprKind;
+        // cel-go's macros with variables @bufbuild/cel's parser does not expand.
+        const expanded =
+          target === undefined
+            ? undefined
+            : expandMacroCall(env, name, target, args, () => nextId++);
+        if (expanded !== undefined) {
+          node.exprKind = expanded.exprKind;
           visit(node, scope);
           return;
         }
@@ -684,75 +665,6 @@ function qualifiedName(node: ExprNode): string | undefined {
     return operand === undefined ? undefined : `${operand}.${v.field as string}`;
   }
   return undefined;
-}
-
-function maxId(node: unknown): bigint {
-  let max = 0n;
-  const stack: unknown[] = [node];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== 'object' || item === null) continue;
-    if (Array.isArray(item)) {
-      stack.push(...(item as unknown[]));
-      continue;
-    }
-    for (const [key, value] of Object.entries(item)) {
-      if (key === 'id' && typeof value === 'bigint' && value > max) max = value;
-      else if (typeof value === 'object') stack.push(value);
-    }
-  }
-  return max;
-}
-
-/**
- * cel-go's `sortBy` macro: `list.sortBy(x, key)` is `list.@sortByAssociatedKeys(list.map(x,
- * key))`. cel-go binds the list to a variable; here its expression is evaluated twice, which
- * gives the same value (CEL has no side effects) at twice the cost of evaluating it.
- */
-function expandSortBy(
-  target: ExprNode,
-  variable: ExprNode,
-  key: ExprNode,
-  newId: () => bigint,
-): ExprNode {
-  const expr = (exprKind: { case: string; value: object }): ExprNode =>
-    ({ $typeName: 'cel.expr.Expr', id: newId(), exprKind }) as unknown as ExprNode;
-  const ident = (name: string): ExprNode =>
-    expr({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name } });
-  const list = (elements: ExprNode[]): ExprNode =>
-    expr({
-      case: 'listExpr',
-      value: { $typeName: 'cel.expr.Expr.CreateList', elements, optionalIndices: [] },
-    });
-  const call = (fn: string, args: ExprNode[], callTarget?: ExprNode): ExprNode =>
-    expr({
-      case: 'callExpr',
-      value: {
-        $typeName: 'cel.expr.Expr.Call',
-        function: fn,
-        args,
-        ...(callTarget === undefined ? {} : { target: callTarget }),
-      },
-    });
-  const accumulator = '@sortBy.keys';
-  const keys = expr({
-    case: 'comprehensionExpr',
-    value: {
-      $typeName: 'cel.expr.Expr.Comprehension',
-      iterVar: (variable.exprKind.value as { name: string }).name,
-      iterVar2: '',
-      iterRange: renumber(target, newId),
-      accuVar: accumulator,
-      accuInit: list([]),
-      loopCondition: expr({
-        case: 'constExpr',
-        value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'boolValue', value: true } },
-      }),
-      loopStep: call('_+_', [ident(accumulator), list([key])]),
-      result: ident(accumulator),
-    },
-  });
-  return call(SORT_BY_KEYS_FUNCTION, [keys], target);
 }
 
 /** `range` as the argument of the iteration-charging function, with the cost of one pass. */

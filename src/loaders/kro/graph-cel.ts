@@ -9,16 +9,12 @@
 import { isCelError, type CelEnv } from '@bufbuild/cel';
 import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
 import { celEnvironmentWith } from '../cel/cel-environment.js';
-import {
-  hasOptionalSyntax,
-  parseExpression,
-  planExpression,
-  type ParsedExpression,
-} from '../cel/cel-expression.js';
+import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
 import type { CelType } from '../cel/cel-types.js';
 import { checkTypes, type TypeCheck } from '../cel/type-check.js';
+import { expandMacroCalls } from '../cel/macro-calls.js';
 import { renderedValue, UnconvertibleValue } from './cel-json.js';
 import { KRO_CEL_EXTENSION, KRO_FUNCTION_NAMES } from './kro-cel-library.js';
 
@@ -95,12 +91,14 @@ function compileExpression(
   } catch (error) {
     return { error: (error as Error).message.replace(/^<input>:/, '') };
   }
+  // Planning rewrites the optional library's syntax and calls (`a.?b`, `x.orValue(y)`) in
+  // place, and sortBy and the two-variable comprehensions are rewritten before: the check reads
+  // a copy of the tree as parsed (it knows those calls as written).
+  const parsedTree = structuredClone(parsed.expr);
+  expandMacroCalls(env, parsed.expr);
   const variables = new Set<string>();
   const calls = new Set<string>();
   collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables, calls);
-  // Planning rewrites the optional library's syntax and calls (`a.?b`, `x.orValue(y)`) in
-  // place: the check reads a copy of the tree as parsed.
-  const parsedTree = hasOptionalSyntax(env) ? structuredClone(parsed.expr) : parsed.expr;
   let program: ReturnType<typeof planExpression>;
   try {
     program = planExpression(env, parsed);
