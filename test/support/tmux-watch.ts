@@ -14,7 +14,9 @@ export function tmuxServer(socket: string): (...args: string[]) => Promise<strin
  * after it exits; returns the file its exit status is written to. ink draws only a last frame
  * where it believes it runs in CI: this is a terminal, so CI is unset. The status goes to a file
  * because tmux reports a pane's status only once it has reaped the process, which can come after
- * it reports the pane dead.
+ * it reports the pane dead. The pane's shell then sleeps instead of ending: tmux marks a dead
+ * pane by writing to its screen and hiding its cursor, which would race a test that reads the
+ * screen and cursor cosi left behind.
  */
 export async function startWatchInTmux(
   tmux: (...args: string[]) => Promise<string>,
@@ -26,7 +28,7 @@ export async function startWatchInTmux(
 ): Promise<string> {
   const statusFile = path.join(dir, '.exit-status');
   const more = args.map((a) => ` ${JSON.stringify(a)}`).join('');
-  const command = `env -u CI node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}`;
+  const command = `env -u CI node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}; exec sleep 3600`;
   await tmux(
     '-f',
     '/dev/null',
