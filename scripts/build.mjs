@@ -17,10 +17,13 @@
  *
  * The worker that runs a project command (`src/cli/cli-worker-body.ts` and all it imports) is
  * built a second time, as one CommonJS script: the worker's entry runs it with a V8 code cache
- * (`src/cli/cached-script.ts`), which Node 20 has only for scripts.
+ * (`src/cli/cached-script.ts`), which Node 20 has only for scripts. The entry itself
+ * (`src/cli/cli-worker.ts`) is a small CommonJS script too, given the script's hash: a worker
+ * with an ES module entry sets up Node's ES module loader first, and hashing 2 MB costs as much.
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import process from 'node:process';
 import * as path from 'node:path';
@@ -41,7 +44,6 @@ const ENTRIES = [
   'testing/index.ts',
   'testing/register-matchers.ts',
   'cli/main.ts',
-  'cli/cli-worker.ts',
   'cli/scenario-worker.ts',
   'cli/run/run-worker.ts',
   'loaders/kro/graph-cel.ts',
@@ -71,6 +73,9 @@ const ENTRIES = [
 
 /** The worker's code, built as one script (see `cached-script.ts`), from `src/`. */
 const WORKER_BODY = 'cli/cli-worker-body.ts';
+
+/** The worker's entry, which runs that script: a CommonJS script too (see `cli-worker.ts`). */
+const WORKER_ENTRY = 'cli/cli-worker.ts';
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
 const packageOf = (specifier) =>
@@ -124,7 +129,7 @@ async function main() {
     },
     logLevel: 'warning',
   });
-  await buildWorkerBody();
+  await buildWorkerEntry(await buildWorkerBody());
 }
 
 /**
@@ -149,7 +154,36 @@ async function buildWorkerBody() {
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  await writeFile(outfile, withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
+  const code = withImportsCalling(result.outputFiles[0].text, '__cosiImport');
+  await writeFile(outfile, code);
+  return createHash('sha256').update(code).digest('hex');
+}
+
+/**
+ * `dist/cli/cli-worker.cjs`: the worker's entry, one CommonJS script with Node's modules only,
+ * given the hash of the script it runs (`src/cli/worker-body-hash.ts`, filled in here).
+ */
+async function buildWorkerEntry(bodyHash) {
+  const fillHash = {
+    name: 'cosi-worker-body-hash',
+    setup(context) {
+      context.onLoad({ filter: /[\\/]worker-body-hash\.ts$/ }, () => ({
+        contents: `export const WORKER_BODY_HASH = ${JSON.stringify(bodyHash)};`,
+        loader: 'ts',
+      }));
+    },
+  };
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [`src/${WORKER_ENTRY}`],
+    outfile: path.join(ROOT, 'dist', WORKER_ENTRY.replace(/\.ts$/, '.cjs')),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [fillHash, externals],
+    logLevel: 'warning',
+  });
 }
 
 /** `code` with each `import(...)` expression a call of `name(...)`, found by TypeScript's parser. */
