@@ -96,6 +96,32 @@ const externals = {
   },
 };
 
+/**
+ * fdir (under tinyglobby) requires picomatch as it starts, for a `glob()` of its own that
+ * tinyglobby does not call (it gives fdir its own matcher): a second picomatch, five files read
+ * from node_modules and compiled at every start of a worker. Its `require` becomes an import
+ * of the picomatch the bundle has already (tinyglobby's). The build fails if fdir changed.
+ */
+const fdirPicomatch = {
+  name: 'cosi-fdir-picomatch',
+  setup(context) {
+    context.onLoad(
+      { filter: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const optional = '__require.resolve("picomatch");\n\tpm = __require("picomatch");';
+        if (!text.includes(optional)) {
+          throw new Error(`${args.path} no longer requires picomatch as fdirPicomatch expects`);
+        }
+        return {
+          contents: `import __cosiPicomatch from "picomatch";\n${text.replace(optional, 'pm = __cosiPicomatch;')}`,
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
 async function main() {
   await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
   execFileSync(
@@ -122,7 +148,7 @@ async function main() {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [externals],
+    plugins: [fdirPicomatch, externals],
     // CommonJS packages compiled in call `require` for Node's own modules.
     banner: {
       js: "import { createRequire as __cosiCreateRequire } from 'node:module'; const require = __cosiCreateRequire(import.meta.url);",
@@ -149,12 +175,12 @@ async function buildWorkerBody() {
     platform: 'node',
     target: 'node20',
     write: false,
-    plugins: [externals],
+    plugins: [fdirPicomatch, externals],
     define: { 'import.meta.url': '__cosiImportMetaUrl' },
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  const code = withImportsCalling(result.outputFiles[0].text, '__cosiImport');
+  const code = asciiOnly(withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
   await writeFile(outfile, code);
   return createHash('sha256').update(code).digest('hex');
 }
@@ -184,6 +210,41 @@ async function buildWorkerEntry(bodyHash) {
     plugins: [fillHash, externals],
     logLevel: 'warning',
   });
+}
+
+/**
+ * `code` in ASCII alone: esbuild escapes what is not ASCII in strings, but leaves it in regular
+ * expressions (a dependency's `/pok[eé]mon/`) and in raw templates, where an escape would change
+ * the text. A script of ASCII is read as Latin-1 (a copy; see `cached-script.ts`), where UTF-8 is
+ * a decoding of 2 MB into a string of twice the size, on every start of a worker. The build fails
+ * on a raw template that is not ASCII: write the escape in its text instead.
+ */
+function asciiOnly(code) {
+  const nonAscii = /[^\p{ASCII}]/u;
+  if (!nonAscii.test(code)) return code;
+  const ts = createRequire(import.meta.url)('typescript');
+  const source = ts.createSourceFile(
+    'worker.cjs',
+    code,
+    ts.ScriptTarget.Latest,
+    false,
+    ts.ScriptKind.JS,
+  );
+  const visit = (node) => {
+    if (ts.isTaggedTemplateExpression(node) && nonAscii.test(node.template.getText(source))) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      throw new Error(
+        `the worker's script has a raw template that is not ASCII (line ${line + 1})`,
+      );
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // Each UTF-16 unit (a character past U+FFFF is two) as a `\\u` escape.
+  return code.replace(
+    /[\u0080-\uffff]/g,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** `code` with each `import(...)` expression a call of `name(...)`, found by TypeScript's parser. */

@@ -10,6 +10,7 @@
  * deletes the caches of other contents of the script at the same place (an upgrade's leftovers). A directory that
  * others can write is not used: its files would be run as cosi's code.
  */
+import { isAscii } from 'node:buffer';
 import {
   mkdirSync,
   readdirSync,
@@ -99,7 +100,10 @@ export function runCachedScript<Exports>(
   file: string,
   options: CachedScriptOptions,
 ): CachedScript<Exports> {
-  const source = readFileSync(file, 'utf8');
+  const bytes = readFileSync(file);
+  // A script of ASCII alone (the build writes one) is read as Latin-1, a copy of its bytes,
+  // where UTF-8 would decode it into a string of twice the size.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const directory = privateDirectory(
     options.directory ?? path.join(tmpdir(), `cosi-code-cache-${process.getuid?.() ?? 'user'}`),
   );
