@@ -122,6 +122,37 @@ const fdirPicomatch = {
   },
 };
 
+/**
+ * commander requires `node:child_process` as it loads, to spawn a subcommand's executable
+ * (cosi has none): some milliseconds of every start, the main thread's and the worker's. It
+ * is required when a spawn asks for it instead. The build fails if commander changed.
+ */
+const commanderSpawn = {
+  name: 'cosi-commander-spawn',
+  setup(context) {
+    context.onLoad(
+      { filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const eager = "const childProcess = require('node:child_process');";
+        if (
+          !text.includes(eager) ||
+          (text.match(/childProcess\.\w+/g) ?? []).some((use) => use !== 'childProcess.spawn')
+        ) {
+          throw new Error(`${args.path} no longer uses child_process as commanderSpawn expects`);
+        }
+        return {
+          contents: text.replace(
+            eager,
+            "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+          ),
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
 async function main() {
   await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
   execFileSync(
@@ -148,7 +179,7 @@ async function main() {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [fdirPicomatch, externals],
+    plugins: [fdirPicomatch, commanderSpawn, externals],
     // CommonJS packages compiled in call `require` for Node's own modules.
     banner: {
       js: "import { createRequire as __cosiCreateRequire } from 'node:module'; const require = __cosiCreateRequire(import.meta.url);",
@@ -175,7 +206,7 @@ async function buildWorkerBody() {
     platform: 'node',
     target: 'node20',
     write: false,
-    plugins: [fdirPicomatch, externals],
+    plugins: [fdirPicomatch, commanderSpawn, externals],
     define: { 'import.meta.url': '__cosiImportMetaUrl' },
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',

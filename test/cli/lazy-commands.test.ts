@@ -58,6 +58,8 @@ describe("a command's module is loaded only when the command runs", () => {
     ).toEqual([]);
     // fdir's own picomatch is the bundle's (tinyglobby's), not a second copy read at each start.
     expect(fromPackages(run.modules, ['picomatch'])).toEqual([]);
+    // Nor Node's child_process (commander's, to spawn a subcommand; previous-revision's, for git).
+    expect(run.modules).not.toContain('node:child_process');
   }, 60_000);
 
   it('cosi check starts its worker before parsing: no command definition (nor commander) loads on the main thread', async () => {
