@@ -17,10 +17,13 @@
  *
  * The worker that runs a project command (`src/cli/cli-worker-body.ts` and all it imports) is
  * built a second time, as one CommonJS script: the worker's entry runs it with a V8 code cache
- * (`src/cli/cached-script.ts`), which Node 20 has only for scripts.
+ * (`src/cli/cached-script.ts`), which Node 20 has only for scripts. The entry itself
+ * (`src/cli/cli-worker.ts`) is a small CommonJS script too, given the script's hash: a worker
+ * with an ES module entry sets up Node's ES module loader first, and hashing 2 MB costs as much.
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import process from 'node:process';
 import * as path from 'node:path';
@@ -41,7 +44,6 @@ const ENTRIES = [
   'testing/index.ts',
   'testing/register-matchers.ts',
   'cli/main.ts',
-  'cli/cli-worker.ts',
   'cli/scenario-worker.ts',
   'cli/run/run-worker.ts',
   'loaders/kro/graph-cel.ts',
@@ -72,6 +74,9 @@ const ENTRIES = [
 /** The worker's code, built as one script (see `cached-script.ts`), from `src/`. */
 const WORKER_BODY = 'cli/cli-worker-body.ts';
 
+/** The worker's entry, which runs that script: a CommonJS script too (see `cli-worker.ts`). */
+const WORKER_ENTRY = 'cli/cli-worker.ts';
+
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
 const packageOf = (specifier) =>
   specifier
@@ -88,6 +93,63 @@ const externals = {
       if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       return BUNDLED.has(packageOf(args.path)) ? undefined : { external: true };
     });
+  },
+};
+
+/**
+ * fdir (under tinyglobby) requires picomatch as it starts, for a `glob()` of its own that
+ * tinyglobby does not call (it gives fdir its own matcher): a second picomatch, five files read
+ * from node_modules and compiled at every start of a worker. Its `require` becomes an import
+ * of the picomatch the bundle has already (tinyglobby's). The build fails if fdir changed.
+ */
+const fdirPicomatch = {
+  name: 'cosi-fdir-picomatch',
+  setup(context) {
+    context.onLoad(
+      { filter: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const optional = '__require.resolve("picomatch");\n\tpm = __require("picomatch");';
+        if (!text.includes(optional)) {
+          throw new Error(`${args.path} no longer requires picomatch as fdirPicomatch expects`);
+        }
+        return {
+          contents: `import __cosiPicomatch from "picomatch";\n${text.replace(optional, 'pm = __cosiPicomatch;')}`,
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
+/**
+ * commander requires `node:child_process` as it loads, to spawn a subcommand's executable
+ * (cosi has none): some milliseconds of every start, the main thread's and the worker's. It
+ * is required when a spawn asks for it instead. The build fails if commander changed.
+ */
+const commanderSpawn = {
+  name: 'cosi-commander-spawn',
+  setup(context) {
+    context.onLoad(
+      { filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ },
+      async (args) => {
+        const text = await readFile(args.path, 'utf8');
+        const eager = "const childProcess = require('node:child_process');";
+        if (
+          !text.includes(eager) ||
+          (text.match(/childProcess\.\w+/g) ?? []).some((use) => use !== 'childProcess.spawn')
+        ) {
+          throw new Error(`${args.path} no longer uses child_process as commanderSpawn expects`);
+        }
+        return {
+          contents: text.replace(
+            eager,
+            "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+          ),
+          loader: 'js',
+        };
+      },
+    );
   },
 };
 
@@ -117,14 +179,14 @@ async function main() {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [externals],
+    plugins: [fdirPicomatch, commanderSpawn, externals],
     // CommonJS packages compiled in call `require` for Node's own modules.
     banner: {
       js: "import { createRequire as __cosiCreateRequire } from 'node:module'; const require = __cosiCreateRequire(import.meta.url);",
     },
     logLevel: 'warning',
   });
-  await buildWorkerBody();
+  await buildWorkerEntry(await buildWorkerBody());
 }
 
 /**
@@ -144,12 +206,76 @@ async function buildWorkerBody() {
     platform: 'node',
     target: 'node20',
     write: false,
-    plugins: [externals],
+    plugins: [fdirPicomatch, commanderSpawn, externals],
     define: { 'import.meta.url': '__cosiImportMetaUrl' },
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  await writeFile(outfile, withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
+  const code = asciiOnly(withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
+  await writeFile(outfile, code);
+  return createHash('sha256').update(code).digest('hex');
+}
+
+/**
+ * `dist/cli/cli-worker.cjs`: the worker's entry, one CommonJS script with Node's modules only,
+ * given the hash of the script it runs (`src/cli/worker-body-hash.ts`, filled in here).
+ */
+async function buildWorkerEntry(bodyHash) {
+  const fillHash = {
+    name: 'cosi-worker-body-hash',
+    setup(context) {
+      context.onLoad({ filter: /[\\/]worker-body-hash\.ts$/ }, () => ({
+        contents: `export const WORKER_BODY_HASH = ${JSON.stringify(bodyHash)};`,
+        loader: 'ts',
+      }));
+    },
+  };
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [`src/${WORKER_ENTRY}`],
+    outfile: path.join(ROOT, 'dist', WORKER_ENTRY.replace(/\.ts$/, '.cjs')),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [fillHash, externals],
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * `code` in ASCII alone: esbuild escapes what is not ASCII in strings, but leaves it in regular
+ * expressions (a dependency's `/pok[eé]mon/`) and in raw templates, where an escape would change
+ * the text. A script of ASCII is read as Latin-1 (a copy; see `cached-script.ts`), where UTF-8 is
+ * a decoding of 2 MB into a string of twice the size, on every start of a worker. The build fails
+ * on a raw template that is not ASCII: write the escape in its text instead.
+ */
+function asciiOnly(code) {
+  const nonAscii = /[^\p{ASCII}]/u;
+  if (!nonAscii.test(code)) return code;
+  const ts = createRequire(import.meta.url)('typescript');
+  const source = ts.createSourceFile(
+    'worker.cjs',
+    code,
+    ts.ScriptTarget.Latest,
+    false,
+    ts.ScriptKind.JS,
+  );
+  const visit = (node) => {
+    if (ts.isTaggedTemplateExpression(node) && nonAscii.test(node.template.getText(source))) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      throw new Error(
+        `the worker's script has a raw template that is not ASCII (line ${line + 1})`,
+      );
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // Each UTF-16 unit (a character past U+FFFF is two) as a `\\u` escape.
+  return code.replace(
+    /[\u0080-\uffff]/g,
+    (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** `code` with each `import(...)` expression a call of `name(...)`, found by TypeScript's parser. */

@@ -17,7 +17,7 @@
  */
 
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
-import { execFile } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -29,7 +29,15 @@ import { readManifests } from '../loaders/manifest-reader.js';
 import { STDIN_PATH } from '../loaders/walk-manifest-tree.js';
 import { RecordedPriorState, type PriorState } from '../loaders/cel/prior-state.js';
 
-const run = promisify(execFile);
+let execFilePromised: typeof ChildProcess.execFile.__promisify__ | undefined;
+
+/**
+ * `execFile`, promised. `node:child_process` is loaded by a check of a previous revision that
+ * runs `git`, not with this module by every command (some milliseconds of every worker's start).
+ */
+function execFileAsync(): typeof ChildProcess.execFile.__promisify__ {
+  return (execFilePromised ??= promisify(process.getBuiltinModule('node:child_process').execFile));
+}
 
 /** What {@link loadPreviousRevision} needs of the current run. */
 export interface PreviousRevisionOptions {
@@ -112,7 +120,11 @@ async function isDirectory(file: string): Promise<boolean> {
 }
 
 async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const { stdout } = await execFileAsync()('git', args, {
+    cwd,
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
   return stdout;
 }
 
@@ -169,7 +181,7 @@ async function checkoutPaths(
       const [, blob = '', file = ''] = match;
       const target = path.join(root, ...file.split('/'));
       await mkdir(path.dirname(target), { recursive: true });
-      const { stdout } = await run('git', ['cat-file', 'blob', blob], {
+      const { stdout } = await execFileAsync()('git', ['cat-file', 'blob', blob], {
         cwd: top,
         maxBuffer: 1 << 30,
         encoding: 'buffer',

@@ -1,7 +1,8 @@
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { processIo } from './io.js';
-import { runsInWorker } from './worker-commands.js';
+import { timeoutFlag } from './timeout-flag.js';
+import { runsInWorker, runsOnceInWorker } from './worker-commands.js';
 
 /**
  * The command-line entry point. `bin/cosi.js` calls `main` and sets the exit code it returns.
@@ -14,7 +15,14 @@ import { runsInWorker } from './worker-commands.js';
 export async function main(argv: readonly string[]): Promise<number> {
   limitHeapGrowth();
   const io = processIo();
-  // The worker starts first: the main thread imports only what supervising it needs.
+  if (runsOnceInWorker(argv)) {
+    // The worker starts first, before its supervisor loads and before the command line is
+    // parsed (the worker parses it; here only the bound on the project's code is read): its
+    // start-up, a Node start of its own, is most of a small command's time.
+    const timeout = timeoutFlag(argv);
+    const run = (await import('./worker-run.js')).runWorkerOnce(argv, io, () => timeout);
+    return (await import('./supervised-cli.js')).superviseWorkerOnce(argv, io, run);
+  }
   if (runsInWorker(argv)) return (await import('./supervised-cli.js')).runCliInWorker(argv, io);
   const { runCli } = await import('./program.js');
   return withProcessExitGuard(() => runCli(argv, io));

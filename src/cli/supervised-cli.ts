@@ -4,7 +4,9 @@ import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { CheckResult } from '../app/check/check-result.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { parseCommand, runWorkerOnce, type ParsedCommand } from './worker-run.js';
+import { timeoutFlag } from './timeout-flag.js';
+import { mayBeGetWatch } from './worker-commands.js';
+import { parseCommand, runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 
 /**
  * Runs the command of `argv` in a worker thread and returns its exit code: the project's config
@@ -17,17 +19,31 @@ import { parseCommand, runWorkerOnce, type ParsedCommand } from './worker-run.js
  */
 export async function runCliInWorker(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'watch') return runWatch(argv, io);
-  // A cheap look first: a get without -w starts its worker without waiting for a parse.
-  if (argv[0] === 'get' && argv.some((arg) => arg === '--watch' || /^-[^-]*w/.test(arg))) {
+  if (mayBeGetWatch(argv)) {
     const parsed = await parseCommand(argv);
     if (parsed?.flags.watch === true) return superviseGetWatch(argv, io, parsed);
   }
-  const command: { parsed?: ParsedCommand | undefined } = {};
-  const run = runWorkerOnce(argv, io, () => command.parsed?.timeout);
-  command.parsed = await parseCommand(argv);
+  const timeout = timeoutFlag(argv);
+  return superviseWorkerOnce(
+    argv,
+    io,
+    runWorkerOnce(argv, io, () => timeout),
+  );
+}
+
+/**
+ * The end of a command's run in a worker (see {@link runWorkerOnce}): its exit code, or the
+ * fault that stopped it said in the command's terms. The command line is parsed here only for
+ * a fault (`check`'s report takes its flags); the worker parsed it for the run.
+ */
+export async function superviseWorkerOnce(
+  argv: readonly string[],
+  io: CliIo,
+  run: WorkerRun,
+): Promise<number> {
   const end = await run.ended;
   if (end.exitCode !== undefined) return end.exitCode;
-  return reportFault(io, describeWorkerFault(end.end), command.parsed, end.places);
+  return reportFault(io, describeWorkerFault(end.end), await parseCommand(argv), end.places);
 }
 
 /**

@@ -21,3 +21,19 @@ export const WORKER_COMMANDS: ReadonlyMap<string, () => Promise<() => Command>> 
 export function runsInWorker(argv: readonly string[]): boolean {
   return argv[0] !== undefined && WORKER_COMMANDS.has(argv[0]);
 }
+
+/**
+ * Whether `argv` may be a `get -w` (`--watch`, or a cluster of short flags with `w`): only a
+ * parse of the line says, but most lines are known not to be one without it.
+ */
+export function mayBeGetWatch(argv: readonly string[]): boolean {
+  return argv[0] === 'get' && argv.some((arg) => arg === '--watch' || /^-[^-]*w/.test(arg));
+}
+
+/**
+ * Whether `argv` runs its command once in a worker, its worker started before its line is
+ * parsed: a worker command, but not `watch` nor what may be a `get -w` (each parsed first).
+ */
+export function runsOnceInWorker(argv: readonly string[]): boolean {
+  return runsInWorker(argv) && argv[0] !== 'watch' && !mayBeGetWatch(argv);
+}

@@ -38,6 +38,8 @@ export type ToWorker =
 
 /** What the worker is started with. */
 export interface CliWorkerData {
+  /** The worker's code, the script its entry runs (`dist/cli/cli-worker-body.cjs`). */
+  readonly script: string;
   readonly argv: readonly string[];
   readonly isTTY: boolean;
   readonly hasStdin: boolean;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import { packageFile } from '../loaders/package-location.js';
@@ -38,13 +39,14 @@ export function runWorkerOnce(
   let exitCode: number | undefined;
   let places: ManifestPlaces | undefined;
   const data: CliWorkerData = {
+    script: fileURLToPath(packageFile('dist/cli/cli-worker-body.cjs')),
     argv,
     isTTY: io.isTTY,
     hasStdin: io.readStdin !== undefined,
     ...(screen ? { screen } : {}),
   };
   const worker = startProjectWorker({
-    entry: packageFile('dist/cli/cli-worker.js'),
+    entry: packageFile('dist/cli/cli-worker.cjs'),
     data,
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),

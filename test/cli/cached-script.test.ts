@@ -113,6 +113,24 @@ describe('a script run with a V8 code cache', () => {
     await expect(run.exports.load('etcd3')).resolves.toEqual({ specifier: 'etcd3' });
   });
 
+  it('reads a script that is not ASCII as UTF-8', async () => {
+    const file = await script('é─😀');
+    const run = runCachedScript<{ answer(): string }>(file, {
+      name: 'check',
+      importModule,
+      directory: cache,
+    });
+    expect(run.exports.answer()).toBe('é─😀');
+  });
+
+  it('keys the cache by the content hash its maker gives, when one is given', async () => {
+    const file = await script('a');
+    const options = { name: 'check', importModule, directory: cache, contentHash: 'f'.repeat(64) };
+    runCachedScript(file, options).saveCache();
+    expect(await readdir(cache)).toEqual([expect.stringContaining(`-${'f'.repeat(16)}-check.`)]);
+    expect(runCachedScript(file, options).cacheUsed).toBe(true);
+  });
+
   it('uses no cache directory that others can write', async () => {
     await mkdir(cache);
     await chmod(cache, 0o777);

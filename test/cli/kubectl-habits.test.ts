@@ -200,6 +200,30 @@ describe('github annotations', { timeout: 60_000 }, () => {
     ).toBe(true);
   });
 
+  it('a finding of no file is annotated on the first line of the config, else of the path given', async () => {
+    await mkdir(path.join(dir, 'empty'), { recursive: true });
+    await writeFile(path.join(dir, 'empty/cosi.config.ts'), 'export default {};\n');
+    const empty = await cli(['check', 'empty', '-o', 'github'], {
+      cwd: dir,
+      env: { GITHUB_WORKSPACE: dir },
+    });
+    expect(empty.code).toBe(1);
+    expect(empty.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      '::error file=empty/cosi.config.ts,line=1,title=manifests%3A empty-input::no manifest files found',
+    ]);
+
+    await mkdir(path.join(dir, 'plain'), { recursive: true });
+    await writeFile(path.join(dir, 'plain/a.yaml'), 'metadata: { type: x, id: a }\n');
+    const usage = await cli(['check', 'plain', '--update', '-o', 'github'], {
+      cwd: dir,
+      env: { GITHUB_WORKSPACE: dir },
+    });
+    expect(usage.code).toBe(2);
+    expect(usage.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      '::error file=plain,line=1,title=setup%3A usage-error::--update needs --expect <dir>',
+    ]);
+  });
+
   it('a config that throws is annotated at the line that threw', async () => {
     await writeFile(
       path.join(dir, 'project/cosi.config.ts'),

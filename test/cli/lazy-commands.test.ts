@@ -51,11 +51,23 @@ describe("a command's module is loaded only when the command runs", () => {
     expect(run.code).toBe(0);
     // The project ran in the worker, whose code is one script (dist/cli/cli-worker-body.cjs);
     // the log sees what it loads, by import and by require (jiti is required).
-    expect(run.modules.some((url) => url.endsWith('/dist/cli/cli-worker.js'))).toBe(true);
+    expect(run.modules.some((url) => url.endsWith('/dist/cli/cli-worker.cjs'))).toBe(true);
     expect(fromPackages(run.modules, ['jiti'])).not.toEqual([]);
     expect(
       fromPackages(run.modules, ['ink', 'react', '@inkjs/ui', 'etcd3', '@bufbuild/cel', 'diff']),
     ).toEqual([]);
+    // fdir's own picomatch is the bundle's (tinyglobby's), not a second copy read at each start.
+    expect(fromPackages(run.modules, ['picomatch'])).toEqual([]);
+    // Nor Node's child_process (commander's, to spawn a subcommand; previous-revision's, for git).
+    expect(run.modules).not.toContain('node:child_process');
+  }, 60_000);
+
+  it('cosi check starts its worker before parsing: no command definition (nor commander) loads on the main thread', async () => {
+    const run = await cosiLoading(['check', '-q', '--timeout', '30s', 'fixtures/vm-network'], dir);
+    expect(run.code).toBe(0);
+    // The worker parses the line inside its one script; the main thread reads only --timeout.
+    expect(run.modules.filter((url) => url.includes('/dist/cli/commands/'))).toEqual([]);
+    expect(run.modules.filter((url) => url.endsWith('/dist/cli/program.js'))).toEqual([]);
   }, 60_000);
 
   it('completion lists every command with its flags without loading any of them', async () => {

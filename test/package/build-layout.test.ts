@@ -58,6 +58,12 @@ describe('the bundled dist/', () => {
     expect(missing).toEqual([]);
   });
 
+  it("has the worker's script in ASCII alone (read as Latin-1 at every worker start)", async () => {
+    const bytes = await readFile(path.join(REPO, 'dist/cli/cli-worker-body.cjs'));
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
   it("finds no module of cosi's by a path relative to its own place (its chunk's, once bundled)", async () => {
     const relative: string[] = [];
     for (const file of await sources('src')) {

@@ -112,7 +112,7 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
   it('ships the built code, not the sources, tests or source maps', async () => {
     const shipped = path.join(project, 'node_modules/cosi');
     expect((await readdir(shipped)).sort()).toEqual(
-      ['README.md', 'bin', 'dist', 'kubernetes-openapi', 'package.json'].sort(),
+      ['README.md', 'bin', 'dist', 'docs', 'kubernetes-openapi', 'package.json'].sort(),
     );
     const files = await readdir(path.join(shipped, 'dist'), { recursive: true });
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -121,6 +121,21 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     for (const dev of ['typescript', 'vitest', 'eslint', 'prettier', 'fast-check']) {
       await expect(stat(path.join(project, 'node_modules', dev))).rejects.toThrow();
     }
+  });
+
+  it('ships what README links to: every relative link resolves inside the package', async () => {
+    const shipped = path.join(project, 'node_modules/cosi');
+    const readme = await readFile(path.join(shipped, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)|<img [^>]*src="([^"]+)"/g)]
+      .map((m) => (m[1] ?? m[2] ?? '').split('#')[0] ?? '')
+      .filter((target) => target !== '' && !/^[a-z]+:/.test(target));
+    // The scan finds README's links into the docs.
+    expect(targets).toContain('docs/cli.md');
+    const missing: string[] = [];
+    for (const target of new Set(targets)) {
+      await stat(path.join(shipped, target)).catch(() => missing.push(target));
+    }
+    expect(missing).toEqual([]);
   });
 
   it('starts a project with cosi init that passes cosi check at once, and its CI job', async () => {

@@ -42,6 +42,8 @@ export interface CheckCommandResult {
   readonly record?: RunRecord;
   /** With `--report`: what the HTML report shows. */
   readonly report?: ReportData;
+  /** The project's config file, when one was loaded: where CI annotates a finding of no file. */
+  readonly config?: string;
 }
 
 /** `cosi check -f PATH...`: the CI gate: validate, converge, compare, report. */
@@ -113,6 +115,7 @@ export async function check(
     exitCode,
     result: {
       check: result,
+      ...(run.config ? { config: run.config.file } : {}),
       ...(record ? { record } : {}),
       ...(reportData ? { report: reportData } : {}),
     },
@@ -144,7 +147,7 @@ function reportOf(
 export async function renderCheck(
   io: CliIo,
   { result }: CommandResult<CheckCommandResult>,
-  _paths: string[],
+  paths: string[],
   flags: CheckFlags,
 ): Promise<void> {
   const format = parseFormat(flags.output, CHECK_FORMATS);
@@ -154,6 +157,8 @@ export async function renderCheck(
     renderCheckReport(format, result.check, colors, {
       cwd: io.cwd,
       workspace: io.env.GITHUB_WORKSPACE,
+      // A finding of no file is about the project: its config, else what was given to check.
+      anchor: result.config ?? [...(flags.file ?? []), ...paths][0] ?? io.cwd,
     }),
   );
   if (flags.trace !== undefined && result.record) {

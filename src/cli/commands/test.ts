@@ -53,12 +53,17 @@ export async function test(
 export function renderTest(
   io: CliIo,
   { result }: CommandResult<CheckResult>,
-  _paths: string[],
+  paths: string[],
   flags: TestFlags,
 ): void {
   const format = parseFormat(flags.output, CHECK_REPORT_FORMATS);
   const colors = createColors(format === 'text' && useColor(io, flags.color));
   io.stdout.write(
-    renderCheckReport(format, result, colors, { cwd: io.cwd, workspace: io.env.GITHUB_WORKSPACE }),
+    renderCheckReport(format, result, colors, {
+      cwd: io.cwd,
+      workspace: io.env.GITHUB_WORKSPACE,
+      // A finding of no file (no scenario found, a usage error) is about what was given.
+      anchor: paths[0] ?? io.cwd,
+    }),
   );
 }

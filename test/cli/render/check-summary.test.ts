@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatResourceSummary, groupDigits } from '../../../src/cli/render/check/check-text.js';
+import type { CheckCase, CheckResult } from '../../../src/app/check/check-result.js';
+import { renderCheckGithub } from '../../../src/cli/render/check/check-github.js';
+import {
+  formatResourceSummary,
+  groupDigits,
+  renderCheckText,
+} from '../../../src/cli/render/check/check-text.js';
+import { createColors } from '../../../src/cli/render/report.js';
 
 describe("check's manifests summary", () => {
   it('counts resources and files, with digit groups', () => {
@@ -18,5 +25,64 @@ describe("check's manifests summary", () => {
         expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
       }),
     );
+  });
+});
+
+/** A check of `valid` + `invalid` resources in one file, and `controllers` passing controllers. */
+function bigCheck(valid: number, invalid: number, controllers: number): CheckResult {
+  const resource = (i: number, state: 'valid' | 'invalid'): CheckCase => ({
+    check: 'manifests',
+    name: `r${i}`,
+    resource: {
+      file: 'all.yaml',
+      line: i * 3 + 1,
+      col: 1,
+      kind: 'VM',
+      name: `r${i}`,
+      status: state,
+    },
+    findings:
+      state === 'valid'
+        ? []
+        : [
+            {
+              code: 'schema-violation',
+              message: 'bad',
+              severity: 'error',
+              file: 'all.yaml',
+              line: i * 3 + 2,
+              col: 1,
+              pointer: '/spec',
+            },
+          ],
+  });
+  return {
+    cases: [
+      ...Array.from({ length: valid }, (_, i) => resource(i, 'valid')),
+      ...Array.from({ length: invalid }, (_, i) => resource(valid + i, 'invalid')),
+      ...Array.from({ length: controllers }, (_, i): CheckCase => ({
+        check: 'controllers',
+        name: `c${i}`,
+        findings: [],
+      })),
+    ],
+    strict: false,
+  };
+}
+
+describe("check's summary lines", () => {
+  it('group the digits of every count, the last line too', () => {
+    const text = renderCheckText(bigCheck(4998, 2, 1200), createColors(false));
+    const summary = text.trimEnd().split('\n').slice(-3);
+    expect(summary).toEqual([
+      'manifests: 5,000 resources in 1 file: 4,998 valid, 2 invalid',
+      'controllers: 1,200 passed, 0 failed',
+      '6,198 passed, 2 failed',
+    ]);
+  });
+
+  it('group the digits of the github summary line', () => {
+    const github = renderCheckGithub(bigCheck(4998, 2, 0), { cwd: '/w' });
+    expect(github.trimEnd().split('\n').at(-1)).toBe('4,998 passed, 2 failed');
   });
 });

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
+import { formatPassed } from './check-text.js';
 
 /** Where the files of findings are, for annotation paths. */
 export interface GithubOptions {
@@ -7,6 +8,12 @@ export interface GithubOptions {
   readonly cwd: string;
   /** `GITHUB_WORKSPACE`: annotation paths are made relative to it, as GitHub reads them. */
   readonly workspace?: string | undefined;
+  /**
+   * Where a finding about no file is annotated (no manifest found, too many findings, a usage
+   * error): the project's config file, else the first path given, else the directory checked.
+   * Every annotation then has a file and a line.
+   */
+  readonly anchor?: string | undefined;
 }
 
 /** GitHub Actions workflow commands: an annotation per finding, then the summary line. */
@@ -17,11 +24,15 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
       const level = isFailure(f, result.strict) ? 'error' : 'warning';
       const props = [`title=${property(`${c.check}: ${f.code}`)}`];
       // A finding about a whole file (a config that does not load, say) is annotated on its
-      // first line: GitHub shows an annotation without a line on no line of the diff.
-      if (f.file)
+      // first line: GitHub shows an annotation without a line on no line of the diff. One about
+      // no file, at the anchor's first line.
+      const file = f.file || options?.anchor;
+      if (file)
         props.unshift(
-          `file=${property(workspacePath(f.file, options))}`,
-          ...(f.line > 0 ? [`line=${f.line}`, `col=${f.col > 0 ? f.col : 1}`] : ['line=1']),
+          `file=${property(workspacePath(file, options))}`,
+          ...(f.file && f.line > 0
+            ? [`line=${f.line}`, `col=${f.col > 0 ? f.col : 1}`]
+            : ['line=1']),
         );
       const message = [f.message, f.pointer ? `(at ${f.pointer})` : '', f.diff ? `\n${f.diff}` : '']
         .filter(Boolean)
@@ -29,8 +40,7 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
       out.push(`::${level} ${props.join(',')}::${data(message)}`);
     }
   }
-  const { passed, failed } = totals(summarize(result));
-  out.push(`${passed} passed, ${failed} failed`);
+  out.push(formatPassed(totals(summarize(result))));
   return `${out.join('\n')}\n`;
 }
 
@@ -38,6 +48,7 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
 function workspacePath(file: string, options: GithubOptions | undefined): string {
   if (options?.workspace === undefined || options.workspace === '') return file;
   const relative = path.relative(options.workspace, path.resolve(options.cwd, file));
+  if (relative === '') return '.';
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 

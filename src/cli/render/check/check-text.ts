@@ -32,12 +32,12 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
     lines.push(
       s.check === 'manifests'
         ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}`
-        : `${s.check}: ${s.passed} passed, ${s.failed} failed`,
+        : `${s.check}: ${formatPassed(s)}`,
     );
   }
-  const { passed, failed } = totals(summary);
-  const total = `${passed} passed, ${failed} failed`;
-  lines.push(failed === 0 ? c.green(total) : c.red(total));
+  const counts = totals(summary);
+  const total = formatPassed(counts);
+  lines.push(counts.failed === 0 ? c.green(total) : c.red(total));
   return `${lines.join('\n')}\n`;
 }
 
@@ -51,6 +51,11 @@ function colorDiff(line: string, c: ChalkInstance): string {
 export function formatResourceSummary(s: ResourceSummary): string {
   const plural = (n: number, word: string) => `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
   return `${plural(s.resources, 'resource')} in ${plural(s.files, 'file')}: ${groupDigits(s.valid)} valid, ${groupDigits(s.invalid)} invalid${s.skipped > 0 ? `, ${groupDigits(s.skipped)} skipped` : ''}`;
+}
+
+/** `4,998 passed, 2 failed`: a summary line's counts, digits grouped. */
+export function formatPassed({ passed, failed }: { passed: number; failed: number }): string {
+  return `${groupDigits(passed)} passed, ${groupDigits(failed)} failed`;
 }
 
 /**

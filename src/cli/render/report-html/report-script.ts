@@ -102,8 +102,8 @@ export const REPORT_SCRIPT = String.raw`
         var last = e === edges.length - 2, parent = edges[e + 1];
         var cycle = path.has(parent);
         count++;
-        versionLine(lines, parent, prefix + (last ? '└─ ' : '├─ ') + graph.kinds[edges[e]] + ': ', cycle);
-        if (!cycle) walk(parent, prefix + (last ? '   ' : '│  '));
+        versionLine(lines, parent, prefix + (last ? '\u2514\u2500 ' : '\u251c\u2500 ') + graph.kinds[edges[e]] + ': ', cycle);
+        if (!cycle) walk(parent, prefix + (last ? '   ' : '\u2502  '));
       }
       path.delete(at);
     }
@@ -131,7 +131,7 @@ export const REPORT_SCRIPT = String.raw`
       nodes.push(h('div', { class: 'lineage' }, [h('h4', {}, ['Led to']), to]));
     }
     var spec = r.spec === undefined ? '(sensitive: not shown)' : JSON.stringify(r.spec, null, 2);
-    nodes.push(h('h4', {}, ['Spec']), h('pre', { class: 'spec', tabindex: '0' }, [spec.length > 20000 ? spec.slice(0, 20000) + '…' : spec]));
+    nodes.push(h('h4', {}, ['Spec']), h('pre', { class: 'spec', tabindex: '0' }, [spec.length > 20000 ? spec.slice(0, 20000) + '\u2026' : spec]));
     showIn(label(r), nodes);
     select('resource:' + r.key);
   }
