@@ -293,7 +293,7 @@ export class EtcdCore implements StateCore {
       ],
     });
     if (!outcome.succeeded) return false;
-    this.#wrote(pointer, Number(outcome.revision));
+    this.#wrote(key, pointer, Number(outcome.revision));
     this.#decoded.forget(key, Number(outcome.revision));
     return true;
   }
@@ -696,14 +696,14 @@ export class EtcdCore implements StateCore {
    * object).
    */
   #written(key: string, pointer: Pointer, value: Buffer, revision: string): Resource {
-    this.#wrote(pointer, Number(revision));
+    this.#wrote(key, pointer, Number(revision));
     return this.#decoded.decode(key, { value, mod_revision: revision });
   }
 
   /** Notes a write's revision, for {@link settled}. */
-  #wrote(pointer: Pointer, revision: number): void {
+  #wrote(key: string, pointer: Pointer, revision: number): void {
     this.#resourceWrites++;
-    this.#writtenKeys.set(this.#layout.resourceKey(pointer), revision);
+    this.#writtenKeys.set(key, revision);
     this.#writtenKinds.set(this.#layout.resourcePrefix(pointer), revision);
   }
 
