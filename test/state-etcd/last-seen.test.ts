@@ -218,6 +218,19 @@ describe.skipIf(!etcdAvailable)('writes from the version the etcd state last saw
     await expect(a.destroy(vm('a'))).rejects.toMatchObject({ code: 'not-found' });
   });
 
+  it('two processes destroying a resource both saw: one deletes it, the other is told not found', async () => {
+    const [a, b] = twoProcesses();
+    await a.create(newResource(vm('a'), { cpus: 1 }));
+    // b sees it too (a read), so both delete on the same revision without reading.
+    await b.get(vm('a'));
+    const outcomes = await Promise.allSettled([a.destroy(vm('a')), b.destroy(vm('a'))]);
+    const fulfilled = outcomes.filter((o) => o.status === 'fulfilled');
+    const rejected = outcomes.filter((o) => o.status === 'rejected');
+    expect(fulfilled).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'not-found' });
+  });
+
   it('a destroy by another owner than the one seen is refused, as a read would tell', async () => {
     const [state] = twoProcesses();
     await state.create(newResource(vm('a'), { cpus: 1 }), { owner: 'Placement' });
