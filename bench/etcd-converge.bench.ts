@@ -232,7 +232,13 @@ export async function run(): Promise<void> {
     try {
       const clientBefore = process.cpuUsage();
       const serverBefore = await processCpuMs(pid);
-      const converged = await converge(dir, manifests, etcdState, () => etcdState.settled(), config);
+      const converged = await converge(
+        dir,
+        manifests,
+        etcdState,
+        () => etcdState.settled(),
+        config,
+      );
       const client = process.cpuUsage(clientBefore);
       const serverAfter = await processCpuMs(pid);
       return {
