@@ -120,6 +120,11 @@ export interface EtcdFigures {
   /** Of those, reads (ranges) and writes (transactions and puts). */
   readonly reads: number;
   readonly writes: number;
+  /**
+   * Resource writes applied (creates, updates, destroys), however many shared a request: the
+   * keys a bare client would have written one request each.
+   */
+  readonly resourceWrites: number;
   /** Of those, the ones that failed or got no answer in time. */
   readonly failedRequests: number;
   readonly inFlight: number;
@@ -167,6 +172,7 @@ export class EtcdCore implements StateCore {
   #requests = 0;
   #reads = 0;
   #writes = 0;
+  #resourceWrites = 0;
   #failedRequests = 0;
   #onIdle: (() => void)[] = [];
   /** Every write goes through it: those issued together share a transaction. */
@@ -256,26 +262,40 @@ export class EtcdCore implements StateCore {
 
   async destroy(pointer: Pointer, options: OwnerOptions = {}): Promise<void> {
     const key = this.#layout.resourceKey(pointer);
+    // As update: the version this state last saw, if it may be destroyed, is deleted on its
+    // revision, unread. Stale, the delete fails, and the loop below reads and checks what changed.
+    const seen = this.#decoded.latest(key);
+    if (seen !== undefined && mayDestroy(seen.resource, options)) {
+      const deleted = await this.#delete(pointer, key, {
+        resource: seen.resource,
+        modRevision: seen.revision,
+      });
+      if (deleted) return;
+    }
     for (;;) {
       const current = await this.#read(pointer);
       if (!current) throw new NotFoundError(toPointer(pointer));
-      const md = current.resource.metadata;
       checkDestroy(current.resource, options);
-      const keyBuffer = Buffer.from(key);
-      const outcome = await this.#batcher.write({
-        key: keyBuffer,
-        guard: { target: 'mod', revision: current.modRevision },
-        ops: [
-          { request_delete_range: { key: keyBuffer } },
-          ...labelIndexOps(this.#layout, pointer, md.labels, undefined),
-        ],
-      });
-      if (outcome.succeeded) {
-        this.#wrote(pointer, Number(outcome.revision));
-        this.#decoded.forget(key, Number(outcome.revision));
-        return;
-      }
+      // Lost a race: read again, and the checks tell what changed.
+      if (await this.#delete(pointer, key, current)) return;
     }
+  }
+
+  /** Deletes `current` if its key is still at the revision it was read at; false otherwise. */
+  async #delete(pointer: Pointer, key: string, current: Stored): Promise<boolean> {
+    const keyBuffer = Buffer.from(key);
+    const outcome = await this.#batcher.write({
+      key: keyBuffer,
+      guard: { target: 'mod', revision: current.modRevision },
+      ops: [
+        { request_delete_range: { key: keyBuffer } },
+        ...labelIndexOps(this.#layout, pointer, current.resource.metadata.labels, undefined),
+      ],
+    });
+    if (!outcome.succeeded) return false;
+    this.#wrote(key, pointer, Number(outcome.revision));
+    this.#decoded.forget(key, Number(outcome.revision));
+    return true;
   }
 
   async watch(
@@ -406,6 +426,7 @@ export class EtcdCore implements StateCore {
       requests: this.#requests,
       reads: this.#reads,
       writes: this.#writes,
+      resourceWrites: this.#resourceWrites,
       failedRequests: this.#failedRequests,
       inFlight: this.#inFlight,
       watches: this.#watches.size,
@@ -675,13 +696,14 @@ export class EtcdCore implements StateCore {
    * object).
    */
   #written(key: string, pointer: Pointer, value: Buffer, revision: string): Resource {
-    this.#wrote(pointer, Number(revision));
+    this.#wrote(key, pointer, Number(revision));
     return this.#decoded.decode(key, { value, mod_revision: revision });
   }
 
   /** Notes a write's revision, for {@link settled}. */
-  #wrote(pointer: Pointer, revision: number): void {
-    this.#writtenKeys.set(this.#layout.resourceKey(pointer), revision);
+  #wrote(key: string, pointer: Pointer, revision: number): void {
+    this.#resourceWrites++;
+    this.#writtenKeys.set(key, revision);
     this.#writtenKinds.set(this.#layout.resourcePrefix(pointer), revision);
   }
 
@@ -949,6 +971,16 @@ export class EtcdCore implements StateCore {
   /** Bookmarks carry the cluster id: learn it before the first one is made. */
   async #clusterKnown(client: Etcd3): Promise<void> {
     if (this.#clusterId === undefined) await this.#revision(client);
+  }
+}
+
+/** Whether `current` passes a destroy's checks (a stale one may fail them only by being stale). */
+function mayDestroy(current: Resource, options: OwnerOptions): boolean {
+  try {
+    checkDestroy(current, options);
+    return true;
+  } catch {
+    return false;
   }
 }
 

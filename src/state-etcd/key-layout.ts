@@ -27,14 +27,35 @@ export class KeyLayout {
     return this.#root;
   }
 
+  /**
+   * Each kind's folder and resource prefix, by type and namespace, made once: every write, read
+   * and watch event asks for them. As many entries as kinds the state touched.
+   */
+  readonly #kinds = new Map<string, Map<string, { folder: string; resources: string }>>();
+
   /** The folder of a kind: its resources and its marker. */
   kindFolder(kind: Kind): string {
-    return `${this.#root}${encodeURIComponent(kind.namespace)}/${encodeURIComponent(kind.type)}/`;
+    return this.#kindKeys(kind).folder;
   }
 
   /** The prefix of the resources of a kind. */
   resourcePrefix(kind: Kind): string {
-    return `${this.kindFolder(kind)}r/`;
+    return this.#kindKeys(kind).resources;
+  }
+
+  #kindKeys(kind: Kind): { folder: string; resources: string } {
+    let byNamespace = this.#kinds.get(kind.type);
+    if (byNamespace === undefined) {
+      byNamespace = new Map();
+      this.#kinds.set(kind.type, byNamespace);
+    }
+    let keys = byNamespace.get(kind.namespace);
+    if (keys === undefined) {
+      const folder = `${this.#root}${encodeURIComponent(kind.namespace)}/${encodeURIComponent(kind.type)}/`;
+      keys = { folder, resources: `${folder}r/` };
+      byNamespace.set(kind.namespace, keys);
+    }
+    return keys;
   }
 
   /** The marker key of a kind. */

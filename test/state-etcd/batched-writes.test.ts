@@ -84,9 +84,11 @@ describe.skipIf(!etcdAvailable)('writes batched into etcd transactions', () => {
     const prefix = freshPrefix();
     const state = open(prefix);
     await state.create(newLamp('warm-up'));
-    const before = state.figures().writes;
+    const before = state.figures();
     await Promise.all(IDS.map((id) => state.create(newLamp(id))));
-    expect(state.figures().writes - before).toBe(1);
+    expect(state.figures().writes - before.writes).toBe(1);
+    // One request, as many resource writes as there were writes.
+    expect(state.figures().resourceWrites - before.resourceWrites).toBe(IDS.length);
     const revisions = await modRevisions(prefix);
     const batch = new Set(IDS.map((id) => revisions.get(id)));
     expect(batch.size).toBe(1);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Kind, Pointer } from '../../src/engine/resource/pointer.js';
 import { newResource } from '../../src/engine/resource/resource.js';
+import { labelEqual, labelQuery } from '../../src/index.js';
 import { createEtcdState, type EtcdState } from '../../src/state-etcd/etcd-state.js';
 import { etcdAvailable } from '../support/etcd-server.js';
 import { useEtcdClient } from '../support/etcd-client.js';
@@ -157,5 +158,87 @@ describe.skipIf(!etcdAvailable)('writes from the version the etcd state last saw
     await b.teardown(vm('a'));
     expect(await a.teardown(vm('a'))).toBe(true);
     expect((await b.get(vm('a'))).metadata.version).toBe(2);
+  });
+
+  it('a destroy of a resource it saw sends one request: the delete, no read', async () => {
+    const [state] = twoProcesses();
+    await state.create(newResource(vm('a'), { cpus: 1 }, { labels: { host: 'h1' } }));
+    const before = state.figures();
+    await state.destroy(vm('a'));
+    const after = state.figures();
+    expect(after.reads - before.reads).toBe(0);
+    expect(after.writes - before.writes).toBe(1);
+    await expect(state.get(vm('a'))).rejects.toMatchObject({ code: 'not-found' });
+    // Its label index went with it.
+    expect(await state.list(VMS, { labelQueries: [labelQuery(labelEqual('host', 'h1'))] })).toEqual(
+      [],
+    );
+  });
+
+  it('a destroy by a stale version is refused when another process added a finalizer since', async () => {
+    const [a, b] = twoProcesses();
+    await a.create(newResource(vm('a'), { cpus: 1 }));
+    // a last saw it without finalizers: its delete on that revision fails, and the read tells.
+    await b.addFinalizer(vm('a'), 'from-b');
+    await expect(a.destroy(vm('a'))).rejects.toMatchObject({
+      code: 'conflict',
+      reason: 'pending-finalizers',
+    });
+    const stored = await b.get(vm('a'));
+    expect(stored.metadata.finalizers).toEqual(['from-b']);
+    expect(stored.metadata.version).toBe(2);
+  });
+
+  it("a destroy by a stale version deletes what is stored now, its new labels' index too", async () => {
+    const [a, b] = twoProcesses();
+    const prefix = `/last-seen/${serial - 1}/`;
+    await a.create(newResource(vm('a'), { cpus: 1 }, { labels: { host: 'h1' } }));
+    await b.modify(empty, (draft) => {
+      draft.metadata.labels.host = 'h2';
+    });
+    const before = a.figures();
+    await a.destroy(vm('a'));
+    // The stale delete, the read, the delete on the revision read.
+    expect(a.figures().reads - before.reads).toBe(1);
+    expect(a.figures().writes - before.writes).toBe(2);
+    await expect(b.get(vm('a'))).rejects.toMatchObject({ code: 'not-found' });
+    for (const host of ['h1', 'h2']) {
+      expect(await b.list(VMS, { labelQueries: [labelQuery(labelEqual('host', host))] })).toEqual(
+        [],
+      );
+    }
+    // Nothing is left under the kind's folder: no index key of either version.
+    expect(await live.client.getAll().prefix(prefix).keys()).toEqual([]);
+  });
+
+  it('a destroy of a resource another process destroyed since fails as not found', async () => {
+    const [a, b] = twoProcesses();
+    await a.create(newResource(vm('a'), { cpus: 1 }));
+    await b.destroy(vm('a'));
+    await expect(a.destroy(vm('a'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('two processes destroying a resource both saw: one deletes it, the other is told not found', async () => {
+    const [a, b] = twoProcesses();
+    await a.create(newResource(vm('a'), { cpus: 1 }));
+    // b sees it too (a read), so both delete on the same revision without reading.
+    await b.get(vm('a'));
+    const outcomes = await Promise.allSettled([a.destroy(vm('a')), b.destroy(vm('a'))]);
+    const fulfilled = outcomes.filter((o) => o.status === 'fulfilled');
+    const rejected = outcomes.filter((o) => o.status === 'rejected');
+    expect(fulfilled).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'not-found' });
+  });
+
+  it('a destroy by another owner than the one seen is refused, as a read would tell', async () => {
+    const [state] = twoProcesses();
+    await state.create(newResource(vm('a'), { cpus: 1 }), { owner: 'Placement' });
+    await expect(state.destroy(vm('a'))).rejects.toMatchObject({
+      code: 'conflict',
+      reason: 'owner',
+    });
+    await state.destroy(vm('a'), { owner: 'Placement' });
+    await expect(state.get(vm('a'))).rejects.toMatchObject({ code: 'not-found' });
   });
 });
