@@ -138,7 +138,9 @@ describe('cosi check --update', { timeout: 20_000 }, () => {
       const result = await update(dir);
 
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`cosi: cannot write ${index}: it is ${kind}, not a regular file\n`);
+      expect(result.stderr).toBe(
+        `cosi: cannot write ${index}: it is ${kind}, not a regular file\n`,
+      );
       expect(await readFile(golden, 'utf8')).toBe('recorded before\n');
       expect((await readdir(dir)).sort()).toEqual(['.cosi-goldens.json', 'VMs.example.org.yaml']);
     },

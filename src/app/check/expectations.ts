@@ -7,11 +7,7 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../output-document.js';
 import type { Finding } from '../../loaders/finding.js';
-import {
-  assertReplaceable,
-  removeStaleTemporaries,
-  writeFileAtomically,
-} from '../atomic-write.js';
+import { assertReplaceable, removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
 import { FileWriteError } from '../file-write-error.js';
 import type { CheckCase, CheckCode } from './check-result.js';
 import {
