@@ -20,6 +20,7 @@ const FAULT_CODES: Record<WorkerEnd['kind'], string> = {
   'out-of-memory': 'out-of-memory',
   exited: 'process-exit',
   crashed: 'worker-crashed',
+  'unreadable-message': 'worker-message',
 };
 
 /** How long a scrape waits for the worker's figures before it serves the last ones, wall ms. */
