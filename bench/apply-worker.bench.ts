@@ -28,7 +28,12 @@ export async function run(): Promise<void> {
       const worker: ProcessRun[] = [];
       const thread: ProcessRun[] = [];
       for (let i = 0; i < RUNS; i++) {
-        worker.push(await runProcess([path.join(REPO, 'bin/cosi.js'), 'apply', '-f', dir, '--config', CONFIG], dir));
+        worker.push(
+          await runProcess(
+            [path.join(REPO, 'bin/cosi.js'), 'apply', '-f', dir, '--config', CONFIG],
+            dir,
+          ),
+        );
         thread.push(await runProcess([mainThread], dir));
       }
       const w = medianRun(worker);
