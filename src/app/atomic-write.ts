@@ -98,6 +98,16 @@ export async function writeFileAtomically(file: string, data: string): Promise<v
   await syncDirectory(path.dirname(target.path));
 }
 
+/**
+ * Refuses, before anything is written, a path {@link writeFileAtomically} would refuse: a FIFO, a
+ * device or a directory there ({@link NotRegularFileError}), or an error of the file system's
+ * reading it. A caller that writes several files checks them all first, so that a refusal leaves
+ * none of them written.
+ */
+export async function assertReplaceable(file: string): Promise<void> {
+  await regularTarget(file);
+}
+
 /** The path to replace and the mode to give the new file, after refusing special files. */
 async function regularTarget(file: string): Promise<{ path: string; mode: number }> {
   let link;

@@ -2,6 +2,7 @@ import { createRuntime } from '../engine/runtime/runtime.js';
 import { createInMemoryState } from '../engine/state/in-memory-state.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { registerProjectControllers } from './project.js';
+import type { UserCodeMonitor } from './user-code-site.js';
 
 /**
  * The names of every controller a config registers, its `setup`'s too (the builder's controllers
@@ -16,11 +17,12 @@ export async function projectControllerNames(
   config: LoadedConfig | undefined,
   cwd: string,
   timeout?: number,
+  monitor?: UserCodeMonitor,
 ): Promise<string[]> {
   if (config === undefined) return [];
   const scratch = createRuntime(createInMemoryState());
   try {
-    await registerProjectControllers(scratch, config, cwd, 'all', timeout);
+    await registerProjectControllers(scratch, config, cwd, 'all', timeout, monitor);
     return scratch.controllerNames().sort();
   } finally {
     await scratch.stop();

@@ -2,7 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createHeartbeatBuffer, heartbeatReader } from './user-code-heartbeat.js';
 import { toError } from '../engine/errors.js';
-import { ThrownValueError } from '../engine/thrown-value.js';
+import { messageOfThrown, ThrownValueError } from '../engine/thrown-value.js';
 import type { UserCodeSite } from './user-code-site.js';
 
 /** What a project worker is started with: its module, its data and its bounds. */
@@ -33,6 +33,12 @@ export type WorkerEnd = (
   | { readonly kind: 'exited'; readonly code: number; readonly site?: UserCodeSite }
   | { readonly kind: 'stuck'; readonly site: UserCodeSite; readonly waited: number }
   | { readonly kind: 'out-of-memory'; readonly site?: UserCodeSite; readonly heapMb: number }
+  | {
+      /** It posted a message of cosi's kinds that this side could not read (why, in one line). */
+      readonly kind: 'unreadable-message';
+      readonly message: string;
+      readonly site?: UserCodeSite;
+    }
   | {
       readonly kind: 'crashed';
       /** What was thrown, in one line. */
@@ -78,7 +84,10 @@ export function workerHeapLimit(env: Readonly<Record<string, string | undefined>
  * event loop turning: the runtime's own bound stops that one, with a report.
  *
  * The message boundary is the caller's: the worker posts what it has (output, a result) with
- * `parentPort.postMessage`, in order, and this side hands each to `onMessage`.
+ * `parentPort.postMessage`, in order, and this side hands each to `onMessage`. The project's code
+ * may post there too: a message that is not an object with a `kind` is dropped, and one that
+ * `onMessage` throws on ends the worker (`unreadable-message`), so that nothing it posts throws
+ * here.
  */
 export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker {
   const heartbeat = createHeartbeatBuffer();
@@ -94,7 +103,6 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
   });
   let stopping = false;
   let fault: WorkerEnd | undefined;
-  worker.on('message', options.onMessage);
   const where = (): { site?: UserCodeSite; config?: string; mark?: number } => {
     const { site, config, mark } = read();
     return {
@@ -103,6 +111,18 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
       ...(mark === undefined ? {} : { mark }),
     };
   };
+  // The worker's port is the project's code's too (`parentPort`): what is not one of cosi's
+  // messages (an object with a `kind`) is not read, and one this side cannot read ends the
+  // worker as its fault, never this thread.
+  worker.on('message', (message: unknown) => {
+    if (!isCosiMessage(message)) return;
+    try {
+      options.onMessage(message);
+    } catch (error) {
+      fault ??= { kind: 'unreadable-message', message: messageOfThrown(error), ...where() };
+      void worker.terminate();
+    }
+  });
   // What the worker's code threw where nothing caught it: any value, as structured-cloned.
   worker.on('error', (error: unknown) => {
     fault ??= isOutOfMemory(error)
@@ -150,6 +170,15 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     },
     ended,
   };
+}
+
+/** A message of cosi's own: an object with a `kind` (structured-cloned: no getters). */
+function isCosiMessage(message: unknown): boolean {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { kind?: unknown }).kind === 'string'
+  );
 }
 
 function isOutOfMemory(error: unknown): boolean {

@@ -21,6 +21,7 @@ import { definitionResource } from './definition-resource.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
 import { declaredControllers } from './declared-controllers.js';
+import { readControllerDeclarations } from './controller-declarations.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
 import type { UserCodeMonitor } from './user-code-site.js';
 
@@ -237,6 +238,7 @@ export async function registerProjectControllers(
   const file = displayPath(cwd, loaded.file);
   const everywhere = (c: AnyController): boolean => c.needLeaderElection === false;
   try {
+    readControllerDeclarations(config.controllers ?? [], monitor);
     const controllers = (config.controllers ?? []).filter(
       (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
     );

@@ -124,7 +124,12 @@ export async function serveProject(
   const foreign = await foreignTypes(options.state, first.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   // Before anything is started: the fingerprint's, and a `setup` that fails fails here.
-  const controllerNames = await projectControllerNames(config, options.cwd, options.timeout);
+  const controllerNames = await projectControllerNames(
+    config,
+    options.cwd,
+    options.timeout,
+    options.monitor,
+  );
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
   const session = await ProjectSession.open(
@@ -192,7 +197,14 @@ export async function serveProject(
     await manager.add({
       needLeaderElection: false,
       start: () =>
-        registerProjectControllers(runtime, config, options.cwd, 'everywhere', options.timeout),
+        registerProjectControllers(
+          runtime,
+          config,
+          options.cwd,
+          'everywhere',
+          options.timeout,
+          options.monitor,
+        ),
     });
     await manager.add({
       start: () =>

@@ -47,6 +47,13 @@ export function describeWorkerFault(end: WorkerEnd): WorkerFault {
         message: `${site ? capitalized(describeSite(site)) : "The project's code"} ended cosi's worker thread (exit code ${end.code}): process.exit, or the like, outside cosi's guard`,
         ...about,
       };
+    case 'unreadable-message':
+      // Only the project's code posts on the worker's port beside cosi (`parentPort`).
+      return {
+        kind: site === undefined ? 'config' : kind,
+        message: `${site ? capitalized(describeSite(site)) : "The project's code"} posted a message on the worker's port (parentPort) that cosi cannot read (${end.message}): cosi stopped it`,
+        ...about,
+      };
     case 'crashed':
       // The project's code threw where nothing awaited it (a timer, an event handler, a promise
       // it dropped): its fault, in one line. Without a site it is cosi's own, with its stack.

@@ -5,6 +5,7 @@ import { EXIT } from './exit-codes.js';
 import type { CliIo, Terminal } from './io.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import { rowKey, type RoundView } from './ui/round-view.js';
+import { installUncaughtErrorTestHook } from './ui/uncaught-error-test-hook.js';
 import { createRoundViewDecoder } from './ui/round-view-transfer.js';
 import { nextChangeIn, startingRoots } from './watch/next-change.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
@@ -80,6 +81,7 @@ export async function superviseWatchScreen(
     },
   );
   const unsubscribe = io.onInterrupt?.(quit, { keys: false });
+  const removeTestHook = installUncaughtErrorTestHook(io.env);
   try {
     for (;;) {
       paused = false;
@@ -128,6 +130,7 @@ export async function superviseWatchScreen(
     }
   } finally {
     unsubscribe?.();
+    removeTestHook();
     screen.close();
   }
 }

@@ -281,6 +281,13 @@ function describeLoadError(
   file: string,
   modules: Readonly<Record<string, unknown>> | undefined,
 ): { problem: string; line?: number; col?: number } {
+  const syntax = syntaxErrorOf(messageOfThrown(error));
+  if (syntax !== undefined) {
+    const problem = `cannot load the config: syntax error: ${syntax.message}`;
+    if (syntax.file === file) return { problem, line: syntax.line, col: syntax.col };
+    const where = `${path.relative(path.dirname(file), syntax.file)}:${syntax.line}:${syntax.col}`;
+    return { problem: `${problem} (at ${where})` };
+  }
   let message = messageOfThrown(error).replace(
     /\(0 , _(\w+)\.(\w+)\)/g,
     (_match, _module: string, name: string) => name,
@@ -298,6 +305,22 @@ function describeLoadError(
   if (frame.file === file) return { problem, line: frame.line, col: frame.col };
   const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
   return { problem: `${problem} (at ${where})` };
+}
+
+/**
+ * The transpiler's refusal of a file that does not parse, as jiti throws it: `ParseError:
+ * Unexpected token \n /dir/cosi.config.ts:2:18` (the column counted from 0). The place as a
+ * finding gives it (the column from 1) and the message alone.
+ */
+function syntaxErrorOf(
+  message: string,
+): { message: string; file: string; line: number; col: number } | undefined {
+  const match = /^(?:ParseError|SyntaxError): ([^\n]*?)\s*\n\s*(\S.*):(\d+):(\d+)\s*$/.exec(
+    message,
+  );
+  if (match === null) return undefined;
+  const [, text = '', file = '', line = '0', col = '0'] = match;
+  return { message: text, file, line: Number(line), col: Number(col) + 1 };
 }
 
 /** A thrown error's stack, read without running a getter of the user's that may throw. */

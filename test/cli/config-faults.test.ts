@@ -74,6 +74,64 @@ describe('a config that fails', () => {
   });
 });
 
+describe('a config that does not parse', () => {
+  /** `check -o json` of the config: its one setup finding, and stderr. */
+  async function parseFinding(config: string): Promise<{
+    finding: { code: string; file: string; line: number; col: number; message: string };
+    findings: number;
+    stderr: string;
+    code: unknown;
+  }> {
+    await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + config);
+    const r = await runCosi(['check', '-f', 'vms.yaml', '-o', 'json'], dir);
+    const report = JSON.parse(r.stdout) as {
+      cases: { check: string; findings: Record<string, unknown>[] }[];
+    };
+    const findings = report.cases.flatMap((c) => c.findings);
+    return {
+      finding: findings[0] as never,
+      findings: findings.length,
+      stderr: r.stderr,
+      code: r.code,
+    };
+  }
+
+  it('is one finding at its file:line:col, the place said once and the message one line', async () => {
+    // Line 3 (after the two lines of HEADER); the `;` where an expression goes is column 19.
+    const r = await parseFinding(
+      'const x: number = ;\nexport default defineConfig({ definitions: [VM] });\n',
+    );
+
+    expect(r.findings).toBe(1);
+    expect(r.finding).toMatchObject({
+      code: 'config-error',
+      file: 'cosi.config.ts',
+      line: 3,
+      col: 19,
+      message: 'cannot load the config: syntax error: Unexpected token',
+    });
+    expect(r.stderr).toBe(
+      'cosi: cosi.config.ts:3:19: cannot load the config: syntax error: Unexpected token\n',
+    );
+    expect(r.code).toBe(2);
+  });
+
+  it("in a module the config imports names that module's place in the message", async () => {
+    await writeFile(path.join(dir, 'lib.ts'), 'export const a = {;\n');
+    const r = await parseFinding(
+      "import './lib.ts';\nexport default defineConfig({ definitions: [VM] });\n",
+    );
+
+    expect(r.findings).toBe(1);
+    expect(r.finding).toMatchObject({
+      code: 'config-error',
+      file: 'cosi.config.ts',
+      message: 'cannot load the config: syntax error: Unexpected token (at lib.ts:1:19)',
+    });
+    expect(r.code).toBe(2);
+  });
+});
+
 describe('process.exit called by the project', () => {
   it('at the top of the config is a configuration error, not exit 0', async () => {
     const r = await check(

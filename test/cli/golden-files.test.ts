@@ -93,6 +93,60 @@ describe('cosi check --update', { timeout: 20_000 }, () => {
     expect(await readFile(outside, 'utf8')).toBe('keep: me\n');
   });
 
+  it('passes the next check with foreign YAML files beside the goldens, left byte for byte', async () => {
+    const compose = Buffer.from('services:\n  web: { image: nginx }\n');
+    const values = Buffer.from('replicas: 2\n');
+    await writeFile(path.join(dir, 'docker-compose.yml'), compose);
+    await mkdir(path.join(dir, 'nested'));
+    await writeFile(path.join(dir, 'nested', 'values.yaml'), values);
+    expect((await update(dir)).code).toBe(0);
+
+    // Twice: a check reads the goldens the index names, never the other files.
+    for (let i = 0; i < 2; i++) {
+      const check = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', 'json']);
+      expect(check.stdout).not.toContain('invalid-expectation');
+      expect(check.code).toBe(0);
+    }
+    expect(await readFile(path.join(dir, 'docker-compose.yml'))).toEqual(compose);
+    expect(await readFile(path.join(dir, 'nested', 'values.yaml'))).toEqual(values);
+  });
+
+  it('still compares the goldens the index names: an edited one fails the check', async () => {
+    await writeFile(path.join(dir, 'docker-compose.yml'), 'services: {}\n');
+    expect((await update(dir)).code).toBe(0);
+    const golden = path.join(dir, 'VMs.example.org.yaml');
+    await writeFile(golden, (await readFile(golden, 'utf8')).replace(/cpus: \d+/, 'cpus: 99'));
+
+    const check = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '-o', 'json']);
+
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('unexpected-state');
+    expect(check.stdout).not.toContain('invalid-expectation');
+  });
+
+  it.each([
+    ['a FIFO', (file: string) => run('mkfifo', [file])],
+    ['a directory', (file: string) => mkdir(file)],
+  ])(
+    'refuses %s at the index before writing any golden file, with exit 2',
+    async (kind, make) => {
+      const golden = path.join(dir, 'VMs.example.org.yaml');
+      await writeFile(golden, 'recorded before\n');
+      const index = path.join(dir, '.cosi-goldens.json');
+      await make(index);
+
+      const result = await update(dir);
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `cosi: cannot write ${index}: it is ${kind}, not a regular file\n`,
+      );
+      expect(await readFile(golden, 'utf8')).toBe('recorded before\n');
+      expect((await readdir(dir)).sort()).toEqual(['.cosi-goldens.json', 'VMs.example.org.yaml']);
+    },
+    10_000,
+  );
+
   it('refuses a FIFO where a golden file goes, at once, with exit 2', async () => {
     await run('mkfifo', [path.join(dir, 'VMs.example.org.yaml')]);
 

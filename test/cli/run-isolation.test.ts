@@ -184,6 +184,54 @@ describe('cosi run (in memory): a controller that exhausts the heap', () => {
   }, 60_000);
 });
 
+describe('cosi run (in memory): a controller that faults before the run has started', () => {
+  /** A controller object whose `inputs` getter runs `body`: read when it is registered. */
+  const declaring = (name: string, body: string): string =>
+    `export default defineConfig({ definitions: [VM], controllers: [{ name: '${name}', get inputs() { ${body} }, outputs: [], run: async () => undefined } as never] });
+`;
+
+  it('stuck while its object is read is stopped at --timeout, logged naming it; exit 1', async () => {
+    const p = await run(declaring('Getter', 'for (;;);'), ['--timeout', '2s']);
+    const fault = await entry(p, { code: 'user-code-stuck' });
+    expect(fault).toMatchObject({
+      level: 'error',
+      controller: 'Getter',
+      msg: expect.stringMatching(
+        /^Controller "Getter" was still running after 2(\.\d+)?s/,
+      ) as unknown,
+    });
+    expect(await exitWithin(p, 20_000)).toBe(1);
+    // It never started: no line said it had.
+    expect(entries(p).map((e) => e['msg'])).not.toContainEqual(
+      expect.stringMatching(/^started as/),
+    );
+  }, 60_000);
+
+  it('exhausting the heap while its object is read is logged naming it, not as cosi; exit 1', async () => {
+    const p = await run(
+      declaring(
+        'Hog',
+        'const kept: number[][] = []; for (;;) kept.push(new Array(100_000).fill(1));',
+      ),
+      [],
+      { COSI_WORKER_HEAP_MB: '48' },
+    );
+    const fault = await entry(p, { code: 'out-of-memory' });
+    expect(fault).toMatchObject({ level: 'error', controller: 'Hog' });
+    expect(String(fault['msg'])).toMatch(/^Controller "Hog" ran out of memory/);
+    expect(await exitWithin(p, 20_000)).toBe(1);
+  }, 60_000);
+
+  it('throwing while its object is read is a configuration error naming it; exit 2', async () => {
+    const p = await run(declaring('Thrower', "throw new Error('no inputs');"));
+    const refused = await entry(p, { code: 'config' });
+    expect(refused['msg']).toBe(
+      'cosi.config.ts: cannot register the controllers: controller "Thrower" cannot be read: no inputs',
+    );
+    expect(await exitWithin(p, 20_000)).toBe(2);
+  }, 60_000);
+});
+
 describe.skipIf(!etcdAvailable)('cosi run on etcd: a leader whose controller gets stuck', () => {
   let etcd: EtcdServer;
   beforeAll(async () => {

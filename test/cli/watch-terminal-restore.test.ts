@@ -1,7 +1,8 @@
 /**
- * `cosi watch` killed in a real terminal: tmux runs the built CLI, the test sends the cosi process
- * a signal and asks tmux whether the pane is back on the normal screen with the cursor shown, as
- * it is after `q`. Needs `dist/` (npm ci builds it) and tmux.
+ * `cosi watch` killed, or failing on its main thread, in a real terminal: tmux runs the built
+ * CLI, the test sends the cosi process a signal and asks tmux whether the pane is back on the
+ * normal screen with the cursor shown, as it is after `q`. Needs `dist/` (npm ci builds it) and
+ * tmux.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -51,45 +52,80 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Starts the watch in the pane (with `env`), waits for its first round on the alternate screen
+ * and returns the cosi process's id and the file its exit status goes to.
+ */
+async function startWatch(
+  env: Record<string, string> = {},
+): Promise<{ cosi: number; statusFile: string }> {
+  expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
+  const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir, [], env);
+  await waitFor(
+    () => tmux('capture-pane', '-p', '-t', SESSION),
+    (s) => s.includes('round 1'),
+    'the first round',
+  );
+  expect(await pane('#{alternate_on}')).toBe('1');
+  // The pane runs a shell, whose child is cosi (env execs node).
+  const shell = await pane('#{pane_pid}');
+  const cosi = (await run('ps', ['-o', 'pid=', '--ppid', shell])).stdout.trim();
+  expect(cosi).toMatch(/^\d+$/);
+  return { cosi: Number(cosi), statusFile };
+}
+
+/** Waits for the pane to be back on the normal screen with the cursor shown; returns the status. */
+async function expectTerminalRestored(statusFile: string): Promise<string> {
+  await waitFor(
+    () => pane('#{alternate_on}'),
+    (on) => on === '0',
+    'the normal screen',
+  );
+  // The cursor is shown by the same write; tmux may apply it a moment after the screen.
+  await waitFor(
+    () => pane('#{cursor_flag}'),
+    (flag) => flag === '1',
+    'the cursor shown',
+  );
+  const status = await waitFor(
+    () => readFile(statusFile, 'utf8').catch(() => ''),
+    (text) => text !== '',
+    'the exit status',
+  );
+  return status.trim();
+}
+
 describe('cosi watch in a terminal, killed', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     'leaves the alternate screen and shows the cursor on %s',
     async (signal) => {
-      expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
+      const { cosi, statusFile } = await startWatch();
 
-      const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir);
-      await waitFor(
-        () => tmux('capture-pane', '-p', '-t', SESSION),
-        (s) => s.includes('round 1'),
-        'the first round',
-      );
-      expect(await pane('#{alternate_on}')).toBe('1');
-      // The pane runs a shell, whose child is cosi (env execs node).
-      const shell = await pane('#{pane_pid}');
-      const cosi = (await run('ps', ['-o', 'pid=', '--ppid', shell])).stdout.trim();
-      expect(cosi).toMatch(/^\d+$/);
+      process.kill(cosi, signal);
 
-      process.kill(Number(cosi), signal);
-
-      await waitFor(
-        () => pane('#{alternate_on}'),
-        (on) => on === '0',
-        'the normal screen',
-      );
-      // The cursor is shown by the same write; tmux may apply it a moment after the screen.
-      await waitFor(
-        () => pane('#{cursor_flag}'),
-        (flag) => flag === '1',
-        'the cursor shown',
-      );
-      const status = await waitFor(
-        () => readFile(statusFile, 'utf8').catch(() => ''),
-        (text) => text !== '',
-        'the exit status',
-      );
       // The process still ends as the signal ends it: 128 + the signal's number.
-      expect(status.trim()).toBe(signal === 'SIGTERM' ? '143' : '129');
+      expect(await expectTerminalRestored(statusFile)).toBe(signal === 'SIGTERM' ? '143' : '129');
     },
     60_000,
   );
+});
+
+describe('cosi watch in a terminal, on an uncaught error of its main thread', () => {
+  it('leaves the alternate screen and shows the cursor, and the error lands on the normal screen', async () => {
+    // The test hook of `uncaught-error-test-hook.ts`: SIGUSR2 makes the main thread throw.
+    const { cosi, statusFile } = await startWatch({ COSI_TEST_UNCAUGHT_ON_SIGUSR2: '1' });
+
+    process.kill(cosi, 'SIGUSR2');
+
+    // Node's exit code for an uncaught exception.
+    expect(await expectTerminalRestored(statusFile)).toBe('1');
+    // Printed before the process ended; tmux may draw it a moment after.
+    const screen = await waitFor(
+      () => tmux('capture-pane', '-p', '-t', SESSION),
+      (text) => text.includes('Error: an uncaught error on the main thread'),
+      'the error on the normal screen',
+    );
+    // The shell's screen, not the view's last frame: the rounds were drawn on the other one.
+    expect(screen).not.toContain('round 1');
+  }, 60_000);
 });

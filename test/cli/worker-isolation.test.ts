@@ -244,6 +244,33 @@ export default defineConfig({ definitions: [VM], setup: async () => { await new 
   }, 60_000);
 });
 
+describe("a message the project's code posts on the worker's port (parentPort)", () => {
+  /** A config that posts `message` from its module, and a controller that posts it in a reconcile. */
+  const posting = (message: string): string =>
+    `import { parentPort } from 'node:worker_threads';\nparentPort?.postMessage(${message});\n${reconciling('Poster', `parentPort?.postMessage(${message});`)}`;
+
+  it.each(['null', "'ready'", '{ type: "ready" }'])(
+    "that is not one of cosi's (%s) is ignored: the check runs as without it",
+    async (message) => {
+      const r = await cosi(posting(message), ['check', '-f', 'vms.yaml']);
+
+      expect(r.stderr).not.toMatch(/TypeError|internal error|^\s+at /m);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+      expect(r.code).toBe(0);
+    },
+  );
+
+  it("of cosi's kinds but not its shape stops the worker as the project's fault, never a crash", async () => {
+    const r = await cosi(posting("{ kind: 'output', chunks: 5 }"), ['check', '-f', 'vms.yaml']);
+
+    expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[config-error\]: The config \(while it loaded\) posted a message on the worker's port \(parentPort\) that cosi cannot read/m,
+    );
+    expect(r.code).toBe(2);
+  });
+});
+
 describe('a watch session whose round gets stuck', () => {
   it('shows the stuck controller, starts again on the next edit, and ends on SIGINT', async () => {
     await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'for (;;);'));

@@ -25,10 +25,15 @@ export async function startWatchInTmux(
   dir: string,
   /** More arguments of `cosi watch` (`--timeout 1s`). */
   args: readonly string[] = [],
+  /** More environment variables of cosi's (a test hook's). */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<string> {
   const statusFile = path.join(dir, '.exit-status');
   const more = args.map((a) => ` ${JSON.stringify(a)}`).join('');
-  const command = `env -u CI node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}; exec sleep 3600`;
+  const vars = Object.entries(env)
+    .map(([name, value]) => ` ${name}=${JSON.stringify(value)}`)
+    .join('');
+  const command = `env -u CI${vars} node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}; exec sleep 3600`;
   await tmux(
     '-f',
     '/dev/null',

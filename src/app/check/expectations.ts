@@ -7,11 +7,12 @@ import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import { toDocument } from '../output-document.js';
 import type { Finding } from '../../loaders/finding.js';
-import { removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
+import { assertReplaceable, removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
 import { FileWriteError } from '../file-write-error.js';
 import type { CheckCase, CheckCode } from './check-result.js';
 import {
   GOLDEN_INDEX,
+  goldenFilesToCompare,
   removeGoldenFiles,
   staleGoldenFiles,
   writeGoldenIndex,
@@ -76,9 +77,9 @@ function actualDocuments(
 }
 
 /**
- * Compares the converged state with a golden tree: every YAML file below `dir`, as written by
- * `cosi apply -o yaml --stable` or `cosi check --update`. One case per resource: missing,
- * unexpected, or different (with a unified diff).
+ * Compares the converged state with a golden tree: the golden files `cosi check --update` listed
+ * in its index, or without one every YAML file below `dir` (as `cosi apply -o yaml --stable`
+ * writes them). One case per resource: missing, unexpected, or different (with a unified diff).
  */
 export async function compareExpectations(
   dir: string,
@@ -160,6 +161,13 @@ export async function writeExpectations(
     await mkdir(dir, { recursive: true });
     // What an interrupted --update left: its golden files are whole, its temporary files not gone.
     await removeStaleTemporaries(dir);
+    // Every path is checked before any is written: a FIFO at the index (or at a golden's place)
+    // refuses the update with the goldens as they were, not half replaced.
+    const names = groups.map((group) => `${group.type}.yaml`);
+    for (const name of [GOLDEN_INDEX, ...names]) {
+      current = path.join(displayDir, name);
+      await assertReplaceable(path.join(dir, name));
+    }
     for (const group of groups) {
       const name = `${group.type}.yaml`;
       const text = group.resources
@@ -195,7 +203,14 @@ async function readExpected(
   const problems: CheckCase[] = [];
   let entries: string[];
   try {
-    entries = (await readdir(dir, { recursive: true })).filter((e) => YAML_FILE.test(e)).sort();
+    const all = await readdir(dir, { recursive: true });
+    // With the index `--update` keeps, the goldens are the files it lists that are there.
+    const owned = await goldenFilesToCompare(dir);
+    entries = (
+      owned === undefined
+        ? all.filter((e) => YAML_FILE.test(e))
+        : owned.filter((name) => all.includes(name))
+    ).sort();
   } catch {
     problems.push({
       check: 'expectations',

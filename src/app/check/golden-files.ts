@@ -1,7 +1,8 @@
 /**
  * Which files of a golden directory are cosi's: the ones `--update` wrote, listed in an index it
- * keeps beside them. `--update` removes only those it wrote before and no longer writes; a
- * `docker-compose.yml` or a hand-written file in the same directory is never touched.
+ * keeps beside them. `--update` removes only those it wrote before and no longer writes, and a
+ * check compares only those; a `docker-compose.yml` or a hand-written file in the same directory
+ * is never touched nor read.
  */
 
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
@@ -42,8 +43,25 @@ export async function writeGoldenIndex(dir: string, written: readonly string[]):
   await writeFileAtomically(path.join(dir, GOLDEN_INDEX), `${JSON.stringify(index, null, 2)}\n`);
 }
 
+/**
+ * The golden files a check compares, when an index lists them: those it names (other files in
+ * the directory, a `docker-compose.yml`, are not goldens). `undefined` without a readable index
+ * (a tree recorded before cosi kept one, or written by hand): then every YAML file is a golden.
+ */
+export async function goldenFilesToCompare(dir: string): Promise<string[] | undefined> {
+  const index = await readIndexFile(dir);
+  return typeof index === 'object' ? index : undefined;
+}
+
 /** The names the index lists; `undefined` without one. An index naming other paths is ignored. */
 async function readGoldenIndex(dir: string): Promise<string[] | undefined> {
+  const index = await readIndexFile(dir);
+  // An index that cannot be read names nothing to remove.
+  return index === 'unreadable' ? [] : index;
+}
+
+/** The golden names of the index; `undefined` without one; `unreadable` when it is no index. */
+async function readIndexFile(dir: string): Promise<string[] | 'unreadable' | undefined> {
   const file = path.join(dir, GOLDEN_INDEX);
   const info = await lstat(file).catch(() => undefined);
   if (!info?.isFile()) return undefined;
@@ -51,11 +69,11 @@ async function readGoldenIndex(dir: string): Promise<string[] | undefined> {
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch {
-    return [];
+    return 'unreadable';
   }
   const files =
     typeof parsed === 'object' && parsed !== null && 'files' in parsed ? parsed.files : undefined;
-  if (!Array.isArray(files)) return [];
+  if (!Array.isArray(files)) return 'unreadable';
   // Only plain names of golden files: an edited index cannot make cosi remove anything else.
   return files.filter((name): name is string => typeof name === 'string' && isGoldenName(name));
 }

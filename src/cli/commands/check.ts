@@ -97,7 +97,7 @@ export async function check(
     const report = reportOf(flags, io, paths, result);
     return {
       exitCode: EXIT.usage,
-      result: { check: result, setup: failure.message, ...(report ? { report } : {}) },
+      result: { check: result, setup: setupMessage(error), ...(report ? { report } : {}) },
     };
   }
   const { run, result } = checked;
@@ -174,6 +174,11 @@ export async function renderCheck(
   }
 }
 
+/** A setup failure's line on stderr: with its place, as other commands say it. */
+function setupMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A config or usage error as the one finding of a check that could not run. */
 function setupFailure(error: unknown): Finding<CheckCode> | undefined {
   const at = { line: 0, col: 0, pointer: '', severity: 'error' as const };
@@ -182,8 +187,11 @@ function setupFailure(error: unknown): Finding<CheckCode> | undefined {
       ...at,
       ...(error.line !== undefined ? { line: error.line, col: error.col ?? 1 } : {}),
       code: 'config-error',
-      file: error.file.startsWith('--') ? '' : error.file,
-      message: error.message,
+      // The place is the finding's own; the message says what is wrong there (and names the
+      // file itself only where it has none: a flag's value).
+      ...(error.file.startsWith('--')
+        ? { file: '', message: error.message }
+        : { file: error.file, message: error.problems.join('; ') }),
     };
   }
   if (error instanceof CliError)

@@ -20,6 +20,7 @@ const FAULT_CODES: Record<WorkerEnd['kind'], string> = {
   'out-of-memory': 'out-of-memory',
   exited: 'process-exit',
   crashed: 'worker-crashed',
+  'unreadable-message': 'worker-message',
 };
 
 /** How long a scrape waits for the worker's figures before it serves the last ones, wall ms. */
@@ -148,13 +149,15 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
       started.reject(new ServeRefusal(fault.message, 'config'));
       return;
     }
-    started.reject(new Error(fault.message));
+    // The fault first: a start it ends is said as the fault (naming the controller), not as a
+    // start that failed.
     hooks.onFault?.({
       message: fault.message,
       code: FAULT_CODES[end.kind],
       ...(fault.controller !== undefined ? { controller: fault.controller } : {}),
       ...(fault.pointer !== undefined ? { resource: formatPointer(fault.pointer) } : {}),
     });
+    started.reject(new Error(fault.message));
   });
 
   return {
