@@ -73,11 +73,16 @@ const USER_NAME_CHARACTERS = /["/\\:;|=,+*?<>@[\]]/;
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
 /**
- * The first release whose API server keeps a container's `procMount` by default
- * (`ProcMountType`, on by default from 1.33; before, the field is dropped on create and never
- * validated).
+ * The first release whose API server keeps a pod's `hostUsers` and a container's `procMount` by
+ * default (`UserNamespacesSupport` and `ProcMountType`, on by default from 1.33; before, the
+ * fields are dropped on create and never validated).
  */
-const PROC_MOUNT_SINCE: KubernetesRelease = '1.33';
+const USER_NAMESPACES_SINCE: KubernetesRelease = '1.33';
+/** The first release with AppArmor profile fields (before, the OpenAPI reports them unknown). */
+const APP_ARMOR_SINCE: KubernetesRelease = '1.30';
+
+const since = (release: KubernetesRelease, first: KubernetesRelease): boolean =>
+  KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(first);
 
 /** The security context problems of a built-in document of `group`/`kind` of `release`. */
 export function securityContextProblems(
@@ -90,10 +95,10 @@ export function securityContextProblems(
   if (!pod) return [];
   const { spec, problems, add } = pod;
   const context = isPlainObject(spec.securityContext) ? spec.securityContext : undefined;
+  const userNamespaces = since(release, USER_NAMESPACES_SINCE);
+  const appArmor = since(release, APP_ARMOR_SINCE);
   // `hostUsers` defaults to true: the pod shares the host's user namespace.
-  const hostUsers = spec.hostUsers !== false;
-  const procMount =
-    KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(PROC_MOUNT_SINCE);
+  const hostUsers = !userNamespaces || spec.hostUsers !== false;
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
@@ -101,14 +106,15 @@ export function securityContextProblems(
       if (!isPlainObject(container) || !isPlainObject(container.securityContext)) return;
       containerContextProblems(
         container.securityContext,
-        hostUsers && procMount,
+        userNamespaces && hostUsers,
+        appArmor,
         (path, keyword, message) => add([list, i, 'securityContext', ...path], keyword, message),
       );
     });
   }
-  podContextProblems(spec, context ?? {}, add);
-  hostUsersProblems(spec, add);
-  osProblems(spec, context, add);
+  podContextProblems(spec, context ?? {}, appArmor, add);
+  if (userNamespaces) hostUsersProblems(spec, add);
+  osProblems(spec, context, userNamespaces, add);
   return problems;
 }
 
@@ -120,6 +126,7 @@ export function securityContextProblems(
 function podContextProblems(
   spec: Record<string, unknown>,
   context: Record<string, unknown>,
+  appArmor: boolean,
   add: Add,
 ): void {
   const at: Add = (path, keyword, message) => add(['securityContext', ...path], keyword, message);
@@ -141,7 +148,7 @@ function podContextProblems(
   if (Array.isArray(context.sysctls)) sysctlProblems(spec, context.sysctls, at);
   seccompProblems(context.seccompProfile, at);
   windowsOptionsProblems(context.windowsOptions, at);
-  appArmorProblems(context.appArmorProfile, at);
+  if (appArmor) appArmorProblems(context.appArmorProfile, at);
   const policy = context.seLinuxChangePolicy;
   if (typeof policy === 'string' && !SE_LINUX_CHANGE_POLICIES.includes(policy)) {
     at(['seLinuxChangePolicy'], 'enum', unsupportedValue(policy, SE_LINUX_CHANGE_POLICIES));
@@ -152,6 +159,7 @@ function podContextProblems(
 function containerContextProblems(
   context: Record<string, unknown>,
   refuseUnmasked: boolean,
+  appArmor: boolean,
   add: Add,
 ): void {
   idProblems(context, ['runAsUser', 'runAsGroup'], add);
@@ -189,7 +197,7 @@ function containerContextProblems(
     }
   }
   windowsOptionsProblems(context.windowsOptions, add);
-  appArmorProblems(context.appArmorProfile, add);
+  if (appArmor) appArmorProblems(context.appArmorProfile, add);
 }
 
 /** A user or group id outside 0-2147483647 (one that is no int64 is the schema's `format`'s). */
@@ -396,6 +404,7 @@ function hostUsersProblems(spec: Record<string, unknown>, add: Add): void {
 function osProblems(
   spec: Record<string, unknown>,
   context: Record<string, unknown> | undefined,
+  userNamespaces: boolean,
   add: Add,
 ): void {
   const os = isPlainObject(spec.os) ? spec.os.name : undefined;
@@ -426,7 +435,9 @@ function osProblems(
       }
     }
   }
-  if (isSet(spec.hostUsers)) add(['hostUsers'], 'os', forbiddenValue(WINDOWS_POD));
+  if (userNamespaces && isSet(spec.hostUsers)) {
+    add(['hostUsers'], 'os', forbiddenValue(WINDOWS_POD));
+  }
   for (const field of ['hostPID', 'hostIPC']) {
     if (spec[field] === true) add([field], 'os', forbiddenValue(WINDOWS_POD));
   }

@@ -112,6 +112,16 @@ describe('security contexts (validatePodSpecSecurityContext, ValidateSecurityCon
     ]);
   });
 
+  it('leaves AppArmor profiles to the schema before 1.30, whose API has none', () => {
+    const findings = load(
+      container('      securityContext: { appArmorProfile: { type: Localhost } }\n'),
+      '1.29',
+    );
+    expect(findings.map((f) => [f.code, f.pointer])).toEqual([
+      ['schema-violation', '/spec/containers/0/securityContext/appArmorProfile'],
+    ]);
+  });
+
   it('needs a local profile for a Localhost AppArmor profile, unpadded, and only there (ValidateAppArmorProfileField)', () => {
     const findings = load(
       pod(`  securityContext: { appArmorProfile: { type: Localhost, localhostProfile: " k8s " } }
@@ -241,14 +251,20 @@ describe('security contexts (validatePodSpecSecurityContext, ValidateSecurityCon
     ]);
   });
 
-  it('refuses host namespaces in a pod of its own user namespace, and a shared process namespace with the host PID (validateHostUsers, validatePodSpecSecurityContext)', () => {
-    const findings = load(
-      withContainer(`  hostUsers: false
+  it('refuses host namespaces in a pod of its own user namespace from 1.33, and a shared process namespace with the host PID (validateHostUsers, validatePodSpecSecurityContext)', () => {
+    const text = withContainer(`  hostUsers: false
   hostNetwork: true
   hostPID: true
   shareProcessNamespace: true
-`),
-    );
+`);
+    // Before 1.33 the API server drops `hostUsers` (UserNamespacesSupport is off by default).
+    expect(load(text, '1.32').map(at)).toEqual([
+      [
+        '/spec/shareProcessNamespace',
+        'Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled',
+      ],
+    ]);
+    const findings = load(text);
     expect(findings.map(at)).toEqual([
       ['/spec/hostNetwork', 'Forbidden: when `pod.Spec.HostUsers` is false'],
       ['/spec/hostPID', 'Forbidden: when `pod.Spec.HostUsers` is false'],
