@@ -25,6 +25,7 @@ import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
+import { topologySpreadProblems } from './topology-spread.js';
 import { tolerationProblems } from './pod-tolerations.js';
 import { ephemeralContainerProblems } from './ephemeral-containers.js';
 
@@ -77,6 +78,7 @@ export function checkKubernetesDocument(
           ...probeProblems(document, group, kind.kind, release),
           ...securityContextProblems(document, group, kind.kind, release),
           ...affinityProblems(document, group, kind.kind, release),
+          ...topologySpreadProblems(document, group, kind.kind),
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),

@@ -503,6 +503,48 @@ describe('affinity (validateAffinity)', () => {
   });
 });
 
+describe('topology spread constraints (validateTopologySpreadConstraints)', () => {
+  it("takes a real workload's spread constraints", () => {
+    const text = withContainer(`  topologySpreadConstraints:
+    - maxSkew: 1
+      topologyKey: topology.kubernetes.io/zone
+      whenUnsatisfiable: DoNotSchedule
+      minDomains: 3
+      labelSelector: { matchLabels: { app: web } }
+      matchLabelKeys: [pod-template-hash]
+    - { maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway }
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it('refuses a skew or domain count below 1, minDomains with ScheduleAnyway, a repeated pair, an empty key, and label keys without a selector (ValidateMaxSkew, validateMinDomains, ValidateSpreadConstraintNotRepeat, ValidateTopologyKey, validateMatchLabelKeysInTopologySpread)', () => {
+    const findings = load(
+      withContainer(`  topologySpreadConstraints:
+    - { maxSkew: 0, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 0 }
+    - { maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, matchLabelKeys: [app] }
+    - { maxSkew: 1, topologyKey: "", whenUnsatisfiable: DoNotSchedule, labelSelector: { matchLabels: { app: "a b" } } }
+`),
+    );
+    const c = (i: number) => `/spec/topologySpreadConstraints/${i}`;
+    expect(findings.map(at)).toEqual([
+      // The OpenAPI's list keys report the pair repeated, as the API server's Go does.
+      [
+        '/spec/topologySpreadConstraints',
+        'must not hold the same item twice (x-kubernetes-list-type)',
+      ],
+      [`${c(0)}/maxSkew`, 'Invalid value: 0: must be greater than zero'],
+      [`${c(0)}/minDomains`, 'Invalid value: 0: must be greater than zero'],
+      [
+        `${c(0)}/minDomains`,
+        'Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway',
+      ],
+      [`${c(1)}/matchLabelKeys`, 'Forbidden: must not be specified when labelSelector is not set'],
+      [`${c(2)}/topologyKey`, 'Required value: can not be empty'],
+      [`${c(2)}/labelSelector/matchLabels/app`, `Invalid value: "a b": ${LABEL_VALUE}`],
+    ]);
+  });
+});
+
 describe('tolerations (ValidateTolerations)', () => {
   it('takes the tolerations real DaemonSets carry', () => {
     const text = withContainer(`  tolerations:
