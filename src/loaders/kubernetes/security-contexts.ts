@@ -363,7 +363,7 @@ function windowsOptionsProblems(options: unknown, add: Add): void {
 /** The messages of `validateWindowsSecurityContextOptions` for `runAsUserName`. */
 function runAsUserNameProblems(name: string): string[] {
   if (name === '') return ['runAsUserName cannot be an empty string'];
-  if (/\p{Cc}/u.test(name)) return ['runAsUserName cannot contain control characters'];
+  if (/[\x00-\x1f\x7f]/.test(name)) return ['runAsUserName cannot contain control characters'];
   const parts = name.split('\\');
   if (parts.length > 2) return ['runAsUserName cannot contain more than one backslash'];
   const problems: string[] = [];
