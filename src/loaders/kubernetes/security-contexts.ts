@@ -363,7 +363,7 @@ function windowsOptionsProblems(options: unknown, add: Add): void {
 /** The messages of `validateWindowsSecurityContextOptions` for `runAsUserName`. */
 function runAsUserNameProblems(name: string): string[] {
   if (name === '') return ['runAsUserName cannot be an empty string'];
-  if (/[\x00-\x1f\x7f]/.test(name)) return ['runAsUserName cannot contain control characters'];
+  if (hasAsciiControl(name)) return ['runAsUserName cannot contain control characters'];
   const parts = name.split('\\');
   if (parts.length > 2) return ['runAsUserName cannot contain more than one backslash'];
   const problems: string[] = [];
@@ -387,6 +387,15 @@ function runAsUserNameProblems(name: string): string[] {
     );
   }
   return problems;
+}
+
+/** Whether a string holds one of Go's `[[:cntrl:]]`: an ASCII control character or DEL. */
+function hasAsciiControl(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** `validateHostUsers`: a pod in its own user namespace shares no other namespace with the host. */
