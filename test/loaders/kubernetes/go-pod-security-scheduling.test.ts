@@ -251,6 +251,18 @@ describe('security contexts (validatePodSpecSecurityContext, ValidateSecurityCon
     ]);
   });
 
+  it("refuses ASCII control characters in a Windows user name, not other Unicode (validateWindowsSecurityContextOptions' [[:cntrl:]])", () => {
+    const user = (name: string) =>
+      load(container(`      securityContext: { windowsOptions: { runAsUserName: "${name}" } }\n`));
+    expect(user('web\\tuser').map(at)).toEqual([
+      [
+        '/spec/containers/0/securityContext/windowsOptions/runAsUserName',
+        'Invalid value: "web\\tuser": runAsUserName cannot contain control characters',
+      ],
+    ]);
+    expect(user('web\\u0085user')).toEqual([]);
+  });
+
   it('refuses host namespaces in a pod of its own user namespace from 1.33, and a shared process namespace with the host PID (validateHostUsers, validatePodSpecSecurityContext)', () => {
     const text = withContainer(`  hostUsers: false
   hostNetwork: true
