@@ -62,15 +62,15 @@ export function affinityProblems(
 function nodeAffinityProblems(affinity: Record<string, unknown>, add: Add): void {
   const required = affinity.requiredDuringSchedulingIgnoredDuringExecution;
   if (isPlainObject(required)) {
-    // `ValidateNodeSelector`: an absent or empty list of terms.
+    // `ValidateNodeSelector`: an empty list of terms (an absent one is the OpenAPI's `required`).
     const terms = required.nodeSelectorTerms;
-    if (!Array.isArray(terms) || terms.length === 0) {
+    if (Array.isArray(terms) && terms.length === 0) {
       add(
         ['requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'],
         'affinity',
         requiredValue('must have at least one node selector term'),
       );
-    } else {
+    } else if (Array.isArray(terms)) {
       terms.forEach((term: unknown, i) => {
         nodeSelectorTermProblems(term, true, (path, keyword, message) =>
           add(

@@ -434,6 +434,22 @@ describe('affinity (validateAffinity)', () => {
     );
   });
 
+  it('leaves absent node selector terms to the schema, which requires them (reported once)', () => {
+    const findings = load(
+      withContainer(
+        '  affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } }\n',
+      ),
+    );
+    expect(findings.map(at)).toEqual(
+      shown([
+        [
+          '/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution',
+          "must have required property 'nodeSelectorTerms'",
+        ],
+      ]),
+    );
+  });
+
   it('checks a pod affinity term: selectors, namespaces, weight, topology key (validatePodAffinityTerm, ValidatePodAffinityTermSelector, validateWeightedPodAffinityTerms)', () => {
     const findings = load(
       withContainer(`  affinity:
