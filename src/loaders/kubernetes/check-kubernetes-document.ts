@@ -23,6 +23,11 @@ import { servicePortProblems } from './service-ports.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
+import { securityContextProblems } from './security-contexts.js';
+import { affinityProblems } from './pod-affinity.js';
+import { topologySpreadProblems } from './topology-spread.js';
+import { tolerationProblems } from './pod-tolerations.js';
+import { ephemeralContainerProblems } from './ephemeral-containers.js';
 
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
@@ -71,6 +76,11 @@ export function checkKubernetesDocument(
           ...containerProblems(document, group, kind.kind),
           ...containerEnvProblems(document, group, kind.kind, release),
           ...probeProblems(document, group, kind.kind, release),
+          ...securityContextProblems(document, group, kind.kind, release),
+          ...affinityProblems(document, group, kind.kind, release),
+          ...topologySpreadProblems(document, group, kind.kind),
+          ...tolerationProblems(document, group, kind.kind),
+          ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),
         ]
       : []),

@@ -3,7 +3,7 @@
  * `pkg/apis/core/validation` `ValidateEnv`, `validateEnvVarValueFrom`, `ValidateEnvFrom`): a
  * variable's name is given and valid, a `valueFrom` has exactly one source and no `value` beside
  * it, a key reference names a valid key, a field or resource reference a field or resource the
- * downward API exposes, and an `envFrom` entry has exactly one source. Each problem at its field, in the API
+ * downward API exposes (`object-field-selector.ts`), and an `envFrom` entry has exactly one source. Each problem at its field, in the API
  * server's words.
  *
  * Which names are valid depends on the release: before 1.32 a name is C-identifier-like
@@ -15,6 +15,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
 import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { ENV_FIELD_PATHS, objectFieldSelectorProblems } from './object-field-selector.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 
 const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -35,36 +36,6 @@ const RESOURCE_FIELDS = [
   'requests.memory',
 ];
 const HUGE_PAGES_PREFIXES = ['limits.hugepages-', 'requests.hugepages-'];
-/** The pod fields an environment variable's `fieldRef` may name (sorted, as Go lists them). */
-const ENV_FIELD_PATHS = [
-  'metadata.name',
-  'metadata.namespace',
-  'metadata.uid',
-  'spec.nodeName',
-  'spec.serviceAccountName',
-  'status.hostIP',
-  'status.hostIPs',
-  'status.podIP',
-  'status.podIPs',
-];
-/** The field labels the downward API converts (`ConvertDownwardAPIFieldLabel`), `spec.host` aside. */
-const DOWNWARD_API_LABELS = new Set([
-  'metadata.annotations',
-  'metadata.labels',
-  'metadata.name',
-  'metadata.namespace',
-  'metadata.uid',
-  'spec.nodeName',
-  'spec.restartPolicy',
-  'spec.serviceAccountName',
-  'spec.schedulerName',
-  'status.phase',
-  'status.hostIP',
-  'status.hostIPs',
-  'status.podIP',
-  'status.podIPs',
-  'spec.terminationGracePeriodSeconds',
-]);
 const VALUE_FROM_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
 const ENV_FROM_SOURCES = ['configMapRef', 'secretRef'];
 const ONE_FIELD = 'may not have more than one field specified at a time';
@@ -144,7 +115,7 @@ function envProblems(env: unknown, relaxed: boolean, add: Add): void {
 function selectorProblems(source: string, selector: Record<string, unknown>, add: Add): void {
   switch (source) {
     case 'fieldRef':
-      fieldRefProblems(selector, add);
+      objectFieldSelectorProblems(selector, ENV_FIELD_PATHS, add);
       return;
     case 'resourceFieldRef': {
       const resource = selector.resource;
@@ -168,44 +139,6 @@ function selectorProblems(source: string, selector: Record<string, unknown>, add
         }
       }
     }
-  }
-}
-
-/**
- * `validateObjectFieldSelector` with the fields of an environment variable: the path is one the
- * downward API converts (`ConvertDownwardAPIFieldLabel`) and exposes to a variable. (A
- * subscript's key, `metadata.labels['k']`, is not checked.)
- */
-function fieldRefProblems(selector: Record<string, unknown>, add: Add): void {
-  // `apiVersion` is defaulted to `v1`.
-  const apiVersion = selector.apiVersion ?? 'v1';
-  const path = selector.fieldPath;
-  if (path === '') {
-    add(['fieldPath'], 'required', requiredValue());
-    return;
-  }
-  if (typeof path !== 'string' || typeof apiVersion !== 'string') return;
-  const converting = (why: string): void =>
-    add(['fieldPath'], 'field-path', invalidValue(path, `error converting fieldPath: ${why}`));
-  if (apiVersion !== 'v1') {
-    converting(`unsupported pod version: ${apiVersion}`);
-    return;
-  }
-  const subscripted = /^(.+?)\['(.*)'\]$/s.exec(path);
-  if (subscripted !== null) {
-    const field = subscripted[1] ?? '';
-    if (field !== 'metadata.annotations' && field !== 'metadata.labels') {
-      converting(`field label does not support subscript: ${path}`);
-    }
-    return;
-  }
-  const converted = path === 'spec.host' ? 'spec.nodeName' : path;
-  if (!DOWNWARD_API_LABELS.has(converted)) {
-    converting(`field label not supported: ${path}`);
-    return;
-  }
-  if (!ENV_FIELD_PATHS.includes(converted)) {
-    add(['fieldPath'], 'field-path', unsupportedValue(converted, ENV_FIELD_PATHS));
   }
 }
 

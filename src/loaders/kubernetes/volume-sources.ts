@@ -13,6 +13,7 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { objectFieldSelectorProblems, VOLUME_FIELD_PATHS } from './object-field-selector.js';
 
 /** A volume's sources, in the order `validateVolumeSource` counts them (their JSON names). */
 export const VOLUME_SOURCES = [
@@ -104,12 +105,70 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
       return;
     }
     case 'downwardAPI':
+      fileModes(value, add);
+      downwardApiFiles(value.items, (path, k, m) => add(['items', ...path], k, m));
+      return;
     case 'projected':
       fileModes(value, add);
+      projectedDownwardApiFiles(value.sources, (path, k, m) => add(['sources', ...path], k, m));
       return;
     default:
       return;
   }
+}
+
+/** The downward API files of a projected volume's `downwardAPI` sources (`validateProjectedSources`). */
+function projectedDownwardApiFiles(sources: unknown, add: Add): void {
+  if (!Array.isArray(sources)) return;
+  sources.forEach((source: unknown, i) => {
+    const downwardApi = isPlainObject(source) ? source.downwardAPI : undefined;
+    if (!isPlainObject(downwardApi)) return;
+    downwardApiFiles(downwardApi.items, (path, k, m) =>
+      add([i, 'downwardAPI', 'items', ...path], k, m),
+    );
+  });
+}
+
+/**
+ * `validateDownwardAPIVolumeFile`, as far as the OpenAPI does not check it: one of `fieldRef`
+ * and `resourceFieldRef`, a `fieldRef` naming a pod field a volume exposes (its labels and
+ * annotations, whole or by key, its name, namespace and uid), a `resourceFieldRef` naming its
+ * container.
+ */
+function downwardApiFiles(items: unknown, add: Add): void {
+  if (!Array.isArray(items)) return;
+  items.forEach((item: unknown, i) => {
+    if (!isPlainObject(item)) return;
+    const fieldRef = item.fieldRef;
+    const resourceFieldRef = item.resourceFieldRef;
+    const hasResourceFieldRef = resourceFieldRef !== undefined && resourceFieldRef !== null;
+    if (fieldRef !== undefined && fieldRef !== null) {
+      if (isPlainObject(fieldRef)) {
+        objectFieldSelectorProblems(fieldRef, VOLUME_FIELD_PATHS, (path, k, m) =>
+          add([i, 'fieldRef', ...path], k, m),
+        );
+      }
+      if (hasResourceFieldRef) {
+        add(
+          [i],
+          'volume-source',
+          invalidValue(
+            'resource',
+            'fieldRef and resourceFieldRef can not be specified simultaneously',
+          ),
+        );
+      }
+    } else if (hasResourceFieldRef) {
+      const container = isPlainObject(resourceFieldRef)
+        ? resourceFieldRef.containerName
+        : undefined;
+      if (container === undefined || container === null || container === '') {
+        add([i, 'resourceFieldRef', 'containerName'], 'required', requiredValue());
+      }
+    } else {
+      add([i], 'required', requiredValue('one of fieldRef and resourceFieldRef is required'));
+    }
+  });
 }
 
 /** A source's `defaultMode` and its items' `mode`: a file mode, 0 to 0777. */
