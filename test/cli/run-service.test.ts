@@ -163,8 +163,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
   });
 
   const stateUrl = (): string => `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+  // The leadership passes on a clean stop, which releases the lease: never by its expiry. A TTL
+  // a stalled process on a loaded machine cannot outlast by accident.
   const start = (...extra: string[]): CosiProcess => {
-    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--lease-ttl', '3s', ...extra]);
+    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--lease-ttl', '10s', ...extra]);
     processes.push(p);
     return p;
   };
@@ -266,11 +268,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
       processes.push(p);
       await p.waitForLine(/elected leader/);
       proxy.cut();
-      const cut = performance.now();
-      expect(await exitWithin(p, 20_000)).toBe(4);
-      // Noticed at two thirds of the TTL, stopped within a third more: within the TTL, with
-      // room for a loaded machine.
-      expect(performance.now() - cut).toBeLessThan(3_000 + 2_000);
+      // Noticed at two thirds of the TTL (the message says so), then stopped: bounded for a
+      // loaded machine, not timed (leader-election.test.ts shows it gives up before its lease
+      // expires, without a clock).
+      expect(await exitWithin(p, 15_000)).toBe(4);
       expect(p.stderr()).toMatch(
         /ERROR shutting down \(lost leadership: the lease was not renewed for 2s, two thirds of its 3s TTL \(etcd unreachable or too slow\); exiting with 4 to be restarted\) code=leadership-lost$/m,
       );
