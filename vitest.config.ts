@@ -15,5 +15,7 @@ export default defineConfig({
     // (which itself waits up to 20 s for it to answer). A test that needs more says so itself.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll's own default is 1 s: a browser page or a process answers later under load.
+    expect: { poll: { timeout: 20_000 } },
   },
 });
