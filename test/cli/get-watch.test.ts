@@ -96,7 +96,7 @@ describe('get -w on the project: re-converged on every file change', () => {
     // Rows keep the table's columns.
     expect(columns(rowsOf(deleted, 'db-1')[1])).toBe(columns(lines(deleted)[1]));
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 120_000);
 
   it('an invalid edit is said on stderr and prints no row; the next good edit does; Ctrl-C exits 0', async () => {
@@ -119,7 +119,7 @@ describe('get -w on the project: re-converged on every file change', () => {
       ['web-2', 3],
     ]);
     p.kill('SIGINT');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 120_000);
 
   it('a controller stuck in a loop is said on stderr and the watch goes on after the next edit', async () => {
@@ -146,7 +146,7 @@ describe('get -w on the project: re-converged on every file change', () => {
       60_000,
     );
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 180_000);
 });
 
@@ -155,7 +155,7 @@ describe("watch's line stream, supervised as get -w is", () => {
     const p = start(['watch', '-f', 'fixtures/vm-network', '--plain']);
     await p.waitForStdout((out) => out.includes('round 1'), 60_000);
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
 });
 
@@ -235,7 +235,7 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
       ['DELETED', 'default', 'VMs.t', 'b', '1'],
     ]);
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
 
   it("a real cosi run: its controllers' writes after an edit stream as they come", async () => {
@@ -274,7 +274,7 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
         'MODIFIED db-1',
       ]);
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -308,6 +308,6 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
       ['ADDED', 'other'],
     ]);
     p.kill('SIGINT');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
 });

@@ -173,7 +173,7 @@ describe(
       await editUntil(5, () => /^round 2: /m.test(p.stdout()));
       expect(p.stdout()).toMatch(/^round 2: manifests\/apps\.yaml changed \| converged \|/m);
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     });
 
     it('get -w reads and watches them: an edit prints the changed row', async () => {
@@ -188,7 +188,7 @@ describe(
       expect(rows()[1]).toMatch(/^default\s+App\s+api\s+2\s.*\s7$/);
       expect(p.stderr()).not.toContain('error[');
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     });
 
     it('test starts a scenario that names no manifests from those the config names, read as it says', async () => {
@@ -217,7 +217,7 @@ describe(
       await p.waitForLine(/converged in \d/, 60_000);
       await editUntil(9, () => /applied 4 resources \(0 created, 1 updated/.test(p.stderr()));
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     });
   },
 );

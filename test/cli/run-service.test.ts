@@ -116,7 +116,7 @@ describe('cosi run in memory, as a service', () => {
     expect((await get(`${base}/nothing`)).status).toBe(404);
 
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
     expect(p.stderr()).toMatch(/INFO {2}shutting down \(SIGTERM\)\n.*INFO {2}stopped\n$/);
   }, 60_000);
 

@@ -41,6 +41,6 @@ describe('cosi watch shows round 1 once its files are watched', () => {
     const out = await p.waitForStdout((text) => /^round 2: /m.test(text), 30_000);
     expect(out).toMatch(/^round 2: vms\.yaml changed \| converged/m);
     p.kill('SIGINT');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 120_000);
 });
