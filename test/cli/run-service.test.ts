@@ -25,7 +25,8 @@ async function endpointOf(p: CosiProcess): Promise<string> {
 }
 
 async function get(url: string): Promise<{ status: number; type: string; body: string }> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  // Bounded for a loaded machine, where a process that is starting answers late.
+  const response = await fetch(url, { signal: AbortSignal.timeout(20_000) });
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
