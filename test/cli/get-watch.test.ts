@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createEtcdState, type EtcdState } from '../../src/state-etcd/etcd-state
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { useEtcdClient } from '../support/etcd-client.js';
 import { etcdAvailable } from '../support/etcd-server.js';
+import { saveFile } from '../support/save-file.js';
 import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
 
@@ -61,7 +62,7 @@ describe('get -w on the project: re-converged on every file change', () => {
 
   const edit = async (from: string | RegExp, to: string): Promise<void> => {
     const file = path.join(dir, 'vms.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
+    await saveFile(file, (await readFile(file, 'utf8')).replace(from, to));
   };
 
   it('prints the table, then one row per changed resource with its event, no header again; SIGTERM exits 0', async () => {
@@ -131,7 +132,7 @@ describe('get -w on the project: re-converged on every file change', () => {
     // The config's scripts changed: the project restarts, and its controller never yields.
     await editUntil(
       () =>
-        writeFile(controllers, source.replace('transform: (_ctx, vm, net) => {', '$& for (;;);')),
+        saveFile(controllers, source.replace('transform: (_ctx, vm, net) => {', '$& for (;;);')),
       () => /was still running after .* without ever yielding/.test(p.stderr()),
       60_000,
     );
@@ -141,7 +142,7 @@ describe('get -w on the project: re-converged on every file change', () => {
     expect(p.stdout()).not.toContain('waiting');
     // A new session: its first listing is printed again.
     await editUntil(
-      () => writeFile(controllers, source),
+      () => saveFile(controllers, source),
       () => rowsOf(p.stdout(), 'db-1').length === 2,
       60_000,
     );
@@ -259,7 +260,7 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
       const file = path.join(dir, 'vms.yaml');
       const source = await readFile(file, 'utf8');
       await editUntil(
-        () => writeFile(file, source.replace('image: postgres', 'image: mariadb')),
+        () => saveFile(file, source.replace('image: postgres', 'image: mariadb')),
         () => p.stdout().includes('"bridge": "br-mariadb"'),
         60_000,
       );

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exitWithin, runCosi, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { saveFile } from '../support/save-file.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -106,7 +107,7 @@ async function editReplicas(replicas: number): Promise<void> {
   const text = await readFile(file, 'utf8');
   const pattern = /(id: api[\s\S]*?replicas:) \d+/;
   expect(text).toMatch(pattern);
-  await writeFile(file, text.replace(pattern, `$1 ${replicas}`));
+  await saveFile(file, text.replace(pattern, `$1 ${replicas}`));
 }
 
 /**
