@@ -387,25 +387,20 @@ export class EtcdCore implements StateCore {
 
   /**
    * Asks etcd one cheap question (the state's first key) within `timeout` ms (the flag that
-   * sets it, `--connect-timeout` by default, is named in the error).
+   * sets it, `--connect-timeout` by default, is named in the error). The time starts once the
+   * client is made: loading gRPC is cosi's own start, not the wait for etcd, and on a loaded
+   * machine it alone can take longer than a short timeout.
    *
    * @throws EtcdUnreachableError when no answer came in time or the connection failed.
    */
   async probe(timeout: number, timeoutFlag?: string): Promise<void> {
     const endpoints = this.#options.endpoints ?? [];
     try {
+      const client = await this.#connect();
+      const root = Buffer.from(this.#layout.root);
       await withDeadline(
-        (async () => {
-          const client = await this.#connect();
-          const root = Buffer.from(this.#layout.root);
-          // Straight to the client: its own deadline is the request timeout, not this one.
-          await client.kv.range({
-            key: root,
-            range_end: prefixEnd(root),
-            limit: 1,
-            keys_only: true,
-          });
-        })(),
+        // Straight to the client: its own deadline is the request timeout, not this one.
+        client.kv.range({ key: root, range_end: prefixEnd(root), limit: 1, keys_only: true }),
         timeout,
         () => new EtcdUnreachableError(endpoints, timeout, undefined, timeoutFlag),
       );

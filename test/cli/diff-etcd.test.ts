@@ -255,7 +255,9 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
         '--connect-timeout',
         '1s',
       ]);
-      expect(performance.now() - started).toBeLessThan(10_000);
+      // The project's load comes on top of the 1 s: bounded for a loaded machine, not exact (a
+      // wait with no bound is the test's own timeout).
+      expect(performance.now() - started).toBeLessThan(30_000);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createEtcdState, type EtcdState } from '../../src/state-etcd/etcd-state
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { useEtcdClient } from '../support/etcd-client.js';
 import { etcdAvailable } from '../support/etcd-server.js';
+import { saveFile } from '../support/save-file.js';
 import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
 
@@ -61,7 +62,7 @@ describe('get -w on the project: re-converged on every file change', () => {
 
   const edit = async (from: string | RegExp, to: string): Promise<void> => {
     const file = path.join(dir, 'vms.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(from, to));
+    await saveFile(file, (await readFile(file, 'utf8')).replace(from, to));
   };
 
   it('prints the table, then one row per changed resource with its event, no header again; SIGTERM exits 0', async () => {
@@ -96,7 +97,7 @@ describe('get -w on the project: re-converged on every file change', () => {
     // Rows keep the table's columns.
     expect(columns(rowsOf(deleted, 'db-1')[1])).toBe(columns(lines(deleted)[1]));
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 120_000);
 
   it('an invalid edit is said on stderr and prints no row; the next good edit does; Ctrl-C exits 0', async () => {
@@ -119,7 +120,7 @@ describe('get -w on the project: re-converged on every file change', () => {
       ['web-2', 3],
     ]);
     p.kill('SIGINT');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 120_000);
 
   it('a controller stuck in a loop is said on stderr and the watch goes on after the next edit', async () => {
@@ -131,7 +132,7 @@ describe('get -w on the project: re-converged on every file change', () => {
     // The config's scripts changed: the project restarts, and its controller never yields.
     await editUntil(
       () =>
-        writeFile(controllers, source.replace('transform: (_ctx, vm, net) => {', '$& for (;;);')),
+        saveFile(controllers, source.replace('transform: (_ctx, vm, net) => {', '$& for (;;);')),
       () => /was still running after .* without ever yielding/.test(p.stderr()),
       60_000,
     );
@@ -141,12 +142,12 @@ describe('get -w on the project: re-converged on every file change', () => {
     expect(p.stdout()).not.toContain('waiting');
     // A new session: its first listing is printed again.
     await editUntil(
-      () => writeFile(controllers, source),
+      () => saveFile(controllers, source),
       () => rowsOf(p.stdout(), 'db-1').length === 2,
       60_000,
     );
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 180_000);
 });
 
@@ -155,7 +156,7 @@ describe("watch's line stream, supervised as get -w is", () => {
     const p = start(['watch', '-f', 'fixtures/vm-network', '--plain']);
     await p.waitForStdout((out) => out.includes('round 1'), 60_000);
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
 });
 
@@ -235,7 +236,7 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
       ['DELETED', 'default', 'VMs.t', 'b', '1'],
     ]);
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
 
   it("a real cosi run: its controllers' writes after an edit stream as they come", async () => {
@@ -259,7 +260,7 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
       const file = path.join(dir, 'vms.yaml');
       const source = await readFile(file, 'utf8');
       await editUntil(
-        () => writeFile(file, source.replace('image: postgres', 'image: mariadb')),
+        () => saveFile(file, source.replace('image: postgres', 'image: mariadb')),
         () => p.stdout().includes('"bridge": "br-mariadb"'),
         60_000,
       );
@@ -274,7 +275,7 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
         'MODIFIED db-1',
       ]);
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -308,6 +309,6 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
       ['ADDED', 'other'],
     ]);
     p.kill('SIGINT');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exitWithin, runCosi, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { saveFile } from '../support/save-file.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -106,7 +107,7 @@ async function editReplicas(replicas: number): Promise<void> {
   const text = await readFile(file, 'utf8');
   const pattern = /(id: api[\s\S]*?replicas:) \d+/;
   expect(text).toMatch(pattern);
-  await writeFile(file, text.replace(pattern, `$1 ${replicas}`));
+  await saveFile(file, text.replace(pattern, `$1 ${replicas}`));
 }
 
 /**
@@ -173,7 +174,7 @@ describe(
       await editUntil(5, () => /^round 2: /m.test(p.stdout()));
       expect(p.stdout()).toMatch(/^round 2: manifests\/apps\.yaml changed \| converged \|/m);
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     });
 
     it('get -w reads and watches them: an edit prints the changed row', async () => {
@@ -188,7 +189,7 @@ describe(
       expect(rows()[1]).toMatch(/^default\s+App\s+api\s+2\s.*\s7$/);
       expect(p.stderr()).not.toContain('error[');
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     });
 
     it('test starts a scenario that names no manifests from those the config names, read as it says', async () => {
@@ -217,7 +218,7 @@ describe(
       await p.waitForLine(/converged in \d/, 60_000);
       await editUntil(9, () => /applied 4 resources \(0 created, 1 updated/.test(p.stderr()));
       p.kill('SIGTERM');
-      expect(await exitWithin(p, 10_000)).toBe(0);
+      expect(await exitWithin(p, 20_000)).toBe(0);
     });
   },
 );

@@ -11,7 +11,7 @@ import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { runRuntime } from '../../src/cli/commands/run.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { FileEvent } from '../../src/app/file-events.js';
-import { spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitFor } from '../support/wait-for.js';
@@ -110,16 +110,14 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     await a.waitForLine(/elected leader/);
     const [key] = await electionKeys();
     const client = new Etcd3({ hosts: etcd.endpoint });
-    let revoked: number;
     try {
       await client.leaseClient.leaseRevoke({ ID: key?.split('/').pop() ?? '' });
-      revoked = performance.now();
     } finally {
       client.close();
     }
-    expect(await a.exited).toBe(4);
-    // Promptly: within the lease TTL of the revoke (the issue saw 31 s).
-    expect(performance.now() - revoked).toBeLessThan(4_000);
+    // Promptly: the issue saw 31 s. Bounded for a loaded machine, not timed: the lease's renewal
+    // (every third of the 4 s TTL) finds it gone, and the shutdown is the process's.
+    expect(await exitWithin(a, 15_000)).toBe(4);
     expect(a.stderr()).toMatch(
       /ERROR shutting down \(lost leadership: the lease was lost: .*; exiting with 4 to be restarted\) code=leadership-lost$/m,
     );

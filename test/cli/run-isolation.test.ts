@@ -85,8 +85,11 @@ describe('cosi run (in memory): a controller stuck in a loop that never yields',
       )
     )['address'] as string;
     await entry(p, { msg: 'leading: running 1 controllers' });
-    // The controller spins in the worker; the main thread still answers.
-    const health = await fetch(`http://${address}/healthz`, { signal: AbortSignal.timeout(3_000) });
+    // The controller spins in the worker; the main thread still answers (were the spin on the main
+    // thread, nothing would ever answer: the bound is for a loaded machine).
+    const health = await fetch(`http://${address}/healthz`, {
+      signal: AbortSignal.timeout(15_000),
+    });
     expect(health.status).toBe(200);
     const fault = await entry(p, { code: 'user-code-stuck' });
     expect(fault).toMatchObject({

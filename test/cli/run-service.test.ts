@@ -25,7 +25,8 @@ async function endpointOf(p: CosiProcess): Promise<string> {
 }
 
 async function get(url: string): Promise<{ status: number; type: string; body: string }> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  // Bounded for a loaded machine, where a process that is starting answers late.
+  const response = await fetch(url, { signal: AbortSignal.timeout(20_000) });
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
@@ -116,7 +117,7 @@ describe('cosi run in memory, as a service', () => {
     expect((await get(`${base}/nothing`)).status).toBe(404);
 
     p.kill('SIGTERM');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
     expect(p.stderr()).toMatch(/INFO {2}shutting down \(SIGTERM\)\n.*INFO {2}stopped\n$/);
   }, 60_000);
 
@@ -163,8 +164,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
   });
 
   const stateUrl = (): string => `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+  // The leadership passes on a clean stop, which releases the lease: never by its expiry. A TTL
+  // a stalled process on a loaded machine cannot outlast by accident.
   const start = (...extra: string[]): CosiProcess => {
-    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--lease-ttl', '3s', ...extra]);
+    const p = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--lease-ttl', '10s', ...extra]);
     processes.push(p);
     return p;
   };
@@ -266,11 +269,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
       processes.push(p);
       await p.waitForLine(/elected leader/);
       proxy.cut();
-      const cut = performance.now();
-      expect(await exitWithin(p, 20_000)).toBe(4);
-      // Noticed at two thirds of the TTL, stopped within a third more: within the TTL, with
-      // room for a loaded machine.
-      expect(performance.now() - cut).toBeLessThan(3_000 + 2_000);
+      // Noticed at two thirds of the TTL (the message says so), then stopped: bounded for a
+      // loaded machine, not timed (leader-election.test.ts shows it gives up before its lease
+      // expires, without a clock).
+      expect(await exitWithin(p, 15_000)).toBe(4);
       expect(p.stderr()).toMatch(
         /ERROR shutting down \(lost leadership: the lease was not renewed for 2s, two thirds of its 3s TTL \(etcd unreachable or too slow\); exiting with 4 to be restarted\) code=leadership-lost$/m,
       );

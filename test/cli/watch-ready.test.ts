@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
+import { saveFile } from '../support/save-file.js';
 import { REPO } from './run-cli.js';
 
 /**
@@ -37,10 +38,10 @@ describe('cosi watch shows round 1 once its files are watched', () => {
     });
     await p.waitForStdout((out) => /^round 1: /m.test(out), 60_000);
     const vms = path.join(dir, 'vms.yaml');
-    await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 5'));
+    await saveFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 5'));
     const out = await p.waitForStdout((text) => /^round 2: /m.test(text), 30_000);
     expect(out).toMatch(/^round 2: vms\.yaml changed \| converged/m);
     p.kill('SIGINT');
-    expect(await exitWithin(p, 10_000)).toBe(0);
+    expect(await exitWithin(p, 20_000)).toBe(0);
   }, 120_000);
 });

@@ -4,11 +4,12 @@
  * and tmux (.ci/run installs it).
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO } from './run-cli.js';
+import { saveFile } from '../support/save-file.js';
 import { screenWaiter, startWatchInTmux, tmuxServer } from '../support/tmux-watch.js';
 
 /** A tmux server of this test's own, so nothing else's sessions are touched. */
@@ -48,7 +49,7 @@ describe('cosi watch in a terminal', () => {
     const second = await waitForScreen((s) => s.includes('round 2'), 'the round of the edit', {
       // The watcher may still be scanning when the first edit lands: write again, within the bound.
       meanwhile: async () => {
-        if (edits++ % 10 === 0) await writeFile(vms, edits === 1 ? edited : `${edited}\n`);
+        if (edits++ % 10 === 0) await saveFile(vms, edits === 1 ? edited : `${edited}\n`);
       },
     });
     expect(second.split('\n')[0]).toBe('cosi watch  round 2  vms.yaml changed  converged');
@@ -74,7 +75,8 @@ describe('cosi watch in a terminal', () => {
     expect(detail).toMatch(/^ {2}\+ {3}bridge: br-mariadb$/m);
 
     await tmux('send-keys', '-t', SESSION, 'q');
-    const deadline = Date.now() + 10_000;
+    // The quit stops the session's worker first: bounded for a loaded machine.
+    const deadline = Date.now() + 30_000;
     let status = '';
     while (Date.now() < deadline) {
       status = await readFile(statusFile, 'utf8').catch(() => '');
@@ -82,5 +84,5 @@ describe('cosi watch in a terminal', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status.trim()).toBe('0');
-  }, 60_000);
+  }, 180_000);
 });

@@ -197,7 +197,9 @@ describe('parseManifest', () => {
     it('stop an alias bomb at the limit, quickly and with a finding at the alias written', () => {
       const started = performance.now();
       const { documents, findings } = parse(billionLaughs());
-      expect(performance.now() - started).toBeLessThan(2000);
+      // Generous for a loaded machine: the bound that matters is no exponential expansion (a
+      // billion nodes), which would take minutes.
+      expect(performance.now() - started).toBeLessThan(20_000);
       // a1 expands 9, a2 9 x 10 = 90: the first alias of a3 goes over 100.
       expect(findings.map(where)).toEqual([['alias-bomb', 4, 10, '/a3/0']]);
       expect(documents[0]?.value).toBeUndefined();

@@ -83,7 +83,8 @@ describe('SchemaCompiler', () => {
     const started = Date.now();
     expect(validate?.(`${'a'.repeat(40)}!`)).toHaveLength(1);
     expect(validate?.('aaaa')).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Generous for a loaded machine: a backtracking engine takes some 2^40 steps here (hours).
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(
       compiler.compile({
         patternProperties: { '^(?=x)': {} },

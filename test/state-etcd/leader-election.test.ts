@@ -17,6 +17,11 @@ describe.skipIf(!etcdAvailable)('etcd leader election', () => {
     await etcd.stop();
   });
 
+  /**
+   * A candidate whose lease outlives a loaded machine's stalls: these tests hand the leadership
+   * over by resigning or revoking, never by expiry, and a leader that misses its renewals for two
+   * thirds of a 2 s TTL (a stalled test process) would give up by itself.
+   */
   const candidate = (
     name: string,
     identity: string,
@@ -26,7 +31,7 @@ describe.skipIf(!etcdAvailable)('etcd leader election', () => {
       endpoint: etcd.endpoint,
       prefix: '/test',
       name,
-      ttl: 2,
+      ttl: 10,
       identity,
       ...(onLost ? { onLost } : {}),
     });
@@ -84,14 +89,16 @@ describe.skipIf(!etcdAvailable)('etcd leader election', () => {
       endpoint: proxy.endpoint,
       prefix: '/test',
       name: 'cut',
-      ttl: 3,
+      // Gives up at 6 s, expires at 9 s: the 3 s between leave room for a loaded machine to see
+      // the key still there once it gave up.
+      ttl: 9,
       identity: 'a',
       onLost: () => lost.push(Date.now()),
     });
     try {
       await a.elect(new AbortController().signal);
       proxy.cut();
-      await waitFor(() => lost.length === 1, 10_000, 'the cut-off leader to give up');
+      await waitFor(() => lost.length === 1, 20_000, 'the cut-off leader to give up');
       expect(a.leading).toBe(false);
       // Its key (and lease) is still there: it stopped leading before anyone else could lead.
       expect(await campaignKeys('/test/election/cut/')).toBe(1);

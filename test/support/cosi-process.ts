@@ -15,7 +15,10 @@ export interface CosiProcess {
   waitForStdout(condition: (stdout: string) => boolean, timeoutMs?: number): Promise<string>;
   /** Waits (bounded) until stderr has a line matching `pattern`; returns that line. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
-  /** Resolves with the exit code (or the signal that ended it). */
+  /**
+   * Resolves with the exit code (or the signal that ended it) once the process has exited and its
+   * output has been read to the end: what it wrote last is in `stderr()` and `stdout()` then.
+   */
   readonly exited: Promise<number | NodeJS.Signals>;
   kill(signal: NodeJS.Signals): void;
 }
@@ -40,8 +43,10 @@ export function spawnCosi(
   child.stderr?.on('data', (chunk: string) => (stderr += chunk));
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => (stdout += chunk));
+  // 'close', not 'exit': node emits 'exit' before it may have read the last of the output pipes,
+  // so a test that reads stderr at the exit could miss the last lines (a shutdown message).
   const exited = new Promise<number | NodeJS.Signals>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
   );
   return {
     pid: child.pid ?? -1,

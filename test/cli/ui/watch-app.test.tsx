@@ -23,6 +23,12 @@ afterEach(async () => {
   watched = undefined;
 });
 
+/**
+ * Waits until `check` passes: the screen takes a key in a few turns, more on a loaded machine,
+ * where vi.waitFor's own bound (1 s) is too short.
+ */
+const until = (check: () => void): Promise<void> => vi.waitFor(check, { timeout: 15_000 });
+
 const plain = (text: string | undefined): string =>
   // eslint-disable-next-line no-control-regex
   (text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
@@ -164,7 +170,7 @@ describe('the watch screen', () => {
     const { screen, press } = show(bigRound(500));
     await press(PAGE_DOWN, PAGE_DOWN, DOWN, DOWN);
     // Two pages and two rows down: the selection is past row 60, and the window follows it.
-    await vi.waitFor(() => expect(screen()).toContain('vm-00064'));
+    await until(() => expect(screen()).toContain('vm-00064'));
     expect(screen()).not.toContain('vm-00000');
   });
 
@@ -203,16 +209,16 @@ describe('the watch screen', () => {
     watched = await watchCopy();
     const { screen, press } = show(watched.views[0]);
     await press('/');
-    await vi.waitFor(() => expect(screen()).toContain('type, id or label=value'));
+    await until(() => expect(screen()).toContain('type, id or label=value'));
     await press('w', 'e', 'b', '-', '1');
-    await vi.waitFor(() => expect(screen()).not.toContain('db-1'));
+    await until(() => expect(screen()).not.toContain('db-1'));
     expect(screen()).toContain('/web-1');
     expect(screen()).toMatch(/^\+ default +web-1 +3 /m);
     await press(ENTER);
     expect(screen()).not.toContain('db-1');
     await press('/');
     await press(ESC);
-    await vi.waitFor(() => expect(screen()).toContain('db-1'));
+    await until(() => expect(screen()).toContain('db-1'));
   });
 
   it('filters by type alias and by label', async () => {
@@ -220,19 +226,19 @@ describe('the watch screen', () => {
     const { screen, press } = show(watched.views[0]);
     const filter = async (text: string) => {
       await press('/');
-      await vi.waitFor(() => expect(screen()).toMatch(/^\/.*$/m));
+      await until(() => expect(screen()).toMatch(/^\/.*$/m));
       await press(ESC);
       await press('/');
-      await vi.waitFor(() => expect(screen()).toContain('type, id or label=value'));
+      await until(() => expect(screen()).toContain('type, id or label=value'));
       await press(text);
-      await vi.waitFor(() => expect(screen()).toContain(`/${text}`));
+      await until(() => expect(screen()).toContain(`/${text}`));
       await press(ENTER);
     };
     await filter('vm');
-    await vi.waitFor(() => expect(screen()).not.toContain('Host (Hosts.example.org)'));
+    await until(() => expect(screen()).not.toContain('Host (Hosts.example.org)'));
     expect(screen()).toContain('VM (VMs.example.org): 3');
     await filter('tier=data');
-    await vi.waitFor(() => expect(screen()).toContain('VM (VMs.example.org): 1'));
+    await until(() => expect(screen()).toContain('VM (VMs.example.org): 1'));
   });
 
   it('opens the selected resource with Enter: lineage, last writes, diff and YAML', async () => {
@@ -242,7 +248,7 @@ describe('the watch screen', () => {
     // Tab to NetworkConfig (the third type); db-1 is its first row.
     await press(TAB, TAB);
     await press(ENTER);
-    await vi.waitFor(() => expect(screen()).toContain('NetworkConfig default/db-1'));
+    await until(() => expect(screen()).toContain('NetworkConfig default/db-1'));
     expect(screen()).toContain('written by vmnet.NetworkConfigController');
     // Back to the manifest's own line, as `cosi explain` shows it.
     expect(screen()).toMatch(
@@ -254,9 +260,7 @@ describe('the watch screen', () => {
     expect(screen()).toMatch(/^ {2}- {3}bridge: br-postgres$/m);
     expect(screen()).toMatch(/^ {2}\+ {3}bridge: br-mariadb$/m);
     await press(ESC);
-    await vi.waitFor(() =>
-      expect(screen()).toContain('NetworkConfig (NetworkConfigs.example.org): 3'),
-    );
+    await until(() => expect(screen()).toContain('NetworkConfig (NetworkConfigs.example.org): 3'));
   });
 
   it('asks the session to pause, re-run and quit with p, r and q, and shows help with ?', async () => {
@@ -278,7 +282,7 @@ describe('the watch screen', () => {
     );
     expect(app.screen().split('\n')[0]).toContain('[paused]');
     await app.press('?');
-    await vi.waitFor(() => expect(app.screen()).toContain('re-run from a fresh state'));
+    await until(() => expect(app.screen()).toContain('re-run from a fresh state'));
     await app.press('q');
     expect(app.onQuit).toHaveBeenCalledTimes(1);
   });
@@ -286,9 +290,9 @@ describe('the watch screen', () => {
   it('focuses the controllers panel with c', async () => {
     const { screen, press, lastFrame } = show(bigRound(3));
     await press('c');
-    await vi.waitFor(() => expect(screen()).toContain('c / esc back'));
+    await until(() => expect(screen()).toContain('c / esc back'));
     expect(lastFrame()).toContain('\u001b[7mHealthy');
     await press(DOWN);
-    await vi.waitFor(() => expect(screen()).toContain('boom\nat reconcile'));
+    await until(() => expect(screen()).toContain('boom\nat reconcile'));
   });
 });
