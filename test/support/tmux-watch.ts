@@ -4,9 +4,19 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** A tmux server of a test's own (its own socket), so nothing else's sessions are touched. */
+/**
+ * A tmux server of a test's own (its own socket), so nothing else's sessions are touched. After
+ * a `kill-server` the next command starts a server on a new socket: `kill-server` returns before
+ * the old server has gone, and a session started on its socket meanwhile failed with "server
+ * exited unexpectedly".
+ */
 export function tmuxServer(socket: string): (...args: string[]) => Promise<string> {
-  return async (...args) => (await run('tmux', ['-L', socket, ...args])).stdout;
+  let generation = 0;
+  return async (...args) => {
+    const name = `${socket}-${generation}`;
+    if (args[0] === 'kill-server') generation++;
+    return (await run('tmux', ['-L', name, ...args])).stdout;
+  };
 }
 
 /**
