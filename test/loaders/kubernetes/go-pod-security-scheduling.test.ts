@@ -924,3 +924,73 @@ spec:
     ]);
   });
 });
+
+describe('resource field references (validateContainerResourceFieldSelector, validateContainerResourceDivisor)', () => {
+  const BYTES = '1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei';
+  const RESOURCES =
+    'supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"';
+  const volume = (items: string) =>
+    container(`  volumes:
+    - name: info
+      downwardAPI:
+        items:
+${items}`);
+
+  it('takes the divisors Go prints as one its resource takes (1000m is 1, 1024Ki is 1Mi)', () => {
+    const text =
+      volume(`          - { path: a, resourceFieldRef: { containerName: app, resource: limits.cpu, divisor: 1m } }
+          - { path: b, resourceFieldRef: { containerName: app, resource: requests.cpu, divisor: 1000m } }
+          - { path: c, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: 1024Ki } }
+          - { path: d, resourceFieldRef: { containerName: app, resource: requests.ephemeral-storage, divisor: 1G } }
+          - { path: e, resourceFieldRef: { containerName: app, resource: limits.hugepages-2Mi, divisor: 1Mi } }
+          - { path: f, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: "0" } }
+          - { path: g, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: 1 } }
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it("refuses a volume file's resource a container does not have and divisors its resource does not take", () => {
+    const text =
+      volume(`          - { path: a, resourceFieldRef: { containerName: app, resource: limits.gpu } }
+          - { path: b, resourceFieldRef: { containerName: app, resource: limits.cpu, divisor: 1k } }
+          - { path: c, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: "1024" } }
+          - { path: d, resourceFieldRef: { containerName: app, resource: requests.ephemeral-storage, divisor: 2Mi } }
+          - { path: e, resourceFieldRef: { containerName: app, resource: requests.hugepages-1Gi, divisor: "1e3" } }
+`);
+    const ref = (i: number) => `/spec/volumes/0/downwardAPI/items/${i}/resourceFieldRef`;
+    expect(load(text).map(at)).toEqual([
+      [`${ref(0)}/resource`, `Unsupported value: "limits.gpu": ${RESOURCES}`],
+      [
+        `${ref(1)}/divisor`,
+        `Invalid value: "limits.cpu": only divisor's values 1m and 1 are supported with the cpu resource`,
+      ],
+      // A decimal 1024 prints as 1024, not 1Ki.
+      [
+        `${ref(2)}/divisor`,
+        `Invalid value: "limits.memory": only divisor's values ${BYTES} are supported with the memory resource`,
+      ],
+      [
+        `${ref(3)}/divisor`,
+        `Invalid value: "requests.ephemeral-storage": only divisor's values ${BYTES} are supported with the local ephemeral storage resource`,
+      ],
+      // A quantity with an exponent keeps its form: "1e3" prints as 1e3, not 1k.
+      [
+        `${ref(4)}/divisor`,
+        `Invalid value: "requests.hugepages-1Gi": only divisor's values ${BYTES} are supported with the hugepages resource`,
+      ],
+    ]);
+  });
+
+  it("checks an environment variable's divisor too, with no container to name", () => {
+    const text = container(`      env:
+        - { name: CPU, valueFrom: { resourceFieldRef: { resource: requests.cpu, divisor: 1m } } }
+        - { name: MEM, valueFrom: { resourceFieldRef: { resource: limits.memory, divisor: 1m } } }
+`);
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/containers/0/env/1/valueFrom/resourceFieldRef/divisor',
+        `Invalid value: "limits.memory": only divisor's values ${BYTES} are supported with the memory resource`,
+      ],
+    ]);
+  });
+});
