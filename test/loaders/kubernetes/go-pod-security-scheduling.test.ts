@@ -6,7 +6,8 @@ import { shortenPointer } from '../../../src/loaders/shorten.js';
 
 /**
  * What the API server checks in Go of a pod's security contexts, affinity, tolerations,
- * ephemeral containers and downward API field references, beyond the OpenAPI, with its messages
+ * ephemeral containers, downward API field and resource references, DNS config, host aliases,
+ * readiness and scheduling gates and Windows hostProcess containers, beyond the OpenAPI, with its messages
  * and field paths (k8s.io/kubernetes 1.36 `pkg/apis/core/validation/validation.go`; apimachinery
  * `util/validation`). Each case names the Go function whose check it is.
  */
