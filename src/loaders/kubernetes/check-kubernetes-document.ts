@@ -27,6 +27,9 @@ import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
 import { tolerationProblems } from './pod-tolerations.js';
+import { podDnsProblems } from './pod-dns.js';
+import { podGateProblems } from './pod-gates.js';
+import { windowsHostProcessProblems } from './windows-host-process.js';
 import { ephemeralContainerProblems } from './ephemeral-containers.js';
 
 /**
@@ -79,6 +82,9 @@ export function checkKubernetesDocument(
           ...securityContextProblems(document, group, kind.kind, release),
           ...affinityProblems(document, group, kind.kind, release),
           ...topologySpreadProblems(document, group, kind.kind),
+          ...podDnsProblems(document, group, kind.kind, release),
+          ...podGateProblems(document, group, kind.kind),
+          ...windowsHostProcessProblems(document, group, kind.kind),
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),

@@ -13,10 +13,11 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
+import { invalidValue, requiredValue } from './go-field-error.js';
 import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
 import { ENV_FIELD_PATHS, objectFieldSelectorProblems } from './object-field-selector.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
+import { resourceFieldSelectorProblems } from './resource-field-selector.js';
 
 const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const ENV_VAR_NAME_MESSAGE =
@@ -26,16 +27,6 @@ const RELAXED_ENV_VAR_NAME_MESSAGE =
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_MESSAGE =
   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
-/** The resources a `resourceFieldRef` of an environment variable may name (sorted, as Go lists). */
-const RESOURCE_FIELDS = [
-  'limits.cpu',
-  'limits.ephemeral-storage',
-  'limits.memory',
-  'requests.cpu',
-  'requests.ephemeral-storage',
-  'requests.memory',
-];
-const HUGE_PAGES_PREFIXES = ['limits.hugepages-', 'requests.hugepages-'];
 const VALUE_FROM_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
 const ENV_FROM_SOURCES = ['configMapRef', 'secretRef'];
 const ONE_FIELD = 'may not have more than one field specified at a time';
@@ -117,18 +108,9 @@ function selectorProblems(source: string, selector: Record<string, unknown>, add
     case 'fieldRef':
       objectFieldSelectorProblems(selector, ENV_FIELD_PATHS, add);
       return;
-    case 'resourceFieldRef': {
-      const resource = selector.resource;
-      if (resource === '') add(['resource'], 'required', requiredValue());
-      else if (
-        typeof resource === 'string' &&
-        !RESOURCE_FIELDS.includes(resource) &&
-        !HUGE_PAGES_PREFIXES.some((prefix) => resource.startsWith(prefix))
-      ) {
-        add(['resource'], 'env-source', unsupportedValue(resource, RESOURCE_FIELDS));
-      }
+    case 'resourceFieldRef':
+      resourceFieldSelectorProblems(selector, false, add);
       return;
-    }
     default: {
       // configMapKeyRef, secretKeyRef: `validateConfigMapKeySelector`, `validateSecretKeySelector`.
       const key = selector.key;

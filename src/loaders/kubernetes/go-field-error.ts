@@ -31,6 +31,11 @@ export function invalidValue(value: unknown, detail: string): string {
   return `Invalid value: ${goValue(value)}: ${detail}`;
 }
 
+/** `field.Invalid` of a list of strings, which Go prints as `[]string{"a", "b"}`. */
+export function invalidStringList(value: readonly string[], detail: string): string {
+  return `Invalid value: []string{${value.map((v) => JSON.stringify(v)).join(', ')}}: ${detail}`;
+}
+
 /**
  * `field.Invalid` of a struct value (a label selector): the API server prints it as JSON, `{}`
  * when empty (where an empty map of strings is `map[string]string{}`).

@@ -14,6 +14,11 @@ const LABEL_VALUE_FORMAT = `(${QUALIFIED_NAME_FORMAT})?`;
 const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FORMAT}$`);
 const DNS1123_SUBDOMAIN_FORMAT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
 const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FORMAT}$`);
+const DNS1123_LABEL_WITH_UNDERSCORE_FORMAT = '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FORMAT = `${DNS1123_LABEL_WITH_UNDERSCORE_FORMAT}(\\.${DNS1123_LABEL_WITH_UNDERSCORE_FORMAT})*`;
+const DNS1123_SUBDOMAIN_WITH_UNDERSCORE = new RegExp(
+  `^${DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FORMAT}$`,
+);
 
 /** apimachinery's `RegexError`: the message, its examples and the regular expression. */
 function regexError(message: string, format: string, ...examples: string[]): string {
@@ -42,6 +47,12 @@ const DNS1123_SUBDOMAIN_MESSAGE = regexError(
   'example.com',
 );
 
+const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_MESSAGE = regexError(
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
+  DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FORMAT,
+  'example.com',
+);
+
 const maxLength = (n: number): string => `must be no more than ${n} characters`;
 
 /** `IsDNS1123Subdomain`, every message it gives. */
@@ -49,6 +60,16 @@ export function dns1123SubdomainProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > 253) problems.push(maxLength(253));
   if (!DNS1123_SUBDOMAIN.test(value)) problems.push(DNS1123_SUBDOMAIN_MESSAGE);
+  return problems;
+}
+
+/** `IsDNS1123SubdomainWithUnderscore` (a pod's DNS search domain from 1.33), every message it gives. */
+export function dns1123SubdomainWithUnderscoreProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 253) problems.push(maxLength(253));
+  if (!DNS1123_SUBDOMAIN_WITH_UNDERSCORE.test(value)) {
+    problems.push(DNS1123_SUBDOMAIN_WITH_UNDERSCORE_MESSAGE);
+  }
   return problems;
 }
 

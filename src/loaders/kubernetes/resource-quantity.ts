@@ -63,3 +63,64 @@ export function compareQuantities(a: ParsedQuantity, b: ParsedQuantity): number 
   const right = b.units * 10n ** BigInt(scale - b.scale);
   return left < right ? -1 : left > right ? 1 : 0;
 }
+
+const DECIMAL_SUFFIXES: Readonly<Record<number, string>> = {
+  [-9]: 'n',
+  [-6]: 'u',
+  [-3]: 'm',
+  0: '',
+  3: 'k',
+  6: 'M',
+  9: 'G',
+  12: 'T',
+  15: 'P',
+  18: 'E',
+};
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/**
+ * How apimachinery's `Quantity.String()` prints a parsed quantity: in the format its suffix
+ * chose (binary `Ki`..., a decimal exponent `e3`, else decimal SI), with the largest suffix that
+ * keeps the number whole (`1000m` is `1`, `1024Ki` is `1Mi`, `1500` stays `1500`); a binary
+ * quantity below 1024 or not whole prints in decimal SI. `undefined` for what it cannot parse
+ * and for a value finer than a nano, which Go rounds first (not needed by its callers).
+ */
+export function canonicalQuantity(text: string): string | undefined {
+  let parsed: ParsedQuantity;
+  try {
+    parsed = parseResourceQuantity(text);
+  } catch {
+    return undefined;
+  }
+  const suffix = /(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)$/.exec(text)?.[1] ?? '';
+  const exponentFormat = /^[eE][+-]?[0-9]/.test(suffix);
+  let mantissa = parsed.units;
+  let exponent = -parsed.scale;
+  if (mantissa === 0n) return '0';
+  while (mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    exponent++;
+  }
+  if (suffix.endsWith('i') && exponent >= 0) {
+    let whole = mantissa * 10n ** BigInt(exponent);
+    if (whole >= 1024n || whole <= -1024n) {
+      let power = 0;
+      while (power < 6 && whole % 1024n === 0n) {
+        whole /= 1024n;
+        power++;
+      }
+      return `${whole}${BINARY_SUFFIXES[power]}`;
+    }
+  }
+  while (((exponent % 3) + 3) % 3 !== 0) {
+    mantissa *= 10n;
+    exponent--;
+  }
+  if (exponent < -9) return undefined;
+  if (exponentFormat) return exponent === 0 ? `${mantissa}` : `${mantissa}e${exponent}`;
+  if (exponent > 18) {
+    mantissa *= 10n ** BigInt(exponent - 18);
+    exponent = 18;
+  }
+  return `${mantissa}${DECIMAL_SUFFIXES[exponent]}`;
+}

@@ -14,6 +14,7 @@
 import { isPlainObject } from '../manifest-document.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { objectFieldSelectorProblems, VOLUME_FIELD_PATHS } from './object-field-selector.js';
+import { resourceFieldSelectorProblems } from './resource-field-selector.js';
 
 /** A volume's sources, in the order `validateVolumeSource` counts them (their JSON names). */
 export const VOLUME_SOURCES = [
@@ -133,7 +134,7 @@ function projectedDownwardApiFiles(sources: unknown, add: Add): void {
  * `validateDownwardAPIVolumeFile`, as far as the OpenAPI does not check it: one of `fieldRef`
  * and `resourceFieldRef`, a `fieldRef` naming a pod field a volume exposes (its labels and
  * annotations, whole or by key, its name, namespace and uid), a `resourceFieldRef` naming its
- * container.
+ * container, a resource and a divisor it takes (`resource-field-selector.ts`).
  */
 function downwardApiFiles(items: unknown, add: Add): void {
   if (!Array.isArray(items)) return;
@@ -159,11 +160,10 @@ function downwardApiFiles(items: unknown, add: Add): void {
         );
       }
     } else if (hasResourceFieldRef) {
-      const container = isPlainObject(resourceFieldRef)
-        ? resourceFieldRef.containerName
-        : undefined;
-      if (container === undefined || container === null || container === '') {
-        add([i, 'resourceFieldRef', 'containerName'], 'required', requiredValue());
+      if (isPlainObject(resourceFieldRef)) {
+        resourceFieldSelectorProblems(resourceFieldRef, true, (path, k, m) =>
+          add([i, 'resourceFieldRef', ...path], k, m),
+        );
       }
     } else {
       add([i], 'required', requiredValue('one of fieldRef and resourceFieldRef is required'));

@@ -6,7 +6,8 @@ import { shortenPointer } from '../../../src/loaders/shorten.js';
 
 /**
  * What the API server checks in Go of a pod's security contexts, affinity, tolerations,
- * ephemeral containers and downward API field references, beyond the OpenAPI, with its messages
+ * ephemeral containers, downward API field and resource references, DNS config, host aliases,
+ * readiness and scheduling gates and Windows hostProcess containers, beyond the OpenAPI, with its messages
  * and field paths (k8s.io/kubernetes 1.36 `pkg/apis/core/validation/validation.go`; apimachinery
  * `util/validation`). Each case names the Go function whose check it is.
  */
@@ -723,6 +724,273 @@ describe('downward API field references (validateObjectFieldSelector, validateDo
       [
         '/spec/volumes/1/projected/sources/0/downwardAPI/items/0/fieldRef',
         `Invalid value: "bad key": ${NAME_PART}`,
+      ],
+    ]);
+  });
+});
+
+const IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+const SUBDOMAIN =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const SUBDOMAIN_WITH_UNDERSCORE =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')";
+
+describe('DNS config and host aliases (validatePodDNSConfig, ValidateHostAliases)', () => {
+  it('takes the DNS configs and host aliases real pods use', () => {
+    const text = withContainer(`  dnsPolicy: None
+  dnsConfig:
+    nameservers: [10.96.0.10, "2001:db8::53", 010.0.0.1]
+    searches: [default.svc.cluster.local, svc.cluster.local., cluster.local]
+    options: [{ name: ndots, value: "2" }, { name: edns0 }]
+  hostAliases:
+    - { ip: 127.0.0.1, hostnames: [foo.local, bar.local] }
+    - { ip: "::1", hostnames: [localhost6] }
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it('needs a dnsConfig with a nameserver under dnsPolicy None', () => {
+    expect(load(withContainer('  dnsPolicy: None\n')).map(at)).toEqual([
+      ['/spec/dnsConfig', 'Required value: must provide `dnsConfig` when `dnsPolicy` is None'],
+    ]);
+    const noNameserver = withContainer('  dnsPolicy: None\n  dnsConfig: { searches: ["a b"] }\n');
+    // Go returns at the missing nameserver, before it looks at the searches.
+    expect(load(noNameserver).map(at)).toEqual([
+      [
+        '/spec/dnsConfig/nameservers',
+        'Required value: must provide at least one DNS nameserver when `dnsPolicy` is None',
+      ],
+    ]);
+    expect(load(withContainer('  dnsConfig: { searches: [example.com] }\n'))).toEqual([]);
+  });
+
+  it('refuses more than 3 nameservers, one that is no IP address, bad search domains and unnamed options', () => {
+    const findings = load(
+      withContainer(`  dnsConfig:
+    nameservers: [1.1.1.1, 8.8.8.8, 9.9.9.9, "fe80::1%eth0"]
+    searches: [Example.com, ok.example.]
+    options: [{ value: "1" }]
+`),
+    );
+    const d = '/spec/dnsConfig';
+    expect(findings.map(at)).toEqual([
+      [
+        `${d}/nameservers`,
+        'Invalid value: []string{"1.1.1.1", "8.8.8.8", "9.9.9.9", "fe80::1%eth0"}: must not have more than 3 nameservers',
+      ],
+      [`${d}/nameservers/3`, `Invalid value: "fe80::1%eth0": ${IP}`],
+      [`${d}/searches/0`, `Invalid value: "Example.com": ${SUBDOMAIN_WITH_UNDERSCORE}`],
+      [`${d}/options/0`, 'Required value: must not be empty'],
+    ]);
+  });
+
+  it('refuses more than 32 search domains and more than 2048 characters of them', () => {
+    const many = Array.from({ length: 33 }, (_, i) => `d${i}.example.com`);
+    const tooMany = load(withContainer(`  dnsConfig: { searches: [${many.join(', ')}] }\n`));
+    const quoted = (list: string[]) => list.map((s) => JSON.stringify(s)).join(', ');
+    expect(tooMany.map(at)).toEqual([
+      [
+        '/spec/dnsConfig/searches',
+        `Invalid value: []string{${quoted(many)}}: must not have more than 32 search paths`,
+      ],
+    ]);
+    // 9 domains of 250 characters and the 8 spaces between them: 2258 characters. (A long
+    // string in a message is shortened for display, so the values are not compared here.)
+    const label = (c: string) => c.repeat(61);
+    const long = Array.from(
+      { length: 9 },
+      (_, i) => `${['a', 'b', 'c', 'd'].map(label).join('.')}.x${i}`,
+    );
+    expect(long.join(' ').length).toBe(2258);
+    const tooLong = load(withContainer(`  dnsConfig: { searches: [${long.join(', ')}] }\n`));
+    expect(tooLong.map((f) => f.pointer)).toEqual(['/spec/dnsConfig/searches']);
+    expect(tooLong[0]?.message).toMatch(
+      /^Invalid value: \[\]string\{"a+\.\.\. \(250 characters\)", .*\}: must not have more than 2048 characters \(including spaces\) in the search list$/,
+    );
+    const fits = long.slice(0, 8);
+    expect(load(withContainer(`  dnsConfig: { searches: [${fits.join(', ')}] }\n`))).toEqual([]);
+  });
+
+  it('takes "_" and "." alone in a search domain from 1.33 on (RelaxedDNSSearchValidation)', () => {
+    const text = withContainer('  dnsConfig: { searches: [_sip._tcp.example.com, "."] }\n');
+    expect(load(text, '1.33')).toEqual([]);
+    expect(load(text, '1.32').map(at)).toEqual([
+      ['/spec/dnsConfig/searches/0', `Invalid value: "_sip._tcp.example.com": ${SUBDOMAIN}`],
+      // A trailing dot is cut first: "." is checked as "".
+      ['/spec/dnsConfig/searches/1', `Invalid value: "": ${SUBDOMAIN}`],
+    ]);
+  });
+
+  it('refuses a host alias whose ip is no IP address or whose hostname is no DNS subdomain', () => {
+    const text = withContainer(`  hostAliases:
+    - { ip: 300.1.1.1, hostnames: [Foo, ok] }
+    - { hostnames: [bar] }
+`);
+    const a = '/spec/hostAliases';
+    expect(load(text).map(at)).toEqual([
+      [`${a}/0/ip`, `Invalid value: "300.1.1.1": ${IP}`],
+      [`${a}/0/hostnames/0`, `Invalid value: "Foo": ${SUBDOMAIN}`],
+      [`${a}/1`, "must have required property 'ip'"],
+    ]);
+    // Before 1.31 the OpenAPI does not require an ip: Go finds the empty one.
+    expect(load(text, '1.30').map(at)).toContainEqual([`${a}/1/ip`, `Invalid value: "": ${IP}`]);
+  });
+});
+
+describe('readiness and scheduling gates (validateReadinessGates, validateSchedulingGates)', () => {
+  it('takes qualified names and refuses others, a scheduling gate at the gate', () => {
+    const good = withContainer(`  readinessGates: [{ conditionType: example.com/ready }]
+  schedulingGates: [{ name: example.com/quota }, { name: wait }]
+`);
+    expect(load(good)).toEqual([]);
+    const bad = withContainer(`  readinessGates: [{ conditionType: "a/b/c" }]
+  schedulingGates: [{ name: "-wait" }]
+`);
+    expect(load(bad).map(at)).toEqual([
+      [
+        '/spec/readinessGates/0/conditionType',
+        `Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ],
+      ['/spec/schedulingGates/0', `Invalid value: "-wait": ${NAME_PART}`],
+    ]);
+  });
+
+  it('reports a scheduling gate named twice once, by the list key', () => {
+    const text = withContainer('  schedulingGates: [{ name: wait }, { name: wait }]\n');
+    expect(load(text).map(at)).toEqual([
+      ['/spec/schedulingGates', 'must not hold the same item twice (x-kubernetes-list-type)'],
+    ]);
+  });
+});
+
+describe('Windows hostProcess containers (validateWindowsHostProcessPod)', () => {
+  it('takes a host process pod whose containers all are host processes, with hostNetwork', () => {
+    const text = pod(`  hostNetwork: true
+  securityContext: { windowsOptions: { hostProcess: true, runAsUserName: "NT AUTHORITY\\\\SYSTEM" } }
+  initContainers: [{ name: init, image: busybox }]
+  containers:
+    - name: app
+      image: nginx
+      securityContext: { windowsOptions: { hostProcess: true } }
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it('refuses a container that differs from the pod, a mix of host process and not, and no hostNetwork', () => {
+    const text = pod(`  securityContext: { windowsOptions: { hostProcess: true } }
+  containers:
+    - name: app
+      image: nginx
+    - name: sidecar
+      image: nginx
+      securityContext: { windowsOptions: { hostProcess: false } }
+`);
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec',
+        'Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers',
+      ],
+      [
+        '/spec/hostNetwork',
+        'Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers',
+      ],
+      [
+        '/spec/containers/1/securityContext/windowsOptions/hostProcess',
+        'Invalid value: false: pod hostProcess value must be identical if both are specified, was true',
+      ],
+    ]);
+  });
+
+  it('counts a container that sets hostProcess alone, in a pod template too', () => {
+    const text = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: agent }
+spec:
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec:
+      hostNetwork: true
+      containers:
+        - name: agent
+          image: agent
+          securityContext: { windowsOptions: { hostProcess: true } }
+        - { name: other, image: nginx }
+`;
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/template/spec',
+        'Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers',
+      ],
+    ]);
+  });
+});
+
+describe('resource field references (validateContainerResourceFieldSelector, validateContainerResourceDivisor)', () => {
+  const BYTES = '1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei';
+  const RESOURCES =
+    'supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"';
+  const volume = (items: string) =>
+    container(`  volumes:
+    - name: info
+      downwardAPI:
+        items:
+${items}`);
+
+  it('takes the divisors Go prints as one its resource takes (1000m is 1, 1024Ki is 1Mi)', () => {
+    const text =
+      volume(`          - { path: a, resourceFieldRef: { containerName: app, resource: limits.cpu, divisor: 1m } }
+          - { path: b, resourceFieldRef: { containerName: app, resource: requests.cpu, divisor: 1000m } }
+          - { path: c, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: 1024Ki } }
+          - { path: d, resourceFieldRef: { containerName: app, resource: requests.ephemeral-storage, divisor: 1G } }
+          - { path: e, resourceFieldRef: { containerName: app, resource: limits.hugepages-2Mi, divisor: 1Mi } }
+          - { path: f, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: "0" } }
+          - { path: g, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: 1 } }
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it("refuses a volume file's resource a container does not have and divisors its resource does not take", () => {
+    const text =
+      volume(`          - { path: a, resourceFieldRef: { containerName: app, resource: limits.gpu } }
+          - { path: b, resourceFieldRef: { containerName: app, resource: limits.cpu, divisor: 1k } }
+          - { path: c, resourceFieldRef: { containerName: app, resource: limits.memory, divisor: "1024" } }
+          - { path: d, resourceFieldRef: { containerName: app, resource: requests.ephemeral-storage, divisor: 2Mi } }
+          - { path: e, resourceFieldRef: { containerName: app, resource: requests.hugepages-1Gi, divisor: "1e3" } }
+`);
+    const ref = (i: number) => `/spec/volumes/0/downwardAPI/items/${i}/resourceFieldRef`;
+    expect(load(text).map(at)).toEqual([
+      [`${ref(0)}/resource`, `Unsupported value: "limits.gpu": ${RESOURCES}`],
+      [
+        `${ref(1)}/divisor`,
+        `Invalid value: "limits.cpu": only divisor's values 1m and 1 are supported with the cpu resource`,
+      ],
+      // A decimal 1024 prints as 1024, not 1Ki.
+      [
+        `${ref(2)}/divisor`,
+        `Invalid value: "limits.memory": only divisor's values ${BYTES} are supported with the memory resource`,
+      ],
+      [
+        `${ref(3)}/divisor`,
+        `Invalid value: "requests.ephemeral-storage": only divisor's values ${BYTES} are supported with the local ephemeral storage resource`,
+      ],
+      // A quantity with an exponent keeps its form: "1e3" prints as 1e3, not 1k.
+      [
+        `${ref(4)}/divisor`,
+        `Invalid value: "requests.hugepages-1Gi": only divisor's values ${BYTES} are supported with the hugepages resource`,
+      ],
+    ]);
+  });
+
+  it("checks an environment variable's divisor too, with no container to name", () => {
+    const text = container(`      env:
+        - { name: CPU, valueFrom: { resourceFieldRef: { resource: requests.cpu, divisor: 1m } } }
+        - { name: MEM, valueFrom: { resourceFieldRef: { resource: limits.memory, divisor: 1m } } }
+`);
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/containers/0/env/1/valueFrom/resourceFieldRef/divisor',
+        `Invalid value: "limits.memory": only divisor's values ${BYTES} are supported with the memory resource`,
       ],
     ]);
   });
