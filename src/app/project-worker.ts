@@ -37,7 +37,8 @@ export type WorkerEnd = (
       /** It posted a message of cosi's kinds that this side could not read (why, in one line). */
       readonly kind: 'unreadable-message';
       readonly message: string;
-      readonly site?: UserCodeSite;
+      /** Never given: the code running when this side reads the message may not have posted it. */
+      readonly site?: undefined;
     }
   | {
       readonly kind: 'crashed';
@@ -119,7 +120,14 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     try {
       options.onMessage(message);
     } catch (error) {
-      fault ??= { kind: 'unreadable-message', message: messageOfThrown(error), ...where() };
+      // Not placed at the code running now: the message was posted before this side read it,
+      // and the worker has gone on since (the config it was loading may have loaded).
+      const { config } = where();
+      fault ??= {
+        kind: 'unreadable-message',
+        message: messageOfThrown(error),
+        ...(config === undefined ? {} : { config }),
+      };
       void worker.terminate();
     }
   });

@@ -48,10 +48,11 @@ export function describeWorkerFault(end: WorkerEnd): WorkerFault {
         ...about,
       };
     case 'unreadable-message':
-      // Only the project's code posts on the worker's port beside cosi (`parentPort`).
+      // Only the project's code posts on the worker's port beside cosi (`parentPort`); which part
+      // of it is not known (see `startProjectWorker`).
       return {
-        kind: site === undefined ? 'config' : kind,
-        message: `${site ? capitalized(describeSite(site)) : "The project's code"} posted a message on the worker's port (parentPort) that cosi cannot read (${end.message}): cosi stopped it`,
+        kind: 'config',
+        message: `The project's code posted a message on the worker's port (parentPort) that cosi cannot read (${end.message}): cosi stopped it`,
         ...about,
       };
     case 'crashed':

@@ -265,7 +265,7 @@ describe("a message the project's code posts on the worker's port (parentPort)",
 
     expect(r.stderr).not.toMatch(/internal error|^\s+at /m);
     expect(r.stdout).toMatch(
-      /^cosi\.config\.ts: error\[config-error\]: The config \(while it loaded\) posted a message on the worker's port \(parentPort\) that cosi cannot read/m,
+      /^cosi\.config\.ts: error\[config-error\]: The project's code posted a message on the worker's port \(parentPort\) that cosi cannot read/m,
     );
     expect(r.code).toBe(2);
   });
