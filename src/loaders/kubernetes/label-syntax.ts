@@ -9,11 +9,15 @@ import { isPlainObject } from '../manifest-document.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 
 const QUALIFIED_NAME_FORMAT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FORMAT}$`);
+/** A qualified name's name part (a label key after its `prefix/`). */
+export const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FORMAT}$`);
+/** A DNS-1123 label (a container's, a volume's, a namespace's name); at most 63 characters. */
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_VALUE_FORMAT = `(${QUALIFIED_NAME_FORMAT})?`;
 const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FORMAT}$`);
 const DNS1123_SUBDOMAIN_FORMAT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FORMAT}$`);
+/** A DNS-1123 subdomain (most objects' names, a label key's prefix); at most 253 characters. */
+export const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FORMAT}$`);
 const DNS1123_LABEL_WITH_UNDERSCORE_FORMAT = '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FORMAT = `${DNS1123_LABEL_WITH_UNDERSCORE_FORMAT}(\\.${DNS1123_LABEL_WITH_UNDERSCORE_FORMAT})*`;
 const DNS1123_SUBDOMAIN_WITH_UNDERSCORE = new RegExp(

@@ -8,11 +8,9 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, QUALIFIED_NAME } from './label-syntax.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const TOTAL_ANNOTATION_BYTES = 256 * 1024;
 
 /** How a built-in kind's names are checked; every other kind takes path-segment names. */

@@ -10,10 +10,11 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
+import { DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
 import {
+  DNS1123_LABEL,
   dns1123SubdomainProblems,
   labelNameProblems,
   labelSelectorProblems,
