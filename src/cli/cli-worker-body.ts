@@ -10,6 +10,7 @@ import { manifestPlaces } from '../app/manifest-places.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
+import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runCli } from './program.js';
 import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
 
@@ -18,6 +19,8 @@ export interface CliWorkerHooks {
   /**
    * Called when the command has finished, before the main thread hears of it (it then stops the
    * worker): the entry saves its code cache there, with every function the command compiled.
+   * Not called when the run changed V8's flags (see `limitHeapGrowthOnceCollected`): V8 would
+   * refuse that cache in the next run, which starts with the flags unchanged.
    */
   readonly finished?: () => void;
 }
@@ -94,6 +97,7 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
     };
   };
 
+  const heapGrowth = limitHeapGrowthOnceCollected();
   const monitor = heartbeatWriter(heartbeat);
   const io: CliIo = {
     stdout: { write: writer('stdout') },
@@ -125,7 +129,8 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   };
   const exitCode = await withProcessExitGuard(() => runCli([...data.argv], io));
   monitor.stop();
+  heapGrowth.stop();
   flush();
-  hooks.finished?.();
+  if (!heapGrowth.limited()) hooks.finished?.();
   post({ kind: 'done', exitCode });
 }

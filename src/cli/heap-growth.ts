@@ -1,3 +1,4 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 
 /**
@@ -42,4 +43,39 @@ export function limitHeapGrowth(
   if (userChoseHeapGrowth(execArgv, nodeOptions)) return false;
   setFlags(`--${FLAG}=${COSI_HEAP_GROWING_PERCENT}`);
   return true;
+}
+
+/** A `gc` performance entry: Node puts the collection's kind in its detail. */
+type GcEntry = PerformanceEntry & { readonly detail?: { readonly kind?: number } | null };
+
+/** What {@link limitHeapGrowthOnceCollected} started. */
+export interface HeapGrowthWatch {
+  /** Whether this watch set the flag (V8's flags are the process's, every thread's). */
+  readonly limited: () => boolean;
+  /** Stops watching; a flag already set stays set. */
+  readonly stop: () => void;
+}
+
+/**
+ * Sets the heap growth step ({@link limitHeapGrowth}) at the thread's first full collection,
+ * not at start: a V8 flag changed once the process runs no longer matches the one its built-in
+ * code caches were made with, so every module Node compiles afterwards (all a worker thread
+ * loads as it starts, some 40 ms) is compiled from its source. A small command never has a full
+ * collection and never pays it; a large one has its first while it loads, and the step counts
+ * from the next.
+ */
+export function limitHeapGrowthOnceCollected(
+  limit: () => boolean = limitHeapGrowth,
+): HeapGrowthWatch {
+  let limited = false;
+  const observer = new PerformanceObserver((list) => {
+    const full = list
+      .getEntries()
+      .some((entry) => (entry as GcEntry).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+    if (!full) return;
+    observer.disconnect();
+    limited = limit();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { limited: () => limited, stop: () => observer.disconnect() };
 }

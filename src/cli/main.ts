@@ -1,19 +1,20 @@
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
-import { limitHeapGrowth } from './heap-growth.js';
+import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { processIo } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
 import { runsInWorker, runsOnceInWorker } from './worker-commands.js';
 
 /**
  * The command-line entry point. `bin/cosi.js` calls `main` and sets the exit code it returns.
- * The process takes cosi's heap growth step first (see {@link limitHeapGrowth}). A project's
+ * The thread that runs the project takes cosi's heap growth step at its first full collection
+ * (see {@link limitHeapGrowthOnceCollected}): here for a command run on this thread, in the
+ * worker for the others. A project's
  * code that calls `process.exit` gets an error thrown instead (see {@link withProcessExitGuard}):
  * the command's exit code is the one that counts. The commands that run a project once (`apply`,
  * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
  * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`).
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  limitHeapGrowth();
   const io = processIo();
   if (runsOnceInWorker(argv)) {
     // The worker starts first, before its supervisor loads and before the command line is
@@ -24,6 +25,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return (await import('./supervised-cli.js')).superviseWorkerOnce(argv, io, run);
   }
   if (runsInWorker(argv)) return (await import('./supervised-cli.js')).runCliInWorker(argv, io);
+  limitHeapGrowthOnceCollected();
   const { runCli } = await import('./program.js');
   return withProcessExitGuard(() => runCli(argv, io));
 }

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
+import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runScenario } from '../testing/scenario/run-scenario.js';
 import {
   markStride,
@@ -17,6 +18,7 @@ import {
 
 const port = parentPort;
 if (port === null) throw new Error('scenario-worker.ts runs as a worker thread');
+limitHeapGrowthOnceCollected();
 const { heartbeat, data } = workerData as {
   heartbeat: SharedArrayBuffer;
   data: ScenarioWorkerData;

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it, vi } from 'vitest';
 import {
   COSI_HEAP_GROWING_PERCENT,
   limitHeapGrowth,
+  limitHeapGrowthOnceCollected,
   userChoseHeapGrowth,
 } from '../../src/cli/heap-growth.js';
 
@@ -27,5 +30,51 @@ describe("the cosi process's heap growth step", () => {
       userChoseHeapGrowth(['--heap-prof', '--max-heap-size=100'], '--heap-snapshot-signal=SIGUSR2'),
     ).toBe(false);
     expect(userChoseHeapGrowth([], '  --heap-growing-percent=10  ')).toBe(true);
+  });
+});
+
+describe('limitHeapGrowthOnceCollected', () => {
+  /** A full collection, on demand: V8's `gc` exposed to a fresh context. */
+  const fullCollection = (): void => {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  };
+
+  it('sets the step at the first full collection, once', async () => {
+    let calls = 0;
+    const watch = limitHeapGrowthOnceCollected(() => {
+      calls++;
+      return true;
+    });
+    try {
+      fullCollection();
+      await vi.waitFor(() => {
+        expect(calls).toBe(1);
+      });
+      expect(watch.limited()).toBe(true);
+
+      fullCollection();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(calls).toBe(1);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('says it did not limit when the user chose a step', async () => {
+    let calls = 0;
+    const watch = limitHeapGrowthOnceCollected(() => {
+      calls++;
+      return false;
+    });
+    try {
+      fullCollection();
+      await vi.waitFor(() => {
+        expect(calls).toBe(1);
+      });
+      expect(watch.limited()).toBe(false);
+    } finally {
+      watch.stop();
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   type ServeRequest,
 } from '../../app/served-runtime.js';
 import { heartbeatWriter } from '../../app/user-code-heartbeat.js';
+import { limitHeapGrowthOnceCollected } from '../heap-growth.js';
 import type {
   CountBatch,
   CrossedError,
@@ -27,6 +28,7 @@ import type {
 
 const port = parentPort;
 if (port === null) throw new Error('run-worker.ts runs as a worker thread');
+limitHeapGrowthOnceCollected();
 const { heartbeat, data } = workerData as { heartbeat: SharedArrayBuffer; data: ServeRequest };
 const post = (message: FromRunWorker): void => {
   port.postMessage(message);
