@@ -10,6 +10,8 @@ import { manifestPlaces } from '../app/manifest-places.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
+import { useConfigLoader } from '../loaders/load-config.js';
+import { loadJitiWithCodeCache, saveJitiCache } from './cached-jiti.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runCli } from './program.js';
 import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
@@ -98,6 +100,7 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   };
 
   const heapGrowth = limitHeapGrowthOnceCollected();
+  useConfigLoader(() => loadJitiWithCodeCache());
   const monitor = heartbeatWriter(heartbeat);
   const io: CliIo = {
     stdout: { write: writer('stdout') },
@@ -131,6 +134,9 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   monitor.stop();
   heapGrowth.stop();
   flush();
-  if (!heapGrowth.limited()) hooks.finished?.();
+  if (!heapGrowth.limited()) {
+    saveJitiCache();
+    hooks.finished?.();
+  }
   post({ kind: 'done', exitCode });
 }

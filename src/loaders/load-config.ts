@@ -61,17 +61,31 @@ export async function findConfig(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-let jitiModule: typeof Jiti | undefined;
+/** What loads configs: jiti's `createJiti`. */
+export type ConfigLoader = Pick<typeof Jiti, 'createJiti'>;
+
+let jitiModule: ConfigLoader | undefined;
+/** How jiti is loaded: by `require` unless a runner chose another way (see {@link useConfigLoader}). */
+let loadJiti = (): ConfigLoader =>
+  // Required, not imported: an import of its CommonJS bundle would first have Node scan all of
+  // it for its export names.
+  createRequire(import.meta.url)('jiti') as ConfigLoader;
 
 /**
  * Loads what `loadConfig` loads configs with (jiti; the TypeScript transpiler it brings is loaded
  * only for a file not in its cache), once. A caller that times the config's own code calls it
  * first: loading cosi's tools is not the config's time.
  */
-export function prepareConfigLoader(): typeof Jiti {
-  // Required, not imported: an import of its CommonJS bundle would first have Node scan all of
-  // it for its export names.
-  return (jitiModule ??= createRequire(import.meta.url)('jiti') as typeof Jiti);
+export function prepareConfigLoader(): ConfigLoader {
+  return (jitiModule ??= loadJiti());
+}
+
+/**
+ * Has `prepareConfigLoader` load jiti with `load` (the CLI's worker compiles it with a code cache,
+ * see `cached-jiti.ts`), if jiti is not loaded yet.
+ */
+export function useConfigLoader(load: () => ConfigLoader): void {
+  loadJiti = load;
 }
 
 /** Options of `loadConfig`. */
