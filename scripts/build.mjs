@@ -1,5 +1,7 @@
 /**
- * `npm run build`: the declarations from tsc, the code from esbuild, bundled.
+ * `npm run build`: the declarations from tsc, the code from esbuild, bundled. The declarations
+ * have maps into `src/`, which the package ships too, so that an editor's go-to-definition on a
+ * name from `cosi` opens its TypeScript source, not its `.d.ts` (`tsconfig.build.json`).
  *
  * Why bundled: a command's start-up was mostly Node resolving, reading and linking some 420
  * modules, twice over for a command that runs in a worker (see docs/performance.md). The bundle

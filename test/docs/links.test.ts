@@ -1,17 +1,13 @@
 /**
  * Every relative link of README.md and docs/*.md resolves: the file or directory it names
- * exists, and an anchor (`page.md#section`, `#section`) names a heading of that page, as GitHub
- * turns headings into anchors. Links inside code are not links.
+ * exists and is one the package ships, and an anchor (`page.md#section`, `#section`) names a
+ * heading of that page, as GitHub turns headings into anchors. Links inside code are not links.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { expect, it } from 'vitest';
 import { PAGES, REPO } from './doc-blocks.js';
-
-/** The page's text outside fenced blocks and inline code. */
-function prose(text: string): string {
-  return text.replace(/^([ \t]*)```[\s\S]*?^\1```/gm, '').replace(/`[^`\n]*`/g, '');
-}
+import { relativeLinksOf } from './doc-links.js';
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
@@ -36,13 +32,25 @@ function anchorsOf(file: string): Set<string> {
   return anchors;
 }
 
-/** Every relative link of a page: `[text](target)` and `![alt](target)`. */
-function linksOf(page: string): string[] {
-  const text = prose(readFileSync(path.join(REPO, page), 'utf8'));
-  return [...text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)]
-    .map((m) => m[1] ?? '')
-    .filter((target) => !/^[a-z]+:/.test(target));
-}
+/**
+ * The top-level files and directories of the package: package.json `files` (its `!` exclusions
+ * aside) and what npm always packs. Docs ship in the package, so their links must land there;
+ * test/package/installed-package.test.ts follows them in the packed package itself, this
+ * finds a link out of it without packing.
+ */
+const SHIPPED = new Set([
+  ...(
+    JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { files: string[] }
+  ).files
+    .filter((entry) => !entry.startsWith('!'))
+    .map((entry) => entry.split('/')[0]),
+  'README.md',
+  'package.json',
+]);
+
+/** Every relative link of a page (see doc-links.ts). */
+const linksOf = (page: string): string[] =>
+  relativeLinksOf(readFileSync(path.join(REPO, page), 'utf8'));
 
 it('checks the links of every page, and there are some', () => {
   expect(PAGES).toContain('README.md');
@@ -57,7 +65,9 @@ it.each(PAGES)('every relative link of %s resolves', (page) => {
     const file =
       target === '' ? path.join(REPO, page) : path.resolve(REPO, path.dirname(page), target);
     if (!existsSync(file)) broken.push(`${link}: no such file`);
-    else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(file).has(anchor)) {
+    else if (!SHIPPED.has(path.relative(REPO, file).split(path.sep)[0] ?? '')) {
+      broken.push(`${link}: not in the package (package.json "files")`);
+    } else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(file).has(anchor)) {
       broken.push(`${link}: no heading with that anchor`);
     }
   }

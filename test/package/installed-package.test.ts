@@ -4,7 +4,7 @@
  * TypeScript project that imports it. One pack and one install per run: slow (a minute or so).
  * Like the other tests that run `bin/cosi.js`, it packs the current `dist/` (`npm run build`).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   copyFile,
   mkdir,
@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relativeLinksOf } from '../docs/doc-links.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -109,32 +110,58 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     expect(npx.stdout).toContain(`cosi ${version}`);
   });
 
-  it('ships the built code, not the sources, tests or source maps', async () => {
+  it('ships the built code with its TypeScript sources and declaration maps, not the tests', async () => {
     const shipped = path.join(project, 'node_modules/cosi');
     expect((await readdir(shipped)).sort()).toEqual(
-      ['README.md', 'bin', 'dist', 'docs', 'kubernetes-openapi', 'package.json'].sort(),
+      ['README.md', 'bin', 'dist', 'docs', 'kubernetes-openapi', 'package.json', 'src'].sort(),
     );
     const files = await readdir(path.join(shipped, 'dist'), { recursive: true });
-    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files).toContain('index.d.ts');
+    // The only maps are the declarations', one for each, and each points into the shipped src/
+    // (the go-to-definition test below follows one as an editor does).
+    const maps = files.filter((f) => f.endsWith('.map'));
+    expect(maps.filter((f) => !f.endsWith('.d.ts.map'))).toEqual([]);
+    expect(maps.length).toBe(files.filter((f) => f.endsWith('.d.ts')).length);
+    const unresolved: string[] = [];
+    for (const map of maps) {
+      const file = path.join(shipped, 'dist', map);
+      const { sources } = JSON.parse(await readFile(file, 'utf8')) as { sources: string[] };
+      for (const source of sources) {
+        const target = path.resolve(path.dirname(file), source);
+        const inSrc = target.startsWith(path.join(shipped, 'src') + path.sep);
+        if (!inSrc || !(await exists(target))) unresolved.push(`${map}: ${source}`);
+      }
+    }
+    expect(unresolved).toEqual([]);
     // No build tool or test data came along as a dependency.
     for (const dev of ['typescript', 'vitest', 'eslint', 'prettier', 'fast-check']) {
       await expect(stat(path.join(project, 'node_modules', dev))).rejects.toThrow();
     }
   });
 
-  it('ships what README links to: every relative link resolves inside the package', async () => {
+  it('ships what its docs link to: every relative link of README and docs/ resolves inside the package', async () => {
     const shipped = path.join(project, 'node_modules/cosi');
-    const readme = await readFile(path.join(shipped, 'README.md'), 'utf8');
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)|<img [^>]*src="([^"]+)"/g)]
-      .map((m) => (m[1] ?? m[2] ?? '').split('#')[0] ?? '')
-      .filter((target) => target !== '' && !/^[a-z]+:/.test(target));
-    // The scan finds README's links into the docs.
-    expect(targets).toContain('docs/cli.md');
+    const pages = [
+      'README.md',
+      ...(await readdir(path.join(shipped, 'docs')))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    const targets = new Set<string>();
     const missing: string[] = [];
-    for (const target of new Set(targets)) {
-      await stat(path.join(shipped, target)).catch(() => missing.push(target));
+    for (const page of pages) {
+      for (const link of relativeLinksOf(await readFile(path.join(shipped, page), 'utf8'))) {
+        const target = link.split('#')[0] ?? '';
+        if (target === '') continue;
+        const file = path.relative(shipped, path.resolve(shipped, path.dirname(page), target));
+        targets.add(file);
+        const inside = !file.startsWith('..') && !path.isAbsolute(file);
+        if (!inside || !(await exists(path.join(shipped, file)))) missing.push(`${page}: ${link}`);
+      }
     }
+    // The scan finds README's links into the docs and docs/api.md's into the sources.
+    expect(targets).toContain('docs/cli.md');
+    expect(targets).toContain('src/engine/errors.ts');
     expect(missing).toEqual([]);
   });
 
@@ -211,6 +238,22 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
       await writeFile(config, text);
     }
   });
+  it("takes an editor's go-to-definition into cosi's TypeScript source, not its declarations", async () => {
+    // (init and the tsconfig.json are the tests' before.)
+    const config = path.join(project, 'cosi.config.ts');
+    const lines = (await readFile(config, 'utf8')).split('\n');
+    const line = lines.findIndex((text) => text.startsWith('export default defineConfig('));
+    expect(line).toBeGreaterThan(-1);
+    const found = await definitionsAt(config, line + 1, 'export default '.length + 1);
+    const shipped = path.join(project, 'node_modules/cosi');
+    expect(found.map((d) => path.relative(shipped, d.file))).toEqual([
+      expect.stringMatching(/^src[\\/].*\.ts$/),
+    ]);
+    const [definition] = found;
+    const source = (await readFile(definition?.file ?? '', 'utf8')).split('\n');
+    expect(source[(definition?.start.line ?? 0) - 1]).toContain('function defineConfig');
+  });
+
   it('installs what README says: its package count, and its files within 15%', async () => {
     const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
     const stated = /\*\*(\d+) packages, \d+ MB on disk\*\* \((\d+) MB of\s+files/.exec(readme);
@@ -228,6 +271,61 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
   });
 });
 
+interface Definition {
+  readonly file: string;
+  readonly start: { readonly line: number; readonly offset: number };
+}
+
+/**
+ * What an editor's go-to-definition finds at a place of a file (1-based line and column): the
+ * answer of tsserver, the TypeScript service editors run, asked as they ask it (open the file,
+ * then `definition`), in the user's project.
+ */
+async function definitionsAt(file: string, line: number, offset: number): Promise<Definition[]> {
+  const server = spawn(
+    process.execPath,
+    [
+      path.join(REPO, 'node_modules/typescript/lib/tsserver.js'),
+      '--disableAutomaticTypingAcquisition',
+    ],
+    { cwd: project, stdio: ['pipe', 'pipe', 'ignore'] },
+  );
+  try {
+    const answer = new Promise<Definition[]>((resolve, reject) => {
+      let pending = '';
+      server.stdout.setEncoding('utf8');
+      server.stdout.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const text of lines) {
+          if (!text.startsWith('{')) continue; // a message's Content-Length header
+          const message = JSON.parse(text) as {
+            type: string;
+            request_seq?: number;
+            success?: boolean;
+            message?: string;
+            body?: Definition[];
+          };
+          if (message.type !== 'response' || message.request_seq !== 2) continue;
+          if (message.success === true) resolve(message.body ?? []);
+          else reject(new Error(`tsserver: ${message.message ?? 'definition failed'}`));
+        }
+      });
+      server.on('exit', (code) =>
+        reject(new Error(`tsserver exited (${code}) before it answered`)),
+      );
+    });
+    const requests = [
+      { seq: 1, type: 'request', command: 'open', arguments: { file } },
+      { seq: 2, type: 'request', command: 'definition', arguments: { file, line, offset } },
+    ];
+    for (const request of requests) server.stdin.write(`${JSON.stringify(request)}\n`);
+    return await answer;
+  } finally {
+    server.kill();
+  }
+}
+
 /** The bytes of the files below `dir`, symbolic links not followed. */
 async function filesSize(dir: string): Promise<number> {
   let total = 0;
@@ -238,3 +336,9 @@ async function filesSize(dir: string): Promise<number> {
   }
   return total;
 }
+
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
