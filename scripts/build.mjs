@@ -79,6 +79,12 @@ const WORKER_BODY = 'cli/cli-worker-body.ts';
 /** The worker's entry, which runs that script: a CommonJS script too (see `cli-worker.ts`). */
 const WORKER_ENTRY = 'cli/cli-worker.ts';
 
+/**
+ * What starts a project command's worker before the CLI loads (`bin/cosi.js` requires it): a
+ * CommonJS script with Node's modules only (see `early-worker.ts`).
+ */
+const EARLY_WORKER = 'cli/early-worker.ts';
+
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
 const packageOf = (specifier) =>
   specifier
@@ -189,6 +195,7 @@ async function main() {
     logLevel: 'warning',
   });
   await buildWorkerEntry(await buildWorkerBody());
+  await buildStandaloneScript(EARLY_WORKER);
 }
 
 /**
@@ -243,6 +250,32 @@ async function buildWorkerEntry(bodyHash) {
     plugins: [fillHash, externals],
     logLevel: 'warning',
   });
+}
+
+/**
+ * `dist/<entry>.cjs`: one CommonJS script of `src/<entry>` and what it imports; the build fails
+ * if that is more than Node's modules and cosi's own (a package would be loaded at its start).
+ */
+async function buildStandaloneScript(entry) {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [`src/${entry}`],
+    outfile: path.join(ROOT, 'dist', entry.replace(/\.ts$/, '.cjs')),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    plugins: [externals],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const packages = Object.values(result.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .map((imported) => imported.path)
+    .filter((imported) => !imported.startsWith('node:'));
+  if (packages.length > 0) {
+    throw new Error(`${entry} must import Node's modules alone, not ${packages.join(', ')}`);
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
-import { getHeapStatistics } from 'node:v8';
-import { Worker } from 'node:worker_threads';
-import { createHeartbeatBuffer, heartbeatReader } from './user-code-heartbeat.js';
+import { heartbeatReader } from './user-code-heartbeat.js';
+import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from './worker-launch.js';
 import { toError } from '../engine/errors.js';
 import { messageOfThrown, ThrownValueError } from '../engine/thrown-value.js';
 import type { UserCodeSite } from './user-code-site.js';
@@ -18,6 +17,11 @@ export interface ProjectWorkerOptions {
   readonly wait: () => number;
   /** The worker's old-generation heap limit, MB: {@link workerHeapLimit} by default. */
   readonly heapMb?: number;
+  /**
+   * The worker, when it was started already (`launchProjectWorker`, with this `entry` and `data`):
+   * it is supervised from here on, and what it did before is read first.
+   */
+  readonly launched?: LaunchedWorker;
   /** Each message the worker posts, in order. */
   readonly onMessage: (message: unknown) => void;
   /** How often the heartbeat is read, wall ms (default 100). */
@@ -66,16 +70,6 @@ export interface ProjectWorker {
 }
 
 /**
- * The default heap limit of a project worker: the `COSI_WORKER_HEAP_MB` environment variable,
- * else the process's own limit (what the project would have had in the main thread).
- */
-export function workerHeapLimit(env: Readonly<Record<string, string | undefined>>): number {
-  const given = Number(env.COSI_WORKER_HEAP_MB);
-  if (Number.isInteger(given) && given > 0) return given;
-  return Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-}
-
-/**
  * Runs a project's code in a worker thread, supervised: a `resourceLimits` heap, so that running
  * out of memory ends the worker and not the process; a heartbeat (see `user-code-heartbeat.ts`)
  * that says which code of the project's was running; and a deadline: once the worker's event
@@ -91,17 +85,15 @@ export function workerHeapLimit(env: Readonly<Record<string, string | undefined>
  * here.
  */
 export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker {
-  const heartbeat = createHeartbeatBuffer();
+  const launched =
+    options.launched ??
+    launchProjectWorker(
+      options.entry,
+      options.data,
+      options.heapMb ?? workerHeapLimit(process.env),
+    );
+  const { worker, heartbeat, heapMb } = launched;
   const read = heartbeatReader(heartbeat);
-  const heapMb = options.heapMb ?? workerHeapLimit(process.env);
-  const worker = new Worker(options.entry, {
-    workerData: { heartbeat, data: options.data },
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    // The worker's own process.stdout / stderr are forwarded here (a stray console.log of the
-    // project's); cosi's output goes through messages.
-    stdout: false,
-    stderr: false,
-  });
   let stopping = false;
   let fault: WorkerEnd | undefined;
   const where = (): { site?: UserCodeSite; config?: string; mark?: number } => {
@@ -115,7 +107,7 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
   // The worker's port is the project's code's too (`parentPort`): what is not one of cosi's
   // messages (an object with a `kind`) is not read, and one this side cannot read ends the
   // worker as its fault, never this thread.
-  worker.on('message', (message: unknown) => {
+  const onMessage = (message: unknown): void => {
     if (!isCosiMessage(message)) return;
     try {
       options.onMessage(message);
@@ -130,13 +122,13 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
       };
       void worker.terminate();
     }
-  });
+  };
   // What the worker's code threw where nothing caught it: any value, as structured-cloned.
-  worker.on('error', (error: unknown) => {
+  const onError = (error: unknown): void => {
     fault ??= isOutOfMemory(error)
       ? { kind: 'out-of-memory', heapMb, ...where() }
       : { kind: 'crashed', ...describeUncaught(error), ...where() };
-  });
+  };
   // A reading is stuck when the event loop has not beaten since it was first seen, with the
   // project's code running. Its age is measured from when this side first saw its sequence.
   let last = read();
@@ -162,10 +154,14 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     void worker.terminate();
   }, options.pollMs ?? 100);
   const ended = new Promise<WorkerEnd>((resolve) => {
-    worker.once('exit', (code) => {
-      clearInterval(poll);
-      if (fault) return resolve(fault);
-      resolve({ kind: 'exited', code, ...(stopping ? {} : where()) });
+    launched.take({
+      message: onMessage,
+      error: onError,
+      exit: (code) => {
+        clearInterval(poll);
+        if (fault) return resolve(fault);
+        resolve({ kind: 'exited', code, ...(stopping ? {} : where()) });
+      },
     });
   });
   return {

@@ -1,8 +1,9 @@
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
+import type { LaunchedWorker } from '../app/worker-launch.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { processIo } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
-import { runsInWorker, runsOnceInWorker } from './worker-commands.js';
+import { runsInWorker, runsOnceInWorker } from './worker-command-names.js';
 
 /**
  * The command-line entry point. `bin/cosi.js` calls `main` and sets the exit code it returns.
@@ -14,14 +15,21 @@ import { runsInWorker, runsOnceInWorker } from './worker-commands.js';
  * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
  * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`).
  */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], launched?: LaunchedWorker): Promise<number> {
   const io = processIo();
   if (runsOnceInWorker(argv)) {
     // The worker starts first, before its supervisor loads and before the command line is
     // parsed (the worker parses it; here only the bound on the project's code is read): its
-    // start-up, a Node start of its own, is most of a small command's time.
+    // start-up, a Node start of its own, is most of a small command's time. `bin/cosi.js`
+    // starts it before this module loads (`launched`, see `early-worker.ts`).
     const timeout = timeoutFlag(argv);
-    const run = (await import('./worker-run.js')).runWorkerOnce(argv, io, () => timeout);
+    const run = (await import('./worker-run.js')).runWorkerOnce(
+      argv,
+      io,
+      () => timeout,
+      undefined,
+      launched === undefined ? {} : { launched },
+    );
     return (await import('./supervised-cli.js')).superviseWorkerOnce(argv, io, run);
   }
   if (runsInWorker(argv)) return (await import('./supervised-cli.js')).runCliInWorker(argv, io);

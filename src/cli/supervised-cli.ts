@@ -5,7 +5,7 @@ import type { CheckResult } from '../app/check/check-result.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
-import { mayBeGetWatch } from './worker-commands.js';
+import { mayBeGetWatch } from './worker-command-names.js';
 import { parseCommand, runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 
 /**

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
+import type { LaunchedWorker } from '../app/worker-launch.js';
 import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { parseDuration } from './duration.js';
@@ -34,7 +35,14 @@ export function runWorkerOnce(
   io: CliIo,
   timeout: () => number | undefined,
   onMessage: (message: FromWorker) => void = () => undefined,
-  { screen = false }: { readonly screen?: boolean } = {},
+  {
+    screen = false,
+    launched,
+  }: {
+    readonly screen?: boolean;
+    /** The worker, when `bin/cosi.js` started it already (see `early-worker.ts`). */
+    readonly launched?: LaunchedWorker;
+  } = {},
 ): WorkerRun {
   let exitCode: number | undefined;
   let places: ManifestPlaces | undefined;
@@ -48,6 +56,7 @@ export function runWorkerOnce(
   const worker = startProjectWorker({
     entry: packageFile('dist/cli/cli-worker.cjs'),
     data,
+    ...(launched === undefined ? {} : { launched }),
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),
     onMessage: (raw) => {

@@ -1,0 +1,79 @@
+import { getHeapStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { createHeartbeatBuffer } from './user-code-heartbeat.js';
+
+/** The events of a launched worker that its supervisor reads. */
+export interface WorkerEvents {
+  readonly message: (message: unknown) => void;
+  readonly error: (error: unknown) => void;
+  readonly exit: (code: number) => void;
+}
+
+/** A project worker started before its supervisor was ready (see {@link launchProjectWorker}). */
+export interface LaunchedWorker {
+  readonly worker: Worker;
+  /** The heartbeat the worker writes (see `user-code-heartbeat.ts`). */
+  readonly heartbeat: SharedArrayBuffer;
+  /** The worker's old-generation heap limit, MB. */
+  readonly heapMb: number;
+  /**
+   * Hands the worker's events to `events`: first those it had before, in their order, then each
+   * as it comes. Once.
+   */
+  take(events: WorkerEvents): void;
+}
+
+/**
+ * Starts a project worker (`entry`, with `data` and the heartbeat as its `workerData`) whose
+ * events are kept until its supervisor takes them: the worker may start before the supervisor
+ * has loaded (see `early-worker.ts`), and a message or an exit that came in between is not lost.
+ */
+export function launchProjectWorker(
+  entry: URL | string,
+  data: unknown,
+  heapMb: number,
+): LaunchedWorker {
+  const heartbeat = createHeartbeatBuffer();
+  const worker = new Worker(entry, {
+    workerData: { heartbeat, data },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    // The worker's own process.stdout / stderr are forwarded here (a stray console.log of the
+    // project's); cosi's output goes through messages.
+    stdout: false,
+    stderr: false,
+  });
+  type Event = {
+    [K in keyof WorkerEvents]: { kind: K; value: Parameters<WorkerEvents[K]>[0] };
+  }[keyof WorkerEvents];
+  let kept: Event[] | undefined = [];
+  let taken: WorkerEvents | undefined;
+  const deliver = (event: Event): void => {
+    if (taken === undefined) kept?.push(event);
+    else (taken[event.kind] as (value: unknown) => void)(event.value);
+  };
+  worker.on('message', (value: unknown) => deliver({ kind: 'message', value }));
+  worker.on('error', (value: unknown) => deliver({ kind: 'error', value }));
+  worker.once('exit', (value: number) => deliver({ kind: 'exit', value }));
+  return {
+    worker,
+    heartbeat,
+    heapMb,
+    take: (events) => {
+      if (taken !== undefined) throw new Error('a launched worker is taken once');
+      taken = events;
+      const before = kept ?? [];
+      kept = undefined;
+      for (const event of before) (events[event.kind] as (value: unknown) => void)(event.value);
+    },
+  };
+}
+
+/**
+ * The default heap limit of a project worker: the `COSI_WORKER_HEAP_MB` environment variable,
+ * else the process's own limit (what the project would have had in the main thread).
+ */
+export function workerHeapLimit(env: Readonly<Record<string, string | undefined>>): number {
+  const given = Number(env.COSI_WORKER_HEAP_MB);
+  if (Number.isInteger(given) && given > 0) return given;
+  return Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+}

@@ -1,0 +1,31 @@
+/**
+ * The worker of a command that runs its project once (`check`, `apply`, ...), started by
+ * `bin/cosi.js` before anything else loads: the worker's start, a Node start of its own, is most
+ * of a small command's time, and it goes on on the other core while the main thread loads its
+ * supervisor (`main.ts`, `supervised-cli.ts`), which then takes it over (see
+ * `launchProjectWorker`).
+ *
+ * Built as a CommonJS script of its own (`dist/cli/early-worker.cjs`) with Node's modules only,
+ * as the worker's entry is: loaded with `require`, it costs no round of the ES module loader.
+ */
+import { isatty } from 'node:tty';
+import { fileURLToPath } from 'node:url';
+import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from '../app/worker-launch.js';
+import { runsOnceInWorker } from './worker-command-names.js';
+import type { CliWorkerData } from './worker-messages.js';
+
+/**
+ * Starts the worker of `argv` when its command runs once in a worker (else `undefined`); `dist`
+ * is the URL of the package's `dist/cli/`, where the worker's scripts are.
+ */
+export function launchEarlyWorker(argv: readonly string[], dist: URL): LaunchedWorker | undefined {
+  if (!runsOnceInWorker(argv)) return undefined;
+  const data: CliWorkerData = {
+    script: fileURLToPath(new URL('cli-worker-body.cjs', dist)),
+    argv,
+    // As the process's io says them (`processIo`): stdout's terminal, and a stdin to read.
+    isTTY: isatty(1),
+    hasStdin: true,
+  };
+  return launchProjectWorker(new URL('cli-worker.cjs', dist), data, workerHeapLimit(process.env));
+}
