@@ -130,7 +130,9 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
         }
       : {}),
   };
-  const exitCode = await withProcessExitGuard(() => runCli([...data.argv], io));
+  const exitCode = await withProcessExitGuard(() =>
+    runCli([...data.argv], io, data.argv[0] === undefined ? {} : { only: data.argv[0] }),
+  );
   monitor.stop();
   heapGrowth.stop();
   flush();

@@ -19,21 +19,46 @@ import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
 
-// Each command's module is imported when it runs (see lazyCommand).
+// Each command's module is imported when it runs (see lazyCommand); each under the name its
+// definition gives it.
 const COMMANDS = [
-  lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
-  lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand),
-  lazyCommand(defineDiff, async () => (await import('./commands/diff.js')).diffCommand),
-  lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
-  lazyCommand(defineTest, async () => (await import('./commands/test.js')).testCommand),
-  lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
-  lazyCommand(defineReport, async () => (await import('./commands/report.js')).reportCommand),
-  lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
-  lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
-  lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand),
-  lazyCommand(defineInit, async () => (await import('./commands/init.js')).initCommand),
-  lazyCommand(defineComplete, async () => (await import('./commands/complete.js')).completeCommand),
-  versionCommand,
+  [
+    'apply',
+    lazyCommand(defineApply, async () => (await import('./commands/apply.js')).applyCommand),
+  ],
+  ['get', lazyCommand(defineGet, async () => (await import('./commands/get.js')).getCommand)],
+  ['diff', lazyCommand(defineDiff, async () => (await import('./commands/diff.js')).diffCommand)],
+  [
+    'check',
+    lazyCommand(defineCheck, async () => (await import('./commands/check.js')).checkCommand),
+  ],
+  ['test', lazyCommand(defineTest, async () => (await import('./commands/test.js')).testCommand)],
+  [
+    'graph',
+    lazyCommand(defineGraph, async () => (await import('./commands/graph.js')).graphCommand),
+  ],
+  [
+    'report',
+    lazyCommand(defineReport, async () => (await import('./commands/report.js')).reportCommand),
+  ],
+  [
+    'explain',
+    lazyCommand(defineExplain, async () => (await import('./commands/explain.js')).explainCommand),
+  ],
+  [
+    'watch',
+    lazyCommand(defineWatch, async () => (await import('./commands/watch.js')).watchCommand),
+  ],
+  ['run', lazyCommand(defineRun, async () => (await import('./commands/run.js')).runCommand)],
+  ['init', lazyCommand(defineInit, async () => (await import('./commands/init.js')).initCommand)],
+  [
+    '__complete',
+    lazyCommand(
+      defineComplete,
+      async () => (await import('./commands/complete.js')).completeCommand,
+    ),
+  ],
+  ['version', versionCommand],
 ] as const;
 
 /** A commander program and the result of the command it ran, once `parseAsync` has finished. */
@@ -42,11 +67,23 @@ export interface Cli {
   result(): CommandResult<unknown> | undefined;
 }
 
+/** Options of {@link createCli}. */
+export interface CliOptions {
+  /**
+   * The one command to define, by name, when the line is known to run it (a worker runs the
+   * command it was started for): defining the dozen others is a few ms of every start.
+   */
+  readonly only?: string;
+}
+
+/** The commands' names, in the order they are defined (for tests and tools). */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
+
 /**
  * A fresh commander program writing to `io`, its actions the commands' functions. Commander's own
  * exits (help, usage errors) are thrown as `CommanderError`s.
  */
-export function createCli(io: CliIo): Cli {
+export function createCli(io: CliIo, { only }: CliOptions = {}): Cli {
   let result: CommandResult<unknown> | undefined;
   const program = new Command('cosi')
     .description('Run COSI controllers on YAML manifests, without a cluster.')
@@ -70,8 +107,11 @@ Examples:
   cosi diff -f DIR --state etcd://HOST:PORT   show what applying DIR would change there
   source <(cosi completion bash)              complete commands and flags in bash`,
     );
-  const completion = createCompletionCommand(() => program.commands);
-  for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[], unknown>[]) {
+  const completion = ['completion', createCompletionCommand(() => program.commands)] as const;
+  const commands = [...COMMANDS, completion]
+    .filter(([name]) => only === undefined || name === only)
+    .map(([, command]) => command) as readonly CliCommand<unknown[], unknown>[];
+  for (const command of commands) {
     const definition = command.define();
     program.addCommand(
       definition
@@ -99,8 +139,12 @@ Examples:
  * top-level catch: commander's own exits (help, version: 0; usage errors: 2) here, any other
  * error as {@link exitCodeOfError} maps it, loaded only when there is one.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const cli = createCli(io);
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  options: CliOptions = {},
+): Promise<number> {
+  const cli = createCli(io, options);
   try {
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;
