@@ -233,6 +233,38 @@ describe('cosi run (in memory): a controller that faults before the run has star
     );
     expect(await exitWithin(p, 20_000)).toBe(2);
   }, 60_000);
+
+  /**
+   * A controller object whose `name` getter runs `body` from its second read on: the first is the
+   * config's check as it loads (a getter that faults there is the config's fault), the next is
+   * cosi's, when it registers the controller.
+   */
+  const naming = (body: string): string =>
+    `let reads = 0;
+export default defineConfig({ definitions: [VM], controllers: [{ get name(): string { if (++reads > 1) { ${body} } return 'Named'; }, inputs: [], outputs: [], run: async () => undefined } as never] });
+`;
+
+  it('stuck while its name is read is stopped at --timeout, logged by its place; exit 1', async () => {
+    const p = await run(naming('for (;;);'), ['--timeout', '2s']);
+    const fault = await entry(p, { code: 'user-code-stuck' });
+    expect(fault).toMatchObject({
+      level: 'error',
+      controller: 'controllers[0]',
+      msg: expect.stringMatching(
+        /^Controller "controllers\[0\]" was still running after 2(\.\d+)?s/,
+      ) as unknown,
+    });
+    expect(await exitWithin(p, 20_000)).toBe(1);
+  }, 60_000);
+
+  it('throwing while its name is read is a configuration error naming its place; exit 2', async () => {
+    const p = await run(naming("throw new Error('no name');"));
+    const refused = await entry(p, { code: 'config' });
+    expect(refused['msg']).toBe(
+      'cosi.config.ts: cannot register the controllers: controller "controllers[0]" cannot be read: no name',
+    );
+    expect(await exitWithin(p, 20_000)).toBe(2);
+  }, 60_000);
 });
 
 describe.skipIf(!etcdAvailable)('cosi run on etcd: a leader whose controller gets stuck', () => {
