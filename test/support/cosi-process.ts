@@ -12,14 +12,18 @@ export interface CosiProcess {
   /** Everything it wrote to stdout so far (empty unless spawned with `stdout: true`). */
   stdout(): string;
   /**
-   * Waits (bounded) until stdout satisfies `condition`; returns stdout then. Fails at once if the
-   * process exits first, with its exit code (or signal) and the tail of its stdout and stderr.
+   * Waits (bounded) until `condition` (on this process: its output, an endpoint it serves) returns
+   * something truthy, and returns that. Fails at once if the process exits first, with its exit
+   * code (or signal) and the tail of its stdout and stderr; `what` names what was awaited.
    */
+  waitUntil<T>(
+    condition: () => T | Promise<T>,
+    timeoutMs: number,
+    what: string,
+  ): Promise<NonNullable<T>>;
+  /** Waits (bounded) until stdout satisfies `condition`; returns stdout then. As `waitUntil`. */
   waitForStdout(condition: (stdout: string) => boolean, timeoutMs?: number): Promise<string>;
-  /**
-   * Waits (bounded) until stderr has a line matching `pattern`; returns that line. Fails at once
-   * if the process exits first, as `waitForStdout` does.
-   */
+  /** Waits (bounded) until stderr has a line matching `pattern`; returns that line. As `waitUntil`. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /**
    * Resolves with the exit code (or the signal that ended it) once the process has exited and its
@@ -66,23 +70,28 @@ export function spawnCosi(
     end === undefined
       ? undefined
       : `${command} ${typeof end === 'number' ? `exited with code ${String(end)}` : `was killed by ${end}`}`;
+  const waitUntil = <T>(
+    condition: () => T | Promise<T>,
+    timeoutMs: number,
+    what: string,
+  ): Promise<NonNullable<T>> =>
+    waitFor(condition, timeoutMs, () => `${what}; so far:\n${output()}\n`, hopeless);
   return {
     pid: child.pid ?? -1,
     stderr: () => stderr,
     stdout: () => stdout,
+    waitUntil,
     waitForStdout: (condition, timeoutMs = 30_000) =>
-      waitFor(
+      waitUntil(
         () => (condition(stdout) ? stdout : undefined),
         timeoutMs,
-        () => `stdout of ${command} to satisfy the condition; so far:\n${output()}\n`,
-        hopeless,
+        `stdout of ${command} to satisfy the condition`,
       ),
     waitForLine: (pattern, timeoutMs = 30_000) =>
-      waitFor(
+      waitUntil(
         () => stderr.split('\n').find((line) => pattern.test(line)),
         timeoutMs,
-        () => `a line matching ${String(pattern)} from ${command}; so far:\n${output()}\n`,
-        hopeless,
+        `a line matching ${String(pattern)} from ${command}`,
       ),
     exited,
     kill: (signal) => {
