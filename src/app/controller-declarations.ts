@@ -23,7 +23,8 @@ const DEPTH = 3;
  * fault, stopped at the deadline and named, as a reconcile is, instead of cosi's own work that
  * no bound stops. Functions are not called.
  *
- * @throws Error naming the controller when reading its object throws.
+ * @throws Error naming the controller (by its place in `controllers` when its `name` cannot be
+ *   read) when reading its object throws.
  */
 export function readControllerDeclarations(
   controllers: readonly object[],
@@ -31,9 +32,12 @@ export function readControllerDeclarations(
 ): void {
   try {
     for (const [i, controller] of controllers.entries()) {
-      const name = nameOf(controller, i);
+      // Its name is read in a site too (a getter may loop or throw), named by its place until read.
+      let name = `controllers[${i}]`;
       monitor?.enter({ kind: 'reconcile', controller: name });
       try {
+        name = nameOf(controller, name);
+        monitor?.enter({ kind: 'reconcile', controller: name });
         for (const key of DECLARATIONS) touch((controller as Record<string, unknown>)[key], DEPTH);
       } catch (error) {
         throw new Error(
@@ -50,9 +54,9 @@ export function readControllerDeclarations(
 }
 
 /** The controller's name (the config's loader checked it is a string), else its place. */
-function nameOf(controller: object, index: number): string {
+function nameOf(controller: object, place: string): string {
   const name = (controller as { name?: unknown }).name;
-  return typeof name === 'string' ? name : `controllers[${index}]`;
+  return typeof name === 'string' ? name : place;
 }
 
 /** Reads every own enumerable value of objects and arrays, `depth` levels down. */

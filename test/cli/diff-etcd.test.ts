@@ -8,7 +8,6 @@ import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { runCosi, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { startSilentServer } from '../support/silent-server.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
-import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
 
 /**
@@ -50,7 +49,7 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     // Converged far enough that controllers' outputs (owned resources) are in the state.
     const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
     try {
-      await waitFor(
+      await run.waitUntil(
         async () => (await takeSnapshot(state)).resources.some((r) => r.metadata.owner !== ''),
         30_000,
         'a controller output in the state',

@@ -9,7 +9,6 @@ import { useEtcdClient } from '../support/etcd-client.js';
 import { etcdAvailable } from '../support/etcd-server.js';
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { startSilentServer, type SilentServer } from '../support/silent-server.js';
-import { waitFor } from '../support/wait-for.js';
 import { REPO } from './run-cli.js';
 
 /**
@@ -82,7 +81,7 @@ describe('an etcd endpoint that never answers', () => {
       '60s',
     ]);
     processes.push(p);
-    await waitFor(() => silent.connections > before, 20_000, 'a connection to the silent etcd');
+    await p.waitUntil(() => silent.connections > before, 20_000, 'a connection to the silent etcd');
     p.kill('SIGTERM');
     // Promptly: long before the 60 s request timeout would end the wait, with room for a loaded
     // machine.

@@ -12,7 +12,6 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
-import { waitFor } from '../support/wait-for.js';
 
 const HEADER = `import { defineConfig, defineResource } from 'cosi';
 const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
@@ -33,10 +32,10 @@ const entries = (p: CosiProcess): Record<string, unknown>[] =>
 
 /** Waits (bounded) for a log entry matching `fields`. */
 const entry = (p: CosiProcess, fields: Record<string, unknown>): Promise<Record<string, unknown>> =>
-  waitFor(
+  p.waitUntil(
     () => entries(p).find((e) => Object.entries(fields).every(([k, v]) => e[k] === v)),
     30_000,
-    () => `a log entry with ${JSON.stringify(fields)} (stderr so far:\n${p.stderr()})`,
+    `a log entry with ${JSON.stringify(fields)}`,
   );
 
 const WEB_1 = 'VMs.example.org(default/web-1)';
@@ -78,10 +77,10 @@ describe('cosi run (in memory): a controller stuck in a loop that never yields',
       '127.0.0.1:0',
     ]);
     const address = (
-      await waitFor(
+      await p.waitUntil(
         () => entries(p).find((e) => typeof e['address'] === 'string'),
         30_000,
-        () => `the health address (stderr:\n${p.stderr()})`,
+        'the health address',
       )
     )['address'] as string;
     await entry(p, { msg: 'leading: running 1 controllers' });
@@ -150,10 +149,10 @@ describe('cosi run (in memory): process.exit in a controller', () => {
     expect(failed).toMatchObject({ level: 'error', controller: 'Quitter', resource: WEB_1 });
     expect(String(failed['error'])).toContain('called process.exit(3)');
     // Retried with backoff, as any reconcile that fails.
-    await waitFor(
+    await p.waitUntil(
       () => entries(p).filter((e) => e['code'] === 'process-exit').length >= 2,
       30_000,
-      () => `a retry (stderr:\n${p.stderr()})`,
+      'a retry',
     );
     p.kill('SIGTERM');
     expect(await exitWithin(p, 20_000)).toBe(0);
@@ -230,6 +229,38 @@ describe('cosi run (in memory): a controller that faults before the run has star
     const refused = await entry(p, { code: 'config' });
     expect(refused['msg']).toBe(
       'cosi.config.ts: cannot register the controllers: controller "Thrower" cannot be read: no inputs',
+    );
+    expect(await exitWithin(p, 20_000)).toBe(2);
+  }, 60_000);
+
+  /**
+   * A controller object whose `name` getter runs `body` from its second read on: the first is the
+   * config's check as it loads (a getter that faults there is the config's fault), the next is
+   * cosi's, when it registers the controller.
+   */
+  const naming = (body: string): string =>
+    `let reads = 0;
+export default defineConfig({ definitions: [VM], controllers: [{ get name(): string { if (++reads > 1) { ${body} } return 'Named'; }, inputs: [], outputs: [], run: async () => undefined } as never] });
+`;
+
+  it('stuck while its name is read is stopped at --timeout, logged by its place; exit 1', async () => {
+    const p = await run(naming('for (;;);'), ['--timeout', '2s']);
+    const fault = await entry(p, { code: 'user-code-stuck' });
+    expect(fault).toMatchObject({
+      level: 'error',
+      controller: 'controllers[0]',
+      msg: expect.stringMatching(
+        /^Controller "controllers\[0\]" was still running after 2(\.\d+)?s/,
+      ) as unknown,
+    });
+    expect(await exitWithin(p, 20_000)).toBe(1);
+  }, 60_000);
+
+  it('throwing while its name is read is a configuration error naming its place; exit 2', async () => {
+    const p = await run(naming("throw new Error('no name');"));
+    const refused = await entry(p, { code: 'config' });
+    expect(refused['msg']).toBe(
+      'cosi.config.ts: cannot register the controllers: controller "controllers[0]" cannot be read: no name',
     );
     expect(await exitWithin(p, 20_000)).toBe(2);
   }, 60_000);

@@ -7,7 +7,6 @@ import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
-import { waitFor } from '../support/wait-for.js';
 import { REPO } from './run-cli.js';
 
 /**
@@ -69,13 +68,13 @@ describe('cosi run in memory, as a service', () => {
     const base = await endpointOf(p);
     expect(await get(`${base}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
     // Ready once it leads and its controllers converged once.
-    const ready = await waitFor(
+    const ready = await p.waitUntil(
       async () => {
         const answer = await get(`${base}/readyz`);
         return answer.status === 200 ? answer : undefined;
       },
       20_000,
-      () => `/readyz to answer 200 (stderr:\n${p.stderr()})`,
+      '/readyz to answer 200',
     );
     expect(ready.body).toBe('ok: leading: converged\n');
     await p.waitForLine(/INFO {2}converged in \d/);
@@ -186,7 +185,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
       '--log-format',
       'json',
     );
-    const bBase = await waitFor(
+    const bBase = await b.waitUntil(
       () =>
         b
           .stderr()
@@ -195,9 +194,9 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
           .map((line) => JSON.parse(line) as { msg: string; address?: string })
           .find((e) => e.msg.startsWith('serving '))?.address,
       20_000,
-      () => `b's endpoints (stderr:\n${b.stderr()})`,
+      "b's endpoints",
     );
-    const following = await waitFor(
+    const following = await b.waitUntil(
       () =>
         b
           .stderr()
@@ -206,7 +205,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
           .map((line) => JSON.parse(line) as Record<string, unknown>)
           .find((e) => e['msg'] === `following ${leader}`),
       20_000,
-      () => `b to say it follows ${leader} (stderr:\n${b.stderr()})`,
+      `b to say it follows ${leader}`,
     );
     expect(following).toMatchObject({ level: 'info', leader, time: expect.any(String) as unknown });
     // Every line of b is one JSON object with a time and a level.
@@ -216,7 +215,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
         level: 'info',
       });
     }
-    await waitFor(
+    await b.waitUntil(
       async () => (await get(`http://${bBase}/readyz`)).status === 200,
       20_000,
       'the follower to be ready',
@@ -232,10 +231,10 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
     // The leader stops cleanly: the follower takes over at once and says so.
     a.kill('SIGTERM');
     expect(await exitWithin(a, 15_000)).toBe(0);
-    await waitFor(
+    await b.waitUntil(
       () => b.stderr().includes('"msg":"elected leader: running 3 controllers"'),
       20_000,
-      () => `b to lead (stderr:\n${b.stderr()})`,
+      'b to lead',
     );
     b.kill('SIGINT');
     expect(await exitWithin(b, 15_000)).toBe(0);

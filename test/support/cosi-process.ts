@@ -11,9 +11,19 @@ export interface CosiProcess {
   stderr(): string;
   /** Everything it wrote to stdout so far (empty unless spawned with `stdout: true`). */
   stdout(): string;
-  /** Waits (bounded) until stdout satisfies `condition`; returns stdout then. */
+  /**
+   * Waits (bounded) until `condition` (on this process: its output, an endpoint it serves) returns
+   * something truthy, and returns that. Fails at once if the process exits first, with its exit
+   * code (or signal) and the tail of its stdout and stderr; `what` names what was awaited.
+   */
+  waitUntil<T>(
+    condition: () => T | Promise<T>,
+    timeoutMs: number,
+    what: string,
+  ): Promise<NonNullable<T>>;
+  /** Waits (bounded) until stdout satisfies `condition`; returns stdout then. As `waitUntil`. */
   waitForStdout(condition: (stdout: string) => boolean, timeoutMs?: number): Promise<string>;
-  /** Waits (bounded) until stderr has a line matching `pattern`; returns that line. */
+  /** Waits (bounded) until stderr has a line matching `pattern`; returns that line. As `waitUntil`. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /**
    * Resolves with the exit code (or the signal that ended it) once the process has exited and its
@@ -45,31 +55,59 @@ export function spawnCosi(
   child.stdout?.on('data', (chunk: string) => (stdout += chunk));
   // 'close', not 'exit': node emits 'exit' before it may have read the last of the output pipes,
   // so a test that reads stderr at the exit could miss the last lines (a shutdown message).
+  let end: number | NodeJS.Signals | undefined;
   const exited = new Promise<number | NodeJS.Signals>((resolve) =>
-    child.once('close', (code, signal) => resolve(code ?? signal ?? -1)),
+    child.once('close', (code, signal) => {
+      end = code ?? signal ?? -1;
+      resolve(end);
+    }),
   );
+  const command = `cosi ${args[0] ?? ''}`;
+  const output = (): string =>
+    `stdout ${options.stdout === true ? tailOf(stdout) : '(not kept)'}\nstderr ${tailOf(stderr)}`;
+  // Once it has exited (and its output has been read to the end), nothing more can come.
+  const hopeless = (): string | undefined =>
+    end === undefined
+      ? undefined
+      : `${command} ${typeof end === 'number' ? `exited with code ${String(end)}` : `was killed by ${end}`}`;
+  const waitUntil = <T>(
+    condition: () => T | Promise<T>,
+    timeoutMs: number,
+    what: string,
+  ): Promise<NonNullable<T>> =>
+    waitFor(condition, timeoutMs, () => `${what}; so far:\n${output()}\n`, hopeless);
   return {
     pid: child.pid ?? -1,
     stderr: () => stderr,
     stdout: () => stdout,
+    waitUntil,
     waitForStdout: (condition, timeoutMs = 30_000) =>
-      waitFor(
+      waitUntil(
         () => (condition(stdout) ? stdout : undefined),
         timeoutMs,
-        () => `stdout of cosi ${args[0] ?? ''} (so far:\n${stdout}\nstderr:\n${stderr})`,
+        `stdout of ${command} to satisfy the condition`,
       ),
     waitForLine: (pattern, timeoutMs = 30_000) =>
-      waitFor(
+      waitUntil(
         () => stderr.split('\n').find((line) => pattern.test(line)),
         timeoutMs,
-        () =>
-          `a line matching ${String(pattern)} from cosi ${args[0] ?? ''} (stderr so far:\n${stderr})`,
+        `a line matching ${String(pattern)} from ${command}`,
       ),
     exited,
     kill: (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
   };
+}
+
+const TAIL_LINES = 40;
+
+/** The last lines of a process's output, headed by how much of it that is, for a failure message. */
+function tailOf(text: string): string {
+  if (text === '') return '(empty)';
+  const lines = text.replace(/\n$/, '').split('\n');
+  if (lines.length <= TAIL_LINES) return `(all):\n${lines.join('\n')}`;
+  return `(last ${String(TAIL_LINES)} of ${String(lines.length)} lines):\n${lines.slice(-TAIL_LINES).join('\n')}`;
 }
 
 /** What a finished `cosi` process wrote and its exit code (or the signal that ended it). */
