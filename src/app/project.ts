@@ -242,7 +242,16 @@ export async function registerProjectControllers(
     const controllers = (config.controllers ?? []).filter(
       (c) => part === 'all' || everywhere(c) === (part === 'everywhere'),
     );
-    if (controllers.length > 0) await runtime.register(...controllers);
+    if (controllers.length > 0) {
+      // The runtime reads the objects again as it registers them: still the config's code, in
+      // a site of its own, so that a getter that loops only from a later read is bounded too.
+      monitor?.enter({ kind: 'config', file });
+      try {
+        await runtime.register(...controllers);
+      } finally {
+        monitor?.leave();
+      }
+    }
   } catch (error) {
     // A controller object of the user's that throws when it is read is the config's fault too.
     const problem = isRegistrationError(error)

@@ -256,6 +256,22 @@ export default defineConfig({ definitions: [VM], controllers: [{ get name(): str
     expect(await exitWithin(p, 20_000)).toBe(1);
   }, 60_000);
 
+  it('stuck while the runtime registers it (a later read) is stopped at --timeout as the config; exit 2', async () => {
+    // Read as the config loads, then twice as its declarations are read (its name, then with the
+    // rest): the fourth read is the runtime's own, as it registers it.
+    const p = await run(
+      `let reads = 0;
+export default defineConfig({ definitions: [VM], controllers: [{ get name(): string { if (++reads > 3) { for (;;); } return 'Late'; }, inputs: [], outputs: [], run: async () => undefined } as never] });
+`,
+      ['--timeout', '2s'],
+    );
+    const fault = await entry(p, { code: 'config' });
+    expect(String(fault['msg'])).toMatch(
+      /^The config \(while it loaded\) was still running after 2(\.\d+)?s/,
+    );
+    expect(await exitWithin(p, 20_000)).toBe(2);
+  }, 60_000);
+
   it('throwing while its name is read is a configuration error naming its place; exit 2', async () => {
     const p = await run(naming("throw new Error('no name');"));
     const refused = await entry(p, { code: 'config' });
