@@ -10,12 +10,16 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${manifest.version}\n`);
 } else {
-  await runCommand();
+  // A command that runs its project once in a worker (`check`, `apply`, ...) starts the worker
+  // first, before the CLI loads: the worker's own start then runs beside the CLI's loading.
+  const { createRequire } = await import('node:module');
+  const { launchEarlyWorker } = createRequire(import.meta.url)('../dist/cli/early-worker.cjs');
+  await runCommand(launchEarlyWorker(args, new URL('../dist/cli/', import.meta.url)));
 }
 
-async function runCommand() {
+async function runCommand(launched) {
   const { main } = await import('../dist/cli/main.js');
-  const code = await main(args);
+  const code = await main(args, launched);
   process.exitCode = code;
   // The command is over. A timer or socket a project's code left open must not keep the process
   // alive: after a grace period for the output to drain, it ends with the command's exit code.
