@@ -7,10 +7,15 @@ import { pathToFileURL } from 'node:url';
  * module can find the package's files by a path relative to itself. The same answer from
  * `src/` (the tests) and from `dist/`.
  */
-export const PACKAGE_ROOT: URL = new URL(
-  '.',
-  pathToFileURL(createRequire(import.meta.url).resolve('cosi/package.json')),
-);
+let root: URL | undefined;
+
+/** The package root's URL, found on first use: resolving it is a few ms of every start. */
+function packageRoot(): URL {
+  return (root ??= new URL(
+    '.',
+    pathToFileURL(createRequire(import.meta.url).resolve('cosi/package.json')),
+  ));
+}
 
 /** A file or directory of the package, by its path from the package root (`dist/cli/...`). */
-export const packageFile = (relative: string): URL => new URL(relative, PACKAGE_ROOT);
+export const packageFile = (relative: string): URL => new URL(relative, packageRoot());

@@ -6,7 +6,6 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { brotliDecompressSync } from 'node:zlib';
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { packageFile } from '../package-location.js';
 import type { KubernetesRelease } from './kubernetes-release.js';
@@ -33,7 +32,6 @@ export interface BuiltinOpenApi {
 }
 
 /** Where the vendored documents are: `kubernetes-openapi/` at the package root. */
-const DIRECTORY = packageFile('kubernetes-openapi/');
 
 const read = new Map<KubernetesRelease, BuiltinOpenApi>();
 
@@ -41,8 +39,11 @@ const read = new Map<KubernetesRelease, BuiltinOpenApi>();
 export function builtinOpenApi(release: KubernetesRelease): BuiltinOpenApi {
   let document = read.get(release);
   if (document === undefined) {
-    const bytes = readFileSync(new URL(`${release}.json.br`, DIRECTORY));
-    document = JSON.parse(brotliDecompressSync(bytes).toString('utf8')) as BuiltinOpenApi;
+    // Found and decompressed when a document first needs a built-in kind: a command that never
+    // meets one loads neither the package's place nor zlib.
+    const bytes = readFileSync(packageFile(`kubernetes-openapi/${release}.json.br`));
+    const zlib = process.getBuiltinModule('node:zlib');
+    document = JSON.parse(zlib.brotliDecompressSync(bytes).toString('utf8')) as BuiltinOpenApi;
     read.set(release, document);
   }
   return document;

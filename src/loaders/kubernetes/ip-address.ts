@@ -4,9 +4,11 @@
  * before Go 1.17, which allows leading zeros in an IPv4 part (`010.0.0.1`, read as decimal) and
  * no IPv6 zone (`fe80::1%eth0`).
  */
-import { isIPv6 } from 'node:net';
 
 const IPV4_PART = /^[0-9]+$/;
+
+/** node:net's `isIPv6`, node:net loaded by the first address checked, not by every start. */
+const isIPv6 = (value: string): boolean => process.getBuiltinModule('node:net').isIPv6(value);
 
 /** Whether `value` is an IPv4 address, each of its four parts decimal, 0-255, leading zeros allowed. */
 function isSloppyIpv4(value: string): boolean {

@@ -20,7 +20,6 @@
  * field for, are the annotations `cosi.dev/owner` and `cosi.dev/phase`.
  */
 
-import { createHash } from 'node:crypto';
 import type { KubernetesKind } from '../../engine/resource/definition.js';
 import { NAMESPACE_PATTERN } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
@@ -166,7 +165,12 @@ const SUFFIX_LENGTH = 5;
  */
 export function generatedName(prefix: string, report: DocumentReport): string {
   const place = `${report.document.file}\0${report.document.index}\0${report.pointer('')}`;
-  const digest = createHash('sha256').update(place).digest();
+  // node:crypto is loaded by the first document that needs a digest, not by every start.
+  const digest = process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(place)
+    .digest();
   let suffix = '';
   for (let i = 0; i < SUFFIX_LENGTH; i++) {
     suffix += SUFFIX_ALPHABET.charAt((digest[i] ?? 0) % SUFFIX_ALPHABET.length);
