@@ -38,6 +38,45 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     expect(bad.stdout).toBe('');
   });
 
+  it('a --sort-by path no resource has a value at is refused, as kubectl does', async () => {
+    const misspelt = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '.spec.cpu']);
+    expect(misspelt.stderr).toContain(
+      '--sort-by: none of the 3 resources has a value at {.spec.cpu}',
+    );
+    expect(misspelt.stdout).toBe('');
+    expect(misspelt.code).toBe(2);
+    // A value in some resources is enough (the hosts have no labels, the VMs have).
+    const some = await cli([
+      'get',
+      'vm,host',
+      ...EXAMPLE,
+      '--sort-by',
+      '.metadata.labels.tier',
+      '-o',
+      'name',
+    ]);
+    expect(some.code).toBe(0);
+    expect(some.stdout.split('\n').filter(Boolean)).toEqual([
+      'hosts.example.org/node-a',
+      'hosts.example.org/node-b',
+      'vms.example.org/db-1',
+      'vms.example.org/web-1',
+      'vms.example.org/web-2',
+    ]);
+    // One resource asked for by id is not sorted, so its path is not checked (kubectl's too).
+    const one = await cli([
+      'get',
+      'vm',
+      'db-1',
+      ...EXAMPLE,
+      '--sort-by',
+      '.spec.cpu',
+      '-o',
+      'name',
+    ]);
+    expect(one).toMatchObject({ code: 0, stdout: 'vms.example.org/db-1\n' });
+  });
+
   it('--no-headers drops the header line; --show-labels adds the labels', async () => {
     const plain = await cli(['get', 'vm', ...EXAMPLE, '--no-headers', '--show-labels']);
     const lines = plain.stdout.trimEnd().split('\n');
