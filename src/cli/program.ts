@@ -14,6 +14,7 @@ import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
 import { defineWatch } from './commands/watch-definition.js';
 import { lazyCommand } from './lazy-command.js';
+import { acceptShortOptionEquals } from './short-option-equals.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -72,7 +73,7 @@ Examples:
     );
   const completion = createCompletionCommand(() => program.commands);
   for (const command of [...COMMANDS, completion] as readonly CliCommand<unknown[], unknown>[]) {
-    const definition = command.define();
+    const definition = acceptShortOptionEquals(command.define());
     program.addCommand(
       definition
         .exitOverride()

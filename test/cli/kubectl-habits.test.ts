@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
-import { cli } from './run-cli.js';
+import { runCosi } from '../support/cosi-process.js';
+import { cli, REPO } from './run-cli.js';
 
 const EXAMPLE = ['-f', 'fixtures/vm-network', '-q'];
 
@@ -116,6 +117,28 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
       'jsonpath-as-json={.items[*].metadata.labels}',
     ]);
     expect(JSON.parse(items.stdout)).toEqual([{ tier: 'data' }, { tier: 'web' }, { tier: 'web' }]);
+  });
+
+  it("takes a short flag's value after =, as kubectl's docs write -o=jsonpath=...", async () => {
+    const given = await cli([
+      'get',
+      'vm',
+      '-f=fixtures/vm-network',
+      '-q',
+      '-n=default',
+      '-l=tier=web',
+      '-o=jsonpath={.metadata.id}',
+    ]);
+    expect(given).toMatchObject({ code: 0, stdout: 'web-1\nweb-2\n' });
+    const elsewhere = await cli(['get', 'vm', ...EXAMPLE, '-n=elsewhere', '-o=name']);
+    expect(elsewhere).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it("takes a short flag's value after = in a command that runs in a worker", async () => {
+    const check = await runCosi(['check', '-f=fixtures/vm-network', '-o=github'], REPO);
+    expect(check.stderr).toBe('');
+    expect(check.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+    expect(check.code).toBe(0);
   });
 
   it('-o go-template is refused as out of scope, naming what to use instead', async () => {
