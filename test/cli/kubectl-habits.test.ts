@@ -97,6 +97,15 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     expect(columns.stdout).toBe('db-1\nweb-1\nweb-2\n');
   });
 
+  it('-n reads one namespace; with none given, every namespace is read', async () => {
+    const minimal = ['get', 'machine', '-f', 'fixtures/minimal', '-q', '-o', 'name'];
+    expect((await cli([...minimal, '-n', 'staging'])).stdout).toBe('vms.example.org/db-1\n');
+    expect((await cli([...minimal, '--namespace', 'default'])).stdout).toBe(
+      'vms.example.org/web-1\n',
+    );
+    expect((await cli(minimal)).stdout).toBe('vms.example.org/web-1\nvms.example.org/db-1\n');
+  });
+
   it('-A and --all-namespaces read every namespace, whatever -n says', async () => {
     const only = await cli(['get', 'vm', ...EXAMPLE, '-n', 'elsewhere', '-o', 'name']);
     expect(only.stdout).toBe('');
