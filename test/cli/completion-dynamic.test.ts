@@ -147,6 +147,8 @@ describe('completion in an interactive bash on a terminal', { timeout: 120_000 }
       rc,
       [
         "PS1='$ '",
+        // No history file: what the test types stays out of the user's ~/.bash_history.
+        'unset HISTFILE',
         `cosi() { ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} "$@"; }`,
         `source <(cosi completion bash)`,
         '',
@@ -165,7 +167,7 @@ describe('completion in an interactive bash on a terminal', { timeout: 120_000 }
       '40',
       '-c',
       project,
-      `env -u HISTFILE bash --rcfile ${JSON.stringify(rc)} --noprofile -i`,
+      `bash --rcfile ${JSON.stringify(rc)} --noprofile -i`,
     );
     await waitForScreen((screen) => lastLine(screen) === '$', 'the prompt');
   });
