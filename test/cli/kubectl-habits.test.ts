@@ -178,7 +178,7 @@ describe('github annotations', { timeout: 60_000 }, () => {
   it('a config error has a line and a path relative to the workspace', async () => {
     await writeFile(
       path.join(dir, 'project/cosi.config.ts'),
-      'export default { controller: [] };\n',
+      'export default {\n  controller: [],\n};\n',
     );
     await writeFile(path.join(dir, 'project/a.yaml'), 'metadata: { type: x, id: a }\n');
     const check = await cli(['check', 'project', '-o', 'github'], {
@@ -188,7 +188,7 @@ describe('github annotations', { timeout: 60_000 }, () => {
     expect(check.code).toBe(2);
     const annotations = check.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(1);
-    expect(annotations[0]).toMatch(/^::error file=project\/cosi\.config\.ts,line=1,/);
+    expect(annotations[0]).toMatch(/^::error file=project\/cosi\.config\.ts,line=2,col=3,/);
   });
 
   it('every kind of finding of a check is annotated with a line, in a file relative to the workspace', async () => {
