@@ -14,6 +14,7 @@ import { createCompletionCommand } from './commands/completion.js';
 import { versionCommand } from './commands/version.js';
 import { defineWatch } from './commands/watch-definition.js';
 import { lazyCommand } from './lazy-command.js';
+import { acceptShortOptionEquals } from './short-option-equals.js';
 import type { CliCommand, CommandResult } from './command.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -112,7 +113,7 @@ Examples:
     .filter(([name]) => only === undefined || name === only)
     .map(([, command]) => command) as readonly CliCommand<unknown[], unknown>[];
   for (const command of commands) {
-    const definition = command.define();
+    const definition = acceptShortOptionEquals(command.define());
     program.addCommand(
       definition
         .exitOverride()

@@ -5,6 +5,7 @@ import type { LaunchedWorker } from '../app/worker-launch.js';
 import { packageFile } from '../loaders/package-location.js';
 import { userCodeWait } from '../app/user-code-deadline.js';
 import { parseDuration } from './duration.js';
+import { acceptShortOptionEquals } from './short-option-equals.js';
 import type { CliIo } from './io.js';
 import { WORKER_COMMANDS } from './worker-commands.js';
 import type { CliWorkerData, FromWorker, ToWorker } from './worker-messages.js';
@@ -116,7 +117,7 @@ export async function parseCommand(argv: readonly string[]): Promise<ParsedComma
   const [name = '', ...rest] = argv;
   const define = await WORKER_COMMANDS.get(name)?.();
   if (define === undefined) return undefined;
-  const command = define()
+  const command = acceptShortOptionEquals(define())
     .exitOverride()
     .configureOutput({ writeOut: () => undefined, writeErr: () => undefined })
     .action(() => undefined);

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
+import { findConfigKeyInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
 import { pointImportsAtTypeScript } from './typescript-imports.js';
 import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
@@ -179,7 +180,7 @@ export async function loadConfig(
   // The config is read once, here, into a plain object: a getter or a Proxy trap of the user's
   // that throws is a configuration error now, not a crash later.
   let plain: Record<string, unknown>;
-  const problems: string[] = [];
+  const problems: ConfigProblem[] = [];
   let definitions: ResourceDefinition[];
   try {
     plain = snapshotConfig(config as Record<string, unknown>);
@@ -191,7 +192,20 @@ export async function loadConfig(
       { cause: error },
     );
   }
-  if (problems.length > 0) throw new ConfigError(file, problems);
+  if (problems.length > 0) {
+    // One problem is placed at its key in the file; several stay the file's (an error has one
+    // place, and each of its lines is prefixed with it).
+    const [only] = problems;
+    const at =
+      problems.length === 1 && only !== undefined
+        ? await findConfigKeyInFile(file, only.key)
+        : undefined;
+    throw new ConfigError(
+      file,
+      problems.map((p) => p.message),
+      at ?? {},
+    );
+  }
   return { file, config: plain, definitions };
 }
 
@@ -205,49 +219,75 @@ function snapshotConfig(config: Record<string, unknown>): Record<string, unknown
   return plain;
 }
 
+/** What is wrong with the config object, and the key of the object it is about. */
+interface ConfigProblem {
+  readonly key: string;
+  readonly message: string;
+}
+
 /** Every problem of a config object, at once; its definitions, normalised, when it has none. */
-function checkConfig(config: Record<string, unknown>, problems: string[]): ResourceDefinition[] {
+function checkConfig(
+  config: Record<string, unknown>,
+  problems: ConfigProblem[],
+): ResourceDefinition[] {
   for (const key of Object.keys(config)) {
     if ((CONFIG_KEYS as readonly string[]).includes(key)) continue;
     const guess = didYouMean(key, CONFIG_KEYS);
-    problems.push(
-      `unknown key \`${shorten(key)}\`${guess ? ` (did you mean \`${guess}\`?)` : ''}; a config has ${CONFIG_KEYS.map((k) => `\`${k}\``).join(', ')}`,
-    );
+    problems.push({
+      key,
+      message: `unknown key \`${shorten(key)}\`${guess ? ` (did you mean \`${guess}\`?)` : ''}; a config has ${CONFIG_KEYS.map((k) => `\`${k}\``).join(', ')}`,
+    });
   }
   const definitions: ResourceDefinition[] = [];
   for (const [i, definition] of arrayEntries(config, 'definitions', problems)) {
     try {
       definitions.push(normalizeDefinition(definition as ConfigDefinition));
     } catch (error) {
-      problems.push(`definitions[${i}]: ${messageOfThrown(error)}`);
+      problems.push({
+        key: 'definitions',
+        message: `definitions[${i}]: ${messageOfThrown(error)}`,
+      });
     }
   }
   for (const [i, controller] of arrayEntries(config, 'controllers', problems)) {
     if (!isController(controller)) {
-      problems.push(
-        `controllers[${i}]: expected a controller (an object with a \`name\` and \`run\` or \`reconcile\`), got ${describeValue(controller)}`,
-      );
+      problems.push({
+        key: 'controllers',
+        message: `controllers[${i}]: expected a controller (an object with a \`name\` and \`run\` or \`reconcile\`), got ${describeValue(controller)}`,
+      });
     }
   }
   if (config.setup !== undefined && typeof config.setup !== 'function') {
-    problems.push(`\`setup\` must be a function, not ${describeValue(config.setup)}`);
+    problems.push({
+      key: 'setup',
+      message: `\`setup\` must be a function, not ${describeValue(config.setup)}`,
+    });
   }
   for (const key of ['manifests', 'ignore', 'definitionFiles'] as const) {
     for (const [i, entry] of arrayEntries(config, key, problems)) {
       if (typeof entry !== 'string' || entry === '') {
-        problems.push(`${key}[${i}]: expected a non-empty string, got ${describeValue(entry)}`);
+        problems.push({
+          key,
+          message: `${key}[${i}]: expected a non-empty string, got ${describeValue(entry)}`,
+        });
       }
     }
   }
   const release = config.kubernetesVersion;
   if (release !== undefined) {
     if (typeof release !== 'string') {
-      problems.push(`\`kubernetesVersion\` must be a string, not ${describeValue(release)}`);
+      problems.push({
+        key: 'kubernetesVersion',
+        message: `\`kubernetesVersion\` must be a string, not ${describeValue(release)}`,
+      });
     } else {
       try {
         parseKubernetesRelease(release);
       } catch (error) {
-        problems.push(`kubernetesVersion: ${messageOfThrown(error)}`);
+        problems.push({
+          key: 'kubernetesVersion',
+          message: `kubernetesVersion: ${messageOfThrown(error)}`,
+        });
       }
     }
   }
@@ -258,12 +298,12 @@ function checkConfig(config: Record<string, unknown>, problems: string[]): Resou
 function arrayEntries(
   config: Record<string, unknown>,
   key: string,
-  problems: string[],
+  problems: ConfigProblem[],
 ): [number, unknown][] {
   const value = config[key];
   if (value === undefined) return [];
   if (Array.isArray(value)) return [...(value as unknown[]).entries()];
-  problems.push(`\`${key}\` must be an array, not ${describeValue(value)}`);
+  problems.push({ key, message: `\`${key}\` must be an array, not ${describeValue(value)}` });
   return [];
 }
 

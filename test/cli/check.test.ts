@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
 import { cli, REPO } from './run-cli.js';
 
 const INVALID = [
@@ -30,6 +31,37 @@ describe('cosi check', { timeout: 60_000 }, () => {
     expect(lines).toContain('manifests: 3 resources in 2 files: 3 valid, 0 invalid');
     expect(lines).toContain('convergence: 1 passed, 0 failed');
     expect(lines.at(-1)).toBe('4 passed, 0 failed');
+  });
+
+  it('counts the resources of one file of 5,000, two of them invalid, in its summary', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-check-count-'));
+    try {
+      await mkdir(path.join(dir, '.git'));
+      await writeStarterProject(dir);
+      // Each App takes 6 lines; the 11th and the 4,001st have an empty image (minLength 1).
+      const invalid = new Set([10, 4000]);
+      const apps = Array.from(
+        { length: 5000 },
+        (_, i) =>
+          `metadata:\n  type: app\n  id: app-${i}\nspec:\n  image: ${invalid.has(i) ? '""' : `x/app-${i}`}\n`,
+      );
+      await writeFile(path.join(dir, 'manifests/apps.yaml'), apps.join('---\n'));
+      const text = await cli(['check'], { cwd: dir });
+      expect(text.code).toBe(1);
+      const lines = text.stdout.trimEnd().split('\n');
+      expect(lines).toContain('manifests: 5,000 resources in 1 file: 4,998 valid, 2 invalid');
+      expect(lines.at(-1)).toBe('4,998 passed, 2 failed');
+      const github = await cli(['check', '-o', 'github'], {
+        cwd: dir,
+        env: { GITHUB_WORKSPACE: dir },
+      });
+      expect(github.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+        expect.stringMatching(/^::error file=manifests\/apps\.yaml,line=65,col=10,/),
+        expect.stringMatching(/^::error file=manifests\/apps\.yaml,line=24005,col=10,/),
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(INVALID)(

@@ -1,12 +1,15 @@
 /**
  * The completion script in a real bash, completing from a real project: the script calls the
  * built `bin/cosi.js` (through a `cosi` shell function) for the project's types, aliases and ids.
+ * The function is called with the words bash would give it, and an interactive bash on a
+ * terminal (tmux) completes as the user presses TAB, through what `complete` registered.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenWaiter, tmuxServer } from '../support/tmux-watch.js';
 import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
 import { cli, REPO } from './run-cli.js';
 
@@ -50,6 +53,15 @@ function complete(words: readonly string[], cwd = project): string[] {
 }
 
 describe('completion in bash', { timeout: 120_000 }, () => {
+  it('is registered for the cosi command, by the function it defines', () => {
+    const result = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-c', `source ${JSON.stringify(script)}\ncomplete -p cosi`],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(result.stdout).toBe('complete -o filenames -F _cosi cosi\n');
+  });
+
   it("completes get's type from the project's types and aliases", () => {
     const types = complete(['cosi', 'get', '']);
     expect(types).toEqual(
@@ -83,6 +95,28 @@ describe('completion in bash', { timeout: 120_000 }, () => {
     expect(complete(['cosi', 'in'])).toEqual(['init']);
   });
 
+  it('reads --flag=value as bash splits it at the =, and completes the value', () => {
+    // bash's words for `cosi get app --output=j` (COMP_WORDBREAKS holds =), and so on.
+    expect(complete(['cosi', 'get', 'app', '--output', '=', 'j'])).toEqual([
+      'json',
+      'jsonpath',
+      'jsonpath-as-json',
+    ]);
+    expect(complete(['cosi', 'get', 'app', '-o', '=', 'ya'])).toEqual(['yaml']);
+    // The cursor just after the =: every format.
+    expect(complete(['cosi', 'graph', '--output', '='])).toEqual([
+      'text',
+      'tree',
+      'dot',
+      'svg',
+      'mermaid',
+      'json',
+    ]);
+    // A flag's value after = is no type, and -f=PATH names the project.
+    expect(complete(['cosi', 'get', '--output', '=', 'yaml', 'app', ''])).toEqual(['api', 'web']);
+    expect(complete(['cosi', 'get', '-f', '=', '../other.yaml', 'ho'])).toEqual(['host']);
+  });
+
   it('completes nothing, quietly, where there is no project', async () => {
     const empty = path.join(dir, 'empty');
     await mkdir(path.join(empty, '.git'), { recursive: true });
@@ -92,5 +126,71 @@ describe('completion in bash', { timeout: 120_000 }, () => {
   it('keeps the __complete command out of help and out of the command list', async () => {
     expect((await cli(['--help'])).stdout).not.toContain('__complete');
     expect(complete(['cosi', '_'])).toEqual([]);
+  });
+});
+
+describe('completion in an interactive bash on a terminal', { timeout: 120_000 }, () => {
+  const tmux = tmuxServer(`cosi-completion-${process.pid}`);
+  const SESSION = 'bash';
+  const waitForScreen = screenWaiter(tmux, SESSION, 30_000);
+  /** The screen's last line that is not empty: the prompt and what is typed after it. */
+  const lastLine = (screen: string): string =>
+    screen
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .at(-1)
+      ?.trimEnd() ?? '';
+
+  beforeAll(async () => {
+    const rc = path.join(dir, 'bashrc');
+    await writeFile(
+      rc,
+      [
+        "PS1='$ '",
+        // No history file: what the test types stays out of the user's ~/.bash_history.
+        'unset HISTFILE',
+        `cosi() { ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO, 'bin/cosi.js'))} "$@"; }`,
+        `source <(cosi completion bash)`,
+        '',
+      ].join('\n'),
+    );
+    await tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      SESSION,
+      '-x',
+      '150',
+      '-y',
+      '40',
+      '-c',
+      project,
+      `bash --rcfile ${JSON.stringify(rc)} --noprofile -i`,
+    );
+    await waitForScreen((screen) => lastLine(screen) === '$', 'the prompt');
+  });
+  afterAll(async () => {
+    await tmux('kill-server').catch(() => undefined);
+  });
+
+  /** Types `typed` and TAB on an empty prompt; waits for bash to make the line `completed`. */
+  async function tab(typed: string, completed: string): Promise<void> {
+    await tmux('send-keys', '-t', SESSION, 'C-u', 'C-l');
+    await waitForScreen((screen) => lastLine(screen) === '$', 'an empty prompt');
+    await tmux('send-keys', '-t', SESSION, '-l', typed);
+    await tmux('send-keys', '-t', SESSION, 'Tab');
+    await waitForScreen((screen) => lastLine(screen) === `$ ${completed}`, `"${completed}"`);
+  }
+
+  it("completes a type, an id and a flag's value as TAB is pressed", async () => {
+    await tab('cosi get appc', 'cosi get appconfig');
+    await tab('cosi get app w', 'cosi get app web');
+    await tab('cosi get --sort', 'cosi get --sort-by');
+    // kubectl's --flag=value: readline splits the word at the =, the value is completed.
+    await tab('cosi get app --output=ya', 'cosi get app --output=yaml');
+    await tab('cosi get app -o=ya', 'cosi get app -o=yaml');
+    await tab('cosi get --output=yaml app a', 'cosi get --output=yaml app api');
   });
 });

@@ -135,6 +135,23 @@ describe.each([
       ignoresCase ? ['Hosts.example.org', 'host'] : ['host'],
     );
     expect(complete('cosi get -f ../other.yaml host ')).toEqual(['node-a']);
+    // kubectl's flag=value, -f=PATH too.
+    expect(offered(complete('cosi get -f=../other.yaml ho'))).toEqual(
+      ignoresCase ? ['Hosts.example.org', 'host'] : ['host'],
+    );
+    expect(complete('cosi get --file=../other.yaml host ')).toEqual(['node-a']);
+  }, 120_000);
+
+  it('completes the value after --output= and -o=, which is no type', () => {
+    // fish offers the whole word, zsh the value after the = (it keeps what was typed before).
+    const value = (flag: string, words: string[]): string[] =>
+      ignoresCase ? words.map((w) => `${flag}=${w}`) : words;
+    expect(offered(complete('cosi get app --output=json'))).toEqual(
+      value('--output', ['json', 'jsonpath', 'jsonpath-as-json']),
+    );
+    // fish reads a short flag's value only as -oVALUE; zsh as kubectl, -o=VALUE too.
+    expect(complete('cosi get app -o=ya')).toEqual(ignoresCase ? [] : ['yaml']);
+    expect(offered(complete('cosi get --output=yaml app '))).toEqual(['api', 'web']);
   }, 120_000);
 
   it('completes commands, output formats after -o, and flags', () => {

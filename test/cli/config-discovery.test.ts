@@ -122,11 +122,11 @@ describe('mistakes in the config', () => {
     return cli(['apply', '-f', '.'], { cwd: dir });
   }
 
-  it('an unknown key is an error that suggests the key meant', async () => {
-    const r = await apply('export default { controller: [] };\n');
+  it('an unknown key is an error at the key, that suggests the key meant', async () => {
+    const r = await apply('export default {\n  definitions: [],\n  controller: [],\n};\n');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'cosi.config.ts: unknown key `controller` (did you mean `controllers`?)',
+      'cosi.config.ts:3:3: unknown key `controller` (did you mean `controllers`?)',
     );
   });
 

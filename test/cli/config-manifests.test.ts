@@ -108,6 +108,15 @@ describe('the manifests a config names', { timeout: 60_000 }, () => {
     expect(newer.stdout + newer.stderr).not.toMatch(/unknown-type|unknown-kind/);
   });
 
+  it('a bad entry alone is a config error at its key in the config', async () => {
+    await project(`{\n  manifests: ['ok', 3],\n}`, {});
+    const check = await cli(['check'], { cwd: dir });
+    expect(check.code).toBe(2);
+    expect(check.stdout).toContain(
+      'cosi.config.ts:2:3: error[config-error]: manifests[1]: expected a non-empty string, got a number',
+    );
+  });
+
   it('a bad entry is a config error naming it', async () => {
     await project(`{ manifests: ['ok', 3], kubernetesVersion: '0.1' }`, {});
     const check = await cli(['check'], { cwd: dir });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
-import { cli } from './run-cli.js';
+import { runCosi } from '../support/cosi-process.js';
+import { cli, REPO } from './run-cli.js';
 
 const EXAMPLE = ['-f', 'fixtures/vm-network', '-q'];
 
@@ -38,6 +39,45 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     expect(bad.stdout).toBe('');
   });
 
+  it('a --sort-by path no resource has a value at is refused, as kubectl does', async () => {
+    const misspelt = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '.spec.cpu']);
+    expect(misspelt.stderr).toContain(
+      '--sort-by: none of the 3 resources has a value at {.spec.cpu}',
+    );
+    expect(misspelt.stdout).toBe('');
+    expect(misspelt.code).toBe(2);
+    // A value in some resources is enough (the hosts have no labels, the VMs have).
+    const some = await cli([
+      'get',
+      'vm,host',
+      ...EXAMPLE,
+      '--sort-by',
+      '.metadata.labels.tier',
+      '-o',
+      'name',
+    ]);
+    expect(some.code).toBe(0);
+    expect(some.stdout.split('\n').filter(Boolean)).toEqual([
+      'hosts.example.org/node-a',
+      'hosts.example.org/node-b',
+      'vms.example.org/db-1',
+      'vms.example.org/web-1',
+      'vms.example.org/web-2',
+    ]);
+    // One resource asked for by id is not sorted, so its path is not checked (kubectl's too).
+    const one = await cli([
+      'get',
+      'vm',
+      'db-1',
+      ...EXAMPLE,
+      '--sort-by',
+      '.spec.cpu',
+      '-o',
+      'name',
+    ]);
+    expect(one).toMatchObject({ code: 0, stdout: 'vms.example.org/db-1\n' });
+  });
+
   it('--no-headers drops the header line; --show-labels adds the labels', async () => {
     const plain = await cli(['get', 'vm', ...EXAMPLE, '--no-headers', '--show-labels']);
     const lines = plain.stdout.trimEnd().split('\n');
@@ -55,6 +95,15 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
       'custom-columns=ID:.metadata.id',
     ]);
     expect(columns.stdout).toBe('db-1\nweb-1\nweb-2\n');
+  });
+
+  it('-n reads one namespace; with none given, every namespace is read', async () => {
+    const minimal = ['get', 'machine', '-f', 'fixtures/minimal', '-q', '-o', 'name'];
+    expect((await cli([...minimal, '-n', 'staging'])).stdout).toBe('vms.example.org/db-1\n');
+    expect((await cli([...minimal, '--namespace', 'default'])).stdout).toBe(
+      'vms.example.org/web-1\n',
+    );
+    expect((await cli(minimal)).stdout).toBe('vms.example.org/web-1\nvms.example.org/db-1\n');
   });
 
   it('-A and --all-namespaces read every namespace, whatever -n says', async () => {
@@ -77,6 +126,28 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
       'jsonpath-as-json={.items[*].metadata.labels}',
     ]);
     expect(JSON.parse(items.stdout)).toEqual([{ tier: 'data' }, { tier: 'web' }, { tier: 'web' }]);
+  });
+
+  it("takes a short flag's value after =, as kubectl's docs write -o=jsonpath=...", async () => {
+    const given = await cli([
+      'get',
+      'vm',
+      '-f=fixtures/vm-network',
+      '-q',
+      '-n=default',
+      '-l=tier=web',
+      '-o=jsonpath={.metadata.id}',
+    ]);
+    expect(given).toMatchObject({ code: 0, stdout: 'web-1\nweb-2\n' });
+    const elsewhere = await cli(['get', 'vm', ...EXAMPLE, '-n=elsewhere', '-o=name']);
+    expect(elsewhere).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it("takes a short flag's value after = in a command that runs in a worker", async () => {
+    const check = await runCosi(['check', '-f=fixtures/vm-network', '-o=github'], REPO);
+    expect(check.stderr).toBe('');
+    expect(check.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+    expect(check.code).toBe(0);
   });
 
   it('-o go-template is refused as out of scope, naming what to use instead', async () => {
@@ -107,7 +178,7 @@ describe('github annotations', { timeout: 60_000 }, () => {
   it('a config error has a line and a path relative to the workspace', async () => {
     await writeFile(
       path.join(dir, 'project/cosi.config.ts'),
-      'export default { controller: [] };\n',
+      'export default {\n  controller: [],\n};\n',
     );
     await writeFile(path.join(dir, 'project/a.yaml'), 'metadata: { type: x, id: a }\n');
     const check = await cli(['check', 'project', '-o', 'github'], {
@@ -117,7 +188,7 @@ describe('github annotations', { timeout: 60_000 }, () => {
     expect(check.code).toBe(2);
     const annotations = check.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(annotations).toHaveLength(1);
-    expect(annotations[0]).toMatch(/^::error file=project\/cosi\.config\.ts,line=1,/);
+    expect(annotations[0]).toMatch(/^::error file=project\/cosi\.config\.ts,line=2,col=3,/);
   });
 
   it('every kind of finding of a check is annotated with a line, in a file relative to the workspace', async () => {

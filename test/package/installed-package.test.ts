@@ -28,6 +28,8 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 let dir: string | undefined;
 let project: string;
+/** The packed tarball. */
+let tarball: string;
 
 interface Outcome {
   readonly code: number;
@@ -80,6 +82,7 @@ beforeAll(async () => {
     },
   );
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  tarball = path.join(root, filename);
   await mkdir(path.join(project, '.git'), { recursive: true });
   await writeFile(
     path.join(project, 'package.json'),
@@ -109,6 +112,31 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     const npx = await inProject(NPM, ['exec', '--offline', '--', 'cosi', 'version']);
     expect(npx.stdout).toContain(`cosi ${version}`);
   });
+
+  it('runs through npx from the tarball, in a directory with no project', async () => {
+    const { version } = JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const empty = path.join(dir ?? '', 'no-project');
+    await mkdir(empty);
+    // npx installs the package in npm's cache, under _npx/: what this run adds there is removed.
+    const npxCache = path.join((await run(NPM, ['config', 'get', 'cache'])).stdout.trim(), '_npx');
+    const before = new Set(await readdir(npxCache).catch(() => []));
+    try {
+      const npx = await run(
+        NPM,
+        ['exec', '--yes', '--prefer-offline', `--package=${tarball}`, '--', 'cosi', 'version'],
+        { cwd: empty, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+      );
+      expect(npx.stdout).toContain(`cosi ${version}`);
+      expect(await readdir(empty)).toEqual([]);
+    } finally {
+      for (const added of await readdir(npxCache).catch(() => [])) {
+        if (!before.has(added))
+          await rm(path.join(npxCache, added), { recursive: true, force: true });
+      }
+    }
+  }, 660_000);
 
   it('ships the built code with its TypeScript sources and declaration maps, not the tests', async () => {
     const shipped = path.join(project, 'node_modules/cosi');

@@ -100,24 +100,36 @@ function bash(commands: readonly CompletedCommand[]): string {
     )
     .join('\n');
   // Types, aliases and ids come from the project, asked of `cosi __complete` with the -f,
-  // --config and --definitions given so far; flags and formats are written in here.
+  // --config and --definitions given so far; flags and formats are written in here. bash splits
+  // a word at an = (COMP_WORDBREAKS): `--output=j` comes as `--output`, `=`, `j`, read here as
+  // `--output j` (kubectl's `-o=json` too), the value completed after the =.
   return `# cosi completion for bash: source <(cosi completion bash)
 _cosi() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  if [ "$COMP_CWORD" -eq 1 ]; then
+  local -a words=()
+  local cword=0 i
+  for ((i = 0; i < \${#COMP_WORDS[@]}; i++)); do
+    if [[ "\${COMP_WORDS[i]}" == = && "\${COMP_WORDS[i-1]}" == -* ]]; then
+      [ "$i" -eq "$COMP_CWORD" ] && { words+=(""); cword=$((\${#words[@]} - 1)); }
+      continue
+    fi
+    words+=("\${COMP_WORDS[i]}")
+    [ "$i" -eq "$COMP_CWORD" ] && cword=$((\${#words[@]} - 1))
+  done
+  local cur="\${words[cword]}" prev="\${words[cword-1]}"
+  if [ "$cword" -eq 1 ]; then
     COMPREPLY=($(compgen -W ${quote(commands.map((c) => c.name).join(' '))} -- "$cur"))
     return
   fi
   local flags="" values="" formats="" args=files
-  case "\${COMP_WORDS[1]}" in
+  case "\${words[1]}" in
 ${cases}
   esac
-  local project=() type="" n=0 i word
-  for ((i = 2; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+  local project=() type="" n=0 word
+  for ((i = 2; i < cword; i++)); do
+    word="\${words[i]}"
     case "$word" in
       -f|--file|--config|--definitions)
-        project+=("$word" "\${COMP_WORDS[i+1]}"); i=$((i + 1)); continue ;;
+        project+=("$word" "\${words[i+1]}"); i=$((i + 1)); continue ;;
     esac
     if [[ " $values " == *" $word "* ]]; then i=$((i + 1)); continue; fi
     if [[ "$word" != -* ]]; then
@@ -154,7 +166,8 @@ function zsh(commands: readonly CompletedCommand[]): string {
         `    ${c.name}) flags=${zshArray(c.flags)}; values=${zshArray(c.valueFlags)}; formats=${zshArray(c.formats)}; args=${c.args} ;;`,
     )
     .join('\n');
-  // The same reading of the line as bash's (see above), on zsh's own `words` and `CURRENT`.
+  // The same reading of the line as bash's (see above), on zsh's own `words` and `CURRENT`; zsh
+  // keeps `--output=j` one word: the value after the = is completed as the flag's.
   return `#compdef cosi
 # cosi completion for zsh: cosi completion zsh > "\${fpath[1]}/_cosi" (or source it)
 _cosi() {
@@ -174,6 +187,8 @@ ${cases}
     case "$word" in
       -f|--file|--config|--definitions)
         project+=("$word" "\${words[i+1]}"); (( i++ )); continue ;;
+      -f=*|--file=*|--config=*|--definitions=*)
+        project+=("\${word%%=*}" "\${word#*=}"); continue ;;
     esac
     if (( \${values[(Ie)$word]} )); then (( i++ )); continue; fi
     if [[ "$word" != -* ]]; then
@@ -182,6 +197,10 @@ ${cases}
     fi
   done
   local prev="\${words[CURRENT-1]}" cur="\${words[CURRENT]}"
+  if [[ "$cur" == -*=* ]]; then
+    prev="\${cur%%=*}"
+    compset -P 1 '*='
+  fi
   if [[ "$prev" == (-o|--output) ]]; then
     compadd -a formats
   elif (( \${values[(Ie)$prev]} )); then
@@ -222,6 +241,8 @@ function fish(commands: readonly CompletedCommand[]): string {
     '            set -a project $word $words[(math $i + 1)]',
     '            set i (math $i + 2)',
     '            continue',
+    "        else if string match -qr -- '^(-f|--file|--config|--definitions)=' $word",
+    '            set -a project (string split -m 1 = -- $word)',
     '        else if contains -- $word $argv',
     '            set i (math $i + 2)',
     '            continue',

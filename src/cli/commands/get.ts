@@ -146,8 +146,13 @@ export function renderGet(
       );
     } else if (groups.length === 0) io.stderr.write('No resources found\n');
     else {
+      // As kubectl, one resource asked for by id is not sorted, so its path is not checked.
       const sorted =
-        flags.sortBy === undefined ? groups : sortResourceGroups(groups, parseSortBy(flags.sortBy));
+        flags.sortBy === undefined
+          ? groups
+          : sortResourceGroups(groups, parseSortBy(flags.sortBy), {
+              requireValue: result.id === undefined,
+            });
       writeResources(sorted, format, (chunk) => io.stdout.write(chunk), {
         stable: flags.stable === true,
         single: result.id !== undefined,

@@ -28,24 +28,47 @@ export function parseSortBy(given: string): JsonPathTemplate {
   }
 }
 
+/** How `sortResourceGroups` treats a path that reaches nothing. */
+export interface SortOptions {
+  /**
+   * Refuse a path that reaches a value in none of the resources (when there are any), as kubectl
+   * does ("couldn't find any field with path"): a misspelt path would otherwise leave the order
+   * as it was, and say nothing. `get -w` does not ask it: a field may come with a later change.
+   */
+  readonly requireValue?: boolean;
+}
+
 /**
  * Each group's resources ordered by the value `sortBy` reaches in their document (`{ metadata,
  * spec }`, as `-o yaml` prints it), as kubectl's `--sort-by`: numbers by value, anything else by
  * its text; resources without the field first; equal keys keep their order (by id). The groups
  * (one per type) keep theirs. Each key is read once: n log n comparisons of ready keys.
  *
- * @throws CliError (exit 1) when the path cannot run on a resource (an index out of bounds).
+ * @throws CliError (exit 1) when the path cannot run on a resource (an index out of bounds);
+ *   (usage, exit 2) with `requireValue`, when it reaches a value in none of them.
  */
 export function sortResourceGroups(
   groups: readonly ResourceGroup[],
   sortBy: JsonPathTemplate,
+  options: SortOptions = {},
 ): ResourceGroup[] {
-  return groups.map((group) => {
-    const keyed = group.resources.map((resource, index) => ({
+  const keyedGroups = groups.map((group) => ({
+    group,
+    keyed: group.resources.map((resource, index) => ({
       resource,
       index,
       key: sortKey(sortBy, toDocument(resource, group.definition)),
-    }));
+    })),
+  }));
+  if (options.requireValue === true) {
+    const keys = keyedGroups.flatMap(({ keyed }) => keyed);
+    if (keys.length > 0 && keys.every(({ key }) => key.kind === 'none')) {
+      throw new CliError(
+        `--sort-by: none of the ${keys.length} resource${keys.length === 1 ? '' : 's'} has a value at ${sortBy.source} (the path starts at the document -o yaml prints: .metadata.id, .spec.FIELD)`,
+      );
+    }
+  }
+  return keyedGroups.map(({ group, keyed }) => {
     keyed.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index);
     return { ...group, resources: keyed.map((k) => k.resource) };
   });
