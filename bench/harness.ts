@@ -205,6 +205,27 @@ export function medianRun(runs: readonly ProcessRun[]): ProcessRun {
 }
 
 /**
+ * The wall time of `node ...args`, ms, from spawn to close, with nothing preloaded: what a user
+ * waits. (`runProcess` preloads a module to read the process's CPU time and peak memory, and a
+ * preload is a round of Node's ES module loader in the process and in each of its workers: tens
+ * of ms on a start of a hundred.)
+ */
+export function runProcessWall(args: readonly string[], cwd?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [...args], {
+      stdio: 'ignore',
+      ...(cwd ? { cwd } : {}),
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
+      else resolve(performance.now() - start);
+    });
+  });
+}
+
+/**
  * Runs `node args...` (in `cwd` when given) with a preload that reports the peak RSS and the CPU
  * time on exit;
  * rejects when it exits non-zero, with the end of its stderr.

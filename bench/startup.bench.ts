@@ -2,8 +2,9 @@
  * How long a user waits for a command that does little: `cosi --version`, `cosi --help` and
  * `cosi check` of the example project (fixtures/vm-network), each a whole process, paired with a
  * bare `node -e 0` in the same run (one of each in turn, so a busy machine slows both alike).
- * Prints the medians and their ratio, in wall time and in CPU time (every thread: on a loaded
- * machine the wall time measures the load). Targets (issue 36): --version and --help within
+ * Prints the medians and their ratio, in wall time (processes run with nothing preloaded) and in
+ * CPU time (every thread, read by a preloaded module in runs of their own: on a loaded machine
+ * the wall time measures the load). Targets (issue 36): --version and --help within
  * 1.5x of bare node, check of the example within 2.5x. Then issue 29's one document checked
  * against 16 CRDs (2 MB, `--definitions`), whole processes: under 0.5 s end to end.
  */
@@ -11,7 +12,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { medianRun, printTable, quick, runProcess, type ProcessRun } from './harness.js';
+import {
+  medianRun,
+  printTable,
+  quick,
+  runProcess,
+  runProcessWall,
+  type ProcessRun,
+} from './harness.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(benchDir, '..');
@@ -29,17 +37,33 @@ const CRD_BUNDLE = ['fixtures/real-crds/cert-manager/crds', 'fixtures/real-crds/
 const CERTIFICATE =
   'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: { name: web, namespace: apps }\nspec:\n  secretName: web-tls\n  dnsNames: [web.example.org]\n  issuerRef: { name: letsencrypt, kind: ClusterIssuer }\n';
 
-/** `command` and bare node in turn, after one unmeasured run of each (file cache, caches). */
+/** The median of `values`. */
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+
+/**
+ * `command` and bare node in turn, after one unmeasured run of each (file cache, caches): the
+ * wall time of plain processes, then CPU time and peak memory in runs with the preload.
+ */
 async function paired(command: readonly string[]): Promise<{ node: ProcessRun; cosi: ProcessRun }> {
+  const bareWall: number[] = [];
+  const wall: number[] = [];
+  await runProcessWall(['-e', '0'], root);
+  await runProcessWall(command, root);
+  for (let i = 0; i < RUNS; i++) {
+    bareWall.push(await runProcessWall(['-e', '0'], root));
+    wall.push(await runProcessWall(command, root));
+  }
   const bare: ProcessRun[] = [];
   const runs: ProcessRun[] = [];
-  await runProcess(['-e', '0'], root);
-  await runProcess(command, root);
   for (let i = 0; i < RUNS; i++) {
     bare.push(await runProcess(['-e', '0'], root));
     runs.push(await runProcess(command, root));
   }
-  return { node: medianRun(bare), cosi: medianRun(runs) };
+  return {
+    node: { ...medianRun(bare), ms: median(bareWall) },
+    cosi: { ...medianRun(runs), ms: median(wall) },
+  };
 }
 
 export async function run(): Promise<void> {
