@@ -239,24 +239,14 @@ async function buildWorkerEntry(bodyHash) {
       }));
     },
   };
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: [`src/${WORKER_ENTRY}`],
-    outfile: path.join(ROOT, 'dist', WORKER_ENTRY.replace(/\.ts$/, '.cjs')),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    plugins: [fillHash, externals],
-    logLevel: 'warning',
-  });
+  await buildStandaloneScript(WORKER_ENTRY, [fillHash]);
 }
 
 /**
  * `dist/<entry>.cjs`: one CommonJS script of `src/<entry>` and what it imports; the build fails
  * if that is more than Node's modules and cosi's own (a package would be loaded at its start).
  */
-async function buildStandaloneScript(entry) {
+async function buildStandaloneScript(entry, plugins = []) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [`src/${entry}`],
@@ -265,7 +255,7 @@ async function buildStandaloneScript(entry) {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    plugins: [externals],
+    plugins: [...plugins, externals],
     metafile: true,
     logLevel: 'warning',
   });
