@@ -9,9 +9,8 @@ import { runsInWorker, runsOnceInWorker } from './worker-command-names.js';
  * The command-line entry point. `bin/cosi.js` calls `main` and sets the exit code it returns.
  * The thread that runs the project takes cosi's heap growth step at its first full collection
  * (see {@link limitHeapGrowthOnceCollected}): here for a command run on this thread, in the
- * worker for the others. A project's
- * code that calls `process.exit` gets an error thrown instead (see {@link withProcessExitGuard}):
- * the command's exit code is the one that counts. The commands that run a project once (`apply`,
+ * worker for the others. A project's code that calls `process.exit` gets an error thrown instead
+ * (see {@link withProcessExitGuard}): the command's exit code is the one that counts. The commands that run a project once (`apply`,
  * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
  * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`).
  */
