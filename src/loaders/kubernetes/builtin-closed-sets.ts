@@ -9,7 +9,7 @@
  */
 
 import { builtinOpenApi } from './builtin-openapi.js';
-import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 
 /** The first release whose OpenAPI carries the enums. */
 export const FIRST_RELEASE_WITH_ENUMS: KubernetesRelease = '1.34';
@@ -28,9 +28,7 @@ let published: ReadonlyMap<string, ClosedSet> | undefined;
  * whose own OpenAPI has them.
  */
 export function closedSetsFor(release: KubernetesRelease): ReadonlyMap<string, ClosedSet> {
-  if (
-    KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(FIRST_RELEASE_WITH_ENUMS)
-  ) {
+  if (releaseAtLeast(release, FIRST_RELEASE_WITH_ENUMS)) {
     return new Map();
   }
   if (published === undefined) {

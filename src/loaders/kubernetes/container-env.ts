@@ -14,7 +14,7 @@
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue, requiredValue } from './go-field-error.js';
-import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { ENV_FIELD_PATHS, objectFieldSelectorProblems } from './object-field-selector.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import { resourceFieldSelectorProblems } from './resource-field-selector.js';
@@ -45,8 +45,7 @@ export function containerEnvProblems(
   const pod = podSpecOf(document, group, kind);
   if (!pod) return [];
   const { spec, problems, add } = pod;
-  const relaxed =
-    KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(RELAXED_SINCE);
+  const relaxed = releaseAtLeast(release, RELAXED_SINCE);
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;

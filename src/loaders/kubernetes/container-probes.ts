@@ -21,7 +21,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { isOutOfPortRange, PORT_RANGE_MESSAGE, portNameProblems } from './container-checks.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
-import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { podSpecOf } from './pod-spec-paths.js';
 
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
@@ -62,8 +62,7 @@ export function probeProblems(
   const grace = spec.terminationGracePeriodSeconds;
   const sleep: SleepBound = {
     gracePeriod: grace === undefined || grace === null ? DEFAULT_GRACE_PERIOD : grace,
-    zeroAllowed:
-      KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(ZERO_SLEEP_SINCE),
+    zeroAllowed: releaseAtLeast(release, ZERO_SLEEP_SINCE),
   };
   // Ephemeral containers may not have probes or hooks at all (an allow-list of fields in Go,
   // not ported).

@@ -19,6 +19,11 @@ export const KUBERNETES_RELEASES = [
 /** A release cosi knows: `1.36`. */
 export type KubernetesRelease = (typeof KUBERNETES_RELEASES)[number];
 
+/** Whether `release` is `first` or a later one. */
+export function releaseAtLeast(release: KubernetesRelease, first: KubernetesRelease): boolean {
+  return KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(first);
+}
+
 /** The newest stable release cosi has: the default of `--kubernetes-version`. */
 export const DEFAULT_KUBERNETES_RELEASE: KubernetesRelease = '1.36';
 

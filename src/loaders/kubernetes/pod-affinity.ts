@@ -12,7 +12,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
-import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import {
   DNS1123_LABEL,
   dns1123SubdomainProblems,
@@ -43,8 +43,7 @@ export function affinityProblems(
   if (!pod || !isPlainObject(pod.spec.affinity)) return [];
   const { problems, add } = pod;
   const affinity = pod.spec.affinity;
-  const labelKeys =
-    KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(LABEL_KEYS_SINCE);
+  const labelKeys = releaseAtLeast(release, LABEL_KEYS_SINCE);
   const under =
     (...prefix: (string | number)[]): Add =>
     (path, keyword, message) =>

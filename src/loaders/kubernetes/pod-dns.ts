@@ -15,7 +15,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidStringList, invalidValue, requiredValue } from './go-field-error.js';
 import { INVALID_IP_MESSAGE, isSloppyIpAddress } from './ip-address.js';
-import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import {
   dns1123SubdomainProblems,
   dns1123SubdomainWithUnderscoreProblems,
@@ -32,9 +32,6 @@ const RELAXED_SEARCH_SINCE: KubernetesRelease = '1.33';
 /** The first release whose OpenAPI requires a host alias's `ip` (and so reports it missing). */
 const ALIAS_IP_REQUIRED_SINCE: KubernetesRelease = '1.31';
 
-const since = (release: KubernetesRelease, first: KubernetesRelease): boolean =>
-  KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(first);
-
 /** The DNS config and host alias problems of a built-in document of `group`/`kind` of `release`. */
 export function podDnsProblems(
   document: Record<string, unknown>,
@@ -48,11 +45,13 @@ export function podDnsProblems(
   dnsConfigProblems(
     spec.dnsConfig,
     spec.dnsPolicy,
-    since(release, RELAXED_SEARCH_SINCE),
+    releaseAtLeast(release, RELAXED_SEARCH_SINCE),
     (path, k, m) => add(['dnsConfig', ...path], k, m),
   );
-  hostAliasProblems(spec.hostAliases, since(release, ALIAS_IP_REQUIRED_SINCE), (path, k, m) =>
-    add(['hostAliases', ...path], k, m),
+  hostAliasProblems(
+    spec.hostAliases,
+    releaseAtLeast(release, ALIAS_IP_REQUIRED_SINCE),
+    (path, k, m) => add(['hostAliases', ...path], k, m),
   );
   return problems;
 }

@@ -27,7 +27,7 @@ import {
 } from './go-field-error.js';
 import type { Add } from './label-syntax.js';
 import { dns1123SubdomainProblems } from './label-syntax.js';
-import { KUBERNETES_RELEASES, type KubernetesRelease } from './kubernetes-release.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 
 const ID_RANGE_MESSAGE = 'must be between 0 and 2147483647, inclusive';
@@ -81,9 +81,6 @@ const USER_NAMESPACES_SINCE: KubernetesRelease = '1.33';
 /** The first release with AppArmor profile fields (before, the OpenAPI reports them unknown). */
 const APP_ARMOR_SINCE: KubernetesRelease = '1.30';
 
-const since = (release: KubernetesRelease, first: KubernetesRelease): boolean =>
-  KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(first);
-
 /** The security context problems of a built-in document of `group`/`kind` of `release`. */
 export function securityContextProblems(
   document: Record<string, unknown>,
@@ -95,8 +92,8 @@ export function securityContextProblems(
   if (!pod) return [];
   const { spec, problems, add } = pod;
   const context = isPlainObject(spec.securityContext) ? spec.securityContext : undefined;
-  const userNamespaces = since(release, USER_NAMESPACES_SINCE);
-  const appArmor = since(release, APP_ARMOR_SINCE);
+  const userNamespaces = releaseAtLeast(release, USER_NAMESPACES_SINCE);
+  const appArmor = releaseAtLeast(release, APP_ARMOR_SINCE);
   // `hostUsers` defaults to true: the pod shares the host's user namespace.
   const hostUsers = !userNamespaces || spec.hostUsers !== false;
   for (const list of CONTAINER_LISTS) {
