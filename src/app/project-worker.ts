@@ -5,28 +5,36 @@ import { messageOfThrown, ThrownValueError } from '../engine/thrown-value.js';
 import type { UserCodeSite } from './user-code-site.js';
 
 /** What a project worker is started with: its module, its data and its bounds. */
-export interface ProjectWorkerOptions {
-  /** The module the worker runs; it reads `workerData.heartbeat` and `workerData.data`. */
-  readonly entry: URL;
-  /** Passed to the worker as `workerData.data` (structured-cloned). */
-  readonly data: unknown;
+export type ProjectWorkerOptions = WorkerToSupervise & {
   /**
    * Wall ms the project's code may keep the worker's JavaScript from yielding (a loop that never
    * returns) before the worker is terminated.
    */
   readonly wait: () => number;
-  /** The worker's old-generation heap limit, MB: {@link workerHeapLimit} by default. */
-  readonly heapMb?: number;
-  /**
-   * The worker, when it was started already (`launchProjectWorker`, with this `entry` and `data`):
-   * it is supervised from here on, and what it did before is read first.
-   */
-  readonly launched?: LaunchedWorker;
   /** Each message the worker posts, in order. */
   readonly onMessage: (message: unknown) => void;
   /** How often the heartbeat is read, wall ms (default 100). */
   readonly pollMs?: number;
-}
+};
+
+/** The worker to supervise: one to start now, or one started already. */
+export type WorkerToSupervise =
+  | {
+      /** The module the worker runs; it reads `workerData.heartbeat` and `workerData.data`. */
+      readonly entry: URL;
+      /** Passed to the worker as `workerData.data` (structured-cloned). */
+      readonly data: unknown;
+      /** The worker's old-generation heap limit, MB: {@link workerHeapLimit} by default. */
+      readonly heapMb?: number;
+      readonly launched?: undefined;
+    }
+  | {
+      /**
+       * The worker, started already (`launchProjectWorker`): it is supervised from here on, and
+       * what it did before is read first.
+       */
+      readonly launched: LaunchedWorker;
+    };
 
 /**
  * How a project worker ended. `exited`: on its own, or terminated by {@link ProjectWorker.stop}
@@ -86,12 +94,13 @@ export interface ProjectWorker {
  */
 export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker {
   const launched =
-    options.launched ??
-    launchProjectWorker(
-      options.entry,
-      options.data,
-      options.heapMb ?? workerHeapLimit(process.env),
-    );
+    options.launched !== undefined
+      ? options.launched
+      : launchProjectWorker(
+          options.entry,
+          options.data,
+          options.heapMb ?? workerHeapLimit(process.env),
+        );
   const { worker, heartbeat, heapMb } = launched;
   const read = heartbeatReader(heartbeat);
   let stopping = false;

@@ -9,10 +9,9 @@
  * as the worker's entry is: loaded with `require`, it costs no round of the ES module loader.
  */
 import { isatty } from 'node:tty';
-import { fileURLToPath } from 'node:url';
-import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from '../app/worker-launch.js';
+import type { LaunchedWorker } from '../app/worker-launch.js';
+import { launchCliWorker } from './cli-worker-launch.js';
 import { runsOnceInWorker } from './worker-command-names.js';
-import type { CliWorkerData } from './worker-messages.js';
 
 /**
  * Starts the worker of `argv` when its command runs once in a worker (else `undefined`); `dist`
@@ -20,12 +19,6 @@ import type { CliWorkerData } from './worker-messages.js';
  */
 export function launchEarlyWorker(argv: readonly string[], dist: URL): LaunchedWorker | undefined {
   if (!runsOnceInWorker(argv)) return undefined;
-  const data: CliWorkerData = {
-    script: fileURLToPath(new URL('cli-worker-body.cjs', dist)),
-    argv,
-    // As the process's io says them (`processIo`): stdout's terminal, and a stdin to read.
-    isTTY: isatty(1),
-    hasStdin: true,
-  };
-  return launchProjectWorker(new URL('cli-worker.cjs', dist), data, workerHeapLimit(process.env));
+  // As the process's io says them (`processIo`): stdout's terminal, and a stdin to read.
+  return launchCliWorker(argv, { isTTY: isatty(1), hasStdin: true }, dist);
 }

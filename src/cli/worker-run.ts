@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import type { LaunchedWorker } from '../app/worker-launch.js';
@@ -8,7 +7,8 @@ import { parseDuration } from './duration.js';
 import { acceptShortOptionEquals } from './short-option-equals.js';
 import type { CliIo } from './io.js';
 import { WORKER_COMMANDS } from './worker-commands.js';
-import type { CliWorkerData, FromWorker, ToWorker } from './worker-messages.js';
+import type { FromWorker, ToWorker } from './worker-messages.js';
+import { launchCliWorker } from './cli-worker-launch.js';
 
 /** A command's run in one worker, as {@link runWorkerOnce} starts it. */
 export interface WorkerRun {
@@ -47,17 +47,14 @@ export function runWorkerOnce(
 ): WorkerRun {
   let exitCode: number | undefined;
   let places: ManifestPlaces | undefined;
-  const data: CliWorkerData = {
-    script: fileURLToPath(packageFile('dist/cli/cli-worker-body.cjs')),
-    argv,
-    isTTY: io.isTTY,
-    hasStdin: io.readStdin !== undefined,
-    ...(screen ? { screen } : {}),
-  };
   const worker = startProjectWorker({
-    entry: packageFile('dist/cli/cli-worker.cjs'),
-    data,
-    ...(launched === undefined ? {} : { launched }),
+    launched:
+      launched ??
+      launchCliWorker(
+        argv,
+        { isTTY: io.isTTY, hasStdin: io.readStdin !== undefined, ...(screen ? { screen } : {}) },
+        packageFile('dist/cli/'),
+      ),
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),
     onMessage: (raw) => {
