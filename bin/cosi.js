@@ -17,7 +17,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // (`early-worker.cjs` says which lines do; the set above only spares the others its loading.)
   const { createRequire } = await import('node:module');
   const { launchEarlyWorker } = createRequire(import.meta.url)('../dist/cli/early-worker.cjs');
-  await runCommand(launchEarlyWorker(args, new URL('../dist/cli/', import.meta.url)));
+  await runCommand(launchEarlyWorker(args, new URL('../', import.meta.url)));
 } else {
   await runCommand();
 }

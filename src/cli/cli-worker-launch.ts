@@ -7,17 +7,22 @@ export type CliWorkerProcess = Pick<CliWorkerData, 'isTTY' | 'hasStdin' | 'scree
 
 /**
  * Starts the worker a project command runs in (see `cli-worker-body.ts`): its entry and its
- * script are in `dist`, the URL of the package's `dist/cli/`; its data is `argv` and what `facts` says of the process.
+ * script are the package's files, found by `packageFile` (the installed package's, or those
+ * beside `bin/cosi.js`); its data is `argv` and what `facts` says of the process.
  */
 export function launchCliWorker(
   argv: readonly string[],
   facts: CliWorkerProcess,
-  dist: URL,
+  packageFile: (relative: string) => URL,
 ): LaunchedWorker {
   const data: CliWorkerData = {
-    script: fileURLToPath(new URL('cli-worker-body.cjs', dist)),
+    script: fileURLToPath(packageFile('dist/cli/cli-worker-body.cjs')),
     argv,
     ...facts,
   };
-  return launchProjectWorker(new URL('cli-worker.cjs', dist), data, workerHeapLimit(process.env));
+  return launchProjectWorker(
+    packageFile('dist/cli/cli-worker.cjs'),
+    data,
+    workerHeapLimit(process.env),
+  );
 }

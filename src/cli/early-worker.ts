@@ -14,11 +14,15 @@ import { launchCliWorker } from './cli-worker-launch.js';
 import { runsOnceInWorker } from './worker-command-names.js';
 
 /**
- * Starts the worker of `argv` when its command runs once in a worker (else `undefined`); `dist`
- * is the URL of the package's `dist/cli/`, where the worker's scripts are.
+ * Starts the worker of `argv` when its command runs once in a worker (else `undefined`); `root`
+ * is the URL of the package's root, where the worker's scripts are (in `dist/cli/`).
  */
-export function launchEarlyWorker(argv: readonly string[], dist: URL): LaunchedWorker | undefined {
+export function launchEarlyWorker(argv: readonly string[], root: URL): LaunchedWorker | undefined {
   if (!runsOnceInWorker(argv)) return undefined;
   // As the process's io says them (`processIo`): stdout's terminal, and a stdin to read.
-  return launchCliWorker(argv, { isTTY: isatty(1), hasStdin: true }, dist);
+  return launchCliWorker(
+    argv,
+    { isTTY: isatty(1), hasStdin: true },
+    (relative) => new URL(relative, root),
+  );
 }

@@ -53,7 +53,7 @@ export function runWorkerOnce(
       launchCliWorker(
         argv,
         { isTTY: io.isTTY, hasStdin: io.readStdin !== undefined, ...(screen ? { screen } : {}) },
-        packageFile('dist/cli/'),
+        packageFile,
       ),
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),
