@@ -17,11 +17,12 @@
  * that the laziness stays visible and their files (WebAssembly, a lazily required transpiler)
  * stay where they expect to be.
  *
- * The worker that runs a project command (`src/cli/cli-worker-body.ts` and all it imports) is
- * built a second time, as one CommonJS script: the worker's entry runs it with a V8 code cache
- * (`src/cli/cached-script.ts`), which Node 20 has only for scripts. The entry itself
- * (`src/cli/cli-worker.ts`) is a small CommonJS script too, given the script's hash: a worker
- * with an ES module entry sets up Node's ES module loader first, and hashing 2 MB costs as much.
+ * The CLI's own code (`src/cli/cli-script.ts`: the main thread's `main` and the worker's
+ * `runCliWorker`, with all they import) is built a second time, as one CommonJS script: the
+ * process's entry (`src/cli/cli-entry.ts`, required by `bin/cosi.js`) and the worker's entry
+ * (`src/cli/cli-worker.ts`) run it with a V8 code cache (`src/cli/cached-script.ts`), which
+ * Node 20 has only for scripts. Both entries are small CommonJS scripts too, given the script's
+ * hash: an ES module entry sets up Node's ES module loader first, and hashing 2 MB costs as much.
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
@@ -70,20 +71,26 @@ const ENTRIES = [
   'cli/ui/round-view.ts',
   'cli/ui/round-view-transfer.ts',
   'cli/ui/watch-app.tsx',
+  // Imported by the CLI's script (see CLI_SCRIPT), from beside it.
+  'cli/ui/watch-screen.tsx',
   'engine/state/state-snapshot.ts',
 ];
 
-/** The worker's code, built as one script (see `cached-script.ts`), from `src/`. */
-const WORKER_BODY = 'cli/cli-worker-body.ts';
-
-/** The worker's entry, which runs that script: a CommonJS script too (see `cli-worker.ts`). */
-const WORKER_ENTRY = 'cli/cli-worker.ts';
+/** The CLI's code, built as one script (see `cached-script.ts`), from `src/`. */
+const CLI_SCRIPT = 'cli/cli-script.ts';
 
 /**
- * What starts a project command's worker before the CLI loads (`bin/cosi.js` requires it): a
- * CommonJS script with Node's modules only (see `early-worker.ts`).
+ * The entries that run that script, CommonJS scripts with Node's modules only: the process's
+ * (`bin/cosi.js` requires it; it starts a project command's worker first, see `early-worker.ts`)
+ * and the worker's.
  */
-const EARLY_WORKER = 'cli/early-worker.ts';
+const SCRIPT_RUNNERS = ['cli/cli-entry.ts', 'cli/cli-worker.ts'];
+
+/**
+ * Packages that wait at their top level (a top-level `await`): `require` cannot load them, so
+ * the CLI's script must not (see `watchScreenOutside`).
+ */
+const AWAITING_PACKAGES = ['ink'];
 
 /** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
 const packageOf = (specifier) =>
@@ -161,6 +168,23 @@ const commanderSpawn = {
   },
 };
 
+/**
+ * In the CLI's script, the watch screen (ink's, see `AWAITING_PACKAGES`) stays an `import()` of
+ * its own ES module, `./ui/watch-screen.js`: the script and its runners are in `dist/cli/`, where
+ * the path resolves from.
+ */
+const watchScreenOutside = {
+  name: 'cosi-watch-screen-outside',
+  setup(context) {
+    const screen = path.join(ROOT, 'src/cli/ui/watch-screen.js');
+    context.onResolve({ filter: /\/ui\/watch-screen\.js$/ }, (args) =>
+      path.resolve(args.resolveDir, args.path) === screen
+        ? { path: './ui/watch-screen.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 async function main() {
   await rm(path.join(ROOT, 'dist'), { recursive: true, force: true });
   execFileSync(
@@ -194,52 +218,57 @@ async function main() {
     },
     logLevel: 'warning',
   });
-  await buildWorkerEntry(await buildWorkerBody());
-  await buildStandaloneScript(EARLY_WORKER);
+  const scriptHash = await buildCliScript();
+  for (const runner of SCRIPT_RUNNERS) await buildScriptRunner(runner, scriptHash);
 }
 
 /**
- * `dist/cli/cli-worker-body.cjs`: the worker's code as one CommonJS script, the modules it
- * imports lazily inlined. `import.meta.url` is the script's URL, and an `import()` of a package
- * left out of the bundle calls the `__cosiImport` its runner gives (a script run by `vm` cannot
- * `import()` without `--experimental-vm-modules` on Node 20).
+ * `dist/cli/cli-script.cjs`: the CLI's code as one CommonJS script, the modules it imports
+ * lazily inlined. `import.meta.url` is the script's URL, and an `import()` of a package left out
+ * of the bundle calls the `__cosiImport` its runner gives (a script run by `vm` cannot `import()`
+ * without `--experimental-vm-modules` on Node 20). Returns the script's hash.
  */
-async function buildWorkerBody() {
-  const outfile = path.join(ROOT, 'dist', WORKER_BODY.replace(/\.ts$/, '.cjs'));
+async function buildCliScript() {
+  const outfile = path.join(ROOT, 'dist', CLI_SCRIPT.replace(/\.ts$/, '.cjs'));
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: [`src/${WORKER_BODY}`],
+    entryPoints: [`src/${CLI_SCRIPT}`],
     outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     write: false,
-    plugins: [fdirPicomatch, commanderSpawn, externals],
+    plugins: [fdirPicomatch, commanderSpawn, watchScreenOutside, externals],
     define: { 'import.meta.url': '__cosiImportMetaUrl' },
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
   const code = asciiOnly(withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
+  for (const name of AWAITING_PACKAGES) {
+    if (code.includes(`require("${name}")`)) {
+      throw new Error(`the CLI's script requires ${name}, which require() cannot load`);
+    }
+  }
   await writeFile(outfile, code);
   return createHash('sha256').update(code).digest('hex');
 }
 
 /**
- * `dist/cli/cli-worker.cjs`: the worker's entry, one CommonJS script with Node's modules only,
- * given the hash of the script it runs (`src/cli/worker-body-hash.ts`, filled in here).
+ * `dist/<runner>.cjs`: an entry that runs the CLI's script, given its hash
+ * (`src/cli/cli-script-hash.ts`, filled in here).
  */
-async function buildWorkerEntry(bodyHash) {
+async function buildScriptRunner(runner, scriptHash) {
   const fillHash = {
-    name: 'cosi-worker-body-hash',
+    name: 'cosi-cli-script-hash',
     setup(context) {
-      context.onLoad({ filter: /[\\/]worker-body-hash\.ts$/ }, () => ({
-        contents: `export const WORKER_BODY_HASH = ${JSON.stringify(bodyHash)};`,
+      context.onLoad({ filter: /[\\/]cli-script-hash\.ts$/ }, () => ({
+        contents: `export const CLI_SCRIPT_HASH = ${JSON.stringify(scriptHash)};`,
         loader: 'ts',
       }));
     },
   };
-  await buildStandaloneScript(WORKER_ENTRY, [fillHash]);
+  await buildStandaloneScript(runner, [fillHash]);
 }
 
 /**
@@ -272,7 +301,7 @@ async function buildStandaloneScript(entry, plugins = []) {
  * `code` in ASCII alone: esbuild escapes what is not ASCII in strings, but leaves it in regular
  * expressions (a dependency's `/pok[eé]mon/`) and in raw templates, where an escape would change
  * the text. A script of ASCII is read as Latin-1 (a copy; see `cached-script.ts`), where UTF-8 is
- * a decoding of 2 MB into a string of twice the size, on every start of a worker. The build fails
+ * a decoding of 2 MB into a string of twice the size, on every start. The build fails
  * on a raw template that is not ASCII: write the escape in its text instead.
  */
 function asciiOnly(code) {
@@ -289,9 +318,7 @@ function asciiOnly(code) {
   const visit = (node) => {
     if (ts.isTaggedTemplateExpression(node) && nonAscii.test(node.template.getText(source))) {
       const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
-      throw new Error(
-        `the worker's script has a raw template that is not ASCII (line ${line + 1})`,
-      );
+      throw new Error(`the CLI's script has a raw template that is not ASCII (line ${line + 1})`);
     }
     ts.forEachChild(node, visit);
   };

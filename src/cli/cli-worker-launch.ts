@@ -16,7 +16,7 @@ export function launchCliWorker(
   packageFile: (relative: string) => URL,
 ): LaunchedWorker {
   const data: CliWorkerData = {
-    script: fileURLToPath(packageFile('dist/cli/cli-worker-body.cjs')),
+    script: fileURLToPath(packageFile('dist/cli/cli-script.cjs')),
     argv,
     ...facts,
   };

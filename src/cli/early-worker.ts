@@ -1,12 +1,12 @@
 /**
  * The worker of a command that runs its project once (`check`, `apply`, ...), started by
- * `bin/cosi.js` before anything else loads: the worker's start, a Node start of its own, is most
+ * `bin/cosi.js` (`cli-entry.ts`) before anything else loads: the worker's start, a Node start of its own, is most
  * of a small command's time, and it goes on on the other core while the main thread loads its
  * supervisor (`main.ts`, `supervised-cli.ts`), which then takes it over (see
  * `launchProjectWorker`).
  *
- * Built as a CommonJS script of its own (`dist/cli/early-worker.cjs`) with Node's modules only,
- * as the worker's entry is: loaded with `require`, it costs no round of the ES module loader.
+ * Part of the process's entry (`cli-entry.ts`, a CommonJS script with Node's modules only, as the
+ * worker's entry is): it runs before the CLI's own script is read.
  */
 import { isatty } from 'node:tty';
 import type { LaunchedWorker } from '../app/worker-launch.js';

@@ -17,6 +17,17 @@ export const COSI_HEAP_GROWING_PERCENT = 30;
 
 const FLAG = 'heap-growing-percent';
 
+let limitedHere = false;
+
+/**
+ * Whether this thread set the heap growth step ({@link limitHeapGrowth}), changing V8's flags: a
+ * code cache made afterwards is one V8 refuses in the next run, which starts with them unchanged
+ * (see `cached-script.ts`).
+ */
+export function heapGrowthLimited(): boolean {
+  return limitedHere;
+}
+
 /**
  * Whether the user chose a growth step already, on node's command line or in `NODE_OPTIONS`
  * (V8 accepts the flag with dashes or underscores).
@@ -42,6 +53,7 @@ export function limitHeapGrowth(
 ): boolean {
   if (userChoseHeapGrowth(execArgv, nodeOptions)) return false;
   setFlags(`--${FLAG}=${COSI_HEAP_GROWING_PERCENT}`);
+  limitedHere = true;
   return true;
 }
 

@@ -38,7 +38,7 @@ export type ToWorker =
 
 /** What the worker is started with. */
 export interface CliWorkerData {
-  /** The worker's code, the script its entry runs (`dist/cli/cli-worker-body.cjs`). */
+  /** The worker's code, the script its entry runs (`dist/cli/cli-script.cjs`). */
   readonly script: string;
   readonly argv: readonly string[];
   readonly isTTY: boolean;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosiLoading } from '../support/cosi-modules.js';
+import { cosiLoading, scriptModule } from '../support/cosi-modules.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -13,30 +13,39 @@ afterAll(async () => {
 });
 
 const COMMANDS = ['apply', 'get', 'diff', 'check', 'graph', 'report', 'explain', 'watch', 'run'];
+/** A command's own module (not its definition), initialized on either thread. */
 const commandModule = (name: string) => (url: string) =>
-  url.endsWith(`/dist/cli/commands/${name}.js`);
+  url === scriptModule('main', `src/cli/commands/${name}.ts`) ||
+  url === scriptModule('worker', `src/cli/commands/${name}.ts`);
 /** The URLs of `modules` inside the named installed packages. */
 const fromPackages = (modules: readonly string[], names: readonly string[]): string[] =>
   modules.filter((url) => names.some((name) => url.includes(`/node_modules/${name}/`)));
 
+/** The engine's runtime or the manifest reader, initialized on the main thread. */
 const isEngineOrLoader = (url: string): boolean =>
-  url.endsWith('/dist/engine/runtime/runtime.js') ||
-  url.endsWith('/dist/loaders/manifest-reader.js');
+  url === scriptModule('main', 'src/engine/runtime/runtime.ts') ||
+  url === scriptModule('main', 'src/loaders/manifest-reader.ts');
 
 describe("a command's module is loaded only when the command runs", () => {
   it('cosi --help lists every command without loading any of them', async () => {
     const run = await cosiLoading(['--help'], dir);
     expect(run.code).toBe(0);
     for (const name of COMMANDS) expect(run.stdout).toContain(`  ${name} [options]`);
+    // The log sees the script's modules: the command table and each command's definition.
+    expect(run.modules).toContain(scriptModule('main', 'src/cli/program.ts'));
+    expect(run.modules).toContain(scriptModule('main', 'src/cli/commands/check-definition.ts'));
     for (const name of COMMANDS) expect(run.modules.filter(commandModule(name))).toEqual([]);
     expect(run.modules.filter(isEngineOrLoader)).toEqual([]);
   }, 60_000);
 
-  it('cosi --help loads no installed package (commander is bundled into dist)', async () => {
+  it('cosi --help loads no installed package (commander is bundled), and no ES module', async () => {
     const run = await cosiLoading(['--help'], dir);
     expect(run.code).toBe(0);
-    expect(run.modules.some((url) => url.includes('/dist/chunks/'))).toBe(true);
+    expect(run.modules.some((url) => url.endsWith('/dist/cli/cli-entry.cjs'))).toBe(true);
     expect(run.modules.filter((url) => url.includes('/node_modules/'))).toEqual([]);
+    // The CLI's own code is the one script, run by the CommonJS entry: no file of the ES module
+    // build loads (each would be a round of Node's ES module loader).
+    expect(run.modules.filter((url) => /\/dist\/.*\.js$/.test(url))).toEqual([]);
   }, 60_000);
 
   it('cosi --version answers before the CLI loads', async () => {
@@ -44,15 +53,17 @@ describe("a command's module is loaded only when the command runs", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     expect(run.modules.filter((url) => url.includes('/dist/'))).toEqual([]);
+    expect(run.modules.filter((url) => url.startsWith('cosi-script:'))).toEqual([]);
   }, 60_000);
 
   it('cosi check of the example loads neither the terminal UI, nor etcd, nor CEL, nor diff', async () => {
     const run = await cosiLoading(['check', '-q', 'fixtures/vm-network'], dir);
     expect(run.code).toBe(0);
-    // The project ran in the worker, whose code is one script (dist/cli/cli-worker-body.cjs);
+    // The project ran in the worker, whose code is the CLI's script (dist/cli/cli-script.cjs);
     // the log sees what it loads, by import and by require (ajv's runtime, which the schemas'
     // compiled validators require; jiti's bundle runs as a script with a code cache).
     expect(run.modules.some((url) => url.endsWith('/dist/cli/cli-worker.cjs'))).toBe(true);
+    expect(run.modules).toContain(scriptModule('worker', 'src/cli/commands/check.ts'));
     expect(fromPackages(run.modules, ['ajv'])).not.toEqual([]);
     expect(
       fromPackages(run.modules, ['ink', 'react', '@inkjs/ui', 'etcd3', '@bufbuild/cel', 'diff']),
@@ -70,9 +81,14 @@ describe("a command's module is loaded only when the command runs", () => {
   it('cosi check starts its worker before parsing: no command definition (nor commander) loads on the main thread', async () => {
     const run = await cosiLoading(['check', '-q', '--timeout', '30s', 'fixtures/vm-network'], dir);
     expect(run.code).toBe(0);
-    // The worker parses the line inside its one script; the main thread reads only --timeout.
-    expect(run.modules.filter((url) => url.includes('/dist/cli/commands/'))).toEqual([]);
-    expect(run.modules.filter((url) => url.endsWith('/dist/cli/program.js'))).toEqual([]);
+    // The worker parses the line; the main thread reads only --timeout, and supervises.
+    expect(run.modules).toContain(scriptModule('main', 'src/cli/supervised-cli.ts'));
+    expect(run.modules).toContain(scriptModule('worker', 'src/cli/program.ts'));
+    const onMain = (source: string) => (url: string) =>
+      url.startsWith(scriptModule('main', source));
+    expect(run.modules.filter(onMain('src/cli/commands/'))).toEqual([]);
+    expect(run.modules.filter(onMain('src/cli/program.ts'))).toEqual([]);
+    expect(run.modules.filter(onMain('src/cli/cli-worker-body.ts'))).toEqual([]);
   }, 60_000);
 
   it('completion lists every command with its flags without loading any of them', async () => {
@@ -87,8 +103,15 @@ describe("a command's module is loaded only when the command runs", () => {
     const run = await cosiLoading(['apply', '-f', 'fixtures/vm-network', '-q'], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('NetworkConfig');
-    // The main thread supervises: the command runs in the worker's script.
-    for (const name of COMMANDS) expect(run.modules.filter(commandModule(name))).toEqual([]);
+    // The main thread supervises: the command runs in the worker.
+    expect(run.modules).toContain(scriptModule('worker', 'src/cli/commands/apply.ts'));
+    for (const name of COMMANDS) {
+      expect(
+        run.modules.filter(
+          (url) => commandModule(name)(url) && url.startsWith(scriptModule('main', '')),
+        ),
+      ).toEqual([]);
+    }
     expect(run.modules.filter(isEngineOrLoader)).toEqual([]);
     expect(fromPackages(run.modules, ['ajv'])).not.toEqual([]);
     expect(

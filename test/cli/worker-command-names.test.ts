@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   mayBeGetWatch,
@@ -21,14 +20,5 @@ describe('the commands that run in a worker, told from the line alone', () => {
     expect(runsOnceInWorker([])).toBe(false);
     expect(mayBeGetWatch(['get', '--watch'])).toBe(true);
     expect(mayBeGetWatch(['get', '--wide'])).toBe(false);
-  });
-
-  it('are the commands bin/cosi.js starts a worker for before the CLI loads', () => {
-    const bin = readFileSync(new URL('../../bin/cosi.js', import.meta.url), 'utf8');
-    const listed = /const ONCE_IN_WORKER = new Set\(\[([^\]]*)\]\)/.exec(bin)?.[1] ?? '';
-    const names = [...listed.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
-    expect(names.sort()).toEqual(
-      [...WORKER_COMMAND_NAMES].filter((name) => runsOnceInWorker([name])).sort(),
-    );
   });
 });

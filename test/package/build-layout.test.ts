@@ -52,14 +52,15 @@ describe('the bundled dist/', () => {
     expect(named).toContain('index.js');
     expect(named).toContain('app/state-diff.js');
     expect(named).toContain('cli/scenario-worker.js');
-    expect(named).toContain('cli/cli-worker-body.cjs');
+    expect(named).toContain('cli/cli-script.cjs');
+    expect(named).toContain('cli/cli-entry.cjs');
     const missing: string[] = [];
     for (const p of named) if (!(await exists(path.join(REPO, 'dist', p)))) missing.push(p);
     expect(missing).toEqual([]);
   });
 
-  it("has the worker's script in ASCII alone (read as Latin-1 at every worker start)", async () => {
-    const bytes = await readFile(path.join(REPO, 'dist/cli/cli-worker-body.cjs'));
+  it("has the CLI's script in ASCII alone (read as Latin-1 at every start)", async () => {
+    const bytes = await readFile(path.join(REPO, 'dist/cli/cli-script.cjs'));
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
   });

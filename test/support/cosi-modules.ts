@@ -5,7 +5,11 @@ import * as path from 'node:path';
 const REPO = path.resolve(import.meta.dirname, '../..');
 let runs = 0;
 
-/** Runs the built CLI; returns its exit code, output and the URLs of every module it loaded. */
+/**
+ * Runs the built CLI; returns its exit code, output and the URLs of every module it loaded
+ * (`cosi-script:main:src/...`, or `:worker:`, for a module of the CLI's own script, by the
+ * thread that initialized it: see `module-log.mjs`).
+ */
 export async function cosiLoading(
   args: readonly string[],
   /** A directory for the log. */
@@ -19,7 +23,8 @@ export async function cosiLoading(
     {
       cwd: REPO,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, COSI_MODULE_LOG: log },
+      // The code cache of the instrumented CLI script is kept apart (see module-log.mjs).
+      env: { ...process.env, COSI_MODULE_LOG: log, TMPDIR: dir },
     },
   );
   let stdout = '';
@@ -30,3 +35,7 @@ export async function cosiLoading(
   const modules = (await readFile(log, 'utf8')).split('\n').filter((l) => l !== '');
   return { code, stdout, stderr, modules };
 }
+
+/** A module of the CLI's script (`src/...`), as the log names it on `thread` (see `cosiLoading`). */
+export const scriptModule = (thread: 'main' | 'worker', source: string): string =>
+  `cosi-script:${thread}:${source}`;

@@ -3,12 +3,22 @@
 // the loader hooks, CommonJS modules (and ES modules and built-in modules loaded by `require`,
 // the latter as `node:name`) from `require` itself,
 // which the hooks do not see on Node 20. A worker thread preloads this too.
+//
+// cosi's own modules are one script (`dist/cli/cli-script.cjs`, run by `vm.Script`), where
+// esbuild wraps each module that loads lazily in an `__esm` initializer named by its source
+// path: the script is given an `__esm` that logs `cosi-script:main:src/...` (or `:worker:`, by
+// the thread) at each module's first initialization. The runner must give it a cache directory of its own (TMPDIR): a code cache
+// of this changed script is not one for the real script.
 import { appendFileSync } from 'node:fs';
 import Module, { isBuiltin, register } from 'node:module';
 import process from 'node:process';
 import { pathToFileURL, URL } from 'node:url';
+import vm from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 
 register(new URL('./module-log-hooks.mjs', import.meta.url));
+
+const logLine = (line) => appendFileSync(process.env.COSI_MODULE_LOG, `${line}\n`);
 
 const load = Module._load;
 Module._load = function logged(request, parent, isMain) {
@@ -17,6 +27,24 @@ Module._load = function logged(request, parent, isMain) {
   const url = isBuiltin(request)
     ? `node:${request.replace(/^node:/, '')}`
     : pathToFileURL(Module._resolveFilename(request, parent, isMain)).href;
-  appendFileSync(process.env.COSI_MODULE_LOG, `${url}\n`);
+  logLine(url);
   return loaded;
+};
+
+const ESM_HELPER = 'var __esm = (fn, res, err) => function __init() {\n';
+globalThis.__cosiLogModule = (name) =>
+  logLine(`cosi-script:${isMainThread ? 'main' : 'worker'}:${name}`);
+const Script = vm.Script;
+vm.Script = class LoggedScript extends Script {
+  constructor(source, options) {
+    if (!options?.filename?.endsWith('cli-script.cjs')) {
+      super(source, options);
+      return;
+    }
+    if (!source.includes(ESM_HELPER)) {
+      throw new Error("module-log.mjs: esbuild's __esm helper is not the one it instruments");
+    }
+    const logging = `${ESM_HELPER}  if (fn) __cosiLogModule(__getOwnPropNames(fn)[0]);\n`;
+    super(source.replace(ESM_HELPER, logging), options);
+  }
 };

@@ -1,0 +1,37 @@
+/**
+ * What `bin/cosi.js` runs for every command but `--version`: it starts a once-command's worker
+ * first (`check`, `apply`, ...: see `early-worker.ts`), then runs the CLI's script
+ * (`dist/cli/cli-script.cjs`, see `cli-script.ts`) with a V8 code cache and its `main`.
+ *
+ * Built as a CommonJS script of its own (`dist/cli/cli-entry.cjs`) with Node's modules only, as
+ * the worker's entry is: loaded with `require` from a CommonJS `bin/cosi.js`, a command that
+ * needs no ES module (`--help`, `check`) never sets up Node's ES module loader.
+ */
+import { fileURLToPath } from 'node:url';
+import { runCachedScript } from './cached-script.js';
+import type * as CliScript from './cli-script.js';
+import { CLI_SCRIPT_HASH } from './cli-script-hash.js';
+import { launchEarlyWorker } from './early-worker.js';
+
+/**
+ * Runs the command line `argv` (the arguments after `cosi`); resolves to its exit code. `root` is
+ * the URL of the package's root (with its `dist/`).
+ */
+export async function runCosi(argv: readonly string[], root: URL): Promise<number> {
+  const launched = launchEarlyWorker(argv, root);
+  const file = fileURLToPath(new URL('dist/cli/cli-script.cjs', root));
+  const script = runCachedScript<typeof CliScript>(file, {
+    // The cache holds the functions a command ran on this thread: one per command (the worker's
+    // are the bare names).
+    name: `main-${argv[0] ?? ''}`,
+    // A package left out of the script, or the watch screen (`./ui/watch-screen.js`, resolved
+    // from here, `dist/cli/`, where the script is too).
+    importModule: (specifier) => import(specifier),
+    ...(CLI_SCRIPT_HASH === undefined ? {} : { contentHash: CLI_SCRIPT_HASH }),
+  });
+  const code = await script.exports.main(argv, launched);
+  // Saved once the command has run, with every function it compiled; not after a change of V8's
+  // flags, which would make V8 refuse it in the next run.
+  if (!script.exports.heapGrowthLimited()) script.saveCache();
+  return code;
+}
