@@ -101,7 +101,7 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
           options.data,
           options.heapMb ?? workerHeapLimit(process.env),
         );
-  const { worker, heartbeat, heapMb } = launched;
+  const { worker, heartbeat } = launched;
   const read = heartbeatReader(heartbeat);
   let stopping = false;
   let fault: WorkerEnd | undefined;
@@ -135,7 +135,7 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
   // What the worker's code threw where nothing caught it: any value, as structured-cloned.
   const onError = (error: unknown): void => {
     fault ??= isOutOfMemory(error)
-      ? { kind: 'out-of-memory', heapMb, ...where() }
+      ? { kind: 'out-of-memory', heapMb: launched.heapMb, ...where() }
       : { kind: 'crashed', ...describeUncaught(error), ...where() };
   };
   // A reading is stuck when the event loop has not beaten since it was first seen, with the

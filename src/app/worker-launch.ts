@@ -1,5 +1,4 @@
-import { getHeapStatistics } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { createHeartbeatBuffer } from './user-code-heartbeat.js';
 
 /** The events of a launched worker that its supervisor reads. */
@@ -14,7 +13,7 @@ export interface LaunchedWorker {
   readonly worker: Worker;
   /** The heartbeat the worker writes (see `user-code-heartbeat.ts`). */
   readonly heartbeat: SharedArrayBuffer;
-  /** The worker's old-generation heap limit, MB. */
+  /** The worker's heap limit, MB (the given one, else the process's: see {@link processHeapMb}). */
   readonly heapMb: number;
   /**
    * Hands the worker's events to `events`: first those it had before, in their order, then each
@@ -31,12 +30,17 @@ export interface LaunchedWorker {
 export function launchProjectWorker(
   entry: URL | string,
   data: unknown,
-  heapMb: number,
+  heapMb: number | undefined,
 ): LaunchedWorker {
   const heartbeat = createHeartbeatBuffer();
+  // Node's worker module is loaded here, not by this module: the process's entry
+  // (`cli-entry.ts`) has it for commands that may start no worker (`--help`).
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(entry, {
     workerData: { heartbeat, data },
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    // Without a limit given, V8's own: the worker's heap is sized as the main thread's is (from
+    // the machine's memory, or node's --max-old-space-size).
+    ...(heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
     // The worker's own process.stdout / stderr are forwarded here (a stray console.log of the
     // project's); cosi's output goes through messages.
     stdout: false,
@@ -57,7 +61,9 @@ export function launchProjectWorker(
   return {
     worker,
     heartbeat,
-    heapMb,
+    get heapMb() {
+      return heapMb ?? processHeapMb();
+    },
     take: (events) => {
       if (taken !== undefined) throw new Error('a launched worker is taken once');
       taken = events;
@@ -69,11 +75,23 @@ export function launchProjectWorker(
 }
 
 /**
- * The default heap limit of a project worker: the `COSI_WORKER_HEAP_MB` environment variable,
- * else the process's own limit (what the project would have had in the main thread).
+ * The heap limit a project worker is given: the `COSI_WORKER_HEAP_MB` environment variable, else
+ * `undefined`, V8's default, which is the process's own limit (what the project would have had in
+ * the main thread; see {@link processHeapMb}).
  */
-export function workerHeapLimit(env: Readonly<Record<string, string | undefined>>): number {
+export function workerHeapLimit(
+  env: Readonly<Record<string, string | undefined>>,
+): number | undefined {
   const given = Number(env.COSI_WORKER_HEAP_MB);
-  if (Number.isInteger(given) && given > 0) return given;
-  return Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+  return Number.isInteger(given) && given > 0 ? given : undefined;
+}
+
+/**
+ * This thread's heap limit, MB: a worker's without a limit given is the same. Node's `v8` module
+ * is loaded when it is asked (a worker that runs out of memory), not as a worker starts.
+ */
+export function processHeapMb(): number {
+  return Math.round(
+    process.getBuiltinModule('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20,
+  );
 }

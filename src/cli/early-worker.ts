@@ -8,7 +8,6 @@
  * Part of the process's entry (`cli-entry.ts`, a CommonJS script with Node's modules only, as the
  * worker's entry is): it runs before the CLI's own script is read.
  */
-import { isatty } from 'node:tty';
 import type { LaunchedWorker } from '../app/worker-launch.js';
 import { launchCliWorker } from './cli-worker-launch.js';
 import { runsOnceInWorker } from './worker-command-names.js';
@@ -22,7 +21,8 @@ export function launchEarlyWorker(argv: readonly string[], root: URL): LaunchedW
   // As the process's io says them (`processIo`): stdout's terminal, and a stdin to read.
   return launchCliWorker(
     argv,
-    { isTTY: isatty(1), hasStdin: true },
+    // (Node's `tty` module loaded only here, for a command that starts a worker.)
+    { isTTY: process.getBuiltinModule('node:tty').isatty(1), hasStdin: true },
     (relative) => new URL(relative, root),
   );
 }

@@ -1,5 +1,4 @@
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
 
 /**
  * The heap growth step of the `cosi` process, in percent: V8's own conservative factor (1.3), the
@@ -49,7 +48,9 @@ export function userChoseHeapGrowth(execArgv: readonly string[], nodeOptions: st
 export function limitHeapGrowth(
   execArgv: readonly string[] = process.execArgv,
   nodeOptions: string = process.env.NODE_OPTIONS ?? '',
-  setFlags: (flags: string) => void = setFlagsFromString,
+  // Node's `v8` module is loaded when the flag is set, not as the CLI starts.
+  setFlags: (flags: string) => void = (flags) =>
+    process.getBuiltinModule('node:v8').setFlagsFromString(flags),
 ): boolean {
   if (userChoseHeapGrowth(execArgv, nodeOptions)) return false;
   setFlags(`--${FLAG}=${COSI_HEAP_GROWING_PERCENT}`);

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { launchProjectWorker } from '../../src/app/worker-launch.js';
+import { getHeapStatistics } from 'node:v8';
+import {
+  launchProjectWorker,
+  processHeapMb,
+  workerHeapLimit,
+} from '../../src/app/worker-launch.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -66,5 +71,22 @@ describe('a project worker launched before its supervisor', () => {
     expect(() => {
       launched.take({ message: () => undefined, error: () => undefined, exit: () => undefined });
     }).toThrow(/taken once/);
+  });
+
+  it('without a limit given, has the heap the main thread has (V8 sizes both alike)', async () => {
+    const file = path.join(dir, 'heap.cjs');
+    await writeFile(
+      file,
+      `require('node:worker_threads').parentPort.postMessage(require('node:v8').getHeapStatistics().heap_size_limit);`,
+    );
+    expect(workerHeapLimit({})).toBeUndefined();
+    expect(workerHeapLimit({ COSI_WORKER_HEAP_MB: '48' })).toBe(48);
+    expect(workerHeapLimit({ COSI_WORKER_HEAP_MB: 'lots' })).toBeUndefined();
+    const launched = launchProjectWorker(file, undefined, undefined);
+    const [limit] = (await once(launched.worker, 'message')) as [number];
+    await launched.worker.terminate();
+    expect(limit).toBe(getHeapStatistics().heap_size_limit);
+    expect(launched.heapMb).toBe(processHeapMb());
+    expect(processHeapMb()).toBe(Math.round(limit / 2 ** 20));
   });
 });
