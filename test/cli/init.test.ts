@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STARTER_FILES } from '../../src/app/init/starter-files.js';
-import { cli } from './run-cli.js';
+import { promisify } from 'node:util';
+import { cli, REPO } from './run-cli.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -72,4 +74,28 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect(await readFile(path.join(dir, 'cosi.config.ts'), 'utf8')).toBe('// mine\n');
     expect((await readdir(dir)).sort()).toEqual(['.git', 'cosi.config.ts', 'manifests']);
   });
+
+  it('ends with an install line of this cosi (not on the registry) that works: npx cosi runs it', async () => {
+    const init = await cli(['init', 'proj'], { cwd: dir });
+    expect(init.code).toBe(0);
+    const line = init.stdout.split('\n').find((l) => l.trim().startsWith('npm install'));
+    expect(line?.trim()).toBe(`npm install --save-dev ${REPO} typescript`);
+    // The line as a user runs it, without TypeScript (from the registry) and offline: npm links
+    // this repository as the project's cosi, and writes package.json and its lock for CI.
+    const project = path.join(dir, 'proj');
+    const run = promisify(execFile);
+    const args = (line ?? '').trim().split(' ').slice(1, -1);
+    await run('npm', [...args, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      cwd: project,
+    });
+    const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+      devDependencies?: Record<string, string>;
+    };
+    expect(manifest.devDependencies?.['cosi']).toMatch(/^file:/);
+    expect(await readFile(path.join(project, 'package-lock.json'), 'utf8')).toContain('"cosi"');
+    const check = await run('npx', ['--offline', 'cosi', 'check', '--expect', 'expected'], {
+      cwd: project,
+    });
+    expect(check.stdout).toMatch(/^8 passed, 0 failed$/m);
+  }, 120_000);
 });

@@ -121,10 +121,14 @@ async function runSteps(
   });
 }
 
-/** Text as compared: no trailing blanks on a line or at the end, wall times as `<t>`. */
+/**
+ * Text as compared: no trailing blanks on a line or at the end, wall times as `<t>`, and the
+ * place of the cosi that ran (this repository) as the pages write it, `/path/to/cosi`.
+ */
 function normalised(text: string): string {
   return text
     .replace(/wall time \d+(\.\d+)?m?s/g, 'wall time <t>')
+    .replaceAll(REPO, '/path/to/cosi')
     .split('\n')
     .map((line) => line.trimEnd())
     .join('\n')

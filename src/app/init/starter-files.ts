@@ -148,7 +148,11 @@ spec:
 const CI_JOB = `# Checks the manifests and the controllers on every push and pull request: findings become
 # annotations on the changed lines. After a deliberate change, record the new expectations with
 #   npx cosi check --expect expected --update
-# It runs the cosi your package-lock.json pins (npm install --save-dev cosi typescript).
+# It runs the cosi that package-lock.json pins: the install line cosi init ends with writes
+# package.json and package-lock.json; commit both. cosi is not on the npm registry, and a cosi
+# installed from a directory outside this repository is not on the runner: keep its tarball in
+# the repository (npm pack in cosi's directory) and install that instead, for example
+#   npm install --save-dev ./vendor/cosi-<version>.tgz
 name: cosi
 on: [push, pull_request]
 jobs:

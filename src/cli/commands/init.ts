@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installCommand } from '../../app/init/install-command.js';
 import {
   StarterFilesExistError,
   writeStarterProject,
@@ -6,6 +8,7 @@ import {
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { packageFile } from '../../loaders/package-location.js';
 import { defineInit } from './init-definition.js';
 
 /** What `cosi init` wrote: the project directory as given, and its files. */
@@ -21,9 +24,10 @@ export const initCommand: CliCommand<[string], InitResult> = {
   render: (io, { result }) => {
     const steps = [
       ...(result.dir === '.' ? [] : [`cd ${result.dir}`]),
-      'npm install --save-dev cosi typescript   # cosi.config.ts typed in your editor',
-      'npx cosi check --expect expected         # what the CI job runs',
-      'npx cosi get appconfig                   # what the controller made',
+      // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
+      `${installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')))}`,
+      'npx cosi check --expect expected   # what the CI job runs',
+      'npx cosi get appconfig             # what the controller made',
     ];
     io.stdout.write(
       [
