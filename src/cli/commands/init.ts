@@ -25,7 +25,7 @@ export const initCommand: CliCommand<[string], InitResult> = {
     const steps = [
       ...(result.dir === '.' ? [] : [`cd ${result.dir}`]),
       // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
-      `${installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')))}`,
+      installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.'))),
       'npx cosi check --expect expected   # what the CI job runs',
       'npx cosi get appconfig             # what the controller made',
     ];
