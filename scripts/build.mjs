@@ -35,6 +35,13 @@ import { build } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The package's version, written into the code (`src/cli/version.ts`). */
+const VERSION_DEFINE = {
+  __COSI_VERSION__: JSON.stringify(
+    JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')).version,
+  ),
+};
+
 /** Packages compiled into the bundle, with everything they import. */
 const BUNDLED = new Set(
   JSON.parse(await readFile(path.join(ROOT, 'scripts/bundled-packages.json'), 'utf8')),
@@ -211,6 +218,7 @@ async function main() {
     platform: 'node',
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
+    define: VERSION_DEFINE,
     plugins: [fdirPicomatch, commanderSpawn, externals],
     // CommonJS packages compiled in call `require` for Node's own modules.
     banner: {
@@ -240,7 +248,7 @@ async function buildCliScript() {
     target: 'node20',
     write: false,
     plugins: [fdirPicomatch, commanderSpawn, watchScreenOutside, externals],
-    define: { 'import.meta.url': '__cosiImportMetaUrl' },
+    define: { ...VERSION_DEFINE, 'import.meta.url': '__cosiImportMetaUrl' },
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });

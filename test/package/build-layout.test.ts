@@ -3,6 +3,7 @@
  * their own. Every path into `dist/` that the package's exports, the bin, the benchmarks, the
  * tests and cosi's own code (a worker's entry) name must be one of them.
  */
+import { execFileSync } from 'node:child_process';
 import { access, readFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,5 +75,17 @@ describe('the bundled dist/', () => {
       }
     }
     expect(relative).toEqual([]);
+  });
+
+  it("says the package's version, which the build writes into the code", async () => {
+    const { version } = JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const script = await readFile(path.join(REPO, 'dist/cli/cli-script.cjs'), 'utf8');
+    expect(script).not.toContain('__COSI_VERSION__');
+    const said = execFileSync(process.execPath, [path.join(REPO, 'bin/cosi.js'), 'version'], {
+      encoding: 'utf8',
+    });
+    expect(said).toMatch(new RegExp(`^cosi ${version.replaceAll('.', '\\.')} \\(engine `));
   });
 });
