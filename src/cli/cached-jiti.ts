@@ -4,10 +4,12 @@
  * (`lib/jiti.cjs`) is a few lines around that bundle (`dist/jiti.cjs`), which it calls with the
  * host's functions; here are those lines, the bundle run by `runCachedScript`.
  */
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as Jiti from 'jiti';
 import type { ConfigLoader } from '../loaders/load-config.js';
+import { textHash } from '../loaders/text-hash.js';
 import { runCachedScript, type CachedScript } from './cached-script.js';
 
 /** What jiti's bundle exports: `createJiti`, given the host's functions. */
@@ -29,10 +31,17 @@ let bundle: CachedScript<CreateJitiWithHost> | undefined;
  */
 export function loadJitiWithCodeCache(directory?: string): ConfigLoader {
   const require = createRequire(import.meta.url);
-  const root = path.dirname(require.resolve('jiti/package.json'));
-  const loaded = runCachedScript<CreateJitiWithHost>(path.join(root, 'dist/jiti.cjs'), {
+  const manifest = require.resolve('jiti/package.json');
+  const root = path.dirname(manifest);
+  const bundleFile = path.join(root, 'dist/jiti.cjs');
+  const loaded = runCachedScript<CreateJitiWithHost>(bundleFile, {
     name: 'jiti',
     importModule: (specifier) => import(specifier),
+    // The installed file's version, not a hash of its 190 KB: no crypto module to load.
+    contentHash: installedFileKey(bundleFile, (require(manifest) as { version: string }).version),
+    // jiti requires it as it loads, for the names of its own cache's files; cosi keeps the
+    // transpiled files itself (see `transpile` in load-config.ts) and turns that cache off.
+    lazyBuiltins: ['node:crypto'],
     ...(directory === undefined ? {} : { directory }),
   });
   bundle = loaded;
@@ -53,6 +62,15 @@ export function loadJitiWithCodeCache(directory?: string): ConfigLoader {
         createRequire,
       }),
   };
+}
+
+/**
+ * What names the content of an installed package's file: the package's version, the file's
+ * size and its modification time (an edit in place changes them), hashed.
+ */
+export function installedFileKey(file: string, version: string): string {
+  const { size, mtimeMs } = statSync(file);
+  return textHash(`${version}\0${size}\0${mtimeMs}`);
 }
 
 /** Whether the last load of jiti took its code cache. */

@@ -11,19 +11,12 @@
  * others can write is not used: its files would be run as cosi's code.
  */
 import { isAscii } from 'node:buffer';
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
+import { privateDirectory } from '../loaders/private-directory.js';
 
 /** Options of {@link runCachedScript}. */
 export interface CachedScriptOptions {
@@ -37,10 +30,17 @@ export interface CachedScriptOptions {
   /** Where cache files are kept; by default a directory of the user's in the temporary one. */
   readonly directory?: string;
   /**
-   * A hash of the script's content that its maker computed (the build, for a script it wrote):
-   * the cache is then keyed by it, and the content is not hashed again on every run.
+   * What names the script's content, computed by whoever knows it: the build's hash of a script
+   * it wrote, or an installed file's version (see `installedFileKey`). The cache is then keyed by
+   * it, and the content is not hashed on every run (with Node's crypto module, some 5 ms to load).
    */
   readonly contentHash?: string;
+  /**
+   * Node's modules the script requires as it loads but may never use (a package's top-level
+   * `require("node:crypto")` for a feature cosi turns off): each is given to it as a stand-in
+   * that loads the module at its first use.
+   */
+  readonly lazyBuiltins?: readonly string[];
 }
 
 /** A script that ran, its exports, and the saving of its cache. */
@@ -55,20 +55,6 @@ export interface CachedScript<Exports> {
   saveCache(): void;
 }
 
-/** The cache directory of this user, made private, or `undefined` when it is not safe to use. */
-function privateDirectory(directory: string): string | undefined {
-  try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const stats = statSync(directory);
-    const uid = process.getuid?.();
-    if (!stats.isDirectory() || (stats.mode & 0o022) !== 0) return undefined;
-    if (uid !== undefined && stats.uid !== uid) return undefined;
-    return directory;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The SHA-256 of `text`, hex; `node:crypto` is loaded only by a run that needs it. */
 function sha256(text: string): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
@@ -81,6 +67,35 @@ function placeHash(file: string): string {
     hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193);
   }
   return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * `require`, except that each of `lazy` (Node's own modules) is a stand-in that loads it at its
+ * first use. A bundler's interop reads `__esModule` of what it requires: that alone loads nothing.
+ */
+function withLazyBuiltins(require: NodeJS.Require, lazy: readonly string[]): NodeJS.Require {
+  if (lazy.length === 0) return require;
+  const standIn = (id: string): object => {
+    let loaded: Record<PropertyKey, unknown> | undefined;
+    const load = (): Record<PropertyKey, unknown> =>
+      (loaded ??= require(id) as Record<PropertyKey, unknown>);
+    return new Proxy(
+      {},
+      {
+        get: (_, key) => (key === '__esModule' && loaded === undefined ? undefined : load()[key]),
+        has: (_, key) => key in load(),
+        ownKeys: () => Reflect.ownKeys(load()),
+        getOwnPropertyDescriptor: (_, key) => {
+          const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
+          return descriptor && { ...descriptor, configurable: true };
+        },
+      },
+    );
+  };
+  const standIns = new Map(lazy.map((id) => [id, standIn(id)]));
+  const lazyRequire = (id: string): unknown => standIns.get(id) ?? (require(id) as unknown);
+  // `resolve`, `cache` and the rest are the real require's.
+  return Object.setPrototypeOf(lazyRequire, require) as NodeJS.Require;
 }
 
 /** Reads `file` if it is there. */
@@ -122,7 +137,7 @@ export function runCachedScript<Exports>(
   const module = { exports: {} as Exports };
   (script.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
-    createRequire(file),
+    withLazyBuiltins(createRequire(file), options.lazyBuiltins ?? []),
     module,
     file,
     path.dirname(file),

@@ -9,6 +9,8 @@ import { ConfigError } from './config-error.js';
 import { findConfigKeyInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
 import { pointImportsAtTypeScript } from './typescript-imports.js';
+import { privateDirectory } from './private-directory.js';
+import { withTranspileCache, type Transpile } from './transpile-cache.js';
 import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
 import {
   normalizeDefinition,
@@ -106,19 +108,36 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Where transpiled config files are kept between runs: one directory per user, as a file found
- * there is run as the config.
+ * Where transpiled config files are kept between runs (see `withTranspileCache`): a directory
+ * of the user's, used only when it is private, as a file found there is run as the config.
  */
 const TRANSPILED_CACHE = path.join(tmpdir(), `cosi-transpiled-${process.getuid?.() ?? 'user'}`);
 
-/** jiti's own transpiler (what it uses when given none), loaded on the first file it transpiles. */
-let transpiler: ((options: Jiti.TransformOptions) => Jiti.TransformResult) | undefined;
+/** jiti's own transpiler (what it uses when given none) with its outputs kept, made on first use. */
+let keptTranspile: Transpile | undefined;
+
+/**
+ * Transpiles a config file: jiti's transpiler, loaded on the first file not kept from an earlier
+ * run, then cosi's pointing of `.js` imports at `.ts` files, which depends on the files there
+ * now and so runs every time. (jiti's own cache is off: it names its files by a hash from Node's
+ * crypto module, some 5 ms of every start to load.)
+ */
 const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
-  const require = createRequire(import.meta.url);
-  transpiler ??= require(
-    path.join(path.dirname(require.resolve('jiti/package.json')), 'dist/babel.cjs'),
-  ) as typeof transpiler & object;
-  const result = transpiler(options);
+  keptTranspile ??= (() => {
+    const require = createRequire(import.meta.url);
+    const manifest = require.resolve('jiti/package.json');
+    const { version } = require(manifest) as { version: string };
+    let babel: Transpile | undefined;
+    return withTranspileCache(
+      (given) =>
+        (babel ??= require(path.join(path.dirname(manifest), 'dist/babel.cjs')) as Transpile)(
+          given,
+        ),
+      privateDirectory(TRANSPILED_CACHE),
+      `jiti@${version}`,
+    );
+  })();
+  const result = keptTranspile(options);
   return options.filename === undefined
     ? result
     : { ...result, code: pointImportsAtTypeScript(result.code, options.filename) };
@@ -137,10 +156,9 @@ export async function loadConfig(
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
-    // is cached on disk, keyed by content, in a directory of cosi's: the output is cosi's
-    // transform's (see `transpile`), not jiti's alone.
+    // is kept on disk by `transpile`, not by jiti.
     moduleCache: false,
-    fsCache: TRANSPILED_CACHE,
+    fsCache: false,
     interopDefault: false,
     transform: (transformOptions) =>
       options.ownWork

@@ -1,8 +1,13 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jitiCacheUsed, loadJitiWithCodeCache, saveJitiCache } from '../../src/cli/cached-jiti.js';
+import {
+  installedFileKey,
+  jitiCacheUsed,
+  loadJitiWithCodeCache,
+  saveJitiCache,
+} from '../../src/cli/cached-jiti.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -54,5 +59,18 @@ describe('jiti run with a code cache', () => {
     });
     expect(await jiti.import(file, { default: true })).toBe(7);
     expect(seen).toEqual([file]);
+  });
+
+  it("names an installed file's content by its version, size and time, not by hashing it", async () => {
+    const file = path.join(dir, 'bundle.cjs');
+    await writeFile(file, 'exports.a = 1;\n');
+    const key = installedFileKey(file, '2.6.1');
+    expect(key).toMatch(/^[0-9a-f]{16}$/);
+    expect(installedFileKey(file, '2.6.1')).toBe(key);
+    expect(installedFileKey(file, '2.6.2')).not.toBe(key);
+    // An edit in place of the same length: its time changes.
+    await writeFile(file, 'exports.a = 2;\n');
+    await utimes(file, new Date(), new Date(Date.now() + 5000));
+    expect(installedFileKey(file, '2.6.1')).not.toBe(key);
   });
 });

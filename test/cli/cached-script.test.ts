@@ -144,4 +144,31 @@ describe('a script run with a V8 code cache', () => {
     run.saveCache();
     expect(await readdir(cache)).toEqual([]);
   });
+
+  it('gives a lazy module as a stand-in, loaded at its first use (an interop check of __esModule is none)', async () => {
+    const probe = path.join(dir, 'probe.cjs');
+    await writeFile(
+      probe,
+      'globalThis.__cosiProbeLoads = (globalThis.__cosiProbeLoads ?? 0) + 1;\nexports.value = 42;\n',
+    );
+    const file = path.join(dir, 'lazy.cjs');
+    await writeFile(
+      file,
+      "const probe = require('./probe.cjs');\nexports.esm = probe.__esModule;\n" +
+        "exports.use = () => probe.value;\nexports.path = require('node:path').sep;\n",
+    );
+    const loads = (): unknown => (globalThis as { __cosiProbeLoads?: number }).__cosiProbeLoads;
+    const run = runCachedScript<{ esm: unknown; use(): number; path: string }>(file, {
+      name: 'lazy',
+      importModule,
+      directory: cache,
+      lazyBuiltins: ['./probe.cjs'],
+    });
+    expect(run.exports.esm).toBeUndefined();
+    expect(run.exports.path).toBe(path.sep);
+    expect(loads()).toBeUndefined();
+    expect(run.exports.use()).toBe(42);
+    expect(run.exports.use()).toBe(42);
+    expect(loads()).toBe(1);
+  });
 });

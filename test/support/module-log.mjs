@@ -1,7 +1,7 @@
 // Preloaded (`node --import`) by tests that check which modules a process loads: every module
 // URL it loads is appended, a line each, to the file named by COSI_MODULE_LOG: ES modules from
 // the loader hooks, CommonJS modules (and ES modules and built-in modules loaded by `require`,
-// the latter as `node:name`) from `require` itself,
+// the latter as `node:name`) from `require` itself and `process.getBuiltinModule`,
 // which the hooks do not see on Node 20. A worker thread preloads this too.
 //
 // cosi's own modules are one script (`dist/cli/cli-script.cjs`, run by `vm.Script`), where
@@ -28,6 +28,14 @@ Module._load = function logged(request, parent, isMain) {
     ? `node:${request.replace(/^node:/, '')}`
     : pathToFileURL(Module._resolveFilename(request, parent, isMain)).href;
   logLine(url);
+  return loaded;
+};
+
+// `process.getBuiltinModule` (Node's modules loaded on first need) is logged as `require` is.
+const getBuiltinModule = process.getBuiltinModule;
+process.getBuiltinModule = function logged(id) {
+  const loaded = getBuiltinModule.call(this, id);
+  if (loaded !== undefined) logLine(`node:${id.replace(/^node:/, '')}`);
   return loaded;
 };
 

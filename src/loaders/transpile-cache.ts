@@ -1,0 +1,71 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type * as Jiti from 'jiti';
+import { textHash } from './text-hash.js';
+
+/** A transpiler of config files, as jiti calls it. */
+export type Transpile = (options: Jiti.TransformOptions) => Jiti.TransformResult;
+
+/** A kept transpilation: everything its output depends on, and the output. */
+interface Entry {
+  readonly salt: string;
+  readonly settings: string;
+  readonly source: string;
+  readonly code: string;
+}
+
+/**
+ * `transpile` with its outputs kept in `directory` between runs, so that a config file whose
+ * text did not change is not transpiled again (jiti's transpiler is 1.5 MB of code to load).
+ * An entry is named by a hash of the file's source, the transform's settings (its file name
+ * among them) and `salt` (the transpiler's version), and holds all three: it is used only when
+ * they are equal, so a collision of the hash costs a transpile, never a wrong config. Failed
+ * transpiles are not kept. With no directory (none safe to use), nothing is kept.
+ */
+export function withTranspileCache(
+  transpile: Transpile,
+  directory: string | undefined,
+  salt: string,
+): Transpile {
+  if (directory === undefined) return transpile;
+  return (options) => {
+    const { source, ...rest } = options;
+    const settings = JSON.stringify(rest);
+    const file = path.join(directory, `${textHash(`${salt}\0${settings}\0${source}`)}.json`);
+    const kept = readEntry(file);
+    if (
+      kept !== undefined &&
+      kept.salt === salt &&
+      kept.settings === settings &&
+      kept.source === source
+    ) {
+      return { code: kept.code };
+    }
+    const result = transpile(options);
+    if (result.error === undefined && typeof result.code === 'string') {
+      writeEntry(file, { salt, settings, source, code: result.code });
+    }
+    return result;
+  };
+}
+
+function readEntry(file: string): Entry | undefined {
+  try {
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as Partial<Entry> | null;
+    return typeof entry?.code === 'string' ? (entry as Entry) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole or not at all (a rename), so that a concurrent run never reads half of it. */
+function writeEntry(file: string, entry: Entry): void {
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(temporary, JSON.stringify(entry), { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch {
+    // A cache is an optimisation: a full disk or a read-only directory costs only time.
+    rmSync(temporary, { force: true });
+  }
+}
