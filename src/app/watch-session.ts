@@ -427,9 +427,11 @@ class Session implements WatchSession {
  * user's code, when there is one), the first line of each problem.
  */
 function describeConfigError(error: ConfigError): string {
-  const where =
-    error.line === undefined ? error.file : `${error.file}:${error.line}:${error.col ?? 1}`;
-  return error.problems
-    .map((problem) => `${where}: ${(problem.split('\n', 1)[0] ?? '').trim()}`)
+  return error
+    .placedProblems()
+    .map(({ message, at }) => {
+      const where = at === undefined ? error.file : `${error.file}:${at.line}:${at.col}`;
+      return `${where}: ${(message.split('\n', 1)[0] ?? '').trim()}`;
+    })
     .join('\n');
 }

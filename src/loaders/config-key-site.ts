@@ -25,14 +25,19 @@ export function findConfigKey(
   return undefined;
 }
 
-/** {@link findConfigKey} in the config file; `undefined` when it cannot be read. */
-export async function findConfigKeyInFile(
+/**
+ * {@link findConfigKey} of each of `keys` in the config file, read once (same order); all
+ * `undefined` when it cannot be read.
+ */
+export async function findConfigKeysInFile(
   file: string,
-  key: string,
-): Promise<{ line: number; col: number } | undefined> {
+  keys: readonly string[],
+): Promise<({ line: number; col: number } | undefined)[]> {
+  let source: string;
   try {
-    return findConfigKey(await readFile(file, 'utf8'), key);
+    source = await readFile(file, 'utf8');
   } catch {
-    return undefined;
+    return keys.map(() => undefined);
   }
+  return keys.map((key) => findConfigKey(source, key));
 }

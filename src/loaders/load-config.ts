@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { didYouMean } from './did-you-mean.js';
 import { frameInProject } from './stack-frames.js';
 import { ConfigError } from './config-error.js';
-import { findConfigKeyInFile } from './config-key-site.js';
+import { findConfigKeysInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
 import { pointImportsAtTypeScript } from './typescript-imports.js';
 import { privateDirectory } from './private-directory.js';
@@ -211,17 +211,17 @@ export async function loadConfig(
     );
   }
   if (problems.length > 0) {
-    // One problem is placed at its key in the file; several stay the file's (an error has one
-    // place, and each of its lines is prefixed with it).
-    const [only] = problems;
-    const at =
-      problems.length === 1 && only !== undefined
-        ? await findConfigKeyInFile(file, only.key)
-        : undefined;
+    // Each problem at its key in the file, where the source writes one.
+    const places = await findConfigKeysInFile(
+      file,
+      problems.map((p) => p.key),
+    );
     throw new ConfigError(
       file,
-      problems.map((p) => p.message),
-      at ?? {},
+      problems.map((p, i) => {
+        const at = places[i];
+        return at === undefined ? { message: p.message } : { message: p.message, at };
+      }),
     );
   }
   return { file, config: plain, definitions };

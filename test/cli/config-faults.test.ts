@@ -116,6 +116,46 @@ describe('a config that does not parse', () => {
     expect(r.code).toBe(2);
   });
 
+  it('with several mistakes is a finding for each, each at its own key, and a line each on stderr', async () => {
+    // Lines 3, 4 and 5 (after HEADER's two); each key written at column 3.
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      HEADER +
+        'export default defineConfig({\n  definitions: [VM],\n  manifests: 5,\n  kubernetesVersion: 1.31,\n  setup: true,\n} as never);\n',
+    );
+    const json = await runCosi(['check', '-f', 'vms.yaml', '-o', 'json'], dir);
+    const report = JSON.parse(json.stdout) as {
+      cases: { findings: { code: string; file: string; line: number; col: number }[] }[];
+    };
+    const places = report.cases
+      .flatMap((c) => c.findings)
+      .map((f) => `${f.code} ${f.file}:${f.line}:${f.col}`)
+      .sort();
+    expect(places).toEqual([
+      'config-error cosi.config.ts:5:3',
+      'config-error cosi.config.ts:6:3',
+      'config-error cosi.config.ts:7:3',
+    ]);
+    expect(json.code).toBe(2);
+    const plain = await runCosi(['check', '-f', 'vms.yaml'], dir);
+    const lines = plain.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((l) => /cosi\.config\.ts:(\d+):3: /.exec(l)?.[1]).sort()).toEqual([
+      '5',
+      '6',
+      '7',
+    ]);
+    expect(plain.stderr).toContain('cosi.config.ts:5:3: `manifests` must be an array');
+    const github = await runCosi(['check', '-f', 'vms.yaml', '-o', 'github'], dir);
+    const annotations = github.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(annotations).toHaveLength(3);
+    for (const line of ['5', '6', '7']) {
+      expect(annotations.some((a) => a.includes(`file=cosi.config.ts,line=${line},col=3`))).toBe(
+        true,
+      );
+    }
+  });
+
   it("in a module the config imports names that module's place in the message", async () => {
     await writeFile(path.join(dir, 'lib.ts'), 'export const a = {;\n');
     const r = await parseFinding(

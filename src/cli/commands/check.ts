@@ -88,10 +88,10 @@ export async function check(
     });
   } catch (error) {
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.
-    const failure = setupFailure(error);
-    if (failure === undefined) throw error;
+    const failures = setupFailures(error);
+    if (failures === undefined) throw error;
     const result = {
-      cases: [{ check: 'setup' as const, name: 'setup', findings: [failure] }],
+      cases: [{ check: 'setup' as const, name: 'setup', findings: failures }],
       strict: false,
     };
     const report = reportOf(flags, io, paths, result);
@@ -179,22 +179,27 @@ function setupMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A config or usage error as the one finding of a check that could not run. */
-function setupFailure(error: unknown): Finding<CheckCode> | undefined {
+/**
+ * A config or usage error as the findings of a check that could not run: a config's, one per
+ * problem, each at its place in the file.
+ */
+function setupFailures(error: unknown): Finding<CheckCode>[] | undefined {
   const at = { line: 0, col: 0, pointer: '', severity: 'error' as const };
   if (error instanceof ConfigError) {
-    return {
+    // A flag's value (`--config`) has no file: the message names it.
+    if (error.file.startsWith('--')) {
+      return [{ ...at, code: 'config-error', file: '', message: error.message }];
+    }
+    // The place is the finding's own; the message says what is wrong there.
+    return error.placedProblems().map((problem) => ({
       ...at,
-      ...(error.line !== undefined ? { line: error.line, col: error.col ?? 1 } : {}),
+      ...(problem.at === undefined ? {} : { line: problem.at.line, col: problem.at.col }),
       code: 'config-error',
-      // The place is the finding's own; the message says what is wrong there (and names the
-      // file itself only where it has none: a flag's value).
-      ...(error.file.startsWith('--')
-        ? { file: '', message: error.message }
-        : { file: error.file, message: error.problems.join('; ') }),
-    };
+      file: error.file,
+      message: problem.message,
+    }));
   }
   if (error instanceof CliError)
-    return { ...at, code: 'usage-error', file: '', message: error.message };
+    return [{ ...at, code: 'usage-error', file: '', message: error.message }];
   return undefined;
 }
