@@ -136,7 +136,7 @@ describe('mistakes in the config', () => {
     expect(r.stderr).toContain('cosi.config.ts: the config has no default export');
   });
 
-  it('every wrong value is reported at once', async () => {
+  it('every wrong value is reported at once, each at its key', async () => {
     const r = await apply(
       'export default { definitions: {}, controllers: [{ name: "x" }, 42], setup: "go" };\n',
     );
@@ -144,12 +144,12 @@ describe('mistakes in the config', () => {
     const lines = r.stderr
       .split('\n')
       .map((l) => l.replace(/^cosi: /, ''))
-      .filter((l) => l.startsWith('cosi.config.ts: '));
+      .filter((l) => l.startsWith('cosi.config.ts:'));
     expect(lines).toEqual([
-      'cosi.config.ts: `definitions` must be an array, not an object',
-      'cosi.config.ts: controllers[0]: expected a controller (an object with a `name` and `run` or `reconcile`), got an object',
-      'cosi.config.ts: controllers[1]: expected a controller (an object with a `name` and `run` or `reconcile`), got a number',
-      'cosi.config.ts: `setup` must be a function, not a string',
+      'cosi.config.ts:1:18: `definitions` must be an array, not an object',
+      'cosi.config.ts:1:35: controllers[0]: expected a controller (an object with a `name` and `run` or `reconcile`), got an object',
+      'cosi.config.ts:1:35: controllers[1]: expected a controller (an object with a `name` and `run` or `reconcile`), got a number',
+      'cosi.config.ts:1:69: `setup` must be a function, not a string',
     ]);
   });
 
