@@ -252,7 +252,9 @@ async function buildCliScript() {
     banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
-  const code = asciiOnly(withImportsCalling(result.outputFiles[0].text, '__cosiImport'));
+  const code = countingModulesRun(
+    asciiOnly(withImportsCalling(result.outputFiles[0].text, '__cosiImport')),
+  );
   for (const name of AWAITING_PACKAGES) {
     if (code.includes(`require("${name}")`)) {
       throw new Error(`the CLI's script requires ${name}, which require() cannot load`);
@@ -260,6 +262,24 @@ async function buildCliScript() {
   }
   await writeFile(outfile, code);
   return createHash('sha256').update(code).digest('hex');
+}
+
+/** The first line of esbuild's helper that initializes a lazily loaded module. */
+const ESM_HELPER = 'var __esm = (fn, res, err) => function __init() {\n';
+
+/**
+ * `code` with each module it initializes counted in `__cosiModulesRun` (read by
+ * `src/cli/modules-run.ts`): what a run covered, for its code cache. The build fails if esbuild's
+ * helper changed.
+ */
+function countingModulesRun(code) {
+  if (!code.includes(ESM_HELPER)) {
+    throw new Error("esbuild's __esm helper is not the one the CLI's script counts modules in");
+  }
+  return code.replace(
+    ESM_HELPER,
+    `var __cosiModulesRun = 0;\n${ESM_HELPER}  if (fn) __cosiModulesRun++;\n`,
+  );
 }
 
 /**

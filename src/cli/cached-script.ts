@@ -49,10 +49,13 @@ export interface CachedScript<Exports> {
   /** Whether V8 took the cache (false on a first run, or after a change of V8 or its flags). */
   readonly cacheUsed: boolean;
   /**
-   * Saves the cache with every function compiled so far, when the run had none to use; a cache
-   * that cannot be written is left unwritten.
+   * Saves the cache with every function compiled so far (those it took from a cache too), when
+   * the run had none to use, or when it reached more than the run that made the one it used:
+   * `reach` counts what a run ran (the modules it initialized), so that a cache made by a run
+   * that stopped early (a config error, `--help`) is made again, whole, by the first run that
+   * goes further. A cache that cannot be written is left unwritten.
    */
-  saveCache(): void;
+  saveCache(reach?: number): void;
 }
 
 /** The SHA-256 of `text`, hex; `node:crypto` is loaded only by a run that needs it. */
@@ -127,8 +130,11 @@ export function runCachedScript<Exports>(
   // The script's place is part of the name: two installs of cosi keep their own caches.
   const place = placeHash(file);
   const prefix = `${path.basename(file)}-${place}-`;
-  const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8cache`);
-  const cachedData = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+  const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8c`);
+  // A cache file is the reach of the run that made it (4 bytes) and V8's data.
+  const kept = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+  const keptReach = kept !== undefined && kept.length > 4 ? kept.readUInt32LE(0) : 0;
+  const cachedData = kept !== undefined && kept.length > 4 ? kept.subarray(4) : undefined;
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname, __cosiImport) {${source}\n})`,
     { filename: file, ...(cachedData === undefined ? {} : { cachedData }) },
@@ -146,14 +152,20 @@ export function runCachedScript<Exports>(
   return {
     exports: module.exports,
     cacheUsed,
-    saveCache: () => {
-      if (cacheUsed || cacheFile === undefined) return;
+    saveCache: (reach = 0) => {
+      if (cacheFile === undefined || (cacheUsed && reach <= keptReach)) return;
       const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
       try {
-        writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        const header = Buffer.alloc(4);
+        header.writeUInt32LE(Math.min(Math.max(reach, 0), 0xffffffff) >>> 0);
+        writeFileSync(temporary, Buffer.concat([header, script.createCachedData()]), {
+          mode: 0o600,
+        });
         renameSync(temporary, cacheFile);
         for (const other of readdirSync(path.dirname(cacheFile))) {
-          if (other.startsWith(prefix) && !other.startsWith(`${prefix}${hash}-`)) {
+          // Other contents' caches, and an older cosi's (`.v8cache`, without the reach).
+          const stale = !other.startsWith(`${prefix}${hash}-`) || other.endsWith('.v8cache');
+          if (other.startsWith(prefix) && stale) {
             rmSync(path.join(path.dirname(cacheFile), other), { force: true });
           }
         }

@@ -32,6 +32,6 @@ export async function runCosi(argv: readonly string[], root: URL): Promise<numbe
   const code = await script.exports.main(argv, launched);
   // Saved once the command has run, with every function it compiled; not after a change of V8's
   // flags, which would make V8 refuse it in the next run.
-  if (!script.exports.heapGrowthLimited()) script.saveCache();
+  if (!script.exports.heapGrowthLimited()) script.saveCache(script.exports.modulesRun());
   return code;
 }

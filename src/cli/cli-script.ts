@@ -14,6 +14,7 @@ import type { CliWorkerHooks } from './cli-worker-body.js';
 
 export { main } from './main.js';
 export { heapGrowthLimited } from './heap-growth.js';
+export { modulesRun } from './modules-run.js';
 
 /**
  * The worker's part (see `cli-worker-body.ts`), imported when the worker runs it: the main thread

@@ -24,4 +24,7 @@ const script = runCachedScript<typeof CliScript>(data.script, {
   ...(CLI_SCRIPT_HASH === undefined ? {} : { contentHash: CLI_SCRIPT_HASH }),
 });
 // A rejection is the worker's uncaught error, as a rejected top-level await of a module's is.
-void script.exports.runCliWorker({ finished: () => script.saveCache() });
+// Saved when the command is over: what it ran is in the cache (see `saveCache`'s reach).
+void script.exports.runCliWorker({
+  finished: () => script.saveCache(script.exports.modulesRun()),
+});

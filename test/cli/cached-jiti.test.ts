@@ -35,7 +35,7 @@ describe('jiti run with a code cache', () => {
     expect(await first.import(file, { default: true })).toBe(41);
     expect(jitiCacheUsed()).toBe(false);
     saveJitiCache();
-    expect((await readdir(cache)).filter((name) => name.endsWith('-jiti.v8cache'))).toHaveLength(1);
+    expect((await readdir(cache)).filter((name) => name.endsWith('-jiti.v8c'))).toHaveLength(1);
 
     await writeFile(file, 'const value: number = 42;\nexport default value;\n');
     const second = loadJitiWithCodeCache(cache).createJiti(file, {

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,8 +98,8 @@ describe('a script run with a V8 code cache', () => {
     expect(other.cacheUsed).toBe(false);
     other.saveCache();
     expect((await readdir(cache)).sort()).toEqual([
-      expect.stringMatching(/-check\.v8cache$/) as string,
-      expect.stringMatching(/-graph\.v8cache$/) as string,
+      expect.stringMatching(/-check\.v8c$/) as string,
+      expect.stringMatching(/-graph\.v8c$/) as string,
     ]);
   });
 
@@ -170,5 +170,33 @@ describe('a script run with a V8 code cache', () => {
     expect(run.exports.use()).toBe(42);
     expect(run.exports.use()).toBe(42);
     expect(loads()).toBe(1);
+  });
+
+  it('is made again by a run that reaches further than the one that made it, and only then', async () => {
+    const file = await script('a');
+    const options = { name: 'check', importModule, directory: cache };
+    runCachedScript(file, options).saveCache(10);
+    const [name] = await readdir(cache);
+    const made = path.join(cache, name ?? '');
+    const mtime = async (): Promise<number> => (await stat(made)).mtimeMs;
+    const first = await mtime();
+    // As far, or less far: the cache stands.
+    const same = runCachedScript(file, options);
+    expect(same.cacheUsed).toBe(true);
+    same.saveCache(10);
+    same.saveCache(3);
+    expect(await mtime()).toBe(first);
+    // Further: saved again, with the new reach.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const further = runCachedScript(file, options);
+    expect(further.cacheUsed).toBe(true);
+    further.saveCache(25);
+    const second = await mtime();
+    expect(second).toBeGreaterThan(first);
+    const after = runCachedScript<{ answer(): string }>(file, options);
+    expect(after.cacheUsed).toBe(true);
+    expect(after.exports.answer()).toBe('a');
+    after.saveCache(25);
+    expect(await mtime()).toBe(second);
   });
 });
