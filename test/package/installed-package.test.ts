@@ -268,6 +268,49 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
       await writeFile(config, text);
     }
   });
+  it('has its types found by the older module resolution too (node10: no exports map)', async () => {
+    // (init is the tests' before.) An editor or a tsconfig of old defaults resolves `cosi` and
+    // its subpaths by package.json's `types` and `typesVersions`.
+    await writeFile(
+      path.join(project, 'node10.ts'),
+      "import { defineConfig } from 'cosi';\nimport { createTestProject } from 'cosi/testing';\n" +
+        "import { readManifests } from 'cosi/loaders';\n" +
+        'export const kinds: [typeof defineConfig, typeof createTestProject, typeof readManifests] = [defineConfig, createTestProject, readManifests];\n' +
+        "export const wrong: number = defineConfig({ definitions: [] }).definitions?.length ?? 'none';\n",
+    );
+    await writeFile(
+      path.join(project, 'tsconfig.node10.json'),
+      `${JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          ignoreDeprecations: '5.0',
+          target: 'es2022',
+          noEmit: true,
+          types: [],
+          skipLibCheck: true,
+        },
+        files: ['node10.ts'],
+      })}\n`,
+    );
+    try {
+      const node10 = await inProject(process.execPath, [
+        path.join(REPO, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        'tsconfig.node10.json',
+      ]);
+      // The one error is the planted one: every import resolved, with its types.
+      const errors = node10.stdout.split('\n').filter((line) => line.includes('error TS'));
+      expect(errors).toEqual([
+        expect.stringMatching(/^node10\.ts\(5,\d+\): error TS2322: Type 'number \| "none"'/),
+      ]);
+    } finally {
+      await rm(path.join(project, 'node10.ts'), { force: true });
+      await rm(path.join(project, 'tsconfig.node10.json'), { force: true });
+    }
+  });
+
   it("takes an editor's go-to-definition into cosi's TypeScript source, not its declarations", async () => {
     // (init and the tsconfig.json are the tests' before.)
     const config = path.join(project, 'cosi.config.ts');
