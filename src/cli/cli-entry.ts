@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runCachedScript } from './cached-script.js';
 import type * as CliScript from './cli-script.js';
 import { CLI_SCRIPT_HASH } from './cli-script-hash.js';
+import { mainCacheName } from './command-names.js';
 import { launchEarlyWorker } from './early-worker.js';
 
 /**
@@ -23,7 +24,7 @@ export async function runCosi(argv: readonly string[], root: URL): Promise<numbe
   const script = runCachedScript<typeof CliScript>(file, {
     // The cache holds the functions a command ran on this thread: one per command (the worker's
     // are the bare names).
-    name: `main-${argv[0] ?? ''}`,
+    name: mainCacheName(argv),
     // A package left out of the script, or the watch screen (`./ui/watch-screen.js`, resolved
     // from here, `dist/cli/`, where the script is too).
     importModule: (specifier) => import(specifier),
