@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { privateDirectory } from '../loaders/private-directory.js';
+import { textHash } from '../loaders/text-hash.js';
 
 /** Options of {@link runCachedScript}. */
 export interface CachedScriptOptions {
@@ -61,15 +62,6 @@ export interface CachedScript<Exports> {
 /** The SHA-256 of `text`, hex; `node:crypto` is loaded only by a run that needs it. */
 function sha256(text: string): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
-}
-
-/** A short name of a script's place (FNV-1a of its path, hex): not a secret, just distinct. */
-function placeHash(file: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < file.length; i++) {
-    hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -128,13 +120,14 @@ export function runCachedScript<Exports>(
   const hash = (options.contentHash ?? sha256(source)).slice(0, 16);
   const name = options.name.replace(/[^\w-]/g, '_');
   // The script's place is part of the name: two installs of cosi keep their own caches.
-  const place = placeHash(file);
+  const place = textHash(file);
   const prefix = `${path.basename(file)}-${place}-`;
   const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8c`);
   // A cache file is the reach of the run that made it (4 bytes) and V8's data.
-  const kept = cacheFile === undefined ? undefined : readIfThere(cacheFile);
-  const keptReach = kept !== undefined && kept.length > 4 ? kept.readUInt32LE(0) : 0;
-  const cachedData = kept !== undefined && kept.length > 4 ? kept.subarray(4) : undefined;
+  const saved = cacheFile === undefined ? undefined : readIfThere(cacheFile);
+  const kept = saved !== undefined && saved.length > 4 ? saved : undefined;
+  const keptReach = kept?.readUInt32LE(0) ?? 0;
+  const cachedData = kept?.subarray(4);
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname, __cosiImport) {${source}\n})`,
     { filename: file, ...(cachedData === undefined ? {} : { cachedData }) },
