@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as Jiti from 'jiti';
 import type { ConfigLoader } from '../loaders/load-config.js';
+import { jitiPackage } from '../loaders/jiti-package.js';
 import { textHash } from '../loaders/text-hash.js';
 import { runCachedScript, type CachedScript } from './cached-script.js';
 
@@ -31,17 +32,17 @@ let bundle: CachedScript<CreateJitiWithHost> | undefined;
  */
 export function loadJitiWithCodeCache(directory?: string): ConfigLoader {
   const require = createRequire(import.meta.url);
-  const manifest = require.resolve('jiti/package.json');
-  const root = path.dirname(manifest);
+  const { root, version } = jitiPackage();
   const bundleFile = path.join(root, 'dist/jiti.cjs');
   const loaded = runCachedScript<CreateJitiWithHost>(bundleFile, {
     name: 'jiti',
     importModule: (specifier) => import(specifier),
     // The installed file's version, not a hash of its 190 KB: no crypto module to load.
-    contentHash: installedFileKey(bundleFile, (require(manifest) as { version: string }).version),
-    // jiti requires it as it loads, for the names of its own cache's files; cosi keeps the
-    // transpiled files itself (see `transpile` in load-config.ts) and turns that cache off.
-    lazyBuiltins: ['node:crypto'],
+    contentHash: installedFileKey(bundleFile, version),
+    // jiti requires them as it loads: crypto for the names of its own cache's files (cosi keeps
+    // the transpiled files itself, see `transpile` in load-config.ts, and turns that cache off),
+    // v8 for the errors of its import resolver only.
+    lazyBuiltins: ['node:crypto', 'node:v8'],
     ...(directory === undefined ? {} : { directory }),
   });
   bundle = loaded;

@@ -9,6 +9,7 @@ import { ConfigError } from './config-error.js';
 import { findConfigKeysInFile } from './config-key-site.js';
 import { shorten } from './shorten.js';
 import { pointImportsAtTypeScript } from './typescript-imports.js';
+import { jitiPackage } from './jiti-package.js';
 import { privateDirectory } from './private-directory.js';
 import { withTranspileCache, type Transpile } from './transpile-cache.js';
 import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
@@ -125,14 +126,10 @@ let keptTranspile: Transpile | undefined;
 const transpile = (options: Jiti.TransformOptions): Jiti.TransformResult => {
   keptTranspile ??= (() => {
     const require = createRequire(import.meta.url);
-    const manifest = require.resolve('jiti/package.json');
-    const { version } = require(manifest) as { version: string };
+    const { root, version } = jitiPackage();
     let babel: Transpile | undefined;
     return withTranspileCache(
-      (given) =>
-        (babel ??= require(path.join(path.dirname(manifest), 'dist/babel.cjs')) as Transpile)(
-          given,
-        ),
+      (given) => (babel ??= require(path.join(root, 'dist/babel.cjs')) as Transpile)(given),
       privateDirectory(TRANSPILED_CACHE),
       `jiti@${version}`,
     );

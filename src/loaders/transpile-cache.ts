@@ -17,10 +17,13 @@ interface Entry {
 /**
  * `transpile` with its outputs kept in `directory` between runs, so that a config file whose
  * text did not change is not transpiled again (jiti's transpiler is 1.5 MB of code to load).
- * An entry is named by a hash of the file's source, the transform's settings (its file name
- * among them) and `salt` (the transpiler's version), and holds all three: it is used only when
- * they are equal, so a collision of the hash costs a transpile, never a wrong config. Failed
- * transpiles are not kept. With no directory (none safe to use), nothing is kept.
+ * An entry is named by a hash of the transform's settings (the file's name among them) and
+ * `salt` (the transpiler's version): one entry per file, replaced when its text changes, so the
+ * directory does not grow with every edit. It holds the source it was made from, the settings
+ * and the salt, and is used only when all three are equal (a string comparison: hashing the
+ * source too cost a millisecond per config in the interpreter), so neither an edit nor a
+ * collision of the hash can give a wrong config. Failed transpiles are not kept. With no
+ * directory (none safe to use), nothing is kept.
  */
 export function withTranspileCache(
   transpile: Transpile,
@@ -31,7 +34,7 @@ export function withTranspileCache(
   return (options) => {
     const { source, ...rest } = options;
     const settings = JSON.stringify(rest);
-    const file = path.join(directory, `${textHash(`${salt}\0${settings}\0${source}`)}.json`);
+    const file = path.join(directory, `${textHash(`${salt}\0${settings}`)}.json`);
     const kept = readEntry(file);
     if (
       kept !== undefined &&

@@ -5,7 +5,6 @@
 
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { compareStrings } from '../engine/compare-strings.js';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import {
@@ -71,6 +70,14 @@ export async function walkManifestTree(
   return { files: walker.sortedFiles(), findings: walker.findings };
 }
 
+/**
+ * Whether a path that is not there is a glob pattern (`manifests/**\/*.yaml`). tinyglobby (with
+ * fdir and picomatch, some 3 ms to load) is loaded by a run given a path that is not there.
+ */
+async function isGlob(given: string): Promise<boolean> {
+  return (await import('tinyglobby')).isDynamicPattern(given);
+}
+
 /** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */
 class ManifestWalker {
   readonly findings: Finding[] = [];
@@ -91,7 +98,7 @@ class ManifestWalker {
       stats = await this.fs.stat(absolute);
     } catch (error) {
       const code = errorCode(error);
-      if ((code === 'ENOENT' || code === 'ENOTDIR') && isDynamicPattern(given)) {
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && (await isGlob(given))) {
         await this.#addGlob(given);
       } else if (code === 'ENOENT' || code === 'ENOTDIR') {
         this.#report('path-not-found', given, `${given} does not exist`);
@@ -113,6 +120,7 @@ class ManifestWalker {
 
   /** A glob (`manifests/**\/*.yaml`): every file it matches, as if given one by one. */
   async #addGlob(pattern: string): Promise<void> {
+    const { glob } = await import('tinyglobby');
     const matches = await glob(pattern, {
       cwd: this.cwd,
       onlyFiles: true,

@@ -68,8 +68,13 @@ describe("a command's module is loaded only when the command runs", () => {
     expect(
       fromPackages(run.modules, ['ink', 'react', '@inkjs/ui', 'etcd3', '@bufbuild/cel', 'diff']),
     ).toEqual([]);
-    // fdir's own picomatch is the bundle's (tinyglobby's), not a second copy read at each start.
+    // fdir's own picomatch is the bundle's (tinyglobby's), not a second copy read at each start;
+    // and the glob matcher (tinyglobby, fdir, picomatch) is not loaded at all: no path of the
+    // command line is a glob.
     expect(fromPackages(run.modules, ['picomatch'])).toEqual([]);
+    expect(
+      run.modules.filter((url) => /node_modules\/(tinyglobby|fdir|picomatch)\//.test(url)),
+    ).toEqual([]);
     // Nor Node's child_process (commander's, to spawn a subcommand; previous-revision's, for git).
     expect(run.modules).not.toContain('node:child_process');
     // Nor zlib (the built-in kinds' OpenAPI) nor net (IP addresses in pod specs): no document

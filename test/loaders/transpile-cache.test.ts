@@ -50,6 +50,17 @@ describe('transpiled config files kept between runs', () => {
     expect(upgraded.calls).toEqual(['a']);
   });
 
+  it('keeps one entry per file and settings: an edited file replaces its entry', async () => {
+    const { transpile, calls } = counting();
+    const kept = withTranspileCache(transpile, dir, 'jiti@2');
+    for (const source of ['a', 'b', 'c']) kept(file(source));
+    kept(file('a', '/p/types.ts'));
+    expect(await readdir(dir)).toHaveLength(2);
+    expect(kept(file('c')).code).toBe('C');
+    expect(kept(file('a', '/p/types.ts')).code).toBe('A');
+    expect(calls).toEqual(['a', 'b', 'c', 'a']);
+  });
+
   it('transpiles again when an entry of that name holds another source (a hash collision)', async () => {
     const { transpile, calls } = counting();
     const kept = withTranspileCache(transpile, dir, 'jiti@2');
