@@ -1,5 +1,5 @@
 import type { LoadedConfig } from '../loaders/load-config.js';
-import { readIgnoreFile } from '../loaders/ignore-file.js';
+import { ignorePatterns } from '../loaders/ignore-file.js';
 import { loadPreviousRevision } from './previous-revision.js';
 import type { PriorState } from '../loaders/cel/prior-state.js';
 import { withChanges } from '../loaders/manifest-cache.js';
@@ -123,24 +123,4 @@ export async function readProjectManifests(
   config: LoadedConfig | undefined,
 ): Promise<ReadResult> {
   return (await openProjectReader(options, config)).read();
-}
-
-/**
- * `cosi test`'s scenario files are never manifests: directory walks skip them, so a scenario can
- * sit beside the manifests it tests (a `.cosiignore` line `!*.cosi-test.yaml` reads them again).
- */
-export const SCENARIO_FILE_PATTERNS = ['*.cosi-test.yaml', '*.cosi-test.yml'] as const;
-
-/**
- * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory, then
- * `--ignore`.
- */
-export async function ignorePatterns(
-  options: Pick<ReadProjectOptions, 'cwd' | 'ignore'>,
-): Promise<string[]> {
-  return [
-    ...SCENARIO_FILE_PATTERNS,
-    ...(await readIgnoreFile(options.cwd)),
-    ...(options.ignore ?? []),
-  ];
 }

@@ -11,6 +11,7 @@ import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
 import { useConfigLoader } from '../loaders/load-config.js';
+import { providePreparsedManifests } from '../loaders/preparsed-manifests.js';
 import { loadJitiWithCodeCache, saveJitiCache } from './cached-jiti.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runCli } from './program.js';
@@ -65,6 +66,17 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
       }
       return true;
     };
+
+  if (data.parsesAhead === true) {
+    // Listened for from the start, and until it comes (the main thread sends it once, soon):
+    // the manifests' parses, which the run's reads take instead of parsing the same text again.
+    const listener = (message: ToWorker): void => {
+      if (message.kind !== 'preparsed') return;
+      port.off('message', listener);
+      providePreparsedManifests(message.parses);
+    };
+    port.on('message', listener);
+  }
 
   const readStdin = (): Promise<Uint8Array | string> =>
     new Promise((resolve) => {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from '../app/worker-launch.js';
 import type { CliWorkerData } from './worker-messages.js';
+import { runsOnceInWorker } from './worker-command-names.js';
 
 /** What the worker is told of the process it runs a command for. */
 export type CliWorkerProcess = Pick<CliWorkerData, 'isTTY' | 'hasStdin' | 'screen'>;
@@ -19,6 +20,8 @@ export function launchCliWorker(
     script: fileURLToPath(packageFile('dist/cli/cli-script.cjs')),
     argv,
     ...facts,
+    // A command run once: the main thread parses its manifests while this worker starts (`main`).
+    ...(runsOnceInWorker(argv) ? { parsesAhead: true } : {}),
   };
   return launchProjectWorker(
     packageFile('dist/cli/cli-worker.cjs'),

@@ -29,6 +29,14 @@ export async function main(argv: readonly string[], launched?: LaunchedWorker): 
       undefined,
       launched === undefined ? {} : { launched },
     );
+    // Meanwhile this thread, idle until the worker's output comes, reads and parses the
+    // manifests the line names, for the worker to take (see `preparse-manifests.ts`).
+    void (await import('./preparse-manifests.js'))
+      .preparseCommandLine(argv, io.cwd)
+      .then((parses) => {
+        // (A worker that ended already takes no message: nothing is lost.)
+        run.post({ kind: 'preparsed', parses });
+      });
     return (await import('./supervised-cli.js')).superviseWorkerOnce(argv, io, run);
   }
   if (runsInWorker(argv)) return (await import('./supervised-cli.js')).runCliInWorker(argv, io);

@@ -1,6 +1,7 @@
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import type { RoundViewTransfer } from './ui/round-view-transfer.js';
+import type { ParseTransfer } from '../loaders/parse-transfer.js';
 
 /**
  * What crosses between `cosi` and the worker that runs a command on a project: the worker's
@@ -29,6 +30,12 @@ export interface OutputChunk {
 
 export type ToWorker =
   | { readonly kind: 'stdin'; readonly input: Uint8Array | string }
+  /**
+   * The manifests the command line names, parsed on the main thread while the worker started
+   * (see `preparse-manifests.ts`): sent once, maybe with none, to a worker started with
+   * `parsesAhead`.
+   */
+  | { readonly kind: 'preparsed'; readonly parses: readonly ParseTransfer[] }
   /** The user asked a long-running command (`watch`) to stop. */
   | { readonly kind: 'interrupt' }
   /** A key of the full-screen `watch`: `p` (pause or resume), `r` (re-run). */
@@ -45,4 +52,6 @@ export interface CliWorkerData {
   readonly hasStdin: boolean;
   /** A full-screen `watch`: the main thread draws it (see `remote-watch-screen.ts`). */
   readonly screen?: boolean;
+  /** The main thread parses the named manifests ahead and sends them (`preparsed`). */
+  readonly parsesAhead?: boolean;
 }

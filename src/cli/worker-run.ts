@@ -104,6 +104,8 @@ export interface ParsedCommand {
   readonly timeout?: number;
   readonly args: string[];
   readonly flags: Record<string, unknown>;
+  /** The manifest paths it names: `-f`'s, then its path arguments (`cosi check DIR`). */
+  readonly manifestPaths: string[];
 }
 
 /**
@@ -122,10 +124,16 @@ export async function parseCommand(argv: readonly string[]): Promise<ParsedComma
     command.parse(rest, { from: 'user' });
     const flags = command.opts();
     const timeout = typeof flags.timeout === 'string' ? flags.timeout : undefined;
+    const files: unknown = flags.file;
+    const takesPaths = command.registeredArguments[0]?.name() === 'paths';
     return {
       name,
       args: command.args,
       flags,
+      manifestPaths: [
+        ...(Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : []),
+        ...(takesPaths ? command.args : []),
+      ],
       ...(timeout === undefined ? {} : { timeout: parseDuration(timeout, '--timeout') }),
     };
   } catch {

@@ -20,3 +20,24 @@ export async function readIgnoreFile(dir: string): Promise<string[]> {
     .map((line) => line.trimEnd())
     .filter((line) => line !== '' && !line.startsWith('#'));
 }
+
+/**
+ * `cosi test`'s scenario files are never manifests: directory walks skip them, so a scenario can
+ * sit beside the manifests it tests (a `.cosiignore` line `!*.cosi-test.yaml` reads them again).
+ */
+export const SCENARIO_FILE_PATTERNS = ['*.cosi-test.yaml', '*.cosi-test.yml'] as const;
+
+/**
+ * The patterns manifest walks skip: scenario files, `.cosiignore` in the working directory, then
+ * `--ignore`.
+ */
+export async function ignorePatterns(options: {
+  readonly cwd: string;
+  readonly ignore?: readonly string[];
+}): Promise<string[]> {
+  return [
+    ...SCENARIO_FILE_PATTERNS,
+    ...(await readIgnoreFile(options.cwd)),
+    ...(options.ignore ?? []),
+  ];
+}

@@ -17,11 +17,15 @@ import { isRgdDocument } from './kro/resource-graph-definition.js';
 import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
-import { parseManifest, type ParsedManifest } from './parse-manifest.js';
+import type { parseManifest, ParsedManifest } from './parse-manifest.js';
+import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 
-/** Parses one file; `parseManifest` unless a test counts the calls. */
+/**
+ * Parses one file; by default `parseManifest`, or the same parse made ahead on another thread
+ * (`preparsed-manifests.ts`), unless a test counts the calls.
+ */
 export type ParseFunction = typeof parseManifest;
 
 /**
@@ -131,7 +135,7 @@ export class ManifestCache {
   constructor(loadWhole: LoadWhole, options: ManifestCacheOptions = {}) {
     this.#loadWhole = loadWhole;
     this.#options = options;
-    this.#parse = options.parse ?? parseManifest;
+    this.#parse = options.parse ?? parseManifestOrTakePreparsed;
     this.#compiler = options.schemaCompiler ?? sharedSchemaCompiler();
     this.#given = givenDefinitions(
       options,

@@ -16,7 +16,7 @@ import { jsonPointer } from './json-pointer.js';
 import { LineIndex } from './line-index.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
-import type { Position } from './position.js';
+import { YamlDocument } from './yaml-document.js';
 import type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
 
 export type { Position } from './position.js';
@@ -611,30 +611,5 @@ function scalarTagResolved(tag: string, value: unknown): boolean {
       return value === null;
     default:
       return false;
-  }
-}
-
-/** A parsed document; positions are looked up in its source only when a finding needs one. */
-class YamlDocument implements ParsedDocument {
-  constructor(
-    readonly file: string,
-    readonly index: number,
-    readonly position: Position,
-    readonly value: unknown,
-    readonly hasErrors: boolean,
-    readonly source: YamlSource,
-  ) {}
-
-  locate(pointer: string, part: 'key' | 'value' = 'value'): Position {
-    return this.source.locate(this.index, pointer, part);
-  }
-
-  locateText(pointer: string, text: string, occurrence: number): Position {
-    return this.source.locateText(this.index, pointer, text, occurrence);
-  }
-
-  /** This document, marked as having an error (found outside its syntax tree). */
-  withErrors(): YamlDocument {
-    return new YamlDocument(this.file, this.index, this.position, this.value, true, this.source);
   }
 }

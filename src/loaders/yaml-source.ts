@@ -140,7 +140,7 @@ export class YamlSource implements StreamPositions {
    * Each document's range, flat (start, end, contentsStart per index), in a typed array grown by
    * doubling: 100,000 documents are common, and the resources loaded keep this for positions.
    */
-  #ranges = new Uint32Array(3 * 16);
+  #ranges: Uint32Array = new Uint32Array(3 * 16);
   #documents = 0;
   readonly #roots = new Map<number, { root: YamlNode | null; offset: number }>();
   #whole: (YamlNode | null)[] | undefined;
@@ -161,6 +161,22 @@ export class YamlSource implements StreamPositions {
     this.#ranges[index * 3 + 1] = range.end;
     this.#ranges[index * 3 + 2] = range.contentsStart;
     this.#documents = Math.max(this.#documents, index + 1);
+  }
+
+  /** Every document's range, flat (start, end, contentsStart per index): see {@link restored}. */
+  documentRanges(): Uint32Array {
+    return this.#ranges.slice(0, this.#documents * 3);
+  }
+
+  /**
+   * A source with the documents' ranges another one had (its {@link documentRanges}): the same
+   * positions, from the same text, without parsing it (a parse made on another thread).
+   */
+  static restored(text: string, lineCounter: LineIndex, ranges: Uint32Array): YamlSource {
+    const source = new YamlSource(text, lineCounter);
+    source.#ranges = ranges;
+    source.#documents = Math.floor(ranges.length / 3);
+    return source;
   }
 
   /**

@@ -87,17 +87,26 @@ describe("a command's module is loaded only when the command runs", () => {
     expect(run.modules).not.toContain('node:crypto');
   }, 60_000);
 
-  it('cosi check starts its worker before parsing: no command definition (nor commander) loads on the main thread', async () => {
+  it('cosi check runs its command in the worker; the main thread only parses the manifests ahead', async () => {
     const run = await cosiLoading(['check', '-q', '--timeout', '30s', 'fixtures/vm-network'], dir);
     expect(run.code).toBe(0);
-    // The worker parses the line; the main thread reads only --timeout, and supervises.
+    // The worker runs the command; the main thread reads --timeout, supervises, and meanwhile
+    // parses the manifests the line names (with the command's definition, to find them).
     expect(run.modules).toContain(scriptModule('main', 'src/cli/supervised-cli.ts'));
     expect(run.modules).toContain(scriptModule('worker', 'src/cli/program.ts'));
+    expect(run.modules).toContain(scriptModule('main', 'src/cli/preparse-manifests.ts'));
+    expect(run.modules).toContain(scriptModule('main', 'src/loaders/parse-manifest.ts'));
+    expect(run.modules).toContain(scriptModule('worker', 'src/loaders/preparsed-manifests.ts'));
     const onMain = (source: string) => (url: string) =>
       url.startsWith(scriptModule('main', source));
-    expect(run.modules.filter(onMain('src/cli/commands/'))).toEqual([]);
+    expect(run.modules.filter(onMain('src/cli/commands/'))).toEqual([
+      scriptModule('main', 'src/cli/commands/check-definition.ts'),
+    ]);
     expect(run.modules.filter(onMain('src/cli/program.ts'))).toEqual([]);
     expect(run.modules.filter(onMain('src/cli/cli-worker-body.ts'))).toEqual([]);
+    // Nor the engine, nor the config's loader: nothing of the project runs on the main thread.
+    expect(run.modules.filter(onMain('src/engine/runtime/'))).toEqual([]);
+    expect(run.modules.filter(onMain('src/loaders/load-config.ts'))).toEqual([]);
   }, 60_000);
 
   it('completion lists every command with its flags without loading any of them', async () => {

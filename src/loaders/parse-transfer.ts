@@ -1,0 +1,98 @@
+/**
+ * A manifest file's parse as plain data, to be made on one thread and used on another (see
+ * `preparsed-manifests.ts`): what crosses a `postMessage` is data, not the parse's objects (its
+ * documents find positions through their source, which is a class).
+ */
+import type { Finding } from './finding.js';
+import { LineIndex } from './line-index.js';
+import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
+import type { Position } from './position.js';
+import { YamlDocument } from './yaml-document.js';
+import { YamlSource } from './yaml-source.js';
+
+/** `parseManifest`'s answer for one file, as data a structured clone copies. */
+export interface ParseTransfer {
+  readonly file: string;
+  /** The text parsed, as read: the parse is used only for this text. */
+  readonly written: string;
+  /** The limits it was parsed with, as given: the parse is used only with the same. */
+  readonly limits: ParseManifestOptions;
+  /** The text positions are counted in, when it is not `written` (byte order marks removed). */
+  readonly text?: string;
+  /** Each document's range in the text (see `YamlSource.documentRanges`), when there are any. */
+  readonly ranges?: Uint32Array;
+  readonly documents: readonly {
+    readonly index: number;
+    readonly position: Position;
+    readonly value: unknown;
+    readonly hasErrors: boolean;
+  }[];
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * `parsed` (`parseManifest(written, parsed.file, limits)`'s answer) as data: a structured clone
+ * of it is {@link revivedParse}d on the other side.
+ */
+export function toTransfer(
+  parsed: ParsedManifest,
+  written: string,
+  limits: ParseManifestOptions = {},
+): ParseTransfer {
+  const source = parsed.documents[0]?.source;
+  const yaml = source instanceof YamlSource ? source : undefined;
+  return {
+    file: parsed.file,
+    written,
+    limits: {
+      ...(limits.maxAliasCount === undefined ? {} : { maxAliasCount: limits.maxAliasCount }),
+      ...(limits.maxDepth === undefined ? {} : { maxDepth: limits.maxDepth }),
+    },
+    ...(yaml === undefined
+      ? {}
+      : {
+          ranges: yaml.documentRanges(),
+          ...(yaml.text === written ? {} : { text: yaml.text }),
+        }),
+    documents: parsed.documents.map(({ index, position, value, hasErrors }) => ({
+      index,
+      position,
+      value,
+      hasErrors,
+    })),
+    findings: parsed.findings,
+  };
+}
+
+/** Whether `transfer` is the parse of `written` as `file` with these limits. */
+export function isParseOf(
+  transfer: ParseTransfer,
+  written: string,
+  file: string,
+  limits: ParseManifestOptions,
+): boolean {
+  return (
+    transfer.file === file &&
+    transfer.limits.maxAliasCount === limits.maxAliasCount &&
+    transfer.limits.maxDepth === limits.maxDepth &&
+    transfer.written === written
+  );
+}
+
+/** The parse a {@link ParseTransfer} holds, as `parseManifest` returned it where it was made. */
+export function revivedParse(transfer: ParseTransfer): ParsedManifest {
+  const text = transfer.text ?? transfer.written;
+  const source =
+    transfer.ranges === undefined
+      ? undefined
+      : YamlSource.restored(text, new LineIndex(text), transfer.ranges);
+  return {
+    file: transfer.file,
+    documents: transfer.documents.map(
+      ({ index, position, value, hasErrors }) =>
+        // A document comes with a source: `ranges` is there whenever documents are.
+        new YamlDocument(transfer.file, index, position, value, hasErrors, source as YamlSource),
+    ),
+    findings: transfer.findings,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Parses of manifest files made ahead of a run, on the process's main thread while the worker a
+ * command runs in was starting (see `src/cli/preparse-manifests.ts`), given to the worker by a
+ * message: the manifest cache takes a file's parse from here instead of parsing it again.
+ *
+ * A parse is a pure function of a file's text, its name and the limits: one is taken only for
+ * the same three, and only once; anything else is parsed here as ever. So a parse from here is
+ * exactly the one the run would have made, only sooner.
+ */
+import { parseManifest } from './parse-manifest.js';
+import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
+import { isParseOf, revivedParse, type ParseTransfer } from './parse-transfer.js';
+
+/** The parses given and not yet taken, by file as shown. */
+const given = new Map<string, ParseTransfer>();
+
+/** Keeps `parses` for the loads of this thread to take (a later parse of a file replaces one). */
+export function providePreparsedManifests(parses: readonly ParseTransfer[]): void {
+  for (const parse of parses) given.set(parse.file, parse);
+}
+
+/**
+ * `parseManifest(written, file, limits)`: the parse given for that file when it was made of the
+ * same text with the same limits, else a parse made now.
+ */
+export function parseManifestOrTakePreparsed(
+  written: string,
+  file: string,
+  limits: ParseManifestOptions = {},
+): ParsedManifest {
+  const parse = given.get(file);
+  if (parse !== undefined) {
+    given.delete(file);
+    if (isParseOf(parse, written, file, limits)) return revivedParse(parse);
+  }
+  return parseManifest(written, file, limits);
+}
