@@ -57,6 +57,12 @@ export interface CachedScript<Exports> {
    * goes further. A cache that cannot be written is left unwritten.
    */
   saveCache(reach?: number): void;
+  /**
+   * Where a file kept beside the cache, for this content of the script, goes (`name` is its own
+   * part of the name): removed with the caches when the script changes. `undefined` when there
+   * is no directory to keep files in.
+   */
+  sideFile(name: string): string | undefined;
 }
 
 /** The SHA-256 of `text`, hex; `node:crypto` is loaded only by a run that needs it. */
@@ -145,6 +151,8 @@ export function runCachedScript<Exports>(
   return {
     exports: module.exports,
     cacheUsed,
+    sideFile: (side) =>
+      directory && path.join(directory, `${prefix}${hash}-${side.replace(/[^\w.-]/g, '_')}`),
     saveCache: (reach = 0) => {
       if (cacheFile === undefined || (cacheUsed && reach <= keptReach)) return;
       const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;

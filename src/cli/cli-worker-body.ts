@@ -15,6 +15,8 @@ import { providePreparsedManifests } from '../loaders/preparsed-manifests.js';
 import { loadJitiWithCodeCache, saveJitiCache } from './cached-jiti.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runCli } from './program.js';
+import { nameFormFile } from './name-form-file.js';
+import { keepNameFormsIn } from '../engine/resource/name-forms.js';
 import type { CliWorkerData, FromWorker, OutputChunk, ToWorker } from './worker-messages.js';
 
 /** What the worker's entry asks of the run. */
@@ -26,6 +28,11 @@ export interface CliWorkerHooks {
    * refuse that cache in the next run, which starts with the flags unchanged.
    */
   readonly finished?: () => void;
+  /**
+   * Where a file kept beside the code cache goes (see `CachedScript.sideFile`): the forms of the
+   * type names met (`name-forms.json`, see `keepNameFormsIn`).
+   */
+  readonly sideFile?: (name: string) => string | undefined;
 }
 
 /** Runs the command the worker was started with and posts its exit code. */
@@ -36,6 +43,8 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   const post = (message: FromWorker): void => {
     port.postMessage(message);
   };
+  const names = nameFormFile(hooks.sideFile?.('name-forms.json'));
+  keepNameFormsIn(names);
 
   /**
    * Writes are gathered and sent together, a message per turn of the event loop or per 64 KiB, in
@@ -148,6 +157,7 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   monitor.stop();
   heapGrowth.stop();
   flush();
+  names.save();
   if (!heapGrowth.limited()) {
     saveJitiCache();
     hooks.finished?.();

@@ -27,4 +27,5 @@ const script = runCachedScript<typeof CliScript>(data.script, {
 // Saved when the command is over: what it ran is in the cache (see `saveCache`'s reach).
 void script.exports.runCliWorker({
   finished: () => script.saveCache(script.exports.modulesRun()),
+  sideFile: (name) => script.sideFile(name),
 });

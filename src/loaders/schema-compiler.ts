@@ -40,12 +40,32 @@ const DRAFT_07 = /^http:\/\/json-schema\.org\/draft-07\/schema#?$/;
  * answer and the same errors. Other meta-schemas are ajv's own business.
  */
 class PrecompiledMetaAjv extends Ajv {
+  /** Whether ajv's own draft-07 meta-schema is in, added when first needed (see below). */
+  #metaSchemaAdded = false;
+
+  /**
+   * Not as the ajv starts: adding the meta-schema (resolving every `$id` and `$ref` of it) was
+   * a few ms of every start of a run, for schemas that never name it. It is added by
+   * {@link withMetaSchema}: for a `$schema` ajv checks itself, or a `$ref` to it.
+   */
+  override _addDefaultMetaSchema(): void {}
+
+  /** Adds ajv's draft-07 meta-schema, once. */
+  withMetaSchema(): this {
+    if (!this.#metaSchemaAdded) {
+      this.#metaSchemaAdded = true;
+      super._addDefaultMetaSchema();
+    }
+    return this;
+  }
+
   override validateSchema(schema: AnySchema, throwOrLogError?: boolean): boolean {
     if (
       typeof schema !== 'object' ||
       (schema.$schema !== undefined &&
         (typeof schema.$schema !== 'string' || !DRAFT_07.test(schema.$schema)))
     ) {
+      this.withMetaSchema();
       return super.validateSchema(schema, throwOrLogError) as boolean;
     }
     const valid = validateDraft07(schema);
@@ -58,7 +78,7 @@ class PrecompiledMetaAjv extends Ajv {
 }
 
 /** A fresh ajv with cosi's settings. */
-function createAjv(): Ajv {
+function createAjv(): PrecompiledMetaAjv {
   const ajv = new PrecompiledMetaAjv(AJV_OPTIONS);
   addKubernetesKeywords(ajv);
   return ajv;
@@ -96,8 +116,11 @@ export class SchemaCompiler implements CompilesSchemas {
     const shared = !hasId(schema);
     const ajv = shared ? this.#ajv : createAjv();
     try {
+      // A schema with ids of its own has an ajv of its own, with the meta-schema as ever (an id
+      // of the meta-schema's is refused); a schema without, only when it refers to it.
+      if (!shared || refersToMetaSchema(schema)) ajv.withMetaSchema();
       allowExtensionKeywords(ajv, schema);
-      if (!(ajv.validateSchema(schema) as boolean)) {
+      if (!ajv.validateSchema(schema)) {
         return { problems: schemaProblems(ajv.errors ?? []) };
       }
       const problems = checkSchema(schema);
@@ -188,6 +211,17 @@ function allowExtensionKeywords(ajv: Ajv, value: unknown): void {
     if (key.startsWith('x-') && ajv.getKeyword(key) === false) ajv.addKeyword({ keyword: key });
     allowExtensionKeywords(ajv, item);
   }
+}
+
+/** Whether a schema has a `$ref` to a meta-schema (`http://json-schema.org/draft-07/schema#`). */
+function refersToMetaSchema(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(refersToMetaSchema);
+  return Object.entries(value).some(
+    ([key, item]) =>
+      (key === '$ref' && typeof item === 'string' && item.startsWith('http://json-schema.org/')) ||
+      refersToMetaSchema(item),
+  );
 }
 
 /** Whether a schema names itself or a subschema with an `$id` (or draft-04's `id`). */

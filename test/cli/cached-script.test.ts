@@ -76,6 +76,25 @@ describe('a script run with a V8 code cache', () => {
     expect(before).not.toContain(after[0]);
   });
 
+  it("names side files for the script's content, removed with its caches when it changes", async () => {
+    const file = await script('a');
+    const first = runCachedScript(file, { name: 'check', importModule, directory: cache });
+    const side = first.sideFile('name-forms.json') ?? '';
+    expect(path.dirname(side)).toBe(cache);
+    first.saveCache();
+    await writeFile(side, '{}');
+    expect(
+      runCachedScript(file, { name: 'check', importModule, directory: cache }).sideFile(
+        'name-forms.json',
+      ),
+    ).toBe(side);
+    await script('b');
+    const changed = runCachedScript(file, { name: 'check', importModule, directory: cache });
+    expect(changed.sideFile('name-forms.json')).not.toBe(side);
+    changed.saveCache();
+    expect(await readdir(cache)).not.toContain(path.basename(side));
+  });
+
   it('keeps the caches of the same script at another place (another install)', async () => {
     const here = await script('a');
     const there = await script('b', path.join(dir, 'other-install'));

@@ -77,6 +77,28 @@ describe('SchemaCompiler', () => {
     ]);
   });
 
+  it("takes a $ref to draft-07's meta-schema, which ajv adds only for the schemas that name it", () => {
+    const compiler = createSchemaCompiler();
+    const plain = compiler.compile({ properties: { a: { type: 'string' } } });
+    expect(plain.problems).toEqual([]);
+    const { validate, problems } = compiler.compile({
+      type: 'object',
+      properties: { schema: { $ref: 'http://json-schema.org/draft-07/schema#' } },
+    });
+    expect(problems).toEqual([]);
+    expect(validate?.({ schema: { type: 'string', minLength: 1 } })).toEqual([]);
+    expect(validate?.({ schema: { type: 5 } })).not.toEqual([]);
+    // A meta-schema ajv does not have is a problem, as it always was.
+    expect(
+      compiler.compile({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' })
+        .problems,
+    ).toMatchObject([{ keyword: 'compile' }]);
+    expect(
+      compiler.compile({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' })
+        .problems,
+    ).toEqual([]);
+  });
+
   it('runs patterns in linear time and refuses those the linear engine cannot run', () => {
     const compiler = createSchemaCompiler();
     const { validate } = compiler.compile({ type: 'string', pattern: '^(a+)+$' });

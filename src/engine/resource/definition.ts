@@ -1,4 +1,4 @@
-import pluralize from 'pluralize';
+import { nameForms, pluralOf } from './name-forms.js';
 
 /** A column of `cosi get` / `cosi apply` tables: a header and a JSONPath into the spec. */
 export interface PrintColumn {
@@ -133,10 +133,11 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
       `the suffix ${JSON.stringify(suffix)} does not match ${String(SUFFIX_PATTERN)}`,
     );
   }
-  if (!pluralize.isPlural(name)) {
+  const forms = nameForms(name);
+  if (!forms.plural) {
     fail(
       'name-not-plural',
-      `the name ${JSON.stringify(name)} should be plural (${JSON.stringify(pluralize.plural(name))})`,
+      `the name ${JSON.stringify(name)} should be plural (${JSON.stringify(pluralOf(name))})`,
     );
   }
   // Definitions also come from YAML, so the union type is not a guarantee here.
@@ -158,13 +159,13 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
     }
   }
 
-  const displayType = input.displayType ?? pluralize.singular(name);
+  const displayType = input.displayType ?? forms.singular;
   // Explicit aliases come first and the derived ones after them, as COSI's Fill appends to them:
   // so `cosi get rd` lists `api-resources, resourcedefinition, rd, rds` as talosctl does.
   const aliases: string[] = (input.aliases ?? []).map((alias) => alias.toLowerCase());
   const allAliases: string[] = [];
   if (!input.skipAutomaticAliases) {
-    aliases.push(pluralize.singular(name).toLowerCase());
+    aliases.push(forms.singular.toLowerCase());
     allAliases.push(name.toLowerCase());
     const parts = suffix.split('.');
     for (let i = 1; i < parts.length; i++) {
