@@ -6,6 +6,7 @@
  * only if it reads the same text; it parses itself whatever is not there when it needs it, so
  * nothing here can change a run's outcome, only how soon it comes.
  */
+import { stat } from 'node:fs/promises';
 import { ignorePatterns } from '../loaders/ignore-file.js';
 import { nodeFileSystem } from '../loaders/manifest-file-system.js';
 import { parseManifest } from '../loaders/parse-manifest.js';
@@ -44,10 +45,11 @@ export async function preparseManifests(
     const tree = await walkManifestTree(paths, { cwd, ignore });
     let left = budget;
     for (const file of tree.files) {
+      // A file past the budget is not read either (a manifest may be 64 MiB).
+      if ((await stat(file.absolute)).size > left) break;
       const read = await readManifestFile(nodeFileSystem, file);
       if (!('text' in read)) continue;
       left -= read.text.length;
-      if (left < 0) break;
       parses.push(toTransfer(parseManifest(read.text, file.display), read.text));
     }
   } catch {
