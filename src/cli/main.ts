@@ -18,9 +18,9 @@ export async function main(argv: readonly string[], launched?: LaunchedWorker): 
   const io = processIo();
   if (runsOnceInWorker(argv)) {
     // The worker starts first, before its supervisor loads and before the command line is
-    // parsed (the worker parses it; here only the bound on the project's code is read): its
-    // start-up, a Node start of its own, is most of a small command's time. `bin/cosi.js`
-    // starts it before this module loads (`launched`, see `early-worker.ts`).
+    // parsed (the worker parses it and runs the command; here the bound on the project's code is
+    // read first): its start-up, a Node start of its own, is most of a small command's time.
+    // `bin/cosi.js` starts it before this module loads (`launched`, see `early-worker.ts`).
     const timeout = timeoutFlag(argv);
     const run = (await import('./worker-run.js')).runWorkerOnce(
       argv,
