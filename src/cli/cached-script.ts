@@ -11,12 +11,13 @@
  * others can write is not used: its files would be run as cosi's code.
  */
 import { isAscii } from 'node:buffer';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { privateDirectory } from '../loaders/private-directory.js';
+import { writeCacheFile } from '../loaders/cache-file.js';
 import { textHash } from '../loaders/text-hash.js';
 
 /** Options of {@link runCachedScript}. */
@@ -155,14 +156,10 @@ export function runCachedScript<Exports>(
       directory && path.join(directory, `${prefix}${hash}-${side.replace(/[^\w.-]/g, '_')}`),
     saveCache: (reach = 0) => {
       if (cacheFile === undefined || (cacheUsed && reach <= keptReach)) return;
-      const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
+      const header = Buffer.alloc(4);
+      header.writeUInt32LE(Math.min(Math.max(reach, 0), 0xffffffff) >>> 0);
+      if (!writeCacheFile(cacheFile, Buffer.concat([header, script.createCachedData()]))) return;
       try {
-        const header = Buffer.alloc(4);
-        header.writeUInt32LE(Math.min(Math.max(reach, 0), 0xffffffff) >>> 0);
-        writeFileSync(temporary, Buffer.concat([header, script.createCachedData()]), {
-          mode: 0o600,
-        });
-        renameSync(temporary, cacheFile);
         for (const other of readdirSync(path.dirname(cacheFile))) {
           // Other contents' caches, and an older cosi's (`.v8cache`, without the reach).
           const stale = !other.startsWith(`${prefix}${hash}-`) || other.endsWith('.v8cache');
@@ -171,8 +168,7 @@ export function runCachedScript<Exports>(
           }
         }
       } catch {
-        // A cache is an optimisation: a full disk or a read-only directory costs only time.
-        rmSync(temporary, { force: true });
+        // Stale caches left: the next save removes them.
       }
     },
   };

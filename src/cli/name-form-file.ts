@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeCacheFile } from '../loaders/cache-file.js';
 import type { NameForms, NameFormStore } from '../engine/resource/name-forms.js';
 
 /** A store of name forms in a file, read at its first use and written by `save`. */
@@ -33,15 +34,7 @@ export function nameFormFile(file: string | undefined): NameFormFile {
       if (!added || names === undefined) return;
       const data: Record<string, [boolean, string]> = {};
       for (const [name, forms] of names) data[name] = [forms.plural, forms.singular];
-      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-      try {
-        writeFileSync(temporary, JSON.stringify(data), { mode: 0o600 });
-        renameSync(temporary, file);
-        added = false;
-      } catch {
-        // Kept to save time only: a full disk or a read-only directory costs that time.
-        rmSync(temporary, { force: true });
-      }
+      if (writeCacheFile(file, JSON.stringify(data))) added = false;
     },
   };
 }

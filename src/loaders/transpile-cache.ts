@@ -1,6 +1,7 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as Jiti from 'jiti';
+import { writeCacheFile } from './cache-file.js';
 import { textHash } from './text-hash.js';
 
 /** A transpiler of config files, as jiti calls it. */
@@ -46,7 +47,7 @@ export function withTranspileCache(
     }
     const result = transpile(options);
     if (result.error === undefined && typeof result.code === 'string') {
-      writeEntry(file, { salt, settings, source, code: result.code });
+      writeCacheFile(file, JSON.stringify({ salt, settings, source, code: result.code }));
     }
     return result;
   };
@@ -58,17 +59,5 @@ function readEntry(file: string): Entry | undefined {
     return typeof entry?.code === 'string' ? (entry as Entry) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Written whole or not at all (a rename), so that a concurrent run never reads half of it. */
-function writeEntry(file: string, entry: Entry): void {
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temporary, JSON.stringify(entry), { mode: 0o600 });
-    renameSync(temporary, file);
-  } catch {
-    // A cache is an optimisation: a full disk or a read-only directory costs only time.
-    rmSync(temporary, { force: true });
   }
 }
