@@ -13,7 +13,7 @@ import { parseManifest } from '../loaders/parse-manifest.js';
 import { toTransfer, type ParseTransfer } from '../loaders/parse-transfer.js';
 import { readManifestFile } from '../loaders/read-manifest-files.js';
 import { STDIN_PATH, walkManifestTree } from '../loaders/walk-manifest-tree.js';
-import { parseCommand, type ParsedCommand } from './worker-run.js';
+import { parseCommand, stringsOf, type ParsedCommand } from './worker-run.js';
 
 /**
  * How much text the main thread parses ahead, at most: the start of a small project's run is
@@ -37,11 +37,7 @@ export async function preparseManifests(
   if (paths.length === 0) return [];
   const parses: ParseTransfer[] = [];
   try {
-    const flags = command.flags;
-    const extra = Array.isArray(flags.ignore)
-      ? flags.ignore.filter((p): p is string => typeof p === 'string')
-      : [];
-    const ignore = await ignorePatterns({ cwd, ignore: extra });
+    const ignore = await ignorePatterns({ cwd, ignore: stringsOf(command.flags.ignore) });
     const tree = await walkManifestTree(paths, { cwd, ignore });
     let left = budget;
     for (const file of tree.files) {

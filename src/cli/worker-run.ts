@@ -98,6 +98,11 @@ async function sendStdin(io: CliIo, reply: (message: ToWorker) => void): Promise
   reply({ kind: 'stdin', input: io.readStdin ? await io.readStdin() : '' });
 }
 
+/** The strings of a repeatable flag's value (`-f a -f b`), none when it was not given. */
+export function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /** What the main thread needs of the command line: the bound, and `check`'s flags. */
 export interface ParsedCommand {
   readonly name: string;
@@ -130,10 +135,7 @@ export async function parseCommand(argv: readonly string[]): Promise<ParsedComma
       name,
       args: command.args,
       flags,
-      manifestPaths: [
-        ...(Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : []),
-        ...(takesPaths ? command.args : []),
-      ],
+      manifestPaths: [...stringsOf(files), ...(takesPaths ? command.args : [])],
       ...(timeout === undefined ? {} : { timeout: parseDuration(timeout, '--timeout') }),
     };
   } catch {
