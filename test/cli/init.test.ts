@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,43 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect(await readFile(path.join(dir, 'cosi.config.ts'), 'utf8')).toBe('// mine\n');
     expect((await readdir(dir)).sort()).toEqual(['.git', 'cosi.config.ts', 'manifests']);
   });
+
+  it('writes a tsconfig.json only when there is none: an existing one is kept, never a refusal', async () => {
+    await writeFile(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": {} }\n');
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('wrote cosi.config.ts');
+    expect(init.stdout).not.toContain('tsconfig.json');
+    expect(await readFile(path.join(dir, 'tsconfig.json'), 'utf8')).toBe(
+      '{ "compilerOptions": {} }\n',
+    );
+  });
+
+  it.each(['typescript', 'typescript-7'])(
+    'writes a project whose own tsc (%s) type-checks the config, and finds a planted error',
+    async (typescript) => {
+      expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+      await mkdir(path.join(dir, 'node_modules'));
+      await symlink(REPO, path.join(dir, 'node_modules/cosi'), 'dir');
+      const tsc = path.join(REPO, 'node_modules', typescript, 'bin/tsc');
+      const run = promisify(execFile);
+      // The project's tsconfig.json as init wrote it, as `npx tsc` reads it.
+      await expect(run(process.execPath, [tsc], { cwd: dir })).resolves.toMatchObject({
+        stdout: '',
+      });
+      const config = path.join(dir, 'cosi.config.ts');
+      const text = await readFile(config, 'utf8');
+      await writeFile(config, text.replace('app.spec.replicas;', 'app.spec.image;'));
+      const planted = await run(process.execPath, [tsc], { cwd: dir }).then(
+        () => undefined,
+        (error: unknown) => error as { stdout: string; code: number },
+      );
+      expect(planted?.stdout).toMatch(/^cosi\.config\.ts\(\d+,\d+\): error TS2322:/m);
+      expect(planted?.code).not.toBe(0);
+    },
+    60_000,
+  );
 
   it('ends with an install line of this cosi (not on the registry) that works: npx cosi runs it', async () => {
     const init = await cli(['init', 'proj'], { cwd: dir });

@@ -25,6 +25,7 @@ export const CHECK_CODES = [
   // --typecheck.
   'type-error',
   'typescript-missing',
+  'typecheck-failed',
   // --strict warnings.
   'unknown-field',
   'unread-type',

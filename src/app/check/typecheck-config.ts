@@ -1,123 +1,302 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Finding } from '../../loaders/finding.js';
 import { displayPath } from '../display-path.js';
+import { formatDuration } from '../format-duration.js';
 import type { CheckCase, CheckCode } from './check-result.js';
-
-/** The part of the TypeScript compiler API `--typecheck` uses, typed loosely: it is the user's. */
-interface TypeScriptApi {
-  readonly version: string;
-  readonly sys: { fileExists(file: string): boolean; readFile(file: string): string | undefined };
-  readonly ModuleKind: { NodeNext: number };
-  readonly ModuleResolutionKind: { NodeNext: number };
-  readonly ScriptTarget: { ES2022: number };
-  readonly DiagnosticCategory: { Error: number };
-  findConfigFile(dir: string, exists: (file: string) => boolean): string | undefined;
-  getParsedCommandLineOfConfigFile(
-    file: string,
-    options: object,
-    host: object,
-  ): { options: Record<string, unknown>; errors: readonly Diagnostic[] } | undefined;
-  createProgram(options: { rootNames: readonly string[]; options: object }): object;
-  getPreEmitDiagnostics(program: object): readonly Diagnostic[];
-  flattenDiagnosticMessageText(text: unknown, newLine: string): string;
-}
-
-interface Diagnostic {
-  readonly category: number;
-  readonly code: number;
-  readonly messageText: unknown;
-  readonly start?: number;
-  readonly file?: {
-    readonly fileName: string;
-    getLineAndCharacterOfPosition(pos: number): { line: number; character: number };
-  };
-}
 
 /** How to get the compiler, said when the project has none. */
 export const TYPESCRIPT_MISSING =
   "--typecheck type-checks the config with the project's own TypeScript, and none is installed here: npm install --save-dev typescript";
 
+/** How long the project's compiler may take before it is stopped and the case fails. */
+export const TYPECHECK_WAIT_MS = 10 * 60_000;
+
+/** Options of {@link typecheckConfig}. */
+export interface TypecheckOptions {
+  /** Wall milliseconds the compiler may take ({@link TYPECHECK_WAIT_MS} by default). */
+  readonly waitMs?: number;
+}
+
 /**
  * `cosi check --typecheck`: type-checks the config (and what it imports) with the TypeScript
  * compiler the project has installed, resolved from the config's directory as its own tools
- * would, never one cosi brings. The project's `tsconfig.json` (the nearest above the config)
- * gives the options; without one, strict NodeNext defaults. Every error is a `type-error`
- * finding at its file:line:col; no TypeScript in the project is one finding saying how to get it.
+ * would, never one cosi brings. It runs that compiler's own `tsc` as a process of its own, so
+ * every TypeScript a project may have works alike: 5.x's compiler in JavaScript and 7.x's native
+ * one (whose package has no compiler API to import). The project's nearest `tsconfig.json` gives
+ * the options, with the config as the only root; without one, strict NodeNext defaults. Every
+ * error is a `type-error` finding at its file:line:col; no TypeScript in the project is one
+ * finding saying how to get it; a compiler that cannot run or does not finish in time is a
+ * `typecheck-failed`.
  */
-export async function typecheckConfig(configFile: string, cwd: string): Promise<CheckCase> {
+export async function typecheckConfig(
+  configFile: string,
+  cwd: string,
+  options: TypecheckOptions = {},
+): Promise<CheckCase> {
   const display = displayPath(cwd, configFile);
-  const ts = await loadProjectTypeScript(path.dirname(configFile));
-  if (ts === undefined) {
-    return {
-      check: 'types',
-      name: display,
-      findings: [finding('typescript-missing', TYPESCRIPT_MISSING, display, 0, 0)],
-    };
-  }
-  const options = compilerOptions(ts, path.dirname(configFile));
-  const program = ts.createProgram({
-    rootNames: [configFile],
-    options: { ...options.options, noEmit: true },
+  const caseOf = (findings: Finding<CheckCode>[]): CheckCase => ({
+    check: 'types',
+    name: display,
+    findings,
   });
-  const diagnostics = [...options.errors, ...ts.getPreEmitDiagnostics(program)];
-  const findings = diagnostics
-    .filter((d) => d.category === ts.DiagnosticCategory.Error)
-    .map((d) => {
-      const message = `${ts.flattenDiagnosticMessageText(d.messageText, ' ')} (TS${d.code})`;
-      if (d.file === undefined || d.start === undefined) {
-        return finding('type-error', message, display, 0, 0);
+  const compiler = await findProjectCompiler(path.dirname(configFile));
+  if (compiler === undefined) {
+    return caseOf([finding('typescript-missing', TYPESCRIPT_MISSING, display, 0, 0)]);
+  }
+  if (typeof compiler === 'string') {
+    return caseOf([finding('typecheck-failed', compiler, display, 0, 0)]);
+  }
+  const project = await rootProject(configFile);
+  try {
+    const ran = await runCompiler(compiler.tsc, project, options.waitMs ?? TYPECHECK_WAIT_MS);
+    if (ran.kind === 'timeout') {
+      return caseOf([
+        finding(
+          'typecheck-failed',
+          `TypeScript ${compiler.version} did not finish the type check within ${formatDuration(ran.waitedMs)}: it was stopped`,
+          display,
+          0,
+          0,
+        ),
+      ]);
+    }
+    if (ran.kind === 'failed') {
+      return caseOf([
+        finding(
+          'typecheck-failed',
+          `TypeScript ${compiler.version} could not run: ${ran.message}`,
+          display,
+          0,
+          0,
+        ),
+      ]);
+    }
+    const findings = parseCompilerOutput(ran.output).map((d) => {
+      const message = `${d.message} (TS${String(d.code)})`;
+      const file = d.file === undefined ? undefined : path.resolve(project.directory, d.file);
+      if (file === undefined) return finding('type-error', message, display, 0, 0);
+      // The generated project's own lines are not the user's: said at the tsconfig it extends.
+      if (file === project.file) {
+        return finding(
+          'type-error',
+          message,
+          displayPath(cwd, project.extends ?? configFile),
+          0,
+          0,
+        );
       }
-      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-      return finding(
-        'type-error',
-        message,
-        displayPath(cwd, d.file.fileName),
-        line + 1,
-        character + 1,
-      );
+      return finding('type-error', message, displayPath(cwd, file), d.line, d.col);
     });
-  return { check: 'types', name: display, findings };
+    if (findings.length === 0 && ran.exitCode !== 0) {
+      // An exit without a diagnostic it could read: what the compiler said, as it said it.
+      const said = ran.output.trim().split('\n').slice(0, 5).join(' ').trim();
+      return caseOf([
+        finding(
+          'typecheck-failed',
+          `TypeScript ${compiler.version} exited with code ${String(ran.exitCode)}${said === '' ? '' : `: ${said}`}`,
+          display,
+          0,
+          0,
+        ),
+      ]);
+    }
+    return caseOf(findings);
+  } finally {
+    await rm(project.cleanup, { recursive: true, force: true });
+  }
 }
 
-/** The project's `typescript`, as `require` from `dir` finds it; `undefined` when it has none. */
-async function loadProjectTypeScript(dir: string): Promise<TypeScriptApi | undefined> {
-  let resolved: string;
+/** The project's TypeScript: its version and its `tsc` script. */
+interface ProjectCompiler {
+  readonly version: string;
+  readonly tsc: string;
+}
+
+/**
+ * The project's `typescript`, as `require` from `dir` finds it (its package.json, then its
+ * `tsc`): `undefined` when it has none, a message when its package cannot be used.
+ */
+async function findProjectCompiler(dir: string): Promise<ProjectCompiler | string | undefined> {
+  let manifestFile: string;
   try {
-    resolved = createRequire(path.join(dir, 'noop.js')).resolve('typescript');
+    manifestFile = createRequire(path.join(dir, 'noop.js')).resolve('typescript/package.json');
   } catch {
     return undefined;
   }
-  const loaded = (await import(pathToFileURL(resolved).href)) as { default?: TypeScriptApi };
-  return loaded.default;
+  let manifest: { version?: unknown; bin?: unknown };
+  try {
+    manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as typeof manifest;
+  } catch (error) {
+    return `cannot read TypeScript's package (${manifestFile}): ${(error as Error).message}`;
+  }
+  const bin = manifest.bin;
+  const tsc =
+    typeof bin === 'string'
+      ? bin
+      : typeof bin === 'object' && bin !== null
+        ? (bin as Record<string, unknown>).tsc
+        : undefined;
+  if (typeof tsc !== 'string') return `TypeScript's package (${manifestFile}) has no tsc`;
+  return {
+    version: typeof manifest.version === 'string' ? manifest.version : 'unknown',
+    tsc: path.resolve(path.dirname(manifestFile), tsc),
+  };
 }
 
-/** The nearest `tsconfig.json`'s options, or strict NodeNext defaults. */
-function compilerOptions(
-  ts: TypeScriptApi,
-  dir: string,
-): { options: Record<string, unknown>; errors: readonly Diagnostic[] } {
-  const file = ts.findConfigFile(dir, (f) => ts.sys.fileExists(f));
-  if (file !== undefined) {
-    const parsed = ts.getParsedCommandLineOfConfigFile(
-      file,
-      {},
-      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+/**
+ * The project the compiler is given: a tsconfig of cosi's whose only root is the config. With a
+ * `tsconfig.json` of the project's (the nearest above the config, as `tsc` finds one), it extends
+ * it from beside it, so that every option and every default that depends on where a tsconfig is
+ * (`typeRoots`, relative paths) is what the project's own `tsc` would take; without one, it holds
+ * strict NodeNext defaults and is kept in a directory of its own. Either way it is removed after
+ * the check (`cleanup`).
+ */
+interface RootProject {
+  /** The generated tsconfig. */
+  readonly file: string;
+  readonly directory: string;
+  /** The project's tsconfig it extends, if any. */
+  readonly extends?: string;
+  /** What to remove after the check. */
+  readonly cleanup: string;
+}
+
+/** Options a type check needs whatever the project's tsconfig says: no output, no build info. */
+const CHECK_ONLY = {
+  noEmit: true,
+  emitDeclarationOnly: false,
+  composite: false,
+  incremental: false,
+};
+
+/** Options without a tsconfig: as strict as a new project's. */
+const DEFAULTS = {
+  strict: true,
+  target: 'es2022',
+  module: 'nodenext',
+  moduleResolution: 'nodenext',
+  skipLibCheck: true,
+  types: [],
+};
+
+async function rootProject(configFile: string): Promise<RootProject> {
+  const tsconfig = await nearestTsconfig(path.dirname(configFile));
+  if (tsconfig !== undefined) {
+    const directory = path.dirname(tsconfig);
+    const file = path.join(
+      directory,
+      `tsconfig.cosi-typecheck-${String(process.pid)}-${Math.random().toString(36).slice(2)}.json`,
     );
-    if (parsed !== undefined) return { options: parsed.options, errors: parsed.errors };
+    const text = {
+      extends: `./${path.basename(tsconfig)}`,
+      compilerOptions: CHECK_ONLY,
+      files: [configFile],
+      include: [],
+    };
+    try {
+      await writeFile(file, `${JSON.stringify(text, null, 2)}\n`, { flag: 'wx' });
+      return { file, directory, extends: tsconfig, cleanup: file };
+    } catch {
+      // A directory cosi may not write to: extended from a temporary directory instead (only
+      // `typeRoots` left to its default differs).
+      const temporary = await mkdtemp(path.join(tmpdir(), 'cosi-typecheck-'));
+      const elsewhere = path.join(temporary, 'tsconfig.json');
+      await writeFile(elsewhere, JSON.stringify({ ...text, extends: tsconfig }));
+      return { file: elsewhere, directory: temporary, extends: tsconfig, cleanup: temporary };
+    }
   }
-  return {
-    options: {
-      strict: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      skipLibCheck: true,
-      types: [],
-    },
-    errors: [],
-  };
+  const directory = await mkdtemp(path.join(tmpdir(), 'cosi-typecheck-'));
+  const file = path.join(directory, 'tsconfig.json');
+  await writeFile(
+    file,
+    JSON.stringify({ compilerOptions: { ...DEFAULTS, ...CHECK_ONLY }, files: [configFile] }),
+  );
+  return { file, directory, cleanup: directory };
+}
+
+/** The nearest `tsconfig.json` in `dir` or above it, as `tsc` looks for one. */
+async function nearestTsconfig(dir: string): Promise<string | undefined> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const candidate = path.join(at, 'tsconfig.json');
+    try {
+      if ((await stat(candidate)).isFile()) return candidate;
+    } catch {
+      // not here: look above
+    }
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+type CompilerRun =
+  | { readonly kind: 'exited'; readonly exitCode: number | null; readonly output: string }
+  | { readonly kind: 'timeout'; readonly waitedMs: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** Runs `tsc --project` on the generated project, in its directory, for at most `waitMs`. */
+function runCompiler(tsc: string, project: RootProject, waitMs: number): Promise<CompilerRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsc, '--project', project.file, '--pretty', 'false'], {
+      cwd: project.directory,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve({ kind: 'timeout', waitedMs: waitMs });
+    }, waitMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ kind: 'failed', message: error.message });
+    });
+    child.once('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ kind: 'exited', exitCode, output: Buffer.concat(chunks).toString('utf8') });
+    });
+  });
+}
+
+/** One error `tsc --pretty false` printed. */
+export interface CompilerDiagnostic {
+  /** As tsc printed it (relative to its working directory); none for a global error. */
+  readonly file?: string;
+  readonly line: number;
+  readonly col: number;
+  readonly code: number;
+  readonly message: string;
+}
+
+/**
+ * The errors in `tsc --pretty false` output: `file(line,col): error TS1234: message`, or
+ * `error TS1234: message` for one without a place; a message's further lines (a chain of
+ * causes, indented) are joined to it with spaces. Lines of anything else are not errors.
+ */
+export function parseCompilerOutput(output: string): CompilerDiagnostic[] {
+  const diagnostics: CompilerDiagnostic[] = [];
+  let last: { -readonly [K in keyof CompilerDiagnostic]: CompilerDiagnostic[K] } | undefined;
+  for (const line of output.split(/\r?\n/)) {
+    const placed = /^(.+)\((\d+),(\d+)\): error TS(\d+): (.*)$/.exec(line);
+    const global = placed === null ? /^error TS(\d+): (.*)$/.exec(line) : null;
+    if (placed !== null) {
+      const [, file = '', row = '0', col = '0', code = '0', message = ''] = placed;
+      last = { file, line: Number(row), col: Number(col), code: Number(code), message };
+      diagnostics.push(last);
+    } else if (global !== null) {
+      const [, code = '0', message = ''] = global;
+      last = { line: 0, col: 0, code: Number(code), message };
+      diagnostics.push(last);
+    } else if (last !== undefined && /^\s+\S/.test(line)) {
+      last.message = `${last.message} ${line.trim()}`;
+    } else {
+      last = undefined;
+    }
+  }
+  return diagnostics;
 }
 
 function finding(

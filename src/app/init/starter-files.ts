@@ -9,6 +9,11 @@
 export interface StarterFile {
   readonly path: string;
   readonly text: string;
+  /**
+   * Written only when the project has none, kept when it has (a repository that already has
+   * a `tsconfig.json` keeps its own): never a reason to refuse.
+   */
+  readonly unlessThere?: boolean;
 }
 
 const CONFIG = `/**
@@ -167,6 +172,29 @@ jobs:
       - run: npx cosi check --expect expected -o github
 `;
 
+/**
+ * The compiler's options for the config and its controllers, so that an editor, \`npx tsc\` and
+ * \`cosi check --typecheck\` agree. \`module: preserve\` (a bundler's resolution) is how cosi loads
+ * a config: \`.js\` imports of \`.ts\` files, ES modules whatever package.json says (\`tsc --init\`'s
+ * NodeNext with \`verbatimModuleSyntax\` refuses the config's imports in a package without
+ * \`"type": "module"\`).
+ */
+const TSCONFIG = `${JSON.stringify(
+  {
+    compilerOptions: {
+      strict: true,
+      target: 'es2022',
+      module: 'preserve',
+      noEmit: true,
+      skipLibCheck: true,
+    },
+    include: ['**/*.ts'],
+  },
+  null,
+  2,
+)}
+`;
+
 /** The starter project's files, in the order they are written. */
 export const STARTER_FILES: readonly StarterFile[] = [
   { path: 'cosi.config.ts', text: CONFIG },
@@ -174,4 +202,5 @@ export const STARTER_FILES: readonly StarterFile[] = [
   { path: 'expected/AppConfigs.example.org.yaml', text: GOLDEN_APP_CONFIGS },
   { path: 'expected/Apps.example.org.yaml', text: GOLDEN_APPS },
   { path: '.github/workflows/cosi.yml', text: CI_JOB },
+  { path: 'tsconfig.json', text: TSCONFIG, unlessThere: true },
 ];

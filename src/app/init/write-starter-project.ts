@@ -16,7 +16,8 @@ export class StarterFilesExistError extends Error {
  * Writes the starter project into `dir` (made if missing) and returns the files written,
  * relative to it. Nothing is overwritten: when any of the files exists (whatever it is: a file,
  * a directory, a link), none is written and the error names every one; a file that appears
- * between the check and the write (another process) is not replaced either (`wx`).
+ * between the check and the write (another process) is not replaced either (`wx`). A file
+ * written only when absent (`unlessThere`: the tsconfig.json) is left out when it is there.
  *
  * @throws StarterFilesExistError, or the file system's error.
  */
@@ -25,16 +26,26 @@ export async function writeStarterProject(
   files: readonly StarterFile[] = STARTER_FILES,
 ): Promise<string[]> {
   const existing: string[] = [];
+  const written: StarterFile[] = [];
   for (const file of files) {
-    if (await exists(path.join(dir, file.path))) existing.push(file.path);
+    if (!(await exists(path.join(dir, file.path)))) written.push(file);
+    else if (file.unlessThere !== true) existing.push(file.path);
   }
   if (existing.length > 0) throw new StarterFilesExistError(existing);
-  for (const file of files) {
+  for (const file of written) {
     const target = path.join(dir, file.path);
     await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, file.text, { flag: 'wx' });
+    try {
+      await writeFile(target, file.text, { flag: 'wx' });
+    } catch (error) {
+      // Made meanwhile: kept, as one there before would have been.
+      if (file.unlessThere === true && (error as NodeJS.ErrnoException).code === 'EEXIST') {
+        continue;
+      }
+      throw error;
+    }
   }
-  return files.map((f) => f.path);
+  return written.map((f) => f.path);
 }
 
 async function exists(file: string): Promise<boolean> {
