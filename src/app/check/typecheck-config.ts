@@ -189,7 +189,8 @@ async function rootProject(configFile: string): Promise<RootProject> {
     const directory = path.dirname(tsconfig);
     const file = path.join(
       directory,
-      `tsconfig.cosi-typecheck-${String(process.pid)}-${Math.random().toString(36).slice(2)}.json`,
+      // Hidden, and named for what it is, for the moment it is there.
+      `.cosi-typecheck-${String(process.pid)}-${Math.random().toString(36).slice(2)}.tsconfig.json`,
     );
     const text = {
       extends: `./${path.basename(tsconfig)}`,
