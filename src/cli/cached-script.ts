@@ -6,7 +6,7 @@
  * (`scripts/build.mjs`) and run here, with `vm.Script`'s `cachedData`.
  *
  * The cache is kept per user in the temporary directory, a file per script content (V8 itself
- * checks only the length of the source) and per name (a command's own functions); saving one
+ * checks only the length of the source), per name (a command's own functions) and per V8; saving one
  * deletes the caches of other contents of the script at the same place (an upgrade's leftovers). A directory that
  * others can write is not used: its files would be run as cosi's code.
  */
@@ -43,6 +43,12 @@ export interface CachedScriptOptions {
    * that loads the module at its first use.
    */
   readonly lazyBuiltins?: readonly string[];
+  /**
+   * The V8 the cache is for (\`process.versions.v8\` by default): each keeps its own caches, so
+   * that two Node versions run in turn (a version manager, a CI matrix on one machine) do not
+   * each refuse and rewrite the other's cache at every start.
+   */
+  readonly engine?: string;
 }
 
 /** A script that ran, its exports, and the saving of its cache. */
@@ -126,8 +132,9 @@ export function runCachedScript<Exports>(
   );
   const hash = (options.contentHash ?? sha256(source)).slice(0, 16);
   const name = options.name.replace(/[^\w-]/g, '_');
-  // The script's place is part of the name: two installs of cosi keep their own caches.
-  const place = textHash(file);
+  // The script's place and the V8 that runs it are part of the name: two installs of cosi, and
+  // two Node versions, keep their own caches (a save removes only its own stale ones).
+  const place = textHash(`${file}\0${options.engine ?? process.versions.v8}`);
   const prefix = `${path.basename(file)}-${place}-`;
   const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8c`);
   // A cache file is the reach of the run that made it (4 bytes) and V8's data.

@@ -110,6 +110,19 @@ describe('a script run with a V8 code cache', () => {
     expect(again.exports.answer()).toBe('a');
   });
 
+  it('keeps a cache per V8: two Node versions run in turn each keep theirs', async () => {
+    const file = await script('a');
+    const on = (engine: string) =>
+      runCachedScript(file, { name: 'check', importModule, directory: cache, engine });
+    on('11.3').saveCache();
+    const other = on('13.6');
+    expect(other.cacheUsed).toBe(false);
+    other.saveCache();
+    expect(await readdir(cache)).toHaveLength(2);
+    expect(on('11.3').cacheUsed).toBe(true);
+    expect(on('13.6').cacheUsed).toBe(true);
+  });
+
   it('keeps one cache per name', async () => {
     const file = await script('a');
     runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
