@@ -210,12 +210,17 @@ export function medianRun(runs: readonly ProcessRun[]): ProcessRun {
  * preload is a round of Node's ES module loader in the process and in each of its workers: tens
  * of ms on a start of a hundred.)
  */
-export function runProcessWall(args: readonly string[], cwd?: string): Promise<number> {
+export function runProcessWall(
+  args: readonly string[],
+  cwd?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [...args], {
       stdio: 'ignore',
       ...(cwd ? { cwd } : {}),
+      ...(env ? { env } : {}),
     });
     child.on('error', reject);
     child.on('close', (code) => {
@@ -230,13 +235,18 @@ export function runProcessWall(args: readonly string[], cwd?: string): Promise<n
  * time on exit;
  * rejects when it exits non-zero, with the end of its stderr.
  */
-export function runProcess(args: readonly string[], cwd?: string): Promise<ProcessRun> {
+export function runProcess(
+  args: readonly string[],
+  cwd?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<ProcessRun> {
   const preload = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, ['--import', preload, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       ...(cwd ? { cwd } : {}),
+      ...(env ? { env } : {}),
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

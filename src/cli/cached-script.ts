@@ -106,6 +106,42 @@ function withLazyBuiltins(require: NodeJS.Require, lazy: readonly string[]): Nod
   return Object.setPrototypeOf(lazyRequire, require) as NodeJS.Require;
 }
 
+/** The directory of the caches: `given`, or the user's in the temporary one; if private. */
+function cacheDirectory(given: string | undefined): string | undefined {
+  return privateDirectory(
+    given ?? path.join(tmpdir(), `cosi-code-cache-${process.getuid?.() ?? 'user'}`),
+  );
+}
+
+/**
+ * What the names of a script's cache files start with. The script's place and the V8 that runs
+ * it are part of it: two installs of cosi, and two Node versions, keep their own caches (a save
+ * removes only its own stale ones).
+ */
+function cachePrefix(file: string, engine = process.versions.v8): string {
+  return `${path.basename(file)}-${textHash(`${file}\0${engine}`)}-`;
+}
+
+function sideFileIn(directory: string, prefix: string, hash: string, side: string): string {
+  return path.join(directory, `${prefix}${hash.slice(0, 16)}-${side.replace(/[^\w.-]/g, '_')}`);
+}
+
+/**
+ * The file `side` kept beside the caches of the script `file` whose content hash is
+ * `contentHash` (as {@link CachedScript.sideFile} names it), found without reading the script:
+ * removed with its caches when the script changes. `undefined` when there is no private
+ * directory to keep it in.
+ */
+export function scriptSideFile(
+  file: string,
+  contentHash: string,
+  side: string,
+  options: Pick<CachedScriptOptions, 'directory' | 'engine'> = {},
+): string | undefined {
+  const directory = cacheDirectory(options.directory);
+  return directory && sideFileIn(directory, cachePrefix(file, options.engine), contentHash, side);
+}
+
 /** Reads `file` if it is there. */
 function readIfThere(file: string): Buffer | undefined {
   try {
@@ -127,15 +163,10 @@ export function runCachedScript<Exports>(
   // A script of ASCII alone (the build writes one) is read as Latin-1, a copy of its bytes,
   // where UTF-8 would decode it into a string of twice the size.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const directory = privateDirectory(
-    options.directory ?? path.join(tmpdir(), `cosi-code-cache-${process.getuid?.() ?? 'user'}`),
-  );
+  const directory = cacheDirectory(options.directory);
   const hash = (options.contentHash ?? sha256(source)).slice(0, 16);
   const name = options.name.replace(/[^\w-]/g, '_');
-  // The script's place and the V8 that runs it are part of the name: two installs of cosi, and
-  // two Node versions, keep their own caches (a save removes only its own stale ones).
-  const place = textHash(`${file}\0${options.engine ?? process.versions.v8}`);
-  const prefix = `${path.basename(file)}-${place}-`;
+  const prefix = cachePrefix(file, options.engine);
   const cacheFile = directory && path.join(directory, `${prefix}${hash}-${name}.v8c`);
   // A cache file is the reach of the run that made it (4 bytes) and V8's data.
   const saved = cacheFile === undefined ? undefined : readIfThere(cacheFile);
@@ -159,8 +190,7 @@ export function runCachedScript<Exports>(
   return {
     exports: module.exports,
     cacheUsed,
-    sideFile: (side) =>
-      directory && path.join(directory, `${prefix}${hash}-${side.replace(/[^\w.-]/g, '_')}`),
+    sideFile: (side) => directory && sideFileIn(directory, prefix, hash, side),
     saveCache: (reach = 0) => {
       if (cacheFile === undefined || (cacheUsed && reach <= keptReach)) return;
       const header = Buffer.alloc(4);

@@ -8,19 +8,29 @@
  * needs no ES module (`--help`, `check`) never sets up Node's ES module loader.
  */
 import { fileURLToPath } from 'node:url';
-import { runCachedScript } from './cached-script.js';
+import { runCachedScript, scriptSideFile } from './cached-script.js';
 import type * as CliScript from './cli-script.js';
 import { CLI_SCRIPT_HASH } from './cli-script-hash.js';
 import { mainCacheName } from './command-names.js';
 import { launchEarlyWorker } from './early-worker.js';
+import { isHelpRequest, openHelpMemo, type HelpOutput } from './help-memo.js';
 
 /**
  * Runs the command line `argv` (the arguments after `cosi`); resolves to its exit code. `root` is
  * the URL of the package's root (with its `dist/`).
  */
 export async function runCosi(argv: readonly string[], root: URL): Promise<number> {
-  const launched = launchEarlyWorker(argv, root);
   const file = fileURLToPath(new URL('dist/cli/cli-script.cjs', root));
+  // Help, printed before as it would be printed now: without loading the CLI (`help-memo.ts`).
+  const memo =
+    CLI_SCRIPT_HASH !== undefined && isHelpRequest(argv)
+      ? openHelpMemo(argv, helpOutput(), scriptSideFile(file, CLI_SCRIPT_HASH, 'help.json'))
+      : undefined;
+  if (memo?.text !== undefined) {
+    process.stdout.write(memo.text);
+    return 0;
+  }
+  const launched = launchEarlyWorker(argv, root);
   const script = runCachedScript<typeof CliScript>(file, {
     // The cache holds the functions a command ran on this thread: one per command (the worker's
     // are the bare names).
@@ -30,9 +40,34 @@ export async function runCosi(argv: readonly string[], root: URL): Promise<numbe
     importModule: (specifier) => import(specifier),
     ...(CLI_SCRIPT_HASH === undefined ? {} : { contentHash: CLI_SCRIPT_HASH }),
   });
-  const code = await script.exports.main(argv, launched);
+  // What the command printed, when it is a help request to keep.
+  const said = { stdout: '', onStderr: false };
+  const code = await script.exports.main(
+    argv,
+    launched,
+    memo && {
+      stdout: (text) => (said.stdout += text),
+      stderr: () => (said.onStderr = true),
+    },
+  );
+  if (memo !== undefined && code === 0 && !said.onStderr && said.stdout !== '') {
+    memo.save(said.stdout);
+  }
   // Saved once the command has run, with every function it compiled; not after a change of V8's
   // flags, which would make V8 refuse it in the next run.
   if (!script.exports.heapGrowthLimited()) script.saveCache(script.exports.modulesRun());
   return code;
+}
+
+/** What commander's help reads of this process's stdout and environment. */
+function helpOutput(): HelpOutput {
+  const stdout = process.stdout;
+  // (Node's types say a boolean: it is undefined when stdout is not a terminal.)
+  const isTTY = (stdout.isTTY as boolean | undefined) ?? false;
+  return {
+    isTTY,
+    columns: isTTY ? stdout.columns : undefined,
+    hasColors: isTTY && stdout.hasColors(),
+    env: process.env,
+  };
 }

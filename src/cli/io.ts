@@ -108,6 +108,31 @@ export function useColor(io: CliIo, flag: boolean | undefined): boolean {
  * `EPIPE`, further output is dropped and the command ends as it would have, without a stack
  * trace. Any other write error is still reported.
  */
+/** Told every text a command writes, as it writes it (see {@link teeIo}). */
+export interface OutputTee {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** `io`, with every text written to its stdout and stderr told to `tee` too. */
+export function teeIo(io: CliIo, tee: OutputTee): CliIo {
+  return {
+    ...io,
+    stdout: {
+      write: (text: string) => {
+        tee.stdout(text);
+        return io.stdout.write(text);
+      },
+    },
+    stderr: {
+      write: (text: string) => {
+        tee.stderr(text);
+        return io.stderr.write(text);
+      },
+    },
+  };
+}
+
 function closablePipe(stream: NodeJS.WriteStream): CliIo['stdout'] {
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,7 +1,7 @@
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import type { LaunchedWorker } from '../app/worker-launch.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
-import { processIo } from './io.js';
+import { processIo, teeIo, type OutputTee } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
 import { runsInWorker, runsOnceInWorker } from './worker-command-names.js';
 
@@ -14,8 +14,12 @@ import { runsInWorker, runsOnceInWorker } from './worker-command-names.js';
  * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
  * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`).
  */
-export async function main(argv: readonly string[], launched?: LaunchedWorker): Promise<number> {
-  const io = processIo();
+export async function main(
+  argv: readonly string[],
+  launched?: LaunchedWorker,
+  tee?: OutputTee,
+): Promise<number> {
+  const io = tee === undefined ? processIo() : teeIo(processIo(), tee);
   if (runsOnceInWorker(argv)) {
     // The worker starts first, before its supervisor loads and before the command line is
     // parsed (the worker parses it and runs the command; here the bound on the project's code is
