@@ -111,6 +111,19 @@ describe.each(COMPILERS)('cosi check --typecheck with $name', { timeout: 120_000
     expect((await readdir(dir)).filter((f) => f.includes('tsconfig'))).toEqual(['tsconfig.json']);
   });
 
+  it("checks a config beside the project's rootDir (an app's tsconfig for its src/)", async () => {
+    await starterProject({ typescript: compiler.package });
+    await mkdir(path.join(dir, 'src'));
+    await writeFile(path.join(dir, 'src/app.ts'), 'export const app = 1;\n');
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions: { rootDir: 'src', outDir: 'dist', strict: true, module: 'preserve', skipLibCheck: true }, include: ['src'] })}\n`,
+    );
+    const check = await cli(['check', '--typecheck'], { cwd: dir });
+    expect(check.stdout).toContain('types: 1 passed, 0 failed');
+    expect(check.code).toBe(0);
+  });
+
   it("reports an error of the project's tsconfig.json at that file", async () => {
     await starterProject({ typescript: compiler.package });
     await writeFile(

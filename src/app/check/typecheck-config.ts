@@ -165,13 +165,20 @@ interface RootProject {
   readonly cleanup: string;
 }
 
-/** Options a type check needs whatever the project's tsconfig says: no output, no build info. */
-const CHECK_ONLY = {
-  noEmit: true,
-  emitDeclarationOnly: false,
-  composite: false,
-  incremental: false,
-};
+/**
+ * Options a type check of `configFile` needs whatever the project's tsconfig says: no output, no
+ * build info, and a root directory that holds it (a project's `rootDir: "src"` is about its
+ * build's output, and would refuse a config beside `src/`).
+ */
+function checkOnly(configFile: string): Record<string, unknown> {
+  return {
+    noEmit: true,
+    emitDeclarationOnly: false,
+    composite: false,
+    incremental: false,
+    rootDir: path.parse(configFile).root,
+  };
+}
 
 /** Options without a tsconfig: as strict as a new project's. */
 const DEFAULTS = {
@@ -194,7 +201,7 @@ async function rootProject(configFile: string): Promise<RootProject> {
     );
     const text = {
       extends: `./${path.basename(tsconfig)}`,
-      compilerOptions: CHECK_ONLY,
+      compilerOptions: checkOnly(configFile),
       files: [configFile],
       include: [],
     };
@@ -214,7 +221,10 @@ async function rootProject(configFile: string): Promise<RootProject> {
   const file = path.join(directory, 'tsconfig.json');
   await writeFile(
     file,
-    JSON.stringify({ compilerOptions: { ...DEFAULTS, ...CHECK_ONLY }, files: [configFile] }),
+    JSON.stringify({
+      compilerOptions: { ...DEFAULTS, ...checkOnly(configFile) },
+      files: [configFile],
+    }),
   );
   return { file, directory, cleanup: directory };
 }
