@@ -4,8 +4,6 @@
  * (imported when there is no global `expect`). Neither runner is a dependency of cosi.
  */
 import { cosiMatchers, type CosiMatchers } from './matchers.js';
-// Types only (erased): what the augmentation below extends. Users without vitest never load it.
-import type {} from 'vitest';
 
 interface Extensible {
   extend(matchers: Record<string, unknown>): void;
@@ -31,9 +29,20 @@ async function importVitestExpect(): Promise<Partial<Extensible> | undefined> {
   }
 }
 
-declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any -- vitest's own declaration
-  interface Matchers<T = any> extends CosiMatchers<T> {}
+/*
+ * The matchers' types. vitest's assertions are Chai's, mapped (`Assertion` extends
+ * `VitestAssertion<Chai.Assertion, ...>`), so a method of Chai's `Assertion` is one of every
+ * vitest assertion, `.not`, `.resolves` and `.rejects` included. vitest's own `Matchers`
+ * interface is the documented place, but its type parameters changed in vitest 5 (`<T>` became
+ * `<R, T>`), and an augmentation merges only with the same parameters: declared here, on Chai,
+ * the types hold with vitest 4 and 5 alike, and need no vitest to compile.
+ */
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Chai's own declaration is a namespace
+  namespace Chai {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an augmentation
+    interface Assertion extends CosiMatchers<void> {}
+  }
 }
 
 export {};
