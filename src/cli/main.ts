@@ -12,7 +12,8 @@ import { runsInWorker, runsOnceInWorker } from './worker-command-names.js';
  * worker for the others. A project's code that calls `process.exit` gets an error thrown instead
  * (see {@link withProcessExitGuard}): the command's exit code is the one that counts. The commands that run a project once (`apply`,
  * `check`, `get`, `graph`, `explain`) run in a supervised worker thread (see
- * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`).
+ * `runCliInWorker`); `run` runs its runtime in one (see `serveInWorker`). `tee` is told what the
+ * command prints (the process's entry keeps a help request's text: see `help-memo.ts`).
  */
 export async function main(
   argv: readonly string[],
