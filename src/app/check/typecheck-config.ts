@@ -43,38 +43,23 @@ export async function typecheckConfig(
     name: display,
     findings,
   });
+  const failed = (message: string): CheckCase =>
+    caseOf([finding('typecheck-failed', message, display, 0, 0)]);
   const compiler = await findProjectCompiler(path.dirname(configFile));
   if (compiler === undefined) {
     return caseOf([finding('typescript-missing', TYPESCRIPT_MISSING, display, 0, 0)]);
   }
-  if (typeof compiler === 'string') {
-    return caseOf([finding('typecheck-failed', compiler, display, 0, 0)]);
-  }
+  if (typeof compiler === 'string') return failed(compiler);
   const project = await rootProject(configFile);
   try {
     const ran = await runCompiler(compiler.tsc, project, options.waitMs ?? TYPECHECK_WAIT_MS);
+    const typescript = `TypeScript ${compiler.version}`;
     if (ran.kind === 'timeout') {
-      return caseOf([
-        finding(
-          'typecheck-failed',
-          `TypeScript ${compiler.version} did not finish the type check within ${formatDuration(ran.waitedMs)}: it was stopped`,
-          display,
-          0,
-          0,
-        ),
-      ]);
+      return failed(
+        `${typescript} did not finish the type check within ${formatDuration(ran.waitedMs)}: it was stopped`,
+      );
     }
-    if (ran.kind === 'failed') {
-      return caseOf([
-        finding(
-          'typecheck-failed',
-          `TypeScript ${compiler.version} could not run: ${ran.message}`,
-          display,
-          0,
-          0,
-        ),
-      ]);
-    }
+    if (ran.kind === 'failed') return failed(`${typescript} could not run: ${ran.message}`);
     const findings = parseCompilerOutput(ran.output).map((d) => {
       const message = `${d.message} (TS${String(d.code)})`;
       const file = d.file === undefined ? undefined : path.resolve(project.directory, d.file);
@@ -94,15 +79,9 @@ export async function typecheckConfig(
     if (findings.length === 0 && ran.exitCode !== 0) {
       // An exit without a diagnostic it could read: what the compiler said, as it said it.
       const said = ran.output.trim().split('\n').slice(0, 5).join(' ').trim();
-      return caseOf([
-        finding(
-          'typecheck-failed',
-          `TypeScript ${compiler.version} exited with code ${String(ran.exitCode)}${said === '' ? '' : `: ${said}`}`,
-          display,
-          0,
-          0,
-        ),
-      ]);
+      return failed(
+        `${typescript} exited with code ${String(ran.exitCode)}${said === '' ? '' : `: ${said}`}`,
+      );
     }
     return caseOf(findings);
   } finally {
