@@ -124,6 +124,25 @@ describe.each(COMPILERS)('cosi check --typecheck with $name', { timeout: 120_000
     expect(check.code).toBe(0);
   });
 
+  it('checks a JavaScript config as JavaScript (checkJs), with or without a tsconfig.json', async () => {
+    await starterProject({ typescript: compiler.package, tsconfig: false });
+    await rm(path.join(dir, 'cosi.config.ts'));
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      "import { defineConfig } from 'cosi';\n\n/** @type {number} */\nconst replicas = 'three';\n\nexport default defineConfig({ definitions: [], manifests: [String(replicas)] });\n",
+    );
+    const check = await cli(['check', '--typecheck'], { cwd: dir });
+    expect(check.stdout).toMatch(
+      /^cosi\.config\.mjs:4:7: error\[type-error\]: Type 'string' is not assignable to type 'number'\. \(TS2322\)$/m,
+    );
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions: { strict: true, module: 'preserve', skipLibCheck: true } })}\n`,
+    );
+    const withTsconfig = await cli(['check', '--typecheck'], { cwd: dir });
+    expect(withTsconfig.stdout).toMatch(/^cosi\.config\.mjs:4:7: error\[type-error\]/m);
+  });
+
   it("reports an error of the project's tsconfig.json at that file", async () => {
     await starterProject({ typescript: compiler.package });
     await writeFile(

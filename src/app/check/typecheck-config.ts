@@ -147,7 +147,8 @@ interface RootProject {
 /**
  * Options a type check of `configFile` needs whatever the project's tsconfig says: no output, no
  * build info, and a root directory that holds it (a project's `rootDir: "src"` is about its
- * build's output, and would refuse a config beside `src/`).
+ * build's output, and would refuse a config beside `src/`); a JavaScript config is checked as
+ * JavaScript is (`checkJs`: its JSDoc types and cosi's).
  */
 function checkOnly(configFile: string): Record<string, unknown> {
   return {
@@ -156,6 +157,7 @@ function checkOnly(configFile: string): Record<string, unknown> {
     composite: false,
     incremental: false,
     rootDir: path.parse(configFile).root,
+    ...(/\.[cm]?js$/.test(configFile) ? { allowJs: true, checkJs: true } : {}),
   };
 }
 
