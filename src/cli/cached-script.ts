@@ -44,7 +44,7 @@ export interface CachedScriptOptions {
    */
   readonly lazyBuiltins?: readonly string[];
   /**
-   * The V8 the cache is for (\`process.versions.v8\` by default): each keeps its own caches, so
+   * The V8 the cache is for (`process.versions.v8` by default): each keeps its own caches, so
    * that two Node versions run in turn (a version manager, a CI matrix on one machine) do not
    * each refuse and rewrite the other's cache at every start.
    */

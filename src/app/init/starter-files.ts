@@ -173,11 +173,11 @@ jobs:
 `;
 
 /**
- * The compiler's options for the config and its controllers, so that an editor, \`npx tsc\` and
- * \`cosi check --typecheck\` agree. \`module: preserve\` (a bundler's resolution) is how cosi loads
- * a config: \`.js\` imports of \`.ts\` files, ES modules whatever package.json says (\`tsc --init\`'s
- * NodeNext with \`verbatimModuleSyntax\` refuses the config's imports in a package without
- * \`"type": "module"\`).
+ * The compiler's options for the config and its controllers, so that an editor, `npx tsc` and
+ * `cosi check --typecheck` agree. `module: preserve` (a bundler's resolution) is how cosi loads
+ * a config: `.js` imports of `.ts` files, ES modules whatever package.json says (`tsc --init`'s
+ * NodeNext with `verbatimModuleSyntax` refuses the config's imports in a package without
+ * `"type": "module"`).
  */
 const TSCONFIG = `${JSON.stringify(
   {
