@@ -15,6 +15,7 @@ import { nodeFileSystem, type ManifestFileSystem } from './manifest-file-system.
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
+import { UNRENDERED_NAMES, type UnrenderedSource } from './unrendered-sources.js';
 import {
   STDIN_PATH,
   walkManifestTree,
@@ -42,6 +43,11 @@ export interface ReadResult extends CachedLoadResult {
    * later one the new files and those reported changed (the others' text was kept).
    */
   readonly read: readonly string[];
+  /**
+   * What the walk of the directories set aside as not manifests until rendered: Helm charts,
+   * kustomizations and their patches (see `unrendered-sources.ts`).
+   */
+  readonly unrendered: readonly UnrenderedSource[];
 }
 
 /**
@@ -199,7 +205,14 @@ export class ManifestReader {
       manifests.map((m) => m.text),
       this.#definitions,
     );
-    return this.#result(this.#cache.load(manifests), findings, this.#last?.files, manifests, read);
+    return this.#result(
+      this.#cache.load(manifests),
+      findings,
+      this.#last?.files,
+      manifests,
+      read,
+      tree.unrendered,
+    );
   }
 
   /**
@@ -238,7 +251,7 @@ export class ManifestReader {
       this.#definitions,
     );
     const result = this.#cache.loadChanged(manifests, read);
-    return this.#result(result, [...tree.findings], last.files, manifests, read);
+    return this.#result(result, [...tree.findings], last.files, manifests, read, tree.unrendered);
   }
 
   /** The read's result: the load's, with the walk's and reads' findings and the files. */
@@ -248,12 +261,13 @@ export class ManifestReader {
     files: string[] | undefined,
     manifests: readonly ManifestFile[],
     read: readonly string[],
+    unrendered: readonly UnrenderedSource[],
   ): ReadResult {
     // A path that does not exist is the whole story: "no manifest files found" would mislead.
     const missing = findings.some((f) => f.code === 'path-not-found');
     const loadFindings = missing
       ? result.findings.filter((f) => f.code !== 'empty-input')
-      : result.findings;
+      : result.findings.map((f) => (f.code === 'empty-input' ? saidSetAside(f, unrendered) : f));
     return withChanges(
       {
         definitions: result.definitions,
@@ -270,8 +284,28 @@ export class ManifestReader {
         resolved: result.resolved,
         files: files ?? manifests.map((m) => m.path),
         read,
+        unrendered,
       },
       result.changes,
     );
   }
+}
+
+/**
+ * "No manifest files found" where the walk set files aside says which: a directory of charts or
+ * kustomizations alone is not an empty directory.
+ */
+function saidSetAside(finding: Finding, unrendered: readonly UnrenderedSource[]): Finding {
+  if (unrendered.length === 0) return finding;
+  const SHOWN = 3;
+  const named = unrendered
+    .slice(0, SHOWN)
+    .map((u) => `${u.path} (${UNRENDERED_NAMES[u.kind][0]})`)
+    .join(', ');
+  const more = unrendered.length > SHOWN ? ` and ${unrendered.length - SHOWN} more` : '';
+  return createFinding({
+    ...finding,
+    code: 'empty-input',
+    message: `${finding.message}; set aside as manifests only once rendered: ${named}${more}`,
+  });
 }

@@ -15,6 +15,17 @@ import {
   type ManifestFileSystem,
 } from './manifest-file-system.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
+import {
+  HELM_CHART_FILE,
+  HELM_CRDS_DIRECTORY,
+  HELM_SUBCHARTS_DIRECTORY,
+  helmChart,
+  isKustomizationFile,
+  kustomization,
+  kustomizationInputs,
+  kustomizeInput,
+  type UnrenderedSource,
+} from './unrendered-sources.js';
 
 /** What {@link walkManifestTree} returns. */
 export interface ManifestTree {
@@ -22,6 +33,11 @@ export interface ManifestTree {
   readonly files: readonly FoundFile[];
   /** Paths that do not exist, cannot be read, are not regular files or loop. */
   readonly findings: readonly Finding[];
+  /**
+   * What the walk set aside as not manifests (see `unrendered-sources.ts`): Helm charts,
+   * kustomizations and the files they use; sorted by path.
+   */
+  readonly unrendered: readonly UnrenderedSource[];
 }
 
 /** Options of {@link walkManifestTree}. */
@@ -51,6 +67,12 @@ const YAML_FILE = /\.ya?ml$/i;
  * a manifest that is not a regular file is reported. Files are deduplicated by their real path
  * and sorted by the path shown. Paths shown stay as given (relative paths stay relative).
  *
+ * Inside directories, what only a render makes manifests of is set aside and listed in
+ * `unrendered` (see `unrendered-sources.ts`): a directory holding a `Chart.yaml` is a Helm
+ * chart, of which only `crds/` (and its subcharts' in `charts/`) is read; a kustomization file
+ * is not read as a manifest, and neither are the patches and configuration files it names (the
+ * walk reads it for their names). A file given by name is read whatever it is.
+ *
  * @example
  * const { files, findings } = await walkManifestTree(['manifests/'], { cwd });
  */
@@ -67,7 +89,7 @@ export async function walkManifestTree(
     if (given === STDIN_PATH) continue;
     await walker.addPath(given);
   }
-  return { files: walker.sortedFiles(), findings: walker.findings };
+  return walker.tree();
 }
 
 /**
@@ -84,6 +106,11 @@ class ManifestWalker {
   /** Real path -> the file, so that a file reached twice is read once. */
   readonly #files = new Map<string, FoundFile>();
   readonly #walkedDirs = new Set<string>();
+  /** Real paths of the files given by name (or matched by a glob): read whatever they are. */
+  readonly #named = new Set<string>();
+  /** Real path of a file a kustomization names as a patch or configuration -> the kustomization. */
+  readonly #kustomizeInputs = new Map<string, string>();
+  readonly #unrendered: UnrenderedSource[] = [];
 
   constructor(
     readonly fs: ManifestFileSystem,
@@ -112,7 +139,10 @@ class ManifestWalker {
       if (real !== undefined) await this.#walk(given, absolute, real, new Set([real]));
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
-      if (real !== undefined) this.#addFile(real, given, absolute);
+      if (real !== undefined) {
+        this.#named.add(real);
+        this.#addFile(real, given, absolute);
+      }
     } else {
       this.findings.push(unreadableFile(given, `${given} is not a regular file or a directory`));
     }
@@ -142,9 +172,51 @@ class ManifestWalker {
     return this.ignored.ignores(isDirectory ? `${posix}/` : posix);
   }
 
-  /** The files found, sorted by the path shown. */
-  sortedFiles(): FoundFile[] {
-    return [...this.#files.values()].sort((a, b) => compareStrings(a.display, b.display));
+  /**
+   * What the walk found: the files, sorted by the path shown, but for those a kustomization
+   * uses (set aside with the charts and kustomizations, unless given by name).
+   */
+  tree(): ManifestTree {
+    const files: FoundFile[] = [];
+    const unrendered = [...this.#unrendered];
+    for (const [real, file] of this.#files) {
+      const by = this.#named.has(real) ? undefined : this.#kustomizeInputs.get(real);
+      if (by === undefined) files.push(file);
+      else unrendered.push(kustomizeInput(file.display, by));
+    }
+    return {
+      files: files.sort((a, b) => compareStrings(a.display, b.display)),
+      findings: this.findings,
+      unrendered: unrendered.sort((a, b) => compareStrings(a.path, b.path)),
+    };
+  }
+
+  /**
+   * A kustomization met in a directory: set aside, and read for the files it names that are not
+   * resources, which are set aside too. One that cannot be read is reported.
+   */
+  async #addKustomization(display: string, absolute: string): Promise<void> {
+    this.#unrendered.push(kustomization(display));
+    let text: string;
+    try {
+      text = await this.fs.readFile(absolute);
+    } catch (error) {
+      this.findings.push(cannotRead(display, error));
+      return;
+    }
+    const inputs = kustomizationInputs(text, display, absolute);
+    if (inputs.finding) this.findings.push(inputs.finding);
+    for (const file of inputs.files) {
+      let real: string;
+      try {
+        real = await this.fs.realpath(file);
+      } catch {
+        continue; // A file that is not there: kustomize's to report, not a manifest to skip.
+      }
+      const by = this.#kustomizeInputs.get(real);
+      if (by === undefined || compareStrings(display, by) < 0)
+        this.#kustomizeInputs.set(real, display);
+    }
   }
 
   /**
@@ -156,6 +228,11 @@ class ManifestWalker {
     absolute: string,
     real: string,
     ancestors: ReadonlySet<string>,
+    /**
+     * `subcharts`: a chart's `charts/`, of which only the directories (its subcharts) are
+     * walked; `subchart`: one of those, set aside with its parent chart (not said again).
+     */
+    role: 'plain' | 'subcharts' | 'subchart' = 'plain',
   ): Promise<void> {
     this.#walkedDirs.add(real);
     let entries: readonly ManifestDirEntry[];
@@ -167,9 +244,14 @@ class ManifestWalker {
     }
     // Sorted, so that which of two links to one directory gets walked does not depend on the OS.
     const sorted = [...entries].sort((a, b) => compareStrings(a.name, b.name));
+    const subcharts = role === 'subcharts';
+    const chart = !subcharts && sorted.some((entry) => entry.name === HELM_CHART_FILE);
+    if (chart && role !== 'subchart') this.#unrendered.push(helmChart(display));
     for (const entry of sorted) {
       const name = entry.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
+      // A chart's templates and values are not manifests; its `crds/` and subcharts' are.
+      if (chart && name !== HELM_CRDS_DIRECTORY && name !== HELM_SUBCHARTS_DIRECTORY) continue;
       const childDisplay = path.join(display, name);
       const childAbsolute = path.join(absolute, name);
       let isDirectory = entry.isDirectory();
@@ -204,8 +286,17 @@ class ManifestWalker {
             childAbsolute,
             childReal,
             new Set([...ancestors, childReal]),
+            chart && name === HELM_SUBCHARTS_DIRECTORY
+              ? 'subcharts'
+              : subcharts
+                ? 'subchart'
+                : 'plain',
           );
         }
+      } else if (subcharts) {
+        // A packaged subchart, or a file beside them: not a manifest.
+      } else if (isFile && isKustomizationFile(name)) {
+        await this.#addKustomization(childDisplay, childAbsolute);
       } else if (YAML_FILE.test(name)) {
         if (isFile) this.#addFile(childReal, childDisplay, childAbsolute);
         else

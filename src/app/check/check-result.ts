@@ -1,5 +1,6 @@
 import type { Finding, FindingCode } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
+import type { UnrenderedSource } from '../../loaders/unrendered-sources.js';
 
 /** The classes of checks `cosi check` runs, in the order it reports them. */
 export const CHECK_CLASSES = [
@@ -66,6 +67,11 @@ export interface CheckResult {
   readonly cases: readonly CheckCase[];
   /** Warnings count as failures. */
   readonly strict: boolean;
+  /**
+   * What the walk of the manifest directories set aside, not read as manifests: Helm charts,
+   * kustomizations and their patches (see `unrendered-sources.ts`). Neither passes nor fails.
+   */
+  readonly unrendered?: readonly UnrenderedSource[];
 }
 
 /** A finding that fails its case: an error, or a warning under `--strict`. */

@@ -51,7 +51,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const general = findings.filter((f) => f.file === '');
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
-  if (!outcome || !report) return { cases, strict: options.strict };
+  const unrendered = manifests.unrendered;
+  if (!outcome || !report) return { cases, strict: options.strict, unrendered };
   // Controller and convergence findings point at the manifest of the resource involved, or else
   // at the config the controllers come from.
   const configAt: Place = {
@@ -165,7 +166,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
       });
     }
   }
-  return { cases, strict: options.strict };
+  return { cases, strict: options.strict, unrendered };
 }
 
 /*

@@ -61,6 +61,7 @@ export function assembleReport(input: ReportInput): ReportData {
       classes: summary,
       ...totals(summary),
       manifests: summarizeResources(result),
+      ...(result.unrendered?.length ? { unrendered: result.unrendered } : {}),
       ...(report
         ? {
             convergence: {

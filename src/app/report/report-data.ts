@@ -1,3 +1,4 @@
+import type { UnrenderedSource } from '../../loaders/unrendered-sources.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import type { CheckClass, CheckCode } from '../check/check-result.js';
 import type { ClassSummary, ResourceSummary } from '../check/check-result.js';
@@ -73,6 +74,8 @@ export interface ReportData {
     readonly passed: number;
     readonly failed: number;
     readonly manifests: ResourceSummary;
+    /** What the walk set aside as not manifests until rendered (charts, kustomizations). */
+    readonly unrendered?: readonly UnrenderedSource[];
     readonly convergence?: {
       readonly converged: boolean;
       readonly reason: string;

@@ -6,6 +6,7 @@ import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { toRunOptions, type CommonFlags } from '../options.js';
 import type { RunCounts } from '../render/report.js';
+import { formatUnrenderedCounts } from '../../loaders/unrendered-sources.js';
 import type { ConvergedOutcome, ReportedRun } from '../render/reported-run.js';
 
 /** Takes a command's data from the converged run. */
@@ -52,6 +53,7 @@ export async function convergeAndSelect<Data>(
     resources: snapshot.resources.length,
     controllers: project.runtime.controllerNames().length,
     config: run.config ? displayPath(io.cwd, run.config.file) : undefined,
+    setAside: formatUnrenderedCounts(run.manifests.unrendered),
     lastChanges: run.outcome.lastChanges,
     explainArgs: [...(flags.file ?? []), ...paths].map((p) => `-f ${p}`).join(' '),
     ...(flags.stable ? {} : { wallTime: performance.now() - started }),

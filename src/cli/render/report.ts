@@ -33,6 +33,11 @@ export interface RunCounts {
   readonly controllers: number;
   /** The config the controllers came from, as a display path; `undefined`: none was found. */
   readonly config: string | undefined;
+  /**
+   * What the walk set aside as not manifests until rendered (`2 Helm charts, 1 kustomization`,
+   * see `unrendered-sources.ts`), or `''`.
+   */
+  readonly setAside?: string;
   /** For each resource that kept changing (by pointer key): the fields its last write changed. */
   readonly lastChanges?: ReadonlyMap<string, readonly string[]>;
   /** Wall-clock milliseconds; omitted with `--stable` so the output can be diffed. */
@@ -58,7 +63,8 @@ export function renderReport(
     : c.red(`did not converge (${describeReason(report.reason)})`);
   const parts = [
     status,
-    plural(counts.resources, 'resource'),
+    plural(counts.resources, 'resource') +
+      (counts.setAside ? ` (set aside, not manifests until rendered: ${counts.setAside})` : ''),
     `${plural(counts.controllers, 'controller')} (${counts.config ?? 'no config found'})`,
     plural(report.reconciles, 'reconcile'),
     plural(report.writes, 'write'),

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
-import { formatPassed } from './check-text.js';
+import { formatPassed, listedUnrendered } from './check-text.js';
 
 /** Where the files of findings are, for annotation paths. */
 export interface GithubOptions {
@@ -39,6 +39,15 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
         .join(' ');
       out.push(`::${level} ${props.join(',')}::${data(message)}`);
     }
+  }
+  // What was set aside as not manifests (charts, kustomizations): a notice each, on its file.
+  for (const u of listedUnrendered(result.unrendered)) {
+    const props = [
+      `file=${property(workspacePath(u.file, options))}`,
+      'line=1',
+      `title=${property(`set aside: ${u.kind}`)}`,
+    ];
+    out.push(`::notice ${props.join(',')}::${data(u.message)}`);
   }
   out.push(formatPassed(totals(summarize(result))));
   return `${out.join('\n')}\n`;

@@ -16,6 +16,7 @@ export function renderCheckJson(result: CheckResult): string {
       checks: summary,
       resources: summarizeResources(result),
       cases: result.cases.map((c) => ({ ...c, failed: caseFailed(c, result.strict) })),
+      unrendered: result.unrendered ?? [],
     },
     null,
     2,

@@ -5,7 +5,8 @@ import { isFailure, summarize, totals, type CheckResult } from '../../../app/che
 export function renderCheckJunit(result: CheckResult): string {
   const summary = summarize(result);
   const { passed, failed: failures } = totals(summary);
-  const total = passed + failures;
+  const unrendered = result.unrendered ?? [];
+  const total = passed + failures + unrendered.length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="cosi check" tests="${total}" failures="${failures}">`,
@@ -34,6 +35,17 @@ export function renderCheckJunit(result: CheckResult): string {
         );
       }
       out.push('    </testcase>');
+    }
+    out.push('  </testsuite>');
+  }
+  // What was set aside as not manifests (charts, kustomizations): skipped cases.
+  if (unrendered.length > 0) {
+    const n = unrendered.length;
+    out.push(`  <testsuite name="set aside" tests="${n}" failures="0" skipped="${n}">`);
+    for (const u of unrendered) {
+      out.push(
+        `    <testcase classname="set aside" name="${xml(u.path)}"><skipped message="${xml(u.message)}"/></testcase>`,
+      );
     }
     out.push('  </testsuite>');
   }

@@ -3,7 +3,8 @@ import { caseFailed, isFailure, type CheckResult } from '../../../app/check/chec
 
 /** TAP version 13: one test point per case, findings as a YAML diagnostic block. */
 export function renderCheckTap(result: CheckResult): string {
-  const out = ['TAP version 13', `1..${result.cases.length}`];
+  const unrendered = result.unrendered ?? [];
+  const out = ['TAP version 13', `1..${result.cases.length + unrendered.length}`];
   result.cases.forEach((c, i) => {
     const failed = caseFailed(c, result.strict);
     const skip = c.resource?.status === 'skipped' ? ' # SKIP' : '';
@@ -21,6 +22,11 @@ export function renderCheckTap(result: CheckResult): string {
       }
       out.push('  ...');
     }
+  });
+  // What was set aside as not manifests (charts, kustomizations): skipped points.
+  unrendered.forEach((u, i) => {
+    const reason = u.message.replace(/#/g, '\\#');
+    out.push(`ok ${result.cases.length + i + 1} - set aside: ${u.path} # SKIP ${reason}`);
   });
   return `${out.join('\n')}\n`;
 }

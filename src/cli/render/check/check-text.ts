@@ -2,6 +2,10 @@ import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl } from '../escape-control.js';
 import {
+  formatUnrenderedCounts,
+  type UnrenderedSource,
+} from '../../../loaders/unrendered-sources.js';
+import {
   isFailure,
   summarize,
   summarizeResources,
@@ -26,12 +30,18 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
         lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
     }
   }
+  // What the walk set aside, and how to check it: neither a pass nor a failure. The files a
+  // kustomization uses are counted below, not listed: a repository has hundreds.
+  for (const u of listedUnrendered(result.unrendered)) {
+    lines.push(c.cyan(escapeControl(`${u.path}: note[${u.kind}]: ${u.message}`)));
+  }
   if (lines.length > 0) lines.push('');
   const summary = summarize(result);
+  const setAside = formatUnrenderedCounts(result.unrendered);
   for (const s of summary) {
     lines.push(
       s.check === 'manifests'
-        ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}`
+        ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}${setAside && `; set aside: ${setAside}`}`
         : `${s.check}: ${formatPassed(s)}`,
     );
   }
@@ -39,6 +49,16 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
   const total = formatPassed(counts);
   lines.push(counts.failed === 0 ? c.green(total) : c.red(total));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What a report for people lists of what was set aside: the charts and kustomizations, whose
+ * notes say how to check them; the patches and configurations they use are only counted.
+ */
+export function listedUnrendered(
+  unrendered: readonly UnrenderedSource[] = [],
+): readonly UnrenderedSource[] {
+  return unrendered.filter((u) => u.kind !== 'kustomize-input');
 }
 
 function colorDiff(line: string, c: ChalkInstance): string {

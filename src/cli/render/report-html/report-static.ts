@@ -1,5 +1,6 @@
 import type { ReportData, ReportFinding, ReportVerdict } from '../../../app/report/report-data.js';
 import { escapeHtml } from './html-escape.js';
+import { UNRENDERED_NAMES } from '../../../loaders/unrendered-sources.js';
 
 const VERDICTS: Record<ReportVerdict, string> = {
   passed: 'Passed',
@@ -17,6 +18,15 @@ export function renderVerdict(data: ReportData): string {
     `manifests: ${m.resources} resources in ${m.files} files: ${m.valid} valid, ${m.invalid} invalid, ${m.skipped} skipped`,
     ...summary.classes.map((c) => `${c.check}: ${c.passed} passed, ${c.failed} failed`),
   ];
+  const unrendered = summary.unrendered ?? [];
+  if (unrendered.length > 0) {
+    const SHOWN = 10;
+    const named = unrendered
+      .slice(0, SHOWN)
+      .map((u) => `${u.path} (${UNRENDERED_NAMES[u.kind][0]})`);
+    const more = unrendered.length > SHOWN ? `, and ${unrendered.length - SHOWN} more` : '';
+    items.push(`set aside, not manifests until rendered: ${named.join(', ')}${more}`);
+  }
   const c = summary.convergence;
   if (c) {
     items.push(

@@ -1,0 +1,168 @@
+/**
+ * Sources of manifests that are not manifests themselves until a tool renders them: a Helm
+ * chart's templates and values, kustomize's `kustomization.yaml` and the patches and
+ * configuration files it names. A manifest repository holds them beside plain manifests; read
+ * as manifests they make a page of errors about `{{ .Values }}` and `patchesStrategicMerge`
+ * that says nothing useful. The directory walk (`walk-manifest-tree.ts`) sets them aside and
+ * says so, with how to check what they render; a file named on the command line is read
+ * whatever it is.
+ */
+import * as path from 'node:path';
+import { parse, YAMLParseError } from 'yaml';
+import { createFinding, type Finding } from './finding.js';
+
+/** The file that makes a directory a Helm chart. */
+export const HELM_CHART_FILE = 'Chart.yaml';
+
+/** The directory of a chart whose files Helm installs as they are (no templating): read. */
+export const HELM_CRDS_DIRECTORY = 'crds';
+
+/** The directory of a chart's subcharts, each a chart (walked for their `crds/`). */
+export const HELM_SUBCHARTS_DIRECTORY = 'charts';
+
+/** What kustomize reads as a kustomization, by its file name. */
+const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+
+/** Whether a file of this name is a kustomization (kustomize reads no other name). */
+export const isKustomizationFile = (name: string): boolean => KUSTOMIZATION_FILES.has(name);
+
+/** Why a path was set aside. */
+export type UnrenderedKind = 'helm-chart' | 'kustomization' | 'kustomize-input';
+
+/** How each kind is named in a sentence: one, and more than one. */
+export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string, string]>> = {
+  'helm-chart': ['Helm chart', 'Helm charts'],
+  kustomization: ['kustomization', 'kustomizations'],
+  'kustomize-input': ['kustomize patch or configuration', 'kustomize patches and configurations'],
+};
+
+/** A chart, a kustomization or a file a kustomization uses: not read as manifests. */
+export interface UnrenderedSource {
+  /** As paths are shown: a chart's directory, else the file. */
+  readonly path: string;
+  readonly kind: UnrenderedKind;
+  /** The file a report points at: the chart's `Chart.yaml`, else the file itself. */
+  readonly file: string;
+  /** One line: what it is, and how to check what it renders. */
+  readonly message: string;
+}
+
+/** `2 Helm charts, 1 kustomization`: how many of each kind were set aside, or `''`. */
+export function formatUnrenderedCounts(unrendered: readonly UnrenderedSource[] = []): string {
+  const counts = new Map<UnrenderedKind, number>();
+  for (const u of unrendered) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
+  return (Object.keys(UNRENDERED_NAMES) as UnrenderedKind[])
+    .filter((kind) => counts.has(kind))
+    .map((kind) => [kind, counts.get(kind) ?? 0] as const)
+    .map(([kind, n]) => `${n} ${UNRENDERED_NAMES[kind][n === 1 ? 0 : 1]}`)
+    .join(', ');
+}
+
+/** The set-aside entry of the chart in directory `dir` (as shown). */
+export function helmChart(dir: string): UnrenderedSource {
+  return {
+    path: dir,
+    kind: 'helm-chart',
+    file: path.join(dir, HELM_CHART_FILE),
+    message:
+      `a Helm chart, read for its ${HELM_CRDS_DIRECTORY}/ only: its templates are manifests once ` +
+      `rendered; check them with helm template ${dir} | cosi check -f -`,
+  };
+}
+
+/** The set-aside entry of a kustomization file (as shown). */
+export function kustomization(file: string): UnrenderedSource {
+  const dir = path.dirname(file);
+  return {
+    path: file,
+    kind: 'kustomization',
+    file,
+    message:
+      `a kustomization, not a resource (the files it lists are read as they are); check what ` +
+      `it builds with kustomize build ${dir} | cosi check -f -`,
+  };
+}
+
+/** The set-aside entry of a file a kustomization names as a patch or configuration. */
+export function kustomizeInput(file: string, by: string): UnrenderedSource {
+  return {
+    path: file,
+    kind: 'kustomize-input',
+    file,
+    message: `a patch or configuration file that ${by} names, not a whole resource`,
+  };
+}
+
+/** What {@link kustomizationInputs} found in a kustomization. */
+export interface KustomizationInputs {
+  /** Absolute paths of the files it names that are not resources (patches, configurations...). */
+  readonly files: readonly string[];
+  /** A YAML error that kept it from being read (its inputs are then unknown). */
+  readonly finding?: Finding;
+}
+
+/**
+ * The files a kustomization names that kustomize reads as something other than a resource:
+ * patches (`patches`, `patchesStrategicMerge`, `patchesJson6902`), `replacements`,
+ * `configurations`, transformer, generator and validator configurations, `openapi`, and the
+ * files of config map and secret generators. `resources`, `crds` and `components` are not
+ * among them: those are resources, or directories with kustomizations of their own. `file` is
+ * as shown (for a finding), `absolute` where it is.
+ */
+export function kustomizationInputs(
+  text: string,
+  file: string,
+  absolute: string,
+): KustomizationInputs {
+  let document: unknown;
+  try {
+    // No custom tags, the default bound on aliases: what is read here is only ever paths.
+    document = parse(text, { uniqueKeys: false, maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof YAMLParseError)) throw error;
+    const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [0, 0];
+    const message = `${file} is not valid YAML: ${error.message.split('\n')[0] ?? ''}`;
+    return {
+      files: [],
+      finding: createFinding({ code: 'yaml-syntax', message, file, line, col, pointer: '' }),
+    };
+  }
+  if (!isRecord(document)) return { files: [] };
+  const names: string[] = [];
+  const addString = (value: unknown): void => {
+    // An entry may be inline YAML rather than a path: a path is one line.
+    if (typeof value === 'string' && value !== '' && !value.includes('\n')) names.push(value);
+  };
+  const addPathOf = (value: unknown): void => {
+    if (typeof value === 'string') addString(value);
+    else if (isRecord(value)) addString(value.path);
+  };
+  for (const key of ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements']) {
+    forEach(document[key], addPathOf);
+  }
+  for (const key of ['configurations', 'transformers', 'generators', 'validators']) {
+    forEach(document[key], addString);
+  }
+  addPathOf(document.openapi);
+  for (const key of ['configMapGenerator', 'secretGenerator']) {
+    forEach(document[key], (generator) => {
+      if (!isRecord(generator)) return;
+      // `files` entries may name their key: `key=path`.
+      forEach(generator.files, (entry) =>
+        addString(typeof entry === 'string' ? entry.slice(entry.indexOf('=') + 1) : entry),
+      );
+      forEach(generator.envs, addString);
+      addString(generator.env);
+    });
+  }
+  const dir = path.dirname(absolute);
+  return { files: names.map((name) => path.resolve(dir, name)) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function forEach(list: unknown, visit: (value: unknown) => void): void {
+  if (Array.isArray(list)) for (const value of list) visit(value);
+}

@@ -1,0 +1,166 @@
+/**
+ * A manifest repository with a Helm chart and kustomize files (fixtures/manifest-repo): `check`
+ * reads its manifests and the charts' `crds/`, sets the rest aside and says so in every format,
+ * and `apply` counts it. Before, each template, values file, kustomization and patch was a page of
+ * errors about `{{ .Values }}` and `patchesStrategicMerge`.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, REPO } from './run-cli.js';
+
+const FIXTURE = 'fixtures/manifest-repo';
+
+describe('check on a repository with a Helm chart and kustomize files', () => {
+  it('passes, with a note per chart and kustomization, and counts them with their patches', async () => {
+    const r = await cli(['check', FIXTURE]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain(
+      `${FIXTURE}/chart: note[helm-chart]: a Helm chart, read for its crds/ only: its templates ` +
+        `are manifests once rendered; check them with helm template ${FIXTURE}/chart | cosi check -f -`,
+    );
+    expect(lines).toContain(
+      `${FIXTURE}/overlays/prod/kustomization.yaml: note[kustomization]: a kustomization, not a ` +
+        `resource (the files it lists are read as they are); check what it builds with kustomize ` +
+        `build ${FIXTURE}/overlays/prod | cosi check -f -`,
+    );
+    // The files a kustomization uses are counted, not listed.
+    expect(r.stdout).not.toContain('note[kustomize-input]');
+    expect(lines).toContain(
+      'manifests: 6 resources in 5 files: 6 valid, 0 invalid; set aside: 1 Helm chart, ' +
+        '2 kustomizations, 4 kustomize patches and configurations',
+    );
+    expect(r.stdout).not.toContain('error[');
+    expect(r.stdout).not.toContain('warning[');
+  });
+
+  it('reads the charts’ crds/: the custom resources beside them are checked against them', async () => {
+    const r = await cli(['check', FIXTURE, '-o', 'json']);
+    const out = JSON.parse(r.stdout) as {
+      cases: { resource?: { kind: string; file: string } }[];
+      unrendered: { path: string; kind: string; file: string; message: string }[];
+    };
+    const kinds = out.cases.flatMap((c) => (c.resource ? [c.resource.kind] : []));
+    expect(kinds.sort()).toEqual(
+      [
+        'ConfigMap',
+        'CustomResourceDefinition',
+        'CustomResourceDefinition',
+        'Deployment',
+        'Gadget',
+        'Widget',
+      ].sort(),
+    );
+    expect(out.unrendered.map((u) => [path.relative(FIXTURE, u.path), u.kind])).toEqual([
+      ['base/kustomization.yaml', 'kustomization'],
+      ['chart', 'helm-chart'],
+      ['overlays/prod/kustomization.yaml', 'kustomization'],
+      ['overlays/prod/probes.yaml', 'kustomize-input'],
+      ['overlays/prod/replicas.yaml', 'kustomize-input'],
+      ['overlays/prod/web-settings.yaml', 'kustomize-input'],
+      ['patches/resources.yaml', 'kustomize-input'],
+    ]);
+    expect(out.unrendered[1]?.file).toBe(`${FIXTURE}/chart/Chart.yaml`);
+  });
+
+  it('a custom resource that breaks a CRD of a chart’s crds/ fails', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-cli-'));
+    try {
+      await mkdir(path.join(dir, 'chart/crds'), { recursive: true });
+      await writeFile(
+        path.join(dir, 'chart/Chart.yaml'),
+        'apiVersion: v2\nname: c\nversion: 1.0.0\n',
+      );
+      const crd = await import('node:fs/promises').then((fs) =>
+        fs.readFile(path.join(REPO, FIXTURE, 'chart/crds/widgets.yaml'), 'utf8'),
+      );
+      await writeFile(path.join(dir, 'chart/crds/widgets.yaml'), crd);
+      await writeFile(
+        path.join(dir, 'widget.yaml'),
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 0\n',
+      );
+      const r = await cli(['check', '.'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('widget.yaml:6:9: error[schema-violation]: must be >= 1');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('annotates GitHub with a notice on each chart and kustomization, relative to the workspace', async () => {
+    const r = await cli(['check', FIXTURE, '-o', 'github'], {
+      env: { GITHUB_WORKSPACE: path.join(REPO, 'fixtures') },
+    });
+    expect(r.code).toBe(0);
+    const notices = r.stdout.split('\n').filter((l) => l.startsWith('::notice '));
+    expect(notices).toHaveLength(3);
+    expect(notices).toContain(
+      '::notice file=manifest-repo/chart/Chart.yaml,line=1,title=set aside%3A helm-chart::' +
+        'a Helm chart, read for its crds/ only: its templates are manifests once rendered; check ' +
+        `them with helm template ${FIXTURE}/chart | cosi check -f -`,
+    );
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([]);
+  });
+
+  it('reports them as skipped in JUnit and TAP', async () => {
+    const junit = await cli(['check', FIXTURE, '-o', 'junit']);
+    expect(junit.stdout).toContain('<testsuites name="cosi check" tests="14" failures="0">');
+    expect(junit.stdout).toContain(
+      '<testsuite name="set aside" tests="7" failures="0" skipped="7">',
+    );
+    expect(junit.stdout).toContain(
+      `<testcase classname="set aside" name="${FIXTURE}/chart"><skipped message="a Helm chart`,
+    );
+    const tap = await cli(['check', FIXTURE, '-o', 'tap']);
+    const lines = tap.stdout.split('\n');
+    expect(lines[1]).toBe('1..14');
+    expect(lines).toContain(
+      `ok 9 - set aside: ${FIXTURE}/chart # SKIP a Helm chart, read for its crds/ only: its ` +
+        `templates are manifests once rendered; check them with helm template ${FIXTURE}/chart | ` +
+        'cosi check -f -',
+    );
+    expect(lines.filter((l) => l.startsWith('not ok'))).toEqual([]);
+  });
+
+  it('fails a directory that holds only a chart, saying what was set aside', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-cli-'));
+    try {
+      await mkdir(path.join(dir, 'chart/templates'), { recursive: true });
+      await writeFile(
+        path.join(dir, 'chart/Chart.yaml'),
+        'apiVersion: v2\nname: c\nversion: 1.0.0\n',
+      );
+      await writeFile(path.join(dir, 'chart/templates/a.yaml'), 'kind: {{ .Values.kind }}\n');
+      const only = await cli(['check', '.'], { cwd: dir });
+      expect(only.code).toBe(1);
+      expect(only.stdout).toContain(
+        'manifests (input): error[empty-input]: no manifest files found; set aside as manifests ' +
+          'only once rendered: chart (Helm chart)',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('apply counts what it set aside on its summary line', async () => {
+    const r = await cli(['apply', '-f', FIXTURE, '--stable']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'converged, 4 resources (set aside, not manifests until rendered: 1 Helm chart, 2 kustomizations, ' +
+        '4 kustomize patches and configurations)',
+    );
+  });
+
+  it('the HTML report names them in its summary', async () => {
+    const r = await cli(['report', '-f', FIXTURE, '-o', '-']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `<li>set aside, not manifests until rendered: ${FIXTURE}/base/kustomization.yaml ` +
+        `(kustomization), ${FIXTURE}/chart (Helm chart), ${FIXTURE}/overlays/prod/kustomization.yaml ` +
+        `(kustomization), ${FIXTURE}/overlays/prod/probes.yaml (kustomize patch or configuration)`,
+    );
+  });
+});

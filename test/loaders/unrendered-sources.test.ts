@@ -1,0 +1,195 @@
+/**
+ * Helm charts and kustomize files met while walking manifest directories: set aside, not read
+ * as manifests, and said (`unrendered-sources.ts`, `walk-manifest-tree.ts`).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readManifests } from '../../src/loaders/manifest-reader.js';
+import {
+  formatUnrenderedCounts,
+  kustomizationInputs,
+} from '../../src/loaders/unrendered-sources.js';
+import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const FIXTURE = 'fixtures/manifest-repo';
+
+describe('kustomizationInputs', () => {
+  const at = '/repo/overlay/kustomization.yaml';
+  const inputs = (text: string) => kustomizationInputs(text, 'overlay/kustomization.yaml', at);
+
+  it('names every file kustomize reads as other than a resource, resolved beside it', () => {
+    const { files, finding } = inputs(
+      [
+        'resources: [../base, extra.yaml]',
+        'crds: [crd.yaml]',
+        'components: [../component]',
+        'patches:',
+        '  - path: p1.yaml',
+        '  - p2.yaml',
+        '  - patch: |-',
+        '      - op: add',
+        '        path: /x',
+        '        value: 1',
+        '    target: {kind: Deployment}',
+        'patchesStrategicMerge:',
+        '  - p3.yaml',
+        '  - |-',
+        '    apiVersion: v1',
+        '    kind: ConfigMap',
+        'patchesJson6902: [{path: p4.yaml, target: {kind: Service}}]',
+        'replacements: [{path: r.yaml}]',
+        'configurations: [c.yaml]',
+        'transformers: [t.yaml]',
+        'generators: [g.yaml]',
+        'validators: [v.yaml]',
+        'openapi: {path: schema.json}',
+        'configMapGenerator:',
+        '  - name: a',
+        '    files: [settings.yaml=s.yaml, plain.yaml]',
+        '    envs: [e.env]',
+        'secretGenerator:',
+        '  - name: b',
+        '    env: legacy.env',
+      ].join('\n'),
+    );
+    expect(finding).toBeUndefined();
+    expect(files.map((f) => path.relative('/repo/overlay', f)).sort()).toEqual(
+      [
+        'p1.yaml',
+        'p2.yaml',
+        'p3.yaml',
+        'p4.yaml',
+        'r.yaml',
+        'c.yaml',
+        't.yaml',
+        'g.yaml',
+        'v.yaml',
+        'schema.json',
+        's.yaml',
+        'plain.yaml',
+        'e.env',
+        'legacy.env',
+      ].sort(),
+    );
+  });
+
+  it('reports a kustomization that is not YAML at its line, and names nothing', () => {
+    const { files, finding } = inputs('patches:\n  - path: [a\n');
+    expect(files).toEqual([]);
+    expect(finding).toMatchObject({
+      code: 'yaml-syntax',
+      severity: 'error',
+      file: 'overlay/kustomization.yaml',
+    });
+    expect(finding?.line).toBeGreaterThan(0);
+  });
+
+  it('takes a document that is not a mapping, or odd values, as naming nothing', () => {
+    expect(inputs('- a\n- b\n').files).toEqual([]);
+    expect(inputs('patches: 3\nconfigurations: {a: b}\nopenapi: 7\n').files).toEqual([]);
+    expect(inputs('').files).toEqual([]);
+  });
+});
+
+describe('walking a repository with a Helm chart and kustomize', () => {
+  it('reads the manifests and the charts’ crds/, and sets the rest aside', async () => {
+    const tree = await walkManifestTree([FIXTURE], { cwd: REPO });
+    const rel = (p: string) => path.relative(FIXTURE, p);
+    expect(tree.findings).toEqual([]);
+    expect(tree.files.map((f) => rel(f.display))).toEqual([
+      'base/deployment.yaml',
+      'chart/charts/sub/crds/gadgets.yaml',
+      'chart/crds/widgets.yaml',
+      'overlays/prod/monitoring.yaml',
+      'widgets.yaml',
+    ]);
+    expect(tree.unrendered.map((u) => [rel(u.path), u.kind, rel(u.file)])).toEqual([
+      ['base/kustomization.yaml', 'kustomization', 'base/kustomization.yaml'],
+      // The subchart is set aside with its chart, not said again.
+      ['chart', 'helm-chart', 'chart/Chart.yaml'],
+      ['overlays/prod/kustomization.yaml', 'kustomization', 'overlays/prod/kustomization.yaml'],
+      ['overlays/prod/probes.yaml', 'kustomize-input', 'overlays/prod/probes.yaml'],
+      ['overlays/prod/replicas.yaml', 'kustomize-input', 'overlays/prod/replicas.yaml'],
+      ['overlays/prod/web-settings.yaml', 'kustomize-input', 'overlays/prod/web-settings.yaml'],
+      // A patch in another directory than its kustomization's.
+      ['patches/resources.yaml', 'kustomize-input', 'patches/resources.yaml'],
+    ]);
+    const chart = tree.unrendered.find((u) => u.kind === 'helm-chart');
+    expect(chart?.message).toContain(`helm template ${FIXTURE}/chart | cosi check -f -`);
+    const patch = tree.unrendered.find((u) => u.path.endsWith('replicas.yaml'));
+    expect(patch?.message).toContain(`${FIXTURE}/overlays/prod/kustomization.yaml`);
+    expect(formatUnrenderedCounts(tree.unrendered)).toBe(
+      '1 Helm chart, 2 kustomizations, 4 kustomize patches and configurations',
+    );
+  });
+
+  it('reads a file given by name (or matched by a glob) whatever it is', async () => {
+    const patch = `${FIXTURE}/overlays/prod/replicas.yaml`;
+    const named = await walkManifestTree([FIXTURE, patch, `${FIXTURE}/chart/values.yaml`], {
+      cwd: REPO,
+    });
+    expect(named.files.map((f) => f.display)).toContain(patch);
+    expect(named.files.map((f) => f.display)).toContain(`${FIXTURE}/chart/values.yaml`);
+    expect(named.unrendered.map((u) => u.path)).not.toContain(patch);
+    const globbed = await walkManifestTree([`${FIXTURE}/chart/templates/*.yaml`], { cwd: REPO });
+    expect(globbed.files.map((f) => f.display)).toEqual([
+      `${FIXTURE}/chart/templates/service.yaml`,
+    ]);
+    expect(globbed.unrendered).toEqual([]);
+  });
+
+  it('treats a chart given as the directory to walk as a chart', async () => {
+    const tree = await walkManifestTree([`${FIXTURE}/chart`], { cwd: REPO });
+    expect(tree.files.map((f) => f.display)).toEqual([
+      `${FIXTURE}/chart/charts/sub/crds/gadgets.yaml`,
+      `${FIXTURE}/chart/crds/widgets.yaml`,
+    ]);
+    expect(tree.unrendered.map((u) => u.path)).toEqual([`${FIXTURE}/chart`]);
+  });
+});
+
+describe('kustomize files in a temporary tree', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const write = async (file: string, text: string) => {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  };
+
+  it('knows the file named Kustomization, and reports one that is not YAML', async () => {
+    await write('a/Kustomization', 'patches:\n  - path: p.yaml\n');
+    await write('a/p.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: p}\n');
+    await write('b/kustomization.yml', 'patches: [\n');
+    await write('b/p.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: q}\n');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['b/p.yaml']);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['a/Kustomization', 'kustomization'],
+      ['a/p.yaml', 'kustomize-input'],
+      ['b/kustomization.yml', 'kustomization'],
+    ]);
+    expect(tree.findings.map((f) => [f.code, f.file])).toEqual([
+      ['yaml-syntax', 'b/kustomization.yml'],
+    ]);
+  });
+
+  it('says what was set aside when nothing else is there to read', async () => {
+    await write('chart/Chart.yaml', 'apiVersion: v2\nname: c\nversion: 1.0.0\n');
+    await write('chart/templates/a.yaml', 'kind: {{ .Values.kind }}\n');
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.unrendered.map((u) => u.path)).toEqual(['chart']);
+    const empty = read.findings.find((f) => f.code === 'empty-input');
+    expect(empty?.message).toBe(
+      'no manifest files found; set aside as manifests only once rendered: chart (Helm chart)',
+    );
+  });
+});
