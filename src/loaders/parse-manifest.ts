@@ -29,6 +29,16 @@ const DEFAULT_MAX_DEPTH = 256;
 /** YAML 1.1 booleans; YAML 1.2 (and so cosi) reads them as strings when they are not true/false. */
 const YAML11_BOOLEANS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false']);
 
+/**
+ * The plain scalars go-yaml v2 (YAML 1.1, under `sigs.k8s.io/yaml`, which kubectl and the
+ * Kubernetes tools parse manifests with) reads as booleans where YAML 1.2 reads strings: exactly
+ * these spellings (`yEs` is a string to both).
+ */
+const GO_YAML_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].map((s) => [s, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
+]);
+
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 
 /** A YAML 1.1 octal (`0777`): a decimal integer in YAML 1.2. */
@@ -274,7 +284,7 @@ function readDocument(
       findings.push(fromYamlError(warning, file, lineCounter));
     }
   }
-  const builder = new DataBuilder(file, lineCounter, limits, findings);
+  const builder = new DataBuilder(file, lineCounter, limits, findings, isKubernetesRoot(root));
   let value: unknown;
   if (doc.errors.length === 0) {
     try {
@@ -287,6 +297,23 @@ function readDocument(
   const hasErrors = findings.slice(before).some(isError);
   const position = lineCounter.linePos(nodeStart(root));
   return new YamlDocument(file, index, position, value, hasErrors, source);
+}
+
+/**
+ * Whether a document's root has an `apiVersion` and a `kind`, as a Kubernetes object has: its
+ * plain scalars are then read as kubectl reads them (see `DataBuilder`'s `kubectlScalars`).
+ */
+function isKubernetesRoot(root: YamlNode): boolean {
+  if (!isMap(root)) return false;
+  let apiVersion = false;
+  let kind = false;
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? pair.key.value : undefined;
+    const isString = isScalar(pair.value) && typeof pair.value.value === 'string';
+    if (key === 'apiVersion') apiVersion = isString;
+    else if (key === 'kind') kind = isString;
+  }
+  return apiVersion && kind;
 }
 
 function isError(f: Finding): boolean {
@@ -365,6 +392,13 @@ class DataBuilder {
     readonly lineCounter: LineIndex,
     readonly limits: Limits,
     readonly findings: Finding[],
+    /**
+     * The document is a Kubernetes object: its untagged plain scalars that YAML 1.1 reads
+     * otherwise than YAML 1.2 (`0755`, `yes`, `off`) are read as kubectl reads them (go-yaml
+     * v2: the octal 493, true, false), so that a check says what the API server would, and
+     * still warned about (a failure under `--strict`). cosi's own documents are YAML 1.2.
+     */
+    readonly kubectlScalars = false,
   ) {}
 
   build(node: YamlNode | null, depth: number): unknown {
@@ -496,11 +530,22 @@ class DataBuilder {
       tag === undefined &&
       YAML11_OCTAL.test(source)
     ) {
-      this.#report(
-        'yaml11-octal',
-        node,
-        `${shorten(source)} is the decimal ${shorten(String(value))} in YAML 1.2 but an octal in YAML 1.1: write 0o${shorten(source.replace(/^[-+]?0+/, ''))} for an octal, or quote it for a string`,
-      );
+      const digits = source.replace(/^[-+]?0+/, '') || '0';
+      if (this.kubectlScalars) {
+        const octal = (source.startsWith('-') ? -1 : 1) * parseInt(digits, 8);
+        this.#report(
+          'yaml11-octal',
+          node,
+          `${shorten(source)} is the octal ${octal} as kubectl reads it (YAML 1.1), but the decimal ${shorten(String(value))} in YAML 1.2: write 0o${shorten(digits)} (or ${octal}) to mean the same in both`,
+        );
+        value = octal;
+      } else {
+        this.#report(
+          'yaml11-octal',
+          node,
+          `${shorten(source)} is the decimal ${shorten(String(value))} in YAML 1.2 but an octal in YAML 1.1: write 0o${shorten(digits)} for an octal, or quote it for a string`,
+        );
+      }
     }
     if (tag !== undefined && !scalarTagResolved(tag, value)) {
       this.#report(
@@ -516,11 +561,21 @@ class DataBuilder {
       tag === undefined &&
       YAML11_BOOLEANS.has(value.toLowerCase())
     ) {
-      this.#report(
-        'yaml11-boolean',
-        node,
-        `${value} is the string ${JSON.stringify(value)} in YAML 1.2 but a boolean in YAML 1.1: quote it, or write true or false`,
-      );
+      const boolean = this.kubectlScalars ? GO_YAML_BOOLEANS.get(value) : undefined;
+      if (boolean === undefined) {
+        this.#report(
+          'yaml11-boolean',
+          node,
+          `${value} is the string ${JSON.stringify(value)} in YAML 1.2 but a boolean in YAML 1.1: quote it, or write true or false`,
+        );
+      } else {
+        this.#report(
+          'yaml11-boolean',
+          node,
+          `${value} is the boolean ${boolean} as kubectl reads it (YAML 1.1), but the string ${JSON.stringify(value)} in YAML 1.2: write ${boolean}, or quote it for the string`,
+        );
+        return boolean;
+      }
     }
     return value;
   }

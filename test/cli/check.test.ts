@@ -84,6 +84,41 @@ describe('cosi check', { timeout: 60_000 }, () => {
     expect(strict.code).toBe(1);
   });
 
+  it('judges a Kubernetes object’s YAML 1.1 scalars as kubectl would: 0755 passes, value: yes fails', async () => {
+    const deployment = (env: string, mode: string) =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: web}',
+        'spec:',
+        '  selector: {matchLabels: {app: web}}',
+        '  template:',
+        '    metadata: {labels: {app: web}}',
+        '    spec:',
+        '      containers:',
+        '        - name: web',
+        '          image: nginx',
+        `          env: [{name: DEBUG, value: ${env}}]`,
+        '          volumeMounts: [{name: scripts, mountPath: /scripts}]',
+        `      volumes: [{name: scripts, configMap: {name: s, defaultMode: ${mode}}}]`,
+        '',
+      ].join('\n');
+    // kubectl reads 0755 as 493, a valid mode (YAML 1.2 would make it 755, out of range, and the
+    // mount's volume invalid); and yes as true, which a string field refuses.
+    const mode = await cli(['check', '-f', '-'], { stdin: deployment('"yes"', '0755') });
+    expect(mode.stdout).toContain('<stdin>:14:67: warning[yaml11-octal]: 0755 is the octal 493');
+    expect(mode.stdout).not.toContain('error[');
+    expect(mode.code).toBe(0);
+    expect(
+      (await cli(['check', '-f', '-', '--strict'], { stdin: deployment('"yes"', '0755') })).code,
+    ).toBe(1);
+    const env = await cli(['check', '-f', '-'], { stdin: deployment('yes', '0o755') });
+    expect(env.stdout).toContain(
+      '<stdin>:12:38: error[schema-violation]: must be string (at /spec/template/spec/containers/0/env/0/value)',
+    );
+    expect(env.code).toBe(1);
+  });
+
   it('records a golden tree with --update and passes against it', async () => {
     const dir = await goldenDir();
     const update = await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);

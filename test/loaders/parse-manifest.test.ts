@@ -57,6 +57,68 @@ describe('parseManifest', () => {
     expect(documents[0]?.value).toMatchObject({ a: 'yes', i: true, on: 1 });
   });
 
+  describe('in a Kubernetes object, scalars read as kubectl reads them (go-yaml v2, YAML 1.1)', () => {
+    const object = (fields: string) => `apiVersion: v1\nkind: ConfigMap\n${fields}`;
+
+    it('reads a leading-zero integer as an octal, and warns', () => {
+      const { documents, findings } = parse(
+        object('a: 0755\nb: -010\nc: 0o755\nd: 08\ne: 00\nf: "0755"\n'),
+      );
+      expect(documents[0]?.value).toMatchObject({
+        a: 493,
+        b: -8,
+        c: 493,
+        d: 8,
+        e: 0,
+        f: '0755',
+      });
+      expect(findings.map(where)).toEqual([
+        ['yaml11-octal', 3, 4, '/a'],
+        ['yaml11-octal', 4, 4, '/b'],
+        ['yaml11-octal', 7, 4, '/e'],
+      ]);
+      expect(findings[0]?.message).toBe(
+        '0755 is the octal 493 as kubectl reads it (YAML 1.1), but the decimal 755 in YAML 1.2: write 0o755 (or 493) to mean the same in both',
+      );
+      expect(findings.every((f) => f.severity === 'warning')).toBe(true);
+    });
+
+    it("reads go-yaml v2's boolean spellings as booleans, and warns; not quoted ones, nor others", () => {
+      const truths = ['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'];
+      const falsehoods = ['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'];
+      const fields = [...truths, ...falsehoods].map((v, i) => `k${i}: ${v}`);
+      const { documents, findings } = parse(
+        object(`${fields.join('\n')}\nq: "yes"\nt: !!str on\nm: yEs\nlist: [yes, off]\n`),
+      );
+      const value = documents[0]?.value as Record<string, unknown>;
+      expect(truths.map((_, i) => value[`k${i}`])).toEqual(truths.map(() => true));
+      expect(falsehoods.map((_, i) => value[`k${i + truths.length}`])).toEqual(
+        falsehoods.map(() => false),
+      );
+      expect(value).toMatchObject({ q: 'yes', t: 'on', m: 'yEs', list: [true, false] });
+      expect(findings.filter((f) => f.code === 'yaml11-boolean').map((f) => f.pointer)).toEqual([
+        ...fields.map((_, i) => `/k${i}`),
+        '/m',
+        '/list/0',
+        '/list/1',
+      ]);
+      expect(findings.find((f) => f.pointer === '/k2')?.message).toBe(
+        'yes is the boolean true as kubectl reads it (YAML 1.1), but the string "yes" in YAML 1.2: write true, or quote it for the string',
+      );
+    });
+
+    it('keeps YAML 1.2 for a document without both an apiVersion and a kind (cosi’s own)', () => {
+      for (const head of [
+        'metadata: {type: vm, id: a}\n',
+        'apiVersion: v1\n',
+        'kind: 1\napiVersion: v1\n',
+      ]) {
+        const { documents } = parse(`${head}a: 0755\nb: yes\n`);
+        expect(documents[0]?.value).toMatchObject({ a: 755, b: 'yes' });
+      }
+    });
+  });
+
   describe('data accepted exactly as written, or refused', () => {
     it('refuses integers beyond 2^53 and numbers that overflow to infinity, but not .inf', () => {
       const { documents, findings } = parse(
