@@ -4,6 +4,7 @@
  * the type's JSON Schema, and becomes a resource unless it has an error finding.
  */
 
+import * as path from 'node:path';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import {
   TypeResolutionError,
@@ -415,9 +416,22 @@ function reportDuplicate(
   report.add(
     'duplicate-resource',
     idPointer(report),
-    `${formatPointer(pointer)} is already defined at ${formatLocation(related)}`,
+    `${formatPointer(pointer)} is already defined at ${formatLocation(related)}${separateApplications(related.file, report.document.file)}`,
     { related },
   );
+}
+
+/**
+ * The hint of a duplicate in another directory: a repository of separate applications (an Argo
+ * CD or Flux repository, one directory each) defines the same names in each, where one run of
+ * cosi is one world.
+ */
+function separateApplications(first: string, second: string): string {
+  const a = path.dirname(first);
+  const b = path.dirname(second);
+  // (`<stdin>` and the like name no directory.)
+  if (a === b || /^<.*>$/.test(first) || /^<.*>$/.test(second)) return '';
+  return ` (one run is one world: if ${a}/ and ${b}/ hold separate applications, check each on its own)`;
 }
 
 /** Where a document names its id: `metadata.name` in a Kubernetes-shaped one. */

@@ -85,6 +85,30 @@ describe('loadManifests', () => {
     expect(resources.map((r) => r.resource.metadata.id)).toEqual(['web-1']);
   });
 
+  it('says of a duplicate in another directory that each application may be checked on its own', () => {
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n';
+    const apart = loadManifests([
+      { path: 'guestbook/cm.yaml', text: cm },
+      { path: 'kustomize-guestbook/cm.yaml', text: cm },
+    ]).findings;
+    expect(apart.map((f) => [f.code, f.file, f.message])).toEqual([
+      [
+        'duplicate-resource',
+        'kustomize-guestbook/cm.yaml',
+        'ConfigMaps.core(default/settings) is already defined at guestbook/cm.yaml:4:9 (one run is one world: if guestbook/ and kustomize-guestbook/ hold separate applications, check each on its own)',
+      ],
+    ]);
+    const together = loadManifests([
+      { path: 'app/a.yaml', text: cm },
+      { path: 'app/b.yaml', text: cm },
+      { path: '<stdin>', text: cm },
+    ]).findings;
+    expect(together.map((f) => f.message)).toEqual([
+      'ConfigMaps.core(default/settings) is already defined at app/a.yaml:4:9',
+      'ConfigMaps.core(default/settings) is already defined at app/a.yaml:4:9',
+    ]);
+  });
+
   it('takes definition documents by any name of the definition type', () => {
     const names = [
       'rd',
