@@ -145,6 +145,40 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     }
   });
 
+  it('lists ten charts and kustomizations in text, counts the rest; JSON lists every one', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-cli-'));
+    try {
+      for (let i = 0; i < 12; i++) {
+        await mkdir(path.join(dir, `app-${String(i).padStart(2, '0')}`));
+        await writeFile(
+          path.join(dir, `app-${String(i).padStart(2, '0')}/kustomization.yaml`),
+          'resources: []\n',
+        );
+      }
+      await writeFile(
+        path.join(dir, 'cm.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+      );
+      const text = await cli(['check', '.'], { cwd: dir });
+      expect(text.code).toBe(0);
+      const notes = text.stdout.split('\n').filter((l) => l.includes(': note[kustomization]: '));
+      expect(notes.map((l) => l.slice(0, l.indexOf(':')))).toEqual(
+        Array.from(
+          { length: 10 },
+          (_, i) => `app-${String(i).padStart(2, '0')}/kustomization.yaml`,
+        ),
+      );
+      expect(text.stdout).toContain(
+        'and 2 more charts and kustomizations set aside (-o json lists them)\n',
+      );
+      expect(text.stdout).toContain('set aside: 12 kustomizations');
+      const json = await cli(['check', '.', '-o', 'json'], { cwd: dir });
+      expect((JSON.parse(json.stdout) as { unrendered: unknown[] }).unrendered).toHaveLength(12);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('apply counts what it set aside on its summary line', async () => {
     const r = await cli(['apply', '-f', FIXTURE, '--stable']);
     expect(r.code).toBe(0);

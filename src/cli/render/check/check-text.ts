@@ -32,8 +32,17 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
   }
   // What the walk set aside, and how to check it: neither a pass nor a failure. The files a
   // kustomization uses are counted below, not listed: a repository has hundreds.
-  for (const u of listedUnrendered(result.unrendered)) {
+  const listed = listedUnrendered(result.unrendered);
+  for (const u of listed.slice(0, MAX_LISTED_UNRENDERED)) {
     lines.push(c.cyan(escapeControl(`${u.path}: note[${u.kind}]: ${u.message}`)));
+  }
+  if (listed.length > MAX_LISTED_UNRENDERED) {
+    const more = listed.length - MAX_LISTED_UNRENDERED;
+    lines.push(
+      c.cyan(
+        `and ${groupDigits(more)} more charts and kustomizations set aside (-o json lists them)`,
+      ),
+    );
   }
   if (lines.length > 0) lines.push('');
   const summary = summarize(result);
@@ -50,6 +59,9 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
   lines.push(counts.failed === 0 ? c.green(total) : c.red(total));
   return `${lines.join('\n')}\n`;
 }
+
+/** The most charts and kustomizations the text report lists, each with its note. */
+const MAX_LISTED_UNRENDERED = 10;
 
 /**
  * What a report for people lists of what was set aside: the charts and kustomizations, whose
