@@ -15,6 +15,7 @@ import { nodeFileSystem, type ManifestFileSystem } from './manifest-file-system.
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
+import { withRenderedOrigins } from './rendered-origin.js';
 import { UNRENDERED_NAMES, type UnrenderedSource } from './unrendered-sources.js';
 import {
   STDIN_PATH,
@@ -279,7 +280,9 @@ export class ManifestReader {
         get documents() {
           return result.documents;
         },
-        findings: [...findings, ...loadFindings].sort(compareFindings),
+        findings: withRenderedOrigins([...findings, ...loadFindings], manifests).sort(
+          compareFindings,
+        ),
         parsed: result.parsed,
         resolved: result.resolved,
         files: files ?? manifests.map((m) => m.path),

@@ -179,6 +179,29 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     }
   });
 
+  it('checks what a chart renders from the stream, naming the template of each finding', async () => {
+    const rendered = [
+      '---',
+      '# Source: widgets/templates/service.yaml',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata: {name: widgets}',
+      'spec:',
+      '  ports: [{port: http}]',
+      '---',
+      '# Source: widgets/templates/configmap.yaml',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: {name: widgets}',
+      '',
+    ].join('\n');
+    const r = await cli(['check', '-f', '-'], { stdin: rendered });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      '<stdin>:7:18: error[schema-violation]: must be integer (from widgets/templates/service.yaml) (at /spec/ports/0/port)',
+    );
+  });
+
   it('apply counts what it set aside on its summary line', async () => {
     const r = await cli(['apply', '-f', FIXTURE, '--stable']);
     expect(r.code).toBe(0);
