@@ -10,7 +10,7 @@
  * time measures the load. `--quick`: the repository at 1k and 2k documents only.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,8 @@ import type * as Loaders from '../src/loaders/index.js';
 import { compare, quick } from './harness.js';
 
 const SIZES = quick ? [1_000, 2_000] : [1_000, 5_000, 10_000];
+/** Applications of the kustomize-and-Helm repository (six files each). */
+const WALK_SIZES = quick ? [200, 400] : [200, 1_000, 5_000];
 const CRD_BUNDLE = ['fixtures/real-crds/cert-manager/crds', 'fixtures/real-crds/gateway-api/crds'];
 const PROCESS_RUNS = 3;
 
@@ -142,6 +144,8 @@ export async function run(): Promise<void> {
   }
   lines.push('', '  (growth: load time against the size before)', '');
 
+  lines.push(...(await walkRepositories(loaders)));
+
   const bundle = CRD_BUNDLE.filter((dir) => existsSync(dir));
   if (bundle.length > 0) {
     const dir = await mkdtemp(path.join(tmpdir(), 'cosi-k8s-bench-'));
@@ -224,4 +228,107 @@ function timeNode(args: readonly string[]): Promise<ProcessTime> {
       else resolve({ wall: performance.now() - start, cpu: childrenCpuMs() - cpuBefore });
     });
   });
+}
+
+/**
+ * Application `i` of a repository kept as teams keep them: a kustomize base (a kustomization and
+ * a Deployment) and a production overlay (a kustomization, a patch, a ConfigMap), and every tenth
+ * application a Helm chart beside them (Chart.yaml, values, a template).
+ */
+async function writeApplication(root: string, i: number): Promise<number> {
+  const dir = path.join(root, `app-${i}`);
+  await mkdir(path.join(dir, 'base'), { recursive: true });
+  await mkdir(path.join(dir, 'overlays/prod'), { recursive: true });
+  const name = `app-${i}`;
+  await writeFile(path.join(dir, 'base/kustomization.yaml'), 'resources: [deployment.yaml]\n');
+  await writeFile(
+    path.join(dir, 'base/deployment.yaml'),
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ${name} }\nspec:\n  selector: { matchLabels: { app: ${name} } }\n  template:\n    metadata: { labels: { app: ${name} } }\n    spec: { containers: [{ name: main, image: "r/${name}:1" }] }\n`,
+  );
+  await writeFile(
+    path.join(dir, 'overlays/prod/kustomization.yaml'),
+    'resources: [../../base, settings.yaml]\npatches:\n  - path: replicas.yaml\n',
+  );
+  await writeFile(
+    path.join(dir, 'overlays/prod/replicas.yaml'),
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ${name} }\nspec: { replicas: 3 }\n`,
+  );
+  await writeFile(
+    path.join(dir, 'overlays/prod/settings.yaml'),
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ${name}-settings }\ndata: { a: b }\n`,
+  );
+  if (i % 10 !== 0) return 5;
+  await mkdir(path.join(dir, 'chart/templates'), { recursive: true });
+  await writeFile(
+    path.join(dir, 'chart/Chart.yaml'),
+    `apiVersion: v2\nname: ${name}\nversion: 1.0.0\n`,
+  );
+  await writeFile(path.join(dir, 'chart/values.yaml'), 'replicas: 2\n');
+  await writeFile(
+    path.join(dir, 'chart/templates/service.yaml'),
+    'apiVersion: v1\nkind: Service\nmetadata: { name: {{ .Release.Name }} }\n',
+  );
+  return 8;
+}
+
+/** Every YAML file below `dir`: the least a walk of it does. */
+async function bareWalk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await bareWalk(full)));
+    else if (/\.ya?ml$/.test(entry.name)) out.push(full);
+  }
+  return out.sort();
+}
+
+/**
+ * The walk of repositories of kustomize overlays and Helm charts (what it sets aside read for
+ * the patches kustomizations name), against a bare recursive `readdir` of the same trees.
+ */
+async function walkRepositories(loaders: typeof Loaders): Promise<string[]> {
+  const lines = [
+    'a repository of kustomize bases and overlays and Helm charts: the walk (charts and kustomize files set aside) vs a bare readdir walk',
+    '',
+    '  applications   files   readdir ms   walk ms   walk/readdir   walk growth',
+  ];
+  let previous: number | undefined;
+  for (const apps of WALK_SIZES) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-k8s-walk-bench-'));
+    try {
+      let files = 0;
+      for (let i = 0; i < apps; i++) files += await writeApplication(dir, i);
+      const { cosi, baseline } = await compare(
+        apps,
+        {
+          prepare: () => undefined,
+          work: async () => {
+            const tree = await loaders.walkManifestTree([dir]);
+            // Each application: its base Deployment and its ConfigMap are read.
+            if (tree.files.length !== apps * 2) throw new Error(`walked ${tree.files.length}`);
+          },
+        },
+        {
+          prepare: () => undefined,
+          work: async () => {
+            await bareWalk(dir);
+          },
+        },
+        { runs: 3 },
+      );
+      const growth = previous === undefined ? '' : `${(cosi.ms / previous).toFixed(2)}x`;
+      previous = cosi.ms;
+      lines.push(
+        `  ${String(apps).padStart(12)}  ${String(files).padStart(6)}  ${baseline.ms.toFixed(0).padStart(11)}  ${cosi.ms.toFixed(0).padStart(8)}  ${(cosi.ms / baseline.ms).toFixed(2).padStart(12)}x  ${growth.padStart(12)}`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  lines.push(
+    '',
+    '  (growth: walk time against the size before; 5x the applications each step)',
+    '',
+  );
+  return lines;
 }

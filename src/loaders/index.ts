@@ -27,6 +27,12 @@ export {
   type ReadResult,
 } from './manifest-reader.js';
 export type { ManifestDirEntry, ManifestFileSystem } from './manifest-file-system.js';
+export {
+  walkManifestTree,
+  type ManifestTree,
+  type WalkManifestTreeOptions,
+} from './walk-manifest-tree.js';
+export type { UnrenderedKind, UnrenderedSource } from './unrendered-sources.js';
 export type { PriorState } from './cel/prior-state.js';
 export {
   ConfigError,

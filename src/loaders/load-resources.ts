@@ -4,7 +4,6 @@
  * the type's JSON Schema, and becomes a resource unless it has an error finding.
  */
 
-import * as path from 'node:path';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import {
   TypeResolutionError,
@@ -421,14 +420,20 @@ function reportDuplicate(
   );
 }
 
+/** The directory part of a path as shown (`.` for none): this module reads no files, nor `node:path`. */
+function directoryOf(file: string): string {
+  const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return cut <= 0 ? (cut === 0 ? file.slice(0, 1) : '.') : file.slice(0, cut);
+}
+
 /**
  * The hint of a duplicate in another directory: a repository of separate applications (an Argo
  * CD or Flux repository, one directory each) defines the same names in each, where one run of
  * cosi is one world.
  */
 function separateApplications(first: string, second: string): string {
-  const a = path.dirname(first);
-  const b = path.dirname(second);
+  const a = directoryOf(first);
+  const b = directoryOf(second);
   // (`<stdin>` and the like name no directory.)
   if (a === b || /^<.*>$/.test(first) || /^<.*>$/.test(second)) return '';
   return ` (one run is one world: if ${a}/ and ${b}/ hold separate applications, check each on its own)`;

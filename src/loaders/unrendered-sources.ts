@@ -93,6 +93,18 @@ export function kustomizeInput(file: string, by: string): UnrenderedSource {
   };
 }
 
+/** Keys of a kustomization whose entries are a path, or an object with a `path`. */
+const PATH_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements'];
+/** Keys of a kustomization whose entries are paths of configurations. */
+const CONFIGURATION_KEYS = ['configurations', 'transformers', 'generators', 'validators'];
+/** Keys of a kustomization whose entries are generators with `files`, `envs` and `env`. */
+const GENERATOR_KEYS = ['configMapGenerator', 'secretGenerator'];
+/** The keys of a kustomization that name files other than resources. */
+const INPUT_KEYS = [...PATH_KEYS, ...CONFIGURATION_KEYS, ...GENERATOR_KEYS, 'openapi'];
+
+/** Whether a text may have one of {@link INPUT_KEYS} (as a key, at any indentation or quoted). */
+const NAMES_INPUTS = new RegExp(`(?:^|[\\s{,])["']?(?:${INPUT_KEYS.join('|')})["']?\\s*:`, 'm');
+
 /** What {@link kustomizationInputs} found in a kustomization. */
 export interface KustomizationInputs {
   /** Absolute paths of the files it names that are not resources (patches, configurations...). */
@@ -114,6 +126,8 @@ export function kustomizationInputs(
   file: string,
   absolute: string,
 ): KustomizationInputs {
+  // Most kustomizations (a base's) list resources only: not parsed.
+  if (!NAMES_INPUTS.test(text)) return { files: [] };
   let document: unknown;
   try {
     // No custom tags, the default bound on aliases: what is read here is only ever paths.
@@ -137,14 +151,14 @@ export function kustomizationInputs(
     if (typeof value === 'string') addString(value);
     else if (isRecord(value)) addString(value.path);
   };
-  for (const key of ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements']) {
+  for (const key of PATH_KEYS) {
     forEach(document[key], addPathOf);
   }
-  for (const key of ['configurations', 'transformers', 'generators', 'validators']) {
+  for (const key of CONFIGURATION_KEYS) {
     forEach(document[key], addString);
   }
   addPathOf(document.openapi);
-  for (const key of ['configMapGenerator', 'secretGenerator']) {
+  for (const key of GENERATOR_KEYS) {
     forEach(document[key], (generator) => {
       if (!isRecord(generator)) return;
       // `files` entries may name their key: `key=path`.

@@ -14,6 +14,7 @@ import {
   type FoundFile,
   type ManifestFileSystem,
 } from './manifest-file-system.js';
+import { readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
   HELM_CHART_FILE,
@@ -89,6 +90,7 @@ export async function walkManifestTree(
     if (given === STDIN_PATH) continue;
     await walker.addPath(given);
   }
+  await walker.readKustomizations();
   return walker.tree();
 }
 
@@ -111,6 +113,8 @@ class ManifestWalker {
   /** Real path of a file a kustomization names as a patch or configuration -> the kustomization. */
   readonly #kustomizeInputs = new Map<string, string>();
   readonly #unrendered: UnrenderedSource[] = [];
+  /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
+  readonly #kustomizations: FoundFile[] = [];
 
   constructor(
     readonly fs: ManifestFileSystem,
@@ -192,31 +196,36 @@ class ManifestWalker {
   }
 
   /**
-   * A kustomization met in a directory: set aside, and read for the files it names that are not
-   * resources, which are set aside too. One that cannot be read is reported.
+   * Reads the kustomizations the walk met, a few at a time, for the files they name that are not
+   * resources, which are then set aside too (see {@link tree}). One that cannot be read, or is
+   * not YAML, is reported.
    */
-  async #addKustomization(display: string, absolute: string): Promise<void> {
-    this.#unrendered.push(kustomization(display));
-    let text: string;
-    try {
-      text = await this.fs.readFile(absolute);
-    } catch (error) {
-      this.findings.push(cannotRead(display, error));
-      return;
-    }
-    const inputs = kustomizationInputs(text, display, absolute);
-    if (inputs.finding) this.findings.push(inputs.finding);
-    for (const file of inputs.files) {
-      let real: string;
-      try {
-        real = await this.fs.realpath(file);
-      } catch {
-        continue; // A file that is not there: kustomize's to report, not a manifest to skip.
+  async readKustomizations(): Promise<void> {
+    const reads = await readManifestFiles(this.fs, this.#kustomizations);
+    const named: { file: string; by: string }[] = [];
+    reads.forEach((read, i) => {
+      const { display, absolute } = this.#kustomizations[i] as FoundFile;
+      if ('finding' in read) {
+        this.findings.push(read.finding);
+        return;
       }
-      const by = this.#kustomizeInputs.get(real);
-      if (by === undefined || compareStrings(display, by) < 0)
-        this.#kustomizeInputs.set(real, display);
-    }
+      const inputs = kustomizationInputs(read.text, display, absolute);
+      if (inputs.finding) this.findings.push(inputs.finding);
+      for (const file of inputs.files) named.push({ file, by: display });
+    });
+    const reals = await mapConcurrently(named, async ({ file }) => {
+      try {
+        return await this.fs.realpath(file);
+      } catch {
+        return undefined; // A file that is not there: kustomize's to report, not ours to skip.
+      }
+    });
+    named.forEach(({ by }, i) => {
+      const real = reals[i];
+      if (real === undefined) return;
+      const known = this.#kustomizeInputs.get(real);
+      if (known === undefined || compareStrings(by, known) < 0) this.#kustomizeInputs.set(real, by);
+    });
   }
 
   /**
@@ -296,7 +305,8 @@ class ManifestWalker {
       } else if (subcharts) {
         // A packaged subchart, or a file beside them: not a manifest.
       } else if (isFile && isKustomizationFile(name)) {
-        await this.#addKustomization(childDisplay, childAbsolute);
+        this.#unrendered.push(kustomization(childDisplay));
+        this.#kustomizations.push({ display: childDisplay, absolute: childAbsolute });
       } else if (YAML_FILE.test(name)) {
         if (isFile) this.#addFile(childReal, childDisplay, childAbsolute);
         else
@@ -334,4 +344,24 @@ class ManifestWalker {
       this.findings.push(cannotRead(display, error));
     }
   }
+}
+
+/** Calls made at once by {@link mapConcurrently}: as many as the reads of the files. */
+const CONCURRENCY = 32;
+
+/** `items.map(call)`, a few calls at a time; the results keep their order. */
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  call: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await call(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  return results;
 }

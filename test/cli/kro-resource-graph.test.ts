@@ -441,14 +441,14 @@ spec:
 `,
       ),
       'thing.yaml':
-        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: n\n',
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: app\n',
     });
     const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
     expect(r.code).toBe(0);
     const names = docs(r.stdout)
       .filter((d) => d.kind === 'ConfigMap')
       .map((d) => d.metadata.name);
-    expect(names).toEqual(['gated', 'n', 'n-late']);
+    expect(names).toEqual(['app', 'app-late', 'gated']);
   });
 
   it('stamps one resource per forEach combination, and a reference to it is the list', async () => {

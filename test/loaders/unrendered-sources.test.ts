@@ -87,6 +87,13 @@ describe('kustomizationInputs', () => {
     expect(finding?.line).toBeGreaterThan(0);
   });
 
+  it('finds the keys written in flow style or quoted too', () => {
+    const names = (text: string) => inputs(text).files.map((f) => path.basename(f));
+    expect(names('{resources: [a.yaml], "patches": [{path: p.yaml}]}')).toEqual(['p.yaml']);
+    expect(names("'openapi': {path: s.json}\n")).toEqual(['s.json']);
+    expect(names('resources: [patches.yaml]\n')).toEqual([]);
+  });
+
   it('takes a document that is not a mapping, or odd values, as naming nothing', () => {
     expect(inputs('- a\n- b\n').files).toEqual([]);
     expect(inputs('patches: 3\nconfigurations: {a: b}\nopenapi: 7\n').files).toEqual([]);
