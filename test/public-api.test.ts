@@ -319,6 +319,7 @@ describe("'cosi/loaders'", () => {
       'loadConfig',
       'loadManifests',
       'readManifests',
+      'walkManifestTree',
     ]);
   });
 
@@ -335,11 +336,15 @@ describe("'cosi/loaders'", () => {
       'ManifestFileSystem',
       'ManifestResource',
       'ManifestSource',
+      'ManifestTree',
       'PriorState',
       'ReadManifestsOptions',
       'ReadResult',
       'Severity',
       'SourceLocation',
+      'UnrenderedKind',
+      'UnrenderedSource',
+      'WalkManifestTreeOptions',
     ]);
   });
 });
