@@ -90,6 +90,19 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     }
   });
 
+  it('--definitions a chart reads its crds/ (and its subcharts’), not its templates', async () => {
+    const r = await cli(['check', '-f', '-', '--definitions', `${FIXTURE}/chart`], {
+      stdin:
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 0}\n---\n' +
+        'apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {color: 1}\n',
+    });
+    expect(r.stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      '<stdin>:4:14: error[schema-violation]: must be >= 1 (at /spec/size)',
+      '<stdin>:9:15: error[schema-violation]: must be string (at /spec/color)',
+    ]);
+    expect(r.code).toBe(1);
+  });
+
   it('annotates GitHub with a notice on each chart and kustomization, relative to the workspace', async () => {
     const r = await cli(['check', FIXTURE, '-o', 'github'], {
       env: { GITHUB_WORKSPACE: path.join(REPO, 'fixtures') },
