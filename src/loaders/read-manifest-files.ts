@@ -12,7 +12,7 @@ import { cannotRead } from './unreadable-file.js';
 export type FileRead = { readonly text: string } | { readonly finding: Finding };
 
 /** Files read at once: enough to keep the disk busy, few enough to stay clear of EMFILE. */
-const READ_CONCURRENCY = 32;
+export const READ_CONCURRENCY = 32;
 
 /**
  * Reads one file as UTF-8 text. Never throws: a file that cannot be read, or is not UTF-8, is a

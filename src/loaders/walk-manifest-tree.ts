@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { compareStrings } from '../engine/compare-strings.js';
+import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import {
   errorCode,
@@ -14,7 +15,7 @@ import {
   type FoundFile,
   type ManifestFileSystem,
 } from './manifest-file-system.js';
-import { readManifestFiles } from './read-manifest-files.js';
+import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
   HELM_CHART_FILE,
@@ -213,11 +214,12 @@ class ManifestWalker {
       if (inputs.finding) this.findings.push(inputs.finding);
       for (const file of inputs.files) named.push({ file, by: display });
     });
-    const reals = await mapConcurrently(named, async ({ file }) => {
+    const reals = new Array<string | undefined>(named.length);
+    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
       try {
-        return await this.fs.realpath(file);
+        reals[i] = await this.fs.realpath(file);
       } catch {
-        return undefined; // A file that is not there: kustomize's to report, not ours to skip.
+        // A file that is not there: kustomize's to report, not ours to skip.
       }
     });
     named.forEach(({ by }, i) => {
@@ -344,24 +346,4 @@ class ManifestWalker {
       this.findings.push(cannotRead(display, error));
     }
   }
-}
-
-/** Calls made at once by {@link mapConcurrently}: as many as the reads of the files. */
-const CONCURRENCY = 32;
-
-/** `items.map(call)`, a few calls at a time; the results keep their order. */
-async function mapConcurrently<T, R>(
-  items: readonly T[],
-  call: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await call(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-  return results;
 }
