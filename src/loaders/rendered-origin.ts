@@ -62,8 +62,12 @@ export function withRenderedOrigins(
   findings: readonly Finding[],
   texts: readonly { readonly path: string; readonly text: string }[],
 ): Finding[] {
+  // Only the texts with findings are read for comments: a clean tree (a watch round) costs nothing.
+  const placed = new Set(findings.filter((f) => f.line > 0).map((f) => f.file));
+  if (placed.size === 0) return [...findings];
   const byFile = new Map<string, Origins>();
   for (const { path, text } of texts) {
+    if (!placed.has(path)) continue;
     const origins = originsOf(text);
     if (origins) byFile.set(path, origins);
   }

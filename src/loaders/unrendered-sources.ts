@@ -52,9 +52,10 @@ export function formatUnrenderedCounts(unrendered: readonly UnrenderedSource[] =
   const counts = new Map<UnrenderedKind, number>();
   for (const u of unrendered) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
   return (Object.keys(UNRENDERED_NAMES) as UnrenderedKind[])
-    .filter((kind) => counts.has(kind))
-    .map((kind) => [kind, counts.get(kind) ?? 0] as const)
-    .map(([kind, n]) => `${n} ${UNRENDERED_NAMES[kind][n === 1 ? 0 : 1]}`)
+    .flatMap((kind) => {
+      const n = counts.get(kind);
+      return n === undefined ? [] : [`${n} ${UNRENDERED_NAMES[kind][n === 1 ? 0 : 1]}`];
+    })
     .join(', ');
 }
 
