@@ -26,7 +26,7 @@ export class MissingManifestsError extends Error {
 /**
  * The project as the config describes it, under what the command line says: a command given no
  * manifest paths reads those the config names (`manifests`, relative to the config's directory);
- * `definitionFiles` and `kubernetesVersion` count when the command line gives none; the config's
+ * `definitionFiles`, `schemaLocations` and `kubernetesVersion` count when the command line gives none; the config's
  * `ignore` patterns join `--ignore`'s. So `cosi check` inside a project needs no `-f`, as kubectl
  * needs no file for its context, and `-f` overrides.
  *
@@ -45,11 +45,16 @@ export function withConfigManifests<O extends ReadProjectOptions & ManifestsRequ
   const manifests = options.files.length === 0 ? fromConfig(project?.manifests) : undefined;
   const definitionPaths =
     options.definitionPaths === undefined ? fromConfig(project?.definitionFiles) : undefined;
+  const schemaLocations =
+    options.schemaLocations === undefined
+      ? fromConfig(project?.schemaLocations?.filter((l) => l !== 'default'))
+      : undefined;
   const release = project?.kubernetesVersion;
   const resolved: O = {
     ...options,
     ...(manifests !== undefined ? { files: manifests } : {}),
     ...(definitionPaths !== undefined ? { definitionPaths } : {}),
+    ...(schemaLocations !== undefined ? { schemaLocations } : {}),
     ...(project?.ignore !== undefined
       ? { ignore: [...project.ignore, ...(options.ignore ?? [])] }
       : {}),

@@ -16,6 +16,7 @@
  * rather than checked as a silent create.
  */
 
+import type { JsonSchemaKinds } from '../loaders/kubernetes/json-schema-kinds.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import type * as ChildProcess from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -49,6 +50,8 @@ export interface PreviousRevisionOptions {
   readonly ignore?: readonly string[];
   /** The Kubernetes release of the run, whose built-in kinds the previous revision may use. */
   readonly kubernetesVersion?: KubernetesRelease;
+  /** The kinds of the run's `--schema-location`, which the previous revision may use too. */
+  readonly schemaKinds?: JsonSchemaKinds;
 }
 
 /**
@@ -104,6 +107,7 @@ async function readPrevious(
     definitions: options.definitions ?? [],
     recordPrior: prior,
     ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
+    ...(options.schemaKinds === undefined ? {} : { schemaKinds: options.schemaKinds }),
     ...(options.kubernetesVersion === undefined
       ? {}
       : { kubernetesVersion: options.kubernetesVersion }),

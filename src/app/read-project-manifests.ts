@@ -5,7 +5,13 @@ import type { PriorState } from '../loaders/cel/prior-state.js';
 import { withChanges } from '../loaders/manifest-cache.js';
 import { ManifestReader, type ReadResult } from '../loaders/manifest-reader.js';
 import { readDefinitionPaths } from '../loaders/definition-paths.js';
-import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
+import {
+  DEFAULT_KUBERNETES_RELEASE,
+  type KubernetesRelease,
+} from '../loaders/kubernetes/kubernetes-release.js';
+import { JsonSchemaKinds } from '../loaders/kubernetes/json-schema-kinds.js';
+import { parseSchemaLocations } from '../loaders/kubernetes/schema-location.js';
+import { schemaFileReader } from './schema-file-reader.js';
 import { displayPath } from './display-path.js';
 import { explainMissingConfig, type ConfigLocation } from './project-config.js';
 
@@ -36,6 +42,13 @@ export interface ReadProjectOptions extends ConfigLocation {
   readonly ignoreUnknownKinds?: boolean;
   /** The Kubernetes release whose built-in kinds the manifests may use. */
   readonly kubernetesVersion?: KubernetesRelease;
+  /**
+   * `--schema-location`: where the JSON Schemas of kinds nothing else defines are, as kubeconform
+   * names them (`schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`).
+   */
+  readonly schemaLocations?: readonly string[];
+  /** `--strict`: a schema location's `{{ .StrictSuffix }}` is `-strict`, as in kubeconform. */
+  readonly strictSchemas?: boolean;
 }
 
 /** A project's manifest reader: the first read loads everything, a later one what changed. */
@@ -66,6 +79,15 @@ export async function openProjectReader(
     ignore,
   });
   const definitions = [...(config?.definitions ?? []), ...extra.definitions];
+  const schemaKinds =
+    options.schemaLocations === undefined || options.schemaLocations.length === 0
+      ? undefined
+      : new JsonSchemaKinds({
+          locations: parseSchemaLocations(options.schemaLocations),
+          read: schemaFileReader(options.cwd),
+          release: options.kubernetesVersion ?? DEFAULT_KUBERNETES_RELEASE,
+          strict: options.strictSchemas === true,
+        });
   const previous =
     prior ??
     (options.previous === undefined
@@ -75,6 +97,7 @@ export async function openProjectReader(
           cwd: options.cwd,
           definitions,
           ignore,
+          ...(schemaKinds === undefined ? {} : { schemaKinds }),
           ...(options.kubernetesVersion === undefined
             ? {}
             : { kubernetesVersion: options.kubernetesVersion }),
@@ -85,6 +108,7 @@ export async function openProjectReader(
     ...(options.kubernetesVersion === undefined
       ? {}
       : { kubernetesVersion: options.kubernetesVersion }),
+    ...(schemaKinds === undefined ? {} : { schemaKinds }),
     ...(options.skipKinds === undefined ? {} : { skipKinds: options.skipKinds }),
     ...(options.rejectKinds === undefined ? {} : { rejectKinds: options.rejectKinds }),
     ...(options.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),

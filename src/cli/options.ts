@@ -11,12 +11,17 @@ import {
   parseKubernetesRelease,
   type KubernetesRelease,
 } from '../loaders/kubernetes/kubernetes-release.js';
+import {
+  parseSchemaLocations,
+  SchemaLocationError,
+} from '../loaders/kubernetes/schema-location.js';
 
 /** The flags every command that loads a project shares. */
 export interface CommonFlags {
   file?: string[];
   ignore?: string[];
   definitions?: string[];
+  schemaLocation?: string[];
   kubernetesVersion?: string;
   config?: string;
   stable?: boolean;
@@ -49,7 +54,7 @@ const collectPaths = (value: string, previous: string[] | undefined): string[] =
 ];
 
 /**
- * Adds `-f`, `--ignore`, `--definitions`, `--kubernetes-version`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
+ * Adds `-f`, `--ignore`, `--definitions`, `--schema-location`, `--kubernetes-version`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
  * `-q`, `-v`.
  */
 export function addProjectOptions(command: Command): Command {
@@ -68,6 +73,11 @@ export function addProjectOptions(command: Command): Command {
       '--definitions <path>',
       "read only the definitions (CRDs, ResourceDefinitions) of these files or directories, such as a chart's crds/ (repeatable, or comma-separated)",
       collectPaths,
+    )
+    .option(
+      '--schema-location <template>',
+      "JSON Schemas of kinds no CRD or built-in kind defines, as kubeconform's -schema-location: a path template such as 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' (repeatable; tried in order)",
+      collect,
     )
     .option(
       '--kubernetes-version <version>',
@@ -142,6 +152,9 @@ export async function toRunOptions(
     ...(stdin !== undefined ? { stdin } : {}),
     ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
     ...(flags.definitions !== undefined ? { definitionPaths: flags.definitions } : {}),
+    ...(flags.schemaLocation !== undefined
+      ? { schemaLocations: checkedSchemaLocations(flags.schemaLocation) }
+      : {}),
     ...(flags.kubernetesVersion !== undefined
       ? { kubernetesVersion: kubernetesRelease(flags.kubernetesVersion) }
       : {}),
@@ -163,6 +176,17 @@ export async function toRunOptions(
     ...(maxWrites !== undefined ? { maxWrites } : {}),
     ...(io.monitor !== undefined ? { monitor: io.monitor } : {}),
   };
+}
+
+/** `--schema-location` values cosi can use (they are parsed again where they are read); a usage error otherwise. */
+function checkedSchemaLocations(given: string[]): string[] {
+  try {
+    parseSchemaLocations(given);
+  } catch (error) {
+    if (error instanceof SchemaLocationError) throw new CliError(error.message);
+    throw error;
+  }
+  return given;
 }
 
 /** `--kubernetes-version` as a release cosi has; a usage error otherwise. */

@@ -23,6 +23,7 @@ import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules.js';
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import type { JsonSchemaKinds } from './kubernetes/json-schema-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
 import { isTransformType, type TakenTransform } from './transform-type.js';
@@ -37,6 +38,8 @@ export interface GivenDefinitions {
    * nothing given or declared defines; omitted: none.
    */
   readonly builtins?: BuiltinKinds;
+  /** The kinds of `--schema-location`, for Kubernetes-shaped documents nothing else defines. */
+  readonly schemaKinds?: JsonSchemaKinds;
   /**
    * Put off the schema and rule checks of CRDs until a document uses their kind (the CRDs of
    * `--definitions`; see `kubernetes/deferred-check.ts`).
@@ -84,6 +87,8 @@ export interface GivenDefinitionsOptions {
   readonly definitionsSource?: string;
   /** The release of the built-in kinds: default the newest stable; `null`: none. */
   readonly kubernetesVersion?: KubernetesRelease | null;
+  /** The kinds of `--schema-location`. */
+  readonly schemaKinds?: JsonSchemaKinds;
 }
 
 /**
@@ -103,6 +108,9 @@ export function givenDefinitions(
     definitions: options.definitions ?? [],
     source: options.definitionsSource ?? '',
     ...(builtins === undefined ? {} : { builtins }),
+    ...(options.schemaKinds === undefined || options.schemaKinds.isEmpty
+      ? {}
+      : { schemaKinds: options.schemaKinds }),
     celRules: lazyCelRules(builtins?.release, celRuleEngine),
     resourceGraphs,
     ...(compileTransforms === undefined ? {} : { compileTransforms }),
@@ -148,7 +156,12 @@ export function collectDefinitions(
   const pending: PendingDocument[] = [];
   const documents: ResourceDocument[] = [];
   const invalid = new InvalidDefinitions();
-  const kinds = new KubernetesKinds(given.builtins);
+  const kinds = new KubernetesKinds(
+    given.builtins,
+    given.schemaKinds === undefined
+      ? undefined
+      : { kinds: given.schemaKinds, context: { compiler, celRules: given.celRules } },
+  );
   const crdNames = new CrdNameClaims();
   /** Definition id -> the document that defined it (`undefined`: given). */
   const definedAt = new Map<string, DocumentReport | undefined>();

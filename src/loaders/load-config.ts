@@ -12,6 +12,7 @@ import { pointImportsAtTypeScript } from './typescript-imports.js';
 import { jitiPackage } from './jiti-package.js';
 import { privateDirectory } from './private-directory.js';
 import { withTranspileCache, type Transpile } from './transpile-cache.js';
+import { parseSchemaLocations } from './kubernetes/schema-location.js';
 import { parseKubernetesRelease } from './kubernetes/kubernetes-release.js';
 import {
   normalizeDefinition,
@@ -39,6 +40,7 @@ const CONFIG_KEYS = [
   'manifests',
   'ignore',
   'definitionFiles',
+  'schemaLocations',
   'kubernetesVersion',
 ] as const;
 
@@ -278,7 +280,7 @@ function checkConfig(
       message: `\`setup\` must be a function, not ${describeValue(config.setup)}`,
     });
   }
-  for (const key of ['manifests', 'ignore', 'definitionFiles'] as const) {
+  for (const key of ['manifests', 'ignore', 'definitionFiles', 'schemaLocations'] as const) {
     for (const [i, entry] of arrayEntries(config, key, problems)) {
       if (typeof entry !== 'string' || entry === '') {
         problems.push({
@@ -286,6 +288,17 @@ function checkConfig(
           message: `${key}[${i}]: expected a non-empty string, got ${describeValue(entry)}`,
         });
       }
+    }
+  }
+  for (const [i, entry] of arrayEntries(config, 'schemaLocations', [])) {
+    if (typeof entry !== 'string' || entry === '') continue;
+    try {
+      parseSchemaLocations([entry]);
+    } catch (error) {
+      problems.push({
+        key: 'schemaLocations',
+        message: `schemaLocations[${i}]: ${messageOfThrown(error)}`,
+      });
     }
   }
   const release = config.kubernetesVersion;

@@ -30,6 +30,12 @@ export interface ProjectConfig {
    * to the config's directory: `--definitions` when the command is given none.
    */
   readonly definitionFiles?: readonly string[];
+  /**
+   * Where the JSON Schemas of kinds nothing else defines are, as kubeconform's `-schema-location`
+   * names them (`schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`), relative to
+   * the config's directory: `--schema-location` when the command is given none.
+   */
+  readonly schemaLocations?: readonly string[];
   /** The Kubernetes release of the built-in kinds (`1.30`): `--kubernetes-version` when not given. */
   readonly kubernetesVersion?: string;
 }

@@ -50,6 +50,8 @@ export interface LoadInputOptions {
   readonly ignore?: readonly string[];
   /** Files whose definitions alone are read: a project config's `definitionFiles`. */
   readonly definitionPaths?: readonly string[];
+  /** Where JSON Schemas of kinds nothing else defines are: a project config's `schemaLocations`. */
+  readonly schemaLocations?: readonly string[];
 }
 
 /** The strings of an input that are paths: those without a line break. */
@@ -82,6 +84,7 @@ export async function loadManifestInput(
             ...(version ? { kubernetesVersion: version } : {}),
             ...(options.ignore ? { ignore: options.ignore } : {}),
             ...(options.definitionPaths ? { definitionPaths: options.definitionPaths } : {}),
+            ...(options.schemaLocations ? { schemaLocations: options.schemaLocations } : {}),
           },
           options.config,
         );

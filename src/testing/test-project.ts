@@ -403,7 +403,7 @@ export async function createTestProject(options: TestProjectOptions = {}): Promi
  */
 export async function startTestProject(
   options: Omit<TestProjectOptions, 'config'> &
-    Pick<LoadInputOptions, 'ignore' | 'definitionPaths'>,
+    Pick<LoadInputOptions, 'ignore' | 'definitionPaths' | 'schemaLocations'>,
   config: LoadedConfig | undefined,
   monitor?: UserCodeMonitor,
 ): Promise<TestProject> {
@@ -419,6 +419,7 @@ export async function startTestProject(
     ...(release ? { kubernetesVersion: release } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
     ...(options.definitionPaths ? { definitionPaths: options.definitionPaths } : {}),
+    ...(options.schemaLocations ? { schemaLocations: options.schemaLocations } : {}),
   });
   const clock = new SimulatedClock(SIMULATED_EPOCH);
   const state = createFaultyState({ clock });

@@ -77,6 +77,7 @@ export async function check(
       ...(flags.skipKinds === undefined ? {} : { skipKinds: flags.skipKinds }),
       ...(flags.rejectKinds === undefined ? {} : { rejectKinds: flags.rejectKinds }),
       ...(flags.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
+      ...(flags.strict === true ? { strictSchemas: true } : {}),
     };
     checked = await checkProject(runOptions, {
       strict: flags.strict === true,

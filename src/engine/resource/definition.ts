@@ -96,6 +96,12 @@ export class DefinitionError extends Error {
 
 const NAME_PATTERN = /^[A-Z][A-Za-z0-9-]+$/;
 const SUFFIX_PATTERN = /^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)*$/;
+/**
+ * The suffix of a Kubernetes kind's type: its group (or `core`), a DNS-1123 subdomain as the API
+ * server takes it, whose labels may be one character or start with a digit
+ * (`ec2.aws.m.upbound.io`, Crossplane's namespaced managed resources), which COSI's rule refuses.
+ */
+const KUBERNETES_SUFFIX_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** COSI's namespace rule: a resource's namespace and a definition's default namespace. */
 export const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 
@@ -127,10 +133,11 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
   if (!NAME_PATTERN.test(name)) {
     fail('invalid-name', `the name ${JSON.stringify(name)} does not match ${String(NAME_PATTERN)}`);
   }
-  if (!SUFFIX_PATTERN.test(suffix)) {
+  const suffixPattern = input.kubernetes ? KUBERNETES_SUFFIX_PATTERN : SUFFIX_PATTERN;
+  if (!suffixPattern.test(suffix)) {
     fail(
       'invalid-suffix',
-      `the suffix ${JSON.stringify(suffix)} does not match ${String(SUFFIX_PATTERN)}`,
+      `the suffix ${JSON.stringify(suffix)} does not match ${String(suffixPattern)}`,
     );
   }
   const forms = nameForms(name);

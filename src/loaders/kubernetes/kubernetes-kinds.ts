@@ -1,8 +1,10 @@
 /**
  * How a Kubernetes-shaped document finds its type: by group, version and kind, among the
  * definitions made from CRDs (and given definitions with a Kubernetes identity), then among the
- * built-in kinds of the chosen Kubernetes release. When none matches, the finding says which CRD
- * would define it, where the broken one is, or when Kubernetes removed the API and what replaces it.
+ * built-in kinds of the chosen Kubernetes release, then among the JSON Schemas of
+ * `--schema-location` (for a group and kind no CRD defines). When none matches, the finding says
+ * which CRD would define it, where the broken one is, which schema files were looked for, or when
+ * Kubernetes removed the API and what replaces it.
  */
 
 import pluralize from 'pluralize';
@@ -12,6 +14,7 @@ import { formatLocation, type SourceLocation } from '../finding.js';
 import type { KubernetesHeader } from '../manifest-document.js';
 import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
 import type { BuiltinKinds } from './builtin-kinds.js';
+import type { JsonSchemaKinds, SchemaCheckContext } from './json-schema-kinds.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
@@ -23,13 +26,19 @@ export class KubernetesKinds {
   readonly #byKey = new Map<string, ResourceDefinition>();
   /** `group/kind` -> the versions served, to say which exist when another is asked for. */
   readonly #versions = new Map<string, string[]>();
-  /** `group/kind` -> where a CRD left out for its findings is. */
-  readonly #invalid = new Map<string, SourceLocation>();
+  /** `group/kind` -> where a CRD (or schema) left out for its findings is, and which it was. */
+  readonly #invalid = new Map<string, { at: SourceLocation; what: string }>();
   /** Where built-in kinds resolved by a document are registered, once each. */
   #registry: DefinitionRegistry | undefined;
 
-  /** `builtins`: the built-in kinds of the chosen release, found when nothing given defines one. */
-  constructor(readonly builtins?: BuiltinKinds) {}
+  /**
+   * `builtins`: the built-in kinds of the chosen release, found when nothing given defines one;
+   * `schemas`: the kinds of `--schema-location`, found when neither does, checked with `context`.
+   */
+  constructor(
+    readonly builtins?: BuiltinKinds,
+    readonly schemas?: { readonly kinds: JsonSchemaKinds; readonly context: SchemaCheckContext },
+  ) {}
 
   /** Definitions whose put-off check this load has run: `true` when it passed. */
   readonly #deferred = new Map<ResourceDefinition, boolean>();
@@ -38,7 +47,11 @@ export class KubernetesKinds {
    * Runs a definition's put-off check the first time this load uses it (its findings, at the
    * CRD, join the load's); a definition that fails it is as good as absent.
    */
-  #passesDeferredCheck(definition: ResourceDefinition, report: DocumentReport): boolean {
+  #passesDeferredCheck(
+    definition: ResourceDefinition,
+    report: DocumentReport,
+    what = 'CustomResourceDefinition',
+  ): boolean {
     const known = this.#deferred.get(definition);
     if (known !== undefined) return known;
     const findings = runDeferredCheck(definition) ?? [];
@@ -48,7 +61,7 @@ export class KubernetesKinds {
     if (!passed && findings[0] !== undefined) {
       const { group, version } = splitApiVersion(definition.kubernetes?.apiVersion ?? '');
       this.#byKey.delete(key(group, version, definition.kubernetes?.kind ?? ''));
-      this.addInvalid(group, definition.kubernetes?.kind ?? '', findings[0]);
+      this.addInvalid(group, definition.kubernetes?.kind ?? '', findings[0], what);
     }
     return passed;
   }
@@ -68,9 +81,14 @@ export class KubernetesKinds {
     this.#versions.set(groupKind, [...(this.#versions.get(groupKind) ?? []), version]);
   }
 
-  /** Remembers a CRD that was left out, so that its kind's resources can point at it. */
-  addInvalid(group: string, kind: string, at: SourceLocation): void {
-    if (!this.#invalid.has(`${group}/${kind}`)) this.#invalid.set(`${group}/${kind}`, at);
+  /** Remembers a CRD (or schema) that was left out, so that its kind's resources can point at it. */
+  addInvalid(
+    group: string,
+    kind: string,
+    at: SourceLocation,
+    what = 'CustomResourceDefinition',
+  ): void {
+    if (!this.#invalid.has(`${group}/${kind}`)) this.#invalid.set(`${group}/${kind}`, { at, what });
   }
 
   /** Whether a group, version and kind is defined already. */
@@ -83,7 +101,29 @@ export class KubernetesKinds {
     header: Pick<KubernetesHeader, 'group' | 'version' | 'kind'>,
   ): ResourceDefinition | undefined {
     const { group, version, kind } = header;
-    return this.#byKey.get(key(group, version, kind)) ?? this.builtins?.find(group, version, kind);
+    return (
+      this.#byKey.get(key(group, version, kind)) ??
+      this.builtins?.find(group, version, kind) ??
+      this.#schemaKind(group, version, kind)
+    );
+  }
+
+  /**
+   * The definition of a kind from `--schema-location`: only for a group and kind that no CRD
+   * of the load defines (a CRD given says which versions exist, and a broken one is reported).
+   */
+  #schemaKind(group: string, version: string, kind: string): ResourceDefinition | undefined {
+    if (this.schemas === undefined) return undefined;
+    const groupKind = `${group}/${kind}`;
+    if (this.#versions.has(groupKind) || this.#invalid.has(groupKind)) return undefined;
+    return this.schemas.kinds.find(group, version, kind, this.schemas.context);
+  }
+
+  /** Registers a kind found outside the load's definitions (built in, or a schema's), once. */
+  #register(definition: ResourceDefinition): void {
+    if (this.#registry !== undefined && !this.#registry.has(definition.type)) {
+      this.#registry.register(definition);
+    }
   }
 
   /**
@@ -97,10 +137,14 @@ export class KubernetesKinds {
     const builtin = this.builtins?.find(group, version, kind);
     if (builtin !== undefined) {
       this.#byKey.set(key(group, version, kind), builtin);
-      if (this.#registry !== undefined && !this.#registry.has(builtin.type)) {
-        this.#registry.register(builtin);
-      }
+      this.#register(builtin);
       return builtin;
+    }
+    const fromSchema = this.#schemaKind(group, version, kind);
+    if (fromSchema !== undefined && this.#passesDeferredCheck(fromSchema, report, 'schema')) {
+      this.#byKey.set(key(group, version, kind), fromSchema);
+      this.#register(fromSchema);
+      return fromSchema;
     }
     const versions = this.#versions.get(`${group}/${kind}`);
     const invalid = this.#invalid.get(`${group}/${kind}`);
@@ -144,7 +188,7 @@ export class KubernetesKinds {
           ? `kind ${kind} is not in the core group (${header.apiVersion}): Kubernetes ${release ?? ''} serves it as ${elsewhere.join(', ')}`
           : `Kubernetes ${release ?? ''} has no kind ${kind} in the core group (${header.apiVersion}): define ${pluralize.plural(kind)}.core in the config with kubernetes: { apiVersion: '${header.apiVersion}', kind: '${kind}', namespaced: true }`;
     } else if (invalid !== undefined) {
-      message = `kind ${kind} of ${header.apiVersion} is not defined: its CustomResourceDefinition at ${formatLocation(invalid)} is invalid`;
+      message = `kind ${kind} of ${header.apiVersion} is not defined: its ${invalid.what} at ${formatLocation(invalid.at)} is invalid`;
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
     } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
@@ -153,12 +197,14 @@ export class KubernetesKinds {
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
     }
+    const tried = this.schemas?.kinds.tried(group, version, kind) ?? [];
+    if (tried.length > 0) message = `${message} (no schema at ${tried.join(' or ')})`;
     if (near !== undefined) {
       message = `${message} (did you mean kind ${near.kind} of ${near.apiVersion}?)`;
     }
     report.add('unknown-type', '/kind', message, {
       rule,
-      ...(invalid === undefined ? {} : { related: invalid }),
+      ...(invalid === undefined ? {} : { related: invalid.at }),
     });
     return undefined;
   }

@@ -66,7 +66,7 @@ export async function runScenario(
   try {
     const config = await scenarioConfig(scenario, options);
     // The project as its config describes it: its manifests when the scenario names none, its
-    // ignore patterns, definition files and Kubernetes version (the scenario's wins).
+    // ignore patterns, definition files, schema locations and Kubernetes version (the scenario's wins).
     const given: ReadProjectOptions = { files: scenario.manifests ?? [], cwd: options.cwd };
     const context = withConfigManifests(given, config);
     const kubernetesVersion = scenario.kubernetesVersion ?? config?.config.kubernetesVersion;
@@ -76,6 +76,7 @@ export async function runScenario(
         manifests: context.files.map((file) => path.resolve(options.cwd, file)),
         ...(context.ignore ? { ignore: context.ignore } : {}),
         ...(context.definitionPaths ? { definitionPaths: context.definitionPaths } : {}),
+        ...(context.schemaLocations ? { schemaLocations: context.schemaLocations } : {}),
         ...(kubernetesVersion ? { kubernetesVersion } : {}),
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       },

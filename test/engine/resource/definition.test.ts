@@ -80,6 +80,30 @@ describe('resource definitions', () => {
     expect(ruleOf(() => createDefinition({ type: 'Hosts.example.org' }))).toBeUndefined();
   });
 
+  it("takes a Kubernetes kind's group as the API server does: labels of one character, or starting with a digit", () => {
+    const kubernetes = {
+      apiVersion: 'ec2.aws.m.upbound.io/v1beta1',
+      kind: 'VPC',
+      namespaced: true,
+    };
+    expect(createDefinition({ type: 'VPCs.ec2.aws.m.upbound.io', kubernetes }).id).toBe(
+      'vpcs.ec2.aws.m.upbound.io',
+    );
+    expect(
+      createDefinition({
+        type: 'Items.1password.com',
+        kubernetes: { apiVersion: '1password.com/v1', kind: 'Item', namespaced: true },
+      }).type,
+    ).toBe('Items.1password.com');
+    // COSI's own types keep COSI's rule.
+    expect(ruleOf(() => createDefinition({ type: 'VPCs.ec2.aws.m.upbound.io' }))).toBe(
+      'invalid-suffix',
+    );
+    expect(ruleOf(() => createDefinition({ type: 'VPCs.Ec2.io', kubernetes }))).toBe(
+      'invalid-suffix',
+    );
+  });
+
   it('resolves any alias case-insensitively and reports unknown and ambiguous names', () => {
     const registry = new DefinitionRegistry([
       createDefinition({ type: 'VMs.example.org' }),

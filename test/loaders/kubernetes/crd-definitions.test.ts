@@ -82,6 +82,28 @@ describe('CustomResourceDefinitions as definitions', () => {
     });
   });
 
+  it("take a group with one-character labels, as Crossplane's namespaced managed resources have", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: vpcs.ec2.aws.m.upbound.io }
+spec:
+  group: ec2.aws.m.upbound.io
+  names: { kind: VPC, plural: vpcs, singular: vpc }
+  scope: Namespaced
+  versions:
+    - name: v1beta1
+      served: true
+      storage: true
+      schema: { openAPIV3Schema: { type: object, properties: { spec: { type: object } } } }
+`;
+    const { findings, resources } = load(
+      crd,
+      'apiVersion: ec2.aws.m.upbound.io/v1beta1\nkind: VPC\nmetadata: { name: main }\nspec: {}\n',
+    );
+    expect(findings).toEqual([]);
+    expect(resources.map((r) => r.resource.metadata.type)).toEqual(['VPCs.ec2.aws.m.upbound.io']);
+  });
+
   it('name a type in CamelCase, cased as the kind', () => {
     expect(camelPlural('certificates', 'Certificate')).toBe('Certificates');
     expect(camelPlural('networkpolicies', 'NetworkPolicy')).toBe('NetworkPolicies');

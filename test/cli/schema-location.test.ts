@@ -1,0 +1,184 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli, REPO } from './run-cli.js';
+
+/** Four JSON Schemas of datreeio/CRDs-catalog, as it lays them out (fixtures/real-crds/README.md). */
+const CATALOG = path.join(REPO, 'fixtures/real-crds/crds-catalog');
+const LOCATION = `${CATALOG}/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`;
+
+/** Resources of four projects' kinds, none defined by a CRD or built in. */
+const MANIFESTS = `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: web, namespace: shop}
+spec:
+  secretName: web-tls
+  dnsNames: [shop.example.org]
+  issuerRef: {name: letsencrypt, kind: ClusterIssuer}
+---
+apiVersion: ec2.aws.m.upbound.io/v1beta1
+kind: VPC
+metadata: {name: main, namespace: infra}
+spec:
+  forProvider: {region: eu-west-1, cidrBlock: 10.0.0.0/16}
+---
+apiVersion: networking.istio.io/v1alpha3
+kind: Gateway
+metadata: {name: shop, namespace: shop}
+spec:
+  selector: {istio: ingressgateway}
+  servers:
+    - port: {number: 80, name: http, protocol: HTTP}
+      hosts: ['*']
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec:
+  interval: 10m
+  prune: true
+  sourceRef: {kind: GitRepository, name: flux-system}
+  path: ./apps
+`;
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-schema-location-'));
+  await mkdir(path.join(dir, 'k8s'));
+  await writeFile(path.join(dir, 'k8s', 'apps.yaml'), MANIFESTS);
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('--schema-location (CRDs-catalog JSON Schemas, as kubeconform reads them)', () => {
+  it('without it the kinds are unknown; with it every resource is checked and valid', async () => {
+    const without = await cli(['check', 'k8s'], { cwd: dir });
+    expect(without.code).toBe(1);
+    expect(without.stdout.match(/error\[unknown-type\]/g)).toHaveLength(4);
+    const r = await cli(['check', 'k8s', '--schema-location', LOCATION, '-o', 'json'], {
+      cwd: dir,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as {
+      resources: { valid: number; invalid: number };
+      cases: { resource?: { kind: string } }[];
+    };
+    expect(report.resources).toMatchObject({ valid: 4, invalid: 0 });
+    expect(report.cases.flatMap((c) => (c.resource ? [c.resource.kind] : []))).toEqual([
+      'Certificate',
+      'VPC',
+      'Gateway',
+      'Kustomization',
+    ]);
+  });
+
+  it("reports what the schemas refuse at the manifest's file:line:col, CEL rules included", async () => {
+    await writeFile(
+      path.join(dir, 'k8s', 'apps.yaml'),
+      MANIFESTS.replace('  secretName: web-tls\n', '')
+        .replace('region: eu-west-1, ', '')
+        .replace("hosts: ['*']", "hostz: ['*']")
+        .replace('path: ./apps', 'path: ./apps\n  kubeConfig: {}'),
+    );
+    const r = await cli(['check', 'k8s', '--schema-location', LOCATION], { cwd: dir });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n').filter((l) => l.includes(': error['));
+    expect(lines).toEqual([
+      expect.stringMatching(/^k8s\/apps\.yaml:5:3: error\[schema-violation\]: .*secretName/),
+      expect.stringMatching(/^k8s\/apps\.yaml:12:16: error\[schema-violation\]: .*region/),
+      expect.stringMatching(/^k8s\/apps\.yaml:20:7: error\[schema-violation\]: .*hosts/),
+      expect.stringMatching(
+        /^k8s\/apps\.yaml:21:7: error\[schema-violation\]: unknown field "hostz" \(did you mean "hosts"\?\)/,
+      ),
+      expect.stringMatching(
+        /^k8s\/apps\.yaml:31:15: error\[cel-violation\]: .*exactly one of spec\.kubeConfig\.configMapRef or spec\.kubeConfig\.secretRef/,
+      ),
+    ]);
+  });
+
+  it('takes a relative location from the working directory, and tries locations in order', async () => {
+    await mkdir(path.join(dir, 'schemas'));
+    await cp(
+      path.join(CATALOG, 'cert-manager.io/certificate_v1.json'),
+      path.join(dir, 'schemas', 'certificate-cert-manager-v1.json'),
+    );
+    const r = await cli(
+      [
+        'check',
+        'k8s',
+        '--schema-location',
+        'default',
+        '--schema-location',
+        'schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json',
+        '--schema-location',
+        LOCATION,
+      ],
+      { cwd: dir },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('names the files it looked for when no location has a kind', async () => {
+    const r = await cli(['check', 'k8s', '--schema-location', 'schemas/{{.ResourceKind}}.json'], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'k8s/apps.yaml:2:7: error[unknown-type]: no CustomResourceDefinition defines kind Certificate in cert-manager.io/v1',
+    );
+    expect(r.stdout).toContain('(no schema at schemas/certificate.json)');
+  });
+
+  it('refuses a URL or an unknown field as a usage error (exit 2) before reading anything', async () => {
+    const url = await cli(
+      ['check', 'k8s', '--schema-location', 'https://example.org/{{.ResourceKind}}.json'],
+      { cwd: dir },
+    );
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('cosi reads schemas from files, not the network');
+    const field = await cli(
+      ['get', 'certificates', '-f', 'k8s', '--schema-location', 's/{{.Kind}}.json'],
+      { cwd: dir },
+    );
+    expect(field.code).toBe(2);
+    expect(field.stderr).toContain('{{.Kind}} is not a field of a schema location');
+  });
+
+  it("reads the config's schemaLocations (relative to it) when the command line gives none", async () => {
+    await writeFile(path.join(dir, 'k8s', 'apps.yaml'), MANIFESTS.split('---\n')[0] ?? '');
+    await mkdir(path.join(dir, 'vendor', 'cert-manager.io'), { recursive: true });
+    await cp(
+      path.join(CATALOG, 'cert-manager.io/certificate_v1.json'),
+      path.join(dir, 'vendor', 'cert-manager.io', 'certificate_v1.json'),
+    );
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      "export default { manifests: ['k8s'], schemaLocations: ['default', 'vendor/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'] };\n",
+    );
+    await mkdir(path.join(dir, 'sub'));
+    const r = await cli(['check'], { cwd: path.join(dir, 'sub') });
+    expect(r.stdout + r.stderr).not.toContain('error[');
+    expect(r.code).toBe(0);
+    // The command line's locations replace the config's.
+    const over = await cli(['check', '--schema-location', 'none/{{.ResourceKind}}.json'], {
+      cwd: dir,
+    });
+    expect(over.code).toBe(1);
+    expect(over.stdout).toContain('(no schema at none/certificate.json)');
+    // (In a directory of its own: this process has the first config's module already.)
+    await mkdir(path.join(dir, 'bad'));
+    await writeFile(
+      path.join(dir, 'bad', 'cosi.config.mjs'),
+      "export default { manifests: ['../k8s'], schemaLocations: ['https://example.org/x.json'] };\n",
+    );
+    const bad = await cli(['check', '--config', 'bad'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout + bad.stderr).toContain('schemaLocations[0]: --schema-location');
+  });
+});
