@@ -7,7 +7,9 @@
  * the same files. Targets: the repository within 2x of the parse at 10k documents; the one
  * document under 0.5 s end to end (the bundle's unused CRDs cost their reading only). The
  * processes' CPU time is printed beside their wall time (on Linux): on a loaded machine, wall
- * time measures the load. `--quick`: the repository at 1k and 2k documents only.
+ * time measures the load. Then documents whose kinds only JSON Schemas of CRDs-catalog define
+ * (`--schema-location`), loaded against their bare parse at the same sizes. `--quick`: the
+ * repositories at 1k and 2k documents only.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -145,6 +147,7 @@ export async function run(): Promise<void> {
   lines.push('', '  (growth: load time against the size before)', '');
 
   lines.push(...(await walkRepositories(loaders)));
+  lines.push(...(await catalogKinds(loaders)));
 
   const bundle = CRD_BUNDLE.filter((dir) => existsSync(dir));
   if (bundle.length > 0) {
@@ -187,6 +190,103 @@ export async function run(): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The JSON Schemas of CRDs-catalog the catalog section reads (`--schema-location`). */
+const CATALOG = 'fixtures/real-crds/crds-catalog';
+
+/** Documents of the four catalog kinds, as one file per application of four. */
+function catalogDocuments(documents: number): { path: string; text: string }[] {
+  const files: { path: string; text: string }[] = [];
+  for (let i = 0; i < documents / 4; i++) {
+    files.push({
+      path: `platform/app-${i}.yaml`,
+      text: `apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: { name: web-${i}, namespace: app-${i} }
+spec:
+  secretName: web-${i}-tls
+  dnsNames: [app-${i}.example.org]
+  issuerRef: { name: letsencrypt, kind: ClusterIssuer }
+---
+apiVersion: ec2.aws.m.upbound.io/v1beta1
+kind: VPC
+metadata: { name: vpc-${i}, namespace: app-${i} }
+spec:
+  forProvider: { region: eu-west-1, cidrBlock: 10.${i % 256}.0.0/16 }
+---
+apiVersion: networking.istio.io/v1alpha3
+kind: Gateway
+metadata: { name: gw-${i}, namespace: app-${i} }
+spec:
+  selector: { istio: ingressgateway }
+  servers:
+    - port: { number: 80, name: http, protocol: HTTP }
+      hosts: [app-${i}.example.org]
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: { name: app-${i}, namespace: flux-system }
+spec:
+  interval: 10m
+  prune: true
+  path: ./apps/app-${i}
+  sourceRef: { kind: GitRepository, name: flux-system }
+`,
+    });
+  }
+  return files;
+}
+
+/**
+ * Documents whose kinds only CRDs-catalog's JSON Schemas define, loaded with `--schema-location`
+ * (each schema read and compiled once per load's catalog) against the bare parse.
+ */
+async function catalogKinds(loaders: typeof Loaders): Promise<string[]> {
+  if (!existsSync(CATALOG)) return [];
+  const lines = [
+    `documents of four kinds defined by JSON Schemas (${CATALOG}, --schema-location): load + check vs the bare parse`,
+    '',
+    '  documents   parse ms   load ms   load/parse   load growth',
+  ];
+  const locations = loaders.parseSchemaLocations([
+    `${CATALOG}/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`,
+  ]);
+  let previous: number | undefined;
+  for (const count of SIZES) {
+    const files = catalogDocuments(count);
+    const load = (): void => {
+      // A fresh catalog each run: its schemas' reading and compiling is part of the cost.
+      const schemaKinds = new loaders.JsonSchemaKinds({
+        locations,
+        read: (file) =>
+          existsSync(file) ? { text: readFileSync(file, 'utf8') } : { missing: true },
+        release: '1.36',
+      });
+      const result = loaders.loadManifests(files, { schemaKinds });
+      if (result.findings.length > 0 || result.resources.length !== count) {
+        throw new Error(
+          `unexpected load: ${result.findings[0]?.message ?? result.resources.length}`,
+        );
+      }
+    };
+    const parse = (): void => {
+      for (const file of files) for (const doc of parseAllDocuments(file.text)) doc.toJS();
+    };
+    const { cosi, baseline } = await compare(
+      count,
+      { prepare: () => undefined, work: load },
+      { prepare: () => undefined, work: parse },
+      { runs: 3 },
+    );
+    const growth = previous === undefined ? '' : `${(cosi.ms / previous).toFixed(2)}x`;
+    previous = cosi.ms;
+    lines.push(
+      `  ${String(count).padStart(9)}  ${baseline.ms.toFixed(0).padStart(9)}  ${cosi.ms.toFixed(0).padStart(8)}  ${(cosi.ms / baseline.ms).toFixed(2).padStart(10)}x  ${growth.padStart(12)}`,
+    );
+  }
+  lines.push('', '  (growth: load time against the size before)', '');
+  return lines;
 }
 
 function median(values: number[]): number {

@@ -33,6 +33,19 @@ export {
   type WalkManifestTreeOptions,
 } from './walk-manifest-tree.js';
 export type { UnrenderedKind, UnrenderedSource } from './unrendered-sources.js';
+export {
+  JsonSchemaKinds,
+  type JsonSchemaKindsOptions,
+  type ReadSchemaFile,
+  type SchemaCheckContext,
+  type SchemaFileRead,
+} from './kubernetes/json-schema-kinds.js';
+export {
+  parseSchemaLocations,
+  SchemaLocationError,
+  type SchemaLocation,
+  type SchemaTarget,
+} from './kubernetes/schema-location.js';
 export type { PriorState } from './cel/prior-state.js';
 export {
   ConfigError,
