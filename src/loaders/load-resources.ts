@@ -436,7 +436,7 @@ function separateApplications(first: string, second: string): string {
   const b = directoryOf(second);
   // (`<stdin>` and the like name no directory.)
   if (a === b || /^<.*>$/.test(first) || /^<.*>$/.test(second)) return '';
-  return ` (one run is one world: if ${a}/ and ${b}/ hold separate applications, check each on its own)`;
+  return ` (one run is one world: if ${a}/ and ${b}/ hold separate applications, check each on its own: cosi check --each ${a} ${b})`;
 }
 
 /** Where a document names its id: `metadata.name` in a Kubernetes-shaped one. */

@@ -95,7 +95,7 @@ describe('loadManifests', () => {
       [
         'duplicate-resource',
         'kustomize-guestbook/cm.yaml',
-        'ConfigMaps.core(default/settings) is already defined at guestbook/cm.yaml:4:9 (one run is one world: if guestbook/ and kustomize-guestbook/ hold separate applications, check each on its own)',
+        'ConfigMaps.core(default/settings) is already defined at guestbook/cm.yaml:4:9 (one run is one world: if guestbook/ and kustomize-guestbook/ hold separate applications, check each on its own: cosi check --each guestbook kustomize-guestbook)',
       ],
     ]);
     const together = loadManifests([

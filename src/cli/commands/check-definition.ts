@@ -26,6 +26,10 @@ export function defineCheck(): Command {
       '--strict',
       'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
     )
+    .option(
+      '--each',
+      'check each path given as a world of its own (separate applications or environments: the same names in two of them are no duplicates), one report',
+    )
     .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
     .option(
       '--update',
@@ -68,6 +72,8 @@ Examples:
   cosi check -f manifests/ -o github --report report.html   # and a page to open from CI
   cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
   cosi check k8s/ --kubernetes-version 1.30 --ignore-unknown-kinds -o junit   # as kubeconform -summary
+  cosi check k8s/ --schema-location 'CRDs-catalog/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'
+  cosi check --each clusters/*/   # each environment a world of its own, one report
 
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
     );

@@ -29,6 +29,7 @@ export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
   rejectKinds?: string[];
   ignoreUnknownKinds?: boolean;
   typecheck?: boolean;
+  each?: boolean;
 }
 
 /**
@@ -64,6 +65,14 @@ export async function check(
     if (flags.update && flags.expect === undefined) {
       throw new CliError('--update needs --expect <dir>');
     }
+    if (flags.each === true) {
+      const alone = (['expect', 'report', 'trace'] as const).find((f) => flags[f] !== undefined);
+      if (alone !== undefined) {
+        throw new CliError(
+          `--each checks several worlds: --${alone} takes one; check that path on its own`,
+        );
+      }
+    }
     const runOptions: RunProjectOptions = {
       ...(await toRunOptions(flags, io, {
         paths,
@@ -79,14 +88,31 @@ export async function check(
       ...(flags.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
       ...(flags.strict === true ? { strictSchemas: true } : {}),
     };
-    checked = await checkProject(runOptions, {
+    const checkOptions = {
       strict: flags.strict === true,
       update: flags.update === true,
       volatile: flags.keepVolatile === true,
       cwd: io.cwd,
       ...(flags.typecheck === true ? { typecheck: true } : {}),
       ...(flags.expect !== undefined ? { expect: resolveExpect(flags.expect, io.cwd) } : {}),
-    });
+    };
+    if (flags.each === true) {
+      if (runOptions.files.length === 0) {
+        throw new CliError('--each needs the paths to check one by one: cosi check --each apps/*/');
+      }
+      const { checkEach } = await import('../../app/check/check-each.js');
+      const { worlds, result } = await checkEach(runOptions, checkOptions);
+      const reports = worlds.flatMap((w) => (w.run.outcome?.report ? [w.run.outcome.report] : []));
+      return {
+        exitCode: reports.some((r) => exitCodeOf(r) === EXIT.notConverged)
+          ? EXIT.notConverged
+          : result.cases.some((c) => caseFailed(c, result.strict))
+            ? EXIT.findings
+            : EXIT.ok,
+        result: { check: result },
+      };
+    }
+    checked = await checkProject(runOptions, checkOptions);
   } catch (error) {
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.
     const failures = setupFailures(error);

@@ -1,0 +1,100 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+/** The same ConfigMap in two environments, as a GitOps repository keeps them. */
+const SETTINGS = (env: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\ndata:\n  env: ${env}\n`;
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'cosi-check-each-'));
+  for (const env of ['production', 'staging']) {
+    await mkdir(path.join(dir, 'clusters', env), { recursive: true });
+    await writeFile(path.join(dir, 'clusters', env, 'settings.yaml'), SETTINGS(env));
+  }
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cosi check --each: one world per path, one report', () => {
+  it('checks environments that share names without calling them duplicates', async () => {
+    const together = await cli(['check', 'clusters'], { cwd: dir });
+    expect(together.code).toBe(1);
+    expect(together.stdout).toContain(
+      'error[duplicate-resource]: ConfigMaps.core(shop/settings) is already defined at clusters/production/settings.yaml:4:9 (one run is one world: if clusters/production/ and clusters/staging/ hold separate applications, check each on its own: cosi check --each clusters/production clusters/staging)',
+    );
+    const each = await cli(
+      ['check', '--each', 'clusters/production', 'clusters/staging', '-o', 'json'],
+      { cwd: dir },
+    );
+    expect(each.stderr).toBe('');
+    expect(each.code).toBe(0);
+    const report = JSON.parse(each.stdout) as {
+      resources: { resources: number; files: number; valid: number };
+      cases: { check: string; name: string }[];
+    };
+    expect(report.resources).toMatchObject({ resources: 2, files: 2, valid: 2 });
+    expect(report.cases.filter((c) => c.check === 'convergence').map((c) => c.name)).toEqual([
+      'convergence of clusters/production',
+      'convergence of clusters/staging',
+    ]);
+  });
+
+  it('reports each world at its own file:line:col, and checks the others all the same', async () => {
+    await writeFile(
+      path.join(dir, 'clusters', 'staging', 'settings.yaml'),
+      SETTINGS('staging').replace('kind: ConfigMap', 'kind: ConfigMap\nimmutable: maybe'),
+    );
+    const r = await cli(['check', '--each', 'clusters/production', 'clusters/staging'], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^clusters\/staging\/settings\.yaml:3:12: error\[schema-violation\]/m);
+    expect(r.stdout).toContain('manifests: 2 resources in 2 files: 1 valid, 1 invalid');
+    expect(r.stdout).toContain('convergence: 1 passed, 0 failed');
+  });
+
+  it("gives each world the config found for it, and places a world's finding of no file at its path", async () => {
+    await writeFile(
+      path.join(dir, 'clusters', 'production', 'cosi.config.mjs'),
+      "export default { definitions: [{ type: 'VMs.example.org' }] };\n",
+    );
+    const vm = 'metadata: { type: VMs.example.org, id: web }\nspec: {}\n';
+    await writeFile(path.join(dir, 'clusters', 'production', 'vm.yaml'), vm);
+    await writeFile(path.join(dir, 'clusters', 'staging', 'vm.yaml'), vm);
+    await mkdir(path.join(dir, 'clusters', 'empty'));
+    const r = await cli(
+      ['check', '--each', 'clusters/production', 'clusters/staging', 'clusters/empty'],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(1);
+    const errors = r.stdout.split('\n').filter((l) => l.includes(': error['));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^clusters\/staging\/vm\.yaml:1:\d+: error\[unknown-type\]: the type "VMs\.example\.org" is not defined/,
+      ),
+      'clusters/empty: error[empty-input]: no manifest files found',
+    ]);
+  });
+
+  it('refuses what takes one world, and needs paths', async () => {
+    for (const flag of [
+      ['--expect', 'expected'],
+      ['--report', 'r.html'],
+      ['--trace', 't.json'],
+    ]) {
+      const r = await cli(['check', '--each', 'clusters/production', ...flag], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).toContain(`--each checks several worlds: ${flag[0]} takes one`);
+    }
+    const none = await cli(['check', '--each'], { cwd: dir });
+    expect(none.code).toBe(2);
+    expect(none.stdout + none.stderr).toContain('--each needs the paths to check one by one');
+  });
+});
