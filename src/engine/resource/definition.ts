@@ -101,7 +101,8 @@ const SUFFIX_PATTERN = /^[a-z][a-z0-9-]+(\.[a-z][a-z0-9-]+)*$/;
  * server takes it, whose labels may be one character or start with a digit
  * (`ec2.aws.m.upbound.io`, Crossplane's namespaced managed resources), which COSI's rule refuses.
  */
-const KUBERNETES_SUFFIX_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const KUBERNETES_SUFFIX_PATTERN =
+  /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** COSI's namespace rule: a resource's namespace and a definition's default namespace. */
 export const NAMESPACE_PATTERN = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
 
