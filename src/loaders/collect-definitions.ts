@@ -22,8 +22,7 @@ import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definiti
 import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules.js';
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
-import { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
-import type { JsonSchemaKinds } from './kubernetes/json-schema-kinds.js';
+import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
 import { isTransformType, type TakenTransform } from './transform-type.js';
@@ -39,7 +38,7 @@ export interface GivenDefinitions {
    */
   readonly builtins?: BuiltinKinds;
   /** The kinds of `--schema-location`, for Kubernetes-shaped documents nothing else defines. */
-  readonly schemaKinds?: JsonSchemaKinds;
+  readonly schemaKinds?: SchemaKindSource;
   /**
    * Put off the schema and rule checks of CRDs until a document uses their kind (the CRDs of
    * `--definitions`; see `kubernetes/deferred-check.ts`).
@@ -88,7 +87,7 @@ export interface GivenDefinitionsOptions {
   /** The release of the built-in kinds: default the newest stable; `null`: none. */
   readonly kubernetesVersion?: KubernetesRelease | null;
   /** The kinds of `--schema-location`. */
-  readonly schemaKinds?: JsonSchemaKinds;
+  readonly schemaKinds?: SchemaKindSource;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ParseManifestOptions } from './parsed-manifest.js';
 import type { ResourceDocument } from './resource-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
-import type { JsonSchemaKinds } from './kubernetes/json-schema-kinds.js';
+import type { SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
 import type { PriorRecorder, PriorState } from './cel/prior-state.js';
 
 /** Options of `loadManifests`. */
@@ -25,7 +25,7 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
    * Kinds defined by JSON Schemas on disk (`--schema-location`), for Kubernetes-shaped documents
    * that no CRD, given definition or built-in kind defines.
    */
-  readonly schemaKinds?: JsonSchemaKinds;
+  readonly schemaKinds?: SchemaKindSource;
   /** Kinds (or cosi types) whose documents are neither checked nor loaded (`--skip-kinds`). */
   readonly skipKinds?: readonly string[];
   /** Kinds whose documents are errors (`--reject-kinds`). */

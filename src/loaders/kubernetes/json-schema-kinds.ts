@@ -27,17 +27,18 @@ import {
   type JsonSchema,
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
-import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
 import { DocumentReport } from '../document-report.js';
 import { createFinding, type Finding } from '../finding.js';
 import { isPlainObject } from '../manifest-document.js';
 import { MAX_CRD_BYTES, parseManifest } from '../parse-manifest.js';
-import type { SchemaCompiler } from '../schema-compiler.js';
+import type { SchemaCheckContext, SchemaKindSource } from './kubernetes-kinds.js';
 import { camelPlural } from './crd-definitions.js';
 import { deferCheck } from './deferred-check.js';
 import { structuralSchemaOf } from './json-schema-structural.js';
 import type { SchemaLocation } from './schema-location.js';
+
+export type { SchemaCheckContext } from './kubernetes-kinds.js';
 
 /** What reading a schema's path gave. */
 export type SchemaFileRead =
@@ -56,19 +57,13 @@ export interface JsonSchemaKindsOptions {
   readonly strict?: boolean;
 }
 
-/** What a load checks a found schema with. */
-export interface SchemaCheckContext {
-  readonly compiler: SchemaCompiler;
-  readonly celRules: () => CelRules;
-}
-
 /** A kind asked for: its definition, or the paths looked at in vain. */
 type Lookup =
   | { readonly definition: ResourceDefinition }
   | { readonly definition?: undefined; readonly tried: readonly string[] };
 
 /** The kinds of a set of schema locations, each read once per process. */
-export class JsonSchemaKinds {
+export class JsonSchemaKinds implements SchemaKindSource {
   readonly #lookups = new Map<string, Lookup>();
   /** `group/kind` whose first version found took the short type. */
   readonly #named = new Set<string>();

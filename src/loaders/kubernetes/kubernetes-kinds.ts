@@ -14,12 +14,38 @@ import { formatLocation, type SourceLocation } from '../finding.js';
 import type { KubernetesHeader } from '../manifest-document.js';
 import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
 import type { BuiltinKinds } from './builtin-kinds.js';
-import type { JsonSchemaKinds, SchemaCheckContext } from './json-schema-kinds.js';
+import type { CelRules } from '../cel/cel-rule-engine.js';
+import type { SchemaCompiler } from '../schema-compiler.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
 import { isReleaseAtLeast, removedApi } from './removed-apis.js';
 import { runDeferredCheck } from './deferred-check.js';
+
+/** What a load checks a kind found outside it with (a JSON Schema's, see `json-schema-kinds.ts`). */
+export interface SchemaCheckContext {
+  readonly compiler: SchemaCompiler;
+  readonly celRules: () => CelRules;
+}
+
+/**
+ * Kinds defined outside the load, asked for one that nothing of the load defines: the JSON
+ * Schemas of `--schema-location` (`json-schema-kinds.ts`). Kept to this shape here, so that the
+ * load does not depend on how they are found and read.
+ */
+export interface SchemaKindSource {
+  /** True when it can define nothing (no location given). */
+  readonly isEmpty: boolean;
+  /** The definition of a group, version and kind, its checks put off until it is used. */
+  find(
+    group: string,
+    version: string,
+    kind: string,
+    context: SchemaCheckContext,
+  ): ResourceDefinition | undefined;
+  /** The places looked at in vain for a kind (empty when found or not asked). */
+  tried(group: string, version: string, kind: string): readonly string[];
+}
 
 /** The definitions of Kubernetes kinds, by group, version and kind. */
 export class KubernetesKinds {
@@ -37,7 +63,7 @@ export class KubernetesKinds {
    */
   constructor(
     readonly builtins?: BuiltinKinds,
-    readonly schemas?: { readonly kinds: JsonSchemaKinds; readonly context: SchemaCheckContext },
+    readonly schemas?: { readonly kinds: SchemaKindSource; readonly context: SchemaCheckContext },
   ) {}
 
   /** Definitions whose put-off check this load has run: `true` when it passed. */
