@@ -113,38 +113,12 @@ function repository(documents: number): { path: string; text: string }[] {
 export async function run(): Promise<void> {
   const url = new URL('../dist/loaders/index.js', import.meta.url).href;
   const loaders = (await import(url)) as typeof Loaders;
-  const lines = [
+  const lines = await loadAgainstParse(
+    loaders,
     'a Kubernetes repository (built-in kinds, a CRD kind with CEL rules): load + check vs the bare parse',
-    '',
-    '  documents   parse ms   load ms   load/parse   load growth',
-  ];
-  let previous: number | undefined;
-  for (const count of SIZES) {
-    const files = repository(count);
-    const load = (): void => {
-      const result = loaders.loadManifests(files);
-      if (result.findings.length > 0 || result.resources.length !== count) {
-        throw new Error(
-          `unexpected load: ${result.findings[0]?.message ?? result.resources.length}`,
-        );
-      }
-    };
-    const parse = (): void => {
-      for (const file of files) for (const doc of parseAllDocuments(file.text)) doc.toJS();
-    };
-    const { cosi, baseline } = await compare(
-      count,
-      { prepare: () => undefined, work: load },
-      { prepare: () => undefined, work: parse },
-      { runs: 3 },
-    );
-    const growth = previous === undefined ? '' : `${(cosi.ms / previous).toFixed(2)}x`;
-    previous = cosi.ms;
-    lines.push(
-      `  ${String(count).padStart(9)}  ${baseline.ms.toFixed(0).padStart(9)}  ${cosi.ms.toFixed(0).padStart(8)}  ${(cosi.ms / baseline.ms).toFixed(2).padStart(10)}x  ${growth.padStart(12)}`,
-    );
-  }
-  lines.push('', '  (growth: load time against the size before)', '');
+    repository,
+    () => ({}),
+  );
 
   lines.push(...(await walkRepositories(loaders)));
   lines.push(...(await catalogKinds(loaders)));
@@ -244,26 +218,41 @@ spec:
  */
 async function catalogKinds(loaders: typeof Loaders): Promise<string[]> {
   if (!existsSync(CATALOG)) return [];
-  const lines = [
-    `documents of four kinds defined by JSON Schemas (${CATALOG}, --schema-location): load + check vs the bare parse`,
-    '',
-    '  documents   parse ms   load ms   load/parse   load growth',
-  ];
   const locations = loaders.parseSchemaLocations([
     `${CATALOG}/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`,
   ]);
-  let previous: number | undefined;
-  for (const count of SIZES) {
-    const files = catalogDocuments(count);
-    const load = (): void => {
-      // A fresh catalog each run: its schemas' reading and compiling is part of the cost.
-      const schemaKinds = new loaders.JsonSchemaKinds({
+  return loadAgainstParse(
+    loaders,
+    `documents of four kinds defined by JSON Schemas (${CATALOG}, --schema-location): load + check vs the bare parse`,
+    catalogDocuments,
+    // A fresh catalog each run: its schemas' reading and compiling is part of the cost.
+    () => ({
+      schemaKinds: new loaders.JsonSchemaKinds({
         locations,
         read: (file) =>
           existsSync(file) ? { text: readFileSync(file, 'utf8') } : { missing: true },
         release: '1.36',
-      });
-      const result = loaders.loadManifests(files, { schemaKinds });
+      }),
+    }),
+  );
+}
+
+/**
+ * The load (and check) of `filesOf(n)` documents, each with the options `optionsOf` gives it,
+ * against the bare parse of the same files, at each of {@link SIZES}, with the growth.
+ */
+async function loadAgainstParse(
+  loaders: typeof Loaders,
+  title: string,
+  filesOf: (documents: number) => { path: string; text: string }[],
+  optionsOf: () => Loaders.LoadManifestsOptions,
+): Promise<string[]> {
+  const lines = [title, '', '  documents   parse ms   load ms   load/parse   load growth'];
+  let previous: number | undefined;
+  for (const count of SIZES) {
+    const files = filesOf(count);
+    const load = (): void => {
+      const result = loaders.loadManifests(files, optionsOf());
       if (result.findings.length > 0 || result.resources.length !== count) {
         throw new Error(
           `unexpected load: ${result.findings[0]?.message ?? result.resources.length}`,
