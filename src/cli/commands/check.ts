@@ -11,7 +11,7 @@ import { ConfigError } from '../../loaders/load-config.js';
 import { caseFailed, type CheckCode, type CheckResult } from '../../app/check/check-result.js';
 import { resolveExpect } from '../../app/check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
-import { CliError, EXIT, exitCodeOf } from '../exit-codes.js';
+import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
@@ -102,13 +102,11 @@ export async function check(
       }
       const { checkEach } = await import('../../app/check/check-each.js');
       const { worlds, result } = await checkEach(runOptions, checkOptions);
-      const reports = worlds.flatMap((w) => (w.run.outcome?.report ? [w.run.outcome.report] : []));
       return {
-        exitCode: reports.some((r) => exitCodeOf(r) === EXIT.notConverged)
-          ? EXIT.notConverged
-          : result.cases.some((c) => caseFailed(c, result.strict))
-            ? EXIT.findings
-            : EXIT.ok,
+        exitCode: checkExitCode(
+          worlds.map((w) => w.run),
+          result,
+        ),
         result: { check: result },
       };
     }
@@ -131,12 +129,7 @@ export async function check(
   const report = run.outcome?.report;
   // A project that was not run (invalid manifests, opened for the report) has nothing to trace.
   const record = report && run.outcome.project.record;
-  const exitCode =
-    report && exitCodeOf(report) === EXIT.notConverged
-      ? EXIT.notConverged
-      : result.cases.some((c) => caseFailed(c, result.strict))
-        ? EXIT.findings
-        : EXIT.ok;
+  const exitCode = checkExitCode([run], result);
   const reportData = reportOf(flags, io, paths, result, run);
   return {
     exitCode,
@@ -147,6 +140,16 @@ export async function check(
       ...(reportData ? { report: reportData } : {}),
     },
   };
+}
+
+/** 3 when a run did not converge, else 1 when a case failed, else 0. */
+function checkExitCode(runs: readonly CheckedProject['run'][], result: CheckResult): ExitCode {
+  if (
+    runs.some((run) => run.outcome?.report && exitCodeOf(run.outcome.report) === EXIT.notConverged)
+  ) {
+    return EXIT.notConverged;
+  }
+  return result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok;
 }
 
 /** With `--report`: the report's data, from the check and its run. */

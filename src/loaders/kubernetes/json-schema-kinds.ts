@@ -62,7 +62,7 @@ type Lookup =
   | { readonly definition: ResourceDefinition }
   | { readonly definition?: undefined; readonly tried: readonly string[] };
 
-/** The kinds of a set of schema locations, each read once per process. */
+/** The kinds of a set of schema locations (one catalog per run), each read once. */
 export class JsonSchemaKinds implements SchemaKindSource {
   readonly #lookups = new Map<string, Lookup>();
   /** `group/kind` whose first version found took the short type. */
