@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli, REPO } from './run-cli.js';
 
 /** The same ConfigMap in two environments, as a GitOps repository keeps them. */
 const SETTINGS = (env: string) =>
@@ -96,5 +96,37 @@ describe('cosi check --each: one world per path, one report', () => {
     const none = await cli(['check', '--each'], { cwd: dir });
     expect(none.code).toBe(2);
     expect(none.stdout + none.stderr).toContain('--each needs the paths to check one by one');
+  });
+
+  it('exits 3 when one world does not converge, naming it in its cases', async () => {
+    const r = await cli(
+      [
+        'check',
+        '--each',
+        'fixtures/minimal',
+        'fixtures/cli/ping-pong',
+        '--max-writes',
+        '300',
+        '-o',
+        'json',
+      ],
+      { cwd: REPO },
+    );
+    expect(r.code).toBe(3);
+    const report = JSON.parse(r.stdout) as {
+      cases: { check: string; name: string; findings: { code: string; file: string }[] }[];
+    };
+    const convergence = report.cases.filter((c) => c.check === 'convergence');
+    expect(convergence.map((c) => [c.name, c.findings.map((f) => [f.code, f.file])])).toEqual([
+      ['convergence of fixtures/minimal', []],
+      [
+        'convergence of fixtures/cli/ping-pong',
+        [['not-converged', 'fixtures/cli/ping-pong/cosi.config.ts']],
+      ],
+    ]);
+    expect(report.cases.filter((c) => c.check === 'controllers').map((c) => c.name)).toEqual([
+      'Ping (fixtures/cli/ping-pong)',
+      'Pong (fixtures/cli/ping-pong)',
+    ]);
   });
 });
