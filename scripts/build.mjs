@@ -249,7 +249,13 @@ async function buildCliScript() {
     write: false,
     plugins: [fdirPicomatch, commanderSpawn, watchScreenOutside, externals],
     define: { ...VERSION_DEFINE, 'import.meta.url': '__cosiImportMetaUrl' },
-    banner: { js: "var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Strict, as the ES modules it is built from are: a directive only counts first in the
+    // script, before the banner's line (esbuild's own "use strict" comes after it). In sloppy
+    // mode a method called on a string gets a String object as `this`: CEL's string functions
+    // then failed on it ("Not a CEL value").
+    banner: {
+      js: "'use strict'; var __cosiImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
     logLevel: 'warning',
   });
   const code = countingModulesRun(
