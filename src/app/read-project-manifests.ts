@@ -49,6 +49,23 @@ export interface ReadProjectOptions extends ConfigLocation {
   readonly schemaLocations?: readonly string[];
   /** `--strict`: a schema location's `{{ .StrictSuffix }}` is `-strict`, as in kubeconform. */
   readonly strictSchemas?: boolean;
+  /**
+   * What the reads of several projects in one process share (`check --each`): the definitions of
+   * the same `--definitions` paths and the catalog of the same schema locations, read (and their
+   * schemas compiled) once for all.
+   */
+  readonly shared?: SharedProjectReads;
+}
+
+/** Reads that projects read in one process share, each made once per key (see `shared`). */
+export class SharedProjectReads {
+  readonly #made = new Map<string, unknown>();
+
+  /** What `make` gives, made the first time `key` is asked. */
+  once<T>(key: string, make: () => T): T {
+    if (!this.#made.has(key)) this.#made.set(key, make());
+    return this.#made.get(key) as T;
+  }
 }
 
 /** A project's manifest reader: the first read loads everything, a later one what changed. */
@@ -74,20 +91,28 @@ export async function openProjectReader(
   prior?: PriorState,
 ): Promise<ProjectReader> {
   const ignore = await ignorePatterns(options);
-  const extra = await readDefinitionPaths(options.definitionPaths ?? [], {
-    cwd: options.cwd,
-    ignore,
-  });
+  const shared = options.shared ?? new SharedProjectReads();
+  const definitionPaths = options.definitionPaths ?? [];
+  const extra = await shared.once(
+    JSON.stringify(['definitions', options.cwd, definitionPaths, ignore]),
+    () => readDefinitionPaths(definitionPaths, { cwd: options.cwd, ignore }),
+  );
   const definitions = [...(config?.definitions ?? []), ...extra.definitions];
+  const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_RELEASE;
+  const locations = options.schemaLocations ?? [];
   const schemaKinds =
-    options.schemaLocations === undefined || options.schemaLocations.length === 0
+    locations.length === 0
       ? undefined
-      : new JsonSchemaKinds({
-          locations: parseSchemaLocations(options.schemaLocations),
-          read: schemaFileReader(options.cwd),
-          release: options.kubernetesVersion ?? DEFAULT_KUBERNETES_RELEASE,
-          strict: options.strictSchemas === true,
-        });
+      : shared.once(
+          JSON.stringify(['schemas', options.cwd, locations, release, options.strictSchemas]),
+          () =>
+            new JsonSchemaKinds({
+              locations: parseSchemaLocations(locations),
+              read: schemaFileReader(options.cwd),
+              release,
+              strict: options.strictSchemas === true,
+            }),
+        );
   const previous =
     prior ??
     (options.previous === undefined

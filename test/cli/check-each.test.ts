@@ -129,4 +129,24 @@ describe('cosi check --each: one world per path, one report', () => {
       'Pong (fixtures/cli/ping-pong)',
     ]);
   });
+
+  it('reads --definitions once for every world, and reports their findings once', async () => {
+    await mkdir(path.join(dir, 'crds'));
+    await writeFile(
+      path.join(dir, 'crds', 'broken.yaml'),
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: x.example.org\nspec:\n  group: example.org\n',
+    );
+    const r = await cli(
+      ['check', '--definitions', 'crds', '--each', 'clusters/production', 'clusters/staging'],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(1);
+    // Its three problems, each once (not once per world).
+    expect(r.stdout.match(/^crds\/broken\.yaml:6:3: error\[invalid-definition\]: .*$/gm)).toEqual([
+      expect.stringContaining("'names'"),
+      expect.stringContaining("'scope'"),
+      expect.stringContaining("'versions'"),
+    ]);
+    expect(r.stdout).toContain('manifests: 2 resources in 3 files: 2 valid, 0 invalid');
+  });
 });

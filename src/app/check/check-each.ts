@@ -4,7 +4,8 @@
  * checked as one world per path, in one process and one report. One run of cosi is one world, so
  * the same names in two directories are `duplicate-resource`s there; here each path is loaded,
  * run and converged on its own (with the config found for it), in turn, and the cases of all of
- * them make one result.
+ * them make one result. The `--definitions` of the paths and the JSON Schemas of their schema
+ * locations are read (and compiled) once for all of them.
  *
  * In the merged result a case that is not a manifest's (a controller, the convergence run, the
  * config's types) says which path it is of, and a finding of no file is placed at its path, so
@@ -12,6 +13,7 @@
  */
 
 import type { Finding } from '../../loaders/finding.js';
+import { SharedProjectReads } from '../read-project-manifests.js';
 import type { RunProjectOptions } from '../run-project.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
 import { checkProject, type CheckedProject } from './check-project.js';
@@ -40,8 +42,10 @@ export async function checkEach(
   checkOptions: CheckOptions,
 ): Promise<CheckedWorlds> {
   const worlds: CheckedWorld[] = [];
+  // The same --definitions and schema locations are read once for every world.
+  const shared = new SharedProjectReads();
   for (const path of runOptions.files) {
-    const checked = await checkProject({ ...runOptions, files: [path] }, checkOptions);
+    const checked = await checkProject({ ...runOptions, files: [path], shared }, checkOptions);
     worlds.push({ ...checked, path });
   }
   return { worlds, result: mergeWorlds(worlds, checkOptions.strict) };
@@ -53,16 +57,24 @@ export function mergeWorlds(
   strict: boolean,
 ): CheckResult {
   const cases: CheckCase[] = [];
-  /** A config shared by several paths is type-checked once per run: reported once. */
-  const typeCases = new Set<string>();
+  /**
+   * What several worlds share is reported once: a config's type check, and a file's findings
+   * outside any document (a `--definitions` file's, read once for all).
+   */
+  const once = new Set<string>();
+  const seen = (c: CheckCase): boolean => {
+    const key = `${c.check}\n${c.name}\n${JSON.stringify(c.findings)}`;
+    if (once.has(key)) return true;
+    once.add(key);
+    return false;
+  };
   for (const { path, result } of worlds) {
     for (const c of result.cases) {
       if (c.check === 'manifests') {
+        if (c.resource === undefined && c.name !== '(input)' && seen(c)) continue;
         cases.push({ ...c, findings: c.findings.map((f) => placeAt(f, path)) });
       } else if (c.check === 'types') {
-        if (typeCases.has(c.name)) continue;
-        typeCases.add(c.name);
-        cases.push(c);
+        if (!seen(c)) cases.push(c);
       } else {
         cases.push({
           ...c,
