@@ -122,6 +122,7 @@ export async function run(): Promise<void> {
 
   lines.push(...(await walkRepositories(loaders)));
   lines.push(...(await catalogKinds(loaders)));
+  lines.push(...(await eachWorld()));
 
   const bundle = CRD_BUNDLE.filter((dir) => existsSync(dir));
   if (bundle.length > 0) {
@@ -275,6 +276,49 @@ async function loadAgainstParse(
     );
   }
   lines.push('', '  (growth: load time against the size before)', '');
+  return lines;
+}
+
+/** Worlds of `check --each` (one directory of four documents each). */
+const WORLD_SIZES = quick ? [10, 20] : [10, 50, 250];
+
+/**
+ * `cosi check --each` of N environment directories against `cosi check` of the same directories
+ * as one world (their names are distinct, so both pass), whole processes: what a world of its own
+ * costs beyond its documents.
+ */
+async function eachWorld(): Promise<string[]> {
+  const lines = [
+    'check --each: one world per directory vs the same directories as one world, whole processes',
+    '',
+    '  worlds  documents   one world ms   --each ms   each/one   --each growth',
+  ];
+  let previous: number | undefined;
+  for (const worlds of WORLD_SIZES) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-each-bench-'));
+    try {
+      const paths: string[] = [];
+      for (let i = 0; i < worlds; i++) {
+        const env = path.join(dir, `env-${i}`);
+        await mkdir(env);
+        await writeFile(
+          path.join(env, 'app.yaml'),
+          app(i).split('---\n').slice(0, 4).join('---\n'),
+        );
+        paths.push(env);
+      }
+      const one = await timeNode(['bin/cosi.js', 'check', ...paths, '-q']);
+      const each = await timeNode(['bin/cosi.js', 'check', '--each', ...paths, '-q']);
+      const growth = previous === undefined ? '' : `${(each.wall / previous).toFixed(2)}x`;
+      previous = each.wall;
+      lines.push(
+        `  ${String(worlds).padStart(6)}  ${String(worlds * 4).padStart(9)}  ${one.wall.toFixed(0).padStart(13)}  ${each.wall.toFixed(0).padStart(10)}  ${(each.wall / one.wall).toFixed(2).padStart(8)}x  ${growth.padStart(13)}`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  lines.push('', '  (growth: --each time against the size before; 5x the worlds each step)', '');
   return lines;
 }
 
