@@ -149,4 +149,18 @@ describe('cosi check --each: one world per path, one report', () => {
     ]);
     expect(r.stdout).toContain('manifests: 2 resources in 3 files: 2 valid, 0 invalid');
   });
+
+  it('takes a glob no shell expanded as each path it matches, in order', async () => {
+    const r = await cli(['check', '--each', 'clusters/*', '-o', 'json'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { cases: { check: string; name: string }[] };
+    expect(report.cases.filter((c) => c.check === 'convergence').map((c) => c.name)).toEqual([
+      'convergence of clusters/production',
+      'convergence of clusters/staging',
+    ]);
+    const none = await cli(['check', '--each', 'elsewhere/*'], { cwd: dir });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('elsewhere/*');
+  });
 });

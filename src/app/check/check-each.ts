@@ -12,6 +12,9 @@
  * that the report says which world it is about.
  */
 
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { compareStrings } from '../../engine/compare-strings.js';
 import type { Finding } from '../../loaders/finding.js';
 import { SharedProjectReads } from '../read-project-manifests.js';
 import type { RunProjectOptions } from '../run-project.js';
@@ -32,7 +35,8 @@ export interface CheckedWorlds {
 }
 
 /**
- * Checks each path of `runOptions.files` as a project of its own, in order. A config that does
+ * Checks each path of `runOptions.files` (a glob: each path it matches) as a project of its own,
+ * in order. A config that does
  * not load stops them all, as it stops one check.
  *
  * @throws ConfigError as {@link checkProject} does.
@@ -44,11 +48,32 @@ export async function checkEach(
   const worlds: CheckedWorld[] = [];
   // The same --definitions and schema locations are read once for every world.
   const shared = new SharedProjectReads();
-  for (const path of runOptions.files) {
+  for (const path of await eachPath(runOptions.files, runOptions.cwd)) {
     const checked = await checkProject({ ...runOptions, files: [path], shared }, checkOptions);
     worlds.push({ ...checked, path });
   }
   return { worlds, result: mergeWorlds(worlds, checkOptions.strict) };
+}
+
+/**
+ * The paths, each glob that names no file (`'clusters/*'`, quoted, or from a shell that does not
+ * expand it) replaced by what it matches, files and directories, each a world. A glob that
+ * matches nothing stays: its world reports it.
+ */
+async function eachPath(given: readonly string[], cwd: string): Promise<string[]> {
+  const paths: string[] = [];
+  for (const path of given) {
+    // tinyglobby is loaded only for a path that is not there.
+    const globs = existsSync(resolve(cwd, path)) ? undefined : await import('tinyglobby');
+    if (globs === undefined || !globs.isDynamicPattern(path)) {
+      paths.push(path);
+      continue;
+    }
+    const matches = await globs.glob(path, { cwd, onlyFiles: false, expandDirectories: false });
+    if (matches.length === 0) paths.push(path);
+    else paths.push(...matches.map((m) => m.replace(/\/$/, '')).sort(compareStrings));
+  }
+  return paths;
 }
 
 /** The cases of every world, each case not a manifest's naming its world's path. */
