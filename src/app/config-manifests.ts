@@ -26,9 +26,9 @@ export class MissingManifestsError extends Error {
 /**
  * The project as the config describes it, under what the command line says: a command given no
  * manifest paths reads those the config names (`manifests`, relative to the config's directory);
- * `definitionFiles`, `schemaLocations` and `kubernetesVersion` count when the command line gives none; the config's
- * `ignore` patterns join `--ignore`'s. So `cosi check` inside a project needs no `-f`, as kubectl
- * needs no file for its context, and `-f` overrides.
+ * `definitionFiles`, `schemaLocations` and `kubernetesVersion` count when the command line gives
+ * none; the config's `ignore` patterns join `--ignore`'s. So `cosi check` inside a project needs
+ * no `-f`, as kubectl needs no file for its context, and `-f` overrides.
  *
  * @throws MissingManifestsError when manifests are required and neither gives any.
  */
@@ -47,7 +47,8 @@ export function withConfigManifests<O extends ReadProjectOptions & ManifestsRequ
     options.definitionPaths === undefined ? fromConfig(project?.definitionFiles) : undefined;
   const schemaLocations =
     options.schemaLocations === undefined
-      ? fromConfig(project?.schemaLocations?.filter((l) => l !== 'default'))
+      ? // `default` names no path: it is not made relative to the config.
+        fromConfig(project?.schemaLocations?.filter((l) => l !== 'default'))
       : undefined;
   const release = project?.kubernetesVersion;
   const resolved: O = {

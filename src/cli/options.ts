@@ -178,7 +178,10 @@ export async function toRunOptions(
   };
 }
 
-/** `--schema-location` values cosi can use (they are parsed again where they are read); a usage error otherwise. */
+/**
+ * `--schema-location` values cosi can use (parsed again where they are read); a usage error
+ * otherwise.
+ */
 function checkedSchemaLocations(given: string[]): string[] {
   try {
     parseSchemaLocations(given);

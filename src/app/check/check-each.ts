@@ -36,8 +36,7 @@ export interface CheckedWorlds {
 
 /**
  * Checks each path of `runOptions.files` (a glob: each path it matches) as a project of its own,
- * in order. A config that does
- * not load stops them all, as it stops one check.
+ * in order. A config that does not load stops them all, as it stops one check.
  *
  * @throws ConfigError as {@link checkProject} does.
  */

@@ -1,7 +1,7 @@
 /**
  * A kind's JSON Schema, as kubeconform's tools write it, read back as the CRD schema it was made
- * from, so that it is checked as the CRD would be (structural rules, defaults, CEL rules, unknown
- * fields as warnings). `openapi2jsonschema.py` (kubeconform's, and datreeio/CRDs-catalog's copy
+ * from, so that documents are checked as the CRD would check them (defaults, formats, CEL rules,
+ * unknown fields). `openapi2jsonschema.py` (kubeconform's, and datreeio/CRDs-catalog's copy
  * of it) makes a CRD version's `openAPIV3Schema` a JSON Schema by:
  *
  * - closing every object with `properties`: `additionalProperties: false` (the CRD's schema leaves
