@@ -40,6 +40,7 @@ export const FINDING_CODES = [
   'controller-output',
   'invalid-id',
   'invalid-namespace',
+  'ignored-namespace',
   // Resource definitions.
   'invalid-definition',
   'definition-too-large',
@@ -99,6 +100,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'yaml-warning',
   'too-many-findings',
   'read-only-metadata',
+  'ignored-namespace',
   'undefined-type',
   'ignored-print-column',
   'previous-unresolved',

@@ -81,7 +81,8 @@ export function loadResources(
   const checkRules = rules.skipRules !== true && recordPrior === undefined;
   const schemas = new SpecChecker(compiler, given.source, findings, checkRules, given.celRules);
   const kinds = new KindFilter(rules);
-  for (const { report, header } of collected.pending) {
+  for (const { report, header: written } of collected.pending) {
+    let header = written;
     const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
     const document = describeDocument(report, header);
     if (header === undefined) {
@@ -120,6 +121,16 @@ export function loadResources(
         recordPrior?.unresolved(identity, report.location(typeAt(header)));
       continue;
     }
+    if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
+      // The API server clears it (its BeforeCreate), and kubectl applies such a file: a
+      // warning, and the resource is the one the cluster would store.
+      report.add(
+        'ignored-namespace',
+        '/metadata/namespace',
+        `${definition.kubernetes.kind} is cluster-scoped: the API server ignores metadata.namespace; remove it`,
+      );
+      header = { ...header, namespace: undefined };
+    }
     const pointer =
       header.id === undefined
         ? undefined
@@ -148,14 +159,7 @@ export function loadResources(
       documents.push({ ...document, status: status() });
       continue;
     }
-    if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
-      report.add(
-        'invalid-namespace',
-        '/metadata/namespace',
-        `${definition.kubernetes.kind} is cluster-scoped: it has no namespace; remove metadata.namespace`,
-      );
-    }
-    reportDuplicate(key, pointer, seen, report);
+    reportDuplicate(key, resourceName(pointer, definition), seen, report);
     documents.push({ ...document, status: status() });
     if (report.hasErrors) continue;
     resources.push(
@@ -400,9 +404,19 @@ function previousDocument(
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */
+/**
+ * A resource as a duplicate's message names it: `type(namespace/id)`, or `type(id)` for a
+ * cluster-scoped Kubernetes kind (its namespace is only cosi's placeholder).
+ */
+function resourceName(pointer: Pointer, definition: ResourceDefinition): string {
+  return definition.kubernetes?.namespaced === false
+    ? `${pointer.type}(${pointer.id})`
+    : formatPointer(pointer);
+}
+
 function reportDuplicate(
   key: string,
-  pointer: Pointer,
+  name: string,
   seen: Map<string, DocumentReport>,
   report: DocumentReport,
 ): void {
@@ -415,7 +429,7 @@ function reportDuplicate(
   report.add(
     'duplicate-resource',
     idPointer(report),
-    `${formatPointer(pointer)} is already defined at ${formatLocation(related)}${separateApplications(related.file, report.document.file)}`,
+    `${name} is already defined at ${formatLocation(related)}${separateApplications(related.file, report.document.file)}`,
     { related },
   );
 }

@@ -47,6 +47,25 @@ const YAML11_OCTAL = /^[-+]?0[0-7]+$/;
 const INTEGER_SYNTAX = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
 /** How YAML 1.2's core schema writes infinity: other infinite numbers overflowed. */
 const INFINITY_SYNTAX = /^[-+]?\.(?:inf|Inf|INF)$/;
+/**
+ * The keywords of a CRD's `openAPIV3Schema` that hold a limit, not data: the API server reads
+ * them as Go's float64 or int64, and generated CRDs write int64's bounds
+ * (`maximum: 9223372036854775807`), which lose a few units as a JavaScript number, as they do
+ * as a float64. Their precision is not worth a finding.
+ */
+const SCHEMA_LIMITS = new Set([
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+  'maxProperties',
+  'minProperties',
+]);
 
 /**
  * The Kubernetes API server's request limit (3 MiB, `MaxRequestBodyBytes`): a CustomResourceDefinition
@@ -592,7 +611,8 @@ class DataBuilder {
     } else if (
       Number.isInteger(value) &&
       !Number.isSafeInteger(value) &&
-      INTEGER_SYNTAX.test(source)
+      INTEGER_SYNTAX.test(source) &&
+      !this.#atSchemaLimit()
     ) {
       this.#report(
         'number-out-of-range',
@@ -600,6 +620,14 @@ class DataBuilder {
         `the integer ${shorten(source)} is beyond 2^53 and would lose precision: quote it for a string`,
       );
     }
+  }
+
+  /** True at a limit keyword ({@link SCHEMA_LIMITS}) inside a CRD's `openAPIV3Schema`. */
+  #atSchemaLimit(): boolean {
+    const key = this.#path.at(-1);
+    return (
+      typeof key === 'string' && SCHEMA_LIMITS.has(key) && this.#path.includes('openAPIV3Schema')
+    );
   }
 
   #checkCollectionTag(node: YamlNode, kind: 'map' | 'seq'): void {

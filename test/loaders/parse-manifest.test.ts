@@ -131,6 +131,26 @@ describe('parseManifest', () => {
       expect(documents[0]?.hasErrors).toBe(true);
     });
 
+    it("takes int64's bounds in a CRD's schema (a limit, not data), but not its defaults nor other keys", () => {
+      const schema = (key: string): string =>
+        `spec:\n  versions:\n  - schema:\n      openAPIV3Schema:\n        properties:\n          n:\n            ${key}: 9223372036854775807\n`;
+      for (const key of ['maximum', 'minimum', 'exclusiveMaximum', 'maxLength', 'maxItems']) {
+        expect(parse(schema(key)).findings).toEqual([]);
+      }
+      expect(parse(schema('default')).findings.map(where)).toEqual([
+        [
+          'number-out-of-range',
+          7,
+          22,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/n/default',
+        ],
+      ]);
+      // Outside a schema, `maximum` is data like any other key.
+      expect(parse('spec:\n  maximum: 9223372036854775807\n').findings.map(where)).toEqual([
+        ['number-out-of-range', 2, 12, '/spec/maximum'],
+      ]);
+    });
+
     it('refuses raw control characters anywhere, with the document they are in', () => {
       const { documents, findings } = parse('a: ok\n---\nb: "x\u0000y"\nc: \u001b[2J\n');
       expect(findings.map(where)).toEqual([

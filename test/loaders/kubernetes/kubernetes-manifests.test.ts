@@ -100,16 +100,33 @@ describe('Kubernetes-shaped manifests', () => {
     ]);
   });
 
-  it('require metadata.name, and refuse a namespace on a cluster-scoped kind', () => {
-    const { findings } = loadManifests([
+  it('require metadata.name, and warn of a namespace on a cluster-scoped kind, which the API server clears', () => {
+    const { findings, resources } = loadManifests([
       { path: 'crd.yaml', text: CRD },
       backup('metadata:\n  namespace: apps\n'),
       backup('metadata:\n  name: b\n  namespace: apps\n'),
     ]);
-    expect(findings.map((f) => [f.code, f.file, f.pointer])).toEqual([
-      ['missing-field', 'backup.yaml', '/metadata/name'],
-      ['invalid-namespace', 'backup.yaml', '/metadata/namespace'],
+    expect(findings.map((f) => [f.code, f.severity, f.file, f.pointer])).toEqual([
+      ['missing-field', 'error', 'backup.yaml', '/metadata/name'],
+      ['ignored-namespace', 'warning', 'backup.yaml', '/metadata/namespace'],
+      ['ignored-namespace', 'warning', 'backup.yaml', '/metadata/namespace'],
     ]);
+    // Loaded as the cluster stores it: the same name in two namespaces is one object.
+    expect(resources.map((r) => r.resource.metadata.namespace)).toEqual(['default']);
+    const twice = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup('metadata:\n  name: b\n  namespace: apps\n'),
+      backup('metadata:\n  name: b\n  namespace: web\n'),
+    ]);
+    expect(twice.findings.map((f) => f.code).sort()).toEqual([
+      'duplicate-resource',
+      'ignored-namespace',
+      'ignored-namespace',
+    ]);
+    // Named without the namespace it does not have.
+    expect(twice.findings.find((f) => f.code === 'duplicate-resource')?.message).toMatch(
+      /^ClusterBackups\.example\.org\(b\) is already defined at backup\.yaml:4:9/,
+    );
   });
 
   it('accept and ignore what the API server sets, as kubectl get -o yaml prints it', () => {
