@@ -39,6 +39,11 @@ export interface ResourceQuery {
 export interface QueriedState {
   readonly project: { readonly registry: DefinitionRegistry };
   readonly snapshot: StateSnapshot;
+  /**
+   * Kubernetes' own kinds by the names kubectl takes (`sa`, `clusterroles`): one that nothing
+   * here uses is registered nowhere, and asking for it finds no resources, as kubectl's does.
+   */
+  readonly builtins?: { findByName(name: string): ResourceDefinition | undefined };
 }
 
 /**
@@ -101,6 +106,8 @@ function resolveType(from: QueriedState, name: string): string {
         (t) => t.toLowerCase() === name.toLowerCase(),
       );
       if (written.length === 1) return written[0] as string;
+      const builtin = from.builtins?.findByName(name);
+      if (builtin !== undefined) return builtin.type;
     }
     throw new ResourceQueryError(
       typeErrorMessage(

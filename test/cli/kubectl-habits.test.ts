@@ -32,6 +32,41 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     );
   });
 
+  it("a Kubernetes kind nothing here uses finds no resources, by any of kubectl's names; a cluster-scoped one's table has no NAMESPACE", async () => {
+    for (const name of [
+      'sa',
+      'serviceaccounts',
+      'ServiceAccount',
+      'clusterroles.rbac.authorization.k8s.io',
+    ]) {
+      const none = await cli(['get', name, ...EXAMPLE]);
+      expect(none.code).toBe(0);
+      expect(none.stdout).toBe('');
+      expect(none.stderr).toBe('No resources found\n');
+    }
+    const typo = await cli(['get', 'serviceacount', ...EXAMPLE]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('resource type "serviceacount" is not registered');
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-cluster-scoped-'));
+    try {
+      await writeFile(
+        path.join(dir, 'rbac.yaml'),
+        'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: bot, namespace: ops}\n',
+      );
+      const table = await cli(['get', 'clusterrole,sa', '-f', dir, '-q']);
+      expect(table.stdout.split('\n').map((line) => line.split(/\s+/)[0])).toEqual([
+        'TYPE',
+        'ClusterRole',
+        '',
+        'NAMESPACE',
+        'ops',
+        '',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a malformed --sort-by is a usage error before the run', async () => {
     const bad = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '{.spec[}']);
     expect(bad.code).toBe(2);

@@ -20,6 +20,8 @@ import { readStateFlag } from '../state-option.js';
 import { parseLabelSelector } from '../label-selector.js';
 import { parseSortBy, sortResourceGroups } from '../render/sort-resources.js';
 import { convergeAndSelect } from './converge-and-select.js';
+import { BuiltinKinds } from '../../loaders/kubernetes/builtin-kinds.js';
+import { parseKubernetesRelease } from '../../loaders/kubernetes/kubernetes-release.js';
 
 export interface GetFlags extends CommonFlags {
   output: string;
@@ -89,13 +91,25 @@ export async function get(
     const asked = { types: type.split(','), query, ...(id !== undefined ? { id } : {}) };
     return { exitCode: await getWatch(io, asked, format, flags), result: { from: 'watch' } };
   }
+  // Kubernetes' own kinds by kubectl's names, for one nothing here uses (`get sa`: none found).
+  const builtins = {
+    findByName: (name: string) =>
+      BuiltinKinds.of(
+        flags.kubernetesVersion === undefined
+          ? undefined
+          : parseKubernetesRelease(flags.kubernetesVersion),
+      ).findByName(name),
+  };
   const select = (outcome: QueriedState): ResourceGroup[] =>
-    selectResources(outcome, {
-      type: type.split(','),
-      ...(id !== undefined ? { id } : {}),
-      ...(namespace !== undefined ? { namespace } : {}),
-      ...(selector !== undefined ? { selector } : {}),
-    });
+    selectResources(
+      { ...outcome, builtins },
+      {
+        type: type.split(','),
+        ...(id !== undefined ? { id } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(selector !== undefined ? { selector } : {}),
+      },
+    );
   // A resource asked for by id that is not there fails the command.
   const missing = (groups: readonly ResourceGroup[]): boolean =>
     id !== undefined && groups.length === 0;

@@ -15,7 +15,9 @@ export interface ResourceTableColumns {
 /**
  * The columns of one type's table, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE and
  * the type's print columns (empty for a sensitive type); `wide` adds the labels and the
- * finalizers, as kubectl's `-o wide` adds what does not fit, and `showLabels` the labels.
+ * finalizers, as kubectl's `-o wide` adds what does not fit, and `showLabels` the labels. A
+ * cluster-scoped Kubernetes kind has no NAMESPACE column, as in kubectl's tables: its objects
+ * have none (cosi's placeholder namespace is not theirs).
  */
 export function resourceTableColumns(
   group: Pick<ResourceGroup, 'type' | 'definition'>,
@@ -27,8 +29,9 @@ export function resourceTableColumns(
   const sensitive = group.definition?.sensitivity === 'sensitive';
   const displayType = group.definition?.displayType ?? group.type;
   const cells = columns.map((c) => (sensitive ? () => '' : printColumn(c.jsonPath)));
+  const namespaced = group.definition?.kubernetes?.namespaced !== false;
   const header = [
-    'NAMESPACE',
+    ...(namespaced ? ['NAMESPACE'] : []),
     'TYPE',
     'ID',
     'VERSION',
@@ -39,7 +42,7 @@ export function resourceTableColumns(
     ...(wide ? ['FINALIZERS'] : []),
   ];
   const row = (r: Resource): string[] => [
-    r.metadata.namespace,
+    ...(namespaced ? [r.metadata.namespace] : []),
     displayType,
     r.metadata.id,
     String(r.metadata.version),
