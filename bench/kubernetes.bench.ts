@@ -8,12 +8,13 @@
  * document under 0.5 s end to end (the bundle's unused CRDs cost their reading only). The
  * processes' CPU time is printed beside their wall time (on Linux): on a loaded machine, wall
  * time measures the load. Then documents whose kinds only JSON Schemas of CRDs-catalog define
- * (`--schema-location`), loaded against their bare parse at the same sizes. `--quick`: the
+ * (`--schema-location`), loaded against their bare parse at the same sizes; and real CRDs
+ * checked as manifests, 1, 2 and 4 copies, against their walk and parse. `--quick`: the
  * repositories at 1k and 2k documents only.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -123,6 +124,7 @@ export async function run(): Promise<void> {
   lines.push(...(await walkRepositories(loaders)));
   lines.push(...(await catalogKinds(loaders)));
   lines.push(...(await eachWorld()));
+  lines.push(...(await crdsAsManifests()));
 
   const bundle = CRD_BUNDLE.filter((dir) => existsSync(dir));
   if (bundle.length > 0) {
@@ -165,6 +167,75 @@ export async function run(): Promise<void> {
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Real CRD files, checked as manifests (their schemas compiled, their CEL rules too). */
+const REAL_CRDS = [
+  'fixtures/real-crds/cert-manager/crds',
+  'fixtures/real-crds/gateway-api/crds',
+  'fixtures/real-crds/traefik/kubernetes-crd-definition-v1.yml',
+];
+/** Each copy's groups: the copies past the first rename them, so that each is a CRD of its own. */
+const REAL_CRD_GROUPS = /\b(cert-manager\.io|gateway\.networking\.(?:x-)?k8s\.io|traefik\.io)\b/g;
+
+/**
+ * Real CRDs (cert-manager's, Gateway API's, Traefik's) checked as a repository's manifests, with
+ * a Certificate of each copy: 1, 2 and 4 copies, groups renamed past the first, a whole `cosi
+ * check` process against a process that walks and parses the same files. Copies repeat rules
+ * and patterns, as the versions of one CRD do.
+ */
+async function crdsAsManifests(): Promise<string[]> {
+  const files = REAL_CRDS.filter((p) => existsSync(p)).flatMap((p) =>
+    p.endsWith('.yml') ? [p] : readdirSync(p).map((name) => path.join(p, name)),
+  );
+  if (files.length === 0) return [];
+  const texts = files.map((file) => readFileSync(file, 'utf8'));
+  const lines = [
+    `real CRDs checked as manifests (${REAL_CRDS.join(', ')}), copies with their groups renamed, whole processes, medians of ${PROCESS_RUNS}`,
+    '',
+    '  copies   files       MB   walk + parse ms   cosi check ms   check/parse   check growth',
+  ];
+  let previous: number | undefined;
+  for (const copies of [1, 2, 4]) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-crds-bench-'));
+    try {
+      let bytes = 0;
+      for (let copy = 0; copy < copies; copy++) {
+        const rename = (text: string): string =>
+          copy === 0 ? text : text.replace(REAL_CRD_GROUPS, `c${copy}.$1`);
+        const into = path.join(dir, `copy-${copy}`);
+        await mkdir(into);
+        for (const [i, text] of texts.entries()) {
+          const renamed = rename(text);
+          bytes += renamed.length;
+          await writeFile(path.join(into, `crd-${i}.yaml`), renamed);
+        }
+        await writeFile(
+          path.join(into, 'certificate.yaml'),
+          rename(
+            'apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: { name: web, namespace: apps }\nspec:\n  secretName: web-tls\n  dnsNames: [web.example.org]\n  issuerRef: { name: letsencrypt, kind: ClusterIssuer }\n',
+          ),
+        );
+      }
+      const parse: number[] = [];
+      const check: number[] = [];
+      for (let run = 0; run < PROCESS_RUNS; run++) {
+        parse.push((await timeNode([path.join('bench', 'walk-and-parse.mjs'), dir])).wall);
+        check.push((await timeNode(['bin/cosi.js', 'check', dir, '-q'])).wall);
+      }
+      const parseMs = median(parse);
+      const checkMs = median(check);
+      const growth = previous === undefined ? '' : `${(checkMs / previous).toFixed(2)}x`;
+      previous = checkMs;
+      lines.push(
+        `  ${String(copies).padStart(6)}  ${String(copies * (texts.length + 1)).padStart(6)}  ${(bytes / 1e6).toFixed(1).padStart(7)}  ${parseMs.toFixed(0).padStart(16)}  ${checkMs.toFixed(0).padStart(14)}  ${(checkMs / parseMs).toFixed(2).padStart(11)}x  ${growth.padStart(13)}`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  lines.push('', '  (growth: check time against the size before; 2x the copies each step)', '');
+  return lines;
 }
 
 /** The JSON Schemas of CRDs-catalog the catalog section reads (`--schema-location`). */

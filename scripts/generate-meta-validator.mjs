@@ -17,7 +17,10 @@ const require = createRequire(import.meta.url);
 const { Ajv } = require('ajv');
 const standaloneCode = require('ajv/dist/standalone').default;
 
-const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, source: true, esm: true } });
+const ajv = new Ajv({
+  ...AJV_OPTIONS,
+  code: { ...AJV_OPTIONS.code, source: true, esm: true, optimize: 1 },
+});
 const code = standaloneCode(ajv, ajv.getSchema('http://json-schema.org/draft-07/schema'))
   .replace(/^"use strict";/, '')
   .replaceAll('require("ajv/dist/runtime/equal").default', 'ajvEqual');

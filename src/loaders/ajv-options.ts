@@ -14,6 +14,9 @@ export const AJV_OPTIONS = {
   strictRequired: false,
   validateFormats: false,
   logger: false,
-  // Patterns come from manifests: untrusted, so they run in linear time.
-  code: { regExp: linearRegExpEngine },
+  // Patterns come from manifests: untrusted, so they run in linear time. No optimization pass
+  // over the generated code: on large CRDs (kube-prometheus' Prometheus, 800 KB) it is most of
+  // the compile (0.8-1.2 s of 1.1-1.5 s for three of its schemas), and the code it saves runs
+  // no faster (20k validations of a Prometheus 196-237 ms with it, 227-233 without).
+  code: { regExp: linearRegExpEngine, optimize: false },
 } as const satisfies Options;

@@ -21,9 +21,36 @@ export interface LinearRegExp {
   toString(): string;
 }
 
+/**
+ * Patterns compiled, by their source, and the errors of those that do not compile. CRDs repeat
+ * their patterns (a hostname's, a label's, in every route and version of Gateway API), and each
+ * schema compile and validity check asks for them again. A compiled RE2JS is immutable.
+ */
+const compiledPatterns = new Map<
+  string,
+  { readonly compiled: RE2JS } | { readonly error: unknown }
+>();
+/** Past this many, the kept patterns are dropped and kept anew. */
+const MAX_KEPT_PATTERNS = 4096;
+
+function compilePattern(pattern: string): RE2JS {
+  let kept = compiledPatterns.get(pattern);
+  if (kept === undefined) {
+    try {
+      kept = { compiled: re2js().compile(pattern) };
+    } catch (error) {
+      kept = { error };
+    }
+    if (compiledPatterns.size >= MAX_KEPT_PATTERNS) compiledPatterns.clear();
+    compiledPatterns.set(pattern, kept);
+  }
+  if ('error' in kept) throw kept.error;
+  return kept.compiled;
+}
+
 /** Compiles a pattern for searching (as `RegExp#test`); throws on syntax RE2 does not accept. */
 export function compileLinearRegExp(pattern: string): LinearRegExp {
-  const compiled = re2js().compile(pattern);
+  const compiled = compilePattern(pattern);
   return {
     test: (input) => compiled.test(input),
     toString: () => `/${pattern}/`,
