@@ -45,10 +45,13 @@ export function withConfigManifests<O extends ReadProjectOptions & ManifestsRequ
   const manifests = options.files.length === 0 ? fromConfig(project?.manifests) : undefined;
   const definitionPaths =
     options.definitionPaths === undefined ? fromConfig(project?.definitionFiles) : undefined;
+  const configLocations = project?.schemaLocations;
   const schemaLocations =
-    options.schemaLocations === undefined
-      ? // `default` names no path: it is not made relative to the config.
-        fromConfig(project?.schemaLocations?.filter((l) => l !== 'default'))
+    options.schemaLocations === undefined && configLocations !== undefined
+      ? // `default` names no path, and a URL is no path: neither is made relative to the config.
+        configLocations
+          .filter((l) => l !== 'default')
+          .map((l) => (/^https?:\/\//i.test(l) ? l : (fromConfig([l])?.[0] ?? l)))
       : undefined;
   const release = project?.kubernetesVersion;
   const resolved: O = {

@@ -12,8 +12,12 @@ import {
 import { JsonSchemaKinds } from '../loaders/kubernetes/json-schema-kinds.js';
 import { parseSchemaLocations } from '../loaders/kubernetes/schema-location.js';
 import { schemaFileReader } from './schema-file-reader.js';
+import { SchemaDownloads } from './schema-downloads.js';
 import { displayPath } from './display-path.js';
 import { explainMissingConfig, type ConfigLocation } from './project-config.js';
+
+/** Reads again after downloads, at most: each round downloads what the one before asked for. */
+const MAX_DOWNLOAD_ROUNDS = 3;
 
 /** Where a project's manifests are and how they are read: what every command shares. */
 export interface ReadProjectOptions extends ConfigLocation {
@@ -49,6 +53,8 @@ export interface ReadProjectOptions extends ConfigLocation {
   readonly schemaLocations?: readonly string[];
   /** `--strict`: a schema location's `{{ .StrictSuffix }}` is `-strict`, as in kubeconform. */
   readonly strictSchemas?: boolean;
+  /** `--schema-cache`: where schemas downloaded from URL locations are kept between runs. */
+  readonly schemaCache?: string;
   /**
    * What the reads of several projects in one process share (`check --each`): the definitions of
    * the same `--definitions` paths and the catalog of the same schema locations, read (and their
@@ -100,6 +106,17 @@ export async function openProjectReader(
   const definitions = [...(config?.definitions ?? []), ...extra.definitions];
   const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_RELEASE;
   const locations = options.schemaLocations ?? [];
+  const parsedLocations = parseSchemaLocations(locations);
+  const downloads = parsedLocations.some((l) => l.remote)
+    ? shared.once(
+        JSON.stringify(['downloads', options.cwd, options.schemaCache]),
+        () =>
+          new SchemaDownloads({
+            cwd: options.cwd,
+            ...(options.schemaCache === undefined ? {} : { cacheDirectory: options.schemaCache }),
+          }),
+      )
+    : undefined;
   const schemaKinds =
     locations.length === 0
       ? undefined
@@ -107,45 +124,68 @@ export async function openProjectReader(
           JSON.stringify(['schemas', options.cwd, locations, release, options.strictSchemas]),
           () =>
             new JsonSchemaKinds({
-              locations: parseSchemaLocations(locations),
-              read: schemaFileReader(options.cwd),
+              locations: parsedLocations,
+              read: downloads?.reader() ?? schemaFileReader(options.cwd),
               release,
               strict: options.strictSchemas === true,
             }),
         );
-  const previous =
-    prior ??
-    (options.previous === undefined
-      ? undefined
-      : await loadPreviousRevision(options.previous, {
-          paths: options.files,
-          cwd: options.cwd,
-          definitions,
-          ignore,
-          ...(schemaKinds === undefined ? {} : { schemaKinds }),
-          ...(options.kubernetesVersion === undefined
-            ? {}
-            : { kubernetesVersion: options.kubernetesVersion }),
-        }));
-  const reader = new ManifestReader(options.files, {
-    cwd: options.cwd,
-    ignore,
-    ...(options.kubernetesVersion === undefined
-      ? {}
-      : { kubernetesVersion: options.kubernetesVersion }),
-    ...(schemaKinds === undefined ? {} : { schemaKinds }),
-    ...(options.skipKinds === undefined ? {} : { skipKinds: options.skipKinds }),
-    ...(options.rejectKinds === undefined ? {} : { rejectKinds: options.rejectKinds }),
-    ...(options.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
-    ...(previous === undefined ? {} : { previous }),
-    ...(options.positions === false ? { positions: false } : {}),
-    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
-    definitions,
-    ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
-  });
+  /** The manifests' reader, with the previous revision it checks transitions against. */
+  const open = async (): Promise<ManifestReader> => {
+    const previous =
+      prior ??
+      (options.previous === undefined
+        ? undefined
+        : await loadPreviousRevision(options.previous, {
+            paths: options.files,
+            cwd: options.cwd,
+            definitions,
+            ignore,
+            ...(schemaKinds === undefined ? {} : { schemaKinds }),
+            ...(options.kubernetesVersion === undefined
+              ? {}
+              : { kubernetesVersion: options.kubernetesVersion }),
+          }));
+    return new ManifestReader(options.files, {
+      cwd: options.cwd,
+      ignore,
+      ...(options.kubernetesVersion === undefined
+        ? {}
+        : { kubernetesVersion: options.kubernetesVersion }),
+      ...(schemaKinds === undefined ? {} : { schemaKinds }),
+      ...(options.skipKinds === undefined ? {} : { skipKinds: options.skipKinds }),
+      ...(options.rejectKinds === undefined ? {} : { rejectKinds: options.rejectKinds }),
+      ...(options.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
+      ...(previous === undefined ? {} : { previous }),
+      ...(options.positions === false ? { positions: false } : {}),
+      ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+      definitions,
+      ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
+    });
+  };
+  let reader = await open();
+  /**
+   * A read, and when it asked for schemas at URLs not downloaded yet, a download of them all and
+   * a whole read again with a fresh reader: every document is checked with the kinds it found.
+   * Each round downloads what the one before asked for; a few rounds at most (a schema found at
+   * a URL asks for nothing more).
+   */
+  const readWithDownloads = async (
+    paths: Iterable<string> | undefined,
+    readOptions: { readonly contentOnly?: boolean } | undefined,
+  ): Promise<ReadResult> => {
+    const given = paths === undefined ? undefined : [...paths];
+    let read = await reader.read(given, readOptions);
+    for (let round = 0; downloads?.hasPending === true && round < MAX_DOWNLOAD_ROUNDS; round++) {
+      await downloads.downloadPending();
+      reader = await open();
+      read = await reader.read(undefined, readOptions);
+    }
+    return read;
+  };
   return {
     async read(paths, readOptions) {
-      const read = await reader.read(paths, readOptions);
+      const read = await readWithDownloads(paths, readOptions);
       // No paths at all is a project of controllers alone (`cosi graph --config X`), not empty input.
       const own =
         options.files.length === 0

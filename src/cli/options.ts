@@ -22,6 +22,7 @@ export interface CommonFlags {
   ignore?: string[];
   definitions?: string[];
   schemaLocation?: string[];
+  schemaCache?: string;
   kubernetesVersion?: string;
   config?: string;
   stable?: boolean;
@@ -54,7 +55,7 @@ const collectPaths = (value: string, previous: string[] | undefined): string[] =
 ];
 
 /**
- * Adds `-f`, `--ignore`, `--definitions`, `--schema-location`, `--kubernetes-version`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
+ * Adds `-f`, `--ignore`, `--definitions`, `--schema-location`, `--schema-cache`, `--kubernetes-version`, `--config`, `--stable`, `--timeout`, `--max-writes`, `--no-color`,
  * `-q`, `-v`.
  */
 export function addProjectOptions(command: Command): Command {
@@ -76,8 +77,12 @@ export function addProjectOptions(command: Command): Command {
     )
     .option(
       '--schema-location <template>',
-      "JSON Schemas of kinds no CRD or built-in kind defines, as kubeconform's -schema-location: a path template such as 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' (repeatable; tried in order)",
+      "JSON Schemas of kinds no CRD or built-in kind defines, as kubeconform's -schema-location: a path or URL template such as 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' (repeatable; tried in order)",
       collect,
+    )
+    .option(
+      '--schema-cache <dir>',
+      "keep the schemas downloaded from --schema-location URLs in this directory, and read them from it in later runs (kubeconform's -cache)",
     )
     .option(
       '--kubernetes-version <version>',
@@ -155,6 +160,7 @@ export async function toRunOptions(
     ...(flags.schemaLocation !== undefined
       ? { schemaLocations: checkedSchemaLocations(flags.schemaLocation) }
       : {}),
+    ...(flags.schemaCache !== undefined ? { schemaCache: flags.schemaCache } : {}),
     ...(flags.kubernetesVersion !== undefined
       ? { kubernetesVersion: kubernetesRelease(flags.kubernetesVersion) }
       : {}),

@@ -1,7 +1,10 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCosi } from '../support/cosi-process.js';
 import { cli, REPO } from './run-cli.js';
 
 /** Four JSON Schemas of datreeio/CRDs-catalog, as it lays them out (fixtures/real-crds/README.md). */
@@ -135,13 +138,13 @@ describe('--schema-location (CRDs-catalog JSON Schemas, as kubeconform reads the
     expect(r.stdout).toContain('(no schema at schemas/certificate.json)');
   });
 
-  it('refuses a URL or an unknown field as a usage error (exit 2) before reading anything', async () => {
+  it('refuses another scheme than http(s) or an unknown field as a usage error (exit 2) before reading anything', async () => {
     const url = await cli(
-      ['check', 'k8s', '--schema-location', 'https://example.org/{{.ResourceKind}}.json'],
+      ['check', 'k8s', '--schema-location', 'ftp://example.org/{{.ResourceKind}}.json'],
       { cwd: dir },
     );
     expect(url.code).toBe(2);
-    expect(url.stderr).toContain('cosi reads schemas from files, not the network');
+    expect(url.stderr).toContain('ftp:// is not a location cosi reads');
     const field = await cli(
       ['get', 'certificates', '-f', 'k8s', '--schema-location', 's/{{.Kind}}.json'],
       { cwd: dir },
@@ -175,10 +178,130 @@ describe('--schema-location (CRDs-catalog JSON Schemas, as kubeconform reads the
     await mkdir(path.join(dir, 'bad'));
     await writeFile(
       path.join(dir, 'bad', 'cosi.config.mjs'),
-      "export default { manifests: ['../k8s'], schemaLocations: ['https://example.org/x.json'] };\n",
+      "export default { manifests: ['../k8s'], schemaLocations: ['ftp://example.org/x.json'] };\n",
     );
     const bad = await cli(['check', '--config', 'bad'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stdout + bad.stderr).toContain('schemaLocations[0]: --schema-location');
+  });
+});
+
+describe('--schema-location URLs (a local server standing for raw.githubusercontent.com)', () => {
+  let server: Server;
+  let base: string;
+  let requests: string[];
+
+  beforeEach(async () => {
+    requests = [];
+    server = createServer((request, response) => {
+      const url = request.url ?? '/';
+      requests.push(url);
+      if (url.startsWith('/broken/')) {
+        response.writeHead(500, 'Internal Server Error').end('no');
+        return;
+      }
+      readFile(path.join(CATALOG, decodeURIComponent(url))).then(
+        (body) => response.writeHead(200, { 'content-type': 'application/json' }).end(body),
+        () => response.writeHead(404).end('not found'),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterEach(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const catalogUrl = (): string =>
+    `${base}/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`;
+
+  it('downloads the schema of each kind used, once, and checks as with the files', async () => {
+    const r = await cli(['check', 'k8s', '--schema-location', catalogUrl(), '-o', 'json'], {
+      cwd: dir,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ resources: { valid: 4, invalid: 0 } });
+    expect(requests.sort()).toEqual([
+      '/cert-manager.io/certificate_v1.json',
+      '/ec2.aws.m.upbound.io/vpc_v1beta1.json',
+      '/kustomize.toolkit.fluxcd.io/kustomization_v1.json',
+      '/networking.istio.io/gateway_v1alpha3.json',
+    ]);
+    // What a downloaded schema refuses is placed in the manifest, as a file's is.
+    await writeFile(
+      path.join(dir, 'k8s', 'apps.yaml'),
+      MANIFESTS.replace('dnsNames: [shop.example.org]', 'dnsName: [shop.example.org]'),
+    );
+    const bad = await cli(['check', 'k8s', '--schema-location', catalogUrl()], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(
+      'k8s/apps.yaml:6:3: error[schema-violation]: unknown field "dnsName" (did you mean "dnsNames"?)',
+    );
+  });
+
+  it('asks the next location after a 404, in order, and reports any other failure at the URL', async () => {
+    const r = await cli(
+      [
+        'check',
+        'k8s',
+        '--schema-location',
+        `${base}/elsewhere/{{.ResourceKind}}.json`,
+        '--schema-location',
+        catalogUrl(),
+      ],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(0);
+    expect(requests.filter((u) => u.startsWith('/elsewhere/'))).toHaveLength(4);
+    const broken = await cli(
+      ['check', 'k8s', '--schema-location', `${base}/broken/{{.ResourceKind}}.json`],
+      { cwd: dir },
+    );
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(
+      `${base}/broken/certificate.json: error[invalid-definition]: the schema of Certificates.cert-manager.io cannot be read: ${base}/broken/certificate.json could not be downloaded: HTTP 500 Internal Server Error`,
+    );
+    expect(broken.stdout).toContain(
+      `k8s/apps.yaml:2:7: error[unknown-type]: kind Certificate of cert-manager.io/v1 is not defined: its schema at ${base}/broken/certificate.json`,
+    );
+    // No server at all: said as the connection's failure.
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise((resolve) => gone.close(resolve));
+    const closed = `http://127.0.0.1:${port}/{{.ResourceKind}}.json`;
+    const refused = await cli(['check', 'k8s', '--schema-location', closed], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('could not be downloaded: ECONNREFUSED');
+  });
+
+  it('downloads from the built CLI (its worker) as from the sources', async () => {
+    const r = await runCosi(['check', 'k8s', '--schema-location', catalogUrl()], dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('4 resources in 1 file: 4 valid, 0 invalid');
+    expect(r.code).toBe(0);
+    expect(requests).toHaveLength(4);
+  });
+
+  it('keeps what it downloaded under --schema-cache, and a later run reads it from there', async () => {
+    const cache = path.join(dir, 'cache');
+    const args = ['check', 'k8s', '--schema-location', catalogUrl(), '--schema-cache', cache];
+    expect((await cli(args, { cwd: dir })).code).toBe(0);
+    expect(requests).toHaveLength(4);
+    expect((await readdir(cache)).filter((f) => f.endsWith('.json'))).toHaveLength(4);
+    requests = [];
+    const again = await cli(args, { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(requests).toEqual([]);
+    // The config's URL locations are taken as they are, not as paths relative to it.
+    await writeFile(
+      path.join(dir, 'cosi.config.mjs'),
+      `export default { manifests: ['k8s'], schemaLocations: [${JSON.stringify(catalogUrl())}] };\n`,
+    );
+    const fromConfig = await cli(['check'], { cwd: dir });
+    expect(fromConfig.stdout + fromConfig.stderr).not.toContain('error[');
+    expect(fromConfig.code).toBe(0);
   });
 });

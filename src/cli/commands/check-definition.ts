@@ -73,6 +73,8 @@ Examples:
   cosi check -f manifests/ --previous origin/main   # transition rules, as an update would
   cosi check k8s/ --kubernetes-version 1.30 --ignore-unknown-kinds -o junit   # as kubeconform -summary
   cosi check k8s/ --schema-location 'CRDs-catalog/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'
+  cosi check k8s/ --schema-cache ~/.cache/schemas \\
+    --schema-location 'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'
   cosi check --each clusters/*/   # each environment a world of its own, one report
 
 Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,

@@ -1,9 +1,10 @@
 /**
- * Kinds defined by JSON Schemas on disk (`--schema-location`, see `schema-location.ts`), found
- * as kubeconform finds them: when a document's kind is defined by nothing else (no CRD, no
- * config definition, no built-in kind), each location in turn is asked for the path of its
- * schema, and the first file there defines it. Only the kinds documents use are read, so a
- * checkout of a whole catalog (datreeio/CRDs-catalog: 4,000 files) costs nothing to name.
+ * Kinds defined by JSON Schemas on disk or at URLs (`--schema-location`, see
+ * `schema-location.ts`), found as kubeconform finds them: when a document's kind is defined by
+ * nothing else (no CRD, no config definition, no built-in kind), each location in turn is
+ * asked for the path of its schema, and the first file there defines it. Only the kinds
+ * documents use are read, so a checkout of a whole catalog (datreeio/CRDs-catalog: 4,000 files)
+ * costs nothing to name.
  *
  * A schema defines the kind as a CRD of one served version would, its JSON Schema read back as
  * the CRD schema it was made from (`json-schema-structural.ts`):
@@ -17,7 +18,7 @@
  *   undefined, and its documents point at the schema.
  *
  * Files are read through the given synchronous reader, so that this stays free of I/O: the CLI
- * reads the disk, tests give a map.
+ * reads the disk and what it downloaded (a URL not downloaded yet is `pending`), tests give a map.
  */
 
 import pluralize from 'pluralize';
@@ -40,9 +41,16 @@ import type { SchemaLocation } from './schema-location.js';
 
 export type { SchemaCheckContext } from './kubernetes-kinds.js';
 
-/** What reading a schema's path gave. */
+/**
+ * What reading a schema's path gave. `pending`: not here yet (a URL not downloaded): the kind is
+ * undefined for now, no later location is asked, and the kind is asked again by the next load,
+ * which its reader makes once the download is done.
+ */
 export type SchemaFileRead =
-  { readonly text: string } | { readonly missing: true } | { readonly error: string };
+  | { readonly text: string }
+  | { readonly missing: true }
+  | { readonly error: string }
+  | { readonly pending: true };
 
 /** Reads a schema's path: `missing` when there is no file (the next location is asked). */
 export type ReadSchemaFile = (path: string) => SchemaFileRead;
@@ -102,6 +110,7 @@ export class JsonSchemaKinds implements SchemaKindSource {
     const apiVersion = group === '' ? version : `${group}/${version}`;
     const tried: string[] = [];
     let lookup: Lookup | undefined;
+    let pending = false;
     for (const location of this.options.locations) {
       const path = location.pathOf({
         apiVersion,
@@ -113,12 +122,17 @@ export class JsonSchemaKinds implements SchemaKindSource {
       tried.push(path);
       const read = this.options.read(path);
       if ('missing' in read) continue;
+      if ('pending' in read) {
+        pending = true;
+        break;
+      }
       const definition = this.#define(group, version, kind, path, read, context);
       lookup = definition === undefined ? { tried } : { definition };
       break;
     }
     lookup ??= { tried };
-    this.#lookups.set(key, lookup);
+    // Asked again once the download is there, in the order of the locations.
+    if (!pending) this.#lookups.set(key, lookup);
     return lookup;
   }
 

@@ -12,10 +12,12 @@
  *   kubeconform reads it;
  * - `default` (kubeconform's built-in Kubernetes schemas) is taken and needs nothing: cosi has the
  *   built-in kinds of every release it knows;
- * - an `http(s)://` location is refused: cosi reads no network; the schemas are downloaded once
- *   (`git clone`) and named by path.
+ * - an `http://` or `https://` location is a URL template
+ *   (`https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`):
+ *   its fields' values are percent-encoded, so that a manifest's kind stays in its path segment.
  *
- * Pure: only the text of a path is made here; `json-schema-kinds.ts` reads the files.
+ * Pure: only the text of a path or URL is made here; `json-schema-kinds.ts` reads the files
+ * through its reader (`src/app/schema-downloads.ts` for URLs).
  */
 
 /** kubeconform's layout of a directory given without a file template. */
@@ -48,6 +50,8 @@ export interface SchemaTarget {
 export interface SchemaLocation {
   /** As given on the command line. */
   readonly source: string;
+  /** An `http(s)://` template: its paths are URLs. */
+  readonly remote: boolean;
   /** The path of the schema of `target` (relative as given, or absolute). */
   pathOf(target: SchemaTarget): string;
 }
@@ -68,29 +72,42 @@ export class SchemaLocationError extends Error {
  * The locations of the given `--schema-location` values, in order, `default` left out (cosi's
  * built-in kinds are always on).
  *
- * @throws SchemaLocationError for a URL or a template with anything but kubeconform's fields.
+ * @throws SchemaLocationError for a template with anything but kubeconform's fields, or a URL
+ * of another scheme than http and https.
  */
 export function parseSchemaLocations(given: readonly string[]): SchemaLocation[] {
   return given.filter((g) => g !== 'default').map(parseSchemaLocation);
 }
 
 function parseSchemaLocation(given: string): SchemaLocation {
-  if (/^https?:\/\//i.test(given)) {
+  const remote = /^https?:\/\//i.test(given);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(given)?.[1];
+  if (!remote && scheme !== undefined) {
     throw new SchemaLocationError(
       given,
-      'cosi reads schemas from files, not the network: download them once (git clone https://github.com/datreeio/CRDs-catalog) and give the path, such as CRDs-catalog/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json',
+      `${scheme}:// is not a location cosi reads: give a path, or an http:// or https:// URL`,
     );
   }
   if (given.trim() === '') throw new SchemaLocationError(given, 'the location is empty');
+  if (remote && !URL.canParse(given.replaceAll(/\{\{[^}]*\}\}/g, 'x'))) {
+    throw new SchemaLocationError(given, 'not a URL');
+  }
   const template = given.endsWith('json')
     ? given
     : `${given.replace(/\/+$/, '')}${DIRECTORY_LAYOUT}`;
   const parts = parseTemplate(given, template);
   return {
     source: given,
+    remote,
     pathOf: (target) => {
       const values = fieldValues(target);
-      return parts.map((part) => (typeof part === 'string' ? part : values[part.field])).join('');
+      return parts
+        .map((part) => {
+          if (typeof part === 'string') return part;
+          const value = values[part.field];
+          return remote ? encodeURIComponent(value) : value;
+        })
+        .join('');
     },
   };
 }

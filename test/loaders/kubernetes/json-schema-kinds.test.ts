@@ -163,6 +163,36 @@ describe('kinds defined by JSON Schemas on disk (--schema-location)', () => {
     expect(reads).toEqual(['a/widget.json', 'b/widget-example-v1.json']);
   });
 
+  it('leaves a kind whose schema is pending (a download) undefined for now, asks no later location, and finds it when asked again', () => {
+    const reads: string[] = [];
+    let downloaded = false;
+    const schemaKinds = new JsonSchemaKinds({
+      locations: parseSchemaLocations([
+        'https://schemas.example/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json',
+        CATALOG,
+      ]),
+      read: (path) => {
+        reads.push(path);
+        if (path.startsWith('https://')) {
+          return downloaded ? { text: WIDGET_SCHEMA } : { pending: true };
+        }
+        return { missing: true };
+      },
+      release: '1.36',
+    });
+    const manifests = [{ path: 'app.yaml', text: widget('  size: 3') }];
+    const first = loadManifests(manifests, { schemaKinds });
+    expect(first.resources).toEqual([]);
+    expect(reads).toEqual(['https://schemas.example/example.org/widget_v1.json']);
+    downloaded = true;
+    const second = loadManifests(manifests, { schemaKinds });
+    expect(show(second.findings)).toEqual([]);
+    expect(second.resources.map((r) => r.resource.metadata.type)).toEqual(['Widgets.example.org']);
+    // Found once, read once: a third load asks nothing.
+    loadManifests(manifests, { schemaKinds });
+    expect(reads).toHaveLength(2);
+  });
+
   it('says which files it looked for when no location has the kind', () => {
     const { findings } = load(widget('  size: 3'), {}, { locations: [CATALOG, 'more'] });
     expect(findings.filter((f) => f.code === 'unknown-type')).toMatchObject([

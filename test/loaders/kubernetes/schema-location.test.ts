@@ -48,12 +48,36 @@ describe("schema locations, as kubeconform's -schema-location names them", () =>
     expect(parseSchemaLocations(['default', 'a.json']).map((l) => l.source)).toEqual(['a.json']);
   });
 
-  it('refuses a URL, saying how to vendor the schemas instead', () => {
-    expect(() =>
-      parseSchemaLocations([
-        'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json',
-      ]),
-    ).toThrow(/not the network: download them once \(git clone/);
+  it("takes an http(s) URL template, as kubeconform's, its fields' values percent-encoded", () => {
+    const [catalog] = parseSchemaLocations([
+      'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json',
+    ]);
+    expect(catalog?.remote).toBe(true);
+    expect(catalog?.pathOf(target('cert-manager.io/v1', 'Certificate'))).toBe(
+      'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/cert-manager.io/certificate_v1.json',
+    );
+    // A manifest's kind stays in its path segment.
+    expect(catalog?.pathOf(target('x.io/v1', 'A/../../B?c#d'))).toBe(
+      'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/x.io/a%2F..%2F..%2Fb%3Fc%23d_v1.json',
+    );
+    expect(
+      parseSchemaLocations(['HTTP://mirror.example/schemas/'])[0]?.pathOf(
+        target('apps/v1', 'Deployment'),
+      ),
+    ).toBe('HTTP://mirror.example/schemas/v1.30.0-standalone/deployment-apps-v1.json');
+    expect(parseSchemaLocations(['vendor/{{.ResourceKind}}.json'])[0]?.remote).toBe(false);
+  });
+
+  it('refuses other schemes, and a URL that is not one', () => {
+    expect(() => parseSchemaLocations(['ftp://example.org/{{.ResourceKind}}.json'])).toThrow(
+      /ftp:\/\/ is not a location cosi reads: give a path, or an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(() => parseSchemaLocations(['file:///schemas/{{.ResourceKind}}.json'])).toThrow(
+      SchemaLocationError,
+    );
+    expect(() => parseSchemaLocations(['https://exa mple.org/{{.ResourceKind}}.json'])).toThrow(
+      /not a URL/,
+    );
   });
 
   it('refuses a field kubeconform does not have, and an unclosed action, naming the fields', () => {
