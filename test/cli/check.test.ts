@@ -322,6 +322,11 @@ describe('cosi check at the edges of CI', () => {
       '::error file=fixtures/minimal,line=1,title=setup%3A usage-error::--update needs --expect',
     );
     expect(github.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+    // In text, the setup case is named once.
+    const text = await cli(['check', '-f', 'fixtures/minimal', '--update']);
+    expect(text.stdout.split('\n')[0]).toBe(
+      'setup: error[usage-error]: --update needs --expect <dir>',
+    );
   });
 
   it('points controller findings at the manifest of the item, or at the config', async () => {

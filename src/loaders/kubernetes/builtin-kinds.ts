@@ -173,6 +173,12 @@ export class BuiltinKinds {
     return this.#index().apiVersions.get(kind) ?? [];
   }
 
+  /** Whether this release serves any kind in `group` (`''`: the core group). */
+  hasGroup(group: string): boolean {
+    for (const entry of this.#index().entries.values()) if (entry.group === group) return true;
+    return false;
+  }
+
   /** Every kind of this release, for the nearest to a misspelled one. */
   kinds(): string[] {
     return [...this.#index().apiVersions.keys()];

@@ -19,7 +19,7 @@ import type { SchemaCompiler } from '../schema-compiler.js';
 import { CRD_API_VERSION, CRD_KIND } from './crd-definitions.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
-import { isReleaseAtLeast, removedApi } from './removed-apis.js';
+import { isReleaseAtLeast, lastRemovalOf, removedApi, type RemovedApi } from './removed-apis.js';
 import { runDeferredCheck } from './deferred-check.js';
 
 /** What a load checks a kind found outside it with (a JSON Schema's, see `json-schema-kinds.ts`). */
@@ -176,6 +176,7 @@ export class KubernetesKinds {
     const invalid = this.#invalid.get(`${group}/${kind}`);
     const builtinVersions = this.builtins?.versionsOf(group, kind) ?? [];
     const removed = removedApi(header.apiVersion, kind);
+    const lastRemoved = removed === undefined ? lastRemovalOf(kind) : undefined;
     const release = this.builtins?.release;
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
     const servedBy = versions === undefined ? this.#apiVersionsOf(kind) : [];
@@ -193,10 +194,7 @@ export class KubernetesKinds {
       removed !== undefined &&
       (release === undefined || isReleaseAtLeast(release, removed.removedIn))
     ) {
-      const instead = removed.replacement.includes(' ')
-        ? removed.replacement
-        : `apiVersion: ${removed.replacement}`;
-      message = `${kind} of ${header.apiVersion} was removed in Kubernetes ${removed.removedIn}: use ${instead}`;
+      message = `${kind} of ${header.apiVersion} was removed in Kubernetes ${removed.removedIn}: use ${insteadOf(removed)}`;
       rule = 'removed-api';
     } else if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
@@ -205,6 +203,16 @@ export class KubernetesKinds {
       rule = 'builtin-kind';
     } else if (servedBy.length > 0) {
       message = `kind ${kind} is not served by ${header.apiVersion}: write apiVersion: ${servedBy.join(' or ')}`;
+    } else if (
+      versions === undefined &&
+      invalid === undefined &&
+      (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
+      lastRemoved !== undefined &&
+      (release === undefined || isReleaseAtLeast(release, lastRemoved.removedIn))
+    ) {
+      // `policy/v1` PodSecurityPolicy: a kind Kubernetes served elsewhere, and serves no more.
+      message = `kind ${kind} is not served by ${header.apiVersion}, nor by any apiVersion since Kubernetes ${lastRemoved.removedIn}, which removed ${lastRemoved.apiVersion}: use ${insteadOf(lastRemoved)}`;
+      rule = 'removed-api';
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
       const elsewhere = this.builtins?.apiVersionsOf(kind) ?? [];
@@ -219,6 +227,10 @@ export class KubernetesKinds {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
     } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
       message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
+      rule = 'builtin-kind';
+    } else if (!group.includes('.') && (this.builtins?.hasGroup(group) ?? false)) {
+      // `apps`, `policy`: a CRD's group has a dot, so none can add a kind to Kubernetes' own.
+      message = `Kubernetes ${release ?? ''} has no kind ${kind} in ${header.apiVersion}, and no CustomResourceDefinition can add one to its group ${group}`;
       rule = 'builtin-kind';
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
@@ -253,6 +265,13 @@ export class KubernetesKinds {
     const apiVersion = this.#apiVersionsOf(near)[0] ?? this.builtins?.apiVersionsOf(near)[0];
     return apiVersion === undefined ? undefined : { kind: near, apiVersion };
   }
+}
+
+/** What to write instead of a removed API: its replacement apiVersion, or what replaces it. */
+function insteadOf(removed: RemovedApi): string {
+  return removed.replacement.includes(' ')
+    ? removed.replacement
+    : `apiVersion: ${removed.replacement}`;
 }
 
 function apiVersionOf(group: string, version: string): string {

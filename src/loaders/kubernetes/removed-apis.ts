@@ -96,6 +96,27 @@ for (const [apiVersion, kinds, removedIn, replacement] of TABLE) {
   for (const kind of kinds) BY_KEY.set(`${apiVersion}/${kind}`, { removedIn, replacement });
 }
 
+/** A kind's last removal: the apiVersion that served it last, and when and for what. */
+const LAST_BY_KIND = new Map<string, RemovedApi & { readonly apiVersion: string }>();
+for (const [apiVersion, kinds, removedIn, replacement] of TABLE) {
+  for (const kind of kinds) {
+    const known = LAST_BY_KIND.get(kind);
+    if (known === undefined || isReleaseAtLeast(removedIn, known.removedIn)) {
+      LAST_BY_KIND.set(kind, { apiVersion, removedIn, replacement });
+    }
+  }
+}
+
+/**
+ * The last removal of a kind in any apiVersion (PodSecurityPolicy: `policy/v1beta1` in 1.25), for
+ * a document that names the kind in an apiVersion that never served it (`policy/v1`).
+ */
+export function lastRemovalOf(
+  kind: string,
+): (RemovedApi & { readonly apiVersion: string }) | undefined {
+  return LAST_BY_KIND.get(kind);
+}
+
 /** The removal of an `apiVersion` and kind, if Kubernetes removed it. */
 export function removedApi(apiVersion: string, kind: string): RemovedApi | undefined {
   return BY_KEY.get(`${apiVersion}/${kind}`);

@@ -177,6 +177,27 @@ spec: {}
     expect(psp.findings[0]?.message).toContain('Pod Security Admission');
   });
 
+  it("say a removed kind is removed when written in an apiVersion that never served it (Istio's sample: policy/v1 PodSecurityPolicy)", () => {
+    const psp = load('apiVersion: policy/v1\nkind: PodSecurityPolicy\nmetadata: { name: x }\n');
+    expect(psp.findings.map((f) => [f.code, f.rule])).toEqual([['unknown-type', 'removed-api']]);
+    expect(psp.findings[0]?.message).toBe(
+      'kind PodSecurityPolicy is not served by policy/v1, nor by any apiVersion since Kubernetes 1.25, which removed policy/v1beta1: use nothing: Pod Security Admission replaces it (namespace labels pod-security.kubernetes.io/*)',
+    );
+  });
+
+  it("ask for no CRD in a group of Kubernetes' own (no dot): none can add a kind there", () => {
+    const { findings } = load('apiVersion: apps/v1\nkind: Deploymnet\nmetadata: { name: x }\n');
+    expect(findings.map((f) => [f.code, f.rule])).toEqual([['unknown-type', 'builtin-kind']]);
+    expect(findings[0]?.message).toMatch(
+      /^Kubernetes 1\.\d+ has no kind Deploymnet in apps\/v1, and no CustomResourceDefinition can add one to its group apps \(did you mean kind Deployment of apps\/v1\?\)$/,
+    );
+    // A group with a dot may be a CRD's, even one Kubernetes serves kinds in.
+    const crdGroup = load('apiVersion: example.org/v1\nkind: Widget\nmetadata: { name: x }\n');
+    expect(crdGroup.findings[0]?.message).toMatch(
+      /^no CustomResourceDefinition defines kind Widget/,
+    );
+  });
+
   it('load an API the chosen release still serves, and refuse it in the release that removed it', () => {
     const flowSchema = `apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
 kind: FlowSchema

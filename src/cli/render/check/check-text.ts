@@ -22,9 +22,9 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
       const place = formatLocation(f);
       const failure = isFailure(f, result.strict);
       const head = `${f.severity}[${f.code}]: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
-      const text = escapeControl(
-        place ? `${place}: ${head}` : `${item.check} ${item.name}: ${head}`,
-      );
+      // A case named as its check (`setup`) is named once.
+      const name = item.name === item.check ? item.check : `${item.check} ${item.name}`;
+      const text = escapeControl(place ? `${place}: ${head}` : `${name}: ${head}`);
       lines.push(failure ? c.red(text) : c.yellow(text));
       if (f.diff)
         lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
