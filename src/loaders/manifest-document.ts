@@ -48,9 +48,21 @@ export function readManifestHeader(
     );
     return undefined;
   }
-  reportUnknownKeys(value, TOP_LEVEL_KEYS, [], report);
   const spec = Object.prototype.hasOwnProperty.call(value, 'spec') ? value.spec : {};
   const empty = { labels: {}, annotations: {}, spec };
+  if (isNoManifest(value)) {
+    // A program's own settings in YAML (Cassandra's cassandra.yaml: 90 keys): one finding, not
+    // an unknown key each.
+    const keys = Object.keys(value);
+    const shown = keys.slice(0, 3).map((k) => JSON.stringify(shorten(k)));
+    report.add(
+      'missing-field',
+      '/metadata',
+      `not a manifest: its keys (${shown.join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}) are none of a Kubernetes object's (apiVersion, kind, metadata) nor of a cosi document's (metadata, spec); if the file holds no manifest, leave it out with --ignore or .cosiignore`,
+    );
+    return empty;
+  }
+  reportUnknownKeys(value, TOP_LEVEL_KEYS, [], report);
   if (!Object.prototype.hasOwnProperty.call(value, 'metadata')) {
     report.add('missing-field', '/metadata', 'the document has no metadata');
     return empty;
@@ -83,6 +95,21 @@ export function readManifestHeader(
   if (id !== undefined) header.id = id;
   if (namespace !== undefined) header.namespace = namespace;
   return header;
+}
+
+/** The keys of a manifest, either shape's, that a document's keys are compared with. */
+const MANIFEST_KEYS = ['apiVersion', 'kind', 'metadata', 'spec'];
+
+/**
+ * Whether a mapping is no manifest of either shape: keys, none of them a manifest's nor a
+ * misspelling of one (`metdata` is a manifest's, misspelt, and says so).
+ */
+function isNoManifest(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value);
+  return (
+    keys.length > 0 &&
+    keys.every((k) => !MANIFEST_KEYS.includes(k) && didYouMean(k, MANIFEST_KEYS) === undefined)
+  );
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -233,6 +233,23 @@ spec:
     ]);
   });
 
+  it("says once that a program's own YAML is no manifest, not an unknown key each", () => {
+    const settings = Array.from({ length: 90 }, (_, i) => `setting_${i}: ${i}\n`).join('');
+    const { findings } = loadManifests([
+      { path: 'cassandra.yaml', text: `cluster_name: Test\nnum_tokens: 256\n${settings}` },
+      // A manifest's key misspelt is still said as such.
+      { path: 'typo.yaml', text: 'metdata: {type: vm, id: a}\n' },
+    ]);
+    expect(findings.map((f) => [f.file, f.code, f.pointer])).toEqual([
+      ['cassandra.yaml', 'missing-field', '/metadata'],
+      ['typo.yaml', 'unknown-key', '/metdata'],
+      ['typo.yaml', 'missing-field', '/metadata'],
+    ]);
+    expect(findings[0]?.message).toBe(
+      'not a manifest: its keys ("cluster_name", "num_tokens", "setting_0" and 89 more) are none of a Kubernetes object\'s (apiVersion, kind, metadata) nor of a cosi document\'s (metadata, spec); if the file holds no manifest, leave it out with --ignore or .cosiignore',
+    );
+  });
+
   describe('definitions given in options', () => {
     const extra = createDefinition({
       type: 'Disks.example.org',
