@@ -43,7 +43,11 @@ export interface QueriedState {
    * Kubernetes' own kinds by the names kubectl takes (`sa`, `clusterroles`): one that nothing
    * here uses is registered nowhere, and asking for it finds no resources, as kubectl's does.
    */
-  readonly builtins?: { findByName(name: string): ResourceDefinition | undefined };
+  readonly builtins?: {
+    findByName(name: string): ResourceDefinition | undefined;
+    /** Every kind, for the nearest to a misspelled name. */
+    kinds(): readonly string[];
+  };
 }
 
 /**
@@ -110,11 +114,10 @@ function resolveType(from: QueriedState, name: string): string {
       if (builtin !== undefined) return builtin.type;
     }
     throw new ResourceQueryError(
-      typeErrorMessage(
-        error,
-        from.project.registry,
-        undefinedTypes(from.snapshot, from.project.registry),
-      ),
+      typeErrorMessage(error, from.project.registry, [
+        ...undefinedTypes(from.snapshot, from.project.registry),
+        ...(from.builtins?.kinds() ?? []),
+      ]),
       { cause: error },
     );
   }

@@ -46,7 +46,9 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     }
     const typo = await cli(['get', 'serviceacount', ...EXAMPLE]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('resource type "serviceacount" is not registered');
+    expect(typo.stderr).toContain(
+      'resource type "serviceacount" is not registered (did you mean "ServiceAccount"?)',
+    );
     const dir = await mkdtemp(path.join(tmpdir(), 'cosi-cluster-scoped-'));
     try {
       await writeFile(

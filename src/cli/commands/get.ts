@@ -92,13 +92,15 @@ export async function get(
     return { exitCode: await getWatch(io, asked, format, flags), result: { from: 'watch' } };
   }
   // Kubernetes' own kinds by kubectl's names, for one nothing here uses (`get sa`: none found).
+  const catalog = (): BuiltinKinds =>
+    BuiltinKinds.of(
+      flags.kubernetesVersion === undefined
+        ? undefined
+        : parseKubernetesRelease(flags.kubernetesVersion),
+    );
   const builtins = {
-    findByName: (name: string) =>
-      BuiltinKinds.of(
-        flags.kubernetesVersion === undefined
-          ? undefined
-          : parseKubernetesRelease(flags.kubernetesVersion),
-      ).findByName(name),
+    findByName: (name: string) => catalog().findByName(name),
+    kinds: () => catalog().kinds(),
   };
   const select = (outcome: QueriedState): ResourceGroup[] =>
     selectResources(
