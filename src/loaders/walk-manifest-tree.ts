@@ -73,7 +73,8 @@ const YAML_FILE = /\.ya?ml$/i;
  * `unrendered` (see `unrendered-sources.ts`): a directory holding a `Chart.yaml` is a Helm
  * chart, of which only `crds/` (and its subcharts' in `charts/`) is read; a kustomization file
  * is not read as a manifest, and neither are the patches and configuration files it names (the
- * walk reads it for their names). A file given by name is read whatever it is.
+ * walk reads it for their names). A file given by name is read whatever it is, but for a
+ * kustomization file (`cosi check *.yaml`), which is never a manifest.
  *
  * @example
  * const { files, findings } = await walkManifestTree(['manifests/'], { cwd });
@@ -144,10 +145,15 @@ class ManifestWalker {
       if (real !== undefined) await this.#walk(given, absolute, real, new Set([real]));
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
-      if (real !== undefined) {
-        this.#named.add(real);
-        this.#addFile(real, given, absolute);
+      if (real === undefined) return;
+      if (isKustomizationFile(path.basename(absolute))) {
+        // `cosi check *.yaml`: a kustomization is never a manifest, named or not.
+        this.#unrendered.push(kustomization(given));
+        this.#kustomizations.push({ display: given, absolute });
+        return;
       }
+      this.#named.add(real);
+      this.#addFile(real, given, absolute);
     } else {
       this.findings.push(unreadableFile(given, `${given} is not a regular file or a directory`));
     }

@@ -148,6 +148,15 @@ describe('walking a repository with a Helm chart and kustomize', () => {
     expect(globbed.unrendered).toEqual([]);
   });
 
+  it('sets a kustomization file aside even given by name (a shell glob, `cosi check *.yaml`)', async () => {
+    const file = `${FIXTURE}/overlays/prod/kustomization.yaml`;
+    const named = await walkManifestTree([file, `${FIXTURE}/overlays/prod/replicas.yaml`], {
+      cwd: REPO,
+    });
+    expect(named.files.map((f) => f.display)).toEqual([`${FIXTURE}/overlays/prod/replicas.yaml`]);
+    expect(named.unrendered.map((u) => [u.path, u.kind])).toEqual([[file, 'kustomization']]);
+  });
+
   it('treats a chart given as the directory to walk as a chart', async () => {
     const tree = await walkManifestTree([`${FIXTURE}/chart`], { cwd: REPO });
     expect(tree.files.map((f) => f.display)).toEqual([
