@@ -1,3 +1,4 @@
+import type { Transferable } from 'node:worker_threads';
 import { heartbeatReader } from './user-code-heartbeat.js';
 import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from './worker-launch.js';
 import { toError } from '../engine/errors.js';
@@ -70,7 +71,8 @@ export type WorkerEnd = (
 /** A started project worker. */
 export interface ProjectWorker {
   /** Posts a message to the worker. */
-  post(message: unknown): void;
+  /** Posts a message to the worker, moving `transfer` (a port) to it. */
+  post(message: unknown, transfer?: readonly Transferable[]): void;
   /** Terminates the worker (it has said all it had to); `ended` then resolves as `exited`. */
   stop(): Promise<void>;
   /** Resolves once the worker is gone, with why. */
@@ -174,8 +176,8 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     });
   });
   return {
-    post: (message) => {
-      worker.postMessage(message);
+    post: (message, transfer) => {
+      worker.postMessage(message, transfer === undefined ? undefined : [...transfer]);
     },
     stop: async () => {
       stopping = true;

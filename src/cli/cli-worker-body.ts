@@ -11,7 +11,8 @@ import { heartbeatWriter } from '../app/user-code-heartbeat.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
 import { useConfigLoader } from '../loaders/load-config.js';
-import { providePreparsedManifests } from '../loaders/preparsed-manifests.js';
+import { providePreparseSource } from '../loaders/preparsed-manifests.js';
+import { SharedParses } from './parse-sharing.js';
 import { loadJitiWithCodeCache, saveJitiCache } from './cached-jiti.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
 import { runCli } from './program.js';
@@ -77,12 +78,13 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
     };
 
   if (data.parsesAhead === true) {
-    // Listened for from the start, and until it comes (the main thread sends it once, soon):
-    // the manifests' parses, which the run's reads take instead of parsing the same text again.
+    // Listened for from the start, and until it comes (the main thread sends it first): the
+    // port of the manifests' parses, which the run's reads take instead of parsing the same
+    // text again (see `parse-sharing.ts`).
     const listener = (message: ToWorker): void => {
-      if (message.kind !== 'preparsed') return;
+      if (message.kind !== 'preparse-port') return;
       port.off('message', listener);
-      providePreparsedManifests(message.parses);
+      providePreparseSource(new SharedParses(message.port));
     };
     port.on('message', listener);
   }

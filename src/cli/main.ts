@@ -34,14 +34,15 @@ export async function main(
       undefined,
       launched === undefined ? {} : { launched },
     );
-    // Meanwhile this thread, idle until the worker's output comes, reads and parses the
-    // manifests the line names, for the worker to take (see `preparse-manifests.ts`).
-    void (await import('./preparse-manifests.js'))
-      .preparseCommandLine(argv, io.cwd)
-      .then((parses) => {
-        // (A worker that ended already takes no message: nothing is lost.)
-        run.post({ kind: 'preparsed', parses });
-      });
+    // Meanwhile this thread, idle until the worker's output comes, parses the manifests the
+    // line names from the last, for the worker to take (see `preparse-manifests.ts`).
+    const share = (await import('./preparse-manifests.js')).shareCommandLineParses(argv, io.cwd);
+    // (A worker that ended already takes no message: nothing is lost.)
+    run.post({ kind: 'preparse-port', port: share.port }, [share.port]);
+    const stopSharing = (): void => {
+      share.stop();
+    };
+    void run.ended.then(stopSharing, stopSharing);
     return (await import('./supervised-cli.js')).superviseWorkerOnce(argv, io, run);
   }
   if (runsInWorker(argv)) return (await import('./supervised-cli.js')).runCliInWorker(argv, io);

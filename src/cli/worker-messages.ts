@@ -1,7 +1,7 @@
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import type { RoundViewTransfer } from './ui/round-view-transfer.js';
-import type { ParseTransfer } from '../loaders/parse-transfer.js';
+import type { MessagePort } from 'node:worker_threads';
 
 /**
  * What crosses between `cosi` and the worker that runs a command on a project: the worker's
@@ -31,11 +31,10 @@ export interface OutputChunk {
 export type ToWorker =
   | { readonly kind: 'stdin'; readonly input: Uint8Array | string }
   /**
-   * The manifests the command line names, parsed on the main thread while the worker started
-   * (see `preparse-manifests.ts`): sent once, maybe with none, to a worker started with
-   * `parsesAhead`.
+   * The port on which the main thread sends the parses of the manifests the command line names
+   * (see `parse-sharing.ts`): sent once, first, to a worker started with `parsesAhead`.
    */
-  | { readonly kind: 'preparsed'; readonly parses: readonly ParseTransfer[] }
+  | { readonly kind: 'preparse-port'; readonly port: MessagePort }
   /** The user asked a long-running command (`watch`) to stop. */
   | { readonly kind: 'interrupt' }
   /** A key of the full-screen `watch`: `p` (pause or resume), `r` (re-run). */
@@ -52,6 +51,6 @@ export interface CliWorkerData {
   readonly hasStdin: boolean;
   /** A full-screen `watch`: the main thread draws it (see `remote-watch-screen.ts`). */
   readonly screen?: boolean;
-  /** The main thread parses the named manifests ahead and sends them (`preparsed`). */
+  /** The main thread shares the parse of the named manifests (`preparse-port`). */
   readonly parsesAhead?: boolean;
 }

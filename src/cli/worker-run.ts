@@ -1,3 +1,4 @@
+import type { Transferable } from 'node:worker_threads';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import type { LaunchedWorker } from '../app/worker-launch.js';
@@ -12,8 +13,8 @@ import { launchCliWorker } from './cli-worker-launch.js';
 
 /** A command's run in one worker, as {@link runWorkerOnce} starts it. */
 export interface WorkerRun {
-  /** Posts a message to the worker. */
-  post(message: ToWorker): void;
+  /** Posts a message to the worker, moving `transfer` (a port) to it. */
+  post(message: ToWorker, transfer?: readonly Transferable[]): void;
   /** Terminates the worker. */
   stop(): Promise<void>;
   /**
@@ -82,8 +83,8 @@ export function runWorkerOnce(
     },
   });
   return {
-    post: (message) => {
-      worker.post(message);
+    post: (message, transfer) => {
+      worker.post(message, transfer);
     },
     stop: () => worker.stop(),
     ended: worker.ended.then((end) => ({

@@ -14,9 +14,25 @@ import { isParseOf, revivedParse, type ParseTransfer } from './parse-transfer.js
 /** The parses given and not yet taken, by file as shown. */
 const given = new Map<string, ParseTransfer>();
 
+/**
+ * Where parses made on another thread come from while this thread loads: asked for a file as
+ * the load reaches it, synchronously; `undefined` when this thread is to parse it itself (the
+ * source may then tell the other thread not to).
+ */
+export interface PreparseSource {
+  take(file: string): ParseTransfer | undefined;
+}
+
+let source: PreparseSource | undefined;
+
 /** Keeps `parses` for the loads of this thread to take (a later parse of a file replaces one). */
 export function providePreparsedManifests(parses: readonly ParseTransfer[]): void {
   for (const parse of parses) given.set(parse.file, parse);
+}
+
+/** Asks `from` for each file's parse that was not given (`undefined`: none any more). */
+export function providePreparseSource(from: PreparseSource | undefined): void {
+  source = from;
 }
 
 /**
@@ -28,10 +44,9 @@ export function parseManifestOrTakePreparsed(
   file: string,
   limits: ParseManifestOptions = {},
 ): ParsedManifest {
-  const parse = given.get(file);
-  if (parse !== undefined) {
-    given.delete(file);
-    if (isParseOf(parse, written, file, limits)) return revivedParse(parse);
-  }
+  let parse = given.get(file);
+  if (parse !== undefined) given.delete(file);
+  else parse = source?.take(file);
+  if (parse !== undefined && isParseOf(parse, written, file, limits)) return revivedParse(parse);
   return parseManifest(written, file, limits);
 }

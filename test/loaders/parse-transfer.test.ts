@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefinition } from '../../src/index.js';
 import { ignorePatterns } from '../../src/loaders/ignore-file.js';
@@ -15,8 +16,9 @@ import {
 import {
   parseManifestOrTakePreparsed,
   providePreparsedManifests,
+  providePreparseSource,
 } from '../../src/loaders/preparsed-manifests.js';
-import { preparseManifests } from '../../src/cli/preparse-manifests.js';
+import { SharedParses, shareParses, type ShareMessage } from '../../src/cli/parse-sharing.js';
 
 /** What a parse says, positions included, as data to compare. */
 function observed(text: string, parse: ReturnType<typeof parseManifest>) {
@@ -97,12 +99,16 @@ describe('a parse made on another thread', () => {
   });
 });
 
-describe("the main thread's parses ahead, taken by the run's reader", () => {
+describe('the parse shared by the main thread and the worker', () => {
   let dir: string;
+  let channel: MessageChannel;
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'cosi-preparse-'));
+    channel = new MessageChannel();
   });
   afterEach(async () => {
+    providePreparseSource(undefined);
+    channel.port1.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -113,7 +119,76 @@ describe("the main thread's parses ahead, taken by the run's reader", () => {
     manifestPaths,
   });
 
-  it('are of the files the reader reads, by the same names, which it takes', async () => {
+  /** The main thread's end, as `preparse-manifests.ts` makes it. */
+  const endpoint = (port: MessagePort) => ({
+    postMessage: (message: ShareMessage) => {
+      port.postMessage(message);
+    },
+    on: (event: 'message', listener: (message: ShareMessage) => void) => port.on(event, listener),
+    close: () => {
+      port.close();
+    },
+  });
+
+  /** Every message waiting on a port, read as the worker reads them. */
+  const received = (port: MessagePort): ShareMessage[] => {
+    const out: ShareMessage[] = [];
+    for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+      out.push(m.message as ShareMessage);
+    }
+    return out;
+  };
+
+  const summary = (messages: readonly ShareMessage[]) =>
+    messages.map((m) =>
+      m.kind === 'parse'
+        ? `parse ${m.parse.file}`
+        : m.kind === 'done'
+          ? 'done'
+          : `${m.kind} ${m.file}`,
+    );
+
+  it('parses the files the reader reads from the last, each claimed first, and says when done', async () => {
+    await writeFile(path.join(dir, 'a.yaml'), 'metadata: {type: Hosts.example.org, id: a}\n');
+    await writeFile(path.join(dir, 'b.yml'), 'metadata: {type: Hosts.example.org, id: b}\n');
+    await writeFile(path.join(dir, 'skipped.yaml'), 'metadata: {id: s}\n');
+    await writeFile(path.join(dir, 's.cosi-test.yaml'), 'scenario: {}\n');
+    await writeFile(path.join(dir, '.cosiignore'), 'skipped.yaml\n');
+    // The worker's end takes no listener: it reads with receiveMessageOnPort, as the worker does.
+    const worker = channel.port2;
+    await shareParses(command(['.']), dir, endpoint(channel.port1));
+    expect(summary(received(worker))).toEqual([
+      'claim b.yml',
+      'parse b.yml',
+      'claim a.yaml',
+      'parse a.yaml',
+      'done',
+    ]);
+  });
+
+  it('leaves the files the worker claimed to it, and meets it in the middle', async () => {
+    for (const name of ['a', 'b', 'c', 'd']) {
+      await writeFile(path.join(dir, `${name}.yaml`), `metadata: {id: ${name}}\n`);
+    }
+    // The worker started the first two before the main thread got to them.
+    channel.port2.postMessage({ kind: 'claim', file: 'a.yaml' } satisfies ShareMessage);
+    channel.port2.postMessage({ kind: 'claim', file: 'b.yaml' } satisfies ShareMessage);
+    await shareParses(command(['.']), dir, endpoint(channel.port1));
+    expect(summary(received(channel.port2))).toEqual([
+      'claim d.yaml',
+      'parse d.yaml',
+      'claim c.yaml',
+      'parse c.yaml',
+      'done',
+    ]);
+  });
+
+  it('skips the standard input, and never throws on a path that is not there', async () => {
+    await shareParses(command(['-', 'missing/']), dir, endpoint(channel.port1));
+    expect(summary(received(channel.port2))).toEqual(['done']);
+  });
+
+  it("gives the worker's reader the main thread's parses, and claims the rest for it", async () => {
     await writeFile(
       path.join(dir, 'a.yaml'),
       'metadata: {type: Hosts.example.org, id: a}\nspec: {}\n',
@@ -122,50 +197,49 @@ describe("the main thread's parses ahead, taken by the run's reader", () => {
       path.join(dir, 'b.yml'),
       'metadata: {type: Hosts.example.org, id: b}\nspec: {}\n',
     );
-    await writeFile(path.join(dir, 'skipped.yaml'), 'metadata: {type: Hosts.example.org, id: s}\n');
-    await writeFile(path.join(dir, 's.cosi-test.yaml'), 'scenario: {}\n');
-    await writeFile(path.join(dir, '.cosiignore'), 'skipped.yaml\n');
-    const parses = await preparseManifests(command(['.']), dir);
-    // As a run reads them: the same walk, with the same patterns.
+    const main = channel.port1;
+    // The main thread parsed b.yml (doctored, to see the reader take it) and started nothing else.
+    const text = 'metadata: {type: Hosts.example.org, id: b}\nspec: {}\n';
+    const parse = transferOf(text, 'b.yml');
+    main.postMessage({ kind: 'claim', file: 'b.yml' } satisfies ShareMessage);
+    main.postMessage({
+      kind: 'parse',
+      parse: {
+        ...parse,
+        documents: parse.documents.map((d) => ({
+          ...d,
+          value: { ...(d.value as object), spec: { from: 'main' } },
+        })),
+      },
+    } satisfies ShareMessage);
+    providePreparseSource(new SharedParses(channel.port2));
     const reader = new ManifestReader(['.'], {
       cwd: dir,
       ignore: await ignorePatterns({ cwd: dir }),
       definitions: [createDefinition({ type: 'Hosts.example.org' })],
     });
-    expect(parses.map((p) => p.file)).toEqual(['a.yaml', 'b.yml']);
-    // Doctored, to see the reader take them.
-    providePreparsedManifests(
-      parses.map((p) => ({
-        ...p,
-        documents: p.documents.map((d) => ({
-          ...d,
-          value: { ...(d.value as object), spec: { from: 'main' } },
-        })),
-      })),
-    );
     const read = await reader.read();
-    expect(read.files).toEqual(['a.yaml', 'b.yml']);
-    expect(read.resources.map((r) => r.resource.spec)).toEqual([
-      { from: 'main' },
-      { from: 'main' },
-    ]);
+    expect(read.resources.map((r) => r.resource.spec)).toEqual([{}, { from: 'main' }]);
+    // The worker parsed a.yaml itself, and said so first.
+    expect(summary(received(main))).toEqual(['claim a.yaml']);
   });
 
-  it('stop at their budget, skip the standard input, and never throw', async () => {
-    await writeFile(path.join(dir, 'a.yaml'), 'metadata: {id: a}\n');
-    await writeFile(path.join(dir, 'b.yaml'), 'metadata: {id: b}\n');
-    expect((await preparseManifests(command(['.']), dir, 20)).map((p) => p.file)).toEqual([
-      'a.yaml',
-    ]);
-    expect(await preparseManifests(command(['-']), dir)).toEqual([]);
-    expect(await preparseManifests(command(['missing/']), dir)).toEqual([]);
-    expect(
-      (await preparseManifests(command([], { file: ['b.yaml'] }), dir)).map((p) => p.file),
-    ).toEqual([]);
-    expect(
-      (await preparseManifests({ ...command([]), manifestPaths: ['b.yaml'] }, dir)).map(
-        (p) => p.file,
-      ),
-    ).toEqual(['b.yaml']);
+  it('waits for a file the main thread started, until it comes or is given up, and not for ever', () => {
+    const main = channel.port1;
+    let slept = 0;
+    const shared = new SharedParses(channel.port2, () => slept++, 30);
+    main.postMessage({ kind: 'claim', file: 'gone.yaml' } satisfies ShareMessage);
+    main.postMessage({ kind: 'skip', file: 'gone.yaml' } satisfies ShareMessage);
+    expect(shared.take('gone.yaml')).toBeUndefined();
+    expect(slept).toBe(0);
+    // Started and never sent: the wait ends at its bound, and the worker parses it.
+    main.postMessage({ kind: 'claim', file: 'slow.yaml' } satisfies ShareMessage);
+    expect(shared.take('slow.yaml')).toBeUndefined();
+    expect(slept).toBeGreaterThan(0);
+    expect(summary(received(main))).toEqual(['claim gone.yaml', 'claim slow.yaml']);
+    // Once the main thread is done, nothing is claimed from it any more.
+    main.postMessage({ kind: 'done' } satisfies ShareMessage);
+    expect(shared.take('late.yaml')).toBeUndefined();
+    expect(received(main)).toEqual([]);
   });
 });
