@@ -54,11 +54,12 @@ export interface ShareEndpoint {
 /**
  * The main thread's share: the files `command` names (its paths, with the ignore patterns the
  * run uses, less those the config adds), parsed from the last, each unless the worker claimed it
- * first or it is over {@link MAX_SHARED_FILE_BYTES}. Never throws: what cannot be walked, read
- * or parsed is the worker's, which reports it.
+ * first or it is over {@link MAX_SHARED_FILE_BYTES}; none for a command line that did not parse
+ * (`undefined`). Never throws: what cannot be walked, read or parsed is the worker's, which
+ * reports it. Says `done` and closes the port at the end, whatever happened.
  */
 export async function shareParses(
-  command: ParsedCommand,
+  command: ParsedCommand | undefined,
   cwd: string,
   port: ShareEndpoint,
 ): Promise<void> {
@@ -67,8 +68,8 @@ export async function shareParses(
     if (message.kind === 'claim') claimed.add(message.file);
   });
   try {
-    const paths = command.manifestPaths.filter((p) => p !== STDIN_PATH);
-    if (paths.length === 0) return;
+    const paths = (command?.manifestPaths ?? []).filter((p) => p !== STDIN_PATH);
+    if (command === undefined || paths.length === 0) return;
     const ignore = await ignorePatterns({ cwd, ignore: stringsOf(command.flags.ignore) });
     const { files } = await walkManifestTree(paths, { cwd, ignore });
     for (let i = files.length - 1; i >= 0; i--) {

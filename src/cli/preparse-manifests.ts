@@ -42,19 +42,8 @@ export function shareCommandLineParses(argv: readonly string[], cwd: string): Pa
       return stopped;
     },
   };
-  void (async () => {
-    let command;
-    try {
-      command = await parseCommand(argv);
-    } catch {
-      command = undefined;
-    }
-    if (command === undefined || endpoint.stopped) {
-      endpoint.postMessage({ kind: 'done' });
-      endpoint.close();
-      return;
-    }
-    await shareParses(command, cwd, endpoint);
-  })();
+  void parseCommand(argv)
+    .catch(() => undefined)
+    .then((command) => shareParses(command, cwd, endpoint));
   return { port: port2, stop };
 }
