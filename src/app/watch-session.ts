@@ -98,7 +98,8 @@ export interface WatchSession {
 const DEFAULT_DEBOUNCE_MS = 100;
 /** Files whose change means the config (or what it imports) changed: restart. */
 const SCRIPT_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
-const YAML_FILE = /\.ya?ml$/i;
+/** A manifest's file name, as the directory walk reads them. */
+const MANIFEST_FILE = /\.(?:ya?ml|json)$/i;
 
 interface Pending {
   readonly paths: Set<string>;
@@ -261,7 +262,7 @@ class Session implements WatchSession {
       this.#pending.restart = true;
       this.#pending.scripts.add(event.path);
     } else if (
-      YAML_FILE.test(event.path) ||
+      MANIFEST_FILE.test(event.path) ||
       event.kind === 'addDir' ||
       event.kind === 'unlinkDir'
     ) {

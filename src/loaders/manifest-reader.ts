@@ -16,7 +16,7 @@ import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
 import { withRenderedOrigins } from './rendered-origin.js';
-import { UNRENDERED_NAMES, type UnrenderedSource } from './unrendered-sources.js';
+import { JSON_FILE, UNRENDERED_NAMES, type UnrenderedSource } from './unrendered-sources.js';
 import {
   STDIN_PATH,
   walkManifestTree,
@@ -56,8 +56,8 @@ export interface ReadResult extends CachedLoadResult {
  * {@link ManifestReader}, which reads and parses every file.
  *
  * Each path is a file (read whatever its name) or a directory, searched recursively for
- * `*.yaml` and `*.yml` files; inside directories, other files, hidden entries (`.git`) and
- * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed.
+ * `*.yaml`, `*.yml` and `*.json` files (JSON that is no manifest set aside); inside
+ * directories, other files, hidden entries (`.git`) and `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed.
  * Files are deduplicated by their real path and loaded in sorted path order (the rules are
  * `walkManifestTree`'s), as `loadManifests` loads them. Paths in findings stay as given
  * (relative paths stay relative). Never throws for bad input.
@@ -130,10 +130,11 @@ export class ManifestReader {
   ): Promise<ReadResult> {
     const stale =
       changed === undefined ? undefined : new Set([...changed].map((file) => path.resolve(file)));
+    // A JSON file's content says whether it is a manifest at all: its change walks again.
     const reuse =
       options.contentOnly === true &&
       stale !== undefined &&
-      [...stale].every((file) => this.#texts.has(file));
+      [...stale].every((file) => this.#texts.has(file) && !JSON_FILE.test(file));
     if (reuse && stale.size > 0) {
       const quick = await this.#readChanged(stale);
       if (quick) return quick;
@@ -296,7 +297,7 @@ export class ManifestReader {
 
 /**
  * "No manifest files found" where the walk set files aside says which: a directory of charts or
- * kustomizations alone is not an empty directory.
+ * kustomizations (or JSON that is no manifest) alone is not an empty directory.
  */
 function saidSetAside(finding: Finding, unrendered: readonly UnrenderedSource[]): Finding {
   if (unrendered.length === 0) return finding;
@@ -306,9 +307,10 @@ function saidSetAside(finding: Finding, unrendered: readonly UnrenderedSource[])
     .map((u) => `${u.path} (${UNRENDERED_NAMES[u.kind][0]})`)
     .join(', ');
   const more = unrendered.length > SHOWN ? ` and ${unrendered.length - SHOWN} more` : '';
+  const rendered = unrendered.some((u) => u.kind !== 'json-file');
   return createFinding({
     ...finding,
     code: 'empty-input',
-    message: `${finding.message}; set aside as manifests only once rendered: ${named}${more}`,
+    message: `${finding.message}; set aside${rendered ? ' as manifests only once rendered' : ''}: ${named}${more}`,
   });
 }

@@ -5,7 +5,8 @@
  * as manifests they make a page of errors about `{{ .Values }}` and `patchesStrategicMerge`
  * that says nothing useful. The directory walk (`walk-manifest-tree.ts`) sets them aside and
  * says so, with how to check what they render; a file named on the command line is read
- * whatever it is.
+ * whatever it is. With them, a JSON file the walk met that is no manifest at all (a
+ * `package.json`): JSON files are read in directories, as kubectl and kubeconform read them.
  */
 import * as path from 'node:path';
 import { parse, YAMLParseError } from 'yaml';
@@ -27,13 +28,14 @@ const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 
 export const isKustomizationFile = (name: string): boolean => KUSTOMIZATION_FILES.has(name);
 
 /** Why a path was set aside. */
-export type UnrenderedKind = 'helm-chart' | 'kustomization' | 'kustomize-input';
+export type UnrenderedKind = 'helm-chart' | 'kustomization' | 'kustomize-input' | 'json-file';
 
 /** How each kind is named in a sentence: one, and more than one. */
 export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string, string]>> = {
   'helm-chart': ['Helm chart', 'Helm charts'],
   kustomization: ['kustomization', 'kustomizations'],
   'kustomize-input': ['kustomize patch or configuration', 'kustomize patches and configurations'],
+  'json-file': ['JSON file that is no manifest', 'JSON files that are no manifests'],
 };
 
 /** A chart, a kustomization or a file a kustomization uses: not read as manifests. */
@@ -92,6 +94,45 @@ export function kustomizeInput(file: string, by: string): UnrenderedSource {
     file,
     message: `a patch or configuration file that ${by} names, not a whole resource`,
   };
+}
+
+/**
+ * The set-aside entry of a JSON file met in a directory that holds no manifest: a repository's
+ * `package.json`, `tsconfig.json` or vendored JSON Schemas (see {@link isJsonManifest}).
+ */
+export function jsonFile(file: string): UnrenderedSource {
+  return {
+    path: file,
+    kind: 'json-file',
+    file,
+    message: `JSON without a top-level apiVersion or kind, so not a manifest; name the file to check it as one`,
+  };
+}
+
+/** A JSON file's name, read in a directory (as kubectl and kubeconform read them). */
+export const JSON_FILE = /\.json$/i;
+
+/** A top-level `apiVersion` or `kind` key, where a text that is not strict JSON may have one. */
+const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:/;
+
+/**
+ * Whether a JSON file met in a directory is read as a manifest: an object with an `apiVersion`
+ * or `kind` of its own (a `List` is one). A text that is not strict JSON (a comment, a trailing
+ * comma, a mistake) is read when it may be one, so that its mistakes are reported.
+ */
+export function isJsonManifest(text: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return MANIFEST_KEY.test(text);
+  }
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (Object.hasOwn(value, 'apiVersion') || Object.hasOwn(value, 'kind'))
+  );
 }
 
 /** Keys of a kustomization whose entries are a path, or an object with a `path`. */

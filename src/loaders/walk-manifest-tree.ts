@@ -22,7 +22,10 @@ import {
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
   helmChart,
+  isJsonManifest,
   isKustomizationFile,
+  JSON_FILE,
+  jsonFile,
   kustomization,
   kustomizationInputs,
   kustomizeInput,
@@ -64,7 +67,8 @@ const YAML_FILE = /\.ya?ml$/i;
  * Finds the manifest files below the given paths; reads directories, never files.
  *
  * Each path is a file (taken whatever its name) or a directory, searched recursively for
- * `*.yaml` and `*.yml` files; inside directories, other files, hidden entries (`.git`) and
+ * `*.yaml`, `*.yml` and `*.json` files (a JSON file that is no manifest, without a top-level
+ * `apiVersion` or `kind`, is set aside); inside directories, other files, hidden entries (`.git`) and
  * `node_modules` are skipped. Symlinks are followed; a symlink loop is reported, not followed;
  * a manifest that is not a regular file is reported. Files are deduplicated by their real path
  * and sorted by the path shown. Paths shown stay as given (relative paths stay relative).
@@ -93,6 +97,7 @@ export async function walkManifestTree(
     await walker.addPath(given);
   }
   await walker.readKustomizations();
+  await walker.readJsonFiles();
   return walker.tree();
 }
 
@@ -117,6 +122,10 @@ class ManifestWalker {
   readonly #unrendered: UnrenderedSource[] = [];
   /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
   readonly #kustomizations: FoundFile[] = [];
+  /** Real paths of the JSON files met in directories, read once the walk is over. */
+  readonly #walkedJson = new Set<string>();
+  /** Real paths of the walked JSON files that are no manifests (see {@link readJsonFiles}). */
+  readonly #notManifests = new Set<string>();
 
   constructor(
     readonly fs: ManifestFileSystem,
@@ -191,9 +200,11 @@ class ManifestWalker {
     const files: FoundFile[] = [];
     const unrendered = [...this.#unrendered];
     for (const [real, file] of this.#files) {
-      const by = this.#named.has(real) ? undefined : this.#kustomizeInputs.get(real);
-      if (by === undefined) files.push(file);
-      else unrendered.push(kustomizeInput(file.display, by));
+      const named = this.#named.has(real);
+      const by = named ? undefined : this.#kustomizeInputs.get(real);
+      if (by !== undefined) unrendered.push(kustomizeInput(file.display, by));
+      else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
+      else files.push(file);
     }
     return {
       files: files.sort((a, b) => compareStrings(a.display, b.display)),
@@ -233,6 +244,20 @@ class ManifestWalker {
       if (real === undefined) return;
       const known = this.#kustomizeInputs.get(real);
       if (known === undefined || compareStrings(by, known) < 0) this.#kustomizeInputs.set(real, by);
+    });
+  }
+
+  /**
+   * Reads the JSON files met in directories (not named) to tell the manifests among them from a
+   * repository's other JSON (`package.json`, JSON Schemas), which are set aside (see
+   * {@link tree}). One that cannot be read stays a file, and its read says why.
+   */
+  async readJsonFiles(): Promise<void> {
+    const walked = [...this.#walkedJson].filter((real) => !this.#named.has(real));
+    const files = walked.map((real) => this.#files.get(real) as FoundFile);
+    const reads = await readManifestFiles(this.fs, files);
+    reads.forEach((read, i) => {
+      if ('text' in read && !isJsonManifest(read.text)) this.#notManifests.add(walked[i] as string);
     });
   }
 
@@ -315,10 +340,13 @@ class ManifestWalker {
       } else if (isFile && isKustomizationFile(name)) {
         this.#unrendered.push(kustomization(childDisplay));
         this.#kustomizations.push({ display: childDisplay, absolute: childAbsolute });
-      } else if (YAML_FILE.test(name)) {
-        if (isFile) this.#addFile(childReal, childDisplay, childAbsolute);
-        else
+      } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
+        if (!isFile)
           this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));
+        else {
+          this.#addFile(childReal, childDisplay, childAbsolute);
+          if (JSON_FILE.test(name)) this.#walkedJson.add(childReal);
+        }
       }
     }
   }

@@ -209,3 +209,71 @@ describe('kustomize files in a temporary tree', () => {
     );
   });
 });
+
+describe('JSON files met in a directory', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-json-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const write = async (file: string, text: string) => {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  };
+
+  it('reads JSON manifests, as kubectl and kubeconform do, and sets other JSON aside', async () => {
+    await write(
+      'out/app.json',
+      '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}',
+    );
+    await write('out/list.JSON', '{"kind": "List", "items": []}');
+    // Not strict JSON, but it may be a manifest: read, so that its mistake is reported.
+    await write('out/broken.json', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}');
+    await write('package.json', '{"name": "repo", "version": "1.0.0"}');
+    // A JSON Schema of a kind names apiVersion and kind, but not at its top level.
+    await write('schemas/configmap-v1.json', '{"properties": {"apiVersion": {}, "kind": {}}}');
+    await write('tsconfig.json', '{\n  // comments: JSONC\n  "compilerOptions": {}\n}');
+    await write('data.json', '[{"apiVersion": "v1"}]');
+    await write('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.findings).toEqual([]);
+    expect(tree.files.map((f) => f.display)).toEqual([
+      'cm.yaml',
+      'out/app.json',
+      'out/broken.json',
+      'out/list.JSON',
+    ]);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['data.json', 'json-file'],
+      ['package.json', 'json-file'],
+      ['schemas/configmap-v1.json', 'json-file'],
+      ['tsconfig.json', 'json-file'],
+    ]);
+    expect(formatUnrenderedCounts(tree.unrendered)).toBe('4 JSON files that are no manifests');
+
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.resources.map((r) => r.resource.metadata.id).sort()).toEqual(['a', 'b']);
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['yaml-syntax', 'out/broken.json'],
+    ]);
+  });
+
+  it('reads a JSON file given by name whatever it is', async () => {
+    await write('package.json', '{"name": "repo"}');
+    const tree = await walkManifestTree(['package.json'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['package.json']);
+    expect(tree.unrendered).toEqual([]);
+  });
+
+  it('says a directory of JSON that is no manifest is empty, and what it set aside', async () => {
+    await write('package.json', '{"name": "repo"}');
+    const read = await readManifests(['.'], { cwd: dir });
+    const empty = read.findings.find((f) => f.code === 'empty-input');
+    expect(empty?.message).toBe(
+      'no manifest files found; set aside: package.json (JSON file that is no manifest)',
+    );
+  });
+});

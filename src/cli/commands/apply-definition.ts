@@ -14,7 +14,7 @@ export function defineApply(): Command {
   const command = new Command('apply')
     .summary('run the controllers on manifests and print the resulting state')
     .description(
-      'Loads every *.yaml / *.yml below the given paths, validates them, registers the controllers ' +
+      'Loads every *.yaml / *.yml (and JSON manifest) below the given paths, validates them, registers the controllers ' +
         "of the project's cosi.config.ts, runs them to convergence on a simulated clock and prints " +
         'the resulting state. Invalid manifests stop before any controller runs.',
     );

@@ -65,12 +65,13 @@ const MAX_LISTED_UNRENDERED = 10;
 
 /**
  * What a report for people lists of what was set aside: the charts and kustomizations, whose
- * notes say how to check them; the patches and configurations they use are only counted.
+ * notes say how to check them; the patches and configurations they use, and JSON files that
+ * are no manifests, are only counted.
  */
 export function listedUnrendered(
   unrendered: readonly UnrenderedSource[] = [],
 ): readonly UnrenderedSource[] {
-  return unrendered.filter((u) => u.kind !== 'kustomize-input');
+  return unrendered.filter((u) => u.kind !== 'kustomize-input' && u.kind !== 'json-file');
 }
 
 function colorDiff(line: string, c: ChalkInstance): string {
