@@ -36,7 +36,10 @@ export function loadParsedManifests(
   documents.sort(
     (a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || byPosition(a, b),
   );
-  if (collected.pending.length === 0) findings.push(emptyInput(files.length));
+  // A bundle of CRDs alone is checked (their schemas, as the API server checks them): not empty.
+  if (collected.pending.length === 0 && collected.documents.length === 0) {
+    findings.push(emptyInput(files.length));
+  }
   findings.sort(compareFindings);
   return {
     definitions: collected.definitions,
@@ -78,7 +81,7 @@ function capFindings(findings: Finding[]): Finding[] {
   return kept;
 }
 
-/** Nothing to load: no files, or files without a single resource document. */
+/** Nothing to load: no files, or files without a single resource or definition document. */
 function emptyInput(fileCount: number): Finding {
   return createFinding({
     code: 'empty-input',

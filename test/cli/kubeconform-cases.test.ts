@@ -100,6 +100,15 @@ describe("kubeconform's acceptance cases", () => {
     expect(mixed.stdout).toContain('manifests: 1 resource in 3 files: 1 valid, 0 invalid');
   });
 
+  it('Pass on a bundle of CRDs alone: their schemas are what is checked, not an empty input', async () => {
+    // Traefik's 22 CRDs, as a repository that vendors a CRD bundle checks it in CI.
+    const crds = 'fixtures/real-crds/traefik/kubernetes-crd-definition-v1.yml';
+    const r = await check(crds, '--strict');
+    expect(r.stdout).not.toContain('empty-input');
+    expect(r.stdout).toMatch(/^manifests: \d+ resources in 1 file: (\d+) valid, 0 invalid$/m);
+    expect(r.code).toBe(0);
+  });
+
   it('Pass when parsing a valid Kubernetes config YAML file on stdin', async () => {
     const text = await readFile(`${F}/valid.yaml`, 'utf8');
     expect((await cli(['check', '-f', '-'], { stdin: text })).code).toBe(0);
