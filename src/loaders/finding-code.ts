@@ -41,6 +41,7 @@ export const FINDING_CODES = [
   'invalid-id',
   'invalid-namespace',
   'ignored-namespace',
+  'ignored-status',
   // Resource definitions.
   'invalid-definition',
   'definition-too-large',
@@ -101,6 +102,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'too-many-findings',
   'read-only-metadata',
   'ignored-namespace',
+  'ignored-status',
   'undefined-type',
   'ignored-print-column',
   'previous-unresolved',

@@ -25,6 +25,11 @@ export interface KubernetesKind {
   readonly kind: string;
   /** `false` for a cluster-scoped type: its resources print no namespace. */
   readonly namespaced: boolean;
+  /**
+   * Whether the version has the status subresource (a CRD's `subresources.status`): the API
+   * server then drops a written `status`, which is neither checked nor kept.
+   */
+  readonly statusSubresource?: boolean;
 }
 
 /** What a user writes to declare a type. Everything but `type` is optional. */

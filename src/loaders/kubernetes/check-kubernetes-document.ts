@@ -65,6 +65,22 @@ export function checkKubernetesDocument(
     );
     return header.spec;
   }
+  if (kind.statusSubresource === true && 'status' in document) {
+    // The API server drops it (the status subresource is the only way to write one) before it
+    // validates, so it is not checked; a status with content is said, once.
+    if (!isEmptyStatus(document.status)) {
+      report.add(
+        'ignored-status',
+        `${at}/status`,
+        `${kind.kind} has the status subresource: the API server drops status written with the object (only a write to /status sets it), so it is neither checked nor kept`,
+      );
+    }
+    delete document.status;
+    if (previous !== undefined && 'status' in previous) {
+      const { status: _, ...rest } = previous;
+      previous = rest;
+    }
+  }
   applyDefaults(document, schema);
   const { group } = splitApiVersion(kind.apiVersion);
   const release = builtinReleaseOf(definition);
@@ -98,6 +114,11 @@ export function checkKubernetesDocument(
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
   }
   return spec;
+}
+
+/** `status: {}` or `status: null`, as generators and `kubectl create --dry-run -o yaml` write it. */
+function isEmptyStatus(status: unknown): boolean {
+  return status === null || (isPlainObject(status) && Object.keys(status).length === 0);
 }
 
 /**

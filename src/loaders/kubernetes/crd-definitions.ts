@@ -133,6 +133,7 @@ interface CrdVersionSpec {
   readonly served: boolean;
   readonly storage: boolean;
   readonly schema?: { readonly openAPIV3Schema?: JsonSchema };
+  readonly subresources?: { readonly status?: unknown };
   readonly additionalPrinterColumns?: readonly {
     readonly name: string;
     readonly jsonPath: string;
@@ -272,6 +273,11 @@ export function readCrd(
   return failed ? [] : versions;
 }
 
+/** Whether a version's `subresources.status` is there (an object: `status: {}`). */
+function isStatusSubresource(status: unknown): boolean {
+  return typeof status === 'object' && status !== null;
+}
+
 function versionDefinition(
   spec: CrdSpec,
   version: CrdVersionSpec,
@@ -314,6 +320,7 @@ function versionDefinition(
         apiVersion: `${spec.group}/${version.name}`,
         kind: spec.names.kind,
         namespaced: spec.scope === 'Namespaced',
+        ...(isStatusSubresource(version.subresources?.status) ? { statusSubresource: true } : {}),
       },
     });
   } catch (error) {

@@ -100,6 +100,41 @@ describe('Kubernetes-shaped manifests', () => {
     ]);
   });
 
+  it('neither check nor keep the status of a kind with the status subresource, as the API server drops it', () => {
+    const withStatus = CRD.replace(
+      '      storage: true\n',
+      '      storage: true\n      subresources: { status: {} }\n',
+    ).replace(
+      '                keep: { type: integer, minimum: 1 }\n',
+      '                keep: { type: integer, minimum: 1 }\n' +
+        '            status:\n              type: object\n              required: [ready]\n' +
+        '              properties: { ready: { type: integer } }\n' +
+        '          x-kubernetes-validations:\n' +
+        "            - rule: '!has(self.status)'\n              message: status is never seen\n",
+    );
+    const { findings, resources } = loadManifests([
+      { path: 'crd.yaml', text: withStatus },
+      backup('metadata:\n  name: a\nspec:\n  keep: 1\nstatus: {}\n'),
+      backup('metadata:\n  name: b\nspec:\n  keep: 1\nstatus:\n  ready: many\n  extra: 1\n'),
+      backup('metadata:\n  name: c\nspec:\n  keep: 0\nstatus: {}\n'),
+    ]);
+    // The required, the type, the unknown field and the rule on the root all pass: no status.
+    expect(findings.map((f) => [f.code, f.severity, f.line, f.pointer])).toEqual([
+      ['schema-violation', 'error', 6, '/spec/keep'],
+      ['ignored-status', 'warning', 8, '/status'],
+    ]);
+    expect(resources.map((r) => r.resource.spec)).toEqual([
+      { spec: { keep: 1 } },
+      { spec: { keep: 1 } },
+    ]);
+    // Without the subresource, status is the object's own: checked and kept.
+    const plain = loadManifests([
+      { path: 'crd.yaml', text: withStatus.replace('      subresources: { status: {} }\n', '') },
+      backup('metadata:\n  name: b\nspec:\n  keep: 1\nstatus:\n  ready: 1\n'),
+    ]);
+    expect(plain.findings.map((f) => [f.code, f.pointer])).toEqual([['cel-violation', '']]);
+  });
+
   it('require metadata.name, and warn of a namespace on a cluster-scoped kind, which the API server clears', () => {
     const { findings, resources } = loadManifests([
       { path: 'crd.yaml', text: CRD },
