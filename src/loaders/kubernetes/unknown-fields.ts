@@ -23,24 +23,32 @@ export function findUnknownFields(value: unknown, schema: JsonSchema): SchemaPro
   return problems;
 }
 
+/**
+ * `kept`: the value sits where the API server keeps unknown fields whatever its own schema says:
+ * the items of an array that preserves them (its pruning skips the array and, with it, each
+ * item's unknown keys, while it still prunes below their declared properties).
+ */
 function walk(
   value: unknown,
   schema: JsonSchema,
   path: string[],
   resource: boolean,
   problems: SchemaProblem[],
+  kept = false,
 ): void {
+  const preserve = kept || schema['x-kubernetes-preserve-unknown-fields'] === true;
   if (Array.isArray(value)) {
     if (isPlainObject(schema.items)) {
       const items = schema.items;
-      value.forEach((item, i) => walk(item, items, [...path, String(i)], false, problems));
+      value.forEach((item, i) =>
+        walk(item, items, [...path, String(i)], false, problems, preserve),
+      );
     }
     return;
   }
   if (!isPlainObject(value)) return;
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const additional = schema.additionalProperties;
-  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
   const embedded = resource || schema['x-kubernetes-embedded-resource'] === true;
   for (const [key, item] of Object.entries(value)) {
     if (embedded && RESOURCE_FIELDS.has(key)) {

@@ -177,4 +177,36 @@ describe('unknown fields', () => {
       ['/extra', 'key'],
     ]);
   });
+
+  it('are kept in the items of an array that preserves them, but pruned below their declared fields', () => {
+    // OpenTelemetry's TargetAllocator: scrapeConfigs is such an array of Prometheus configs.
+    const schema = {
+      type: 'object',
+      properties: {
+        configs: {
+          type: 'array',
+          'x-kubernetes-preserve-unknown-fields': true,
+          items: {
+            type: 'object',
+            properties: { tls: { type: 'object', properties: { ca: { type: 'string' } } } },
+          },
+        },
+        nested: {
+          type: 'array',
+          'x-kubernetes-preserve-unknown-fields': true,
+          items: { type: 'array', items: { type: 'object' } },
+        },
+        plain: { type: 'array', items: { type: 'object' } },
+      },
+    };
+    const value = {
+      configs: [{ job_name: 'p', static_configs: [{}], tls: { ca: 'x', cert: 'y' } }],
+      nested: [[{ any: 1 }]],
+      plain: [{ job_name: 'p' }],
+    };
+    expect(findUnknownFields(value, schema).map((p) => p.path)).toEqual([
+      '/configs/0/tls/cert',
+      '/plain/0/job_name',
+    ]);
+  });
 });
