@@ -147,7 +147,9 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
     );
   }
   const forms = nameForms(name);
-  if (!forms.plural) {
+  // A CRD's names.plural is whatever its author chose (`podinfo`, `kubevirt`): the API server
+  // asks only for a lower-case DNS label, so only cosi's own types are held to English plurals.
+  if (!forms.plural && input.kubernetes === undefined) {
     fail(
       'name-not-plural',
       `the name ${JSON.stringify(name)} should be plural (${JSON.stringify(pluralOf(name))})`,

@@ -110,6 +110,27 @@ spec:
     expect(camelPlural('people', 'Person')).toBe('People');
   });
 
+  it('take a plural that is not an English plural, as the API server does (Tetragon: podinfo, tracingpoliciesnamespaced)', () => {
+    const crd = (plural: string, kind: string) =>
+      backupCrd(VERSION_V1)
+        .replace('backups.example.org', `${plural}.example.org`)
+        .replace(
+          'plural: backups, singular: backup, kind: Backup, shortNames: [bk]',
+          `plural: ${plural}, kind: ${kind}`,
+        );
+    const { definitions, findings, resources } = load(
+      crd('podinfo', 'PodInfo'),
+      crd('tracingpoliciesnamespaced', 'TracingPolicyNamespaced'),
+      'apiVersion: example.org/v1\nkind: PodInfo\nmetadata: { name: p }\nspec: { keep: 1 }\n',
+    );
+    expect(findings).toEqual([]);
+    expect(definitions.map((d) => d.type)).toEqual([
+      'PodInfo.example.org',
+      'TracingPoliciesnamespaced.example.org',
+    ]);
+    expect(resources.map((r) => r.resource.metadata.type)).toEqual(['PodInfo.example.org']);
+  });
+
   it('refuse a CRD whose name is not <plural>.<group>', () => {
     const text = backupCrd(VERSION_V1).replace('name: backups.example.org', 'name: backup');
     const { definitions, findings } = loadManifests([{ path: 'crd.yaml', text }]);
