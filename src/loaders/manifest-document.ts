@@ -136,12 +136,24 @@ function readString(
   return value;
 }
 
-/** Reports an id that is empty, too long or not visible on one line. */
-export function checkId(id: string, report: FindingSink, pointer = '/metadata/id'): void {
+/**
+ * Reports an id that is empty, too long or not visible on one line. `spaces`: a Kubernetes
+ * name, whose kind's own rule says whether it may hold a space (an RBAC name may: it need only
+ * be a path segment, as `ops team reader`).
+ */
+export function checkId(
+  id: string,
+  report: FindingSink,
+  pointer = '/metadata/id',
+  spaces = false,
+): void {
   let problem: string | undefined;
   if (id.length === 0) problem = 'it is empty';
   else if (id.length > MAX_ID_LENGTH) problem = `it is longer than ${MAX_ID_LENGTH} characters`;
-  else if (!VISIBLE_ASCII.test(id) && INVISIBLE_CHARACTER.test(id))
+  else if (
+    !VISIBLE_ASCII.test(id) &&
+    INVISIBLE_CHARACTER.test(spaces ? id.replaceAll(' ', '') : id)
+  )
     problem = 'it contains whitespace or control characters';
   if (problem !== undefined) {
     report.add(

@@ -123,7 +123,7 @@ export function readKubernetesHeader(
   } else {
     const name = readField(metadata, 'name', '/metadata/name', report);
     if (name !== undefined) {
-      checkId(name, report, '/metadata/name');
+      checkId(name, report, '/metadata/name', true);
       header.id = name;
     }
   }

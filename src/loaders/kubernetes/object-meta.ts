@@ -28,8 +28,9 @@ type NameRule = 'dns-1123-label' | 'dns-1035-label' | 'dns-1123-subdomain' | 'pa
 
 /**
  * The metadata problems of a document of `group`/`kind`; `builtin`: a kind of Kubernetes itself
- * (its name rule is the kind's, a DNS subdomain unless listed), else a custom resource (any path
- * segment, as the API server takes a custom resource's name).
+ * (its name rule is the kind's, a DNS subdomain unless listed), else a custom resource (a DNS
+ * subdomain: the API server's `customResourceValidator` checks its name with
+ * `NameIsDNSSubdomain`).
  */
 export function objectMetaProblems(
   metadata: unknown,
@@ -49,7 +50,7 @@ export function objectMetaProblems(
   if (typeof name === 'string') {
     const rule = builtin
       ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
-      : 'path-segment';
+      : 'dns-1123-subdomain';
     const why = nameProblem(name, rule);
     if (why !== undefined) problem(['name'], rule, `the name of a ${kind} ${why}`);
   }

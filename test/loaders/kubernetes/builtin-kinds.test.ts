@@ -291,7 +291,34 @@ spec:
 });
 
 describe('metadata as the API server checks it in Go', () => {
-  it("checks a built-in kind's name by its kind's rule, and a custom resource's as a path segment", () => {
+  it("checks a custom resource's name as a DNS subdomain (customResourceValidator's NameIsDNSSubdomain)", () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.org }
+spec:
+  group: example.org
+  names: { plural: widgets, kind: Widget }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: { openAPIV3Schema: { type: object } }
+`;
+    const widget = (name: string) =>
+      `---\napiVersion: example.org/v1\nkind: Widget\nmetadata: { name: "${name}" }\n`;
+    const { findings } = load(
+      crd + ['ok.a-1', '<name>', 'My_Widget', 'UPPER', 'w.'].map(widget).join(''),
+    );
+    expect(findings.map((f) => [f.line, f.rule])).toEqual([
+      [20, 'dns-1123-subdomain'],
+      [24, 'dns-1123-subdomain'],
+      [28, 'dns-1123-subdomain'],
+      [32, 'dns-1123-subdomain'],
+    ]);
+  });
+
+  it("checks a built-in kind's name by its kind's rule: an RBAC name need only be a path segment, spaces and all", () => {
     const { findings } = load(`apiVersion: v1
 kind: ConfigMap
 metadata: { name: Bad_Name }
@@ -307,11 +334,21 @@ metadata: { name: a.b }
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: { name: "system:controller:x" }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: "ops team (reader)" }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: "Bad Name" }
 `);
-    expect(findings.map((f) => [f.line, f.pointer, f.rule])).toEqual([
+    // "Bad Name" is one finding, its kind's rule: not also cosi's invalid-id.
+    expect(findings.map((f) => [f.line, f.pointer, f.rule ?? f.code])).toEqual([
       [3, '/metadata/name', 'dns-1123-subdomain'],
       [7, '/metadata/name', 'dns-1035-label'],
       [11, '/metadata/name', 'dns-1123-label'],
+      [23, '/metadata/name', 'dns-1123-subdomain'],
     ]);
   });
 
