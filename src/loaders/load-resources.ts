@@ -445,11 +445,22 @@ function directoryOf(file: string): string {
  * CD or Flux repository, one directory each) defines the same names in each, where one run of
  * cosi is one world.
  */
+/** Whether directory `inner` is `outer` or below it (`.` holds every relative path). */
+function isInside(inner: string, outer: string): boolean {
+  return outer === '.'
+    ? !inner.startsWith('..') && !inner.startsWith('/')
+    : inner.startsWith(`${outer}/`);
+}
+
 function separateApplications(first: string, second: string): string {
   const a = directoryOf(first);
   const b = directoryOf(second);
   // (`<stdin>` and the like name no directory.)
   if (a === b || /^<.*>$/.test(first) || /^<.*>$/.test(second)) return '';
+  // One directory inside the other: --each of the two would hold both files in one world again.
+  if (isInside(a, b) || isInside(b, a)) {
+    return ` (one run is one world: if ${first} and ${second} belong to separate applications, check each on its own: cosi check --each ${first} ${second})`;
+  }
   return ` (one run is one world: if ${a}/ and ${b}/ hold separate applications, check each on its own: cosi check --each ${a} ${b})`;
 }
 

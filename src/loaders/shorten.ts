@@ -23,6 +23,14 @@ const MAX_VALUE_LENGTH = 80;
 /** A JSON-style quoted string, or a word of more than {@link MAX_VALUE_LENGTH} characters. */
 const VALUE = /"(?:[^"\\\n]|\\.)*"|[^\s"]{81,}/g;
 
+/**
+ * A file's path (and place: `a/b.yaml:3:9`) as a message names it: kept whole up to
+ * {@link MAX_PATH_LENGTH}, since a cut path names no file (eight files of one directory can
+ * share their first 80 characters) and a cut command cannot be pasted.
+ */
+const PATH_LIKE = /^[\w.\-@+~=,:]*[/\\][\w.\-@+~=,:/\\]*$/;
+const MAX_PATH_LENGTH = 1024;
+
 /** How {@link shorten} ends a value it cut, quoted: such a value is not cut again. */
 const SHORTENED = /\.\.\. \(\d+ characters\)"$/;
 
@@ -62,7 +70,7 @@ export function shortenMessage(message: string, max = MAX_MESSAGE_LENGTH): strin
 /**
  * A message with every long value in it cut as {@link shorten} cuts it, and nothing else: a
  * quoted string (`"..."`) or an unbroken word longer than 80 characters is a value, quoted from
- * the input or an error; the message's own words stay whole.
+ * the input or an error; the message's own words stay whole, and so do the paths it names.
  *
  * @example
  * shortenValues(`unknown field "${'k'.repeat(500)}" in spec`)
@@ -72,6 +80,7 @@ export function shortenValues(message: string): string {
   if (message.length <= MAX_VALUE_LENGTH) return message;
   return message.replace(VALUE, (value) => {
     if (value.length <= MAX_VALUE_LENGTH) return value;
+    if (value.length <= MAX_PATH_LENGTH && PATH_LIKE.test(value)) return value;
     if (!value.startsWith('"')) return shorten(value);
     if (SHORTENED.test(value)) return value;
     try {

@@ -107,6 +107,17 @@ describe('loadManifests', () => {
       'ConfigMaps.core(default/settings) is already defined at app/a.yaml:4:9',
       'ConfigMaps.core(default/settings) is already defined at app/a.yaml:4:9',
     ]);
+    // One directory inside the other (Tekton's examples/ and examples/no-ci/): the files, whose
+    // --each the directories' would not be.
+    const nested = loadManifests([
+      { path: 'examples/no-ci/cm.yaml', text: cm },
+      { path: 'examples/cm.yaml', text: cm },
+      { path: 'top.yaml', text: cm },
+    ]).findings;
+    expect(nested.map((f) => f.message)).toEqual([
+      'ConfigMaps.core(default/settings) is already defined at examples/no-ci/cm.yaml:4:9 (one run is one world: if examples/no-ci/cm.yaml and examples/cm.yaml belong to separate applications, check each on its own: cosi check --each examples/no-ci/cm.yaml examples/cm.yaml)',
+      'ConfigMaps.core(default/settings) is already defined at examples/no-ci/cm.yaml:4:9 (one run is one world: if examples/no-ci/cm.yaml and top.yaml belong to separate applications, check each on its own: cosi check --each examples/no-ci/cm.yaml top.yaml)',
+    ]);
   });
 
   it('takes definition documents by any name of the definition type', () => {

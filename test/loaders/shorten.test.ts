@@ -46,6 +46,15 @@ describe('shortenValues', () => {
     );
   });
 
+  it('keeps a path whole, and a command that names paths: a cut one names no file', () => {
+    const file = `tekton/examples/v1/pipelineruns/beta/${'pipelinerun-with-matrix-'.repeat(4)}x.yaml`;
+    const message = `T(a) is already defined at ${file}:4:9 (check each on its own: cosi check --each ${file} b/c)`;
+    expect(shortenValues(message)).toBe(message);
+    // A path-like word past any real path's length is still a value to cut.
+    const huge = `a/${'b'.repeat(2000)}`;
+    expect(shortenValues(`at ${huge}`)).toBe(`at ${shorten(huge)}`);
+  });
+
   it('leaves a value shortened already, and a long message of short words, as they are', () => {
     const shortened = `unknown field ${JSON.stringify(shorten('k'.repeat(500)))} in spec`;
     expect(shortenValues(shortened)).toBe(shortened);
