@@ -82,6 +82,20 @@ describe("kubeconform's acceptance cases", () => {
     expect(ignoring.stdout).toContain(
       'manifests: 1 resource in 1 file: 0 valid, 0 invalid, 1 skipped',
     );
+    // A skipped document is not checked: neither passed nor failed, in every format.
+    expect(ignoring.stdout).toMatch(/^\d+ passed, 0 failed, 1 skipped$/m);
+    const json = JSON.parse(
+      (await check(`${F}/test_crd.yaml`, '--ignore-unknown-kinds', '-o', 'json')).stdout,
+    ) as { skipped: number; checks: { check: string; passed: number; skipped: number }[] };
+    expect(json.skipped).toBe(1);
+    expect(json.checks.find((c) => c.check === 'manifests')).toMatchObject({
+      passed: 0,
+      skipped: 1,
+    });
+    const junit = await check(`${F}/test_crd.yaml`, '--ignore-unknown-kinds', '-o', 'junit');
+    expect(junit.stdout).toContain(
+      '<testsuite name="manifests" tests="1" failures="0" skipped="1">',
+    );
   });
 
   it('Return relevant error for non-existent file', async () => {
@@ -151,7 +165,9 @@ describe("kubeconform's acceptance cases", () => {
       expect.stringMatching(/^not ok \d+ - manifests: .*multi_invalid\.yaml:\d+ Service \S+$/),
     ]);
     const junit = await check(`${F}/multi_invalid.yaml`, '-o', 'junit');
-    expect(junit.stdout).toContain('<testsuite name="manifests" tests="6" failures="1">');
+    expect(junit.stdout).toContain(
+      '<testsuite name="manifests" tests="6" failures="1" skipped="0">',
+    );
     const json = await check(`${F}/multi_invalid.yaml`, '-o', 'json');
     const report = JSON.parse(json.stdout) as {
       resources: unknown;

@@ -85,15 +85,23 @@ export interface ClassSummary {
   readonly check: CheckClass;
   readonly passed: number;
   readonly failed: number;
+  /**
+   * Cases that neither passed nor failed: documents of kinds skipped (`--skip-kinds`,
+   * `--ignore-unknown-kinds`), which were not checked.
+   */
+  readonly skipped: number;
 }
 
-/** Passed and failed cases per check class, for the classes that ran. */
+/** Passed, failed and skipped cases per check class, for the classes that ran. */
 export function summarize(result: CheckResult): ClassSummary[] {
   return CHECK_CLASSES.map((check) => {
     const cases = result.cases.filter((c) => c.check === check);
     const failed = cases.filter((c) => caseFailed(c, result.strict)).length;
-    return { check, passed: cases.length - failed, failed };
-  }).filter((s) => s.passed + s.failed > 0);
+    const skipped = cases.filter(
+      (c) => c.resource?.status === 'skipped' && !caseFailed(c, result.strict),
+    ).length;
+    return { check, passed: cases.length - failed - skipped, failed, skipped };
+  }).filter((s) => s.passed + s.failed + s.skipped > 0);
 }
 
 /** What the manifests' cases hold, as kubeconform's summary counts it. */
@@ -128,12 +136,18 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
 }
 
 /** Passed and failed cases over every class. */
-export function totals(summary: readonly ClassSummary[]): { passed: number; failed: number } {
+export function totals(summary: readonly ClassSummary[]): {
+  passed: number;
+  failed: number;
+  skipped: number;
+} {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for (const s of summary) {
     passed += s.passed;
     failed += s.failed;
+    skipped += s.skipped;
   }
-  return { passed, failed };
+  return { passed, failed, skipped };
 }

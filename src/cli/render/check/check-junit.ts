@@ -4,16 +4,16 @@ import { isFailure, summarize, totals, type CheckResult } from '../../../app/che
 /** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
 export function renderCheckJunit(result: CheckResult): string {
   const summary = summarize(result);
-  const { passed, failed: failures } = totals(summary);
+  const { passed, failed: failures, skipped } = totals(summary);
   const unrendered = result.unrendered ?? [];
-  const total = passed + failures + unrendered.length;
+  const total = passed + failures + skipped + unrendered.length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="cosi check" tests="${total}" failures="${failures}">`,
+    `<testsuites name="cosi check" tests="${total}" failures="${failures}" skipped="${skipped + unrendered.length}">`,
   ];
   for (const s of summary) {
     out.push(
-      `  <testsuite name="${xml(s.check)}" tests="${s.passed + s.failed}" failures="${s.failed}">`,
+      `  <testsuite name="${xml(s.check)}" tests="${s.passed + s.failed + s.skipped}" failures="${s.failed}" skipped="${s.skipped}">`,
     );
     for (const c of result.cases.filter((x) => x.check === s.check)) {
       const failing = c.findings.filter((f) => isFailure(f, result.strict));

@@ -87,8 +87,18 @@ export function formatResourceSummary(s: ResourceSummary): string {
 }
 
 /** `4,998 passed, 2 failed`: a summary line's counts, digits grouped. */
-export function formatPassed({ passed, failed }: { passed: number; failed: number }): string {
-  return `${groupDigits(passed)} passed, ${groupDigits(failed)} failed`;
+/** `4 passed, 0 failed` (and `, 44 skipped` when some were). */
+export function formatPassed({
+  passed,
+  failed,
+  skipped = 0,
+}: {
+  passed: number;
+  failed: number;
+  skipped?: number;
+}): string {
+  const skips = skipped > 0 ? `, ${groupDigits(skipped)} skipped` : '';
+  return `${groupDigits(passed)} passed, ${groupDigits(failed)} failed${skips}`;
 }
 
 /**
