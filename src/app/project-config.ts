@@ -80,8 +80,8 @@ export async function loadProjectConfig(
 }
 
 /**
- * Findings as they should read when no config was found: an unknown type then most likely means
- * that the types are defined in a config that was not found, and the finding says so.
+ * Findings as they should read when no config was found: an unknown cosi type then most likely
+ * means that the types are defined in a config that was not found, and the finding says so.
  */
 export function explainMissingConfig(
   findings: readonly Finding[],
@@ -89,7 +89,11 @@ export function explainMissingConfig(
 ): Finding[] {
   if (config !== undefined) return [...findings];
   return findings.map((f) =>
-    f.code === 'unknown-type' && f.rule !== 'removed-api' && f.rule !== 'builtin-kind'
+    // A Kubernetes kind (`apiVersion` and `kind`) is most likely a CRD's, which the finding names.
+    f.code === 'unknown-type' &&
+    f.rule !== 'removed-api' &&
+    f.rule !== 'builtin-kind' &&
+    f.rule !== 'kubernetes-kind'
       ? {
           ...f,
           message: `${f.message} (no ${CONFIG_FILE_NAMES[0]} was found next to the manifests or above the working directory: pass --config PATH if the type is defined there)`,

@@ -99,6 +99,14 @@ describe('finding the config', () => {
     expect(r.stderr).toMatch(
       /error\[unknown-type\]: .*no cosi\.config\.ts was found.*--config PATH/,
     );
+    // A Kubernetes kind's is a CRD's to define, which its finding names: no word of a config.
+    await writeFile(
+      path.join(dir, 'widget.yaml'),
+      'apiVersion: example.org/v1\nkind: Widget\nmetadata: { name: w }\n',
+    );
+    const kind = await cli(['check', 'widget.yaml'], { cwd: dir });
+    expect(kind.stdout).toContain('no CustomResourceDefinition defines kind Widget');
+    expect(kind.stdout).not.toContain('cosi.config.ts');
   });
 
   it('skips a FIFO named like a config instead of blocking on it', async () => {

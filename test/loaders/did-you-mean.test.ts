@@ -64,11 +64,33 @@ describe('did you mean', () => {
     expect(finding?.[1]).toContain('(did you mean kind Deployment of apps/v1?)');
   });
 
-  it('says which apiVersion serves a known kind written with another group', () => {
+  it('says which apiVersion serves a known kind written with a misspelt group', () => {
     expect(findingsOf(certificate('certmanager.io/v1', 'Certificate'))).toEqual([
       [
         'unknown-type',
         'kind Certificate is not served by certmanager.io/v1: write apiVersion: cert-manager.io/v1 or cert-manager.io/v1alpha2',
+      ],
+    ]);
+  });
+
+  it('does not take a kind of the same name in an unrelated group for the one meant (Istio Gateway, Gateway API Gateway)', () => {
+    const [finding] = findingsOf(certificate('acme.example.org/v1', 'Certificate'));
+    expect(finding?.[1]).toBe(
+      'no CustomResourceDefinition defines kind Certificate in acme.example.org/v1: add one (certificates.acme.example.org) with spec.group: acme.example.org, spec.names.kind: Certificate and a served version v1 (a kind Certificate of another group is defined, cert-manager.io/v1, cert-manager.io/v1alpha2: another API, unless that is the one meant)',
+    );
+    // A label more or less is another group too (Crossplane's meta.pkg.crossplane.io).
+    const [extra] = findingsOf(certificate('meta.cert-manager.io/v1', 'Certificate'));
+    expect(extra?.[1]).toMatch(/^no CustomResourceDefinition defines kind Certificate/);
+  });
+
+  it("says a kustomize Kustomization under another file name is kustomize's, not a resource (Flux's gotk-patches.yaml)", () => {
+    const found = findingsOf(
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata: { name: k }\nresources: [a.yaml]\n',
+    );
+    expect(found).toEqual([
+      [
+        'unknown-type',
+        "Kustomization of kustomize.config.k8s.io/v1beta1 is kustomize's configuration, not a resource: name its file kustomization.yaml (set aside, with its patches), or check what it builds with kustomize build DIR | cosi check -f -",
       ],
     ]);
   });

@@ -7,6 +7,7 @@
  * Kubernetes removed the API and what replaces it.
  */
 
+import leven from 'leven';
 import pluralize from 'pluralize';
 import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
@@ -179,11 +180,17 @@ export class KubernetesKinds {
     const lastRemoved = removed === undefined ? lastRemovalOf(kind) : undefined;
     const release = this.builtins?.release;
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
-    const servedBy = versions === undefined ? this.#apiVersionsOf(kind) : [];
+    const servedElsewhere = versions === undefined ? this.#apiVersionsOf(kind) : [];
+    // Another group's kind of the same name is another API (Istio's Gateway is not Gateway
+    // API's, Crossplane's meta.pkg Configuration not its pkg one): only a group a typo away
+    // is what the document meant.
+    const typoOf = groupTypo(group, [...new Set(servedElsewhere.map(groupOf))]);
+    const servedBy = servedElsewhere.filter((v) => typoOf !== undefined && groupOf(v) === typoOf);
+    const otherApis = servedBy.length === 0 ? servedElsewhere : [];
     const unknown =
       versions === undefined &&
       invalid === undefined &&
-      servedBy.length === 0 &&
+      servedElsewhere.length === 0 &&
       (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
       removed === undefined;
     const near = unknown ? this.#nearestKind(kind) : undefined;
@@ -196,6 +203,10 @@ export class KubernetesKinds {
     ) {
       message = `${kind} of ${header.apiVersion} was removed in Kubernetes ${removed.removedIn}: use ${insteadOf(removed)}`;
       rule = 'removed-api';
+    } else if (group === KUSTOMIZE_GROUP) {
+      // Flux's gotk-patches.yaml and the like: a kustomization under another file name.
+      message = `${kind} of ${header.apiVersion} is kustomize's configuration, not a resource: name its file kustomization.yaml (set aside, with its patches), or check what it builds with kustomize build DIR | cosi check -f -`;
+      rule = 'builtin-kind';
     } else if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
     } else if (builtinVersions.length > 0 && versions === undefined) {
@@ -234,6 +245,9 @@ export class KubernetesKinds {
       rule = 'builtin-kind';
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
+      if (otherApis.length > 0) {
+        message = `${message} (a kind ${kind} of another group is defined, ${otherApis.join(', ')}: another API, unless that is the one meant)`;
+      }
     }
     const tried = this.schemas?.kinds.tried(group, version, kind) ?? [];
     if (tried.length > 0) message = `${message} (no schema at ${tried.join(' or ')})`;
@@ -272,6 +286,25 @@ function insteadOf(removed: RemovedApi): string {
   return removed.replacement.includes(' ')
     ? removed.replacement
     : `apiVersion: ${removed.replacement}`;
+}
+
+/**
+ * The group a misspelt one was meant to be: as many labels, at most two edits away in all
+ * (`cert-manger.io`, `certmanager.io`); undefined when none is.
+ */
+function groupTypo(group: string, groups: readonly string[]): string | undefined {
+  const labels = group.split('.').length;
+  const near = groups.filter((g) => g.split('.').length === labels && leven(g, group) <= 2);
+  return near.length === 1 ? near[0] : undefined;
+}
+
+/** kustomize's own kinds' group (`Kustomization`, `Component`): configurations, not resources. */
+const KUSTOMIZE_GROUP = 'kustomize.config.k8s.io';
+
+/** The group of an apiVersion (`''` for the core group's `v1`). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
 function apiVersionOf(group: string, version: string): string {
