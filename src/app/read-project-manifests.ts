@@ -161,6 +161,7 @@ export async function openProjectReader(
       ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       definitions,
       ...(config ? { definitionsSource: displayPath(options.cwd, config.file) } : {}),
+      ...(extra.files.size > 0 ? { definitionFiles: extra.files } : {}),
     });
   };
   let reader = await open();

@@ -32,6 +32,8 @@ export interface GivenDefinitions {
   readonly definitions: readonly ResourceDefinition[];
   /** Their file, as findings name it (`cosi.config.ts`); empty when unknown. */
   readonly source: string;
+  /** Definition id -> the file a given definition was read from (`--definitions`). */
+  readonly files?: ReadonlyMap<string, string>;
   /**
    * The built-in kinds of the chosen Kubernetes release, for Kubernetes-shaped documents that
    * nothing given or declared defines; omitted: none.
@@ -84,6 +86,7 @@ export type ReadResourceGraphs = (
 export interface GivenDefinitionsOptions {
   readonly definitions?: readonly ResourceDefinition[];
   readonly definitionsSource?: string;
+  readonly definitionFiles?: ReadonlyMap<string, string>;
   /** The release of the built-in kinds: default the newest stable; `null`: none. */
   readonly kubernetesVersion?: KubernetesRelease | null;
   /** The kinds of `--schema-location`. */
@@ -106,6 +109,7 @@ export function givenDefinitions(
   return {
     definitions: options.definitions ?? [],
     source: options.definitionsSource ?? '',
+    ...(options.definitionFiles === undefined ? {} : { files: options.definitionFiles }),
     ...(builtins === undefined ? {} : { builtins }),
     ...(options.schemaKinds === undefined || options.schemaKinds.isEmpty
       ? {}
@@ -164,8 +168,11 @@ export function collectDefinitions(
   const crdNames = new CrdNameClaims();
   /** Definition id -> the document that defined it (`undefined`: given). */
   const definedAt = new Map<string, DocumentReport | undefined>();
+  /** Definition id -> the definition taken, to tell the same CRD again from another. */
+  const taken = new Map<string, ResourceDefinition>();
   for (const definition of given.definitions) {
     definedAt.set(definition.id, undefined);
+    taken.set(definition.id, definition);
     kinds.add(definition);
   }
 
@@ -190,6 +197,7 @@ export function collectDefinitions(
       return false;
     }
     definedAt.set(definition.id, report);
+    taken.set(definition.id, definition);
     definitions.push(definition);
     kinds.add(definition);
     return true;
@@ -212,12 +220,23 @@ export function collectDefinitions(
             pending.push({ report: itemReport, header });
             continue;
           }
+          let duplicate = false;
           for (const definition of readCrdDefinitions(item, header.id, itemReport)) {
-            if (definedAt.has(definition.id)) {
-              reportDuplicate(definition, definedAt.get(definition.id), given.source, itemReport);
+            const known = taken.get(definition.id);
+            if (known !== undefined) {
+              // A given CRD checked again as a manifest (`helm template --include-crds` with
+              // the chart's crds/ as --definitions) defines nothing new: no conflict. Any other
+              // is one finding for the CRD, not one per version.
+              const wasGiven = definedAt.get(definition.id) === undefined;
+              if (!duplicate && !(wasGiven && sameDefinition(known, definition))) {
+                const source = given.files?.get(definition.id) ?? given.source;
+                reportDuplicate(definition, definedAt.get(definition.id), source, itemReport);
+                duplicate = true;
+              }
               continue;
             }
             definedAt.set(definition.id, itemReport);
+            taken.set(definition.id, definition);
             definitions.push(definition);
             kinds.add(definition);
           }
@@ -244,9 +263,11 @@ export function collectDefinitions(
       if (definition === undefined || report.hasErrors) {
         invalid.add(definition, specType(header.spec), report);
       } else if (definedAt.has(definition.id)) {
-        reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
+        const source = given.files?.get(definition.id) ?? given.source;
+        reportDuplicate(definition, definedAt.get(definition.id), source, report);
       } else {
         definedAt.set(definition.id, report);
+        taken.set(definition.id, definition);
         definitions.push(definition);
       }
       documents.push({
@@ -319,6 +340,17 @@ function isResourceType(type: string): boolean {
 function specType(spec: unknown): string | undefined {
   if (!isPlainObject(spec)) return undefined;
   return typeof spec.type === 'string' ? spec.type : undefined;
+}
+
+/**
+ * Whether two definitions of one type are the same: the same names, Kubernetes identity, schema
+ * and columns (as the same CRD read twice gives them).
+ */
+function sameDefinition(a: ResourceDefinition, b: ResourceDefinition): boolean {
+  return (
+    JSON.stringify([a.type, a.aliases, a.kubernetes, a.printColumns, a.schema]) ===
+    JSON.stringify([b.type, b.aliases, b.kubernetes, b.printColumns, b.schema])
+  );
 }
 
 function reportDuplicate(

@@ -32,6 +32,8 @@ export interface DefinitionPathsResult {
   readonly definitions: ResourceDefinition[];
   /** Findings about the files and their definition documents, sorted. */
   readonly findings: Finding[];
+  /** Definition id -> the file (as shown) that defines it: what a duplicate's finding names. */
+  readonly files: ReadonlyMap<string, string>;
 }
 
 const DEFINITION_TYPE_NAMES = new Set(
@@ -48,7 +50,7 @@ export async function readDefinitionPaths(
   paths: readonly string[],
   options: WalkManifestTreeOptions = {},
 ): Promise<DefinitionPathsResult> {
-  if (paths.length === 0) return { definitions: [], findings: [] };
+  if (paths.length === 0) return { definitions: [], findings: [], files: new Map() };
   const fs = options.fs ?? nodeFileSystem;
   const tree = await walkManifestTree(paths, { ...options, fs });
   const findings: Finding[] = [...tree.findings];
@@ -126,13 +128,17 @@ export async function readDefinitionPaths(
     byFile.set(source, [...(byFile.get(source) ?? []), d]);
   }
   const definitions: ResourceDefinition[] = [];
+  const fileOf = new Map<string, string>();
   tree.files.forEach((file, i) => {
-    definitions.push(...(lazy.get(i) ?? byFile.get(file.display) ?? []));
+    for (const d of lazy.get(i) ?? byFile.get(file.display) ?? []) {
+      definitions.push(d);
+      fileOf.set(d.id, file.display);
+    }
     byFile.delete(file.display);
   });
   // Whatever could not be placed by its file still counts, last.
   for (const rest of byFile.values()) definitions.push(...rest);
-  return { definitions, findings: findings.sort(compareFindings) };
+  return { definitions, findings: findings.sort(compareFindings), files: fileOf };
 }
 
 /** How {@link definitionSources} knows a definition: by group and kind, or by id. */

@@ -17,6 +17,11 @@ export interface LoadManifestsOptions extends ParseManifestOptions {
   /** Where `definitions` come from, as the file of findings about them (`cosi.config.ts`). */
   readonly definitionsSource?: string;
   /**
+   * Definition id -> the file a given definition was read from (`--definitions`), named instead
+   * of {@link definitionsSource} where a manifest defines it again.
+   */
+  readonly definitionFiles?: ReadonlyMap<string, string>;
+  /**
    * The Kubernetes release whose built-in kinds (ConfigMap, Deployment, ...) Kubernetes-shaped
    * documents may use: default the newest stable cosi has; `null`: none.
    */

@@ -27,6 +27,27 @@ afterEach(async () => {
 });
 
 describe('--definitions', () => {
+  it('takes the same CRD checked again as a manifest (helm template --include-crds), and names the file of another', async () => {
+    const crds = await readFile(path.join(REPO, 'fixtures/kubernetes/apps-crds.yaml'), 'utf8');
+    await writeFile(path.join(dir, 'crds', 'bundle.yaml'), crds);
+    await writeFile(path.join(dir, 'manifests', 'crds.yaml'), crds);
+    const ok = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
+    expect(ok.stdout).not.toContain('duplicate-definition');
+    expect(ok.stdout).toContain('manifests/shop.yaml:7:13: error[schema-violation]');
+    // Another CRD of the same type: one finding (not one per version), naming the file.
+    await writeFile(
+      path.join(dir, 'manifests', 'crds.yaml'),
+      crds.replace('minLength: 1', 'minLength: 2') +
+        '    - name: v2\n      served: true\n      storage: false\n' +
+        '      schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } }\n',
+    );
+    const other = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
+    const duplicates = other.stdout.split('\n').filter((l) => l.includes('duplicate-definition'));
+    expect(duplicates).toEqual([
+      'manifests/crds.yaml:6:9: error[duplicate-definition]: the type WebApps.example.org is already defined in crds/bundle.yaml (at /metadata/name)',
+    ]);
+  });
+
   it('takes the definitions of other files, and none of their other documents', async () => {
     const r = await cli(
       ['get', '--definitions', 'crds', '-f', 'manifests', 'webapps', '-o', 'name', '--stable'],
