@@ -79,6 +79,14 @@ export async function loadProjectConfig(
   }
 }
 
+/** The rules of unknown types that no config could define: Kubernetes' own, a CRD's, a typo's. */
+const KUBERNETES_ANSWERS = new Set([
+  'removed-api',
+  'builtin-kind',
+  'kubernetes-kind',
+  'invalid-api-version',
+]);
+
 /**
  * Findings as they should read when no config was found: an unknown cosi type then most likely
  * means that the types are defined in a config that was not found, and the finding says so.
@@ -90,10 +98,7 @@ export function explainMissingConfig(
   if (config !== undefined) return [...findings];
   return findings.map((f) =>
     // A Kubernetes kind (`apiVersion` and `kind`) is most likely a CRD's, which the finding names.
-    f.code === 'unknown-type' &&
-    f.rule !== 'removed-api' &&
-    f.rule !== 'builtin-kind' &&
-    f.rule !== 'kubernetes-kind'
+    f.code === 'unknown-type' && !KUBERNETES_ANSWERS.has(f.rule ?? '')
       ? {
           ...f,
           message: `${f.message} (no ${CONFIG_FILE_NAMES[0]} was found next to the manifests or above the working directory: pass --config PATH if the type is defined there)`,

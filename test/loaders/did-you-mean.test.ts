@@ -58,6 +58,20 @@ describe('did you mean', () => {
     expect(finding?.[1]).toContain('(did you mean kind Certificate of cert-manager.io/v1?)');
   });
 
+  it('says an apiVersion that is no group/version is malformed, as kubectl does, not which CRD to add', () => {
+    const found = ['example.com/v1/v2', 'apps/v1/v2', '/v1', 'apps/'].map((apiVersion) =>
+      findingsOf(`apiVersion: ${apiVersion}\nkind: Deployment\nmetadata:\n  name: web\n`),
+    );
+    for (const [i, apiVersion] of ['example.com/v1/v2', 'apps/v1/v2', '/v1', 'apps/'].entries()) {
+      expect(found[i]).toEqual([
+        [
+          'unknown-type',
+          `apiVersion "${apiVersion}" is not a group/version: write one / at most (apps/v1, cert-manager.io/v1), or the version alone for the core group (v1)`,
+        ],
+      ]);
+    }
+  });
+
   it('names the nearest built-in kind', () => {
     const [finding] = findingsOf('apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: web\n');
     expect(finding?.[0]).toBe('unknown-type');

@@ -73,6 +73,22 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 }
 
 /**
+ * Whether an apiVersion reads as `group/version` or `version` (kubectl's `unexpected GroupVersion
+ * string` otherwise: `example.com/v1/v2`, `/v1`, `apps/`), reported at it when it does not.
+ */
+function isGroupVersion(apiVersion: string, report: DocumentReport): boolean {
+  const parts = apiVersion.split('/');
+  if (parts.length <= 2 && parts.every((part) => part.length > 0)) return true;
+  report.add(
+    'unknown-type',
+    '/apiVersion',
+    `apiVersion ${JSON.stringify(apiVersion)} is not a group/version: write one / at most (apps/v1, cert-manager.io/v1), or the version alone for the core group (v1)`,
+    { rule: 'invalid-api-version' },
+  );
+  return false;
+}
+
+/**
  * Reads a Kubernetes-shaped document's header (see the module comment for the mapping), reporting
  * every field that is missing, of the wrong type or unknown. The type is left to be resolved from
  * `kubernetes` (absent when `apiVersion` or `kind` is unusable).
@@ -92,7 +108,8 @@ export function readKubernetesHeader(
     annotations: {},
     spec,
   };
-  if (apiVersion !== undefined && kind !== undefined) {
+  const wellFormed = apiVersion === undefined || isGroupVersion(apiVersion, report);
+  if (apiVersion !== undefined && kind !== undefined && wellFormed) {
     const kubernetes: KubernetesHeader = {
       apiVersion,
       ...splitApiVersion(apiVersion),
