@@ -204,7 +204,9 @@ function readField(
 ): string | undefined {
   const where = pointer.slice(1).replaceAll('/', '.');
   if (!Object.prototype.hasOwnProperty.call(object, key)) {
-    report.add('missing-field', pointer, `${where} is required`);
+    // The API server's words: a name may be generated instead.
+    const what = pointer === '/metadata/name' ? 'metadata.name (or metadata.generateName)' : where;
+    report.add('missing-field', pointer, `${what} is required`);
     return undefined;
   }
   const value = object[key];

@@ -323,6 +323,9 @@ spec: { keep: 3 }
         backup('metadata: { labels: { a: b } }\nspec: { keep: 1 }\n'),
       ]);
       expect(findings.map(where)).toContainEqual(['missing-field', 3, 11, '/metadata/name']);
+      expect(findings.find((f) => f.code === 'missing-field')?.message).toBe(
+        'metadata.name (or metadata.generateName) is required',
+      );
     });
   });
 });
