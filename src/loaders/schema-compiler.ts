@@ -313,7 +313,11 @@ function toOwnProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
         path,
         part: 'value',
         keyword: error.keyword,
-        message: KUBERNETES_KEYWORD_MESSAGES[error.keyword] ?? error.message ?? error.keyword,
+        // A keyword that says what it found (a list's duplicate) is taken at its word.
+        message:
+          error.keyword === 'x-kubernetes-list-type' && error.message !== undefined
+            ? error.message
+            : (KUBERNETES_KEYWORD_MESSAGES[error.keyword] ?? error.message ?? error.keyword),
       };
   }
 }

@@ -184,7 +184,7 @@ properties:
     const schema = `{type: object, properties: {a: {type: array, x-kubernetes-list-type: set, items: {type: string}}, b: {type: string}}}`;
     expect(update(schema, '{a: [x, x], b: one}', '{a: [x, x], b: two}')).toEqual([]);
     expect(update(schema, '{a: [x, y], b: one}', '{a: [x, x], b: one}')).toEqual([
-      '/a x-kubernetes-list-type',
+      '/a/1 x-kubernetes-list-type',
     ]);
   });
 

@@ -5,26 +5,45 @@
  * own (OpenAPI's): `type: string, nullable: true` also accepts null.
  */
 
-import type { Ajv, KeywordDefinition } from 'ajv';
+import type { Ajv, ErrorObject, KeywordDefinition } from 'ajv';
 import type { JsonSchema } from '../../engine/resource/definition.js';
+import { shorten } from '../shorten.js';
 
 /** Whether a value is an integer or a string, as `x-kubernetes-int-or-string` requires. */
 function isIntOrString(value: unknown): boolean {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 
-/** Whether the items of a list are unique by value (`set`) or by their key fields (`map`). */
-export function hasUniqueItems(items: readonly unknown[], keys?: readonly string[]): boolean {
+/**
+ * A list item that repeats an earlier one, by value (`set`) or by its key fields (`map`): the
+ * problem of an `x-kubernetes-list-type` list, at the repeat (the API server's `Duplicate value`
+ * at `spec.steps[2]`); undefined when the items are unique.
+ */
+export function duplicateItem(
+  items: readonly unknown[],
+  keys?: readonly string[],
+): { readonly index: number; readonly message: string } | undefined {
   const seen = new Set<string>();
-  for (const item of items) {
-    const key =
+  for (const [index, item] of items.entries()) {
+    const fields =
       keys === undefined
-        ? JSON.stringify(item)
-        : JSON.stringify(keys.map((k) => (item as Record<string, unknown> | null)?.[k] ?? null));
-    if (seen.has(key)) return false;
+        ? undefined
+        : Object.fromEntries(
+            keys.map((k) => [k, (item as Record<string, unknown> | null)?.[k] ?? null]),
+          );
+    const key = JSON.stringify(fields === undefined ? item : keys?.map((k) => fields[k]));
+    if (seen.has(key)) {
+      const shown =
+        fields === undefined
+          ? item
+          : Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null));
+      const value = shorten(JSON.stringify(shown) ?? String(item));
+      const by = keys === undefined ? 'set' : `map, keyed by ${keys.join(', ')}`;
+      return { index, message: `Duplicate value: ${value} (x-kubernetes-list-type: ${by})` };
+    }
     seen.add(key);
   }
-  return true;
+  return undefined;
 }
 
 /**
@@ -44,19 +63,31 @@ const KUBERNETES_KEYWORDS: readonly KeywordDefinition[] = [
     // `set`: items unique by value; `map`: unique by `x-kubernetes-list-map-keys`.
     keyword: 'x-kubernetes-list-type',
     schemaType: 'string',
-    errors: false,
+    errors: true,
     validate: function listType(
       this: unknown,
       type: string,
       data: unknown,
       parentSchema?: Record<string, unknown>,
+      context?: { readonly instancePath: string },
     ) {
       if (!Array.isArray(data) || (type !== 'set' && type !== 'map')) return true;
       const keys = parentSchema?.['x-kubernetes-list-map-keys'];
-      return hasUniqueItems(
+      const repeat = duplicateItem(
         data,
         type === 'map' && Array.isArray(keys) ? (keys as string[]) : undefined,
       );
+      if (repeat === undefined) return true;
+      // At the repeated item, as the API server reports it.
+      (listType as { errors?: Partial<ErrorObject>[] }).errors = [
+        {
+          keyword: 'x-kubernetes-list-type',
+          instancePath: `${context?.instancePath ?? ''}/${repeat.index}`,
+          message: repeat.message,
+          params: {},
+        },
+      ];
+      return false;
     },
   },
   // Unknown fields kept: the structural pass (`kubernetes-fields.ts`) reads it.

@@ -15,7 +15,7 @@ import type { JsonSchema } from '../../engine/resource/definition.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
-import { hasUniqueItems, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
+import { duplicateItem, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
 
 /** The problems of `value` against `schema`, at paths inside `value`. */
 export function validateStructural(value: unknown, schema: JsonSchema): SchemaProblem[] {
@@ -66,15 +66,17 @@ function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaPr
     const listType = schema['x-kubernetes-list-type'];
     if (listType === 'set' || listType === 'map') {
       const keys = schema['x-kubernetes-list-map-keys'];
-      const unique = hasUniqueItems(
+      const repeat = duplicateItem(
         value,
         listType === 'map' && Array.isArray(keys) ? (keys as string[]) : undefined,
       );
-      if (!unique) {
-        problem(
-          'x-kubernetes-list-type',
-          KUBERNETES_KEYWORD_MESSAGES['x-kubernetes-list-type'] ?? '',
-        );
+      if (repeat !== undefined) {
+        out.push({
+          path: jsonPointer([...path, String(repeat.index)]),
+          part: 'value',
+          keyword: 'x-kubernetes-list-type',
+          message: repeat.message,
+        });
       }
     }
     return;

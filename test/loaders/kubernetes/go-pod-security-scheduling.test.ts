@@ -556,16 +556,16 @@ describe('topology spread constraints (validateTopologySpreadConstraints)', () =
     );
     const c = (i: number) => `/spec/topologySpreadConstraints/${i}`;
     expect(findings.map(at)).toEqual([
-      // The OpenAPI's list keys report the pair repeated, as the API server's Go does.
-      [
-        '/spec/topologySpreadConstraints',
-        'must not hold the same item twice (x-kubernetes-list-type)',
-      ],
       [`${c(0)}/maxSkew`, 'Invalid value: 0: must be greater than zero'],
       [`${c(0)}/minDomains`, 'Invalid value: 0: must be greater than zero'],
       [
         `${c(0)}/minDomains`,
         'Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway',
+      ],
+      // The OpenAPI's list keys report the pair repeated at the repeat, as the API server does.
+      [
+        c(1),
+        'Duplicate value: {"topologyKey":"zone","whenUnsatisfiable":"ScheduleAnyway"} (x-kubernetes-list-type: map, keyed by topologyKey, whenUnsatisfiable)',
       ],
       [`${c(1)}/matchLabelKeys`, 'Forbidden: must not be specified when labelSelector is not set'],
       [`${c(2)}/topologyKey`, 'Required value: can not be empty'],
@@ -858,7 +858,10 @@ describe('readiness and scheduling gates (validateReadinessGates, validateSchedu
   it('reports a scheduling gate named twice once, by the list key', () => {
     const text = withContainer('  schedulingGates: [{ name: wait }, { name: wait }]\n');
     expect(load(text).map(at)).toEqual([
-      ['/spec/schedulingGates', 'must not hold the same item twice (x-kubernetes-list-type)'],
+      [
+        '/spec/schedulingGates/1',
+        'Duplicate value: {"name":"wait"} (x-kubernetes-list-type: map, keyed by name)',
+      ],
     ]);
   });
 });

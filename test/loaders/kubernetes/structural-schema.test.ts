@@ -24,7 +24,8 @@ describe('the x-kubernetes-* keywords in schemas', () => {
   it('x-kubernetes-list-type set and map refuse duplicates', () => {
     const set = { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' };
     expect(check(set, ['a', 'b'])).toEqual([]);
-    expect(check(set, ['a', 'a'])).toEqual([['', 'x-kubernetes-list-type']]);
+    // At the repeat, as the API server's `spec.steps[1]: Duplicate value`.
+    expect(check(set, ['a', 'b', 'a'])).toEqual([['/2', 'x-kubernetes-list-type']]);
     const map = {
       type: 'array',
       items: {
@@ -45,7 +46,7 @@ describe('the x-kubernetes-* keywords in schemas', () => {
         { name: 'a', port: 1 },
         { name: 'a', port: 2 },
       ]),
-    ).toEqual([['', 'x-kubernetes-list-type']]);
+    ).toEqual([['/1', 'x-kubernetes-list-type']]);
   });
 
   it('nullable takes null beside the type', () => {
