@@ -37,7 +37,7 @@ export function duplicateItem(
         fields === undefined
           ? item
           : Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null));
-      const value = shorten(JSON.stringify(shown) ?? String(item));
+      const value = shorten(JSON.stringify(shown));
       const by = keys === undefined ? 'set' : `map, keyed by ${keys.join(', ')}`;
       return { index, message: `Duplicate value: ${value} (x-kubernetes-list-type: ${by})` };
     }
