@@ -118,14 +118,42 @@ export class BuiltinSchemas {
       const properties: Record<string, JsonSchema> = {};
       for (const [key, value] of Object.entries(node.properties)) {
         if (!isSchema(value)) continue;
-        const closed =
-          definition === undefined ? undefined : this.closedSets.get(`${definition}/${key}`);
-        properties[key] = this.#node(closed === undefined ? value : withClosedSet(value, closed));
+        const field = definition === undefined ? undefined : `${definition}/${key}`;
+        const closed = field === undefined ? undefined : this.closedSets.get(field);
+        const narrowed = field === undefined ? undefined : GO_NARROWED_SETS.get(field);
+        const withSet = closed === undefined ? value : withClosedSet(value, closed);
+        properties[key] = this.#node(
+          narrowed === undefined ? withSet : withNarrowedSet(withSet, narrowed),
+        );
       }
       out.properties = properties;
     }
     return Object.freeze(out);
   }
+}
+
+/**
+ * Sets the published OpenAPI states wider than the API server's Go validation takes them: the
+ * `+enum` type's zero value is in the published set, and Go refuses it (`ipFamilies: [""]`:
+ * `supported values: "IPv4", "IPv6"`, from `validateServiceIPFamily`).
+ */
+const GO_NARROWED_SETS: ReadonlyMap<string, ClosedSet> = new Map([
+  ['io.k8s.api.core.v1.ServiceSpec/ipFamilies', { itemsEnum: ['IPv4', 'IPv6'] }],
+]);
+
+/** A field's schema with its set narrowed, where it has one. */
+function withNarrowedSet(schema: JsonSchema, narrowed: ClosedSet): JsonSchema {
+  if (
+    narrowed.itemsEnum !== undefined &&
+    isSchema(schema.items) &&
+    schema.items.enum !== undefined
+  ) {
+    return { ...schema, items: { ...schema.items, enum: narrowed.itemsEnum } };
+  }
+  if (narrowed.enum !== undefined && schema.enum !== undefined) {
+    return { ...schema, enum: narrowed.enum };
+  }
+  return schema;
 }
 
 /** A field's schema with its closed set, unless it has one. */

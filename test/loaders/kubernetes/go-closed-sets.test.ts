@@ -117,8 +117,20 @@ spec:
         '/spec/type',
         'Unsupported value: "Public": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
       ],
-      ['/spec/ipFamilies/1', 'Unsupported value: "IPv5": supported values: "", "IPv4", "IPv6"'],
+      ['/spec/ipFamilies/1', 'Unsupported value: "IPv5": supported values: "IPv4", "IPv6"'],
     ]);
+  });
+
+  it("take an ipFamily as Go validation does: not the enum's empty zero value, which the OpenAPI lists", () => {
+    for (const release of ['1.29', '1.36'] as const) {
+      const { findings } = load(
+        'apiVersion: v1\nkind: Service\nmetadata: { name: s }\nspec:\n  ipFamilies: [""]\n  ports: [{ port: 80 }]\n',
+        release,
+      );
+      expect(findings.map((f) => [f.pointer, f.message])).toEqual([
+        ['/spec/ipFamilies/0', 'Unsupported value: "": supported values: "IPv4", "IPv6"'],
+      ]);
+    }
   });
 });
 
