@@ -14,6 +14,7 @@ import { createFinding, type Finding, type FindingCode } from './finding.js';
 import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
 import { LineIndex } from './line-index.js';
+import { relaxIndentation, ShiftedLineIndex } from './relaxed-indentation.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
@@ -183,6 +184,41 @@ export function parseManifest(
   // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
   const tooLarge = oversizedCrd(text, file, lineCounter);
   if (tooLarge) return { file, documents: [], findings: [tooLarge] };
+  const parsed = parseStream(text, file, options, lineCounter);
+  if (!parsed.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
+  // What kubectl reads but YAML 1.2 does not: a quoted value or flow collection whose lines go
+  // on at its key's column. Read as kubectl reads it when that is all that was wrong, and said.
+  const relaxed = relaxIndentation(text);
+  if (relaxed === undefined) return parsed;
+  const again = parseStream(
+    relaxed.text,
+    file,
+    options,
+    new ShiftedLineIndex(relaxed.text, relaxed.shifts),
+  );
+  if (again.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
+  // Said once a file: a generator writes all its values so (OpenTelemetry's bundle has 255).
+  const [first, ...more] = relaxed.constructs;
+  if (first === undefined) return parsed;
+  const others = more.length === 0 ? '' : ` (and ${more.length} more values in this file)`;
+  const said = createFinding({
+    code: 'yaml-warning',
+    message: `this line goes on with the value of line ${first.line}, but is not indented past its key (column ${first.keyColumn}): kubectl (go-yaml) reads it so, YAML 1.2 does not; indent it${others}`,
+    file,
+    line: first.firstShifted,
+    col: 1,
+    pointer: '',
+  });
+  return { ...again, findings: [said, ...again.findings] };
+}
+
+/** {@link parseManifest} of a text whose byte order marks are out, positions from `lineCounter`. */
+function parseStream(
+  text: string,
+  file: string,
+  options: ParseManifestOptions,
+  lineCounter: LineIndex,
+): ParsedManifest {
   const findings: Finding[] = [];
   const documents: ParsedDocument[] = [];
   const limits: Limits = {
@@ -442,7 +478,13 @@ class DataBuilder {
       if (isMap(node)) {
         this.#checkCollectionTag(node, 'map');
         const out: Record<string, unknown> = {};
+        /** The values of merge keys (`<<: *defaults`), merged once the keys written are in. */
+        const merges: { readonly key: YamlNode; readonly value: YamlNode | null }[] = [];
         for (const pair of node.items) {
+          if (isScalar(pair.key) && pair.key.type === 'PLAIN' && pair.key.value === '<<') {
+            merges.push({ key: pair.key, value: pair.value as YamlNode | null });
+            continue;
+          }
           const key = this.#key(pair.key as YamlNode | null);
           if (key === undefined) continue;
           if (key === '__proto__') {
@@ -451,16 +493,6 @@ class DataBuilder {
               'forbidden-key',
               pair.key as YamlNode,
               'the key "__proto__" is not allowed (it could change an object\'s prototype)',
-            );
-            this.#path.pop();
-            continue;
-          }
-          if (key === '<<' && isScalar(pair.key) && pair.key.type === 'PLAIN') {
-            this.#path.push(key);
-            this.#report(
-              'merge-key',
-              pair.key as YamlNode,
-              'merge keys (<<) are not supported: write the keys out, or quote "<<" for a key of that name',
             );
             this.#path.pop();
             continue;
@@ -479,6 +511,7 @@ class DataBuilder {
           out[key] = this.build(pair.value as YamlNode | null, depth + 1);
           this.#path.pop();
         }
+        for (const merge of merges) this.#merge(merge.key, merge.value, out, depth);
         return out;
       }
       if (isSeq(node)) {
@@ -494,6 +527,34 @@ class DataBuilder {
       return null;
     } finally {
       if (anchored) this.#building.delete(node);
+    }
+  }
+
+  /**
+   * A merge key's value merged into `out` as kubectl (go-yaml) and YAML 1.1's merge type do: a
+   * mapping, or a list of them (an earlier one first), adds the keys `out` does not have; the
+   * keys written beside the merge key win. Anything else there is a `merge-key` finding.
+   */
+  #merge(key: YamlNode, value: YamlNode | null, out: Record<string, unknown>, depth: number): void {
+    this.#path.push('<<');
+    try {
+      const sources = isSeq(value) ? (value.items as (YamlNode | null)[]) : [value];
+      for (const source of sources) {
+        const built = this.build(source, depth + 1);
+        if (typeof built !== 'object' || built === null || Array.isArray(built)) {
+          this.#report(
+            'merge-key',
+            source ?? key,
+            'a merge key (<<) takes a mapping, an alias of one or a list of them; quote "<<" for a key of that name',
+          );
+          continue;
+        }
+        for (const [k, v] of Object.entries(built)) {
+          if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = v;
+        }
+      }
+    } finally {
+      this.#path.pop();
     }
   }
 

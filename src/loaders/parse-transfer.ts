@@ -5,6 +5,7 @@
  */
 import type { Finding } from './finding.js';
 import { LineIndex } from './line-index.js';
+import { ShiftedLineIndex } from './relaxed-indentation.js';
 import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
 import type { Position } from './position.js';
 import { YamlDocument } from './yaml-document.js';
@@ -21,6 +22,11 @@ export interface ParseTransfer {
   readonly text?: string;
   /** Each document's range in the text (see `YamlSource.documentRanges`), when there are any. */
   readonly ranges?: Uint32Array;
+  /**
+   * The spaces added at the start of lines (line, count) when the text is one relaxed as kubectl
+   * reads it (`relaxed-indentation.ts`): positions count them back.
+   */
+  readonly shifts?: readonly (readonly [number, number])[];
   readonly documents: readonly {
     readonly index: number;
     readonly position: Position;
@@ -53,6 +59,9 @@ export function toTransfer(
       : {
           ranges: yaml.documentRanges(),
           ...(yaml.text === written ? {} : { text: yaml.text }),
+          ...(yaml.lineCounter instanceof ShiftedLineIndex
+            ? { shifts: [...yaml.lineCounter.shifts] }
+            : {}),
         }),
     documents: parsed.documents.map(({ index, position, value, hasErrors }) => ({
       index,
@@ -85,7 +94,13 @@ export function revivedParse(transfer: ParseTransfer): ParsedManifest {
   const source =
     transfer.ranges === undefined
       ? undefined
-      : YamlSource.restored(text, new LineIndex(text), transfer.ranges);
+      : YamlSource.restored(
+          text,
+          transfer.shifts === undefined
+            ? new LineIndex(text)
+            : new ShiftedLineIndex(text, new Map(transfer.shifts)),
+          transfer.ranges,
+        );
   return {
     file: transfer.file,
     documents: transfer.documents.map(

@@ -105,15 +105,20 @@ export function relaxIndentation(text: string): RelaxedText | undefined {
  * Where a block line's value starts (after `key: `, or after `- `), and the column (0-based) of
  * its key or item; undefined for a line with neither.
  */
-function blockValue(line: string, indent: number): { start: number; keyColumn: number } | undefined {
+function blockValue(
+  line: string,
+  indent: number,
+): { start: number; keyColumn: number } | undefined {
   let at = indent;
   // `- - key: value`: the innermost item's key is the column that counts.
-  while (line.startsWith('- ', at) || line === '-') at += 2;
+  while (line.startsWith('- ', at)) at += 2;
   const itemStart = at;
   const key = keyEnd(line, at);
   if (key === undefined) {
     // An item whose value is the construct itself: `- [a,` or `- "text`.
-    return itemStart > indent ? { start: skipSpaces(line, itemStart), keyColumn: itemStart - 2 } : undefined;
+    return itemStart > indent
+      ? { start: skipSpaces(line, itemStart), keyColumn: itemStart - 2 }
+      : undefined;
   }
   return { start: skipSpaces(line, key), keyColumn: itemStart };
 }
@@ -128,12 +133,24 @@ function keyEnd(line: string, at: number): number | undefined {
       ? close + 2
       : undefined;
   }
-  if (c === '[' || c === '{' || c === '#' || c === '&' || c === '*' || c === '!' || c === '|' || c === '>') {
+  if (
+    c === '[' ||
+    c === '{' ||
+    c === '#' ||
+    c === '&' ||
+    c === '*' ||
+    c === '!' ||
+    c === '|' ||
+    c === '>'
+  ) {
     return undefined;
   }
   for (let i = at; i < line.length; i++) {
     const ch = line.charAt(i);
-    if (ch === ':' && (i + 1 === line.length || line.charAt(i + 1) === ' ' || line.charAt(i + 1) === '\t')) {
+    if (
+      ch === ':' &&
+      (i + 1 === line.length || line.charAt(i + 1) === ' ' || line.charAt(i + 1) === '\t')
+    ) {
       return i + 1;
     }
     if (ch === ' ' && line.charAt(i + 1) === '#') return undefined;
@@ -177,7 +194,14 @@ function scanFlow(line: string, from: number, state: FlowState): void {
     if (c === '"' || c === "'") {
       // A quote opens a scalar where a flow node starts; inside a plain scalar it is a character.
       const before = line.slice(0, i).trimEnd().at(-1);
-      if (before === undefined || before === '[' || before === '{' || before === ',' || before === ':' || before === '-') {
+      if (
+        before === undefined ||
+        before === '[' ||
+        before === '{' ||
+        before === ',' ||
+        before === ':' ||
+        before === '-'
+      ) {
         state.quote = c;
       }
     } else if (c === '[' || c === '{') {
@@ -206,6 +230,8 @@ export class ShiftedLineIndex extends LineIndex {
   override linePos(offset: number): Position {
     const position = super.linePos(offset);
     const shift = this.shifts.get(position.line);
-    return shift === undefined ? position : { line: position.line, col: Math.max(1, position.col - shift) };
+    return shift === undefined
+      ? position
+      : { line: position.line, col: Math.max(1, position.col - shift) };
   }
 }

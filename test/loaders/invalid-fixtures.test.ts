@@ -177,8 +177,8 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
   },
   'merge-key': {
     findings: [
-      ['merge-key', 'merge-key/vms.yaml', 5, 3, '/spec/<<'],
       ['schema-violation', 'merge-key/vms.yaml', 5, 3, '/spec'],
+      ['merge-key', 'merge-key/vms.yaml', 5, 7, '/spec/<<'],
     ],
     resources: 0,
   },

@@ -213,10 +213,32 @@ describe('parseManifest', () => {
       expect(documents[0]?.value).toEqual({ a: 5, b: 1.5 });
     });
 
-    it('says that merge keys are not supported, and takes a quoted "<<" as a key', () => {
-      const { documents, findings } = parse('a:\n  <<: {b: 1}\n"<<": 2\n');
-      expect(findings.map(where)).toEqual([['merge-key', 2, 3, '/a/<<']]);
-      expect(documents[0]?.value).toEqual({ a: {}, '<<': 2 });
+    it('merges a merge key as kubectl does: the keys written win, then earlier mappings', () => {
+      const { documents, findings } = parse(
+        'base: &b {x: 1, y: 2}\na: &a {x: 0, z: 0}\none:\n  <<: *b\n  y: 3\nmany:\n  <<: [*a, *b]\n  w: 1\ninline: {<<: {q: 1}, r: 2}\n"<<": 2\n',
+      );
+      expect(findings).toEqual([]);
+      const value = documents[0]?.value as Record<string, unknown>;
+      expect(value.one).toEqual({ y: 3, x: 1 });
+      expect(value.many).toEqual({ w: 1, x: 0, z: 0, y: 2 });
+      expect(value.inline).toEqual({ r: 2, q: 1 });
+      // A quoted "<<" is a key of that name.
+      expect(value['<<']).toBe(2);
+    });
+
+    it('says that a merge key takes mappings only, and merges no __proto__', () => {
+      const { documents, findings } = parse(
+        'a:\n  <<: 1\nb:\n  <<: [{c: 1}, [2]]\nbad: &p {__proto__: {polluted: 1}, ok: 1}\nd:\n  <<: *p\n',
+      );
+      expect(findings.map(where)).toEqual([
+        ['merge-key', 2, 7, '/a/<<'],
+        ['merge-key', 4, 16, '/b/<<'],
+        ['forbidden-key', 5, 10, '/bad/__proto__'],
+      ]);
+      const value = documents[0]?.value as Record<string, Record<string, unknown>>;
+      expect(value.b).toEqual({ c: 1 });
+      expect(value.d).toEqual({ ok: 1 });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   });
 
