@@ -24,6 +24,7 @@ import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
+import { isXrdDocument, xrdCrds } from './kubernetes/crossplane-xrd.js';
 import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
 import { isTransformType, type TakenTransform } from './transform-type.js';
 
@@ -191,6 +192,34 @@ export function collectDefinitions(
     return versions.map((v) => v.definition);
   };
 
+  /** Takes a CRD's definitions, reporting a type defined already (once for the CRD). */
+  const defineCrd = (
+    value: Record<string, unknown>,
+    name: string | undefined,
+    report: DocumentReport,
+  ): void => {
+    let duplicate = false;
+    for (const definition of readCrdDefinitions(value, name, report)) {
+      const known = taken.get(definition.id);
+      if (known !== undefined) {
+        // A given CRD checked again as a manifest (`helm template --include-crds` with the
+        // chart's crds/ as --definitions) defines nothing new: no conflict. Any other is one
+        // finding for the CRD, not one per version.
+        const wasGiven = definedAt.get(definition.id) === undefined;
+        if (!duplicate && !(wasGiven && sameDefinition(known, definition))) {
+          const source = given.files?.get(definition.id) ?? given.source;
+          reportDuplicate(definition, definedAt.get(definition.id), source, report);
+          duplicate = true;
+        }
+        continue;
+      }
+      definedAt.set(definition.id, report);
+      taken.set(definition.id, definition);
+      definitions.push(definition);
+      kinds.add(definition);
+    }
+  };
+
   const rgds = given.resourceGraphs(compiler, given, (definition, report) => {
     if (definedAt.has(definition.id)) {
       reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
@@ -216,30 +245,20 @@ export function collectDefinitions(
         for (const { item, report: itemReport } of objects) {
           const header = readKubernetesHeader(item, itemReport);
           if (rgds.take(item, header, itemReport)) continue;
+          if (isXrdDocument(item)) {
+            // Its kinds are defined as Crossplane's CRDs of it define them; it is a resource too.
+            for (const crd of xrdCrds(item)) {
+              const metadata = crd.metadata as { name: string };
+              defineCrd(crd, metadata.name, itemReport);
+            }
+            pending.push({ report: itemReport, header });
+            continue;
+          }
           if (!isCrdDocument(item)) {
             pending.push({ report: itemReport, header });
             continue;
           }
-          let duplicate = false;
-          for (const definition of readCrdDefinitions(item, header.id, itemReport)) {
-            const known = taken.get(definition.id);
-            if (known !== undefined) {
-              // A given CRD checked again as a manifest (`helm template --include-crds` with
-              // the chart's crds/ as --definitions) defines nothing new: no conflict. Any other
-              // is one finding for the CRD, not one per version.
-              const wasGiven = definedAt.get(definition.id) === undefined;
-              if (!duplicate && !(wasGiven && sameDefinition(known, definition))) {
-                const source = given.files?.get(definition.id) ?? given.source;
-                reportDuplicate(definition, definedAt.get(definition.id), source, itemReport);
-                duplicate = true;
-              }
-              continue;
-            }
-            definedAt.set(definition.id, itemReport);
-            taken.set(definition.id, definition);
-            definitions.push(definition);
-            kinds.add(definition);
-          }
+          defineCrd(item, header.id, itemReport);
           documents.push({
             ...describeDocument(itemReport, header),
             status: itemReport.hasErrors ? 'invalid' : 'valid',

@@ -14,6 +14,7 @@ import { compareFindings, type Finding } from './finding.js';
 import { isCrdDocument } from './kubernetes/crd-definitions.js';
 import { scanCrdOutlines } from './kubernetes/crd-outline-scan.js';
 import { lazyCrdDefinitions } from './kubernetes/lazy-crd-definitions.js';
+import { isXrdDocument } from './kubernetes/crossplane-xrd.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import { isPlainObject } from './manifest-document.js';
 import { nodeFileSystem } from './manifest-file-system.js';
@@ -175,7 +176,7 @@ function hasCompiledNowRules(value: unknown): boolean {
 
 /** A CRD, or a document of cosi's definition type (by any of its names). */
 function isDefinition(value: unknown): boolean {
-  if (isKubernetesShaped(value)) return isCrdDocument(value);
+  if (isKubernetesShaped(value)) return isCrdDocument(value) || isXrdDocument(value);
   if (!isPlainObject(value) || !isPlainObject(value.metadata)) return false;
   const type = value.metadata.type;
   return typeof type === 'string' && DEFINITION_TYPE_NAMES.has(type.toLowerCase());

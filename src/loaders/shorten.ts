@@ -28,7 +28,9 @@ const VALUE = /"(?:[^"\\\n]|\\.)*"|[^\s"]{81,}/g;
  * {@link MAX_PATH_LENGTH}, since a cut path names no file (eight files of one directory can
  * share their first 80 characters) and a cut command cannot be pasted.
  */
-const PATH_LIKE = /^[\w.\-@+~=,:]*[/\\][\w.\-@+~=,:/\\]*$/;
+const PATH_LIKE = /^[\w.\-@+~=,:]*[/\\][\w.\-@+~=,:/\\]*[),.;]*$/;
+/** A resource as a message names it, `Type(namespace/id)`: kept whole as a path is. */
+const RESOURCE_NAME = /^[\w.-]+\([\w.\-/:]+\)[),.;]*$/;
 const MAX_PATH_LENGTH = 1024;
 
 /** How {@link shorten} ends a value it cut, quoted: such a value is not cut again. */
@@ -80,7 +82,9 @@ export function shortenValues(message: string): string {
   if (message.length <= MAX_VALUE_LENGTH) return message;
   return message.replace(VALUE, (value) => {
     if (value.length <= MAX_VALUE_LENGTH) return value;
-    if (value.length <= MAX_PATH_LENGTH && PATH_LIKE.test(value)) return value;
+    if (value.length <= MAX_PATH_LENGTH && (PATH_LIKE.test(value) || RESOURCE_NAME.test(value))) {
+      return value;
+    }
     if (!value.startsWith('"')) return shorten(value);
     if (SHORTENED.test(value)) return value;
     try {

@@ -27,6 +27,19 @@ afterEach(async () => {
 });
 
 describe('--definitions', () => {
+  it("takes a Crossplane XRD's kinds, its claim's too", async () => {
+    const xrd = await readFile(path.join(REPO, 'fixtures/crossplane/postgresql-xrd.yaml'), 'utf8');
+    await writeFile(path.join(dir, 'crds', 'bundle.yaml'), xrd);
+    await writeFile(
+      path.join(dir, 'manifests', 'shop.yaml'),
+      'apiVersion: database.example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata: { name: db, namespace: team-a }\nspec:\n  parameters: { storageGB: 0 }\n  compositionRef: { name: aws }\n',
+    );
+    const r = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
+    expect(r.stdout.split('\n').filter((l) => l.includes('error'))).toEqual([
+      'manifests/shop.yaml:5:28: error[schema-violation]: must be >= 1 (at /spec/parameters/storageGB)',
+    ]);
+  });
+
   it('takes the same CRD checked again as a manifest (helm template --include-crds), and names the file of another', async () => {
     const crds = await readFile(path.join(REPO, 'fixtures/kubernetes/apps-crds.yaml'), 'utf8');
     await writeFile(path.join(dir, 'crds', 'bundle.yaml'), crds);

@@ -48,8 +48,10 @@ describe('shortenValues', () => {
 
   it('keeps a path whole, and a command that names paths: a cut one names no file', () => {
     const file = `tekton/examples/v1/pipelineruns/beta/${'pipelinerun-with-matrix-'.repeat(4)}x.yaml`;
-    const message = `T(a) is already defined at ${file}:4:9 (check each on its own: cosi check --each ${file} b/c)`;
+    const message = `T(a) is already defined at ${file}:4:9 (check each on its own: cosi check --each b/c ${file})`;
     expect(shortenValues(message)).toBe(message);
+    const resource = `CompositeResourceDefinitions.v2.apiextensions.crossplane.io(testresources.test.example.org)`;
+    expect(shortenValues(`${resource} is already defined`)).toBe(`${resource} is already defined`);
     // A path-like word past any real path's length is still a value to cut.
     const huge = `a/${'b'.repeat(2000)}`;
     expect(shortenValues(`at ${huge}`)).toBe(`at ${shorten(huge)}`);
