@@ -72,6 +72,19 @@ export function readManifestHeader(
     report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
     return empty;
   }
+  if (
+    Object.prototype.hasOwnProperty.call(metadata, 'name') &&
+    !Object.prototype.hasOwnProperty.call(metadata, 'type')
+  ) {
+    // A Kubernetes object without its apiVersion and kind (a docs snippet, a ytt overlay, a
+    // patch): one finding that says so, not cosi's metadata rules broken key by key.
+    report.add(
+      'missing-field',
+      '',
+      'a Kubernetes object (metadata.name) needs an apiVersion and a kind; without them it reads as a cosi document, which names metadata.type and metadata.id. If the file is a patch or template (kustomize, ytt), render it first or leave it out with --ignore',
+    );
+    return empty;
+  }
   reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
   reportReadOnlyMetadata(metadata, report);
   const type = readString(metadata, 'type', report, true);

@@ -120,6 +120,15 @@ describe('did you mean', () => {
     expect(pruned?.[1]).toContain('unknown field "secretNam" (did you mean "secretName"?)');
   });
 
+  it('says a Kubernetes object without apiVersion and kind is one, in one finding (a ytt overlay, a snippet)', () => {
+    expect(findingsOf('metadata:\n  name: web\nspec:\n  replicas: 2\n')).toEqual([
+      [
+        'missing-field',
+        'a Kubernetes object (metadata.name) needs an apiVersion and a kind; without them it reads as a cosi document, which names metadata.type and metadata.id. If the file is a patch or template (kustomize, ytt), render it first or leave it out with --ignore',
+      ],
+    ]);
+  });
+
   it('names the nearest metadata key', () => {
     const [finding] = findingsOf(
       'metadata:\n  type: vm\n  id: a\n  lables: {}\nspec: { cpus: 1 }\n',
