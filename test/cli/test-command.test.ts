@@ -27,7 +27,9 @@ describe('cosi test', () => {
 
   it('reports in the formats of cosi check', async () => {
     const junit = await cli(['test', WRONG, '-o', 'junit']);
-    expect(junit.stdout).toContain('<testsuite name="scenarios" tests="1" failures="1" skipped="0">');
+    expect(junit.stdout).toContain(
+      '<testsuite name="scenarios" tests="1" failures="1" skipped="0">',
+    );
     expect(junit.stdout).toContain('<failure type="unexpected-state"');
     expect(junit.stdout).toContain('+  bridge: br-debian');
     const tap = await cli(['test', WRONG, '-o', 'tap']);

@@ -120,7 +120,9 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
 
   it('reports them as skipped in JUnit and TAP', async () => {
     const junit = await cli(['check', FIXTURE, '-o', 'junit']);
-    expect(junit.stdout).toContain('<testsuites name="cosi check" tests="14" failures="0" skipped="7">');
+    expect(junit.stdout).toContain(
+      '<testsuites name="cosi check" tests="14" failures="0" skipped="7">',
+    );
     expect(junit.stdout).toContain(
       '<testsuite name="set aside" tests="7" failures="0" skipped="7">',
     );
