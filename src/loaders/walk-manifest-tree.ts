@@ -15,6 +15,7 @@ import {
   type FoundFile,
   type ManifestFileSystem,
 } from './manifest-file-system.js';
+import { ManifestTooLargeError } from './manifest-size.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
@@ -249,15 +250,21 @@ class ManifestWalker {
 
   /**
    * Reads the JSON files met in directories (not named) to tell the manifests among them from a
-   * repository's other JSON (`package.json`, JSON Schemas), which are set aside (see
-   * {@link tree}). One that cannot be read stays a file, and its read says why.
+   * repository's other JSON (`package.json`, JSON Schemas, a data file), which are set aside
+   * (see {@link tree}). One too large for a manifest, or not UTF-8, is data too; one that cannot
+   * be read for another reason stays a file, and its read says why.
    */
   async readJsonFiles(): Promise<void> {
     const walked = [...this.#walkedJson].filter((real) => !this.#named.has(real));
     const files = walked.map((real) => this.#files.get(real) as FoundFile);
     const reads = await readManifestFiles(this.fs, files);
+    const tooLarge = new ManifestTooLargeError().message;
     reads.forEach((read, i) => {
-      if ('text' in read && !isJsonManifest(read.text)) this.#notManifests.add(walked[i] as string);
+      const data =
+        'text' in read
+          ? !isJsonManifest(read.text)
+          : read.finding.code === 'invalid-encoding' || read.finding.message.endsWith(tooLarge);
+      if (data) this.#notManifests.add(walked[i] as string);
     });
   }
 

@@ -237,6 +237,8 @@ describe('JSON files met in a directory', () => {
     await write('schemas/configmap-v1.json', '{"properties": {"apiVersion": {}, "kind": {}}}');
     await write('tsconfig.json', '{\n  // comments: JSONC\n  "compilerOptions": {}\n}');
     await write('data.json', '[{"apiVersion": "v1"}]');
+    // Data, not text: set aside, not an unreadable manifest.
+    await writeFile(path.join(dir, 'blob.json'), Buffer.from([0xff, 0xfe, 0x00, 0x7b]));
     await write('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
     const tree = await walkManifestTree(['.'], { cwd: dir });
     expect(tree.findings).toEqual([]);
@@ -247,12 +249,13 @@ describe('JSON files met in a directory', () => {
       'out/list.JSON',
     ]);
     expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['blob.json', 'json-file'],
       ['data.json', 'json-file'],
       ['package.json', 'json-file'],
       ['schemas/configmap-v1.json', 'json-file'],
       ['tsconfig.json', 'json-file'],
     ]);
-    expect(formatUnrenderedCounts(tree.unrendered)).toBe('4 JSON files that are no manifests');
+    expect(formatUnrenderedCounts(tree.unrendered)).toBe('5 JSON files that are no manifests');
 
     const read = await readManifests(['.'], { cwd: dir });
     expect(read.resources.map((r) => r.resource.metadata.id).sort()).toEqual(['a', 'b']);
