@@ -31,6 +31,7 @@ export const FINDING_CODES = [
   'yaml-version',
   'yaml11-octal',
   'merge-key',
+  'template-expression',
   // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
   'not-a-mapping',
   'missing-field',

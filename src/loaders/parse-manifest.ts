@@ -349,9 +349,39 @@ function readDocument(
       value = undefined;
     }
   }
+  const [template, ...moreTemplates] = builder.templates;
+  if (template !== undefined) {
+    // A template, not a manifest: one finding, and no document to check (its every field
+    // would be a finding of its own).
+    const range = template.range ?? [0, 0];
+    const { line, col } = lineCounter.linePos(range[0]);
+    const written = shorten(source.text.slice(range[0], range[1]).trim());
+    const more = moreTemplates.length === 0 ? '' : `, and ${moreTemplates.length} more`;
+    findings.push(
+      createFinding({
+        code: 'template-expression',
+        message: `this document holds template expressions (${written}${more}): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore`,
+        file,
+        line,
+        col,
+        pointer: '',
+      }),
+    );
+    value = undefined;
+  }
   const hasErrors = findings.slice(before).some(isError);
   const position = lineCounter.linePos(nodeStart(root));
   return new YamlDocument(file, index, position, value, hasErrors, source);
+}
+
+/**
+ * Whether a node is a Go template expression as YAML reads one: `{{ .x }}` is a flow mapping
+ * whose one key is a flow mapping, with no value (data never needs such a key).
+ */
+function isTemplateExpression(node: YamlNode): boolean {
+  if (!isMap(node) || !node.flow || node.items.length !== 1) return false;
+  const [pair] = node.items;
+  return pair !== undefined && isMap(pair.key) && pair.key.flow === true && pair.value === null;
 }
 
 /**
@@ -436,6 +466,8 @@ class DataBuilder {
   /** Anchored nodes being built: an alias to one of them would expand forever. */
   readonly #building = new Set<YamlNode>();
   readonly #path: (string | number)[] = [];
+  /** Go template expressions met (`{{ .fluxns }}`, which YAML reads as a nested flow mapping). */
+  readonly templates: YamlNode[] = [];
   #expansions = 0;
   /** Inside an alias expansion, anchors are not defined again (they were, where they stand). */
   #aliasDepth = 0;
@@ -475,6 +507,11 @@ class DataBuilder {
     }
     try {
       if (isScalar(node)) return this.#scalar(node);
+      if (isTemplateExpression(node)) {
+        // `{{ .Values.port }}`: a template's, not data (said once for the document).
+        if (this.#aliasDepth === 0) this.templates.push(node);
+        return null;
+      }
       if (isMap(node)) {
         this.#checkCollectionTag(node, 'map');
         const out: Record<string, unknown> = {};

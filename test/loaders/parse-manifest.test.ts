@@ -242,6 +242,26 @@ describe('parseManifest', () => {
     });
   });
 
+  describe('template expressions', () => {
+    it('say once that a document holding {{ ... }} is a template, and load nothing of it', () => {
+      const { documents, findings } = parse(
+        'kind: ConfigMap\nmetadata:\n  namespace: {{ .fluxns }}\n  labels: { a: {{ .x }} }\n---\nplain: {a: {b: 1}}\n',
+      );
+      expect(findings.map((f) => [f.code, f.line, f.col, f.message])).toEqual([
+        [
+          'template-expression',
+          3,
+          14,
+          'this document holds template expressions ({{ .fluxns }}, and 1 more): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore',
+        ],
+      ]);
+      expect(documents[0]?.value).toBeUndefined();
+      expect(documents[0]?.hasErrors).toBe(true);
+      // Nested flow mappings with values are data.
+      expect(documents[1]?.value).toEqual({ plain: { a: { b: 1 } } });
+    });
+  });
+
   describe('prototype pollution', () => {
     it('rejects a __proto__ key and never changes a prototype', () => {
       const { documents, findings } = parse('spec:\n  __proto__:\n    polluted: true\n  ok: 1\n');
