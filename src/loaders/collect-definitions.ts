@@ -167,15 +167,20 @@ export function collectDefinitions(
       : { kinds: given.schemaKinds, context: { compiler, celRules: given.celRules } },
   );
   const crdNames = new CrdNameClaims();
-  /** Definition id -> the document that defined it (`undefined`: given). */
-  const definedAt = new Map<string, DocumentReport | undefined>();
-  /** Definition id -> the definition taken, to tell the same CRD again from another. */
-  const taken = new Map<string, ResourceDefinition>();
+  /**
+   * Definition id -> the definition taken and the document that defined it (`undefined`: given),
+   * to report a duplicate there and tell the same CRD again from another.
+   */
+  const defined = new Map<
+    string,
+    { readonly definition: ResourceDefinition; readonly at: DocumentReport | undefined }
+  >();
   for (const definition of given.definitions) {
-    definedAt.set(definition.id, undefined);
-    taken.set(definition.id, definition);
+    defined.set(definition.id, { definition, at: undefined });
     kinds.add(definition);
   }
+  /** Where a given definition comes from, as a duplicate's finding names it. */
+  const givenSource = (id: string): string => given.files?.get(id) ?? given.source;
 
   /** A CRD's definitions; an invalid one is remembered for the resources of its kind. */
   const readCrdDefinitions = (
@@ -200,33 +205,31 @@ export function collectDefinitions(
   ): void => {
     let duplicate = false;
     for (const definition of readCrdDefinitions(value, name, report)) {
-      const known = taken.get(definition.id);
+      const known = defined.get(definition.id);
       if (known !== undefined) {
         // A given CRD checked again as a manifest (`helm template --include-crds` with the
         // chart's crds/ as --definitions) defines nothing new: no conflict. Any other is one
         // finding for the CRD, not one per version.
-        const wasGiven = definedAt.get(definition.id) === undefined;
-        if (!duplicate && !(wasGiven && sameDefinition(known, definition))) {
-          const source = given.files?.get(definition.id) ?? given.source;
-          reportDuplicate(definition, definedAt.get(definition.id), source, report);
+        const again = known.at === undefined && sameDefinition(known.definition, definition);
+        if (!duplicate && !again) {
+          reportDuplicate(definition, known.at, givenSource(definition.id), report);
           duplicate = true;
         }
         continue;
       }
-      definedAt.set(definition.id, report);
-      taken.set(definition.id, definition);
+      defined.set(definition.id, { definition, at: report });
       definitions.push(definition);
       kinds.add(definition);
     }
   };
 
   const rgds = given.resourceGraphs(compiler, given, (definition, report) => {
-    if (definedAt.has(definition.id)) {
-      reportDuplicate(definition, definedAt.get(definition.id), given.source, report);
+    const known = defined.get(definition.id);
+    if (known !== undefined) {
+      reportDuplicate(definition, known.at, given.source, report);
       return false;
     }
-    definedAt.set(definition.id, report);
-    taken.set(definition.id, definition);
+    defined.set(definition.id, { definition, at: report });
     definitions.push(definition);
     kinds.add(definition);
     return true;
@@ -281,12 +284,11 @@ export function collectDefinitions(
       const definition = readDefinition(header.spec, report, compiler, given.celRules, header.id);
       if (definition === undefined || report.hasErrors) {
         invalid.add(definition, specType(header.spec), report);
-      } else if (definedAt.has(definition.id)) {
-        const source = given.files?.get(definition.id) ?? given.source;
-        reportDuplicate(definition, definedAt.get(definition.id), source, report);
+      } else if (defined.has(definition.id)) {
+        const at = defined.get(definition.id)?.at;
+        reportDuplicate(definition, at, givenSource(definition.id), report);
       } else {
-        definedAt.set(definition.id, report);
-        taken.set(definition.id, definition);
+        defined.set(definition.id, { definition, at: report });
         definitions.push(definition);
       }
       documents.push({
