@@ -48,6 +48,12 @@ export interface GivenDefinitions {
    */
   readonly deferSchemaChecks?: boolean;
   /**
+   * The same definition in two files is one, not a duplicate: files read for their definitions
+   * alone (`--definitions`), where a vendored CRD is often kept twice (a chart's `crds/` and a
+   * kustomize base). Two that differ are still a duplicate.
+   */
+  readonly identicalAreOne?: boolean;
+  /**
    * The CEL rules of the load's Kubernetes release (see `lazyCelRules`): the environment the
    * rules of every definition and resource compile in, asked only for a schema that has rules.
    */
@@ -197,26 +203,32 @@ export function collectDefinitions(
     return versions.map((v) => v.definition);
   };
 
-  /** Takes a CRD's definitions, reporting a type defined already (once for the CRD). */
+  /**
+   * Takes a CRD's definitions; one whose type is defined already by another definition is
+   * reported (once for the CRD) and none of its versions is taken: the first CRD of a kind is
+   * the kind's, whole.
+   */
   const defineCrd = (
     value: Record<string, unknown>,
     name: string | undefined,
     report: DocumentReport,
   ): void => {
-    let duplicate = false;
-    for (const definition of readCrdDefinitions(value, name, report)) {
+    const versions = readCrdDefinitions(value, name, report);
+    for (const definition of versions) {
       const known = defined.get(definition.id);
-      if (known !== undefined) {
-        // A given CRD checked again as a manifest (`helm template --include-crds` with the
-        // chart's crds/ as --definitions) defines nothing new: no conflict. Any other is one
-        // finding for the CRD, not one per version.
-        const again = known.at === undefined && sameDefinition(known.definition, definition);
-        if (!duplicate && !again) {
-          reportDuplicate(definition, known.at, givenSource(definition.id), report);
-          duplicate = true;
-        }
-        continue;
+      if (known === undefined) continue;
+      // A given CRD checked again as a manifest (`helm template --include-crds` with the
+      // chart's crds/ as --definitions) defines nothing new: no conflict.
+      const again =
+        (known.at === undefined || given.identicalAreOne === true) &&
+        sameDefinition(known.definition, definition);
+      if (!again) {
+        reportDuplicate(definition, known.at, givenSource(definition.id), report);
+        return;
       }
+    }
+    for (const definition of versions) {
+      if (defined.has(definition.id)) continue;
       defined.set(definition.id, { definition, at: report });
       definitions.push(definition);
       kinds.add(definition);

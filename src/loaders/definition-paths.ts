@@ -104,6 +104,7 @@ export async function readDefinitionPaths(
         definitions: [],
         source: '',
         deferSchemaChecks: true,
+        identicalAreOne: true,
         celRules: lazyOptions.celRules,
         resourceGraphs: readResourceGraphDefinitions,
       },

@@ -117,8 +117,42 @@ describe('the CRDs of --definitions, parsed when used', () => {
     expect(syntax?.line).toBeGreaterThanOrEqual(22);
   });
 
+  it('knows a used kind has the status subresource from the outline: its status is neither checked nor kept', async () => {
+    const withStatus = GADGETS.replace(
+      '    storage: true\n',
+      '    storage: true\n    subresources:\n      status: {}\n',
+    ).replace(
+      '                maximum: 10',
+      '                maximum: 10\n          status:\n            type: object\n            required: [ready]',
+    );
+    await writeFile(path.join(dir, 'crds', 'gadgets.yaml'), withStatus);
+    const { definitions } = await readDefinitionPaths(['crds'], { cwd: dir });
+    await writeFile(
+      path.join(dir, 'manifests', 'gadget.yaml'),
+      `${manifest('Gadget', 1)}status:\n  phase: Up\n`,
+    );
+    const used = await readManifests(['manifests'], { cwd: dir, definitions });
+    expect(used.findings.map((f) => [f.code, f.line, f.pointer])).toEqual([
+      ['ignored-status', 9, '/status'],
+    ]);
+    expect(used.resources[0]?.resource.spec).not.toHaveProperty('status');
+  });
+
+  it('takes the same CRD kept in two files once (a chart and a kustomize base), as written apart', async () => {
+    const again = GADGETS.replace('metadata:\n', 'metadata:\n  labels:\n    chart: gadgets-1.0\n')
+      .replaceAll('\n  ', '\n    ')
+      .replace('apiVersion', '# vendored\napiVersion');
+    await writeFile(path.join(dir, 'crds', 'more-gadgets.yaml'), again);
+    const { definitions, findings } = await readDefinitionPaths(['crds'], { cwd: dir });
+    expect(findings).toEqual([]);
+    expect(definitions.map((d) => d.type)).toEqual(['Gadgets.example.org', 'Widgets.example.org']);
+  });
+
   it('parses at once files that define the same type twice, so the duplicate is reported', async () => {
-    await writeFile(path.join(dir, 'crds', 'more-gadgets.yaml'), GADGETS);
+    await writeFile(
+      path.join(dir, 'crds', 'more-gadgets.yaml'),
+      GADGETS.replace('maximum: 10', 'maximum: 20'),
+    );
     const { findings } = await readDefinitionPaths(['crds'], { cwd: dir });
     expect(findings.map((f) => [f.code, f.file])).toEqual(
       expect.arrayContaining([['duplicate-definition', 'crds/more-gadgets.yaml']]),

@@ -31,11 +31,16 @@ export interface CrdOutline {
     readonly name: string;
     readonly served: boolean;
     readonly storage: boolean;
+    /** Whether the version has the status subresource (`subresources.status` is a mapping). */
+    readonly statusSubresource: boolean;
   }[];
 }
 
-/** What to read of a node: a string, a boolean, a list of one shape, or a mapping's wanted keys. */
-type Shape = 'string' | 'bool' | readonly [Shape] | { readonly [key: string]: Shape };
+/**
+ * What to read of a node: a string, a boolean, whether it is a mapping (of any content: `true`,
+ * or `false` for null), a list of one shape, or a mapping's wanted keys.
+ */
+type Shape = 'string' | 'bool' | 'mapping' | readonly [Shape] | { readonly [key: string]: Shape };
 
 const CRD_SHAPE: Shape = {
   apiVersion: 'string',
@@ -45,7 +50,9 @@ const CRD_SHAPE: Shape = {
     group: 'string',
     scope: 'string',
     names: { plural: 'string', singular: 'string', kind: 'string', shortNames: ['string'] },
-    versions: [{ name: 'string', served: 'bool', storage: 'bool' }],
+    versions: [
+      { name: 'string', served: 'bool', storage: 'bool', subresources: { status: 'mapping' } },
+    ],
   },
 };
 
@@ -201,6 +208,8 @@ function skipNested(lines: Lines, i: number, indent: number, items: boolean): nu
   return j;
 }
 
+const EMPTY_FLOW_MAPPING = /^\{[ \t]*\}$/;
+
 const KEY = /^([A-Za-z0-9_][A-Za-z0-9_./-]*):(?:[ \t]+|$)/;
 
 /**
@@ -237,6 +246,13 @@ function readMapping(
         i = skipNested(lines, i, indent, compact);
         continue;
       }
+      if (shape === 'mapping') {
+        // A block mapping whose content the scan skips, or null (nothing nested).
+        if (compact || (nested && !KEY.test(next.text))) throw new Unsure();
+        out[key] = nested;
+        i = skipNested(lines, i, indent, false);
+        continue;
+      }
       if (!nested && !compact) throw new Unsure(); // null where a value is wanted
       const at = next.indent;
       if (Array.isArray(shape)) {
@@ -255,7 +271,10 @@ function readMapping(
     }
     if (Array.isArray(shape) && rest.startsWith('['))
       out[key] = flowSequence(rest, shape[0] as Shape);
-    else if (typeof shape === 'string') out[key] = scalar(rest, shape);
+    else if (typeof shape !== 'string' && !Array.isArray(shape) && EMPTY_FLOW_MAPPING.test(rest)) {
+      out[key] = {};
+    } else if (shape === 'mapping' && EMPTY_FLOW_MAPPING.test(rest)) out[key] = true;
+    else if (shape === 'string' || shape === 'bool') out[key] = scalar(rest, shape);
     else throw new Unsure();
     // A wanted scalar continued on the next lines (a multi-line plain scalar) is beyond the scan.
     if (lines.indent(i) > indent) throw new Unsure();
@@ -273,7 +292,8 @@ function readSequence(lines: Lines, i: number, indent: number, item: Shape): [un
     while (line.text.charCodeAt(offset) === 32) offset++;
     const content = line.text.slice(offset);
     if (content === '' || content.startsWith('#') || content.startsWith('\t')) throw new Unsure();
-    if (typeof item === 'string') {
+    if (item === 'mapping') throw new Unsure();
+    if (item === 'string' || item === 'bool') {
       out.push(scalar(stripComment(content), item));
       i++;
       if (lines.indent(i) > indent) throw new Unsure();
@@ -331,11 +351,19 @@ function scalar(text: string, shape: 'string' | 'bool'): string | boolean {
 
 /** `[a, b]` on one line, of plain or simply quoted scalars. */
 function flowSequence(text: string, item: Shape): unknown[] {
-  if (typeof item !== 'string' || !text.endsWith(']')) throw new Unsure();
+  if ((item !== 'string' && item !== 'bool') || !text.endsWith(']')) throw new Unsure();
   const inner = text.slice(1, -1).trim();
   if (inner === '') return [];
   if (/[[\]{}]/.test(inner)) throw new Unsure();
   return inner.split(',').map((part) => scalar(part.trim(), item));
+}
+
+/** A version as the scan read it. */
+interface ScannedVersion {
+  readonly name: string;
+  readonly served: boolean;
+  readonly storage: boolean;
+  readonly subresources?: { readonly status?: boolean };
 }
 
 /** The outline of a scanned document, if it is a CRD with every field the outline needs. */
@@ -371,6 +399,11 @@ function crdOutline(value: Record<string, unknown>, index: number): CrdOutline |
     group: spec.group,
     scope: spec.scope,
     names,
-    versions: versions as CrdOutline['versions'],
+    versions: (versions as ScannedVersion[]).map(({ name, served, storage, subresources }) => ({
+      name,
+      served,
+      storage,
+      statusSubresource: subresources?.status === true,
+    })),
   };
 }

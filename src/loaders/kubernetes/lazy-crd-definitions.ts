@@ -85,6 +85,7 @@ export function lazyCrdDefinitions(
             apiVersion: `${outline.group}/${version.name}`,
             kind: outline.names.kind,
             namespaced: outline.scope === 'Namespaced',
+            ...(version.statusSubresource ? { statusSubresource: true } : {}),
           },
         });
       } catch (error) {

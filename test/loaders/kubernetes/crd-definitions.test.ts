@@ -202,6 +202,29 @@ spec:
     ]);
   });
 
+  it('take none of the versions of a second CRD of a kind: the first is the kind, whole (velero testdata)', () => {
+    const first = backupCrd(VERSION_V1);
+    // Serves v1 (not stored) and v2: its v1 type is free, its v2 type is the first CRD's.
+    const second = backupCrd(
+      VERSION_V1.replace('storage: true', 'storage: false').replaceAll('keep', 'other') +
+        VERSION_V1.replace('name: v1', 'name: v2'),
+    );
+    const backup = (version: string, field: string) =>
+      `apiVersion: example.org/${version}\nkind: Backup\nmetadata: { name: b${version} }\nspec: { ${field}: 1 }\n`;
+    const { findings, definitions } = loadManifests([
+      { path: 'a.yaml', text: first },
+      { path: 'b.yaml', text: second },
+      { path: 'v1.yaml', text: backup('v1', 'keep') },
+      { path: 'v2.yaml', text: backup('v2', 'keep') },
+    ]);
+    expect(definitions.map((d) => d.type)).toEqual(['Backups.example.org']);
+    expect(findings.map((f) => [f.code, f.file])).toEqual([
+      ['duplicate-definition', 'b.yaml'],
+      ['unknown-type', 'v2.yaml'],
+    ]);
+    expect(findings[1]?.message).toMatch(/serves v1$/);
+  });
+
   it('say that a CRD of apiextensions.k8s.io/v1beta1 must be rewritten as v1', () => {
     const text = backupCrd(VERSION_V1).replace(
       'apiextensions.k8s.io/v1',

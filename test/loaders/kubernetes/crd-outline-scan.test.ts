@@ -18,7 +18,12 @@ interface ParsedCrd {
     readonly group: string;
     readonly scope: string;
     readonly names: { plural: string; singular?: string; kind: string; shortNames?: string[] };
-    readonly versions: readonly { name: string; served: boolean; storage: boolean }[];
+    readonly versions: readonly {
+      name: string;
+      served: boolean;
+      storage: boolean;
+      subresources?: { status?: unknown };
+    }[];
   };
 }
 
@@ -40,7 +45,13 @@ function parsedOutlines(text: string): unknown[] {
           ...(singular ? { singular } : {}),
           ...(shortNames ? { shortNames } : {}),
         },
-        versions: doc.spec.versions.map(({ name, served, storage }) => ({ name, served, storage })),
+        versions: doc.spec.versions.map(({ name, served, storage, subresources }) => ({
+          name,
+          served,
+          storage,
+          statusSubresource:
+            typeof subresources?.status === 'object' && subresources.status !== null,
+        })),
       };
     });
 }
@@ -134,6 +145,37 @@ ${GADGETS.replaceAll('gadgets', 'widgets').replace('Gadget', 'Widget')}`);
     ],
     ['a document that is not a mapping', `${GADGETS}---\n- a\n`],
   ])('is not sure of %s, so the file is parsed', (_name, text) => {
+    expect(scanCrdOutlines(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['an empty flow mapping', '    subresources:\n      status: {}\n', true],
+    ['an empty flow mapping and a comment', '    subresources:\n      status: { } # on\n', true],
+    ['a block mapping', '    subresources:\n      status:\n        a: b\n', true],
+    ['nothing (null)', '    subresources:\n      status:\n      scale: {}\n', false],
+    [
+      'no status, only scale',
+      '    subresources:\n      scale:\n        specReplicasPath: .spec.r\n',
+      false,
+    ],
+    ['no subresources', '', false],
+    ['empty subresources', '    subresources: {}\n', false],
+  ])('reads the status subresource written as %s', (_name, subresources, expected) => {
+    const text = GADGETS.replace('    storage: true\n', `    storage: true\n${subresources}`);
+    expect(scanCrdOutlines(text)).toEqual(parsedOutlines(text));
+    expect(scanCrdOutlines(text)?.[0]?.versions[0]?.statusSubresource).toBe(expected);
+  });
+
+  it.each([
+    ['a flow mapping with content', 'status: { a: 1 }'],
+    ['a sequence', 'status:\n        - a'],
+    ['an explicit null', 'status: null'],
+    ['a scalar on the next line', 'status:\n        on'],
+  ])('is not sure of a status subresource written as %s', (_name, status) => {
+    const text = GADGETS.replace(
+      '    storage: true\n',
+      `    storage: true\n    subresources:\n      ${status}\n`,
+    );
     expect(scanCrdOutlines(text)).toBeUndefined();
   });
 
