@@ -258,21 +258,27 @@ export function collectDefinitions(
           ? listItems(document.value, document, findings)
           : [{ item: document.value, report }];
         for (const { item, report: itemReport } of objects) {
-          const header = readKubernetesHeader(item, itemReport);
-          if (rgds.take(item, header, itemReport)) continue;
+          const headerFindings: Finding[] = [];
+          const header = readKubernetesHeader(item, itemReport.withFindings(headerFindings));
           if (isXrdDocument(item)) {
             // Its kinds are defined as Crossplane's CRDs of it define them; it is a resource too.
             for (const crd of xrdCrds(item)) {
               const metadata = crd.metadata as { name: string };
               defineCrd(crd, metadata.name, itemReport);
             }
-            pending.push({ report: itemReport, header });
+            pending.push({ report: itemReport, header, headerFindings });
+            continue;
+          }
+          if (rgds.take(item, header, itemReport)) {
+            // A definition's header is part of the definition: reported now.
+            itemReport.adopt(headerFindings);
             continue;
           }
           if (!isCrdDocument(item)) {
-            pending.push({ report: itemReport, header });
+            pending.push({ report: itemReport, header, headerFindings });
             continue;
           }
+          itemReport.adopt(headerFindings);
           defineCrd(item, header.id, itemReport);
           documents.push({
             ...describeDocument(itemReport, header),

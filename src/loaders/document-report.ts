@@ -81,19 +81,40 @@ export class DocumentReport implements FindingSink {
     options: DocumentFindingOptions = {},
   ): void {
     const error = FINDING_SEVERITY[code] === 'error';
-    // The first error always shows: the document's refusal must have its reason.
-    if (this.#added >= MAX_FINDINGS_PER_DOCUMENT && (this.#hasErrors || !error)) {
+    if (this.#isFull(error)) {
       this.#countDropped();
       return;
     }
+    this.#push(
+      createFinding({
+        code,
+        message,
+        ...this.location(pointer, options.part),
+        ...(options.rule === undefined ? {} : { rule: options.rule }),
+        ...(options.related === undefined ? {} : { related: options.related }),
+      }),
+    );
+  }
+
+  /**
+   * Reports findings another report of this document collected apart (`withFindings`), as if
+   * they had been added here: a document's header is read before it is known whether the
+   * document is checked at all.
+   */
+  adopt(findings: readonly Finding[]): void {
+    for (const finding of findings) {
+      if (this.#isFull(finding.severity === 'error')) this.#countDropped();
+      else this.#push(finding);
+    }
+  }
+
+  /** Whether a finding would be past the cap (the first error always shows: it is the refusal's reason). */
+  #isFull(error: boolean): boolean {
+    return this.#added >= MAX_FINDINGS_PER_DOCUMENT && (this.#hasErrors || !error);
+  }
+
+  #push(finding: Finding): void {
     this.#added++;
-    const finding = createFinding({
-      code,
-      message,
-      ...this.location(pointer, options.part),
-      ...(options.rule === undefined ? {} : { rule: options.rule }),
-      ...(options.related === undefined ? {} : { related: options.related }),
-    });
     if (finding.severity === 'error') this.#hasErrors = true;
     this.findings.push(finding);
   }

@@ -81,7 +81,7 @@ export function loadResources(
   const checkRules = rules.skipRules !== true && recordPrior === undefined;
   const schemas = new SpecChecker(compiler, given.source, findings, checkRules, given.celRules);
   const kinds = new KindFilter(rules);
-  for (const { report, header: written } of collected.pending) {
+  for (const { report, header: written, headerFindings = [] } of collected.pending) {
     let header = written;
     const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
     const document = describeDocument(report, header);
@@ -115,12 +115,14 @@ export function loadResources(
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, report);
     if (definition === undefined) {
+      // Its metadata's findings are left out: the kind is the document's problem.
       documents.push({ ...document, status: status() });
       const identity = recordPrior === undefined ? undefined : priorIdentity(header);
       if (identity !== undefined)
         recordPrior?.unresolved(identity, report.location(typeAt(header)));
       continue;
     }
+    report.adopt(headerFindings);
     if (definition.kubernetes?.namespaced === false && header.namespace !== undefined) {
       // The API server clears it (its BeforeCreate), and kubectl applies such a file: a
       // warning, and the resource is the one the cluster would store.

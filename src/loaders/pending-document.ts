@@ -1,4 +1,5 @@
 import type { DocumentReport } from './document-report.js';
+import type { Finding } from './finding.js';
 import type { ManifestHeader } from './manifest-header.js';
 
 /**
@@ -10,4 +11,11 @@ export interface PendingDocument {
   readonly report: DocumentReport;
   /** `undefined` when the document is not a mapping. */
   readonly header: ManifestHeader | undefined;
+  /**
+   * What reading a Kubernetes document's header found (its `metadata`), reported by the resources
+   * pass once the document is checked: a document skipped (`--skip-kinds`,
+   * `--ignore-unknown-kinds`) or of a kind nothing defines has none of them, as kubeconform
+   * skips such a document whole and the API server refuses the kind before reading the rest.
+   */
+  readonly headerFindings?: readonly Finding[];
 }

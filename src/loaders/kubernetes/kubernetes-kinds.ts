@@ -22,6 +22,7 @@ import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
 import { isReleaseAtLeast, lastRemovalOf, removedApi, type RemovedApi } from './removed-apis.js';
 import { runDeferredCheck } from './deferred-check.js';
+import { componentOf } from './component-configs.js';
 
 /** What a load checks a kind found outside it with (a JSON Schema's, see `json-schema-kinds.ts`). */
 export interface SchemaCheckContext {
@@ -194,6 +195,7 @@ export class KubernetesKinds {
       (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
       removed === undefined;
     const near = unknown ? this.#nearestKind(kind) : undefined;
+    const component = componentOf(group, kind);
     let message: string;
     // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
     let rule = 'kubernetes-kind';
@@ -207,6 +209,9 @@ export class KubernetesKinds {
       // Flux's gotk-patches.yaml and the like: a kustomization under another file name.
       message = `${kind} of ${header.apiVersion} is kustomize's configuration, not a resource: name its file kustomization.yaml (set aside, with its patches), or check what it builds with kustomize build DIR | cosi check -f -`;
       rule = 'builtin-kind';
+    } else if (component !== undefined && versions === undefined && builtinVersions.length === 0) {
+      message = `${kind} of ${header.apiVersion} is a configuration file read by ${component}, not an object applied to a cluster: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
+      rule = 'component-config';
     } else if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
     } else if (builtinVersions.length > 0 && versions === undefined) {

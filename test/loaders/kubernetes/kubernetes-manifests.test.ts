@@ -135,6 +135,53 @@ describe('Kubernetes-shaped manifests', () => {
     expect(plain.findings.map((f) => [f.code, f.pointer])).toEqual([['cel-violation', '']]);
   });
 
+  it('skip a document whole under --skip-kinds and --ignore-unknown-kinds, its metadata too (kubeconform -skip)', () => {
+    const kubelet = {
+      path: 'kubelet.yaml',
+      text: 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n',
+    };
+    const bare = { path: 'cm.yaml', text: 'apiVersion: v1\nkind: ConfigMap\ndata: { a: b }\n' };
+    const badName = {
+      path: 'cm2.yaml',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: Up }\n',
+    };
+    for (const options of [{ ignoreUnknownKinds: true }, { skipKinds: ['KubeletConfiguration'] }]) {
+      const skipped = loadManifests([kubelet], options);
+      expect(skipped.findings.filter((f) => f.code !== 'empty-input')).toEqual([]);
+      expect(skipped.documents.map((d) => d.status)).toEqual(['skipped']);
+    }
+    const known = loadManifests([bare, badName], { skipKinds: ['ConfigMap'] });
+    expect(known.findings.filter((f) => f.code !== 'empty-input')).toEqual([]);
+    expect(known.documents.map((d) => d.status)).toEqual(['skipped', 'skipped']);
+    // Checked, the metadata is reported as before.
+    expect(loadManifests([bare, badName]).findings.map((f) => [f.code, f.file])).toEqual([
+      ['missing-field', 'cm.yaml'],
+      ['schema-violation', 'cm2.yaml'],
+    ]);
+  });
+
+  it("report a kind nothing defines once, at its kind; a component's configuration file as one", () => {
+    const { findings } = loadManifests([
+      {
+        path: 'kubelet.yaml',
+        text: 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n',
+      },
+      { path: 'audit.yaml', text: 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: []\n' },
+      { path: 'kubeconfig.yaml', text: 'apiVersion: v1\nkind: Config\nclusters: []\n' },
+      { path: 'widget.yaml', text: 'apiVersion: example.org/v1\nkind: Widget\n' },
+    ]);
+    expect(findings.map((f) => [f.file, f.code, f.rule, f.pointer])).toEqual([
+      ['audit.yaml', 'unknown-type', 'component-config', '/kind'],
+      ['kubeconfig.yaml', 'unknown-type', 'component-config', '/kind'],
+      ['kubelet.yaml', 'unknown-type', 'component-config', '/kind'],
+      ['widget.yaml', 'unknown-type', 'kubernetes-kind', '/kind'],
+    ]);
+    expect(findings[2]?.message).toBe(
+      'KubeletConfiguration of kubelet.config.k8s.io/v1beta1 is a configuration file read by the kubelet, not an object applied to a cluster: leave it out (--skip-kinds KubeletConfiguration, --ignore, or .cosiignore)',
+    );
+    expect(findings[1]?.message).toContain('read by kubectl (a kubeconfig)');
+  });
+
   it('require metadata.name, and warn of a namespace on a cluster-scoped kind, which the API server clears', () => {
     const { findings, resources } = loadManifests([
       { path: 'crd.yaml', text: CRD },

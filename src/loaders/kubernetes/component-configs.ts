@@ -1,0 +1,36 @@
+/**
+ * Kinds that look like Kubernetes objects but are configuration files read by a component
+ * (`KubeletConfiguration`, kube-apiserver's `AdmissionConfiguration`, kubeadm's
+ * `ClusterConfiguration`, a kubeconfig's `v1 Config`): they are never applied to an API server,
+ * so no CustomResourceDefinition can define them (their groups are Kubernetes' own).
+ */
+
+/** The component that reads a group's files, by the group (exact). */
+const COMPONENTS: ReadonlyMap<string, string> = new Map([
+  ['kubelet.config.k8s.io', 'the kubelet'],
+  ['credentialprovider.kubelet.k8s.io', "the kubelet's image credential provider"],
+  ['kubeproxy.config.k8s.io', 'kube-proxy'],
+  ['kubescheduler.config.k8s.io', 'kube-scheduler'],
+  ['kubecontrollermanager.config.k8s.io', 'kube-controller-manager'],
+  ['cloudcontrollermanager.config.k8s.io', 'cloud-controller-manager'],
+  ['apiserver.config.k8s.io', 'kube-apiserver'],
+  ['apiserver.k8s.io', 'kube-apiserver'],
+  ['audit.k8s.io', "kube-apiserver's audit log"],
+  ['pod-security.admission.config.k8s.io', "kube-apiserver's PodSecurity admission"],
+  ['eventratelimit.admission.k8s.io', "kube-apiserver's EventRateLimit admission"],
+  ['kubeadm.k8s.io', 'kubeadm'],
+  ['bootstrap.kubeadm.k8s.io', 'kubeadm'],
+  ['output.kubeadm.k8s.io', 'kubeadm'],
+  ['kubectl.config.k8s.io', 'kubectl (kuberc)'],
+  ['client.authentication.k8s.io', "kubectl's credential plugins"],
+  ['kind.x-k8s.io', 'kind'],
+]);
+
+/** The component whose configuration file a document of this group and kind is, if it is one. */
+export function componentOf(group: string, kind: string): string | undefined {
+  if (group === '' && kind === 'Config') return 'kubectl (a kubeconfig)';
+  return (
+    COMPONENTS.get(group) ??
+    (group.endsWith('.config.k8s.io') ? 'a Kubernetes component' : undefined)
+  );
+}
