@@ -189,6 +189,7 @@ export async function renderCheck(
       workspace: io.env.GITHUB_WORKSPACE,
       // A finding of no file is about the project: its config, else what was given to check.
       anchor: result.config ?? [...(flags.file ?? []), ...paths][0] ?? io.cwd,
+      quiet: flags.quiet === true,
     }),
   );
   if (flags.trace !== undefined && result.record) {

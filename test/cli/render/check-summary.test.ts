@@ -81,6 +81,15 @@ describe("check's summary lines", () => {
     ]);
   });
 
+  it('are left out with -q: the findings alone, nothing when there is none', () => {
+    const quiet = renderCheckText(bigCheck(3, 2, 1), createColors(false), { quiet: true });
+    expect(quiet.trimEnd().split('\n')).toEqual([
+      'all.yaml:11:1: error[schema-violation]: bad (at /spec)',
+      'all.yaml:14:1: error[schema-violation]: bad (at /spec)',
+    ]);
+    expect(renderCheckText(bigCheck(3, 0, 1), createColors(false), { quiet: true })).toBe('');
+  });
+
   it('group the digits of the github summary line', () => {
     const github = renderCheckGithub(bigCheck(4998, 2, 0), { cwd: '/w' });
     expect(github.trimEnd().split('\n').at(-1)).toBe('4,998 passed, 2 failed');

@@ -13,12 +13,15 @@ export function renderCheckReport(
   format: CheckReportFormat,
   unbounded: CheckResult,
   colors: ChalkInstance,
-  options: GithubOptions,
+  options: GithubOptions & {
+    /** `-q`: the text report prints its findings alone, no notes and no summary. */
+    readonly quiet?: boolean;
+  },
 ): string {
   const result = boundCheckResult(unbounded);
   switch (format) {
     case 'text':
-      return renderCheckText(result, colors);
+      return renderCheckText(result, colors, { quiet: options.quiet === true });
     case 'json':
       return renderCheckJson(result);
     case 'junit':

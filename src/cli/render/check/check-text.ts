@@ -15,7 +15,11 @@ import {
 } from '../../../app/check/check-result.js';
 
 /** Findings, one per line (diffs indented below), then `check: N passed, N failed` per class and overall. */
-export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
+export function renderCheckText(
+  result: CheckResult,
+  c: ChalkInstance,
+  options: { readonly quiet?: boolean } = {},
+): string {
   const lines: string[] = [];
   for (const item of result.cases) {
     for (const f of item.findings) {
@@ -30,6 +34,8 @@ export function renderCheckText(result: CheckResult, c: ChalkInstance): string {
         lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
     }
   }
+  // `-q`: the findings alone, as kubeconform prints without -summary.
+  if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   // What the walk set aside, and how to check it: neither a pass nor a failure. The files a
   // kustomization uses are counted below, not listed: a repository has hundreds.
   const listed = listedUnrendered(result.unrendered);
