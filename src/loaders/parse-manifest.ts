@@ -5,6 +5,7 @@ import {
   isSeq,
   LineCounter,
   YAMLWarning,
+  type YAMLError,
   type Alias,
   type Document,
   type Node as YamlNode,
@@ -18,6 +19,12 @@ import { relaxIndentation, ShiftedLineIndex } from './relaxed-indentation.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
+import {
+  templateExpressionMessage,
+  templateInBrokenDocument,
+  type TemplateMarker,
+} from './template-markers.js';
 import type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
 
 export type { Position } from './position.js';
@@ -327,12 +334,36 @@ function readDocument(
   findings: Finding[],
 ): YamlDocument | undefined {
   const root = doc.contents;
+  // A template's lines (`{{- if .Values.x }}`, `{% raw %}`) that broke the YAML: one finding,
+  // not the errors they cause.
+  const template =
+    doc.errors.length === 0
+      ? undefined
+      : templateInBrokenDocument(
+          source.text,
+          doc.range[0],
+          // A broken document's range may end before its errors, which are its too.
+          doc.errors.reduce((end, e) => Math.max(end, e.pos[1]), doc.range[2]),
+          doc.errors.map((e) => e.pos[0]),
+        );
+  if (template !== undefined) {
+    findings.push(templateFinding(template, file, lineCounter));
+    if (root === null || isEmptyScalar(root)) return undefined;
+    return new YamlDocument(
+      file,
+      index,
+      lineCounter.linePos(nodeStart(root)),
+      undefined,
+      true,
+      source,
+    );
+  }
   if (root === null || isEmptyScalar(root)) {
-    for (const error of doc.errors) findings.push(fromYamlError(error, file, lineCounter));
+    pushYamlErrors(doc.errors, file, lineCounter, findings);
     return undefined;
   }
   const before = findings.length;
-  for (const error of doc.errors) findings.push(fromYamlError(error, file, lineCounter));
+  pushYamlErrors(doc.errors, file, lineCounter, findings);
   for (const warning of doc.warnings) {
     // Unresolved tags are reported while building, where their pointer is known.
     if (warning.code !== 'TAG_RESOLVE_FAILED') {
@@ -349,23 +380,18 @@ function readDocument(
       value = undefined;
     }
   }
-  const [template, ...moreTemplates] = builder.templates;
-  if (template !== undefined) {
+  const [expression, ...moreExpressions] = builder.templates;
+  if (expression !== undefined) {
     // A template, not a manifest: one finding, and no document to check (its every field
     // would be a finding of its own).
-    const range = template.range ?? [0, 0];
-    const { line, col } = lineCounter.linePos(range[0]);
-    const written = shorten(source.text.slice(range[0], range[1]).trim());
-    const more = moreTemplates.length === 0 ? '' : `, and ${moreTemplates.length} more`;
+    const range = expression.range ?? [0, 0];
+    const written = source.text.slice(range[0], range[1]).trim();
     findings.push(
-      createFinding({
-        code: 'template-expression',
-        message: `this document holds template expressions (${written}${more}): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore`,
+      templateFinding(
+        { offset: range[0], written, more: moreExpressions.length },
         file,
-        line,
-        col,
-        pointer: '',
-      }),
+        lineCounter,
+      ),
     );
     value = undefined;
   }
@@ -413,6 +439,47 @@ function isEmptyScalar(node: YamlNode): boolean {
     node.source === '' &&
     node.tag === undefined &&
     node.anchor === undefined
+  );
+}
+
+/** A document's `template-expression` finding, at its first expression. */
+function templateFinding(template: TemplateMarker, file: string, lineCounter: LineIndex): Finding {
+  const { line, col } = lineCounter.linePos(template.offset);
+  return createFinding({
+    code: 'template-expression',
+    message: templateExpressionMessage(shorten(template.written), template.more),
+    file,
+    line,
+    col,
+    pointer: '',
+  });
+}
+
+/**
+ * A document's YAML errors, the first {@link MAX_FINDINGS_PER_DOCUMENT} of them and an "and N
+ * more" (an error early in a document makes one at every line after it).
+ */
+function pushYamlErrors(
+  errors: readonly YAMLError[],
+  file: string,
+  lineCounter: LineIndex,
+  findings: Finding[],
+): void {
+  for (const error of errors.slice(0, MAX_FINDINGS_PER_DOCUMENT)) {
+    findings.push(fromYamlError(error, file, lineCounter));
+  }
+  const more = errors.length - MAX_FINDINGS_PER_DOCUMENT;
+  if (more <= 0) return;
+  const last = findings[findings.length - 1] as Finding;
+  findings.push(
+    createFinding({
+      code: 'too-many-findings',
+      message: `and ${more} more YAML error${more === 1 ? '' : 's'} in this document`,
+      file,
+      line: last.line,
+      col: last.col,
+      pointer: '',
+    }),
   );
 }
 

@@ -262,6 +262,60 @@ describe('parseManifest', () => {
     });
   });
 
+  describe('template syntax that breaks the YAML', () => {
+    const templateFindings = (text: string) =>
+      parse(text).findings.map((f) => [f.code, f.line, f.col, f.message.split(':')[0]]);
+
+    it.each([
+      [
+        "Helm's control lines",
+        '{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n  labels:\n    {{- include "labels" . | nindent 4 }}\n{{- end }}\n',
+        1,
+        1,
+        '{{- if .Values.enabled }}, and 3 more',
+      ],
+      [
+        'a Helm value inside a plain scalar',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cm\n',
+        4,
+        9,
+        '{{ .Release.Name }}',
+      ],
+      [
+        "Jinja's raw block around a docs snippet",
+        '{% raw %}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels:\n    a: b\n{% endraw %}\n',
+        1,
+        1,
+        '{% raw %}, and 1 more',
+      ],
+    ])(
+      'are one template-expression finding for %s, not its YAML errors',
+      (_name, text, line, col, written) => {
+        const { documents, findings } = parse(text);
+        expect(findings.map((f) => [f.code, f.line, f.col])).toEqual([
+          ['template-expression', line, col],
+        ]);
+        expect(findings[0]?.message).toContain(`(${written}): it is a template`);
+        expect(documents.every((d) => d.value === undefined && d.hasErrors)).toBe(true);
+      },
+    );
+
+    it("are no template when the YAML breaks away from them: an Argo Workflow's {{inputs}} are data", () => {
+      const text =
+        'apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nspec:\n  args: ["{{inputs.parameters.x}}"]\n\n\n  bad: [1\n';
+      expect(templateFindings(text).map(([code]) => code)).not.toContain('template-expression');
+      expect(templateFindings(text)[0]?.[0]).toBe('yaml-syntax');
+    });
+
+    it('leave a broken document with at most 100 YAML errors and an "and N more"', () => {
+      const text = `a: [\n${Array.from({ length: 300 }, (_, i) => `  k${i}: }\n`).join('')}`;
+      const { findings } = parse(text);
+      expect(findings.filter((f) => f.code === 'yaml-syntax')).toHaveLength(100);
+      expect(findings.at(-1)?.code).toBe('too-many-findings');
+      expect(findings.at(-1)?.message).toMatch(/^and \d+ more YAML errors in this document$/);
+    });
+  });
+
   describe('prototype pollution', () => {
     it('rejects a __proto__ key and never changes a prototype', () => {
       const { documents, findings } = parse('spec:\n  __proto__:\n    polluted: true\n  ok: 1\n');

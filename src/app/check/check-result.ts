@@ -78,8 +78,12 @@ export interface CheckResult {
 export const isFailure = (f: Finding<CheckCode>, strict: boolean): boolean =>
   f.severity === 'error' || strict;
 
+/**
+ * Whether a case fails: a failing finding, or a document the load found invalid (its findings
+ * may be past the load's cap, counted in its "and N more").
+ */
 export const caseFailed = (c: CheckCase, strict: boolean): boolean =>
-  c.findings.some((f) => isFailure(f, strict));
+  c.resource?.status === 'invalid' || c.findings.some((f) => isFailure(f, strict));
 
 export interface ClassSummary {
   readonly check: CheckClass;

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckCase, CheckResult } from '../../../src/app/check/check-result.js';
 import { renderCheckGithub } from '../../../src/cli/render/check/check-github.js';
+import { renderCheckJunit } from '../../../src/cli/render/check/check-junit.js';
+import { renderCheckTap } from '../../../src/cli/render/check/check-tap.js';
 import {
   formatResourceSummary,
   groupDigits,
@@ -88,6 +90,37 @@ describe("check's summary lines", () => {
       'all.yaml:14:1: error[schema-violation]: bad (at /spec)',
     ]);
     expect(renderCheckText(bigCheck(3, 0, 1), createColors(false), { quiet: true })).toBe('');
+  });
+
+  it('list the first 1,000 findings of a run and count the rest; the verdicts are the whole run', () => {
+    const text = renderCheckText(bigCheck(10, 1200, 0), createColors(false))
+      .trimEnd()
+      .split('\n');
+    expect(text.filter((l) => l.includes('error[schema-violation]'))).toHaveLength(1000);
+    expect(text).toContain(
+      'and 200 more findings (200 of them errors), not listed: -o json lists every one',
+    );
+    expect(text.slice(-2)).toEqual([
+      'manifests: 1,210 resources in 1 file: 10 valid, 1,200 invalid',
+      '10 passed, 1,200 failed',
+    ]);
+    const github = renderCheckGithub(bigCheck(10, 1200, 0), { cwd: '/w', anchor: 'k8s' });
+    expect(github.split('\n').filter((l) => l.startsWith('::error '))).toHaveLength(1000);
+    expect(github).toContain(
+      '::warning file=k8s,line=1,title=check%3A too-many-findings::and 200 more findings',
+    );
+  });
+
+  it('fail an invalid document whose findings the load left out (past its cap), in every format', () => {
+    const result = bigCheck(2, 2, 0);
+    const [a, b, c, d] = result.cases;
+    // The last invalid document's findings are past the load's cap: only its status says so.
+    const capped: CheckResult = { ...result, cases: [a!, b!, c!, { ...d!, findings: [] }] };
+    expect(renderCheckText(capped, createColors(false))).toContain('2 passed, 2 failed');
+    expect(renderCheckTap(capped)).toContain('not ok 4 - manifests: r3');
+    expect(renderCheckJunit(capped)).toMatch(
+      /<testcase classname="manifests" name="r3">\n\s+<failure type="invalid"/,
+    );
   });
 
   it('group the digits of the github summary line', () => {

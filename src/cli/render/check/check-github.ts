@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
 import { formatPassed, listedUnrendered } from './check-text.js';
+import { ShownFindings } from './shown-findings.js';
 
 /** Where the files of findings are, for annotation paths. */
 export interface GithubOptions {
@@ -19,8 +20,10 @@ export interface GithubOptions {
 /** GitHub Actions workflow commands: an annotation per finding, then the summary line. */
 export function renderCheckGithub(result: CheckResult, options?: GithubOptions): string {
   const out: string[] = [];
+  const shown = new ShownFindings(result);
   for (const c of result.cases) {
     for (const f of c.findings) {
+      if (!shown.take(f)) continue;
       const level = isFailure(f, result.strict) ? 'error' : 'warning';
       const props = [`title=${property(`${c.check}: ${f.code}`)}`];
       // A finding about a whole file (a config that does not load, say) is annotated on its
@@ -39,6 +42,13 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
         .join(' ');
       out.push(`::${level} ${props.join(',')}::${data(message)}`);
     }
+  }
+  if (shown.rest !== undefined) {
+    const props = [`title=${property('check: too-many-findings')}`];
+    if (options?.anchor) {
+      props.unshift(`file=${property(workspacePath(options.anchor, options))}`, 'line=1');
+    }
+    out.push(`::warning ${props.join(',')}::${data(shown.rest)}`);
   }
   // What was set aside as not manifests (charts, kustomizations): a notice each, on its file.
   for (const u of listedUnrendered(result.unrendered)) {

@@ -1,5 +1,12 @@
 import { formatLocation } from '../../../loaders/finding.js';
-import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
+import {
+  caseFailed,
+  isFailure,
+  summarize,
+  totals,
+  type CheckResult,
+} from '../../../app/check/check-result.js';
+import { FINDINGS_NOT_LISTED } from './shown-findings.js';
 
 /** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
 export function renderCheckJunit(result: CheckResult): string {
@@ -17,7 +24,7 @@ export function renderCheckJunit(result: CheckResult): string {
     );
     for (const c of result.cases.filter((x) => x.check === s.check)) {
       const failing = c.findings.filter((f) => isFailure(f, result.strict));
-      if (failing.length === 0) {
+      if (!caseFailed(c, result.strict)) {
         out.push(
           c.resource?.status === 'skipped'
             ? `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"><skipped/></testcase>`
@@ -26,6 +33,9 @@ export function renderCheckJunit(result: CheckResult): string {
         continue;
       }
       out.push(`    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">`);
+      if (failing.length === 0) {
+        out.push(`      <failure type="invalid" message="${xml(FINDINGS_NOT_LISTED)}"/>`);
+      }
       for (const f of failing) {
         const body = [formatLocation(f), f.pointer ? `at ${f.pointer}` : '', f.diff ?? '']
           .filter(Boolean)

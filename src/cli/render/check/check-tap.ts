@@ -1,5 +1,6 @@
 import { formatLocation } from '../../../loaders/finding.js';
 import { caseFailed, isFailure, type CheckResult } from '../../../app/check/check-result.js';
+import { FINDINGS_NOT_LISTED } from './shown-findings.js';
 
 /** TAP version 13: one test point per case, findings as a YAML diagnostic block. */
 export function renderCheckTap(result: CheckResult): string {
@@ -12,7 +13,8 @@ export function renderCheckTap(result: CheckResult): string {
     const shown = c.findings.filter((f) => isFailure(f, result.strict) || failed);
     if (failed || shown.length > 0) {
       out.push('  ---');
-      out.push('  findings:');
+      if (c.findings.length === 0) out.push(`  message: ${JSON.stringify(FINDINGS_NOT_LISTED)}`);
+      else out.push('  findings:');
       for (const f of c.findings) {
         out.push(`    - code: ${JSON.stringify(f.code)}`);
         out.push(`      severity: ${f.severity}`);

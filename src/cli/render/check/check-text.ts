@@ -1,6 +1,8 @@
 import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl } from '../escape-control.js';
+import { groupDigits } from './group-digits.js';
+import { ShownFindings } from './shown-findings.js';
 import {
   formatUnrenderedCounts,
   type UnrenderedSource,
@@ -21,8 +23,10 @@ export function renderCheckText(
   options: { readonly quiet?: boolean } = {},
 ): string {
   const lines: string[] = [];
+  const shown = new ShownFindings(result);
   for (const item of result.cases) {
     for (const f of item.findings) {
+      if (!shown.take(f)) continue;
       const place = formatLocation(f);
       const failure = isFailure(f, result.strict);
       const head = `${f.severity}[${f.code}]: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
@@ -34,6 +38,7 @@ export function renderCheckText(
         lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
     }
   }
+  if (shown.rest !== undefined) lines.push(c.yellow(shown.rest));
   // `-q`: the findings alone, as kubeconform prints without -summary.
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   // What the walk set aside, and how to check it: neither a pass nor a failure. The files a
@@ -107,10 +112,4 @@ export function formatPassed({
   return `${groupDigits(passed)} passed, ${groupDigits(failed)} failed${skips}`;
 }
 
-/**
- * `5000` as `5,000`, as `toLocaleString('en-US')` writes a count, without it: the first call of
- * `toLocaleString` loads the ICU data, some 10 ms of every check's start.
- */
-export function groupDigits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-}
+export { groupDigits };

@@ -1,0 +1,75 @@
+/**
+ * Template syntax in a manifest file: Helm's and Go's `{{ ... }}` (`{{- if .Values.x }}` lines),
+ * Jinja's and Liquid's `{% ... %}` (`{% raw %}` in a docs site's snippets). A template is no
+ * manifest: a document that holds such expressions is one `template-expression` finding, not
+ * the dozens of YAML errors and field findings its lines would make one by one.
+ */
+
+/** The start of a template expression. */
+const MARK = /\{\{|\{%/g;
+
+/** The expression from its start to its end on one line (`{{- .Release.Name }}`), at most this long. */
+const EXPRESSION = /^(?:\{\{[^\n]{0,200}?\}\}|\{%[^\n]{0,200}?%\})/;
+
+/** The first template expression of a document, and how many more it holds. */
+export interface TemplateMarker {
+  /** Where the first expression starts in the text. */
+  readonly offset: number;
+  /** The first expression as written (its line from it, when it does not close there). */
+  readonly written: string;
+  /** How many other expressions the document holds. */
+  readonly more: number;
+}
+
+/**
+ * The template expressions of a document (`text` from `start` to `end`) that did not parse as
+ * YAML, when they are what broke it: an error on a line holding one, or on the line after one.
+ * A document whose errors are elsewhere is not called a template for a `{{` in one of its
+ * strings (Argo Workflows' `{{inputs.parameters.x}}` are data).
+ */
+export function templateInBrokenDocument(
+  text: string,
+  start: number,
+  end: number,
+  errorOffsets: readonly number[],
+): TemplateMarker | undefined {
+  const near = errorOffsets.some((offset) => {
+    const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+    const previousStart = lineStart === 0 ? 0 : text.lastIndexOf('\n', lineStart - 2) + 1;
+    const lineEnd = text.indexOf('\n', offset);
+    return hasMark(text.slice(Math.max(start, previousStart), lineEnd === -1 ? end : lineEnd));
+  });
+  if (!near) return undefined;
+  return templateMarkers(text, start, end);
+}
+
+/** The template expressions of a document, from `start` to `end` of `text`; none: undefined. */
+export function templateMarkers(
+  text: string,
+  start: number,
+  end: number,
+): TemplateMarker | undefined {
+  const body = text.slice(start, end);
+  let first = -1;
+  let count = 0;
+  for (const match of body.matchAll(MARK)) {
+    if (first === -1) first = match.index;
+    count++;
+  }
+  if (first === -1) return undefined;
+  const from = body.slice(first);
+  const closed = EXPRESSION.exec(from);
+  const lineEnd = from.indexOf('\n');
+  const written = closed?.[0] ?? (lineEnd === -1 ? from : from.slice(0, lineEnd)).trimEnd();
+  return { offset: start + first, written, more: count - 1 };
+}
+
+function hasMark(line: string): boolean {
+  return line.includes('{{') || line.includes('{%');
+}
+
+/** The finding's message for a document holding template expressions. */
+export function templateExpressionMessage(written: string, more: number): string {
+  const others = more === 0 ? '' : `, and ${more} more`;
+  return `this document holds template expressions (${written}${others}): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore`;
+}
