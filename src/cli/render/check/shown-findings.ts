@@ -41,6 +41,6 @@ export class ShownFindings {
   get rest(): string | undefined {
     if (this.#hidden === 0) return undefined;
     const failures = this.result.strict ? 'failures' : 'errors';
-    return `and ${groupDigits(this.#hidden)} more finding${this.#hidden === 1 ? '' : 's'} (${groupDigits(this.#hiddenFailures)} of them ${failures}), not listed: -o json lists every one`;
+    return `and ${groupDigits(this.#hidden)} more finding${this.#hidden === 1 ? '' : 's'} (${groupDigits(this.#hiddenFailures)} of them ${failures}), not listed`;
   }
 }
