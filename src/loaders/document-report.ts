@@ -25,6 +25,8 @@ export class DocumentReport implements FindingSink {
   #dropped = 0;
   /** Where the "and N more" finding is in `findings`, once there is one. */
   #summaryAt = -1;
+  /** Where this report's errors are: a schema violation at one of them says it again. */
+  readonly #errorPointers = new Set<string>();
 
   constructor(
     readonly document: ParsedDocument,
@@ -115,7 +117,10 @@ export class DocumentReport implements FindingSink {
 
   #push(finding: Finding): void {
     this.#added++;
-    if (finding.severity === 'error') this.#hasErrors = true;
+    if (finding.severity === 'error') {
+      this.#hasErrors = true;
+      this.#errorPointers.add(finding.pointer);
+    }
     this.findings.push(finding);
   }
 
@@ -144,6 +149,8 @@ export class DocumentReport implements FindingSink {
    */
   addSpecViolations(problems: readonly SchemaProblem[], at = '/spec'): void {
     for (const problem of problems) {
+      // A value the header's own check refused (a label that is no string) is said once.
+      if (this.#errorPointers.has(this.pointer(`${at}${problem.path}`))) continue;
       this.add('schema-violation', `${at}${problem.path}`, problem.message, {
         part: problem.part,
         rule: problem.keyword,

@@ -177,7 +177,10 @@ export function checkId(
   }
 }
 
-/** Reads `metadata.labels` or `metadata.annotations`, reporting what is not a string. */
+/**
+ * Reads `metadata.labels` or `metadata.annotations`, reporting what is not a string; a null value
+ * is the empty string, as the API server reads it.
+ */
 export function readStringMap(
   metadata: Record<string, unknown>,
   key: 'labels' | 'annotations',
@@ -209,6 +212,12 @@ export function readStringMap(
       continue;
     }
     if (typeof item === 'string') continue;
+    if (item === null) {
+      // The API server decodes a null in a map of strings as "" (kubectl apply to an object
+      // that has the key deletes it): `breakglass:` with nothing after it is the empty value.
+      value[name] = '';
+      continue;
+    }
     valid = false;
     report.add(
       'wrong-type',

@@ -160,6 +160,25 @@ describe('Kubernetes-shaped manifests', () => {
     ]);
   });
 
+  it('read a null label or annotation value as the API server does, the empty string; a number is no string', () => {
+    const { findings, resources } = loadManifests([
+      {
+        path: 'cm.yaml',
+        text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels:\n    breakglass: null\n  annotations:\n    note:\n',
+      },
+      {
+        path: 'bad.yaml',
+        text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n  labels:\n    tier: 1\n',
+      },
+    ]);
+    expect(findings.map((f) => [f.code, f.file, f.pointer])).toEqual([
+      ['wrong-type', 'bad.yaml', '/metadata/labels/tier'],
+    ]);
+    expect(
+      resources.map((r) => [r.resource.metadata.labels, r.resource.metadata.annotations]),
+    ).toEqual([[{ breakglass: '' }, { note: '' }]]);
+  });
+
   it("report a kind nothing defines once, at its kind; a component's configuration file as one", () => {
     const { findings } = loadManifests([
       {
