@@ -259,7 +259,11 @@ export function collectDefinitions(
           : [{ item: document.value, report }];
         for (const { item, report: itemReport } of objects) {
           const headerFindings: Finding[] = [];
-          const header = readKubernetesHeader(item, itemReport.withFindings(headerFindings));
+          const header = readKubernetesHeader(
+            item,
+            itemReport,
+            itemReport.withFindings(headerFindings),
+          );
           if (isXrdDocument(item)) {
             // Its kinds are defined as Crossplane's CRDs of it define them; it is a resource too.
             for (const crd of xrdCrds(item)) {

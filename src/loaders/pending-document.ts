@@ -12,7 +12,7 @@ export interface PendingDocument {
   /** `undefined` when the document is not a mapping. */
   readonly header: ManifestHeader | undefined;
   /**
-   * What reading a Kubernetes document's header found (its `metadata`), reported by the resources
+   * What reading a Kubernetes document's `metadata` found, reported by the resources
    * pass once the document is checked: a document skipped (`--skip-kinds`,
    * `--ignore-unknown-kinds`) or of a kind nothing defines has none of them, as kubeconform
    * skips such a document whole and the API server refuses the kind before reading the rest.

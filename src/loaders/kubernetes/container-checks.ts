@@ -15,7 +15,7 @@ import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import {
   compareQuantities,
   parseResourceQuantity,
-  QUANTITY_SYNTAX_MESSAGE,
+  quantityError,
   type ParsedQuantity,
 } from './resource-quantity.js';
 
@@ -132,7 +132,7 @@ function resourceProblems(resources: unknown, add: Add): void {
       try {
         quantity = parseResourceQuantity(String(written));
       } catch {
-        add([part, name], 'quantity', QUANTITY_SYNTAX_MESSAGE);
+        add([part, name], 'quantity', quantityError(String(written)));
         continue;
       }
       if (quantity.units < 0n) {

@@ -91,11 +91,13 @@ function isGroupVersion(apiVersion: string, report: DocumentReport): boolean {
 /**
  * Reads a Kubernetes-shaped document's header (see the module comment for the mapping), reporting
  * every field that is missing, of the wrong type or unknown. The type is left to be resolved from
- * `kubernetes` (absent when `apiVersion` or `kind` is unusable).
+ * `kubernetes` (absent when `apiVersion` or `kind` is unusable). What is wrong with `metadata`
+ * goes to `metadataReport`: the load reports it once it knows the document is checked.
  */
 export function readKubernetesHeader(
   value: Record<string, unknown>,
   report: DocumentReport,
+  metadataReport: DocumentReport = report,
 ): ManifestHeader {
   const apiVersion = readField(value, 'apiVersion', '/apiVersion', report);
   const kind = readField(value, 'kind', '/kind', report);
@@ -119,35 +121,39 @@ export function readKubernetesHeader(
     header.kubernetes = kubernetes;
   }
   if (!Object.prototype.hasOwnProperty.call(value, 'metadata')) {
-    report.add('missing-field', '/metadata', 'the document has no metadata (with a name)');
+    metadataReport.add('missing-field', '/metadata', 'the document has no metadata (with a name)');
     return header;
   }
   const metadata = value.metadata;
   if (!isPlainObject(metadata)) {
-    report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
+    metadataReport.add(
+      'wrong-type',
+      '/metadata',
+      `metadata must be a mapping, not ${describe(metadata)}`,
+    );
     return header;
   }
-  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
+  reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], metadataReport, READ_ONLY_METADATA_KEYS);
   if (
     !Object.prototype.hasOwnProperty.call(metadata, 'name') &&
     Object.prototype.hasOwnProperty.call(metadata, 'generateName')
   ) {
-    const prefix = readField(metadata, 'generateName', '/metadata/generateName', report);
+    const prefix = readField(metadata, 'generateName', '/metadata/generateName', metadataReport);
     if (prefix !== undefined) {
-      header.id = generatedName(prefix, report);
-      checkId(header.id, report, '/metadata/generateName');
+      header.id = generatedName(prefix, metadataReport);
+      checkId(header.id, metadataReport, '/metadata/generateName');
     }
   } else {
-    const name = readField(metadata, 'name', '/metadata/name', report);
+    const name = readField(metadata, 'name', '/metadata/name', metadataReport);
     if (name !== undefined) {
-      checkId(name, report, '/metadata/name', true);
+      checkId(name, metadataReport, '/metadata/name', true);
       header.id = name;
     }
   }
   if (Object.prototype.hasOwnProperty.call(metadata, 'namespace')) {
-    const namespace = readField(metadata, 'namespace', '/metadata/namespace', report);
+    const namespace = readField(metadata, 'namespace', '/metadata/namespace', metadataReport);
     if (namespace !== undefined && !NAMESPACE_PATTERN.test(namespace)) {
-      report.add(
+      metadataReport.add(
         'invalid-namespace',
         '/metadata/namespace',
         `the namespace ${JSON.stringify(namespace)} does not match ${String(NAMESPACE_PATTERN)}`,
@@ -156,11 +162,11 @@ export function readKubernetesHeader(
       header.namespace = namespace;
     }
   }
-  header.labels = readStringMap(metadata, 'labels', report);
-  header.annotations = readStringMap(metadata, 'annotations', report);
+  header.labels = readStringMap(metadata, 'labels', metadataReport);
+  header.annotations = readStringMap(metadata, 'annotations', metadataReport);
   const owner = header.annotations[OWNER_ANNOTATION];
   if (owner !== undefined && owner !== '') {
-    report.add(
+    metadataReport.add(
       'controller-output',
       `/metadata/annotations/${OWNER_ANNOTATION.replace('/', '~1')}`,
       `this is the output of controller ${JSON.stringify(owner)}, not a manifest: the controller writes it from its inputs; leave it out of the manifests`,

@@ -8,6 +8,19 @@
 export const QUANTITY_SYNTAX_MESSAGE =
   "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
+/** The message `resource.ParseQuantity` refuses a number with a suffix it does not know. */
+export const QUANTITY_SUFFIX_MESSAGE = "unable to parse quantity's suffix";
+
+/** The shape apimachinery checks first: a number, then what may be a suffix (`1Gii` passes). */
+const QUANTITY_SHAPE = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eEinumkKMGTP]*[-+]?[0-9]*$/;
+
+/** What `resource.ParseQuantity` says of a text it refuses: its shape, or its suffix. */
+export function quantityError(text: string): string {
+  return QUANTITY_SHAPE.test(text) && text.length <= 1000
+    ? QUANTITY_SUFFIX_MESSAGE
+    : QUANTITY_SYNTAX_MESSAGE;
+}
+
 /** `units / 10^scale`. */
 export interface ParsedQuantity {
   readonly units: bigint;
@@ -36,7 +49,7 @@ export function parseResourceQuantity(text: string): ParsedQuantity {
   const match = QUANTITY.exec(text);
   const [, sign = '', whole = '', fraction = '', suffix, exponent] = match ?? [];
   if (match === null || (whole === '' && fraction === '') || text.length > 1000) {
-    throw new Error(QUANTITY_SYNTAX_MESSAGE);
+    throw new Error(quantityError(text));
   }
   let units = BigInt(
     `${sign}${whole}${fraction}` === sign ? '0' : `${sign}${whole || '0'}${fraction}`,

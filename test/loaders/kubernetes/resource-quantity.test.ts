@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity } from '../../../src/loaders/kubernetes/resource-quantity.js';
+import {
+  canonicalQuantity,
+  parseResourceQuantity,
+} from '../../../src/loaders/kubernetes/resource-quantity.js';
 
 /** apimachinery `resource.Quantity.String()`, which a downward API divisor is compared in. */
 describe('canonicalQuantity (Quantity.String)', () => {
@@ -32,5 +35,22 @@ describe('canonicalQuantity (Quantity.String)', () => {
   it('gives nothing for what does not parse', () => {
     expect(canonicalQuantity('abc')).toBeUndefined();
     expect(canonicalQuantity('1Kb')).toBeUndefined();
+  });
+});
+
+describe('parseResourceQuantity refusals, as resource.ParseQuantity says them', () => {
+  it.each([
+    ['1Gii', "unable to parse quantity's suffix"],
+    ['1.5Mm', "unable to parse quantity's suffix"],
+    ['1.2.3', 'quantities must match the regular expression'],
+    ['5MB', 'quantities must match the regular expression'],
+    ['abc', 'quantities must match the regular expression'],
+    ['Gi', 'quantities must match the regular expression'],
+  ])('%s: %s', (text, message) => {
+    expect(() => parseResourceQuantity(text)).toThrow(message);
+  });
+
+  it('parses what it takes', () => {
+    expect(parseResourceQuantity('1Gi')).toEqual({ units: 1024n ** 3n, scale: 0 });
   });
 });
