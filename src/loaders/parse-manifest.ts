@@ -20,6 +20,7 @@ import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
+import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import {
   templateExpressionMessage,
   templateInBrokenDocument,
@@ -363,16 +364,26 @@ function readDocument(
     return undefined;
   }
   const before = findings.length;
-  pushYamlErrors(doc.errors, file, lineCounter, findings);
+  // go-yaml's `\'` in a Kubernetes object, read as kubectl reads it (see go-yaml-escapes.ts).
+  const quoteEscapes = isKubernetesRoot(root)
+    ? goYamlQuoteEscapes(doc.errors, source.text)
+    : new Set<number>();
+  const errors = doc.errors.filter((e) => !quoteEscapes.has(e.pos[0]));
+  if (quoteEscapes.size > 0) findings.push(quoteEscapeWarning(quoteEscapes, file, lineCounter));
+  pushYamlErrors(errors, file, lineCounter, findings);
   for (const warning of doc.warnings) {
     // Unresolved tags are reported while building, where their pointer is known.
     if (warning.code !== 'TAG_RESOLVE_FAILED') {
       findings.push(fromYamlError(warning, file, lineCounter));
     }
   }
-  const builder = new DataBuilder(file, lineCounter, limits, findings, isKubernetesRoot(root));
+  const builder = new DataBuilder(file, lineCounter, limits, findings, isKubernetesRoot(root), {
+    text: source.text,
+    offsets: quoteEscapes,
+    sorted: [...quoteEscapes].sort((a, b) => a - b),
+  });
   let value: unknown;
-  if (doc.errors.length === 0) {
+  if (errors.length === 0) {
     try {
       value = builder.build(root, 0);
     } catch (error) {
@@ -440,6 +451,27 @@ function isEmptyScalar(node: YamlNode): boolean {
     node.tag === undefined &&
     node.anchor === undefined
   );
+}
+
+/** The one warning of a document whose double-quoted scalars hold go-yaml's `\'`. */
+function quoteEscapeWarning(
+  escapes: ReadonlySet<number>,
+  file: string,
+  lineCounter: LineIndex,
+): Finding {
+  let first = Infinity;
+  for (const at of escapes) first = Math.min(first, at);
+  const { line, col } = lineCounter.linePos(first);
+  const more = escapes.size === 1 ? '' : ` (and ${escapes.size - 1} more in this document)`;
+  return createFinding({
+    code: 'yaml-warning',
+    message: `\\' is no YAML 1.2 escape: kubectl (go-yaml) reads it as ', YAML 1.2 refuses it; write ' alone in double quotes${more}`,
+    file,
+    line,
+    col,
+    pointer: '',
+    rule: 'BAD_DQ_ESCAPE',
+  });
 }
 
 /** A document's `template-expression` finding, at its first expression. */
@@ -553,6 +585,12 @@ class DataBuilder {
      * still warned about (a failure under `--strict`). cosi's own documents are YAML 1.2.
      */
     readonly kubectlScalars = false,
+    /** go-yaml's `\'` escapes accepted in the document's text, by their offsets. */
+    readonly quoteEscapes: {
+      readonly text: string;
+      readonly offsets: ReadonlySet<number>;
+      readonly sorted: readonly number[];
+    } = { text: '', offsets: new Set(), sorted: [] },
   ) {}
 
   build(node: YamlNode | null, depth: number): unknown {
@@ -701,6 +739,17 @@ class DataBuilder {
 
   #scalar(node: Scalar): unknown {
     let value = node.value;
+    if (node.type === 'QUOTE_DOUBLE' && this.quoteEscapes.offsets.size > 0 && node.range) {
+      const [start, end] = node.range;
+      if (hasEscapeIn(this.quoteEscapes.sorted, start, end)) {
+        value = decodeWithQuoteEscapes(
+          this.quoteEscapes.text,
+          start,
+          end,
+          this.quoteEscapes.offsets,
+        );
+      }
+    }
     const tag = node.tag;
     // `!!float 5`: yaml's core schema leaves an integer literal under a float tag a string.
     if (tag === `${TAG_PREFIX}float` && typeof value === 'string' && INTEGER_SYNTAX.test(value)) {

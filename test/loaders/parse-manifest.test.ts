@@ -262,6 +262,35 @@ describe('parseManifest', () => {
     });
   });
 
+  describe("go-yaml's \\' escape", () => {
+    it("is read as kubectl reads it in a Kubernetes object, with one warning; \\\\' and other escapes as YAML 1.2", () => {
+      const text = [
+        'apiVersion: v1',
+        'kind: Pod',
+        'spec:',
+        `  command: ["sh", "-c", "echo \\'hi\\'"]`,
+        `  kept: "a\\\\'b"`,
+        `  folded: "it\\'s\n    two lines"`,
+        '',
+      ].join('\n');
+      const { documents, findings } = parse(text);
+      expect(findings.map((f) => [f.code, f.line, f.col])).toEqual([['yaml-warning', 4, 31]]);
+      expect(findings[0]?.message).toContain('(and 2 more in this document)');
+      expect(documents[0]?.value).toEqual({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        spec: { command: ['sh', '-c', "echo 'hi'"], kept: "a\\'b", folded: "it's two lines" },
+      });
+      // Another bad escape is still an error; so is \' in cosi's own documents (YAML 1.2).
+      expect(parse('apiVersion: v1\nkind: Pod\na: "\\q"\n').findings.map((f) => f.code)).toEqual([
+        'yaml-syntax',
+      ]);
+      expect(
+        parse(`metadata: {type: vm, id: a}\nspec: "\\'"\n`).findings.map((f) => f.code),
+      ).toEqual(['yaml-syntax']);
+    });
+  });
+
   describe('template syntax that breaks the YAML', () => {
     const templateFindings = (text: string) =>
       parse(text).findings.map((f) => [f.code, f.line, f.col, f.message.split(':')[0]]);
