@@ -25,7 +25,10 @@ export class DocumentReport implements FindingSink {
   #dropped = 0;
   /** Where the "and N more" finding is in `findings`, once there is one. */
   #summaryAt = -1;
-  /** Where this report's errors are: a schema violation at one of them says it again. */
+  /**
+   * Where this report's errors other than schema violations are (the header's): a schema
+   * violation at one of them says it again.
+   */
   readonly #errorPointers = new Set<string>();
 
   constructor(
@@ -119,7 +122,7 @@ export class DocumentReport implements FindingSink {
     this.#added++;
     if (finding.severity === 'error') {
       this.#hasErrors = true;
-      this.#errorPointers.add(finding.pointer);
+      if (finding.code !== 'schema-violation') this.#errorPointers.add(finding.pointer);
     }
     this.findings.push(finding);
   }

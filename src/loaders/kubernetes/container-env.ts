@@ -28,6 +28,8 @@ const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_MESSAGE =
   "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 const VALUE_FROM_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+/** `fileKeyRef` (EnvFiles): a source from the release that enables it by default (beta). */
+const FILE_KEY_REF_SINCE: KubernetesRelease = '1.35';
 const ENV_FROM_SOURCES = ['configMapRef', 'secretRef'];
 const ONE_FIELD = 'may not have more than one field specified at a time';
 /** The first release whose API server takes relaxed names by default. */
@@ -46,13 +48,16 @@ export function containerEnvProblems(
   if (!pod) return [];
   const { spec, problems, add } = pod;
   const relaxed = releaseAtLeast(release, RELAXED_SINCE);
+  const sources = releaseAtLeast(release, FILE_KEY_REF_SINCE)
+    ? [...VALUE_FROM_SOURCES, 'fileKeyRef']
+    : VALUE_FROM_SOURCES;
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((container: unknown, i) => {
       if (!isPlainObject(container)) return;
       const at: Add = (path, keyword, message) => add([list, i, ...path], keyword, message);
-      envProblems(container.env, relaxed, at);
+      envProblems(container.env, relaxed, sources, at);
       envFromProblems(container.envFrom, relaxed, at);
     });
   }
@@ -60,7 +65,12 @@ export function containerEnvProblems(
 }
 
 /** `ValidateEnv`. */
-function envProblems(env: unknown, relaxed: boolean, add: Add): void {
+function envProblems(
+  env: unknown,
+  relaxed: boolean,
+  valueSources: readonly string[],
+  add: Add,
+): void {
   if (!Array.isArray(env)) return;
   env.forEach((variable: unknown, j) => {
     if (!isPlainObject(variable)) return;
@@ -76,7 +86,7 @@ function envProblems(env: unknown, relaxed: boolean, add: Add): void {
     const at: Add = (path, keyword, message) =>
       add(['env', j, 'valueFrom', ...path], keyword, message);
     let sources = 0;
-    for (const source of VALUE_FROM_SOURCES) {
+    for (const source of valueSources) {
       const selector = valueFrom[source];
       if (selector === undefined || selector === null) continue;
       sources++;
@@ -85,20 +95,19 @@ function envProblems(env: unknown, relaxed: boolean, add: Add): void {
     }
     const value = variable.value;
     if (sources === 0) {
-      at(
-        [],
-        'env-source',
-        invalidValue(
-          '',
-          'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
-        ),
-      );
+      at([], 'env-source', invalidValue('', `must specify one of: ${oneOf(valueSources)}`));
     } else if (typeof value === 'string' && value !== '') {
       at([], 'env-source', invalidValue('', 'may not be specified when `value` is not empty'));
     } else if (sources > 1) {
       at([], 'env-source', invalidValue('', ONE_FIELD));
     }
   });
+}
+
+/** `` `a`, `b` or `c` ``. */
+function oneOf(sources: readonly string[]): string {
+  const quoted = sources.map((source) => `\`${source}\``);
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1) ?? ''}`;
 }
 
 /** The checks of one `valueFrom` source that the OpenAPI does not make. */
@@ -110,6 +119,17 @@ function selectorProblems(source: string, selector: Record<string, unknown>, add
     case 'resourceFieldRef':
       resourceFieldSelectorProblems(selector, false, add);
       return;
+    case 'fileKeyRef': {
+      // `validateFileKeySelector`: the key is a variable's name (the relaxed rule of its release).
+      const key = selector.key;
+      if (key === '') add(['key'], 'required', requiredValue());
+      else if (typeof key === 'string') {
+        for (const message of envVarNameProblems(key, true)) {
+          add(['key'], 'env-name', invalidValue(key, message));
+        }
+      }
+      return;
+    }
     default: {
       // configMapKeyRef, secretKeyRef: `validateConfigMapKeySelector`, `validateSecretKeySelector`.
       const key = selector.key;

@@ -308,7 +308,7 @@ describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, Valid
     expect(findings.map(at)).toEqual([
       [
         '/spec/containers/0/env/0/valueFrom',
-        'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+        'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`',
       ],
       [
         '/spec/containers/0/env/1/valueFrom',
@@ -318,6 +318,24 @@ describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, Valid
         '/spec/containers/0/env/2/valueFrom',
         'Invalid value: "": may not have more than one field specified at a time',
       ],
+    ]);
+  });
+
+  it('takes fileKeyRef as a source from 1.35, where EnvFiles is on by default (kubernetes/website envars-file-container.yaml)', () => {
+    const text =
+      env(`        - { name: A, valueFrom: { fileKeyRef: { volumeName: config, path: config.env, key: DB_ADDRESS } } }
+        - { name: B, valueFrom: { fileKeyRef: { volumeName: config, path: config.env, key: "a=b" } } }
+`);
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/containers/0/env/1/valueFrom/fileKeyRef/key',
+        `Invalid value: "a=b": a valid environment variable name must consist only of printable ASCII characters other than '='`,
+      ],
+    ]);
+    // 1.34's API server drops the field (the gate is off): no source is left.
+    expect(load(text, '1.34').map(at)).toContainEqual([
+      '/spec/containers/0/env/0/valueFrom',
+      'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
     ]);
   });
 
