@@ -19,8 +19,30 @@ export const MAX_FINDINGS_PER_DOCUMENT = 100;
  * {@link MAX_FINDINGS_PER_DOCUMENT}, findings are counted in one `too-many-findings` ("and N
  * more") instead: one alias can expand into thousands of violations of the same rule.
  */
+/**
+ * The schema keywords whose violations leave a value's types whole (the API server's
+ * `field.Invalid` and `field.Duplicate`): its CEL rules still run beside them. Any other error
+ * (a wrong type, a required field, an enum, a length or count past its maximum) keeps them from
+ * running, as `hasBlockingErr` in the API server's custom resource strategy. A bad `format` is
+ * kept blocking: a rule reads a `date` or `date-time` as a timestamp, which it could not make.
+ */
+const NON_BLOCKING_KEYWORDS: ReadonlySet<string> = new Set([
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'minItems',
+  'minProperties',
+  'uniqueItems',
+  'x-kubernetes-list-type',
+]);
+
 export class DocumentReport implements FindingSink {
   #hasErrors: boolean;
+  #hasBlockingErrors: boolean;
   #added = 0;
   #dropped = 0;
   /** Where the "and N more" finding is in `findings`, once there is one. */
@@ -36,6 +58,7 @@ export class DocumentReport implements FindingSink {
     readonly findings: Finding[],
   ) {
     this.#hasErrors = document.hasErrors;
+    this.#hasBlockingErrors = document.hasErrors;
   }
 
   /** A report on the same document (or item) that writes its findings to `findings` instead. */
@@ -46,6 +69,14 @@ export class DocumentReport implements FindingSink {
   /** True when this document (or its YAML) has an error. */
   get hasErrors(): boolean {
     return this.#hasErrors;
+  }
+
+  /**
+   * True when an error keeps a custom resource's CEL rules from running: any but a schema
+   * violation of a value whose types hold (see {@link NON_BLOCKING_KEYWORDS}).
+   */
+  get hasBlockingErrors(): boolean {
+    return this.#hasBlockingErrors;
   }
 
   /** Where a pointer is, as a finding location. */
@@ -122,6 +153,9 @@ export class DocumentReport implements FindingSink {
     this.#added++;
     if (finding.severity === 'error') {
       this.#hasErrors = true;
+      const typesHold =
+        finding.code === 'schema-violation' && NON_BLOCKING_KEYWORDS.has(finding.rule ?? '');
+      if (!typesHold) this.#hasBlockingErrors = true;
       if (finding.code !== 'schema-violation') this.#errorPointers.add(finding.pointer);
     }
     this.findings.push(finding);

@@ -333,8 +333,9 @@ class SpecChecker {
         ? previousDocument(definition, header, previous.spec, previous.metadata)
         : undefined;
       const kept = checkKubernetesDocument(definition, header, compiled, report, old);
-      // The rules of a CRD see the whole document, as the API server's do.
-      if (!report.hasErrors && this.checkRules && isPlainObject(kept)) {
+      // The rules of a CRD see the whole document, as the API server's do, and run beside
+      // errors that leave its types whole (a pattern, a minimum), as there.
+      if (!report.hasBlockingErrors && this.checkRules && isPlainObject(kept)) {
         const document = kubernetesDocumentOf(definition, header, kept);
         const at = header.kubernetes ? '' : '/spec';
         this.#checkRules(definition, document, report, old && { spec: old }, at);

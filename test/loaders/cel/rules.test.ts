@@ -301,4 +301,50 @@ spec: { day: '2023-02-29' }
       ['schema-violation', 38, '/spec/day'],
     ]);
   });
+  it('run in a CRD beside errors that leave its types whole (a pattern, a minimum), not beside a wrong type (hasBlockingErr)', () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: ranges.cel.example.org }
+spec:
+  group: cel.example.org
+  names: { kind: Range, plural: ranges }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - rule: self.min <= self.max
+                  message: min must not exceed max
+              properties:
+                code: { type: string, pattern: '^[a-z]+$' }
+                min: { type: integer, minimum: 0 }
+                max: { type: integer }
+`;
+    const range = (name: string, spec: string) =>
+      `---\napiVersion: cel.example.org/v1\nkind: Range\nmetadata: { name: ${name}, namespace: default }\nspec: ${spec}\n`;
+    const { findings } = loadManifests([
+      {
+        path: 'ranges.yaml',
+        text:
+          crd +
+          range('pattern', '{ code: ABC, min: 5, max: 1 }') +
+          range('minimum', '{ min: -5, max: -9 }') +
+          range('type', '{ code: 1, min: 5, max: 1 }'),
+      },
+    ]);
+    expect(findings.map((f) => [f.code, f.rule, f.line])).toEqual([
+      ['cel-violation', 'FieldValueInvalid', 29],
+      ['schema-violation', 'pattern', 29],
+      ['cel-violation', 'FieldValueInvalid', 34],
+      ['schema-violation', 'minimum', 34],
+      ['schema-violation', 'type', 39],
+    ]);
+  });
 });
