@@ -6,7 +6,7 @@
  * defaulted fields.
  */
 
-import type { ResourceDefinition } from '../../engine/resource/definition.js';
+import type { JsonSchema, ResourceDefinition } from '../../engine/resource/definition.js';
 import type { DocumentReport } from '../document-report.js';
 import { isPlainObject, type ManifestHeader } from '../manifest-document.js';
 import { checkAgainstSchema } from '../definition-schema.js';
@@ -23,6 +23,8 @@ import { servicePortProblems } from './service-ports.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
+import { roleBindingProblems } from './rbac-bindings.js';
+import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
@@ -81,9 +83,14 @@ export function checkKubernetesDocument(
       previous = rest;
     }
   }
-  applyDefaults(document, schema);
   const { group } = splitApiVersion(kind.apiVersion);
   const release = builtinReleaseOf(definition);
+  if (release !== undefined && !('spec' in document) && specRequiresFields(schema)) {
+    // A built-in kind's spec is a struct the API server never lacks: no spec is `spec: {}`,
+    // and what that requires (a Pod's containers, a Deployment's selector) is reported.
+    document.spec = {};
+  }
+  applyDefaults(document, schema);
   const unknown = [
     ...findUnknownFields(document, schema),
     ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined),
@@ -104,6 +111,8 @@ export function checkKubernetesDocument(
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),
+          ...roleBindingProblems(document, group, kind.kind),
+          ...disruptionBudgetProblems(document, group, kind.kind),
         ]
       : []),
   ];
@@ -114,6 +123,13 @@ export function checkKubernetesDocument(
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
   }
   return spec;
+}
+
+/** Whether a kind's schema declares a `spec` that requires fields of its own. */
+function specRequiresFields(schema: JsonSchema): boolean {
+  const properties = schema.properties;
+  const spec = isPlainObject(properties) ? properties.spec : undefined;
+  return isPlainObject(spec) && Array.isArray(spec.required) && spec.required.length > 0;
 }
 
 /** `status: {}` or `status: null`, as generators and `kubectl create --dry-run -o yaml` write it. */

@@ -32,6 +32,10 @@ export function containerProblems(
   const pod = podSpecOf(document, group, kind);
   if (!pod) return [];
   const { spec, problems, add } = pod;
+  // `validateContainers`: a pod runs at least one container (an empty list passes `required`).
+  if (Array.isArray(spec.containers) && spec.containers.length === 0) {
+    add(['containers'], 'required', requiredValue());
+  }
   const names = new Set<string>();
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list];

@@ -2,7 +2,8 @@
  * What the API server checks of a Service's ports in Go (k8s.io/kubernetes
  * `pkg/apis/core/validation` `validateServicePort`, `ValidatePortNumOrName`): with more than one
  * port each needs a name, a name is a unique DNS-1123 label, a port is 1-65535, and a target port
- * is a port number or a valid port name. Each problem at its field, in the API server's words.
+ * is a port number or a valid port name; a Service that is neither headless nor an ExternalName
+ * has ports at all. Each problem at its field, in the API server's words.
  */
 
 import { jsonPointer } from '../json-pointer.js';
@@ -25,8 +26,16 @@ export function servicePortProblems(
   kind: string,
 ): SchemaProblem[] {
   if (group !== '' || kind !== 'Service') return [];
-  const spec = document.spec;
-  const ports = isPlainObject(spec) ? spec.ports : undefined;
+  const spec = isPlainObject(document.spec) ? document.spec : {};
+  const ports = spec.ports;
+  // `ValidateService`: a Service that is neither headless nor an ExternalName has ports.
+  if (
+    (ports === undefined || ports === null || (Array.isArray(ports) && ports.length === 0)) &&
+    spec.clusterIP !== 'None' &&
+    spec.type !== 'ExternalName'
+  ) {
+    return [{ path: '/spec/ports', part: 'value', keyword: 'required', message: requiredValue() }];
+  }
   if (!Array.isArray(ports)) return [];
   const problems: SchemaProblem[] = [];
   const add = (path: (string | number)[], keyword: string, message: string): void => {

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * What the API server refuses of objects that the OpenAPI passes, found by a sweep of kyverno's
+ * test resources and the Kubernetes docs' examples: a spec left out (Go decodes it as the empty
+ * struct, whose required fields are then missing), a pod without containers, a Service without
+ * ports, a binding's references (k8s.io/kubernetes `pkg/apis/rbac/validation`), a
+ * PodDisruptionBudget bounded twice (`pkg/apis/policy/validation`).
+ */
+
+const at = (f: Finding) => [f.pointer, f.message];
+const load = (text: string) => loadManifests([{ path: 'app.yaml', text }]).findings;
+
+describe('a spec the API server needs', () => {
+  it('is required when left out of a Pod or a Deployment, as spec: {} would be', () => {
+    expect(load('apiVersion: v1\nkind: Pod\nmetadata: { name: p }\n').map(at)).toEqual([
+      ['/spec', "must have required property 'containers'"],
+    ]);
+    expect(load('apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n').map(at)).toEqual([
+      ['/spec', "must have required property 'selector'"],
+      ['/spec', "must have required property 'template'"],
+    ]);
+    // A kind whose spec requires nothing may leave it out.
+    expect(load('apiVersion: v1\nkind: Namespace\nmetadata: { name: ns }\n')).toEqual([]);
+  });
+
+  it('has a container at least (validateContainers)', () => {
+    expect(
+      load('apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec: { containers: [] }\n').map(at),
+    ).toEqual([['/spec/containers', 'Required value']]);
+  });
+
+  it('has ports in a Service that is neither headless nor an ExternalName (ValidateService)', () => {
+    const service = (spec: string) =>
+      `---\napiVersion: v1\nkind: Service\nmetadata: { name: s${spec.length} }\nspec: ${spec}\n`;
+    const findings = load(
+      service('{ selector: { app: web } }') +
+        service('{ selector: { app: web }, ports: [] }') +
+        service('{ clusterIP: None, selector: { app: web } }') +
+        service('{ type: ExternalName, externalName: db.example.org }'),
+    );
+    expect(findings.map((f) => [f.line, ...at(f)])).toEqual([
+      [5, '/spec/ports', 'Required value'],
+      [10, '/spec/ports', 'Required value'],
+    ]);
+  });
+});
+
+describe('a binding references a role and subjects RBAC has (ValidateRoleBinding)', () => {
+  const binding = (kind: string, roleRef: string, subjects: string) =>
+    `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ${kind}\nmetadata: { name: b }\nroleRef: ${roleRef}\nsubjects: ${subjects}\n`;
+
+  it('refuses a ClusterRoleBinding of a Role, another API group, and a subject kind RBAC has not', () => {
+    const findings = load(
+      binding(
+        'ClusterRoleBinding',
+        '{ apiGroup: rbac.authorization.k8s.io/v1, kind: Role, name: r }',
+        '[{ kind: Userr, name: jane }, { kind: ServiceAccount, name: sa }, { kind: User, name: jo, apiGroup: apps }]',
+      ),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/roleRef/apiGroup',
+        'Unsupported value: "rbac.authorization.k8s.io/v1": supported values: "rbac.authorization.k8s.io"',
+      ],
+      ['/roleRef/kind', 'Unsupported value: "Role": supported values: "ClusterRole"'],
+      [
+        '/subjects/0/kind',
+        'Unsupported value: "Userr": supported values: "ServiceAccount", "User", "Group"',
+      ],
+      ['/subjects/1/namespace', 'Required value'],
+      [
+        '/subjects/2/apiGroup',
+        'Unsupported value: "apps": supported values: "rbac.authorization.k8s.io"',
+      ],
+    ]);
+  });
+
+  it('takes a RoleBinding of a Role or a ClusterRole, its ServiceAccount without a namespace, a User without an API group', () => {
+    for (const role of ['Role', 'ClusterRole']) {
+      expect(
+        load(
+          binding(
+            'RoleBinding',
+            `{ apiGroup: rbac.authorization.k8s.io, kind: ${role}, name: view }`,
+            '[{ kind: ServiceAccount, name: sa }, { kind: User, name: jane }, { kind: Group, name: devs, apiGroup: rbac.authorization.k8s.io }]',
+          ),
+        ),
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('a PodDisruptionBudget (ValidatePodDisruptionBudgetSpec)', () => {
+  it('is bounded by minAvailable or maxUnavailable, not both', () => {
+    const pdb = (bounds: string) =>
+      `apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: { name: zk }\nspec: { selector: { matchLabels: { app: zk } }, ${bounds} }\n`;
+    expect(load(pdb('maxUnavailable: 1, minAvailable: 2')).map(at)).toEqual([
+      [
+        '/spec',
+        'Invalid value: {"selector":{"matchLabels":{"app":"zk"}},"maxUnavailable":1,"minAvailable":2}: minAvailable and maxUnavailable cannot be both set',
+      ],
+    ]);
+    expect(load(pdb('maxUnavailable: 1'))).toEqual([]);
+  });
+});
