@@ -360,7 +360,7 @@ function readDocument(
     );
   }
   if (root === null || isEmptyScalar(root)) {
-    pushYamlErrors(doc.errors, file, lineCounter, findings);
+    pushYamlErrors(doc.errors, file, lineCounter, findings, source.text);
     return undefined;
   }
   const before = findings.length;
@@ -370,7 +370,7 @@ function readDocument(
     : new Set<number>();
   const errors = doc.errors.filter((e) => !quoteEscapes.has(e.pos[0]));
   if (quoteEscapes.size > 0) findings.push(quoteEscapeWarning(quoteEscapes, file, lineCounter));
-  pushYamlErrors(errors, file, lineCounter, findings);
+  pushYamlErrors(errors, file, lineCounter, findings, source.text);
   for (const warning of doc.warnings) {
     // Unresolved tags are reported while building, where their pointer is known.
     if (warning.code !== 'TAG_RESOLVE_FAILED') {
@@ -496,9 +496,10 @@ function pushYamlErrors(
   file: string,
   lineCounter: LineIndex,
   findings: Finding[],
+  text: string,
 ): void {
   for (const error of errors.slice(0, MAX_FINDINGS_PER_DOCUMENT)) {
-    findings.push(fromYamlError(error, file, lineCounter));
+    findings.push(fromYamlError(error, file, lineCounter, text));
   }
   const more = errors.length - MAX_FINDINGS_PER_DOCUMENT;
   if (more <= 0) return;
@@ -519,8 +520,15 @@ function fromYamlError(
   error: { code: string; message: string; pos: [number, number] },
   file: string,
   lineCounter: LineIndex,
+  text?: string,
 ): Finding {
-  const { line, col } = lineCounter.linePos(error.pos[0]);
+  let offset = error.pos[0];
+  // yaml places a misindented line's error at its indentation: the key it misplaces is where
+  // the line's content starts.
+  if (error.code === 'BAD_INDENT' && text !== undefined) {
+    while (text.charCodeAt(offset) === 32) offset++;
+  }
+  const { line, col } = lineCounter.linePos(offset);
   const hint = INDENTATION_ERRORS.has(error.code)
     ? ' (is a line indented more or less than the keys next to it?)'
     : '';

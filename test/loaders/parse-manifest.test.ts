@@ -291,6 +291,13 @@ describe('parseManifest', () => {
     });
   });
 
+  it('places a misindented key at the key, not at its indentation (linkerd testdata)', () => {
+    const { findings } = parse('metadata:\n    name: x\n  labels:\n    a: b\n');
+    expect(findings.map((f) => [f.code, f.line, f.col, f.rule])).toEqual([
+      ['yaml-syntax', 3, 3, 'BAD_INDENT'],
+    ]);
+  });
+
   describe('template syntax that breaks the YAML', () => {
     const templateFindings = (text: string) =>
       parse(text).findings.map((f) => [f.code, f.line, f.col, f.message.split(':')[0]]);
