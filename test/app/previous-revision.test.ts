@@ -229,7 +229,11 @@ describe('--previous ratchets what did not change', () => {
       'previous/widgets.yaml': widget('small', 'v1', { ...invalid, color: 'red' }),
     });
     expect(await check(['current'], 'previous')).toEqual([]);
-    expect(await check(['current'])).toEqual(['current/widgets.yaml:7 schema-violation']);
+    // A create: the maximum leaves the types whole, so the label's rule runs beside it.
+    expect(await check(['current'])).toEqual([
+      'current/widgets.yaml:7 schema-violation',
+      'current/widgets.yaml:8 cel-violation',
+    ]);
   });
 
   it('runs the CEL rules when every schema problem ratchets, and reports a changed field', async () => {

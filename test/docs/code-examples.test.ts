@@ -105,7 +105,7 @@ it("checks docs/manifests.md's resource against its definition, and both load", 
   await mkdir(project);
   await writeFile(path.join(project, 'definitions.yaml'), definition ?? '');
   await writeFile(path.join(project, 'vms.yaml'), resource ?? '');
-  const checked = await cli(['check', '-f', '.', '-q'], { cwd: project });
+  const checked = await cli(['check', '-f', '.'], { cwd: project });
   expect(checked.stdout).toMatch(/^manifests: 2 resources in 2 files: 2 valid, 0 invalid$/m);
   expect(checked.code).toBe(0);
   const vm = await cli(['get', 'machine', 'web-1', '-f', '.', '-o', 'jsonpath={.spec.cpus}'], {

@@ -326,6 +326,7 @@ metadata: { name: Bad_Name }
 apiVersion: v1
 kind: Service
 metadata: { name: 1web }
+spec: { ports: [{ port: 80 }] }
 ---
 apiVersion: v1
 kind: Namespace
@@ -347,8 +348,8 @@ metadata: { name: "Bad Name" }
     expect(findings.map((f) => [f.line, f.pointer, f.rule ?? f.code])).toEqual([
       [3, '/metadata/name', 'dns-1123-subdomain'],
       [7, '/metadata/name', 'dns-1035-label'],
-      [11, '/metadata/name', 'dns-1123-label'],
-      [23, '/metadata/name', 'dns-1123-subdomain'],
+      [12, '/metadata/name', 'dns-1123-label'],
+      [24, '/metadata/name', 'dns-1123-subdomain'],
     ]);
   });
 
