@@ -73,7 +73,7 @@ export interface RuleProblem {
    * What is wrong, stable: `rule-shape` (a field of the rule), `rule-message` (a rule on several
    * lines without a message), `rule-field-path`, `rule-compile`, `message-expression-compile`,
    * `optional-old-self` (set on a rule that does not use `oldSelf`), `uncorrelatable-old-self`
-   * (`oldSelf` below an atomic list or map), `nested-validations` (rules in `allOf`, `anyOf`,
+   * (`oldSelf` below the items of a list that is not a `map` list), `nested-validations` (rules in `allOf`, `anyOf`,
    * `oneOf` or `not`), `rule-cost` (a rule's or message expression's estimated cost over the
    * API server's limit), `schema-cost` (the estimated cost of all the rules together over it).
    */
@@ -166,7 +166,7 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
   const costs: ObservedCost[] = [];
   /**
    * `uncorrelatable` is the pointer of the nearest node below which an old value cannot be told
-   * (the items of a list that is not a `map` list, the fields of an atomic map), as the API
+   * (the items of a list that is not a `map` list), as the API
    * server tracks it: a rule there may not read `oldSelf`. `cardinality` is how many times the
    * node's rules may run for one object, from the `maxItems` and `maxProperties` above it (the
    * API server's `MaxCardinality`); undefined when unbounded.
@@ -203,7 +203,7 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
           if (result.rule.transition && uncorrelatable !== undefined) {
             problems.push({
               path: jsonPointer([...at, i, 'rule']),
-              message: `oldSelf cannot be used below ${uncorrelatable || '/'}: the items of a list that is not x-kubernetes-list-type: map (or the fields of an x-kubernetes-map-type: atomic object) have no old value to compare with`,
+              message: `oldSelf cannot be used below ${uncorrelatable || '/'}: the items of a list that is not x-kubernetes-list-type: map have no old value to compare with`,
               rule: 'uncorrelatable-old-self',
             });
           } else if (overBudget.length === 0) compiled.push(result.rule);
@@ -215,12 +215,10 @@ function compileSchema(schema: object, env: CelEnv): CompiledRules {
     const below =
       cardinality === undefined || elements === undefined ? undefined : cardinality * elements;
     if (isSchemaNode(node.properties)) {
-      const fields =
-        node['x-kubernetes-map-type'] === 'atomic'
-          ? (uncorrelatable ?? jsonPointer(path))
-          : uncorrelatable;
+      // A map's fields correlate by name whatever its map type, atomic included (the API
+      // server's MapIsCorrelatable).
       for (const [key, child] of Object.entries(node.properties))
-        walk(child, [...path, 'properties', key], fields, below);
+        walk(child, [...path, 'properties', key], uncorrelatable, below);
     }
     const items =
       node['x-kubernetes-list-type'] === 'map'
