@@ -188,7 +188,8 @@ export class DocumentReport implements FindingSink {
     for (const problem of problems) {
       // A value the header's own check refused (a label that is no string) is said once.
       if (this.#errorPointers.has(this.pointer(`${at}${problem.path}`))) continue;
-      this.add('schema-violation', `${at}${problem.path}`, problem.message, {
+      const code = problem.warning === true ? 'duplicate-list-item' : 'schema-violation';
+      this.add(code, `${at}${problem.path}`, problem.message, {
         part: problem.part,
         rule: problem.keyword,
       });

@@ -43,6 +43,7 @@ export const FINDING_CODES = [
   'invalid-namespace',
   'ignored-namespace',
   'ignored-status',
+  'duplicate-list-item',
   // Resource definitions.
   'invalid-definition',
   'definition-too-large',
@@ -104,6 +105,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'read-only-metadata',
   'ignored-namespace',
   'ignored-status',
+  'duplicate-list-item',
   'undefined-type',
   'ignored-print-column',
   'previous-unresolved',

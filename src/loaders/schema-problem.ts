@@ -12,4 +12,9 @@ export interface SchemaProblem {
    * the checked value) that carries it, which ratcheting follows (`ratcheting.ts`).
    */
   readonly owner?: string;
+  /**
+   * A problem the API server only warns of (a built-in pod's repeated port or variable, which
+   * only server-side apply refuses): reported as a `duplicate-list-item` warning.
+   */
+  readonly warning?: true;
 }

@@ -11,7 +11,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
 import { DNS1123_LABEL } from './label-syntax.js';
-import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
+import { podSpecOf } from './pod-spec-paths.js';
 import {
   compareQuantities,
   parseResourceQuantity,
@@ -23,6 +23,9 @@ export const DNS1123_LABEL_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
 export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
+/** The container lists in the order `ValidatePodSpec` collects their names. */
+const NAME_ORDER = ['containers', 'initContainers', 'ephemeralContainers'] as const;
+
 /** The container problems of a built-in document of `group`/`kind` (none without a pod spec). */
 export function containerProblems(
   document: Record<string, unknown>,
@@ -37,7 +40,8 @@ export function containerProblems(
     add(['containers'], 'required', requiredValue());
   }
   const names = new Set<string>();
-  for (const list of CONTAINER_LISTS) {
+  // Go's order: an init or ephemeral container repeating a container's name is the repeat.
+  for (const list of NAME_ORDER) {
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((container: unknown, i) => {

@@ -17,6 +17,25 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
 import { duplicateItem, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
 
+/** A pod's container lists, whose items' names the Go checks refuse to repeat. */
+const CONTAINER_LIST_NAMES = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+
+/**
+ * What the API server does with a repeated item of the list at `path`, which its markers make a
+ * `map` or `set`: for most lists of built-in kinds it refuses it; a container's `ports` and
+ * `env` and a pod's `imagePullSecrets` and `hostAliases` it takes with a warning
+ * (`pkg/api/pod/warnings.go`); a repeated container is the Go check's (`validateContainers`),
+ * at its name.
+ */
+function repeatedItemRule(path: readonly string[]): 'refuses' | 'warns' | 'go-reports' {
+  const list = path.at(-1) ?? '';
+  if (CONTAINER_LIST_NAMES.has(list)) return 'go-reports';
+  const inContainer = CONTAINER_LIST_NAMES.has(path.at(-3) ?? '');
+  if (inContainer && (list === 'ports' || list === 'env')) return 'warns';
+  if (list === 'imagePullSecrets' || list === 'hostAliases') return 'warns';
+  return 'refuses';
+}
+
 /** The problems of `value` against `schema`, at paths inside `value`. */
 export function validateStructural(value: unknown, schema: JsonSchema): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
@@ -70,12 +89,17 @@ function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaPr
         value,
         listType === 'map' && Array.isArray(keys) ? (keys as string[]) : undefined,
       );
-      if (repeat !== undefined) {
+      const kept = repeatedItemRule(path);
+      if (repeat !== undefined && kept !== 'go-reports') {
         out.push({
           path: jsonPointer([...path, String(repeat.index)]),
           part: 'value',
           keyword: 'x-kubernetes-list-type',
-          message: repeat.message,
+          message:
+            kept === 'warns'
+              ? `${repeat.message}: the API server takes it with a warning (only server-side apply refuses it), and a later item may hide the earlier`
+              : repeat.message,
+          ...(kept === 'warns' ? { warning: true as const } : {}),
         });
       }
     }

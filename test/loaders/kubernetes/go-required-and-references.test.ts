@@ -106,3 +106,47 @@ describe('a PodDisruptionBudget (ValidatePodDisruptionBudgetSpec)', () => {
     expect(load(pdb('maxUnavailable: 1'))).toEqual([]);
   });
 });
+
+describe("a pod's repeated list items (pkg/api/pod/warnings.go)", () => {
+  it('warn of a container port, a variable, a pull secret or a host alias written twice, which the API server takes', () => {
+    const { findings, resources } = loadManifests([
+      {
+        path: 'pod.yaml',
+        text: `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+  imagePullSecrets: [{ name: regcred }, { name: regcred }]
+  hostAliases: [{ ip: 10.0.0.1, hostnames: [a] }, { ip: 10.0.0.1, hostnames: [b] }]
+  containers:
+    - name: app
+      image: nginx
+      ports: [{ containerPort: 80 }, { containerPort: 80, name: http }]
+      env: [{ name: FOO, value: a }, { name: FOO, value: b }]
+`,
+      },
+    ]);
+    expect(findings.map((f) => [f.code, f.severity, f.pointer])).toEqual([
+      ['duplicate-list-item', 'warning', '/spec/imagePullSecrets/1'],
+      ['duplicate-list-item', 'warning', '/spec/hostAliases/1'],
+      ['duplicate-list-item', 'warning', '/spec/containers/0/ports/1'],
+      ['duplicate-list-item', 'warning', '/spec/containers/0/env/1'],
+    ]);
+    expect(findings[0]?.message).toContain('the API server takes it with a warning');
+    expect(resources).toHaveLength(1);
+  });
+
+  it("refuse a container's name repeated, once, at the later container in Go's order (an init container after the containers)", () => {
+    const findings = load(`apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+  initContainers: [{ name: app, image: busybox }]
+  containers: [{ name: app, image: nginx }, { name: web, image: nginx }, { name: web, image: nginx }]
+`);
+    expect(findings.map(at)).toEqual([
+      ['/spec/initContainers/0/name', 'Duplicate value: "app"'],
+      ['/spec/containers/2/name', 'Duplicate value: "web"'],
+    ]);
+  });
+});

@@ -310,8 +310,9 @@ ${containers}`;
         '  initContainers: [{ name: app, image: busybox }]\n',
       ),
     );
+    // The init container is the repeat: Go collects the containers' names first.
     expect(findings.map(at)).toEqual([
-      ['/spec/containers/0/name', 'Duplicate value: "app"'],
+      ['/spec/initContainers/0/name', 'Duplicate value: "app"'],
       ['/spec/containers/0/ports/1/name', 'Duplicate value: "web"'],
     ]);
   });
