@@ -36,6 +36,11 @@ function walk(
   problems: SchemaProblem[],
   kept = false,
 ): void {
+  // A value of another type than its schema's is that type error alone: none of its keys is
+  // an unknown field (`replicas: { count: 2 }` is no integer, not a field "count" dropped).
+  if (!admits(schema, Array.isArray(value) ? 'array' : isPlainObject(value) ? 'object' : '')) {
+    return;
+  }
   const preserve = kept || schema['x-kubernetes-preserve-unknown-fields'] === true;
   if (Array.isArray(value)) {
     if (isPlainObject(schema.items)) {
@@ -73,4 +78,13 @@ function walk(
       });
     }
   }
+}
+
+/** Whether a schema takes a value of this JSON type (`''`: a scalar, which has no fields). */
+function admits(schema: JsonSchema, type: 'array' | 'object' | ''): boolean {
+  if (type === '') return true;
+  if (schema['x-kubernetes-int-or-string'] === true) return false;
+  const declared = schema.type;
+  if (declared === undefined) return true;
+  return Array.isArray(declared) ? declared.includes(type) : declared === type;
 }

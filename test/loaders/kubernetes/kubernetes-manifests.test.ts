@@ -100,6 +100,21 @@ describe('Kubernetes-shaped manifests', () => {
     ]);
   });
 
+  it('report a mapping where a scalar belongs as its type alone, not its keys as unknown fields', () => {
+    const { findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      backup('metadata:\n  name: b\nspec:\n  keep: { count: 2 }\n'),
+      {
+        path: 'secret.yaml',
+        text: 'apiVersion: v1\nkind: Secret\nmetadata: { name: s }\nstringData:\n  config: {BASE64_CONFIG}\n',
+      },
+    ]);
+    expect(findings.map((f) => [f.code, f.file, f.rule, f.pointer])).toEqual([
+      ['schema-violation', 'backup.yaml', 'type', '/spec/keep'],
+      ['schema-violation', 'secret.yaml', 'type', '/stringData/config'],
+    ]);
+  });
+
   it('neither check nor keep the status of a kind with the status subresource, as the API server drops it', () => {
     const withStatus = CRD.replace(
       '      storage: true\n',
