@@ -1,8 +1,9 @@
 /**
  * Kinds that look like Kubernetes objects but are configuration files read by a component
  * (`KubeletConfiguration`, kube-apiserver's `AdmissionConfiguration`, kubeadm's
- * `ClusterConfiguration`, a kubeconfig's `v1 Config`): they are never applied to an API server,
- * so no CustomResourceDefinition can define them (their groups are Kubernetes' own).
+ * `ClusterConfiguration`, a kubeconfig's `v1 Config`) or messages to a webhook
+ * (`AdmissionReview`): they are never applied to an API server, so no CustomResourceDefinition
+ * can define them (their groups are Kubernetes' own).
  */
 
 /** The component that reads a group's files, by the group (exact). */
@@ -26,11 +27,23 @@ const COMPONENTS: ReadonlyMap<string, string> = new Map([
   ['kind.x-k8s.io', 'kind'],
 ]);
 
-/** The component whose configuration file a document of this group and kind is, if it is one. */
-export function componentOf(group: string, kind: string): string | undefined {
-  if (group === '' && kind === 'Config') return 'kubectl (a kubeconfig)';
-  return (
-    COMPONENTS.get(group) ??
-    (group.endsWith('.config.k8s.io') ? 'a Kubernetes component' : undefined)
-  );
+/** Groups of messages sent to webhooks, which look like objects and are never applied. */
+const PAYLOADS: ReadonlyMap<string, string> = new Map([
+  ['admission.k8s.io', "an admission webhook's request and response"],
+  ['imagepolicy.k8s.io', "an image policy webhook's request"],
+]);
+
+/**
+ * What a document of this group and kind is when it is no object of a cluster ("a configuration
+ * file read by the kubelet", "an admission webhook's request and response"), if it is one.
+ */
+export function notAnObject(group: string, kind: string): string | undefined {
+  const payload = PAYLOADS.get(group);
+  if (payload !== undefined) return payload;
+  const component =
+    group === '' && kind === 'Config'
+      ? 'kubectl (a kubeconfig)'
+      : (COMPONENTS.get(group) ??
+        (group.endsWith('.config.k8s.io') ? 'a Kubernetes component' : undefined));
+  return component === undefined ? undefined : `a configuration file read by ${component}`;
 }

@@ -22,7 +22,7 @@ import { splitApiVersion } from './kubernetes-shape.js';
 import { didYouMean } from '../did-you-mean.js';
 import { isReleaseAtLeast, lastRemovalOf, removedApi, type RemovedApi } from './removed-apis.js';
 import { runDeferredCheck } from './deferred-check.js';
-import { componentOf } from './component-configs.js';
+import { notAnObject } from './component-configs.js';
 
 /** What a load checks a kind found outside it with (a JSON Schema's, see `json-schema-kinds.ts`). */
 export interface SchemaCheckContext {
@@ -195,7 +195,7 @@ export class KubernetesKinds {
       (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
       removed === undefined;
     const near = unknown ? this.#nearestKind(kind) : undefined;
-    const component = componentOf(group, kind);
+    const notObject = notAnObject(group, kind);
     let message: string;
     // Built-in kinds and removed APIs are Kubernetes' answer: no config could change it.
     let rule = 'kubernetes-kind';
@@ -209,9 +209,14 @@ export class KubernetesKinds {
       // Flux's gotk-patches.yaml and the like: a kustomization under another file name.
       message = `${kind} of ${header.apiVersion} is kustomize's configuration, not a resource: name its file kustomization.yaml (set aside, with its patches), or check what it builds with kustomize build DIR | cosi check -f -`;
       rule = 'builtin-kind';
-    } else if (component !== undefined && versions === undefined && builtinVersions.length === 0) {
-      message = `${kind} of ${header.apiVersion} is a configuration file read by ${component}, not an object applied to a cluster: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
+    } else if (notObject !== undefined && versions === undefined && builtinVersions.length === 0) {
+      message = `${kind} of ${header.apiVersion} is ${notObject}, not an object applied to a cluster: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
       rule = 'component-config';
+    } else if (group === '' && version.includes('.') && versions === undefined) {
+      // `apiVersion: monitoring.coreos.com`: a group, its version left out.
+      const served = this.#versions.get(`${version}/${kind}`) ?? [];
+      message = `apiVersion ${header.apiVersion} is a group without its version: write ${version}/VERSION${served.length > 0 ? ` (its CustomResourceDefinition serves ${served.map((v) => `${version}/${v}`).join(', ')})` : ''}`;
+      rule = 'invalid-api-version';
     } else if (group === 'apiextensions.k8s.io' && kind === CRD_KIND) {
       message = `a CustomResourceDefinition of ${header.apiVersion} is not read: write it as ${CRD_API_VERSION} (v1beta1 was removed in Kubernetes 1.22)`;
     } else if (builtinVersions.length > 0 && versions === undefined) {
@@ -244,10 +249,13 @@ export class KubernetesKinds {
     } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
       message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
       rule = 'builtin-kind';
-    } else if (!group.includes('.') && (this.builtins?.hasGroup(group) ?? false)) {
-      // `apps`, `policy`: a CRD's group has a dot, so none can add a kind to Kubernetes' own.
+    } else if (this.builtins?.hasGroup(group) ?? false) {
+      // `apps`, `networking.k8s.io`: a group Kubernetes serves itself takes no CRD's kind.
       message = `Kubernetes ${release ?? ''} has no kind ${kind} in ${header.apiVersion}, and no CustomResourceDefinition can add one to its group ${group}`;
       rule = 'builtin-kind';
+    } else if (group !== '' && !group.includes('.')) {
+      // `skaffold/v2beta22`: a CRD's group has a dot; such a file is most often a tool's own.
+      message = `no CustomResourceDefinition can define kind ${kind} of ${header.apiVersion}: a CRD's group has a dot, and ${group} has none; a tool's own file (Skaffold's, say) is no Kubernetes object: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
       if (otherApis.length > 0) {

@@ -175,6 +175,33 @@ describe('Kubernetes-shaped manifests', () => {
     ]);
   });
 
+  it('say of an unknown kind no CRD could define what it is instead of naming a CRD to add', () => {
+    const doc = (apiVersion: string, kind: string) => ({
+      path: `${kind.toLowerCase()}.yaml`,
+      text: `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: { name: x }\n`,
+    });
+    const { findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      doc('admission.k8s.io/v1', 'AdmissionReview'),
+      doc('networking.k8s.io/v1', 'Ingres'),
+      doc('skaffold/v2beta22', 'Config'),
+      doc('example.org', 'ClusterBackup'),
+    ]);
+    const said = Object.fromEntries(findings.map((f) => [f.file, [f.rule, f.message]]));
+    expect(said['admissionreview.yaml']).toEqual([
+      'component-config',
+      "AdmissionReview of admission.k8s.io/v1 is an admission webhook's request and response, not an object applied to a cluster: leave it out (--skip-kinds AdmissionReview, --ignore, or .cosiignore)",
+    ]);
+    expect(said['ingres.yaml']?.[1]).toMatch(
+      /^Kubernetes 1\.\d+ has no kind Ingres in networking\.k8s\.io\/v1, and no CustomResourceDefinition can add one to its group networking\.k8s\.io \(did you mean kind Ingress of networking\.k8s\.io\/v1\?\)$/,
+    );
+    expect(said['config.yaml']?.[1]).toContain("a CRD's group has a dot, and skaffold has none");
+    expect(said['clusterbackup.yaml']).toEqual([
+      'invalid-api-version',
+      'apiVersion example.org is a group without its version: write example.org/VERSION (its CustomResourceDefinition serves example.org/v1)',
+    ]);
+  });
+
   it('read a null label or annotation value as the API server does, the empty string; a number is no string', () => {
     const { findings, resources } = loadManifests([
       {
