@@ -22,6 +22,8 @@
 
 import type { KubernetesKind } from '../../engine/resource/definition.js';
 import { NAMESPACE_PATTERN } from '../../engine/resource/definition.js';
+import { DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
+import { DNS1123_LABEL } from './label-syntax.js';
 import type { DocumentReport } from '../document-report.js';
 import {
   checkId,
@@ -158,6 +160,13 @@ export function readKubernetesHeader(
         '/metadata/namespace',
         `the namespace ${JSON.stringify(namespace)} does not match ${String(NAMESPACE_PATTERN)}`,
       );
+    } else if (namespace !== undefined && !isNamespaceName(namespace)) {
+      // `ValidateNamespaceName`: a Kubernetes namespace is a DNS-1123 label, no dots.
+      metadataReport.add(
+        'invalid-namespace',
+        '/metadata/namespace',
+        `Invalid value: ${JSON.stringify(namespace)}: ${namespace.length > 63 ? MAX_LABEL_MESSAGE : DNS1123_LABEL_MESSAGE}`,
+      );
     } else if (namespace !== undefined) {
       header.namespace = namespace;
     }
@@ -254,4 +263,9 @@ export function toKubernetesDocument(
     }
   }
   return out;
+}
+
+/** Whether a Kubernetes object's namespace is a name the API server takes (a DNS-1123 label). */
+function isNamespaceName(namespace: string): boolean {
+  return namespace.length <= 63 && DNS1123_LABEL.test(namespace);
 }

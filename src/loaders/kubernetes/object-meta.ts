@@ -46,13 +46,19 @@ export function objectMetaProblems(
     message: string,
     part: 'key' | 'value' = 'value',
   ) => problems.push({ path: jsonPointer(['metadata', ...path]), part, keyword, message });
-  const { name } = metadata;
+  const { name, generateName } = metadata;
+  const rule = builtin
+    ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
+    : 'dns-1123-subdomain';
   if (typeof name === 'string') {
-    const rule = builtin
-      ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
-      : 'dns-1123-subdomain';
     const why = nameProblem(name, rule);
-    if (why !== undefined) problem(['name'], rule, `the name of a ${kind} ${why}`);
+    if (why !== undefined) problem(['name'], rule, `the name of ${article(kind)} ${why}`);
+  } else if (typeof generateName === 'string' && generateName !== '') {
+    // `nameFn(generateName, true)`: the prefix is a name but for a trailing dash.
+    const why = nameProblem(generateName.replace(/-$/, 'a'), rule);
+    if (why !== undefined) {
+      problem(['generateName'], rule, `the generateName prefix of ${article(kind)} ${why}`);
+    }
   }
   if (isPlainObject(metadata.labels)) {
     for (const [key, value] of Object.entries(metadata.labels)) {
@@ -123,4 +129,9 @@ function qualifiedNameProblem(key: string): string | undefined {
     return 'must be a name of at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit (with an optional DNS prefix and /)';
   }
   return undefined;
+}
+
+/** `a Pod`, `an Assign`. */
+function article(kind: string): string {
+  return `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }

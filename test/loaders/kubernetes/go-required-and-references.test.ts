@@ -150,3 +150,35 @@ spec:
     ]);
   });
 });
+
+describe("an object's namespace and generateName (ValidateObjectMeta)", () => {
+  it('takes a namespace that is a DNS-1123 label only, and checks a generateName prefix by the name rule', () => {
+    const findings = load(`apiVersion: v1
+kind: ConfigMap
+metadata: { name: a, namespace: team.a }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: b, namespace: ${'n'.repeat(64)} }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { generateName: Bad_Prefix_ }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { generateName: good-, namespace: team-a }
+`);
+    expect(findings.map((f) => [f.line, f.code, f.pointer, f.message.slice(0, 40)])).toEqual([
+      [3, 'invalid-namespace', '/metadata/namespace', 'Invalid value: "team.a": a lowercase RFC'],
+      [7, 'invalid-namespace', '/metadata/namespace', `Invalid value: "${'n'.repeat(24)}`],
+      [
+        11,
+        'schema-violation',
+        '/metadata/generateName',
+        'the generateName prefix of a ConfigMap m',
+      ],
+    ]);
+    expect(findings[1]?.message).toMatch(/must be no more than 63 characters$/);
+  });
+});
