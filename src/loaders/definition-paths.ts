@@ -16,6 +16,7 @@ import { scanCrdOutlines } from './kubernetes/crd-outline-scan.js';
 import { lazyCrdDefinitions } from './kubernetes/lazy-crd-definitions.js';
 import { isXrdDocument } from './kubernetes/crossplane-xrd.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
+import { isKubernetesList } from './kubernetes/kubernetes-list.js';
 import { isPlainObject } from './manifest-document.js';
 import { nodeFileSystem } from './manifest-file-system.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
@@ -175,8 +176,14 @@ function hasCompiledNowRules(value: unknown): boolean {
   return isPlainObject(schema) && schemaHasRules(schema);
 }
 
-/** A CRD, or a document of cosi's definition type (by any of its names). */
+/**
+ * A CRD, or a document of cosi's definition type (by any of its names), or a `List` holding one
+ * (`kubectl get crd -o yaml` writes one).
+ */
 function isDefinition(value: unknown): boolean {
+  if (isKubernetesShaped(value) && isKubernetesList(value)) {
+    return (value.items as unknown[]).some(isDefinition);
+  }
   if (isKubernetesShaped(value)) return isCrdDocument(value) || isXrdDocument(value);
   if (!isPlainObject(value) || !isPlainObject(value.metadata)) return false;
   const type = value.metadata.type;

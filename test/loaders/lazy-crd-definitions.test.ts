@@ -148,6 +148,22 @@ describe('the CRDs of --definitions, parsed when used', () => {
     expect(definitions.map((d) => d.type)).toEqual(['Gadgets.example.org', 'Widgets.example.org']);
   });
 
+  it('reads the CRDs of a List, as kubectl get crd -o yaml writes them', async () => {
+    const items = GADGETS.trimEnd()
+      .split('\n')
+      .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
+      .join('\n');
+    await writeFile(
+      path.join(dir, 'crds', 'gadgets.yaml'),
+      `apiVersion: v1\nkind: List\nitems:\n${items}\n`,
+    );
+    const { definitions, findings } = await readDefinitionPaths(['crds/gadgets.yaml'], {
+      cwd: dir,
+    });
+    expect(findings).toEqual([]);
+    expect(definitions.map((d) => d.type)).toEqual(['Gadgets.example.org']);
+  });
+
   it('parses at once files that define the same type twice, so the duplicate is reported', async () => {
     await writeFile(
       path.join(dir, 'crds', 'more-gadgets.yaml'),
