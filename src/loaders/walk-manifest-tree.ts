@@ -152,6 +152,9 @@ class ManifestWalker {
     }
     if (stats.isDirectory()) {
       const real = await this.#realpath(given, absolute);
+      // A directory named on purpose is walked whatever the ignore patterns say of it: `--ignore
+      // crds` keeps the CRDs out of `cosi check .`, not out of `--definitions crds`.
+      if (this.#isIgnored(absolute, true)) this.#namedIgnored.push(absolute);
       if (real !== undefined) await this.#walk(given, absolute, real, new Set([real]));
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
@@ -184,9 +187,13 @@ class ManifestWalker {
     for (const match of matches.sort(compareStrings)) await this.addPath(match);
   }
 
+  /** Directories named on purpose that the ignore patterns would skip: walked without them. */
+  readonly #namedIgnored: string[] = [];
+
   /** Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking. */
   #isIgnored(absolute: string, isDirectory: boolean): boolean {
     if (this.ignored === undefined) return false;
+    if (this.#namedIgnored.some((root) => absolute.startsWith(`${root}${path.sep}`))) return false;
     const relative = path.relative(this.cwd, absolute);
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return false;
     const posix = relative.split(path.sep).join('/');

@@ -148,6 +148,17 @@ describe('the CRDs of --definitions, parsed when used', () => {
     expect(definitions.map((d) => d.type)).toEqual(['Gadgets.example.org', 'Widgets.example.org']);
   });
 
+  it('walks a directory named on purpose that an ignore pattern skips in the tree (--ignore crds, --definitions crds)', async () => {
+    const named = await readDefinitionPaths(['crds'], { cwd: dir, ignore: ['crds/'] });
+    expect(named.definitions.map((d) => d.type)).toEqual([
+      'Gadgets.example.org',
+      'Widgets.example.org',
+    ]);
+    // Met while walking, it is skipped as before.
+    const walked = await readDefinitionPaths(['.'], { cwd: dir, ignore: ['crds/'] });
+    expect(walked.definitions).toEqual([]);
+  });
+
   it('reads the CRDs of a List, as kubectl get crd -o yaml writes them', async () => {
     const items = GADGETS.trimEnd()
       .split('\n')
