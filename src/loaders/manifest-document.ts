@@ -44,7 +44,11 @@ export function readManifestHeader(
     report.add(
       'not-a-mapping',
       '',
-      `a manifest document must be a mapping with metadata and spec, not ${describe(value)}`,
+      // A list at the top (a program's own settings: Prometheus' additional scrape configs) is
+      // no manifest at all.
+      Array.isArray(value)
+        ? `not a manifest: a document is a mapping (a Kubernetes object with apiVersion, kind and metadata, or a cosi document with metadata and spec), not ${describe(value)}; if the file holds no manifest, leave it out with --ignore or .cosiignore`
+        : `a manifest document must be a mapping with metadata and spec, not ${describe(value)}`,
     );
     return undefined;
   }

@@ -408,6 +408,10 @@ ${schema
     it('is not a finding when a document is there but invalid: its own finding says why', () => {
       const { findings } = loadManifests([{ path: 'a.yaml', text: '- 1\n' }]);
       expect(findings.map((f) => f.code)).toEqual(['not-a-mapping']);
+      // A list at the top is a program's own file (Prometheus' additional scrape configs).
+      expect(findings[0]?.message).toMatch(
+        /^not a manifest: .*, not a sequence; if the file holds no manifest, leave it out with --ignore or \.cosiignore$/,
+      );
     });
   });
 
