@@ -25,6 +25,7 @@ import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
 import { roleBindingProblems } from './rbac-bindings.js';
 import { disruptionBudgetProblems } from './disruption-budgets.js';
+import { configDataProblems } from './config-data.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
@@ -113,6 +114,7 @@ export function checkKubernetesDocument(
           ...servicePortProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),
+          ...configDataProblems(document, group, kind.kind),
         ]
       : []),
   ];

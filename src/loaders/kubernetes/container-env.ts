@@ -192,7 +192,7 @@ export function envVarNameProblems(name: string, relaxed: boolean): string[] {
 }
 
 /** apimachinery's `IsConfigMapKey`. */
-function configKeyProblems(key: string): string[] {
+export function configKeyProblems(key: string): string[] {
   const problems: string[] = [];
   if (new TextEncoder().encode(key).length > 253)
     problems.push('must be no more than 253 characters');

@@ -182,3 +182,32 @@ metadata: { generateName: good-, namespace: team-a }
     expect(findings[1]?.message).toMatch(/must be no more than 63 characters$/);
   });
 });
+
+describe("a ConfigMap's and a Secret's keys (ValidateConfigMap, ValidateSecret)", () => {
+  it('are config keys, not in data and binaryData both, and a typed Secret has the keys of its type', () => {
+    const findings = load(`apiVersion: v1
+kind: ConfigMap
+metadata: { name: a }
+data: { "bad key": x, app.conf: z, ..: w }
+binaryData: { app.conf: eQ== }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: t }
+type: kubernetes.io/tls
+stringData: { tls.crt: x }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: u }
+type: kubernetes.io/tls
+data: { tls.crt: eA==, tls.key: eA== }
+`);
+    expect(findings.map((f) => [f.line, f.pointer, f.message.slice(0, 48)])).toEqual([
+      [4, '/data/bad key', 'Invalid value: "bad key": a valid config key mus'],
+      [4, '/data/..', `Invalid value: "..": must not be '..'`],
+      [5, '/binaryData/app.conf', 'Invalid value: "app.conf": duplicate of key pres'],
+      [7, '/data/tls.key', 'Required value'],
+    ]);
+  });
+});
