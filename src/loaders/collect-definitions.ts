@@ -181,9 +181,18 @@ export function collectDefinitions(
     string,
     { readonly definition: ResourceDefinition; readonly at: DocumentReport | undefined }
   >();
+  /** A given CRD's served apiVersions, by its group and kind: a tree CRD that is the same serves them. */
+  const givenVersions = new Map<string, Set<string>>();
   for (const definition of given.definitions) {
     defined.set(definition.id, { definition, at: undefined });
     kinds.add(definition);
+    const identity = definition.kubernetes;
+    if (identity !== undefined) {
+      const groupKind = groupKindOf(identity);
+      const versions = givenVersions.get(groupKind) ?? new Set<string>();
+      versions.add(identity.apiVersion);
+      givenVersions.set(groupKind, versions);
+    }
   }
   /** Where a given definition comes from, as a duplicate's finding names it. */
   const givenSource = (id: string): string => given.files?.get(id) ?? given.source;
@@ -214,6 +223,20 @@ export function collectDefinitions(
     report: DocumentReport,
   ): void => {
     const versions = readCrdDefinitions(value, name, report);
+    // The same CRD as a given one serves the same versions: one serving fewer or more is
+    // another CRD (applied, it would replace the one given).
+    const identity = versions[0]?.kubernetes;
+    const givenServed =
+      identity === undefined ? undefined : givenVersions.get(groupKindOf(identity));
+    const served = new Set(versions.map((d) => d.kubernetes?.apiVersion));
+    if (
+      givenServed !== undefined &&
+      (givenServed.size !== served.size || [...givenServed].some((v) => !served.has(v)))
+    ) {
+      const clash = versions.find((d) => defined.has(d.id)) ?? versions[0];
+      if (clash !== undefined) reportDuplicate(clash, undefined, givenSource(clash.id), report);
+      return;
+    }
     for (const definition of versions) {
       const known = defined.get(definition.id);
       if (known === undefined) continue;
@@ -464,4 +487,10 @@ export class InvalidDefinitions {
     }
     return report?.location(namePointer(report));
   }
+}
+
+/** `group/Kind` of a Kubernetes identity. */
+function groupKindOf(identity: { readonly apiVersion: string; readonly kind: string }): string {
+  const slash = identity.apiVersion.lastIndexOf('/');
+  return `${slash === -1 ? '' : identity.apiVersion.slice(0, slash)}/${identity.kind}`;
 }

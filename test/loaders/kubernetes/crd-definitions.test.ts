@@ -225,6 +225,24 @@ spec:
     expect(findings[1]?.message).toMatch(/serves v1$/);
   });
 
+  it('take a given CRD checked again in the tree, but not one serving other versions (prometheus-operator crd and crd-full)', () => {
+    const full = backupCrd(
+      VERSION_V1 +
+        VERSION_V1.replace('name: v1', 'name: v2').replace('storage: true', 'storage: false'),
+    );
+    const given = loadManifests([{ path: 'crds/full.yaml', text: full }]).definitions;
+    const options = { definitions: given, definitionsSource: 'crds/full.yaml' };
+    expect(loadManifests([{ path: 'tree.yaml', text: full }], options).findings).toEqual([]);
+    const fewer = loadManifests([{ path: 'tree.yaml', text: backupCrd(VERSION_V1) }], options);
+    expect(fewer.findings.map((f) => [f.code, f.file, f.message])).toEqual([
+      [
+        'duplicate-definition',
+        'tree.yaml',
+        'the type Backups.example.org is already defined in crds/full.yaml',
+      ],
+    ]);
+  });
+
   it('say that a CRD of apiextensions.k8s.io/v1beta1 must be rewritten as v1', () => {
     const text = backupCrd(VERSION_V1).replace(
       'apiextensions.k8s.io/v1',
