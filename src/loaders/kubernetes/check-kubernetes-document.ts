@@ -26,6 +26,7 @@ import { containerEnvProblems } from './container-env.js';
 import { roleBindingProblems } from './rbac-bindings.js';
 import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { configDataProblems } from './config-data.js';
+import { rolloutBoundsProblems } from './rollout-bounds.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
@@ -115,6 +116,7 @@ export function checkKubernetesDocument(
           ...roleBindingProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),
           ...configDataProblems(document, group, kind.kind),
+          ...rolloutBoundsProblems(document, group, kind.kind),
         ]
       : []),
   ];

@@ -211,3 +211,52 @@ data: { tls.crt: eA==, tls.key: eA== }
     ]);
   });
 });
+
+describe("a Deployment's strategy and an autoscaler's bounds (ValidateDeploymentStrategy, ValidateHorizontalPodAutoscalerSpec)", () => {
+  let n = 0;
+  const deployment = (strategy: string) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: d${++n} }
+spec:
+  selector: { matchLabels: { app: d } }
+  template: { metadata: { labels: { app: d } }, spec: { containers: [{ name: c, image: nginx }] } }
+  strategy: ${strategy}
+`;
+  it('refuses rollingUpdate beside Recreate, and a rollout that may neither surge nor go unavailable', () => {
+    const findings = load(
+      deployment('{ type: Recreate, rollingUpdate: { maxSurge: 1 } }') +
+        deployment("{ rollingUpdate: { maxSurge: '0%', maxUnavailable: 0 } }") +
+        deployment('{ rollingUpdate: { maxSurge: 0 } }'),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/strategy/rollingUpdate',
+        "Forbidden: may not be specified when strategy `type` is 'Recreate'",
+      ],
+      [
+        '/spec/strategy/rollingUpdate/maxUnavailable',
+        'Invalid value: 0: may not be 0 when `maxSurge` is 0',
+      ],
+    ]);
+  });
+
+  it('refuses minReplicas under 1 and maxReplicas under minReplicas', () => {
+    const hpa = (bounds: string) => `---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: { name: h${++n} }
+spec:
+  scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: d }
+  ${bounds}
+`;
+    expect(
+      load(hpa('minReplicas: 0\n  maxReplicas: 3') + hpa('minReplicas: 5\n  maxReplicas: 2')).map(
+        at,
+      ),
+    ).toEqual([
+      ['/spec/minReplicas', 'Invalid value: 0: must be greater than or equal to 1'],
+      ['/spec/maxReplicas', 'Invalid value: 2: must be greater than or equal to `minReplicas`'],
+    ]);
+  });
+});
