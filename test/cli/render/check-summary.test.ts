@@ -97,9 +97,7 @@ describe("check's summary lines", () => {
       .trimEnd()
       .split('\n');
     expect(text.filter((l) => l.includes('error[schema-violation]'))).toHaveLength(1000);
-    expect(text).toContain(
-      'and 200 more findings (200 of them errors), not listed',
-    );
+    expect(text).toContain('and 200 more findings (200 of them errors), not listed');
     expect(text.slice(-2)).toEqual([
       'manifests: 1,210 resources in 1 file: 10 valid, 1,200 invalid',
       '10 passed, 1,200 failed',
