@@ -181,13 +181,18 @@ export function collectDefinitions(
     string,
     { readonly definition: ResourceDefinition; readonly at: DocumentReport | undefined }
   >();
-  /** A given CRD's served apiVersions, by its group and kind: a tree CRD that is the same serves them. */
+  /**
+   * A `--definitions` CRD's served apiVersions, by its group and kind: a tree CRD that is the
+   * same serves them.
+   */
   const givenVersions = new Map<string, Set<string>>();
   for (const definition of given.definitions) {
     defined.set(definition.id, { definition, at: undefined });
     kinds.add(definition);
     const identity = definition.kubernetes;
-    if (identity !== undefined) {
+    // Only the CRDs of `--definitions` files: a previous revision's load is given today's
+    // definitions, whose versions its own CRDs may well not serve.
+    if (identity !== undefined && given.files?.has(definition.id) === true) {
       const groupKind = groupKindOf(identity);
       const versions = givenVersions.get(groupKind) ?? new Set<string>();
       versions.add(identity.apiVersion);

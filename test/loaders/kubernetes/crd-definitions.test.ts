@@ -231,7 +231,10 @@ spec:
         VERSION_V1.replace('name: v1', 'name: v2').replace('storage: true', 'storage: false'),
     );
     const given = loadManifests([{ path: 'crds/full.yaml', text: full }]).definitions;
-    const options = { definitions: given, definitionsSource: 'crds/full.yaml' };
+    const options = {
+      definitions: given,
+      definitionFiles: new Map(given.map((d) => [d.id, 'crds/full.yaml'])),
+    };
     expect(loadManifests([{ path: 'tree.yaml', text: full }], options).findings).toEqual([]);
     const fewer = loadManifests([{ path: 'tree.yaml', text: backupCrd(VERSION_V1) }], options);
     expect(fewer.findings.map((f) => [f.code, f.file, f.message])).toEqual([
