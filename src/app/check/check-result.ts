@@ -117,6 +117,9 @@ export interface ResourceSummary {
   readonly skipped: number;
 }
 
+/** Findings about a file that was not read: it counts as no file. */
+const NOT_READ: ReadonlySet<string> = new Set(['path-not-found', 'unreadable-file', 'symlink-loop']);
+
 /** The resources and files of a check, and how many of them are valid, invalid or skipped. */
 export function summarizeResources(result: CheckResult): ResourceSummary {
   const files = new Set<string>();
@@ -127,7 +130,9 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
   for (const c of result.cases) {
     if (c.check !== 'manifests') continue;
     if (c.resource === undefined) {
-      if (c.name !== '(input)') files.add(c.name);
+      // A path that is not there (or not readable) is no file read.
+      const read = !c.findings.some((f) => NOT_READ.has(f.code));
+      if (c.name !== '(input)' && read) files.add(c.name);
       continue;
     }
     files.add(c.resource.file);

@@ -83,6 +83,30 @@ describe("check's summary lines", () => {
     ]);
   });
 
+  it('count no file for a path that is not there', () => {
+    const result = bigCheck(2, 0, 0);
+    const missing: CheckCase = {
+      check: 'manifests',
+      name: 'gone.yaml',
+      findings: [
+        {
+          code: 'path-not-found',
+          message: 'gone.yaml does not exist',
+          severity: 'error',
+          file: 'gone.yaml',
+          line: 0,
+          col: 0,
+          pointer: '',
+        },
+      ],
+    };
+    const text = renderCheckText(
+      { ...result, cases: [...result.cases, missing] },
+      createColors(false),
+    );
+    expect(text).toContain('manifests: 2 resources in 1 file: 2 valid, 0 invalid');
+  });
+
   it('are left out with -q: the findings alone, nothing when there is none', () => {
     const quiet = renderCheckText(bigCheck(3, 2, 1), createColors(false), { quiet: true });
     expect(quiet.trimEnd().split('\n')).toEqual([
