@@ -118,7 +118,11 @@ export interface ResourceSummary {
 }
 
 /** Findings about a file that was not read: it counts as no file. */
-const NOT_READ: ReadonlySet<string> = new Set(['path-not-found', 'unreadable-file', 'symlink-loop']);
+const NOT_READ: ReadonlySet<string> = new Set([
+  'path-not-found',
+  'unreadable-file',
+  'symlink-loop',
+]);
 
 /** The resources and files of a check, and how many of them are valid, invalid or skipped. */
 export function summarizeResources(result: CheckResult): ResourceSummary {
