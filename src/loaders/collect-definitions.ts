@@ -25,7 +25,11 @@ import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isXrdDocument, xrdCrds } from './kubernetes/crossplane-xrd.js';
-import { isKubernetesShaped, readKubernetesHeader } from './kubernetes/kubernetes-shape.js';
+import {
+  groupKindOf,
+  isKubernetesShaped,
+  readKubernetesHeader,
+} from './kubernetes/kubernetes-shape.js';
 import { isTransformType, type TakenTransform } from './transform-type.js';
 
 /** Definitions known before the manifests are read: the project config's. */
@@ -492,10 +496,4 @@ export class InvalidDefinitions {
     }
     return report?.location(namePointer(report));
   }
-}
-
-/** `group/Kind` of a Kubernetes identity. */
-function groupKindOf(identity: { readonly apiVersion: string; readonly kind: string }): string {
-  const slash = identity.apiVersion.lastIndexOf('/');
-  return `${slash === -1 ? '' : identity.apiVersion.slice(0, slash)}/${identity.kind}`;
 }

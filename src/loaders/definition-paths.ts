@@ -15,7 +15,7 @@ import { isCrdDocument } from './kubernetes/crd-definitions.js';
 import { scanCrdOutlines } from './kubernetes/crd-outline-scan.js';
 import { lazyCrdDefinitions } from './kubernetes/lazy-crd-definitions.js';
 import { isXrdDocument } from './kubernetes/crossplane-xrd.js';
-import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
+import { groupKindOf, isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import { isKubernetesList } from './kubernetes/kubernetes-list.js';
 import { isPlainObject } from './manifest-document.js';
 import { nodeFileSystem } from './manifest-file-system.js';
@@ -147,9 +147,7 @@ export async function readDefinitionPaths(
 /** How {@link definitionSources} knows a definition: by group and kind, or by id. */
 function sourceKey(definition: ResourceDefinition): string {
   const identity = definition.kubernetes;
-  if (identity === undefined) return definition.id;
-  const slash = identity.apiVersion.lastIndexOf('/');
-  return `${slash === -1 ? '' : identity.apiVersion.slice(0, slash)}/${identity.kind}`;
+  return identity === undefined ? definition.id : groupKindOf(identity);
 }
 
 /** The file of each definition document of `parsed`, by {@link sourceKey}. */

@@ -14,12 +14,6 @@ import type { SchemaProblem } from './schema-problem.js';
 export const MAX_FINDINGS_PER_DOCUMENT = 100;
 
 /**
- * Collects the findings about one document, placing each by its JSON pointer, and remembers
- * whether any was an error (such a document is not loaded). Past
- * {@link MAX_FINDINGS_PER_DOCUMENT}, findings are counted in one `too-many-findings` ("and N
- * more") instead: one alias can expand into thousands of violations of the same rule.
- */
-/**
  * The schema keywords whose violations leave a value's types whole (the API server's
  * `field.Invalid` and `field.Duplicate`): its CEL rules still run beside them. Any other error
  * (a wrong type, a required field, an enum, a length or count past its maximum) keeps them from
@@ -40,6 +34,12 @@ const NON_BLOCKING_KEYWORDS: ReadonlySet<string> = new Set([
   'x-kubernetes-list-type',
 ]);
 
+/**
+ * Collects the findings about one document, placing each by its JSON pointer, and remembers
+ * whether any was an error (such a document is not loaded). Past
+ * {@link MAX_FINDINGS_PER_DOCUMENT}, findings are counted in one `too-many-findings` ("and N
+ * more") instead: one alias can expand into thousands of violations of the same rule.
+ */
 export class DocumentReport implements FindingSink {
   #hasErrors: boolean;
   #hasBlockingErrors: boolean;

@@ -34,13 +34,13 @@ export function hasEscapeIn(sorted: readonly number[], start: number, end: numbe
 
 /**
  * The value of the double-quoted scalar `text[start, end)` (its quotes included) as go-yaml
- * reads it: each `\'` at one of `escapes` is `'`, the rest as YAML 1.2 reads it.
+ * reads it: each `\'` at one of `sorted` (ascending offsets) is `'`, the rest as YAML 1.2 reads it.
  */
 export function decodeWithQuoteEscapes(
   text: string,
   start: number,
   end: number,
-  escapes: ReadonlySet<number>,
+  sorted: readonly number[],
 ): string {
   let written = '';
   let from = start;
@@ -49,7 +49,7 @@ export function decodeWithQuoteEscapes(
     at !== -1 && at < end;
     at = text.indexOf("\\'", at + 2)
   ) {
-    if (!escapes.has(at)) continue;
+    if (!hasEscapeIn(sorted, at, at + 1)) continue;
     written += `${text.slice(from, at)}\\x27`;
     from = at + 2;
   }

@@ -379,7 +379,6 @@ function readDocument(
   }
   const builder = new DataBuilder(file, lineCounter, limits, findings, isKubernetesRoot(root), {
     text: source.text,
-    offsets: quoteEscapes,
     sorted: [...quoteEscapes].sort((a, b) => a - b),
   });
   let value: unknown;
@@ -593,12 +592,11 @@ class DataBuilder {
      * still warned about (a failure under `--strict`). cosi's own documents are YAML 1.2.
      */
     readonly kubectlScalars = false,
-    /** go-yaml's `\'` escapes accepted in the document's text, by their offsets. */
-    readonly quoteEscapes: {
-      readonly text: string;
-      readonly offsets: ReadonlySet<number>;
-      readonly sorted: readonly number[];
-    } = { text: '', offsets: new Set(), sorted: [] },
+    /** go-yaml's `\'` escapes accepted in the document's text, by their offsets (ascending). */
+    readonly quoteEscapes: { readonly text: string; readonly sorted: readonly number[] } = {
+      text: '',
+      sorted: [],
+    },
   ) {}
 
   build(node: YamlNode | null, depth: number): unknown {
@@ -747,14 +745,14 @@ class DataBuilder {
 
   #scalar(node: Scalar): unknown {
     let value = node.value;
-    if (node.type === 'QUOTE_DOUBLE' && this.quoteEscapes.offsets.size > 0 && node.range) {
+    if (node.type === 'QUOTE_DOUBLE' && this.quoteEscapes.sorted.length > 0 && node.range) {
       const [start, end] = node.range;
       if (hasEscapeIn(this.quoteEscapes.sorted, start, end)) {
         value = decodeWithQuoteEscapes(
           this.quoteEscapes.text,
           start,
           end,
-          this.quoteEscapes.offsets,
+          this.quoteEscapes.sorted,
         );
       }
     }

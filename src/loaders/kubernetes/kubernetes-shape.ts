@@ -74,6 +74,14 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** `group/Kind` of a Kubernetes identity (`cert-manager.io/Certificate`, `/ConfigMap`). */
+export function groupKindOf(identity: {
+  readonly apiVersion: string;
+  readonly kind: string;
+}): string {
+  return `${splitApiVersion(identity.apiVersion).group}/${identity.kind}`;
+}
+
 /**
  * Whether an apiVersion reads as `group/version` or `version` (kubectl's `unexpected GroupVersion
  * string` otherwise: `example.com/v1/v2`, `/v1`, `apps/`), reported at it when it does not.
