@@ -102,7 +102,7 @@ export function parseDuration(text: string): bigint | undefined {
 }
 
 /** Go's `time.ParseDuration`: `[-+]` then terms such as `1.5h`, `300ms`; `0` alone. */
-function parseGoDuration(text: string): bigint | undefined {
+export function parseGoDuration(text: string): bigint | undefined {
   let rest = text;
   let negative = false;
   if (rest.startsWith('-') || rest.startsWith('+')) {

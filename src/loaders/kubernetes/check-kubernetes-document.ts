@@ -27,6 +27,7 @@ import { roleBindingProblems } from './rbac-bindings.js';
 import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { configDataProblems } from './config-data.js';
 import { rolloutBoundsProblems } from './rollout-bounds.js';
+import { batchJobProblems } from './batch-jobs.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
@@ -117,6 +118,7 @@ export function checkKubernetesDocument(
           ...disruptionBudgetProblems(document, group, kind.kind),
           ...configDataProblems(document, group, kind.kind),
           ...rolloutBoundsProblems(document, group, kind.kind),
+          ...batchJobProblems(document, group, kind.kind, release),
         ]
       : []),
   ];
