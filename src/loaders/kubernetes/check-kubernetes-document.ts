@@ -28,6 +28,8 @@ import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { configDataProblems } from './config-data.js';
 import { rolloutBoundsProblems } from './rollout-bounds.js';
 import { batchJobProblems } from './batch-jobs.js';
+import { ingressProblems } from './ingresses.js';
+import { networkPolicyProblems } from './network-policies.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
@@ -119,6 +121,8 @@ export function checkKubernetesDocument(
           ...configDataProblems(document, group, kind.kind),
           ...rolloutBoundsProblems(document, group, kind.kind),
           ...batchJobProblems(document, group, kind.kind, release),
+          ...ingressProblems(document, group, kind.kind),
+          ...networkPolicyProblems(document, group, kind.kind),
         ]
       : []),
   ];

@@ -10,7 +10,7 @@
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
-import { DNS1123_LABEL } from './label-syntax.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { podSpecOf } from './pod-spec-paths.js';
 import {
   compareQuantities,
@@ -19,8 +19,6 @@ import {
   type ParsedQuantity,
 } from './resource-quantity.js';
 
-export const DNS1123_LABEL_MESSAGE =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
 export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
 /** The container lists in the order `ValidatePodSpec` collects their names. */

@@ -1,8 +1,9 @@
 /**
- * Which strings the API server takes as an IP address in a legacy field (a pod's DNS
- * nameservers, a host alias): k8s.io/utils `net.ParseIPSloppy`, Go's `net.ParseIP` as it was
- * before Go 1.17, which allows leading zeros in an IPv4 part (`010.0.0.1`, read as decimal) and
- * no IPv6 zone (`fe80::1%eth0`).
+ * Which strings the API server takes as an IP address or a CIDR block in a legacy field (a pod's
+ * DNS nameservers, a host alias, a NetworkPolicy's `ipBlock`): k8s.io/utils `net.ParseIPSloppy`
+ * and `ParseCIDRSloppy`, Go's `net.ParseIP` and `ParseCIDR` as they were before Go 1.17, which
+ * allow leading zeros in an IPv4 part (`010.0.0.1`, read as decimal) and no IPv6 zone
+ * (`fe80::1%eth0`).
  */
 
 const IPV4_PART = /^[0-9]+$/;
@@ -34,3 +35,52 @@ export function isSloppyIpAddress(value: string): boolean {
 
 /** apimachinery `IsValidIP`'s message. */
 export const INVALID_IP_MESSAGE = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+
+/** A CIDR block: its family, its network address (the host bits cleared) and its prefix length. */
+export interface CidrBlock {
+  readonly bits: 32 | 128;
+  readonly network: bigint;
+  readonly prefix: number;
+}
+
+/** `ParseCIDRSloppy`: `address/prefix`, the prefix decimal and within the family's bits. */
+export function parseSloppyCidr(value: string): CidrBlock | undefined {
+  const slash = value.indexOf('/');
+  if (slash < 0) return undefined;
+  const address = value.slice(0, slash);
+  const prefixText = value.slice(slash + 1);
+  if (!/^[0-9]{1,3}$/.test(prefixText) || !isSloppyIpAddress(address)) return undefined;
+  const bits = address.includes(':') ? 128 : 32;
+  const prefix = Number(prefixText);
+  if (prefix > bits) return undefined;
+  const whole = bits === 32 ? ipv4Value(address) : ipv6Value(address);
+  const hostBits = BigInt(bits - prefix);
+  return { bits, network: (whole >> hostBits) << hostBits, prefix };
+}
+
+/** Whether `inner` lies in `outer`, as Go's `IPNet.Contains` of `inner`'s address: same family. */
+export function cidrContains(outer: CidrBlock, inner: CidrBlock): boolean {
+  if (outer.bits !== inner.bits) return false;
+  const hostBits = BigInt(outer.bits - outer.prefix);
+  return inner.network >> hostBits === outer.network >> hostBits;
+}
+
+function ipv4Value(address: string): bigint {
+  return address.split('.').reduce((value, part) => (value << 8n) | BigInt(Number(part)), 0n);
+}
+
+/** An IPv6 address already known valid (`::` expanded, an IPv4 tail read as two groups). */
+function ipv6Value(address: string): bigint {
+  let text = address;
+  const lastColon = text.lastIndexOf(':');
+  if (text.slice(lastColon + 1).includes('.')) {
+    const v4 = ipv4Value(text.slice(lastColon + 1));
+    text = `${text.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const groups = (part: string): string[] => (part === '' ? [] : part.split(':'));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return all.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
+}

@@ -22,8 +22,8 @@
 
 import type { KubernetesKind } from '../../engine/resource/definition.js';
 import { NAMESPACE_PATTERN } from '../../engine/resource/definition.js';
-import { DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
-import { DNS1123_LABEL } from './label-syntax.js';
+import { MAX_LABEL_MESSAGE } from './container-checks.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import type { DocumentReport } from '../document-report.js';
 import {
   checkId,

@@ -51,6 +51,29 @@ const DNS1123_SUBDOMAIN_MESSAGE = regexError(
   'example.com',
 );
 
+/** `IsDNS1123Label`'s message of a name that does not match. */
+export const DNS1123_LABEL_MESSAGE = regexError(
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+  '[a-z0-9]([-a-z0-9]*[a-z0-9])?',
+  'my-name',
+  '123-abc',
+);
+const DNS1035_LABEL_FORMAT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FORMAT}$`);
+const DNS1035_LABEL_MESSAGE = regexError(
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+  DNS1035_LABEL_FORMAT,
+  'my-name',
+  'abc-123',
+);
+const WILDCARD_DNS1123_SUBDOMAIN_FORMAT = `\\*\\.${DNS1123_SUBDOMAIN_FORMAT}`;
+const WILDCARD_DNS1123_SUBDOMAIN = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FORMAT}$`);
+const WILDCARD_DNS1123_SUBDOMAIN_MESSAGE = regexError(
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character",
+  WILDCARD_DNS1123_SUBDOMAIN_FORMAT,
+  '*.example.com',
+);
+
 const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_MESSAGE = regexError(
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
   DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FORMAT,
@@ -64,6 +87,40 @@ export function dns1123SubdomainProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > 253) problems.push(maxLength(253));
   if (!DNS1123_SUBDOMAIN.test(value)) problems.push(DNS1123_SUBDOMAIN_MESSAGE);
+  return problems;
+}
+
+/** `IsDNS1123Label` (a namespace's name), every message it gives. */
+export function dns1123LabelProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 63) problems.push(maxLength(63));
+  if (!DNS1123_LABEL.test(value)) problems.push(DNS1123_LABEL_MESSAGE);
+  return problems;
+}
+
+/** `IsDNS1035Label` (a Service's name), every message it gives. */
+export function dns1035LabelProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 63) problems.push(maxLength(63));
+  if (!DNS1035_LABEL.test(value)) problems.push(DNS1035_LABEL_MESSAGE);
+  return problems;
+}
+
+/** `IsWildcardDNS1123Subdomain` (`*.example.com`), every message it gives. */
+export function wildcardDns1123SubdomainProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > 253) problems.push(maxLength(253));
+  if (!WILDCARD_DNS1123_SUBDOMAIN.test(value)) problems.push(WILDCARD_DNS1123_SUBDOMAIN_MESSAGE);
+  return problems;
+}
+
+/** `path.IsValidPathSegmentName` (a role's name, a reference's kind), every message it gives. */
+export function pathSegmentProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const problems: string[] = [];
+  for (const illegal of ['/', '%']) {
+    if (name.includes(illegal)) problems.push(`may not contain '${illegal}'`);
+  }
   return problems;
 }
 

@@ -10,11 +10,12 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
+import { MAX_LABEL_MESSAGE } from './container-checks.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import {
   DNS1123_LABEL,
+  DNS1123_LABEL_MESSAGE,
   dns1123SubdomainProblems,
   labelNameProblems,
   labelSelectorProblems,

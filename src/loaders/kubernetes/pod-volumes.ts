@@ -9,8 +9,8 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { DNS1123_LABEL_MESSAGE, MAX_LABEL_MESSAGE } from './container-checks.js';
-import { DNS1123_LABEL } from './label-syntax.js';
+import { MAX_LABEL_MESSAGE } from './container-checks.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { invalidValue, notFoundValue } from './go-field-error.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import { volumeSourceProblems } from './volume-sources.js';

@@ -11,6 +11,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
+import { pathSegmentProblems } from './label-syntax.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const SUBJECT_KINDS = ['ServiceAccount', 'User', 'Group'];
@@ -79,14 +80,4 @@ function subjectProblems(
     default:
       if (typeof kind === 'string') add(['kind'], 'enum', unsupportedValue(kind, SUBJECT_KINDS));
   }
-}
-
-/** `path.IsValidPathSegmentName`: what a role's name (a path segment of its URL) must not be. */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  const problems: string[] = [];
-  for (const illegal of ['/', '%']) {
-    if (name.includes(illegal)) problems.push(`may not contain '${illegal}'`);
-  }
-  return problems;
 }

@@ -10,13 +10,12 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import {
-  DNS1123_LABEL_MESSAGE,
   isOutOfPortRange,
   MAX_LABEL_MESSAGE,
   PORT_RANGE_MESSAGE,
   portNameProblems,
 } from './container-checks.js';
-import { DNS1123_LABEL } from './label-syntax.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
 
 /** The port problems of a built-in document of `group`/`kind` (none but for a Service). */
