@@ -47,6 +47,7 @@ export const FINDING_CODES = [
   // Resource definitions.
   'invalid-definition',
   'definition-too-large',
+  'large-definition',
   'invalid-schema',
   'duplicate-definition',
   'ignored-print-column',
@@ -106,6 +107,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'ignored-namespace',
   'ignored-status',
   'duplicate-list-item',
+  'large-definition',
   'undefined-type',
   'ignored-print-column',
   'previous-unresolved',

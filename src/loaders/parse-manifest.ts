@@ -78,7 +78,8 @@ const SCHEMA_LIMITS = new Set([
 
 /**
  * The Kubernetes API server's request limit (3 MiB, `MaxRequestBodyBytes`): a CustomResourceDefinition
- * larger than it cannot be created in a cluster, and parsing one costs seconds and gigabytes.
+ * whose JSON (what kubectl and Helm send) is larger cannot be created in a cluster, and parsing
+ * one costs seconds and gigabytes.
  */
 export const MAX_CRD_BYTES = 3 * 1024 * 1024;
 
@@ -141,21 +142,25 @@ function flowCrdKindAt(text: string, at: number): number | undefined {
 }
 
 /**
- * A finding for a CRD document over {@link MAX_CRD_BYTES}, found by a scan of the text (the
- * separators and a top-level `kind:` line) before anything is parsed; undefined when none is.
+ * A finding for a CRD document over {@link MAX_CRD_BYTES} as JSON, found by a scan of the text
+ * (the separators and a top-level `kind:` line) before anything is parsed; undefined when none
+ * is. The JSON's size is estimated from the text without its indentation and comment lines,
+ * which JSON does not have (a generated CRD's YAML is three times its JSON); one that may fit
+ * is parsed, and measured as JSON when it is read (`crd-definitions.ts`).
  */
 function oversizedCrd(text: string, file: string, lineCounter: LineIndex): Finding | undefined {
   if (Buffer.byteLength(text) <= MAX_CRD_BYTES) return undefined;
   const starts = [0, ...[...text.matchAll(DOCUMENT_SEPARATOR)].map((m) => m.index)];
   for (const [i, start] of starts.entries()) {
     const chunk = text.slice(start, starts[i + 1] ?? text.length);
-    const bytes = Buffer.byteLength(chunk);
+    if (Buffer.byteLength(chunk) <= MAX_CRD_BYTES) continue;
+    const bytes = compactBytes(chunk);
     const at = bytes > MAX_CRD_BYTES ? crdKindAt(chunk) : undefined;
     if (at !== undefined) {
       const { line, col } = lineCounter.linePos(start + at);
       return createFinding({
         code: 'definition-too-large',
-        message: `this CustomResourceDefinition is ${bytes} bytes: over the Kubernetes API server's request limit of ${MAX_CRD_BYTES} bytes, so no cluster would take it (not read)`,
+        message: `this CustomResourceDefinition is about ${bytes} bytes as JSON: over the Kubernetes API server's request limit of ${MAX_CRD_BYTES} bytes, so no cluster would take it (not read)`,
         file,
         line,
         col,
@@ -164,6 +169,16 @@ function oversizedCrd(text: string, file: string, lineCounter: LineIndex): Findi
     }
   }
   return undefined;
+}
+
+/** The bytes of `chunk` without the indentation of its lines and its comment lines. */
+function compactBytes(chunk: string): number {
+  let bytes = 0;
+  for (const line of chunk.split('\n')) {
+    const content = line.trimStart();
+    if (!content.startsWith('#')) bytes += Buffer.byteLength(content);
+  }
+  return bytes;
 }
 
 /**

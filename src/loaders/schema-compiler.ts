@@ -11,7 +11,7 @@ import {
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
-import { formatProblems, hasTypedFormats } from './string-formats.js';
+import { formatProblems, hasCheckedFormats } from './string-formats.js';
 import type { CompiledSchema, CompilesSchemas, SpecValidator } from './compiled-schema.js';
 import type { SchemaProblem } from './schema-problem.js';
 
@@ -133,7 +133,7 @@ export class SchemaCompiler implements CompilesSchemas {
       const validator = specValidator(validate);
       return {
         problems: [],
-        validate: hasTypedFormats(schema) ? withFormatChecks(validator, schema) : validator,
+        validate: hasCheckedFormats(schema) ? withFormatChecks(validator, schema) : validator,
       };
     } catch (error) {
       if (shared) ajv.removeSchema(schema);
@@ -177,21 +177,21 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
 }
 
 /**
- * `validate`, then the strings whose format the API server parses (`duration`, `date`,
- * `date-time`, `byte`): one that does not parse is a problem, as kube-openapi's type error, and
- * the CEL rules that would read it do not run.
+ * `validate`, then the strings whose format the API server checks (`duration`, `date-time`,
+ * `byte`, `cidr`, `uri`, ...): one not of its format is a problem, as kube-openapi's type error,
+ * reported beside the schema's other problems, as kube-openapi reports it, and the CEL rules that
+ * would read it do not run.
  */
 function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecValidator {
-  return (value) => {
-    const problems = validate(value);
-    if (problems.length > 0) return problems;
-    return formatProblems(value, schema).map((problem) => ({
+  return (value) => [
+    ...validate(value),
+    ...formatProblems(value, schema).map((problem): SchemaProblem => ({
       path: jsonPointer(problem.path),
       part: 'value',
       keyword: 'format',
       message: `must be of type ${problem.format}: ${JSON.stringify(problem.value)}`,
-    }));
-  };
+    })),
+  ];
 }
 
 /** The schema a validator was compiled from, to name the fields an unknown one is not. */

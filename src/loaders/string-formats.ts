@@ -1,9 +1,13 @@
 /**
  * The string formats whose values the API server parses, as kube-openapi's `strfmt` parses them:
  * `duration`, `date`, `date-time` and `byte`. A value that does not parse is refused by the schema
- * (`schema-compiler.ts`); one that does is a duration, timestamp or bytes in CEL rules
- * (`cel/formatted-string.ts`).
+ * (`schema-compiler.ts`), as is one of the formats it only checks (`checked-formats.ts`: `uri`,
+ * `ipv4`, `cidr`, ...); one that parses is a duration, timestamp or bytes in CEL rules
+ * (`cel/formatted-string.ts`). A format's name is read without its dashes (`datetime` is
+ * `date-time`), as the API server's registry reads it.
  */
+
+import { formatCheck } from './checked-formats.js';
 
 /** The formats that are parsed. */
 const PARSED_FORMATS = new Set(['duration', 'date', 'date-time', 'byte']);
@@ -13,19 +17,29 @@ export function isTypedFormat(format: unknown): format is string {
   return typeof format === 'string' && PARSED_FORMATS.has(format);
 }
 
-/** Whether `text` parses as `format` (true for formats that are not parsed). */
+/** Whether strings of `format` are checked: parsed, or of a format the API server checks. */
+export function isCheckedFormat(format: unknown): format is string {
+  return typeof format === 'string' && (isTypedFormat(format) || isKnownFormat(format));
+}
+
+function isKnownFormat(format: string): boolean {
+  const name = format.replaceAll('-', '');
+  return name === 'datetime' || formatCheck(name) !== undefined;
+}
+
+/** Whether `text` is of `format` (true for formats the API server does not check). */
 export function isValidFormat(text: string, format: string): boolean {
-  switch (format) {
+  switch (format.replaceAll('-', '')) {
     case 'duration':
       return parseDuration(text) !== undefined;
     case 'date':
       return parseDate(text) !== undefined;
-    case 'date-time':
+    case 'datetime':
       return parseDateTime(text) !== undefined;
     case 'byte':
       return decodeBase64(text) !== undefined;
     default:
-      return true;
+      return formatCheck(format)?.(text) ?? true;
   }
 }
 
@@ -37,18 +51,18 @@ export interface FormatProblem {
 }
 
 /**
- * Whether a schema has a parsed format anywhere under `properties`, `additionalProperties` or
+ * Whether a schema has a checked format anywhere under `properties`, `additionalProperties` or
  * `items` (the structural keywords a CRD's values follow), so that one without costs nothing.
  */
-export function hasTypedFormats(schema: unknown): boolean {
+export function hasCheckedFormats(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
   const node = schema as Record<string, unknown>;
-  if (isTypedFormat(node.format)) return true;
+  if (isCheckedFormat(node.format)) return true;
   const properties = node.properties;
   if (typeof properties === 'object' && properties !== null) {
-    if (Object.values(properties).some(hasTypedFormats)) return true;
+    if (Object.values(properties).some(hasCheckedFormats)) return true;
   }
-  return hasTypedFormats(node.additionalProperties) || hasTypedFormats(node.items);
+  return hasCheckedFormats(node.additionalProperties) || hasCheckedFormats(node.items);
 }
 
 /** The strings of `value` that do not parse as their schema's format, in document order. */
@@ -58,7 +72,7 @@ export function formatProblems(value: unknown, schema: unknown): FormatProblem[]
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
     const { format, properties, additionalProperties, items } = node as Record<string, unknown>;
     if (typeof item === 'string') {
-      if (isTypedFormat(format) && !isValidFormat(item, format)) {
+      if (isCheckedFormat(format) && !isValidFormat(item, format)) {
         problems.push({ path, format, value: item });
       }
     } else if (Array.isArray(item)) {

@@ -31,6 +31,7 @@ describe('findings', () => {
       'ignored-namespace',
       'ignored-status',
       'duplicate-list-item',
+      'large-definition',
       'ignored-print-column',
       'previous-unresolved',
       'too-many-findings',

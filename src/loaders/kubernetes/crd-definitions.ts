@@ -30,6 +30,7 @@ import {
 } from '../../engine/resource/definition.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
+import { MAX_CRD_BYTES } from '../parse-manifest.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
 import { printColumnPathError } from '../print-column-path.js';
@@ -161,10 +162,38 @@ export function isCrdDocument(value: Record<string, unknown>): boolean {
 }
 
 /**
+ * Whether a CRD's JSON (what kubectl and Helm send) is within the API server's request limit,
+ * which is an error (not read) when it is not; one within it but over etcd's default request
+ * limit is read, with a warning.
+ */
+function fitsTheApiServer(value: Record<string, unknown>, report: DocumentReport): boolean {
+  const bytes = Buffer.byteLength(JSON.stringify(value));
+  if (bytes > MAX_CRD_BYTES) {
+    report.add(
+      'definition-too-large',
+      '/kind',
+      `this CustomResourceDefinition is ${bytes} bytes as JSON: over the Kubernetes API server's request limit of ${MAX_CRD_BYTES} bytes, so no cluster would take it (not read)`,
+    );
+    return false;
+  }
+  if (bytes > ETCD_REQUEST_LIMIT) {
+    report.add(
+      'large-definition',
+      '/kind',
+      `this CustomResourceDefinition is ${bytes} bytes as JSON: over etcd's default request limit of ${ETCD_REQUEST_LIMIT} bytes (--max-request-bytes), so a cluster whose etcd keeps the default cannot store it ("etcdserver: request is too large"); shorter descriptions make it fit (controller-gen crd:maxDescLen=0)`,
+    );
+  }
+  return true;
+}
+
+/** etcd's default `--max-request-bytes` (1.5 MiB): the largest object most clusters store. */
+const ETCD_REQUEST_LIMIT = 1.5 * 1024 * 1024;
+
+/**
  * The definitions of a CRD document's served versions, each problem reported at its node: the
  * CRD's shape, its name (`<plural>.<group>`, as the API server requires), a CRD with no served
  * version or not exactly one storage version, names against COSI's rules, a schema that is
- * invalid or not structural, a malformed printer column. Empty when the CRD has an error.
+ * invalid or not structural, a malformed printer column, a size no cluster takes. Empty when the CRD has an error.
  */
 export function readCrd(
   value: Record<string, unknown>,
@@ -173,6 +202,7 @@ export function readCrd(
   compiler: SchemaCompiler,
   options: CrdReadOptions,
 ): CrdVersion[] {
+  if (!fitsTheApiServer(value, report)) return [];
   const problems = compiler.compile(CRD_SCHEMA).validate?.(value) ?? [];
   for (const problem of problems) {
     report.add('invalid-definition', problem.path, problem.message, {

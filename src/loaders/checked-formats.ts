@@ -1,0 +1,155 @@
+/**
+ * The string formats the API server checks in a custom resource besides those it also parses
+ * (`string-formats.ts`): the rest of kube-openapi's `strfmt` registry that apiextensions keeps
+ * (`supportedVersionedFormats`): `uri` (Go's `url.ParseRequestURI`), `email` (`net/mail`),
+ * `hostname` (RFC 1034, letters and symbols of any script), `ipv4`, `ipv6`, `cidr`, `mac`
+ * (`net.ParseMAC`), `uuid` and its versions 3, 4 and 5, `isbn`, `isbn10`, `isbn13`, `creditcard`
+ * (its number's checksum), `ssn`, `hexcolor`, `rgbcolor`, `bsonobjectid` and `password` (any
+ * string). Each answers whether a string is of its format.
+ */
+
+import { requestUriError } from './go-request-uri.js';
+import { isSloppyIpAddress, parseSloppyCidr } from './kubernetes/ip-address.js';
+
+const HOSTNAME =
+  /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const UUID3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const UUID4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+const UUID5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
+const CREDIT_CARD =
+  /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/;
+const ISBN10 = /^(?:[0-9]{9}X|[0-9]{10})$/;
+const ISBN13 = /^[0-9]{13}$/;
+const HEX_COLOR = /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+const BYTE_VALUE = '(0|[1-9]\\d?|1\\d\\d?|2[0-4]\\d|25[0-5])';
+const RGB_COLOR = new RegExp(
+  `^rgb\\(\\s*${BYTE_VALUE}\\s*,\\s*${BYTE_VALUE}\\s*,\\s*${BYTE_VALUE}\\s*\\)$`,
+);
+const SSN = /^\d{3}[- ]?\d{2}[- ]?\d{4}$/;
+const BSON_OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+/** `net.ParseMAC`: 6, 8 or 20 octets as pairs split by `:` or `-`, or as quads split by `.`. */
+const MAC_PAIRS = /^[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(?:\1[0-9a-fA-F]{2})*$/;
+const MAC_QUADS = /^[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4})*$/;
+const MAC_OCTETS = new Set([6, 8, 20]);
+/** RFC 5322's `atext`, and any character beyond ASCII, as `net/mail` reads an atom. */
+const ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~\u0080-\u{10FFFF}]+$/u;
+const QUOTED_STRING = /^"(?:[^"\\\r\n]|\\.)*"$/;
+/** A display name: words that are atoms (dots allowed, as Go allows them) or quoted strings. */
+const PHRASE =
+  /^(?:\s*(?:"(?:[^"\\\r\n]|\\.)*"|[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.\u0080-\u{10FFFF}]+))*\s*$/u;
+
+/** The checks by format name, dashes removed as kube-openapi's registry removes them. */
+const CHECKS: ReadonlyMap<string, (text: string) => boolean> = new Map([
+  ['uri', (text: string) => requestUriError(text) === undefined],
+  ['email', isEmailAddress],
+  ['hostname', isHostname],
+  ['ipv4', (text: string) => isSloppyIpAddress(text) && text.includes('.')],
+  ['ipv6', isIpv6Address],
+  ['cidr', (text: string) => parseSloppyCidr(text) !== undefined],
+  ['mac', isMacAddress],
+  ['uuid', (text: string) => UUID.test(text)],
+  ['uuid3', (text: string) => UUID3.test(text)],
+  ['uuid4', (text: string) => UUID4.test(text)],
+  ['uuid5', (text: string) => UUID5.test(text)],
+  ['isbn', (text: string) => isIsbn10(text) || isIsbn13(text)],
+  ['isbn10', isIsbn10],
+  ['isbn13', isIsbn13],
+  ['creditcard', isCreditCard],
+  ['ssn', (text: string) => text.length === 11 && SSN.test(text)],
+  ['hexcolor', (text: string) => HEX_COLOR.test(text)],
+  ['rgbcolor', (text: string) => RGB_COLOR.test(text)],
+  ['bsonobjectid', (text: string) => BSON_OBJECT_ID.test(text)],
+  ['password', () => true],
+]);
+
+/** The check of a format this module knows (by its name as written), or undefined. */
+export function formatCheck(format: string): ((text: string) => boolean) | undefined {
+  return CHECKS.get(format.replaceAll('-', ''));
+}
+
+/** `IsHostname`: the pattern, at most 255 characters, each label at most 63. */
+function isHostname(text: string): boolean {
+  return (
+    HOSTNAME.test(text) && text.length <= 255 && text.split('.').every((part) => part.length <= 63)
+  );
+}
+
+/** `govalidator.IsIPv6`: Go's `net.ParseIP` (no zone, no leading zeros) of a text with a `:`. */
+function isIpv6Address(text: string): boolean {
+  if (!text.includes(':') || text.includes('%')) return false;
+  return process.getBuiltinModule('node:net').isIPv6(text);
+}
+
+function isMacAddress(text: string): boolean {
+  if (text.length < 14) return false;
+  if (MAC_PAIRS.test(text)) return MAC_OCTETS.has((text.length + 1) / 3);
+  if (MAC_QUADS.test(text)) return MAC_OCTETS.has((2 * (text.length + 1)) / 5);
+  return false;
+}
+
+/** Spaces and dashes are left out before an ISBN is read. */
+const isbnDigits = (text: string): string => text.replace(/[\s-]+/g, '');
+
+function isIsbn10(text: string): boolean {
+  const digits = isbnDigits(text);
+  if (!ISBN10.test(digits)) return false;
+  let checksum = 0;
+  for (let i = 0; i < 9; i++) checksum += (i + 1) * Number(digits[i]);
+  checksum += 10 * (digits[9] === 'X' ? 10 : Number(digits[9]));
+  return checksum % 11 === 0;
+}
+
+function isIsbn13(text: string): boolean {
+  const digits = isbnDigits(text);
+  if (!ISBN13.test(digits)) return false;
+  let checksum = 0;
+  for (let i = 0; i < 12; i++) checksum += (i % 2 === 0 ? 1 : 3) * Number(digits[i]);
+  return Number(digits[12]) === (10 - (checksum % 10)) % 10;
+}
+
+/** A card number (its non-digits left out) of a known issuer, with a valid Luhn checksum. */
+function isCreditCard(text: string): boolean {
+  const digits = text.replace(/[^0-9]+/g, '');
+  if (!CREDIT_CARD.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let digit = Number(digits[i]);
+    if (double) {
+      digit *= 2;
+      if (digit >= 10) digit = (digit % 10) + 1;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * `mail.ParseAddress` of one address: `local@domain`, or a display name and `<local@domain>`.
+ * The local part is a dot-atom or a quoted string, the domain a dot-atom or a `[literal]`.
+ * (Comments in parentheses, which Go also skips, are not read.)
+ */
+function isEmailAddress(text: string): boolean {
+  const trimmed = text.trim();
+  if (isAddressSpec(trimmed)) return true;
+  const open = trimmed.lastIndexOf('<');
+  if (open === -1 || !trimmed.endsWith('>')) return false;
+  const name = trimmed.slice(0, open).trim();
+  return PHRASE.test(name) && isAddressSpec(trimmed.slice(open + 1, -1));
+}
+
+function isAddressSpec(text: string): boolean {
+  const at = text.lastIndexOf('@');
+  if (at <= 0) return false;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1);
+  const localValid = QUOTED_STRING.test(local) || isDotAtom(local);
+  const domainValid = /^\[[^[\]\\]*\]$/.test(domain) || isDotAtom(domain);
+  return localValid && domainValid;
+}
+
+function isDotAtom(text: string): boolean {
+  return text.split('.').every((atom) => ATOM.test(atom));
+}

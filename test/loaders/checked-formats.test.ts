@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { isValidFormat } from '../../src/loaders/string-formats.js';
+import { loadManifests } from '../../src/loaders/load-manifests.js';
+import { requestUriError } from '../../src/loaders/go-request-uri.js';
+
+/**
+ * The formats the API server checks in a custom resource (apiextensions'
+ * `supportedVersionedFormats`, kube-openapi's `strfmt` registry), each against values Go takes and
+ * values it refuses.
+ */
+
+const CASES: Record<string, { valid: string[]; invalid: string[] }> = {
+  uri: {
+    valid: [
+      'https://example.com/a?b=c',
+      'http://user:pw@host:8080/',
+      'mailto:a@b.c',
+      '/relative/path',
+      's3://bucket/key',
+      'http://[::1]:80/',
+    ],
+    invalid: [
+      'not a uri',
+      'example.com/path',
+      '',
+      'http://host:port/',
+      'http://#%blah$#@',
+      'http://a/%zz',
+    ],
+  },
+  email: {
+    valid: [
+      'jane@example.com',
+      'Jane Doe <jane@example.com>',
+      '"jane doe"@example.com',
+      'a.b+c@sub.example.org',
+      'ops@[10.0.0.1]',
+    ],
+    invalid: [
+      'x',
+      'jane@',
+      '@example.com',
+      'jane@@example.com',
+      'jane..doe@example.com',
+      'Jane <jane@example.com',
+    ],
+  },
+  hostname: {
+    valid: ['example.com', 'localhost', 'a-b.example.london', '1.example.com', 'münchen.de'],
+    invalid: [
+      '-bad-',
+      'example..com',
+      'under_score.com',
+      'example.c',
+      `${'a'.repeat(64)}.com`,
+      'a b.com',
+    ],
+  },
+  ipv4: {
+    valid: ['10.0.0.1', '010.0.0.1', '255.255.255.255', '::ffff:10.0.0.1'],
+    invalid: ['256.1.1.1', '10.0.0', '::1', 'ten.0.0.1'],
+  },
+  ipv6: {
+    valid: ['::1', '2001:db8::ff00:42:8329', '::ffff:10.0.0.1', 'fe80::'],
+    invalid: ['10.0.0.1', 'zz::1', 'fe80::1%eth0', '1:2:3:4:5:6:7:8:9'],
+  },
+  cidr: {
+    valid: ['10.0.0.0/8', '10.0.0.1/32', '010.0.0.0/8', '2001:db8::/32', '10.0.0.0/008'],
+    invalid: ['10.0.0.0', '10.0.0.0/33', '${CIDR_BLOCK}', '2001:db8::/129', '10.0.0.0/-1'],
+  },
+  mac: {
+    valid: ['00:1a:2B:3c:4d:5e', '00-1a-2b-3c-4d-5e', '001a.2b3c.4d5e', '00:00:5e:00:53:01:00:00'],
+    invalid: ['zz:zz', '00:1a:2b:3c:4d', '00:1a-2b:3c:4d:5e', '001a2b3c4d5e'],
+  },
+  uuid: {
+    valid: ['123e4567-e89b-12d3-a456-426614174000', '123E4567E89B12D3A456426614174000'],
+    invalid: ['x', '123e4567-e89b-12d3-a456-42661417400'],
+  },
+  uuid4: {
+    valid: ['550e8400-e29b-41d4-a716-446655440000'],
+    invalid: ['123e4567-e89b-12d3-a456-426614174000', '550e8400-e29b-41d4-c716-446655440000'],
+  },
+  isbn: {
+    valid: ['0-321-75104-3', '978-0321751041', '080442957X'],
+    invalid: ['0321751044', '9780321751042'],
+  },
+  creditcard: {
+    valid: ['4111 1111 1111 1111', '5500-0000-0000-0004'],
+    invalid: ['4111 1111 1111 1112', '1234'],
+  },
+  ssn: { valid: ['123-45-6789', '123 45 6789'], invalid: ['123456789', '123-45-678'] },
+  hexcolor: { valid: ['#fff', 'A0B1C2'], invalid: ['#ffff', 'red'] },
+  rgbcolor: {
+    valid: ['rgb(255, 0, 10)', 'rgb(0,0,0)'],
+    invalid: ['rgb(256,0,0)', 'rgba(0,0,0,1)'],
+  },
+  bsonobjectid: {
+    valid: ['507f1f77bcf86cd799439011'],
+    invalid: ['507f1f77bcf86cd79943901', 'zz7f1f77bcf86cd799439011'],
+  },
+  password: { valid: ['', 'anything at all'], invalid: [] },
+  datetime: { valid: ['2024-01-02T03:04:05Z'], invalid: ['nope', '2024-01-02'] },
+};
+
+describe('the formats the API server checks', () => {
+  for (const [format, { valid, invalid }] of Object.entries(CASES)) {
+    it(`${format}: takes what Go takes and refuses what it refuses`, () => {
+      expect(valid.filter((text) => !isValidFormat(text, format))).toEqual([]);
+      expect(invalid.filter((text) => isValidFormat(text, format))).toEqual([]);
+    });
+  }
+
+  it('reads a format without its dashes, and checks none it does not know', () => {
+    expect(isValidFormat('nope', 'date-time')).toBe(false);
+    expect(isValidFormat('nope', 'ip-v4')).toBe(false);
+    expect(isValidFormat('x', 'u-u-i-d')).toBe(false);
+    expect(isValidFormat('anything', 'int-or-string')).toBe(true);
+  });
+
+  it("words a request URI's error as Go does", () => {
+    expect(requestUriError('example.com/path')).toBe('invalid URI for request');
+    expect(requestUriError('http://a b@host/')).toBe('net/url: invalid userinfo');
+    expect(requestUriError('http://host:port/')).toBe('invalid port ":port" after host');
+  });
+});
+
+describe('a custom resource whose fields have formats', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: networks.example.com }
+spec:
+  group: example.com
+  names: { kind: Network, plural: networks }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                cidr: { type: string, format: cidr }
+                gateway: { type: string, format: ipv4 }
+                docs: { type: string, format: uri }
+                owner: { type: string, format: email }
+                ports: { type: array, items: { type: string, format: hostname } }
+`;
+
+  it('is refused at each value not of its format, as kube-openapi words it', () => {
+    const text = `${crd}---
+apiVersion: example.com/v1
+kind: Network
+metadata: { name: bad }
+spec: { cidr: "\${CIDR_BLOCK}", gateway: 10.0.0.256, docs: "see wiki", owner: ops, ports: [ok.example, -no-] }
+---
+apiVersion: example.com/v1
+kind: Network
+metadata: { name: good }
+spec: { cidr: 10.0.0.0/16, gateway: 10.0.0.1, docs: "https://wiki.example.com/net", owner: ops@example.com, ports: [ok.example] }
+`;
+    const findings = loadManifests([{ path: 'net.yaml', text }]).findings;
+    expect(findings.map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [28, '/spec/cidr', 'must be of type cidr: "${CIDR_BLOCK}"'],
+      [28, '/spec/gateway', 'must be of type ipv4: "10.0.0.256"'],
+      [28, '/spec/docs', 'must be of type uri: "see wiki"'],
+      [28, '/spec/owner', 'must be of type email: "ops"'],
+      [28, '/spec/ports/1', 'must be of type hostname: "-no-"'],
+    ]);
+  });
+});
