@@ -171,6 +171,21 @@ function oversizedCrd(text: string, file: string, lineCounter: LineIndex): Findi
   return undefined;
 }
 
+/** Whether a document parses as YAML once relaxed as kubectl reads it (`relaxed-indentation.ts`). */
+function parsesRelaxed(chunk: string): boolean {
+  const relaxed = relaxIndentation(chunk);
+  if (relaxed === undefined) return false;
+  let clean = true;
+  try {
+    parseYamlStream(relaxed.text, new LineCounter(), (doc) => {
+      clean &&= doc.errors.length === 0;
+    });
+  } catch {
+    return false; // nested too deeply: not what kubectl reads either
+  }
+  return clean;
+}
+
 /** The bytes of `chunk` without the indentation of its lines and its comment lines. */
 function compactBytes(chunk: string): number {
   let bytes = 0;
@@ -352,16 +367,23 @@ function readDocument(
   const root = doc.contents;
   // A template's lines (`{{- if .Values.x }}`, `{% raw %}`) that broke the YAML: one finding,
   // not the errors they cause.
-  const template =
+  // A broken document's range may end before its errors, which are its too.
+  const brokenEnd = doc.errors.reduce((end, e) => Math.max(end, e.pos[1]), doc.range[2]);
+  const marked =
     doc.errors.length === 0
       ? undefined
       : templateInBrokenDocument(
           source.text,
           doc.range[0],
-          // A broken document's range may end before its errors, which are its too.
-          doc.errors.reduce((end, e) => Math.max(end, e.pos[1]), doc.range[2]),
+          brokenEnd,
           doc.errors.map((e) => e.pos[0]),
         );
+  // Not a template when what broke it is only what kubectl reads (an under-indented line of a
+  // quoted value), whose error may land on a line of the value holding Argo's `{{...}}`.
+  const template =
+    marked !== undefined && !parsesRelaxed(source.text.slice(doc.range[0], brokenEnd))
+      ? marked
+      : undefined;
   if (template !== undefined) {
     findings.push(templateFinding(template, file, lineCounter));
     if (root === null || isEmptyScalar(root)) return undefined;

@@ -23,9 +23,10 @@ export interface TemplateMarker {
 
 /**
  * The template expressions of a document (`text` from `start` to `end`) that did not parse as
- * YAML, when they are what broke it: an error on a line holding one, or on the line after one.
- * A document whose errors are elsewhere is not called a template for a `{{` in one of its
- * strings (Argo Workflows' `{{inputs.parameters.x}}` are data).
+ * YAML, when they are what broke it: an error on a line holding one outside a quoted string, or
+ * on the line after one. A document whose errors are elsewhere is not called a template for a
+ * `{{` in one of its strings (Argo Workflows' `"{{inputs.parameters.x}}"` are data, and a quoted
+ * one cannot break the YAML).
  */
 export function templateInBrokenDocument(
   text: string,
@@ -64,12 +65,17 @@ export function templateMarkers(
   return { offset: start + first, written, more: count - 1 };
 }
 
+/** A quoted string on one line: double-quoted with escapes, or single-quoted with `''`. */
+const QUOTED = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'/g;
+
+/** Whether a line holds the start of an expression outside its quoted strings. */
 function hasMark(line: string): boolean {
-  return line.includes('{{') || line.includes('{%');
+  const unquoted = line.replace(QUOTED, '""');
+  return unquoted.includes('{{') || unquoted.includes('{%');
 }
 
 /** The finding's message for a document holding template expressions. */
 export function templateExpressionMessage(written: string, more: number): string {
   const others = more === 0 ? '' : `, and ${more} more`;
-  return `this document holds template expressions (${written}${others}): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore`;
+  return `this document holds template expressions (${written}${others}): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore; braces that are data (Argo's {{inputs.parameters.x}}) must be quoted: unquoted, {{ starts a YAML flow mapping, which kubectl refuses too`;
 }

@@ -252,7 +252,7 @@ describe('parseManifest', () => {
           'template-expression',
           3,
           14,
-          'this document holds template expressions ({{ .fluxns }}, and 1 more): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore',
+          "this document holds template expressions ({{ .fluxns }}, and 1 more): it is a template, not a manifest; check what it renders (helm template ..., flux build ... | cosi check -f -), or leave it out with --ignore; braces that are data (Argo's {{inputs.parameters.x}}) must be quoted: unquoted, {{ starts a YAML flow mapping, which kubectl refuses too",
         ],
       ]);
       expect(documents[0]?.value).toBeUndefined();
@@ -341,6 +341,15 @@ describe('parseManifest', () => {
         'apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nspec:\n  args: ["{{inputs.parameters.x}}"]\n\n\n  bad: [1\n';
       expect(templateFindings(text).map(([code]) => code)).not.toContain('template-expression');
       expect(templateFindings(text)[0]?.[0]).toBe('yaml-syntax');
+    });
+
+    it("are no template when what broke the YAML is a quoted value kubectl reads (Argo's multi-line args)", () => {
+      // The error lands on the quoted value's lines, which hold {{...}}; relaxed, it parses.
+      const argo =
+        'apiVersion: argoproj.io/v1alpha1\nkind: Workflow\nspec:\n  args: ["\n    go test ./{{inputs.parameters.package}} &&\n    go tool cover\n  "]\n';
+      expect(templateFindings(argo).map((f) => f.slice(0, 3))).toEqual([['yaml-warning', 7, 1]]);
+      const quoted = 'kind: ConfigMap\ndata:\n  a: "{{x}}"\n  b: "x\n  y"\n';
+      expect(templateFindings(quoted).map((f) => f.slice(0, 3))).toEqual([['yaml-warning', 5, 1]]);
     });
 
     it('leave a broken document with at most 100 YAML errors and an "and N more"', () => {
