@@ -30,6 +30,7 @@ import { rolloutBoundsProblems } from './rollout-bounds.js';
 import { batchJobProblems } from './batch-jobs.js';
 import { ingressProblems } from './ingresses.js';
 import { networkPolicyProblems } from './network-policies.js';
+import { dropDefaultedEmptyStrings } from './empty-defaults.js';
 import { securityContextProblems } from './security-contexts.js';
 import { affinityProblems } from './pod-affinity.js';
 import { topologySpreadProblems } from './topology-spread.js';
@@ -95,6 +96,7 @@ export function checkKubernetesDocument(
     // and what that requires (a Pod's containers, a Deployment's selector) is reported.
     document.spec = {};
   }
+  if (release !== undefined) dropDefaultedEmptyStrings(document, group, kind.kind);
   applyDefaults(document, schema);
   const unknown = [
     ...findUnknownFields(document, schema),

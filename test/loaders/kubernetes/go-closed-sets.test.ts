@@ -205,3 +205,56 @@ spec:
     ]);
   });
 });
+
+describe('an empty string in a field the API server defaults', () => {
+  it('is the default, as Go reads "" as unset before it validates (SetDefaults_Container, ...)', () => {
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: d }
+spec:
+  selector: { matchLabels: { app: d } }
+  strategy: { type: "" }
+  template:
+    metadata: { labels: { app: d } }
+    spec:
+      restartPolicy: ""
+      dnsPolicy: ""
+      containers:
+        - name: c
+          image: nginx
+          imagePullPolicy: ""
+          terminationMessagePolicy: ""
+          ports: [{ containerPort: 80, protocol: "" }]
+          readinessProbe: { httpGet: { port: 80, scheme: "" } }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: s }
+spec:
+  type: ""
+  sessionAffinity: ""
+  selector: { app: d }
+  ports: [{ port: 80, protocol: "", targetPort: "" }]
+`;
+    for (const release of ['1.30', '1.36'] as const) {
+      expect([release, load(text, release).findings.map(where)]).toEqual([release, []]);
+    }
+  });
+
+  it('stays an error in a field Go does not default from "" (a pointer), and in a Job a policy it needs', () => {
+    const text = `apiVersion: batch/v1
+kind: Job
+metadata: { name: j }
+spec:
+  completionMode: ""
+  template:
+    spec:
+      restartPolicy: ""
+      containers: [{ name: c, image: busybox }]
+`;
+    expect(load(text).findings.map((f) => [f.pointer, f.message])).toEqual([
+      ['/spec/completionMode', 'Unsupported value: "": supported values: "Indexed", "NonIndexed"'],
+      ['/spec/template/spec/restartPolicy', 'Required value: valid values: "OnFailure", "Never"'],
+    ]);
+  });
+});
