@@ -59,7 +59,7 @@ export function dropDefaultedEmptyStrings(
 function drop(root: unknown, fields: Fields): void {
   for (const [path, names] of Object.entries(fields)) {
     for (const target of objectsAt(root, path === '' ? [] : path.split('.'))) {
-      for (const name of names) if (target[name] === '') delete target[name];
+      for (const name of names) if (target[name] === '') Reflect.deleteProperty(target, name);
     }
   }
 }
@@ -72,7 +72,7 @@ function objectsAt(root: unknown, path: readonly string[]): Record<string, unkno
     const key = list ? segment.slice(0, -2) : segment;
     current = current.flatMap((value) => {
       const child = isPlainObject(value) ? value[key] : undefined;
-      return list ? (Array.isArray(child) ? child : []) : [child];
+      return list ? (Array.isArray(child) ? (child as unknown[]) : []) : [child];
     });
   }
   return current.filter(isPlainObject);
