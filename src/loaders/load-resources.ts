@@ -161,7 +161,9 @@ export function loadResources(
       documents.push({ ...document, status: status() });
       continue;
     }
-    reportDuplicate(key, resourceName(pointer, definition), seen, report);
+    if (header.namespaceRefused !== true) {
+      reportDuplicate(key, resourceName(pointer, definition), seen, report);
+    }
     documents.push({ ...document, status: status() });
     if (report.hasErrors) continue;
     resources.push(
@@ -406,7 +408,6 @@ function previousDocument(
   return metadata === undefined ? document : { ...document, metadata };
 }
 
-/** Reports a resource seen before (at the first one's id); remembers it otherwise. */
 /**
  * A resource as a duplicate's message names it: `type(namespace/id)`, or `type(id)` for a
  * cluster-scoped Kubernetes kind (its namespace is only cosi's placeholder).
@@ -417,6 +418,7 @@ function resourceName(pointer: Pointer, definition: ResourceDefinition): string 
     : formatPointer(pointer);
 }
 
+/** Reports a resource seen before (at the first one's id); remembers it otherwise. */
 function reportDuplicate(
   key: string,
   name: string,

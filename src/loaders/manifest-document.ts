@@ -95,6 +95,7 @@ export function readManifestHeader(
   const id = readString(metadata, 'id', report, type !== undefined && idRequired(type));
   if (id !== undefined) checkId(id, report);
   let namespace = readString(metadata, 'namespace', report, false);
+  let refused = false;
   if (namespace !== undefined && !NAMESPACE_PATTERN.test(namespace)) {
     report.add(
       'invalid-namespace',
@@ -102,6 +103,7 @@ export function readManifestHeader(
       `the namespace ${JSON.stringify(shorten(namespace))} does not match ${String(NAMESPACE_PATTERN)}`,
     );
     namespace = undefined;
+    refused = true;
   }
   const header: Mutable<ManifestHeader> = {
     labels: readStringMap(metadata, 'labels', report),
@@ -111,6 +113,7 @@ export function readManifestHeader(
   if (type !== undefined) header.type = type;
   if (id !== undefined) header.id = id;
   if (namespace !== undefined) header.namespace = namespace;
+  if (refused) header.namespaceRefused = true;
   return header;
 }
 

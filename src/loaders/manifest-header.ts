@@ -6,6 +6,11 @@ export interface ManifestHeader {
   readonly type?: string;
   readonly id?: string;
   readonly namespace?: string;
+  /**
+   * Set when the document names a namespace that is refused: it is in none, so it is no
+   * duplicate of a resource of the default namespace.
+   */
+  readonly namespaceRefused?: true;
   readonly labels: Record<string, string>;
   readonly annotations: Record<string, string>;
   /**

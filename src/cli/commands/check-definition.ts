@@ -24,7 +24,7 @@ export function defineCheck(): Command {
     .addOption(outputOption(CHECK_FORMATS, 'text'))
     .option(
       '--strict',
-      'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
+      "fail on warnings too: fields a cosi type does not declare (a Kubernetes kind's unknown fields always fail), types no controller reads, YAML 1.1 booleans",
     )
     .option(
       '--each',

@@ -27,7 +27,7 @@ export function defineReport(): Command {
     )
     .option(
       '--strict',
-      'fail on warnings too: unknown fields, types no controller reads, YAML 1.1 booleans',
+      "fail on warnings too: fields a cosi type does not declare (a Kubernetes kind's unknown fields always fail), types no controller reads, YAML 1.1 booleans",
     )
     .option('--expect <dir>', 'compare the converged state with the expected manifests in <dir>')
     .option(

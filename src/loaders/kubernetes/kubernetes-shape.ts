@@ -21,7 +21,6 @@
  */
 
 import type { KubernetesKind } from '../../engine/resource/definition.js';
-import { NAMESPACE_PATTERN } from '../../engine/resource/definition.js';
 import { MAX_LABEL_MESSAGE } from './container-checks.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import type { DocumentReport } from '../document-report.js';
@@ -162,19 +161,14 @@ export function readKubernetesHeader(
   }
   if (Object.prototype.hasOwnProperty.call(metadata, 'namespace')) {
     const namespace = readField(metadata, 'namespace', '/metadata/namespace', metadataReport);
-    if (namespace !== undefined && !NAMESPACE_PATTERN.test(namespace)) {
-      metadataReport.add(
-        'invalid-namespace',
-        '/metadata/namespace',
-        `the namespace ${JSON.stringify(namespace)} does not match ${String(NAMESPACE_PATTERN)}`,
-      );
-    } else if (namespace !== undefined && !isNamespaceName(namespace)) {
+    if (namespace !== undefined && !isNamespaceName(namespace)) {
       // `ValidateNamespaceName`: a Kubernetes namespace is a DNS-1123 label, no dots.
       metadataReport.add(
         'invalid-namespace',
         '/metadata/namespace',
         `Invalid value: ${JSON.stringify(namespace)}: ${namespace.length > 63 ? MAX_LABEL_MESSAGE : DNS1123_LABEL_MESSAGE}`,
       );
+      header.namespaceRefused = true;
     } else if (namespace !== undefined) {
       header.namespace = namespace;
     }

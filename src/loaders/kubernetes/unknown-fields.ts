@@ -74,7 +74,7 @@ function walk(
         path: jsonPointer([...path, key]),
         part: 'key',
         keyword: 'unknown-field',
-        message: `unknown field ${JSON.stringify(key)}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: the schema does not declare it, so the API server would drop it`,
+        message: `unknown field ${JSON.stringify(key)}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: the schema does not declare it, so kubectl refuses it (strict field validation, its default) and the API server alone would drop it`,
       });
     }
   }

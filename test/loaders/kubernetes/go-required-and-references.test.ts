@@ -181,6 +181,25 @@ metadata: { generateName: good-, namespace: team-a }
     ]);
     expect(findings[1]?.message).toMatch(/must be no more than 63 characters$/);
   });
+
+  it('puts an object of a refused namespace in none: it is no duplicate of the default one', () => {
+    const findings = load(`apiVersion: v1
+kind: ConfigMap
+metadata: { name: b, namespace: Bad_NS }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: b }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: b, namespace: "\${NAMESPACE}" }
+`);
+    expect(findings.map((f) => [f.line, f.code, f.message.slice(0, 40)])).toEqual([
+      [3, 'invalid-namespace', 'Invalid value: "Bad_NS": a lowercase RFC'],
+      [11, 'invalid-namespace', 'Invalid value: "${NAMESPACE}": a lowerca'],
+    ]);
+  });
 });
 
 describe("a ConfigMap's and a Secret's keys (ValidateConfigMap, ValidateSecret)", () => {
