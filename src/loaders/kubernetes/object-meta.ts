@@ -8,7 +8,14 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, QUALIFIED_NAME } from './label-syntax.js';
+import { invalidStructValue, invalidValue } from './go-field-error.js';
+import {
+  DNS1123_LABEL,
+  DNS1123_SUBDOMAIN,
+  QUALIFIED_NAME,
+  qualifiedNameProblems,
+} from './label-syntax.js';
+import { splitApiVersion } from './kubernetes-shape.js';
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const TOTAL_ANNOTATION_BYTES = 256 * 1024;
@@ -77,6 +84,8 @@ export function objectMetaProblems(
       }
     }
   }
+  finalizerProblems(metadata.finalizers, problem);
+  ownerReferenceProblems(metadata.ownerReferences, problem);
   if (isPlainObject(metadata.annotations)) {
     let bytes = 0;
     for (const [key, value] of Object.entries(metadata.annotations)) {
@@ -95,6 +104,83 @@ export function objectMetaProblems(
     }
   }
   return problems;
+}
+
+type Problem = (path: (string | number)[], keyword: string, message: string) => void;
+
+/** `ValidateFinalizers`: qualified names, not both `orphan` and `foregroundDeletion`. */
+function finalizerProblems(finalizers: unknown, problem: Problem): void {
+  if (!Array.isArray(finalizers)) return;
+  finalizers.forEach((finalizer: unknown, i) => {
+    if (typeof finalizer !== 'string') return;
+    for (const message of qualifiedNameProblems(finalizer)) {
+      problem(['finalizers', i], 'finalizer', invalidValue(finalizer, message));
+    }
+  });
+  if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
+    problem(
+      ['finalizers'],
+      'finalizer',
+      invalidStructValue(finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'),
+    );
+  }
+}
+
+/**
+ * `ValidateOwnerReferences`: each names a version, a kind, a name and a uid, is no v1 Event (a
+ * banned owner), and one at most is the controller.
+ */
+function ownerReferenceProblems(references: unknown, problem: Problem): void {
+  if (!Array.isArray(references)) return;
+  let controller: string | undefined;
+  references.forEach((reference: unknown, i) => {
+    if (!isPlainObject(reference)) return;
+    const { apiVersion, kind, name, uid } = reference;
+    const at = ['ownerReferences', i];
+    const version = typeof apiVersion === 'string' ? ownerVersion(apiVersion) : undefined;
+    if (version?.version === '') {
+      problem(
+        [...at, 'apiVersion'],
+        'owner',
+        invalidValue(apiVersion, 'version must not be empty'),
+      );
+    }
+    for (const [field, value] of [
+      ['kind', kind],
+      ['name', name],
+      ['uid', uid],
+    ] as const) {
+      if (value === '')
+        problem([...at, field], 'owner', invalidValue('', `${field} must not be empty`));
+    }
+    if (version?.group === '' && version.version === 'v1' && kind === 'Event') {
+      problem(
+        at,
+        'owner',
+        invalidStructValue(reference, '/v1, Kind=Event is disallowed from being an owner'),
+      );
+    }
+    if (reference.controller === true) {
+      const current = `${String(kind)}/${String(name)}`;
+      if (controller === undefined) controller = current;
+      else {
+        problem(
+          ['ownerReferences'],
+          'owner',
+          invalidStructValue(
+            references,
+            `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${current}`,
+          ),
+        );
+      }
+    }
+  });
+}
+
+/** `schema.ParseGroupVersion` of an owner's apiVersion; a version empty when it does not parse. */
+function ownerVersion(apiVersion: string): { group: string; version: string } {
+  if (apiVersion.split('/').length > 2) return { group: '', version: '' };
+  return splitApiVersion(apiVersion);
 }
 
 function nameProblem(name: string, rule: NameRule): string | undefined {

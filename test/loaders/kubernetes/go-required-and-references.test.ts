@@ -279,3 +279,60 @@ spec:
     ]);
   });
 });
+
+describe("an object's finalizers and owners (ValidateFinalizers, ValidateOwnerReferences)", () => {
+  it('are qualified names, not both orphan and foregroundDeletion', () => {
+    const findings = load(`apiVersion: v1
+kind: ConfigMap
+metadata: { name: a, finalizers: [example.com/cleanup, kubernetes, "Bad Finalizer"] }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: b, finalizers: [orphan, foregroundDeletion] }
+`);
+    expect(findings.map((f) => [f.line, f.pointer, f.message.slice(0, 60)])).toEqual([
+      [3, '/metadata/finalizers/2', 'Invalid value: "Bad Finalizer": name part must consist of al'],
+      [7, '/metadata/finalizers', 'Invalid value: ["orphan","foregroundDeletion"]: finalizer or'],
+    ]);
+  });
+
+  it('name a version, a kind, a name and a uid, no Event, and one controller at most', () => {
+    const findings = load(`apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+  ownerReferences:
+    - { apiVersion: apps/v1, kind: Deployment, name: a, uid: u1, controller: true }
+    - { apiVersion: apps/v1, kind: Deployment, name: b, uid: u2, controller: true }
+    - { apiVersion: v1, kind: Event, name: e, uid: u3 }
+    - { apiVersion: apps/, kind: "", name: "", uid: "" }
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - { name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object } } }
+`);
+    expect(findings.map((f) => [f.pointer, f.message.replace(/: \[.*\]: /, ': [...]: ')])).toEqual([
+      [
+        '/metadata/ownerReferences',
+        'Invalid value: [...]: Only one reference can have Controller set to true. Found "true" in references for Deployment/a and Deployment/b',
+      ],
+      [
+        '/metadata/ownerReferences/2',
+        'Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u3"}: /v1, Kind=Event is disallowed from being an owner',
+      ],
+      [
+        '/metadata/ownerReferences/3/apiVersion',
+        'Invalid value: "apps/": version must not be empty',
+      ],
+      ['/metadata/ownerReferences/3/kind', 'Invalid value: "": kind must not be empty'],
+      ['/metadata/ownerReferences/3/name', 'Invalid value: "": name must not be empty'],
+      ['/metadata/ownerReferences/3/uid', 'Invalid value: "": uid must not be empty'],
+    ]);
+  });
+});
