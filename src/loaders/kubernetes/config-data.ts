@@ -4,7 +4,8 @@
  * the OpenAPI does not: each key is a config key (`IsConfigMapKey`: letters, digits, `-`, `_`
  * and `.`, not `.` or `..`, at most 253 bytes), a key is not in both `data` and `binaryData`,
  * and a Secret of a type that needs keys has them (`tls.crt` and `tls.key` for
- * `kubernetes.io/tls`, ...), `stringData`'s counting as the API server merges it into `data`.
+ * `kubernetes.io/tls`, ...), `stringData`'s counting as the API server merges it into `data`;
+ * and the values hold 1 MiB at most in all (`MaxSecretSize`), binary and Secret data decoded.
  */
 
 import { jsonPointer } from '../json-pointer.js';
@@ -12,6 +13,9 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { configKeyProblems } from './container-env.js';
 import { invalidValue, requiredValue } from './go-field-error.js';
+
+/** The most bytes a ConfigMap's or a Secret's values hold in all (`core.MaxSecretSize`). */
+const MAX_DATA_BYTES = 1024 * 1024;
 
 /** The keys a Secret of a type must have, by its type. */
 const SECRET_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -47,6 +51,16 @@ export function configDataProblems(
       seen.add(key);
     }
   }
+  const bytes = dataBytes(document, kind);
+  if (bytes > MAX_DATA_BYTES) {
+    problems.push({
+      // ValidateConfigMap reports it at the whole object, ValidateSecret at `data`.
+      path: kind === 'Secret' ? '/data' : '',
+      part: 'value',
+      keyword: 'maxLength',
+      message: `Too long: may not be more than ${MAX_DATA_BYTES} bytes (its data holds ${bytes})`,
+    });
+  }
   const type = document.type;
   const needed = kind === 'Secret' && typeof type === 'string' ? SECRET_KEYS[type] : undefined;
   for (const key of needed ?? []) {
@@ -60,4 +74,32 @@ export function configDataProblems(
     }
   }
   return problems;
+}
+
+/**
+ * The bytes a ConfigMap's or a Secret's values hold as the API server counts them: a text value's
+ * UTF-8 bytes, a base64 value's decoded bytes (`binaryData`, a Secret's `data`); a Secret's
+ * `stringData` replaces `data` of the same key.
+ */
+function dataBytes(document: Record<string, unknown>, kind: string): number {
+  const sizes = new Map<string, number>();
+  const count = (field: string, decode: boolean): void => {
+    const entries = document[field];
+    if (!isPlainObject(entries)) return;
+    for (const [key, value] of Object.entries(entries)) {
+      if (typeof value !== 'string') continue;
+      const bytes = decode ? Buffer.from(value, 'base64').length : Buffer.byteLength(value);
+      sizes.set(kind === 'ConfigMap' ? `${field}/${key}` : key, bytes);
+    }
+  };
+  if (kind === 'ConfigMap') {
+    count('data', false);
+    count('binaryData', true);
+  } else {
+    count('data', true);
+    count('stringData', false);
+  }
+  let total = 0;
+  for (const bytes of sizes.values()) total += bytes;
+  return total;
 }

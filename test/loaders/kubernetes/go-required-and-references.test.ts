@@ -336,3 +336,37 @@ spec:
     ]);
   });
 });
+
+describe("a ConfigMap's and a Secret's size (MaxSecretSize)", () => {
+  it('holds 1 MiB of values at most, binary and Secret data decoded, stringData over data', () => {
+    const half = 'x'.repeat(600 * 1024);
+    const base64Half = Buffer.from(half).toString('base64');
+    const findings = load(`apiVersion: v1
+kind: ConfigMap
+metadata: { name: big }
+data: { a: ${half}, b: ${half} }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: fits }
+data: { a: ${half} }
+binaryData: { b: ${Buffer.from('y'.repeat(400 * 1024)).toString('base64')} }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: big }
+data: { a: ${base64Half} }
+stringData: { b: ${half} }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: replaced }
+data: { a: ${base64Half} }
+stringData: { a: ${half} }
+`);
+    expect(findings.map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [1, '', 'Too long: may not be more than 1048576 bytes (its data holds 1228800)'],
+      [15, '/data', 'Too long: may not be more than 1048576 bytes (its data holds 1228800)'],
+    ]);
+  });
+});
