@@ -36,6 +36,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { printColumnPathError } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
+import { decodedSchema } from './schema-decoding.js';
 import { deferCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
 
@@ -317,7 +318,8 @@ function versionDefinition(
   compiler: SchemaCompiler,
   options: CrdReadOptions,
 ): ResourceDefinition | undefined {
-  const schema = version.schema?.openAPIV3Schema;
+  const written = version.schema?.openAPIV3Schema;
+  const schema = written === undefined ? undefined : decodedSchema(written);
   const schemaAt = [...at, 'schema', 'openAPIV3Schema'];
   if (schema === undefined) {
     report.add(
