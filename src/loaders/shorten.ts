@@ -36,8 +36,12 @@ const MAX_PATH_LENGTH = 1024;
 /** How {@link shorten} ends a value it cut, quoted: such a value is not cut again. */
 const SHORTENED = /\.\.\. \(\d+ characters\)"$/;
 
-/** The longest segment (key) inside a shown JSON pointer. */
-const MAX_SEGMENT_LENGTH = 32;
+/**
+ * The longest segment (key) inside a shown JSON pointer: the longest key Kubernetes takes (a
+ * qualified name, a 253-character prefix, `/` and 63 characters) is shown whole, so that the
+ * pointer of any valid field still points into its document; a longer one is cut.
+ */
+const MAX_SEGMENT_LENGTH = 320;
 
 /** How much of a bounded message's end is kept: it often says what to do. */
 const KEPT_TAIL = 60;
@@ -116,7 +120,7 @@ export function shortenLines(text: string, max = MAX_MESSAGE_LENGTH): string {
  * that); the line and column say exactly where the value is.
  *
  * @example
- * shortenPointer(`/spec/${'k'.repeat(10_000)}`) // '/spec/kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…'
+ * shortenPointer(`/spec/${'k'.repeat(10_000)}`) // `/spec/${'k'.repeat(319)}…`
  */
 export function shortenPointer(pointer: string): string {
   if (pointer.length <= MAX_SEGMENT_LENGTH) return pointer;
