@@ -103,7 +103,8 @@ export function evaluateRules(
     if (isCelError(result)) {
       report(
         'cel-evaluation-error',
-        `the rule could not be evaluated: ${result.message} (rule: ${rule.rule})`,
+        // As the API server, with the rule's message when it has one (`ruleErrorString`).
+        `the rule could not be evaluated: ${result.message}${rule.message?.trim() ? ` evaluating rule: ${rule.message.trim()}` : ''} (rule: ${rule.rule})`,
       );
       return;
     }
