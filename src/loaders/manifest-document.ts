@@ -89,6 +89,18 @@ export function readManifestHeader(
     );
     return empty;
   }
+  if (
+    !Object.prototype.hasOwnProperty.call(metadata, 'type') &&
+    !Object.prototype.hasOwnProperty.call(metadata, 'id')
+  ) {
+    // Neither kind of document (a ytt overlay's `metadata: { labels }`, a patch): said once.
+    report.add(
+      'missing-field',
+      '',
+      'neither a Kubernetes object (it has no apiVersion and kind) nor a cosi document (its metadata names no type): if the file is a patch or an overlay (kustomize, ytt), render it first or leave it out with --ignore',
+    );
+    return empty;
+  }
   reportUnknownKeys(metadata, METADATA_KEYS, ['metadata'], report, READ_ONLY_METADATA_KEYS);
   reportReadOnlyMetadata(metadata, report);
   const type = readString(metadata, 'type', report, true);

@@ -129,6 +129,15 @@ describe('did you mean', () => {
     ]);
   });
 
+  it('says a document that is neither kind is neither, in one finding (a ytt overlay of labels)', () => {
+    expect(findingsOf('metadata:\n  labels:\n    istio.io/dataplane-mode: ambient\n')).toEqual([
+      [
+        'missing-field',
+        'neither a Kubernetes object (it has no apiVersion and kind) nor a cosi document (its metadata names no type): if the file is a patch or an overlay (kustomize, ytt), render it first or leave it out with --ignore',
+      ],
+    ]);
+  });
+
   it('names the nearest metadata key', () => {
     const [finding] = findingsOf(
       'metadata:\n  type: vm\n  id: a\n  lables: {}\nspec: { cpus: 1 }\n',
