@@ -9,6 +9,7 @@ import type { DocumentFindingOptions, FindingSink } from './finding-sink.js';
 import type { ParsedDocument } from './parsed-document.js';
 import type { Position } from './position.js';
 import type { SchemaProblem } from './schema-problem.js';
+import { templateVariableAt, templateVariableNote } from './template-variables.js';
 
 /** Findings reported per document; past this, they are only counted. */
 export const MAX_FINDINGS_PER_DOCUMENT = 100;
@@ -121,10 +122,15 @@ export class DocumentReport implements FindingSink {
       this.#countDropped();
       return;
     }
+    // A value of an unrendered template (`${CLUSTER_NAME}`) is checked as written, and says so.
+    const variable =
+      error && options.part !== 'key'
+        ? templateVariableAt(this.document.value, this.pointer(pointer))
+        : undefined;
     this.#push(
       createFinding({
         code,
-        message,
+        message: variable === undefined ? message : `${message}${templateVariableNote(variable)}`,
         ...this.location(pointer, options.part),
         ...(options.rule === undefined ? {} : { rule: options.rule }),
         ...(options.related === undefined ? {} : { related: options.related }),

@@ -164,7 +164,11 @@ spec: { cidr: 10.0.0.0/16, gateway: 10.0.0.1, docs: "https://wiki.example.com/ne
 `;
     const findings = loadManifests([{ path: 'net.yaml', text }]).findings;
     expect(findings.map((f) => [f.line, f.pointer, f.message])).toEqual([
-      [28, '/spec/cidr', 'must be of type cidr: "${CIDR_BLOCK}"'],
+      [
+        28,
+        '/spec/cidr',
+        'must be of type cidr: "${CIDR_BLOCK}" (${CIDR_BLOCK} is a template variable: check what the template renders, e.g. clusterctl generate yaml or envsubst)',
+      ],
       [28, '/spec/gateway', 'must be of type ipv4: "10.0.0.256"'],
       [28, '/spec/docs', 'must be of type uri: "see wiki"'],
       [28, '/spec/owner', 'must be of type email: "ops"'],

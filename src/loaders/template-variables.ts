@@ -1,0 +1,28 @@
+/**
+ * Variables of templates that are rendered by substitution, not by a template engine: clusterctl's
+ * and envsubst's `${NAME}` (`${NAME:-default}`, `${NAME:=default}`), which Cluster API templates
+ * hold in typed fields (`replicas: ${WORKER_MACHINE_COUNT}`). Such a value is checked as the text
+ * it is, as the API server would read it unrendered, and its finding says what it is.
+ */
+
+import { isPlainObject } from './manifest-document.js';
+import { parseJsonPointer } from './json-pointer.js';
+
+const VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-=?+])[^}]*)?\}/;
+
+/** The variable a string value at `pointer` of `document` holds, if it holds one. */
+export function templateVariableAt(document: unknown, pointer: string): string | undefined {
+  let value = document;
+  for (const segment of parseJsonPointer(pointer)) {
+    if (Array.isArray(value)) value = value[Number(segment)];
+    else if (isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, segment)) {
+      value = value[segment];
+    } else return undefined;
+  }
+  return typeof value === 'string' ? VARIABLE.exec(value)?.[0] : undefined;
+}
+
+/** What a finding at a value holding a template variable adds to its message. */
+export function templateVariableNote(variable: string): string {
+  return ` (${variable} is a template variable: check what the template renders, e.g. clusterctl generate yaml or envsubst)`;
+}
