@@ -5,10 +5,19 @@
  * `hostname` (RFC 1034, letters and symbols of any script), `ipv4`, `ipv6`, `cidr`, `mac`
  * (`net.ParseMAC`), `uuid` and its versions 3, 4 and 5, `isbn`, `isbn10`, `isbn13`, `creditcard`
  * (its number's checksum), `ssn`, `hexcolor`, `rgbcolor`, `bsonobjectid` and `password` (any
- * string). Each answers whether a string is of its format.
+ * string). Each answers whether a string is of its format. A format's name is read without its
+ * dashes (`datetime` is `date-time`), as the API server's registry reads it. The schema compiler
+ * asks here which strings of a value are not of their schema's format (`formatProblems`).
  */
 
 import { requestUriError } from './go-request-uri.js';
+import {
+  decodeBase64,
+  isTypedFormat,
+  parseDate,
+  parseDateTime,
+  parseDuration,
+} from './string-formats.js';
 import { isSloppyIpAddress, parseSloppyCidr } from './kubernetes/ip-address.js';
 
 const HOSTNAME =
@@ -63,8 +72,8 @@ const CHECKS: ReadonlyMap<string, (text: string) => boolean> = new Map([
   ['password', () => true],
 ]);
 
-/** The check of a format this module knows (by its name as written), or undefined. */
-export function formatCheck(format: string): ((text: string) => boolean) | undefined {
+/** The check of a format known here (by its name as written), or undefined. */
+function formatCheck(format: string): ((text: string) => boolean) | undefined {
   return CHECKS.get(format.replaceAll('-', ''));
 }
 
@@ -152,4 +161,81 @@ function isAddressSpec(text: string): boolean {
 
 function isDotAtom(text: string): boolean {
   return text.split('.').every((atom) => ATOM.test(atom));
+}
+
+/** Whether strings of `format` are checked: parsed, or of a format the API server checks. */
+export function isCheckedFormat(format: unknown): format is string {
+  return typeof format === 'string' && (isTypedFormat(format) || isKnownFormat(format));
+}
+
+function isKnownFormat(format: string): boolean {
+  const name = format.replaceAll('-', '');
+  return name === 'datetime' || CHECKS.get(name) !== undefined;
+}
+
+/** Whether `text` is of `format` (true for formats the API server does not check). */
+export function isValidFormat(text: string, format: string): boolean {
+  switch (format.replaceAll('-', '')) {
+    case 'duration':
+      return parseDuration(text) !== undefined;
+    case 'date':
+      return parseDate(text) !== undefined;
+    case 'datetime':
+      return parseDateTime(text) !== undefined;
+    case 'byte':
+      return decodeBase64(text) !== undefined;
+    default:
+      return formatCheck(format)?.(text) ?? true;
+  }
+}
+
+/** A string that does not parse as its schema's format: where (a path in the value) and which. */
+export interface FormatProblem {
+  readonly path: readonly (string | number)[];
+  readonly format: string;
+  readonly value: string;
+}
+
+/**
+ * Whether a schema has a checked format anywhere under `properties`, `additionalProperties` or
+ * `items` (the structural keywords a CRD's values follow), so that one without costs nothing.
+ */
+export function hasCheckedFormats(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  const node = schema as Record<string, unknown>;
+  if (isCheckedFormat(node.format)) return true;
+  const properties = node.properties;
+  if (typeof properties === 'object' && properties !== null) {
+    if (Object.values(properties).some(hasCheckedFormats)) return true;
+  }
+  return hasCheckedFormats(node.additionalProperties) || hasCheckedFormats(node.items);
+}
+
+/** The strings of `value` that do not parse as their schema's format, in document order. */
+export function formatProblems(value: unknown, schema: unknown): FormatProblem[] {
+  const problems: FormatProblem[] = [];
+  const visit = (item: unknown, node: unknown, path: (string | number)[]): void => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+    const { format, properties, additionalProperties, items } = node as Record<string, unknown>;
+    if (typeof item === 'string') {
+      if (isCheckedFormat(format) && !isValidFormat(item, format)) {
+        problems.push({ path, format, value: item });
+      }
+    } else if (Array.isArray(item)) {
+      item.forEach((element: unknown, i) => visit(element, items, [...path, i]));
+    } else if (typeof item === 'object' && item !== null) {
+      const declared =
+        typeof properties === 'object' && properties !== null
+          ? (properties as Record<string, unknown>)
+          : {};
+      for (const [key, child] of Object.entries(item)) {
+        const childSchema = Object.prototype.hasOwnProperty.call(declared, key)
+          ? declared[key]
+          : additionalProperties;
+        visit(child, childSchema, [...path, key]);
+      }
+    }
+  };
+  visit(value, schema, []);
+  return problems;
 }

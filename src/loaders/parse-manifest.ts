@@ -16,6 +16,9 @@ import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-
 import { jsonPointer } from './json-pointer.js';
 import { LineIndex } from './line-index.js';
 import { relaxIndentation, ShiftedLineIndex } from './relaxed-indentation.js';
+import { MAX_CRD_BYTES } from './request-limits.js';
+
+export { MAX_CRD_BYTES } from './request-limits.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
 import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
@@ -75,13 +78,6 @@ const SCHEMA_LIMITS = new Set([
   'maxProperties',
   'minProperties',
 ]);
-
-/**
- * The Kubernetes API server's request limit (3 MiB, `MaxRequestBodyBytes`): a CustomResourceDefinition
- * whose JSON (what kubectl and Helm send) is larger cannot be created in a cluster, and parsing
- * one costs seconds and gigabytes.
- */
-export const MAX_CRD_BYTES = 3 * 1024 * 1024;
 
 /** A document's separator line. */
 const DOCUMENT_SEPARATOR = /^---[ \t]*(?:#.*)?$/gm;

@@ -11,7 +11,7 @@ import {
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
-import { formatProblems, hasCheckedFormats } from './string-formats.js';
+import { formatProblems, hasCheckedFormats } from './checked-formats.js';
 import type { CompiledSchema, CompilesSchemas, SpecValidator } from './compiled-schema.js';
 import type { SchemaProblem } from './schema-problem.js';
 

@@ -1,13 +1,10 @@
 /**
  * The string formats whose values the API server parses, as kube-openapi's `strfmt` parses them:
  * `duration`, `date`, `date-time` and `byte`. A value that does not parse is refused by the schema
- * (`schema-compiler.ts`), as is one of the formats it only checks (`checked-formats.ts`: `uri`,
- * `ipv4`, `cidr`, ...); one that parses is a duration, timestamp or bytes in CEL rules
- * (`cel/formatted-string.ts`). A format's name is read without its dashes (`datetime` is
- * `date-time`), as the API server's registry reads it.
+ * (`checked-formats.ts`, with the formats the API server only checks: `uri`, `ipv4`, `cidr`,
+ * ...); one that parses is a duration, timestamp or bytes in CEL rules
+ * (`cel/formatted-string.ts`).
  */
-
-import { formatCheck } from './checked-formats.js';
 
 /** The formats that are parsed. */
 const PARSED_FORMATS = new Set(['duration', 'date', 'date-time', 'byte']);
@@ -15,83 +12,6 @@ const PARSED_FORMATS = new Set(['duration', 'date', 'date-time', 'byte']);
 /** Whether strings of `format` are parsed (and so checked, and typed in CEL). */
 export function isTypedFormat(format: unknown): format is string {
   return typeof format === 'string' && PARSED_FORMATS.has(format);
-}
-
-/** Whether strings of `format` are checked: parsed, or of a format the API server checks. */
-export function isCheckedFormat(format: unknown): format is string {
-  return typeof format === 'string' && (isTypedFormat(format) || isKnownFormat(format));
-}
-
-function isKnownFormat(format: string): boolean {
-  const name = format.replaceAll('-', '');
-  return name === 'datetime' || formatCheck(name) !== undefined;
-}
-
-/** Whether `text` is of `format` (true for formats the API server does not check). */
-export function isValidFormat(text: string, format: string): boolean {
-  switch (format.replaceAll('-', '')) {
-    case 'duration':
-      return parseDuration(text) !== undefined;
-    case 'date':
-      return parseDate(text) !== undefined;
-    case 'datetime':
-      return parseDateTime(text) !== undefined;
-    case 'byte':
-      return decodeBase64(text) !== undefined;
-    default:
-      return formatCheck(format)?.(text) ?? true;
-  }
-}
-
-/** A string that does not parse as its schema's format: where (a path in the value) and which. */
-export interface FormatProblem {
-  readonly path: readonly (string | number)[];
-  readonly format: string;
-  readonly value: string;
-}
-
-/**
- * Whether a schema has a checked format anywhere under `properties`, `additionalProperties` or
- * `items` (the structural keywords a CRD's values follow), so that one without costs nothing.
- */
-export function hasCheckedFormats(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
-  const node = schema as Record<string, unknown>;
-  if (isCheckedFormat(node.format)) return true;
-  const properties = node.properties;
-  if (typeof properties === 'object' && properties !== null) {
-    if (Object.values(properties).some(hasCheckedFormats)) return true;
-  }
-  return hasCheckedFormats(node.additionalProperties) || hasCheckedFormats(node.items);
-}
-
-/** The strings of `value` that do not parse as their schema's format, in document order. */
-export function formatProblems(value: unknown, schema: unknown): FormatProblem[] {
-  const problems: FormatProblem[] = [];
-  const visit = (item: unknown, node: unknown, path: (string | number)[]): void => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
-    const { format, properties, additionalProperties, items } = node as Record<string, unknown>;
-    if (typeof item === 'string') {
-      if (isCheckedFormat(format) && !isValidFormat(item, format)) {
-        problems.push({ path, format, value: item });
-      }
-    } else if (Array.isArray(item)) {
-      item.forEach((element: unknown, i) => visit(element, items, [...path, i]));
-    } else if (typeof item === 'object' && item !== null) {
-      const declared =
-        typeof properties === 'object' && properties !== null
-          ? (properties as Record<string, unknown>)
-          : {};
-      for (const [key, child] of Object.entries(item)) {
-        const childSchema = Object.prototype.hasOwnProperty.call(declared, key)
-          ? declared[key]
-          : additionalProperties;
-        visit(child, childSchema, [...path, key]);
-      }
-    }
-  };
-  visit(value, schema, []);
-  return problems;
 }
 
 const NANOS_PER_SECOND = 1_000_000_000n;

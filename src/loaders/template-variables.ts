@@ -5,7 +5,6 @@
  * it is, as the API server would read it unrendered, and its finding says what it is.
  */
 
-import { isPlainObject } from './manifest-document.js';
 import { parseJsonPointer } from './json-pointer.js';
 
 const VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-=?+])[^}]*)?\}/;
@@ -15,11 +14,15 @@ export function templateVariableAt(document: unknown, pointer: string): string |
   let value = document;
   for (const segment of parseJsonPointer(pointer)) {
     if (Array.isArray(value)) value = value[Number(segment)];
-    else if (isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, segment)) {
+    else if (isRecord(value) && Object.prototype.hasOwnProperty.call(value, segment)) {
       value = value[segment];
     } else return undefined;
   }
   return typeof value === 'string' ? VARIABLE.exec(value)?.[0] : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What a finding at a value holding a template variable adds to its message. */

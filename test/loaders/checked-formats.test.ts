@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidFormat } from '../../src/loaders/string-formats.js';
+import { isValidFormat } from '../../src/loaders/checked-formats.js';
 import { loadManifests } from '../../src/loaders/load-manifests.js';
 import { requestUriError } from '../../src/loaders/go-request-uri.js';
 

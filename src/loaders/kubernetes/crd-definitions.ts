@@ -30,7 +30,7 @@ import {
 } from '../../engine/resource/definition.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
-import { MAX_CRD_BYTES } from '../parse-manifest.js';
+import { MAX_CRD_BYTES } from '../request-limits.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
 import { printColumnPathError } from '../print-column-path.js';
