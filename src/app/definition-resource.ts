@@ -3,13 +3,16 @@ import {
   resourceDefinitionDefinition,
   type ResourceDefinition,
 } from '../engine/resource/definition.js';
+import { freezeCopy } from '../engine/resource/plain-data.js';
 import { newResource, type Draft } from '../engine/resource/resource.js';
 import { isUnreadDefinition } from '../loaders/kubernetes/unread-definitions.js';
 
 /**
  * A definition as the state stores it: a resource of the `meta` namespace, as in COSI, so that
  * `cosi get rd` lists it; its id the type in lower case, its spec the definition (schema last).
- * A `--definitions` CRD that nothing used is stored without its schema and columns.
+ * A `--definitions` CRD that nothing used is stored without its schema and columns. The schema
+ * is frozen once a definition: every world of `check --each` stores the same (a state shares
+ * what is frozen), not a copy of a megabyte schema each.
  */
 export function definitionResource(d: ResourceDefinition): Draft {
   const meta = {
@@ -30,5 +33,16 @@ export function definitionResource(d: ResourceDefinition): Draft {
     return newResource(meta, spec);
   }
   const { id: _id, schema, ...spec } = d;
-  return newResource(meta, schema ? { ...spec, schema } : spec);
+  return newResource(meta, schema ? { ...spec, schema: frozenSchema(schema) } : spec);
+}
+
+const frozenSchemas = new WeakMap<object, unknown>();
+
+function frozenSchema(schema: object): unknown {
+  let frozen = frozenSchemas.get(schema);
+  if (frozen === undefined) {
+    frozen = freezeCopy(schema);
+    frozenSchemas.set(schema, frozen);
+  }
+  return frozen;
 }
