@@ -37,11 +37,11 @@ const MAX_PATH_LENGTH = 1024;
 const SHORTENED = /\.\.\. \(\d+ characters\)"$/;
 
 /**
- * The longest segment (key) inside a shown JSON pointer: the longest key Kubernetes takes (a
- * qualified name, a 253-character prefix, `/` and 63 characters) is shown whole, so that the
- * pointer of any valid field still points into its document; a longer one is cut.
+ * The longest segment (key) inside a shown JSON pointer: a field name of a real schema is shown
+ * whole (openshift/api's longest, `prometheusOperatorAdmissionWebhookConfig`, is 40), so that its
+ * pointer still points into the document; a longer key is cut.
  */
-const MAX_SEGMENT_LENGTH = 320;
+const MAX_SEGMENT_LENGTH = 60;
 
 /** How much of a bounded message's end is kept: it often says what to do. */
 const KEPT_TAIL = 60;
@@ -120,7 +120,7 @@ export function shortenLines(text: string, max = MAX_MESSAGE_LENGTH): string {
  * that); the line and column say exactly where the value is.
  *
  * @example
- * shortenPointer(`/spec/${'k'.repeat(10_000)}`) // `/spec/${'k'.repeat(319)}…`
+ * shortenPointer(`/spec/${'k'.repeat(10_000)}`) // `/spec/${'k'.repeat(59)}…`
  */
 export function shortenPointer(pointer: string): string {
   if (pointer.length <= MAX_SEGMENT_LENGTH) return pointer;

@@ -168,7 +168,7 @@ const expected: Record<string, { findings: Where[]; resources: number }> = {
     // Keys, tags, types and a line of 10,000 characters: found where they are, quoted cut short.
     findings: [
       ['yaml-syntax', 'long-values/block-scalar.yaml', 7, 11, ''],
-      ['schema-violation', 'long-values/key.yaml', 8, 5, `/spec/${'k'.repeat(319)}…`],
+      ['schema-violation', 'long-values/key.yaml', 8, 5, `/spec/${'k'.repeat(59)}…`],
       ['unknown-tag', 'long-values/tag.yaml', 6, 10011, '/spec/cpus'],
       ['schema-violation', 'long-values/tag.yaml', 6, 10011, '/spec/cpus'],
       ['unknown-type', 'long-values/type.yaml', 3, 9, '/metadata/type'],
