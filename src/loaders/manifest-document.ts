@@ -76,28 +76,17 @@ export function readManifestHeader(
     report.add('wrong-type', '/metadata', `metadata must be a mapping, not ${describe(metadata)}`);
     return empty;
   }
-  if (
-    Object.prototype.hasOwnProperty.call(metadata, 'name') &&
-    !Object.prototype.hasOwnProperty.call(metadata, 'type')
-  ) {
+  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(metadata, key);
+  if (!has('type') && (has('name') || !has('id'))) {
     // A Kubernetes object without its apiVersion and kind (a docs snippet, a ytt overlay, a
-    // patch): one finding that says so, not cosi's metadata rules broken key by key.
+    // patch), or neither kind of document: one finding that says so, not cosi's metadata rules
+    // broken key by key.
     report.add(
       'missing-field',
       '',
-      'a Kubernetes object (metadata.name) needs an apiVersion and a kind; without them it reads as a cosi document, which names metadata.type and metadata.id. If the file is a patch or template (kustomize, ytt), render it first or leave it out with --ignore',
-    );
-    return empty;
-  }
-  if (
-    !Object.prototype.hasOwnProperty.call(metadata, 'type') &&
-    !Object.prototype.hasOwnProperty.call(metadata, 'id')
-  ) {
-    // Neither kind of document (a ytt overlay's `metadata: { labels }`, a patch): said once.
-    report.add(
-      'missing-field',
-      '',
-      'neither a Kubernetes object (it has no apiVersion and kind) nor a cosi document (its metadata names no type): if the file is a patch or an overlay (kustomize, ytt), render it first or leave it out with --ignore',
+      has('name')
+        ? 'a Kubernetes object (metadata.name) needs an apiVersion and a kind; without them it reads as a cosi document, which names metadata.type and metadata.id. If the file is a patch or template (kustomize, ytt), render it first or leave it out with --ignore'
+        : 'neither a Kubernetes object (it has no apiVersion and kind) nor a cosi document (its metadata names no type): if the file is a patch or an overlay (kustomize, ytt), render it first or leave it out with --ignore',
     );
     return empty;
   }
