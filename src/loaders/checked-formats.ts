@@ -168,9 +168,9 @@ export function isCheckedFormat(format: unknown): format is string {
   return typeof format === 'string' && (isTypedFormat(format) || isKnownFormat(format));
 }
 
+/** A format this module checks, or `datetime` (`date-time` without its dash). */
 function isKnownFormat(format: string): boolean {
-  const name = format.replaceAll('-', '');
-  return name === 'datetime' || CHECKS.get(name) !== undefined;
+  return format.replaceAll('-', '') === 'datetime' || formatCheck(format) !== undefined;
 }
 
 /** Whether `text` is of `format` (true for formats the API server does not check). */

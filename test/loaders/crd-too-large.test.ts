@@ -2,25 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/loaders/load-manifests.js';
 import { MAX_CRD_BYTES, parseManifest } from '../../src/loaders/parse-manifest.js';
 
+/** The lines of a Widget CRD up to its root schema's `type: object`. */
+const CRD_HEAD = [
+  'apiVersion: apiextensions.k8s.io/v1',
+  'kind: CustomResourceDefinition',
+  'metadata: { name: widgets.example.org }',
+  'spec:',
+  '  group: example.org',
+  '  names: { kind: Widget, plural: widgets }',
+  '  scope: Namespaced',
+  '  versions:',
+  '    - name: v1',
+  '      served: true',
+  '      storage: true',
+  '      schema:',
+  '        openAPIV3Schema:',
+  '          type: object',
+];
+
 /** A CRD whose schema description makes it `bytes` long. */
 function crd(bytes: number): string {
-  const head = [
-    'apiVersion: apiextensions.k8s.io/v1',
-    'kind: CustomResourceDefinition',
-    'metadata: { name: widgets.example.org }',
-    'spec:',
-    '  group: example.org',
-    '  names: { kind: Widget, plural: widgets }',
-    '  scope: Namespaced',
-    '  versions:',
-    '    - name: v1',
-    '      served: true',
-    '      storage: true',
-    '      schema:',
-    '        openAPIV3Schema:',
-    '          type: object',
-    '          description: ',
-  ].join('\n');
+  const head = [...CRD_HEAD, '          description: '].join('\n');
   return `${head}${'x'.repeat(Math.max(0, bytes - head.length - 1))}\n`;
 }
 
@@ -74,23 +76,7 @@ describe('a CustomResourceDefinition over the API server request limit', () => {
 describe('a CustomResourceDefinition measured as the JSON kubectl sends', () => {
   /** A CRD with `properties` fields nested `depth` deep under each of `width` properties. */
   function indentedCrd(width: number, depth: number): string {
-    const lines = [
-      'apiVersion: apiextensions.k8s.io/v1',
-      'kind: CustomResourceDefinition',
-      'metadata: { name: widgets.example.org }',
-      'spec:',
-      '  group: example.org',
-      '  names: { kind: Widget, plural: widgets }',
-      '  scope: Namespaced',
-      '  versions:',
-      '    - name: v1',
-      '      served: true',
-      '      storage: true',
-      '      schema:',
-      '        openAPIV3Schema:',
-      '          type: object',
-      '          properties:',
-    ];
+    const lines = [...CRD_HEAD, '          properties:'];
     for (let i = 0; i < width; i++) {
       let indent = ' '.repeat(12);
       lines.push(`${indent}field${i}:`);

@@ -115,7 +115,7 @@ function jobSpecProblems(
   }
   const indexed = spec.completionMode === INDEXED;
   if (indexed) {
-    if (completions === undefined && !('completions' in spec && spec.completions !== null)) {
+    if (spec.completions === undefined || spec.completions === null) {
       add([...at, 'completions'], 'required', requiredValue(`when completion mode is ${INDEXED}`));
     }
     if (parallelism !== undefined && parallelism > MAX_INDEXED_PARALLELISM) {
