@@ -12,6 +12,11 @@ import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
 import { formatProblems, hasCheckedFormats } from './checked-formats.js';
+import {
+  hasSharedSubschemas,
+  schemaAppliedAt,
+  shareRepeatedSubschemas,
+} from './shared-subschemas.js';
 import type { CompiledSchema, CompilesSchemas, SpecValidator } from './compiled-schema.js';
 import type { SchemaProblem } from './schema-problem.js';
 
@@ -125,11 +130,13 @@ export class SchemaCompiler implements CompilesSchemas {
       }
       const problems = checkSchema(schema);
       if (problems.length > 0) return { problems };
-      const validate = ajv.compile(schema);
+      // A repeated subschema compiled once (`shared-subschemas.ts`).
+      const compiled = shareRepeatedSubschemas(schema) ?? schema;
+      const validate = ajv.compile(compiled);
       // Validators work on their own; removing the schema keeps ajv from holding every schema
       // it ever saw. Only schemas without an `$id` are in the shared ajv: removing one cannot
       // remove another schema by its id.
-      if (shared) ajv.removeSchema(schema);
+      if (shared) ajv.removeSchema(compiled);
       const validator = specValidator(validate);
       return {
         problems: [],
@@ -165,7 +172,7 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
     try {
       return validate(value)
         ? []
-        : (validate.errors ?? []).map((error) => toProblem(error, rootOf(validate)));
+        : (validate.errors ?? []).map((error) => toProblem(error, rootOf(validate), value));
     } catch (error) {
       // A recursion the static check did not see (through `$id`s): refuse the value.
       if (!(error instanceof RangeError)) throw error;
@@ -249,29 +256,103 @@ export function sharedSchemaCompiler(): SchemaCompiler {
   return (shared ??= new SchemaCompiler());
 }
 
-/** A problem of a value; `root`, the schema checked, names the fields an unknown one is not. */
-function toProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
-  const owner = combinatorOwner(error);
-  const problem = toOwnProblem(error, root);
+/**
+ * A problem of `value`; `root`, the schema checked, names the fields an unknown one is not.
+ * Without `root`, the error's `schemaPath` is taken from the root of the schema (a meta-schema
+ * error's).
+ */
+function toProblem(error: ErrorObject, root?: JsonSchema, value?: unknown): SchemaProblem {
+  const combined = COMBINATOR_PATH.test(error.schemaPath);
+  if (!combined && error.keyword !== 'additionalProperties') return toOwnProblem(error);
+  const base = errorBase(error, root, value);
+  const owner = combined ? combinatorOwner(error, base) : undefined;
+  const problem = toOwnProblem(error, base);
   return owner === undefined ? problem : { ...problem, owner };
+}
+
+/**
+ * Where an error's `schemaPath` starts: the schema its `steps` are taken from, and how many
+ * levels into the value that schema applies (`undefined`: it cannot be told).
+ */
+interface ErrorBase {
+  readonly schema: JsonSchema | undefined;
+  readonly depth: number | undefined;
+  readonly steps: readonly string[];
+}
+
+/**
+ * Where an error's `schemaPath` starts: the root; or, in a schema with shared subschemas
+ * (`shared-subschemas.ts`), the shared subschema the error was found in. ajv writes the path
+ * from the root through `definitions` when it compiled the subschema in place, and from the
+ * subschema itself when it compiled it as a function of its own: then the subschema is the one
+ * that applies where the value's path, less the levels the steps descend, leads.
+ */
+function errorBase(error: ErrorObject, root?: JsonSchema, value?: unknown): ErrorBase {
+  // A path that starts at another schema's `$id` names nothing here.
+  if (!error.schemaPath.startsWith('#/')) return { schema: undefined, depth: 0, steps: [] };
+  const steps = schemaSteps(error.schemaPath);
+  if (!hasSharedSubschemas(root)) return { schema: root, depth: 0, steps };
+  const definitions = (root as { definitions: Record<string, JsonSchema> }).definitions;
+  const inPlace = steps[0] === 'definitions' && steps.length > 1;
+  const relative = inPlace ? steps.slice(2) : steps;
+  const instance = parseJsonPointer(error.instancePath);
+  const depth = instance.length - fieldsDescended(relative.slice(0, -1));
+  const schema =
+    depth < 0
+      ? undefined
+      : inPlace
+        ? definitions[steps[1] as string]
+        : schemaAppliedAt(root, value, instance, depth);
+  return { schema, depth: schema === undefined ? undefined : depth, steps: relative };
+}
+
+/** How many levels of the value a schema path's steps descend (`properties/x`, `items`, ...). */
+function fieldsDescended(steps: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as string;
+    if (step === 'properties' || step === 'patternProperties') {
+      count++;
+      i++;
+    } else if (step === 'additionalProperties' || step === 'additionalItems') {
+      count++;
+    } else if (step === 'items') {
+      count++;
+      if (/^\d+$/.test(steps[i + 1] ?? '')) i++;
+    } else if (step === 'dependencies') {
+      i++;
+    }
+  }
+  return count;
+}
+
+/** The steps of a schema path from `#/` (ajv writes it as a URI fragment). */
+function schemaSteps(schemaPath: string): string[] {
+  return schemaPath
+    .slice(2)
+    .split('/')
+    .map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Keywords that apply subschemas to the same value, whose errors belong to that value's node. */
 const COMBINATORS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+const COMBINATOR_PATH = /\/(allOf|anyOf|oneOf|not|if|then|else)(\/|$)/;
 
 /**
- * The node that carries the combinator an error was found in, if any: the error's schema path
- * is followed down the instance path as far as it descends (`properties/x`, `items`, ...). A
- * path through a `$ref` cannot be followed: the root is taken, which ratchets least.
+ * The node that carries the combinator an error was found in: the error's schema path is
+ * followed down the instance path, from where it starts, as far as it descends (`properties/x`,
+ * `items`, ...). A path through a `$ref`, or one whose start is unknown, cannot be followed: the
+ * root is taken, which ratchets least.
  */
-function combinatorOwner(error: ErrorObject): string | undefined {
-  if (!/\/(allOf|anyOf|oneOf|not|if|then|else)(\/|$)/.test(error.schemaPath)) return undefined;
-  const steps = parseJsonPointer(error.schemaPath.replace(/^#/, ''));
+function combinatorOwner(error: ErrorObject, base: ErrorBase): string | undefined {
+  const { steps } = base;
   const instance = parseJsonPointer(error.instancePath);
-  let depth = 0;
+  let depth = base.depth ?? 0;
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as string;
-    if (COMBINATORS.has(step)) return jsonPointer(instance.slice(0, depth));
+    if (COMBINATORS.has(step)) {
+      return base.depth === undefined ? '' : jsonPointer(instance.slice(0, depth));
+    }
     if (step === 'properties' || step === 'patternProperties') {
       depth++;
       i++;
@@ -287,13 +368,13 @@ function combinatorOwner(error: ErrorObject): string | undefined {
   return undefined;
 }
 
-function toOwnProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
+function toOwnProblem(error: ErrorObject, base?: ErrorBase): SchemaProblem {
   const params = error.params as Record<string, unknown>;
   const path = error.instancePath;
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      const guess = root === undefined ? undefined : didYouMean(key, declaredFields(root, error));
+      const guess = base?.schema === undefined ? undefined : didYouMean(key, declaredFields(base));
       return {
         path: `${path}${jsonPointer([key])}`,
         part: 'key',
@@ -324,15 +405,14 @@ function toOwnProblem(error: ErrorObject, root?: JsonSchema): SchemaProblem {
 
 /**
  * The fields declared beside an `additionalProperties` that failed: the `properties` of the
- * schema its `schemaPath` leads to (from the root; none when it leads elsewhere, through an `$id`).
+ * schema its steps lead to (from where they start; none when they lead elsewhere, through an
+ * `$id`).
  */
-function declaredFields(root: JsonSchema, error: ErrorObject): string[] {
-  if (!error.schemaPath.startsWith('#/')) return [];
-  let node: unknown = root;
-  for (const raw of error.schemaPath.slice(2).split('/').slice(0, -1)) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return [];
-    node = (node as Record<string, unknown>)[segment];
+function declaredFields(base: ErrorBase): string[] {
+  let node: unknown = base.schema;
+  for (const step of base.steps.slice(0, -1)) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, step)) return [];
+    node = (node as Record<string, unknown>)[step];
   }
   const properties = (node as { properties?: unknown } | null)?.properties;
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
