@@ -21,6 +21,7 @@ import { precompileSchema } from '../schema-compiler.js';
 import { builtinOpenApi, type BuiltinKindEntry } from './builtin-openapi.js';
 import { BuiltinSchemas } from './builtin-schema.js';
 import { closedSetsFor } from './builtin-closed-sets.js';
+import { requiredFieldsFor } from './builtin-required-fields.js';
 import { camelPlural } from './crd-definitions.js';
 import { DEFAULT_KUBERNETES_RELEASE, type KubernetesRelease } from './kubernetes-release.js';
 import { validateStructural } from './structural-validator.js';
@@ -209,7 +210,11 @@ export class BuiltinKinds {
         ]);
       }
       for (const versions of this.#versions.values()) versions.sort(compareKubeVersions);
-      this.#schemas = new BuiltinSchemas(document.definitions, closedSetsFor(this.release));
+      this.#schemas = new BuiltinSchemas(
+        document.definitions,
+        closedSetsFor(this.release),
+        requiredFieldsFor(this.release),
+      );
     }
     return { entries: this.#entries, versions: this.#versions, apiVersions: this.#apiVersions };
   }

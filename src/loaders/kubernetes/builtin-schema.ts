@@ -71,11 +71,14 @@ export class BuiltinSchemas {
 
   /**
    * `closedSets`: sets to add to fields that have none, by `definition/field` (a release whose
-   * OpenAPI has no enums: see `builtin-closed-sets.ts`).
+   * OpenAPI has no enums: see `builtin-closed-sets.ts`). `requiredFields`: the fields each
+   * definition may require, by definition (a release whose `required` lists name fields its
+   * validation does not require: see `builtin-required-fields.ts`).
    */
   constructor(
     readonly definitions: Readonly<Record<string, JsonSchema>>,
     readonly closedSets: ReadonlyMap<string, ClosedSet> = new Map(),
+    readonly requiredFields: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   ) {}
 
   /** The structural schema of a definition (of a kind: the whole document). */
@@ -109,6 +112,10 @@ export class BuiltinSchemas {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (KEPT.has(key)) out[key] = value;
+    }
+    const requirable = definition === undefined ? undefined : this.requiredFields.get(definition);
+    if (requirable !== undefined && Array.isArray(out.required)) {
+      out.required = (out.required as string[]).filter((field) => requirable.has(field));
     }
     if (isSchema(node.items)) out.items = this.#node(node.items);
     if (isSchema(node.additionalProperties)) {
