@@ -1,17 +1,24 @@
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import {
+  Ajv,
+  type AnySchema,
+  type ErrorObject,
+  type KeywordDefinition,
+  type ValidateFunction,
+} from 'ajv';
 import { AJV_OPTIONS } from './ajv-options.js';
 import { validate as validateDraft07 } from './generated/draft-07-meta-validator.js';
 import type { JsonSchema } from '../engine/resource/definition.js';
 import { jsonPointer, parseJsonPointer } from './json-pointer.js';
 import {
   addKubernetesKeywords,
+  COMBINATOR_FORMAT,
   KUBERNETES_KEYWORD_MESSAGES,
   toAjvSchema,
 } from './kubernetes/structural-schema.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
-import { formatProblems, hasCheckedFormats } from './checked-formats.js';
+import { formatProblems, hasCheckedFormats, isValidFormat } from './checked-formats.js';
 import {
   hasSharedSubschemas,
   schemaAppliedAt,
@@ -86,8 +93,31 @@ class PrecompiledMetaAjv extends Ajv {
 function createAjv(): PrecompiledMetaAjv {
   const ajv = new PrecompiledMetaAjv(AJV_OPTIONS);
   addKubernetesKeywords(ajv);
+  ajv.addKeyword(COMBINATOR_FORMAT_KEYWORD);
   return ajv;
 }
+
+/**
+ * A `format` under a combinator, checked where ajv meets it (`toAjvSchema` copies it to
+ * {@link COMBINATOR_FORMAT}), so that a branch fails on it: a format the API server does not
+ * check takes every string.
+ */
+const COMBINATOR_FORMAT_KEYWORD: KeywordDefinition = {
+  keyword: COMBINATOR_FORMAT,
+  schemaType: 'string',
+  errors: true,
+  validate: function combinatorFormat(this: unknown, format: string, data: unknown) {
+    if (typeof data !== 'string' || isValidFormat(data, format)) return true;
+    (combinatorFormat as { errors?: Partial<ErrorObject>[] }).errors = [
+      {
+        keyword: 'format',
+        message: `must be of type ${format}: ${shorten(JSON.stringify(data))}`,
+        params: { format },
+      },
+    ];
+    return false;
+  },
+};
 
 /**
  * Compiles JSON Schemas (draft-07) for spec validation, each schema object once.

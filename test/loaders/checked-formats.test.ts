@@ -176,3 +176,58 @@ spec: { cidr: 10.0.0.0/16, gateway: 10.0.0.1, docs: "https://wiki.example.com/ne
     ]);
   });
 });
+
+describe('a format under a combinator', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: addresses.example.com }
+spec:
+  group: example.com
+  names: { kind: Address, plural: addresses }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                either: { type: string, oneOf: [{ format: ipv4 }, { format: ipv6 }] }
+                any: { type: string, anyOf: [{ format: ipv4 }, { format: hostname }] }
+                notIp: { type: string, not: { format: ipv4 } }
+                not: { type: string, format: ipv4 }
+`;
+  const check = (spec: string) =>
+    loadManifests([
+      {
+        path: 'a.yaml',
+        text: `${crd}---\napiVersion: example.com/v1\nkind: Address\nmetadata: { name: a }\nspec: ${spec}\n`,
+      },
+    ]).findings.map((f) => [f.pointer, f.message]);
+
+  it('chooses the branch by it, as the API server does (Gateway API addresses)', () => {
+    // Without the format, both branches of oneOf take any string: every address failed.
+    expect(check('{ either: 10.0.0.1, any: 10.0.0.2, notIp: web }')).toEqual([]);
+    expect(check('{ either: "fd00::1", any: db.example.com }')).toEqual([]);
+  });
+
+  it('refuses a value no branch takes, naming each format it is not', () => {
+    expect(check('{ either: nope, any: "-bad-", notIp: 10.0.0.1 }')).toEqual([
+      ['/spec/either', 'must be of type ipv4: "nope"'],
+      ['/spec/either', 'must be of type ipv6: "nope"'],
+      ['/spec/either', 'must match exactly one schema in oneOf'],
+      ['/spec/any', 'must be of type ipv4: "-bad-"'],
+      ['/spec/any', 'must be of type hostname: "-bad-"'],
+      ['/spec/any', 'must match a schema in anyOf'],
+      ['/spec/notIp', 'must NOT be valid'],
+    ]);
+  });
+
+  it('is not looked for in a field named like a combinator, checked once as a field', () => {
+    expect(check('{ not: nope }')).toEqual([['/spec/not', 'must be of type ipv4: "nope"']]);
+  });
+});

@@ -9,6 +9,15 @@ import type { Ajv, ErrorObject, KeywordDefinition } from 'ajv';
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { shorten } from '../shorten.js';
 
+/**
+ * The keyword `toAjvSchema` writes beside a `format` under a combinator (`allOf`, `anyOf`,
+ * `oneOf`, `not`; draft-07's `if` / `then` / `else`). ajv leaves formats alone (the schema
+ * compiler checks those of a value's fields after ajv, `checked-formats.ts`), but a branch must
+ * fail on its format for the combinator to choose as the API server does: `oneOf: [{format:
+ * ipv4}, {format: ipv6}]` holds an address of either kind. The schema compiler defines it.
+ */
+export const COMBINATOR_FORMAT = 'x-cosi-combinator-format';
+
 /** Whether a value is an integer or a string, as `x-kubernetes-int-or-string` requires. */
 function isIntOrString(value: unknown): boolean {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
@@ -120,33 +129,74 @@ export function addKubernetesKeywords(ajv: Ajv): void {
  * `x-kubernetes-int-or-string` (typed here as integer or string, so that ajv's `nullable` adds
  * null) or where any value goes (there `nullable` changes nothing, so it is left out); and the
  * boolean `exclusiveMinimum` / `exclusiveMaximum` of OpenAPI v3.0, which make `minimum` /
- * `maximum` exclusive (rewritten as draft-07's numbers). The schema itself when it has no such
- * node; a copy otherwise, the same shape, so that paths into it are paths into the schema.
+ * `maximum` exclusive (rewritten as draft-07's numbers). A checked `format` under a combinator
+ * gets {@link COMBINATOR_FORMAT} beside it. The schema itself when it has no such node; a copy
+ * otherwise, the same shape (a keyword added, none moved), so that paths into it are paths into
+ * the schema.
  */
 export function toAjvSchema(schema: JsonSchema): JsonSchema {
-  return needsRewrite(schema) ? (rewrite(schema) as JsonSchema) : schema;
+  return needsRewrite(schema, ROOT) ? (rewrite(schema, ROOT) as JsonSchema) : schema;
 }
 
-function needsRewrite(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(needsRewrite);
-  const node = value as Record<string, unknown>;
-  if (node.nullable === true && node.type === undefined) return true;
-  if (typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean') {
-    return true;
-  }
-  return Object.entries(node).some(
-    ([key, child]) => !DATA_KEYWORDS.has(key) && needsRewrite(child),
+/** Keywords whose subschemas choose whether a value passes rather than check its fields. */
+const COMBINATORS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+/** Keywords whose value maps names to subschemas: a field named `not` is no combinator. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);
+
+/** Where a value sits: in a schema (under a combinator or not), or in a map of named schemas. */
+interface Place {
+  readonly combined: boolean;
+  readonly names: boolean;
+}
+
+const ROOT: Place = { combined: false, names: false };
+
+/** The place of the value under `key` of a value at `place`. */
+function placeUnder(key: string, place: Place): Place {
+  if (place.names) return { combined: place.combined, names: false };
+  return {
+    combined: place.combined || COMBINATORS.has(key),
+    names: SCHEMA_MAPS.has(key),
+  };
+}
+
+/** Whether a schema node (not a map of names) under a combinator has a format to copy. */
+function needsFormatCopy(node: Record<string, unknown>, place: Place): boolean {
+  return (
+    place.combined &&
+    !place.names &&
+    typeof node.format === 'string' &&
+    node[COMBINATOR_FORMAT] === undefined
   );
 }
 
-function rewrite(value: unknown): unknown {
+function needsRewrite(value: unknown, place: Place): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => needsRewrite(item, place));
+  const node = value as Record<string, unknown>;
+  if (!place.names) {
+    if (node.nullable === true && node.type === undefined) return true;
+    if (typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean') {
+      return true;
+    }
+    if (needsFormatCopy(node, place)) return true;
+  }
+  return Object.entries(node).some(
+    ([key, child]) =>
+      (place.names || !DATA_KEYWORDS.has(key)) && needsRewrite(child, placeUnder(key, place)),
+  );
+}
+
+function rewrite(value: unknown, place: Place): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(rewrite);
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, place));
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    out[key] = DATA_KEYWORDS.has(key) ? child : rewrite(child);
+    out[key] =
+      !place.names && DATA_KEYWORDS.has(key) ? child : rewrite(child, placeUnder(key, place));
   }
+  if (place.names) return out;
+  if (needsFormatCopy(out, place)) out[COMBINATOR_FORMAT] = out.format;
   if (out.nullable === true && out.type === undefined) {
     if (out['x-kubernetes-int-or-string'] === true) out.type = ['integer', 'string'];
     else delete out.nullable;
