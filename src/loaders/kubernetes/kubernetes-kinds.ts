@@ -246,7 +246,7 @@ export class KubernetesKinds {
       message = `kind ${kind} of ${header.apiVersion} is not defined: its ${invalid.what} at ${formatLocation(invalid.at)} is invalid`;
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
-    } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
+    } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0 && !isCustomGroup(group)) {
       message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
       rule = 'builtin-kind';
     } else if (this.builtins?.hasGroup(group) ?? false) {
@@ -260,6 +260,9 @@ export class KubernetesKinds {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
       if (otherApis.length > 0) {
         message = `${message} (a kind ${kind} of another group is defined, ${otherApis.join(', ')}: another API, unless that is the one meant)`;
+      } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
+        // Knative's Service, Volcano's Job: a CRD's kind named like a built-in one.
+        message = `${message} (Kubernetes ${release ?? ''} also has a kind ${kind}, as ${this.builtins?.apiVersionsOf(kind).join(', ')}: another API, unless that is the one meant)`;
       }
     }
     const tried = this.schemas?.kinds.tried(group, version, kind) ?? [];
@@ -292,6 +295,15 @@ export class KubernetesKinds {
     const apiVersion = this.#apiVersionsOf(near)[0] ?? this.builtins?.apiVersionsOf(near)[0];
     return apiVersion === undefined ? undefined : { kind: near, apiVersion };
   }
+}
+
+/**
+ * Whether a group can only be a CustomResourceDefinition's: it has a dot and is not one of
+ * Kubernetes' own domains (`k8s.io`, `kubernetes.io`). `serving.knative.dev/v1` Service is
+ * Knative's, not a misplaced core Service; `app/v1` or `networking.k8s.io/v1beta2` is a slip.
+ */
+function isCustomGroup(group: string): boolean {
+  return group.includes('.') && !/(^|\.)(k8s|kubernetes)\.io$/.test(group);
 }
 
 /** What to write instead of a removed API: its replacement apiVersion, or what replaces it. */

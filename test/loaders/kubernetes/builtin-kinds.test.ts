@@ -235,6 +235,22 @@ spec:
     ]);
   });
 
+  it("ask for the CRD of another project's kind named like a built-in one, not a built-in group", () => {
+    const { findings } = load(
+      'apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: { name: a }\n---\napiVersion: networking.k8s.io/v1\nkind: Deployment\nmetadata: { name: b }\n',
+    );
+    expect(findings.map((f) => [f.rule, f.message])).toEqual([
+      [
+        'kubernetes-kind',
+        'no CustomResourceDefinition defines kind Service in serving.knative.dev/v1: add one (services.serving.knative.dev) with spec.group: serving.knative.dev, spec.names.kind: Service and a served version v1 (Kubernetes 1.36 also has a kind Service, as v1: another API, unless that is the one meant)',
+      ],
+      [
+        'builtin-kind',
+        'kind Deployment is not in networking.k8s.io/v1: Kubernetes 1.36 serves it as apps/v1',
+      ],
+    ]);
+  });
+
   it('name the preferred version <Plural>.<group> and another served version with its version', () => {
     const hpa = (apiVersion: string) =>
       `apiVersion: ${apiVersion}\nkind: HorizontalPodAutoscaler\nmetadata: { name: web }\nspec:\n  scaleTargetRef: { kind: Deployment, name: web }\n  maxReplicas: 3\n`;
