@@ -30,6 +30,7 @@ export const FINDING_CODES = [
   'number-out-of-range',
   'yaml-version',
   'yaml11-octal',
+  'yaml11-number',
   'merge-key',
   'template-expression',
   // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
@@ -101,6 +102,7 @@ export type Severity = 'error' | 'warning';
 const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'yaml11-boolean',
   'yaml11-octal',
+  'yaml11-number',
   'yaml-warning',
   'too-many-findings',
   'read-only-metadata',

@@ -24,6 +24,7 @@ import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './y
 import { YamlDocument } from './yaml-document.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
+import { goYamlNumber } from './go-yaml-numbers.js';
 import {
   templateExpressionMessage,
   templateInBrokenDocument,
@@ -816,6 +817,25 @@ class DataBuilder {
           'yaml11-octal',
           node,
           `${shorten(source)} is the decimal ${shorten(String(value))} in YAML 1.2 but an octal in YAML 1.1: write 0o${shorten(digits)} for an octal, or quote it for a string`,
+        );
+      }
+    }
+    if (typeof value === 'string' && node.type === 'PLAIN' && tag === undefined) {
+      const number = goYamlNumber(value);
+      if (number !== undefined) {
+        const shown = shorten(value);
+        if (this.kubectlScalars) {
+          this.#report(
+            'yaml11-number',
+            node,
+            `${shown} is the number ${shorten(String(number))} as kubectl reads it (YAML 1.1), but the string ${JSON.stringify(shown)} in YAML 1.2: write ${shorten(String(number))}, or quote it for the string`,
+          );
+          return number;
+        }
+        this.#report(
+          'yaml11-number',
+          node,
+          `${shown} is the string ${JSON.stringify(shown)} in YAML 1.2 but the number ${shorten(String(number))} in YAML 1.1: quote it, or write ${shorten(String(number))}`,
         );
       }
     }

@@ -27,6 +27,7 @@ describe('findings', () => {
       'yaml-warning',
       'yaml11-boolean',
       'yaml11-octal',
+      'yaml11-number',
       'read-only-metadata',
       'ignored-namespace',
       'ignored-status',

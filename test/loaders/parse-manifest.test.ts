@@ -107,6 +107,47 @@ describe('parseManifest', () => {
       );
     });
 
+    it("reads go-yaml v2's numbers that YAML 1.2 keeps as strings (1_000, 0b11), and warns", () => {
+      const { documents, findings } = parse(
+        object(
+          'a: 1_000\nb: 0b11\nc: -0b1_0\nd: 0X1F\ne: 1_000.5\nf: "1_000"\ng: 1_x\nh: _1\ni: 99_999_999_999_999_999_999\nj: 2024-01-02\n',
+        ),
+      );
+      expect(documents[0]?.value).toMatchObject({
+        a: 1000,
+        b: 3,
+        c: -2,
+        d: 31,
+        e: 1000.5,
+        f: '1_000',
+        g: '1_x',
+        h: '_1',
+        i: 1e20,
+        j: '2024-01-02',
+      });
+      expect(findings.map(where)).toEqual([
+        ['yaml11-number', 3, 4, '/a'],
+        ['yaml11-number', 4, 4, '/b'],
+        ['yaml11-number', 5, 4, '/c'],
+        ['yaml11-number', 6, 4, '/d'],
+        ['yaml11-number', 7, 4, '/e'],
+        ['yaml11-number', 11, 4, '/i'],
+      ]);
+      expect(findings[0]?.message).toBe(
+        '1_000 is the number 1000 as kubectl reads it (YAML 1.1), but the string "1_000" in YAML 1.2: write 1000, or quote it for the string',
+      );
+      expect(findings.every((f) => f.severity === 'warning')).toBe(true);
+      // A cosi document is YAML 1.2: the string stays, with the same warning.
+      const own = parse('metadata: {type: vm, id: a}\nn: 1_000\n');
+      expect(own.documents[0]?.value).toMatchObject({ n: '1_000' });
+      expect(own.findings.map((f) => [f.code, f.message])).toEqual([
+        [
+          'yaml11-number',
+          '1_000 is the string "1_000" in YAML 1.2 but the number 1000 in YAML 1.1: quote it, or write 1000',
+        ],
+      ]);
+    });
+
     it('keeps YAML 1.2 for a document without both an apiVersion and a kind (cosi’s own)', () => {
       for (const head of [
         'metadata: {type: vm, id: a}\n',
