@@ -36,7 +36,6 @@ export type { Position } from './position.js';
 
 export type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
 
-const DEFAULT_MAX_ALIAS_COUNT = 100;
 const DEFAULT_MAX_DEPTH = 256;
 
 /** YAML 1.1 booleans; YAML 1.2 (and so cosi) reads them as strings when they are not true/false. */
@@ -257,7 +256,7 @@ function parseStream(
   const findings: Finding[] = [];
   const documents: ParsedDocument[] = [];
   const limits: Limits = {
-    maxAliasCount: options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT,
+    maxAliasCount: options.maxAliasCount ?? Number.POSITIVE_INFINITY,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   };
   const forbidden = findForbiddenCharacters(text);
@@ -345,6 +344,25 @@ function checkVersion(
     }),
   );
   return true;
+}
+
+/** How many nodes expansions may make before their share is looked at (go-yaml's 100). */
+const ALIASED_NODES_ALWAYS_ALLOWED = 100;
+/** How many nodes a document may have before its aliasing is bounded (go-yaml's 1,000). */
+const NODES_BEFORE_ALIASING_IS_BOUNDED = 1000;
+/** Between these counts of nodes, the share allowed falls from 99% to 10% (go-yaml's range). */
+const ALIAS_SHARE_RANGE_LOW = 400_000;
+const ALIAS_SHARE_RANGE_HIGH = 4_000_000;
+
+/**
+ * The share of `built` nodes that alias expansions may make, as go-yaml v2 allows it: 99% of a
+ * small or medium document, 10% of a very large one, falling evenly between.
+ */
+function allowedAliasShare(built: number): number {
+  if (built <= ALIAS_SHARE_RANGE_LOW) return 0.99;
+  if (built >= ALIAS_SHARE_RANGE_HIGH) return 0.1;
+  const along = (built - ALIAS_SHARE_RANGE_LOW) / (ALIAS_SHARE_RANGE_HIGH - ALIAS_SHARE_RANGE_LOW);
+  return 0.99 - 0.89 * along;
 }
 
 interface Limits {
@@ -609,6 +627,9 @@ class DataBuilder {
   /** Go template expressions met (`{{ .fluxns }}`, which YAML reads as a nested flow mapping). */
   readonly templates: YamlNode[] = [];
   #expansions = 0;
+  /** The nodes built, and those of them built inside an alias's expansion (go-yaml's counts). */
+  #built = 0;
+  #builtInAliases = 0;
   /** Inside an alias expansion, anchors are not defined again (they were, where they stand). */
   #aliasDepth = 0;
   /** The alias written in the document whose expansion is under way. */
@@ -635,6 +656,10 @@ class DataBuilder {
 
   build(node: YamlNode | null, depth: number): unknown {
     if (node === null) return null;
+    this.#built++;
+    if (this.#aliasDepth > 0 && ++this.#builtInAliases > ALIASED_NODES_ALWAYS_ALLOWED) {
+      this.#checkAliasing(node);
+    }
     if (depth > this.limits.maxDepth) {
       this.#report(
         'nesting-too-deep',
@@ -738,6 +763,24 @@ class DataBuilder {
     } finally {
       this.#path.pop();
     }
+  }
+
+  /**
+   * go-yaml's bound on aliasing (kubectl's): past 100 nodes from expansions and 1,000 in all,
+   * the share of nodes that expansions made may not pass {@link allowedAliasShare}. A document
+   * it refuses is an `alias-bomb`; what it takes (a manifest reusing an anchor hundreds of
+   * times) is read.
+   */
+  #checkAliasing(node: YamlNode): void {
+    if (this.#built <= NODES_BEFORE_ALIASING_IS_BOUNDED) return;
+    if (this.#builtInAliases / this.#built <= allowedAliasShare(this.#built)) return;
+    this.#report(
+      'alias-bomb',
+      node,
+      `expanding aliases makes ${this.#builtInAliases} of the ${this.#built} nodes read so far: more than kubectl (go-yaml) allows, which refuses it as "excessive aliasing" (an alias bomb?)`,
+      true,
+    );
+    throw new AbortBuild();
   }
 
   #expand(alias: Alias, depth: number): unknown {

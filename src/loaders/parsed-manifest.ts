@@ -8,7 +8,10 @@ export type { ParsedDocument } from './parsed-document.js';
 export interface ParseManifestOptions {
   /**
    * How many aliases one document may expand, counting the aliases inside expanded anchors
-   * again each time (as yaml's `maxAliasCount`). More is an `alias-bomb`. Default 100.
+   * again each time (as yaml's `maxAliasCount`). More is an `alias-bomb`. Default: no count;
+   * aliasing is bounded as kubectl (go-yaml) bounds it, by the share of the document's nodes
+   * that expansions make (past 100 such nodes and 1,000 in all, at most 99% of a small
+   * document and 10% of a very large one).
    */
   readonly maxAliasCount?: number;
   /**
