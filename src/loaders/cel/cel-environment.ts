@@ -37,6 +37,7 @@ import { ipLibrary } from './kubernetes-library/ip.js';
 import { cidrLibrary } from './kubernetes-library/cidr.js';
 import { chargedStandardFunctions } from './charged-standard.js';
 import { listEqualityFunctions } from './list-equality.js';
+import { goNumberParsingFunctions } from './go-number-parsing.js';
 import { listUnionFunctions } from './list-union.js';
 import { urlLibrary } from './kubernetes-library/url.js';
 
@@ -129,6 +130,7 @@ function functionsOf(minor: number): CelFunc[] {
   const libraries = KUBERNETES_LIBRARIES.filter((library) => library.since <= minor);
   return [
     ...chargedStandardFunctions,
+    ...goNumberParsingFunctions,
     ...listEqualityFunctions,
     ...listUnionFunctions,
     ...libraries.flatMap((library) => library.funcs),

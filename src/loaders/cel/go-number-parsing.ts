@@ -1,0 +1,79 @@
+/**
+ * CEL's `int`, `uint` and `double` of a string as cel-go reads them, with Go's `strconv`:
+ * `ParseInt(s, 10, 64)`, `ParseUint(s, 10, 64)`, `ParseFloat(s, 64)`. `@bufbuild/cel` reads them
+ * with JavaScript's conversions, which take what Go refuses (`int(" 12")`, `int("0x10")`,
+ * `int("")` is 0, `double("0x10")`), refuse what Go takes (`double("inf")` is NaN) and word
+ * errors as JavaScript does (`Cannot convert 12abc to a BigInt`). A rule that converts a field
+ * (`int(self.port)`) must pass and fail on the strings the API server's does, with its words.
+ */
+
+import { celFunc, CelScalar, celUint, type CelFunc } from '@bufbuild/cel';
+
+const { INT, UINT, DOUBLE, STRING } = CelScalar;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Base 10 as `ParseInt` reads it: a sign, then digits (no `_`, which base 10 refuses). */
+const DECIMAL_INTEGER = /^[+-]?[0-9]+$/;
+const UNSIGNED_INTEGER = /^[0-9]+$/;
+/** `ParseFloat`'s decimal form. */
+const DECIMAL_FLOAT = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+/** `ParseFloat`'s hexadecimal form: the `p` exponent is required. */
+const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-9]+)$/;
+/** `ParseFloat`'s words: `inf` or `infinity` with a sign or none, `nan` without; any case. */
+const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
+const NOT_A_NUMBER = /^nan$/i;
+
+/** Go's `*strconv.NumError` text. */
+function numError(func: string, text: string, reason: string): Error {
+  return new Error(`strconv.${func}: parsing ${JSON.stringify(text)}: ${reason}`);
+}
+
+/** `strconv.ParseInt(text, 10, 64)`. */
+export function parseGoInt(text: string): bigint {
+  if (!DECIMAL_INTEGER.test(text)) throw numError('ParseInt', text, 'invalid syntax');
+  const value = BigInt(text);
+  if (value < INT64_MIN || value > INT64_MAX) {
+    throw numError('ParseInt', text, 'value out of range');
+  }
+  return value;
+}
+
+/** `strconv.ParseUint(text, 10, 64)`. */
+export function parseGoUint(text: string): bigint {
+  if (!UNSIGNED_INTEGER.test(text)) throw numError('ParseUint', text, 'invalid syntax');
+  const value = BigInt(text);
+  if (value > UINT64_MAX) throw numError('ParseUint', text, 'value out of range');
+  return value;
+}
+
+/** `strconv.ParseFloat(text, 64)`. */
+export function parseGoFloat(text: string): number {
+  const infinity = INFINITY.exec(text);
+  if (infinity !== null) return infinity[1] === '-' ? -Infinity : Infinity;
+  if (NOT_A_NUMBER.test(text)) return NaN;
+  let value: number;
+  if (DECIMAL_FLOAT.test(text)) {
+    value = Number(text);
+  } else {
+    const hex = HEX_FLOAT.exec(text);
+    const [, sign = '', whole = '', fraction = '', exponent = '0'] = hex ?? [];
+    if (hex === null || whole.length + fraction.length === 0) {
+      throw numError('ParseFloat', text, 'invalid syntax');
+    }
+    const mantissa = Number.parseInt(`${whole}${fraction}` || '0', 16);
+    value = mantissa * 2 ** (Number(exponent) - 4 * fraction.length);
+    if (sign === '-') value = -value;
+  }
+  if (!Number.isFinite(value)) throw numError('ParseFloat', text, 'value out of range');
+  return value;
+}
+
+/** The standard conversions of a string, replaced (`cel-environment.ts` adds them). */
+export const goNumberParsingFunctions: readonly CelFunc[] = [
+  celFunc('int', [STRING], INT, (text) => parseGoInt(text)),
+  celFunc('uint', [STRING], UINT, (text) => celUint(parseGoUint(text))),
+  celFunc('double', [STRING], DOUBLE, (text) => parseGoFloat(text)),
+];
