@@ -36,6 +36,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { printColumnPathError } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
+import { findInvalidDefaults } from './invalid-defaults.js';
 import { decodedSchema } from './schema-decoding.js';
 import { deferCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
@@ -373,7 +374,13 @@ function versionDefinition(
       into,
       compiler,
       options.celRules,
-      findStructuralProblems(schema),
+      [
+        ...findStructuralProblems(schema),
+        // Only a schema that compiles has defaults worth checking against it.
+        ...(compiler.compile(schema).problems.length === 0
+          ? findInvalidDefaults(schema, compiler)
+          : []),
+      ],
     );
   if (options.deferSchemaCheck === true) {
     // Compiling a schema and its rules is most of a CRD's cost: only a used one pays it.

@@ -465,6 +465,56 @@ ${spec}`);
       expect(load(goodDefault).findings).toEqual([]);
     });
 
+    it('a default its own schema refuses, at the default, not at each document (ValidateDefaults)', () => {
+      const schema = `              type: object
+              properties:
+                size: { type: integer, default: big }
+                mode: { type: string, enum: [a, b], default: c }
+                nested:
+                  type: object
+                  default: { extra: 1 }
+                  properties:
+                    x: { type: string }
+`;
+      expect(refusal(schema)).toEqual([
+        [
+          'invalid-schema',
+          'type',
+          20,
+          49,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/size/default',
+        ],
+        [
+          'invalid-schema',
+          'enum',
+          21,
+          62,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/default',
+        ],
+        [
+          'invalid-schema',
+          'unknown-field',
+          24,
+          30,
+          '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/nested/default/extra',
+        ],
+      ]);
+      expect(load(specSchema(schema)).findings.map((f) => f.message)).toContain(
+        'the schema of Backups.example.org is invalid: the default must be integer',
+      );
+      // With the defaults below it applied first: {} takes its required field's default.
+      const nestedDefaults = specSchema(`              type: object
+              properties:
+                policy:
+                  type: object
+                  default: {}
+                  required: [mode]
+                  properties:
+                    mode: { type: string, enum: [Retain, Delete], default: Retain }
+`);
+      expect(load(nestedDefaults).findings).toEqual([]);
+    });
+
     it('a default object that breaks a rule of one of its fields, at the field', () => {
       expect(
         refusal(`              type: object
