@@ -553,8 +553,10 @@ export function camelPlural(plural: string, kind: string): string {
   ) {
     common++;
   }
-  const head = common > 0 ? kind.slice(0, common) : (plural[0]?.toUpperCase() ?? '');
-  return head + plural.slice(common > 0 ? common : 1);
+  const head = common > 0 ? kind.slice(0, common) : (plural[0] ?? '');
+  // A kind the API server takes in lower case (`foo`, DNS-1035 once lowered) still names a
+  // CamelCase type.
+  return (head[0]?.toUpperCase() ?? '') + head.slice(1) + plural.slice(common > 0 ? common : 1);
 }
 
 /** The name a CRD that defines a kind would have: `certificates.cert-manager.io`. */

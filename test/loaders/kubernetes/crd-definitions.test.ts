@@ -108,6 +108,16 @@ spec:
     expect(camelPlural('certificates', 'Certificate')).toBe('Certificates');
     expect(camelPlural('networkpolicies', 'NetworkPolicy')).toBe('NetworkPolicies');
     expect(camelPlural('people', 'Person')).toBe('People');
+    // The API server takes a kind in lower case: its type is still CamelCase.
+    expect(camelPlural('foos', 'foo')).toBe('Foos');
+    expect(camelPlural('foos', 'fooBar')).toBe('Foos');
+    const lower = backupCrd(VERSION_V1).replace('kind: Backup,', 'kind: backup,');
+    const { findings, resources } = load(
+      lower,
+      'apiVersion: example.org/v1\nkind: backup\nmetadata: { name: a, namespace: ns }\nspec: { keep: 1 }\n',
+    );
+    expect(findings).toEqual([]);
+    expect(resources.map((r) => r.resource.metadata.type)).toEqual(['Backups.example.org']);
   });
 
   it('take a plural that is not an English plural, as the API server does (Tetragon: podinfo, tracingpoliciesnamespaced)', () => {
