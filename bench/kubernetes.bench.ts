@@ -9,8 +9,9 @@
  * processes' CPU time is printed beside their wall time (on Linux): on a loaded machine, wall
  * time measures the load. Then documents whose kinds only JSON Schemas of CRDs-catalog define
  * (`--schema-location`), loaded against their bare parse at the same sizes; and real CRDs
- * checked as manifests, 1, 2 and 4 copies, against their walk and parse. `--quick`: the
- * repositories at 1k and 2k documents only.
+ * checked as manifests, 1, 2 and 4 copies, against their walk and parse; and one large CRD that
+ * repeats a container schema 25, 50 and 100 times (as Argo Workflows' does), against its walk and
+ * parse. `--quick`: the repositories at 1k and 2k documents only, the large CRD at 25 and 50.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -125,6 +126,7 @@ export async function run(): Promise<void> {
   lines.push(...(await catalogKinds(loaders)));
   lines.push(...(await eachWorld()));
   lines.push(...(await crdsAsManifests()));
+  lines.push(...(await repeatedSubschemas()));
 
   const bundle = CRD_BUNDLE.filter((dir) => existsSync(dir));
   if (bundle.length > 0) {
@@ -235,6 +237,110 @@ async function crdsAsManifests(): Promise<string[]> {
     }
   }
   lines.push('', '  (growth: check time against the size before; 2x the copies each step)', '');
+  return lines;
+}
+
+/** How many times the large CRD repeats its container schema (`--quick`: the first two). */
+const REPEATS = quick ? [25, 50] : [25, 50, 100];
+
+/**
+ * A container's schema as generators write it (env, ports, probes, resources, volume mounts):
+ * about 150 nodes, the same object at every place a CRD embeds a container.
+ */
+function containerSchema(indent: string): string {
+  const probe = `{ type: object, properties: { httpGet: { type: object, properties: { path: { type: string }, port: { x-kubernetes-int-or-string: true }, scheme: { type: string, enum: [HTTP, HTTPS] } }, required: [port] }, initialDelaySeconds: { type: integer, format: int32 }, periodSeconds: { type: integer, format: int32 }, failureThreshold: { type: integer, format: int32 } } }`;
+  return [
+    'type: object',
+    'required: [name]',
+    'properties:',
+    '  name: { type: string, maxLength: 63 }',
+    '  image: { type: string }',
+    '  command: { type: array, items: { type: string } }',
+    '  args: { type: array, items: { type: string } }',
+    '  env: { type: array, items: { type: object, required: [name], properties: { name: { type: string }, value: { type: string }, valueFrom: { type: object, properties: { secretKeyRef: { type: object, required: [key], properties: { name: { type: string }, key: { type: string }, optional: { type: boolean } } }, configMapKeyRef: { type: object, required: [key], properties: { name: { type: string }, key: { type: string }, optional: { type: boolean } } } } } } }, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [name] }',
+    '  ports: { type: array, items: { type: object, required: [containerPort], properties: { name: { type: string }, containerPort: { type: integer, format: int32, minimum: 1, maximum: 65535 }, protocol: { type: string, enum: [TCP, UDP, SCTP], default: TCP } } } }',
+    `  livenessProbe: ${probe}`,
+    `  readinessProbe: ${probe}`,
+    `  startupProbe: ${probe}`,
+    '  resources: { type: object, properties: { limits: { type: object, additionalProperties: { x-kubernetes-int-or-string: true, pattern: "^[0-9.]+[a-zA-Z]*$" } }, requests: { type: object, additionalProperties: { x-kubernetes-int-or-string: true, pattern: "^[0-9.]+[a-zA-Z]*$" } } } }',
+    '  volumeMounts: { type: array, items: { type: object, required: [name, mountPath], properties: { name: { type: string }, mountPath: { type: string }, readOnly: { type: boolean }, subPath: { type: string } } } }',
+  ]
+    .map((line) => `${indent}${line}`)
+    .join('\n');
+}
+
+/**
+ * One CRD whose schema embeds the same container schema `repeats` times (as Argo Workflows'
+ * Workflow embeds its template's, 14,822 nodes of which 1,516 differ), with a resource that
+ * fills each place: the schema compiles each repeated subschema once (`shared-subschemas.ts`),
+ * so the check should grow with the resource, not with the copies compiled.
+ */
+function repeatedSchemaFiles(repeats: number): { crd: string; resource: string } {
+  const fields = Array.from(
+    { length: repeats },
+    (_, i) => `                step${i}:\n${containerSchema('                  ')}`,
+  );
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: pipelines.example.org }
+spec:
+  group: example.org
+  names: { plural: pipelines, kind: Pipeline }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+${fields.join('\n')}
+`;
+  const steps = Array.from(
+    { length: repeats },
+    (_, i) =>
+      `  step${i}: { name: s${i}, image: "busybox:1.36", env: [{ name: A, value: "1" }], ports: [{ containerPort: 8080 }], resources: { limits: { cpu: 500m } }, livenessProbe: { httpGet: { port: 8080 } } }`,
+  );
+  const resource = `apiVersion: example.org/v1\nkind: Pipeline\nmetadata: { name: p, namespace: ci }\nspec:\n${steps.join('\n')}\n`;
+  return { crd, resource };
+}
+
+/** The large CRD at several repeats: a whole `cosi check` process against walk + parse. */
+async function repeatedSubschemas(): Promise<string[]> {
+  const lines = [
+    `one large CRD repeating a container schema (as Argo Workflows' does) and one resource, whole processes, medians of ${PROCESS_RUNS}`,
+    '',
+    '  repeats   schema KB   walk + parse ms   cosi check ms   check/parse   check growth',
+  ];
+  let previous: number | undefined;
+  for (const repeats of REPEATS) {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-repeated-bench-'));
+    try {
+      const { crd, resource } = repeatedSchemaFiles(repeats);
+      await writeFile(path.join(dir, 'crd.yaml'), crd);
+      await writeFile(path.join(dir, 'pipeline.yaml'), resource);
+      const parse: number[] = [];
+      const check: number[] = [];
+      for (let run = 0; run < PROCESS_RUNS; run++) {
+        parse.push((await timeNode([path.join('bench', 'walk-and-parse.mjs'), dir])).wall);
+        check.push((await timeNode(['bin/cosi.js', 'check', dir, '-q'])).wall);
+      }
+      const parseMs = median(parse);
+      const checkMs = median(check);
+      const growth = previous === undefined ? '' : `${(checkMs / previous).toFixed(2)}x`;
+      previous = checkMs;
+      lines.push(
+        `  ${String(repeats).padStart(7)}  ${(crd.length / 1e3).toFixed(0).padStart(10)}  ${parseMs.toFixed(0).padStart(16)}  ${checkMs.toFixed(0).padStart(14)}  ${(checkMs / parseMs).toFixed(2).padStart(11)}x  ${growth.padStart(13)}`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  lines.push('', '  (growth: check time against the size before; 2x the repeats each step)', '');
   return lines;
 }
 
