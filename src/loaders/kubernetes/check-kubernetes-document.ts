@@ -20,6 +20,7 @@ import { restartPolicyProblems } from './workload-restart-policy.js';
 import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
 import { servicePortProblems } from './service-ports.js';
+import { serviceSpecProblems } from './service-spec.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -118,6 +119,7 @@ export function checkKubernetesDocument(
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),
+          ...serviceSpecProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),
           ...configDataProblems(document, group, kind.kind),

@@ -383,6 +383,72 @@ ${ports}`;
   });
 });
 
+describe("a Service's type-dependent fields (core validation: ValidateService)", () => {
+  const service = (spec: string) =>
+    `apiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n${spec}`;
+
+  it('takes each type with the fields it may have', () => {
+    expect(load(service('  ports: [{ port: 80 }]\n'))).toEqual([]);
+    expect(load(service('  type: NodePort\n  ports: [{ port: 80, nodePort: 30080 }]\n'))).toEqual(
+      [],
+    );
+    expect(
+      load(
+        service(
+          '  type: LoadBalancer\n  ports: [{ port: 80 }]\n  loadBalancerSourceRanges: [10.0.0.0/8, " 192.168.0.0/16"]\n',
+        ),
+      ),
+    ).toEqual([]);
+    expect(load(service('  type: ExternalName\n  externalName: db.example.com.\n'))).toEqual([]);
+    expect(
+      load(
+        service(
+          '  ports: [{ port: 80 }]\n  sessionAffinity: ClientIP\n  sessionAffinityConfig: { clientIP: { timeoutSeconds: 86400 } }\n',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports what the type forbids or needs, each at its field', () => {
+    expect(
+      load(
+        service(
+          '  ports: [{ port: 80, nodePort: 30080 }]\n  loadBalancerSourceRanges: [10.0.0.0/8]\n  sessionAffinity: ClientIP\n  sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } }\n',
+        ),
+      ).map(at),
+    ).toEqual([
+      ['/spec/ports/0/nodePort', "Forbidden: may not be used when `type` is 'ClusterIP'"],
+      [
+        '/spec/loadBalancerSourceRanges',
+        "Forbidden: may only be used when `type` is 'LoadBalancer'",
+      ],
+      [
+        '/spec/sessionAffinityConfig/clientIP/timeoutSeconds',
+        'Invalid value: 0: must be greater than 0 and less than 86400',
+      ],
+    ]);
+    expect(load(service('  type: ExternalName\n')).map(at)).toEqual([
+      ['/spec/externalName', 'Required value'],
+    ]);
+    expect(
+      load(
+        service(
+          '  type: LoadBalancer\n  clusterIP: None\n  ports: [{ port: 80 }]\n  loadBalancerSourceRanges: [office]\n',
+        ),
+      ).map(at),
+    ).toEqual([
+      [
+        '/spec/clusterIP',
+        'Invalid value: "None": may not be set to \'None\' for LoadBalancer services',
+      ],
+      [
+        '/spec/loadBalancerSourceRanges/0',
+        'Invalid value: "office": must be a list of IP ranges. For example, 10.240.0.0/24,10.250.0.0/24 ',
+      ],
+    ]);
+  });
+});
+
 describe("a pod's volumes (core validation: validateVolumes, ValidateVolumeMounts)", () => {
   const pod = (body: string) => `apiVersion: v1
 kind: Pod
