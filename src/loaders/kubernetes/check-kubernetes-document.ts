@@ -25,6 +25,7 @@ import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
 import { roleBindingProblems } from './rbac-bindings.js';
+import { policyRuleProblems } from './rbac-rules.js';
 import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { configDataProblems } from './config-data.js';
 import { rolloutBoundsProblems } from './rollout-bounds.js';
@@ -121,6 +122,7 @@ export function checkKubernetesDocument(
           ...servicePortProblems(document, group, kind.kind),
           ...serviceSpecProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
+          ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),
           ...configDataProblems(document, group, kind.kind),
           ...rolloutBoundsProblems(document, group, kind.kind),

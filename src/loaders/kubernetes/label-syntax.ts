@@ -25,7 +25,8 @@ const DNS1123_SUBDOMAIN_WITH_UNDERSCORE = new RegExp(
 );
 
 /** apimachinery's `RegexError`: the message, its examples and the regular expression. */
-function regexError(message: string, format: string, ...examples: string[]): string {
+/** apimachinery's `RegexError`: what a value must be, the pattern and examples. */
+export function regexError(message: string, format: string, ...examples: string[]): string {
   if (examples.length === 0) return `${message} (regex used for validation is '${format}')`;
   const listed = examples.map((example) => `'${example}', `).join(' or ');
   return `${message} (e.g. ${listed}regex used for validation is '${format}')`;

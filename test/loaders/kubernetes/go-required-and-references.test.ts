@@ -260,6 +260,68 @@ spec:
     ]);
   });
 
+  it('refuses negative counts, a deadline within minReadySeconds, and percentages that are none or over 100%', () => {
+    const spec = (fields: string) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: d${++n} }
+spec:
+  selector: { matchLabels: { app: d } }
+  template: { metadata: { labels: { app: d } }, spec: { containers: [{ name: c, image: nginx }] } }
+${fields}`;
+    const findings = load(
+      spec(
+        '  replicas: -1\n  revisionHistoryLimit: -2\n  minReadySeconds: 30\n  progressDeadlineSeconds: 10\n',
+      ) +
+        spec("  strategy: { rollingUpdate: { maxUnavailable: '150%', maxSurge: half } }\n") +
+        spec(
+          "  replicas: 0\n  minReadySeconds: 5\n  progressDeadlineSeconds: 6\n  strategy: { rollingUpdate: { maxUnavailable: '100%', maxSurge: '200%' } }\n",
+        ),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/spec/replicas', 'Invalid value: -1: must be greater than or equal to 0'],
+      ['/spec/revisionHistoryLimit', 'Invalid value: -2: must be greater than or equal to 0'],
+      ['/spec/progressDeadlineSeconds', 'Invalid value: 10: must be greater than minReadySeconds'],
+      [
+        '/spec/strategy/rollingUpdate/maxUnavailable',
+        'Invalid value: "150%": must not be greater than 100%',
+      ],
+      [
+        '/spec/strategy/rollingUpdate/maxSurge',
+        `Invalid value: "half": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+      ],
+    ]);
+  });
+
+  it("refuses a DaemonSet's rolling update that surges and goes unavailable at once, as defaulted", () => {
+    const daemonSet = (rollingUpdate: string) => `---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: ds${++n} }
+spec:
+  selector: { matchLabels: { app: d } }
+  template: { metadata: { labels: { app: d } }, spec: { containers: [{ name: c, image: nginx }] } }
+  updateStrategy: { type: RollingUpdate, rollingUpdate: ${rollingUpdate} }
+`;
+    const findings = load(
+      // maxUnavailable defaults to 1: a surge beside it is refused (Traefik's chart users hit it).
+      daemonSet('{ maxSurge: 1 }') +
+        daemonSet('{ maxUnavailable: 0, maxSurge: 0 }') +
+        daemonSet("{ maxUnavailable: 0, maxSurge: '10%' }") +
+        daemonSet('{ maxUnavailable: 2 }'),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/updateStrategy/rollingUpdate/maxSurge',
+        'Invalid value: 1: may not be set when maxUnavailable is non-zero',
+      ],
+      [
+        '/spec/updateStrategy/rollingUpdate/maxUnavailable',
+        'Required value: cannot be 0 when maxSurge is 0',
+      ],
+    ]);
+  });
+
   it('refuses minReplicas under 1 and maxReplicas under minReplicas', () => {
     const hpa = (bounds: string) => `---
 apiVersion: autoscaling/v2
@@ -367,6 +429,46 @@ stringData: { a: ${half} }
     expect(findings.map((f) => [f.line, f.pointer, f.message])).toEqual([
       [1, '', 'Too long: may not be more than 1048576 bytes (its data holds 1228800)'],
       [15, '/data', 'Too long: may not be more than 1048576 bytes (its data holds 1228800)'],
+    ]);
+  });
+});
+
+describe("a Role's and a ClusterRole's rules (ValidatePolicyRule)", () => {
+  const role = (kind: string, rules: string) =>
+    `---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ${kind}\nmetadata: { name: r${kind === 'Role' ? ', namespace: ns' : ''} }\nrules:\n${rules}`;
+
+  it('takes rules on resources and, in a ClusterRole, on non-resource URLs', () => {
+    expect(
+      load(
+        role('Role', '  - { apiGroups: [""], resources: [pods], verbs: [get, list] }\n') +
+          role('ClusterRole', '  - { nonResourceURLs: [/metrics], verbs: [get] }\n'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a rule without verbs, URLs in a Role or beside resources, and one naming no group or resource', () => {
+    const findings = load(
+      role(
+        'Role',
+        '  - { apiGroups: [""], resources: [pods], verbs: [] }\n  - { nonResourceURLs: [/healthz], verbs: [get] }\n  - { verbs: [get] }\n',
+      ) +
+        role(
+          'ClusterRole',
+          '  - { nonResourceURLs: [/healthz], resources: [pods], verbs: [get] }\n',
+        ),
+    );
+    expect(findings.map(at)).toEqual([
+      ['/rules/0/verbs', 'Required value: verbs must contain at least one value'],
+      [
+        '/rules/1/nonResourceURLs',
+        'Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs',
+      ],
+      ['/rules/2/apiGroups', 'Required value: resource rules must supply at least one api group'],
+      ['/rules/2/resources', 'Required value: resource rules must supply at least one resource'],
+      [
+        '/rules/0/nonResourceURLs',
+        'Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs',
+      ],
     ]);
   });
 });
