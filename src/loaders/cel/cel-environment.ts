@@ -38,6 +38,7 @@ import { cidrLibrary } from './kubernetes-library/cidr.js';
 import { chargedStandardFunctions } from './charged-standard.js';
 import { listEqualityFunctions } from './list-equality.js';
 import { goNumberParsingFunctions } from './go-number-parsing.js';
+import { goTimeConversionFunctions } from './go-time-conversions.js';
 import { listUnionFunctions } from './list-union.js';
 import { urlLibrary } from './kubernetes-library/url.js';
 
@@ -131,6 +132,7 @@ function functionsOf(minor: number): CelFunc[] {
   return [
     ...chargedStandardFunctions,
     ...goNumberParsingFunctions,
+    ...goTimeConversionFunctions,
     ...listEqualityFunctions,
     ...listUnionFunctions,
     ...libraries.flatMap((library) => library.funcs),

@@ -73,6 +73,27 @@ export function codePointCount(text: string): number {
   return count;
 }
 
+/**
+ * Two strings' order by code point (Go's, which compares UTF-8 bytes), charged by their size.
+ * JavaScript's `<` compares UTF-16 units, which puts a character past U+FFFF (a surrogate pair,
+ * units from 0xD800) before one from U+E000 to U+FFFF: at the first unit that differs, a
+ * surrogate is lifted past the basic plane.
+ */
+export function compareStrings(a: string, b: string): number {
+  charge(sizeCost(a.length + b.length));
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return liftSurrogate(x) - liftSurrogate(y);
+  }
+  return a.length - b.length;
+}
+
+function liftSurrogate(unit: number): number {
+  return unit >= 0xd800 && unit <= 0xdfff ? unit + 0x10000 : unit;
+}
+
 /** `size()` of a string: counted without copying it (`@bufbuild/cel` spreads it to an array). */
 function size(text: string): bigint {
   charge(sizeCost(text.length));
@@ -84,10 +105,6 @@ const CHARGED = new Set([
   '_+_(string,string)',
   '_+_(bytes,bytes)',
   '_+_(list,list)',
-  '_<_(string,string)',
-  '_<=_(string,string)',
-  '_>_(string,string)',
-  '_>=_(string,string)',
   '@in(dyn,list)',
   'string.contains(string)',
   'string.startsWith(string)',
@@ -98,6 +115,11 @@ export const chargedStandardFunctions: readonly CelFunc[] = [
   ...[...celEnv().funcs]
     .filter((func) => CHARGED.has(func.id))
     .map((func) => chargedCopy(func, { result: false })),
+  // Ordered by code point, as Go compares strings (by their UTF-8 bytes).
+  celFunc('_<_', [STRING, STRING], BOOL, (a, b) => compareStrings(a, b) < 0),
+  celFunc('_<=_', [STRING, STRING], BOOL, (a, b) => compareStrings(a, b) <= 0),
+  celFunc('_>_', [STRING, STRING], BOOL, (a, b) => compareStrings(a, b) > 0),
+  celFunc('_>=_', [STRING, STRING], BOOL, (a, b) => compareStrings(a, b) >= 0),
   celFunc('size', [STRING], INT, size),
   celMethod('size', STRING, [], INT, function () {
     return size(this);

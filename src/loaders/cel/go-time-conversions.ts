@@ -1,0 +1,118 @@
+/**
+ * CEL's conversions between strings and times as cel-go makes them, with Go's `time` package:
+ * `timestamp(s)` is `time.Parse(time.RFC3339, s)` (a day the month does not have, an hour past
+ * 23 or a second past 59 is an error, where `@bufbuild/cel`'s JavaScript dates roll over into the
+ * next month); `duration("")` is an error, as `time.ParseDuration("")` is; `string(t)` is
+ * `t.Format(time.RFC3339Nano)` (`.5Z`, not `.500Z`) and `string(d)` the seconds as Go's
+ * `FormatFloat(d.Seconds(), 'f', -1, 64)` plus `s` (`1.5s`, not `1.500s`). The rest of each
+ * conversion is `@bufbuild/cel`'s own.
+ */
+
+import { celEnv, celFunc, CelScalar, isCelError, type CelFunc, type CelValue } from '@bufbuild/cel';
+
+const { STRING } = CelScalar;
+
+/** `@bufbuild/cel`'s standard overload with this id. */
+function standard(id: string): CelFunc {
+  const func = [...celEnv().funcs].find((candidate) => candidate.id === id);
+  if (func === undefined) throw new Error(`@bufbuild/cel has no ${id}`);
+  return func;
+}
+
+/** Calls a standard overload, throwing its error as the function's error. */
+function callStandard(func: CelFunc, args: CelValue[]): CelValue {
+  const result = func.call(0, undefined, args);
+  if (result === undefined) throw new Error(`found no matching overload for '${func.name}'`);
+  if (isCelError(result)) throw result;
+  return result;
+}
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+/** Days in `month` (1-12) of `year`, by the Gregorian calendar. */
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Why `time.Parse(time.RFC3339, text)` refuses `text`, in Go's words; undefined when it takes it. */
+export function rfc3339Error(text: string): string | undefined {
+  const quoted = JSON.stringify(text);
+  const match = RFC3339.exec(text);
+  if (match === null) return `parsing time ${quoted}: cannot parse as RFC 3339`;
+  const [, year, month, day, hour, minute, second, , , zoneHour, zoneMinute] = match.map(Number);
+  if ((month as number) < 1 || (month as number) > 12)
+    return `parsing time ${quoted}: month out of range`;
+  if ((day as number) < 1 || (day as number) > daysIn(year as number, month as number)) {
+    return `parsing time ${quoted}: day out of range`;
+  }
+  if ((hour as number) > 23) return `parsing time ${quoted}: hour out of range`;
+  if ((minute as number) > 59) return `parsing time ${quoted}: minute out of range`;
+  if ((second as number) > 59) return `parsing time ${quoted}: second out of range`;
+  if (match[8] !== undefined && ((zoneHour as number) > 23 || (zoneMinute as number) > 59)) {
+    return `parsing time ${quoted}: time zone offset out of range`;
+  }
+  return undefined;
+}
+
+const timestampOfString = standard('timestamp(string)');
+const durationOfString = standard('duration(string)');
+
+interface TimeMessage {
+  readonly seconds: bigint;
+  readonly nanos: number;
+}
+
+/** The message of a CEL timestamp or duration value. */
+function messageOf(value: unknown): TimeMessage {
+  return (value as { message: TimeMessage }).message;
+}
+
+/** `t.Format(time.RFC3339Nano)` of a UTC timestamp: the fraction without trailing zeros. */
+export function formatRfc3339Nano({ seconds, nanos }: TimeMessage): string {
+  const date = new Date(Number(seconds) * 1000);
+  const whole = date.toISOString().replace(/\.\d{3}Z$/, '');
+  const fraction = nanos === 0 ? '' : `.${String(nanos).padStart(9, '0').replace(/0+$/, '')}`;
+  return `${whole}${fraction}Z`;
+}
+
+/** Go's `FormatFloat(d.Seconds(), 'f', -1, 64)` and `s`: the shortest decimal, no exponent. */
+export function formatGoDuration({ seconds, nanos }: TimeMessage): string {
+  const value = Number(seconds) + nanos / 1e9;
+  return `${plainDecimal(value)}s`;
+}
+
+/** The shortest decimal that reads back as `value`, written without an exponent. */
+function plainDecimal(value: number): string {
+  const text = String(value);
+  const exponent = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (exponent === null) return text;
+  const [, sign = '', head = '', tail = '', power = '0'] = exponent;
+  const digits = `${head}${tail}`;
+  const point = 1 + Number(power);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+const timestampToString = standard('string(google.protobuf.Timestamp)');
+const durationToString = standard('string(google.protobuf.Duration)');
+
+/** The conversions replaced (`cel-environment.ts` adds them). */
+export const goTimeConversionFunctions: readonly CelFunc[] = [
+  celFunc('timestamp', [STRING], timestampOfString.result, (text) => {
+    const error = rfc3339Error(text);
+    if (error !== undefined) throw new Error(error);
+    return callStandard(timestampOfString, [text]);
+  }),
+  celFunc('duration', [STRING], durationOfString.result, (text) => {
+    if (text === '') throw new Error('time: invalid duration ""');
+    return callStandard(durationOfString, [text]);
+  }),
+  celFunc('string', timestampToString.arguments, STRING, (time) =>
+    formatRfc3339Nano(messageOf(time)),
+  ),
+  celFunc('string', durationToString.arguments, STRING, (duration) =>
+    formatGoDuration(messageOf(duration)),
+  ),
+];
