@@ -13,9 +13,9 @@
 import { requestUriError } from './go-request-uri.js';
 import {
   decodeBase64,
+  isDateTime,
   isTypedFormat,
   parseDate,
-  parseDateTime,
   parseDuration,
 } from './string-formats.js';
 import { isSloppyIpAddress, parseSloppyCidr } from './kubernetes/ip-address.js';
@@ -181,7 +181,7 @@ export function isValidFormat(text: string, format: string): boolean {
     case 'date':
       return parseDate(text) !== undefined;
     case 'datetime':
-      return parseDateTime(text) !== undefined;
+      return isDateTime(text);
     case 'byte':
       return decodeBase64(text) !== undefined;
     default:

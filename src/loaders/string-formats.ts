@@ -146,6 +146,26 @@ export function parseDateTime(text: string): { seconds: bigint; nanos: number } 
   return { seconds, nanos: Number(fraction.padEnd(9, '0')) };
 }
 
+/** kube-openapi's `DateTimePattern`, matched against the part after the date. */
+const DATE_TIME_CLOCK = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/u;
+
+/**
+ * Whether a string is a `date-time` as the API server validates one (kube-openapi's
+ * `strfmt.IsDateTime`, which differs from how it parses one, {@link parseDateTime}): lower-cased
+ * and split at each `t`, the first part a date and the second a clock with an offset (`z` or
+ * `+hh:mm`), hours to 23, minutes and seconds to 59; any character before the fraction. So `""`
+ * and `2024-01-02T03:04:05` (no offset) are not date-times, `2024-01-02t03:04:05z` is.
+ */
+export function isDateTime(text: string): boolean {
+  const parts = text.toLowerCase().split('t');
+  if (parts.length < 2 || parseDate(parts[0] as string) === undefined) return false;
+  const clock = DATE_TIME_CLOCK.exec(parts[1] as string);
+  if (clock === null) return false;
+  return (
+    (clock[1] as string) <= '23' && (clock[2] as string) <= '59' && (clock[3] as string) <= '59'
+  );
+}
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Go's `base64.StdEncoding` decoding (padded; line breaks ignored), as `strfmt.Base64`. */

@@ -99,7 +99,25 @@ const CASES: Record<string, { valid: string[]; invalid: string[] }> = {
     invalid: ['507f1f77bcf86cd79943901', 'zz7f1f77bcf86cd799439011'],
   },
   password: { valid: ['', 'anything at all'], invalid: [] },
-  datetime: { valid: ['2024-01-02T03:04:05Z'], invalid: ['nope', '2024-01-02'] },
+  // kube-openapi's IsDateTime: an offset is needed, case does not matter, any character may
+  // stand before the fraction.
+  datetime: {
+    valid: [
+      '2024-01-02T03:04:05Z',
+      '2024-01-02t03:04:05z',
+      '2024-01-02T03:04:05.123456789123+02:00',
+      '2024-01-02T03:04:05,5Z',
+    ],
+    invalid: [
+      'nope',
+      '2024-01-02',
+      '',
+      '2024-01-02T03:04:05',
+      '2024-02-30T03:04:05Z',
+      '2024-01-02T24:04:05Z',
+      '2024-01-02 03:04:05Z',
+    ],
+  },
 };
 
 describe('the formats the API server checks', () => {
