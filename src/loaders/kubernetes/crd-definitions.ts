@@ -37,6 +37,7 @@ import { printColumnPathError } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
 import { findInvalidDefaults } from './invalid-defaults.js';
+import { findListTypeProblems } from './crd-list-types.js';
 import { decodedSchema } from './schema-decoding.js';
 import { deferCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
@@ -376,6 +377,7 @@ function versionDefinition(
       options.celRules,
       [
         ...findStructuralProblems(schema),
+        ...findListTypeProblems(schema),
         // Only a schema that compiles has defaults worth checking against it.
         ...(compiler.compile(schema).problems.length === 0
           ? findInvalidDefaults(schema, compiler)

@@ -525,6 +525,90 @@ ${spec}`);
       expect(load(nestedDefaults).findings).toEqual([]);
     });
 
+    it('list and map annotations the API server refuses (ValidateCustomResourceDefinitionOpenAPISchema)', () => {
+      const findings = load(
+        specSchema(`              type: object
+              properties:
+                tags: { type: string, x-kubernetes-list-type: set }
+                labels: { type: object, x-kubernetes-map-type: loose }
+                ports:
+                  type: array
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [name, port, name]
+                  items:
+                    type: object
+                    properties:
+                      name: { type: string }
+                      port: { type: object }
+                keys:
+                  type: array
+                  x-kubernetes-list-map-keys: [id]
+                  items: { type: object, required: [id], properties: { id: { type: string } } }
+                pairs:
+                  type: array
+                  x-kubernetes-list-type: set
+                  items: { type: object, properties: { a: { type: string } } }
+`),
+      ).findings;
+      expect(
+        findings.map((f) => [
+          f.pointer.replace(/^.*\/properties\/spec/, ''),
+          f.message.replace(/^.*is invalid: /, ''),
+        ]),
+      ).toEqual([
+        [
+          '/properties/tags/type',
+          'Invalid value: "string": must be array if x-kubernetes-list-type is specified',
+        ],
+        [
+          '/properties/labels/x-kubernetes-map-type',
+          'Unsupported value: "loose": supported values: "atomic", "granular"',
+        ],
+        [
+          '/properties/ports/x-kubernetes-list-map-keys',
+          'Invalid value: []string{"name", "port", "name"}: must not contain duplicate entries',
+        ],
+        [
+          '/properties/ports/items/properties/name/default',
+          'Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+        ],
+        [
+          '/properties/ports/items/properties/port/default',
+          'Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+        ],
+        [
+          '/properties/ports/items/properties/port/type',
+          'Invalid value: "object": must be a scalar type if parent array\'s x-kubernetes-list-type is map',
+        ],
+        [
+          '/properties/keys/x-kubernetes-list-type',
+          'Required value: must be map if x-kubernetes-list-map-keys is non-empty',
+        ],
+        [
+          '/properties/pairs/items/x-kubernetes-map-type',
+          'Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set',
+        ],
+      ]);
+      const fine = specSchema(`              type: object
+              properties:
+                ports:
+                  type: array
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [name, protocol]
+                  items:
+                    type: object
+                    required: [name]
+                    properties:
+                      name: { type: string }
+                      protocol: { type: string, default: TCP }
+                pairs:
+                  type: array
+                  x-kubernetes-list-type: set
+                  items: { type: object, x-kubernetes-map-type: atomic, properties: { a: { type: string } } }
+`);
+      expect(load(fine).findings).toEqual([]);
+    });
+
     it('a default object that breaks a rule of one of its fields, at the field', () => {
       expect(
         refusal(`              type: object
