@@ -25,6 +25,36 @@ const FORBIDDEN = new Set([
 /** Keywords holding subschemas that only validate (no `type` needed there). */
 const JUNCTORS = new Set(['allOf', 'anyOf', 'oneOf', 'not']);
 
+/**
+ * What a schema under a junctor may not say (`validateNestedValueValidation`): it only
+ * validates, the structural part around it types and defaults. By keyword: the API server's words.
+ */
+const NOT_IN_JUNCTORS: ReadonlyMap<string, (value: unknown) => string | undefined> = new Map<
+  string,
+  (value: unknown) => string | undefined
+>([
+  ['type', (value) => (value === undefined || value === '' ? undefined : 'must be empty')],
+  ['additionalProperties', (value) => (value === undefined ? undefined : 'must be undefined')],
+  ['default', (value) => (value === undefined || value === null ? undefined : 'must be undefined')],
+  ['title', (value) => (typeof value === 'string' && value !== '' ? 'must be empty' : undefined)],
+  [
+    'description',
+    (value) => (typeof value === 'string' && value !== '' ? 'must be empty' : undefined),
+  ],
+  ['nullable', (value) => (value === true ? 'must be false' : undefined)],
+  [
+    'x-kubernetes-preserve-unknown-fields',
+    (value) => (value === true ? 'must be false' : undefined),
+  ],
+  ['x-kubernetes-embedded-resource', (value) => (value === true ? 'must be false' : undefined)],
+  ['x-kubernetes-int-or-string', (value) => (value === true ? 'must be false' : undefined)],
+  [
+    'x-kubernetes-list-map-keys',
+    (value) => (Array.isArray(value) && value.length > 0 ? 'must be empty' : undefined),
+  ],
+  ['x-kubernetes-list-type', (value) => (value === undefined ? undefined : 'must be undefined')],
+]);
+
 /** Every rule the schema breaks, at its node (paths inside the schema). */
 export function findStructuralProblems(schema: JsonSchema): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
@@ -35,7 +65,26 @@ export function findStructuralProblems(schema: JsonSchema): SchemaProblem[] {
   return problems;
 }
 
-function walk(schema: JsonSchema, path: string[], typed: boolean, problems: SchemaProblem[]): void {
+/**
+ * `anyOf: [{type: integer}, {type: string}]`, exactly: what generators write beside
+ * `x-kubernetes-int-or-string` (a quantity, a port), which the API server lets stand there
+ * (`isIntOrStringAnyOfPattern`), alone or as the first `allOf`'s `anyOf`.
+ */
+function isIntOrStringAnyOf(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length !== 2) return false;
+  return ['integer', 'string'].every((type, i) => {
+    const branch: unknown = value[i];
+    return isPlainObject(branch) && Object.keys(branch).length === 1 && branch.type === type;
+  });
+}
+
+function walk(
+  schema: JsonSchema,
+  path: string[],
+  typed: boolean,
+  problems: SchemaProblem[],
+  skipAnyOf = false,
+): void {
   if (
     typed &&
     path.length > 0 &&
@@ -50,6 +99,14 @@ function walk(schema: JsonSchema, path: string[], typed: boolean, problems: Sche
         'not structural: every property needs a type (or x-kubernetes-int-or-string, or x-kubernetes-preserve-unknown-fields)',
       ),
     );
+  }
+  if (!typed) {
+    for (const [key, rule] of NOT_IN_JUNCTORS) {
+      const broken = rule(schema[key]);
+      if (broken !== undefined) {
+        problems.push(problem([...path, key], key, `Forbidden: ${broken} to be structural`));
+      }
+    }
   }
   if (schema.properties !== undefined && isPlainObject(schema.additionalProperties)) {
     problems.push(
@@ -79,10 +136,14 @@ function walk(schema: JsonSchema, path: string[], typed: boolean, problems: Sche
     } else if ((key === 'items' || key === 'additionalProperties') && isPlainObject(child)) {
       walk(child, at, typed, problems);
     } else if (JUNCTORS.has(key)) {
+      const intOrString = schema['x-kubernetes-int-or-string'] === true;
+      if (key === 'anyOf' && (skipAnyOf || (intOrString && isIntOrStringAnyOf(child)))) continue;
       const subs = Array.isArray(child) ? child : [child];
       subs.forEach((sub, i) => {
-        if (isPlainObject(sub))
-          walk(sub, Array.isArray(child) ? [...at, String(i)] : at, false, problems);
+        if (!isPlainObject(sub)) return;
+        // The first allOf's int-or-string anyOf is let stand too.
+        const skip = intOrString && key === 'allOf' && i === 0 && isIntOrStringAnyOf(sub.anyOf);
+        walk(sub, Array.isArray(child) ? [...at, String(i)] : at, false, problems, skip);
       });
     }
   }

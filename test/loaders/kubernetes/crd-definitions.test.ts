@@ -525,6 +525,46 @@ ${spec}`);
       expect(load(nestedDefaults).findings).toEqual([]);
     });
 
+    it('a junctor that types, defaults or describes (validateNestedValueValidation), but an int-or-string anyOf stands', () => {
+      const findings = load(
+        specSchema(`              type: object
+              properties:
+                mode:
+                  type: string
+                  anyOf:
+                    - { type: string, enum: [a] }
+                    - { pattern: "^b", description: b mode }
+                size:
+                  x-kubernetes-int-or-string: true
+                  anyOf: [{ type: integer }, { type: string }]
+                limit:
+                  x-kubernetes-int-or-string: true
+                  allOf:
+                    - anyOf: [{ type: integer }, { type: string }]
+                    - { pattern: "^[0-9]" }
+                items:
+                  type: array
+                  items: { type: string }
+                  not: { nullable: true, default: [], x-kubernetes-list-type: set }
+`),
+      ).findings;
+      expect(
+        findings.map((f) => [
+          f.pointer.replace(/^.*\/properties\/spec/, ''),
+          f.message.replace(/^.*is invalid: /, ''),
+        ]),
+      ).toEqual([
+        ['/properties/mode/anyOf/0/type', 'Forbidden: must be empty to be structural'],
+        ['/properties/mode/anyOf/1/description', 'Forbidden: must be empty to be structural'],
+        ['/properties/items/not/nullable', 'Forbidden: must be false to be structural'],
+        ['/properties/items/not/default', 'Forbidden: must be undefined to be structural'],
+        [
+          '/properties/items/not/x-kubernetes-list-type',
+          'Forbidden: must be undefined to be structural',
+        ],
+      ]);
+    });
+
     it('list and map annotations the API server refuses (ValidateCustomResourceDefinitionOpenAPISchema)', () => {
       const findings = load(
         specSchema(`              type: object
