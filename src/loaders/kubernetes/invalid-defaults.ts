@@ -1,10 +1,13 @@
 /**
  * The API server refuses a CRD whose `default` its own node's schema refuses (apiextensions'
- * `ValidateDefaults`: the default, with the defaults below it applied, must validate and must
- * lose nothing to pruning): `properties[size].default: Invalid value: "big": must be of type
- * integer`. Taken as written, such a default would be filled into every document that leaves
- * the field out, and each would be blamed at a field its author never wrote; here the CRD is
- * refused at its default. (A default's CEL rules are checked in `definition-schema.ts`.)
+ * `ValidateDefaults`: the default, as written, must validate against the node and lose nothing to
+ * pruning): `properties[size].default: Invalid value: "big": must be of type integer`. Taken as
+ * written, such a default would be filled into every document that leaves the field out, and
+ * each would be blamed at a field its author never wrote; here the CRD is refused at its default.
+ * As `ValidateDefaults` walks: `properties` and `items`, not `additionalProperties`; nothing under
+ * an object's `metadata` (the API server judges those defaults as object metadata); a list's
+ * repeated items are a stored object's problem, not the CRD's. (A default's CEL rules are checked
+ * in `definition-schema.ts`.)
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
@@ -12,7 +15,6 @@ import type { CompilesSchemas } from '../compiled-schema.js';
 import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
 
 /** The problems of each `default` in a CRD schema, at paths inside the schema. */
@@ -21,20 +23,20 @@ export function findInvalidDefaults(
   compiler: CompilesSchemas,
 ): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  const walk = (node: unknown, path: readonly (string | number)[]): void => {
+  const walk = (node: unknown, path: readonly (string | number)[], root: boolean): void => {
     if (!isPlainObject(node)) return;
     // `null` is the API server's to judge against `nullable`; it never reaches a document.
     if (node.default !== undefined && node.default !== null) {
       const at = jsonPointer([...path, 'default']);
-      const value = applyDefaults(structuredClone(node.default), node);
-      for (const problem of compiler.compile(node).validate?.(value) ?? []) {
+      for (const problem of compiler.compile(node).validate?.(node.default) ?? []) {
+        if (problem.keyword === 'x-kubernetes-list-type') continue;
         problems.push({
           ...problem,
           path: `${at}${problem.path}`,
           message: `the default ${problem.message}`,
         });
       }
-      for (const problem of findUnknownFields(value, node)) {
+      for (const problem of findUnknownFields(node.default, node)) {
         problems.push({
           ...problem,
           path: `${at}${problem.path}`,
@@ -42,14 +44,15 @@ export function findInvalidDefaults(
         });
       }
     }
+    const objectRoot = root || node['x-kubernetes-embedded-resource'] === true;
     if (isPlainObject(node.properties)) {
       for (const [key, child] of Object.entries(node.properties)) {
-        walk(child, [...path, 'properties', key]);
+        if (objectRoot && key === 'metadata') continue;
+        walk(child, [...path, 'properties', key], false);
       }
     }
-    walk(node.items, [...path, 'items']);
-    walk(node.additionalProperties, [...path, 'additionalProperties']);
+    walk(node.items, [...path, 'items'], false);
   };
-  walk(schema, []);
+  walk(schema, [], true);
   return problems;
 }

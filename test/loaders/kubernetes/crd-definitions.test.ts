@@ -512,8 +512,8 @@ ${spec}`);
       expect(load(specSchema(schema)).findings.map((f) => f.message)).toContain(
         'the schema of Backups.example.org is invalid: the default must be integer',
       );
-      // With the defaults below it applied first: {} takes its required field's default.
-      const nestedDefaults = specSchema(`              type: object
+      // As written, not with the defaults below it applied (controller-tools#440): {} lacks mode.
+      const written = specSchema(`              type: object
               properties:
                 policy:
                   type: object
@@ -522,7 +522,30 @@ ${spec}`);
                   properties:
                     mode: { type: string, enum: [Retain, Delete], default: Retain }
 `);
-      expect(load(nestedDefaults).findings).toEqual([]);
+      expect(load(written).findings.map((f) => f.message)).toEqual([
+        "the schema of Backups.example.org is invalid: the default must have required property 'mode'",
+      ]);
+    });
+
+    it('no default the API server does not judge: under additionalProperties, under metadata, repeated set items', () => {
+      const crd = specSchema(`              type: object
+              properties:
+                limits:
+                  type: object
+                  additionalProperties: { type: integer, default: lots }
+                template:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+                  properties:
+                    metadata: { type: object, default: { labels: { app: web } } }
+                tags:
+                  type: array
+                  x-kubernetes-list-type: set
+                  items: { type: string }
+                  default: [a, a]
+`);
+      expect(load(crd).findings).toEqual([]);
     });
 
     it('a junctor that types, defaults or describes (validateNestedValueValidation), but an int-or-string anyOf stands', () => {
