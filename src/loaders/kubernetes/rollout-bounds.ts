@@ -18,6 +18,8 @@ import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js
 import { regexError } from './label-syntax.js';
 
 const NEGATIVE = 'must be greater than or equal to 0';
+/** apps/v1's `progressDeadlineSeconds` when left out. */
+const DEFAULT_PROGRESS_DEADLINE = 600;
 const PERCENT = /^[0-9]+%$/;
 const PERCENT_MESSAGE = regexError(
   "a valid percent string must be a numeric string followed by an ending '%'",
@@ -35,7 +37,8 @@ const NONNEGATIVE: Readonly<Record<string, readonly string[]>> = {
     'progressDeadlineSeconds',
   ],
   'apps/ReplicaSet': ['replicas', 'minReadySeconds'],
-  'apps/StatefulSet': ['replicas', 'minReadySeconds', 'revisionHistoryLimit'],
+  // ValidateStatefulSetSpec leaves its revisionHistoryLimit alone.
+  'apps/StatefulSet': ['replicas', 'minReadySeconds'],
   'apps/DaemonSet': ['minReadySeconds', 'revisionHistoryLimit'],
   '/ReplicationController': ['replicas', 'minReadySeconds'],
 };
@@ -59,13 +62,23 @@ export function rolloutBoundsProblems(
     }
   }
   if (group === 'apps' && kind === 'Deployment') {
-    const { progressDeadlineSeconds: deadline, minReadySeconds } = spec;
+    const { progressDeadlineSeconds, minReadySeconds } = spec;
     const ready = typeof minReadySeconds === 'number' ? minReadySeconds : 0;
+    // Left out, apps/v1 defaults it to 600 s, which a minReadySeconds of 600 or more reaches.
+    const deadline =
+      progressDeadlineSeconds === undefined || progressDeadlineSeconds === null
+        ? DEFAULT_PROGRESS_DEADLINE
+        : progressDeadlineSeconds;
     if (typeof deadline === 'number' && deadline <= ready) {
       add(
         ['progressDeadlineSeconds'],
         'progress-deadline',
-        invalidValue(deadline, 'must be greater than minReadySeconds'),
+        invalidValue(
+          deadline,
+          deadline === progressDeadlineSeconds
+            ? 'must be greater than minReadySeconds'
+            : 'must be greater than minReadySeconds (left out, progressDeadlineSeconds is 600)',
+        ),
       );
     }
     strategyProblems(spec.strategy, add);

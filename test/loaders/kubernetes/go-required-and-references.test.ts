@@ -276,7 +276,9 @@ ${fields}`;
         spec("  strategy: { rollingUpdate: { maxUnavailable: '150%', maxSurge: half } }\n") +
         spec(
           "  replicas: 0\n  minReadySeconds: 5\n  progressDeadlineSeconds: 6\n  strategy: { rollingUpdate: { maxUnavailable: '100%', maxSurge: '200%' } }\n",
-        ),
+        ) +
+        spec('  minReadySeconds: 600\n') +
+        spec('  minReadySeconds: 599\n'),
     );
     expect(findings.map(at)).toEqual([
       ['/spec/replicas', 'Invalid value: -1: must be greater than or equal to 0'],
@@ -289,6 +291,31 @@ ${fields}`;
       [
         '/spec/strategy/rollingUpdate/maxSurge',
         `Invalid value: "half": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+      ],
+      [
+        '/spec/progressDeadlineSeconds',
+        'Invalid value: 600: must be greater than minReadySeconds (left out, progressDeadlineSeconds is 600)',
+      ],
+    ]);
+  });
+
+  it("refuses a StatefulSet's negative replicas and partition, not its revisionHistoryLimit (ValidateStatefulSetSpec)", () => {
+    const findings = load(`---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db }
+spec:
+  replicas: -1
+  revisionHistoryLimit: -1
+  selector: { matchLabels: { app: d } }
+  updateStrategy: { rollingUpdate: { partition: -2 } }
+  template: { metadata: { labels: { app: d } }, spec: { containers: [{ name: c, image: nginx }] } }
+`);
+    expect(findings.map(at)).toEqual([
+      ['/spec/replicas', 'Invalid value: -1: must be greater than or equal to 0'],
+      [
+        '/spec/updateStrategy/rollingUpdate/partition',
+        'Invalid value: -2: must be greater than or equal to 0',
       ],
     ]);
   });
