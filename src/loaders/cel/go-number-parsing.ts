@@ -49,8 +49,44 @@ export function parseGoUint(text: string): bigint {
   return value;
 }
 
+/**
+ * Go's `underscoreOK`: `_` only between digits, or between a base prefix and a digit, as in a
+ * Go literal (`1_000.5`, `0x_1p0`); `ParseFloat` takes such a text and drops them.
+ */
+function underscoresOk(text: string): boolean {
+  let body = text.replace(/^[+-]/, '');
+  let seen: 'start' | 'digit' | 'underscore' | 'other' = 'start';
+  let hex = false;
+  if (/^0[bBoOxX]/.test(body)) {
+    hex = /^0[xX]/.test(body);
+    body = body.slice(2);
+    seen = 'digit';
+  }
+  for (const char of body) {
+    if (/[0-9]/.test(char) || (hex && /[a-fA-F]/.test(char))) {
+      seen = 'digit';
+    } else if (char === '_') {
+      if (seen !== 'digit') return false;
+      seen = 'underscore';
+    } else {
+      if (seen === 'underscore') return false;
+      seen = 'other';
+    }
+  }
+  return seen !== 'underscore';
+}
+
 /** `strconv.ParseFloat(text, 64)`. */
 export function parseGoFloat(text: string): number {
+  if (text.includes('_')) {
+    if (!underscoresOk(text)) throw numError('ParseFloat', text, 'invalid syntax');
+    return parseGoFloatDigits(text.replaceAll('_', ''), text);
+  }
+  return parseGoFloatDigits(text, text);
+}
+
+/** `ParseFloat` of `text` with its underscores gone; errors name the text as written. */
+function parseGoFloatDigits(text: string, written: string): number {
   const infinity = INFINITY.exec(text);
   if (infinity !== null) return infinity[1] === '-' ? -Infinity : Infinity;
   if (NOT_A_NUMBER.test(text)) return NaN;
@@ -61,13 +97,13 @@ export function parseGoFloat(text: string): number {
     const hex = HEX_FLOAT.exec(text);
     const [, sign = '', whole = '', fraction = '', exponent = '0'] = hex ?? [];
     if (hex === null || whole.length + fraction.length === 0) {
-      throw numError('ParseFloat', text, 'invalid syntax');
+      throw numError('ParseFloat', written, 'invalid syntax');
     }
     const mantissa = Number.parseInt(`${whole}${fraction}` || '0', 16);
     value = mantissa * 2 ** (Number(exponent) - 4 * fraction.length);
     if (sign === '-') value = -value;
   }
-  if (!Number.isFinite(value)) throw numError('ParseFloat', text, 'value out of range');
+  if (!Number.isFinite(value)) throw numError('ParseFloat', written, 'value out of range');
   return value;
 }
 

@@ -18,6 +18,9 @@ describe("int, uint and double of a string, as cel-go's strconv reads it", () =>
     ['double("Inf") > 1e308', true],
     ['double("-infinity") < -1e308', true],
     ['double("NaN") != double("NaN")', true],
+    // Underscores between digits, as in a Go literal.
+    ['double("1_000.5")', 1000.5],
+    ['double("0x_1p0")', 1],
   ])('%s is %s', (expression, value) => {
     expect(runExpression(expression)).toEqual(value);
   });
@@ -37,7 +40,9 @@ describe("int, uint and double of a string, as cel-go's strconv reads it", () =>
     ['double("")', 'strconv.ParseFloat: parsing "": invalid syntax'],
     ['double(" 1.5")', 'strconv.ParseFloat: parsing " 1.5": invalid syntax'],
     ['double("0x10")', 'strconv.ParseFloat: parsing "0x10": invalid syntax'],
-    ['double("1_0")', 'strconv.ParseFloat: parsing "1_0": invalid syntax'],
+    ['double("1__0")', 'strconv.ParseFloat: parsing "1__0": invalid syntax'],
+    ['double("1_")', 'strconv.ParseFloat: parsing "1_": invalid syntax'],
+    ['double("1_.5")', 'strconv.ParseFloat: parsing "1_.5": invalid syntax'],
     ['double("+nan")', 'strconv.ParseFloat: parsing "+nan": invalid syntax'],
     ['double("1e400")', 'strconv.ParseFloat: parsing "1e400": value out of range'],
   ])('%s is an error: %s', (expression, message) => {
