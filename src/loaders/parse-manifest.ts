@@ -628,7 +628,8 @@ class DataBuilder {
   readonly templates: YamlNode[] = [];
   #expansions = 0;
   /** The nodes built, and those of them built inside an alias's expansion (go-yaml's counts). */
-  #built = 0;
+  /** The document node counts, as go-yaml counts it. */
+  #built = 1;
   #builtInAliases = 0;
   /** Inside an alias expansion, anchors are not defined again (they were, where they stand). */
   #aliasDepth = 0;
@@ -656,10 +657,7 @@ class DataBuilder {
 
   build(node: YamlNode | null, depth: number): unknown {
     if (node === null) return null;
-    this.#built++;
-    if (this.#aliasDepth > 0 && ++this.#builtInAliases > ALIASED_NODES_ALWAYS_ALLOWED) {
-      this.#checkAliasing(node);
-    }
+    this.#count(node);
     if (depth > this.limits.maxDepth) {
       this.#report(
         'nesting-too-deep',
@@ -692,6 +690,7 @@ class DataBuilder {
             merges.push({ key: pair.key, value: pair.value as YamlNode | null });
             continue;
           }
+          if (pair.key !== null) this.#count(pair.key as YamlNode);
           const key = this.#key(pair.key as YamlNode | null);
           if (key === undefined) continue;
           if (key === '__proto__') {
@@ -762,6 +761,14 @@ class DataBuilder {
       }
     } finally {
       this.#path.pop();
+    }
+  }
+
+  /** One more node built (a mapping's key too, as go-yaml decodes it), and the bound checked. */
+  #count(node: YamlNode): void {
+    this.#built++;
+    if (this.#aliasDepth > 0 && ++this.#builtInAliases > ALIASED_NODES_ALWAYS_ALLOWED) {
+      this.#checkAliasing(node);
     }
   }
 

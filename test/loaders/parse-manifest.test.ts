@@ -110,7 +110,7 @@ describe('parseManifest', () => {
     it("reads go-yaml v2's numbers that YAML 1.2 keeps as strings (1_000, 0b11), and warns", () => {
       const { documents, findings } = parse(
         object(
-          'a: 1_000\nb: 0b11\nc: -0b1_0\nd: 0X1F\ne: 1_000.5\nf: "1_000"\ng: 1_x\nh: _1\ni: 99_999_999_999_999_999_999\nj: 2024-01-02\n',
+          'a: 1_000\nb: 0b11\nc: -0b1_0\nd: 0X1F\ne: 1_000.5\nf: "1_000"\ng: 1_x\nh: _1\ni: 99_999_999_999_999_999_999\nj: 2024-01-02\nk: .1_0\nl: ._1\n',
         ),
       );
       expect(documents[0]?.value).toMatchObject({
@@ -124,6 +124,9 @@ describe('parseManifest', () => {
         h: '_1',
         i: 1e20,
         j: '2024-01-02',
+        // As gopkg.in/yaml.v2 reads them.
+        k: 0.1,
+        l: '._1',
       });
       expect(findings.map(where)).toEqual([
         ['yaml11-number', 3, 4, '/a'],
@@ -132,6 +135,7 @@ describe('parseManifest', () => {
         ['yaml11-number', 6, 4, '/d'],
         ['yaml11-number', 7, 4, '/e'],
         ['yaml11-number', 11, 4, '/i'],
+        ['yaml11-number', 13, 4, '/k'],
       ]);
       expect(findings[0]?.message).toBe(
         '1_000 is the number 1000 as kubectl reads it (YAML 1.1), but the string "1_000" in YAML 1.2: write 1000, or quote it for the string',
@@ -464,11 +468,20 @@ describe('parseManifest', () => {
       // Generous for a loaded machine: the bound that matters is no exponential expansion (a
       // billion nodes), which would take minutes.
       expect(performance.now() - started).toBeLessThan(20_000);
-      // As go-yaml counts: more than 1,000 nodes, over 99% of them made by expansions, which
-      // happens inside the third *a2 of a3.
-      expect(findings.map(where)).toEqual([['alias-bomb', 4, 20, '/a3/2']]);
+      // As go-yaml counts (keys and the document node too): more than 1,000 nodes, over 99% of
+      // them made by expansions, which happens inside the fourth *a2 of a3.
+      expect(findings.map(where)).toEqual([['alias-bomb', 4, 25, '/a3/3']]);
       expect(documents[0]?.value).toBeUndefined();
       expect(documents[0]?.hasErrors).toBe(true);
+    });
+
+    it('refuse from the same alias as go-yaml: 316 copies of a 150-item list pass, 317 do not', () => {
+      const items = Array.from({ length: 150 }, (_, i) => `v${i}`).join(', ');
+      const doc = (copies: number) =>
+        `apiVersion: example.com/v1\nkind: Blob\nmetadata:\n  name: b1\nspec:\n  x: &a [${items}]\n  y: [${Array.from({ length: copies }, () => '*a').join(', ')}]\n`;
+      // Checked against gopkg.in/yaml.v2 2.4 (kubectl's): "document contains excessive aliasing".
+      expect(parse(doc(316)).findings).toEqual([]);
+      expect(parse(doc(317)).findings.map((f) => f.code)).toEqual(['alias-bomb']);
     });
 
     it('read a document that reuses an anchor hundreds of times, as kubectl does', () => {
