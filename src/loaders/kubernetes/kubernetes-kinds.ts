@@ -246,7 +246,10 @@ export class KubernetesKinds {
       message = `kind ${kind} of ${header.apiVersion} is not defined: its ${invalid.what} at ${formatLocation(invalid.at)} is invalid`;
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
-    } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0 && !isCustomGroup(group)) {
+    } else if (
+      (this.builtins?.apiVersionsOf(kind).length ?? 0) > 0 &&
+      !isCustomGroup(group, this.builtins?.hasGroup(group) ?? false)
+    ) {
       message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
       rule = 'builtin-kind';
     } else if (this.builtins?.hasGroup(group) ?? false) {
@@ -298,12 +301,13 @@ export class KubernetesKinds {
 }
 
 /**
- * Whether a group can only be a CustomResourceDefinition's: it has a dot and is not one of
- * Kubernetes' own domains (`k8s.io`, `kubernetes.io`). `serving.knative.dev/v1` Service is
- * Knative's, not a misplaced core Service; `app/v1` or `networking.k8s.io/v1beta2` is a slip.
+ * Whether a group can only be a CustomResourceDefinition's: it has a dot and Kubernetes does not
+ * serve it (`builtin`). `serving.knative.dev/v1` or `gateway.networking.k8s.io/v1` Service is
+ * another project's, not a misplaced core Service; `app/v1` or `networking.k8s.io/v1` Deployment
+ * is a slip.
  */
-function isCustomGroup(group: string): boolean {
-  return group.includes('.') && !/(^|\.)(k8s|kubernetes)\.io$/.test(group);
+function isCustomGroup(group: string, builtin: boolean): boolean {
+  return group.includes('.') && !builtin;
 }
 
 /** What to write instead of a removed API: its replacement apiVersion, or what replaces it. */

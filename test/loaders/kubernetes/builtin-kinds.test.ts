@@ -237,7 +237,7 @@ spec:
 
   it("ask for the CRD of another project's kind named like a built-in one, not a built-in group", () => {
     const { findings } = load(
-      'apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: { name: a }\n---\napiVersion: networking.k8s.io/v1\nkind: Deployment\nmetadata: { name: b }\n',
+      'apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: { name: a }\n---\napiVersion: networking.k8s.io/v1\nkind: Deployment\nmetadata: { name: b }\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: Service\nmetadata: { name: c }\n',
     );
     expect(findings.map((f) => [f.rule, f.message])).toEqual([
       [
@@ -247,6 +247,10 @@ spec:
       [
         'builtin-kind',
         'kind Deployment is not in networking.k8s.io/v1: Kubernetes 1.36 serves it as apps/v1',
+      ],
+      [
+        'kubernetes-kind',
+        'no CustomResourceDefinition defines kind Service in gateway.networking.k8s.io/v1: add one (services.gateway.networking.k8s.io) with spec.group: gateway.networking.k8s.io, spec.names.kind: Service and a served version v1 (Kubernetes 1.36 also has a kind Service, as v1: another API, unless that is the one meant)',
       ],
     ]);
   });
