@@ -21,6 +21,7 @@ import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
 import { servicePortProblems } from './service-ports.js';
 import { serviceSpecProblems } from './service-spec.js';
+import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -121,6 +122,7 @@ export function checkKubernetesDocument(
           ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),
           ...serviceSpecProblems(document, group, kind.kind),
+          ...persistentVolumeClaimProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

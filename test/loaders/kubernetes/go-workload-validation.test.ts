@@ -509,3 +509,34 @@ spec:
     ]);
   });
 });
+
+describe("a PersistentVolumeClaim's spec (core validation: ValidatePersistentVolumeClaimSpec)", () => {
+  let n = 0;
+  const claim = (spec: string) =>
+    `---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: { name: data${++n} }\nspec:\n${spec}`;
+
+  it('takes a claim with an access mode and a storage request', () => {
+    expect(
+      load(claim('  accessModes: [ReadWriteOnce]\n  resources: { requests: { storage: 1Gi } }\n')),
+    ).toEqual([]);
+  });
+
+  it('refuses a claim without access modes or storage, with ReadWriteOncePod beside another mode, or asking for none', () => {
+    expect(
+      load(
+        claim('  resources: { requests: { cpu: 1 } }\n') +
+          claim(
+            '  accessModes: [ReadWriteOncePod, ReadWriteOnce]\n  resources: { requests: { storage: "0" } }\n',
+          ),
+      ).map(at),
+    ).toEqual([
+      ['/spec/accessModes', 'Required value: at least 1 access mode is required'],
+      [
+        '/spec/resources/requests',
+        'Required value: a storage request (resources.requests.storage)',
+      ],
+      ['/spec/accessModes', 'Forbidden: may not use ReadWriteOncePod with other access modes'],
+      ['/spec/resources/requests/storage', 'Invalid value: "0": must be greater than zero'],
+    ]);
+  });
+});
