@@ -219,14 +219,7 @@ async function crdsAsManifests(): Promise<string[]> {
           ),
         );
       }
-      const parse: number[] = [];
-      const check: number[] = [];
-      for (let run = 0; run < PROCESS_RUNS; run++) {
-        parse.push((await timeNode([path.join('bench', 'walk-and-parse.mjs'), dir])).wall);
-        check.push((await timeNode(['bin/cosi.js', 'check', dir, '-q'])).wall);
-      }
-      const parseMs = median(parse);
-      const checkMs = median(check);
+      const { parseMs, checkMs } = await checkAgainstParse(dir);
       const growth = previous === undefined ? '' : `${(checkMs / previous).toFixed(2)}x`;
       previous = checkMs;
       lines.push(
@@ -238,6 +231,17 @@ async function crdsAsManifests(): Promise<string[]> {
   }
   lines.push('', '  (growth: check time against the size before; 2x the copies each step)', '');
   return lines;
+}
+
+/** `cosi check DIR` and the walk + parse of DIR, whole processes, medians of {@link PROCESS_RUNS}. */
+async function checkAgainstParse(dir: string): Promise<{ parseMs: number; checkMs: number }> {
+  const parse: number[] = [];
+  const check: number[] = [];
+  for (let run = 0; run < PROCESS_RUNS; run++) {
+    parse.push((await timeNode([path.join('bench', 'walk-and-parse.mjs'), dir])).wall);
+    check.push((await timeNode(['bin/cosi.js', 'check', dir, '-q'])).wall);
+  }
+  return { parseMs: median(parse), checkMs: median(check) };
 }
 
 /** How many times the large CRD repeats its container schema (`--quick`: the first two). */
@@ -323,14 +327,7 @@ async function repeatedSubschemas(): Promise<string[]> {
       const { crd, resource } = repeatedSchemaFiles(repeats);
       await writeFile(path.join(dir, 'crd.yaml'), crd);
       await writeFile(path.join(dir, 'pipeline.yaml'), resource);
-      const parse: number[] = [];
-      const check: number[] = [];
-      for (let run = 0; run < PROCESS_RUNS; run++) {
-        parse.push((await timeNode([path.join('bench', 'walk-and-parse.mjs'), dir])).wall);
-        check.push((await timeNode(['bin/cosi.js', 'check', dir, '-q'])).wall);
-      }
-      const parseMs = median(parse);
-      const checkMs = median(check);
+      const { parseMs, checkMs } = await checkAgainstParse(dir);
       const growth = previous === undefined ? '' : `${(checkMs / previous).toFixed(2)}x`;
       previous = checkMs;
       lines.push(
