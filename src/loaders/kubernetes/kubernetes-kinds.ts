@@ -181,6 +181,8 @@ export class KubernetesKinds {
     const lastRemoved = removed === undefined ? lastRemovalOf(kind) : undefined;
     const release = this.builtins?.release;
     const crd = `${pluralize.plural(kind).toLowerCase()}.${group}`;
+    // The built-in apiVersions of a kind of this name, in whatever group.
+    const builtinElsewhere = this.builtins?.apiVersionsOf(kind) ?? [];
     const servedElsewhere = versions === undefined ? this.#apiVersionsOf(kind) : [];
     // Another group's kind of the same name is another API (Istio's Gateway is not Gateway
     // API's, Crossplane's meta.pkg Configuration not its pkg one): only a group a typo away
@@ -192,7 +194,7 @@ export class KubernetesKinds {
       versions === undefined &&
       invalid === undefined &&
       servedElsewhere.length === 0 &&
-      (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
+      builtinElsewhere.length === 0 &&
       removed === undefined;
     const near = unknown ? this.#nearestKind(kind) : undefined;
     const notObject = notAnObject(group, kind);
@@ -227,7 +229,7 @@ export class KubernetesKinds {
     } else if (
       versions === undefined &&
       invalid === undefined &&
-      (this.builtins?.apiVersionsOf(kind).length ?? 0) === 0 &&
+      builtinElsewhere.length === 0 &&
       lastRemoved !== undefined &&
       (release === undefined || isReleaseAtLeast(release, lastRemoved.removedIn))
     ) {
@@ -236,7 +238,7 @@ export class KubernetesKinds {
       rule = 'removed-api';
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
-      const elsewhere = this.builtins?.apiVersionsOf(kind) ?? [];
+      const elsewhere = builtinElsewhere;
       if (elsewhere.length > 0) rule = 'builtin-kind';
       message =
         elsewhere.length > 0
@@ -247,10 +249,10 @@ export class KubernetesKinds {
     } else if (versions !== undefined) {
       message = `kind ${kind} has no version ${version} in ${group || 'the core group'}: its CustomResourceDefinition serves ${versions.join(', ')}`;
     } else if (
-      (this.builtins?.apiVersionsOf(kind).length ?? 0) > 0 &&
+      builtinElsewhere.length > 0 &&
       !isCustomGroup(group, this.builtins?.hasGroup(group) ?? false)
     ) {
-      message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${this.builtins?.apiVersionsOf(kind).join(', ')}`;
+      message = `kind ${kind} is not in ${header.apiVersion}: Kubernetes ${release ?? ''} serves it as ${builtinElsewhere.join(', ')}`;
       rule = 'builtin-kind';
     } else if (this.builtins?.hasGroup(group) ?? false) {
       // `apps`, `networking.k8s.io`: a group Kubernetes serves itself takes no CRD's kind.
@@ -263,9 +265,9 @@ export class KubernetesKinds {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
       if (otherApis.length > 0) {
         message = `${message} (a kind ${kind} of another group is defined, ${otherApis.join(', ')}: another API, unless that is the one meant)`;
-      } else if ((this.builtins?.apiVersionsOf(kind).length ?? 0) > 0) {
+      } else if (builtinElsewhere.length > 0) {
         // Knative's Service, Volcano's Job: a CRD's kind named like a built-in one.
-        message = `${message} (Kubernetes ${release ?? ''} also has a kind ${kind}, as ${this.builtins?.apiVersionsOf(kind).join(', ')}: another API, unless that is the one meant)`;
+        message = `${message} (Kubernetes ${release ?? ''} also has a kind ${kind}, as ${builtinElsewhere.join(', ')}: another API, unless that is the one meant)`;
       }
     }
     const tried = this.schemas?.kinds.tried(group, version, kind) ?? [];
