@@ -16,6 +16,8 @@ import { findUnknownFields } from './unknown-fields.js';
 import { builtinReleaseOf } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { objectMetaProblems } from './object-meta.js';
+import { objectMetaTypeProblems } from './object-meta-types.js';
+import { embeddedResourceProblems } from './embedded-resources.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
 import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
@@ -104,6 +106,13 @@ export function checkKubernetesDocument(
   const unknown = [
     ...findUnknownFields(document, schema),
     ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined),
+    ...(release === undefined
+      ? [
+          // A built-in kind's schema types its metadata; a CRD's says `type: object`.
+          ...objectMetaTypeProblems(document.metadata, ROOT_METADATA),
+          ...embeddedResourceProblems(document, schema),
+        ]
+      : []),
     ...(release !== undefined
       ? [
           ...restartPolicyProblems(document, group, kind.kind),
@@ -142,6 +151,13 @@ export function checkKubernetesDocument(
   }
   return spec;
 }
+
+/** A custom resource's metadata fields the manifest's header does not read itself. */
+const ROOT_METADATA = {
+  at: ['metadata'],
+  skip: new Set(['name', 'generateName', 'namespace', 'labels', 'annotations']),
+  unknownKeys: false,
+} as const;
 
 /** Whether a kind's schema declares a `spec` that requires fields of its own. */
 function specRequiresFields(schema: JsonSchema): boolean {

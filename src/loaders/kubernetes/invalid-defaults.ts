@@ -15,6 +15,7 @@ import type { CompilesSchemas } from '../compiled-schema.js';
 import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
+import { embeddedResourceProblems } from './embedded-resources.js';
 import { findUnknownFields } from './unknown-fields.js';
 
 /** The problems of each `default` in a CRD schema, at paths inside the schema. */
@@ -36,7 +37,15 @@ export function findInvalidDefaults(
           message: `the default ${problem.message}`,
         });
       }
-      for (const problem of findUnknownFields(node.default, node)) {
+      const embedded = node['x-kubernetes-embedded-resource'] === true;
+      for (const problem of embeddedResourceProblems(node.default, node, embedded)) {
+        problems.push({
+          ...problem,
+          path: `${at}${problem.path}`,
+          message: `in the default: ${problem.message}`,
+        });
+      }
+      for (const problem of findUnknownFields(node.default, node, embedded)) {
         problems.push({
           ...problem,
           path: `${at}${problem.path}`,

@@ -12,6 +12,7 @@ import { invalidStructValue, invalidValue } from './go-field-error.js';
 import {
   DNS1123_LABEL,
   DNS1123_SUBDOMAIN,
+  dns1123LabelProblems,
   QUALIFIED_NAME,
   qualifiedNameProblems,
 } from './label-syntax.js';
@@ -45,6 +46,47 @@ export function objectMetaProblems(
   kind: string,
   builtin: boolean,
 ): SchemaProblem[] {
+  const rule = builtin
+    ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
+    : 'dns-1123-subdomain';
+  return metadataProblems(metadata, ['metadata'], rule, article(kind), true);
+}
+
+/**
+ * The metadata problems of a resource embedded in a custom resource
+ * (`x-kubernetes-embedded-resource`), at `at`: its name need only be a path segment, and a
+ * namespace, when it has one, is a DNS-1123 label (`ValidateObjectMeta` with
+ * `ValidatePathSegmentName`, as `objectmeta.Validate` calls it).
+ */
+export function embeddedObjectMetaProblems(
+  metadata: unknown,
+  at: readonly (string | number)[],
+): SchemaProblem[] {
+  const problems = metadataProblems(metadata, at, 'path-segment', 'an embedded resource', false);
+  if (isPlainObject(metadata) && typeof metadata.namespace === 'string') {
+    for (const message of dns1123LabelProblems(metadata.namespace)) {
+      problems.push({
+        path: jsonPointer([...at, 'namespace']),
+        part: 'value',
+        keyword: 'invalid-namespace',
+        message: invalidValue(metadata.namespace, message),
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * `ValidateObjectMeta`'s checks of name, labels, finalizers, owners and annotations; `root`: the
+ * document's own metadata, whose label keys with blanks the manifest's header reports.
+ */
+function metadataProblems(
+  metadata: unknown,
+  at: readonly (string | number)[],
+  rule: NameRule,
+  subject: string,
+  root: boolean,
+): SchemaProblem[] {
   if (!isPlainObject(metadata)) return [];
   const problems: SchemaProblem[] = [];
   const problem = (
@@ -52,25 +94,27 @@ export function objectMetaProblems(
     keyword: string,
     message: string,
     part: 'key' | 'value' = 'value',
-  ) => problems.push({ path: jsonPointer(['metadata', ...path]), part, keyword, message });
+  ) => problems.push({ path: jsonPointer([...at, ...path]), part, keyword, message });
   const { name, generateName } = metadata;
-  const rule = builtin
-    ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
-    : 'dns-1123-subdomain';
-  if (typeof name === 'string') {
+  if (typeof name === 'string' && (name !== '' || rule !== 'path-segment')) {
     const why = nameProblem(name, rule);
-    if (why !== undefined) problem(['name'], rule, `the name of ${article(kind)} ${why}`);
-  } else if (typeof generateName === 'string' && generateName !== '') {
-    // `nameFn(generateName, true)`: the prefix is a name but for a trailing dash.
-    const why = nameProblem(generateName.replace(/-$/, 'a'), rule);
+    if (why !== undefined) problem(['name'], rule, `the name of ${subject} ${why}`);
+  }
+  if (typeof generateName === 'string' && generateName !== '') {
+    // `nameFn(generateName, true)`: the prefix is a name but for a trailing dash; a path
+    // segment's prefix may be `.` or `..`, only / and % are refused.
+    const why =
+      rule === 'path-segment'
+        ? nameProblem(generateName === '.' || generateName === '..' ? 'a' : generateName, rule)
+        : nameProblem(generateName.replace(/-$/, 'a'), rule);
     if (why !== undefined) {
-      problem(['generateName'], rule, `the generateName prefix of ${article(kind)} ${why}`);
+      problem(['generateName'], rule, `the generateName prefix of ${subject} ${why}`);
     }
   }
   if (isPlainObject(metadata.labels)) {
     for (const [key, value] of Object.entries(metadata.labels)) {
       // A key with blanks or control characters is reported by the header's own check.
-      const keyProblem = /[\s\p{Cc}]/u.test(key) ? undefined : qualifiedNameProblem(key);
+      const keyProblem = root && /[\s\p{Cc}]/u.test(key) ? undefined : qualifiedNameProblem(key);
       if (keyProblem !== undefined)
         problem(['labels', key], 'label-key', `the label key ${keyProblem}`, 'key');
       if (typeof value === 'string' && value !== '') {

@@ -15,11 +15,17 @@ const RESOURCE_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
 /**
  * Fields of `value` that `schema` does not declare, each a problem at its key. `metadata` of the
- * root and of embedded resources is left alone: Kubernetes checks it by its own rules.
+ * root and of embedded resources is left alone: Kubernetes checks it by its own rules. `resource`:
+ * `value` is a resource (a document, or a default of an embedded resource), whose `apiVersion`,
+ * `kind` and `metadata` need no declaring.
  */
-export function findUnknownFields(value: unknown, schema: JsonSchema): SchemaProblem[] {
+export function findUnknownFields(
+  value: unknown,
+  schema: JsonSchema,
+  resource = true,
+): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  walk(value, schema, [], true, problems);
+  walk(value, schema, [], resource, problems);
   return problems;
 }
 

@@ -548,6 +548,66 @@ ${spec}`);
       expect(load(crd).findings).toEqual([]);
     });
 
+    it('a default of an embedded resource as objectmeta.Validate judges it, and a non-resource default pruned of its kind', () => {
+      const findings = load(
+        specSchema(`              type: object
+              properties:
+                object:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+                  default: { apiVersion: v1, metadata: { labels: { "a b": c } } }
+                nested:
+                  type: object
+                  default: { inner: { apiVersion: a/b/c, kind: Bad_Kind } }
+                  properties:
+                    inner:
+                      type: object
+                      x-kubernetes-embedded-resource: true
+                      properties:
+                        apiVersion: { type: string }
+                        kind: { type: string }
+                plain:
+                  type: object
+                  default: { kind: Foo, x: a }
+                  properties:
+                    x: { type: string }
+                good:
+                  type: object
+                  x-kubernetes-embedded-resource: true
+                  x-kubernetes-preserve-unknown-fields: true
+                  default: { apiVersion: v1, kind: ConfigMap, metadata: { name: "any: name" } }
+`),
+      ).findings;
+      expect(
+        findings.map((f) => [
+          f.pointer.replace(/^.*\/properties\/spec\/properties/, ''),
+          f.message.replace(/^.*is invalid: /, '').slice(0, 90),
+        ]),
+      ).toEqual([
+        [
+          '/object/default/kind',
+          'in the default: Required value: an embedded resource (x-kubernetes-embedded-resource) name',
+        ],
+        [
+          '/object/default/metadata/labels/a b',
+          'in the default: the label key must be a name of at most 63 letters, digits, -, _ and ., st',
+        ],
+        [
+          '/nested/default/inner/apiVersion',
+          'in the default: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+        ],
+        [
+          '/nested/default/inner/kind',
+          'in the default: Invalid value: "Bad_Kind": may have mixed case, but should otherwise match',
+        ],
+        [
+          '/plain/default/kind',
+          'the default holds a field its schema does not declare, which the API server would prune: "',
+        ],
+      ]);
+    });
+
     it('a junctor that types, defaults or describes (validateNestedValueValidation), but an int-or-string anyOf stands', () => {
       const findings = load(
         specSchema(`              type: object
