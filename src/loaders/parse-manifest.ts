@@ -25,6 +25,7 @@ import { YamlDocument } from './yaml-document.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
+import { GO_YAML_BOOLEANS, kubectlKey, YAML11_OCTAL, type KubectlKey } from './go-yaml-keys.js';
 import {
   templateExpressionMessage,
   templateInBrokenDocument,
@@ -41,20 +42,8 @@ const DEFAULT_MAX_DEPTH = 256;
 /** YAML 1.1 booleans; YAML 1.2 (and so cosi) reads them as strings when they are not true/false. */
 const YAML11_BOOLEANS = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false']);
 
-/**
- * The plain scalars go-yaml v2 (YAML 1.1, under `sigs.k8s.io/yaml`, which kubectl and the
- * Kubernetes tools parse manifests with) reads as booleans where YAML 1.2 reads strings: exactly
- * these spellings (`yEs` is a string to both).
- */
-const GO_YAML_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
-  ...['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].map((s) => [s, true] as const),
-  ...['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].map((s) => [s, false] as const),
-]);
-
 const TAG_PREFIX = 'tag:yaml.org,2002:';
 
-/** A YAML 1.1 octal (`0777`): a decimal integer in YAML 1.2. */
-const YAML11_OCTAL = /^[-+]?0[0-7]+$/;
 /** How YAML 1.2's core schema writes an integer; such a number must be exact. */
 const INTEGER_SYNTAX = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
 /** How YAML 1.2's core schema writes infinity: other infinite numbers overflowed. */
@@ -691,7 +680,7 @@ class DataBuilder {
             continue;
           }
           if (pair.key !== null) this.#count(pair.key as YamlNode);
-          const key = this.#key(pair.key as YamlNode | null);
+          const key = this.#key(pair.key as YamlNode | null, node);
           if (key === undefined) continue;
           if (key === '__proto__') {
             this.#path.push(key);
@@ -959,9 +948,21 @@ class DataBuilder {
     }
   }
 
-  /** A mapping key as JavaScript sees it, or `undefined` (reported) when it cannot be one. */
-  #key(node: YamlNode | null): string | undefined {
-    if (node === null) return '';
+  /**
+   * A mapping key as JavaScript sees it, or `undefined` (reported) when it cannot be one; in a
+   * Kubernetes object, as kubectl sends it (`go-yaml-keys.ts`), with a warning where YAML 1.2
+   * reads it otherwise.
+   */
+  #key(node: YamlNode | null, at: YamlNode): string | undefined {
+    if (node === null || (isScalar(node) && node.value === null && node.source === '')) {
+      if (!this.kubectlScalars) return '';
+      this.#report(
+        'complex-key',
+        node ?? at,
+        'a mapping key is missing: kubectl refuses the document (go-yaml: unsupported map key of type: <nil>)',
+      );
+      return undefined;
+    }
     if (node.anchor !== undefined && this.#aliasDepth === 0) this.#anchors.set(node.anchor, node);
     const scalar = isAlias(node) ? this.#anchors.get(node.source) : node;
     if (scalar !== undefined && isScalar(scalar)) {
@@ -973,12 +974,46 @@ class DataBuilder {
           `the tag ${node.tag} is not a YAML 1.2 core tag for this key`,
         );
       }
+      if (this.kubectlScalars && scalar.type === 'PLAIN' && scalar.tag === undefined) {
+        const kubectl = kubectlKey(String(scalar.source), value);
+        if (kubectl !== undefined) return this.#kubectlKey(node, String(scalar.source), kubectl);
+      }
       if (typeof value === 'string') return value;
       if (value === null) return '';
       if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     }
     this.#report('complex-key', node, 'a mapping key must be a string, number, boolean or null');
     return undefined;
+  }
+
+  /** Reports a plain key kubectl reads otherwise than YAML 1.2, and returns kubectl's key. */
+  #kubectlKey(node: YamlNode, source: string, kubectl: KubectlKey): string | undefined {
+    const written = shorten(source);
+    if (kubectl.kind === 'null') {
+      this.#report(
+        'complex-key',
+        node,
+        `the key ${written} is null as kubectl reads it, which it refuses (go-yaml: unsupported map key of type: <nil>): quote it for the key ${JSON.stringify(written)}`,
+      );
+      return undefined;
+    }
+    const sent = JSON.stringify(kubectl.key);
+    const message =
+      kubectl.kind === 'string'
+        ? `the key ${written} is too large for a number: kubectl keeps the string ${sent} (YAML 1.1), where YAML 1.2 reads infinity: quote it`
+        : `the key ${written} is the ${kubectl.kind} ${kubectl.key} as kubectl reads it (YAML 1.1), so the API server gets the key ${sent}: quote it for the key ${JSON.stringify(written)}`;
+    this.#path.push(kubectl.key);
+    this.#report(
+      kubectl.kind === 'boolean'
+        ? 'yaml11-boolean'
+        : kubectl.kind === 'octal'
+          ? 'yaml11-octal'
+          : 'yaml11-number',
+      node,
+      message,
+    );
+    this.#path.pop();
+    return kubectl.key;
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
+import { kubectlKey } from './go-yaml-keys.js';
 import { parseJsonPointer } from './json-pointer.js';
 import type { LineIndex } from './line-index.js';
 import type { Position, StreamPositions } from './position.js';
@@ -275,7 +276,11 @@ export class YamlSource implements StreamPositions {
   }
 }
 
-/** The first pair of each key of a mapping, by the key as JavaScript sees it. */
+/**
+ * The first pair of each key of a mapping, by the key as JavaScript sees it, then by the key
+ * kubectl sends where that differs (`on:` is also found as `true`: a Kubernetes object's keys are
+ * read as kubectl reads them, see `go-yaml-keys.ts`).
+ */
 const keyIndexes = new WeakMap<YamlNode, Map<string, Pair>>();
 
 function keyIndex(map: YAMLMap): Map<string, Pair> {
@@ -285,6 +290,14 @@ function keyIndex(map: YAMLMap): Map<string, Pair> {
     for (const pair of map.items) {
       const key = keyString(pair.key as YamlNode | null);
       if (key !== undefined && !index.has(key)) index.set(key, pair);
+    }
+    for (const pair of map.items) {
+      const key = pair.key as YamlNode | null;
+      if (!isScalar(key) || key.type !== 'PLAIN' || key.tag !== undefined) continue;
+      const kubectl = kubectlKey(String(key.source), key.value);
+      if (kubectl !== undefined && kubectl.kind !== 'null' && !index.has(kubectl.key)) {
+        index.set(kubectl.key, pair);
+      }
     }
     keyIndexes.set(map, index);
   }

@@ -152,6 +152,66 @@ describe('parseManifest', () => {
       ]);
     });
 
+    it('reads plain keys as sigs.k8s.io/yaml sends them: booleans, octals, go-yaml numbers, Go float32 printing', () => {
+      // Each key as ghodss/yaml YAMLToJSON (go-yaml v2.4) printed it, run here.
+      const keys: [string, string][] = [
+        ['yes', 'true'],
+        ['Off', 'false'],
+        ['0755', '493'],
+        ['1_000', '1000'],
+        ['1e7', '1e+07'],
+        ['0.00001', '1e-05'],
+        ['123456789.0', '1.2345679e+08'],
+        ['1234567.5', '1.2345675e+06'],
+        ['16777217.0', '1.6777216e+07'],
+        ['.inf', '.inf'],
+        ['-.5', '-0.5'],
+        ['0x1F', '31'],
+        ['1.0', '1'],
+        ['0.1', '0.1'],
+        ['02147483', '2.147483e+06'],
+        ['1e1000', '1e1000'],
+      ];
+      const { documents, findings } = parse(
+        object(
+          `data:\n${keys.map(([key], i) => `  ${key}: v${i}`).join('\n')}\n  "on": quoted\n  !!str off: tagged\n`,
+        ),
+      );
+      const data = (documents[0]?.value as { data: Record<string, string> }).data;
+      expect(data).toEqual({
+        ...Object.fromEntries(keys.map(([, key], i) => [key, `v${i}`])),
+        on: 'quoted',
+        off: 'tagged',
+      });
+      expect(findings.map((f) => [f.code, f.pointer])).toEqual([
+        ['yaml11-boolean', '/data/true'],
+        ['yaml11-boolean', '/data/false'],
+        ['yaml11-octal', '/data/493'],
+        ['yaml11-number', '/data/1000'],
+        ['yaml11-number', '/data/1e+07'],
+        ['yaml11-number', '/data/1e-05'],
+        ['yaml11-number', '/data/1.2345679e+08'],
+        ['yaml11-number', '/data/1.2345675e+06'],
+        ['yaml11-number', '/data/1.6777216e+07'],
+        ['yaml11-number', '/data/.inf'],
+        ['yaml11-number', '/data/2.147483e+06'],
+        ['yaml11-number', '/data/1e1000'],
+      ]);
+      expect(findings[0]?.message).toBe(
+        'the key yes is the boolean true as kubectl reads it (YAML 1.1), so the API server gets the key "true": quote it for the key "yes"',
+      );
+      // Two keys kubectl reads as one, and a null key it refuses.
+      const twice = parse(object('data:\n  on: a\n  "true": b\n  ~: c\n'));
+      expect(twice.findings.map((f) => [f.code, f.severity, f.pointer])).toEqual([
+        ['yaml11-boolean', 'warning', '/data/true'],
+        ['duplicate-key', 'error', '/data/true'],
+        ['complex-key', 'error', '/data'],
+      ]);
+      // A cosi document keeps YAML 1.2's keys.
+      const own = parse('metadata: {type: vm, id: a}\nspec: {on: 1, 0755: 2, ~: 3}\n');
+      expect(own.documents[0]?.value).toMatchObject({ spec: { on: 1, '755': 2, '': 3 } });
+    });
+
     it('keeps YAML 1.2 for a document without both an apiVersion and a kind (cosi’s own)', () => {
       for (const head of [
         'metadata: {type: vm, id: a}\n',
@@ -478,7 +538,7 @@ describe('parseManifest', () => {
     it('refuse from the same alias as go-yaml: 316 copies of a 150-item list pass, 317 do not', () => {
       const items = Array.from({ length: 150 }, (_, i) => `v${i}`).join(', ');
       const doc = (copies: number) =>
-        `apiVersion: example.com/v1\nkind: Blob\nmetadata:\n  name: b1\nspec:\n  x: &a [${items}]\n  y: [${Array.from({ length: copies }, () => '*a').join(', ')}]\n`;
+        `apiVersion: example.com/v1\nkind: Blob\nmetadata:\n  name: b1\nspec:\n  x: &a [${items}]\n  z: [${Array.from({ length: copies }, () => '*a').join(', ')}]\n`;
       // Checked against gopkg.in/yaml.v2 2.4 (kubectl's): "document contains excessive aliasing".
       expect(parse(doc(316)).findings).toEqual([]);
       expect(parse(doc(317)).findings.map((f) => f.code)).toEqual(['alias-bomb']);
