@@ -24,6 +24,8 @@ import { containerProblems } from './container-checks.js';
 import { servicePortProblems } from './service-ports.js';
 import { serviceSpecProblems } from './service-spec.js';
 import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
+import { persistentVolumeProblems } from './persistent-volumes.js';
+import { storageClassProblems } from './storage-classes.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -132,6 +134,8 @@ export function checkKubernetesDocument(
           ...servicePortProblems(document, group, kind.kind),
           ...serviceSpecProblems(document, group, kind.kind),
           ...persistentVolumeClaimProblems(document, group, kind.kind),
+          ...persistentVolumeProblems(document, group, kind.kind),
+          ...storageClassProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

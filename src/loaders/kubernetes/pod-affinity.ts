@@ -63,25 +63,9 @@ export function affinityProblems(
 function nodeAffinityProblems(affinity: Record<string, unknown>, add: Add): void {
   const required = affinity.requiredDuringSchedulingIgnoredDuringExecution;
   if (isPlainObject(required)) {
-    // `ValidateNodeSelector`: an empty list of terms (an absent one is the OpenAPI's `required`).
-    const terms = required.nodeSelectorTerms;
-    if (Array.isArray(terms) && terms.length === 0) {
-      add(
-        ['requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'],
-        'affinity',
-        requiredValue('must have at least one node selector term'),
-      );
-    } else if (Array.isArray(terms)) {
-      terms.forEach((term: unknown, i) => {
-        nodeSelectorTermProblems(term, true, (path, keyword, message) =>
-          add(
-            ['requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', i, ...path],
-            keyword,
-            message,
-          ),
-        );
-      });
-    }
+    nodeSelectorProblems(required, (path, keyword, message) =>
+      add(['requiredDuringSchedulingIgnoredDuringExecution', ...path], keyword, message),
+    );
   }
   const preferred = affinity.preferredDuringSchedulingIgnoredDuringExecution;
   if (!Array.isArray(preferred)) return;
@@ -95,6 +79,28 @@ function nodeAffinityProblems(affinity: Record<string, unknown>, add: Add): void
       at(['preference', ...path], keyword, message),
     );
   });
+}
+
+/**
+ * `ValidateNodeSelector` of a required selector (a pod's required node affinity, a
+ * PersistentVolume's node affinity): a term at least (an absent list is the OpenAPI's
+ * `required`), each term's values label values.
+ */
+export function nodeSelectorProblems(selector: Record<string, unknown>, add: Add): void {
+  const terms = selector.nodeSelectorTerms;
+  if (Array.isArray(terms) && terms.length === 0) {
+    add(
+      ['nodeSelectorTerms'],
+      'affinity',
+      requiredValue('must have at least one node selector term'),
+    );
+  } else if (Array.isArray(terms)) {
+    terms.forEach((term: unknown, i) => {
+      nodeSelectorTermProblems(term, true, (path, keyword, message) =>
+        add(['nodeSelectorTerms', i, ...path], keyword, message),
+      );
+    });
+  }
 }
 
 /** `ValidateNodeSelectorTerm`; `checkValues`: whether label values are checked. */

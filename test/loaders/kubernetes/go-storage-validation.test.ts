@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * What the API server refuses of PersistentVolumes (k8s.io/kubernetes `pkg/apis/core/validation`
+ * `ValidatePersistentVolumeSpec`) and StorageClasses (`pkg/apis/storage/validation`
+ * `ValidateStorageClass`) that their OpenAPI passes.
+ */
+
+const at = (f: Finding) => [f.pointer, f.message];
+const load = (text: string) => loadManifests([{ path: 'storage.yaml', text }]).findings;
+
+let n = 0;
+const volume = (spec: string) =>
+  `---\napiVersion: v1\nkind: PersistentVolume\nmetadata: { name: pv${++n} }\nspec:\n${spec}`;
+
+describe("a PersistentVolume's spec (ValidatePersistentVolumeSpec)", () => {
+  it('takes what real volumes write: a host path, NFS, CSI with secrets, a local disk with node affinity', () => {
+    expect(
+      load(
+        volume(`  capacity: { storage: 10Gi }
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Recycle
+  storageClassName: manual
+  hostPath: { path: /mnt/data }
+`) +
+          volume(`  capacity: { storage: 1Mi }
+  accessModes: [ReadWriteMany]
+  nfs: { server: nfs.example.com, path: "/" }
+  mountOptions: [nfsvers=4.1]
+`) +
+          volume(`  capacity: { storage: 5Gi }
+  accessModes: [ReadWriteOncePod]
+  csi:
+    driver: ebs.csi.aws.com
+    volumeHandle: vol-0123
+    nodePublishSecretRef: { name: creds, namespace: kube-system }
+`) +
+          volume(`  capacity: { storage: 100Gi }
+  accessModes: [ReadWriteOnce]
+  local: { path: /mnt/disks/ssd1 }
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+        - matchExpressions: [{ key: kubernetes.io/hostname, operator: In, values: [node-1] }]
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('needs access modes, a capacity of storage above zero and one source', () => {
+    expect(
+      load(
+        volume(`  capacity: { storage: "0", cpu: "1" }
+  accessModes: []
+`) +
+          volume(`  accessModes: [ReadWriteOncePod, ReadWriteOnce]
+  hostPath: { path: /data/../etc }
+  nfs: { server: nfs, path: exports }
+`),
+      ).map(at),
+    ).toEqual([
+      ['/spec', 'Required value: must specify a volume type'],
+      [
+        '/spec/capacity',
+        'Unsupported value: map[string]string{"cpu":"1", "storage":"0"}: supported values: "storage"',
+      ],
+      ['/spec/capacity/storage', 'Invalid value: "0": must be greater than zero'],
+      ['/spec/accessModes', 'Required value'],
+      ['/spec/capacity', 'Required value'],
+      ['/spec/capacity', 'Unsupported value: map[string]string{}: supported values: "storage"'],
+      ['/spec/accessModes', 'Forbidden: may not use ReadWriteOncePod with other access modes'],
+      ['/spec/hostPath/path', `Invalid value: "/data/../etc": must not contain '..'`],
+      ['/spec/nfs', 'Forbidden: may not specify more than 1 volume type'],
+    ]);
+  });
+
+  it("checks a local volume's node affinity, a CSI source, a host path / recycled, the class name", () => {
+    expect(
+      load(
+        volume(`  capacity: { storage: 1Gi }
+  accessModes: [ReadWriteOnce]
+  storageClassName: Fast_SSD
+  local: { path: /mnt/disk }
+`) +
+          volume(`  capacity: { storage: 1Gi }
+  accessModes: [ReadWriteOnce]
+  nodeAffinity: {}
+  csi:
+    driver: Bad_Driver
+    volumeHandle: ""
+    controllerPublishSecretRef: { name: creds }
+`) +
+          volume(`  capacity: { storage: 1Gi }
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Recycle
+  hostPath: { path: // }
+`),
+      ).map(at),
+    ).toEqual([
+      ['/spec/nodeAffinity', 'Required value: Local volume requires node affinity'],
+      [
+        '/spec/storageClassName',
+        `Invalid value: "Fast_SSD": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      ],
+      ['/spec/nodeAffinity/required', 'Required value: must specify required node constraints'],
+      [
+        '/spec/csi/driver',
+        `Invalid value: "Bad_Driver": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      ],
+      ['/spec/csi/volumeHandle', 'Required value'],
+      ['/spec/csi/controllerPublishSecretRef/namespace', 'Required value'],
+      [
+        '/spec/persistentVolumeReclaimPolicy',
+        "Forbidden: may not be 'recycle' for a hostPath mount of '/'",
+      ],
+    ]);
+  });
+});
+
+describe('a StorageClass (ValidateStorageClass)', () => {
+  const storageClass = (fields: string) =>
+    `---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: { name: sc${++n} }\n${fields}`;
+
+  it('takes in-tree and CSI provisioners, parameters and allowed topologies', () => {
+    expect(
+      load(
+        storageClass(`provisioner: kubernetes.io/aws-ebs
+parameters: { type: gp2, fsType: ext4 }
+reclaimPolicy: Retain
+volumeBindingMode: WaitForFirstConsumer
+allowedTopologies:
+  - matchLabelExpressions:
+      - { key: topology.kubernetes.io/zone, values: [us-east-1a, us-east-1b] }
+  - matchLabelExpressions:
+      - { key: topology.kubernetes.io/zone, values: [us-east-1c] }
+`) + storageClass('provisioner: Ebs.CSI.AWS.com\n'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a provisioner that is no qualified name, Recycle, and bad topologies', () => {
+    expect(
+      load(
+        storageClass(`provisioner: example.com/nfs/v2
+reclaimPolicy: Recycle
+parameters: { "": x }
+allowedTopologies:
+  - matchLabelExpressions:
+      - { key: zone, values: [] }
+      - { key: zone, values: [a, a] }
+  - matchLabelExpressions: []
+  - matchLabelExpressions:
+      - { key: zone, values: [a] }
+  - matchLabelExpressions:
+      - { key: zone, values: [a] }
+`),
+      ).map(at),
+    ).toEqual([
+      [
+        '/provisioner',
+        `Invalid value: "example.com/nfs/v2": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ],
+      ['/reclaimPolicy', 'Unsupported value: "Recycle": supported values: "Delete", "Retain"'],
+      ['/parameters', 'Invalid value: "": field can not be empty.'],
+      ['/allowedTopologies/0/matchLabelExpressions/0/values', 'Required value'],
+      ['/allowedTopologies/0/matchLabelExpressions/1/key', 'Duplicate value: "zone"'],
+      ['/allowedTopologies/0/matchLabelExpressions/1/values/1', 'Duplicate value: "a"'],
+      // No expressions, and the same expressions as the first term (its second `zone` won).
+      ['/allowedTopologies/1/matchLabelExpressions', 'Duplicate value: ""'],
+      ['/allowedTopologies/2/matchLabelExpressions', 'Duplicate value: ""'],
+      ['/allowedTopologies/3/matchLabelExpressions', 'Duplicate value: ""'],
+    ]);
+  });
+});
