@@ -26,6 +26,7 @@ import { serviceSpecProblems } from './service-spec.js';
 import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
 import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
+import { webhookConfigurationProblems } from './webhook-configurations.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -136,6 +137,7 @@ export function checkKubernetesDocument(
           ...persistentVolumeClaimProblems(document, group, kind.kind),
           ...persistentVolumeProblems(document, group, kind.kind),
           ...storageClassProblems(document, group, kind.kind),
+          ...webhookConfigurationProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * What the API server refuses of webhook configurations (k8s.io/kubernetes
+ * `pkg/apis/admissionregistration/validation` `ValidateValidatingWebhookConfiguration` and
+ * `ValidateMutatingWebhookConfiguration`) that their OpenAPI passes.
+ */
+
+const at = (f: Finding) => [f.pointer, f.message];
+const load = (text: string) => loadManifests([{ path: 'webhooks.yaml', text }]).findings;
+
+let n = 0;
+const configuration = (kind: string, webhooks: string) =>
+  `---\napiVersion: admissionregistration.k8s.io/v1\nkind: ${kind}\nmetadata: { name: hooks${++n} }\nwebhooks:\n${webhooks}`;
+
+describe('a webhook configuration (ValidateValidatingWebhookConfiguration)', () => {
+  it('takes what cert-manager and kyverno install: a service with a path, a URL, selectors', () => {
+    expect(
+      load(
+        configuration(
+          'ValidatingWebhookConfiguration',
+          `  - name: webhook.cert-manager.io
+    rules:
+      - apiGroups: [cert-manager.io, acme.cert-manager.io]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: ["*/*"]
+    admissionReviewVersions: [v1]
+    matchPolicy: Equivalent
+    timeoutSeconds: 30
+    failurePolicy: Fail
+    sideEffects: None
+    namespaceSelector:
+      matchExpressions: [{ key: cert-manager.io/disable-validation, operator: NotIn, values: ["true"] }]
+    clientConfig:
+      service: { name: cert-manager-webhook, namespace: cert-manager, path: /validate }
+`,
+        ) +
+          configuration(
+            'MutatingWebhookConfiguration',
+            `  - name: mutate.policy.example.com
+    rules:
+      - { apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*", "pods/status"] }
+    admissionReviewVersions: [v1beta1, v1]
+    sideEffects: NoneOnDryRun
+    reinvocationPolicy: IfNeeded
+    clientConfig: { url: "https://policy.example.com:8443/mutate" }
+`,
+          ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a short or repeated name, side effects, a timeout, review versions and rules', () => {
+    expect(
+      load(
+        configuration(
+          'ValidatingWebhookConfiguration',
+          `  - name: validate
+    sideEffects: Some
+    timeoutSeconds: 31
+    admissionReviewVersions: [v1, v1, V2]
+    clientConfig: { service: { name: hooks, namespace: default, port: 0 } }
+    rules:
+      - { apiGroups: [apps, "*"], apiVersions: [v1, ""], operations: [], resources: ["*", deployments, "deployments/*", "deployments/scale"] }
+  - name: validate.example.com
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    clientConfig: { url: "https://hooks.example.com/validate" }
+  - name: validate.example.com
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    clientConfig: { url: "https://hooks.example.com/validate" }
+`,
+        ),
+      ).map(at),
+    ).toEqual([
+      [
+        '/webhooks/0/name',
+        'Invalid value: "validate": should be a domain with at least three segments separated by dots',
+      ],
+      [
+        '/webhooks/0/sideEffects',
+        'Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
+      ],
+      [
+        '/webhooks/0/timeoutSeconds',
+        'Invalid value: 31: the timeout value must be between 1 and 30 seconds',
+      ],
+      ['/webhooks/0/admissionReviewVersions/1', 'Invalid value: "v1": duplicate version'],
+      [
+        '/webhooks/0/admissionReviewVersions/2',
+        `Invalid value: "V2": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      [
+        '/webhooks/0/clientConfig/service/port',
+        'Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive',
+      ],
+      [
+        '/webhooks/0/rules/0/apiGroups',
+        `Invalid value: []string{"apps", "*"}: if '*' is present, must not specify other API groups`,
+      ],
+      ['/webhooks/0/rules/0/apiVersions/1', 'Required value'],
+      ['/webhooks/0/rules/0/operations', 'Required value'],
+      [
+        '/webhooks/0/rules/0/resources',
+        `Invalid value: []string{"*", "deployments", "deployments/*", "deployments/scale"}: if '*' is present, must not specify other resources without subresources`,
+      ],
+      [
+        '/webhooks/0/rules/0/resources/3',
+        `Invalid value: "deployments/scale": if 'deployments/*' is present, must not specify deployments/scale`,
+      ],
+      // Go's own duplicate check says it again; the schema's list map says it once.
+      [
+        '/webhooks/2',
+        'Duplicate value: {"name":"validate.example.com"} (x-kubernetes-list-type: map, keyed by name)',
+      ],
+    ]);
+  });
+
+  it('needs a client config of one kind: an https URL with a host, or a service with a clean path', () => {
+    expect(
+      load(
+        configuration(
+          'MutatingWebhookConfiguration',
+          [
+            '',
+            'url: "https://a.example.com", service: { name: s, namespace: ns }',
+            'url: "http://user@hooks.example.com/m?x=1#top"',
+            'url: hooks.example.com/mutate',
+            'service: { name: s, namespace: ns, path: "mutate//Pods" }',
+          ]
+            .map(
+              (config, i) => `  - name: m${i}.example.com
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    clientConfig: { ${config} }
+`,
+            )
+            .join(''),
+        ),
+      ).map(at),
+    ).toEqual([
+      ['/webhooks/0/clientConfig', 'Required value: exactly one of url or service is required'],
+      ['/webhooks/1/clientConfig', 'Required value: exactly one of url or service is required'],
+      [
+        '/webhooks/2/clientConfig/url',
+        `Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+      ],
+      [
+        '/webhooks/2/clientConfig/url',
+        'Invalid value: "user": user information is not permitted in the URL',
+      ],
+      [
+        '/webhooks/2/clientConfig/url',
+        'Invalid value: "top": fragments are not permitted in the URL',
+      ],
+      [
+        '/webhooks/2/clientConfig/url',
+        'Invalid value: "x=1": query parameters are not permitted in the URL',
+      ],
+      [
+        '/webhooks/3/clientConfig/url',
+        `Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+      ],
+      [
+        '/webhooks/3/clientConfig/url',
+        'Invalid value: "": host must be specified; desired format: https://host[/path]',
+      ],
+      [
+        '/webhooks/4/clientConfig/service/path',
+        `Invalid value: "mutate//Pods": must start with a '/'`,
+      ],
+      [
+        '/webhooks/4/clientConfig/service/path',
+        'Invalid value: "mutate//Pods": segment[1] may not be empty',
+      ],
+      [
+        '/webhooks/4/clientConfig/service/path',
+        `Invalid value: "mutate//Pods": segment[2]: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      ],
+    ]);
+  });
+});
