@@ -27,6 +27,7 @@ import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
 import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
 import { webhookConfigurationProblems } from './webhook-configurations.js';
+import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -138,6 +139,7 @@ export function checkKubernetesDocument(
           ...persistentVolumeProblems(document, group, kind.kind),
           ...storageClassProblems(document, group, kind.kind),
           ...webhookConfigurationProblems(document, group, kind.kind),
+          ...horizontalPodAutoscalerProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),
