@@ -2,7 +2,8 @@
  * What the API server checks of a pod spec's volumes in Go (k8s.io/kubernetes
  * `pkg/apis/core/validation` `ValidateVolumes`, `ValidateVolumeMounts`): a volume has one source
  * (`volume-sources.ts`), its name is a DNS-1123 label, and a container mounts only volumes of the
- * pod (`Not found: "cache"`); as in Go, a volume with a problem is not one a mount can name. Each
+ * pod (`Not found: "cache"`) at a relative sub-path without `..`, on a path no device has,
+ * `Bidirectional` only when privileged; as in Go, a volume with a problem is not one a mount can name. Each
  * problem at its field, in the API server's words. (A volume named twice, a path mounted twice:
  * the OpenAPI's list keys report them, as the API server's `x-kubernetes-list-type: map` does.)
  */
@@ -11,7 +12,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { MAX_LABEL_MESSAGE } from './container-checks.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
-import { invalidValue, notFoundValue } from './go-field-error.js';
+import { forbiddenValue, invalidValue, notFoundValue, requiredValue } from './go-field-error.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import { volumeSourceProblems } from './volume-sources.js';
 
@@ -57,16 +58,90 @@ export function volumeProblems(
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((container: unknown, i) => {
-      const mounts = isPlainObject(container) ? container.volumeMounts : undefined;
+      if (!isPlainObject(container)) return;
+      const mounts = container.volumeMounts;
       if (!Array.isArray(mounts)) return;
+      const devices = deviceNamesAndPaths(container.volumeDevices);
+      const securityContext = container.securityContext;
+      const privileged = isPlainObject(securityContext) && securityContext.privileged === true;
       mounts.forEach((mount: unknown, j) => {
         if (!isPlainObject(mount)) return;
         const at = [list, i, 'volumeMounts', j];
         if (typeof mount.name === 'string' && !volumes.has(mount.name)) {
           add([...at, 'name'], 'volume', notFoundValue(mount.name));
         }
+        mountProblems(mount, devices, privileged, (path, keyword, message) =>
+          add([...at, ...path], keyword, message),
+        );
       });
     });
   }
   return problems;
+}
+
+/** The names and device paths of a container's `volumeDevices`. */
+function deviceNamesAndPaths(devices: unknown): { names: Set<string>; paths: Set<string> } {
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  for (const device of Array.isArray(devices) ? devices : []) {
+    if (!isPlainObject(device)) continue;
+    if (typeof device.name === 'string') names.add(device.name);
+    if (typeof device.devicePath === 'string') paths.add(device.devicePath);
+  }
+  return { names, paths };
+}
+
+/**
+ * `ValidateVolumeMounts` of one mount, beyond the volume it names: a mount path, neither it nor
+ * the name also a device's, relative sub-paths without `..` (`subPath` or `subPathExpr`, not
+ * both), and `Bidirectional` propagation only in a privileged container.
+ */
+function mountProblems(
+  mount: Record<string, unknown>,
+  devices: { names: Set<string>; paths: Set<string> },
+  privileged: boolean,
+  add: (path: (string | number)[], keyword: string, message: string) => void,
+): void {
+  const { name, mountPath, subPath, subPathExpr, mountPropagation } = mount;
+  if (mountPath === '') add(['mountPath'], 'required', requiredValue());
+  if (typeof name === 'string' && devices.names.has(name)) {
+    add(['name'], 'volume-mount', invalidValue(name, 'must not already exist in volumeDevices'));
+  }
+  if (typeof mountPath === 'string' && devices.paths.has(mountPath)) {
+    add(
+      ['mountPath'],
+      'volume-mount',
+      invalidValue(mountPath, 'must not already exist as a path in volumeDevices'),
+    );
+  }
+  if (typeof subPath === 'string' && subPath !== '') {
+    localDescendingPathProblems(subPath, (message) =>
+      add(['subPath'], 'volume-mount', invalidValue(subPath, message)),
+    );
+  }
+  if (typeof subPathExpr === 'string' && subPathExpr !== '') {
+    if (typeof subPath === 'string' && subPath !== '') {
+      add(
+        ['subPathExpr'],
+        'volume-mount',
+        invalidValue(subPathExpr, 'subPathExpr and subPath are mutually exclusive'),
+      );
+    }
+    localDescendingPathProblems(subPathExpr, (message) =>
+      add(['subPathExpr'], 'volume-mount', invalidValue(subPathExpr, message)),
+    );
+  }
+  if (mountPropagation === 'Bidirectional' && !privileged) {
+    add(
+      ['mountPropagation'],
+      'volume-mount',
+      forbiddenValue('Bidirectional mount propagation is available only to privileged containers'),
+    );
+  }
+}
+
+/** `validateLocalDescendingPath`: relative, and no `..` in it. */
+function localDescendingPathProblems(path: string, report: (message: string) => void): void {
+  if (path.startsWith('/')) report('must be a relative path');
+  if (path.split('/').includes('..')) report("must not contain '..'");
 }

@@ -4,7 +4,8 @@
  * volume has one source. The sources are counted in Go's order; each one after the first is
  * `Forbidden: may not specify more than 1 volume type` at its field, and only the first is
  * checked further: a Secret's `secretName`, a ConfigMap's `name`, a claim's `claimName`, a host
- * or NFS path are required, an NFS path is absolute, and file modes are 0-0777.
+ * or NFS path are required, an NFS path is absolute, file modes are 0-0777, and a projected
+ * service account token lives 10 minutes to 2^32 seconds.
  *
  * A volume without a source is no error: the API server defaults it to an `emptyDir`
  * (`SetDefaults_Volume`) before validating, so Go's `must specify a volume type` is never
@@ -112,6 +113,7 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
     case 'projected':
       fileModes(value, add);
       projectedDownwardApiFiles(value.sources, (path, k, m) => add(['sources', ...path], k, m));
+      serviceAccountTokenProblems(value.sources, (path, k, m) => add(['sources', ...path], k, m));
       return;
     default:
       return;
@@ -127,6 +129,34 @@ function projectedDownwardApiFiles(sources: unknown, add: Add): void {
     downwardApiFiles(downwardApi.items, (path, k, m) =>
       add([i, 'downwardAPI', 'items', ...path], k, m),
     );
+  });
+}
+
+/**
+ * A projected service account token's lifetime (`validateProjectionSources`): 10 minutes to 2^32
+ * seconds (left out, it is an hour).
+ */
+function serviceAccountTokenProblems(sources: unknown, add: Add): void {
+  if (!Array.isArray(sources)) return;
+  sources.forEach((source: unknown, i) => {
+    const token = isPlainObject(source) ? source.serviceAccountToken : undefined;
+    const seconds = isPlainObject(token) ? token.expirationSeconds : undefined;
+    if (typeof seconds !== 'number') return;
+    const at = [i, 'serviceAccountToken', 'expirationSeconds'];
+    if (seconds < 10 * 60) {
+      add(
+        at,
+        'token-expiry',
+        invalidValue(seconds, 'may not specify a duration less than 10 minutes'),
+      );
+    }
+    if (seconds > 2 ** 32) {
+      add(
+        at,
+        'token-expiry',
+        invalidValue(seconds, 'may not specify a duration larger than 2^32 seconds'),
+      );
+    }
   });
 }
 

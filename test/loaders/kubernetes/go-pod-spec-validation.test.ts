@@ -85,6 +85,82 @@ describe('a volume has one source (validateVolumeSource)', () => {
   });
 });
 
+describe("a container's volume mounts and a projected token (ValidateVolumeMounts, validateProjectionSources)", () => {
+  it('refuses absolute or climbing sub-paths, both sub-path kinds, device overlaps, unprivileged Bidirectional', () => {
+    const findings = load(
+      pod(`  volumes:
+    - { name: data, emptyDir: {} }
+    - name: token
+      projected:
+        sources:
+          - serviceAccountToken: { path: token, expirationSeconds: 300 }
+          - serviceAccountToken: { path: long, expirationSeconds: 4294967297 }
+  containers:
+    - name: app
+      image: nginx
+      volumeDevices: [{ name: raw, devicePath: /dev/xvda }]
+      volumeMounts:
+        - { name: data, mountPath: /a, subPath: /etc }
+        - { name: data, mountPath: /b, subPath: logs/../../etc, subPathExpr: $(POD_NAME) }
+        - { name: data, mountPath: /dev/xvda, mountPropagation: Bidirectional }
+        - { name: token, mountPath: /var/run/token, subPathExpr: $(POD_NAME)/.. }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/volumes/1/projected/sources/0/serviceAccountToken/expirationSeconds',
+        'Invalid value: 300: may not specify a duration less than 10 minutes',
+      ],
+      [
+        '/spec/volumes/1/projected/sources/1/serviceAccountToken/expirationSeconds',
+        'Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds',
+      ],
+      [
+        '/spec/containers/0/volumeMounts/0/subPath',
+        'Invalid value: "/etc": must be a relative path',
+      ],
+      [
+        '/spec/containers/0/volumeMounts/1/subPath',
+        `Invalid value: "logs/../../etc": must not contain '..'`,
+      ],
+      [
+        '/spec/containers/0/volumeMounts/1/subPathExpr',
+        'Invalid value: "$(POD_NAME)": subPathExpr and subPath are mutually exclusive',
+      ],
+      [
+        '/spec/containers/0/volumeMounts/2/mountPath',
+        'Invalid value: "/dev/xvda": must not already exist as a path in volumeDevices',
+      ],
+      [
+        '/spec/containers/0/volumeMounts/2/mountPropagation',
+        'Forbidden: Bidirectional mount propagation is available only to privileged containers',
+      ],
+      // The token volume has problems: as in Go, no mount can name it.
+      ['/spec/containers/0/volumeMounts/3/name', 'Not found: "token"'],
+      [
+        '/spec/containers/0/volumeMounts/3/subPathExpr',
+        `Invalid value: "$(POD_NAME)/..": must not contain '..'`,
+      ],
+    ]);
+  });
+
+  it('takes relative sub-paths, a privileged Bidirectional mount and a token of an hour', () => {
+    const text = pod(`  volumes:
+    - { name: data, emptyDir: {} }
+    - { name: token, projected: { sources: [{ serviceAccountToken: { path: t, expirationSeconds: 3600 } }] } }
+  containers:
+    - name: app
+      image: nginx
+      securityContext: { privileged: true }
+      volumeMounts:
+        - { name: data, mountPath: /etc/app.conf, subPath: conf/app.conf }
+        - { name: data, mountPath: /logs, subPathExpr: $(POD_NAME), mountPropagation: Bidirectional }
+        - { name: token, mountPath: /var/run/token, readOnly: true }
+`);
+    expect(load(text)).toEqual([]);
+  });
+});
+
 describe("a container's probes (validateProbe, validateLivenessProbe, validateReadinessProbe, validateStartupProbe)", () => {
   it('takes the probes of a real workload', () => {
     const text =
