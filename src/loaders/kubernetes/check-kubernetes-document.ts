@@ -28,6 +28,8 @@ import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
 import { webhookConfigurationProblems } from './webhook-configurations.js';
 import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js';
+import { priorityClassProblems } from './priority-classes.js';
+import { limitRangeProblems } from './limit-ranges.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -140,6 +142,8 @@ export function checkKubernetesDocument(
           ...storageClassProblems(document, group, kind.kind),
           ...webhookConfigurationProblems(document, group, kind.kind),
           ...horizontalPodAutoscalerProblems(document, group, kind.kind),
+          ...priorityClassProblems(document, group, kind.kind),
+          ...limitRangeProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

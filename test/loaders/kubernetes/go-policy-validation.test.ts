@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../src/loaders/finding.js';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * What the API server refuses of PriorityClasses (k8s.io/kubernetes
+ * `pkg/apis/scheduling/validation` `ValidatePriorityClass`) and LimitRanges
+ * (`pkg/apis/core/validation` `ValidateLimitRange`) that their OpenAPI passes.
+ */
+
+const at = (f: Finding) => [f.pointer, f.message];
+const load = (text: string) => loadManifests([{ path: 'policy.yaml', text }]).findings;
+
+const priorityClass = (name: string, fields: string) =>
+  `---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: { name: ${name} }\n${fields}`;
+
+describe('a PriorityClass (ValidatePriorityClass)', () => {
+  it('takes a user class up to 1e9 and the system classes as the system defines them', () => {
+    expect(
+      load(
+        priorityClass('high-priority', 'value: 1000000000\nglobalDefault: false\n') +
+          priorityClass('system-cluster-critical', 'value: 2000000000\n'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a user value above 1e9 and system- names that are not the system classes', () => {
+    expect(
+      load(
+        priorityClass('too-high', 'value: 1000000001\n') +
+          priorityClass('system-critical', 'value: 2000000000\n') +
+          priorityClass('system-node-critical', 'value: 2000000000\n') +
+          priorityClass('system-cluster-critical', 'value: 2000000000\nglobalDefault: true\n'),
+      ).map(at),
+    ).toEqual([
+      ['/value', 'Forbidden: maximum allowed value of a user defined priority is 1000000000'],
+      [
+        '/metadata/name',
+        "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-critical is not a known system priority class",
+      ],
+      [
+        '/metadata/name',
+        "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: value of system-node-critical PriorityClass must be 2000001000",
+      ],
+      [
+        '/metadata/name',
+        "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: globalDefault of system-cluster-critical PriorityClass must be false",
+      ],
+    ]);
+  });
+});
+
+let n = 0;
+const limitRange = (limits: string) =>
+  `---\napiVersion: v1\nkind: LimitRange\nmetadata: { name: limits${++n} }\nspec:\n  limits:\n${limits}`;
+
+describe('a LimitRange (ValidateLimitRange)', () => {
+  it('takes the limits the Kubernetes docs show', () => {
+    expect(
+      load(
+        limitRange(`    - type: Container
+      default: { cpu: 500m, memory: 512Mi }
+      defaultRequest: { cpu: 500m, memory: 256Mi }
+      max: { cpu: "1", memory: 1Gi }
+      min: { cpu: 100m, memory: 128Mi }
+      maxLimitRequestRatio: { cpu: "2" }
+    - type: Pod
+      max: { cpu: "2" }
+    - type: PersistentVolumeClaim
+      min: { storage: 1Gi }
+      max: { storage: 10Gi }
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses bounds out of order, defaults on a Pod limit, a type twice or unknown, a PVC limit without storage', () => {
+    expect(
+      load(
+        limitRange(`    - type: Container
+      min: { cpu: "2" }
+      max: { cpu: 1000m }
+      default: { memory: 1Gi, nvidia.com/gpu: "2" }
+      defaultRequest: { memory: 2Gi, nvidia.com/gpu: "1" }
+      maxLimitRequestRatio: { memory: 500m }
+    - type: Container
+    - type: Pod
+      default: { cpu: "1" }
+    - type: Node
+    - type: PersistentVolumeClaim
+      max: { cpu: "1" }
+`),
+      ).map(at),
+    ).toEqual([
+      ['/spec/limits/0/min/cpu', 'Invalid value: "2": min value 2 is greater than max value 1'],
+      [
+        '/spec/limits/0/defaultRequest/memory',
+        'Invalid value: "2Gi": default request value 2Gi is greater than default limit value 1Gi',
+      ],
+      [
+        '/spec/limits/0/defaultRequest/nvidia.com~1gpu',
+        'Invalid value: "1": default value 2 must equal to defaultRequest value 1 in nvidia.com/gpu',
+      ],
+      [
+        '/spec/limits/0/maxLimitRequestRatio/memory',
+        'Invalid value: "500m": ratio 500m is less than 1',
+      ],
+      ['/spec/limits/1/type', 'Duplicate value: "Container"'],
+      ['/spec/limits/2/default', "Forbidden: may not be specified when `type` is 'Pod'"],
+      [
+        '/spec/limits/3/type',
+        'Invalid value: "Node": must be a standard limit type or fully qualified',
+      ],
+      [
+        '/spec/limits/4',
+        'Required value: either minimum or maximum storage value is required, but neither was provided',
+      ],
+    ]);
+  });
+});
