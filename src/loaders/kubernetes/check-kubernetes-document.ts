@@ -30,6 +30,7 @@ import { webhookConfigurationProblems } from './webhook-configurations.js';
 import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js';
 import { priorityClassProblems } from './priority-classes.js';
 import { limitRangeProblems } from './limit-ranges.js';
+import { resourceQuotaProblems } from './resource-quotas.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -144,6 +145,7 @@ export function checkKubernetesDocument(
           ...horizontalPodAutoscalerProblems(document, group, kind.kind),
           ...priorityClassProblems(document, group, kind.kind),
           ...limitRangeProblems(document, group, kind.kind),
+          ...resourceQuotaProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

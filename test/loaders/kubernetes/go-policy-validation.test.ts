@@ -118,3 +118,45 @@ describe('a LimitRange (ValidateLimitRange)', () => {
     ]);
   });
 });
+
+const quota = (hard: string) =>
+  `---\napiVersion: v1\nkind: ResourceQuota\nmetadata: { name: quota${++n} }\nspec:\n  hard:\n${hard}`;
+
+describe("a ResourceQuota's hard limits (ValidateResourceQuotaSpec)", () => {
+  it('takes standard, counted, storage-class, extended and huge page resources', () => {
+    expect(
+      load(
+        quota(`    requests.cpu: "4"
+    limits.memory: 8Gi
+    pods: "10"
+    services.loadbalancers: "2"
+    count/deployments.apps: "5"
+    gold.storageclass.storage.k8s.io/requests.storage: 500Gi
+    requests.nvidia.com/gpu: "4"
+    requests.hugepages-2Mi: 1Gi
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses names the quota system does not know, negative amounts and fractional counts', () => {
+    expect(
+      load(
+        quota(`    storage: 10Gi
+    cpus: "4"
+    requests.cpu: "-1"
+    pods: 1500m
+`),
+      ).map(at),
+    ).toEqual([
+      ['/spec/hard/storage', 'Invalid value: "storage": must be a standard resource for quota'],
+      [
+        '/spec/hard/cpus',
+        'Invalid value: "cpus": must be a standard resource type or fully qualified',
+      ],
+      ['/spec/hard/cpus', 'Invalid value: "cpus": must be a standard resource for quota'],
+      ['/spec/hard/requests.cpu', 'Invalid value: "-1": must be greater than or equal to 0'],
+      ['/spec/hard/pods', 'Invalid value: "1500m": must be an integer'],
+    ]);
+  });
+});
