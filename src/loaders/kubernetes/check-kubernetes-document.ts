@@ -31,6 +31,7 @@ import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js
 import { priorityClassProblems } from './priority-classes.js';
 import { limitRangeProblems } from './limit-ranges.js';
 import { resourceQuotaProblems } from './resource-quotas.js';
+import { apiServiceProblems } from './api-services.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -146,6 +147,7 @@ export function checkKubernetesDocument(
           ...priorityClassProblems(document, group, kind.kind),
           ...limitRangeProblems(document, group, kind.kind),
           ...resourceQuotaProblems(document, group, kind.kind),
+          ...apiServiceProblems(document, group, kind.kind),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

@@ -30,6 +30,8 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
   'rbac.authorization.k8s.io/ClusterRole': 'path-segment',
   'rbac.authorization.k8s.io/RoleBinding': 'path-segment',
   'rbac.authorization.k8s.io/ClusterRoleBinding': 'path-segment',
+  // And `<version>.<group>` (`api-services.ts`): `v1.` is the legacy group's.
+  'apiregistration.k8s.io/APIService': 'path-segment',
 };
 
 type NameRule = 'dns-1123-label' | 'dns-1035-label' | 'dns-1123-subdomain' | 'path-segment';

@@ -160,3 +160,69 @@ describe("a ResourceQuota's hard limits (ValidateResourceQuotaSpec)", () => {
     ]);
   });
 });
+
+const apiService = (name: string, spec: string) =>
+  `---\napiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: { name: ${name} }\nspec:\n${spec}`;
+
+describe('an APIService (ValidateAPIService)', () => {
+  it("takes metrics-server's and the legacy group's", () => {
+    expect(
+      load(
+        apiService(
+          'v1beta1.metrics.k8s.io',
+          `  group: metrics.k8s.io
+  version: v1beta1
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  insecureSkipTLSVerify: true
+  service: { name: metrics-server, namespace: kube-system }
+`,
+        ) +
+          apiService('v1.', '  version: v1\n  groupPriorityMinimum: 18000\n  versionPriority: 1\n'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a name that is not version.group, priorities out of range, TLS settings that contradict', () => {
+    expect(
+      load(
+        apiService(
+          'metrics',
+          `  group: metrics.k8s.io
+  version: v1beta1
+  groupPriorityMinimum: 30000
+  versionPriority: 0
+  insecureSkipTLSVerify: true
+  caBundle: Y2VydA==
+  service: { name: metrics-server, namespace: kube-system, port: 0 }
+`,
+        ) +
+          apiService(
+            'v1.local.example.com',
+            `  group: local.example.com
+  version: v1
+  groupPriorityMinimum: 100
+  versionPriority: 10
+  caBundle: Y2VydA==
+`,
+          ),
+      ).map(at),
+    ).toEqual([
+      [
+        '/metadata/name',
+        'Invalid value: "metrics": must be `spec.version+"."+spec.group`: "v1beta1.metrics.k8s.io"',
+      ],
+      ['/spec/groupPriorityMinimum', 'Invalid value: 30000: must be positive and less than 20000'],
+      ['/spec/versionPriority', 'Invalid value: 0: must be positive and less than 1000'],
+      [
+        '/spec/insecureSkipTLSVerify',
+        'Invalid value: true: may not be true if caBundle is present',
+      ],
+      [
+        '/spec/service/port',
+        'Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive',
+      ],
+      ['/spec/caBundle', 'Invalid value: "4 bytes": local APIServices may not have a caBundle'],
+    ]);
+  });
+});
