@@ -11,6 +11,7 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
+import { PORT_RANGE_MESSAGE } from './container-checks.js';
 import { invalidValue, requiredValue } from './go-field-error.js';
 import { dns1035LabelProblems, dns1123SubdomainProblems, type Add } from './label-syntax.js';
 
@@ -92,7 +93,7 @@ export function apiServiceProblems(
     add(
       ['spec', 'service', 'port'],
       'port',
-      invalidValue(port, 'port is not valid: must be between 1 and 65535, inclusive'),
+      invalidValue(port, `port is not valid: ${PORT_RANGE_MESSAGE}`),
     );
   }
   if (insecure && caBytes > 0) {

@@ -27,6 +27,7 @@ import {
   requiredValue,
   unsupportedValue,
 } from './go-field-error.js';
+import { PORT_RANGE_MESSAGE } from './container-checks.js';
 import {
   dns1035LabelProblems,
   dns1123SubdomainProblems,
@@ -279,11 +280,7 @@ function serviceProblems(service: Record<string, unknown>, add: Add): void {
   }
   const port = service.port;
   if (typeof port === 'number' && (port < 1 || port > 65535)) {
-    add(
-      ['port'],
-      'port',
-      invalidValue(port, 'port is not valid: must be between 1 and 65535, inclusive'),
-    );
+    add(['port'], 'port', invalidValue(port, `port is not valid: ${PORT_RANGE_MESSAGE}`));
   }
   const path = service.path;
   if (typeof path !== 'string' || path === '' || path === '/') return;
