@@ -6,6 +6,7 @@ import type { CelEnv } from '@bufbuild/cel';
 import { celEnvironmentFor } from './cel-environment.js';
 import { evaluateRules, type EvaluateRulesOptions, type RuleViolation } from './evaluate-rules.js';
 import { compileRulesIn, type CompiledRules } from './rule-compiler.js';
+import { parseExpression } from './cel-expression.js';
 
 /** The CEL rules of one CEL environment: compile a schema's rules, evaluate them on a value. */
 export interface CelRules {
@@ -17,6 +18,8 @@ export interface CelRules {
     value: unknown,
     options?: Omit<EvaluateRulesOptions, 'kubernetesVersion' | 'environment'>,
   ): RuleViolation[];
+  /** Why `source` does not parse as an expression of this environment, or undefined. */
+  syntaxError(source: string): string | undefined;
 }
 
 /** The CEL rule engine: the rules of the API server of a Kubernetes version. */
@@ -36,6 +39,14 @@ export const celRuleEngine: CelRuleEngine = {
       compileRules: (schema) => compileRulesIn(environment, schema),
       evaluateRules: (schema, value, options = {}) =>
         evaluateRules(schema, value, { ...options, environment }),
+      syntaxError: (source) => {
+        try {
+          parseExpression(source, environment);
+          return undefined;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      },
     };
   },
 };

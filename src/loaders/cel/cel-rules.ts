@@ -90,7 +90,13 @@ export async function prepareCelRules(
       (!isCheckPending(d) || namesKind(list, d)) &&
       (unreadMayHaveRules(d) ?? (d.schema !== undefined && schemaHasRules(d.schema))),
   );
-  needed ||= list.some((text) => text.includes(VALIDATIONS_KEYWORD));
+  needed ||= list.some(
+    (text) =>
+      text.includes(VALIDATIONS_KEYWORD) ||
+      // Admission policies' and webhooks' expressions (`admission-expressions.ts`).
+      text.includes('AdmissionPolicy') ||
+      text.includes('matchConditions'),
+  );
   if (needed) await loadCelRuleEngine();
 }
 

@@ -32,6 +32,7 @@ import { priorityClassProblems } from './priority-classes.js';
 import { limitRangeProblems } from './limit-ranges.js';
 import { resourceQuotaProblems } from './resource-quotas.js';
 import { apiServiceProblems } from './api-services.js';
+import { admissionExpressionProblems, holdsAdmissionExpressions } from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -58,7 +59,8 @@ import { ephemeralContainerProblems } from './ephemeral-containers.js';
  * the resource's spec: the document's top-level fields but `apiVersion`, `kind` and `metadata`,
  * with defaults. A cosi-shaped document of such a type (`{ metadata: { type, id }, spec }`) is
  * checked as the Kubernetes document it stands for. On an update, `previous` is the previous
- * document, against which the schema's problems ratchet.
+ * document, against which the schema's problems ratchet. `celSyntaxError` parses a CEL expression
+ * in the load's dialect (admission policies' expressions, `admission-expressions.ts`).
  */
 export function checkKubernetesDocument(
   definition: ResourceDefinition,
@@ -66,6 +68,7 @@ export function checkKubernetesDocument(
   compiled: CompiledSchema,
   report: DocumentReport,
   previous?: Record<string, unknown>,
+  celSyntaxError: (source: string) => string | undefined = () => undefined,
 ): unknown {
   const schema = definition.schema;
   const kind = definition.kubernetes;
@@ -148,6 +151,10 @@ export function checkKubernetesDocument(
           ...limitRangeProblems(document, group, kind.kind),
           ...resourceQuotaProblems(document, group, kind.kind),
           ...apiServiceProblems(document, group, kind.kind),
+          // CEL is loaded only for the documents that write admission expressions.
+          ...(holdsAdmissionExpressions(group, kind.kind)
+            ? admissionExpressionProblems(document, group, kind.kind, celSyntaxError)
+            : []),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),
           ...disruptionBudgetProblems(document, group, kind.kind),

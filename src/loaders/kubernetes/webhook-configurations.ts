@@ -13,7 +13,7 @@
  *   (a name, a namespace, a port 1-65535, a path of DNS-1123 segments), not both;
  * - `admissionReviewVersions` are DNS-1035 labels, none twice, one of them `v1` or `v1beta1`.
  *
- * `matchConditions` are CEL, compiled by the API server and not checked here. Each problem at its
+ * `matchConditions` are CEL, parsed by `admission-expressions.ts`. Each problem at its
  * field, in the API server's words (Go reports a service's missing namespace at `name` and the
  * reverse, kubernetes#141353; the finding points at the field as written).
  */

@@ -184,3 +184,68 @@ describe('a webhook configuration (ValidateValidatingWebhookConfiguration)', () 
     ]);
   });
 });
+
+describe('admission expressions, compiled by the API server when the object is written', () => {
+  const policy = (spec: string) =>
+    `---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: { name: policy${++n} }\nspec:\n${spec}`;
+
+  it('takes the expressions of the Kubernetes docs, optional syntax and macros included', () => {
+    expect(
+      load(
+        policy(`  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+      - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments] }
+  variables:
+    - { name: replicas, expression: "object.spec.?replicas.orValue(1)" }
+  validations:
+    - expression: "variables.replicas <= 5 && object.spec.template.spec.containers.all(c, c.image.startsWith('registry.example.com/'))"
+      messageExpression: "'replicas: ' + string(variables.replicas)"
+  auditAnnotations:
+    - { key: high-replica-count, valueExpression: "'Deployment spec.replicas set to ' + string(object.spec.replicas)" }
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses an expression that does not parse, at its field, in a policy or a webhook's match conditions", () => {
+    const findings = load(
+      policy(`  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+      - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments] }
+  validations:
+    - expression: "object.spec.replicas <="
+    - expression: "true"
+      messageExpression: "'unclosed"
+`) +
+        configuration(
+          'ValidatingWebhookConfiguration',
+          `  - name: check.example.com
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    clientConfig: { url: "https://hooks.example.com/check" }
+    matchConditions:
+      - { name: not-system, expression: "!(request.userInfo.username in ['system:admin']" }
+`,
+        ),
+    );
+    // The positions and wording are those of the CEL parser cosi uses; cel-go words them its way.
+    expect(findings.map((f) => [f.pointer, f.message])).toEqual([
+      [
+        '/spec/validations/0/expression',
+        'Invalid value: "object.spec.replicas <=": compilation failed: <input>:1:22: found < but expecting end of input',
+      ],
+      [
+        '/spec/validations/1/messageExpression',
+        expect.stringMatching(
+          /^Invalid value: "'unclosed": compilation failed: <input>:1:1: found ' but expecting /,
+        ),
+      ],
+      [
+        '/webhooks/0/matchConditions/0/expression',
+        `Invalid value: "!(request.userInfo.username in ['system:admin']": compilation failed: <input>:1:48: found end of input but expecting ')'`,
+      ],
+    ]);
+  });
+});
