@@ -4,14 +4,16 @@
  * and an unprefixed one a standard resource of the quota system (`requests.cpu`, `pods`,
  * `services.loadbalancers`, huge pages; `count/deployments.apps` and
  * `nvidia.com/gpu`-style names are prefixed and taken), and each quantity is not negative, a
- * whole number for the object counts. (Scopes are not checked.) Each problem at its field, in
- * the API server's words.
+ * whole number for the object counts; its scopes apply to its resources (`BestEffort` to pods
+ * alone, `Terminating`, `NotTerminating`, `NotBestEffort`, `PriorityClass` and
+ * `CrossNamespacePodAffinity` to pods and their cpu and memory) and do not conflict. (A scope
+ * selector is not checked.) Each problem at its field, in the API server's words.
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { invalidValue } from './go-field-error.js';
+import { invalidStringList, invalidValue } from './go-field-error.js';
 import { qualifiedNameProblems } from './label-syntax.js';
 import { canonicalQuantity, parseResourceQuantity } from './resource-quantity.js';
 
@@ -62,7 +64,7 @@ export function resourceQuotaProblems(
   if (group !== '' || kind !== 'ResourceQuota' || !isPlainObject(document.spec)) return [];
   const hard = document.spec.hard;
   if (!isPlainObject(hard)) return [];
-  const problems: SchemaProblem[] = [];
+  const problems: SchemaProblem[] = scopeProblems(document.spec.scopes, Object.keys(hard));
   for (const [name, value] of Object.entries(hard)) {
     const add = (message: string, shown: unknown = name): void => {
       problems.push({
@@ -79,7 +81,7 @@ export function resourceQuotaProblems(
       if (nameMessages.length === 0 && !STANDARD_RESOURCES.has(name) && !hugePages) {
         add('must be a standard resource type or fully qualified');
       }
-      if (!QUOTA_RESOURCES.has(name) && !hugePages) add('must be a standard resource for quota');
+      if (!isStandardQuotaResource(name)) add('must be a standard resource for quota');
     }
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const text = String(value);
@@ -95,4 +97,64 @@ export function resourceQuotaProblems(
     if (INTEGER_RESOURCES.has(name) && !whole) add('must be an integer', text);
   }
   return problems;
+}
+
+const POD_COUNT = new Set(['pods']);
+const POD_COMPUTE = new Set([
+  'cpu',
+  'memory',
+  'limits.cpu',
+  'limits.memory',
+  'requests.cpu',
+  'requests.memory',
+]);
+/** The resources each scope may limit (`IsResourceQuotaScopeValidForResource`); others: any. */
+const SCOPE_RESOURCES: Readonly<Record<string, ReadonlySet<string>>> = {
+  Terminating: new Set([...POD_COUNT, ...POD_COMPUTE]),
+  NotTerminating: new Set([...POD_COUNT, ...POD_COMPUTE]),
+  NotBestEffort: new Set([...POD_COUNT, ...POD_COMPUTE]),
+  PriorityClass: new Set([...POD_COUNT, ...POD_COMPUTE]),
+  CrossNamespacePodAffinity: new Set([...POD_COUNT, ...POD_COMPUTE]),
+  BestEffort: POD_COUNT,
+};
+const CONFLICTING_SCOPES = [
+  ['BestEffort', 'NotBestEffort'],
+  ['Terminating', 'NotTerminating'],
+] as const;
+
+/** `validateResourceQuotaScopes`: each scope fits each standard resource limited; no pair conflicts. */
+function scopeProblems(scopes: unknown, resources: readonly string[]): SchemaProblem[] {
+  if (!Array.isArray(scopes)) return [];
+  const written = scopes.filter((scope): scope is string => typeof scope === 'string');
+  const problems: SchemaProblem[] = [];
+  const add = (message: string): void => {
+    problems.push({
+      path: jsonPointer(['spec', 'scopes']),
+      part: 'value',
+      keyword: 'resource-quota',
+      message: invalidStringList(written, message),
+    });
+  };
+  const standard = [...resources].sort().filter((name) => isStandardQuotaResource(name));
+  for (const scope of written) {
+    const allowed = SCOPE_RESOURCES[scope];
+    if (allowed === undefined) continue;
+    for (const resource of standard) {
+      // Go says it once per scope and resource, without naming either; the resource is named here.
+      if (!allowed.has(resource)) add(`unsupported scope applied to resource (${resource})`);
+    }
+  }
+  for (const [a, b] of CONFLICTING_SCOPES) {
+    if (written.includes(a) && written.includes(b)) add('conflicting scopes');
+  }
+  return problems;
+}
+
+/** `IsStandardQuotaResourceName`. */
+function isStandardQuotaResource(name: string): boolean {
+  return (
+    QUOTA_RESOURCES.has(name) ||
+    name.startsWith('hugepages-') ||
+    name.startsWith('requests.hugepages-')
+  );
 }

@@ -139,6 +139,36 @@ describe("a ResourceQuota's hard limits (ValidateResourceQuotaSpec)", () => {
     ).toEqual([]);
   });
 
+  it('refuses scopes that do not apply to the resources limited, and conflicting scopes', () => {
+    const scoped = (scopes: string, hard: string) =>
+      `---\napiVersion: v1\nkind: ResourceQuota\nmetadata: { name: quota${++n} }\nspec:\n  scopes: ${scopes}\n  hard:\n${hard}`;
+    expect(
+      load(
+        scoped('[NotBestEffort, NotTerminating]', '    pods: "10"\n    requests.cpu: "4"\n') +
+          scoped('[BestEffort]', '    pods: "10"\n    count/jobs.batch: "3"\n'),
+      ),
+    ).toEqual([]);
+    expect(
+      load(
+        scoped('[BestEffort, NotBestEffort]', '    pods: "10"\n    requests.memory: 1Gi\n') +
+          scoped('[Terminating]', '    services: "2"\n'),
+      ).map(at),
+    ).toEqual([
+      [
+        '/spec/scopes',
+        'Invalid value: []string{"BestEffort", "NotBestEffort"}: unsupported scope applied to resource (requests.memory)',
+      ],
+      [
+        '/spec/scopes',
+        'Invalid value: []string{"BestEffort", "NotBestEffort"}: conflicting scopes',
+      ],
+      [
+        '/spec/scopes',
+        'Invalid value: []string{"Terminating"}: unsupported scope applied to resource (services)',
+      ],
+    ]);
+  });
+
   it('refuses names the quota system does not know, negative amounts and fractional counts', () => {
     expect(
       load(
