@@ -32,6 +32,7 @@ import { priorityClassProblems } from './priority-classes.js';
 import { limitRangeProblems } from './limit-ranges.js';
 import { resourceQuotaProblems } from './resource-quotas.js';
 import { apiServiceProblems } from './api-services.js';
+import { runtimeClassProblems } from './runtime-classes.js';
 import { admissionExpressionProblems, holdsAdmissionExpressions } from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
@@ -151,6 +152,7 @@ export function checkKubernetesDocument(
           ...limitRangeProblems(document, group, kind.kind),
           ...resourceQuotaProblems(document, group, kind.kind),
           ...apiServiceProblems(document, group, kind.kind),
+          ...runtimeClassProblems(document, group, kind.kind),
           // CEL is loaded only for the documents that write admission expressions.
           ...(holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, celSyntaxError)

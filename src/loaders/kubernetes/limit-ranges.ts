@@ -3,7 +3,7 @@
  * `pkg/apis/core/validation` `ValidateLimitRange`): each limit's type is `Pod`, `Container`,
  * `PersistentVolumeClaim` or a qualified name with a prefix, listed once; a `Pod` limit has no
  * defaults; a `PersistentVolumeClaim` limit bounds storage; and per resource, min ≤ default
- * request ≤ default ≤ max, a max limit/request ratio at least 1, and for a resource that cannot be
+ * request ≤ default ≤ max, a max limit/request ratio from 1 to max/min, and for a resource that cannot be
  * overcommitted (huge pages, an extended resource) a default equal to the default request. Each
  * problem at its field, in the API server's words (a quantity printed as Go prints it).
  */
@@ -174,6 +174,17 @@ function boundProblems(bounds: Record<Bound, Map<string, Written>>, add: Add): v
     if (ratio && compareQuantities(ratio.parsed, { units: 1n, scale: 0 }) < 0) {
       report('maxLimitRequestRatio', ratio, `ratio ${shown(ratio)} is less than 1`);
     }
+    if (ratio && min && max) {
+      // Go compares in milli-units, as float64s, and prints the bound with %f.
+      const limit = toNumber(max.parsed) / toNumber(min.parsed);
+      if (toNumber(ratio.parsed) > limit) {
+        report(
+          'maxLimitRequestRatio',
+          ratio,
+          `ratio ${shown(ratio)} is greater than max/min = ${limit.toFixed(6)}`,
+        );
+      }
+    }
     if (
       !overcommitAllowed(resource) &&
       defaultLimit &&
@@ -187,6 +198,11 @@ function boundProblems(bounds: Record<Bound, Map<string, Written>>, add: Add): v
       );
     }
   }
+}
+
+/** A quantity as a float64. */
+function toNumber(quantity: ParsedQuantity): number {
+  return Number(quantity.units) / 10 ** quantity.scale;
 }
 
 /** `IsOvercommitAllowed`: a native resource (no prefix, or kubernetes.io's) but huge pages. */

@@ -256,3 +256,47 @@ describe('an APIService (ValidateAPIService)', () => {
     ]);
   });
 });
+
+describe('a LimitRange ratio and a RuntimeClass (ValidateLimitRange, ValidateRuntimeClass)', () => {
+  it('refuses a limit/request ratio above max/min', () => {
+    expect(
+      load(
+        limitRange(`    - type: Container
+      min: { cpu: 250m }
+      max: { cpu: "1" }
+      maxLimitRequestRatio: { cpu: "4" }
+    - type: Pod
+      min: { memory: 100Mi }
+      max: { memory: 200Mi }
+      maxLimitRequestRatio: { memory: "3" }
+`),
+      ).map(at),
+    ).toEqual([
+      [
+        '/spec/limits/1/maxLimitRequestRatio/memory',
+        'Invalid value: "3": ratio 3 is greater than max/min = 2.000000',
+      ],
+    ]);
+  });
+
+  it("refuses a handler that is no DNS-1123 label and a node selector's bad labels", () => {
+    const runtimeClass = (fields: string) =>
+      `---\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: { name: rc${++n} }\n${fields}`;
+    expect(
+      load(
+        runtimeClass(
+          'handler: runc\nscheduling: { nodeSelector: { sandbox.example.com/kata: "true" } }\n',
+        ) + runtimeClass('handler: Kata_Containers\nscheduling: { nodeSelector: { "a b": x } }\n'),
+      ).map(at),
+    ).toEqual([
+      [
+        '/handler',
+        `Invalid value: "Kata_Containers": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+      [
+        '/scheduling/nodeSelector/a b',
+        `Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+      ],
+    ]);
+  });
+});

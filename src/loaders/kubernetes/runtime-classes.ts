@@ -1,0 +1,44 @@
+/**
+ * What the API server checks of a RuntimeClass in Go (k8s.io/kubernetes `pkg/apis/node/validation`
+ * `ValidateRuntimeClass`): its `handler` is a DNS-1123 label (the CRI handler's name, as
+ * containerd's `runc` or `kata`), and its scheduling `nodeSelector` holds labels. Each problem at
+ * its field, in the API server's words.
+ */
+
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { invalidValue } from './go-field-error.js';
+import { dns1123LabelProblems, labelNameProblems, labelValueProblems } from './label-syntax.js';
+
+/** The problems of a built-in document of `group`/`kind` (a RuntimeClass's only). */
+export function runtimeClassProblems(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+): SchemaProblem[] {
+  if (group !== 'node.k8s.io' || kind !== 'RuntimeClass') return [];
+  const problems: SchemaProblem[] = [];
+  const add = (path: (string | number)[], keyword: string, message: string): void => {
+    problems.push({ path: jsonPointer(path), part: 'value', keyword, message });
+  };
+  const handler = document.handler;
+  if (typeof handler === 'string') {
+    for (const message of dns1123LabelProblems(handler)) {
+      add(['handler'], 'runtime-handler', invalidValue(handler, message));
+    }
+  }
+  const scheduling = document.scheduling;
+  const selector = isPlainObject(scheduling) ? scheduling.nodeSelector : undefined;
+  if (isPlainObject(selector)) {
+    for (const [key, value] of Object.entries(selector)) {
+      const at = ['scheduling', 'nodeSelector', key];
+      labelNameProblems(key, at, add);
+      if (typeof value !== 'string') continue;
+      for (const message of labelValueProblems(value)) {
+        add(at, 'label-value', invalidValue(value, message));
+      }
+    }
+  }
+  return problems;
+}
