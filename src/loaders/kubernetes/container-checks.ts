@@ -3,13 +3,21 @@
  * `pkg/apis/core/validation`: `validateContainers`, `validateContainerPorts`,
  * `ValidateContainerResourceRequirements`), beyond the OpenAPI: a container's name is a
  * DNS-1123 label and unique in the pod, a port's number is 1-65535 and its name a valid, unique
- * port name, and resource quantities parse, are not negative, and a request is at most its
- * limit. Each problem at its field, in the API server's words.
+ * port name, and resources are named as a container may name them (`resource-names.ts`), their
+ * quantities parse, are not negative (whole for an extended resource), and a request is at most
+ * its limit, equal to it for a resource that cannot be overcommitted (which needs a limit); huge
+ * pages come with cpu or memory. Each problem at its field, in the API server's words.
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
+import { duplicateValue, forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import {
+  containerResourceNameProblems,
+  isExtendedResource,
+  isHugePages,
+  overcommitAllowed,
+} from './resource-names.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { podSpecOf } from './pod-spec-paths.js';
 import {
@@ -128,11 +136,20 @@ export function portNameProblems(name: string): string[] {
 
 function resourceProblems(resources: unknown, add: Add): void {
   if (!isPlainObject(resources)) return;
+  const named = ['limits', 'requests'].flatMap((part) =>
+    isPlainObject(resources[part]) ? Object.keys(resources[part]) : [],
+  );
+  if (named.some(isHugePages) && !named.some((name) => name === 'cpu' || name === 'memory')) {
+    add([], 'huge-pages', forbiddenValue('HugePages require cpu or memory'));
+  }
   const read = (part: 'limits' | 'requests'): Map<string, ParsedQuantity> => {
     const out = new Map<string, ParsedQuantity>();
     const values = resources[part];
     if (!isPlainObject(values)) return out;
     for (const [name, written] of Object.entries(values)) {
+      for (const message of containerResourceNameProblems(name)) {
+        add([part, name], 'resource-name', invalidValue(name, message));
+      }
       if (typeof written !== 'string' && typeof written !== 'number') continue;
       let quantity: ParsedQuantity;
       try {
@@ -149,6 +166,10 @@ function resourceProblems(resources: unknown, add: Add): void {
         );
         continue;
       }
+      // `ValidateResourceQuantityValue`: an extended resource is counted in whole units.
+      if (isExtendedResource(name) && quantity.units % 10n ** BigInt(quantity.scale) !== 0n) {
+        add([part, name], 'quantity', invalidValue(String(written), 'must be an integer'));
+      }
       out.set(name, quantity);
     }
     return out;
@@ -159,6 +180,26 @@ function resourceProblems(resources: unknown, add: Add): void {
     String((resources[part] as Record<string, unknown>)[name]);
   for (const [name, request] of requests) {
     const limit = limits.get(name);
+    // A resource that cannot be overcommitted (huge pages, an extended one) has its limit.
+    if (!overcommitAllowed(name)) {
+      if (limit === undefined) {
+        add(
+          ['limits'],
+          'request-limit',
+          requiredValue('Limit must be set for non overcommitable resources'),
+        );
+      } else if (compareQuantities(request, limit) !== 0) {
+        add(
+          ['requests'],
+          'request-limit',
+          invalidValue(
+            written('requests', name),
+            `must be equal to ${name} limit of ${written('limits', name)}`,
+          ),
+        );
+      }
+      continue;
+    }
     if (limit !== undefined && compareQuantities(request, limit) > 0) {
       add(
         ['requests'],

@@ -14,6 +14,11 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { duplicateValue, forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { qualifiedNameProblems, type Add } from './label-syntax.js';
 import {
+  containerResourceNameProblems,
+  overcommitAllowed,
+  resourceNameProblems,
+} from './resource-names.js';
+import {
   canonicalQuantity,
   compareQuantities,
   parseResourceQuantity,
@@ -57,6 +62,18 @@ export function limitRangeProblems(
       }
     }
     const quantities = boundsOf(limit, type === 'Pod');
+    // `validateLimitRangeResourceName`: a container's names for Pod and Container limits.
+    const names =
+      type === 'Pod' || type === 'Container' ? containerResourceNameProblems : resourceNameProblems;
+    for (const bound of BOUNDS) {
+      const values = limit[bound];
+      if (!isPlainObject(values) || (type === 'Pod' && bound.startsWith('default'))) continue;
+      for (const resource of Object.keys(values)) {
+        for (const message of names(resource)) {
+          add([bound, resource], 'resource-name', invalidValue(resource, message));
+        }
+      }
+    }
     if (
       type === 'PersistentVolumeClaim' &&
       !quantities.min.has('storage') &&
@@ -203,10 +220,4 @@ function boundProblems(bounds: Record<Bound, Map<string, Written>>, add: Add): v
 /** A quantity as a float64. */
 function toNumber(quantity: ParsedQuantity): number {
   return Number(quantity.units) / 10 ** quantity.scale;
-}
-
-/** `IsOvercommitAllowed`: a native resource (no prefix, or kubernetes.io's) but huge pages. */
-function overcommitAllowed(resource: string): boolean {
-  const native = !resource.includes('/') || resource.includes('kubernetes.io/');
-  return native && !resource.startsWith('hugepages-');
 }

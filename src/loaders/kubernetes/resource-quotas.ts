@@ -14,32 +14,9 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidStringList, invalidValue } from './go-field-error.js';
-import { qualifiedNameProblems } from './label-syntax.js';
+import { isQuotaHugePages, resourceNameProblems, STANDARD_RESOURCES } from './resource-names.js';
 import { canonicalQuantity, parseResourceQuantity } from './resource-quantity.js';
 
-/** `standardResources`: what an unprefixed resource name may be. */
-const STANDARD_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'storage',
-  'requests.storage',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
 /** `standardQuotaResources`: the standard resources a quota tracks (not `storage`). */
 const QUOTA_RESOURCES = new Set([...STANDARD_RESOURCES].filter((name) => name !== 'storage'));
 /** `integerResources`: object counts, whole numbers. */
@@ -74,14 +51,10 @@ export function resourceQuotaProblems(
         message: invalidValue(shown, message),
       });
     };
-    const nameMessages = qualifiedNameProblems(name);
-    for (const message of nameMessages) add(message);
-    if (!name.includes('/')) {
-      const hugePages = name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');
-      if (nameMessages.length === 0 && !STANDARD_RESOURCES.has(name) && !hugePages) {
-        add('must be a standard resource type or fully qualified');
-      }
-      if (!isStandardQuotaResource(name)) add('must be a standard resource for quota');
+    // `ValidateResourceQuotaResourceName`.
+    for (const message of resourceNameProblems(name)) add(message);
+    if (!name.includes('/') && !isStandardQuotaResource(name)) {
+      add('must be a standard resource for quota');
     }
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const text = String(value);
@@ -152,9 +125,5 @@ function scopeProblems(scopes: unknown, resources: readonly string[]): SchemaPro
 
 /** `IsStandardQuotaResourceName`. */
 function isStandardQuotaResource(name: string): boolean {
-  return (
-    QUOTA_RESOURCES.has(name) ||
-    name.startsWith('hugepages-') ||
-    name.startsWith('requests.hugepages-')
-  );
+  return QUOTA_RESOURCES.has(name) || isQuotaHugePages(name);
 }

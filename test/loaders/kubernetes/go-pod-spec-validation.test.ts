@@ -497,3 +497,53 @@ describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, Valid
     ]);
   });
 });
+
+describe("a container's resources (ValidateContainerResourceRequirements)", () => {
+  it('refuses names a container cannot request, fractional or overcommitted extended resources, huge pages alone', () => {
+    const findings = load(
+      container(`      resources:
+        limits: { cpus: "1", nvidia.com/gpu: "2", example.com/fpga: 500m }
+        requests: { storage: 1Gi, nvidia.com/gpu: "1", vendor.io/thing: "1" }
+    - name: pages
+      image: nginx
+      resources: { limits: { hugepages-2Mi: 100Mi } }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      // vendor.io/thing: requested without a limit (at the limits, where it is missing).
+      [
+        '/spec/containers/0/resources/limits',
+        'Required value: Limit must be set for non overcommitable resources',
+      ],
+      [
+        '/spec/containers/0/resources/limits/cpus',
+        'Invalid value: "cpus": must be a standard resource type or fully qualified',
+      ],
+      [
+        '/spec/containers/0/resources/limits/cpus',
+        'Invalid value: "cpus": must be a standard resource for containers',
+      ],
+      [
+        '/spec/containers/0/resources/limits/example.com~1fpga',
+        'Invalid value: "500m": must be an integer',
+      ],
+      [
+        '/spec/containers/0/resources/requests',
+        'Invalid value: "1": must be equal to nvidia.com/gpu limit of 2',
+      ],
+      [
+        '/spec/containers/0/resources/requests/storage',
+        'Invalid value: "storage": must be a standard resource for containers',
+      ],
+      ['/spec/containers/1/resources', 'Forbidden: HugePages require cpu or memory'],
+    ]);
+  });
+
+  it('takes GPUs as limits, with equal requests, and huge pages beside memory', () => {
+    const text = container(`      resources:
+        limits: { cpu: "2", memory: 4Gi, nvidia.com/gpu: "1", hugepages-2Mi: 100Mi }
+        requests: { cpu: 500m, memory: 1Gi, nvidia.com/gpu: "1", hugepages-2Mi: 100Mi }
+`);
+    expect(load(text)).toEqual([]);
+  });
+});
