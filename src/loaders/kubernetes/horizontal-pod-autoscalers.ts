@@ -22,6 +22,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { dns1123LabelProblems, pathSegmentProblems, type Add } from './label-syntax.js';
 import { parseResourceQuantity } from './resource-quantity.js';
+import { containerResourceNameProblems } from './resource-names.js';
 
 /** The sources of a metric, in the order Go checks the first one present. */
 const SOURCES = ['object', 'external', 'pods', 'resource', 'containerResource'] as const;
@@ -129,6 +130,12 @@ function sourceProblems(
   } else {
     if (value.name === '') add(['name'], 'required', requiredValue('must specify a resource name'));
     if (source === 'containerResource') {
+      const name = value.name;
+      if (typeof name === 'string' && name !== '') {
+        for (const message of containerResourceNameProblems(name)) {
+          add(['name'], 'resource-name', invalidValue(name, message));
+        }
+      }
       const container = value.container;
       if (container === '')
         add(['container'], 'required', requiredValue('must specify a container'));

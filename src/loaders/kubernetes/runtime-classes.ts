@@ -1,8 +1,9 @@
 /**
  * What the API server checks of a RuntimeClass in Go (k8s.io/kubernetes `pkg/apis/node/validation`
  * `ValidateRuntimeClass`): its `handler` is a DNS-1123 label (the CRI handler's name, as
- * containerd's `runc` or `kata`), and its scheduling `nodeSelector` holds labels. Each problem at
- * its field, in the API server's words.
+ * containerd's `runc` or `kata`), its pod overhead names resources a container may use, in
+ * amounts not negative, and its scheduling `nodeSelector` holds labels. Each problem at its field,
+ * in the API server's words.
  */
 
 import { jsonPointer } from '../json-pointer.js';
@@ -10,6 +11,8 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue } from './go-field-error.js';
 import { dns1123LabelProblems, labelNameProblems, labelValueProblems } from './label-syntax.js';
+import { containerResourceNameProblems } from './resource-names.js';
+import { parseResourceQuantity } from './resource-quantity.js';
 
 /** The problems of a built-in document of `group`/`kind` (a RuntimeClass's only). */
 export function runtimeClassProblems(
@@ -26,6 +29,25 @@ export function runtimeClassProblems(
   if (typeof handler === 'string') {
     for (const message of dns1123LabelProblems(handler)) {
       add(['handler'], 'runtime-handler', invalidValue(handler, message));
+    }
+  }
+  // `validateOverhead`: the pod overhead is named and sized as a container's limits.
+  const overhead = isPlainObject(document.overhead) ? document.overhead.podFixed : undefined;
+  if (isPlainObject(overhead)) {
+    for (const [resource, quantity] of Object.entries(overhead)) {
+      const at = ['overhead', 'podFixed', resource];
+      for (const message of containerResourceNameProblems(resource)) {
+        add(at, 'resource-name', invalidValue(resource, message));
+      }
+      if (typeof quantity !== 'string' && typeof quantity !== 'number') continue;
+      let units: bigint;
+      try {
+        units = parseResourceQuantity(String(quantity)).units;
+      } catch {
+        continue; // The schema's quantity check says what is wrong with it.
+      }
+      if (units < 0n)
+        add(at, 'quantity', invalidValue(String(quantity), 'must be greater than or equal to 0'));
     }
   }
   const scheduling = document.scheduling;

@@ -55,6 +55,8 @@ describe("a HorizontalPodAutoscaler's metrics and behavior (ValidateHorizontalPo
     - type: External
       external: { metric: { name: q }, target: { type: Value, value: "1", averageValue: "1" } }
       object: { metric: { name: q }, describedObject: { kind: Service, name: s }, target: { type: Value, value: "1" } }
+    - type: ContainerResource
+      containerResource: { name: gpu, container: app, target: { type: Utilization, averageUtilization: 50 } }
 `),
       ).map(at),
     ).toEqual([
@@ -83,6 +85,14 @@ describe("a HorizontalPodAutoscaler's metrics and behavior (ValidateHorizontalPo
       ],
       // Go checks the object source, the first present; the external one goes unchecked.
       ['/spec/metrics/3/object', 'Forbidden: must populate the given metric source only'],
+      [
+        '/spec/metrics/4/containerResource/name',
+        'Invalid value: "gpu": must be a standard resource type or fully qualified',
+      ],
+      [
+        '/spec/metrics/4/containerResource/name',
+        'Invalid value: "gpu": must be a standard resource for containers',
+      ],
     ]);
   });
 

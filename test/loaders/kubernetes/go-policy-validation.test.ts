@@ -286,7 +286,10 @@ describe('a LimitRange ratio and a RuntimeClass (ValidateLimitRange, ValidateRun
       load(
         runtimeClass(
           'handler: runc\nscheduling: { nodeSelector: { sandbox.example.com/kata: "true" } }\n',
-        ) + runtimeClass('handler: Kata_Containers\nscheduling: { nodeSelector: { "a b": x } }\n'),
+        ) +
+          runtimeClass('handler: Kata_Containers\nscheduling: { nodeSelector: { "a b": x } }\n') +
+          runtimeClass('handler: kata\noverhead: { podFixed: { cpu: 250m, memory: 120Mi } }\n') +
+          runtimeClass('handler: gvisor\noverhead: { podFixed: { cpus: 250m, memory: -1Mi } }\n'),
       ).map(at),
     ).toEqual([
       [
@@ -297,6 +300,15 @@ describe('a LimitRange ratio and a RuntimeClass (ValidateLimitRange, ValidateRun
         '/scheduling/nodeSelector/a b',
         `Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
       ],
+      [
+        '/overhead/podFixed/cpus',
+        'Invalid value: "cpus": must be a standard resource type or fully qualified',
+      ],
+      [
+        '/overhead/podFixed/cpus',
+        'Invalid value: "cpus": must be a standard resource for containers',
+      ],
+      ['/overhead/podFixed/memory', 'Invalid value: "-1Mi": must be greater than or equal to 0'],
     ]);
   });
 });
