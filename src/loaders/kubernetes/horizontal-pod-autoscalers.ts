@@ -21,7 +21,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { dns1123LabelProblems, pathSegmentProblems, type Add } from './label-syntax.js';
-import { parseResourceQuantity } from './resource-quantity.js';
+import { writtenQuantity } from './resource-quantity.js';
 import { containerResourceNameProblems } from './resource-names.js';
 
 /** The sources of a metric, in the order Go checks the first one present. */
@@ -225,16 +225,10 @@ function targetProblems(target: Record<string, unknown>, add: Add): void {
     );
   }
   for (const field of ['value', 'averageValue']) {
-    const quantity = target[field];
-    if (typeof quantity !== 'string' && typeof quantity !== 'number') continue;
-    let units: bigint;
-    try {
-      units = parseResourceQuantity(String(quantity)).units;
-    } catch {
-      continue; // The schema's quantity check says what is wrong with it.
+    const quantity = writtenQuantity(target[field]);
+    if (quantity !== undefined && quantity.units <= 0n) {
+      add([field], 'metric-target', invalidValue(String(target[field]), 'must be positive'));
     }
-    if (units <= 0n)
-      add([field], 'metric-target', invalidValue(String(quantity), 'must be positive'));
   }
   const utilization = target.averageUtilization;
   if (typeof utilization === 'number' && utilization < 1) {

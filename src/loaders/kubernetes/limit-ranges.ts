@@ -21,7 +21,7 @@ import {
 import {
   canonicalQuantity,
   compareQuantities,
-  parseResourceQuantity,
+  writtenQuantity,
   type ParsedQuantity,
 } from './resource-quantity.js';
 
@@ -124,13 +124,8 @@ function boundsOf(
     const values = limit[bound];
     if (!isPlainObject(values)) continue;
     for (const [resource, value] of Object.entries(values)) {
-      if (typeof value !== 'string' && typeof value !== 'number') continue;
-      const text = String(value);
-      try {
-        map.set(resource, { text, parsed: parseResourceQuantity(text) });
-      } catch {
-        // Reported by the schema's quantity check.
-      }
+      const parsed = writtenQuantity(value);
+      if (parsed !== undefined) map.set(resource, { text: String(value), parsed });
     }
   }
   return bounds;

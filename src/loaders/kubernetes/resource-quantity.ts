@@ -69,6 +69,19 @@ export function parseResourceQuantity(text: string): ParsedQuantity {
   return { units, scale };
 }
 
+/**
+ * A quantity as written in a document (a string or a number), parsed; undefined when it is
+ * neither or does not parse: the schema's quantity check reports that, so a Go check skips it.
+ */
+export function writtenQuantity(value: unknown): ParsedQuantity | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  try {
+    return parseResourceQuantity(String(value));
+  } catch {
+    return undefined;
+  }
+}
+
 /** -1, 0 or 1 as `a` is less than, equal to or more than `b`. */
 export function compareQuantities(a: ParsedQuantity, b: ParsedQuantity): number {
   const scale = Math.max(a.scale, b.scale);

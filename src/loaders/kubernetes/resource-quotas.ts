@@ -15,7 +15,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidStringList, invalidValue } from './go-field-error.js';
 import { isQuotaHugePages, resourceNameProblems, STANDARD_RESOURCES } from './resource-names.js';
-import { canonicalQuantity, parseResourceQuantity } from './resource-quantity.js';
+import { canonicalQuantity, writtenQuantity } from './resource-quantity.js';
 
 /** `standardQuotaResources`: the standard resources a quota tracks (not `storage`). */
 const QUOTA_RESOURCES = new Set([...STANDARD_RESOURCES].filter((name) => name !== 'storage'));
@@ -56,14 +56,9 @@ export function resourceQuotaProblems(
     if (!name.includes('/') && !isStandardQuotaResource(name)) {
       add('must be a standard resource for quota');
     }
-    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const quantity = writtenQuantity(value);
+    if (quantity === undefined) continue;
     const text = String(value);
-    let quantity: ReturnType<typeof parseResourceQuantity>;
-    try {
-      quantity = parseResourceQuantity(text);
-    } catch {
-      continue; // The schema's quantity check says what is wrong with it.
-    }
     if (quantity.units < 0n)
       add('must be greater than or equal to 0', canonicalQuantity(text) ?? text);
     const whole = quantity.units % 10n ** BigInt(Math.max(quantity.scale, 0)) === 0n;

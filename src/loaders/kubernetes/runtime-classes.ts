@@ -12,7 +12,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue } from './go-field-error.js';
 import { dns1123LabelProblems, labelNameProblems, labelValueProblems } from './label-syntax.js';
 import { containerResourceNameProblems } from './resource-names.js';
-import { parseResourceQuantity } from './resource-quantity.js';
+import { writtenQuantity } from './resource-quantity.js';
 
 /** The problems of a built-in document of `group`/`kind` (a RuntimeClass's only). */
 export function runtimeClassProblems(
@@ -39,15 +39,9 @@ export function runtimeClassProblems(
       for (const message of containerResourceNameProblems(resource)) {
         add(at, 'resource-name', invalidValue(resource, message));
       }
-      if (typeof quantity !== 'string' && typeof quantity !== 'number') continue;
-      let units: bigint;
-      try {
-        units = parseResourceQuantity(String(quantity)).units;
-      } catch {
-        continue; // The schema's quantity check says what is wrong with it.
-      }
-      if (units < 0n)
+      if ((writtenQuantity(quantity)?.units ?? 0n) < 0n) {
         add(at, 'quantity', invalidValue(String(quantity), 'must be greater than or equal to 0'));
+      }
     }
   }
   const scheduling = document.scheduling;
