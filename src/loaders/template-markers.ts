@@ -68,9 +68,18 @@ export function templateMarkers(
 /** A quoted string on one line: double-quoted with escapes, or single-quoted with `''`. */
 const QUOTED = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'/g;
 
-/** Whether a line holds the start of an expression outside its quoted strings. */
+/** A quote that starts a scalar (after a space, the line's start or a flow indicator). */
+const OPENING_QUOTE = /(?:^|[\s[{,])["']/;
+
+/**
+ * Whether a line holds the start of an expression outside its quoted strings. A quote that opens
+ * a scalar and does not close on the line quotes the rest of it (a quoted value over several
+ * lines: `text: '{{ template "slack.text" . }}` and its next line).
+ */
 function hasMark(line: string): boolean {
-  const unquoted = line.replace(QUOTED, '""');
+  const closed = line.replace(QUOTED, 'q');
+  const open = OPENING_QUOTE.exec(closed);
+  const unquoted = open === null ? closed : closed.slice(0, open.index);
   return unquoted.includes('{{') || unquoted.includes('{%');
 }
 

@@ -457,6 +457,28 @@ describe('parseManifest', () => {
       expect(templateFindings(quoted).map((f) => f.slice(0, 3))).toEqual([['yaml-warning', 5, 1]]);
     });
 
+    it('are no template when the {{ is inside a quoted value left open on its line (kube-prometheus example)', () => {
+      // A misindented key broke the YAML; the quoted value that never closes holds the last {{.
+      const text = [
+        'receivers:',
+        '- name: slack',
+        'slack_configs:',
+        "- channel: '#testing'",
+        '  send_resolved: true',
+        `   title: '{{ template "slack.title" . }}'`,
+        `    text: '{{ template "slack.text" . }}`,
+        '',
+        'templates: []',
+        '',
+      ].join('\n');
+      const codes = templateFindings(text).map(([code]) => code);
+      expect(codes).not.toContain('template-expression');
+      expect(codes[0]).toBe('yaml-syntax');
+      // Unquoted after a closed quoted string, it is still a template line.
+      const helm = `apiVersion: v1\nkind: ConfigMap\ndata:\n  a: "x" {{ .Values.y }}\n  b: [1\n`;
+      expect(templateFindings(helm)[0]?.[0]).toBe('template-expression');
+    });
+
     it('leave a broken document with at most 100 YAML errors and an "and N more"', () => {
       const text = `a: [\n${Array.from({ length: 300 }, (_, i) => `  k${i}: }\n`).join('')}`;
       const { findings } = parse(text);
