@@ -229,6 +229,53 @@ data: { tls.crt: eA==, tls.key: eA== }
       [7, '/data/tls.key', 'Required value'],
     ]);
   });
+
+  it("asks of a Secret what its type needs: a Docker config that is a JSON object, a username or password, a private key, the account's name", () => {
+    const secret = (name: string, rest: string) =>
+      `---\napiVersion: v1\nkind: Secret\nmetadata: { name: ${name} }\n${rest}\n`;
+    const findings = load(
+      secret(
+        'd1',
+        'type: kubernetes.io/dockerconfigjson\nstringData: { .dockerconfigjson: "{auths: {}}" }',
+      ) +
+        // base64 of `["a"]`, and of a well-formed config.
+        secret(
+          'd2',
+          'type: kubernetes.io/dockerconfigjson\ndata: { .dockerconfigjson: WyJhIl0= }',
+        ) +
+        secret(
+          'd3',
+          'type: kubernetes.io/dockerconfigjson\ndata: { .dockerconfigjson: eyJhdXRocyI6e319 }',
+        ) +
+        secret('d4', 'type: kubernetes.io/dockercfg\nstringData: { .dockercfg: "" }') +
+        secret('b1', 'type: kubernetes.io/basic-auth\nstringData: { user: a }') +
+        secret('b2', 'type: kubernetes.io/basic-auth\nstringData: { password: "" }') +
+        secret('s1', 'type: kubernetes.io/ssh-auth\ndata: { ssh-privatekey: "" }') +
+        secret('t1', 'type: kubernetes.io/service-account-token') +
+        `---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: t2\n  annotations: { kubernetes.io/service-account.name: build }\ntype: kubernetes.io/service-account-token\n`,
+    );
+    expect(findings.map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [
+        6,
+        '/stringData/.dockerconfigjson',
+        `Invalid value: "<secret contents redacted>": invalid character 'a' looking for beginning of object key string`,
+      ],
+      [
+        12,
+        '/data/.dockerconfigjson',
+        'Invalid value: "<secret contents redacted>": json: cannot unmarshal array into Go value of type map[string]interface {}',
+      ],
+      [
+        24,
+        '/stringData/.dockercfg',
+        'Invalid value: "<secret contents redacted>": unexpected end of JSON input',
+      ],
+      [26, '/data/username', 'Required value'],
+      [26, '/data/password', 'Required value'],
+      [42, '/data/ssh-privatekey', 'Required value'],
+      [46, '/metadata/annotations/kubernetes.io~1service-account.name', 'Required value'],
+    ]);
+  });
 });
 
 describe("a Deployment's strategy and an autoscaler's bounds (ValidateDeploymentStrategy, ValidateHorizontalPodAutoscalerSpec)", () => {
