@@ -41,6 +41,7 @@ import { roleBindingProblems } from './rbac-bindings.js';
 import { policyRuleProblems } from './rbac-rules.js';
 import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { configDataProblems } from './config-data.js';
+import { csiDriverProblems } from './csi-drivers.js';
 import { rolloutBoundsProblems } from './rollout-bounds.js';
 import { batchJobProblems } from './batch-jobs.js';
 import { ingressProblems } from './ingresses.js';
@@ -108,9 +109,11 @@ export function checkKubernetesDocument(
   }
   const { group } = splitApiVersion(kind.apiVersion);
   const release = builtinReleaseOf(definition);
-  if (release !== undefined && !('spec' in document) && specRequiresFields(schema)) {
+  if (release !== undefined && !('spec' in document) && specIsStruct(schema)) {
     // A built-in kind's spec is a struct the API server never lacks: no spec is `spec: {}`,
-    // and what that requires (a Pod's containers, a Deployment's selector) is reported.
+    // and what that requires (a Pod's containers, a Deployment's selector) is reported; a spec
+    // the OpenAPI marks required but whose fields are all optional (a CSIDriver's, defaulted
+    // by the API server) is no finding.
     document.spec = {};
   }
   if (release !== undefined) dropDefaultedEmptyStrings(document, group, kind.kind);
@@ -146,6 +149,7 @@ export function checkKubernetesDocument(
           ...persistentVolumeClaimProblems(document, group, kind.kind),
           ...persistentVolumeProblems(document, group, kind.kind),
           ...storageClassProblems(document, group, kind.kind),
+          ...csiDriverProblems(document, group, kind.kind),
           ...webhookConfigurationProblems(document, group, kind.kind),
           ...horizontalPodAutoscalerProblems(document, group, kind.kind),
           ...priorityClassProblems(document, group, kind.kind),
@@ -184,11 +188,18 @@ const ROOT_METADATA = {
   unknownKeys: false,
 } as const;
 
-/** Whether a kind's schema declares a `spec` that requires fields of its own. */
-function specRequiresFields(schema: JsonSchema): boolean {
+/**
+ * Whether a missing `spec` is read as `spec: {}`: the kind's schema requires it, or it requires
+ * fields of its own.
+ */
+function specIsStruct(schema: JsonSchema): boolean {
   const properties = schema.properties;
   const spec = isPlainObject(properties) ? properties.spec : undefined;
-  return isPlainObject(spec) && Array.isArray(spec.required) && spec.required.length > 0;
+  const rootRequires = Array.isArray(schema.required) && schema.required.includes('spec');
+  return (
+    rootRequires ||
+    (isPlainObject(spec) && Array.isArray(spec.required) && spec.required.length > 0)
+  );
 }
 
 /** `status: {}` or `status: null`, as generators and `kubectl create --dry-run -o yaml` write it. */

@@ -5,7 +5,9 @@
  * `ebs.csi.aws.com`); parameters with non-empty keys, 512 at most and 256 KiB in all; a reclaim
  * policy of `Delete` or `Retain` (a PersistentVolume's `Recycle` is not one); allowed topologies
  * whose expressions have values, none twice, label-name keys, no key twice in a term and no term
- * twice. Each problem at its field, in the API server's words.
+ * twice. A VolumeAttributesClass (`ValidateVolumeAttributesClass`) names its driver as a
+ * provisioner and has one parameter at least. Each problem at its field, in the API server's
+ * words.
  */
 
 import { isPlainObject } from '../manifest-document.js';
@@ -24,19 +26,23 @@ export function storageClassProblems(
   group: string,
   kind: string,
 ): SchemaProblem[] {
-  if (group !== 'storage.k8s.io' || kind !== 'StorageClass') return [];
+  const isClass = kind === 'StorageClass' || kind === 'VolumeAttributesClass';
+  if (group !== 'storage.k8s.io' || !isClass) return [];
   const problems: SchemaProblem[] = [];
   const add: Add = (path, keyword, message) => {
     problems.push({ path: jsonPointer(path), part: 'value', keyword, message });
   };
-  const provisioner = document.provisioner;
-  if (provisioner === '') add(['provisioner'], 'required', requiredValue());
-  else if (typeof provisioner === 'string') {
-    const lower = provisioner.toLowerCase();
-    for (const message of qualifiedNameProblems(lower)) {
-      add(['provisioner'], 'provisioner', invalidValue(lower, message));
+  if (kind === 'VolumeAttributesClass') {
+    // ValidateVolumeAttributesClass: its driver named as a provisioner, one parameter at least.
+    provisionerProblems(document.driverName, 'driverName', add);
+    parameterProblems(document.parameters, add);
+    const parameters = document.parameters;
+    if (!isPlainObject(parameters) || Object.keys(parameters).length === 0) {
+      add(['parameters'], 'required', requiredValue('must contain at least one key/value pair'));
     }
+    return problems;
   }
+  provisionerProblems(document.provisioner, 'provisioner', add);
   parameterProblems(document.parameters, add);
   const policy = document.reclaimPolicy;
   if (typeof policy === 'string' && policy !== '' && !RECLAIM_POLICIES.includes(policy)) {
@@ -48,6 +54,17 @@ export function storageClassProblems(
     );
   }
   return problems;
+}
+
+/** `validateProvisioner`: not empty, a qualified name once lower-cased. */
+function provisionerProblems(provisioner: unknown, field: string, add: Add): void {
+  if (provisioner === '') add([field], 'required', requiredValue());
+  else if (typeof provisioner === 'string') {
+    const lower = provisioner.toLowerCase();
+    for (const message of qualifiedNameProblems(lower)) {
+      add([field], 'provisioner', invalidValue(lower, message));
+    }
+  }
 }
 
 /** `validateParameters`: 512 at most, keys not empty, 256 KiB of keys and values in all. */

@@ -4,8 +4,8 @@ import { loadManifests } from '../../../src/loaders/load-manifests.js';
 
 /**
  * What the API server refuses of PersistentVolumes (k8s.io/kubernetes `pkg/apis/core/validation`
- * `ValidatePersistentVolumeSpec`) and StorageClasses (`pkg/apis/storage/validation`
- * `ValidateStorageClass`) that their OpenAPI passes.
+ * `ValidatePersistentVolumeSpec`), StorageClasses, VolumeAttributesClasses and CSIDrivers
+ * (`pkg/apis/storage/validation`) that their OpenAPI passes.
  */
 
 const at = (f: Finding) => [f.pointer, f.message];
@@ -171,6 +171,86 @@ allowedTopologies:
       ['/allowedTopologies/1/matchLabelExpressions', 'Duplicate value: ""'],
       ['/allowedTopologies/2/matchLabelExpressions', 'Duplicate value: ""'],
       ['/allowedTopologies/3/matchLabelExpressions', 'Duplicate value: ""'],
+    ]);
+  });
+});
+
+describe('a VolumeAttributesClass (ValidateVolumeAttributesClass)', () => {
+  const attributesClass = (fields: string) =>
+    `---\napiVersion: storage.k8s.io/v1\nkind: VolumeAttributesClass\nmetadata: { name: vac${++n} }\n${fields}`;
+
+  it('names its driver as a provisioner and has a parameter at least', () => {
+    expect(
+      load(attributesClass('driverName: pd.csi.storage.gke.io\nparameters: { iops: "3000" }\n')),
+    ).toEqual([]);
+    expect(
+      load(
+        attributesClass('driverName: example.com/csi/v2\nparameters: { iops: "3000" }\n') +
+          attributesClass('driverName: ebs.csi.aws.com\n'),
+      ).map((f) => [f.pointer, f.message.slice(0, 60)]),
+    ).toEqual([
+      ['/driverName', 'Invalid value: "example.com/csi/v2": a qualified name must c'],
+      ['/parameters', 'Required value: must contain at least one key/value pair'],
+    ]);
+  });
+});
+
+describe("a CSIDriver's spec (validateCSIDriverSpec)", () => {
+  const driver = (spec: string) =>
+    `---\napiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: { name: d${++n}.csi.example.com }\nspec:\n${spec}`;
+
+  it('takes what the hostpath driver writes', () => {
+    expect(
+      load(
+        driver(`  attachRequired: false
+  podInfoOnMount: true
+  fsGroupPolicy: File
+  volumeLifecycleModes: [Persistent, Ephemeral]
+  tokenRequests:
+    - audience: ""
+    - audience: vault
+      expirationSeconds: 600
+  nodeAllocatableUpdatePeriodSeconds: 60
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses an unknown group policy or mode, a duplicate audience, a token too short- or long-lived, updates too often', () => {
+    expect(
+      load(
+        driver(`  fsGroupPolicy: ReadWriteMany
+  volumeLifecycleModes: [Persistent, Inline]
+  tokenRequests:
+    - { audience: vault, expirationSeconds: 60 }
+    - { audience: gcp, expirationSeconds: 4294967297 }
+    - { audience: vault, expirationSeconds: 1 }
+  nodeAllocatableUpdatePeriodSeconds: 5
+`),
+      ).map(at),
+    ).toEqual([
+      [
+        '/spec/fsGroupPolicy',
+        'Unsupported value: "ReadWriteMany": supported values: "File", "None", "ReadWriteOnceWithFSType"',
+      ],
+      [
+        '/spec/volumeLifecycleModes/1',
+        'Unsupported value: "Inline": supported values: "Persistent", "Ephemeral"',
+      ],
+      [
+        '/spec/tokenRequests/0/expirationSeconds',
+        'Invalid value: 60: may not specify a duration less than 10 minutes',
+      ],
+      [
+        '/spec/tokenRequests/1/expirationSeconds',
+        'Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds',
+      ],
+      // A duplicate is not checked further.
+      ['/spec/tokenRequests/2/audience', 'Duplicate value: "vault"'],
+      [
+        '/spec/nodeAllocatableUpdatePeriodSeconds',
+        'Invalid value: 5: must be greater than or equal to 10 seconds',
+      ],
     ]);
   });
 });
