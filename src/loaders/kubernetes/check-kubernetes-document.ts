@@ -10,12 +10,13 @@ import type { JsonSchema, ResourceDefinition } from '../../engine/resource/defin
 import type { DocumentReport } from '../document-report.js';
 import { isPlainObject, type ManifestHeader } from '../manifest-document.js';
 import { checkAgainstSchema } from '../definition-schema.js';
-import type { CompiledSchema } from '../schema-compiler.js';
+import type { CompiledSchema, SchemaProblem } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
 import { builtinReleaseOf } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
-import { objectMetaProblems } from './object-meta.js';
+import { objectMetaProblems, templateMetadataProblems } from './object-meta.js';
+import { podSpecPath } from './pod-spec-paths.js';
 import { objectMetaTypeProblems } from './object-meta-types.js';
 import { embeddedResourceProblems } from './embedded-resources.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
@@ -121,6 +122,7 @@ export function checkKubernetesDocument(
   const unknown = [
     ...findUnknownFields(document, schema),
     ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined),
+    ...(release !== undefined ? podTemplateMetadataOf(document, group, kind.kind) : []),
     ...(release === undefined
       ? [
           // A built-in kind's schema types its metadata; a CRD's says `type: object`.
@@ -187,6 +189,20 @@ const ROOT_METADATA = {
   skip: new Set(['name', 'generateName', 'namespace', 'labels', 'annotations']),
   unknownKeys: false,
 } as const;
+
+/** The label and annotation problems of a built-in workload's pod template (`ValidatePodTemplateSpec`). */
+function podTemplateMetadataOf(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+): SchemaProblem[] {
+  const specAt = podSpecPath(group, kind);
+  if (specAt === undefined || specAt.length < 2) return [];
+  const at = [...specAt.slice(0, -1), 'metadata'];
+  let metadata: unknown = document;
+  for (const key of at) metadata = isPlainObject(metadata) ? metadata[key] : undefined;
+  return templateMetadataProblems(metadata, at);
+}
 
 /**
  * Whether a missing `spec` is read as `spec: {}`: the kind's schema requires it, or it requires

@@ -113,46 +113,77 @@ function metadataProblems(
       problem(['generateName'], rule, `the generateName prefix of ${subject} ${why}`);
     }
   }
-  if (isPlainObject(metadata.labels)) {
-    for (const [key, value] of Object.entries(metadata.labels)) {
-      // A key with blanks or control characters is reported by the header's own check.
-      const keyProblem = root && /[\s\p{Cc}]/u.test(key) ? undefined : qualifiedNameProblem(key);
-      if (keyProblem !== undefined)
-        problem(['labels', key], 'label-key', `the label key ${keyProblem}`, 'key');
-      if (typeof value === 'string' && value !== '') {
-        if (value.length > 63 || !QUALIFIED_NAME.test(value)) {
-          problem(
-            ['labels', key],
-            'label-value',
-            'a label value must be at most 63 characters of letters, digits, -, _ and ., starting and ending with a letter or digit (or empty)',
-          );
-        }
-      }
-    }
-  }
+  labelProblems(metadata.labels, root, problem);
   finalizerProblems(metadata.finalizers, problem);
   ownerReferenceProblems(metadata.ownerReferences, problem);
-  if (isPlainObject(metadata.annotations)) {
-    let bytes = 0;
-    for (const [key, value] of Object.entries(metadata.annotations)) {
-      const keyProblem = qualifiedNameProblem(key.toLowerCase());
-      if (keyProblem !== undefined) {
-        problem(['annotations', key], 'annotation-key', `the annotation key ${keyProblem}`, 'key');
-      }
-      bytes += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
-    }
-    if (bytes > TOTAL_ANNOTATION_BYTES) {
-      problem(
-        ['annotations'],
-        'annotations-size',
-        `annotations may hold 256 KiB in all, not ${bytes} bytes`,
-      );
-    }
-  }
+  annotationProblems(metadata.annotations, problem);
   return problems;
 }
 
-type Problem = (path: (string | number)[], keyword: string, message: string) => void;
+type Problem = (
+  path: (string | number)[],
+  keyword: string,
+  message: string,
+  part?: 'key' | 'value',
+) => void;
+
+/** `ValidateLabels`: qualified-name keys, label values; `root` as for {@link metadataProblems}. */
+function labelProblems(labels: unknown, root: boolean, problem: Problem): void {
+  if (!isPlainObject(labels)) return;
+  for (const [key, value] of Object.entries(labels)) {
+    // A key with blanks or control characters is reported by the header's own check.
+    const keyProblem = root && /[\s\p{Cc}]/u.test(key) ? undefined : qualifiedNameProblem(key);
+    if (keyProblem !== undefined)
+      problem(['labels', key], 'label-key', `the label key ${keyProblem}`, 'key');
+    if (typeof value === 'string' && value !== '') {
+      if (value.length > 63 || !QUALIFIED_NAME.test(value)) {
+        problem(
+          ['labels', key],
+          'label-value',
+          'a label value must be at most 63 characters of letters, digits, -, _ and ., starting and ending with a letter or digit (or empty)',
+        );
+      }
+    }
+  }
+}
+
+/** `ValidateAnnotations`: qualified-name keys (lower-cased), 256 KiB in all. */
+function annotationProblems(annotations: unknown, problem: Problem): void {
+  if (!isPlainObject(annotations)) return;
+  let bytes = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    const keyProblem = qualifiedNameProblem(key.toLowerCase());
+    if (keyProblem !== undefined) {
+      problem(['annotations', key], 'annotation-key', `the annotation key ${keyProblem}`, 'key');
+    }
+    bytes += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
+  }
+  if (bytes > TOTAL_ANNOTATION_BYTES) {
+    problem(
+      ['annotations'],
+      'annotations-size',
+      `annotations may hold 256 KiB in all, not ${bytes} bytes`,
+    );
+  }
+}
+
+/**
+ * The metadata problems of a template's metadata at `at` (a workload's pod template, an
+ * ephemeral volume's claim template): `ValidatePodTemplateSpec` and
+ * `ValidatePersistentVolumeClaimTemplate` check its labels and annotations only.
+ */
+export function templateMetadataProblems(
+  metadata: unknown,
+  at: readonly (string | number)[],
+): SchemaProblem[] {
+  if (!isPlainObject(metadata)) return [];
+  const problems: SchemaProblem[] = [];
+  const problem: Problem = (path, keyword, message, part = 'value') =>
+    problems.push({ path: jsonPointer([...at, ...path]), part, keyword, message });
+  labelProblems(metadata.labels, false, problem);
+  annotationProblems(metadata.annotations, problem);
+  return problems;
+}
 
 /** `ValidateFinalizers`: qualified names, not both `orphan` and `foregroundDeletion`. */
 function finalizerProblems(finalizers: unknown, problem: Problem): void {

@@ -3,7 +3,7 @@
  * `pkg/apis/core/validation` `ValidatePersistentVolumeClaimSpec`): an access mode at least,
  * `ReadWriteOncePod` alone, and a storage request that is a quantity greater than zero (a claim
  * without one asks for nothing the provisioner can size). Each problem at its field, in the API
- * server's words.
+ * server's words. An ephemeral volume's claim template is checked the same way.
  */
 
 import { jsonPointer } from '../json-pointer.js';
@@ -19,11 +19,17 @@ export function persistentVolumeClaimProblems(
   kind: string,
 ): SchemaProblem[] {
   if (group !== '' || kind !== 'PersistentVolumeClaim' || !isPlainObject(document.spec)) return [];
-  const spec = document.spec;
   const problems: SchemaProblem[] = [];
-  const add = (path: string[], keyword: string, message: string): void => {
+  claimSpecProblems(document.spec, (path, keyword, message) => {
     problems.push({ path: jsonPointer(['spec', ...path]), part: 'value', keyword, message });
-  };
+  });
+  return problems;
+}
+
+type Add = (path: (string | number)[], keyword: string, message: string) => void;
+
+/** `ValidatePersistentVolumeClaimSpec` of `spec`, each problem added at its path below it. */
+export function claimSpecProblems(spec: Record<string, unknown>, add: Add): void {
   const modes = Array.isArray(spec.accessModes) ? spec.accessModes : [];
   if (modes.length === 0) {
     add(['accessModes'], 'required', requiredValue('at least 1 access mode is required'));
@@ -49,16 +55,16 @@ export function persistentVolumeClaimProblems(
           ? ['resources']
           : [];
     add(at, 'required', `${requiredValue()}: a storage request (resources.requests.storage)`);
-    return problems;
+    return;
   }
-  if (typeof storage !== 'string' && typeof storage !== 'number') return problems;
+  if (typeof storage !== 'string' && typeof storage !== 'number') return;
   const text = String(storage);
   let units: bigint;
   try {
     units = parseResourceQuantity(text).units;
   } catch {
     add(['resources', 'requests', 'storage'], 'quantity', quantityError(text));
-    return problems;
+    return;
   }
   if (units <= 0n) {
     add(
@@ -70,5 +76,42 @@ export function persistentVolumeClaimProblems(
       ),
     );
   }
-  return problems;
+}
+
+/** The metadata fields a claim template may set: the rest is `Forbidden` in an ephemeral volume. */
+const TEMPLATE_METADATA_FIELDS = new Set(['labels', 'annotations']);
+
+/**
+ * An ephemeral volume's claim template (`validateEphemeralVolumeSource`,
+ * `ValidatePersistentVolumeClaimTemplate`): required; its metadata sets labels and annotations
+ * alone (a field at Go's zero value, `creationTimestamp: null` as generators write it, counts as
+ * unset) and its spec is a claim's.
+ */
+export function ephemeralVolumeProblems(source: Record<string, unknown>, add: Add): void {
+  const template = source.volumeClaimTemplate;
+  if (template === undefined || template === null) {
+    add(['volumeClaimTemplate'], 'required', requiredValue());
+    return;
+  }
+  if (!isPlainObject(template)) return;
+  const metadata = template.metadata;
+  if (isPlainObject(metadata)) {
+    for (const [field, value] of Object.entries(metadata)) {
+      if (TEMPLATE_METADATA_FIELDS.has(field) || isGoZero(value)) continue;
+      add(
+        ['volumeClaimTemplate', 'metadata', field],
+        'forbidden',
+        forbiddenValue('cannot be set for an ephemeral volume'),
+      );
+    }
+  }
+  const spec = isPlainObject(template.spec) ? template.spec : {};
+  claimSpecProblems(spec, (path, keyword, message) =>
+    add(['volumeClaimTemplate', 'spec', ...path], keyword, message),
+  );
+}
+
+/** Whether a decoded metadata value is Go's zero value: null, an empty string, 0. */
+function isGoZero(value: unknown): boolean {
+  return value === null || value === '' || value === 0;
 }

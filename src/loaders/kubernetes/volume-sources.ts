@@ -4,8 +4,9 @@
  * volume has one source. The sources are counted in Go's order; each one after the first is
  * `Forbidden: may not specify more than 1 volume type` at its field, and only the first is
  * checked further: a Secret's `secretName`, a ConfigMap's `name`, a claim's `claimName`, a host
- * or NFS path are required, an NFS path is absolute, file modes are 0-0777, and a projected
- * service account token lives 10 minutes to 2^32 seconds.
+ * or NFS path are required, an NFS path is absolute, file modes are 0-0777, a projected
+ * service account token lives 10 minutes to 2^32 seconds, and an ephemeral volume's claim
+ * template is a claim's spec with labels and annotations alone.
  *
  * A volume without a source is no error: the API server defaults it to an `emptyDir`
  * (`SetDefaults_Volume`) before validating, so Go's `must specify a volume type` is never
@@ -15,6 +16,7 @@
 import { isPlainObject } from '../manifest-document.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { objectFieldSelectorProblems, VOLUME_FIELD_PATHS } from './object-field-selector.js';
+import { ephemeralVolumeProblems } from './persistent-volume-claims.js';
 import { resourceFieldSelectorProblems } from './resource-field-selector.js';
 
 /** A volume's sources, in the order `validateVolumeSource` counts them (their JSON names). */
@@ -109,6 +111,9 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
     case 'downwardAPI':
       fileModes(value, add);
       downwardApiFiles(value.items, (path, k, m) => add(['items', ...path], k, m));
+      return;
+    case 'ephemeral':
+      ephemeralVolumeProblems(value, add);
       return;
     case 'projected':
       fileModes(value, add);

@@ -151,6 +151,40 @@ spec:
   });
 });
 
+describe("a pod template's labels and annotations (ValidatePodTemplateSpec)", () => {
+  it("are label keys and values and annotation keys, as the object's own, in every workload", () => {
+    const findings = load(
+      deployment(
+        '{ matchLabels: { app: web } }',
+        '{ app: web, ver: "1.0 beta", "bad key!": x }, annotations: { "Also Bad!": "y", ok/Name: z }',
+      ) +
+        `---
+apiVersion: batch/v1
+kind: CronJob
+metadata: { name: nightly }
+spec:
+  schedule: "@daily"
+  jobTemplate:
+    spec:
+      template:
+        metadata: { labels: { team: "a/b" } }
+        spec:
+          restartPolicy: Never
+          containers: [{ name: c, image: busybox }]
+`,
+    );
+    expect(findings.map((f) => [f.pointer, f.message.slice(0, 40)])).toEqual([
+      ['/spec/template/metadata/labels/ver', 'a label value must be at most 63 charact'],
+      ['/spec/template/metadata/labels/bad key!', 'the label key must be a name of at most '],
+      ['/spec/template/metadata/annotations/Also Bad!', 'the annotation key must be a name of at '],
+      [
+        '/spec/jobTemplate/spec/template/metadata/labels/team',
+        'a label value must be at most 63 charact',
+      ],
+    ]);
+  });
+});
+
 const job = (spec: string, template = '{ labels: { app: batch } }') => `apiVersion: batch/v1
 kind: Job
 metadata: { name: nightly }
@@ -484,6 +518,41 @@ ${body}`;
         `Invalid value: "Cache": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
       ],
       ['/spec/containers/0/volumeMounts/1/name', 'Not found: "logs"'],
+    ]);
+  });
+
+  it("checks an ephemeral volume's claim template as a claim, with labels and annotations alone in its metadata (validateEphemeralVolumeSource)", () => {
+    const volumes = `  containers: [{ name: app, image: nginx }]
+  volumes:
+    - name: scratch
+      ephemeral:
+        volumeClaimTemplate:
+          metadata: { labels: { type: scratch }, creationTimestamp: null }
+          spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 1Gi } } }
+`;
+    expect(load(pod(volumes))).toEqual([]);
+    const findings = load(
+      pod(`  containers: [{ name: app, image: nginx }]
+  volumes:
+    - name: scratch
+      ephemeral:
+        volumeClaimTemplate:
+          metadata: { name: scratch, labels: { type: scratch } }
+          spec: { storageClassName: fast, resources: { requests: { storage: 1Gi } } }
+    - name: none
+      ephemeral: {}
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/volumes/0/ephemeral/volumeClaimTemplate/metadata/name',
+        'Forbidden: cannot be set for an ephemeral volume',
+      ],
+      [
+        '/spec/volumes/0/ephemeral/volumeClaimTemplate/spec/accessModes',
+        'Required value: at least 1 access mode is required',
+      ],
+      ['/spec/volumes/1/ephemeral/volumeClaimTemplate', 'Required value'],
     ]);
   });
 
