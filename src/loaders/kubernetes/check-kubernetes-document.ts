@@ -54,6 +54,7 @@ import { topologySpreadProblems } from './topology-spread.js';
 import { tolerationProblems } from './pod-tolerations.js';
 import { podDnsProblems } from './pod-dns.js';
 import { podGateProblems } from './pod-gates.js';
+import { podAnnotationProblems } from './pod-annotations.js';
 import { windowsHostProcessProblems } from './windows-host-process.js';
 import { ephemeralContainerProblems } from './ephemeral-containers.js';
 
@@ -143,6 +144,7 @@ export function checkKubernetesDocument(
           ...topologySpreadProblems(document, group, kind.kind),
           ...podDnsProblems(document, group, kind.kind, release),
           ...podGateProblems(document, group, kind.kind),
+          ...podAnnotationProblems(document, group, kind.kind),
           ...windowsHostProcessProblems(document, group, kind.kind),
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),

@@ -13,6 +13,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { MAX_LABEL_MESSAGE } from './container-checks.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { forbiddenValue, invalidValue, notFoundValue, requiredValue } from './go-field-error.js';
+import { localDescendingPathProblems } from './local-descending-path.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import { volumeSourceProblems } from './volume-sources.js';
 
@@ -138,10 +139,4 @@ function mountProblems(
       forbiddenValue('Bidirectional mount propagation is available only to privileged containers'),
     );
   }
-}
-
-/** `validateLocalDescendingPath`: relative, and no `..` in it. */
-function localDescendingPathProblems(path: string, report: (message: string) => void): void {
-  if (path.startsWith('/')) report('must be a relative path');
-  if (path.split('/').includes('..')) report("must not contain '..'");
 }

@@ -25,6 +25,7 @@ import {
   requiredValue,
   unsupportedValue,
 } from './go-field-error.js';
+import { localDescendingPathProblems } from './local-descending-path.js';
 import type { Add } from './label-syntax.js';
 import { dns1123SubdomainProblems } from './label-syntax.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
@@ -234,12 +235,6 @@ function seccompProblems(profile: unknown, addTo: Add): void {
       invalidStructValue(profile, 'can only be set when seccomp type is Localhost'),
     );
   }
-}
-
-/** `validateLocalDescendingPath`: relative, without `..`. */
-function localDescendingPathProblems(path: string, report: (message: string) => void): void {
-  if (path.startsWith('/')) report('must be a relative path');
-  if (path.split('/').includes('..')) report("must not contain '..'");
 }
 
 /** `ValidateAppArmorProfileField`, its type's closed set aside (the OpenAPI's). */
