@@ -54,6 +54,11 @@ export function duplicateValue(value: unknown): string {
   return `Duplicate value: ${goValue(value)}`;
 }
 
+/** `field.Duplicate` of a struct value, which Go prints with its type (shown as JSON here). */
+export function duplicateStructValue(value: unknown): string {
+  return `Duplicate value: ${JSON.stringify(value)}`;
+}
+
 /** `field.Forbidden`. */
 export function forbiddenValue(detail: string): string {
   return `Forbidden: ${detail}`;

@@ -22,9 +22,19 @@ export function tolerationProblems(
   const pod = podSpecOf(document, group, kind);
   if (!pod || !Array.isArray(pod.spec.tolerations)) return [];
   const { problems, add } = pod;
-  pod.spec.tolerations.forEach((toleration: unknown, i) => {
+  tolerationListProblems(pod.spec.tolerations, (path, keyword, message) =>
+    add(['tolerations', ...path], keyword, message),
+  );
+  return problems;
+}
+
+type Add = (path: (string | number)[], keyword: string, message: string) => void;
+
+/** `ValidateTolerations` of a list, each problem added at its path below the list. */
+export function tolerationListProblems(tolerations: readonly unknown[], add: Add): void {
+  tolerations.forEach((toleration: unknown, i) => {
     if (!isPlainObject(toleration)) return;
-    const at = (field: string): (string | number)[] => ['tolerations', i, field];
+    const at = (field: string): (string | number)[] => [i, field];
     const key = typeof toleration.key === 'string' ? toleration.key : '';
     // An absent operator is Go's empty string, which means `Equal`.
     const operator = typeof toleration.operator === 'string' ? toleration.operator : '';
@@ -62,5 +72,4 @@ export function tolerationProblems(
     }
     // Another operator is the OpenAPI's closed set's to report (`Gt` and `Lt` from 1.35 on).
   });
-  return problems;
 }

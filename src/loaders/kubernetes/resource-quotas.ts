@@ -6,14 +6,15 @@
  * `nvidia.com/gpu`-style names are prefixed and taken), and each quantity is not negative, a
  * whole number for the object counts; its scopes apply to its resources (`BestEffort` to pods
  * alone, `Terminating`, `NotTerminating`, `NotBestEffort`, `PriorityClass` and
- * `CrossNamespacePodAffinity` to pods and their cpu and memory) and do not conflict. (A scope
- * selector is not checked.) Each problem at its field, in the API server's words.
+ * `CrossNamespacePodAffinity` to pods and their cpu and memory) and do not conflict, in its
+ * `scopes` list and in its scope selector, whose pod-class scopes take `Exists` alone and whose
+ * operators take values as they say. Each problem at its field, in the API server's words.
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { invalidStringList, invalidValue } from './go-field-error.js';
+import { invalidStringList, invalidValue, requiredValue } from './go-field-error.js';
 import { isQuotaHugePages, resourceNameProblems, STANDARD_RESOURCES } from './resource-names.js';
 import { canonicalQuantity, writtenQuantity } from './resource-quantity.js';
 
@@ -39,9 +40,11 @@ export function resourceQuotaProblems(
   kind: string,
 ): SchemaProblem[] {
   if (group !== '' || kind !== 'ResourceQuota' || !isPlainObject(document.spec)) return [];
-  const hard = document.spec.hard;
-  if (!isPlainObject(hard)) return [];
-  const problems: SchemaProblem[] = scopeProblems(document.spec.scopes, Object.keys(hard));
+  const hard = isPlainObject(document.spec.hard) ? document.spec.hard : {};
+  const problems: SchemaProblem[] = [
+    ...scopeProblems(document.spec.scopes, Object.keys(hard)),
+    ...scopeSelectorProblems(document.spec.scopeSelector, Object.keys(hard)),
+  ];
   for (const [name, value] of Object.entries(hard)) {
     const add = (message: string, shown: unknown = name): void => {
       problems.push({
@@ -114,6 +117,82 @@ function scopeProblems(scopes: unknown, resources: readonly string[]): SchemaPro
   }
   for (const [a, b] of CONFLICTING_SCOPES) {
     if (written.includes(a) && written.includes(b)) add('conflicting scopes');
+  }
+  return problems;
+}
+
+/** The scopes a selector may only ask to exist. */
+const EXISTS_ONLY_SCOPES = new Set([
+  'BestEffort',
+  'NotBestEffort',
+  'Terminating',
+  'NotTerminating',
+  'CrossNamespacePodAffinity',
+]);
+
+/**
+ * `validateScopedResourceSelectorRequirement`: each expression's scope fits each standard
+ * resource limited, a pod-class scope only with `Exists`, values with `In` and `NotIn` and none
+ * with `Exists` and `DoesNotExist`, and no pair of scopes conflicts. (Go prints the whole
+ * selector, or the quota's `scopes` list, as the value of the first and last; the expressions'
+ * own scopes are shown here.)
+ */
+function scopeSelectorProblems(selector: unknown, resources: readonly string[]): SchemaProblem[] {
+  const expressions = isPlainObject(selector) ? selector.matchExpressions : undefined;
+  if (!Array.isArray(expressions)) return [];
+  const problems: SchemaProblem[] = [];
+  const add = (path: (string | number)[], message: string): void => {
+    problems.push({
+      path: jsonPointer(['spec', 'scopeSelector', 'matchExpressions', ...path]),
+      part: 'value',
+      keyword: 'resource-quota',
+      message,
+    });
+  };
+  const standard = [...resources].sort().filter((name) => isStandardQuotaResource(name));
+  const scopes = new Set<string>();
+  expressions.forEach((expression: unknown, i) => {
+    if (!isPlainObject(expression)) return;
+    const { scopeName: scope, operator } = expression;
+    const values = Array.isArray(expression.values) ? expression.values : [];
+    if (typeof scope === 'string') {
+      const allowed = SCOPE_RESOURCES[scope];
+      for (const resource of allowed === undefined ? [] : standard) {
+        if (!allowed?.has(resource)) {
+          add([i], invalidValue(scope, `unsupported scope applied to resource (${resource})`));
+        }
+      }
+      if (EXISTS_ONLY_SCOPES.has(scope) && operator !== 'Exists') {
+        add(
+          [i, 'operator'],
+          invalidValue(
+            operator ?? '',
+            "must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity",
+          ),
+        );
+      }
+      scopes.add(scope);
+    }
+    if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
+      add(
+        [i, 'values'],
+        requiredValue(
+          "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector",
+        ),
+      );
+    }
+    if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
+      add(
+        [i, 'values'],
+        invalidStringList(
+          values.map(String),
+          "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+        ),
+      );
+    }
+  });
+  for (const [a, b] of CONFLICTING_SCOPES) {
+    if (scopes.has(a) && scopes.has(b)) add([], invalidStringList([a, b], 'conflicting scopes'));
   }
   return problems;
 }

@@ -2,14 +2,16 @@
  * What the API server checks of a RuntimeClass in Go (k8s.io/kubernetes `pkg/apis/node/validation`
  * `ValidateRuntimeClass`): its `handler` is a DNS-1123 label (the CRI handler's name, as
  * containerd's `runc` or `kata`), its pod overhead names resources a container may use, in
- * amounts not negative, and its scheduling `nodeSelector` holds labels. Each problem at its field,
+ * amounts not negative, its scheduling `nodeSelector` holds labels and its scheduling
+ * tolerations are a pod's, none twice. Each problem at its field,
  * in the API server's words.
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { invalidValue } from './go-field-error.js';
+import { duplicateStructValue, invalidValue } from './go-field-error.js';
+import { tolerationListProblems } from './pod-tolerations.js';
 import { dns1123LabelProblems, labelNameProblems, labelValueProblems } from './label-syntax.js';
 import { containerResourceNameProblems } from './resource-names.js';
 import { writtenQuantity } from './resource-quantity.js';
@@ -45,6 +47,15 @@ export function runtimeClassProblems(
     }
   }
   const scheduling = document.scheduling;
+  const tolerations = isPlainObject(scheduling) ? scheduling.tolerations : undefined;
+  if (Array.isArray(tolerations)) {
+    tolerationListProblems(tolerations, (path, keyword, message) =>
+      add(['scheduling', 'tolerations', ...path], keyword, message),
+    );
+    duplicateTolerations(tolerations, (i, toleration) =>
+      add(['scheduling', 'tolerations', i], 'duplicate', duplicateStructValue(toleration)),
+    );
+  }
   const selector = isPlainObject(scheduling) ? scheduling.nodeSelector : undefined;
   if (isPlainObject(selector)) {
     for (const [key, value] of Object.entries(selector)) {
@@ -57,4 +68,25 @@ export function runtimeClassProblems(
     }
   }
   return problems;
+}
+
+/**
+ * The node validation's `validateTolerations`: no toleration twice by its key, operator, value
+ * and effect (its seconds aside).
+ */
+function duplicateTolerations(
+  tolerations: readonly unknown[],
+  report: (index: number, toleration: unknown) => void,
+): void {
+  const seen = new Set<string>();
+  tolerations.forEach((toleration: unknown, i) => {
+    if (!isPlainObject(toleration)) return;
+    const text = (field: string): string => {
+      const value = toleration[field];
+      return typeof value === 'string' ? value : '';
+    };
+    const key = JSON.stringify([text('key'), text('operator'), text('value'), text('effect')]);
+    if (seen.has(key)) report(i, toleration);
+    seen.add(key);
+  });
 }

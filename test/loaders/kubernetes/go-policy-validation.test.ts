@@ -169,6 +169,56 @@ describe("a ResourceQuota's hard limits (ValidateResourceQuotaSpec)", () => {
     ]);
   });
 
+  it("checks a scope selector's expressions as the scopes list, with each operator's values (validateScopedResourceSelectorRequirement)", () => {
+    const selected = (expressions: string, hard: string) =>
+      `---\napiVersion: v1\nkind: ResourceQuota\nmetadata: { name: quota${++n} }\nspec:\n  hard:\n${hard}  scopeSelector:\n    matchExpressions:\n${expressions}`;
+    // The Kubernetes docs' quota per priority class, and a cross-namespace affinity quota.
+    expect(
+      load(
+        selected(
+          '      - { operator: In, scopeName: PriorityClass, values: [high] }\n',
+          '    cpu: "1000"\n    memory: 200Gi\n    pods: "10"\n',
+        ) +
+          selected(
+            '      - { scopeName: CrossNamespacePodAffinity, operator: Exists }\n',
+            '    pods: "0"\n',
+          ),
+      ),
+    ).toEqual([]);
+    expect(
+      load(
+        selected(
+          `      - { scopeName: BestEffort, operator: In, values: [x] }
+      - { scopeName: NotBestEffort, operator: Exists, values: [z] }
+      - { scopeName: PriorityClass, operator: NotIn }
+`,
+          '    pods: "10"\n    requests.memory: 1Gi\n',
+        ),
+      ).map(at),
+    ).toEqual([
+      [
+        '/spec/scopeSelector/matchExpressions',
+        'Invalid value: []string{"BestEffort", "NotBestEffort"}: conflicting scopes',
+      ],
+      [
+        '/spec/scopeSelector/matchExpressions/0',
+        'Invalid value: "BestEffort": unsupported scope applied to resource (requests.memory)',
+      ],
+      [
+        '/spec/scopeSelector/matchExpressions/0/operator',
+        'Invalid value: "In": must be \'Exist\' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity',
+      ],
+      [
+        '/spec/scopeSelector/matchExpressions/1/values',
+        `Invalid value: []string{"z"}: must be no value when \`operator\` is 'Exist' or 'DoesNotExist' for scope selector`,
+      ],
+      [
+        '/spec/scopeSelector/matchExpressions/2/values',
+        "Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector",
+      ],
+    ]);
+  });
+
   it('refuses names the quota system does not know, negative amounts and fractional counts', () => {
     expect(
       load(
@@ -309,6 +359,39 @@ describe('a LimitRange ratio and a RuntimeClass (ValidateLimitRange, ValidateRun
         'Invalid value: "cpus": must be a standard resource for containers',
       ],
       ['/overhead/podFixed/memory', 'Invalid value: "-1Mi": must be greater than or equal to 0'],
+    ]);
+  });
+
+  it("checks its scheduling tolerations as a pod's, none twice (validateScheduling)", () => {
+    const runtimeClass = (tolerations: string) =>
+      `---\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: { name: rc${++n} }\nhandler: kata\nscheduling:\n  tolerations:\n${tolerations}`;
+    expect(
+      load(
+        runtimeClass(
+          '    - { key: sandbox.example.com/kata, operator: Exists, effect: NoSchedule }\n    - { key: gpu, operator: Equal, value: "true", effect: NoSchedule }\n',
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      load(
+        runtimeClass(`    - { key: sandbox, operator: Exists, effect: NoSchedule }
+    - { operator: Equal, value: kata }
+    - { key: sandbox, operator: Exists, effect: NoSchedule, tolerationSeconds: 30 }
+`),
+      ).map(at),
+    ).toEqual([
+      [
+        '/scheduling/tolerations/1/operator',
+        'Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ],
+      [
+        '/scheduling/tolerations/2',
+        'Duplicate value: {"key":"sandbox","operator":"Exists","effect":"NoSchedule","tolerationSeconds":30}',
+      ],
+      [
+        '/scheduling/tolerations/2/effect',
+        `Invalid value: "NoSchedule": effect must be 'NoExecute' when \`tolerationSeconds\` is set`,
+      ],
     ]);
   });
 });
