@@ -194,7 +194,12 @@ export class DocumentReport implements FindingSink {
     for (const problem of problems) {
       // A value the header's own check refused (a label that is no string) is said once.
       if (this.#errorPointers.has(this.pointer(`${at}${problem.path}`))) continue;
-      const code = problem.warning === true ? 'duplicate-list-item' : 'schema-violation';
+      const code =
+        problem.apiWarning === true
+          ? 'api-warning'
+          : problem.warning === true
+            ? 'duplicate-list-item'
+            : 'schema-violation';
       this.add(code, `${at}${problem.path}`, problem.message, {
         part: problem.part,
         rule: problem.keyword,

@@ -45,6 +45,7 @@ export const FINDING_CODES = [
   'ignored-namespace',
   'ignored-status',
   'duplicate-list-item',
+  'api-warning',
   // Resource definitions.
   'invalid-definition',
   'definition-too-large',
@@ -109,6 +110,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'ignored-namespace',
   'ignored-status',
   'duplicate-list-item',
+  'api-warning',
   'large-definition',
   'undefined-type',
   'ignored-print-column',

@@ -17,4 +17,10 @@ export interface SchemaProblem {
    * only server-side apply refuses): reported as a `duplicate-list-item` warning.
    */
   readonly warning?: true;
+  /**
+   * A warning the API server returns as it takes the object (kubectl prints it as `Warning:`): a
+   * deprecated node label, a fractional byte value (`pod-warnings.ts`); reported as an
+   * `api-warning`.
+   */
+  readonly apiWarning?: true;
 }

@@ -32,6 +32,7 @@ describe('findings', () => {
       'ignored-namespace',
       'ignored-status',
       'duplicate-list-item',
+      'api-warning',
       'large-definition',
       'ignored-print-column',
       'previous-unresolved',

@@ -55,6 +55,7 @@ import { tolerationProblems } from './pod-tolerations.js';
 import { podDnsProblems } from './pod-dns.js';
 import { podGateProblems } from './pod-gates.js';
 import { podAnnotationProblems } from './pod-annotations.js';
+import { podWarningProblems } from './pod-warnings.js';
 import { windowsHostProcessProblems } from './windows-host-process.js';
 import { ephemeralContainerProblems } from './ephemeral-containers.js';
 
@@ -145,6 +146,7 @@ export function checkKubernetesDocument(
           ...podDnsProblems(document, group, kind.kind, release),
           ...podGateProblems(document, group, kind.kind),
           ...podAnnotationProblems(document, group, kind.kind),
+          ...podWarningProblems(document, group, kind.kind),
           ...windowsHostProcessProblems(document, group, kind.kind),
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),

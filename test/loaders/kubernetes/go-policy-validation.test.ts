@@ -329,19 +329,23 @@ describe('a LimitRange ratio and a RuntimeClass (ValidateLimitRange, ValidateRun
     ]);
   });
 
-  it("refuses a handler that is no DNS-1123 label and a node selector's bad labels", () => {
+  it("refuses a handler that is no DNS-1123 label and a node selector's bad labels, and warns of a deprecated one", () => {
     const runtimeClass = (fields: string) =>
       `---\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: { name: rc${++n} }\n${fields}`;
     expect(
       load(
         runtimeClass(
-          'handler: runc\nscheduling: { nodeSelector: { sandbox.example.com/kata: "true" } }\n',
+          'handler: runc\nscheduling: { nodeSelector: { sandbox.example.com/kata: "true", beta.kubernetes.io/arch: amd64 } }\n',
         ) +
           runtimeClass('handler: Kata_Containers\nscheduling: { nodeSelector: { "a b": x } }\n') +
           runtimeClass('handler: kata\noverhead: { podFixed: { cpu: 250m, memory: 120Mi } }\n') +
           runtimeClass('handler: gvisor\noverhead: { podFixed: { cpus: 250m, memory: -1Mi } }\n'),
       ).map(at),
     ).toEqual([
+      [
+        '/scheduling/nodeSelector/beta.kubernetes.io~1arch',
+        'deprecated since v1.14; use "kubernetes.io/arch" instead',
+      ],
       [
         '/handler',
         `Invalid value: "Kata_Containers": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,

@@ -1,0 +1,541 @@
+/**
+ * What the API server warns of when it takes a pod or a workload's pod template
+ * (k8s.io/kubernetes `pkg/api/pod/warnings.go` `GetWarningsForPod`, `GetWarningsForPodTemplate`;
+ * kubectl prints each as `Warning: <field>: <message>`): deprecated node labels in selectors,
+ * affinity and topology spread constraints, a null label selector that matches no pod, deprecated
+ * annotations and volume plugins, an empty image pull secret name, fractional byte quantities,
+ * seccomp and AppArmor annotations without their fields, a `hostIP` without a `hostPort`, ports
+ * that two containers define alike, paths a volume's items overlap on, and a negative grace
+ * period. Each is an `api-warning` at its field, in the API server's words (the field path it
+ * prefixes is the finding's location). A repeated variable, port, secret or host alias within a
+ * list is the list's `duplicate-list-item` warning already, and is not said twice.
+ */
+
+import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { canonicalQuantity, writtenQuantity } from './resource-quantity.js';
+import { CONTAINER_LISTS, podSpecPath } from './pod-spec-paths.js';
+
+type Path = readonly (string | number)[];
+
+/** `nodeapi.GetNodeLabelDeprecatedMessage`'s table. */
+export const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
+  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
+  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
+  'failure-domain.beta.kubernetes.io/region':
+    'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
+  'failure-domain.beta.kubernetes.io/zone':
+    'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
+  'beta.kubernetes.io/instance-type':
+    'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
+};
+
+/** Annotations that no longer do anything, with what replaces each. */
+const DEPRECATED_ANNOTATIONS: Readonly<Record<string, string>> = {
+  'scheduler.alpha.kubernetes.io/critical-pod':
+    'non-functional in v1.16+; use the "priorityClassName" field instead',
+  'security.alpha.kubernetes.io/sysctls':
+    'non-functional in v1.11+; use the "sysctls" field instead',
+  'security.alpha.kubernetes.io/unsafe-sysctls':
+    'non-functional in v1.11+; use the "sysctls" field instead',
+};
+
+/** In-tree volume plugins, deprecated or removed, with when (their JSON names). */
+const DEPRECATED_VOLUMES: Readonly<Record<string, string>> = {
+  photonPersistentDisk: 'deprecated in v1.11, non-functional in v1.16+',
+  gitRepo: 'deprecated in v1.11',
+  scaleIO: 'deprecated in v1.16, non-functional in v1.22+',
+  flocker: 'deprecated in v1.22, non-functional in v1.25+',
+  storageos: 'deprecated in v1.22, non-functional in v1.25+',
+  quobyte: 'deprecated in v1.22, non-functional in v1.25+',
+  glusterfs: 'deprecated in v1.25, non-functional in v1.26+',
+  cephfs: 'deprecated in v1.28, non-functional in v1.31+',
+  rbd: 'deprecated in v1.28, non-functional in v1.31+',
+};
+
+const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
+const SECCOMP_CONTAINER_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
+const APPARMOR_CONTAINER_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+const NULL_SELECTOR = 'a null labelSelector results in matching no pod';
+
+/** A field path as Go's `field.Path` prints it: `spec.containers[0].env[1]`. */
+export function goFieldPath(path: Path): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else text += text === '' ? segment : `.${segment}`;
+  }
+  return text;
+}
+
+/** The pod warnings of a built-in document of `group`/`kind` that holds a pod. */
+export function podWarningProblems(
+  document: Record<string, unknown>,
+  group: string,
+  kind: string,
+): SchemaProblem[] {
+  const specAt = podSpecPath(group, kind);
+  if (specAt === undefined) return [];
+  const spec = valueAt(document, specAt);
+  if (!isPlainObject(spec)) return [];
+  const metadataAt = [...specAt.slice(0, -1), 'metadata'];
+  const metadata = valueAt(document, metadataAt);
+  const annotations =
+    isPlainObject(metadata) && isPlainObject(metadata.annotations) ? metadata.annotations : {};
+  const problems: SchemaProblem[] = [];
+  const warn = (path: Path, message: string): void => {
+    problems.push({
+      path: jsonPointer([...path]),
+      part: 'value',
+      keyword: 'api-warning',
+      message,
+      apiWarning: true,
+    });
+  };
+  const inSpec = (...path: Path): Path => [...specAt, ...path];
+  const inAnnotations = (key: string): Path => [...metadataAt, 'annotations', key];
+
+  nodeLabelWarnings(spec, inSpec, warn);
+  for (const [key, message] of Object.entries(DEPRECATED_ANNOTATIONS)) {
+    if (key in annotations) warn(inAnnotations(key), message);
+  }
+  if (Array.isArray(spec.volumes)) {
+    spec.volumes.forEach((volume: unknown, i) => {
+      if (!isPlainObject(volume)) return;
+      for (const [source, message] of Object.entries(DEPRECATED_VOLUMES)) {
+        if (isSet(volume[source])) warn(inSpec('volumes', i, source), message);
+      }
+    });
+    overlappingPathWarnings(spec.volumes, (i, message) => warn(inSpec('volumes', i), message));
+  }
+  if (Array.isArray(spec.imagePullSecrets)) {
+    spec.imagePullSecrets.forEach((secret: unknown, i) => {
+      const name = isPlainObject(secret) ? secret.name : undefined;
+      if (name === undefined || name === null || name === '') {
+        warn(inSpec('imagePullSecrets', i, 'name'), 'invalid empty name ""');
+      }
+    });
+  }
+  const overhead = spec.overhead;
+  if (isPlainObject(overhead)) fractionalByteWarnings(overhead, inSpec('overhead'), warn);
+  const podSecurity = isPlainObject(spec.securityContext) ? spec.securityContext : {};
+  if (!isSet(podSecurity.seccompProfile) && SECCOMP_POD in annotations) {
+    warn(
+      inAnnotations(SECCOMP_POD),
+      'non-functional in v1.27+; use the "seccompProfile" field instead',
+    );
+  }
+  const containers = containersOf(spec, inSpec);
+  for (const { container, at } of containers) {
+    const security = isPlainObject(container.securityContext) ? container.securityContext : {};
+    const name = typeof container.name === 'string' ? container.name : '';
+    if (!isSet(security.seccompProfile) && `${SECCOMP_CONTAINER_PREFIX}${name}` in annotations) {
+      warn(
+        inAnnotations(`${SECCOMP_CONTAINER_PREFIX}${name}`),
+        'non-functional in v1.27+; use the "seccompProfile" field instead',
+      );
+    }
+    const appArmorKey = `${APPARMOR_CONTAINER_PREFIX}${name}`;
+    const appArmor = annotations[appArmorKey];
+    if (
+      typeof appArmor === 'string' &&
+      appArmorAnnotationWarns(kind, spec, podSecurity, security, appArmor)
+    ) {
+      warn(
+        inAnnotations(appArmorKey),
+        'deprecated since v1.30; use the "appArmorProfile" field instead',
+      );
+    }
+    const resources = isPlainObject(container.resources) ? container.resources : {};
+    for (const list of ['limits', 'requests']) {
+      const quantities = resources[list];
+      if (isPlainObject(quantities))
+        fractionalByteWarnings(quantities, [...at, 'resources', list], warn);
+    }
+  }
+  portWarnings(containers, warn);
+  const grace = spec.terminationGracePeriodSeconds;
+  if (typeof grace === 'number' && grace < 0) {
+    warn(
+      inSpec('terminationGracePeriodSeconds'),
+      'must be >= 0; negative values are invalid and will be treated as 1',
+    );
+  }
+  affinityWarnings(spec.affinity, inSpec, warn);
+  return problems;
+}
+
+type Warn = (path: Path, message: string) => void;
+
+function valueAt(document: unknown, path: Path): unknown {
+  let value = document;
+  for (const key of path) value = isPlainObject(value) ? value[key as string] : undefined;
+  return value;
+}
+
+/** A pointer Go would not find nil: written and not null. */
+function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/**
+ * Whether a container's AppArmor annotation is warned of. In a pod template, when neither the pod
+ * nor the container sets the field. In a Pod (`applyAppArmorVersionSkew`, not on Windows), when
+ * the container sets no field and the annotation names no valid profile or another than the
+ * pod's, which the API server then copies to the container's field.
+ */
+function appArmorAnnotationWarns(
+  kind: string,
+  spec: Record<string, unknown>,
+  podSecurity: Record<string, unknown>,
+  security: Record<string, unknown>,
+  annotation: string,
+): boolean {
+  if (kind !== 'Pod')
+    return !isSet(podSecurity.appArmorProfile) && !isSet(security.appArmorProfile);
+  const os = isPlainObject(spec.os) ? spec.os.name : undefined;
+  if (os === 'windows' || isSet(security.appArmorProfile)) return false;
+  const field = appArmorProfileOf(annotation);
+  if (field === undefined) return true;
+  const pod = podSecurity.appArmorProfile;
+  const podType = isPlainObject(pod) ? pod.type : undefined;
+  const podLocal =
+    isPlainObject(pod) && typeof pod.localhostProfile === 'string'
+      ? pod.localhostProfile
+      : undefined;
+  return field.type !== podType || field.localhostProfile !== podLocal;
+}
+
+/** `ApparmorFieldForAnnotation`, kept only when valid (a Localhost profile names its file). */
+function appArmorProfileOf(
+  annotation: string,
+): { type: string; localhostProfile?: string } | undefined {
+  if (annotation === 'runtime/default') return { type: 'RuntimeDefault' };
+  if (annotation === 'unconfined') return { type: 'Unconfined' };
+  if (annotation.startsWith('localhost/')) {
+    const profile = annotation.slice('localhost/'.length);
+    const valid =
+      profile !== '' && profile.trim() === profile && Buffer.byteLength(profile) <= 4095;
+    return valid ? { type: 'Localhost', localhostProfile: profile } : undefined;
+  }
+  return undefined;
+}
+
+/** Deprecated node labels in the node selector, the node affinity terms and spread constraints. */
+function nodeLabelWarnings(
+  spec: Record<string, unknown>,
+  inSpec: (...path: Path) => Path,
+  warn: Warn,
+): void {
+  if (isPlainObject(spec.nodeSelector)) {
+    for (const key of Object.keys(spec.nodeSelector)) {
+      const message = DEPRECATED_NODE_LABELS[key];
+      if (message !== undefined) warn(inSpec('nodeSelector', key), message);
+    }
+  }
+  const affinity = isPlainObject(spec.affinity) ? spec.affinity.nodeAffinity : undefined;
+  if (isPlainObject(affinity)) {
+    const required = affinity.requiredDuringSchedulingIgnoredDuringExecution;
+    const terms = isPlainObject(required) ? required.nodeSelectorTerms : undefined;
+    if (Array.isArray(terms)) {
+      terms.forEach((term: unknown, i) =>
+        nodeSelectorTermWarnings(
+          term,
+          inSpec(
+            'affinity',
+            'nodeAffinity',
+            'requiredDuringSchedulingIgnoredDuringExecution',
+            'nodeSelectorTerms',
+            i,
+          ),
+          warn,
+        ),
+      );
+    }
+    const preferred = affinity.preferredDuringSchedulingIgnoredDuringExecution;
+    if (Array.isArray(preferred)) {
+      preferred.forEach((term: unknown, i) => {
+        if (!isPlainObject(term)) return;
+        nodeSelectorTermWarnings(
+          term.preference,
+          inSpec(
+            'affinity',
+            'nodeAffinity',
+            'preferredDuringSchedulingIgnoredDuringExecution',
+            i,
+            'preference',
+          ),
+          warn,
+        );
+      });
+    }
+  }
+  if (Array.isArray(spec.topologySpreadConstraints)) {
+    spec.topologySpreadConstraints.forEach((constraint: unknown, i) => {
+      if (!isPlainObject(constraint)) return;
+      const key = constraint.topologyKey;
+      const message = typeof key === 'string' ? DEPRECATED_NODE_LABELS[key] : undefined;
+      if (message !== undefined)
+        warn(
+          inSpec('topologySpreadConstraints', i, 'topologyKey'),
+          `${key as string} is ${message}`,
+        );
+      if (!isSet(constraint.labelSelector))
+        warn(inSpec('topologySpreadConstraints', i, 'labelSelector'), NULL_SELECTOR);
+    });
+  }
+}
+
+/** `GetWarningsForNodeSelectorTerm`: deprecated labels as expression keys. */
+function nodeSelectorTermWarnings(term: unknown, at: Path, warn: Warn): void {
+  const expressions = isPlainObject(term) ? term.matchExpressions : undefined;
+  if (!Array.isArray(expressions)) return;
+  expressions.forEach((expression: unknown, i) => {
+    const key = isPlainObject(expression) ? expression.key : undefined;
+    const message = typeof key === 'string' ? DEPRECATED_NODE_LABELS[key] : undefined;
+    if (message !== undefined)
+      warn([...at, 'matchExpressions', i, 'key'], `${key as string} is ${message}`);
+  });
+}
+
+/** Pod (anti-)affinity terms with no label selector, which match no pod. */
+function affinityWarnings(affinity: unknown, inSpec: (...path: Path) => Path, warn: Warn): void {
+  if (!isPlainObject(affinity)) return;
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const terms = affinity[kind];
+    if (!isPlainObject(terms)) continue;
+    const required = terms.requiredDuringSchedulingIgnoredDuringExecution;
+    if (Array.isArray(required)) {
+      required.forEach((term: unknown, i) => {
+        if (isPlainObject(term) && !isSet(term.labelSelector)) {
+          warn(
+            inSpec(
+              'affinity',
+              kind,
+              'requiredDuringSchedulingIgnoredDuringExecution',
+              i,
+              'labelSelector',
+            ),
+            NULL_SELECTOR,
+          );
+        }
+      });
+    }
+    const preferred = terms.preferredDuringSchedulingIgnoredDuringExecution;
+    if (Array.isArray(preferred)) {
+      preferred.forEach((term: unknown, i) => {
+        const inner = isPlainObject(term) ? term.podAffinityTerm : undefined;
+        if (isPlainObject(inner) && !isSet(inner.labelSelector)) {
+          warn(
+            inSpec(
+              'affinity',
+              kind,
+              'preferredDuringSchedulingIgnoredDuringExecution',
+              i,
+              'podAffinityTerm',
+              'labelSelector',
+            ),
+            NULL_SELECTOR,
+          );
+        }
+      });
+    }
+  }
+}
+
+/**
+ * A memory or ephemeral storage quantity with a fraction of a byte: Go's
+ * `value.MilliValue()%1000 != 0`, the milli value rounded up (so `0.9999` is a whole byte).
+ */
+function fractionalByteWarnings(quantities: Record<string, unknown>, at: Path, warn: Warn): void {
+  for (const name of ['memory', 'ephemeral-storage']) {
+    const value = quantities[name];
+    const quantity = writtenQuantity(value);
+    if (quantity === undefined) continue;
+    const divisor = 10n ** BigInt(quantity.scale);
+    const scaled = quantity.units * 1000n;
+    const milli = scaled / divisor + (scaled % divisor > 0n ? 1n : 0n);
+    if (milli % 1000n === 0n) continue;
+    const text = String(value);
+    warn(
+      [...at, name],
+      `fractional byte value ${JSON.stringify(canonicalQuantity(text) ?? text)} is invalid, must be an integer`,
+    );
+  }
+}
+
+/** A container of the pod spec and where it is. */
+interface PlacedContainer {
+  readonly container: Record<string, unknown>;
+  readonly at: Path;
+}
+
+/** The containers of every list, in the order `VisitContainersWithPath` visits them. */
+function containersOf(
+  spec: Record<string, unknown>,
+  inSpec: (...path: Path) => Path,
+): PlacedContainer[] {
+  const placed: PlacedContainer[] = [];
+  for (const list of CONTAINER_LISTS) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    containers.forEach((container: unknown, i) => {
+      if (isPlainObject(container)) placed.push({ container, at: inSpec(list, i) });
+    });
+  }
+  return placed;
+}
+
+/**
+ * Ports across the containers: a `hostIP` without a `hostPort`, and a port and protocol two
+ * containers define, as a duplicate (same host IP and port), an overlap (a host port of 0 beside
+ * another) or a dangerous ambiguity (the same host port, one host IP unset). The protocol is
+ * defaulted to TCP first, as the API server defaults it. Two alike in one container are that
+ * list's `duplicate-list-item` already.
+ */
+function portWarnings(containers: readonly PlacedContainer[], warn: Warn): void {
+  const seen = new Map<
+    string,
+    { container: number; at: Path; hostIP: string; hostPort: number }[]
+  >();
+  containers.forEach(({ container, at }, c) => {
+    if (!Array.isArray(container.ports)) return;
+    container.ports.forEach((port: unknown, i) => {
+      if (!isPlainObject(port)) return;
+      const here = [...at, 'ports', i];
+      const hostIP = typeof port.hostIP === 'string' ? port.hostIP : '';
+      const hostPort = typeof port.hostPort === 'number' ? port.hostPort : 0;
+      const containerPort = typeof port.containerPort === 'number' ? port.containerPort : 0;
+      const protocol =
+        typeof port.protocol === 'string' && port.protocol !== '' ? port.protocol : 'TCP';
+      if (hostIP !== '' && hostPort === 0) {
+        const name = typeof port.name === 'string' ? port.name : '';
+        warn(
+          here,
+          `hostIP set without hostPort: {Name:${name} HostPort:${hostPort} ContainerPort:${containerPort} Protocol:${protocol} HostIP:${hostIP}}`,
+        );
+      }
+      const key = `${containerPort}/${protocol}`;
+      const others = seen.get(key) ?? [];
+      for (const other of others) {
+        if (other.container === c) continue;
+        const with_ = goFieldPath(other.at);
+        if (hostIP === other.hostIP && hostPort === other.hostPort) {
+          warn(here, `duplicate port definition with ${with_}`);
+        } else if (hostPort === 0 || other.hostPort === 0) {
+          warn(here, `overlapping port definition with ${with_}`);
+        } else if (hostPort === other.hostPort && (hostIP === '') !== (other.hostIP === '')) {
+          warn(here, `dangerously ambiguous port definition with ${with_}`);
+        }
+      }
+      others.push({ container: c, at: here, hostIP, hostPort });
+      seen.set(key, others);
+    });
+  });
+}
+
+/** The `path` of each item of a volume source's `items` (a key's file, a downward API file). */
+function itemPaths(source: unknown): string[] | undefined {
+  const items = isPlainObject(source) ? source.items : undefined;
+  if (!Array.isArray(items)) return undefined;
+  return items.map((item: unknown) =>
+    isPlainObject(item) && typeof item.path === 'string' ? item.path : '',
+  );
+}
+
+/**
+ * `warningsForOverlappingVirtualPaths`: two items of a ConfigMap, Secret, downward API or
+ * projected volume written to the same path, or one inside the other's (`a` and `a/b`).
+ */
+function overlappingPathWarnings(
+  volumes: readonly unknown[],
+  warn: (volume: number, message: string) => void,
+): void {
+  volumes.forEach((volume: unknown, v) => {
+    if (!isPlainObject(volume)) return;
+    const name = typeof volume.name === 'string' ? volume.name : '';
+    const check = (paths: readonly string[], label: string): void => {
+      for (const message of overlaps(
+        paths,
+        `volume ${JSON.stringify(name)} (${label}): overlapping paths`,
+      ))
+        warn(v, message);
+    };
+    const configMap = volume.configMap;
+    const configPaths = itemPaths(configMap);
+    if (configPaths !== undefined)
+      check(configPaths, `ConfigMap ${JSON.stringify(nameOf(configMap, 'name'))}`);
+    const secret = volume.secret;
+    const secretPaths = itemPaths(secret);
+    if (secretPaths !== undefined)
+      check(secretPaths, `Secret ${JSON.stringify(nameOf(secret, 'secretName'))}`);
+    const downward = itemPaths(volume.downwardAPI);
+    if (downward !== undefined) check(downward, 'DownwardAPI');
+    const projected = volume.projected;
+    const sources = isPlainObject(projected) ? projected.sources : undefined;
+    if (!Array.isArray(sources)) return;
+    const all = new Set<string>();
+    for (const source of sources) {
+      if (!isPlainObject(source) || Object.values(source).every((value) => !isSet(value))) {
+        warn(v, `volume ${JSON.stringify(name)} (Projected) has no sources provided`);
+        continue;
+      }
+      let paths: string[] | undefined;
+      let label = '';
+      if (itemPaths(source.configMap) !== undefined) {
+        paths = itemPaths(source.configMap);
+        label = `Projected ConfigMap ${JSON.stringify(nameOf(source.configMap, 'name'))}`;
+      } else if (itemPaths(source.secret) !== undefined) {
+        paths = itemPaths(source.secret);
+        label = `Projected Secret ${JSON.stringify(nameOf(source.secret, 'name'))}`;
+      } else if (itemPaths(source.downwardAPI) !== undefined) {
+        paths = itemPaths(source.downwardAPI);
+        label = 'Projected DownwardAPI';
+      } else if (isPlainObject(source.serviceAccountToken)) {
+        paths = [nameOf(source.serviceAccountToken, 'path')];
+        label = 'Projected ServiceAccountToken';
+      } else if (isPlainObject(source.clusterTrustBundle)) {
+        const bundle = source.clusterTrustBundle;
+        paths = [nameOf(bundle, 'path')];
+        const named = isSet(bundle.name) ? nameOf(bundle, 'name') : nameOf(bundle, 'signerName');
+        label = `Projected ClusterTrustBundle ${JSON.stringify(named)}`;
+      }
+      if (paths === undefined || paths.length === 0) continue;
+      const message = `volume ${JSON.stringify(name)} (${label}): overlapping paths`;
+      for (const text of overlaps(paths, message)) warn(v, text);
+      // Against the paths of the sources before: this source's own once each, all sorted.
+      const unique = [...new Set(paths)];
+      for (const text of overlaps([...unique, ...all].sort(), message)) warn(v, text);
+      for (const path of unique) all.add(path);
+    }
+  });
+}
+
+function nameOf(source: unknown, field: string): string {
+  const value = isPlainObject(source) ? source[field] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+/** `checkVolumeMappingForOverlap`: each path against those before it, trailing slashes trimmed. */
+function overlaps(paths: readonly string[], message: string): string[] {
+  const found: string[] = [];
+  const before: string[] = [];
+  for (const path of paths) {
+    const normalized = path.replace(/\/+$/, '');
+    const collision = overlapWith(before, normalized);
+    if (collision !== undefined)
+      found.push(`${message}: ${JSON.stringify(normalized)} with ${JSON.stringify(collision)}`);
+    if (!before.includes(normalized)) before.push(normalized);
+  }
+  return found;
+}
+
+/** `checkForOverlap`: a path equal to one before, or one a prefix of the other's with a slash. */
+function overlapWith(before: readonly string[], path: string): string | undefined {
+  for (const item of before) {
+    if (item === '' || path === '') return undefined;
+    if (item === path || `${item}/`.startsWith(path) || `${path}/`.startsWith(item)) return item;
+  }
+  return undefined;
+}
