@@ -146,7 +146,7 @@ export function checkKubernetesDocument(
           ...podDnsProblems(document, group, kind.kind, release),
           ...podGateProblems(document, group, kind.kind),
           ...podAnnotationProblems(document, group, kind.kind),
-          ...podWarningProblems(document, group, kind.kind),
+          ...podWarningProblems(document, group, kind.kind, release),
           ...windowsHostProcessProblems(document, group, kind.kind),
           ...tolerationProblems(document, group, kind.kind),
           ...ephemeralContainerProblems(document, group, kind.kind),

@@ -15,6 +15,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { canonicalQuantity, writtenQuantity } from './resource-quantity.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { CONTAINER_LISTS, podSpecPath } from './pod-spec-paths.js';
 
 type Path = readonly (string | number)[];
@@ -74,6 +75,7 @@ export function podWarningProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   const specAt = podSpecPath(group, kind);
   if (specAt === undefined) return [];
@@ -104,7 +106,30 @@ export function podWarningProblems(
     spec.volumes.forEach((volume: unknown, i) => {
       if (!isPlainObject(volume)) return;
       for (const [source, message] of Object.entries(DEPRECATED_VOLUMES)) {
-        if (isSet(volume[source])) warn(inSpec('volumes', i, source), message);
+        if (!isSet(volume[source])) continue;
+        // The gitRepo driver is off by default from 1.33 (the GitRepoVolumeDriver gate).
+        const said =
+          source === 'gitRepo' && releaseAtLeast(release, '1.33')
+            ? 'deprecated in v1.11, and disabled by default in v1.33+'
+            : message;
+        warn(inSpec('volumes', i, source), said);
+      }
+      const claim = isPlainObject(volume.ephemeral)
+        ? volume.ephemeral.volumeClaimTemplate
+        : undefined;
+      const claimSpec = isPlainObject(claim) ? claim.spec : undefined;
+      const requests =
+        isPlainObject(claimSpec) && isPlainObject(claimSpec.resources)
+          ? claimSpec.resources.requests
+          : undefined;
+      if (isPlainObject(requests)) {
+        // `GetWarningsForPersistentVolumeClaimSpec`: a claim's storage in whole bytes.
+        fractionalByteWarnings(
+          requests,
+          inSpec('volumes', i, 'ephemeral', 'volumeClaimTemplate', 'spec', 'resources', 'requests'),
+          warn,
+          ['storage'],
+        );
       }
     });
     overlappingPathWarnings(spec.volumes, (i, message) => warn(inSpec('volumes', i), message));
@@ -348,8 +373,13 @@ function affinityWarnings(affinity: unknown, inSpec: (...path: Path) => Path, wa
  * A memory or ephemeral storage quantity with a fraction of a byte: Go's
  * `value.MilliValue()%1000 != 0`, the milli value rounded up (so `0.9999` is a whole byte).
  */
-function fractionalByteWarnings(quantities: Record<string, unknown>, at: Path, warn: Warn): void {
-  for (const name of ['memory', 'ephemeral-storage']) {
+function fractionalByteWarnings(
+  quantities: Record<string, unknown>,
+  at: Path,
+  warn: Warn,
+  names: readonly string[] = ['memory', 'ephemeral-storage'],
+): void {
+  for (const name of names) {
     const value = quantities[name];
     const quantity = writtenQuantity(value);
     if (quantity === undefined) continue;
@@ -369,6 +399,8 @@ function fractionalByteWarnings(quantities: Record<string, unknown>, at: Path, w
 interface PlacedContainer {
   readonly container: Record<string, unknown>;
   readonly at: Path;
+  /** A regular container or a sidecar (an init container that restarts, always). */
+  readonly serving: boolean;
 }
 
 /** The containers of every list, in the order `VisitContainersWithPath` visits them. */
@@ -381,25 +413,31 @@ function containersOf(
     const containers = spec[list];
     if (!Array.isArray(containers)) continue;
     containers.forEach((container: unknown, i) => {
-      if (isPlainObject(container)) placed.push({ container, at: inSpec(list, i) });
+      if (!isPlainObject(container)) return;
+      const serving =
+        list === 'containers' ||
+        (list === 'initContainers' && container.restartPolicy === 'Always');
+      placed.push({ container, at: inSpec(list, i), serving });
     });
   }
   return placed;
 }
 
 /**
- * Ports across the containers: a `hostIP` without a `hostPort`, and a port and protocol two
+ * Ports across the containers: a `hostIP` without a `hostPort`; a port and protocol two
  * containers define, as a duplicate (same host IP and port), an overlap (a host port of 0 beside
- * another) or a dangerous ambiguity (the same host port, one host IP unset). The protocol is
- * defaulted to TCP first, as the API server defaults it. Two alike in one container are that
- * list's `duplicate-list-item` already.
+ * another) or a dangerous ambiguity (the same host port, one host IP unset); a port name two
+ * containers or sidecars use. The protocol is defaulted to TCP first, as the API server defaults
+ * it. Two alike in one container are that list's `duplicate-list-item` (or a repeated name's
+ * error) already.
  */
 function portWarnings(containers: readonly PlacedContainer[], warn: Warn): void {
   const seen = new Map<
     string,
     { container: number; at: Path; hostIP: string; hostPort: number }[]
   >();
-  containers.forEach(({ container, at }, c) => {
+  const named = new Map<string, { container: number; at: Path }>();
+  containers.forEach(({ container, at, serving }, c) => {
     if (!Array.isArray(container.ports)) return;
     container.ports.forEach((port: unknown, i) => {
       if (!isPlainObject(port)) return;
@@ -431,6 +469,18 @@ function portWarnings(containers: readonly PlacedContainer[], warn: Warn): void 
       }
       others.push({ container: c, at: here, hostIP, hostPort });
       seen.set(key, others);
+      // A name two serving containers give a port: the first is the one services and probes use.
+      const name = typeof port.name === 'string' ? port.name : '';
+      if (!serving || name === '') return;
+      const first = named.get(name);
+      if (first === undefined) named.set(name, { container: c, at: here });
+      else if (first.container !== c) {
+        const used = goFieldPath(first.at);
+        warn(
+          here,
+          `duplicate port name ${JSON.stringify(name)} with ${used}, services and probes that select ports by name will use ${used}`,
+        );
+      }
     });
   });
 }
@@ -445,8 +495,9 @@ function itemPaths(source: unknown): string[] | undefined {
 }
 
 /**
- * `warningsForOverlappingVirtualPaths`: two items of a ConfigMap, Secret, downward API or
- * projected volume written to the same path, or one inside the other's (`a` and `a/b`).
+ * `warningsForOverlappingVirtualPaths`: two items of a ConfigMap, Secret or downward API volume
+ * written to the same path, or one inside the other's (`a` and `a/b`); in a projected volume,
+ * the same across its sources, each path named with its source, and a source with nothing in it.
  */
 function overlappingPathWarnings(
   volumes: readonly unknown[],
@@ -454,88 +505,106 @@ function overlappingPathWarnings(
 ): void {
   volumes.forEach((volume: unknown, v) => {
     if (!isPlainObject(volume)) return;
-    const name = typeof volume.name === 'string' ? volume.name : '';
-    const check = (paths: readonly string[], label: string): void => {
-      for (const message of overlaps(
-        paths,
-        `volume ${JSON.stringify(name)} (${label}): overlapping paths`,
-      ))
-        warn(v, message);
+    const name = JSON.stringify(typeof volume.name === 'string' ? volume.name : '');
+    const single = (paths: string[] | undefined, label: string): void => {
+      if (paths === undefined) return;
+      const before: string[] = [];
+      for (const path of paths) {
+        for (const other of overlapping(before, path)) {
+          warn(
+            v,
+            `volume ${name} (${label}): overlapping paths: ${JSON.stringify(trimmed(path))} with ${JSON.stringify(other)}`,
+          );
+        }
+        before.push(path);
+      }
     };
-    const configMap = volume.configMap;
-    const configPaths = itemPaths(configMap);
-    if (configPaths !== undefined)
-      check(configPaths, `ConfigMap ${JSON.stringify(nameOf(configMap, 'name'))}`);
-    const secret = volume.secret;
-    const secretPaths = itemPaths(secret);
-    if (secretPaths !== undefined)
-      check(secretPaths, `Secret ${JSON.stringify(nameOf(secret, 'secretName'))}`);
-    const downward = itemPaths(volume.downwardAPI);
-    if (downward !== undefined) check(downward, 'DownwardAPI');
+    single(
+      itemPaths(volume.configMap),
+      `ConfigMap ${JSON.stringify(textOf(volume.configMap, 'name'))}`,
+    );
+    single(
+      itemPaths(volume.secret),
+      `Secret ${JSON.stringify(textOf(volume.secret, 'secretName'))}`,
+    );
+    single(itemPaths(volume.downwardAPI), 'DownwardAPI');
     const projected = volume.projected;
     const sources = isPlainObject(projected) ? projected.sources : undefined;
     if (!Array.isArray(sources)) return;
-    const all = new Set<string>();
+    const before: { path: string; label: string }[] = [];
     for (const source of sources) {
       if (!isPlainObject(source) || Object.values(source).every((value) => !isSet(value))) {
-        warn(v, `volume ${JSON.stringify(name)} (Projected) has no sources provided`);
+        warn(v, `volume ${name} (Projected) has no sources provided`);
         continue;
       }
-      let paths: string[] | undefined;
-      let label = '';
-      if (itemPaths(source.configMap) !== undefined) {
-        paths = itemPaths(source.configMap);
-        label = `Projected ConfigMap ${JSON.stringify(nameOf(source.configMap, 'name'))}`;
-      } else if (itemPaths(source.secret) !== undefined) {
-        paths = itemPaths(source.secret);
-        label = `Projected Secret ${JSON.stringify(nameOf(source.secret, 'name'))}`;
-      } else if (itemPaths(source.downwardAPI) !== undefined) {
-        paths = itemPaths(source.downwardAPI);
-        label = 'Projected DownwardAPI';
-      } else if (isPlainObject(source.serviceAccountToken)) {
-        paths = [nameOf(source.serviceAccountToken, 'path')];
-        label = 'Projected ServiceAccountToken';
-      } else if (isPlainObject(source.clusterTrustBundle)) {
-        const bundle = source.clusterTrustBundle;
-        paths = [nameOf(bundle, 'path')];
-        const named = isSet(bundle.name) ? nameOf(bundle, 'name') : nameOf(bundle, 'signerName');
-        label = `Projected ClusterTrustBundle ${JSON.stringify(named)}`;
+      const { paths, label } = projectedPaths(source);
+      for (const path of paths) {
+        for (const other of before) {
+          if (overlapping([other.path], path).length === 0) continue;
+          warn(
+            v,
+            `volume ${name} (Projected): overlapping paths: ${JSON.stringify(trimmed(path))} (${label}) with ${JSON.stringify(other.path)} (${other.label})`,
+          );
+        }
+        before.push({ path, label });
       }
-      if (paths === undefined || paths.length === 0) continue;
-      const message = `volume ${JSON.stringify(name)} (${label}): overlapping paths`;
-      for (const text of overlaps(paths, message)) warn(v, text);
-      // Against the paths of the sources before: this source's own once each, all sorted.
-      const unique = [...new Set(paths)];
-      for (const text of overlaps([...unique, ...all].sort(), message)) warn(v, text);
-      for (const path of unique) all.add(path);
     }
   });
 }
 
-function nameOf(source: unknown, field: string): string {
+/** The paths a projected volume's source writes, and how a warning names the source. */
+function projectedPaths(source: Record<string, unknown>): { paths: string[]; label: string } {
+  if (isPlainObject(source.configMap)) {
+    return {
+      paths: itemPaths(source.configMap) ?? [],
+      label: `ConfigMap ${JSON.stringify(textOf(source.configMap, 'name'))}`,
+    };
+  }
+  if (isPlainObject(source.secret)) {
+    return {
+      paths: itemPaths(source.secret) ?? [],
+      label: `Secret ${JSON.stringify(textOf(source.secret, 'name'))}`,
+    };
+  }
+  if (isPlainObject(source.downwardAPI)) {
+    return { paths: itemPaths(source.downwardAPI) ?? [], label: 'DownwardAPI' };
+  }
+  if (isPlainObject(source.serviceAccountToken)) {
+    return { paths: [textOf(source.serviceAccountToken, 'path')], label: 'ServiceAccountToken' };
+  }
+  if (isPlainObject(source.clusterTrustBundle)) {
+    const bundle = source.clusterTrustBundle;
+    const named = isSet(bundle.name) ? textOf(bundle, 'name') : textOf(bundle, 'signerName');
+    return {
+      paths: [textOf(bundle, 'path')],
+      label: `ClusterTrustBundle ${JSON.stringify(named)}`,
+    };
+  }
+  return { paths: [], label: '' };
+}
+
+function textOf(source: unknown, field: string): string {
   const value = isPlainObject(source) ? source[field] : undefined;
   return typeof value === 'string' ? value : '';
 }
 
-/** `checkVolumeMappingForOverlap`: each path against those before it, trailing slashes trimmed. */
-function overlaps(paths: readonly string[], message: string): string[] {
-  const found: string[] = [];
-  const before: string[] = [];
-  for (const path of paths) {
-    const normalized = path.replace(/\/+$/, '');
-    const collision = overlapWith(before, normalized);
-    if (collision !== undefined)
-      found.push(`${message}: ${JSON.stringify(normalized)} with ${JSON.stringify(collision)}`);
-    if (!before.includes(normalized)) before.push(normalized);
-  }
-  return found;
+/** A path without its trailing slashes. */
+function trimmed(path: string): string {
+  return path.replace(/\/+$/, '');
 }
 
-/** `checkForOverlap`: a path equal to one before, or one a prefix of the other's with a slash. */
-function overlapWith(before: readonly string[], path: string): string | undefined {
-  for (const item of before) {
-    if (item === '' || path === '') return undefined;
-    if (item === path || `${item}/`.startsWith(path) || `${path}/`.startsWith(item)) return item;
-  }
-  return undefined;
+/**
+ * `checkForOverlap`: the earlier paths (as written) that equal `path` or hold it or sit inside
+ * it, trailing slashes aside; an empty path overlaps nothing.
+ */
+function overlapping(earlier: readonly string[], path: string): string[] {
+  const mine = trimmed(path);
+  if (mine === '') return [];
+  return earlier.filter((other) => {
+    const theirs = trimmed(other);
+    return (
+      theirs !== '' &&
+      (theirs === mine || theirs.startsWith(`${mine}/`) || mine.startsWith(`${theirs}/`))
+    );
+  });
 }

@@ -148,7 +148,10 @@ describe("the API server's warnings for a pod (GetWarningsForPod, GetWarningsFor
         '/spec/template/spec/containers/0/resources/requests/memory',
         'fractional byte value "500m" is invalid, must be an integer',
       ],
-      ['/spec/template/spec/volumes/0/gitRepo', 'deprecated in v1.11'],
+      [
+        '/spec/template/spec/volumes/0/gitRepo',
+        'deprecated in v1.11, and disabled by default in v1.33+',
+      ],
       ['/spec/template/spec/volumes/1/cephfs', 'deprecated in v1.28, non-functional in v1.31+'],
     ]);
   });
@@ -231,9 +234,71 @@ spec:
       ],
       [
         '/spec/template/spec/volumes/1',
-        'volume "all" (Projected ConfigMap "ca"): overlapping paths: "tls/cert" with "tls/cert"',
+        'volume "all" (Projected): overlapping paths: "tls/cert" (ConfigMap "ca") with "tls/cert" (Secret "tls")',
       ],
     ]);
+  });
+
+  it("follow upstream's warnings_test.go: sources of a projected volume, port names of serving containers, a claim's storage", () => {
+    const pod = (spec: string) =>
+      `---\napiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n${spec}`;
+    expect(
+      warnings(
+        pod(`  containers: [{ name: web, image: nginx }]
+  volumes:
+    - name: foo
+      projected:
+        sources:
+          - clusterTrustBundle: { signerName: Test, path: test/test }
+          - downwardAPI: { items: [{ fieldRef: { fieldPath: metadata.name }, path: test }] }
+          - secret: { name: Test, items: [{ key: foo, path: test }] }
+          - serviceAccountToken: { path: test }
+`),
+      ).map(([, message]) => message),
+    ).toEqual([
+      'volume "foo" (Projected): overlapping paths: "test" (DownwardAPI) with "test/test" (ClusterTrustBundle "Test")',
+      'volume "foo" (Projected): overlapping paths: "test" (Secret "Test") with "test/test" (ClusterTrustBundle "Test")',
+      'volume "foo" (Projected): overlapping paths: "test" (Secret "Test") with "test" (DownwardAPI)',
+      'volume "foo" (Projected): overlapping paths: "test" (ServiceAccountToken) with "test/test" (ClusterTrustBundle "Test")',
+      'volume "foo" (Projected): overlapping paths: "test" (ServiceAccountToken) with "test" (DownwardAPI)',
+      'volume "foo" (Projected): overlapping paths: "test" (ServiceAccountToken) with "test" (Secret "Test")',
+    ]);
+    expect(
+      warnings(
+        pod(`  initContainers:
+    - { name: foo1, image: envoy, restartPolicy: Always, ports: [{ containerPort: 80, protocol: UDP, name: test }] }
+    - { name: setup, image: busybox, ports: [{ containerPort: 81, name: test }] }
+  containers:
+    - { name: foo, image: nginx, ports: [{ containerPort: 8090, protocol: UDP, name: test1 }, { containerPort: 8092, protocol: UDP, name: test }] }
+  volumes:
+    - name: ephemeral-volume
+      ephemeral:
+        volumeClaimTemplate:
+          spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 200m } } }
+`),
+      ),
+    ).toEqual([
+      [
+        '/spec/containers/0/ports/1',
+        'duplicate port name "test" with spec.initContainers[0].ports[0], services and probes that select ports by name will use spec.initContainers[0].ports[0]',
+      ],
+      [
+        '/spec/volumes/0/ephemeral/volumeClaimTemplate/spec/resources/requests/storage',
+        'fractional byte value "200m" is invalid, must be an integer',
+      ],
+    ]);
+  });
+
+  it('say a gitRepo volume is disabled by default from 1.33, and only deprecated before', () => {
+    const text = deployment(`      containers: [{ name: web, image: nginx }]
+      volumes: [{ name: repo, gitRepo: { repository: "https://example.com/repo.git" } }]
+`);
+    const on = (kubernetesVersion: '1.32' | '1.33') =>
+      loadManifests([{ path: 'pods.yaml', text }], { kubernetesVersion })
+        .findings.filter((f: Finding) => f.code === 'api-warning')
+        .map((f: Finding) => f.message);
+    expect(on('1.32')).toEqual(['deprecated in v1.11']);
+    expect(on('1.33')).toEqual(['deprecated in v1.11, and disabled by default in v1.33+']);
   });
 
   it("print a field path as Go's field.Path does", () => {
