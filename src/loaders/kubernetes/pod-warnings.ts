@@ -100,7 +100,7 @@ export function podWarningProblems(
 
   nodeLabelWarnings(spec, inSpec, warn);
   for (const [key, message] of Object.entries(DEPRECATED_ANNOTATIONS)) {
-    if (key in annotations) warn(inAnnotations(key), message);
+    if (Object.hasOwn(annotations, key)) warn(inAnnotations(key), message);
   }
   if (Array.isArray(spec.volumes)) {
     spec.volumes.forEach((volume: unknown, i) => {
@@ -145,7 +145,7 @@ export function podWarningProblems(
   const overhead = spec.overhead;
   if (isPlainObject(overhead)) fractionalByteWarnings(overhead, inSpec('overhead'), warn);
   const podSecurity = isPlainObject(spec.securityContext) ? spec.securityContext : {};
-  if (!isSet(podSecurity.seccompProfile) && SECCOMP_POD in annotations) {
+  if (!isSet(podSecurity.seccompProfile) && Object.hasOwn(annotations, SECCOMP_POD)) {
     warn(
       inAnnotations(SECCOMP_POD),
       'non-functional in v1.27+; use the "seccompProfile" field instead',
@@ -155,7 +155,10 @@ export function podWarningProblems(
   for (const { container, at } of containers) {
     const security = isPlainObject(container.securityContext) ? container.securityContext : {};
     const name = typeof container.name === 'string' ? container.name : '';
-    if (!isSet(security.seccompProfile) && `${SECCOMP_CONTAINER_PREFIX}${name}` in annotations) {
+    if (
+      !isSet(security.seccompProfile) &&
+      Object.hasOwn(annotations, `${SECCOMP_CONTAINER_PREFIX}${name}`)
+    ) {
       warn(
         inAnnotations(`${SECCOMP_CONTAINER_PREFIX}${name}`),
         'non-functional in v1.27+; use the "seccompProfile" field instead',
