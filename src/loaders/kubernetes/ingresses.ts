@@ -7,7 +7,8 @@
  * given (`validateHTTPIngressPath`); a backend is a Service (a DNS-1035 name, a port by name or
  * by number, not both) or a resource, not both (`validateIngressBackend`); TLS hosts and secret
  * names are DNS names; `ingressClassName` and the `kubernetes.io/ingress.class` annotation are
- * not both set (`ValidateIngressCreate`). An IngressClass's `controller` is a domain-prefixed
+ * not both set (`ValidateIngressCreate`), and the annotation alone is the API server's deprecation
+ * warning (an `api-warning`). An IngressClass's `controller` is a domain-prefixed
  * path and its `parameters` a reference of a kind and a name, `scope: Namespace` with a
  * namespace and `Cluster` without (`validateIngressClassSpec`). Each problem at its field, in the
  * API server's words.
@@ -65,6 +66,16 @@ export function ingressProblems(
   ingressSpecProblems(spec, add);
   const annotations = isPlainObject(document.metadata) ? document.metadata.annotations : undefined;
   const annotated = isPlainObject(annotations) ? annotations[CLASS_ANNOTATION] : undefined;
+  if (isPlainObject(annotations) && Object.hasOwn(annotations, CLASS_ANNOTATION)) {
+    // The ingress strategy's `WarningsOnCreate`: kubectl prints it as `Warning: ...`.
+    problems.push({
+      path: jsonPointer(['metadata', 'annotations', CLASS_ANNOTATION]),
+      part: 'value',
+      keyword: 'api-warning',
+      message: `annotation ${JSON.stringify(CLASS_ANNOTATION)} is deprecated, please use 'spec.ingressClassName' instead`,
+      apiWarning: true,
+    });
+  }
   if (
     typeof annotated === 'string' &&
     spec.ingressClassName !== undefined &&

@@ -126,6 +126,18 @@ describe('an Ingress the API server admits (ValidateIngressSpec)', () => {
     ]);
   });
 
+  it("warns of the class annotation alone, as the API server does (kubectl's `Warning:`)", () => {
+    const findings = load(
+      ingress(
+        `{ defaultBackend: ${SERVICE} }`,
+        '{ name: old, annotations: { kubernetes.io/ingress.class: nginx } }',
+      ),
+    );
+    expect(findings.map((f) => [f.code, f.severity, f.pointer])).toEqual([
+      ['api-warning', 'warning', '/metadata/annotations/kubernetes.io~1ingress.class'],
+    ]);
+  });
+
   it('has DNS names for TLS hosts, secrets and the class, and not the class twice', () => {
     const findings = load(
       ingress(
@@ -134,6 +146,10 @@ describe('an Ingress the API server admits (ValidateIngressSpec)', () => {
       ),
     );
     expect(findings.map(at)).toEqual([
+      [
+        '/metadata/annotations/kubernetes.io~1ingress.class',
+        `annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`,
+      ],
       [
         '/metadata/annotations/kubernetes.io~1ingress.class',
         'Invalid value: "nginx": can not be set when the class field is also set',
