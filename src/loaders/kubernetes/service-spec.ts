@@ -4,7 +4,7 @@
  * ExternalName Service names its DNS name; a ClusterIP Service has no node ports; only a
  * LoadBalancer has source ranges, each an IP range; a NodePort or LoadBalancer Service is not
  * headless; a ClientIP affinity's timeout is 1 to 86400 seconds. Each problem at its field, in
- * the API server's words. (Node ports outside the cluster's range are the allocator's, which
+ * the API server's words; so are the warnings it gives as it takes a Service (`api-warning`). (Node ports outside the cluster's range are the allocator's, which
  * this cannot know.)
  */
 
@@ -101,5 +101,52 @@ export function serviceSpecProblems(
       invalidValue(timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`),
     );
   }
+  serviceWarnings(document, type, (path, message) =>
+    problems.push({
+      path: jsonPointer(path),
+      part: 'value',
+      keyword: 'api-warning',
+      message,
+      apiWarning: true,
+    }),
+  );
   return problems;
+}
+
+/** The annotation `service.kubernetes.io/topology-mode` replaced. */
+const TOPOLOGY_AWARE_HINTS = 'service.kubernetes.io/topology-aware-hints';
+
+/**
+ * What the API server warns of as it takes a Service (`GetWarningsForService`): the deprecated
+ * topology hints annotation, external IPs an ExternalName Service ignores, and an external name
+ * any other type ignores.
+ */
+function serviceWarnings(
+  document: Record<string, unknown>,
+  type: string,
+  warn: (path: (string | number)[], message: string) => void,
+): void {
+  const metadata = document.metadata;
+  const annotations = isPlainObject(metadata) ? metadata.annotations : undefined;
+  if (isPlainObject(annotations) && Object.hasOwn(annotations, TOPOLOGY_AWARE_HINTS)) {
+    warn(
+      ['metadata', 'annotations', TOPOLOGY_AWARE_HINTS],
+      `annotation ${TOPOLOGY_AWARE_HINTS} is deprecated, please use service.kubernetes.io/topology-mode instead`,
+    );
+  }
+  const spec = document.spec as Record<string, unknown>;
+  const externalIPs = spec.externalIPs;
+  if (type === 'ExternalName' && Array.isArray(externalIPs) && externalIPs.length > 0) {
+    warn(['spec', 'externalIPs'], 'spec.externalIPs is ignored when spec.type is "ExternalName"');
+  }
+  if (
+    type !== 'ExternalName' &&
+    typeof spec.externalName === 'string' &&
+    spec.externalName !== ''
+  ) {
+    warn(
+      ['spec', 'externalName'],
+      'spec.externalName is ignored when spec.type is not "ExternalName"',
+    );
+  }
 }

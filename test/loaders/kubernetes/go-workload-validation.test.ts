@@ -421,6 +421,30 @@ describe("a Service's type-dependent fields (core validation: ValidateService)",
   const service = (spec: string) =>
     `apiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n${spec}`;
 
+  it('warns, as the API server does, of the topology hints annotation and of fields its type ignores (GetWarningsForService)', () => {
+    const findings = load(
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations: { service.kubernetes.io/topology-aware-hints: auto }\nspec:\n  ports: [{ port: 80 }]\n  externalName: web.example.com\n` +
+        `---\napiVersion: v1\nkind: Service\nmetadata: { name: ext }\nspec:\n  type: ExternalName\n  externalName: db.example.com\n  externalIPs: [192.0.2.10]\n`,
+    );
+    expect(findings.map((f) => [f.code, f.pointer, f.message])).toEqual([
+      [
+        'api-warning',
+        '/metadata/annotations/service.kubernetes.io~1topology-aware-hints',
+        'annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead',
+      ],
+      [
+        'api-warning',
+        '/spec/externalName',
+        'spec.externalName is ignored when spec.type is not "ExternalName"',
+      ],
+      [
+        'api-warning',
+        '/spec/externalIPs',
+        'spec.externalIPs is ignored when spec.type is "ExternalName"',
+      ],
+    ]);
+  });
+
   it('takes each type with the fields it may have', () => {
     expect(load(service('  ports: [{ port: 80 }]\n'))).toEqual([]);
     expect(load(service('  type: NodePort\n  ports: [{ port: 80, nodePort: 30080 }]\n'))).toEqual(
