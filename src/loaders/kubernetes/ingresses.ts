@@ -24,6 +24,7 @@ import {
   requiredValue,
   unsupportedValue,
 } from './go-field-error.js';
+import { apiWarning } from './api-warnings.js';
 import { isSloppyIpAddress } from './ip-address.js';
 import {
   dns1035LabelProblems,
@@ -68,13 +69,12 @@ export function ingressProblems(
   const annotated = isPlainObject(annotations) ? annotations[CLASS_ANNOTATION] : undefined;
   if (isPlainObject(annotations) && Object.hasOwn(annotations, CLASS_ANNOTATION)) {
     // The ingress strategy's `WarningsOnCreate`: kubectl prints it as `Warning: ...`.
-    problems.push({
-      path: jsonPointer(['metadata', 'annotations', CLASS_ANNOTATION]),
-      part: 'value',
-      keyword: 'api-warning',
-      message: `annotation ${JSON.stringify(CLASS_ANNOTATION)} is deprecated, please use 'spec.ingressClassName' instead`,
-      apiWarning: true,
-    });
+    problems.push(
+      apiWarning(
+        ['metadata', 'annotations', CLASS_ANNOTATION],
+        `annotation ${JSON.stringify(CLASS_ANNOTATION)} is deprecated, please use 'spec.ingressClassName' instead`,
+      ),
+    );
   }
   if (
     typeof annotated === 'string' &&

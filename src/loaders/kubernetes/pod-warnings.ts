@@ -11,26 +11,20 @@
  * list is the list's `duplicate-list-item` warning already, and is not said twice.
  */
 
-import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { canonicalQuantity, writtenQuantity } from './resource-quantity.js';
+import {
+  apiWarning,
+  claimSpecWarnings,
+  DEPRECATED_NODE_LABELS,
+  fractionalByteWarnings,
+  goFieldPath,
+  nodeSelectorTermWarnings,
+  type Path,
+  type Warn,
+} from './api-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { CONTAINER_LISTS, podSpecPath } from './pod-spec-paths.js';
-
-type Path = readonly (string | number)[];
-
-/** `nodeapi.GetNodeLabelDeprecatedMessage`'s table. */
-export const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
-  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
-  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
-  'failure-domain.beta.kubernetes.io/region':
-    'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
-  'failure-domain.beta.kubernetes.io/zone':
-    'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
-  'beta.kubernetes.io/instance-type':
-    'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
-};
 
 /** Annotations that no longer do anything, with what replaces each. */
 const DEPRECATED_ANNOTATIONS: Readonly<Record<string, string>> = {
@@ -60,16 +54,6 @@ const SECCOMP_CONTAINER_PREFIX = 'container.seccomp.security.alpha.kubernetes.io
 const APPARMOR_CONTAINER_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const NULL_SELECTOR = 'a null labelSelector results in matching no pod';
 
-/** A field path as Go's `field.Path` prints it: `spec.containers[0].env[1]`. */
-export function goFieldPath(path: Path): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else text += text === '' ? segment : `.${segment}`;
-  }
-  return text;
-}
-
 /** The pod warnings of a built-in document of `group`/`kind` that holds a pod. */
 export function podWarningProblems(
   document: Record<string, unknown>,
@@ -86,14 +70,8 @@ export function podWarningProblems(
   const annotations =
     isPlainObject(metadata) && isPlainObject(metadata.annotations) ? metadata.annotations : {};
   const problems: SchemaProblem[] = [];
-  const warn = (path: Path, message: string): void => {
-    problems.push({
-      path: jsonPointer([...path]),
-      part: 'value',
-      keyword: 'api-warning',
-      message,
-      apiWarning: true,
-    });
+  const warn: Warn = (path, message) => {
+    problems.push(apiWarning(path, message));
   };
   const inSpec = (...path: Path): Path => [...specAt, ...path];
   const inAnnotations = (key: string): Path => [...metadataAt, 'annotations', key];
@@ -117,18 +95,11 @@ export function podWarningProblems(
       const claim = isPlainObject(volume.ephemeral)
         ? volume.ephemeral.volumeClaimTemplate
         : undefined;
-      const claimSpec = isPlainObject(claim) ? claim.spec : undefined;
-      const requests =
-        isPlainObject(claimSpec) && isPlainObject(claimSpec.resources)
-          ? claimSpec.resources.requests
-          : undefined;
-      if (isPlainObject(requests)) {
-        // `GetWarningsForPersistentVolumeClaimSpec`: a claim's storage in whole bytes.
-        fractionalByteWarnings(
-          requests,
-          inSpec('volumes', i, 'ephemeral', 'volumeClaimTemplate', 'spec', 'resources', 'requests'),
+      if (isPlainObject(claim)) {
+        claimSpecWarnings(
+          claim.spec,
+          inSpec('volumes', i, 'ephemeral', 'volumeClaimTemplate', 'spec'),
           warn,
-          ['storage'],
         );
       }
     });
@@ -193,8 +164,6 @@ export function podWarningProblems(
   affinityWarnings(spec.affinity, inSpec, warn);
   return problems;
 }
-
-type Warn = (path: Path, message: string) => void;
 
 function valueAt(document: unknown, path: Path): unknown {
   let value = document;
@@ -315,18 +284,6 @@ function nodeLabelWarnings(
   }
 }
 
-/** `GetWarningsForNodeSelectorTerm`: deprecated labels as expression keys. */
-function nodeSelectorTermWarnings(term: unknown, at: Path, warn: Warn): void {
-  const expressions = isPlainObject(term) ? term.matchExpressions : undefined;
-  if (!Array.isArray(expressions)) return;
-  expressions.forEach((expression: unknown, i) => {
-    const key = isPlainObject(expression) ? expression.key : undefined;
-    const message = typeof key === 'string' ? DEPRECATED_NODE_LABELS[key] : undefined;
-    if (message !== undefined)
-      warn([...at, 'matchExpressions', i, 'key'], `${key as string} is ${message}`);
-  });
-}
-
 /** Pod (anti-)affinity terms with no label selector, which match no pod. */
 function affinityWarnings(affinity: unknown, inSpec: (...path: Path) => Path, warn: Warn): void {
   if (!isPlainObject(affinity)) return;
@@ -369,32 +326,6 @@ function affinityWarnings(affinity: unknown, inSpec: (...path: Path) => Path, wa
         }
       });
     }
-  }
-}
-
-/**
- * A memory or ephemeral storage quantity with a fraction of a byte: Go's
- * `value.MilliValue()%1000 != 0`, the milli value rounded up (so `0.9999` is a whole byte).
- */
-function fractionalByteWarnings(
-  quantities: Record<string, unknown>,
-  at: Path,
-  warn: Warn,
-  names: readonly string[] = ['memory', 'ephemeral-storage'],
-): void {
-  for (const name of names) {
-    const value = quantities[name];
-    const quantity = writtenQuantity(value);
-    if (quantity === undefined) continue;
-    const divisor = 10n ** BigInt(quantity.scale);
-    const scaled = quantity.units * 1000n;
-    const milli = scaled / divisor + (scaled % divisor > 0n ? 1n : 0n);
-    if (milli % 1000n === 0n) continue;
-    const text = String(value);
-    warn(
-      [...at, name],
-      `fractional byte value ${JSON.stringify(canonicalQuantity(text) ?? text)} is invalid, must be an integer`,
-    );
   }
 }
 

@@ -12,7 +12,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { duplicateStructValue, invalidValue } from './go-field-error.js';
 import { tolerationListProblems } from './pod-tolerations.js';
-import { DEPRECATED_NODE_LABELS } from './pod-warnings.js';
+import { apiWarning, DEPRECATED_NODE_LABELS } from './api-warnings.js';
 import { dns1123LabelProblems, labelNameProblems, labelValueProblems } from './label-syntax.js';
 import { containerResourceNameProblems } from './resource-names.js';
 import { writtenQuantity } from './resource-quantity.js';
@@ -65,13 +65,7 @@ export function runtimeClassProblems(
       // `GetWarningsForRuntimeClass`: the API server warns of a deprecated node label.
       const deprecated = DEPRECATED_NODE_LABELS[key];
       if (deprecated !== undefined) {
-        problems.push({
-          path: jsonPointer(at),
-          part: 'value',
-          keyword: 'api-warning',
-          message: deprecated,
-          apiWarning: true,
-        });
+        problems.push(apiWarning(at, deprecated));
       }
       if (typeof value !== 'string') continue;
       for (const message of labelValueProblems(value)) {

@@ -11,6 +11,7 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
+import { apiWarning } from './api-warnings.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { parseSloppyCidr } from './ip-address.js';
 import { dns1123SubdomainProblems } from './label-syntax.js';
@@ -101,15 +102,7 @@ export function serviceSpecProblems(
       invalidValue(timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`),
     );
   }
-  serviceWarnings(document, type, (path, message) =>
-    problems.push({
-      path: jsonPointer(path),
-      part: 'value',
-      keyword: 'api-warning',
-      message,
-      apiWarning: true,
-    }),
-  );
+  serviceWarnings(document, type, (path, message) => problems.push(apiWarning(path, message)));
   return problems;
 }
 
