@@ -27,6 +27,7 @@ import { serviceSpecProblems } from './service-spec.js';
 import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
 import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
+import { storageWarningProblems } from './storage-warnings.js';
 import { webhookConfigurationProblems } from './webhook-configurations.js';
 import { horizontalPodAutoscalerProblems } from './horizontal-pod-autoscalers.js';
 import { priorityClassProblems } from './priority-classes.js';
@@ -154,6 +155,7 @@ export function checkKubernetesDocument(
           ...serviceSpecProblems(document, group, kind.kind),
           ...persistentVolumeClaimProblems(document, group, kind.kind),
           ...persistentVolumeProblems(document, group, kind.kind),
+          ...storageWarningProblems(document, group, kind.kind),
           ...storageClassProblems(document, group, kind.kind),
           ...csiDriverProblems(document, group, kind.kind),
           ...webhookConfigurationProblems(document, group, kind.kind),

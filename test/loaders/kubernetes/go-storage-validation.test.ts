@@ -9,7 +9,9 @@ import { loadManifests } from '../../../src/loaders/load-manifests.js';
  */
 
 const at = (f: Finding) => [f.pointer, f.message];
-const load = (text: string) => loadManifests([{ path: 'storage.yaml', text }]).findings;
+const loadAll = (text: string) => loadManifests([{ path: 'storage.yaml', text }]).findings;
+/** The errors: the API server's warnings (a Recycle policy) are the last block's. */
+const load = (text: string) => loadAll(text).filter((f) => f.code !== 'api-warning');
 
 let n = 0;
 const volume = (spec: string) =>
@@ -250,6 +252,66 @@ describe("a CSIDriver's spec (validateCSIDriverSpec)", () => {
       [
         '/spec/nodeAllocatableUpdatePeriodSeconds',
         'Invalid value: 5: must be greater than or equal to 10 seconds',
+      ],
+    ]);
+  });
+});
+
+describe("the API server's warnings for a claim and a volume (GetWarningsForPersistentVolumeClaim, GetWarningsForPersistentVolume)", () => {
+  const warnings = (text: string) =>
+    loadAll(text)
+      .filter((f) => f.code === 'api-warning')
+      .map((f) => [f.severity, f.pointer, f.message]);
+
+  it('name the beta storage class annotation and a fractional storage request or limit', () => {
+    expect(
+      warnings(`apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+  annotations: { volume.beta.kubernetes.io/storage-class: fast }
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: { requests: { storage: 1.5Ki }, limits: { storage: 500m } }
+`),
+    ).toEqual([
+      [
+        'warning',
+        '/metadata/annotations/volume.beta.kubernetes.io~1storage-class',
+        'deprecated since v1.8; use "storageClassName" attribute instead',
+      ],
+      [
+        'warning',
+        '/spec/resources/limits/storage',
+        'fractional byte value "500m" is invalid, must be an integer',
+      ],
+    ]);
+  });
+
+  it("name a volume's Recycle policy, deprecated node labels and deprecated plugins", () => {
+    expect(
+      warnings(
+        volume(`  capacity: { storage: 1Gi }
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Recycle
+  rbd: { monitors: [10.0.0.1:6789], image: disk }
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+        - matchExpressions: [{ key: failure-domain.beta.kubernetes.io/zone, operator: In, values: [a] }]
+`),
+      ),
+    ).toEqual([
+      [
+        'warning',
+        '/spec/persistentVolumeReclaimPolicy',
+        'The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.',
+      ],
+      ['warning', '/spec/rbd', 'deprecated in v1.28, non-functional in v1.31+'],
+      [
+        'warning',
+        '/spec/nodeAffinity/required/nodeSelectorTerms/0/matchExpressions/0/key',
+        'failure-domain.beta.kubernetes.io/zone is deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
       ],
     ]);
   });
