@@ -21,8 +21,7 @@
  */
 
 import type { KubernetesKind } from '../../engine/resource/definition.js';
-import { MAX_LABEL_MESSAGE } from './container-checks.js';
-import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
+import { DNS1123_LABEL, dns1123LabelProblems } from './label-syntax.js';
 import type { DocumentReport } from '../document-report.js';
 import {
   checkId,
@@ -166,7 +165,7 @@ export function readKubernetesHeader(
       metadataReport.add(
         'invalid-namespace',
         '/metadata/namespace',
-        `Invalid value: ${JSON.stringify(namespace)}: ${namespace.length > 63 ? MAX_LABEL_MESSAGE : DNS1123_LABEL_MESSAGE}`,
+        `Invalid value: ${JSON.stringify(namespace)}: ${dns1123LabelProblems(namespace)[0] ?? ''}`,
       );
       header.namespaceRefused = true;
     } else if (namespace !== undefined) {

@@ -95,7 +95,10 @@ export function dns1123SubdomainProblems(value: string): string[] {
 export function dns1123LabelProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > 63) problems.push(maxLength(63));
-  if (!DNS1123_LABEL.test(value)) problems.push(DNS1123_LABEL_MESSAGE);
+  if (!DNS1123_LABEL.test(value)) {
+    // Go's `IsDNS1123Label`: a valid subdomain that is no label has dots (its length was said).
+    problems.push(DNS1123_SUBDOMAIN.test(value) ? 'must not contain dots' : DNS1123_LABEL_MESSAGE);
+  }
   return problems;
 }
 

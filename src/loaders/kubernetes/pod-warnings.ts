@@ -24,6 +24,7 @@ import {
   type Warn,
 } from './api-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
+import { DNS1123_SUBDOMAIN, dns1123LabelProblems } from './label-syntax.js';
 import { CONTAINER_LISTS, podSpecPath } from './pod-spec-paths.js';
 
 /** Annotations that no longer do anything, with what replaces each. */
@@ -74,6 +75,7 @@ export function podWarningProblems(
     problems.push(apiWarning(path, message));
   };
   const inSpec = (...path: Path): Path => [...specAt, ...path];
+  nameWarning(document, kind, warn);
   const inAnnotations = (key: string): Path => [...metadataAt, 'annotations', key];
 
   nodeLabelWarnings(spec, inSpec, warn);
@@ -174,6 +176,26 @@ function valueAt(document: unknown, path: Path): unknown {
 /** A pointer Go would not find nil: written and not null. */
 function isSet(value: unknown): boolean {
   return value !== undefined && value !== null;
+}
+
+/**
+ * The workload strategies' `WarningsOnCreate`: a Pod's or a workload's name that is no DNS
+ * label (its pods' names and hostnames come from it): dots, or more than 63 characters. Go
+ * prints the label's problems as a list.
+ */
+function nameWarning(document: Record<string, unknown>, kind: string, warn: Warn): void {
+  if (kind === 'PodTemplate') return;
+  const metadata = document.metadata;
+  const name = isPlainObject(metadata) ? metadata.name : undefined;
+  // A name that is no DNS subdomain is an error already: no warning on top of it.
+  if (typeof name !== 'string' || name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) return;
+  const problems = dns1123LabelProblems(name);
+  if (problems.length === 0) return;
+  const used = kind === 'Pod' ? "the Pod's hostname" : 'Pod names and hostnames';
+  warn(
+    ['metadata', 'name'],
+    `this is used in ${used}, which can result in surprising behavior; a DNS label is recommended: [${problems.join(' ')}]`,
+  );
 }
 
 /**

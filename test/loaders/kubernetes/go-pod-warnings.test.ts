@@ -301,6 +301,25 @@ spec:
     expect(on('1.33')).toEqual(['deprecated in v1.11, and disabled by default in v1.33+']);
   });
 
+  it("name a workload or pod whose name is no DNS label, as its pods' hostnames come from it (WarningsOnCreate)", () => {
+    const named = (kind: string, name: string) =>
+      kind === 'Pod'
+        ? `---\napiVersion: v1\nkind: Pod\nmetadata: { name: ${name} }\nspec: { containers: [{ name: c, image: nginx }] }\n`
+        : `---\napiVersion: apps/v1\nkind: ${kind}\nmetadata: { name: ${name} }\nspec:\n  selector: { matchLabels: { app: a } }\n  template: { metadata: { labels: { app: a } }, spec: { containers: [{ name: c, image: nginx }] } }\n`;
+    expect(
+      warnings(named('Deployment', 'web.v2') + named('Pod', 'db.0') + named('DaemonSet', 'agent')),
+    ).toEqual([
+      [
+        '/metadata/name',
+        'this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]',
+      ],
+      [
+        '/metadata/name',
+        "this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
+      ],
+    ]);
+  });
+
   it("print a field path as Go's field.Path does", () => {
     expect(goFieldPath(['spec', 'template', 'spec', 'containers', 0, 'ports', 1])).toBe(
       'spec.template.spec.containers[0].ports[1]',
