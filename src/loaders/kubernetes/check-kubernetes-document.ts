@@ -16,7 +16,7 @@ import { findUnknownFields } from './unknown-fields.js';
 import { builtinReleaseOf } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 import { objectMetaProblems, templateMetadataProblems } from './object-meta.js';
-import { podSpecPath } from './pod-spec-paths.js';
+import { podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
 import { objectMetaTypeProblems } from './object-meta-types.js';
 import { embeddedResourceProblems } from './embedded-resources.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
@@ -204,10 +204,8 @@ function podTemplateMetadataOf(
 ): SchemaProblem[] {
   const specAt = podSpecPath(group, kind);
   if (specAt === undefined || specAt.length < 2) return [];
-  const at = [...specAt.slice(0, -1), 'metadata'];
-  let metadata: unknown = document;
-  for (const key of at) metadata = isPlainObject(metadata) ? metadata[key] : undefined;
-  return templateMetadataProblems(metadata, at);
+  const at = podMetadataPath(specAt);
+  return templateMetadataProblems(valueAtPath(document, at), at);
 }
 
 /**

@@ -15,7 +15,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue } from './go-field-error.js';
 import { localDescendingPathProblems } from './local-descending-path.js';
-import { CONTAINER_LISTS, podSpecPath } from './pod-spec-paths.js';
+import { CONTAINER_LISTS, podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
 
 const MIRROR_POD = 'kubernetes.io/config.mirror';
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
@@ -34,14 +34,10 @@ export function podAnnotationProblems(
 ): SchemaProblem[] {
   const specAt = podSpecPath(group, kind);
   if (specAt === undefined) return [];
-  const metadataAt = [...specAt.slice(0, -1), 'metadata'];
-  const annotationsAt = [...metadataAt, 'annotations'];
-  let annotations: unknown = document;
-  for (const key of annotationsAt)
-    annotations = isPlainObject(annotations) ? annotations[key] : undefined;
+  const annotationsAt = [...podMetadataPath(specAt), 'annotations'];
+  const annotations = valueAtPath(document, annotationsAt);
   if (!isPlainObject(annotations)) return [];
-  let spec: unknown = document;
-  for (const key of specAt) spec = isPlainObject(spec) ? spec[key] : undefined;
+  const spec = valueAtPath(document, specAt);
   const podSpec = isPlainObject(spec) ? spec : {};
   const problems: SchemaProblem[] = [];
   const add = (key: string, value: unknown, message: string): void => {

@@ -25,6 +25,18 @@ export function podSpecPath(group: string, kind: string): readonly string[] | un
   return POD_SPECS[`${group}/${kind}`];
 }
 
+/** Where the metadata of the pod is beside its spec at `specAt`: a Pod's own, a template's. */
+export function podMetadataPath(specAt: readonly string[]): string[] {
+  return [...specAt.slice(0, -1), 'metadata'];
+}
+
+/** The value at `path` in `value`, undefined where an object is missing on the way. */
+export function valueAtPath(value: unknown, path: readonly (string | number)[]): unknown {
+  let found = value;
+  for (const key of path) found = isPlainObject(found) ? found[key as string] : undefined;
+  return found;
+}
+
 /** The container lists of a pod spec, in the order the API server validates them. */
 export const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 
@@ -44,8 +56,7 @@ export function podSpecOf(
 ): PodSpecProblems | undefined {
   const at = podSpecPath(group, kind);
   if (at === undefined) return undefined;
-  let spec: unknown = document;
-  for (const key of at) spec = isPlainObject(spec) ? spec[key] : undefined;
+  const spec = valueAtPath(document, at);
   if (!isPlainObject(spec)) return undefined;
   const problems: SchemaProblem[] = [];
   const add = (path: (string | number)[], keyword: string, message: string): void => {

@@ -25,7 +25,7 @@ import {
 } from './api-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { DNS1123_SUBDOMAIN, dns1123LabelProblems } from './label-syntax.js';
-import { CONTAINER_LISTS, podSpecPath } from './pod-spec-paths.js';
+import { CONTAINER_LISTS, podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
 
 /** Annotations that no longer do anything, with what replaces each. */
 const DEPRECATED_ANNOTATIONS: Readonly<Record<string, string>> = {
@@ -64,10 +64,10 @@ export function podWarningProblems(
 ): SchemaProblem[] {
   const specAt = podSpecPath(group, kind);
   if (specAt === undefined) return [];
-  const spec = valueAt(document, specAt);
+  const spec = valueAtPath(document, specAt);
   if (!isPlainObject(spec)) return [];
-  const metadataAt = [...specAt.slice(0, -1), 'metadata'];
-  const metadata = valueAt(document, metadataAt);
+  const metadataAt = podMetadataPath(specAt);
+  const metadata = valueAtPath(document, metadataAt);
   const annotations =
     isPlainObject(metadata) && isPlainObject(metadata.annotations) ? metadata.annotations : {};
   const problems: SchemaProblem[] = [];
@@ -165,12 +165,6 @@ export function podWarningProblems(
   }
   affinityWarnings(spec.affinity, inSpec, warn);
   return problems;
-}
-
-function valueAt(document: unknown, path: Path): unknown {
-  let value = document;
-  for (const key of path) value = isPlainObject(value) ? value[key as string] : undefined;
-  return value;
 }
 
 /** A pointer Go would not find nil: written and not null. */
