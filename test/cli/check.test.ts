@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeStarterProject } from '../../src/app/init/write-starter-project.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 import { cli, REPO } from './run-cli.js';
 
 const INVALID = [
@@ -19,7 +20,7 @@ const INVALID = [
 ];
 
 async function goldenDir(): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), 'cosi-golden-'));
+  return temporaryDirectory('cosi-golden-');
 }
 
 describe('cosi check', { timeout: 60_000 }, () => {

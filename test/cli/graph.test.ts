@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 import { cli } from './run-cli.js';
 
 const DEMO = 'fixtures/graph-demo';
@@ -110,7 +110,7 @@ const oneOf = (type: string): string =>
 
 /** A project in a temporary directory: file name -> contents. */
 async function project(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-'));
+  const dir = await temporaryDirectory('cosi-graph-');
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return dir;
 }

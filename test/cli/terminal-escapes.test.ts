@@ -1,10 +1,10 @@
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFinding } from '../../src/loaders/finding.js';
 import { createColors, renderFindings } from '../../src/cli/render/report.js';
 import { escapeControl, escapeControlLines } from '../../src/cli/render/escape-control.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 import { cli, REPO } from './run-cli.js';
 
 const ESC = String.fromCharCode(27);
@@ -18,7 +18,7 @@ describe('control characters in human-readable output', () => {
   });
 
   it('never reach the terminal from a table or a finding', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-escapes-'));
+    const dir = await temporaryDirectory('cosi-escapes-');
     await copyFile(
       path.join(REPO, 'fixtures/minimal/definitions.yaml'),
       path.join(dir, 'definitions.yaml'),

@@ -1,15 +1,15 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import type { ChromeTrace, TraceEvent } from '../../src/cli/render/trace/chrome-trace.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
 import { cli, REPO } from './run-cli.js';
 
 async function traceOf(
   args: string[],
 ): Promise<{ code: number; trace: ChromeTrace; text: string }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-trace-'));
+  const dir = await temporaryDirectory('cosi-trace-');
   const file = path.join(dir, 'trace.json');
   const { code } = await cli([...args, '--trace', file, '-q']);
   const text = await readFile(file, 'utf8');
@@ -99,7 +99,7 @@ describe('--trace', () => {
   });
 
   it('changes no output: apply prints the same with and without --trace', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-trace-'));
+    const dir = await temporaryDirectory('cosi-trace-');
     const args = ['apply', '-f', 'fixtures/vm-network', '--stable'];
     const plain = await cli(args);
     const traced = await cli([...args, '--trace', path.join(dir, 'trace.json')]);
@@ -107,7 +107,7 @@ describe('--trace', () => {
   });
 
   it('is written by watch after its first round, and the watch exits 0 when interrupted', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-trace-'));
+    const dir = await temporaryDirectory('cosi-trace-');
     const file = path.join(dir, 'watch.json');
     let interrupt: (() => void) | undefined;
     const running = runCli(['watch', '-f', 'fixtures/vm-network', '--stable', '--trace', file], {
