@@ -16,6 +16,7 @@ import {
   toAjvSchema,
 } from './kubernetes/structural-schema.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
+import { bestBranchErrors } from './best-branch-errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { shorten } from './shorten.js';
 import { formatProblems, hasCheckedFormats, isValidFormat } from './checked-formats.js';
@@ -200,9 +201,11 @@ export class SchemaCompiler implements CompilesSchemas {
 export function specValidator(validate: ValidateFunction): SpecValidator {
   return (value) => {
     try {
-      return validate(value)
-        ? []
-        : (validate.errors ?? []).map((error) => toProblem(error, rootOf(validate), value));
+      if (validate(value)) return [];
+      const root = rootOf(validate);
+      return bestBranchErrors(validate.errors ?? [], root).map((error) =>
+        toProblem(error, root, value),
+      );
     } catch (error) {
       // A recursion the static check did not see (through `$id`s): refuse the value.
       if (!(error instanceof RangeError)) throw error;
