@@ -240,7 +240,7 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
           status: 'False',
           reason: 'WaitingOnUnwrittenStatus',
           message:
-            'status.availableReplicas: ${deployment.status.availableReplicas} (field not found: status)',
+            'status.availableReplicas: ${deployment.status.availableReplicas} (no such key: status)',
         },
       ],
     });

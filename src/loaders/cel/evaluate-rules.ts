@@ -13,6 +13,7 @@
  */
 
 import { isCelError, type CelEnv, type CelValue } from '@bufbuild/cel';
+import { goEvaluationError, isNoSuchOverload } from './evaluation-error.js';
 import { jsonPointer } from '../json-pointer.js';
 import { correlate, type CorrelatedValue } from '../ratcheting.js';
 import { toCelValue } from './cel-value.js';
@@ -103,8 +104,7 @@ export function evaluateRules(
     if (isCelError(result)) {
       report(
         'cel-evaluation-error',
-        // As the API server, with the rule's message when it has one (`ruleErrorString`).
-        `the rule could not be evaluated: ${result.message}${rule.message?.trim() ? ` evaluating rule: ${rule.message.trim()}` : ''} (rule: ${rule.rule})`,
+        evaluationErrorMessage(goEvaluationError(result.message), rule),
       );
       return;
     }
@@ -188,6 +188,18 @@ function correlation(
     };
   }
   return () => undefined;
+}
+
+/**
+ * An evaluation error as the API server words it, with the rule's message when it has one
+ * (`ruleErrorString`), and the rule.
+ */
+function evaluationErrorMessage(error: string, rule: CompiledRule): string {
+  const ruleMessage = rule.message?.trim() ?? '';
+  const detail = isNoSuchOverload(error)
+    ? `'${error}': call arguments did not match a supported operator, function or macro signature${ruleMessage === '' ? '' : ` for rule: ${ruleMessage}`}`
+    : `${error}${ruleMessage === '' ? '' : ` evaluating rule: ${ruleMessage}`}`;
+  return `the rule could not be evaluated: ${detail} (rule: ${rule.rule})`;
 }
 
 /** The message of a violation: `messageExpression`'s, else `message`, else `failed rule: ...`. */

@@ -4,10 +4,12 @@
  * with JavaScript's conversions, which take what Go refuses (`int(" 12")`, `int("0x10")`,
  * `int("")` is 0, `double("0x10")`), refuse what Go takes (`double("inf")` is NaN) and word
  * errors as JavaScript does (`Cannot convert 12abc to a BigInt`). A rule that converts a field
- * (`int(self.port)`) must pass and fail on the strings the API server's does, with its words.
+ * (`int(self.port)`) must pass and fail on the strings the API server's does, with its words:
+ * cel-go's `type conversion error from 'string' to 'int'`, whatever `strconv` found.
  */
 
 import { celFunc, CelScalar, celUint, type CelFunc } from '@bufbuild/cel';
+import { conversionError } from './evaluation-error.js';
 
 const { INT, UINT, DOUBLE, STRING } = CelScalar;
 
@@ -26,27 +28,18 @@ const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-
 const INFINITY = /^([+-]?)(?:inf|infinity)$/i;
 const NOT_A_NUMBER = /^nan$/i;
 
-/** Go's `*strconv.NumError` text. */
-function numError(func: string, text: string, reason: string): Error {
-  return new Error(`strconv.${func}: parsing ${JSON.stringify(text)}: ${reason}`);
+/** `strconv.ParseInt(text, 10, 64)`; `undefined` where it errs. */
+export function parseGoInt(text: string): bigint | undefined {
+  if (!DECIMAL_INTEGER.test(text)) return undefined;
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
 }
 
-/** `strconv.ParseInt(text, 10, 64)`. */
-export function parseGoInt(text: string): bigint {
-  if (!DECIMAL_INTEGER.test(text)) throw numError('ParseInt', text, 'invalid syntax');
+/** `strconv.ParseUint(text, 10, 64)`; `undefined` where it errs. */
+export function parseGoUint(text: string): bigint | undefined {
+  if (!UNSIGNED_INTEGER.test(text)) return undefined;
   const value = BigInt(text);
-  if (value < INT64_MIN || value > INT64_MAX) {
-    throw numError('ParseInt', text, 'value out of range');
-  }
-  return value;
-}
-
-/** `strconv.ParseUint(text, 10, 64)`. */
-export function parseGoUint(text: string): bigint {
-  if (!UNSIGNED_INTEGER.test(text)) throw numError('ParseUint', text, 'invalid syntax');
-  const value = BigInt(text);
-  if (value > UINT64_MAX) throw numError('ParseUint', text, 'value out of range');
-  return value;
+  return value > UINT64_MAX ? undefined : value;
 }
 
 /**
@@ -76,17 +69,14 @@ function underscoresOk(text: string): boolean {
   return seen !== 'underscore';
 }
 
-/** `strconv.ParseFloat(text, 64)`. */
-export function parseGoFloat(text: string): number {
-  if (text.includes('_')) {
-    if (!underscoresOk(text)) throw numError('ParseFloat', text, 'invalid syntax');
-    return parseGoFloatDigits(text.replaceAll('_', ''), text);
-  }
-  return parseGoFloatDigits(text, text);
+/** `strconv.ParseFloat(text, 64)`; `undefined` where it errs (a syntax error, out of range). */
+export function parseGoFloat(text: string): number | undefined {
+  if (!text.includes('_')) return parseGoFloatDigits(text);
+  return underscoresOk(text) ? parseGoFloatDigits(text.replaceAll('_', '')) : undefined;
 }
 
-/** `ParseFloat` of `text` with its underscores gone; errors name the text as written. */
-function parseGoFloatDigits(text: string, written: string): number {
+/** `ParseFloat` of `text` with its underscores gone. */
+function parseGoFloatDigits(text: string): number | undefined {
   const infinity = INFINITY.exec(text);
   if (infinity !== null) return infinity[1] === '-' ? -Infinity : Infinity;
   if (NOT_A_NUMBER.test(text)) return NaN;
@@ -96,20 +86,24 @@ function parseGoFloatDigits(text: string, written: string): number {
   } else {
     const hex = HEX_FLOAT.exec(text);
     const [, sign = '', whole = '', fraction = '', exponent = '0'] = hex ?? [];
-    if (hex === null || whole.length + fraction.length === 0) {
-      throw numError('ParseFloat', written, 'invalid syntax');
-    }
+    if (hex === null || whole.length + fraction.length === 0) return undefined;
     const mantissa = Number.parseInt(`${whole}${fraction}` || '0', 16);
     value = mantissa * 2 ** (Number(exponent) - 4 * fraction.length);
     if (sign === '-') value = -value;
   }
-  if (!Number.isFinite(value)) throw numError('ParseFloat', written, 'value out of range');
-  return value;
+  return Number.isFinite(value) ? value : undefined;
 }
 
 /** The standard conversions of a string, replaced (`cel-environment.ts` adds them). */
 export const goNumberParsingFunctions: readonly CelFunc[] = [
-  celFunc('int', [STRING], INT, (text) => parseGoInt(text)),
-  celFunc('uint', [STRING], UINT, (text) => celUint(parseGoUint(text))),
-  celFunc('double', [STRING], DOUBLE, (text) => parseGoFloat(text)),
+  celFunc('int', [STRING], INT, (text) => parseGoInt(text) ?? conversionError('string', 'int')),
+  celFunc('uint', [STRING], UINT, (text) =>
+    celUint(parseGoUint(text) ?? conversionError('string', 'uint')),
+  ),
+  celFunc(
+    'double',
+    [STRING],
+    DOUBLE,
+    (text) => parseGoFloat(text) ?? conversionError('string', 'double'),
+  ),
 ];

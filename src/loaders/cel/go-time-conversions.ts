@@ -2,7 +2,9 @@
  * CEL's conversions between strings and times as cel-go makes them, with Go's `time` package:
  * `timestamp(s)` is `time.Parse(time.RFC3339, s)` (a day the month does not have, an hour past
  * 23 or a second past 59 is an error, where `@bufbuild/cel`'s JavaScript dates roll over into the
- * next month); `duration("")` is an error, as `time.ParseDuration("")` is; `string(t)` is
+ * next month); `duration("")` is an error, as `time.ParseDuration("")` is, and `1μs` is a
+ * microsecond with either mu; a string neither takes is cel-go's `type conversion error from
+ * 'string' to 'google.protobuf.Timestamp'` (or `Duration`), whatever Go's parser said; `string(t)` is
  * `t.Format(time.RFC3339Nano)` (`.5Z`, not `.500Z`) and `string(d)` the seconds as Go's
  * `FormatFloat(d.Seconds(), 'f', -1, 64)` plus `s` (`1.5s`, not `1.500s`). The rest of each
  * conversion is `@bufbuild/cel`'s own.
@@ -10,6 +12,7 @@
 
 import { celEnv, celFunc, CelScalar, isCelError, type CelFunc, type CelValue } from '@bufbuild/cel';
 import { rfc3339Error } from '../go-rfc3339.js';
+import { conversionError } from './evaluation-error.js';
 
 const { STRING } = CelScalar;
 
@@ -74,13 +77,17 @@ const durationToString = standard('string(google.protobuf.Duration)');
 /** The conversions replaced (`cel-environment.ts` adds them). */
 export const goTimeConversionFunctions: readonly CelFunc[] = [
   celFunc('timestamp', [STRING], timestampOfString.result, (text) => {
-    const error = rfc3339Error(text);
-    if (error !== undefined) throw new Error(error);
+    if (rfc3339Error(text) !== undefined) conversionError('string', 'google.protobuf.Timestamp');
     return callStandard(timestampOfString, [text]);
   }),
   celFunc('duration', [STRING], durationOfString.result, (text) => {
-    if (text === '') throw new Error('time: invalid duration ""');
-    return callStandard(durationOfString, [text]);
+    if (text === '') conversionError('string', 'google.protobuf.Duration');
+    try {
+      // Go takes the micro sign and the Greek letter mu alike.
+      return callStandard(durationOfString, [text.replaceAll('\u03bc', '\u00b5')]);
+    } catch {
+      return conversionError('string', 'google.protobuf.Duration');
+    }
   }),
   celFunc('string', timestampToString.arguments, STRING, (time) =>
     formatRfc3339Nano(messageOf(time)),

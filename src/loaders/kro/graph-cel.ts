@@ -2,13 +2,14 @@
  * The CEL side of kro RGDs, loaded only when a load has an RGD (CEL is the largest part of the
  * loaders): an expression's free variables (the resources it references), and its evaluation on
  * JSON documents. Expressions run in the CEL environment of the load's Kubernetes version, with
- * the Kubernetes libraries. A field that is absent (`field not found`) is not an error but a
+ * the Kubernetes libraries. A field that is absent (`no such key`) is not an error but a
  * value not there yet: the expression waits.
  */
 
 import { isCelError, type CelEnv } from '@bufbuild/cel';
 import type { ExpressionOutcome } from '../../controllers/resource-graph.js';
 import { celEnvironmentWith } from '../cel/cel-environment.js';
+import { goEvaluationError } from '../cel/evaluation-error.js';
 import { parseExpression, planExpression, type ParsedExpression } from '../cel/cel-expression.js';
 import { toCelValue } from '../cel/cel-value.js';
 import { CostBudget } from '../cel/cost-budget.js';
@@ -32,7 +33,7 @@ interface ExprNode {
   exprKind: { case: string | undefined; value: unknown };
 }
 
-const MISSING = /field not found|no such key|no such field/;
+const MISSING = /^no such key|^no such field/;
 
 /**
  * Compiled expressions by version and source, held weakly: an RGD repeats its expressions, and a
@@ -119,7 +120,8 @@ function compileExpression(
     if ('exceeded' in outcome) return { error: outcome.exceeded.message };
     const result: unknown = outcome.value;
     if (isCelError(result)) {
-      return MISSING.test(result.message) ? { missing: result.message } : { error: result.message };
+      const message = goEvaluationError(result.message);
+      return MISSING.test(message) ? { missing: message } : { error: message };
     }
     try {
       return { value: renderedValue(result) };

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runExpression } from './run-expression.js';
 
-/** What cel-go's `int`, `uint` and `double` of a string give (Go's `strconv`). */
+const INT_ERROR = "type conversion error from 'string' to 'int'";
+const UINT_ERROR = "type conversion error from 'string' to 'uint'";
+const DOUBLE_ERROR = "type conversion error from 'string' to 'double'";
+
+/** What cel-go's `int`, `uint` and `double` of a string give (Go's `strconv`), in its words. */
 describe("int, uint and double of a string, as cel-go's strconv reads it", () => {
   it.each([
     ['int("12")', 12n],
@@ -26,25 +30,22 @@ describe("int, uint and double of a string, as cel-go's strconv reads it", () =>
   });
 
   it.each([
-    ['int(" 12")', 'strconv.ParseInt: parsing " 12": invalid syntax'],
-    ['int("0x10")', 'strconv.ParseInt: parsing "0x10": invalid syntax'],
-    ['int("")', 'strconv.ParseInt: parsing "": invalid syntax'],
-    ['int("1e3")', 'strconv.ParseInt: parsing "1e3": invalid syntax'],
-    ['int("1_000")', 'strconv.ParseInt: parsing "1_000": invalid syntax'],
-    [
-      'int("9223372036854775808")',
-      'strconv.ParseInt: parsing "9223372036854775808": value out of range',
-    ],
-    ['uint("+5")', 'strconv.ParseUint: parsing "+5": invalid syntax'],
-    ['uint("-1")', 'strconv.ParseUint: parsing "-1": invalid syntax'],
-    ['double("")', 'strconv.ParseFloat: parsing "": invalid syntax'],
-    ['double(" 1.5")', 'strconv.ParseFloat: parsing " 1.5": invalid syntax'],
-    ['double("0x10")', 'strconv.ParseFloat: parsing "0x10": invalid syntax'],
-    ['double("1__0")', 'strconv.ParseFloat: parsing "1__0": invalid syntax'],
-    ['double("1_")', 'strconv.ParseFloat: parsing "1_": invalid syntax'],
-    ['double("1_.5")', 'strconv.ParseFloat: parsing "1_.5": invalid syntax'],
-    ['double("+nan")', 'strconv.ParseFloat: parsing "+nan": invalid syntax'],
-    ['double("1e400")', 'strconv.ParseFloat: parsing "1e400": value out of range'],
+    ['int(" 12")', INT_ERROR],
+    ['int("0x10")', INT_ERROR],
+    ['int("")', INT_ERROR],
+    ['int("1e3")', INT_ERROR],
+    ['int("1_000")', INT_ERROR],
+    ['int("9223372036854775808")', INT_ERROR],
+    ['uint("+5")', UINT_ERROR],
+    ['uint("-1")', UINT_ERROR],
+    ['double("")', DOUBLE_ERROR],
+    ['double(" 1.5")', DOUBLE_ERROR],
+    ['double("0x10")', DOUBLE_ERROR],
+    ['double("1__0")', DOUBLE_ERROR],
+    ['double("1_")', DOUBLE_ERROR],
+    ['double("1_.5")', DOUBLE_ERROR],
+    ['double("+nan")', DOUBLE_ERROR],
+    ['double("1e400")', DOUBLE_ERROR],
   ])('%s is an error: %s', (expression, message) => {
     expect(runExpression(expression)).toEqual({ error: message });
   });

@@ -142,7 +142,7 @@ describe('evaluation', () => {
     expect(runExpression('optional.of(1).orValue(1 / 0)', self)).toBe(1n);
     expect(runExpression('optional.of(1).or(optional.of(1 / 0)).value()', self)).toBe(1n);
     expect(runExpression('optional.none().orValue(1 / 0)', self)).toEqual({
-      error: 'int divide by zero',
+      error: 'division by zero',
     });
   });
 
