@@ -24,6 +24,7 @@ import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
 import { servicePortProblems } from './service-ports.js';
 import { serviceSpecProblems } from './service-spec.js';
+import { endpointsProblems } from './endpoints.js';
 import { persistentVolumeClaimProblems } from './persistent-volume-claims.js';
 import { persistentVolumeProblems } from './persistent-volumes.js';
 import { storageClassProblems } from './storage-classes.js';
@@ -153,6 +154,7 @@ export function checkKubernetesDocument(
           ...ephemeralContainerProblems(document, group, kind.kind),
           ...servicePortProblems(document, group, kind.kind),
           ...serviceSpecProblems(document, group, kind.kind),
+          ...endpointsProblems(document, group, kind.kind),
           ...persistentVolumeClaimProblems(document, group, kind.kind),
           ...persistentVolumeProblems(document, group, kind.kind),
           ...storageWarningProblems(document, group, kind.kind),

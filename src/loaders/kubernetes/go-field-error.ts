@@ -73,3 +73,8 @@ export function notFoundValue(value: unknown): string {
 export function unsupportedValue(value: unknown, supported: readonly string[]): string {
   return `Unsupported value: ${goValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`;
 }
+
+/** `field.TooMany`. */
+export function tooManyValue(actual: number, max: number): string {
+  return `Too many: ${actual}: must have at most ${max} items`;
+}

@@ -33,6 +33,20 @@ export function isSloppyIpAddress(value: string): boolean {
   return isIPv6(value.slice(0, lastColon + 1) + canonicalTail);
 }
 
+/** An address as Go's `net.IP` holds it: IPv4 (an IPv4-mapped IPv6 address too, as `To4` reads it) or IPv6. */
+export interface IpValue {
+  readonly bits: 32 | 128;
+  readonly value: bigint;
+}
+
+/** `ParseIPSloppy`'s address, or `undefined` where it gives none. */
+export function parseSloppyIp(text: string): IpValue | undefined {
+  if (!isSloppyIpAddress(text)) return undefined;
+  if (!text.includes(':')) return { bits: 32, value: ipv4Value(text) };
+  const value = ipv6Value(text);
+  return value >> 32n === 0xffffn ? { bits: 32, value: value & 0xffffffffn } : { bits: 128, value };
+}
+
 /** apimachinery `IsValidIP`'s message. */
 export const INVALID_IP_MESSAGE = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 

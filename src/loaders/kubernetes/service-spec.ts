@@ -12,8 +12,20 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { apiWarning } from './api-warnings.js';
-import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
-import { parseSloppyCidr } from './ip-address.js';
+import { endpointIpProblems } from './endpoint-ip.js';
+import {
+  duplicateValue,
+  forbiddenValue,
+  invalidStringList,
+  invalidValue,
+  requiredValue,
+} from './go-field-error.js';
+import {
+  INVALID_IP_MESSAGE,
+  isSloppyIpAddress,
+  parseSloppyCidr,
+  parseSloppyIp,
+} from './ip-address.js';
 import { dns1123SubdomainProblems } from './label-syntax.js';
 
 /** `core.MaxClientIPServiceAffinitySeconds`. */
@@ -45,6 +57,12 @@ export function serviceSpecProblems(
       }
     }
   }
+  if (type === 'ExternalName') {
+    externalNameIpProblems(spec, add);
+  } else {
+    clusterIpProblems(spec, add);
+  }
+  externalIpProblems(spec.externalIPs, add);
   if (type === 'ClusterIP' && Array.isArray(spec.ports)) {
     spec.ports.forEach((port: unknown, i) => {
       if (isPlainObject(port) && typeof port.nodePort === 'number' && port.nodePort !== 0) {
@@ -104,6 +122,132 @@ export function serviceSpecProblems(
   }
   serviceWarnings(document, type, (path, message) => problems.push(apiWarning(path, message)));
   return problems;
+}
+
+type Add = (path: (string | number)[], keyword: string, message: string) => void;
+
+/**
+ * The cluster IPs as validation sees them: `clusterIPs`, or `[clusterIP]` when only that is
+ * written (the strategy's `normalizeClusterIPs` copies it), each with the field it was written at.
+ */
+function clusterIps(spec: Record<string, unknown>): { ip: unknown; at: (string | number)[] }[] {
+  if (Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0) {
+    return spec.clusterIPs.map((ip: unknown, i) => ({ ip, at: ['clusterIPs', i] }));
+  }
+  return typeof spec.clusterIP === 'string' && spec.clusterIP !== ''
+    ? [{ ip: spec.clusterIP, at: ['clusterIP'] }]
+    : [];
+}
+
+/** `ValidateServiceClusterIPsRelatedFields`, as it reads a Service being created. */
+function clusterIpProblems(spec: Record<string, unknown>, add: Add): void {
+  const clusterIP = typeof spec.clusterIP === 'string' ? spec.clusterIP : '';
+  const written = Array.isArray(spec.clusterIPs) ? (spec.clusterIPs as unknown[]) : [];
+  const list = written.filter((ip): ip is string => typeof ip === 'string');
+  if (written.length > 0 && list.length === written.length) {
+    if (clusterIP === '') {
+      add(
+        ['clusterIPs'],
+        'cluster-ips',
+        invalidStringList(list, 'must be empty when `clusterIP` is not specified'),
+      );
+    } else if (list[0] !== clusterIP) {
+      add(
+        ['clusterIPs'],
+        'cluster-ips',
+        invalidStringList(list, 'first value must match `clusterIP`'),
+      );
+    }
+  }
+  const families = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]) : [];
+  families.forEach((family, i) => {
+    if (families.indexOf(family) < i) add(['ipFamilies', i], 'duplicate', duplicateValue(family));
+  });
+  const ips = clusterIps(spec);
+  const texts = ips.map(({ ip }) => (typeof ip === 'string' ? ip : ''));
+  let invalid = false;
+  for (const [i, { ip, at }] of ips.entries()) {
+    if (typeof ip !== 'string') continue;
+    if (i === 0 && ip === 'None') {
+      if (ips.length > 1) {
+        invalid = true;
+        add(
+          ['clusterIPs'],
+          'cluster-ips',
+          invalidStringList(texts, "'None' must be the first and only value"),
+        );
+      }
+      continue;
+    }
+    if (!isSloppyIpAddress(ip)) {
+      invalid = true;
+      add(at, 'ip', invalidValue(ip, INVALID_IP_MESSAGE));
+    }
+  }
+  if (ips.length > 2) {
+    add(['clusterIPs'], 'cluster-ips', invalidStringList(texts, 'may only hold up to 2 values'));
+  }
+  if (invalid) return;
+  const parsed = texts.map((ip) => parseSloppyIp(ip));
+  if (parsed.length > 1 && new Set(parsed.map((ip) => ip?.bits)).size !== 2) {
+    add(
+      ['clusterIPs'],
+      'cluster-ips',
+      invalidStringList(texts, 'may specify no more than one IP for each IP family'),
+    );
+  }
+  if (texts.length === 1 && texts[0] === 'None') return;
+  ips.forEach(({ at }, i) => {
+    const family = families[i];
+    const bits = parsed[i]?.bits;
+    const text = texts[i] as string;
+    if (family === 'IPv4' && bits === 128) {
+      add(
+        at,
+        'ip-family',
+        invalidValue(text, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``),
+      );
+    }
+    if (family === 'IPv6' && bits !== 128) {
+      add(
+        at,
+        'ip-family',
+        invalidValue(text, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``),
+      );
+    }
+  });
+}
+
+/** An ExternalName Service has no cluster IPs, IP families or family policy. */
+function externalNameIpProblems(spec: Record<string, unknown>, add: Add): void {
+  const ips = clusterIps(spec);
+  if (ips.length > 0) {
+    add(
+      ips[0]?.at.length === 1 ? ['clusterIP'] : ['clusterIPs'],
+      'forbidden',
+      forbiddenValue('may not be set for ExternalName services'),
+    );
+  }
+  if (Array.isArray(spec.ipFamilies) && spec.ipFamilies.length > 0) {
+    add(['ipFamilies'], 'forbidden', forbiddenValue('may not be set for ExternalName services'));
+  }
+  if (spec.ipFamilyPolicy !== undefined && spec.ipFamilyPolicy !== null) {
+    add(
+      ['ipFamilyPolicy'],
+      'forbidden',
+      forbiddenValue('may not be set for ExternalName services'),
+    );
+  }
+}
+
+/** Each external IP an IP address (`IsValidIP`), and if it is one, no special one (`ValidateEndpointIP`). */
+function externalIpProblems(externalIPs: unknown, add: Add): void {
+  if (!Array.isArray(externalIPs)) return;
+  externalIPs.forEach((ip: unknown, i) => {
+    if (typeof ip !== 'string') return;
+    const messages = isSloppyIpAddress(ip) ? endpointIpProblems(ip) : [INVALID_IP_MESSAGE];
+    for (const message of messages) add(['externalIPs', i], 'ip', invalidValue(ip, message));
+  });
 }
 
 /** The annotation `service.kubernetes.io/topology-mode` replaced. */
