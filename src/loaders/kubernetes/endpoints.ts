@@ -20,7 +20,10 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
+import { apiWarning, type Warn } from './api-warnings.js';
 import { endpointIpProblems } from './endpoint-ip.js';
+import { ipAddressWarning } from './ip-warnings.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { duplicateValue, invalidValue, requiredValue, tooManyValue } from './go-field-error.js';
 import { INVALID_IP_MESSAGE, isSloppyIpAddress, parseSloppyIp } from './ip-address.js';
 import {
@@ -42,15 +45,51 @@ export function endpointsProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const add: Add = (path, keyword, message) => {
     problems.push({ path: jsonPointer(path), part: 'value', keyword, message });
   };
-  if (group === '' && kind === 'Endpoints') endpointSubsetProblems(document.subsets, add);
+  if (group === '' && kind === 'Endpoints') {
+    endpointSubsetProblems(document.subsets, add);
+    if (releaseAtLeast(release, '1.33') && !managedByController(document)) {
+      endpointIpWarnings(document.subsets, (path, message) =>
+        problems.push(apiWarning(path, message)),
+      );
+    }
+  }
   if (group === 'discovery.k8s.io' && kind === 'EndpointSlice')
     endpointSliceProblems(document, add);
   return problems;
+}
+
+/**
+ * `endpointsWarnings`: each address's IP in a form to be refused (`ip-warnings.ts`), from 1.33;
+ * not for Endpoints the endpoints controller wrote (its label says so), which it writes clean.
+ */
+function endpointIpWarnings(subsets: unknown, warn: Warn): void {
+  if (!Array.isArray(subsets)) return;
+  subsets.forEach((subset: unknown, i) => {
+    if (!isPlainObject(subset)) return;
+    for (const field of ['addresses', 'notReadyAddresses']) {
+      const addresses = subset[field];
+      if (!Array.isArray(addresses)) continue;
+      addresses.forEach((address: unknown, j) => {
+        const ip = isPlainObject(address) ? address.ip : undefined;
+        const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
+        if (warning !== undefined) warn(['subsets', i, field, j, 'ip'], warning);
+      });
+    }
+  });
+}
+
+/** Whether the Endpoints are labeled as the endpoints controller's. */
+function managedByController(document: Record<string, unknown>): boolean {
+  const labels = isPlainObject(document.metadata) ? document.metadata.labels : undefined;
+  return (
+    isPlainObject(labels) && labels['endpoints.kubernetes.io/managed-by'] === 'endpoint-controller'
+  );
 }
 
 /** `validateEndpointSubsets`. */

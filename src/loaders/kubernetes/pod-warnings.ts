@@ -23,6 +23,7 @@ import {
   type Path,
   type Warn,
 } from './api-warnings.js';
+import { ipAddressWarning } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { DNS1123_SUBDOMAIN, dns1123LabelProblems } from './label-syntax.js';
 import { CONTAINER_LISTS, podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
@@ -117,6 +118,7 @@ export function podWarningProblems(
   }
   const overhead = spec.overhead;
   if (isPlainObject(overhead)) fractionalByteWarnings(overhead, inSpec('overhead'), warn);
+  if (releaseAtLeast(release, '1.33')) podIpWarnings(spec, inSpec, warn);
   const podSecurity = isPlainObject(spec.securityContext) ? spec.securityContext : {};
   if (!isSet(podSecurity.seccompProfile) && Object.hasOwn(annotations, SECCOMP_POD)) {
     warn(
@@ -557,4 +559,29 @@ function overlapping(earlier: readonly string[], path: string): string[] {
       (theirs === mine || theirs.startsWith(`${mine}/`) || mine.startsWith(`${theirs}/`))
     );
   });
+}
+
+/**
+ * The DNS nameservers' and host aliases' IP addresses in a form to be refused
+ * (`ip-warnings.ts`), as `GetWarningsForPodTemplate` gives them from 1.33.
+ */
+function podIpWarnings(
+  spec: Record<string, unknown>,
+  inSpec: (...path: Path) => Path,
+  warn: Warn,
+): void {
+  const nameservers = isPlainObject(spec.dnsConfig) ? spec.dnsConfig.nameservers : undefined;
+  if (Array.isArray(nameservers)) {
+    nameservers.forEach((ip: unknown, i) => {
+      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
+      if (warning !== undefined) warn(inSpec('dnsConfig', 'nameservers', i), warning);
+    });
+  }
+  if (Array.isArray(spec.hostAliases)) {
+    spec.hostAliases.forEach((alias: unknown, i) => {
+      const ip = isPlainObject(alias) ? alias.ip : undefined;
+      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
+      if (warning !== undefined) warn(inSpec('hostAliases', i, 'ip'), warning);
+    });
+  }
 }

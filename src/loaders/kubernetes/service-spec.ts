@@ -11,7 +11,9 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { apiWarning } from './api-warnings.js';
+import { apiWarning, type Warn } from './api-warnings.js';
+import { cidrWarnings, ipAddressWarning } from './ip-warnings.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { endpointIpProblems } from './endpoint-ip.js';
 import {
   duplicateValue,
@@ -36,6 +38,7 @@ export function serviceSpecProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   if (group !== '' || kind !== 'Service' || !isPlainObject(document.spec)) return [];
   const spec = document.spec;
@@ -120,7 +123,9 @@ export function serviceSpecProblems(
       invalidValue(timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`),
     );
   }
-  serviceWarnings(document, type, (path, message) => problems.push(apiWarning(path, message)));
+  const warn: Warn = (path, message) => problems.push(apiWarning(path, message));
+  serviceWarnings(document, type, warn);
+  if (releaseAtLeast(release, '1.33')) serviceIpWarnings(spec, warn);
   return problems;
 }
 
@@ -248,6 +253,37 @@ function externalIpProblems(externalIPs: unknown, add: Add): void {
     const messages = isSloppyIpAddress(ip) ? endpointIpProblems(ip) : [INVALID_IP_MESSAGE];
     for (const message of messages) add(['externalIPs', i], 'ip', invalidValue(ip, message));
   });
+}
+
+/**
+ * `GetWarningsForService`'s IP addresses and ranges in a form to be refused (`ip-warnings.ts`):
+ * the cluster IPs when set (not headless), external IPs, the load balancer IP and source ranges.
+ * (Before 1.33 the API server words these warnings otherwise: they are not given.)
+ */
+function serviceIpWarnings(spec: Record<string, unknown>, warn: Warn): void {
+  if (spec.clusterIP !== 'None') {
+    for (const { ip, at } of clusterIps(spec)) {
+      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
+      if (warning !== undefined) warn(['spec', ...at], warning);
+    }
+  }
+  if (Array.isArray(spec.externalIPs)) {
+    spec.externalIPs.forEach((ip: unknown, i) => {
+      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
+      if (warning !== undefined) warn(['spec', 'externalIPs', i], warning);
+    });
+  }
+  if (typeof spec.loadBalancerIP === 'string' && spec.loadBalancerIP !== '') {
+    const warning = ipAddressWarning(spec.loadBalancerIP);
+    if (warning !== undefined) warn(['spec', 'loadBalancerIP'], warning);
+  }
+  if (Array.isArray(spec.loadBalancerSourceRanges)) {
+    spec.loadBalancerSourceRanges.forEach((range: unknown, i) => {
+      if (typeof range !== 'string') return;
+      for (const warning of cidrWarnings(range))
+        warn(['spec', 'loadBalancerSourceRanges', i], warning);
+    });
+  }
 }
 
 /** The annotation `service.kubernetes.io/topology-mode` replaced. */
