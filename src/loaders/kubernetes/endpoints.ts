@@ -22,7 +22,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { apiWarning, type Warn } from './api-warnings.js';
 import { endpointIpProblems } from './endpoint-ip.js';
-import { ipAddressWarning } from './ip-warnings.js';
+import { warnOfIp } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { duplicateValue, invalidValue, requiredValue, tooManyValue } from './go-field-error.js';
 import { INVALID_IP_MESSAGE, isSloppyIpAddress, parseSloppyIp } from './ip-address.js';
@@ -31,9 +31,8 @@ import {
   dns1123SubdomainProblems,
   labelValueProblems,
   qualifiedNameProblems,
+  type Add,
 } from './label-syntax.js';
-
-type Add = (path: (string | number)[], keyword: string, message: string) => void;
 
 /** `maxAddresses`: an EndpointSlice endpoint's. */
 const MAX_ADDRESSES = 100;
@@ -77,8 +76,7 @@ function endpointIpWarnings(subsets: unknown, warn: Warn): void {
       if (!Array.isArray(addresses)) continue;
       addresses.forEach((address: unknown, j) => {
         const ip = isPlainObject(address) ? address.ip : undefined;
-        const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
-        if (warning !== undefined) warn(['subsets', i, field, j, 'ip'], warning);
+        warnOfIp(ip, ['subsets', i, field, j, 'ip'], warn);
       });
     }
   });

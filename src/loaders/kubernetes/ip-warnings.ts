@@ -7,6 +7,7 @@
  * what to write instead. Only values that parse are judged: the others are errors already.
  */
 
+import type { Path, Warn } from './api-warnings.js';
 import { parseSloppyCidr, parseSloppyIp, type IpValue } from './ip-address.js';
 
 /** The warning for an IP address `value`, if any. */
@@ -20,6 +21,12 @@ export function ipAddressWarning(value: string): string | undefined {
     return `IPv6 address ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(formatIp(ip))})`;
   }
   return undefined;
+}
+
+/** Warns at `path` of an IP address `value` in a form to be refused (anything but a string: none). */
+export function warnOfIp(value: unknown, path: Path, warn: Warn): void {
+  const warning = typeof value === 'string' ? ipAddressWarning(value) : undefined;
+  if (warning !== undefined) warn(path, warning);
 }
 
 /** The warnings for a CIDR block `value`. */

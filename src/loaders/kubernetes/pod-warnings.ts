@@ -23,7 +23,7 @@ import {
   type Path,
   type Warn,
 } from './api-warnings.js';
-import { ipAddressWarning } from './ip-warnings.js';
+import { warnOfIp } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { DNS1123_SUBDOMAIN, dns1123LabelProblems } from './label-syntax.js';
 import { CONTAINER_LISTS, podMetadataPath, podSpecPath, valueAtPath } from './pod-spec-paths.js';
@@ -572,16 +572,14 @@ function podIpWarnings(
 ): void {
   const nameservers = isPlainObject(spec.dnsConfig) ? spec.dnsConfig.nameservers : undefined;
   if (Array.isArray(nameservers)) {
-    nameservers.forEach((ip: unknown, i) => {
-      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
-      if (warning !== undefined) warn(inSpec('dnsConfig', 'nameservers', i), warning);
-    });
+    nameservers.forEach((ip: unknown, i) =>
+      warnOfIp(ip, inSpec('dnsConfig', 'nameservers', i), warn),
+    );
   }
   if (Array.isArray(spec.hostAliases)) {
     spec.hostAliases.forEach((alias: unknown, i) => {
       const ip = isPlainObject(alias) ? alias.ip : undefined;
-      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
-      if (warning !== undefined) warn(inSpec('hostAliases', i, 'ip'), warning);
+      warnOfIp(ip, inSpec('hostAliases', i, 'ip'), warn);
     });
   }
 }

@@ -3,17 +3,18 @@
  * `pkg/apis/core/validation` `ValidateService`), beyond its ports (`service-ports.ts`): an
  * ExternalName Service names its DNS name; a ClusterIP Service has no node ports; only a
  * LoadBalancer has source ranges, each an IP range; a NodePort or LoadBalancer Service is not
- * headless; a ClientIP affinity's timeout is 1 to 86400 seconds. Each problem at its field, in
- * the API server's words; so are the warnings it gives as it takes a Service (`api-warning`). (Node ports outside the cluster's range are the allocator's, which
- * this cannot know.)
+ * headless; a ClientIP affinity's timeout is 1 to 86400 seconds; cluster IPs are IP addresses,
+ * `clusterIPs` starts with `clusterIP` and holds one per family, of `ipFamilies`' families;
+ * external IPs are no loopback, link-local or unspecified ones (`endpoint-ip.ts`). Each problem
+ * at its field, in the API server's words; so are the warnings it gives as it takes a Service
+ * (`api-warning`). (Node ports outside the cluster's range are the allocator's, which this
+ * cannot know.)
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { apiWarning, type Warn } from './api-warnings.js';
-import { cidrWarnings, ipAddressWarning } from './ip-warnings.js';
-import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { endpointIpProblems } from './endpoint-ip.js';
 import {
   duplicateValue,
@@ -28,7 +29,9 @@ import {
   parseSloppyCidr,
   parseSloppyIp,
 } from './ip-address.js';
-import { dns1123SubdomainProblems } from './label-syntax.js';
+import { cidrWarnings, warnOfIp } from './ip-warnings.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
+import { dns1123SubdomainProblems, type Add } from './label-syntax.js';
 
 /** `core.MaxClientIPServiceAffinitySeconds`. */
 const MAX_AFFINITY_SECONDS = 86400;
@@ -128,8 +131,6 @@ export function serviceSpecProblems(
   if (releaseAtLeast(release, '1.33')) serviceIpWarnings(spec, warn);
   return problems;
 }
-
-type Add = (path: (string | number)[], keyword: string, message: string) => void;
 
 /**
  * The cluster IPs as validation sees them: `clusterIPs`, or `[clusterIP]` when only that is
@@ -262,21 +263,12 @@ function externalIpProblems(externalIPs: unknown, add: Add): void {
  */
 function serviceIpWarnings(spec: Record<string, unknown>, warn: Warn): void {
   if (spec.clusterIP !== 'None') {
-    for (const { ip, at } of clusterIps(spec)) {
-      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
-      if (warning !== undefined) warn(['spec', ...at], warning);
-    }
+    for (const { ip, at } of clusterIps(spec)) warnOfIp(ip, ['spec', ...at], warn);
   }
   if (Array.isArray(spec.externalIPs)) {
-    spec.externalIPs.forEach((ip: unknown, i) => {
-      const warning = typeof ip === 'string' ? ipAddressWarning(ip) : undefined;
-      if (warning !== undefined) warn(['spec', 'externalIPs', i], warning);
-    });
+    spec.externalIPs.forEach((ip: unknown, i) => warnOfIp(ip, ['spec', 'externalIPs', i], warn));
   }
-  if (typeof spec.loadBalancerIP === 'string' && spec.loadBalancerIP !== '') {
-    const warning = ipAddressWarning(spec.loadBalancerIP);
-    if (warning !== undefined) warn(['spec', 'loadBalancerIP'], warning);
-  }
+  if (spec.loadBalancerIP !== '') warnOfIp(spec.loadBalancerIP, ['spec', 'loadBalancerIP'], warn);
   if (Array.isArray(spec.loadBalancerSourceRanges)) {
     spec.loadBalancerSourceRanges.forEach((range: unknown, i) => {
       if (typeof range !== 'string') return;
