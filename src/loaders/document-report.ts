@@ -200,7 +200,9 @@ export class DocumentReport implements FindingSink {
           : problem.warning === true
             ? 'duplicate-list-item'
             : 'schema-violation';
-      this.add(code, `${at}${problem.path}`, problem.message, {
+      // A Kubernetes object, checked whole, is told what the API server would tell it.
+      const message = at === '' ? (problem.apiServerMessage ?? problem.message) : problem.message;
+      this.add(code, `${at}${problem.path}`, message, {
         part: problem.part,
         rule: problem.keyword,
       });

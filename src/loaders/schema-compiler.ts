@@ -18,6 +18,11 @@ import {
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { bestBranchErrors } from './best-branch-errors.js';
 import { didYouMean } from './did-you-mean.js';
+import {
+  located,
+  openApiErrorMessage,
+  openApiFormatMessage,
+} from './kubernetes/openapi-error-message.js';
 import { shorten } from './shorten.js';
 import { formatProblems, hasCheckedFormats, isValidFormat } from './checked-formats.js';
 import {
@@ -225,12 +230,20 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
 function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecValidator {
   return (value) => [
     ...validate(value),
-    ...formatProblems(value, schema).map((problem): SchemaProblem => ({
-      path: jsonPointer(problem.path),
-      part: 'value',
-      keyword: 'format',
-      message: `must be of type ${problem.format}: ${JSON.stringify(problem.value)}`,
-    })),
+    ...formatProblems(value, schema).map((problem): SchemaProblem => {
+      const apiServerMessage = openApiFormatMessage(
+        located(jsonPointer(problem.path), value).path,
+        problem.value,
+        problem.format,
+      );
+      return {
+        path: jsonPointer(problem.path),
+        part: 'value',
+        keyword: 'format',
+        message: `must be of type ${problem.format}: ${JSON.stringify(problem.value)}`,
+        ...(apiServerMessage === undefined ? {} : { apiServerMessage }),
+      };
+    }),
   ];
 }
 
@@ -295,12 +308,27 @@ export function sharedSchemaCompiler(): SchemaCompiler {
  * error's).
  */
 function toProblem(error: ErrorObject, root?: JsonSchema, value?: unknown): SchemaProblem {
+  return withApiServerMessage(toLocatedProblem(error, root, value), error, value);
+}
+
+function toLocatedProblem(error: ErrorObject, root?: JsonSchema, value?: unknown): SchemaProblem {
   const combined = COMBINATOR_PATH.test(error.schemaPath);
   if (!combined && error.keyword !== 'additionalProperties') return toOwnProblem(error);
   const base = errorBase(error, root, value);
   const owner = combined ? combinatorOwner(error, base) : undefined;
   const problem = toOwnProblem(error, base);
   return owner === undefined ? problem : { ...problem, owner };
+}
+
+/** The problem with the API server's words for it, when they are known and it has a value. */
+function withApiServerMessage(
+  problem: SchemaProblem,
+  error: ErrorObject,
+  value: unknown,
+): SchemaProblem {
+  if (value === undefined) return problem;
+  const apiServerMessage = openApiErrorMessage(error, value);
+  return apiServerMessage === undefined ? problem : { ...problem, apiServerMessage };
 }
 
 /**

@@ -23,4 +23,9 @@ export interface SchemaProblem {
    * `api-warning`.
    */
   readonly apiWarning?: true;
+  /**
+   * The problem in the API server's words, for a Kubernetes object checked whole
+   * (`kubernetes/openapi-error-message.ts`): said instead of `message` there.
+   */
+  readonly apiServerMessage?: string;
 }

@@ -29,6 +29,12 @@ const VALUE = /"(?:[^"\\\n]|\\.)*"|[^\s"]{81,}/g;
  * share their first 80 characters) and a cut command cannot be pasted.
  */
 const PATH_LIKE = /^[\w.\-@+~=,:]*[/\\][\w.\-@+~=,:/\\]*[),.;]*$/;
+/**
+ * A schema's or a validator's own text as a message quotes it, in single quotes (a CRD's
+ * `pattern`: `should match '^(System|...)$'`; input is quoted in double quotes): kept whole as a
+ * path is, since a cut pattern cannot be checked against.
+ */
+const SCHEMA_TEXT = /^'[^']*'[),.;]*$/;
 /** A resource as a message names it, `Type(namespace/id)`: kept whole as a path is. */
 const RESOURCE_NAME = /^[\w.-]+\([\w.\-/:]+\)[),.;]*$/;
 const MAX_PATH_LENGTH = 1024;
@@ -76,7 +82,8 @@ export function shortenMessage(message: string, max = MAX_MESSAGE_LENGTH): strin
 /**
  * A message with every long value in it cut as {@link shorten} cuts it, and nothing else: a
  * quoted string (`"..."`) or an unbroken word longer than 80 characters is a value, quoted from
- * the input or an error; the message's own words stay whole, and so do the paths it names.
+ * the input or an error; the message's own words stay whole, and so do the paths it names and
+ * the schema's text it quotes in single quotes.
  *
  * @example
  * shortenValues(`unknown field "${'k'.repeat(500)}" in spec`)
@@ -86,7 +93,10 @@ export function shortenValues(message: string): string {
   if (message.length <= MAX_VALUE_LENGTH) return message;
   return message.replace(VALUE, (value) => {
     if (value.length <= MAX_VALUE_LENGTH) return value;
-    if (value.length <= MAX_PATH_LENGTH && (PATH_LIKE.test(value) || RESOURCE_NAME.test(value))) {
+    if (
+      value.length <= MAX_PATH_LENGTH &&
+      (PATH_LIKE.test(value) || RESOURCE_NAME.test(value) || SCHEMA_TEXT.test(value))
+    ) {
       return value;
     }
     if (!value.startsWith('"')) return shorten(value);

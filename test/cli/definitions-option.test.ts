@@ -36,7 +36,7 @@ describe('--definitions', () => {
     );
     const r = await cli(['check', '--definitions', 'crds', 'manifests'], { cwd: dir });
     expect(r.stdout.split('\n').filter((l) => l.includes('error'))).toEqual([
-      'manifests/shop.yaml:5:28: error[schema-violation]: must be >= 1 (at /spec/parameters/storageGB)',
+      'manifests/shop.yaml:5:28: error[schema-violation]: Invalid value: 0: spec.parameters.storageGB in body should be greater than or equal to 1 (at /spec/parameters/storageGB)',
     ]);
   });
 

@@ -84,7 +84,9 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
       );
       const r = await cli(['check', '.'], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('widget.yaml:6:9: error[schema-violation]: must be >= 1');
+      expect(r.stdout).toContain(
+        'widget.yaml:6:9: error[schema-violation]: Invalid value: 0: spec.size in body should be greater than or equal to 1',
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -97,7 +99,7 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
         'apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {color: 1}\n',
     });
     expect(r.stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
-      '<stdin>:4:14: error[schema-violation]: must be >= 1 (at /spec/size)',
+      '<stdin>:4:14: error[schema-violation]: Invalid value: 0: spec.size in body should be greater than or equal to 1 (at /spec/size)',
       '<stdin>:9:15: error[schema-violation]: must be string (at /spec/color)',
     ]);
     expect(r.code).toBe(1);

@@ -55,14 +55,38 @@ describe('the errors of a failed anyOf or oneOf', () => {
         '{ addresses: [{ type: IPAddress, value: 1.1.1 }, { type: Hostname, value: x }, { value: "::1" }, { type: IPAddress, value: "1:::2" }] }',
       ),
     ).toEqual([
-      ['/spec/addresses/0', 'must match exactly one schema in oneOf'],
-      ['/spec/addresses/0/value', 'must be of type ipv4: "1.1.1"'],
-      ['/spec/addresses/0/value', 'must be of type ipv6: "1.1.1"'],
-      ['/spec/addresses/0/value', 'must match a schema in anyOf'],
-      ['/spec/addresses/3', 'must match exactly one schema in oneOf'],
-      ['/spec/addresses/3/value', 'must be of type ipv4: "1:::2"'],
-      ['/spec/addresses/3/value', 'must be of type ipv6: "1:::2"'],
-      ['/spec/addresses/3/value', 'must match a schema in anyOf'],
+      [
+        '/spec/addresses/0',
+        'Invalid value: "": "spec.addresses[0]" must validate one and only one schema (oneOf). Found none valid',
+      ],
+      [
+        '/spec/addresses/0/value',
+        'Invalid value: "1.1.1": spec.addresses[0].value in body must be of type ipv4: "1.1.1"',
+      ],
+      [
+        '/spec/addresses/0/value',
+        'Invalid value: "1.1.1": spec.addresses[0].value in body must be of type ipv6: "1.1.1"',
+      ],
+      [
+        '/spec/addresses/0/value',
+        'Invalid value: "": "spec.addresses[0].value" must validate at least one schema (anyOf)',
+      ],
+      [
+        '/spec/addresses/3',
+        'Invalid value: "": "spec.addresses[3]" must validate one and only one schema (oneOf). Found none valid',
+      ],
+      [
+        '/spec/addresses/3/value',
+        'Invalid value: "1:::2": spec.addresses[3].value in body must be of type ipv4: "1:::2"',
+      ],
+      [
+        '/spec/addresses/3/value',
+        'Invalid value: "1:::2": spec.addresses[3].value in body must be of type ipv6: "1:::2"',
+      ],
+      [
+        '/spec/addresses/3/value',
+        'Invalid value: "": "spec.addresses[3].value" must validate at least one schema (anyOf)',
+      ],
     ]);
   });
 
@@ -79,22 +103,37 @@ describe('the errors of a failed anyOf or oneOf', () => {
     url: { type: string }
     service: { type: string }`;
     expect(check(target, '{ target: { url: "http://x" } }')).toEqual([
-      ['/spec/target', 'must match exactly one schema in oneOf'],
-      ['/spec/target/url', 'must match pattern "^https://"'],
+      [
+        '/spec/target',
+        'Invalid value: "": "spec.target" must validate one and only one schema (oneOf). Found none valid',
+      ],
+      [
+        '/spec/target/url',
+        'Invalid value: "http://x": spec.target.url in body should match \'^https://\'',
+      ],
     ]);
     expect(check(target, '{ target: { kind: Service, service: too-long } }')).toEqual([
-      ['/spec/target', 'must match exactly one schema in oneOf'],
-      ['/spec/target/service', 'must NOT have more than 5 characters'],
+      [
+        '/spec/target',
+        'Invalid value: "": "spec.target" must validate one and only one schema (oneOf). Found none valid',
+      ],
+      ['/spec/target/service', 'Too long: may not be more than 5 bytes'],
     ]);
     // Neither alternative is closer: both are named.
     expect(check(target, '{ target: {} }')).toEqual([
       ['/spec/target', "must have required property 'url'"],
       ['/spec/target', "must have required property 'service'"],
-      ['/spec/target', 'must match exactly one schema in oneOf'],
+      [
+        '/spec/target',
+        'Invalid value: "": "spec.target" must validate one and only one schema (oneOf). Found none valid',
+      ],
     ]);
     // Two alternatives taken: the oneOf alone, no branch failed.
     expect(check(target, '{ target: { url: "https://x", service: s } }')).toEqual([
-      ['/spec/target', 'must match exactly one schema in oneOf'],
+      [
+        '/spec/target',
+        'Invalid value: "": "spec.target" must validate one and only one schema (oneOf). Found 2 valid alternatives',
+      ],
     ]);
   });
 });

@@ -185,12 +185,24 @@ spec: { cidr: 10.0.0.0/16, gateway: 10.0.0.1, docs: "https://wiki.example.com/ne
       [
         28,
         '/spec/cidr',
-        'must be of type cidr: "${CIDR_BLOCK}" (${CIDR_BLOCK} is a template variable: check what the template renders, e.g. clusterctl generate yaml or envsubst)',
+        'Invalid value: "${CIDR_BLOCK}": spec.cidr in body must be of type cidr: "${CIDR_BLOCK}" (${CIDR_BLOCK} is a template variable: check what the template renders, e.g. clusterctl generate yaml or envsubst)',
       ],
-      [28, '/spec/gateway', 'must be of type ipv4: "10.0.0.256"'],
-      [28, '/spec/docs', 'must be of type uri: "see wiki"'],
-      [28, '/spec/owner', 'must be of type email: "ops"'],
-      [28, '/spec/ports/1', 'must be of type hostname: "-no-"'],
+      [
+        28,
+        '/spec/gateway',
+        'Invalid value: "10.0.0.256": spec.gateway in body must be of type ipv4: "10.0.0.256"',
+      ],
+      [
+        28,
+        '/spec/docs',
+        'Invalid value: "see wiki": spec.docs in body must be of type uri: "see wiki"',
+      ],
+      [28, '/spec/owner', 'Invalid value: "ops": spec.owner in body must be of type email: "ops"'],
+      [
+        28,
+        '/spec/ports/1',
+        'Invalid value: "-no-": spec.ports[1] in body must be of type hostname: "-no-"',
+      ],
     ]);
   });
 });
@@ -235,17 +247,22 @@ spec:
 
   it('refuses a value no branch takes, naming each format it is not', () => {
     expect(check('{ either: nope, any: "-bad-", notIp: 10.0.0.1 }')).toEqual([
-      ['/spec/either', 'must be of type ipv4: "nope"'],
-      ['/spec/either', 'must be of type ipv6: "nope"'],
-      ['/spec/either', 'must match exactly one schema in oneOf'],
-      ['/spec/any', 'must be of type ipv4: "-bad-"'],
-      ['/spec/any', 'must be of type hostname: "-bad-"'],
-      ['/spec/any', 'must match a schema in anyOf'],
-      ['/spec/notIp', 'must NOT be valid'],
+      ['/spec/either', 'Invalid value: "nope": spec.either in body must be of type ipv4: "nope"'],
+      ['/spec/either', 'Invalid value: "nope": spec.either in body must be of type ipv6: "nope"'],
+      [
+        '/spec/either',
+        'Invalid value: "": "spec.either" must validate one and only one schema (oneOf). Found none valid',
+      ],
+      ['/spec/any', 'Invalid value: "-bad-": spec.any in body must be of type ipv4: "-bad-"'],
+      ['/spec/any', 'Invalid value: "-bad-": spec.any in body must be of type hostname: "-bad-"'],
+      ['/spec/any', 'Invalid value: "": "spec.any" must validate at least one schema (anyOf)'],
+      ['/spec/notIp', 'Invalid value: "": "spec.notIp" must not validate the schema (not)'],
     ]);
   });
 
   it('is not looked for in a field named like a combinator, checked once as a field', () => {
-    expect(check('{ not: nope }')).toEqual([['/spec/not', 'must be of type ipv4: "nope"']]);
+    expect(check('{ not: nope }')).toEqual([
+      ['/spec/not', 'Invalid value: "nope": spec.not in body must be of type ipv4: "nope"'],
+    ]);
   });
 });

@@ -32,7 +32,14 @@ describe('SchemaCompiler', () => {
         keyword: 'additionalProperties',
         message: 'unknown field "a/b"',
       },
-      { path: '/kind', part: 'value', keyword: 'enum', message: 'must be one of "ssd", "hdd"' },
+      {
+        path: '/kind',
+        part: 'value',
+        keyword: 'enum',
+        message: 'must be one of "ssd", "hdd"',
+        // What a Kubernetes object checked whole is told instead, in the API server's words.
+        apiServerMessage: 'Unsupported value: "tape": supported values: "ssd", "hdd"',
+      },
     ]);
     expect(validate?.({ size: 3 })).toEqual([]);
   });
@@ -174,20 +181,30 @@ describe('SchemaCompiler', () => {
         part: 'value',
         keyword: 'format',
         message: 'must be of type duration: "soon"',
+        apiServerMessage: 'Invalid value: "soon": every in body must be of type duration: "soon"',
       },
       {
         path: '/days/0',
         part: 'value',
         keyword: 'format',
         message: 'must be of type date: "2024-02-30"',
+        apiServerMessage:
+          'Invalid value: "2024-02-30": days[0] in body must be of type date: "2024-02-30"',
       },
       {
         path: '/at/start',
         part: 'value',
         keyword: 'format',
         message: 'must be of type date-time: "now"',
+        apiServerMessage: 'Invalid value: "now": at.start in body must be of type date-time: "now"',
       },
-      { path: '/data', part: 'value', keyword: 'format', message: 'must be of type byte: "!"' },
+      {
+        path: '/data',
+        part: 'value',
+        keyword: 'format',
+        message: 'must be of type byte: "!"',
+        apiServerMessage: 'Invalid value: "!": data in body must be of type byte: "!"',
+      },
     ]);
   });
 });

@@ -57,6 +57,15 @@ describe('shortenValues', () => {
     expect(shortenValues(`at ${huge}`)).toBe(`at ${shorten(huge)}`);
   });
 
+  it("keeps a schema's pattern whole, quoted in single quotes: a cut one cannot be checked", () => {
+    const pattern = `'^(System|([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]))$'`;
+    const message = `Invalid value: "MySystem": spec.validation.wellKnownCACertificates in body should match ${pattern}`;
+    expect(shortenValues(message)).toBe(message);
+    // Past any real pattern's length it is cut as any word is.
+    const huge = `'${'a'.repeat(2000)}'`;
+    expect(shortenValues(`should match ${huge}`)).toBe(`should match ${shorten(huge)}`);
+  });
+
   it('leaves a value shortened already, and a long message of short words, as they are', () => {
     const shortened = `unknown field ${JSON.stringify(shorten('k'.repeat(500)))} in spec`;
     expect(shortenValues(shortened)).toBe(shortened);

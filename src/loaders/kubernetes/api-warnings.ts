@@ -25,16 +25,6 @@ export function apiWarning(path: Path, message: string): SchemaProblem {
   };
 }
 
-/** A field path as Go's `field.Path` prints it: `spec.containers[0].env[1]`. */
-export function goFieldPath(path: Path): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else text += text === '' ? segment : `.${segment}`;
-  }
-  return text;
-}
-
 /** `nodeapi.GetNodeLabelDeprecatedMessage`'s table. */
 export const DEPRECATED_NODE_LABELS: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',

@@ -6,6 +6,16 @@
  * sorts them); other values as JSON.
  */
 
+/** A field path as Go's `field.Path` prints it: `spec.containers[0].env[1]`. */
+export function goFieldPath(path: readonly (string | number)[]): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else text += text === '' ? segment : `.${segment}`;
+  }
+  return text;
+}
+
 /** How Go's `%v` / `%q` / `%#v` print a value in a field error. */
 export function goValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

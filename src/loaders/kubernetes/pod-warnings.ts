@@ -18,11 +18,11 @@ import {
   claimSpecWarnings,
   DEPRECATED_NODE_LABELS,
   fractionalByteWarnings,
-  goFieldPath,
   nodeSelectorTermWarnings,
   type Path,
   type Warn,
 } from './api-warnings.js';
+import { goFieldPath } from './go-field-error.js';
 import { warnOfIp } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import { DNS1123_SUBDOMAIN, dns1123LabelProblems } from './label-syntax.js';

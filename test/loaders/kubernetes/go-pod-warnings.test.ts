@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../src/loaders/finding.js';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
-import { goFieldPath } from '../../../src/loaders/kubernetes/api-warnings.js';
+import { goFieldPath } from '../../../src/loaders/kubernetes/go-field-error.js';
 
 /**
  * What the API server warns of when it takes a pod or a pod template (k8s.io/kubernetes

@@ -1,0 +1,123 @@
+/**
+ * A schema error of a Kubernetes object as the API server words it (kube-openapi's messages as
+ * apiextensions-apiserver's `kubeOpenAPIResultToFieldErrors` turns them into field errors), so
+ * that `cosi check` says what `kubectl apply` would of a custom resource: `Invalid value:
+ * "100us": spec.rules[0].timeouts.request in body should match '^([0-9]{1,5}(h|m|s|ms)){1,4}$'`,
+ * `Unsupported value: "FooBar": supported values: "Exact", "PathPrefix"`, `Too long: may not be
+ * more than 63 bytes`, `Too many: 17: must have at most 16 items`, `"spec.addresses[0]" must
+ * validate one and only one schema (oneOf). Found none valid`. The keywords whose words are
+ * known, each with the value it names printed as Go prints it; `undefined` for the others
+ * (`required`, `type`, a list's or an object's value), which keep cosi's words.
+ */
+
+import type { ErrorObject } from 'ajv';
+import { parseJsonPointer } from '../json-pointer.js';
+import { goFieldPath, goValue, tooManyValue, unsupportedValue } from './go-field-error.js';
+
+/** The API server's message for `error` of `document` (validated whole), if it has one. */
+export function openApiErrorMessage(error: ErrorObject, document: unknown): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  const { path, value } = located(error.instancePath, document);
+  const invalid = (detail: string): string | undefined =>
+    isScalar(value)
+      ? `Invalid value: ${goValue(value)}: ${goFieldPath(path)} in body ${detail}`
+      : undefined;
+  switch (error.keyword) {
+    case 'enum': {
+      if (!isScalar(value) || !Array.isArray(params.allowedValues)) return undefined;
+      const allowed = params.allowedValues.map((v: unknown) =>
+        typeof v === 'string' ? v : JSON.stringify(v),
+      );
+      return unsupportedValue(value, allowed);
+    }
+    case 'pattern':
+      return invalid(`should match '${String(params.pattern)}'`);
+    case 'minLength':
+      return invalid(`should be at least ${String(params.limit)} chars long`);
+    case 'maxLength': {
+      const limit = Number(params.limit);
+      return `Too long: may not be more than ${limit} ${limit === 1 ? 'byte' : 'bytes'}`;
+    }
+    case 'minimum':
+      return invalid(`should be greater than or equal to ${String(params.limit)}`);
+    case 'exclusiveMinimum':
+      return invalid(`should be greater than ${String(params.limit)}`);
+    case 'maximum':
+      return invalid(`should be less than or equal to ${String(params.limit)}`);
+    case 'exclusiveMaximum':
+      return invalid(`should be less than ${String(params.limit)}`);
+    case 'multipleOf':
+      return invalid(`should be a multiple of ${String(params.multipleOf)}`);
+    case 'maxItems':
+      return Array.isArray(value) ? tooMany(value.length, Number(params.limit)) : undefined;
+    case 'maxProperties':
+      return isObject(value) ? tooMany(Object.keys(value).length, Number(params.limit)) : undefined;
+    // Composite errors, which the API server reports at no field and names the node in.
+    case 'oneOf': {
+      const passing = Array.isArray(params.passingSchemas) ? params.passingSchemas.length : 0;
+      const found = passing === 0 ? 'Found none valid' : `Found ${passing} valid alternatives`;
+      return composite(path, `must validate one and only one schema (oneOf). ${found}`);
+    }
+    case 'anyOf':
+      return composite(path, 'must validate at least one schema (anyOf)');
+    case 'not':
+      return composite(path, 'must not validate the schema (not)');
+    case 'format':
+      return typeof params.format === 'string'
+        ? openApiFormatMessage(path, value, params.format)
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A string not of its `format`, as the API server words it. */
+export function openApiFormatMessage(
+  path: readonly (string | number)[],
+  value: unknown,
+  format: string,
+): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return `Invalid value: ${goValue(value)}: ${goFieldPath(path)} in body must be of type ${format}: ${JSON.stringify(value)}`;
+}
+
+/** kube-openapi's composite error, which the API server reports as `<nil>: Invalid value: ""`. */
+function composite(path: readonly (string | number)[], detail: string): string {
+  return `Invalid value: "": ${JSON.stringify(goFieldPath(path))} ${detail}`;
+}
+
+/** `field.TooMany`, one item said as such. */
+function tooMany(actual: number, max: number): string {
+  return max === 1 ? `Too many: ${actual}: must have at most 1 item` : tooManyValue(actual, max);
+}
+
+/**
+ * The value at a JSON pointer of `document`, and its path with list indexes as numbers (as Go
+ * writes them, `rules[0]`), a map's keys as names even when they are digits.
+ */
+export function located(
+  pointer: string,
+  document: unknown,
+): { path: (string | number)[]; value: unknown } {
+  const path: (string | number)[] = [];
+  let value = document;
+  for (const segment of parseJsonPointer(pointer)) {
+    if (Array.isArray(value)) {
+      const index = Number(segment);
+      path.push(index);
+      value = value[index];
+    } else {
+      path.push(segment);
+      value = isObject(value) && Object.hasOwn(value, segment) ? value[segment] : undefined;
+    }
+  }
+  return { path, value };
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
