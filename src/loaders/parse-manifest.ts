@@ -714,7 +714,9 @@ class DataBuilder {
         const out: unknown[] = [];
         for (let i = 0; i < node.items.length; i++) {
           this.#path.push(i);
-          out.push(this.build(node.items[i] as YamlNode | null, depth + 1));
+          const item: unknown = node.items[i];
+          const text = this.kubectlScalars ? this.#colonEndedScalar(item) : undefined;
+          out.push(text ?? this.build(item as YamlNode | null, depth + 1));
           this.#path.pop();
         }
         return out;
@@ -1014,6 +1016,35 @@ class DataBuilder {
     );
     this.#path.pop();
     return kubectl.key;
+  }
+
+  /**
+   * A flow sequence's plain item that ends in `:` right before a `,` or `]` (`[2001:db8::]`, an
+   * IPv6 address): YAML 1.2 reads a key with no value (`{"2001:db8:": null}`), kubectl (go-yaml
+   * v2, where a `:` ends a plain scalar only before a space) the string `2001:db8::`. In a
+   * Kubernetes object it is read as kubectl reads it, and said (`yaml-warning`).
+   */
+  #colonEndedScalar(item: unknown): string | undefined {
+    // yaml holds the implicit pair as a one-pair flow mapping without braces.
+    if (!isMap(item) || !item.flow || item.items.length !== 1) return undefined;
+    const pair = item.items[0];
+    if (pair === undefined || !isScalar(pair.key) || !isEmptyScalar(pair.value as YamlNode)) {
+      return undefined;
+    }
+    const key = pair.key;
+    if (key.type !== 'PLAIN' || key.range === undefined || key.range === null) return undefined;
+    const source = this.quoteEscapes.text;
+    if (source[key.range[0] - 1] === '{' || source[item.range?.[0] ?? 0] === '{') return undefined;
+    const colon = key.range[1];
+    if (source[colon] !== ':' || !',]'.includes(source[colon + 1] ?? '-')) return undefined;
+    this.#count(item);
+    const text = `${source.slice(key.range[0], colon)}:`;
+    this.#report(
+      'yaml-warning',
+      key as YamlNode,
+      `${JSON.stringify(shorten(text))} ends in ":" inside a flow list: kubectl (go-yaml) reads the string ${JSON.stringify(shorten(text))}, YAML 1.2 a key with no value; quote it`,
+    );
+    return text;
   }
 
   /**
