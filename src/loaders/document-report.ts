@@ -200,9 +200,11 @@ export class DocumentReport implements FindingSink {
           : problem.warning === true
             ? 'duplicate-list-item'
             : 'schema-violation';
-      // A Kubernetes object, checked whole, is told what the API server would tell it.
-      const message = at === '' ? (problem.apiServerMessage ?? problem.message) : problem.message;
-      this.add(code, `${at}${problem.path}`, message, {
+      // A Kubernetes object, checked whole, is told what the API server would tell it, where.
+      const whole = at === '' && problem.apiServerMessage !== undefined;
+      const message = whole ? problem.apiServerMessage : problem.message;
+      const path = whole ? (problem.apiServerPath ?? problem.path) : problem.path;
+      this.add(code, `${at}${path}`, message, {
         part: problem.part,
         rule: problem.keyword,
       });

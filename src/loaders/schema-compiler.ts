@@ -21,6 +21,7 @@ import { didYouMean } from './did-you-mean.js';
 import {
   located,
   openApiErrorMessage,
+  openApiErrorPath,
   openApiFormatMessage,
 } from './kubernetes/openapi-error-message.js';
 import { shorten } from './shorten.js';
@@ -328,7 +329,13 @@ function withApiServerMessage(
 ): SchemaProblem {
   if (value === undefined) return problem;
   const apiServerMessage = openApiErrorMessage(error, value);
-  return apiServerMessage === undefined ? problem : { ...problem, apiServerMessage };
+  if (apiServerMessage === undefined) return problem;
+  const apiServerPath = openApiErrorPath(error);
+  return {
+    ...problem,
+    apiServerMessage,
+    ...(apiServerPath === undefined ? {} : { apiServerPath }),
+  };
 }
 
 /**

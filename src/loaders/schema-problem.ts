@@ -28,4 +28,9 @@ export interface SchemaProblem {
    * (`kubernetes/openapi-error-message.ts`): said instead of `message` there.
    */
   readonly apiServerMessage?: string;
+  /**
+   * Where the API server reports the problem when not at `path` (a JSON pointer inside the
+   * checked value): a missing required field's own path, where `path` is its parent's.
+   */
+  readonly apiServerPath?: string;
 }

@@ -100,7 +100,7 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     });
     expect(r.stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
       '<stdin>:4:14: error[schema-violation]: Invalid value: 0: spec.size in body should be greater than or equal to 1 (at /spec/size)',
-      '<stdin>:9:15: error[schema-violation]: must be string (at /spec/color)',
+      '<stdin>:9:15: error[schema-violation]: Invalid value: "integer": spec.color in body must be of type string: "integer" (at /spec/color)',
     ]);
     expect(r.code).toBe(1);
   });

@@ -121,8 +121,8 @@ describe('the errors of a failed anyOf or oneOf', () => {
     ]);
     // Neither alternative is closer: both are named.
     expect(check(target, '{ target: {} }')).toEqual([
-      ['/spec/target', "must have required property 'url'"],
-      ['/spec/target', "must have required property 'service'"],
+      ['/spec/target/url', 'Required value'],
+      ['/spec/target/service', 'Required value'],
       [
         '/spec/target',
         'Invalid value: "": "spec.target" must validate one and only one schema (oneOf). Found none valid',

@@ -25,6 +25,9 @@ describe('SchemaCompiler', () => {
         part: 'value',
         keyword: 'required',
         message: "must have required property 'size'",
+        // The API server says it at the missing field.
+        apiServerMessage: 'Required value',
+        apiServerPath: '/size',
       },
       {
         path: '/a~1b',

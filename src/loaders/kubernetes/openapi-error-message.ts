@@ -5,24 +5,38 @@
  * "100us": spec.rules[0].timeouts.request in body should match '^([0-9]{1,5}(h|m|s|ms)){1,4}$'`,
  * `Unsupported value: "FooBar": supported values: "Exact", "PathPrefix"`, `Too long: may not be
  * more than 63 bytes`, `Too many: 17: must have at most 16 items`, `"spec.addresses[0]" must
- * validate one and only one schema (oneOf). Found none valid`. The keywords whose words are
- * known, each with the value it names printed as Go prints it; `undefined` for the others
- * (`required`, `type`, a list's or an object's value), which keep cosi's words.
+ * validate one and only one schema (oneOf). Found none valid`, `Required value` (at the missing
+ * field: {@link openApiErrorPath}), `Invalid value: "string": spec.rules[0] in body must be of
+ * type object: "string"`. The keywords whose words are known, each with the value it names
+ * printed as Go prints it; `undefined` for the others, which keep cosi's words.
+ *
+ * A field's `null` never meets the type check here, as at the API server: it removes a `null` a
+ * field may not hold before it validates (`PruneNonNullableNullsWithoutDefaults`); a list's stays,
+ * `must be of type object: "null"`.
  */
 
 import type { ErrorObject } from 'ajv';
-import { parseJsonPointer } from '../json-pointer.js';
+import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { goFieldPath, goValue, tooManyValue, unsupportedValue } from './go-field-error.js';
 
 /** The API server's message for `error` of `document` (validated whole), if it has one. */
 export function openApiErrorMessage(error: ErrorObject, document: unknown): string | undefined {
   const params = error.params as Record<string, unknown>;
   const { path, value } = located(error.instancePath, document);
+  const inBody = (shown: unknown, detail: string): string =>
+    `Invalid value: ${goValue(shown)}: ${goFieldPath(path)} in body ${detail}`;
   const invalid = (detail: string): string | undefined =>
-    isScalar(value)
-      ? `Invalid value: ${goValue(value)}: ${goFieldPath(path)} in body ${detail}`
-      : undefined;
+    isScalar(value) ? inBody(value, detail) : undefined;
   switch (error.keyword) {
+    case 'required':
+      return 'Required value';
+    case 'type': {
+      // kube-openapi names the type it found, quoted, and field.TypeInvalid shows it as the value.
+      const found = jsonTypeOf(value);
+      if (found === undefined) return undefined;
+      const expected = Array.isArray(params.type) ? params.type.join(',') : String(params.type);
+      return inBody(found, `must be of type ${expected}: ${JSON.stringify(found)}`);
+    }
     case 'enum': {
       if (!isScalar(value) || !Array.isArray(params.allowedValues)) return undefined;
       const allowed = params.allowedValues.map((v: unknown) =>
@@ -48,6 +62,17 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
       return invalid(`should be less than ${String(params.limit)}`);
     case 'multipleOf':
       return invalid(`should be a multiple of ${String(params.multipleOf)}`);
+    case 'minItems':
+      return Array.isArray(value)
+        ? inBody(value.length, `should have at least ${String(params.limit)} items`)
+        : undefined;
+    case 'minProperties':
+      return isObject(value)
+        ? inBody(
+            Object.keys(value).length,
+            `should have at least ${String(params.limit)} properties`,
+          )
+        : undefined;
     case 'maxItems':
       return Array.isArray(value) ? tooMany(value.length, Number(params.limit)) : undefined;
     case 'maxProperties':
@@ -69,6 +94,16 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
     default:
       return undefined;
   }
+}
+
+/**
+ * Where the API server reports `error` when it is not at the value's own path: a missing required
+ * field, at the field (`spec.hosts: Required value`). A JSON pointer, as `error.instancePath`.
+ */
+export function openApiErrorPath(error: ErrorObject): string | undefined {
+  if (error.keyword !== 'required') return undefined;
+  const missing = (error.params as Record<string, unknown>).missingProperty;
+  return typeof missing === 'string' ? `${error.instancePath}${jsonPointer([missing])}` : undefined;
 }
 
 /** A string not of its `format`, as the API server words it. */
@@ -112,6 +147,17 @@ export function located(
     }
   }
   return { path, value };
+}
+
+/** The JSON type kube-openapi names a decoded value by (an integral number is an `integer`). */
+function jsonTypeOf(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (Array.isArray(value)) return 'array';
+  if (isObject(value)) return 'object';
+  return undefined;
 }
 
 function isScalar(value: unknown): value is string | number | boolean {

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/**
+ * A custom resource's schema errors as `kubectl apply` prints them (kube-openapi's messages, as
+ * apiextensions-apiserver's `kubeOpenAPIResultToFieldErrors` makes them field errors). Expected
+ * texts are Istio's validator test data (`pkg/config/validation/testdata/crds/*-invalid.yaml`,
+ * `_err`), which runs the API server's own validation code.
+ */
+function check(spec: string): string[] {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: authentications.example.com }
+spec:
+  group: example.com
+  names: { kind: Authentication, plural: authentications }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          required: [spec]
+          properties:
+            spec:
+              type: object
+              required: [hosts]
+              properties:
+                hosts: { type: array, minItems: 1, items: { type: string } }
+                portLevelMtls: { type: object, minProperties: 1, additionalProperties: { type: string } }
+                jwtRules:
+                  type: array
+                  items:
+                    type: object
+                    required: [issuer]
+                    properties: { issuer: { type: string }, audiences: { type: array, items: { type: string } } }
+`;
+  const object = `apiVersion: example.com/v1\nkind: Authentication\nmetadata: { name: a }\n${spec}\n`;
+  return loadManifests([{ path: 'a.yaml', text: `${crd}---\n${object}` }]).findings.map(
+    (f) => `${f.line}:${f.col} ${f.pointer}: ${f.message}`,
+  );
+}
+
+describe("a custom resource's schema errors in the API server's words", () => {
+  it('says a missing required field at the field, placed at its parent', () => {
+    expect(check('spec: { jwtRules: [{ audiences: [a] }] }')).toEqual([
+      '33:7 /spec/hosts: Required value',
+      '33:20 /spec/jwtRules/0/issuer: Required value',
+    ]);
+    expect(check('')).toEqual(['30:1 /spec: Required value']);
+  });
+
+  it('says a wrong type with the type found, a null list item as "null"', () => {
+    expect(check('spec: { hosts: [a], jwtRules: [abc, null], portLevelMtls: [] }')).toEqual([
+      '33:32 /spec/jwtRules/0: Invalid value: "string": spec.jwtRules[0] in body must be of type object: "string"',
+      '33:37 /spec/jwtRules/1: Invalid value: "null": spec.jwtRules[1] in body must be of type object: "null"',
+      '33:59 /spec/portLevelMtls: Invalid value: "array": spec.portLevelMtls in body must be of type object: "array"',
+    ]);
+    expect(check('spec: { hosts: 3 }')).toEqual([
+      '33:16 /spec/hosts: Invalid value: "integer": spec.hosts in body must be of type array: "integer"',
+    ]);
+  });
+
+  it('says too few items or properties with the count found', () => {
+    expect(check('spec: { hosts: [], portLevelMtls: {} }')).toEqual([
+      '33:16 /spec/hosts: Invalid value: 0: spec.hosts in body should have at least 1 items',
+      '33:35 /spec/portLevelMtls: Invalid value: 0: spec.portLevelMtls in body should have at least 1 properties',
+    ]);
+  });
+});
