@@ -392,9 +392,10 @@ class SpecChecker {
       ...(definition.kubernetes === undefined ? {} : { typeMeta: true }),
     });
     for (const violation of violations) {
-      report.add(violation.code, `${at}${violation.path}`, violation.message, {
-        rule: violation.reason,
-      });
+      // A Kubernetes object, checked whole, is told what the API server would tell it.
+      const message =
+        at === '' ? (violation.apiServerMessage ?? violation.message) : violation.message;
+      report.add(violation.code, `${at}${violation.path}`, message, { rule: violation.reason });
     }
   }
 }

@@ -70,8 +70,8 @@ describe('the built CLI on CEL rules that call string functions', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('cel-evaluation-error');
     expect(r.stdout.match(/error\[cel-violation\]: [^(]+/g)).toEqual([
-      'error[cel-violation]: host must be public and end in .org ',
-      'error[cel-violation]: no tls for TCP or UDP ',
+      'error[cel-violation]: Invalid value: host must be public and end in .org ',
+      'error[cel-violation]: Invalid value: no tls for TCP or UDP ',
     ]);
   });
 });

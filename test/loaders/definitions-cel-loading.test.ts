@@ -71,7 +71,7 @@ describe('the CEL rules of --definitions CRDs', () => {
     );
     const used = await readManifests(['manifests'], { cwd: dir, definitions });
     expect(used.findings.map((f) => [f.code, f.message])).toEqual([
-      ['cel-violation', 'size must be positive'],
+      ['cel-violation', 'Invalid value: size must be positive'],
     ]);
     expect(isCelRuleEngineLoaded()).toBe(true);
   });

@@ -73,7 +73,7 @@ describe('a manifest that names a --definitions kind', () => {
     );
     const used = await readManifests(['manifests'], { cwd: dir, definitions });
     expect(used.findings.map((f) => [f.code, f.message])).toEqual([
-      ['cel-violation', 'size must be positive'],
+      ['cel-violation', 'Invalid value: size must be positive'],
     ]);
     expect(isCelRuleEngineLoaded()).toBe(true);
   });

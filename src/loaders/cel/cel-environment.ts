@@ -111,19 +111,28 @@ const environments = new Map<number, CelEnv>();
  * @throws Error when `version` is not a Kubernetes 1.x minor version.
  */
 export function celEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION): CelEnv {
-  const match = VERSION.exec(version.trim());
-  if (match === null) {
-    throw new Error(
-      `${JSON.stringify(version)} is not a Kubernetes minor version: give one such as 1.30`,
-    );
-  }
-  const minor = Number(match[1]);
+  const minor = kubernetesMinor(version);
   let env = environments.get(minor);
   if (env === undefined) {
     env = celEnv({ funcs: functionsOf(minor) });
     environments.set(minor, env);
   }
   return env;
+}
+
+/**
+ * The minor of Kubernetes `version` (`30` for `'1.30'` or `'v1.30'`).
+ *
+ * @throws Error when `version` is not a Kubernetes 1.x minor version.
+ */
+export function kubernetesMinor(version: string): number {
+  const match = VERSION.exec(version.trim());
+  if (match === null) {
+    throw new Error(
+      `${JSON.stringify(version)} is not a Kubernetes minor version: give one such as 1.30`,
+    );
+  }
+  return Number(match[1]);
 }
 
 /** The functions of the environment of Kubernetes 1.`minor`. */

@@ -38,7 +38,11 @@ export const celRuleEngine: CelRuleEngine = {
       environment,
       compileRules: (schema) => compileRulesIn(environment, schema),
       evaluateRules: (schema, value, options = {}) =>
-        evaluateRules(schema, value, { ...options, environment }),
+        evaluateRules(schema, value, {
+          ...options,
+          environment,
+          ...(kubernetesVersion === undefined ? {} : { kubernetesVersion }),
+        }),
       syntaxError: (source) => {
         try {
           parseExpression(source, environment);

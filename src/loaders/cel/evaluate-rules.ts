@@ -26,6 +26,8 @@ import {
   type RuleBindings,
 } from './rule-compiler.js';
 import { childSchema, isSchemaNode, type SchemaNode } from '../schema-node.js';
+import { DEFAULT_KUBERNETES_VERSION, kubernetesMinor } from './cel-environment.js';
+import { evaluationFieldError, violationFieldError, type RuleNode } from './rule-field-error.js';
 
 /** What a rule reported about a value: where (JSON pointer inside the value) and why. */
 export interface RuleViolation {
@@ -37,6 +39,11 @@ export interface RuleViolation {
   readonly reason: string;
   /** The rule's text. */
   readonly rule: string;
+  /**
+   * The violation as the API server words it after the field path (`rule-field-error.ts`), for a
+   * Kubernetes object: `Invalid value: "object": <message>` before 1.35; unset for a cost limit.
+   */
+  readonly apiServerMessage?: string;
 }
 
 /** Options of {@link evaluateRules}. */
@@ -47,9 +54,13 @@ export interface EvaluateRulesOptions {
   readonly budget?: CostBudget;
   /** The value is a whole Kubernetes object: its `apiVersion` and `kind` never ratchet. */
   readonly typeMeta?: boolean;
-  /** The Kubernetes version whose CEL environment the rules compile in (see `compileRules`). */
+  /**
+   * The Kubernetes version whose CEL environment the rules compile in (see `compileRules`) and
+   * whose API server's words {@link RuleViolation.apiServerMessage} are;
+   * {@link DEFAULT_KUBERNETES_VERSION} unless given.
+   */
   readonly kubernetesVersion?: string;
-  /** The CEL environment the rules compile in; when given, `kubernetesVersion` is not read. */
+  /** The CEL environment the rules compile in; when given, it is not built from the version. */
   readonly environment?: CelEnv;
 }
 
@@ -65,6 +76,7 @@ export function evaluateRules(
       : compileRulesIn(options.environment, schema);
   if (!compiled.hasRules) return [];
   const budget = options.budget ?? new CostBudget();
+  const minor = kubernetesMinor(options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
   const violations: RuleViolation[] = [];
   let stopped = false;
 
@@ -85,14 +97,24 @@ export function evaluateRules(
           : new Optional(oldSelf as CelValue)
         : oldSelf;
     }
-    const report = (code: RuleViolation['code'], message: string, at = path): void => {
+    const report = (
+      code: RuleViolation['code'],
+      message: string,
+      apiServerMessage?: string,
+      at = path,
+    ): void => {
       violations.push({
         path: jsonPointer(at),
         code,
         message,
         reason: rule.reason,
         rule: rule.rule,
+        ...(apiServerMessage === undefined ? {} : { apiServerMessage }),
       });
+    };
+    const ruleNode: RuleNode = {
+      type: typeof node.type === 'string' ? node.type : '',
+      value: current,
     };
     const outcome = budget.run(() => rule.program(bindings));
     if ('exceeded' in outcome) {
@@ -102,9 +124,13 @@ export function evaluateRules(
     }
     const result = outcome.value;
     if (isCelError(result)) {
+      const detail = evaluationErrorDetail(goEvaluationError(result.message), rule);
+      // The rule's text is named once: in the detail when the rule has no message.
+      const named = (rule.message?.trim() ?? '') === '' ? '' : ` (rule: ${rule.rule})`;
       report(
         'cel-evaluation-error',
-        evaluationErrorMessage(goEvaluationError(result.message), rule),
+        `the rule could not be evaluated: ${detail}${named}`,
+        evaluationFieldError(detail, ruleNode),
       );
       return;
     }
@@ -118,7 +144,11 @@ export function evaluateRules(
       );
       return;
     }
-    report('cel-violation', violationMessage(rule, bindings, budget), [...path, ...rule.fieldPath]);
+    const message = violationMessage(rule, bindings, budget);
+    report('cel-violation', message, violationFieldError(rule.reason, message, ruleNode, minor), [
+      ...path,
+      ...rule.fieldPath,
+    ]);
   };
 
   const visit = (
@@ -192,14 +222,18 @@ function correlation(
 
 /**
  * An evaluation error as the API server words it, with the rule's message when it has one
- * (`ruleErrorString`), and the rule.
+ * (`ruleErrorString`).
  */
-function evaluationErrorMessage(error: string, rule: CompiledRule): string {
-  const ruleMessage = rule.message?.trim() ?? '';
-  const detail = isNoSuchOverload(error)
-    ? `'${error}': call arguments did not match a supported operator, function or macro signature${ruleMessage === '' ? '' : ` for rule: ${ruleMessage}`}`
-    : `${error}${ruleMessage === '' ? '' : ` evaluating rule: ${ruleMessage}`}`;
-  return `the rule could not be evaluated: ${detail} (rule: ${rule.rule})`;
+function evaluationErrorDetail(error: string, rule: CompiledRule): string {
+  return isNoSuchOverload(error)
+    ? `'${error}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`
+    : `${error} evaluating rule: ${ruleErrorString(rule)}`;
+}
+
+/** How the API server names a rule in an error: by its message, else its text. */
+function ruleErrorString(rule: CompiledRule): string {
+  const message = rule.message?.trim() ?? '';
+  return message === '' ? rule.rule.trim() : message;
 }
 
 /** The message of a violation: `messageExpression`'s, else `message`, else `failed rule: ...`. */

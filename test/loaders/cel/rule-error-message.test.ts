@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
 
-/** A rule that cannot be evaluated says its message, as the API server's `ruleErrorString` does. */
+/**
+ * A rule that cannot be evaluated says its message (else its text), as the API server's
+ * `ruleErrorString` does, after the type of the node that carries it, as kubectl prints it:
+ * `Invalid value: "object": no such key: version evaluating rule: ...`.
+ */
 
 const crd = (validation: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -38,7 +42,7 @@ describe('a rule that cannot be evaluated', () => {
       f.message,
     ]);
 
-  it('says the error, the rule message when it has one, and the rule', () => {
+  it('says the error and the rule message when it has one, else the rule', () => {
     expect(
       messages(
         `{ rule: 'has(self.architecture) ? self.version != "" : true', message: ' Version must be set if Architecture is set ' }`,
@@ -46,13 +50,13 @@ describe('a rule that cannot be evaluated', () => {
     ).toEqual([
       [
         'cel-evaluation-error',
-        'the rule could not be evaluated: no such key: version evaluating rule: Version must be set if Architecture is set (rule: has(self.architecture) ? self.version != "" : true)',
+        'Invalid value: "object": no such key: version evaluating rule: Version must be set if Architecture is set',
       ],
     ]);
     expect(messages(`{ rule: 'self.version != ""' }`)).toEqual([
       [
         'cel-evaluation-error',
-        'the rule could not be evaluated: no such key: version (rule: self.version != "")',
+        'Invalid value: "object": no such key: version evaluating rule: self.version != ""',
       ],
     ]);
   });
@@ -61,26 +65,26 @@ describe('a rule that cannot be evaluated', () => {
     const ruleErrors = (rule: string, spec: string) =>
       loadManifests([{ path: 'n.yaml', text: numbers(rule, spec) }]).findings.map((f) => f.message);
     expect(ruleErrors('self.items[3] > 0', '{ items: [1] }')).toEqual([
-      'the rule could not be evaluated: index out of bounds: 3 (rule: self.items[3] > 0)',
+      'Invalid value: "object": index out of bounds: 3 evaluating rule: self.items[3] > 0',
     ]);
     expect(ruleErrors('self.count / self.zero > 0', '{ count: 5, zero: 0 }')).toEqual([
-      'the rule could not be evaluated: division by zero (rule: self.count / self.zero > 0)',
+      'Invalid value: "object": division by zero evaluating rule: self.count / self.zero > 0',
     ]);
     expect(ruleErrors('self.count % self.zero > 0', '{ count: 5, zero: 0 }')).toEqual([
-      'the rule could not be evaluated: modulus by zero (rule: self.count % self.zero > 0)',
+      'Invalid value: "object": modulus by zero evaluating rule: self.count % self.zero > 0',
     ]);
     expect(ruleErrors('self.count * 9223372036854775807 > 0', '{ count: 5 }')).toEqual([
-      'the rule could not be evaluated: integer overflow (rule: self.count * 9223372036854775807 > 0)',
+      'Invalid value: "object": integer overflow evaluating rule: self.count * 9223372036854775807 > 0',
     ]);
     expect(ruleErrors('self.labels["x"] == "y"', '{ labels: {} }')).toEqual([
-      'the rule could not be evaluated: no such key: x (rule: self.labels["x"] == "y")',
+      'Invalid value: "object": no such key: x evaluating rule: self.labels["x"] == "y"',
     ]);
     expect(ruleErrors('int(self.text) > 0', '{ text: "12abc" }')).toEqual([
-      "the rule could not be evaluated: type conversion error from 'string' to 'int' (rule: int(self.text) > 0)",
+      "Invalid value: \"object\": type conversion error from 'string' to 'int' evaluating rule: int(self.text) > 0",
     ]);
     // An int-or-string is dyn: a string reaches _+_ with an int at run time.
     expect(ruleErrors('self.port + 1 > 0', '{ port: http }')).toEqual([
-      "the rule could not be evaluated: 'no such overload': call arguments did not match a supported operator, function or macro signature (rule: self.port + 1 > 0)",
+      'Invalid value: "object": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: self.port + 1 > 0',
     ]);
   });
 
@@ -93,7 +97,7 @@ describe('a rule that cannot be evaluated', () => {
         { path: 'n.yaml', text: numbers(rule, '{ type: environment-variable }', true) },
       ]).findings.map((f) => f.message),
     ).toEqual([
-      'the rule could not be evaluated: no such key: envVarName evaluating rule: envVarName property is required (rule: has(self.type) == false || self.type != "environment-variable" || self.envVarName != "")',
+      'Invalid value: "object": no such key: envVarName evaluating rule: envVarName property is required',
     ]);
   });
 });

@@ -180,12 +180,13 @@ describe('CEL rules in a CustomResourceDefinition', () => {
       ['cel-violation', 'crd/v2/databases.yaml', 12, 7, '/spec/users/0'],
       ['cel-violation', 'crd/v2/databases.yaml', 14, 1, ''],
     ]);
+    // As kubectl prints them (from 1.35): a scalar's value shown, an object's not.
     expect(v2.findings.map((f) => f.message)).toEqual([
-      'engine is immutable',
-      'sqlite runs one replica',
-      'storage must be a quantity over 1Gi',
-      'user App_User is not a DNS label',
-      'a database name has at most 20 characters',
+      'Invalid value: "sqlite": engine is immutable',
+      'Invalid value: sqlite runs one replica',
+      'Invalid value: "512Mi": storage must be a quantity over 1Gi',
+      'Invalid value: user App_User is not a DNS label',
+      'Invalid value: a database name has at most 20 characters',
     ]);
   });
 
