@@ -6,7 +6,10 @@ import { loadManifests } from '../../../src/loaders/load-manifests.js';
 /**
  * A rule's failure in the API server's words (`fieldErrorForReason` in apiextensions-apiserver's
  * `schema/cel/validation.go`), which changed in 1.35 (kubernetes#132798): the node's type shown
- * before, a scalar's value and nothing for an object or list from then on.
+ * before, a scalar's value and nothing for an object or list from then on. opentelemetry-operator's
+ * `tests/e2e-crd-validations/sidecar` expects both against real API servers, by their minor:
+ * `spec: Invalid value: "object": the OpenTelemetry Collector mode is set to sidecar, ...` and,
+ * from 1.35, `spec: Invalid value: the OpenTelemetry Collector mode is set to sidecar, ...`.
  */
 
 const schema = (rules: string[], reason?: string) => ({
