@@ -62,6 +62,13 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
       return invalid(`should be less than ${String(params.limit)}`);
     case 'multipleOf':
       return invalid(`should be a multiple of ${String(params.multipleOf)}`);
+    case 'x-kubernetes-int-or-string': {
+      // The API server types such a field as both (`Type: integer,string`).
+      const found = jsonTypeOf(value);
+      return found === undefined
+        ? undefined
+        : inBody(found, `must be of type integer,string: ${JSON.stringify(found)}`);
+    }
     case 'minItems':
       return Array.isArray(value)
         ? inBody(value.length, `should have at least ${String(params.limit)} items`)

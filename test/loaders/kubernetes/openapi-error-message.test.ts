@@ -29,6 +29,7 @@ spec:
               required: [hosts]
               properties:
                 hosts: { type: array, minItems: 1, items: { type: string } }
+                port: { x-kubernetes-int-or-string: true }
                 portLevelMtls: { type: object, minProperties: 1, additionalProperties: { type: string } }
                 jwtRules:
                   type: array
@@ -46,27 +47,31 @@ spec:
 describe("a custom resource's schema errors in the API server's words", () => {
   it('says a missing required field at the field, placed at its parent', () => {
     expect(check('spec: { jwtRules: [{ audiences: [a] }] }')).toEqual([
-      '33:7 /spec/hosts: Required value',
-      '33:20 /spec/jwtRules/0/issuer: Required value',
+      '34:7 /spec/hosts: Required value',
+      '34:20 /spec/jwtRules/0/issuer: Required value',
     ]);
-    expect(check('')).toEqual(['30:1 /spec: Required value']);
+    expect(check('')).toEqual(['31:1 /spec: Required value']);
   });
 
   it('says a wrong type with the type found, a null list item as "null"', () => {
     expect(check('spec: { hosts: [a], jwtRules: [abc, null], portLevelMtls: [] }')).toEqual([
-      '33:32 /spec/jwtRules/0: Invalid value: "string": spec.jwtRules[0] in body must be of type object: "string"',
-      '33:37 /spec/jwtRules/1: Invalid value: "null": spec.jwtRules[1] in body must be of type object: "null"',
-      '33:59 /spec/portLevelMtls: Invalid value: "array": spec.portLevelMtls in body must be of type object: "array"',
+      '34:32 /spec/jwtRules/0: Invalid value: "string": spec.jwtRules[0] in body must be of type object: "string"',
+      '34:37 /spec/jwtRules/1: Invalid value: "null": spec.jwtRules[1] in body must be of type object: "null"',
+      '34:59 /spec/portLevelMtls: Invalid value: "array": spec.portLevelMtls in body must be of type object: "array"',
     ]);
     expect(check('spec: { hosts: 3 }')).toEqual([
-      '33:16 /spec/hosts: Invalid value: "integer": spec.hosts in body must be of type array: "integer"',
+      '34:16 /spec/hosts: Invalid value: "integer": spec.hosts in body must be of type array: "integer"',
+    ]);
+    // An int-or-string field is typed as both.
+    expect(check('spec: { hosts: [a], port: [80] }')).toEqual([
+      '34:27 /spec/port: Invalid value: "array": spec.port in body must be of type integer,string: "array"',
     ]);
   });
 
   it('says too few items or properties with the count found', () => {
     expect(check('spec: { hosts: [], portLevelMtls: {} }')).toEqual([
-      '33:16 /spec/hosts: Invalid value: 0: spec.hosts in body should have at least 1 items',
-      '33:35 /spec/portLevelMtls: Invalid value: 0: spec.portLevelMtls in body should have at least 1 properties',
+      '34:16 /spec/hosts: Invalid value: 0: spec.hosts in body should have at least 1 items',
+      '34:35 /spec/portLevelMtls: Invalid value: 0: spec.portLevelMtls in body should have at least 1 properties',
     ]);
   });
 });
