@@ -7,9 +7,16 @@
  * says so, with how to check what they render; a file named on the command line is read
  * whatever it is. With them, a JSON file the walk met that is no manifest at all (a
  * `package.json`): JSON files are read in directories, as kubectl and kubeconform read them.
+ *
+ * And the end-to-end tests of an operator's repository: a chainsaw test (`chainsaw-test.yaml`)
+ * is no resource, and the files it asserts, expects errors from, patches or deletes with hold
+ * partial objects that chainsaw matches against a cluster or merges into it (`status: {
+ * readyReplicas: 1 }`, JMESPath keys), as do kuttl's and chainsaw's files named by convention
+ * (`01-assert.yaml`, `02-errors.yaml`). Read as manifests they are hundreds of missing required
+ * fields; the files the tests apply, create or update are read.
  */
 import * as path from 'node:path';
-import { parse, YAMLParseError } from 'yaml';
+import { parse, parseAllDocuments, YAMLParseError } from 'yaml';
 import { createFinding, type Finding } from './finding.js';
 
 /** The file that makes a directory a Helm chart. */
@@ -27,8 +34,33 @@ const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 
 /** Whether a file of this name is a kustomization (kustomize reads no other name). */
 export const isKustomizationFile = (name: string): boolean => KUSTOMIZATION_FILES.has(name);
 
+/** The files chainsaw reads a test from, by default (its `testFile` option). */
+const CHAINSAW_TEST_FILES = new Set([
+  'chainsaw-test.yaml',
+  'chainsaw-test.yml',
+  'chainsaw-test.json',
+]);
+
+/** Whether a file of this name is a chainsaw test. */
+export const isChainsawTestFile = (name: string): boolean => CHAINSAW_TEST_FILES.has(name);
+
+/**
+ * A test step's assertion by kuttl's naming (`<step>-assert.yaml`, `<step>-errors.yaml`), which
+ * chainsaw's manifests-based tests share.
+ */
+const CONVENTIONAL_ASSERTION = /^\d+-(?:assert|errors)\.ya?ml$/i;
+
+/** Whether a file of this name is an end-to-end test's assertion by kuttl's and chainsaw's naming. */
+export const isConventionalAssertion = (name: string): boolean => CONVENTIONAL_ASSERTION.test(name);
+
 /** Why a path was set aside. */
-export type UnrenderedKind = 'helm-chart' | 'kustomization' | 'kustomize-input' | 'json-file';
+export type UnrenderedKind =
+  | 'helm-chart'
+  | 'kustomization'
+  | 'kustomize-input'
+  | 'json-file'
+  | 'chainsaw-test'
+  | 'test-assertion';
 
 /** How each kind is named in a sentence: one, and more than one. */
 export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string, string]>> = {
@@ -36,6 +68,8 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   kustomization: ['kustomization', 'kustomizations'],
   'kustomize-input': ['kustomize patch or configuration', 'kustomize patches and configurations'],
   'json-file': ['JSON file that is no manifest', 'JSON files that are no manifests'],
+  'chainsaw-test': ['chainsaw test', 'chainsaw tests'],
+  'test-assertion': ['test assertion or patch', 'test assertions and patches'],
 };
 
 /** A chart, a kustomization or a file a kustomization uses: not read as manifests. */
@@ -93,6 +127,38 @@ export function kustomizeInput(file: string, by: string): UnrenderedSource {
     kind: 'kustomize-input',
     file,
     message: `a patch or configuration file that ${by} names, not a whole resource`,
+  };
+}
+
+/** The set-aside entry of a chainsaw test file (as shown). */
+export function chainsawTest(file: string): UnrenderedSource {
+  return {
+    path: file,
+    kind: 'chainsaw-test',
+    file,
+    message:
+      `a chainsaw test, not a resource: the files it applies are read, those it asserts or ` +
+      `patches with are partial objects, set aside; run it with chainsaw test ${path.dirname(file)}`,
+  };
+}
+
+/**
+ * The set-aside entry of a file of an end-to-end test's partial objects: one the chainsaw test
+ * `by.test` reads for an assertion, a patch or a deletion, or (without `by`) an assertion named
+ * as kuttl and chainsaw name them.
+ */
+export function testAssertion(
+  file: string,
+  by?: { readonly test: string; readonly operation: string },
+): UnrenderedSource {
+  return {
+    path: file,
+    kind: 'test-assertion',
+    file,
+    message:
+      by === undefined
+        ? `a test assertion by kuttl's and chainsaw's naming (<step>-assert.yaml, <step>-errors.yaml): partial objects a test matches, not resources; name the file to check it as manifests`
+        : `a file ${by.test} ${by.operation}; name the file to check it as manifests`,
   };
 }
 
@@ -214,6 +280,108 @@ export function kustomizationInputs(
   const dir = path.dirname(absolute);
   return { files: names.map((name) => path.resolve(dir, name)) };
 }
+
+/**
+ * The chainsaw operations whose files hold partial objects, each as a sentence says what the
+ * test does with the file: an assertion or an expected error is matched against the cluster,
+ * a patch merged into what is there, a deletion names what to delete.
+ */
+const PARTIAL_OPERATIONS: Readonly<Record<string, string>> = {
+  assert: 'asserts: partial objects, not resources',
+  error: 'expects errors from: partial objects, not resources',
+  patch: 'patches with: partial objects, not resources',
+  delete: 'deletes: partial objects, not resources',
+};
+
+/** The chainsaw operations whose files are whole resources, sent to the API server. */
+const WHOLE_OPERATIONS = new Set(['apply', 'create', 'update']);
+
+/** A file a chainsaw test names: its path (absolute) or glob, and what the test does with it. */
+export interface ChainsawTestFile {
+  /** The absolute path, or an absolute glob pattern (`*-assert.yaml`), which chainsaw takes. */
+  readonly file: string;
+  readonly glob: boolean;
+  /**
+   * What the test does with it and why that is no resource to check, as a sentence says it
+   * (`asserts: partial objects, not resources`), or `undefined` for a file it applies, creates or
+   * updates: whole resources.
+   */
+  readonly partial: string | undefined;
+}
+
+/**
+ * The files a chainsaw test names: the `file` of every operation, in any step and any of its
+ * blocks (`try`, `catch`, `finally`, `cleanup`), in each of the file's documents. Those of an
+ * `assert`, `error`, `patch` or `delete` hold partial objects, and those it applies, creates or
+ * updates expecting an error are meant to be refused: both are `partial`. The others it applies,
+ * creates or updates are whole resources. A test that is not YAML names none: chainsaw reports
+ * it.
+ */
+export function chainsawTestFiles(text: string, absolute: string): ChainsawTestFile[] {
+  const named: { name: string; partial: string | undefined }[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 64) return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    if (!isRecord(value)) return;
+    for (const [key, child] of Object.entries(value)) {
+      const partial = Object.hasOwn(PARTIAL_OPERATIONS, key)
+        ? PARTIAL_OPERATIONS[key]
+        : WHOLE_OPERATIONS.has(key) && isRecord(child) && expectsError(child.expect)
+          ? `${key === 'apply' ? 'applies' : `${key}s`} expecting the API server to refuse it: invalid on purpose`
+          : undefined;
+      if ((partial !== undefined || WHOLE_OPERATIONS.has(key)) && isRecord(child)) {
+        const name = child.file;
+        if (typeof name === 'string' && name !== '' && !name.includes('\n')) {
+          named.push({ name, partial });
+        }
+      } else {
+        visit(child, depth + 1);
+      }
+    }
+  };
+  try {
+    for (const document of parseAllDocuments(text, { uniqueKeys: false })) {
+      if (document.errors.length === 0) visit(document.toJS({ maxAliasCount: 100 }), 0);
+    }
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    return [];
+  }
+  const dir = path.dirname(absolute);
+  return (
+    named
+      // chainsaw reads a URL too; only files of the repository are set aside.
+      .filter(({ name }) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(name))
+      .map(({ name, partial }) => ({
+        file: path.resolve(dir, name),
+        glob: GLOB_CHARACTERS.test(name),
+        partial,
+      }))
+  );
+}
+
+/**
+ * Whether an operation's `expect` checks that it fails: `($error != null): true`, or
+ * `($error): <the message>` (chainsaw's JMESPath over the operation's outcome).
+ */
+function expectsError(expect: unknown): boolean {
+  if (!Array.isArray(expect)) return false;
+  return expect.some(
+    (entry) =>
+      isRecord(entry) &&
+      isRecord(entry.check) &&
+      Object.entries(entry.check).some(
+        ([key, value]) =>
+          (/^\(\s*\$error\s*!=\s*null\s*\)$/.test(key) && value === true) ||
+          (/^\(\s*\$error\s*\)$/.test(key) && value !== null),
+      ),
+  );
+}
+
+const GLOB_CHARACTERS = /[*?[\]{}]/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

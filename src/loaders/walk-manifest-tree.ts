@@ -19,10 +19,14 @@ import { ManifestTooLargeError } from './manifest-size.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
+  chainsawTestFiles,
+  chainsawTest,
   HELM_CHART_FILE,
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
   helmChart,
+  isChainsawTestFile,
+  isConventionalAssertion,
   isJsonManifest,
   isKustomizationFile,
   JSON_FILE,
@@ -30,6 +34,7 @@ import {
   kustomization,
   kustomizationInputs,
   kustomizeInput,
+  testAssertion,
   type UnrenderedSource,
 } from './unrendered-sources.js';
 
@@ -41,7 +46,8 @@ export interface ManifestTree {
   readonly findings: readonly Finding[];
   /**
    * What the walk set aside as not manifests (see `unrendered-sources.ts`): Helm charts,
-   * kustomizations and the files they use; sorted by path.
+   * kustomizations and the files they use, chainsaw tests and the files they assert; sorted by
+   * path.
    */
   readonly unrendered: readonly UnrenderedSource[];
 }
@@ -78,8 +84,10 @@ const YAML_FILE = /\.ya?ml$/i;
  * `unrendered` (see `unrendered-sources.ts`): a directory holding a `Chart.yaml` is a Helm
  * chart, of which only `crds/` (and its subcharts' in `charts/`) is read; a kustomization file
  * is not read as a manifest, and neither are the patches and configuration files it names (the
- * walk reads it for their names). A file given by name is read whatever it is, but for a
- * kustomization file (`cosi check *.yaml`), which is never a manifest.
+ * walk reads it for their names); a chainsaw test (`chainsaw-test.yaml`) is not either, nor are
+ * the files it asserts (read for their names too) or those named as kuttl and chainsaw name
+ * assertions (`01-assert.yaml`, `02-errors.yaml`). A file given by name is read whatever it
+ * is, but for a kustomization file (`cosi check *.yaml`), which is never a manifest.
  *
  * @example
  * const { files, findings } = await walkManifestTree(['manifests/'], { cwd });
@@ -98,6 +106,7 @@ export async function walkManifestTree(
     await walker.addPath(given);
   }
   await walker.readKustomizations();
+  await walker.readChainsawTests();
   await walker.readJsonFiles();
   return walker.tree();
 }
@@ -127,6 +136,17 @@ class ManifestWalker {
   readonly #walkedJson = new Set<string>();
   /** Real paths of the walked JSON files that are no manifests (see {@link readJsonFiles}). */
   readonly #notManifests = new Set<string>();
+  /** The chainsaw tests met, read once the walk is over (see {@link readChainsawTests}). */
+  readonly #chainsawTests: FoundFile[] = [];
+  /** Real path of a file of partial objects a chainsaw test reads -> the test, and what for. */
+  readonly #partialOf = new Map<string, { readonly test: string; readonly operation: string }>();
+  /** Real paths of the walked files named as kuttl and chainsaw name assertions. */
+  readonly #conventionalAssertions = new Set<string>();
+  /**
+   * Real paths of the files a chainsaw test applies, creates or updates: a resource sent to the
+   * API server whole, whatever another test does with it or however it is named.
+   */
+  readonly #appliedByTests = new Set<string>();
 
   constructor(
     readonly fs: ManifestFileSystem,
@@ -202,7 +222,8 @@ class ManifestWalker {
 
   /**
    * What the walk found: the files, sorted by the path shown, but for those a kustomization
-   * uses (set aside with the charts and kustomizations, unless given by name).
+   * uses or an end-to-end test matches or merges (set aside with the charts, kustomizations and
+   * tests, unless given by name).
    */
   tree(): ManifestTree {
     const files: FoundFile[] = [];
@@ -210,7 +231,9 @@ class ManifestWalker {
     for (const [real, file] of this.#files) {
       const named = this.#named.has(real);
       const by = named ? undefined : this.#kustomizeInputs.get(real);
+      const test = named || this.#appliedByTests.has(real) ? undefined : this.#testPartial(real);
       if (by !== undefined) unrendered.push(kustomizeInput(file.display, by));
+      else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
       else files.push(file);
     }
@@ -252,6 +275,67 @@ class ManifestWalker {
       if (real === undefined) return;
       const known = this.#kustomizeInputs.get(real);
       if (known === undefined || compareStrings(by, known) < 0) this.#kustomizeInputs.set(real, by);
+    });
+  }
+
+  /**
+   * Whether the file at `real` holds an end-to-end test's partial objects: one a chainsaw test
+   * names (`by`), or one named as kuttl and chainsaw name an assertion.
+   */
+  #testPartial(real: string): { by: { test: string; operation: string } | undefined } | undefined {
+    const by = this.#partialOf.get(real);
+    if (by !== undefined) return { by };
+    return this.#conventionalAssertions.has(real) ? { by: undefined } : undefined;
+  }
+
+  /**
+   * Reads the chainsaw tests the walk met for the files of partial objects they name (what they
+   * assert, patch with or delete), which are then set aside (see {@link tree}), unless a test
+   * also applies, creates or updates the file; a glob of such files is matched on the disk. A
+   * test that cannot be read is reported; one that names a file that is not there, or is not
+   * YAML, is chainsaw's to report.
+   */
+  async readChainsawTests(): Promise<void> {
+    const reads = await readManifestFiles(this.fs, this.#chainsawTests);
+    const named: { file: string; test: string; partial: string | undefined }[] = [];
+    for (const [i, read] of reads.entries()) {
+      const { display, absolute } = this.#chainsawTests[i] as FoundFile;
+      if ('finding' in read) {
+        this.findings.push(read.finding);
+        continue;
+      }
+      for (const entry of chainsawTestFiles(read.text, absolute)) {
+        const { file, partial } = entry;
+        if (!entry.glob) {
+          named.push({ file, test: display, partial });
+          continue;
+        }
+        const dir = path.dirname(absolute);
+        const { glob } = await import('tinyglobby');
+        for (const found of await glob(path.relative(dir, file), { cwd: dir, absolute: true })) {
+          named.push({ file: found, test: display, partial });
+        }
+      }
+    }
+    const reals = new Array<string | undefined>(named.length);
+    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
+      try {
+        reals[i] = await this.fs.realpath(file);
+      } catch {
+        // A file that is not there: chainsaw's to report.
+      }
+    });
+    named.forEach(({ test, partial }, i) => {
+      const real = reals[i];
+      if (real === undefined) return;
+      if (partial === undefined) {
+        this.#appliedByTests.add(real);
+        return;
+      }
+      const known = this.#partialOf.get(real);
+      if (known === undefined || compareStrings(test, known.test) < 0) {
+        this.#partialOf.set(real, { test, operation: partial });
+      }
     });
   }
 
@@ -354,12 +438,16 @@ class ManifestWalker {
       } else if (isFile && isKustomizationFile(name)) {
         this.#unrendered.push(kustomization(childDisplay));
         this.#kustomizations.push({ display: childDisplay, absolute: childAbsolute });
+      } else if (isFile && isChainsawTestFile(name)) {
+        this.#unrendered.push(chainsawTest(childDisplay));
+        this.#chainsawTests.push({ display: childDisplay, absolute: childAbsolute });
       } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
         if (!isFile)
           this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));
         else {
           this.#addFile(childReal, childDisplay, childAbsolute);
           if (JSON_FILE.test(name)) this.#walkedJson.add(childReal);
+          if (isConventionalAssertion(name)) this.#conventionalAssertions.add(childReal);
         }
       }
     }

@@ -196,6 +196,47 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     }
   });
 
+  it('lists chainsaw tests among them and counts the files of partial objects they use', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-cli-'));
+    try {
+      for (let i = 0; i < 11; i++) {
+        const test = path.join(dir, `tests/t${String(i).padStart(2, '0')}`);
+        await mkdir(test, { recursive: true });
+        await writeFile(
+          path.join(test, 'chainsaw-test.yaml'),
+          'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\n' +
+            'spec: {steps: [{try: [{apply: {file: cm.yaml}}, {assert: {file: ready.yaml}}]}]}\n',
+        );
+        await writeFile(
+          path.join(test, 'cm.yaml'),
+          `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}}\n`,
+        );
+        // Partial: a Deployment's status alone.
+        await writeFile(
+          path.join(test, 'ready.yaml'),
+          'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nstatus: {readyReplicas: 1}\n',
+        );
+      }
+      const text = await cli(['check', '.', '--no-color'], { cwd: dir });
+      expect(text.stdout).toContain(
+        'tests/t00/chainsaw-test.yaml: note[chainsaw-test]: a chainsaw test, not a resource: the ' +
+          'files it applies are read, those it asserts or patches with are partial objects, set ' +
+          'aside; run it with chainsaw test tests/t00\n',
+      );
+      expect(text.stdout).not.toContain('note[test-assertion]');
+      expect(text.stdout).toContain(
+        'and 1 more charts, kustomizations and tests set aside (-o json lists them)\n',
+      );
+      expect(text.stdout).toContain(
+        'manifests: 11 resources in 11 files: 11 valid, 0 invalid; set aside: 11 chainsaw ' +
+          'tests, 11 test assertions and patches\n',
+      );
+      expect(text.code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks what a chart renders from the stream, naming the template of each finding', async () => {
     const rendered = [
       '---',

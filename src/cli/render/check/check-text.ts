@@ -5,6 +5,7 @@ import { groupDigits } from './group-digits.js';
 import { ShownFindings } from './shown-findings.js';
 import {
   formatUnrenderedCounts,
+  type UnrenderedKind,
   type UnrenderedSource,
 } from '../../../loaders/unrendered-sources.js';
 import {
@@ -42,18 +43,16 @@ export function renderCheckText(
   // `-q`: the findings alone, as kubeconform prints without -summary.
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   // What the walk set aside, and how to check it: neither a pass nor a failure. The files a
-  // kustomization uses are counted below, not listed: a repository has hundreds.
+  // kustomization uses or a test asserts are counted below, not listed: a repository has hundreds.
   const listed = listedUnrendered(result.unrendered);
   for (const u of listed.slice(0, MAX_LISTED_UNRENDERED)) {
     lines.push(c.cyan(escapeControl(`${u.path}: note[${u.kind}]: ${u.message}`)));
   }
   if (listed.length > MAX_LISTED_UNRENDERED) {
-    const more = listed.length - MAX_LISTED_UNRENDERED;
-    lines.push(
-      c.cyan(
-        `and ${groupDigits(more)} more charts and kustomizations set aside (-o json lists them)`,
-      ),
-    );
+    const more = groupDigits(listed.length - MAX_LISTED_UNRENDERED);
+    const tests = listed.some((u) => u.kind === 'chainsaw-test');
+    const what = tests ? 'charts, kustomizations and tests' : 'charts and kustomizations';
+    lines.push(c.cyan(`and ${more} more ${what} set aside (-o json lists them)`));
   }
   if (lines.length > 0) lines.push('');
   const summary = summarize(result);
@@ -71,19 +70,21 @@ export function renderCheckText(
   return `${lines.join('\n')}\n`;
 }
 
-/** The most charts and kustomizations the text report lists, each with its note. */
+/** The most charts, kustomizations and tests the text report lists, each with its note. */
 const MAX_LISTED_UNRENDERED = 10;
 
 /**
- * What a report for people lists of what was set aside: the charts and kustomizations, whose
- * notes say how to check them; the patches and configurations they use, and JSON files that
- * are no manifests, are only counted.
+ * What a report for people lists of what was set aside: the charts, kustomizations and tests,
+ * whose notes say how to check them; the patches and configurations they use, the files tests
+ * assert, and JSON files that are no manifests, are only counted.
  */
 export function listedUnrendered(
   unrendered: readonly UnrenderedSource[] = [],
 ): readonly UnrenderedSource[] {
-  return unrendered.filter((u) => u.kind !== 'kustomize-input' && u.kind !== 'json-file');
+  return unrendered.filter((u) => !COUNTED_ONLY.has(u.kind));
 }
+
+const COUNTED_ONLY = new Set<UnrenderedKind>(['kustomize-input', 'json-file', 'test-assertion']);
 
 function colorDiff(line: string, c: ChalkInstance): string {
   if (line.startsWith('+') && !line.startsWith('+++')) return c.green(line);

@@ -1,0 +1,179 @@
+/**
+ * The end-to-end tests of an operator's repository, met while walking it: a chainsaw test and
+ * the files of partial objects it asserts, patches with or deletes (or applies expecting a
+ * refusal) are set aside; the files it applies are read; kuttl's and chainsaw's assertions named
+ * by convention (`01-assert.yaml`, `02-errors.yaml`) are set aside too. Before, each assertion was
+ * a page of missing required fields (opentelemetry-operator: 1,214 of 1,615 resources failed,
+ * 505 after, the rest its own findings).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readManifests } from '../../src/loaders/manifest-reader.js';
+import {
+  chainsawTestFiles,
+  isConventionalAssertion,
+} from '../../src/loaders/unrendered-sources.js';
+import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
+
+// The shape of opentelemetry-operator's and kro's chainsaw tests (tests/e2e/*/chainsaw-test.yaml).
+const CHAINSAW_TEST = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: smoke
+spec:
+  steps:
+    - name: step-00
+      try:
+        - apply:
+            file: 00-install.yaml
+        - assert:
+            file: 00-assert.yaml
+        - assert:
+            file: 00-install.yaml
+    - name: step-01
+      try:
+        - patch:
+            file: 01-patch.yaml
+        - apply:
+            file: 01-invalid.yaml
+            expect:
+              - check:
+                  ($error != null): true
+        - error:
+            file: 01-gone.yaml
+        - assert:
+            file: checks/*-ready.yaml
+      catch:
+        - podLogs:
+            selector: app=smoke
+      finally:
+        - delete:
+            file: 01-delete.yaml
+        - assert:
+            file: https://example.com/remote-assert.yaml
+`;
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: app }
+spec:
+  selector: { matchLabels: { app: a } }
+  template:
+    metadata: { labels: { app: a } }
+    spec: { containers: [{ name: a, image: a }] }
+`;
+
+// What chainsaw asserts: a partial object, which the API server would refuse whole.
+const PARTIAL = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: app }
+status: { readyReplicas: 1 }
+`;
+
+describe('chainsawTestFiles', () => {
+  it('names the files of every operation of every step and block, saying which are partial', () => {
+    const files = chainsawTestFiles(CHAINSAW_TEST, '/repo/tests/smoke/chainsaw-test.yaml').map(
+      (f) => [path.relative('/repo/tests/smoke', f.file), f.glob, f.partial?.split(':')[0]],
+    );
+    expect(files).toEqual([
+      ['00-install.yaml', false, undefined],
+      ['00-assert.yaml', false, 'asserts'],
+      ['00-install.yaml', false, 'asserts'],
+      ['01-patch.yaml', false, 'patches with'],
+      ['01-invalid.yaml', false, 'applies expecting the API server to refuse it'],
+      ['01-gone.yaml', false, 'expects errors from'],
+      ['checks/*-ready.yaml', true, 'asserts'],
+      ['01-delete.yaml', false, 'deletes'],
+    ]);
+  });
+
+  it('takes an apply that expects success, or checks something else, as a whole resource', () => {
+    const apply = (check: string) =>
+      chainsawTestFiles(
+        `spec: { steps: [{ try: [{ apply: { file: a.yaml, expect: [{ check: ${check} }] } }] }] }`,
+        '/t/chainsaw-test.yaml',
+      )[0]?.partial;
+    expect(apply('{ ($error == null): true }')).toBeUndefined();
+    expect(apply('{ (status.phase): Running }')).toBeUndefined();
+    expect(apply('{ ($error): "admission webhook denied the request" }')).toContain('refuse');
+  });
+
+  it('names nothing in a test that is not YAML', () => {
+    expect(chainsawTestFiles('spec: [\n', '/t/chainsaw-test.yaml')).toEqual([]);
+  });
+});
+
+describe('isConventionalAssertion', () => {
+  it("knows kuttl's and chainsaw's assertion names, not a step's other files", () => {
+    for (const name of ['00-assert.yaml', '01-errors.yaml', '12-assert.yml', '3-ASSERT.YAML']) {
+      expect(isConventionalAssertion(name), name).toBe(true);
+    }
+    for (const name of ['00-install.yaml', 'assert.yaml', '00-assert-pods.yaml', 'x-assert.yaml']) {
+      expect(isConventionalAssertion(name), name).toBe(false);
+    }
+  });
+});
+
+describe('walking a repository with end-to-end tests', () => {
+  const tree = async () => {
+    const dir = await temporaryDirectory('cosi-e2e-tests-');
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    };
+    await write('deploy/app.yaml', DEPLOYMENT);
+    await write('tests/smoke/chainsaw-test.yaml', CHAINSAW_TEST);
+    await write('tests/smoke/00-install.yaml', DEPLOYMENT.replace('name: app', 'name: smoke'));
+    await write('tests/smoke/00-assert.yaml', PARTIAL);
+    await write('tests/smoke/01-patch.yaml', PARTIAL);
+    await write('tests/smoke/01-invalid.yaml', PARTIAL);
+    await write('tests/smoke/01-gone.yaml', PARTIAL);
+    await write('tests/smoke/01-delete.yaml', PARTIAL);
+    await write('tests/smoke/checks/pods-ready.yaml', PARTIAL);
+    await write('tests/smoke/checks/notes.yaml', DEPLOYMENT.replace('name: app', 'name: other'));
+    await write('tests/kuttl/00-assert.yaml', PARTIAL);
+    await write('tests/kuttl/01-errors.yaml', PARTIAL);
+    return dir;
+  };
+
+  it('reads what the tests apply, and sets the tests and their partial objects aside', async () => {
+    const dir = await tree();
+    const walked = await walkManifestTree(['.'], { cwd: dir });
+    expect(walked.files.map((f) => f.display)).toEqual([
+      'deploy/app.yaml',
+      'tests/smoke/00-install.yaml',
+      'tests/smoke/checks/notes.yaml',
+    ]);
+    expect(walked.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['tests/kuttl/00-assert.yaml', 'test-assertion'],
+      ['tests/kuttl/01-errors.yaml', 'test-assertion'],
+      ['tests/smoke/00-assert.yaml', 'test-assertion'],
+      ['tests/smoke/01-delete.yaml', 'test-assertion'],
+      ['tests/smoke/01-gone.yaml', 'test-assertion'],
+      ['tests/smoke/01-invalid.yaml', 'test-assertion'],
+      ['tests/smoke/01-patch.yaml', 'test-assertion'],
+      ['tests/smoke/chainsaw-test.yaml', 'chainsaw-test'],
+      ['tests/smoke/checks/pods-ready.yaml', 'test-assertion'],
+    ]);
+    const say = (file: string) => walked.unrendered.find((u) => u.path === file)?.message;
+    expect(say('tests/smoke/01-patch.yaml')).toBe(
+      'a file tests/smoke/chainsaw-test.yaml patches with: partial objects, not resources; name the file to check it as manifests',
+    );
+    expect(say('tests/smoke/01-invalid.yaml')).toBe(
+      'a file tests/smoke/chainsaw-test.yaml applies expecting the API server to refuse it: invalid on purpose; name the file to check it as manifests',
+    );
+    expect(say('tests/kuttl/00-assert.yaml')).toContain("by kuttl's and chainsaw's naming");
+    expect(walked.findings).toEqual([]);
+  });
+
+  it('passes the repository the partial objects failed, and reads one given by name', async () => {
+    const dir = await tree();
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    expect(read.resources).toHaveLength(3);
+    const named = await readManifests(['tests/smoke/00-assert.yaml'], { cwd: dir });
+    expect(named.findings.map((f) => f.code)).toContain('schema-violation');
+  });
+});
