@@ -334,9 +334,11 @@ class SpecChecker {
       const old = isPlainObject(previous?.spec)
         ? previousDocument(definition, header, previous.spec, previous.metadata)
         : undefined;
-      const kept = checkKubernetesDocument(definition, header, compiled, report, old, (source) =>
-        this.celRules().syntaxError(source),
-      );
+      // CEL is loaded only when a document writes admission expressions.
+      const kept = checkKubernetesDocument(definition, header, compiled, report, old, {
+        syntaxError: (source) => this.celRules().syntaxError(source),
+        compileError: (source, declared) => this.celRules().compileError(source, declared),
+      });
       // The rules of a CRD see the whole document, as the API server's do, and run beside
       // errors that leave its types whole (a pattern, a minimum), as there.
       if (!report.hasBlockingErrors && this.checkRules && isPlainObject(kept)) {

@@ -5,7 +5,7 @@
 import type { CelEnv } from '@bufbuild/cel';
 import { celEnvironmentFor } from './cel-environment.js';
 import { evaluateRules, type EvaluateRulesOptions, type RuleViolation } from './evaluate-rules.js';
-import { compileRulesIn, type CompiledRules } from './rule-compiler.js';
+import { compileExpression, compileRulesIn, type CompiledRules } from './rule-compiler.js';
 import { parseExpression } from './cel-expression.js';
 
 /** The CEL rules of one CEL environment: compile a schema's rules, evaluate them on a value. */
@@ -20,6 +20,12 @@ export interface CelRules {
   ): RuleViolation[];
   /** Why `source` does not parse as an expression of this environment, or undefined. */
   syntaxError(source: string): string | undefined;
+  /**
+   * Why `source` does not compile where only the variables `declared` are: it does not parse
+   * (as {@link syntaxError} says), or it names a variable nothing declares (`undeclared reference
+   * to 'objec' (in container '')`, as cel-go says). Undefined when neither.
+   */
+  compileError(source: string, declared: ReadonlySet<string>): string | undefined;
 }
 
 /** The CEL rule engine: the rules of the API server of a Kubernetes version. */
@@ -29,6 +35,35 @@ export interface CelRuleEngine {
    * stable when omitted.
    */
   rulesFor(kubernetesVersion?: string): CelRules;
+}
+
+const UNDECLARED = 'undeclared reference to';
+
+/**
+ * Where a variable is first named in `source` (line and column from 1, as cel-go says them): its
+ * first appearance as a name of its own, not a field or method (`.name`), a function (`name(`)
+ * nor inside a string literal; `undefined` when there is none.
+ */
+function variablePosition(source: string, name: string): { line: number; col: number } | undefined {
+  // String literals blanked out, at their length: a name inside one is no reference.
+  const code = source.replace(
+    /[rR]?(?:'''[\s\S]*?'''|"""[\s\S]*?"""|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*")/g,
+    (literal) => literal.replace(/[^\n]/g, ' '),
+  );
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const offset = new RegExp(`(?<![\\w.])${escaped}(?![\\w(])`).exec(code)?.index;
+  if (offset === undefined) return undefined;
+  const before = source.slice(0, offset).split('\n');
+  return { line: before.length, col: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+function syntaxErrorIn(environment: CelEnv, source: string): string | undefined {
+  try {
+    parseExpression(source, environment);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 export const celRuleEngine: CelRuleEngine = {
@@ -43,13 +78,23 @@ export const celRuleEngine: CelRuleEngine = {
           environment,
           ...(kubernetesVersion === undefined ? {} : { kubernetesVersion }),
         }),
-      syntaxError: (source) => {
-        try {
-          parseExpression(source, environment);
-          return undefined;
-        } catch (error) {
-          return error instanceof Error ? error.message : String(error);
-        }
+      syntaxError: (source) => syntaxErrorIn(environment, source),
+      compileError: (source, declared) => {
+        const syntax = syntaxErrorIn(environment, source);
+        if (syntax !== undefined) return syntax;
+        const compiled = compileExpression(source, undefined, environment, undefined, declared);
+        if (!('error' in compiled)) return undefined;
+        // The rule compiler's other limits are a CRD rule's; only the names are checked here.
+        // Only variables: a function this environment lacks (the authorizer library's
+        // `authorizer.group(...)`) is the planner's to refuse, not the API server's.
+        const undeclared = compiled.error.split('; ').flatMap((problem) => {
+          if (!problem.startsWith(UNDECLARED)) return [];
+          const at = variablePosition(source, problem.slice(UNDECLARED.length + 2, -1));
+          return at === undefined
+            ? []
+            : [`ERROR: <input>:${at.line}:${at.col}: ${problem} (in container '')`];
+        });
+        return undeclared.length === 0 ? undefined : undeclared.join('; ');
       },
     };
   },

@@ -467,9 +467,13 @@ function compileRule(
   };
 }
 
+/** The variables a CRD's rule sees. */
+const RULE_VARIABLES: ReadonlySet<string> = new Set(['self', 'oldSelf']);
+
 /**
- * Parses, checks and plans one expression. The check refuses names nothing defines (a typo in a
- * function or variable is a rule that does not compile, as in the API server, not a failure of
+ * Parses, checks and plans one expression. The check refuses names nothing defines (`declared`
+ * are the variables: a CRD rule's `self` and `oldSelf` unless given; a typo in a function or
+ * variable is a rule that does not compile, as in the API server, not a failure of
  * every document) and, given the schema of `self`, what its type check proves wrong
  * (`type-check.ts`: a field the schema does not declare, `self == 'abc'` on an integer, a result
  * that is not `result`'s type); the rewrite charges each comprehension for its range
@@ -481,6 +485,7 @@ export function compileExpression(
   self?: SelfSchema,
   env: CelEnv = celEnvironmentFor(),
   result?: 'bool' | 'string',
+  declared: ReadonlySet<string> = RULE_VARIABLES,
 ): { program: RuleProgram; transition: boolean; estimatedCost: number } | { error: string } {
   if (source.length > MAX_EXPRESSION_LENGTH) {
     return { error: `longer than ${MAX_EXPRESSION_LENGTH} characters` };
@@ -523,7 +528,7 @@ export function compileExpression(
       case 'identExpr': {
         const name = v.name as string;
         if (name === 'oldSelf') transition = true;
-        if (!scope.has(name) && name !== 'self' && name !== 'oldSelf' && !TYPE_NAMES.has(name)) {
+        if (!scope.has(name) && !declared.has(name) && !TYPE_NAMES.has(name)) {
           problems.push(`undeclared reference to '${name}'`);
         }
         return;

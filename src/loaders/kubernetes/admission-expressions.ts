@@ -4,9 +4,13 @@
  * ValidatingAdmissionPolicy's validations (and their message expressions), audit annotations,
  * variables and match conditions, a MutatingAdmissionPolicy's mutations, and a webhook's match
  * conditions. Each expression is parsed in the CEL dialect of the document's Kubernetes version;
- * one that does not parse is reported at its field. Types and names are not checked: the
- * variables these expressions see (`object`, `params`, `request`, `authorizer`, ...) have the
- * types of whatever the policy matches.
+ * one that does not parse is reported at its field. So is one that names a variable its field does
+ * not declare (`undeclared reference to 'objec' (in container '')`), as the API server declares
+ * them (`pkg/apis/admissionregistration/validation`): `object`, `oldObject`, `request` and
+ * `namespaceObject` everywhere; `authorizer` but in a message expression; `params` in a
+ * ValidatingAdmissionPolicy with a `paramKind`; `variables` in one with variables, but in its
+ * match conditions. A MutatingAdmissionPolicy's are parsed only. Types are not checked: `object`
+ * and `params` have the types of whatever the policy matches.
  */
 
 import { isPlainObject } from '../manifest-document.js';
@@ -18,7 +22,12 @@ import { invalidValue } from './go-field-error.js';
 interface WrittenExpression {
   readonly path: readonly (string | number)[];
   readonly source: string;
+  /** The variables it may name; `undefined`: they are not checked. */
+  readonly declared?: ReadonlySet<string>;
 }
+
+/** The variables every admission expression sees. */
+const ALWAYS = ['object', 'oldObject', 'request', 'namespaceObject'];
 
 const POLICY_KINDS = new Set([
   'ValidatingAdmissionPolicy',
@@ -32,19 +41,25 @@ export function holdsAdmissionExpressions(group: string, kind: string): boolean 
   return group === 'admissionregistration.k8s.io' && POLICY_KINDS.has(kind);
 }
 
-/**
- * The problems of the admission expressions of a document of `group`/`kind`; `syntaxError`
- * parses one expression in the document's CEL dialect.
- */
+/** How an admission expression is compiled, in the document's CEL dialect (`CelRules`). */
+export interface AdmissionCel {
+  /** Why an expression does not parse. */
+  syntaxError(source: string): string | undefined;
+  /** Why it does not parse, or names a variable not `declared`. */
+  compileError(source: string, declared: ReadonlySet<string>): string | undefined;
+}
+
+/** The problems of the admission expressions of a document of `group`/`kind`. */
 export function admissionExpressionProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
-  syntaxError: (source: string) => string | undefined,
+  cel: AdmissionCel,
 ): SchemaProblem[] {
   if (!holdsAdmissionExpressions(group, kind)) return [];
-  return expressionsOf(document, kind).flatMap(({ path, source }) => {
-    const error = syntaxError(source);
+  return expressionsOf(document, kind).flatMap(({ path, source, declared }) => {
+    const error =
+      declared === undefined ? cel.syntaxError(source) : cel.compileError(source, declared);
     return error === undefined
       ? []
       : [
@@ -61,35 +76,55 @@ export function admissionExpressionProblems(
 /** The expressions a document writes, by kind. */
 function expressionsOf(document: Record<string, unknown>, kind: string): WrittenExpression[] {
   const found: WrittenExpression[] = [];
-  /** Each item's `field` of the list at `path` (`spec.validations[*].expression`). */
-  const collect = (list: unknown, path: (string | number)[], fields: readonly string[]): void => {
+  /**
+   * Each item's `field` of the list at `path` (`spec.validations[*].expression`), which may name
+   * the variables `declared` (any when undefined).
+   */
+  const collect = (
+    list: unknown,
+    path: (string | number)[],
+    fields: Readonly<Record<string, ReadonlySet<string> | undefined>>,
+  ): void => {
     if (!Array.isArray(list)) return;
     list.forEach((item: unknown, i) => {
       if (!isPlainObject(item)) return;
-      for (const field of fields) {
+      for (const [field, declared] of Object.entries(fields)) {
         const source = item[field];
         if (typeof source === 'string' && source !== '') {
-          found.push({ path: [...path, i, field], source });
+          found.push({ path: [...path, i, field], source, ...(declared && { declared }) });
         }
       }
     });
   };
+  const sees = (...names: (string | false)[]): ReadonlySet<string> =>
+    new Set([...ALWAYS, ...names.filter((name): name is string => name !== false)]);
   if (kind === 'ValidatingWebhookConfiguration' || kind === 'MutatingWebhookConfiguration') {
     const hooks = document.webhooks;
     if (Array.isArray(hooks)) {
+      const expression = { expression: sees('authorizer') };
       hooks.forEach((hook: unknown, i) => {
         if (isPlainObject(hook))
-          collect(hook.matchConditions, ['webhooks', i, 'matchConditions'], ['expression']);
+          collect(hook.matchConditions, ['webhooks', i, 'matchConditions'], expression);
       });
     }
     return found;
   }
   const spec = document.spec;
   if (!isPlainObject(spec)) return found;
-  collect(spec.matchConditions, ['spec', 'matchConditions'], ['expression']);
-  collect(spec.variables, ['spec', 'variables'], ['expression']);
-  collect(spec.validations, ['spec', 'validations'], ['expression', 'messageExpression']);
-  collect(spec.auditAnnotations, ['spec', 'auditAnnotations'], ['valueExpression']);
+  // A MutatingAdmissionPolicy's expressions also name its mutation types: parsed only.
+  const checked = kind === 'ValidatingAdmissionPolicy';
+  const params = spec.paramKind !== undefined && spec.paramKind !== null && 'params';
+  const variables = Array.isArray(spec.variables) && spec.variables.length > 0 && 'variables';
+  const full = checked ? sees('authorizer', params, variables) : undefined;
+  collect(spec.matchConditions, ['spec', 'matchConditions'], {
+    expression: checked ? sees('authorizer', params) : undefined,
+  });
+  collect(spec.variables, ['spec', 'variables'], { expression: full });
+  collect(spec.validations, ['spec', 'validations'], {
+    expression: full,
+    messageExpression: checked ? sees(params, variables) : undefined,
+  });
+  collect(spec.auditAnnotations, ['spec', 'auditAnnotations'], { valueExpression: full });
   if (Array.isArray(spec.mutations)) {
     spec.mutations.forEach((mutation: unknown, i) => {
       if (!isPlainObject(mutation)) return;

@@ -36,7 +36,11 @@ import { limitRangeProblems } from './limit-ranges.js';
 import { resourceQuotaProblems } from './resource-quotas.js';
 import { apiServiceProblems } from './api-services.js';
 import { runtimeClassProblems } from './runtime-classes.js';
-import { admissionExpressionProblems, holdsAdmissionExpressions } from './admission-expressions.js';
+import {
+  admissionExpressionProblems,
+  holdsAdmissionExpressions,
+  type AdmissionCel,
+} from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -66,8 +70,9 @@ import { ephemeralContainerProblems } from './ephemeral-containers.js';
  * the resource's spec: the document's top-level fields but `apiVersion`, `kind` and `metadata`,
  * with defaults. A cosi-shaped document of such a type (`{ metadata: { type, id }, spec }`) is
  * checked as the Kubernetes document it stands for. On an update, `previous` is the previous
- * document, against which the schema's problems ratchet. `celSyntaxError` parses a CEL expression
- * in the load's dialect (admission policies' expressions, `admission-expressions.ts`).
+ * document, against which the schema's problems ratchet. `cel` compiles a CEL expression in the
+ * load's dialect (admission policies' expressions, `admission-expressions.ts`); without it they
+ * are not checked.
  */
 export function checkKubernetesDocument(
   definition: ResourceDefinition,
@@ -75,7 +80,7 @@ export function checkKubernetesDocument(
   compiled: CompiledSchema,
   report: DocumentReport,
   previous?: Record<string, unknown>,
-  celSyntaxError: (source: string) => string | undefined = () => undefined,
+  cel?: AdmissionCel,
 ): unknown {
   const schema = definition.schema;
   const kind = definition.kubernetes;
@@ -168,8 +173,8 @@ export function checkKubernetesDocument(
           ...apiServiceProblems(document, group, kind.kind),
           ...runtimeClassProblems(document, group, kind.kind),
           // CEL is loaded only for the documents that write admission expressions.
-          ...(holdsAdmissionExpressions(group, kind.kind)
-            ? admissionExpressionProblems(document, group, kind.kind, celSyntaxError)
+          ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
+            ? admissionExpressionProblems(document, group, kind.kind, cel)
             : []),
           ...roleBindingProblems(document, group, kind.kind),
           ...policyRuleProblems(document, group, kind.kind),

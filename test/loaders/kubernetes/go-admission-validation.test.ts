@@ -208,6 +208,79 @@ describe('admission expressions, compiled by the API server when the object is w
     ).toEqual([]);
   });
 
+  it('takes the variables each field declares: authorizer, namespaceObject, params with a paramKind', () => {
+    expect(
+      load(
+        policy(`  failurePolicy: Fail
+  paramKind: { apiVersion: v1, kind: ConfigMap }
+  matchConstraints:
+    resourceRules:
+      - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments] }
+  matchConditions:
+    - { name: not-leases, expression: "!(request.resource.group == 'coordination.k8s.io') && params != null" }
+  variables:
+    - { name: env, expression: "namespaceObject.metadata.?labels.env.orValue('dev')" }
+  validations:
+    - expression: "authorizer.group('apps').resource('deployments').check('scale').allowed() || object.spec.replicas <= int(params.data.max)"
+      messageExpression: "'too many replicas in ' + variables.env + ' for ' + request.userInfo.username"
+    - expression: "object.spec.template.spec.containers.all(i, c, c.name != '' && i >= 0) && oldObject == null"
+  auditAnnotations:
+    - { key: env, valueExpression: "variables.env" }
+`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a variable its field does not declare, as cel-go words it', () => {
+    const findings = load(
+      policy(`  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+      - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments] }
+  matchConditions:
+    - { name: uses-variables, expression: "variables.x" }
+  validations:
+    - expression: "objec.spec.replicas <= 5"
+      messageExpression: "authorizer.group('').resource('pods').check('get').reason()"
+    - expression: "params.max > object.spec.replicas"
+`) +
+        configuration(
+          'ValidatingWebhookConfiguration',
+          `  - name: check.example.com
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    clientConfig: { url: "https://hooks.example.com/check" }
+    matchConditions:
+      - { name: uses-params, expression: "params.enabled" }
+`,
+        ),
+    );
+    // No paramKind: no params; no variables, and never in match conditions; no authorizer in a
+    // message expression (pkg/apis/admissionregistration/validation).
+    expect(findings.map((f) => [f.pointer, f.message])).toEqual([
+      [
+        '/spec/matchConditions/0/expression',
+        `Invalid value: "variables.x": compilation failed: ERROR: <input>:1:1: undeclared reference to 'variables' (in container '')`,
+      ],
+      [
+        '/spec/validations/0/expression',
+        `Invalid value: "objec.spec.replicas <= 5": compilation failed: ERROR: <input>:1:1: undeclared reference to 'objec' (in container '')`,
+      ],
+      [
+        '/spec/validations/0/messageExpression',
+        `Invalid value: "authorizer.group('').resource('pods').check('get').reason()": compilation failed: ERROR: <input>:1:1: undeclared reference to 'authorizer' (in container '')`,
+      ],
+      [
+        '/spec/validations/1/expression',
+        `Invalid value: "params.max > object.spec.replicas": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')`,
+      ],
+      [
+        '/webhooks/0/matchConditions/0/expression',
+        `Invalid value: "params.enabled": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')`,
+      ],
+    ]);
+  });
+
   it("refuses an expression that does not parse, at its field, in a policy or a webhook's match conditions", () => {
     const findings = load(
       policy(`  failurePolicy: Fail
