@@ -112,10 +112,11 @@ export function evaluateRules(
         ...(apiServerMessage === undefined ? {} : { apiServerMessage }),
       });
     };
-    const ruleNode: RuleNode = {
+    // What the API server's error names of the node; built only for a rule that fails.
+    const failedNode = (): RuleNode => ({
       type: typeof node.type === 'string' ? node.type : '',
       value: current,
-    };
+    });
     const outcome = budget.run(() => rule.program(bindings));
     if ('exceeded' in outcome) {
       report('cel-cost-exceeded', `${outcome.exceeded.message}: ${rule.rule}`);
@@ -130,7 +131,7 @@ export function evaluateRules(
       report(
         'cel-evaluation-error',
         `the rule could not be evaluated: ${detail}${named}`,
-        evaluationFieldError(detail, ruleNode),
+        evaluationFieldError(detail, failedNode()),
       );
       return;
     }
@@ -145,10 +146,12 @@ export function evaluateRules(
       return;
     }
     const message = violationMessage(rule, bindings, budget);
-    report('cel-violation', message, violationFieldError(rule.reason, message, ruleNode, minor), [
-      ...path,
-      ...rule.fieldPath,
-    ]);
+    report(
+      'cel-violation',
+      message,
+      violationFieldError(rule.reason, message, failedNode(), minor),
+      [...path, ...rule.fieldPath],
+    );
   };
 
   const visit = (

@@ -27,16 +27,18 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
     `Invalid value: ${goValue(shown)}: ${goFieldPath(path)} in body ${detail}`;
   const invalid = (detail: string): string | undefined =>
     isScalar(value) ? inBody(value, detail) : undefined;
+  // kube-openapi names the type it found, quoted, and field.TypeInvalid shows it as the value.
+  const typeInvalid = (expected: string): string | undefined => {
+    const found = jsonTypeOf(value);
+    return found === undefined
+      ? undefined
+      : inBody(found, `must be of type ${expected}: ${JSON.stringify(found)}`);
+  };
   switch (error.keyword) {
     case 'required':
       return 'Required value';
-    case 'type': {
-      // kube-openapi names the type it found, quoted, and field.TypeInvalid shows it as the value.
-      const found = jsonTypeOf(value);
-      if (found === undefined) return undefined;
-      const expected = Array.isArray(params.type) ? params.type.join(',') : String(params.type);
-      return inBody(found, `must be of type ${expected}: ${JSON.stringify(found)}`);
-    }
+    case 'type':
+      return typeInvalid(Array.isArray(params.type) ? params.type.join(',') : String(params.type));
     case 'enum': {
       if (!isScalar(value) || !Array.isArray(params.allowedValues)) return undefined;
       const allowed = params.allowedValues.map((v: unknown) =>
@@ -62,13 +64,9 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
       return invalid(`should be less than ${String(params.limit)}`);
     case 'multipleOf':
       return invalid(`should be a multiple of ${String(params.multipleOf)}`);
-    case 'x-kubernetes-int-or-string': {
+    case 'x-kubernetes-int-or-string':
       // The API server types such a field as both (`Type: integer,string`).
-      const found = jsonTypeOf(value);
-      return found === undefined
-        ? undefined
-        : inBody(found, `must be of type integer,string: ${JSON.stringify(found)}`);
-    }
+      return typeInvalid('integer,string');
     case 'minItems':
       return Array.isArray(value)
         ? inBody(value.length, `should have at least ${String(params.limit)} items`)
