@@ -241,7 +241,11 @@ function ruleErrorString(rule: CompiledRule): string {
 
 /** The message of a violation: `messageExpression`'s, else `message`, else `failed rule: ...`. */
 function violationMessage(rule: CompiledRule, bindings: RuleBindings, budget: CostBudget): string {
-  const fallback = rule.message ?? `failed rule: ${rule.rule}`;
+  // As the API server's `ruleMessageOrDefault`: the message trimmed, else the rule's trimmed text.
+  const fallback =
+    rule.message === undefined || rule.message === ''
+      ? `failed rule: ${rule.rule.trim()}`
+      : rule.message.trim();
   if (rule.messageExpression === undefined) return fallback;
   const program = rule.messageExpression;
   const outcome = budget.run(() => program(bindings));

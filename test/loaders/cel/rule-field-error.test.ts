@@ -88,6 +88,26 @@ describe("a rule's failure in the API server's words", () => {
     );
   });
 
+  it('says the message, or the rule, without the spaces around it (ruleMessageOrDefault)', () => {
+    const spaced = {
+      type: 'object',
+      'x-kubernetes-validations': [
+        { rule: '  self.a > 1  ', message: '  a too small  ' },
+        { rule: '  self.a > 2  ' },
+      ],
+      properties: { a: { type: 'integer' } },
+    };
+    expect(
+      evaluateRules(spaced, { a: 0 }, { kubernetesVersion: '1.34' }).map((v) => [
+        v.message,
+        v.apiServerMessage,
+      ]),
+    ).toEqual([
+      ['a too small', 'Invalid value: "object": a too small'],
+      ['failed rule: self.a > 2', 'Invalid value: "object": failed rule: self.a > 2'],
+    ]);
+  });
+
   it('shows the type for an evaluation error in every release, naming the rule by its message', () => {
     const failing = schema(['self.context == "WAYPOINT"']);
     for (const kubernetesVersion of ['1.34', '1.36']) {
