@@ -250,12 +250,21 @@ function violationMessage(rule: CompiledRule, bindings: RuleBindings, budget: Co
   const program = rule.messageExpression;
   const outcome = budget.run(() => program(bindings));
   if ('exceeded' in outcome) return `${fallback} (messageExpression: ${outcome.exceeded.message})`;
-  const message = outcome.value;
-  if (typeof message !== 'string' || message.trim() === '' || /[\r\n]/.test(message)) {
+  // The API server trims the value, and falls back on one that is empty, has a line break or is
+  // longer than 5 KiB (`evalMessageExpression`).
+  const message = typeof outcome.value === 'string' ? outcome.value.trim() : '';
+  if (
+    message === '' ||
+    message.includes('\n') ||
+    Buffer.byteLength(message, 'utf8') > MAX_MESSAGE_BYTES
+  ) {
     return fallback;
   }
   return message;
 }
+
+/** The longest message a `messageExpression` may evaluate to (`MaxEvaluatedMessageExpressionSizeBytes`). */
+const MAX_MESSAGE_BYTES = 5 * 1024;
 
 function describe(value: unknown): string {
   if (typeof value === 'bigint') return 'an int';

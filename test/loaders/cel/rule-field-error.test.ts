@@ -108,6 +108,27 @@ describe("a rule's failure in the API server's words", () => {
     ]);
   });
 
+  it("says a messageExpression's value trimmed, and the message for one it cannot say", () => {
+    const said = (messageExpression: string) =>
+      evaluateRules(
+        {
+          type: 'object',
+          'x-kubernetes-validations': [
+            { rule: 'self.a > 1', message: 'a too small', messageExpression },
+          ],
+          properties: { a: { type: 'integer' } },
+        },
+        { a: 0 },
+      )[0]?.message;
+    expect(said("'  a is ' + string(self.a) + '\\n'")).toBe('a is 0');
+    // Empty, a line break inside, or over 5 KiB: evalMessageExpression's errors, and the
+    // API server falls back on the message.
+    expect(said("'   '")).toBe('a too small');
+    expect(said("'a\\nb'")).toBe('a too small');
+    expect(said(`'${'x'.repeat(5 * 1024)}'`)).toBe('x'.repeat(5 * 1024));
+    expect(said(`'${'x'.repeat(5 * 1024 + 1)}'`)).toBe('a too small');
+  });
+
   it('shows the type for an evaluation error in every release, naming the rule by its message', () => {
     const failing = schema(['self.context == "WAYPOINT"']);
     for (const kubernetesVersion of ['1.34', '1.36']) {
