@@ -337,7 +337,8 @@ class SpecChecker {
       // CEL is loaded only when a document writes admission expressions.
       const kept = checkKubernetesDocument(definition, header, compiled, report, old, {
         syntaxError: (source) => this.celRules().syntaxError(source),
-        compileError: (source, declared) => this.celRules().compileError(source, declared),
+        compileError: (source, declared, result) =>
+          this.celRules().compileError(source, declared, result),
       });
       // The rules of a CRD see the whole document, as the API server's do, and run beside
       // errors that leave its types whole (a pattern, a minimum), as there.

@@ -7,6 +7,7 @@ import { celEnvironmentFor } from './cel-environment.js';
 import { evaluateRules, type EvaluateRulesOptions, type RuleViolation } from './evaluate-rules.js';
 import { compileExpression, compileRulesIn, type CompiledRules } from './rule-compiler.js';
 import { parseExpression } from './cel-expression.js';
+import type { ExprNode } from './optional-syntax.js';
 
 /** The CEL rules of one CEL environment: compile a schema's rules, evaluate them on a value. */
 export interface CelRules {
@@ -21,11 +22,18 @@ export interface CelRules {
   /** Why `source` does not parse as an expression of this environment, or undefined. */
   syntaxError(source: string): string | undefined;
   /**
-   * Why `source` does not compile where only the variables `declared` are: it does not parse
-   * (as {@link syntaxError} says), or it names a variable nothing declares (`undeclared reference
-   * to 'objec' (in container '')`, as cel-go says). Undefined when neither.
+   * Why an admission expression does not compile where only the variables `declared` are, as the
+   * API server says it: it does not parse (`compilation failed: ` and what {@link syntaxError}
+   * says), it names a variable nothing declares (`compilation failed: ERROR: <input>:1:1:
+   * undeclared reference to 'objec' (in container '')`), or, when it must be a `result`, it is
+   * only a field of a variable of no known type (`object.spec.enabled`: `must evaluate to
+   * bool`). Undefined when none.
    */
-  compileError(source: string, declared: ReadonlySet<string>): string | undefined;
+  compileError(
+    source: string,
+    declared: ReadonlySet<string>,
+    result?: 'bool' | 'string',
+  ): string | undefined;
 }
 
 /** The CEL rule engine: the rules of the API server of a Kubernetes version. */
@@ -38,6 +46,31 @@ export interface CelRuleEngine {
 }
 
 const UNDECLARED = 'undeclared reference to';
+
+/** The variables of an admission expression whose type is `dyn`: what the policy matches. */
+const UNTYPED_VARIABLES = new Set(['object', 'oldObject', 'params']);
+
+/**
+ * Whether an expression is only a field or an index of an untyped variable (`object.spec.enabled`,
+ * `params.data['x']`): its type is `dyn`, which cel-go's checker never takes for `bool` or `string`
+ * (the API server compares the output type with the one the field needs).
+ */
+function isUntypedField(expr: ExprNode): boolean {
+  let node = expr;
+  let selected = false;
+  for (;;) {
+    const { case: kind, value } = node.exprKind;
+    const v = value as Record<string, unknown>;
+    if (kind === 'selectExpr' && v.testOnly !== true) {
+      node = v.operand as ExprNode;
+    } else if (kind === 'callExpr' && v.function === '_[_]' && v.target === undefined) {
+      node = (v.args as ExprNode[])[0] as ExprNode;
+    } else {
+      return selected && kind === 'identExpr' && UNTYPED_VARIABLES.has(v.name as string);
+    }
+    selected = true;
+  }
+}
 
 /**
  * Where a variable is first named in `source` (line and column from 1, as cel-go says them): its
@@ -79,11 +112,15 @@ export const celRuleEngine: CelRuleEngine = {
           ...(kubernetesVersion === undefined ? {} : { kubernetesVersion }),
         }),
       syntaxError: (source) => syntaxErrorIn(environment, source),
-      compileError: (source, declared) => {
+      compileError: (source, declared, result) => {
         const syntax = syntaxErrorIn(environment, source);
-        if (syntax !== undefined) return syntax;
+        if (syntax !== undefined) return `compilation failed: ${syntax}`;
         const compiled = compileExpression(source, undefined, environment, undefined, declared);
-        if (!('error' in compiled)) return undefined;
+        if (!('error' in compiled)) {
+          return result !== undefined && isUntypedField(parseExpression(source, environment).expr)
+            ? `must evaluate to ${result}`
+            : undefined;
+        }
         // The rule compiler's other limits are a CRD rule's; only the names are checked here.
         // Only variables: a function this environment lacks (the authorizer library's
         // `authorizer.group(...)`) is the planner's to refuse, not the API server's.
@@ -94,7 +131,7 @@ export const celRuleEngine: CelRuleEngine = {
             ? []
             : [`ERROR: <input>:${at.line}:${at.col}: ${problem} (in container '')`];
         });
-        return undeclared.length === 0 ? undefined : undeclared.join('; ');
+        return undeclared.length === 0 ? undefined : `compilation failed: ${undeclared.join('; ')}`;
       },
     };
   },

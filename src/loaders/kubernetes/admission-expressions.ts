@@ -24,7 +24,12 @@ interface WrittenExpression {
   readonly source: string;
   /** The variables it may name; `undefined`: they are not checked. */
   readonly declared?: ReadonlySet<string>;
+  /** The type it must have, when its variables are checked. */
+  readonly result?: 'bool' | 'string';
 }
+
+/** How an expression is checked: the variables it may name, and the type it must have. */
+type Checked = Pick<WrittenExpression, 'declared' | 'result'>;
 
 /** The variables every admission expression sees. */
 const ALWAYS = ['object', 'oldObject', 'request', 'namespaceObject'];
@@ -45,8 +50,15 @@ export function holdsAdmissionExpressions(group: string, kind: string): boolean 
 export interface AdmissionCel {
   /** Why an expression does not parse. */
   syntaxError(source: string): string | undefined;
-  /** Why it does not parse, or names a variable not `declared`. */
-  compileError(source: string, declared: ReadonlySet<string>): string | undefined;
+  /**
+   * Why it does not compile, in the API server's words: it does not parse, names a variable not
+   * `declared`, or is sure not to be a `result`.
+   */
+  compileError(
+    source: string,
+    declared: ReadonlySet<string>,
+    result?: 'bool' | 'string',
+  ): string | undefined;
 }
 
 /** The problems of the admission expressions of a document of `group`/`kind`. */
@@ -57,17 +69,20 @@ export function admissionExpressionProblems(
   cel: AdmissionCel,
 ): SchemaProblem[] {
   if (!holdsAdmissionExpressions(group, kind)) return [];
-  return expressionsOf(document, kind).flatMap(({ path, source, declared }) => {
-    const error =
-      declared === undefined ? cel.syntaxError(source) : cel.compileError(source, declared);
-    return error === undefined
+  return expressionsOf(document, kind).flatMap(({ path, source, declared, result }) => {
+    const syntax = declared === undefined ? cel.syntaxError(source) : undefined;
+    const detail =
+      declared === undefined
+        ? syntax && `compilation failed: ${syntax}`
+        : cel.compileError(source, declared, result);
+    return detail === undefined
       ? []
       : [
           {
             path: jsonPointer(path),
             part: 'value' as const,
             keyword: 'cel-syntax',
-            message: invalidValue(source, `compilation failed: ${error}`),
+            message: invalidValue(source, detail),
           },
         ];
   });
@@ -83,15 +98,15 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
   const collect = (
     list: unknown,
     path: (string | number)[],
-    fields: Readonly<Record<string, ReadonlySet<string> | undefined>>,
+    fields: Readonly<Record<string, Checked | undefined>>,
   ): void => {
     if (!Array.isArray(list)) return;
     list.forEach((item: unknown, i) => {
       if (!isPlainObject(item)) return;
-      for (const [field, declared] of Object.entries(fields)) {
+      for (const [field, checked] of Object.entries(fields)) {
         const source = item[field];
         if (typeof source === 'string' && source !== '') {
-          found.push({ path: [...path, i, field], source, ...(declared && { declared }) });
+          found.push({ path: [...path, i, field], source, ...checked });
         }
       }
     });
@@ -101,7 +116,7 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
   if (kind === 'ValidatingWebhookConfiguration' || kind === 'MutatingWebhookConfiguration') {
     const hooks = document.webhooks;
     if (Array.isArray(hooks)) {
-      const expression = { expression: sees('authorizer') };
+      const expression = { expression: { declared: sees('authorizer'), result: 'bool' as const } };
       hooks.forEach((hook: unknown, i) => {
         if (isPlainObject(hook))
           collect(hook.matchConditions, ['webhooks', i, 'matchConditions'], expression);
@@ -115,14 +130,16 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
   const checked = kind === 'ValidatingAdmissionPolicy';
   const params = spec.paramKind !== undefined && spec.paramKind !== null && 'params';
   const variables = Array.isArray(spec.variables) && spec.variables.length > 0 && 'variables';
-  const full = checked ? sees('authorizer', params, variables) : undefined;
+  const full = checked ? { declared: sees('authorizer', params, variables) } : undefined;
   collect(spec.matchConditions, ['spec', 'matchConditions'], {
-    expression: checked ? sees('authorizer', params) : undefined,
+    expression: checked ? { declared: sees('authorizer', params), result: 'bool' } : undefined,
   });
   collect(spec.variables, ['spec', 'variables'], { expression: full });
   collect(spec.validations, ['spec', 'validations'], {
-    expression: full,
-    messageExpression: checked ? sees(params, variables) : undefined,
+    expression: full && { ...full, result: 'bool' },
+    messageExpression: checked
+      ? { declared: sees(params, variables), result: 'string' }
+      : undefined,
   });
   collect(spec.auditAnnotations, ['spec', 'auditAnnotations'], { valueExpression: full });
   if (Array.isArray(spec.mutations)) {

@@ -281,6 +281,39 @@ describe('admission expressions, compiled by the API server when the object is w
     ]);
   });
 
+  it('refuses a validation or message that is only a field of an untyped variable (kubernetes#120239)', () => {
+    const findings = load(
+      policy(`  failurePolicy: Fail
+  paramKind: { apiVersion: v1, kind: ConfigMap }
+  matchConstraints:
+    resourceRules:
+      - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments] }
+  matchConditions:
+    - { name: enabled, expression: "params.data['enabled']" }
+  validations:
+    - expression: "object.spec.paused"
+      messageExpression: "object.metadata.name"
+    - expression: "object.spec.paused == true && has(object.spec.replicas)"
+      messageExpression: "'paused: ' + object.metadata.name"
+`),
+    );
+    // Their type is dyn, which the API server's compiler never takes for a bool or a string.
+    expect(findings.map((f) => [f.pointer, f.message])).toEqual([
+      [
+        '/spec/matchConditions/0/expression',
+        `Invalid value: "params.data['enabled']": must evaluate to bool`,
+      ],
+      [
+        '/spec/validations/0/expression',
+        'Invalid value: "object.spec.paused": must evaluate to bool',
+      ],
+      [
+        '/spec/validations/0/messageExpression',
+        'Invalid value: "object.metadata.name": must evaluate to string',
+      ],
+    ]);
+  });
+
   it("refuses the global exists() of capsule's documented policy (projectcapsule/capsule#1829)", () => {
     // exists is a macro of a list only: as a function its variable is a name nothing declares.
     const findings = load(
