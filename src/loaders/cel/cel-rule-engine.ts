@@ -25,14 +25,14 @@ export interface CelRules {
    * Why an admission expression does not compile where only the variables `declared` are, as the
    * API server says it: it does not parse (`compilation failed: ` and what {@link syntaxError}
    * says), it names a variable nothing declares (`compilation failed: ERROR: <input>:1:1:
-   * undeclared reference to 'objec' (in container '')`), or, when it must be a `result`, it is
-   * only a field of a variable of no known type (`object.spec.enabled`: `must evaluate to
-   * bool`). Undefined when none.
+   * undeclared reference to 'objec' (in container '')`), or, when its type must be one of
+   * `result` (cel-go's names: `bool`, `string`, `null_type`), it is only a field of a variable of
+   * no known type (`object.spec.enabled`: `must evaluate to bool`). Undefined when none.
    */
   compileError(
     source: string,
     declared: ReadonlySet<string>,
-    result?: 'bool' | 'string',
+    result?: readonly string[],
   ): string | undefined;
 }
 
@@ -117,9 +117,13 @@ export const celRuleEngine: CelRuleEngine = {
         if (syntax !== undefined) return `compilation failed: ${syntax}`;
         const compiled = compileExpression(source, undefined, environment, undefined, declared);
         if (!('error' in compiled)) {
-          return result !== undefined && isUntypedField(parseExpression(source, environment).expr)
-            ? `must evaluate to ${result}`
-            : undefined;
+          if (result === undefined || !isUntypedField(parseExpression(source, environment).expr)) {
+            return undefined;
+          }
+          // As Go prints the list of the types the field takes.
+          return result.length === 1
+            ? `must evaluate to ${result[0]}`
+            : `must evaluate to one of [${result.join(' ')}]`;
         }
         // The rule compiler's other limits are a CRD rule's; only the names are checked here.
         // Only variables: a function this environment lacks (the authorizer library's

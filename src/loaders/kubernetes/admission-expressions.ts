@@ -24,12 +24,17 @@ interface WrittenExpression {
   readonly source: string;
   /** The variables it may name; `undefined`: they are not checked. */
   readonly declared?: ReadonlySet<string>;
-  /** The type it must have, when its variables are checked. */
-  readonly result?: 'bool' | 'string';
+  /** The types it may have (cel-go's names), when its variables are checked. */
+  readonly result?: readonly string[];
 }
 
 /** How an expression is checked: the variables it may name, and the type it must have. */
 type Checked = Pick<WrittenExpression, 'declared' | 'result'>;
+
+/** The types an expression may have, as the API server's expression kinds say (`ReturnTypes`). */
+const BOOL = ['bool'];
+const STRING = ['string'];
+const STRING_OR_NULL = ['string', 'null_type'];
 
 /** The variables every admission expression sees. */
 const ALWAYS = ['object', 'oldObject', 'request', 'namespaceObject'];
@@ -57,7 +62,7 @@ export interface AdmissionCel {
   compileError(
     source: string,
     declared: ReadonlySet<string>,
-    result?: 'bool' | 'string',
+    result?: readonly string[],
   ): string | undefined;
 }
 
@@ -116,7 +121,7 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
   if (kind === 'ValidatingWebhookConfiguration' || kind === 'MutatingWebhookConfiguration') {
     const hooks = document.webhooks;
     if (Array.isArray(hooks)) {
-      const expression = { expression: { declared: sees('authorizer'), result: 'bool' as const } };
+      const expression = { expression: { declared: sees('authorizer'), result: BOOL } };
       hooks.forEach((hook: unknown, i) => {
         if (isPlainObject(hook))
           collect(hook.matchConditions, ['webhooks', i, 'matchConditions'], expression);
@@ -132,16 +137,16 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
   const variables = Array.isArray(spec.variables) && spec.variables.length > 0 && 'variables';
   const full = checked ? { declared: sees('authorizer', params, variables) } : undefined;
   collect(spec.matchConditions, ['spec', 'matchConditions'], {
-    expression: checked ? { declared: sees('authorizer', params), result: 'bool' } : undefined,
+    expression: checked ? { declared: sees('authorizer', params), result: BOOL } : undefined,
   });
   collect(spec.variables, ['spec', 'variables'], { expression: full });
   collect(spec.validations, ['spec', 'validations'], {
-    expression: full && { ...full, result: 'bool' },
-    messageExpression: checked
-      ? { declared: sees(params, variables), result: 'string' }
-      : undefined,
+    expression: full && { ...full, result: BOOL },
+    messageExpression: checked ? { declared: sees(params, variables), result: STRING } : undefined,
   });
-  collect(spec.auditAnnotations, ['spec', 'auditAnnotations'], { valueExpression: full });
+  collect(spec.auditAnnotations, ['spec', 'auditAnnotations'], {
+    valueExpression: full && { ...full, result: STRING_OR_NULL },
+  });
   if (Array.isArray(spec.mutations)) {
     spec.mutations.forEach((mutation: unknown, i) => {
       if (!isPlainObject(mutation)) return;

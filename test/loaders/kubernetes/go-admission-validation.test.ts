@@ -281,7 +281,7 @@ describe('admission expressions, compiled by the API server when the object is w
     ]);
   });
 
-  it('refuses a validation or message that is only a field of an untyped variable (kubernetes#120239)', () => {
+  it('refuses a validation, message or audit value that is only a field of an untyped variable (kubernetes#120239)', () => {
     const findings = load(
       policy(`  failurePolicy: Fail
   paramKind: { apiVersion: v1, kind: ConfigMap }
@@ -295,6 +295,9 @@ describe('admission expressions, compiled by the API server when the object is w
       messageExpression: "object.metadata.name"
     - expression: "object.spec.paused == true && has(object.spec.replicas)"
       messageExpression: "'paused: ' + object.metadata.name"
+  auditAnnotations:
+    - { key: owner, valueExpression: "object.metadata.labels['owner']" }
+    - { key: name, valueExpression: "'name: ' + object.metadata.name" }
 `),
     );
     // Their type is dyn, which the API server's compiler never takes for a bool or a string.
@@ -310,6 +313,10 @@ describe('admission expressions, compiled by the API server when the object is w
       [
         '/spec/validations/0/messageExpression',
         'Invalid value: "object.metadata.name": must evaluate to string',
+      ],
+      [
+        '/spec/auditAnnotations/0/valueExpression',
+        `Invalid value: "object.metadata.labels['owner']": must evaluate to one of [string null_type]`,
       ],
     ]);
   });
