@@ -7,8 +7,20 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
 import type { SchemaProblem } from './schema-problem.js';
 
-/** Checks a value against a compiled schema; no problems means valid. */
-export type SpecValidator = (value: unknown) => readonly SchemaProblem[];
+/**
+ * Checks a value against a compiled schema; no problems means valid. `wording` picks the words
+ * of the API server's messages ({@link SchemaProblem.apiServerMessage}) by release.
+ */
+export type SpecValidator = (
+  value: unknown,
+  wording?: ApiServerWording,
+) => readonly SchemaProblem[];
+
+/** Which API server's words a problem's `apiServerMessage` is in. */
+export interface ApiServerWording {
+  /** The Kubernetes release's minor (`31` for 1.31); default the newest. */
+  readonly kubernetesMinor?: number;
+}
 
 /** A compiled schema, or why it could not be compiled (paths inside the schema). */
 export interface CompiledSchema {

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../engine/resource/definition.js';
-import type { CompiledSchema, CompilesSchemas } from './compiled-schema.js';
+import type { ApiServerWording, CompiledSchema, CompilesSchemas } from './compiled-schema.js';
 import type { FindingSink } from './finding-sink.js';
 import { jsonPointer } from './json-pointer.js';
 import { correlate, ratchetSchemaProblems } from './ratcheting.js';
@@ -116,7 +116,8 @@ function reportDefaultsBreakingRules(
  * (`/spec` for a cosi document's spec; `` for a Kubernetes-shaped document, checked whole). The
  * one place both shapes of document are checked against a schema, so a check added here covers
  * both. On an update (`previous`), a problem at a part of the value that did not change is
- * not reported (`ratcheting.ts`). False when a problem was reported.
+ * not reported (`ratcheting.ts`). `wording` picks the release whose words a Kubernetes
+ * document's problems are in. False when a problem was reported.
  */
 export function checkAgainstSchema(
   compiled: CompiledSchema,
@@ -125,14 +126,15 @@ export function checkAgainstSchema(
   report: FindingSink,
   extra: readonly SchemaProblem[] = [],
   previous?: PreviousValue,
+  wording?: ApiServerWording,
 ): boolean {
-  let problems = [...(compiled.validate?.(value) ?? []), ...extra];
+  let problems = [...(compiled.validate?.(value, wording) ?? []), ...extra];
   if (previous !== undefined && problems.length > 0) {
     const correlation = correlate(value, previous.value, previous.schema, previous);
     problems = ratchetSchemaProblems(
       problems,
       correlation,
-      () => compiled.validate?.(previous.value) ?? [],
+      () => compiled.validate?.(previous.value, wording) ?? [],
     );
   }
   report.addSpecViolations(problems, at);

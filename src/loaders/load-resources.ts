@@ -18,7 +18,7 @@ import { describeDocument, type ResourceDocument } from './resource-document.js'
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
-import type { SchemaCompiler } from './schema-compiler.js';
+import type { ApiServerWording, SchemaCompiler } from './schema-compiler.js';
 import { schemaHasRules } from './schema-node.js';
 import { CostBudget } from './cel/cost-budget.js';
 import type { CelRules } from './cel/cel-rule-engine.js';
@@ -34,6 +34,7 @@ import {
 } from './kubernetes/check-kubernetes-document.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { PendingDocument } from './pending-document.js';
 import { didYouMeanType } from './did-you-mean.js';
 import { shorten } from './shorten.js';
@@ -57,6 +58,8 @@ export interface GivenForResources {
   readonly source: string;
   /** The CEL rules of the load's Kubernetes release, asked only for a schema that has rules. */
   readonly celRules: () => CelRules;
+  /** The load's Kubernetes release, whose API server's words problems are in; default the newest. */
+  readonly builtins?: { readonly release: KubernetesRelease };
 }
 
 /**
@@ -79,7 +82,16 @@ export function loadResources(
   const seen = new Map<string, DocumentReport>();
   const { previous, recordPrior } = rules;
   const checkRules = rules.skipRules !== true && recordPrior === undefined;
-  const schemas = new SpecChecker(compiler, given.source, findings, checkRules, given.celRules);
+  const release = given.builtins?.release;
+  const wording = release === undefined ? {} : { kubernetesMinor: releaseMinor(release) };
+  const schemas = new SpecChecker(
+    compiler,
+    given.source,
+    findings,
+    checkRules,
+    given.celRules,
+    wording,
+  );
   const kinds = new KindFilter(rules);
   for (const { report, header: written, headerFindings = [] } of collected.pending) {
     let header = written;
@@ -300,6 +312,8 @@ class SpecChecker {
     readonly checkRules: boolean,
     /** The CEL rules of the load's Kubernetes release. */
     readonly celRules: () => CelRules,
+    /** The load's Kubernetes release, whose words a Kubernetes object's problems are in. */
+    readonly wording: ApiServerWording,
   ) {}
 
   /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
@@ -335,10 +349,14 @@ class SpecChecker {
         ? previousDocument(definition, header, previous.spec, previous.metadata)
         : undefined;
       // CEL is loaded only when a document writes admission expressions.
-      const kept = checkKubernetesDocument(definition, header, compiled, report, old, {
-        syntaxError: (source) => this.celRules().syntaxError(source),
-        compileError: (source, declared, result) =>
-          this.celRules().compileError(source, declared, result),
+      const kept = checkKubernetesDocument(definition, header, compiled, report, {
+        previous: old,
+        cel: {
+          syntaxError: (source) => this.celRules().syntaxError(source),
+          compileError: (source, declared, result) =>
+            this.celRules().compileError(source, declared, result),
+        },
+        wording: this.wording,
       });
       // The rules of a CRD see the whole document, as the API server's do, and run beside
       // errors that leave its types whole (a pattern, a minimum), as there.

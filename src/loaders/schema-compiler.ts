@@ -31,10 +31,15 @@ import {
   schemaAppliedAt,
   shareRepeatedSubschemas,
 } from './shared-subschemas.js';
-import type { CompiledSchema, CompilesSchemas, SpecValidator } from './compiled-schema.js';
+import type {
+  ApiServerWording,
+  CompiledSchema,
+  CompilesSchemas,
+  SpecValidator,
+} from './compiled-schema.js';
 import type { SchemaProblem } from './schema-problem.js';
 
-export type { CompiledSchema, SpecValidator } from './compiled-schema.js';
+export type { ApiServerWording, CompiledSchema, SpecValidator } from './compiled-schema.js';
 export type { SchemaProblem } from './schema-problem.js';
 
 /**
@@ -205,12 +210,12 @@ export class SchemaCompiler implements CompilesSchemas {
 
 /** A validator that answers an ajv function's errors as cosi's problems. */
 export function specValidator(validate: ValidateFunction): SpecValidator {
-  return (value) => {
+  return (value, wording) => {
     try {
       if (validate(value)) return [];
       const root = rootOf(validate);
       return bestBranchErrors(validate.errors ?? [], root).map((error) =>
-        toProblem(error, root, value),
+        toProblem(error, root, value, wording),
       );
     } catch (error) {
       // A recursion the static check did not see (through `$id`s): refuse the value.
@@ -229,8 +234,8 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
  * would read it do not run.
  */
 function withFormatChecks(validate: SpecValidator, schema: JsonSchema): SpecValidator {
-  return (value) => [
-    ...validate(value),
+  return (value, wording) => [
+    ...validate(value, wording),
     ...formatProblems(value, schema).map((problem): SchemaProblem => {
       const apiServerMessage = openApiFormatMessage(
         located(jsonPointer(problem.path), value).path,
@@ -308,8 +313,13 @@ export function sharedSchemaCompiler(): SchemaCompiler {
  * Without `root`, the error's `schemaPath` is taken from the root of the schema (a meta-schema
  * error's).
  */
-function toProblem(error: ErrorObject, root?: JsonSchema, value?: unknown): SchemaProblem {
-  return withApiServerMessage(toLocatedProblem(error, root, value), error, value);
+function toProblem(
+  error: ErrorObject,
+  root?: JsonSchema,
+  value?: unknown,
+  wording?: ApiServerWording,
+): SchemaProblem {
+  return withApiServerMessage(toLocatedProblem(error, root, value), error, value, wording);
 }
 
 function toLocatedProblem(error: ErrorObject, root?: JsonSchema, value?: unknown): SchemaProblem {
@@ -326,9 +336,10 @@ function withApiServerMessage(
   problem: SchemaProblem,
   error: ErrorObject,
   value: unknown,
+  wording: ApiServerWording = {},
 ): SchemaProblem {
   if (value === undefined) return problem;
-  const apiServerMessage = openApiErrorMessage(error, value);
+  const apiServerMessage = openApiErrorMessage(error, value, wording.kubernetesMinor);
   if (apiServerMessage === undefined) return problem;
   const apiServerPath = openApiErrorPath(error);
   return {

@@ -10,7 +10,7 @@ import type { JsonSchema, ResourceDefinition } from '../../engine/resource/defin
 import type { DocumentReport } from '../document-report.js';
 import { isPlainObject, type ManifestHeader } from '../manifest-document.js';
 import { checkAgainstSchema } from '../definition-schema.js';
-import type { CompiledSchema, SchemaProblem } from '../schema-compiler.js';
+import type { ApiServerWording, CompiledSchema, SchemaProblem } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
 import { findUnknownFields } from './unknown-fields.js';
 import { builtinReleaseOf } from './builtin-kinds.js';
@@ -65,23 +65,34 @@ import { podWarningProblems } from './pod-warnings.js';
 import { windowsHostProcessProblems } from './windows-host-process.js';
 import { ephemeralContainerProblems } from './ephemeral-containers.js';
 
+/** How {@link checkKubernetesDocument} checks a document. */
+export interface KubernetesDocumentOptions {
+  /** On an update, the previous document, against which the schema's problems ratchet. */
+  readonly previous?: Record<string, unknown> | undefined;
+  /**
+   * Compiles a CEL expression in the load's dialect (admission policies' expressions,
+   * `admission-expressions.ts`); without it they are not checked.
+   */
+  readonly cel?: AdmissionCel;
+  /** The release whose API server's words the schema's problems are in. */
+  readonly wording?: ApiServerWording;
+}
+
 /**
  * Checks a document of a Kubernetes-shaped type, reporting each problem at its node, and returns
  * the resource's spec: the document's top-level fields but `apiVersion`, `kind` and `metadata`,
  * with defaults. A cosi-shaped document of such a type (`{ metadata: { type, id }, spec }`) is
- * checked as the Kubernetes document it stands for. On an update, `previous` is the previous
- * document, against which the schema's problems ratchet. `cel` compiles a CEL expression in the
- * load's dialect (admission policies' expressions, `admission-expressions.ts`); without it they
- * are not checked.
+ * checked as the Kubernetes document it stands for.
  */
 export function checkKubernetesDocument(
   definition: ResourceDefinition,
   header: ManifestHeader,
   compiled: CompiledSchema,
   report: DocumentReport,
-  previous?: Record<string, unknown>,
-  cel?: AdmissionCel,
+  options: KubernetesDocumentOptions = {},
 ): unknown {
+  const { cel, wording } = options;
+  let { previous } = options;
   const schema = definition.schema;
   const kind = definition.kubernetes;
   if (schema === undefined || kind === undefined) return header.spec;
@@ -188,7 +199,7 @@ export function checkKubernetesDocument(
       : []),
   ];
   const old = previous === undefined ? undefined : { value: previous, schema, typeMeta: true };
-  checkAgainstSchema(compiled, document, at, report, unknown, old);
+  checkAgainstSchema(compiled, document, at, report, unknown, old, wording);
   const spec: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(document)) {
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;

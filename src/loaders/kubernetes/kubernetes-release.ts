@@ -24,6 +24,11 @@ export function releaseAtLeast(release: KubernetesRelease, first: KubernetesRele
   return KUBERNETES_RELEASES.indexOf(release) >= KUBERNETES_RELEASES.indexOf(first);
 }
 
+/** The minor of a release: `31` for `1.31`. */
+export function releaseMinor(release: KubernetesRelease): number {
+  return Number(release.slice('1.'.length));
+}
+
 /** The newest stable release cosi has: the default of `--kubernetes-version`. */
 export const DEFAULT_KUBERNETES_RELEASE: KubernetesRelease = '1.36';
 

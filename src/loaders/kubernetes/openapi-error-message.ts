@@ -19,8 +19,15 @@ import type { ErrorObject } from 'ajv';
 import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { goFieldPath, goValue, tooManyValue, unsupportedValue } from './go-field-error.js';
 
-/** The API server's message for `error` of `document` (validated whole), if it has one. */
-export function openApiErrorMessage(error: ErrorObject, document: unknown): string | undefined {
+/**
+ * The API server's message for `error` of `document` (validated whole), if it has one, in the
+ * words of Kubernetes 1.`kubernetesMinor` (default the newest).
+ */
+export function openApiErrorMessage(
+  error: ErrorObject,
+  document: unknown,
+  kubernetesMinor = Number.POSITIVE_INFINITY,
+): string | undefined {
   const params = error.params as Record<string, unknown>;
   const { path, value } = located(error.instancePath, document);
   const inBody = (shown: unknown, detail: string): string =>
@@ -50,10 +57,8 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
       return invalid(`should match '${String(params.pattern)}'`);
     case 'minLength':
       return invalid(`should be at least ${String(params.limit)} chars long`);
-    case 'maxLength': {
-      const limit = Number(params.limit);
-      return `Too long: may not be more than ${limit} ${limit === 1 ? 'byte' : 'bytes'}`;
-    }
+    case 'maxLength':
+      return tooLong(Number(params.limit), kubernetesMinor);
     case 'minimum':
       return invalid(`should be greater than or equal to ${String(params.limit)}`);
     case 'exclusiveMinimum':
@@ -99,6 +104,17 @@ export function openApiErrorMessage(error: ErrorObject, document: unknown): stri
     default:
       return undefined;
   }
+}
+
+/**
+ * `Too long` as the release's `field.TooLong` words it: by 1.31 `may not be longer than 63`
+ * (`TooLongMaxLength`), in 1.32 and 1.33 `may not be more than 63 bytes` (`1 bytes` too), from
+ * 1.34 `byte` for a limit of one.
+ */
+function tooLong(limit: number, kubernetesMinor: number): string {
+  if (kubernetesMinor <= 31) return `Too long: may not be longer than ${limit}`;
+  const unit = limit === 1 && kubernetesMinor >= 34 ? 'byte' : 'bytes';
+  return `Too long: may not be more than ${limit} ${unit}`;
 }
 
 /**

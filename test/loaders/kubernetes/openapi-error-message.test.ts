@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import type { KubernetesRelease } from '../../../src/loaders/kubernetes/kubernetes-release.js';
 
 /**
  * A custom resource's schema errors as `kubectl apply` prints them (kube-openapi's messages, as
@@ -7,7 +8,7 @@ import { loadManifests } from '../../../src/loaders/load-manifests.js';
  * texts are Istio's validator test data (`pkg/config/validation/testdata/crds/*-invalid.yaml`,
  * `_err`), which runs the API server's own validation code.
  */
-function check(spec: string): string[] {
+function check(spec: string, kubernetesVersion?: KubernetesRelease): string[] {
   const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: { name: authentications.example.com }
@@ -36,12 +37,14 @@ spec:
                   items:
                     type: object
                     required: [issuer]
-                    properties: { issuer: { type: string }, audiences: { type: array, items: { type: string } } }
+                    properties: { issuer: { type: string }, audiences: { type: array, items: { type: string } }, kid: { type: string, maxLength: 1 }, alg: { type: string, maxLength: 5 } }
 `;
   const object = `apiVersion: example.com/v1\nkind: Authentication\nmetadata: { name: a }\n${spec}\n`;
-  return loadManifests([{ path: 'a.yaml', text: `${crd}---\n${object}` }]).findings.map(
-    (f) => `${f.line}:${f.col} ${f.pointer}: ${f.message}`,
-  );
+  const files = [{ path: 'a.yaml', text: `${crd}---\n${object}` }];
+  return loadManifests(
+    files,
+    kubernetesVersion === undefined ? {} : { kubernetesVersion },
+  ).findings.map((f) => `${f.line}:${f.col} ${f.pointer}: ${f.message}`);
 }
 
 describe("a custom resource's schema errors in the API server's words", () => {
@@ -73,5 +76,28 @@ describe("a custom resource's schema errors in the API server's words", () => {
       '34:16 /spec/hosts: Invalid value: 0: spec.hosts in body should have at least 1 items',
       '34:35 /spec/portLevelMtls: Invalid value: 0: spec.portLevelMtls in body should have at least 1 properties',
     ]);
+  });
+
+  it("says too long in the words of the release's field.TooLong", () => {
+    const tooLong = 'spec: { hosts: [a], jwtRules: [{ issuer: i, kid: ab, alg: abcdefg }] }';
+    const at = (release?: KubernetesRelease): string[] =>
+      check(tooLong, release).map((line) => line.replace(/^34:\d+ /, ''));
+    // kubernetes 1.34 onwards: a byte, bytes.
+    expect(at()).toEqual([
+      '/spec/jwtRules/0/kid: Too long: may not be more than 1 byte',
+      '/spec/jwtRules/0/alg: Too long: may not be more than 5 bytes',
+    ]);
+    expect(at('1.34')).toEqual(at());
+    // 1.32 and 1.33: bytes, even for one.
+    expect(at('1.33')).toEqual([
+      '/spec/jwtRules/0/kid: Too long: may not be more than 1 bytes',
+      '/spec/jwtRules/0/alg: Too long: may not be more than 5 bytes',
+    ]);
+    // Up to 1.31: TooLongMaxLength, no unit.
+    expect(at('1.31')).toEqual([
+      '/spec/jwtRules/0/kid: Too long: may not be longer than 1',
+      '/spec/jwtRules/0/alg: Too long: may not be longer than 5',
+    ]);
+    expect(at('1.28')).toEqual(at('1.31'));
   });
 });
