@@ -307,7 +307,7 @@ function saidSetAside(finding: Finding, unrendered: readonly UnrenderedSource[])
     .map((u) => `${u.path} (${UNRENDERED_NAMES[u.kind][0]})`)
     .join(', ');
   const more = unrendered.length > SHOWN ? ` and ${unrendered.length - SHOWN} more` : '';
-  const rendered = unrendered.some((u) => u.kind !== 'json-file');
+  const rendered = unrendered.some((u) => u.kind !== 'json-file' && u.kind !== 'tool-file');
   return createFinding({
     ...finding,
     code: 'empty-input',

@@ -53,12 +53,61 @@ const CONVENTIONAL_ASSERTION = /^\d+-(?:assert|errors)\.ya?ml$/i;
 /** Whether a file of this name is an end-to-end test's assertion by kuttl's and chainsaw's naming. */
 export const isConventionalAssertion = (name: string): boolean => CONVENTIONAL_ASSERTION.test(name);
 
+/**
+ * The YAML files other tools read by a fixed name, each with what it is: a repository's CI, docs,
+ * packaging and dependency files, which `cosi check .` meets beside the manifests. None is a
+ * Kubernetes object (Skaffold's and Backstage's have an `apiVersion` and `kind` of their own; a
+ * helmfile and Helm values are a render's input).
+ */
+const TOOL_FILES: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      [['artifacthub-pkg'], "Artifact Hub's package metadata"],
+      [['artifacthub-repo'], "Artifact Hub's repository metadata"],
+      [['cloudbuild'], 'a Google Cloud Build configuration'],
+      [['appveyor'], 'an AppVeyor configuration'],
+      [['azure-pipelines'], 'an Azure Pipelines definition'],
+      [['bitbucket-pipelines'], 'a Bitbucket Pipelines configuration'],
+      [['wercker'], 'a Wercker configuration'],
+      [['codecov'], 'a Codecov configuration'],
+      [['mkdocs'], 'a MkDocs site configuration'],
+      [['_config'], 'a Jekyll site configuration'],
+      [['readthedocs'], 'a Read the Docs configuration'],
+      [['docker-compose', 'compose'], 'a Docker Compose file'],
+      [['skaffold'], 'a Skaffold configuration'],
+      [['helmfile'], 'a helmfile (a Helm release list, rendered by helmfile template)'],
+      [['values'], 'Helm values (the input of helm template -f)'],
+      [['ct'], "chart-testing's configuration"],
+      [['catalog-info'], 'a Backstage catalog entity'],
+      [['action'], "a GitHub Action's metadata"],
+      [['SECURITY-INSIGHTS'], 'an OpenSSF Security Insights file'],
+      [['glide'], "Glide's dependency manifest"],
+      [['pnpm-lock', 'pnpm-workspace'], "pnpm's lockfile or workspace"],
+      [['buf', 'buf.gen', 'buf.work'], "Buf's configuration"],
+      [['Taskfile'], 'a Task file'],
+      [['goreleaser', 'golangci', 'lefthook'], 'a build tool configuration'],
+      [['pubspec'], "a Dart package's manifest"],
+      [['snapcraft'], "a snap's build definition"],
+      [['devfile'], 'a Devfile'],
+    ] as const
+  ).flatMap(([stems, what]) =>
+    stems.flatMap((stem) => [`${stem}.yaml`, `${stem}.yml`].map((name) => [name, what] as const)),
+  ),
+);
+
+/**
+ * What a YAML file of this name is when another tool reads it by that name (`mkdocs.yml`: a
+ * MkDocs site configuration), else `undefined`.
+ */
+export const toolFileOf = (name: string): string | undefined => TOOL_FILES.get(name);
+
 /** Why a path was set aside. */
 export type UnrenderedKind =
   | 'helm-chart'
   | 'kustomization'
   | 'kustomize-input'
   | 'json-file'
+  | 'tool-file'
   | 'chainsaw-test'
   | 'test-assertion';
 
@@ -68,6 +117,7 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   kustomization: ['kustomization', 'kustomizations'],
   'kustomize-input': ['kustomize patch or configuration', 'kustomize patches and configurations'],
   'json-file': ['JSON file that is no manifest', 'JSON files that are no manifests'],
+  'tool-file': ["other tool's file", "other tools' files"],
   'chainsaw-test': ['chainsaw test', 'chainsaw tests'],
   'test-assertion': ['test assertion or patch', 'test assertions and patches'],
 };
@@ -172,6 +222,19 @@ export function jsonFile(file: string): UnrenderedSource {
     kind: 'json-file',
     file,
     message: `JSON without a top-level apiVersion or kind, so not a manifest; name the file to check it as one`,
+  };
+}
+
+/**
+ * The set-aside entry of a file met in a directory that another tool reads by its name
+ * ({@link toolFileOf}): `what` it is.
+ */
+export function toolFile(file: string, what: string): UnrenderedSource {
+  return {
+    path: file,
+    kind: 'tool-file',
+    file,
+    message: `by its file name, ${what}, not a manifest; name the file to check it as one`,
   };
 }
 

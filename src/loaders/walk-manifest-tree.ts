@@ -35,6 +35,8 @@ import {
   kustomizationInputs,
   kustomizeInput,
   testAssertion,
+  toolFile,
+  toolFileOf,
   type UnrenderedSource,
 } from './unrendered-sources.js';
 
@@ -86,7 +88,8 @@ const YAML_FILE = /\.ya?ml$/i;
  * is not read as a manifest, and neither are the patches and configuration files it names (the
  * walk reads it for their names); a chainsaw test (`chainsaw-test.yaml`) is not either, nor are
  * the files it asserts (read for their names too) or those named as kuttl and chainsaw name
- * assertions (`01-assert.yaml`, `02-errors.yaml`). A file given by name is read whatever it
+ * assertions (`01-assert.yaml`, `02-errors.yaml`); nor is a file another tool reads by its name
+ * (`mkdocs.yml`, `cloudbuild.yaml`: `toolFileOf`). A file given by name is read whatever it
  * is, but for a kustomization file (`cosi check *.yaml`), which is never a manifest.
  *
  * @example
@@ -441,6 +444,8 @@ class ManifestWalker {
       } else if (isFile && isChainsawTestFile(name)) {
         this.#unrendered.push(chainsawTest(childDisplay));
         this.#chainsawTests.push({ display: childDisplay, absolute: childAbsolute });
+      } else if (isFile && toolFileOf(name) !== undefined) {
+        this.#unrendered.push(toolFile(childDisplay, toolFileOf(name) as string));
       } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
         if (!isFile)
           this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));

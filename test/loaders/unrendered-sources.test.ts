@@ -280,3 +280,66 @@ describe('JSON files met in a directory', () => {
     );
   });
 });
+
+describe('files other tools read by their name', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-tool-files-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const write = async (file: string, text: string) => {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  };
+
+  it("sets a repository's CI, docs and packaging files aside, and reads the rest", async () => {
+    await write('mkdocs.yml', 'site_name: docs\nsite_url: !ENV SITE_URL\n');
+    await write('codecov.yml', 'coverage:\n  status: off\n');
+    await write('images/app/cloudbuild.yaml', 'steps:\n  - name: gcr.io/cloud-builders/docker\n');
+    await write('chart-values/values.yaml', 'replicas: 3\n');
+    // An apiVersion and kind of its own, which no CRD defines.
+    await write('skaffold.yaml', 'apiVersion: skaffold/v4beta6\nkind: Config\n');
+    await write('policies/require-labels/artifacthub-pkg.yml', 'name: require-labels\n');
+    await write('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+    // Named as no tool names its file: read, and said to be no manifest.
+    await write('values-prod.yaml', 'replicas: 5\n');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['cm.yaml', 'values-prod.yaml']);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['chart-values/values.yaml', 'tool-file'],
+      ['codecov.yml', 'tool-file'],
+      ['images/app/cloudbuild.yaml', 'tool-file'],
+      ['mkdocs.yml', 'tool-file'],
+      ['policies/require-labels/artifacthub-pkg.yml', 'tool-file'],
+      ['skaffold.yaml', 'tool-file'],
+    ]);
+    expect(tree.unrendered.find((u) => u.path === 'mkdocs.yml')?.message).toBe(
+      'by its file name, a MkDocs site configuration, not a manifest; name the file to check it as one',
+    );
+    expect(formatUnrenderedCounts(tree.unrendered)).toBe("6 other tools' files");
+
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['missing-field', 'values-prod.yaml'],
+    ]);
+  });
+
+  it('reads such a file given by name, as a manifest', async () => {
+    await write('mkdocs.yml', 'site_name: docs\n');
+    const read = await readManifests(['mkdocs.yml'], { cwd: dir });
+    expect(read.unrendered).toEqual([]);
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([['missing-field', 'mkdocs.yml']]);
+  });
+
+  it('says a directory of them alone is empty, and what it set aside', async () => {
+    await write('mkdocs.yml', 'site_name: docs\n');
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => f.message)).toEqual([
+      "no manifest files found; set aside: mkdocs.yml (other tool's file)",
+    ]);
+  });
+});

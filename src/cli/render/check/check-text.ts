@@ -76,7 +76,7 @@ const MAX_LISTED_UNRENDERED = 10;
 /**
  * What a report for people lists of what was set aside: the charts, kustomizations and tests,
  * whose notes say how to check them; the patches and configurations they use, the files tests
- * assert, and JSON files that are no manifests, are only counted.
+ * assert, JSON files that are no manifests and other tools' files are only counted.
  */
 export function listedUnrendered(
   unrendered: readonly UnrenderedSource[] = [],
@@ -84,7 +84,12 @@ export function listedUnrendered(
   return unrendered.filter((u) => !COUNTED_ONLY.has(u.kind));
 }
 
-const COUNTED_ONLY = new Set<UnrenderedKind>(['kustomize-input', 'json-file', 'test-assertion']);
+const COUNTED_ONLY = new Set<UnrenderedKind>([
+  'kustomize-input',
+  'json-file',
+  'tool-file',
+  'test-assertion',
+]);
 
 function colorDiff(line: string, c: ChalkInstance): string {
   if (line.startsWith('+') && !line.startsWith('+++')) return c.green(line);
