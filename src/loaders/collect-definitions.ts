@@ -283,6 +283,7 @@ export function collectDefinitions(
 
   for (const parsed of files) {
     findings.push(...parsed.findings);
+    const inNamespace = parsed.namespace === undefined ? {} : { namespace: parsed.namespace };
     for (const document of parsed.documents) {
       const report = new DocumentReport(document, findings);
       if (isKubernetesShaped(document.value)) {
@@ -302,7 +303,7 @@ export function collectDefinitions(
               const metadata = crd.metadata as { name: string };
               defineCrd(crd, metadata.name, itemReport);
             }
-            pending.push({ report: itemReport, header, headerFindings });
+            pending.push({ report: itemReport, header, headerFindings, ...inNamespace });
             continue;
           }
           if (rgds.take(item, header, itemReport)) {
@@ -311,7 +312,7 @@ export function collectDefinitions(
             continue;
           }
           if (!isCrdDocument(item)) {
-            pending.push({ report: itemReport, header, headerFindings });
+            pending.push({ report: itemReport, header, headerFindings, ...inNamespace });
             continue;
           }
           itemReport.adopt(headerFindings);

@@ -1,5 +1,6 @@
 import { loadParsedManifests } from './load-parsed-manifests.js';
 import { parseManifest } from './parse-manifest.js';
+import { withFileNamespace } from './parsed-manifest.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile } from './manifest-resource.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';
@@ -30,7 +31,9 @@ export function loadManifests(
   // Synchronous from start to end: CEL is linked in here and handed to the load, not loaded on
   // demand as the readers load it (see cel-rules.ts).
   return loadParsedManifests(
-    files.map((file) => parseManifest(file.text, file.path, options)),
+    files.map((file) =>
+      withFileNamespace(parseManifest(file.text, file.path, options), file.namespace),
+    ),
     options,
     () => celRuleEngine,
   );

@@ -93,7 +93,8 @@ export function loadResources(
     wording,
   );
   const kinds = new KindFilter(rules);
-  for (const { report, header: written, headerFindings = [] } of collected.pending) {
+  for (const pendingDocument of collected.pending) {
+    const { report, header: written, headerFindings = [] } = pendingDocument;
     let header = written;
     const status = (): ResourceDocument['status'] => (report.hasErrors ? 'invalid' : 'valid');
     const document = describeDocument(report, header);
@@ -145,11 +146,14 @@ export function loadResources(
       );
       header = { ...header, namespace: undefined };
     }
+    // A namespaced object that names no namespace is in its file's (a test's), if it has one.
+    const fileNamespace =
+      definition.kubernetes?.namespaced === true ? pendingDocument.namespace : undefined;
     const pointer =
       header.id === undefined
         ? undefined
         : {
-            namespace: header.namespace ?? definition.defaultNamespace,
+            namespace: header.namespace ?? fileNamespace ?? definition.defaultNamespace,
             type: definition.type,
             id: header.id,
           };

@@ -19,6 +19,7 @@ import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { parseManifest, ParsedManifest } from './parse-manifest.js';
 import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
+import { withFileNamespace } from './parsed-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 
@@ -151,13 +152,8 @@ export class ManifestCache {
     const parsed: string[] = [];
     for (const file of files) {
       let entry = this.#entries.get(file.path);
-      if (entry?.text !== file.text) {
-        const manifest = this.#parse(file.text, file.path, this.#options);
-        entry = {
-          text: file.text,
-          parsed: manifest,
-          hasDefinitions: holdsDefinitions(manifest),
-        };
+      if (entry?.text !== file.text || entry.parsed.namespace !== file.namespace) {
+        entry = this.#parseEntry(file);
         parsed.push(file.path);
       }
       entries.set(file.path, entry);
@@ -247,7 +243,8 @@ export class ManifestCache {
       const index = this.#index.get(path);
       const file = index === undefined ? undefined : files[index];
       if (index === undefined || file?.path !== path) return this.load(files);
-      if ((this.#ordered[index] as Entry).text === file.text) continue;
+      const last = this.#ordered[index] as Entry;
+      if (last.text === file.text && last.parsed.namespace === file.namespace) continue;
       fresh.push({ index, entry: this.#parseEntry(file) });
     }
     fresh.sort((a, b) => a.index - b.index);
@@ -308,7 +305,8 @@ export class ManifestCache {
   }
 
   #parseEntry(file: ManifestFile): Entry {
-    const manifest = this.#parse(file.text, file.path, this.#options);
+    const parse = this.#parse(file.text, file.path, this.#options);
+    const manifest = withFileNamespace(parse, file.namespace);
     return {
       text: file.text,
       parsed: manifest,

@@ -33,6 +33,11 @@ export interface FoundFile {
   /** As shown in findings. */
   readonly display: string;
   readonly absolute: string;
+  /**
+   * The namespace of the file's namespaced objects that name none: the one an end-to-end test
+   * applies it in (`kubectl apply -n`); `undefined`: their kind's default.
+   */
+  readonly namespace?: string;
 }
 
 /** The real file system, through `node:fs/promises`. */

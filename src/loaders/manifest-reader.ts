@@ -11,7 +11,7 @@ import {
   type CachedLoadResult,
   type ManifestCacheOptions,
 } from './manifest-cache.js';
-import { nodeFileSystem, type ManifestFileSystem } from './manifest-file-system.js';
+import { nodeFileSystem, type FoundFile, type ManifestFileSystem } from './manifest-file-system.js';
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
@@ -174,7 +174,7 @@ export class ManifestReader {
         read.push(file.display);
       }
       texts.set(file.absolute, text);
-      manifests.push({ path: file.display, text });
+      manifests.push(manifestFile(file, text));
     });
     this.#texts = texts;
     if (this.#paths.includes(STDIN_PATH)) {
@@ -243,7 +243,7 @@ export class ManifestReader {
       const fileRead = reads[i] as FileRead;
       if ('finding' in fileRead) return undefined;
       const file = tree.files[place] as (typeof tree.files)[number];
-      manifests[place] = { path: file.display, text: fileRead.text };
+      manifests[place] = manifestFile(file, fileRead.text);
       this.#texts.set(file.absolute, fileRead.text);
       read.push(file.display);
     }
@@ -293,6 +293,12 @@ export class ManifestReader {
       result.changes,
     );
   }
+}
+
+/** A found file with its text, as a load takes it. */
+function manifestFile(file: FoundFile, text: string): ManifestFile {
+  const { display: path, namespace } = file;
+  return namespace === undefined ? { path, text } : { path, text, namespace };
 }
 
 /**

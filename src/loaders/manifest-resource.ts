@@ -8,6 +8,11 @@ export interface ManifestFile {
   /** The path as it should appear in findings. */
   readonly path: string;
   readonly text: string;
+  /**
+   * The namespace of its namespaced Kubernetes objects that name none (an end-to-end test's,
+   * which applies the file there); `undefined`: their kind's default.
+   */
+  readonly namespace?: string;
 }
 
 /** Where a loaded resource was written. */

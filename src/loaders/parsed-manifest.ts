@@ -27,4 +27,18 @@ export interface ParsedManifest {
   /** The non-empty documents, in order. */
   readonly documents: readonly ParsedDocument[];
   readonly findings: readonly Finding[];
+  /**
+   * The namespace of the file's namespaced Kubernetes objects that name none (the one an
+   * end-to-end test applies the file in, as `kubectl apply -n`); `undefined`: their kind's
+   * default. Not the parse's: given with the file (`ManifestFile.namespace`).
+   */
+  readonly namespace?: string;
+}
+
+/** `manifest` with the namespace its file is given (`ManifestFile.namespace`), if any. */
+export function withFileNamespace(
+  manifest: ParsedManifest,
+  namespace: string | undefined,
+): ParsedManifest {
+  return namespace === undefined ? manifest : { ...manifest, namespace };
 }

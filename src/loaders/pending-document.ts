@@ -18,4 +18,9 @@ export interface PendingDocument {
    * skips such a document whole and the API server refuses the kind before reading the rest.
    */
   readonly headerFindings?: readonly Finding[];
+  /**
+   * The namespace of its file's objects that name none (`ParsedManifest.namespace`), for a
+   * Kubernetes object of a namespaced kind.
+   */
+  readonly namespace?: string;
 }

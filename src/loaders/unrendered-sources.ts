@@ -380,8 +380,27 @@ export interface ChainsawTestFile {
  * creates or updates are whole resources. A test that is not YAML names none: chainsaw reports
  * it.
  */
-export function chainsawTestFiles(text: string, absolute: string): ChainsawTestFile[] {
+export function chainsawTestFiles(text: string, absolute: string): readonly ChainsawTestFile[] {
+  return readChainsawTest(text, absolute).files;
+}
+
+/** What the walk takes of a chainsaw test: the files it names, and its own namespace. */
+export interface ChainsawTest {
+  readonly files: readonly ChainsawTestFile[];
+  /**
+   * The namespace the test names (`spec.namespace`), in which it applies the namespaced objects
+   * that name none; `undefined`: chainsaw makes one for the test (`chainsaw-<two words>`).
+   */
+  readonly namespace: string | undefined;
+}
+
+/**
+ * A chainsaw test's files ({@link chainsawTestFiles}) and the namespace it names. A test that is
+ * not YAML names none of either: chainsaw reports it.
+ */
+export function readChainsawTest(text: string, absolute: string): ChainsawTest {
   const named: { name: string; partial: string | undefined }[] = [];
+  let namespace: string | undefined;
   const visit = (value: unknown, depth: number): void => {
     if (depth > 64) return;
     if (Array.isArray(value)) {
@@ -407,23 +426,28 @@ export function chainsawTestFiles(text: string, absolute: string): ChainsawTestF
   };
   try {
     for (const document of parseAllDocuments(text, { uniqueKeys: false })) {
-      if (document.errors.length === 0) visit(document.toJS({ maxAliasCount: 100 }), 0);
+      if (document.errors.length > 0) continue;
+      const test: unknown = document.toJS({ maxAliasCount: 100 });
+      visit(test, 0);
+      const spec = isRecord(test) ? test.spec : undefined;
+      if (isRecord(spec) && typeof spec.namespace === 'string' && spec.namespace !== '') {
+        namespace ??= spec.namespace;
+      }
     }
   } catch (error) {
     if (!(error instanceof Error)) throw error;
-    return [];
+    return { files: [], namespace: undefined };
   }
   const dir = path.dirname(absolute);
-  return (
-    named
-      // chainsaw reads a URL too; only files of the repository are set aside.
-      .filter(({ name }) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(name))
-      .map(({ name, partial }) => ({
-        file: path.resolve(dir, name),
-        glob: GLOB_CHARACTERS.test(name),
-        partial,
-      }))
-  );
+  const files = named
+    // chainsaw reads a URL too; only files of the repository are set aside.
+    .filter(({ name }) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(name))
+    .map(({ name, partial }) => ({
+      file: path.resolve(dir, name),
+      glob: GLOB_CHARACTERS.test(name),
+      partial,
+    }));
+  return { files, namespace };
 }
 
 /**

@@ -19,8 +19,8 @@ import { ManifestTooLargeError } from './manifest-size.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
-  chainsawTestFiles,
   chainsawTest,
+  readChainsawTest,
   HELM_CHART_FILE,
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
@@ -122,6 +122,27 @@ async function isGlob(given: string): Promise<boolean> {
   return (await import('tinyglobby')).isDynamicPattern(given);
 }
 
+/**
+ * The namespaces chainsaw makes for tests that name none, one per test: `chainsaw-` and the
+ * test's directory (chainsaw picks two random words), a number after it when two tests'
+ * directories share a name, so that each test's objects are apart from the others', as there.
+ */
+class TestNamespaces {
+  readonly #taken = new Set<string>();
+
+  for(directory: string): string {
+    const label = directory.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    const base = `chainsaw-${label}`.slice(0, MAX_NAMESPACE_LENGTH - 4).replace(/-+$/, '');
+    let name = base;
+    for (let n = 2; this.#taken.has(name); n++) name = `${base}-${n}`;
+    this.#taken.add(name);
+    return name;
+  }
+}
+
+/** The longest namespace name (a DNS label). */
+const MAX_NAMESPACE_LENGTH = 63;
+
 /** Finds manifest files, reporting paths that do not exist, cannot be read or loop. */
 class ManifestWalker {
   readonly findings: Finding[] = [];
@@ -147,9 +168,10 @@ class ManifestWalker {
   readonly #conventionalAssertions = new Set<string>();
   /**
    * Real paths of the files a chainsaw test applies, creates or updates: a resource sent to the
-   * API server whole, whatever another test does with it or however it is named.
+   * API server whole, whatever another test does with it or however it is named. Each with the
+   * namespace the test applies it in, or `null` when more than one test applies it.
    */
-  readonly #appliedByTests = new Set<string>();
+  readonly #appliedByTests = new Map<string, string | null>();
 
   constructor(
     readonly fs: ManifestFileSystem,
@@ -238,7 +260,10 @@ class ManifestWalker {
       if (by !== undefined) unrendered.push(kustomizeInput(file.display, by));
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
-      else files.push(file);
+      else {
+        const namespace = this.#appliedByTests.get(real) ?? undefined;
+        files.push(namespace === undefined ? file : { ...file, namespace });
+      }
     }
     return {
       files: files.sort((a, b) => compareStrings(a.display, b.display)),
@@ -299,15 +324,21 @@ class ManifestWalker {
    * YAML, is chainsaw's to report.
    */
   async readChainsawTests(): Promise<void> {
-    const reads = await readManifestFiles(this.fs, this.#chainsawTests);
+    // In path order, so that the namespaces made for the tests do not depend on the walk's.
+    const tests = [...this.#chainsawTests].sort((a, b) => compareStrings(a.display, b.display));
+    const reads = await readManifestFiles(this.fs, tests);
     const named: { file: string; test: string; partial: string | undefined }[] = [];
+    const namespaces = new Map<string, string>();
+    const made = new TestNamespaces();
     for (const [i, read] of reads.entries()) {
-      const { display, absolute } = this.#chainsawTests[i] as FoundFile;
+      const { display, absolute } = tests[i] as FoundFile;
       if ('finding' in read) {
         this.findings.push(read.finding);
         continue;
       }
-      for (const entry of chainsawTestFiles(read.text, absolute)) {
+      const test = readChainsawTest(read.text, absolute);
+      namespaces.set(display, test.namespace ?? made.for(path.basename(path.dirname(absolute))));
+      for (const entry of test.files) {
         const { file, partial } = entry;
         if (!entry.glob) {
           named.push({ file, test: display, partial });
@@ -332,7 +363,13 @@ class ManifestWalker {
       const real = reals[i];
       if (real === undefined) return;
       if (partial === undefined) {
-        this.#appliedByTests.add(real);
+        // A file two tests apply is in neither's namespace: it is read once, as it is written.
+        const namespace = namespaces.get(test) ?? null;
+        const known = this.#appliedByTests.get(real);
+        this.#appliedByTests.set(
+          real,
+          known === undefined || known === namespace ? namespace : null,
+        );
         return;
       }
       const known = this.#partialOf.get(real);

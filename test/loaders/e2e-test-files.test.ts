@@ -177,3 +177,83 @@ describe('walking a repository with end-to-end tests', () => {
     expect(named.findings.map((f) => f.code)).toContain('schema-violation');
   });
 });
+
+describe("the namespaces of a repository's chainsaw tests", () => {
+  const test = (namespace?: string) => `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata: { name: t }
+spec:
+${namespace === undefined ? '' : `  namespace: ${namespace}\n`}  steps:
+    - try:
+        - apply: { file: install.yaml }
+        - apply: { file: ../shared/runner.yaml }
+`;
+  // A ConfigMap that names no namespace, one that does and a cluster-scoped ClusterRole; the
+  // last two named apart by `suffix`.
+  const objects = (suffix: string) => `apiVersion: v1
+kind: ConfigMap
+metadata: { name: config }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: pinned${suffix}, namespace: monitoring }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: reader${suffix} }
+`;
+
+  /** Tests by directory: the namespace each names, and the suffix of its objects' names. */
+  const repository = async (tests: Record<string, [string | undefined, string]>) => {
+    const dir = await temporaryDirectory('cosi-e2e-namespaces-');
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    };
+    await write(
+      'tests/shared/runner.yaml',
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata: { name: runner }\n',
+    );
+    for (const [name, [namespace, suffix]] of Object.entries(tests)) {
+      await write(`tests/${name}/chainsaw-test.yaml`, test(namespace));
+      await write(`tests/${name}/install.yaml`, objects(suffix));
+    }
+    return dir;
+  };
+  const namespaced = (read: Awaited<ReturnType<typeof readManifests>>) =>
+    read.resources
+      .map(({ resource: { metadata: m } }) => `${m.namespace}/${m.type.split('.')[0]}/${m.id}`)
+      .filter((id) => !id.includes('ClusterRoles'));
+
+  it("puts each test's objects that name no namespace in a namespace of the test's own", async () => {
+    // Two tests of the same directory name, as tests/e2e/x and tests/e2e-openshift/x.
+    const dir = await repository({
+      'e2e/smoke': [undefined, '-1'],
+      'e2e/Upgrade_v1': [undefined, '-2'],
+      'e2e-openshift/smoke': [undefined, '-3'],
+    });
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    // In path order, tests/e2e-openshift/ first: its smoke is chainsaw-smoke, the other -2.
+    expect(namespaced(read)).toEqual([
+      'chainsaw-smoke/ConfigMaps/config',
+      'monitoring/ConfigMaps/pinned-3',
+      'chainsaw-upgrade-v1/ConfigMaps/config',
+      'monitoring/ConfigMaps/pinned-2',
+      'chainsaw-smoke-2/ConfigMaps/config',
+      'monitoring/ConfigMaps/pinned-1',
+      // Applied by all three tests: read once, as written.
+      'default/ServiceAccounts/runner',
+    ]);
+  });
+
+  it('keeps the duplicates a cluster has: in a namespace two tests name or write, of a cluster-scoped kind', async () => {
+    const dir = await repository({ a: ['shared', ''], b: ['shared', ''] });
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => `${f.file}:${f.line} ${f.message.split(' is ')[0]}`)).toEqual([
+      'tests/b/install.yaml:3 ConfigMaps.core(shared/config)',
+      'tests/b/install.yaml:7 ConfigMaps.core(monitoring/pinned)',
+      'tests/b/install.yaml:11 ClusterRoles.rbac.authorization.k8s.io(reader)',
+    ]);
+  });
+});
