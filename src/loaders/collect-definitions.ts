@@ -283,7 +283,7 @@ export function collectDefinitions(
 
   for (const parsed of files) {
     findings.push(...parsed.findings);
-    const inNamespace = parsed.namespace === undefined ? {} : { namespace: parsed.namespace };
+    const appliedBy = parsed.appliedBy === undefined ? {} : { appliedBy: parsed.appliedBy };
     for (const document of parsed.documents) {
       const report = new DocumentReport(document, findings);
       if (isKubernetesShaped(document.value)) {
@@ -303,7 +303,7 @@ export function collectDefinitions(
               const metadata = crd.metadata as { name: string };
               defineCrd(crd, metadata.name, itemReport);
             }
-            pending.push({ report: itemReport, header, headerFindings, ...inNamespace });
+            pending.push({ report: itemReport, header, headerFindings, ...appliedBy });
             continue;
           }
           if (rgds.take(item, header, itemReport)) {
@@ -312,7 +312,7 @@ export function collectDefinitions(
             continue;
           }
           if (!isCrdDocument(item)) {
-            pending.push({ report: itemReport, header, headerFindings, ...inNamespace });
+            pending.push({ report: itemReport, header, headerFindings, ...appliedBy });
             continue;
           }
           itemReport.adopt(headerFindings);

@@ -1,6 +1,6 @@
 import { loadParsedManifests } from './load-parsed-manifests.js';
 import { parseManifest } from './parse-manifest.js';
-import { withFileNamespace } from './parsed-manifest.js';
+import { withAppliedBy } from './parsed-manifest.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile } from './manifest-resource.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';
@@ -32,7 +32,7 @@ export function loadManifests(
   // demand as the readers load it (see cel-rules.ts).
   return loadParsedManifests(
     files.map((file) =>
-      withFileNamespace(parseManifest(file.text, file.path, options), file.namespace),
+      withAppliedBy(parseManifest(file.text, file.path, options), file.appliedBy),
     ),
     options,
     () => celRuleEngine,

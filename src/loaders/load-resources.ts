@@ -18,6 +18,7 @@ import { describeDocument, type ResourceDocument } from './resource-document.js'
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
+import type { AppliedBy } from './parsed-manifest.js';
 import type { ApiServerWording, SchemaCompiler } from './schema-compiler.js';
 import { schemaHasRules } from './schema-node.js';
 import { CostBudget } from './cel/cost-budget.js';
@@ -79,7 +80,7 @@ export function loadResources(
   documents: ResourceDocument[] = [],
 ): ManifestResource[] {
   const resources: ManifestResource[] = [];
-  const seen = new Map<string, DocumentReport>();
+  const seen = new Map<string, SeenDocument>();
   const { previous, recordPrior } = rules;
   const checkRules = rules.skipRules !== true && recordPrior === undefined;
   const release = given.builtins?.release;
@@ -147,8 +148,9 @@ export function loadResources(
       header = { ...header, namespace: undefined };
     }
     // A namespaced object that names no namespace is in its file's (a test's), if it has one.
+    const { appliedBy } = pendingDocument;
     const fileNamespace =
-      definition.kubernetes?.namespaced === true ? pendingDocument.namespace : undefined;
+      definition.kubernetes?.namespaced === true ? appliedBy?.namespace : undefined;
     const pointer =
       header.id === undefined
         ? undefined
@@ -177,16 +179,49 @@ export function loadResources(
       documents.push({ ...document, status: status() });
       continue;
     }
-    if (header.namespaceRefused !== true) {
-      reportDuplicate(key, resourceName(pointer, definition), seen, report);
+    const earlier = header.namespaceRefused === true ? undefined : seen.get(key);
+    const revision = earlier !== undefined && isRevision(earlier.appliedBy, appliedBy);
+    if (earlier !== undefined && !revision) {
+      reportDuplicate(resourceName(pointer, definition), earlier.report, report);
     }
     documents.push({ ...document, status: status() });
-    if (report.hasErrors) continue;
-    resources.push(
-      toManifestResource(key, pointer, { ...header, spec }, definition, report, rules.positions),
+    if (report.hasErrors) {
+      // Refused: a revision leaves the one before; a first document is still the first.
+      if (earlier === undefined && header.namespaceRefused !== true) {
+        seen.set(key, { report, appliedBy, at: undefined });
+      }
+      continue;
+    }
+    const resource = toManifestResource(
+      key,
+      pointer,
+      { ...header, spec },
+      definition,
+      report,
+      rules.positions,
     );
+    if (revision && earlier.at !== undefined) {
+      // A test's later step applies the object again: an update, which the cluster holds.
+      resources[earlier.at] = resource;
+      continue;
+    }
+    if (header.namespaceRefused !== true && (earlier === undefined || revision)) {
+      seen.set(key, { report: earlier?.report ?? report, appliedBy, at: resources.length });
+    }
+    resources.push(resource);
   }
   return resources;
+}
+
+/**
+ * The first document of each resource a load meets: where it is in the load's resources (`at`:
+ * not there when it had errors), and the test that applies its file (a later document of that
+ * test is a revision).
+ */
+interface SeenDocument {
+  readonly report: DocumentReport;
+  readonly appliedBy: AppliedBy | undefined;
+  readonly at: number | undefined;
 }
 
 /** What {@link loadResources} takes beside the definitions. */
@@ -447,17 +482,16 @@ function resourceName(pointer: Pointer, definition: ResourceDefinition): string 
 }
 
 /** Reports a resource seen before (at the first one's id); remembers it otherwise. */
-function reportDuplicate(
-  key: string,
-  name: string,
-  seen: Map<string, DocumentReport>,
-  report: DocumentReport,
-): void {
-  const first = seen.get(key);
-  if (first === undefined) {
-    seen.set(key, report);
-    return;
-  }
+/**
+ * Whether a document is a revision of an earlier one of the same object rather than a duplicate:
+ * both are applied by one end-to-end test, whose later step updates what an earlier created.
+ */
+function isRevision(earlier: AppliedBy | undefined, later: AppliedBy | undefined): boolean {
+  return earlier !== undefined && later !== undefined && earlier.test === later.test;
+}
+
+/** Reports `report`'s document as defining again the resource `first`'s defined. */
+function reportDuplicate(name: string, first: DocumentReport, report: DocumentReport): void {
   const related = first.location(idPointer(first));
   report.add(
     'duplicate-resource',

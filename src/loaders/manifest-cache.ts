@@ -19,7 +19,7 @@ import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { parseManifest, ParsedManifest } from './parse-manifest.js';
 import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
-import { withFileNamespace } from './parsed-manifest.js';
+import { sameAppliedBy, withAppliedBy } from './parsed-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 
@@ -152,7 +152,7 @@ export class ManifestCache {
     const parsed: string[] = [];
     for (const file of files) {
       let entry = this.#entries.get(file.path);
-      if (entry?.text !== file.text || entry.parsed.namespace !== file.namespace) {
+      if (entry?.text !== file.text || !sameAppliedBy(entry.parsed.appliedBy, file.appliedBy)) {
         entry = this.#parseEntry(file);
         parsed.push(file.path);
       }
@@ -244,7 +244,7 @@ export class ManifestCache {
       const file = index === undefined ? undefined : files[index];
       if (index === undefined || file?.path !== path) return this.load(files);
       const last = this.#ordered[index] as Entry;
-      if (last.text === file.text && last.parsed.namespace === file.namespace) continue;
+      if (last.text === file.text && sameAppliedBy(last.parsed.appliedBy, file.appliedBy)) continue;
       fresh.push({ index, entry: this.#parseEntry(file) });
     }
     fresh.sort((a, b) => a.index - b.index);
@@ -306,7 +306,7 @@ export class ManifestCache {
 
   #parseEntry(file: ManifestFile): Entry {
     const parse = this.#parse(file.text, file.path, this.#options);
-    const manifest = withFileNamespace(parse, file.namespace);
+    const manifest = withAppliedBy(parse, file.appliedBy);
     return {
       text: file.text,
       parsed: manifest,

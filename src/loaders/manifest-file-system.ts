@@ -3,6 +3,7 @@
 import * as nodeFs from 'node:fs/promises';
 import { decodeManifest } from './decode-manifest.js';
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
+import type { AppliedBy } from './parsed-manifest.js';
 
 /** A directory entry, as `readdir` with `withFileTypes` gives it. */
 export interface ManifestDirEntry {
@@ -33,11 +34,8 @@ export interface FoundFile {
   /** As shown in findings. */
   readonly display: string;
   readonly absolute: string;
-  /**
-   * The namespace of the file's namespaced objects that name none: the one an end-to-end test
-   * applies it in (`kubectl apply -n`); `undefined`: their kind's default.
-   */
-  readonly namespace?: string;
+  /** The end-to-end test that applies it, and the namespace it applies it in. */
+  readonly appliedBy?: AppliedBy;
 }
 
 /** The real file system, through `node:fs/promises`. */

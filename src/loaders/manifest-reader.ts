@@ -297,8 +297,8 @@ export class ManifestReader {
 
 /** A found file with its text, as a load takes it. */
 function manifestFile(file: FoundFile, text: string): ManifestFile {
-  const { display: path, namespace } = file;
-  return namespace === undefined ? { path, text } : { path, text, namespace };
+  const { display: path, appliedBy } = file;
+  return appliedBy === undefined ? { path, text } : { path, text, appliedBy };
 }
 
 /**

@@ -2,17 +2,15 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import type { Position } from './position.js';
+import type { AppliedBy } from './parsed-manifest.js';
 
 /** A manifest file's name and contents. */
 export interface ManifestFile {
   /** The path as it should appear in findings. */
   readonly path: string;
   readonly text: string;
-  /**
-   * The namespace of its namespaced Kubernetes objects that name none (an end-to-end test's,
-   * which applies the file there); `undefined`: their kind's default.
-   */
-  readonly namespace?: string;
+  /** The end-to-end test that applies it, and the namespace it applies it in. */
+  readonly appliedBy?: AppliedBy;
 }
 
 /** Where a loaded resource was written. */

@@ -28,17 +28,30 @@ export interface ParsedManifest {
   readonly documents: readonly ParsedDocument[];
   readonly findings: readonly Finding[];
   /**
-   * The namespace of the file's namespaced Kubernetes objects that name none (the one an
-   * end-to-end test applies the file in, as `kubectl apply -n`); `undefined`: their kind's
-   * default. Not the parse's: given with the file (`ManifestFile.namespace`).
+   * The end-to-end test that applies the file, and the namespace it applies it in (as `kubectl
+   * apply -n`); `undefined`: none does. Not the parse's: given with the file
+   * (`ManifestFile.appliedBy`).
    */
-  readonly namespace?: string;
+  readonly appliedBy?: AppliedBy;
 }
 
-/** `manifest` with the namespace its file is given (`ManifestFile.namespace`), if any. */
-export function withFileNamespace(
+/** The end-to-end test that applies a file (a chainsaw test), and where. */
+export interface AppliedBy {
+  /** The test's file, as shown (`tests/e2e/smoke/chainsaw-test.yaml`). */
+  readonly test: string;
+  /** The namespace of the file's namespaced Kubernetes objects that name none. */
+  readonly namespace: string;
+}
+
+/** `manifest` with the test that applies its file (`ManifestFile.appliedBy`), if any. */
+export function withAppliedBy(
   manifest: ParsedManifest,
-  namespace: string | undefined,
+  appliedBy: AppliedBy | undefined,
 ): ParsedManifest {
-  return namespace === undefined ? manifest : { ...manifest, namespace };
+  return appliedBy === undefined ? manifest : { ...manifest, appliedBy };
+}
+
+/** Whether two files are applied by the same test in the same namespace, or both by none. */
+export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined): boolean {
+  return a?.test === b?.test && a?.namespace === b?.namespace;
 }

@@ -1,6 +1,7 @@
 import type { DocumentReport } from './document-report.js';
 import type { Finding } from './finding.js';
 import type { ManifestHeader } from './manifest-header.js';
+import type { AppliedBy } from './parsed-manifest.js';
 
 /**
  * A document that is not a definition, its header read by the first pass of a load
@@ -19,8 +20,9 @@ export interface PendingDocument {
    */
   readonly headerFindings?: readonly Finding[];
   /**
-   * The namespace of its file's objects that name none (`ParsedManifest.namespace`), for a
-   * Kubernetes object of a namespaced kind.
+   * The end-to-end test that applies its file (`ParsedManifest.appliedBy`): its namespace is a
+   * namespaced object's that names none, and another document of the test that defines the
+   * same object is a revision of it, not a duplicate.
    */
-  readonly namespace?: string;
+  readonly appliedBy?: AppliedBy;
 }

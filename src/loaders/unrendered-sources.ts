@@ -53,6 +53,16 @@ const CONVENTIONAL_ASSERTION = /^\d+-(?:assert|errors)\.ya?ml$/i;
 /** Whether a file of this name is an end-to-end test's assertion by kuttl's and chainsaw's naming. */
 export const isConventionalAssertion = (name: string): boolean => CONVENTIONAL_ASSERTION.test(name);
 
+/** A test step's file by kuttl's and chainsaw's naming (`<step>-<name>.yaml`). */
+const CONVENTIONAL_STEP = /^\d+-.*\.ya?ml$/i;
+
+/**
+ * Whether a file of this name is a step an end-to-end test applies by kuttl's and chainsaw's
+ * naming (`00-install.yaml`), in a directory of such steps and assertions.
+ */
+export const isConventionalStep = (name: string): boolean =>
+  CONVENTIONAL_STEP.test(name) && !CONVENTIONAL_ASSERTION.test(name);
+
 /**
  * The YAML files other tools read by a fixed name, each with what it is: a repository's CI, docs,
  * packaging and dependency files, which `cosi check .` meets beside the manifests. None is a

@@ -16,6 +16,7 @@ import {
   type ManifestFileSystem,
 } from './manifest-file-system.js';
 import { ManifestTooLargeError } from './manifest-size.js';
+import type { AppliedBy } from './parsed-manifest.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
@@ -27,6 +28,7 @@ import {
   helmChart,
   isChainsawTestFile,
   isConventionalAssertion,
+  isConventionalStep,
   isJsonManifest,
   isKustomizationFile,
   JSON_FILE,
@@ -169,9 +171,11 @@ class ManifestWalker {
   /**
    * Real paths of the files a chainsaw test applies, creates or updates: a resource sent to the
    * API server whole, whatever another test does with it or however it is named. Each with the
-   * namespace the test applies it in, or `null` when more than one test applies it.
+   * test and the namespace it applies it in, or `null` when more than one test applies it.
    */
-  readonly #appliedByTests = new Map<string, string | null>();
+  readonly #appliedByTests = new Map<string, AppliedBy | null>();
+  /** The namespaces made for the tests that name none, chainsaw tests' first. */
+  readonly #namespaces = new TestNamespaces();
 
   constructor(
     readonly fs: ManifestFileSystem,
@@ -253,6 +257,7 @@ class ManifestWalker {
   tree(): ManifestTree {
     const files: FoundFile[] = [];
     const unrendered = [...this.#unrendered];
+    const conventionalTests = this.#conventionalTests();
     for (const [real, file] of this.#files) {
       const named = this.#named.has(real);
       const by = named ? undefined : this.#kustomizeInputs.get(real);
@@ -261,8 +266,12 @@ class ManifestWalker {
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
       else {
-        const namespace = this.#appliedByTests.get(real) ?? undefined;
-        files.push(namespace === undefined ? file : { ...file, namespace });
+        const appliedBy =
+          this.#appliedByTests.get(real) ??
+          (isConventionalStep(path.basename(file.absolute))
+            ? conventionalTests.get(path.dirname(file.absolute))
+            : undefined);
+        files.push(appliedBy === undefined ? file : { ...file, appliedBy });
       }
     }
     return {
@@ -270,6 +279,27 @@ class ManifestWalker {
       findings: this.findings,
       unrendered: unrendered.sort((a, b) => compareStrings(a.path, b.path)),
     };
+  }
+
+  /**
+   * The directories of tests written by kuttl's and chainsaw's naming alone (`00-install.yaml`,
+   * `00-assert.yaml`, no `chainsaw-test.yaml`), by absolute path: both run such a directory as
+   * a test of its own, in a namespace of its own, applying its numbered steps in turn.
+   */
+  #conventionalTests(): Map<string, AppliedBy> {
+    const withTest = new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
+    const dirs = new Map<string, string>();
+    for (const real of this.#conventionalAssertions) {
+      const file = this.#files.get(real);
+      const dir = file && path.dirname(file.absolute);
+      if (file && dir && !withTest.has(dir)) dirs.set(dir, path.dirname(file.display));
+    }
+    const tests = new Map<string, AppliedBy>();
+    const sorted = [...dirs].sort(([, a], [, b]) => compareStrings(a, b));
+    for (const [dir, display] of sorted) {
+      tests.set(dir, { test: display, namespace: this.#namespaces.for(path.basename(dir)) });
+    }
+    return tests;
   }
 
   /**
@@ -329,7 +359,7 @@ class ManifestWalker {
     const reads = await readManifestFiles(this.fs, tests);
     const named: { file: string; test: string; partial: string | undefined }[] = [];
     const namespaces = new Map<string, string>();
-    const made = new TestNamespaces();
+    const made = this.#namespaces;
     for (const [i, read] of reads.entries()) {
       const { display, absolute } = tests[i] as FoundFile;
       if ('finding' in read) {
@@ -363,12 +393,14 @@ class ManifestWalker {
       const real = reals[i];
       if (real === undefined) return;
       if (partial === undefined) {
-        // A file two tests apply is in neither's namespace: it is read once, as it is written.
-        const namespace = namespaces.get(test) ?? null;
+        // A file two tests apply is neither's (nor in their namespace): it is read once, as
+        // it is written.
+        const namespace = namespaces.get(test);
         const known = this.#appliedByTests.get(real);
+        const appliedBy = namespace === undefined ? null : { test, namespace };
         this.#appliedByTests.set(
           real,
-          known === undefined || known === namespace ? namespace : null,
+          known === undefined || (known !== null && known.test === test) ? appliedBy : null,
         );
         return;
       }

@@ -257,3 +257,93 @@ metadata: { name: reader${suffix} }
     ]);
   });
 });
+
+describe("a chainsaw test's later step that applies an object again", () => {
+  const TEST = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata: { name: upgrade }
+spec:
+  steps:
+    - try: [{ apply: { file: 00-install.yaml } }]
+    - try: [{ update: { file: 01-update.yaml } }]
+    - try: [{ apply: { file: 02-scale.yaml } }]
+`;
+  const deployment = (replicas: string) =>
+    DEPLOYMENT.replace('spec:\n', `spec:\n  replicas: ${replicas}\n`);
+
+  const repository = async (scale: string) => {
+    const dir = await temporaryDirectory('cosi-e2e-revisions-');
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    };
+    await write('tests/upgrade/chainsaw-test.yaml', TEST);
+    await write('tests/upgrade/00-install.yaml', deployment('1'));
+    await write('tests/upgrade/01-update.yaml', deployment('2'));
+    await write('tests/upgrade/02-scale.yaml', deployment(scale));
+    // Another test's object of the same name and namespace (a fixed one) is a duplicate.
+    await write(
+      'tests/zz-twin/chainsaw-test.yaml',
+      TEST.replace('steps:', 'namespace: chainsaw-upgrade\n  steps:'),
+    );
+    await write('tests/zz-twin/00-install.yaml', deployment('5'));
+    return dir;
+  };
+  const replicas = (read: Awaited<ReturnType<typeof readManifests>>) =>
+    read.resources.map((r) => [
+      r.source.file,
+      (r.resource.spec as { spec: { replicas: number } }).spec.replicas,
+    ]);
+
+  it('updates it: the cluster holds the last revision the API server takes', async () => {
+    const read = await readManifests(['.'], { cwd: await repository('3') });
+    expect(replicas(read)).toEqual([['tests/upgrade/02-scale.yaml', 3]]);
+    expect(
+      read.findings.map((f) => `${f.file}:${f.line} ${f.code} ${f.message.split(' (')[0]}`),
+    ).toEqual([
+      'tests/zz-twin/00-install.yaml:3 duplicate-resource Deployments.apps(chainsaw-upgrade/app) is already defined at tests/upgrade/00-install.yaml:3:19',
+    ]);
+  });
+
+  it('keeps the one before a revision the API server refuses, and reports it', async () => {
+    const read = await readManifests(['.'], { cwd: await repository('-1') });
+    expect(replicas(read)).toEqual([['tests/upgrade/01-update.yaml', 2]]);
+    expect(read.findings.map((f) => `${f.file} ${f.code}`)).toContain(
+      'tests/upgrade/02-scale.yaml schema-violation',
+    );
+  });
+});
+
+describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)", () => {
+  it('applies its numbered steps in a namespace of its own, each an update of the one before', async () => {
+    const dir = await temporaryDirectory('cosi-e2e-conventional-');
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    };
+    const config = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\ndata: { value: "${value}" }\n`;
+    await write('tests/a/00-install.yaml', config('a0'));
+    await write(
+      'tests/a/00-assert.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\n',
+    );
+    await write('tests/a/01-update.yaml', config('a1'));
+    await write('tests/b/00-install.yaml', config('b0'));
+    await write(
+      'tests/b/00-assert.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\n',
+    );
+    // Not a test's step: in the default namespace, as written.
+    await write('tests/notes/install.yaml', config('n'));
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    expect(
+      read.resources.map(({ resource: r }) => `${r.metadata.namespace} ${JSON.stringify(r.spec)}`),
+    ).toEqual([
+      'chainsaw-a {"data":{"value":"a1"}}',
+      'chainsaw-b {"data":{"value":"b0"}}',
+      'default {"data":{"value":"n"}}',
+    ]);
+  });
+});
