@@ -18,7 +18,7 @@ import { describeDocument, type ResourceDocument } from './resource-document.js'
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
-import type { AppliedBy } from './parsed-manifest.js';
+import type { AppliedBy } from './applied-by.js';
 import type { ApiServerWording, SchemaCompiler } from './schema-compiler.js';
 import { schemaHasRules } from './schema-node.js';
 import { CostBudget } from './cel/cost-budget.js';

@@ -19,7 +19,8 @@ import { loadResources } from './load-resources.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { parseManifest, ParsedManifest } from './parse-manifest.js';
 import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
-import { sameAppliedBy, withAppliedBy } from './parsed-manifest.js';
+import { sameAppliedBy } from './applied-by.js';
+import { withAppliedBy } from './parsed-manifest.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 

@@ -3,7 +3,7 @@
 import * as nodeFs from 'node:fs/promises';
 import { decodeManifest } from './decode-manifest.js';
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
-import type { AppliedBy } from './parsed-manifest.js';
+import type { AppliedBy } from './applied-by.js';
 
 /** A directory entry, as `readdir` with `withFileTypes` gives it. */
 export interface ManifestDirEntry {

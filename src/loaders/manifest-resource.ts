@@ -2,7 +2,7 @@
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import type { Position } from './position.js';
-import type { AppliedBy } from './parsed-manifest.js';
+import type { AppliedBy } from './applied-by.js';
 
 /** A manifest file's name and contents. */
 export interface ManifestFile {

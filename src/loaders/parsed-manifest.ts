@@ -1,5 +1,6 @@
 /** A parsed manifest file, as `parseManifest` gives it, and the options of a parse. */
 import type { Finding } from './finding.js';
+import type { AppliedBy } from './applied-by.js';
 import type { ParsedDocument } from './parsed-document.js';
 
 export type { ParsedDocument } from './parsed-document.js';
@@ -35,23 +36,10 @@ export interface ParsedManifest {
   readonly appliedBy?: AppliedBy;
 }
 
-/** The end-to-end test that applies a file (a chainsaw test), and where. */
-export interface AppliedBy {
-  /** The test's file, as shown (`tests/e2e/smoke/chainsaw-test.yaml`). */
-  readonly test: string;
-  /** The namespace of the file's namespaced Kubernetes objects that name none. */
-  readonly namespace: string;
-}
-
 /** `manifest` with the test that applies its file (`ManifestFile.appliedBy`), if any. */
 export function withAppliedBy(
   manifest: ParsedManifest,
   appliedBy: AppliedBy | undefined,
 ): ParsedManifest {
   return appliedBy === undefined ? manifest : { ...manifest, appliedBy };
-}
-
-/** Whether two files are applied by the same test in the same namespace, or both by none. */
-export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined): boolean {
-  return a?.test === b?.test && a?.namespace === b?.namespace;
 }

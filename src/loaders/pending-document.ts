@@ -1,7 +1,7 @@
 import type { DocumentReport } from './document-report.js';
 import type { Finding } from './finding.js';
 import type { ManifestHeader } from './manifest-header.js';
-import type { AppliedBy } from './parsed-manifest.js';
+import type { AppliedBy } from './applied-by.js';
 
 /**
  * A document that is not a definition, its header read by the first pass of a load

@@ -16,7 +16,7 @@ import {
   type ManifestFileSystem,
 } from './manifest-file-system.js';
 import { ManifestTooLargeError } from './manifest-size.js';
-import type { AppliedBy } from './parsed-manifest.js';
+import type { AppliedBy } from './applied-by.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {

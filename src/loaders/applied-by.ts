@@ -1,0 +1,18 @@
+/**
+ * The end-to-end test that applies a manifest file (a chainsaw test, or a directory of numbered
+ * steps), and the namespace it applies it in: what the walk finds (`walk-manifest-tree.ts`) and
+ * the load takes (`load-resources.ts`).
+ */
+
+/** The end-to-end test that applies a file, and where. */
+export interface AppliedBy {
+  /** The test's file, as shown (`tests/e2e/smoke/chainsaw-test.yaml`). */
+  readonly test: string;
+  /** The namespace of the file's namespaced Kubernetes objects that name none. */
+  readonly namespace: string;
+}
+
+/** Whether two files are applied by the same test in the same namespace, or both by none. */
+export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined): boolean {
+  return a?.test === b?.test && a?.namespace === b?.namespace;
+}
