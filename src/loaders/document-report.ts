@@ -192,18 +192,18 @@ export class DocumentReport implements FindingSink {
    */
   addSpecViolations(problems: readonly SchemaProblem[], at = '/spec'): void {
     for (const problem of problems) {
+      // A Kubernetes object, checked whole, is told what the API server would tell it, where.
+      const whole = at === '' && problem.apiServerMessage !== undefined;
+      const path = whole ? (problem.apiServerPath ?? problem.path) : problem.path;
       // A value the header's own check refused (a label that is no string) is said once.
-      if (this.#errorPointers.has(this.pointer(`${at}${problem.path}`))) continue;
+      if (this.#errorPointers.has(this.pointer(`${at}${path}`))) continue;
       const code =
         problem.apiWarning === true
           ? 'api-warning'
           : problem.warning === true
             ? 'duplicate-list-item'
             : 'schema-violation';
-      // A Kubernetes object, checked whole, is told what the API server would tell it, where.
-      const whole = at === '' && problem.apiServerMessage !== undefined;
       const message = whole ? problem.apiServerMessage : problem.message;
-      const path = whole ? (problem.apiServerPath ?? problem.path) : problem.path;
       this.add(code, `${at}${path}`, message, {
         part: problem.part,
         rule: problem.keyword,

@@ -16,6 +16,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
 import { duplicateItem, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
+import { goRequiredMessage } from './go-required-field.js';
 
 /** A pod's container lists, whose items' names the Go checks refuse to repeat. */
 const CONTAINER_LIST_NAMES = new Set(['containers', 'initContainers', 'ephemeralContainers']);
@@ -109,7 +110,16 @@ function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaPr
   const required = schema.required;
   if (Array.isArray(required)) {
     for (const key of required as string[]) {
-      if (value[key] === undefined) problem('required', `must have required property '${key}'`);
+      if (value[key] !== undefined) continue;
+      // The API server's Go validation reports it at the field (`field.Required`).
+      out.push({
+        path: jsonPointer(path),
+        part: 'value',
+        keyword: 'required',
+        message: `must have required property '${key}'`,
+        apiServerMessage: goRequiredMessage(path, key),
+        apiServerPath: jsonPointer([...path, key]),
+      });
     }
   }
   const properties = isPlainObject(schema.properties) ? schema.properties : undefined;

@@ -117,8 +117,9 @@ spec: {}
       ['/spec/ports/0/targetPort', 'x-kubernetes-int-or-string'],
       ['/spec/ports/1/port', 'format'],
       ['/data/bad', 'format'],
-      ['/spec', 'required'],
-      ['/spec', 'required'],
+      // At the missing field, as the API server's field.Required.
+      ['/spec/selector', 'required'],
+      ['/spec/template', 'required'],
     ]);
   });
 

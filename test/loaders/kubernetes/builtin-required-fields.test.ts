@@ -68,8 +68,8 @@ describe('required fields of built-in kinds', () => {
       release,
     );
     expect(findings.map((f) => [f.pointer, f.message])).toContainEqual([
-      '/spec/template/spec/containers/0',
-      "must have required property 'name'",
+      '/spec/template/spec/containers/0/name',
+      'Required value',
     ]);
   });
 });

@@ -447,8 +447,8 @@ describe('affinity (validateAffinity)', () => {
     expect(findings.map(at)).toEqual(
       shown([
         [
-          '/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution',
-          "must have required property 'nodeSelectorTerms'",
+          '/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms',
+          'Required value',
         ],
       ]),
     );
@@ -833,7 +833,7 @@ describe('DNS config and host aliases (validatePodDNSConfig, ValidateHostAliases
     expect(load(text).map(at)).toEqual([
       [`${a}/0/ip`, `Invalid value: "300.1.1.1": ${IP}`],
       [`${a}/0/hostnames/0`, `Invalid value: "Foo": ${SUBDOMAIN}`],
-      [`${a}/1`, "must have required property 'ip'"],
+      [`${a}/1/ip`, 'Required value'],
     ]);
     // Before 1.31 the OpenAPI does not require an ip: Go finds the empty one.
     expect(load(text, '1.30').map(at)).toContainEqual([`${a}/1/ip`, `Invalid value: "": ${IP}`]);

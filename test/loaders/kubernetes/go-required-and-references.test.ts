@@ -16,11 +16,11 @@ const load = (text: string) => loadManifests([{ path: 'app.yaml', text }]).findi
 describe('a spec the API server needs', () => {
   it('is required when left out of a Pod or a Deployment, as spec: {} would be', () => {
     expect(load('apiVersion: v1\nkind: Pod\nmetadata: { name: p }\n').map(at)).toEqual([
-      ['/spec', "must have required property 'containers'"],
+      ['/spec/containers', 'Required value'],
     ]);
     expect(load('apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n').map(at)).toEqual([
-      ['/spec', "must have required property 'selector'"],
-      ['/spec', "must have required property 'template'"],
+      ['/spec/selector', 'Required value'],
+      ['/spec/template', 'Required value'],
     ]);
     // A kind whose spec requires nothing may leave it out.
     expect(load('apiVersion: v1\nkind: Namespace\nmetadata: { name: ns }\n')).toEqual([]);
@@ -551,6 +551,47 @@ describe("a Role's and a ClusterRole's rules (ValidatePolicyRule)", () => {
         '/rules/0/nonResourceURLs',
         'Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs',
       ],
+    ]);
+  });
+});
+
+describe("a built-in object's missing required field, in the API server's words", () => {
+  it('is Required value at the field, with the detail Go adds for a webhook and an ingress path', () => {
+    const text = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: { name: w }
+webhooks:
+  - name: a.example.com
+    admissionReviewVersions: [v1]
+    clientConfig: { url: "https://example.com" }
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: { name: i }
+spec:
+  rules:
+    - http:
+        paths:
+          - path: /
+            backend: { service: { name: s, port: { number: 80 } } }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: c
+  ownerReferences: [{ apiVersion: v1, kind: Pod, name: p }]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: d }
+spec: { template: { metadata: { labels: { a: b } }, spec: { containers: [{ name: c, image: c }] } } }
+`;
+    // Placed at the object that lacks the field, as a custom resource's.
+    expect(load(text).map((f) => `${f.line}:${f.col} ${f.pointer}: ${f.message}`)).toEqual([
+      '5:5 /webhooks/0/sideEffects: Required value: must specify one of None, NoneOnDryRun',
+      '16:13 /spec/rules/0/http/paths/0/pathType: Required value: pathType must be specified',
+      '23:21 /metadata/ownerReferences/0/uid: Invalid value: "": uid must not be empty',
+      '28:7 /spec/selector: Required value',
     ]);
   });
 });

@@ -125,7 +125,7 @@ spec:
       '  selector: { matchLabels: { app: web } }\n',
       '',
     );
-    expect(load(text).map(at)).toEqual([['/spec', "must have required property 'selector'"]]);
+    expect(load(text).map(at)).toEqual([['/spec/selector', 'Required value']]);
   });
 
   it('requires a ReplicationController selector when no template labels default it (ValidateNonEmptySelector)', () => {

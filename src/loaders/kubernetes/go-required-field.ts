@@ -1,0 +1,23 @@
+/**
+ * A required field a built-in object leaves out, as the API server's Go validation says it: at
+ * the field, `Required value` (`field.Required`), with the detail a few of its checks add, and
+ * the one check that finds the empty value instead (an owner reference's `uid`, which Go decodes
+ * as `""`). Read from `pkg/apis/admissionregistration/validation`, `pkg/apis/networking/validation`
+ * and apimachinery's `ValidateOwnerReferences`.
+ */
+
+/** What Go says of a missing `key` of the object at `path` (a built-in object's field path). */
+export function goRequiredMessage(path: readonly string[], key: string): string {
+  const parent = path.at(-2);
+  if (key === 'sideEffects' && parent === 'webhooks') {
+    // v1 webhooks take only the classes without side effects (`noSideEffectClasses`).
+    return 'Required value: must specify one of None, NoneOnDryRun';
+  }
+  if (key === 'pathType' && parent === 'paths') {
+    return 'Required value: pathType must be specified';
+  }
+  if (key === 'uid' && parent === 'ownerReferences') {
+    return 'Invalid value: "": uid must not be empty';
+  }
+  return 'Required value';
+}
