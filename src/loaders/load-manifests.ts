@@ -1,6 +1,6 @@
 import { loadParsedManifests } from './load-parsed-manifests.js';
 import { parseManifest } from './parse-manifest.js';
-import { withAppliedBy } from './parsed-manifest.js';
+import { withAppliedBy } from './test-expressions.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile } from './manifest-resource.js';
 import { celRuleEngine } from './cel/cel-rule-engine.js';

@@ -20,7 +20,7 @@ import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { parseManifest, ParsedManifest } from './parse-manifest.js';
 import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
 import { sameAppliedBy } from './applied-by.js';
-import { withAppliedBy } from './parsed-manifest.js';
+import { withAppliedBy } from './test-expressions.js';
 import { sharedSchemaCompiler, type SchemaCompiler } from './schema-compiler.js';
 import { byPosition } from './resource-document.js';
 

@@ -35,11 +35,3 @@ export interface ParsedManifest {
    */
   readonly appliedBy?: AppliedBy;
 }
-
-/** `manifest` with the test that applies its file (`ManifestFile.appliedBy`), if any. */
-export function withAppliedBy(
-  manifest: ParsedManifest,
-  appliedBy: AppliedBy | undefined,
-): ParsedManifest {
-  return appliedBy === undefined ? manifest : { ...manifest, appliedBy };
-}

@@ -347,3 +347,47 @@ describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)"
     ]);
   });
 });
+
+describe("a chainsaw test's expressions in the files it applies", () => {
+  it('binds $namespace to the test namespace, in a value or a join, and leaves other expressions', async () => {
+    const dir = await temporaryDirectory('cosi-e2e-expressions-');
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    };
+    const objects = `apiVersion: v1
+kind: ServiceAccount
+metadata: { name: collector, namespace: ($namespace) }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: (join('-', ['collector', $namespace]))
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view }
+subjects: [{ kind: ServiceAccount, name: collector, namespace: ($namespace) }]
+`;
+    for (const test of ['a', 'b']) {
+      await write(
+        `tests/${test}/chainsaw-test.yaml`,
+        'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n  steps: [{ try: [{ apply: { file: install.yaml } }] }]\n',
+      );
+      await write(`tests/${test}/install.yaml`, objects);
+    }
+    // Not applied by a test: the expression is what is written, and no name.
+    await write('deploy/account.yaml', objects.split('---')[0] ?? '');
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => `${f.file}:${f.line}:${f.col} ${f.code}`)).toEqual([
+      'deploy/account.yaml:3:41 invalid-namespace',
+    ]);
+    const bindings = read.resources
+      .filter((r) => r.resource.metadata.type.startsWith('ClusterRoleBindings'))
+      .map((r) => [
+        r.resource.metadata.id,
+        (r.resource.spec as { subjects: { namespace: string }[] }).subjects[0]?.namespace,
+      ]);
+    expect(bindings).toEqual([
+      ['collector-chainsaw-a', 'chainsaw-a'],
+      ['collector-chainsaw-b', 'chainsaw-b'],
+    ]);
+  });
+});
