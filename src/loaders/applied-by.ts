@@ -10,9 +10,11 @@ export interface AppliedBy {
   readonly test: string;
   /** The namespace of the file's namespaced Kubernetes objects that name none. */
   readonly namespace: string;
+  /** Whether the test evaluates the file's `($namespace)` expressions (`test-expressions.ts`). */
+  readonly templates: boolean;
 }
 
 /** Whether two files are applied by the same test in the same namespace, or both by none. */
 export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined): boolean {
-  return a?.test === b?.test && a?.namespace === b?.namespace;
+  return a?.test === b?.test && a?.namespace === b?.namespace && a?.templates === b?.templates;
 }

@@ -15,6 +15,7 @@ export function withAppliedBy(
   appliedBy: AppliedBy | undefined,
 ): ParsedManifest {
   if (appliedBy === undefined) return manifest;
+  if (!appliedBy.templates) return { ...manifest, appliedBy };
   const documents = manifest.documents.map((document) => {
     const value = bindExpressions(document.value, appliedBy.namespace);
     return value === document.value ? document : withValue(document, value);

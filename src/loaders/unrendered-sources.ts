@@ -402,6 +402,8 @@ export interface ChainsawTest {
    * that name none; `undefined`: chainsaw makes one for the test (`chainsaw-<two words>`).
    */
   readonly namespace: string | undefined;
+  /** Whether chainsaw evaluates the expressions of the files it applies (`spec.template`). */
+  readonly templates: boolean;
 }
 
 /**
@@ -411,6 +413,7 @@ export interface ChainsawTest {
 export function readChainsawTest(text: string, absolute: string): ChainsawTest {
   const named: { name: string; partial: string | undefined }[] = [];
   let namespace: string | undefined;
+  let templates = true;
   const visit = (value: unknown, depth: number): void => {
     if (depth > 64) return;
     if (Array.isArray(value)) {
@@ -443,10 +446,11 @@ export function readChainsawTest(text: string, absolute: string): ChainsawTest {
       if (isRecord(spec) && typeof spec.namespace === 'string' && spec.namespace !== '') {
         namespace ??= spec.namespace;
       }
+      if (isRecord(spec) && spec.template === false) templates = false;
     }
   } catch (error) {
     if (!(error instanceof Error)) throw error;
-    return { files: [], namespace: undefined };
+    return { files: [], namespace: undefined, templates: true };
   }
   const dir = path.dirname(absolute);
   const files = named
@@ -457,7 +461,7 @@ export function readChainsawTest(text: string, absolute: string): ChainsawTest {
       glob: GLOB_CHARACTERS.test(name),
       partial,
     }));
-  return { files, namespace };
+  return { files, namespace, templates };
 }
 
 /**

@@ -22,6 +22,7 @@ import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
   chainsawTest,
   readChainsawTest,
+  type ChainsawTest,
   HELM_CHART_FILE,
   HELM_CRDS_DIRECTORY,
   HELM_SUBCHARTS_DIRECTORY,
@@ -131,6 +132,11 @@ async function isGlob(given: string): Promise<boolean> {
  */
 class TestNamespaces {
   readonly #taken = new Set<string>();
+
+  /** Marks a namespace a test names as taken. */
+  take(namespace: string): void {
+    this.#taken.add(namespace);
+  }
 
   for(directory: string): string {
     const label = directory.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
@@ -297,7 +303,8 @@ class ManifestWalker {
     const tests = new Map<string, AppliedBy>();
     const sorted = [...dirs].sort(([, a], [, b]) => compareStrings(a, b));
     for (const [dir, display] of sorted) {
-      tests.set(dir, { test: display, namespace: this.#namespaces.for(path.basename(dir)) });
+      const namespace = this.#namespaces.for(path.basename(dir));
+      tests.set(dir, { test: display, namespace, templates: true });
     }
     return tests;
   }
@@ -358,16 +365,22 @@ class ManifestWalker {
     const tests = [...this.#chainsawTests].sort((a, b) => compareStrings(a.display, b.display));
     const reads = await readManifestFiles(this.fs, tests);
     const named: { file: string; test: string; partial: string | undefined }[] = [];
-    const namespaces = new Map<string, string>();
-    const made = this.#namespaces;
-    for (const [i, read] of reads.entries()) {
-      const { display, absolute } = tests[i] as FoundFile;
-      if ('finding' in read) {
-        this.findings.push(read.finding);
-        continue;
-      }
-      const test = readChainsawTest(read.text, absolute);
-      namespaces.set(display, test.namespace ?? made.for(path.basename(path.dirname(absolute))));
+    const parsed: { found: FoundFile; test: ChainsawTest }[] = [];
+    for (const [i, fileRead] of reads.entries()) {
+      const found = tests[i] as FoundFile;
+      if ('finding' in fileRead) this.findings.push(fileRead.finding);
+      else parsed.push({ found, test: readChainsawTest(fileRead.text, found.absolute) });
+    }
+    // The namespaces tests name first, so that none made for another test is one of them.
+    for (const { test } of parsed) {
+      if (test.namespace !== undefined) this.#namespaces.take(test.namespace);
+    }
+    const scopes = new Map<string, AppliedBy>();
+    for (const { found, test } of parsed) {
+      const { display, absolute } = found;
+      const namespace =
+        test.namespace ?? this.#namespaces.for(path.basename(path.dirname(absolute)));
+      scopes.set(display, { test: display, namespace, templates: test.templates });
       for (const entry of test.files) {
         const { file, partial } = entry;
         if (!entry.glob) {
@@ -395,9 +408,8 @@ class ManifestWalker {
       if (partial === undefined) {
         // A file two tests apply is neither's (nor in their namespace): it is read once, as
         // it is written.
-        const namespace = namespaces.get(test);
         const known = this.#appliedByTests.get(real);
-        const appliedBy = namespace === undefined ? null : { test, namespace };
+        const appliedBy = scopes.get(test) ?? null;
         this.#appliedByTests.set(
           real,
           known === undefined || (known !== null && known.test === test) ? appliedBy : null,

@@ -277,14 +277,17 @@ spec:
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
       await writeFile(path.join(dir, file), text);
     };
-    await write('tests/upgrade/chainsaw-test.yaml', TEST);
+    await write(
+      'tests/upgrade/chainsaw-test.yaml',
+      TEST.replace('steps:', 'namespace: e2e\n  steps:'),
+    );
     await write('tests/upgrade/00-install.yaml', deployment('1'));
     await write('tests/upgrade/01-update.yaml', deployment('2'));
     await write('tests/upgrade/02-scale.yaml', deployment(scale));
-    // Another test's object of the same name and namespace (a fixed one) is a duplicate.
+    // Another test's object of the same name in the same namespace (both name it) is a duplicate.
     await write(
       'tests/zz-twin/chainsaw-test.yaml',
-      TEST.replace('steps:', 'namespace: chainsaw-upgrade\n  steps:'),
+      TEST.replace('steps:', 'namespace: e2e\n  steps:'),
     );
     await write('tests/zz-twin/00-install.yaml', deployment('5'));
     return dir;
@@ -301,7 +304,7 @@ spec:
     expect(
       read.findings.map((f) => `${f.file}:${f.line} ${f.code} ${f.message.split(' (')[0]}`),
     ).toEqual([
-      'tests/zz-twin/00-install.yaml:3 duplicate-resource Deployments.apps(chainsaw-upgrade/app) is already defined at tests/upgrade/00-install.yaml:3:19',
+      'tests/zz-twin/00-install.yaml:3 duplicate-resource Deployments.apps(e2e/app) is already defined at tests/upgrade/00-install.yaml:3:19',
     ]);
   });
 
@@ -388,6 +391,37 @@ subjects: [{ kind: ServiceAccount, name: collector, namespace: ($namespace) }]
     expect(bindings).toEqual([
       ['collector-chainsaw-a', 'chainsaw-a'],
       ['collector-chainsaw-b', 'chainsaw-b'],
+    ]);
+  });
+});
+
+describe('the namespace a test names, and a test that evaluates no expressions', () => {
+  it('makes no namespace that another test names, and reads ($namespace) as written with template: false', async () => {
+    const dir = await temporaryDirectory('cosi-e2e-named-');
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    };
+    const test = (spec: string) =>
+      `apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n${spec}  steps: [{ try: [{ apply: { file: install.yaml } }] }]\n`;
+    const config = 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\n';
+    // Sorted first, its directory's namespace would be the one the other test names.
+    await write('tests/a/smoke/chainsaw-test.yaml', test(''));
+    await write('tests/a/smoke/install.yaml', config);
+    await write('tests/b/chainsaw-test.yaml', test('  namespace: chainsaw-smoke\n'));
+    await write('tests/b/install.yaml', config);
+    await write('tests/c/chainsaw-test.yaml', test('  template: false\n'));
+    await write(
+      'tests/c/install.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config, namespace: ($namespace) }\n',
+    );
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.resources.map((r) => r.resource.metadata.namespace)).toEqual([
+      'chainsaw-smoke-2',
+      'chainsaw-smoke',
+    ]);
+    expect(read.findings.map((f) => `${f.file} ${f.code}`)).toEqual([
+      'tests/c/install.yaml invalid-namespace',
     ]);
   });
 });
