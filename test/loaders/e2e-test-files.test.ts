@@ -6,7 +6,6 @@
  * a page of missing required fields (opentelemetry-operator: 1,214 of 1,615 resources failed,
  * 505 after, the rest its own findings).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifests } from '../../src/loaders/manifest-reader.js';
@@ -16,6 +15,7 @@ import {
 } from '../../src/loaders/unrendered-sources.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
+import { writeBelow } from '../support/write-below.js';
 
 // The shape of opentelemetry-operator's and kro's chainsaw tests (tests/e2e/*/chainsaw-test.yaml).
 const CHAINSAW_TEST = `apiVersion: chainsaw.kyverno.io/v1alpha1
@@ -119,10 +119,7 @@ describe('isConventionalAssertion', () => {
 describe('walking a repository with end-to-end tests', () => {
   const tree = async () => {
     const dir = await temporaryDirectory('cosi-e2e-tests-');
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    };
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
     await write('deploy/app.yaml', DEPLOYMENT);
     await write('tests/smoke/chainsaw-test.yaml', CHAINSAW_TEST);
     await write('tests/smoke/00-install.yaml', DEPLOYMENT.replace('name: app', 'name: smoke'));
@@ -206,10 +203,7 @@ metadata: { name: reader${suffix} }
   /** Tests by directory: the namespace each names, and the suffix of its objects' names. */
   const repository = async (tests: Record<string, [string | undefined, string]>) => {
     const dir = await temporaryDirectory('cosi-e2e-namespaces-');
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    };
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
     await write(
       'tests/shared/runner.yaml',
       'apiVersion: v1\nkind: ServiceAccount\nmetadata: { name: runner }\n',
@@ -273,10 +267,7 @@ spec:
 
   const repository = async (scale: string) => {
     const dir = await temporaryDirectory('cosi-e2e-revisions-');
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    };
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
     await write(
       'tests/upgrade/chainsaw-test.yaml',
       TEST.replace('steps:', 'namespace: e2e\n  steps:'),
@@ -320,10 +311,7 @@ spec:
 describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)", () => {
   it('applies its numbered steps in a namespace of its own, each an update of the one before', async () => {
     const dir = await temporaryDirectory('cosi-e2e-conventional-');
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    };
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
     const config = (value: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\ndata: { value: "${value}" }\n`;
     await write('tests/a/00-install.yaml', config('a0'));
@@ -354,10 +342,7 @@ describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)"
 describe("a chainsaw test's expressions in the files it applies", () => {
   it('binds $namespace to the test namespace, in a value or a join, and leaves other expressions', async () => {
     const dir = await temporaryDirectory('cosi-e2e-expressions-');
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    };
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
     const objects = `apiVersion: v1
 kind: ServiceAccount
 metadata: { name: collector, namespace: ($namespace) }
@@ -398,10 +383,7 @@ subjects: [{ kind: ServiceAccount, name: collector, namespace: ($namespace) }]
 describe('the namespace a test names, and a test that evaluates no expressions', () => {
   it('makes no namespace that another test names, and reads ($namespace) as written with template: false', async () => {
     const dir = await temporaryDirectory('cosi-e2e-named-');
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), text);
-    };
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
     const test = (spec: string) =>
       `apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n${spec}  steps: [{ try: [{ apply: { file: install.yaml } }] }]\n`;
     const config = 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\n';

@@ -2,7 +2,7 @@
  * Helm charts and kustomize files met while walking manifest directories: set aside, not read
  * as manifests, and said (`unrendered-sources.ts`, `walk-manifest-tree.ts`).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   kustomizationInputs,
 } from '../../src/loaders/unrendered-sources.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
+import { writeBelow } from '../support/write-below.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const FIXTURE = 'fixtures/manifest-repo';
@@ -176,10 +177,7 @@ describe('kustomize files in a temporary tree', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const write = async (file: string, text: string) => {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), text);
-  };
+  const write = (file: string, text: string) => writeBelow(dir, file, text);
 
   it('knows the file named Kustomization, and reports one that is not YAML', async () => {
     await write('a/Kustomization', 'patches:\n  - path: p.yaml\n');
@@ -219,10 +217,7 @@ describe('JSON files met in a directory', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const write = async (file: string, text: string) => {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), text);
-  };
+  const write = (file: string, text: string) => writeBelow(dir, file, text);
 
   it('reads JSON manifests, as kubectl and kubeconform do, and sets other JSON aside', async () => {
     await write(
@@ -290,10 +285,7 @@ describe('files other tools read by their name', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const write = async (file: string, text: string) => {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), text);
-  };
+  const write = (file: string, text: string) => writeBelow(dir, file, text);
 
   it("sets a repository's CI, docs and packaging files aside, and reads the rest", async () => {
     await write('mkdocs.yml', 'site_name: docs\nsite_url: !ENV SITE_URL\n');
