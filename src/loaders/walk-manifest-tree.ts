@@ -272,11 +272,14 @@ class ManifestWalker {
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
       else {
+        // A file two chainsaw tests apply (`null`) is no test's, whatever its name.
+        const byChainsaw = this.#appliedByTests.get(real);
         const appliedBy =
-          this.#appliedByTests.get(real) ??
-          (isConventionalStep(path.basename(file.absolute))
-            ? conventionalTests.get(path.dirname(file.absolute))
-            : undefined);
+          byChainsaw !== undefined
+            ? (byChainsaw ?? undefined)
+            : isConventionalStep(path.basename(file.absolute))
+              ? conventionalTests.get(path.dirname(file.absolute))
+              : undefined;
         files.push(appliedBy === undefined ? file : { ...file, appliedBy });
       }
     }

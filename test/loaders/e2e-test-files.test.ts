@@ -339,6 +339,30 @@ describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)"
   });
 });
 
+describe('a numbered step two chainsaw tests apply', () => {
+  it("is no test's: read once, as written, in no test's namespace", async () => {
+    const dir = await temporaryDirectory('cosi-e2e-shared-step-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write(
+      'tests/k/00-install.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\n',
+    );
+    await write(
+      'tests/k/00-assert.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\n',
+    );
+    for (const test of ['x', 'y']) {
+      await write(
+        `tests/${test}/chainsaw-test.yaml`,
+        'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n  steps: [{ try: [{ apply: { file: ../k/00-install.yaml } }] }]\n',
+      );
+    }
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    expect(read.resources.map((r) => r.resource.metadata.namespace)).toEqual(['default']);
+  });
+});
+
 describe("a chainsaw test's expressions in the files it applies", () => {
   it('binds $namespace to the test namespace, in a value or a join, and leaves other expressions', async () => {
     const dir = await temporaryDirectory('cosi-e2e-expressions-');
