@@ -382,20 +382,15 @@ export interface ChainsawTestFile {
   readonly partial: string | undefined;
 }
 
-/**
- * The files a chainsaw test names: the `file` of every operation, in any step and any of its
- * blocks (`try`, `catch`, `finally`, `cleanup`), in each of the file's documents. Those of an
- * `assert`, `error`, `patch` or `delete` hold partial objects, and those it applies, creates or
- * updates expecting an error are meant to be refused: both are `partial`. The others it applies,
- * creates or updates are whole resources. A test that is not YAML names none: chainsaw reports
- * it.
- */
-export function chainsawTestFiles(text: string, absolute: string): readonly ChainsawTestFile[] {
-  return readChainsawTest(text, absolute).files;
-}
-
 /** What the walk takes of a chainsaw test: the files it names, and its own namespace. */
 export interface ChainsawTest {
+  /**
+   * The files it names: the `file` of every operation, in any step and any of its blocks (`try`,
+   * `catch`, `finally`, `cleanup`), in each of the file's documents. Those of an `assert`,
+   * `error`, `patch` or `delete` hold partial objects, and those it applies, creates or updates
+   * expecting an error are meant to be refused: both are `partial`. The others it applies,
+   * creates or updates are whole resources.
+   */
   readonly files: readonly ChainsawTestFile[];
   /**
    * The namespace the test names (`spec.namespace`), in which it applies the namespaced objects
@@ -407,8 +402,8 @@ export interface ChainsawTest {
 }
 
 /**
- * A chainsaw test's files ({@link chainsawTestFiles}) and the namespace it names. A test that is
- * not YAML names none of either: chainsaw reports it.
+ * A chainsaw test's files and the namespace it names. A test that is not YAML names none of
+ * either: chainsaw reports it.
  */
 export function readChainsawTest(text: string, absolute: string): ChainsawTest {
   const named: { name: string; partial: string | undefined }[] = [];

@@ -9,10 +9,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifests } from '../../src/loaders/manifest-reader.js';
-import {
-  chainsawTestFiles,
-  isConventionalAssertion,
-} from '../../src/loaders/unrendered-sources.js';
+import { readChainsawTest, isConventionalAssertion } from '../../src/loaders/unrendered-sources.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
 import { writeBelow } from '../support/write-below.js';
@@ -72,9 +69,9 @@ metadata: { name: app }
 status: { readyReplicas: 1 }
 `;
 
-describe('chainsawTestFiles', () => {
+describe("a chainsaw test's files (readChainsawTest)", () => {
   it('names the files of every operation of every step and block, saying which are partial', () => {
-    const files = chainsawTestFiles(CHAINSAW_TEST, '/repo/tests/smoke/chainsaw-test.yaml').map(
+    const files = readChainsawTest(CHAINSAW_TEST, '/repo/tests/smoke/chainsaw-test.yaml').files.map(
       (f) => [path.relative('/repo/tests/smoke', f.file), f.glob, f.partial?.split(':')[0]],
     );
     expect(files).toEqual([
@@ -91,17 +88,17 @@ describe('chainsawTestFiles', () => {
 
   it('takes an apply that expects success, or checks something else, as a whole resource', () => {
     const apply = (check: string) =>
-      chainsawTestFiles(
+      readChainsawTest(
         `spec: { steps: [{ try: [{ apply: { file: a.yaml, expect: [{ check: ${check} }] } }] }] }`,
         '/t/chainsaw-test.yaml',
-      )[0]?.partial;
+      ).files[0]?.partial;
     expect(apply('{ ($error == null): true }')).toBeUndefined();
     expect(apply('{ (status.phase): Running }')).toBeUndefined();
     expect(apply('{ ($error): "admission webhook denied the request" }')).toContain('refuse');
   });
 
   it('names nothing in a test that is not YAML', () => {
-    expect(chainsawTestFiles('spec: [\n', '/t/chainsaw-test.yaml')).toEqual([]);
+    expect(readChainsawTest('spec: [\n', '/t/chainsaw-test.yaml').files).toEqual([]);
   });
 });
 
