@@ -16,7 +16,12 @@ import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
 import { withRenderedOrigins } from './rendered-origin.js';
-import { JSON_FILE, UNRENDERED_NAMES, type UnrenderedSource } from './unrendered-sources.js';
+import {
+  JSON_FILE,
+  UNRENDERED_NAMES,
+  type UnrenderedKind,
+  type UnrenderedSource,
+} from './unrendered-sources.js';
 import {
   STDIN_PATH,
   walkManifestTree,
@@ -301,6 +306,15 @@ function manifestFile(file: FoundFile, text: string): ManifestFile {
   return appliedBy === undefined ? { path, text } : { path, text, appliedBy };
 }
 
+/** What is set aside because it is a manifest only once a tool renders it, or a test reads it. */
+const RENDERED_KINDS = new Set<UnrenderedKind>([
+  'helm-chart',
+  'kustomization',
+  'kustomize-input',
+  'chainsaw-test',
+  'test-assertion',
+]);
+
 /**
  * "No manifest files found" where the walk set files aside says which: a directory of charts or
  * kustomizations (or JSON that is no manifest) alone is not an empty directory.
@@ -313,7 +327,7 @@ function saidSetAside(finding: Finding, unrendered: readonly UnrenderedSource[])
     .map((u) => `${u.path} (${UNRENDERED_NAMES[u.kind][0]})`)
     .join(', ');
   const more = unrendered.length > SHOWN ? ` and ${unrendered.length - SHOWN} more` : '';
-  const rendered = unrendered.some((u) => u.kind !== 'json-file' && u.kind !== 'tool-file');
+  const rendered = unrendered.some((u) => RENDERED_KINDS.has(u.kind));
   return createFinding({
     ...finding,
     code: 'empty-input',

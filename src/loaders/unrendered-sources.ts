@@ -118,6 +118,7 @@ export type UnrenderedKind =
   | 'kustomize-input'
   | 'json-file'
   | 'tool-file'
+  | 'go-test-data'
   | 'chainsaw-test'
   | 'test-assertion';
 
@@ -128,6 +129,7 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   'kustomize-input': ['kustomize patch or configuration', 'kustomize patches and configurations'],
   'json-file': ['JSON file that is no manifest', 'JSON files that are no manifests'],
   'tool-file': ["other tool's file", "other tools' files"],
+  'go-test-data': ['Go test data directory', 'Go test data directories'],
   'chainsaw-test': ['chainsaw test', 'chainsaw tests'],
   'test-assertion': ['test assertion or patch', 'test assertions and patches'],
 };
@@ -245,6 +247,22 @@ export function toolFile(file: string, what: string): UnrenderedSource {
     kind: 'tool-file',
     file,
     message: `by its file name, ${what}, not a manifest; name the file to check it as one`,
+  };
+}
+
+/**
+ * The directory Go's tools skip by its name: a package's test inputs and golden outputs, which
+ * hold manifests broken on purpose (`invalid.yaml`), partial ones and copies of the real ones.
+ */
+export const GO_TEST_DATA_DIRECTORY = 'testdata';
+
+/** The set-aside entry of a Go package's `testdata/` directory met while walking (as shown). */
+export function goTestData(dir: string): UnrenderedSource {
+  return {
+    path: dir,
+    kind: 'go-test-data',
+    file: dir,
+    message: `a Go package's test data, which Go's tools skip by its name; name the directory to check it`,
   };
 }
 

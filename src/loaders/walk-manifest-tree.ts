@@ -21,6 +21,8 @@ import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
   chainsawTest,
+  GO_TEST_DATA_DIRECTORY,
+  goTestData,
   readChainsawTest,
   type ChainsawTest,
   HELM_CHART_FILE,
@@ -92,8 +94,9 @@ const YAML_FILE = /\.ya?ml$/i;
  * walk reads it for their names); a chainsaw test (`chainsaw-test.yaml`) is not either, nor are
  * the files it asserts (read for their names too) or those named as kuttl and chainsaw name
  * assertions (`01-assert.yaml`, `02-errors.yaml`); nor is a file another tool reads by its name
- * (`mkdocs.yml`, `cloudbuild.yaml`: `toolFileOf`). A file given by name is read whatever it
- * is, but for a kustomization file (`cosi check *.yaml`), which is never a manifest.
+ * (`mkdocs.yml`, `cloudbuild.yaml`: `toolFileOf`); nor is a Go package's `testdata/`, which Go's
+ * tools skip too. A file or directory given by name is read whatever it is, but for a
+ * kustomization file (`cosi check *.yaml`), which is never a manifest.
  *
  * @example
  * const { files, findings } = await walkManifestTree(['manifests/'], { cwd });
@@ -500,7 +503,9 @@ class ManifestWalker {
         if (childReal === undefined) continue;
       }
       if (this.#isIgnored(childAbsolute, isDirectory)) continue;
-      if (isDirectory) {
+      if (isDirectory && role === 'plain' && name === GO_TEST_DATA_DIRECTORY) {
+        this.#unrendered.push(goTestData(childDisplay));
+      } else if (isDirectory) {
         if (ancestors.has(childReal)) {
           this.#report(
             'symlink-loop',

@@ -335,3 +335,62 @@ describe('files other tools read by their name', () => {
     ]);
   });
 });
+
+describe("a Go package's test data", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'cosi-go-testdata-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const write = (file: string, text: string) => writeBelow(dir, file, text);
+
+  it('sets testdata/ directories aside while walking, as Go’s tools do, and counts them', async () => {
+    await write('config/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+    // Broken on purpose, and a copy of the real one: a unit test's inputs.
+    await write('pkg/config/testdata/invalid.yaml', 'endpoint: [\n');
+    await write(
+      'pkg/config/testdata/cm.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+    );
+    await write('pkg/agent/testdata/golden/out.yaml', 'kind: Pod\n');
+    // Only a directory of that name: a file so named is read.
+    await write('testdata.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
+
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['config/cm.yaml', 'testdata.yaml']);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['pkg/agent/testdata', 'go-test-data'],
+      ['pkg/config/testdata', 'go-test-data'],
+    ]);
+    expect(formatUnrenderedCounts(tree.unrendered)).toBe('2 Go test data directories');
+
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    expect(read.resources.map((r) => r.resource.metadata.id)).toEqual(['a', 'b']);
+  });
+
+  it('reads a testdata/ directory given by name, and what is below it', async () => {
+    await write('pkg/config/testdata/invalid.yaml', 'endpoint: [\n');
+    await write(
+      'pkg/config/testdata/sub/cm.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+    );
+    const read = await readManifests(['pkg/config/testdata'], { cwd: dir });
+    expect(read.unrendered).toEqual([]);
+    expect(read.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['yaml-syntax', 'pkg/config/testdata/invalid.yaml'],
+    ]);
+  });
+
+  it('says a directory of test data alone is empty, and what it set aside', async () => {
+    await write('pkg/testdata/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => f.message)).toEqual([
+      'no manifest files found; set aside: pkg/testdata (Go test data directory)',
+    ]);
+  });
+});

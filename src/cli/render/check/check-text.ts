@@ -76,7 +76,7 @@ const MAX_LISTED_UNRENDERED = 10;
 /**
  * What a report for people lists of what was set aside: the charts, kustomizations and tests,
  * whose notes say how to check them; the patches and configurations they use, the files tests
- * assert, JSON files that are no manifests and other tools' files are only counted.
+ * assert, JSON files that are no manifests, other tools' files and Go test data are only counted.
  */
 export function listedUnrendered(
   unrendered: readonly UnrenderedSource[] = [],
@@ -88,6 +88,7 @@ const COUNTED_ONLY = new Set<UnrenderedKind>([
   'kustomize-input',
   'json-file',
   'tool-file',
+  'go-test-data',
   'test-assertion',
 ]);
 
