@@ -182,13 +182,18 @@ export function kustomization(file: string): UnrenderedSource {
   };
 }
 
-/** The set-aside entry of a file a kustomization names as a patch or configuration. */
-export function kustomizeInput(file: string, by: string): UnrenderedSource {
+/**
+ * The set-aside entry of a file a kustomization names as a patch or configuration, or names as a
+ * patch in a comment only (`commented`).
+ */
+export function kustomizeInput(file: string, by: string, commented = false): UnrenderedSource {
   return {
     path: file,
     kind: 'kustomize-input',
     file,
-    message: `a patch or configuration file that ${by} names, not a whole resource`,
+    message: commented
+      ? `a patch that ${by} names in a comment (commented out, as kubebuilder leaves a feature's patches), not a whole resource; name the file to check it as one`
+      : `a patch or configuration file that ${by} names, not a whole resource`,
   };
 }
 
@@ -308,6 +313,11 @@ const NAMES_INPUTS = new RegExp(`(?:^|[\\s{,])["']?(?:${INPUT_KEYS.join('|')})["
 export interface KustomizationInputs {
   /** Absolute paths of the files it names that are not resources (patches, configurations...). */
   readonly files: readonly string[];
+  /**
+   * Absolute paths of the patches it names in comments only (`#- path: patches/webhook.yaml`),
+   * as kubebuilder's scaffold leaves those a feature would enable.
+   */
+  readonly commented: readonly string[];
   /** A YAML error that kept it from being read (its inputs are then unknown). */
   readonly finding?: Finding;
 }
@@ -325,8 +335,10 @@ export function kustomizationInputs(
   file: string,
   absolute: string,
 ): KustomizationInputs {
+  const dir = path.dirname(absolute);
+  const commented = commentedPatches(text).map((name) => path.resolve(dir, name));
   // Most kustomizations (a base's) list resources only: not parsed.
-  if (!NAMES_INPUTS.test(text)) return { files: [] };
+  if (!NAMES_INPUTS.test(text)) return { files: [], commented };
   let document: unknown;
   try {
     // No custom tags, the default bound on aliases: what is read here is only ever paths.
@@ -337,10 +349,11 @@ export function kustomizationInputs(
     const message = `${file} is not valid YAML: ${error.message.split('\n')[0] ?? ''}`;
     return {
       files: [],
+      commented,
       finding: createFinding({ code: 'yaml-syntax', message, file, line, col, pointer: '' }),
     };
   }
-  if (!isRecord(document)) return { files: [] };
+  if (!isRecord(document)) return { files: [], commented };
   const names: string[] = [];
   const addString = (value: unknown): void => {
     // An entry may be inline YAML rather than a path: a path is one line.
@@ -368,9 +381,52 @@ export function kustomizationInputs(
       addString(generator.env);
     });
   }
-  const dir = path.dirname(absolute);
-  return { files: names.map((name) => path.resolve(dir, name)) };
+  return { files: names.map((name) => path.resolve(dir, name)), commented };
 }
+
+/**
+ * A top-level key, live (`patches:`) or commented out alone on its line, `#` and at most one
+ * space before it (`#patchesStrategicMerge:`): `#  target:` is a commented entry's.
+ */
+const SECTION_KEY = /^(?:#+ ?([A-Za-z]\w*)[ \t]*:[ \t]*$|([A-Za-z]\w*|"[^"]*"|'[^']*')[ \t]*:)/;
+
+/**
+ * A list entry commented out, naming a file (`#- patch.yaml`, `# - path: p.yaml`), or the
+ * `path` of a commented entry's later line (`#  path: p.yaml`).
+ */
+const COMMENTED_ENTRY =
+  /^[ \t]*#+[ \t]*(?:-[ \t]+)?(?:path[ \t]*:[ \t]*)?(["']?)([^\s"'#]+\.(?:ya?ml|json))\1[ \t]*(?:#.*)?$/i;
+
+/**
+ * The files a kustomization's comments name as patches: entries commented out below a patch key
+ * (`patches`, `patchesStrategicMerge`, `patchesJson6902`), itself live or commented out.
+ * kubebuilder's scaffold leaves the patches of the features one enables by hand so
+ * (`#- path: patches/webhook_in_clusters.yaml`), and keeps their files beside it: partial
+ * objects all the same. A commented-out resource is none of these.
+ */
+function commentedPatches(text: string): string[] {
+  if (!text.includes('#')) return [];
+  const names: string[] = [];
+  let section: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const key = SECTION_KEY.exec(line);
+    if (key) {
+      section = (key[1] ?? key[2] ?? '').replace(/^["']|["']$/g, '');
+      continue;
+    }
+    if (section === undefined || !PATCH_KEYS.has(section)) continue;
+    const entry = COMMENTED_ENTRY.exec(line);
+    if (entry?.[2] !== undefined) names.push(entry[2]);
+  }
+  return names;
+}
+
+/** The keys of a kustomization whose entries are patches. */
+const PATCH_KEYS: ReadonlySet<string> = new Set([
+  'patches',
+  'patchesStrategicMerge',
+  'patchesJson6902',
+]);
 
 /**
  * The chainsaw operations whose files hold partial objects, each as a sentence says what the

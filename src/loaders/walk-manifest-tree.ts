@@ -151,6 +151,14 @@ class TestNamespaces {
   }
 }
 
+/** A file a kustomization names as other than a resource, live or in a comment. */
+interface KustomizeInputOf {
+  readonly file: string;
+  /** The kustomization, as shown. */
+  readonly by: string;
+  readonly commented: boolean;
+}
+
 /** The longest namespace name (a DNS label). */
 const MAX_NAMESPACE_LENGTH = 63;
 
@@ -162,8 +170,11 @@ class ManifestWalker {
   readonly #walkedDirs = new Set<string>();
   /** Real paths of the files given by name (or matched by a glob): read whatever they are. */
   readonly #named = new Set<string>();
-  /** Real path of a file a kustomization names as a patch or configuration -> the kustomization. */
-  readonly #kustomizeInputs = new Map<string, string>();
+  /**
+   * Real path of a file a kustomization names as a patch or configuration (or as a patch in a
+   * comment) -> the kustomization.
+   */
+  readonly #kustomizeInputs = new Map<string, KustomizeInputOf>();
   readonly #unrendered: UnrenderedSource[] = [];
   /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
   readonly #kustomizations: FoundFile[] = [];
@@ -271,7 +282,7 @@ class ManifestWalker {
       const named = this.#named.has(real);
       const by = named ? undefined : this.#kustomizeInputs.get(real);
       const test = named || this.#appliedByTests.has(real) ? undefined : this.#testPartial(real);
-      if (by !== undefined) unrendered.push(kustomizeInput(file.display, by));
+      if (by !== undefined) unrendered.push(kustomizeInput(file.display, by.by, by.commented));
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
       else {
@@ -322,7 +333,7 @@ class ManifestWalker {
    */
   async readKustomizations(): Promise<void> {
     const reads = await readManifestFiles(this.fs, this.#kustomizations);
-    const named: { file: string; by: string }[] = [];
+    const named: KustomizeInputOf[] = [];
     reads.forEach((read, i) => {
       const { display, absolute } = this.#kustomizations[i] as FoundFile;
       if ('finding' in read) {
@@ -331,7 +342,8 @@ class ManifestWalker {
       }
       const inputs = kustomizationInputs(read.text, display, absolute);
       if (inputs.finding) this.findings.push(inputs.finding);
-      for (const file of inputs.files) named.push({ file, by: display });
+      for (const file of inputs.files) named.push({ file, by: display, commented: false });
+      for (const file of inputs.commented) named.push({ file, by: display, commented: true });
     });
     const reals = new Array<string | undefined>(named.length);
     await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
@@ -341,11 +353,16 @@ class ManifestWalker {
         // A file that is not there: kustomize's to report, not ours to skip.
       }
     });
-    named.forEach(({ by }, i) => {
+    named.forEach((input, i) => {
       const real = reals[i];
       if (real === undefined) return;
+      // Named live before named in a comment; then by the first kustomization, by path.
       const known = this.#kustomizeInputs.get(real);
-      if (known === undefined || compareStrings(by, known) < 0) this.#kustomizeInputs.set(real, by);
+      const before =
+        known === undefined ||
+        (known.commented && !input.commented) ||
+        (known.commented === input.commented && compareStrings(input.by, known.by) < 0);
+      if (before) this.#kustomizeInputs.set(real, input);
     });
   }
 

@@ -2,7 +2,7 @@
  * Helm charts and kustomize files met while walking manifest directories: set aside, not read
  * as manifests, and said (`unrendered-sources.ts`, `walk-manifest-tree.ts`).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,6 +93,50 @@ describe('kustomizationInputs', () => {
     expect(names('{resources: [a.yaml], "patches": [{path: p.yaml}]}')).toEqual(['p.yaml']);
     expect(names("'openapi': {path: s.json}\n")).toEqual(['s.json']);
     expect(names('resources: [patches.yaml]\n')).toEqual([]);
+  });
+
+  it('names the patches a comment names below a patch key, as kubebuilder leaves them', () => {
+    const { files, commented } = inputs(
+      [
+        'namespace: system',
+        'resources:',
+        '- bases/clusters.yaml',
+        '#- bases/disabled-resource.yaml',
+        'bases:',
+        '#- ../webhook',
+        'patches:',
+        '- path: patches/live.yaml',
+        '# [WEBHOOK] To enable webhook, uncomment all the sections with [WEBHOOK] prefix.',
+        '#- path: patches/webhook_in_clusters.yaml',
+        '#  target:',
+        '#    kind: CustomResourceDefinition',
+        '#- target:',
+        '#    kind: CustomResourceDefinition',
+        '#  path: "patches/cainjection_in_clusters.yaml"',
+        '#patchesStrategicMerge:',
+        '# - manager_auth_proxy_patch.yaml # protects /metrics',
+        '  # Only one of them should be enabled.',
+        '#- manager_prometheus_metrics_patch.yaml',
+        '# Note: this is prose, not a key',
+        '#- webhookcainjection_patch.yaml',
+        '#vars:',
+        '#- certificate.yaml',
+        'configurations:',
+        '#- kustomizeconfig.yaml',
+      ].join('\n'),
+    );
+    expect(files.map((f) => path.relative('/repo/overlay', f))).toEqual(['patches/live.yaml']);
+    expect(commented.map((f) => path.relative('/repo/overlay', f))).toEqual([
+      'patches/webhook_in_clusters.yaml',
+      'patches/cainjection_in_clusters.yaml',
+      'manager_auth_proxy_patch.yaml',
+      'manager_prometheus_metrics_patch.yaml',
+      'webhookcainjection_patch.yaml',
+    ]);
+    // With no live key that names inputs, the comments are read all the same.
+    expect(inputs('resources: [a.yaml]\n#patchesStrategicMerge:\n#- p.yaml\n').commented).toEqual([
+      '/repo/overlay/p.yaml',
+    ]);
   });
 
   it('takes a document that is not a mapping, or odd values, as naming nothing', () => {
@@ -194,6 +238,32 @@ describe('kustomize files in a temporary tree', () => {
     expect(tree.findings.map((f) => [f.code, f.file])).toEqual([
       ['yaml-syntax', 'b/kustomization.yml'],
     ]);
+  });
+
+  it('sets aside the patches a kustomization names in comments only, and reads the rest', async () => {
+    await writeFile(
+      path.join(dir, 'kustomization.yaml'),
+      'resources: [crd.yaml]\npatches:\n#- path: patches/webhook_in_clusters.yaml\n',
+    );
+    await writeFile(
+      path.join(dir, 'crd.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+    );
+    // kubebuilder's conversion-webhook patch: a CustomResourceDefinition without group or names.
+    await mkdir(path.join(dir, 'patches'));
+    await writeFile(
+      path.join(dir, 'patches/webhook_in_clusters.yaml'),
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: clusters.example.com}\nspec:\n  conversion: {strategy: Webhook}\n',
+    );
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    expect(read.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
+    const patch = read.unrendered.find((u) => u.kind === 'kustomize-input');
+    expect(patch?.path).toBe('patches/webhook_in_clusters.yaml');
+    expect(patch?.message).toMatch(/^a patch that kustomization.yaml names in a comment/);
+    // Named, it is read as written.
+    const named = await readManifests(['patches/webhook_in_clusters.yaml'], { cwd: dir });
+    expect(named.findings.map((f) => f.code)).toContain('invalid-definition');
   });
 
   it('says what was set aside when nothing else is there to read', async () => {
