@@ -20,7 +20,13 @@ import { MAX_CRD_BYTES } from './request-limits.js';
 
 export { MAX_CRD_BYTES } from './request-limits.js';
 import { MAX_MESSAGE_LENGTH, shorten, shortenMessage } from './shorten.js';
-import { NestingTooDeepError, nodeStart, parseYamlStream, YamlSource } from './yaml-source.js';
+import {
+  headerStarts,
+  NestingTooDeepError,
+  nodeStart,
+  parseYamlStream,
+  YamlSource,
+} from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
@@ -258,6 +264,7 @@ function parseStream(
       start: doc.range[0],
       end,
       contentsStart: doc.contents ? nodeStart(doc.contents) : doc.range[0],
+      ...headerStarts(doc.contents),
     });
     const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
     const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);

@@ -146,17 +146,46 @@ const COMBINATOR_FORMAT_KEYWORD: KeywordDefinition = {
 export class SchemaCompiler implements CompilesSchemas {
   readonly #ajv = createAjv();
   readonly #compiled = new WeakMap<object, CompiledSchema>();
+  /**
+   * Compiled schemas by their JSON text: a repository's copies of one CRD (a release bundle
+   * beside `config/crd`, an OLM bundle) compile once. Bounded, oldest out first: `cosi watch`
+   * compiles each edit of a schema anew.
+   */
+  readonly #byText = new Map<string, CompiledSchema>();
+  #byTextLength = 0;
 
-  /** The compiled schema; the same object again for the same schema object. */
+  /** `kept`: how many schemas, and how much of their text, are kept by their text. */
+  constructor(readonly kept = { schemas: MAX_BY_TEXT, characters: MAX_BY_TEXT_LENGTH }) {}
+
+  /**
+   * The compiled schema; the same object again for the same schema object, or for another
+   * written the same.
+   */
   compile(schema: JsonSchema): CompiledSchema {
     const made = precompiled.get(schema);
     if (made !== undefined) return made();
     let compiled = this.#compiled.get(schema);
     if (compiled === undefined) {
-      compiled = this.#compile(toAjvSchema(schema));
+      const text = exactJson(schema);
+      compiled = text === undefined ? undefined : this.#byText.get(text);
+      if (compiled === undefined) {
+        compiled = this.#compile(toAjvSchema(schema));
+        if (text !== undefined) this.#remember(text, compiled);
+      }
       this.#compiled.set(schema, compiled);
     }
     return compiled;
+  }
+
+  #remember(text: string, compiled: CompiledSchema): void {
+    this.#byText.set(text, compiled);
+    this.#byTextLength += text.length;
+    for (const [oldest] of this.#byText) {
+      const { schemas, characters } = this.kept;
+      if (this.#byText.size <= schemas && this.#byTextLength <= characters) break;
+      this.#byText.delete(oldest);
+      this.#byTextLength -= oldest.length;
+    }
   }
 
   #compile(schema: JsonSchema): CompiledSchema {
@@ -206,6 +235,40 @@ export class SchemaCompiler implements CompilesSchemas {
       };
     }
   }
+}
+
+/** The most schemas {@link SchemaCompiler} keeps by their text, and the most text it keeps. */
+const MAX_BY_TEXT = 4096;
+const MAX_BY_TEXT_LENGTH = 32 * 1024 * 1024;
+
+/**
+ * A schema's JSON text when the text says all there is to it, else `undefined`: JSON has no
+ * `NaN`, `Infinity`, `-0` or `undefined` (YAML's `.nan` would read as `null`), and no class
+ * instances (a `Date` would read as its string).
+ */
+function exactJson(schema: JsonSchema): string | undefined {
+  const found = { inexact: false };
+  let text: string;
+  try {
+    text = JSON.stringify(schema, function (this: Record<string, unknown>, key, value: unknown) {
+      const written = key === '' ? value : this[key];
+      if (typeof written === 'number') {
+        if (!Number.isFinite(written) || Object.is(written, -0)) found.inexact = true;
+      } else if (written === undefined) {
+        found.inexact = true;
+      } else if (typeof written === 'object' && written !== null && !Array.isArray(written)) {
+        const prototype: unknown = Object.getPrototypeOf(written);
+        if (prototype !== Object.prototype && prototype !== null) found.inexact = true;
+      } else if (typeof written === 'function' || typeof written === 'symbol') {
+        found.inexact = true;
+      }
+      return value;
+    });
+  } catch {
+    // A BigInt, or a cycle.
+    return undefined;
+  }
+  return found.inexact ? undefined : text;
 }
 
 /** A validator that answers an ajv function's errors as cosi's problems. */

@@ -124,6 +124,41 @@ export interface DocumentRange {
   readonly start: number;
   readonly end: number;
   readonly contentsStart: number;
+  /**
+   * Where the values of `kind` and `metadata.name` start, when the first parse saw them: the
+   * places duplicates and unknown kinds are reported at, found without parsing the document
+   * again (a CRD's copies are large).
+   */
+  readonly kindStart?: number;
+  readonly nameStart?: number;
+}
+
+/** The numbers {@link YamlSource} keeps per document: start, end, contentsStart, kind, name. */
+const STRIDE = 5;
+
+/**
+ * Where the values of `kind` and `metadata.name` start in a document's root, when both keys are
+ * plain scalars and their values neither aliases nor empty: the places {@link YamlSource.locate}
+ * then answers without a parse.
+ */
+export function headerStarts(root: YamlNode | null): { kindStart?: number; nameStart?: number } {
+  if (!isMap(root)) return {};
+  const kind = firstValue(root, 'kind');
+  const metadata = firstValue(root, 'metadata');
+  const name = isMap(metadata) ? firstValue(metadata, 'name') : undefined;
+  return {
+    ...(isScalar(kind) ? { kindStart: nodeStart(kind) } : {}),
+    ...(isScalar(name) ? { nameStart: nodeStart(name) } : {}),
+  };
+}
+
+/** The value of a mapping's first pair with this key, as {@link keyIndex} finds it. */
+function firstValue(map: YAMLMap, key: string): YamlNode | null | undefined {
+  for (const pair of map.items) {
+    const k = pair.key as YamlNode | null;
+    if (keyString(k) === key) return pair.value as YamlNode | null;
+  }
+  return undefined;
 }
 
 /**
@@ -153,20 +188,27 @@ export class YamlSource implements StreamPositions {
 
   /** Remembers where the document with this index is, to parse it alone later. */
   addDocument(index: number, range: DocumentRange): void {
-    if (index * 3 + 3 > this.#ranges.length) {
-      const grown = new Uint32Array(Math.max(this.#ranges.length * 2, index * 3 + 3));
+    const at = index * STRIDE;
+    if (at + STRIDE > this.#ranges.length) {
+      const grown = new Uint32Array(Math.max(this.#ranges.length * 2, at + STRIDE));
       grown.set(this.#ranges);
       this.#ranges = grown;
     }
-    this.#ranges[index * 3] = range.start;
-    this.#ranges[index * 3 + 1] = range.end;
-    this.#ranges[index * 3 + 2] = range.contentsStart;
+    this.#ranges[at] = range.start;
+    this.#ranges[at + 1] = range.end;
+    this.#ranges[at + 2] = range.contentsStart;
+    // 0 for not seen: a value never starts at a document's first character.
+    this.#ranges[at + 3] = range.kindStart ?? 0;
+    this.#ranges[at + 4] = range.nameStart ?? 0;
     this.#documents = Math.max(this.#documents, index + 1);
   }
 
-  /** Every document's range, flat (start, end, contentsStart per index): see {@link restored}. */
+  /**
+   * Every document's range, flat (start, end, contentsStart, and where its kind and name are,
+   * per index): see {@link restored}.
+   */
   documentRanges(): Uint32Array {
-    return this.#ranges.slice(0, this.#documents * 3);
+    return this.#ranges.slice(0, this.#documents * STRIDE);
   }
 
   /**
@@ -176,7 +218,7 @@ export class YamlSource implements StreamPositions {
   static restored(text: string, lineCounter: LineIndex, ranges: Uint32Array): YamlSource {
     const source = new YamlSource(text, lineCounter);
     source.#ranges = ranges;
-    source.#documents = Math.floor(ranges.length / 3);
+    source.#documents = Math.floor(ranges.length / STRIDE);
     return source;
   }
 
@@ -185,6 +227,8 @@ export class YamlSource implements StreamPositions {
    * existing parent; with `part: 'key'`, of the last segment's key.
    */
   locate(index: number, pointer: string, part: 'key' | 'value' = 'value'): Position {
+    const known = part === 'value' ? this.#headerStart(index, pointer) : 0;
+    if (known > 0) return this.lineCounter.linePos(known);
     const { node, offset } = this.#nodeAt(index, pointer, part);
     return node === null ? { line: 1, col: 1 } : this.lineCounter.linePos(offset + nodeStart(node));
   }
@@ -206,6 +250,14 @@ export class YamlSource implements StreamPositions {
         at = source.indexOf(text, at + text.length);
     }
     return this.lineCounter.linePos(offset + nodeStart(node) + Math.max(at, 0));
+  }
+
+  /** Where the first parse saw the value of `/kind` or `/metadata/name` start, or 0. */
+  #headerStart(index: number, pointer: string): number {
+    if (index >= this.#documents) return 0;
+    if (pointer === '/kind') return this.#ranges[index * STRIDE + 3] ?? 0;
+    if (pointer === '/metadata/name') return this.#ranges[index * STRIDE + 4] ?? 0;
+    return 0;
   }
 
   /** The node at a pointer in a document (or its nearest existing parent), and its offset. */
@@ -243,12 +295,12 @@ export class YamlSource implements StreamPositions {
   #root(index: number): { root: YamlNode | null; offset: number } {
     let found = this.#roots.get(index);
     if (found !== undefined) return found;
-    const start = index < this.#documents ? this.#ranges[index * 3] : undefined;
+    const start = index < this.#documents ? this.#ranges[index * STRIDE] : undefined;
     if (start !== undefined) {
       const range = {
         start,
-        end: this.#ranges[index * 3 + 1] as number,
-        contentsStart: this.#ranges[index * 3 + 2] as number,
+        end: this.#ranges[index * STRIDE + 1] as number,
+        contentsStart: this.#ranges[index * STRIDE + 2] as number,
       };
       const roots: (YamlNode | null)[] = [];
       // The same text parsed the same way: this cannot throw where the first parse did not.

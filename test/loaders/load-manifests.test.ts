@@ -344,8 +344,8 @@ ${schema
       // The definition spec's own schema, the VMs schema, the Disks schema.
       expect(compile).toHaveBeenCalledTimes(3);
       loadManifests(files, { definitions: [extra], schemaCompiler: compiler });
-      // Only the VMs schema is new: it was parsed again from YAML.
-      expect(compile).toHaveBeenCalledTimes(4);
+      // The VMs schema, parsed again from YAML, is a new object written the same: not compiled.
+      expect(compile).toHaveBeenCalledTimes(3);
     });
 
     it('may carry x- extension keywords', () => {

@@ -689,6 +689,39 @@ describe('parseManifest', () => {
       const d = parse('"a/b": {"c~d": 1}\n').documents[0]!;
       expect(d.locate('/a~1b/c~0d')).toEqual({ line: 1, col: 16 });
     });
+
+    it('finds a kind and a name where a parse of the document alone would', () => {
+      const stream = [
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {a: b}\n  name: first\n',
+        '{"kind": "Secret", "metadata": {"name": "flow"}}\n',
+        "'kind': Pod\nmetadata: {'name': &n quoted}\nspec: {x: *n}\n",
+        // Values the first parse does not keep: an alias, and metadata itself an alias.
+        'base: &m {name: shared}\nkind: *k\nmetadata: *m\n',
+        'kind: &k Job\nmetadata:\n  name:\n  namespace: ns\n',
+        // A repeated key: the first one, as the API server reads it.
+        'kind: A\nkind: B\nmetadata: {name: one, name: two}\n',
+      ].join('---\n');
+      const docs = parse(stream).documents;
+      const at = (pointer: string) => docs.map((d) => d.locate(pointer));
+      expect(at('/kind')).toEqual([
+        { line: 2, col: 7 },
+        { line: 7, col: 10 },
+        { line: 9, col: 9 },
+        { line: 14, col: 7 },
+        { line: 17, col: 10 },
+        { line: 22, col: 7 },
+      ]);
+      expect(at('/metadata/name')).toEqual([
+        { line: 5, col: 9 },
+        { line: 7, col: 41 },
+        { line: 10, col: 23 },
+        { line: 13, col: 17 },
+        { line: 19, col: 8 },
+        { line: 24, col: 18 },
+      ]);
+      // The same places from a parse of each document alone, as any other pointer is found.
+      expect(at('/metadata/name/')).toEqual(at('/metadata/name'));
+    });
   });
 
   it('is pure: the same text gives the same result, and the module reads no files', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSchemaCompiler } from '../../src/loaders/schema-compiler.js';
+import { createSchemaCompiler, SchemaCompiler } from '../../src/loaders/schema-compiler.js';
 
 describe('SchemaCompiler', () => {
   it('compiles a schema object once and hands back the same result', () => {
@@ -7,7 +7,37 @@ describe('SchemaCompiler', () => {
     const schema = { type: 'object', required: ['a'] };
     const first = compiler.compile(schema);
     expect(compiler.compile(schema)).toBe(first);
-    expect(compiler.compile({ ...schema })).not.toBe(first);
+    expect(compiler.compile({ ...schema, required: ['b'] })).not.toBe(first);
+  });
+
+  it('compiles a schema written the same as one before once: copies of a CRD cost one', () => {
+    const compiler = createSchemaCompiler();
+    const schema = () => ({ type: 'object', properties: { a: { type: 'integer', default: 1 } } });
+    const first = compiler.compile(schema());
+    expect(compiler.compile(schema())).toBe(first);
+    // What JSON cannot say is never taken for what it says: NaN and -0 read as null and 0.
+    const withNumber = (n: number) => ({ enum: [n] });
+    const nullEnum = compiler.compile({ enum: [null] });
+    const nan = compiler.compile(withNumber(Number.NaN));
+    expect(nan).not.toBe(nullEnum);
+    expect(compiler.compile(withNumber(-0))).not.toBe(compiler.compile(withNumber(0)));
+    expect(nullEnum.validate?.(null)).toEqual([]);
+    expect(nan.validate?.(null)).not.toEqual([]);
+  });
+
+  it('keeps a bounded number of schemas by their text, the oldest out first', () => {
+    const compiler = new SchemaCompiler({ schemas: 2, characters: 1000 });
+    const schema = (n: number) => ({ type: 'object', required: [`a${n}`] });
+    const [one, two] = [compiler.compile(schema(1)), compiler.compile(schema(2))];
+    expect(compiler.compile(schema(1))).toBe(one);
+    compiler.compile(schema(3));
+    expect(compiler.compile(schema(2))).toBe(two);
+    expect(compiler.compile(schema(1))).not.toBe(one);
+    // And a bounded length of text.
+    const short = new SchemaCompiler({ schemas: 10, characters: 60 });
+    const first = short.compile(schema(1));
+    short.compile(schema(2));
+    expect(short.compile(schema(1))).not.toBe(first);
   });
 
   it('gives every problem with its path, keyword and part', () => {
