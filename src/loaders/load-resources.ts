@@ -160,27 +160,31 @@ export function loadResources(
             id: header.id,
           };
     const key = pointer === undefined ? undefined : pointerKey(pointer);
+    const earlier =
+      key === undefined || header.namespaceRefused === true ? undefined : seen.get(key);
+    const revision = earlier !== undefined && isRevision(earlier.appliedBy, appliedBy);
+    // A test's later step updates what its earlier one made: the update of that revision, with
+    // its transition rules and ratcheting, as the API server checks it.
     const prior =
-      key === undefined || previous === undefined
-        ? undefined
-        : priorOf(previous, key, header, report);
+      revision && earlier.prior !== undefined
+        ? earlier.prior
+        : key === undefined || previous === undefined
+          ? undefined
+          : priorOf(previous, key, header, report);
     const spec = schemas.check(definition, header, report, prior);
     if (pointer === undefined || key === undefined) {
       documents.push({ ...document, status: status() });
       continue;
     }
     if (recordPrior !== undefined) {
-      const kubernetes = header.kubernetes;
       recordPrior.resolved(
         key,
-        kubernetes === undefined ? undefined : priorIdentity(header),
-        kubernetes === undefined ? { spec } : { spec, metadata: kubernetes.document.metadata },
+        header.kubernetes === undefined ? undefined : priorIdentity(header),
+        priorSpecOf(header, spec),
       );
       documents.push({ ...document, status: status() });
       continue;
     }
-    const earlier = header.namespaceRefused === true ? undefined : seen.get(key);
-    const revision = earlier !== undefined && isRevision(earlier.appliedBy, appliedBy);
     if (earlier !== undefined && !revision) {
       reportDuplicate(resourceName(pointer, definition), earlier.report, report);
     }
@@ -188,10 +192,11 @@ export function loadResources(
     if (report.hasErrors) {
       // Refused: a revision leaves the one before; a first document is still the first.
       if (earlier === undefined && header.namespaceRefused !== true) {
-        seen.set(key, { report, appliedBy, at: undefined });
+        seen.set(key, { report, appliedBy, at: undefined, prior: undefined });
       }
       continue;
     }
+    const accepted = priorSpecOf(header, spec);
     const resource = toManifestResource(
       key,
       pointer,
@@ -203,10 +208,12 @@ export function loadResources(
     if (revision && earlier.at !== undefined) {
       // A test's later step applies the object again: an update, which the cluster holds.
       resources[earlier.at] = resource;
+      seen.set(key, { ...earlier, prior: accepted });
       continue;
     }
     if (header.namespaceRefused !== true && (earlier === undefined || revision)) {
-      seen.set(key, { report: earlier?.report ?? report, appliedBy, at: resources.length });
+      const first = earlier?.report ?? report;
+      seen.set(key, { report: first, appliedBy, at: resources.length, prior: accepted });
     }
     resources.push(resource);
   }
@@ -222,6 +229,14 @@ interface SeenDocument {
   readonly report: DocumentReport;
   readonly appliedBy: AppliedBy | undefined;
   readonly at: number | undefined;
+  /** The revision the cluster holds, which a later step's apply updates (none if refused). */
+  readonly prior: PriorSpec | undefined;
+}
+
+/** A document as a later revision of its resource is checked against: its spec, and metadata. */
+function priorSpecOf(header: ManifestHeader, spec: unknown): PriorSpec {
+  const kubernetes = header.kubernetes;
+  return kubernetes === undefined ? { spec } : { spec, metadata: kubernetes.document.metadata };
 }
 
 /** What {@link loadResources} takes beside the definitions. */
@@ -481,7 +496,6 @@ function resourceName(pointer: Pointer, definition: ResourceDefinition): string 
     : formatPointer(pointer);
 }
 
-/** Reports a resource seen before (at the first one's id); remembers it otherwise. */
 /**
  * Whether a document is a revision of an earlier one of the same object rather than a duplicate:
  * both are applied by one end-to-end test, whose later step updates what an earlier created.

@@ -305,6 +305,82 @@ spec:
   });
 });
 
+describe("a chainsaw test's later step, checked as the update it is", () => {
+  // A kind whose size is immutable once set, and whose name pattern an old object may break.
+  const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: volumes.example.com }
+spec:
+  group: example.com
+  names: { kind: Volume, plural: volumes }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size:
+                  type: string
+                  x-kubernetes-validations:
+                    - { rule: self == oldSelf, message: size is immutable }
+                tier: { type: string }
+`;
+  const volume = (size: string, tier: string) =>
+    `apiVersion: example.com/v1\nkind: Volume\nmetadata: { name: data }\nspec: { size: ${size}, tier: ${tier} }\n`;
+
+  const repository = async (steps: readonly string[]) => {
+    const dir = await temporaryDirectory('cosi-e2e-updates-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write('crds/volume.yaml', CRD);
+    const names = steps.map((_, i) => `0${i}-step.yaml`);
+    const test = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata: { name: resize }
+spec:
+  steps:
+${names.map((file) => `    - try: [{ apply: { file: ${file} } }]`).join('\n')}
+`;
+    await write('tests/resize/chainsaw-test.yaml', test);
+    for (const [i, text] of steps.entries()) await write(`tests/resize/${names[i]}`, text);
+    return dir;
+  };
+  const said = (read: Awaited<ReturnType<typeof readManifests>>) =>
+    read.findings.map((f) => `${f.file}:${f.line}:${f.col} ${f.code}: ${f.message}`);
+
+  it('runs its transition rules against the step before', async () => {
+    const read = await readManifests(['.'], {
+      cwd: await repository([volume('1Gi', 'gold'), volume('2Gi', 'gold')]),
+    });
+    expect(said(read)).toEqual([
+      'tests/resize/01-step.yaml:4:15 cel-violation: Invalid value: "2Gi": size is immutable',
+    ]);
+    // Refused: the cluster keeps the step before.
+    expect(read.resources.map((r) => r.source.file)).toEqual(['tests/resize/00-step.yaml']);
+  });
+
+  it('takes an update that keeps what the rules guard, and checks a later step against the last one taken', async () => {
+    const read = await readManifests(['.'], {
+      cwd: await repository([
+        volume('1Gi', 'gold'),
+        volume('1Gi', 'silver'),
+        volume('3Gi', 'silver'),
+        volume('1Gi', 'bronze'),
+      ]),
+    });
+    // 02 is refused, so 03 updates 01: its size is the one there.
+    expect(said(read)).toEqual([
+      'tests/resize/02-step.yaml:4:15 cel-violation: Invalid value: "3Gi": size is immutable',
+    ]);
+    expect(read.resources.map((r) => r.source.file)).toEqual(['tests/resize/03-step.yaml']);
+  });
+});
+
 describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)", () => {
   it('applies its numbered steps in a namespace of its own, each an update of the one before', async () => {
     const dir = await temporaryDirectory('cosi-e2e-conventional-');
