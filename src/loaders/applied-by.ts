@@ -12,9 +12,21 @@ export interface AppliedBy {
   readonly namespace: string;
   /** Whether the test evaluates the file's `($namespace)` expressions (`test-expressions.ts`). */
   readonly templates: boolean;
+  /**
+   * The objects (`Kind/name`, or `Kind/*` for those asserted by their labels) the test asserts
+   * before it first applies the file: when none of its files applied one before, another made it
+   * (an operator the test runs), so the file's apply of it patches what is there (chainsaw merges
+   * it in) rather than create a whole object.
+   */
+  readonly existing?: readonly string[];
 }
 
 /** Whether two files are applied by the same test in the same namespace, or both by none. */
 export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined): boolean {
-  return a?.test === b?.test && a?.namespace === b?.namespace && a?.templates === b?.templates;
+  return (
+    a?.test === b?.test &&
+    a?.namespace === b?.namespace &&
+    a?.templates === b?.templates &&
+    (a?.existing ?? []).join('\n') === (b?.existing ?? []).join('\n')
+  );
 }

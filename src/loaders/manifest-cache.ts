@@ -78,6 +78,13 @@ interface Definitions {
   readonly documents: readonly ResourceDocument[];
   readonly findings: readonly Finding[];
   readonly pending: number;
+  /** The keys of the definition files' documents it did not load (see `FileLoad`). */
+  readonly unloadedKeys: readonly string[];
+}
+
+/** The keys a duplicate of which the definition files' documents make. */
+function definitionKeys(definitions: Definitions): string[] {
+  return [...definitions.resources.map((r) => r.key), ...definitions.unloadedKeys];
 }
 
 /** One file without definitions, resolved and validated against one {@link Definitions}. */
@@ -88,6 +95,12 @@ interface FileLoad {
   readonly findings: readonly Finding[];
   /** Resource documents (loaded or not), for the empty-input finding. */
   readonly pending: number;
+  /**
+   * The keys of its documents that name a resource it did not load (refused for errors, a test's
+   * patch): another file's document of one of them is a duplicate, or the revision the patch
+   * is then, which the whole load tells apart as it does for loaded resources.
+   */
+  readonly unloadedKeys: readonly string[];
 }
 
 interface Entry {
@@ -325,6 +338,7 @@ export class ManifestCache {
     const findings: Finding[] = [];
     const collected = collectDefinitions(files, this.#given, this.#compiler, findings);
     const documents: ResourceDocument[] = [...collected.documents];
+    const unloadedKeys: string[] = [];
     const resources = loadResources(
       collected,
       this.#given,
@@ -332,6 +346,7 @@ export class ManifestCache {
       findings,
       this.#options,
       documents,
+      unloadedKeys,
     );
     this.#definitions = {
       files,
@@ -343,10 +358,11 @@ export class ManifestCache {
       documents,
       findings,
       pending: collected.pending.length,
+      unloadedKeys,
     };
     // The definition files' resources count for duplicates as any file's do.
-    if (last) for (const r of last.resources) this.#countKey(r.key, -1);
-    for (const r of resources) this.#countKey(r.key, 1);
+    if (last) for (const key of definitionKeys(last)) this.#countKey(key, -1);
+    for (const key of definitionKeys(this.#definitions)) this.#countKey(key, 1);
     return this.#definitions;
   }
 
@@ -362,6 +378,7 @@ export class ManifestCache {
       kinds: definitions.kinds,
     };
     const documents: ResourceDocument[] = [];
+    const unloadedKeys: string[] = [];
     const resources = loadResources(
       collected,
       this.#given,
@@ -369,8 +386,16 @@ export class ManifestCache {
       findings,
       this.#options,
       documents,
+      unloadedKeys,
     );
-    return { against: definitions, resources, documents, findings, pending: own.pending.length };
+    return {
+      against: definitions,
+      resources,
+      documents,
+      findings,
+      pending: own.pending.length,
+      unloadedKeys,
+    };
   }
 
   #forget(entry: Entry): void {
@@ -380,6 +405,7 @@ export class ManifestCache {
 
   #count(load: FileLoad, delta: 1 | -1): void {
     for (const resource of load.resources) this.#countKey(resource.key, delta);
+    for (const key of load.unloadedKeys) this.#countKey(key, delta);
   }
 
   #countKey(key: string, delta: 1 | -1): void {

@@ -454,6 +454,8 @@ export interface ChainsawTestFile {
    * updates: whole resources.
    */
   readonly partial: string | undefined;
+  /** Whether the test asserts it: its objects are in the cluster by then, whoever made them. */
+  readonly asserts: boolean;
 }
 
 /** What the walk takes of a chainsaw test: the files it names, and its own namespace. */
@@ -480,7 +482,7 @@ export interface ChainsawTest {
  * either: chainsaw reports it.
  */
 export function readChainsawTest(text: string, absolute: string): ChainsawTest {
-  const named: { name: string; partial: string | undefined }[] = [];
+  const named: { name: string; partial: string | undefined; asserts: boolean }[] = [];
   let namespace: string | undefined;
   let templates = true;
   const visit = (value: unknown, depth: number): void => {
@@ -499,7 +501,7 @@ export function readChainsawTest(text: string, absolute: string): ChainsawTest {
       if ((partial !== undefined || WHOLE_OPERATIONS.has(key)) && isRecord(child)) {
         const name = child.file;
         if (typeof name === 'string' && name !== '' && !name.includes('\n')) {
-          named.push({ name, partial });
+          named.push({ name, partial, asserts: key === 'assert' });
         }
       } else {
         visit(child, depth + 1);
@@ -525,12 +527,39 @@ export function readChainsawTest(text: string, absolute: string): ChainsawTest {
   const files = named
     // chainsaw reads a URL too; only files of the repository are set aside.
     .filter(({ name }) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(name))
-    .map(({ name, partial }) => ({
+    .map(({ name, partial, asserts }) => ({
       file: path.resolve(dir, name),
       glob: GLOB_CHARACTERS.test(name),
       partial,
+      asserts,
     }));
   return { files, namespace, templates };
+}
+
+/**
+ * The objects a test's assertion file names, as `Kind/name` (see `AppliedBy.existing`): each
+ * document's `kind` and `metadata.name` where both are plain strings, and `Kind/*` for one that
+ * matches objects of its kind by their labels, whatever their names. An assertion that is not
+ * YAML names none.
+ */
+export function assertedObjects(text: string): string[] {
+  const objects: string[] = [];
+  try {
+    for (const document of parseAllDocuments(text, { uniqueKeys: false })) {
+      if (document.errors.length > 0) continue;
+      const value: unknown = document.toJS({ maxAliasCount: 100 });
+      if (!isRecord(value) || typeof value.kind !== 'string') continue;
+      const metadata = value.metadata;
+      if (isRecord(metadata) && typeof metadata.name === 'string') {
+        objects.push(`${value.kind}/${metadata.name}`);
+      } else if (!isRecord(metadata) || metadata.name === undefined) {
+        objects.push(`${value.kind}/*`);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+  }
+  return objects;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { AppliedBy } from './applied-by.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
+  assertedObjects,
   chainsawTest,
   GO_TEST_DATA_DIRECTORY,
   goTestData,
@@ -47,7 +48,10 @@ import {
 
 /** What {@link walkManifestTree} returns. */
 export interface ManifestTree {
-  /** Sorted by the path shown: the load order. */
+  /**
+   * Sorted by the path shown, but a chainsaw test's files in the order it applies them: the load
+   * order.
+   */
   readonly files: readonly FoundFile[];
   /** Paths that do not exist, cannot be read, are not regular files or loop. */
   readonly findings: readonly Finding[];
@@ -159,6 +163,32 @@ interface KustomizeInputOf {
   readonly commented: boolean;
 }
 
+/**
+ * Files sorted by path, but a chainsaw test's in the order its steps apply them (`order`), in
+ * the places its files have: the load takes a later apply of an object as an update of the one
+ * before (kro's `instance-update.yaml` sorts before `instance.yaml`, and is applied after it).
+ */
+function inApplyOrder(
+  files: readonly FoundFile[],
+  order: ReadonlyMap<FoundFile, number>,
+): FoundFile[] {
+  const places = new Map<string, number[]>();
+  files.forEach((file, at) => {
+    const test = file.appliedBy?.test;
+    if (test === undefined || !order.has(file)) return;
+    const list = places.get(test);
+    if (list === undefined) places.set(test, [at]);
+    else list.push(at);
+  });
+  const ordered = [...files];
+  for (const at of places.values()) {
+    const own = at.map((i) => files[i] as FoundFile);
+    own.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    at.forEach((i, k) => (ordered[i] = own[k] as FoundFile));
+  }
+  return ordered;
+}
+
 /** The longest namespace name (a DNS label). */
 const MAX_NAMESPACE_LENGTH = 63;
 
@@ -194,6 +224,8 @@ class ManifestWalker {
    * test and the namespace it applies it in, or `null` when more than one test applies it.
    */
   readonly #appliedByTests = new Map<string, AppliedBy | null>();
+  /** Real path of a file a chainsaw test applies -> its place among the tests' operations. */
+  readonly #applyOrder = new Map<string, number>();
   /** The namespaces made for the tests that name none, chainsaw tests' first. */
   readonly #namespaces = new TestNamespaces();
 
@@ -278,6 +310,7 @@ class ManifestWalker {
     const files: FoundFile[] = [];
     const unrendered = [...this.#unrendered];
     const conventionalTests = this.#conventionalTests();
+    const applyOrder = new Map<FoundFile, number>();
     for (const [real, file] of this.#files) {
       const named = this.#named.has(real);
       const by = named ? undefined : this.#kustomizeInputs.get(real);
@@ -294,11 +327,15 @@ class ManifestWalker {
             : isConventionalStep(path.basename(file.absolute))
               ? conventionalTests.get(path.dirname(file.absolute))
               : undefined;
-        files.push(appliedBy === undefined ? file : { ...file, appliedBy });
+        const found = appliedBy === undefined ? file : { ...file, appliedBy };
+        files.push(found);
+        const order = byChainsaw ? this.#applyOrder.get(real) : undefined;
+        if (order !== undefined) applyOrder.set(found, order);
       }
     }
+    files.sort((a, b) => compareStrings(a.display, b.display));
     return {
-      files: files.sort((a, b) => compareStrings(a.display, b.display)),
+      files: inApplyOrder(files, applyOrder),
       findings: this.findings,
       unrendered: unrendered.sort((a, b) => compareStrings(a.path, b.path)),
     };
@@ -387,13 +424,19 @@ class ManifestWalker {
     // In path order, so that the namespaces made for the tests do not depend on the walk's.
     const tests = [...this.#chainsawTests].sort((a, b) => compareStrings(a.display, b.display));
     const reads = await readManifestFiles(this.fs, tests);
-    const named: { file: string; test: string; partial: string | undefined }[] = [];
+    const named: {
+      file: string;
+      test: string;
+      partial: string | undefined;
+      existing: readonly string[];
+    }[] = [];
     const parsed: { found: FoundFile; test: ChainsawTest }[] = [];
     for (const [i, fileRead] of reads.entries()) {
       const found = tests[i] as FoundFile;
       if ('finding' in fileRead) this.findings.push(fileRead.finding);
       else parsed.push({ found, test: readChainsawTest(fileRead.text, found.absolute) });
     }
+    const asserted = await this.#assertedObjects(parsed.map(({ test }) => test));
     // The namespaces tests name first, so that none made for another test is one of them.
     for (const { test } of parsed) {
       if (test.namespace !== undefined) this.#namespaces.take(test.namespace);
@@ -404,16 +447,22 @@ class ManifestWalker {
       const namespace =
         test.namespace ?? this.#namespaces.for(path.basename(path.dirname(absolute)));
       scopes.set(display, { test: display, namespace, templates: test.templates });
+      // What the test asserts before each file it applies: in the cluster by then.
+      let existing: readonly string[] = [];
       for (const entry of test.files) {
         const { file, partial } = entry;
+        if (entry.asserts && !entry.glob) {
+          const objects = asserted.get(file) ?? [];
+          if (objects.length > 0) existing = [...new Set([...existing, ...objects])];
+        }
         if (!entry.glob) {
-          named.push({ file, test: display, partial });
+          named.push({ file, test: display, partial, existing });
           continue;
         }
         const dir = path.dirname(absolute);
         const { glob } = await import('tinyglobby');
         for (const found of await glob(path.relative(dir, file), { cwd: dir, absolute: true })) {
-          named.push({ file: found, test: display, partial });
+          named.push({ file: found, test: display, partial, existing });
         }
       }
     }
@@ -425,18 +474,19 @@ class ManifestWalker {
         // A file that is not there: chainsaw's to report.
       }
     });
-    named.forEach(({ test, partial }, i) => {
+    named.forEach(({ test, partial, existing }, i) => {
       const real = reals[i];
       if (real === undefined) return;
       if (partial === undefined) {
         // A file two tests apply is neither's (nor in their namespace): it is read once, as
-        // it is written.
+        // it is written. One a test applies twice is as its first apply finds the cluster.
         const known = this.#appliedByTests.get(real);
-        const appliedBy = scopes.get(test) ?? null;
-        this.#appliedByTests.set(
-          real,
-          known === undefined || (known !== null && known.test === test) ? appliedBy : null,
-        );
+        if (known !== undefined && known !== null && known.test === test) return;
+        const scope = scopes.get(test);
+        const appliedBy =
+          scope === undefined ? null : existing.length === 0 ? scope : { ...scope, existing };
+        this.#appliedByTests.set(real, known === undefined ? appliedBy : null);
+        if (known === undefined) this.#applyOrder.set(real, i);
         return;
       }
       const known = this.#partialOf.get(real);
@@ -444,6 +494,33 @@ class ManifestWalker {
         this.#partialOf.set(real, { test, operation: partial });
       }
     });
+  }
+
+  /**
+   * The objects each test's assertion files name (`assertedObjects`), by the file's absolute
+   * path: read only where a test applies a file after asserting one. One that cannot be read
+   * names none: chainsaw reports it.
+   */
+  async #assertedObjects(tests: readonly ChainsawTest[]): Promise<Map<string, string[]>> {
+    const files = new Map<string, FoundFile>();
+    for (const test of tests) {
+      const firstAssert = test.files.findIndex((entry) => entry.asserts && !entry.glob);
+      if (firstAssert === -1) continue;
+      const applies = test.files.slice(firstAssert).some((entry) => entry.partial === undefined);
+      if (!applies) continue;
+      for (const entry of test.files) {
+        if (entry.asserts && !entry.glob) {
+          files.set(entry.file, { display: entry.file, absolute: entry.file });
+        }
+      }
+    }
+    const found = [...files.values()];
+    const reads = await readManifestFiles(this.fs, found);
+    const objects = new Map<string, string[]>();
+    reads.forEach((read, i) => {
+      if ('text' in read) objects.set((found[i] as FoundFile).absolute, assertedObjects(read.text));
+    });
+    return objects;
   }
 
   /**

@@ -381,6 +381,117 @@ ${names.map((file) => `    - try: [{ apply: { file: ${file} } }]`).join('\n')}
   });
 });
 
+describe("a chainsaw test's files, loaded in the order its steps apply them", () => {
+  it('takes the later step as the update whatever the paths sort as', async () => {
+    const dir = await temporaryDirectory('cosi-e2e-order-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    const config = (value: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: config }\ndata: { value: "${value}" }\n`;
+    // kro's check-instance-update: instance-update.yaml sorts before instance.yaml.
+    await write(
+      'tests/update/chainsaw-test.yaml',
+      `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata: { name: update }
+spec:
+  steps:
+    - try: [{ apply: { file: instance.yaml } }, { assert: { file: instance-assert.yaml } }]
+    - try: [{ apply: { file: instance-update.yaml } }]
+`,
+    );
+    await write('tests/update/instance.yaml', config('first'));
+    await write('tests/update/instance-assert.yaml', config('first'));
+    await write('tests/update/instance-update.yaml', config('second'));
+    await write('tests/update/notes.yaml', config('elsewhere').replace('config }', 'notes }'));
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings).toEqual([]);
+    expect(
+      read.resources.map((r) => `${r.resource.metadata.id} ${JSON.stringify(r.resource.spec)}`),
+    ).toEqual(['config {"data":{"value":"second"}}', 'notes {"data":{"value":"elsewhere"}}']);
+  });
+});
+
+describe("a chainsaw test's apply of what an operator made", () => {
+  const TEST = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata: { name: annotate }
+spec:
+  steps:
+    - try:
+        - apply: { file: 00-install.yaml }
+        - assert: { file: 00-assert.yaml }
+    - try:
+        - apply: { file: 01-annotate.yaml }
+        - apply: { file: 01-config.yaml }
+`;
+  // The collector the operator makes from 00-install.yaml's custom resource.
+  const MADE = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: collector }
+status: { readyReplicas: 1 }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: settings }
+`;
+  const ANNOTATE = (replicas: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: collector
+  annotations: { manual: "true" }
+spec:
+  replicas: ${replicas}
+  template:
+    metadata:
+      annotations: { manual: "true" }
+`;
+  const CONFIG = (key: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings }\n${key}: { a: b }\n`;
+
+  const repository = async (replicas: string, key = 'data', made = MADE) => {
+    const dir = await temporaryDirectory('cosi-e2e-patches-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write('tests/annotate/chainsaw-test.yaml', TEST);
+    await write('tests/annotate/00-install.yaml', CONFIG('data'));
+    await write('tests/annotate/00-assert.yaml', made);
+    await write('tests/annotate/01-annotate.yaml', ANNOTATE(replicas));
+    await write('tests/annotate/01-config.yaml', CONFIG(key));
+    return dir;
+  };
+
+  it('is a patch: what it writes is checked, not the whole object it merges into', async () => {
+    const read = await readManifests(['.'], { cwd: await repository('2') });
+    expect(read.findings).toEqual([]);
+    // The collector is the operator's; the ConfigMap the test made, then updated.
+    expect(read.resources.map((r) => `${r.resource.metadata.id} ${r.source.file}`)).toEqual([
+      'settings tests/annotate/01-config.yaml',
+    ]);
+  });
+
+  it('is a patch too when the test asserts the objects of its kind by their labels', async () => {
+    const byLabels = MADE.replace(
+      'metadata: { name: collector }',
+      'metadata: { labels: { app: c } }',
+    );
+    const read = await readManifests(['.'], { cwd: await repository('2', 'data', byLabels) });
+    expect(read.findings).toEqual([]);
+    // Asserted by nothing: a whole object, missing its selector and containers.
+    const unasserted = MADE.replace('kind: Deployment', 'kind: StatefulSet');
+    const whole = await readManifests(['.'], { cwd: await repository('2', 'data', unasserted) });
+    expect(whole.findings.map((f) => `${f.file}:${f.line} ${f.message}`)).toContain(
+      'tests/annotate/01-annotate.yaml:7 Required value',
+    );
+  });
+
+  it('still reports what it writes wrong, and checks an object the test made as an update', async () => {
+    const read = await readManifests(['.'], { cwd: await repository('two', 'dta') });
+    expect(read.findings.map((f) => `${f.file}:${f.line}:${f.col} ${f.message}`)).toEqual([
+      'tests/annotate/01-annotate.yaml:7:13 must be integer',
+      'tests/annotate/01-config.yaml:4:1 unknown field "dta" (did you mean "data"?): the schema does not declare it, so kubectl refuses it (strict field validation, its default) and the API server alone would drop it',
+    ]);
+  });
+});
+
 describe("a test by kuttl's and chainsaw's naming alone (no chainsaw-test.yaml)", () => {
   it('applies its numbered steps in a namespace of its own, each an update of the one before', async () => {
     const dir = await temporaryDirectory('cosi-e2e-conventional-');

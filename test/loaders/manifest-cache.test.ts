@@ -107,6 +107,23 @@ describe('ManifestCache', () => {
     expect(load.findings.map((f) => f.code)).toEqual(['duplicate-resource']);
   });
 
+  it('reports a duplicate that has errors of its own as a full load does, whatever else is there', () => {
+    const { cache } = countingCache();
+    // a.yaml's VM has an invalid spec, and the same id as b.yaml's first: refused, and a duplicate.
+    const files = edit(FILES, 'a.yaml', vm('b1', 0));
+    const { parsed: _p, resolved: _r, ...load } = cache.load(files);
+    expect(load).toEqual(loadManifests(files));
+    expect(load.findings.map((f) => [f.code, f.file])).toEqual([
+      ['schema-violation', 'a.yaml'],
+      ['duplicate-resource', 'b.yaml'],
+    ]);
+    // And on the load after an edit, which resolves the edited file alone.
+    const edited = edit(files, 'b.yaml', `${vm('b1', 2)}---\n${vm('b2')}`);
+    const { parsed: _p2, resolved: _r2, ...again } = cache.load(edited);
+    expect(again).toEqual(loadManifests(edited));
+    expect(again.findings.map((f) => f.code)).toContain('duplicate-resource');
+  });
+
   it('resolves and validates only the edited file while the definitions do not change', () => {
     const { cache } = countingCache();
     const first = cache.load(FILES);
