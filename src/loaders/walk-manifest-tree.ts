@@ -120,6 +120,7 @@ export async function walkManifestTree(
   }
   await walker.readKustomizations();
   await walker.readChainsawTests();
+  await walker.readConventionalAssertions();
   await walker.readJsonFiles();
   return walker.tree();
 }
@@ -189,6 +190,15 @@ function inApplyOrder(
   return ordered;
 }
 
+/** A step's assertion by kuttl's naming (`01-assert.yaml`), not its expected errors. */
+const ASSERT_STEP = /^\d+-assert\.ya?ml$/i;
+
+/** The number of a step's file by kuttl's naming (`01` of `01-install.yaml`). */
+function stepNumber(name: string): number | undefined {
+  const digits = /^(\d+)-/.exec(name)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}
+
 /** The longest namespace name (a DNS label). */
 const MAX_NAMESPACE_LENGTH = 63;
 
@@ -224,6 +234,11 @@ class ManifestWalker {
    * test and the namespace it applies it in, or `null` when more than one test applies it.
    */
   readonly #appliedByTests = new Map<string, AppliedBy | null>();
+  /** A directory of a test by kuttl's naming -> what each of its steps' assertions names. */
+  readonly #conventionalAsserted = new Map<
+    string,
+    { readonly step: number; readonly objects: readonly string[] }[]
+  >();
   /** Real path of a file a chainsaw test applies -> its place among the tests' operations. */
   readonly #applyOrder = new Map<string, number>();
   /** The namespaces made for the tests that name none, chainsaw tests' first. */
@@ -325,7 +340,7 @@ class ManifestWalker {
           byChainsaw !== undefined
             ? (byChainsaw ?? undefined)
             : isConventionalStep(path.basename(file.absolute))
-              ? conventionalTests.get(path.dirname(file.absolute))
+              ? this.#conventionalStep(file, conventionalTests)
               : undefined;
         const found = appliedBy === undefined ? file : { ...file, appliedBy };
         files.push(found);
@@ -346,6 +361,50 @@ class ManifestWalker {
    * `00-assert.yaml`, no `chainsaw-test.yaml`), by absolute path: both run such a directory as
    * a test of its own, in a namespace of its own, applying its numbered steps in turn.
    */
+  /**
+   * A numbered step of a test by kuttl's and chainsaw's naming, with the objects the test's
+   * assertions of earlier steps name (`AppliedBy.existing`): kuttl and chainsaw apply a step,
+   * then assert it.
+   */
+  #conventionalStep(file: FoundFile, tests: ReadonlyMap<string, AppliedBy>): AppliedBy | undefined {
+    const dir = path.dirname(file.absolute);
+    const scope = tests.get(dir);
+    const step = stepNumber(path.basename(file.absolute));
+    if (scope === undefined || step === undefined) return scope;
+    const existing = new Set<string>();
+    for (const assertion of this.#conventionalAsserted.get(dir) ?? []) {
+      if (assertion.step < step) for (const object of assertion.objects) existing.add(object);
+    }
+    return existing.size === 0 ? scope : { ...scope, existing: [...existing] };
+  }
+
+  /**
+   * Reads the assertions of the tests by kuttl's and chainsaw's naming (`00-assert.yaml`) for the
+   * objects they name, which the test's later steps then find in the cluster (see
+   * {@link conventionalStep}). One that cannot be read names none.
+   */
+  async readConventionalAssertions(): Promise<void> {
+    const withTest = new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
+    const found: FoundFile[] = [];
+    for (const real of this.#conventionalAssertions) {
+      const file = this.#files.get(real);
+      const name = file && path.basename(file.absolute);
+      if (file && name && ASSERT_STEP.test(name) && !withTest.has(path.dirname(file.absolute))) {
+        found.push(file);
+      }
+    }
+    const reads = await readManifestFiles(this.fs, found);
+    reads.forEach((read, i) => {
+      const file = found[i] as FoundFile;
+      const step = stepNumber(path.basename(file.absolute));
+      if (!('text' in read) || step === undefined) return;
+      const dir = path.dirname(file.absolute);
+      const list = this.#conventionalAsserted.get(dir) ?? [];
+      list.push({ step, objects: assertedObjects(read.text) });
+      this.#conventionalAsserted.set(dir, list);
+    });
+  }
+
   #conventionalTests(): Map<string, AppliedBy> {
     const withTest = new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
     const dirs = new Map<string, string>();

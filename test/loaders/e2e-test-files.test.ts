@@ -483,6 +483,25 @@ spec:
     );
   });
 
+  it("is a patch in a test by kuttl's naming too, after the step that asserts it", async () => {
+    const dir = await temporaryDirectory('cosi-e2e-kuttl-patches-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write('tests/annotate/00-install.yaml', CONFIG('data'));
+    await write('tests/annotate/00-assert.yaml', MADE);
+    await write('tests/annotate/01-annotate.yaml', ANNOTATE('2'));
+    await write('tests/annotate/01-assert.yaml', MADE);
+    // Asserted only by a later step: a whole object, missing its selector.
+    await write('tests/early/00-annotate.yaml', ANNOTATE('2'));
+    await write('tests/early/01-assert.yaml', MADE);
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual([
+      'tests/early/00-annotate.yaml:7 Required value',
+    ]);
+    expect(read.resources.map((r) => `${r.resource.metadata.id} ${r.source.file}`)).toEqual([
+      'settings tests/annotate/00-install.yaml',
+    ]);
+  });
+
   it('still reports what it writes wrong, and checks an object the test made as an update', async () => {
     const read = await readManifests(['.'], { cwd: await repository('two', 'dta') });
     expect(read.findings.map((f) => `${f.file}:${f.line}:${f.col} ${f.message}`)).toEqual([
