@@ -180,8 +180,8 @@ export function loadResources(
           : priorOf(previous, key, header, report);
     if (!revision && patchesExisting(appliedBy, header)) {
       // A test's apply of what an operator made (the test asserted it first): a patch chainsaw
-      // merges into it, so only what it writes is checked, not the whole object's required
-      // fields nor its rules; the object is the operator's, not the run's.
+      // or kuttl merges into it, so only what it writes is checked, not the whole object's
+      // required fields nor its rules; the object is the operator's, not the run's.
       const found: Finding[] = [];
       schemas.check(definition, header, report.withFindings(found), undefined, false);
       report.adopt(found.filter((finding) => finding.rule !== 'required'));

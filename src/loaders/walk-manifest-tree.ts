@@ -357,11 +357,6 @@ class ManifestWalker {
   }
 
   /**
-   * The directories of tests written by kuttl's and chainsaw's naming alone (`00-install.yaml`,
-   * `00-assert.yaml`, no `chainsaw-test.yaml`), by absolute path: both run such a directory as
-   * a test of its own, in a namespace of its own, applying its numbered steps in turn.
-   */
-  /**
    * A numbered step of a test by kuttl's and chainsaw's naming, with the objects the test's
    * assertions of earlier steps name (`AppliedBy.existing`): kuttl and chainsaw apply a step,
    * then assert it.
@@ -381,10 +376,10 @@ class ManifestWalker {
   /**
    * Reads the assertions of the tests by kuttl's and chainsaw's naming (`00-assert.yaml`) for the
    * objects they name, which the test's later steps then find in the cluster (see
-   * {@link conventionalStep}). One that cannot be read names none.
+   * `#conventionalStep`). One that cannot be read names none.
    */
   async readConventionalAssertions(): Promise<void> {
-    const withTest = new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
+    const withTest = this.#chainsawTestDirs();
     const found: FoundFile[] = [];
     for (const real of this.#conventionalAssertions) {
       const file = this.#files.get(real);
@@ -405,8 +400,13 @@ class ManifestWalker {
     });
   }
 
+  /**
+   * The directories of tests written by kuttl's and chainsaw's naming alone (`00-install.yaml`,
+   * `00-assert.yaml`, no `chainsaw-test.yaml`), by absolute path: both run such a directory as
+   * a test of its own, in a namespace of its own, applying its numbered steps in turn.
+   */
   #conventionalTests(): Map<string, AppliedBy> {
-    const withTest = new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
+    const withTest = this.#chainsawTestDirs();
     const dirs = new Map<string, string>();
     for (const real of this.#conventionalAssertions) {
       const file = this.#files.get(real);
@@ -420,6 +420,11 @@ class ManifestWalker {
       tests.set(dir, { test: display, namespace, templates: true });
     }
     return tests;
+  }
+
+  /** The directories of the chainsaw tests met: a test by kuttl's naming is in none of them. */
+  #chainsawTestDirs(): Set<string> {
+    return new Set(this.#chainsawTests.map((t) => path.dirname(t.absolute)));
   }
 
   /**
