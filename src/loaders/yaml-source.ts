@@ -137,9 +137,9 @@ export interface DocumentRange {
 const STRIDE = 5;
 
 /**
- * Where the values of `kind` and `metadata.name` start in a document's root, when both keys are
- * plain scalars and their values neither aliases nor empty: the places {@link YamlSource.locate}
- * then answers without a parse.
+ * Where the values of `kind` and `metadata.name` start in a document's root, when they are
+ * scalars (not aliases, nor under one): the places {@link YamlSource.locate} then answers
+ * without a parse, as a parse of the document would.
  */
 export function headerStarts(root: YamlNode | null): { kindStart?: number; nameStart?: number } {
   if (!isMap(root)) return {};
