@@ -106,10 +106,20 @@ const TOOL_FILES: ReadonlyMap<string, string> = new Map(
 );
 
 /**
- * What a YAML file of this name is when another tool reads it by that name (`mkdocs.yml`: a
- * MkDocs site configuration), else `undefined`.
+ * The YAML files other tools read by their name in a directory of a fixed name: an OLM bundle's
+ * `metadata/annotations.yaml` (what `opm` and OLM read of the bundle beside its manifests).
  */
-export const toolFileOf = (name: string): string | undefined => TOOL_FILES.get(name);
+const TOOL_FILES_IN: ReadonlyMap<string, string> = new Map([
+  ['metadata/annotations.yaml', "an OLM bundle's annotations"],
+  ['metadata/annotations.yml', "an OLM bundle's annotations"],
+]);
+
+/**
+ * What a YAML file of this name, in a directory of this name, is when another tool reads it by
+ * that name (`mkdocs.yml`: a MkDocs site configuration), else `undefined`.
+ */
+export const toolFileOf = (name: string, directory = ''): string | undefined =>
+  TOOL_FILES.get(name) ?? TOOL_FILES_IN.get(`${directory}/${name}`);
 
 /** Why a path was set aside. */
 export type UnrenderedKind =

@@ -691,8 +691,9 @@ class ManifestWalker {
       } else if (isFile && isChainsawTestFile(name)) {
         this.#unrendered.push(chainsawTest(childDisplay));
         this.#chainsawTests.push({ display: childDisplay, absolute: childAbsolute });
-      } else if (isFile && toolFileOf(name) !== undefined) {
-        this.#unrendered.push(toolFile(childDisplay, toolFileOf(name) as string));
+      } else if (isFile && toolFileOf(name, path.basename(absolute)) !== undefined) {
+        const what = toolFileOf(name, path.basename(absolute)) as string;
+        this.#unrendered.push(toolFile(childDisplay, what));
       } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
         if (!isFile)
           this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));

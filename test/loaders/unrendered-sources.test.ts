@@ -365,12 +365,23 @@ describe('files other tools read by their name', () => {
     // An apiVersion and kind of its own, which no CRD defines.
     await write('skaffold.yaml', 'apiVersion: skaffold/v4beta6\nkind: Config\n');
     await write('policies/require-labels/artifacthub-pkg.yml', 'name: require-labels\n');
+    await write(
+      'bundle/metadata/annotations.yaml',
+      'annotations:\n  operators.operatorframework.io.bundle.mediatype.v1: registry+v1\n',
+    );
+    // The same name elsewhere is no tool's: read, and said to be no manifest.
+    await write('docs/annotations.yaml', 'annotations: {}\n');
     await write('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
     // Named as no tool names its file: read, and said to be no manifest.
     await write('values-prod.yaml', 'replicas: 5\n');
     const tree = await walkManifestTree(['.'], { cwd: dir });
-    expect(tree.files.map((f) => f.display)).toEqual(['cm.yaml', 'values-prod.yaml']);
+    expect(tree.files.map((f) => f.display)).toEqual([
+      'cm.yaml',
+      'docs/annotations.yaml',
+      'values-prod.yaml',
+    ]);
     expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['bundle/metadata/annotations.yaml', 'tool-file'],
       ['chart-values/values.yaml', 'tool-file'],
       ['codecov.yml', 'tool-file'],
       ['images/app/cloudbuild.yaml', 'tool-file'],
@@ -381,11 +392,12 @@ describe('files other tools read by their name', () => {
     expect(tree.unrendered.find((u) => u.path === 'mkdocs.yml')?.message).toBe(
       'by its file name, a MkDocs site configuration, not a manifest; name the file to check it as one',
     );
-    expect(formatUnrenderedCounts(tree.unrendered)).toBe("6 other tools' files");
+    expect(formatUnrenderedCounts(tree.unrendered)).toBe("7 other tools' files");
 
     const read = await readManifests(['.'], { cwd: dir });
     expect(read.resources.map((r) => r.resource.metadata.id)).toEqual(['a']);
     expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['missing-field', 'docs/annotations.yaml'],
       ['missing-field', 'values-prod.yaml'],
     ]);
   });
