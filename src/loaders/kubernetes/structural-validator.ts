@@ -8,7 +8,7 @@
  *
  * As the API server decodes a built-in object: `null` is accepted anywhere (it decodes to the
  * field's zero value, as in `creationTimestamp: null`), an `int32` must fit 32 bits, a `byte`
- * string must be base64 and a `date-time` RFC 3339.
+ * string must be base64 (in Go's words where it is not: `go-base64.ts`) and a `date-time` RFC 3339.
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
@@ -16,6 +16,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
 import { duplicateItem, KUBERNETES_KEYWORD_MESSAGES } from './structural-schema.js';
+import { base64Error } from './go-base64.js';
 import { goRequiredMessage } from './go-required-field.js';
 
 /** A pod's container lists, whose items' names the Go checks refuse to repeat. */
@@ -45,7 +46,6 @@ export function validateStructural(value: unknown, schema: JsonSchema): SchemaPr
 }
 
 const INT32 = 2 ** 31;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 function check(value: unknown, schema: JsonSchema, path: string[], out: SchemaProblem[]): void {
@@ -162,12 +162,9 @@ function checkFormat(
 ): void {
   if (format === 'int32' && typeof value === 'number' && (value < -INT32 || value >= INT32)) {
     problem('format', 'must be a 32-bit integer (int32)');
-  } else if (
-    format === 'byte' &&
-    typeof value === 'string' &&
-    !BASE64.test(value.replace(/[\r\n]/g, ''))
-  ) {
-    problem('format', 'must be base64-encoded data (format byte)');
+  } else if (format === 'byte' && typeof value === 'string') {
+    const error = base64Error(value);
+    if (error !== undefined) problem('format', `${error} (the field is bytes, written in base64)`);
   } else if (format === 'date-time' && typeof value === 'string' && !DATE_TIME.test(value)) {
     problem('format', 'must be an RFC 3339 date-time, as 2024-01-02T15:04:05Z');
   }

@@ -121,6 +121,10 @@ spec: {}
       ['/spec/selector', 'required'],
       ['/spec/template', 'required'],
     ]);
+    // In Go's words, where its decoder gives up: the space.
+    expect(findings[2]?.message).toBe(
+      'illegal base64 data at input byte 3 (the field is bytes, written in base64)',
+    );
   });
 
   it('say when Kubernetes removed an API and what replaces it, one case per group', () => {
