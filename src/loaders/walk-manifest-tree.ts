@@ -635,6 +635,7 @@ class ManifestWalker {
     const subcharts = role === 'subcharts';
     const chart = !subcharts && sorted.some((entry) => entry.name === HELM_CHART_FILE);
     if (chart && role !== 'subchart') this.#unrendered.push(helmChart(display));
+    const directoryName = path.basename(absolute);
     for (const entry of sorted) {
       const name = entry.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
@@ -691,9 +692,8 @@ class ManifestWalker {
       } else if (isFile && isChainsawTestFile(name)) {
         this.#unrendered.push(chainsawTest(childDisplay));
         this.#chainsawTests.push({ display: childDisplay, absolute: childAbsolute });
-      } else if (isFile && toolFileOf(name, path.basename(absolute)) !== undefined) {
-        const what = toolFileOf(name, path.basename(absolute)) as string;
-        this.#unrendered.push(toolFile(childDisplay, what));
+      } else if (isFile && toolFileOf(name, directoryName) !== undefined) {
+        this.#unrendered.push(toolFile(childDisplay, toolFileOf(name, directoryName) as string));
       } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
         if (!isFile)
           this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));
