@@ -1,15 +1,15 @@
 /**
- * The end-to-end test that applies a manifest file (a chainsaw test, or a directory of numbered
- * steps), and the namespace it applies it in: what the walk finds (`walk-manifest-tree.ts`) and
- * the load takes (`load-resources.ts`).
+ * The test that applies a manifest file (a chainsaw test, or a directory of numbered steps), and
+ * the namespace it applies it in, or the policy test that reviews it (a gator suite): what the
+ * walk finds (`walk-manifest-tree.ts`) and the load takes (`load-resources.ts`).
  */
 
-/** The end-to-end test that applies a file, and where. */
+/** The test that applies a file, and where. */
 export interface AppliedBy {
   /** The test's file, as shown (`tests/e2e/smoke/chainsaw-test.yaml`). */
   readonly test: string;
   /** The namespace of the file's namespaced Kubernetes objects that name none. */
-  readonly namespace: string;
+  readonly namespace: string | undefined;
   /** Whether the test evaluates the file's `($namespace)` expressions (`test-expressions.ts`). */
   readonly templates: boolean;
   /**
@@ -19,6 +19,13 @@ export interface AppliedBy {
    * it in) rather than create a whole object.
    */
   readonly existing?: readonly string[];
+  /**
+   * A gator suite uses the file on its own, in one test or case, so none of its objects is part
+   * of the run (nor a duplicate): a `constraint` of a test is checked whole, as Gatekeeper
+   * checks it against its template; a `case`'s object (or inventory), which gator reviews as
+   * written, for its shape (its fields' names and types).
+   */
+  readonly gator?: 'constraint' | 'case';
 }
 
 /** Whether two files are applied by the same test in the same namespace, or both by none. */
@@ -27,6 +34,7 @@ export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined
     a?.test === b?.test &&
     a?.namespace === b?.namespace &&
     a?.templates === b?.templates &&
+    a?.gator === b?.gator &&
     (a?.existing ?? []).join('\n') === (b?.existing ?? []).join('\n')
   );
 }

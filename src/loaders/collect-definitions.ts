@@ -26,6 +26,11 @@ import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
 import { isXrdDocument, xrdCrds } from './kubernetes/crossplane-xrd.js';
 import {
+  ConstraintCrdReport,
+  constraintCrd,
+  isConstraintTemplateDocument,
+} from './kubernetes/gatekeeper-constraint-template.js';
+import {
   groupKindOf,
   isKubernetesShaped,
   readKubernetesHeader,
@@ -306,6 +311,17 @@ export function collectDefinitions(
             pending.push({ report: itemReport, header, headerFindings, ...appliedBy });
             continue;
           }
+          if (isConstraintTemplateDocument(item)) {
+            // Its constraints' kind is defined as Gatekeeper's CRD of it defines it; it is a
+            // resource too.
+            const crd = constraintCrd(item, itemReport);
+            if (crd !== undefined) {
+              const name = (crd.metadata as { name: string }).name;
+              defineCrd(crd, name, new ConstraintCrdReport(itemReport));
+            }
+            pending.push({ report: itemReport, header, headerFindings, ...appliedBy });
+            continue;
+          }
           if (rgds.take(item, header, itemReport)) {
             // A definition's header is part of the definition: reported now.
             itemReport.adopt(headerFindings);
@@ -393,7 +409,12 @@ export function holdsDefinitionDocuments(
           (item) => isKubernetesShaped(item) && isDefinitionDocument(item),
         );
       }
-      return isCrdDocument(value) || isGraphDocument(value);
+      return (
+        isCrdDocument(value) ||
+        isXrdDocument(value) ||
+        isConstraintTemplateDocument(value) ||
+        isGraphDocument(value)
+      );
     }
     if (!isPlainObject(value) || !isPlainObject(value.metadata)) return false;
     const type = value.metadata.type;

@@ -15,6 +15,7 @@ import { isCrdDocument } from './kubernetes/crd-definitions.js';
 import { scanCrdOutlines } from './kubernetes/crd-outline-scan.js';
 import { lazyCrdDefinitions } from './kubernetes/lazy-crd-definitions.js';
 import { isXrdDocument } from './kubernetes/crossplane-xrd.js';
+import { isConstraintTemplateDocument } from './kubernetes/gatekeeper-constraint-template.js';
 import { groupKindOf, isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import { isKubernetesList } from './kubernetes/kubernetes-list.js';
 import { isPlainObject } from './manifest-document.js';
@@ -182,7 +183,9 @@ function isDefinition(value: unknown): boolean {
   if (isKubernetesShaped(value) && isKubernetesList(value)) {
     return (value.items as unknown[]).some(isDefinition);
   }
-  if (isKubernetesShaped(value)) return isCrdDocument(value) || isXrdDocument(value);
+  if (isKubernetesShaped(value)) {
+    return isCrdDocument(value) || isXrdDocument(value) || isConstraintTemplateDocument(value);
+  }
   if (!isPlainObject(value) || !isPlainObject(value.metadata)) return false;
   const type = value.metadata.type;
   return typeof type === 'string' && DEFINITION_TYPE_NAMES.has(type.toLowerCase());

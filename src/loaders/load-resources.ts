@@ -123,6 +123,12 @@ export function loadResources(
       documents.push({ ...document, status: 'invalid' });
       continue;
     }
+    const gatorCase = pendingDocument.appliedBy?.gator === 'case';
+    if (gatorCase && isAdmissionReview(header)) {
+      // A policy test's review of a request as a webhook gets it (an UPDATE, a DELETE).
+      documents.push({ ...document, status: 'skipped' });
+      continue;
+    }
     if (
       rules.ignoreUnknownKinds === true &&
       header.kubernetes !== undefined &&
@@ -131,10 +137,17 @@ export function loadResources(
       documents.push({ ...document, status: 'skipped' });
       continue;
     }
+    const kindFindings: Finding[] = [];
     const definition =
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
-        : collected.kinds.resolve(header.kubernetes, report);
+        : collected.kinds.resolve(header.kubernetes, report.withFindings(kindFindings));
+    if (definition === undefined && gatorCase && kindFindings.every(isRemovedApi)) {
+      // A policy test's object of an API Kubernetes removed: what a policy against them tests.
+      documents.push({ ...document, status: 'skipped' });
+      continue;
+    }
+    report.adopt(kindFindings);
     if (definition === undefined) {
       // Its metadata's findings are left out: the kind is the document's problem.
       documents.push({ ...document, status: status() });
@@ -178,6 +191,20 @@ export function loadResources(
         : key === undefined || previous === undefined
           ? undefined
           : priorOf(previous, key, header, report);
+    if (appliedBy?.gator !== undefined) {
+      // A policy test's constraint or case, which gator uses on its own: no part of the run. A
+      // case's object is reviewed as written: its shape is checked (a misspelt or mistyped
+      // field makes the case test nothing), not what the API server's validation would refuse.
+      if (appliedBy.gator === 'constraint') schemas.check(definition, header, report, undefined);
+      else {
+        const found: Finding[] = [];
+        schemas.check(definition, header, report.withFindings(found), undefined, false);
+        report.adopt(found.filter((finding) => SHAPE_RULES.has(finding.rule ?? '')));
+      }
+      documents.push({ ...document, status: status() });
+      if (key !== undefined) unloadedKeys.push(key);
+      continue;
+    }
     if (!revision && patchesExisting(appliedBy, header)) {
       // A test's apply of what an operator made (the test asserted it first): a patch chainsaw
       // or kuttl merges into it, so only what it writes is checked, not the whole object's
@@ -261,6 +288,19 @@ function patchesExisting(appliedBy: AppliedBy | undefined, header: ManifestHeade
   const existing = appliedBy?.existing;
   if (kind === undefined || existing === undefined || header.id === undefined) return false;
   return existing.includes(`${kind}/${header.id}`) || existing.includes(`${kind}/*`);
+}
+
+/** The findings about an object's shape: its fields' names and types, as it decodes. */
+const SHAPE_RULES: ReadonlySet<string> = new Set(['type', 'unknown-field']);
+
+/** Whether a finding says a kind's API was removed from Kubernetes. */
+const isRemovedApi = (finding: Finding): boolean => finding.rule === 'removed-api';
+
+/** Whether a document is an `AdmissionReview`: a webhook's request, which a policy test reviews. */
+function isAdmissionReview(header: ManifestHeader): boolean {
+  return (
+    header.kubernetes?.group === 'admission.k8s.io' && header.kubernetes.kind === 'AdmissionReview'
+  );
 }
 
 /** A document as a later revision of its resource is checked against: its spec, and metadata. */

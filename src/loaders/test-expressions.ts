@@ -15,9 +15,10 @@ export function withAppliedBy(
   appliedBy: AppliedBy | undefined,
 ): ParsedManifest {
   if (appliedBy === undefined) return manifest;
-  if (!appliedBy.templates) return { ...manifest, appliedBy };
+  const namespace = appliedBy.namespace;
+  if (!appliedBy.templates || namespace === undefined) return { ...manifest, appliedBy };
   const documents = manifest.documents.map((document) => {
-    const value = bindExpressions(document.value, appliedBy.namespace);
+    const value = bindExpressions(document.value, namespace);
     return value === document.value ? document : withValue(document, value);
   });
   return { ...manifest, documents, appliedBy };

@@ -130,6 +130,7 @@ export type UnrenderedKind =
   | 'tool-file'
   | 'go-test-data'
   | 'chainsaw-test'
+  | 'gator-suite'
   | 'test-assertion';
 
 /** How each kind is named in a sentence: one, and more than one. */
@@ -141,6 +142,7 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   'tool-file': ["other tool's file", "other tools' files"],
   'go-test-data': ['Go test data directory', 'Go test data directories'],
   'chainsaw-test': ['chainsaw test', 'chainsaw tests'],
+  'gator-suite': ['Gatekeeper policy test', 'Gatekeeper policy tests'],
   'test-assertion': ['test assertion or patch', 'test assertions and patches'],
 };
 

@@ -17,6 +17,7 @@ import {
 } from './manifest-file-system.js';
 import { ManifestTooLargeError } from './manifest-size.js';
 import type { AppliedBy } from './applied-by.js';
+import { GATOR_SUITE_FILE, gatorSuite, readGatorSuite } from './gator-suite.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
@@ -121,6 +122,7 @@ export async function walkManifestTree(
   await walker.readKustomizations();
   await walker.readChainsawTests();
   await walker.readConventionalAssertions();
+  await walker.readGatorSuites();
   await walker.readJsonFiles();
   return walker.tree();
 }
@@ -239,6 +241,15 @@ class ManifestWalker {
     string,
     { readonly step: number; readonly objects: readonly string[] }[]
   >();
+  /** Real paths of the walked files named as gator suites are (`suite.yaml`). */
+  readonly #suiteCandidates = new Set<string>();
+  /** Real paths of the walked gator suites (see {@link readGatorSuites}). */
+  readonly #gatorSuites = new Set<string>();
+  /** Real path of a file a gator suite uses on its own -> the suite (as shown), and how. */
+  readonly #gatorUses = new Map<
+    string,
+    { readonly suite: string; readonly use: 'constraint' | 'case' }
+  >();
   /** Real path of a file a chainsaw test applies -> its place among the tests' operations. */
   readonly #applyOrder = new Map<string, number>();
   /** The namespaces made for the tests that name none, chainsaw tests' first. */
@@ -333,15 +344,19 @@ class ManifestWalker {
       if (by !== undefined) unrendered.push(kustomizeInput(file.display, by.by, by.commented));
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
+      else if (!named && this.#gatorSuites.has(real)) unrendered.push(gatorSuite(file.display));
       else {
         // A file two chainsaw tests apply (`null`) is no test's, whatever its name.
         const byChainsaw = this.#appliedByTests.get(real);
+        const gator = this.#gatorUses.get(real);
         const appliedBy =
           byChainsaw !== undefined
             ? (byChainsaw ?? undefined)
-            : isConventionalStep(path.basename(file.absolute))
-              ? this.#conventionalStep(file, conventionalTests)
-              : undefined;
+            : gator !== undefined
+              ? { test: gator.suite, namespace: undefined, templates: false, gator: gator.use }
+              : isConventionalStep(path.basename(file.absolute))
+                ? this.#conventionalStep(file, conventionalTests)
+                : undefined;
         const found = appliedBy === undefined ? file : { ...file, appliedBy };
         files.push(found);
         const order = byChainsaw ? this.#applyOrder.get(real) : undefined;
@@ -588,6 +603,55 @@ class ManifestWalker {
   }
 
   /**
+   * Reads the walked files named as gator suites are (`suite.yaml`): a Gatekeeper policy test is
+   * set aside (see {@link tree}), its tests' constraints and the objects its cases review are
+   * checked each on its own (`AppliedBy.gator`), and a constraint a test expects its template to refuse is set aside
+   * as invalid on purpose. Another tool's `suite.yaml` is a file like any other.
+   */
+  async readGatorSuites(): Promise<void> {
+    const candidates = [...this.#suiteCandidates].filter((real) => !this.#named.has(real));
+    const files = candidates.map((real) => this.#files.get(real) as FoundFile);
+    const reads = await readManifestFiles(this.fs, files);
+    const named: { file: string; suite: string; use: 'constraint' | 'case' | 'refused' }[] = [];
+    reads.forEach((read, i) => {
+      const suite =
+        'text' in read ? readGatorSuite(read.text, (files[i] as FoundFile).absolute) : undefined;
+      if (suite === undefined) return;
+      const display = (files[i] as FoundFile).display;
+      this.#gatorSuites.add(candidates[i] as string);
+      for (const file of suite.constraints) named.push({ file, suite: display, use: 'constraint' });
+      for (const file of suite.reviewed) named.push({ file, suite: display, use: 'case' });
+      for (const file of suite.refusedConstraints) {
+        named.push({ file, suite: display, use: 'refused' });
+      }
+    });
+    const reals = new Array<string | undefined>(named.length);
+    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
+      try {
+        reals[i] = await this.fs.realpath(file);
+      } catch {
+        // A file that is not there: gator's to report.
+      }
+    });
+    named.forEach(({ suite, use }, i) => {
+      const real = reals[i];
+      if (real === undefined) return;
+      if (use === 'refused') {
+        const known = this.#partialOf.get(real);
+        if (known === undefined || compareStrings(suite, known.test) < 0) {
+          this.#partialOf.set(real, {
+            test: suite,
+            operation:
+              'tests as a constraint its template refuses (invalid: true): invalid on purpose',
+          });
+        }
+      } else if (!this.#gatorUses.has(real)) {
+        this.#gatorUses.set(real, { suite, use });
+      }
+    });
+  }
+
+  /**
    * Reads the JSON files met in directories (not named) to tell the manifests among them from a
    * repository's other JSON (`package.json`, JSON Schemas, a data file), which are set aside
    * (see {@link tree}). One too large for a manifest, or not UTF-8, is data too; one that cannot
@@ -700,6 +764,7 @@ class ManifestWalker {
         else {
           this.#addFile(childReal, childDisplay, childAbsolute);
           if (JSON_FILE.test(name)) this.#walkedJson.add(childReal);
+          if (GATOR_SUITE_FILE.test(name)) this.#suiteCandidates.add(childReal);
           if (isConventionalAssertion(name)) this.#conventionalAssertions.add(childReal);
         }
       }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import {
   loadManifests,
@@ -161,6 +162,48 @@ describe('ManifestCache', () => {
     const { parsed: _p, resolved: _r, ...load } = cache.load(files);
     expect(load).toEqual(loadManifests(files, options));
     expect(load.findings.filter((f) => f.code === 'invalid-schema')).toHaveLength(1);
+  });
+});
+
+describe('ManifestCache and the kinds other definitions make', () => {
+  // A Crossplane XRD and a Gatekeeper ConstraintTemplate define kinds as the CRDs made of them
+  // do: their files hold definitions, resolved before the files that use them, whatever their
+  // order (a claim.yaml sorts before xrd.yaml). Before, the cache took them for files of
+  // resources only, and their kinds were unknown there, but not to a full load.
+  const XRD = readFileSync(
+    new URL('../../fixtures/crossplane/postgresql-xrd.yaml', import.meta.url),
+    'utf8',
+  );
+  const TEMPLATE = readFileSync(
+    new URL(
+      '../../fixtures/real-crds/gatekeeper/library/library/general/allowedrepos/template.yaml',
+      import.meta.url,
+    ),
+    'utf8',
+  );
+  const files: ManifestFile[] = [
+    {
+      path: 'claim.yaml',
+      text: 'apiVersion: database.example.org/v1alpha1\nkind: PostgreSQLInstance\nmetadata: { name: db, namespace: team-a }\nspec:\n  parameters: { storageGB: 0 }\n',
+    },
+    {
+      path: 'constraint.yaml',
+      text: 'apiVersion: constraints.gatekeeper.sh/v1beta1\nkind: K8sAllowedRepos\nmetadata: { name: repos }\nspec:\n  parameters: { repoz: [a] }\n',
+    },
+    { path: 'template.yaml', text: TEMPLATE },
+    { path: 'xrd.yaml', text: XRD },
+  ];
+
+  it('resolves the files that use them as a full load does', () => {
+    const { cache } = countingCache();
+    const { parsed: _parsed, resolved: _resolved, ...load } = cache.load(files);
+    expect(load).toEqual(loadManifests(files));
+    expect(load.findings.map((f) => [f.file, f.code, f.pointer])).toEqual([
+      ['claim.yaml', 'schema-violation', '/spec/parameters/storageGB'],
+      ['constraint.yaml', 'schema-violation', '/spec/parameters/repoz'],
+      ['template.yaml', 'unknown-type', '/kind'],
+      ['xrd.yaml', 'unknown-type', '/kind'],
+    ]);
   });
 });
 

@@ -25,6 +25,11 @@ const COMPONENTS: ReadonlyMap<string, string> = new Map([
   ['kubectl.config.k8s.io', 'kubectl (kuberc)'],
   ['client.authentication.k8s.io', "kubectl's credential plugins"],
   ['kind.x-k8s.io', 'kind'],
+  // Not Kubernetes' own: a policy test suite, which no CRD defines.
+  [
+    'test.gatekeeper.sh',
+    "Gatekeeper's gator (a policy test: gator verify DIR; a walked directory's suite.yaml is set aside)",
+  ],
 ]);
 
 /** Groups of messages sent to webhooks, which look like objects and are never applied. */

@@ -1,0 +1,244 @@
+/**
+ * Gatekeeper's policy tests (`gator verify` suites) met while walking a policy repository: the
+ * suite is set aside, its templates and constraints are read, and the objects its cases review
+ * are checked each on its own. Before, each suite was `unknown-type`, and each case's object a
+ * duplicate of the others' (gatekeeper-library: 1,612 of 1,734 resources failed, 5 of 387 in its
+ * `library/` with Gatekeeper's CRDs after).
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readGatorSuite } from '../../src/loaders/gator-suite.js';
+import { readManifests } from '../../src/loaders/manifest-reader.js';
+import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
+import { cli } from '../cli/run-cli.js';
+import { temporaryDirectory } from '../support/temporary-directory.js';
+import { writeBelow } from '../support/write-below.js';
+
+// The shape of gatekeeper-library's suites (library/general/uniqueingresshost/suite.yaml).
+const SUITE = `kind: Suite
+apiVersion: test.gatekeeper.sh/v1alpha1
+metadata:
+  name: allowedrepos
+tests:
+- name: allowed-repos
+  template: template.yaml
+  constraint: samples/repos/constraint.yaml
+  cases:
+  - name: example-allowed
+    object: samples/repos/example_allowed.yaml
+    assertions:
+    - violations: no
+  - name: container-disallowed
+    object: samples/repos/example_disallowed.yaml
+    inventory:
+    - samples/repos/inventory.yaml
+    assertions:
+    - violations: yes
+  - name: update
+    object: samples/repos/update.yaml
+    assertions:
+    - violations: yes
+- name: strict-repos
+  template: template.yaml
+  constraint: samples/strict/constraint.yaml
+  cases:
+  - name: old-api
+    object: samples/strict/old_api.yaml
+    assertions:
+    - violations: yes
+- name: broken-parameters
+  template: template.yaml
+  constraint: samples/broken/constraint.yaml
+  invalid: true
+`;
+
+const TEMPLATE = `apiVersion: templates.gatekeeper.sh/v1
+kind: ConstraintTemplate
+metadata: { name: k8sallowedrepos }
+spec:
+  crd:
+    spec:
+      names: { kind: K8sAllowedRepos }
+      validation:
+        openAPIV3Schema:
+          type: object
+          properties:
+            repos: { type: array, items: { type: string } }
+  targets:
+    - target: admission.k8s.gatekeeper.sh
+      rego: package k8sallowedrepos
+`;
+
+const constraint = (repos: string) => `apiVersion: constraints.gatekeeper.sh/v1beta1
+kind: K8sAllowedRepos
+metadata: { name: repo-is-openpolicyagent }
+spec:
+  match:
+    kinds: [{ apiGroups: [""], kinds: ["Pod"] }]
+  parameters:
+    repos: ${repos}
+`;
+
+const pod = (image: string, extra = '') => `apiVersion: v1
+kind: Pod
+metadata: { name: nginx }
+spec:
+  containers:
+    - { name: nginx, image: ${image} }${extra}
+`;
+
+const policyRepository = async () => {
+  const dir = await temporaryDirectory('cosi-gator-');
+  const write = (file: string, text: string) => writeBelow(dir, `allowedrepos/${file}`, text);
+  await write('suite.yaml', SUITE);
+  await write('template.yaml', TEMPLATE);
+  await write('samples/repos/constraint.yaml', constraint('["openpolicyagent/"]'));
+  await write('samples/strict/constraint.yaml', constraint('["openpolicyagent/nginx"]'));
+  await write('samples/broken/constraint.yaml', constraint('"openpolicyagent/"'));
+  await write('samples/repos/example_allowed.yaml', pod('openpolicyagent/nginx'));
+  // What no API server admits (two containers of one name) is the policy's to review.
+  await write(
+    'samples/repos/example_disallowed.yaml',
+    pod('nginx', '\n    - { name: nginx, image: nginx }'),
+  );
+  await write('samples/repos/inventory.yaml', pod('nginx'));
+  await write(
+    'samples/repos/update.yaml',
+    'kind: AdmissionReview\napiVersion: admission.k8s.io/v1\nrequest:\n  operation: UPDATE\n  object: {}\n',
+  );
+  await write(
+    'samples/strict/old_api.yaml',
+    'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: { name: old }\nspec: {}\n',
+  );
+  return dir;
+};
+
+describe('readGatorSuite', () => {
+  it("names its tests' constraints, its cases' objects and inventories, and the constraints meant to be refused", () => {
+    const suite = readGatorSuite(SUITE, '/repo/p/suite.yaml');
+    expect(suite).toEqual({
+      constraints: [
+        '/repo/p/samples/repos/constraint.yaml',
+        '/repo/p/samples/strict/constraint.yaml',
+      ],
+      reviewed: [
+        '/repo/p/samples/repos/example_allowed.yaml',
+        '/repo/p/samples/repos/example_disallowed.yaml',
+        '/repo/p/samples/repos/inventory.yaml',
+        '/repo/p/samples/repos/update.yaml',
+        '/repo/p/samples/strict/old_api.yaml',
+      ],
+      refusedConstraints: ['/repo/p/samples/broken/constraint.yaml'],
+    });
+  });
+
+  it('is no suite for another kind, another group, or YAML that does not parse', () => {
+    expect(readGatorSuite('kind: Suite\napiVersion: example.org/v1\n', '/s.yaml')).toBeUndefined();
+    expect(readGatorSuite('suites: [a, b]\n', '/s.yaml')).toBeUndefined();
+    expect(readGatorSuite('kind: [Suite\n', '/s.yaml')).toBeUndefined();
+  });
+});
+
+describe('walking a policy repository with gator suites', () => {
+  it('sets the suite and the constraint meant to be refused aside, and reads the rest', async () => {
+    const dir = await policyRepository();
+    const walked = await walkManifestTree(['.'], { cwd: dir });
+    expect(walked.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['allowedrepos/samples/broken/constraint.yaml', 'test-assertion'],
+      ['allowedrepos/suite.yaml', 'gator-suite'],
+    ]);
+    expect(walked.unrendered.map((u) => u.message)).toEqual([
+      'a file allowedrepos/suite.yaml tests as a constraint its template refuses (invalid: true): invalid on purpose; name the file to check it as manifests',
+      'a Gatekeeper policy test, not a resource: its template and constraints are read, the objects its cases review are checked each on its own; run it with gator verify allowedrepos',
+    ]);
+    expect(walked.files.map((f) => [f.display, f.appliedBy?.gator])).toEqual([
+      ['allowedrepos/samples/repos/constraint.yaml', 'constraint'],
+      ['allowedrepos/samples/repos/example_allowed.yaml', 'case'],
+      ['allowedrepos/samples/repos/example_disallowed.yaml', 'case'],
+      ['allowedrepos/samples/repos/inventory.yaml', 'case'],
+      ['allowedrepos/samples/repos/update.yaml', 'case'],
+      ['allowedrepos/samples/strict/constraint.yaml', 'constraint'],
+      ['allowedrepos/samples/strict/old_api.yaml', 'case'],
+      ['allowedrepos/template.yaml', undefined],
+    ]);
+  });
+
+  it("checks each test's constraint and each case's object on its own: no duplicates", async () => {
+    const dir = await policyRepository();
+    const read = await readManifests(['.'], { cwd: dir });
+    // The template is of a kind only Gatekeeper's CRDs define; nothing else fails.
+    expect(read.findings.map((f) => [f.file, f.code])).toEqual([
+      ['allowedrepos/template.yaml', 'unknown-type'],
+    ]);
+    // Only the template is part of the run; the request and the removed API are skipped.
+    expect(read.resources).toHaveLength(0);
+    expect(read.documents.map((d) => [d.file, d.status])).toContainEqual([
+      'allowedrepos/samples/repos/update.yaml',
+      'skipped',
+    ]);
+    expect(read.documents.map((d) => [d.file, d.status])).toContainEqual([
+      'allowedrepos/samples/strict/old_api.yaml',
+      'skipped',
+    ]);
+  });
+
+  it("reports a case's misspelt or mistyped field, and a constraint its template refuses", async () => {
+    const dir = await policyRepository();
+    await writeBelow(
+      dir,
+      'allowedrepos/samples/repos/example_allowed.yaml',
+      pod('openpolicyagent/nginx', '\n  initContainer: []\n  hostNetwork: "yes"'),
+    );
+    await writeBelow(dir, 'allowedrepos/samples/strict/constraint.yaml', constraint('"nginx"'));
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => [f.file, f.pointer])).toEqual([
+      ['allowedrepos/samples/repos/example_allowed.yaml', '/spec/initContainer'],
+      ['allowedrepos/samples/repos/example_allowed.yaml', '/spec/hostNetwork'],
+      ['allowedrepos/samples/strict/constraint.yaml', '/spec/parameters/repos'],
+      ['allowedrepos/template.yaml', '/kind'],
+    ]);
+  });
+
+  it('reads a suite.yaml that is no gator suite as a manifest, and says what a suite given by name is', async () => {
+    const dir = await policyRepository();
+    await writeBelow(
+      dir,
+      'other/suite.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: suite }\n',
+    );
+    const walked = await walkManifestTree(['other'], { cwd: dir });
+    expect(walked.files.map((f) => f.display)).toEqual(['other/suite.yaml']);
+    const named = await readManifests(['allowedrepos/suite.yaml'], { cwd: dir });
+    expect(named.findings.map((f) => f.message)).toContain(
+      "Suite of test.gatekeeper.sh/v1alpha1 is a configuration file read by Gatekeeper's gator (a policy test: gator verify DIR; a walked directory's suite.yaml is set aside), not an object applied to a cluster: leave it out (--skip-kinds Suite, --ignore, or .cosiignore)",
+    );
+  });
+});
+
+describe("gatekeeper-library's policies, with Gatekeeper's CRDs", () => {
+  const FIXTURE = fileURLToPath(new URL('../../fixtures/real-crds/gatekeeper/', import.meta.url));
+  const CONSTRAINT_FILE =
+    'library/library/general/allowedrepos/samples/repo-must-be-openpolicyagent/constraint.yaml';
+
+  it('pass: every constraint checked against its template, every suite set aside', async () => {
+    const r = await cli(['check', '--definitions', 'crds', 'library'], { cwd: FIXTURE });
+    expect(r.stdout).toContain(
+      'manifests: 28 resources in 28 files: 27 valid, 0 invalid, 1 skipped; set aside: 4 kustomizations, 4 Gatekeeper policy tests',
+    );
+    expect(r.code).toBe(0);
+  });
+
+  it("fail on a typo in a constraint's parameters, where it is", async () => {
+    const dir = await temporaryDirectory('cosi-gatekeeper-library-');
+    await cp(FIXTURE, dir, { recursive: true });
+    const file = path.join(dir, CONSTRAINT_FILE);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('repos:', 'repo:'));
+    const r = await cli(['check', '--definitions', 'crds', 'library'], { cwd: dir });
+    expect(r.stdout).toContain(
+      `${CONSTRAINT_FILE}:13:5: error[schema-violation]: unknown field "repo" (did you mean "repos"?)`,
+    );
+    expect(r.code).toBe(1);
+  });
+});
