@@ -84,6 +84,7 @@ const KUBERNETES_ANSWERS = new Set([
   'removed-api',
   'builtin-kind',
   'kubernetes-kind',
+  'missing-crd',
   'invalid-api-version',
   'component-config',
 ]);

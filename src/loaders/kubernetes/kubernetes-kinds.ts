@@ -263,6 +263,7 @@ export class KubernetesKinds {
       message = `no CustomResourceDefinition can define kind ${kind} of ${header.apiVersion}: a CRD's group has a dot, and ${group} has none; a tool's own file (Skaffold's, say) is no Kubernetes object: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
+      rule = 'missing-crd';
       if (otherApis.length > 0) {
         message = `${message} (a kind ${kind} of another group is defined, ${otherApis.join(', ')}: another API, unless that is the one meant)`;
       } else if (builtinElsewhere.length > 0) {

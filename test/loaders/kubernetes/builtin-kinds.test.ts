@@ -246,7 +246,7 @@ spec:
     );
     expect(findings.map((f) => [f.rule, f.message])).toEqual([
       [
-        'kubernetes-kind',
+        'missing-crd',
         'no CustomResourceDefinition defines kind Service in serving.knative.dev/v1: add one (services.serving.knative.dev) with spec.group: serving.knative.dev, spec.names.kind: Service and a served version v1 (Kubernetes 1.36 also has a kind Service, as v1: another API, unless that is the one meant)',
       ],
       [
@@ -254,7 +254,7 @@ spec:
         'kind Deployment is not in networking.k8s.io/v1: Kubernetes 1.36 serves it as apps/v1',
       ],
       [
-        'kubernetes-kind',
+        'missing-crd',
         'no CustomResourceDefinition defines kind Service in gateway.networking.k8s.io/v1: add one (services.gateway.networking.k8s.io) with spec.group: gateway.networking.k8s.io, spec.names.kind: Service and a served version v1 (Kubernetes 1.36 also has a kind Service, as v1: another API, unless that is the one meant)',
       ],
     ]);

@@ -235,7 +235,7 @@ describe('Kubernetes-shaped manifests', () => {
       ['audit.yaml', 'unknown-type', 'component-config', '/kind'],
       ['kubeconfig.yaml', 'unknown-type', 'component-config', '/kind'],
       ['kubelet.yaml', 'unknown-type', 'component-config', '/kind'],
-      ['widget.yaml', 'unknown-type', 'kubernetes-kind', '/kind'],
+      ['widget.yaml', 'unknown-type', 'missing-crd', '/kind'],
     ]);
     expect(findings[2]?.message).toBe(
       'KubeletConfiguration of kubelet.config.k8s.io/v1beta1 is a configuration file read by the kubelet, not an object applied to a cluster: leave it out (--skip-kinds KubeletConfiguration, --ignore, or .cosiignore)',

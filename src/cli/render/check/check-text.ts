@@ -2,6 +2,7 @@ import { formatLocation } from '../../../loaders/finding.js';
 import type { ChalkInstance } from 'chalk';
 import { escapeControl } from '../escape-control.js';
 import { groupDigits } from './group-digits.js';
+import { missingDefinitionsNote } from './missing-definitions-note.js';
 import { ShownFindings } from './shown-findings.js';
 import {
   formatUnrenderedCounts,
@@ -54,6 +55,8 @@ export function renderCheckText(
     const what = tests ? 'charts, kustomizations and tests' : 'charts and kustomizations';
     lines.push(c.cyan(`and ${more} more ${what} set aside (-o json lists them)`));
   }
+  const missing = missingDefinitionsNote(result);
+  if (missing !== undefined) lines.push(c.cyan(escapeControl(missing)));
   if (lines.length > 0) lines.push('');
   const summary = summarize(result);
   const setAside = formatUnrenderedCounts(result.unrendered);
