@@ -272,6 +272,8 @@ function templatePointer(pointer: string): string {
   if (parameters !== null) {
     return `${VALIDATION}/openAPIV3Schema${pointer.slice(parameters[0].length)}`;
   }
+  // The plural, singular and list kind are made of the kind.
+  if (/^\/spec\/names\/(?:plural|singular|listKind)(?:\/|$)/.test(pointer)) return `${NAMES}/kind`;
   if (pointer.startsWith('/spec/names/')) return `${NAMES}/${pointer.slice('/spec/names/'.length)}`;
   if (pointer === '/metadata/name') return '/spec/crd/spec/names/kind';
   return '/spec/crd';

@@ -152,6 +152,16 @@ describe('a ConstraintTemplate Gatekeeper refuses', () => {
     expect(misnamed.findings.filter((f) => f.file === 'm1.yaml').map((f) => f.code)).toEqual([
       'unknown-type',
     ]);
+    // A kind the API server would refuse as a CRD's is reported where the template names it.
+    const badKind = load(
+      TEMPLATE.replace('name: k8sallowedrepos', 'name: k8s_repos').replace(
+        'kind: K8sAllowedRepos',
+        'kind: K8s_Repos',
+      ),
+    );
+    expect(where(badKind.findings)).toContainEqual(
+      'm0.yaml:9:15 invalid-definition /spec/crd/spec/names/kind',
+    );
     const nameless = load(TEMPLATE.replace('kind: K8sAllowedRepos', 'shortNames: [ar]'));
     expect(nameless.findings.map((f) => [f.code, f.pointer])).toContainEqual([
       'invalid-definition',
