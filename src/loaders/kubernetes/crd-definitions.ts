@@ -130,6 +130,7 @@ interface CrdNames {
   readonly kind: string;
   readonly listKind?: string;
   readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
 }
 
 interface CrdVersionSpec {
@@ -268,6 +269,17 @@ export function readCrd(
       );
     }
   });
+  for (const [pointer, name, what] of nameLabels(spec.names)) {
+    const kind = what.endsWith('kind');
+    if (!DNS_1035_LABEL.test(kind ? name.toLowerCase() : name)) {
+      const letters = kind ? 'once lower-cased (letters' : '(lower-case letters';
+      refuse(
+        pointer,
+        'crd-names',
+        `the ${what} ${JSON.stringify(name)} must be a DNS-1035 label ${letters}, digits and "-", starting with a letter, at most 63)`,
+      );
+    }
+  }
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {
     refuse(
@@ -540,6 +552,31 @@ export class CrdNameClaims {
     for (const [space, name] of wanted) this.#claims.set(`${group}/${space}:${name}`, crd);
     return true;
   }
+}
+
+/** A DNS-1035 label, as the API server checks a CRD's names (a kind once lower-cased). */
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * A CRD's names the API server checks as DNS-1035 labels (its kinds once lower-cased), each with
+ * its pointer and what it is; an empty singular or list kind is one the API server fills in.
+ */
+function nameLabels(names: CrdNames): [string, string, string][] {
+  const labels: [string, string, string][] = [
+    ['/spec/names/plural', names.plural, 'plural'],
+    ['/spec/names/kind', names.kind, 'kind'],
+  ];
+  if (names.singular) labels.push(['/spec/names/singular', names.singular, 'singular']);
+  if (names.listKind) {
+    labels.push(['/spec/names/listKind', names.listKind, 'list kind']);
+  }
+  (names.shortNames ?? []).forEach((name, i) => {
+    labels.push([`/spec/names/shortNames/${i}`, name, 'short name']);
+  });
+  (names.categories ?? []).forEach((name, i) => {
+    labels.push([`/spec/names/categories/${i}`, name, 'category']);
+  });
+  return labels;
 }
 
 /**

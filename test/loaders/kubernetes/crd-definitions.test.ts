@@ -174,6 +174,22 @@ spec:
     ]);
   });
 
+  it('refuse names that are no DNS-1035 labels, as the API server does (a kind once lower-cased)', () => {
+    const names = backupCrd(VERSION_V1).replace(
+      'names: { plural: backups, singular: backup, kind: Backup, shortNames: [bk] }',
+      'names: { plural: backups, singular: Backup, kind: Back.Up, listKind: BackupList, shortNames: [bk, b_k], categories: [all] }',
+    );
+    const { findings } = load(names);
+    expect(findings.map((f) => [f.rule, f.pointer])).toEqual([
+      ['crd-names', '/spec/names/singular'],
+      ['crd-names', '/spec/names/kind'],
+      ['crd-names', '/spec/names/shortNames/1'],
+    ]);
+    expect(findings[1]?.message).toBe(
+      'the kind "Back.Up" must be a DNS-1035 label once lower-cased (letters, digits and "-", starting with a letter, at most 63)',
+    );
+  });
+
   it('refuse a CRD of the wrong shape at the field', () => {
     const text = backupCrd(VERSION_V1).replace('scope: Namespaced', 'scope: Everywhere');
     const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
