@@ -29,6 +29,7 @@ import {
   ConstraintCrdReport,
   constraintCrd,
   isConstraintTemplateDocument,
+  templateExpressionProblems,
 } from './kubernetes/gatekeeper-constraint-template.js';
 import {
   groupKindOf,
@@ -318,6 +319,20 @@ export function collectDefinitions(
             if (crd !== undefined) {
               const name = (crd.metadata as { name: string }).name;
               defineCrd(crd, name, new ConstraintCrdReport(itemReport));
+            }
+            // Its CEL, which Gatekeeper compiles without reporting (CEL is loaded if there is any).
+            const cel = {
+              syntaxError: (source: string) => given.celRules().syntaxError(source),
+              compileError: (
+                source: string,
+                declared: ReadonlySet<string>,
+                result?: readonly string[],
+              ) => given.celRules().compileError(source, declared, result),
+            };
+            for (const problem of templateExpressionProblems(item, cel)) {
+              itemReport.add('cel-invalid-rule', problem.path, problem.message, {
+                rule: problem.keyword,
+              });
             }
             pending.push({ report: itemReport, header, headerFindings, ...appliedBy });
             continue;

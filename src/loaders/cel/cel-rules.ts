@@ -95,7 +95,9 @@ export async function prepareCelRules(
       text.includes(VALIDATIONS_KEYWORD) ||
       // Admission policies' and webhooks' expressions (`admission-expressions.ts`).
       text.includes('AdmissionPolicy') ||
-      text.includes('matchConditions'),
+      text.includes('matchConditions') ||
+      // A Gatekeeper ConstraintTemplate's CEL (`gatekeeper-constraint-template.ts`).
+      text.includes('K8sNativeValidation'),
   );
   if (needed) await loadCelRuleEngine();
 }

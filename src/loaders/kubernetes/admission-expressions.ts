@@ -19,7 +19,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { invalidValue } from './go-field-error.js';
 
 /** A CEL expression written in a document, at its path. */
-interface WrittenExpression {
+export interface WrittenExpression {
   readonly path: readonly (string | number)[];
   readonly source: string;
   /** The variables it may name; `undefined`: they are not checked. */
@@ -32,12 +32,12 @@ interface WrittenExpression {
 type Checked = Pick<WrittenExpression, 'declared' | 'result'>;
 
 /** The types an expression may have, as the API server's expression kinds say (`ReturnTypes`). */
-const BOOL = ['bool'];
-const STRING = ['string'];
+export const BOOL = ['bool'];
+export const STRING = ['string'];
 const STRING_OR_NULL = ['string', 'null_type'];
 
 /** The variables every admission expression sees. */
-const ALWAYS = ['object', 'oldObject', 'request', 'namespaceObject'];
+export const ALWAYS = ['object', 'oldObject', 'request', 'namespaceObject'];
 
 const POLICY_KINDS = new Set([
   'ValidatingAdmissionPolicy',
@@ -74,7 +74,18 @@ export function admissionExpressionProblems(
   cel: AdmissionCel,
 ): SchemaProblem[] {
   if (!holdsAdmissionExpressions(group, kind)) return [];
-  return expressionsOf(document, kind).flatMap(({ path, source, declared, result }) => {
+  return expressionProblems(expressionsOf(document, kind), cel);
+}
+
+/**
+ * The problems of written expressions, in the API server's words: one that does not parse, or
+ * (when its variables are checked) names one not declared or cannot have its type.
+ */
+export function expressionProblems(
+  expressions: readonly WrittenExpression[],
+  cel: AdmissionCel,
+): SchemaProblem[] {
+  return expressions.flatMap(({ path, source, declared, result }) => {
     const syntax = declared === undefined ? cel.syntaxError(source) : undefined;
     const detail =
       declared === undefined

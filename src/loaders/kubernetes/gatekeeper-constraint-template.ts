@@ -12,6 +12,14 @@
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { DocumentReport } from '../document-report.js';
+import {
+  ALWAYS,
+  BOOL,
+  expressionProblems,
+  STRING as STRING_RESULT,
+  type AdmissionCel,
+  type WrittenExpression,
+} from './admission-expressions.js';
 import type { Finding } from '../finding.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { Position } from '../position.js';
@@ -277,4 +285,58 @@ function templatePointer(pointer: string): string {
   if (pointer.startsWith('/spec/names/')) return `${NAMES}/${pointer.slice('/spec/names/'.length)}`;
   if (pointer === '/metadata/name') return '/spec/crd/spec/names/kind';
   return '/spec/crd';
+}
+
+/** The engine of a template's code written in CEL, as a ValidatingAdmissionPolicy's. */
+const CEL_ENGINE = 'K8sNativeValidation';
+
+/**
+ * The problems of a template's CEL (its `K8sNativeValidation` code), which Gatekeeper compiles as
+ * a ValidatingAdmissionPolicy's but does not report: an expression that does not compile fails
+ * each review instead. Its variables see `params` (the constraint) beside the request's
+ * variables; its validations, messages and match conditions see `variables` (Gatekeeper adds
+ * `variables.params`, the constraint's parameters, and `variables.anyObject`), not `params`.
+ */
+export function templateExpressionProblems(
+  template: Record<string, unknown>,
+  cel: AdmissionCel,
+): ReturnType<typeof expressionProblems> {
+  const targets = pathOf(template, ['spec', 'targets']);
+  if (!Array.isArray(targets)) return [];
+  const found: WrittenExpression[] = [];
+  const conditions = new Set([...ALWAYS, 'variables']);
+  const variables = new Set([...ALWAYS, 'params', 'variables']);
+  targets.forEach((target: unknown, t) => {
+    const code = isPlainObject(target) ? target.code : undefined;
+    if (!Array.isArray(code)) return;
+    code.forEach((entry: unknown, c) => {
+      if (!isPlainObject(entry) || entry.engine !== CEL_ENGINE) return;
+      const source = entry.source;
+      if (!isPlainObject(source)) return;
+      const at = ['spec', 'targets', t, 'code', c, 'source'];
+      const collect = (
+        key: string,
+        fields: Readonly<Record<string, Pick<WrittenExpression, 'declared' | 'result'>>>,
+      ): void => {
+        const list = source[key];
+        if (!Array.isArray(list)) return;
+        list.forEach((item: unknown, i) => {
+          if (!isPlainObject(item)) return;
+          for (const [field, checked] of Object.entries(fields)) {
+            const expression = item[field];
+            if (typeof expression === 'string' && expression !== '') {
+              found.push({ path: [...at, key, i, field], source: expression, ...checked });
+            }
+          }
+        });
+      };
+      collect('variables', { expression: { declared: variables } });
+      collect('validations', {
+        expression: { declared: conditions, result: BOOL },
+        messageExpression: { declared: conditions, result: STRING_RESULT },
+      });
+      collect('matchCondition', { expression: { declared: conditions, result: BOOL } });
+    });
+  });
+  return expressionProblems(found, cel);
 }

@@ -170,6 +170,52 @@ describe('a ConstraintTemplate Gatekeeper refuses', () => {
   });
 });
 
+describe("a ConstraintTemplate's CEL (K8sNativeValidation)", () => {
+  // The shape of gatekeeper-library's CEL code (library/pod-security-policy/host-process).
+  const celTemplate = (source: string) =>
+    TEMPLATE.replace(
+      '      rego: |\n        package k8sallowedrepos\n',
+      `      code:\n        - engine: K8sNativeValidation\n          source:\n${source}`,
+    );
+  const GOOD = `            variables:
+              - name: containers
+                expression: 'has(variables.anyObject.spec.containers) ? variables.anyObject.spec.containers : []'
+              - name: repos
+                expression: 'params.spec.parameters.repos'
+            matchCondition:
+              - name: not-deleting
+                expression: 'request.operation != "DELETE"'
+            validations:
+              - expression: 'variables.containers.all(c, variables.params.repos.exists(r, c.image.startsWith(r)))'
+                messageExpression: '"image not allowed in " + object.metadata.name'
+`;
+
+  it('compiles as Gatekeeper compiles it: variables see params, the rest variables', () => {
+    expect(load(celTemplate(GOOD)).findings.map((f) => f.code)).toEqual(['unknown-type']);
+  });
+
+  it('reports what does not compile where it is, which Gatekeeper only finds at each review', () => {
+    const bad = GOOD.replace(
+      "expression: 'params.spec.parameters.repos'",
+      "expression: 'params.spec.parameters.repos +'",
+    )
+      .replace('\'request.operation != "DELETE"\'', '\'requst.operation != "DELETE"\'')
+      .replace('\'"image not allowed in " + object', "'params.spec.message + object");
+    const { findings } = load(celTemplate(bad));
+    expect(findings.map((f) => [f.code, f.line, f.pointer])).toEqual([
+      ['unknown-type', 2, '/kind'],
+      ['cel-invalid-rule', 27, '/spec/targets/0/code/0/source/variables/1/expression'],
+      ['cel-invalid-rule', 30, '/spec/targets/0/code/0/source/matchCondition/0/expression'],
+      ['cel-invalid-rule', 33, '/spec/targets/0/code/0/source/validations/0/messageExpression'],
+    ]);
+    expect(findings[1]?.message).toContain(
+      'compilation failed: <input>:1:30: found + but expecting end of input',
+    );
+    expect(findings[2]?.message).toContain("undeclared reference to 'requst'");
+    expect(findings[3]?.message).toContain("undeclared reference to 'params'");
+  });
+});
+
 describe('--definitions with ConstraintTemplates', () => {
   it('takes their constraint kinds, as a CRD bundle', async () => {
     const dir = await temporaryDirectory('cosi-gatekeeper-');
