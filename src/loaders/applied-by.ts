@@ -1,6 +1,6 @@
 /**
  * The test that applies a manifest file (a chainsaw test, or a directory of numbered steps), and
- * the namespace it applies it in, or the policy test that reviews it (a gator suite): what the
+ * the namespace it applies it in, or the policy test that reviews it (gator's, Kyverno's): what the
  * walk finds (`walk-manifest-tree.ts`) and the load takes (`load-resources.ts`).
  */
 
@@ -20,12 +20,12 @@ export interface AppliedBy {
    */
   readonly existing?: readonly string[];
   /**
-   * A gator suite uses the file on its own, in one test or case, so none of its objects is part
-   * of the run (nor a duplicate): a `constraint` of a test is checked whole, as Gatekeeper
-   * checks it against its template; a `case`'s object (or inventory), which gator reviews as
-   * written, for its shape (its fields' names and types).
+   * A policy test uses the file on its own, in one test or case, so none of its objects is part
+   * of the run (nor a duplicate): a `whole` one (a gator test's constraint) is checked whole, as
+   * its policy engine checks it; a `case` (an object the policy reviews as written) for its shape
+   * (its fields' names and types).
    */
-  readonly gator?: 'constraint' | 'case';
+  readonly policyTest?: 'whole' | 'case';
 }
 
 /** Whether two files are applied by the same test in the same namespace, or both by none. */
@@ -34,7 +34,7 @@ export function sameAppliedBy(a: AppliedBy | undefined, b: AppliedBy | undefined
     a?.test === b?.test &&
     a?.namespace === b?.namespace &&
     a?.templates === b?.templates &&
-    a?.gator === b?.gator &&
+    a?.policyTest === b?.policyTest &&
     (a?.existing ?? []).join('\n') === (b?.existing ?? []).join('\n')
   );
 }

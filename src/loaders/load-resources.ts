@@ -123,8 +123,8 @@ export function loadResources(
       documents.push({ ...document, status: 'invalid' });
       continue;
     }
-    const gatorCase = pendingDocument.appliedBy?.gator === 'case';
-    if (gatorCase && isAdmissionReview(header)) {
+    const reviewedCase = pendingDocument.appliedBy?.policyTest === 'case';
+    if (reviewedCase && isAdmissionReview(header)) {
       // A policy test's review of a request as a webhook gets it (an UPDATE, a DELETE).
       documents.push({ ...document, status: 'skipped' });
       continue;
@@ -142,7 +142,7 @@ export function loadResources(
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, report.withFindings(kindFindings));
-    if (definition === undefined && gatorCase && kindFindings.every(isRemovedApi)) {
+    if (definition === undefined && reviewedCase && kindFindings.every(isRemovedApi)) {
       // A policy test's object of an API Kubernetes removed: what a policy against them tests.
       documents.push({ ...document, status: 'skipped' });
       continue;
@@ -191,11 +191,11 @@ export function loadResources(
         : key === undefined || previous === undefined
           ? undefined
           : priorOf(previous, key, header, report);
-    if (appliedBy?.gator !== undefined) {
-      // A policy test's constraint or case, which gator uses on its own: no part of the run. A
+    if (appliedBy?.policyTest !== undefined) {
+      // A policy test's constraint or case, which it uses on its own: no part of the run. A
       // case's object is reviewed as written: its shape is checked (a misspelt or mistyped
       // field makes the case test nothing), not what the API server's validation would refuse.
-      if (appliedBy.gator === 'constraint') schemas.check(definition, header, report, undefined);
+      if (appliedBy.policyTest === 'whole') schemas.check(definition, header, report, undefined);
       else {
         const found: Finding[] = [];
         schemas.check(definition, header, report.withFindings(found), undefined, false);

@@ -312,7 +312,7 @@ const RENDERED_KINDS = new Set<UnrenderedKind>([
   'kustomization',
   'kustomize-input',
   'chainsaw-test',
-  'gator-suite',
+  'policy-test',
   'test-assertion',
 ]);
 

@@ -130,7 +130,7 @@ export type UnrenderedKind =
   | 'tool-file'
   | 'go-test-data'
   | 'chainsaw-test'
-  | 'gator-suite'
+  | 'policy-test'
   | 'test-assertion';
 
 /** How each kind is named in a sentence: one, and more than one. */
@@ -142,7 +142,7 @@ export const UNRENDERED_NAMES: Readonly<Record<UnrenderedKind, readonly [string,
   'tool-file': ["other tool's file", "other tools' files"],
   'go-test-data': ['Go test data directory', 'Go test data directories'],
   'chainsaw-test': ['chainsaw test', 'chainsaw tests'],
-  'gator-suite': ['Gatekeeper policy test', 'Gatekeeper policy tests'],
+  'policy-test': ['policy test', 'policy tests'],
   'test-assertion': ['test assertion or patch', 'test assertions and patches'],
 };
 

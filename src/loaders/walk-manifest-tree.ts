@@ -17,7 +17,12 @@ import {
 } from './manifest-file-system.js';
 import { ManifestTooLargeError } from './manifest-size.js';
 import type { AppliedBy } from './applied-by.js';
-import { GATOR_SUITE_FILE, gatorSuite, readGatorSuite } from './gator-suite.js';
+import {
+  POLICY_TEST_FILE,
+  policyTest,
+  readPolicyTest,
+  type PolicyTestTool,
+} from './policy-tests.js';
 import { READ_CONCURRENCY, readManifestFiles } from './read-manifest-files.js';
 import { cannotRead, unreadableFile } from './unreadable-file.js';
 import {
@@ -122,7 +127,7 @@ export async function walkManifestTree(
   await walker.readKustomizations();
   await walker.readChainsawTests();
   await walker.readConventionalAssertions();
-  await walker.readGatorSuites();
+  await walker.readPolicyTests();
   await walker.readJsonFiles();
   return walker.tree();
 }
@@ -241,14 +246,14 @@ class ManifestWalker {
     string,
     { readonly step: number; readonly objects: readonly string[] }[]
   >();
-  /** Real paths of the walked files named as gator suites are (`suite.yaml`). */
-  readonly #suiteCandidates = new Set<string>();
-  /** Real paths of the walked gator suites (see {@link readGatorSuites}). */
-  readonly #gatorSuites = new Set<string>();
-  /** Real path of a file a gator suite uses on its own -> the suite (as shown), and how. */
-  readonly #gatorUses = new Map<
+  /** Real paths of the walked files named as policy tests are (`suite.yaml`, `kyverno-test.yaml`). */
+  readonly #policyTestCandidates = new Set<string>();
+  /** Real path of a walked policy test -> its tool (see {@link readPolicyTests}). */
+  readonly #policyTests = new Map<string, PolicyTestTool>();
+  /** Real path of a file a policy test uses on its own -> the test (as shown), and how. */
+  readonly #policyTestUses = new Map<
     string,
-    { readonly suite: string; readonly use: 'constraint' | 'case' }
+    { readonly test: string; readonly use: 'whole' | 'case' }
   >();
   /** Real path of a file a chainsaw test applies -> its place among the tests' operations. */
   readonly #applyOrder = new Map<string, number>();
@@ -344,16 +349,22 @@ class ManifestWalker {
       if (by !== undefined) unrendered.push(kustomizeInput(file.display, by.by, by.commented));
       else if (test !== undefined) unrendered.push(testAssertion(file.display, test.by));
       else if (!named && this.#notManifests.has(real)) unrendered.push(jsonFile(file.display));
-      else if (!named && this.#gatorSuites.has(real)) unrendered.push(gatorSuite(file.display));
-      else {
+      else if (!named && this.#policyTests.has(real)) {
+        unrendered.push(policyTest(file.display, this.#policyTests.get(real) as PolicyTestTool));
+      } else {
         // A file two chainsaw tests apply (`null`) is no test's, whatever its name.
         const byChainsaw = this.#appliedByTests.get(real);
-        const gator = this.#gatorUses.get(real);
+        const tested = this.#policyTestUses.get(real);
         const appliedBy =
           byChainsaw !== undefined
             ? (byChainsaw ?? undefined)
-            : gator !== undefined
-              ? { test: gator.suite, namespace: undefined, templates: false, gator: gator.use }
+            : tested !== undefined
+              ? {
+                  test: tested.test,
+                  namespace: undefined,
+                  templates: false,
+                  policyTest: tested.use,
+                }
               : isConventionalStep(path.basename(file.absolute))
                 ? this.#conventionalStep(file, conventionalTests)
                 : undefined;
@@ -603,26 +614,33 @@ class ManifestWalker {
   }
 
   /**
-   * Reads the walked files named as gator suites are (`suite.yaml`): a Gatekeeper policy test is
-   * set aside (see {@link tree}), its tests' constraints and the objects its cases review are
-   * checked each on its own (`AppliedBy.gator`), and a constraint a test expects its template to refuse is set aside
-   * as invalid on purpose. Another tool's `suite.yaml` is a file like any other.
+   * Reads the walked files named as policy tests are (`suite.yaml`, `kyverno-test.yaml`): a
+   * Gatekeeper or Kyverno policy test is set aside (see {@link tree}); the constraints and
+   * objects it reviews one at a time are checked each on its own (`AppliedBy.policyTest`), and
+   * what holds none meant to pass (a constraint a test expects to be refused, Kyverno's values)
+   * is set aside. Another tool's `suite.yaml` is a file like any other.
    */
-  async readGatorSuites(): Promise<void> {
-    const candidates = [...this.#suiteCandidates].filter((real) => !this.#named.has(real));
+  async readPolicyTests(): Promise<void> {
+    const candidates = [...this.#policyTestCandidates].filter((real) => !this.#named.has(real));
     const files = candidates.map((real) => this.#files.get(real) as FoundFile);
     const reads = await readManifestFiles(this.fs, files);
-    const named: { file: string; suite: string; use: 'constraint' | 'case' | 'refused' }[] = [];
+    /** Each file it names, and how: checked on its own (`whole`, `case`), or set aside. */
+    const named: {
+      file: string;
+      test: string;
+      use: 'whole' | 'case' | 'aside';
+      operation?: string;
+    }[] = [];
     reads.forEach((read, i) => {
-      const suite =
-        'text' in read ? readGatorSuite(read.text, (files[i] as FoundFile).absolute) : undefined;
-      if (suite === undefined) return;
-      const display = (files[i] as FoundFile).display;
-      this.#gatorSuites.add(candidates[i] as string);
-      for (const file of suite.constraints) named.push({ file, suite: display, use: 'constraint' });
-      for (const file of suite.reviewed) named.push({ file, suite: display, use: 'case' });
-      for (const file of suite.refusedConstraints) {
-        named.push({ file, suite: display, use: 'refused' });
+      const found = files[i] as FoundFile;
+      const test = 'text' in read ? readPolicyTest(read.text, found.absolute) : undefined;
+      if (test === undefined) return;
+      this.#policyTests.set(candidates[i] as string, test.tool);
+      const display = found.display;
+      for (const file of test.wholes) named.push({ file, test: display, use: 'whole' });
+      for (const file of test.cases) named.push({ file, test: display, use: 'case' });
+      for (const { file, operation } of test.aside) {
+        named.push({ file, test: display, use: 'aside', operation });
       }
     });
     const reals = new Array<string | undefined>(named.length);
@@ -630,23 +648,19 @@ class ManifestWalker {
       try {
         reals[i] = await this.fs.realpath(file);
       } catch {
-        // A file that is not there: gator's to report.
+        // A file that is not there: the test's tool reports it.
       }
     });
-    named.forEach(({ suite, use }, i) => {
+    named.forEach(({ test, use, operation }, i) => {
       const real = reals[i];
       if (real === undefined) return;
-      if (use === 'refused') {
-        const known = this.#partialOf.get(real);
-        if (known === undefined || compareStrings(suite, known.test) < 0) {
-          this.#partialOf.set(real, {
-            test: suite,
-            operation:
-              'tests as a constraint its template refuses (invalid: true): invalid on purpose',
-          });
-        }
-      } else if (!this.#gatorUses.has(real)) {
-        this.#gatorUses.set(real, { suite, use });
+      if (use !== 'aside') {
+        if (!this.#policyTestUses.has(real)) this.#policyTestUses.set(real, { test, use });
+        return;
+      }
+      const known = this.#partialOf.get(real);
+      if (known === undefined || compareStrings(test, known.test) < 0) {
+        this.#partialOf.set(real, { test, operation: operation ?? '' });
       }
     });
   }
@@ -764,7 +778,7 @@ class ManifestWalker {
         else {
           this.#addFile(childReal, childDisplay, childAbsolute);
           if (JSON_FILE.test(name)) this.#walkedJson.add(childReal);
-          if (GATOR_SUITE_FILE.test(name)) this.#suiteCandidates.add(childReal);
+          if (POLICY_TEST_FILE.test(name)) this.#policyTestCandidates.add(childReal);
           if (isConventionalAssertion(name)) this.#conventionalAssertions.add(childReal);
         }
       }

@@ -25,10 +25,14 @@ const COMPONENTS: ReadonlyMap<string, string> = new Map([
   ['kubectl.config.k8s.io', 'kubectl (kuberc)'],
   ['client.authentication.k8s.io', "kubectl's credential plugins"],
   ['kind.x-k8s.io', 'kind'],
-  // Not Kubernetes' own: a policy test suite, which no CRD defines.
+  // Not Kubernetes' own: policy tests, which no CRD defines.
   [
     'test.gatekeeper.sh',
     "Gatekeeper's gator (a policy test: gator verify DIR; a walked directory's suite.yaml is set aside)",
+  ],
+  [
+    'cli.kyverno.io',
+    "Kyverno's CLI (a policy test or its values: kyverno test DIR; a walked directory's kyverno-test.yaml is set aside)",
   ],
 ]);
 

@@ -51,7 +51,7 @@ export function renderCheckText(
   }
   if (listed.length > MAX_LISTED_UNRENDERED) {
     const more = groupDigits(listed.length - MAX_LISTED_UNRENDERED);
-    const tests = listed.some((u) => u.kind === 'chainsaw-test' || u.kind === 'gator-suite');
+    const tests = listed.some((u) => u.kind === 'chainsaw-test' || u.kind === 'policy-test');
     const what = tests ? 'charts, kustomizations and tests' : 'charts and kustomizations';
     lines.push(c.cyan(`and ${more} more ${what} set aside (-o json lists them)`));
   }

@@ -1,15 +1,15 @@
 /**
- * Gatekeeper's policy tests (`gator verify` suites) met while walking a policy repository: the
- * suite is set aside, its templates and constraints are read, and the objects its cases review
- * are checked each on its own. Before, each suite was `unknown-type`, and each case's object a
- * duplicate of the others' (gatekeeper-library: 1,612 of 1,734 resources failed, 5 of 387 in its
- * `library/` with Gatekeeper's CRDs after).
+ * Policy tests met while walking a policy repository, Gatekeeper's (`gator verify` suites) and
+ * Kyverno's (`kyverno test`): the test is set aside, its templates, constraints and policies are
+ * read, and the objects its cases review are checked each on its own. Before, each suite was
+ * `unknown-type`, and each case's object a duplicate of the others' (gatekeeper-library: 1,612 of
+ * 1,734 resources failed, 5 of 387 in its `library/` with Gatekeeper's CRDs after).
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readGatorSuite } from '../../src/loaders/gator-suite.js';
+import { readPolicyTest } from '../../src/loaders/policy-tests.js';
 import { readManifests } from '../../src/loaders/manifest-reader.js';
 import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
 import { cli } from '../cli/run-cli.js';
@@ -115,29 +115,38 @@ const policyRepository = async () => {
   return dir;
 };
 
-describe('readGatorSuite', () => {
+describe('readPolicyTest (a gator suite)', () => {
   it("names its tests' constraints, its cases' objects and inventories, and the constraints meant to be refused", () => {
-    const suite = readGatorSuite(SUITE, '/repo/p/suite.yaml');
+    const suite = readPolicyTest(SUITE, '/repo/p/suite.yaml');
     expect(suite).toEqual({
-      constraints: [
-        '/repo/p/samples/repos/constraint.yaml',
-        '/repo/p/samples/strict/constraint.yaml',
-      ],
-      reviewed: [
+      tool: 'gator',
+      wholes: ['/repo/p/samples/repos/constraint.yaml', '/repo/p/samples/strict/constraint.yaml'],
+      cases: [
         '/repo/p/samples/repos/example_allowed.yaml',
         '/repo/p/samples/repos/example_disallowed.yaml',
         '/repo/p/samples/repos/inventory.yaml',
         '/repo/p/samples/repos/update.yaml',
         '/repo/p/samples/strict/old_api.yaml',
       ],
-      refusedConstraints: ['/repo/p/samples/broken/constraint.yaml'],
+      aside: [
+        {
+          file: '/repo/p/samples/broken/constraint.yaml',
+          operation:
+            'tests as a constraint its template refuses (invalid: true): invalid on purpose',
+        },
+      ],
     });
   });
 
-  it('is no suite for another kind, another group, or YAML that does not parse', () => {
-    expect(readGatorSuite('kind: Suite\napiVersion: example.org/v1\n', '/s.yaml')).toBeUndefined();
-    expect(readGatorSuite('suites: [a, b]\n', '/s.yaml')).toBeUndefined();
-    expect(readGatorSuite('kind: [Suite\n', '/s.yaml')).toBeUndefined();
+  it('is no test for another kind, another group, or YAML that does not parse', () => {
+    expect(
+      readPolicyTest('kind: Suite\napiVersion: example.org/v1\n', '/suite.yaml'),
+    ).toBeUndefined();
+    expect(readPolicyTest('suites: [a, b]\n', '/suite.yaml')).toBeUndefined();
+    expect(readPolicyTest('kind: [Suite\n', '/suite.yaml')).toBeUndefined();
+    // A kyverno-test.yaml of the older shape, without apiVersion and kind, is one; a suite.yaml not.
+    expect(readPolicyTest('policies: [p.yaml]\n', '/kyverno-test.yaml')?.tool).toBe('kyverno');
+    expect(readPolicyTest('policies: [p.yaml]\n', '/suite.yaml')).toBeUndefined();
   });
 });
 
@@ -147,19 +156,19 @@ describe('walking a policy repository with gator suites', () => {
     const walked = await walkManifestTree(['.'], { cwd: dir });
     expect(walked.unrendered.map((u) => [u.path, u.kind])).toEqual([
       ['allowedrepos/samples/broken/constraint.yaml', 'test-assertion'],
-      ['allowedrepos/suite.yaml', 'gator-suite'],
+      ['allowedrepos/suite.yaml', 'policy-test'],
     ]);
     expect(walked.unrendered.map((u) => u.message)).toEqual([
       'a file allowedrepos/suite.yaml tests as a constraint its template refuses (invalid: true): invalid on purpose; name the file to check it as manifests',
       'a Gatekeeper policy test, not a resource: its template and constraints are read, the objects its cases review are checked each on its own; run it with gator verify allowedrepos',
     ]);
-    expect(walked.files.map((f) => [f.display, f.appliedBy?.gator])).toEqual([
-      ['allowedrepos/samples/repos/constraint.yaml', 'constraint'],
+    expect(walked.files.map((f) => [f.display, f.appliedBy?.policyTest])).toEqual([
+      ['allowedrepos/samples/repos/constraint.yaml', 'whole'],
       ['allowedrepos/samples/repos/example_allowed.yaml', 'case'],
       ['allowedrepos/samples/repos/example_disallowed.yaml', 'case'],
       ['allowedrepos/samples/repos/inventory.yaml', 'case'],
       ['allowedrepos/samples/repos/update.yaml', 'case'],
-      ['allowedrepos/samples/strict/constraint.yaml', 'constraint'],
+      ['allowedrepos/samples/strict/constraint.yaml', 'whole'],
       ['allowedrepos/samples/strict/old_api.yaml', 'case'],
       ['allowedrepos/template.yaml', undefined],
     ]);
@@ -225,7 +234,7 @@ describe("gatekeeper-library's policies, with Gatekeeper's CRDs", () => {
   it('pass: every constraint checked against its template, every suite set aside', async () => {
     const r = await cli(['check', '--definitions', 'crds', 'library'], { cwd: FIXTURE });
     expect(r.stdout).toContain(
-      'manifests: 28 resources in 28 files: 27 valid, 0 invalid, 1 skipped; set aside: 4 kustomizations, 4 Gatekeeper policy tests',
+      'manifests: 28 resources in 28 files: 27 valid, 0 invalid, 1 skipped; set aside: 4 kustomizations, 4 policy tests',
     );
     expect(r.code).toBe(0);
   });
@@ -240,5 +249,66 @@ describe("gatekeeper-library's policies, with Gatekeeper's CRDs", () => {
       `${CONSTRAINT_FILE}:13:5: error[schema-violation]: unknown field "repo" (did you mean "repos"?)`,
     );
     expect(r.code).toBe(1);
+  });
+});
+
+describe("Kyverno's policy tests (kyverno-policies, in the .kyverno-test/ directories it keeps them in)", () => {
+  const KYVERNO = fileURLToPath(new URL('../../fixtures/real-crds/kyverno/', import.meta.url));
+  const PSA = 'psa/add-psa-labels/.kyverno-test';
+  const HOSTPATH = 'other-vpol/limit-hostpath-vols/.kyverno-test';
+
+  it('names the resources it reviews, the patched ones it expects, and its values', async () => {
+    const test = readPolicyTest(
+      await readFile(path.join(KYVERNO, PSA, 'kyverno-test.yaml'), 'utf8'),
+      `/p/${PSA}/kyverno-test.yaml`,
+    );
+    expect(test).toEqual({
+      tool: 'kyverno',
+      wholes: [],
+      cases: [
+        `/p/${PSA}/resource.yaml`,
+        `/p/${PSA}/resourcefail.yaml`,
+        `/p/${PSA}/patchedResourcefail.yaml`,
+        `/p/${PSA}/patchedResource.yaml`,
+      ],
+      aside: [],
+    });
+    const values = readPolicyTest(
+      await readFile(path.join(KYVERNO, HOSTPATH, 'kyverno-test.yaml'), 'utf8'),
+      `/p/${HOSTPATH}/kyverno-test.yaml`,
+    );
+    expect(values?.aside).toEqual([
+      { file: `/p/${HOSTPATH}/values.yaml`, operation: 'reads its variables from' },
+    ]);
+  });
+
+  it('pass: a resource and the patched one it is expected to become are no duplicates', async () => {
+    const r = await cli(['check', PSA, HOSTPATH], { cwd: KYVERNO });
+    expect(r.stdout).toContain(
+      "manifests: 6 resources in 6 files: 6 valid, 0 invalid; set aside: 1 other tool's file, 2 policy tests",
+    );
+    expect(r.stdout).toContain(
+      `${PSA}/kyverno-test.yaml: note[policy-test]: a Kyverno policy test, not a resource: its policies are read, the resources it applies them to are checked each on its own; run it with kyverno test ${PSA}`,
+    );
+    expect(r.code).toBe(0);
+  });
+
+  it("fail on a misspelt field of a resource it reviews, and say what a test's values file is", async () => {
+    const dir = await temporaryDirectory('cosi-kyverno-tests-');
+    await cp(KYVERNO, dir, { recursive: true });
+    const file = path.join(dir, PSA, 'resource.yaml');
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace('  name: test', '  name: test\n  lables: { a: b }'),
+    );
+    const r = await cli(['check', PSA], { cwd: dir });
+    expect(r.stdout).toContain(
+      'resource.yaml:5:3: error[unknown-key]: unknown key "lables" in metadata (did you mean "labels"?)',
+    );
+    expect(r.code).toBe(1);
+    const named = await cli(['check', `${HOSTPATH}/values.yaml`], { cwd: dir });
+    expect(named.stdout).toContain(
+      "Values of cli.kyverno.io/v1alpha1 is a configuration file read by Kyverno's CLI (a policy test or its values: kyverno test DIR; a walked directory's kyverno-test.yaml is set aside), not an object applied to a cluster",
+    );
   });
 });
