@@ -24,6 +24,7 @@ import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
 import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
+import { lazyAdmissionCel } from './kubernetes/admission-expressions.js';
 import { isXrdDocument, xrdCrds } from './kubernetes/crossplane-xrd.js';
 import {
   ConstraintCrdReport,
@@ -321,14 +322,7 @@ export function collectDefinitions(
               defineCrd(crd, name, new ConstraintCrdReport(itemReport));
             }
             // Its CEL, which Gatekeeper compiles without reporting (CEL is loaded if there is any).
-            const cel = {
-              syntaxError: (source: string) => given.celRules().syntaxError(source),
-              compileError: (
-                source: string,
-                declared: ReadonlySet<string>,
-                result?: readonly string[],
-              ) => given.celRules().compileError(source, declared, result),
-            };
+            const cel = lazyAdmissionCel(given.celRules);
             for (const problem of templateExpressionProblems(item, cel)) {
               itemReport.add('cel-invalid-rule', problem.path, problem.message, {
                 rule: problem.keyword,

@@ -33,6 +33,7 @@ import {
   checkKubernetesDocument,
   kubernetesDocumentOf,
 } from './kubernetes/check-kubernetes-document.js';
+import { lazyAdmissionCel } from './kubernetes/admission-expressions.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
@@ -137,11 +138,13 @@ export function loadResources(
       documents.push({ ...document, status: 'skipped' });
       continue;
     }
+    // A policy test's case says its kind's problems only once it is known to be checked.
     const kindFindings: Finding[] = [];
+    const kindReport = reviewedCase ? report.withFindings(kindFindings) : report;
     const definition =
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
-        : collected.kinds.resolve(header.kubernetes, report.withFindings(kindFindings));
+        : collected.kinds.resolve(header.kubernetes, kindReport);
     if (definition === undefined && reviewedCase && kindFindings.every(isRemovedApi)) {
       // A policy test's object of an API Kubernetes removed: what a policy against them tests.
       documents.push({ ...document, status: 'skipped' });
@@ -477,11 +480,7 @@ class SpecChecker {
       // CEL is loaded only when a document writes admission expressions.
       const kept = checkKubernetesDocument(definition, header, compiled, report, {
         previous: old,
-        cel: {
-          syntaxError: (source) => this.celRules().syntaxError(source),
-          compileError: (source, declared, result) =>
-            this.celRules().compileError(source, declared, result),
-        },
+        cel: lazyAdmissionCel(this.celRules),
         wording: this.wording,
       });
       // The rules of a CRD see the whole document, as the API server's do, and run beside

@@ -472,14 +472,8 @@ class ManifestWalker {
       for (const file of inputs.files) named.push({ file, by: display, commented: false });
       for (const file of inputs.commented) named.push({ file, by: display, commented: true });
     });
-    const reals = new Array<string | undefined>(named.length);
-    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
-      try {
-        reals[i] = await this.fs.realpath(file);
-      } catch {
-        // A file that is not there: kustomize's to report, not ours to skip.
-      }
-    });
+    // A file that is not there: kustomize's to report, not ours to skip.
+    const reals = await this.#namedRealpaths(named);
     named.forEach((input, i) => {
       const real = reals[i];
       if (real === undefined) return;
@@ -556,14 +550,8 @@ class ManifestWalker {
         }
       }
     }
-    const reals = new Array<string | undefined>(named.length);
-    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
-      try {
-        reals[i] = await this.fs.realpath(file);
-      } catch {
-        // A file that is not there: chainsaw's to report.
-      }
-    });
+    // A file that is not there: chainsaw's to report.
+    const reals = await this.#namedRealpaths(named);
     named.forEach(({ test, partial, existing }, i) => {
       const real = reals[i];
       if (real === undefined) return;
@@ -643,14 +631,8 @@ class ManifestWalker {
         named.push({ file, test: display, use: 'aside', operation });
       }
     });
-    const reals = new Array<string | undefined>(named.length);
-    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
-      try {
-        reals[i] = await this.fs.realpath(file);
-      } catch {
-        // A file that is not there: the test's tool reports it.
-      }
-    });
+    // A file that is not there: the test's tool reports it.
+    const reals = await this.#namedRealpaths(named);
     named.forEach(({ test, use, operation }, i) => {
       const real = reals[i];
       if (real === undefined) return;
@@ -783,6 +765,24 @@ class ManifestWalker {
         }
       }
     }
+  }
+
+  /**
+   * The real paths of the files a kustomization or a test names, a few at a time: `undefined`
+   * for one that is not there (the tool that names it reports that).
+   */
+  async #namedRealpaths(
+    named: readonly { readonly file: string }[],
+  ): Promise<(string | undefined)[]> {
+    const reals = new Array<string | undefined>(named.length);
+    await forEachConcurrently(named, READ_CONCURRENCY, async ({ file }, i) => {
+      try {
+        reals[i] = await this.fs.realpath(file);
+      } catch {
+        // Not there: `undefined`.
+      }
+    });
+    return reals;
   }
 
   #addFile(real: string, display: string, absolute: string): void {

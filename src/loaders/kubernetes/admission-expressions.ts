@@ -66,6 +66,17 @@ export interface AdmissionCel {
   ): string | undefined;
 }
 
+/**
+ * Admission CEL in the dialect `rules` gives, asked for only when an expression is compiled (the
+ * rule engine loads at its first use).
+ */
+export function lazyAdmissionCel(rules: () => AdmissionCel): AdmissionCel {
+  return {
+    syntaxError: (source) => rules().syntaxError(source),
+    compileError: (source, declared, result) => rules().compileError(source, declared, result),
+  };
+}
+
 /** The problems of the admission expressions of a document of `group`/`kind`. */
 export function admissionExpressionProblems(
   document: Record<string, unknown>,
