@@ -15,6 +15,7 @@ import { nodeFileSystem, type FoundFile, type ManifestFileSystem } from './manif
 import { isTooLarge, ManifestTooLargeError } from './manifest-size.js';
 import { readManifestFiles, type FileRead } from './read-manifest-files.js';
 import { cannotRead } from './unreadable-file.js';
+import { POLICY_TEST_FILE } from './policy-tests.js';
 import { withRenderedOrigins } from './rendered-origin.js';
 import {
   JSON_FILE,
@@ -135,11 +136,17 @@ export class ManifestReader {
   ): Promise<ReadResult> {
     const stale =
       changed === undefined ? undefined : new Set([...changed].map((file) => path.resolve(file)));
-    // A JSON file's content says whether it is a manifest at all: its change walks again.
+    // A JSON file's content says whether it is a manifest at all, a suite.yaml's whether it is a
+    // policy test (and what it names): their change walks again.
     const reuse =
       options.contentOnly === true &&
       stale !== undefined &&
-      [...stale].every((file) => this.#texts.has(file) && !JSON_FILE.test(file));
+      [...stale].every(
+        (file) =>
+          this.#texts.has(file) &&
+          !JSON_FILE.test(file) &&
+          !POLICY_TEST_FILE.test(path.basename(file)),
+      );
     if (reuse && stale.size > 0) {
       const quick = await this.#readChanged(stale);
       if (quick) return quick;

@@ -259,6 +259,22 @@ describe('ManifestReader', () => {
     expect(added.resources.map((r) => r.resource.metadata.id)).toContain('n');
   });
 
+  it('walks again when a suite.yaml read as a manifest becomes a policy test', async () => {
+    const reader = new ManifestReader(['.'], { cwd: dir });
+    await writeFile(path.join(dir, 'suite.yaml'), vmWithCpus('s'));
+    await reader.read();
+    await writeFile(
+      path.join(dir, 'suite.yaml'),
+      'kind: Suite\napiVersion: test.gatekeeper.sh/v1alpha1\nmetadata: { name: s }\ntests: []\n',
+    );
+    const result = await reader.read([path.join(dir, 'suite.yaml')], { contentOnly: true });
+    expect(result.unrendered.map((u) => [u.path, u.kind])).toContainEqual([
+      'suite.yaml',
+      'policy-test',
+    ]);
+    expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
+  });
+
   it('resolves only the files of a content-only read and names them as its changes', async () => {
     const reader = new ManifestReader(['.'], { cwd: dir });
     await reader.read();
