@@ -96,8 +96,10 @@ export async function prepareCelRules(
       // Admission policies' and webhooks' expressions (`admission-expressions.ts`).
       text.includes('AdmissionPolicy') ||
       text.includes('matchConditions') ||
-      // A Gatekeeper ConstraintTemplate's CEL (`gatekeeper-constraint-template.ts`).
-      text.includes('K8sNativeValidation'),
+      // A Gatekeeper ConstraintTemplate's CEL (`gatekeeper-constraint-template.ts`), a Kyverno
+      // CEL policy's (`admission-expressions.ts`).
+      text.includes('K8sNativeValidation') ||
+      (text.includes('kyverno.io') && text.includes('expression')),
   );
   if (needed) await loadCelRuleEngine();
 }

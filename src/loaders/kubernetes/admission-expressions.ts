@@ -9,8 +9,9 @@
  * them (`pkg/apis/admissionregistration/validation`): `object`, `oldObject`, `request` and
  * `namespaceObject` everywhere; `authorizer` but in a message expression; `params` in a
  * ValidatingAdmissionPolicy with a `paramKind`; `variables` in one with variables, but in its
- * match conditions. A MutatingAdmissionPolicy's are parsed only. Types are not checked: `object`
- * and `params` have the types of whatever the policy matches.
+ * match conditions. A MutatingAdmissionPolicy's are parsed only, and so are Kyverno's policies'
+ * (a CRD's kinds, modelled on these). Types are not checked: `object` and `params` have the types
+ * of whatever the policy matches.
  */
 
 import { isPlainObject } from '../manifest-document.js';
@@ -46,9 +47,30 @@ const POLICY_KINDS = new Set([
   'MutatingWebhookConfiguration',
 ]);
 
+/**
+ * Kyverno's CEL policies (`ValidatingPolicy`, `MutatingPolicy`, ...), modelled on the admission
+ * policies, and the CEL of its older ones: their expressions are parsed only, as the variables
+ * and libraries Kyverno declares (`resource`, `http`, `image`, ...) differ by kind and release.
+ */
+const KYVERNO_POLICIES = 'policies.kyverno.io';
+
+/** Kyverno's older policies, whose rules may validate in CEL (`validate.cel`, `celPreconditions`). */
+const KYVERNO_RULE_POLICIES = new Set(['ClusterPolicy', 'Policy']);
+
+/** Whether a document is a Kyverno policy whose expressions are parsed. */
+function isKyvernoPolicy(group: string, kind: string): boolean {
+  return group === KYVERNO_POLICIES || (group === 'kyverno.io' && KYVERNO_RULE_POLICIES.has(kind));
+}
+
+/** The keys of a Kyverno CEL policy whose strings are expressions. */
+const EXPRESSION_KEYS = new Set(['expression', 'messageExpression', 'valueExpression']);
+
 /** Whether a document of `group`/`kind` may hold admission expressions (then CEL is needed). */
 export function holdsAdmissionExpressions(group: string, kind: string): boolean {
-  return group === 'admissionregistration.k8s.io' && POLICY_KINDS.has(kind);
+  return (
+    (group === 'admissionregistration.k8s.io' && POLICY_KINDS.has(kind)) ||
+    isKyvernoPolicy(group, kind)
+  );
 }
 
 /** How an admission expression is compiled, in the document's CEL dialect (`CelRules`). */
@@ -85,7 +107,10 @@ export function admissionExpressionProblems(
   cel: AdmissionCel,
 ): SchemaProblem[] {
   if (!holdsAdmissionExpressions(group, kind)) return [];
-  return expressionProblems(expressionsOf(document, kind), cel);
+  const expressions = isKyvernoPolicy(group, kind)
+    ? namedExpressions(document.spec, ['spec'])
+    : expressionsOf(document, kind);
+  return expressionProblems(expressions, cel);
 }
 
 /**
@@ -182,4 +207,24 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
     });
   }
   return found;
+}
+
+/** The strings under an expression's key anywhere in `value` (a Kyverno policy's `spec`), parsed only. */
+function namedExpressions(
+  value: unknown,
+  path: (string | number)[],
+  depth = 0,
+): WrittenExpression[] {
+  if (depth > 32) return [];
+  if (Array.isArray(value)) {
+    return value.flatMap((item: unknown, i) => namedExpressions(item, [...path, i], depth + 1));
+  }
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, child]) =>
+    EXPRESSION_KEYS.has(key) && typeof child === 'string'
+      ? child === ''
+        ? []
+        : [{ path: [...path, key], source: child }]
+      : namedExpressions(child, [...path, key], depth + 1),
+  );
 }

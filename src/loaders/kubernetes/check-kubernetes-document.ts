@@ -148,6 +148,10 @@ export function checkKubernetesDocument(
           // A built-in kind's schema types its metadata; a CRD's says `type: object`.
           ...objectMetaTypeProblems(document.metadata, ROOT_METADATA),
           ...embeddedResourceProblems(document, schema),
+          // A Kyverno CEL policy's expressions, parsed.
+          ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
+            ? admissionExpressionProblems(document, group, kind.kind, cel)
+            : []),
         ]
       : []),
     ...(release !== undefined

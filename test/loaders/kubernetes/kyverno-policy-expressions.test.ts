@@ -1,0 +1,91 @@
+/**
+ * Kyverno's CEL policies (`ValidatingPolicy` and the other kinds of `policies.kyverno.io`) and the
+ * CEL of its older `ClusterPolicy` rules: their expressions are parsed, as Kyverno compiles them
+ * when the policy is written, so one that does not parse is reported at its line. Only parsed:
+ * the variables and libraries Kyverno declares differ by kind and release. kyverno/policies'
+ * 712 expressions all parse.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+
+/** The kinds of Kyverno's CRDs, their specs taken as they come (Kyverno's own CRDs are large). */
+const crd = (group: string, kind: string, plural: string) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: ${plural}.${group} }
+spec:
+  group: ${group}
+  names: { kind: ${kind}, plural: ${plural} }
+  scope: Cluster
+  versions:
+    - name: v1alpha1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
+`;
+
+const CRDS = [
+  crd('policies.kyverno.io', 'ValidatingPolicy', 'validatingpolicies'),
+  crd('kyverno.io', 'ClusterPolicy', 'clusterpolicies'),
+].join('---\n');
+
+// kyverno/policies' other-vpol/limit-hostpath-vols (optional syntax, macros).
+const POLICY = readFileSync(
+  new URL(
+    '../../../fixtures/real-crds/kyverno/other-vpol/limit-hostpath-vols/limit-hostpath-vols.yaml',
+    import.meta.url,
+  ),
+  'utf8',
+);
+
+const load = (text: string) =>
+  loadManifests([
+    { path: 'crds.yaml', text: CRDS },
+    { path: 'policy.yaml', text },
+  ]).findings.filter((f) => f.file === 'policy.yaml');
+
+describe("Kyverno's CEL policies", () => {
+  it("take what Kyverno's own policies write", () => {
+    expect(load(POLICY)).toEqual([]);
+  });
+
+  it('refuse an expression that does not parse, at its line, in any of its fields', () => {
+    const broken = POLICY.replace(
+      'volume.hostPath.path.split',
+      'volume.hostPath.path.split(',
+    ).replace('orValue([])', 'orValue([)');
+    expect(load(broken).map((f) => [f.code, f.line, f.pointer])).toEqual([
+      ['schema-violation', 34, '/spec/matchConditions/0/expression'],
+      ['schema-violation', 36, '/spec/validations/0/expression'],
+    ]);
+    expect(load(broken)[1]?.message).toContain('compilation failed: <input>:1:');
+  });
+
+  it("refuse the same in an older ClusterPolicy's CEL rule, and leave its JMESPath alone", () => {
+    const policy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: { name: disallow-latest }
+spec:
+  rules:
+    - name: check-image
+      match: { any: [{ resources: { kinds: [Pod] } }] }
+      preconditions:
+        all:
+          - key: "{{ request.operation || 'BACKGROUND' }}"
+            operator: NotEquals
+            value: DELETE
+      validate:
+        cel:
+          expressions:
+            - expression: "object.spec.containers.all(c, !c.image.endsWith(':latest')"
+              message: an image tagged latest is not allowed
+`;
+    expect(
+      load(policy.replace('kyverno.io/v1', 'kyverno.io/v1alpha1')).map((f) => [f.line, f.pointer]),
+    ).toEqual([[16, '/spec/rules/0/validate/cel/expressions/0/expression']]);
+  });
+});
