@@ -100,13 +100,6 @@ const SCOPED_ENFORCEMENT_ACTIONS: JsonSchema = {
 const VALIDATION = '/spec/crd/spec/validation';
 const NAMES = '/spec/crd/spec/names';
 
-/** The constraint kind a template names, if it names one. */
-function constraintKind(template: Record<string, unknown>): string | undefined {
-  const names = pathOf(template, ['spec', 'crd', 'spec', 'names']);
-  const kind = isPlainObject(names) ? names.kind : undefined;
-  return typeof kind === 'string' && kind !== '' ? kind : undefined;
-}
-
 function pathOf(value: unknown, keys: readonly string[]): unknown {
   let at = value;
   for (const key of keys) at = isPlainObject(at) ? at[key] : undefined;
@@ -122,8 +115,9 @@ export function constraintCrd(
   template: Record<string, unknown>,
   report: DocumentReport,
 ): Record<string, unknown> | undefined {
-  const kind = constraintKind(template);
-  if (kind === undefined) {
+  const names = pathOf(template, ['spec', 'crd', 'spec', 'names']);
+  const kind = isPlainObject(names) ? names.kind : undefined;
+  if (typeof kind !== 'string' || kind === '' || !isPlainObject(names)) {
     report.add(
       'invalid-definition',
       `${NAMES}/kind`,
@@ -142,7 +136,6 @@ export function constraintCrd(
     );
     return undefined;
   }
-  const names = pathOf(template, ['spec', 'crd', 'spec', 'names']) as Record<string, unknown>;
   const schema = constraintSchema(template);
   const version = (served: string, storage: boolean) => ({
     name: served,
