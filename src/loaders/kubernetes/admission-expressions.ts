@@ -30,7 +30,7 @@ export interface WrittenExpression {
 }
 
 /** How an expression is checked: the variables it may name, and the type it must have. */
-type Checked = Pick<WrittenExpression, 'declared' | 'result'>;
+export type Checked = Pick<WrittenExpression, 'declared' | 'result'>;
 
 /** The types an expression may have, as the API server's expression kinds say (`ReturnTypes`). */
 export const BOOL = ['bool'];
@@ -140,6 +140,27 @@ export function expressionProblems(
   });
 }
 
+/**
+ * Each item's `field` of the list at `path` (`spec.validations[*].expression`), checked as its
+ * field says (parsed only when that is undefined).
+ */
+export function listExpressions(
+  list: unknown,
+  path: readonly (string | number)[],
+  fields: Readonly<Record<string, Checked | undefined>>,
+): WrittenExpression[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item: unknown, i) => {
+    if (!isPlainObject(item)) return [];
+    return Object.entries(fields).flatMap(([field, checked]) => {
+      const source = item[field];
+      return typeof source === 'string' && source !== ''
+        ? [{ path: [...path, i, field], source, ...checked }]
+        : [];
+    });
+  });
+}
+
 /** The expressions a document writes, by kind. */
 function expressionsOf(document: Record<string, unknown>, kind: string): WrittenExpression[] {
   const found: WrittenExpression[] = [];
@@ -152,16 +173,7 @@ function expressionsOf(document: Record<string, unknown>, kind: string): Written
     path: (string | number)[],
     fields: Readonly<Record<string, Checked | undefined>>,
   ): void => {
-    if (!Array.isArray(list)) return;
-    list.forEach((item: unknown, i) => {
-      if (!isPlainObject(item)) return;
-      for (const [field, checked] of Object.entries(fields)) {
-        const source = item[field];
-        if (typeof source === 'string' && source !== '') {
-          found.push({ path: [...path, i, field], source, ...checked });
-        }
-      }
-    });
+    found.push(...listExpressions(list, path, fields));
   };
   const sees = (...names: (string | false)[]): ReadonlySet<string> =>
     new Set([...ALWAYS, ...names.filter((name): name is string => name !== false)]);

@@ -16,8 +16,10 @@ import {
   ALWAYS,
   BOOL,
   expressionProblems,
+  listExpressions,
   STRING as STRING_RESULT,
   type AdmissionCel,
+  type Checked,
   type WrittenExpression,
 } from './admission-expressions.js';
 import type { Finding } from '../finding.js';
@@ -307,21 +309,8 @@ export function templateExpressionProblems(
       const source = entry.source;
       if (!isPlainObject(source)) return;
       const at = ['spec', 'targets', t, 'code', c, 'source'];
-      const collect = (
-        key: string,
-        fields: Readonly<Record<string, Pick<WrittenExpression, 'declared' | 'result'>>>,
-      ): void => {
-        const list = source[key];
-        if (!Array.isArray(list)) return;
-        list.forEach((item: unknown, i) => {
-          if (!isPlainObject(item)) return;
-          for (const [field, checked] of Object.entries(fields)) {
-            const expression = item[field];
-            if (typeof expression === 'string' && expression !== '') {
-              found.push({ path: [...at, key, i, field], source: expression, ...checked });
-            }
-          }
-        });
+      const collect = (key: string, fields: Readonly<Record<string, Checked>>): void => {
+        found.push(...listExpressions(source[key], [...at, key], fields));
       };
       collect('variables', { expression: { declared: variables } });
       collect('validations', {
