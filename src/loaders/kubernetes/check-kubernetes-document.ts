@@ -42,6 +42,7 @@ import {
   type AdmissionCel,
 } from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
+import { holdsKyvernoVariables, kyvernoVariableProblems } from './kyverno-variables.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
 import { roleBindingProblems } from './rbac-bindings.js';
@@ -152,6 +153,8 @@ export function checkKubernetesDocument(
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)
             : []),
+          // A Kyverno ClusterPolicy's variables, as Kyverno checks them.
+          ...(holdsKyvernoVariables(group, kind.kind) ? kyvernoVariableProblems(document) : []),
         ]
       : []),
     ...(release !== undefined

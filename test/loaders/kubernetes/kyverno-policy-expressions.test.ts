@@ -8,29 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import { openSpecCrd } from '../../support/open-crd.js';
 
 /** The kinds of Kyverno's CRDs, their specs taken as they come (Kyverno's own CRDs are large). */
-const crd = (group: string, kind: string, plural: string) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: ${plural}.${group} }
-spec:
-  group: ${group}
-  names: { kind: ${kind}, plural: ${plural} }
-  scope: Cluster
-  versions:
-    - name: v1alpha1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
-`;
-
 const CRDS = [
-  crd('policies.kyverno.io', 'ValidatingPolicy', 'validatingpolicies'),
-  crd('kyverno.io', 'ClusterPolicy', 'clusterpolicies'),
+  openSpecCrd('policies.kyverno.io', 'ValidatingPolicy', 'validatingpolicies'),
+  openSpecCrd('kyverno.io', 'ClusterPolicy', 'clusterpolicies'),
 ].join('---\n');
 
 // kyverno/policies' other-vpol/limit-hostpath-vols (optional syntax, macros).

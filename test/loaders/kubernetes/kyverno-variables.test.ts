@@ -1,0 +1,191 @@
+/**
+ * A Kyverno ClusterPolicy's variables (`{{ request.object.metadata.name }}`), checked as Kyverno
+ * checks them when the policy is written: JMESPath in Kyverno's dialect, naming what Kyverno
+ * knows or the rule's context declares; none in a rule's match or exclude; no user in a policy
+ * applied in the background. kyverno/policies' 643 policies give no finding but in the one
+ * Kyverno refuses (`cost-optimization/schedule-based-quotas`, a `? :`).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import { openSpecCrd } from '../../support/open-crd.js';
+
+const CRDS = [
+  openSpecCrd('kyverno.io', 'ClusterPolicy', 'clusterpolicies', 'Cluster', 'v1'),
+  openSpecCrd('kyverno.io', 'Policy', 'policies', 'Namespaced', 'v1'),
+].join('---\n');
+
+/** A policy of kyverno/policies (`fixtures/real-crds/kyverno/`). */
+const policy = (file: string): string =>
+  readFileSync(new URL(`../../../fixtures/real-crds/kyverno/${file}`, import.meta.url), 'utf8');
+
+// An API call in its context, a foreach over it, a variable inside another (`regex_match`), one
+// inside a JMESPath literal of the API call.
+const REPLICAS = policy(
+  'other/deployment-replicas-higher-than-pdb/deployment-replicas-higher-than-pdb.yaml',
+);
+// The user who made a request, in a policy not applied in the background; a multi-select hash
+// (single braces) inside a variable; quoted keys.
+const CREATION = policy('other/record-creation-details/record-creation-details.yaml');
+
+const load = (text: string) =>
+  loadManifests([
+    { path: 'crds.yaml', text: CRDS },
+    { path: 'policy.yaml', text },
+  ]).findings.filter((f) => f.file === 'policy.yaml');
+
+const placed = (text: string) =>
+  load(text).map((f) => [f.line, f.col, f.pointer, f.code, f.rule] as const);
+
+describe("a Kyverno policy's variables", () => {
+  it("take what Kyverno's own policies write", () => {
+    expect(load(REPLICAS)).toEqual([]);
+    expect(load(CREATION)).toEqual([]);
+  });
+
+  it('refuse a query that is no JMESPath Kyverno reads, at its line, with why', () => {
+    const broken = REPLICAS.replace(
+      '{{ length(deploymentreplicas) }}',
+      '{{ length(deploymentreplicas }}',
+    ).replace('{{ element.spec.replicas }}', '{{ element.metadata.labels.app-name }}');
+    expect(placed(broken)).toEqual([
+      [41, 14, '/spec/rules/0/preconditions/all/1/key', 'schema-violation', 'kyverno-variable'],
+      [
+        57,
+        24,
+        '/spec/rules/0/validate/foreach/0/deny/conditions/all/0/value',
+        'schema-violation',
+        'kyverno-variable',
+      ],
+    ]);
+    const [syntax, dash] = load(broken).map((f) => f.message);
+    expect(syntax).toBe(
+      'Invalid value: "{{ length(deploymentreplicas }}": Kyverno refuses the policy: invalid JMESPath query: the query ends too soon (an unclosed (, [ or {, or an operator with nothing after it)',
+    );
+    expect(dash).toContain(
+      'JMESPath has no arithmetic operators in Kyverno (a key with "-" is quoted: labels."app-name"',
+    );
+  });
+
+  it('refuse a variable that names nothing Kyverno knows, and take what the context declares', () => {
+    // A misspelt context entry, and `request` without its dot in a background policy.
+    const misspelt = REPLICAS.replace(
+      '{{ deploymentreplicas[*].spec.replicas }}',
+      '{{ deploymentreplica[*].spec.replicas }}',
+    );
+    const [finding] = load(misspelt);
+    expect([finding?.line, finding?.pointer]).toEqual([45, '/spec/rules/0/validate/message']);
+    expect(finding?.message).toBe(
+      'Invalid value: "{{ deploymentreplica[*].spec.replicas }}": Kyverno refuses the policy: deploymentreplica[*].spec.replicas is no variable it knows (request, element, elementIndex, images, @, a function\'s result, or the rule\'s context: deploymentreplicas)',
+    );
+    // The entry named as written, with a dash, in quotes: the quotes are not part of the name.
+    const quoted = REPLICAS.replaceAll('deploymentreplicas', 'deployment-replicas').replace(
+      '{{ length(deployment-replicas) }}',
+      '{{ "deployment-replicas" | length(@) }}',
+    );
+    expect(load(quoted).map((f) => [f.pointer, f.message.split(':')[1]])).toEqual([
+      // Unquoted, a subtraction, which Kyverno does not read.
+      ['/spec/rules/0/validate/message', ' "{{ length(deployment-replicas) }}"'],
+      ['/spec/rules/0/validate/message', ' "{{ deployment-replicas[*].spec.replicas }}"'],
+    ]);
+  });
+
+  it("refuse variables in a rule's match and exclude, once each, and no other finding there", () => {
+    const matched = CREATION.replace(
+      "          - '*'\n    preconditions:",
+      "          - '*'\n          names: ['{{ request.object.metadata.name }}']\n    preconditions:",
+    );
+    const findings = load(matched);
+    expect(findings.map((f) => [f.line, f.pointer])).toEqual([
+      [34, '/spec/rules/0/match/any/0/resources/names/0'],
+    ]);
+    expect(findings[0]?.message).toContain("Kyverno refuses variables in a rule's match");
+  });
+
+  it('refuse the user in a policy applied in the background, and user filters in its match', () => {
+    // `background: true`, or no `background` at all: its default.
+    for (const background of ['  background: true\n', '']) {
+      const applied = CREATION.replace('  background: false\n', background);
+      expect(load(applied).map((f) => [f.pointer, f.rule])).toEqual([
+        [
+          '/spec/rules/0/mutate/patchStrategicMerge/metadata/annotations/kyverno.io~1created-by',
+          'kyverno-variable',
+        ],
+      ]);
+      expect(load(applied)[0]?.message).toContain(
+        'Kyverno refuses request.userInfo in a policy applied in the background (spec.background, true unless false)',
+      );
+    }
+    const byRole = CREATION.replace(
+      "          - '*'\n    preconditions:",
+      "          - '*'\n        clusterRoles: [cluster-admin]\n    preconditions:",
+    );
+    expect(load(byRole)).toEqual([]);
+    const byRoleInBackground = byRole.replace('  background: false\n', '');
+    expect(load(byRoleInBackground).map((f) => f.pointer)).toContain(
+      '/spec/rules/0/match/any/0/clusterRoles',
+    );
+  });
+
+  it('read an escaped variable as text, and a policy of another group as none', () => {
+    const escaped = REPLICAS.replace(
+      '{{ element.spec.replicas }}',
+      '\\\\{{ element.spec.replicas- }}',
+    );
+    expect(load(escaped)).toEqual([]);
+    const other = CREATION.replace('kyverno.io/v1', 'example.com/v1').replace(
+      '{{ request.userInfo.{groups: groups, username: username} | to_string(@) }}',
+      '{{ ( }}',
+    );
+    expect(load(other).map((f) => f.code)).toEqual(['unknown-type']);
+  });
+
+  it('refuse a variable in an image reference and in the path of a JSON patch', () => {
+    const verify = `apiVersion: kyverno.io/v1
+kind: Policy
+metadata: { name: verify, namespace: apps }
+spec:
+  rules:
+    - name: verify-signature
+      match: { any: [{ resources: { kinds: [Pod] } }] }
+      verifyImages:
+        - imageReferences: ['ghcr.io/{{ request.namespace }}/*']
+          attestations:
+            - name: sbom
+              conditions:
+                - all: [{ key: '{{ sbom.components[].name }}', operator: AnyNotIn, value: [x] }]
+    - name: patch
+      match: { any: [{ resources: { kinds: [Pod] } }] }
+      mutate:
+        patchesJson6902: |-
+          - op: add
+            path: /metadata/labels/{{ request.object.metadata.name }}
+            value: "{{ request.namespace }}"
+`;
+    expect(placed(verify).map(([line, , pointer]) => [line, pointer])).toEqual([
+      [9, '/spec/rules/0/verifyImages/0/imageReferences/0'],
+      [17, '/spec/rules/1/mutate/patchesJson6902'],
+    ]);
+  });
+
+  it("refuse a context entry's JMESPath that does not parse, a name Kyverno takes, a variable of nothing", () => {
+    const entries = (...added: string[]) =>
+      REPLICAS.replace(
+        '    - name: deploymentreplicas\n',
+        `${added.join('')}    - name: deploymentreplicas\n`,
+      );
+    const broken = entries(
+      '    - name: request.deployments\n      variable: { value: 1, default: 2 }\n',
+      '    - name: owner\n      variable: {}\n',
+      "    - name: app\n      variable: { jmesPath: 'request.object.metadata.labels.app-name', default: x }\n",
+    );
+    expect(placed(broken).map(([line, , pointer]) => [line, pointer])).toEqual([
+      [32, '/spec/rules/0/context/0/name'],
+      [33, '/spec/rules/0/context/0/variable/default'],
+      [35, '/spec/rules/0/context/1/variable'],
+      [37, '/spec/rules/0/context/2/variable/jmesPath'],
+    ]);
+    // An API call's JMESPath that holds a variable is not parsed: what it substitutes is not known.
+    expect(load(REPLICAS.replace('|| `[]`', '|| `[]` ||'))).toEqual([]);
+  });
+});
