@@ -58,6 +58,7 @@ const ENTRIES = [
   'cli/run/run-worker.ts',
   'loaders/kro/graph-cel.ts',
   'loaders/cel/cel-rule-engine.ts',
+  'loaders/kubernetes/kyverno-jmespath.ts',
   // Tests and benchmarks load these by path.
   'loaders/cel/cel-rules.ts',
   'loaders/definition-paths.ts',

@@ -6,19 +6,11 @@
  * commonest case is a key with a dash, `labels.app-name`, which is a subtraction in the community
  * edition and no JMESPath at all in Kyverno's (`labels."app-name"` is meant).
  *
- * The parser loads at the first query (a policy with variables), not with the checks.
+ * A module of its own in `dist/` with the parser compiled in, loaded at the first query (a policy
+ * with variables: `kyverno-jmespath-loader.ts`), not with the checks.
  */
 
-import { createRequire } from 'node:module';
-import type * as Jmespath from '@jmespath-community/jmespath';
-
-let parser: typeof Jmespath | undefined;
-
-/** The community edition's parser, loaded on first use. */
-function jmespath(): typeof Jmespath {
-  parser ??= createRequire(import.meta.url)('@jmespath-community/jmespath') as typeof Jmespath;
-  return parser;
-}
+import { compile } from '@jmespath-community/jmespath';
 
 /** The nodes only the community edition has, and what Kyverno's JMESPath has instead. */
 const COMMUNITY_ONLY: Readonly<Record<string, string>> = {
@@ -44,7 +36,7 @@ const MAX_DEPTH = 64;
 export function kyvernoJmespathError(query: string): string | undefined {
   let tree: unknown;
   try {
-    tree = jmespath().compile(query);
+    tree = compile(query);
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).replace(
       /^Syntax error: /,

@@ -25,7 +25,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { invalidValue } from './go-field-error.js';
-import { kyvernoJmespathError } from './kyverno-jmespath.js';
+import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
 
 const GROUP = 'kyverno.io';
 const KINDS = new Set(['ClusterPolicy', 'Policy']);
@@ -436,7 +436,7 @@ function jsonPatchPathProblems(patch: unknown, at: Path, report: Report): void {
   if (typeof patch !== 'string' || !patch.includes('{{')) return;
   let operations: unknown;
   try {
-    operations = parseYaml(patch, { maxAliasCount: 0 });
+    operations = parseYaml(patch, { maxAliasCount: 0, logLevel: 'silent' });
   } catch {
     return;
   }

@@ -6,7 +6,7 @@
  * Kyverno refuses (`cost-optimization/schedule-based-quotas`, a `? :`).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
 import { openSpecCrd } from '../../support/open-crd.js';
 
@@ -187,5 +187,29 @@ spec:
     ]);
     // An API call's JMESPath that holds a variable is not parsed: what it substitutes is not known.
     expect(load(REPLICAS.replace('|| `[]`', '|| `[]` ||'))).toEqual([]);
+  });
+
+  it("read a JSON patch whose values are unquoted variables without a YAML library's warning", () => {
+    // kyverno/policies' openshift/inject-infrastructurename: `value: {{ ... }}` is a flow mapping
+    // with a mapping for its key, which the YAML library warns of on the process's stderr.
+    const warned = vi.spyOn(process, 'emitWarning');
+    try {
+      const patch = REPLICAS.replace(
+        '    validate:\n',
+        [
+          '    mutate:',
+          '      patchesJson6902: |-',
+          '        - op: replace',
+          '          path: /metadata',
+          "          value: {{ replace_all(to_string(request.object.metadata),'TEMPLATE', infraid) }}",
+          '    validate:',
+          '',
+        ].join('\n'),
+      );
+      expect(load(patch)).toEqual([]);
+      expect(warned).not.toHaveBeenCalled();
+    } finally {
+      warned.mockRestore();
+    }
   });
 });
