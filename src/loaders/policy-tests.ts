@@ -56,7 +56,7 @@ export function readPolicyTest(text: string, absolute: string): PolicyTest | und
   };
   let tool: PolicyTestTool | undefined;
   try {
-    for (const document of parseAllDocuments(text, { uniqueKeys: false })) {
+    for (const document of parseAllDocuments(text, { uniqueKeys: false, logLevel: 'error' })) {
       if (document.errors.length > 0) return undefined;
       const value: unknown = document.toJS({ maxAliasCount: 100 });
       if (!isRecord(value)) continue;

@@ -354,7 +354,7 @@ export function kustomizationInputs(
   let document: unknown;
   try {
     // No custom tags, the default bound on aliases: what is read here is only ever paths.
-    document = parse(text, { uniqueKeys: false, maxAliasCount: 100 });
+    document = parse(text, { uniqueKeys: false, maxAliasCount: 100, logLevel: 'error' });
   } catch (error) {
     if (!(error instanceof YAMLParseError)) throw error;
     const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [0, 0];
@@ -521,7 +521,7 @@ export function readChainsawTest(text: string, absolute: string): ChainsawTest {
     }
   };
   try {
-    for (const document of parseAllDocuments(text, { uniqueKeys: false })) {
+    for (const document of parseAllDocuments(text, { uniqueKeys: false, logLevel: 'error' })) {
       if (document.errors.length > 0) continue;
       const test: unknown = document.toJS({ maxAliasCount: 100 });
       visit(test, 0);
@@ -557,7 +557,7 @@ export function readChainsawTest(text: string, absolute: string): ChainsawTest {
 export function assertedObjects(text: string): string[] {
   const objects: string[] = [];
   try {
-    for (const document of parseAllDocuments(text, { uniqueKeys: false })) {
+    for (const document of parseAllDocuments(text, { uniqueKeys: false, logLevel: 'error' })) {
       if (document.errors.length > 0) continue;
       const value: unknown = document.toJS({ maxAliasCount: 100 });
       if (!isRecord(value) || typeof value.kind !== 'string') continue;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, REPO } from './run-cli.js';
+import { runCosi } from '../support/cosi-process.js';
 
 const FIXTURE = 'fixtures/manifest-repo';
 
@@ -277,5 +278,46 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
         `(kustomization), ${FIXTURE}/chart (Helm chart), ${FIXTURE}/overlays/prod/kustomization.yaml ` +
         `(kustomization), ${FIXTURE}/overlays/prod/probes.yaml (kustomize patch or configuration)`,
     );
+  });
+});
+
+describe('the files read beside the manifests, when a key of theirs is a mapping', () => {
+  it("are read without the YAML library's warnings on the process's stderr", async () => {
+    // `? {x: 1}` is a key YAML allows and JavaScript objects do not: the YAML library warns of it
+    // through Node's process warnings, which a real process prints after cosi's report.
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-mapping-keys-'));
+    try {
+      const key = '? {x: 1}\n: y\n';
+      await writeFile(
+        path.join(dir, 'a.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+      );
+      await writeFile(
+        path.join(dir, 'kustomization.yaml'),
+        `resources: [a.yaml]\npatches: [p.yaml]\n${key}`,
+      );
+      await writeFile(
+        path.join(dir, 'kyverno-test.yaml'),
+        `apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\npolicies: [a.yaml]\n${key}`,
+      );
+      await mkdir(path.join(dir, 'e2e'));
+      await writeFile(
+        path.join(dir, 'e2e/chainsaw-test.yaml'),
+        `apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\nspec:\n  steps:\n    - try: [{ assert: { file: b.yaml } }, { apply: { file: c.yaml } }]\n${key}`,
+      );
+      await writeFile(
+        path.join(dir, 'e2e/b.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n${key}`,
+      );
+      await writeFile(
+        path.join(dir, 'e2e/c.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n',
+      );
+      const r = await runCosi(['check', '.'], dir);
+      expect(r.stdout).toContain('set aside: 1 kustomization');
+      expect(r.stderr).toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

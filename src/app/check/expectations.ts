@@ -239,7 +239,7 @@ async function readExpected(
     }
     const text = await readFile(path.join(dir, entry), 'utf8');
     const lineCounter = new LineCounter();
-    for (const doc of parseAllDocuments(text, { lineCounter })) {
+    for (const doc of parseAllDocuments(text, { lineCounter, logLevel: 'error' })) {
       if (!('contents' in doc) || doc.contents === null) continue;
       const start = lineCounter.linePos(doc.contents.range[0]);
       const value: unknown = doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });

@@ -91,7 +91,7 @@ async function recognisedGoldenFiles(dir: string): Promise<string[]> {
 }
 
 function holdsOnly(type: string, text: string): boolean {
-  const docs = parseAllDocuments(text);
+  const docs = parseAllDocuments(text, { logLevel: 'error' });
   if (!Array.isArray(docs)) return false;
   let count = 0;
   for (const doc of docs) {

@@ -65,7 +65,11 @@ export function parseScenarioFile(
   const problem = (node: Node | null | undefined, message: string): void => {
     problems.push({ at: placeOf(node), message });
   };
-  const documents = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+  const documents = parseAllDocuments(text, {
+    lineCounter,
+    prettyErrors: false,
+    logLevel: 'error',
+  });
   for (const doc of Array.isArray(documents) ? documents : [documents]) {
     for (const error of doc.errors) {
       const { line, col } = lineCounter.linePos(error.pos[0]);
