@@ -197,7 +197,7 @@ function variableError(
   if (query === '@') return undefined;
   if (query === '') return 'Kyverno refuses an empty variable';
   const syntax = kyvernoJmespathError(query);
-  if (syntax !== undefined) return `Kyverno refuses the policy: invalid JMESPath query: ${syntax}`;
+  if (syntax !== undefined) return syntax;
   const name = query.replaceAll('"', '');
   if (known.test(name) || declared.some(({ pattern }) => pattern.test(name))) return undefined;
   const entries = [...new Set(declared.map(({ entry }) => entry))];
@@ -377,12 +377,7 @@ function contextEntryProblems(entries: unknown, at: Path, report: Report): void 
       if (typeof query === 'string' && query !== '' && !HAS_VARIABLE.test(query)) {
         const syntax = kyvernoJmespathError(query);
         if (syntax !== undefined) {
-          report(
-            [...at, i, source, 'jmesPath'],
-            'value',
-            query,
-            `Kyverno refuses the policy: invalid JMESPath query: ${syntax}`,
-          );
+          report([...at, i, source, 'jmesPath'], 'value', query, syntax);
         }
       }
       if (source !== 'variable') continue;

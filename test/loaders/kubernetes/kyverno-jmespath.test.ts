@@ -41,9 +41,21 @@ describe("Kyverno's JMESPath", () => {
 
   it('says why a query does not parse', () => {
     expect(kyvernoJmespathError('spec.containers[?name == ')).toBe(
-      'the query ends too soon (an unclosed (, [ or {, or an operator with nothing after it)',
+      'Kyverno refuses the policy: invalid JMESPath query: the query ends too soon (an unclosed (, [ or {, or an operator with nothing after it)',
     );
     expect(kyvernoJmespathError('spec.containers name')).toContain('UnquotedIdentifier');
     expect(kyvernoJmespathError('`not json`')).toContain('JSON');
+  });
+
+  it('names a function Kyverno does not have, with the one meant, as a fault of each request', () => {
+    expect(kyvernoJmespathError('toUpper(request.object.metadata.name)')).toBe(
+      "Kyverno has no function toUpper (did you mean to_upper?): each request's rule fails on it",
+    );
+    expect(kyvernoJmespathError("regex_mach('^a', 'b')")).toContain('(did you mean regex_match?)');
+    expect(kyvernoJmespathError('items[?starts_with(name, `"a"`)] | frobnicate(@)')).toBe(
+      "Kyverno has no function frobnicate: each request's rule fails on it",
+    );
+    // A field called as a function in a subexpression is one too.
+    expect(kyvernoJmespathError('time.Now()')).toContain('no function Now');
   });
 });
