@@ -21,6 +21,11 @@ export type PolicyTestTool = 'gator' | 'kyverno';
 /** What the walk takes of a policy test: the files it names, by their absolute paths. */
 export interface PolicyTest {
   readonly tool: PolicyTestTool;
+  /**
+   * Files of the policies it tests (a gator test's template, a Kyverno test's policies): read as
+   * any other file (a walk adds one outside the paths it was given, as the test reads it).
+   */
+  readonly policies: readonly string[];
   /** Files checked whole, each on its own: a gator test's constraint, a Kyverno test's exceptions. */
   readonly wholes: readonly string[];
   /** Files of objects a policy reviews as written, each on its own. */
@@ -48,6 +53,7 @@ export function readPolicyTest(text: string, absolute: string): PolicyTest | und
       ? [path.resolve(dir, name)]
       : [];
   const all = (names: unknown): string[] => (Array.isArray(names) ? names.flatMap(at) : at(names));
+  const policies: string[] = [];
   const wholes: string[] = [];
   const cases: string[] = [];
   const aside: { file: string; operation: string }[] = [];
@@ -65,6 +71,7 @@ export function readPolicyTest(text: string, absolute: string): PolicyTest | und
       tool ??= which;
       if (which === 'gator') {
         for (const test of recordsOf(value.tests)) {
+          policies.push(...at(test.template));
           if (test.invalid === true) {
             setAside(
               test.constraint,
@@ -79,6 +86,7 @@ export function readPolicyTest(text: string, absolute: string): PolicyTest | und
         }
         continue;
       }
+      policies.push(...all(value.policies));
       for (const key of ['resources', 'targetResources', 'clusterResources', 'paramResources']) {
         cases.push(...all(value[key]));
       }
@@ -99,7 +107,9 @@ export function readPolicyTest(text: string, absolute: string): PolicyTest | und
     if (!(error instanceof Error)) throw error;
     return undefined;
   }
-  return tool === undefined ? undefined : { tool, wholes, cases, aside };
+  return tool === undefined
+    ? undefined
+    : { tool, policies: [...new Set(policies)], wholes, cases, aside };
 }
 
 /** Which tool's test a document of a file of this name is, if it is one. */

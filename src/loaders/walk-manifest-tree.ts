@@ -246,6 +246,8 @@ class ManifestWalker {
     string,
     { readonly step: number; readonly objects: readonly string[] }[]
   >();
+  /** Real paths of every file the walk met or was given, whatever it made of it. */
+  readonly #met = new Set<string>();
   /** Real paths of the walked files named as policy tests are (`suite.yaml`, `kyverno-test.yaml`). */
   readonly #policyTestCandidates = new Set<string>();
   /** Real path of a walked policy test -> its tool (see {@link readPolicyTests}). */
@@ -291,6 +293,7 @@ class ManifestWalker {
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
       if (real === undefined) return;
+      this.#met.add(real);
       if (isKustomizationFile(path.basename(absolute))) {
         // `cosi check *.yaml`: a kustomization is never a manifest, named or not.
         this.#unrendered.push(kustomization(given));
@@ -552,6 +555,7 @@ class ManifestWalker {
     }
     // A file that is not there: chainsaw's to report.
     const reals = await this.#namedRealpaths(named);
+    await this.#addNamedOutside(named, reals);
     named.forEach(({ test, partial, existing }, i) => {
       const real = reals[i];
       if (real === undefined) return;
@@ -612,11 +616,14 @@ class ManifestWalker {
     const candidates = [...this.#policyTestCandidates].filter((real) => !this.#named.has(real));
     const files = candidates.map((real) => this.#files.get(real) as FoundFile);
     const reads = await readManifestFiles(this.fs, files);
-    /** Each file it names, and how: checked on its own (`whole`, `case`), or set aside. */
+    /**
+     * Each file it names, and how: read as any file (`policy`), checked on its own (`whole`,
+     * `case`), or set aside.
+     */
     const named: {
       file: string;
       test: string;
-      use: 'whole' | 'case' | 'aside';
+      use: 'policy' | 'whole' | 'case' | 'aside';
       operation?: string;
     }[] = [];
     reads.forEach((read, i) => {
@@ -625,6 +632,7 @@ class ManifestWalker {
       if (test === undefined) return;
       this.#policyTests.set(candidates[i] as string, test.tool);
       const display = found.display;
+      for (const file of test.policies) named.push({ file, test: display, use: 'policy' });
       for (const file of test.wholes) named.push({ file, test: display, use: 'whole' });
       for (const file of test.cases) named.push({ file, test: display, use: 'case' });
       for (const { file, operation } of test.aside) {
@@ -633,9 +641,10 @@ class ManifestWalker {
     });
     // A file that is not there: the test's tool reports it.
     const reals = await this.#namedRealpaths(named);
+    await this.#addNamedOutside(named, reals);
     named.forEach(({ test, use, operation }, i) => {
       const real = reals[i];
-      if (real === undefined) return;
+      if (real === undefined || use === 'policy') return;
       if (use !== 'aside') {
         if (!this.#policyTestUses.has(real)) this.#policyTestUses.set(real, { test, use });
         return;
@@ -722,6 +731,7 @@ class ManifestWalker {
         if (childReal === undefined) continue;
       }
       if (this.#isIgnored(childAbsolute, isDirectory)) continue;
+      if (isFile) this.#met.add(childReal);
       if (isDirectory && role === 'plain' && name === GO_TEST_DATA_DIRECTORY) {
         this.#unrendered.push(goTestData(childDisplay));
       } else if (isDirectory) {
@@ -783,6 +793,43 @@ class ManifestWalker {
       }
     });
     return reals;
+  }
+
+  /**
+   * Adds the files tests name that the walk did not meet, outside the paths given (a test's
+   * `../policy.yaml`, what `chainsaw test DIR` and `kyverno test DIR` read too), so that a test's
+   * directory given alone is checked with what it applies. Each is then the test's as any file it
+   * names (see {@link tree}). Not one that is no YAML or JSON file, no regular file, or that the
+   * ignore patterns skip. Shown relative to the working directory, or absolute beside a test
+   * shown so.
+   */
+  async #addNamedOutside(
+    named: readonly { readonly file: string; readonly test: string }[],
+    reals: readonly (string | undefined)[],
+  ): Promise<void> {
+    const outside = named.flatMap(({ file, test }, i) => {
+      const real = reals[i];
+      return real !== undefined &&
+        !this.#met.has(real) &&
+        (YAML_FILE.test(file) || JSON_FILE.test(file)) &&
+        !this.#isIgnored(file, false)
+        ? [{ file, test, real }]
+        : [];
+    });
+    const regular = new Array<boolean>(outside.length).fill(false);
+    await forEachConcurrently(outside, READ_CONCURRENCY, async ({ file }, i) => {
+      try {
+        regular[i] = (await this.fs.stat(file)).isFile();
+      } catch {
+        // Gone since: the test's tool reports it.
+      }
+    });
+    outside.forEach(({ file, test, real }, i) => {
+      if (!regular[i] || this.#met.has(real)) return;
+      this.#met.add(real);
+      this.#addFile(real, path.isAbsolute(test) ? file : path.relative(this.cwd, file), file);
+      if (JSON_FILE.test(file)) this.#walkedJson.add(real);
+    });
   }
 
   #addFile(real: string, display: string, absolute: string): void {

@@ -170,6 +170,36 @@ describe('walking a repository with end-to-end tests', () => {
     const named = await readManifests(['tests/smoke/00-assert.yaml'], { cwd: dir });
     expect(named.findings.map((f) => f.code)).toContain('schema-violation');
   });
+
+  it("given a test's directory alone, reads what it applies and asserts outside it, as chainsaw does", async () => {
+    // kyverno/policies' .chainsaw-test/ directories apply `../policy.yaml`: given alone, the
+    // directory held no manifest (`empty-input`), and the policy it tests went unchecked.
+    const dir = await temporaryDirectory('cosi-e2e-outside-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write(
+      'policy/.chainsaw-test/chainsaw-test.yaml',
+      'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n  steps:\n    - try:\n        - apply: { file: ../app.yaml }\n        - assert: { file: ../ready.yaml }\n        - apply: { file: ../../shared/missing.yaml }\n',
+    );
+    await write(
+      'policy/app.yaml',
+      DEPLOYMENT.replace('image: a }', 'image: a, imagePullPolicy: Sometimes }'),
+    );
+    await write('policy/ready.yaml', PARTIAL);
+    const walked = await walkManifestTree(['policy/.chainsaw-test'], { cwd: dir });
+    expect(walked.files.map((f) => [f.display, f.appliedBy?.test])).toEqual([
+      ['policy/app.yaml', 'policy/.chainsaw-test/chainsaw-test.yaml'],
+    ]);
+    expect(walked.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['policy/.chainsaw-test/chainsaw-test.yaml', 'chainsaw-test'],
+      ['policy/ready.yaml', 'test-assertion'],
+    ]);
+    // A file that is not there is chainsaw's to report.
+    expect(walked.findings).toEqual([]);
+    const read = await readManifests(['policy/.chainsaw-test'], { cwd: dir });
+    expect(read.findings.map((f) => [f.file, f.line, f.pointer])).toEqual([
+      ['policy/app.yaml', 8, '/spec/template/spec/containers/0/imagePullPolicy'],
+    ]);
+  });
 });
 
 describe("the namespaces of a repository's chainsaw tests", () => {

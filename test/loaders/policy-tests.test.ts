@@ -15,6 +15,7 @@ import { walkManifestTree } from '../../src/loaders/walk-manifest-tree.js';
 import { cli } from '../cli/run-cli.js';
 import { temporaryDirectory } from '../support/temporary-directory.js';
 import { writeBelow } from '../support/write-below.js';
+import { openSpecCrd } from '../support/open-crd.js';
 
 // The shape of gatekeeper-library's suites (library/general/uniqueingresshost/suite.yaml).
 const SUITE = `kind: Suite
@@ -120,6 +121,7 @@ describe('readPolicyTest (a gator suite)', () => {
     const suite = readPolicyTest(SUITE, '/repo/p/suite.yaml');
     expect(suite).toEqual({
       tool: 'gator',
+      policies: ['/repo/p/template.yaml'],
       wholes: ['/repo/p/samples/repos/constraint.yaml', '/repo/p/samples/strict/constraint.yaml'],
       cases: [
         '/repo/p/samples/repos/example_allowed.yaml',
@@ -264,6 +266,7 @@ describe("Kyverno's policy tests (kyverno-policies, in the .kyverno-test/ direct
     );
     expect(test).toEqual({
       tool: 'kyverno',
+      policies: ['/p/psa/add-psa-labels/add-psa-labels.yaml'],
       wholes: [],
       cases: [
         `/p/${PSA}/resource.yaml`,
@@ -282,10 +285,26 @@ describe("Kyverno's policy tests (kyverno-policies, in the .kyverno-test/ direct
     ]);
   });
 
+  /** Kyverno's kinds, their specs taken as they come (Kyverno's own CRDs are 1.4 MB each). */
+  const kyvernoCrds = async (): Promise<string> => {
+    const dir = await temporaryDirectory('cosi-kyverno-crds-');
+    await writeFile(
+      path.join(dir, 'crds.yaml'),
+      [
+        openSpecCrd('kyverno.io', 'ClusterPolicy', 'clusterpolicies', 'Cluster', 'v1'),
+        openSpecCrd('policies.kyverno.io', 'ValidatingPolicy', 'validatingpolicies'),
+      ].join('---\n'),
+    );
+    return dir;
+  };
+
   it('pass: a resource and the patched one it is expected to become are no duplicates', async () => {
-    const r = await cli(['check', PSA, HOSTPATH], { cwd: KYVERNO });
+    const crds = await kyvernoCrds();
+    const r = await cli(['check', '--definitions', crds, PSA, HOSTPATH], { cwd: KYVERNO });
+    // The policies each test names (`../add-psa-labels.yaml`) are read with them, as kyverno
+    // test reads them: 2 of the 8 resources.
     expect(r.stdout).toContain(
-      "manifests: 6 resources in 6 files: 6 valid, 0 invalid; set aside: 1 other tool's file, 2 policy tests",
+      "manifests: 8 resources in 8 files: 8 valid, 0 invalid; set aside: 1 other tool's file, 2 policy tests",
     );
     expect(r.stdout).toContain(
       `${PSA}/kyverno-test.yaml: note[policy-test]: a Kyverno policy test, not a resource: its policies are read, the resources it applies them to are checked each on its own; run it with kyverno test ${PSA}`,
@@ -310,5 +329,27 @@ describe("Kyverno's policy tests (kyverno-policies, in the .kyverno-test/ direct
     expect(named.stdout).toContain(
       "Values of cli.kyverno.io/v1alpha1 is a configuration file read by Kyverno's CLI (a policy test or its values: kyverno test DIR; a walked directory's kyverno-test.yaml is set aside), not an object applied to a cluster",
     );
+  });
+
+  it('read a policy a test names outside the directory given, so a planted fault in it fails', async () => {
+    const dir = await temporaryDirectory('cosi-kyverno-outside-');
+    await cp(KYVERNO, dir, { recursive: true });
+    const policy = path.join(dir, 'psa/add-psa-labels/add-psa-labels.yaml');
+    await writeFile(
+      policy,
+      (await readFile(policy, 'utf8')).replace('- Namespace', "- '{{ request.object.kind }}'"),
+    );
+    const crds = await kyvernoCrds();
+    const r = await cli(['check', '--definitions', crds, PSA], { cwd: dir });
+    expect(r.stdout).toMatch(
+      /^psa\/add-psa-labels\/add-psa-labels\.yaml:\d+:\d+: error\[schema-violation\]: Invalid value: "\{\{ request\.object\.kind \}\}": Kyverno refuses variables in a rule's match/m,
+    );
+    expect(r.code).toBe(1);
+    // Unless the ignore patterns leave it out, as they would in a walk.
+    const ignored = await cli(['check', '--definitions', crds, '--ignore', 'psa/*/*.yaml', PSA], {
+      cwd: dir,
+    });
+    expect(ignored.stdout).toContain('manifests: 4 resources in 4 files: 4 valid, 0 invalid');
+    expect(ignored.code).toBe(0);
   });
 });
