@@ -8,7 +8,7 @@
  *   substitutes them), is JMESPath in Kyverno's dialect (`kyverno-jmespath.ts`), and names what
  *   Kyverno knows: `request.*`, `element`, `elementIndex`, `images`, `@`, a function call, or an
  *   entry of the rule's `context` (or of its `foreach`'s); `target.*` in a rule that mutates
- *   existing resources;
+ *   existing resources; `element` and `elementIndex` only below a `foreach`;
  * - a rule's `match` and `exclude`, a `verifyImages` image reference and the path of a
  *   `patchesJson6902` operation hold none;
  * - a policy applied in the background (`spec.background`, true unless false), none of whose rules
@@ -16,8 +16,10 @@
  *   `request.clusterRoles`, `serviceAccountName`, `serviceAccountNamespace`) and matches none by
  *   roles, cluster roles or subjects: existing resources are reviewed with no request.
  *
- * What Kyverno checks only when a request comes (a function's name and arguments, what a query
- * finds) is not checked. An escaped `\{{` is text.
+ * A function Kyverno does not have is reported too (each request fails on it). What Kyverno
+ * checks only when a request comes (a function's arguments, what a query finds) is not checked.
+ * An escaped `\{{` is text. A rule's other fields Kyverno checks (its context entries, its
+ * conditions on the operation): `kyverno-rule-fields.ts`.
  */
 
 import { parse as parseYaml } from 'yaml';
@@ -26,6 +28,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { invalidValue } from './go-field-error.js';
 import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
+import { ruleFieldProblems, type Report } from './kyverno-rule-fields.js';
 
 const GROUP = 'kyverno.io';
 const KINDS = new Set(['ClusterPolicy', 'Policy']);
@@ -37,8 +40,6 @@ export function holdsKyvernoVariables(group: string, kind: string): boolean {
 
 /** A variable as Kyverno finds it: `{{...}}` at the start of a string or after any but `\`. */
 const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
-/** Whether a string holds a variable. */
-const HAS_VARIABLE = /(^|[^\\])\{\{(?:\{[^{}]*\}|[^{}])*\}\}/;
 /** What makes a section hold a variable, escaped or not (`objectHasVariables`). */
 const ANY_VARIABLE = /\{\{[^{}]*\}\}/;
 
@@ -132,7 +133,7 @@ export function kyvernoVariableProblems(document: Record<string, unknown>): Sche
       });
       if (background && !mutatesExisting) userFilterProblems(filter, [...at, section], report);
     }
-    contextEntryProblems(rule.context, [...at, 'context'], report);
+    ruleFieldProblems(rule, at, report);
     imageReferenceProblems(rule.verifyImages, [...at, 'verifyImages'], report);
     if (isPlainObject(rule.mutate)) {
       jsonPatchPathProblems(
@@ -155,8 +156,10 @@ export function kyvernoVariableProblems(document: Record<string, unknown>): Sche
       rule,
       at,
       (text, path, part) => {
+        // Kyverno's `element` is what a foreach's list holds: known below a foreach only.
+        const inForeach = path.slice(at.length).includes('foreach');
         eachVariable(text, (variable) => {
-          const detail = variableError(variable, known, declared);
+          const detail = variableError(variable, known, declared, inForeach);
           if (detail !== undefined) report(path, part, variable, detail);
         });
       },
@@ -184,12 +187,13 @@ function skippedInRule(path: Path): boolean {
 
 /**
  * Why Kyverno refuses a variable (`{{ ... }}`, as written), or `undefined`: its query does not
- * parse, or names nothing it knows.
+ * parse, names nothing it knows, or names a foreach's element outside one.
  */
 function variableError(
   variable: string,
   known: RegExp,
   declared: readonly Declared[],
+  inForeach: boolean,
 ): string | undefined {
   let query = variable.replaceAll('{{', '').replaceAll('}}', '').trim();
   // `{{- ...}}` substitutes once, without the nested variables of what it finds.
@@ -199,7 +203,11 @@ function variableError(
   const syntax = kyvernoJmespathError(query);
   if (syntax !== undefined) return syntax;
   const name = query.replaceAll('"', '');
-  if (known.test(name) || declared.some(({ pattern }) => pattern.test(name))) return undefined;
+  if (known.test(name) || declared.some(({ pattern }) => pattern.test(name))) {
+    return inForeach || !query.startsWith('element')
+      ? undefined
+      : `Kyverno refuses ${query.startsWith('elementIndex') ? 'elementIndex' : 'element'} outside a foreach (it is what the foreach's list holds, and where)`;
+  }
   const entries = [...new Set(declared.map(({ entry }) => entry))];
   return `Kyverno refuses the policy: ${name} is no variable it knows (request, element, elementIndex, images, @, a function's result, ${entries.length === 0 ? "or an entry of the rule's context, which has none" : `or the rule's context: ${entries.join(', ')}`})`;
 }
@@ -303,14 +311,6 @@ function wildcard(pattern: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-/** Reports a problem at a place: of a variable (said as an invalid value), or of the field. */
-type Report = (
-  path: Path,
-  part: 'key' | 'value',
-  variable: string | undefined,
-  detail: string,
-) => void;
-
 /**
  * A match or exclude of a policy applied in the background that filters by the user's roles,
  * cluster roles or subjects (itself, or any of its `any` / `all` filters): Kyverno refuses it.
@@ -335,70 +335,6 @@ function userFilterProblems(filter: unknown, at: Path, report: Report): void {
       );
     }
   }
-}
-
-/** The names Kyverno declares itself, which no context entry may take (or start with, dotted). */
-const PREDEFINED = [
-  'images',
-  'request',
-  'serviceAccountName',
-  'serviceAccountNamespace',
-  'element',
-  'elementIndex',
-];
-
-/**
- * A rule's context entries, as Kyverno checks them (`validateRuleContext`): a name that is not
- * one of its own variables; the JMESPath of an API call or a variable, when it holds no variable
- * (what one substitutes is not known before); a variable with a value or a JMESPath, and a
- * default only beside a JMESPath.
- */
-function contextEntryProblems(entries: unknown, at: Path, report: Report): void {
-  if (!Array.isArray(entries)) return;
-  entries.forEach((entry: unknown, i) => {
-    if (!isPlainObject(entry)) return;
-    const name = entry.name;
-    const taken =
-      typeof name === 'string'
-        ? PREDEFINED.find((own) => name === own || name.startsWith(`${own}.`))
-        : undefined;
-    if (taken !== undefined) {
-      report(
-        [...at, i, 'name'],
-        'value',
-        name as string,
-        `Kyverno refuses a context entry named as its own variable ${taken}: rename it`,
-      );
-    }
-    for (const source of ['apiCall', 'variable']) {
-      const given = entry[source];
-      if (!isPlainObject(given)) continue;
-      const query = given.jmesPath;
-      if (typeof query === 'string' && query !== '' && !HAS_VARIABLE.test(query)) {
-        const syntax = kyvernoJmespathError(query);
-        if (syntax !== undefined) {
-          report([...at, i, source, 'jmesPath'], 'value', query, syntax);
-        }
-      }
-      if (source !== 'variable') continue;
-      const hasQuery = typeof query === 'string' && query !== '';
-      if (given.value == null && !hasQuery) {
-        report(
-          [...at, i, source],
-          'key',
-          undefined,
-          'Kyverno refuses a variable with neither a value nor a jmesPath: give one',
-        );
-      } else if (given.default != null && !hasQuery) {
-        report(
-          [...at, i, source, 'default'],
-          'key',
-          undefined,
-          'Kyverno refuses a default for a variable without a jmesPath (the default is what the jmesPath finds nothing for)',
-        );
-      }
-    }
-  });
 }
 
 /** The image references of a rule's image verifications, which hold no variable. */

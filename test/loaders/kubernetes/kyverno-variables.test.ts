@@ -212,4 +212,47 @@ spec:
       warned.mockRestore();
     }
   });
+
+  it("refuse a foreach's element outside a foreach, and an operation Kyverno does not know", () => {
+    const outside = REPLICAS.replace(
+      'having {{ deploymentreplicas[*].spec.replicas }} replicas.',
+      'having {{ element.spec.replicas }} replicas.',
+    );
+    expect(load(outside).map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [
+        45,
+        '/spec/rules/0/validate/message',
+        'Invalid value: "{{ element.spec.replicas }}": Kyverno refuses element outside a foreach (it is what the foreach\'s list holds, and where)',
+      ],
+    ]);
+    const operations = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: { name: block-updates }
+spec:
+  rules:
+    - name: block
+      match: { any: [{ resources: { kinds: [ConfigMap] } }] }
+      preconditions:
+        any:
+          - { key: '{{ request.operation }}', operator: AnyIn, value: [Update, DELETE] }
+          - { key: '{{request.operation}}', operator: Equals, value: '{{ request.object.data.op }}' }
+      validate:
+        message: no updates
+        deny:
+          conditions:
+            all: [{ key: '{{ request.operation }}', operator: Equals, value: PATCH }]
+`;
+    expect(load(operations).map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [
+        10,
+        '/spec/rules/0/preconditions/any/0/value/0',
+        'Invalid value: "Update": Kyverno refuses the policy: a request\'s operation is one of CREATE, UPDATE, DELETE or CONNECT (UPDATE, in capitals)',
+      ],
+      [
+        16,
+        '/spec/rules/0/validate/deny/conditions/all/0/value',
+        'Invalid value: "PATCH": Kyverno refuses the policy: a request\'s operation is one of CREATE, UPDATE, DELETE or CONNECT',
+      ],
+    ]);
+  });
 });

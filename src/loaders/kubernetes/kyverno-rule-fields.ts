@@ -1,0 +1,144 @@
+/**
+ * The fields of a Kyverno `ClusterPolicy`'s or `Policy`'s rule that Kyverno checks when the policy
+ * is written, beside its variables (`kyverno-variables.ts`; `validateRuleContext` and
+ * `validateConditions` of its `pkg/validation/policy`):
+ *
+ * - a context entry is not named as one of Kyverno's own variables; the `jmesPath` of an API call
+ *   or a variable parses (unless it holds a variable: what one substitutes is not known before);
+ *   a variable has a `value` or a `jmesPath`, and a `default` only beside a `jmesPath`;
+ * - a precondition or deny condition on `{{ request.operation }}` compares it with an operation
+ *   (`CREATE`, `UPDATE`, `DELETE`, `CONNECT`), unless its one value is a variable.
+ */
+
+import { isPlainObject } from '../manifest-document.js';
+import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
+
+type Path = readonly (string | number)[];
+
+/** Reports a problem at a place: of a value (said as an invalid value), or of the field. */
+export type Report = (
+  path: Path,
+  part: 'key' | 'value',
+  value: string | undefined,
+  detail: string,
+) => void;
+
+/** Whether a string holds a variable (Kyverno's, as `kyverno-variables.ts` finds them). */
+const HAS_VARIABLE = /(^|[^\\])\{\{(?:\{[^{}]*\}|[^{}])*\}\}/;
+
+/** Reports the problems of a rule's context entries and its conditions on the operation. */
+export function ruleFieldProblems(rule: Record<string, unknown>, at: Path, report: Report): void {
+  contextEntryProblems(rule.context, [...at, 'context'], report);
+  operationConditionProblems(rule.preconditions, [...at, 'preconditions'], report);
+  if (isPlainObject(rule.validate) && isPlainObject(rule.validate.deny)) {
+    const deny = rule.validate.deny;
+    operationConditionProblems(deny.conditions, [...at, 'validate', 'deny', 'conditions'], report);
+  }
+}
+
+/** What a request's operation may be. */
+const OPERATIONS = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
+
+/**
+ * The conditions of a rule's preconditions or deny (`any`, `all`, or a list of them) on
+ * `{{ request.operation }}`: each value is an operation, in capitals, as Kyverno checks them; a
+ * value that is a variable is not known before a request.
+ */
+function operationConditionProblems(conditions: unknown, at: Path, report: Report): void {
+  const lists: [unknown, Path][] = Array.isArray(conditions)
+    ? [[conditions, at]]
+    : isPlainObject(conditions)
+      ? [
+          [conditions.any, [...at, 'any']],
+          [conditions.all, [...at, 'all']],
+        ]
+      : [];
+  for (const [list, path] of lists) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((condition: unknown, i) => {
+      if (!isPlainObject(condition) || typeof condition.key !== 'string') return;
+      if (condition.key.replaceAll(' ', '') !== '{{request.operation}}') return;
+      const value = condition.value;
+      const values: [unknown, Path][] = Array.isArray(value)
+        ? value.map((item: unknown, j) => [item, [...path, i, 'value', j]])
+        : [[value, [...path, i, 'value']]];
+      for (const [operation, place] of values) {
+        if (typeof operation !== 'string' && !Array.isArray(value)) continue;
+        if (typeof operation === 'string') {
+          if (OPERATIONS.has(operation)) continue;
+          if (!Array.isArray(value) && /^\{\{.*\}\}$/s.test(operation)) continue;
+        }
+        report(
+          place,
+          'value',
+          typeof operation === 'string' ? operation : JSON.stringify(operation),
+          `Kyverno refuses the policy: a request's operation is one of CREATE, UPDATE, DELETE or CONNECT${typeof operation === 'string' && OPERATIONS.has(operation.toUpperCase()) ? ` (${operation.toUpperCase()}, in capitals)` : ''}`,
+        );
+      }
+    });
+  }
+}
+
+/** The names Kyverno declares itself, which no context entry may take (or start with, dotted). */
+const PREDEFINED = [
+  'images',
+  'request',
+  'serviceAccountName',
+  'serviceAccountNamespace',
+  'element',
+  'elementIndex',
+];
+
+/**
+ * A rule's context entries, as Kyverno checks them (`validateRuleContext`): a name that is not
+ * one of its own variables; the JMESPath of an API call or a variable, when it holds no variable
+ * (what one substitutes is not known before); a variable with a value or a JMESPath, and a
+ * default only beside a JMESPath.
+ */
+function contextEntryProblems(entries: unknown, at: Path, report: Report): void {
+  if (!Array.isArray(entries)) return;
+  entries.forEach((entry: unknown, i) => {
+    if (!isPlainObject(entry)) return;
+    const name = entry.name;
+    const taken =
+      typeof name === 'string'
+        ? PREDEFINED.find((own) => name === own || name.startsWith(`${own}.`))
+        : undefined;
+    if (taken !== undefined) {
+      report(
+        [...at, i, 'name'],
+        'value',
+        name as string,
+        `Kyverno refuses a context entry named as its own variable ${taken}: rename it`,
+      );
+    }
+    for (const source of ['apiCall', 'variable']) {
+      const given = entry[source];
+      if (!isPlainObject(given)) continue;
+      const query = given.jmesPath;
+      if (typeof query === 'string' && query !== '' && !HAS_VARIABLE.test(query)) {
+        const syntax = kyvernoJmespathError(query);
+        if (syntax !== undefined) {
+          report([...at, i, source, 'jmesPath'], 'value', query, syntax);
+        }
+      }
+      if (source !== 'variable') continue;
+      const hasQuery = typeof query === 'string' && query !== '';
+      if (given.value == null && !hasQuery) {
+        report(
+          [...at, i, source],
+          'key',
+          undefined,
+          'Kyverno refuses a variable with neither a value nor a jmesPath: give one',
+        );
+      } else if (given.default != null && !hasQuery) {
+        report(
+          [...at, i, source, 'default'],
+          'key',
+          undefined,
+          'Kyverno refuses a default for a variable without a jmesPath (the default is what the jmesPath finds nothing for)',
+        );
+      }
+    }
+  });
+}
