@@ -32,11 +32,19 @@ import { ruleFieldProblems, type Report } from './kyverno-rule-fields.js';
 
 const GROUP = 'kyverno.io';
 const KINDS = new Set(['ClusterPolicy', 'Policy']);
+/** Kyverno's cleanup policies, whose `conditions` write variables. */
+const CLEANUP_KINDS = new Set(['CleanupPolicy', 'ClusterCleanupPolicy']);
 
-/** Whether a document of `group`/`kind` is a Kyverno policy whose rules write variables. */
+/** Whether a document of `group`/`kind` is a Kyverno policy that writes variables. */
 export function holdsKyvernoVariables(group: string, kind: string): boolean {
-  return group === GROUP && KINDS.has(kind);
+  return group === GROUP && (KINDS.has(kind) || CLEANUP_KINDS.has(kind));
 }
+
+/**
+ * What a cleanup policy's conditions may name (its validation's `allowedVariables`): any name,
+ * so only their JMESPath is checked.
+ */
+const CLEANUP_KNOWN = /([a-z_0-9]+)|(target\.|images\.|([a-z_0-9]+\()[^{}])/;
 
 /** A variable as Kyverno finds it: `{{...}}` at the start of a string or after any but `\`. */
 const VARIABLE = /(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})/g;
@@ -75,6 +83,9 @@ type Path = readonly (string | number)[];
 
 /** The problems of a Kyverno policy's variables (see above). */
 export function kyvernoVariableProblems(document: Record<string, unknown>): SchemaProblem[] {
+  if (typeof document.kind === 'string' && CLEANUP_KINDS.has(document.kind)) {
+    return cleanupConditionProblems(document);
+  }
   const spec = document.spec;
   if (!isPlainObject(spec) || !Array.isArray(spec.rules)) return [];
   const rules = spec.rules;
@@ -165,6 +176,29 @@ export function kyvernoVariableProblems(document: Record<string, unknown>): Sche
       },
       skippedInRule,
     );
+  });
+  return problems;
+}
+
+/**
+ * The variables of a cleanup policy's `conditions`, as Kyverno checks them when it is written
+ * (`pkg/validation/cleanuppolicy`): their JMESPath only, as any name is taken there.
+ */
+function cleanupConditionProblems(document: Record<string, unknown>): SchemaProblem[] {
+  const spec = document.spec;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  walkStrings(spec.conditions, ['spec', 'conditions'], (text, path, part) => {
+    eachVariable(text, (variable) => {
+      const detail = variableError(variable, CLEANUP_KNOWN, [], true);
+      if (detail === undefined) return;
+      problems.push({
+        path: jsonPointer(path),
+        part,
+        keyword: 'kyverno-variable',
+        message: invalidValue(variable, detail),
+      });
+    });
   });
   return problems;
 }

@@ -13,6 +13,7 @@ import { openSpecCrd } from '../../support/open-crd.js';
 const CRDS = [
   openSpecCrd('kyverno.io', 'ClusterPolicy', 'clusterpolicies', 'Cluster', 'v1'),
   openSpecCrd('kyverno.io', 'Policy', 'policies', 'Namespaced', 'v1'),
+  openSpecCrd('kyverno.io', 'ClusterCleanupPolicy', 'clustercleanuppolicies', 'Cluster', 'v2'),
 ].join('---\n');
 
 /** A policy of kyverno/policies (`fixtures/real-crds/kyverno/`). */
@@ -254,5 +255,12 @@ spec:
         'Invalid value: "PATCH": Kyverno refuses the policy: a request\'s operation is one of CREATE, UPDATE, DELETE or CONNECT',
       ],
     ]);
+  });
+
+  it("check a cleanup policy's conditions for their JMESPath only, as Kyverno takes any name there", () => {
+    const cleanup = policy('cleanup/cleanup-bare-pods/cleanup-bare-pods.yaml');
+    expect(load(cleanup)).toEqual([]);
+    expect(load(cleanup.replace('ownerReferences[]', 'ownerReferences['))).toHaveLength(1);
+    expect(load(cleanup.replace('target.metadata', 'anything.metadata'))).toEqual([]);
   });
 });
