@@ -167,10 +167,20 @@ export function kyvernoVariableProblems(document: Record<string, unknown>): Sche
       rule,
       at,
       (text, path, part) => {
+        const within = path.slice(at.length);
         // Kyverno's `element` is what a foreach's list holds: known below a foreach only.
-        const inForeach = path.slice(at.length).includes('foreach');
+        const inForeach = within.includes('foreach');
+        // A mutation target's own apiVersion, kind, name, namespace and selector choose what
+        // `target` is: it is not known there.
+        const inTargetSpec =
+          within[0] === 'mutate' &&
+          within[1] === 'targets' &&
+          within.length > 3 &&
+          within[3] !== 'context' &&
+          within[3] !== 'preconditions';
+        const here = inTargetSpec ? (background ? KNOWN.background : KNOWN.admission) : known;
         eachVariable(text, (variable) => {
-          const detail = variableError(variable, known, declared, inForeach);
+          const detail = variableError(variable, here, declared, inForeach, inTargetSpec);
           if (detail !== undefined) report(path, part, variable, detail);
         });
       },
@@ -221,13 +231,15 @@ function skippedInRule(path: Path): boolean {
 
 /**
  * Why Kyverno refuses a variable (`{{ ... }}`, as written), or `undefined`: its query does not
- * parse, names nothing it knows, or names a foreach's element outside one.
+ * parse, names nothing it knows (`target` in a mutation target's own fields), or names a
+ * foreach's element outside one.
  */
 function variableError(
   variable: string,
   known: RegExp,
   declared: readonly Declared[],
   inForeach: boolean,
+  inTargetSpec = false,
 ): string | undefined {
   let query = variable.replaceAll('{{', '').replaceAll('}}', '').trim();
   // `{{- ...}}` substitutes once, without the nested variables of what it finds.
@@ -241,6 +253,9 @@ function variableError(
     return inForeach || !query.startsWith('element')
       ? undefined
       : `Kyverno refuses ${query.startsWith('elementIndex') ? 'elementIndex' : 'element'} outside a foreach (it is what the foreach's list holds, and where)`;
+  }
+  if (inTargetSpec && /^target\b/.test(name)) {
+    return "Kyverno refuses target in a mutation target's own apiVersion, kind, name, namespace or selector: they choose what target is";
   }
   const entries = [...new Set(declared.map(({ entry }) => entry))];
   return `Kyverno refuses the policy: ${name} is no variable it knows (request, element, elementIndex, images, @, a function's result, ${entries.length === 0 ? "or an entry of the rule's context, which has none" : `or the rule's context: ${entries.join(', ')}`})`;

@@ -263,4 +263,30 @@ spec:
     expect(load(cleanup.replace('ownerReferences[]', 'ownerReferences['))).toHaveLength(1);
     expect(load(cleanup.replace('target.metadata', 'anything.metadata'))).toEqual([]);
   });
+
+  it("refuse target in a mutation target's own fields, and take it in what the rule writes to it", () => {
+    // Kyverno's conformance test mutate/.../existing/validation/target-variable-validation.
+    const existing = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: { name: target-variable-validation }
+spec:
+  rules:
+    - name: sync
+      match: { any: [{ resources: { kinds: [Secret] } }] }
+      mutate:
+        mutateExistingOnPolicyUpdate: true
+        targets:
+          - { apiVersion: v1, kind: ConfigMap, name: server, namespace: '{{target.metadata.annotations.dns}}' }
+          - { apiVersion: v1, kind: ConfigMap, name: internal, namespace: '{{ request.object.metadata.namespace }}' }
+        patchStrategicMerge:
+          data: { suffix: '{{ target.metadata.annotations.dns_suffix }}' }
+`;
+    expect(load(existing).map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [
+        11,
+        '/spec/rules/0/mutate/targets/0/namespace',
+        'Invalid value: "{{target.metadata.annotations.dns}}": Kyverno refuses target in a mutation target\'s own apiVersion, kind, name, namespace or selector: they choose what target is',
+      ],
+    ]);
+  });
 });
