@@ -42,7 +42,12 @@ import {
   type AdmissionCel,
 } from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
-import { holdsKyvernoVariables, kyvernoVariableProblems } from './kyverno-variables.js';
+import {
+  holdsKyvernoRules,
+  holdsKyvernoVariables,
+  kyvernoVariableProblems,
+} from './kyverno-variables.js';
+import { kyvernoPolicySpecProblems } from './kyverno-policy-spec.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
 import { roleBindingProblems } from './rbac-bindings.js';
@@ -155,6 +160,9 @@ export function checkKubernetesDocument(
             : []),
           // A Kyverno ClusterPolicy's variables, as Kyverno checks them.
           ...(holdsKyvernoVariables(group, kind.kind) ? kyvernoVariableProblems(document) : []),
+          ...(holdsKyvernoRules(group, kind.kind)
+            ? kyvernoPolicySpecProblems(document, kind.kind)
+            : []),
         ]
       : []),
     ...(release !== undefined

@@ -35,6 +35,11 @@ const KINDS = new Set(['ClusterPolicy', 'Policy']);
 /** Kyverno's cleanup policies, whose `conditions` write variables. */
 const CLEANUP_KINDS = new Set(['CleanupPolicy', 'ClusterCleanupPolicy']);
 
+/** Whether a document of `group`/`kind` is a Kyverno policy of rules (`ClusterPolicy`, `Policy`). */
+export function holdsKyvernoRules(group: string, kind: string): boolean {
+  return group === GROUP && KINDS.has(kind);
+}
+
 /** Whether a document of `group`/`kind` is a Kyverno policy that writes variables. */
 export function holdsKyvernoVariables(group: string, kind: string): boolean {
   return group === GROUP && (KINDS.has(kind) || CLEANUP_KINDS.has(kind));

@@ -1,0 +1,136 @@
+/**
+ * The spec of a Kyverno `ClusterPolicy` or `Policy` as Kyverno checks it when the policy is
+ * written (`Spec.Validate` of its `api/kyverno/v1`, and its `pkg/validation/policy`), beyond
+ * what its CRD's schema says, in Kyverno's words:
+ *
+ * - rule names are unique;
+ * - a webhook timeout is 1 to 30 seconds, and a deprecated field is not set beside the one that
+ *   replaced it (`webhookTimeoutSeconds`, `failurePolicy`), nor `generateExistingOnPolicyUpdate`;
+ * - a rule that mutates existing resources on a policy update names its targets;
+ * - a `Policy` (namespaced) has no `validationFailureActionOverrides`;
+ * - a policy is applied on admission or in the background, and one applied in the background only
+ *   (`admission: false`) only validates.
+ *
+ * Its variables, context entries and conditions: `kyverno-variables.ts`.
+ */
+
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { jsonPointer } from '../json-pointer.js';
+import { forbiddenValue, invalidValue } from './go-field-error.js';
+
+type Path = readonly (string | number)[];
+
+/** The problems of a Kyverno policy's spec (see above). */
+export function kyvernoPolicySpecProblems(
+  document: Record<string, unknown>,
+  kind: string,
+): SchemaProblem[] {
+  const spec = document.spec;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  const add = (path: Path, message: string, part: 'key' | 'value' = 'value'): void => {
+    problems.push({ path: jsonPointer(path), part, keyword: 'kyverno-policy', message });
+  };
+  const rules = Array.isArray(spec.rules) ? spec.rules : [];
+
+  const names = new Set<string>();
+  rules.forEach((rule: unknown, i) => {
+    if (!isPlainObject(rule) || typeof rule.name !== 'string') return;
+    if (names.has(rule.name)) {
+      add(
+        ['spec', 'rules', i, 'name'],
+        invalidValue(rule.name, `Duplicate rule name: '${rule.name}'`),
+      );
+    }
+    names.add(rule.name);
+  });
+
+  const webhook = isPlainObject(spec.webhookConfiguration) ? spec.webhookConfiguration : undefined;
+  if (spec.webhookTimeoutSeconds != null && webhook?.timeoutSeconds != null) {
+    add(
+      ['spec', 'webhookTimeoutSeconds'],
+      forbiddenValue(
+        'remove the deprecated field and use spec.webhookConfiguration.timeoutSeconds instead',
+      ),
+      'key',
+    );
+  }
+  if (spec.failurePolicy != null && webhook?.failurePolicy != null) {
+    add(
+      ['spec', 'failurePolicy'],
+      forbiddenValue(
+        'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead',
+      ),
+      'key',
+    );
+  }
+  if (spec.generateExistingOnPolicyUpdate != null) {
+    add(
+      ['spec', 'generateExistingOnPolicyUpdate'],
+      forbiddenValue(
+        'remove the deprecated field and use spec.generate[*].generateExisting instead',
+      ),
+      'key',
+    );
+  }
+  for (const [value, path] of [
+    [spec.webhookTimeoutSeconds, ['spec', 'webhookTimeoutSeconds']],
+    [webhook?.timeoutSeconds, ['spec', 'webhookConfiguration', 'timeoutSeconds']],
+  ] as const) {
+    if (typeof value === 'number' && (value < 1 || value > 30)) {
+      add(path, invalidValue(value, 'the timeout value must be between 1 and 30 seconds'));
+    }
+  }
+
+  rules.forEach((rule: unknown, i) => {
+    if (!isPlainObject(rule) || !isPlainObject(rule.mutate)) return;
+    const mutate = rule.mutate;
+    const onUpdate =
+      spec.mutateExistingOnPolicyUpdate === true || mutate.mutateExistingOnPolicyUpdate === true;
+    if (onUpdate && !(Array.isArray(mutate.targets) && mutate.targets.length > 0)) {
+      add(
+        mutate.mutateExistingOnPolicyUpdate === true
+          ? ['spec', 'rules', i, 'mutate', 'mutateExistingOnPolicyUpdate']
+          : ['spec', 'mutateExistingOnPolicyUpdate'],
+        forbiddenValue(
+          `rules[${i}].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set`,
+        ),
+        'key',
+      );
+    }
+  });
+
+  const overrides = spec.validationFailureActionOverrides;
+  if (kind === 'Policy' && Array.isArray(overrides) && overrides.length > 0) {
+    add(
+      ['spec', 'validationFailureActionOverrides'],
+      forbiddenValue(
+        'Use of validationFailureActionOverrides is supported only with ClusterPolicy',
+      ),
+      'key',
+    );
+  }
+
+  if (spec.admission === false) {
+    if (spec.background === false) {
+      add(
+        ['spec', 'admission'],
+        'disabling both admission and background processing is not allowed',
+      );
+    } else {
+      const other = rules.findIndex(
+        (rule: unknown) =>
+          isPlainObject(rule) &&
+          (rule.mutate != null || rule.generate != null || rule.verifyImages != null),
+      );
+      if (other !== -1) {
+        add(
+          ['spec', 'admission'],
+          `disabling admission processing is only allowed with validation policies (rules[${other}] does not only validate)`,
+        );
+      }
+    }
+  }
+  return problems;
+}
