@@ -112,6 +112,69 @@ function repository(documents: number): { path: string; text: string }[] {
   return files;
 }
 
+/** Kyverno's ClusterPolicy kind, its spec taken as it comes (Kyverno's own CRD is 1.4 MB). */
+const KYVERNO_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: clusterpolicies.kyverno.io }
+spec:
+  group: kyverno.io
+  names: { plural: clusterpolicies, kind: ClusterPolicy }
+  scope: Cluster
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
+`;
+
+/**
+ * Kyverno policy `i`: an API call in its context, preconditions on the operation, a variable
+ * inside another, a foreach over the call's result (nine variables, each parsed and checked).
+ */
+function kyvernoPolicy(i: number): string {
+  return `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: { name: replicas-${i} }
+spec:
+  background: false
+  rules:
+    - name: check-${i}
+      match: { any: [{ resources: { kinds: [PodDisruptionBudget] } }] }
+      context:
+        - name: deployments
+          apiCall:
+            urlPath: "/apis/apps/v1/namespaces/{{ request.namespace }}/deployments"
+            jmesPath: "items[?label_match(\`{{ request.object.spec.selector.matchLabels }}\`, spec.template.metadata.labels)] || \`[]\`"
+      preconditions:
+        all:
+          - { key: "{{ request.operation }}", operator: AnyIn, value: [CREATE, UPDATE] }
+          - key: "{{ regex_match('^[0-9]+$', '{{ request.object.spec.minAvailable || '' }}') }}"
+            operator: Equals
+            value: true
+      validate:
+        message: "minAvailable {{ request.object.spec.minAvailable }} of {{ request.userInfo.username }} exceeds {{ deployments[*].spec.replicas | max(@) }}"
+        foreach:
+          - list: deployments
+            deny:
+              conditions:
+                all: [{ key: "{{ request.object.spec.minAvailable }}", operator: GreaterThanOrEquals, value: "{{ element.spec.replicas }}" }]
+`;
+}
+
+/** `documents` Kyverno policies, ten to a file, and the ClusterPolicy CRD. */
+function kyvernoPolicies(documents: number): { path: string; text: string }[] {
+  const files = [{ path: 'crds/kyverno.yaml', text: KYVERNO_CRD }];
+  for (let i = 0; i < documents; i += 10) {
+    const policies = Array.from({ length: 10 }, (_, j) => kyvernoPolicy(i + j));
+    files.push({ path: `policies/p-${i}.yaml`, text: policies.join('---\n') });
+  }
+  return files;
+}
+
 export async function run(): Promise<void> {
   const url = new URL('../dist/loaders/index.js', import.meta.url).href;
   const loaders = (await import(url)) as typeof Loaders;
@@ -122,6 +185,14 @@ export async function run(): Promise<void> {
     () => ({}),
   );
 
+  lines.push(
+    ...(await loadAgainstParse(
+      loaders,
+      'Kyverno ClusterPolicies with variables (their JMESPath and names checked as Kyverno checks them): load + check vs the bare parse',
+      kyvernoPolicies,
+      () => ({}),
+    )),
+  );
   lines.push(...(await walkRepositories(loaders)));
   lines.push(...(await catalogKinds(loaders)));
   lines.push(...(await eachWorld()));
