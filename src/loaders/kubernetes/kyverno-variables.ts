@@ -103,16 +103,7 @@ export function kyvernoVariableProblems(document: Record<string, unknown>): Sche
       rule.mutate.targets.length > 0,
   );
   const problems: SchemaProblem[] = [];
-  /** The variables already reported, by place: one finding each. */
-  const reported = new Set<string>();
-  const report: Report = (path, part, variable, detail) => {
-    const pointer = jsonPointer(path);
-    const key = `${pointer}\0${variable ?? ''}`;
-    if (reported.has(key)) return;
-    reported.add(key);
-    const message = variable === undefined ? detail : invalidValue(variable, detail);
-    problems.push({ path: pointer, part, keyword: 'kyverno-variable', message });
-  };
+  const report = reporter(problems);
 
   if (background && !mutatesExisting) {
     // Anywhere in the policy, as Kyverno scans all of it.
@@ -203,19 +194,30 @@ function cleanupConditionProblems(document: Record<string, unknown>): SchemaProb
   const spec = document.spec;
   if (!isPlainObject(spec)) return [];
   const problems: SchemaProblem[] = [];
+  const report = reporter(problems);
   walkStrings(spec.conditions, ['spec', 'conditions'], (text, path, part) => {
     eachVariable(text, (variable) => {
       const detail = variableError(variable, CLEANUP_KNOWN, [], true);
-      if (detail === undefined) return;
-      problems.push({
-        path: jsonPointer(path),
-        part,
-        keyword: 'kyverno-variable',
-        message: invalidValue(variable, detail),
-      });
+      if (detail !== undefined) report(path, part, variable, detail);
     });
   });
   return problems;
+}
+
+/**
+ * What adds a problem to `problems`: of a variable (said as an invalid value) or of a field, once
+ * per place and variable.
+ */
+function reporter(problems: SchemaProblem[]): Report {
+  const reported = new Set<string>();
+  return (path, part, variable, detail) => {
+    const pointer = jsonPointer(path);
+    const key = `${pointer}\0${variable ?? ''}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    const message = variable === undefined ? detail : invalidValue(variable, detail);
+    problems.push({ path: pointer, part, keyword: 'kyverno-variable', message });
+  };
 }
 
 /**
