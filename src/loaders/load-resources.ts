@@ -36,6 +36,7 @@ import {
 import { lazyAdmissionCel } from './kubernetes/admission-expressions.js';
 import { isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import type { ClusterScope } from './kubernetes/kyverno-match.js';
 import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { PendingDocument } from './pending-document.js';
 import { didYouMeanType } from './did-you-mean.js';
@@ -100,6 +101,7 @@ export function loadResources(
     checkRules,
     given.celRules,
     wording,
+    (kind) => collected.kinds.isClusterScoped(kind),
   );
   const kinds = new KindFilter(rules);
   for (const pendingDocument of collected.pending) {
@@ -441,6 +443,8 @@ class SpecChecker {
     readonly celRules: () => CelRules,
     /** The load's Kubernetes release, whose words a Kubernetes object's problems are in. */
     readonly wording: ApiServerWording,
+    /** Whether a kind is cluster-scoped, as the load's definitions and built-in kinds tell. */
+    readonly isClusterScoped: ClusterScope,
   ) {}
 
   /** Checks a document's spec (all of a Kubernetes-shaped one); returns the spec to keep. */
@@ -482,6 +486,7 @@ class SpecChecker {
         previous: old,
         cel: lazyAdmissionCel(this.celRules),
         wording: this.wording,
+        isClusterScoped: this.isClusterScoped,
       });
       // The rules of a CRD see the whole document, as the API server's do, and run beside
       // errors that leave its types whole (a pattern, a minimum), as there.

@@ -169,6 +169,14 @@ export class BuiltinKinds {
     return this.#index().versions.get(`${group}/${kind}`) ?? [];
   }
 
+  /**
+   * Whether a built-in group, version and kind is namespaced, read from the catalog without
+   * making its definition; `undefined`: the release has no such kind.
+   */
+  isNamespaced(group: string, version: string, kind: string): boolean | undefined {
+    return this.#index().entries.get(`${group}/${version}/${kind}`)?.namespaced;
+  }
+
   /** Every `apiVersion` that serves a kind in this release (empty: none). */
   apiVersionsOf(kind: string): readonly string[] {
     return this.#index().apiVersions.get(kind) ?? [];

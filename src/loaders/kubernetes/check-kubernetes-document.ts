@@ -42,12 +42,8 @@ import {
   type AdmissionCel,
 } from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
-import {
-  holdsKyvernoRules,
-  holdsKyvernoVariables,
-  kyvernoVariableProblems,
-} from './kyverno-variables.js';
-import { kyvernoPolicySpecProblems } from './kyverno-policy-spec.js';
+import { isKyvernoPolicy, kyvernoPolicyProblems } from './kyverno-policies.js';
+import type { ClusterScope } from './kyverno-match.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
 import { roleBindingProblems } from './rbac-bindings.js';
@@ -82,6 +78,11 @@ export interface KubernetesDocumentOptions {
   readonly cel?: AdmissionCel;
   /** The release whose API server's words the schema's problems are in. */
   readonly wording?: ApiServerWording;
+  /**
+   * Whether a kind the document names is cluster-scoped (Kyverno's policies), as the load's
+   * definitions and built-in kinds tell; without it, no kind's scope is known.
+   */
+  readonly isClusterScoped?: ClusterScope;
 }
 
 /**
@@ -97,7 +98,7 @@ export function checkKubernetesDocument(
   report: DocumentReport,
   options: KubernetesDocumentOptions = {},
 ): unknown {
-  const { cel, wording } = options;
+  const { cel, wording, isClusterScoped } = options;
   let { previous } = options;
   const schema = definition.schema;
   const kind = definition.kubernetes;
@@ -158,10 +159,14 @@ export function checkKubernetesDocument(
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)
             : []),
-          // A Kyverno ClusterPolicy's variables, as Kyverno checks them.
-          ...(holdsKyvernoVariables(group, kind.kind) ? kyvernoVariableProblems(document) : []),
-          ...(holdsKyvernoRules(group, kind.kind)
-            ? kyvernoPolicySpecProblems(document, kind.kind)
+          // A Kyverno policy, as Kyverno checks it when it is written.
+          ...(isKyvernoPolicy(group, kind.kind)
+            ? kyvernoPolicyProblems(
+                document,
+                group,
+                kind.kind,
+                isClusterScoped ?? (() => undefined),
+              )
             : []),
         ]
       : []),

@@ -54,6 +54,8 @@ export class KubernetesKinds {
   readonly #byKey = new Map<string, ResourceDefinition>();
   /** `group/kind` -> the versions served, to say which exist when another is asked for. */
   readonly #versions = new Map<string, string[]>();
+  /** kind -> the apiVersions the definitions added serve it in, in any group. */
+  readonly #apiVersionsByKind = new Map<string, string[]>();
   /** `group/kind` -> where a CRD (or schema) left out for its findings is, and which it was. */
   readonly #invalid = new Map<string, { at: SourceLocation; what: string }>();
   /** Where built-in kinds resolved by a document are registered, once each. */
@@ -107,6 +109,9 @@ export class KubernetesKinds {
     this.#byKey.set(key(group, version, identity.kind), definition);
     const groupKind = `${group}/${identity.kind}`;
     this.#versions.set(groupKind, [...(this.#versions.get(groupKind) ?? []), version]);
+    const served = this.#apiVersionsByKind.get(identity.kind);
+    if (served === undefined) this.#apiVersionsByKind.set(identity.kind, [identity.apiVersion]);
+    else served.push(identity.apiVersion);
   }
 
   /** Remembers a CRD (or schema) that was left out, so that its kind's resources can point at it. */
@@ -283,14 +288,43 @@ export class KubernetesKinds {
     return undefined;
   }
 
+  /**
+   * Whether a kind is cluster-scoped, named as Kyverno names kinds to a cluster's discovery: the
+   * kind alone (cluster-scoped when a kind of that name is, in any group, as Kyverno reads it),
+   * or `version/Kind` (the core group) or `group/version/Kind`. `undefined` when neither the
+   * load's definitions nor the built-in kinds serve it (a wildcard, a subresource, another
+   * project's kind whose CRD was not given).
+   */
+  isClusterScoped(name: string): boolean | undefined {
+    const parts = name.split('/');
+    if (parts.length === 1) {
+      const scopes = [
+        ...this.#apiVersionsOf(name),
+        ...(this.builtins?.apiVersionsOf(name) ?? []),
+      ].map((apiVersion) => {
+        const { group, version } = splitApiVersion(apiVersion);
+        return this.#isNamespaced(group, version, name);
+      });
+      if (scopes.includes(false)) return true;
+      return scopes.includes(true) ? false : undefined;
+    }
+    if (parts.length > 3) return undefined;
+    const [group, version, kind] = parts.length === 2 ? ['', ...parts] : parts;
+    const namespaced = this.#isNamespaced(group as string, version as string, kind as string);
+    return namespaced === undefined ? undefined : !namespaced;
+  }
+
+  /** Whether a group, version and kind the load knows is namespaced; `undefined`: unknown. */
+  #isNamespaced(group: string, version: string, kind: string): boolean | undefined {
+    return (
+      this.#byKey.get(key(group, version, kind))?.kubernetes?.namespaced ??
+      this.builtins?.isNamespaced(group, version, kind)
+    );
+  }
+
   /** The apiVersions the definitions added serve a kind in, in any group. */
   #apiVersionsOf(kind: string): string[] {
-    return [...this.#versions]
-      .filter(([groupKind]) => groupKind.slice(groupKind.lastIndexOf('/') + 1) === kind)
-      .flatMap(([groupKind, versions]) =>
-        versions.map((v) => apiVersionOf(groupKind.slice(0, groupKind.lastIndexOf('/')), v)),
-      )
-      .sort();
+    return [...(this.#apiVersionsByKind.get(kind) ?? [])].sort();
   }
 
   /** The kind nearest to a misspelled one, added or built in, and an apiVersion serving it. */

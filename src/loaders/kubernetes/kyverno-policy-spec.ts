@@ -9,30 +9,42 @@
  * - a rule that mutates existing resources on a policy update names its targets;
  * - a `Policy` (namespaced) has no `validationFailureActionOverrides`;
  * - a policy is applied on admission or in the background, and one applied in the background only
- *   (`admission: false`) only validates.
+ *   (`admission: false`) only validates;
+ * - its name has at most 63 characters, and its autogen annotation is not `all`.
  *
- * Its variables, context entries and conditions: `kyverno-variables.ts`.
+ * Each rule: `kyverno-rules.ts`. Its variables, context entries and conditions:
+ * `kyverno-variables.ts`.
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, invalidValue } from './go-field-error.js';
-
-type Path = readonly (string | number)[];
+import type { AddProblem, ClusterScope } from './kyverno-match.js';
+import { ruleProblems } from './kyverno-rules.js';
 
 /** The problems of a Kyverno policy's spec (see above). */
 export function kyvernoPolicySpecProblems(
   document: Record<string, unknown>,
   kind: string,
+  isClusterScoped: ClusterScope,
 ): SchemaProblem[] {
   const spec = document.spec;
   if (!isPlainObject(spec)) return [];
   const problems: SchemaProblem[] = [];
-  const add = (path: Path, message: string, part: 'key' | 'value' = 'value'): void => {
-    problems.push({ path: jsonPointer(path), part, keyword: 'kyverno-policy', message });
-  };
+  const add = problemAdder(problems);
   const rules = Array.isArray(spec.rules) ? spec.rules : [];
+  policyMetadataProblems(document.metadata, add);
+  const metadata = isPlainObject(document.metadata) ? document.metadata : {};
+  const policy = {
+    namespaced: kind === 'Policy',
+    namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
+    background: spec.background !== false,
+    isClusterScoped,
+  };
+  rules.forEach((rule: unknown, i) => {
+    if (isPlainObject(rule)) ruleProblems(rule, ['spec', 'rules', i], policy, add);
+  });
 
   const names = new Set<string>();
   rules.forEach((rule: unknown, i) => {
@@ -133,4 +145,44 @@ export function kyvernoPolicySpecProblems(
     }
   }
   return problems;
+}
+
+/** What adds a problem of Kyverno's policy checks (rule `kyverno-policy`) to `problems`. */
+export function problemAdder(problems: SchemaProblem[]): AddProblem {
+  return (path, message, part = 'value') => {
+    problems.push({ path: jsonPointer(path), part, keyword: 'kyverno-policy', message });
+  };
+}
+
+/** The longest name of a Kyverno policy: it is a label's value in its reports. */
+const MAX_POLICY_NAME = 63;
+
+/** A Kyverno policy's name (`ValidatePolicyName`): at most 63 characters. */
+export function policyNameProblems(metadata: unknown, add: AddProblem): void {
+  if (!isPlainObject(metadata)) return;
+  if (typeof metadata.name === 'string' && metadata.name.length > MAX_POLICY_NAME) {
+    add(
+      ['metadata', 'name'],
+      `Too long: may not be more than ${MAX_POLICY_NAME} bytes (a policy's name is a label's value in its reports)`,
+    );
+  }
+}
+
+/**
+ * A Kyverno policy's metadata (`ValidatePolicyName`, `ValidateAutogenAnnotation`): a name of at
+ * most 63 characters, and no `pod-policies.kyverno.io/autogen-controllers: all`.
+ */
+export function policyMetadataProblems(metadata: unknown, add: AddProblem): void {
+  if (!isPlainObject(metadata)) return;
+  policyNameProblems(metadata, add);
+  const annotations = metadata.annotations;
+  const autogen = 'pod-policies.kyverno.io/autogen-controllers';
+  if (isPlainObject(annotations) && annotations[autogen] === 'all') {
+    add(
+      ['metadata', 'annotations', autogen],
+      forbiddenValue(
+        "Autogen annotation does not support 'all' anymore, remove the annotation or set it to a valid value",
+      ),
+    );
+  }
 }

@@ -8,7 +8,9 @@
  *   substitutes them), is JMESPath in Kyverno's dialect (`kyverno-jmespath.ts`), and names what
  *   Kyverno knows: `request.*`, `element`, `elementIndex`, `images`, `@`, a function call, or an
  *   entry of the rule's `context` (or of its `foreach`'s); `target.*` in a rule that mutates
- *   existing resources; `element` and `elementIndex` only below a `foreach`;
+ *   existing resources, but not in the rule's context and preconditions nor in a target's own
+ *   apiVersion, kind, name, namespace and selector (read before the target is found);
+ *   `element` and `elementIndex` only below a `foreach`;
  * - a rule's `match` and `exclude`, a `verifyImages` image reference and the path of a
  *   `patchesJson6902` operation hold none;
  * - a policy applied in the background (`spec.background`, true unless false), none of whose rules
@@ -167,16 +169,23 @@ export function kyvernoVariableProblems(document: Record<string, unknown>): Sche
         // Kyverno's `element` is what a foreach's list holds: known below a foreach only.
         const inForeach = within.includes('foreach');
         // A mutation target's own apiVersion, kind, name, namespace and selector choose what
-        // `target` is: it is not known there.
-        const inTargetSpec =
-          within[0] === 'mutate' &&
-          within[1] === 'targets' &&
-          within.length > 3 &&
-          within[3] !== 'context' &&
-          within[3] !== 'preconditions';
-        const here = inTargetSpec ? (background ? KNOWN.background : KNOWN.admission) : known;
+        // `target` is, and the rule's context and preconditions are read before: it is not
+        // known there.
+        const beforeTarget: TargetUnknown | undefined = !targets
+          ? undefined
+          : within[0] === 'mutate' &&
+              within[1] === 'targets' &&
+              within.length > 3 &&
+              within[3] !== 'context' &&
+              within[3] !== 'preconditions'
+            ? 'spec'
+            : within[0] === 'context' || within[0] === 'preconditions'
+              ? 'rule'
+              : undefined;
+        const here =
+          beforeTarget !== undefined ? (background ? KNOWN.background : KNOWN.admission) : known;
         eachVariable(text, (variable) => {
-          const detail = variableError(variable, here, declared, inForeach, inTargetSpec);
+          const detail = variableError(variable, here, declared, inForeach, beforeTarget);
           if (detail !== undefined) report(path, part, variable, detail);
         });
       },
@@ -237,8 +246,15 @@ function skippedInRule(path: Path): boolean {
 }
 
 /**
+ * Where `target` is not known in a rule that mutates existing resources: a target's own
+ * apiVersion, kind, name, namespace or selector (`spec`), or the rule's context and
+ * preconditions (`rule`).
+ */
+type TargetUnknown = 'spec' | 'rule';
+
+/**
  * Why Kyverno refuses a variable (`{{ ... }}`, as written), or `undefined`: its query does not
- * parse, names nothing it knows (`target` in a mutation target's own fields), or names a
+ * parse, names nothing it knows (`target` where the target is not found yet), or names a
  * foreach's element outside one.
  */
 function variableError(
@@ -246,7 +262,7 @@ function variableError(
   known: RegExp,
   declared: readonly Declared[],
   inForeach: boolean,
-  inTargetSpec = false,
+  beforeTarget?: TargetUnknown,
 ): string | undefined {
   let query = variable.replaceAll('{{', '').replaceAll('}}', '').trim();
   // `{{- ...}}` substitutes once, without the nested variables of what it finds.
@@ -261,8 +277,10 @@ function variableError(
       ? undefined
       : `Kyverno refuses ${query.startsWith('elementIndex') ? 'elementIndex' : 'element'} outside a foreach (it is what the foreach's list holds, and where)`;
   }
-  if (inTargetSpec && /^target\b/.test(name)) {
-    return "Kyverno refuses target in a mutation target's own apiVersion, kind, name, namespace or selector: they choose what target is";
+  if (beforeTarget !== undefined && /^target\b/.test(name)) {
+    return beforeTarget === 'spec'
+      ? "Kyverno refuses target in a mutation target's own apiVersion, kind, name, namespace or selector: they choose what target is"
+      : "Kyverno refuses target in a rule's context and preconditions: they are read before the targets are found; use the target's own context and preconditions (mutate.targets[*].context, .preconditions)";
   }
   const entries = [...new Set(declared.map(({ entry }) => entry))];
   return `Kyverno refuses the policy: ${name} is no variable it knows (request, element, elementIndex, images, @, a function's result, ${entries.length === 0 ? "or an entry of the rule's context, which has none" : `or the rule's context: ${entries.join(', ')}`})`;

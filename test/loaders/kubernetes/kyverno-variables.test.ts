@@ -107,13 +107,16 @@ describe("a Kyverno policy's variables", () => {
     // `background: true`, or no `background` at all: its default.
     for (const background of ['  background: true\n', '']) {
       const applied = CREATION.replace('  background: false\n', background);
-      expect(load(applied).map((f) => [f.pointer, f.rule])).toEqual([
+      // (Its rules match every kind, `*`, which Kyverno refuses in the background too: rule
+      // kyverno-policy, kyverno-rules.test.ts.)
+      const variables = load(applied).filter((f) => f.rule === 'kyverno-variable');
+      expect(variables.map((f) => [f.pointer, f.rule])).toEqual([
         [
           '/spec/rules/0/mutate/patchStrategicMerge/metadata/annotations/kyverno.io~1created-by',
           'kyverno-variable',
         ],
       ]);
-      expect(load(applied)[0]?.message).toContain(
+      expect(variables[0]?.message).toContain(
         'Kyverno refuses request.userInfo in a policy applied in the background (spec.background, true unless false)',
       );
     }
@@ -207,7 +210,10 @@ spec:
           '',
         ].join('\n'),
       );
-      expect(load(patch)).toEqual([]);
+      // A rule does one thing (`kyverno-rules.ts`): that is the only finding.
+      expect(load(patch).map((f) => f.message)).toEqual([
+        "Multiple operations defined in the rule 'deployment-replicas-greater-minAvailable', only one operation (mutate,validate,generate,verifyImages) is allowed per rule (it has mutate, validate)",
+      ]);
       expect(warned).not.toHaveBeenCalled();
     } finally {
       warned.mockRestore();
@@ -288,5 +294,55 @@ spec:
         'Invalid value: "{{target.metadata.annotations.dns}}": Kyverno refuses target in a mutation target\'s own apiVersion, kind, name, namespace or selector: they choose what target is',
       ],
     ]);
+  });
+
+  it("refuse target in the rule's context and preconditions, read before the targets are found, and take it in a target's own", () => {
+    // Kyverno's conformance test policy-validation/cluster-policy/target-context.
+    const existing = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: { name: update-targets }
+spec:
+  background: false
+  rules:
+    - name: update-targets
+      match: { any: [{ resources: { kinds: [ConfigMap] } }] }
+      context:
+        - { name: triggerContent, variable: { jmesPath: request.object.data.content } }
+        - { name: targetContent, variable: { jmesPath: '{{target.data.content}}' } }
+      preconditions:
+        all:
+          - { key: '{{ target.data.content }}', operator: Equals, value: target }
+      mutate:
+        targets:
+          - apiVersion: v1
+            kind: ConfigMap
+            namespace: '{{ request.object.metadata.namespace }}'
+            name: target*
+            context: [{ name: own, variable: { jmesPath: target.data.content } }]
+            preconditions: { all: [{ key: '{{ target.metadata.name }}', operator: Equals, value: a }] }
+        patchStrategicMerge:
+          data: { content: '{{ triggerContent }}', own: '{{ own }}', targetContent: '{{ targetContent }}' }
+`;
+    const because =
+      "Kyverno refuses target in a rule's context and preconditions: they are read before the targets are found; use the target's own context and preconditions (mutate.targets[*].context, .preconditions)";
+    expect(load(existing).map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [
+        11,
+        '/spec/rules/0/context/1/variable/jmesPath',
+        `Invalid value: "{{target.data.content}}": ${because}`,
+      ],
+      [
+        14,
+        '/spec/rules/0/preconditions/all/0/key',
+        `Invalid value: "{{ target.data.content }}": ${because}`,
+      ],
+    ]);
+    // Without targets, target is no variable Kyverno knows anywhere: said as such.
+    const withoutTargets = existing.replace(/ {8}targets:[\s\S]*?(?= {8}patchStrategicMerge)/, '');
+    expect(
+      load(withoutTargets)
+        .map((f) => f.message)
+        .join('\n'),
+    ).not.toContain('before the targets');
   });
 });
