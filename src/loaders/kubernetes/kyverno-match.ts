@@ -225,6 +225,32 @@ function canonical(value: unknown): string {
   );
 }
 
+/** A version as Kyverno tells it from a kind's other parts (`v1`, `v2beta1`, `*`). */
+const VERSION = /^(v\d+((alpha|beta)\d+)?|\*)$/;
+
+/**
+ * The subresource a kind selector names (`Pod/exec`, `*\/status`, `apps/v1/Deployment/scale`,
+ * `Deployment.scale`), `*` for all of them (`Pod/*`, `*\/*`), or `''` for none: Kyverno's
+ * `ParseKindSelector`.
+ */
+export function kindSubresource(selector: string): string {
+  const slashed = selector.split('/');
+  const parts = [...slashed.slice(0, -1), ...(slashed.at(-1) as string).split('.')];
+  const [first, second] = parts as [string, string];
+  switch (parts.length) {
+    case 2:
+      if (first === '*' && second === '*') return '*';
+      if (first === '*' && second.toLowerCase() === second) return second;
+      return VERSION.test(first) ? '' : second;
+    case 3:
+      return VERSION.test(first) ? (parts[2] as string) : '';
+    case 4:
+      return parts[3] as string;
+    default:
+      return '';
+  }
+}
+
 /** Whether a value is a list with items. */
 export function nonEmpty(value: unknown): boolean {
   return Array.isArray(value) && value.length > 0;

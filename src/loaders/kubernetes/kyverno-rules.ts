@@ -10,6 +10,7 @@
  *   (`kyverno-match.ts`), and an `exclude` filter that is one of `match`'s leaves nothing;
  * - a rule matching every kind (`*`) is not applied in the background, names no other kind, does
  *   not generate, verify images or validate with `foreach`, and reads or writes only metadata;
+ * - a validating rule of a policy applied in the background names no subresource (`Pod/exec`);
  * - a `generate` (`kyverno-generate.ts`) does not make the kind the rule matches;
  * - a namespaced policy's mutation targets are in its own namespace.
  *
@@ -21,6 +22,7 @@ import { isPlainObject } from '../manifest-document.js';
 import { invalidValue } from './go-field-error.js';
 import {
   emptySetProblems,
+  kindSubresource,
   matchFilters,
   matchProblems,
   nonEmpty,
@@ -92,6 +94,9 @@ export function ruleProblems(
       const kinds = filter.resources;
       if (isPlainObject(kinds) && Array.isArray(kinds.kinds)) {
         wildcardProblems(kinds.kinds, [...path, 'resources', 'kinds'], rule, policy, add);
+        if (policy.background && hasContent(rule.validate)) {
+          subresourceProblems(kinds.kinds, [...path, 'resources', 'kinds'], add);
+        }
       }
     }
   }
@@ -208,6 +213,25 @@ function wildcardProblems(
       'policy can only deal with the metadata field of the resource if the rule does not match any kind';
   }
   if (detail !== undefined) add(place, invalidValue('*', detail));
+}
+
+/**
+ * The subresources a validating rule of a policy applied in the background names (`validKinds`):
+ * a background scan reviews existing resources, never a request to a subresource.
+ */
+function subresourceProblems(kinds: readonly unknown[], at: Path, add: AddProblem): void {
+  kinds.forEach((kind, i) => {
+    if (typeof kind !== 'string' || kind === '*') return;
+    const subresource = kindSubresource(kind);
+    if (subresource === '') return;
+    add(
+      [...at, i],
+      invalidValue(
+        kind,
+        `background scan enabled with subresource ${kind}: a policy applied in the background (spec.background, true unless false) reviews existing resources, not requests to their ${subresource === '*' ? 'subresources' : `${subresource} subresource`}; set spec.background: false`,
+      ),
+    );
+  });
 }
 
 /**

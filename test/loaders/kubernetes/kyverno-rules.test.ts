@@ -120,6 +120,33 @@ describe("a Kyverno policy's rules", () => {
     ]);
   });
 
+  it('refuse a subresource in a validating rule applied in the background', () => {
+    // policy-validation/cluster-policy/background-subresource; kyverno/policies'
+    // tekton/require-tekton-securitycontext names `tekton.dev/v1beta1/TaskRun.status` so.
+    const subresources = policy(
+      matching(
+        "resources: { kinds: [Pod/exec, '*/status', '*/*', 'tekton.dev/v1beta1/TaskRun.status', v1/Pod, apps/v1/Deployment] }",
+      ) + VALIDATE,
+    );
+    const named = ['Pod/exec', '*/status', '*/*', 'tekton.dev/v1beta1/TaskRun.status'];
+    expect(load(subresources).map(([, pointer]) => pointer)).toEqual(
+      named.map((_, i) => `/spec/rules/0/match/any/0/resources/kinds/${i}`),
+    );
+    messages(subresources).forEach((message, i) =>
+      expect(message).toContain(`background scan enabled with subresource ${named[i]}`),
+    );
+    expect(messages(subresources)[0]).toContain(
+      'reviews existing resources, not requests to their exec subresource; set spec.background: false',
+    );
+    expect(
+      load(
+        policy(matching('resources: { kinds: [Pod/exec] }') + VALIDATE, {
+          spec: '  background: false\n',
+        }),
+      ),
+    ).toEqual([]);
+  });
+
   it('refuse an exclude that is one of the match filters: the rule matches nothing', () => {
     const rule = `${matching('resources: { kinds: [Pod] }')}      exclude:
         any:
