@@ -4,7 +4,7 @@
  * and `validateActions` of its `pkg/validation/policy`), in its words:
  *
  * - a rule does one thing: `mutate`, `validate`, `generate` or `verifyImages` (and only the last
- *   has `imageExtractors`);
+ *   has `imageExtractors`), and gives what that needs (`kyverno-rule-actions.ts`);
  * - its `match` gives resources, each filter with kinds, and neither section mixes `any` / `all`
  *   with resources of its own; `match` and `exclude` are checked as filters
  *   (`kyverno-match.ts`), and an `exclude` filter that is one of `match`'s leaves nothing;
@@ -31,6 +31,7 @@ import {
   type Path,
 } from './kyverno-match.js';
 import { generateProblems } from './kyverno-generate.js';
+import { ruleActionProblems } from './kyverno-rule-actions.js';
 
 /** The policy a rule is checked in. */
 export interface RulePolicy {
@@ -76,6 +77,8 @@ export function ruleProblems(
       'key',
     );
   }
+
+  ruleActionProblems(rule, at, add);
 
   const matchRules = { namespaced: policy.namespaced, isClusterScoped: policy.isClusterScoped };
   for (const section of ['match', 'exclude']) {

@@ -220,6 +220,105 @@ ${VALIDATE}`;
   });
 });
 
+describe('what a Kyverno rule does', () => {
+  const pod = matching('resources: { kinds: [Pod] }');
+
+  it('refuses celPreconditions beside anything but validate.cel', () => {
+    // policy-validation/cluster-policy/cel-preconditions: its three policies.
+    const preconditions = `      celPreconditions:
+        - { name: require-app-nginx, expression: "object.metadata.labels.app == 'nginx'" }
+`;
+    expect(load(policy(pod + preconditions + VALIDATE))).toEqual([
+      [10, '/spec/rules/0/celPreconditions', 'celPrecondition can only be used with validate.cel'],
+    ]);
+    const cel = `      validate: { cel: { expressions: [{ expression: 'true' }] } }
+`;
+    expect(load(policy(pod + preconditions + cel))).toEqual([]);
+  });
+
+  it('refuses a validation that gives no check, or two, and a foreach item without its list', () => {
+    expect(messages(policy(`${pod}      validate: { message: m }\n`))).toEqual([
+      'one of pattern, anyPattern, deny, foreach, cel must be specified',
+    ]);
+    expect(
+      messages(policy(`${pod}      validate: { pattern: { metadata: {} }, deny: {} }\n`)),
+    ).toEqual(['only one of pattern, anyPattern, deny, foreach, cel can be specified']);
+    const foreach = `${pod}      validate:
+        foreach:
+          - { pattern: { name: a } }
+          - { list: request.object.spec.containers, pattern: { name: a }, deny: {} }
+`;
+    expect(load(policy(foreach))).toEqual([
+      [12, '/spec/rules/0/validate/foreach/0/list', 'foreach.list is required'],
+      [
+        13,
+        '/spec/rules/0/validate/foreach/1',
+        'only one of pattern, anyPattern, deny, or a nested foreach can be specified',
+      ],
+    ]);
+  });
+
+  it("refuses an anchor that adds in a validation's pattern, an existence anchor over no list, and anchors in generated data", () => {
+    const adds = `${pod}      validate:
+        pattern:
+          spec:
+            +(dnsPolicy): ClusterFirst
+            ^(containers): { name: a }
+`;
+    expect(load(policy(adds))).toEqual([
+      [
+        13,
+        '/spec/rules/0/validate/pattern/spec/+(dnsPolicy)',
+        'unsupported anchor +(dnsPolicy): +() adds a field in a mutation; a validation checks with (), ^(), =(), X() and <()',
+      ],
+      [
+        14,
+        '/spec/rules/0/validate/pattern/spec/^(containers)',
+        'existence anchor should have value of type list',
+      ],
+    ]);
+    const generated = `${matching('resources: { kinds: [Namespace] }')}      generate:
+        { apiVersion: v1, kind: ConfigMap, name: a, namespace: b, data: { data: { =(a): b } } }
+`;
+    expect(messages(policy(generated))).toEqual([
+      'anchors not supported on generate resources: unsupported anchor =(a)',
+    ]);
+  });
+
+  it('refuses a mutation with two ways to patch, and a foreach item with none', () => {
+    const both = `${pod}      mutate:
+        patchStrategicMerge: { metadata: { labels: { a: b } } }
+        patchesJson6902: '[{"op": "add", "path": "/metadata/labels/c", "value": "d"}]'
+`;
+    expect(messages(policy(both))).toEqual([
+      'only one of `patchStrategicMerge` or `patchesJson6902` is allowed',
+    ]);
+    const foreach = `${pod}      mutate:
+        foreach:
+          - { list: request.object.spec.containers }
+          - list: request.object.spec.containers
+            foreach: [{ list: element.ports, patchStrategicMerge: {} }]
+`;
+    expect(load(policy(foreach))).toEqual([
+      [
+        12,
+        '/spec/rules/0/mutate/foreach/0',
+        'only one of `patchStrategicMerge` or `patchesJson6902` is allowed',
+      ],
+    ]);
+    expect(
+      messages(
+        policy(
+          foreach.replace(
+            '{ list: request.object.spec.containers }',
+            '{ list: a, patchesJson6902: x }',
+          ),
+        ),
+      ),
+    ).toEqual([]);
+  });
+});
+
 /** A rule generating `generate` (indented as its fields) for each Namespace. */
 const generating = (generate: string, match = 'Namespace') =>
   `${matching(`resources: { kinds: [${match}] }`)}      generate:

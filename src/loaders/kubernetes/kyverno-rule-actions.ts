@@ -1,0 +1,205 @@
+/**
+ * What a Kyverno rule does, checked as Kyverno checks it when the policy is written (the
+ * `Validate` of its `pkg/policy/validate`, `pkg/policy/mutate` and `pkg/policy/generate`, but the
+ * permissions they ask the cluster for), in its words:
+ *
+ * - a `validate` gives one of `pattern`, `anyPattern`, `deny`, `foreach`, `podSecurity`, `cel`
+ *   and `manifests`; each of its `foreach` items a `list` and one of `pattern`, `anyPattern`,
+ *   `deny` or a nested `foreach`; its patterns use the anchors a validation has (condition `()`,
+ *   existence `^()` over a non-empty list, equality `=()`, negation `X()`, global `<()`), not
+ *   `+()`, which adds;
+ * - a `mutate` gives one of `foreach`, `patchStrategicMerge` and `patchesJson6902`, and so does
+ *   each `foreach` item (or a nested `foreach`, alone);
+ * - a `generate`'s `data` has no anchors, and its `cloneList` selector no wildcards;
+ * - `celPreconditions` go with `validate.cel` only.
+ */
+
+import { isPlainObject } from '../manifest-document.js';
+import type { AddProblem, Path } from './kyverno-match.js';
+
+/** Kyverno's anchors: `(key)`, `^(key)`, `=(key)`, `X(key)`, `<(key)`, `+(key)`. */
+const ANCHOR = /^([+<=X^])?\((.+)\)$/;
+/** How deep a pattern is walked. */
+const MAX_DEPTH = 64;
+
+/** Reports the problems of what rule `rule` (at `at`) does (see above). */
+export function ruleActionProblems(rule: Record<string, unknown>, at: Path, add: AddProblem): void {
+  const { validate, mutate, generate } = rule;
+  if (isPlainObject(validate)) validateProblems(validate, [...at, 'validate'], add);
+  if (isPlainObject(mutate)) {
+    mutateProblems(mutate, [...at, 'mutate'], add);
+  }
+  if (isPlainObject(generate)) {
+    if (generate.data != null) {
+      patternAnchorProblems(generate.data, [...at, 'generate', 'data'], 'generate', add);
+    }
+    const cloneList = generate.cloneList;
+    const selector = isPlainObject(cloneList) ? cloneList.selector : undefined;
+    if (isPlainObject(selector) && /[*?]/.test(JSON.stringify(selector))) {
+      add(
+        [...at, 'generate', 'cloneList', 'selector'],
+        'wildcard characters `*/?` not supported',
+        'key',
+      );
+    }
+  }
+  const celValidate = isPlainObject(validate) && validate.cel != null;
+  if (rule.celPreconditions != null && !celValidate) {
+    add([...at, 'celPreconditions'], 'celPrecondition can only be used with validate.cel', 'key');
+  }
+}
+
+/** A `validate` (`validateElements`, `validateForEach`, and its patterns' anchors). */
+function validateProblems(validate: Record<string, unknown>, at: Path, add: AddProblem): void {
+  const manifests = validate.manifests;
+  const given = [
+    validate.pattern != null,
+    validate.anyPattern != null,
+    validate.deny != null,
+    validate.foreach != null,
+    validate.podSecurity != null,
+    validate.cel != null,
+    isPlainObject(manifests) &&
+      Array.isArray(manifests.attestors) &&
+      manifests.attestors.length > 0,
+  ].filter(Boolean).length;
+  if (given === 0) {
+    add(at, 'one of pattern, anyPattern, deny, foreach, cel must be specified', 'key');
+  } else if (given > 1) {
+    add(at, 'only one of pattern, anyPattern, deny, foreach, cel can be specified', 'key');
+  }
+  validatePatternProblems(validate, at, add);
+  foreachValidateProblems(validate.foreach, [...at, 'foreach'], add, 0);
+}
+
+/** The anchors of a validation's `pattern` and `anyPattern`'s patterns. */
+function validatePatternProblems(
+  validate: Record<string, unknown>,
+  at: Path,
+  add: AddProblem,
+): void {
+  if (validate.pattern != null) {
+    patternAnchorProblems(validate.pattern, [...at, 'pattern'], 'validate', add);
+  }
+  if (Array.isArray(validate.anyPattern)) {
+    validate.anyPattern.forEach((pattern: unknown, i) =>
+      patternAnchorProblems(pattern, [...at, 'anyPattern', i], 'validate', add),
+    );
+  }
+}
+
+/** A validation's `foreach` items: a list, and one thing each (nested ones too). */
+function foreachValidateProblems(foreach: unknown, at: Path, add: AddProblem, depth: number): void {
+  if (!Array.isArray(foreach) || depth > 8) return;
+  foreach.forEach((item: unknown, i) => {
+    if (!isPlainObject(item)) return;
+    const here = [...at, i];
+    if (typeof item.list !== 'string' || item.list === '') {
+      add([...here, 'list'], 'foreach.list is required', 'key');
+    }
+    const given = [
+      item.pattern != null,
+      item.anyPattern != null,
+      item.deny != null,
+      Array.isArray(item.foreach) && item.foreach.length > 0,
+    ].filter(Boolean).length;
+    if (given === 0) {
+      add(here, 'one of pattern, anyPattern, deny, or a nested foreach must be specified', 'key');
+    } else if (given > 1) {
+      add(
+        here,
+        'only one of pattern, anyPattern, deny, or a nested foreach can be specified',
+        'key',
+      );
+    }
+    validatePatternProblems(item, here, add);
+    foreachValidateProblems(item.foreach, [...here, 'foreach'], add, depth + 1);
+  });
+}
+
+/** A `mutate`: one way to patch, and so each of its `foreach` items. */
+function mutateProblems(mutate: Record<string, unknown>, at: Path, add: AddProblem): void {
+  const strategic = mutate.patchStrategicMerge != null;
+  const json = typeof mutate.patchesJson6902 === 'string' && mutate.patchesJson6902 !== '';
+  if (Array.isArray(mutate.foreach) && mutate.foreach.length > 0) {
+    if (strategic || json) {
+      add(
+        [...at, 'foreach'],
+        'only one of `foreach`, `patchStrategicMerge`, or `patchesJson6902` is allowed',
+        'key',
+      );
+    }
+    foreachMutateProblems(mutate.foreach, [...at, 'foreach'], add, 0);
+  } else if (strategic && json) {
+    add(
+      [...at, 'patchesJson6902'],
+      'only one of `patchStrategicMerge` or `patchesJson6902` is allowed',
+      'key',
+    );
+  }
+}
+
+/** A mutation's `foreach` items: a nested `foreach` alone, or one patch. */
+function foreachMutateProblems(foreach: unknown[], at: Path, add: AddProblem, depth: number): void {
+  if (depth > 8) return;
+  foreach.forEach((item: unknown, i) => {
+    if (!isPlainObject(item)) return;
+    const here = [...at, i];
+    const strategic = item.patchStrategicMerge != null;
+    const json = typeof item.patchesJson6902 === 'string' && item.patchesJson6902 !== '';
+    if (Array.isArray(item.foreach) && item.foreach.length > 0) {
+      if (item.context != null || item.preconditions != null || strategic || json) {
+        add(here, 'a nested foreach cannot contain other declarations', 'key');
+      }
+      foreachMutateProblems(item.foreach, [...here, 'foreach'], add, depth + 1);
+    } else if (strategic === json) {
+      add(here, 'only one of `patchStrategicMerge` or `patchesJson6902` is allowed', 'key');
+    }
+  });
+}
+
+/**
+ * The anchors of a pattern (`ValidatePattern`): for a validation, all but `+()`, an existence
+ * anchor's value a non-empty list; for a generated resource's data, none.
+ */
+function patternAnchorProblems(
+  pattern: unknown,
+  at: Path,
+  use: 'validate' | 'generate',
+  add: AddProblem,
+  depth = 0,
+): void {
+  if (depth > MAX_DEPTH) return;
+  if (Array.isArray(pattern)) {
+    pattern.forEach((item: unknown, i) =>
+      patternAnchorProblems(item, [...at, i], use, add, depth + 1),
+    );
+    return;
+  }
+  if (!isPlainObject(pattern)) return;
+  for (const [key, value] of Object.entries(pattern)) {
+    const here = [...at, key];
+    const anchor = key.trim().match(ANCHOR);
+    if (anchor !== null) {
+      const modifier = anchor[1] ?? '';
+      if (use === 'generate') {
+        add(here, `anchors not supported on generate resources: unsupported anchor ${key}`, 'key');
+      } else if (modifier === '+') {
+        add(
+          here,
+          `unsupported anchor ${key}: +() adds a field in a mutation; a validation checks with (), ^(), =(), X() and <()`,
+          'key',
+        );
+      } else if (modifier === '^' && !(Array.isArray(value) && value.length > 0)) {
+        add(
+          here,
+          Array.isArray(value)
+            ? 'existence anchor: should have at least one value'
+            : 'existence anchor should have value of type list',
+          'key',
+        );
+      }
+    }
+    patternAnchorProblems(value, here, use, add, depth + 1);
+  }
+}
