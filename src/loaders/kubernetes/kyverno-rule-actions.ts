@@ -11,10 +11,13 @@
  * - a `mutate` gives one of `foreach`, `patchStrategicMerge` and `patchesJson6902`, and so does
  *   each `foreach` item (or a nested `foreach`, alone);
  * - a `generate`'s `data` has no anchors, and its `cloneList` selector no wildcards;
+ * - a `foreach`'s `list` is JMESPath Kyverno reads (else each request's rule fails on it);
  * - `celPreconditions` go with `validate.cel` only.
  */
 
 import { isPlainObject } from '../manifest-document.js';
+import { invalidValue } from './go-field-error.js';
+import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
 import type { AddProblem, Path } from './kyverno-match.js';
 
 /** Kyverno's anchors: `(key)`, `^(key)`, `=(key)`, `X(key)`, `<(key)`, `+(key)`. */
@@ -42,6 +45,13 @@ export function ruleActionProblems(rule: Record<string, unknown>, at: Path, add:
         'key',
       );
     }
+  }
+  for (const [section, value] of [
+    ['validate', validate],
+    ['mutate', mutate],
+    ['generate', generate],
+  ] as const) {
+    if (isPlainObject(value)) foreachListProblems(value.foreach, [...at, section, 'foreach'], add);
   }
   const celValidate = isPlainObject(validate) && validate.cel != null;
   if (rule.celPreconditions != null && !celValidate) {
@@ -86,6 +96,39 @@ function validatePatternProblems(
       patternAnchorProblems(pattern, [...at, 'anyPattern', i], 'validate', add),
     );
   }
+}
+
+/** What Kyverno's JMESPath says of a refused query, before the reason. */
+const REFUSED = 'Kyverno refuses the policy: ';
+
+/**
+ * A `foreach`'s `list`, JMESPath that Kyverno reads only when a request comes: one that does not
+ * parse, or calls a function Kyverno lacks, fails each request's rule (the policy is taken). A
+ * list that holds a variable is known only then.
+ */
+function listProblems(list: unknown, at: Path, add: AddProblem): void {
+  if (typeof list !== 'string' || list === '' || list.includes('{{')) return;
+  const error = kyvernoJmespathError(list);
+  if (error === undefined) return;
+  add(
+    at,
+    invalidValue(
+      list,
+      error.startsWith(REFUSED)
+        ? `Kyverno takes the policy but fails each request's rule on this list: ${error.slice(REFUSED.length)}`
+        : error,
+    ),
+  );
+}
+
+/** The lists of a `foreach` (of a validation, mutation or generation) and of those nested in it. */
+function foreachListProblems(foreach: unknown, at: Path, add: AddProblem, depth = 0): void {
+  if (!Array.isArray(foreach) || depth > 8) return;
+  foreach.forEach((item: unknown, i) => {
+    if (!isPlainObject(item)) return;
+    listProblems(item.list, [...at, i, 'list'], add);
+    foreachListProblems(item.foreach, [...at, i, 'foreach'], add, depth + 1);
+  });
 }
 
 /** A validation's `foreach` items: a list, and one thing each (nested ones too). */

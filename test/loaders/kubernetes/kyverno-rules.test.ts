@@ -285,6 +285,66 @@ describe('what a Kyverno rule does', () => {
     ]);
   });
 
+  it('refuses a context entry with no source or two, or without what its source needs, and context beside a CEL validation', () => {
+    const context = (entries: string) => policy(`${pod}      context:\n${entries}${VALIDATE}`);
+    expect(
+      load(context('        - { name: a, configMap: { name: b }, variable: { value: c } }\n')),
+    ).toEqual([
+      [
+        11,
+        '/spec/rules/0/context/0',
+        'exactly one of configMap or apiCall or imageRegistry or variable is required for context entries (it has configMap, variable)',
+      ],
+      [
+        11,
+        '/spec/rules/0/context/0/configMap/namespace',
+        'a namespace is required for configMap context entry',
+      ],
+    ]);
+    expect(
+      messages(
+        context(
+          "        - { name: a, apiCall: { urlPath: /api/v1/pods, service: { url: 'https://x' } } }\n",
+        ),
+      ),
+    ).toEqual(['a URLPath cannot be used for service API calls']);
+    expect(
+      messages(context('        - { name: a, imageRegistry: { jmesPath: "config.user" } }\n')),
+    ).toEqual(['a ref is required for imageRegistry context entry']);
+    // policy-validation/cluster-policy/cel-expressions' third policy (Kyverno's #13393).
+    const cel = `${pod}      context: [{ name: objName, variable: { jmesPath: request.object.metadata.name } }]
+      validate: { cel: { expressions: [{ expression: 'object.spec.replicas > 1', message: '{{ objName }} must be replicated' }] } }
+`;
+    expect(messages(policy(cel))).toEqual([
+      'context variables are not supported for CEL expressions in validate rules (a CEL validation declares its own variables: validate.cel.variables)',
+    ]);
+  });
+
+  it("reports a foreach list Kyverno cannot read: the policy is taken, and each request's rule fails", () => {
+    const foreach = (list: string) =>
+      policy(`${pod}      validate:
+        foreach:
+          - list: ${JSON.stringify(list)}
+            deny: {}
+`);
+    expect(
+      load(foreach('request.object.spec.[ephemeralContainers, initContainers, containers][]')),
+    ).toEqual([]);
+    expect(load(foreach('request.object.spec.containers[?name == nginx'))).toEqual([
+      [
+        12,
+        '/spec/rules/0/validate/foreach/0/list',
+        `Invalid value: "request.object.spec.containers[?name == nginx": Kyverno takes the policy but fails each request's rule on this list: invalid JMESPath query: the query ends too soon (an unclosed (, [ or {, or an operator with nothing after it)`,
+      ],
+    ]);
+    expect(messages(foreach('to_upper(request.object.spec.containers)')).join('')).toBe('');
+    expect(messages(foreach('toUpper(request.object.spec.containers)'))).toEqual([
+      `Invalid value: "toUpper(request.object.spec.containers)": Kyverno has no function toUpper (did you mean to_upper?): each request's rule fails on it`,
+    ]);
+    // A variable is substituted first: known only when a request comes.
+    expect(load(foreach('{{ request.object.spec.containers'))).toEqual([]);
+  });
+
   it('refuses a mutation with two ways to patch, and a foreach item with none', () => {
     const both = `${pod}      mutate:
         patchStrategicMerge: { metadata: { labels: { a: b } } }
