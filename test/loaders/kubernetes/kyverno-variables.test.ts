@@ -88,6 +88,8 @@ describe("a Kyverno policy's variables", () => {
       // Unquoted, a subtraction, which Kyverno does not read.
       ['/spec/rules/0/validate/message', ' "{{ length(deployment-replicas) }}"'],
       ['/spec/rules/0/validate/message', ' "{{ deployment-replicas[*].spec.replicas }}"'],
+      // And the foreach's list, which Kyverno reads at each request (kyverno-rules.test.ts).
+      ['/spec/rules/0/validate/foreach/0/list', ' "deployment-replicas"'],
     ]);
   });
 
