@@ -9,7 +9,8 @@
  *   `CleanupPolicy` being namespaced); an `exclude.any` filter that is one of `match.any`'s
  *   leaves nothing to clean up;
  * - an exception names each policy it excepts, and one applied in the background (the default)
- *   names no user in its match.
+ *   names no user in its match; the Pod Security controls it excepts are as a rule's
+ *   (`kyverno-pod-security.ts`).
  *
  * A cleanup policy's conditions: `kyverno-variables.ts`.
  */
@@ -20,6 +21,7 @@ import { cronScheduleError } from './cron-schedule.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { emptySetProblems, matchProblems, type ClusterScope } from './kyverno-match.js';
 import { policyNameProblems, problemAdder } from './kyverno-policy-spec.js';
+import { podSecurityExcludeProblems } from './kyverno-pod-security.js';
 
 /** The problems of a cleanup policy (see above). */
 export function cleanupPolicyProblems(
@@ -96,6 +98,7 @@ export function policyExceptionProblems(
     },
     add,
   );
+  podSecurityExcludeProblems(spec.podSecurity, ['spec', 'podSecurity'], undefined, add);
   if (Array.isArray(spec.exceptions)) {
     spec.exceptions.forEach((exception: unknown, i) => {
       if (isPlainObject(exception) && exception.policyName === '') {

@@ -40,6 +40,7 @@ export function kyvernoPolicySpecProblems(
     namespaced: kind === 'Policy',
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
     background: spec.background !== false,
+    validationFailureAction: spec.validationFailureAction,
     isClusterScoped,
   };
   rules.forEach((rule: unknown, i) => {

@@ -12,13 +12,17 @@
  *   each `foreach` item (or a nested `foreach`, alone);
  * - a `generate`'s `data` has no anchors, and its `cloneList` selector no wildcards;
  * - a `foreach`'s `list` is JMESPath Kyverno reads (else each request's rule fails on it);
- * - `celPreconditions` go with `validate.cel` only.
+ * - `celPreconditions` go with `validate.cel` only;
+ * - a `validate.podSecurity`'s excluded controls (`kyverno-pod-security.ts`) and the image
+ *   verifications (`kyverno-verify-images.ts`) are what Kyverno takes.
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import { invalidValue } from './go-field-error.js';
 import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
 import type { AddProblem, Path } from './kyverno-match.js';
+import { podSecurityExcludeProblems } from './kyverno-pod-security.js';
+import { verifyImagesProblems } from './kyverno-verify-images.js';
 
 /** Kyverno's anchors: `(key)`, `^(key)`, `=(key)`, `X(key)`, `<(key)`, `+(key)`. */
 const ANCHOR = /^([+<=X^])?\((.+)\)$/;
@@ -26,9 +30,26 @@ const ANCHOR = /^([+<=X^])?\((.+)\)$/;
 const MAX_DEPTH = 64;
 
 /** Reports the problems of what rule `rule` (at `at`) does (see above). */
-export function ruleActionProblems(rule: Record<string, unknown>, at: Path, add: AddProblem): void {
+export function ruleActionProblems(
+  rule: Record<string, unknown>,
+  at: Path,
+  policyAction: unknown,
+  add: AddProblem,
+): void {
   const { validate, mutate, generate } = rule;
-  if (isPlainObject(validate)) validateProblems(validate, [...at, 'validate'], add);
+  if (isPlainObject(validate)) {
+    validateProblems(validate, [...at, 'validate'], add);
+    const podSecurity = validate.podSecurity;
+    if (isPlainObject(podSecurity)) {
+      podSecurityExcludeProblems(
+        podSecurity.exclude,
+        [...at, 'validate', 'podSecurity', 'exclude'],
+        podSecurity.level,
+        add,
+      );
+    }
+  }
+  verifyImagesProblems(rule.verifyImages, [...at, 'verifyImages'], policyAction, add);
   if (isPlainObject(mutate)) {
     mutateProblems(mutate, [...at, 'mutate'], add);
   }

@@ -41,6 +41,8 @@ export interface RulePolicy {
   readonly namespace: string | undefined;
   /** Applied in the background (`spec.background`, true unless false). */
   readonly background: boolean;
+  /** Its `spec.validationFailureAction` (`Audit` unless `Enforce`). */
+  readonly validationFailureAction: unknown;
   readonly isClusterScoped: ClusterScope;
 }
 
@@ -78,7 +80,7 @@ export function ruleProblems(
     );
   }
 
-  ruleActionProblems(rule, at, add);
+  ruleActionProblems(rule, at, policy.validationFailureAction, add);
 
   const matchRules = { namespaced: policy.namespaced, isClusterScoped: policy.isClusterScoped };
   for (const section of ['match', 'exclude']) {

@@ -106,6 +106,12 @@ describe("a Kyverno policy's rules", () => {
         '/spec/rules/0/match/any/0/resources/kinds/0',
         'Invalid value: "*": wildcard policy does not support rule type',
       ],
+      // In Audit (the default), the digest mutated (true unless false): refused too.
+      [
+        12,
+        '/spec/rules/0/verifyImages/0/mutateDigest',
+        'Invalid value: true: mutateDigest must be set to false for ‘Audit’ failure action (it is true unless false; an audit changes nothing)',
+      ],
     ]);
     expect(messages(policy(matching("resources: { kinds: ['*'] }") + VALIDATE))).toEqual([
       'Invalid value: "*": wildcard policy not allowed in background mode. Set spec.background=false to disable background mode for this policy rule',
@@ -343,6 +349,127 @@ describe('what a Kyverno rule does', () => {
     ]);
     // A variable is substituted first: known only when a request comes.
     expect(load(foreach('{{ request.object.spec.containers'))).toEqual([]);
+  });
+
+  it('refuses a Pod Security exclusion without the images or values it needs, and a restricted control at baseline', () => {
+    // policy-validation/cluster-policy/invalid-pod-security-rule and -exceptions.
+    const podSecurity = (level: string, exclude: string) =>
+      policy(`${pod}      validate:
+        podSecurity:
+          level: ${level}
+          exclude:
+${exclude}`);
+    expect(
+      load(
+        podSecurity(
+          'baseline',
+          `            - { controlName: /proc Mount Type, images: [nginx], restrictedField: "spec.containers[*].securityContext.procMount" }
+            - { controlName: Privileged Containers }
+            - { controlName: Host Namespaces, images: [nginx] }
+            - { controlName: Running as Non-root }
+            - { controlName: Seccomp }
+`,
+        ),
+      ),
+    ).toEqual([
+      [14, '/spec/rules/0/validate/podSecurity/exclude/0/values', 'Forbidden: values is required'],
+      [
+        15,
+        '/spec/rules/0/validate/podSecurity/exclude/1/controlName',
+        'Invalid value: "Privileged Containers": exclude.images must be specified for the container level control',
+      ],
+      [
+        16,
+        '/spec/rules/0/validate/podSecurity/exclude/2/controlName',
+        'Invalid value: "Host Namespaces": exclude.images must not be specified for the pod level control',
+      ],
+      [
+        17,
+        '/spec/rules/0/validate/podSecurity/exclude/3/controlName',
+        'Invalid value: "Running as Non-root": Invalid control name defined at the given level (a control of the restricted level, which a baseline rule does not check)',
+      ],
+    ]);
+    expect(
+      load(podSecurity('restricted', '            - { controlName: Running as Non-root }\n')),
+    ).toEqual([]);
+    const exception = `apiVersion: kyverno.io/v2
+kind: PolicyException
+metadata: { name: exception-1, namespace: default }
+spec:
+  exceptions: [{ policyName: psa, ruleNames: [restricted] }]
+  match: { all: [{ resources: { kinds: [Pod] } }] }
+  podSecurity:
+    - controlName: Capabilities
+    - { controlName: Seccomp, values: [RuntimeDefault] }
+`;
+    expect(load(exception)).toEqual([
+      [
+        8,
+        '/spec/podSecurity/0/controlName',
+        'Invalid value: "Capabilities": exclude.images must be specified for the container level control',
+      ],
+      [9, '/spec/podSecurity/1/restrictedField', 'Forbidden: restrictedField is required'],
+    ]);
+  });
+
+  it('refuses an image verification that mutates digests in Audit, names no image, or whose attestors lack what they need', () => {
+    const verify = (spec: string, verification: string) =>
+      policy(`${pod}      verifyImages:\n${verification}`, { spec });
+    const keyed = `        - imageReferences: ['ghcr.io/kyverno/*']
+          attestors: [{ entries: [{ keys: { publicKeys: k } }] }]
+`;
+    // kyverno/policies' other/verify-image-gcpkms and six more: Audit (the default), and the
+    // digest mutated (true unless false). Kyverno 1.10 refuses them (kyverno/kyverno#6757).
+    expect(load(verify('  validationFailureAction: Audit\n', keyed))).toEqual([
+      [
+        12,
+        '/spec/rules/0/verifyImages/0/mutateDigest',
+        'Invalid value: true: mutateDigest must be set to false for ‘Audit’ failure action (it is true unless false; an audit changes nothing)',
+      ],
+    ]);
+    expect(load(verify('  validationFailureAction: Enforce\n', keyed))).toEqual([]);
+    expect(
+      load(
+        verify(
+          '',
+          keyed.replace(
+            "['ghcr.io/kyverno/*']",
+            "['ghcr.io/kyverno/*']\n          mutateDigest: false",
+          ),
+        ),
+      ),
+    ).toEqual([]);
+    // Its own failure action says, over the policy's.
+    expect(
+      load(
+        verify(
+          '',
+          keyed.replace(
+            "['ghcr.io/kyverno/*']",
+            "['ghcr.io/kyverno/*']\n          failureAction: Enforce",
+          ),
+        ),
+      ),
+    ).toEqual([]);
+    const attestors = `        - imageReferences: []
+          failureAction: Enforce
+          attestors:
+            - count: 2
+              entries:
+                - { keys: { kms: x }, keyless: { rekor: { url: u } } }
+                - { keys: {} }
+                - { keyless: { issuer: i } }
+                - { certificates: {} }
+            - entries: []
+`;
+    expect(messages(verify('', attestors))).toEqual([
+      'An image reference is required',
+      'keys, certificates, keyless, or a nested attestor is required (one of them: it has keys, keyless)',
+      'A public key, kms key or secret is required',
+      'Either Rekor URL or roots are required',
+      'cert or certChain required',
+      'An entry is required',
+    ]);
   });
 
   it('refuses a mutation with two ways to patch, and a foreach item with none', () => {

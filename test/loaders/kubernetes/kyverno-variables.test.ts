@@ -151,6 +151,7 @@ describe("a Kyverno policy's variables", () => {
 kind: Policy
 metadata: { name: verify, namespace: apps }
 spec:
+  validationFailureAction: Enforce
   rules:
     - name: verify-signature
       match: { any: [{ resources: { kinds: [Pod] } }] }
@@ -169,8 +170,8 @@ spec:
             value: "{{ request.namespace }}"
 `;
     expect(placed(verify).map(([line, , pointer]) => [line, pointer])).toEqual([
-      [9, '/spec/rules/0/verifyImages/0/imageReferences/0'],
-      [17, '/spec/rules/1/mutate/patchesJson6902'],
+      [10, '/spec/rules/0/verifyImages/0/imageReferences/0'],
+      [18, '/spec/rules/1/mutate/patchesJson6902'],
     ]);
   });
 
