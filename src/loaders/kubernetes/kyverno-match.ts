@@ -25,8 +25,16 @@ import {
 
 export type Path = readonly (string | number)[];
 
-/** Adds a problem at a place: of its value, or of the field itself (`key`). */
-export type AddProblem = (path: Path, message: string, part?: 'key' | 'value') => void;
+/**
+ * Adds a problem at a place: of its value, or of the field itself (`key`); a `warning` is one
+ * Kyverno takes the policy with (kubectl prints it as `Warning:`).
+ */
+export type AddProblem = (
+  path: Path,
+  message: string,
+  part?: 'key' | 'value',
+  warning?: 'warning',
+) => void;
 
 /**
  * Whether a kind is cluster-scoped, named as Kyverno names kinds (`Namespace`, `v1/Namespace`,

@@ -150,8 +150,14 @@ export function kyvernoPolicySpecProblems(
 
 /** What adds a problem of Kyverno's policy checks (rule `kyverno-policy`) to `problems`. */
 export function problemAdder(problems: SchemaProblem[]): AddProblem {
-  return (path, message, part = 'value') => {
-    problems.push({ path: jsonPointer(path), part, keyword: 'kyverno-policy', message });
+  return (path, message, part = 'value', warning) => {
+    problems.push({
+      path: jsonPointer(path),
+      part,
+      keyword: 'kyverno-policy',
+      message,
+      ...(warning === undefined ? {} : { apiWarning: true as const }),
+    });
   };
 }
 

@@ -13,8 +13,9 @@
  * - a `generate`'s `data` has no anchors, and its `cloneList` selector no wildcards;
  * - a `foreach`'s `list` is JMESPath Kyverno reads (else each request's rule fails on it);
  * - `celPreconditions` go with `validate.cel` only;
- * - a `validate.podSecurity`'s excluded controls (`kyverno-pod-security.ts`) and the image
- *   verifications (`kyverno-verify-images.ts`) are what Kyverno takes.
+ * - a `validate.podSecurity`'s excluded controls (`kyverno-pod-security.ts`), the image
+ *   verifications (`kyverno-verify-images.ts`) and the conditions (`kyverno-conditions.ts`) are
+ *   what Kyverno takes.
  */
 
 import { isPlainObject } from '../manifest-document.js';
@@ -22,6 +23,7 @@ import { invalidValue } from './go-field-error.js';
 import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
 import type { AddProblem, Path } from './kyverno-match.js';
 import { podSecurityExcludeProblems } from './kyverno-pod-security.js';
+import { ruleConditionProblems } from './kyverno-conditions.js';
 import { verifyImagesProblems } from './kyverno-verify-images.js';
 
 /** Kyverno's anchors: `(key)`, `^(key)`, `=(key)`, `X(key)`, `<(key)`, `+(key)`. */
@@ -50,6 +52,7 @@ export function ruleActionProblems(
     }
   }
   verifyImagesProblems(rule.verifyImages, [...at, 'verifyImages'], policyAction, add);
+  ruleConditionProblems(rule, at, add);
   if (isPlainObject(mutate)) {
     mutateProblems(mutate, [...at, 'mutate'], add);
   }

@@ -472,6 +472,61 @@ spec:
     ]);
   });
 
+  it('refuses an operator Kyverno does not have and a condition missing a field, and warns of a deprecated operator', () => {
+    // policy-validation/cluster-policy/deprecated-operations: both policies.
+    const deny = (condition: string) =>
+      policy(`${pod}      validate:
+        failureAction: Enforce
+        deny:
+          conditions:
+            any:
+              - ${condition}
+`);
+    const invalid = deny(
+      "{ key: ['{{request.object.metadata.labels.app}}'], operator: Invalid, value: [busybox] }",
+    );
+    expect(load(invalid)).toEqual([
+      [
+        15,
+        '/spec/rules/0/validate/deny/conditions/any/0/operator',
+        'Invalid value: "Invalid": entered value of `operator` is invalid. valid values: Equal, Equals, NotEqual, NotEquals, In, AnyIn, AllIn, NotIn, AnyNotIn, AllNotIn, GreaterThanOrEquals, GreaterThan, LessThanOrEquals, LessThan, DurationGreaterThanOrEquals, DurationGreaterThan, DurationLessThanOrEquals, DurationLessThan',
+      ],
+    ]);
+    // Kyverno matches operators as written: `equals` is none, and `Equals` is meant.
+    expect(
+      messages(
+        deny("{ key: '{{ request.object.metadata.name }}', operator: equals, value: a }"),
+      )[0],
+    ).toContain('entered value of `operator` is invalid (did you mean Equals?)');
+    expect(
+      messages(deny("{ key: '{{ request.object.metadata.name }}', operator: Equals }")),
+    ).toEqual(['entered value of `key`, `value` or `operator` is missing or misspelled']);
+    const deprecated = loadManifests([
+      { path: 'crds.yaml', text: CRDS },
+      {
+        path: 'policy.yaml',
+        text: deny("{ key: '{{ request.object.metadata.name }}', operator: NotIn, value: [a] }"),
+      },
+    ]).findings.filter((f) => f.file === 'policy.yaml');
+    expect(deprecated.map((f) => [f.code, f.severity, f.message])).toEqual([
+      [
+        'api-warning',
+        'warning',
+        'Operator NotIn has been deprecated and will be removed soon. Use these instead: AllNotIn or AnyNotIn',
+      ],
+    ]);
+    // A foreach's conditions: the operator only.
+    const foreach = `${pod}      validate:
+        foreach:
+          - list: request.object.spec.containers
+            preconditions: { all: [{ key: '{{ element.name }}', operator: AnyIn }] }
+            deny: { conditions: { any: [{ key: '{{ element.image }}', operator: Contains, value: latest }] } }
+`;
+    expect(load(policy(foreach)).map(([, pointer]) => pointer)).toEqual([
+      '/spec/rules/0/validate/foreach/0/deny/conditions/any/0/operator',
+    ]);
+  });
+
   it('refuses a mutation with two ways to patch, and a foreach item with none', () => {
     const both = `${pod}      mutate:
         patchStrategicMerge: { metadata: { labels: { a: b } } }
