@@ -13,6 +13,7 @@
  * - a `generate`'s `data` has no anchors, and its `cloneList` selector no wildcards;
  * - a `foreach`'s `list` is JMESPath Kyverno reads (else each request's rule fails on it);
  * - `celPreconditions` go with `validate.cel` only;
+ * - the labels and annotations a pattern or patch writes are strings;
  * - a `validate.podSecurity`'s excluded controls (`kyverno-pod-security.ts`), the image
  *   verifications (`kyverno-verify-images.ts`) and the conditions (`kyverno-conditions.ts`) are
  *   what Kyverno takes.
@@ -51,6 +52,7 @@ export function ruleActionProblems(
       );
     }
   }
+  labelValueProblems(rule, at, add);
   verifyImagesProblems(rule.verifyImages, [...at, 'verifyImages'], policyAction, add);
   ruleConditionProblems(rule, at, add);
   if (isPlainObject(mutate)) {
@@ -119,6 +121,72 @@ function validatePatternProblems(
     validate.anyPattern.forEach((pattern: unknown, i) =>
       patternAnchorProblems(pattern, [...at, 'anyPattern', i], 'validate', add),
     );
+  }
+}
+
+/**
+ * The label and annotation values a rule's pattern or patch writes (`isLabelAndAnnotationsString`):
+ * strings, as on a resource; `true`, `1.0` or nothing unquoted in YAML are not. Kyverno reads a
+ * validation's `pattern` (or each `anyPattern`), or its first `foreach` item's, and a mutation's
+ * `patchStrategicMerge`, or its first `foreach` item's: their `metadata` and
+ * `spec.template.metadata`.
+ */
+function labelValueProblems(rule: Record<string, unknown>, at: Path, add: AddProblem): void {
+  const patterns: [unknown, Path][] = [];
+  const firstOfForeach = (foreach: unknown, field: string, path: Path): boolean => {
+    if (!Array.isArray(foreach) || foreach.length === 0) return false;
+    const index = foreach.findIndex((item) => isPlainObject(item) && isPlainObject(item[field]));
+    if (index !== -1) {
+      patterns.push([(foreach[index] as Record<string, unknown>)[field], [...path, index, field]]);
+    }
+    return true;
+  };
+  const { validate, mutate } = rule;
+  if (isPlainObject(validate)) {
+    const path = [...at, 'validate'];
+    if (!firstOfForeach(validate.foreach, 'pattern', [...path, 'foreach'])) {
+      if (isPlainObject(validate.pattern)) patterns.push([validate.pattern, [...path, 'pattern']]);
+      else if (Array.isArray(validate.anyPattern)) {
+        validate.anyPattern.forEach((pattern: unknown, i) =>
+          patterns.push([pattern, [...path, 'anyPattern', i]]),
+        );
+      }
+    }
+  }
+  if (isPlainObject(mutate)) {
+    const path = [...at, 'mutate'];
+    if (!firstOfForeach(mutate.foreach, 'patchStrategicMerge', [...path, 'foreach'])) {
+      patterns.push([mutate.patchStrategicMerge, [...path, 'patchStrategicMerge']]);
+    }
+  }
+  for (const [pattern, path] of patterns) {
+    if (!isPlainObject(pattern)) continue;
+    const spec = pattern.spec;
+    const template = isPlainObject(spec) ? spec.template : undefined;
+    const places: [unknown, Path][] = [
+      [pattern.metadata, [...path, 'metadata']],
+      [
+        isPlainObject(template) ? template.metadata : undefined,
+        [...path, 'spec', 'template', 'metadata'],
+      ],
+    ];
+    for (const [metadata, where] of places) {
+      if (!isPlainObject(metadata)) continue;
+      for (const field of ['labels', 'annotations']) {
+        const values = metadata[field];
+        if (!isPlainObject(values)) continue;
+        for (const [key, value] of Object.entries(values)) {
+          if (typeof value === 'string') continue;
+          add(
+            [...where, field, key],
+            invalidValue(
+              value,
+              'labels and annotations supports only string values, "use double quotes around the non string values"',
+            ),
+          );
+        }
+      }
+    }
   }
 }
 

@@ -527,6 +527,39 @@ spec:
     ]);
   });
 
+  it('refuses a label or annotation a pattern or patch writes that is not a string, as YAML reads true or 1.0', () => {
+    const labels = policy(`${pod}      validate:
+        pattern:
+          metadata: { labels: { team: '?*', managed: true } }
+          spec: { template: { metadata: { annotations: { version: 1.0 } } } }
+`);
+    const because =
+      'labels and annotations supports only string values, "use double quotes around the non string values"';
+    expect(load(labels)).toEqual([
+      [
+        12,
+        '/spec/rules/0/validate/pattern/metadata/labels/managed',
+        `Invalid value: true: ${because}`,
+      ],
+      [
+        13,
+        '/spec/rules/0/validate/pattern/spec/template/metadata/annotations/version',
+        `Invalid value: 1: ${because}`,
+      ],
+    ]);
+    expect(
+      load(
+        labels
+          .replace('managed: true', "managed: 'true'")
+          .replace('version: 1.0', "version: '1.0'"),
+      ),
+    ).toEqual([]);
+    const patch = policy(
+      `${pod}      mutate: { patchStrategicMerge: { metadata: { annotations: { replicas: 3 } } } }\n`,
+    );
+    expect(messages(patch)).toEqual([`Invalid value: 3: ${because}`]);
+  });
+
   it('refuses a mutation with two ways to patch, and a foreach item with none', () => {
     const both = `${pod}      mutate:
         patchStrategicMerge: { metadata: { labels: { a: b } } }
