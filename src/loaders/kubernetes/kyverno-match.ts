@@ -259,6 +259,21 @@ export function kindSubresource(selector: string): string {
   }
 }
 
+/** A pattern of Kyverno's wildcards (`*` any run, `?` any one character), whole. */
+export function wildcard(pattern: string): RegExp {
+  const body = pattern
+    .split('')
+    .map((char) =>
+      char === '*'
+        ? '[\\s\\S]*'
+        : char === '?'
+          ? '[\\s\\S]'
+          : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
 /** Whether a value is a list with items. */
 export function nonEmpty(value: unknown): boolean {
   return Array.isArray(value) && value.length > 0;

@@ -7,7 +7,9 @@
  * - a webhook timeout is 1 to 30 seconds, and a deprecated field is not set beside the one that
  *   replaced it (`webhookTimeoutSeconds`, `failurePolicy`), nor `generateExistingOnPolicyUpdate`;
  * - a rule that mutates existing resources on a policy update names its targets;
- * - a `Policy` (namespaced) has no `validationFailureActionOverrides`;
+ * - a `Policy` (namespaced) has no `validationFailureActionOverrides`; a `ClusterPolicy`'s (and
+ *   its rules' `failureActionOverrides`) neither audit and enforce one namespace nor overlap
+ *   an audit pattern with an enforce one;
  * - a policy is applied on admission or in the background, and one applied in the background only
  *   (`admission: false`) only validates;
  * - its name has at most 63 characters, and its autogen annotation is not `all`.
@@ -19,8 +21,8 @@
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
-import { forbiddenValue, invalidValue } from './go-field-error.js';
-import type { AddProblem, ClusterScope } from './kyverno-match.js';
+import { forbiddenValue, goFieldPath, invalidValue } from './go-field-error.js';
+import { wildcard, type AddProblem, type ClusterScope, type Path } from './kyverno-match.js';
 import { ruleProblems } from './kyverno-rules.js';
 
 /** The problems of a Kyverno policy's spec (see above). */
@@ -115,6 +117,17 @@ export function kyvernoPolicySpecProblems(
   });
 
   const overrides = spec.validationFailureActionOverrides;
+  if (kind === 'ClusterPolicy') {
+    overrideNamespaceProblems(overrides, ['spec', 'validationFailureActionOverrides'], add);
+    rules.forEach((rule: unknown, i) => {
+      if (!isPlainObject(rule) || !isPlainObject(rule.validate)) return;
+      overrideNamespaceProblems(
+        rule.validate.failureActionOverrides,
+        ['spec', 'rules', i, 'validate', 'failureActionOverrides'],
+        add,
+      );
+    });
+  }
   if (kind === 'Policy' && Array.isArray(overrides) && overrides.length > 0) {
     add(
       ['spec', 'validationFailureActionOverrides'],
@@ -146,6 +159,59 @@ export function kyvernoPolicySpecProblems(
     }
   }
   return problems;
+}
+
+/**
+ * A ClusterPolicy's failure action overrides (`validateNamespaces`): no namespace both audited and
+ * enforced, by name or by a wildcard pattern, and no audit pattern overlapping an enforce one.
+ * Kyverno stops at the first conflict, and so does this.
+ */
+function overrideNamespaceProblems(overrides: unknown, at: Path, add: AddProblem): void {
+  if (!Array.isArray(overrides)) return;
+  const named = { audit: new Set<string>(), enforce: new Set<string>() };
+  const patterns = { audit: new Set<string>(), enforce: new Set<string>() };
+  for (const [i, override] of overrides.entries()) {
+    if (!isPlainObject(override) || !Array.isArray(override.namespaces)) continue;
+    const action = override.action;
+    if (typeof action !== 'string' || !/^(audit|enforce)$/i.test(action)) continue;
+    const mine = action.toLowerCase() === 'enforce' ? 'enforce' : 'audit';
+    const other = mine === 'enforce' ? 'audit' : 'enforce';
+    const place = [...at, i, 'namespaces'];
+    const namespaces = override.namespaces.filter((n): n is string => typeof n === 'string');
+    const plain = namespaces.filter((n) => !/[*?]/.test(n));
+    const both = [...new Set(plain.filter((n) => named[other].has(n)))].sort();
+    if (both.length > 0) {
+      add(place, `conflicting namespaces found in path: ${goFieldPath(place)}: ${both.join(', ')}`);
+      return;
+    }
+    for (const n of namespaces) (/[*?]/.test(n) ? patterns[mine] : named[mine]).add(n);
+    const conflict =
+      patternMatch(patterns.audit, named.enforce, 'matches with namespace') ??
+      patternMatch(patterns.enforce, named.audit, 'matches with namespace') ??
+      patternMatch(patterns.audit, patterns.enforce, 'conflicts with the pattern') ??
+      patternMatch(patterns.enforce, patterns.audit, 'conflicts with the pattern');
+    if (conflict !== undefined) {
+      add(place, `path: ${goFieldPath(place)}: ${conflict}`);
+      return;
+    }
+  }
+}
+
+/**
+ * The first of `names` (sorted) that one of `patterns` (sorted) matches, said as Kyverno says
+ * it (`MatchPatterns`).
+ */
+function patternMatch(
+  patterns: ReadonlySet<string>,
+  names: ReadonlySet<string>,
+  relation: string,
+): string | undefined {
+  const matchers = [...patterns].sort().map((pattern) => [pattern, wildcard(pattern)] as const);
+  for (const name of [...names].sort()) {
+    const found = matchers.find(([, matcher]) => matcher.test(name));
+    if (found !== undefined) return `wildcard pattern '${found[0]}' ${relation} '${name}'`;
+  }
+  return undefined;
 }
 
 /** What adds a problem of Kyverno's policy checks (rule `kyverno-policy`) to `problems`. */

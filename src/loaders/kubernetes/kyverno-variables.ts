@@ -31,6 +31,7 @@ import { jsonPointer } from '../json-pointer.js';
 import { invalidValue } from './go-field-error.js';
 import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
 import { ruleFieldProblems, type Report } from './kyverno-rule-fields.js';
+import { wildcard } from './kyverno-match.js';
 
 const GROUP = 'kyverno.io';
 const KINDS = new Set(['ClusterPolicy', 'Policy']);
@@ -368,21 +369,6 @@ function contextPatterns(rule: Record<string, unknown>): Declared[] {
     }
   }
   return declared;
-}
-
-/** A pattern of Kyverno's wildcards (`*` any run, `?` any one character), whole. */
-function wildcard(pattern: string): RegExp {
-  const body = pattern
-    .split('')
-    .map((char) =>
-      char === '*'
-        ? '[\\s\\S]*'
-        : char === '?'
-          ? '[\\s\\S]'
-          : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('');
-  return new RegExp(`^${body}$`);
 }
 
 /**

@@ -117,3 +117,70 @@ describe("a Kyverno policy's spec", () => {
     ]);
   });
 });
+
+describe("a Kyverno ClusterPolicy's failure action overrides", () => {
+  const overrides = (...items: string[]) =>
+    policy(
+      `  validationFailureActionOverrides:\n${items.map((item) => `    - ${item}\n`).join('')}`,
+    );
+
+  it('take namespaces audited apart from those enforced', () => {
+    expect(
+      load(
+        overrides(
+          '{ action: Audit, namespaces: [dev, test-*] }',
+          '{ action: Enforce, namespaces: [prod] }',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuse a namespace both audited and enforced, by name or by a pattern', () => {
+    expect(
+      load(
+        overrides(
+          '{ action: Enforce, namespaces: [prod, dev] }',
+          '{ action: Audit, namespaces: [dev] }',
+        ),
+      ),
+    ).toEqual([
+      [
+        7,
+        '/spec/validationFailureActionOverrides/1/namespaces',
+        'conflicting namespaces found in path: spec.validationFailureActionOverrides[1].namespaces: dev',
+      ],
+    ]);
+    expect(
+      load(
+        overrides(
+          '{ action: Enforce, namespaces: [prod-eu] }',
+          '{ action: audit, namespaces: [prod-*] }',
+        ),
+      ).map(([, , m]) => m),
+    ).toEqual([
+      "path: spec.validationFailureActionOverrides[1].namespaces: wildcard pattern 'prod-*' matches with namespace 'prod-eu'",
+    ]);
+    expect(
+      load(
+        overrides(
+          '{ action: Enforce, namespaces: [prod-*] }',
+          '{ action: Audit, namespaces: [prod-e?] }',
+        ),
+      ).map(([, , m]) => m),
+    ).toEqual([
+      "path: spec.validationFailureActionOverrides[1].namespaces: wildcard pattern 'prod-*' conflicts with the pattern 'prod-e?'",
+    ]);
+    // A rule's own overrides, likewise.
+    const rule = policy(
+      '',
+      'ClusterPolicy',
+      VALIDATE.replace(
+        'validate: { failureAction: Audit, deny: {} }',
+        'validate: { failureAction: Audit, deny: {}, failureActionOverrides: [{ action: Enforce, namespaces: [a] }, { action: Audit, namespaces: [a] }] }',
+      ),
+    );
+    expect(load(rule).map(([, pointer]) => pointer)).toEqual([
+      '/spec/rules/0/validate/failureActionOverrides/1/namespaces',
+    ]);
+  });
+});
