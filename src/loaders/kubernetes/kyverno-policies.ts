@@ -2,12 +2,14 @@
  * Kyverno's policies of the `kyverno.io` group, checked as Kyverno checks them when they are
  * written, beyond what their CRDs' schemas say: a `ClusterPolicy`'s or `Policy`'s spec and rules
  * (`kyverno-policy-spec.ts`, `kyverno-rules.ts`) and variables (`kyverno-variables.ts`), a cleanup
- * policy and a policy exception (`kyverno-cleanup-policies.ts`).
+ * policy and a policy exception (`kyverno-cleanup-policies.ts`); and its CEL policies of
+ * `policies.kyverno.io` (`kyverno-cel-policies.ts`).
  */
 
 import type { SchemaProblem } from '../schema-problem.js';
 import { cleanupPolicyProblems, policyExceptionProblems } from './kyverno-cleanup-policies.js';
 import type { ClusterScope } from './kyverno-match.js';
+import { isKyvernoCelPolicy, kyvernoCelPolicyProblems } from './kyverno-cel-policies.js';
 import { kyvernoPolicySpecProblems } from './kyverno-policy-spec.js';
 import {
   holdsKyvernoRules,
@@ -20,7 +22,11 @@ const CLEANUP_KINDS = new Set(['CleanupPolicy', 'ClusterCleanupPolicy']);
 
 /** Whether a document of `group`/`kind` is one of Kyverno's policies checked here. */
 export function isKyvernoPolicy(group: string, kind: string): boolean {
-  return holdsKyvernoVariables(group, kind) || (group === GROUP && kind === 'PolicyException');
+  return (
+    holdsKyvernoVariables(group, kind) ||
+    (group === GROUP && kind === 'PolicyException') ||
+    isKyvernoCelPolicy(group, kind)
+  );
 }
 
 /**
@@ -33,6 +39,7 @@ export function kyvernoPolicyProblems(
   kind: string,
   isClusterScoped: ClusterScope,
 ): SchemaProblem[] {
+  if (isKyvernoCelPolicy(group, kind)) return kyvernoCelPolicyProblems(document, kind);
   if (group !== GROUP) return [];
   if (kind === 'PolicyException') return policyExceptionProblems(document, isClusterScoped);
   return [

@@ -13,6 +13,7 @@ import { openSpecCrd } from '../../support/open-crd.js';
 /** The kinds of Kyverno's CRDs, their specs taken as they come (Kyverno's own CRDs are large). */
 const CRDS = [
   openSpecCrd('policies.kyverno.io', 'ValidatingPolicy', 'validatingpolicies'),
+  openSpecCrd('policies.kyverno.io', 'MutatingPolicy', 'mutatingpolicies'),
   openSpecCrd('kyverno.io', 'ClusterPolicy', 'clusterpolicies'),
 ].join('---\n');
 
@@ -70,5 +71,44 @@ spec:
     expect(
       load(policy.replace('kyverno.io/v1', 'kyverno.io/v1alpha1')).map((f) => [f.line, f.pointer]),
     ).toEqual([[16, '/spec/rules/0/validate/cel/expressions/0/expression']]);
+  });
+});
+
+describe("Kyverno's CEL policies, as Kyverno checks them when written", () => {
+  it('refuse a policy that matches no resource rule', () => {
+    // validating-policies/validation-checks/missing-match-constraints: Kyverno's words, exactly.
+    const unmatched = POLICY.replace(/ {2}matchConstraints:[\s\S]*?(?=\n {2}[a-z])/, '');
+    expect(unmatched).not.toContain('matchConstraints');
+    expect(load(unmatched).map((f) => [f.pointer, f.message])).toEqual([
+      [
+        '/spec/matchConstraints',
+        'Required value: a matchConstraints with at least one resource rule is required',
+      ],
+    ]);
+  });
+
+  it('refuse a mutating policy evaluated neither on admission nor on existing resources', () => {
+    // mutating-policies/existing/reject-all-modes-disabled.
+    const mutating = (mutateExisting: boolean) => `apiVersion: policies.kyverno.io/v1alpha1
+kind: MutatingPolicy
+metadata: { name: test-mpol-all-modes-disabled }
+spec:
+  evaluation:
+    admission: { enabled: false }
+    mutateExisting: { enabled: ${mutateExisting} }
+  matchConstraints:
+    resourceRules: [{ apiGroups: [''], apiVersions: [v1], operations: [CREATE], resources: [configmaps] }]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"foo": "bar"}}}' }
+`;
+    expect(load(mutating(false)).map((f) => [f.line, f.pointer, f.message])).toEqual([
+      [
+        5,
+        '/spec/evaluation',
+        'Forbidden: disabling both admission and mutateExisting evaluation modes is not allowed',
+      ],
+    ]);
+    expect(load(mutating(true))).toEqual([]);
   });
 });

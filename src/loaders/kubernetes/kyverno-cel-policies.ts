@@ -1,0 +1,61 @@
+/**
+ * Kyverno's CEL policies (`policies.kyverno.io`: `ValidatingPolicy`, `MutatingPolicy`,
+ * `GeneratingPolicy`, `DeletingPolicy` and their namespaced kinds), checked as Kyverno checks them
+ * when they are written (the `Validate` of its `pkg/cel/policies/vpol`, `mpol`, `gpol`, `dpol`),
+ * beyond their CRDs and their expressions' syntax (`admission-expressions.ts`): each matches at
+ * least one resource rule, and a mutating policy is evaluated on admission or on existing
+ * resources.
+ */
+
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { forbiddenValue, requiredValue } from './go-field-error.js';
+import { problemAdder } from './kyverno-policy-spec.js';
+
+const GROUP = 'policies.kyverno.io';
+/** The kinds whose `matchConstraints` need a resource rule. */
+const MATCHING = new Set(
+  ['ValidatingPolicy', 'MutatingPolicy', 'GeneratingPolicy', 'DeletingPolicy'].flatMap((kind) => [
+    kind,
+    `Namespaced${kind}`,
+  ]),
+);
+
+/** Whether a document of `group`/`kind` is one of Kyverno's CEL policies checked here. */
+export function isKyvernoCelPolicy(group: string, kind: string): boolean {
+  return group === GROUP && MATCHING.has(kind);
+}
+
+/** The problems of one of Kyverno's CEL policies (see above). */
+export function kyvernoCelPolicyProblems(
+  document: Record<string, unknown>,
+  kind: string,
+): SchemaProblem[] {
+  const spec = document.spec;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  const add = problemAdder(problems);
+  const match = spec.matchConstraints;
+  const rules = isPlainObject(match) ? match.resourceRules : undefined;
+  if (!Array.isArray(rules) || rules.length === 0) {
+    add(
+      ['spec', 'matchConstraints'],
+      requiredValue('a matchConstraints with at least one resource rule is required'),
+      'key',
+    );
+  }
+  if (kind.endsWith('MutatingPolicy')) {
+    const evaluation = isPlainObject(spec.evaluation) ? spec.evaluation : {};
+    const enabled = (mode: unknown): unknown => (isPlainObject(mode) ? mode.enabled : undefined);
+    if (enabled(evaluation.admission) === false && enabled(evaluation.mutateExisting) !== true) {
+      add(
+        ['spec', 'evaluation'],
+        forbiddenValue(
+          'disabling both admission and mutateExisting evaluation modes is not allowed',
+        ),
+        'key',
+      );
+    }
+  }
+  return problems;
+}
