@@ -71,8 +71,14 @@ function shown(namespace: string): string {
   return namespace === '' ? '(none)' : namespace;
 }
 
-/** Whether a namespace is surely not the policy's (see above). */
-function otherNamespace(namespace: string, policy: GeneratingPolicy): boolean {
+/**
+ * Whether a namespace is surely not a namespaced policy's: none, one that holds a variable, or
+ * another name than the one its manifest gives.
+ */
+export function otherNamespace(
+  namespace: string,
+  policy: Pick<GeneratingPolicy, 'namespace'>,
+): boolean {
   if (namespace === '' || namespace.includes('{{')) return true;
   return policy.namespace !== undefined && namespace !== policy.namespace;
 }

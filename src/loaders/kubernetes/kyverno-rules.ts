@@ -30,7 +30,7 @@ import {
   type ClusterScope,
   type Path,
 } from './kyverno-match.js';
-import { generateProblems } from './kyverno-generate.js';
+import { generateProblems, otherNamespace } from './kyverno-generate.js';
 import { ruleActionProblems } from './kyverno-rule-actions.js';
 
 /** The policy a rule is checked in. */
@@ -46,7 +46,7 @@ export interface RulePolicy {
   readonly isClusterScoped: ClusterScope;
 }
 
-/** Reports the problems of rule `i` of a policy (see above). */
+/** Reports the problems of a policy's rule, at `at` (see above). */
 export function ruleProblems(
   rule: Record<string, unknown>,
   at: Path,
@@ -96,12 +96,12 @@ export function ruleProblems(
       }
     }
     for (const [filter, path] of matchFilters(value, [...at, section])) {
-      const kinds = filter.resources;
-      if (isPlainObject(kinds) && Array.isArray(kinds.kinds)) {
-        wildcardProblems(kinds.kinds, [...path, 'resources', 'kinds'], rule, policy, add);
-        if (policy.background && hasContent(rule.validate)) {
-          subresourceProblems(kinds.kinds, [...path, 'resources', 'kinds'], add);
-        }
+      const resources = filter.resources;
+      if (!isPlainObject(resources) || !Array.isArray(resources.kinds)) continue;
+      const kindsAt = [...path, 'resources', 'kinds'];
+      wildcardProblems(resources.kinds, kindsAt, rule, policy, add);
+      if (policy.background && hasContent(rule.validate)) {
+        subresourceProblems(resources.kinds, kindsAt, add);
       }
     }
   }
@@ -133,11 +133,7 @@ export function ruleProblems(
     mutate.targets.forEach((target: unknown, j) => {
       if (!isPlainObject(target) || typeof target.namespace !== 'string') return;
       const namespace = target.namespace;
-      if (
-        namespace !== '' &&
-        (namespace.includes('{{') ||
-          (policy.namespace !== undefined && namespace !== policy.namespace))
-      ) {
+      if (namespace !== '' && otherNamespace(namespace, policy)) {
         add(
           [...at, 'mutate', 'targets', j, 'namespace'],
           invalidValue(
