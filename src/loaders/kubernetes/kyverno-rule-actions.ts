@@ -5,9 +5,10 @@
  *
  * - a `validate` gives one of `pattern`, `anyPattern`, `deny`, `foreach`, `podSecurity`, `cel`
  *   and `manifests`; each of its `foreach` items a `list` and one of `pattern`, `anyPattern`,
- *   `deny` or a nested `foreach`; its patterns use the anchors a validation has (condition `()`,
- *   existence `^()` over a non-empty list, equality `=()`, negation `X()`, global `<()`), not
- *   `+()`, which adds;
+ *   `deny` or a nested `foreach`; its `pattern` and `anyPattern` use the anchors a validation
+ *   has (condition `()`, existence `^()` over a non-empty list, equality `=()`, negation `X()`,
+ *   global `<()`), not `+()`, which adds (a `foreach` item's are not checked, as Kyverno leaves
+ *   them);
  * - a `mutate` gives one of `foreach`, `patchStrategicMerge` and `patchesJson6902`, and so does
  *   each `foreach` item (or a nested `foreach`, alone);
  * - a `generate`'s `data` has no anchors, and its `cloneList` selector no wildcards;
@@ -247,7 +248,6 @@ function foreachValidateProblems(foreach: unknown, at: Path, add: AddProblem, de
         'key',
       );
     }
-    validatePatternProblems(item, here, add);
     foreachValidateProblems(item.foreach, [...here, 'foreach'], add, depth + 1);
   });
 }
