@@ -1,27 +1,20 @@
 /**
- * A Kyverno `ClusterCleanupPolicy` or `CleanupPolicy`, and a `PolicyException`, as Kyverno checks
- * them when they are written (`CleanupPolicySpec.Validate` of its `api/kyverno/v2`, and
- * `PolicyExceptionSpec.Validate`), in its words:
+ * A Kyverno `ClusterCleanupPolicy` or `CleanupPolicy`, as Kyverno checks it when it is written
+ * (`CleanupPolicySpec.Validate` of its `api/kyverno/v2`), in its words: its name has at most 63
+ * characters; its `schedule` is a cron schedule; its context has no `configMap` or
+ * `imageRegistry` entries; its match and exclude name no user (it runs with no request) and are
+ * checked as a policy's (`kyverno-match.ts`, a `CleanupPolicy` being namespaced); an
+ * `exclude.any` filter that is one of `match.any`'s leaves nothing to clean up.
  *
- * - a cleanup policy's name has at most 63 characters; its `schedule` is a cron schedule; its
- *   context has no `configMap` or `imageRegistry` entries; its match and exclude name no user
- *   (it runs with no request) and are checked as a policy's (`kyverno-match.ts`, a
- *   `CleanupPolicy` being namespaced); an `exclude.any` filter that is one of `match.any`'s
- *   leaves nothing to clean up;
- * - an exception names each policy it excepts, and one applied in the background (the default)
- *   names no user in its match; the Pod Security controls it excepts are as a rule's
- *   (`kyverno-pod-security.ts`).
- *
- * A cleanup policy's conditions: `kyverno-variables.ts`.
+ * Its conditions: `kyverno-variables.ts`.
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { cronScheduleError } from './cron-schedule.js';
-import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { forbiddenValue, invalidValue } from './go-field-error.js';
 import { emptySetProblems, matchProblems, type ClusterScope } from './kyverno-match.js';
 import { policyNameProblems, problemAdder } from './kyverno-policy-spec.js';
-import { podSecurityExcludeProblems } from './kyverno-pod-security.js';
 
 /** The problems of a cleanup policy (see above). */
 export function cleanupPolicyProblems(
@@ -73,41 +66,5 @@ export function cleanupPolicyProblems(
   matchProblems(spec.match, ['spec', 'match'], rules, add);
   matchProblems(spec.exclude, ['spec', 'exclude'], rules, add);
   emptySetProblems(spec.match, spec.exclude, ['spec'], 'CleanupPolicy', add);
-  return problems;
-}
-
-/** The problems of a policy exception (see above). */
-export function policyExceptionProblems(
-  document: Record<string, unknown>,
-  isClusterScoped: ClusterScope,
-): SchemaProblem[] {
-  const spec = document.spec;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = problemAdder(problems);
-  matchProblems(
-    spec.match,
-    ['spec', 'match'],
-    {
-      namespaced: false,
-      isClusterScoped,
-      ...(spec.background !== false && {
-        noUserInfo:
-          'an exception applied in the background (spec.background, true unless false) sees existing resources with no user; set spec.background: false',
-      }),
-    },
-    add,
-  );
-  podSecurityExcludeProblems(spec.podSecurity, ['spec', 'podSecurity'], undefined, add);
-  if (Array.isArray(spec.exceptions)) {
-    spec.exceptions.forEach((exception: unknown, i) => {
-      if (isPlainObject(exception) && exception.policyName === '') {
-        add(
-          ['spec', 'exceptions', i, 'policyName'],
-          requiredValue('An exception requires a policy name'),
-        );
-      }
-    });
-  }
   return problems;
 }

@@ -1,13 +1,14 @@
 /**
- * Kyverno's policies of the `kyverno.io` group, checked as Kyverno checks them when they are
- * written, beyond what their CRDs' schemas say: a `ClusterPolicy`'s or `Policy`'s spec and rules
+ * Kyverno's policies, checked as Kyverno checks them when they are written, beyond what their
+ * CRDs' schemas say: of `kyverno.io`, a `ClusterPolicy`'s or `Policy`'s spec and rules
  * (`kyverno-policy-spec.ts`, `kyverno-rules.ts`) and variables (`kyverno-variables.ts`), a cleanup
- * policy and a policy exception (`kyverno-cleanup-policies.ts`); and its CEL policies of
- * `policies.kyverno.io` (`kyverno-cel-policies.ts`).
+ * policy (`kyverno-cleanup-policies.ts`) and a policy exception (`kyverno-policy-exceptions.ts`);
+ * of `policies.kyverno.io`, its CEL policies (`kyverno-cel-policies.ts`).
  */
 
 import type { SchemaProblem } from '../schema-problem.js';
-import { cleanupPolicyProblems, policyExceptionProblems } from './kyverno-cleanup-policies.js';
+import { cleanupPolicyProblems } from './kyverno-cleanup-policies.js';
+import { policyExceptionProblems } from './kyverno-policy-exceptions.js';
 import type { ClusterScope } from './kyverno-match.js';
 import { isKyvernoCelPolicy, kyvernoCelPolicyProblems } from './kyverno-cel-policies.js';
 import { kyvernoPolicySpecProblems } from './kyverno-policy-spec.js';
