@@ -1,7 +1,8 @@
 /**
- * Kyverno's CEL policies (`policies.kyverno.io`: `ValidatingPolicy`, `MutatingPolicy`,
- * `GeneratingPolicy`, `DeletingPolicy` and their namespaced kinds), checked as Kyverno checks them
- * when they are written (the `Validate` of its `pkg/cel/policies/vpol`, `mpol`, `gpol`, `dpol`),
+ * Kyverno's CEL policies (`policies.kyverno.io`: `ValidatingPolicy`, `ImageValidatingPolicy`,
+ * `MutatingPolicy`, `GeneratingPolicy`, `DeletingPolicy` and their namespaced kinds), checked as
+ * Kyverno checks them when they are written (the `Validate` of its `pkg/cel/policies/vpol`,
+ * `mpol`, `gpol`, `dpol` and `pkg/image/verification/evaluator`),
  * beyond their CRDs and their expressions' syntax (`admission-expressions.ts`): each matches at
  * least one resource rule, and a mutating policy is evaluated on admission or on existing
  * resources.
@@ -15,10 +16,13 @@ import { problemAdder } from './kyverno-policy-spec.js';
 const GROUP = 'policies.kyverno.io';
 /** The kinds whose `matchConstraints` need a resource rule. */
 const MATCHING = new Set(
-  ['ValidatingPolicy', 'MutatingPolicy', 'GeneratingPolicy', 'DeletingPolicy'].flatMap((kind) => [
-    kind,
-    `Namespaced${kind}`,
-  ]),
+  [
+    'ValidatingPolicy',
+    'ImageValidatingPolicy',
+    'MutatingPolicy',
+    'GeneratingPolicy',
+    'DeletingPolicy',
+  ].flatMap((kind) => [kind, `Namespaced${kind}`]),
 );
 
 /** Whether a document of `group`/`kind` is one of Kyverno's CEL policies checked here. */

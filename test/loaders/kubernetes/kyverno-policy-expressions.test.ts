@@ -14,6 +14,7 @@ import { openSpecCrd } from '../../support/open-crd.js';
 const CRDS = [
   openSpecCrd('policies.kyverno.io', 'ValidatingPolicy', 'validatingpolicies'),
   openSpecCrd('policies.kyverno.io', 'MutatingPolicy', 'mutatingpolicies'),
+  openSpecCrd('policies.kyverno.io', 'ImageValidatingPolicy', 'imagevalidatingpolicies'),
   openSpecCrd('kyverno.io', 'ClusterPolicy', 'clusterpolicies'),
 ].join('---\n');
 
@@ -85,6 +86,16 @@ describe("Kyverno's CEL policies, as Kyverno checks them when written", () => {
         'Required value: a matchConstraints with at least one resource rule is required',
       ],
     ]);
+    // An ImageValidatingPolicy too (Kyverno's image verification evaluator).
+    const images = `apiVersion: policies.kyverno.io/v1alpha1
+kind: ImageValidatingPolicy
+metadata: { name: verify }
+spec:
+  matchImageReferences: [{ glob: 'ghcr.io/*' }]
+  attestors: [{ name: notary, notary: { certs: { value: c } } }]
+  validations: [{ expression: 'images.containers.map(image, verifyImageSignatures(image, [attestors.notary])).all(e, e > 0)' }]
+`;
+    expect(load(images).map((f) => f.pointer)).toEqual(['/spec/matchConstraints']);
   });
 
   it('refuse a mutating policy evaluated neither on admission nor on existing resources', () => {
