@@ -44,7 +44,7 @@ export function kyvernoCelPolicyProblems(
   if (!Array.isArray(rules) || rules.length === 0) {
     add(
       ['spec', 'matchConstraints'],
-      requiredValue('a matchConstraints with at least one resource rule is required'),
+      `${requiredValue('a matchConstraints with at least one resource rule is required')} (Kyverno's admission webhook refuses a policy that would see no request; \`kyverno apply\` evaluates one anyway, on the payloads given it)`,
       'key',
     );
   }

@@ -83,7 +83,7 @@ describe("Kyverno's CEL policies, as Kyverno checks them when written", () => {
     expect(load(unmatched).map((f) => [f.pointer, f.message])).toEqual([
       [
         '/spec/matchConstraints',
-        'Required value: a matchConstraints with at least one resource rule is required',
+        "Required value: a matchConstraints with at least one resource rule is required (Kyverno's admission webhook refuses a policy that would see no request; `kyverno apply` evaluates one anyway, on the payloads given it)",
       ],
     ]);
     // An ImageValidatingPolicy too (Kyverno's image verification evaluator).
