@@ -51,6 +51,43 @@ export function conditionProblems(
   whole: boolean,
   add: AddProblem,
 ): void {
+  eachCondition(conditions, at, (condition, here) => {
+    const operator = condition.operator;
+    if (whole && (condition.key == null || condition.value == null || !operator)) {
+      add(here, 'entered value of `key`, `value` or `operator` is missing or misspelled', 'key');
+    }
+    if (typeof operator !== 'string' || operator === '') return;
+    if (!KNOWN.has(operator)) {
+      const meant =
+        OPERATORS.find((known) => known.toLowerCase() === operator.toLowerCase()) ??
+        didYouMean(operator, OPERATORS);
+      add(
+        [...here, 'operator'],
+        invalidValue(
+          operator,
+          `entered value of \`operator\` is invalid${meant === undefined ? '' : ` (did you mean ${meant}?)`}. valid values: ${OPERATORS.join(', ')}`,
+        ),
+      );
+    } else if (Object.hasOwn(DEPRECATED, operator)) {
+      add(
+        [...here, 'operator'],
+        `Operator ${operator} has been deprecated and will be removed soon. Use these instead: ${DEPRECATED[operator] as string}`,
+        'value',
+        'warning',
+      );
+    }
+  });
+}
+
+/**
+ * Calls `visit` with each condition of a list of conditions, or of `any` / `all` lists of them
+ * (a rule's preconditions, a deny's conditions), at its path.
+ */
+export function eachCondition(
+  conditions: unknown,
+  at: Path,
+  visit: (condition: Record<string, unknown>, path: Path) => void,
+): void {
   const lists: [unknown, Path][] = Array.isArray(conditions)
     ? [[conditions, at]]
     : isPlainObject(conditions)
@@ -62,32 +99,7 @@ export function conditionProblems(
   for (const [list, path] of lists) {
     if (!Array.isArray(list)) continue;
     list.forEach((condition: unknown, i) => {
-      if (!isPlainObject(condition)) return;
-      const here = [...path, i];
-      const operator = condition.operator;
-      if (whole && (condition.key == null || condition.value == null || !operator)) {
-        add(here, 'entered value of `key`, `value` or `operator` is missing or misspelled', 'key');
-      }
-      if (typeof operator !== 'string' || operator === '') return;
-      if (!KNOWN.has(operator)) {
-        const meant =
-          OPERATORS.find((known) => known.toLowerCase() === operator.toLowerCase()) ??
-          didYouMean(operator, OPERATORS);
-        add(
-          [...here, 'operator'],
-          invalidValue(
-            operator,
-            `entered value of \`operator\` is invalid${meant === undefined ? '' : ` (did you mean ${meant}?)`}. valid values: ${OPERATORS.join(', ')}`,
-          ),
-        );
-      } else if (Object.hasOwn(DEPRECATED, operator)) {
-        add(
-          [...here, 'operator'],
-          `Operator ${operator} has been deprecated and will be removed soon. Use these instead: ${DEPRECATED[operator] as string}`,
-          'value',
-          'warning',
-        );
-      }
+      if (isPlainObject(condition)) visit(condition, [...path, i]);
     });
   }
 }

@@ -14,6 +14,7 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import { kyvernoJmespathError } from './kyverno-jmespath-loader.js';
+import { eachCondition } from './kyverno-conditions.js';
 
 type Path = readonly (string | number)[];
 
@@ -60,38 +61,27 @@ const OPERATIONS = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
  * value that is a variable is not known before a request.
  */
 function operationConditionProblems(conditions: unknown, at: Path, report: Report): void {
-  const lists: [unknown, Path][] = Array.isArray(conditions)
-    ? [[conditions, at]]
-    : isPlainObject(conditions)
-      ? [
-          [conditions.any, [...at, 'any']],
-          [conditions.all, [...at, 'all']],
-        ]
-      : [];
-  for (const [list, path] of lists) {
-    if (!Array.isArray(list)) continue;
-    list.forEach((condition: unknown, i) => {
-      if (!isPlainObject(condition) || typeof condition.key !== 'string') return;
-      if (condition.key.replaceAll(' ', '') !== '{{request.operation}}') return;
-      const value = condition.value;
-      const values: [unknown, Path][] = Array.isArray(value)
-        ? value.map((item: unknown, j) => [item, [...path, i, 'value', j]])
-        : [[value, [...path, i, 'value']]];
-      for (const [operation, place] of values) {
-        if (typeof operation !== 'string' && !Array.isArray(value)) continue;
-        if (typeof operation === 'string') {
-          if (OPERATIONS.has(operation)) continue;
-          if (!Array.isArray(value) && /^\{\{.*\}\}$/s.test(operation)) continue;
-        }
-        report(
-          place,
-          'value',
-          typeof operation === 'string' ? operation : JSON.stringify(operation),
-          `Kyverno refuses the policy: a request's operation is one of CREATE, UPDATE, DELETE or CONNECT${typeof operation === 'string' && OPERATIONS.has(operation.toUpperCase()) ? ` (${operation.toUpperCase()}, in capitals)` : ''}`,
-        );
+  eachCondition(conditions, at, (condition, here) => {
+    if (typeof condition.key !== 'string') return;
+    if (condition.key.replaceAll(' ', '') !== '{{request.operation}}') return;
+    const value = condition.value;
+    const values: [unknown, Path][] = Array.isArray(value)
+      ? value.map((item: unknown, j) => [item, [...here, 'value', j]])
+      : [[value, [...here, 'value']]];
+    for (const [operation, place] of values) {
+      if (typeof operation !== 'string' && !Array.isArray(value)) continue;
+      if (typeof operation === 'string') {
+        if (OPERATIONS.has(operation)) continue;
+        if (!Array.isArray(value) && /^\{\{.*\}\}$/s.test(operation)) continue;
       }
-    });
-  }
+      report(
+        place,
+        'value',
+        typeof operation === 'string' ? operation : JSON.stringify(operation),
+        `Kyverno refuses the policy: a request's operation is one of CREATE, UPDATE, DELETE or CONNECT${typeof operation === 'string' && OPERATIONS.has(operation.toUpperCase()) ? ` (${operation.toUpperCase()}, in capitals)` : ''}`,
+      );
+    }
+  });
 }
 
 /** Where a context entry's value comes from: one of these. */
