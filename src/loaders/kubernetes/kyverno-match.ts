@@ -224,6 +224,60 @@ export function emptySetProblems(
   });
 }
 
+/**
+ * Whether a rule's `exclude` excludes all its `match` matches, read from their own fields (not
+ * `any` / `all`), as Kyverno reads them (`ValidateMatchExcludeConflict` past its `any` case):
+ * each of roles, cluster roles, subjects, names, namespaces, kinds, selectors and annotations the
+ * exclude names covers what the match names there. An exclude of `any` filters beside a match of
+ * its own fields is read so too, and Kyverno refuses it.
+ */
+export function excludesAllMatched(
+  match: Record<string, unknown>,
+  exclude: Record<string, unknown>,
+): boolean {
+  if (nonEmpty(match.all) || nonEmpty(exclude.all)) return false;
+  if (nonEmpty(match.any) && nonEmpty(exclude.any)) return false;
+  if (!Object.values(exclude).some((value) => value != null)) return false;
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value)
+      ? value.map((item) => (typeof item === 'string' ? item : canonical(item)))
+      : [];
+  const covers = (excluded: unknown, matched: unknown): boolean => {
+    const given = strings(excluded);
+    if (given.length === 0) return true;
+    const wanted = strings(matched);
+    return wanted.length > 0 && wanted.every((item) => given.includes(item));
+  };
+  for (const field of ['roles', 'clusterRoles', 'subjects']) {
+    if (!covers(exclude[field], match[field])) return false;
+  }
+  const mr = isPlainObject(match.resources) ? match.resources : {};
+  const er = isPlainObject(exclude.resources) ? exclude.resources : {};
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  if (text(er.name) !== '' && !wildcard(text(er.name)).test(text(mr.name))) return false;
+  const excludedNames = strings(er.names);
+  if (excludedNames.length > 0) {
+    const matchedNames = strings(mr.names);
+    return matchedNames.some((name) => excludedNames.some((n) => wildcard(n).test(name)));
+  }
+  if (!covers(er.namespaces, mr.namespaces) || !covers(er.kinds, mr.kinds)) return false;
+  for (const field of ['selector', 'namespaceSelector']) {
+    const ms = mr[field];
+    const es = er[field];
+    if ((ms == null) !== (es == null)) return false;
+    if (!isPlainObject(ms) || !isPlainObject(es)) continue;
+    if (!covers(es.matchExpressions, ms.matchExpressions)) return false;
+    const el = isPlainObject(es.matchLabels) ? es.matchLabels : {};
+    const ml = isPlainObject(ms.matchLabels) ? ms.matchLabels : {};
+    if (Object.keys(el).length > 0) {
+      const labels = Object.entries(ml);
+      if (labels.length === 0 || labels.some(([label, value]) => el[label] !== value)) return false;
+    }
+  }
+  if ((mr.annotations == null) !== (er.annotations == null)) return false;
+  return mr.annotations == null || canonical(mr.annotations) === canonical(er.annotations);
+}
+
 /** A value as JSON with its keys sorted, to compare two values whatever their keys' order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_, v: unknown) =>

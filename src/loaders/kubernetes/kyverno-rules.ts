@@ -19,9 +19,10 @@
 
 import { parse as parseYaml } from 'yaml';
 import { isPlainObject } from '../manifest-document.js';
-import { invalidValue } from './go-field-error.js';
+import { forbiddenValue, invalidValue } from './go-field-error.js';
 import {
   emptySetProblems,
+  excludesAllMatched,
   kindSubresource,
   matchFilters,
   matchProblems,
@@ -107,6 +108,19 @@ export function ruleProblems(
   }
   matchKindProblems(rule.match, [...at, 'match'], rule, add);
   emptySetProblems(rule.match, rule.exclude, at, 'Rule', add);
+  if (
+    isPlainObject(rule.match) &&
+    isPlainObject(rule.exclude) &&
+    excludesAllMatched(rule.match, rule.exclude)
+  ) {
+    add(
+      [...at, 'exclude'],
+      forbiddenValue(
+        'Rule is matching an empty set: its exclude covers all its match does (an exclude of any filters beside a match of its own fields is read as one)',
+      ),
+      'key',
+    );
+  }
 
   const generate = rule.generate;
   if (isPlainObject(generate) && hasContent(generate)) {

@@ -126,6 +126,53 @@ describe("a Kyverno policy's rules", () => {
     ]);
   });
 
+  it('refuse an exclude written with its own fields that covers all the match does, as Kyverno reads it', () => {
+    const legacy = (match: string, exclude: string) =>
+      policy(`      match: ${match}
+      exclude: ${exclude}
+${VALIDATE}`);
+    const because =
+      'Forbidden: Rule is matching an empty set: its exclude covers all its match does (an exclude of any filters beside a match of its own fields is read as one)';
+    expect(
+      load(legacy('{ resources: { kinds: [Pod] } }', '{ resources: { kinds: [Pod] } }')),
+    ).toEqual([[8, '/spec/rules/0/exclude', because]]);
+    // The exclude names namespaces the match does not: it leaves the others.
+    expect(
+      load(
+        legacy(
+          '{ resources: { kinds: [Pod] } }',
+          '{ resources: { kinds: [Pod], namespaces: [kube-system] } }',
+        ),
+      ),
+    ).toEqual([]);
+    // A name pattern covering a matched name.
+    expect(
+      messages(
+        legacy(
+          '{ resources: { kinds: [Pod], names: [app-1] } }',
+          "{ resources: { names: ['app-*'] } }",
+        ),
+      ),
+    ).toEqual([because]);
+    expect(
+      load(
+        legacy(
+          '{ resources: { kinds: [Pod], names: [web] } }',
+          "{ resources: { names: ['app-*'] } }",
+        ),
+      ),
+    ).toEqual([]);
+    // An exclude of any filters beside a match of its own fields: Kyverno refuses it.
+    expect(
+      messages(
+        legacy(
+          '{ resources: { kinds: [Pod] } }',
+          '{ any: [{ resources: { namespaces: [kube-system] } }] }',
+        ),
+      ),
+    ).toEqual([because]);
+  });
+
   it('refuse a subresource in a validating rule applied in the background', () => {
     // policy-validation/cluster-policy/background-subresource; kyverno/policies'
     // tekton/require-tekton-securitycontext names `tekton.dev/v1beta1/TaskRun.status` so.
