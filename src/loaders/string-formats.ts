@@ -65,6 +65,33 @@ export function parseGoDuration(text: string): bigint | undefined {
   return negative ? -total : total;
 }
 
+/**
+ * Go's `time.Duration.String` of nanoseconds: `2160h0m0s`, `1m30s`, `1.5s`, `300ms`, `0s`; the
+ * leading zero units left out.
+ */
+export function goDurationString(nanos: bigint): string {
+  if (nanos === 0n) return '0s';
+  if (nanos < 0n) return `-${goDurationString(-nanos)}`;
+  const fractionOf = (value: bigint, unit: bigint): string => {
+    const whole = value / unit;
+    const rest = value % unit;
+    if (rest === 0n) return `${whole}`;
+    const digits = `${rest}`.padStart(`${unit}`.length - 1, '0').replace(/0+$/, '');
+    return `${whole}.${digits}`;
+  };
+  if (nanos < NANOS_PER_SECOND) {
+    if (nanos < 1_000n) return `${nanos}ns`;
+    if (nanos < 1_000_000n) return `${fractionOf(nanos, 1_000n)}µs`;
+    return `${fractionOf(nanos, 1_000_000n)}ms`;
+  }
+  const hours = nanos / (3600n * NANOS_PER_SECOND);
+  const minutes = (nanos / (60n * NANOS_PER_SECOND)) % 60n;
+  const seconds = fractionOf(nanos % (60n * NANOS_PER_SECOND), NANOS_PER_SECOND);
+  if (hours > 0n) return `${hours}h${minutes}m${seconds}s`;
+  if (minutes > 0n) return `${minutes}m${seconds}s`;
+  return `${seconds}s`;
+}
+
 /** kube-openapi's fallback: `<int> <unit>` terms, units by name or prefix (`3 days`, `1w`). */
 const LONG_TERM = /(\d+)\s*([A-Za-zµ]+)/g;
 const LONG_UNITS: readonly (readonly [bigint, readonly string[]])[] = [

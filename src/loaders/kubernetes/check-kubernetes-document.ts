@@ -43,6 +43,7 @@ import {
 } from './admission-expressions.js';
 import { volumeProblems } from './pod-volumes.js';
 import { isKyvernoPolicy, kyvernoPolicyProblems } from './kyverno-policies.js';
+import { certificateProblems, isCertificate } from './cert-manager-certificates.js';
 import type { ClusterScope } from './kyverno-match.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -159,6 +160,8 @@ export function checkKubernetesDocument(
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)
             : []),
+          // A cert-manager Certificate, as cert-manager's webhook checks it.
+          ...(isCertificate(group, kind.kind) ? certificateProblems(document) : []),
           // A Kyverno policy, as Kyverno checks it when it is written.
           ...(isKyvernoPolicy(group, kind.kind)
             ? kyvernoPolicyProblems(
