@@ -44,6 +44,7 @@ import {
 import { volumeProblems } from './pod-volumes.js';
 import { isKyvernoPolicy, kyvernoPolicyProblems } from './kyverno-policies.js';
 import { certificateProblems, isCertificate } from './cert-manager-certificates.js';
+import { isIssuer, issuerProblems } from './cert-manager-issuers.js';
 import type { ClusterScope } from './kyverno-match.js';
 import { probeProblems } from './container-probes.js';
 import { containerEnvProblems } from './container-env.js';
@@ -160,8 +161,9 @@ export function checkKubernetesDocument(
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)
             : []),
-          // A cert-manager Certificate, as cert-manager's webhook checks it.
+          // A cert-manager Certificate or issuer, as cert-manager's webhook checks it.
           ...(isCertificate(group, kind.kind) ? certificateProblems(document) : []),
+          ...(isIssuer(group, kind.kind) ? issuerProblems(document) : []),
           // A Kyverno policy, as Kyverno checks it when it is written.
           ...(isKyvernoPolicy(group, kind.kind)
             ? kyvernoPolicyProblems(

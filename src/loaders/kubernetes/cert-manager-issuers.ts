@@ -1,0 +1,298 @@
+/**
+ * A cert-manager `Issuer` or `ClusterIssuer` (`cert-manager.io`), checked as cert-manager's
+ * webhook checks it when it is written (`ValidateIssuerConfig` of its
+ * `internal/apis/certmanager/validation`), beyond its CRD's schema, in its words (a field the
+ * CRD requires is reported here when given empty, its absence by the schema):
+ *
+ * - it is one kind of issuer: `acme`, `ca`, `selfSigned`, `vault` or `venafi`;
+ * - an ACME issuer names its server and the secret of its account key, trusts a CA bundle or
+ *   skips TLS verification (not both), gives an external account binding's key ID; each solver
+ *   is one of `http01` (by one of an Ingress or a Gateway route, one of `class`,
+ *   `ingressClassName` or `name`, a service type of `ClusterIP` or `NodePort`) and `dns01` (one
+ *   provider);
+ * - a CA issuer names its secret;
+ * - a Vault issuer names its server and path (no `..` segment), one CA bundle source, a client
+ *   certificate and key together, and one way to authenticate, with what it needs.
+ */
+
+import { isPlainObject } from '../manifest-document.js';
+import type { SchemaProblem } from '../schema-problem.js';
+import { jsonPointer } from '../json-pointer.js';
+import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { dns1123SubdomainProblems } from './label-syntax.js';
+
+type Path = readonly (string | number)[];
+type Add = (path: Path, message: string, part?: 'key' | 'value') => void;
+
+const GROUP = 'cert-manager.io';
+
+/** Whether a document of `group`/`kind` is a cert-manager `Issuer` or `ClusterIssuer`. */
+export function isIssuer(group: string, kind: string): boolean {
+  return group === GROUP && (kind === 'Issuer' || kind === 'ClusterIssuer');
+}
+
+const ISSUER_TYPES = ['acme', 'ca', 'selfSigned', 'vault', 'venafi'];
+const DNS01_PROVIDERS = [
+  'akamai',
+  'azureDNS',
+  'cloudDNS',
+  'cloudflare',
+  'route53',
+  'acmeDNS',
+  'digitalocean',
+  'rfc2136',
+  'webhook',
+];
+
+/** A string field's value, `''` when absent. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** A mapping field's value, `undefined` when it is none. */
+function object(value: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(value) ? value : undefined;
+}
+
+/** The problems of an Issuer or ClusterIssuer (see above). */
+export function issuerProblems(document: Record<string, unknown>): SchemaProblem[] {
+  const spec = document.spec;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  const add: Add = (path, message, part = 'value') => {
+    problems.push({ path: jsonPointer(['spec', ...path]), part, keyword: 'cert-manager', message });
+  };
+  const types = ISSUER_TYPES.filter((type) => spec[type] != null);
+  if (types.length === 0) {
+    add([], requiredValue('at least one issuer must be configured'), 'key');
+  }
+  for (const type of types.slice(1)) {
+    add([type], forbiddenValue('may not specify more than one issuer type'), 'key');
+  }
+  const first = types[0];
+  const config = first === undefined ? undefined : object(spec[first]);
+  if (config === undefined) return problems;
+  if (first === 'acme') acmeProblems(config, add);
+  if (first === 'ca' && config.secretName === '') {
+    add(['ca', 'secretName'], requiredValue(), 'key');
+  }
+  if (first === 'vault') vaultProblems(config, add);
+  return problems;
+}
+
+/** `ValidateACMEIssuerConfig`. */
+function acmeProblems(acme: Record<string, unknown>, add: Add): void {
+  if (text(acme.caBundle) !== '' && acme.skipTLSVerify === true) {
+    const both = 'caBundle and skipTLSVerify are mutually exclusive and cannot both be set';
+    add(['acme', 'caBundle'], invalidValue('', both));
+    add(['acme', 'skipTLSVerify'], invalidValue(true, both));
+  }
+  if (object(acme.privateKeySecretRef)?.name === '') {
+    add(
+      ['acme', 'privateKeySecretRef', 'name'],
+      requiredValue('private key secret name is a required field'),
+      'key',
+    );
+  }
+  if (acme.server === '') {
+    add(['acme', 'server'], requiredValue('acme server URL is a required field'), 'key');
+  }
+  const binding = object(acme.externalAccountBinding);
+  if (binding !== undefined && binding.keyID === '') {
+    add(
+      ['acme', 'externalAccountBinding', 'keyID'],
+      requiredValue('the keyID field is required when using externalAccountBinding'),
+      'key',
+    );
+  }
+  const solvers = Array.isArray(acme.solvers) ? acme.solvers : [];
+  solvers.forEach((solver: unknown, i) => {
+    if (isPlainObject(solver)) solverProblems(solver, ['acme', 'solvers', i], add);
+  });
+}
+
+/** `ValidateACMEIssuerChallengeSolverConfig`: one solver type, each with what it needs. */
+function solverProblems(solver: Record<string, unknown>, at: Path, add: Add): void {
+  const http01 = object(solver.http01);
+  const dns01 = object(solver.dns01);
+  if (http01 === undefined && dns01 === undefined) {
+    add(at, requiredValue('no solver type configured'), 'key');
+  }
+  if (http01 !== undefined && dns01 !== undefined) {
+    add(at, forbiddenValue('may not specify more than one solver type in a single solver'), 'key');
+  }
+  if (http01 !== undefined) {
+    const here = [...at, 'http01'];
+    const kinds = ['ingress', 'gatewayHTTPRoute'].filter((kind) => http01[kind] != null);
+    if (kinds.length === 0) add(here, requiredValue('no HTTP01 solver type configured'), 'key');
+    if (kinds.length > 1) {
+      add(here, requiredValue('only 1 HTTP01 solver type may be configured'), 'key');
+    }
+    const ingress = object(http01.ingress);
+    if (ingress !== undefined) ingressProblems(ingress, [...here, 'ingress'], add);
+    const route = object(http01.gatewayHTTPRoute);
+    serviceTypeProblems(route?.serviceType, [...here, 'gatewayHTTPRoute', 'serviceType'], add);
+  }
+  if (dns01 !== undefined && http01 === undefined) {
+    const here = [...at, 'dns01'];
+    const providers = DNS01_PROVIDERS.filter((provider) => dns01[provider] != null);
+    if (providers.length === 0) add(here, requiredValue('no DNS01 provider configured'), 'key');
+    for (const provider of providers.slice(1)) {
+      add(
+        [...here, provider],
+        forbiddenValue('may not specify more than one provider type'),
+        'key',
+      );
+    }
+  }
+}
+
+/** An HTTP01 Ingress solver: one way to name its Ingress, and a service type it has. */
+function ingressProblems(ingress: Record<string, unknown>, at: Path, add: Add): void {
+  const named = [
+    ingress.class != null,
+    ingress.ingressClassName != null,
+    text(ingress.name) !== '',
+  ];
+  if (named.filter(Boolean).length > 1) {
+    add(
+      at,
+      forbiddenValue("only one of 'ingressClassName', 'name' or 'class' should be specified"),
+      'key',
+    );
+  }
+  if (typeof ingress.ingressClassName === 'string') {
+    const problems = dns1123SubdomainProblems(ingress.ingressClassName);
+    if (problems.length > 0) {
+      add(
+        [...at, 'ingressClassName'],
+        invalidValue(
+          ingress.ingressClassName,
+          `must be a valid IngressClass name: ${problems.join(', ')}`,
+        ),
+      );
+    }
+  }
+  serviceTypeProblems(ingress.serviceType, [...at, 'serviceType'], add);
+}
+
+/** A solver's service type: none, `ClusterIP` or `NodePort`. */
+function serviceTypeProblems(serviceType: unknown, at: Path, add: Add): void {
+  if (typeof serviceType !== 'string' || ['', 'ClusterIP', 'NodePort'].includes(serviceType))
+    return;
+  add(at, invalidValue(serviceType, 'must be empty, "ClusterIP" or "NodePort"'));
+}
+
+/** Whether a Vault path has a `..` segment. */
+function climbs(path: unknown): boolean {
+  return text(path).split('/').includes('..');
+}
+
+/** `ValidateVaultIssuerConfig` and `ValidateVaultIssuerAuth`. */
+function vaultProblems(vault: Record<string, unknown>, add: Add): void {
+  const at = ['vault'];
+  if (vault.server === '') add([...at, 'server'], requiredValue(), 'key');
+  if (vault.path === '') add([...at, 'path'], requiredValue(), 'key');
+  else if (climbs(vault.path)) {
+    add([...at, 'path'], invalidValue(vault.path, "must not contain '..' path segments"));
+  }
+  if (text(vault.caBundle) !== '' && vault.caBundleSecretRef != null) {
+    add(
+      [...at, 'caBundleSecretRef'],
+      invalidValue(
+        text(object(vault.caBundleSecretRef)?.name),
+        'specified caBundleSecretRef and caBundle cannot be used together',
+      ),
+    );
+  }
+  if ((vault.clientCertSecretRef != null) !== (vault.clientKeySecretRef != null)) {
+    const missing =
+      vault.clientCertSecretRef == null ? 'clientCertSecretRef' : 'clientKeySecretRef';
+    const other = missing === 'clientCertSecretRef' ? 'clientKeySecretRef' : 'clientCertSecretRef';
+    add([...at, missing], `${missing} must be provided when defining the ${other}`, 'key');
+  }
+  const auth = object(vault.auth) ?? {};
+  const here = [...at, 'auth'];
+  const ways = ['tokenSecretRef', 'appRole', 'clientCertificate', 'kubernetes', 'aws'].filter(
+    (way) => auth[way] != null,
+  );
+  if (ways.length === 0) {
+    add(
+      here,
+      requiredValue(
+        'please supply one of: appRole, kubernetes, tokenSecretRef, clientCertificate, aws',
+      ),
+      'key',
+    );
+  }
+  const appRole = object(auth.appRole);
+  if (appRole !== undefined) {
+    if (appRole.roleId === '') add([...here, 'appRole', 'roleId'], requiredValue(), 'key');
+    if (object(appRole.secretRef)?.name === '') {
+      add([...here, 'appRole', 'secretRef', 'name'], requiredValue(), 'key');
+    }
+    if (climbs(appRole.path)) {
+      add(
+        [...here, 'appRole', 'path'],
+        invalidValue(appRole.path, "must not contain '..' path segments"),
+      );
+    }
+  }
+  const kubernetes = object(auth.kubernetes);
+  if (kubernetes !== undefined) {
+    if (kubernetes.role === '') add([...here, 'kubernetes', 'role'], requiredValue(), 'key');
+    if (climbs(kubernetes.path)) {
+      add(
+        [...here, 'kubernetes', 'path'],
+        invalidValue(kubernetes.path, "must not contain '..' path segments"),
+      );
+    }
+    const bySecret = text(object(kubernetes.secretRef)?.name) !== '';
+    const account = object(kubernetes.serviceAccountRef);
+    if (account !== undefined && text(account.name) === '') {
+      add([...here, 'kubernetes', 'serviceAccountRef', 'name'], requiredValue(), 'key');
+    }
+    const given = [bySecret, account !== undefined].filter(Boolean).length;
+    if (given === 0) {
+      add(
+        [...here, 'kubernetes'],
+        requiredValue('please supply one of: secretRef, serviceAccountRef'),
+        'key',
+      );
+    } else if (given > 1) {
+      add(
+        [...here, 'kubernetes'],
+        forbiddenValue('please supply one of: secretRef, serviceAccountRef'),
+        'key',
+      );
+    }
+  }
+  const certificate = object(auth.clientCertificate);
+  if (certificate !== undefined && climbs(certificate.path)) {
+    add(
+      [...here, 'clientCertificate', 'path'],
+      invalidValue(certificate.path, "must not contain '..' path segments"),
+    );
+  }
+  const aws = object(auth.aws);
+  if (aws !== undefined) {
+    if (aws.role === '') add([...here, 'aws', 'role'], requiredValue(), 'key');
+    if (climbs(aws.mountPath)) {
+      add(
+        [...here, 'aws', 'mountPath'],
+        invalidValue(aws.mountPath, "must not contain '..' path segments"),
+      );
+    }
+    const account = object(aws.serviceAccountRef);
+    if (account !== undefined && text(account.name) === '') {
+      add([...here, 'aws', 'serviceAccountRef', 'name'], requiredValue(), 'key');
+    }
+    if (account !== undefined && text(aws.iamRoleArn) === '') {
+      add(
+        [...here, 'aws', 'iamRoleArn'],
+        requiredValue('iamRoleArn is required when using serviceAccountRef for IRSA'),
+        'key',
+      );
+    }
+  }
+}
