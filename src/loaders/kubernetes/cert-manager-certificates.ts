@@ -9,8 +9,9 @@
  *   `emailAddresses` (bare addresses), `ipAddresses` (addresses, not blocks) or `otherNames`;
  * - a private key's size fits its algorithm (RSA 2048 to 8192, ECDSA 256, 384 or 521), and the
  *   signature algorithm is one of that key's;
- * - `duration` is at least an hour (90 days unless given); `renewBefore` at least 5 minutes and
- *   less than the duration, and not beside `renewBeforePercentage`, which must leave as much;
+ * - `duration` and `renewBefore` are Go durations (`2160h`, not `90d`); the duration is at
+ *   least an hour (90 days unless given); `renewBefore` at least 5 minutes and less than the
+ *   duration, and not beside `renewBeforePercentage`, which must leave as much;
  * - `revisionHistoryLimit` is at least 1; the secret template's labels and annotations are
  *   Kubernetes' (and no `cert-manager.io/` annotation); each additional output format once;
  * - a JKS or PKCS#12 keystore has one password: a literal one, not empty, or a secret's.
@@ -183,10 +184,23 @@ function durationProblems(
   spec: Record<string, unknown>,
   add: (path: Path, message: string, part?: 'key' | 'value') => void,
 ): void {
-  const read = (value: unknown): bigint | undefined =>
-    typeof value === 'string' ? parseGoDuration(value) : undefined;
-  const given = read(spec.duration);
-  const renewBefore = read(spec.renewBefore);
+  const read = (field: 'duration' | 'renewBefore'): bigint | undefined => {
+    const value = spec[field];
+    if (typeof value !== 'string') return undefined;
+    const nanos = parseGoDuration(value);
+    if (nanos === undefined) {
+      add(
+        [field],
+        invalidValue(
+          value,
+          `time: invalid duration ${JSON.stringify(value)}: cert-manager reads Go durations (300ms, 1.5h, 2h45m${/\d\s*d/.test(value) ? '; no days: 90 days is 2160h' : ''})`,
+        ),
+      );
+    }
+    return nanos;
+  };
+  const given = read('duration');
+  const renewBefore = read('renewBefore');
   const percentage =
     typeof spec.renewBeforePercentage === 'number' ? spec.renewBeforePercentage : undefined;
   if (given === undefined && renewBefore === undefined) return;

@@ -119,6 +119,10 @@ describe('a cert-manager Certificate', () => {
     expect(
       load('  secretName: abc\n  commonName: abc\n  duration: 8760h\n  renewBefore: 4380h\n'),
     ).toEqual([]);
+    // Go durations have no days.
+    expect(messages('  secretName: abc\n  commonName: abc\n  duration: 90d\n')).toEqual([
+      'Invalid value: "90d": time: invalid duration "90d": cert-manager reads Go durations (300ms, 1.5h, 2h45m; no days: 90 days is 2160h)',
+    ]);
     expect(messages('  secretName: abc\n  commonName: abc\n  duration: 30m\n')).toEqual([
       'Invalid value: "30m0s": certificate duration must be greater than 1h0m0s',
     ]);
