@@ -294,6 +294,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A field's string value, `''` when it holds none (absent, or of another type). */
+export function stringOrEmpty(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** A short description of a value's kind, for messages. */
 export function describe(value: unknown): string {
   if (value === null) return 'null';

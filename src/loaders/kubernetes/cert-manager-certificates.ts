@@ -20,7 +20,7 @@
  * is not checked, but a literal subject stands for a common name.
  */
 
-import { isPlainObject } from '../manifest-document.js';
+import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { goDurationString, parseGoDuration } from '../string-formats.js';
@@ -66,7 +66,6 @@ export function certificateProblems(document: Record<string, unknown>): SchemaPr
   const add = (path: Path, message: string, part: 'key' | 'value' = 'value'): void => {
     problems.push({ path: jsonPointer(['spec', ...path]), part, keyword: 'cert-manager', message });
   };
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
   const secretName = text(spec.secretName);

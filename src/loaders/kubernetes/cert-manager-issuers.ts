@@ -15,7 +15,7 @@
  *   certificate and key together, and one way to authenticate, with what it needs.
  */
 
-import { isPlainObject } from '../manifest-document.js';
+import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
@@ -43,11 +43,6 @@ const DNS01_PROVIDERS = [
   'rfc2136',
   'webhook',
 ];
-
-/** A string field's value, `''` when absent. */
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
 
 /** A mapping field's value, `undefined` when it is none. */
 function object(value: unknown): Record<string, unknown> | undefined {

@@ -15,7 +15,7 @@
  * the policy's; a name is compared only when the policy's manifest names its namespace.
  */
 
-import { isPlainObject } from '../manifest-document.js';
+import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
 import { forbiddenValue } from './go-field-error.js';
 import type { AddProblem, ClusterScope, Path } from './kyverno-match.js';
 
@@ -59,11 +59,6 @@ export function generateProblems(
   } else {
     patternProblems(generate, at, policy, add);
   }
-}
-
-/** A string field's value, `''` when absent. */
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 /** A namespace as a message shows it: `(none)` for none. */

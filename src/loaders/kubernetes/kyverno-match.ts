@@ -15,7 +15,7 @@
  * - an `exclude.any` filter is not one of `match.any`'s, which would leave nothing.
  */
 
-import { isPlainObject } from '../manifest-document.js';
+import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
 import {
   forbiddenValue,
   invalidStructValue,
@@ -253,7 +253,6 @@ export function excludesAllMatched(
   }
   const mr = isPlainObject(match.resources) ? match.resources : {};
   const er = isPlainObject(exclude.resources) ? exclude.resources : {};
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   if (text(er.name) !== '' && !wildcard(text(er.name)).test(text(mr.name))) return false;
   const excludedNames = strings(er.names);
   if (excludedNames.length > 0) {

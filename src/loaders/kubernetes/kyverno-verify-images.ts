@@ -14,7 +14,7 @@
  * - a Notary verification has no `keys` or `keyless` attestors.
  */
 
-import { isPlainObject } from '../manifest-document.js';
+import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
 import { invalidValue } from './go-field-error.js';
 import type { AddProblem, Path } from './kyverno-match.js';
 
@@ -163,9 +163,4 @@ function attestorProblems(
     }
   }
   if (isPlainObject(nested)) attestorSetProblems(nested, [...at, 'attestor'], add, depth + 1);
-}
-
-/** A string field's value, `''` when absent. */
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
