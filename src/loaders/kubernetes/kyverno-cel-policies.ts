@@ -11,7 +11,7 @@
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { forbiddenValue, requiredValue } from './go-field-error.js';
-import { problemAdder } from './kyverno-policy-spec.js';
+import { specProblems } from './kyverno-policy-spec.js';
 
 const GROUP = 'policies.kyverno.io';
 /** The kinds whose `matchConstraints` need a resource rule. */
@@ -35,31 +35,28 @@ export function kyvernoCelPolicyProblems(
   document: Record<string, unknown>,
   kind: string,
 ): SchemaProblem[] {
-  const spec = document.spec;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = problemAdder(problems);
-  const match = spec.matchConstraints;
-  const rules = isPlainObject(match) ? match.resourceRules : undefined;
-  if (!Array.isArray(rules) || rules.length === 0) {
-    add(
-      ['spec', 'matchConstraints'],
-      `${requiredValue('a matchConstraints with at least one resource rule is required')} (Kyverno's admission webhook refuses a policy that would see no request; \`kyverno apply\` evaluates one anyway, on the payloads given it)`,
-      'key',
-    );
-  }
-  if (kind.endsWith('MutatingPolicy')) {
-    const evaluation = isPlainObject(spec.evaluation) ? spec.evaluation : {};
-    const enabled = (mode: unknown): unknown => (isPlainObject(mode) ? mode.enabled : undefined);
-    if (enabled(evaluation.admission) === false && enabled(evaluation.mutateExisting) !== true) {
+  return specProblems(document, (spec, add) => {
+    const match = spec.matchConstraints;
+    const rules = isPlainObject(match) ? match.resourceRules : undefined;
+    if (!Array.isArray(rules) || rules.length === 0) {
       add(
-        ['spec', 'evaluation'],
-        forbiddenValue(
-          'disabling both admission and mutateExisting evaluation modes is not allowed',
-        ),
+        ['spec', 'matchConstraints'],
+        `${requiredValue('a matchConstraints with at least one resource rule is required')} (Kyverno's admission webhook refuses a policy that would see no request; \`kyverno apply\` evaluates one anyway, on the payloads given it)`,
         'key',
       );
     }
-  }
-  return problems;
+    if (kind.endsWith('MutatingPolicy')) {
+      const evaluation = isPlainObject(spec.evaluation) ? spec.evaluation : {};
+      const enabled = (mode: unknown): unknown => (isPlainObject(mode) ? mode.enabled : undefined);
+      if (enabled(evaluation.admission) === false && enabled(evaluation.mutateExisting) !== true) {
+        add(
+          ['spec', 'evaluation'],
+          forbiddenValue(
+            'disabling both admission and mutateExisting evaluation modes is not allowed',
+          ),
+          'key',
+        );
+      }
+    }
+  });
 }

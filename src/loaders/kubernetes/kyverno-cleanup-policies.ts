@@ -14,7 +14,7 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { cronScheduleError } from './cron-schedule.js';
 import { forbiddenValue, invalidValue } from './go-field-error.js';
 import { emptySetProblems, matchProblems, type ClusterScope } from './kyverno-match.js';
-import { policyNameProblems, problemAdder } from './kyverno-policy-spec.js';
+import { policyNameProblems, specProblems } from './kyverno-policy-spec.js';
 
 /** The problems of a cleanup policy (see above). */
 export function cleanupPolicyProblems(
@@ -22,49 +22,46 @@ export function cleanupPolicyProblems(
   kind: string,
   isClusterScoped: ClusterScope,
 ): SchemaProblem[] {
-  const spec = document.spec;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = problemAdder(problems);
-  policyNameProblems(document.metadata, add);
-  if (Array.isArray(spec.context)) {
-    spec.context.forEach((entry: unknown, i) => {
-      if (!isPlainObject(entry)) return;
-      const refused =
-        entry.imageRegistry != null
-          ? 'imageRegistry'
-          : entry.configMap != null
-            ? 'configMap'
-            : undefined;
-      if (refused === undefined) return;
-      add(
-        ['spec', 'context', i, refused],
-        forbiddenValue(
-          `${refused === 'configMap' ? 'ConfigMap' : 'ImageRegistry'} is not allowed in CleanUp Policy (only apiCall, globalReference and variable entries)`,
-        ),
-        'key',
-      );
-    });
-  }
-  if (typeof spec.schedule === 'string') {
-    const error = cronScheduleError(spec.schedule);
-    if (error !== undefined) {
-      add(
-        ['spec', 'schedule'],
-        invalidValue(
-          spec.schedule,
-          `schedule spec in the cleanupPolicy is not in proper cron format (${error})`,
-        ),
-      );
+  return specProblems(document, (spec, add) => {
+    policyNameProblems(document.metadata, add);
+    if (Array.isArray(spec.context)) {
+      spec.context.forEach((entry: unknown, i) => {
+        if (!isPlainObject(entry)) return;
+        const refused =
+          entry.imageRegistry != null
+            ? 'imageRegistry'
+            : entry.configMap != null
+              ? 'configMap'
+              : undefined;
+        if (refused === undefined) return;
+        add(
+          ['spec', 'context', i, refused],
+          forbiddenValue(
+            `${refused === 'configMap' ? 'ConfigMap' : 'ImageRegistry'} is not allowed in CleanUp Policy (only apiCall, globalReference and variable entries)`,
+          ),
+          'key',
+        );
+      });
     }
-  }
-  const rules = {
-    namespaced: kind === 'CleanupPolicy',
-    isClusterScoped,
-    noUserInfo: 'a cleanup policy runs on a schedule, with no request and no user',
-  };
-  matchProblems(spec.match, ['spec', 'match'], rules, add);
-  matchProblems(spec.exclude, ['spec', 'exclude'], rules, add);
-  emptySetProblems(spec.match, spec.exclude, ['spec'], 'CleanupPolicy', add);
-  return problems;
+    if (typeof spec.schedule === 'string') {
+      const error = cronScheduleError(spec.schedule);
+      if (error !== undefined) {
+        add(
+          ['spec', 'schedule'],
+          invalidValue(
+            spec.schedule,
+            `schedule spec in the cleanupPolicy is not in proper cron format (${error})`,
+          ),
+        );
+      }
+    }
+    const rules = {
+      namespaced: kind === 'CleanupPolicy',
+      isClusterScoped,
+      noUserInfo: 'a cleanup policy runs on a schedule, with no request and no user',
+    };
+    matchProblems(spec.match, ['spec', 'match'], rules, add);
+    matchProblems(spec.exclude, ['spec', 'exclude'], rules, add);
+    emptySetProblems(spec.match, spec.exclude, ['spec'], 'CleanupPolicy', add);
+  });
 }

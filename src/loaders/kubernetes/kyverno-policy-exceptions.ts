@@ -10,7 +10,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { requiredValue } from './go-field-error.js';
 import { matchProblems, type ClusterScope } from './kyverno-match.js';
-import { problemAdder } from './kyverno-policy-spec.js';
+import { specProblems } from './kyverno-policy-spec.js';
 import { podSecurityExcludeProblems } from './kyverno-pod-security.js';
 
 /** The problems of a policy exception (see above). */
@@ -18,33 +18,30 @@ export function policyExceptionProblems(
   document: Record<string, unknown>,
   isClusterScoped: ClusterScope,
 ): SchemaProblem[] {
-  const spec = document.spec;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = problemAdder(problems);
-  matchProblems(
-    spec.match,
-    ['spec', 'match'],
-    {
-      namespaced: false,
-      isClusterScoped,
-      ...(spec.background !== false && {
-        noUserInfo:
-          'an exception applied in the background (spec.background, true unless false) sees existing resources with no user; set spec.background: false',
-      }),
-    },
-    add,
-  );
-  podSecurityExcludeProblems(spec.podSecurity, ['spec', 'podSecurity'], undefined, add);
-  if (Array.isArray(spec.exceptions)) {
-    spec.exceptions.forEach((exception: unknown, i) => {
-      if (isPlainObject(exception) && exception.policyName === '') {
-        add(
-          ['spec', 'exceptions', i, 'policyName'],
-          requiredValue('An exception requires a policy name'),
-        );
-      }
-    });
-  }
-  return problems;
+  return specProblems(document, (spec, add) => {
+    matchProblems(
+      spec.match,
+      ['spec', 'match'],
+      {
+        namespaced: false,
+        isClusterScoped,
+        ...(spec.background !== false && {
+          noUserInfo:
+            'an exception applied in the background (spec.background, true unless false) sees existing resources with no user; set spec.background: false',
+        }),
+      },
+      add,
+    );
+    podSecurityExcludeProblems(spec.podSecurity, ['spec', 'podSecurity'], undefined, add);
+    if (Array.isArray(spec.exceptions)) {
+      spec.exceptions.forEach((exception: unknown, i) => {
+        if (isPlainObject(exception) && exception.policyName === '') {
+          add(
+            ['spec', 'exceptions', i, 'policyName'],
+            requiredValue('An exception requires a policy name'),
+          );
+        }
+      });
+    }
+  });
 }

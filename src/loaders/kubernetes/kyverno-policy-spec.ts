@@ -31,134 +31,133 @@ export function kyvernoPolicySpecProblems(
   kind: string,
   isClusterScoped: ClusterScope,
 ): SchemaProblem[] {
-  const spec = document.spec;
-  if (!isPlainObject(spec)) return [];
-  const problems: SchemaProblem[] = [];
-  const add = problemAdder(problems);
-  const rules = Array.isArray(spec.rules) ? spec.rules : [];
-  policyMetadataProblems(document.metadata, add);
-  const metadata = isPlainObject(document.metadata) ? document.metadata : {};
-  const policy = {
-    namespaced: kind === 'Policy',
-    namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
-    background: spec.background !== false,
-    validationFailureAction: spec.validationFailureAction,
-    isClusterScoped,
-  };
-  rules.forEach((rule: unknown, i) => {
-    if (isPlainObject(rule)) ruleProblems(rule, ['spec', 'rules', i], policy, add);
-  });
+  return specProblems(document, (spec, add) => {
+    const rules = Array.isArray(spec.rules) ? spec.rules : [];
+    policyMetadataProblems(document.metadata, add);
+    const metadata = isPlainObject(document.metadata) ? document.metadata : {};
+    const policy = {
+      namespaced: kind === 'Policy',
+      namespace: typeof metadata.namespace === 'string' ? metadata.namespace : undefined,
+      background: spec.background !== false,
+      validationFailureAction: spec.validationFailureAction,
+      isClusterScoped,
+    };
+    rules.forEach((rule: unknown, i) => {
+      if (isPlainObject(rule)) ruleProblems(rule, ['spec', 'rules', i], policy, add);
+    });
 
-  const names = new Set<string>();
-  rules.forEach((rule: unknown, i) => {
-    if (!isPlainObject(rule) || typeof rule.name !== 'string') return;
-    if (names.has(rule.name)) {
+    const names = new Set<string>();
+    rules.forEach((rule: unknown, i) => {
+      if (!isPlainObject(rule) || typeof rule.name !== 'string') return;
+      if (names.has(rule.name)) {
+        add(
+          ['spec', 'rules', i, 'name'],
+          invalidValue(rule.name, `Duplicate rule name: '${rule.name}'`),
+        );
+      }
+      names.add(rule.name);
+    });
+
+    const webhook = isPlainObject(spec.webhookConfiguration)
+      ? spec.webhookConfiguration
+      : undefined;
+    if (spec.webhookTimeoutSeconds != null && webhook?.timeoutSeconds != null) {
       add(
-        ['spec', 'rules', i, 'name'],
-        invalidValue(rule.name, `Duplicate rule name: '${rule.name}'`),
-      );
-    }
-    names.add(rule.name);
-  });
-
-  const webhook = isPlainObject(spec.webhookConfiguration) ? spec.webhookConfiguration : undefined;
-  if (spec.webhookTimeoutSeconds != null && webhook?.timeoutSeconds != null) {
-    add(
-      ['spec', 'webhookTimeoutSeconds'],
-      forbiddenValue(
-        'remove the deprecated field and use spec.webhookConfiguration.timeoutSeconds instead',
-      ),
-      'key',
-    );
-  }
-  if (spec.failurePolicy != null && webhook?.failurePolicy != null) {
-    add(
-      ['spec', 'failurePolicy'],
-      forbiddenValue(
-        'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead',
-      ),
-      'key',
-    );
-  }
-  if (spec.generateExistingOnPolicyUpdate != null) {
-    add(
-      ['spec', 'generateExistingOnPolicyUpdate'],
-      forbiddenValue(
-        'remove the deprecated field and use spec.generate[*].generateExisting instead',
-      ),
-      'key',
-    );
-  }
-  for (const [value, path] of [
-    [spec.webhookTimeoutSeconds, ['spec', 'webhookTimeoutSeconds']],
-    [webhook?.timeoutSeconds, ['spec', 'webhookConfiguration', 'timeoutSeconds']],
-  ] as const) {
-    if (typeof value === 'number' && (value < 1 || value > 30)) {
-      add(path, invalidValue(value, 'the timeout value must be between 1 and 30 seconds'));
-    }
-  }
-
-  rules.forEach((rule: unknown, i) => {
-    if (!isPlainObject(rule) || !isPlainObject(rule.mutate)) return;
-    const mutate = rule.mutate;
-    const onUpdate =
-      spec.mutateExistingOnPolicyUpdate === true || mutate.mutateExistingOnPolicyUpdate === true;
-    if (onUpdate && !(Array.isArray(mutate.targets) && mutate.targets.length > 0)) {
-      add(
-        mutate.mutateExistingOnPolicyUpdate === true
-          ? ['spec', 'rules', i, 'mutate', 'mutateExistingOnPolicyUpdate']
-          : ['spec', 'mutateExistingOnPolicyUpdate'],
+        ['spec', 'webhookTimeoutSeconds'],
         forbiddenValue(
-          `rules[${i}].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set`,
+          'remove the deprecated field and use spec.webhookConfiguration.timeoutSeconds instead',
         ),
         'key',
       );
     }
-  });
-
-  const overrides = spec.validationFailureActionOverrides;
-  if (kind === 'ClusterPolicy') {
-    overrideNamespaceProblems(overrides, ['spec', 'validationFailureActionOverrides'], add);
-    rules.forEach((rule: unknown, i) => {
-      if (!isPlainObject(rule) || !isPlainObject(rule.validate)) return;
-      overrideNamespaceProblems(
-        rule.validate.failureActionOverrides,
-        ['spec', 'rules', i, 'validate', 'failureActionOverrides'],
-        add,
-      );
-    });
-  }
-  if (kind === 'Policy' && Array.isArray(overrides) && overrides.length > 0) {
-    add(
-      ['spec', 'validationFailureActionOverrides'],
-      forbiddenValue(
-        'Use of validationFailureActionOverrides is supported only with ClusterPolicy',
-      ),
-      'key',
-    );
-  }
-
-  if (spec.admission === false) {
-    if (spec.background === false) {
+    if (spec.failurePolicy != null && webhook?.failurePolicy != null) {
       add(
-        ['spec', 'admission'],
-        'disabling both admission and background processing is not allowed',
+        ['spec', 'failurePolicy'],
+        forbiddenValue(
+          'remove the deprecated field and use spec.webhookConfiguration.failurePolicy instead',
+        ),
+        'key',
       );
-    } else {
-      const other = rules.findIndex(
-        (rule: unknown) =>
-          isPlainObject(rule) &&
-          (rule.mutate != null || rule.generate != null || rule.verifyImages != null),
+    }
+    if (spec.generateExistingOnPolicyUpdate != null) {
+      add(
+        ['spec', 'generateExistingOnPolicyUpdate'],
+        forbiddenValue(
+          'remove the deprecated field and use spec.generate[*].generateExisting instead',
+        ),
+        'key',
       );
-      if (other !== -1) {
-        add(
-          ['spec', 'admission'],
-          `disabling admission processing is only allowed with validation policies (rules[${other}] does not only validate)`,
-        );
+    }
+    for (const [value, path] of [
+      [spec.webhookTimeoutSeconds, ['spec', 'webhookTimeoutSeconds']],
+      [webhook?.timeoutSeconds, ['spec', 'webhookConfiguration', 'timeoutSeconds']],
+    ] as const) {
+      if (typeof value === 'number' && (value < 1 || value > 30)) {
+        add(path, invalidValue(value, 'the timeout value must be between 1 and 30 seconds'));
       }
     }
-  }
-  return problems;
+
+    rules.forEach((rule: unknown, i) => {
+      if (!isPlainObject(rule) || !isPlainObject(rule.mutate)) return;
+      const mutate = rule.mutate;
+      const onUpdate =
+        spec.mutateExistingOnPolicyUpdate === true || mutate.mutateExistingOnPolicyUpdate === true;
+      if (onUpdate && !(Array.isArray(mutate.targets) && mutate.targets.length > 0)) {
+        add(
+          mutate.mutateExistingOnPolicyUpdate === true
+            ? ['spec', 'rules', i, 'mutate', 'mutateExistingOnPolicyUpdate']
+            : ['spec', 'mutateExistingOnPolicyUpdate'],
+          forbiddenValue(
+            `rules[${i}].mutate.targets has to be specified when mutateExistingOnPolicyUpdate is set`,
+          ),
+          'key',
+        );
+      }
+    });
+
+    const overrides = spec.validationFailureActionOverrides;
+    if (kind === 'ClusterPolicy') {
+      overrideNamespaceProblems(overrides, ['spec', 'validationFailureActionOverrides'], add);
+      rules.forEach((rule: unknown, i) => {
+        if (!isPlainObject(rule) || !isPlainObject(rule.validate)) return;
+        overrideNamespaceProblems(
+          rule.validate.failureActionOverrides,
+          ['spec', 'rules', i, 'validate', 'failureActionOverrides'],
+          add,
+        );
+      });
+    }
+    if (kind === 'Policy' && Array.isArray(overrides) && overrides.length > 0) {
+      add(
+        ['spec', 'validationFailureActionOverrides'],
+        forbiddenValue(
+          'Use of validationFailureActionOverrides is supported only with ClusterPolicy',
+        ),
+        'key',
+      );
+    }
+
+    if (spec.admission === false) {
+      if (spec.background === false) {
+        add(
+          ['spec', 'admission'],
+          'disabling both admission and background processing is not allowed',
+        );
+      } else {
+        const other = rules.findIndex(
+          (rule: unknown) =>
+            isPlainObject(rule) &&
+            (rule.mutate != null || rule.generate != null || rule.verifyImages != null),
+        );
+        if (other !== -1) {
+          add(
+            ['spec', 'admission'],
+            `disabling admission processing is only allowed with validation policies (rules[${other}] does not only validate)`,
+          );
+        }
+      }
+    }
+  });
 }
 
 /**
@@ -214,8 +213,23 @@ function patternMatch(
   return undefined;
 }
 
+/**
+ * The problems `check` finds in a Kyverno policy's spec (none when it is no mapping), each added
+ * with rule `kyverno-policy`.
+ */
+export function specProblems(
+  document: Record<string, unknown>,
+  check: (spec: Record<string, unknown>, add: AddProblem) => void,
+): SchemaProblem[] {
+  const spec = document.spec;
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  check(spec, problemAdder(problems));
+  return problems;
+}
+
 /** What adds a problem of Kyverno's policy checks (rule `kyverno-policy`) to `problems`. */
-export function problemAdder(problems: SchemaProblem[]): AddProblem {
+function problemAdder(problems: SchemaProblem[]): AddProblem {
   return (path, message, part = 'value', warning) => {
     problems.push({
       path: jsonPointer(path),
