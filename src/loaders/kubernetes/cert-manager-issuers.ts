@@ -178,9 +178,11 @@ function serviceTypeProblems(serviceType: unknown, at: Path, add: Add): void {
   add(at, invalidValue(serviceType, 'must be empty, "ClusterIP" or "NodePort"'));
 }
 
-/** Whether a Vault path has a `..` segment. */
-function climbs(path: unknown): boolean {
-  return text(path).split('/').includes('..');
+/** A Vault path with a `..` segment, reported at `at` (`containsDotDotSegment`). */
+function climbingPathProblems(path: unknown, at: Path, add: Add): void {
+  if (text(path).split('/').includes('..')) {
+    add(at, invalidValue(path, "must not contain '..' path segments"));
+  }
 }
 
 /** `ValidateVaultIssuerConfig` and `ValidateVaultIssuerAuth`. */
@@ -188,9 +190,7 @@ function vaultProblems(vault: Record<string, unknown>, add: Add): void {
   const at = ['vault'];
   if (vault.server === '') add([...at, 'server'], requiredValue(), 'key');
   if (vault.path === '') add([...at, 'path'], requiredValue(), 'key');
-  else if (climbs(vault.path)) {
-    add([...at, 'path'], invalidValue(vault.path, "must not contain '..' path segments"));
-  }
+  else climbingPathProblems(vault.path, [...at, 'path'], add);
   if (text(vault.caBundle) !== '' && vault.caBundleSecretRef != null) {
     add(
       [...at, 'caBundleSecretRef'],
@@ -226,22 +226,12 @@ function vaultProblems(vault: Record<string, unknown>, add: Add): void {
     if (object(appRole.secretRef)?.name === '') {
       add([...here, 'appRole', 'secretRef', 'name'], requiredValue(), 'key');
     }
-    if (climbs(appRole.path)) {
-      add(
-        [...here, 'appRole', 'path'],
-        invalidValue(appRole.path, "must not contain '..' path segments"),
-      );
-    }
+    climbingPathProblems(appRole.path, [...here, 'appRole', 'path'], add);
   }
   const kubernetes = object(auth.kubernetes);
   if (kubernetes !== undefined) {
     if (kubernetes.role === '') add([...here, 'kubernetes', 'role'], requiredValue(), 'key');
-    if (climbs(kubernetes.path)) {
-      add(
-        [...here, 'kubernetes', 'path'],
-        invalidValue(kubernetes.path, "must not contain '..' path segments"),
-      );
-    }
+    climbingPathProblems(kubernetes.path, [...here, 'kubernetes', 'path'], add);
     const bySecret = text(object(kubernetes.secretRef)?.name) !== '';
     const account = object(kubernetes.serviceAccountRef);
     if (account !== undefined && text(account.name) === '') {
@@ -263,21 +253,11 @@ function vaultProblems(vault: Record<string, unknown>, add: Add): void {
     }
   }
   const certificate = object(auth.clientCertificate);
-  if (certificate !== undefined && climbs(certificate.path)) {
-    add(
-      [...here, 'clientCertificate', 'path'],
-      invalidValue(certificate.path, "must not contain '..' path segments"),
-    );
-  }
+  climbingPathProblems(certificate?.path, [...here, 'clientCertificate', 'path'], add);
   const aws = object(auth.aws);
   if (aws !== undefined) {
     if (aws.role === '') add([...here, 'aws', 'role'], requiredValue(), 'key');
-    if (climbs(aws.mountPath)) {
-      add(
-        [...here, 'aws', 'mountPath'],
-        invalidValue(aws.mountPath, "must not contain '..' path segments"),
-      );
-    }
+    climbingPathProblems(aws.mountPath, [...here, 'aws', 'mountPath'], add);
     const account = object(aws.serviceAccountRef);
     if (account !== undefined && text(account.name) === '') {
       add([...here, 'aws', 'serviceAccountRef', 'name'], requiredValue(), 'key');
