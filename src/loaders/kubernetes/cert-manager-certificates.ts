@@ -179,6 +179,15 @@ function issuerRefProblems(
 }
 
 /** `ValidateDuration`: the duration, `renewBefore` and `renewBeforePercentage` against each other. */
+/** A duration field cert-manager cannot read (Go's `time.ParseDuration`), said with what it reads. */
+export function invalidGoDuration(value: string): string {
+  const days = /\d\s*d/.test(value) ? '; no days: 90 days is 2160h' : '';
+  return invalidValue(
+    value,
+    `time: invalid duration ${JSON.stringify(value)}: cert-manager reads Go durations (300ms, 1.5h, 2h45m${days})`,
+  );
+}
+
 function durationProblems(
   spec: Record<string, unknown>,
   add: (path: Path, message: string, part?: 'key' | 'value') => void,
@@ -188,13 +197,7 @@ function durationProblems(
     if (typeof value !== 'string') return undefined;
     const nanos = parseGoDuration(value);
     if (nanos === undefined) {
-      add(
-        [field],
-        invalidValue(
-          value,
-          `time: invalid duration ${JSON.stringify(value)}: cert-manager reads Go durations (300ms, 1.5h, 2h45m${/\d\s*d/.test(value) ? '; no days: 90 days is 2160h' : ''})`,
-        ),
-      );
+      add([field], invalidGoDuration(value));
     }
     return nanos;
   };

@@ -8,11 +8,14 @@
  * - an ACME issuer names its server and the secret of its account key, trusts a CA bundle or
  *   skips TLS verification (not both), gives an external account binding's key ID; each solver
  *   is one of `http01` (by one of an Ingress or a Gateway route, one of `class`,
- *   `ingressClassName` or `name`, a service type of `ClusterIP` or `NodePort`) and `dns01` (one
- *   provider);
- * - a CA issuer names its secret;
+ *   `ingressClassName` or `name`, a service type of `ClusterIP` or `NodePort`) and `dns01`
+ *   (`cert-manager-dns01.ts`), and waits no negative time instead of its self check; an external
+ *   account binding's key names its secret's key;
+ * - a CA issuer names its secret, and leaves no OCSP server or issuing certificate URL empty;
  * - a Vault issuer names its server and path (no `..` segment), one CA bundle source, a client
- *   certificate and key together, and one way to authenticate, with what it needs.
+ *   certificate and key together, and one way to authenticate, with what it needs;
+ * - a Venafi issuer names its zone and is one of TPP (with its URL and one CA bundle source),
+ *   Cloud and NGTS (with its TSG ID and credentials).
  */
 
 import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
@@ -20,6 +23,9 @@ import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
 import { dns1123SubdomainProblems } from './label-syntax.js';
+import { dns01Problems, secretKeySelectorProblems } from './cert-manager-dns01.js';
+import { goDurationString, parseGoDuration } from '../string-formats.js';
+import { invalidGoDuration } from './cert-manager-certificates.js';
 
 type Path = readonly (string | number)[];
 type Add = (path: Path, message: string, part?: 'key' | 'value') => void;
@@ -32,17 +38,6 @@ export function isIssuer(group: string, kind: string): boolean {
 }
 
 const ISSUER_TYPES = ['acme', 'ca', 'selfSigned', 'vault', 'venafi'];
-const DNS01_PROVIDERS = [
-  'akamai',
-  'azureDNS',
-  'cloudDNS',
-  'cloudflare',
-  'route53',
-  'acmeDNS',
-  'digitalocean',
-  'rfc2136',
-  'webhook',
-];
 
 /** A mapping field's value, `undefined` when it is none. */
 function object(value: unknown): Record<string, unknown> | undefined {
@@ -68,10 +63,9 @@ export function issuerProblems(document: Record<string, unknown>): SchemaProblem
   const config = first === undefined ? undefined : object(spec[first]);
   if (config === undefined) return problems;
   if (first === 'acme') acmeProblems(config, add);
-  if (first === 'ca' && config.secretName === '') {
-    add(['ca', 'secretName'], requiredValue(), 'key');
-  }
+  if (first === 'ca') caProblems(config, add);
   if (first === 'vault') vaultProblems(config, add);
+  if (first === 'venafi') venafiProblems(config, add);
   return problems;
 }
 
@@ -93,12 +87,16 @@ function acmeProblems(acme: Record<string, unknown>, add: Add): void {
     add(['acme', 'server'], requiredValue('acme server URL is a required field'), 'key');
   }
   const binding = object(acme.externalAccountBinding);
-  if (binding !== undefined && binding.keyID === '') {
-    add(
-      ['acme', 'externalAccountBinding', 'keyID'],
-      requiredValue('the keyID field is required when using externalAccountBinding'),
-      'key',
-    );
+  if (binding !== undefined) {
+    const here = ['acme', 'externalAccountBinding'];
+    if (binding.keyID === '') {
+      add(
+        [...here, 'keyID'],
+        requiredValue('the keyID field is required when using externalAccountBinding'),
+        'key',
+      );
+    }
+    secretKeySelectorProblems(binding.keySecretRef, [...here, 'keySecretRef'], add);
   }
   const solvers = Array.isArray(acme.solvers) ? acme.solvers : [];
   solvers.forEach((solver: unknown, i) => {
@@ -128,15 +126,16 @@ function solverProblems(solver: Record<string, unknown>, at: Path, add: Add): vo
     const route = object(http01.gatewayHTTPRoute);
     serviceTypeProblems(route?.serviceType, [...here, 'gatewayHTTPRoute', 'serviceType'], add);
   }
-  if (dns01 !== undefined && http01 === undefined) {
-    const here = [...at, 'dns01'];
-    const providers = DNS01_PROVIDERS.filter((provider) => dns01[provider] != null);
-    if (providers.length === 0) add(here, requiredValue('no DNS01 provider configured'), 'key');
-    for (const provider of providers.slice(1)) {
+  if (dns01 !== undefined && http01 === undefined) dns01Problems(dns01, [...at, 'dns01'], add);
+  const wait = solver.waitInsteadOfSelfCheck;
+  if (typeof wait === 'string') {
+    const nanos = parseGoDuration(wait);
+    const here = [...at, 'waitInsteadOfSelfCheck'];
+    if (nanos === undefined) add(here, invalidGoDuration(wait));
+    else if (nanos < 0n) {
       add(
-        [...here, provider],
-        forbiddenValue('may not specify more than one provider type'),
-        'key',
+        here,
+        invalidValue(goDurationString(nanos), 'waitInsteadOfSelfCheck must not be negative'),
       );
     }
   }
@@ -176,6 +175,52 @@ function serviceTypeProblems(serviceType: unknown, at: Path, add: Add): void {
   if (typeof serviceType !== 'string' || ['', 'ClusterIP', 'NodePort'].includes(serviceType))
     return;
   add(at, invalidValue(serviceType, 'must be empty, "ClusterIP" or "NodePort"'));
+}
+
+/** `ValidateCAIssuerConfig`: its secret, and no empty OCSP server or issuing certificate URL. */
+function caProblems(ca: Record<string, unknown>, add: Add): void {
+  if (ca.secretName === '') add(['ca', 'secretName'], requiredValue(), 'key');
+  const urls = [
+    ['ocspServers', 'must be a valid URL, e.g., http://ocsp.int-x3.letsencrypt.org'],
+    ['issuingCertificateURLs', 'must be a valid URL'],
+  ] as const;
+  for (const [field, detail] of urls) {
+    const given: unknown = ca[field];
+    if (!Array.isArray(given)) continue;
+    given.forEach((url: unknown, i) => {
+      if (url === '') add(['ca', field, i], invalidValue('', detail));
+    });
+  }
+}
+
+/** `ValidateVenafiIssuerConfig`: a zone, and one of TPP, Cloud and NGTS with what it needs. */
+function venafiProblems(venafi: Record<string, unknown>, add: Add): void {
+  if (venafi.zone === '') add(['venafi', 'zone'], requiredValue(), 'key');
+  const kinds = ['tpp', 'cloud', 'ngts'].filter((kind) => venafi[kind] != null);
+  if (kinds.length !== 1) {
+    const one = 'please supply one of: tpp, cloud, ngts';
+    add(['venafi'], kinds.length === 0 ? requiredValue(one) : forbiddenValue(one), 'key');
+  }
+  const tpp = object(venafi.tpp);
+  if (tpp !== undefined) {
+    if (tpp.url === '') add(['venafi', 'tpp', 'url'], requiredValue(), 'key');
+    if (text(tpp.caBundle) !== '' && tpp.caBundleSecretRef != null) {
+      add(
+        ['venafi', 'tpp'],
+        forbiddenValue(
+          'may not specify more than one of caBundle/caBundleSecretRef as TPP CA Bundle',
+        ),
+        'key',
+      );
+    }
+  }
+  const ngts = object(venafi.ngts);
+  if (ngts !== undefined) {
+    if (ngts.tsgID === '') add(['venafi', 'ngts', 'tsgID'], requiredValue(), 'key');
+    if (object(ngts.credentialsRef)?.name === '') {
+      add(['venafi', 'ngts', 'credentialsRef', 'name'], requiredValue(), 'key');
+    }
+  }
 }
 
 /** A Vault path with a `..` segment, reported at `at` (`containsDotDotSegment`). */
