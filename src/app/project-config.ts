@@ -85,6 +85,7 @@ const KUBERNETES_ANSWERS = new Set([
   'builtin-kind',
   'kubernetes-kind',
   'missing-crd',
+  'tool-kind',
   'invalid-api-version',
   'component-config',
 ]);

@@ -18,6 +18,7 @@ import { describeDocument, type ResourceDocument } from './resource-document.js'
 import { LoadedResource } from './loaded-resource.js';
 import { manifestDraft } from './manifest-draft.js';
 import { isPlainObject, type ManifestHeader } from './manifest-document.js';
+import type { KubernetesHeader } from './manifest-header.js';
 import type { AppliedBy } from './applied-by.js';
 import type { ApiServerWording, SchemaCompiler } from './schema-compiler.js';
 import { schemaHasRules } from './schema-node.js';
@@ -135,7 +136,8 @@ export function loadResources(
     if (
       rules.ignoreUnknownKinds === true &&
       header.kubernetes !== undefined &&
-      collected.kinds.find(header.kubernetes) === undefined
+      collected.kinds.find(header.kubernetes) === undefined &&
+      isIgnorableUnknownKind(collected.kinds, header.kubernetes, report)
     ) {
       documents.push({ ...document, status: 'skipped' });
       continue;
@@ -330,6 +332,32 @@ export interface LoadResourcesOptions {
    * (kubeconform's `-ignore-missing-schemas`).
    */
   readonly ignoreUnknownKinds?: boolean;
+}
+
+/**
+ * The unknown kinds `--ignore-unknown-kinds` skips, as kubeconform skips a kind it has no schema
+ * for: one a CRD not given here would define, a tool's own file, a component's configuration
+ * (`KubeletConfiguration`). A kind Kubernetes answers for (`apps/v1` `Deploymnet`, `v1`
+ * `Configmap`, a removed API, a version the load's CRD does not serve) stays an error: no CRD
+ * anywhere makes it valid.
+ */
+const IGNORABLE_UNKNOWN_KINDS: ReadonlySet<string | undefined> = new Set([
+  'missing-crd',
+  'tool-kind',
+  'component-config',
+]);
+
+function isIgnorableUnknownKind(
+  kinds: KubernetesKinds,
+  header: KubernetesHeader,
+  report: DocumentReport,
+): boolean {
+  const findings: Finding[] = [];
+  const definition = kinds.resolve(header, report.withFindings(findings));
+  return (
+    definition === undefined &&
+    findings.every((finding) => IGNORABLE_UNKNOWN_KINDS.has(finding.rule))
+  );
 }
 
 /**

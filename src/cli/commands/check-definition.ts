@@ -51,7 +51,7 @@ export function defineCheck(): Command {
     )
     .option(
       '--ignore-unknown-kinds',
-      'skip Kubernetes documents of kinds no CRD, config or built-in kind defines, instead of failing (kubeconform -ignore-missing-schemas)',
+      'skip Kubernetes documents of kinds no CRD, config or built-in kind defines, instead of failing (kubeconform -ignore-missing-schemas); a kind Kubernetes rules out (apps/v1 Deploymnet) still fails',
     )
     .option(
       '--typecheck',

@@ -42,7 +42,7 @@ export function defineReport(): Command {
     )
     .option(
       '--ignore-unknown-kinds',
-      'skip Kubernetes documents of kinds nothing defines, instead of failing',
+      'skip Kubernetes documents of kinds nothing defines, instead of failing; a kind Kubernetes rules out (apps/v1 Deploymnet) still fails',
     )
     .addHelpText(
       'after',

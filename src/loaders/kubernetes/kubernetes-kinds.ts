@@ -266,6 +266,7 @@ export class KubernetesKinds {
     } else if (group !== '' && !group.includes('.')) {
       // `skaffold/v2beta22`: a CRD's group has a dot; such a file is most often a tool's own.
       message = `no CustomResourceDefinition can define kind ${kind} of ${header.apiVersion}: a CRD's group has a dot, and ${group} has none; a tool's own file (Skaffold's, say) is no Kubernetes object: leave it out (--skip-kinds ${kind}, --ignore, or .cosiignore)`;
+      rule = 'tool-kind';
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
       rule = 'missing-crd';

@@ -206,6 +206,42 @@ describe('Kubernetes-shaped manifests', () => {
     ]);
   });
 
+  it("skip under --ignore-unknown-kinds only the kinds a CRD or a tool could define, not a typo of Kubernetes' own", () => {
+    const doc = (apiVersion: string, kind: string) => ({
+      path: `${kind.toLowerCase()}.yaml`,
+      text: `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: { name: x }\n`,
+    });
+    const { findings, documents } = loadManifests(
+      [
+        { path: 'crd.yaml', text: CRD },
+        doc('apps/v1', 'Deploymnet'),
+        doc('v1', 'Configmap'),
+        doc('networking.k8s.io/v1', 'Ingres'),
+        doc('extensions/v1beta1', 'Deployment'),
+        doc('example.org', 'ClusterBackup'),
+        doc('example.org/v2', 'ClusterBackup'),
+        doc('helm.toolkit.fluxcd.io/v2', 'HelmRelease'),
+        doc('skaffold/v2beta22', 'Config'),
+        doc('kubelet.config.k8s.io/v1beta1', 'KubeletConfiguration'),
+      ],
+      { ignoreUnknownKinds: true },
+    );
+    // Kubernetes' answers stay errors: no CRD anywhere makes these valid.
+    expect(findings.map((f) => [f.file, f.rule])).toEqual([
+      ['clusterbackup.yaml', 'invalid-api-version'],
+      ['clusterbackup.yaml', 'kubernetes-kind'],
+      ['configmap.yaml', 'kubernetes-kind'],
+      ['deployment.yaml', 'removed-api'],
+      ['deploymnet.yaml', 'builtin-kind'],
+      ['ingres.yaml', 'builtin-kind'],
+    ]);
+    expect(documents.filter((d) => d.status === 'skipped').map((d) => d.file)).toEqual([
+      'helmrelease.yaml',
+      'config.yaml',
+      'kubeletconfiguration.yaml',
+    ]);
+  });
+
   it('read a null label or annotation value as the API server does, the empty string; a number is no string', () => {
     const { findings, resources } = loadManifests([
       {
