@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { isFailure, summarize, totals, type CheckResult } from '../../../app/check/check-result.js';
 import { formatPassed, listedUnrendered } from './check-text.js';
 import { ShownFindings } from './shown-findings.js';
+import { escapeControl, escapeControlLines } from '../escape-control.js';
 
 /** Where the files of findings are, for annotation paths. */
 export interface GithubOptions {
@@ -25,7 +26,7 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
     for (const f of c.findings) {
       if (!shown.take(f)) continue;
       const level = isFailure(f, result.strict) ? 'error' : 'warning';
-      const props = [`title=${property(`${c.check}: ${f.code}`)}`];
+      const props = [`title=${property(escapeControl(`${c.check}: ${f.code}`))}`];
       // A finding about a whole file (a config that does not load, say) is annotated on its
       // first line: GitHub shows an annotation without a line on no line of the diff. One about
       // no file, at the anchor's first line.
@@ -40,7 +41,8 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
       const message = [f.message, f.pointer ? `(at ${f.pointer})` : '', f.diff ? `\n${f.diff}` : '']
         .filter(Boolean)
         .join(' ');
-      out.push(`::${level} ${props.join(',')}::${data(message)}`);
+      // A manifest's keys are in the pointer raw: a CI log is a terminal too.
+      out.push(`::${level} ${props.join(',')}::${data(escapeControlLines(message))}`);
     }
   }
   if (shown.rest !== undefined) {

@@ -70,8 +70,10 @@ function xml(text: string): string {
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')
       .replace(/"/g, '&quot;')
-      // XML 1.0 cannot carry most control characters at all.
+      // XML 1.0 cannot carry most control characters at all, nor U+FFFE, U+FFFF or half a
+      // surrogate pair.
       // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
   );
 }

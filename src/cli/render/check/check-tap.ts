@@ -1,6 +1,7 @@
 import { formatLocation } from '../../../loaders/finding.js';
 import { caseFailed, isFailure, type CheckResult } from '../../../app/check/check-result.js';
 import { FINDINGS_NOT_LISTED } from './shown-findings.js';
+import { escapeControl } from '../escape-control.js';
 
 /** TAP version 13: one test point per case, findings as a YAML diagnostic block. */
 export function renderCheckTap(result: CheckResult): string {
@@ -9,7 +10,8 @@ export function renderCheckTap(result: CheckResult): string {
   result.cases.forEach((c, i) => {
     const failed = caseFailed(c, result.strict);
     const skip = c.resource?.status === 'skipped' ? ' # SKIP' : '';
-    out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${c.check}: ${c.name}${skip}`);
+    const description = tapDescription(`${c.check}: ${c.name}`);
+    out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${description}${skip}`);
     const shown = c.findings.filter((f) => isFailure(f, result.strict) || failed);
     if (failed || shown.length > 0) {
       out.push('  ---');
@@ -27,8 +29,17 @@ export function renderCheckTap(result: CheckResult): string {
   });
   // What was set aside as not manifests (charts, kustomizations): skipped points.
   unrendered.forEach((u, i) => {
-    const reason = u.message.replace(/#/g, '\\#');
-    out.push(`ok ${result.cases.length + i + 1} - set aside: ${u.path} # SKIP ${reason}`);
+    const point = `ok ${result.cases.length + i + 1} - ${tapDescription(`set aside: ${u.path}`)}`;
+    out.push(`${point} # SKIP ${tapDescription(u.message)}`);
   });
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Text for a test point's line, where a `#` starts a directive (a file named `cm # TODO.yaml`
+ * must not turn a failure into a TODO) and a line feed a test point of its own: `\\` and `#`
+ * escaped as TAP escapes them, control characters as `\\n`, `\\x1b`.
+ */
+function tapDescription(text: string): string {
+  return escapeControl(text.replace(/\\/g, '\\\\').replace(/#/g, '\\#'));
 }
