@@ -79,7 +79,9 @@ export async function shareParses(
       const file = files[i];
       if (file === undefined || claimed.has(file.display)) continue;
       try {
-        if ((await stat(file.absolute)).size > MAX_SHARED_FILE_BYTES) continue;
+        const stats = await stat(file.absolute);
+        // A pipe (`-f <(kustomize build)`) is read once, by the run itself.
+        if (!stats.isFile() || stats.size > MAX_SHARED_FILE_BYTES) continue;
       } catch {
         continue;
       }

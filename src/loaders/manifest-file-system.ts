@@ -13,13 +13,23 @@ export interface ManifestDirEntry {
   isSymbolicLink(): boolean;
 }
 
+/** What walking a manifest tree needs to know of a path. */
+export interface ManifestStats {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  /** A pipe (`-f <(kustomize build)`, `-f /dev/stdin` fed by one), read once to its end. */
+  isFIFO?(): boolean;
+  /** A terminal or `/dev/stdin` on one, read to its end as a pipe is. */
+  isCharacterDevice?(): boolean;
+}
+
 /**
  * What walking a manifest tree and reading its files needs from a file system. Errors carry
  * Node's `code` (`ENOENT`...).
  */
 export interface ManifestFileSystem {
   /** Follows symlinks. */
-  stat(path: string): Promise<{ isFile(): boolean; isDirectory(): boolean }>;
+  stat(path: string): Promise<ManifestStats>;
   readdir(path: string): Promise<readonly ManifestDirEntry[]>;
   realpath(path: string): Promise<string>;
   /**
@@ -44,10 +54,31 @@ export const nodeFileSystem: ManifestFileSystem = {
   readdir: (p) => nodeFs.readdir(p, { withFileTypes: true }),
   realpath: (p) => nodeFs.realpath(p),
   readFile: async (p) => {
-    if (isTooLarge((await nodeFs.stat(p)).size)) throw new ManifestTooLargeError();
-    return decodeManifest(await nodeFs.readFile(p));
+    const stats = await nodeFs.stat(p);
+    if (isTooLarge(stats.size)) throw new ManifestTooLargeError();
+    return decodeManifest(stats.isFile() ? await nodeFs.readFile(p) : await readStream(p));
   },
 };
+
+/** The whole of a pipe or device, whose size is known only once read, within the size bound. */
+async function readStream(p: string): Promise<Uint8Array> {
+  const handle = await nodeFs.open(p, 'r');
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(STREAM_CHUNK), 0, STREAM_CHUNK);
+      if (bytesRead === 0) return Buffer.concat(chunks, total);
+      total += bytesRead;
+      if (isTooLarge(total)) throw new ManifestTooLargeError();
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const STREAM_CHUNK = 64 * 1024;
 
 /** Node's error code (`ENOENT`, `ELOOP`...) of a file-system error, if it has one. */
 export function errorCode(error: unknown): string | undefined {

@@ -14,6 +14,7 @@ import {
   type ManifestDirEntry,
   type FoundFile,
   type ManifestFileSystem,
+  type ManifestStats,
 } from './manifest-file-system.js';
 import { ManifestTooLargeError } from './manifest-size.js';
 import type { AppliedBy } from './applied-by.js';
@@ -270,7 +271,7 @@ class ManifestWalker {
 
   async addPath(given: string): Promise<void> {
     const absolute = path.resolve(this.cwd, given);
-    let stats: { isFile(): boolean; isDirectory(): boolean };
+    let stats: ManifestStats;
     try {
       stats = await this.fs.stat(absolute);
     } catch (error) {
@@ -300,6 +301,13 @@ class ManifestWalker {
         this.#kustomizations.push({ display: given, absolute });
         return;
       }
+      this.#named.add(real);
+      this.#addFile(real, given, absolute);
+    } else if (stats.isFIFO?.() === true || stats.isCharacterDevice?.() === true) {
+      // `-f <(kustomize build overlays/prod)`, `-f /dev/stdin`: named, so read as a file is,
+      // once. A pipe has no path of its own to resolve.
+      const real = await this.fs.realpath(absolute).catch(() => absolute);
+      this.#met.add(real);
       this.#named.add(real);
       this.#addFile(real, given, absolute);
     } else {
