@@ -151,7 +151,10 @@ export async function runCli(
     return cli.result()?.exitCode ?? EXIT.ok;
   } catch (thrown) {
     if (thrown instanceof CommanderError) {
-      return thrown.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (thrown.exitCode === 0) return EXIT.ok;
+      const { writeUsageErrorReport } = await import('./usage-error-report.js');
+      await writeUsageErrorReport(argv, thrown.message, io);
+      return EXIT.usage;
     }
     return (await import('./exit-code-of-error.js')).exitCodeOfError(thrown, io);
   }

@@ -330,6 +330,26 @@ describe('cosi check at the edges of CI', () => {
     );
   });
 
+  it('writes the report asked for when commander refuses the command line, or no manifests are given', async () => {
+    const unknown = await cli(['check', '-o', 'junit', '--bogus', 'fixtures/minimal']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown option '--bogus'");
+    expect(unknown.stdout).toContain(
+      `<failure type="usage-error" message="unknown option '--bogus'"></failure>`,
+    );
+    const missing = await cli(['check', '--output=tap', '-f']);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toContain('not ok 1 - setup: setup');
+    expect(missing.stdout).toContain("option '-f, --file <path>' argument missing");
+    const none = await cli(['check', '-ojson'], { cwd: '/' });
+    expect(none.code).toBe(2);
+    const json = JSON.parse(none.stdout) as { failed: number; cases: { check: string }[] };
+    expect([json.failed, json.cases.map((c) => c.check)]).toEqual([1, ['setup']]);
+    // Text is stderr's: the report is for a machine format.
+    const text = await cli(['check', '--bogus', 'fixtures/minimal']);
+    expect([text.code, text.stdout]).toEqual([2, '']);
+  });
+
   it('points controller findings at the manifest of the item, or at the config', async () => {
     const r = await cli(['check', '-f', 'fixtures/cli/failing-controller', '-o', 'json']);
     const json = JSON.parse(r.stdout) as {

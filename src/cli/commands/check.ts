@@ -8,6 +8,7 @@ import { assembleReport } from '../../app/report/assemble-report.js';
 import type { ReportData } from '../../app/report/report-data.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
+import { MissingManifestsError } from '../../app/config-manifests.js';
 import { caseFailed, type CheckCode, type CheckResult } from '../../app/check/check-result.js';
 import { resolveExpect } from '../../app/check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
@@ -230,7 +231,7 @@ function setupFailures(error: unknown): Finding<CheckCode>[] | undefined {
       message: problem.message,
     }));
   }
-  if (error instanceof CliError)
+  if (error instanceof CliError || error instanceof MissingManifestsError)
     return [{ ...at, code: 'usage-error', file: '', message: error.message }];
   return undefined;
 }
