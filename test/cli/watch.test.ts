@@ -569,6 +569,25 @@ describe('cosi watch', () => {
     expect(stdout).toContain('~ VMs.example.org default/db-1');
   });
 
+  it('stops at once, exit 2, for a type the project that loaded does not have (-t nope)', async () => {
+    vi.useRealTimers();
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['watch', '-f', '.', '-t', 'nope'], {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+      cwd: dir,
+      env: {},
+      isTTY: false,
+      onInterrupt: () => () => undefined,
+    });
+    expect([code, stdout, stderr]).toEqual([
+      2,
+      '',
+      'cosi: resource type "nope" is not registered\n',
+    ]);
+  });
+
   it('refuses to start where it cannot be interrupted', async () => {
     const result = await cli(['watch', '-f', '.'], { cwd: dir });
     expect(result.code).toBe(2);

@@ -106,6 +106,7 @@ export async function watch(
           : undefined;
   const colors = createColors(useColor(io, flags.color));
   let traced = Promise.resolve();
+  let unknownType: string | undefined;
   const show = (round: WatchRound): void => {
     const recorded = round.project?.record;
     if (flags.trace !== undefined && recorded) {
@@ -120,6 +121,13 @@ export async function watch(
         });
     }
     const view = toView(round);
+    if (round.number === 1 && round.project !== undefined && view.queryError !== undefined) {
+      // `-t nope` on a project that loaded: a usage error at start, as `get nope -w` says it.
+      unknownType = view.queryError;
+      void session?.close();
+      asked.quit = true;
+      return;
+    }
     if (screen) screen.show(view);
     else if (output === 'json') io.stdout.write(`${JSON.stringify(roundJson(view))}\n`);
     else io.stdout.write(renderRoundLines(view, colors));
@@ -143,5 +151,6 @@ export async function watch(
     screen?.close();
     await traced;
   }
+  if (unknownType !== undefined) throw new CliError(unknownType);
   return { exitCode: EXIT.ok, result: undefined };
 }
