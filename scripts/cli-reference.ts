@@ -33,8 +33,9 @@ export function cliReference(): string {
     ...section(program),
     '## Project options',
     '',
-    'The commands that load a project (those whose options below end with "and the project',
-    'options") take these too. Every command takes `-h, --help`.',
+    'The commands that run a project from its files take these too (those whose options below',
+    'end with "and the project options"); `diff`, `test` and `run` take the few they name. Every',
+    'command takes `-h, --help`.',
     '',
     ...optionTable(PROJECT_OPTIONS),
   ];
@@ -59,7 +60,9 @@ function buildProgram(): Command {
 
 /** The options every command that loads a project shares. */
 const PROJECT_OPTIONS = addProjectOptions(new Command('project')).options;
-const PROJECT_FLAGS = new Set(PROJECT_OPTIONS.map((o) => o.flags));
+/** A project option as the shared definition has it: its flags and its meaning. */
+const PROJECT_FLAGS = new Set(PROJECT_OPTIONS.map((o) => `${o.flags}\n${o.description}`));
+const isProjectOption = (o: Option): boolean => PROJECT_FLAGS.has(`${o.flags}\n${o.description}`);
 
 /** One command's section: heading, usage, description, arguments, options, help's epilogue. */
 function section(command: Command): string[] {
@@ -78,13 +81,15 @@ function section(command: Command): string[] {
     out.push('');
   }
   const options = help.visibleOptions(command).filter((o) => o.long !== '--help');
-  const own = options.filter((o) => !PROJECT_FLAGS.has(o.flags));
+  const own = options.filter((o) => !isProjectOption(o));
+  const shared = options.filter(isProjectOption);
   if (own.length > 0) out.push(...optionTable(own));
-  if (own.length < options.length) {
+  if (shared.length > 0) {
+    const lead = own.length > 0 ? 'and' : 'The';
     out.push(
-      own.length > 0
-        ? 'and the [project options](#project-options).'
-        : 'The [project options](#project-options).',
+      shared.length === PROJECT_OPTIONS.length
+        ? `${lead} the [project options](#project-options).`
+        : `${lead} these of the [project options](#project-options): ${shared.map((o) => `\`${o.long ?? o.flags}\``).join(', ')}.`,
       '',
     );
   }
