@@ -46,6 +46,23 @@ describe('the output contract: data on stdout, findings and the verdict on stder
     expect(empty.stderr).toBe('No resources found\n');
   });
 
+  it('prints [] for no resources in JSON, as apply -o json does, so | jq length says 0', async () => {
+    for (const output of ['json', 'jsonpath-as-json={.metadata.id}']) {
+      const empty = await cli([
+        'get',
+        'vm',
+        '-f',
+        'fixtures/vm-network',
+        '-l',
+        'nope=1',
+        '-o',
+        output,
+        '-q',
+      ]);
+      expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, '[]\n', '']);
+    }
+  });
+
   it('turns color off with FORCE_COLOR=0, even on a terminal', async () => {
     const colored = await cli(['apply', '-f', 'fixtures/vm-network'], { isTTY: true });
     expect(colored.stderr).toContain('\u001b[');

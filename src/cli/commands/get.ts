@@ -160,8 +160,9 @@ export function renderGet(
       io.stderr.write(
         `cosi: resource ${JSON.stringify(result.id)} of type ${JSON.stringify(type)} not found\n`,
       );
-    } else if (groups.length === 0) io.stderr.write('No resources found\n');
-    else {
+    } else if (groups.length === 0 && !printsEmpty(format)) {
+      io.stderr.write('No resources found\n');
+    } else {
       // As kubectl, one resource asked for by id is not sorted, so its path is not checked.
       const sorted =
         flags.sortBy === undefined
@@ -193,6 +194,14 @@ function splitTypeArgument(
     throw new CliError(`get: give the id once, as ${type} or as a second argument, not both`);
   }
   return { type: type.slice(0, slash), id: type.slice(slash + 1) };
+}
+
+/**
+ * Whether a format prints an answer of no resources itself: JSON's is `[]`, as `apply -o json`
+ * and `diff -o json` print it, so `cosi get vm -l tier=db -o json | jq length` says 0.
+ */
+function printsEmpty(format: ResourceFormat): boolean {
+  return format === 'json' || (typeof format === 'object' && 'jsonpathAsJson' in format);
 }
 
 function parseGetFormat(output: string): ResourceFormat {
