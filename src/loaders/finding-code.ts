@@ -33,6 +33,7 @@ export const FINDING_CODES = [
   'yaml11-number',
   'merge-key',
   'template-expression',
+  'document-separator',
   // Document shape: `{ metadata: { namespace?, type, id, labels?, annotations? }, spec }`.
   'not-a-mapping',
   'missing-field',

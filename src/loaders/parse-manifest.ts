@@ -28,6 +28,7 @@ import {
   YamlSource,
 } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
+import { kubectlDocumentBreaks, type DocumentBreak } from './kubectl-document-breaks.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
@@ -37,7 +38,7 @@ import {
   templateInBrokenDocument,
   type TemplateMarker,
 } from './template-markers.js';
-import type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
+import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
 
 export type { Position } from './position.js';
 
@@ -213,7 +214,13 @@ export function parseManifest(
   // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
   const tooLarge = oversizedCrd(text, file, lineCounter);
   if (tooLarge) return { file, documents: [], findings: [tooLarge] };
-  const parsed = parseStream(text, file, options, lineCounter);
+  // Where kubectl cuts the stream otherwise than YAML, on the original lines (a `---` line is
+  // cheap to find: most files have none beyond their separators).
+  const breaks =
+    text.includes('\n---') || text.startsWith('---') || text.includes('\n...')
+      ? kubectlDocumentBreaks(text)
+      : [];
+  const parsed = parseStream(text, file, options, lineCounter, breaks);
   if (!parsed.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
   // What kubectl reads but YAML 1.2 does not: a quoted value or flow collection whose lines go
   // on at its key's column. Read as kubectl reads it when that is all that was wrong, and said.
@@ -224,11 +231,14 @@ export function parseManifest(
     file,
     options,
     new ShiftedLineIndex(relaxed.text, relaxed.shifts),
+    breaks,
   );
   if (again.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
   // Said once a file: a generator writes all its values so (OpenTelemetry's bundle has 255).
   const [first, ...more] = relaxed.constructs;
   if (first === undefined) return parsed;
+  // A value going on at a line kubectl cuts the file at is refused there, not read so.
+  if (breaks.some((b) => b.line === first.firstShifted)) return again;
   const others = more.length === 0 ? '' : ` (and ${more.length} more values in this file)`;
   const said = createFinding({
     code: 'yaml-warning',
@@ -247,9 +257,12 @@ function parseStream(
   file: string,
   options: ParseManifestOptions,
   lineCounter: LineIndex,
+  breaks: readonly DocumentBreak[],
 ): ParsedManifest {
   const findings: Finding[] = [];
-  const documents: ParsedDocument[] = [];
+  const documents: YamlDocument[] = [];
+  /** The line each of `documents` starts at (its `---` included). */
+  const startLines: number[] = [];
   const limits: Limits = {
     maxAliasCount: options.maxAliasCount ?? Number.POSITIVE_INFINITY,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -272,7 +285,10 @@ function parseStream(
     const bad = otherVersion || forbidden.some((c) => c.offset >= start && c.offset < end);
     start = end;
     index++;
-    if (parsedDoc !== undefined) documents.push(bad ? parsedDoc.withErrors() : parsedDoc);
+    if (parsedDoc !== undefined) {
+      documents.push(bad ? parsedDoc.withErrors() : parsedDoc);
+      startLines.push(lineCounter.linePos(doc.range[0]).line);
+    }
   };
   let empty: ReturnType<typeof parseYamlStream>;
   try {
@@ -297,6 +313,7 @@ function parseStream(
     for (const warning of empty.warnings) findings.push(fromYamlError(warning, file, lineCounter));
     return { file, documents, findings };
   }
+  markKubectlBreaks(breaks, documents, startLines, file, findings);
   for (const { offset, code } of forbidden) {
     const { line, col } = lineCounter.linePos(offset);
     findings.push(
@@ -311,6 +328,45 @@ function parseStream(
     );
   }
   return { file, documents, findings };
+}
+
+/**
+ * Reports each line kubectl cuts the stream at otherwise than YAML (`kubectl-document-breaks.ts`)
+ * on the document it falls in, when that is a Kubernetes object (what kubectl applies), and
+ * marks the document refused.
+ */
+function markKubectlBreaks(
+  breaks: readonly DocumentBreak[],
+  documents: YamlDocument[],
+  startLines: readonly number[],
+  file: string,
+  findings: Finding[],
+): void {
+  let at = 0;
+  for (const { line, message } of breaks) {
+    while (at + 1 < startLines.length && (startLines[at + 1] ?? Infinity) <= line) at++;
+    const document = documents[at];
+    if (document === undefined || (startLines[at] ?? Infinity) > line) continue;
+    if (!isKubernetesValue(document.value)) continue;
+    // A `--- !!map` line before the document's first key is reported at that key: the
+    // document's own finding.
+    const { position } = document;
+    const place = position.line > line ? position : { line, col: 1 };
+    findings.push(
+      createFinding({ code: 'document-separator', message, file, ...place, pointer: '' }),
+    );
+    documents[at] = document.withErrors();
+  }
+}
+
+/** Whether parsed data has an `apiVersion` and a `kind` as a Kubernetes object has. */
+function isKubernetesValue(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>).apiVersion === 'string' &&
+    typeof (value as Record<string, unknown>).kind === 'string'
+  );
 }
 
 /**
