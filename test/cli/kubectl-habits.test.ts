@@ -69,6 +69,31 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     }
   });
 
+  it('takes --sort-by and custom-columns paths in every form kubectl relaxes: spec.cpus, .spec.cpus, {spec.cpus}', async () => {
+    const orders = [];
+    for (const form of ['spec.cpus', '.spec.cpus', '{spec.cpus}', '{.spec.cpus}']) {
+      const sorted = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', form, '-o', 'name', '-q']);
+      expect(sorted.code).toBe(0);
+      orders.push(sorted.stdout);
+    }
+    expect(new Set(orders).size).toBe(1);
+    expect(orders[0]?.trimEnd().split('\n').at(-1)).toBe('vms.example.org/db-1');
+    const columns = await cli([
+      'get',
+      'vm',
+      ...EXAMPLE,
+      '-o',
+      'custom-columns=ID:metadata.id',
+      '-q',
+    ]);
+    expect(columns.stdout.split('\n').slice(0, 2)).toEqual(['ID', 'db-1']);
+    const neither = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '{.a}{.b}']);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain(
+      `--sort-by: unexpected path "{.a}{.b}": expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'`,
+    );
+  });
+
   it('a malformed --sort-by is a usage error before the run', async () => {
     const bad = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '{.spec[}']);
     expect(bad.code).toBe(2);

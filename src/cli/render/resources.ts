@@ -14,6 +14,7 @@ import type { ResourceGroup } from '../../app/resource-query.js';
 import { ChunkedWriter, collectChunks, type WriteChunk } from './chunked-writer.js';
 import { resourceTableColumns } from './resource-table.js';
 import { renderTable, writeTable } from './table.js';
+import { relaxedJsonPath } from './relaxed-jsonpath.js';
 
 /** The output formats of commands that print resources. */
 export type ResourceFormat =
@@ -34,7 +35,7 @@ export interface CustomColumn {
 
 /**
  * The `-o custom-columns=NAME:.path,...` format, as kubectl takes it (a path with or without the
- * braces), its templates checked now.
+ * braces or the leading dot), its templates checked now.
  * @throws CliError (usage) for a malformed spec or template.
  */
 export function customColumnsFormat(spec: string): ResourceFormat {
@@ -47,8 +48,8 @@ export function customColumnsFormat(spec: string): ResourceFormat {
         `-o custom-columns: expected NAME:PATH[,NAME:PATH...], got ${JSON.stringify(spec)}`,
       );
     }
-    const template = path.startsWith('{') ? path : `{${path}}`;
-    jsonPathFormat(template);
+    const template = relaxedJsonPath(path, '-o custom-columns');
+    parseJsonPath(template, '-o custom-columns');
     return { name, path: template };
   });
   return { customColumns: columns };
@@ -71,12 +72,12 @@ export function jsonPathAsJsonFormat(template: string): ResourceFormat {
   return { jsonpathAsJson: template };
 }
 
-function parseJsonPath(template: string): JsonPathTemplate {
+function parseJsonPath(template: string, flag = '-o jsonpath'): JsonPathTemplate {
   try {
     return parseTemplate(template);
   } catch (error) {
     if (error instanceof JsonPathSyntaxError) {
-      throw new CliError(`-o jsonpath: bad template ${JSON.stringify(template)}: ${error.message}`);
+      throw new CliError(`${flag}: bad template ${JSON.stringify(template)}: ${error.message}`);
     }
     throw error;
   }

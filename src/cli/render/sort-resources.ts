@@ -9,15 +9,16 @@ import {
 } from '../../loaders/kubernetes/jsonpath.js';
 import { compareStrings } from '../../engine/compare-strings.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { relaxedJsonPath } from './relaxed-jsonpath.js';
 
 /**
- * `--sort-by`'s JSONPath (`.spec.cpus` or `{.spec.cpus}`, as kubectl takes it), checked now so a
- * malformed one fails before the run.
+ * `--sort-by`'s JSONPath (`.spec.cpus`, `spec.cpus` or `{.spec.cpus}`, as kubectl takes it),
+ * checked now so a malformed one fails before the run.
  *
  * @throws CliError (usage) naming the template and what is wrong with it.
  */
 export function parseSortBy(given: string): JsonPathTemplate {
-  const source = given.startsWith('{') ? given : `{${given}}`;
+  const source = relaxedJsonPath(given, '--sort-by');
   try {
     return parseTemplate(source);
   } catch (error) {
