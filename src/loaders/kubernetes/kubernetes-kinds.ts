@@ -212,6 +212,9 @@ export class KubernetesKinds {
     ) {
       message = `${kind} of ${header.apiVersion} was removed in Kubernetes ${removed.removedIn}: use ${insteadOf(removed)}`;
       rule = 'removed-api';
+    } else if (group === '' && kind === 'List') {
+      // Read as its items when it has a list of them (`kubernetes-list.ts`): here it has none.
+      message = `a List is no object to apply: kubectl applies the objects of a List's items (a list of objects, as kubectl get -o yaml writes it), one List deep; give this one's objects as such items, or as documents of their own`;
     } else if (group === KUSTOMIZE_GROUP) {
       // Flux's gotk-patches.yaml and the like: a kustomization under another file name.
       message = `${kind} of ${header.apiVersion} is kustomize's configuration, not a resource: name its file kustomization.yaml (set aside, with its patches), or check what it builds with kustomize build DIR | cosi check -f -`;

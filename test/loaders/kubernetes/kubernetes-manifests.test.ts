@@ -413,6 +413,26 @@ ${crd}  - apiVersion: example.org/v1
     ]);
   });
 
+  it('say of a List without a list of items, or a List in a List, that kubectl applies one List deep', () => {
+    const { findings } = loadManifests([
+      {
+        path: 'lists.yaml',
+        text: 'apiVersion: v1\nkind: List\n---\napiVersion: v1\nkind: List\nitems: x\n---\napiVersion: v1\nkind: List\nitems:\n  - { apiVersion: v1, kind: List, items: [] }\n',
+      },
+    ]);
+    expect(findings.map((f) => [f.line, f.pointer, f.rule])).toEqual([
+      [2, '/kind', 'kubernetes-kind'],
+      [5, '/kind', 'kubernetes-kind'],
+      [11, '/items/0/kind', 'kubernetes-kind'],
+    ]);
+    for (const finding of findings) {
+      expect(finding.message).toMatch(
+        /^a List is no object to apply: kubectl applies the objects of a List's items/,
+      );
+      expect(finding.message).not.toContain('in the config');
+    }
+  });
+
   it("report a resource defined twice at the second one's name", () => {
     const { findings } = loadManifests([
       { path: 'crd.yaml', text: CRD },
