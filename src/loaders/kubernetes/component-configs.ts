@@ -36,6 +36,17 @@ const COMPONENTS: ReadonlyMap<string, string> = new Map([
   ],
 ]);
 
+/**
+ * Kinds of other projects' groups that are the project's own configuration file, not a resource
+ * (the group's other kinds are CRDs), by `group/kind`.
+ */
+const COMPONENT_KINDS: ReadonlyMap<string, string> = new Map([
+  [
+    'gateway.envoyproxy.io/EnvoyGateway',
+    'Envoy Gateway (envoy-gateway.yaml, which its Helm chart puts in the envoy-gateway-config ConfigMap)',
+  ],
+]);
+
 /** Groups of messages sent to webhooks, which look like objects and are never applied. */
 const PAYLOADS: ReadonlyMap<string, string> = new Map([
   ['admission.k8s.io', "an admission webhook's request and response"],
@@ -53,6 +64,7 @@ export function notAnObject(group: string, kind: string): string | undefined {
     group === '' && kind === 'Config'
       ? 'kubectl (a kubeconfig)'
       : (COMPONENTS.get(group) ??
+        COMPONENT_KINDS.get(`${group}/${kind}`) ??
         (group.endsWith('.config.k8s.io') ? 'a Kubernetes component' : undefined));
   return component === undefined ? undefined : `a configuration file read by ${component}`;
 }

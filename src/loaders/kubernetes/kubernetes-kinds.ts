@@ -244,6 +244,18 @@ export class KubernetesKinds {
       // `policy/v1` PodSecurityPolicy: a kind Kubernetes served elsewhere, and serves no more.
       message = `kind ${kind} is not served by ${header.apiVersion}, nor by any apiVersion since Kubernetes ${lastRemoved.removedIn}, which removed ${lastRemoved.apiVersion}: use ${insteadOf(lastRemoved)}`;
       rule = 'removed-api';
+    } else if (
+      group === '' &&
+      version !== 'v1' &&
+      versions === undefined &&
+      builtinVersions.length === 0
+    ) {
+      // `apiVersion: v1alpha1`: a group left out, a placeholder a script fills in, or a tool's
+      // own file (Talos' machine configuration documents).
+      message = /^\$\{?\w+\}?$/.test(header.apiVersion)
+        ? `apiVersion ${header.apiVersion} is a variable a script fills in (envsubst): check what it renders, as envsubst < FILE | cosi check -f -, or leave the file out (--ignore, or .cosiignore)`
+        : `apiVersion ${header.apiVersion} names no Kubernetes API: an apiVersion without a group is the core group's, which has v1 alone: write the kind's group (GROUP/${version}), or leave a tool's own file out (Talos' machine configuration documents are written so: --skip-kinds ${kind}, --ignore, or .cosiignore)`;
+      rule = 'tool-kind';
     } else if (group === '' && versions === undefined) {
       // The API server keeps CRDs out of the core group: only a config definition can name it.
       const elsewhere = builtinElsewhere;

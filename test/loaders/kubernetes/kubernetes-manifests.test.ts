@@ -190,8 +190,25 @@ describe('Kubernetes-shaped manifests', () => {
       doc('networking.k8s.io/v1', 'Ingres'),
       doc('skaffold/v2beta22', 'Config'),
       doc('example.org', 'ClusterBackup'),
+      doc('v1alpha1', 'WatchdogTimerConfig'),
+      doc('$API_VERSION', 'SecretProviderClass'),
+      doc('gateway.envoyproxy.io/v1alpha1', 'EnvoyGateway'),
     ]);
     const said = Object.fromEntries(findings.map((f) => [f.file, [f.rule, f.message]]));
+    // A group left out, or Talos' machine configuration documents: the core group has v1 alone.
+    expect(said['watchdogtimerconfig.yaml']).toEqual([
+      'tool-kind',
+      "apiVersion v1alpha1 names no Kubernetes API: an apiVersion without a group is the core group's, which has v1 alone: write the kind's group (GROUP/v1alpha1), or leave a tool's own file out (Talos' machine configuration documents are written so: --skip-kinds WatchdogTimerConfig, --ignore, or .cosiignore)",
+    ]);
+    // secrets-store-csi-driver's test data: a placeholder envsubst fills in.
+    expect(said['secretproviderclass.yaml']?.[1]).toBe(
+      'apiVersion $API_VERSION is a variable a script fills in (envsubst): check what it renders, as envsubst < FILE | cosi check -f -, or leave the file out (--ignore, or .cosiignore)',
+    );
+    // Envoy Gateway's own configuration, in a group of CRDs.
+    expect(said['envoygateway.yaml']?.[0]).toBe('component-config');
+    expect(said['envoygateway.yaml']?.[1]).toContain(
+      'is a configuration file read by Envoy Gateway',
+    );
     expect(said['admissionreview.yaml']).toEqual([
       'component-config',
       "AdmissionReview of admission.k8s.io/v1 is an admission webhook's request and response, not an object applied to a cluster: leave it out (--skip-kinds AdmissionReview, --ignore, or .cosiignore)",
