@@ -336,6 +336,7 @@ function createPass<I, O>(
         return;
       }
       remembered.delete(id);
+      rt.workingOn?.(item.metadata);
       const mapped = settings.mapMetadata(item);
       if (!mapped) return;
       const problem = checkMappedOutput(name, output, mapped);
@@ -349,6 +350,7 @@ function createPass<I, O>(
       if (item.metadata.phase === 'tearingDown' && !ignoreTearingDown) {
         if (!finalizers || !item.metadata.finalizers.includes(name)) return;
         try {
+          rt.workingOn?.(item.metadata);
           await settings.finalizerRemoval?.(ctx, item);
           releasable.set(key, item);
         } catch (error) {
@@ -371,7 +373,10 @@ function createPass<I, O>(
       }
       try {
         const write = (): Promise<Resource<O>> =>
-          rt.modifyWithResult(mapped, (draft) => settings.transform(transformCtx, item, draft));
+          rt.modifyWithResult(mapped, (draft) => {
+            rt.workingOn?.(item.metadata);
+            return settings.transform(transformCtx, item, draft);
+          });
         const written = await (outputOrder ? outputOrder.run(key, write) : write());
         if (incremental.allowed && !incremental.usesContext) {
           remembered.set(id, { input: item, output: written, key });
@@ -384,6 +389,7 @@ function createPass<I, O>(
       }
     };
     await forEachConcurrently(items, inFlight, visit);
+    rt.workingOn?.(undefined);
     for (const error of itemErrors) if (error !== undefined) errors.push(error);
     // An input skipped while another's transform started reading through its context (only
     // possible with writes in flight): the next pass, which then skips nothing, comes soon.

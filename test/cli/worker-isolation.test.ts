@@ -113,6 +113,28 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
     expect(r.ms).toBeLessThan(30_000);
   }, 60_000);
 
+  it("in a whole-world transform's callback, is named with the input it was on and placed at its manifest", async () => {
+    await writeFile(
+      path.join(dir, 'two-vms.yaml'),
+      'metadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 2 }\n---\nmetadata: { type: VMs.example.org, id: web-2 }\nspec: { cpus: 4 }\n',
+    );
+    const r = await cosi(
+      `import { createTransformController } from 'cosi';
+const Net = defineResource<{ cpus: number }>({ type: 'Nets.example.org' });
+export default defineConfig({ definitions: [VM, Net], controllers: [createTransformController({
+  name: 'NetFromVM', input: VM, output: Net,
+  mapMetadata: (vm) => Net.create(vm.metadata.id),
+  transform: (_ctx, vm, net) => { if (vm.metadata.id === 'web-2') for (;;); net.spec.cpus = vm.spec.cpus; },
+})] });
+`,
+      ['check', '-f', 'two-vms.yaml', '--timeout', '3s'],
+    );
+    expect(r.stdout).toMatch(
+      /^two-vms\.yaml:4:1: error\[controller-failed\]: Controller "NetFromVM" \(on VMs\.example\.org\(default\/web-2\)\) was still running after 3(\.\d+)?s without ever yielding/m,
+    );
+    expect(r.code).toBe(3);
+  }, 60_000);
+
   it("in a controller's mapEvent is stopped at --timeout, named with the event's resource", async () => {
     const r = await cosi(
       `export default defineConfig({ definitions: [VM], controllers: [{ name: 'Router', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapEvent: () => { for (;;); }, reconcile: async () => {} } as never] });

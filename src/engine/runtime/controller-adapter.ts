@@ -293,13 +293,14 @@ export class ControllerAdapter implements Adapter {
         if (problems.length > 0) throw new RegistrationError(problems);
         this.host.inputsChanged(this.name);
       },
+      workingOn: (pointer) => this.host.reconcileStarting?.(this.name, pointer),
     };
   }
 }
 
 type RunControls = Pick<
   ControllerRuntime,
-  'events' | 'queueReconcile' | 'resetRestartBackoff' | 'updateInputs'
+  'events' | 'queueReconcile' | 'resetRestartBackoff' | 'updateInputs' | 'workingOn'
 >;
 
 /**
@@ -337,6 +338,10 @@ class ControllerRunFacade extends ControllerFacade implements ControllerRuntime 
 
   updateInputs(inputs: readonly Input<ControllerInputKind>[]): void {
     this.#controls.updateInputs(inputs);
+  }
+
+  workingOn(pointer: Pointer | undefined): void {
+    this.#controls.workingOn?.(pointer);
   }
 
   /** Every output written this pass, for `cleanupOutputs`. */

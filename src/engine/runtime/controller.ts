@@ -153,6 +153,13 @@ export interface ControllerRuntime extends ControllerContext {
   /** Replaces the inputs (outputs are fixed at registration). */
   updateInputs(inputs: readonly Input<ControllerInputKind>[]): void;
   /**
+   * Names the input the pass works on now (`undefined`: none in particular), so that a
+   * supervisor that finds the project's code stuck (a loop that never yields) names the resource
+   * as it does for a queue controller's. Cheap: a generic controller calls it before each
+   * callback it makes on an input.
+   */
+  workingOn?(pointer: Pointer | undefined): void;
+  /**
    * Starts recording which outputs this pass writes (every create, update and modify, failed
    * ones too), for {@link ControllerRuntime.cleanupOutputs} at its end. COSI's
    * `StartTrackingOutputs`.
