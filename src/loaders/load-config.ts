@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -370,10 +371,11 @@ function describeLoadError(
     const where = `${path.relative(path.dirname(file), syntax.file)}:${syntax.line}:${syntax.col}`;
     return { problem: `${problem} (at ${where})` };
   }
-  let message = messageOfThrown(error).replace(
-    /\(0 , _(\w+)\.(\w+)\)/g,
-    (_match, _module: string, name: string) => name,
-  );
+  let message = messageOfThrown(error)
+    .replace(/\(0 , _(\w+)\.(\w+)\)/g, (_match, _module: string, name: string) => name)
+    // Node's module-not-found error lists the importers: the place below says which one.
+    .replace(/\nRequire stack:\n(?:- .*(?:\n|$))*/, '')
+    .trimEnd();
   const missing = /^(\w+) is not a function$/.exec(message)?.[1];
   const cosi = modules?.cosi;
   if (missing !== undefined && typeof cosi === 'object' && cosi !== null && !(missing in cosi)) {
@@ -383,10 +385,33 @@ function describeLoadError(
   const problem = `cannot load the config: ${message}`;
   const frame = isSafeError(error) ? frameInProject(stackOf(error), path.dirname(file)) : undefined;
   if (frame === undefined) return { problem };
-  // In the config itself: its position; in a module it imports: named in the message.
-  if (frame.file === file) return { problem, line: frame.line, col: frame.col };
+  // In the config itself: its position (a module that is not there: where it is named, which
+  // the transpiled code's frame only comes near); in a module it imports: named in the message.
+  if (frame.file === file) {
+    const missingModule = /^Cannot find module '([^']+)'/.exec(message)?.[1];
+    const named = missingModule === undefined ? undefined : whereNamed(file, missingModule);
+    return { problem, ...(named ?? { line: frame.line, col: frame.col }) };
+  }
   const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
   return { problem: `${problem} (at ${where})` };
+}
+
+/** Where a quoted module specifier first appears in a file (its opening quote), if it does. */
+function whereNamed(file: string, specifier: string): { line: number; col: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const at = [`'${specifier}'`, `"${specifier}"`]
+    .map((quoted) => text.indexOf(quoted))
+    .filter((index) => index >= 0)
+    .sort((a, b) => a - b)[0];
+  if (at === undefined) return undefined;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  return { line, col: at - before.lastIndexOf('\n') };
 }
 
 /**

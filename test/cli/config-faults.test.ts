@@ -172,6 +172,21 @@ describe('a config that does not parse', () => {
   });
 });
 
+describe('a config that imports a module that is not there', () => {
+  it("is one line at the import, without Node's require stack", async () => {
+    const r = await check(
+      "import { nope } from './nope.js';\nvoid nope;\nexport default defineConfig({ definitions: [VM] });\n",
+    );
+    expect(r.stderr).toBe(
+      "cosi: cosi.config.ts:3:22: cannot load the config: Cannot find module './nope.js'\n",
+    );
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts:3:22: error\[config-error\]: cannot load the config: Cannot find module '\.\/nope\.js'$/m,
+    );
+    expect(r.code).toBe(2);
+  });
+});
+
 describe('process.exit called by the project', () => {
   it('at the top of the config is a configuration error, not exit 0', async () => {
     const r = await check(
