@@ -93,6 +93,7 @@ export function createCli(io: CliIo, { only }: CliOptions = {}): Cli {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(usageErrorLine(text)),
     })
     .showSuggestionAfterError()
     .addHelpText(
@@ -120,6 +121,7 @@ Examples:
         .configureOutput({
           writeOut: (text) => io.stdout.write(text),
           writeErr: (text) => io.stderr.write(text),
+          outputError: (text, write) => write(usageErrorLine(text)),
         })
         // Commander passes the positional arguments, the flags, then the command itself. The
         // command returns its data; its renderer prints it.
@@ -133,6 +135,17 @@ Examples:
     );
   }
   return { program, result: () => result };
+}
+
+/**
+ * Commander's usage error (`error: unknown option '--bogus'`) as cosi says its errors, `cosi: `
+ * first; a missing type says where the types are listed.
+ */
+function usageErrorLine(text: string): string {
+  const line = text.replace(/^error: /, 'cosi: ');
+  return line.includes("missing required argument 'type'")
+    ? line.replace(/\n?$/, ' (cosi get rd lists the types)\n')
+    : line;
 }
 
 /**

@@ -333,7 +333,7 @@ describe('cosi check at the edges of CI', () => {
   it('writes the report asked for when commander refuses the command line, or no manifests are given', async () => {
     const unknown = await cli(['check', '-o', 'junit', '--bogus', 'fixtures/minimal']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("error: unknown option '--bogus'");
+    expect(unknown.stderr).toBe("cosi: unknown option '--bogus'\n");
     expect(unknown.stdout).toContain(
       `<failure type="usage-error" message="unknown option '--bogus'"></failure>`,
     );
@@ -348,6 +348,12 @@ describe('cosi check at the edges of CI', () => {
     // Text is stderr's: the report is for a machine format.
     const text = await cli(['check', '--bogus', 'fixtures/minimal']);
     expect([text.code, text.stdout]).toEqual([2, '']);
+    // Commander's errors read as cosi's others: `cosi: ` first, a missing type with a hint.
+    const noType = await cli(['get']);
+    expect([noType.code, noType.stderr]).toEqual([
+      2,
+      "cosi: missing required argument 'type' (cosi get rd lists the types)\n",
+    ]);
   });
 
   it('points controller findings at the manifest of the item, or at the config', async () => {
