@@ -125,7 +125,8 @@ async function regularTarget(file: string): Promise<{ path: string; mode: number
   return { path: real, mode: info.mode & 0o777 };
 }
 
-function kindOf(info: {
+/** What is at a path that is no regular file, in words: `a directory`, `a FIFO`. */
+export function kindOf(info: {
   isDirectory(): boolean;
   isFIFO(): boolean;
   isSocket(): boolean;

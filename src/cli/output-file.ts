@@ -1,5 +1,11 @@
+import { access, constants, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { removeStaleTemporaries, writeFileAtomically } from '../app/atomic-write.js';
+import {
+  kindOf,
+  NotRegularFileError,
+  removeStaleTemporaries,
+  writeFileAtomically,
+} from '../app/atomic-write.js';
 import { toWriteError } from './write-error.js';
 
 /**
@@ -12,5 +18,30 @@ export async function writeOutputFile(file: string, data: string, display: strin
     await writeFileAtomically(file, data);
   } catch (error) {
     throw toWriteError(error, display);
+  }
+}
+
+/**
+ * Refuses, before a run, a file cosi would write at its end (`--trace`, `--report`) that cannot
+ * be written: a directory in the way, a directory that is not there, one it may not write in. The
+ * error is the one the write would end with, said before the project runs.
+ */
+export async function checkOutputPath(file: string, cwd: string): Promise<void> {
+  const absolute = path.resolve(cwd, file);
+  try {
+    const found = await stat(absolute).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (found !== undefined && !found.isFile()) {
+      throw new NotRegularFileError(absolute, kindOf(found));
+    }
+    const directory = path.dirname(absolute);
+    if (!(await stat(directory)).isDirectory()) {
+      throw Object.assign(new Error(`${directory} is not a directory`), { code: 'ENOTDIR' });
+    }
+    await access(directory, constants.W_OK);
+  } catch (error) {
+    throw toWriteError(error, file);
   }
 }

@@ -198,6 +198,18 @@ describe('cosi check --trace', () => {
     );
   });
 
+  it('is refused before the project runs, not once it is done (apply, check, report)', async () => {
+    const file = path.join(dir, 'missing', 'trace.json');
+    const refusal = `cosi: cannot write ${file}: no such directory (ENOENT)\n`;
+    // apply prints the converged state on stdout: nothing ran.
+    const applied = await cli(['apply', '-f', 'fixtures/minimal', '--trace', file]);
+    expect([applied.code, applied.stdout, applied.stderr]).toEqual([2, '', refusal]);
+    // check's report is its setup case alone: no manifest was read.
+    const checked = await cli(['check', '-f', 'fixtures/minimal', '--report', file, '-o', 'json']);
+    const report = JSON.parse(checked.stdout) as { cases: { check: string }[] };
+    expect([checked.code, report.cases.map((c) => c.check)]).toEqual([2, ['setup']]);
+  });
+
   it('replaces the trace file whole and leaves no temporary file beside it', async () => {
     const file = path.join(dir, 'trace.json');
     await writeFile(file, 'old');

@@ -36,6 +36,9 @@ export async function apply(
 ): Promise<CommandResult<ApplyResult>> {
   parseFormat(flags.output, APPLY_FORMATS);
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
+  if (flags.trace !== undefined) {
+    await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
+  }
   const reported = await convergeAndSelect(
     flags,
     io,

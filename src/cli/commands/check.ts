@@ -62,6 +62,8 @@ export async function check(
 ): Promise<CommandResult<CheckCommandResult>> {
   parseFormat(flags.output, CHECK_FORMATS);
   let checked: CheckedProject;
+  // A file written at the end that cannot be: said before the project runs (and no page made).
+  const unwritable = await unwritableOutput([flags.trace, flags.report], io.cwd);
   try {
     if (flags.update && flags.expect === undefined) {
       throw new CliError('--update needs --expect <dir>');
@@ -74,6 +76,7 @@ export async function check(
         );
       }
     }
+    if (unwritable !== undefined) throw unwritable;
     const runOptions: RunProjectOptions = {
       ...(await toRunOptions(flags, io, {
         paths,
@@ -120,7 +123,7 @@ export async function check(
       cases: [{ check: 'setup' as const, name: 'setup', findings: failures }],
       strict: false,
     };
-    const report = reportOf(flags, io, paths, result);
+    const report = unwritable === undefined ? reportOf(flags, io, paths, result) : undefined;
     return {
       exitCode: EXIT.usage,
       result: { check: result, setup: setupMessage(error), ...(report ? { report } : {}) },
@@ -141,6 +144,24 @@ export async function check(
       ...(reportData ? { report: reportData } : {}),
     },
   };
+}
+
+/** Why the first of the files a check writes at its end cannot be written, if one cannot. */
+async function unwritableOutput(
+  files: readonly (string | undefined)[],
+  cwd: string,
+): Promise<Error | undefined> {
+  const given = files.filter((file) => file !== undefined);
+  if (given.length === 0) return undefined;
+  const { checkOutputPath } = await import('../output-file.js');
+  for (const file of given) {
+    try {
+      await checkOutputPath(file, cwd);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+  return undefined;
 }
 
 /** 3 when a run did not converge, else 1 when a case failed, else 0. */

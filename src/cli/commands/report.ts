@@ -21,6 +21,10 @@ export async function report(
   paths: string[],
   flags: ReportCommandFlags,
 ): Promise<CommandResult<CheckCommandResult>> {
+  // The page's path is this command's own argument: a usage error of one line, before the run.
+  if (flags.output !== '-') {
+    await (await import('../output-file.js')).checkOutputPath(flags.output, io.cwd);
+  }
   return check(io, paths, { ...flags, output: 'text', report: flags.output });
 }
 

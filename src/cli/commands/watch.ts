@@ -63,6 +63,9 @@ export async function watch(
   const record = flags.trace !== undefined || output === 'screen';
   // Given no paths, the session reads (and watches) those the config names.
   const options = await toRunOptions(flags, io, { paths, record });
+  if (flags.trace !== undefined) {
+    await (await import('../output-file.js')).checkOutputPath(flags.trace, io.cwd);
+  }
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('watch runs until interrupted, and this process cannot be');
