@@ -132,6 +132,9 @@ describe('exit codes', () => {
   it('exits 1 when a controller keeps failing, with its last error and the item', async () => {
     const r = await cli(['apply', '-f', 'fixtures/cli/failing-controller']);
     expect(r.code).toBe(1);
+    // A finding (exit 1), not a bound's "did not converge" (exit 3).
+    expect(r.stderr).toMatch(/^settled with failing controllers, 1 resource, /m);
+    expect(r.stderr).not.toContain('did not converge');
     expect(r.stderr).toContain('EchoController: 10 errors (failed)');
     expect(r.stderr).toContain(
       'Counters.test.cosi.dev(default/start): 10 attempts: cannot echo start',

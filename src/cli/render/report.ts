@@ -58,9 +58,13 @@ export function renderReport(
   counts: RunCounts,
   c: ChalkInstance,
 ): string {
+  // Failing controllers are findings (exit 1): the run settled, with them. "Did not converge" is
+  // a bound's (exit 3).
   const status = report.converged
     ? c.green('converged')
-    : c.red(`did not converge (${describeReason(report.reason)})`);
+    : report.reason === 'failing'
+      ? c.red('settled with failing controllers')
+      : c.red(`did not converge (${describeReason(report.reason)})`);
   const parts = [
     status,
     plural(counts.resources, 'resource') +
