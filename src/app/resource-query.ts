@@ -80,9 +80,12 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
     if (!group) byType.set(md.type, (group = []));
     group.push(resource);
   }
-  // The snapshot is sorted by type, namespace and id, and so are the groups.
+  // The snapshot is sorted by type, namespace and id, and so are the groups: in the order the
+  // types were asked for (`vm,host`, as kubectl prints them), else by type.
+  const asked = only === undefined ? undefined : [...only];
+  const rank = (type: string): number => asked?.indexOf(type) ?? 0;
   return [...byType]
-    .sort(([a], [b]) => compareStrings(a, b))
+    .sort(([a], [b]) => rank(a) - rank(b) || compareStrings(a, b))
     .map(([type, resources]) => ({
       type,
       definition: from.project.registry.get(type),

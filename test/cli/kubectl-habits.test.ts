@@ -119,12 +119,13 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
       'name',
     ]);
     expect(some.code).toBe(0);
+    // The types in the order asked for, as kubectl prints them.
     expect(some.stdout.split('\n').filter(Boolean)).toEqual([
-      'hosts.example.org/node-a',
-      'hosts.example.org/node-b',
       'vms.example.org/db-1',
       'vms.example.org/web-1',
       'vms.example.org/web-2',
+      'hosts.example.org/node-a',
+      'hosts.example.org/node-b',
     ]);
     // One resource asked for by id is not sorted, so its path is not checked (kubectl's too).
     const one = await cli([
