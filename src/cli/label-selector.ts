@@ -55,6 +55,11 @@ function parseRequirement(part: string, selector: string): Requirement {
     if (values.some((v) => v === '')) fail(`an empty value in ${JSON.stringify(part)}`);
     return { op: op === 'in' ? 'in' : 'notin', key: checkKey(key, fail), values };
   }
+  const bare = /^(\S+)\s+(in|notin)\s+([^()]+)$/.exec(part);
+  if (bare) {
+    const [, key = '', op = '', list = ''] = bare;
+    fail(`a set is written in parentheses: ${key} ${op} (${list.trim()})`);
+  }
   const compare = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part);
   if (compare) {
     const [, key = '', op, value = ''] = compare;

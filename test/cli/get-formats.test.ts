@@ -61,5 +61,9 @@ describe('-l label selectors', () => {
     expect(match('tier,!team')).toBe(true);
     expect(match('!tier')).toBe(false);
     expect(match('tier=web', {})).toBe(false);
+    // A set without its parentheses says how to write it, as kubectl needs it.
+    expect(() => parseLabelSelector('tier in web')).toThrow(
+      'a set is written in parentheses: tier in (web)',
+    );
   });
 });
