@@ -62,6 +62,18 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect(check.stdout + check.stderr).toContain('unexpected-state');
   });
 
+  it("quotes a directory with a space in its next steps' cd, and says at once where it cannot make one", async () => {
+    const spaced = await cli(['init', 'my proj'], { cwd: dir });
+    expect(spaced.code).toBe(0);
+    expect(spaced.stdout).toContain("\n  cd 'my proj'\n");
+    // Node's own recursive mkdir never returns there: /proc takes no directory.
+    const proc = await cli(['init', '/proc/cosi-init-test/project'], { cwd: dir });
+    expect(proc.code).toBe(2);
+    expect(proc.stderr).toMatch(
+      /^cosi: init: cannot write the project: ENOENT.*'\/proc\/cosi-init-test'/,
+    );
+  });
+
   it('refuses to overwrite any file, names every one there, and writes nothing', async () => {
     await mkdir(path.join(dir, 'manifests'));
     await writeFile(path.join(dir, 'manifests/apps.yaml'), 'mine\n');

@@ -23,7 +23,7 @@ export function installCommand(projectDir: string, cosiRoot: string): string {
 }
 
 /** `word` as one word of a POSIX shell's line: quoted when it has more than plain characters. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 

@@ -34,7 +34,7 @@ export async function writeStarterProject(
   if (existing.length > 0) throw new StarterFilesExistError(existing);
   for (const file of written) {
     const target = path.join(dir, file.path);
-    await mkdir(path.dirname(target), { recursive: true });
+    await makeDirectory(path.dirname(target));
     try {
       await writeFile(target, file.text, { flag: 'wx' });
     } catch (error) {
@@ -46,6 +46,23 @@ export async function writeStarterProject(
     }
   }
   return written.map((f) => f.path);
+}
+
+/**
+ * `mkdir -p`, a level at a time: Node's own recursive `mkdir` never returns where a directory
+ * cannot be made and says "no such file" (`/proc/x`); here that is the error.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    const parent = path.dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw error;
+    await makeDirectory(parent);
+    await mkdir(dir);
+  }
 }
 
 async function exists(file: string): Promise<boolean> {

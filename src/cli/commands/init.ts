@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installCommand } from '../../app/init/install-command.js';
+import { installCommand, shellWord } from '../../app/init/install-command.js';
 import {
   StarterFilesExistError,
   writeStarterProject,
@@ -23,7 +23,7 @@ export const initCommand: CliCommand<[string], InitResult> = {
   run: init,
   render: (io, { result }) => {
     const steps = [
-      ...(result.dir === '.' ? [] : [`cd ${result.dir}`]),
+      ...(result.dir === '.' ? [] : [`cd ${shellWord(result.dir)}`]),
       // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
       installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.'))),
       'npx cosi check --expect expected   # what the CI job runs',
