@@ -237,6 +237,15 @@ describe('cosi report', { timeout: 30_000 }, () => {
     expect(await readFile(file, 'utf8')).toMatch(/^<!doctype html>/);
   });
 
+  it("takes no format's name for its page (-o json, out of check's habit), and writes no file named so", async () => {
+    const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', 'json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "cosi: -o json: report's -o is the HTML file to write (-o report.html, or - for stdout); for a json report of the check, cosi check -o json\n",
+    );
+    await expect(readFile(path.join(dir, 'json'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('exits 2 with one line naming a file it cannot write', async () => {
     const file = path.join(dir, 'missing-dir', 'report.html');
     const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', file]);

@@ -1,5 +1,6 @@
 import { defineReport } from './report-definition.js';
 import type { CliCommand, CommandResult } from '../command.js';
+import { CliError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { renderReportHtml, writeReportFile } from '../report-file.js';
 import { check, type CheckCommandResult, type CheckFlags } from './check.js';
@@ -16,11 +17,20 @@ export const reportCommand: CliCommand<[string[], ReportCommandFlags], CheckComm
   render: renderReport,
 };
 
+/** Names of `check`'s formats: given to `report -o`, a mistake for a file name. */
+const REPORT_LIKE_FORMATS = new Set(['text', 'json', 'junit', 'tap', 'github', 'yaml', 'html']);
+
 export async function report(
   io: CliIo,
   paths: string[],
   flags: ReportCommandFlags,
 ): Promise<CommandResult<CheckCommandResult>> {
+  // `-o json` out of check's habit: a format's name, not the page's file.
+  if (REPORT_LIKE_FORMATS.has(flags.output)) {
+    throw new CliError(
+      `-o ${flags.output}: report's -o is the HTML file to write (-o report.html, or - for stdout); for a ${flags.output} report of the check, cosi check -o ${flags.output}`,
+    );
+  }
   // The page's path is this command's own argument: a usage error of one line, before the run.
   if (flags.output !== '-') {
     await (await import('../output-file.js')).checkOutputPath(flags.output, io.cwd);
