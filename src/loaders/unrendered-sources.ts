@@ -157,14 +157,42 @@ export interface UnrenderedSource {
   readonly message: string;
 }
 
-/** `2 Helm charts, 1 kustomization`: how many of each kind were set aside, or `''`. */
+/**
+ * The kinds a report for people counts without a note each: the patches and configurations
+ * kustomizations use, the files tests assert, JSON files that are no manifests, other tools'
+ * files and Go test data (a repository has hundreds). A few of them are named where counted.
+ */
+export const COUNTED_ONLY_KINDS: ReadonlySet<UnrenderedKind> = new Set<UnrenderedKind>([
+  'kustomize-input',
+  'json-file',
+  'tool-file',
+  'go-test-data',
+  'test-assertion',
+]);
+
+/** Up to this many files of a counted-only kind are named beside their count. */
+const NAMED_WHEN_AT_MOST = 3;
+
+/**
+ * `2 Helm charts, 1 test assertion or patch (app/02-errors.yaml)`: how many of each kind were set
+ * aside, the files of a counted-only kind named when there are few (a file set aside by its name
+ * alone is then seen), or `''`.
+ */
 export function formatUnrenderedCounts(unrendered: readonly UnrenderedSource[] = []): string {
-  const counts = new Map<UnrenderedKind, number>();
-  for (const u of unrendered) counts.set(u.kind, (counts.get(u.kind) ?? 0) + 1);
+  const byKind = new Map<UnrenderedKind, string[]>();
+  for (const u of unrendered) {
+    const paths = byKind.get(u.kind) ?? [];
+    paths.push(u.path);
+    byKind.set(u.kind, paths);
+  }
   return (Object.keys(UNRENDERED_NAMES) as UnrenderedKind[])
     .flatMap((kind) => {
-      const n = counts.get(kind);
-      return n === undefined ? [] : [`${n} ${UNRENDERED_NAMES[kind][n === 1 ? 0 : 1]}`];
+      const paths = byKind.get(kind);
+      if (paths === undefined) return [];
+      const n = paths.length;
+      const named =
+        COUNTED_ONLY_KINDS.has(kind) && n <= NAMED_WHEN_AT_MOST ? ` (${paths.join(', ')})` : '';
+      return [`${n} ${UNRENDERED_NAMES[kind][n === 1 ? 0 : 1]}${named}`];
     })
     .join(', ');
 }

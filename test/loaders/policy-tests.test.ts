@@ -304,7 +304,7 @@ describe("Kyverno's policy tests (kyverno-policies, in the .kyverno-test/ direct
     // The policies each test names (`../add-psa-labels.yaml`) are read with them, as kyverno
     // test reads them: 2 of the 8 resources.
     expect(r.stdout).toContain(
-      "manifests: 8 resources in 8 files: 8 valid, 0 invalid; set aside: 1 other tool's file, 2 policy tests",
+      "manifests: 8 resources in 8 files: 8 valid, 0 invalid; set aside: 1 other tool's file (other-vpol/limit-hostpath-vols/.kyverno-test/values.yaml), 2 policy tests",
     );
     expect(r.stdout).toContain(
       `${PSA}/kyverno-test.yaml: note[policy-test]: a Kyverno policy test, not a resource: its policies are read, the resources it applies them to are checked each on its own; run it with kyverno test ${PSA}`,

@@ -6,7 +6,7 @@ import { missingDefinitionsNote } from './missing-definitions-note.js';
 import { ShownFindings } from './shown-findings.js';
 import {
   formatUnrenderedCounts,
-  type UnrenderedKind,
+  COUNTED_ONLY_KINDS,
   type UnrenderedSource,
 } from '../../../loaders/unrendered-sources.js';
 import {
@@ -84,16 +84,8 @@ const MAX_LISTED_UNRENDERED = 10;
 export function listedUnrendered(
   unrendered: readonly UnrenderedSource[] = [],
 ): readonly UnrenderedSource[] {
-  return unrendered.filter((u) => !COUNTED_ONLY.has(u.kind));
+  return unrendered.filter((u) => !COUNTED_ONLY_KINDS.has(u.kind));
 }
-
-const COUNTED_ONLY = new Set<UnrenderedKind>([
-  'kustomize-input',
-  'json-file',
-  'tool-file',
-  'go-test-data',
-  'test-assertion',
-]);
 
 function colorDiff(line: string, c: ChalkInstance): string {
   if (line.startsWith('+') && !line.startsWith('+++')) return c.green(line);
