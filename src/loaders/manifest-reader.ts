@@ -91,6 +91,15 @@ export async function readManifests(
  * await reader.read(); // reads and parses everything
  * await reader.read(['/abs/manifests/vms.yaml']); // reads and parses vms.yaml only
  */
+/** Findings that say a file was there and could not be read whole: its missing resources. */
+const WHOLE_FILE_FAILURES: ReadonlySet<string> = new Set([
+  'path-not-found',
+  'unreadable-file',
+  'symlink-loop',
+  'invalid-encoding',
+  'nesting-too-deep',
+]);
+
 export class ManifestReader {
   readonly #paths: readonly string[];
   readonly #fs: ManifestFileSystem;
@@ -277,8 +286,9 @@ export class ManifestReader {
     read: readonly string[],
     unrendered: readonly UnrenderedSource[],
   ): ReadResult {
-    // A path that does not exist is the whole story: "no manifest files found" would mislead.
-    const missing = findings.some((f) => f.code === 'path-not-found');
+    // A path that does not exist, or a file that could not be read, is the whole story: "no
+    // manifest files found" would mislead.
+    const missing = [...findings, ...result.findings].some((f) => WHOLE_FILE_FAILURES.has(f.code));
     const loadFindings = missing
       ? result.findings.filter((f) => f.code !== 'empty-input')
       : result.findings.map((f) => (f.code === 'empty-input' ? saidSetAside(f, unrendered) : f));

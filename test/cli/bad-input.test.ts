@@ -1,4 +1,6 @@
 import { readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, REPO } from './run-cli.js';
@@ -52,6 +54,29 @@ describe('the CLI on every class of bad input', () => {
         );
     },
   );
+});
+
+describe('a lone file that cannot be read', () => {
+  it('is its one finding: no "no manifest files found" beside it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-lone-'));
+    try {
+      await writeFile(
+        path.join(dir, 'latin.yaml'),
+        Buffer.from(
+          'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: "\xe9"}\n',
+          'latin1',
+        ),
+      );
+      const r = await cli(['check', '-f', path.join(dir, 'latin.yaml'), '-o', 'json']);
+      const report = JSON.parse(r.stdout) as { cases: { findings: { code: string }[] }[] };
+      expect(report.cases.flatMap((c) => c.findings.map((f) => f.code))).toEqual([
+        'invalid-encoding',
+      ]);
+      expect(r.code).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('output details', () => {
