@@ -29,6 +29,7 @@ import {
 } from './yaml-source.js';
 import { YamlDocument } from './yaml-document.js';
 import { kubectlDocumentBreaks, type DocumentBreak } from './kubectl-document-breaks.js';
+import { jsonStreamAsYaml } from './json-stream.js';
 import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
@@ -209,15 +210,21 @@ export function parseManifest(
   // A byte order mark may start any document of a stream, not only the first (YAML 1.2, 9.1.1);
   // yaml reads a later one into the first key, and fails on one before a top-level sequence.
   // It is invisible in editors, so columns are counted without it.
-  const text = written.includes('\ufeff') ? written.replace(DOCUMENT_BOM, '$1') : written;
-  const lineCounter = countLines(text);
+  const unmarked = written.includes('\ufeff') ? written.replace(DOCUMENT_BOM, '$1') : written;
+  // `jq '.items[]'`: JSON objects one after another, as kubectl reads them; YAML reads one a
+  // document, so each is made one (positions as written).
+  const stream =
+    unmarked.startsWith('{') || /^\s+\{/.test(unmarked) ? jsonStreamAsYaml(unmarked) : undefined;
+  const text = stream?.text ?? unmarked;
+  const lineCounter = stream ? new ShiftedLineIndex(stream.text, stream.shifts) : countLines(text);
   // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
   const tooLarge = oversizedCrd(text, file, lineCounter);
   if (tooLarge) return { file, documents: [], findings: [tooLarge] };
   // Where kubectl cuts the stream otherwise than YAML, on the original lines (a `---` line is
   // cheap to find: most files have none beyond their separators).
   const breaks =
-    text.includes('\n---') || text.startsWith('---') || text.includes('\n...')
+    stream === undefined &&
+    (text.includes('\n---') || text.startsWith('---') || text.includes('\n...'))
       ? kubectlDocumentBreaks(text)
       : [];
   const parsed = parseStream(text, file, options, lineCounter, breaks);
