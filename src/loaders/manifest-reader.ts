@@ -78,6 +78,15 @@ export async function readManifests(
   return new ManifestReader(paths, options).read();
 }
 
+/** Findings that say a file was there and could not be read whole: its missing resources. */
+const WHOLE_FILE_FAILURES: ReadonlySet<string> = new Set([
+  'path-not-found',
+  'unreadable-file',
+  'symlink-loop',
+  'invalid-encoding',
+  'nesting-too-deep',
+]);
+
 /**
  * Reads the manifests below the given paths, again and again (`cosi watch`): every read walks
  * the paths (which reads directories, not files; see `walkManifestTree`), reads only the files
@@ -91,15 +100,6 @@ export async function readManifests(
  * await reader.read(); // reads and parses everything
  * await reader.read(['/abs/manifests/vms.yaml']); // reads and parses vms.yaml only
  */
-/** Findings that say a file was there and could not be read whole: its missing resources. */
-const WHOLE_FILE_FAILURES: ReadonlySet<string> = new Set([
-  'path-not-found',
-  'unreadable-file',
-  'symlink-loop',
-  'invalid-encoding',
-  'nesting-too-deep',
-]);
-
 export class ManifestReader {
   readonly #paths: readonly string[];
   readonly #fs: ManifestFileSystem;
