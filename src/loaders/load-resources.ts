@@ -115,7 +115,9 @@ export function loadResources(
       continue;
     }
     if (kinds.skips(header)) {
-      documents.push({ ...document, status: 'skipped' });
+      // Skipped whole, as kubeconform skips it; but YAML kubectl cannot read (a key written
+      // twice) fails it still, as it fails kubeconform before the kind is known.
+      documents.push({ ...document, status: report.hasErrors ? 'invalid' : 'skipped' });
       continue;
     }
     if (kinds.rejects(header)) {

@@ -177,6 +177,14 @@ describe('Kubernetes-shaped manifests', () => {
       ['missing-field', 'cm.yaml'],
       ['schema-violation', 'cm2.yaml'],
     ]);
+    // YAML kubectl cannot read fails a document of a skipped kind still, counted as invalid.
+    const twice = {
+      path: 'cm3.yaml',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a, name: b }\n',
+    };
+    const broken = loadManifests([twice], { skipKinds: ['ConfigMap'] });
+    expect(broken.findings.map((f) => f.code)).toEqual(['duplicate-key']);
+    expect(broken.documents.map((d) => d.status)).toEqual(['invalid']);
   });
 
   it('say of an unknown kind no CRD could define what it is instead of naming a CRD to add', () => {
