@@ -30,6 +30,8 @@ export interface ResourceQuery {
   /** A type or alias, or several; every type when omitted. */
   readonly type?: string | readonly string[];
   readonly id?: string;
+  /** Several ids (`get vm web-1 web-2`): the resources of any of them. */
+  readonly ids?: readonly string[];
   readonly namespace?: string;
   /** `-l`: only resources whose labels match (a parsed label selector). */
   readonly selector?: (labels: Readonly<Record<string, string>>) => boolean;
@@ -64,6 +66,7 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
   const only =
     names.length === 0 ? undefined : new Set(names.map((name) => resolveType(from, name)));
   const byType = new Map<string, Resource[]>();
+  const ids = query.ids === undefined ? undefined : new Set(query.ids);
   const sources = [
     ...(only?.has(RESOURCE_DEFINITION_TYPE) ? [from.snapshot.definitions] : []),
     ...(only === undefined || [...only].some((t) => t !== RESOURCE_DEFINITION_TYPE)
@@ -75,6 +78,7 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
     if (only !== undefined && !only.has(md.type)) continue;
     if (query.namespace !== undefined && md.namespace !== query.namespace) continue;
     if (query.id !== undefined && md.id !== query.id) continue;
+    if (ids !== undefined && !ids.has(md.id)) continue;
     if (query.selector !== undefined && !query.selector(md.labels)) continue;
     let group = byType.get(md.type);
     if (!group) byType.set(md.type, (group = []));

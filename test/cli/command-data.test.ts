@@ -52,12 +52,12 @@ describe('commands return their data, and a renderer prints it', () => {
     const flags: GetFlags = { output: 'table', file: ['fixtures/minimal'] };
     const io = recordingIo();
 
-    const returned = await getCommand.run(io, 'vm', 'nope', flags);
+    const returned = await getCommand.run(io, 'vm', ['nope'], flags);
 
     expect(returned.exitCode).toBe(1);
     expect(returned.result.from === 'run' && returned.result.run.converged?.data).toEqual([]);
     expect(io.err).toEqual([]);
-    await getCommand.render(io, returned, 'vm', 'nope', flags);
+    await getCommand.render(io, returned, 'vm', ['nope'], flags);
     expect(io.out).toEqual([]);
     expect(io.err.join('')).toContain('cosi: resource "nope" of type "vm" not found\n');
   });

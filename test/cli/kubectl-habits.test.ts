@@ -94,6 +94,24 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     );
   });
 
+  it('takes several ids, as kubectl does: those found on stdout, each one not found on stderr, exit 1', async () => {
+    const both = await cli(['get', 'vm', 'web-2', 'web-1', ...EXAMPLE, '-o', 'name', '-q']);
+    expect([both.code, both.stdout]).toEqual([0, 'vms.example.org/web-1\nvms.example.org/web-2\n']);
+    const json = await cli(['get', 'vm', 'web-1', 'db-1', ...EXAMPLE, '-o', 'json', '-q']);
+    expect((JSON.parse(json.stdout) as unknown[]).length).toBe(2);
+    const one = await cli(['get', 'vm', 'web-1', 'nope', ...EXAMPLE, '-o', 'name', '-q']);
+    expect([one.code, one.stdout, one.stderr]).toEqual([
+      1,
+      'vms.example.org/web-1\n',
+      'cosi: resource "nope" of type "vm" not found\n',
+    ]);
+    const watched = await cli(['get', 'vm', 'web-1', 'db-1', ...EXAMPLE, '-w']);
+    expect([watched.code, watched.stderr]).toEqual([
+      2,
+      'cosi: get -w: one id, or a type, at a time\n',
+    ]);
+  });
+
   it('a malformed --sort-by is a usage error before the run', async () => {
     const bad = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '{.spec[}']);
     expect(bad.code).toBe(2);

@@ -31,7 +31,7 @@ export function defineGet(): Command {
       '<type>',
       'resource type or alias (e.g. vm, VMs.example.org, rd), vm,host, or vm/web-1',
     )
-    .argument('[id]', 'resource id');
+    .argument('[ids...]', 'resource id, or several (as kubectl takes them)');
   addProjectOptions(command)
     .addOption(outputOption(GET_FORMATS, 'table'))
     .option('-n, --namespace <namespace>', 'namespace (default: all)')

@@ -47,11 +47,18 @@ export interface GetFlags extends CommonFlags {
  * and report) or from a running system's state (`--state`).
  */
 export type GetResult =
-  | { readonly from: 'run'; readonly run: ReportedRun<ResourceGroup[]>; readonly id?: string }
+  | {
+      readonly from: 'run';
+      readonly run: ReportedRun<ResourceGroup[]>;
+      readonly id?: string;
+      /** Of several ids asked for, those not found (each said on stderr). */
+      readonly missingIds?: readonly string[];
+    }
   | {
       readonly from: 'state';
       readonly groups: ResourceGroup[];
       readonly id?: string;
+      readonly missingIds?: readonly string[];
       /** A kind asked for could not be read (said on stderr as the state was read). */
       readonly unreadable?: true;
     }
@@ -59,7 +66,7 @@ export type GetResult =
   | { readonly from: 'watch' };
 
 /** `cosi get TYPE [ID] -f PATH...`: the same run as apply, then one type or one resource. */
-export const getCommand: CliCommand<[string, string | undefined, GetFlags], GetResult> = {
+export const getCommand: CliCommand<[string, string[], GetFlags], GetResult> = {
   define: defineGet,
   run: get,
   render: renderGet,
@@ -68,14 +75,20 @@ export const getCommand: CliCommand<[string, string | undefined, GetFlags], GetR
 export async function get(
   io: CliIo,
   typeArgument: string,
-  idArgument: string | undefined,
+  idArguments: string[],
   flags: GetFlags,
 ): Promise<CommandResult<GetResult>> {
   const format = parseGetFormat(flags.output);
   if (flags.sortBy !== undefined) parseSortBy(flags.sortBy);
   const namespace = flags.allNamespaces === true ? undefined : flags.namespace;
   const selector = flags.selector === undefined ? undefined : parseLabelSelector(flags.selector);
-  const { type, id } = splitTypeArgument(typeArgument, idArgument);
+  const { type, ids } = splitTypeArgument(typeArgument, idArguments);
+  // One id is kubectl's single object; several, a list of those found.
+  const id = ids.length === 1 ? ids[0] : undefined;
+  const several = ids.length > 1 ? ids : undefined;
+  if (several !== undefined && flags.watch === true) {
+    throw new CliError('get -w: one id, or a type, at a time');
+  }
   if (flags.outputWatchEvents === true && flags.watch !== true) {
     throw new CliError('--output-watch-events: with -w (--watch)');
   }
@@ -108,13 +121,20 @@ export async function get(
       {
         type: type.split(','),
         ...(id !== undefined ? { id } : {}),
+        ...(several !== undefined ? { ids: several } : {}),
         ...(namespace !== undefined ? { namespace } : {}),
         ...(selector !== undefined ? { selector } : {}),
       },
     );
+  /** Of several ids, those no group holds. */
+  const notFound = (groups: readonly ResourceGroup[]): string[] => {
+    if (several === undefined) return [];
+    const found = new Set(groups.flatMap((g) => g.resources.map((r) => r.metadata.id)));
+    return several.filter((asked) => !found.has(asked));
+  };
   // A resource asked for by id that is not there fails the command.
   const missing = (groups: readonly ResourceGroup[]): boolean =>
-    id !== undefined && groups.length === 0;
+    (id !== undefined && groups.length === 0) || notFound(groups).length > 0;
   const asked = id === undefined ? {} : { id };
   // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
   const view = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
@@ -131,14 +151,19 @@ export async function get(
       return { exitCode: EXIT.findings, result: { from: 'state', groups: [], unreadable: true } };
     }
     const groups = select({ project: view, snapshot: view.snapshot });
+    const missingIds = notFound(groups);
     return {
       exitCode: missing(groups) ? EXIT.findings : EXIT.ok,
-      result: { from: 'state', groups, ...asked },
+      result: { from: 'state', groups, ...asked, ...(missingIds.length > 0 ? { missingIds } : {}) },
     };
   }
   const run = await convergeAndSelect(flags, io, [], select);
   const exitCode = run.converged && missing(run.converged.data) ? EXIT.findings : run.exitCode;
-  return { exitCode, result: { from: 'run', run, ...asked } };
+  const missingIds = run.converged ? notFound(run.converged.data) : [];
+  return {
+    exitCode,
+    result: { from: 'run', run, ...asked, ...(missingIds.length > 0 ? { missingIds } : {}) },
+  };
 }
 
 /**
@@ -149,13 +174,20 @@ export function renderGet(
   io: CliIo,
   { result }: CommandResult<GetResult>,
   typeArgument: string,
-  idArgument: string | undefined,
+  idArguments: string[],
   flags: GetFlags,
 ): void {
   if (result.from === 'watch') return;
   const format = parseGetFormat(flags.output);
-  const { type } = splitTypeArgument(typeArgument, idArgument);
+  const { type } = splitTypeArgument(typeArgument, idArguments);
   const print = (groups: readonly ResourceGroup[]): void => {
+    // As kubectl: those found on stdout, each one not found on stderr.
+    for (const missingId of result.missingIds ?? []) {
+      io.stderr.write(
+        `cosi: resource ${JSON.stringify(missingId)} of type ${JSON.stringify(type)} not found\n`,
+      );
+    }
+    if (result.missingIds !== undefined && groups.length === 0) return;
     if (result.id !== undefined && groups.length === 0) {
       io.stderr.write(
         `cosi: resource ${JSON.stringify(result.id)} of type ${JSON.stringify(type)} not found\n`,
@@ -184,16 +216,13 @@ export function renderGet(
 }
 
 /** `vm/web-1` is `vm web-1`, as kubectl takes `TYPE/NAME`. */
-function splitTypeArgument(
-  type: string,
-  id: string | undefined,
-): { type: string; id: string | undefined } {
+function splitTypeArgument(type: string, ids: readonly string[]): { type: string; ids: string[] } {
   const slash = type.indexOf('/');
-  if (slash < 0) return { type, id };
-  if (id !== undefined) {
+  if (slash < 0) return { type, ids: [...ids] };
+  if (ids.length > 0) {
     throw new CliError(`get: give the id once, as ${type} or as a second argument, not both`);
   }
-  return { type: type.slice(0, slash), id: type.slice(slash + 1) };
+  return { type: type.slice(0, slash), ids: [type.slice(slash + 1)] };
 }
 
 /**
