@@ -33,6 +33,15 @@ afterEach(async () => {
 });
 
 describe('cosi watch in a terminal', () => {
+  it('draws at 80 by 24 on a terminal that reports no size (0 by 0), not a character a line', async () => {
+    await startWatchInTmux(tmux, SESSION, REPO, dir, ['--stable'], {}, 'stty cols 0 rows 0; ');
+    const screen = await waitForScreen((s) => s.includes('round 1'), 'the first round');
+    expect(screen.split('\n')[0]).toBe('cosi watch  round 1  started  converged');
+    // Rows cut at the 80 columns it draws at.
+    expect(screen).toMatch(/^\+ default +node-a +1 +HostStatusController .{10,}…$/m);
+    expect(Math.max(...screen.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
+
   it('redraws after an edit, filters with /, opens a resource with Enter and quits with q', async () => {
     expect(existsSync(path.join(REPO, 'dist/cli/main.js')), 'run npm run build first').toBe(true);
     const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir);

@@ -37,13 +37,15 @@ export async function startWatchInTmux(
   args: readonly string[] = [],
   /** More environment variables of cosi's (a test hook's). */
   env: Readonly<Record<string, string>> = {},
+  /** Shell commands run before cosi, in its terminal (`stty cols 0 rows 0; `). */
+  before = '',
 ): Promise<string> {
   const statusFile = path.join(dir, '.exit-status');
   const more = args.map((a) => ` ${JSON.stringify(a)}`).join('');
   const vars = Object.entries(env)
     .map(([name, value]) => ` ${name}=${JSON.stringify(value)}`)
     .join('');
-  const command = `env -u CI${vars} node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}; exec sleep 3600`;
+  const command = `${before}env -u CI${vars} node ${JSON.stringify(path.join(repo, 'bin/cosi.js'))} watch -f .${more}; echo $? > ${JSON.stringify(statusFile)}; exec sleep 3600`;
   await tmux(
     '-f',
     '/dev/null',

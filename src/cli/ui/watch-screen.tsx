@@ -26,7 +26,8 @@ export function startWatchScreen(
     readonly detailOf?: DetailSource;
   } = {},
 ): WatchScreen {
-  const { stdout, stdin } = terminal;
+  const { stdin } = terminal;
+  const stdout = sizedTerminal(terminal.stdout);
   let round: RoundView | undefined;
   let paused = false;
   const element = () => (
@@ -75,4 +76,26 @@ export function startWatchScreen(
       stdout.write(LEAVE_ALT_SCREEN);
     },
   };
+}
+
+/** The size a terminal that reports none (0 by 0: a container's pseudo-terminal) is drawn at. */
+const FALLBACK_SIZE = { columns: 80, rows: 24 } as const;
+
+/**
+ * `stdout` as ink and the view read it, with a size: a terminal that says it has 0 columns would
+ * have every character drawn on a line of its own. Everything else is the stream's own.
+ */
+export function sizedTerminal(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (stdout.columns > 0 && stdout.rows > 0) return stdout;
+  return new Proxy(stdout, {
+    get(target, property) {
+      if (property === 'columns')
+        return target.columns > 0 ? target.columns : FALLBACK_SIZE.columns;
+      if (property === 'rows') return target.rows > 0 ? target.rows : FALLBACK_SIZE.rows;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
 }
