@@ -85,8 +85,8 @@ describe('completion in bash', { timeout: 120_000 }, () => {
   it('completes output formats after -o, and flags', () => {
     expect(complete(['cosi', 'get', 'app', '-o', 'json'])).toEqual([
       'json',
-      'jsonpath',
-      'jsonpath-as-json',
+      'jsonpath=',
+      'jsonpath-as-json=',
     ]);
     expect(complete(['cosi', 'graph', '-o', 'm'])).toEqual(['mermaid']);
     expect(complete(['cosi', 'get', '--sort'])).toEqual(['--sort-by']);
@@ -99,8 +99,8 @@ describe('completion in bash', { timeout: 120_000 }, () => {
     // bash's words for `cosi get app --output=j` (COMP_WORDBREAKS holds =), and so on.
     expect(complete(['cosi', 'get', 'app', '--output', '=', 'j'])).toEqual([
       'json',
-      'jsonpath',
-      'jsonpath-as-json',
+      'jsonpath=',
+      'jsonpath-as-json=',
     ]);
     expect(complete(['cosi', 'get', 'app', '-o', '=', 'ya'])).toEqual(['yaml']);
     // The cursor just after the =: every format.

@@ -147,7 +147,7 @@ describe.each([
     const value = (flag: string, words: string[]): string[] =>
       ignoresCase ? words.map((w) => `${flag}=${w}`) : words;
     expect(offered(complete('cosi get app --output=json'))).toEqual(
-      value('--output', ['json', 'jsonpath', 'jsonpath-as-json']),
+      value('--output', ['json', 'jsonpath-as-json=', 'jsonpath=']),
     );
     // fish reads a short flag's value only as -oVALUE; zsh as kubectl, -o=VALUE too.
     expect(complete('cosi get app -o=ya')).toEqual(ignoresCase ? [] : ['yaml']);
@@ -157,8 +157,8 @@ describe.each([
   it('completes commands, output formats after -o, and flags', () => {
     expect(offered(complete('cosi get app -o json'))).toEqual([
       'json',
-      'jsonpath',
-      'jsonpath-as-json',
+      'jsonpath-as-json=',
+      'jsonpath=',
     ]);
     expect(complete('cosi graph -o m')).toEqual(['mermaid']);
     expect(complete('cosi get --sort')).toEqual(['--sort-by']);

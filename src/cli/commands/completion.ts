@@ -66,9 +66,10 @@ function describe(command: Command): CompletedCommand {
   const names = (o: Option): string[] =>
     [o.short, o.long].filter((f): f is string => f !== undefined);
   const output = command.options.find((o) => o.long === '--output');
+  // `jsonpath=TEMPLATE` is offered as `jsonpath=`, the template typed after it (kubectl's).
   const formats = (/output format: (.*)$/.exec(output?.description ?? '')?.[1] ?? '')
     .split(', ')
-    .map((f) => f.split(/[= ]/)[0] ?? '')
+    .map((f) => /^[^= ]+=?/.exec(f)?.[0] ?? '')
     .filter((f) => f !== '');
   return {
     name: command.name(),
@@ -139,6 +140,8 @@ ${cases}
   done
   if [[ "$prev" == -o || "$prev" == --output ]]; then
     COMPREPLY=($(compgen -W "$formats" -- "$cur"))
+    # jsonpath=: the template follows the =, no space.
+    [[ \${#COMPREPLY[@]} -eq 1 && "\${COMPREPLY[0]}" == *= ]] && compopt -o nospace
   elif [[ " $values " == *" $prev "* ]]; then
     COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ "$cur" == -* ]]; then
@@ -202,7 +205,9 @@ ${cases}
     compset -P 1 '*='
   fi
   if [[ "$prev" == (-o|--output) ]]; then
-    compadd -a formats
+    # jsonpath=: the template follows the =, no space.
+    compadd -- \${formats:#*=}
+    compadd -S '' -- \${(M)formats:#*=}
   elif (( \${values[(Ie)$prev]} )); then
     _files
   elif [[ "$cur" == -* ]]; then
