@@ -142,6 +142,10 @@ export function typeErrorMessage(
   if (error.code !== 'unknown-type') return error.message;
   const guess =
     didYouMeanType(error.typeName, registry.all()) ?? didYouMean(error.typeName, others);
+  // kubectl's `get all`: the run's every type is what `cosi apply` prints.
+  if (error.typeName === 'all') {
+    return `${error.message}: \`cosi apply\` prints every type, \`cosi get rd\` lists them`;
+  }
   return guess === undefined
     ? `${error.message}: \`cosi get rd\` lists the types`
     : `${error.message} (did you mean ${JSON.stringify(guess)}?)`;

@@ -112,6 +112,20 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("answers kubectl's get crd and get all with where cosi keeps those", async () => {
+    const crd = await cli(['get', 'crd', '-f', 'fixtures/real-crds/cert-manager', '-q']);
+    expect([crd.code, crd.stdout, crd.stderr]).toEqual([
+      0,
+      '',
+      'No resources found: the CustomResourceDefinitions read define types, listed by cosi get rd\n',
+    ]);
+    const all = await cli(['get', 'all', ...EXAMPLE]);
+    expect([all.code, all.stderr]).toEqual([
+      2,
+      'cosi: resource type "all" is not registered: `cosi apply` prints every type, `cosi get rd` lists them\n',
+    ]);
+  });
+
   it('a malformed --sort-by is a usage error before the run', async () => {
     const bad = await cli(['get', 'vm', ...EXAMPLE, '--sort-by', '{.spec[}']);
     expect(bad.code).toBe(2);

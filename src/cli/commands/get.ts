@@ -193,7 +193,13 @@ export function renderGet(
         `cosi: resource ${JSON.stringify(result.id)} of type ${JSON.stringify(type)} not found\n`,
       );
     } else if (groups.length === 0 && !printsEmpty(format)) {
-      io.stderr.write('No resources found\n');
+      // The manifests' CRDs define cosi types: kubectl's `get crd` habit finds them as rd.
+      const crd = /^(crds?|customresourcedefinitions?)(\.apiextensions\.k8s\.io)?$/i.test(type);
+      io.stderr.write(
+        crd
+          ? 'No resources found: the CustomResourceDefinitions read define types, listed by cosi get rd\n'
+          : 'No resources found\n',
+      );
     } else {
       // As kubectl, one resource asked for by id is not sorted, so its path is not checked.
       const sorted =
