@@ -294,6 +294,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A mapping field's value, `undefined` when it is none (a list, a scalar, absent). */
+export function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(value) ? value : undefined;
+}
+
 /** A field's string value, `''` when it holds none (absent, or of another type). */
 export function stringOrEmpty(value: unknown): string {
   return typeof value === 'string' ? value : '';

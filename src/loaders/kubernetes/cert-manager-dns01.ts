@@ -15,16 +15,11 @@
  * beside them, and a provider refused as a second is not checked further.
  */
 
-import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
+import { objectOrUndefined as object, stringOrEmpty as text } from '../manifest-document.js';
 import { forbiddenValue, invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
 
 type Path = readonly (string | number)[];
 type Add = (path: Path, message: string, part?: 'key' | 'value') => void;
-
-/** A mapping field's value, `undefined` when it is none. */
-function object(value: unknown): Record<string, unknown> | undefined {
-  return isPlainObject(value) ? value : undefined;
-}
 
 /** The TSIG algorithms cert-manager's RFC 2136 provider signs with (upper case). */
 const TSIG_ALGORITHMS = ['HMACMD5', 'HMACSHA1', 'HMACSHA256', 'HMACSHA512'];

@@ -18,7 +18,11 @@
  *   Cloud and NGTS (with its TSG ID and credentials).
  */
 
-import { isPlainObject, stringOrEmpty as text } from '../manifest-document.js';
+import {
+  isPlainObject,
+  objectOrUndefined as object,
+  stringOrEmpty as text,
+} from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { jsonPointer } from '../json-pointer.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
@@ -38,11 +42,6 @@ export function isIssuer(group: string, kind: string): boolean {
 }
 
 const ISSUER_TYPES = ['acme', 'ca', 'selfSigned', 'vault', 'venafi'];
-
-/** A mapping field's value, `undefined` when it is none. */
-function object(value: unknown): Record<string, unknown> | undefined {
-  return isPlainObject(value) ? value : undefined;
-}
 
 /** The problems of an Issuer or ClusterIssuer (see above). */
 export function issuerProblems(document: Record<string, unknown>): SchemaProblem[] {
