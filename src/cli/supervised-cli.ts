@@ -1,7 +1,7 @@
 import { placeOfPointer, type ManifestPlaces } from '../app/manifest-places.js';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
-import type { CheckResult } from '../app/check/check-result.js';
+import { setupFailed, type CheckResult } from '../app/check/check-result.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
@@ -141,12 +141,7 @@ function checkOfFault(fault: WorkerFault, places: ManifestPlaces | undefined): C
   const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
     ({ code, message, severity: 'error', ...at, pointer: '' }) as const;
   if (fault.kind === 'config' || fault.kind === 'internal') {
-    return {
-      cases: [
-        { check: 'setup', name: 'setup', findings: [finding('config-error', fault.message)] },
-      ],
-      strict: false,
-    };
+    return setupFailed([finding('config-error', fault.message)]);
   }
   const controller = fault.controller ?? '';
   return {

@@ -4,7 +4,7 @@
  * case saying why, as a check that cannot run for any other reason does. Only `check` writes
  * reports; the other commands' usage errors are stderr's alone.
  */
-import type { CheckResult } from '../app/check/check-result.js';
+import { setupFailed } from '../app/check/check-result.js';
 import type { CliIo } from './io.js';
 import type { CheckReportFormat } from './render/check/check-formats.js';
 
@@ -26,26 +26,17 @@ export async function writeUsageErrorReport(
   if (argv.find((word) => !word.startsWith('-')) !== 'check') return;
   const format = outputFormat(argv);
   if (!isReportFormat(format)) return;
-  const result: CheckResult = {
-    cases: [
-      {
-        check: 'setup',
-        name: 'setup',
-        findings: [
-          {
-            code: 'usage-error',
-            severity: 'error',
-            message: message.replace(/^error: /, '').trim(),
-            file: '',
-            line: 0,
-            col: 0,
-            pointer: '',
-          },
-        ],
-      },
-    ],
-    strict: false,
-  };
+  const result = setupFailed([
+    {
+      code: 'usage-error',
+      severity: 'error',
+      message: message.replace(/^error: /, '').trim(),
+      file: '',
+      line: 0,
+      col: 0,
+      pointer: '',
+    },
+  ]);
   const { renderCheckReport } = await import('./render/check/check-report.js');
   const { createColors } = await import('./render/report.js');
   io.stdout.write(

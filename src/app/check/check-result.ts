@@ -74,6 +74,11 @@ export interface CheckResult {
   readonly unrendered?: readonly UnrenderedSource[];
 }
 
+/** A check that could not run (a config or usage error): one `setup` case with why. */
+export function setupFailed(findings: readonly Finding<CheckCode>[]): CheckResult {
+  return { cases: [{ check: 'setup', name: 'setup', findings }], strict: false };
+}
+
 /** A finding that fails its case: an error, or a warning under `--strict`. */
 export const isFailure = (f: Finding<CheckCode>, strict: boolean): boolean =>
   f.severity === 'error' || strict;

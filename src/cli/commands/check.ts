@@ -9,7 +9,12 @@ import type { ReportData } from '../../app/report/report-data.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { MissingManifestsError } from '../../app/config-manifests.js';
-import { caseFailed, type CheckCode, type CheckResult } from '../../app/check/check-result.js';
+import {
+  caseFailed,
+  setupFailed,
+  type CheckCode,
+  type CheckResult,
+} from '../../app/check/check-result.js';
 import { resolveExpect } from '../../app/check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
@@ -119,10 +124,7 @@ export async function check(
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.
     const failures = setupFailures(error);
     if (failures === undefined) throw error;
-    const result = {
-      cases: [{ check: 'setup' as const, name: 'setup', findings: failures }],
-      strict: false,
-    };
+    const result = setupFailed(failures);
     const report = unwritable === undefined ? reportOf(flags, io, paths, result) : undefined;
     return {
       exitCode: EXIT.usage,
