@@ -21,8 +21,15 @@ export interface DocumentBreak {
   readonly message: string;
 }
 
+/**
+ * A line that may be one: `---` with more than a comment after it, or a `...` end marker. Most
+ * files have none, and are passed with this one scan instead of a walk of their lines.
+ */
+const SUSPECT_LINE = /^---[ \t]*[^\s#]|^\.\.\.[ \t]*(?:#.*)?\r?$/m;
+
 /** The lines of `text` kubectl cuts or stops at where YAML does not (see above). */
 export function kubectlDocumentBreaks(text: string): DocumentBreak[] {
+  if (!SUSPECT_LINE.test(text)) return [];
   const breaks: DocumentBreak[] = [];
   const lines = text.split('\n');
   /** The line of a `...` whose document end kubectl does not see, until the next `---`. */

@@ -220,13 +220,8 @@ export function parseManifest(
   // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
   const tooLarge = oversizedCrd(text, file, lineCounter);
   if (tooLarge) return { file, documents: [], findings: [tooLarge] };
-  // Where kubectl cuts the stream otherwise than YAML, on the original lines (a `---` line is
-  // cheap to find: most files have none beyond their separators).
-  const breaks =
-    stream === undefined &&
-    (text.includes('\n---') || text.startsWith('---') || text.includes('\n...'))
-      ? kubectlDocumentBreaks(text)
-      : [];
+  // Where kubectl cuts the stream otherwise than YAML, on the lines as written.
+  const breaks = stream === undefined ? kubectlDocumentBreaks(text) : [];
   const parsed = parseStream(text, file, options, lineCounter, breaks);
   if (!parsed.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
   // What kubectl reads but YAML 1.2 does not: a quoted value or flow collection whose lines go
