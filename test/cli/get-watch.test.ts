@@ -82,7 +82,9 @@ describe('get -w on the project: re-converged on every file change', () => {
     );
     const modified = p.stdout();
     const [, row] = rowsOf(modified, 'web-1');
-    expect(row).toMatch(/^MODIFIED\s+default\s+VM\s+web-1\s+\d+\s+running\s+4\s+debian\s+node-a$/);
+    expect(row).toMatch(
+      /^MODIFIED\s+default\s+VM\s+web-1\s+\d+\s+<none>\s+running\s+4\s+debian\s+node-a$/,
+    );
     expect(rowsOf(modified, 'web-2')).toHaveLength(1);
     // db-1 removed from the file: DELETED, with its last state.
     await editUntil(

@@ -15,7 +15,10 @@ export interface ResourceTableColumns {
 /**
  * The columns of one type's table, as `talosctl get`: NAMESPACE TYPE ID VERSION OWNER PHASE and
  * the type's print columns (empty for a sensitive type); `wide` adds the labels and the
- * finalizers, as kubectl's `-o wide` adds what does not fit, and `showLabels` the labels. A
+ * finalizers, as kubectl's `-o wide` adds what does not fit, and `showLabels` the labels. The
+ * columns cosi fills itself (owner, labels, finalizers) print `<none>` when empty, as kubectl's
+ * own columns do, so `--no-headers | awk` counts the same columns on every row; a print column
+ * that finds nothing is blank, as kubectl's for a CRD's printer column and talosctl's. A
  * cluster-scoped Kubernetes kind has no NAMESPACE column, as in kubectl's tables: its objects
  * have none (cosi's placeholder namespace is not theirs).
  */
@@ -46,7 +49,7 @@ export function resourceTableColumns(
     displayType,
     r.metadata.id,
     String(r.metadata.version),
-    r.metadata.owner,
+    r.metadata.owner || '<none>',
     r.metadata.phase,
     ...cells.map((cell) => cell(r.spec)),
     ...(labels

@@ -41,12 +41,12 @@ describe('get -w output', () => {
     ]);
     expect(out).toBe(
       [
-        'EVENT      NAMESPACE   TYPE   ID   VERSION   OWNER   PHASE     CPUS',
-        'ADDED      default     VM     a    1                 running   1',
-        'ADDED      default     VM     b    1                 running   2',
-        'MODIFIED   default     VM     a    2                 running   3',
+        'EVENT      NAMESPACE   TYPE   ID   VERSION   OWNER    PHASE     CPUS',
+        'ADDED      default     VM     a    1         <none>   running   1',
+        'ADDED      default     VM     b    1         <none>   running   2',
+        'MODIFIED   default     VM     a    2         <none>   running   3',
         // A wider cell widens its column from this row on.
-        'ADDED      default     VM     a-much-longer-id   1                 running   1',
+        'ADDED      default     VM     a-much-longer-id   1         <none>   running   1',
         '',
       ].join('\n'),
     );
@@ -60,8 +60,8 @@ describe('get -w output', () => {
     ]);
     expect(out.split('\n').slice(3)).toEqual([
       '',
-      'NAMESPACE   TYPE      ID   VERSION   OWNER   PHASE',
-      'infra       Hosts.t   h    1                 running',
+      'NAMESPACE   TYPE      ID   VERSION   OWNER    PHASE',
+      'infra       Hosts.t   h    1         <none>   running',
       '',
     ]);
   });
