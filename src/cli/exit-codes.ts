@@ -35,10 +35,11 @@ export class CliError extends Error {
   }
 }
 
-/** The exit code a convergence run earns: 0 settled, 1 controllers kept failing, 3 a bound hit. */
+/** The exit code a convergence run earns: 0 settled (or steady), 1 controllers kept failing, 3 a bound hit. */
 export function exitCodeOf(report: ConvergenceReport): ExitCode {
   switch (report.reason) {
     case 'quiescent':
+    case 'steady':
       return EXIT.ok;
     case 'failing':
       return EXIT.findings;

@@ -90,7 +90,8 @@ export function presentError(resource: Resource): CosiAssertionError {
 }
 
 /**
- * Asserts that a convergence settled (`quiescent`): no controller kept failing, no bound was
+ * Asserts that a convergence settled (`quiescent`, or `steady`: only periodic requeues that change
+ * nothing): no controller kept failing, no bound was
  * hit. Given a project, checks its last convergence.
  *
  * @throws CosiAssertionError saying why it did not, with each failing controller's last error
@@ -107,7 +108,7 @@ export function expectConverged(subject: ConvergenceReport | TestProject): void 
 
 /** Why a report did not converge, or `undefined` when it did. */
 export function convergenceProblem(report: ConvergenceReport): string | undefined {
-  if (report.converged && report.reason === 'quiescent') return undefined;
+  if (report.converged) return undefined;
   const stuck = describeStuck(report);
   const lines = [
     `expected the controllers to converge, but they did not (${report.reason})${stuck ? `: ${stuck}` : ''}`,

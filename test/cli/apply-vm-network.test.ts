@@ -129,6 +129,18 @@ describe('exit codes', () => {
     );
   });
 
+  it('exits 0 for a periodic resync (requeueAfter after making sure of its output): steady', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/cli/resync']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^converged \(steady: 1 item requeued periodically, changing nothing\), 2 resources, /m,
+    );
+    expect(r.stdout).toMatch(/^default\s+Echo\s+start\s+1\s+ResyncController\s+running$/m);
+    const check = await cli(['check', '-f', 'fixtures/cli/resync']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('convergence: 1 passed, 0 failed');
+  });
+
   it('exits 1 when a controller keeps failing, with its last error and the item', async () => {
     const r = await cli(['apply', '-f', 'fixtures/cli/failing-controller']);
     expect(r.code).toBe(1);

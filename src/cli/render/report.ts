@@ -60,8 +60,15 @@ export function renderReport(
 ): string {
   // Failing controllers are findings (exit 1): the run settled, with them. "Did not converge" is
   // a bound's (exit 3).
+  const polled = report.controllers.reduce(
+    (n, controller) => n + controller.waitingItems.length,
+    0,
+  );
   const status = report.converged
-    ? c.green('converged')
+    ? c.green('converged') +
+      (report.reason === 'steady'
+        ? ` (steady: ${plural(polled, 'item')} requeued periodically, changing nothing)`
+        : '')
     : report.reason === 'failing'
       ? c.red('settled with failing controllers')
       : c.red(`did not converge (${describeReason(report.reason)})`);
@@ -151,5 +158,7 @@ export function describeReason(reason: ConvergenceReport['reason']): string {
       return 'aborted';
     case 'quiescent':
       return 'quiescent';
+    case 'steady':
+      return 'steady: only periodic requeues that change nothing';
   }
 }

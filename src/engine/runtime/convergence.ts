@@ -30,11 +30,13 @@ export const DEFAULT_CONVERGE_OPTIONS = {
 } as const;
 
 /**
- * Why a convergence run ended. `quiescent`: nothing left to do. `failing`: nothing left but
- * controllers or items that kept failing until their attempt bound. `max-writes` / `max-time`:
- * a bound was hit. `aborted`: the signal fired.
+ * Why a convergence run ended. `quiescent`: nothing left to do. `steady`: nothing left but
+ * periodic requeues that write nothing (a resync), until the time bound; converged, as
+ * `quiescent`. `failing`: nothing left but controllers or items that kept failing until their
+ * attempt bound. `max-writes` / `max-time`: a bound was hit. `aborted`: the signal fired.
  */
-export type ConvergenceReason = 'quiescent' | 'failing' | 'max-writes' | 'max-time' | 'aborted';
+export type ConvergenceReason =
+  'quiescent' | 'steady' | 'failing' | 'max-writes' | 'max-time' | 'aborted';
 
 /** A queue controller's item still failing when the run ended. */
 export interface ItemFailure {

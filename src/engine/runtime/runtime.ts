@@ -24,6 +24,7 @@ import type { ReconcileStartListener, RuntimeHost } from './runtime-host.js';
 import type { ErrorLocator } from './error-record.js';
 import { WakeupScheduler } from './scheduler.js';
 import { upstreamControllers } from './upstream-controllers.js';
+import { PollingWatch, type PolledController } from './steady-polling.js';
 import type { RunRecorder } from '../record/run-record.js';
 
 /** Options of `createRuntime`: the clock, logging, backoff, a change rate limit and a run recorder. */
@@ -244,23 +245,26 @@ export class Runtime {
       for (const adapter of this.#adapters.values()) adapter.resumeProcessing();
       let rounds = 0;
       let reason: ConvergenceReason | undefined;
+      const polling = new PollingWatch();
       while (reason === undefined) {
         rounds++;
         const stallBound = Math.min(opts.maxStall, opts.maxTime - (this.clock.now() - startedAt));
         reason = await this.#settle(opts.maxWrites, opts.signal, stallBound);
         if (reason !== undefined) break;
+        polling.observe(this.#tracker.total, this.#adapters.values());
         const next = this.#nextTimerAt();
         if (next === undefined) {
           if (!this.#idle()) continue;
           reason = this.#anyGivenUp() ? 'failing' : 'quiescent';
         } else if (next - startedAt > opts.maxTime) {
-          reason = 'max-time';
+          reason = polling.steady(this.#tracker.total, this.#polled()) ? 'steady' : 'max-time';
         } else if (this.clock.advanceTo) {
           this.clock.advanceTo(next);
         } else {
           await realDelay(Math.max(1, Math.min(50, next - this.clock.now())));
         }
       }
+      // A steady run's requeues stay due, as a bound's: they wait for the next run.
       if (reason !== 'quiescent' && reason !== 'failing') this.#scheduler.pause();
       // A run ended by its write bound keeps refusing writes until the next run sets its own:
       // a controller still looping (it caught the refusal) cannot write on after the report.
@@ -342,6 +346,19 @@ export class Runtime {
   #idle(): boolean {
     for (const adapter of this.#adapters.values()) if (!adapter.idle) return false;
     return true;
+  }
+
+  #polled(): PolledController[] {
+    return [...this.#adapters.values()].map((adapter) => {
+      const { condition, failingItems, waitingItems } = adapter.report();
+      return {
+        name: adapter.name,
+        metrics: adapter.metrics,
+        condition,
+        failingItems: failingItems.length,
+        waitingItems: waitingItems.length,
+      };
+    });
   }
 
   #anyGivenUp(): boolean {
@@ -515,7 +532,7 @@ export class Runtime {
         };
       })
       .sort((a, b) => compareStrings(a.name, b.name));
-    const converged = reason === 'quiescent';
+    const converged = reason === 'quiescent' || reason === 'steady';
     return {
       converged,
       reason,

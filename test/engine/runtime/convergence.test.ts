@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { requeueAfter, type Controller, type LogRecord } from '../../../src/index.js';
+import {
+  requeueAfter,
+  type Controller,
+  type LogRecord,
+  type QController,
+  type QRuntime,
+} from '../../../src/index.js';
 import { mergeReports, type ConvergenceReport } from '../../../src/engine/runtime/convergence.js';
 import { createMetrics } from '../../../src/engine/runtime/metrics.js';
 import {
@@ -73,25 +79,102 @@ describe('convergence', () => {
     expect(h.runtime.metrics('Ping')!.writes).toBe(writes);
   });
 
-  it('stops at the virtual time bound when a controller keeps requeueing', async () => {
+  /** A queue controller over Int writing Str, reconciling with `reconcile`. */
+  const poller = (reconcile: (rt: QRuntime, id: string) => Promise<void>): QController => ({
+    name: 'Poller',
+    settings: {
+      inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+      outputs: [{ type: Str.type, kind: 'exclusive' }],
+    },
+    reconcile: (rt, pointer) => reconcile(rt, pointer.id),
+    mapInput: async () => [],
+  });
+
+  it('calls a periodic resync that writes nothing steady, and steady converged, at the time bound', async () => {
     h = createHarness();
     await h.state.create(Int.create('forever'));
-    await h.runtime.register({
-      name: 'Poller',
-      settings: {
-        inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
-        outputs: [],
-      },
-      reconcile: async () => {
+    await h.runtime.register(
+      poller(async (rt, id) => {
+        // Makes sure of its output (written once, the same after), then comes back in a minute.
+        await rt.modify(Str.create(id), (d) => {
+          d.spec.value = 'ensured';
+        });
         throw requeueAfter(60_000);
-      },
-      mapInput: async () => [],
-    });
+      }),
+    );
     const report = await h.runtime.converge({ maxTime: 10 * 60_000 });
-    expect(report.converged).toBe(false);
-    expect(report.reason).toBe('max-time');
+    expect(report).toMatchObject({ converged: true, reason: 'steady', oscillating: [] });
+    expect(report.writes).toBe(1);
     expect(report.elapsed).toBe(10 * 60_000);
     expect(h.runtime.metrics('Poller')!.reconciles).toBe(11);
+    expect(report.controllers[0]!.waitingItems).toEqual([Int.pointer('forever')]);
+  });
+
+  it('is not steady at the first quiet requeue: a controller waiting on the clock writes first', async () => {
+    h = createHarness();
+    await h.state.create(Int.create('later'));
+    await h.runtime.register(
+      poller(async (rt, id) => {
+        if (rt.clock.now() >= 30 * 60_000) {
+          await rt.modify(Str.create(id), (d) => {
+            d.spec.value = 'written at 30m';
+          });
+        }
+        throw requeueAfter(10_000);
+      }),
+    );
+    const report = await h.runtime.converge({ maxTime: 60 * 60_000 });
+    expect(report).toMatchObject({ converged: true, reason: 'steady' });
+    expect((await h.state.get<{ value: string }>(Str.pointer('later'))).spec.value).toBe(
+      'written at 30m',
+    );
+  });
+
+  it('is not steady when a controller requeues and never tried to write: it waits on something', async () => {
+    h = createHarness();
+    await h.state.create(Int.create('forever'));
+    await h.runtime.register(
+      poller(async () => {
+        throw requeueAfter(60_000);
+      }),
+    );
+    const report = await h.runtime.converge({ maxTime: 10 * 60_000 });
+    expect(report).toMatchObject({ converged: false, reason: 'max-time' });
+    expect(report.controllers[0]!.waitingItems).toEqual([Int.pointer('forever')]);
+  });
+
+  it('is not steady when a requeue writes every time, or when one fails after the last write', async () => {
+    h = createHarness();
+    await h.state.create(Int.create('busy'));
+    let n = 0;
+    await h.runtime.register(
+      poller(async (rt, id) => {
+        await rt.modify(Str.create(id), (d) => {
+          d.spec.value = String(++n);
+        });
+        throw requeueAfter(60_000);
+      }),
+    );
+    const busy = await h.runtime.converge({ maxTime: 10 * 60_000 });
+    expect(busy).toMatchObject({ converged: false, reason: 'max-time' });
+    await h.runtime.stop();
+
+    h = createHarness();
+    await h.state.create(Int.create('flaky'));
+    let calls = 0;
+    await h.runtime.register(
+      poller(async (rt, id) => {
+        await rt.modify(Str.create(id), (d) => {
+          d.spec.value = 'ensured';
+        });
+        // Fails now and then, never enough to be given up: the run is not a fixed point.
+        if (++calls % 3 === 0) throw new Error('backend timed out');
+        throw requeueAfter(60_000);
+      }),
+    );
+    const flaky = await h.runtime.converge({ maxTime: 10 * 60_000 });
+    expect(flaky.converged).toBe(false);
+    expect(flaky.reason).toBe('max-time');
   });
 
   it('gives the same report and the same state for the same input', async () => {
