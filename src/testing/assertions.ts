@@ -91,8 +91,8 @@ export function presentError(resource: Resource): CosiAssertionError {
 
 /**
  * Asserts that a convergence settled (`quiescent`, or `steady`: only periodic requeues that change
- * nothing): no controller kept failing, no bound was
- * hit. Given a project, checks its last convergence.
+ * nothing): no controller kept failing, no bound was hit. Given a project, checks its last
+ * convergence.
  *
  * @throws CosiAssertionError saying why it did not, with each failing controller's last error
  *   and what kept changing.
