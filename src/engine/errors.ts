@@ -255,6 +255,19 @@ export function writeDenied(controller: string, p: Pointer, op: string): AccessE
   );
 }
 
+/**
+ * A write of a resource with an empty id: a manifest's is refused (`invalid-id`), so is a
+ * controller's, which would otherwise be stored and listed as `""`.
+ */
+export function emptyIdDenied(controller: string, p: Pointer, op: string): AccessError {
+  return new AccessError(
+    controller,
+    p,
+    'write',
+    `controller ${JSON.stringify(controller)} may not ${op} ${formatPointer(p)}: its id is empty`,
+  );
+}
+
 export function finalizerDenied(controller: string, p: Pointer): AccessError {
   return new AccessError(
     controller,

@@ -13,7 +13,7 @@ import type {
   Input,
   Output,
 } from './controller.js';
-import { finalizerDenied, readDenied, writeDenied } from '../errors.js';
+import { emptyIdDenied, finalizerDenied, readDenied, writeDenied } from '../errors.js';
 import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import { WriteBoundError } from './write-bound.js';
@@ -493,6 +493,7 @@ export class ControllerFacade implements ControllerContext {
 
   #checkWrite(pointer: Pointer, op: string): void {
     if (!this.#outputs.has(pointer.type)) throw writeDenied(this.name, pointer, op);
+    if (pointer.id === '') throw emptyIdDenied(this.name, pointer, op);
     this.#checkWriteBound(pointer);
   }
 

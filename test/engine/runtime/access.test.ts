@@ -92,6 +92,22 @@ describe('the controller facade', () => {
     await expect(h.state.get(Sentence.pointer('x'))).rejects.toMatchObject({ code: 'not-found' });
   });
 
+  it('refuses to write a resource with an empty id, as a manifest with one is refused', async () => {
+    for (const write of [
+      (rt: ControllerRuntime) => rt.create(Str.create('')),
+      (rt: ControllerRuntime) =>
+        rt.modify(Str.create(''), (d) => {
+          d.spec.value = 'x';
+        }),
+    ]) {
+      const error = await probe(write);
+      expect(error).toMatchObject({ code: 'access-denied', rule: 'write', controller: 'Prober' });
+      expect((error as Error).message).toContain('its id is empty');
+      expect(await h.state.list(Str.kind())).toHaveLength(2);
+      await h.runtime.stop();
+    }
+  });
+
   it('stamps the controller as owner, and cannot touch resources owned by someone else', async () => {
     expect(await probe((rt) => rt.create(Str.create('mine')))).toBe('ok');
     expect((await h.state.get(Str.pointer('mine'))).metadata.owner).toBe('Prober');
