@@ -258,6 +258,13 @@ function checkConfig(
   }
   const definitions: ResourceDefinition[] = [];
   for (const [i, definition] of arrayEntries(config, 'definitions', problems)) {
+    if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) {
+      problems.push({
+        key: 'definitions',
+        message: `definitions[${i}]: expected a resource type (\`defineResource(...)\`) or a definition (an object with a \`type\`), got ${describeValue(definition)}`,
+      });
+      continue;
+    }
     try {
       definitions.push(normalizeDefinition(definition as ConfigDefinition));
     } catch (error) {

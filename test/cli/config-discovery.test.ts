@@ -161,6 +161,16 @@ describe('mistakes in the config', () => {
     ]);
   });
 
+  it('a definition that is not an object (an import misspelt: undefined) says what was expected', async () => {
+    const r = await apply('const Teem = undefined;\nexport default { definitions: [Teem, 7] };\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'cosi.config.ts:2:18: definitions[0]: expected a resource type (`defineResource(...)`) or a definition (an object with a `type`), got undefined',
+    );
+    expect(r.stderr).toContain('definitions[1]: expected a resource type');
+    expect(r.stderr).not.toContain("Cannot use 'in' operator");
+  });
+
   it("a config that throws names the line in the user's file and the name as written", async () => {
     const r = await apply(
       [
