@@ -171,6 +171,13 @@ describe('exit codes', () => {
     expect(r.stderr).toContain(
       'controllers "First" and "Second" both claim exclusive output Echoes.test.cosi.dev',
     );
+    // check's report: the list of conflicts on lines of their own, not a literal "\n".
+    const check = await cli(['check', '-f', 'fixtures/cli/conflicting-controllers']);
+    expect(check.code).toBe(2);
+    expect(check.stdout).toMatch(
+      /error\[config-error\]: cannot register controllers:\n {4}- controllers "First" and "Second" both claim/,
+    );
+    expect(check.stdout).not.toContain('\\n');
   });
 
   it('runs as a real process through bin/cosi.js with the same exit codes', async () => {

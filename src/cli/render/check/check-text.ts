@@ -31,11 +31,14 @@ export function renderCheckText(
       if (!shown.take(f)) continue;
       const place = formatLocation(f);
       const failure = isFailure(f, result.strict);
-      const head = `${f.severity}[${f.code}]: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
+      // A message of several lines (a registration's list of conflicts) goes on below, indented.
+      const [first, ...more] = f.message.split('\n');
+      const head = `${f.severity}[${f.code}]: ${first}${f.pointer ? ` (at ${f.pointer})` : ''}`;
       // A case named as its check (`setup`) is named once.
       const name = item.name === item.check ? item.check : `${item.check} ${item.name}`;
       const text = escapeControl(place ? `${place}: ${head}` : `${name}: ${head}`);
       lines.push(failure ? c.red(text) : c.yellow(text));
+      for (const line of more) lines.push(`  ${escapeControl(line)}`);
       if (f.diff)
         lines.push(...f.diff.split('\n').map((l) => `    ${colorDiff(escapeControl(l), c)}`));
     }
