@@ -1,5 +1,5 @@
 import { describeStuck } from '../app/stuck-controllers.js';
-import { formatPointer } from '../engine/resource/pointer.js';
+import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
@@ -77,16 +77,40 @@ export async function expectNoResource(
   options: ResourceOptions = {},
 ): Promise<void> {
   const resource = await project.get(type, id, options);
-  if (resource !== undefined) throw presentError(resource);
+  if (resource !== undefined) throw presentError(resource, project.lastReport);
 }
 
-/** The error for a resource that should not be there. */
-export function presentError(resource: Resource): CosiAssertionError {
+/**
+ * The error for a resource that should not be there. One torn down and held by a finalizer says
+ * why its controller has not released it, from the last convergence: the error of its finalizer
+ * removal, which the run retried and gave up on.
+ */
+export function presentError(resource: Resource, report?: ConvergenceReport): CosiAssertionError {
   const md = resource.metadata;
   const finalizers = md.finalizers.length > 0 ? `, finalizers ${md.finalizers.join(', ')}` : '';
   return new CosiAssertionError(
-    `expected ${formatPointer(md)} not to exist, but it does (version ${md.version}, owner ${md.owner === '' ? 'the manifests' : md.owner}, phase ${md.phase}${finalizers})`,
+    `expected ${formatPointer(md)} not to exist, but it does (version ${md.version}, owner ${md.owner === '' ? 'the manifests' : md.owner}, phase ${md.phase}${finalizers})${heldBecause(resource, report)}`,
   );
+}
+
+/** Why the controllers whose finalizers a resource carries have not removed them, if they failed. */
+function heldBecause(resource: Resource, report: ConvergenceReport | undefined): string {
+  const key = pointerKey(resource.metadata);
+  const reasons: string[] = [];
+  for (const finalizer of resource.metadata.finalizers) {
+    const controller = report?.controllers.find((c) => c.name === finalizer);
+    if (controller === undefined) continue;
+    const item = controller.failingItems.find((i) => pointerKey(i.pointer) === key);
+    if (item !== undefined) {
+      reasons.push(`${finalizer} failed on it (${item.attempts} attempts): ${item.error.message}`);
+    } else if (
+      controller.lastError !== undefined &&
+      (controller.condition === 'failed' || controller.condition === 'backoff')
+    ) {
+      reasons.push(`${finalizer} kept failing: ${controller.lastError.message}`);
+    }
+  }
+  return reasons.length === 0 ? '' : `; ${reasons.join('; ')}`;
 }
 
 /**

@@ -104,7 +104,7 @@ export async function assertNoResource(
 ): Promise<void> {
   await waitUntil(project, options, async () => {
     const resource = await project.get(type, id, options);
-    return resource === undefined ? undefined : presentError(resource);
+    return resource === undefined ? undefined : presentError(resource, project.lastReport);
   });
 }
 

@@ -8,10 +8,12 @@ import {
   expectFinding,
   expectNoResource,
   expectResource,
+  assertNoResource,
   teardownAndDestroy,
   type TestProject,
 } from '../../src/testing/index.js';
-import { POLLER, counters, echoConfig, pollerConfig } from './echo-project.js';
+import { createQTransformController } from '../../src/index.js';
+import { Counter, Echo, POLLER, counters, echoConfig, pollerConfig } from './echo-project.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -135,6 +137,39 @@ describe('assertions', () => {
     await p.converge();
     const error = await thrown(() => expectNoResource(p, 'NetworkConfig', 'web-1'));
     expect(error.message).toContain('owner vmnet.NetworkConfigController');
+  });
+
+  it('expectNoResource and assertNoResource say why a finalizer holds the resource', async () => {
+    const releaser = createQTransformController({
+      name: 'ReleaseController',
+      input: Counter,
+      output: Echo,
+      mapMetadata: (counter) => Echo.create(counter.metadata.id),
+      unmapMetadata: (echo) => Counter.pointer(echo.metadata.id),
+      transform: (_ctx, counter, echo) => {
+        echo.spec.value = counter.spec.value;
+      },
+      finalizerRemoval: async (_ctx, counter) => {
+        throw new Error(`the balancer refused to let ${counter.metadata.id} go`);
+      },
+    });
+    const p = await project({
+      config: { definitions: [Counter, Echo], controllers: [releaser] },
+      manifests: counters(1),
+    });
+    await p.converge();
+    await p.destroy('counter', 'c1');
+    await p.converge();
+    for (const assertion of [
+      () => expectNoResource(p, 'counter', 'c1'),
+      () => assertNoResource(p, 'counter', 'c1', { timeout: '1m' }),
+    ]) {
+      const error = await thrown(assertion);
+      expect(error.message).toContain('phase tearingDown, finalizers ReleaseController)');
+      expect(error.message).toMatch(
+        /; ReleaseController failed on it \(\d+ attempts\): the balancer refused to let c1 go/,
+      );
+    }
   });
 
   it('expectConverged and expectFinding read what cosi check would report', async () => {

@@ -10,7 +10,7 @@ import type { CheckCode } from '../../app/check/check-result.js';
 import { messageOfThrown } from '../../engine/thrown-value.js';
 import { formatLocation, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
-import { convergenceProblem, describeQuery, findingMatches } from '../assertions.js';
+import { convergenceProblem, describeQuery, findingMatches, presentError } from '../assertions.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type TestProject } from '../test-project.js';
@@ -228,12 +228,11 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
         const pointer = pointerOf(project, ref);
         const resource = await project.get(pointer.type, pointer.id, pointer);
         if (resource === undefined) continue;
-        const md = resource.metadata;
         found.push(
           failureAt(
             'unexpected-resource',
             ref.at,
-            `expected ${formatPointer(pointer)} not to exist, but it does (version ${md.version}, owner ${md.owner === '' ? 'the manifests' : md.owner}, phase ${md.phase}${md.finalizers.length > 0 ? `, finalizers ${md.finalizers.join(', ')}` : ''})`,
+            presentError(resource, project.lastReport).message,
           ),
         );
       }
