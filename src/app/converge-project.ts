@@ -7,6 +7,11 @@ export interface ConvergeBounds {
   readonly timeout?: number;
   /** Write bound; {@link defaultMaxWrites} of the manifests when omitted. */
   readonly maxWrites?: number;
+  /**
+   * Wall ms to wait on a controller that nothing in the run moves (a promise that never
+   * settles) before the run stops and names it; the runtime's default (60 s) when omitted.
+   */
+  readonly maxStall?: number;
 }
 
 /** Enough for every resource to be rewritten many times, but a ping-pong still stops quickly. */
@@ -25,6 +30,7 @@ export async function convergeProject(
 ): Promise<ConvergenceReport> {
   const options = {
     ...(bounds.timeout !== undefined ? { maxTime: bounds.timeout } : {}),
+    ...(bounds.maxStall !== undefined ? { maxStall: bounds.maxStall } : {}),
     maxWrites: bounds.maxWrites ?? defaultMaxWrites(project.applier.size),
   };
   let report = await project.runtime.converge(options);

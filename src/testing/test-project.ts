@@ -32,6 +32,9 @@ import {
 import { projectFindings } from './project-findings.js';
 import { resolveTestConfig, type TestConfig } from './test-config.js';
 
+/** How long a test project's convergence waits on a stuck controller, wall ms. */
+const DEFAULT_STALL_TIMEOUT = 2_000;
+
 /** What {@link createTestProject} takes. */
 export interface TestProjectOptions {
   /** The project's config: see {@link TestConfig}. */
@@ -44,8 +47,18 @@ export interface TestProjectOptions {
   readonly kubernetesVersion?: string;
   /** Write bound of each convergence (default: as `cosi apply`). */
   readonly maxWrites?: number;
-  /** Simulated ms each convergence may take (default 1 h). */
+  /**
+   * Simulated ms each convergence may take (default 1 h). A controller stuck on a promise that
+   * never settles is waited for in wall time, up to `stallTimeout` and never past this.
+   */
   readonly timeout?: number;
+  /**
+   * Wall ms a convergence waits on a controller that nothing in the run moves (a reconcile
+   * awaiting a promise that never settles) before it stops and names the controller and its
+   * resource (default 2 s: within the 5 s a test may take in vitest and jest, so the test fails
+   * with that name rather than the runner's bare timeout).
+   */
+  readonly stallTimeout?: number;
   /** Controller logs (default: none). */
   readonly onLog?: (record: LogRecord) => void;
 }
@@ -442,6 +455,7 @@ export async function startTestProject(
       ...(release ? { kubernetesVersion: release } : {}),
       ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+      maxStall: options.stallTimeout ?? DEFAULT_STALL_TIMEOUT,
       ...(options.onLog ? { onLog: options.onLog } : {}),
       ...(monitor ? { monitor } : {}),
     },

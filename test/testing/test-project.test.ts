@@ -12,7 +12,7 @@ import {
   teardownAndDestroy,
   type TestProject,
 } from '../../src/testing/index.js';
-import { createQTransformController } from '../../src/index.js';
+import { createQTransformController, type QController } from '../../src/index.js';
 import { Counter, Echo, POLLER, counters, echoConfig, pollerConfig } from './echo-project.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -170,6 +170,26 @@ describe('assertions', () => {
         /; ReleaseController failed on it \(\d+ attempts\): the balancer refused to let c1 go/,
       );
     }
+  });
+
+  it("a reconcile that never settles fails expectConverged naming it, within the runner's test timeout", async () => {
+    const hanging: QController = {
+      name: 'HangingController',
+      settings: {
+        inputs: [{ namespace: Counter.namespace, type: Counter.type, kind: 'primary' }],
+        outputs: [{ type: Echo.type, kind: 'exclusive' }],
+      },
+      reconcile: () => new Promise<void>(() => undefined),
+      mapInput: async () => [],
+    };
+    const p = await project({
+      config: { definitions: [Counter, Echo], controllers: [hanging] },
+      manifests: counters(1),
+    });
+    // vitest's own default timeout (5 s) is this test's: the default stall bound is within it.
+    const error = await thrown(async () => expectConverged(await p.converge()));
+    expect(error.message).toContain('HangingController');
+    expect(error.message).toContain('Counters.test.cosi.dev(default/c1)');
   });
 
   it('expectConverged and expectFinding read what cosi check would report', async () => {
