@@ -58,7 +58,7 @@ export class ResourceList<S> implements Iterable<Resource<S>> {
 
 /** Gets a resource of a declared type by id (default namespace unless given). */
 export function getById<S>(
-  reader: ControllerReader,
+  reader: Pick<ControllerReader, 'get'>,
   type: ResourceType<S>,
   id: string,
   namespace?: string,
@@ -68,7 +68,7 @@ export function getById<S>(
 
 /** Like {@link getById}, `undefined` when missing. */
 export function findById<S>(
-  reader: ControllerReader,
+  reader: Pick<ControllerReader, 'find'>,
   type: ResourceType<S>,
   id: string,
   namespace?: string,
@@ -78,7 +78,7 @@ export function findById<S>(
 
 /** Lists every resource of a declared type (default namespace unless given). */
 export async function listAll<S>(
-  reader: ControllerReader,
+  reader: Pick<ControllerReader, 'list'>,
   type: ResourceType<S>,
   options: ListOptions & { namespace?: string } = {},
 ): Promise<ResourceList<S>> {

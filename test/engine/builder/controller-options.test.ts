@@ -3,6 +3,7 @@ import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
 import type { CreateEvent } from '../../../src/engine/builder/events.js';
 import { enqueueRequestsFromMapFunc, handlerFuncs } from '../../../src/engine/builder/handlers.js';
 import { Config, createHarness, Host, recorder, VM, type Harness } from './fixtures.js';
+import { findById, listAll } from '../../../src/engine/runtime/typed.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -193,8 +194,10 @@ describe('map functions', () => {
       .watches(
         Host,
         enqueueRequestsFromMapFunc(async (host: ReturnType<typeof Host.create>, { client }) => {
-          const vms = await client.list<{ image: string }>(VM.kind(host.metadata.namespace));
-          return vms
+          // The typed helpers take the read-only client as they take a controller's reader.
+          const vms = await listAll(client, VM, { namespace: host.metadata.namespace });
+          expect(await findById(client, Host, host.metadata.id)).toBeDefined();
+          return vms.items
             .filter((vm) => vm.spec.image === host.metadata.id)
             .map((vm) => ({ namespace: vm.metadata.namespace, id: vm.metadata.id }));
         }),
