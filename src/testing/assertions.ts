@@ -5,6 +5,7 @@ import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
 import { CosiAssertionError } from './assertion-error.js';
 import { matchesPartially, partialDiff } from './partial-match.js';
+import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
 
 /** Which findings {@link expectFinding} looks for: a code, and optionally more. */
@@ -23,18 +24,21 @@ export interface FindingQuery {
  *
  * @example
  * await expectResource(project, 'NetworkConfig', 'web-1', { ip: '10.0.0.2' });
+ * // With the type's handle, the expected spec is type-checked against its spec type.
+ * await expectResource(project, NetworkConfig, 'web-1', { ip: '10.0.0.2' });
  * @throws CosiAssertionError with a diff of the spec when it differs, or the ids of its type
  *   when the resource does not exist.
  */
 export async function expectResource<S = unknown>(
   project: TestProject,
-  type: string,
+  typeRef: TypeRef<S>,
   id: string,
-  partialSpec: unknown = {},
+  partialSpec?: SpecExpectation<NoInfer<S>>,
   options: ResourceOptions = {},
 ): Promise<Resource<S>> {
+  const type = typeName(typeRef);
   const resource = await project.get<S>(type, id, options);
-  const failure = await resourceMismatch(project, type, id, resource, partialSpec, options);
+  const failure = await resourceMismatch(project, type, id, resource, partialSpec ?? {}, options);
   if (failure) throw failure;
   return resource as Resource<S>;
 }
@@ -72,11 +76,11 @@ export async function resourceMismatch(
  */
 export async function expectNoResource(
   project: TestProject,
-  type: string,
+  type: TypeRef,
   id: string,
   options: ResourceOptions = {},
 ): Promise<void> {
-  const resource = await project.get(type, id, options);
+  const resource = await project.get(typeName(type), id, options);
   if (resource !== undefined) throw presentError(resource, project.lastReport);
 }
 

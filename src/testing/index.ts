@@ -22,6 +22,7 @@ export {
   expectResource,
   type FindingQuery,
 } from './assertions.js';
+export type { DeepPartial, SpecExpectation, TypeRef } from './spec-expectation.js';
 export {
   assertAll,
   assertLength,

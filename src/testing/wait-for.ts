@@ -4,6 +4,7 @@ import { formatDuration } from '../app/format-duration.js';
 import { parseDurationText } from '../app/parse-duration.js';
 import { CosiAssertionError } from './assertion-error.js';
 import { presentError, resourceMismatch } from './assertions.js';
+import { typeName, type DeepPartial, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
 
 /** How long an assertion waits, in simulated time (ms, or `'30s'`; default one minute). */
@@ -15,7 +16,9 @@ export interface WaitOptions extends ResourceOptions {
  * A check of one resource: a partial spec it must hold (see `expectResource`), or a function
  * that throws (any runner's `expect`) or returns `false` when the resource is not there yet.
  */
-export type ResourceCheck<S = unknown> = CheckFunction<S> | Record<string, unknown>;
+export type ResourceCheck<S = unknown> =
+  | CheckFunction<S>
+  | (unknown extends S ? Record<string, unknown> : DeepPartial<S>);
 
 /** A check that throws (`expect(...)`), or answers `false`, when the resource does not pass. */
 export type CheckFunction<S = unknown> = (resource: Resource<S>) => unknown;
@@ -32,9 +35,9 @@ const DEFAULT_WAIT = 60_000;
  */
 export function assertResource<S = unknown>(
   project: TestProject,
-  type: string,
+  type: TypeRef<S>,
   id: string,
-  check: ResourceCheck<S> = {},
+  check?: ResourceCheck<NoInfer<S>>,
   options: WaitOptions = {},
 ): Promise<void> {
   return assertResources(project, type, [id], check, options);
@@ -43,11 +46,12 @@ export function assertResource<S = unknown>(
 /** {@link assertResource} of several ids at once: all must pass (`rtestutils.AssertResources`). */
 export async function assertResources<S = unknown>(
   project: TestProject,
-  type: string,
+  typeRef: TypeRef<S>,
   ids: readonly string[],
-  check: ResourceCheck<S> = {},
+  check?: ResourceCheck<NoInfer<S>>,
   options: WaitOptions = {},
 ): Promise<void> {
+  const type = typeName(typeRef);
   await waitUntil(project, options, async () => {
     for (const id of ids) {
       const resource = await project.get<S>(type, id, options);
@@ -56,7 +60,7 @@ export async function assertResources<S = unknown>(
           ? resource === undefined
             ? await resourceMismatch(project, type, id, resource, {}, options)
             : await runCheck(
-                check,
+                check as CheckFunction<S>,
                 resource,
                 `${formatPointer(resource.metadata)} failed its check`,
               )
@@ -70,12 +74,13 @@ export async function assertResources<S = unknown>(
 /** Waits until every resource of a type passes `check` (`rtestutils.AssertAll`). */
 export async function assertAll<S = unknown>(
   project: TestProject,
-  type: string,
-  check: ResourceCheck<S>,
+  typeRef: TypeRef<S>,
+  check: ResourceCheck<NoInfer<S>>,
   options: WaitOptions = {},
 ): Promise<void> {
+  const type = typeName(typeRef);
   const ids = (await project.list(type, options)).map((r) => r.metadata.id);
-  await assertResources(project, type, ids, check, options);
+  await assertResources<S>(project, type, ids, check, options);
 }
 
 /** Waits until a type has exactly `length` resources (`rtestutils.AssertLength`). */
@@ -98,12 +103,12 @@ export async function assertLength(
 /** Waits until the resource does not exist (`rtestutils.AssertNoResource`). */
 export async function assertNoResource(
   project: TestProject,
-  type: string,
+  type: TypeRef,
   id: string,
   options: WaitOptions = {},
 ): Promise<void> {
   await waitUntil(project, options, async () => {
-    const resource = await project.get(type, id, options);
+    const resource = await project.get(typeName(type), id, options);
     return resource === undefined ? undefined : presentError(resource, project.lastReport);
   });
 }

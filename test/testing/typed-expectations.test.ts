@@ -1,0 +1,59 @@
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  assertAll,
+  assertNoResource,
+  assertResource,
+  createTestProject,
+  expectNoResource,
+  expectResource,
+  type TestProject,
+} from '../../src/testing/index.js';
+import { Counter, Echo, counters, echoConfig } from './echo-project.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+let p: TestProject | undefined;
+afterEach(async () => {
+  await p?.close();
+});
+
+/** The echo project, converged: counters c1 (1) and c2 (2), echoed. */
+async function echoed(): Promise<TestProject> {
+  p = await createTestProject({ cwd: REPO, config: echoConfig, manifests: counters(1, 2) });
+  await p.converge();
+  return p;
+}
+
+describe('assertions given the type handle', () => {
+  it('find the resource by the handle, as by a name', async () => {
+    const project = await echoed();
+    const echo = await expectResource(project, Echo, 'c2', { value: 2 });
+    expect(echo.spec.value).toBe(2);
+    await assertResource(project, Echo, 'c1', { value: 1 });
+    await assertAll(project, Counter, (counter) => counter.spec.value > 0);
+    await expectNoResource(project, Echo, 'c9');
+    await assertNoResource(project, Echo, 'c9');
+    await expect(expectResource(project, Echo, 'c1', { value: 7 })).rejects.toThrow(
+      /expected the spec of Echoes\.test\.cosi\.dev\(default\/c1\) to match/,
+    );
+  });
+
+  it('type-check the expected spec against the spec type (the typecheck fails otherwise)', async () => {
+    const project = await echoed();
+    const misspelt = { valu: 1 };
+    // @ts-expect-error `valu` is not a field of an Echo's spec
+    await expectResource(project, Echo, 'c1', misspelt).catch(() => undefined);
+    // @ts-expect-error `value` is a number, not a string
+    await assertResource(project, Echo, 'c1', { value: '1' }, { timeout: 0 }).catch(
+      () => undefined,
+    );
+    await expectResource<{ value: number }>(project, 'echo', 'c1', { value: 1 });
+    // @ts-expect-error a spec type given explicitly types the expectation too
+    await expectResource<{ value: number }>(project, 'echo', 'c1', { value: true }).catch(
+      () => undefined,
+    );
+    // Without a spec type, anything goes, as before.
+    await expectResource(project, 'echo', 'c1', { value: 1 });
+  });
+});
