@@ -60,7 +60,8 @@ describe('cosi test', () => {
       `${file}:6:5: error[invalid-scenario]: a step has one kind, not apply and expect`,
       `${file}:8:14: error[invalid-scenario]: \`advance\` takes a duration: 30s, 5m, 1h30m, 500ms`,
       `${file}:9:20: error[invalid-scenario]: a resource reference needs \`type\` and \`id\``,
-      `${file}:10:5: error[invalid-scenario]: a step needs one of apply, edit, destroy, advance, expect, expect-absent, expect-findings, expect-converged`,
+      `${file}:10:5: error[invalid-scenario]: unknown step "explode": a step needs one of apply, edit, destroy, advance, expect, expect-absent, expect-findings, expect-converged`,
+      `${file}:11:5: error[invalid-scenario]: unknown step "expct-absent" (did you mean "expect-absent"?): a step needs one of apply, edit, destroy, advance, expect, expect-absent, expect-findings, expect-converged`,
     ]);
     expect(code).toBe(2);
   });

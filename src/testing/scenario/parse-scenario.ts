@@ -6,9 +6,11 @@ import {
   LineCounter,
   parseAllDocuments,
   type Node,
+  type Scalar,
   type YAMLMap,
 } from 'yaml';
 import { parseDurationText } from '../../app/parse-duration.js';
+import { didYouMean } from '../../loaders/did-you-mean.js';
 import type { ManifestFile } from '../../loaders/manifest-resource.js';
 import type {
   ErrorExpectation,
@@ -137,13 +139,21 @@ class StepParser {
     const kinds = node.items
       .map((pair) => (isScalar(pair.key) ? String(pair.key.value) : ''))
       .filter((key) => (STEP_KINDS as readonly string[]).includes(key));
-    if (kinds.length !== 1) {
-      this.problem(
-        node,
-        kinds.length === 0
-          ? `a step needs one of ${STEP_KINDS.join(', ')}`
-          : `a step has one kind, not ${kinds.join(' and ')}`,
+    if (kinds.length === 0) {
+      // A key that is neither a kind nor a step's other keys is likely the kind, misspelt.
+      const unknown = node.items.find(
+        (pair) => isScalar(pair.key) && !['name', 'expect-error'].includes(String(pair.key.value)),
       );
+      const key = unknown ? String((unknown.key as Scalar).value) : undefined;
+      const guess = key === undefined ? undefined : didYouMean(key, STEP_KINDS);
+      this.problem(
+        (unknown?.key as Node | undefined) ?? node,
+        `${key === undefined ? '' : `unknown step ${JSON.stringify(key)}${guess ? ` (did you mean ${JSON.stringify(guess)}?)` : ''}: `}a step needs one of ${STEP_KINDS.join(', ')}`,
+      );
+      return undefined;
+    }
+    if (kinds.length !== 1) {
+      this.problem(node, `a step has one kind, not ${kinds.join(' and ')}`);
       return undefined;
     }
     const kind = kinds[0] as (typeof STEP_KINDS)[number];
