@@ -141,6 +141,16 @@ describe('exit codes', () => {
     expect(check.stdout).toContain('convergence: 1 passed, 0 failed');
   });
 
+  it('check warns of a whole-world controller whose run returned: it reacts to nothing more', async () => {
+    const r = await cli(['check', '-f', 'fixtures/cli/run-returns']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "fixtures/cli/run-returns/cosi.config.ts: warning[controller-stopped]: OnceController's run returned: it no longer reacts to changes of its inputs",
+    );
+    const strict = await cli(['check', '-f', 'fixtures/cli/run-returns', '--strict']);
+    expect(strict.code).toBe(1);
+  });
+
   it('exits 1 when a controller keeps failing, with its last error and the item', async () => {
     const r = await cli(['apply', '-f', 'fixtures/cli/failing-controller']);
     expect(r.code).toBe(1);

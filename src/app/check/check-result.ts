@@ -34,6 +34,7 @@ export const CHECK_CODES = [
   'controller-failed',
   'reconcile-failed',
   'controller-recovered',
+  'controller-stopped',
   // Convergence.
   'not-converged',
   // Expectations (--expect).

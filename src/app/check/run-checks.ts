@@ -79,6 +79,18 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         ),
       );
     }
+    // A whole-world controller's run that returned (no loop over its events) reacts to nothing
+    // after its first pass: in a config, nearly always a mistake. COSI allows it, so a warning.
+    if (controller.kind === 'controller' && controller.condition === 'stopped') {
+      problems.push(
+        runFinding(
+          'controller-stopped',
+          'warning',
+          `${controllerText(controller.name)}'s run returned: it no longer reacts to changes of its inputs (a whole-world controller loops \`for await (const _ of rt.events())\`)`,
+          configAt,
+        ),
+      );
+    }
     for (const item of controller.failingItems) {
       problems.push(
         runFinding(
