@@ -129,6 +129,11 @@ describe('cosi explain', () => {
         'mapped-to-nothing: its mapInput returned nothing for Parts.whynot.cosi.dev(default/spare)',
       ],
       [
+        'stamp',
+        'first',
+        'refused: it tried to write Stamps.whynot.cosi.dev(default/first) 10 time(s) and was refused: controller "StampController" may not modify Stamps.whynot.cosi.dev(default/first): Stamps.whynot.cosi.dev is not one of its outputs',
+      ],
+      [
         'ticket',
         'temp',
         'torn-down: TicketController wrote Tickets.whynot.cosi.dev(default/temp) (reconcile #',

@@ -1,3 +1,4 @@
+import { compareStrings } from '../../engine/compare-strings.js';
 import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { RecordedReconcile } from '../../engine/record/run-record.js';
 import type { ExplainIndex, ManifestPosition } from './explain-source.js';
@@ -8,9 +9,12 @@ import type { ExplainIndex, ManifestPosition } from './explain-source.js';
  * `mapEvent`) queued nothing for it. `mapped-to-nothing`: its `mapInput` returned nothing for
  * the input. `error`: the reconcile for it failed (its last error). `given-up`: it failed until
  * the attempt bound. `torn-down`: it was written, then destroyed. `not-run`: the controller never
- * reconciled it. `no-write`: it reconciled the input and wrote nothing of the kind.
+ * reconciled it. `no-write`: it reconciled the input and wrote nothing of the kind. `refused`: a
+ * controller that does not declare the type as an output tried to write the resource, and the
+ * runtime refused it.
  */
 export type WhyNotReason =
+  | 'refused'
   | 'input-missing'
   | 'filtered'
   | 'mapped-to-nothing'
@@ -46,10 +50,49 @@ export interface WhyNotWriter {
  */
 export function whyNot(index: ExplainIndex, pointer: Pointer): WhyNotWriter[] {
   const writers = [...new Set(index.writersOf(pointer.type).map((e) => e.controller))].sort();
-  return writers.map((controller) => ({
-    controller,
-    findings: findingsFor(index, controller, pointer),
-  }));
+  return [
+    ...writers.map((controller) => ({
+      controller,
+      findings: findingsFor(index, controller, pointer),
+    })),
+    ...refusedWriters(index, pointer, new Set(writers)),
+  ];
+}
+
+/**
+ * The controllers that tried to write the resource without declaring its type as an output:
+ * the runtime refused each write (`may not create ...`), and that is why it is missing.
+ */
+function refusedWriters(
+  index: ExplainIndex,
+  pointer: Pointer,
+  declared: ReadonlySet<string>,
+): WhyNotWriter[] {
+  const refusal = 'may not ';
+  const target = ` ${formatPointer(pointer)}: `;
+  const byController = new Map<string, RecordedReconcile[]>();
+  for (const r of index.record.reconciles()) {
+    if (declared.has(r.controller) || r.outcome?.kind !== 'error') continue;
+    const { message } = r.outcome;
+    if (!message.includes(refusal) || !message.includes(target)) continue;
+    byController.set(r.controller, [...(byController.get(r.controller) ?? []), r]);
+  }
+  return [...byController]
+    .sort(([a], [b]) => compareStrings(a, b))
+    .map(([controller, reconciles]) => {
+      const last = reconciles.at(-1) as RecordedReconcile;
+      const message = last.outcome?.kind === 'error' ? last.outcome.message : '';
+      return {
+        controller,
+        findings: [
+          {
+            reason: 'refused',
+            message: `it tried to write ${formatPointer(pointer)} ${reconciles.length} time(s) and was refused: ${message}`,
+            reconciles: reconciles.map((r) => r.seq),
+          },
+        ],
+      };
+    });
 }
 
 function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer): WhyNotFinding[] {
