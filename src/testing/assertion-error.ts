@@ -15,3 +15,28 @@ export class CosiAssertionError extends Error {
     this.name = 'CosiAssertionError';
   }
 }
+
+/**
+ * Points a failed expectation's stack at the test that called `api`: the frames inside cosi
+ * (whose code a runner's code frame would show, when cosi is installed by a link outside
+ * `node_modules`) are left out. Kept as it was if `api` is not on the stack.
+ */
+export function thrownAtCaller<E>(error: E, api: (...args: never[]) => unknown): E {
+  if (!(error instanceof CosiAssertionError)) return error;
+  const before = error.stack;
+  Error.captureStackTrace(error, api);
+  if (!/\n\s+at /.test(error.stack ?? '')) error.stack = before;
+  return error;
+}
+
+/** Runs `run` for `api` (which awaits it): what fails, fails at `api`'s caller. */
+export async function failAtCaller<T>(
+  api: (...args: never[]) => unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw thrownAtCaller(error, api);
+  }
+}

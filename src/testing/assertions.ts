@@ -3,7 +3,7 @@ import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
-import { CosiAssertionError } from './assertion-error.js';
+import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
 import { matchesPartially, partialDiff } from './partial-match.js';
 import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
@@ -39,7 +39,7 @@ export async function expectResource<S = unknown>(
   const type = typeName(typeRef);
   const resource = await project.get<S>(type, id, options);
   const failure = await resourceMismatch(project, type, id, resource, partialSpec ?? {}, options);
-  if (failure) throw failure;
+  if (failure) throw thrownAtCaller(failure, expectResource);
   return resource as Resource<S>;
 }
 
@@ -64,9 +64,26 @@ export async function resourceMismatch(
   }
   if (matchesPartially(resource.spec, partialSpec)) return undefined;
   return new CosiAssertionError(
-    `expected the spec of ${formatPointer(pointer)} to match`,
+    `expected the spec of ${formatPointer(pointer)} to match${absentFields(resource.spec, partialSpec)}`,
     partialDiff(resource.spec, partialSpec, `${pointer.type} ${pointer.id} spec`),
   );
+}
+
+/**
+ * The fields an expectation names that the spec does not have at all, with those it has: the
+ * diff shows only the fields named, so without this a `{ spec: { replicas: 1 } }` written for a
+ * type whose spec is `{ replicas }` (not a Kubernetes object) would show the spec as `{}`.
+ */
+function absentFields(spec: unknown, expected: unknown): string {
+  if (!isPlainRecord(spec) || !isPlainRecord(expected)) return '';
+  const absent = Object.keys(expected).filter((key) => !Object.hasOwn(spec, key));
+  if (absent.length === 0) return '';
+  const has = Object.keys(spec);
+  return `: it has no ${absent.map((k) => JSON.stringify(k)).join(', ')} (its fields: ${has.length === 0 ? 'none' : has.join(', ')})`;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -81,7 +98,9 @@ export async function expectNoResource(
   options: ResourceOptions = {},
 ): Promise<void> {
   const resource = await project.get(typeName(type), id, options);
-  if (resource !== undefined) throw presentError(resource, project.lastReport);
+  if (resource !== undefined) {
+    throw thrownAtCaller(presentError(resource, project.lastReport), expectNoResource);
+  }
 }
 
 /**
@@ -128,10 +147,13 @@ function heldBecause(resource: Resource, report: ConvergenceReport | undefined):
 export function expectConverged(subject: ConvergenceReport | TestProject): void {
   const report = 'lastReport' in subject ? subject.lastReport : subject;
   if (report === undefined) {
-    throw new CosiAssertionError('expected the project to have converged, but it never ran');
+    throw thrownAtCaller(
+      new CosiAssertionError('expected the project to have converged, but it never ran'),
+      expectConverged,
+    );
   }
   const problem = convergenceProblem(report);
-  if (problem !== undefined) throw new CosiAssertionError(problem);
+  if (problem !== undefined) throw thrownAtCaller(new CosiAssertionError(problem), expectConverged);
 }
 
 /** Why a report did not converge, or `undefined` when it did. */
@@ -171,8 +193,11 @@ export async function expectFinding(
     : await (subject as TestProject).findings();
   const matching = findings.filter((f) => findingMatches(f, query));
   if (matching.length > 0) return matching;
-  throw new CosiAssertionError(
-    `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there are only:\n${findings.map((f) => `  ${formatFinding(f)}`).join('\n')}`}`,
+  throw thrownAtCaller(
+    new CosiAssertionError(
+      `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there are only:\n${findings.map((f) => `  ${formatFinding(f)}`).join('\n')}`}`,
+    ),
+    expectFinding,
   );
 }
 

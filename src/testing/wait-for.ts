@@ -2,7 +2,7 @@ import { formatPointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { formatDuration } from '../app/format-duration.js';
 import { parseDurationText } from '../app/parse-duration.js';
-import { CosiAssertionError } from './assertion-error.js';
+import { CosiAssertionError, failAtCaller } from './assertion-error.js';
 import { presentError, resourceMismatch } from './assertions.js';
 import { typeName, type DeepPartial, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
@@ -17,8 +17,7 @@ export interface WaitOptions extends ResourceOptions {
  * that throws (any runner's `expect`) or returns `false` when the resource is not there yet.
  */
 export type ResourceCheck<S = unknown> =
-  | CheckFunction<S>
-  | (unknown extends S ? Record<string, unknown> : DeepPartial<S>);
+  CheckFunction<S> | (unknown extends S ? Record<string, unknown> : DeepPartial<S>);
 
 /** A check that throws (`expect(...)`), or answers `false`, when the resource does not pass. */
 export type CheckFunction<S = unknown> = (resource: Resource<S>) => unknown;
@@ -33,14 +32,14 @@ const DEFAULT_WAIT = 60_000;
  * @throws the check's last failure (a CosiAssertionError with a diff for a partial spec) when
  *   it never held.
  */
-export function assertResource<S = unknown>(
+export async function assertResource<S = unknown>(
   project: TestProject,
   type: TypeRef<S>,
   id: string,
   check?: ResourceCheck<NoInfer<S>>,
   options: WaitOptions = {},
 ): Promise<void> {
-  return assertResources(project, type, [id], check, options);
+  await failAtCaller(assertResource, () => assertResources(project, type, [id], check, options));
 }
 
 /** {@link assertResource} of several ids at once: all must pass (`rtestutils.AssertResources`). */
@@ -52,23 +51,25 @@ export async function assertResources<S = unknown>(
   options: WaitOptions = {},
 ): Promise<void> {
   const type = typeName(typeRef);
-  await waitUntil(project, options, async () => {
-    for (const id of ids) {
-      const resource = await project.get<S>(type, id, options);
-      const failure =
-        typeof check === 'function'
-          ? resource === undefined
-            ? await resourceMismatch(project, type, id, resource, {}, options)
-            : await runCheck(
-                check as CheckFunction<S>,
-                resource,
-                `${formatPointer(resource.metadata)} failed its check`,
-              )
-          : await resourceMismatch(project, type, id, resource, check, options);
-      if (failure !== undefined) return failure;
-    }
-    return undefined;
-  });
+  await failAtCaller(assertResources, () =>
+    waitUntil(project, options, async () => {
+      for (const id of ids) {
+        const resource = await project.get<S>(type, id, options);
+        const failure =
+          typeof check === 'function'
+            ? resource === undefined
+              ? await resourceMismatch(project, type, id, resource, {}, options)
+              : await runCheck(
+                  check as CheckFunction<S>,
+                  resource,
+                  `${formatPointer(resource.metadata)} failed its check`,
+                )
+            : await resourceMismatch(project, type, id, resource, check, options);
+        if (failure !== undefined) return failure;
+      }
+      return undefined;
+    }),
+  );
 }
 
 /** Waits until every resource of a type passes `check` (`rtestutils.AssertAll`). */
@@ -80,24 +81,27 @@ export async function assertAll<S = unknown>(
 ): Promise<void> {
   const type = typeName(typeRef);
   const ids = (await project.list(type, options)).map((r) => r.metadata.id);
-  await assertResources<S>(project, type, ids, check, options);
+  await failAtCaller(assertAll, () => assertResources<S>(project, type, ids, check, options));
 }
 
 /** Waits until a type has exactly `length` resources (`rtestutils.AssertLength`). */
 export async function assertLength(
   project: TestProject,
-  type: string,
+  typeRef: TypeRef,
   length: number,
   options: WaitOptions = {},
 ): Promise<void> {
-  await waitUntil(project, options, async () => {
-    const ids = (await project.list(type, options)).map((r) => r.metadata.id);
-    return ids.length === length
-      ? undefined
-      : new CosiAssertionError(
-          `expected ${length} resources of ${project.pointer(type, '', options).type}, found ${ids.length}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}`,
-        );
-  });
+  const type = typeName(typeRef);
+  await failAtCaller(assertLength, () =>
+    waitUntil(project, options, async () => {
+      const ids = (await project.list(type, options)).map((r) => r.metadata.id);
+      return ids.length === length
+        ? undefined
+        : new CosiAssertionError(
+            `expected ${length} resources of ${project.pointer(type, '', options).type}, found ${ids.length}${ids.length > 0 ? `: ${ids.join(', ')}` : ''}`,
+          );
+    }),
+  );
 }
 
 /** Waits until the resource does not exist (`rtestutils.AssertNoResource`). */
@@ -107,10 +111,12 @@ export async function assertNoResource(
   id: string,
   options: WaitOptions = {},
 ): Promise<void> {
-  await waitUntil(project, options, async () => {
-    const resource = await project.get(typeName(type), id, options);
-    return resource === undefined ? undefined : presentError(resource, project.lastReport);
-  });
+  await failAtCaller(assertNoResource, () =>
+    waitUntil(project, options, async () => {
+      const resource = await project.get(typeName(type), id, options);
+      return resource === undefined ? undefined : presentError(resource, project.lastReport);
+    }),
+  );
 }
 
 /**
@@ -122,15 +128,18 @@ export async function assertNoResource(
  */
 export async function teardownAndDestroy(
   project: TestProject,
-  type: string,
+  typeRef: TypeRef,
   ids: string | readonly string[],
   options: WaitOptions = {},
 ): Promise<void> {
+  const type = typeName(typeRef);
   const list = typeof ids === 'string' ? [ids] : ids;
   await project.destroy(type, list, options);
   // The applier destroys released manifests when a convergence ends; then wait for the rest.
   await project.converge();
-  for (const id of list) await assertNoResource(project, type, id, options);
+  await failAtCaller(teardownAndDestroy, async () => {
+    for (const id of list) await assertNoResource(project, type, id, options);
+  });
 }
 
 /**

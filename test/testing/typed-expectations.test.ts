@@ -2,6 +2,10 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   assertAll,
+  assertLength,
+  expectConverged,
+  expectFinding,
+  teardownAndDestroy,
   assertNoResource,
   assertResource,
   createTestProject,
@@ -35,7 +39,11 @@ describe('assertions given the type handle', () => {
     await expectNoResource(project, Echo, 'c9');
     await assertNoResource(project, Echo, 'c9');
     await expect(expectResource(project, Echo, 'c1', { value: 7 })).rejects.toThrow(
-      /expected the spec of Echoes\.test\.cosi\.dev\(default\/c1\) to match/,
+      /expected the spec of Echoes\.test\.cosi\.dev\(default\/c1\) to match\n/,
+    );
+    // A document's shape for a type whose spec is not one: the fields it has are named.
+    await expect(expectResource(project, 'echo', 'c1', { spec: { value: 1 } })).rejects.toThrow(
+      'to match: it has no "spec" (its fields: value)',
     );
   });
 
@@ -55,5 +63,40 @@ describe('assertions given the type handle', () => {
     );
     // Without a spec type, anything goes, as before.
     await expectResource(project, 'echo', 'c1', { value: 1 });
+  });
+});
+
+describe('a failed assertion', () => {
+  /** The frames of what `run` throws (it must throw). */
+  async function framesOf(run: () => Promise<unknown>): Promise<string[]> {
+    try {
+      await run();
+    } catch (error) {
+      return ((error as Error).stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+    }
+    throw new Error('expected it to throw');
+  }
+
+  it("points at the test that called it, not into cosi's code (a runner shows that frame)", async () => {
+    const project = await echoed();
+    const failing: (() => Promise<unknown>)[] = [
+      () => expectResource(project, Echo, 'c1', { value: 9 }),
+      () => expectNoResource(project, Echo, 'c1'),
+      async () => expectConverged({ ...(await project.converge()), converged: false }),
+      () => expectFinding(project, { code: 'reconcile-failed' }),
+      () => assertResource(project, Echo, 'c1', { value: 9 }, { timeout: '1s' }),
+      () => assertAll(project, Echo, (echo) => echo.spec.value > 5, { timeout: '1s' }),
+      () => assertLength(project, Echo, 5, { timeout: '1s' }),
+      () => assertNoResource(project, Echo, 'c1', { timeout: '1s' }),
+    ];
+    for (const run of failing) {
+      const frames = await framesOf(run);
+      expect(frames.length).toBeGreaterThan(0);
+      expect(
+        frames.filter((f) => f.includes('/src/testing/')),
+        String(run),
+      ).toEqual([]);
+      expect(frames[0]).toContain('typed-expectations.test.ts');
+    }
   });
 });
