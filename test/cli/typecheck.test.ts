@@ -90,6 +90,24 @@ describe.each(COMPILERS)('cosi check --typecheck with $name', { timeout: 120_000
     expect((await cli(['check'], { cwd: dir })).code).toBe(0);
   });
 
+  it('type-checks a config that does not load as well: its type errors are beside the config error', async () => {
+    await starterProject({ typescript: compiler.package });
+    const line = await plantTypeError();
+    const config = path.join(dir, 'cosi.config.ts');
+    const text = await readFile(config, 'utf8');
+    const misspelt = text.replace('controllers:', 'controller:');
+    expect(misspelt).not.toBe(text);
+    await writeFile(config, misspelt);
+    const check = await cli(['check', '--typecheck', '-o', 'json'], { cwd: dir });
+    expect(check.code).toBe(2);
+    const report = JSON.parse(check.stdout) as {
+      cases: { check: string; findings: { code: string; line: number }[] }[];
+    };
+    const codes = report.cases.flatMap((c) => c.findings.map((f) => [c.check, f.code, f.line]));
+    expect(codes).toContainEqual(['types', 'type-error', line]);
+    expect(codes).toContainEqual(['setup', 'config-error', expect.any(Number)]);
+  });
+
   it("takes the project's tsconfig.json, checks only the config's files, and leaves nothing behind", async () => {
     await starterProject({ typescript: compiler.package });
     // An option the defaults do not have, and a file of the project's outside the config's imports.

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { defineCheck, CHECK_FORMATS } from './check-definition.js';
 import type { RunProjectOptions } from '../../app/run-project.js';
 import type { RunRecord } from '../../engine/record/run-record.js';
@@ -124,7 +125,7 @@ export async function check(
     // CI reads the report, not stderr: a check that cannot run still writes a valid one.
     const failures = setupFailures(error);
     if (failures === undefined) throw error;
-    const result = setupFailed(failures);
+    const result = await withConfigTypes(setupFailed(failures), error, flags.typecheck, io.cwd);
     const report = unwritable === undefined ? reportOf(flags, io, paths, result) : undefined;
     return {
       exitCode: EXIT.usage,
@@ -232,6 +233,23 @@ export async function renderCheck(
 /** A setup failure's line on stderr: with its place, as other commands say it. */
 function setupMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * With `--typecheck`, a config that did not load is type-checked all the same: a type error
+ * is often what its loading tripped on, and `tsc` would report both.
+ */
+async function withConfigTypes(
+  result: CheckResult,
+  error: unknown,
+  typecheck: boolean | undefined,
+  cwd: string,
+): Promise<CheckResult> {
+  if (typecheck !== true || !(error instanceof ConfigError)) return result;
+  if (!/\.[cm]?[jt]s$/.test(error.file)) return result;
+  const { typecheckConfig } = await import('../../app/check/typecheck-config.js');
+  const types = await typecheckConfig(path.resolve(cwd, error.file), cwd);
+  return { ...result, cases: [types, ...result.cases] };
 }
 
 /**
