@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import type { Transferable } from 'node:worker_threads';
+import { frameInProject } from '../loaders/stack-frames.js';
 import { heartbeatReader } from './user-code-heartbeat.js';
 import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from './worker-launch.js';
 import { toError } from '../engine/errors.js';
@@ -138,7 +140,7 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
   const onError = (error: unknown): void => {
     fault ??= isOutOfMemory(error)
       ? { kind: 'out-of-memory', heapMb: launched.heapMb, ...where() }
-      : { kind: 'crashed', ...describeUncaught(error), ...where() };
+      : { kind: 'crashed', ...describeUncaught(error, where().config), ...where() };
   };
   // A reading is stuck when the event loop has not beaten since it was first seen, with the
   // project's code running. Its age is measured from when this side first saw its sequence.
@@ -204,14 +206,24 @@ function isOutOfMemory(error: unknown): boolean {
   );
 }
 
-/** An uncaught value in one line (its first), and its stack when it had one. */
-function describeUncaught(thrown: unknown): { message: string; stack?: string } {
+/**
+ * An uncaught value in one line (its first), and its stack when it had one. The place is the
+ * first frame in the project's code (beside its config) when there is one, as a controller's
+ * error is placed; else the first frame outside Node's own modules.
+ */
+function describeUncaught(thrown: unknown, config?: string): { message: string; stack?: string } {
   const error = toError(thrown);
   const line = (error.message.split('\n')[0] ?? '').trim();
   if (error instanceof ThrownValueError) return { message: line };
   const named = error.name && error.name !== 'Error' ? `${error.name}: ${line}` : line;
   if (typeof error.stack !== 'string') return { message: named };
-  const at = firstFrame(error.stack);
+  const inProject =
+    config === undefined
+      ? undefined
+      : frameInProject(error.stack, path.dirname(path.resolve(config)));
+  const at = inProject
+    ? `${inProject.file}:${inProject.line}:${inProject.col}`
+    : firstFrame(error.stack);
   return { message: at === undefined ? named : `${named} (at ${at})`, stack: error.stack };
 }
 

@@ -264,6 +264,24 @@ export default defineConfig({ definitions: [VM], setup: async () => { await new 
     expect(r.stderr).not.toMatch(/^\s+at |Node\.js v|ProcessExitError/m);
     expect(r.code).toBe(2);
   }, 60_000);
+
+  it("thrown by cosi's own code for a call the project did not await is placed at that call", async () => {
+    // complete() not awaited: the builder's error (no for()) rejects a promise nothing awaits.
+    await writeFile(path.join(dir, 'vms.yaml'), 'metadata: { type: VMs.example.org, id: a }\n');
+    const r = await cosi(
+      `import { controllerManagedBy } from 'cosi';
+export default defineConfig({ definitions: [VM], setup: (rt) => {
+  void controllerManagedBy(rt).owns(VM).complete(async () => {});
+} });
+`,
+      ['check', '-f', 'vms.yaml'],
+    );
+    expect(r.stdout).toMatch(
+      /^cosi\.config\.ts: error\[config-error\]: .*BuilderError: one of for\(\) or named\(\) must be called.* \(at .*cosi\.config\.ts:\d+:\d+\)$/m,
+    );
+    expect(r.stdout).not.toMatch(/\(at [^)]*(dist|src)\/[^)]*\)/);
+    expect(r.code).toBe(2);
+  }, 60_000);
 });
 
 describe("a message the project's code posts on the worker's port (parentPort)", () => {
