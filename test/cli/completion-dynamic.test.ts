@@ -75,6 +75,9 @@ describe('completion in bash', { timeout: 120_000 }, () => {
     expect(complete(['cosi', 'get', 'app', ''])).toEqual(['api', 'web']);
     expect(complete(['cosi', 'get', 'appconfig', 'w'])).toEqual(['web']);
     expect(complete(['cosi', 'get', '-o', 'name', 'app', 'a'])).toEqual(['api']);
+    // get takes several ids (kubectl's habit), explain one: after it, files.
+    expect(complete(['cosi', 'get', 'app', 'api', 'w'])).toEqual(['web']);
+    expect(complete(['cosi', 'explain', 'app', 'api', 'w'])).not.toContain('web');
   });
 
   it('asks the project the -f given on the line names', () => {

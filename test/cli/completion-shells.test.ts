@@ -128,6 +128,9 @@ describe.each([
     expect(offered(complete('cosi get app '))).toEqual(['api', 'web']);
     expect(complete('cosi get appconfig w')).toEqual(['web']);
     expect(complete('cosi get -o name app a')).toEqual(['api']);
+    // get takes several ids (kubectl's habit), explain one.
+    expect(complete('cosi get app api w')).toEqual(['web']);
+    expect(complete('cosi explain app api w')).not.toContain('web');
   }, 120_000);
 
   it('asks the project the -f given on the line names', () => {

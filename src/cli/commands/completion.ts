@@ -15,8 +15,11 @@ export interface CompletedCommand {
   readonly valueFlags: readonly string[];
   /** What `-o` takes (`jsonpath` for `jsonpath=TEMPLATE`). */
   readonly formats: readonly string[];
-  /** `types`: the first argument is a type and the second an id (`get`, `explain`). */
-  readonly args: 'types' | 'files';
+  /**
+   * `types`: the first argument is a type and the second an id (`explain`); `types-ids`: a type
+   * and then any number of ids (`get vm web-1 web-2`).
+   */
+  readonly args: 'types' | 'types-ids' | 'files';
 }
 
 /**
@@ -77,7 +80,12 @@ function describe(command: Command): CompletedCommand {
     flags: [...command.options.flatMap(names), '--help'],
     valueFlags: command.options.filter((o) => o.required || o.optional).flatMap(names),
     formats,
-    args: command.registeredArguments[0]?.name() === 'type' ? 'types' : 'files',
+    args:
+      command.registeredArguments[0]?.name() !== 'type'
+        ? 'files'
+        : command.registeredArguments[1]?.variadic === true
+          ? 'types-ids'
+          : 'types',
   };
 }
 
@@ -146,9 +154,9 @@ ${cases}
     COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
-  elif [ "$args" = types ] && [ "$n" -eq 0 ]; then
+  elif [[ "$args" == types* ]] && [ "$n" -eq 0 ]; then
     COMPREPLY=($(compgen -W "$(cosi __complete types "\${project[@]}" 2>/dev/null)" -- "$cur"))
-  elif [ "$args" = types ] && [ "$n" -eq 1 ]; then
+  elif [[ "$args" == types* && "$n" -eq 1 ]] || [ "$args" = types-ids ]; then
     COMPREPLY=($(compgen -W "$(cosi __complete ids "$type" "\${project[@]}" 2>/dev/null)" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
@@ -212,9 +220,9 @@ ${cases}
     _files
   elif [[ "$cur" == -* ]]; then
     compadd -a flags
-  elif [[ "$args" == types ]] && (( n == 0 )); then
+  elif [[ "$args" == types* ]] && (( n == 0 )); then
     compadd -- \${(f)"$(cosi __complete types "\${project[@]}" 2>/dev/null)"}
-  elif [[ "$args" == types ]] && (( n == 1 )); then
+  elif [[ "$args" == types* && n -eq 1 || "$args" == types-ids ]]; then
     compadd -- \${(f)"$(cosi __complete ids "$type" "\${project[@]}" 2>/dev/null)"}
   else
     _files
@@ -236,6 +244,9 @@ function fish(commands: readonly CompletedCommand[]): string {
     // `cosi __complete` with the -f, --config and --definitions on the line; $argv are the
     // command's flags that take a value (their value is not a word).
     'function __cosi_complete_project',
+    // The first argument says whether ids go on after the first (`get vm a b`): many, or one.
+    '    set -l ids $argv[1]',
+    '    set -e argv[1]',
     '    set -l words (commandline -opc)',
     '    set -l project',
     '    set -l positional',
@@ -261,6 +272,8 @@ function fish(commands: readonly CompletedCommand[]): string {
     '            cosi __complete types $project 2>/dev/null',
     '        case 1',
     '            cosi __complete ids $positional[1] $project 2>/dev/null',
+    "        case '*'",
+    '            test $ids = many; and cosi __complete ids $positional[1] $project 2>/dev/null',
     '    end',
     'end',
   ];
@@ -279,8 +292,8 @@ function fish(commands: readonly CompletedCommand[]): string {
       lines.push(`complete -c cosi -n ${seen} ${option}${values}`);
     }
     lines.push(
-      c.args === 'types'
-        ? `complete -c cosi -n ${seen} -a ${quote(`(__cosi_complete_project ${c.valueFlags.join(' ')})`)}`
+      c.args !== 'files'
+        ? `complete -c cosi -n ${seen} -a ${quote(`(__cosi_complete_project ${c.args === 'types-ids' ? 'many' : 'one'} ${c.valueFlags.join(' ')})`)}`
         : `complete -c cosi -n ${seen} -F`,
     );
   }
