@@ -294,9 +294,13 @@ export function collectDefinitions(
     for (const document of parsed.documents) {
       const report = new DocumentReport(document, findings);
       if (isKubernetesShaped(document.value)) {
-        const objects = isKubernetesList(document.value)
+        const list = isKubernetesList(document.value)
           ? listItems(document.value, document, findings)
-          : [{ item: document.value, report }];
+          : { objects: [{ item: document.value, report }], notObjects: [] };
+        // An item that is not an object is a document of its own, invalid.
+        for (const itemReport of list.notObjects)
+          pending.push({ report: itemReport, header: undefined });
+        const objects = list.objects;
         for (const { item, report: itemReport } of objects) {
           const headerFindings: Finding[] = [];
           const header = readKubernetesHeader(

@@ -163,3 +163,31 @@ describe('cosi check --strict', () => {
     );
   });
 });
+
+describe('a List item that is not an object', () => {
+  it('is a document of its own, invalid: its finding is not filed under the item before it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-list-'));
+    try {
+      const file = path.join(dir, 'list.yaml');
+      await writeFile(
+        file,
+        'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- 42\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n',
+      );
+      const r = await cli(['check', '-f', file, '-o', 'json']);
+      const report = JSON.parse(r.stdout) as {
+        resources: { valid: number; invalid: number };
+        cases: { name: string; failed: boolean; findings: { code: string; line: number }[] }[];
+      };
+      expect(report.cases.map((c) => [c.name.replace(/^.*list\.yaml/, ''), c.failed])).toEqual([
+        [':4 ConfigMap a', false],
+        [':7 (no kind)', true],
+        [':8 ConfigMap b', false],
+      ]);
+      expect(report.cases[1]?.findings).toMatchObject([{ code: 'not-a-mapping', line: 7 }]);
+      expect(report.resources).toMatchObject({ valid: 2, invalid: 1 });
+      expect(r.code).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -44,23 +44,29 @@ export class ListItemReport extends DocumentReport {
 }
 
 /**
- * The items of a list, each with its report; an item that is not an object is reported and left
- * out.
+ * The items of a list, each with its report. An item that is not an object is reported and
+ * left out of `objects`; its report is in `notObjects`, so that it is a document of its own
+ * (invalid) in the check, not a finding of the item before it.
  */
 export function listItems(
   value: Record<string, unknown>,
   document: ParsedDocument,
   findings: Finding[],
-): { readonly item: Record<string, unknown>; readonly report: ListItemReport }[] {
+): {
+  readonly objects: { readonly item: Record<string, unknown>; readonly report: ListItemReport }[];
+  readonly notObjects: ListItemReport[];
+} {
   const items = value.items as unknown[];
-  const out: { item: Record<string, unknown>; report: ListItemReport }[] = [];
+  const objects: { item: Record<string, unknown>; report: ListItemReport }[] = [];
+  const notObjects: ListItemReport[] = [];
   items.forEach((item, i) => {
     const report = new ListItemReport(document, findings, i);
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       report.add('not-a-mapping', '', `an item of a list must be an object, not ${describe(item)}`);
+      notObjects.push(report);
       return;
     }
-    out.push({ item: item as Record<string, unknown>, report });
+    objects.push({ item: item as Record<string, unknown>, report });
   });
-  return out;
+  return { objects, notObjects };
 }
