@@ -633,6 +633,23 @@ function fromYamlError(
   if (error.code === 'BAD_INDENT' && text !== undefined) {
     while (text.charCodeAt(offset) === 32) offset++;
   }
+  const unclosed =
+    text === undefined ? undefined : unclosedFlowOpening(error.message, text, offset);
+  if (unclosed !== undefined) {
+    // Placed where the collection opens, which is what to fix: yaml notices only where it
+    // gives up (the next key, the next document).
+    const noticed = lineCounter.linePos(offset);
+    const { line, col } = lineCounter.linePos(unclosed.offset);
+    return createFinding({
+      code: 'yaml-syntax',
+      message: `this ${unclosed.open} is never closed: yaml reads on to line ${noticed.line}, column ${noticed.col} without a ${unclosed.close} (a flow ${unclosed.open === '[' ? 'sequence' : 'map'} that goes on over lines is indented more than its key)`,
+      file,
+      line,
+      col,
+      pointer: '',
+      rule: error.code,
+    });
+  }
   const { line, col } = lineCounter.linePos(offset);
   const hint = INDENTATION_ERRORS.has(error.code)
     ? ' (is a line indented more or less than the keys next to it?)'
@@ -647,6 +664,33 @@ function fromYamlError(
     pointer: '',
     rule: error.code,
   });
+}
+
+/**
+ * For yaml's "must ... end with a ]" (or `}`): the `[` (or `{`) before `offset` that nothing
+ * closes, found by walking back over the brackets (those in quoted scalars too: a rare miss,
+ * when it leaves yaml's own place). `undefined` when there is none.
+ */
+function unclosedFlowOpening(
+  message: string,
+  text: string,
+  offset: number,
+): { offset: number; open: '[' | '{'; close: ']' | '}' } | undefined {
+  const close = /end with an? ([\]}])/.exec(message)?.[1] as ']' | '}' | undefined;
+  if (close === undefined) return undefined;
+  const open = close === ']' ? '[' : '{';
+  // Within the document: not past a line that starts a new one.
+  let depth = 0;
+  for (let i = Math.min(offset, text.length) - 1; i >= 0; i--) {
+    const char = text[i];
+    if (char === '\n' && text.startsWith('---', i + 1)) return undefined;
+    if (char === close) depth++;
+    else if (char === open) {
+      if (depth === 0) return { offset: i, open, close };
+      depth--;
+    }
+  }
+  return undefined;
 }
 
 /** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */

@@ -19,6 +19,19 @@ function billionLaughs(): string {
 }
 
 describe('parseManifest', () => {
+  it('places an unclosed [ or { where it opens, not where yaml gives up on it', () => {
+    const sequence = parse(
+      'kind: Pod\nspec:\n  containers:\n  - name: a\n    args: [--port, "80"\n    image: nginx\n',
+    ).findings;
+    expect(sequence.map(where)).toEqual([['yaml-syntax', 5, 11, '']]);
+    expect(sequence[0]?.message).toBe(
+      'this [ is never closed: yaml reads on to line 6, column 5 without a ] (a flow sequence that goes on over lines is indented more than its key)',
+    );
+    const map = parse('kind: ConfigMap\nmetadata: {name: a\ndata: {}\n---\nb: 1\n').findings;
+    expect(map.map(where)).toEqual([['yaml-syntax', 2, 11, '']]);
+    expect(map[0]?.message).toContain('this { is never closed');
+  });
+
   it('reads every document of a stream as plain data, skipping empty ones but counting them', () => {
     const { documents, findings } = parse('a: 1\n---\n---\n# only a comment\n---\n- b\n');
     expect(findings).toEqual([]);
