@@ -12,6 +12,7 @@
  *   (`cert-manager-dns01.ts`), and waits no negative time instead of its self check; an external
  *   account binding's key names its secret's key;
  * - a CA issuer names its secret, and leaves no OCSP server or issuing certificate URL empty;
+ * - an ACME or Vault issuer's CA bundle holds a certificate that parses;
  * - a Vault issuer names its server and path (no `..` segment), one CA bundle source, a client
  *   certificate and key together, and one way to authenticate, with what it needs;
  * - a Venafi issuer names its zone and is one of TPP (with its URL and one CA bundle source),
@@ -30,6 +31,7 @@ import { dns1123SubdomainProblems } from './label-syntax.js';
 import { dns01Problems, secretKeySelectorProblems } from './cert-manager-dns01.js';
 import { goDurationString, parseGoDuration } from '../string-formats.js';
 import { invalidGoDuration } from './cert-manager-certificates.js';
+import { decodeGoBytes, holdsValidCertificate } from './pem-certificates.js';
 
 type Path = readonly (string | number)[];
 type Add = (path: Path, message: string, part?: 'key' | 'value') => void;
@@ -75,6 +77,7 @@ function acmeProblems(acme: Record<string, unknown>, add: Add): void {
     add(['acme', 'caBundle'], invalidValue('', both));
     add(['acme', 'skipTLSVerify'], invalidValue(true, both));
   }
+  caBundleProblems(acme.caBundle, ['acme', 'caBundle'], '', add);
   if (object(acme.privateKeySecretRef)?.name === '') {
     add(
       ['acme', 'privateKeySecretRef', 'name'],
@@ -222,6 +225,17 @@ function venafiProblems(venafi: Record<string, unknown>, add: Add): void {
   }
 }
 
+/**
+ * `validateCABundleNotEmpty`: a CA bundle (a `[]byte`: base64 of PEM) holds a certificate that
+ * parses. Go's message says the value as `value` (`<snip>` for Vault's: not the whole bundle).
+ */
+function caBundleProblems(bundle: unknown, at: Path, value: string, add: Add): void {
+  const pem = text(bundle) === '' ? undefined : decodeGoBytes(text(bundle));
+  if (pem !== undefined && !holdsValidCertificate(pem)) {
+    add(at, invalidValue(value, "cert bundle didn't contain any valid certificates"));
+  }
+}
+
 /** A Vault path with a `..` segment, reported at `at` (`containsDotDotSegment`). */
 function climbingPathProblems(path: unknown, at: Path, add: Add): void {
   if (text(path).split('/').includes('..')) {
@@ -235,7 +249,12 @@ function vaultProblems(vault: Record<string, unknown>, add: Add): void {
   if (vault.server === '') add([...at, 'server'], requiredValue(), 'key');
   if (vault.path === '') add([...at, 'path'], requiredValue(), 'key');
   else climbingPathProblems(vault.path, [...at, 'path'], add);
+  caBundleProblems(vault.caBundle, [...at, 'caBundle'], '<snip>', add);
   if (text(vault.caBundle) !== '' && vault.caBundleSecretRef != null) {
+    add(
+      [...at, 'caBundle'],
+      invalidValue('<snip>', 'specified caBundle and caBundleSecretRef cannot be used together'),
+    );
     add(
       [...at, 'caBundleSecretRef'],
       invalidValue(

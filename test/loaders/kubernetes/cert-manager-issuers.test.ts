@@ -117,4 +117,53 @@ describe('a cert-manager issuer', () => {
       'Required value: please supply one of: appRole, kubernetes, tokenSecretRef, clientCertificate, aws',
     ]);
   });
+
+  it('refuses a CA bundle that holds no certificate that parses (validateCABundleNotEmpty)', () => {
+    // A self-signed CA made with openssl for this test; the bundle is base64 of PEM (a []byte).
+    const pem = readFileSync(new URL('../../fixtures/pem/test-ca.pem', import.meta.url), 'utf8');
+    const bundle = (text: string) => Buffer.from(text).toString('base64');
+    const vault = (caBundle: string) => `  vault:
+    server: https://vault.example.org
+    path: pki/sign/example
+    caBundle: ${caBundle}
+    auth: { tokenSecretRef: { name: token, key: token } }
+`;
+    expect(load(vault(bundle(pem)))).toEqual([]);
+    // Other blocks and text around it are skipped, as Go's AppendCertsFromPEM skips them.
+    expect(
+      load(
+        vault(bundle(`# root\n-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n${pem}`)),
+      ),
+    ).toEqual([]);
+    const none = "cert bundle didn't contain any valid certificates";
+    expect(load(vault(bundle('not a certificate')))).toEqual([
+      ['/spec/vault/caBundle', `Invalid value: "<snip>": ${none}`],
+    ]);
+    // A certificate block whose body is not a certificate: a key pasted in the wrong place.
+    const broken = pem.replace(/\n[A-Za-z0-9+/]{20}/, '\nAAAAAAAAAAAAAAAAAAAA');
+    expect(broken).not.toBe(pem);
+    expect(load(vault(bundle(broken)))).toEqual([
+      ['/spec/vault/caBundle', `Invalid value: "<snip>": ${none}`],
+    ]);
+    expect(
+      load(
+        `${ACME}    caBundle: ${bundle('-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n')}\n`,
+      ),
+    ).toEqual([['/spec/acme/caBundle', `Invalid value: "": ${none}`]]);
+    // With a secret as well: both fields are named, as cert-manager names them.
+    expect(
+      load(
+        vault(bundle(pem)).replace('    auth:', '    caBundleSecretRef: { name: ca }\n    auth:'),
+      ),
+    ).toEqual([
+      [
+        '/spec/vault/caBundle',
+        'Invalid value: "<snip>": specified caBundle and caBundleSecretRef cannot be used together',
+      ],
+      [
+        '/spec/vault/caBundleSecretRef',
+        'Invalid value: "ca": specified caBundleSecretRef and caBundle cannot be used together',
+      ],
+    ]);
+  });
 });
