@@ -393,7 +393,8 @@ export function compileResourceGraph(
     owner.id = id;
     owner.iterators = [];
     const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
-    const iterators = new Set((forEach ?? []).map((d) => d.name));
+    // A refused forEach still declares its iterators: their uses are not unknown references.
+    const iterators = new Set(forEach?.map((d) => d.name) ?? iteratorNames(resource.forEach));
     owner.iterators = (forEach ?? []).map((d) => ({ name: d.name, list: d.check }));
     const fields = compileStrings(template, [...at, templateKey], iterators, into);
     owner.iterators = [];
@@ -529,6 +530,17 @@ export function compileResourceGraph(
     into: Set<string>,
     context: string,
   ): GraphExpression[] | undefined {
+    const what = context === 'forEach' ? 'a forEach list' : 'a condition';
+    for (const { path, text } of stringsOf(root)) {
+      if (text.includes('${')) continue;
+      // kro unwraps each entry (parser.UnwrapExpressions): one without ${} is refused, not true.
+      fail(
+        'rgd-bad-expression',
+        [...at, ...path],
+        `${what} must be one standalone \${...} expression (${JSON.stringify(text)} has none: write "\${${text}}")`,
+      );
+      return undefined;
+    }
     const fields = compileStrings(root, at, allowed, into, context);
     if (fields === undefined) return undefined;
     const out: GraphExpression[] = [];
@@ -538,7 +550,7 @@ export function compileResourceGraph(
         fail(
           'rgd-bad-expression',
           [...at, ...field.path],
-          `${context === 'forEach' ? 'a forEach list' : 'a condition'} must be one standalone \${...} expression`,
+          `${what} must be one standalone \${...} expression`,
         );
         return undefined;
       }
@@ -712,6 +724,24 @@ function toGraphExpression(
     ...(compiled.usesOmit ? { omits: true } : {}),
     evaluate: (scope) => compiled.evaluate(scope),
   };
+}
+
+/** The names a forEach declares, well-formed or not. */
+function iteratorNames(forEach: unknown): string[] {
+  if (!Array.isArray(forEach)) return [];
+  return forEach.flatMap((d) => (isPlainObject(d) ? Object.keys(d) : []));
+}
+
+/** The strings directly under a list or mapping (conditions, forEach entries), with their paths. */
+function stringsOf(root: unknown): { path: (string | number)[]; text: string }[] {
+  const entries: [string | number, unknown][] = Array.isArray(root)
+    ? [...root.entries()]
+    : isPlainObject(root)
+      ? Object.entries(root)
+      : [];
+  return entries.flatMap(([key, text]) =>
+    typeof text === 'string' ? [{ path: [key], text }] : [],
+  );
 }
 
 /**

@@ -1,0 +1,74 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProjectConfig } from '../../src/app/project-config.js';
+import { readProjectManifests } from '../../src/app/read-project-manifests.js';
+
+/** What kro's graph builder (pkg/graph/builder.go, validation.go) refuses, cosi refuses too. */
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/**
+ * An RGD of kind Thing (spec `name`, `enabled`, `zones`) whose `spec.schema` continues with
+ * `schema` (indented by 4) and whose resources are `resources` (indented by 4): line 12 is the
+ * first line of `resources`.
+ */
+const rgd = (resources: string, schema = ''): string => `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: thing.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Thing
+    spec: { name: string, enabled: boolean, zones: '[]string' }
+${schema}  resources:
+${resources}`;
+
+/** The errors of the RGD as `line:col code message`. */
+async function findings(text: string): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-rules-'));
+  dirs.push(dir);
+  await writeFile(path.join(dir, 'rgd.yaml'), text);
+  const options = { cwd: dir, files: [dir], stable: true };
+  const read = await readProjectManifests(options, await loadProjectConfig(options));
+  return read.findings
+    .filter((f) => f.severity === 'error' && f.code !== 'empty-input')
+    .map((f) => `${f.line}:${f.col} ${f.code} ${f.message}`);
+}
+
+describe('includeWhen and readyWhen entries (kro parser.UnwrapExpressions)', () => {
+  it.each([
+    ['includeWhen', 'schema.spec.enabled'],
+    ['includeWhen', 'false'],
+    ['readyWhen', 'true'],
+  ])('refuses a %s entry written without ${...} (%s), which kro refuses', async (key, entry) => {
+    const found = await findings(
+      rgd(`    - id: cm
+      ${key}: ["${entry}"]
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }
+`),
+    );
+    expect(found).toEqual([
+      `12:${key.length + 10} rgd-bad-expression a condition must be one standalone \${...} expression (${JSON.stringify(entry)} has none: write "\${${entry}}")`,
+    ]);
+  });
+
+  it('refuses a forEach list written without ${...}', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      forEach: [{ zone: schema.spec.zones }]
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${zone}' } }
+`),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^12:25 rgd-bad-expression a forEach list must be one standalone \$\{\.\.\.\} expression/,
+      ),
+    ]);
+  });
+});
