@@ -14,8 +14,8 @@ afterEach(async () => {
 
 /**
  * An RGD of kind Thing (spec `name`, `enabled`, `zones`) whose `spec.schema` continues with
- * `schema` (indented by 4) and whose resources are `resources` (indented by 4): line 12 is the
- * first line of `resources`.
+ * `schema` (indented by 4) and whose resources are `resources` (indented by 4): line 11 is the
+ * first line of `resources` when `schema` is empty.
  */
 const rgd = (resources: string, schema = ''): string => `apiVersion: kro.run/v1alpha1
 kind: ResourceGraphDefinition
@@ -68,6 +68,46 @@ describe('includeWhen and readyWhen entries (kro parser.UnwrapExpressions)', () 
     expect(found).toEqual([
       expect.stringMatching(
         /^12:25 rgd-bad-expression a forEach list must be one standalone \$\{\.\.\.\} expression/,
+      ),
+    ]);
+  });
+});
+
+describe('forEach identity (kro builder.go buildDependencyGraph)', () => {
+  const collection = (name: string, namespace = ''): string =>
+    rgd(`    - id: cms
+      forEach:
+        - zone: \${schema.spec.zones}
+        - tier: \${schema.spec.zones}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '${name}'${namespace === '' ? '' : `, namespace: '${namespace}'`} }
+`);
+
+  it('refuses a forEach whose iterator neither the name nor the namespace uses', async () => {
+    expect(await findings(collection('fixed-${zone}'))).toEqual([
+      '14:11 rgd-bad-resource resource cms: all forEach dimensions must be used to produce a unique resource identity (metadata.name or metadata.namespace), as kro requires; missing: tier',
+    ]);
+  });
+
+  it('accepts the iterators spread over the name and the namespace', async () => {
+    expect(await findings(collection('c-${zone}', 'ns-${tier}'))).toEqual([]);
+  });
+
+  it('does not count a cluster-scoped kind’s namespace', async () => {
+    const found = await findings(
+      rgd(`    - id: roles
+      forEach: [{ zone: '\${schema.spec.zones}' }]
+      template:
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: ClusterRole
+        metadata: { name: fixed, namespace: '\${zone}' }
+`),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^12:17 rgd-bad-resource resource roles: .*\(metadata\.name\), .*missing: zone$/,
       ),
     ]);
   });

@@ -29,12 +29,12 @@ ${fields}
 ${resources}`;
 
 /** A ConfigMap resource whose `data` holds `data` (lines indented by 10). */
-const configMap = (id: string, data: string, extra = ''): string => `    - id: ${id}
+const configMap = (id: string, data: string, extra = '', name = id): string => `    - id: ${id}
 ${extra}      template:
         apiVersion: v1
         kind: ConfigMap
         metadata:
-          name: ${id}
+          name: ${name}
         data:
 ${data}`;
 
@@ -180,6 +180,7 @@ describe('RGD expressions are type-checked whole when the RGD loads', () => {
           'zoned',
           '          zone: ${zone}\n          length: ${zone.size()}\n',
           '      forEach:\n        - zone: ${schema.spec.zones.filter(z, z != "")}\n',
+          'zoned-${zone}',
         ) + configMap('summary', '          names: ${zoned.map(c, c.metadata.nmae).join(",")}\n'),
       ),
     );
@@ -200,6 +201,7 @@ describe('RGD expressions are type-checked whole when the RGD loads', () => {
           '          a: n-${size(schema.spec.zones)}\n',
           '      includeWhen:\n        - ${size(schema.spec.name)}\n' +
             '      forEach:\n        - zone: ${schema.spec.name + "x"}\n',
+          'config-${zone}',
         ),
       ),
     );

@@ -42,6 +42,7 @@ import { splitApiVersion } from '../kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
 import { SimpleSchemaReader } from './simple-schema.js';
+import { iteratorsMissingFromIdentity } from './collection-identity.js';
 import {
   expressionLocation,
   scanTemplateString,
@@ -448,11 +449,25 @@ export function compileResourceGraph(
     ) {
       return;
     }
+    const namespaced = output.kubernetes?.namespaced !== false;
+    const missing = iteratorsMissingFromIdentity(
+      forEach.map((d) => d.name),
+      fields,
+      namespaced,
+    );
+    if (missing.length > 0) {
+      fail(
+        'rgd-bad-resource',
+        [...at, 'forEach', forEach.findIndex((d) => d.name === missing[0])],
+        `resource ${id}: all forEach dimensions must be used to produce a unique resource identity (metadata.name${namespaced ? ' or metadata.namespace' : ''}), as kro requires; missing: ${missing.join(', ')}`,
+      );
+      return;
+    }
     nodes.push({
       index: i,
       id,
       type: output.type,
-      namespaced: output.kubernetes?.namespaced !== false,
+      namespaced,
       template,
       fields,
       includeWhen,
