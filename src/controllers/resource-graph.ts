@@ -317,6 +317,15 @@ async function renderInstance(
           break;
         }
         const document = rendered.value as Record<string, unknown>;
+        if (nameOf(document) === undefined) {
+          // kro applies the object as rendered; the API server refuses it without a name.
+          problems.push(
+            `${instanceName}: resource ${node.id} renders a ${String(document.kind)} without metadata.name: kro applies it as written, and the API server refuses an object without a name`,
+          );
+          waiting.set(node.id, 'invalid');
+          blocked = true;
+          break;
+        }
         const invalid = node.validate?.(deepClone(document)) ?? [];
         if (invalid.length > 0) {
           problems.push(
@@ -430,8 +439,7 @@ async function writeOutput(
   instance: Resource<Spec>,
 ): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
-  const id =
-    typeof metadata.name === 'string' ? metadata.name : `${instance.metadata.id}-${node.id}`;
+  const id = nameOf(document) ?? '';
   const namespace =
     node.namespaced && typeof metadata.namespace === 'string'
       ? metadata.namespace
@@ -469,6 +477,12 @@ async function writeOutput(
     },
     nested ? { noOwner: true } : {},
   );
+}
+
+/** A rendered document's `metadata.name`, when it is a non-empty string. */
+function nameOf(document: Record<string, unknown>): string | undefined {
+  const name = isRecord(document.metadata) ? document.metadata.name : undefined;
+  return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
 /** Whether an unowned resource is a nested instance this graph wrote for `instance`'s `node`. */

@@ -112,3 +112,25 @@ describe('forEach identity (kro builder.go buildDependencyGraph)', () => {
     ]);
   });
 });
+
+describe('template structure (kro validation.go validateKubernetesObjectStructure)', () => {
+  it('refuses a template without metadata', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, data: { a: b } }
+`),
+    );
+    expect(found).toEqual([
+      '12:17 rgd-bad-resource resource cm is not a valid Kubernetes object: metadata field not found',
+    ]);
+  });
+
+  it('accepts a template whose metadata has no name (kro fails only when it applies it)', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { labels: { a: b } } }
+`),
+    );
+    expect(found).toEqual([]);
+  });
+});

@@ -418,6 +418,33 @@ spec:
     );
   });
 
+  it('fails, as kro does when it applies, a template without metadata.name: no name is made up', async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: app.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec: {}
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { labels: { a: b } }
+`,
+      'app.yaml': 'apiVersion: kro.run/v1alpha1\nkind: App\nmetadata:\n  name: a\nspec: {}\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /app\.yaml:1:1: error\[reconcile-failed\]: .*resource cm renders a ConfigMap without metadata\.name: kro applies it as written, and the API server refuses an object without a name/,
+    );
+  });
+
   it('orders resources by their references and waits on readyWhen that nothing satisfies', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(

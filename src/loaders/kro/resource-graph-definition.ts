@@ -431,6 +431,15 @@ export function compileResourceGraph(
       );
       return;
     }
+    if (!external && !isPlainObject(template.metadata)) {
+      // kro's validateKubernetesObjectStructure (pkg/graph/validation.go).
+      fail(
+        'rgd-bad-resource',
+        [...at, templateKey],
+        `resource ${id} is not a valid Kubernetes object: ${template.metadata === undefined ? 'metadata field not found' : 'metadata field is not a map'}`,
+      );
+      return;
+    }
     const output = kinds.find({ ...splitApiVersion(apiVersion), kind });
     if (output === undefined) {
       fail(
