@@ -18,6 +18,7 @@ import { pointerKey, toPointer, type Pointer } from '../engine/resource/pointer.
 import { ProducedOutputs, type ProducedOutput } from './produced-outputs.js';
 import {
   describe,
+  evaluateCollectionConditions,
   evaluateConditions,
   renderField,
   renderTemplate,
@@ -355,7 +356,11 @@ async function renderInstance(
       if (blocked) continue;
       scope[node.id] = node.forEach === undefined ? produced[0] : produced;
     }
-    const ready = evaluateConditions(node.readyWhen, scope);
+    const items = scope[node.id];
+    const ready =
+      node.forEach !== undefined && Array.isArray(items)
+        ? evaluateCollectionConditions(node.readyWhen, items)
+        : evaluateConditions(node.readyWhen, scope);
     if (ready.state === 'error') {
       problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
       notReady.set(node.id, ready.message);

@@ -121,6 +121,22 @@ export function evaluateConditions(
   return { state: 'done', value: true };
 }
 
+/**
+ * The `readyWhen` of a forEach resource, as kro's checkCollectionReadiness
+ * (pkg/runtime/node_readiness.go): every item, bound to `each`, must satisfy every condition; an
+ * empty collection is ready.
+ */
+export function evaluateCollectionConditions(
+  conditions: readonly GraphExpression[],
+  items: readonly unknown[],
+): ReturnType<typeof evaluateConditions> {
+  for (const item of items) {
+    const outcome = evaluateConditions(conditions, { each: item });
+    if (outcome.state !== 'done' || !outcome.value) return outcome;
+  }
+  return { state: 'done', value: true };
+}
+
 /** A copy of the template with every field rendered. */
 export function renderTemplate(
   template: Readonly<Record<string, unknown>>,

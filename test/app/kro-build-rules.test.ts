@@ -134,3 +134,40 @@ describe('template structure (kro validation.go validateKubernetesObjectStructur
     expect(found).toEqual([]);
   });
 });
+
+describe('readyWhen sees only its own resource (kro builder.go validateAndCompileNode)', () => {
+  const collection = (ready: string): string =>
+    rgd(`    - id: cms
+      forEach: [{ zone: '\${schema.spec.zones}' }]
+      readyWhen: ['${ready}']
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${zone}' } }
+`);
+
+  it("accepts each in a collection's readyWhen, typed as one item", async () => {
+    expect(await findings(collection('${each.data.v != ""}'))).toEqual([]);
+    expect(await findings(collection('${each.data.v > 1}'))).toEqual([
+      expect.stringMatching(/^13:20 rgd-type-mismatch \$\{each\.data\.v > 1\} does not type-check/),
+    ]);
+  });
+
+  it("refuses the collection's own id in its readyWhen: kro binds each", async () => {
+    expect(await findings(collection('${size(cms) > 0}'))).toEqual([
+      '13:20 rgd-unknown-ref ${size(cms) > 0} references "cms": a readyWhen may reference only each (one item of this forEach resource), as kro allows',
+    ]);
+  });
+
+  it('refuses another resource and schema in a readyWhen', async () => {
+    const found = await findings(
+      rgd(`    - id: first
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: first } }
+    - id: second
+      readyWhen: ['\${first.metadata.name == "first" && schema.spec.name == "x"}']
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: second } }
+`),
+    );
+    expect(found).toEqual([
+      '14:20 rgd-unknown-ref ${first.metadata.name == "first" && schema.spec.name == "x"} references "first": a readyWhen may reference only the resource itself (second), as kro allows',
+      '14:20 rgd-unknown-ref ${first.metadata.name == "first" && schema.spec.name == "x"} references "schema": a readyWhen may reference only the resource itself (second), as kro allows',
+    ]);
+  });
+});

@@ -478,6 +478,46 @@ spec:
     expect(names).toEqual(['app', 'app-late', 'gated']);
   });
 
+  it("checks a forEach resource's readyWhen on each item, as each", async () => {
+    const gated = (values: string): string =>
+      rgd(
+        `      values: '[]string | default=${values}'`,
+        `    - id: cms
+      forEach:
+        - v: \${schema.spec.values}
+      readyWhen:
+        - \${each.data.v != "no"}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: cm-\${v}
+        data:
+          v: \${v}
+    - id: after
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: after-\${string(size(cms))}
+`,
+      );
+    const names = async (values: string): Promise<string[]> => {
+      const dir = await tree({
+        'rgd.yaml': gated(values),
+        'thing.yaml': 'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec: {}\n',
+      });
+      const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+      expect(r.code).toBe(0);
+      return docs(r.stdout)
+        .filter((d) => d.kind === 'ConfigMap')
+        .map((d) => d.metadata.name);
+    };
+    expect(await names('["a","b"]')).toEqual(['after-2', 'cm-a', 'cm-b']);
+    // One item not ready: what depends on the collection waits.
+    expect(await names('["a","no"]')).toEqual(['cm-a', 'cm-no']);
+  });
+
   it('stamps one resource per forEach combination, and a reference to it is the list', async () => {
     const dir = await tree({ 'zones.yaml': FOR_EACH });
     const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);

@@ -85,7 +85,12 @@ export function typeExpressions(
   const problems: ExpressionProblem[] = [];
   for (const expression of checks) {
     let variables = base;
-    if (expression.iterators.length > 0) {
+    const owner = kindOf.get(expression.owner);
+    if (expression.context === 'readyWhen' && owner?.list === true) {
+      // A collection's readyWhen reads one item at a time, as `each` (kro builder.go).
+      variables = new Map(base);
+      variables.set('each', celTypeOfSchema(owner.definition.schema));
+    } else if (expression.iterators.length > 0) {
       let scope = withIterators.get(expression.iterators);
       if (scope === undefined) {
         scope = new Map(base);

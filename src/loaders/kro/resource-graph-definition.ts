@@ -315,13 +315,23 @@ export function compileResourceGraph(
         }
         const references: string[] = [];
         for (const variable of compiled.variables) {
-          if (variable === 'schema' || allowed.has(variable) || known.has(variable)) {
+          // kro's readyWhen sees only the resource itself (each item, as `each`, of a collection).
+          const accepted =
+            context === 'readyWhen'
+              ? allowed.has(variable)
+              : variable === 'schema' || allowed.has(variable) || known.has(variable);
+          if (accepted) {
             references.push(variable);
             if (variable !== 'schema' && !allowed.has(variable)) {
               into.add(variable);
               const key = `${owner.id}->${variable}`;
               if (!refAt.has(key)) refAt.set(key, exprLocation);
             }
+          } else if (context === 'readyWhen') {
+            findingAt(
+              'rgd-unknown-ref',
+              `\${${part.source}} references ${JSON.stringify(variable)}: a readyWhen may reference only ${allowed.has('each') ? 'each (one item of this forEach resource)' : `the resource itself (${[...allowed].join('')})`}, as kro allows`,
+            );
           } else {
             findingAt(
               'rgd-unknown-ref',
@@ -406,15 +416,14 @@ export function compileResourceGraph(
       into,
       'includeWhen',
     );
-    const readyInto = new Set<string>();
+    const collection = Array.isArray(resource.forEach) && resource.forEach.length > 0;
     const readyWhen = compileConditions(
       resource.readyWhen,
       [...at, 'readyWhen'],
-      new Set([id]),
-      readyInto,
+      new Set([collection ? 'each' : id]),
+      new Set(),
       'readyWhen',
     );
-    for (const dep of readyInto) into.add(dep);
     deps.set(id, into);
     const apiVersion = template.apiVersion;
     const kind = template.kind;
@@ -449,7 +458,7 @@ export function compileResourceGraph(
       );
       return;
     }
-    kindOf.set(id, { definition: output, list: resource.forEach !== undefined, external });
+    kindOf.set(id, { definition: output, list: collection, external });
     if (
       fields === undefined ||
       includeWhen === undefined ||
