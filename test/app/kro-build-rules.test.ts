@@ -171,3 +171,40 @@ describe('readyWhen sees only its own resource (kro builder.go validateAndCompil
     ]);
   });
 });
+
+describe('custom types (kro pkg/simpleschema/transform.go loadCustomTypes)', () => {
+  const withTypes = (types: string, data: string): string =>
+    rgd(
+      `    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: cm }
+        data: { host: '${data}' }
+`,
+      `    types:\n${types}`,
+    ).replace('spec: { name: string,', 'spec: { cluster: Cluster, name: string,');
+
+  it('resolves a type that uses one declared below it', async () => {
+    const types =
+      '      Cluster: { primary: Server, replicas: "[]Server" }\n' +
+      '      Server: { host: string, port: integer }\n';
+    expect(await findings(withTypes(types, '${schema.spec.cluster.primary.host}'))).toEqual([]);
+    expect(await findings(withTypes(types, '${schema.spec.cluster.primary.hots}'))).toEqual([
+      expect.stringMatching(
+        /^19:24 rgd-unknown-field .*reads spec.cluster.primary.hots, .*its fields there are host, port$/,
+      ),
+    ]);
+  });
+
+  it('reports types that use each other as a cycle, once, at the first', async () => {
+    const types =
+      '      Cluster: { primary: Server }\n' +
+      '      Server: { back: "[]Cluster" }\n' +
+      '      Self: { next: "map[string]Self" }\n';
+    expect(await findings(withTypes(types, 'x'))).toEqual([
+      '11:16 rgd-bad-schema cyclic dependency in type Cluster: Cluster -> Server -> Cluster',
+      '13:13 rgd-bad-schema cyclic dependency in type Self: Self -> Self',
+    ]);
+  });
+});

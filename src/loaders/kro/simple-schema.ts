@@ -31,9 +31,73 @@ const ATOMIC: Readonly<Record<string, string>> = {
 
 const MAX_NESTING = 16;
 
+/** The error of a use of a custom type refused where it is declared (reported there). */
+const REFUSED_TYPE = '';
+
+/** The name a SimpleSchema type string ends at (`[]map[string]Server | ...` is `Server`). */
+function baseTypeName(text: string): string {
+  let type = (text.split('|')[0] ?? '').trim();
+  for (;;) {
+    if (type.startsWith('[]')) type = type.slice(2).trim();
+    else {
+      const map = /^map\[[^\]]*\](.*)$/.exec(type);
+      if (map === null) return type;
+      type = (map[1] ?? '').trim();
+    }
+  }
+}
+
+/** The custom types a type's definition (a type string or a mapping of fields) names. */
+function typeDependencies(value: unknown, declared: Readonly<Record<string, unknown>>): string[] {
+  if (typeof value === 'string') {
+    const name = baseTypeName(value);
+    return Object.hasOwn(declared, name) ? [name] : [];
+  }
+  if (!isPlainObject(value)) return [];
+  return Object.values(value).flatMap((field) => typeDependencies(field, declared));
+}
+
+/**
+ * The custom types in dependency order (depth first, ties by declaration), and the cycles found:
+ * each as the types on it, from the first one declared; the types of a cycle are not ordered.
+ */
+export function typeOrder(types: Readonly<Record<string, unknown>>): {
+  order: string[];
+  cycles: string[][];
+} {
+  const order: string[] = [];
+  const cycles: string[][] = [];
+  const state = new Map<string, 'visiting' | 'done' | 'cycle'>();
+  const stack: string[] = [];
+  const visit = (name: string): boolean => {
+    const seen = state.get(name);
+    if (seen === 'done') return true;
+    if (seen === 'cycle') return false;
+    if (seen === 'visiting') {
+      const cycle = stack.slice(stack.indexOf(name));
+      cycles.push(cycle);
+      for (const member of cycle) state.set(member, 'cycle');
+      return false;
+    }
+    state.set(name, 'visiting');
+    stack.push(name);
+    let ok = true;
+    for (const dep of new Set(typeDependencies(types[name], types))) ok = visit(dep) && ok;
+    stack.pop();
+    if (state.get(name) === 'visiting') state.set(name, 'done');
+    // A type that uses a type of a cycle is built after it; its use is refused quietly.
+    if (state.get(name) === 'done') order.push(name);
+    return ok && state.get(name) === 'done';
+  };
+  for (const name of Object.keys(types)) visit(name);
+  return { order, cycles };
+}
+
 /** Reads SimpleSchema fields into structural schemas, reporting problems at their nodes. */
 export class SimpleSchemaReader {
   readonly #custom = new Map<string, { schema: MutableSchema; required: boolean }>();
+  /** The names of `spec.schema.types`: one not in `#custom` was refused where it is declared. */
+  readonly #declared = new Set<string>();
   #failed = false;
 
   constructor(
@@ -46,14 +110,28 @@ export class SimpleSchemaReader {
     return this.#failed;
   }
 
-  /** Reads `spec.schema.types` (custom types, usable by name in later fields). */
+  /**
+   * Reads `spec.schema.types` (custom types, usable by name in fields and in other types), each
+   * after the types it uses, as kro orders them (pkg/simpleschema/transform.go): a type may use
+   * one declared below it; types that use each other are a cycle, refused at the first one.
+   */
   readTypes(types: unknown, at: readonly (string | number)[]): void {
     if (types === undefined) return;
     if (!isPlainObject(types)) {
       this.#fail(at, 'types must be a mapping of type names to SimpleSchema fields');
       return;
     }
-    for (const [name, value] of Object.entries(types)) {
+    for (const name of Object.keys(types)) this.#declared.add(name);
+    const ordered = typeOrder(types);
+    for (const cycle of ordered.cycles) {
+      const [first = ''] = cycle;
+      this.#fail(
+        [...at, first],
+        `cyclic dependency in type ${first}: ${[...cycle, first].join(' -> ')}`,
+      );
+    }
+    for (const name of ordered.order) {
+      const value = types[name];
       const where = [...at, name];
       if (ATOMIC[name] !== undefined || name === 'object') {
         this.#fail(where, `the custom type ${JSON.stringify(name)} shadows a built-in type`);
@@ -114,7 +192,8 @@ export class SimpleSchemaReader {
     const typeText = (bar === -1 ? text : text.slice(0, bar)).trim();
     const type = this.#type(typeText, 0);
     if ('error' in type) {
-      this.#fail(at, type.error);
+      if (type.error === REFUSED_TYPE) this.#failed = true;
+      else this.#fail(at, type.error);
       return undefined;
     }
     const schema = type.schema;
@@ -172,6 +251,8 @@ export class SimpleSchemaReader {
     if (custom !== undefined) {
       return { schema: structuredClone(custom.schema), required: custom.required };
     }
+    // A type refused where it is declared is not refused again at each use.
+    if (this.#declared.has(text)) return { error: REFUSED_TYPE };
     return {
       error: `unknown type ${JSON.stringify(text)}: use string, integer, boolean, number, object, []T, map[string]T or a type of spec.schema.types`,
     };
