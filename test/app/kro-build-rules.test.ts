@@ -208,3 +208,61 @@ describe('custom types (kro pkg/simpleschema/transform.go loadCustomTypes)', () 
     ]);
   });
 });
+
+describe("SimpleSchema markers against the field's type (kro pkg/simpleschema/markers.go)", () => {
+  /** The errors of an RGD whose spec has one field of the given SimpleSchema type. */
+  const field = (type: string): Promise<string[]> =>
+    findings(
+      rgd(
+        '    - id: cm\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }\n',
+      ).replace(
+        `spec: { name: string, enabled: boolean, zones: '[]string' }`,
+        `spec: { f: '${type}' }`,
+      ),
+    );
+
+  it.each([
+    ['number | default=1.5', 'unknown type "number": use string, integer, boolean, float, object'],
+    [
+      'boolean | enum="true,false"',
+      'enum values only supported for string and integer types, got type: boolean',
+    ],
+    [
+      'float | enum="1.5,2"',
+      'enum values only supported for string and integer types, got type: number',
+    ],
+    ['string | enum="a,,b"', 'empty enum values are not allowed'],
+    ['integer | minLength=3', 'minLength marker is only valid for string types, got type: integer'],
+    ['[]string | maxLength=3', 'maxLength marker is only valid for string types, got type: array'],
+    ['integer | pattern="^a"', 'pattern marker is only valid for string types, got type: integer'],
+    ['string | minItems=1', 'minItems marker is only valid for array types, got type: string'],
+    ['string | maxItems=1', 'maxItems marker is only valid for array types, got type: string'],
+    ['string | listType=set', 'listType marker only applies to array types'],
+    ['string | listMapKey=name', 'listMapKey marker only applies to array types'],
+    [
+      '[]string | listType=list',
+      'unsupported value for listType list, needs to be one of atomic, set, or map',
+    ],
+    [
+      '[]object | listMapKey=name',
+      'listMapKey set while listType is unset, listType must be set to map',
+    ],
+    ['[]object | listType=set listMapKey=name', 'listMapKey set while listType is set to set'],
+    [
+      '[]string | uniqueItems=true listType=map',
+      'listType attempting to overwrite set type of set',
+    ],
+  ])('refuses %s', async (type, message) => {
+    expect(await field(type)).toEqual([expect.stringContaining(message)]);
+    expect((await field(type))[0]).toMatch(/^9:\d+ rgd-bad-schema /);
+  });
+
+  it.each([
+    '[]object | listType=map listMapKey=name listMapKey=port',
+    '[]string | listType=set uniqueItems=true',
+    'float | default=1.5 minimum=0',
+    'integer | enum="1,2" default=1',
+  ])('accepts %s', async (type) => {
+    expect(await field(type)).toEqual([]);
+  });
+});

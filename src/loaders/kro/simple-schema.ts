@@ -2,14 +2,18 @@
  * kro's SimpleSchema as a structural (OpenAPI v3) schema, the way kro's `simpleschema` package
  * turns an RGD's `spec.schema.spec` into the generated CRD's schema:
  *
- * - a string field is `TYPE | marker=value ...`: `string`, `integer`, `boolean`, `number` (or
- *   `float`), `object` (any fields kept), `[]TYPE`, `map[string]TYPE`, or the name of a custom
- *   type from `spec.schema.types`;
+ * - a string field is `TYPE | marker=value ...`: `string`, `integer`, `boolean`, `float` (an
+ *   OpenAPI `number`; kro has no `number`), `object` (any fields kept), `[]TYPE`,
+ *   `map[string]TYPE`, or the name of a custom type from `spec.schema.types`;
  * - a mapping is a nested object; an object none of whose fields is required and one of whose
  *   fields has a default gets `default: {}`, so its fields' defaults apply when it is omitted;
  * - markers: `required`, `default`, `description`, `minimum`, `maximum`, `enum` (comma
  *   separated, typed as the field), `pattern`, `minLength`, `maxLength`, `minItems`, `maxItems`,
- *   `uniqueItems`, `validation` (a CEL rule), `immutable`. Values may be quoted (`"a b"`).
+ *   `uniqueItems`, `listType`, `listMapKey`, `validation` (a CEL rule), `immutable`. Values may
+ *   be quoted (`"a b"`). As kro's markers.go, a marker must fit the field's type: `enum` on
+ *   strings and integers (no empty value), `pattern`/`minLength`/`maxLength` on strings,
+ *   `minItems`/`maxItems`/`uniqueItems`/`listType`/`listMapKey` on arrays, and `listMapKey`
+ *   needs `listType=map`.
  *
  * Every problem is reported where it is, as `rgd-bad-schema`.
  */
@@ -21,11 +25,11 @@ import { isPlainObject } from '../manifest-document.js';
 
 type MutableSchema = Record<string, unknown>;
 
+/** kro's atomic types (pkg/simpleschema/types/atomic.go): `float` is OpenAPI's `number`. */
 const ATOMIC: Readonly<Record<string, string>> = {
   string: 'string',
   integer: 'integer',
   boolean: 'boolean',
-  number: 'number',
   float: 'number',
 };
 
@@ -211,7 +215,7 @@ export class SimpleSchemaReader {
         return undefined;
       }
     }
-    const problem = defaultProblem(schema);
+    const problem = listMarkersProblem(schema) ?? defaultProblem(schema);
     if (problem !== undefined) {
       this.#fail(at, `${JSON.stringify(text)}: ${problem}`);
       return undefined;
@@ -254,7 +258,7 @@ export class SimpleSchemaReader {
     // A type refused where it is declared is not refused again at each use.
     if (this.#declared.has(text)) return { error: REFUSED_TYPE };
     return {
-      error: `unknown type ${JSON.stringify(text)}: use string, integer, boolean, number, object, []T, map[string]T or a type of spec.schema.types`,
+      error: `unknown type ${JSON.stringify(text)}: use string, integer, boolean, float, object, []T, map[string]T or a type of spec.schema.types`,
     };
   }
 
@@ -386,11 +390,15 @@ function applyMarker(
     case 'maxLength':
     case 'minItems':
     case 'maxItems': {
+      const wanted = key.endsWith('Length') ? 'string' : 'array';
+      if (schema.type !== wanted) return onlyFor(key, wanted, schema);
       if (!/^\d+$/.test(value)) return `${key} must be a non-negative integer`;
       schema[key] = Number(value);
       return undefined;
     }
     case 'pattern':
+      if (value === '') return 'pattern marker value cannot be empty';
+      if (schema.type !== 'string') return onlyFor(key, 'string', schema);
       try {
         new RegExp(value, 'u');
       } catch {
@@ -401,13 +409,40 @@ function applyMarker(
     case 'uniqueItems': {
       const flag = parseBoolean(value);
       if (flag === undefined) return `uniqueItems must be true or false`;
-      if (schema.type !== 'array') return 'uniqueItems applies to arrays only';
+      if (schema.type !== 'array') return onlyFor(key, 'array', schema);
+      const listType = schema['x-kubernetes-list-type'] as string | undefined;
+      if (flag && listType !== undefined && listType !== 'set') {
+        return `cannot set unique when listType is set to ${listType}`;
+      }
       if (flag) schema['x-kubernetes-list-type'] = 'set';
       return undefined;
     }
+    case 'listType': {
+      if (schema.type !== 'array') return 'listType marker only applies to array types';
+      if (!['atomic', 'set', 'map'].includes(value)) {
+        return `unsupported value for listType ${value}, needs to be one of atomic, set, or map`;
+      }
+      const listType = schema['x-kubernetes-list-type'] as string | undefined;
+      if (listType !== undefined && listType !== value) {
+        return `listType attempting to overwrite set type of ${listType}, this can happen if you set contradictory markers like uniqueItems=true | listType=map`;
+      }
+      schema['x-kubernetes-list-type'] = value;
+      return undefined;
+    }
+    case 'listMapKey': {
+      if (schema.type !== 'array') return 'listMapKey marker only applies to array types';
+      const keys = (schema['x-kubernetes-list-map-keys'] as string[] | undefined) ?? [];
+      if (keys.includes(value)) return `duplicate listMapKey marker, value ${value}`;
+      schema['x-kubernetes-list-map-keys'] = [...keys, value];
+      return undefined;
+    }
     case 'enum': {
+      if (schema.type !== 'string' && schema.type !== 'integer') {
+        return `enum values only supported for string and integer types, got type: ${String(schema.type)}`;
+      }
       const values: unknown[] = [];
       for (const item of value.split(',')) {
+        if (item.trim() === '') return 'empty enum values are not allowed';
         const typed = typedValue(schema, item.trim());
         if ('error' in typed) return `enum: ${typed.error}`;
         values.push(typed.value);
@@ -436,6 +471,23 @@ function applyMarker(
     default:
       return `unknown marker ${JSON.stringify(key)}`;
   }
+}
+
+/** kro's refusal of a marker on a field of another type. */
+function onlyFor(key: string, type: string, schema: MutableSchema): string {
+  return `${key} marker is only valid for ${type} types, got type: ${String(schema.type)}`;
+}
+
+/** kro's check of markers together (fieldLevelValidation): `listMapKey` needs `listType=map`. */
+function listMarkersProblem(schema: MutableSchema): string | undefined {
+  if (schema['x-kubernetes-list-map-keys'] === undefined) return undefined;
+  const listType = schema['x-kubernetes-list-type'] as string | undefined;
+  if (listType === undefined) {
+    return 'listMapKey set while listType is unset, listType must be set to map';
+  }
+  return listType === 'map'
+    ? undefined
+    : `listMapKey set while listType is set to ${listType}, listType must be set to map`;
 }
 
 function parseBoolean(value: string): boolean | undefined {
