@@ -266,3 +266,20 @@ describe("SimpleSchema markers against the field's type (kro pkg/simpleschema/ma
     expect(await field(type)).toEqual([]);
   });
 });
+
+describe('an empty forEach (kro test/upgrade/fixtures/foreach-empty)', () => {
+  it('is one resource, not a collection: a reference to it is the object', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      forEach: []
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }
+    - id: copy
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${cm.metadata.name + "-copy"}' }
+`),
+    );
+    expect(found).toEqual([]);
+  });
+});

@@ -518,6 +518,26 @@ spec:
     expect(await names('["a","no"]')).toEqual(['cm-a', 'cm-no']);
   });
 
+  it('renders a resource with an empty forEach once, as kro does', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string',
+        configMap('cm', '${schema.spec.name}').replace(
+          '      template:',
+          '      forEach: []\n      template:',
+        ),
+      ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: one\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const names = docs(r.stdout)
+      .filter((d) => d.kind === 'ConfigMap')
+      .map((d) => d.metadata.name);
+    expect(names).toEqual(['one']);
+  });
+
   it('stamps one resource per forEach combination, and a reference to it is the list', async () => {
     const dir = await tree({ 'zones.yaml': FOR_EACH });
     const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);

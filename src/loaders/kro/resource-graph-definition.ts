@@ -375,7 +375,8 @@ export function compileResourceGraph(
     if (!isPlainObject(resource) || id === undefined || id === '') return;
     const at: (string | number)[] = ['spec', 'resources', i];
     const external = resource.externalRef !== undefined;
-    if (external && (resource.template !== undefined || resource.forEach !== undefined)) {
+    const collection = Array.isArray(resource.forEach) && resource.forEach.length > 0;
+    if (external && (resource.template !== undefined || collection)) {
       fail(
         'rgd-bad-resource',
         at,
@@ -416,7 +417,6 @@ export function compileResourceGraph(
       into,
       'includeWhen',
     );
-    const collection = Array.isArray(resource.forEach) && resource.forEach.length > 0;
     const readyWhen = compileConditions(
       resource.readyWhen,
       [...at, 'readyWhen'],
@@ -505,8 +505,9 @@ export function compileResourceGraph(
     at: (string | number)[],
     into: Set<string>,
   ): { name: string; expression: GraphExpression; check: TypeCheckOf }[] | undefined {
-    if (forEach === undefined) return [];
-    if (!Array.isArray(forEach) || forEach.length === 0) {
+    // kro builds a collection only of a non-empty forEach (builder.go: len(ForEach) > 0).
+    if (forEach === undefined || forEach === null) return [];
+    if (!Array.isArray(forEach)) {
       fail('rgd-bad-resource', at, 'forEach must be a list of { iterator: "${list}" } mappings');
       return undefined;
     }
