@@ -283,3 +283,28 @@ describe('an empty forEach (kro test/upgrade/fixtures/foreach-empty)', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('instance status fields (kro builder.go inferStatusSchema, buildInstanceNode)', () => {
+  const withStatus = (status: string): string =>
+    rgd(
+      '    - id: cm\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }\n',
+      `    status:\n${status}`,
+    );
+
+  it('refuses a field without an expression, and one that refers to nothing', async () => {
+    const found = await findings(
+      withStatus(
+        '      fixed: hello\n' +
+          '      nested: { count: 3 }\n' +
+          '      two: ${1 + 1}\n' +
+          '      name: ${cm.metadata.name}\n' +
+          '      spec: n-${schema.spec.name}\n',
+      ),
+    );
+    expect(found).toEqual([
+      '11:14 rgd-bad-expression status.fixed has no ${...} expression: kro computes the whole status from expressions, and refuses a constant field ("status fields without expressions are not supported")',
+      '12:24 rgd-bad-expression status.nested.count has no ${...} expression: kro computes the whole status from expressions, and refuses a constant field ("status fields without expressions are not supported")',
+      '13:12 rgd-bad-expression status.two refers to neither schema nor a resource: kro refuses it ("instance status field must refer to a resource or schema")',
+    ]);
+  });
+});

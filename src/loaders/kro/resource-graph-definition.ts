@@ -43,6 +43,7 @@ import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
 import { SimpleSchemaReader } from './simple-schema.js';
 import { iteratorsMissingFromIdentity } from './collection-identity.js';
+import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
 import {
   expressionLocation,
   scanTemplateString,
@@ -605,6 +606,20 @@ export function compileResourceGraph(
       statusInto,
       'the instance status',
     ) ?? [];
+  for (const path of fieldsWithoutExpressions(statusSpec ?? {})) {
+    fail(
+      'rgd-bad-expression',
+      ['spec', 'schema', 'status', ...path],
+      `status.${path.join('.')} has no \${...} expression: kro computes the whole status from expressions, and refuses a constant field ("status fields without expressions are not supported")`,
+    );
+  }
+  for (const field of fieldsReferringToNothing(status)) {
+    fail(
+      'rgd-bad-expression',
+      ['spec', 'schema', 'status', ...field.path],
+      `status.${field.path.join('.')} refers to neither schema nor a resource: kro refuses it ("instance status field must refer to a resource or schema")`,
+    );
+  }
 
   for (const check of fieldChecks) {
     const problem = checkFieldTypes(check, definition, kindOf);
