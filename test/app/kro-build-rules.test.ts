@@ -95,14 +95,14 @@ describe('forEach identity (kro builder.go buildDependencyGraph)', () => {
     expect(await findings(collection('c-${zone}', 'ns-${tier}'))).toEqual([]);
   });
 
-  it('does not count a cluster-scoped kind’s namespace', async () => {
+  it('names only metadata.name for a cluster-scoped kind', async () => {
     const found = await findings(
       rgd(`    - id: roles
       forEach: [{ zone: '\${schema.spec.zones}' }]
       template:
         apiVersion: rbac.authorization.k8s.io/v1
         kind: ClusterRole
-        metadata: { name: fixed, namespace: '\${zone}' }
+        metadata: { name: fixed }
 `),
     );
     expect(found).toEqual([
@@ -305,6 +305,61 @@ describe('instance status fields (kro builder.go inferStatusSchema, buildInstanc
       '11:14 rgd-bad-expression status.fixed has no ${...} expression: kro computes the whole status from expressions, and refuses a constant field ("status fields without expressions are not supported")',
       '12:24 rgd-bad-expression status.nested.count has no ${...} expression: kro computes the whole status from expressions, and refuses a constant field ("status fields without expressions are not supported")',
       '13:12 rgd-bad-expression status.two refers to neither schema nor a resource: kro refuses it ("instance status field must refer to a resource or schema")',
+    ]);
+  });
+});
+
+describe('reserved words and template constraints (kro validation.go)', () => {
+  it.each(['items', 'item', 'kind', 'namespace', 'object', 'version', 'runtime', 'var', 'let'])(
+    'refuses the resource id %s, a reserved keyword in kro',
+    async (id) => {
+      const found = await findings(
+        rgd(`    - id: ${id}
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }
+`),
+      );
+      expect(found).toEqual([`11:11 rgd-bad-resource the id "${id}" is a reserved keyword in kro`]);
+    },
+  );
+
+  it('refuses a reserved forEach iterator name (item)', async () => {
+    const found = await findings(
+      rgd(`    - id: cms
+      forEach: [{ item: '\${schema.spec.zones}' }]
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${item}' } }
+`),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^12:17 rgd-bad-resource the forEach iterator "item" must be /),
+    ]);
+  });
+
+  it("refuses kro's own labels and annotations in a template", async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: cm
+          labels: { kro.run/owned: "true", app: a }
+          annotations: { internal.kro.run/x: y }
+`),
+    );
+    expect(found).toEqual([
+      '17:36 rgd-bad-resource invalid label "kro.run/owned" for resource "cm": labels with prefix "kro.run/" are reserved for kro\'s internal use',
+      '18:46 rgd-bad-resource invalid annotation "internal.kro.run/x" for resource "cm": annotations with prefix "internal.kro.run/" are reserved for kro\'s internal use',
+    ]);
+  });
+
+  it('refuses metadata.namespace on a cluster-scoped kind', async () => {
+    const found = await findings(
+      rgd(`    - id: ns
+      template: { apiVersion: v1, kind: Namespace, metadata: { name: a, namespace: default } }
+`),
+    );
+    expect(found).toEqual([
+      '12:84 rgd-bad-resource resource "ns" is cluster-scoped and must not set metadata.namespace',
     ]);
   });
 });

@@ -97,7 +97,7 @@ spec:
       readyWhen:
         - '\${omit()}'
       forEach:
-        - item: '\${schema.spec.on ? [1] : omit()}'
+        - flag: '\${schema.spec.on ? [1] : omit()}'
       template:
         apiVersion: v1
         kind: ConfigMap

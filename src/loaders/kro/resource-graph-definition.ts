@@ -43,6 +43,7 @@ import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
 import { SimpleSchemaReader } from './simple-schema.js';
 import { iteratorsMissingFromIdentity } from './collection-identity.js';
+import { KRO_RESERVED_WORDS, templateConstraintProblems } from './template-constraints.js';
 import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
 import {
   expressionLocation,
@@ -101,7 +102,6 @@ export function resourceGraphOf(definition: ResourceDefinition): ResourceGraph |
 
 const ID = /^[a-z][a-zA-Z0-9]*$/;
 const STRING = primitive('string');
-const RESERVED_IDS = new Set(['schema', 'spec', 'status', 'metadata', 'self', 'instance', 'each']);
 
 /**
  * Reads an RGD's type: `undefined` (with `rgd-bad-schema` findings) when its schema is refused.
@@ -220,11 +220,11 @@ export function compileResourceGraph(
         'every resource needs an id in lowerCamelCase (deployment, webService)',
       );
       ids.push('');
-    } else if (RESERVED_IDS.has(id)) {
+    } else if (KRO_RESERVED_WORDS.has(id)) {
       fail(
         'rgd-bad-resource',
         ['spec', 'resources', i, 'id'],
-        `the id ${JSON.stringify(id)} is reserved`,
+        `the id ${JSON.stringify(id)} is a reserved keyword in kro`,
       );
       ids.push('');
     } else if (seen.has(id)) {
@@ -460,7 +460,13 @@ export function compileResourceGraph(
       return;
     }
     kindOf.set(id, { definition: output, list: collection, external });
+    const namespaced = output.kubernetes?.namespaced !== false;
+    const constraints = templateConstraintProblems(id, template, namespaced);
+    for (const problem of constraints) {
+      fail('rgd-bad-resource', [...at, templateKey, ...problem.path], problem.message);
+    }
     if (
+      constraints.length > 0 ||
       fields === undefined ||
       includeWhen === undefined ||
       readyWhen === undefined ||
@@ -468,7 +474,6 @@ export function compileResourceGraph(
     ) {
       return;
     }
-    const namespaced = output.kubernetes?.namespaced !== false;
     const missing = iteratorsMissingFromIdentity(
       forEach.map((d) => d.name),
       fields,
@@ -525,7 +530,7 @@ export function compileResourceGraph(
         return undefined;
       }
       const [name, text] = entry;
-      if (!ID.test(name) || RESERVED_IDS.has(name) || known.has(name)) {
+      if (!ID.test(name) || KRO_RESERVED_WORDS.has(name) || known.has(name)) {
         fail(
           'rgd-bad-resource',
           [...at, i],
