@@ -363,3 +363,16 @@ describe('reserved words and template constraints (kro validation.go)', () => {
     ]);
   });
 });
+
+describe('unknown CEL functions (kro builder.go extractDependencies)', () => {
+  it('refuses a call of an unknown function when the RGD loads, with no instance', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${foo(schema.spec.name)}' } }
+`),
+    );
+    expect(found).toEqual([
+      '12:71 rgd-bad-expression ${foo(schema.spec.name)} uses unknown functions: foo',
+    ]);
+  });
+});

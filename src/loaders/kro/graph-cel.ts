@@ -24,6 +24,8 @@ export interface CompiledGraphExpression {
   readonly variables: readonly string[];
   /** It calls kro's `omit()`, which only a standalone template field may. */
   readonly usesOmit: boolean;
+  /** The functions it calls that the environment does not have (kro: "uses unknown functions"). */
+  readonly unknownFunctions: readonly string[];
   evaluate(scope: Readonly<Record<string, unknown>>): ExpressionOutcome;
   /** The compile-time type check with the variables of the given types (others are `dyn`). */
   readonly check: (variables: ReadonlyMap<string, CelType>) => TypeCheck;
@@ -107,6 +109,8 @@ function compileExpression(
     return { error: (error as Error).message };
   }
   const names = [...variables];
+  const unknownFunctions = new Set<string>();
+  collectUnknownFunctions(env, parsed.expr as unknown as ExprNode, unknownFunctions);
   let lastInputs: unknown[] | undefined;
   let lastOutcome: ExpressionOutcome | undefined;
   const evaluate = (scope: Readonly<Record<string, unknown>>): ExpressionOutcome => {
@@ -133,6 +137,7 @@ function compileExpression(
   return {
     variables: names,
     usesOmit: calls.has('omit'),
+    unknownFunctions: [...unknownFunctions],
     check: (types) => checkTypes(parsedTree, types),
     evaluate(scope) {
       if (lastInputs !== undefined && names.every((name, i) => scope[name] === lastInputs?.[i])) {
@@ -198,6 +203,76 @@ function collectVariables(
     default:
       return;
   }
+}
+
+/** The calls the planner evaluates itself, not as functions of the environment. */
+const PLANNED_CALLS: ReadonlySet<string> = new Set([
+  '_[_]',
+  '_[?_]',
+  '_?._',
+  '_?_:_',
+  '_&&_',
+  '_||_',
+  '@not_strictly_false',
+  '__not_strictly_false__',
+]);
+
+/**
+ * The functions a planned expression calls that `env` has no function of, into `out`, resolved
+ * as the planner resolves them (`ns.f(...)` first as the qualified name `ns.f`). The planner
+ * accepts an unknown function and fails only when it is called; kro's checker refuses it.
+ */
+function collectUnknownFunctions(env: CelEnv, node: ExprNode, out: Set<string>): void {
+  const { case: kind, value } = node.exprKind;
+  const v = value as Record<string, unknown>;
+  const visit = (child: unknown): void => {
+    if (child !== undefined) collectUnknownFunctions(env, child as ExprNode, out);
+  };
+  switch (kind) {
+    case 'selectExpr':
+      visit(v.operand);
+      return;
+    case 'callExpr': {
+      const name = v.function as string;
+      const target = v.target as ExprNode | undefined;
+      const qualifier = target === undefined ? undefined : qualifiedName(target);
+      if (qualifier !== undefined && env.funcs.find(`${qualifier}.${name}`) !== undefined) {
+        for (const arg of v.args as ExprNode[]) visit(arg);
+        return;
+      }
+      if (!PLANNED_CALLS.has(name) && env.funcs.find(name) === undefined) out.add(name);
+      visit(target);
+      for (const arg of v.args as ExprNode[]) visit(arg);
+      return;
+    }
+    case 'listExpr':
+      for (const element of v.elements as ExprNode[]) visit(element);
+      return;
+    case 'structExpr':
+      for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
+        visit(entry.mapKey);
+        visit(entry.value);
+      }
+      return;
+    case 'comprehensionExpr':
+      for (const key of ['iterRange', 'accuInit', 'loopCondition', 'loopStep', 'result']) {
+        visit(v[key]);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+/** `a.b.c` of an identifier or a selection of one, as the planner qualifies a call's target. */
+function qualifiedName(node: ExprNode): string | undefined {
+  const { case: kind, value } = node.exprKind;
+  if (kind === 'identExpr') return (value as { name: string }).name;
+  if (kind !== 'selectExpr') return undefined;
+  const v = value as { operand: ExprNode; field: string; testOnly?: boolean };
+  if (v.testOnly === true) return undefined;
+  const operand = qualifiedName(v.operand);
+  return operand === undefined ? undefined : `${operand}.${v.field}`;
 }
 
 /** The optional library's namespaced functions (`optional.none()`): no variable `optional`. */

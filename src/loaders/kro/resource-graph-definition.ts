@@ -307,6 +307,15 @@ export function compileResourceGraph(
           findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
           continue;
         }
+        if (compiled.unknownFunctions.length > 0) {
+          // kro's build refuses it (builder.go: "uses unknown functions"); cosi's planner would
+          // fail only when an instance renders it.
+          findingAt(
+            'rgd-bad-expression',
+            `\${${part.source}} uses unknown functions: ${compiled.unknownFunctions.join(', ')}`,
+          );
+          continue;
+        }
         const omitProblem = compiled.usesOmit
           ? whereOmitIsRefused(context, scanned.standalone, path)
           : undefined;

@@ -130,3 +130,33 @@ describe('compiled RGD expressions', () => {
     expect((second as { value: unknown }).value).not.toBe((first as { value: unknown }).value);
   });
 });
+
+describe('unknown functions (kro builder.go: "uses unknown functions")', () => {
+  const unknown = (source: string): readonly string[] => {
+    const compiled = compileGraphExpression(source);
+    if ('error' in compiled) throw new Error(compiled.error);
+    return compiled.unknownFunctions;
+  };
+
+  it('names a global or member function the environment does not have', () => {
+    expect(unknown('foo(schema.spec.name)')).toEqual(['foo']);
+    expect(unknown('schema.spec.name.shout() + bar()')).toEqual(['shout', 'bar']);
+    expect(unknown('nope.fn(1)')).toEqual(['fn']);
+  });
+
+  it("knows CEL's, Kubernetes' and kro's functions, macros and operators", () => {
+    for (const source of [
+      'size(schema.spec.tags) > 0 && schema.spec.name.startsWith("a") ? 1 : 2',
+      'schema.spec.tags.map(t, t.upperAscii()).filter(t, t != "").join(",")',
+      'schema.spec.items.sortBy(i, i.name)',
+      'random.seededString(4, schema.metadata.uid) + base64.encode(bytes("x"))',
+      'json.marshal({"a": [1, 2][0]}) + string(duration("1h"))',
+      'schema.spec.?maybe.orValue("x") + optional.of("y").value()',
+      'has(schema.spec.x) ? lists.setAtIndex([1], 0, 2) : []',
+      'schema.spec.x != "" ? schema.spec.x : omit()',
+      'quantity("1Gi").isGreaterThan(quantity("1Mi"))',
+    ]) {
+      expect(unknown(source), source).toEqual([]);
+    }
+  });
+});
