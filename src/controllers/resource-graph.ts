@@ -599,6 +599,12 @@ function describeRef(ref: unknown): string {
   return `${String(r.kind)} ${typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : ''}${String(metadata.name)}`;
 }
 
+/**
+ * The most resources one forEach may stamp: kro's controller refuses a larger cartesian product
+ * (pkg/runtime/collection.go, `--rgd-max-collection-size`, 1000 by default).
+ */
+export const MAX_COLLECTION_SIZE = 1000;
+
 /** The iterator bindings of a resource: one empty binding without `forEach`. */
 function iterate(
   node: GraphNode,
@@ -621,6 +627,13 @@ function iterate(
       return {
         state: 'error',
         message: `forEach \${${expression.source}} at ${expression.location} must be a list, not ${describe(items)}`,
+      };
+    }
+    const size = combinations.length * items.length;
+    if (size > MAX_COLLECTION_SIZE) {
+      return {
+        state: 'error',
+        message: `collection size of ${size} is over the maximum collection size of ${MAX_COLLECTION_SIZE} (kro's default --rgd-max-collection-size)`,
       };
     }
     combinations = combinations.flatMap((c) =>

@@ -518,6 +518,34 @@ spec:
     expect(await names('["a","no"]')).toEqual(['cm-a', 'cm-no']);
   });
 
+  it("refuses a forEach of more than kro's 1000 resources at the instance", async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      count: integer',
+        `    - id: cms
+      forEach:
+        - a: \${lists.range(schema.spec.count)}
+        - b: \${lists.range(2)}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${"cm-%d-%d".format([a, b])}
+`,
+      ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  count: 501\n',
+      'ok.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: ok\nspec:\n  count: 500\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /thing\.yaml:1:1: error\[reconcile-failed\]: .*resource cms: collection size of 1002 is over the maximum collection size of 1000/,
+    );
+    expect(r.stdout).not.toContain('ok.yaml');
+  });
+
   it('renders a resource with an empty forEach once, as kro does', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(
