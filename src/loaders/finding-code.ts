@@ -79,6 +79,8 @@ export const FINDING_CODES = [
   'rgd-type-mismatch',
   'rgd-unknown-field',
   'rgd-unknown-kind',
+  // A kro RGD that needs a feature gate kro has off by default (omit(): CELOmitFunction).
+  'rgd-feature-gate',
   // A kro RGD instance that waits on what nothing here writes (the run).
   'rgd-waiting',
   // `Transforms.cosi.dev` declarative transforms.
@@ -116,6 +118,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'undefined-type',
   'ignored-print-column',
   'previous-unresolved',
+  'rgd-feature-gate',
   'rgd-waiting',
 ]);
 

@@ -130,7 +130,7 @@ async function tree(files: Record<string, string>): Promise<string> {
 
 async function applied(files: Record<string, string>): Promise<Doc[]> {
   const r = await cli(['apply', '-f', await tree(files), '-o', 'yaml', '--stable']);
-  expect(r.stderr).toMatch(/^converged, 4 resources/);
+  expect(r.stderr).toMatch(/^converged, 4 resources/m);
   expect(r.code).toBe(0);
   return parseAllDocuments(r.stdout).map((d) => d.toJS() as Doc);
 }
@@ -154,6 +154,16 @@ describe("kro's omit()", { timeout: 30_000 }, () => {
     const command = (name: string) => find(docs, 'Pod', name)?.spec?.containers?.[0]?.command;
     expect(command('arr-yes')).toEqual(['echo']);
     expect(command('arr-no')).toEqual(['echo', 'hello']);
+  });
+
+  it('warns, at the expression, that kro needs its CELOmitFunction gate (off by default)', async () => {
+    const r = await cli(['check', '-f', await tree({ 'omit.yaml': OMIT_FIELD })]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /omit\.yaml:21:22: warning\[rgd-feature-gate\]: .*omit\(\) requires kro's CELOmitFunction feature gate, which is off by default \(--feature-gates=CELOmitFunction=true\)/,
+    );
+    const strict = await cli(['check', '--strict', '-f', await tree({ 'omit.yaml': OMIT_FIELD })]);
+    expect(strict.code).toBe(1);
   });
 
   // Each at its `$`, inside the quotes (issue 32: the column was the quote's).

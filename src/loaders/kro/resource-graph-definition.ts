@@ -323,6 +323,16 @@ export function compileResourceGraph(
           findingAt('rgd-bad-expression', `\${${part.source}}: omit() ${omitProblem}`);
           continue;
         }
+        if (compiled.usesOmit) {
+          // cosi renders omit() as kro does with the gate on; kro refuses it with the gate off
+          // (its default: pkg/features/features.go, builder.go extractDependencies).
+          report.findings.push({
+            ...exprLocation,
+            code: 'rgd-feature-gate',
+            severity: 'warning',
+            message: `\${${part.source}}: omit() requires kro's CELOmitFunction feature gate, which is off by default (--feature-gates=CELOmitFunction=true); a kro without it refuses this RGD`,
+          });
+        }
         const references: string[] = [];
         for (const variable of compiled.variables) {
           // kro's readyWhen sees only the resource itself (each item, as `each`, of a collection).
