@@ -376,3 +376,35 @@ describe('unknown CEL functions (kro builder.go extractDependencies)', () => {
     ]);
   });
 });
+
+describe('spec.schema.scope (kro api/v1alpha1 ResourceScope, validation.go)', () => {
+  const scoped = (scope: string, metadata: string): string =>
+    rgd(
+      `    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, metadata: ${metadata} }
+    - id: ns
+      template: { apiVersion: v1, kind: Namespace, metadata: { name: apps } }
+`,
+      `    scope: ${scope}\n`,
+    );
+
+  it('refuses a namespaced child without a namespace when the instance is cluster-scoped', async () => {
+    expect(await findings(scoped('Cluster', '{ name: cm }'))).toEqual([
+      '13:17 rgd-bad-resource resource "cm" is namespaced and must set metadata.namespace when the instance CRD is cluster-scoped',
+    ]);
+    expect(await findings(scoped('Cluster', "{ name: cm, namespace: '' }"))).toEqual([
+      expect.stringMatching(/^13:85 rgd-bad-resource resource "cm" is namespaced and must set/),
+    ]);
+  });
+
+  it('accepts it with a namespace, and any child of a namespaced instance', async () => {
+    expect(await findings(scoped('Cluster', '{ name: cm, namespace: apps }'))).toEqual([]);
+    expect(await findings(scoped('Namespaced', '{ name: cm }'))).toEqual([]);
+  });
+
+  it('refuses a scope that is neither Namespaced nor Cluster', async () => {
+    expect(await findings(scoped('Global', '{ name: cm }'))).toEqual([
+      '10:12 rgd-bad-schema spec.schema.scope must be Namespaced or Cluster',
+    ]);
+  });
+});

@@ -546,6 +546,28 @@ spec:
     expect(r.stdout).not.toContain('ok.yaml');
   });
 
+  it('makes the instances of spec.schema.scope: Cluster cluster-scoped', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd('      name: string', configMap('cm', '${schema.spec.name}'))
+        .replace('    kind: Thing\n', '    kind: Thing\n    scope: Cluster\n')
+        .replace(
+          '          name: ${schema.spec.name}\n',
+          '          name: ${schema.spec.name}\n          namespace: apps\n',
+        ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: one\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = parseAllDocuments(r.stdout).map(
+      (d) => d.toJS() as { kind: string; metadata: { name: string; namespace?: string } },
+    );
+    expect(out.map((d) => [d.kind, d.metadata.namespace, d.metadata.name])).toEqual([
+      ['ConfigMap', 'apps', 'one'],
+      ['Thing', undefined, 't'],
+    ]);
+  });
+
   it('renders a resource with an empty forEach once, as kro does', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(

@@ -144,6 +144,11 @@ export function readRgd(
   ) {
     return bad(['spec', 'schema', 'group'], 'spec.schema.group must be a domain (kro.run)');
   }
+  // kro's ResourceScope (api/v1alpha1): the instance CRD is Namespaced (default) or Cluster.
+  const scope = schemaSpec.scope ?? 'Namespaced';
+  if (scope !== 'Namespaced' && scope !== 'Cluster') {
+    return bad(['spec', 'schema', 'scope'], 'spec.schema.scope must be Namespaced or Cluster');
+  }
   const reader = new SimpleSchemaReader(report);
   reader.readTypes(schemaSpec.types, ['spec', 'schema', 'types']);
   const specSchema = reader.readObject(schemaSpec.spec ?? {}, ['spec', 'schema', 'spec']);
@@ -166,7 +171,7 @@ export function readRgd(
       displayType: kind,
       aliases: [kind],
       schema,
-      kubernetes: { apiVersion: `${group}/${version}`, kind, namespaced: true },
+      kubernetes: { apiVersion: `${group}/${version}`, kind, namespaced: scope === 'Namespaced' },
     });
   } catch (error) {
     if (!(error instanceof DefinitionError)) throw error;
@@ -480,7 +485,12 @@ export function compileResourceGraph(
     }
     kindOf.set(id, { definition: output, list: collection, external });
     const namespaced = output.kubernetes?.namespaced !== false;
-    const constraints = templateConstraintProblems(id, template, namespaced);
+    const constraints = templateConstraintProblems(
+      id,
+      template,
+      namespaced,
+      definition.kubernetes?.namespaced !== false,
+    );
     for (const problem of constraints) {
       fail('rgd-bad-resource', [...at, templateKey, ...problem.path], problem.message);
     }

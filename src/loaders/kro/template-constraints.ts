@@ -4,7 +4,9 @@
  *
  * - the words a resource id or a forEach iterator may not be (`kroReservedKeyWords` and CEL's
  *   reserved symbols): kro refuses "id items is a reserved keyword in KRO";
- * - a template of a cluster-scoped kind sets no `metadata.namespace`;
+ * - a template of a cluster-scoped kind sets no `metadata.namespace`, and one of a namespaced
+ *   kind sets it when the instance is cluster-scoped (`spec.schema.scope: Cluster`): there is
+ *   no instance namespace to inherit;
  * - labels and annotations under `kro.run/` and `internal.kro.run/` are kro's own.
  */
 
@@ -80,13 +82,15 @@ export interface TemplateProblem {
 
 /**
  * What kro's validateTemplateConstraints refuses in the template of resource `id` of a kind
- * that is `namespaced` or not: a namespace on a cluster-scoped kind, a label or an annotation
- * of kro's.
+ * that is `namespaced` or not, in an RGD whose instances are `instanceNamespaced` or not: a
+ * namespace on a cluster-scoped kind, none on a namespaced kind of a cluster-scoped instance,
+ * a label or an annotation of kro's.
  */
 export function templateConstraintProblems(
   id: string,
   template: Readonly<Record<string, unknown>>,
   namespaced: boolean,
+  instanceNamespaced: boolean,
 ): TemplateProblem[] {
   const metadata = isPlainObject(template.metadata) ? template.metadata : {};
   const problems: TemplateProblem[] = [];
@@ -94,6 +98,17 @@ export function templateConstraintProblems(
     problems.push({
       path: ['metadata', 'namespace'],
       message: `resource ${JSON.stringify(id)} is cluster-scoped and must not set metadata.namespace`,
+    });
+  }
+  const namespace = metadata.namespace;
+  if (
+    namespaced &&
+    !instanceNamespaced &&
+    (typeof namespace !== 'string' || namespace.trim() === '')
+  ) {
+    problems.push({
+      path: namespace === undefined ? [] : ['metadata', 'namespace'],
+      message: `resource ${JSON.stringify(id)} is namespaced and must set metadata.namespace when the instance CRD is cluster-scoped`,
     });
   }
   for (const field of ['labels', 'annotations'] as const) {
