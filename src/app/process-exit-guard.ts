@@ -21,7 +21,9 @@ export const isProcessExit = (error: unknown): error is ProcessExitError =>
 /**
  * Runs `fn` with `process.exit` replaced by a function that throws a {@link ProcessExitError},
  * and puts the original back when it settles. cosi itself never calls `process.exit` (the
- * command's exit code is returned to `bin/cosi.js`), so every call in that time is the project's.
+ * command's exit code is returned to `bin/cosi.js`), so every call in that time is the project's;
+ * the one exception, `run`'s exit at a second signal (`CliIo.exit`), calls the original it took
+ * before any guard was in place.
  *
  * Limits: a project that catches the error (a bare `catch {}` around the call) goes on as if
  * nothing happened; `process.exit` captured before the run (`const { exit } = process` at the

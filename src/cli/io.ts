@@ -67,6 +67,15 @@ export interface Terminal {
   readonly stdin: NodeJS.ReadStream;
 }
 
+/**
+ * Node's own `process.exit`, taken when this module loads: before any project's code runs, and
+ * so before `withProcessExitGuard` replaces it for that code. `run`'s second signal ends the
+ * process through it; through `process.exit` it would hit the guard, which throws
+ * (`ProcessExitError` from a signal handler: an uncaught exception, a stack trace and exit 1).
+ */
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const exitProcess = process.exit;
+
 /** The real process. */
 export function processIo(): CliIo {
   return {
@@ -82,7 +91,7 @@ export function processIo(): CliIo {
       process.on('SIGTERM', handler);
       return () => process.off('SIGTERM', handler);
     },
-    exit: (code) => process.exit(code),
+    exit: (code) => exitProcess.call(process, code),
     isolateUserCode: true,
     ...(process.stdout.isTTY && process.stdin.isTTY
       ? { terminal: { stdout: process.stdout, stdin: process.stdin } }

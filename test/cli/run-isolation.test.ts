@@ -142,6 +142,35 @@ describe('cosi run (in memory): a reconcile awaiting a promise that never settle
   }, 60_000);
 });
 
+describe('cosi run (in memory): a second signal while the stop waits on a spinning controller', () => {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    it(`${signal} again exits at once with ${code}: no stack trace, no ProcessExitError`, async () => {
+      // The worker spins (never detected before --timeout, 60 s): it never answers the stop,
+      // which the main thread waits on for its bound (--request-timeout, 2 min here). Only the
+      // second signal can end the process within the test's bounds.
+      const p = await run(reconciling('Spinner', 'for (;;);'), [
+        '--timeout',
+        '60s',
+        '--request-timeout',
+        '120s',
+      ]);
+      await entry(p, { msg: 'leading: running 1 controllers' });
+      p.kill(signal);
+      await entry(p, { msg: `shutting down (${signal})` });
+      p.kill(signal);
+      expect(await exitWithin(p, 20_000)).toBe(code);
+      expect(p.stderr()).not.toMatch(/ProcessExitError|\n\s+at /);
+      expect(entries(p).at(-1)).toMatchObject({
+        level: 'warn',
+        msg: `${signal} again: exiting now, without finishing the stop`,
+      });
+    }, 60_000);
+  }
+});
+
 describe('cosi run (in memory): process.exit in a controller', () => {
   it('is a failed reconcile, logged with the controller and resource, and retried: not an exit', async () => {
     const p = await run(reconciling('Quitter', 'process.exit(3);'));
@@ -312,5 +341,23 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd: a leader whose controller get
     // (--request-timeout, 5 s), and the worker is ended after it.
     next.kill('SIGTERM');
     expect(await exitWithin(next, 20_000)).toBe(0);
+  }, 90_000);
+
+  it('a second SIGTERM while the stop waits on a spinning controller exits at once with 143', async () => {
+    const state = `etcd://${etcd.endpoint.replace(/^http:\/\//, '')}/second-signal`;
+    const p = await run(reconciling('Spinner', 'for (;;);'), [
+      '--state',
+      state,
+      '--timeout',
+      '60s',
+      '--request-timeout',
+      '120s',
+    ]);
+    await entry(p, { msg: 'elected leader: running 1 controllers' });
+    p.kill('SIGTERM');
+    await entry(p, { msg: 'shutting down (SIGTERM)' });
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(143);
+    expect(p.stderr()).not.toMatch(/ProcessExitError|\n\s+at /);
   }, 90_000);
 });
