@@ -6,8 +6,10 @@ export type ServePhase = 'starting' | 'following' | 'leading' | 'stopping';
 /**
  * `cosi run`'s health, as controller-runtime's manager serves it: `/healthz` answers 200 while
  * the process lives (it answers at all); `/readyz` answers 200 once the manifests are applied and
- * this process either follows a leader (ready to take over) or leads and its controllers have
- * converged once, and 503 with the reason otherwise (starting, converging, stopping).
+ * this process either follows a leader (ready to take over) or leads, its controllers have
+ * settled once and nothing is wrong with them now (no input watch down, no controller failing:
+ * what `cosi apply` would exit 1 for), and 503 with the reason otherwise (starting, converging,
+ * a watch down, a failing controller, stopping).
  */
 export class RunHealth {
   #phase: ServePhase = 'starting';
@@ -27,7 +29,7 @@ export class RunHealth {
     if (this.#phase !== 'stopping') this.#phase = 'leading';
   }
 
-  /** The leader's controllers had nothing left to do, once. */
+  /** The leader's controllers had nothing left to do, once (converged, or settled failing). */
   converged(): void {
     this.#convergedOnce = true;
   }
@@ -36,17 +38,24 @@ export class RunHealth {
     this.#phase = 'stopping';
   }
 
-  /** Whether `/readyz` answers 200, and why (not). */
-  readiness(): { readonly ready: boolean; readonly reason: string } {
+  /**
+   * Whether `/readyz` answers 200, and why (not). `problems`: what is wrong with the leader's
+   * controllers now (see `RuntimeFigures.problems`).
+   */
+  readiness(problems: readonly string[] = []): {
+    readonly ready: boolean;
+    readonly reason: string;
+  } {
     switch (this.#phase) {
       case 'starting':
         return { ready: false, reason: 'starting: applying the manifests' };
       case 'following':
         return { ready: true, reason: 'following: ready to lead' };
       case 'leading':
-        return this.#convergedOnce
+        if (!this.#convergedOnce) return { ready: false, reason: 'leading: converging' };
+        return problems.length === 0
           ? { ready: true, reason: 'leading: converged' }
-          : { ready: false, reason: 'leading: converging' };
+          : { ready: false, reason: `leading: ${problems.join('; ')}` };
       case 'stopping':
         return { ready: false, reason: 'stopping' };
     }
@@ -56,8 +65,8 @@ export class RunHealth {
     return text(200, 'ok\n');
   }
 
-  readyz(): OpsResponse {
-    const { ready, reason } = this.readiness();
+  readyz(problems: readonly string[] = []): OpsResponse {
+    const { ready, reason } = this.readiness(problems);
     return text(ready ? 200 : 503, `${ready ? 'ok' : 'not ready'}: ${reason}\n`);
   }
 }

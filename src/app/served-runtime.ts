@@ -1,4 +1,5 @@
 import { toError } from '../engine/errors.js';
+import type { Runtime } from '../engine/runtime/runtime.js';
 import { formatPointer } from '../engine/resource/pointer.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
 import type { Finding } from '../loaders/finding.js';
@@ -56,8 +57,11 @@ export interface ServeHooks {
   readonly elect?: (signal: AbortSignal, fingerprint: ProjectFingerprint) => Promise<void>;
   /** This process leads: its `controllers` (that many) run. */
   readonly onLeading: (controllers: number) => void;
-  /** The leader's controllers had nothing left to do, the first time. */
-  readonly onConverged: () => void;
+  /**
+   * The leader's controllers had nothing left to do, the first time; `problems` (see
+   * {@link RuntimeFigures.problems}) says what is not well then: empty when they converged.
+   */
+  readonly onConverged: (problems: readonly string[]) => void;
   /**
    * It could not lead: the election failed, or the leader's controllers could not be registered
    * (a `ServeRefusal` with code `config`).
@@ -107,6 +111,12 @@ export interface RuntimeFigures {
   readonly controllers: readonly { readonly name: string; readonly queueDepth: number }[];
   /** The state's own request counts (etcd). */
   readonly state?: StateFigures;
+  /**
+   * What keeps the leader's controllers from being well now, one line each: an input watch that
+   * is down (it failed and is tried again), a controller that is failing (in backoff after an
+   * error, or given up). Empty when all is well or nothing runs yet.
+   */
+  readonly problems?: readonly string[];
 }
 
 /** A runtime `cosi run` serves, here or in a worker thread. */
@@ -196,7 +206,10 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       () => {
         hooks.onLeading(runtime.controllerNames().length);
         // Stopped before it settled: there is nothing to say.
-        runtime.settle().then(hooks.onConverged, () => undefined);
+        runtime.settle().then(
+          () => hooks.onConverged(runtimeProblems(runtime)),
+          () => undefined,
+        );
       },
       (error: unknown) => hooks.onLeadFailed(refusalOf(error) ?? toError(error)),
     );
@@ -227,6 +240,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
           queueDepth: runtime?.metrics(name)?.queueLength ?? 0,
         })),
         ...(opened.etcd ? { state: opened.etcd.figures() } : {}),
+        problems: runtime ? runtimeProblems(runtime) : [],
       });
     },
     stop: async () => {
@@ -240,4 +254,25 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     },
     abandon: () => Promise.resolve(),
   };
+}
+
+/**
+ * What is not well in `runtime` now, one line each (see {@link RuntimeFigures.problems}): the
+ * input watches that are down, then the controllers that are failing, as `cosi apply` counts them
+ * (in backoff after an error, or given up), with their last error.
+ */
+export function runtimeProblems(runtime: Runtime): string[] {
+  const problems = runtime
+    .watchesDown()
+    .map(
+      ({ kind, error }) =>
+        `the watch of ${kind.type} (namespace ${JSON.stringify(kind.namespace)}) is down: ${error.message}`,
+    );
+  for (const name of runtime.controllerNames()) {
+    const status = runtime.status(name);
+    if (status?.condition !== 'backoff' && status?.condition !== 'failed') continue;
+    const why = status.lastError ? `: ${status.lastError.message}` : '';
+    problems.push(`controller ${name} is failing${why}`);
+  }
+  return problems;
 }

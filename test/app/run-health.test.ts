@@ -20,6 +20,19 @@ describe("cosi run's health", () => {
     expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: leading: converged\n' });
   });
 
+  it('as leader, is not ready while something is wrong with its controllers, and ready again after', () => {
+    const health = new RunHealth();
+    health.following();
+    health.leading();
+    health.converged();
+    const problems = ['controller A is failing: boom', 'the watch of B (namespace "") is down: x'];
+    expect(health.readyz(problems)).toMatchObject({
+      status: 503,
+      body: `not ready: leading: ${problems.join('; ')}\n`,
+    });
+    expect(health.readyz([])).toMatchObject({ status: 200, body: 'ok: leading: converged\n' });
+  });
+
   it('is not ready once it stops, whatever it was, and stays so', () => {
     const health = new RunHealth();
     health.following();

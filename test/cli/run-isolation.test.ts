@@ -171,6 +171,41 @@ describe('cosi run (in memory): a second signal while the stop waits on a spinni
   }
 });
 
+describe('cosi run (in memory): a controller that fails every reconcile', () => {
+  it('is not converged: a warning names it, and /readyz answers 503 with its error', async () => {
+    const p = await run(reconciling('Failer', "throw new Error('boom');"), [
+      '--health-addr',
+      '127.0.0.1:0',
+    ]);
+    const address = (
+      await p.waitUntil(
+        () => entries(p).find((e) => typeof e['address'] === 'string'),
+        30_000,
+        'the health address',
+      )
+    )['address'] as string;
+    const settled = await p.waitUntil(
+      () => entries(p).find((e) => String(e['msg']).startsWith('settled in ')),
+      30_000,
+      'the leader to settle',
+    );
+    expect(settled).toMatchObject({
+      level: 'warn',
+      msg: expect.stringMatching(
+        /, not converged: controller Failer is failing: .*boom/,
+      ) as unknown,
+    });
+    expect(entries(p).map((e) => e['msg'])).not.toContainEqual(
+      expect.stringMatching(/^converged in /),
+    );
+    const ready = await fetch(`http://${address}/readyz`, { signal: AbortSignal.timeout(15_000) });
+    expect(ready.status).toBe(503);
+    expect(await ready.text()).toMatch(/^not ready: leading: controller Failer is failing: .*boom/);
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 60_000);
+});
+
 describe('cosi run (in memory): process.exit in a controller', () => {
   it('is a failed reconcile, logged with the controller and resource, and retried: not an exit', async () => {
     const p = await run(reconciling('Quitter', 'process.exit(3);'));

@@ -1,3 +1,4 @@
+import { Etcd3 } from 'etcd3';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -239,6 +240,86 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
     b.kill('SIGINT');
     expect(await exitWithin(b, 15_000)).toBe(0);
   }, 90_000);
+
+  it('a corrupt value: the leader keeps running, not ready naming its key, and recovers once it is gone', async () => {
+    const bad = `${prefix}/default/VMs.example.org/r/zz-bad`;
+    const readyz = async (base: string) => get(`${base}/readyz`);
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      // Present at start: the leader leads (no config error, no exit); the controllers that read
+      // the VMs fail, named with the key, and it is not ready.
+      await client.put(bad).value('not json {');
+      const p = start('--metrics-addr', '127.0.0.1:0', '--health-addr', '127.0.0.1:0');
+      const base = await endpointOf(p);
+      await p.waitForLine(/elected leader: running 3 controllers/);
+      await p.waitForLine(/WARN {2}settled in \S+, not converged: .*zz-bad/);
+      const failing = await p.waitUntil(
+        async () => {
+          const answer = await readyz(base);
+          return answer.status === 503 && answer.body.includes('PlacementController')
+            ? answer
+            : undefined;
+        },
+        20_000,
+        '/readyz to name the failing controller',
+      );
+      expect(failing.body).toMatch(
+        /^not ready: leading: .*controller PlacementController is failing: etcd key ".*\/zz-bad" holds no cosi resource/,
+      );
+      expect(p.stderr()).not.toContain('code=config');
+      await client.delete().key(bad);
+      await p.waitUntil(
+        async () => (await readyz(base)).status === 200,
+        30_000,
+        'ready once the bad value is gone',
+      );
+
+      // Written mid-run: the VM watch ends, and cannot be opened again while the value is there.
+      await client.put(bad).value('not json {');
+      const down = await p.waitUntil(
+        async () => {
+          const answer = await readyz(base);
+          return answer.status === 503 && answer.body.includes('watch') ? answer : undefined;
+        },
+        20_000,
+        '/readyz to say the VM watch is down',
+      );
+      expect(down.body).toMatch(
+        /^not ready: leading: the watch of VMs\.example\.org \(namespace "default"\) is down: etcd key ".*\/zz-bad" holds no cosi resource/,
+      );
+      await client.delete().key(bad);
+      await p.waitUntil(
+        async () => (await readyz(base)).status === 200,
+        30_000,
+        'ready once the watch is back',
+      );
+      // The watch is back for good: a new VM is placed.
+      const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+      try {
+        await state.create(
+          newResource(
+            { namespace: 'default', type: 'VMs.example.org', id: 'web-9' },
+            { cpus: 1, image: 'debian', host: 'node-a' },
+          ),
+        );
+        await p.waitUntil(
+          () =>
+            state.get({ namespace: 'default', type: 'Placements.example.org', id: 'web-9' }).then(
+              () => true,
+              () => false,
+            ),
+          30_000,
+          'the new VM to be placed',
+        );
+      } finally {
+        await state.close();
+      }
+      p.kill('SIGTERM');
+      expect(await exitWithin(p, 15_000)).toBe(0);
+    } finally {
+      client.close();
+    }
+  }, 120_000);
 
   it('refuses a prefix that holds another project, in one line: exit 2', async () => {
     const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });

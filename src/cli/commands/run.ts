@@ -190,6 +190,7 @@ export async function runRuntime(
     // What the metrics read of the runtime: asked for at each scrape (see `scrapeFigures`).
     let figures = { names: [] as readonly string[], depths: new Map<string, number>() };
     let stateFigures: StateFigures | undefined;
+    let problems: readonly string[] = [];
     const metrics = new RunMetrics({
       controllers: () => figures.names,
       queueDepth: (name) => figures.depths.get(name) ?? 0,
@@ -204,8 +205,9 @@ export async function runRuntime(
         depths: new Map(now.controllers.map((c) => [c.name, c.queueDepth])),
       };
       stateFigures = now.state;
+      problems = now.problems ?? [];
     };
-    await startEndpoints(flags, health, metrics, scrapeFigures, servers, log);
+    await startEndpoints(flags, health, metrics, scrapeFigures, () => problems, servers, log);
 
     if (location.kind === 'etcd') {
       let lastLeader: string | undefined;
@@ -267,11 +269,14 @@ export async function runRuntime(
             `${election ? 'elected leader' : 'leading'}: running ${controllers} controllers`,
           );
         }),
-      onConverged: () =>
+      onConverged: (failing) =>
         void announced.then(() => {
           if (health.phase !== 'leading') return;
           health.converged();
-          log.info(`converged in ${formatDuration(performance.now() - leadingSince)}`);
+          const took = formatDuration(performance.now() - leadingSince);
+          // Settled with failing controllers is not converged (`cosi apply` exits 1 for it).
+          if (failing.length === 0) log.info(`converged in ${took}`);
+          else log.warn(`settled in ${took}, not converged: ${failing.join('; ')}`);
         }),
       onLeadFailed: (error) => void announced.then(() => finish({ kind: 'failed', error })),
       onFault: (fault) => finish({ kind: 'fault', fault }),
@@ -388,6 +393,7 @@ async function startEndpoints(
   health: RunHealth,
   metrics: RunMetrics,
   refresh: () => Promise<void>,
+  problems: () => readonly string[],
   servers: OpsServer[],
   log: RunLog,
 ): Promise<void> {
@@ -411,7 +417,11 @@ async function startEndpoints(
   });
   add(flags.healthAddr, '--health-addr', {
     '/healthz': () => health.healthz(),
-    '/readyz': () => health.readyz(),
+    '/readyz': async () => {
+      // What is wrong with the leader's controllers now (a watch down, a failing controller).
+      if (health.phase === 'leading') await refresh();
+      return health.readyz(problems());
+    },
   });
   for (const [address, { flag, routes }] of byAddress) {
     const server = await startOpsServer(

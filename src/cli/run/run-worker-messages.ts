@@ -19,7 +19,7 @@ export type FromRunWorker =
   | { readonly kind: 'elect'; readonly id: number; readonly fingerprint: ProjectFingerprint }
   | { readonly kind: 'elect-cancel'; readonly id: number }
   | { readonly kind: 'leading'; readonly controllers: number }
-  | { readonly kind: 'converged' }
+  | { readonly kind: 'converged'; readonly problems: readonly string[] }
   | { readonly kind: 'lead-failed'; readonly error: CrossedError }
   /** The answer to a request of the main thread's (`reapply`, `figures`). */
   | { readonly kind: 'answer'; readonly id: number; readonly value: ReapplyResult | RuntimeFigures }

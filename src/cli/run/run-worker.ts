@@ -103,9 +103,9 @@ const served = serveRuntime(data, {
     flush();
     post({ kind: 'leading', controllers });
   },
-  onConverged: () => {
+  onConverged: (problems) => {
     flush();
-    post({ kind: 'converged' });
+    post({ kind: 'converged', problems });
   },
   onLeadFailed: (error) => {
     flush();

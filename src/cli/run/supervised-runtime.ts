@@ -78,7 +78,7 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
         hooks.onLeading(message.controllers);
         return;
       case 'converged':
-        hooks.onConverged();
+        hooks.onConverged(message.problems);
         return;
       case 'lead-failed':
         hooks.onLeadFailed(revive(message.error));

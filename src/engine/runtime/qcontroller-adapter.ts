@@ -104,6 +104,8 @@ export class QControllerAdapter implements Adapter {
   readonly #mainKind: Kind | undefined;
   #condition: ControllerCondition = 'idle';
   #lastError: Error | undefined;
+  /** Why the last list of the inputs failed, until one is read (see {@link #listInputs}). */
+  #listError: Error | undefined;
   #abort = new AbortController();
   /**
    * `#abort.signal.aborted`, read on every event and every job: a plain field, where the
@@ -159,7 +161,7 @@ export class QControllerAdapter implements Adapter {
       return this.#condition;
     const failing = [...this.#failing.values()];
     if (failing.some((f) => f.gaveUp)) return 'failed';
-    if (failing.length > 0) return 'backoff';
+    if (failing.length > 0 || this.#listError !== undefined) return 'backoff';
     return this.#inFlight > 0 || this.#queue.readyCount > 0 ? 'running' : 'idle';
   }
 
@@ -229,18 +231,53 @@ export class QControllerAdapter implements Adapter {
     if (this.#started) return;
     this.#started = true;
     this.#condition = 'running';
+    await this.#listInputs();
+    this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
+    this.#startHook();
+  }
+
+  /**
+   * Queues every item of the primary inputs (hands every input's to `mapEvent`, with one). A
+   * list that fails (the state unreachable, a stored value that is no resource) fails this
+   * controller, not its start: it is logged with the error, the controller is in backoff, and the
+   * lists are read again with backoff until they are read or the controller stops. Their items
+   * are queued then (the queue drops what is already in it).
+   */
+  async #listInputs(backoff?: ExponentialBackoff): Promise<void> {
     const mapEvent = this.controller.mapEvent !== undefined;
-    for (const input of this.controller.settings.inputs) {
-      if (!mapEvent && input.kind !== 'primary') continue;
-      const items = await this.host.state.list({ namespace: input.namespace, type: input.type });
+    const inputs = this.controller.settings.inputs.filter((i) => mapEvent || i.kind === 'primary');
+    const listed: [Input<QInputKind>, Resource[]][] = [];
+    try {
+      for (const input of inputs) {
+        const kind = { namespace: input.namespace, type: input.type };
+        listed.push([input, await this.host.state.list(kind)]);
+      }
+    } catch (error) {
+      if (this.#stopped) return;
+      const cause = toError(error);
+      this.metrics.crashes++;
+      this.#lastError = cause;
+      const retry = backoff ?? new ExponentialBackoff(this.#backoffOptions);
+      // Once per reason: a retry that fails the same way says nothing new.
+      if (this.#listError?.message !== cause.message) {
+        this.#log.error('listing the inputs failed: retrying', {
+          error: cause.message,
+          code: toErrorRecord(cause).code,
+        });
+      }
+      this.#listError = cause;
+      this.host.setTimer(retry.next(), () => void this.#listInputs(retry));
+      return;
+    }
+    if (this.#stopped) return;
+    this.#listError = undefined;
+    for (const [input, items] of listed) {
       for (const resource of items) {
         if (input.id !== undefined && input.id !== resource.metadata.id) continue;
         if (mapEvent) this.#mapEvent(input, { type: 'created', resource }, INITIAL_LIST);
         else this.#enqueue(resource.metadata, 0, resource);
       }
     }
-    this.controller.attachQueue?.((pointer) => this.#enqueue(pointer), this.#abort.signal);
-    this.#startHook();
   }
 
   /**

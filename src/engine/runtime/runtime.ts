@@ -2,7 +2,7 @@ import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
 import type { Adapter } from './adapter.js';
-import type { BackoffOptions } from './backoff.js';
+import { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './backoff.js';
 import { RealClock, type Clock, type Timer } from './clock.js';
 import { ControllerAdapter } from './controller-adapter.js';
 import { isQController, type AnyController, type Input } from './controller.js';
@@ -103,6 +103,8 @@ export class Runtime {
   readonly #adapters = new Map<string, Adapter>();
   readonly #routes = new Map<string, Route[]>();
   readonly #watched = new Set<string>();
+  /** The watches that ended with an error and are not open again yet, by kind key. */
+  readonly #down = new Map<string, { readonly kind: Kind; readonly error: Error }>();
   readonly #timers = new Map<Timer, number>();
   readonly #tracker = new WriteTracker();
   /**
@@ -474,12 +476,16 @@ export class Runtime {
   }
 
   /**
-   * A watch ended with an error (it fell behind the state's history and lost events). COSI's
-   * runtime stops on it, leaving the restart to the process around it; here the runtime does
-   * that restart itself, for the one kind: it watches again with bootstrap, which delivers every
-   * existing resource of the kind as `created`, so each controller with an input of that kind
-   * is triggered again (a whole-world controller reconciles, a queue controller requeues its
-   * primaries and maps its mapped inputs), as a restarted controller starts from a fresh list.
+   * A watch ended with an error (it fell behind the state's history and lost events, etcd's
+   * watch failed, a value under the kind is not a resource). COSI's runtime stops on it, leaving
+   * the restart to the process around it; here the runtime does that restart itself, for the one
+   * kind: it watches again with bootstrap, which delivers every existing resource of the kind as
+   * `created`, so each controller with an input of that kind is triggered again (a whole-world
+   * controller reconciles, a queue controller requeues its primaries and maps its mapped
+   * inputs), as a restarted controller starts from a fresh list. A watch that cannot be opened
+   * again (etcd away, a corrupt value that fails the list) is tried again with backoff until it
+   * opens or the runtime stops, never given up: meanwhile it is one of {@link watchesDown}. Each
+   * new reason is logged once.
    */
   #rewatch(key: string, kind: Kind, error: Error): void {
     if (this.#abort.signal.aborted) return;
@@ -488,14 +494,50 @@ export class Runtime {
       type: kind.type,
       error: error.message,
     });
+    this.#down.set(key, { kind, error });
     this.#progress++;
-    this.#watchKind(key, kind, true).catch((rewatchError: unknown) => {
-      this.logger.error('watching again after a watch error failed', {
-        namespace: kind.namespace,
-        type: kind.type,
-        error: toError(rewatchError).message,
-      });
+    const backoff = new ExponentialBackoff({
+      ...this.#backoff,
+      max: Math.min(this.#backoff.max ?? DEFAULT_BACKOFF.max, WATCH_RETRY_MAX),
     });
+    let logged: string | undefined;
+    const attempt = (): void => {
+      if (this.#abort.signal.aborted) return;
+      this.#watchKind(key, kind, true).then(
+        () => {
+          this.#down.delete(key);
+          if (logged !== undefined) {
+            this.logger.warn('watching again: the watch is back', {
+              namespace: kind.namespace,
+              type: kind.type,
+            });
+          }
+        },
+        (rewatchError: unknown) => {
+          if (this.#abort.signal.aborted) return;
+          const cause = toError(rewatchError);
+          this.#down.set(key, { kind, error: cause });
+          if (cause.message !== logged) {
+            logged = cause.message;
+            this.logger.error('watching again after a watch error failed: retrying', {
+              namespace: kind.namespace,
+              type: kind.type,
+              error: cause.message,
+            });
+          }
+          this.#setTimer(backoff.next(), attempt);
+        },
+      );
+    };
+    attempt();
+  }
+
+  /**
+   * The input kinds whose watch is down now (it ended with an error and could not be opened
+   * again yet), each with the last error: their controllers hear of no change meanwhile.
+   */
+  watchesDown(): { readonly kind: Kind; readonly error: Error }[] {
+    return [...this.#down.values()];
   }
 
   #report(
@@ -551,6 +593,9 @@ export class Runtime {
 export function createRuntime(state: State, options?: RuntimeOptions): Runtime {
   return new Runtime(state, options);
 }
+
+/** The longest wait between two tries to open a watch again, ms: a watch down is a blind spot. */
+const WATCH_RETRY_MAX = 10_000;
 
 const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const realDelay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

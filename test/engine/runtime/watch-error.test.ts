@@ -4,6 +4,7 @@ import {
   createRuntime,
   SimulatedClock,
   type Kind,
+  type ListOptions,
   type LogRecord,
   type QController,
   type Runtime,
@@ -143,5 +144,101 @@ describe('a watch that overruns its buffer', () => {
     await new Promise<void>((resolve) => setImmediate(resolve));
 
     expect(h.logs.filter((r) => r.level === 'warn')).toEqual([]);
+  });
+});
+
+/**
+ * A state whose lists fail while `broken` is set, and so does a watch with `bootstrap` (it lists
+ * first): etcd away, or a value under the kind that is no resource.
+ */
+class BreakableState extends QueuedWatchState {
+  broken: Error | undefined;
+
+  override list<S = unknown>(kind: Kind, options?: ListOptions) {
+    if (this.broken) return Promise.reject(this.broken);
+    return super.list<S>(kind, options);
+  }
+
+  override watchKind(kind: Kind, listener: WatchListener, options: WatchKindOptions = {}) {
+    if (this.broken && options.bootstrap === true) return Promise.reject(this.broken);
+    return super.watchKind(kind, listener, options);
+  }
+}
+
+function breakable(): {
+  state: BreakableState;
+  runtime: Runtime;
+  logs: LogRecord[];
+  clock: SimulatedClock;
+} {
+  const clock = new SimulatedClock();
+  const state = new BreakableState({ now: () => clock.now(), historyCapacity: 8, historyGap: 0 });
+  const logs: LogRecord[] = [];
+  runtime = createRuntime(state, { clock, logSink: (record) => logs.push(record) });
+  return { state, runtime, logs, clock };
+}
+
+/** Moves the simulated clock by `ms`, firing the timers due, and lets what they start run. */
+async function pass(h: { clock: SimulatedClock; runtime: Runtime }, ms: number): Promise<void> {
+  h.clock.advance(ms);
+  await h.runtime.settle();
+}
+
+describe('a watch that cannot be opened again', () => {
+  it('is tried again with backoff, reported down meanwhile and logged once, until it opens', async () => {
+    const h = breakable();
+    await h.runtime.register(intToStr());
+    await h.runtime.converge();
+
+    h.state.broken = new Error('etcd key "k" holds no cosi resource');
+    await burst(h.state, range(0, 20));
+    await h.runtime.settle();
+    // Tried again and again (the backoff is at most 10 s): still down, said once.
+    for (let i = 0; i < 5; i++) await pass(h, 10_000);
+    expect(h.runtime.watchesDown()).toEqual([
+      { kind: { namespace: Int.namespace, type: Int.type }, error: h.state.broken },
+    ]);
+    const failures = h.logs.filter((r) => r.message.startsWith('watching again after'));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({
+      level: 'error',
+      fields: { type: Int.type, error: 'etcd key "k" holds no cosi resource' },
+    });
+
+    h.state.broken = undefined;
+    const report = await h.runtime.converge();
+    expect(report.converged).toBe(true);
+    expect(h.runtime.watchesDown()).toEqual([]);
+    expect(h.logs.map((r) => r.message)).toContain('watching again: the watch is back');
+    // What the watch lost meanwhile is reconciled, and what comes next is delivered.
+    expect((await h.state.list(Str.kind())).map((s) => s.metadata.id).sort()).toEqual(
+      range(0, 20).sort(),
+    );
+    await h.state.create(Int.create('late', { value: 7 }));
+    await h.runtime.converge();
+    expect((await h.state.get<{ value: string }>(Str.pointer('late'))).spec.value).toBe('7');
+  });
+});
+
+describe('a queue controller whose first list of its primaries fails', () => {
+  it('is failing (backoff, its error), not a failed start; it lists again until it can', async () => {
+    const h = breakable();
+    await h.state.create(Int.create('1', { value: 1 }));
+    h.state.broken = new Error('etcd away');
+    await h.runtime.register(intToStrQueue);
+    await h.runtime.start();
+    for (let i = 0; i < 3; i++) await pass(h, 60_000);
+    expect(h.runtime.status('IntToStrQueue')).toEqual({
+      condition: 'backoff',
+      lastError: h.state.broken,
+    });
+    expect(h.logs.filter((r) => r.level === 'error').map((r) => r.message)).toEqual([
+      'listing the inputs failed: retrying',
+    ]);
+
+    h.state.broken = undefined;
+    expect((await h.runtime.converge()).converged).toBe(true);
+    expect((await h.state.get<{ value: string }>(Str.pointer('1'))).spec.value).toBe('1');
+    expect(h.runtime.status('IntToStrQueue')?.condition).not.toBe('backoff');
   });
 });
