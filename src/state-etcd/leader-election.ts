@@ -1,4 +1,4 @@
-import type { Campaign, Election, ElectionObserver, Etcd3, Lease } from 'etcd3';
+import type { Campaign, Election, ElectionObserver, Etcd3, Lease, Watcher } from 'etcd3';
 import { describeFingerprintDifference, type ProjectFingerprint } from './project-fingerprint.js';
 import {
   DEFAULT_REQUEST_TIMEOUT,
@@ -64,7 +64,10 @@ export interface EtcdLeaderElection {
  * Leadership is given up (`onLost`) when the lease is lost, and also when no keep-alive has been
  * confirmed for two thirds of the TTL: the lease may expire on the server before the client
  * hears of it, and by then the leader must have stopped (controller-runtime's renew deadline,
- * shorter than the lease duration, for the same reason).
+ * shorter than the lease duration, for the same reason). The leader also watches its own
+ * campaign key: a lease revoked (or expired, or the key deleted by hand) deletes it, and the next
+ * candidate is elected at that moment, so the leader gives up as soon as etcd tells it, not at its
+ * next keep-alive (up to a third of the TTL later, with two leaders meanwhile).
  */
 export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): EtcdLeaderElection {
   if (!Number.isInteger(options.ttl) || options.ttl < 1) {
@@ -89,12 +92,14 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
   let lost = false;
   let lastRenewal = 0;
   let watchdog: NodeJS.Timeout | undefined;
+  let keyWatcher: Watcher | undefined;
 
   const loseLeadership = (error: Error): void => {
     if (!leading || lost) return;
     lost = true;
     leading = false;
     clearInterval(watchdog);
+    keyWatcher?.cancel().catch(() => undefined);
     options.onLost?.(error);
   };
 
@@ -105,6 +110,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       leading = false;
       clearInterval(watchdog);
       observer?.cancel().catch(() => undefined);
+      keyWatcher?.cancel().catch(() => undefined);
       if (!release) {
         client?.close();
         return;
@@ -205,6 +211,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
           },
           Math.max(100, renewDeadline / 4),
         );
+        void watchCampaignKey(current);
         resolve();
       };
       current.on('error', (error: Error) => {
@@ -214,6 +221,37 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         else reject(error);
       });
     });
+  };
+
+  /**
+   * Gives up the leadership as soon as this leader's campaign key is deleted: its lease was
+   * revoked or expired (the next candidate leads from that revision on). A watch that cannot be
+   * opened (etcd away) leaves it to the keep-alive and the renew deadline.
+   */
+  const watchCampaignKey = async (current: Campaign): Promise<void> => {
+    const etcd = client;
+    if (etcd === undefined) return;
+    try {
+      const key = await current.getCampaignKey();
+      const watcher = await etcd.watch().key(key).only('delete').create();
+      if (closed || lost) {
+        watcher.cancel().catch(() => undefined);
+        return;
+      }
+      keyWatcher = watcher;
+      const gone = (): void =>
+        loseLeadership(
+          new Error(
+            `the lease was revoked or has expired: this leader's election key ${key} was deleted`,
+          ),
+        );
+      watcher.on('delete', gone);
+      watcher.on('error', () => undefined);
+      // Deleted before the watch began.
+      if ((await etcd.get(key).string()) === null) gone();
+    } catch {
+      // The keep-alive and the renew deadline still tell.
+    }
   };
 
   /** Tells `onLeader` who leads, now and on every change; a failed observer says nothing. */

@@ -105,22 +105,31 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     expect(await electionKeys()).toEqual([]);
   }, 120_000);
 
-  it('a leader whose lease is revoked stops leading and exits 4 within the TTL, saying why', async () => {
-    const a = start('4s');
+  it('a leader whose lease is revoked stops at once (its election key is deleted), never says it follows, exits 4', async () => {
+    // A long TTL: the keep-alive (every third of it, 20 s) cannot be what tells the leader, and
+    // the follower, elected the moment the key goes, must not run beside it until then.
+    const a = start('60s');
     await a.waitForLine(/elected leader/);
-    const [key] = await electionKeys();
+    const b = start('60s');
+    await waitFor(() => electionKeys().then((keys) => keys.length === 2), 20_000, 'two candidates');
     const client = new Etcd3({ hosts: etcd.endpoint });
     try {
-      await client.leaseClient.leaseRevoke({ ID: key?.split('/').pop() ?? '' });
+      // The lease of a, the leader: its key is the one created first; its name is the lease id.
+      const keys = await client
+        .getAll()
+        .prefix(`${prefix}/election/`)
+        .sort('Create', 'Ascend')
+        .keys();
+      await client.leaseClient.leaseRevoke({ ID: keys[0]?.split('/').pop() ?? '' });
     } finally {
       client.close();
     }
-    // Promptly: the issue saw 31 s. Bounded for a loaded machine, not timed: the lease's renewal
-    // (every third of the 4 s TTL) finds it gone, and the shutdown is the process's.
     expect(await exitWithin(a, 15_000)).toBe(4);
     expect(a.stderr()).toMatch(
-      /ERROR shutting down \(lost leadership: the lease was lost: .*; exiting with 4 to be restarted\) code=leadership-lost$/m,
+      /ERROR shutting down \(lost leadership: the lease was revoked or has expired: this leader's election key \S+ was deleted; exiting with 4 to be restarted\) code=leadership-lost$/m,
     );
+    expect(a.stderr()).not.toMatch(/following /);
+    await b.waitForLine(/elected leader/);
   }, 60_000);
 
   it('recovers when etcd restarts mid-run', async () => {

@@ -220,6 +220,9 @@ export async function runRuntime(
         requestTimeout,
         onLost: (error) => finish({ kind: 'lost', error }),
         onLeader: (leader) => {
+          // A leader that hears of another one has lost its leadership (and says so), or is
+          // about to: it does not say it follows while it still leads.
+          if (ending !== undefined || election?.leading === true) return;
           if (leader === lastLeader || leader === identity) return;
           lastLeader = leader;
           if (leader === undefined) log.info('no leader: campaigning');
