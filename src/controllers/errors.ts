@@ -1,4 +1,4 @@
-import { formatPointer, type Pointer } from '../engine/resource/pointer.js';
+import { formatPointer, toPointer, type Pointer } from '../engine/resource/pointer.js';
 import { isConflict, SkipError } from '../engine/errors.js';
 import { messageOfThrown } from '../engine/thrown-value.js';
 
@@ -16,10 +16,15 @@ export function skip(reason = 'skipped'): SkipError {
   return new SkipError(reason);
 }
 
-/** An error with what was being done in front of its message; the original is the cause. */
+/**
+ * An error with what was being done in front of its message; the original is the cause. It
+ * keeps the resource it was done to (`resource`): a whole-world controller's failed pass is
+ * logged naming it (see `failedResources`).
+ */
 export function annotate(what: string, pointer: Pointer, error: unknown): Error {
   const message = messageOfThrown(error);
-  return new Error(`${what} ${formatPointer(pointer)}: ${message}`, { cause: error });
+  const annotated = new Error(`${what} ${formatPointer(pointer)}: ${message}`, { cause: error });
+  return Object.assign(annotated, { resource: toPointer(pointer) });
 }
 
 /** A conflict on exactly this resource: it is someone else's, or it is tearing down. */

@@ -206,6 +206,32 @@ describe('cosi run (in memory): a controller that fails every reconcile', () => 
   }, 60_000);
 });
 
+describe('cosi run (in memory): a generic transform that fails on one resource', () => {
+  it('logs the failed pass with the resource it failed on (resource=, in JSON too)', async () => {
+    await writeFile(
+      path.join(dir, 'more.yaml'),
+      'metadata: { type: VMs.example.org, id: web-2 }\nspec: { cpus: 1 }\n',
+    );
+    const p = await run(
+      `import { createTransformController } from 'cosi';
+const Out = defineResource<{ cpus: number }>({ type: 'Outs.example.org' });
+export default defineConfig({ definitions: [VM, Out], controllers: [createTransformController({ name: 'T', input: VM, output: Out, mapMetadata: (vm) => Out.create(vm.metadata.id), transform: (_ctx, vm, out) => { if (vm.metadata.id === 'web-1') throw new Error('boom'); out.spec.cpus = vm.spec.cpus; } })] });
+`,
+      ['-f', 'more.yaml'],
+    );
+    const failed = await entry(p, { msg: 'controller failed' });
+    expect(failed).toMatchObject({
+      level: 'error',
+      controller: 'T',
+      resource: WEB_1,
+      code: 'reconcile-cycle',
+      error: expect.stringContaining(`transform of ${WEB_1}: boom`) as unknown,
+    });
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 60_000);
+});
+
 describe('cosi run (in memory): process.exit in a controller', () => {
   it('is a failed reconcile, logged with the controller and resource, and retried: not an exit', async () => {
     const p = await run(reconciling('Quitter', 'process.exit(3);'));

@@ -2,7 +2,7 @@ import { isDestroyReady } from '../resource/resource.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Adapter, AdapterReport } from './adapter.js';
 import type { BackoffOptions } from './backoff.js';
-import { pointerKey, type Kind, type Pointer } from '../resource/pointer.js';
+import { formatPointer, pointerKey, type Kind, type Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import {
   type Controller,
@@ -15,7 +15,7 @@ import {
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
 import { isFinalizerOnlyChange } from './finalizer-only-change.js';
 import { RegistrationError, toError } from '../errors.js';
-import { toErrorRecord } from './error-record.js';
+import { failedResources, toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import {
   createMetrics,
@@ -208,7 +208,11 @@ export class ControllerAdapter implements Adapter {
   #crashed(error: Error): void {
     this.metrics.crashes++;
     this.#lastError = error;
-    this.#log.error('controller failed', { error: error.message, code: toErrorRecord(error).code });
+    this.#log.error('controller failed', {
+      ...resourceFields(failedResources(error)),
+      error: error.message,
+      code: toErrorRecord(error).code,
+    });
     // The restart waits for its turn in the scheduler, like every other wakeup.
     this.#condition = this.#restarts.crashed(() =>
       this.host.scheduler.schedule(() => {
@@ -370,4 +374,20 @@ class ControllerRunFacade extends ControllerFacade implements ControllerRuntime 
   endTracking(): void {
     this.#outputs.stop();
   }
+}
+
+/** The most resources a failed pass's log line names one by one. */
+const NAMED_RESOURCES = 10;
+
+/**
+ * How a failed pass's log line names what it failed on: `resource` when it is one resource, as a
+ * queue controller's failed reconcile; `resources` (the first {@link NAMED_RESOURCES}, then how
+ * many more) when it is several.
+ */
+function resourceFields(pointers: readonly Pointer[]): Record<string, string> {
+  if (pointers.length === 0) return {};
+  if (pointers.length === 1) return { resource: formatPointer(pointers[0] as Pointer) };
+  const named = pointers.slice(0, NAMED_RESOURCES).map(formatPointer).join(', ');
+  const more = pointers.length - NAMED_RESOURCES;
+  return { resources: more > 0 ? `${named} and ${more} more` : named };
 }

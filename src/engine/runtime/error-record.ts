@@ -1,5 +1,5 @@
 import { isSafeError, messageOfThrown, readSafely } from '../thrown-value.js';
-import { toPointer, type Pointer } from '../resource/pointer.js';
+import { pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
 
 /** A place in a source file: where a controller's error was thrown in the project's code. */
 export interface CodeLocation {
@@ -98,4 +98,20 @@ function isPointer(value: unknown): value is Pointer {
   const type = readSafely(value, 'type');
   const id = readSafely(value, 'id');
   return typeof namespace === 'string' && typeof type === 'string' && typeof id === 'string';
+}
+
+/**
+ * The resources a controller's error is about, each once, in the order found: those it (and what
+ * it wraps: a whole-world controller's pass has one error per item) names as the `resource` it
+ * was working on (see `annotate` in the generic controllers).
+ */
+export function failedResources(error: Error): Pointer[] {
+  const found = new Map<string, Pointer>();
+  for (const e of errorChain(error)) {
+    const resource = readSafely(e, 'resource');
+    if (!isPointer(resource)) continue;
+    const pointer = toPointer(resource);
+    found.set(pointerKey(pointer), pointer);
+  }
+  return [...found.values()];
 }
