@@ -16,8 +16,10 @@ export const EXIT = {
   leadershipLost: 4,
 } as const;
 
-/** A second SIGINT / SIGTERM ends `cosi run` at once with the shell's code for the signal. */
-export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+/**
+ * A second SIGINT / SIGTERM / SIGHUP ends `cosi run` at once with the shell's code for the signal.
+ */
+export const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

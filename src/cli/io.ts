@@ -28,6 +28,12 @@ export interface CliIo {
    */
   readonly onTerminate?: (handler: () => void) => () => void;
   /**
+   * Subscribes to a hang-up (SIGHUP: the terminal or the ssh session that started it closed),
+   * which a long-lived runtime (`run`) answers with a clean stop as it does SIGTERM (Node's default
+   * would end the process at once, with nothing stopped or released). Returns the unsubscribe.
+   */
+  readonly onHangup?: (handler: () => void) => () => void;
+  /**
    * Ends the process at once with `code`, skipping what is left of a clean stop: a long-lived
    * runtime (`run`) answers a second SIGTERM / Ctrl-C with it. Absent where nothing may end the
    * process (tests run commands in theirs).
@@ -90,6 +96,10 @@ export function processIo(): CliIo {
     onTerminate: (handler) => {
       process.on('SIGTERM', handler);
       return () => process.off('SIGTERM', handler);
+    },
+    onHangup: (handler) => {
+      process.on('SIGHUP', handler);
+      return () => process.off('SIGHUP', handler);
     },
     exit: (code) => exitProcess.call(process, code),
     isolateUserCode: true,

@@ -146,6 +146,7 @@ describe('cosi run (in memory): a second signal while the stop waits on a spinni
   for (const [signal, code] of [
     ['SIGTERM', 143],
     ['SIGINT', 130],
+    ['SIGHUP', 129],
   ] as const) {
     it(`${signal} again exits at once with ${code}: no stack trace, no ProcessExitError`, async () => {
       // The worker spins (never detected before --timeout, 60 s): it never answers the stop,

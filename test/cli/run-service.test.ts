@@ -321,6 +321,21 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
     }
   }, 120_000);
 
+  it('SIGHUP (a closed terminal or ssh session) is a clean stop: logged, lease released, exit 0', async () => {
+    const p = start();
+    await p.waitForLine(/elected leader/);
+    p.kill('SIGHUP');
+    expect(await exitWithin(p, 15_000)).toBe(0);
+    expect(p.stderr()).toMatch(/INFO {2}shutting down \(SIGHUP\)\n.*INFO {2}stopped\n$/);
+    // Released, not left to expire (the TTL is 10 s): no candidate key is left.
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      expect(await client.getAll().prefix(`${prefix}/election/`).keys()).toEqual([]);
+    } finally {
+      client.close();
+    }
+  }, 60_000);
+
   it('refuses a prefix that holds another project, in one line: exit 2', async () => {
     const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
     try {

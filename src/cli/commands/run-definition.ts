@@ -12,7 +12,7 @@ export function defineRun(): Command {
     .description(
       'A long-lived runtime on the real clock. Applies the manifests to the state (again on ' +
         'every file change with --watch), runs the project controllers and serves until SIGTERM ' +
-        'or Ctrl-C, then stops cleanly: controllers stopped, the leader lease released. With ' +
+        'or Ctrl-C (or SIGHUP), then stops cleanly: controllers stopped, the leader lease released. With ' +
         '--state etcd://HOST:PORT[/prefix] several processes share one state: they elect a ' +
         'leader on an etcd lease, and only the leader runs the controllers (those with ' +
         'needLeaderElection: false run in every process). When the leader dies, another process ' +
@@ -85,10 +85,11 @@ Examples:
   cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --lease-ttl 10s
   cosi run -f manifests/ --metrics-addr :8080 --health-addr :8081 --log-format json
 
-Exit codes: 0 after SIGTERM or Ctrl-C; 1 invalid manifests, the state failed at start, or a
+Exit codes: 0 after SIGTERM, Ctrl-C or SIGHUP; 1 invalid manifests, the state failed at start, or a
 controller stopped the worker thread (a loop past --timeout, out of heap, an exit); 2 usage
 or config error, etcd unreachable within --connect-timeout, a prefix holding another project's
-state, an address in use; 4 leadership lost (restart it); 130 / 143 a second Ctrl-C / SIGTERM.`,
+state, an address in use; 4 leadership lost (restart it); 130 / 143 / 129 a second Ctrl-C /
+SIGTERM / SIGHUP.`,
     );
   return command;
 }

@@ -81,7 +81,7 @@ export function parseLeaseTtl(text: string): number {
 }
 
 type Ending =
-  | { readonly kind: 'signal'; readonly signal: 'SIGINT' | 'SIGTERM' }
+  | { readonly kind: 'signal'; readonly signal: keyof typeof SIGNAL_EXIT }
   | { readonly kind: 'lost'; readonly error: Error }
   | { readonly kind: 'failed'; readonly error: Error }
   | { readonly kind: 'fault'; readonly fault: RuntimeFault };
@@ -161,7 +161,7 @@ export async function runRuntime(
   let end!: (ending: Ending) => void;
   let ending: Ending | undefined;
   const ended = new Promise<Ending>((resolve) => (end = resolve));
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+  const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
     if (ending?.kind === 'signal') {
       log.warn(`${signal} again: exiting now, without finishing the stop`);
       io.exit?.(SIGNAL_EXIT[signal]);
@@ -177,6 +177,7 @@ export async function runRuntime(
   const unsubscribe = [
     onInterrupt(() => onSignal('SIGINT'), { keys: false }),
     io.onTerminate?.(() => onSignal('SIGTERM')) ?? (() => undefined),
+    io.onHangup?.(() => onSignal('SIGHUP')) ?? (() => undefined),
   ];
   // Signal handlers keep no process alive: without a watcher or a listening port, nothing would.
   const keepAlive = setInterval(() => undefined, 1 << 30);
