@@ -201,10 +201,13 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         lastRenewal = Date.now();
         watchdog = setInterval(
           () => {
-            if (Date.now() - lastRenewal > renewDeadline) {
+            // The time since the last renewal, measured: past the deadline by as much as the
+            // process was kept from running (paused, starved), which the message shows.
+            const gap = Date.now() - lastRenewal;
+            if (gap > renewDeadline) {
               loseLeadership(
                 new Error(
-                  `the lease was not renewed for ${seconds(renewDeadline)}, two thirds of its ${options.ttl}s TTL (etcd unreachable or too slow)`,
+                  `the lease was not renewed for ${seconds(gap)}, over two thirds of its ${options.ttl}s TTL (${seconds(renewDeadline)}: etcd unreachable or too slow, or this process paused)`,
                 ),
               );
             }

@@ -369,7 +369,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
       // expires, without a clock).
       expect(await exitWithin(p, 15_000)).toBe(4);
       expect(p.stderr()).toMatch(
-        /ERROR shutting down \(lost leadership: the lease was not renewed for 2s, two thirds of its 3s TTL \(etcd unreachable or too slow\); exiting with 4 to be restarted\) code=leadership-lost$/m,
+        /ERROR shutting down \(lost leadership: the lease was not renewed for (\d+(\.\d+)?)s, over two thirds of its 3s TTL \(2s: etcd unreachable or too slow, or this process paused\); exiting with 4 to be restarted\) code=leadership-lost$/m,
       );
     } finally {
       await proxy.close();
