@@ -23,6 +23,7 @@ import {
   type StateLocation,
 } from '../../app/state-url.js';
 import { formatDuration } from '../../app/format-duration.js';
+import { describeConnectionFailure } from '../../state-etcd/connection-failure.js';
 import { USER_CODE_WAIT } from '../../app/user-code-deadline.js';
 import { toError } from '../../engine/errors.js';
 import type { Finding } from '../../loaders/finding.js';
@@ -320,7 +321,9 @@ export async function runRuntime(
           });
         },
         failed: (error, retryInMs) =>
-          log.warn(`apply failed: ${error.message} (retrying in ${formatDuration(retryInMs)})`),
+          log.warn(
+            `apply failed: ${describeApplyFailure(error, location)} (retrying in ${formatDuration(retryInMs)})`,
+          ),
       });
     }
     const why = await ended;
@@ -518,4 +521,18 @@ function stateLocation(url: string): StateLocation {
     if (error instanceof StateUrlError) throw new CliError(`--state: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * Why an apply failed, for the log: the etcd client's own text (gRPC's `14 UNAVAILABLE: No
+ * connection established. Last error: ...`, its circuit breaker's `Execution prevented ...`)
+ * names neither the endpoint nor a cause an operator can act on, and is said as the start says
+ * an unreachable etcd (`cannot reach etcd at HOST:PORT: connection refused ...`).
+ */
+function describeApplyFailure(error: Error, location: StateLocation): string {
+  const text = error.message;
+  if (location.kind !== 'etcd' || !/^\d+ [A-Z_]+:|circuit breaker/i.test(text)) return text;
+  const where = location.endpoint.replace(/^https?:\/\//, '');
+  const failure = describeConnectionFailure(error);
+  return `cannot reach etcd at ${where}${failure ? `: ${failure.reason}` : ''}`;
 }
