@@ -134,9 +134,15 @@ describe.skipIf(!etcdAvailable)('get --state with a corrupt value in etcd', () =
     expect(p.stderr()).not.toContain('\u001b');
   }, 30_000);
 
-  it('fails a get of the type the corrupt value belongs to', async () => {
+  it('fails a get of the type the corrupt value belongs to: 2, the state cannot be read', async () => {
     const p = spawnCosi(['get', 'VMs.t', '--state', url()]);
-    expect(await exitWithin(p, 20_000)).toBe(1);
+    expect(await exitWithin(p, 20_000)).toBe(2);
+    expect(p.stderr()).toContain('holds no cosi resource');
+  }, 30_000);
+
+  it('fails a get -w of that type with 2 as well', async () => {
+    const p = spawnCosi(['get', 'VMs.t', '-w', '--state', url()]);
+    expect(await exitWithin(p, 20_000)).toBe(2);
     expect(p.stderr()).toContain('holds no cosi resource');
   }, 30_000);
 });

@@ -107,8 +107,9 @@ async function watchState(
   const { view } = opened;
   const from: QueriedState = { project: view, snapshot: view.snapshot };
   const types = resolveQueryTypes(from, asked.types);
-  // A kind left out as unreadable fails the command that asks for it (said as it was read).
-  if (view.unreadable.some(({ kind }) => types.includes(kind.type))) return EXIT.findings;
+  // A kind left out as unreadable fails the command that asks for it (said as it was read),
+  // with 2: the state cannot be read, as `get` without -w.
+  if (view.unreadable.some(({ kind }) => types.includes(kind.type))) return EXIT.usage;
   const abort = new AbortController();
   const unsubscribe = onInterrupt(() => abort.abort(), { keys: false });
   try {

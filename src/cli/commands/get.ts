@@ -139,7 +139,8 @@ export async function get(
   // The kinds a state could not read (a corrupt value) are said on stderr as it is read.
   const view = await readStateFlag(flags.state, flags.requestTimeout, io.stderr);
   if (view) {
-    // A kind left out fails the command that asks for it, and only that one.
+    // A kind left out fails the command that asks for it, and only that one: with 2, the state
+    // cannot be read (the exit-code table), not 1, which says no such resource.
     const askedTypes = type.split(',').map((name) => {
       try {
         return view.registry.resolve(name).type;
@@ -148,7 +149,7 @@ export async function get(
       }
     });
     if (view.unreadable.some(({ kind }) => askedTypes.includes(kind.type))) {
-      return { exitCode: EXIT.findings, result: { from: 'state', groups: [], unreadable: true } };
+      return { exitCode: EXIT.usage, result: { from: 'state', groups: [], unreadable: true } };
     }
     const groups = select({ project: view, snapshot: view.snapshot });
     const missingIds = notFound(groups);
