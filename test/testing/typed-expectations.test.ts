@@ -5,7 +5,6 @@ import {
   assertLength,
   expectConverged,
   expectFinding,
-  teardownAndDestroy,
   assertNoResource,
   assertResource,
   createTestProject,
