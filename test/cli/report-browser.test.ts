@@ -278,7 +278,7 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(await page.locator('#verdict').textContent()).toBe('Failed');
     const places = await page.locator('li.finding .place').allTextContents();
     expect(places).toEqual([
-      'fixtures/cli/partly-invalid/broken.yaml:3:1',
+      'fixtures/cli/partly-invalid/broken.yaml:2:11',
       'fixtures/cli/partly-invalid/vms.yaml:14:9',
     ]);
     expect(await page.locator('li.finding code').allTextContents()).toEqual([

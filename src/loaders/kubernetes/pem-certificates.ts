@@ -1,5 +1,3 @@
-import { X509Certificate } from 'node:crypto';
-
 /** A PEM block: `-----BEGIN TYPE-----`, its body (base64, maybe headers), `-----END TYPE-----`. */
 const PEM_BLOCK = /-----BEGIN ([^\n-]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
 
@@ -15,7 +13,8 @@ export function holdsValidCertificate(pem: string): boolean {
     const der = Buffer.from(body.replace(/\s+/g, ''), 'base64');
     if (der.length === 0) continue;
     try {
-      new X509Certificate(der);
+      // Loaded when a bundle is checked: `check` of other manifests does not load node:crypto.
+      new (process.getBuiltinModule('node:crypto').X509Certificate)(der);
       return true;
     } catch {
       // Not a certificate Go would parse either: the next block.

@@ -3,6 +3,7 @@ import { toDocument } from '../../app/output-document.js';
 import { PROCESS_EXIT_CODE } from '../../app/process-exit-guard.js';
 import { withConfigManifests } from '../../app/config-manifests.js';
 import { loadProjectConfig } from '../../app/project-config.js';
+import { userCodeWait } from '../../app/user-code-deadline.js';
 import type { ReadProjectOptions } from '../../app/read-project-manifests.js';
 import type { UserCodeMonitor } from '../../app/user-code-site.js';
 import { formatPointer, type Pointer } from '../../engine/resource/pointer.js';
@@ -79,6 +80,8 @@ export async function runScenario(
         ...(context.schemaLocations ? { schemaLocations: context.schemaLocations } : {}),
         ...(kubernetesVersion ? { kubernetesVersion } : {}),
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        // The CLI's bound on a controller stuck waiting, not a test runner's: --timeout, 60 s.
+        stallTimeout: userCodeWait(options.timeout),
       },
       config,
       options.monitor,
