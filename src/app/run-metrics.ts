@@ -35,6 +35,9 @@ const RECONCILE_BUCKETS = [
 /** The name leader election metrics carry, as controller-runtime labels its lock. */
 const ELECTION_LABEL = 'cosi-run';
 
+/** Every result a reconcile is counted by. */
+const RECONCILE_RESULTS: readonly ReconcileResult[] = ['success', 'error', 'requeue_after'];
+
 /**
  * `cosi run`'s Prometheus metrics, named as controller-runtime's manager names them
  * (`controller_runtime_reconcile_total`, `..._errors_total`, `..._time_seconds`,
@@ -54,17 +57,27 @@ export class RunMetrics implements ReconcileCounts {
 
   constructor(sources: RunMetricsSources) {
     const registers = [this.registry];
+    // Every controller's series exist from its start at 0, as controller-runtime initialises
+    // them: `rate(...errors_total[5m])` has a value before the first error, not nothing.
     this.#reconciles = new Counter({
       name: 'controller_runtime_reconcile_total',
       help: 'Reconciles per controller, by result (success, error, requeue_after)',
       labelNames: ['controller', 'result'],
       registers,
+      collect() {
+        for (const controller of sources.controllers()) {
+          for (const result of RECONCILE_RESULTS) this.inc({ controller, result }, 0);
+        }
+      },
     });
     this.#errors = new Counter({
       name: 'controller_runtime_reconcile_errors_total',
       help: 'Reconciles that failed, per controller',
       labelNames: ['controller'],
       registers,
+      collect() {
+        for (const controller of sources.controllers()) this.inc({ controller }, 0);
+      },
     });
     this.#duration = new Histogram({
       name: 'controller_runtime_reconcile_time_seconds',

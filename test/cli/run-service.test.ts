@@ -114,6 +114,23 @@ describe('cosi run in memory, as a service', () => {
     ).toBe(3);
     expect(sample(metrics.body, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);
     expect(metrics.body).toContain('# TYPE controller_runtime_reconcile_errors_total counter');
+    // Every controller's series from its start, at 0 before anything fails.
+    for (const controller of ['vmnet.NetworkConfigController', 'PlacementController']) {
+      expect(
+        sample(
+          metrics.body,
+          'controller_runtime_reconcile_errors_total',
+          `controller="${controller}"`,
+        ),
+      ).toBe(0);
+      expect(
+        sample(
+          metrics.body,
+          'controller_runtime_reconcile_total',
+          `controller="${controller}",result="error"`,
+        ),
+      ).toBe(0);
+    }
     expect((await get(`${base}/nothing`)).status).toBe(404);
 
     p.kill('SIGTERM');
