@@ -98,6 +98,13 @@ export async function openStateFlag(
         `cosi: --state ${where}: ${escapeControl(kind.type)} in ${escapeControl(kind.namespace)} left out: ${escapeControl(error.message)}\n`,
       );
     }
+    const { resources, definitions } = view.snapshot;
+    if (resources.length === 0 && definitions.length === 0 && view.unreadable.length === 0) {
+      // A mistyped prefix reads as an empty state: say so before "type not registered".
+      stderr?.write(
+        `cosi: --state ${where} holds nothing cosi wrote: is the prefix the one \`cosi run --state\` was given?\n`,
+      );
+    }
     return { view, state: opened.state, where, close: () => opened.close() };
   } catch (error) {
     await opened.close();

@@ -140,6 +140,15 @@ describe.skipIf(!etcdAvailable)('get --state with a corrupt value in etcd', () =
     expect(p.stderr()).toContain('holds no cosi resource');
   }, 30_000);
 
+  it('says a prefix that holds nothing (a mistyped one) holds nothing, before the unknown type', async () => {
+    const empty = url().replace(/\/corrupt-cli$/, '/corupt-cli');
+    const p = spawnCosi(['get', 'VMs.t', '--state', empty]);
+    expect(await exitWithin(p, 20_000)).not.toBe(0);
+    expect(p.stderr()).toMatch(
+      /^cosi: --state etcd:\/\/.*\/corupt-cli holds nothing cosi wrote: is the prefix the one `cosi run --state` was given\?\n/,
+    );
+  }, 30_000);
+
   it('fails a get -w of that type with 2 as well', async () => {
     const p = spawnCosi(['get', 'VMs.t', '-w', '--state', url()]);
     expect(await exitWithin(p, 20_000)).toBe(2);
