@@ -19,6 +19,7 @@ import type { CliCommand, CommandResult } from './command.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { VERSION } from './version.js';
+import { jsonErrorLines, logsAsJson } from './json-error-lines.js';
 
 // Each command's module is imported when it runs (see lazyCommand); each under the name its
 // definition gives it.
@@ -158,7 +159,9 @@ export async function runCli(
   io: CliIo,
   options: CliOptions = {},
 ): Promise<number> {
-  const cli = createCli(io, options);
+  // A run logging JSON says its errors as JSON too (json-error-lines.ts).
+  const said = logsAsJson(argv) ? { ...io, stderr: jsonErrorLines(io.stderr) } : io;
+  const cli = createCli(said, options);
   try {
     await cli.program.parseAsync([...argv], { from: 'user' });
     return cli.result()?.exitCode ?? EXIT.ok;
@@ -169,6 +172,6 @@ export async function runCli(
       await writeUsageErrorReport(argv, thrown.message, io);
       return EXIT.usage;
     }
-    return (await import('./exit-code-of-error.js')).exitCodeOfError(thrown, io);
+    return (await import('./exit-code-of-error.js')).exitCodeOfError(thrown, said);
   }
 }

@@ -138,6 +138,29 @@ describe('cosi run in memory, as a service', () => {
     expect(p.stderr()).toMatch(/INFO {2}shutting down \(SIGTERM\)\n.*INFO {2}stopped\n$/);
   }, 60_000);
 
+  it('with --log-format json, a command line or --state it refuses is a JSON line too', async () => {
+    for (const [args, msg] of [
+      [['--bogus'], "unknown option '--bogus'"],
+      [['--state', 'bogus://x'], '--state: unknown state scheme "bogus"'],
+    ] as const) {
+      const p = spawnCosi(['run', '-f', dir, '--log-format', 'json', ...args]);
+      processes.push(p);
+      expect(await exitWithin(p, 20_000)).toBe(2);
+      const lines = p.stderr().trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+        level: 'error',
+        msg: expect.stringContaining(msg),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+    }
+    // In text, as before.
+    const text = spawnCosi(['run', '-f', dir, '--bogus']);
+    processes.push(text);
+    expect(await exitWithin(text, 20_000)).toBe(2);
+    expect(text.stderr()).toBe("cosi: unknown option '--bogus'\n");
+  }, 60_000);
+
   it('an address in use is one line and exit 2', async () => {
     const first = spawnCosi(['run', '-f', dir, '--health-addr', '127.0.0.1:0']);
     processes.push(first);
