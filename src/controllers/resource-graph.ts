@@ -71,6 +71,12 @@ export interface ResourceGraph {
   readonly name: string;
   /** The cosi type of the instances (the RGD's kind). */
   readonly instanceType: string;
+  /** The instances' Kubernetes kind (`kro.run/v1alpha1`, `WebApp`): their children's labels name it. */
+  readonly instanceKind?: {
+    readonly apiVersion: string;
+    readonly kind: string;
+    readonly namespaced: boolean;
+  };
   /** Topologically ordered (Kahn's order, ties by declaration). */
   readonly nodes: readonly GraphNode[];
   /** `spec.schema.status`: fields of the instance's status. */
@@ -298,7 +304,8 @@ async function renderInstance(
       }
       const produced: Record<string, unknown>[] = [];
       let blocked = false;
-      for (const bindings of combinations.value) {
+      const size = combinations.value.length;
+      for (const [index, bindings] of combinations.value.entries()) {
         const rendered = renderTemplate(
           node.template,
           node.fields,
@@ -336,7 +343,14 @@ async function renderInstance(
           blocked = true;
           break;
         }
-        const output = await writeOutput(rt, graph, node, document, instance);
+        const output = await writeOutput(
+          rt,
+          graph,
+          node,
+          document,
+          instance,
+          node.forEach === undefined ? undefined : { index, size },
+        );
         if (output === undefined) {
           problems.push(
             `${instanceName}: resource ${node.id}: ${describeRef(document)} exists and is not this instance's: it is a manifest, or another instance's`,
@@ -423,7 +437,45 @@ function keepExisting(node: GraphNode, outputs: Outputs): void {
 
 /** Labels kro puts on what it produces, naming the instance and the resource id. */
 export const INSTANCE_LABEL = 'kro.run/instance-name';
-export const NODE_LABEL = 'kro.run/resource-id';
+export const NODE_LABEL = 'kro.run/node-id';
+
+/** Whether a label is one kro's controller puts on its outputs (no template writes it). */
+export function isKroChildLabel(name: string): boolean {
+  return name.startsWith('kro.run/') || name === 'app.kubernetes.io/managed-by';
+}
+
+/**
+ * The labels kro puts on each object it applies for an instance (its `applyDecoratorMetadata`
+ * with the instance's, the node's and the child labelers of `pkg/metadata/labels.go`), but for
+ * those with values that exist only in a cluster: the instance's and RGD's UIDs and kro's
+ * version. A forEach item has its index and the collection's size.
+ */
+function kroChildLabels(
+  graph: ResourceGraph,
+  node: GraphNode,
+  instance: Resource<Spec>,
+  item: { readonly index: number; readonly size: number } | undefined,
+): Record<string, string> {
+  const labels: Record<string, string> = {
+    [INSTANCE_LABEL]: instanceKey(instance),
+    'app.kubernetes.io/managed-by': 'kro',
+    'kro.run/owned': 'true',
+    [NODE_LABEL]: node.id,
+  };
+  const kind = graph.instanceKind;
+  if (kind !== undefined) {
+    const slash = kind.apiVersion.lastIndexOf('/');
+    labels['kro.run/instance-group'] = slash < 0 ? '' : kind.apiVersion.slice(0, slash);
+    labels['kro.run/instance-version'] = kind.apiVersion.slice(slash + 1);
+    labels['kro.run/instance-kind'] = kind.kind;
+    if (kind.namespaced) labels['kro.run/instance-namespace'] = instance.metadata.namespace;
+  }
+  if (item !== undefined) {
+    labels['kro.run/collection-index'] = String(item.index);
+    labels['kro.run/collection-size'] = String(item.size);
+  }
+  return labels;
+}
 
 function instanceKey(instance: Resource<Spec>): string {
   return instance.metadata.id;
@@ -442,6 +494,7 @@ async function writeOutput(
   node: GraphNode,
   document: Record<string, unknown>,
   instance: Resource<Spec>,
+  item: { readonly index: number; readonly size: number } | undefined,
 ): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
   const id = nameOf(document) ?? '';
@@ -457,8 +510,7 @@ async function writeOutput(
   }
   const labels: Record<string, string> = {
     ...stringMap(metadata.labels),
-    [INSTANCE_LABEL]: instanceKey(instance),
-    [NODE_LABEL]: node.id,
+    ...kroChildLabels(graph, node, instance, item),
   };
   const nested = node.nested === true;
   if (nested) {

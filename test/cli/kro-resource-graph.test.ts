@@ -214,9 +214,17 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
       replicas: 1,
       template: { spec: { containers: [{ image: 'nginx', ports: [{ containerPort: 80 }] }] } },
     });
-    expect(shop?.metadata.labels).toMatchObject({
+    // The labels kro's applyDecoratorMetadata sets (but the UIDs and kro's version: a cluster's).
+    expect(shop?.metadata.labels).toEqual({
+      app: 'shop',
+      'app.kubernetes.io/managed-by': 'kro',
+      'kro.run/instance-group': 'kro.run',
+      'kro.run/instance-kind': 'WebApp',
       'kro.run/instance-name': 'shop',
-      'kro.run/resource-id': 'deployment',
+      'kro.run/instance-namespace': 'default',
+      'kro.run/instance-version': 'v1alpha1',
+      'kro.run/node-id': 'deployment',
+      'kro.run/owned': 'true',
     });
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/kro-webapp.apply.txt');
   });
@@ -602,6 +610,19 @@ spec:
       'z-summary',
     ]);
     expect(maps.at(-1)?.data).toEqual({ names: 'z-a-web,z-a-db,z-b-web,z-b-db' });
+    // Each item's place in the collection, as kro labels it; the resource that is no collection
+    // has none.
+    const place = (name: string) => {
+      const labels = maps.find((d) => d.metadata.name === name)?.metadata.labels ?? {};
+      return [labels['kro.run/collection-index'], labels['kro.run/collection-size']];
+    };
+    expect(['z-a-web', 'z-a-db', 'z-b-web', 'z-b-db', 'z-summary'].map(place)).toEqual([
+      ['0', '4'],
+      ['1', '4'],
+      ['2', '4'],
+      ['3', '4'],
+      [undefined, undefined],
+    ]);
     expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({
       configs: 4,
       state: 'ACTIVE',
@@ -759,9 +780,15 @@ spec:
     ]);
     // The labels kro's controller adds come from no template line.
     expect(await field('deployment/shop', 'metadata.labels')).toEqual([
-      `  /metadata/labels/app                     ${by}  template fixtures/kro-webapp/rgd.yaml:27:18 \${schema.spec.name}`,
-      `  /metadata/labels/kro.run~1instance-name  ${by}`,
-      `  /metadata/labels/kro.run~1resource-id    ${by}`,
+      `  /metadata/labels/app                            ${by}  template fixtures/kro-webapp/rgd.yaml:27:18 \${schema.spec.name}`,
+      `  /metadata/labels/app.kubernetes.io~1managed-by  ${by}`,
+      `  /metadata/labels/kro.run~1instance-group        ${by}`,
+      `  /metadata/labels/kro.run~1instance-kind         ${by}`,
+      `  /metadata/labels/kro.run~1instance-name         ${by}`,
+      `  /metadata/labels/kro.run~1instance-namespace    ${by}`,
+      `  /metadata/labels/kro.run~1instance-version      ${by}`,
+      `  /metadata/labels/kro.run~1node-id               ${by}`,
+      `  /metadata/labels/kro.run~1owned                 ${by}`,
     ]);
     // The instance's status: the status expression's line; state and conditions are kro's own.
     expect(await field('webapp/shop', '/spec/status')).toEqual([

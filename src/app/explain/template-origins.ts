@@ -7,8 +7,7 @@
 import type { DefinitionRegistry } from '../../engine/resource/definition-registry.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import {
-  GRAPH_LABEL,
-  INSTANCE_LABEL,
+  isKroChildLabel,
   NODE_LABEL,
   resourceGraphControllerName,
   type ResourceGraph,
@@ -48,10 +47,7 @@ export function templateOriginsOf(registry: DefinitionRegistry): TemplateOrigins
   };
 }
 
-/** The labels kro's controller puts on every output: in no template. */
-const KRO_LABELS = new Set([INSTANCE_LABEL, NODE_LABEL, GRAPH_LABEL]);
-
-/** An RGD's output (by its `kro.run/resource-id` label), or the status of one of its instances. */
+/** An RGD's output (by its `kro.run/node-id` label), or the status of one of its instances. */
 function graphOrigin(
   graph: ResourceGraph,
   resource: Resource,
@@ -73,7 +69,7 @@ function graphOrigin(
   if (path[0] !== 'metadata' || (key !== 'labels' && key !== 'annotations') || name === undefined) {
     return undefined;
   }
-  if (KRO_LABELS.has(name)) return undefined;
+  if (isKroChildLabel(name)) return undefined;
   const written = (node.template.metadata as Record<string, unknown> | undefined)?.[key];
   if (typeof written !== 'object' || written === null || !(name in written)) {
     if (!node.fields.some((f) => f.path[0] === 'metadata' && f.path[1] === key)) return undefined;

@@ -712,6 +712,15 @@ export function compileResourceGraph(
   graphs.set(definition, {
     name: rgd.name,
     instanceType: definition.type,
+    ...(definition.kubernetes === undefined
+      ? {}
+      : {
+          instanceKind: {
+            apiVersion: definition.kubernetes.apiVersion,
+            kind: definition.kubernetes.kind,
+            namespaced: definition.kubernetes.namespaced,
+          },
+        }),
     nodes: sorted,
     status,
     locateStatus: locator(report, ['spec', 'schema', 'status']),
