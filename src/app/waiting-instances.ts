@@ -28,7 +28,7 @@ export function waitingInstanceFindings(
     findings.push(
       createFinding({
         code: 'rgd-waiting',
-        message: `${formatPointer(resource.metadata)} stays in progress: it waits on what no controller writes here: ${waiting} (supply that status as a manifest or with a controller)`,
+        message: `${formatPointer(resource.metadata)} stays in progress: ${waitingHint(waiting)}`,
         file: source?.file ?? '',
         line: source?.line ?? 0,
         col: source?.col ?? 0,
@@ -37,6 +37,18 @@ export function waitingInstanceFindings(
     );
   }
   return findings;
+}
+
+/**
+ * What an instance waits on, and what to do: a field of its own spec that is not set is the
+ * user's to give (or the schema's to default); anything else is status no controller here writes.
+ */
+function waitingHint(waiting: string): string {
+  const own = /\$\{\s*schema\.spec\.([A-Za-z_][\w.]*)/.exec(waiting)?.[1];
+  if (own !== undefined && waiting.includes('no such key')) {
+    return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;
+  }
+  return `it waits on what no controller writes here: ${waiting} (supply that status as a manifest or with a controller)`;
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */

@@ -264,6 +264,36 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     );
   });
 
+  it("says an instance waiting on a field of its own spec that it does not set is the user's to set", async () => {
+    const rgd = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec: { name: string, maybe: string }
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}' }
+        data: { v: '\${schema.spec.maybe}' }
+---
+apiVersion: kro.run/v1alpha1
+kind: App
+metadata: { name: a }
+spec: { name: a }
+`;
+    const dir = await tree({ 'app.yaml': rgd });
+    const r = await cli(['check', '-f', dir]);
+    const warning = r.stdout.split('\n').find((l) => l.includes('[rgd-waiting]')) ?? '';
+    expect(warning).toContain('it reads spec.maybe, which it does not set');
+    expect(warning).toContain("give the field a default in the RGD's schema");
+    expect(warning).not.toContain('with a controller');
+  });
+
   it('exits 1 with --require-ready while an instance waits, with the same warnings', async () => {
     const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable', '--require-ready']);
     expect(r.code).toBe(1);
