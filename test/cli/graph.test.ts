@@ -404,6 +404,15 @@ describe('cosi graph filters', () => {
 });
 
 describe('cosi graph cycles', () => {
+  it("names no cycle for a controller that reads what it writes (a builder's owns, nested RGDs)", async () => {
+    // WebAppController: for(WebApp).owns(Deployment); HostStatusController the same pattern.
+    for (const fixture of ['fixtures/kubernetes', 'fixtures/vm-network']) {
+      const r = await cli(['graph', '-f', fixture]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('cycle:');
+    }
+  });
+
   it('names a cycle in the text format and marks it in the tree, even with no type to start from', async () => {
     const dir = await project({
       'cosi.config.ts': LOOP_CONFIG,

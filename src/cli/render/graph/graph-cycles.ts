@@ -7,13 +7,20 @@ import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
  * The feedback loops of a graph: for each strongly connected part, one shortest cycle through its
  * first node (by name), as the nodes along it, the first repeated at the end. destroyReady
  * inputs are left out: they wake a controller on teardown, not on data, and a controller that
- * reads its own outputs that way is the ordinary cleanup pattern, not a loop.
+ * reads its own outputs that way is the ordinary cleanup pattern, not a loop. So is a controller
+ * reading a type it writes (a builder's `owns`, an RGD reading the status of the nested
+ * instances it writes): it reconciles what it manages, and a loop is between controllers.
  */
 export function findCycles(graph: DependencyGraph): GraphNode[][] {
   const nodes = new Map<string, GraphNode>();
   const next = new Map<string, GraphNode[]>();
-  for (const { from, to, edge } of directedEdges(graph)) {
-    if (isDestroyReadyKind(edge.kind)) continue;
+  const edges = [...directedEdges(graph)].filter(({ edge }) => !isDestroyReadyKind(edge.kind));
+  const written = new Set(
+    edges.filter(({ from }) => from.kind === 'controller').map(({ from, to }) => pairKey(from, to)),
+  );
+  for (const { from, to } of edges) {
+    // A type's edge into a controller that writes that type: the controller reads its own.
+    if (to.kind === 'controller' && written.has(pairKey(to, from))) continue;
     nodes.set(nodeKey(from), from);
     nodes.set(nodeKey(to), to);
     const list = next.get(nodeKey(from));
@@ -31,6 +38,8 @@ export function findCycles(graph: DependencyGraph): GraphNode[][] {
   }
   return cycles.sort((a, b) => compareNodes(a[0] as GraphNode, b[0] as GraphNode));
 }
+
+const pairKey = (from: GraphNode, to: GraphNode): string => `${nodeKey(from)}\u0001${nodeKey(to)}`;
 
 function compareNodes(a: GraphNode, b: GraphNode): number {
   return compareStrings(a.name, b.name) || compareStrings(a.kind, b.kind);
