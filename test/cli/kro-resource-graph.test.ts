@@ -294,6 +294,21 @@ spec: { name: a }
     expect(warning).not.toContain('with a controller');
   });
 
+  it('says an instance whose RGD did not load (a YAML error) needs that RGD, not only a CRD', async () => {
+    const dir = await tree({
+      'rgd.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: ResourceGraphDefinition\nmetadata: { name: app }\nspec:\n  schema:\n    apiVersion: v1alpha1\n    kind: App\n    spec: { name: string\n  resources: []\n',
+      'app.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: App\nmetadata: { name: a }\nspec: { name: a }\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'as a kro instance, give the ResourceGraphDefinition whose spec.schema.kind is App (one with errors defines no kind)',
+    );
+    expect(r.stdout).toMatch(/rgd\.yaml:8:11: error\[yaml-syntax\]: this \{ is never closed/);
+  });
+
   it('exits 1 with --require-ready while an instance waits, with the same warnings', async () => {
     const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable', '--require-ready']);
     expect(r.code).toBe(1);
