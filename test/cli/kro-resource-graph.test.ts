@@ -304,7 +304,15 @@ spec: { name: a }
     const r = await cli(['check', '-f', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
-      'as a kro instance, give the ResourceGraphDefinition whose spec.schema.kind is App (one with errors defines no kind)',
+      'if it is a kro instance, give the ResourceGraphDefinition whose spec.schema.kind is App (one with errors defines no kind)',
+    );
+    // kro's own kind before 0.2.
+    const old = await tree({
+      'rg.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: ResourceGroup\nmetadata: { name: app }\nspec: {}\n',
+    });
+    expect((await cli(['check', '-f', old])).stdout).toContain(
+      "ResourceGroup is kro's name before 0.2 of ResourceGraphDefinition: write kind: ResourceGraphDefinition",
     );
     expect(r.stdout).toMatch(/rgd\.yaml:8:11: error\[yaml-syntax\]: this \{ is never closed/);
   });

@@ -285,9 +285,12 @@ export class KubernetesKinds {
     } else {
       message = `no CustomResourceDefinition defines kind ${kind} in ${header.apiVersion}: add one (${crd}) with spec.group: ${group || '""'}, spec.names.kind: ${kind} and a served version ${version}`;
       rule = 'missing-crd';
-      if (group === 'kro.run') {
+      if (group === 'kro.run' && kind === 'ResourceGroup') {
+        // kro 0.2 renamed it (kro's PR 211, January 2025).
+        message = `${message}; ResourceGroup is kro's name before 0.2 of ResourceGraphDefinition: write kind: ResourceGraphDefinition`;
+      } else if (group === 'kro.run') {
         // kro's group: the kind of an RGD's instances, most likely.
-        message = `${message}; as a kro instance, give the ResourceGraphDefinition whose spec.schema.kind is ${kind} (one with errors defines no kind)`;
+        message = `${message}; if it is a kro instance, give the ResourceGraphDefinition whose spec.schema.kind is ${kind} (one with errors defines no kind)`;
       }
       if (otherApis.length > 0) {
         message = `${message} (a kind ${kind} of another group is defined, ${otherApis.join(', ')}: another API, unless that is the one meant)`;
