@@ -6,7 +6,7 @@
  */
 
 /** CEL's reserved words, which a field name is escaped from (`__namespace__`). */
-const RESERVED = new Set([
+export const CEL_RESERVED_WORDS: ReadonlySet<string> = new Set([
   'true',
   'false',
   'null',
@@ -39,7 +39,7 @@ const TOKENS: readonly (readonly [string, string])[] = [
 
 /** The field name an escaped name stands for (the name itself when nothing is escaped). */
 export function unescapeFieldName(name: string): string {
-  if (name.startsWith('__') && name.endsWith('__') && RESERVED.has(name.slice(2, -2))) {
+  if (name.startsWith('__') && name.endsWith('__') && CEL_RESERVED_WORDS.has(name.slice(2, -2))) {
     return name.slice(2, -2);
   }
   let out = '';
@@ -59,7 +59,7 @@ export function unescapeFieldName(name: string): string {
 
 /** Whether `name` is one of CEL's reserved words (a field of that name is `__name__`). */
 export function isReservedWord(name: string): boolean {
-  return RESERVED.has(name);
+  return CEL_RESERVED_WORDS.has(name);
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -76,7 +76,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
  */
 export function escapeFieldName(name: string): string | undefined {
   if (name === '' || /^[0-9]/.test(name)) return undefined;
-  if (RESERVED.has(name)) return `__${name}__`;
+  if (CEL_RESERVED_WORDS.has(name)) return `__${name}__`;
   if (!/^[A-Za-z0-9_./-]*$/.test(name)) return undefined;
   return name.replace(/__|[./-]/g, (match) => ESCAPES[match] ?? match);
 }

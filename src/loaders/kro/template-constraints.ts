@@ -10,6 +10,7 @@
  * - labels and annotations under `kro.run/` and `internal.kro.run/` are kro's own.
  */
 
+import { CEL_RESERVED_WORDS } from '../cel/property-escaping.js';
 import { isPlainObject } from '../manifest-document.js';
 
 /** kro's reserved words (validation.go `reservedKeyWords`): not an id, nor an iterator. */
@@ -49,26 +50,7 @@ export const KRO_RESERVED_WORDS: ReadonlySet<string> = new Set([
   'vars',
   'version',
   // celReservedSymbols
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'return',
-  'var',
-  'void',
-  'while',
+  ...CEL_RESERVED_WORDS,
 ]);
 
 /** The label and annotation prefixes kro keeps for itself (pkg/metadata/prefixes.go). */
