@@ -5,6 +5,9 @@ export interface FileEvent {
   readonly path: string;
 }
 
+/** A script's file name: the config, or code it imports (`.ts`, `.mjs`, ...). */
+export const SCRIPT_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
+
 /** A running file watcher. */
 export interface FileWatcher {
   close(): Promise<void>;

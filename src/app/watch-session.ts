@@ -8,7 +8,7 @@ import type { ReadResult } from '../loaders/manifest-reader.js';
 import { RecordedPriorState } from '../loaders/cel/prior-state.js';
 import { declaredControllersKey } from './declared-controllers.js';
 import { displayPath } from './display-path.js';
-import type { FileEvent, FileWatcher, WatchFiles } from './file-events.js';
+import { SCRIPT_FILE, type FileEvent, type FileWatcher, type WatchFiles } from './file-events.js';
 import type { Project } from './project.js';
 import { MissingManifestsError, withConfigManifests } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
@@ -96,8 +96,6 @@ export interface WatchSession {
 }
 
 const DEFAULT_DEBOUNCE_MS = 100;
-/** Files whose change means the config (or what it imports) changed: restart. */
-const SCRIPT_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
 /** A manifest's file name, as the directory walk reads them. */
 const MANIFEST_FILE = /\.(?:ya?ml|json)$/i;
 

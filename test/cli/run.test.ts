@@ -195,6 +195,15 @@ describe('cosi run (in memory)', () => {
       () => h.stderr().includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
       20_000,
     );
+    // An edit of the config is said to need a restart: the process runs the code it started with.
+    h.fileChanged({ kind: 'change', path: path.join(dir, 'cosi.config.ts') });
+    await waitFor(() => h.stderr().includes('restart cosi run to load it'), 20_000);
+    expect(h.stderr()).toMatch(
+      line(
+        'WARN',
+        'cosi\\.config\\.ts changed: the controllers run the code they started with; restart cosi run to load it code=restart-needed',
+      ),
+    );
     await writeFile(vms, 'metadata: { type: vm }\n');
     h.fileChanged({ kind: 'change', path: vms });
     await waitFor(() => h.stderr().includes('not applied: the manifests have errors'), 20_000);

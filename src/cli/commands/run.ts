@@ -324,6 +324,11 @@ export async function runRuntime(
           log.warn(
             `apply failed: ${describeApplyFailure(error, location)} (retrying in ${formatDuration(retryInMs)})`,
           ),
+        codeChanged: (changed) =>
+          log.warn(
+            `${changed.map((file) => displayPath(io.cwd, file)).join(', ')} changed: the controllers run the code they started with; restart cosi run to load it`,
+            { code: 'restart-needed' },
+          ),
       });
     }
     const why = await ended;

@@ -3,6 +3,7 @@ import { toError } from '../../engine/errors.js';
 import type { ApplyCounts } from '../../app/serve-project.js';
 import type { ServedRuntime } from '../../app/served-runtime.js';
 import type { Finding } from '../../loaders/finding.js';
+import { SCRIPT_FILE } from '../../app/file-events.js';
 import type { FileWatcher, WatchFiles } from '../watch/file-watcher.js';
 
 /** Backoff of an apply that failed (the state unreachable): from 500 ms, doubled, up to 5 s. */
@@ -14,6 +15,8 @@ export interface ReapplyReport {
   applied(counts: ApplyCounts, skipped: readonly Finding[]): void;
   refused(findings: readonly Finding[]): void;
   failed(error: Error, retryInMs: number): void;
+  /** Scripts (the config, code it imports) changed: a running service does not load them again. */
+  codeChanged(files: readonly string[]): void;
 }
 
 /**
@@ -21,6 +24,8 @@ export interface ReapplyReport {
  * one apply, and applies never overlap. Manifests with errors are reported and not applied (the
  * last good ones keep running); an apply that fails (the state unreachable) is reported and
  * retried with backoff, since the files did not change and nothing else would apply them again.
+ * A changed script is said (the config, code it imports): the process runs the code it started
+ * with, as a controller-runtime manager does, and only a restart loads it.
  */
 export function reapplyOnChange(
   cwd: string,
@@ -41,8 +46,14 @@ export function reapplyOnChange(
       chain = chain.then(reapply);
     }, ms);
   };
+  /** Scripts changed since the last apply, by absolute path. */
+  const scripts = new Set<string>();
   const reapply = async (): Promise<void> => {
     if (closed) return;
+    if (scripts.size > 0) {
+      report.codeChanged([...scripts].sort());
+      scripts.clear();
+    }
     try {
       const result = await served.reapply();
       retryDelay = RETRY_FIRST_MS;
@@ -56,7 +67,10 @@ export function reapplyOnChange(
   };
   const watcher = watchFiles(
     files.map((f) => path.resolve(cwd, f)),
-    () => schedule(100),
+    (event) => {
+      if (SCRIPT_FILE.test(event.path)) scripts.add(event.path);
+      schedule(100);
+    },
   );
   return {
     close: async () => {
