@@ -99,9 +99,9 @@ function compileExpression(
   // a copy of the tree as parsed (it knows those calls as written).
   const parsedTree = structuredClone(parsed.expr);
   expandMacroCalls(env, parsed.expr);
-  const variables = new Set<string>();
-  const calls = new Set<string>();
-  collectVariables(parsed.expr as unknown as ExprNode, new Set(), variables, calls);
+  const found: Found = { env, variables: new Set(), calls: new Set(), unknownFunctions: new Set() };
+  collectVariables(parsed.expr as unknown as ExprNode, new Set(), found);
+  const { variables, calls, unknownFunctions } = found;
   let program: ReturnType<typeof planExpression>;
   try {
     program = planExpression(env, parsed);
@@ -109,8 +109,6 @@ function compileExpression(
     return { error: (error as Error).message };
   }
   const names = [...variables];
-  const unknownFunctions = new Set<string>();
-  collectUnknownFunctions(env, parsed.expr as unknown as ExprNode, unknownFunctions);
   let lastInputs: unknown[] | undefined;
   let lastOutcome: ExpressionOutcome | undefined;
   const evaluate = (scope: Readonly<Record<string, unknown>>): ExpressionOutcome => {
@@ -153,50 +151,66 @@ function compileExpression(
   };
 }
 
-/** The free variables of an expression into `out`, the global functions it calls into `calls`. */
-function collectVariables(
-  node: ExprNode,
-  scope: ReadonlySet<string>,
-  out: Set<string>,
-  calls: Set<string>,
-): void {
+/** What one walk of an expression finds (see {@link collectVariables}). */
+interface Found {
+  readonly env: CelEnv;
+  /** Its free variables. */
+  readonly variables: Set<string>;
+  /** The global functions it calls (`omit`). */
+  readonly calls: Set<string>;
+  /** The functions it calls that `env` has no function of (kro: "uses unknown functions"). */
+  readonly unknownFunctions: Set<string>;
+}
+
+/**
+ * Walks an expression once for what compiling it needs to know: its free variables, the global
+ * functions it calls, and those `env` does not have, resolved as the planner resolves them
+ * (`ns.f(...)` first as the qualified name `ns.f`). The planner accepts an unknown function and
+ * fails only when it is called; kro's checker refuses it.
+ */
+function collectVariables(node: ExprNode, scope: ReadonlySet<string>, found: Found): void {
   const { case: kind, value } = node.exprKind;
   const v = value as Record<string, unknown>;
   switch (kind) {
     case 'identExpr': {
       const name = v.name as string;
-      if (!scope.has(name)) out.add(name);
+      if (!scope.has(name)) found.variables.add(name);
       return;
     }
     case 'selectExpr':
-      collectVariables(v.operand as ExprNode, scope, out, calls);
+      collectVariables(v.operand as ExprNode, scope, found);
       return;
-    case 'callExpr':
+    case 'callExpr': {
+      const name = v.function as string;
+      const target = v.target as ExprNode | undefined;
+      const qualifier = target === undefined ? undefined : qualifiedName(target);
+      const namespaced =
+        qualifier !== undefined && found.env.funcs.find(`${qualifier}.${name}`) !== undefined;
+      if (!namespaced && !PLANNED_CALLS.has(name) && found.env.funcs.find(name) === undefined) {
+        found.unknownFunctions.add(name);
+      }
       // `random.seededString(...)`: `random` is the function's namespace, not a variable.
-      if (v.target === undefined) calls.add(v.function as string);
-      else if (!isKroFunction(v.target as ExprNode, v.function as string)) {
-        collectVariables(v.target as ExprNode, scope, out, calls);
-      }
-      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, out, calls);
+      if (target === undefined) found.calls.add(name);
+      else if (!isKroFunction(target, name)) collectVariables(target, scope, found);
+      for (const arg of v.args as ExprNode[]) collectVariables(arg, scope, found);
       return;
+    }
     case 'listExpr':
-      for (const element of v.elements as ExprNode[]) {
-        collectVariables(element, scope, out, calls);
-      }
+      for (const element of v.elements as ExprNode[]) collectVariables(element, scope, found);
       return;
     case 'structExpr':
       for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, out, calls);
-        collectVariables(entry.value, scope, out, calls);
+        if (entry.mapKey !== undefined) collectVariables(entry.mapKey, scope, found);
+        collectVariables(entry.value, scope, found);
       }
       return;
     case 'comprehensionExpr': {
-      collectVariables(v.iterRange as ExprNode, scope, out, calls);
-      collectVariables(v.accuInit as ExprNode, scope, out, calls);
+      collectVariables(v.iterRange as ExprNode, scope, found);
+      collectVariables(v.accuInit as ExprNode, scope, found);
       const inner = new Set([...scope, v.iterVar as string, v.accuVar as string]);
       if (typeof v.iterVar2 === 'string' && v.iterVar2 !== '') inner.add(v.iterVar2);
       for (const key of ['loopCondition', 'loopStep', 'result']) {
-        collectVariables(v[key] as ExprNode, inner, out, calls);
+        collectVariables(v[key] as ExprNode, inner, found);
       }
       return;
     }
@@ -216,53 +230,6 @@ const PLANNED_CALLS: ReadonlySet<string> = new Set([
   '@not_strictly_false',
   '__not_strictly_false__',
 ]);
-
-/**
- * The functions a planned expression calls that `env` has no function of, into `out`, resolved
- * as the planner resolves them (`ns.f(...)` first as the qualified name `ns.f`). The planner
- * accepts an unknown function and fails only when it is called; kro's checker refuses it.
- */
-function collectUnknownFunctions(env: CelEnv, node: ExprNode, out: Set<string>): void {
-  const { case: kind, value } = node.exprKind;
-  const v = value as Record<string, unknown>;
-  const visit = (child: unknown): void => {
-    if (child !== undefined) collectUnknownFunctions(env, child as ExprNode, out);
-  };
-  switch (kind) {
-    case 'selectExpr':
-      visit(v.operand);
-      return;
-    case 'callExpr': {
-      const name = v.function as string;
-      const target = v.target as ExprNode | undefined;
-      const qualifier = target === undefined ? undefined : qualifiedName(target);
-      if (qualifier !== undefined && env.funcs.find(`${qualifier}.${name}`) !== undefined) {
-        for (const arg of v.args as ExprNode[]) visit(arg);
-        return;
-      }
-      if (!PLANNED_CALLS.has(name) && env.funcs.find(name) === undefined) out.add(name);
-      visit(target);
-      for (const arg of v.args as ExprNode[]) visit(arg);
-      return;
-    }
-    case 'listExpr':
-      for (const element of v.elements as ExprNode[]) visit(element);
-      return;
-    case 'structExpr':
-      for (const entry of v.entries as { mapKey?: ExprNode; value: ExprNode }[]) {
-        visit(entry.mapKey);
-        visit(entry.value);
-      }
-      return;
-    case 'comprehensionExpr':
-      for (const key of ['iterRange', 'accuInit', 'loopCondition', 'loopStep', 'result']) {
-        visit(v[key]);
-      }
-      return;
-    default:
-      return;
-  }
-}
 
 /** `a.b.c` of an identifier or a selection of one, as the planner qualifies a call's target. */
 function qualifiedName(node: ExprNode): string | undefined {
