@@ -290,6 +290,7 @@ class ManifestWalker {
       // A directory named on purpose is walked whatever the ignore patterns say of it: `--ignore
       // crds` keeps the CRDs out of `cosi check .`, not out of `--definitions crds`.
       if (this.#isIgnored(absolute, true)) this.#namedIgnored.push(absolute);
+      this.#roots.push(absolute);
       if (real !== undefined) await this.#walk(given, absolute, real, new Set([real]));
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
@@ -333,12 +334,30 @@ class ManifestWalker {
   /** Directories named on purpose that the ignore patterns would skip: walked without them. */
   readonly #namedIgnored: string[] = [];
 
-  /** Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking. */
+  /** The directories named on the command line, absolute. */
+  readonly #roots: string[] = [];
+
+  /**
+   * Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking: matched
+   * against its path relative to the working directory or, outside it (`cosi check -f
+   * /elsewhere`), relative to the directory named that holds it, so that `*.cosi-test.yaml` and
+   * `drafts/` skip there too.
+   */
   #isIgnored(absolute: string, isDirectory: boolean): boolean {
     if (this.ignored === undefined) return false;
     if (this.#namedIgnored.some((root) => absolute.startsWith(`${root}${path.sep}`))) return false;
-    const relative = path.relative(this.cwd, absolute);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return false;
+    let relative = path.relative(this.cwd, absolute);
+    if (relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) {
+      const root = this.#roots
+        .filter((r) => absolute.startsWith(`${r}${path.sep}`))
+        .reduce<string | undefined>(
+          (a, b) => (a === undefined || b.length > a.length ? b : a),
+          undefined,
+        );
+      if (root === undefined) return false;
+      relative = path.relative(root, absolute);
+    }
+    if (relative === '') return false;
     const posix = relative.split(path.sep).join('/');
     return this.ignored.ignores(isDirectory ? `${posix}/` : posix);
   }

@@ -170,6 +170,34 @@ describe('readManifests', () => {
     ]);
   });
 
+  it('applies ignore patterns below a directory named outside the working directory, relative to it', async () => {
+    await tree({
+      'definitions.yaml': DEFINITION,
+      'a.yaml': vm('a'),
+      'drafts/b.yaml': 'not: [valid',
+      'sub/drafts/c.yaml': 'not: [valid',
+      'x.cosi-test.yaml': 'name: a scenario\nsteps: []\n',
+    });
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'cosi-cwd-'));
+    try {
+      const result = await readManifests([dir], {
+        cwd: elsewhere,
+        ignore: ['*.cosi-test.yaml', 'drafts/'],
+      });
+      expect(result.findings).toEqual([]);
+      expect(result.files).toEqual([path.join(dir, 'a.yaml'), path.join(dir, 'definitions.yaml')]);
+      // A path anchored at the named directory (`/sub/drafts`) matches there, not at the cwd.
+      const anchored = await readManifests([dir], {
+        cwd: elsewhere,
+        ignore: ['/drafts/', '*.cosi-test.yaml'],
+      });
+      expect(anchored.files).toContain(path.join(dir, 'sub', 'drafts', 'c.yaml'));
+      expect(anchored.files).not.toContain(path.join(dir, 'drafts', 'b.yaml'));
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('keeps absolute paths absolute', async () => {
     await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
     const result = await readManifests([dir], { cwd: '/' });
