@@ -28,8 +28,21 @@ export function declaredControllers(
     const graph = resourceGraphOf(definition);
     if (graph === undefined) continue;
     const namespaces = new Set(['default']);
+    // An external collection without a namespace lists every namespace the manifests use.
+    const everywhere = graph.nodes.some(
+      (n) => n.externalCollection === true && n.namespaced && !hasLiteralNamespace(n.template),
+    );
     for (const { resource } of resources) {
-      if (resource.metadata.type === definition.type) namespaces.add(resource.metadata.namespace);
+      if (everywhere || resource.metadata.type === definition.type) {
+        namespaces.add(resource.metadata.namespace);
+      }
+    }
+    // An externalRef that names its namespace reads there.
+    for (const node of graph.nodes) {
+      const namespace = literalNamespace(node.template);
+      if (node.external === true && node.namespaced && namespace !== undefined) {
+        namespaces.add(namespace);
+      }
     }
     controllers.push(createResourceGraphController(graph, { namespaces: [...namespaces] }));
   }
@@ -37,6 +50,25 @@ export function declaredControllers(
     controllers.push(createDeclaredTransformController(transform));
   }
   return controllers;
+}
+
+/** A template's `metadata.namespace` when it is written out (no `${...}`). */
+function literalNamespace(template: Readonly<Record<string, unknown>>): string | undefined {
+  const metadata = template.metadata;
+  if (typeof metadata !== 'object' || metadata === null) return undefined;
+  const namespace = (metadata as Record<string, unknown>).namespace;
+  return typeof namespace === 'string' && namespace !== '' && !namespace.includes('${')
+    ? namespace
+    : undefined;
+}
+
+function hasLiteralNamespace(template: Readonly<Record<string, unknown>>): boolean {
+  const metadata = template.metadata;
+  return (
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    typeof (metadata as Record<string, unknown>).namespace === 'string'
+  );
 }
 
 /**
@@ -91,6 +123,7 @@ export function resourceGraphDags(registry: DefinitionRegistry): ResourceGraphDa
           ...(node.readyWhen.length > 0 ? ['readyWhen'] : []),
           ...(node.forEach === undefined ? [] : ['forEach']),
           ...(node.external === true ? ['externalRef'] : []),
+          ...(node.externalCollection === true ? ['selector'] : []),
         ],
       })),
     });

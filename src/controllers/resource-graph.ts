@@ -28,6 +28,7 @@ import {
   type Rendered,
   type TemplateField,
 } from './template-rendering.js';
+import { labelSelectorQuery } from './label-selector-query.js';
 
 export type {
   ExpressionOutcome,
@@ -50,6 +51,12 @@ export interface GraphNode {
    * namespace), which is read, never written; it waits until the resource exists.
    */
   readonly external?: boolean;
+  /**
+   * An `externalRef` with `metadata.selector` instead of a name: a list of every resource of the
+   * kind whose labels the selector selects (`{}`: all), in `metadata.namespace` or, without one,
+   * in every namespace, sorted by namespace and name. It may be empty; it never waits.
+   */
+  readonly externalCollection?: boolean;
   /**
    * The template is an instance of another RGD (a nested instance): it is written unowned, as
    * kro's instances are the user's, so that the other RGD's controller writes its status.
@@ -130,6 +137,15 @@ export function createResourceGraphController(
   const index = new ProducedOutputs();
   /** No externalRef and no nested instance: a render reads the instance and nothing else. */
   const pure = graph.nodes.every((n) => n.external !== true && n.nested !== true);
+  /**
+   * External types that an instance of any namespace may read: cluster-scoped ones, and those
+   * an external collection lists across namespaces. A change of one wakes every instance.
+   */
+  const widelyRead = new Set(
+    graph.nodes
+      .filter((n) => n.external === true && (!n.namespaced || n.externalCollection === true))
+      .map((n) => n.type),
+  );
   /** The instance each render left, by `namespace/id`, while it is unchanged. */
   const settled = new Map<string, Resource<Spec>>();
   return {
@@ -156,9 +172,13 @@ export function createResourceGraphController(
           ? [{ namespace: metadata.namespace, type: graph.instanceType, id: instance }]
           : [];
       }
-      // A change of a resource an externalRef may name: every instance of its namespace looks again.
-      const instances = await rt.list({ namespace: metadata.namespace, type: graph.instanceType });
-      return instances.map((i) => i.metadata);
+      // A change of a resource an externalRef may name: every instance of its namespace looks
+      // again (of every namespace, when instances elsewhere may read it).
+      const looking = widelyRead.has(metadata.type) ? namespaces : [metadata.namespace];
+      const instances = await Promise.all(
+        looking.map((namespace) => rt.list({ namespace, type: graph.instanceType })),
+      );
+      return instances.flat().map((i) => i.metadata);
     },
     async reconcile(rt, pointer) {
       await index.load(rt, producedTypes, namespaces, (resource) =>
@@ -176,7 +196,7 @@ export function createResourceGraphController(
       const outputs: Outputs = { index, instance: key, written };
       let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
-        left = await renderInstance(rt, graph, instance, problems, outputs);
+        left = await renderInstance(rt, graph, instance, problems, outputs, namespaces);
       }
       await removeUnwritten(rt, outputs);
       if (problems.length > 0) throw new Error(problems.join('; '));
@@ -236,6 +256,7 @@ async function renderInstance(
   instance: Resource<Spec>,
   problems: string[],
   outputs: Outputs,
+  namespaces: readonly string[],
 ): Promise<Resource<Spec> | undefined> {
   const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
   const scope: Record<string, unknown> = { schema: documentOf(instance) };
@@ -281,14 +302,24 @@ async function renderInstance(
         waiting.set(node.id, ref.state === 'error' ? ref.message : ref.reason);
         continue;
       }
-      const found = await findExternal(rt, node, ref.value as Record<string, unknown>, instance);
-      if (found === undefined) {
-        const reason = `externalRef ${node.id} (${describeRef(ref.value)}) does not exist`;
-        waiting.set(node.id, reason);
-        waits.push(reason);
-        continue;
+      if (node.externalCollection === true) {
+        const found = await findExternalCollection(rt, node, ref.value, namespaces);
+        if ('error' in found) {
+          problems.push(`${instanceName}: resource ${node.id}: ${found.error}`);
+          waiting.set(node.id, found.error);
+          continue;
+        }
+        scope[node.id] = found;
+      } else {
+        const found = await findExternal(rt, node, ref.value as Record<string, unknown>, instance);
+        if (found === undefined) {
+          const reason = `externalRef ${node.id} (${describeRef(ref.value)}) does not exist`;
+          waiting.set(node.id, reason);
+          waits.push(reason);
+          continue;
+        }
+        scope[node.id] = documentOf(found, ref.value as Record<string, unknown>);
       }
-      scope[node.id] = documentOf(found, ref.value as Record<string, unknown>);
     } else {
       const combinations = iterate(node, scope);
       if (combinations.state === 'error') {
@@ -372,7 +403,7 @@ async function renderInstance(
     }
     const items = scope[node.id];
     const ready =
-      node.forEach !== undefined && Array.isArray(items)
+      (node.forEach !== undefined || node.externalCollection === true) && Array.isArray(items)
         ? evaluateCollectionConditions(node.readyWhen, items)
         : evaluateConditions(node.readyWhen, scope);
     if (ready.state === 'error') {
@@ -643,6 +674,47 @@ async function findExternal(
       ? metadata.namespace
       : instance.metadata.namespace;
   return rt.find<Spec>({ namespace, type: node.type, id: metadata.name });
+}
+
+/**
+ * The resources an external collection selects (see {@link GraphNode.externalCollection}), as
+ * CEL sees them, or why its rendered selector selects nothing (kro's `invalid label selector`).
+ */
+async function findExternalCollection(
+  rt: QRuntime,
+  node: GraphNode,
+  ref: unknown,
+  namespaces: readonly string[],
+): Promise<Record<string, unknown>[] | { error: string }> {
+  const r = isRecord(ref) ? ref : {};
+  const metadata = isRecord(r.metadata) ? r.metadata : {};
+  const query = labelSelectorQuery(metadata.selector);
+  if ('error' in query) return { error: `invalid label selector: ${query.error}` };
+  const namespace =
+    typeof metadata.namespace === 'string' && metadata.namespace !== ''
+      ? metadata.namespace
+      : undefined;
+  const searched = !node.namespaced
+    ? ['default']
+    : namespace !== undefined
+      ? [namespace]
+      : namespaces;
+  const kind = { apiVersion: r.apiVersion, kind: r.kind };
+  const found: Resource<Spec>[] = [];
+  for (const ns of searched) {
+    found.push(
+      ...(await rt.list<Spec>({ namespace: ns, type: node.type }, { labelQueries: [query] })),
+    );
+  }
+  found.sort(
+    (a, b) =>
+      compare(a.metadata.namespace, b.metadata.namespace) || compare(a.metadata.id, b.metadata.id),
+  );
+  return found.map((resource) => documentOf(resource, kind));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function describeRef(ref: unknown): string {

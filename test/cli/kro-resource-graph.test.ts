@@ -703,6 +703,112 @@ spec:
     });
   });
 
+  it('reads an external collection: the resources its label selector selects, in every namespace', async () => {
+    // kro's docs (External Collections): metadata.selector instead of a name, a CEL value in
+    // matchExpressions, the collection as a list.
+    const team = (name: string, namespace: string, labels: string) => `---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+  labels: {${labels}}
+data:
+  priority: ${name.startsWith('crit') ? 'critical' : 'low'}
+`;
+    const collection = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: teams.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Team
+    spec:
+      teamName: string
+    status:
+      configCount: \${size(teamConfigs)}
+      names: \${teamConfigs.map(c, c.metadata.namespace + "/" + c.metadata.name).join(",")}
+      hasCritical: \${teamConfigs.exists(c, c.data.?priority.orValue("") == "critical")}
+      everywhere: \${string(size(everything))}
+  resources:
+    - id: teamConfigs
+      externalRef:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          selector:
+            matchExpressions:
+              - key: team
+                operator: In
+                values: ["\${schema.spec.teamName}"]
+              - key: deprecated
+                operator: DoesNotExist
+      readyWhen:
+        - \${each.data.?priority.hasValue()}
+    - id: everything
+      externalRef:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          namespace: other
+          selector: {}
+---
+apiVersion: kro.run/v1alpha1
+kind: Team
+metadata:
+  name: bravo
+spec:
+  teamName: bravo
+${team('web', 'default', 'team: bravo')}${team('crit-db', 'other', 'team: bravo')}${team('old', 'default', 'team: bravo, deprecated: "yes"')}${team('alpha', 'other', 'team: alpha')}`;
+    const dir = await tree({ 'teams.yaml': collection });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const status = docs(r.stdout).find((d) => d.kind === 'Team')?.status;
+    expect(status).toMatchObject({
+      configCount: 2,
+      names: 'default/web,other/crit-db',
+      hasCritical: true,
+      everywhere: '2',
+      state: 'ACTIVE',
+    });
+
+    // A ConfigMap that appears later, in another namespace than the instance's, wakes it.
+    await writeFile(
+      path.join(dir, 'wake.cosi-test.yaml'),
+      `name: a new team ConfigMap elsewhere is counted
+manifests: .
+steps:
+  - expect: { apiVersion: kro.run/v1alpha1, kind: Team, metadata: { name: bravo }, status: { configCount: 2 } }
+  - apply:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: { name: cache, namespace: other, labels: { team: bravo } }
+  - expect: { apiVersion: kro.run/v1alpha1, kind: Team, metadata: { name: bravo }, status: { configCount: 3, names: "default/web,other/cache,other/crit-db" } }
+`,
+    );
+    const scenario = await cli(['test', path.join(dir, 'wake.cosi-test.yaml')]);
+    expect(scenario.stdout + scenario.stderr).toMatch(/scenarios: 3 passed, 0 failed/);
+    expect(scenario.code).toBe(0);
+
+    const bad = await tree({
+      'teams.yaml': collection
+        .replace('operator: DoesNotExist', 'operator: Missing')
+        .replace(
+          '          namespace: other\n',
+          '          namespace: other\n          name: one\n',
+        ),
+    });
+    const checked = await cli(['check', '-f', bad]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(
+      /teams\.yaml:\d+:\d+.*resource teamConfigs: invalid label selector: matchExpressions\[1\]: "Missing" is not a valid label selector operator/,
+    );
+    expect(checked.stdout).toMatch(
+      /resource everything: an externalRef has exactly one of metadata.name or metadata.selector/,
+    );
+  });
+
   it('gives a nested instance its status, which the outer instance reads', async () => {
     const dir = await tree({ 'stack.yaml': NESTED });
     const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);

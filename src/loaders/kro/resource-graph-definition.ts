@@ -43,7 +43,11 @@ import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
 import { SimpleSchemaReader } from './simple-schema.js';
 import { iteratorsMissingFromIdentity } from './collection-identity.js';
-import { KRO_RESERVED_WORDS, templateConstraintProblems } from './template-constraints.js';
+import {
+  externalRefMetadataProblem,
+  KRO_RESERVED_WORDS,
+  templateConstraintProblems,
+} from './template-constraints.js';
 import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
 import {
   expressionLocation,
@@ -415,16 +419,19 @@ export function compileResourceGraph(
       fail('rgd-bad-resource', [...at, templateKey], `resource ${id} needs a template`);
       return;
     }
-    if (
-      external &&
-      !(isPlainObject(template.metadata) && typeof template.metadata.name === 'string')
-    ) {
-      fail(
-        'rgd-bad-resource',
-        [...at, 'externalRef'],
-        `resource ${id}: an externalRef names apiVersion, kind and metadata.name`,
-      );
-      return;
+    const refMetadata = external && isPlainObject(template.metadata) ? template.metadata : {};
+    const externalCollection = external && refMetadata.selector !== undefined;
+    if (external) {
+      const named = typeof refMetadata.name === 'string' && refMetadata.name !== '';
+      const problem = externalRefMetadataProblem(named, refMetadata.selector);
+      if (problem !== undefined) {
+        fail(
+          'rgd-bad-resource',
+          [...at, 'externalRef', ...problem.path],
+          `resource ${id}: ${problem.message}`,
+        );
+        return;
+      }
     }
     const into = new Set<string>();
     owner.id = id;
@@ -445,7 +452,7 @@ export function compileResourceGraph(
     const readyWhen = compileConditions(
       resource.readyWhen,
       [...at, 'readyWhen'],
-      new Set([collection ? 'each' : id]),
+      new Set([collection || externalCollection ? 'each' : id]),
       new Set(),
       'readyWhen',
     );
@@ -483,13 +490,14 @@ export function compileResourceGraph(
       );
       return;
     }
-    kindOf.set(id, { definition: output, list: collection, external });
+    kindOf.set(id, { definition: output, list: collection || externalCollection, external });
     const namespaced = output.kubernetes?.namespaced !== false;
     const constraints = templateConstraintProblems(
       id,
       template,
       namespaced,
       definition.kubernetes?.namespaced !== false,
+      externalCollection,
     );
     for (const problem of constraints) {
       fail('rgd-bad-resource', [...at, templateKey, ...problem.path], problem.message);
@@ -527,6 +535,7 @@ export function compileResourceGraph(
       readyWhen,
       ...(forEach.length > 0 ? { forEach } : {}),
       ...(external ? { external } : {}),
+      ...(externalCollection ? { externalCollection } : {}),
       ...(rgdKinds.has(output) ? { nested: true } : {}),
       dependencies: [...into].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0)),
       validate: outputValidator(output, compiler, options),

@@ -10,6 +10,7 @@
  * - labels and annotations under `kro.run/` and `internal.kro.run/` are kro's own.
  */
 
+import { labelSelectorQuery } from '../../controllers/label-selector-query.js';
 import { CEL_RESERVED_WORDS } from '../cel/property-escaping.js';
 import { isPlainObject } from '../manifest-document.js';
 
@@ -65,14 +66,16 @@ export interface TemplateProblem {
 /**
  * What kro's validateTemplateConstraints refuses in the template of resource `id` of a kind
  * that is `namespaced` or not, in an RGD whose instances are `instanceNamespaced` or not: a
- * namespace on a cluster-scoped kind, none on a namespaced kind of a cluster-scoped instance,
- * a label or an annotation of kro's.
+ * namespace on a cluster-scoped kind, none on a namespaced kind of a cluster-scoped instance
+ * (but for an `externalCollection`, which then lists every namespace), a label or an annotation
+ * of kro's.
  */
 export function templateConstraintProblems(
   id: string,
   template: Readonly<Record<string, unknown>>,
   namespaced: boolean,
   instanceNamespaced: boolean,
+  externalCollection = false,
 ): TemplateProblem[] {
   const metadata = isPlainObject(template.metadata) ? template.metadata : {};
   const problems: TemplateProblem[] = [];
@@ -86,6 +89,8 @@ export function templateConstraintProblems(
   if (
     namespaced &&
     !instanceNamespaced &&
+    // An external collection without a namespace lists every namespace.
+    !externalCollection &&
     (typeof namespace !== 'string' || namespace.trim() === '')
   ) {
     problems.push({
@@ -105,4 +110,62 @@ export function templateConstraintProblems(
     }
   }
   return problems;
+}
+
+/**
+ * What is wrong with an `externalRef`'s metadata (kro's `ExternalRefMetadata`): it names one
+ * resource (`name`) or selects a collection (`selector`), exactly one of the two; a selector
+ * is checked here (a `${...}` string as some string value) as apimachinery's `LabelSelectorAsSelector` would refuse it
+ * when the instance reconciles.
+ */
+export function externalRefMetadataProblem(
+  named: boolean,
+  selector: unknown,
+): TemplateProblem | undefined {
+  if (named && selector !== undefined) {
+    return {
+      path: ['metadata'],
+      message:
+        'an externalRef has exactly one of metadata.name or metadata.selector, as kro requires',
+    };
+  }
+  if (!named && selector === undefined) {
+    return {
+      path: [],
+      message:
+        'an externalRef names apiVersion, kind and metadata.name (or metadata.selector, for a collection)',
+    };
+  }
+  if (selector === undefined || typeof selector === 'string') return undefined;
+  const literal = withExpressionsAs(selector, 'x');
+  if (literal === undefined) return undefined;
+  const query = labelSelectorQuery(literal);
+  return 'error' in query
+    ? { path: ['metadata', 'selector'], message: `invalid label selector: ${query.error}` }
+    : undefined;
+}
+
+/** The fields of a label selector that hold a list or a mapping, not a string. */
+const SELECTOR_COLLECTIONS = new Set(['matchLabels', 'matchExpressions', 'values']);
+
+/**
+ * `value` with each string holding `${...}` replaced by `stand`; `undefined` when such a string
+ * stands for an operator, a list or a mapping (what it renders to decides the rest).
+ */
+function withExpressionsAs(value: unknown, stand: string): unknown {
+  if (typeof value === 'string') return value.includes('${') ? stand : value;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => withExpressionsAs(item, stand));
+    return items.includes(undefined) ? undefined : items;
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const expression = typeof item === 'string' && item.includes('${');
+    if (expression && (key === 'operator' || SELECTOR_COLLECTIONS.has(key))) return undefined;
+    const replaced = withExpressionsAs(item, stand);
+    if (replaced === undefined && item !== undefined) return undefined;
+    out[key.includes('${') ? stand : key] = replaced;
+  }
+  return out;
 }
