@@ -809,6 +809,60 @@ steps:
     );
   });
 
+  it("has kro's cel-go extensions beyond the API server's: cel.bind, strings.quote, a string's reverse", async () => {
+    const bind = (status: string): string => `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: bind.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Bind
+    spec:
+      name: string
+    status:
+${status}
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${cel.bind(n, schema.spec.name, n + "-" + n)}
+---
+apiVersion: kro.run/v1alpha1
+kind: Bind
+metadata: {name: b}
+spec: {name: abc}
+`;
+    const dir = await tree({
+      'bind.yaml': bind(`      quoted: \${strings.quote(schema.spec.name + '"')}
+      reversed: \${(schema.spec.name + "→é").reverse()}
+      doubled: \${cel.bind(x, size(schema.spec.name), cel.bind(y, x * 2, [x, y]))}`),
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    const out = docs(r.stdout);
+    expect(out.find((d) => d.kind === 'ConfigMap')?.metadata.name).toBe('abc-abc');
+    expect(out.find((d) => d.kind === 'Bind')?.status).toMatchObject({
+      quoted: '"abc\\""',
+      reversed: 'é→cba',
+      doubled: [3, 6],
+    });
+
+    // The bound variable has the type of its value; a name nothing binds is unknown.
+    const wrong = await tree({
+      'bind.yaml': bind(`      a: \${cel.bind(x, schema.spec.name, x * 2)}
+      b: \${cel.bind(x, schema.spec.name, x + y)}`),
+    });
+    const checked = await cli(['check', '-f', wrong]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(
+      /bind\.yaml:12:10: error\[rgd-type-mismatch\]: .*no matching overload for '_\*_' applied to '\(string, int\)'/,
+    );
+    expect(checked.stdout).toMatch(/bind\.yaml:13:10: error\[rgd-unknown-ref\]: .*references "y"/);
+  });
+
   it('gives a nested instance its status, which the outer instance reads', async () => {
     const dir = await tree({ 'stack.yaml': NESTED });
     const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);

@@ -43,7 +43,12 @@ export function expandMacroCall(
   return undefined;
 }
 
-/** Rewrites, in place, every macro call of {@link expandMacroCall} in `root`. */
+/**
+ * Rewrites, in place, every macro call of {@link expandMacroCall} in `root`, and `cel.bind(x,
+ * init, body)` (cel-go's bindings extension, which kro's environment has and the API server's
+ * has not) as cel-go expands it: a comprehension over no elements whose accumulator `x` starts
+ * as `init`, and whose result is `body`.
+ */
 export function expandMacroCalls(env: CelEnv, root: object): void {
   let nextId = maxId(root) + 1n;
   const newId = (): bigint => nextId++;
@@ -61,7 +66,8 @@ export function expandMacroCalls(env: CelEnv, root: object): void {
       const expanded =
         call.target === undefined
           ? undefined
-          : expandMacroCall(env, call.function, call.target, call.args, newId);
+          : (expandBind(call.function, call.target, call.args, newId) ??
+            expandMacroCall(env, call.function, call.target, call.args, newId));
       if (expanded !== undefined) node.exprKind = expanded.exprKind;
     }
     for (const value of Object.values(item)) if (typeof value === 'object') stack.push(value);
@@ -136,4 +142,59 @@ function expandSortBy(
     },
   });
   return call(SORT_BY_KEYS_FUNCTION, [keys], target);
+}
+
+/** Whether `target.name(args)` is `cel.bind(x, init, body)`, `x` a plain name. */
+export function isBindCall(
+  name: string,
+  target: ExprNode | undefined,
+  args: readonly ExprNode[],
+): boolean {
+  return (
+    name === 'bind' &&
+    target?.exprKind.case === 'identExpr' &&
+    (target.exprKind.value as { name: string }).name === 'cel' &&
+    args.length === 3 &&
+    args[0]?.exprKind.case === 'identExpr'
+  );
+}
+
+/** `cel.bind(x, init, body)` expanded (see {@link expandMacroCalls}), or `undefined`. */
+function expandBind(
+  name: string,
+  target: ExprNode,
+  args: readonly ExprNode[],
+  newId: () => bigint,
+): ExprNode | undefined {
+  if (!isBindCall(name, target, args)) return undefined;
+  const [variable, init, body] = args as [ExprNode, ExprNode, ExprNode];
+  const accuVar = (variable.exprKind.value as { name: string }).name;
+  const expr = (exprKind: { case: string; value: object }): ExprNode =>
+    ({ $typeName: 'cel.expr.Expr', id: newId(), exprKind }) as unknown as ExprNode;
+  return expr({
+    case: 'comprehensionExpr',
+    value: {
+      $typeName: 'cel.expr.Expr.Comprehension',
+      iterVar: '#unused',
+      iterVar2: '',
+      iterRange: expr({
+        case: 'listExpr',
+        value: { $typeName: 'cel.expr.Expr.CreateList', elements: [], optionalIndices: [] },
+      }),
+      accuVar,
+      accuInit: init,
+      loopCondition: expr({
+        case: 'constExpr',
+        value: {
+          $typeName: 'cel.expr.Constant',
+          constantKind: { case: 'boolValue', value: false },
+        },
+      }),
+      loopStep: expr({
+        case: 'identExpr',
+        value: { $typeName: 'cel.expr.Expr.Ident', name: accuVar },
+      }),
+      result: body,
+    },
+  });
 }

@@ -25,6 +25,7 @@ import {
   type CelType,
   type PrimitiveKind,
 } from './cel-types.js';
+import { isBindCall } from './macro-calls.js';
 import { literalEntries } from './literal-entries.js';
 import { OPT_INDEX, OPT_SELECT, type ExprNode } from './optional-syntax.js';
 
@@ -260,6 +261,12 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
         ),
       );
       return list.kind === 'list' ? list : DYN;
+    }
+    if (isBindCall(called, calledOn, argNodes) && !scope.has('cel')) {
+      // cel-go's `cel.bind(x, init, body)` (kro's environment has it): `body` sees `x` as `init`.
+      const [variable, init, body] = argNodes as [ExprNode, ExprNode, ExprNode];
+      const bound = (variable.exprKind.value as { name: string }).name;
+      return check(body, withVariable(scope, bound, check(init, scope)));
     }
     const name = namespace === undefined ? called : `${namespace}.${called}`;
     const targetNode = namespace === undefined ? calledOn : undefined;

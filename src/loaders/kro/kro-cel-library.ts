@@ -11,6 +11,8 @@
  * - `json.unmarshal(s)`, `json.marshal(v)`;
  * - `lists.setAtIndex(l, i, v)`, `lists.insertAtIndex(l, i, v)`, `lists.removeAtIndex(l, i)`;
  * - `m.merge(other)` (the other map's keys win);
+ * - `s.reverse()` (cel-go's strings extension, version 3), `strings.quote(s)`, and
+ *   `cel.bind(x, init, body)` (the bindings extension: see `expandMacroCalls`);
  * - `omit()`: a value that leaves the template field (or list element) holding it out of the
  *   rendered resource (kro's `CELOmitFunction`, KREP-017); it supports no operation.
  *
@@ -136,6 +138,11 @@ export const KRO_CEL_EXTENSION: CelExtension = {
       return celList(items);
     }),
     celFunc('omit', [], DYN, () => OMIT_VALUE as unknown as CelValue),
+    // cel-go's strings extension at its latest version (kro's; the API server's stops before
+    // it): a string reversed by code points.
+    celMethod('reverse', STRING, [], STRING, function () {
+      return Array.from(this).reverse().join(''); // by code point, as Go reverses runes
+    }),
     celMethod('merge', MAP, [MAP], MAP, function (other) {
       // Keys as they are (string, int, bool, uint): the other map's win.
       const merged = new Map<bigint | string | boolean | CelUint, CelValue>();
@@ -161,4 +168,6 @@ export const KRO_FUNCTION_NAMES: ReadonlySet<string> = new Set([
   'lists.insertAtIndex',
   'lists.removeAtIndex',
   'lists.range',
+  // cel-go's strings extension, which kro enables at its latest version.
+  'strings.quote',
 ]);
