@@ -937,6 +937,29 @@ ${spec}`);
       ]);
     });
 
+    it('check a decimal multipleOf as the API server does: 0.3 and 2.3 of 0.1, 0.07 of 0.01 are multiples', () => {
+      const ratios = backupCrd(`    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                tenth: { type: number, multipleOf: 0.1 }
+                cent: { type: number, multipleOf: 0.01 }
+`);
+      const doc = (spec: string) =>
+        `apiVersion: example.org/v1\nkind: Backup\nmetadata: { name: b }\nspec: ${spec}\n`;
+      expect(load(ratios, doc('{ tenth: 0.3, cent: 0.07 }')).findings).toEqual([]);
+      expect(load(ratios, doc('{ tenth: 2.3, cent: 0.29 }')).findings).toEqual([]);
+      expect(
+        load(ratios, doc('{ tenth: 0.35, cent: 0.005 }')).findings.map((f) => f.pointer),
+      ).toEqual(['/spec/tenth', '/spec/cent']);
+    });
+
     it('refuse uniqueItems: true, as the API server does in a structural schema', () => {
       const { definitions, findings } = load(
         crd.replace('uniqueItems: false', 'uniqueItems: true'),
