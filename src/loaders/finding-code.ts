@@ -60,6 +60,7 @@ export const FINDING_CODES = [
   'schema-violation',
   'duplicate-resource',
   'rejected-kind',
+  'unknown-kind-filter',
   // CEL rules (`x-kubernetes-validations`).
   'cel-violation',
   'cel-invalid-rule',
@@ -120,6 +121,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'previous-unresolved',
   'rgd-feature-gate',
   'rgd-waiting',
+  'unknown-kind-filter',
 ]);
 
 /** The severity of each code: fixed, so that a code alone says whether it fails a load. */

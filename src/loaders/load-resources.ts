@@ -41,6 +41,7 @@ import type { ClusterScope } from './kubernetes/kyverno-match.js';
 import { releaseMinor, type KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import type { PendingDocument } from './pending-document.js';
 import { didYouMeanType } from './did-you-mean.js';
+import { KindFilter } from './kind-filter.js';
 import { shorten } from './shorten.js';
 
 /**
@@ -104,7 +105,7 @@ export function loadResources(
     wording,
     (kind) => collected.kinds.isClusterScoped(kind),
   );
-  const kinds = new KindFilter(rules);
+  const kinds = new KindFilter(rules, collected.kinds, collected.registry);
   for (const pendingDocument of collected.pending) {
     const { report, header: written, headerFindings = [] } = pendingDocument;
     let header = written;
@@ -360,40 +361,6 @@ function isIgnorableUnknownKind(
     definition === undefined &&
     findings.every((finding) => IGNORABLE_UNKNOWN_KINDS.has(finding.rule))
   );
-}
-
-/**
- * Which documents `--skip-kinds` and `--reject-kinds` name: by kind (`Deployment`), by
- * `apiVersion/kind` (`apps/v1/Deployment`, `v1/ConfigMap`) as kubeconform takes them, or a cosi
- * document by its type as written (case-insensitive).
- */
-class KindFilter {
-  readonly #skip: ReadonlySet<string>;
-  readonly #reject: ReadonlySet<string>;
-
-  constructor(options: LoadResourcesOptions) {
-    this.#skip = new Set((options.skipKinds ?? []).map((k) => k.toLowerCase()));
-    this.#reject = new Set((options.rejectKinds ?? []).map((k) => k.toLowerCase()));
-  }
-
-  skips(header: ManifestHeader): boolean {
-    return this.#skip.size > 0 && this.#matches(this.#skip, header);
-  }
-
-  rejects(header: ManifestHeader): boolean {
-    return this.#reject.size > 0 && this.#matches(this.#reject, header);
-  }
-
-  #matches(names: ReadonlySet<string>, header: ManifestHeader): boolean {
-    const k8s = header.kubernetes;
-    if (k8s !== undefined) {
-      return (
-        names.has(k8s.kind.toLowerCase()) ||
-        names.has(`${k8s.apiVersion}/${k8s.kind}`.toLowerCase())
-      );
-    }
-    return header.type !== undefined && names.has(header.type.toLowerCase());
-  }
 }
 
 /** Where a document names its type. */

@@ -1,3 +1,5 @@
+import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import { unknownKindFilters } from './kind-filter.js';
 import * as path from 'node:path';
 import type { ResourceDefinition } from '../engine/resource/definition.js';
 import { loadParsedManifests } from './load-parsed-manifests.js';
@@ -108,6 +110,7 @@ export class ManifestReader {
   readonly #stdin: Uint8Array | string | undefined;
   readonly #cache: ManifestCache;
   readonly #definitions: readonly ResourceDefinition[];
+  readonly #options: ReadManifestsOptions;
   /** Absolute path -> text, as last read. */
   #texts = new Map<string, string>();
   /** The last walk of the paths, kept for reads that say the set of files did not change. */
@@ -129,6 +132,7 @@ export class ManifestReader {
     this.#stdin = options.stdin;
     this.#cache = new ManifestCache(loadParsedManifests, options);
     this.#definitions = options.definitions ?? [];
+    this.#options = options;
   }
 
   /**
@@ -292,6 +296,13 @@ export class ManifestReader {
     const loadFindings = missing
       ? result.findings.filter((f) => f.code !== 'empty-input')
       : result.findings.map((f) => (f.code === 'empty-input' ? saidSetAside(f, unrendered) : f));
+    const { skipKinds, rejectKinds, kubernetesVersion } = this.#options;
+    if ((skipKinds?.length ?? 0) + (rejectKinds?.length ?? 0) > 0) {
+      const builtins = kubernetesVersion === null ? undefined : BuiltinKinds.of(kubernetesVersion);
+      loadFindings.push(
+        ...unknownKindFilters(this.#options, result.documents, result.registry, builtins),
+      );
+    }
     return withChanges(
       {
         definitions: result.definitions,

@@ -41,12 +41,12 @@ export function defineCheck(): Command {
     )
     .option(
       '--skip-kinds <kinds>',
-      'neither check nor load documents of these kinds: Deployment, apps/v1/Deployment or a cosi type (comma-separated, repeatable; kubeconform -skip)',
+      'neither check nor load documents of these kinds: Deployment, apps/v1/Deployment, a resource name (deployments, deploy) or a cosi type (comma-separated, repeatable; kubeconform -skip)',
       collectList,
     )
     .option(
       '--reject-kinds <kinds>',
-      'report documents of these kinds as errors (comma-separated, repeatable; kubeconform -reject)',
+      'report documents of these kinds as errors, named as for --skip-kinds (comma-separated, repeatable; kubeconform -reject)',
       collectList,
     )
     .option(

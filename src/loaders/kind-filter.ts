@@ -1,0 +1,168 @@
+/**
+ * `--skip-kinds` and `--reject-kinds`: which documents a kind name given on the command line
+ * stands for. A name is matched as kubeconform matches it (the kind, `apiVersion/kind`), and as
+ * kubectl resolves a resource name (`secrets`, `po`, `Secrets.core`, a CRD's plural or short
+ * name, a cosi type or alias): every version of the kind it resolves to. A name that stands for
+ * no kind the run knows and matches no document is said (`unknown-kind-filter`), so that a
+ * policy's typo (`--reject-kinds Secrest`) does not pass silently.
+ */
+
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
+import { createFinding, type Finding } from './finding.js';
+import type { ManifestHeader } from './manifest-document.js';
+import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
+import { didYouMean } from './did-you-mean.js';
+import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
+import { splitApiVersion } from './kubernetes/kubernetes-shape.js';
+import type { ResourceDocument } from './resource-document.js';
+
+/** What one flag's names stand for. */
+interface KindNames {
+  /** Whether any name was given. */
+  readonly any: boolean;
+  /** `kind` and `apiVersion/kind`, lower-cased, as kubeconform compares them -> the names. */
+  readonly literal: Map<string, string[]>;
+  /** `group/Kind` of the kinds the names resolve to -> the names. */
+  readonly groupKinds: Map<string, string[]>;
+  /** cosi types the names resolve to -> the names. */
+  readonly types: Map<string, string[]>;
+}
+
+export class KindFilter {
+  readonly #skip: KindNames;
+  readonly #reject: KindNames;
+
+  constructor(
+    options: { readonly skipKinds?: readonly string[]; readonly rejectKinds?: readonly string[] },
+    readonly kinds: KubernetesKinds,
+    readonly registry: DefinitionRegistry,
+  ) {
+    this.#skip = this.#names(options.skipKinds ?? []);
+    this.#reject = this.#names(options.rejectKinds ?? []);
+  }
+
+  /** Whether a document of this header is skipped whole (`--skip-kinds`). */
+  skips(header: ManifestHeader): boolean {
+    return this.#matches(this.#skip, header);
+  }
+
+  /** Whether a document of this header is an error (`--reject-kinds`). */
+  rejects(header: ManifestHeader): boolean {
+    return this.#matches(this.#reject, header);
+  }
+
+  #names(given: readonly string[]): KindNames {
+    const names: KindNames = {
+      any: given.length > 0,
+      literal: new Map(),
+      groupKinds: new Map(),
+      types: new Map(),
+    };
+    for (const name of given) {
+      const lower = name.toLowerCase();
+      // kubeconform's spellings, and the core group named (`core/v1/Secret` is `v1/Secret`).
+      for (const literal of new Set([lower, lower.replace(/^core\//, '')])) {
+        add(names.literal, literal, name);
+      }
+      for (const definition of resolveKindName(name, this.registry, this.kinds.builtins)) {
+        add(names.types, definition.type, name);
+        const k8s = definition.kubernetes;
+        if (k8s !== undefined) {
+          add(names.groupKinds, `${splitApiVersion(k8s.apiVersion).group}/${k8s.kind}`, name);
+        }
+      }
+    }
+    return names;
+  }
+
+  #matches(names: KindNames, header: ManifestHeader): boolean {
+    if (!names.any) return false;
+    const matched: string[] = [];
+    const k8s = header.kubernetes;
+    if (k8s !== undefined) {
+      matched.push(
+        ...(names.literal.get(k8s.kind.toLowerCase()) ?? []),
+        ...(names.literal.get(`${k8s.apiVersion}/${k8s.kind}`.toLowerCase()) ?? []),
+        ...(names.groupKinds.get(`${k8s.group}/${k8s.kind}`) ?? []),
+      );
+    } else if (header.type !== undefined) {
+      matched.push(...(names.literal.get(header.type.toLowerCase()) ?? []));
+      for (const definition of resolveKindName(header.type, this.registry, this.kinds.builtins)) {
+        matched.push(...(names.types.get(definition.type) ?? []));
+      }
+    }
+    return matched.length > 0;
+  }
+}
+
+function add(map: Map<string, string[]>, key: string, name: string): void {
+  const names = map.get(key);
+  if (names === undefined) map.set(key, [name]);
+  else if (!names.includes(name)) names.push(name);
+}
+
+/** The definitions a name stands for, as `cosi get` and kubectl resolve it (none: unknown). */
+function resolveKindName(
+  name: string,
+  registry: DefinitionRegistry,
+  builtins: BuiltinKinds | undefined,
+): ResourceDefinition[] {
+  const found: ResourceDefinition[] = [];
+  try {
+    found.push(registry.resolve(name));
+  } catch {
+    // Not a cosi type, alias or registered kind: perhaps a built-in no document used.
+  }
+  const builtin = builtins?.findByName(name) ?? builtins?.findByType(name);
+  if (builtin !== undefined) found.push(builtin);
+  return found;
+}
+
+/**
+ * A warning for each `--skip-kinds` / `--reject-kinds` name that stands for no kind the run
+ * knows and matches no document of the whole read (`documents`), so it does nothing.
+ */
+export function unknownKindFilters(
+  options: { readonly skipKinds?: readonly string[]; readonly rejectKinds?: readonly string[] },
+  documents: readonly ResourceDocument[],
+  registry: DefinitionRegistry,
+  builtins: BuiltinKinds | undefined,
+): Finding[] {
+  const flags = [
+    ['--skip-kinds', options.skipKinds ?? [], 'skips'],
+    ['--reject-kinds', options.rejectKinds ?? [], 'rejects'],
+  ] as const;
+  if (flags.every(([, names]) => names.length === 0)) return [];
+  const written = new Set<string>();
+  for (const document of documents) {
+    written.add(document.kind.toLowerCase());
+    if (document.apiVersion !== undefined) {
+      written.add(`${document.apiVersion}/${document.kind}`.toLowerCase());
+    }
+  }
+  const findings: Finding[] = [];
+  for (const [flag, names, verb] of flags) {
+    for (const name of new Set(names)) {
+      const lower = name.toLowerCase();
+      if (written.has(lower) || written.has(lower.replace(/^core\//, ''))) continue;
+      if (resolveKindName(name, registry, builtins).length > 0) continue;
+      const known = [
+        ...registry.all().flatMap((d) => [d.type, ...(d.kubernetes ? [d.kubernetes.kind] : [])]),
+        ...(builtins?.kinds() ?? []),
+      ];
+      const guess = didYouMean(name, known);
+      findings.push(
+        createFinding({
+          code: 'unknown-kind-filter',
+          message: `${flag} ${name} names no kind this run knows and matches no document, so it ${verb} nothing${guess === undefined ? '' : ` (did you mean ${guess}?)`}: give a kind (Secret), apiVersion/kind (v1/Secret), a resource name (secrets, deploy) or a cosi type`,
+          file: '',
+          line: 0,
+          col: 0,
+          pointer: '',
+        }),
+      );
+    }
+  }
+  return findings;
+}
