@@ -172,6 +172,11 @@ interface KustomizeInputOf {
   readonly commented: boolean;
 }
 
+/** Whether the real path `real` is below the directory `dir`. */
+function isBelow(real: string, dir: string): boolean {
+  return dir !== '' && real.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
+}
+
 /**
  * Files sorted by path, but a chainsaw test's in the order its steps apply them (`order`), in
  * the places its files have: the load takes a later apply of an object as an update of the one
@@ -490,7 +495,8 @@ class ManifestWalker {
    */
   async readKustomizations(): Promise<void> {
     const reads = await readManifestFiles(this.fs, this.#kustomizations);
-    const named: KustomizeInputOf[] = [];
+    const named: (KustomizeInputOf & { readonly dir: string })[] = [];
+    const dirs = await this.#realDirs(this.#kustomizations);
     reads.forEach((read, i) => {
       const { display, absolute } = this.#kustomizations[i] as FoundFile;
       if ('finding' in read) {
@@ -499,21 +505,29 @@ class ManifestWalker {
       }
       const inputs = kustomizationInputs(read.text, display, absolute);
       if (inputs.finding) this.findings.push(inputs.finding);
-      for (const file of inputs.files) named.push({ file, by: display, commented: false });
-      for (const file of inputs.commented) named.push({ file, by: display, commented: true });
+      const dir = dirs[i] as string;
+      for (const file of inputs.files) named.push({ file, by: display, commented: false, dir });
+      for (const file of inputs.commented) named.push({ file, by: display, commented: true, dir });
     });
     // A file that is not there: kustomize's to report, not ours to skip.
     const reals = await this.#namedRealpaths(named);
     named.forEach((input, i) => {
       const real = reals[i];
-      if (real === undefined) return;
+      // Only below the kustomization's own directory: one elsewhere (`../../manifests/web.yaml`)
+      // may be a manifest of its own, and a gate must not lose it to another file's say.
+      if (real === undefined || !isBelow(real, input.dir)) return;
       // Named live before named in a comment; then by the first kustomization, by path.
       const known = this.#kustomizeInputs.get(real);
       const before =
         known === undefined ||
         (known.commented && !input.commented) ||
         (known.commented === input.commented && compareStrings(input.by, known.by) < 0);
-      if (before) this.#kustomizeInputs.set(real, input);
+      if (before)
+        this.#kustomizeInputs.set(real, {
+          file: input.file,
+          by: input.by,
+          commented: input.commented,
+        });
     });
   }
 
@@ -544,6 +558,15 @@ class ManifestWalker {
       partial: string | undefined;
       existing: readonly string[];
     }[] = [];
+    /**
+     * Each test's directory (real), by the test as shown; a hidden one's parent, as a test in
+     * kyverno/policies' `.chainsaw-test/` is about the policy beside it (`../policy-ready.yaml`).
+     */
+    const testDirs = new Map<string, string>();
+    for (const [i, dir] of (await this.#realDirs(tests)).entries()) {
+      const scope = path.basename(dir).startsWith('.') ? path.dirname(dir) : dir;
+      testDirs.set((tests[i] as FoundFile).display, scope);
+    }
     const parsed: { found: FoundFile; test: ChainsawTest }[] = [];
     for (const [i, fileRead] of reads.entries()) {
       const found = tests[i] as FoundFile;
@@ -598,11 +621,23 @@ class ManifestWalker {
         if (known === undefined) this.#applyOrder.set(real, i);
         return;
       }
+      // Set aside only below the test's own directory (see readKustomizations).
+      if (!isBelow(real, testDirs.get(test) ?? '')) return;
       const known = this.#partialOf.get(real);
       if (known === undefined || compareStrings(test, known.test) < 0) {
         this.#partialOf.set(real, { test, operation: partial });
       }
     });
+  }
+
+  /** The real directory of each file (as found, when it cannot be resolved). */
+  async #realDirs(files: readonly FoundFile[]): Promise<string[]> {
+    const dirs = new Array<string>(files.length);
+    await forEachConcurrently(files, READ_CONCURRENCY, async ({ absolute }, i) => {
+      const dir = path.dirname(absolute);
+      dirs[i] = await this.fs.realpath(dir).catch(() => dir);
+    });
+    return dirs;
   }
 
   /**

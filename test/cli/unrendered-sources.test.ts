@@ -61,8 +61,8 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
       ['overlays/prod/kustomization.yaml', 'kustomization'],
       ['overlays/prod/probes.yaml', 'kustomize-input'],
       ['overlays/prod/replicas.yaml', 'kustomize-input'],
+      ['overlays/prod/resources-patch.yaml', 'kustomize-input'],
       ['overlays/prod/web-settings.yaml', 'kustomize-input'],
-      ['patches/resources.yaml', 'kustomize-input'],
     ]);
     expect(out.unrendered[1]?.file).toBe(`${FIXTURE}/chart/Chart.yaml`);
   });

@@ -171,6 +171,30 @@ describe('walking a repository with end-to-end tests', () => {
     expect(named.findings.map((f) => f.code)).toContain('schema-violation');
   });
 
+  it("sets aside only what a test asserts below its own directory: a test elsewhere cannot take a repository's manifests out of the check", async () => {
+    const dir = await temporaryDirectory('cosi-e2e-elsewhere-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write(
+      'tests/e2e/chainsaw-test.yaml',
+      'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n  steps:\n    - try:\n        - assert: { file: ../../manifests/*.yaml }\n        - assert: { file: ready.yaml }\n',
+    );
+    await write('tests/e2e/ready.yaml', PARTIAL);
+    await write(
+      'manifests/app.yaml',
+      DEPLOYMENT.replace('image: a }', 'image: a, imagePullPolicy: Sometimes }'),
+    );
+    const walked = await walkManifestTree(['.'], { cwd: dir });
+    expect(walked.files.map((f) => f.display)).toEqual(['manifests/app.yaml']);
+    expect(walked.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['tests/e2e/chainsaw-test.yaml', 'chainsaw-test'],
+      ['tests/e2e/ready.yaml', 'test-assertion'],
+    ]);
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['schema-violation', 'manifests/app.yaml'],
+    ]);
+  });
+
   it("given a test's directory alone, reads what it applies and asserts outside it, as chainsaw does", async () => {
     // kyverno/policies' .chainsaw-test/ directories apply `../policy.yaml`: given alone, the
     // directory held no manifest (`empty-input`), and the policy it tests went unchecked.

@@ -147,6 +147,36 @@ describe('kustomizationInputs', () => {
 });
 
 describe('walking a repository with a Helm chart and kustomize', () => {
+  it('sets aside only what a kustomization names below its own root, as kustomize loads no other file by default: a manifest elsewhere stays checked', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kustomize-root-'));
+    try {
+      await mkdir(path.join(dir, 'overlays/prod'), { recursive: true });
+      await mkdir(path.join(dir, 'manifests'), { recursive: true });
+      await writeFile(
+        path.join(dir, 'overlays/prod/kustomization.yaml'),
+        'resources: [../../manifests]\npatches:\n  - path: ../../manifests/live.yaml\n#  - path: ../../manifests/web.yaml\n  - path: replicas.yaml\n',
+      );
+      await writeFile(
+        path.join(dir, 'overlays/prod/replicas.yaml'),
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec: { replicas: 3 }\n',
+      );
+      const bad = 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: NAME }\ndata: { a: 1 }\n';
+      await writeFile(path.join(dir, 'manifests/web.yaml'), bad.replace('NAME', 'web'));
+      await writeFile(path.join(dir, 'manifests/live.yaml'), bad.replace('NAME', 'live'));
+      const read = await readManifests(['.'], { cwd: dir });
+      expect(read.unrendered.map((u) => [u.path, u.kind])).toEqual([
+        ['overlays/prod/kustomization.yaml', 'kustomization'],
+        ['overlays/prod/replicas.yaml', 'kustomize-input'],
+      ]);
+      expect(read.findings.filter((f) => f.severity === 'error').map((f) => f.file)).toEqual([
+        'manifests/live.yaml',
+        'manifests/web.yaml',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads the manifests and the charts’ crds/, and sets the rest aside', async () => {
     const tree = await walkManifestTree([FIXTURE], { cwd: REPO });
     const rel = (p: string) => path.relative(FIXTURE, p);
@@ -165,9 +195,12 @@ describe('walking a repository with a Helm chart and kustomize', () => {
       ['overlays/prod/kustomization.yaml', 'kustomization', 'overlays/prod/kustomization.yaml'],
       ['overlays/prod/probes.yaml', 'kustomize-input', 'overlays/prod/probes.yaml'],
       ['overlays/prod/replicas.yaml', 'kustomize-input', 'overlays/prod/replicas.yaml'],
+      [
+        'overlays/prod/resources-patch.yaml',
+        'kustomize-input',
+        'overlays/prod/resources-patch.yaml',
+      ],
       ['overlays/prod/web-settings.yaml', 'kustomize-input', 'overlays/prod/web-settings.yaml'],
-      // A patch in another directory than its kustomization's.
-      ['patches/resources.yaml', 'kustomize-input', 'patches/resources.yaml'],
     ]);
     const chart = tree.unrendered.find((u) => u.kind === 'helm-chart');
     expect(chart?.message).toContain(`helm template ${FIXTURE}/chart | cosi check -f -`);
