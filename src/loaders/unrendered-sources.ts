@@ -319,7 +319,7 @@ const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:/;
 
 /**
  * Whether a JSON file met in a directory is read as a manifest: an object with an `apiVersion`
- * or `kind` of its own (a `List` is one). A text that is not strict JSON (a comment, a trailing
+ * or `kind` of its own (a `List` is one), or a cosi document (`metadata.type`). A text that is not strict JSON (a comment, a trailing
  * comma, a mistake) is read when it may be one, so that its mistakes are reported.
  */
 export function isJsonManifest(text: string): boolean {
@@ -329,11 +329,14 @@ export function isJsonManifest(text: string): boolean {
   } catch {
     return MANIFEST_KEY.test(text);
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.hasOwn(value, 'apiVersion') || Object.hasOwn(value, 'kind')) return true;
+  // A cosi document: `metadata.type` names its type.
+  const metadata = (value as { metadata?: unknown }).metadata;
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    (Object.hasOwn(value, 'apiVersion') || Object.hasOwn(value, 'kind'))
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    typeof (metadata as { type?: unknown }).type === 'string'
   );
 }
 

@@ -328,6 +328,8 @@ describe('JSON files met in a directory', () => {
       '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}',
     );
     await write('out/list.JSON', '{"kind": "List", "items": []}');
+    // A cosi document, as `cosi get vm web-1 -o json` prints one.
+    await write('out/vm.json', '{"metadata": {"type": "vm", "id": "j"}, "spec": {"cpus": 0}}');
     // Not strict JSON, but it may be a manifest: read, so that its mistake is reported.
     await write('out/broken.json', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}');
     await write('package.json', '{"name": "repo", "version": "1.0.0"}');
@@ -345,6 +347,7 @@ describe('JSON files met in a directory', () => {
       'out/app.json',
       'out/broken.json',
       'out/list.JSON',
+      'out/vm.json',
     ]);
     expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
       ['blob.json', 'json-file'],
@@ -359,6 +362,8 @@ describe('JSON files met in a directory', () => {
     expect(read.resources.map((r) => r.resource.metadata.id).sort()).toEqual(['a', 'b']);
     expect(read.findings.map((f) => [f.code, f.file])).toEqual([
       ['yaml-syntax', 'out/broken.json'],
+      // Read, and checked: no definition of `vm` here.
+      ['unknown-type', 'out/vm.json'],
     ]);
   });
 
