@@ -18,6 +18,12 @@ export type ProjectWorkerOptions = WorkerToSupervise & {
   readonly onMessage: (message: unknown) => void;
   /** How often the heartbeat is read, wall ms (default 100). */
   readonly pollMs?: number;
+  /**
+   * Where what the project's code writes to its `process.stdout` (a stray `console.log`) goes:
+   * the command's stderr, never its stdout, which is the command's data (`-o json`, a JUnit
+   * report). Default the process's stderr.
+   */
+  readonly projectOutput?: { write(text: string): unknown };
 };
 
 /** The worker to supervise: one to start now, or one started already. */
@@ -106,6 +112,9 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
           options.heapMb ?? workerHeapLimit(process.env),
         );
   const { worker, heartbeat } = launched;
+  const projectOutput = options.projectOutput ?? process.stderr;
+  worker.stdout.setEncoding('utf8');
+  worker.stdout.on('data', (text: string) => projectOutput.write(text));
   const read = heartbeatReader(heartbeat);
   let stopping = false;
   let fault: WorkerEnd | undefined;

@@ -41,9 +41,10 @@ export function launchProjectWorker(
     // Without a limit given, V8's own: the worker's heap is sized as the main thread's is (from
     // the machine's memory, or node's --max-old-space-size).
     ...(heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } }),
-    // The worker's own process.stdout / stderr are forwarded here (a stray console.log of the
-    // project's); cosi's output goes through messages.
-    stdout: false,
+    // The worker's own process.stdout (a stray console.log of the project's) is kept for its
+    // supervisor, which sends it to stderr (`ProjectWorkerOptions.projectOutput`); its stderr
+    // is forwarded to this process's. cosi's own output goes through messages.
+    stdout: true,
     stderr: false,
   });
   type Event = {

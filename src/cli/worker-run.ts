@@ -58,6 +58,7 @@ export function runWorkerOnce(
       ),
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
     wait: () => userCodeWait(timeout()),
+    projectOutput: io.stderr,
     onMessage: (raw) => {
       const message = raw as FromWorker;
       switch (message.kind) {

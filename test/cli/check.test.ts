@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -62,6 +63,37 @@ describe('cosi check', { timeout: 60_000 }, () => {
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a controller's console.log out of the report on stdout (it goes to stderr)", async () => {
+    const dir = await temporaryDirectory('cosi-check-stdout-');
+    await writeStarterProject(dir);
+    const config = path.join(dir, 'cosi.config.ts');
+    const text = await readFile(config, 'utf8');
+    await writeFile(
+      config,
+      text.replace(
+        'transform: (_ctx, app, config) => {',
+        "transform: (_ctx, app, config) => {\n    console.log('debug: reconciling ' + app.metadata.id);",
+      ),
+    );
+    // The process as users run it: the project runs in a worker thread there.
+    for (const format of ['json', 'junit', 'tap']) {
+      const run = spawnSync(
+        process.execPath,
+        [path.join(REPO, 'bin/cosi.js'), 'check', '-o', format],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+        },
+      );
+      const r = { code: run.status, stdout: run.stdout, stderr: run.stderr };
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain('debug: reconciling');
+      expect(r.stderr).toContain('debug: reconciling');
+      if (format === 'json') expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();
+      else expect(r.stdout).toMatch(format === 'junit' ? /^<\?xml / : /^TAP version 13/);
     }
   });
 
