@@ -2,6 +2,7 @@ import { placeOfPointer, type ManifestPlaces } from '../app/manifest-places.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { Finding } from '../loaders/finding.js';
 import { EXIT } from './exit-codes.js';
+import { holdOutput } from './held-output.js';
 import type { CliIo, Terminal } from './io.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import { rowKey, type RoundView } from './ui/round-view.js';
@@ -80,6 +81,8 @@ export async function superviseWatchScreen(
       },
     },
   );
+  // Written while the screen is up, output would be drawn over or wiped with it: shown after.
+  const held = holdOutput(io);
   const unsubscribe = io.onInterrupt?.(quit, { keys: false });
   const removeTestHook = installUncaughtErrorTestHook(io.env);
   try {
@@ -89,7 +92,7 @@ export async function superviseWatchScreen(
       const decode = createRoundViewDecoder();
       const run = runWorkerOnce(
         argv,
-        io,
+        held.io,
         () => parsed.timeout,
         (message) => {
           switch (message.kind) {
@@ -132,6 +135,7 @@ export async function superviseWatchScreen(
     unsubscribe?.();
     removeTestHook();
     screen.close();
+    held.release();
   }
 }
 

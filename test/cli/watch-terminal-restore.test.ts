@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -127,5 +127,24 @@ describe('cosi watch in a terminal, on an uncaught error of its main thread', ()
     );
     // The shell's screen, not the view's last frame: the rounds were drawn on the other one.
     expect(screen).not.toContain('round 1');
+  }, 60_000);
+});
+
+describe('cosi watch in a terminal, on a start-up error', () => {
+  it('leaves the alternate screen and the error stays on the normal screen, exit 2', async () => {
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      "throw new Error('settings.json is missing');\n",
+    );
+    const statusFile = await startWatchInTmux(tmux, SESSION, REPO, dir);
+
+    expect(await expectTerminalRestored(statusFile)).toBe('2');
+    // Written while the view was up, it was wiped with it: now it is written after.
+    const screen = await waitFor(
+      () => tmux('capture-pane', '-p', '-t', SESSION),
+      (text) => text.includes('settings.json is missing'),
+      'the error on the normal screen',
+    );
+    expect(screen).toMatch(/cosi\.config\.ts.*settings\.json is missing/);
   }, 60_000);
 });
