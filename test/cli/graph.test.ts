@@ -327,6 +327,49 @@ describe('cosi graph --resources', () => {
     expect(r.stdout).toContain('  subgraph t_VMs_demo_example_org["VMs.demo.example.org"]');
   });
 
+  it('writes every label of the Mermaid source as an entity where Mermaid would read markup, ', async () => {
+    const thing = (id: string): string =>
+      `---\nmetadata: { type: Things.example.org, id: ${JSON.stringify(id)} }\nspec: {}\n`;
+    const dir = await project({
+      'cosi.config.ts': `import { defineConfig, defineResource } from 'cosi';
+export default defineConfig({ definitions: [defineResource({ type: 'Things.example.org' })] });
+`,
+      'things.yaml': ['<script>x</script>', '%%{init}%%', 'a&amp;b', 'hash#1'].map(thing).join(''),
+    });
+    const r = await cli(['graph', '-f', dir, '--resources', '-o', 'mermaid']);
+    expect(r.code).toBe(0);
+    expectWellFormedMermaid(r.stdout);
+    expect(r.stdout).not.toMatch(/<script>|%%\{|&amp;/);
+    expect(r.stdout).toContain('"default/#60;script#62;x#60;/script#62;"');
+    expect(r.stdout).toContain('"default/#37;#37;{init}#37;#37;"');
+    expect(r.stdout).toContain('"default/a#38;amp;b"');
+    expect(r.stdout).toContain('"default/hash#35;1"');
+  });
+
+  it('writes control characters of a name out in DOT and Mermaid, which go to a terminal too', async () => {
+    const dir = await project({
+      'cosi.config.ts': `import { defineConfig, defineResource, type QController } from 'cosi';
+const Thing = defineResource({ type: 'Things.example.org' });
+const ctl: QController = {
+  name: 'Ctl\\u001b]0;title\\u0007',
+  settings: { inputs: [{ namespace: 'default', type: Thing.type, kind: 'primary' }], outputs: [] },
+  reconcile: async () => undefined,
+  mapInput: async () => [],
+};
+export default defineConfig({ definitions: [Thing], controllers: [ctl] });
+`,
+      'things.yaml': 'metadata: { type: Things.example.org, id: a }\nspec: {}\n',
+    });
+    for (const format of ['dot', 'mermaid']) {
+      const r = await cli(['graph', '-f', dir, '-o', format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.includes('\u001b') || r.stdout.includes('\u0007')).toBe(false);
+      expect(r.stdout).toContain(
+        format === 'dot' ? 'Ctl\\\\x1b]0;title\\\\x07' : 'Ctl\\x1b]0;title\\x07',
+      );
+    }
+  });
+
   it('exits 3 and still prints the graph when the project does not converge', async () => {
     const dir = await project({
       'cosi.config.ts': RESTLESS_CONFIG,

@@ -1,3 +1,4 @@
+import { escapeControlLines } from '../escape-control.js';
 import { EDGE_LEGEND, STATUS_LEGEND } from './edge-style.js';
 import {
   layoutGraph,
@@ -9,9 +10,9 @@ import {
 import type { GraphView } from './graph-view.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 
-/** A DOT string literal. */
+/** A DOT string literal, its control characters written out (`\x1b`) but for line breaks. */
 const quote = (text: string): string =>
-  `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  `"${escapeControlLines(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 
 const NODE_ATTRIBUTES: Record<DrawnNode['kind'], string> = {
   controller: 'shape=box',

@@ -1,3 +1,4 @@
+import { escapeControlLines } from '../escape-control.js';
 import { EDGE_LEGEND, STATUS_LEGEND, type EdgeLine } from './edge-style.js';
 import { layoutGraph, type DrawnNode, type Endpoint } from './drawing.js';
 import type { GraphView } from './graph-view.js';
@@ -20,8 +21,15 @@ class MermaidIds {
   }
 }
 
-/** A label in double quotes; Mermaid's entity for a quote inside. */
-const label = (text: string): string => `"${text.replace(/"/g, '#quot;')}"`;
+/**
+ * A label in double quotes: control characters written out (`\x1b`), and Mermaid's entity
+ * code (`#60;`) for each character Mermaid or the HTML it renders to would read as markup: `"`
+ * ends the label, `<...>` is a tag GitHub's sanitizer removes, `%%` starts a directive, `#` and
+ * `&` start an entity. Otherwise `default/<script>` and `default/%%{init}%%` were both drawn as
+ * `default/`.
+ */
+const label = (text: string): string =>
+  `"${escapeControlLines(text).replace(/["<>%#&]/g, (c) => `#${c.charCodeAt(0)};`)}"`;
 
 const SHAPES: Record<DrawnNode['kind'], (text: string) => string> = {
   controller: (t) => `[${label(t)}]`,
