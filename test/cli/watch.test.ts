@@ -492,6 +492,51 @@ describe('the watch line stream', () => {
   });
 });
 
+describe('the watch line stream', () => {
+  it("writes control characters of a controller's error and of a finding out, as apply does", () => {
+    const view = {
+      number: 2,
+      trigger: 'manifests',
+      changed: [],
+      files: 1,
+      counts: { created: 0, updated: 0, destroyed: 0 },
+      resources: 1,
+      cost: { read: 1, parsed: 1 },
+      groups: [],
+      writes: new Map(),
+      status: 'error',
+      reason: 'controllers kept failing',
+      lastGoodRunning: false,
+      findings: [
+        {
+          code: 'reconcile-failed',
+          severity: 'error',
+          message: 'P could not reconcile: kaboom \u001b]0;title\u0007',
+          file: 'vms.yaml',
+          line: 3,
+          col: 1,
+          pointer: '',
+        },
+      ],
+      controllers: [
+        {
+          name: 'P',
+          condition: 'failed',
+          reconciles: 10,
+          writes: 0,
+          errors: 10,
+          failingItems: 1,
+          lastError: 'kaboom \u001b[31mred',
+        },
+      ],
+    } as unknown as Parameters<typeof renderRoundLines>[0];
+    const out = renderRoundLines(view, createColors(false));
+    expect(out.includes('\u001b') || out.includes('\u0007')).toBe(false);
+    expect(out).toContain('P: given up, 10 errors: kaboom \\x1b[31mred');
+    expect(out).toContain('kaboom \\x1b]0;title\\x07');
+  });
+});
+
 describe('the watch output', () => {
   it('-o json prints one JSON object per round with its changes', async () => {
     const { rounds, watcher, session: s } = await start();

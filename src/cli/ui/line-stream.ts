@@ -1,12 +1,14 @@
 import type { ChalkInstance } from 'chalk';
 import { formatFinding } from '../../loaders/finding.js';
+import { escapeControl, escapeControlLines } from '../render/escape-control.js';
 import { describeCondition, describeStatus, describeTrigger, roundFacts } from './round-text.js';
 import type { ChangeMarker, RoundView } from './round-view.js';
 
 /**
  * A round as lines for a log (`cosi watch > log`, `--plain`): one header line, then one line per
  * resource changed this round (`+ VMs.example.org default/web-3`), then the findings and the
- * errors of failing controllers. Nothing is redrawn, so a log stays readable.
+ * errors of failing controllers. Nothing is redrawn, so a log stays readable; control characters
+ * of ids and messages are written out (`\x1b`), as every human format does.
  */
 export function renderRoundLines(round: RoundView, c: ChalkInstance): string {
   const status = describeStatus(round);
@@ -25,24 +27,28 @@ export function renderRoundLines(round: RoundView, c: ChalkInstance): string {
   for (const change of round.trigger === 'start' ? [] : changedResources(round)) {
     lines.push(
       markerColor[change.marker](
-        `${change.marker} ${change.type} ${change.namespace}/${change.id}`,
+        escapeControl(`${change.marker} ${change.type} ${change.namespace}/${change.id}`),
       ),
     );
   }
   if (round.lastGoodRunning) {
     lines.push(c.yellow('nothing applied: the last good state keeps running'));
   }
-  if (round.queryError !== undefined) lines.push(c.red(round.queryError));
-  if (round.status === 'error' && round.reason !== undefined) lines.push(c.red(round.reason));
+  if (round.queryError !== undefined) lines.push(c.red(escapeControlLines(round.queryError)));
+  if (round.status === 'error' && round.reason !== undefined) {
+    lines.push(c.red(escapeControlLines(round.reason)));
+  }
   for (const finding of round.findings) {
-    const text = formatFinding(finding);
+    const text = escapeControlLines(formatFinding(finding));
     lines.push(finding.severity === 'error' ? c.red(text) : c.yellow(text));
   }
   for (const controller of round.controllers) {
     if (controller.errors === 0 && controller.failingItems === 0) continue;
     lines.push(
       c.red(
-        `${controller.name}: ${describeCondition(controller)}, ${controller.errors} errors${controller.lastError !== undefined ? `: ${controller.lastError.split('\n', 1)[0] ?? ''}` : ''}`,
+        escapeControl(
+          `${controller.name}: ${describeCondition(controller)}, ${controller.errors} errors${controller.lastError !== undefined ? `: ${controller.lastError.split('\n', 1)[0] ?? ''}` : ''}`,
+        ),
       ),
     );
   }
