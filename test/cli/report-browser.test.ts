@@ -219,6 +219,40 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it("lists exactly a clicked type's resources, or its namespace's, not those whose names contain it", async () => {
+    const demo = path.join(ARTIFACTS, 'graph-demo.html');
+    const made = await cli(['report', '-f', 'fixtures/graph-demo', '-o', demo, '--quiet']);
+    expect(made.code, made.stderr).toBe(0);
+    const { page, errors } = await openReport(demo);
+    const cluster = (title: RegExp) =>
+      page
+        .locator('#graph-view g.cluster', { has: page.locator('title', { hasText: title }) })
+        .locator('text')
+        .first();
+    // Configs is a part of NetworkConfigs: a search for it would list both.
+    await cluster(/^cluster_Configs\.demo\.example\.org$/).click();
+    await expect
+      .poll(() => page.locator('#shown').textContent())
+      .toBe('1 of 12 resources (type Configs.demo.example.org)');
+    const types = await page
+      .locator('#resource-rows tr[data-key] td:nth-child(2)')
+      .allTextContents();
+    expect(types).toEqual(['Configs.demo.example.org']);
+    // A namespace's box within a type's.
+    await cluster(/^cluster_VMs\.demo\.example\.org\/default$/).click();
+    await expect
+      .poll(() => page.locator('#shown').textContent())
+      .toBe('2 of 12 resources (type VMs.demo.example.org in default)');
+    expect(await page.locator('#details-title').textContent()).toBe(
+      'type VMs.demo.example.org in default',
+    );
+    // Typing a search lists by the search again.
+    await page.locator('#search').fill('db-1');
+    await expect.poll(() => page.locator('#shown').textContent()).toMatch(/^\d+ of 12 resources$/);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');
@@ -336,7 +370,9 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await expect
       .poll(() => page.locator('#details-title').textContent())
       .toBe('type VMs.example.org');
-    expect(await page.locator('#search').inputValue()).toBe('VMs.example.org');
+    expect(await page.locator('#shown').textContent()).toBe(
+      '10000 of 10000 resources (type VMs.example.org)',
+    );
     await page.locator('#search').fill('');
     await page.locator('#resource-scroll').hover();
     await page.mouse.wheel(0, 10_000 * 40);

@@ -149,11 +149,17 @@ export const REPORT_SCRIPT = String.raw`
     ]);
     select('controller:' + name);
   }
-  function showType(type) {
-    search.value = type;
-    filter();
-    var count = resources.filter(function (r) { return r.type === type; }).length;
-    showIn('type ' + type, [h('p', {}, [count + ' resources: listed in the table'])]);
+  // A type (and namespace) clicked in the graph: the table lists exactly its resources, not
+  // those whose name merely contains it (Configs is in NetworkConfigs).
+  var only = null;
+  function showType(type, namespace) {
+    only = { type: type, namespace: namespace };
+    search.value = '';
+    var count = filter();
+    var all = h('button', { type: 'button', class: 'link', onclick: function () { only = null; filter(); } }, ['list every resource']);
+    showIn('type ' + type + (namespace === undefined ? '' : ' in ' + namespace), [
+      h('p', {}, [count + (count === 1 ? ' resource' : ' resources') + ': listed in the table; ', all]),
+    ]);
     select('type:' + type);
   }
 
@@ -169,7 +175,12 @@ export const REPORT_SCRIPT = String.raw`
     if (title.indexOf('resource:') === 0 && byKey.has(title.slice(9))) showResource(byKey.get(title.slice(9)));
     else if (title.indexOf('controller:') === 0) showController(title.slice(11));
     else if (title.indexOf('type:') === 0) showType(title.slice(5));
-    else if (title.indexOf('cluster_') === 0) showType(title.slice(8));
+    else if (title.indexOf('cluster_') === 0) {
+      // cluster_TYPE, or cluster_TYPE/NAMESPACE for a type's namespace box.
+      var name = title.slice(8), slash = name.lastIndexOf('/');
+      if (slash < 0) showType(name);
+      else showType(name.slice(0, slash), name.slice(slash + 1));
+    }
   }
   if (svg) {
     svg.removeAttribute('width');
@@ -253,14 +264,16 @@ export const REPORT_SCRIPT = String.raw`
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     var rows = [];
     for (var i = 0; i < resources.length; i++) {
-      var hay = resources[i].haystack, ok = true;
+      var r = resources[i], hay = r.haystack, ok = true;
+      if (only && (r.type !== only.type || (only.namespace !== undefined && r.namespace !== only.namespace))) continue;
       for (var w = 0; w < words.length && ok; w++) ok = hay.indexOf(words[w]) >= 0;
       if (ok) rows.push(i);
     }
-    shown.textContent = rows.length + ' of ' + resources.length + ' resources';
+    shown.textContent = rows.length + ' of ' + resources.length + ' resources' + (only ? ' (type ' + only.type + (only.namespace === undefined ? '' : ' in ' + only.namespace) + ')' : '');
     setRows(rows);
+    return rows.length;
   }
-  search.addEventListener('input', filter);
+  search.addEventListener('input', function () { only = null; filter(); });
   document.getElementById('resources-ui').hidden = false;
   filter();
 
