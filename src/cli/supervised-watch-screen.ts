@@ -3,7 +3,7 @@ import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
 import type { Finding } from '../loaders/finding.js';
 import { EXIT } from './exit-codes.js';
 import { holdOutput } from './held-output.js';
-import type { CliIo, Terminal } from './io.js';
+import { useColor, type CliIo, type Terminal } from './io.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import { rowKey, type RoundView } from './ui/round-view.js';
 import { installUncaughtErrorTestHook } from './ui/uncaught-error-test-hook.js';
@@ -55,6 +55,9 @@ export async function superviseWatchScreen(
     // A session stuck in the project's code cannot close itself.
     setTimeout(() => void run.stop(), CLOSE_GRACE_MS).unref();
   };
+  const color = useColor(io, parsed.flags.color as boolean | undefined);
+  // ink colors with a chalk of its own, whose level supports-color reads once, as it loads.
+  if (!color) process.env.FORCE_COLOR = '0';
   const { startWatchScreen } = await import('./ui/watch-screen.js');
   const screen = startWatchScreen(
     terminal,
@@ -70,6 +73,8 @@ export async function superviseWatchScreen(
     },
     {
       stable: parsed.flags.stable === true,
+      // `NO_COLOR`, `FORCE_COLOR=0` and `--no-color` hold here as for apply.
+      color,
       detailOf: (_round, group, row) => {
         const run = current;
         if (run === undefined) return NO_DETAIL;

@@ -148,3 +148,24 @@ describe('cosi watch in a terminal, on a start-up error', () => {
     expect(screen).toMatch(/cosi\.config\.ts.*settings\.json is missing/);
   }, 60_000);
 });
+
+const ESC = '\u001b';
+
+describe('cosi watch in a terminal, with NO_COLOR', () => {
+  it('draws its screen without color, as apply prints without it', async () => {
+    // The first round converges: its header says so in green where color is on.
+    const colored = await startWatch();
+    const withColor = await tmux('capture-pane', '-p', '-e', '-t', SESSION);
+    expect(withColor).toMatch(new RegExp(`${ESC}\\[(?:3[0-7]|9[0-7])m`, 'u'));
+    process.kill(colored.cosi, 'SIGTERM');
+    await expectTerminalRestored(colored.statusFile);
+    await tmux('kill-server');
+
+    await startWatch({ NO_COLOR: '1' });
+    const screen = await tmux('capture-pane', '-p', '-e', '-t', SESSION);
+    expect(screen).toContain('converged');
+    expect(screen).not.toMatch(
+      new RegExp(`${ESC}\\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[0-9;]+)m`, 'u'),
+    );
+  }, 60_000);
+});

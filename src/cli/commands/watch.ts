@@ -103,9 +103,11 @@ export async function watch(
       : io.watchScreen
         ? io.watchScreen(controls, { stable })
         : io.terminal
-          ? (await import('../ui/watch-screen.js')).startWatchScreen(io.terminal, controls, {
-              stable,
-            })
+          ? (await importWatchScreen(useColor(io, flags.color))).startWatchScreen(
+              io.terminal,
+              controls,
+              { stable, color: useColor(io, flags.color) },
+            )
           : undefined;
   const colors = createColors(useColor(io, flags.color));
   let traced = Promise.resolve();
@@ -156,4 +158,10 @@ export async function watch(
   }
   if (unknownType !== undefined) throw new CliError(unknownType);
   return { exitCode: EXIT.ok, result: undefined };
+}
+
+/** The screen's module; without color, ink's own chalk (leveled once, as it loads) is told so. */
+async function importWatchScreen(color: boolean) {
+  if (!color) process.env.FORCE_COLOR = '0';
+  return import('../ui/watch-screen.js');
 }

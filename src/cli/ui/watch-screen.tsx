@@ -1,3 +1,4 @@
+import chalk from 'chalk';
 import { render } from 'ink';
 import type { Terminal } from '../io.js';
 import { guardTerminal } from './terminal-guard.js';
@@ -24,8 +25,14 @@ export function startWatchScreen(
     readonly stable?: boolean;
     /** Where the detail pane's lines come from (see `WatchAppProps.detailOf`). */
     readonly detailOf?: DetailSource;
+    /**
+     * `false`: no color (`NO_COLOR`, `FORCE_COLOR=0`, `--no-color`). The screen draws with
+     * chalk's shared instance, ink's too, whose level otherwise comes from the terminal alone.
+     */
+    readonly color?: boolean;
   } = {},
 ): WatchScreen {
+  if (options.color === false) chalk.level = 0;
   const { stdin } = terminal;
   const stdout = sizedTerminal(terminal.stdout);
   let round: RoundView | undefined;
