@@ -188,7 +188,7 @@ export function readRgd(
     report,
     compiler,
     options.celRules,
-    findStructuralProblems(schema),
+    findStructuralProblems(schema, { resourceRoot: false }),
   );
   if (!ok) return undefined;
   rgdKinds.add(definition);

@@ -2,13 +2,17 @@
  * The API server's rules for a CRD schema, beyond JSON Schema's: it must be *structural* (every
  * node says its `type`, unless it is `x-kubernetes-int-or-string` or keeps unknown fields), the
  * root is an object, and the keywords that make a schema non-structural or costly (`$ref`,
- * `patternProperties`, `uniqueItems: true`, ...) are refused.
+ * `patternProperties`, `uniqueItems: true`, ...) are refused. The rules for the extensions
+ * (`structural-extensions.ts`) and for `apiVersion`, `kind` and `metadata`
+ * (`structural-resource-meta.ts`) are checked at each typed node of the same walk.
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
+import { extensionProblems, preserveFalseProblem } from './structural-extensions.js';
+import { resourceMetaProblems, type ResourceLevel } from './structural-resource-meta.js';
 
 /** Keywords a CRD schema may not use. */
 const FORBIDDEN = new Set([
@@ -55,13 +59,36 @@ const NOT_IN_JUNCTORS: ReadonlyMap<string, (value: unknown) => string | undefine
   ['x-kubernetes-list-type', (value) => (value === undefined ? undefined : 'must be undefined')],
 ]);
 
+/** How {@link findStructuralProblems} reads a schema. */
+export interface StructuralCheckOptions {
+  /**
+   * Whether the schema is a whole resource's (a CRD version's `openAPIV3Schema`), whose
+   * `apiVersion`, `kind` and `metadata` the API server owns; false for a schema of one field (a
+   * kro ResourceGraphDefinition's `spec`). True unless said.
+   */
+  readonly resourceRoot?: boolean;
+}
+
 /** Every rule the schema breaks, at its node (paths inside the schema). */
-export function findStructuralProblems(schema: JsonSchema): SchemaProblem[] {
+export function findStructuralProblems(
+  schema: JsonSchema,
+  options: StructuralCheckOptions = {},
+): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
+  const resourceRoot = options.resourceRoot ?? true;
   if (schema.type !== 'object') {
     problems.push(problem([], 'type', 'the root of a CRD schema must be type: object'));
   }
-  walk(schema, [], true, problems);
+  if (resourceRoot && schema.additionalProperties !== undefined) {
+    problems.push(
+      problem(
+        ['additionalProperties'],
+        'additionalProperties',
+        'Forbidden: must not be used at the root',
+      ),
+    );
+  }
+  walk(schema, [], true, problems, false, resourceRoot ? 'root' : 'field');
   return problems;
 }
 
@@ -84,11 +111,14 @@ function walk(
   typed: boolean,
   problems: SchemaProblem[],
   skipAnyOf = false,
+  level: ResourceLevel = 'field',
 ): void {
+  const embedded = schema['x-kubernetes-embedded-resource'] === true;
   if (
     typed &&
     path.length > 0 &&
     schema.type === undefined &&
+    !embedded &&
     schema['x-kubernetes-int-or-string'] !== true &&
     schema['x-kubernetes-preserve-unknown-fields'] !== true
   ) {
@@ -108,12 +138,35 @@ function walk(
       }
     }
   }
-  if (schema.properties !== undefined && isPlainObject(schema.additionalProperties)) {
+  const preserveFalse = preserveFalseProblem(schema, path);
+  if (preserveFalse !== undefined) problems.push(preserveFalse);
+  if (typed) {
+    problems.push(...extensionProblems(schema, path));
+    problems.push(
+      ...resourceMetaProblems(schema, path, level === 'root' || !embedded ? level : 'embedded'),
+    );
+  } else if (isPlainObject(schema.properties) && 'metadata' in schema.properties) {
+    // A junctor reasoning about metadata could restrict it in ways the API server does not
+    // want, wherever it is.
+    problems.push(
+      problem(
+        [...path, 'properties', 'metadata'],
+        'metadata',
+        'Forbidden: must not be specified in a nested context',
+      ),
+    );
+  }
+  // additionalProperties: false beside properties is refused too (Go tests `!Allows ||
+  // Schema != nil`); true, or properties: {}, is no contradiction.
+  const hasProperties =
+    isPlainObject(schema.properties) && Object.keys(schema.properties).length > 0;
+  const additional = schema.additionalProperties;
+  if (hasProperties && (additional === false || isPlainObject(additional))) {
     problems.push(
       problem(
         [...path, 'additionalProperties'],
         'additionalProperties',
-        'properties and additionalProperties cannot both be given in a CRD schema',
+        'Forbidden: additionalProperties and properties are mutual exclusive',
       ),
     );
   }
