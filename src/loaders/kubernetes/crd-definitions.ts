@@ -38,6 +38,7 @@ import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
 import { findInvalidDefaults } from './invalid-defaults.js';
 import { findListTypeProblems } from './crd-list-types.js';
+import { preserveUnknownFieldsProblems } from './crd-preserve-unknown-fields.js';
 import { decodedSchema } from './schema-decoding.js';
 import { deferCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
@@ -65,6 +66,7 @@ const CRD_SCHEMA = {
       properties: {
         group: { type: 'string', minLength: 1 },
         scope: { enum: ['Namespaced', 'Cluster'] },
+        preserveUnknownFields: { type: 'boolean' },
         names: {
           type: 'object',
           required: ['plural', 'kind'],
@@ -279,6 +281,11 @@ export function readCrd(
         `the ${what} ${JSON.stringify(name)} must be a DNS-1035 label ${letters}, digits and "-", starting with a letter, at most 63)`,
       );
     }
+  }
+  for (const { pointer, message } of preserveUnknownFieldsProblems(
+    value.spec as Record<string, unknown>,
+  )) {
+    refuse(pointer, 'preserve-unknown-fields', message);
   }
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {

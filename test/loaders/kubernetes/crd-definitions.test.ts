@@ -870,6 +870,52 @@ ${spec}`);
     });
   });
 
+  describe('spec.preserveUnknownFields: true, which a v1 CRD may not set (validatePreserveUnknownFields)', () => {
+    const message = (f: Finding) => [f.pointer, f.message];
+
+    it('refuse it, pointing at x-kubernetes-preserve-unknown-fields instead', () => {
+      const { definitions, findings } = load(
+        backupCrd(VERSION_V1, '  preserveUnknownFields: true\n'),
+      );
+      expect(definitions).toEqual([]);
+      expect(findings.map((f) => [f.code, f.rule, f.line])).toEqual([
+        ['invalid-definition', 'preserve-unknown-fields', 9],
+      ]);
+      expect(findings.map(message)).toEqual([
+        [
+          '/spec/preserveUnknownFields',
+          'Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+        ],
+      ]);
+    });
+
+    it('say also that a schema with defaults, or a Webhook conversion, needs it false', () => {
+      const withDefault = VERSION_V1.replace(
+        'keep: { type: integer }',
+        'keep: { type: integer, default: 1 }',
+      );
+      const extra = '  preserveUnknownFields: true\n  conversion: { strategy: Webhook }\n';
+      expect(load(backupCrd(withDefault, extra)).findings.map(message)).toEqual([
+        [
+          '/spec/preserveUnknownFields',
+          'Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+        ],
+        [
+          '/spec/preserveUnknownFields',
+          'Invalid value: true: must be false in order to use defaults in the schema',
+        ],
+        [
+          '/spec/conversion/strategy',
+          'Invalid value: "Webhook": must be None if spec.preserveUnknownFields is true',
+        ],
+      ]);
+    });
+
+    it('take it false', () => {
+      expect(load(backupCrd(VERSION_V1, '  preserveUnknownFields: false\n')).findings).toEqual([]);
+    });
+  });
+
   describe("every keyword of the API server's JSONSchemaProps", () => {
     const crd = backupCrd(`    - name: v1
       served: true
