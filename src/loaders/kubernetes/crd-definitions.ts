@@ -200,6 +200,8 @@ const ETCD_REQUEST_LIMIT = 1.5 * 1024 * 1024;
  * CRD's shape, its name (`<plural>.<group>`, as the API server requires), a CRD with no served
  * version or not exactly one storage version, names against COSI's rules, a schema that is
  * invalid or not structural, a malformed printer column, a size no cluster takes. Empty when the CRD has an error.
+ * Past its shape, everything is reported in one run, as the API server's one error list holds
+ * it: a definition-level error does not hide the schemas' errors.
  */
 export function readCrd(
   value: Record<string, unknown>,
@@ -303,7 +305,8 @@ export function readCrd(
       `the CustomResourceDefinition ${expectedName} must have exactly one storage version, not ${storage.length}`,
     );
   }
-  if (report.hasErrors) return [];
+  // The schemas are checked even so: the API server's one error list holds their errors too.
+  const refused = report.hasErrors;
 
   const plural = camelPlural(spec.names.plural, spec.names.kind);
   const versions: CrdVersion[] = [];
@@ -311,7 +314,16 @@ export function readCrd(
   for (const [i, version] of spec.versions.entries()) {
     if (!version.served) continue;
     const at = ['spec', 'versions', i];
-    const definition = versionDefinition(spec, version, plural, at, report, compiler, options);
+    const definition = versionDefinition(
+      spec,
+      version,
+      plural,
+      at,
+      report,
+      compiler,
+      options,
+      refused,
+    );
     if (definition === undefined) failed = true;
     else
       versions.push({
@@ -330,6 +342,12 @@ function isStatusSubresource(status: unknown): boolean {
   return typeof status === 'object' && status !== null;
 }
 
+/**
+ * A served version's definition, its problems reported. `refused` says the CRD already has a
+ * definition-level error (a version name, the storage versions): no definition is made then,
+ * but the schema is still checked, so that one run reports everything the API server's single
+ * error list holds. Undefined when the version (or the CRD) is refused.
+ */
 function versionDefinition(
   spec: CrdSpec,
   version: CrdVersionSpec,
@@ -338,10 +356,10 @@ function versionDefinition(
   report: DocumentReport,
   compiler: SchemaCompiler,
   options: CrdReadOptions,
+  refused: boolean,
 ): ResourceDefinition | undefined {
   const written = version.schema?.openAPIV3Schema;
   const schema = written === undefined ? undefined : decodedSchema(written);
-  const schemaAt = [...at, 'schema', 'openAPIV3Schema'];
   if (schema === undefined) {
     report.add(
       'invalid-definition',
@@ -351,12 +369,20 @@ function versionDefinition(
     );
     return undefined;
   }
+  const type = version.storage
+    ? `${plural}.${spec.group}`
+    : `${plural}.${version.name}.${spec.group}`;
+  const check = (into: DocumentReport): boolean =>
+    checkVersionSchema(schema, type, [...at, 'schema', 'openAPIV3Schema'], into, compiler, options);
   const columns = printColumns(version, at, report);
-  if (columns === undefined) return undefined;
+  if (refused || columns === undefined) {
+    check(report);
+    return undefined;
+  }
   let definition: ResourceDefinition;
   try {
     definition = createDefinition({
-      type: version.storage ? `${plural}.${spec.group}` : `${plural}.${version.name}.${spec.group}`,
+      type,
       displayType: spec.names.kind,
       ...(version.storage
         ? {
@@ -384,25 +410,9 @@ function versionDefinition(
       error.message,
       { rule: error.rule },
     );
+    check(report);
     return undefined;
   }
-  const check = (into: DocumentReport): boolean =>
-    checkDefinitionSchema(
-      schema,
-      definition.type,
-      jsonPointer(schemaAt),
-      into,
-      compiler,
-      options.celRules,
-      [
-        ...findStructuralProblems(schema),
-        ...findListTypeProblems(schema),
-        // Only a schema that compiles has defaults worth checking against it.
-        ...(compiler.compile(schema).problems.length === 0
-          ? findInvalidDefaults(schema, compiler)
-          : []),
-      ],
-    );
   if (options.deferSchemaCheck === true) {
     // Compiling a schema and its rules is most of a CRD's cost: only a used one pays it.
     deferCheck(definition, () => {
@@ -413,6 +423,36 @@ function versionDefinition(
     return definition;
   }
   return check(report) ? definition : undefined;
+}
+
+/**
+ * Reports what is wrong with a version's schema (JSON Schema, structural rules, list types,
+ * defaults, CEL rules) at its node in the CRD; false when something was.
+ */
+function checkVersionSchema(
+  schema: JsonSchema,
+  type: string,
+  schemaAt: (string | number)[],
+  report: DocumentReport,
+  compiler: SchemaCompiler,
+  options: CrdReadOptions,
+): boolean {
+  return checkDefinitionSchema(
+    schema,
+    type,
+    jsonPointer(schemaAt),
+    report,
+    compiler,
+    options.celRules,
+    [
+      ...findStructuralProblems(schema),
+      ...findListTypeProblems(schema),
+      // Only a schema that compiles has defaults worth checking against it.
+      ...(compiler.compile(schema).problems.length === 0
+        ? findInvalidDefaults(schema, compiler)
+        : []),
+    ],
+  );
 }
 
 /**

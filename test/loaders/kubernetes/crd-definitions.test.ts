@@ -214,6 +214,43 @@ spec:
     ]);
   });
 
+  it("report a definition's errors and its schemas' in one run, as the API server's one error list", () => {
+    const broken = VERSION_V1.replace('name: v1', 'name: V1').replace(
+      'keep: { type: integer }',
+      'keep: { type: integer }\n                tags: { type: array, uniqueItems: true, items: { type: string } }',
+    );
+    const second = VERSION_V1.replace('name: v1', 'name: v2').replace(
+      'keep: { type: integer }',
+      'keep: { type: integer }\n                other: { minimum: 1 }',
+    );
+    const { definitions, findings } = load(backupCrd(broken + second));
+    expect(definitions).toEqual([]);
+    expect(findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
+      ['invalid-definition', 'storage-version', '/spec/versions'],
+      ['invalid-definition', 'version-name', '/spec/versions/0/name'],
+      [
+        'invalid-schema',
+        'uniqueItems',
+        '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tags/uniqueItems',
+      ],
+      [
+        'invalid-schema',
+        'type',
+        '/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/other',
+      ],
+    ]);
+  });
+
+  it("report a refused printer column and the version's schema errors together", () => {
+    const version = `${VERSION_V1.replace('keep: { type: integer }', 'keep: { minimum: 1 }')}      additionalPrinterColumns:
+        - { name: Keep, type: integer, jsonPath: spec.keep }
+`;
+    expect(load(backupCrd(version)).findings.map((f) => [f.code, f.rule])).toEqual([
+      ['invalid-schema', 'type'],
+      ['invalid-definition', 'invalid-print-column'],
+    ]);
+  });
+
   it('report a CRD defined twice at the second one', () => {
     const text = backupCrd(VERSION_V1);
     const { findings } = loadManifests([
