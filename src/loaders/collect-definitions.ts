@@ -23,7 +23,7 @@ import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules.js';
 import type { KubernetesRelease } from './kubernetes/kubernetes-release.js';
 import { KubernetesKinds, type SchemaKindSource } from './kubernetes/kubernetes-kinds.js';
-import { isKubernetesList, listItems } from './kubernetes/kubernetes-list.js';
+import { isKubernetesList, listItems, listItemValues } from './kubernetes/kubernetes-list.js';
 import { lazyAdmissionCel } from './kubernetes/admission-expressions.js';
 import { isXrdDocument, xrdCrds } from './kubernetes/crossplane-xrd.js';
 import {
@@ -418,7 +418,7 @@ export function holdsDefinitionDocuments(
   const isDefinitionDocument = (value: unknown): boolean => {
     if (isKubernetesShaped(value)) {
       if (isKubernetesList(value)) {
-        return (value.items as unknown[]).some(
+        return listItemValues(value).some(
           (item) => isKubernetesShaped(item) && isDefinitionDocument(item),
         );
       }

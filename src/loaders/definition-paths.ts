@@ -17,7 +17,7 @@ import { lazyCrdDefinitions } from './kubernetes/lazy-crd-definitions.js';
 import { isXrdDocument } from './kubernetes/crossplane-xrd.js';
 import { isConstraintTemplateDocument } from './kubernetes/gatekeeper-constraint-template.js';
 import { groupKindOf, isKubernetesShaped } from './kubernetes/kubernetes-shape.js';
-import { isKubernetesList } from './kubernetes/kubernetes-list.js';
+import { isKubernetesList, listItemValues } from './kubernetes/kubernetes-list.js';
 import { isPlainObject } from './manifest-document.js';
 import { nodeFileSystem } from './manifest-file-system.js';
 import { parseManifest, type ParsedManifest } from './parse-manifest.js';
@@ -181,7 +181,7 @@ function hasCompiledNowRules(value: unknown): boolean {
  */
 function isDefinition(value: unknown): boolean {
   if (isKubernetesShaped(value) && isKubernetesList(value)) {
-    return (value.items as unknown[]).some(isDefinition);
+    return listItemValues(value).some(isDefinition);
   }
   if (isKubernetesShaped(value)) {
     return isCrdDocument(value) || isXrdDocument(value) || isConstraintTemplateDocument(value);

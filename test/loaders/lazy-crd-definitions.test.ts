@@ -175,6 +175,23 @@ describe('the CRDs of --definitions, parsed when used', () => {
     expect(definitions.map((d) => d.type)).toEqual(['Gadgets.example.org']);
   });
 
+  it('reads the CRDs of a CustomResourceDefinitionList whose items name no type, as kubectl does', async () => {
+    const items = GADGETS.trimEnd()
+      .split('\n')
+      .slice(2)
+      .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
+      .join('\n');
+    await writeFile(
+      path.join(dir, 'crds', 'gadgets.yaml'),
+      `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinitionList\nitems:\n${items}\n`,
+    );
+    const { definitions, findings } = await readDefinitionPaths(['crds/gadgets.yaml'], {
+      cwd: dir,
+    });
+    expect(findings).toEqual([]);
+    expect(definitions.map((d) => d.type)).toEqual(['Gadgets.example.org']);
+  });
+
   it('parses at once files that define the same type twice, so the duplicate is reported', async () => {
     await writeFile(
       path.join(dir, 'crds', 'more-gadgets.yaml'),

@@ -83,6 +83,43 @@ describe('ManifestCache', () => {
     expect(cache.load(FILES).parsed).toEqual(['a.yaml']);
   });
 
+  it('takes the CRDs of a CustomResourceDefinitionList whose items name no type as definitions, as a full load does', () => {
+    const files: ManifestFile[] = [
+      {
+        path: 'backup.yaml',
+        text: 'apiVersion: example.org/v1\nkind: Backup\nmetadata: {name: b}\nspec: {keep: 0}\n',
+      },
+      {
+        path: 'crds.yaml',
+        text: [
+          'apiVersion: apiextensions.k8s.io/v1',
+          'kind: CustomResourceDefinitionList',
+          'items:',
+          '- metadata: {name: backups.example.org}',
+          '  spec:',
+          '    group: example.org',
+          '    names: {plural: backups, kind: Backup}',
+          '    scope: Namespaced',
+          '    versions:',
+          '    - name: v1',
+          '      served: true',
+          '      storage: true',
+          '      schema:',
+          '        openAPIV3Schema:',
+          '          type: object',
+          '          properties:',
+          '            spec: {type: object, properties: {keep: {type: integer, minimum: 1}}}',
+          '',
+        ].join('\n'),
+      },
+    ];
+    const { resolved: _r, parsed: _p, ...load } = countingCache().cache.load(files);
+    expect(load).toEqual(loadManifests(files));
+    expect(load.findings.map((f) => [f.code, f.file])).toEqual([
+      ['schema-violation', 'backup.yaml'],
+    ]);
+  });
+
   it('re-resolves unchanged files when an edit elsewhere removes the type they use', () => {
     const { cache, parse } = countingCache();
     cache.load(FILES);

@@ -1,12 +1,13 @@
 /**
  * `kind: List` documents, as `kubectl get TYPE -o yaml` prints several objects: each of `items` is
  * read as a document of its own (a resource, or a CRD), and findings about it point into the
- * list (`/items/2/spec/replicas`).
+ * list (`/items/2/spec/replicas`). A typed list (`ConfigMapList`, as the API server returns a
+ * list) gives its items without `apiVersion` and `kind`, which kubectl fills in from the list.
  */
 
 import { DocumentReport } from '../document-report.js';
 import type { Finding } from '../finding.js';
-import { describe } from '../manifest-document.js';
+import { describe, isPlainObject } from '../manifest-document.js';
 import type { ParsedDocument } from '../parsed-document.js';
 import type { Position } from '../position.js';
 
@@ -15,6 +16,30 @@ export function isKubernetesList(value: Record<string, unknown>): boolean {
   return (
     typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)
   );
+}
+
+/**
+ * The items of a list as kubectl reads them (apimachinery's `decodeToList`): in a typed list
+ * (`PodList`, `ConfigMapList`: the API server writes no type into their items), an item with
+ * neither `apiVersion` nor `kind` takes the list's `apiVersion` and its kind without `List`. An
+ * item that says either is left as written, and so are the items of a `kind: List`, which name
+ * no kind to take.
+ */
+export function listItemValues(list: Record<string, unknown>): unknown[] {
+  const items = list.items as unknown[];
+  const kind = typeof list.kind === 'string' ? list.kind.slice(0, -'List'.length) : '';
+  if (kind === '') return items;
+  const apiVersion = typeof list.apiVersion === 'string' ? list.apiVersion : '';
+  return items.map((item) => {
+    if (!isPlainObject(item) || isNonEmptyString(item.kind) || isNonEmptyString(item.apiVersion)) {
+      return item;
+    }
+    return { ...item, ...(apiVersion === '' ? {} : { apiVersion }), kind };
+  });
+}
+
+function isNonEmptyString(value: unknown): boolean {
+  return typeof value === 'string' && value !== '';
 }
 
 /** Findings about one item of a list: pointers are relative to the item. */
@@ -56,7 +81,7 @@ export function listItems(
   readonly objects: { readonly item: Record<string, unknown>; readonly report: ListItemReport }[];
   readonly notObjects: ListItemReport[];
 } {
-  const items = value.items as unknown[];
+  const items = listItemValues(value);
   const objects: { item: Record<string, unknown>; report: ListItemReport }[] = [];
   const notObjects: ListItemReport[] = [];
   items.forEach((item, i) => {

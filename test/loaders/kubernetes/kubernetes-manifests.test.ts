@@ -438,6 +438,31 @@ ${crd}  - apiVersion: example.org/v1
     ]);
   });
 
+  it("give the items of a typed list (ClusterBackupList) that name no type the list's apiVersion and kind, as kubectl does", () => {
+    const list = `apiVersion: example.org/v1
+kind: ClusterBackupList
+items:
+  - metadata: { name: typed }
+    spec: { keep: 2 }
+  - metadata: { name: bad }
+    spec: { keep: 0 }
+  - kind: ClusterBackup
+    metadata: { name: half }
+`;
+    const { resources, findings } = loadManifests([
+      { path: 'crd.yaml', text: CRD },
+      { path: 'list.yaml', text: list },
+    ]);
+    expect(resources.map((r) => [r.resource.metadata.type, r.resource.metadata.id])).toEqual([
+      ['ClusterBackups.example.org', 'typed'],
+    ]);
+    // The bad item is checked as a ClusterBackup; one that names its kind keeps what it wrote.
+    expect(findings.map((f) => [f.code, f.pointer])).toEqual([
+      ['schema-violation', '/items/1/spec/keep'],
+      ['missing-field', '/items/2/apiVersion'],
+    ]);
+  });
+
   it('say of a List without a list of items, or a List in a List, that kubectl applies one List deep', () => {
     const { findings } = loadManifests([
       {
