@@ -12,6 +12,7 @@ import { isPlainObject, type ManifestHeader } from '../manifest-document.js';
 import { checkAgainstSchema } from '../definition-schema.js';
 import type { ApiServerWording, CompiledSchema, SchemaProblem } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
+import { zeroNullStringMapValues } from './string-map-nulls.js';
 import { findUnknownFields } from './unknown-fields.js';
 import { builtinReleaseOf } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
@@ -146,7 +147,11 @@ export function checkKubernetesDocument(
     // by the API server) is no finding.
     document.spec = {};
   }
-  if (release !== undefined) dropDefaultedEmptyStrings(document, group, kind.kind);
+  if (release !== undefined) {
+    dropDefaultedEmptyStrings(document, group, kind.kind);
+    // Go keeps a null map element as "" where a custom resource's is pruned (below).
+    zeroNullStringMapValues(document, schema);
+  }
   applyDefaults(document, schema);
   const unknown = [
     ...findUnknownFields(document, schema),

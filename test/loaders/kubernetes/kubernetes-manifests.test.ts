@@ -286,6 +286,33 @@ describe('Kubernetes-shaped manifests', () => {
     ).toEqual([[{ breakglass: '' }, { note: '' }]]);
   });
 
+  it("keep a null in a built-in object's map of strings as the API server stores it, the empty string; drop it in a custom resource's", () => {
+    const { findings, resources } = loadManifests([
+      {
+        path: 'cm.yaml',
+        text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\ndata:\n  a: "1"\n  empty: ~\nbinaryData: { none: ~ }\n',
+      },
+      {
+        path: 'pod.yaml',
+        text: 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n  nodeSelector: { disk: ~ }\n  containers: [{ name: c, image: nginx }]\n',
+      },
+      {
+        path: 'crd.yaml',
+        text: CRD.replace(
+          'keep: { type: integer, minimum: 1 }',
+          'tags: { type: object, additionalProperties: { type: string } }',
+        ),
+      },
+      backup('metadata: { name: b }\nspec: { tags: { a: x, gone: ~ } }\n'),
+    ]);
+    expect(findings).toEqual([]);
+    const spec = (id: string) =>
+      resources.find((r) => r.resource.metadata.id === id)?.resource.spec;
+    expect(spec('c')).toEqual({ data: { a: '1', empty: '' }, binaryData: { none: '' } });
+    expect(spec('p')).toMatchObject({ spec: { nodeSelector: { disk: '' } } });
+    expect(spec('b')).toEqual({ spec: { tags: { a: 'x' } } });
+  });
+
   it("report a kind nothing defines once, at its kind; a component's configuration file as one", () => {
     const { findings } = loadManifests([
       {
