@@ -21,6 +21,7 @@ import {
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { podSpecOf } from './pod-spec-paths.js';
 import {
+  canonicalQuantity,
   compareQuantities,
   parseResourceQuantity,
   quantityError,
@@ -134,6 +135,15 @@ export function portNameProblems(name: string): string[] {
   return problems;
 }
 
+/**
+ * A quantity as the API server prints it in a message (`Quantity.String()`, canonical: `0.5` is
+ * `500m`, `+1Ki` is `1Ki`, `1000` is `1k`); as written when it does not parse.
+ */
+function goQuantity(written: string | number): string {
+  const text = String(written);
+  return canonicalQuantity(text) ?? text;
+}
+
 function resourceProblems(resources: unknown, add: Add): void {
   if (!isPlainObject(resources)) return;
   const named = ['limits', 'requests'].flatMap((part) =>
@@ -162,7 +172,7 @@ function resourceProblems(resources: unknown, add: Add): void {
         add(
           [part, name],
           'quantity',
-          invalidValue(String(written), 'must be greater than or equal to 0'),
+          invalidValue(goQuantity(written), 'must be greater than or equal to 0'),
         );
         continue;
       }
@@ -176,8 +186,9 @@ function resourceProblems(resources: unknown, add: Add): void {
   };
   const limits = read('limits');
   const requests = read('requests');
+  // Go prints the quantities it parsed (`Quantity.String()`), not what was written.
   const written = (part: 'limits' | 'requests', name: string): string =>
-    String((resources[part] as Record<string, unknown>)[name]);
+    goQuantity((resources[part] as Record<string, unknown>)[name] as string | number);
   for (const [name, request] of requests) {
     const limit = limits.get(name);
     // A resource that cannot be overcommitted (huge pages, an extended one) has its limit.

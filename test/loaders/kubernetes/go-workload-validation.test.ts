@@ -326,6 +326,43 @@ ${containers}`;
     expect(findings.every((f) => f.file === 'app.yaml' && f.line > 0)).toBe(true);
   });
 
+  it('prints the quantities of a request above its limit as Go prints them (Quantity.String())', () => {
+    const findings = load(
+      pod(`    - name: c
+      image: nginx
+      resources:
+        limits: { cpu: "0.5", memory: 1e3, nvidia.com/gpu: "2" }
+        requests: { cpu: 600m, memory: "+1Ki", nvidia.com/gpu: "+1" }
+`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/resources/requests',
+        'Invalid value: "600m": must be less than or equal to cpu limit of 500m',
+      ],
+      [
+        '/spec/containers/0/resources/requests',
+        'Invalid value: "1Ki": must be less than or equal to memory limit of 1k',
+      ],
+      [
+        '/spec/containers/0/resources/requests',
+        'Invalid value: "1": must be equal to nvidia.com/gpu limit of 2',
+      ],
+    ]);
+  });
+
+  it('prints a negative quantity as Go prints it (ValidateNonnegativeQuantity)', () => {
+    const findings = load(
+      pod(`    - { name: c, image: nginx, resources: { limits: { cpu: "-0.5" } } }\n`),
+    );
+    expect(findings.map(at)).toEqual([
+      [
+        '/spec/containers/0/resources/limits/cpu',
+        'Invalid value: "-500m": must be greater than or equal to 0',
+      ],
+    ]);
+  });
+
   it.each([
     ['a-very-long-port-name', 'must be no more than 15 characters'],
     ['8080', 'must contain at least one letter (a-z)'],
