@@ -138,6 +138,10 @@ function walk(
       }
     }
   }
+  if (typed && schema.type === 'array' && schema.items === undefined) {
+    // An array's items must be typed like any field (`items: Required value`).
+    problems.push(problem(path, 'items', 'items: Required value: must be specified'));
+  }
   const preserveFalse = preserveFalseProblem(schema, path);
   if (preserveFalse !== undefined) problems.push(preserveFalse);
   if (typed) {

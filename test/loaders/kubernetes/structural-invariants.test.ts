@@ -164,6 +164,16 @@ describe('a CRD schema is refused where the API server finds it not structural',
     ]);
   });
 
+  it('refuse an array without items (validateStructuralInvariants)', () => {
+    expect(
+      problems(`          type: object
+          properties:
+            tags: { type: array }
+            ok: { type: array, items: { type: string } }
+`),
+    ).toEqual([['/properties/tags', 'items: Required value: must be specified']]);
+  });
+
   it('refuse additionalProperties at the root', () => {
     expect(
       problems(`          type: object
