@@ -11,11 +11,17 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { createFinding, type Finding } from './finding.js';
 import type { ManifestHeader } from './manifest-document.js';
-import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import { didYouMean } from './did-you-mean.js';
-import type { BuiltinKinds } from './kubernetes/builtin-kinds.js';
-import { splitApiVersion } from './kubernetes/kubernetes-shape.js';
-import type { ResourceDocument } from './resource-document.js';
+
+/** The built-in kinds of the release, as far as names go (`BuiltinKinds`). */
+export interface BuiltinKindNames {
+  /** The kind a user's name stands for, as kubectl resolves it (`deploy`, `secrets`). */
+  findByName(name: string): ResourceDefinition | undefined;
+  /** The kind of a cosi type name (`Secrets.core`). */
+  findByType(type: string): ResourceDefinition | undefined;
+  /** Every kind of the release. */
+  kinds(): string[];
+}
 
 /** What one flag's names stand for. */
 interface KindNames {
@@ -35,8 +41,8 @@ export class KindFilter {
 
   constructor(
     options: { readonly skipKinds?: readonly string[]; readonly rejectKinds?: readonly string[] },
-    readonly kinds: KubernetesKinds,
     readonly registry: DefinitionRegistry,
+    readonly builtins: BuiltinKindNames | undefined,
   ) {
     this.#skip = this.#names(options.skipKinds ?? []);
     this.#reject = this.#names(options.rejectKinds ?? []);
@@ -65,11 +71,11 @@ export class KindFilter {
       for (const literal of new Set([lower, lower.replace(/^core\//, '')])) {
         add(names.literal, literal, name);
       }
-      for (const definition of resolveKindName(name, this.registry, this.kinds.builtins)) {
+      for (const definition of resolveKindName(name, this.registry, this.builtins)) {
         add(names.types, definition.type, name);
         const k8s = definition.kubernetes;
         if (k8s !== undefined) {
-          add(names.groupKinds, `${splitApiVersion(k8s.apiVersion).group}/${k8s.kind}`, name);
+          add(names.groupKinds, `${groupOf(k8s.apiVersion)}/${k8s.kind}`, name);
         }
       }
     }
@@ -88,7 +94,7 @@ export class KindFilter {
       );
     } else if (header.type !== undefined) {
       matched.push(...(names.literal.get(header.type.toLowerCase()) ?? []));
-      for (const definition of resolveKindName(header.type, this.registry, this.kinds.builtins)) {
+      for (const definition of resolveKindName(header.type, this.registry, this.builtins)) {
         matched.push(...(names.types.get(definition.type) ?? []));
       }
     }
@@ -106,7 +112,7 @@ function add(map: Map<string, string[]>, key: string, name: string): void {
 function resolveKindName(
   name: string,
   registry: DefinitionRegistry,
-  builtins: BuiltinKinds | undefined,
+  builtins: BuiltinKindNames | undefined,
 ): ResourceDefinition[] {
   const found: ResourceDefinition[] = [];
   try {
@@ -125,9 +131,9 @@ function resolveKindName(
  */
 export function unknownKindFilters(
   options: { readonly skipKinds?: readonly string[]; readonly rejectKinds?: readonly string[] },
-  documents: readonly ResourceDocument[],
+  documents: readonly { readonly kind: string; readonly apiVersion?: string }[],
   registry: DefinitionRegistry,
-  builtins: BuiltinKinds | undefined,
+  builtins: BuiltinKindNames | undefined,
 ): Finding[] {
   const flags = [
     ['--skip-kinds', options.skipKinds ?? [], 'skips'],
@@ -165,4 +171,10 @@ export function unknownKindFilters(
     }
   }
   return findings;
+}
+
+/** The group of an apiVersion (`apps/v1` -> `apps`; the core group, `v1`, is ``). */
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash === -1 ? '' : apiVersion.slice(0, slash);
 }

@@ -105,7 +105,7 @@ export function loadResources(
     wording,
     (kind) => collected.kinds.isClusterScoped(kind),
   );
-  const kinds = new KindFilter(rules, collected.kinds, collected.registry);
+  const kinds = new KindFilter(rules, collected.registry, collected.kinds.builtins);
   for (const pendingDocument of collected.pending) {
     const { report, header: written, headerFindings = [] } = pendingDocument;
     let header = written;

@@ -14,6 +14,7 @@ import {
   renumber,
 } from './two-variable-comprehensions.js';
 import type { ExprNode } from './type-check.js';
+import { isBindCall } from './bind-call.js';
 
 /**
  * The rewritten form of the call `target.name(args)`, or `undefined` when it is not one of the
@@ -142,21 +143,6 @@ function expandSortBy(
     },
   });
   return call(SORT_BY_KEYS_FUNCTION, [keys], target);
-}
-
-/** Whether `target.name(args)` is `cel.bind(x, init, body)`, `x` a plain name. */
-export function isBindCall(
-  name: string,
-  target: ExprNode | undefined,
-  args: readonly ExprNode[],
-): boolean {
-  return (
-    name === 'bind' &&
-    target?.exprKind.case === 'identExpr' &&
-    (target.exprKind.value as { name: string }).name === 'cel' &&
-    args.length === 3 &&
-    args[0]?.exprKind.case === 'identExpr'
-  );
 }
 
 /** `cel.bind(x, init, body)` expanded (see {@link expandMacroCalls}), or `undefined`. */

@@ -25,7 +25,7 @@ import {
   type CelType,
   type PrimitiveKind,
 } from './cel-types.js';
-import { isBindCall } from './macro-calls.js';
+import { isBindCall } from './bind-call.js';
 import { literalEntries } from './literal-entries.js';
 import { OPT_INDEX, OPT_SELECT, type ExprNode } from './optional-syntax.js';
 
