@@ -253,6 +253,60 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('lets Tab walk the resource table past the rows first drawn, and out of it, never losing focus', async () => {
+    // What has the focus: the page itself (`BODY`), or an element's text.
+    const focused = (page: Page) =>
+      page.evaluate<string>(
+        'document.activeElement === null || document.activeElement === document.body ? "BODY" : (document.activeElement.textContent || document.activeElement.tagName)',
+      );
+    // 10,000 rows, of which about 40 are in the page at a time.
+    const large10k = await openReport(large);
+    await expect
+      .poll(() => large10k.page.locator('#shown').textContent())
+      .toBe('10000 of 10000 resources');
+    await large10k.page.locator('#search').focus();
+    const walked: string[] = [];
+    for (let i = 0; i < 80; i++) {
+      await large10k.page.keyboard.press('Tab');
+      walked.push(await focused(large10k.page));
+    }
+    expect(walked).not.toContain('BODY');
+    const ids = walked.filter((t) => /^vm-\d{5}$/.test(t));
+    expect(ids.slice(0, 3)).toEqual(['vm-00000', 'vm-00001', 'vm-00002']);
+    expect(ids.at(-1)).toBe(`vm-${String(ids.length - 1).padStart(5, '0')}`);
+    expect(ids.length).toBeGreaterThan(60);
+    await large10k.page.context().close();
+    // 13 rows: after the last, Tab leaves the table for the timeline, and does not start it again.
+    const { page } = await openReport(passing);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    await page.locator('#search').focus();
+    const after: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      await page.keyboard.press('Tab');
+      after.push(await focused(page));
+    }
+    expect(after, after.join(' ')).not.toContain('BODY');
+    // The table's scroll box first (it scrolls by keyboard), then each row's id.
+    expect(after[0]?.trim()).toMatch(/^NamespaceTypeID/);
+    expect(after.slice(1, 14)).toEqual([
+      'node-a',
+      'node-b',
+      'node-a',
+      'node-b',
+      'db-1',
+      'web-1',
+      'web-2',
+      'db-1',
+      'web-1',
+      'web-2',
+      'db-1',
+      'web-1',
+      'web-2',
+    ]);
+    expect(after[14]?.trim()).toMatch(/^#Virtual time/);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

@@ -239,17 +239,32 @@ export const REPORT_SCRIPT = String.raw`
 
   // A table of which only the rows in view are in the page.
   function virtualTable(scroller, body, columns, rowOf) {
-    var rowHeight = 28, rows = [];
-    function draw() {
+    var rowHeight = 28, rows = [], made = new Map();
+    function spacer() {
+      return h('tr', { class: 'spacer', 'aria-hidden': 'true' }, [h('td', { colspan: String(columns) })]);
+    }
+    var top = spacer(), bottom = spacer();
+    body.replaceChildren(top, bottom);
+    // The rows in view and a margin around them are in the page. A row that stays in range
+    // stays the same element, so the row a Tab focused (and the browser scrolled to) keeps its
+    // focus while the rows around it change: rebuilt, it lost focus to the page.
+    function draw(reset) {
       var first = Math.max(0, Math.floor(scroller.scrollTop / rowHeight) - 10);
       var last = Math.min(rows.length, first + Math.ceil(scroller.clientHeight / rowHeight) + 20);
-      var out = [h('tr', { class: 'spacer', 'aria-hidden': 'true' }, [h('td', { colspan: String(columns), style: 'height:' + first * rowHeight + 'px' })])];
-      for (var n = first; n < last; n++) out.push(rowOf(rows[n]));
-      out.push(h('tr', { class: 'spacer', 'aria-hidden': 'true' }, [h('td', { colspan: String(columns), style: 'height:' + (rows.length - last) * rowHeight + 'px' })]));
-      body.replaceChildren.apply(body, out);
+      made.forEach(function (tr, n) {
+        if (reset || n < first || n >= last) { tr.remove(); made.delete(n); }
+      });
+      var before = bottom;
+      for (var n = last - 1; n >= first; n--) {
+        var tr = made.get(n);
+        if (!tr) { tr = rowOf(rows[n]); made.set(n, tr); body.insertBefore(tr, before); }
+        before = tr;
+      }
+      top.firstChild.style.height = first * rowHeight + 'px';
+      bottom.firstChild.style.height = (rows.length - last) * rowHeight + 'px';
     }
-    scroller.addEventListener('scroll', function () { requestAnimationFrame(draw); });
-    return function (next) { rows = next; scroller.scrollTop = 0; draw(); };
+    scroller.addEventListener('scroll', function () { requestAnimationFrame(function () { draw(false); }); });
+    return function (next) { rows = next; scroller.scrollTop = 0; draw(true); };
   }
   // A cell cut short by its column shows the whole text on hover.
   function cell(content) { return h('td', typeof content === 'string' ? { title: content } : {}, [content]); }
