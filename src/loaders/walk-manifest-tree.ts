@@ -321,7 +321,11 @@ class ManifestWalker {
     }
   }
 
-  /** A glob (`manifests/**\/*.yaml`): every file it matches, as if given one by one. */
+  /**
+   * A glob (`manifests/**\/*.yaml`): every file it matches, as if given one by one; and what it
+   * matches that is no file, a link to nothing or a named pipe, reported as a walk reports it.
+   * tinyglobby leaves those out, and a glob's run passed where the directory's failed.
+   */
   async #addGlob(pattern: string): Promise<void> {
     const { glob } = await import('tinyglobby');
     const matches = await glob(pattern, {
@@ -329,11 +333,21 @@ class ManifestWalker {
       onlyFiles: true,
       expandDirectories: false,
     });
-    if (matches.length === 0) {
+    const { globLeftovers } = await import('./glob-leftovers.js');
+    const others = await globLeftovers(this.fs, this.cwd, pattern, new Set(matches));
+    if (matches.length === 0 && others.length === 0) {
       this.#report('path-not-found', pattern, `${pattern} matches no file`);
       return;
     }
     for (const match of matches.sort(compareStrings)) await this.addPath(match);
+    for (const other of others) {
+      try {
+        await this.fs.stat(path.resolve(this.cwd, other));
+        this.findings.push(unreadableFile(other, `${other} is not a regular file`));
+      } catch (error) {
+        this.#reportError(other, error);
+      }
+    }
   }
 
   /** Directories named on purpose that the ignore patterns would skip: walked without them. */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -196,6 +197,26 @@ describe('readManifests', () => {
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  it('reports what a glob matches that is no file, as a walk of the directory does: a link to nothing, a named pipe', async () => {
+    await tree({ 'm/definitions.yaml': DEFINITION, 'm/a.yaml': vm('a') });
+    await symlink('../moved-away.yaml', path.join(dir, 'm/base.yaml'));
+    execFileSync('mkfifo', [path.join(dir, 'm/pipe.yaml')]);
+    const walked = await readManifests(['m'], { cwd: dir });
+    const globbed = await readManifests(['m/*.yaml'], { cwd: dir });
+    const deep = await readManifests(['m/**'], { cwd: dir });
+    const expected: Where[] = [
+      ['unreadable-file', 'm/base.yaml'],
+      ['unreadable-file', 'm/pipe.yaml'],
+    ];
+    expect(walked.findings.map(where)).toEqual(expected);
+    expect(globbed.findings.map(where)).toEqual(expected);
+    expect(deep.findings.map(where)).toEqual(expected);
+    expect(globbed.files).toEqual(['m/a.yaml', 'm/definitions.yaml']);
+    // What the glob does not match stays unsaid.
+    const other = await readManifests(['m/a*.yaml', 'm/definitions.yaml'], { cwd: dir });
+    expect(other.findings).toEqual([]);
   });
 
   it('keeps absolute paths absolute', async () => {
