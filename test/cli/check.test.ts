@@ -97,6 +97,25 @@ describe('cosi check', { timeout: 60_000 }, () => {
     }
   });
 
+  it('counts a file that failed whole (not UTF-8) in its summary, in text and JSON', async () => {
+    const dir = await temporaryDirectory('cosi-check-whole-');
+    await writeStarterProject(dir);
+    await writeFile(
+      path.join(dir, 'manifests/latin1.yaml'),
+      Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]),
+    );
+    const text = await cli(['check'], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(
+      'manifests: 2 resources in 2 files: 2 valid, 0 invalid, 1 file failed whole',
+    );
+    const json = await cli(['check', '-o', 'json'], { cwd: dir });
+    expect((JSON.parse(json.stdout) as { resources: unknown }).resources).toMatchObject({
+      invalid: 0,
+      failedFiles: 1,
+    });
+  });
+
   it.each(INVALID)(
     'fails fixtures/invalid/%s with exit 1 and positioned findings',
     async (name) => {

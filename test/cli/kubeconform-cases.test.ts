@@ -173,7 +173,14 @@ describe("kubeconform's acceptance cases", () => {
       resources: unknown;
       cases: { resource?: { kind: string; name: string; status: string } }[];
     };
-    expect(report.resources).toEqual({ resources: 6, files: 1, valid: 5, invalid: 1, skipped: 0 });
+    expect(report.resources).toEqual({
+      resources: 6,
+      files: 1,
+      valid: 5,
+      invalid: 1,
+      skipped: 0,
+      failedFiles: 0,
+    });
     expect(
       report.cases.filter((c) => c.resource?.status === 'invalid').map((c) => c.resource?.kind),
     ).toEqual(['Service']);

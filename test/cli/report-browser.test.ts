@@ -111,7 +111,7 @@ function manyResources(count: number): ReportData {
       classes: [],
       passed: 0,
       failed: 0,
-      manifests: { resources: 1, files: 1, valid: 1, invalid: 0, skipped: 0 },
+      manifests: { resources: 1, files: 1, valid: 1, invalid: 0, skipped: 0, failedFiles: 0 },
     },
     findings: [],
     moreFindings: 0,

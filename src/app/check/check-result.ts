@@ -121,6 +121,11 @@ export interface ResourceSummary {
   readonly valid: number;
   readonly invalid: number;
   readonly skipped: number;
+  /**
+   * Files that failed whole, with no resource of theirs to count: not UTF-8, nested too deep,
+   * not YAML at all, unreadable. Without them `2 valid, 0 invalid` read as a clean run.
+   */
+  readonly failedFiles: number;
 }
 
 /** Findings about a file that was not read: it counts as no file. */
@@ -137,12 +142,14 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
   let valid = 0;
   let invalid = 0;
   let skipped = 0;
+  let failedFiles = 0;
   for (const c of result.cases) {
     if (c.check !== 'manifests') continue;
     if (c.resource === undefined) {
       // A path that is not there (or not readable) is no file read.
       const read = !c.findings.some((f) => NOT_READ.has(f.code));
       if (c.name !== '(input)' && read) files.add(c.name);
+      if (c.name !== '(input)' && caseFailed(c, result.strict)) failedFiles++;
       continue;
     }
     files.add(c.resource.file);
@@ -151,7 +158,7 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
     else if (caseFailed(c, result.strict)) invalid++;
     else valid++;
   }
-  return { resources, files: files.size, valid, invalid, skipped };
+  return { resources, files: files.size, valid, invalid, skipped, failedFiles };
 }
 
 /** Passed and failed cases over every class. */

@@ -14,11 +14,36 @@ import { createColors } from '../../../src/cli/render/report.js';
 describe("check's manifests summary", () => {
   it('counts resources and files, with digit groups', () => {
     expect(
-      formatResourceSummary({ resources: 5000, files: 1, valid: 4998, invalid: 2, skipped: 0 }),
+      formatResourceSummary({
+        resources: 5000,
+        files: 1,
+        valid: 4998,
+        invalid: 2,
+        skipped: 0,
+        failedFiles: 0,
+      }),
     ).toBe('5,000 resources in 1 file: 4,998 valid, 2 invalid');
     expect(
-      formatResourceSummary({ resources: 1, files: 2, valid: 0, invalid: 0, skipped: 1 }),
+      formatResourceSummary({
+        resources: 1,
+        files: 2,
+        valid: 0,
+        invalid: 0,
+        skipped: 1,
+        failedFiles: 0,
+      }),
     ).toBe('1 resource in 2 files: 0 valid, 0 invalid, 1 skipped');
+    // A file that failed whole has no resource to count as invalid: said on its own.
+    expect(
+      formatResourceSummary({
+        resources: 2,
+        files: 3,
+        valid: 2,
+        invalid: 0,
+        skipped: 0,
+        failedFiles: 1,
+      }),
+    ).toBe('2 resources in 3 files: 2 valid, 0 invalid, 1 file failed whole');
   });
 
   it('groups digits as en-US does', () => {

@@ -26,7 +26,7 @@ function data(resources: number, types = 0): ReportData {
       classes: [],
       passed: 0,
       failed: 0,
-      manifests: { resources, files: 1, valid: resources, invalid: 0, skipped: 0 },
+      manifests: { resources, files: 1, valid: resources, invalid: 0, skipped: 0, failedFiles: 0 },
     },
     findings: [],
     moreFindings: 0,

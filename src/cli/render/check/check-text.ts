@@ -96,10 +96,13 @@ function colorDiff(line: string, c: ChalkInstance): string {
   return line;
 }
 
-/** `13 resources in 6 files: 12 valid, 1 invalid` (and `, N skipped` when some were). */
+/**
+ * `13 resources in 6 files: 12 valid, 1 invalid` (and `, N skipped` when some were, `, N files
+ * failed whole` when a file had no resource to count: not UTF-8, not YAML, unreadable).
+ */
 export function formatResourceSummary(s: ResourceSummary): string {
   const plural = (n: number, word: string) => `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
-  return `${plural(s.resources, 'resource')} in ${plural(s.files, 'file')}: ${groupDigits(s.valid)} valid, ${groupDigits(s.invalid)} invalid${s.skipped > 0 ? `, ${groupDigits(s.skipped)} skipped` : ''}`;
+  return `${plural(s.resources, 'resource')} in ${plural(s.files, 'file')}: ${groupDigits(s.valid)} valid, ${groupDigits(s.invalid)} invalid${s.skipped > 0 ? `, ${groupDigits(s.skipped)} skipped` : ''}${s.failedFiles > 0 ? `, ${plural(s.failedFiles, 'file')} failed whole` : ''}`;
 }
 
 /** `4,998 passed, 2 failed`: a summary line's counts, digits grouped. */
