@@ -1,3 +1,4 @@
+import { flowDepthPast } from './flow-depth.js';
 import {
   Composer,
   Parser,
@@ -43,6 +44,17 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
  */
 export const SAFE_PARSE_DEPTH = 400;
 
+/**
+ * Texts longer than this are scanned for their flow depth before they are parsed (see
+ * `flow-depth.ts`); a shorter one's syntax tree is small whatever it holds.
+ */
+const PRESCAN_LENGTH = 64 * 1024;
+/**
+ * The scan counts brackets in plain and block scalars too: only a depth well past
+ * {@link SAFE_PARSE_DEPTH} is taken as one yaml would be asked to compose.
+ */
+const PRESCAN_DEPTH = 2 * SAFE_PARSE_DEPTH;
+
 /** Thrown by {@link parseYamlStream} for input nested deeper than {@link SAFE_PARSE_DEPTH}. */
 export class NestingTooDeepError extends Error {
   constructor(readonly offset: number) {
@@ -65,6 +77,11 @@ export function parseYamlStream(
   lineCounter: LineCounter,
   onDocument: (doc: Document.Parsed) => void,
 ): EmptyStream | undefined {
+  // A large text is bounded before it is parsed: its syntax tree would cost gigabytes first.
+  if (text.length > PRESCAN_LENGTH) {
+    const deep = flowDepthPast(text, PRESCAN_DEPTH, SAFE_PARSE_DEPTH);
+    if (deep !== undefined) throw new NestingTooDeepError(deep);
+  }
   const parser = new Parser(lineCounter.addNewLine);
   const composer = new Composer<ParsedNode, true>(YAML_OPTIONS);
   let count = 0;
