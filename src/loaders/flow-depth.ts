@@ -2,9 +2,9 @@
  * A bound on how deeply a YAML text's flow collections nest, read off the characters in one
  * pass, before yaml's parser builds its syntax tree: that tree costs about a kilobyte per `[`
  * (4 MB of `[` took 20 s and 3.7 GB before the depth check after the parse could refuse it; 30
- * MB ran out of memory). Brackets in quoted scalars and comments are not counted; those in
- * plain or block scalars are, so the count is an upper bound, and only a depth far past what
- * yaml may compose is taken as too deep.
+ * MB ran out of memory). Brackets in quoted scalars and comments are not counted, nor one
+ * where no collection can start; one in a block scalar may be, so the count is an upper bound,
+ * and only a depth far past what yaml may compose is taken as too deep.
  */
 
 const OPEN_SQUARE = 0x5b;
@@ -30,6 +30,9 @@ export function flowDepthPast(text: string, limit: number, reported = limit): nu
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c === OPEN_SQUARE || c === OPEN_CURLY) {
+      // Only where a collection may start: a bracket inside a plain scalar (`^\[a-z]`, `a[0]`)
+      // opens nothing, and would add up over a large file of CRD patterns.
+      if (!opensCollection(text, i)) continue;
       if (++depth === reported + 1) past = i;
       if (depth > limit) return past;
     } else if (c === CLOSE_SQUARE || c === CLOSE_CURLY) {
@@ -68,4 +71,26 @@ export function flowDepthPast(text: string, limit: number, reported = limit): nu
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the bracket at `at` may start a flow collection: after a line's indentation, or after
+ * `:`, `-`, `?`, `,` or another opening bracket (spaces between).
+ */
+function opensCollection(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB) continue;
+    return (
+      c === NEWLINE ||
+      c === 0x0d ||
+      c === 0x3a ||
+      c === 0x2d ||
+      c === 0x3f ||
+      c === 0x2c ||
+      c === OPEN_SQUARE ||
+      c === OPEN_CURLY
+    );
+  }
+  return true;
 }

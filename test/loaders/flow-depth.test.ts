@@ -21,7 +21,13 @@ describe('flowDepthPast', () => {
       flowDepthPast("a: \"[[[[\\\"[[\"\nb: '[[[[''[['\n# [[[[[\nc: x #[[[[", 1),
     ).toBeUndefined();
     // A quote inside a plain scalar opens nothing.
-    expect(flowDepthPast("a: it's [[[", 2)).toBe(10);
+    expect(flowDepthPast("a: it's\nb: [[[", 2)).toBe(13);
+  });
+
+  it('counts only brackets where a collection can start, not in plain scalars such as patterns', () => {
+    const patterns = Array.from({ length: 50 }, () => 'pattern: ^\\[a-z[0-9]+x[y\n').join('');
+    expect(flowDepthPast(patterns, 10)).toBeUndefined();
+    expect(flowDepthPast('- [\n  [\n    {a: [x]}]]', 2)).toBe(12);
   });
 });
 
