@@ -15,6 +15,7 @@ import {
 } from './two-variable-comprehensions.js';
 import type { ExprNode } from './type-check.js';
 import { isBindCall } from './bind-call.js';
+import { bindingComprehension } from './optional-syntax.js';
 
 /**
  * The rewritten form of the call `target.name(args)`, or `undefined` when it is not one of the
@@ -154,33 +155,10 @@ function expandBind(
 ): ExprNode | undefined {
   if (!isBindCall(name, target, args)) return undefined;
   const [variable, init, body] = args as [ExprNode, ExprNode, ExprNode];
-  const accuVar = (variable.exprKind.value as { name: string }).name;
-  const expr = (exprKind: { case: string; value: object }): ExprNode =>
-    ({ $typeName: 'cel.expr.Expr', id: newId(), exprKind }) as unknown as ExprNode;
-  return expr({
-    case: 'comprehensionExpr',
-    value: {
-      $typeName: 'cel.expr.Expr.Comprehension',
-      iterVar: '#unused',
-      iterVar2: '',
-      iterRange: expr({
-        case: 'listExpr',
-        value: { $typeName: 'cel.expr.Expr.CreateList', elements: [], optionalIndices: [] },
-      }),
-      accuVar,
-      accuInit: init,
-      loopCondition: expr({
-        case: 'constExpr',
-        value: {
-          $typeName: 'cel.expr.Constant',
-          constantKind: { case: 'boolValue', value: false },
-        },
-      }),
-      loopStep: expr({
-        case: 'identExpr',
-        value: { $typeName: 'cel.expr.Expr.Ident', name: accuVar },
-      }),
-      result: body,
-    },
-  });
+  const bound = (variable.exprKind.value as { name: string }).name;
+  return {
+    $typeName: 'cel.expr.Expr',
+    id: newId(),
+    exprKind: bindingComprehension(bound, init, body, newId),
+  } as unknown as ExprNode;
 }

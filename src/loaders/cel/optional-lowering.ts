@@ -21,7 +21,13 @@ import {
   OPTIONAL_INDEX_FUNCTION,
   OPTIONAL_SELECT_FUNCTION,
 } from './kubernetes-library/optional.js';
-import { copyExpr, expressionNodes, OPT_INDEX, OPT_SELECT } from './optional-syntax.js';
+import {
+  bindingComprehension,
+  copyExpr,
+  expressionNodes,
+  OPT_INDEX,
+  OPT_SELECT,
+} from './optional-syntax.js';
 import type { ExprNode } from './optional-syntax.js';
 
 /** The variable `x.or(y)` binds `x` to: no rule can write its name. */
@@ -190,21 +196,9 @@ function bindFirst(
   const bound = (): ExprNode =>
     node(newId(), { case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name: BOUND } });
   const chosen = name === 'or' ? bound() : node(newId(), callKind('value', [], bound()));
-  return {
-    case: 'comprehensionExpr',
-    value: {
-      $typeName: 'cel.expr.Expr.Comprehension',
-      iterVar: '#unused',
-      iterVar2: '',
-      iterRange: listOf([], newId),
-      accuVar: BOUND,
-      accuInit: target,
-      loopCondition: constant(newId(), 'boolValue', false),
-      loopStep: bound(),
-      result: node(
-        newId(),
-        callKind('_?_:_', [node(newId(), callKind('hasValue', [], bound())), chosen, fallback]),
-      ),
-    },
-  };
+  const result = node(
+    newId(),
+    callKind('_?_:_', [node(newId(), callKind('hasValue', [], bound())), chosen, fallback]),
+  );
+  return bindingComprehension(BOUND, target, result, newId) as Node['exprKind'];
 }

@@ -358,29 +358,16 @@ function expandOptionalMacros(parsed: ParsedExpr): void {
       throw new OptionalSyntaxError(`${v.function}() variable name must be a simple identifier`);
     }
     const name = variable.exprKind.value.name as string;
-    const bound = expr({
-      case: 'comprehensionExpr',
-      value: {
-        $typeName: 'cel.expr.Expr.Comprehension',
-        iterVar: '#unused',
-        iterVar2: '',
-        iterRange: expr({
-          case: 'listExpr',
-          value: { $typeName: 'cel.expr.Expr.CreateList', elements: [], optionalIndices: [] },
-        }),
-        accuVar: name,
-        accuInit: call('value', [], copyExpr(v.target, newId)),
-        loopCondition: expr({
-          case: 'constExpr',
-          value: {
-            $typeName: 'cel.expr.Constant',
-            constantKind: { case: 'boolValue', value: false },
-          },
-        }),
-        loopStep: expr({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name } }),
-        result: body,
-      },
-    });
+    const bound = {
+      $typeName: 'cel.expr.Expr',
+      id: newId(),
+      exprKind: bindingComprehension(
+        name,
+        call('value', [], copyExpr(v.target, newId)),
+        body,
+        newId,
+      ),
+    } as unknown as ExprNode;
     node.exprKind = {
       case: 'callExpr',
       value: {
@@ -407,4 +394,41 @@ export function copyExpr(node: ExprNode, newId: () => bigint): ExprNode {
     return out;
   };
   return copy(node) as ExprNode;
+}
+
+/**
+ * `name` bound to `init` in `result`, as cel-go binds a variable (`cel.bind`, `optMap`): a
+ * comprehension over no elements whose accumulator `name` starts as `init`.
+ */
+export function bindingComprehension(
+  name: string,
+  init: ExprNode,
+  result: ExprNode,
+  newId: () => bigint,
+): ExprNode['exprKind'] {
+  const expr = (exprKind: { case: string; value: object }): ExprNode =>
+    ({ $typeName: 'cel.expr.Expr', id: newId(), exprKind }) as unknown as ExprNode;
+  return {
+    case: 'comprehensionExpr',
+    value: {
+      $typeName: 'cel.expr.Expr.Comprehension',
+      iterVar: '#unused',
+      iterVar2: '',
+      iterRange: expr({
+        case: 'listExpr',
+        value: { $typeName: 'cel.expr.Expr.CreateList', elements: [], optionalIndices: [] },
+      }),
+      accuVar: name,
+      accuInit: init,
+      loopCondition: expr({
+        case: 'constExpr',
+        value: {
+          $typeName: 'cel.expr.Constant',
+          constantKind: { case: 'boolValue', value: false },
+        },
+      }),
+      loopStep: expr({ case: 'identExpr', value: { $typeName: 'cel.expr.Expr.Ident', name } }),
+      result,
+    },
+  };
 }
