@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Transferable } from 'node:worker_threads';
 import { frameInProject } from '../loaders/stack-frames.js';
+import { displayPath } from './display-path.js';
 import { heartbeatReader } from './user-code-heartbeat.js';
 import { launchProjectWorker, workerHeapLimit, type LaunchedWorker } from './worker-launch.js';
 import { toError } from '../engine/errors.js';
@@ -231,7 +232,7 @@ function describeUncaught(thrown: unknown, config?: string): { message: string; 
       ? undefined
       : frameInProject(error.stack, path.dirname(path.resolve(config)));
   const at = inProject
-    ? `${inProject.file}:${inProject.line}:${inProject.col}`
+    ? `${displayPath(process.cwd(), inProject.file)}:${inProject.line}:${inProject.col}`
     : firstFrame(error.stack);
   return { message: at === undefined ? named : `${named} (at ${at})`, stack: error.stack };
 }

@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type {
   ReconcileJob,
   ReconcileOutcome,

@@ -100,6 +100,7 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
   const run = options.converge !== false && !hasErrors(manifests.findings);
   try {
     const report = run ? await session.converge() : undefined;
+    if (report) await options.monitor?.settled?.();
     const snapshot = await takeSnapshot(project.state);
     const lastChanges = await lastChangedFields(
       project.state,

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import { formatDuration } from './format-duration.js';
 
 /**

@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { Pointer } from '../engine/resource/pointer.js';
 import type { UserCodeMonitor, UserCodeSite } from './user-code-site.js';
 

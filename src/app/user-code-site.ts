@@ -30,6 +30,17 @@ export interface UserCodeMonitor {
    * places a fault on a resource at its manifest (see `manifest-places.ts`).
    */
   readonly manifestsLoaded?: (resources: readonly ManifestResource[]) => void;
+  /**
+   * `check --each` starts on the world of `path`: a supervisor says which world a fault stopped
+   * (see `KnownFault`).
+   */
+  readonly worldStarted?: (path: string) => void;
+  /**
+   * Resolves once what the project's code scheduled to run soon has run (see
+   * `scheduled-callbacks.ts`): a run waits for it once its controllers are done, so that a
+   * callback that throws fails the run instead of being lost with the worker.
+   */
+  readonly settled?: () => Promise<void>;
 }
 
 /** The site in words: `controller "Spinner" (on VMs.example.org(default/web-1))`. */

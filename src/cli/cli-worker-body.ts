@@ -4,10 +4,12 @@
  * The worker's entry (`cli-worker.ts`) loads this module, with all it imports, as one script
  * compiled with a V8 code cache (`dist/cli/cli-worker-body.cjs`, see `cached-script.ts`).
  */
+import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { manifestPlaces } from '../app/manifest-places.js';
 import { heartbeatWriter } from '../app/user-code-heartbeat.js';
+import { trackScheduledCallbacks } from '../app/scheduled-callbacks.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { CliIo } from './io.js';
 import { useConfigLoader } from '../loaders/load-config.js';
@@ -125,6 +127,8 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
   const heapGrowth = limitHeapGrowthOnceCollected();
   useConfigLoader(() => loadJitiWithCodeCache());
   const monitor = heartbeatWriter(heartbeat);
+  // The project's timers run at the site that set them (see `scheduled-callbacks.ts`).
+  const callbacks = trackScheduledCallbacks(monitor);
   const io: CliIo = {
     stdout: { write: writer('stdout') },
     stderr: { write: writer('stderr') },
@@ -132,11 +136,16 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
     env: process.env,
     isTTY: data.isTTY,
     monitor: {
-      ...monitor,
+      ...callbacks.monitor,
+      settled: callbacks.settled,
       manifestsLoaded: (resources) => {
         post({ kind: 'manifest-places', places: manifestPlaces(resources) });
       },
+      worldStarted: (path) => {
+        post({ kind: 'check-world', path });
+      },
     },
+    ...(data.knownFaults === undefined ? {} : { knownFaults: data.knownFaults }),
     onInterrupt,
     watchFiles,
     ...(data.hasStdin ? { readStdin } : {}),

@@ -4,7 +4,7 @@ import type { CliWorkerData } from './worker-messages.js';
 import { runsOnceInWorker } from './worker-command-names.js';
 
 /** What the worker is told of the process it runs a command for. */
-export type CliWorkerProcess = Pick<CliWorkerData, 'isTTY' | 'hasStdin' | 'screen'>;
+export type CliWorkerProcess = Pick<CliWorkerData, 'isTTY' | 'hasStdin' | 'screen' | 'knownFaults'>;
 
 /**
  * Starts the worker a project command runs in (see `cli-worker-body.ts`): its entry and its
@@ -20,8 +20,9 @@ export function launchCliWorker(
     script: fileURLToPath(packageFile('dist/cli/cli-script.cjs')),
     argv,
     ...facts,
-    // A command run once: the main thread parses its manifests while this worker starts (`main`).
-    ...(runsOnceInWorker(argv) ? { parsesAhead: true } : {}),
+    // A command run once: the main thread parses its manifests while this worker starts (`main`);
+    // not for a check run again after a fault (see `superviseWorkerOnce`).
+    ...(runsOnceInWorker(argv) && facts.knownFaults === undefined ? { parsesAhead: true } : {}),
   };
   return launchProjectWorker(
     packageFile('dist/cli/cli-worker.cjs'),

@@ -1,3 +1,4 @@
+import type { KnownFault } from '../app/check/fault-cases.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
 import type { WatchControls, WatchScreen } from './ui/watch-controls.js';
@@ -17,6 +18,11 @@ export interface CliIo {
   readonly readStdin?: () => Promise<Uint8Array | string>;
   /** Whether stdout is a terminal (color and progress only then). */
   readonly isTTY: boolean;
+  /**
+   * `check` run again after its project's code stopped the worker it ran in: the faults known
+   * (see `KnownFault`); their worlds are checked without running their controllers.
+   */
+  readonly knownFaults?: readonly KnownFault[];
   /**
    * Subscribes to the user's request to stop a long-running command (`watch`): Ctrl-C, `q`.
    * Returns the unsubscribe. Commands that never end without it refuse to start.
@@ -84,12 +90,14 @@ const exitProcess = process.exit;
 
 /** The real process. */
 export function processIo(): CliIo {
+  // Read once: a check run again after a fault (see `superviseWorkerOnce`) gets the same input.
+  let stdin: Promise<Uint8Array | string> | undefined;
   return {
     stdout: closablePipe(process.stdout),
     stderr: closablePipe(process.stderr),
     cwd: process.cwd(),
     // One byte past the limit is enough for the loader to report the input too large.
-    readStdin: () => readAtMost(process.stdin, MAX_MANIFEST_BYTES),
+    readStdin: () => (stdin ??= readAtMost(process.stdin, MAX_MANIFEST_BYTES)),
     env: process.env,
     isTTY: process.stdout.isTTY,
     onInterrupt: onProcessInterrupt,

@@ -1,7 +1,7 @@
-import { placeOfPointer, type ManifestPlaces } from '../app/manifest-places.js';
+import type { ManifestPlaces } from '../app/manifest-places.js';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
-import { setupFailed, type CheckResult } from '../app/check/check-result.js';
+import { faultCases, mayCheckAgain, type KnownFault } from '../app/check/fault-cases.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
@@ -35,15 +35,34 @@ export async function runCliInWorker(argv: readonly string[], io: CliIo): Promis
  * The end of a command's run in a worker (see {@link runWorkerOnce}): its exit code, or the
  * fault that stopped it said in the command's terms. The command line is parsed here only for
  * a fault (`check`'s report takes its flags); the worker parsed it for the run.
+ *
+ * A `check` stopped by its project's code is run again with the fault known (`again`, see
+ * `KnownFault`): the world it stopped in is checked without running its controllers, so that
+ * the report keeps its manifests' cases beside the fault's, and with `--each` every other world
+ * is checked as well. Each world is run again at most once.
  */
 export async function superviseWorkerOnce(
   argv: readonly string[],
   io: CliIo,
   run: WorkerRun,
+  again: (known: readonly KnownFault[]) => WorkerRun = (known) =>
+    runWorkerOnce(argv, io, () => timeoutFlag(argv), undefined, { knownFaults: known }),
 ): Promise<number> {
-  const end = await run.ended;
-  if (end.exitCode !== undefined) return end.exitCode;
-  return reportFault(io, describeWorkerFault(end.end), await parseCommand(argv), end.places);
+  const known: KnownFault[] = [];
+  for (let current = run; ;) {
+    const end = await current.ended;
+    if (end.exitCode !== undefined) return end.exitCode;
+    const fault = describeWorkerFault(end.end);
+    const parsed = await parseCommand(argv);
+    if (
+      parsed?.name !== 'check' ||
+      !mayCheckAgain(known, fault, end.world, parsed.flags.each === true)
+    ) {
+      return reportFault(io, fault, parsed, end.places);
+    }
+    known.push({ ...(end.world === undefined ? {} : { world: end.world }), fault });
+    current = again(known);
+  }
 }
 
 /**
@@ -120,52 +139,9 @@ async function reportFault(
   }
   // The check's own renderer, on a report of the one thing known: CI reads the report.
   const { renderCheck } = await import('./commands/check.js');
-  await renderCheck(io, { exitCode, result: { check: checkOfFault(fault, places) } }, parsed.args, {
+  await renderCheck(io, { exitCode, result: { check: faultCases(fault, places) } }, parsed.args, {
     ...(parsed.flags as { output: string }),
     trace: undefined,
   });
   return exitCode;
-}
-
-/**
- * The check report of a worker that was stopped: the controller's case and the convergence's,
- * at the manifest of the resource the controller was on, else at the config (as a check's other
- * controller findings are).
- */
-function checkOfFault(fault: WorkerFault, places: ManifestPlaces | undefined): CheckResult {
-  const at = (places &&
-    fault.pointer &&
-    fault.kind !== 'config' &&
-    fault.kind !== 'internal' &&
-    placeOfPointer(places, fault.pointer)) || { file: fault.file ?? '', line: 0, col: 0 };
-  const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
-    ({ code, message, severity: 'error', ...at, pointer: '' }) as const;
-  if (fault.kind === 'config' || fault.kind === 'internal') {
-    return setupFailed([finding('config-error', fault.message)]);
-  }
-  const controller = fault.controller ?? '';
-  return {
-    cases: [
-      {
-        check: 'controllers',
-        name: controller,
-        findings: [finding('controller-failed', fault.message)],
-      },
-      ...(fault.kind === 'stuck'
-        ? [
-            {
-              check: 'convergence' as const,
-              name: 'convergence',
-              findings: [
-                finding(
-                  'not-converged',
-                  `the controllers did not converge (max-time): ${fault.message}`,
-                ),
-              ],
-            },
-          ]
-        : []),
-    ],
-    strict: false,
-  };
 }

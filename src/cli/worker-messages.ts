@@ -1,3 +1,4 @@
+import type { KnownFault } from '../app/check/fault-cases.js';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import type { RoundViewTransfer } from './ui/round-view-transfer.js';
@@ -17,6 +18,8 @@ export type FromWorker =
   | { readonly kind: 'watching'; readonly roots: readonly string[] }
   /** Where the run's manifest resources are, once loaded: a fault on one is placed there. */
   | { readonly kind: 'manifest-places'; readonly places: ManifestPlaces }
+  /** `check --each` starts checking the world of this path (a fault is then in it). */
+  | { readonly kind: 'check-world'; readonly path: string }
   /** A round of the full-screen `watch`, against the one before (see `round-view-transfer.ts`). */
   | { readonly kind: 'screen-round'; readonly round: RoundViewTransfer }
   /** The answer to a `detail` question. */
@@ -53,4 +56,6 @@ export interface CliWorkerData {
   readonly screen?: boolean;
   /** The main thread shares the parse of the named manifests (`preparse-port`). */
   readonly parsesAhead?: boolean;
+  /** `check` run again after its project's code stopped a worker (see `KnownFault`). */
+  readonly knownFaults?: readonly KnownFault[];
 }

@@ -1,4 +1,5 @@
 import type { Transferable } from 'node:worker_threads';
+import type { KnownFault } from '../app/check/fault-cases.js';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import type { LaunchedWorker } from '../app/worker-launch.js';
@@ -25,6 +26,8 @@ export interface WorkerRun {
     readonly exitCode?: number;
     readonly end: WorkerEnd;
     readonly places?: ManifestPlaces;
+    /** `check --each`: the path of the world it was checking last. */
+    readonly world?: string;
   }>;
 }
 
@@ -40,20 +43,29 @@ export function runWorkerOnce(
   {
     screen = false,
     launched,
+    knownFaults,
   }: {
     readonly screen?: boolean;
     /** The worker, when `bin/cosi.js` started it already (see `early-worker.ts`). */
     readonly launched?: LaunchedWorker;
+    /** `check` run again after a fault: see `KnownFault`. */
+    readonly knownFaults?: readonly KnownFault[];
   } = {},
 ): WorkerRun {
   let exitCode: number | undefined;
   let places: ManifestPlaces | undefined;
+  let world: string | undefined;
   const worker = startProjectWorker({
     launched:
       launched ??
       launchCliWorker(
         argv,
-        { isTTY: io.isTTY, hasStdin: io.readStdin !== undefined, ...(screen ? { screen } : {}) },
+        {
+          isTTY: io.isTTY,
+          hasStdin: io.readStdin !== undefined,
+          ...(screen ? { screen } : {}),
+          ...(knownFaults === undefined ? {} : { knownFaults }),
+        },
         packageFile,
       ),
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
@@ -72,6 +84,10 @@ export function runWorkerOnce(
           return;
         case 'manifest-places':
           places = message.places;
+          return;
+        case 'check-world':
+          world = message.path;
+          places = undefined;
           return;
         case 'done':
           exitCode = message.exitCode;
@@ -92,6 +108,7 @@ export function runWorkerOnce(
       ...(exitCode === undefined ? {} : { exitCode }),
       end,
       ...(places === undefined ? {} : { places }),
+      ...(world === undefined ? {} : { world }),
     })),
   };
 }

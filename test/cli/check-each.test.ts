@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli, REPO } from './run-cli.js';
+import { runCosi } from '../support/cosi-process.js';
 
 /** The same ConfigMap in two environments, as a GitOps repository keeps them. */
 const SETTINGS = (env: string) =>
@@ -129,6 +130,78 @@ describe('cosi check --each: one world per path, one report', () => {
       'Pong (fixtures/cli/ping-pong)',
     ]);
   });
+
+  it('reports a world whose config does not load in its own setup case, and checks the others', async () => {
+    await writeFile(
+      path.join(dir, 'clusters', 'production', 'cosi.config.mjs'),
+      "throw new Error('config exploded');\n",
+    );
+    await writeFile(
+      path.join(dir, 'clusters', 'staging', 'settings.yaml'),
+      SETTINGS('staging').replace('kind: ConfigMap', 'kind: ConfigMap\nimmutable: maybe'),
+    );
+    for (const order of [
+      ['clusters/production', 'clusters/staging'],
+      ['clusters/staging', 'clusters/production'],
+    ]) {
+      const r = await cli(['check', '--each', ...order, '-o', 'json'], { cwd: dir });
+      expect(r.code).toBe(2);
+      const report = JSON.parse(r.stdout) as {
+        cases: { check: string; name: string; findings: { code: string; file: string }[] }[];
+      };
+      const failing = report.cases
+        .filter((c) => c.findings.length > 0)
+        .map((c) => [c.check, c.name, c.findings.map((f) => f.code)]);
+      expect(failing).toEqual(
+        expect.arrayContaining([
+          ['setup', 'setup of clusters/production', ['config-error']],
+          [
+            'manifests',
+            'clusters/staging/settings.yaml:1 ConfigMap shop/settings',
+            ['schema-violation'],
+          ],
+        ]),
+      );
+    }
+  });
+
+  it('checks every other world when the code of one stops cosi, and reports them together', async () => {
+    // A real process: a loop that never yields stops the worker the check runs in.
+    const stuck = path.join(dir, 'clusters', 'stuck');
+    await mkdir(stuck);
+    await writeFile(
+      path.join(stuck, 'cosi.config.mjs'),
+      `export default { definitions: [{ type: 'VMs.example.org' }], controllers: [{ name: 'Spinner', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: () => { for (;;); } }] };\n`,
+    );
+    await writeFile(
+      path.join(stuck, 'vm.yaml'),
+      'metadata: { type: VMs.example.org, id: web }\nspec: {}\n',
+    );
+    await writeFile(
+      path.join(dir, 'clusters', 'staging', 'settings.yaml'),
+      SETTINGS('staging').replace('kind: ConfigMap', 'kind: ConfigMap\nimmutable: maybe'),
+    );
+    const r = await runCosi(
+      [
+        'check',
+        '--each',
+        'clusters/stuck',
+        'clusters/staging',
+        'clusters/production',
+        '--timeout',
+        '2s',
+      ],
+      dir,
+      60_000,
+    );
+    expect(r.stdout).toMatch(
+      /^clusters\/stuck\/vm\.yaml:1:1: error\[controller-failed\]: Controller "Spinner" \(on VMs\.example\.org\(default\/web\)\) was still running/m,
+    );
+    expect(r.stdout).toMatch(/^clusters\/staging\/settings\.yaml:3:12: error\[schema-violation\]/m);
+    expect(r.stdout).toContain('manifests: 3 resources in 3 files: 2 valid, 1 invalid');
+    expect(r.stdout).toContain('convergence: 1 passed, 1 failed');
+    expect(r.code).toBe(3);
+  }, 60_000);
 
   it('reads --definitions once for every world, and reports their findings once', async () => {
     await mkdir(path.join(dir, 'crds'));

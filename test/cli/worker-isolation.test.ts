@@ -84,13 +84,38 @@ export default defineConfig({ definitions: [VM, Copy], controllers: [
     expect(r.code).toBe(3);
   }, 60_000);
 
-  it('still gets a report in the -o format CI reads', async () => {
+  it('still gets a report in the -o format CI reads, with the manifests checked before', async () => {
     const r = await cosi(spinner, ['check', '-f', 'vms.yaml', '--timeout', '3s', '-o', 'json']);
-    const report = JSON.parse(r.stdout) as { failed: number; checks: { check: string }[] };
+    const report = JSON.parse(r.stdout) as {
+      failed: number;
+      checks: { check: string }[];
+      resources: { resources: number; files: number };
+    };
     expect(report.failed).toBe(2);
-    expect(report.checks.map((c) => c.check)).toEqual(['controllers', 'convergence']);
+    expect(report.checks.map((c) => c.check)).toEqual(['manifests', 'controllers', 'convergence']);
+    expect(report.resources).toMatchObject({ resources: 1, files: 1 });
     expect(r.code).toBe(3);
   }, 60_000);
+
+  it("keeps the manifests' findings beside its own, in every format", async () => {
+    await writeFile(
+      path.join(dir, 'other.yaml'),
+      'metadata: { type: VMs.example.org, id: db, labels: { enabled: yes } }\nspec: { cpus: 1 }\n',
+    );
+    const args = ['check', '-f', 'vms.yaml', '-f', 'other.yaml', '--timeout', '2s', '--strict'];
+    const text = await cosi(spinner, args);
+    expect(text.stdout).toMatch(/^other\.yaml:1:\d+: warning\[yaml11-boolean\]/m);
+    // Stuck on whichever VM it took first.
+    expect(text.stdout).toMatch(
+      /^(vms|other)\.yaml:1:1: error\[controller-failed\]: Controller "Spinner"/m,
+    );
+    expect(text.stdout).toMatch(/^manifests: 2 resources in 2 files: 1 valid, 1 invalid$/m);
+    expect(text.code).toBe(3);
+    const junit = await cosi(spinner, [...args, '-o', 'junit']);
+    expect(junit.stdout).toMatch(/<testsuite name="manifests"/);
+    expect(junit.stdout).toMatch(/yaml11-boolean/);
+    expect(junit.code).toBe(3);
+  }, 90_000);
 
   it('is stopped in apply too, said on stderr', async () => {
     const r = await cosi(spinner, ['apply', '-f', 'vms.yaml', '--timeout', '3s']);
@@ -251,6 +276,32 @@ describe('a value the project throws where nothing awaits it', () => {
     60_000,
   );
 
+  it('from a timer a reconcile set, firing after the run converged, fails the check (not lost with the worker)', async () => {
+    const r = await cosi(
+      reconciling('Late', "setTimeout(() => { throw new Error('background failure'); }, 50);"),
+      ['check', '-f', 'vms.yaml'],
+    );
+    expect(r.stdout).toMatch(
+      /^vms\.yaml:1:1: error\[controller-failed\]: Controller "Late" \(on VMs\.example\.org\(default\/web-1\)\) threw where nothing awaited it .*: background failure \(at cosi\.config\.ts:\d+:\d+\)$/m,
+    );
+    expect(r.stdout).toMatch(/^manifests: 1 resource in 1 file: 1 valid, 0 invalid$/m);
+    expect(r.code).toBe(1);
+  }, 60_000);
+
+  it('from a timer one controller set while another runs names the one that set it', async () => {
+    // Early queues the throw and ends; Busy is reconciling (awaiting) when it fires.
+    const r = await cosi(
+      `export default defineConfig({ definitions: [VM], controllers: [
+  { name: 'Early', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: async () => { await new Promise((r) => setTimeout(r, 20)); setTimeout(() => { throw new Error('queued by Early'); }, 200); } },
+  { name: 'Busy', settings: { inputs: [{ namespace: 'default', type: 'VMs.example.org', kind: 'primary' }], outputs: [] }, mapInput: async () => [], reconcile: async () => { await new Promise((r) => setTimeout(r, 100)); } },
+] as never });
+`,
+      ['check', '-f', 'vms.yaml'],
+    );
+    expect(r.stdout).toMatch(/error\[controller-failed\]: Controller "Early" .*queued by Early/);
+    expect(r.code).toBe(1);
+  }, 60_000);
+
   it("from a timer of the config's module is a configuration error", async () => {
     const r = await cosi(
       `setTimeout(() => { throw new TypeError('late'); });
@@ -259,7 +310,7 @@ export default defineConfig({ definitions: [VM], setup: async () => { await new 
       ['check', '-f', 'vms.yaml'],
     );
     expect(r.stdout).toMatch(
-      /^cosi\.config\.ts: error\[config-error\]: The project's code threw where nothing awaited it .*: TypeError: late \(at .*cosi\.config\.ts:3:\d+\)$/m,
+      /^cosi\.config\.ts: error\[config-error\]: The config \(while it loaded\) threw where nothing awaited it .*: TypeError: late \(at .*cosi\.config\.ts:3:\d+\)$/m,
     );
     expect(r.stderr).not.toMatch(/^\s+at |Node\.js v|ProcessExitError/m);
     expect(r.code).toBe(2);

@@ -18,14 +18,21 @@ import { compareStrings } from '../../engine/compare-strings.js';
 import type { Finding } from '../../loaders/finding.js';
 import { SharedProjectReads } from '../read-project-manifests.js';
 import type { RunProjectOptions } from '../run-project.js';
-import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
+import type { WorkerFault } from '../worker-fault.js';
+import { setupFailed, type CheckCase, type CheckCode, type CheckResult } from './check-result.js';
 import { checkProject, type CheckedProject } from './check-project.js';
+import { faultCases, withFaultCases, type KnownFault } from './fault-cases.js';
 import type { CheckOptions } from './run-checks.js';
 
 /** One path's world, checked. */
-export interface CheckedWorld extends CheckedProject {
+export interface CheckedWorld {
   /** The path as given, which the world's cases name. */
   readonly path: string;
+  /** Absent when the world could not be checked: its config did not load, or stopped cosi. */
+  readonly run?: CheckedProject['run'];
+  readonly result: CheckResult;
+  /** What stopped a check of this world before (see `KnownFault`): its controllers were not run. */
+  readonly fault?: WorkerFault;
 }
 
 /** Every path's world checked in turn, and their cases as one result. */
@@ -34,22 +41,65 @@ export interface CheckedWorlds {
   readonly result: CheckResult;
 }
 
+/** How the worlds are checked, beside what each check takes. */
+export interface EachOptions {
+  /** What stopped a check of some of the worlds before (see `KnownFault`). */
+  readonly knownFaults?: readonly KnownFault[];
+  /** Told each world's path as its check starts. */
+  readonly onWorld?: (path: string) => void;
+  /**
+   * A world that cannot be checked (its config does not load): the findings of its `setup` case,
+   * `undefined` for an error that is no such thing (it ends the check).
+   */
+  readonly setupFailures: (error: unknown) => Finding<CheckCode>[] | undefined;
+}
+
 /**
  * Checks each path of `runOptions.files` (a glob: each path it matches) as a project of its own,
- * in order. A config that does not load stops them all, as it stops one check.
- *
- * @throws ConfigError as {@link checkProject} does.
+ * in order. A world that cannot be checked (a config that does not load) fails its own `setup`
+ * case, and the others are checked all the same.
  */
 export async function checkEach(
   runOptions: RunProjectOptions,
   checkOptions: CheckOptions,
+  { knownFaults = [], onWorld, setupFailures }: EachOptions,
 ): Promise<CheckedWorlds> {
   const worlds: CheckedWorld[] = [];
   // The same --definitions and schema locations are read once for every world.
   const shared = new SharedProjectReads();
   for (const path of await eachPath(runOptions.files, runOptions.cwd)) {
-    const checked = await checkProject({ ...runOptions, files: [path], shared }, checkOptions);
-    worlds.push({ ...checked, path });
+    onWorld?.(path);
+    const fault = knownFaults.find((known) => known.world === path)?.fault;
+    // The config's own code stopped the worker: it is not loaded again.
+    if (fault !== undefined && (fault.kind === 'config' || fault.kind === 'internal')) {
+      worlds.push({ path, result: faultCases(fault, undefined), fault });
+      continue;
+    }
+    try {
+      const checked = await checkProject(
+        {
+          ...runOptions,
+          files: [path],
+          shared,
+          ...(fault === undefined ? {} : { converge: false }),
+        },
+        checkOptions,
+      );
+      worlds.push(
+        fault === undefined
+          ? { ...checked, path }
+          : {
+              run: checked.run,
+              result: withFaultCases(checked.result, fault, checked.run),
+              path,
+              fault,
+            },
+      );
+    } catch (error) {
+      const findings = setupFailures(error);
+      if (findings === undefined) throw error;
+      worlds.push({ path, result: setupFailed(findings) });
+    }
   }
   return { worlds, result: mergeWorlds(worlds, checkOptions.strict) };
 }

@@ -20,6 +20,7 @@ import { resolveExpect } from '../../app/check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import type { WorkerFault } from '../../app/worker-fault.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import { renderCheckReport } from '../render/check/check-report.js';
@@ -111,13 +112,26 @@ export async function check(
         throw new CliError('--each needs the paths to check one by one: cosi check --each apps/*/');
       }
       const { checkEach } = await import('../../app/check/check-each.js');
-      const { worlds, result } = await checkEach(runOptions, checkOptions);
+      const { worlds, result } = await checkEach(runOptions, checkOptions, {
+        ...(io.knownFaults === undefined ? {} : { knownFaults: io.knownFaults }),
+        ...(io.monitor?.worldStarted ? { onWorld: io.monitor.worldStarted } : {}),
+        setupFailures,
+      });
+      return { exitCode: worstExitCode(worlds, result), result: { check: result } };
+    }
+    // Its controllers stopped the worker of a check before (see `KnownFault`): its manifests'
+    // cases, and the fault's, without running them again.
+    const fault = io.knownFaults?.find((known) => known.world === undefined)?.fault;
+    if (fault !== undefined) {
+      const again = await checkProject({ ...runOptions, converge: false }, checkOptions);
+      const { withFaultCases } = await import('../../app/check/fault-cases.js');
+      const result = withFaultCases(again.result, fault, again.run);
       return {
-        exitCode: checkExitCode(
-          worlds.map((w) => w.run),
-          result,
-        ),
-        result: { check: result },
+        exitCode: worstExitCode([{ run: again.run, result, fault }], result),
+        result: {
+          check: result,
+          ...(again.run.config ? { config: again.run.config.file } : {}),
+        },
       };
     }
     checked = await checkProject(runOptions, checkOptions);
@@ -175,6 +189,30 @@ function checkExitCode(runs: readonly CheckedProject['run'][], result: CheckResu
     return EXIT.notConverged;
   }
   return result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok;
+}
+
+/**
+ * The worst of several worlds' (`--each`, or one checked again after a fault): 2 when one could
+ * not be checked (its config did not load, or its code stopped cosi while it loaded), else 3 when
+ * one did not converge (a controller stuck past the bound too), else as {@link checkExitCode}.
+ */
+function worstExitCode(
+  worlds: readonly {
+    readonly run?: CheckedProject['run'];
+    readonly result: CheckResult;
+    readonly fault?: WorkerFault;
+  }[],
+  result: CheckResult,
+): ExitCode {
+  const notChecked = worlds.some(
+    (w) => w.run === undefined || w.fault?.kind === 'config' || w.fault?.kind === 'internal',
+  );
+  if (notChecked) return EXIT.usage;
+  if (worlds.some((w) => w.fault?.kind === 'stuck')) return EXIT.notConverged;
+  return checkExitCode(
+    worlds.flatMap((w) => (w.run === undefined ? [] : [w.run])),
+    result,
+  );
 }
 
 /** With `--report`: the report's data, from the check and its run. */

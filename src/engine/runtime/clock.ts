@@ -1,3 +1,5 @@
+import { clearTimeout, setTimeout } from 'node:timers';
+
 /** A cancellable timer. */
 export interface Timer {
   cancel(): void;

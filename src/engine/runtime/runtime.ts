@@ -1,3 +1,4 @@
+import { setImmediate, setTimeout } from 'node:timers';
 import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
