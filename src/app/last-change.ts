@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers';
 import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import { isResourceEvent, type ResourceEvent, type State } from '../engine/state/state.js';
 import { jsonPointer } from '../loaders/json-pointer.js';

@@ -1,4 +1,3 @@
-import { clearInterval, setInterval } from 'node:timers';
 import type {
   ReconcileJob,
   ReconcileOutcome,

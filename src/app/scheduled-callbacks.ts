@@ -30,8 +30,10 @@ type TimerFunction = (callback: (...args: unknown[]) => void, ...rest: unknown[]
  * config's setup): `monitor` is told that site while the callback runs. A callback that throws
  * leaves it there, so the supervisor, which reads the site when the worker dies of the throw,
  * names the controller whose code scheduled it rather than whichever ran last; a callback that
- * never returns is placed the same way. cosi's own code takes its timers from `node:timers`,
- * which this leaves alone: only the project's code, which calls the globals, is followed.
+ * never returns is placed the same way. A timer of cosi's own set while the project's code runs
+ * (the runtime's next wakeup, queued from a reconcile) is wrapped as well, which changes nothing
+ * the heartbeat says: the site stays the one entered last until other code enters its own, as
+ * after any reconcile. Timers set by cosi's own work (no site) are not wrapped.
  */
 export function trackScheduledCallbacks(monitor: UserCodeMonitor): ScheduledCallbacks {
   // The site entered last, kept as its parts: a reconcile's is written before every reconcile,

@@ -1,4 +1,3 @@
-import { clearInterval, setInterval } from 'node:timers';
 import type { Pointer } from '../engine/resource/pointer.js';
 import type { UserCodeMonitor, UserCodeSite } from './user-code-site.js';
 

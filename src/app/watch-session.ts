@@ -1,4 +1,3 @@
-import { clearTimeout, setTimeout } from 'node:timers';
 import * as path from 'node:path';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';

@@ -4,7 +4,6 @@
  * The worker's entry (`cli-worker.ts`) loads this module, with all it imports, as one script
  * compiled with a V8 code cache (`dist/cli/cli-worker-body.cjs`, see `cached-script.ts`).
  */
-import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import { manifestPlaces } from '../app/manifest-places.js';

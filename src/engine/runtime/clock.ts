@@ -1,5 +1,3 @@
-import { clearTimeout, setTimeout } from 'node:timers';
-
 /** A cancellable timer. */
 export interface Timer {
   cancel(): void;

@@ -1,4 +1,3 @@
-import { clearTimeout, setTimeout } from 'node:timers';
 import { isDestroyReady } from '../resource/resource.js';
 import type { ResourceEvent } from '../state/state.js';
 import type { Adapter, AdapterReport } from './adapter.js';

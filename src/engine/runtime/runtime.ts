@@ -1,4 +1,3 @@
-import { setImmediate, setTimeout } from 'node:timers';
 import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';

@@ -1,5 +1,3 @@
-import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
-
 /**
  * Runs controller wakeups one per macrotask, in the order they were asked for.
  *

@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers';
 import { compareStrings } from '../compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../resource/definition.js';
 import { kindKey, pointerKey, type Kind } from '../resource/pointer.js';
