@@ -65,7 +65,7 @@ export async function loadProjectConfig(
           }
         },
       }),
-      userCodeWait(location.timeout),
+      userCodeWait(location.timeout, site),
       (waited) =>
         new ConfigError(display, `cannot load the config: it did not finish within ${waited}`),
     );

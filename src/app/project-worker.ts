@@ -11,10 +11,10 @@ import type { UserCodeSite } from './user-code-site.js';
 /** What a project worker is started with: its module, its data and its bounds. */
 export type ProjectWorkerOptions = WorkerToSupervise & {
   /**
-   * Wall ms the project's code may keep the worker's JavaScript from yielding (a loop that never
-   * returns) before the worker is terminated.
+   * Wall ms the project's code, running at `site`, may keep the worker's JavaScript from yielding
+   * (a loop that never returns) before the worker is terminated.
    */
-  readonly wait: () => number;
+  readonly wait: (site: UserCodeSite) => number;
   /** Each message the worker posts, in order. */
   readonly onMessage: (message: unknown) => void;
   /** How often the heartbeat is read, wall ms (default 100). */
@@ -163,7 +163,11 @@ export function startProjectWorker(options: ProjectWorkerOptions): ProjectWorker
     if (reading.seq !== last.seq) seqSince = now;
     if (reading.alive !== last.alive || reading.seq !== last.seq) aliveSince = now;
     last = reading;
-    if (fault !== undefined || reading.site === undefined || now - aliveSince < options.wait())
+    if (
+      fault !== undefined ||
+      reading.site === undefined ||
+      now - aliveSince < options.wait(reading.site)
+    )
       return;
     // Terminated once: each call of `terminate` waits on the worker's exit with a listener of
     // its own, and a worker stuck in a loop may take a while to stop on a busy machine.

@@ -265,7 +265,7 @@ export async function registerProjectControllers(
       monitor?.enter({ kind: 'setup' });
       await withDeadline(
         Promise.resolve(config.setup(runtime)),
-        userCodeWait(timeout),
+        userCodeWait(timeout, { kind: 'setup' }),
         (waited) => new Error(`it did not finish within ${waited}`),
       );
     }

@@ -1,5 +1,5 @@
-import { clearTimeout, setTimeout } from 'node:timers';
 import { formatDuration } from './format-duration.js';
+import type { UserCodeSite } from './user-code-site.js';
 
 /**
  * How long (wall ms) cosi waits on a project's code that does not finish and that nothing else
@@ -9,9 +9,26 @@ import { formatDuration } from './format-duration.js';
  */
 export const USER_CODE_WAIT = 60_000;
 
-/** The wall-time bound on a wait for the project's code: `--timeout`, at most {@link USER_CODE_WAIT}. */
-export function userCodeWait(timeout: number | undefined): number {
-  return Math.min(timeout ?? USER_CODE_WAIT, USER_CODE_WAIT);
+/**
+ * The least wall time the config gets to load, and its `setup` to run, whatever `--timeout`
+ * says: `--timeout` bounds the run in simulated time, and a config that spends a moment on its
+ * import (a large generated module) on a slow, shared machine is no endless loop.
+ */
+export const CONFIG_LOAD_WAIT = 5_000;
+
+/**
+ * The wall-time bound on a wait for the project's code: `--timeout`, at most
+ * {@link USER_CODE_WAIT}; for the config's loading and `setup` (`site`), at least
+ * {@link CONFIG_LOAD_WAIT}.
+ */
+export function userCodeWait(
+  timeout: number | undefined,
+  site?: { readonly kind: UserCodeSite['kind'] },
+): number {
+  const bound = Math.min(timeout ?? USER_CODE_WAIT, USER_CODE_WAIT);
+  return site?.kind === 'config' || site?.kind === 'setup'
+    ? Math.max(bound, CONFIG_LOAD_WAIT)
+    : bound;
 }
 
 /**

@@ -52,7 +52,7 @@ async function runInWorker(
   const worker = startProjectWorker({
     entry: packageFile('dist/cli/scenario-worker.js'),
     data,
-    wait: () => userCodeWait(data.timeout),
+    wait: (site) => userCodeWait(data.timeout, site),
     onMessage: (raw) => {
       const message = raw as FromScenarioWorker;
       if (message.kind === 'scenario') got.push(message.result);

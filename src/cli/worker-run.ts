@@ -69,7 +69,7 @@ export function runWorkerOnce(
         packageFile,
       ),
     // Read at each look at the heartbeat: the worker starts before the command line is parsed.
-    wait: () => userCodeWait(timeout()),
+    wait: (site) => userCodeWait(timeout(), site),
     projectOutput: io.stderr,
     onMessage: (raw) => {
       const message = raw as FromWorker;

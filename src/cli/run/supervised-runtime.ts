@@ -100,7 +100,7 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
   const worker = startProjectWorker({
     entry: packageFile('dist/cli/run/run-worker.js'),
     data: request,
-    wait: () => userCodeWait(request.timeout),
+    wait: (site) => userCodeWait(request.timeout, site),
     onMessage,
   });
   const post = (message: ToRunWorker): void => {
