@@ -43,6 +43,7 @@ import type { PendingDocument } from './pending-document.js';
 import { didYouMeanType } from './did-you-mean.js';
 import { KindFilter } from './kind-filter.js';
 import { shorten } from './shorten.js';
+import { identityKey } from './resource-identity.js';
 
 /**
  * What the resources pass takes of the first pass (`collectDefinitions` returns it, and more):
@@ -190,8 +191,10 @@ export function loadResources(
             id: header.id,
           };
     const key = pointer === undefined ? undefined : pointerKey(pointer);
+    // Duplicates are told by the object, whichever of its kind's API versions writes it.
+    const identity = pointer === undefined ? undefined : identityKey(pointer, definition);
     const earlier =
-      key === undefined || header.namespaceRefused === true ? undefined : seen.get(key);
+      identity === undefined || header.namespaceRefused === true ? undefined : seen.get(identity);
     const revision = earlier !== undefined && isRevision(earlier.appliedBy, appliedBy);
     // A test's later step updates what its earlier one made: the update of that revision, with
     // its transition rules and ratcheting, as the API server checks it.
@@ -212,7 +215,7 @@ export function loadResources(
         report.adopt(found.filter((finding) => SHAPE_RULES.has(finding.rule ?? '')));
       }
       documents.push({ ...document, status: status() });
-      if (key !== undefined) unloadedKeys.push(key);
+      if (identity !== undefined) unloadedKeys.push(identity);
       continue;
     }
     if (!revision && patchesExisting(appliedBy, header)) {
@@ -223,11 +226,11 @@ export function loadResources(
       schemas.check(definition, header, report.withFindings(found), undefined, false);
       report.adopt(found.filter((finding) => finding.rule !== 'required'));
       documents.push({ ...document, status: status() });
-      if (key !== undefined) unloadedKeys.push(key);
+      if (identity !== undefined) unloadedKeys.push(identity);
       continue;
     }
     const spec = schemas.check(definition, header, report, prior);
-    if (pointer === undefined || key === undefined) {
+    if (pointer === undefined || key === undefined || identity === undefined) {
       documents.push({ ...document, status: status() });
       continue;
     }
@@ -241,14 +244,14 @@ export function loadResources(
       continue;
     }
     if (earlier !== undefined && !revision) {
-      reportDuplicate(resourceName(pointer, definition), earlier.report, report);
+      reportDuplicate(resourceName(pointer, definition), earlier, definition, report);
     }
     documents.push({ ...document, status: status() });
     if (report.hasErrors) {
       // Refused: a revision leaves the one before; a first document is still the first.
       if (earlier === undefined && header.namespaceRefused !== true) {
-        seen.set(key, { report, appliedBy, at: undefined, prior: undefined });
-        unloadedKeys.push(key);
+        seen.set(identity, { report, definition, appliedBy, at: undefined, prior: undefined });
+        unloadedKeys.push(identity);
       }
       continue;
     }
@@ -264,12 +267,12 @@ export function loadResources(
     if (revision && earlier.at !== undefined) {
       // A test's later step applies the object again: an update, which the cluster holds.
       resources[earlier.at] = resource;
-      seen.set(key, { ...earlier, prior: accepted });
+      seen.set(identity, { ...earlier, prior: accepted });
       continue;
     }
     if (header.namespaceRefused !== true && (earlier === undefined || revision)) {
-      const first = earlier?.report ?? report;
-      seen.set(key, { report: first, appliedBy, at: resources.length, prior: accepted });
+      const first = earlier ?? { report, definition };
+      seen.set(identity, { ...first, appliedBy, at: resources.length, prior: accepted });
     }
     resources.push(resource);
   }
@@ -283,6 +286,8 @@ export function loadResources(
  */
 interface SeenDocument {
   readonly report: DocumentReport;
+  /** Its definition: the API version it is written in, which a later one's may not be. */
+  readonly definition: ResourceDefinition;
   readonly appliedBy: AppliedBy | undefined;
   readonly at: number | undefined;
   /** The revision the cluster holds, which a later step's apply updates (none if refused). */
@@ -577,13 +582,26 @@ function isRevision(earlier: AppliedBy | undefined, later: AppliedBy | undefined
   return earlier !== undefined && later !== undefined && earlier.test === later.test;
 }
 
-/** Reports `report`'s document as defining again the resource `first`'s defined. */
-function reportDuplicate(name: string, first: DocumentReport, report: DocumentReport): void {
-  const related = first.location(idPointer(first));
+/**
+ * Reports `report`'s document, of `definition`, as defining again the resource `first` defined,
+ * maybe in another API version of its kind.
+ */
+function reportDuplicate(
+  name: string,
+  first: SeenDocument,
+  definition: ResourceDefinition,
+  report: DocumentReport,
+): void {
+  const related = first.report.location(idPointer(first.report));
+  const written = first.definition.kubernetes?.apiVersion;
+  const otherVersion =
+    written !== undefined && written !== definition.kubernetes?.apiVersion
+      ? ` as ${written} (one object, whichever API version writes it)`
+      : '';
   report.add(
     'duplicate-resource',
     idPointer(report),
-    `${name} is already defined at ${formatLocation(related)}${separateApplications(related.file, report.document.file)}`,
+    `${name} is already defined at ${formatLocation(related)}${otherVersion}${separateApplications(related.file, report.document.file)}`,
     { related },
   );
 }

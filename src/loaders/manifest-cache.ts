@@ -16,6 +16,7 @@ import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
 import { isRgdDocument } from './kro/resource-graph-definition.js';
 import { compileTransforms } from './transforms/transform-document.js';
 import { loadResources } from './load-resources.js';
+import { identityOf } from './resource-identity.js';
 import type { KubernetesKinds } from './kubernetes/kubernetes-kinds.js';
 import type { parseManifest, ParsedManifest } from './parse-manifest.js';
 import { parseManifestOrTakePreparsed } from './preparsed-manifests.js';
@@ -82,9 +83,9 @@ interface Definitions {
   readonly unloadedKeys: readonly string[];
 }
 
-/** The keys a duplicate of which the definition files' documents make. */
+/** The identities a duplicate of which the definition files' documents make. */
 function definitionKeys(definitions: Definitions): string[] {
-  return [...definitions.resources.map((r) => r.key), ...definitions.unloadedKeys];
+  return [...definitions.resources.map(identityOf), ...definitions.unloadedKeys];
 }
 
 /** One file without definitions, resolved and validated against one {@link Definitions}. */
@@ -137,7 +138,10 @@ export class ManifestCache {
   readonly #given: GivenDefinitions;
   #entries = new Map<string, Entry>();
   #definitions: Definitions | undefined;
-  /** Resource key -> how many loaded files define it, kept per file load: duplicates in O(edit). */
+  /**
+   * Resource identity (`identityOf`: one object whichever API version writes it) -> how many
+   * loaded files define it, kept per file load: duplicates in O(edit).
+   */
   readonly #keyCounts = new Map<string, number>();
   #duplicateKeys = 0;
   /** Whether the last load's result can be the base of the next one's `changes`. */
@@ -404,7 +408,7 @@ export class ManifestCache {
   }
 
   #count(load: FileLoad, delta: 1 | -1): void {
-    for (const resource of load.resources) this.#countKey(resource.key, delta);
+    for (const resource of load.resources) this.#countKey(identityOf(resource), delta);
     for (const key of load.unloadedKeys) this.#countKey(key, delta);
   }
 

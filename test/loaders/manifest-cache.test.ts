@@ -145,6 +145,21 @@ describe('ManifestCache', () => {
     expect(load.findings.map((f) => f.code)).toEqual(['duplicate-resource']);
   });
 
+  it('reports one object written in two API versions in two files as a full load does, after an edit', () => {
+    const { cache } = countingCache();
+    const hpa = (apiVersion: string, name: string) =>
+      `apiVersion: ${apiVersion}\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  maxReplicas: 3\n`;
+    const files: ManifestFile[] = [
+      { path: 'v1.yaml', text: hpa('autoscaling/v1', 'web') },
+      { path: 'v2.yaml', text: hpa('autoscaling/v2', 'api') },
+    ];
+    cache.load(files);
+    const edited = edit(files, 'v2.yaml', hpa('autoscaling/v2', 'web'));
+    const { parsed: _p, resolved: _r, ...load } = cache.load(edited);
+    expect(load).toEqual(loadManifests(edited));
+    expect(load.findings.map((f) => [f.code, f.file])).toEqual([['duplicate-resource', 'v2.yaml']]);
+  });
+
   it('reports a duplicate that has errors of its own as a full load does, whatever else is there', () => {
     const { cache } = countingCache();
     // a.yaml's VM has an invalid spec, and the same id as b.yaml's first: refused, and a duplicate.

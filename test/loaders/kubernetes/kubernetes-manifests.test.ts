@@ -521,6 +521,43 @@ items:
     ]);
   });
 
+  it('report one object written in two API versions as a duplicate, and keep the first, as the API server stores one', () => {
+    const hpa = (apiVersion: string) =>
+      `apiVersion: ${apiVersion}\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 3\n`;
+    const widgets = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - {name: v1alpha1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+`;
+    const widget = (version: string) =>
+      `apiVersion: example.com/${version}\nkind: Widget\nmetadata: {name: w}\n`;
+    const { findings, resources } = loadManifests([
+      { path: 'hpa.yaml', text: `${hpa('autoscaling/v1')}---\n${hpa('autoscaling/v2')}` },
+      { path: 'crd.yaml', text: widgets },
+      { path: 'widget.yaml', text: `${widget('v1alpha1')}---\n${widget('v1')}` },
+    ]);
+    expect(findings.map((f) => [f.code, f.file, f.line, f.pointer])).toEqual([
+      ['duplicate-resource', 'hpa.yaml', 10, '/metadata/name'],
+      ['duplicate-resource', 'widget.yaml', 7, '/metadata/name'],
+    ]);
+    expect(findings[0]?.message).toMatch(
+      /^HorizontalPodAutoscalers\.autoscaling\(default\/web\) is already defined at hpa\.yaml:3:18 as autoscaling\/v1 /,
+    );
+    expect(findings[1]?.message).toMatch(
+      /^Widgets\.example\.com\(default\/w\) is already defined at widget\.yaml:3:18 as example\.com\/v1alpha1 /,
+    );
+    expect(resources.map((r) => r.resource.metadata.type)).toEqual([
+      'HorizontalPodAutoscalers.v1.autoscaling',
+      'Widgets.v1alpha1.example.com',
+    ]);
+  });
+
   describe('metadata.generateName', () => {
     const generated = `metadata: { generateName: nightly- }
 spec: { keep: 2 }
