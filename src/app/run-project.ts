@@ -80,6 +80,7 @@ export function explainSourceOf(
     graph: outcome.project.runtime.dependencyGraph(),
     ...(outcome.report ? { report: outcome.report } : {}),
     templateOrigins: templateOriginsOf(outcome.project.registry),
+    isKubernetesType: (type) => outcome.project.registry.get(type)?.kubernetes !== undefined,
   };
 }
 

@@ -664,5 +664,6 @@ function toManifestResource(
     positions ? document.source : undefined,
     // A list item's pointers are inside its list.
     report.pointer(''),
+    header.kubernetes !== undefined,
   );
 }

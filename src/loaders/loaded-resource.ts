@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
 import type { ManifestResource, ManifestSource } from './manifest-resource.js';
 import type { Position, StreamPositions } from './position.js';
+import { kubernetesFieldPointer } from './kubernetes/kubernetes-field-pointer.js';
 
 /**
  * A resource read from a manifest, as a load returns it. It keeps of its document only what
@@ -17,6 +18,7 @@ export class LoadedResource implements ManifestResource {
   readonly #positions: StreamPositions | undefined;
   readonly #index: number;
   readonly #prefix: string;
+  readonly #kubernetesShaped: boolean;
 
   constructor(
     key: string,
@@ -27,6 +29,8 @@ export class LoadedResource implements ManifestResource {
     positions: StreamPositions | undefined,
     /** Where the resource is in its document: `''`, or a `kind: List` item's `/items/<i>`. */
     prefix = '',
+    /** Whether its document is Kubernetes-shaped (`apiVersion`, `kind`, `metadata`). */
+    kubernetesShaped = false,
   ) {
     // In this order, the order of the plain objects loads returned before.
     this.key = flatCopy(key);
@@ -36,6 +40,12 @@ export class LoadedResource implements ManifestResource {
     this.#positions = positions;
     this.#index = source.document;
     this.#prefix = prefix;
+    this.#kubernetesShaped = kubernetesShaped;
+  }
+
+  /** Where a field of the resource is in its document; see {@link ManifestResource.documentPointer}. */
+  documentPointer(field: string): string {
+    return this.#kubernetesShaped ? kubernetesFieldPointer(field) : field;
   }
 
   /** Where a JSON pointer inside the resource's document is; see {@link ManifestResource.locate}. */

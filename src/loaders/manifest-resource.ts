@@ -41,4 +41,11 @@ export interface ManifestResource {
    * property: copies and JSON of a resource hold plain data only.
    */
   readonly locate?: (pointer: string, part?: 'key' | 'value') => Position;
+  /**
+   * Where a field of the resource (a JSON pointer into `{ metadata, spec }`) is in its document:
+   * the same pointer in a cosi-shaped document; a Kubernetes-shaped one holds the spec's fields
+   * at its top level, so `/spec/spec/replicas` is its `/spec/replicas`, `/spec/data/a` its
+   * `/data/a`. A method, as `locate` is.
+   */
+  readonly documentPointer?: (field: string) => string;
 }

@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './run-cli.js';
+import { cli, REPO } from './run-cli.js';
 
 const WHY_NOT = 'fixtures/cli/why-not';
 
@@ -39,6 +42,65 @@ describe('cosi explain', () => {
     expect(stdout).toMatch(/strong: NetworkConfigs\.example\.org\(default\/web-1\)@1/);
     expect(stdout).toMatch(/primary: Placements\.example\.org\(default\/web-1\)@1/);
     expect(stdout).toContain('/spec/cpus             manifest fixtures/vm-network/vms.yaml:8:9');
+  });
+
+  it("names a Kubernetes object's fields by its document's own paths, at each field's line", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-explain-'));
+    try {
+      await writeFile(
+        path.join(dir, 'app.yaml'),
+        [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          'metadata:',
+          '  name: web',
+          'spec:',
+          '  replicas: 2',
+          '  selector:',
+          '    matchLabels: {app: web}',
+          '  template:',
+          '    metadata:',
+          '      labels: {app: web}',
+          '    spec:',
+          '      containers:',
+          '      - {name: web, image: nginx}',
+          '---',
+          'apiVersion: v1',
+          'kind: ConfigMap',
+          'metadata:',
+          '  name: cfg',
+          'data:',
+          '  a: "1"',
+          '',
+        ].join('\n'),
+      );
+      // A cosi-shaped document of a CRD's type writes the object's fields under its spec.
+      await writeFile(
+        path.join(dir, 'cert.yaml'),
+        'metadata: {type: cert, id: x}\nspec:\n  spec: {secretName: s, dnsNames: [a.example.org], issuerRef: {name: a}}\n',
+      );
+      const crds = path.join(REPO, 'fixtures/kubernetes/crds.yaml');
+      const fields = async (resource: string) => {
+        const { code, stdout } = await cli(
+          ['explain', resource, '-f', 'app.yaml', '-f', 'cert.yaml', '-f', crds, '-q'],
+          { cwd: dir },
+        );
+        expect(code).toBe(0);
+        return stdout.split('\n').filter((l) => l.startsWith('  /'));
+      };
+      expect(await fields('deploy/web')).toEqual([
+        '  /spec/replicas                      manifest app.yaml:6:13',
+        '  /spec/selector/matchLabels/app      manifest app.yaml:8:24',
+        '  /spec/template/metadata/labels/app  manifest app.yaml:11:21',
+        '  /spec/template/spec/containers      manifest app.yaml:14:7',
+      ]);
+      expect(await fields('cm/cfg')).toEqual(['  /data/a  manifest app.yaml:21:6']);
+      expect(await fields('cert/x')).toContain(
+        '  /spec/spec/secretName      manifest cert.yaml:3:22',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops the tree at --depth', async () => {

@@ -985,11 +985,11 @@ spec:
     };
     const by = 'v1 ResourceGraph(webapp.kro.run) reconcile #2';
     expect(await field('deployment/shop', 'spec.replicas')).toEqual([
-      `  /spec/spec/replicas  ${by}  template fixtures/kro-webapp/rgd.yaml:29:21 \${schema.spec.replicas}`,
+      `  /spec/replicas  ${by}  template fixtures/kro-webapp/rgd.yaml:29:21 \${schema.spec.replicas}`,
     ]);
     // A list the template writes out: its line, and the expressions inside it.
     expect(await field('deployment/shop', 'spec.template.spec.containers')).toEqual([
-      `  /spec/spec/template/spec/containers  ${by}  template fixtures/kro-webapp/rgd.yaml:39:17 \${schema.spec.image} \${schema.spec.port}`,
+      `  /spec/template/spec/containers  ${by}  template fixtures/kro-webapp/rgd.yaml:39:17 \${schema.spec.image} \${schema.spec.port}`,
     ]);
     // The labels kro's controller adds come from no template line.
     expect(await field('deployment/shop', 'metadata.labels')).toEqual([
@@ -1004,10 +1004,11 @@ spec:
       `  /metadata/labels/kro.run~1owned                 ${by}`,
     ]);
     // The instance's status: the status expression's line; state and conditions are kro's own.
-    expect(await field('webapp/shop', '/spec/status')).toEqual([
-      '  /spec/status/conditions      v2 ResourceGraph(webapp.kro.run) reconcile #2',
-      '  /spec/status/deploymentName  v2 ResourceGraph(webapp.kro.run) reconcile #2  template fixtures/kro-webapp/rgd.yaml:17:23 ${deployment.metadata.name}',
-      '  /spec/status/state           v2 ResourceGraph(webapp.kro.run) reconcile #2',
+    // Named as the Kubernetes document has them (the instance's `status`, not cosi's spec's).
+    expect(await field('webapp/shop', '/status')).toEqual([
+      '  /status/conditions      v2 ResourceGraph(webapp.kro.run) reconcile #2',
+      '  /status/deploymentName  v2 ResourceGraph(webapp.kro.run) reconcile #2  template fixtures/kro-webapp/rgd.yaml:17:23 ${deployment.metadata.name}',
+      '  /status/state           v2 ResourceGraph(webapp.kro.run) reconcile #2',
     ]);
     const json = await cli([
       'explain',
@@ -1022,7 +1023,7 @@ spec:
     const explanation = JSON.parse(json.stdout) as { fields: { field: string; by: unknown }[] };
     expect(explanation.fields).toEqual([
       {
-        field: '/spec/spec/selector/app',
+        field: '/spec/selector/app',
         version: 1,
         by: {
           kind: 'reconcile',
@@ -1045,7 +1046,7 @@ spec:
     ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(
-      'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/spec/replicas,',
+      'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/replicas,',
     );
   });
   it('gives templates a uid derived from the instance, kro CEL (sortBy, two-variable macros), and byte-identical --stable output', async () => {

@@ -5,6 +5,7 @@ import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { DependencyEdge, DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../engine/runtime/controller.js';
 import type { ManifestResource } from '../../loaders/manifest-resource.js';
+import { kubernetesFieldPointer } from '../../loaders/kubernetes/kubernetes-field-pointer.js';
 import type { TemplateOrigins } from './template-origins.js';
 
 /** A place in a manifest file. */
@@ -25,6 +26,11 @@ export interface ExplainSource {
   readonly report?: ConvergenceReport;
   /** The template lines the declarative controllers (RGDs, transforms) rendered fields from. */
   readonly templateOrigins?: TemplateOrigins;
+  /**
+   * Whether a type's resources are Kubernetes objects (a built-in kind, a CRD's): the fields of
+   * one no manifest wrote are named as its Kubernetes document has them.
+   */
+  readonly isKubernetesType?: (type: string) => boolean;
 }
 
 /** The manifest resource with a key (`pointerKey`), if there is one. */
@@ -58,14 +64,32 @@ export class ExplainIndex {
     return this.#manifest(pointerKey(pointer));
   }
 
-  /** Where a manifest resource (or, with `field`, one field of it) is written. */
+  /**
+   * Where a manifest resource (or, with `field`, one field of it: a JSON pointer into
+   * `{ metadata, spec }`) is written.
+   */
   position(pointer: Pointer, field?: string): ManifestPosition | undefined {
     const manifest = this.manifest(pointer);
     if (!manifest) return undefined;
     const { file, line, col } = manifest.source;
     if (field === undefined || !manifest.locate) return { file, line, col };
-    const at = manifest.locate(field);
+    const at = manifest.locate(this.documentField(pointer, field));
     return { file, line: at.line, col: at.col };
+  }
+
+  /**
+   * A field of a resource (a JSON pointer into `{ metadata, spec }`) as its document has it: a
+   * Kubernetes object's `/spec/spec/replicas` is its document's `/spec/replicas`, unless its
+   * manifest wrote it cosi-shaped (`metadata.type`, `spec.spec`).
+   */
+  documentField(pointer: Pointer, field: string): string {
+    const manifest = this.manifest(pointer);
+    if (manifest?.documentPointer) return manifest.documentPointer(field);
+    const kubernetes =
+      manifest === undefined
+        ? this.source.isKubernetesType?.(pointer.type) === true
+        : manifest.definition.kubernetes !== undefined;
+    return kubernetes ? kubernetesFieldPointer(field) : field;
   }
 
   /**

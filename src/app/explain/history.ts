@@ -23,7 +23,10 @@ export interface VersionEntry {
 
 /** Who set one field last. */
 export interface FieldBlame {
-  /** JSON pointer into `{ metadata, spec }`. */
+  /**
+   * JSON pointer into the resource's document: `{ metadata, spec }`, or a Kubernetes object's
+   * own (`/spec/replicas`, `/data/a`; see `ExplainIndex.documentField`).
+   */
   readonly field: string;
   readonly version: number;
   readonly by:
@@ -63,7 +66,7 @@ export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[]
         op: write.op,
         triggers: reconcile.triggers,
       },
-      fields: write.fields,
+      fields: write.fields.map((field) => index.documentField(pointer, field)),
     });
   }
   return out;
@@ -72,7 +75,8 @@ export function historyOf(index: ExplainIndex, pointer: Pointer): VersionEntry[]
 /**
  * For each leaf of the resource's spec (and labels and annotations), the write that set it last:
  * the newest recorded write that changed it (or a parent of it), else the manifest, at the line
- * of the field, else unknown (the record does not reach back that far).
+ * of the field, else unknown (the record does not reach back that far). Each field is named as
+ * the resource's document has it: a Kubernetes object's `/spec/replicas`, `/data/a`.
  */
 export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[] {
   const resource = index.resource(pointer);
@@ -84,12 +88,14 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
     ...leaves(resource.metadata.annotations, '/metadata/annotations'),
   ];
   return fields.map((field): FieldBlame => {
+    // Named and located as the resource's document has it; matched as the record has it.
+    const shown = index.documentField(pointer, field);
     for (let i = writes.length - 1; i >= 0; i--) {
       const { reconcile, write } = writes[i] as (typeof writes)[number];
       if (write.op === 'create' || write.fields.some((f) => covers(f, field))) {
         const template = index.source.templateOrigins?.(reconcile.controller, resource, field);
         return {
-          field,
+          field: shown,
           version: write.version,
           by: {
             kind: 'reconcile',
@@ -102,9 +108,9 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
     }
     const position = index.position(pointer, field);
     if (position && resource.metadata.owner === '') {
-      return { field, version: 1, by: { kind: 'manifest', position } };
+      return { field: shown, version: 1, by: { kind: 'manifest', position } };
     }
-    return { field, version: 0, by: { kind: 'unknown' } };
+    return { field: shown, version: 0, by: { kind: 'unknown' } };
   });
 }
 

@@ -57,7 +57,7 @@ export function originOf(index: ExplainIndex, ref: VersionRef): VersionOrigin {
       controller: found.reconcile.controller,
       seq: found.reconcile.seq,
       at: found.reconcile.startedAt,
-      fields: found.write.fields,
+      fields: found.write.fields.map((field) => index.documentField(ref, field)),
     };
   }
   const position = index.position(ref);

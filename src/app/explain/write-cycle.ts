@@ -41,7 +41,7 @@ export function writeCycle(index: ExplainIndex, pointer: Pointer): CycleStep[] {
           controller: s.reconcile.controller,
           seq: s.reconcile.seq,
           wrote: toRef(s.write),
-          fields: s.write.fields,
+          fields: s.write.fields.map((field) => index.documentField(s.write, field)),
           ...(s.trigger ? { triggeredBy: s.trigger } : {}),
         }));
     }
