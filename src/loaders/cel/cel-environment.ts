@@ -97,6 +97,7 @@ export const DEFAULT_KUBERNETES_VERSION = '1.36';
 const VERSION = /^v?1\.(0|[1-9][0-9]?)$/;
 
 const environments = new Map<number, CelEnv>();
+const addedEnvironments = new Map<string, CelEnv>();
 
 /**
  * The CEL environment of the API server of Kubernetes `version` (`'1.30'`, or `'v1.30'`): CEL's
@@ -135,9 +136,38 @@ export function kubernetesMinor(version: string): number {
   return Number(match[1]);
 }
 
-/** The functions of the environment of Kubernetes 1.`minor`. */
-function functionsOf(minor: number): CelFunc[] {
-  const libraries = KUBERNETES_LIBRARIES.filter((library) => library.since <= minor);
+/**
+ * The environment in which the API server of Kubernetes `version` compiles a new or changed rule
+ * of a CRD (k8s.io/apiserver `environment.NewExpressions`): the libraries of the release before
+ * it (`DefaultCompatibilityVersion()`, n-1), so that a rollback by one release still compiles
+ * every rule it stored. A library is in new rules one release after the one that introduced it;
+ * {@link celEnvironmentFor} is the environment of the rules it stored (`StoredExpressions`).
+ *
+ * @throws Error when `version` is not a Kubernetes 1.x minor version.
+ */
+export function newExpressionsEnvironmentFor(version: string = DEFAULT_KUBERNETES_VERSION): CelEnv {
+  return celEnvironmentFor(`1.${Math.max(0, kubernetesMinor(version) - 1)}`);
+}
+
+/**
+ * The environment of Kubernetes 1.`minor` with `library` added: which library a rule needs that
+ * does not compile there.
+ */
+export function celEnvironmentAdding(minor: number, library: KubernetesLibrary): CelEnv {
+  const key = `${minor}\0${library.name}`;
+  let env = addedEnvironments.get(key);
+  if (env === undefined) {
+    env = celEnv({ funcs: functionsOf(minor, library) });
+    addedEnvironments.set(key, env);
+  }
+  return env;
+}
+
+/** The functions of the environment of Kubernetes 1.`minor`, and of `added` if given. */
+function functionsOf(minor: number, added?: KubernetesLibrary): CelFunc[] {
+  const libraries = KUBERNETES_LIBRARIES.filter(
+    (library) => library.since <= minor || library === added,
+  );
   return [
     ...chargedStandardFunctions,
     ...goNumberParsingFunctions,

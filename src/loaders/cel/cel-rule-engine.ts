@@ -5,7 +5,13 @@
 import type { CelEnv } from '@bufbuild/cel';
 import { celEnvironmentFor } from './cel-environment.js';
 import { evaluateRules, type EvaluateRulesOptions, type RuleViolation } from './evaluate-rules.js';
-import { compileExpression, compileRulesIn, type CompiledRules } from './rule-compiler.js';
+import {
+  compileExpression,
+  compileRulesIn,
+  type CompiledRules,
+  type RuleProblem,
+} from './rule-compiler.js';
+import { newRuleProblems } from './new-rules.js';
 import { parseExpression } from './cel-expression.js';
 import type { ExprNode } from './optional-syntax.js';
 
@@ -14,6 +20,12 @@ export interface CelRules {
   /** The environment the rules compile in: that of one Kubernetes version's API server. */
   readonly environment: CelEnv;
   compileRules(schema: object): CompiledRules;
+  /**
+   * The problems of a CRD's rules that compile in {@link environment} but not as new rules of a
+   * created or changed CRD, which the API server compiles with the libraries of the release
+   * before its own (`new-rules.ts`); `preexisting` holds the stored CRD's expressions.
+   */
+  newRuleProblems(schema: object, preexisting?: ReadonlySet<string>): readonly RuleProblem[];
   evaluateRules(
     schema: object,
     value: unknown,
@@ -105,6 +117,8 @@ export const celRuleEngine: CelRuleEngine = {
     return {
       environment,
       compileRules: (schema) => compileRulesIn(environment, schema),
+      newRuleProblems: (schema, preexisting) =>
+        newRuleProblems(schema, kubernetesVersion, preexisting),
       evaluateRules: (schema, value, options = {}) =>
         evaluateRules(schema, value, {
           ...options,

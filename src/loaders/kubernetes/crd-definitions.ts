@@ -29,7 +29,7 @@ import {
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
-import { checkDefinitionSchema } from '../definition-schema.js';
+import { checkDefinitionSchema, type SchemaRules } from '../definition-schema.js';
 import { MAX_CRD_BYTES } from '../request-limits.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
@@ -443,7 +443,7 @@ function checkVersionSchema(
     jsonPointer(schemaAt),
     report,
     compiler,
-    options.celRules,
+    () => asNewRules(options.celRules()),
     [
       ...findStructuralProblems(schema),
       ...findListTypeProblems(schema),
@@ -453,6 +453,22 @@ function checkVersionSchema(
         : []),
     ],
   );
+}
+
+/**
+ * A CRD's rules as the API server compiles those of a CRD being created or changed: each also
+ * as a new rule, with the libraries of the release before the run's (`cel/new-rules.ts`). cosi
+ * has no stored CRD to compare with, so every rule is new.
+ */
+function asNewRules(rules: CelRules): SchemaRules {
+  return {
+    compileRules: (schema) => {
+      const compiled = rules.compileRules(schema);
+      const fresh = rules.newRuleProblems(schema);
+      return fresh.length === 0 ? compiled : { problems: [...compiled.problems, ...fresh] };
+    },
+    evaluateRules: (schema, value) => rules.evaluateRules(schema, value),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   parseKubernetesRelease,
 } from '../../../src/loaders/kubernetes/kubernetes-release.js';
 import { loadManifests } from '../../../src/loaders/load-manifests.js';
+import type { KubernetesRelease } from '../../../src/loaders/kubernetes/kubernetes-release.js';
 
 const where = (f: Finding) => [f.code, f.line, f.col, f.pointer];
 const load = (text: string, options: Parameters<typeof loadManifests>[1] = {}) =>
@@ -425,12 +426,50 @@ metadata: { name: db }
 spec: { address: 10.0.0.1 }
 `;
   it('refuses a rule that calls a library the chosen release does not have, at its line', () => {
-    // The ip library came with Kubernetes 1.30.
-    expect(load(crd, { kubernetesVersion: '1.30' }).findings).toEqual([]);
+    expect(load(crd, { kubernetesVersion: '1.31' }).findings).toEqual([]);
     const old = load(crd, { kubernetesVersion: '1.29' });
     expect(old.findings.map((f) => [f.code, f.line])).toEqual([
       ['cel-invalid-rule', 23],
       ['unknown-type', 26],
     ]);
   });
+
+  it("refuses a new rule that calls a library of the chosen release itself: the API server compiles new rules with the release before's", () => {
+    // The ip library came with Kubernetes 1.30: 1.30 compiles the rules it stores with it, but a
+    // created or changed CRD's with 1.29's libraries (NewExpressions, n-1), so a rollback works.
+    const findings = load(crd, { kubernetesVersion: '1.30' }).findings;
+    expect(findings.map((f) => [f.code, f.line, f.rule])).toEqual([
+      ['cel-invalid-rule', 23, 'rule-library-version'],
+      ['unknown-type', 26, 'kubernetes-kind'],
+    ]);
+    expect(findings[0]?.message).toContain(
+      'isIP needs Kubernetes 1.31 for new rules (ip library introduced in 1.30;',
+    );
+  });
+
+  const libraries: [string, string, KubernetesRelease, KubernetesRelease][] = [
+    ['quantity', 'isQuantity(self)', '1.28', '1.29'],
+    ['optional', "self.?x.orValue('') == ''", '1.28', '1.29'],
+    ['format', 'format.dns1123Label().validate(self).hasValue()', '1.31', '1.32'],
+    ['two-variable comprehensions', 'self.all(k, v, k != v)', '1.32', '1.33'],
+    ['semver', 'isSemver(self)', '1.33', '1.34'],
+  ];
+  it.each(libraries)(
+    'refuses the %s library in a new rule on the release that introduced it',
+    (_, rule, release, next) => {
+      const text = crd
+        .replace('rule: isIP(self)', `rule: ${JSON.stringify(rule)}`)
+        .replace(
+          /address:\n {18}type: string/,
+          rule.includes('all(') || rule.includes('.?')
+            ? 'address:\n                  type: object\n                  maxProperties: 4\n                  additionalProperties: { type: string, maxLength: 8 }'
+            : 'address:\n                  type: string',
+        )
+        .replace(/---[\s\S]*$/, '');
+      const at = (version: KubernetesRelease) =>
+        load(text, { kubernetesVersion: version }).findings.map((f) => f.rule);
+      expect(at(release)).toEqual(['rule-library-version']);
+      expect(at(next)).toEqual([]);
+    },
+  );
 });
