@@ -369,8 +369,15 @@ export function collectDefinitions(
       if (definition === undefined || report.hasErrors) {
         invalid.add(definition, specType(header.spec), report);
       } else if (defined.has(definition.id)) {
-        const at = defined.get(definition.id)?.at;
-        reportDuplicate(definition, at, givenSource(definition.id), report);
+        const known = defined.get(definition.id);
+        // The `--definitions` file read again as a manifest (`check . --definitions crds`):
+        // the same definition from the same file is no duplicate of itself.
+        const again =
+          known !== undefined &&
+          known.at === undefined &&
+          given.files?.get(definition.id) === report.document.file &&
+          sameDefinition(known.definition, definition);
+        if (!again) reportDuplicate(definition, known?.at, givenSource(definition.id), report);
       } else {
         defined.set(definition.id, { definition, at: report });
         definitions.push(definition);

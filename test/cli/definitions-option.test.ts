@@ -61,6 +61,32 @@ describe('--definitions', () => {
     ]);
   });
 
+  it('reads a cosi definitions file that the walk reaches too as itself, no duplicate of its own', async () => {
+    await writeFile(
+      path.join(dir, 'crds', 'vms.yaml'),
+      'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }\nspec:\n  type: VMs.example.org\n  schema: { type: object, properties: { cpus: { type: integer, minimum: 1 } } }\n',
+    );
+    await writeFile(
+      path.join(dir, 'manifests', 'vm.yaml'),
+      'metadata: { type: VMs.example.org, id: web }\nspec: { cpus: 2 }\n',
+    );
+    await rm(path.join(dir, 'crds', 'bundle.yaml'));
+    await rm(path.join(dir, 'manifests', 'shop.yaml'));
+    const r = await cli(['check', '.', '--definitions', 'crds'], { cwd: dir });
+    expect(r.stdout).not.toContain('duplicate-definition');
+    expect(r.code).toBe(0);
+    // Another file defining the same type is a duplicate still, named at the given file.
+    await writeFile(
+      path.join(dir, 'manifests', 'again.yaml'),
+      'metadata: { type: ResourceDefinitions.meta.cosi.dev, id: vms.example.org }\nspec:\n  type: VMs.example.org\n  schema: { type: object, properties: { cpus: { type: integer, minimum: 1 } } }\n',
+    );
+    const other = await cli(['check', '.', '--definitions', 'crds'], { cwd: dir });
+    expect(other.stdout).toMatch(
+      /^manifests\/again\.yaml:\d+:\d+: error\[duplicate-definition\]: the type VMs\.example\.org is already defined in crds\/vms\.yaml/m,
+    );
+    expect(other.code).toBe(1);
+  });
+
   it('takes the definitions of other files, and none of their other documents', async () => {
     const r = await cli(
       ['get', '--definitions', 'crds', '-f', 'manifests', 'webapps', '-o', 'name', '--stable'],
