@@ -88,6 +88,17 @@ export interface Terminal {
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const exitProcess = process.exit;
 
+/**
+ * The standard input, for `-f -`. From a terminal, cosi says it waits on it (nothing else
+ * would: a `cosi check -f -` typed by hand looked hung).
+ */
+function readStandardInput(): Promise<Buffer> {
+  if (process.stdin.isTTY) {
+    process.stderr.write('cosi: reading manifests from the standard input (Ctrl-D ends it)\n');
+  }
+  return readAtMost(process.stdin, MAX_MANIFEST_BYTES);
+}
+
 /** The real process. */
 export function processIo(): CliIo {
   // Read once: a check run again after a fault (see `superviseWorkerOnce`) gets the same input.
@@ -97,7 +108,7 @@ export function processIo(): CliIo {
     stderr: closablePipe(process.stderr),
     cwd: process.cwd(),
     // One byte past the limit is enough for the loader to report the input too large.
-    readStdin: () => (stdin ??= readAtMost(process.stdin, MAX_MANIFEST_BYTES)),
+    readStdin: () => (stdin ??= readStandardInput()),
     env: process.env,
     isTTY: process.stdout.isTTY,
     onInterrupt: onProcessInterrupt,
