@@ -127,9 +127,36 @@ async function findConfigFile(location: ConfigLocation): Promise<string | undefi
       if (searched.has(dir)) break;
       searched.add(dir);
       const found = await findConfig(dir);
-      if (found !== undefined) return found;
+      if (found === undefined) continue;
+      const distrust = await distrustOf(found);
+      if (distrust !== undefined) {
+        throw new ConfigError(
+          displayPath(location.cwd, found),
+          `cosi runs no config found by itself that ${distrust}: anyone else could have written it (pass --config ${displayPath(location.cwd, found)} to run it all the same)`,
+        );
+      }
+      return found;
     }
   }
+  return undefined;
+}
+
+/**
+ * Why a config file found by climbing from the manifests is not to be run, as git refuses a
+ * repository of dubious ownership: it is another user's (not the current user's, nor root's), or
+ * it or its directory may be written by anyone (a config planted in a shared `/tmp` above the
+ * manifests checked there). `undefined`: it may run.
+ */
+async function distrustOf(file: string): Promise<string | undefined> {
+  const [info, dir] = await Promise.all([stat(file), stat(path.dirname(file))]);
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid && info.uid !== 0) {
+    return `belongs to another user (uid ${String(info.uid)})`;
+  }
+  if ((info.mode & 0o002) !== 0) return 'anyone may write';
+  // A sticky directory (`/tmp`) lets each user replace only their own files.
+  if ((dir.mode & 0o002) !== 0 && (dir.mode & 0o1000) === 0)
+    return 'is in a directory anyone may write';
   return undefined;
 }
 
