@@ -89,6 +89,12 @@ export const STDIN_PATH = '-';
 const YAML_FILE = /\.ya?ml$/i;
 
 /**
+ * The directories of a Helm chart that are Helm's: what it renders (`templates/`), its
+ * subcharts, its CRDs (read), and chart-testing's values files (`ci/`).
+ */
+const HELM_OWN_DIRECTORIES = new Set(['templates', 'charts', 'crds', 'ci']);
+
+/**
  * Finds the manifest files below the given paths; reads directories, never files.
  *
  * Each path is a file (taken whatever its name) or a directory, searched recursively for
@@ -779,7 +785,13 @@ class ManifestWalker {
     const sorted = [...entries].sort((a, b) => compareStrings(a.name, b.name));
     const subcharts = role === 'subcharts';
     const chart = !subcharts && sorted.some((entry) => entry.name === HELM_CHART_FILE);
-    if (chart && role !== 'subchart') this.#unrendered.push(helmChart(display));
+    if (chart && role !== 'subchart') {
+      const others = sorted
+        .filter((entry) => entry.isDirectory() && !HELM_OWN_DIRECTORIES.has(entry.name))
+        .map((entry) => entry.name)
+        .filter((name) => !name.startsWith('.'));
+      this.#unrendered.push(helmChart(display, others));
+    }
     const directoryName = path.basename(absolute);
     for (const entry of sorted) {
       const name = entry.name;

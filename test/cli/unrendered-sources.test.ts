@@ -93,6 +93,26 @@ describe('check on a repository with a Helm chart and kustomize files', () => {
     }
   });
 
+  it('names the directories of a chart that Helm does not render, which are not read either', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unrendered-cli-'));
+    try {
+      for (const sub of ['templates', 'ci', 'raw', 'files']) {
+        await mkdir(path.join(dir, 'deploy', sub), { recursive: true });
+      }
+      await writeFile(
+        path.join(dir, 'deploy/Chart.yaml'),
+        'apiVersion: v2\nname: c\nversion: 1.0.0\n',
+      );
+      await writeFile(path.join(dir, 'deploy/raw/extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\n');
+      const r = await cli(['check', '.'], { cwd: dir });
+      expect(r.stdout).toContain(
+        'deploy: note[helm-chart]: a Helm chart, read for its crds/ only: its templates are manifests once rendered; check them with helm template deploy | cosi check -f -; deploy/files/, deploy/raw/ are not read either (name one to check it: cosi check deploy/files)',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--definitions a chart reads its crds/ (and its subcharts’), not its templates', async () => {
     const r = await cli(['check', '-f', '-', '--definitions', `${FIXTURE}/chart`], {
       stdin:
