@@ -87,6 +87,23 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect((await readdir(dir)).sort()).toEqual(['.git', 'cosi.config.ts', 'manifests']);
   });
 
+  it('writes nothing through a directory that is a link out of the project', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'cosi-init-outside-'));
+    try {
+      await symlink(outside, path.join(dir, 'expected'));
+      await symlink(outside, path.join(dir, '.github'));
+      const init = await cli(['init'], { cwd: dir });
+      expect(init.code).toBe(2);
+      expect(init.stderr).toContain(
+        'expected, .github are links (a file written through one could land outside the project)',
+      );
+      expect(await readdir(outside)).toEqual([]);
+      expect((await readdir(dir)).sort()).toEqual(['.git', '.github', 'expected']);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('writes a tsconfig.json only when there is none: an existing one is kept, never a refusal', async () => {
     await writeFile(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": {} }\n');
     const init = await cli(['init'], { cwd: dir });

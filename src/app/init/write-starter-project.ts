@@ -4,9 +4,23 @@ import { STARTER_FILES, type StarterFile } from './starter-files.js';
 
 /** `cosi init` found files of the starter project already there: it wrote nothing. */
 export class StarterFilesExistError extends Error {
-  constructor(readonly existing: readonly string[]) {
+  constructor(
+    readonly existing: readonly string[],
+    /** Directories on the way to the files that are links (which could lead out of the project). */
+    readonly links: readonly string[] = [],
+  ) {
+    const there =
+      existing.length === 0
+        ? []
+        : [`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}`];
+    const linked =
+      links.length === 0
+        ? []
+        : [
+            `${links.join(', ')} ${links.length === 1 ? 'is a link' : 'are links'} (a file written through one could land outside the project)`,
+          ];
     super(
-      `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}: cosi init writes a new project and overwrites nothing (run it in an empty directory, or move these away)`,
+      `${[...there, ...linked].join('; ')}: cosi init writes a new project and overwrites nothing (run it in an empty directory, or move these away)`,
     );
     this.name = 'StarterFilesExistError';
   }
@@ -15,7 +29,8 @@ export class StarterFilesExistError extends Error {
 /**
  * Writes the starter project into `dir` (made if missing) and returns the files written,
  * relative to it. Nothing is overwritten: when any of the files exists (whatever it is: a file,
- * a directory, a link), none is written and the error names every one; a file that appears
+ * a directory, a link), or a directory on its way is a link (which would take it out of `dir`),
+ * none is written and the error names every one; a file that appears
  * between the check and the write (another process) is not replaced either (`wx`). A file
  * written only when absent (`unlessThere`: the tsconfig.json) is left out when it is there.
  *
@@ -26,12 +41,17 @@ export async function writeStarterProject(
   files: readonly StarterFile[] = STARTER_FILES,
 ): Promise<string[]> {
   const existing: string[] = [];
+  const links: string[] = [];
   const written: StarterFile[] = [];
   for (const file of files) {
-    if (!(await exists(path.join(dir, file.path)))) written.push(file);
+    // A directory on the way that is a link would take the file out of the project.
+    const link = await linkOnTheWay(dir, file.path);
+    if (link !== undefined) {
+      if (!links.includes(link)) links.push(link);
+    } else if (!(await exists(path.join(dir, file.path)))) written.push(file);
     else if (file.unlessThere !== true) existing.push(file.path);
   }
-  if (existing.length > 0) throw new StarterFilesExistError(existing);
+  if (existing.length > 0 || links.length > 0) throw new StarterFilesExistError(existing, links);
   for (const file of written) {
     const target = path.join(dir, file.path);
     await makeDirectory(path.dirname(target));
@@ -63,6 +83,21 @@ async function makeDirectory(dir: string): Promise<void> {
     await makeDirectory(parent);
     await mkdir(dir);
   }
+}
+
+/** The first directory of `relative`'s path below `dir` that is a symbolic link, if one is. */
+async function linkOnTheWay(dir: string, relative: string): Promise<string | undefined> {
+  const parts = relative.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const sub = parts.slice(0, i).join('/');
+    try {
+      if ((await lstat(path.join(dir, sub))).isSymbolicLink()) return sub;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+  return undefined;
 }
 
 async function exists(file: string): Promise<boolean> {
