@@ -9,7 +9,7 @@ import { toWriteError } from './write-error.js';
 /**
  * The exit code of an error a command threw, its message said on stderr: a `CliError` its own
  * code, a config that does not load or register, a type a query does not know and a file that
- * cannot be written are usage errors; anything else is a bug and prints its stack. Commander's
+ * cannot be written are usage errors; anything else is a bug and prints its stack (exit 70). Commander's
  * own errors are handled before (`runCli`), without loading this module.
  */
 export function exitCodeOfError(thrown: unknown, io: Pick<CliIo, 'stderr'>): ExitCode {
@@ -29,5 +29,5 @@ export function exitCodeOfError(thrown: unknown, io: Pick<CliIo, 'stderr'>): Exi
   io.stderr.write(
     `cosi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
-  return EXIT.usage;
+  return EXIT.internal;
 }

@@ -14,6 +14,12 @@ export const EXIT = {
    * stopped its controllers before another process could lead. A supervisor restarts it.
    */
   leadershipLost: 4,
+  /**
+   * cosi itself failed: a bug (an error no command expects, printed with its stack), or it ran out
+   * of memory in its own work (reading manifests). The run says nothing of the input: retry it,
+   * or report it. sysexits' EX_SOFTWARE, so that CI tells it from a usage or config error.
+   */
+  internal: 70,
 } as const;
 
 /**
@@ -25,7 +31,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
  * An error that ends a command with a given exit code and a message for the user. The top-level
- * catch in `main` turns it into that exit code; any other error is a bug (exit 2 with its stack).
+ * catch in `main` turns it into that exit code; any other error is a bug (exit 70 with its stack).
  */
 export class CliError extends Error {
   constructor(

@@ -120,7 +120,7 @@ const EXIT_OF: Record<WorkerFault['kind'], ExitCode> = {
   stuck: EXIT.notConverged,
   failed: EXIT.findings,
   config: EXIT.usage,
-  internal: EXIT.usage,
+  internal: EXIT.internal,
 };
 
 /** Says what stopped the worker, in the command's output, and returns the exit code. */

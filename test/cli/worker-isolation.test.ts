@@ -206,6 +206,33 @@ describe('a controller that exhausts the heap', () => {
   }, 60_000);
 });
 
+describe('cosi itself running out of heap in its own work', () => {
+  it('is an internal error, exit 70, apart from a usage or config error (2)', async () => {
+    // 11 MB of ConfigMaps, read with a 24 MB heap: no code of the project's runs.
+    const documents = Array.from(
+      { length: 60_000 },
+      (_, i) =>
+        `---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: c${String(i)}, namespace: d }\ndata: { a: "${'x'.repeat(100)}" }\n`,
+    );
+    await writeFile(path.join(dir, 'big.yaml'), documents.join(''));
+    const env = { COSI_WORKER_HEAP_MB: '24' };
+    const check = await runCosi(['check', '-f', 'big.yaml', '-o', 'json'], dir, 60_000, env);
+    const report = JSON.parse(check.stdout) as {
+      cases: { check: string; findings: { code: string; message: string }[] }[];
+    };
+    expect(report.cases.map((c) => [c.check, c.findings.map((f) => f.code)])).toEqual([
+      ['setup', ['internal-error']],
+    ]);
+    expect(report.cases[0]?.findings[0]?.message).toMatch(
+      /^cosi ran out of memory \(the heap limit is 24 MB/,
+    );
+    expect(check.code).toBe(70);
+    const apply = await runCosi(['apply', '-f', 'big.yaml'], dir, 60_000, env);
+    expect(apply.stderr).toMatch(/^cosi: cosi ran out of memory/m);
+    expect(apply.code).toBe(70);
+  }, 90_000);
+});
+
 describe('process.exit inside a controller in the worker', () => {
   it('is a finding and never the exit code', async () => {
     const r = await cosi(reconciling('Quitter', 'process.exit(0);'), ['check', '-f', 'vms.yaml']);

@@ -23,6 +23,8 @@ export const CHECK_CODES = [
   // Setup: the check could not run (exit 2), reported in the chosen format all the same.
   'config-error',
   'usage-error',
+  // cosi itself failed (exit 70): a bug, or out of memory in its own work.
+  'internal-error',
   // --typecheck.
   'type-error',
   'typescript-missing',

@@ -25,11 +25,12 @@ export function faultCases(fault: WorkerFault, places: ManifestPlaces | undefine
     fault.kind !== 'config' &&
     fault.kind !== 'internal' &&
     placeOfPointer(places, fault.pointer)) || { file: fault.file ?? '', line: 0, col: 0 };
-  const finding = (code: 'controller-failed' | 'not-converged' | 'config-error', message: string) =>
-    ({ code, message, severity: 'error', ...at, pointer: '' }) as const;
-  if (fault.kind === 'config' || fault.kind === 'internal') {
-    return setupFailed([finding('config-error', fault.message)]);
-  }
+  const finding = (
+    code: 'controller-failed' | 'not-converged' | 'config-error' | 'internal-error',
+    message: string,
+  ) => ({ code, message, severity: 'error', ...at, pointer: '' }) as const;
+  if (fault.kind === 'config') return setupFailed([finding('config-error', fault.message)]);
+  if (fault.kind === 'internal') return setupFailed([finding('internal-error', fault.message)]);
   const cases: CheckCase[] = [
     {
       check: 'controllers',

@@ -39,7 +39,7 @@ Examples:
   cosi apply -f vms.yaml -f hosts.yaml --config ./cosi.config.ts -t vm
 
 Exit codes: 0 converged, 1 invalid manifests or failing controllers (or, with --require-ready,
-an RGD instance in progress), 2 usage or config error, 3 did not converge.`,
+an RGD instance in progress), 2 usage or config error, 3 did not converge, 70 cosi itself failed (a bug, out of memory).`,
     );
   return command;
 }

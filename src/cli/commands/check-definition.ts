@@ -77,7 +77,8 @@ Examples:
     --schema-location 'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'
   cosi check --each clusters/*/   # each environment a world of its own, one report
 
-Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.`,
+Exit codes: 0 clean, 1 findings, 2 usage or config error, 3 did not converge,
+70 cosi itself failed (a bug, out of memory).`,
     );
   return command;
 }

@@ -192,8 +192,8 @@ function checkExitCode(runs: readonly CheckedProject['run'][], result: CheckResu
 }
 
 /**
- * The worst of several worlds' (`--each`, or one checked again after a fault): 2 when one could
- * not be checked (its config did not load, or its code stopped cosi while it loaded), else 3 when
+ * The worst of several worlds' (`--each`, or one checked again after a fault): 70 when cosi
+ * itself failed on one, 2 when one could not be checked (its config did not load, or its code stopped cosi while it loaded), else 3 when
  * one did not converge (a controller stuck past the bound too), else as {@link checkExitCode}.
  */
 function worstExitCode(
@@ -204,9 +204,8 @@ function worstExitCode(
   }[],
   result: CheckResult,
 ): ExitCode {
-  const notChecked = worlds.some(
-    (w) => w.run === undefined || w.fault?.kind === 'config' || w.fault?.kind === 'internal',
-  );
+  if (worlds.some((w) => w.fault?.kind === 'internal')) return EXIT.internal;
+  const notChecked = worlds.some((w) => w.run === undefined || w.fault?.kind === 'config');
   if (notChecked) return EXIT.usage;
   if (worlds.some((w) => w.fault?.kind === 'stuck')) return EXIT.notConverged;
   return checkExitCode(

@@ -62,7 +62,8 @@ Examples:
   cosi diff -f manifests/ --state etcd://127.0.0.1:2379/prod && echo "nothing to apply"
 
 Exit codes (as kubectl diff): 0 no change, 1 changes, 2 error (invalid manifests, an
-unreachable etcd, another project's state, usage).`,
+unreachable etcd, another project's state, usage), 70 cosi itself failed (a bug, out of
+memory).`,
     );
   return command;
 }

@@ -58,7 +58,8 @@ Examples:
   cosi explain certificate.spec --recursive -f fixtures/kubernetes
 
 Exit codes: 0 explained, 1 invalid manifests or no such resource (without --why-not), 2 usage
-or config error, an unknown type or field.`,
+or config error, an unknown type or field, 70 cosi itself failed (a bug, out of
+memory).`,
     );
   return command;
 }

@@ -73,7 +73,7 @@ Examples:
 
 Exit codes: 0 ok (with -w: after Ctrl-C or SIGTERM), 1 invalid manifests, failing controllers
 or no such resource, 2 usage or config error, a --state that cannot be reached or read, 3 did
-not converge.`,
+not converge, 70 cosi itself failed (a bug, out of memory).`,
     );
   return command;
 }

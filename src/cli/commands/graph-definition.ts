@@ -73,7 +73,8 @@ Examples:
   cosi graph -f fixtures/graph-demo --resources -o tree --stable
 
 Exit codes: 0 ok, 1 invalid manifests or (with --resources) failing controllers, 2 usage or
-config error, 3 (with --resources) did not converge.`,
+config error, 3 (with --resources) did not converge, 70 cosi itself failed
+(a bug, out of memory).`,
     );
   return command;
 }

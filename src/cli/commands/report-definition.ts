@@ -51,7 +51,8 @@ Examples:
   cosi report -f manifests/ -o report.html
   cosi check -f manifests/ -o github --report report.html   # the same page, beside CI output
 
-Exit codes: as cosi check: 0 clean, 1 findings, 2 usage or config error, 3 did not converge.
+Exit codes: as cosi check: 0 clean, 1 findings, 2 usage or config error, 3 did not converge,
+70 cosi itself failed (a bug, out of memory).
 The report is written in every case but a file that cannot be written.`,
     );
   return command;

@@ -89,7 +89,7 @@ Exit codes: 0 after SIGTERM, Ctrl-C or SIGHUP; 1 invalid manifests, the state fa
 controller stopped the worker thread (a loop past --timeout, out of heap, an exit); 2 usage
 or config error, etcd unreachable within --connect-timeout, a prefix holding another project's
 state, an address in use; 4 leadership lost (restart it); 130 / 143 / 129 a second Ctrl-C /
-SIGTERM / SIGHUP.`,
+SIGTERM / SIGHUP; 70 cosi itself failed (a bug, out of memory).`,
     );
   return command;
 }

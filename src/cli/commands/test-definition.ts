@@ -33,6 +33,7 @@ Examples:
 A controller stuck in a loop, out of heap or ending the thread fails its step, at the step's
 line; the scenarios after it run.
 
-Exit codes: 0 every step passed, 1 a step failed, 2 a scenario that cannot run (bad file, config).`,
+Exit codes: 0 every step passed, 1 a step failed, 2 a scenario that cannot run (bad file, config),
+70 cosi itself failed (a bug, out of memory).`,
     );
 }

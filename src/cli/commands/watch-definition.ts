@@ -41,7 +41,8 @@ Examples:
   cosi watch -f manifests/ --config ./cosi.config.ts > rounds.log   (a line stream)
   cosi watch -f manifests/ -o json | jq .counts                      (one object per round)
 
-Exit codes: 0 after q or Ctrl-C (or SIGTERM, off the screen), 2 usage or config error at start.`,
+Exit codes: 0 after q or Ctrl-C (or SIGTERM, off the screen), 2 usage or config error at start,
+70 cosi itself failed (a bug, out of memory).`,
     );
   return command;
 }
