@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import { SnapshotTracker, type TrackedSnapshot } from '../engine/state/snapshot-tracker.js';
+import { pointerKey } from '../engine/resource/pointer.js';
 import { hasErrors, type Finding } from '../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
@@ -9,7 +10,9 @@ import { RecordedPriorState } from '../loaders/cel/prior-state.js';
 import { declaredControllersKey } from './declared-controllers.js';
 import { displayPath } from './display-path.js';
 import { SCRIPT_FILE, type FileEvent, type FileWatcher, type WatchFiles } from './file-events.js';
+import { lastChangedFields } from './last-change.js';
 import type { Project } from './project.js';
+import { allRunFindings, runFindings, type RunFindingCode } from './run-findings.js';
 import { MissingManifestsError, withConfigManifests } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
@@ -53,6 +56,12 @@ export interface WatchRound {
   readonly changes?: ApplyResult;
   /** This round's convergence run; absent when nothing was applied. */
   readonly report?: ConvergenceReport;
+  /**
+   * What this round's convergence run found of the controllers, as `cosi check` reports it (see
+   * `runFindings`): a controller that kept failing, an item given up on, a run that did not
+   * converge, each at the manifest of the resource involved, else at the config.
+   */
+  readonly runFindings?: readonly Finding<RunFindingCode>[];
   /**
    * The running project (the last good one), absent until a load succeeds; it is replaced only
    * when the config or the set of types changes.
@@ -379,7 +388,30 @@ class Session implements WatchSession {
         ? this.#running.tracker
         : new SnapshotTracker(session.project.state);
     this.#running = { session, definitionsKey, tracker, snapshot: await tracker.take() };
-    this.#emit(loaded, { applied: true, report, ...(changes ? { changes } : {}) }, started);
+    const found = await this.#runFindings(session, report);
+    this.#emit(
+      loaded,
+      { applied: true, report, runFindings: found, ...(changes ? { changes } : {}) },
+      started,
+    );
+  }
+
+  /** What the run found of the controllers, placed as `cosi check` places it. */
+  async #runFindings(
+    session: ProjectSession,
+    report: ConvergenceReport,
+  ): Promise<Finding<RunFindingCode>[]> {
+    const { applier, state } = session.project;
+    const oscillating = report.oscillating.map((o) => o.pointer);
+    return allRunFindings(
+      runFindings(report, {
+        placeOf: (pointer) => applier.appliedAt(pointerKey(pointer))?.source,
+        config: session.config ? displayPath(this.#options.cwd, session.config.file) : '',
+        ...(oscillating.length > 0
+          ? { lastChanges: await lastChangedFields(state, oscillating) }
+          : {}),
+      }),
+    );
   }
 
   /** Opens a session on a fresh state and closes the one it replaces. */
@@ -393,7 +425,7 @@ class Session implements WatchSession {
 
   #emit(
     loaded: Pick<WatchRound, 'trigger' | 'changed' | 'files' | 'findings' | 'cost'>,
-    outcome: Pick<WatchRound, 'applied' | 'error' | 'report' | 'changes'>,
+    outcome: Pick<WatchRound, 'applied' | 'error' | 'report' | 'runFindings' | 'changes'>,
     started: number,
   ): void {
     const running = this.#running;

@@ -532,7 +532,7 @@ describe('the watch line stream', () => {
     } as unknown as Parameters<typeof renderRoundLines>[0];
     const out = renderRoundLines(view, createColors(false));
     expect(out.includes('\u001b') || out.includes('\u0007')).toBe(false);
-    expect(out).toContain('P: given up, 10 errors: kaboom \\x1b[31mred');
+    expect(out).toContain('P: given up, 10 errors, 1 item failing: kaboom \\x1b[31mred');
     expect(out).toContain('kaboom \\x1b]0;title\\x07');
   });
 });

@@ -1,14 +1,11 @@
 import * as path from 'node:path';
-import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
+import { pointerKey } from '../../engine/resource/pointer.js';
 import { displayPath } from '../display-path.js';
-import { OSCILLATION_WINDOW } from '../../engine/runtime/convergence.js';
-import type { ErrorRecord } from '../../engine/runtime/error-record.js';
-import { WRITE_BOUND_CODE } from '../../engine/runtime/write-bound.js';
 import type { Finding } from '../../loaders/finding.js';
 import type { ResourceDocument } from '../../loaders/resource-document.js';
-import { shorten, shortenMessage } from '../../loaders/shorten.js';
+import { shorten } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../run-project.js';
-import { describeStuck } from '../stuck-controllers.js';
+import { runFinding, runFindings } from '../run-findings.js';
 import { selectResources } from '../resource-query.js';
 import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';
@@ -61,95 +58,15 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     col: 0,
   };
   const sources = new Map(manifests.resources.map((r) => [r.key, r.source]));
-  const placeOf = (pointer: Pointer): Place => {
-    const source = sources.get(pointerKey(pointer));
-    return source ? { file: source.file, line: source.line, col: source.col } : configAt;
-  };
-  /** A controller's own error: where in the project's code it was thrown, else the config. */
-  const thrownAt = (error: ErrorRecord | undefined): Place => error?.location ?? configAt;
-  for (const controller of report.controllers) {
-    const problems: Finding<CheckCode>[] = [];
-    if (controller.condition === 'failed' && controller.failingItems.length === 0) {
-      problems.push(
-        runFinding(
-          'controller-failed',
-          'error',
-          `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError?.message ?? 'unknown error')}`,
-          thrownAt(controller.lastError),
-        ),
-      );
-    }
-    // A whole-world controller's run that returned (no loop over its events) reacts to nothing
-    // after its first pass: in a config, nearly always a mistake. COSI allows it, so a warning.
-    if (controller.kind === 'controller' && controller.condition === 'stopped') {
-      problems.push(
-        runFinding(
-          'controller-stopped',
-          'warning',
-          `${controllerText(controller.name)}'s run returned: it no longer reacts to changes of its inputs (a whole-world controller loops \`for await (const _ of rt.events())\`)`,
-          configAt,
-        ),
-      );
-    }
-    for (const item of controller.failingItems) {
-      problems.push(
-        runFinding(
-          'reconcile-failed',
-          'error',
-          `${controllerText(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error.message)}`,
-          placeOf(item.pointer),
-        ),
-      );
-    }
-    // A write refused at the run's bound is not a failure it recovered from: the convergence
-    // case says the run stopped there, and names the writers.
-    if (
-      problems.length === 0 &&
-      controller.errors > 0 &&
-      controller.lastError?.code !== WRITE_BOUND_CODE
-    ) {
-      problems.push(
-        runFinding(
-          'controller-recovered',
-          'warning',
-          `${controllerText(controller.name)} failed ${controller.errors} times before it succeeded: ${errorText(controller.lastError?.message ?? '')}`,
-          thrownAt(controller.lastError),
-        ),
-      );
-    }
-    cases.push({ check: 'controllers', name: controller.name, findings: problems });
+  const found = runFindings(report, {
+    placeOf: (pointer) => sources.get(pointerKey(pointer)),
+    config: configAt.file,
+    lastChanges: outcome.lastChanges,
+  });
+  for (const { name, findings } of found.controllers) {
+    cases.push({ check: 'controllers', name, findings });
   }
-  const convergence: Finding<CheckCode>[] = [];
-  if (
-    report.reason === 'max-writes' ||
-    report.reason === 'max-time' ||
-    report.reason === 'aborted'
-  ) {
-    const hot = report.oscillating
-      .map((o) => {
-        const fields = outcome.lastChanges.get(pointerKey(o.pointer));
-        const changed = fields ? `, last changing ${listText(fields.map((f) => shorten(f)))}` : '';
-        return `${pointerText(o.pointer)} (${o.writes} writes by ${listText(o.writers.map(controllerText))}${changed})`;
-      })
-      .join('; ');
-    const window = Math.min(report.writes, OSCILLATION_WINDOW);
-    const requeueing = report.controllers
-      .filter((c) => c.waitingItems.length > 0)
-      .map(
-        (c) =>
-          `${controllerText(c.name)} kept requeueing ${listText(c.waitingItems.map(pointerText))}`,
-      )
-      .join('; ');
-    const stuck = describeStuck(report, controllerText, pointerText);
-    convergence.push(
-      runFinding(
-        'not-converged',
-        'error',
-        `the controllers did not converge (${report.reason})${stuck ? `: ${stuck}` : ''}${hot ? `: kept changing, over the last ${window} writes: ${hot}` : ''}${requeueing ? `: ${requeueing}` : ''}`,
-        report.oscillating[0] ? placeOf(report.oscillating[0].pointer) : configAt,
-      ),
-    );
-  }
+  const convergence = found.convergence;
   cases.push({ check: 'convergence', name: 'convergence', findings: convergence });
 
   if (options.expect) {
@@ -179,35 +96,6 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     }
   }
   return { cases, strict: options.strict, unrendered };
-}
-
-/*
- * A finding's message stays whole in every format: what it quotes of the run (a controller's
- * name, a resource's id, a thrown error, a list of them) is cut where it is quoted instead.
- */
-
-/** A controller's name as a message quotes it. */
-function controllerText(controller: string): string {
-  return shorten(controller);
-}
-
-/** A resource as a message quotes it: `Type(namespace/id)`, a long id cut. */
-function pointerText(pointer: Pointer): string {
-  return formatPointer({ ...pointer, id: shorten(pointer.id) });
-}
-
-/** A thrown error's message as a finding quotes it: its start and its end. */
-function errorText(error: string): string {
-  return shortenMessage(error);
-}
-
-/** The most items of a list a message names; the others are counted. */
-const MAX_LISTED = 5;
-
-/** `a, b, c` or `a, b, c, d, e and 3 more`. */
-function listText(items: readonly string[]): string {
-  const shown = items.slice(0, MAX_LISTED).join(', ');
-  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
 }
 
 /**
@@ -295,16 +183,6 @@ function shortDocument(document: ResourceDocument): ResourceDocument {
 
 /** Where a finding about the run points: a manifest's document, or the config. */
 type Place = Pick<Finding<CheckCode>, 'file' | 'line' | 'col'>;
-
-/** A finding about the run: what the controllers did, placed where it can be acted on. */
-function runFinding(
-  code: CheckCode,
-  severity: 'error' | 'warning',
-  message: string,
-  place: Place = { file: '', line: 0, col: 0 },
-): Finding<CheckCode> {
-  return { code, severity, message, ...place, pointer: '' };
-}
 
 /** `--expect` resolved against the working directory. */
 export function resolveExpect(given: string, cwd: string): { given: string; dir: string } {

@@ -1,12 +1,13 @@
 import { Box, Text } from 'ink';
+import { escapeControl } from '../render/escape-control.js';
 import type { ControllerRow } from './round-view.js';
-import { describeCondition } from './round-text.js';
+import { describeCondition, failingText } from './round-text.js';
 
 /** Controllers panel props. */
 export interface ControllersPanelProps {
   readonly controllers: readonly ControllerRow[];
   readonly maxLines: number;
-  /** Focused with `c`: the selected controller shows its whole last error. */
+  /** Focused with `c`: one is selected, and Enter shows its whole last error and failing items. */
   readonly focused: boolean;
   readonly selected: number;
 }
@@ -19,7 +20,11 @@ const CONDITION_COLOR = {
   stopped: 'gray',
 } as const;
 
-/** Each controller: its status, its reconciles and writes this round, and its last error. */
+/**
+ * Each controller on one line: its status, the items it gave up on (named first, so that a narrow
+ * terminal cuts the counts and the error before them), its reconciles and writes this round, and
+ * the first line of its last error (Enter in the controllers focus shows it whole).
+ */
 export function ControllersPanel({
   controllers,
   maxLines,
@@ -42,13 +47,11 @@ export function ControllersPanel({
           <Text key={c.name} wrap="truncate-end" inverse={isSelected}>
             {`${c.name.padEnd(width)}  `}
             <Text color={CONDITION_COLOR[c.condition]}>{describeCondition(c).padEnd(9)}</Text>
+            {c.failingItems > 0 ? <Text color="red">{`  ${failingText(c)};`}</Text> : null}
             {`  ${c.reconciles} reconciles, ${c.writes} writes`}
             {c.errors > 0 ? <Text color="red">{`, ${c.errors} errors`}</Text> : null}
-            {c.failingItems > 0 ? (
-              <Text color="red">{`, ${c.failingItems} items failing`}</Text>
-            ) : null}
             {c.lastError !== undefined ? (
-              <Text color="red">{`  ${isSelected ? c.lastError : firstLine(c.lastError)}`}</Text>
+              <Text color="red">{`  ${escapeControl(firstLine(c.lastError))}`}</Text>
             ) : null}
           </Text>
         );

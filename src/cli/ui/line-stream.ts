@@ -1,7 +1,13 @@
 import type { ChalkInstance } from 'chalk';
 import { formatFinding } from '../../loaders/finding.js';
 import { escapeControl, escapeControlLines } from '../render/escape-control.js';
-import { describeCondition, describeStatus, describeTrigger, roundFacts } from './round-text.js';
+import {
+  describeCondition,
+  describeStatus,
+  describeTrigger,
+  failingText,
+  roundFacts,
+} from './round-text.js';
 import type { ChangeMarker, RoundView } from './round-view.js';
 
 /**
@@ -47,7 +53,7 @@ export function renderRoundLines(round: RoundView, c: ChalkInstance): string {
     lines.push(
       c.red(
         escapeControl(
-          `${controller.name}: ${describeCondition(controller)}, ${controller.errors} errors${controller.lastError !== undefined ? `: ${controller.lastError.split('\n', 1)[0] ?? ''}` : ''}`,
+          `${controller.name}: ${describeCondition(controller)}, ${controller.errors} errors${controller.failingItems > 0 ? `, ${failingText(controller)}` : ''}${controller.lastError !== undefined ? `: ${controller.lastError.split('\n', 1)[0] ?? ''}` : ''}`,
         ),
       ),
     );

@@ -1,4 +1,5 @@
 import { formatDuration } from '../duration.js';
+import { escapeControl } from '../render/escape-control.js';
 import { plural } from '../render/plural.js';
 import type { ControllerRow, RoundView } from './round-view.js';
 
@@ -52,4 +53,13 @@ export function describeCondition(c: Pick<ControllerRow, 'condition' | 'retryIn'
   if (c.condition === 'backoff' && c.retryIn !== undefined)
     return `backoff, retry in ${formatDuration(c.retryIn)}`;
   return c.condition;
+}
+
+/** `1 item failing: VMs.example.org(default/boom)`, `3 items failing: A(x), B(y) and 1 more`. */
+export function failingText(c: Pick<ControllerRow, 'failingItems' | 'failing'>): string {
+  const named = (c.failing ?? []).slice(0, 2).map((item) => escapeControl(item.resource));
+  const more = c.failingItems - named.length;
+  const list =
+    named.length === 0 ? '' : `: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${plural(c.failingItems, 'item')} failing${list}`;
 }

@@ -4,7 +4,7 @@ import {
   TypeResolutionError,
   type DefinitionRegistry,
 } from '../../engine/resource/definition-registry.js';
-import { pointerKey } from '../../engine/resource/pointer.js';
+import { formatPointer, pointerKey } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { ControllerCondition } from '../../engine/runtime/metrics.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
@@ -45,9 +45,23 @@ export interface ControllerRow {
   readonly lastError?: string;
   /** Queue controllers: items still failing. */
   readonly failingItems: number;
+  /** Those items (the first few): which resource, after how many attempts, with what error. */
+  readonly failing?: readonly FailingItemRow[];
   /** In `backoff`: ms after the round (on its simulated clock) until the next attempt. */
   readonly retryIn?: number;
 }
+
+/** An item a queue controller gave up on, as the controllers panel names it. */
+export interface FailingItemRow {
+  /** `Type(namespace/id)`. */
+  readonly resource: string;
+  readonly attempts: number;
+  /** The last error, whole (`file:line:col: message` when its place is known). */
+  readonly error: string;
+}
+
+/** The most failing items of a controller the view keeps. */
+const MAX_FAILING_ITEMS = 20;
 
 /** One write of a resource seen by the view: in which round, at which version, by whom. */
 export interface WriteRecord {
@@ -84,7 +98,10 @@ export interface RoundView {
   /** Milliseconds; absent with `--stable`. */
   readonly wallTime?: number;
   readonly cost: WatchRound['cost'];
-  /** The round's findings: the manifests', and a fault of the project's code that stopped it. */
+  /**
+   * The round's findings: the manifests', the controllers' and the convergence's (as `cosi
+   * check` reports them), and a fault of the project's code that stopped it.
+   */
   readonly findings: readonly Finding<string>[];
   /** The round applied nothing and an earlier good state is still running. */
   readonly lastGoodRunning: boolean;
@@ -319,6 +336,15 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       errors: c.errors,
       ...(c.lastError !== undefined ? { lastError: errorText(c.lastError) } : {}),
       failingItems: c.failingItems.length,
+      ...(c.failingItems.length > 0
+        ? {
+            failing: c.failingItems.slice(0, MAX_FAILING_ITEMS).map((item) => ({
+              resource: formatPointer(item.pointer),
+              attempts: item.attempts,
+              error: errorText(item.error),
+            })),
+          }
+        : {}),
       ...(c.retryIn !== undefined ? { retryIn: c.retryIn } : {}),
     }));
     if (controllers.length === 0 && project) {
@@ -362,7 +388,7 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       resources: snapshot?.resources.length ?? 0,
       ...(options.stable ? {} : { wallTime: round.wallTime }),
       cost: round.cost,
-      findings: round.findings,
+      findings: [...round.findings, ...(round.runFindings ?? [])],
       lastGoodRunning: !round.applied && project !== undefined,
       ...(round.config !== undefined ? { config: round.config } : {}),
       groups,

@@ -1,6 +1,7 @@
 import { TextInput } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
+import { controllerDetail } from './controller-detail.js';
 import { ControllersPanel } from './controllers-panel.js';
 import { findingLines, FindingsPanel } from './findings-panel.js';
 import { resourceDetail, type DetailLine } from './resource-detail.js';
@@ -42,7 +43,8 @@ export type DetailSource = (
 
 const LOADING: DetailLine[] = [{ text: 'loading...', style: 'dim' }];
 
-type Mode = 'list' | 'filter' | 'detail' | 'controllers' | 'help';
+/** `controllers`: the panel focused (`c`); `controller`: the selected one opened (Enter). */
+type Mode = 'list' | 'filter' | 'detail' | 'controllers' | 'controller' | 'help';
 
 /** The keys, as the footer and the help show them. */
 export const KEYS: readonly (readonly [string, string])[] = [
@@ -50,7 +52,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ['/', 'filter by type, id or label'],
   ['tab ←→', 'next / previous type'],
   ['↑↓', 'move between rows'],
-  ['enter', 'open the resource'],
+  ['enter', 'open the resource (or controller)'],
   ['c', 'controllers'],
   ['p', 'pause reloading'],
   ['r', 're-run from a fresh state'],
@@ -110,6 +112,9 @@ export function WatchApp(props: WatchAppProps) {
   const detail =
     computed instanceof Promise ? (answered?.to === computed ? answered.lines : LOADING) : computed;
   const controllers = round?.controllers ?? [];
+  const selectedController = controllers[Math.min(controller, controllers.length - 1)];
+  const opened =
+    mode === 'controller' && selectedController ? controllerDetail(selectedController) : [];
 
   // Heights: the header, findings and controllers take what they need (bounded); the resources
   // get the rest. One line short of the terminal, so ink redraws in place instead of scrolling.
@@ -132,7 +137,7 @@ export function WatchApp(props: WatchAppProps) {
         return;
       }
       if (key.escape) {
-        setMode('list');
+        setMode(mode === 'controller' ? 'controllers' : 'list');
         return;
       }
       if (input === '?') return setMode(mode === 'help' ? 'list' : 'help');
@@ -140,16 +145,23 @@ export function WatchApp(props: WatchAppProps) {
       if (input === 'p') return props.onTogglePause();
       if (input === 'r') return props.onRerun();
       if (input === 'c') return setMode(mode === 'controllers' ? 'list' : 'controllers');
-      if (mode === 'detail') {
-        if (key.return || key.backspace || key.delete) return setMode('list');
+      if (mode === 'detail' || mode === 'controller') {
+        if (key.return || key.backspace || key.delete) {
+          return setMode(mode === 'detail' ? 'list' : 'controllers');
+        }
         const page = Math.max(bodyHeight - 1, 1);
+        const last = Math.max((mode === 'detail' ? detail : opened).length - 1, 0);
         if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
-        if (key.downArrow) setScroll((s) => Math.min(s + 1, Math.max(detail.length - 1, 0)));
+        if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
         if (key.pageUp) setScroll((s) => Math.max(s - page, 0));
-        if (key.pageDown) setScroll((s) => Math.min(s + page, Math.max(detail.length - 1, 0)));
+        if (key.pageDown) setScroll((s) => Math.min(s + page, last));
         return;
       }
       if (mode === 'controllers') {
+        if (key.return && selectedController) {
+          setScroll(0);
+          return setMode('controller');
+        }
         if (key.upArrow) setController((i) => Math.max(i - 1, 0));
         if (key.downArrow) setController((i) => Math.min(i + 1, controllers.length - 1));
         return;
@@ -223,6 +235,8 @@ export function WatchApp(props: WatchAppProps) {
           <Help />
         ) : mode === 'detail' ? (
           <Detail lines={detail} scroll={scroll} height={bodyHeight} />
+        ) : mode === 'controller' ? (
+          <Detail lines={opened} scroll={scroll} height={bodyHeight} />
         ) : (
           <ResourceList
             groups={groups}
@@ -235,7 +249,7 @@ export function WatchApp(props: WatchAppProps) {
       <ControllersPanel
         controllers={controllers}
         maxLines={controllersHeight}
-        focused={mode === 'controllers'}
+        focused={mode === 'controllers' || mode === 'controller'}
         selected={Math.min(controller, controllers.length - 1)}
       />
       <Footer mode={mode} />
@@ -287,12 +301,12 @@ function Help() {
 
 function Footer({ mode }: { mode: Mode }) {
   const text =
-    mode === 'detail'
+    mode === 'detail' || mode === 'controller'
       ? 'esc back  ↑↓ scroll  q quit'
       : mode === 'filter'
         ? 'enter keep the filter  esc drop it  ctrl-c quit'
         : mode === 'controllers'
-          ? 'c / esc back  ↑↓ select  q quit'
+          ? 'enter open  c / esc back  ↑↓ select  q quit'
           : KEYS.map(
               ([key, what]) => `${key.split(' ')[0] ?? key} ${what.split(' ')[0] ?? what}`,
             ).join('  ');

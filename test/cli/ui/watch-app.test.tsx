@@ -201,7 +201,7 @@ describe('the watch screen', () => {
       ],
     });
     expect(screen()).toMatch(
-      /^Flaky +backoff, retry in 1\.63s +2 reconciles, 0 writes, 2 errors, 1 items failing {2}no water$/m,
+      /^Flaky +backoff, retry in 1\.63s +1 item failing; {2}2 reconciles, 0 writes, 2 errors {2}no water$/m,
     );
   });
 
@@ -293,6 +293,19 @@ describe('the watch screen', () => {
     await until(() => expect(screen()).toContain('c / esc back'));
     expect(lastFrame()).toContain('\u001b[7mHealthy');
     await press(DOWN);
-    await until(() => expect(screen()).toContain('boom\nat reconcile'));
+    // The panel keeps one line per controller: the error's first line.
+    await until(() => expect(lastFrame()).toContain('\u001b[7mBroken'));
+    expect(screen()).not.toContain('at reconcile');
+  });
+
+  it('opens the selected controller with Enter: its whole last error, back with Escape', async () => {
+    const { screen, press } = show(bigRound(3));
+    await press('c', DOWN, ENTER);
+    await until(() => expect(screen()).toContain('controller Broken'));
+    expect(screen()).toMatch(/^ {2}condition {3}given up$/m);
+    expect(screen()).toMatch(/^ {2}cosi\.config\.ts:12:7: boom\n {2}at reconcile$/m);
+    await press(ESC);
+    await until(() => expect(screen()).toContain('enter open  c / esc back'));
+    expect(screen()).not.toContain('controller Broken');
   });
 });
