@@ -45,6 +45,31 @@ export function manifestPlaces(resources: readonly ManifestResource[]): Manifest
 }
 
 /**
+ * The places after a watch round: `newer` holds the resources of the files the round changed,
+ * whole, so they replace what `older` had of those files.
+ */
+export function mergePlaces(newer: ManifestPlaces, older: ManifestPlaces): ManifestPlaces {
+  const files = [...newer.files];
+  const replaced = new Set(newer.files);
+  const fileIndex = new Map(files.map((file, i) => [file, i]));
+  const keys = [...newer.keys];
+  const at = [...newer.at];
+  for (const [i, key] of older.keys.entries()) {
+    const file = older.files[older.at[i * 3] ?? -1];
+    if (file === undefined || replaced.has(file)) continue;
+    let index = fileIndex.get(file);
+    if (index === undefined) {
+      index = files.length;
+      files.push(file);
+      fileIndex.set(file, index);
+    }
+    keys.push(key);
+    at.push(index, older.at[i * 3 + 1] ?? 0, older.at[i * 3 + 2] ?? 0);
+  }
+  return { keys, files, at: Int32Array.from(at) };
+}
+
+/**
  * Where the resource of `pointer` was written; `undefined` when no manifest holds it (a
  * controller's output). A scan: it is looked up once, after a fault.
  */

@@ -27,9 +27,10 @@ export interface UserCodeMonitor {
   readonly reconcile: (controller: string, pointer: Pointer | undefined) => void;
   /**
    * Told the manifests' resources once they are stored, before any controller runs: a supervisor
-   * places a fault on a resource at its manifest (see `manifest-places.ts`).
+   * places a fault on a resource at its manifest (see `manifest-places.ts`). `changed`: the
+   * resources of the files a watch round changed only, which take the place of those told before.
    */
-  readonly manifestsLoaded?: (resources: readonly ManifestResource[]) => void;
+  readonly manifestsLoaded?: (resources: readonly ManifestResource[], changed?: boolean) => void;
   /**
    * `check --each` starts on the world of `path`: a supervisor says which world a fault stopped
    * (see `KnownFault`).

@@ -25,6 +25,11 @@ export interface WatchSessionOptions extends Omit<RunProjectOptions, 'converge'>
   readonly watch: WatchFiles;
   /** Called after every round, the first included. */
   readonly onRound: (round: WatchRound) => void;
+  /**
+   * Called as a round starts, before anything of it runs: a supervisor that stops a round stuck
+   * in the project's code shows it as this round.
+   */
+  readonly onRoundStart?: (start: RoundStart) => void;
   /** Quiet time after the last file event before a round starts, ms. Default 100. */
   readonly debounceMs?: number;
 }
@@ -79,6 +84,9 @@ export interface WatchRound {
   /** Wall-clock milliseconds of the whole round. */
   readonly wallTime: number;
 }
+
+/** A round that starts: its number, and what triggered it (see {@link WatchRound}). */
+export type RoundStart = Pick<WatchRound, 'number' | 'trigger' | 'changed'>;
 
 /** A running `cosi watch`. */
 export interface WatchSession {
@@ -201,6 +209,7 @@ class Session implements WatchSession {
   }
 
   async start(): Promise<void> {
+    this.#options.onRoundStart?.({ number: 1, trigger: 'start', changed: [] });
     await this.#loadConfig();
     await this.#round('start', []);
     await this.#watchRoots();
@@ -301,6 +310,7 @@ class Session implements WatchSession {
         const changed = [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
         const trigger = rerun ? 'rerun' : restart ? 'restart' : 'manifests';
         const started = performance.now();
+        this.#options.onRoundStart?.({ number: this.#rounds + 1, trigger, changed });
         try {
           if (restart) await this.#loadConfig();
           await this.#round(trigger, changed, restart ? undefined : paths, contentOnly);
@@ -378,6 +388,11 @@ class Session implements WatchSession {
       if (trigger === 'manifests') loaded.trigger = 'restart';
     } else if (session) {
       changes = await session.applyEdit(load, { onlyChanged: inSync });
+      // Where this round's manifests are, before their controllers run: a supervisor places a
+      // fault of this round at the manifest of the resource involved (see `manifest-places.ts`).
+      const monitor = this.#options.monitor;
+      if (load.changes) monitor?.manifestsLoaded?.([...load.changes.values()].flat(), true);
+      else monitor?.manifestsLoaded?.(load.resources);
     }
     this.#applierInSync = true;
     if (!session) throw new Error('a watch round has no project');

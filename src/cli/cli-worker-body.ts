@@ -137,8 +137,12 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
     monitor: {
       ...callbacks.monitor,
       settled: callbacks.settled,
-      manifestsLoaded: (resources) => {
-        post({ kind: 'manifest-places', places: manifestPlaces(resources) });
+      manifestsLoaded: (resources, changed) => {
+        post({
+          kind: 'manifest-places',
+          places: manifestPlaces(resources),
+          ...(changed ? { changed } : {}),
+        });
       },
       worldStarted: (path) => {
         post({ kind: 'check-world', path });

@@ -5,7 +5,8 @@ import { EXIT } from './exit-codes.js';
 import { holdOutput } from './held-output.js';
 import { useColor, type CliIo, type Terminal } from './io.js';
 import type { DetailLine } from './ui/resource-detail.js';
-import { rowKey, type RoundView } from './ui/round-view.js';
+import { rowKey, type RoundView, type TypeGroup } from './ui/round-view.js';
+import type { RoundStart } from '../app/watch-session.js';
 import { installUncaughtErrorTestHook } from './ui/uncaught-error-test-hook.js';
 import { createRoundViewDecoder } from './ui/round-view-transfer.js';
 import { nextChangeIn, startingRoots } from './watch/next-change.js';
@@ -43,6 +44,13 @@ export async function superviseWatchScreen(
   let current: WorkerRun | undefined;
   let wake = (): void => undefined;
   let last: RoundView | undefined;
+  /** The round under way in the current worker, as it started. */
+  let started: RoundStart | undefined;
+  /**
+   * The rounds shown before the current worker started: a new worker counts from 1 again, the
+   * screen goes on from the round a fault stopped.
+   */
+  let before = 0;
   let paused = false;
   let nextQuestion = 0;
   const questions = new Map<number, (lines: DetailLine[]) => void>();
@@ -101,8 +109,12 @@ export async function superviseWatchScreen(
         () => parsed.timeout,
         (message) => {
           switch (message.kind) {
+            case 'screen-round-start':
+              started = message.start;
+              return;
             case 'screen-round':
-              last = decode(message.round);
+              started = undefined;
+              last = continued(decode(message.round), before);
               screen.show(last);
               return;
             case 'detail-lines':
@@ -130,7 +142,11 @@ export async function superviseWatchScreen(
         io.stderr.write(`cosi: ${fault.message}\n`);
         return EXIT.usage;
       }
-      screen.show(faultView(last, fault, places));
+      const stopped = faultView(last, fault, places, started && continued(started, before));
+      screen.show(stopped);
+      last = stopped;
+      before = stopped.number;
+      started = undefined;
       const waiting = nextChangeIn(roots);
       wake = waiting.close;
       await waiting.changed;
@@ -145,14 +161,28 @@ export async function superviseWatchScreen(
 }
 
 /**
- * The round a fault stopped, as the screen shows it: the last round's resources (what ran
- * before), the error as its status, and a finding at the manifest of the resource the
- * controller was on (else at the config).
+ * A worker's round as the screen numbers it: after `before` rounds of earlier workers. A new
+ * worker's first round ran on a fresh state, after a change of the files.
+ */
+function continued<R extends RoundStart>(round: R, before: number): R {
+  if (before === 0) return round;
+  return {
+    ...round,
+    number: round.number + before,
+    ...(round.trigger === 'start' ? { trigger: 'restart' } : {}),
+  };
+}
+
+/**
+ * The round a fault stopped, as the screen shows it: the number and trigger it started with, the
+ * last round's resources (what ran before) unmarked, nothing counted, the error as its status,
+ * and a finding at the manifest of the resource the controller was on (else at the config).
  */
 function faultView(
   last: RoundView | undefined,
   fault: WorkerFault,
   places: ManifestPlaces | undefined,
+  started: RoundStart | undefined,
 ): RoundView {
   const at = (places && fault.pointer && placeOfPointer(places, fault.pointer)) || {
     file: fault.file ?? '',
@@ -171,25 +201,37 @@ function faultView(
     ...at,
     pointer: '',
   };
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { wallTime, ...before } = last ?? {
+    files: 0,
+    resources: 0,
+    groups: [],
+    controllers: [],
+    writes: new Map(),
+  };
   return {
-    ...(last ?? {
-      trigger: 'start',
-      changed: [],
-      files: 0,
-      counts: { created: 0, updated: 0, destroyed: 0 },
-      resources: 0,
-      cost: { read: 0, parsed: 0 },
-      groups: [],
-      controllers: [],
-      writes: new Map(),
-    }),
-    number: (last?.number ?? 0) + 1,
-    // The round that was stopped: started by a change of the files, after the first.
-    trigger: last ? 'manifests' : 'start',
-    changed: [],
+    ...before,
+    number: started?.number ?? (last?.number ?? 0) + 1,
+    // Without a start, the round that was stopped: started by a change of the files, after the first.
+    trigger: started?.trigger ?? (last ? 'manifests' : 'start'),
+    changed: started?.changed ?? [],
+    counts: { created: 0, updated: 0, destroyed: 0 },
+    cost: { read: 0, parsed: 0 },
+    groups: before.groups.map(unmarked),
     status: 'error',
     reason: 'the round was stopped: waiting for a file to change to start again',
     findings: [finding],
     lastGoodRunning: false,
+  };
+}
+
+/** A group with no row marked: the round that marked them is over. */
+function unmarked(group: TypeGroup): TypeGroup {
+  if (group.rows.every((row) => row.marker === ' ')) return group;
+  return {
+    ...group,
+    rows: group.rows
+      .filter((row) => row.marker !== '-')
+      .map((row) => (row.marker === ' ' ? row : { marker: ' ', resource: row.resource })),
   };
 }

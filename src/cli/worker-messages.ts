@@ -2,6 +2,7 @@ import type { KnownFault } from '../app/check/fault-cases.js';
 import type { ManifestPlaces } from '../app/manifest-places.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import type { RoundViewTransfer } from './ui/round-view-transfer.js';
+import type { RoundStart } from '../app/watch-session.js';
 import type { MessagePort } from 'node:worker_threads';
 
 /**
@@ -16,8 +17,17 @@ export type FromWorker =
   | { readonly kind: 'done'; readonly exitCode: number }
   /** `watch` watches these files (absolute paths). */
   | { readonly kind: 'watching'; readonly roots: readonly string[] }
-  /** Where the run's manifest resources are, once loaded: a fault on one is placed there. */
-  | { readonly kind: 'manifest-places'; readonly places: ManifestPlaces }
+  /**
+   * Where the run's manifest resources are, once loaded: a fault on one is placed there.
+   * `changed`: those of the files a watch round changed, on top of the places sent before.
+   */
+  | {
+      readonly kind: 'manifest-places';
+      readonly places: ManifestPlaces;
+      readonly changed?: boolean;
+    }
+  /** `watch` starts a round (the full screen's: a fault that stops it is shown as this round). */
+  | { readonly kind: 'screen-round-start'; readonly start: RoundStart }
   /** `check --each` starts checking the world of this path (a fault is then in it). */
   | { readonly kind: 'check-world'; readonly path: string }
   /** A round of the full-screen `watch`, against the one before (see `round-view-transfer.ts`). */

@@ -1,6 +1,6 @@
 import type { Transferable } from 'node:worker_threads';
 import type { KnownFault } from '../app/check/fault-cases.js';
-import type { ManifestPlaces } from '../app/manifest-places.js';
+import { mergePlaces, type ManifestPlaces } from '../app/manifest-places.js';
 import { startProjectWorker, type WorkerEnd } from '../app/project-worker.js';
 import type { LaunchedWorker } from '../app/worker-launch.js';
 import { packageFile } from '../loaders/package-location.js';
@@ -83,7 +83,10 @@ export function runWorkerOnce(
           });
           return;
         case 'manifest-places':
-          places = message.places;
+          places =
+            message.changed === true && places !== undefined
+              ? mergePlaces(message.places, places)
+              : message.places;
           return;
         case 'check-world':
           world = message.path;

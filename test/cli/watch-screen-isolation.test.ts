@@ -29,6 +29,9 @@ function rewriting(file: string, text: string): () => Promise<void> {
 const vms = (cpus: number): string =>
   `# one VM\nmetadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: ${cpus} }\n`;
 
+/** web-1, and a new VM `spin` with 4 CPUs, whose document starts on line 5. */
+const withSpin = `${vms(2)}---\nmetadata: { type: VMs.example.org, id: spin }\nspec: { cpus: 4 }\n`;
+
 /** A controller that loops forever once the VM has 4 CPUs, unless `fixed`. */
 const config = (fixed: boolean): string => `import { defineConfig, defineResource } from 'cosi';
 const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
@@ -53,25 +56,36 @@ describe('the watch screen with a controller stuck in a loop', () => {
     const first = await waitForScreen((s) => s.includes('round 1'), 'the first round');
     expect(first.split('\n')[0]).toBe('cosi watch  round 1  started  converged');
 
-    // A round that never ends: the worker is stopped at the bound and the screen says why.
+    // A round that never ends: the worker is stopped at the bound and the screen says why, as
+    // the round of the file that changed.
     const stuck = await waitForScreen(
-      (s) => /^cosi watch {2}round 2 {2}files changed {2}error$/m.test(s) && s.includes('Spinner'),
+      (s) =>
+        /^cosi watch {2}round 2 {2}vms\.yaml changed {2}error$/m.test(s) && s.includes('Spinner'),
       'the stuck round',
-      { meanwhile: rewriting(path.join(dir, 'vms.yaml'), vms(4)) },
+      { meanwhile: rewriting(path.join(dir, 'vms.yaml'), withSpin) },
     );
     expect(stuck).toMatch(/waiting for a file to change to start again/);
-    // At the manifest of the resource it was stuck on (the panel cuts the line at its width).
+    // At the manifest of the resource it was stuck on, new in this round (the panel cuts the
+    // line at its width).
     expect(stuck).toMatch(
-      /^vms\.yaml:2:1: error\[not-converged\]: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default/m,
+      /^vms\.yaml:5:1: error\[not-converged\]: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/spin\)/m,
     );
+    // Nothing of round 1 is shown as this round's: no counts, no change markers.
+    expect(stuck.split('\n')[1]).toMatch(/^0 created, 0 updated, 0 destroyed \| 1 resource \| /);
+    expect(stuck).toMatch(/^ {2}default +web-1 /m);
+    expect(stuck).not.toMatch(/^[+~-] /m);
 
-    // The fix, saved in the editor: a new session, in a new worker, from round 1.
+    // The fix, saved in the editor: a new session, in a new worker, on a fresh state; the
+    // rounds go on from the one that was stopped.
     const again = await waitForScreen(
-      (s) => /^cosi watch {2}round 1 {2}started {2}converged$/m.test(s),
+      (s) =>
+        /^cosi watch {2}round 3 {2}files changed: restarted on a fresh state {2}converged$/m.test(
+          s,
+        ),
       'a new session after the edit',
       { meanwhile: rewriting(path.join(dir, 'cosi.config.ts'), config(true)) },
     );
-    expect(again).toMatch(/^\+ default +web-1 /m);
+    expect(again).toMatch(/^\+ default +spin /m);
 
     await tmux('send-keys', '-t', SESSION, 'q');
     const deadline = Date.now() + 30_000;

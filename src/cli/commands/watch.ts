@@ -145,6 +145,7 @@ export async function watch(
       ...options,
       watch: rounds.watchFiles,
       onRound: rounds.onRound,
+      ...(screen?.roundStarted ? { onRoundStart: screen.roundStarted.bind(screen) } : {}),
     });
     const running = session;
     unsubscribe = onInterrupt(() => void running.close(), { keys: screen === undefined });

@@ -37,6 +37,9 @@ export function remoteWatchScreen(
         last = view;
         post({ kind: 'screen-round', round: encode(view) });
       },
+      roundStarted: (start) => {
+        post({ kind: 'screen-round-start', start });
+      },
       close: unlisten,
     };
   };
