@@ -30,6 +30,8 @@ export interface WatchSessionOptions extends Omit<RunProjectOptions, 'converge'>
    * in the project's code shows it as this round.
    */
   readonly onRoundStart?: (start: RoundStart) => void;
+  /** Called, while paused, as changes come: every file changed since the pause (display paths). */
+  readonly onPending?: (changed: readonly string[]) => void;
   /** Quiet time after the last file event before a round starts, ms. Default 100. */
   readonly debounceMs?: number;
 }
@@ -291,7 +293,14 @@ class Session implements WatchSession {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (!this.#paused) this.#drain();
+      else this.#options.onPending?.(this.#pendingFiles());
     }, this.#debounceMs);
+  }
+
+  /** The files of the pending changes, as a round's `changed` names them. */
+  #pendingFiles(): string[] {
+    const { paths, scripts } = this.#pending;
+    return [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
   }
 
   /** Runs rounds until no change is pending; changes that arrive meanwhile join the next round. */
@@ -305,9 +314,9 @@ class Session implements WatchSession {
       ) {
         const rerun = this.#rerun;
         this.#rerun = false;
-        const { paths, restart, scripts, contentOnly } = this.#pending;
+        const { paths, restart, contentOnly } = this.#pending;
+        const changed = this.#pendingFiles();
         this.#pending = nothingPending();
-        const changed = [...paths, ...scripts].map((p) => displayPath(this.#options.cwd, p)).sort();
         const trigger = rerun ? 'rerun' : restart ? 'restart' : 'manifests';
         const started = performance.now();
         this.#options.onRoundStart?.({ number: this.#rounds + 1, trigger, changed });

@@ -112,6 +112,9 @@ export async function superviseWatchScreen(
             case 'screen-round-start':
               started = message.start;
               return;
+            case 'screen-pending':
+              screen.pending?.(message.changed);
+              return;
             case 'screen-round':
               started = undefined;
               last = continued(decode(message.round), before);

@@ -30,6 +30,8 @@ export type FromWorker =
   | { readonly kind: 'screen-round-start'; readonly start: RoundStart }
   /** `check --each` starts checking the world of this path (a fault is then in it). */
   | { readonly kind: 'check-world'; readonly path: string }
+  /** The full-screen `watch` is paused, and these files changed since (display paths). */
+  | { readonly kind: 'screen-pending'; readonly changed: readonly string[] }
   /** A round of the full-screen `watch`, against the one before (see `round-view-transfer.ts`). */
   | { readonly kind: 'screen-round'; readonly round: RoundViewTransfer }
   /** The answer to a `detail` question. */

@@ -146,6 +146,7 @@ export async function watch(
       watch: rounds.watchFiles,
       onRound: rounds.onRound,
       ...(screen?.roundStarted ? { onRoundStart: screen.roundStarted.bind(screen) } : {}),
+      ...(screen?.pending ? { onPending: screen.pending.bind(screen) } : {}),
     });
     const running = session;
     unsubscribe = onInterrupt(() => void running.close(), { keys: screen === undefined });

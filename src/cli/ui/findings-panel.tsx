@@ -14,7 +14,8 @@ export interface FindingsPanelProps {
  */
 export function FindingsPanel({ round, maxLines }: FindingsPanelProps) {
   const lines = findingLines(round);
-  if (lines.length === 0) return null;
+  // No room (a short terminal, the help): not even the count, or the screen outgrows the terminal.
+  if (lines.length === 0 || maxLines <= 0) return null;
   const shown = lines.length > maxLines ? lines.slice(0, Math.max(maxLines - 1, 0)) : lines;
   const hidden = lines.length - shown.length;
   return (

@@ -40,6 +40,9 @@ export function remoteWatchScreen(
       roundStarted: (start) => {
         post({ kind: 'screen-round-start', start });
       },
+      pending: (changed) => {
+        post({ kind: 'screen-pending', changed });
+      },
       close: unlisten,
     };
   };

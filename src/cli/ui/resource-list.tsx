@@ -34,6 +34,9 @@ export function ResourceList({
   lines: given,
 }: ResourceListProps) {
   const [own] = useState(createRowLines);
+  // The widest cell of each column seen so far, by type: columns keep their place as rows
+  // scroll by, instead of being packed again to the rows on screen.
+  const [seen] = useState(() => new Map<string, number[]>());
   const rowLines = given ?? own;
   if (groups.length === 0) {
     return (
@@ -43,7 +46,7 @@ export function ResourceList({
     );
   }
   const lines = visibleLines(groups, selection, height);
-  // Column widths of the rows on screen only, per group.
+  // Column widths of the rows on screen and the headers, per group, never narrower than before.
   const widths = new Map<number, number[]>();
   for (const line of lines) {
     if (line.kind === 'type') continue;
@@ -51,9 +54,13 @@ export function ResourceList({
       line.kind === 'columns'
         ? columnHeaders(line.group)
         : rowLines.cells(line.group, line.row).cells;
-    const w = widths.get(line.index) ?? [];
-    texts.forEach((text, i) => (w[i] = Math.max(w[i] ?? 0, text.length)));
-    widths.set(line.index, w);
+    let w = widths.get(line.index);
+    if (w === undefined) {
+      w = [...(seen.get(line.group.type) ?? [])];
+      widths.set(line.index, w);
+      seen.set(line.group.type, w);
+    }
+    for (const [i, text] of texts.entries()) w[i] = Math.max(w[i] ?? 0, text.length);
   }
   return (
     <Box flexDirection="column" height={height}>
@@ -62,7 +69,12 @@ export function ResourceList({
         if (line.kind === 'type') {
           const selectedGroup = line.index === selection.group;
           return (
-            <Line key={`t${line.index}`} bold color={selectedGroup && focused ? 'cyan' : undefined}>
+            <Line
+              key={`t${line.index}`}
+              bold
+              wrap="truncate-end"
+              color={selectedGroup && focused ? 'cyan' : undefined}
+            >
               {`${line.group.displayType} (${line.group.type}): ${line.group.rows.length}`}
             </Line>
           );

@@ -23,6 +23,8 @@ const HEAD = 2;
 
 /**
  * The lines of the resource list that fit in `height`, around the selection: the virtual window.
+ * A window that starts inside a type's rows shows that type's title and column headers on its
+ * first two lines (pinned, as k9s and top keep theirs), over the rows that scrolled under them.
  * Costs the number of groups plus `height`, whatever the number of rows, so 30k resources redraw
  * as fast as 30.
  */
@@ -59,7 +61,22 @@ export function visibleLines(
       });
     }
   }
-  return lines;
+  return pinHead(lines, height);
+}
+
+/**
+ * The window with the title (and the column headers, from 4 lines on) of the type whose rows it
+ * starts in, in place of its first lines. The selection is never under them: it is at least half
+ * the window down, unless the window starts the list, with a title.
+ */
+function pinHead(lines: ListLine[], height: number): ListLine[] {
+  const pinned = height >= 4 ? HEAD : height >= 2 ? 1 : 0;
+  const first = lines[pinned];
+  if (pinned === 0 || lines[0]?.kind === 'type' || first?.kind !== 'row') return lines;
+  const { group, index } = first;
+  const head: ListLine[] = [{ kind: 'type', group, index }];
+  if (pinned === HEAD) head.push({ kind: 'columns', group, index });
+  return [...head, ...lines.slice(pinned)];
 }
 
 /** The selection clamped to the groups (after a new round or a filter). */

@@ -1,11 +1,14 @@
 import { Box, Text } from 'ink';
+import { headerLine, type HeaderState } from './header-line.js';
 import type { RoundView } from './round-view.js';
-import { describeStatus, describeTrigger, roundFacts } from './round-text.js';
+import { roundFacts } from './round-text.js';
 
-/** Header props: the round, and whether reloading is paused. */
-export interface RoundHeaderProps {
+/** Header props: the round, whether reloading is paused, and the width and lines it has. */
+export interface RoundHeaderProps extends Partial<HeaderState> {
   readonly round: RoundView;
-  readonly paused?: boolean;
+  readonly columns: number;
+  /** 1: the round and its verdict only; 2 (default): its counts and cost too. */
+  readonly lines?: number;
 }
 
 const STATUS_COLOR = {
@@ -17,23 +20,43 @@ const STATUS_COLOR = {
 } as const;
 
 /**
- * The two lines that never scroll away: the round, what triggered it and how it ended; then the
- * counts of this round and what it cost.
+ * The two lines that never scroll away: the round, what triggered it and how it ended (fitted to
+ * the width, the trigger cut first); then the counts of this round and what it cost.
  */
-export function RoundHeader({ round, paused = false }: RoundHeaderProps) {
+export function RoundHeader({
+  round,
+  paused = false,
+  pending = [],
+  columns,
+  lines = 2,
+}: RoundHeaderProps) {
+  const parts = headerLine(round, { paused, pending }, columns);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text bold>cosi watch</Text>
-        {`  round ${round.number}  ${describeTrigger(round)}  `}
-        <Text bold color={STATUS_COLOR[round.status]}>
-          {describeStatus(round)}
+        {parts.map((part, i) =>
+          part.style === 'name' ? (
+            <Text key={i} bold>
+              {part.text}
+            </Text>
+          ) : part.style === 'status' ? (
+            <Text key={i} bold color={STATUS_COLOR[round.status]}>
+              {part.text}
+            </Text>
+          ) : part.style === 'paused' ? (
+            <Text key={i} color="yellow">
+              {part.text}
+            </Text>
+          ) : (
+            part.text
+          ),
+        )}
+      </Text>
+      {lines > 1 ? (
+        <Text wrap="truncate-end" dimColor>
+          {roundFacts(round)}
         </Text>
-        {paused ? <Text color="yellow"> [paused]</Text> : null}
-      </Text>
-      <Text wrap="truncate-end" dimColor>
-        {roundFacts(round)}
-      </Text>
+      ) : null}
     </Box>
   );
 }

@@ -5,14 +5,27 @@ import type { ControllerRow, RoundView } from './round-view.js';
 
 // The words of the watch view, shared by the screen and the line stream (which must not load ink).
 
-/** What started the round, in words. */
-export function describeTrigger(round: Pick<RoundView, 'trigger' | 'changed'>): string {
+/** The most changed files a trigger names; more are counted (`5 files changed`). */
+const MAX_FILES_NAMED = 3;
+
+/**
+ * What started the round, in words. A restart that did not happen (the config stopped loading,
+ * the manifests are invalid: the last good project keeps running) says only what changed.
+ */
+export function describeTrigger(
+  round: Pick<RoundView, 'trigger' | 'changed'> & Partial<Pick<RoundView, 'status'>>,
+): string {
   if (round.trigger === 'start') return 'started';
   if (round.trigger === 'rerun') return 're-run from a fresh state';
-  const files = round.changed.length > 0 ? round.changed.join(', ') : 'files';
-  return round.trigger === 'restart'
-    ? `${files} changed: restarted on a fresh state`
-    : `${files} changed`;
+  const files =
+    round.changed.length === 0
+      ? 'files'
+      : round.changed.length > MAX_FILES_NAMED
+        ? plural(round.changed.length, 'file')
+        : round.changed.join(', ');
+  const restarted =
+    round.trigger === 'restart' && round.status !== 'error' && round.status !== 'not-applied';
+  return restarted ? `${files} changed: restarted on a fresh state` : `${files} changed`;
 }
 
 /** How the round ended, in words. */

@@ -9,6 +9,7 @@ import { filterGroups } from './resource-filter.js';
 import { ResourceList } from './resource-list.js';
 import { clampSelection, moveSelection, type Selection } from './resource-window.js';
 import { RoundHeader } from './round-header.js';
+import { screenLayout } from './screen-layout.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
 /** What the watch screen shows and what its keys ask of the session. */
@@ -20,6 +21,8 @@ export interface WatchAppProps {
   readonly columns: number;
   /** Reloading is paused (`p`). */
   readonly paused: boolean;
+  /** Files changed while paused (display paths): the header counts them. */
+  readonly pending?: readonly string[];
   /** Pin timestamps in the YAML of the detail view. */
   readonly stable?: boolean;
   readonly onQuit: () => void;
@@ -116,19 +119,15 @@ export function WatchApp(props: WatchAppProps) {
   const opened =
     mode === 'controller' && selectedController ? controllerDetail(selectedController) : [];
 
-  // Heights: the header, findings and controllers take what they need (bounded); the resources
-  // get the rest. One line short of the terminal, so ink redraws in place instead of scrolling.
-  const height = Math.max(rows - 1, 8);
-  const findingsHeight = round ? Math.min(findingLines(round).length, 6) : 0;
-  const controllersHeight =
-    controllers.length === 0
-      ? 0
-      : Math.min(controllers.length + 1, Math.max(3, Math.floor(height / 4)));
-  const filterHeight = mode === 'filter' || filter !== '' ? 1 : 0;
-  const bodyHeight = Math.max(
-    height - 2 - findingsHeight - controllersHeight - filterHeight - 1,
-    1,
-  );
+  // Heights: the header first, then the body, the footer, the findings and the controllers, as
+  // room allows (see screen-layout.ts); the help takes the findings' and controllers' room.
+  const overlay = mode === 'help';
+  const layout = screenLayout(rows, {
+    findings: round && !overlay ? findingLines(round).length : 0,
+    controllers: overlay ? 0 : controllers.length,
+    filter: mode === 'filter' || filter !== '',
+  });
+  const bodyHeight = layout.body;
 
   useInput(
     (input, key) => {
@@ -140,11 +139,20 @@ export function WatchApp(props: WatchAppProps) {
         setMode(mode === 'controller' ? 'controllers' : 'list');
         return;
       }
-      if (input === '?') return setMode(mode === 'help' ? 'list' : 'help');
+      if (input === '?') {
+        setScroll(0);
+        return setMode(mode === 'help' ? 'list' : 'help');
+      }
       if (input === '/') return setMode('filter');
       if (input === 'p') return props.onTogglePause();
       if (input === 'r') return props.onRerun();
       if (input === 'c') return setMode(mode === 'controllers' ? 'list' : 'controllers');
+      if (mode === 'help') {
+        const last = Math.max(HELP_LINES.length - bodyHeight, 0);
+        if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
+        if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
+        return;
+      }
       if (mode === 'detail' || mode === 'controller') {
         if (key.return || key.backspace || key.delete) {
           return setMode(mode === 'detail' ? 'list' : 'controllers');
@@ -208,10 +216,16 @@ export function WatchApp(props: WatchAppProps) {
     return <Text>cosi watch: loading...</Text>;
   }
   return (
-    <Box flexDirection="column" height={height}>
-      <RoundHeader round={round} paused={paused} />
-      <FindingsPanel round={round} maxLines={findingsHeight} />
-      {filterHeight > 0 ? (
+    <Box flexDirection="column" height={layout.height}>
+      <RoundHeader
+        round={round}
+        paused={paused}
+        pending={props.pending ?? []}
+        columns={props.columns}
+        lines={layout.header}
+      />
+      <FindingsPanel round={round} maxLines={layout.findings} />
+      {layout.filter > 0 ? (
         <Box>
           <Text color="cyan">/</Text>
           {mode === 'filter' ? (
@@ -232,7 +246,7 @@ export function WatchApp(props: WatchAppProps) {
       ) : null}
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {mode === 'help' ? (
-          <Help />
+          <Help scroll={scroll} height={bodyHeight} />
         ) : mode === 'detail' ? (
           <Detail lines={detail} scroll={scroll} height={bodyHeight} />
         ) : mode === 'controller' ? (
@@ -248,11 +262,11 @@ export function WatchApp(props: WatchAppProps) {
       </Box>
       <ControllersPanel
         controllers={controllers}
-        maxLines={controllersHeight}
+        maxLines={layout.controllers}
         focused={mode === 'controllers' || mode === 'controller'}
         selected={Math.min(controller, controllers.length - 1)}
       />
-      <Footer mode={mode} />
+      {layout.footer > 0 ? <Footer mode={mode} /> : null}
     </Box>
   );
 }
@@ -287,14 +301,21 @@ function Detail({
   );
 }
 
-function Help() {
+/** The help's lines: the keys, and how to leave it. */
+const HELP_LINES: readonly DetailLine[] = [
+  { text: 'keys', style: 'title' },
+  ...KEYS.map(([key, what]) => ({ text: `  ${key.padEnd(8)} ${what}` })),
+  { text: '  esc      back to the resources' },
+];
+
+/** The keys, as many as fit from `scroll` on (↑↓ scroll a short terminal's). */
+function Help({ scroll, height }: { scroll: number; height: number }) {
+  const hidden = HELP_LINES.length - scroll - height;
+  if (hidden <= 0) return <Detail lines={HELP_LINES} scroll={scroll} height={height} />;
   return (
-    <Box flexDirection="column">
-      <Text bold>keys</Text>
-      {KEYS.map(([key, what]) => (
-        <Text key={key}>{`  ${key.padEnd(8)} ${what}`}</Text>
-      ))}
-      <Text>{'  esc      back to the resources'}</Text>
+    <Box flexDirection="column" height={height}>
+      <Detail lines={HELP_LINES} scroll={scroll} height={height - 1} />
+      <Text dimColor>{`  ↓ ${hidden + 1} more`}</Text>
     </Box>
   );
 }

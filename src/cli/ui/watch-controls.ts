@@ -17,6 +17,8 @@ export interface WatchScreen {
    * this round (see `supervised-watch-screen.ts`).
    */
   roundStarted?(start: RoundStart): void;
+  /** While paused: the files changed since the pause, which the header counts. */
+  pending?(changed: readonly string[]): void;
   /** Unmounts and gives the terminal back (the screen before it, as full-screen tools do). */
   close(): void;
 }

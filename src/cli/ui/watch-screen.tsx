@@ -37,16 +37,19 @@ export function startWatchScreen(
   const stdout = sizedTerminal(terminal.stdout);
   let round: RoundView | undefined;
   let paused = false;
+  let pending: readonly string[] = [];
   const element = () => (
     <WatchApp
       round={round}
       rows={stdout.rows}
       columns={stdout.columns}
       paused={paused}
+      pending={pending}
       stable={options.stable === true}
       onQuit={() => controls.quit()}
       onTogglePause={() => {
         paused = controls.togglePause();
+        pending = [];
         instance.rerender(element());
       }}
       onRerun={() => controls.rerun()}
@@ -72,6 +75,12 @@ export function startWatchScreen(
     show(next) {
       if (closed) return;
       round = next;
+      pending = [];
+      instance.rerender(element());
+    },
+    pending(changed) {
+      if (closed) return;
+      pending = changed;
       instance.rerender(element());
     },
     close() {
