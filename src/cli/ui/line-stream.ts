@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatFinding } from '../../loaders/finding.js';
 import { escapeControl, escapeControlLines } from '../render/escape-control.js';
+import { plural } from '../render/plural.js';
 import {
   describeCondition,
   describeStatus,
@@ -53,7 +54,7 @@ export function renderRoundLines(round: RoundView, c: ChalkInstance): string {
     lines.push(
       c.red(
         escapeControl(
-          `${controller.name}: ${describeCondition(controller)}, ${controller.errors} errors${controller.failingItems > 0 ? `, ${failingText(controller)}` : ''}${controller.lastError !== undefined ? `: ${controller.lastError.split('\n', 1)[0] ?? ''}` : ''}`,
+          `${controller.name}: ${describeCondition(controller)}, ${plural(controller.errors, 'error')}${controller.failingItems > 0 ? `, ${failingText(controller)}` : ''}${controller.lastError !== undefined ? `: ${controller.lastError.split('\n', 1)[0] ?? ''}` : ''}`,
         ),
       ),
     );

@@ -71,4 +71,15 @@ describe('a controller that keeps failing in a watch round', () => {
       /^PlacementController: given up, 10 errors, 1 item failing: VMs\.example\.org\(default\/boom\): /m,
     );
   });
+
+  it('is still a finding in the next round, which tries the item once more', async () => {
+    watched = await watchCopy({ before: failingForBoom });
+    const vms = await readFile(path.join(watched.dir, 'vms.yaml'), 'utf8');
+    await watched.write('vms.yaml', `${vms}${BOOM}`);
+    const next = await watched.edit('hosts.yaml', /$/, '\n# edited\n');
+    expect(next.findings.map((f) => f.code)).toContain('reconcile-failed');
+    expect(renderRoundLines(next, createColors(false))).toMatch(
+      /^PlacementController: given up, 1 error, 1 item failing: VMs\.example\.org\(default\/boom\)/m,
+    );
+  });
 });
