@@ -5,7 +5,7 @@ import { EXIT } from './exit-codes.js';
 import { holdOutput } from './held-output.js';
 import { useColor, type CliIo, type Terminal } from './io.js';
 import type { DetailLine } from './ui/resource-detail.js';
-import { rowKey, type RoundView, type TypeGroup } from './ui/round-view.js';
+import { rowKey, type ControllerRow, type RoundView, type TypeGroup } from './ui/round-view.js';
 import type { RoundStart } from '../app/watch-session.js';
 import { installUncaughtErrorTestHook } from './ui/uncaught-error-test-hook.js';
 import { createRoundViewDecoder } from './ui/round-view-transfer.js';
@@ -178,8 +178,8 @@ function continued<R extends RoundStart>(round: R, before: number): R {
 
 /**
  * The round a fault stopped, as the screen shows it: the number and trigger it started with, the
- * last round's resources (what ran before) unmarked, nothing counted, the error as its status,
- * and a finding at the manifest of the resource the controller was on (else at the config).
+ * last round's resources (what ran before) unmarked, nothing counted, the controller at fault
+ * running with the fault as its error, the error as the round's status, and a finding at the manifest of the resource the controller was on (else at the config).
  */
 function faultView(
   last: RoundView | undefined,
@@ -221,11 +221,31 @@ function faultView(
     counts: { created: 0, updated: 0, destroyed: 0 },
     cost: { read: 0, parsed: 0 },
     groups: before.groups.map(unmarked),
+    controllers: before.controllers.map((c) => stoppedController(c, fault)),
     status: 'error',
     reason: 'the round was stopped: waiting for a file to change to start again',
     findings: [finding],
     lastGoodRunning: false,
   };
+}
+
+/**
+ * A controller in the round a fault stopped: nothing of the round counted; the one at fault
+ * running, with the fault as its last error (Enter in the controllers focus shows it whole).
+ */
+function stoppedController(controller: ControllerRow, fault: WorkerFault): ControllerRow {
+  const counted = {
+    name: controller.name,
+    reconciles: 0,
+    writes: 0,
+    errors: 0,
+    failingItems: 0,
+  };
+  if (controller.name !== fault.controller) {
+    const { condition, lastError } = controller;
+    return { ...counted, condition, ...(lastError !== undefined ? { lastError } : {}) };
+  }
+  return { ...counted, condition: 'running', lastError: fault.message };
 }
 
 /** A group with no row marked: the round that marked them is over. */

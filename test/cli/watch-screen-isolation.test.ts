@@ -74,6 +74,10 @@ describe('the watch screen with a controller stuck in a loop', () => {
     expect(stuck.split('\n')[1]).toMatch(/^0 created, 0 updated, 0 destroyed \| 1 resource \| /);
     expect(stuck).toMatch(/^ {2}default +web-1 /m);
     expect(stuck).not.toMatch(/^[+~-] /m);
+    // The controller at fault is running, with the fault as its error; nothing of round 1 counted.
+    expect(stuck).toMatch(
+      /^Spinner +running +0 reconciles, 0 writes {2}Controller "Spinner" \(on /m,
+    );
 
     // The fix, saved in the editor: a new session, in a new worker, on a fresh state; the
     // rounds go on from the one that was stopped.
