@@ -4,11 +4,12 @@ import { writeOutputFile } from './output-file.js';
 import { renderGraphSvg } from './render/graph/svg.js';
 import { renderHtmlReport } from './render/report-html/html-report.js';
 import { reportGraph } from './render/report-html/report-graph.js';
+import { failedNodeClasses } from './render/report-html/failed-nodes.js';
 
 /** The report as one HTML page, its graph laid out by the WebAssembly Graphviz. */
 export async function renderReportHtml(data: ReportData): Promise<string> {
   const { view, note } = reportGraph(data);
-  const svg = view ? await renderGraphSvg(view) : '';
+  const svg = view ? await renderGraphSvg(view, { classes: failedNodeClasses(data) }) : '';
   return renderHtmlReport(data, svg, note);
 }
 

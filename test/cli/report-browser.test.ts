@@ -46,6 +46,9 @@ async function openReport(
   return { page, errors, requests };
 }
 
+/** The page's `getComputedStyle` (the tests are compiled without the DOM's types). */
+type StyleOf = { getComputedStyle(e: unknown): Record<string, string> };
+
 /** axe-core's serious and critical violations on the page, as `rule: nodes`. */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
@@ -304,6 +307,55 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
       'web-2',
     ]);
     expect(after[14]?.trim()).toMatch(/^#Virtual time/);
+    await page.context().close();
+  });
+
+  it('marks the controller that kept failing and the resource it gave up on, in the graph, the table and the details', async () => {
+    const file = path.join(ARTIFACTS, 'failing-controller.html');
+    const made = await cli([
+      'report',
+      '-f',
+      'fixtures/cli/failing-controller',
+      '-o',
+      file,
+      '--quiet',
+    ]);
+    expect(made.code, made.stderr).toBe(1);
+    const { page, errors } = await openReport(file);
+    expect(await page.locator('#verdict').textContent()).toBe('Failed');
+    expect(await page.locator('#failures').textContent()).toContain(
+      'EchoController gave up on default/Counters.test.cosi.dev/start after 10 attempts: cannot echo start',
+    );
+    const failed = await page.locator('#graph-view g.node.failed title').allTextContents();
+    expect(failed.sort()).toEqual([
+      'controller:EchoController',
+      'resource:default/Counters.test.cosi.dev/start',
+    ]);
+    // Drawn in the error colour, and named so.
+    const stroke = await page
+      .locator('#graph-view g.node.failed path, #graph-view g.node.failed polygon')
+      .first()
+      .evaluate((e) => (globalThis as unknown as StyleOf).getComputedStyle(e).stroke);
+    expect(stroke).toBe('rgb(179, 23, 31)');
+    expect(
+      await page.locator('#graph-view g.node.failed').first().getAttribute('aria-label'),
+    ).toMatch(/, failed$/);
+    await expect.poll(() => page.locator('#resource-rows tr.failed').count()).toBe(1);
+    expect(await page.locator('#resource-rows tr.failed .failed-mark').textContent()).toBe(
+      'failed',
+    );
+    await page
+      .locator('#graph-view g.node.failed', {
+        has: page.locator('title', { hasText: /^resource:/ }),
+      })
+      .click();
+    await expect
+      .poll(() => page.locator('#details .failure-note').textContent())
+      .toBe(
+        'failed: EchoController gave up on it after 10 attempts: cannot echo start: one is a lonely number',
+      );
+    await page.screenshot({ path: path.join(ARTIFACTS, 'failing-controller.png'), fullPage: true });
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

@@ -237,6 +237,35 @@ describe('cosi report', { timeout: 30_000 }, () => {
     expect(await readFile(file, 'utf8')).toMatch(/^<!doctype html>/);
   });
 
+  it('says a controller that kept failing failed, naming it and the resource it gave up on, as its exit code 1 does', async () => {
+    const file = path.join(dir, 'out', 'failing.html');
+    await mkdir(path.dirname(file), { recursive: true });
+    const r = await cli(['report', '-f', 'fixtures/cli/failing-controller', '-o', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `cosi: failed (EchoController on default/Counters.test.cosi.dev/start), 1 failing findings: wrote ${file}\n`,
+    );
+    const html = await readFile(file, 'utf8');
+    const data = embeddedData(html);
+    expect(data.verdict).toBe('failed');
+    expect(data.failures).toEqual([
+      {
+        controller: 'EchoController',
+        item: 'default/Counters.test.cosi.dev/start',
+        attempts: 10,
+        error: 'cannot echo start: one is a lonely number',
+      },
+    ]);
+    expect(data.resources.find((x) => x.id === 'start')?.failure).toEqual({
+      controller: 'EchoController',
+      attempts: 10,
+      error: 'cannot echo start: one is a lonely number',
+    });
+    expect(html).toContain('<p id="verdict" class="verdict failed">Failed</p>');
+    expect(html).toContain('settled with failing controllers');
+    expect(html).not.toContain('not converged');
+  });
+
   it("takes no format's name for its page (-o json, out of check's habit), and writes no file named so", async () => {
     const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', 'json'], { cwd: dir });
     expect(r.code).toBe(2);

@@ -17,10 +17,13 @@ import type {
   ReportController,
   ReportData,
   ReportFinding,
+  ReportItemFailure,
   ReportResource,
   ReportVerdict,
 } from './report-data.js';
 import { reportTimeline } from './report-timeline.js';
+import { itemFailures, reportFailures } from './report-failures.js';
+import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 
 const NO_GRAPH: DependencyGraph = { controllers: [], types: [], edges: [] };
 
@@ -56,7 +59,7 @@ export function assembleReport(input: ReportInput): ReportData {
   const graph: DependencyGraph = outcome?.project.runtime.dependencyGraph() ?? NO_GRAPH;
   return {
     title: input.title,
-    verdict: verdictOf(result, report?.converged),
+    verdict: verdictOf(result, report),
     summary: {
       classes: summary,
       ...totals(summary),
@@ -76,6 +79,7 @@ export function assembleReport(input: ReportInput): ReportData {
           }
         : {}),
     },
+    ...(report && report.reason === 'failing' ? { failures: reportFailures(report) } : {}),
     findings: findings.slice(0, MAX_REPORT_FINDINGS),
     moreFindings: Math.max(0, findings.length - MAX_REPORT_FINDINGS),
     graph,
@@ -88,7 +92,9 @@ export function assembleReport(input: ReportInput): ReportData {
       errors: c.errors,
       ...(c.lastError ? { lastError: c.lastError.message } : {}),
     })),
-    ...(outcome ? reportResources(run, outcome.snapshot.resources, graph) : { resources: [] }),
+    ...(outcome
+      ? reportResources(run, outcome.snapshot.resources, graph, report && itemFailures(report))
+      : { resources: [] }),
     ...(report && outcome.project.record
       ? { timeline: reportTimeline(outcome.project.record) }
       : {}),
@@ -96,9 +102,13 @@ export function assembleReport(input: ReportInput): ReportData {
   };
 }
 
-function verdictOf(result: CheckResult, converged: boolean | undefined): ReportVerdict {
+/**
+ * As the exit code: controllers that kept failing until they were given up on (`failing`) fail
+ * the check (exit 1); only a bound hit (writes, time) or an abort did not converge (exit 3).
+ */
+function verdictOf(result: CheckResult, report: ConvergenceReport | undefined): ReportVerdict {
   if (result.cases.some((c) => c.check === 'setup')) return 'not-run';
-  if (converged === false) return 'not-converged';
+  if (report && !report.converged && report.reason !== 'failing') return 'not-converged';
   return result.cases.some((c) => caseFailed(c, result.strict)) ? 'failed' : 'passed';
 }
 
@@ -132,6 +142,7 @@ function reportResources(
   run: ProjectRun,
   resources: readonly Resource[],
   graph: DependencyGraph,
+  failures: ReadonlyMap<string, ReportItemFailure> | undefined,
 ): { resources: ReportResource[]; lineage?: ReportLineage } {
   const { project } = run.outcome ?? {};
   const nodes = traceLineage(resources, graph, project?.record);
@@ -148,6 +159,7 @@ function reportResources(
     const sensitive = project?.registry.get(md.type)?.sensitivity === 'sensitive';
     const reconcile = project?.record?.writesTo(md).at(-1)?.reconcile.seq;
     const lineage = roots.get(pointerKey(node));
+    const failure = failures?.get(pointerKey(node));
     return {
       key: `${md.namespace}/${md.type}/${md.id}`,
       namespace: md.namespace,
@@ -165,6 +177,7 @@ function reportResources(
         const i = index.get(pointerKey(s));
         return i === undefined ? [] : [[i, s.via] as const];
       }),
+      ...(failure ? { failure } : {}),
     };
   });
   return { resources: list, ...(traced ? { lineage: traced.lineage } : {}) };

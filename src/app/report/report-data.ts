@@ -51,6 +51,24 @@ export interface ReportResource {
   readonly lineage?: number;
   /** What it came from: indexes into the report's resources, and why. */
   readonly from: readonly (readonly [number, LineageVia])[];
+  /** When a queue controller gave up on it: which, after how many attempts, and why. */
+  readonly failure?: ReportItemFailure;
+}
+
+/** A queue controller's item that was still failing when the run ended. */
+export interface ReportItemFailure {
+  readonly controller: string;
+  readonly attempts: number;
+  readonly error: string;
+}
+
+/** What failed in the run, as the verdict names it: a controller, and the item it gave up on. */
+export interface ReportFailure {
+  readonly controller: string;
+  /** The item's `namespace/type/id`; none for a whole-world controller. */
+  readonly item?: string;
+  readonly attempts?: number;
+  readonly error: string;
 }
 
 /** A controller: what it declared and what it did in the run. */
@@ -87,6 +105,8 @@ export interface ReportData {
       readonly elapsed: number;
     };
   };
+  /** The controllers that kept failing and the items they gave up on, in controller order. */
+  readonly failures?: readonly ReportFailure[];
   readonly findings: readonly ReportFinding[];
   /** Findings left out over the cap. */
   readonly moreFindings: number;

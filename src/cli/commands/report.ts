@@ -55,6 +55,10 @@ export async function renderReport(
   await writeReportFile(flags.output, data, { cwd: io.cwd });
   if (!flags.quiet) {
     const findings = data.findings.filter((f) => f.failure).length;
-    io.stderr.write(`cosi: ${data.verdict}, ${findings} failing findings: wrote ${flags.output}\n`);
+    const first = data.failures?.[0];
+    const named = first ? ` (${first.controller}${first.item ? ` on ${first.item}` : ''})` : '';
+    io.stderr.write(
+      `cosi: ${data.verdict}${named}, ${findings} failing findings: wrote ${flags.output}\n`,
+    );
   }
 }

@@ -22,14 +22,29 @@ const NODE_ATTRIBUTES: Record<DrawnNode['kind'], string> = {
 
 const LINEAGE = 'color=gray50, arrowhead=empty, constraint=false';
 
+/** What a page that embeds the drawing adds to it. */
+export interface DotOptions {
+  /**
+   * SVG classes of nodes, by node key (`resource:default/VMs.example.org/web-1`): Graphviz
+   * adds them to the node's `<g class="node ...">`, for the page's style to mark them.
+   */
+  readonly classes?: ReadonlyMap<string, string>;
+}
+
 /**
  * Graphviz DOT in the style of `talosctl inspect dependencies`: controllers are boxes (queue
  * controllers rounded), resource types notes, exclusive outputs bold, weak inputs dotted, pinned
  * ids as edge labels. With `--resources` each type is a cluster of its instances, and gray
  * hollow-headed edges follow the lineage. Renders with `dot -Tsvg`.
  */
-export function renderGraphDot(view: GraphView): string {
+export function renderGraphDot(view: GraphView, options: DotOptions = {}): string {
   const drawing = layoutGraph(view);
+  const nodeStatement = (node: DrawnNode): string => {
+    const shape = node.queue ? 'shape=box, style=rounded' : NODE_ATTRIBUTES[node.kind];
+    const svgClass = options.classes?.get(node.key);
+    const extra = svgClass === undefined ? '' : `, class=${quote(svgClass)}`;
+    return `${quote(node.key)} [label=${quote(node.label)}, ${shape}${extra}];`;
+  };
   const anchors = new Map(
     drawing.clusters.map((c) => [c.key, c.resources[0]?.key ?? c.key] as const),
   );
@@ -50,7 +65,7 @@ export function renderGraphDot(view: GraphView): string {
       `    label=${quote(cluster.label)};`,
       '    style=filled;',
       '    fillcolor=azure2;',
-      ...namespaceClusters(cluster),
+      ...namespaceClusters(cluster, nodeStatement),
       '  }',
     );
   }
@@ -81,7 +96,10 @@ function dagCluster(dag: ResourceGraphDag): string[] {
  * A type's instances; when they live in several namespaces, one nested cluster per namespace,
  * so that a large graph reads namespace by namespace.
  */
-function namespaceClusters(cluster: DrawnCluster): string[] {
+function namespaceClusters(
+  cluster: DrawnCluster,
+  nodeStatement: (node: DrawnNode) => string,
+): string[] {
   const byNamespace = new Map<string, DrawnNode[]>();
   for (const r of cluster.resources) {
     const namespace = r.namespace ?? '';
@@ -97,11 +115,6 @@ function namespaceClusters(cluster: DrawnCluster): string[] {
     ...resources.map((r) => `      ${nodeStatement(r)}`),
     '    }',
   ]);
-}
-
-function nodeStatement(node: DrawnNode): string {
-  const shape = node.queue ? 'shape=box, style=rounded' : NODE_ATTRIBUTES[node.kind];
-  return `${quote(node.key)} [label=${quote(node.label)}, ${shape}];`;
 }
 
 /** Edges to a cluster end at its first resource, clipped at the cluster's border. */

@@ -1,4 +1,4 @@
-import { renderGraphDot } from './dot.js';
+import { renderGraphDot, type DotOptions } from './dot.js';
 import type { GraphView } from './graph-view.js';
 
 /**
@@ -16,6 +16,6 @@ export async function layoutDotAsSvg(dot: string): Promise<string> {
  * The graph as SVG: exactly the DOT output (same nodes, clusters, styles and edge labels), laid
  * out by the same Graphviz `dot -Tsvg` would run.
  */
-export async function renderGraphSvg(view: GraphView): Promise<string> {
-  return layoutDotAsSvg(renderGraphDot(view));
+export async function renderGraphSvg(view: GraphView, options?: DotOptions): Promise<string> {
+  return layoutDotAsSvg(renderGraphDot(view, options));
 }

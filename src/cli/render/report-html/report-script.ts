@@ -122,6 +122,9 @@ export const REPORT_SCRIPT = String.raw`
       ['written by', writer(r)], ['phase', r.phase],
       ['labels', r.labels ? Object.keys(r.labels).map(function (k) { return k + '=' + r.labels[k]; }).join(', ') : ''],
     ])];
+    if (r.failure) {
+      nodes.push(h('p', { class: 'failure-note' }, ['failed: ' + r.failure.controller + ' gave up on it after ' + r.failure.attempts + ' attempts: ' + r.failure.error]));
+    }
     var from = h('div', { class: 'lineage' }, [h('h4', {}, ['Lineage (where it came from)'])]);
     (r.lineage === undefined ? [h('p', {}, ['The run was not recorded.'])] : lineageTree(r.lineage)).forEach(function (n) { from.appendChild(n); });
     nodes.push(from);
@@ -203,7 +206,7 @@ export const REPORT_SCRIPT = String.raw`
       g.setAttribute('role', 'button');
       // The accessible name starts with the text the node shows, then says what it is.
       var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
-      g.setAttribute('aria-label', shown + ' (' + title.split(':')[0].replace('cluster_', 'type') + ')');
+      g.setAttribute('aria-label', shown + ' (' + title.split(':')[0].replace('cluster_', 'type') + ')' + (g.classList.contains('failed') ? ', failed' : ''));
       g.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(title); } });
     });
     var drag = null;
@@ -273,7 +276,10 @@ export const REPORT_SCRIPT = String.raw`
   var shown = document.getElementById('shown');
   var setRows = virtualTable(document.getElementById('resource-scroll'), document.getElementById('resource-rows'), 5, function (i) {
     var r = resources[i];
-    return h('tr', { 'data-key': r.key }, [cell(r.namespace), cell(r.type), cell(h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id])), cell(String(r.version)), cell(r.owner || 'manifest')]);
+    var id = h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id]);
+    // A resource a controller gave up on says so in words, not only in colour.
+    var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : cell(id);
+    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(r.owner || 'manifest')]);
   });
   function filter() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);

@@ -1,4 +1,9 @@
-import type { ReportData, ReportFinding, ReportVerdict } from '../../../app/report/report-data.js';
+import type {
+  ReportData,
+  ReportFailure,
+  ReportFinding,
+  ReportVerdict,
+} from '../../../app/report/report-data.js';
 import { escapeHtml } from './html-escape.js';
 import { UNRENDERED_NAMES } from '../../../loaders/unrendered-sources.js';
 
@@ -30,16 +35,43 @@ export function renderVerdict(data: ReportData): string {
   const c = summary.convergence;
   if (c) {
     items.push(
-      `${c.converged ? 'converged' : `not converged (${c.reason})`}: ${c.rounds} rounds, ` +
+      `${convergenceText(c)}: ${c.rounds} rounds, ` +
         `${c.reconciles} reconciles, ${c.writes} writes, ${c.errors} errors, virtual time ${c.elapsed} ms`,
     );
   }
   return [
     `<p id="verdict" class="verdict ${data.verdict}">${VERDICTS[data.verdict]}</p>`,
+    ...renderFailures(data.failures ?? []),
     '<ul class="summary">',
     ...items.map((i) => `<li>${escapeHtml(i)}</li>`),
     '</ul>',
   ].join('\n');
+}
+
+/** The failures named under the verdict, at most this many; the rest are counted. */
+const SHOWN_FAILURES = 10;
+
+/** What failed, right under the verdict: each controller and the resource it gave up on. */
+function renderFailures(failures: readonly ReportFailure[]): string[] {
+  if (failures.length === 0) return [];
+  const shown = failures.slice(0, SHOWN_FAILURES).map((f) => {
+    const on =
+      f.item === undefined
+        ? ' failed'
+        : ` gave up on <span class="failed-item">${escapeHtml(f.item)}</span> after ${f.attempts ?? 0} attempts`;
+    return `<li><strong>${escapeHtml(f.controller)}</strong>${on}: ${escapeHtml(f.error)}</li>`;
+  });
+  const more = failures.length - shown.length;
+  if (more > 0) shown.push(`<li>and ${more} more</li>`);
+  return ['<ul id="failures" class="failures" aria-label="what failed">', ...shown, '</ul>'];
+}
+
+/** How the run ended, in `cosi check`'s words: failing controllers settled, but failed. */
+function convergenceText(c: { readonly converged: boolean; readonly reason: string }): string {
+  if (c.converged) return 'converged';
+  return c.reason === 'failing'
+    ? 'settled with failing controllers'
+    : `not converged (${c.reason})`;
 }
 
 /** Every finding with its place and a few lines of its source, as HTML that needs no script. */

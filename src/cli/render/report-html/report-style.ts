@@ -11,6 +11,13 @@ code, pre, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-s
 .verdict.failed { background: #b3171f; }
 .verdict.not-converged, .verdict.not-run { background: #7d4e00; }
 .summary { margin: 0.5rem 0; }
+.failures { margin: 0.5rem 0; padding: 0.3rem 0.6rem 0.3rem 1.8rem; border-left: 4px solid #b3171f; background: #ffebe9; overflow-wrap: anywhere; }
+.failed-item { font-family: ui-monospace, Menlo, Consolas, monospace; }
+#graph-view g.node.failed polygon, #graph-view g.node.failed path, #graph-view g.node.failed ellipse { stroke: #b3171f; stroke-width: 3; fill: #ffebe9; }
+#graph-view g.node.failed text { fill: #82071e; font-weight: bold; }
+tr.failed td { background: #ffebe9; }
+.failed-mark { color: #b3171f; font-weight: bold; }
+.failure-note { border-left: 4px solid #b3171f; padding-left: 0.5rem; color: #82071e; overflow-wrap: anywhere; }
 .findings { padding-left: 1.5rem; }
 .finding p { margin: 0.2rem 0; }
 .severity { font-weight: bold; }

@@ -1,0 +1,40 @@
+import { pointerKey } from '../../engine/resource/pointer.js';
+import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
+import type { ReportFailure, ReportItemFailure } from './report-data.js';
+
+/**
+ * What failed in a run, for the report to mark: each item a queue controller gave up on, and
+ * each controller that failed without an item to blame (a whole-world controller's run). In
+ * the report's order of controllers (by name), then items as the run lists them.
+ */
+export function reportFailures(report: ConvergenceReport): ReportFailure[] {
+  const failures: ReportFailure[] = [];
+  for (const c of report.controllers) {
+    for (const item of c.failingItems) {
+      const { namespace, type, id } = item.pointer;
+      failures.push({
+        controller: c.name,
+        item: `${namespace}/${type}/${id}`,
+        attempts: item.attempts,
+        error: item.error.message,
+      });
+    }
+    if (c.failingItems.length === 0 && c.condition === 'failed') {
+      failures.push({ controller: c.name, error: c.lastError?.message ?? 'failed' });
+    }
+  }
+  return failures;
+}
+
+/** The items given up on, by `pointerKey`: the first controller that gave up on each. */
+export function itemFailures(report: ConvergenceReport): Map<string, ReportItemFailure> {
+  const byKey = new Map<string, ReportItemFailure>();
+  for (const c of report.controllers) {
+    for (const item of c.failingItems) {
+      const key = pointerKey(item.pointer);
+      if (byKey.has(key)) continue;
+      byKey.set(key, { controller: c.name, attempts: item.attempts, error: item.error.message });
+    }
+  }
+  return byKey;
+}
