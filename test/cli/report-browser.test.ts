@@ -359,6 +359,57 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('prints every resource, every reconcile and the whole graph, without the controls', async () => {
+    const { page, errors } = await openReport(passing);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    const heading = (await page.locator('#timeline-title').textContent()) ?? '';
+    const reconciles = Number(/(\d+) reconciles/.exec(heading)?.[1]);
+    const svg = page.locator('#graph-view svg');
+    const viewBox = async () => (await svg.getAttribute('viewBox'))?.split(' ').map(Number);
+    const home = await viewBox();
+    await page.locator('#zoom-in').click();
+    expect(await viewBox()).not.toEqual(home);
+    await page.emulateMedia({ media: 'print' });
+    // Every row is in the page and none is cut off by a scroll box.
+    await expect
+      .poll(() => page.locator('#timeline-rows tr:not(.spacer)').count())
+      .toBe(reconciles);
+    expect(await page.locator('#resource-rows tr[data-key]').count()).toBe(13);
+    for (const box of ['#resource-scroll', '#timeline-scroll']) {
+      const [scroll, client] = await page.locator(box).evaluate((e) => {
+        const box = e as unknown as { scrollHeight: number; clientHeight: number };
+        return [box.scrollHeight, box.clientHeight];
+      });
+      expect(scroll, box).toBeLessThanOrEqual(client + 1);
+    }
+    expect(await viewBox()).toEqual(home);
+    for (const control of ['#zoom-in', '#zoom-reset', '#search']) {
+      expect(await page.locator(control).isVisible(), control).toBe(false);
+    }
+    // Back on screen: the zoom it had.
+    await page.emulateMedia({ media: 'screen' });
+    await expect.poll(viewBox).not.toEqual(home);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('puts all of a long table in the page while it is printed to PDF, and only the rows in view after', async () => {
+    const { page, errors } = await openReport(large);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('10000 of 10000 resources');
+    await page.locator('#search').fill('vm-000');
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('100 of 10000 resources');
+    // What the page holds when printing starts, read after the report's own beforeprint.
+    await page.evaluate(
+      "addEventListener('beforeprint', () => { window.printedRows = document.querySelectorAll('#resource-rows tr[data-key]').length; })",
+    );
+    expect(await page.locator('#resource-rows tr[data-key]').count()).toBeLessThan(60);
+    await page.pdf({ path: path.join(ARTIFACTS, 'ten-thousand-filtered.pdf') });
+    expect(await page.evaluate('window.printedRows')).toBe(100);
+    await expect.poll(() => page.locator('#resource-rows tr[data-key]').count()).toBeLessThan(60);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

@@ -238,6 +238,25 @@ export const REPORT_SCRIPT = String.raw`
     document.getElementById('zoom-out').addEventListener('click', function () { var c = center(); zoom(1.25, c[0], c[1]); });
     document.getElementById('zoom-reset').addEventListener('click', function () { setBox(home); });
     document.getElementById('graph-tools').hidden = false;
+    // Printed, the whole graph, however it was panned and zoomed on screen.
+    var onScreen = null;
+    onPrint(function () {
+      if (onScreen === null) onScreen = svg.getAttribute('viewBox');
+      setBox(home);
+    }, function () {
+      if (onScreen !== null) svg.setAttribute('viewBox', onScreen);
+      onScreen = null;
+    });
+  }
+
+  // Calls before() when the page is about to be printed (the print dialog, Save as PDF, or
+  // print media emulated), after() when it is back on screen.
+  function onPrint(before, after) {
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    var media = window.matchMedia('print');
+    media.addEventListener('change', function (e) { if (e.matches) before(); else after(); });
+    if (media.matches) before();
   }
 
   // A table of which only the rows in view are in the page.
@@ -266,8 +285,28 @@ export const REPORT_SCRIPT = String.raw`
       top.firstChild.style.height = first * rowHeight + 'px';
       bottom.firstChild.style.height = (rows.length - last) * rowHeight + 'px';
     }
-    scroller.addEventListener('scroll', function () { requestAnimationFrame(function () { draw(false); }); });
-    return function (next) { rows = next; scroller.scrollTop = 0; draw(true); };
+    // Printed (or saved as PDF), every row is in the page: the print style lets the table run
+    // over as many pages as it takes, instead of a box showing the rows in view.
+    var printing = false;
+    function drawAll() {
+      if (printing) return;
+      printing = true;
+      made.forEach(function (tr) { tr.remove(); });
+      made.clear();
+      var all = document.createDocumentFragment();
+      rows.forEach(function (row, n) { var tr = rowOf(row); made.set(n, tr); all.appendChild(tr); });
+      body.insertBefore(all, bottom);
+      top.firstChild.style.height = '0px';
+      bottom.firstChild.style.height = '0px';
+    }
+    function drawInView() {
+      if (!printing) return;
+      printing = false;
+      draw(true);
+    }
+    onPrint(drawAll, drawInView);
+    scroller.addEventListener('scroll', function () { requestAnimationFrame(function () { if (!printing) draw(false); }); });
+    return function (next) { rows = next; scroller.scrollTop = 0; if (printing) { printing = false; drawAll(); } else draw(true); };
   }
   // A cell cut short by its column shows the whole text on hover.
   function cell(content) { return h('td', typeof content === 'string' ? { title: content } : {}, [content]); }

@@ -49,4 +49,17 @@ button.link { background: none; border: 0; padding: 0; color: #0550ae; text-deco
 .lineage > ul { border: 0; padding-left: 0; }
 .via { color: #3d444d; font-size: 0.85rem; }
 .outcome-error { color: #b3171f; font-weight: bold; }
+@media print {
+  /* On paper: every row and the whole graph, none of the controls. */
+  #graph-tools, .toolbar label, .toolbar input { display: none !important; }
+  #graph-view { height: auto; overflow: visible; border: 0; }
+  #graph-view svg { height: auto; max-height: 95vh; }
+  .scroll { height: auto; overflow: visible; border: 0; }
+  .layout { display: block; }
+  table.virtual th { position: static; }
+  table.virtual td, table.virtual th { white-space: normal; overflow-wrap: anywhere; height: auto; }
+  table.virtual tr { break-inside: avoid; }
+  tr.spacer { display: none; }
+  pre.excerpt, pre.diff, pre.spec, pre.lineage-tree { max-height: none; overflow: visible; white-space: pre-wrap; overflow-wrap: anywhere; }
+}
 `;
