@@ -220,6 +220,15 @@ describe('cosi report', { timeout: 30_000 }, () => {
     expect(r.stdout).toContain('id: &quot;&lt;img src=x onerror=alert(1)&gt;&quot;');
   });
 
+  it('writes the control characters a manifest holds as escapes, never raw, so the page is text a terminal can show', async () => {
+    const r = await cli(['report', '-f', 'fixtures/invalid/control-character', '-o', '-']);
+    expect(r.code).toBe(1);
+    // NUL, ESC ]0;pwned BEL: raw, a terminal given `report -o -` would retitle its window.
+    // eslint-disable-next-line no-control-regex
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/);
+    expect(r.stdout).toContain('image: &quot;debian\\x00\\x1b]0;pwned\\x07&quot;');
+  });
+
   it('writes the same page for the same project, run after run', async () => {
     const args = ['report', '-f', 'fixtures/vm-network', '--stable', '-o', '-'];
     const first = await cli(args);
