@@ -464,6 +464,28 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('wraps a finding with a long pointer within the page, no wider than the window', async () => {
+    const file = path.join(ARTIFACTS, 'nesting-too-deep.html');
+    const made = await cli([
+      'report',
+      '-f',
+      'fixtures/invalid/nesting-too-deep',
+      '-o',
+      file,
+      '--quiet',
+    ]);
+    expect(made.code, made.stderr).toBe(1);
+    const { page } = await openReport(file);
+    expect(await page.locator('li.finding .pointer').first().textContent()).toMatch(
+      /^\(at \/spec\/disks(\/0){100}/,
+    );
+    const [scroll, client] = await page.evaluate<[number, number]>(
+      '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+    );
+    expect(scroll).toBeLessThanOrEqual(client);
+    await page.context().close();
+  });
+
   it('shows the graph and the resources that loaded beside the findings of invalid manifests', async () => {
     const { page, errors } = await openReport(partlyInvalid);
     expect(await page.locator('#verdict').textContent()).toBe('Failed');

@@ -19,7 +19,8 @@ tr.failed td { background: #ffebe9; }
 .failed-mark { color: #b3171f; font-weight: bold; }
 .failure-note { border-left: 4px solid #b3171f; padding-left: 0.5rem; color: #82071e; overflow-wrap: anywhere; }
 .findings { padding-left: 1.5rem; }
-.finding p { margin: 0.2rem 0; }
+/* A long pointer or message (a path 200 levels deep) wraps instead of widening the page. */
+.finding p { margin: 0.2rem 0; overflow-wrap: anywhere; }
 .severity { font-weight: bold; }
 .severity.error { color: #b3171f; }
 .severity.warning { color: #7d4e00; }
