@@ -165,10 +165,18 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(await page.locator('#verdict').textContent()).toBe('Passed');
     expect(errors).toEqual([]);
     expect(requests).toEqual([]);
-    // The run's timeline: every reconcile of the recorded run.
-    expect(await page.locator('#timeline-title').textContent()).toMatch(
-      /^Run timeline: \d+ reconciles$/,
+    // The run's timeline: every reconcile of the recorded run, counted as the summary counts
+    // them, and the queue controllers' mappings of changed inputs apart, each row saying so.
+    const summary = (await page.locator('.summary').textContent()) ?? '';
+    expect(summary).toContain('converged: 1 round, 8 reconciles,');
+    expect(await page.locator('#timeline-title').textContent()).toBe(
+      'Run timeline: 8 reconciles, 7 mappings',
     );
+    await expect.poll(() => page.locator('#timeline-rows tr.mapping').count()).toBe(7);
+    const mapped = await page
+      .locator('#timeline-rows tr.mapping td:nth-child(4)')
+      .allTextContents();
+    expect(mapped.every((t) => t.startsWith('mapping default/'))).toBe(true);
     expect(await page.locator('#timeline-rows').textContent()).toContain('PlacementController');
     await page.context().close();
   });
@@ -363,7 +371,11 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     const { page, errors } = await openReport(passing);
     await expect.poll(() => page.locator('#shown').textContent()).toBe('13 of 13 resources');
     const heading = (await page.locator('#timeline-title').textContent()) ?? '';
-    const reconciles = Number(/(\d+) reconciles/.exec(heading)?.[1]);
+    // Each reconcile and each mapping is a row.
+    const rows = [...heading.matchAll(/(\d+) (?:reconciles|mappings)/g)]
+      .map((m) => Number(m[1]))
+      .reduce((a, b) => a + b, 0);
+    expect(rows).toBe(15);
     const svg = page.locator('#graph-view svg');
     const viewBox = async () => (await svg.getAttribute('viewBox'))?.split(' ').map(Number);
     const home = await viewBox();
@@ -371,9 +383,7 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(await viewBox()).not.toEqual(home);
     await page.emulateMedia({ media: 'print' });
     // Every row is in the page and none is cut off by a scroll box.
-    await expect
-      .poll(() => page.locator('#timeline-rows tr:not(.spacer)').count())
-      .toBe(reconciles);
+    await expect.poll(() => page.locator('#timeline-rows tr:not(.spacer)').count()).toBe(rows);
     expect(await page.locator('#resource-rows tr[data-key]').count()).toBe(13);
     for (const box of ['#resource-scroll', '#timeline-scroll']) {
       const [scroll, client] = await page.locator(box).evaluate((e) => {

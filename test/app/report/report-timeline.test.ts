@@ -16,6 +16,8 @@ describe("the report's timeline", () => {
     record.end(second, { kind: 'error', message: 'no host fits' });
     expect(reportTimeline(record)).toEqual({
       dropped: 0,
+      reconciles: 2,
+      mappings: 0,
       entries: [
         {
           seq: first,
@@ -36,6 +38,16 @@ describe("the report's timeline", () => {
         },
       ],
     });
+  });
+
+  it('marks a mapping of a changed input to items, and counts it apart from the reconciles', () => {
+    const record = new RunRecord();
+    const map = record.start('Placer', 'map', { ...VM, type: 'Hosts.example.org' }, []);
+    record.end(map, { kind: 'ok' });
+    record.end(record.start('Placer', 'reconcile', VM, []), { kind: 'ok' });
+    const timeline = reportTimeline(record);
+    expect(timeline.entries.map((e) => e.mapping)).toEqual(['map', undefined]);
+    expect([timeline.reconciles, timeline.mappings]).toEqual([1, 1]);
   });
 
   it('keeps the newest reconciles and counts the others it leaves out', () => {

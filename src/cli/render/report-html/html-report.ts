@@ -1,4 +1,5 @@
 import type { ReportData } from '../../../app/report/report-data.js';
+import type { ReportTimeline } from '../../../app/report/report-timeline.js';
 import { encodeReportData } from './embedded-data.js';
 import { escapeHtml } from './html-escape.js';
 import { REPORT_SCRIPT } from './report-script.js';
@@ -73,7 +74,7 @@ ${graph === '' ? noGraph : graphFrame(graph)}
 <div id="details" aria-live="polite"><p>Click a graph node or a resource.</p></div>
 </section>
 </div>
-${data.timeline ? renderTimelineFrame(data.timeline.entries.length, data.timeline.dropped) : ''}
+${data.timeline ? renderTimelineFrame(data.timeline) : ''}
 </main>
 <script type="application/octet-stream" id="report-data">${encodeReportData(data)}</script>
 <script>${REPORT_SCRIPT}</script>
@@ -82,10 +83,17 @@ ${data.timeline ? renderTimelineFrame(data.timeline.entries.length, data.timelin
 `;
 }
 
-function renderTimelineFrame(count: number, dropped: number): string {
+/**
+ * The timeline's heading counts reconciles as the summary does, and the mappings of changed
+ * inputs to items (a queue controller's `mapInput`) apart: they are rows too, not reconciles.
+ */
+function renderTimelineFrame(timeline: ReportTimeline): string {
+  const { reconciles, mappings, dropped } = timeline;
+  const count = timeline.entries.length;
   const note = dropped > 0 ? ` (the last ${count}; ${dropped} earlier not kept)` : '';
+  const mapped = mappings > 0 ? `, ${plural(mappings, 'mapping')}` : '';
   return `<section aria-labelledby="timeline-title">
-<h2 id="timeline-title">Run timeline: ${count} reconciles${note}</h2>
+<h2 id="timeline-title">Run timeline: ${plural(reconciles, 'reconcile')}${mapped}${note}</h2>
 <noscript><p>The timeline needs JavaScript.</p></noscript>
 <div id="timeline-ui" hidden>
 <div class="scroll" id="timeline-scroll" tabindex="0" role="region" aria-label="timeline">
@@ -96,6 +104,10 @@ function renderTimelineFrame(count: number, dropped: number): string {
 </div>
 </div>
 </section>`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function graphFrame(svg: string): string {

@@ -340,7 +340,9 @@ export const REPORT_SCRIPT = String.raw`
   if (data.timeline) {
     var entries = data.timeline.entries;
     var setTimeline = virtualTable(document.getElementById('timeline-scroll'), document.getElementById('timeline-rows'), 6, function (e) {
-      return h('tr', {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(e.item || ''),
+      // A mapping (mapInput) is a row of its own, said so, not a reconcile of the item.
+      var item = e.mapping ? 'mapping ' + (e.item || '') : (e.item || '');
+      return h('tr', e.mapping ? { class: 'mapping' } : {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(item),
         h('td', { class: e.outcome === 'error' ? 'outcome-error' : '', title: e.error || '' }, [e.outcome + (e.error ? ': ' + e.error : '')]), cell(String(e.writes))]);
     });
     document.getElementById('timeline-ui').hidden = false;

@@ -35,7 +35,7 @@ export function renderVerdict(data: ReportData): string {
   const c = summary.convergence;
   if (c) {
     items.push(
-      `${convergenceText(c)}: ${c.rounds} rounds, ` +
+      `${convergenceText(c)}: ${c.rounds} ${c.rounds === 1 ? 'round' : 'rounds'}, ` +
         `${c.reconciles} reconciles, ${c.writes} writes, ${c.errors} errors, virtual time ${c.elapsed} ms`,
     );
   }

@@ -50,6 +50,7 @@ button.link { background: none; border: 0; padding: 0; color: #0550ae; text-deco
 .lineage > ul { border: 0; padding-left: 0; }
 .via { color: #3d444d; font-size: 0.85rem; }
 .outcome-error { color: #b3171f; font-weight: bold; }
+tr.mapping td { color: #57606a; }
 @media print {
   /* On paper: every row and the whole graph, none of the controls. */
   #graph-tools, .toolbar label, .toolbar input { display: none !important; }
