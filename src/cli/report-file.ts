@@ -9,7 +9,9 @@ import { failedNodeClasses } from './render/report-html/failed-nodes.js';
 /** The report as one HTML page, its graph laid out by the WebAssembly Graphviz. */
 export async function renderReportHtml(data: ReportData): Promise<string> {
   const { view, note } = reportGraph(data);
-  const svg = view ? await renderGraphSvg(view, { classes: failedNodeClasses(data) }) : '';
+  const svg = view
+    ? await renderGraphSvg(view, { classes: failedNodeClasses(data), keyIds: true })
+    : '';
   return renderHtmlReport(data, svg, note);
 }
 

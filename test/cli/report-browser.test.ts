@@ -420,6 +420,45 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('shows the resource of a graph node whose id holds a backslash, an entity or a quote, and draws its id as it is', async () => {
+    const ids = ['a\\b', 'a&amp;b', 'a&b', 'x\\"];evil[label="pwn', 'end\\'];
+    const project = path.join(ARTIFACTS, 'odd-ids');
+    await mkdir(project, { recursive: true });
+    const documents = ids.map(
+      (id) => `metadata:\n  type: Things.example.org\n  id: ${JSON.stringify(id)}\nspec: {}\n`,
+    );
+    await writeFile(
+      path.join(project, 'things.yaml'),
+      [
+        'metadata:\n  type: ResourceDefinitions.meta.cosi.dev\n  id: things.example.org\nspec:\n  type: Things.example.org\n',
+        ...documents,
+      ].join('---\n'),
+    );
+    const file = path.join(ARTIFACTS, 'odd-ids.html');
+    const made = await cli(['report', '-f', project, '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('5 of 5 resources');
+    const resources = page.locator('#graph-view g.node[aria-label$="(resource)"]');
+    expect(await resources.count()).toBe(ids.length);
+    const shown: string[] = [];
+    const opened: string[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const node = resources.nth(i);
+      shown.push((await node.locator('text').allTextContents()).join(''));
+      await page
+        .locator('#details')
+        .evaluate((d) => (d as unknown as { replaceChildren(): void }).replaceChildren());
+      await node.click();
+      await expect.poll(() => page.locator('#details-title').count()).toBe(1);
+      opened.push((await page.locator('#details-title').textContent()) ?? '');
+    }
+    expect(opened.sort()).toEqual(ids.map((id) => `Things.example.org default/${id}`).sort());
+    expect(shown.sort()).toEqual(ids.map((id) => `default/${id}`).sort());
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

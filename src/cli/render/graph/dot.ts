@@ -8,11 +8,15 @@ import {
   type Endpoint,
 } from './drawing.js';
 import type { GraphView } from './graph-view.js';
+import { svgKeyId } from './svg-key-id.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 
-/** A DOT string literal, its control characters written out (`\x1b`) but for line breaks. */
+/**
+ * A DOT string literal, its control characters written out (`\x1b`) but for line breaks, and
+ * `&` as `&amp;`: Graphviz reads an entity in a label or name (`a&amp;b` showed as `a&b`).
+ */
 const quote = (text: string): string =>
-  `"${escapeControlLines(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  `"${escapeControlLines(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/&/g, '&amp;')}"`;
 
 const NODE_ATTRIBUTES: Record<DrawnNode['kind'], string> = {
   controller: 'shape=box',
@@ -29,6 +33,8 @@ export interface DotOptions {
    * adds them to the node's `<g class="node ...">`, for the page's style to mark them.
    */
   readonly classes?: ReadonlyMap<string, string>;
+  /** Give each node and cluster an SVG id that carries its key exactly ({@link svgKeyId}). */
+  readonly keyIds?: boolean;
 }
 
 /**
@@ -39,10 +45,14 @@ export interface DotOptions {
  */
 export function renderGraphDot(view: GraphView, options: DotOptions = {}): string {
   const drawing = layoutGraph(view);
+  const clusterId = (key: string): string[] =>
+    options.keyIds === true ? [`    id=${quote(svgKeyId(key))};`] : [];
   const nodeStatement = (node: DrawnNode): string => {
     const shape = node.queue ? 'shape=box, style=rounded' : NODE_ATTRIBUTES[node.kind];
     const svgClass = options.classes?.get(node.key);
-    const extra = svgClass === undefined ? '' : `, class=${quote(svgClass)}`;
+    const extra =
+      (svgClass === undefined ? '' : `, class=${quote(svgClass)}`) +
+      (options.keyIds === true ? `, id=${quote(svgKeyId(node.key))}` : '');
     return `${quote(node.key)} [label=${quote(node.label)}, ${shape}${extra}];`;
   };
   const anchors = new Map(
@@ -63,9 +73,10 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
       '',
       `  subgraph ${quote(cluster.key)} {`,
       `    label=${quote(cluster.label)};`,
+      ...clusterId(cluster.key),
       '    style=filled;',
       '    fillcolor=azure2;',
-      ...namespaceClusters(cluster, nodeStatement),
+      ...namespaceClusters(cluster, nodeStatement, clusterId),
       '  }',
     );
   }
@@ -99,6 +110,7 @@ function dagCluster(dag: ResourceGraphDag): string[] {
 function namespaceClusters(
   cluster: DrawnCluster,
   nodeStatement: (node: DrawnNode) => string,
+  clusterId: (key: string) => string[],
 ): string[] {
   const byNamespace = new Map<string, DrawnNode[]>();
   for (const r of cluster.resources) {
@@ -111,6 +123,7 @@ function namespaceClusters(
   return [...byNamespace].flatMap(([namespace, resources]) => [
     `    subgraph ${quote(`${cluster.key}/${namespace}`)} {`,
     `      label=${quote(namespace)};`,
+    ...clusterId(`${cluster.key}/${namespace}`).map((line) => `  ${line}`),
     '      fillcolor=white;',
     ...resources.map((r) => `      ${nodeStatement(r)}`),
     '    }',

@@ -174,6 +174,18 @@ export const REPORT_SCRIPT = String.raw`
     nodesByTitle.forEach(function (g) { g.classList.remove('selected'); });
     if (key && nodesByTitle.has(key)) nodesByTitle.get(key).classList.add('selected');
   }
+  // The key of a node or cluster: its id carries it in hex (graph/svg-key-id.ts), exactly,
+  // where its <title> may not (Graphviz keeps a name's doubled backslash, reads &amp; as &).
+  var utf8 = new TextDecoder();
+  function keyOf(g) {
+    if (g.id.indexOf('cosi-') === 0) {
+      var hex = g.id.slice(5), bytes = new Uint8Array(hex.length / 2);
+      for (var i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(i * 2, 2), 16);
+      return utf8.decode(bytes);
+    }
+    var t = g.querySelector('title');
+    return t ? t.textContent : null;
+  }
   function open(title) {
     if (title.indexOf('resource:') === 0 && byKey.has(title.slice(9))) showResource(byKey.get(title.slice(9)));
     else if (title.indexOf('controller:') === 0) showController(title.slice(11));
@@ -198,9 +210,8 @@ export const REPORT_SCRIPT = String.raw`
     };
     var center = function () { var b = svg.getAttribute('viewBox').split(' ').map(Number); return [b[0] + b[2] / 2, b[1] + b[3] / 2]; };
     svg.querySelectorAll('g.node, g.cluster').forEach(function (g) {
-      var t = g.querySelector('title');
-      if (!t) return;
-      var title = t.textContent;
+      var title = keyOf(g);
+      if (title === null) return;
       nodesByTitle.set(title, g);
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');
@@ -226,7 +237,8 @@ export const REPORT_SCRIPT = String.raw`
       drag = null;
       if (moved) return;
       var g = e.target.closest('g.node, g.cluster');
-      if (g && g.querySelector('title')) open(g.querySelector('title').textContent);
+      var key = g && keyOf(g);
+      if (key) open(key);
     });
     view.addEventListener('wheel', function (e) {
       e.preventDefault();
