@@ -26,11 +26,12 @@ const partlyInvalid = path.join(ARTIFACTS, 'partly-invalid.html');
 /** A page of the report, with every console error, page error and non-file request it makes. */
 async function openReport(
   file: string,
-  options: { javaScriptEnabled?: boolean } = {},
+  options: { javaScriptEnabled?: boolean; colorScheme?: 'light' | 'dark' } = {},
 ): Promise<{ page: Page; errors: string[]; requests: string[] }> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 1000 },
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    colorScheme: options.colorScheme ?? 'light',
   });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -457,6 +458,48 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     expect(shown.sort()).toEqual(ids.map((id) => `default/${id}`).sort());
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  it('follows a dark colour scheme, the graph included, and stays light in a light one', async () => {
+    const colours = async (page: Page) =>
+      page.evaluate(`(() => {
+        const style = (selector) => getComputedStyle(document.querySelector(selector));
+        return {
+          page: style('html').backgroundColor,
+          text: style('body').color,
+          graph: style('#graph-view svg g.graph > polygon').fill,
+          node: style('#graph-view g.node text').fill,
+          edge: style('#graph-view g.edge path').stroke,
+        };
+      })()`);
+    const dark = await openReport(passing, { colorScheme: 'dark' });
+    await expect.poll(() => dark.page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    expect(await colours(dark.page)).toEqual({
+      page: 'rgb(13, 17, 23)',
+      text: 'rgb(230, 237, 243)',
+      graph: 'rgb(13, 17, 23)',
+      node: 'rgb(230, 237, 243)',
+      edge: 'rgb(230, 237, 243)',
+    });
+    expect(await seriousViolations(dark.page)).toEqual([]);
+    await dark.page.screenshot({
+      path: path.join(ARTIFACTS, 'vm-network-dark.png'),
+      fullPage: true,
+    });
+    await dark.page.context().close();
+    // Findings (the marked source line) read in the dark too.
+    const findings = await openReport(failing, { colorScheme: 'dark' });
+    expect(await seriousViolations(findings.page)).toEqual([]);
+    await findings.page.context().close();
+    const light = await openReport(passing, { colorScheme: 'light' });
+    expect(await colours(light.page)).toEqual({
+      page: 'rgb(255, 255, 255)',
+      text: 'rgb(31, 35, 40)',
+      graph: 'rgb(255, 255, 255)',
+      node: 'rgb(31, 35, 40)',
+      edge: 'rgb(31, 35, 40)',
+    });
+    await light.page.context().close();
   });
 
   it('filters the resource table as a search is typed', async () => {

@@ -31,6 +31,7 @@ export function renderHtmlReport(data: ReportData, graphSvg: string, graphNote?:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)}</title>
 <style>${REPORT_STYLE}</style>
 </head>
