@@ -502,6 +502,25 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await light.page.context().close();
   });
 
+  it('names each graph node for a screen reader by what it stands for: a resource with its type, a type as a type', async () => {
+    const { page } = await openReport(passing);
+    await expect.poll(() => page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    const nodes = await page.locator('#graph-view g.node, #graph-view g.cluster').all();
+    const names = await Promise.all(
+      nodes.map(async (n) => (await n.getAttribute('aria-label')) ?? ''),
+    );
+    expect(names).toContain('HostStatuses.example.org (type)');
+    expect(names).toContain('PlacementController (controller)');
+    expect(names.filter((n) => n.includes('db-1')).sort()).toEqual([
+      'NetworkConfigs.example.org default/db-1 (resource)',
+      'Placements.example.org default/db-1 (resource)',
+      'VMs.example.org default/db-1 (resource)',
+    ]);
+    // No two nodes share a name.
+    expect(new Set(names).size).toBe(names.length);
+    await page.context().close();
+  });
+
   it('filters the resource table as a search is typed', async () => {
     const { page } = await openReport(passing);
     await page.locator('#search').fill('placement');

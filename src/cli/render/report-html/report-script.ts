@@ -186,6 +186,19 @@ export const REPORT_SCRIPT = String.raw`
     var t = g.querySelector('title');
     return t ? t.textContent : null;
   }
+  // A node's accessible name says what it stands for, whole, then what it is: a resource with
+  // its type (VMs, Placements and NetworkConfigs all draw a default/db-1), a type's box as the
+  // type (and namespace), a controller or type note as the text it shows.
+  function accessibleName(key, g) {
+    if (key.indexOf('resource:') === 0 && byKey.has(key.slice(9))) return label(resources[byKey.get(key.slice(9))]) + ' (resource)';
+    if (key.indexOf('cluster_') === 0) {
+      var name = key.slice(8), slash = name.lastIndexOf('/');
+      return (slash < 0 ? name : name.slice(0, slash) + ' in ' + name.slice(slash + 1)) + ' (type)';
+    }
+    var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
+    var colon = key.indexOf(':');
+    return colon < 0 ? shown : shown + ' (' + key.slice(0, colon) + ')';
+  }
   function open(title) {
     if (title.indexOf('resource:') === 0 && byKey.has(title.slice(9))) showResource(byKey.get(title.slice(9)));
     else if (title.indexOf('controller:') === 0) showController(title.slice(11));
@@ -215,9 +228,7 @@ export const REPORT_SCRIPT = String.raw`
       nodesByTitle.set(title, g);
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');
-      // The accessible name starts with the text the node shows, then says what it is.
-      var shown = Array.prototype.map.call(g.querySelectorAll('text'), function (t) { return t.textContent; }).join(' ');
-      g.setAttribute('aria-label', shown + ' (' + title.split(':')[0].replace('cluster_', 'type') + ')' + (g.classList.contains('failed') ? ', failed' : ''));
+      g.setAttribute('aria-label', accessibleName(title, g) + (g.classList.contains('failed') ? ', failed' : ''));
       g.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); open(title); } });
     });
     var drag = null;
