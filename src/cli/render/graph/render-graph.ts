@@ -1,8 +1,8 @@
-import { escapeControlLines } from '../escape-control.js';
 import { renderGraphDot } from './dot.js';
 import type { GraphView } from './graph-view.js';
 import { renderGraphJson } from './json.js';
 import { renderGraphMermaid } from './mermaid.js';
+import { oneLineView } from './one-line-view.js';
 import { renderGraphSvg } from './svg.js';
 import { renderGraphText } from './text.js';
 import { renderGraphTree } from './tree.js';
@@ -12,9 +12,10 @@ import type { GraphFormat } from './graph-formats.js';
 export { GRAPH_FORMATS, type GraphFormat } from './graph-formats.js';
 
 const RENDERERS: Record<GraphFormat, (view: GraphView) => string | Promise<string>> = {
-  // The two formats for people: ids and types from manifests are printed escaped.
-  text: (view) => escapeControlLines(renderGraphText(view)),
-  tree: (view) => escapeControlLines(renderGraphTree(view)),
+  // The two formats for people, one entry a line: ids, types and controller names are printed
+  // escaped, line feeds included.
+  text: (view) => renderGraphText(oneLineView(view)),
+  tree: (view) => renderGraphTree(oneLineView(view)),
   dot: renderGraphDot,
   svg: renderGraphSvg,
   mermaid: renderGraphMermaid,
