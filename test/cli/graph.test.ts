@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { appendFile, cp, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../support/temporary-directory.js';
@@ -216,6 +216,27 @@ describe('cosi graph on the demo project', () => {
     expectWellFormedMermaid(r.stdout);
     expect(r.stdout).toContain('c_demo_LeaseController ==> t_Leases_demo_example_org');
     expect(r.stdout).toContain('t_Configs_demo_example_org -->|"global"| c_demo_NetworkController');
+  });
+
+  it('warns, exit 0, when a Mermaid flowchart has more edges or text than Mermaid and GitHub draw by default', async () => {
+    const dir = await temporaryDirectory('cosi-graph-mermaid-');
+    await cp(VM_NETWORK, dir, { recursive: true });
+    const vms = Array.from(
+      { length: 120 },
+      (_, i) =>
+        `---\nmetadata:\n  type: vm\n  id: gen-${i}\nspec:\n  cpus: 1\n  image: debian\n  host: node-${i % 2 === 0 ? 'a' : 'b'}\n`,
+    );
+    await appendFile(path.join(dir, 'vms.yaml'), vms.join(''));
+    const r = await cli(['graph', '-f', dir, '--resources', '-o', 'mermaid', '-q']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^flowchart LR\n/);
+    expect(r.stderr).toMatch(
+      /^cosi: warning: -o mermaid: [\d,]+ edges \(limit 500\), [\d,]+ characters \(limit 50,000\): more than Mermaid \(and GitHub\) draws by default; draw part of it with --focus TYPE\/ID/m,
+    );
+    // A flowchart that fits is written without a word.
+    const small = await cli(['graph', '-f', dir, '-o', 'mermaid', '-q']);
+    expect(small.code).toBe(0);
+    expect(small.stderr).toBe('');
   });
 
   it('prints the dependency graph data as JSON', async () => {

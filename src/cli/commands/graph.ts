@@ -14,7 +14,8 @@ import { focusGraphView } from '../render/graph/focus-graph.js';
 import { toPointer, type Pointer } from '../../engine/resource/pointer.js';
 import { buildGraphView, type GraphView } from '../render/graph/graph-view.js';
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
-import { GRAPH_FORMATS, renderGraph } from '../render/graph/render-graph.js';
+import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../render/graph/render-graph.js';
+import { mermaidSizeWarning } from '../render/graph/mermaid-limits.js';
 import { createColors, renderFindings } from '../render/report.js';
 import { convergeAndSelect } from './converge-and-select.js';
 import { readStateFlag } from '../state-option.js';
@@ -143,6 +144,7 @@ export async function renderGraphResult(
     const data = result.run.converged?.data;
     const text = data ? await renderGraph(data, format) : '';
     renderReportedRun(io, result.run, flags, () => io.stdout.write(text));
+    if (data) warnOfSize(io, data, format, text);
     return;
   }
   io.stderr.write(renderFindings(result.findings, createColors(useColor(io, flags.color))));
@@ -150,7 +152,16 @@ export async function renderGraphResult(
   if (result.empty && !flags.quiet) {
     io.stderr.write('cosi: no controllers registered: the graph is empty\n');
   }
-  io.stdout.write(await renderGraph(result.view, format));
+  const text = await renderGraph(result.view, format);
+  io.stdout.write(text);
+  warnOfSize(io, result.view, format, text);
+}
+
+/** A warning, as other warnings are (exit code unchanged), for a graph Mermaid will not draw. */
+function warnOfSize(io: CliIo, view: GraphView, format: GraphFormat, text: string): void {
+  if (format !== 'mermaid') return;
+  const warning = mermaidSizeWarning(view, text);
+  if (warning !== undefined) io.stderr.write(`cosi: ${warning}\n`);
 }
 
 function parseDepth(flags: GraphFlags): number {
