@@ -229,6 +229,15 @@ describe('cosi report', { timeout: 30_000 }, () => {
     expect(r.stdout).toContain('image: &quot;debian\\x00\\x1b]0;pwned\\x07&quot;');
   });
 
+  it('is titled by the directory `-f .` names, not by the dot', async () => {
+    const r = await cli(['report', '-f', '.', '-o', '-'], {
+      cwd: path.resolve('fixtures/vm-network'),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('<title>cosi report: vm-network</title>');
+    expect(embeddedData(r.stdout).title).toBe('vm-network');
+  });
+
   it('writes the same page for the same project, run after run', async () => {
     const args = ['report', '-f', 'fixtures/vm-network', '--stable', '-o', '-'];
     const first = await cli(args);

@@ -6,6 +6,7 @@ import { checkProject, type CheckedProject } from '../../app/check/check-project
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import type { ReportFlags } from '../report-option.js';
 import { assembleReport } from '../../app/report/assemble-report.js';
+import { reportTitle } from '../report-title.js';
 import type { ReportData } from '../../app/report/report-data.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
@@ -227,7 +228,7 @@ function reportOf(
   return assembleReport({
     result,
     cwd: io.cwd,
-    title: given.length > 0 ? given.join(' ') : io.cwd,
+    title: reportTitle(given, io.cwd),
     ...(run ? { run } : {}),
   });
 }
