@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -519,6 +519,44 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     // No two nodes share a name.
     expect(new Set(names).size).toBe(names.length);
     await page.context().close();
+  });
+
+  it('opens a graph of a couple of hundred resources at a size its labels read at, and Reset shows it whole', async () => {
+    const project = path.join(ARTIFACTS, 'sixty-vms');
+    await cp('fixtures/vm-network', project, { recursive: true });
+    const vms = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `---\nmetadata:\n  type: vm\n  id: gen-${i}\nspec:\n  cpus: 1\n  image: debian\n  host: node-${i % 2 === 0 ? 'a' : 'b'}\n`,
+    );
+    await writeFile(
+      path.join(project, 'vms.yaml'),
+      (await readFile('fixtures/vm-network/vms.yaml', 'utf8')) + vms.join(''),
+    );
+    const file = path.join(ARTIFACTS, 'sixty-vms.html');
+    const made = await cli(['report', '-f', project, '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(0);
+    const { page, errors } = await openReport(file);
+    await expect.poll(() => page.locator('#graph-part').isVisible()).toBe(true);
+    // A label's height on screen: 14pt text drawn at 0.6 or more.
+    const labelHeight = async () =>
+      (await page.locator('#graph-view g.node text').first().boundingBox())?.height ?? 0;
+    expect(await labelHeight()).toBeGreaterThanOrEqual(9);
+    await page.locator('#graph-view').screenshot({ path: path.join(ARTIFACTS, 'sixty-vms.png') });
+    // Reset: the whole drawing, as tall as it is.
+    const svg = page.locator('#graph-view svg');
+    await page.locator('#zoom-reset').click();
+    const whole = (await svg.getAttribute('viewBox'))?.split(' ').map(Number);
+    const drawn = /<svg [^>]*viewBox="([^"]+)"/.exec(await readFile(file, 'utf8'))?.[1];
+    expect(whole).toEqual(drawn?.split(' ').map(Number));
+    expect(await labelHeight()).toBeLessThan(9);
+    expect(errors).toEqual([]);
+    await page.context().close();
+    // A small graph opens whole, and says nothing.
+    const small = await openReport(passing);
+    await expect.poll(() => small.page.locator('#shown').textContent()).toBe('13 of 13 resources');
+    expect(await small.page.locator('#graph-part').isVisible()).toBe(false);
+    await small.page.context().close();
   });
 
   it('filters the resource table as a search is typed', async () => {

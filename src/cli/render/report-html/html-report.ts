@@ -117,6 +117,7 @@ function graphFrame(svg: string): string {
 <button type="button" id="zoom-out">Zoom out</button>
 <button type="button" id="zoom-reset">Reset</button>
 <span>Drag to pan, wheel to zoom, click a node to see it.</span>
+<span id="graph-part" class="note" hidden>Showing the top of the graph at a size that reads; Reset shows all of it.</span>
 </div>
 <div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">
 ${svg}

@@ -261,6 +261,17 @@ export const REPORT_SCRIPT = String.raw`
     document.getElementById('zoom-out').addEventListener('click', function () { var c = center(); zoom(1.25, c[0], c[1]); });
     document.getElementById('zoom-reset').addEventListener('click', function () { setBox(home); });
     document.getElementById('graph-tools').hidden = false;
+    // A drawing far taller or wider than the box (a few hundred resources side by side), fitted
+    // whole, shrinks its labels to a sliver no one reads: it opens at a size that reads (14pt
+    // labels at READABLE or more), at its top, centred across; Reset shows it whole.
+    var READABLE = 0.6;
+    var fit = Math.min(view.clientWidth / box.width, view.clientHeight / box.height);
+    if (fit < READABLE && view.clientWidth > 0) {
+      var scale = Math.max(READABLE, Math.min(1, view.clientWidth / box.width));
+      var w = view.clientWidth / scale;
+      setBox([box.x + Math.min(0, (box.width - w) / 2), box.y, w, view.clientHeight / scale]);
+      document.getElementById('graph-part').hidden = false;
+    }
     // Printed, the whole graph, however it was panned and zoomed on screen.
     var onScreen = null;
     onPrint(function () {
