@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -161,6 +161,37 @@ describe('cosi graph --focus', { timeout: 30_000 }, () => {
     const all = await at('all');
     expect(all.length).toBeGreaterThan(two.length);
     expect(all).toContain('VMs.example.org/web-2');
+  });
+
+  it('takes an id that holds a slash, with or without its namespace', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-graph-focus-'));
+    try {
+      await cp(VM_NETWORK, dir, { recursive: true });
+      await appendFile(
+        path.join(dir, 'vms.yaml'),
+        '---\nmetadata:\n  type: vm\n  id: lab/web\nspec:\n  cpus: 1\n  image: debian\n  host: node-a\n',
+      );
+      for (const focus of ['vm/lab/web', 'default/vm/lab/web', 'VMs.example.org/lab/web']) {
+        const r = await cli([
+          'graph',
+          '-f',
+          dir,
+          '--focus',
+          focus,
+          '--depth',
+          '0',
+          '--quiet',
+          '-o',
+          'json',
+        ]);
+        expect(r.stderr, focus).toBe('');
+        expect(focusedIds(JSON.parse(r.stdout) as JsonView), focus).toEqual([
+          'VMs.example.org/lab/web',
+        ]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 for a focus that is malformed, names no resource, or comes with --type', async () => {

@@ -50,7 +50,7 @@ export function defineGraph(): Command {
     .option('-t, --type <type>', 'only the graph around this type, any alias (repeatable)', collect)
     .option(
       '--focus <type/id>',
-      'only the resources around this one (TYPE/ID or NAMESPACE/TYPE/ID, any type alias), their types and writers; implies --resources',
+      'only the resources around this one (TYPE/ID or NAMESPACE/TYPE/ID, any type alias; the ID may hold a /), their types and writers; implies --resources',
     )
     .option(
       '--depth <n>',

@@ -207,16 +207,23 @@ function filterOption(
   };
 }
 
-/** `--focus TYPE/ID` or `NAMESPACE/TYPE/ID`: the one resource of the run it names. */
+/**
+ * `--focus TYPE/ID` or `NAMESPACE/TYPE/ID`: the one resource of the run it names. An id may hold
+ * a `/` itself (`Things.example.org/a/b`): with more than two parts, the second names the type
+ * when it is one (`NAMESPACE/TYPE/ID...`), else the first does (`TYPE/ID...`).
+ */
 function resolveFocus(run: RunOutcome, graph: DependencyGraph, focus: string): Pointer {
   const parts = focus.split('/');
-  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) {
+  if (parts.length < 2 || parts.slice(0, 2).some((p) => p === '') || parts.at(-1) === '') {
     throw new CliError(
       `--focus: expected TYPE/ID or NAMESPACE/TYPE/ID, got ${JSON.stringify(focus)}`,
     );
   }
-  const [namespace, typeName, id] = parts.length === 3 ? parts : [undefined, ...parts];
-  const type = resolveType(run, graph, typeName as string, '--focus');
+  const namespaced = parts.length > 2 && isType(run, graph, parts[1] as string);
+  const [namespace, typeName, id] = namespaced
+    ? [parts[0], parts[1] as string, parts.slice(2).join('/')]
+    : [undefined, parts[0] as string, parts.slice(1).join('/')];
+  const type = resolveType(run, graph, typeName, '--focus');
   const matches = run.snapshot.resources
     .map((r) => r.metadata)
     .filter((m) => m.type === type && m.id === id)
@@ -231,6 +238,17 @@ function resolveFocus(run: RunOutcome, graph: DependencyGraph, focus: string): P
     );
   }
   return toPointer(matches[0] as Pointer);
+}
+
+/** Whether `name` names a type of the run, as `--focus` takes it. */
+function isType(run: RunOutcome, graph: DependencyGraph, name: string): boolean {
+  try {
+    resolveType(run, graph, name, '--focus');
+    return true;
+  } catch (error) {
+    if (error instanceof CliError) return false;
+    throw error;
+  }
 }
 
 /** Any alias of a defined type; the exact name (any case) of a type that has no definition. */
