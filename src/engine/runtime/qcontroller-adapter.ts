@@ -642,7 +642,8 @@ export class QControllerAdapter implements Adapter {
    * What a thrown error does to the job. A plain `RequeueError` is a success that asks to come
    * back: the backoff and the failure record are cleared (COSI clears the backoff; controller-
    * runtime's `RequeueAfter` forgets the item in the rate limiter). One that wraps an error is a
-   * failure retried after its own interval.
+   * failure retried after its own interval. One of no interval comes back after the item's
+   * backoff, which it keeps growing (controller-runtime's `Requeue: true`, rate-limited).
    */
   #failed(key: string, job: Job, error: unknown): void {
     const isMap = job instanceof MapJob;
@@ -652,14 +653,19 @@ export class QControllerAdapter implements Adapter {
       this.metrics.skips++;
       this.#succeeded(key);
     } else if (isRequeue(error)) {
+      // No interval (0, or less): the item's backoff, as controller-runtime's `Requeue: true`
+      // is rate-limited; taken as it was, it came back at once, forever, and neither the
+      // simulated clock nor the write bound ever moved.
+      const rateLimited = !(error.interval > 0);
       if (error.cause === undefined) {
         this.metrics.requeues++;
-        this.#succeeded(key);
+        if (rateLimited) this.#failing.delete(key);
+        else this.#succeeded(key);
       } else {
         this.metrics.crashes++;
         this.#recordFailure(key, job, pointer, toError(error.cause));
       }
-      this.#requeue(key, job, error.interval);
+      this.#requeue(key, job, rateLimited ? this.#backoffFor(key).next() : error.interval);
     } else if (isTerminal(error)) {
       this.metrics.crashes++;
       this.#recordFailure(key, job, pointer, error, true);

@@ -185,6 +185,37 @@ describe('a plain requeue', () => {
     expect(h.runtime.status('Billing')?.condition).toBe('idle');
   });
 
+  it('of no interval comes back after the item’s growing backoff, never at once', async () => {
+    h = createHarness();
+    await h.state.create(Order.create('o1', { amount: 100 }));
+    const calls: number[] = [];
+    await h.runtime.register(billing(scripted([0, 0, 0, -1, 'ok'], calls)));
+    const t0 = h.clock.now();
+    const report = await h.runtime.converge();
+    expect(calls.map((t) => t - t0)).toEqual([0, 500, 1250, 2375, 4063]);
+    expect(report.converged).toBe(true);
+    expect(h.runtime.metrics('Billing')).toMatchObject({ requeues: 4, crashes: 0 });
+  });
+
+  it('of no interval, asked for forever, ends the run at its time bound in a bounded number of reconciles', async () => {
+    h = createHarness();
+    await h.state.create(Order.create('o1', { amount: 100 }));
+    let reconciles = 0;
+    await h.runtime.register(
+      billing({
+        reconcile: async () => {
+          reconciles++;
+          throw requeueAfter(0);
+        },
+      }),
+    );
+    const report = await h.runtime.converge();
+    // It never wrote: waiting on something, not polling (not 'steady').
+    expect(report.reason).toBe('max-time');
+    // 500 ms x1.5 up to 60 s, then 60 s: about seventy reconciles in the hour's bound.
+    expect(reconciles).toBeLessThan(100);
+  });
+
   it('does not count toward maxAttempts', async () => {
     h = createHarness();
     await h.state.create(Order.create('o1', { amount: 100 }));
