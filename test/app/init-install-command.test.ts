@@ -1,36 +1,56 @@
 import { describe, expect, it } from 'vitest';
 import { installCommand } from '../../src/app/init/install-command.js';
 
+const OWN = { hasPackageJson: true };
+const NONE = { hasPackageJson: false };
+
 describe('the install line cosi init ends with', () => {
   it('installs the running cosi by its path, and TypeScript', () => {
-    expect(installCommand('/home/me/proj', '/home/me/src/cosi')).toBe(
+    expect(installCommand('/home/me/proj', '/home/me/src/cosi', OWN)).toBe(
       'npm install --save-dev /home/me/src/cosi typescript',
     );
-    expect(installCommand('/home/me/proj', '/home/me/proj/vendor/cosi')).toBe(
+    expect(installCommand('/home/me/proj', '/home/me/proj/vendor/cosi', OWN)).toBe(
       'npm install --save-dev /home/me/proj/vendor/cosi typescript',
     );
   });
 
+  it('makes the project a package first when it has no package.json, so npm installs there', () => {
+    expect(installCommand('/home/me/proj', '/home/me/src/cosi', NONE)).toBe(
+      'npm init -y && npm install --save-dev /home/me/src/cosi typescript',
+    );
+    // A cosi in the node_modules of a package above: that package is not the new project's.
+    expect(installCommand('/home/me/repo/demo', '/home/me/repo/node_modules/cosi', NONE)).toBe(
+      'npm init -y && npm install --save-dev /home/me/repo/node_modules/cosi typescript',
+    );
+  });
+
   it('installs TypeScript alone when the project sees that cosi in a node_modules already', () => {
-    expect(installCommand('/home/me/proj', '/home/me/proj/node_modules/cosi')).toBe(
+    expect(installCommand('/home/me/proj', '/home/me/proj/node_modules/cosi', OWN)).toBe(
       'npm install --save-dev typescript',
     );
-    expect(installCommand('/home/me/repo/proj', '/home/me/repo/node_modules/cosi')).toBe(
+    // A workspace's member, with a package.json of its own.
+    expect(installCommand('/home/me/repo/proj', '/home/me/repo/node_modules/cosi', OWN)).toBe(
       'npm install --save-dev typescript',
     );
   });
 
-  it("installs a cosi from another place's node_modules (a global install, npx's cache) by path", () => {
-    expect(installCommand('/home/me/proj', '/usr/lib/node_modules/cosi')).toBe(
+  it("installs a cosi from another place's node_modules (a global install) by path", () => {
+    expect(installCommand('/home/me/proj', '/usr/lib/node_modules/cosi', OWN)).toBe(
       'npm install --save-dev /usr/lib/node_modules/cosi typescript',
     );
-    expect(installCommand('/home/me/proj', '/home/me/other/node_modules/cosi')).toBe(
+    expect(installCommand('/home/me/proj', '/home/me/other/node_modules/cosi', OWN)).toBe(
       'npm install --save-dev /home/me/other/node_modules/cosi typescript',
     );
   });
 
+  it("never depends on npx's cache, which npm clears: it names the package to install", () => {
+    expect(installCommand('/home/me/proj', '/root/.npm/_npx/0a1b2c/node_modules/cosi', OWN)).toBe(
+      'npm install --save-dev <the cosi .tgz you ran with npx> typescript',
+    );
+  });
+
   it('quotes a path the shell would split', () => {
-    expect(installCommand('/home/me/proj', "/home/me/my tools/cosi's")).toBe(
+    expect(installCommand('/home/me/proj', "/home/me/my tools/cosi's", OWN)).toBe(
       "npm install --save-dev '/home/me/my tools/cosi'\\''s' typescript",
     );
   });

@@ -144,13 +144,15 @@ describe('cosi init', { timeout: 60_000 }, () => {
   it('ends with an install line of this cosi (not on the registry) that works: npx cosi runs it', async () => {
     const init = await cli(['init', 'proj'], { cwd: dir });
     expect(init.code).toBe(0);
-    const line = init.stdout.split('\n').find((l) => l.trim().startsWith('npm install'));
-    expect(line?.trim()).toBe(`npm install --save-dev ${REPO} typescript`);
+    const line = init.stdout.split('\n').find((l) => l.includes('npm install'));
+    // The project has no package.json: one first, so that npm installs into it, not above it.
+    expect(line?.trim()).toBe(`npm init -y && npm install --save-dev ${REPO} typescript`);
     // The line as a user runs it, without TypeScript (from the registry) and offline: npm links
     // this repository as the project's cosi, and writes package.json and its lock for CI.
     const project = path.join(dir, 'proj');
     const run = promisify(execFile);
-    const args = (line ?? '').trim().split(' ').slice(1, -1);
+    await run('npm', ['init', '-y'], { cwd: project });
+    const args = (line ?? '').trim().split(' && ')[1]?.split(' ').slice(1, -1) ?? [];
     await run('npm', [...args, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
       cwd: project,
     });

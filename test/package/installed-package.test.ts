@@ -215,6 +215,32 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     }
   });
 
+  it('is installed from its installed directory (the line cosi init prints) with its scripts run', async () => {
+    // npm runs a directory dependency's `prepare`: the package's own must not need the
+    // repository's build scripts, which it does not ship.
+    const other = path.join(dir ?? '', 'other-project');
+    await mkdir(other);
+    await writeFile(path.join(other, 'package.json'), '{ "name": "other", "private": true }\n');
+    const installed = await run(
+      NPM,
+      [
+        'install',
+        '--save-dev',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        path.join(project, 'node_modules/cosi'),
+      ],
+      { cwd: other, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    expect(installed.stderr).not.toMatch(/npm error/);
+    const version = await run(process.execPath, [
+      path.join(other, 'node_modules/cosi/bin/cosi.js'),
+      '--version',
+    ]);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  }, 660_000);
+
   it("type-checks the project against cosi's types, and tsc finds a planted error", async () => {
     // (init ran in the test before: the project has its config.)
     await writeFile(

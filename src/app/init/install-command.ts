@@ -5,21 +5,34 @@ import * as path from 'node:path';
  * lines `cosi init` ends with: `npx cosi` and the CI job then run the version the lock file pins,
  * and an editor types `cosi.config.ts` from its package. cosi is not on the npm registry, so the
  * cosi is the one running, by its package root's absolute path (`cosiRoot`): npm installs a
- * directory as a link to it. When that cosi is in a `node_modules` the project sees
- * already (the project's, or one above it), TypeScript alone is left to install.
+ * directory as a link to it. When that cosi is in the project's own `node_modules`, or in one
+ * above it and the project has a `package.json` of its own (a workspace's member), TypeScript
+ * alone is left to install. A project with no `package.json` gets one first (`npm init -y`):
+ * else npm would install into the package above it, and the CI job's `npm ci` finds no lock file.
+ * A cosi run from npx's cache is no place to depend on (npm clears it): the line names the
+ * package to install instead.
  *
  * @example
- * installCommand('/home/me/proj', '/home/me/src/cosi')
+ * installCommand('/home/me/proj', '/home/me/src/cosi', { hasPackageJson: true })
  * // 'npm install --save-dev /home/me/src/cosi typescript'
  */
-export function installCommand(projectDir: string, cosiRoot: string): string {
+export function installCommand(
+  projectDir: string,
+  cosiRoot: string,
+  { hasPackageJson }: { readonly hasPackageJson: boolean },
+): string {
   const project = path.resolve(projectDir);
   const root = path.resolve(cosiRoot);
   const modules = path.dirname(root);
-  const seen =
-    path.basename(modules) === 'node_modules' && isWithin(project, path.dirname(modules));
-  if (seen) return 'npm install --save-dev typescript';
-  return `npm install --save-dev ${shellWord(root)} typescript`;
+  const inModules = path.basename(modules) === 'node_modules';
+  const owner = path.dirname(modules);
+  const init = hasPackageJson ? '' : 'npm init -y && ';
+  if (inModules && (owner === project || (hasPackageJson && isWithin(project, owner)))) {
+    return 'npm install --save-dev typescript';
+  }
+  const cached = root.split(path.sep).includes('_npx');
+  const cosi = cached ? '<the cosi .tgz you ran with npx>' : shellWord(root);
+  return `${init}npm install --save-dev ${cosi} typescript`;
 }
 
 /** `word` as one word of a POSIX shell's line: quoted when it has more than plain characters. */

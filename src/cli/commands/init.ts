@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installCommand, shellWord } from '../../app/init/install-command.js';
@@ -25,7 +26,9 @@ export const initCommand: CliCommand<[string], InitResult> = {
     const steps = [
       ...(result.dir === '.' ? [] : [`cd ${shellWord(result.dir)}`]),
       // This cosi (cosi is not on the npm registry) and TypeScript, as the project's own.
-      installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.'))),
+      installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')), {
+        hasPackageJson: existsSync(path.resolve(io.cwd, result.dir, 'package.json')),
+      }),
       'npx cosi check --expect expected   # what the CI job runs',
       'npx cosi get appconfig             # what the controller made',
     ];
