@@ -18,6 +18,7 @@ import { isPlainObject, readManifestHeader, type ManifestHeader } from './manife
 import type { ParsedManifest } from './parsed-manifest.js';
 import type { PendingDocument } from './pending-document.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import type { PriorRecorder, PriorState } from './cel/prior-state.js';
 import { CrdNameClaims, isCrdDocument, readCrd } from './kubernetes/crd-definitions.js';
 import { BuiltinKinds } from './kubernetes/builtin-kinds.js';
 import { lazyCelRules, type CelRuleEngine, type CelRules } from './cel/cel-rules.js';
@@ -76,6 +77,10 @@ export interface GivenDefinitions {
    * as the RGD reader is; without it they are taken out of the resources pass, not compiled.
    */
   readonly compileTransforms?: CompileTransforms;
+  /** The previous revision (`--previous`): an update of a CRD it has is compared with it. */
+  readonly previous?: PriorState;
+  /** Loading a previous revision: its CRD documents are told to this recorder. */
+  readonly recordPrior?: PriorRecorder;
 }
 
 /** Compiles a load's transform documents against its registry, reporting their findings. */
@@ -109,6 +114,8 @@ export interface GivenDefinitionsOptions {
   readonly kubernetesVersion?: KubernetesRelease | null;
   /** The kinds of `--schema-location`. */
   readonly schemaKinds?: SchemaKindSource;
+  readonly previous?: PriorState;
+  readonly recordPrior?: PriorRecorder;
 }
 
 /**
@@ -135,6 +142,8 @@ export function givenDefinitions(
     celRules: lazyCelRules(builtins?.release, celRuleEngine),
     resourceGraphs,
     ...(compileTransforms === undefined ? {} : { compileTransforms }),
+    ...(options.previous === undefined ? {} : { previous: options.previous }),
+    ...(options.recordPrior === undefined ? {} : { recordPrior: options.recordPrior }),
   };
 }
 
@@ -219,9 +228,12 @@ export function collectDefinitions(
     name: string | undefined,
     report: DocumentReport,
   ): ResourceDefinition[] => {
+    if (name !== undefined) given.recordPrior?.crdDocument?.(name, value);
+    const stored = name === undefined ? undefined : given.previous?.crd?.(name);
     let versions = readCrd(value, name, report, compiler, {
       deferSchemaCheck: given.deferSchemaChecks === true,
       celRules: given.celRules,
+      ...(stored === undefined ? {} : { stored }),
     });
     if (versions.length > 0 && !crdNames.claim(value, report)) versions = [];
     if (versions.length === 0) invalid.addCrd(value, kinds, report);

@@ -216,6 +216,76 @@ describe('--previous reads the previous revision with the same definitions', () 
       ]);
       expect(await check(['crds', 'manifests'], 'HEAD')).toEqual([]);
     });
+
+    /** A CRD of Hosts whose address has `rule` (and, optionally, a message expression). */
+    const hostCrd = (
+      rule: string,
+      messageExpression?: string,
+    ) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: hosts.example.org
+spec:
+  group: example.org
+  scope: Namespaced
+  names: { plural: hosts, kind: Host }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                address:
+                  type: string
+                  maxLength: 64
+                  x-kubernetes-validations:
+                    - rule: ${JSON.stringify(rule)}
+${messageExpression === undefined ? '                      message: not an IP' : `                      messageExpression: ${JSON.stringify(messageExpression)}`}
+`;
+    const checkAt = async (release: '1.30', previous?: string) => {
+      const run = await runProject({
+        cwd: dir,
+        files: ['crds'],
+        converge: false,
+        kubernetesVersion: release,
+        ...(previous === undefined ? {} : { previous }),
+      });
+      return run.manifests.findings.map((f) => `${f.file}:${f.line} ${f.rule ?? f.code}`);
+    };
+    const commit = async (files: Record<string, string>) => {
+      await write(files);
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'next');
+    };
+
+    it("compiles a rule the previous revision's CRD already had with the release's own libraries", async () => {
+      // 1.30 brought the ip library: it compiles a new rule with 1.29's libraries, and a rule
+      // that the stored CRD already had, unchanged, with its own.
+      await commit({ 'crds/hosts.yaml': hostCrd('isIP(self)') });
+      await commit({ 'crds/hosts.yaml': hostCrd('isIP(self)', "'bad: ' + self") });
+      expect(await checkAt('1.30')).toEqual(['crds/hosts.yaml:24 rule-library-version']);
+      expect(await checkAt('1.30', 'HEAD~1')).toEqual([]);
+    });
+
+    it('compiles a changed rule as a new one, with the libraries of the release before', async () => {
+      await commit({ 'crds/hosts.yaml': hostCrd('isIP(self)') });
+      await commit({ 'crds/hosts.yaml': hostCrd('isIP(self) && ip(self).family() == 4') });
+      expect(await checkAt('1.30', 'HEAD~1')).toEqual(['crds/hosts.yaml:24 rule-library-version']);
+    });
+
+    it('keeps an unchanged message expression beside a changed rule, and not a changed one', async () => {
+      const message = "isIP(self) ? 'reserved' : 'not an IP'";
+      await commit({ 'crds/hosts.yaml': hostCrd('self.size() > 0', message) });
+      await commit({ 'crds/hosts.yaml': hostCrd('self.size() > 1', message) });
+      expect(await checkAt('1.30', 'HEAD~1')).toEqual([]);
+      await commit({ 'crds/hosts.yaml': hostCrd('self.size() > 1', `${message} + '.'`) });
+      expect(await checkAt('1.30', 'HEAD~1')).toEqual(['crds/hosts.yaml:25 rule-library-version']);
+    });
   });
 });
 

@@ -11,7 +11,7 @@ import {
   type CompiledRules,
   type RuleProblem,
 } from './rule-compiler.js';
-import { newRuleProblems } from './new-rules.js';
+import { newRuleProblems, type PreexistingExpressions } from './new-rules.js';
 import { parseExpression } from './cel-expression.js';
 import type { ExprNode } from './optional-syntax.js';
 
@@ -25,7 +25,7 @@ export interface CelRules {
    * created or changed CRD, which the API server compiles with the libraries of the release
    * before its own (`new-rules.ts`); `preexisting` holds the stored CRD's expressions.
    */
-  newRuleProblems(schema: object, preexisting?: ReadonlySet<string>): readonly RuleProblem[];
+  newRuleProblems(schema: object, preexisting?: PreexistingExpressions): readonly RuleProblem[];
   evaluateRules(
     schema: object,
     value: unknown,

@@ -7,6 +7,20 @@
  * stores runs, on its objects, with its own libraries.
  */
 
+/**
+ * The expressions of the stored CRD (the previous revision's, `--previous`), anywhere in any of
+ * its versions' schemas: a rule (or message expression) of the same text compiles with the
+ * libraries of the run's own release, as the API server's `findPreexistingExpressions` keeps
+ * them. Rules and message expressions are two sets, as there.
+ */
+export interface PreexistingExpressions {
+  readonly rules: ReadonlySet<string>;
+  readonly messageExpressions: ReadonlySet<string>;
+}
+
+/** A created CRD's: none. */
+const NONE: PreexistingExpressions = { rules: new Set(), messageExpressions: new Set() };
+
 import {
   celEnvironmentAdding,
   celEnvironmentFor,
@@ -32,7 +46,7 @@ const COMPILE_PROBLEMS: ReadonlySet<string> = new Set([
 export function newRuleProblems(
   schema: object,
   version: string = DEFAULT_KUBERNETES_VERSION,
-  preexisting: ReadonlySet<string> = new Set(),
+  preexisting: PreexistingExpressions = NONE,
 ): RuleProblem[] {
   const fresh = compileRulesIn(newExpressionsEnvironmentFor(version), schema).problems;
   if (fresh.length === 0) return [];
@@ -42,7 +56,10 @@ export function newRuleProblems(
   for (const problem of fresh) {
     if (!COMPILE_PROBLEMS.has(problem.rule) || stored.has(at(problem))) continue;
     const expression = expressionAt(schema, problem.path);
-    if (expression === undefined || preexisting.has(expression)) continue;
+    if (expression === undefined) continue;
+    const kept =
+      problem.rule === 'rule-compile' ? preexisting.rules : preexisting.messageExpressions;
+    if (kept.has(expression)) continue;
     problems.push({
       path: problem.path,
       message: needsLibraryMessage(expression, problem, minor),

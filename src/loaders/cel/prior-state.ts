@@ -25,6 +25,11 @@ export interface PriorState {
    * document whose type the previous revision could not resolve (not a create: unknown).
    */
   find?(identity: string): PriorSpec | { readonly unresolved: SourceLocation } | undefined;
+  /**
+   * The previous revision's CustomResourceDefinition of this name, as its document has it (the
+   * stored CRD an update of it is compared with); `undefined`: the CRD is created.
+   */
+  crd?(name: string): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What the load of a previous revision tells, document by document (`recordPrior`). */
@@ -33,6 +38,8 @@ export interface PriorRecorder {
   resolved(key: string, identity: string | undefined, prior: PriorSpec): void;
   /** A document whose type did not resolve, at its type. */
   unresolved(identity: string, at: SourceLocation): void;
+  /** A CustomResourceDefinition document, by its name (the first of a name is kept). */
+  crdDocument?(name: string, value: Readonly<Record<string, unknown>>): void;
 }
 
 /**
@@ -77,6 +84,8 @@ export class RecordedPriorState implements PriorState, PriorRecorder {
   readonly #specs = new Map<string, PriorSpec>();
   /** By identity: what {@link find} answers (filled by a previous revision's load only). */
   readonly #identities = new Map<string, PriorSpec | { readonly unresolved: SourceLocation }>();
+  /** CRD documents by name (filled by a previous revision's load only). */
+  readonly #crds = new Map<string, Readonly<Record<string, unknown>>>();
   /**
    * The keys each file of the last load gave, while the specs are exactly that load's (the last
    * replace had no errors): what {@link replaceChanged} needs to take out a removed resource.
@@ -89,6 +98,14 @@ export class RecordedPriorState implements PriorState, PriorRecorder {
 
   find(identity: string): PriorSpec | { readonly unresolved: SourceLocation } | undefined {
     return this.#identities.get(identity);
+  }
+
+  crd(name: string): Readonly<Record<string, unknown>> | undefined {
+    return this.#crds.get(name);
+  }
+
+  crdDocument(name: string, value: Readonly<Record<string, unknown>>): void {
+    if (!this.#crds.has(name)) this.#crds.set(name, value);
   }
 
   resolved(key: string, identity: string | undefined, prior: PriorSpec): void {

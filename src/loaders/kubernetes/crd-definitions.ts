@@ -29,6 +29,7 @@ import {
   type ResourceDefinition,
 } from '../../engine/resource/definition.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
+import type { PreexistingExpressions } from '../cel/new-rules.js';
 import { checkDefinitionSchema, type SchemaRules } from '../definition-schema.js';
 import { MAX_CRD_BYTES } from '../request-limits.js';
 import type { DocumentReport } from '../document-report.js';
@@ -39,6 +40,7 @@ import { findStructuralProblems } from './structural-check.js';
 import { findInvalidDefaults } from './invalid-defaults.js';
 import { findListTypeProblems } from './crd-list-types.js';
 import { preserveUnknownFieldsProblems } from './crd-preserve-unknown-fields.js';
+import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
 import { deferCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
@@ -160,6 +162,11 @@ export interface CrdReadOptions {
   readonly deferSchemaCheck?: boolean;
   /** The CEL rules of the run's Kubernetes release, asked only for a schema that has rules. */
   readonly celRules: () => CelRules;
+  /**
+   * The stored CRD of the same name (the previous revision's, `--previous`): this CRD is an
+   * update of it. Omitted: a create.
+   */
+  readonly stored?: Readonly<Record<string, unknown>>;
 }
 
 /** Whether a Kubernetes-shaped document is a CRD. */
@@ -443,7 +450,7 @@ function checkVersionSchema(
     jsonPointer(schemaAt),
     report,
     compiler,
-    () => asNewRules(options.celRules()),
+    () => asNewRules(options.celRules(), storedExpressions(options)),
     [
       ...findStructuralProblems(schema),
       ...findListTypeProblems(schema),
@@ -457,18 +464,23 @@ function checkVersionSchema(
 
 /**
  * A CRD's rules as the API server compiles those of a CRD being created or changed: each also
- * as a new rule, with the libraries of the release before the run's (`cel/new-rules.ts`). cosi
- * has no stored CRD to compare with, so every rule is new.
+ * as a new rule, with the libraries of the release before the run's (`cel/new-rules.ts`),
+ * unless the stored CRD (`preexisting`) has the same expression.
  */
-function asNewRules(rules: CelRules): SchemaRules {
+function asNewRules(rules: CelRules, preexisting: PreexistingExpressions | undefined): SchemaRules {
   return {
     compileRules: (schema) => {
       const compiled = rules.compileRules(schema);
-      const fresh = rules.newRuleProblems(schema);
+      const fresh = rules.newRuleProblems(schema, preexisting);
       return fresh.length === 0 ? compiled : { problems: [...compiled.problems, ...fresh] };
     },
     evaluateRules: (schema, value) => rules.evaluateRules(schema, value),
   };
+}
+
+/** The expressions of the stored CRD, when this read is an update of one. */
+function storedExpressions(options: CrdReadOptions): PreexistingExpressions | undefined {
+  return options.stored === undefined ? undefined : preexistingExpressions(options.stored);
 }
 
 /**
