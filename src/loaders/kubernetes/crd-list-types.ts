@@ -7,7 +7,8 @@
  * map type, which needs them: names of scalar properties of object items, each key required or
  * defaulted and not nullable, no item nullable. Each problem at its node, in the API server's
  * words. Without these, a CRD the API server refuses was taken, and its lists were read by keys
- * it would never have.
+ * it would never have. The schemas under `allOf`, `anyOf`, `oneOf` and `not` are checked too, as
+ * the API server's walk goes there.
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
@@ -47,6 +48,16 @@ function walk(node: JsonSchema, path: string[], problems: SchemaProblem[]): void
   if (isPlainObject(node.items)) walk(node.items, [...path, 'items'], problems);
   if (isPlainObject(node.additionalProperties)) {
     walk(node.additionalProperties, [...path, 'additionalProperties'], problems);
+  }
+  // The junctors' schemas are held to the same rules (beside being refused as not structural
+  // there): `allOf: [{x-kubernetes-map-type: atomic}]` has no type, so its map type needs one.
+  if (isPlainObject(node.not)) walk(node.not, [...path, 'not'], problems);
+  for (const junctor of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const subs: unknown = node[junctor];
+    if (!Array.isArray(subs)) continue;
+    subs.forEach((sub: unknown, i) => {
+      if (isPlainObject(sub)) walk(sub, [...path, junctor, String(i)], problems);
+    });
   }
 }
 

@@ -57,6 +57,7 @@ const NOT_IN_JUNCTORS: ReadonlyMap<string, (value: unknown) => string | undefine
     (value) => (Array.isArray(value) && value.length > 0 ? 'must be empty' : undefined),
   ],
   ['x-kubernetes-list-type', (value) => (value === undefined ? undefined : 'must be undefined')],
+  ['x-kubernetes-map-type', (value) => (value === undefined ? undefined : 'must be undefined')],
 ]);
 
 /** How {@link findStructuralProblems} reads a schema. */

@@ -692,11 +692,73 @@ ${spec}`);
       ).toEqual([
         ['/properties/mode/anyOf/0/type', 'Forbidden: must be empty to be structural'],
         ['/properties/mode/anyOf/1/description', 'Forbidden: must be empty to be structural'],
+        [
+          '/properties/items/not/type',
+          'Required value: must be array if x-kubernetes-list-type is specified',
+        ],
         ['/properties/items/not/nullable', 'Forbidden: must be false to be structural'],
         ['/properties/items/not/default', 'Forbidden: must be undefined to be structural'],
         [
           '/properties/items/not/x-kubernetes-list-type',
           'Forbidden: must be undefined to be structural',
+        ],
+      ]);
+    });
+
+    it('a list or map annotation under allOf, anyOf, oneOf or not: not structural, and untyped there', () => {
+      const findings = load(
+        specSchema(`              type: object
+              properties:
+                labels:
+                  type: object
+                  additionalProperties: { type: string }
+                  allOf:
+                    - x-kubernetes-map-type: atomic
+                  anyOf:
+                    - { type: object, x-kubernetes-map-type: granular }
+                tags:
+                  type: array
+                  items: { type: string }
+                  oneOf:
+                    - x-kubernetes-list-type: set
+                  not:
+                    x-kubernetes-list-map-keys: [name]
+`),
+      ).findings;
+      expect(
+        findings.map((f) => [
+          f.pointer.replace(/^.*\/properties\/spec/, ''),
+          f.message.replace(/^.*is invalid: /, ''),
+        ]),
+      ).toEqual([
+        [
+          '/properties/labels/allOf/0/type',
+          'Required value: must be object if x-kubernetes-map-type is specified',
+        ],
+        [
+          '/properties/labels/allOf/0/x-kubernetes-map-type',
+          'Forbidden: must be undefined to be structural',
+        ],
+        ['/properties/labels/anyOf/0/type', 'Forbidden: must be empty to be structural'],
+        [
+          '/properties/labels/anyOf/0/x-kubernetes-map-type',
+          'Forbidden: must be undefined to be structural',
+        ],
+        [
+          '/properties/tags/oneOf/0/type',
+          'Required value: must be array if x-kubernetes-list-type is specified',
+        ],
+        [
+          '/properties/tags/oneOf/0/x-kubernetes-list-type',
+          'Forbidden: must be undefined to be structural',
+        ],
+        [
+          '/properties/tags/not/x-kubernetes-list-type',
+          'Required value: must be map if x-kubernetes-list-map-keys is non-empty',
+        ],
+        [
+          '/properties/tags/not/x-kubernetes-list-map-keys',
+          'Forbidden: must be empty to be structural',
         ],
       ]);
     });
