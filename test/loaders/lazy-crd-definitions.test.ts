@@ -106,6 +106,24 @@ describe('the CRDs of --definitions, parsed when used', () => {
     expect(widgets && isUnreadDefinition(widgets)).toBe(true);
   });
 
+  it("checks a used CRD's versions that are not served with it, at their own lines", async () => {
+    const withOld = GADGETS.replace(
+      '  versions:\n',
+      '  versions:\n  - name: v1alpha1\n    served: false\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: { properties: { size: { type: integer } } }\n',
+    );
+    await writeFile(path.join(dir, 'crds', 'gadgets.yaml'), withOld);
+    const { definitions, findings } = await readDefinitionPaths(['crds'], { cwd: dir });
+    expect(findings).toEqual([]);
+    await writeFile(path.join(dir, 'manifests', 'gadget.yaml'), manifest('Gadget', 1));
+    const used = await readManifests(['manifests'], { cwd: dir, definitions });
+    expect(used.findings.map((f) => [f.code, f.file, f.line, f.pointer])).toContainEqual([
+      'invalid-schema',
+      'crds/gadgets.yaml',
+      21,
+      '/spec/versions/0/schema/openAPIV3Schema/properties/spec',
+    ]);
+  });
+
   it('reports a used CRD that does not parse at its own file:line:col, and its kind as unknown', async () => {
     const { definitions } = await readDefinitionPaths(['crds'], { cwd: dir });
     await writeFile(path.join(dir, 'manifests', 'widget.yaml'), manifest('Widget', 1));

@@ -42,7 +42,7 @@ import { findListTypeProblems } from './crd-list-types.js';
 import { preserveUnknownFieldsProblems } from './crd-preserve-unknown-fields.js';
 import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
-import { deferCheck } from './deferred-check.js';
+import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
 
 /** The `apiVersion` and `kind` of the documents this module reads. */
@@ -318,8 +318,12 @@ export function readCrd(
   const plural = camelPlural(spec.names.plural, spec.names.kind);
   const versions: CrdVersion[] = [];
   let failed = false;
+  const unserved: number[] = [];
   for (const [i, version] of spec.versions.entries()) {
-    if (!version.served) continue;
+    if (!version.served) {
+      unserved.push(i);
+      continue;
+    }
     const at = ['spec', 'versions', i];
     const definition = versionDefinition(
       spec,
@@ -340,8 +344,85 @@ export function readCrd(
         kind: spec.names.kind,
       });
   }
+  // A version that is not served defines no kind, but the API server checks its schema (and
+  // columns) as any version's: its errors refuse the CRD too.
+  const checkUnserved = (into: DocumentReport): boolean =>
+    unserved
+      .map((i) =>
+        checkUnservedVersion(
+          spec,
+          spec.versions[i] as CrdVersionSpec,
+          plural,
+          i,
+          into,
+          compiler,
+          options,
+        ),
+      )
+      .every(Boolean);
+  const first = versions[0]?.definition;
+  if (unserved.length === 0) {
+    // Nothing more to check.
+  } else if (options.deferSchemaCheck === true && !failed && first !== undefined) {
+    // Put off with the first served version's check: reported when its kind is used.
+    extendDeferredCheck(first, () => {
+      const findings: Finding[] = [];
+      checkUnserved(report.withFindings(findings));
+      return findings;
+    });
+  } else if (!checkUnserved(report)) {
+    failed = true;
+  }
   // One broken version leaves the whole CRD out, as the API server refuses it whole.
   return failed ? [] : versions;
+}
+
+/**
+ * Checks a version that is not served: its schema, which it must have, as a served version's,
+ * and its printer columns' paths. False when something is wrong.
+ */
+function checkUnservedVersion(
+  spec: CrdSpec,
+  version: CrdVersionSpec,
+  plural: string,
+  i: number,
+  report: DocumentReport,
+  compiler: SchemaCompiler,
+  options: CrdReadOptions,
+): boolean {
+  const at = ['spec', 'versions', i];
+  const columnsFine = refusedColumns(version, at, report) === 0;
+  const written = version.schema?.openAPIV3Schema;
+  const schema = written === undefined ? undefined : decodedSchema(written);
+  if (schema === undefined) {
+    reportMissingSchema(version, at, report);
+    return false;
+  }
+  const type = version.storage
+    ? `${plural}.${spec.group}`
+    : `${plural}.${version.name}.${spec.group}`;
+  const schemaFine = checkVersionSchema(
+    schema,
+    type,
+    [...at, 'schema', 'openAPIV3Schema'],
+    report,
+    compiler,
+    options,
+  );
+  return columnsFine && schemaFine;
+}
+
+function reportMissingSchema(
+  version: CrdVersionSpec,
+  at: (string | number)[],
+  report: DocumentReport,
+): void {
+  report.add(
+    'invalid-definition',
+    jsonPointer(at),
+    `version ${version.name} has no schema.openAPIV3Schema: a CustomResourceDefinition in apiextensions.k8s.io/v1 needs one`,
+    { rule: 'missing-schema' },
+  );
 }
 
 /** Whether a version's `subresources.status` is there (an object: `status: {}`). */
@@ -368,12 +449,7 @@ function versionDefinition(
   const written = version.schema?.openAPIV3Schema;
   const schema = written === undefined ? undefined : decodedSchema(written);
   if (schema === undefined) {
-    report.add(
-      'invalid-definition',
-      jsonPointer(at),
-      `version ${version.name} has no schema.openAPIV3Schema: a CustomResourceDefinition in apiextensions.k8s.io/v1 needs one`,
-      { rule: 'missing-schema' },
-    );
+    reportMissingSchema(version, at, report);
     return undefined;
   }
   const type = version.storage
@@ -495,21 +571,11 @@ function printColumns(
   at: (string | number)[],
   report: DocumentReport,
 ): PrintColumn[] | undefined {
+  if (refusedColumns(version, at, report) > 0) return undefined;
   const columns: PrintColumn[] = [];
-  let refused = false;
   for (const [i, column] of (version.additionalPrinterColumns ?? []).entries()) {
     const pointer = jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']);
     const path = column.jsonPath;
-    if (!path.startsWith('.')) {
-      report.add(
-        'invalid-definition',
-        pointer,
-        `the jsonPath ${JSON.stringify(path)} must be a JSONPath starting with "." (.spec.replicas)`,
-        { rule: 'invalid-print-column' },
-      );
-      refused = true;
-      continue;
-    }
     if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
       continue;
     }
@@ -525,7 +591,28 @@ function printColumns(
     }
     columns.push({ name: column.name, jsonPath });
   }
-  return refused ? undefined : columns;
+  return columns;
+}
+
+/** Reports the printer columns the API server refuses (a jsonPath not starting with "."); how many. */
+function refusedColumns(
+  version: CrdVersionSpec,
+  at: (string | number)[],
+  report: DocumentReport,
+): number {
+  let refused = 0;
+  for (const [i, column] of (version.additionalPrinterColumns ?? []).entries()) {
+    const path = column.jsonPath;
+    if (path.startsWith('.')) continue;
+    report.add(
+      'invalid-definition',
+      jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']),
+      `the jsonPath ${JSON.stringify(path)} must be a JSONPath starting with "." (.spec.replicas)`,
+      { rule: 'invalid-print-column' },
+    );
+    refused++;
+  }
+  return refused;
 }
 
 /** The annotation a CRD of a Kubernetes community group needs (kubernetes/enhancements#1111). */

@@ -22,6 +22,23 @@ export function deferCheck(definition: ResourceDefinition, check: () => readonly
   });
 }
 
+/**
+ * Adds `more` to a definition's put-off check (puts it off alone when there is none): the checks
+ * of a CRD's versions that define no kind, run when a served one's kind is used.
+ */
+export function extendDeferredCheck(
+  definition: ResourceDefinition,
+  more: () => readonly Finding[],
+): void {
+  const first = deferred.get(definition);
+  if (first === undefined) {
+    deferCheck(definition, more);
+    return;
+  }
+  let findings: readonly Finding[] | undefined;
+  deferred.set(definition, () => (findings ??= [...first(), ...more()]));
+}
+
 /** The findings of a definition's put-off check, run the first time it is asked; none: none put off. */
 export function runDeferredCheck(definition: ResourceDefinition): readonly Finding[] | undefined {
   return deferred.get(definition)?.();

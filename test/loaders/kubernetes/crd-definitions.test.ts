@@ -163,6 +163,47 @@ spec:
     expect(rules(noStorage)).toContain('storage-version');
   });
 
+  it("check a version that is not served as any version: its schema's errors and columns refuse the CRD", () => {
+    const unserved = (schema: string, columns = '') => `    - name: v1alpha1
+      served: false
+      storage: false
+${columns}      schema:
+        openAPIV3Schema:
+${schema}`;
+    const broken = unserved(
+      `          type: object
+          properties:
+            spec:
+              properties:
+                keep: { type: integer }
+`,
+      `      additionalPrinterColumns:
+        - { name: Keep, type: integer, jsonPath: spec.keep }
+`,
+    );
+    const refused = load(backupCrd(VERSION_V1 + broken));
+    expect(refused.definitions).toEqual([]);
+    expect(refused.findings.map((f) => [f.code, f.pointer])).toEqual([
+      ['invalid-definition', '/spec/versions/1/additionalPrinterColumns/0/jsonPath'],
+      ['invalid-schema', '/spec/versions/1/schema/openAPIV3Schema/properties/spec'],
+    ]);
+    const missing = load(
+      backupCrd(`${VERSION_V1}    - { name: v1alpha1, served: false, storage: false }\n`),
+    );
+    expect(missing.findings.map((f) => [f.rule, f.pointer])).toEqual([
+      ['missing-schema', '/spec/versions/1'],
+    ]);
+    // A fine one defines no kind, and a served version that is not the storage one is fine.
+    const fine = load(
+      backupCrd(
+        VERSION_V1.replace('storage: true', 'storage: false') +
+          unserved('          type: object\n').replace('storage: false', 'storage: true'),
+      ),
+    );
+    expect(fine.findings).toEqual([]);
+    expect(fine.definitions.map((d) => d.type)).toEqual(['Backups.v1.example.org']);
+  });
+
   it('refuse a version listed twice or not named as a DNS-1035 label', () => {
     const twice = backupCrd(VERSION_V1 + VERSION_V1.replace('storage: true', 'storage: false'));
     expect(load(twice).findings.map((f) => [f.rule, f.pointer])).toEqual([
