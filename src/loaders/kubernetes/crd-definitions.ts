@@ -207,8 +207,9 @@ const ETCD_REQUEST_LIMIT = 1.5 * 1024 * 1024;
  * CRD's shape, its name (`<plural>.<group>`, as the API server requires), a CRD with no served
  * version or not exactly one storage version, names against COSI's rules, a schema that is
  * invalid or not structural, a malformed printer column, a size no cluster takes. Empty when the CRD has an error.
- * Past its shape, everything is reported in one run, as the API server's one error list holds
- * it: a definition-level error does not hide the schemas' errors.
+ * Past its shape (a value outside an enum is no obstacle), everything is reported in one run,
+ * as the API server's one error list holds it: a definition-level error does not hide the
+ * schemas' errors, nor one version's errors another's.
  */
 export function readCrd(
   value: Record<string, unknown>,
@@ -225,7 +226,11 @@ export function readCrd(
       rule: 'crd-shape',
     });
   }
-  if (problems.length > 0) return [];
+  // A value outside an enum (a scope, a column's type or format) is one error among the rest,
+  // as the API server's validation reports it: the CRD reads on, so that every other error
+  // (the other versions' schemas included) is reported in the same run. Any other problem of
+  // shape leaves nothing to read.
+  if (problems.some((problem) => problem.keyword !== 'enum')) return [];
   const spec = value.spec as CrdSpec;
   const refuse = (pointer: string, rule: string, message: string): void =>
     report.add('invalid-definition', pointer, message, { rule });

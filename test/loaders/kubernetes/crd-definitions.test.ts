@@ -243,6 +243,37 @@ ${schema}`;
     ]);
   });
 
+  it("report an unsupported scope or column type with every version's schema errors in one run", () => {
+    const v1alpha1 = `    - name: v1alpha1
+      served: true
+      storage: false
+      additionalPrinterColumns:
+        - { name: Age, type: duration, jsonPath: .metadata.creationTimestamp }
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { properties: { keep: { type: integer } } }
+`;
+    const broken = VERSION_V1.replace(
+      'keep: { type: integer }',
+      'keep: { type: integer, default: many }',
+    );
+    const text = backupCrd(v1alpha1 + broken).replace('scope: Namespaced', 'scope: namespaced');
+    const { findings, definitions } = load(text);
+    expect(definitions).toEqual([]);
+    expect(findings.map((f) => [f.code, f.rule, f.pointer])).toEqual([
+      ['invalid-definition', 'crd-shape', '/spec/scope'],
+      ['invalid-definition', 'crd-shape', '/spec/versions/0/additionalPrinterColumns/0/type'],
+      ['invalid-schema', 'type', '/spec/versions/0/schema/openAPIV3Schema/properties/spec'],
+      [
+        'invalid-schema',
+        'type',
+        '/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/keep/default',
+      ],
+    ]);
+  });
+
   it('report a schema that is not structural at its node in the CRD', () => {
     const text = backupCrd(VERSION_V1.replace('keep: { type: integer }', 'keep: { minimum: 1 }'));
     const { findings } = loadManifests([{ path: 'crd.yaml', text }]);
