@@ -12,7 +12,7 @@ import { isPlainObject, type ManifestHeader } from '../manifest-document.js';
 import { checkAgainstSchema } from '../definition-schema.js';
 import type { ApiServerWording, CompiledSchema, SchemaProblem } from '../schema-compiler.js';
 import { applyDefaults } from './defaulting.js';
-import { zeroNullStringMapValues } from './string-map-nulls.js';
+import { zeroNullMapElements } from './null-map-elements.js';
 import { findUnknownFields } from './unknown-fields.js';
 import { builtinReleaseOf } from './builtin-kinds.js';
 import { splitApiVersion } from './kubernetes-shape.js';
@@ -149,8 +149,8 @@ export function checkKubernetesDocument(
   }
   if (release !== undefined) {
     dropDefaultedEmptyStrings(document, group, kind.kind);
-    // Go keeps a null map element as "" where a custom resource's is pruned (below).
-    zeroNullStringMapValues(document, schema);
+    // Go keeps a null map element as its zero value where a custom resource's is pruned (below).
+    zeroNullMapElements(document, schema);
   }
   applyDefaults(document, schema);
   const unknown = [

@@ -313,6 +313,38 @@ describe('Kubernetes-shaped manifests', () => {
     expect(spec('b')).toEqual({ spec: { tags: { a: 'x' } } });
   });
 
+  it("keep a null in a built-in object's map of quantities as the API server stores it, the zero quantity", () => {
+    const { findings, resources } = loadManifests([
+      {
+        path: 'pod.yaml',
+        text: 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n  overhead: { memory: ~ }\n  containers:\n    - name: c\n      image: nginx\n      resources: { limits: { cpu: ~, memory: 1Gi }, requests: { cpu: ~ } }\n',
+      },
+      {
+        path: 'quota.yaml',
+        text: 'apiVersion: v1\nkind: ResourceQuota\nmetadata: { name: q }\nspec: { hard: { pods: ~ } }\n',
+      },
+      {
+        path: 'limits.yaml',
+        text: 'apiVersion: v1\nkind: LimitRange\nmetadata: { name: l }\nspec:\n  limits: [{ type: Container, maxLimitRequestRatio: { cpu: ~ } }]\n',
+      },
+    ]);
+    const spec = (id: string) =>
+      resources.find((r) => r.resource.metadata.id === id)?.resource.spec;
+    expect(spec('p')).toMatchObject({
+      spec: {
+        overhead: { memory: '0' },
+        containers: [
+          { resources: { limits: { cpu: '0', memory: '1Gi' }, requests: { cpu: '0' } } },
+        ],
+      },
+    });
+    expect(spec('q')).toEqual({ spec: { hard: { pods: '0' } } });
+    // The zero quantity is checked as any: a ratio below 1 is refused, as the API server refuses it.
+    expect(findings.map((f) => [f.file, f.code, f.pointer])).toEqual([
+      ['limits.yaml', 'schema-violation', '/spec/limits/0/maxLimitRequestRatio/cpu'],
+    ]);
+  });
+
   it("report a kind nothing defines once, at its kind; a component's configuration file as one", () => {
     const { findings } = loadManifests([
       {
