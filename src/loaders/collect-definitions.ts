@@ -229,7 +229,13 @@ export function collectDefinitions(
     report: DocumentReport,
   ): ResourceDefinition[] => {
     if (name !== undefined) given.recordPrior?.crdDocument?.(name, value);
-    const stored = name === undefined ? undefined : given.previous?.crd?.(name);
+    // A previous revision's CRD is what the cluster stored: read as an update of itself.
+    const stored =
+      name === undefined
+        ? undefined
+        : given.recordPrior !== undefined
+          ? value
+          : given.previous?.crd?.(name);
     let versions = readCrd(value, name, report, compiler, {
       deferSchemaCheck: given.deferSchemaChecks === true,
       celRules: given.celRules,

@@ -278,6 +278,56 @@ ${messageExpression === undefined ? '                      message: not an IP' :
       expect(await checkAt('1.30', 'HEAD~1')).toEqual(['crds/hosts.yaml:24 rule-library-version']);
     });
 
+    /** A CRD of Gizmos that keeps unknown fields (`spec.preserveUnknownFields`) as `keep` says. */
+    const gizmoCrd = (keep: boolean) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.example.org
+spec:
+  group: example.org
+  scope: Namespaced
+  preserveUnknownFields: ${keep}
+  names: { plural: gizmos, kind: Gizmo }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: { type: integer }
+`;
+    const gizmo =
+      'apiVersion: example.org/v1\nkind: Gizmo\nmetadata: { name: g }\nspec: { size: 1, color: red }\n';
+    const checkGizmos = async (previous?: string) => {
+      const run = await runProject({
+        cwd: dir,
+        files: ['crds', 'gizmos.yaml'],
+        converge: false,
+        ...(previous === undefined ? {} : { previous }),
+      });
+      return run.manifests.findings.map((f) => `${f.file}:${f.line} ${f.rule ?? f.code}`);
+    };
+
+    it('lets a CRD keep spec.preserveUnknownFields: true that the previous revision had, and prunes nothing of its objects', async () => {
+      await commit({ 'crds/gizmos.yaml': gizmoCrd(true), 'gizmos.yaml': gizmo });
+      await commit({ 'gizmos.yaml': gizmo.replace('size: 1', 'size: 2') });
+      // A create: v1 refuses it.
+      expect(await checkGizmos()).toContain('crds/gizmos.yaml:8 preserve-unknown-fields');
+      // An update of a CRD stored with it: kept, and the objects' unknown fields are no error.
+      expect(await checkGizmos('HEAD~1')).toEqual([]);
+    });
+
+    it('refuses turning spec.preserveUnknownFields on in an update', async () => {
+      await commit({ 'crds/gizmos.yaml': gizmoCrd(false), 'gizmos.yaml': gizmo });
+      await commit({ 'crds/gizmos.yaml': gizmoCrd(true) });
+      expect(await checkGizmos('HEAD~1')).toContain('crds/gizmos.yaml:8 preserve-unknown-fields');
+    });
+
     it('keeps an unchanged message expression beside a changed rule, and not a changed one', async () => {
       const message = "isIP(self) ? 'reserved' : 'not an IP'";
       await commit({ 'crds/hosts.yaml': hostCrd('self.size() > 0', message) });

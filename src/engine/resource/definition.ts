@@ -30,6 +30,12 @@ export interface KubernetesKind {
    * server then drops a written `status`, which is neither checked nor kept.
    */
   readonly statusSubresource?: boolean;
+  /**
+   * Whether the CRD keeps every field its schema does not declare (`spec.preserveUnknownFields:
+   * true`, v1beta1's default, which the API server lets a stored CRD keep): nothing is pruned,
+   * so no field is unknown.
+   */
+  readonly keepsUnknownFields?: boolean;
 }
 
 /** What a user writes to declare a type. Everything but `type` is optional. */

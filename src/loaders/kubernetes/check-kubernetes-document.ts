@@ -154,7 +154,8 @@ export function checkKubernetesDocument(
   }
   applyDefaults(document, schema);
   const unknown = [
-    ...findUnknownFields(document, schema),
+    // A CRD that keeps unknown fields (spec.preserveUnknownFields) prunes nothing.
+    ...(kind.keepsUnknownFields === true ? [] : findUnknownFields(document, schema)),
     ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined),
     ...(release !== undefined ? podTemplateMetadataOf(document, group, kind.kind) : []),
     ...(release === undefined

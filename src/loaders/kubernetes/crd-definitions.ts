@@ -39,7 +39,10 @@ import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
 import { findInvalidDefaults } from './invalid-defaults.js';
 import { findListTypeProblems } from './crd-list-types.js';
-import { preserveUnknownFieldsProblems } from './crd-preserve-unknown-fields.js';
+import {
+  keepsPreserveUnknownFields,
+  preserveUnknownFieldsProblems,
+} from './crd-preserve-unknown-fields.js';
 import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
@@ -151,6 +154,7 @@ interface CrdVersionSpec {
 
 interface CrdSpec {
   readonly group: string;
+  readonly preserveUnknownFields?: boolean;
   readonly scope: 'Namespaced' | 'Cluster';
   readonly names: CrdNames;
   readonly versions: readonly CrdVersionSpec[];
@@ -298,6 +302,7 @@ export function readCrd(
   }
   for (const { pointer, message } of preserveUnknownFieldsProblems(
     value.spec as Record<string, unknown>,
+    options.stored,
   )) {
     refuse(pointer, 'preserve-unknown-fields', message);
   }
@@ -460,6 +465,7 @@ function versionDefinition(
   const type = version.storage
     ? `${plural}.${spec.group}`
     : `${plural}.${version.name}.${spec.group}`;
+  const keepsUnknownFields = keepsPreserveUnknownFields(spec, options.stored);
   const check = (into: DocumentReport): boolean =>
     checkVersionSchema(schema, type, [...at, 'schema', 'openAPIV3Schema'], into, compiler, options);
   const columns = printColumns(version, at, report);
@@ -488,6 +494,7 @@ function versionDefinition(
         kind: spec.names.kind,
         namespaced: spec.scope === 'Namespaced',
         ...(isStatusSubresource(version.subresources?.status) ? { statusSubresource: true } : {}),
+        ...(keepsUnknownFields ? { keepsUnknownFields: true } : {}),
       },
     });
   } catch (error) {

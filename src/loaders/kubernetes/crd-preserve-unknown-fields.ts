@@ -3,7 +3,9 @@
  * `v1beta1`'s default (keep every field the schema does not declare), and CRDs converted
  * mechanically from `v1beta1` still carry it, but the API server refuses a new CRD with it
  * (`validatePreserveUnknownFields`), and says so twice more when the CRD also has defaults in a
- * schema or a conversion strategy other than None (`ValidateCustomResourceDefinitionSpec`).
+ * schema or a conversion strategy other than None (`ValidateCustomResourceDefinitionSpec`). A
+ * stored CRD that has it (from before v1) may keep it on an update, defaults and conversion
+ * still refused; its objects are then not pruned.
  * Keeping unknown fields is said per node, with `x-kubernetes-preserve-unknown-fields: true`.
  */
 
@@ -16,19 +18,43 @@ export interface SpecProblem {
   readonly message: string;
 }
 
-/** Why the API server refuses a CRD's `spec.preserveUnknownFields`; empty when it does not. */
-export function preserveUnknownFieldsProblems(spec: Record<string, unknown>): SpecProblem[] {
+/**
+ * Whether the API server lets a CRD keep `spec.preserveUnknownFields: true`: only on an update
+ * of a stored CRD that has it (`validatePreserveUnknownFields` leaves such an update alone, for
+ * the objects stored under it), never on a create nor to turn it on.
+ */
+export function keepsPreserveUnknownFields(
+  spec: { readonly preserveUnknownFields?: unknown },
+  stored: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  return (
+    spec.preserveUnknownFields === true &&
+    isPlainObject(stored?.spec) &&
+    stored.spec.preserveUnknownFields === true
+  );
+}
+
+/**
+ * Why the API server refuses a CRD's `spec.preserveUnknownFields`; empty when it does not.
+ * `stored`: the CRD this one updates (the previous revision's), if any.
+ */
+export function preserveUnknownFieldsProblems(
+  spec: Record<string, unknown>,
+  stored?: Readonly<Record<string, unknown>>,
+): SpecProblem[] {
   if (spec.preserveUnknownFields !== true) return [];
   const pointer = '/spec/preserveUnknownFields';
-  const problems: SpecProblem[] = [
-    {
-      pointer,
-      message: invalidValue(
-        true,
-        'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
-      ),
-    },
-  ];
+  const problems: SpecProblem[] = keepsPreserveUnknownFields(spec, stored)
+    ? []
+    : [
+        {
+          pointer,
+          message: invalidValue(
+            true,
+            'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+          ),
+        },
+      ];
   const versions = Array.isArray(spec.versions) ? (spec.versions as unknown[]) : [];
   if (versions.some((version) => hasDefault(openApiSchemaOf(version)))) {
     problems.push({
