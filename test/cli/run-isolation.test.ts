@@ -107,7 +107,7 @@ describe('cosi run (in memory): a controller stuck in a loop that never yields',
 });
 
 describe('cosi run (in memory): a config that never finishes loading', () => {
-  it('is stopped at --timeout: a configuration error naming the config, exit 2', async () => {
+  it('is stopped at --timeout, never before 5 s: a configuration error naming the config, exit 2', async () => {
     await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
     const p = await run(`import './loop.ts';\n${reconciling('Fine', 'return;')}`, [
       '--timeout',
@@ -115,7 +115,7 @@ describe('cosi run (in memory): a config that never finishes loading', () => {
     ]);
     const refused = await entry(p, { code: 'config' });
     expect(refused['msg']).toMatch(
-      /^The config \(while it loaded\) was still running after 2(\.\d+)?s/,
+      /^The config \(while it loaded\) was still running after 5(\.\d+)?s/,
     );
     expect(await exitWithin(p, 20_000)).toBe(2);
   }, 60_000);
@@ -347,7 +347,7 @@ export default defineConfig({ definitions: [VM], controllers: [{ get name(): str
     expect(await exitWithin(p, 20_000)).toBe(1);
   }, 60_000);
 
-  it('stuck while the runtime registers it (a later read) is stopped at --timeout as the config; exit 2', async () => {
+  it('stuck while the runtime registers it (a later read) is stopped at --timeout (never before 5 s) as the config; exit 2', async () => {
     // Read as the config loads, then twice as its declarations are read (its name, then with the
     // rest): the fourth read is the runtime's own, as it registers it.
     const p = await run(
@@ -358,7 +358,7 @@ export default defineConfig({ definitions: [VM], controllers: [{ get name(): str
     );
     const fault = await entry(p, { code: 'config' });
     expect(String(fault['msg'])).toMatch(
-      /^The config \(while it loaded\) was still running after 2(\.\d+)?s/,
+      /^The config \(while it loaded\) was still running after 5(\.\d+)?s/,
     );
     expect(await exitWithin(p, 20_000)).toBe(2);
   }, 60_000);

@@ -88,11 +88,11 @@ describe('cosi test with a controller that never yields', () => {
     expect(r.code).toBe(1);
   }, 90_000);
 
-  it('in the config itself makes a scenario that cannot run (exit 2)', async () => {
+  it('in the config itself makes a scenario that cannot run (exit 2), at --timeout but never before 5 s', async () => {
     await writeFile(path.join(dir, 'loop.ts'), 'for (;;);\nexport {};\n');
     const r = await cosiTest(config('return;', "import './loop.ts';"), ['--timeout', '2s']);
     expect(r.stdout).toMatch(
-      /^a\.cosi-test\.yaml:1:1: error\[invalid-scenario\]: the scenario's config does not load: The config \(while it loaded\) was still running after 2(\.\d+)?s/m,
+      /^a\.cosi-test\.yaml:1:1: error\[invalid-scenario\]: the scenario's config does not load: The config \(while it loaded\) was still running after 5(\.\d+)?s/m,
     );
     expect(r.code).toBe(2);
   }, 90_000);

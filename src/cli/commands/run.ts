@@ -1,3 +1,4 @@
+import { parseDurationText } from '../../app/parse-duration.js';
 import { hostname } from 'node:os';
 import { defineRun } from './run-definition.js';
 import {
@@ -74,7 +75,8 @@ export const runCommand: CliCommand<[string[], RunFlags]> = {
 
 /** The lease TTL in whole seconds, as etcd takes it. */
 export function parseLeaseTtl(text: string): number {
-  const ms = parseDuration(text, '--lease-ttl');
+  // 0 gets the lease's own message, which says what it takes.
+  const ms = parseDurationText(text) === 0 ? 0 : parseDuration(text, '--lease-ttl');
   if (ms < 1000 || ms % 1000 !== 0) {
     throw new CliError(`--lease-ttl: whole seconds, at least 1s, got ${JSON.stringify(text)}`);
   }
