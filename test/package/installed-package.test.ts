@@ -368,6 +368,12 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     const bytes = await filesSize(path.join(project, 'node_modules'));
     expect(bytes / 2 ** 20).toBeGreaterThan(megabytes * 0.85);
     expect(bytes / 2 ** 20).toBeLessThan(megabytes * 1.15);
+    // And the tarball's size, as npm says it (decimal megabytes).
+    const packed = /`npm pack` makes the package \((\d+(?:\.\d+)?) MB\)/.exec(readme);
+    expect(packed, 'README states "`npm pack` makes the package (N MB)"').not.toBeNull();
+    const tarballMb = (await stat(tarball)).size / 1e6;
+    expect(tarballMb).toBeGreaterThan(Number(packed?.[1]) * 0.85);
+    expect(tarballMb).toBeLessThan(Number(packed?.[1]) * 1.15);
   });
 });
 
