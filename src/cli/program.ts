@@ -101,9 +101,9 @@ export function createCli(io: CliIo, { only }: CliOptions = {}): Cli {
       'after',
       `
 Examples:
-  cosi apply -f fixtures/vm-network           run the example project and print its state
-  cosi get vm -f fixtures/vm-network -o yaml  print one type after the run
-  cosi watch -f fixtures/vm-network           re-run on every file change, with a live view
+  cosi apply -f manifests/                    run the project on its manifests and print the state
+  cosi get vm -f manifests/ -o yaml           print one type after the run
+  cosi watch -f manifests/                    re-run on every file change, with a live view
   cosi report -f DIR -o report.html           check, and write one HTML page to open from CI
   cosi run -f DIR --state etcd://HOST:PORT    serve the project on a shared state, leader-elected
   cosi init my-project                        start a project: config, manifest, golden test, CI job

@@ -61,6 +61,6 @@ describe('docs/cli.md', () => {
 
   it("carries each command's examples from its help", () => {
     const section = cliReference().split('\n## cosi get\n')[1]?.split('\n## ')[0] ?? '';
-    expect(section).toContain('cosi get vm/web-1 -f fixtures/vm-network');
+    expect(section).toContain('cosi get vm/web-1 -f manifests/');
   });
 });

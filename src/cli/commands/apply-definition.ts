@@ -34,7 +34,7 @@ export function defineApply(): Command {
       'after',
       `
 Examples:
-  cosi apply -f fixtures/vm-network
+  cosi apply -f manifests/
   cosi apply -f manifests/ -o yaml --stable > expected.yaml
   cosi apply -f vms.yaml -f hosts.yaml --config ./cosi.config.ts -t vm
 

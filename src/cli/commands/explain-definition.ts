@@ -49,13 +49,13 @@ export function defineExplain(): Command {
       'after',
       `
 Examples:
-  cosi explain networkconfig web-1 -f fixtures/vm-network
-  cosi explain vm/web-1 -f fixtures/vm-network --reverse
-  cosi explain networkconfig ghost -f fixtures/vm-network --why-not
-  cosi explain networkconfig web-1 -f fixtures/vm-network -o dot | dot -Tsvg > lineage.svg
-  cosi explain deployment/shop --field spec.template.spec.containers -f fixtures/kro-webapp
-  cosi explain vm.spec.cpus -f fixtures/vm-network
-  cosi explain certificate.spec --recursive -f fixtures/kubernetes
+  cosi explain networkconfig web-1 -f manifests/
+  cosi explain vm/web-1 -f manifests/ --reverse
+  cosi explain networkconfig ghost -f manifests/ --why-not
+  cosi explain networkconfig web-1 -f manifests/ -o dot | dot -Tsvg > lineage.svg
+  cosi explain deployment/shop --field spec.template.spec.containers -f manifests/
+  cosi explain vm.spec.cpus -f manifests/
+  cosi explain certificate.spec --recursive -f manifests/
 
 Exit codes: 0 explained, 1 invalid manifests or no such resource (without --why-not), 2 usage
 or config error, an unknown type or field, 70 cosi itself failed (a bug, out of

@@ -60,16 +60,16 @@ export function defineGet(): Command {
       'after',
       `
 Examples:
-  cosi get vms -f fixtures/vm-network
-  cosi get networkconfig web-1 -f fixtures/vm-network -o yaml
-  cosi get vm/web-1 -f fixtures/vm-network
-  cosi get vm,host -f fixtures/vm-network
-  cosi get vm web-1 -f fixtures/vm-network -o jsonpath='{.spec.cpus}'
-  cosi get vm -f fixtures/vm-network --sort-by .spec.cpus --no-headers
-  cosi get rd -f fixtures/vm-network
+  cosi get vms -f manifests/
+  cosi get networkconfig web-1 -f manifests/ -o yaml
+  cosi get vm/web-1 -f manifests/
+  cosi get vm,host -f manifests/
+  cosi get vm web-1 -f manifests/ -o jsonpath='{.spec.cpus}'
+  cosi get vm -f manifests/ --sort-by .spec.cpus --no-headers
+  cosi get rd -f manifests/
   cosi get vms --state etcd://127.0.0.1:2379/prod   (what a running cosi run holds)
   cosi get vms --state etcd://127.0.0.1:2379/prod -w   (and every change it writes)
-  cosi get vm -f fixtures/vm-network -w --output-watch-events   (re-run on every file change)
+  cosi get vm -f manifests/ -w --output-watch-events   (re-run on every file change)
 
 Exit codes: 0 ok (with -w: after Ctrl-C or SIGTERM), 1 invalid manifests, failing controllers
 or no such resource, 2 usage or config error, a --state that cannot be reached or read, 3 did

@@ -65,12 +65,12 @@ export function defineGraph(): Command {
       'after',
       `
 Examples:
-  cosi graph -f fixtures/graph-demo
-  cosi graph -f fixtures/graph-demo -o svg > graph.svg
-  cosi graph -f fixtures/graph-demo --focus vm/web-1 --depth 2 -o svg > web-1.svg
-  cosi graph -f fixtures/graph-demo -o mermaid > graph.mmd
-  cosi graph -f fixtures/graph-demo -t vm --depth 2 -o tree
-  cosi graph -f fixtures/graph-demo --resources -o tree --stable
+  cosi graph -f manifests/
+  cosi graph -f manifests/ -o svg > graph.svg
+  cosi graph -f manifests/ --focus vm/web-1 --depth 2 -o svg > web-1.svg
+  cosi graph -f manifests/ -o mermaid > graph.mmd
+  cosi graph -f manifests/ -t vm --depth 2 -o tree
+  cosi graph -f manifests/ --resources -o tree --stable
 
 Exit codes: 0 ok, 1 invalid manifests or (with --resources) failing controllers, 2 usage or
 config error, 3 (with --resources) did not converge, 70 cosi itself failed

@@ -80,7 +80,7 @@ export function defineRun(): Command {
       'after',
       `
 Examples:
-  cosi run -f fixtures/vm-network
+  cosi run -f manifests/
   cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --watch
   cosi run -f manifests/ --state etcd://127.0.0.1:2379/prod --lease-ttl 10s
   cosi run -f manifests/ --metrics-addr :8080 --health-addr :8081 --log-format json

@@ -36,7 +36,7 @@ export function defineWatch(): Command {
       'after',
       `
 Examples:
-  cosi watch -f fixtures/vm-network
+  cosi watch -f manifests/
   cosi watch -f manifests/ -t vm
   cosi watch -f manifests/ --config ./cosi.config.ts > rounds.log   (a line stream)
   cosi watch -f manifests/ -o json | jq .counts                      (one object per round)
