@@ -366,6 +366,7 @@ describe("'cosi/testing'", () => {
       'FaultInjector',
       'ManifestError',
       'TestProject',
+      'UnknownTargetError',
       'assertAll',
       'assertLength',
       'assertNoResource',

@@ -89,6 +89,8 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Asserts that the resource does not exist.
  *
+ * @throws UnknownTargetError when its type or namespace is one the project never had (a typo
+ *   would make the assertion pass whatever the controllers do).
  * @throws CosiAssertionError naming its owner and phase when it does.
  */
 export async function expectNoResource(
@@ -97,7 +99,8 @@ export async function expectNoResource(
   id: string,
   options: ResourceOptions = {},
 ): Promise<void> {
-  const resource = await project.get(typeName(type), id, options);
+  const pointer = await project.absentPointer(typeName(type), id, options);
+  const resource = await project.get(pointer.type, id, pointer);
   if (resource !== undefined) {
     throw thrownAtCaller(presentError(resource, project.lastReport), expectNoResource);
   }

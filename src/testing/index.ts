@@ -15,6 +15,7 @@ export {
 export type { TestConfig } from './test-config.js';
 export { ManifestError, type ManifestInput } from './manifest-input.js';
 export { CosiAssertionError } from './assertion-error.js';
+export { UnknownTargetError } from './absence-target.js';
 export {
   expectConverged,
   expectFinding,

@@ -33,6 +33,8 @@ export const cosiMatchers = {
     partialSpec: unknown = {},
     options: ResourceOptions = {},
   ): Promise<MatcherResult> {
+    // `not` passes on any failure: one of a type or namespace never had must not be it.
+    if (this.isNot === true) await project.absentPointer(type, id, options);
     const failure = await failureOf(() => expectResource(project, type, id, partialSpec, options));
     const pointer = project.pointer(type, id, options);
     return {

@@ -19,6 +19,7 @@ import { parseDurationText } from '../app/parse-duration.js';
 import type { Project } from '../app/project.js';
 import { ProjectSession } from '../app/project-session.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
+import { absenceTarget } from './absence-target.js';
 import { ControllerFaults } from './controller-faults.js';
 import { createFaultyState, type FaultInjector } from './fault-state.js';
 import {
@@ -90,6 +91,8 @@ export class TestProject {
   readonly #release: KubernetesRelease | undefined;
   /** The manifests applied, by key. */
   readonly #manifests = new Map<string, ManifestResource>();
+  /** Every manifest applied, destroyed since or not: where absence checks may look. */
+  readonly #applied = new Map<string, Pointer>();
   #loadFindings: readonly Finding[];
   #report: ConvergenceReport | undefined;
   #applies = 0;
@@ -111,7 +114,7 @@ export class TestProject {
     this.#options = options;
     this.#release = release;
     this.#loadFindings = loaded.findings;
-    for (const r of loaded.resources) this.#manifests.set(r.key, r);
+    for (const r of loaded.resources) this.#keep(r);
   }
 
   /** The running project: its state, runtime, registry, clock. */
@@ -348,6 +351,29 @@ export class TestProject {
     return { namespace: namespace ?? 'default', type: resolved, id };
   }
 
+  /**
+   * {@link pointer} for a check that the resource is not there, which only means something for
+   * a type and a namespace the project has had: a misspelt one would make it pass whatever
+   * happens. What `expectNoResource`, `assertNoResource` and `not.toHaveResource` check first.
+   *
+   * @throws UnknownTargetError for a type no definition has and no resource ever had, or a
+   *   namespace no resource ever lived in and no type defaults to (with the nearest known name).
+   */
+  async absentPointer(type: string, id: string, options: ResourceOptions = {}): Promise<Pointer> {
+    const { registry, record } = this.project;
+    return absenceTarget(type, (t) => this.pointer(t, id, options), {
+      registry,
+      resources: await this.resources(),
+      manifests: this.#applied.values(),
+      ...(record ? { record } : {}),
+    });
+  }
+
+  #keep(manifest: ManifestResource): void {
+    this.#manifests.set(manifest.key, manifest);
+    this.#applied.set(manifest.key, manifest.resource.metadata);
+  }
+
   #manifest(type: string, id: string, options: ResourceOptions, verb: string): ManifestResource {
     const pointer = this.pointer(type, id, options);
     const found = this.#manifests.get(pointerKey(pointer));
@@ -379,7 +405,7 @@ export class TestProject {
     for (const definition of loaded.registry.all()) {
       if (!registry.has(definition.type)) registry.register(definition);
     }
-    for (const r of loaded.resources) this.#manifests.set(r.key, r);
+    for (const r of loaded.resources) this.#keep(r);
     this.#loadFindings = [...this.#loadFindings, ...loaded.findings];
     return this.#session.applyEdit({ resources: [...this.#manifests.values()] });
   }

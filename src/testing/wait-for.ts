@@ -111,9 +111,10 @@ export async function assertNoResource(
   id: string,
   options: WaitOptions = {},
 ): Promise<void> {
+  const pointer = await project.absentPointer(typeName(type), id, options);
   await failAtCaller(assertNoResource, () =>
     waitUntil(project, options, async () => {
-      const resource = await project.get(typeName(type), id, options);
+      const resource = await project.get(pointer.type, id, pointer);
       return resource === undefined ? undefined : presentError(resource, project.lastReport);
     }),
   );

@@ -132,6 +132,31 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(1);
   });
 
+  it('fails an expect-absent on a misspelt dotted type or namespace, at its place', async () => {
+    const file = await scenario(
+      'absent-typo',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect-absent: { type: NetworkConfigs.example.og, id: web-1 }',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect-absent: { type: vm, id: web-1, namespace: defualt }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'absent-typo.cosi-test.yaml:3:20: error[step-failed]: resource type "NetworkConfigs.example.og" is not registered and no resource of it has existed, so nothing of it could be there (did you mean "NetworkConfigs.example.org"?)',
+    );
+    expect(stdout).toContain(
+      'absent-typo.cosi-test.yaml:7:20: error[step-failed]: namespace "defualt" has never held a resource',
+    );
+    expect(stdout).toContain('0 passed, 2 failed');
+    expect(code).toBe(1);
+  });
+
   it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
     const file = await scenario(
       'cannot-start',

@@ -26,6 +26,12 @@ describe('the matchers cosi/testing/matchers registers on vitest', () => {
     );
   });
 
+  it('not.toHaveResource fails on a type the project never had, rather than passing', async () => {
+    await expect(expect(p).not.toHaveResource('Counters.example.og', 'start')).rejects.toThrow(
+      'is not registered and no resource of it has existed',
+    );
+  });
+
   it('toHaveFinding finds what cosi check would report', async () => {
     await expect(p).toHaveFinding({ code: 'reconcile-failed', message: 'lonely' });
     await expect(p).not.toHaveFinding({ code: 'not-converged' });

@@ -84,6 +84,23 @@ describe('createTestProject on the vm-network fixture', () => {
     await expectResource(p, 'HostStatus', 'node-a', { allocated: 2, vms: ['web-1'] });
   });
 
+  it('fails an absence check on a type or a namespace the project never had, naming the nearest', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    await p.converge();
+    await expect(expectNoResource(p, 'NetworkConfigs.example.og', 'web-1')).rejects.toThrow(
+      'resource type "NetworkConfigs.example.og" is not registered and no resource of it has existed, so nothing of it could be there (did you mean "NetworkConfigs.example.org"?)',
+    );
+    await expect(expectNoResource(p, 'vm', 'web-1', { namespace: 'defualt' })).rejects.toThrow(
+      'namespace "defualt" has never held a resource and is no type\'s default namespace, so nothing could be there (did you mean "default"?)',
+    );
+    await expect(assertNoResource(p, 'NetworkConfigs.example.og', 'web-1')).rejects.toThrow(
+      'is not registered',
+    );
+    await p.destroy('vm', 'web-2');
+    await p.converge();
+    await expectNoResource(p, 'vm', 'web-2');
+  });
+
   it('refuses invalid manifests with every finding at its place', async () => {
     const p = await project({ manifests: 'fixtures/vm-network' });
     const error = await thrown(() =>

@@ -12,6 +12,7 @@ import { messageOfThrown } from '../../engine/thrown-value.js';
 import { formatLocation, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { convergenceProblem, describeQuery, findingMatches, presentError } from '../assertions.js';
+import { UnknownTargetError } from '../absence-target.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type TestProject } from '../test-project.js';
@@ -228,7 +229,15 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
     case 'expect-absent': {
       const found: Finding<CheckCode>[] = [];
       for (const ref of step.refs) {
-        const pointer = pointerOf(project, ref);
+        let pointer: Pointer;
+        try {
+          const named = pointerOf(project, ref);
+          pointer = await project.absentPointer(named.type, named.id, named);
+        } catch (error) {
+          if (!(error instanceof UnknownTargetError)) throw error;
+          found.push(failureAt('step-failed', ref.at, error.message));
+          continue;
+        }
         const resource = await project.get(pointer.type, pointer.id, pointer);
         if (resource === undefined) continue;
         found.push(
