@@ -36,6 +36,9 @@ import { resolveTestConfig, type TestConfig } from './test-config.js';
 /** How long a test project's convergence waits on a stuck controller, wall ms. */
 const DEFAULT_STALL_TIMEOUT = 2_000;
 
+/** The `code` of the error {@link TestProject.edit} and {@link TestProject.destroy} throw for an id that is no manifest. */
+export const NOT_A_MANIFEST = 'not-a-manifest';
+
 /** What {@link createTestProject} takes. */
 export interface TestProjectOptions {
   /** The project's config: see {@link TestConfig}. */
@@ -172,7 +175,8 @@ export class TestProject {
    * checked as a manifest is (schema, CEL rules) and applied. Nothing runs until the next
    * {@link converge}.
    *
-   * @throws Error when there is no such manifest; ManifestError when the edit makes it invalid.
+   * @throws Error (`code` `'not-a-manifest'`) when there is no such manifest; ManifestError
+   *   when the edit makes it invalid.
    */
   async edit<S = Record<string, unknown>>(
     type: string,
@@ -206,7 +210,7 @@ export class TestProject {
    * destroyed by the next {@link converge} once the controllers have released it (their
    * finalizers removed). See `teardownAndDestroy` for a call that waits for that.
    *
-   * @throws Error when one of them is not a manifest.
+   * @throws Error (`code` `'not-a-manifest'`) when one of them is not a manifest.
    */
   async destroy(
     type: string,
@@ -382,8 +386,11 @@ export class TestProject {
       .filter((m) => m.resource.metadata.type === pointer.type)
       .map((m) => m.resource.metadata.id)
       .sort(compareStrings);
-    throw new Error(
-      `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})`,
+    throw Object.assign(
+      new Error(
+        `${verb}: ${pointer.type} ${pointer.namespace}/${id} is not a manifest of the project (its manifests of that type: ${ids.join(', ') || 'none'})`,
+      ),
+      { code: NOT_A_MANIFEST },
     );
   }
 

@@ -157,6 +157,41 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(1);
   });
 
+  it('never takes a step that cannot be carried out for the refusal expect-error waits for', async () => {
+    const file = await scenario(
+      'not-carried-out',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - edit: { type: vm, id: web-9, spec: { cpus: 0 } }',
+        '    expect-error: true',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - apply: no-such-vm.yaml',
+        '    expect-error: true',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - destroy: { type: vmz, id: web-1 }',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - edit: { type: vm, id: web-1, spec: { cpus: 0 } }',
+        '    expect-error: true',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      'not-carried-out.cosi-test.yaml:3:5: error[invalid-scenario]: the step cannot be carried out: edit: VMs.example.org default/web-9 is not a manifest of the project (its manifests of that type: db-1, web-1, web-2)',
+      'not-carried-out.cosi-test.yaml:8:5: error[invalid-scenario]: the step cannot be carried out: no-such-vm.yaml does not exist',
+      'not-carried-out.cosi-test.yaml:13:5: error[invalid-scenario]: the step cannot be carried out: resource type "vmz" is not registered',
+    ]);
+    expect(stdout).toContain('1 passed, 3 failed');
+    expect(code).toBe(2);
+  });
+
   it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
     const file = await scenario(
       'cannot-start',

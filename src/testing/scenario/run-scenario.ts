@@ -16,6 +16,7 @@ import { UnknownTargetError } from '../absence-target.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type TestProject } from '../test-project.js';
+import { isRefusal, stepInputProblem } from './step-input-problem.js';
 import {
   failureAt,
   type ErrorExpectation,
@@ -92,15 +93,23 @@ export async function runScenario(
     return { scenario, steps: [{ name: 'setup', at: scenario.at, findings }], broken: true };
   }
   const steps: StepOutcome[] = [];
+  let broken = false;
   try {
     await project.converge();
     for (const [i, step] of scenario.steps.entries()) {
       options.onStep?.(i);
       const findings = await runStep(project, step).then(
         (found) => [...found, ...exitFindings(project, step.at)],
-        (error: unknown) => [
-          failureAt('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`),
-        ],
+        (error: unknown) => {
+          const problem = stepInputProblem(error, options.cwd);
+          if (problem === undefined) {
+            return [failureAt('step-failed', step.at, `the step threw: ${messageOfThrown(error)}`)];
+          }
+          broken = true;
+          return [
+            failureAt('invalid-scenario', step.at, `the step cannot be carried out: ${problem}`),
+          ];
+        },
       );
       const left = scenario.steps.length - i - 1;
       steps.push({
@@ -123,7 +132,7 @@ export async function runScenario(
   } finally {
     await project.close();
   }
-  return { scenario, steps, broken: false };
+  return { scenario, steps, broken };
 }
 
 /** The scenario's `config`, or the one the CLI would find from its manifests and its directory. */
@@ -292,7 +301,8 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
 /**
  * A step that changes the manifests, then a convergence. With `expectError`, the change must be
  * refused (with that code, that message); without, a refusal is the step's failure, with the
- * manifests' findings at their places.
+ * manifests' findings at their places. Only the manifests' findings are a refusal: a step that
+ * cannot be carried out (see `stepInputProblem`) throws either way.
  */
 async function change(
   project: TestProject,
@@ -300,17 +310,16 @@ async function change(
   expectError: ErrorExpectation | undefined,
   run: () => Promise<void>,
 ): Promise<Finding<CheckCode>[]> {
-  let refused: unknown;
+  let refused: ManifestError | undefined;
   try {
     await run();
   } catch (error) {
-    if (expectError === undefined && !(error instanceof ManifestError)) throw error;
+    // A step that could not be carried out (a missing file, an unknown id) was not refused.
+    if (!isRefusal(error)) throw error;
     refused = error;
   }
   if (expectError === undefined) {
-    if (refused instanceof ManifestError) {
-      return refused.findings.filter((f) => f.severity === 'error');
-    }
+    if (refused !== undefined) return refused.findings.filter((f) => f.severity === 'error');
     await project.converge();
     return [];
   }
@@ -324,12 +333,9 @@ async function change(
       ),
     ];
   }
-  const findings = refused instanceof ManifestError ? refused.findings : [];
-  const message = messageOfThrown(refused);
+  const message = refused.message;
   const codeOk =
-    expectError.code === undefined ||
-    findings.some((f) => f.code === expectError.code) ||
-    (refused as { code?: unknown }).code === expectError.code;
+    expectError.code === undefined || refused.findings.some((f) => f.code === expectError.code);
   const messageOk = expectError.message === undefined || message.includes(expectError.message);
   if (codeOk && messageOk) return [];
   return [
