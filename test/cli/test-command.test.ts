@@ -192,6 +192,31 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it('refuses a scenario with no steps and a reference with no ids, at their place, in every format', async () => {
+    const file = await scenario(
+      'checks-nothing',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps: []',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect-absent: { type: vm, ids: [] }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
+      'checks-nothing.cosi-test.yaml:2:8: error[invalid-scenario]: `steps` is empty: a scenario needs at least one step',
+      'checks-nothing.cosi-test.yaml:6:37: error[invalid-scenario]: `ids` is empty: name at least one id',
+    ]);
+    expect(code).toBe(2);
+    const tap = await cli(['test', file, '-o', 'tap'], { cwd: dir });
+    expect(tap.stdout).toContain('1..1\nnot ok 1 - scenarios: checks-nothing.cosi-test.yaml');
+    const junit = await cli(['test', file, '-o', 'junit'], { cwd: dir });
+    expect(junit.stdout).toContain('tests="1" failures="1"');
+  });
+
   it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
     const file = await scenario(
       'cannot-start',

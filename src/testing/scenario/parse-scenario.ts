@@ -114,7 +114,10 @@ class StepParser {
     const steps: Step[] = [];
     if (stepsNode === undefined) this.problem(node, 'a scenario needs `steps`: a list');
     else if (!isSeq(stepsNode)) this.problem(stepsNode, '`steps` must be a list');
-    else {
+    else if (stepsNode.items.length === 0) {
+      // vitest fails a file with no test: a scenario that checks nothing must not pass.
+      this.problem(stepsNode, '`steps` is empty: a scenario needs at least one step');
+    } else {
       for (const item of stepsNode.items) {
         const step = this.step(item as Node);
         if (step) steps.push(step);
@@ -273,6 +276,10 @@ class StepParser {
         if (type === undefined) this.problem(item, 'a resource reference needs `type`');
         if (!isSeq(ids) || !ids.items.every((i) => isScalar(i) && typeof i.value === 'string')) {
           this.problem(ids ?? item, '`ids` is a list of ids');
+          continue;
+        }
+        if (ids.items.length === 0) {
+          this.problem(ids, '`ids` is empty: name at least one id');
           continue;
         }
         const namespace = this.string(item, 'namespace');
