@@ -169,6 +169,11 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
   for (const c of report.controllers) {
     if (c.lastError && c.condition === 'failed')
       lines.push(`  ${c.name} failed: ${c.lastError.message}`);
+    // A run ended by its time bound: what kept it going.
+    if (report.reason === 'max-time' && c.waitingItems.length > 0)
+      lines.push(
+        `  ${c.name} had ${c.waitingItems.length} item${c.waitingItems.length === 1 ? '' : 's'} waiting to be reconciled again: ${c.waitingItems.slice(0, 5).map(formatPointer).join(', ')}${c.waitingItems.length > 5 ? ', ...' : ''}`,
+      );
     for (const item of c.failingItems)
       lines.push(
         `  ${c.name} could not reconcile ${formatPointer(item.pointer)} (${item.attempts} attempts): ${item.error.message}`,

@@ -217,6 +217,28 @@ describe('cosi test, on scenarios written here', () => {
     expect(junit.stdout).toContain('tests="1" failures="1"');
   });
 
+  it('fails expect-converged with the whole reason: which controller failed on which item', async () => {
+    const file = await scenario(
+      'not-converged',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/cli/failing-controller')}`,
+        'steps:',
+        '  - expect-converged: true',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'not-converged.cosi-test.yaml:3:5: error[not-converged]: expected the controllers to converge, but they did not (failing)\n    ',
+    );
+    expect(stdout).toMatch(/^ {4}\S+ could not reconcile .*one is a lonely number$/m);
+    const json = JSON.parse((await cli(['test', file, '-o', 'json'], { cwd: dir })).stdout) as {
+      cases: { findings: { diff?: string }[] }[];
+    };
+    expect(json.cases[0]?.findings[0]?.diff).toContain('one is a lonely number');
+    expect(code).toBe(1);
+  });
+
   it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
     const file = await scenario(
       'cannot-start',

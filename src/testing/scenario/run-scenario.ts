@@ -282,7 +282,16 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
       const report = project.lastReport;
       const problem = report ? convergenceProblem(report) : 'the project never converged';
       if (step.converged && problem !== undefined) {
-        return [failureAt('not-converged', step.at, problem.split('\n')[0] ?? problem)];
+        // The first line says why; the lines after it, which controller failed on which item.
+        const [reason = problem, ...details] = problem.split('\n');
+        return [
+          {
+            ...failureAt('not-converged', step.at, reason),
+            ...(details.length > 0
+              ? { diff: details.map((line) => line.replace(/^ {2}/, '')).join('\n') }
+              : {}),
+          },
+        ];
       }
       if (!step.converged && problem === undefined) {
         return [
