@@ -253,13 +253,30 @@ describe('cosi test, on scenarios written here', () => {
     );
     const { code, stdout } = await cli(['test', file], { cwd: dir });
     expect(stdout).toContain(
-      "cannot-start.cosi-test.yaml:1:1: error[invalid-scenario]: the scenario's config does not load:",
+      "cannot-start.cosi-test.yaml:1:9: error[invalid-scenario]: the scenario's config does not load: no-such-config.ts: no such file or directory\n",
     );
     expect(stdout).toContain(
-      "cannot-start.cosi-test.yaml:4:1: error[invalid-scenario]: the scenario's manifests do not load",
+      "cannot-start.cosi-test.yaml:4:12: error[invalid-scenario]: the scenario's manifests do not load",
     );
     expect(stdout).toMatch(/schema-violations\/[a-z-]+\.yaml:\d+:\d+: error\[schema-violation\]/);
     expect(code).toBe(2);
+    const missing = await scenario(
+      'missing-manifests',
+      ['manifests: nope/', 'steps: [{ advance: 1s }]', ''].join('\n'),
+    );
+    const relative = await cli(['test', missing], { cwd: dir });
+    expect(relative.stdout).toContain(
+      "missing-manifests.cosi-test.yaml:1:12: error[invalid-scenario]: the scenario's manifests do not load\nnope: error[path-not-found]: nope does not exist\n",
+    );
+  });
+
+  it('names a step kind with its article', async () => {
+    const file = await scenario(
+      'article',
+      ['steps:', '  - expect-absent: { type: vm, id: x }', '    expect-error: true', ''].join('\n'),
+    );
+    const { stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain('unknown key "expect-error" in an expect-absent step');
   });
 
   it('a scenario beside the manifests it tests is not read as a manifest', async () => {

@@ -123,12 +123,15 @@ class StepParser {
         if (step) steps.push(step);
       }
     }
+    const configNode = node.get('config', true) as Node | undefined;
     return {
       at: this.placeOf(node),
       name,
       dir: this.dir,
-      ...(config !== undefined ? { config: path.resolve(this.dir, config) } : {}),
-      ...(manifests !== undefined ? { manifests } : {}),
+      ...(config !== undefined
+        ? { config: path.resolve(this.dir, config), configAt: this.placeOf(configNode) }
+        : {}),
+      ...(manifests !== undefined ? { manifests, manifestsAt: this.placeOf(manifestsNode) } : {}),
       ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
       steps,
     };
@@ -163,7 +166,7 @@ class StepParser {
     this.unknownKeys(
       node,
       [kind, 'name', ...(CHANGE_KINDS.has(kind) ? ['expect-error'] : [])],
-      `a ${kind} step`,
+      `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} step`,
     );
     const at = this.placeOf(node);
     const name = this.string(node, 'name') ?? kind;

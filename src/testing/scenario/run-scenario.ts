@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { displayPath } from '../../app/display-path.js';
 import { toDocument } from '../../app/output-document.js';
 import { PROCESS_EXIT_CODE } from '../../app/process-exit-guard.js';
 import { withConfigManifests } from '../../app/config-manifests.js';
@@ -89,7 +90,7 @@ export async function runScenario(
       options.monitor,
     );
   } catch (error) {
-    const findings = setupFindings(error, scenario.at);
+    const findings = setupFindings(error, scenario, options.cwd);
     return { scenario, steps: [{ name: 'setup', at: scenario.at, findings }], broken: true };
   }
   const steps: StepOutcome[] = [];
@@ -415,20 +416,46 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return Object.fromEntries(base);
 }
 
-/** Why a scenario could not start, as findings: the config's error, or the manifests' findings. */
-function setupFindings(error: unknown, at: Place): Finding<CheckCode>[] {
+/**
+ * Why a scenario could not start, as findings: the config's error at its `config` key, or the
+ * manifests' findings after one at its `manifests` key; paths as the user wrote them.
+ */
+function setupFindings(error: unknown, scenario: Scenario, cwd: string): Finding<CheckCode>[] {
   if (error instanceof ManifestError) {
     return [
-      failureAt('invalid-scenario', at, "the scenario's manifests do not load"),
-      ...error.findings.filter((f) => f.severity === 'error'),
+      failureAt(
+        'invalid-scenario',
+        scenario.manifestsAt ?? scenario.at,
+        "the scenario's manifests do not load",
+      ),
+      ...error.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => {
+          if (!path.isAbsolute(f.file)) return f;
+          const shown = displayPath(cwd, f.file);
+          return { ...f, file: shown, message: f.message.replaceAll(f.file, shown) };
+        }),
     ];
   }
   if (error instanceof ConfigError) {
+    // The CLI's error names its flag; the scenario's config was named by its `config` key.
+    const message =
+      scenario.config !== undefined && error.file.startsWith('--config: ')
+        ? `${displayPath(cwd, scenario.config)}: ${error.problems.join('; ')}`
+        : error.message;
     return [
-      failureAt('invalid-scenario', at, `the scenario's config does not load: ${error.message}`),
+      failureAt(
+        'invalid-scenario',
+        scenario.configAt ?? scenario.at,
+        `the scenario's config does not load: ${message}`,
+      ),
     ];
   }
   return [
-    failureAt('invalid-scenario', at, `the scenario cannot start: ${messageOfThrown(error)}`),
+    failureAt(
+      'invalid-scenario',
+      scenario.at,
+      `the scenario cannot start: ${messageOfThrown(error)}`,
+    ),
   ];
 }

@@ -88,6 +88,10 @@ export interface Scenario {
   readonly dir: string;
   /** `config`, resolved; absent: looked for from the manifests and the scenario's directory. */
   readonly config?: string;
+  /** Where `config` is written: a config that does not load is reported there. */
+  readonly configAt?: Place;
+  /** Where `manifests` is written: starting manifests that do not load are reported there. */
+  readonly manifestsAt?: Place;
   /**
    * `manifests`: the paths the project starts from, absolute; absent: those its config names
    * (read as the CLI reads them given no `-f`).
