@@ -3,6 +3,7 @@ import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
+import { absentFields } from './absent-fields.js';
 import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
 import { matchesPartially, partialDiff } from './partial-match.js';
 import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
@@ -67,23 +68,6 @@ export async function resourceMismatch(
     `expected the spec of ${formatPointer(pointer)} to match${absentFields(resource.spec, partialSpec)}`,
     partialDiff(resource.spec, partialSpec, `${pointer.type} ${pointer.id} spec`),
   );
-}
-
-/**
- * The fields an expectation names that the spec does not have at all, with those it has: the
- * diff shows only the fields named, so without this a `{ spec: { replicas: 1 } }` written for a
- * type whose spec is `{ replicas }` (not a Kubernetes object) would show the spec as `{}`.
- */
-function absentFields(spec: unknown, expected: unknown): string {
-  if (!isPlainRecord(spec) || !isPlainRecord(expected)) return '';
-  const absent = Object.keys(expected).filter((key) => !Object.hasOwn(spec, key));
-  if (absent.length === 0) return '';
-  const has = Object.keys(spec);
-  return `: it has no ${absent.map((k) => JSON.stringify(k)).join(', ')} (its fields: ${has.length === 0 ? 'none' : has.join(', ')})`;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

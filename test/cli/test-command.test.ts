@@ -239,6 +239,29 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(1);
   });
 
+  it('names the fields an expect names that the resource does not have', async () => {
+    const file = await scenario(
+      'absent-fields',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: { metadata: { type: NetworkConfig, id: web-1 }, spec: { bridg: br-debian } }',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: { kind: NetworkConfig, metadata: { name: web-1 } }',
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toMatch(
+      /absent-fields\.cosi-test\.yaml:3:13: error\[unexpected-state\]: NetworkConfigs\.example\.org\(default\/web-1\) differs from the expected document: spec has no "bridg" \(its fields: [^)]*bridge[^)]*\)\n/,
+    );
+    expect(stdout).toContain(
+      'differs from the expected document: it has no "kind" (its fields: metadata, spec); metadata has no "name" (its fields: namespace, type, id,',
+    );
+  });
+
   it('exits 2 for a scenario whose config or manifests do not load, saying where', async () => {
     const file = await scenario(
       'cannot-start',

@@ -14,6 +14,7 @@ import { formatLocation, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
 import { convergenceProblem, describeQuery, findingMatches, presentError } from '../assertions.js';
 import { UnknownTargetError } from '../absence-target.js';
+import { absentFields } from '../absent-fields.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type TestProject } from '../test-project.js';
@@ -228,7 +229,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
                 ...failureAt(
                   'unexpected-state',
                   at,
-                  `${formatPointer(pointer)} differs from the expected document`,
+                  `${formatPointer(pointer)} differs from the expected document${absentFields(actual, expected)}`,
                 ),
                 diff: partialDiff(actual, expected, `${at.file}:${at.line}`),
               },
