@@ -30,12 +30,15 @@ describe('cosi test', () => {
     expect(junit.stdout).toContain(
       '<testsuite name="scenarios" tests="1" failures="1" skipped="0">',
     );
+    expect(junit.stdout).toContain('<testsuites name="cosi test" tests="1"');
     expect(junit.stdout).toContain('<failure type="unexpected-state"');
     expect(junit.stdout).toContain('+  bridge: br-debian');
     const tap = await cli(['test', WRONG, '-o', 'tap']);
     expect(tap.stdout).toContain(
       `not ok 1 - scenarios: ${WRONG} › wrong expectations of vm-network › 1. web-1 is expected on the wrong bridge`,
     );
+    expect(tap.stdout).toContain('      diff: "--- ');
+    expect(tap.stdout).toContain('\\n-  bridge: br-alpine\\n+  bridge: br-debian"');
     const github = await cli(['test', WRONG, '-o', 'github']);
     expect(github.stdout).toContain(
       `::error file=${WRONG},line=8,col=7,title=scenarios%3A unexpected-state::`,
@@ -45,6 +48,7 @@ describe('cosi test', () => {
       cases: { name: string; failed: boolean; findings: { code: string; line: number }[] }[];
     };
     expect(json.failed).toBe(1);
+    expect(json).not.toHaveProperty('resources');
     expect(json.cases[0]?.findings.map((f) => [f.code, f.line])).toEqual([
       ['unexpected-state', 8],
       ['step-failed', 6],

@@ -64,6 +64,8 @@ export function renderTest(
       workspace: io.env.GITHUB_WORKSPACE,
       // A finding of no file (no scenario found, a usage error) is about what was given.
       anchor: paths[0] ?? io.cwd,
+      title: 'cosi test',
+      resources: false,
     }),
   );
 }

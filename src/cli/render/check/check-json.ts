@@ -6,15 +6,18 @@ import {
   type CheckResult,
 } from '../../../app/check/check-result.js';
 
-/** JSON: the summary per class, every case with its findings, and the totals. */
-export function renderCheckJson(result: CheckResult): string {
+/**
+ * JSON: the summary per class, every case with its findings, and the totals; with `resources`,
+ * the counts of the manifests read (which a run of scenarios has none of).
+ */
+export function renderCheckJson(result: CheckResult, { resources = true } = {}): string {
   const summary = summarize(result);
   return `${JSON.stringify(
     {
       ...totals(summary),
       strict: result.strict,
       checks: summary,
-      resources: summarizeResources(result),
+      ...(resources ? { resources: summarizeResources(result) } : {}),
       cases: result.cases.map((c) => ({ ...c, failed: caseFailed(c, result.strict) })),
       unrendered: result.unrendered ?? [],
     },

@@ -9,14 +9,14 @@ import {
 import { FINDINGS_NOT_LISTED } from './shown-findings.js';
 
 /** JUnit XML: a test suite per check class, a test case per case, a failure per failing finding. */
-export function renderCheckJunit(result: CheckResult): string {
+export function renderCheckJunit(result: CheckResult, title = 'cosi check'): string {
   const summary = summarize(result);
   const { passed, failed: failures, skipped } = totals(summary);
   const unrendered = result.unrendered ?? [];
   const total = passed + failures + skipped + unrendered.length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="cosi check" tests="${total}" failures="${failures}" skipped="${skipped + unrendered.length}">`,
+    `<testsuites name="${xml(title)}" tests="${total}" failures="${failures}" skipped="${skipped + unrendered.length}">`,
   ];
   for (const s of summary) {
     out.push(

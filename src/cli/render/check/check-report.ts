@@ -16,6 +16,10 @@ export function renderCheckReport(
   options: GithubOptions & {
     /** `-q`: the text report prints its findings alone, no notes and no summary. */
     readonly quiet?: boolean;
+    /** The command the report is of: JUnit's root name (default `cosi check`). */
+    readonly title?: string;
+    /** Whether the JSON report has the `resources` block (default: yes; `cosi test` has none). */
+    readonly resources?: boolean;
   },
 ): string {
   const result = boundCheckResult(unbounded);
@@ -23,9 +27,9 @@ export function renderCheckReport(
     case 'text':
       return renderCheckText(result, colors, { quiet: options.quiet === true });
     case 'json':
-      return renderCheckJson(result);
+      return renderCheckJson(result, { resources: options.resources !== false });
     case 'junit':
-      return renderCheckJunit(result);
+      return renderCheckJunit(result, options.title);
     case 'tap':
       return renderCheckTap(result);
     case 'github':

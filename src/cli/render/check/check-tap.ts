@@ -23,6 +23,8 @@ export function renderCheckTap(result: CheckResult): string {
         out.push(`      message: ${JSON.stringify(f.message)}`);
         if (formatLocation(f)) out.push(`      at: ${JSON.stringify(formatLocation(f))}`);
         if (f.pointer) out.push(`      pointer: ${JSON.stringify(f.pointer)}`);
+        // As JUnit's failure body and the text report have it: a quoted scalar, any line safe.
+        if (f.diff) out.push(`      diff: ${JSON.stringify(f.diff)}`);
       }
       out.push('  ...');
     }
