@@ -22,20 +22,26 @@ describe('cosi test', () => {
     );
     expect(stdout).toContain('    -  bridge: br-alpine\n    +  bridge: br-debian');
     expect(stdout).toContain(`${WRONG}:6:5: error[step-failed]: 1 later step not run`);
-    expect(stdout).toContain('0 passed, 1 failed');
+    expect(stdout).toContain('0 passed, 1 failed, 1 skipped');
   }, 60_000);
 
   it('reports in the formats of cosi check', async () => {
     const junit = await cli(['test', WRONG, '-o', 'junit']);
     expect(junit.stdout).toContain(
-      '<testsuite name="scenarios" tests="1" failures="1" skipped="0">',
+      '<testsuite name="scenarios" tests="2" failures="1" skipped="1">',
     );
-    expect(junit.stdout).toContain('<testsuites name="cosi test" tests="1"');
+    expect(junit.stdout).toContain(
+      '› 2. expect-absent"><skipped message="not run: an earlier step failed"/></testcase>',
+    );
+    expect(junit.stdout).toContain('<testsuites name="cosi test" tests="2"');
     expect(junit.stdout).toContain('<failure type="unexpected-state"');
     expect(junit.stdout).toContain('+  bridge: br-debian');
     const tap = await cli(['test', WRONG, '-o', 'tap']);
     expect(tap.stdout).toContain(
       `not ok 1 - scenarios: ${WRONG} › wrong expectations of vm-network › 1. web-1 is expected on the wrong bridge`,
+    );
+    expect(tap.stdout).toContain(
+      `ok 2 - scenarios: ${WRONG} › wrong expectations of vm-network › 2. expect-absent # SKIP not run: an earlier step failed`,
     );
     expect(tap.stdout).toContain('      diff: "--- ');
     expect(tap.stdout).toContain('\\n-  bridge: br-alpine\\n+  bridge: br-debian"');

@@ -63,7 +63,16 @@ export interface CheckCase {
   /** The manifest document a `manifests` case is about (none: a file's findings outside one). */
   readonly resource?: ResourceDocument;
   readonly findings: readonly Finding<CheckCode>[];
+  /** Why the case was not run (a scenario's step after a failing one); absent: it ran. */
+  readonly skipped?: string;
 }
+
+/**
+ * Whether a case neither passed nor failed for not being checked: a document of a kind skipped,
+ * a step not run.
+ */
+export const isSkippedCase = (c: CheckCase): boolean =>
+  c.resource?.status === 'skipped' || c.skipped !== undefined;
 
 /** Everything `cosi check` found. */
 export interface CheckResult {
@@ -99,7 +108,7 @@ export interface ClassSummary {
   readonly failed: number;
   /**
    * Cases that neither passed nor failed: documents of kinds skipped (`--skip-kinds`,
-   * `--ignore-unknown-kinds`), which were not checked.
+   * `--ignore-unknown-kinds`), which were not checked; a scenario's steps not run.
    */
   readonly skipped: number;
 }
@@ -109,9 +118,7 @@ export function summarize(result: CheckResult): ClassSummary[] {
   return CHECK_CLASSES.map((check) => {
     const cases = result.cases.filter((c) => c.check === check);
     const failed = cases.filter((c) => caseFailed(c, result.strict)).length;
-    const skipped = cases.filter(
-      (c) => c.resource?.status === 'skipped' && !caseFailed(c, result.strict),
-    ).length;
+    const skipped = cases.filter((c) => isSkippedCase(c) && !caseFailed(c, result.strict)).length;
     return { check, passed: cases.length - failed - skipped, failed, skipped };
   }).filter((s) => s.passed + s.failed + s.skipped > 0);
 }

@@ -119,12 +119,13 @@ function inThisThread(cwd: string, timeout: number | undefined): ScenarioRunner 
   };
 }
 
-/** A case per step run: `file › scenario › 2. expect`. */
+/** A case per step, skipped when not run: `file › scenario › 2. expect`. */
 function casesOf(file: string, scenario: Scenario, result: ScenarioResult): CheckCase[] {
   return result.steps.map((step) => ({
     check: 'scenarios',
     name: `${file} › ${scenario.name} › ${step.name}`,
     findings: step.findings,
+    ...(step.skipped ? { skipped: 'not run: an earlier step failed' } : {}),
   }));
 }
 

@@ -33,9 +33,11 @@ export interface StepOutcome {
   readonly name: string;
   readonly at: Place;
   readonly findings: readonly Finding<CheckCode>[];
+  /** Not run: an earlier step failed. */
+  readonly skipped?: true;
 }
 
-/** How a scenario went: its start, then each step run (a failure ends it). */
+/** How a scenario went: its start, then each step (a failure ends it: the rest are `skipped`). */
 export interface ScenarioOutcome {
   readonly scenario: Scenario;
   readonly steps: readonly StepOutcome[];
@@ -129,7 +131,18 @@ export async function runScenario(
               ]
             : findings,
       });
-      if (findings.length > 0) break;
+      if (findings.length > 0) {
+        for (const [j, later] of scenario.steps.entries()) {
+          if (j > i)
+            steps.push({
+              name: `${j + 1}. ${later.name}`,
+              at: later.at,
+              findings: [],
+              skipped: true,
+            });
+        }
+        break;
+      }
     }
   } finally {
     await project.close();

@@ -2,6 +2,7 @@ import { formatLocation } from '../../../loaders/finding.js';
 import {
   caseFailed,
   isFailure,
+  isSkippedCase,
   summarize,
   totals,
   type CheckResult,
@@ -25,9 +26,11 @@ export function renderCheckJunit(result: CheckResult, title = 'cosi check'): str
     for (const c of result.cases.filter((x) => x.check === s.check)) {
       const failing = c.findings.filter((f) => isFailure(f, result.strict));
       if (!caseFailed(c, result.strict)) {
+        const skip =
+          c.skipped === undefined ? '<skipped/>' : `<skipped message="${xml(c.skipped)}"/>`;
         out.push(
-          c.resource?.status === 'skipped'
-            ? `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"><skipped/></testcase>`
+          isSkippedCase(c)
+            ? `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}">${skip}</testcase>`
             : `    <testcase classname="${xml(c.check)}" name="${xml(c.name)}"/>`,
         );
         continue;

@@ -1,5 +1,10 @@
 import { formatLocation } from '../../../loaders/finding.js';
-import { caseFailed, isFailure, type CheckResult } from '../../../app/check/check-result.js';
+import {
+  caseFailed,
+  isFailure,
+  isSkippedCase,
+  type CheckResult,
+} from '../../../app/check/check-result.js';
 import { FINDINGS_NOT_LISTED } from './shown-findings.js';
 import { escapeControl } from '../escape-control.js';
 
@@ -9,7 +14,9 @@ export function renderCheckTap(result: CheckResult): string {
   const out = ['TAP version 13', `1..${result.cases.length + unrendered.length}`];
   result.cases.forEach((c, i) => {
     const failed = caseFailed(c, result.strict);
-    const skip = c.resource?.status === 'skipped' ? ' # SKIP' : '';
+    const skip = isSkippedCase(c)
+      ? ` # SKIP${c.skipped === undefined ? '' : ` ${tapDescription(c.skipped)}`}`
+      : '';
     const description = tapDescription(`${c.check}: ${c.name}`);
     out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${description}${skip}`);
     const shown = c.findings.filter((f) => isFailure(f, result.strict) || failed);
