@@ -199,6 +199,20 @@ describe('cosi check --report', { timeout: 30_000 }, () => {
 });
 
 describe('cosi report', { timeout: 30_000 }, () => {
+  it("marks a golden diff's removed and added lines, as check's text colours them", async () => {
+    const goldens = path.join(dir, 'goldens-diff');
+    await cli(['check', '-f', 'fixtures/minimal', '--expect', goldens, '--update']);
+    const file = path.join(goldens, 'VMs.example.org.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('cpus: 4', 'cpus: 8'));
+    const out = path.join(dir, 'diff.html');
+    const r = await cli(['report', '-f', 'fixtures/minimal', '--expect', goldens, '-o', out]);
+    expect(r.code).toBe(1);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('<del>-  cpus: 8</del>');
+    expect(html).toContain('<ins>+  cpus: 4</ins>');
+    expect(html).not.toMatch(/<(ins|del)>(---|\+\+\+)/);
+  });
+
   it('leaves out the spec of a sensitive type, and keeps markup in manifests as data', async () => {
     const root = await writeProject('secret', SECRET_PROJECT);
     const r = await cli(['report', '-f', root, '-o', '-']);

@@ -101,7 +101,24 @@ function renderFinding(f: ReportFinding): string {
     });
     lines.push(`<pre class="excerpt" aria-label="${escapeHtml(place)}">${rows.join('\n')}</pre>`);
   }
-  if (f.diff !== undefined) lines.push(`<pre class="diff">${escapeHtml(f.diff)}</pre>`);
+  if (f.diff !== undefined) lines.push(`<pre class="diff">${diffHtml(f.diff)}</pre>`);
   lines.push('</li>');
   return lines.join('\n');
+}
+
+/**
+ * A golden file's diff with its removed and added lines marked (`del` / `ins`, coloured by the
+ * stylesheet and read as such by assistive technology), as `check`'s text colours them: the
+ * one changed field stands out. The `---` / `+++` headers stay plain.
+ */
+function diffHtml(diff: string): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      const text = escapeHtml(line);
+      if (line.startsWith('+') && !line.startsWith('+++')) return `<ins>${text}</ins>`;
+      if (line.startsWith('-') && !line.startsWith('---')) return `<del>${text}</del>`;
+      return text;
+    })
+    .join('\n');
 }

@@ -8,6 +8,7 @@ export const REPORT_STYLE = `
   --code-bg: #f6f8fa; --mark: #fff1b3; --link: #0550ae; --row-border: #eaeef2; --lineage: #8c959f;
   --error: #b3171f; --warning: #7d4e00; --failed-bg: #ffebe9; --failed-fg: #82071e; --selected: #0969da;
   --node-bg: #fff; --type-bg: #e0eeee;
+  --added: #116329; --added-bg: #dafbe1; --removed: #82071e; --removed-bg: #ffebe9;
 }
 @media screen and (prefers-color-scheme: dark) {
   :root {
@@ -15,6 +16,7 @@ export const REPORT_STYLE = `
     --code-bg: #161b22; --mark: #332800; --link: #6cb6ff; --row-border: #262c36; --lineage: #656c76;
     --error: #ff7b72; --warning: #e3b341; --failed-bg: #4a1518; --failed-fg: #ffaba8; --selected: #4493f8;
     --node-bg: #161b22; --type-bg: #1c3333;
+    --added: #7ee787; --added-bg: #12261e; --removed: #ffa198; --removed-bg: #3c1618;
   }
 }
 :root { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); }
@@ -41,6 +43,8 @@ tr.failed td { background: var(--failed-bg); }
 .severity.error { color: var(--error); }
 .severity.warning { color: var(--warning); }
 .place, .pointer { color: var(--muted); }
+pre.diff ins { text-decoration: none; color: var(--added); background: var(--added-bg); }
+pre.diff del { text-decoration: none; color: var(--removed); background: var(--removed-bg); }
 pre.excerpt, pre.diff, pre.spec, pre.lineage-tree { background: var(--code-bg); border: 1px solid var(--border); padding: 0.4rem; overflow: auto; max-height: 20rem; }
 pre.excerpt mark { background: var(--mark); color: var(--fg); display: inline-block; width: 100%; }
 .ln { display: inline-block; min-width: 3rem; color: var(--faint); user-select: none; }
