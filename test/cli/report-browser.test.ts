@@ -265,6 +265,37 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('pans and zooms the focused graph from the keyboard, and lets Tab skip its nodes', async () => {
+    const { page, errors } = await openReport(passing);
+    const svg = page.locator('#graph-view svg');
+    const viewBox = async () => (await svg.getAttribute('viewBox'))?.split(' ').map(Number) ?? [];
+    await page.locator('#graph-view').focus();
+    const start = await viewBox();
+    await page.keyboard.press('ArrowRight');
+    const panned = await viewBox();
+    expect(panned[0]).toBeCloseTo((start[0] ?? 0) + 0.1 * (start[2] ?? 0), 3);
+    expect(panned.slice(1)).toEqual(start.slice(1));
+    await page.keyboard.press('+');
+    expect((await viewBox())[2]).toBeCloseTo((start[2] ?? 0) * 0.8, 3);
+    await page.keyboard.press('-');
+    await page.keyboard.press('0');
+    const whole = /<svg [^>]*viewBox="([^"]+)"/.exec(await readFile(passing, 'utf8'))?.[1];
+    expect(await viewBox()).toEqual(whole?.split(' ').map(Number));
+    // The skip link, first after the graph's heading, leads past every node to the resources.
+    await page.locator('#graph-title').evaluate((h) => {
+      (h as unknown as { tabIndex: number; focus(): void }).tabIndex = -1;
+      (h as unknown as { focus(): void }).focus();
+    });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.className')).toBe('skip');
+    expect(await page.locator('a.skip').isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('search');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('lets Tab walk the resource table past the rows first drawn, and out of it, never losing focus', async () => {
     // What has the focus: the page itself (`BODY`), or an element's text.
     const focused = (page: Page) =>

@@ -47,6 +47,7 @@ ${renderFindings(data)}
 </section>
 <section aria-labelledby="graph-title">
 <h2 id="graph-title">Dependency graph</h2>
+<a class="skip" href="#resources-title">Skip the graph's nodes, to the resources</a>
 ${data.notRun === undefined ? '' : `<p id="not-run" class="note">${escapeHtml(data.notRun)}</p>`}
 ${graphNote === undefined ? '' : `<p id="graph-note" class="note">${escapeHtml(graphNote)}</p>`}
 ${graph === '' ? noGraph : graphFrame(graph)}
@@ -116,7 +117,7 @@ function graphFrame(svg: string): string {
 <button type="button" id="zoom-in">Zoom in</button>
 <button type="button" id="zoom-out">Zoom out</button>
 <button type="button" id="zoom-reset">Reset</button>
-<span>Drag to pan, wheel to zoom, click a node to see it.</span>
+<span>Drag to pan, wheel to zoom, click a node to see it (on the focused graph: arrows pan, + and - zoom, 0 resets).</span>
 <span id="graph-part" class="note" hidden>Showing the top of the graph at a size that reads; Reset shows all of it.</span>
 </div>
 <div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">

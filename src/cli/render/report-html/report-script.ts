@@ -251,6 +251,20 @@ export const REPORT_SCRIPT = String.raw`
       var key = g && keyOf(g);
       if (key) open(key);
     });
+    // The keyboard's pan and zoom, on the graph itself (focused, not on one of its nodes):
+    // arrows move a tenth of the view, + and - zoom on its centre, 0 resets.
+    view.addEventListener('keydown', function (e) {
+      if (e.target !== view) return;
+      var b = svg.getAttribute('viewBox').split(' ').map(Number);
+      var step = { ArrowLeft: [-0.1, 0], ArrowRight: [0.1, 0], ArrowUp: [0, -0.1], ArrowDown: [0, 0.1] }[e.key];
+      var c = center();
+      if (step) setBox([b[0] + step[0] * b[2], b[1] + step[1] * b[3], b[2], b[3]]);
+      else if (e.key === '+' || e.key === '=') zoom(0.8, c[0], c[1]);
+      else if (e.key === '-') zoom(1.25, c[0], c[1]);
+      else if (e.key === '0') setBox(home);
+      else return;
+      e.preventDefault();
+    });
     view.addEventListener('wheel', function (e) {
       e.preventDefault();
       var pt = svg.createSVGPoint(); pt.x = e.clientX; pt.y = e.clientY;

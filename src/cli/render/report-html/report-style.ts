@@ -43,6 +43,8 @@ tr.failed td { background: var(--failed-bg); }
 .severity.error { color: var(--error); }
 .severity.warning { color: var(--warning); }
 .place, .pointer { color: var(--muted); }
+a.skip { position: absolute; left: -10000px; }
+a.skip:focus { position: static; display: inline-block; margin: 0.2rem 0; }
 pre.diff ins { text-decoration: none; color: var(--added); background: var(--added-bg); }
 pre.diff del { text-decoration: none; color: var(--removed); background: var(--removed-bg); }
 pre.excerpt, pre.diff, pre.spec, pre.lineage-tree { background: var(--code-bg); border: 1px solid var(--border); padding: 0.4rem; overflow: auto; max-height: 20rem; }
