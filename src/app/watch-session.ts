@@ -9,7 +9,13 @@ import type { ReadResult } from '../loaders/manifest-reader.js';
 import { RecordedPriorState } from '../loaders/cel/prior-state.js';
 import { declaredControllersKey } from './declared-controllers.js';
 import { displayPath } from './display-path.js';
-import { SCRIPT_FILE, type FileEvent, type FileWatcher, type WatchFiles } from './file-events.js';
+import {
+  MANIFEST_FILE,
+  SCRIPT_FILE,
+  type FileEvent,
+  type FileWatcher,
+  type WatchFiles,
+} from './file-events.js';
 import { lastChangedFields } from './last-change.js';
 import type { Project } from './project.js';
 import { allRunFindings, runFindings, type RunFindingCode } from './run-findings.js';
@@ -115,8 +121,6 @@ export interface WatchSession {
 }
 
 const DEFAULT_DEBOUNCE_MS = 100;
-/** A manifest's file name, as the directory walk reads them. */
-const MANIFEST_FILE = /\.(?:ya?ml|json)$/i;
 
 interface Pending {
   readonly paths: Set<string>;

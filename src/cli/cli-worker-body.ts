@@ -149,6 +149,10 @@ export async function runCliWorker(hooks: CliWorkerHooks = {}): Promise<void> {
       },
     },
     ...(data.knownFaults === undefined ? {} : { knownFaults: data.knownFaults }),
+    ...(data.continues === undefined ? {} : { watchContinues: data.continues }),
+    watchRoundStarted: (start) => {
+      post({ kind: 'round-start', start });
+    },
     onInterrupt,
     watchFiles,
     ...(data.hasStdin ? { readStdin } : {}),

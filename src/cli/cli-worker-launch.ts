@@ -4,7 +4,10 @@ import type { CliWorkerData } from './worker-messages.js';
 import { runsOnceInWorker } from './worker-command-names.js';
 
 /** What the worker is told of the process it runs a command for. */
-export type CliWorkerProcess = Pick<CliWorkerData, 'isTTY' | 'hasStdin' | 'screen' | 'knownFaults'>;
+export type CliWorkerProcess = Pick<
+  CliWorkerData,
+  'isTTY' | 'hasStdin' | 'screen' | 'knownFaults' | 'continues'
+>;
 
 /**
  * Starts the worker a project command runs in (see `cli-worker-body.ts`): its entry and its

@@ -1,7 +1,9 @@
 import type { KnownFault } from '../app/check/fault-cases.js';
 import type { WatchFiles } from '../app/file-events.js';
 import type { UserCodeMonitor } from '../app/user-code-site.js';
+import type { RoundStart } from '../app/watch-session.js';
 import type { WatchControls, WatchScreen } from './ui/watch-controls.js';
+import type { WatchContinuation } from './watch/continued-round.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
@@ -63,6 +65,13 @@ export interface CliIo {
    * which this side sends each round to (see `remote-watch-screen.ts`).
    */
   readonly watchScreen?: RemoteScreen;
+  /**
+   * `watch` in a worker started again after a fault stopped the one before: its rounds follow
+   * those shown before.
+   */
+  readonly watchContinues?: WatchContinuation;
+  /** Told as `watch`'s line stream or NDJSON starts a round (the supervisor shows a fault as it). */
+  readonly watchRoundStarted?: (start: RoundStart) => void;
   /** How `watch` watches files: chokidar when absent. */
   readonly watchFiles?: WatchFiles;
 }

@@ -9,6 +9,7 @@ import { rowKey, type ControllerRow, type RoundView, type TypeGroup } from './ui
 import type { RoundStart } from '../app/watch-session.js';
 import { installUncaughtErrorTestHook } from './ui/uncaught-error-test-hook.js';
 import { createRoundViewDecoder } from './ui/round-view-transfer.js';
+import { continuedRound, type WatchContinuation } from './watch/continued-round.js';
 import { nextChangeIn, startingRoots } from './watch/next-change.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 
@@ -47,10 +48,10 @@ export async function superviseWatchScreen(
   /** The round under way in the current worker, as it started. */
   let started: RoundStart | undefined;
   /**
-   * The rounds shown before the current worker started: a new worker counts from 1 again, the
-   * screen goes on from the round a fault stopped.
+   * After a fault: the rounds shown before the current worker started (a new worker counts from 1
+   * again, the screen goes on from the round the fault stopped), and the files that restarted it.
    */
-  let before = 0;
+  let continues: WatchContinuation | undefined;
   let paused = false;
   let nextQuestion = 0;
   const questions = new Map<number, (lines: DetailLine[]) => void>();
@@ -109,7 +110,7 @@ export async function superviseWatchScreen(
         () => parsed.timeout,
         (message) => {
           switch (message.kind) {
-            case 'screen-round-start':
+            case 'round-start':
               started = message.start;
               return;
             case 'screen-pending':
@@ -117,7 +118,7 @@ export async function superviseWatchScreen(
               return;
             case 'screen-round':
               started = undefined;
-              last = continued(decode(message.round), before);
+              last = continuedRound(decode(message.round), continues);
               screen.show(last);
               return;
             case 'detail-lines':
@@ -145,15 +146,15 @@ export async function superviseWatchScreen(
         io.stderr.write(`cosi: ${fault.message}\n`);
         return EXIT.usage;
       }
-      const stopped = faultView(last, fault, places, started && continued(started, before));
+      const stopped = faultView(last, fault, places, started && continuedRound(started, continues));
       screen.show(stopped);
       last = stopped;
-      before = stopped.number;
       started = undefined;
-      const waiting = nextChangeIn(roots);
+      const waiting = nextChangeIn(roots, io.cwd);
       wake = waiting.close;
-      await waiting.changed;
+      const changed = await waiting.changed;
       if (quitting()) return EXIT.ok;
+      continues = { roundsBefore: stopped.number, changed };
     }
   } finally {
     unsubscribe?.();
@@ -161,19 +162,6 @@ export async function superviseWatchScreen(
     screen.close();
     held.release();
   }
-}
-
-/**
- * A worker's round as the screen numbers it: after `before` rounds of earlier workers. A new
- * worker's first round ran on a fresh state, after a change of the files.
- */
-function continued<R extends RoundStart>(round: R, before: number): R {
-  if (before === 0) return round;
-  return {
-    ...round,
-    number: round.number + before,
-    ...(round.trigger === 'start' ? { trigger: 'restart' } : {}),
-  };
 }
 
 /**

@@ -1,5 +1,9 @@
 import { describeWorkerFault, type WorkerFault } from '../app/worker-fault.js';
+import type { RoundStart } from '../app/watch-session.js';
 import { EXIT } from './exit-codes.js';
+import { escapeControlLines } from './render/escape-control.js';
+import { describeTrigger } from './ui/round-text.js';
+import { continuedRound, type WatchContinuation } from './watch/continued-round.js';
 import type { CliIo } from './io.js';
 import { runWorkerOnce, type ParsedCommand, type WorkerRun } from './worker-run.js';
 import { nextChangeIn, startingRoots } from './watch/next-change.js';
@@ -13,7 +17,7 @@ const CLOSE_GRACE_MS = 2000;
  * When the project's code stops it (a loop that never yields past `--timeout`, the heap run out,
  * an exit), the fault is shown as the round's outcome and the watch goes on: the files the
  * session watched are watched from here, and the first change starts a new session in a new
- * worker (its rounds count from 1 again), so fixing the controller's loop in an editor is
+ * worker, whose rounds are numbered on from the one the fault stopped, so fixing the controller's loop in an editor is
  * picked up as any other edit. Ctrl-C, `q`, SIGINT or SIGTERM ends the session, stuck or not.
  * `get -w` runs here too, with its own {@link WatchSupervision}.
  */
@@ -29,6 +33,10 @@ export async function superviseWatch(
   const asked = { interrupted: false };
   const isInterrupted = (): boolean => asked.interrupted;
   let current: WorkerRun | undefined;
+  /** The round under way in the current worker, numbered as shown. */
+  let started: RoundStart | undefined;
+  /** After a fault: the rounds shown before the current worker started, and what restarted it. */
+  let continues: WatchContinuation | undefined;
   let wake = (): void => undefined;
   const interrupt = (): void => {
     asked.interrupted = true;
@@ -50,7 +58,9 @@ export async function superviseWatch(
         () => parsed.timeout,
         (message) => {
           if (message.kind === 'watching') roots = message.roots;
+          if (message.kind === 'round-start') started = continuedRound(message.start, continues);
         },
+        continues === undefined ? {} : { continues },
       );
       current = run;
       const { exitCode, end } = await run.ended;
@@ -59,17 +69,20 @@ export async function superviseWatch(
       if (isInterrupted()) return EXIT.ok;
       const fault = describeWorkerFault(end);
       if (supervision.sayFault) supervision.sayFault(fault);
-      else io.stdout.write(faultLine(fault, json));
+      else io.stdout.write(faultLine(fault, json, started));
+      const roundsBefore = started?.number ?? continues?.roundsBefore ?? 0;
+      started = undefined;
       if (fault.kind === 'internal') return EXIT.usage;
       if (!supervision.restart) return EXIT_OF_FAULT[fault.kind];
-      const waiting = nextChangeIn(roots);
+      const waiting = nextChangeIn(roots, io.cwd);
       wake = waiting.close;
       // Said once the watcher sees changes: an edit saved before would be missed.
       await Promise.race([waiting.ready, waiting.changed]);
       if (supervision.sayFault) supervision.sayFault(undefined);
       else if (!json) io.stdout.write('  waiting for a file to change to start again\n');
-      await waiting.changed;
+      const changed = await waiting.changed;
       if (isInterrupted()) return EXIT.ok;
+      continues = { roundsBefore, changed };
     }
   } finally {
     unsubscribe?.();
@@ -106,11 +119,19 @@ const EXIT_OF_FAULT: Record<WorkerFault['kind'], number> = {
   internal: EXIT.usage,
 };
 
-/** The fault as the line stream or NDJSON shows a round that could not finish. */
-function faultLine(fault: WorkerFault, json: boolean): string {
+/**
+ * The fault as the line stream or NDJSON shows a round that could not finish: with its number and
+ * trigger when it had started (`round 2: orders.yaml changed | stopped: ...`).
+ */
+function faultLine(fault: WorkerFault, json: boolean, round: RoundStart | undefined): string {
   const reason = `${fault.kind === 'stuck' ? 'did not converge (max-time): ' : ''}${fault.message}`;
   if (json) {
-    return `${JSON.stringify({ status: 'error', reason, restart: 'on the next change' })}\n`;
+    const started =
+      round === undefined
+        ? {}
+        : { round: round.number, trigger: round.trigger, changed: round.changed };
+    return `${JSON.stringify({ ...started, status: 'error', reason, restart: 'on the next change' })}\n`;
   }
-  return `round stopped: ${reason}\n`;
+  if (round === undefined) return `round stopped: ${escapeControlLines(reason)}\n`;
+  return `round ${round.number}: ${describeTrigger(round)} | stopped: ${escapeControlLines(reason)}\n`;
 }

@@ -3,6 +3,7 @@ import type { ManifestPlaces } from '../app/manifest-places.js';
 import type { DetailLine } from './ui/resource-detail.js';
 import type { RoundViewTransfer } from './ui/round-view-transfer.js';
 import type { RoundStart } from '../app/watch-session.js';
+import type { WatchContinuation } from './watch/continued-round.js';
 import type { MessagePort } from 'node:worker_threads';
 
 /**
@@ -26,8 +27,8 @@ export type FromWorker =
       readonly places: ManifestPlaces;
       readonly changed?: boolean;
     }
-  /** `watch` starts a round (the full screen's: a fault that stops it is shown as this round). */
-  | { readonly kind: 'screen-round-start'; readonly start: RoundStart }
+  /** `watch` starts a round: a fault that stops it is shown as this round. */
+  | { readonly kind: 'round-start'; readonly start: RoundStart }
   /** `check --each` starts checking the world of this path (a fault is then in it). */
   | { readonly kind: 'check-world'; readonly path: string }
   /** The full-screen `watch` is paused, and these files changed since (display paths). */
@@ -70,4 +71,6 @@ export interface CliWorkerData {
   readonly parsesAhead?: boolean;
   /** `check` run again after its project's code stopped a worker (see `KnownFault`). */
   readonly knownFaults?: readonly KnownFault[];
+  /** `watch` started again after a fault: its rounds follow those shown before. */
+  readonly continues?: WatchContinuation;
 }

@@ -8,6 +8,7 @@ import { userCodeWait } from '../app/user-code-deadline.js';
 import { parseDuration } from './duration.js';
 import { acceptShortOptionEquals } from './short-option-equals.js';
 import type { CliIo } from './io.js';
+import type { WatchContinuation } from './watch/continued-round.js';
 import { WORKER_COMMANDS } from './worker-commands.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 import { launchCliWorker } from './cli-worker-launch.js';
@@ -44,12 +45,15 @@ export function runWorkerOnce(
     screen = false,
     launched,
     knownFaults,
+    continues,
   }: {
     readonly screen?: boolean;
     /** The worker, when `bin/cosi.js` started it already (see `early-worker.ts`). */
     readonly launched?: LaunchedWorker;
     /** `check` run again after a fault: see `KnownFault`. */
     readonly knownFaults?: readonly KnownFault[];
+    /** `watch` started again after a fault: see `CliWorkerData.continues`. */
+    readonly continues?: WatchContinuation;
   } = {},
 ): WorkerRun {
   let exitCode: number | undefined;
@@ -65,6 +69,7 @@ export function runWorkerOnce(
           hasStdin: io.readStdin !== undefined,
           ...(screen ? { screen } : {}),
           ...(knownFaults === undefined ? {} : { knownFaults }),
+          ...(continues === undefined ? {} : { continues }),
         },
         packageFile,
       ),

@@ -79,11 +79,11 @@ describe('the watch screen with a controller stuck in a loop', () => {
       /^Spinner +running +0 reconciles, 0 writes {2}Controller "Spinner" \(on /m,
     );
 
-    // The fix, saved in the editor: a new session, in a new worker, on a fresh state; the
-    // rounds go on from the one that was stopped.
+    // The fix, saved in the editor: a new session, in a new worker, on a fresh state, named by the
+    // file that started it; the rounds go on from the one that was stopped.
     const again = await waitForScreen(
       (s) =>
-        /^cosi watch {2}round 3 {2}files changed: restarted on a fresh state {2}converged$/m.test(
+        /^cosi watch {2}round 3 {2}cosi\.config\.ts changed: restarted on a fresh state {2}converged$/m.test(
           s,
         ),
       'a new session after the edit',

@@ -390,7 +390,7 @@ describe("a message the project's code posts on the worker's port (parentPort)",
 });
 
 describe('a watch session whose round gets stuck', () => {
-  it('shows the stuck controller, starts again on the next edit, and ends on SIGINT', async () => {
+  it('shows the stuck controller as its round, starts again on the next edit of the project (not of a log beside it) numbering on, and ends on SIGINT', async () => {
     await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'for (;;);'));
     const child = spawn(
       process.execPath,
@@ -410,7 +410,7 @@ describe('a watch session whose round gets stuck', () => {
     try {
       await waitFor(
         () =>
-          /round stopped: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\)/.test(
+          /^round 1: started \| stopped: did not converge \(max-time\): Controller "Spinner" \(on VMs\.example\.org\(default\/web-1\)\)/m.test(
             stdout,
           ),
         30_000,
@@ -421,12 +421,27 @@ describe('a watch session whose round gets stuck', () => {
         30_000,
         () => `the watch of the files (stdout so far: ${stdout})`,
       );
+      // A log written beside the project is no change of it: it neither restarts nor is named.
+      await writeFile(path.join(dir, 'watch.log'), 'round 1: stopped\n');
       await writeFile(path.join(dir, 'cosi.config.ts'), HEADER + reconciling('Spinner', 'return;'));
       await waitFor(
-        () => /round 1: started \| converged/.test(stdout),
+        () =>
+          /^round 2: cosi\.config\.ts changed: restarted on a fresh state \| converged/m.test(
+            stdout,
+          ),
         30_000,
         () => `a converged round after the edit (stdout so far: ${stdout})`,
       );
+      await writeFile(
+        path.join(dir, 'vms.yaml'),
+        'metadata: { type: VMs.example.org, id: web-1 }\nspec: { cpus: 4 }\n',
+      );
+      await waitFor(
+        () => /^round 3: vms\.yaml changed \|/m.test(stdout),
+        30_000,
+        () => `the next round numbered on (stdout so far: ${stdout})`,
+      );
+      expect(stdout).not.toMatch(/^round 1: started \| (?!stopped)/m);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {

@@ -7,6 +7,7 @@ import { createColors } from '../render/report.js';
 import { writeTraceFile, type TraceFlags } from '../trace-file.js';
 import { renderRoundLines, roundJson } from '../ui/line-stream.js';
 import { createRoundViews } from '../ui/round-view.js';
+import { continuedRound } from '../watch/continued-round.js';
 import { holdUntilWatching } from '../watch/hold-until-watching.js';
 import { watchWithChokidar, type WatchFiles } from '../watch/file-watcher.js';
 import { startWatchSession, type WatchRound, type WatchSession } from '../../app/watch-session.js';
@@ -133,9 +134,14 @@ export async function watch(
       asked.quit = true;
       return;
     }
-    if (screen) screen.show(view);
-    else if (output === 'json') io.stdout.write(`${JSON.stringify(roundJson(view))}\n`);
-    else io.stdout.write(renderRoundLines(view, colors));
+    if (screen) {
+      screen.show(view);
+      return;
+    }
+    // After a fault stopped the worker before this one, its rounds' numbers go on.
+    const shown = continuedRound(view, io.watchContinues);
+    if (output === 'json') io.stdout.write(`${JSON.stringify(roundJson(shown))}\n`);
+    else io.stdout.write(renderRoundLines(shown, colors));
   };
   // Round 1 is shown once the files are watched: an edit saved as soon as it shows is seen.
   const rounds = holdUntilWatching(watchFiles, show);
@@ -145,7 +151,11 @@ export async function watch(
       ...options,
       watch: rounds.watchFiles,
       onRound: rounds.onRound,
-      ...(screen?.roundStarted ? { onRoundStart: screen.roundStarted.bind(screen) } : {}),
+      ...(screen?.roundStarted
+        ? { onRoundStart: screen.roundStarted.bind(screen) }
+        : io.watchRoundStarted
+          ? { onRoundStart: io.watchRoundStarted }
+          : {}),
       ...(screen?.pending ? { onPending: screen.pending.bind(screen) } : {}),
     });
     const running = session;

@@ -38,7 +38,7 @@ export function remoteWatchScreen(
         post({ kind: 'screen-round', round: encode(view) });
       },
       roundStarted: (start) => {
-        post({ kind: 'screen-round-start', start });
+        post({ kind: 'round-start', start });
       },
       pending: (changed) => {
         post({ kind: 'screen-pending', changed });

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { concernsProject } from '../../app/file-events.js';
+import { displayPath } from '../../app/display-path.js';
 import { watchWithChokidar } from './file-watcher.js';
 
 /** Changes this close together start one new session, as the session's own debounce does. */
@@ -10,19 +12,26 @@ export function startingRoots(files: readonly string[], cwd: string): string[] {
 }
 
 /**
- * `changed` resolves at the first change below `roots` (after a short debounce), or at `close`;
- * either stops the watching.
+ * `changed` resolves at the first change below `roots` that can matter to the project (a
+ * manifest, a script, a directory: not a log written beside it), after a short debounce, with the
+ * display paths (from `cwd`) of what changed; or at `close`, with none. Either stops the watching.
  */
-export function nextChangeIn(roots: readonly string[]): {
-  changed: Promise<void>;
+export function nextChangeIn(
+  roots: readonly string[],
+  cwd: string,
+): {
+  changed: Promise<readonly string[]>;
   ready: Promise<void>;
   close: () => void;
 } {
   let close = (): void => undefined;
   let ready = Promise.resolve();
-  const changed = new Promise<void>((resolve) => {
+  const changed = new Promise<readonly string[]>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
-    const watcher = watchWithChokidar(roots, () => {
+    const files = new Set<string>();
+    const watcher = watchWithChokidar(roots, (event) => {
+      if (!concernsProject(event)) return;
+      files.add(displayPath(cwd, event.path));
       clearTimeout(timer);
       timer = setTimeout(close, DEBOUNCE_MS);
     });
@@ -30,7 +39,7 @@ export function nextChangeIn(roots: readonly string[]): {
     close = () => {
       clearTimeout(timer);
       void watcher.close();
-      resolve();
+      resolve([...files].sort());
     };
   });
   return { changed, ready, close };
