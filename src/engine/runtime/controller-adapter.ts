@@ -28,9 +28,7 @@ import { OutputTracker } from './output-tracker.js';
 import { RestartPolicy } from './restart-policy.js';
 import type { ReconcileOutcome } from '../record/run-record.js';
 import type { RuntimeHost } from './runtime-host.js';
-
-/** Wall ms `stop` waits for a run that does not end when its signal aborts. */
-const STOP_GRACE_MS = 1000;
+import { settledWithin } from './stopping.js';
 
 /**
  * Runs one whole-world controller: the coalescing wakeup, the `run` loop and its restarts with
@@ -55,6 +53,7 @@ export class ControllerAdapter implements Adapter {
   #waiter: (() => void) | undefined;
   #wakeScheduled = false;
   #running: Promise<void> | undefined;
+  #stopping: Promise<void> | undefined;
   #started = false;
   /** With a recorder: the changes that woke the pending pass, and the pass being recorded. */
   #triggers: Resource[] = [];
@@ -155,19 +154,25 @@ export class ControllerAdapter implements Adapter {
     };
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Aborts the run's signal and waits for the run to end. A run that ignores its signal and
+   * never returns (it awaits a promise that never settles) must not hold the stop forever: it is
+   * left behind after a grace period (`STOP_GRACE_MS`), and its facade is closed, so nothing it
+   * writes later lands in the state (the writes it had already handed to the state are waited
+   * for, as long again).
+   */
+  stop(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
     this.#abort.abort();
     this.#restarts.cancel();
     this.#waiter?.();
-    // A run that ignores its signal and never returns (it awaits a promise that never settles)
-    // must not hold the stop forever: it is left behind after a grace period.
     const running = this.#running;
-    if (running !== undefined) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)));
-      await Promise.race([running, grace]);
-      clearTimeout(timer);
-    }
+    if (running !== undefined) await settledWithin(running);
+    await settledWithin(this.#facade.close());
     this.#condition = 'stopped';
   }
 

@@ -17,6 +17,7 @@ import { emptyIdDenied, finalizerDenied, readDenied, writeDenied } from '../erro
 import type { ControllerMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limiter.js';
 import { WriteBoundError } from './write-bound.js';
+import { ControllerStoppedError } from './stopping.js';
 import type { RuntimeHost } from './runtime-host.js';
 import type { WriteOp } from '../record/run-record.js';
 import { isThenable } from '../is-thenable.js';
@@ -86,6 +87,12 @@ export class ControllerFacade implements ControllerContext {
   readonly #ownOptions: UpdateOptions;
   /** The state's synchronous fast path, when it has one (the in-memory state does). */
   readonly #sync: SyncCore | undefined;
+  /** Closed ({@link close}): the controller stopped, and every write is refused. */
+  #closed = false;
+  /** Writes handed to the state and not settled yet. */
+  #writing = 0;
+  /** Resolves {@link close}'s promise once the last write in hand has settled. */
+  #drained: (() => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -192,7 +199,13 @@ export class ControllerFacade implements ControllerContext {
       if (this.#limiter) await this.#limiter.wait(this.lifetime);
       this.#checkWrite(resource.metadata, 'create');
       this.metrics.writes++;
-      const stored = await this.host.state.create(resource, { owner: this.#owner(options) });
+      this.#writing++;
+      let stored: Resource<S>;
+      try {
+        stored = await this.host.state.create(resource, { owner: this.#owner(options) });
+      } finally {
+        this.#wrote();
+      }
       this.#changed(seq, stored.metadata, 'create', stored);
       return stored;
     } finally {
@@ -209,7 +222,13 @@ export class ControllerFacade implements ControllerContext {
       if (this.#limiter) await this.#limiter.wait(this.lifetime);
       this.#checkWrite(resource.metadata, 'update');
       this.metrics.writes++;
-      const stored = await this.host.state.update(resource, { ...options, owner: this.name });
+      this.#writing++;
+      let stored: Resource<S>;
+      try {
+        stored = await this.host.state.update(resource, { ...options, owner: this.name });
+      } finally {
+        this.#wrote();
+      }
       this.#changed(seq, stored.metadata, 'update', stored);
       return stored;
     } finally {
@@ -275,6 +294,8 @@ export class ControllerFacade implements ControllerContext {
     const state = this.host.state;
     const stateOptions = this.#updateOptions(options);
     let result: Resource<S> | Promise<Resource<S>>;
+    // Settled in `#modified` or `#modifyFailed`, whichever answers.
+    this.#writing++;
     try {
       // A state that can write synchronously (the in-memory one) answers a synchronous `fn` with
       // the stored resource itself: the bookkeeping below then runs at once, and the caller's
@@ -315,6 +336,7 @@ export class ControllerFacade implements ControllerContext {
     progress: ModifyProgress,
     withResult: boolean,
   ): Resource<S> | undefined {
+    this.#wrote();
     const before = this.#readBefore(peeked, progress.handed);
     const existed = before !== undefined && before > 0;
     const changed = before === undefined || stored.metadata.version !== before;
@@ -334,6 +356,7 @@ export class ControllerFacade implements ControllerContext {
     peeked: number | undefined,
     progress: ModifyProgress,
   ): Promise<never> {
+    this.#wrote();
     this.#readBefore(peeked, progress.handed);
     if (progress.applied) this.metrics.writes++;
     return this.#failed(empty.metadata, error);
@@ -363,12 +386,15 @@ export class ControllerFacade implements ControllerContext {
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
     let ready: boolean;
+    this.#writing++;
     try {
       ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
     } catch (error) {
       // Found, but the update was refused (another owner): a read and a write were made.
       if (!isNotFound(error)) this.#countUpdate();
       throw error;
+    } finally {
+      this.#wrote();
     }
     if (before === undefined || this.#peekVersion(pointer) !== before) {
       this.#countUpdate();
@@ -382,7 +408,12 @@ export class ControllerFacade implements ControllerContext {
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'destroy');
     this.metrics.writes++;
-    await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
+    this.#writing++;
+    try {
+      await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
+    } finally {
+      this.#wrote();
+    }
     this.#changed(seq, pointer, 'destroy');
   }
 
@@ -401,10 +432,12 @@ export class ControllerFacade implements ControllerContext {
     announce?.(pointer, { version: announced, finalizers });
     let after: number | undefined;
     let failed = true;
+    this.#writing++;
     try {
       await this.host.state.addFinalizer(pointer, ...finalizers);
       failed = false;
     } finally {
+      this.#wrote();
       after = this.#peekVersion(pointer);
       // Not the announced version (it failed, changed nothing, or raced another write): the
       // announcement goes. Unpeekable, only a failure is known: see the adapter's `#isEcho`.
@@ -426,11 +459,14 @@ export class ControllerFacade implements ControllerContext {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
+    this.#writing++;
     try {
       await this.host.state.removeFinalizer(pointer, ...finalizers);
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
+    } finally {
+      this.#wrote();
     }
     this.#finalizersChanged(seq, pointer, before);
   }
@@ -491,7 +527,27 @@ export class ControllerFacade implements ControllerContext {
     return this.canRead(pointer, false) ? undefined : readDenied(this.name, pointer, false);
   }
 
+  /**
+   * Refuses every write from now on: the controller has stopped. Resolves once the writes it had
+   * already handed to the state have settled (a modify whose updater still runs, a request to
+   * etcd), so none of them lands after its caller's stop.
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    if (this.#writing === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.#drained = resolve));
+  }
+
+  /** A write handed to the state has settled. */
+  #wrote(): void {
+    if (--this.#writing === 0 && this.#drained !== undefined) {
+      this.#drained();
+      this.#drained = undefined;
+    }
+  }
+
   #checkWrite(pointer: Pointer, op: string): void {
+    if (this.#closed) throw new ControllerStoppedError(this.name, pointer);
     if (!this.#outputs.has(pointer.type)) throw writeDenied(this.name, pointer, op);
     if (pointer.id === '') throw emptyIdDenied(this.name, pointer, op);
     this.#checkWriteBound(pointer);
@@ -504,6 +560,7 @@ export class ControllerFacade implements ControllerContext {
   }
 
   #checkFinalizer(pointer: Pointer): void {
+    if (this.#closed) throw new ControllerStoppedError(this.name, pointer);
     this.#checkWriteBound(pointer);
     for (const input of this.inputs()) {
       if (

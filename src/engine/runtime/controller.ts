@@ -227,7 +227,10 @@ export interface QSettings {
   readonly concurrency?: number | 'writesInFlight';
   /** Runs beside the workers; restarted with backoff if it throws. */
   readonly runHook?: (rt: QRuntime, signal: AbortSignal, log: Logger) => Promise<void>;
-  /** Called once the workers have stopped. */
+  /**
+   * Called once the workers have stopped (the reconciles in flight and the run hook ended, or
+   * the stop's grace period passed and the controller's writes are refused).
+   */
   readonly shutdownHook?: () => void;
   /** This controller's per-item backoff, over the runtime's (`RuntimeOptions.backoff`). */
   readonly backoff?: BackoffOptions;

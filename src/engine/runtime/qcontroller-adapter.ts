@@ -31,6 +31,7 @@ import type { RuntimeHost } from './runtime-host.js';
 import { WorkQueue } from './work-queue.js';
 import { isFinalizerOnlyChange } from './finalizer-only-change.js';
 import { runSoon } from '../run-soon.js';
+import { settledWithin } from './stopping.js';
 
 /** A mapping of a changed secondary input to the primary items it affects. */
 class MapJob {
@@ -113,6 +114,9 @@ export class QControllerAdapter implements Adapter {
    */
   #stopped = false;
   #hook: Promise<void> | undefined;
+  /** Set by {@link stop} while workers run: told when the last one ends. */
+  #workersEnded: (() => void) | undefined;
+  #stopping: Promise<void> | undefined;
   #started = false;
   #pumpScheduled = false;
   /** With a recorder: per queue key, the changes that queued it since it last ran. */
@@ -328,12 +332,30 @@ export class QControllerAdapter implements Adapter {
     this.#schedulePump();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Aborts the controller's signal and takes no more jobs, waits for the reconciles in flight and
+   * the run hook to end, then runs the shutdown hook (COSI: the workers' errgroup is waited for,
+   * then `ShutdownHook`). Code that ignores its signal is waited for a grace period at most
+   * (`STOP_GRACE_MS`): the facade is closed after it, so nothing it writes later lands in the
+   * state, and the writes it had already handed to the state are waited for (as long again).
+   */
+  stop(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
     this.#stopped = true;
     this.#abort.abort();
     this.#queue.clear();
     this.#hookRestarts.cancel();
-    await this.#hook;
+    const workers =
+      this.#inFlight === 0
+        ? undefined
+        : new Promise<void>((resolve) => (this.#workersEnded = resolve));
+    const running = [workers, this.#hook].filter((p) => p !== undefined);
+    if (running.length > 0) await settledWithin(Promise.all(running));
+    await settledWithin(this.#facade.close());
     this.controller.settings.shutdownHook?.();
     this.#condition = 'stopped';
   }
@@ -598,7 +620,10 @@ export class QControllerAdapter implements Adapter {
         }
       }
     } finally {
-      if (--this.#inFlight === 0) this.host.workEnded();
+      if (--this.#inFlight === 0) {
+        this.host.workEnded();
+        this.#workersEnded?.();
+      }
     }
   }
 

@@ -212,7 +212,13 @@ export class Runtime {
     return this.#starting;
   }
 
-  /** Stops every controller, cancels every timer and ends the watches. */
+  /**
+   * Stops every controller, cancels every timer and ends the watches. Each controller's signal
+   * aborts and its work under way (a pass, the reconciles in flight, a run hook) is waited for,
+   * then a queue controller's `shutdownHook` runs. Work that ignores its signal is waited for
+   * `STOP_GRACE_MS` (1 s) at most: the controller's writes are refused after it, so none lands
+   * once this has resolved.
+   */
   async stop(): Promise<void> {
     this.#abort.abort();
     this.#scheduler.clear();

@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Controller, QController } from '../../../src/index.js';
+import { createHarness, Int, Str, type Harness } from './test-controllers.js';
+
+// The stop's grace period (`STOP_GRACE_MS`) is on the wall clock: these tests fake `setTimeout`
+// once the work they stop is under way, so that the grace ends only when they say so.
+let h: Harness;
+afterEach(async () => {
+  vi.useRealTimers();
+  await h.runtime.stop();
+});
+
+/** A promise and what settles it: the outside world a reconcile waits on. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Lets the runtime's macrotasks (the scheduler's wakeups, the watches) run. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A queue controller Int -> Str whose reconcile waits on `outside` before it writes. */
+function waitingQ(outside: Promise<void>, events: string[]): QController {
+  return {
+    name: 'Waiting',
+    settings: {
+      inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'primary' }],
+      outputs: [{ type: Str.type, kind: 'exclusive' }],
+      shutdownHook: () => {
+        events.push('shutdownHook');
+      },
+    },
+    mapInput: () => Promise.resolve([]),
+    async reconcile(rt, pointer) {
+      events.push('reconcile-start');
+      // An external call that does not watch any signal.
+      await outside;
+      try {
+        await rt.modify(Str.create(pointer.id), (draft) => {
+          draft.spec.value = 'written';
+        });
+        events.push('wrote');
+      } catch (error) {
+        events.push(`refused: ${(error as { code?: string }).code}`);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Stops the runtime, noting in `events` when the stop resolved. */
+function stopNoting(events: string[]): Promise<void> {
+  return h.runtime.stop().then(() => {
+    events.push('stopped');
+  });
+}
+
+describe('Runtime.stop', () => {
+  it('waits for the reconciles in flight, then runs the shutdown hook', async () => {
+    h = createHarness();
+    const events: string[] = [];
+    const outside = gate();
+    await h.runtime.register(waitingQ(outside.promise, events));
+    await h.state.create(Int.create('1'));
+    void h.runtime.converge();
+    await until(() => events.includes('reconcile-start'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stopped = stopNoting(events);
+    await vi.advanceTimersByTimeAsync(500);
+    // Still reconciling: the stop waits, and the shutdown hook has not run.
+    expect(events).toEqual(['reconcile-start']);
+    outside.open();
+    await stopped;
+    expect(events).toEqual(['reconcile-start', 'wrote', 'shutdownHook', 'stopped']);
+    expect((await h.state.get(Str.pointer('1'))).spec).toEqual({ value: 'written' });
+    expect(h.runtime.status('Waiting')?.condition).toBe('stopped');
+  });
+
+  it('refuses the writes of a reconcile that outlives the grace period: none lands after it resolved', async () => {
+    h = createHarness();
+    const events: string[] = [];
+    const outside = gate();
+    await h.runtime.register(waitingQ(outside.promise, events));
+    await h.state.create(Int.create('1'));
+    void h.runtime.converge();
+    await until(() => events.includes('reconcile-start'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stopped = stopNoting(events);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(events).toEqual(['reconcile-start']);
+    await vi.advanceTimersByTimeAsync(1);
+    await stopped;
+    expect(events).toEqual(['reconcile-start', 'shutdownHook', 'stopped']);
+    outside.open();
+    await until(() => events.length > 3);
+    expect(events.at(-1)).toBe('refused: controller-stopped');
+    expect(await h.state.list(Str.kind())).toEqual([]);
+  });
+
+  it('is not held forever by a run hook that ignores its signal', async () => {
+    h = createHarness();
+    const events: string[] = [];
+    await h.runtime.register({
+      ...waitingQ(Promise.resolve(), events),
+      settings: {
+        ...waitingQ(Promise.resolve(), events).settings,
+        runHook: () => new Promise<void>(() => undefined),
+      },
+    });
+    await h.runtime.converge();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stopped = stopNoting(events);
+    await vi.advanceTimersByTimeAsync(1000);
+    await stopped;
+    expect(events).toEqual(['shutdownHook', 'stopped']);
+  });
+
+  it('refuses the writes of a whole-world pass that outlives the grace period', async () => {
+    h = createHarness();
+    const events: string[] = [];
+    const outside = gate();
+    const controller: Controller = {
+      name: 'Slow',
+      inputs: [{ namespace: Int.namespace, type: Int.type, kind: 'weak' }],
+      outputs: [{ type: Str.type, kind: 'exclusive' }],
+      async run(rt) {
+        for await (const _ of rt.events()) {
+          events.push('pass-start');
+          await outside.promise;
+          try {
+            await rt.modify(Str.create('out'), (draft) => {
+              draft.spec.value = 'late';
+            });
+            events.push('wrote');
+          } catch (error) {
+            events.push(`refused: ${(error as { code?: string }).code}`);
+          }
+        }
+      },
+    };
+    await h.runtime.register(controller);
+    void h.runtime.converge();
+    await until(() => events.includes('pass-start'));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stopped = stopNoting(events);
+    await vi.advanceTimersByTimeAsync(1000);
+    await stopped;
+    outside.open();
+    await until(() => events.length > 2);
+    expect(events).toEqual(['pass-start', 'stopped', 'refused: controller-stopped']);
+    expect(await h.state.list(Str.kind())).toEqual([]);
+  });
+});
