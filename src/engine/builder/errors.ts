@@ -12,7 +12,8 @@
  * - `duplicate-name`: a controller of that name is already registered (or added to the manager).
  * - `owns-without-for`: `owns()` needs `for()` to know the owner type.
  * - `no-watches`: no `for`, `owns`, `watches` or raw source, so nothing would ever trigger it.
- * - `registration`: the runtime refused the declaration (see `cause`).
+ * - `registration`: the runtime refused the declaration, or would refuse it once a manager that
+ *   has not started registers it (see `cause`).
  */
 export type BuilderErrorCode =
   | 'missing-reconciler'

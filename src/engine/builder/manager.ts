@@ -1,3 +1,4 @@
+import { RegistrationError } from '../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { CompiledController } from './compiled-controller.js';
 
@@ -35,6 +36,8 @@ interface Group {
  * groups, once the state is ready (the runtime is started: its watches are in place). Controllers
  * and runnables that opt out of leader election start first (`others`), the rest when this
  * process is elected (`leaderElection`). Something added after its group started starts at once.
+ * A controller is checked when it is added, as the runtime will register it, so one it would
+ * refuse fails its `build()` and does not keep the others of its group from registering.
  *
  * @example
  * const manager = createManager(runtime);
@@ -61,12 +64,22 @@ export class Manager {
 
   /**
    * Adds a built controller or a runnable to its group; resolves once it is started when the group
-   * already runs, at once otherwise.
+   * already runs, at once otherwise. A controller is checked at once, against the runtime's
+   * controllers and those waiting here for their group to start, as registering it will be: one
+   * the runtime would refuse is not added (its group's others are registered all the same).
+   *
+   * @throws RegistrationError listing what the runtime would refuse.
    */
   async add(item: CompiledController | Runnable): Promise<void> {
     const groupName = groupFor(item);
     const group = this.#groups[groupName];
     if (isCompiled(item)) {
+      const waiting = [
+        ...this.#groups.others.controllers,
+        ...this.#groups.leaderElection.controllers,
+      ];
+      const problems = this.runtime.registrationProblems([item], waiting);
+      if (problems.length > 0) throw new RegistrationError(problems);
       if (group.started) await this.runtime.register(item);
       else group.controllers.push(item);
       this.#names.set(item.name, groupName);

@@ -49,13 +49,28 @@ export class DependencyDatabase {
 
   /**
    * Every problem that registering `batch` would cause, against what is registered and within the
-   * batch itself. Empty means the batch may be registered.
+   * batch itself. Empty means the batch may be registered. `pending` are taken as registered
+   * before it (a manager's controllers waiting for their group to start); their own problems are
+   * not reported, and what they cannot claim they do not hold.
    */
-  validate(batch: readonly AnyController[]): string[] {
+  validate(batch: readonly AnyController[], pending: readonly AnyController[] = []): string[] {
     const problems: string[] = [];
     const names = new Set(this.#controllers.keys());
     const exclusive = new Map(this.#exclusive);
     const shared = new Map([...this.#shared].map(([t, s]) => [t, new Set(s)]));
+    for (const controller of pending) {
+      names.add(controller.name);
+      for (const output of outputsOf(controller)) {
+        const sharers = shared.get(output.type);
+        if (output.kind === 'exclusive') {
+          if (!exclusive.has(output.type) && !(sharers && sharers.size > 0)) {
+            exclusive.set(output.type, controller.name);
+          }
+        } else if ((output.kind as string) === 'shared' && !exclusive.has(output.type)) {
+          shared.set(output.type, (sharers ?? new Set()).add(controller.name));
+        }
+      }
+    }
     for (const controller of batch) {
       const name = controller.name;
       if (typeof name !== 'string' || name.length === 0) {

@@ -202,6 +202,17 @@ export class Runtime {
     }
   }
 
+  /**
+   * What {@link register} would refuse in `controllers`, as if `pending` were registered first
+   * (their own problems are not reported): empty when it would accept them. Registers nothing.
+   */
+  registrationProblems(
+    controllers: readonly AnyController[],
+    pending: readonly AnyController[] = [],
+  ): string[] {
+    return this.#db.validate(controllers, pending);
+  }
+
   /** Watches every input and starts every controller. Idempotent. */
   start(): Promise<void> {
     this.#starting ??= (async () => {

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { RegistrationError, type Controller } from '../../../src/index.js';
 import { controllerManagedBy } from '../../../src/engine/builder/builder.js';
+import type { BuilderError } from '../../../src/engine/builder/errors.js';
 import { createManager, type Runnable } from '../../../src/engine/builder/manager.js';
-import { createHarness, Disk, recorder, VM, type Harness } from './fixtures.js';
+import { createHarness, Disk, Host, recorder, VM, type Harness } from './fixtures.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -126,6 +128,53 @@ describe('a manager', () => {
       .for(VM)
       .complete(() => undefined);
     await expect(second).rejects.toMatchObject({ code: 'duplicate-name' });
+  });
+
+  it('refuses at build(), before it starts, a controller the runtime will refuse, and still registers the others', async () => {
+    h = createHarness();
+    const diskWriter: Controller = {
+      name: 'disk-writer',
+      inputs: [],
+      outputs: [{ type: Disk.type, kind: 'exclusive' }],
+      async run() {},
+    };
+    await h.runtime.register(diskWriter);
+    await h.state.create(Host.create('h1'));
+    const manager = createManager(h.runtime);
+    const hosts = recorder(h);
+    await controllerManagedBy(manager).for(Host).complete(hosts);
+    // owns(Disk) declares a shared output of a type disk-writer writes exclusively.
+    const build = controllerManagedBy(manager)
+      .for(VM)
+      .owns(Disk)
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ name: 'BuilderError', code: 'registration' });
+    const error = (await build.catch((e: unknown) => e)) as BuilderError;
+    expect(error.cause).toBeInstanceOf(RegistrationError);
+    expect(error.message).toContain('"disk-writer" writes exclusively');
+    expect(manager.groupOf('vm')).toBeUndefined();
+    await manager.start();
+    await h.runtime.converge();
+    expect(h.runtime.controllerNames()).toEqual(['disk-writer', 'host']);
+    expect(hosts.ids()).toEqual(['h1']);
+  });
+
+  it('checks a controller at build() against those waiting for either group to start', async () => {
+    h = createHarness();
+    const manager = createManager(h.runtime);
+    await controllerManagedBy(manager)
+      .named('disk-maker')
+      .for(Host)
+      .withOptions({ outputs: [{ type: Disk.type, kind: 'exclusive' }] })
+      .complete(() => undefined);
+    const build = controllerManagedBy(manager)
+      .for(VM)
+      .owns(Disk)
+      .withOptions({ needLeaderElection: false })
+      .complete(() => undefined);
+    await expect(build).rejects.toMatchObject({ code: 'registration' });
+    await manager.start();
+    expect(h.runtime.controllerNames()).toEqual(['disk-maker']);
   });
 
   it('aborts the signals of its runnables when it stops', async () => {
