@@ -426,8 +426,13 @@ async function renderInstance(
       waits.push(`status.${field.path.join('.')}: ${value.reason}`);
     else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
   }
-  status.state = waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
-  status.conditions = [readyCondition(waits)];
+  // A resource that failed (a render, a rule, an apply the API server would refuse) is kro's
+  // node in error, which makes the instance's state ERROR whatever else waits.
+  status.state = problems.length > 0 ? 'ERROR' : waits.length === 0 ? 'ACTIVE' : 'IN_PROGRESS';
+  const errors = problems.map((p) =>
+    p.startsWith(`${instanceName}: `) ? p.slice(instanceName.length + 2) : p,
+  );
+  status.conditions = [readyCondition(errors, waits)];
   // An instance another controller wrote as its own (not an RGD's nested instance, which is
   // written unowned) is that controller's to write: its status is left alone.
   if (instance.metadata.owner !== '') return undefined;
@@ -444,11 +449,23 @@ async function renderInstance(
 export const WAITING_REASON = 'WaitingOnUnwrittenStatus';
 
 /**
- * The instance's `Ready` condition: `True` once everything is rendered and ready, else `False`
- * with what it waits on (offline, status only another controller would write never comes:
- * `cosi apply` reports such instances as `rgd-waiting` warnings).
+ * The instance's `Ready` condition: `True` once everything is rendered and ready; `False` with
+ * the errors of a resource that failed (kro's `resource error:`), else with what it waits on
+ * (offline, status only another controller would write never comes: `cosi apply` reports such
+ * instances as `rgd-waiting` warnings).
  */
-function readyCondition(waits: readonly string[]): Record<string, string> {
+function readyCondition(
+  errors: readonly string[],
+  waits: readonly string[],
+): Record<string, string> {
+  if (errors.length > 0) {
+    return {
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message: `resource error: ${errors.join('; ')}`,
+    };
+  }
   return waits.length === 0
     ? { type: 'Ready', status: 'True', reason: 'AllResourcesReady' }
     : {

@@ -479,6 +479,36 @@ spec:
     );
   });
 
+  it('gives an instance with a resource that failed to render state ERROR and Ready=False, as kro does', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string',
+        configMap('good', '${schema.spec.name}-good') +
+          `    - id: bad
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name}-bad
+        data:
+          # A number, known only when rendered (json.unmarshal is dyn to the checker).
+          n: \${json.unmarshal('1')}
+`,
+      ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: one\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(1);
+    const thing = docs(r.stdout).find((d) => d.kind === 'Thing');
+    expect(thing?.status?.state).toBe('ERROR');
+    const ready = (thing?.status?.conditions as Record<string, string>[]).find(
+      (c) => c.type === 'Ready',
+    );
+    expect(ready).toMatchObject({ status: 'False', reason: 'NotReady' });
+    expect(ready?.message).toMatch(/^resource error: resource bad renders an invalid ConfigMap/);
+  });
+
   it('fails, as kro does when it applies, a template without metadata.name: no name is made up', async () => {
     const dir = await tree({
       'rgd.yaml': `apiVersion: kro.run/v1alpha1
