@@ -420,6 +420,10 @@ async function renderInstance(
 
   const status: Record<string, unknown> = {};
   for (const field of graph.status) {
+    // A field that reads a resource left out (includeWhen false, or a dependent of one) is
+    // omitted, as kro omits a status field whose data is unavailable: it waits on nothing, a
+    // left-out resource counting as done.
+    if (readsAny(field, excluded)) continue;
     const value = renderField(field, scope);
     if (value.state === 'done') setPath(status, field.path, value.value);
     else if (value.state === 'waiting')
@@ -442,6 +446,13 @@ async function renderInstance(
       draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
     },
     { noOwner: true },
+  );
+}
+
+/** Whether an expression of a template field reads one of `ids`. */
+function readsAny(field: TemplateField, ids: ReadonlySet<string>): boolean {
+  return field.parts.some(
+    (part) => typeof part !== 'string' && part.references.some((r) => ids.has(r)),
   );
 }
 

@@ -317,6 +317,30 @@ spec: { name: a }
     expect(r.stdout).toMatch(/rgd\.yaml:8:11: error\[yaml-syntax\]: this \{ is never closed/);
   });
 
+  it('counts a resource left out by includeWhen as done: a status field that reads it is omitted, and the instance is ACTIVE', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string\n      extra: boolean | default=false\n    status:\n      aName: ${a.metadata.name}\n      cName: ${c.metadata.name}',
+        configMap('a', '${schema.spec.name}-a') +
+          configMap('b', '${a.metadata.name}-b').replace(
+            '      template:',
+            '      includeWhen: ["${schema.spec.extra}"]\n      template:',
+          ) +
+          configMap('c', '${b.metadata.name}-c'),
+      ),
+      'things.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: lean\nspec:\n  name: lean\n---\napiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: full\nspec:\n  name: full\n  extra: true\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable', '--require-ready']);
+    expect(r.stderr).not.toContain('rgd-waiting');
+    expect(r.code).toBe(0);
+    const status = (name: string) =>
+      docs(r.stdout).find((d) => d.kind === 'Thing' && d.metadata.name === name)?.status;
+    expect(status('lean')).toMatchObject({ aName: 'lean-a', state: 'ACTIVE' });
+    expect(status('lean')).not.toHaveProperty('cName');
+    expect(status('full')).toMatchObject({ aName: 'full-a', cName: 'full-a-b-c', state: 'ACTIVE' });
+  });
+
   it('exits 1 with --require-ready while an instance waits, with the same warnings', async () => {
     const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable', '--require-ready']);
     expect(r.code).toBe(1);
