@@ -9,6 +9,7 @@ import type { AnyController } from '../engine/runtime/controller.js';
 import { createDeclaredTransformController } from '../controllers/declared-transform.js';
 import {
   createResourceGraphController,
+  hasExpressionNamespace,
   resourceGraphControllerName,
 } from '../controllers/resource-graph.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
@@ -28,9 +29,15 @@ export function declaredControllers(
     const graph = resourceGraphOf(definition);
     if (graph === undefined) continue;
     const namespaces = new Set(['default']);
-    // An external collection without a namespace lists every namespace the manifests use.
+    // An external collection without a namespace lists every namespace the manifests use; an
+    // externalRef whose namespace is an expression (`${schema.spec.targetNamespace}`, as kro's
+    // docs write for a cluster-scoped RGD) may read any of them.
     const everywhere = graph.nodes.some(
-      (n) => n.externalCollection === true && n.namespaced && !hasLiteralNamespace(n.template),
+      (n) =>
+        n.external === true &&
+        n.namespaced &&
+        ((n.externalCollection === true && !hasLiteralNamespace(n.template)) ||
+          hasExpressionNamespace(n)),
     );
     for (const { resource } of resources) {
       if (everywhere || resource.metadata.type === definition.type) {

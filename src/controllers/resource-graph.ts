@@ -102,6 +102,18 @@ export interface ResourceGraphControllerOptions {
 
 type Spec = Record<string, unknown>;
 
+/**
+ * Whether a resource's `metadata.namespace` is (or holds) a `${...}` expression: an externalRef
+ * so written (`${schema.spec.targetNamespace}`, as kro's docs write for a cluster-scoped RGD)
+ * may read any namespace.
+ */
+export function hasExpressionNamespace(node: GraphNode): boolean {
+  const metadata = node.template.metadata;
+  if (typeof metadata !== 'object' || metadata === null) return false;
+  const namespace = (metadata as Record<string, unknown>).namespace;
+  return typeof namespace === 'string' && namespace.includes('${');
+}
+
 /** The controller name of an RGD. */
 export function resourceGraphControllerName(graph: ResourceGraph): string {
   return `ResourceGraph(${graph.name})`;
@@ -143,7 +155,11 @@ export function createResourceGraphController(
    */
   const widelyRead = new Set(
     graph.nodes
-      .filter((n) => n.external === true && (!n.namespaced || n.externalCollection === true))
+      .filter(
+        (n) =>
+          n.external === true &&
+          (!n.namespaced || n.externalCollection === true || hasExpressionNamespace(n)),
+      )
       .map((n) => n.type),
   );
   /** The instance each render left, by `namespace/id`, while it is unchanged. */

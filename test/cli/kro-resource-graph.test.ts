@@ -757,6 +757,32 @@ spec:
     });
   });
 
+  it("reads an externalRef in the namespace an expression names, another than the instance's", async () => {
+    // kro's docs (Scope): a cluster-scoped RGD reads a Secret of the namespace its spec names.
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string\n      from: string | default=shared\n    status:\n      secretType: ${secret.type}',
+        `    - id: secret
+      externalRef:
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: db-credentials
+          namespace: \${schema.spec.from}
+` + configMap('cm', '${schema.spec.name}'),
+      ),
+      'secret.yaml':
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\n  namespace: shared\ntype: Opaque\n',
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: one\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.stderr).not.toContain('may not read');
+    expect(r.code).toBe(0);
+    const thing = docs(r.stdout).find((d) => d.kind === 'Thing');
+    expect(thing?.status).toMatchObject({ secretType: 'Opaque', state: 'ACTIVE' });
+  });
+
   it('reads an external collection: the resources its label selector selects, in every namespace', async () => {
     // kro's docs (External Collections): metadata.selector instead of a name, a CEL value in
     // matchExpressions, the collection as a list.
