@@ -274,8 +274,11 @@ async function renderInstance(
   outputs: Outputs,
   namespaces: readonly string[],
 ): Promise<Resource<Spec> | undefined> {
-  const instanceName = `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`;
-  const scope: Record<string, unknown> = { schema: documentOf(instance) };
+  const instanceNamespaced = graph.instanceKind?.namespaced !== false;
+  const instanceName = instanceNamespaced
+    ? `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`
+    : `${graph.instanceType} ${instance.metadata.id}`;
+  const scope: Record<string, unknown> = { schema: documentOf(instance, instanceNamespaced) };
   /** Ids not produced (excluded, or waiting), and why. */
   const excluded = new Set<string>();
   const waiting = new Map<string, string>();
@@ -334,7 +337,7 @@ async function renderInstance(
           waits.push(reason);
           continue;
         }
-        scope[node.id] = documentOf(found, ref.value as Record<string, unknown>);
+        scope[node.id] = documentOf(found, node.namespaced, ref.value as Record<string, unknown>);
       }
     } else {
       const combinations = iterate(node, scope);
@@ -412,7 +415,7 @@ async function renderInstance(
           node: node.id,
           unowned: node.nested === true,
         });
-        produced.push(documentOf(output, document));
+        produced.push(documentOf(output, node.namespaced, document));
       }
       if (blocked) continue;
       scope[node.id] = node.forEach === undefined ? produced[0] : produced;
@@ -640,6 +643,7 @@ function isOwnNested(
  */
 function documentOf(
   resource: Resource<Spec>,
+  namespaced: boolean,
   rendered?: Record<string, unknown>,
 ): Record<string, unknown> {
   // Built key by key: spreading the frozen objects of the state is many times slower in V8.
@@ -647,7 +651,9 @@ function documentOf(
   const documentMetadata: Record<string, unknown> = {};
   if (rendered && isRecord(rendered.metadata)) copyInto(documentMetadata, rendered.metadata);
   documentMetadata.name = metadata.id;
-  documentMetadata.namespace = metadata.namespace;
+  // A cluster-scoped object has no namespace (cosi keeps it in `default`).
+  if (namespaced) documentMetadata.namespace = metadata.namespace;
+  else delete documentMetadata.namespace;
   documentMetadata.uid = deterministicUid(`${metadata.type}/${metadata.namespace}/${metadata.id}`);
   documentMetadata.generation = metadata.version;
   documentMetadata.resourceVersion = String(metadata.version);
@@ -754,7 +760,7 @@ async function findExternalCollection(
     (a, b) =>
       compare(a.metadata.namespace, b.metadata.namespace) || compare(a.metadata.id, b.metadata.id),
   );
-  return found.map((resource) => documentOf(resource, kind));
+  return found.map((resource) => documentOf(resource, node.namespaced, kind));
 }
 
 function compare(a: string, b: string): number {

@@ -683,6 +683,28 @@ spec:
     ]);
   });
 
+  it('shows a cluster-scoped instance to CEL without metadata.namespace', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string\n    status:\n      ns: ${schema.metadata.?namespace.orValue("none")}',
+        configMap('cm', '${schema.spec.name}'),
+      )
+        .replace('    kind: Thing\n', '    kind: Thing\n    scope: Cluster\n')
+        .replace(
+          '          name: ${schema.spec.name}\n',
+          '          name: ${schema.spec.name}\n          namespace: apps\n',
+        ),
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: one\n',
+    });
+    const r = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(r.code).toBe(0);
+    expect(docs(r.stdout).find((d) => d.kind === 'Thing')?.status).toMatchObject({
+      ns: 'none',
+      state: 'ACTIVE',
+    });
+  });
+
   it('renders a resource with an empty forEach once, as kro does', async () => {
     const dir = await tree({
       'rgd.yaml': rgd(
