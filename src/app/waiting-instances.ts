@@ -7,7 +7,7 @@
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
-import { WAITING_REASON } from '../controllers/resource-graph.js';
+import { AWAITING_PREFIX } from '../controllers/resource-graph.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import type { ManifestSource } from '../loaders/manifest-resource.js';
@@ -59,8 +59,13 @@ function waitingMessage(status: unknown): string | undefined {
   for (const condition of conditions as unknown[]) {
     if (typeof condition !== 'object' || condition === null) continue;
     const { type, reason, message } = condition as Record<string, unknown>;
-    if (type === 'Ready' && reason === WAITING_REASON && typeof message === 'string') {
-      return message;
+    if (
+      type === 'Ready' &&
+      reason === 'NotReady' &&
+      typeof message === 'string' &&
+      message.startsWith(AWAITING_PREFIX)
+    ) {
+      return message.slice(AWAITING_PREFIX.length);
     }
   }
   return undefined;

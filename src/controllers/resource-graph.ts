@@ -164,6 +164,8 @@ export function createResourceGraphController(
   );
   /** The instance each render left, by `namespace/id`, while it is unchanged. */
   const settled = new Map<string, Resource<Spec>>();
+  /** Each instance's spec as last rendered, and its generation (1, and one more per change). */
+  const generations = new Map<string, { readonly spec: string; readonly generation: number }>();
   return {
     name,
     settings: {
@@ -212,8 +214,9 @@ export function createResourceGraphController(
       const outputs: Outputs = { index, instance: key, written };
       let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
-        left = await renderInstance(rt, graph, instance, problems, outputs, namespaces);
-      }
+        const generation = generationOf(generations, key, instance);
+        left = await renderInstance(rt, graph, instance, generation, problems, outputs, namespaces);
+      } else generations.delete(key);
       await removeUnwritten(rt, outputs);
       if (problems.length > 0) throw new Error(problems.join('; '));
       if (pure && left !== undefined) settled.set(key, left);
@@ -270,6 +273,7 @@ async function renderInstance(
   rt: QRuntime,
   graph: ResourceGraph,
   instance: Resource<Spec>,
+  generation: number,
   problems: string[],
   outputs: Outputs,
   namespaces: readonly string[],
@@ -455,7 +459,7 @@ async function renderInstance(
   const errors = problems.map((p) =>
     p.startsWith(`${instanceName}: `) ? p.slice(instanceName.length + 2) : p,
   );
-  status.conditions = [readyCondition(errors, waits)];
+  status.conditions = instanceConditions(errors, waits, generation);
   // An instance another controller wrote as its own (not an RGD's nested instance, which is
   // written unowned) is that controller's to write: its status is left alone.
   if (instance.metadata.owner !== '') return undefined;
@@ -463,9 +467,53 @@ async function renderInstance(
     newResource<Spec>(instance.metadata, {}),
     (draft) => {
       draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
+      // kro labels the instances it manages; a nested instance is the outer RGD's output, whose
+      // labels that RGD writes.
+      if (draft.metadata.labels[INSTANCE_LABEL] === undefined) {
+        draft.metadata.labels = { ...draft.metadata.labels, ...instanceLabels(graph) };
+      }
     },
     { noOwner: true },
   );
+}
+
+/**
+ * The generation of an instance as the API server would count it: 1 when first seen, one more
+ * each time its spec (all but status) changes.
+ */
+function generationOf(
+  generations: Map<string, { readonly spec: string; readonly generation: number }>,
+  key: string,
+  instance: Resource<Spec>,
+): number {
+  const { status: _status, ...rest } = instance.spec;
+  const spec = JSON.stringify(rest);
+  const last = generations.get(key);
+  if (last?.spec === spec) return last.generation;
+  const generation = last === undefined ? 1 : last.generation + 1;
+  generations.set(key, { spec, generation });
+  return generation;
+}
+
+/**
+ * The value of the `kro.run/kro-version` label cosi writes (kro writes its own version): the kro
+ * release whose behaviour cosi follows, marked as cosi's, the same in every run.
+ */
+export const KRO_VERSION_LABEL_VALUE = 'v0.9.3-cosi';
+
+/**
+ * The labels kro puts on an instance it manages (its instance labeler: `NewKROMetaLabeler` and
+ * `NewResourceGraphDefinitionLabeler`), the RGD's uid made as every uid offline (deterministic).
+ */
+function instanceLabels(graph: ResourceGraph): Record<string, string> {
+  return {
+    'kro.run/owned': 'true',
+    'kro.run/kro-version': KRO_VERSION_LABEL_VALUE,
+    'kro.run/resource-graph-definition-id': deterministicUid(
+      `ResourceGraphDefinitions.kro.run//${graph.name}`,
+    ),
+    [GRAPH_LABEL]: graph.name,
+  };
 }
 
 /** Whether an expression of a template field reads one of `ids`. */
@@ -475,35 +523,57 @@ function readsAny(field: TemplateField, ids: ReadonlySet<string>): boolean {
   );
 }
 
-/** The reason of the `Ready` condition of an instance that waits. */
-export const WAITING_REASON = 'WaitingOnUnwrittenStatus';
+/**
+ * The prefix of the message of an instance's `ResourcesReady` and `Ready` conditions while it
+ * waits (kro's `awaiting resource readiness: ...`): what it waits on follows (offline, status
+ * only another controller would write never comes: `cosi apply` reports such instances as
+ * `rgd-waiting` warnings).
+ */
+export const AWAITING_PREFIX = 'awaiting resource readiness: ';
 
 /**
- * The instance's `Ready` condition: `True` once everything is rendered and ready; `False` with
- * the errors of a resource that failed (kro's `resource error:`), else with what it waits on
- * (offline, status only another controller would write never comes: `cosi apply` reports such
- * instances as `rgd-waiting` warnings).
+ * An instance's conditions as kro's instance controller writes them (`pkg/controller/instance`,
+ * `status.go`): `InstanceManaged` and `GraphResolved` (true once its controller renders it),
+ * `ResourcesReady` (`AllResourcesReady`; else `NotReady` with the errors of a resource that
+ * failed, `resource error: ...`, or what it waits on), and the root `Ready` (reason `Ready`, no
+ * message; else `ResourcesReady`'s reason and message), each with `observedGeneration`. No
+ * `lastTransitionTime`: an offline run has no clock time to give.
  */
-function readyCondition(
+function instanceConditions(
   errors: readonly string[],
   waits: readonly string[],
-): Record<string, string> {
-  if (errors.length > 0) {
-    return {
-      type: 'Ready',
-      status: 'False',
-      reason: 'NotReady',
-      message: `resource error: ${errors.join('; ')}`,
-    };
-  }
-  return waits.length === 0
-    ? { type: 'Ready', status: 'True', reason: 'AllResourcesReady' }
-    : {
-        type: 'Ready',
-        status: 'False',
-        reason: WAITING_REASON,
-        message: waits.join('; '),
-      };
+  observedGeneration: number,
+): Record<string, unknown>[] {
+  const resources =
+    errors.length > 0
+      ? { status: 'False', reason: 'NotReady', message: `resource error: ${errors.join('; ')}` }
+      : waits.length > 0
+        ? { status: 'False', reason: 'NotReady', message: `${AWAITING_PREFIX}${waits.join('; ')}` }
+        : {
+            status: 'True',
+            reason: 'AllResourcesReady',
+            message: 'all resources are created and ready',
+          };
+  return [
+    {
+      type: 'InstanceManaged',
+      status: 'True',
+      reason: 'Managed',
+      message: 'instance is properly managed with finalizers and labels',
+      observedGeneration,
+    },
+    {
+      type: 'GraphResolved',
+      status: 'True',
+      reason: 'Resolved',
+      message: 'runtime graph created and all resources resolved',
+      observedGeneration,
+    },
+    { type: 'ResourcesReady', ...resources, observedGeneration },
+    resources.status === 'True'
+      ? { type: 'Ready', status: 'True', reason: 'Ready', message: '', observedGeneration }
+      : { type: 'Ready', ...resources, observedGeneration },
+  ];
 }
 
 /** A resource that waits keeps what it produced before (it is written again, unchanged). */

@@ -239,17 +239,33 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
       replicas: 1,
       ingress: { enabled: false },
     });
+    const waiting = {
+      status: 'False',
+      reason: 'NotReady',
+      message:
+        'awaiting resource readiness: status.availableReplicas: ${deployment.status.availableReplicas} (no such key: status)',
+      observedGeneration: 1,
+    };
     expect(blog?.status).toEqual({
       deploymentName: 'blog',
       state: 'IN_PROGRESS',
       conditions: [
         {
-          type: 'Ready',
-          status: 'False',
-          reason: 'WaitingOnUnwrittenStatus',
-          message:
-            'status.availableReplicas: ${deployment.status.availableReplicas} (no such key: status)',
+          type: 'InstanceManaged',
+          status: 'True',
+          reason: 'Managed',
+          message: 'instance is properly managed with finalizers and labels',
+          observedGeneration: 1,
         },
+        {
+          type: 'GraphResolved',
+          status: 'True',
+          reason: 'Resolved',
+          message: 'runtime graph created and all resources resolved',
+          observedGeneration: 1,
+        },
+        { type: 'ResourcesReady', ...waiting },
+        { type: 'Ready', ...waiting },
       ],
     });
   });
@@ -752,10 +768,40 @@ spec:
       ['3', '4'],
       [undefined, undefined],
     ]);
+    // The conditions of kro's own e2e assert (check-arbitary-objects/instance-create-assert.yaml).
     expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({
       configs: 4,
       state: 'ACTIVE',
-      conditions: [{ type: 'Ready', status: 'True', reason: 'AllResourcesReady' }],
+      conditions: [
+        {
+          type: 'InstanceManaged',
+          status: 'True',
+          reason: 'Managed',
+          message: 'instance is properly managed with finalizers and labels',
+          observedGeneration: 1,
+        },
+        {
+          type: 'GraphResolved',
+          status: 'True',
+          reason: 'Resolved',
+          message: 'runtime graph created and all resources resolved',
+          observedGeneration: 1,
+        },
+        {
+          type: 'ResourcesReady',
+          status: 'True',
+          reason: 'AllResourcesReady',
+          message: 'all resources are created and ready',
+          observedGeneration: 1,
+        },
+        { type: 'Ready', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 },
+      ],
+    });
+    // And the labels of its check-external-references assert.
+    expect(out.find((d) => d.kind === 'Zones')?.metadata.labels).toMatchObject({
+      'kro.run/owned': 'true',
+      'kro.run/resource-graph-definition-name': 'zones.kro.run',
+      'kro.run/kro-version': 'v0.9.3-cosi',
     });
   });
 
@@ -771,12 +817,10 @@ spec:
     const status = (name: string) =>
       out.find((d) => d.kind === 'Reader' && d.metadata.name === name)?.status;
     expect(status('r')).toMatchObject({ color: 'blue', state: 'ACTIVE' });
-    expect(status('missing')).toMatchObject({
-      state: 'IN_PROGRESS',
-      conditions: [
-        { type: 'Ready', status: 'False', message: expect.stringContaining('nowhere') as string },
-      ],
-    });
+    expect(status('missing')).toMatchObject({ state: 'IN_PROGRESS' });
+    expect(
+      (status('missing')?.conditions as Record<string, unknown>[]).find((c) => c.type === 'Ready'),
+    ).toMatchObject({ status: 'False', message: expect.stringContaining('nowhere') as string });
   });
 
   it("reads an externalRef in the namespace an expression names, another than the instance's", async () => {
