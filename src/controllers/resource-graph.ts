@@ -594,9 +594,9 @@ export function isKroChildLabel(name: string): boolean {
 
 /**
  * The labels kro puts on each object it applies for an instance (its `applyDecoratorMetadata`
- * with the instance's, the node's and the child labelers of `pkg/metadata/labels.go`), but for
- * those with values that exist only in a cluster: the instance's and RGD's UIDs and kro's
- * version. A forEach item has its index and the collection's size.
+ * with the instance's, the node's and the child labelers of `pkg/metadata/labels.go`), the
+ * instance's uid deterministic and kro's version {@link KRO_VERSION_LABEL_VALUE}, as offline
+ * there is no cluster to give them. A forEach item has its index and the collection's size.
  */
 function kroChildLabels(
   graph: ResourceGraph,
@@ -604,10 +604,14 @@ function kroChildLabels(
   instance: Resource<Spec>,
   item: { readonly index: number; readonly size: number } | undefined,
 ): Record<string, string> {
+  const { type, namespace, id } = instance.metadata;
   const labels: Record<string, string> = {
     [INSTANCE_LABEL]: instanceKey(instance),
+    // The instance's uid as CEL sees it (`${schema.metadata.uid}`): deterministic offline.
+    'kro.run/instance-id': deterministicUid(`${type}/${namespace}/${id}`),
     'app.kubernetes.io/managed-by': 'kro',
     'kro.run/owned': 'true',
+    'kro.run/kro-version': KRO_VERSION_LABEL_VALUE,
     [NODE_LABEL]: node.id,
   };
   const kind = graph.instanceKind;

@@ -214,18 +214,30 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
       replicas: 1,
       template: { spec: { containers: [{ image: 'nginx', ports: [{ containerPort: 80 }] }] } },
     });
-    // The labels kro's applyDecoratorMetadata sets (but the UIDs and kro's version: a cluster's).
+    // The labels kro's applyDecoratorMetadata sets: the instance's uid deterministic, kro's
+    // version a fixed one.
     expect(shop?.metadata.labels).toEqual({
       app: 'shop',
       'app.kubernetes.io/managed-by': 'kro',
       'kro.run/instance-group': 'kro.run',
+      'kro.run/instance-id': expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-/,
+      ) as string,
       'kro.run/instance-kind': 'WebApp',
       'kro.run/instance-name': 'shop',
       'kro.run/instance-namespace': 'default',
       'kro.run/instance-version': 'v1alpha1',
+      'kro.run/kro-version': 'v0.9.3-cosi',
       'kro.run/node-id': 'deployment',
       'kro.run/owned': 'true',
     });
+    // One instance's outputs share its id; another instance's differ.
+    const idOf = (kind: string, name: string) =>
+      out.find((d) => d.kind === kind && d.metadata.name === name)?.metadata.labels?.[
+        'kro.run/instance-id'
+      ];
+    expect(idOf('Service', 'shop-svc')).toBe(idOf('Deployment', 'shop'));
+    expect(idOf('Deployment', 'blog')).not.toBe(idOf('Deployment', 'shop'));
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/kro-webapp.apply.txt');
   });
 
@@ -1142,10 +1154,12 @@ spec:
       `  /metadata/labels/app                            ${by}  template fixtures/kro-webapp/rgd.yaml:27:18 \${schema.spec.name}`,
       `  /metadata/labels/app.kubernetes.io~1managed-by  ${by}`,
       `  /metadata/labels/kro.run~1instance-group        ${by}`,
+      `  /metadata/labels/kro.run~1instance-id           ${by}`,
       `  /metadata/labels/kro.run~1instance-kind         ${by}`,
       `  /metadata/labels/kro.run~1instance-name         ${by}`,
       `  /metadata/labels/kro.run~1instance-namespace    ${by}`,
       `  /metadata/labels/kro.run~1instance-version      ${by}`,
+      `  /metadata/labels/kro.run~1kro-version           ${by}`,
       `  /metadata/labels/kro.run~1node-id               ${by}`,
       `  /metadata/labels/kro.run~1owned                 ${by}`,
     ]);
