@@ -2,7 +2,7 @@ import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { templateOriginsOf } from './explain/template-origins.js';
 import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
-import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
+import { createFinding, type Finding } from '../loaders/finding.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { DependencyGraph } from '../engine/runtime/dependency-graph.js';
@@ -86,7 +86,8 @@ export function explainSourceOf(
 
 /**
  * Loads the config and the manifests and, unless the manifests have errors (or `openInvalid`),
- * opens the project, converges it (unless told not to, or the manifests have errors), snapshots
+ * opens the project, converges it (unless told not to, or the manifests have errors: but an
+ * RGD's, see {@link stopsRun}), snapshots
  * the state and stops the runtime.
  *
  * @throws ConfigError when the config cannot be found, loaded or registered.
@@ -98,7 +99,7 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
   const { manifests, session, sources } = await openRun(options, config);
   if (session === undefined) return { config, manifests };
   const { project } = session;
-  const run = options.converge !== false && !hasErrors(manifests.findings);
+  const run = options.converge !== false && !stopsRun(manifests.findings);
   try {
     const report = run ? await session.converge() : undefined;
     if (report) await options.monitor?.settled?.();
@@ -123,6 +124,16 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
 }
 
 /**
+ * Whether the manifests' findings keep the controllers from running: an error, but for those of
+ * a kro ResourceGraphDefinition (`rgd-*`), which defines neither a kind nor a controller: the
+ * other RGDs still run, so that their render errors are reported beside it (the run's exit code
+ * still fails on it).
+ */
+export function stopsRun(findings: readonly Finding<string>[]): boolean {
+  return findings.some((f) => f.severity === 'error' && !f.code.startsWith('rgd-'));
+}
+
+/**
  * Reads the manifests and opens the project on them; with `releaseManifests`, what it returns no
  * longer holds the loaded resources. A function of its own: an async function keeps its locals and
  * temporaries across every await, so `runProject` holding the loaded manifests even once kept all
@@ -137,7 +148,7 @@ async function openRun(
   sources: Map<string, ManifestSource>;
 }> {
   const manifests = await readProjectManifests(options, config);
-  const invalid = hasErrors(manifests.findings);
+  const invalid = stopsRun(manifests.findings);
   if (invalid && options.openInvalid !== true) return { manifests, sources: new Map() };
   let session: ProjectSession;
   try {

@@ -561,6 +561,48 @@ spec:
     expect(ready?.message).toMatch(/^resource error: resource bad renders an invalid ConfigMap/);
   });
 
+  it('runs the RGDs that load beside one that does not: the render error of one and the cycle of the other are both reported', async () => {
+    const cycle = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: loop.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Loop
+    spec: {}
+  resources:
+${configMap('one', '${two.metadata.name}-1')}${configMap('two', '${one.metadata.name}-2')}`;
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string',
+        `    - id: bad
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: \${schema.spec.name}
+        data:
+          n: \${json.unmarshal('1')}
+`,
+      ),
+      'loop.yaml': cycle,
+      'thing.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  name: one\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/loop\.yaml:\d+:\d+: error\[rgd-cycle\]/);
+    expect(r.stdout).toMatch(
+      /thing\.yaml:1:1: error\[reconcile-failed\]: .*renders an invalid ConfigMap/,
+    );
+    // apply shows the state the others reached, and fails.
+    const applied = await cli(['apply', '-f', dir, '-o', 'yaml', '--stable']);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toMatch(/error\[rgd-cycle\]/);
+    expect(docs(applied.stdout).find((d) => d.kind === 'Thing')?.status?.state).toBe('ERROR');
+  });
+
   it('fails, as kro does when it applies, a template without metadata.name: no name is made up', async () => {
     const dir = await tree({
       'rgd.yaml': `apiVersion: kro.run/v1alpha1

@@ -16,7 +16,8 @@ export function defineApply(): Command {
     .description(
       'Loads every *.yaml / *.yml (and JSON manifest) below the given paths, validates them, registers the controllers ' +
         "of the project's cosi.config.ts, runs them to convergence on a simulated clock and prints " +
-        'the resulting state. Invalid manifests stop before any controller runs.',
+        'the resulting state. Invalid manifests stop before any controller runs, but for a kro ' +
+        'ResourceGraphDefinition that does not load: the other controllers run, and the exit code is 1.',
     );
   addTraceOption(addProjectOptions(addPathArguments(command)))
     .addOption(outputOption(APPLY_FORMATS, 'table'))

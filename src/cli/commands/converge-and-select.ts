@@ -1,5 +1,5 @@
 import { displayPath } from '../../app/display-path.js';
-import { runProject, type ProjectRun } from '../../app/run-project.js';
+import { runProject, stopsRun, type ProjectRun } from '../../app/run-project.js';
 import { hasErrors } from '../../loaders/finding.js';
 import { ResourceQueryError } from '../../app/resource-query.js';
 import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
@@ -34,7 +34,7 @@ export async function convergeAndSelect<Data>(
     releaseManifests: !record,
   });
   const report = run.outcome?.report;
-  if (hasErrors(run.manifests.findings) || !run.outcome || !report) {
+  if (stopsRun(run.manifests.findings) || !run.outcome || !report) {
     return { run, exitCode: EXIT.findings };
   }
   const { project, snapshot } = run.outcome;
@@ -58,9 +58,11 @@ export async function convergeAndSelect<Data>(
     explainArgs: [...(flags.file ?? []), ...paths].map((p) => `-f ${p}`).join(' '),
     ...(flags.stable ? {} : { wallTime: performance.now() - started }),
   };
-  // Findings about what the controllers wrote fail a run that otherwise converged.
+  // Findings about what the controllers wrote, or an RGD that did not load (the others ran),
+  // fail a run that otherwise converged.
   const exitCode =
-    exitCodeOf(report) === EXIT.ok && hasErrors(run.outcome.findings)
+    exitCodeOf(report) === EXIT.ok &&
+    (hasErrors(run.outcome.findings) || hasErrors(run.manifests.findings))
       ? EXIT.findings
       : exitCodeOf(report);
   return { run, exitCode, converged: { outcome, data, counts } };
