@@ -48,7 +48,10 @@ function waitingHint(waiting: string): string {
   if (own !== undefined && waiting.includes('no such key')) {
     return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;
   }
-  return `it waits on what no controller writes here: ${waiting} (supply that status as a manifest or with a controller)`;
+  // A resource the RGD writes cannot also be a manifest (output-collision): its status takes a
+  // controller; only an externalRef, which the RGD reads, can be given as a manifest.
+  const external = /externalRef \S+ \([^)]*\) does not exist/.test(waiting);
+  return `it waits on what no controller writes here: ${waiting} (${external ? 'give the resource the externalRef names as a manifest, or write it with a controller' : 'supply that status with a controller in cosi.config.ts that writes it: a resource the RGD writes cannot also be a manifest'})`;
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */

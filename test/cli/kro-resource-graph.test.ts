@@ -290,6 +290,10 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     expect(warnings[0]).toMatch(
       /^fixtures\/kro-webapp\/instances\.yaml:11:1: warning\[rgd-waiting\]: WebApps\.kro\.run\(default\/blog\) .*\$\{deployment\.status\.availableReplicas\}/,
     );
+    // The Deployment is the RGD's output: a manifest of it would collide (output-collision), so
+    // the hint is a controller, not a manifest.
+    expect(warnings[0]).toContain('supply that status with a controller in cosi.config.ts');
+    expect(warnings[0]).not.toContain('as a manifest');
   });
 
   it("says an instance waiting on a field of its own spec that it does not set is the user's to set", async () => {
@@ -871,6 +875,8 @@ spec:
     const status = (name: string) =>
       out.find((d) => d.kind === 'Reader' && d.metadata.name === name)?.status;
     expect(status('r')).toMatchObject({ color: 'blue', state: 'ACTIVE' });
+    // What an externalRef names can be given as a manifest.
+    expect(r.stderr).toContain('give the resource the externalRef names as a manifest');
     expect(status('missing')).toMatchObject({ state: 'IN_PROGRESS' });
     expect(
       (status('missing')?.conditions as Record<string, unknown>[]).find((c) => c.type === 'Ready'),
