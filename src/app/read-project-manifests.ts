@@ -211,6 +211,7 @@ export async function openProjectReader(
 export async function readProjectManifests(
   options: ReadProjectOptions,
   config: LoadedConfig | undefined,
+  prior?: PriorState,
 ): Promise<ReadResult> {
-  return (await openProjectReader(options, config)).read();
+  return (await openProjectReader(options, config, prior)).read();
 }

@@ -7,6 +7,7 @@ import type { DefinitionRegistry } from '../engine/resource/definition-registry.
 import { displayPath } from '../app/display-path.js';
 import { readProjectManifests } from '../app/read-project-manifests.js';
 import { formatFinding, hasErrors, type Finding } from '../loaders/finding.js';
+import type { PriorState } from '../loaders/cel/prior-state.js';
 import type { KubernetesRelease } from '../loaders/kubernetes/kubernetes-release.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { loadManifests } from '../loaders/load-manifests.js';
@@ -52,6 +53,11 @@ export interface LoadInputOptions {
   readonly definitionPaths?: readonly string[];
   /** Where JSON Schemas of kinds nothing else defines are: a project config's `schemaLocations`. */
   readonly schemaLocations?: readonly string[];
+  /**
+   * The manifests applied so far, for CEL transition rules: a manifest already there is checked as
+   * an update of it (`oldSelf`, kro's `immutable=true`), a new one as a create.
+   */
+  readonly previous?: PriorState;
 }
 
 /** The strings of an input that are paths: those without a line break. */
@@ -87,6 +93,7 @@ export async function loadManifestInput(
             ...(options.schemaLocations ? { schemaLocations: options.schemaLocations } : {}),
           },
           options.config,
+          options.previous,
         );
   if (read && hasErrors(read.findings)) throw new ManifestError(read.findings);
   if (inline.length === 0 && read) {
@@ -116,6 +123,7 @@ export function loadManifestFiles(
     definitions: options.definitions ?? knownDefinitions(options),
     ...(options.config ? { definitionsSource: displayPath(options.cwd, options.config.file) } : {}),
     ...(options.kubernetesVersion ? { kubernetesVersion: options.kubernetesVersion } : {}),
+    ...(options.previous ? { previous: options.previous } : {}),
   });
   // An apply of nothing is not an error in a test.
   const findings = result.findings.filter((f) => f.code !== 'empty-input');

@@ -8,6 +8,7 @@ import type { LogRecord } from '../engine/runtime/logger.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { Finding } from '../loaders/finding.js';
+import type { PriorState } from '../loaders/cel/prior-state.js';
 import {
   parseKubernetesRelease,
   type KubernetesRelease,
@@ -400,8 +401,20 @@ export class TestProject {
       config: this.config,
       known: this.project.registry,
       ...(this.#release ? { kubernetesVersion: this.#release } : {}),
+      previous: this.#previous,
     };
   }
+
+  /**
+   * The manifests applied so far as CEL transition rules see them: an apply of one is an update
+   * of it, checked against it as the API server checks an update against the stored object.
+   */
+  readonly #previous: PriorState = {
+    get: (key) => {
+      const manifest = this.#manifests.get(key);
+      return manifest === undefined ? undefined : { spec: manifest.resource.spec };
+    },
+  };
 
   #nextLabel(): string {
     return `apply ${++this.#applies}`;

@@ -115,6 +115,39 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(1);
   });
 
+  it('checks an edit or apply of a manifest as an update: a transition rule (self == oldSelf) refuses it, at the step', async () => {
+    const file = await scenario(
+      'immutable',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/cel/crd/v1')}`,
+        'steps:',
+        '  - edit: { type: Database, id: orders, namespace: shop, spec: { spec: { engine: mysql } } }',
+        '    expect-error: cel-violation',
+        '  - apply:',
+        '      apiVersion: cel.example.org/v1',
+        '      kind: Database',
+        '      metadata: { name: orders, namespace: shop }',
+        '      spec: { engine: mysql, replicas: 3, storage: 20Gi }',
+        '    expect-error: { code: cel-violation, message: engine is immutable }',
+        '  - name: a field without the rule changes',
+        '    edit: { type: Database, id: orders, namespace: shop, spec: { spec: { replicas: 5 } } }',
+        '  - expect: { apiVersion: cel.example.org/v1, kind: Database, metadata: { name: orders, namespace: shop }, spec: { engine: postgres, replicas: 5 } }',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/cel/crd/v1')}`,
+        'steps:',
+        '  - edit: { type: Database, id: orders, namespace: shop, spec: { spec: { engine: mysql } } }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'immutable.cosi-test.yaml:17:5: error[cel-violation]: engine is immutable (at /spec/spec/engine)',
+    );
+    // Every step of the first scenario passes; the second's one edit is refused.
+    expect(stdout).toMatch(/^scenarios: 4 passed, 1 failed$/m);
+    expect(code).toBe(1);
+  });
+
   it('fails an expect-error that was not refused, and a finding that is not there', async () => {
     const file = await scenario(
       'not-refused',

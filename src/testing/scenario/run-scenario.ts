@@ -190,25 +190,32 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
         if (step.files.length > 0) await project.applyFiles(step.files);
       });
     case 'edit':
-      return change(project, step.at, step.expectError, async () => {
-        const { ref } = step;
-        await project.edit(
-          ref.type,
-          ref.id,
-          (draft) => {
-            if (step.spec !== undefined)
-              draft.spec = mergePatch(draft.spec, step.spec) as Record<string, unknown>;
-            if (step.labels)
-              draft.labels = mergePatch(draft.labels, step.labels) as Record<string, string>;
-            if (step.annotations)
-              draft.annotations = mergePatch(draft.annotations, step.annotations) as Record<
-                string,
-                string
-              >;
-          },
-          namespaceOf(ref),
-        );
-      });
+      return change(
+        project,
+        step.at,
+        step.expectError,
+        async () => {
+          const { ref } = step;
+          await project.edit(
+            ref.type,
+            ref.id,
+            (draft) => {
+              if (step.spec !== undefined)
+                draft.spec = mergePatch(draft.spec, step.spec) as Record<string, unknown>;
+              if (step.labels)
+                draft.labels = mergePatch(draft.labels, step.labels) as Record<string, string>;
+              if (step.annotations)
+                draft.annotations = mergePatch(draft.annotations, step.annotations) as Record<
+                  string,
+                  string
+                >;
+            },
+            namespaceOf(ref),
+          );
+        },
+        // The document an edit makes is nowhere on disk: its findings are the step's.
+        (finding) => ({ ...finding, file: step.at.file, line: step.at.line, col: step.at.col }),
+      );
     case 'destroy':
       return change(project, step.at, step.expectError, async () => {
         for (const ref of step.refs) await project.destroy(ref.type, ref.id, namespaceOf(ref));
@@ -333,6 +340,7 @@ async function change(
   at: Place,
   expectError: ErrorExpectation | undefined,
   run: () => Promise<void>,
+  placed: (finding: Finding<CheckCode>) => Finding<CheckCode> = (finding) => finding,
 ): Promise<Finding<CheckCode>[]> {
   let refused: ManifestError | undefined;
   try {
@@ -343,7 +351,9 @@ async function change(
     refused = error;
   }
   if (expectError === undefined) {
-    if (refused !== undefined) return refused.findings.filter((f) => f.severity === 'error');
+    if (refused !== undefined) {
+      return refused.findings.filter((f) => f.severity === 'error').map(placed);
+    }
     await project.converge();
     return [];
   }
