@@ -343,7 +343,7 @@ describe('reserved words and template constraints (kro validation.go)', () => {
         metadata:
           name: cm
           labels: { kro.run/owned: "true", app: a }
-          annotations: { internal.kro.run/x: y }
+          annotations: { internal.kro.run/x: x }
 `),
     );
     expect(found).toEqual([
@@ -406,5 +406,131 @@ describe('spec.schema.scope (kro api/v1alpha1 ResourceScope, validation.go)', ()
     expect(await findings(scoped('Global', '{ name: cm }'))).toEqual([
       '10:12 rgd-bad-schema spec.schema.scope must be Namespaced or Cluster',
     ]);
+  });
+});
+
+describe("template literals against the kind's schema (kro parser.go parseResource)", () => {
+  it('refuses an unknown field of a built-in kind at its key, with a did-you-mean', async () => {
+    const found = await findings(
+      rgd(`    - id: deploy
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: web }
+        spec:
+          replica: 3
+          selector: { matchLabels: { app: web } }
+          template:
+            metadata: { labels: { app: web } }
+            spec: { containers: [{ name: web, image: nginx }] }
+`),
+    );
+    expect(found).toEqual([
+      '17:11 rgd-unknown-field resource deploy: unknown field "replica" (did you mean "replicas"?): Deployment (apps/v1) has no field spec.replica, and kro refuses the RGD: schema not found for field replica',
+    ]);
+  });
+
+  it.each([
+    [
+      'an integer in a string field',
+      'v1',
+      'ConfigMap',
+      'data: { port: 80 }',
+      '16:23',
+      'data.port of ConfigMap (v1) is of type string, but the template writes the integer 80: kro refuses the RGD: expected string type for path data.port, got integer',
+    ],
+    [
+      'a string in an integer field',
+      'apps/v1',
+      'Deployment',
+      'spec: { replicas: two }',
+      '16:27',
+      'spec.replicas of Deployment (apps/v1) is of type integer, but the template writes the string "two": kro refuses the RGD: expected integer type for path spec.replicas, got string',
+    ],
+    [
+      'a string in a list field',
+      'v1',
+      'Service',
+      'spec: { ports: "80" }',
+      '16:24',
+      'spec.ports of Service (v1) is of type array, but the template writes the string "80": kro refuses the RGD: expected array type for path spec.ports, got string',
+    ],
+  ])('refuses %s at the literal', async (_, apiVersion, kind, body, at, message) => {
+    const found = await findings(
+      rgd(`    - id: it
+      template:
+        apiVersion: ${apiVersion}
+        kind: ${kind}
+        metadata: { name: x }
+        ${body}
+`),
+    );
+    expect(found).toEqual([`${at} rgd-type-mismatch resource it: ${message}`]);
+  });
+
+  it('checks the fields of a CRD kind, and leaves expressions and open fields to their own checks', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets, singular: widget, listKind: WidgetList }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: { type: integer }
+                extra: { type: object, x-kubernetes-preserve-unknown-fields: true }
+---
+`;
+    const found = await findings(
+      crd +
+        rgd(`    - id: widget
+      template:
+        apiVersion: example.com/v1
+        kind: Widget
+        metadata: { name: w, labels: { anything: goes } }
+        spec:
+          size: \${schema.spec.zones.size()}
+          extra: { free: [1, "two"] }
+          colour: blue
+`),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^40:11 rgd-unknown-field resource widget: unknown field "colour": Widget \(example\.com\/v1\) has no field spec\.colour/,
+      ),
+    ]);
+  });
+
+  it("accepts int-or-string, quantities and null literals where kro's parser does", async () => {
+    const found = await findings(
+      rgd(`    - id: deploy
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: web, annotations: null }
+        spec:
+          strategy: { rollingUpdate: { maxSurge: 1, maxUnavailable: "25%" } }
+          selector: { matchLabels: { app: web } }
+          template:
+            metadata: { labels: { app: web } }
+            spec:
+              containers:
+                - name: web
+                  image: nginx
+                  ports: [{ containerPort: 80 }]
+                  resources: { limits: { cpu: 0.5, memory: 128Mi } }
+`),
+    );
+    expect(found).toEqual([]);
   });
 });

@@ -607,6 +607,48 @@ ${configMap('one', '${two.metadata.name}-1')}${configMap('two', '${one.metadata.
     expect(docs(applied.stdout).find((d) => d.kind === 'Thing')?.status?.state).toBe('ERROR');
   });
 
+  it('refuses a rendered Deployment with a field its kind does not have, as the same manifest is', async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata:
+  name: app.kro.run
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec:
+      deploySpec: object
+  resources:
+    - id: deployment
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: app
+        # An open object: what it holds is known only when rendered.
+        spec: \${schema.spec.deploySpec}
+`,
+      'app.yaml': `apiVersion: kro.run/v1alpha1
+kind: App
+metadata:
+  name: a
+spec:
+  deploySpec:
+    replica: 3
+    selector: { matchLabels: { app: web } }
+    template:
+      metadata: { labels: { app: web } }
+      spec: { containers: [{ name: web, image: nginx }] }
+`,
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /app\.yaml:1:1: error\[reconcile-failed\]: .*renders an invalid Deployment: \/spec\/replica: unknown field "replica" \(did you mean "replicas"\?\)/,
+    );
+  });
+
   it('fails, as kro does when it applies, a template without metadata.name: no name is made up', async () => {
     const dir = await tree({
       'rgd.yaml': `apiVersion: kro.run/v1alpha1

@@ -31,13 +31,15 @@ import type {
 } from '../../controllers/resource-graph.js';
 import type { CelRules } from '../cel/cel-rule-engine.js';
 import { checkDefinitionSchema } from '../definition-schema.js';
-import type { DocumentReport } from '../document-report.js';
-import { formatLocation, type FindingCode, type SourceLocation } from '../finding.js';
+import { DocumentReport } from '../document-report.js';
+import { formatLocation, type Finding, type FindingCode, type SourceLocation } from '../finding.js';
+import type { ManifestHeader } from '../manifest-header.js';
+import type { ParsedDocument } from '../parsed-document.js';
+import { checkKubernetesDocument } from '../kubernetes/check-kubernetes-document.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { camelPlural } from '../kubernetes/crd-definitions.js';
-import { applyDefaults } from '../kubernetes/defaulting.js';
 import { splitApiVersion } from '../kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
@@ -48,6 +50,7 @@ import {
   KRO_RESERVED_WORDS,
   templateConstraintProblems,
 } from './template-constraints.js';
+import { templateLiteralProblems } from './template-literals.js';
 import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
 import {
   expressionLocation,
@@ -502,8 +505,23 @@ export function compileResourceGraph(
     for (const problem of constraints) {
       fail('rgd-bad-resource', [...at, templateKey, ...problem.path], problem.message);
     }
+    // kro's parser reads the template against its kind's schema when it builds the RGD.
+    const literals =
+      external || output.schema === undefined
+        ? []
+        : templateLiteralProblems(template, output.schema, `${kind} (${apiVersion})`);
+    for (const problem of literals) {
+      outcome.failed = true;
+      report.add(
+        problem.code,
+        jsonPointer([...at, templateKey, ...problem.path]),
+        `resource ${id}: ${problem.message}`,
+        problem.key === true ? { part: 'key' } : {},
+      );
+    }
     if (
       constraints.length > 0 ||
+      literals.length > 0 ||
       fields === undefined ||
       includeWhen === undefined ||
       readyWhen === undefined ||
@@ -908,7 +926,11 @@ function checkFieldTypes(
   return message === undefined ? undefined : { code: 'rgd-type-mismatch', message };
 }
 
-/** Checks a rendered document against its kind: defaults, the schema, the CEL rules. */
+/**
+ * Checks a rendered document against its kind as a manifest of that kind is checked
+ * (`checkKubernetesDocument`: defaults, the schema, the fields it does not declare, a built-in
+ * kind's own rules), then its CEL rules: each error as `pointer: message`.
+ */
 function outputValidator(
   definition: ResourceDefinition,
   compiler: SchemaCompiler,
@@ -917,13 +939,47 @@ function outputValidator(
   const schema = definition.schema;
   if (schema === undefined) return undefined;
   return (document) => {
-    applyDefaults(document, schema);
-    const problems = (compiler.compile(schema).validate?.(document) ?? []).map(
-      (p) => `${p.path || '/'}: ${p.message}`,
-    );
-    for (const violation of options.celRules().evaluateRules(schema, document)) {
+    const findings: Finding[] = [];
+    const report = new DocumentReport(renderedDocument(document), findings);
+    const { group, version } = splitApiVersion(String(document.apiVersion));
+    const header: ManifestHeader = {
+      labels: {},
+      annotations: {},
+      spec: {},
+      kubernetes: {
+        apiVersion: String(document.apiVersion),
+        group,
+        version,
+        kind: String(document.kind),
+        document,
+      },
+    };
+    const compiled = compiler.compile(schema);
+    const kept = checkKubernetesDocument(definition, header, compiled, report);
+    const problems = findings
+      .filter((f) => f.severity === 'error')
+      .map((f) => `${f.pointer || '/'}: ${f.message}`);
+    if (problems.length > 0 || !isPlainObject(kept)) return problems;
+    const { apiVersion, kind, metadata } = document;
+    const defaulted = { apiVersion, kind, metadata, ...kept };
+    for (const violation of options.celRules().evaluateRules(schema, defaulted)) {
       problems.push(`${violation.path || '/'}: ${violation.message}`);
     }
     return problems;
+  };
+}
+
+/** A rendered document, which has no source: its findings are placed by pointer alone. */
+function renderedDocument(value: Record<string, unknown>): ParsedDocument {
+  const nowhere = { line: 0, col: 0 };
+  return {
+    file: '',
+    index: 0,
+    position: nowhere,
+    value,
+    hasErrors: false,
+    source: { locate: () => nowhere, locateText: () => nowhere },
+    locate: () => nowhere,
+    locateText: () => nowhere,
   };
 }
