@@ -114,6 +114,23 @@ describe('RGD expressions are type-checked whole when the RGD loads', () => {
     ]);
   });
 
+  it('refuses a plain field path that selects a field of a string (kro: "does not support field selection")', async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap('first', '          a: b\n') +
+          configMap(
+            'second',
+            '          a: ${first.metadata.name.field}\n          b: ${schema.spec.name.x}\n',
+          ),
+      ),
+    );
+    expect(found).toEqual([
+      "31:14 rgd-type-mismatch ${first.metadata.name.field} does not type-check: type 'string' does not support field selection (first.metadata.name selects .field)",
+      "32:14 rgd-type-mismatch ${schema.spec.name.x} does not type-check: type 'string' does not support field selection (schema.spec.name selects .x)",
+    ]);
+  });
+
   it('refuses a macro (.map) over a field that is not a list', async () => {
     const found = await findings(
       rgd('', configMap('config', '          a: ${schema.spec.replicas.map(r, r).join(",")}\n')),

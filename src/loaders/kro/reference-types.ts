@@ -25,7 +25,12 @@ export type FieldLookup =
   /** The schema does not say what is there (open fields, no schema). */
   | { readonly state: 'open' }
   /** The schema has no such field: at `path[index]`, among `known`. */
-  | { readonly state: 'missing'; readonly index: number; readonly known: readonly string[] };
+  | { readonly state: 'missing'; readonly index: number; readonly known: readonly string[] }
+  /** `path[index]` selects a field of a value that has none (a string, a list): `schema`'s. */
+  | { readonly state: 'not-an-object'; readonly index: number; readonly schema: SchemaNode };
+
+/** The types of a value that has no fields to select. */
+const FIELDLESS = new Set(['string', 'integer', 'number', 'boolean', 'array']);
 
 /** Follows `path` (object keys; numbers are list items) from `schema`. */
 export function lookupField(
@@ -40,6 +45,13 @@ export function lookupField(
     if (typeof key === 'number') {
       node = childSchema(node, 'items');
       continue;
+    }
+    if (
+      typeof node.type === 'string' &&
+      FIELDLESS.has(node.type) &&
+      node['x-kubernetes-int-or-string'] !== true
+    ) {
+      return { state: 'not-an-object', index, schema: node };
     }
     const next = childSchema(node, 'property', key);
     if (next === undefined) {

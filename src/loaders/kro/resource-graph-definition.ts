@@ -921,6 +921,14 @@ function checkFieldTypes(
       message: `\${${check.source}} reads ${at}, which ${root === 'schema' ? `the instances of ${instance.type}` : `${root} (${read.definition.type})`} cannot have${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}: its fields there are ${found.known.join(', ')}`,
     };
   }
+  if (found.state === 'not-an-object') {
+    // cel-go's checker: "type 'string' does not support field selection".
+    const at = path.slice(0, found.index).join('.');
+    return {
+      code: 'rgd-type-mismatch',
+      message: `\${${check.source}} does not type-check: type '${formatCelType(celTypeOfSchema(found.schema))}' does not support field selection (${root}.${at} selects .${path[found.index] ?? ''})`,
+    };
+  }
   if (found.state !== 'found') return undefined;
   const message = placementProblem(check, celTypeOfSchema(found.schema), kindOf);
   return message === undefined ? undefined : { code: 'rgd-type-mismatch', message };

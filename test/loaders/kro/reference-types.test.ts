@@ -48,5 +48,10 @@ describe('the fields an RGD expression reads', () => {
     });
     expect(lookupField(schema, ['spec', 'extra', 'anything'])).toEqual({ state: 'open' });
     expect(lookupField(schema, ['metadata', 'name'])).toEqual({ state: 'open' });
+    expect(lookupField(schema, ['spec', 'port', 'x'])).toMatchObject({
+      state: 'not-an-object',
+      index: 2,
+    });
+    expect(lookupField(schema, ['spec', 'target', 'x'])).toEqual({ state: 'open' });
   });
 });
