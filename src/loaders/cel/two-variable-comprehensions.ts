@@ -1,7 +1,8 @@
 /**
  * cel-go's two-variable comprehensions (Kubernetes 1.32): `all(k, v, p)`, `exists(k, v, p)`,
- * `existsOne(k, v, p)`, `transformList(i, v, [filter,] e)` and `transformMap(k, v, [filter,] e)`
- * over a list (index and element) or a map (key and value). `@bufbuild/cel` has no second
+ * `existsOne(k, v, p)`, `transformList(i, v, [filter,] e)`, `transformMap(k, v, [filter,] e)` and
+ * `transformMapEntry(k, v, [filter,] e)` (`e` a map of the entries to add, merged into one; a key
+ * made twice is an error) over a list (index and element) or a map (key and value). `@bufbuild/cel` has no second
  * iteration variable, so the rule compiler rewrites each into a one-variable macro over the
  * pairs of its target: `m.all(k, v, p)` is `cosi__pairs(m).all(pair, p')`, where `p'` reads
  * `pair[0]` for `k` and `pair[1]` for `v`.
@@ -26,6 +27,8 @@ import { charge, sizeCost } from './cost-budget.js';
 export const PAIRS_FUNCTION = 'cosi__pairs';
 /** The helper `transformMap` builds its map with, from `[[key, value], ...]`. */
 const ENTRIES_FUNCTION = 'cosi__entries';
+/** The helper `transformMapEntry` builds its map with, from the maps of entries its body makes. */
+const MERGE_ENTRIES_FUNCTION = 'cosi__mergeEntries';
 
 const MACROS = new Set([
   'all',
@@ -34,6 +37,7 @@ const MACROS = new Set([
   'exists_one',
   'transformList',
   'transformMap',
+  'transformMapEntry',
 ]);
 
 export const twoVariableComprehensionsLibrary: readonly CelFunc[] = [
@@ -59,6 +63,28 @@ export const twoVariableComprehensionsLibrary: readonly CelFunc[] = [
       for (const entry of entries) {
         if (!isCelList(entry)) throw new Error('transformMap: not an entry');
         map.set(entry.get(0), entry.get(1) as CelValue);
+      }
+      return celMap(map as Map<string, CelValue>);
+    },
+  ),
+  celFunc(
+    MERGE_ENTRIES_FUNCTION,
+    [listType(CelScalar.DYN)],
+    mapType(CelScalar.DYN, CelScalar.DYN),
+    (entries) => {
+      const map = new Map<unknown, CelValue>();
+      for (const entry of entries) {
+        if (!isCelMap(entry)) {
+          throw new Error('transformMapEntry: the expression must make a map of entries');
+        }
+        for (const [key, value] of entry) {
+          // cel-go's cel.@mapInsert: an entry never replaces another.
+          if (map.has(key)) {
+            const shown = typeof key === 'object' ? `${key.value}u` : String(key);
+            throw new Error(`insert failed: key ${shown} already exists`);
+          }
+          map.set(key, value);
+        }
       }
       return celMap(map as Map<string, CelValue>);
     },
@@ -136,7 +162,7 @@ export function expandTwoVariableComprehension(
   const [first, second, ...rest] = args;
   const key = identName(first);
   const value = identName(second);
-  const transform = name === 'transformList' || name === 'transformMap';
+  const transform = name.startsWith('transform');
   if (!MACROS.has(name) || key === undefined || value === undefined) return undefined;
   if (rest.length !== 1 && !(transform && rest.length === 2)) return undefined;
   const pair = `__cosi_pair_${newId()}`;
@@ -153,6 +179,7 @@ export function expandTwoVariableComprehension(
     exists_one: `${PAIRS_FUNCTION}(__TARGET__).exists_one(${pair}, __BODY__)`,
     transformList: `${PAIRS_FUNCTION}(__TARGET__).map(${pair}, ${filter}__BODY__)`,
     transformMap: `${ENTRIES_FUNCTION}(${PAIRS_FUNCTION}(__TARGET__).map(${pair}, ${filter}[${pair}[0], __BODY__]))`,
+    transformMapEntry: `${MERGE_ENTRIES_FUNCTION}(${PAIRS_FUNCTION}(__TARGET__).map(${pair}, ${filter}__BODY__))`,
   }[name] as string;
   const expanded = template(source, newId);
   const parts = new Map<string, () => ExprNode>([

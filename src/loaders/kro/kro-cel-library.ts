@@ -10,7 +10,8 @@
  * - `base64.encode(bytes)`, `base64.decode(string)` (cel-go's encoders);
  * - `json.unmarshal(s)`, `json.marshal(v)`;
  * - `lists.setAtIndex(l, i, v)`, `lists.insertAtIndex(l, i, v)`, `lists.removeAtIndex(l, i)`;
- * - `m.merge(other)` (the other map's keys win);
+ * - `m.merge(other)` (the other map's keys win), `m.deepMerge(other)` (kro's main branch: maps
+ *   under the same key are merged too);
  * - `s.reverse()` (cel-go's strings extension, version 3), `strings.quote(s)`, and
  *   `cel.bind(x, init, body)` (the bindings extension: see `expandMacroCalls`);
  * - `omit()`: a value that leaves the template field (or list element) holding it out of the
@@ -26,9 +27,11 @@ import {
   celMap,
   celMethod,
   CelScalar,
+  isCelMap,
   listType,
   mapType,
   type CelList,
+  type CelMap,
   type CelUint,
   type CelValue,
 } from '@bufbuild/cel';
@@ -150,8 +153,27 @@ export const KRO_CEL_EXTENSION: CelExtension = {
       for (const [key, value] of other.entries()) merged.set(key, value);
       return celMap(merged);
     }),
+    celMethod('deepMerge', MAP, [MAP], MAP, function (other) {
+      return deepMerge(this, other);
+    }),
   ],
 };
+
+/**
+ * kro's `deepMerge` (`pkg/cel/library/maps.go`): `other` merged onto `self`, a map under the
+ * same key in both merged the same way, anything else from `other`.
+ */
+function deepMerge(self: CelMap, other: CelMap): CelMap {
+  if (other.size === 0) return self;
+  if (self.size === 0) return other;
+  const merged = new Map<bigint | string | boolean | CelUint, CelValue>();
+  for (const [key, value] of self.entries()) merged.set(key, value);
+  for (const [key, value] of other.entries()) {
+    const mine = merged.get(key);
+    merged.set(key, isCelMap(mine) && isCelMap(value) ? deepMerge(mine, value) : value);
+  }
+  return celMap(merged);
+}
 
 /** The qualified names of kro's functions (`random.seededString`): not variables. */
 export const KRO_FUNCTION_NAMES: ReadonlySet<string> = new Set([

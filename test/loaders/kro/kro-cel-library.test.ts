@@ -46,6 +46,39 @@ describe("kro's CEL libraries", () => {
     });
   });
 
+  it('deep-merges maps as kro does: nested maps merged, lists and scalars replaced', () => {
+    expect(run("{'a': {'x': 1}}.deepMerge({'a': {'y': 2}})")).toEqual({ a: { x: 1, y: 2 } });
+    expect(run("{'a': {'x': 1}}.deepMerge({'a': {'x': 9}})")).toEqual({ a: { x: 9 } });
+    expect(run("{'a': [1, 2], 'b': {'c': 1}}.deepMerge({'a': [3], 'b': 'flat'})")).toEqual({
+      a: [3],
+      b: 'flat',
+    });
+    expect(run('schema.labels.deepMerge({})', { labels: { app: 'web' } })).toEqual({
+      app: 'web',
+    });
+  });
+
+  it('builds a map with transformMapEntry (cel-go two-variable comprehensions)', () => {
+    const labels = { labels: { app: 'web', tier: 'front' } };
+    expect(run('schema.labels.transformMapEntry(k, v, {v: k})', labels)).toEqual({
+      web: 'app',
+      front: 'tier',
+    });
+    expect(
+      run("schema.labels.transformMapEntry(k, v, k != 'tier', {k + '-x': v})", labels),
+    ).toEqual({ 'app-x': 'web' });
+    expect(run("['a', 'b'].transformMapEntry(i, v, {v: i})")).toEqual({ a: 0, b: 1 });
+    // Known to the RGD's static check, which refuses an unknown function (kro: "uses unknown functions").
+    for (const source of ['m.transformMapEntry(k, v, {v: k})', 'm.deepMerge({})']) {
+      const compiled = compileGraphExpression(source);
+      expect('unknownFunctions' in compiled && compiled.unknownFunctions).toEqual([]);
+    }
+    const duplicate = compileGraphExpression("['a', 'b'].transformMapEntry(i, v, {'k': v})");
+    expect('error' in duplicate ? duplicate : duplicate.evaluate({})).toMatchObject({
+      error: expect.stringContaining('insert failed: key k already exists') as string,
+    });
+  });
+
   it('does not take the namespaces of the functions for variables', () => {
     const compiled = compileGraphExpression('random.seededString(4, schema.metadata.uid)');
     expect('variables' in compiled && compiled.variables).toEqual(['schema']);
