@@ -534,3 +534,28 @@ spec:
     expect(found).toEqual([]);
   });
 });
+
+describe('CRD templates (kro builder.go buildRGResource)', () => {
+  const crdTemplate = (scope: string): string =>
+    rgd(`    - id: crd
+      template:
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: { name: '\${schema.spec.name}s.example.com' }
+        spec:
+          group: example.com
+          names: { kind: Widget, plural: widgets }
+          scope: ${scope}
+          versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object } } }]
+`);
+
+  it('refuses an expression outside metadata, as kro does', async () => {
+    expect(await findings(crdTemplate('Namespaced-${schema.spec.name}'))).toEqual([
+      '19:18 rgd-bad-expression resource crd: CEL expressions in CRDs are only supported for metadata fields, found in path "spec.scope"',
+    ]);
+  });
+
+  it('accepts expressions in its metadata', async () => {
+    expect(await findings(crdTemplate('Namespaced'))).toEqual([]);
+  });
+});

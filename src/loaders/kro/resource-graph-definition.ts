@@ -50,7 +50,7 @@ import {
   KRO_RESERVED_WORDS,
   templateConstraintProblems,
 } from './template-constraints.js';
-import { templateLiteralProblems } from './template-literals.js';
+import { dotted, templateLiteralProblems } from './template-literals.js';
 import { fieldsReferringToNothing, fieldsWithoutExpressions } from './status-fields.js';
 import {
   expressionLocation,
@@ -505,9 +505,22 @@ export function compileResourceGraph(
     for (const problem of constraints) {
       fail('rgd-bad-resource', [...at, templateKey, ...problem.path], problem.message);
     }
+    // kro reads a CRD's template without its schema, and takes expressions only in its metadata
+    // (builder.go: "CEL expressions in CRDs are only supported for metadata fields").
+    const crd = apiVersion === 'apiextensions.k8s.io/v1' && kind === 'CustomResourceDefinition';
+    const crdExpressions = crd
+      ? (fields ?? []).filter((f) => f.path[0] !== 'metadata' || f.path.length < 2)
+      : [];
+    for (const field of crdExpressions) {
+      fail(
+        'rgd-bad-expression',
+        [...at, templateKey, ...field.path],
+        `resource ${id}: CEL expressions in CRDs are only supported for metadata fields, found in path ${JSON.stringify(dotted(field.path))}`,
+      );
+    }
     // kro's parser reads the template against its kind's schema when it builds the RGD.
     const literals =
-      external || output.schema === undefined
+      external || crd || output.schema === undefined
         ? []
         : templateLiteralProblems(template, output.schema, `${kind} (${apiVersion})`);
     for (const problem of literals) {
@@ -522,6 +535,7 @@ export function compileResourceGraph(
     if (
       constraints.length > 0 ||
       literals.length > 0 ||
+      crdExpressions.length > 0 ||
       fields === undefined ||
       includeWhen === undefined ||
       readyWhen === undefined ||

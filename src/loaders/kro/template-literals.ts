@@ -84,7 +84,7 @@ function fits(value: unknown, types: readonly string[]): boolean {
 }
 
 /** A path as kro writes it (`joinPathAndFieldName`): `spec.ports[0]`, `annotations["a.b/c"]`. */
-function dotted(path: readonly (string | number)[]): string {
+export function dotted(path: readonly (string | number)[]): string {
   return path
     .map((part, i) =>
       typeof part === 'number'
