@@ -302,6 +302,30 @@ describe("RGD template values are typed as kro's build types them", () => {
   // kro: parseString / buildStringTemplate (pkg/graph/parser/parser.go) make "x-${e}" the CEL
   // `"x-" + (e)`, which the checker refuses for a bool or an int ("found no matching overload
   // for '_+_'", builder_test.go "string interpolation non string expression"); a dyn passes.
+  it("refuses the bytes of kro's hash functions in a string field, and takes them encoded", async () => {
+    const found = await findings(
+      rgd(
+        '',
+        configMap(
+          'config',
+          [
+            '          a: ${hash.sha256(schema.spec.name)}',
+            '          b: x-${hash.fnv64a(schema.spec.name)}',
+            '          c: ${base64.encode(hash.md5(schema.spec.name))}',
+            '          d: ${random.seededString(4, schema.spec.name)}',
+            '',
+          ].join('\n'),
+        ),
+      ),
+    );
+    expect(found).toEqual([
+      '23:14 rgd-type-mismatch ${hash.sha256(schema.spec.name)} is of type bytes, but data.a of ConfigMaps.core is of type string',
+      expect.stringMatching(
+        /^24:16 rgd-type-mismatch \$\{hash\.fnv64a\(schema\.spec\.name\)\} is of type bytes, but a string template/,
+      ),
+    ]);
+  });
+
   it('refuses a bool, an int or an optional inside a string template, and takes a dyn', async () => {
     const found = await findings(
       rgd(

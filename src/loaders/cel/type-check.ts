@@ -113,6 +113,22 @@ const LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
   getEscapedPath: 'string',
 };
 
+/**
+ * The result types of kro's namespaced functions (`pkg/cel/library`; its docs' tables): an RGD
+ * that writes `hash.sha256(...)` (bytes) to a string field is refused when it loads, as kro's
+ * checker refuses it. A CRD rule's environment has none of them.
+ */
+const KRO_LIBRARY_RESULTS: Readonly<Record<string, PrimitiveKind>> = {
+  'hash.sha256': 'bytes',
+  'hash.md5': 'bytes',
+  'hash.fnv64a': 'bytes',
+  'base64.encode': 'string',
+  'base64.decode': 'bytes',
+  'json.marshal': 'string',
+  'random.seededString': 'string',
+  'random.seededInt': 'int',
+};
+
 /** The variables in scope and their types (a map, or a comprehension's over its parent). */
 interface Scope {
   get(name: string): CelType | undefined;
@@ -379,7 +395,8 @@ export function checkTypes(expr: ExprNode, variables: ReadonlyMap<string, CelTyp
       return optionalOf(target.elem);
     }
     if (target !== undefined || args.length > 0) {
-      const result = LIBRARY_RESULTS[name];
+      const result =
+        LIBRARY_RESULTS[name] ?? (target === undefined ? KRO_LIBRARY_RESULTS[name] : undefined);
       if (result !== undefined) return primitive(result);
     }
     return DYN;
@@ -440,8 +457,11 @@ function unwrapOptional(type: CelType, errors: string[]): CelType {
   return type;
 }
 
-/** The namespaces of the optional library's functions. */
-const NAMESPACES = new Set(['optional']);
+/**
+ * The namespaces of the optional library's functions (`optional.of(x)`) and of kro's
+ * (`hash.sha256(x)`: {@link KRO_LIBRARY_RESULTS}).
+ */
+const NAMESPACES = new Set(['optional', 'hash', 'base64', 'json', 'random']);
 
 /** The namespace a call's target names (`optional` of `optional.of(x)`), unless it is a variable. */
 function namespaceOf(target: ExprNode | undefined, scope: Scope): string | undefined {
