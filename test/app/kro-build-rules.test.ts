@@ -559,3 +559,36 @@ describe('CRD templates (kro builder.go buildRGResource)', () => {
     expect(await findings(crdTemplate('Namespaced'))).toEqual([]);
   });
 });
+
+describe("kro's words for nested expressions and dependent iterators", () => {
+  it('refuses a ${...} nested in another, not one inside a CEL string (kro parser/cel.go)', async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: cm }
+        data:
+          nested: \${string(\${schema.spec.name})}
+          quoted: \${"\${x}"}
+`),
+    );
+    expect(found).toEqual([
+      '17:19 rgd-bad-expression the expression at offset 0 holds another ${...} at offset 9: nested expressions are not allowed unless inside string literals',
+    ]);
+  });
+
+  it('refuses a forEach iterator that reads another (kro builder.go)', async () => {
+    const found = await findings(
+      rgd(`    - id: cms
+      forEach:
+        - zone: \${schema.spec.zones}
+        - tier: \${[zone + "-a"]}
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${zone}-\${tier}' } }
+`),
+    );
+    expect(found).toEqual([
+      '14:17 rgd-unknown-ref ${[zone + "-a"]}: forEach iterator "tier" cannot reference other iterators [zone] - forEach iterators are independent (cartesian product)',
+    ]);
+  });
+});

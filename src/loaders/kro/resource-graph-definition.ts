@@ -277,7 +277,11 @@ export function compileResourceGraph(
   /** Where each resource first references another (`a->b`), for the cycle's finding. */
   const refAt = new Map<string, SourceLocation>();
   /** The resource whose strings are being compiled, and the iterators its template sees. */
-  const owner: { id: string; iterators: readonly Iterator[] } = { id: '', iterators: [] };
+  const owner: { id: string; iterators: readonly Iterator[]; forEach: ReadonlySet<string> } = {
+    id: '',
+    iterators: [],
+    forEach: new Set(),
+  };
 
   /**
    * Compiles the expressions of the strings below `at`; the `allowed` variables may be
@@ -364,6 +368,12 @@ export function compileResourceGraph(
               'rgd-unknown-ref',
               `\${${part.source}} references ${JSON.stringify(variable)}: a readyWhen may reference only ${allowed.has('each') ? 'each (one item of this forEach resource)' : `the resource itself (${[...allowed].join('')})`}, as kro allows`,
             );
+          } else if (context === 'forEach' && owner.forEach.has(variable)) {
+            // kro builder.go: the iterators of a forEach are independent (a cartesian product).
+            findingAt(
+              'rgd-unknown-ref',
+              `\${${part.source}}: forEach iterator ${JSON.stringify(String(path[0]))} cannot reference other iterators [${variable}] - forEach iterators are independent (cartesian product)`,
+            );
           } else {
             findingAt(
               'rgd-unknown-ref',
@@ -439,7 +449,9 @@ export function compileResourceGraph(
     const into = new Set<string>();
     owner.id = id;
     owner.iterators = [];
+    owner.forEach = new Set(iteratorNames(resource.forEach));
     const forEach = compileForEach(resource.forEach, [...at, 'forEach'], into);
+    owner.forEach = new Set();
     // A refused forEach still declares its iterators: their uses are not unknown references.
     const iterators = new Set(forEach?.map((d) => d.name) ?? iteratorNames(resource.forEach));
     owner.iterators = (forEach ?? []).map((d) => ({ name: d.name, list: d.check }));

@@ -35,6 +35,12 @@ export function scanTemplateString(text: string): ScannedString | { error: strin
     if (text[i] === '$' && text[i + 1] === '{') {
       const end = closingBrace(text, i + 2);
       if (end === undefined) return { error: `the expression at offset ${i} has no closing }` };
+      if (typeof end !== 'number') {
+        // kro's parser (cel.go ErrNestedExpression): `${f(${x})}` is refused, `${f("${x}")}` not.
+        return {
+          error: `the expression at offset ${i} holds another \${...} at offset ${end.nested}: nested expressions are not allowed unless inside string literals`,
+        };
+      }
       if (literal !== '') parts.push(literal);
       literal = '';
       const source = text.slice(i + 2, end).trim();
@@ -50,8 +56,11 @@ export function scanTemplateString(text: string): ScannedString | { error: strin
   return { parts, standalone: parts.length === 1 && typeof parts[0] !== 'string' };
 }
 
-/** The offset of the `}` closing an expression that starts at `from`, outside CEL strings. */
-function closingBrace(text: string, from: number): number | undefined {
+/**
+ * The offset of the `}` closing an expression that starts at `from`, outside CEL strings; or
+ * where a `${` opens inside it (outside CEL strings).
+ */
+function closingBrace(text: string, from: number): number | { nested: number } | undefined {
   let depth = 1;
   let quote: string | undefined;
   for (let i = from; i < text.length; i++) {
@@ -67,7 +76,8 @@ function closingBrace(text: string, from: number): number | undefined {
     if (c === '"' || c === "'") {
       quote = text.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
       i += quote.length - 1;
-    } else if (c === '{') depth++;
+    } else if (c === '$' && text[i + 1] === '{') return { nested: i };
+    else if (c === '{') depth++;
     else if (c === '}') {
       depth--;
       if (depth === 0) return i;
