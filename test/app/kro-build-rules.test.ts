@@ -258,6 +258,21 @@ describe("SimpleSchema markers against the field's type (kro pkg/simpleschema/ma
   });
 
   it.each([
+    ['[]integer | default=["a"]', 'spec.f: the default must be integer'],
+    ['string | default="ab" pattern="^z"', 'spec.f: the default must match pattern "^z"'],
+    ['map[string]integer | default={"a": "x"}', 'spec.f: the default must be integer'],
+  ])(
+    'refuses %s, a default its own field refuses (the API server refuses the CRD)',
+    async (type, message) => {
+      expect(await field(type)).toEqual([
+        `9:16 rgd-bad-schema ${message}, so the API server refuses the CRD kro generates`,
+      ]);
+    },
+  );
+
+  it.each([
+    '[]integer | default=[1, 2]',
+    'string | default="zz" pattern="^z"',
     '[]object | listType=map listMapKey=name listMapKey=port',
     '[]string | listType=set uniqueItems=true',
     'float | default=1.5 minimum=0',

@@ -36,13 +36,14 @@ import { formatLocation, type Finding, type FindingCode, type SourceLocation } f
 import type { ManifestHeader } from '../manifest-header.js';
 import type { ParsedDocument } from '../parsed-document.js';
 import { checkKubernetesDocument } from '../kubernetes/check-kubernetes-document.js';
-import { jsonPointer } from '../json-pointer.js';
+import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { camelPlural } from '../kubernetes/crd-definitions.js';
 import { splitApiVersion } from '../kubernetes/kubernetes-shape.js';
 import type { KubernetesKinds } from '../kubernetes/kubernetes-kinds.js';
 import { findStructuralProblems } from '../kubernetes/structural-check.js';
+import { findInvalidDefaults } from '../kubernetes/invalid-defaults.js';
 import { SimpleSchemaReader } from './simple-schema.js';
 import { iteratorsMissingFromIdentity } from './collection-identity.js';
 import {
@@ -194,6 +195,18 @@ export function readRgd(
     findStructuralProblems(schema, { resourceRoot: false }),
   );
   if (!ok) return undefined;
+  // The API server refuses the instance CRD kro generates when a default breaks its own field's
+  // schema (a pattern, an element's type), so the RGD never becomes active.
+  const defaults = findInvalidDefaults(specSchema, compiler);
+  for (const problem of defaults) {
+    const field = simpleSchemaFieldOf(parseJsonPointer(problem.path));
+    report.add(
+      'rgd-bad-schema',
+      jsonPointer(['spec', 'schema', 'spec', ...field]),
+      `spec.${field.join('.')}: ${problem.message}, so the API server refuses the CRD kro generates`,
+    );
+  }
+  if (defaults.length > 0) return undefined;
   rgdKinds.add(definition);
   return { definition, value, report, name: name ?? kind.toLowerCase() };
 }
@@ -780,6 +793,19 @@ export function compileResourceGraph(
     source: value,
   });
   return true;
+}
+
+/**
+ * The SimpleSchema field a path into the schema it generated is under: the names that follow
+ * `properties`, up to the first node SimpleSchema writes on one line (an array's items, a map's
+ * values, a default).
+ */
+function simpleSchemaFieldOf(path: readonly string[]): string[] {
+  const field: string[] = [];
+  for (let i = 0; i + 1 < path.length && path[i] === 'properties'; i += 2) {
+    field.push(path[i + 1] as string);
+  }
+  return field;
 }
 
 /**
