@@ -607,3 +607,34 @@ describe("kro's words for nested expressions and dependent iterators", () => {
     ]);
   });
 });
+
+describe("kro's runtime library (v0.9.3 custom status conditions)", () => {
+  it("refuses runtime outside status.conditions in kro's words", async () => {
+    const found = await findings(
+      rgd(`    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: cm }
+        data: { a: "\${runtime.condition(cm, 'Ready').status}" }
+`),
+    );
+    expect(found).toEqual([
+      `16:21 rgd-bad-expression \${runtime.condition(cm, 'Ready').status}: runtime is only available in status.conditions expressions, as kro requires`,
+    ]);
+  });
+
+  it('says that custom status conditions are not supported, not that newCondition is unknown', async () => {
+    const found = await findings(
+      rgd(
+        '    - id: cm\n      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: cm } }\n',
+        `    status:\n      conditions:\n        - "\${runtime.newCondition({type: 'A', status: 'True'})}"\n`,
+      ),
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^12:12 rgd-bad-expression custom status conditions \(kro's runtime\.newCondition and runtime\.condition in status\.conditions\) are not supported by cosi yet$/,
+      ),
+    ]);
+  });
+});

@@ -336,6 +336,18 @@ export function compileResourceGraph(
           findingAt('rgd-bad-expression', `\${${part.source}} does not compile: ${compiled.error}`);
           continue;
         }
+        if (compiled.variables.includes('runtime')) {
+          // kro's runtime library (v0.9.3: runtime.newCondition, runtime.condition) is bound
+          // only in status.conditions (builder.go extractDependencies, buildConditions).
+          const inConditions = context === 'the instance status' && path[0] === 'conditions';
+          findingAt(
+            'rgd-bad-expression',
+            inConditions
+              ? `custom status conditions (kro's runtime.newCondition and runtime.condition in status.conditions) are not supported by cosi yet`
+              : `\${${part.source}}: runtime is only available in status.conditions expressions, as kro requires`,
+          );
+          continue;
+        }
         if (compiled.unknownFunctions.length > 0) {
           // kro's build refuses it (builder.go: "uses unknown functions"); cosi's planner would
           // fail only when an instance renders it.
