@@ -7,7 +7,8 @@
  * a scope (`schema`: the instance; each resource id: that resource as produced), so this module
  * knows nothing of CEL. Offline, status that only another controller writes (a Deployment's
  * `availableReplicas`) is never invented: an expression that reads a field nobody wrote waits
- * (it is neither true nor false), and the instance's warning names the resource and expression.
+ * (it is neither true nor false). A resource that waits keeps the instance in progress, and its
+ * warning names the resource and expression; a status field that waits is left out, as kro does.
  */
 
 import type { Draft, Resource } from '../engine/resource/resource.js';
@@ -447,11 +448,13 @@ async function renderInstance(
     // omitted, as kro omits a status field whose data is unavailable: it waits on nothing, a
     // left-out resource counting as done.
     if (readsAny(field, excluded)) continue;
+    // A field whose data is not there yet (status only a cluster's controllers write) is omitted
+    // too, and the instance does not wait on it: kro's state follows its resources' readiness
+    // alone (`readyWhen`), a status field that cannot resolve is left out.
     const value = renderField(field, scope);
     if (value.state === 'done') setPath(status, field.path, value.value);
-    else if (value.state === 'waiting')
-      waits.push(`status.${field.path.join('.')}: ${value.reason}`);
-    else problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
+    else if (value.state === 'error')
+      problems.push(`${instanceName}: status.${field.path.join('.')}: ${value.message}`);
   }
   // A resource that failed (a render, a rule, an apply the API server would refuse) is kro's
   // node in error, which makes the instance's state ERROR whatever else waits.

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -241,7 +241,7 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/kro-webapp.apply.txt');
   });
 
-  it('writes status expressions into the instance and never invents status nobody writes', async () => {
+  it('writes status expressions into the instance, omits a field whose data no one wrote, and is ACTIVE as kro is', async () => {
     const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '-o', 'yaml', '--stable']);
     const blog = docs(r.stdout).find((d) => d.kind === 'WebApp' && d.metadata.name === 'blog');
     expect(blog?.spec).toEqual({
@@ -251,16 +251,11 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
       replicas: 1,
       ingress: { enabled: false },
     });
-    const waiting = {
-      status: 'False',
-      reason: 'NotReady',
-      message:
-        'awaiting resource readiness: status.availableReplicas: ${deployment.status.availableReplicas} (no such key: status)',
-      observedGeneration: 1,
-    };
+    // availableReplicas reads status only a cluster writes: never invented, left out; the state
+    // follows the resources' readiness alone (no readyWhen here), as kro's does.
     expect(blog?.status).toEqual({
       deploymentName: 'blog',
-      state: 'IN_PROGRESS',
+      state: 'ACTIVE',
       conditions: [
         {
           type: 'InstanceManaged',
@@ -276,19 +271,41 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
           message: 'runtime graph created and all resources resolved',
           observedGeneration: 1,
         },
-        { type: 'ResourcesReady', ...waiting },
-        { type: 'Ready', ...waiting },
+        {
+          type: 'ResourcesReady',
+          status: 'True',
+          reason: 'AllResourcesReady',
+          message: 'all resources are created and ready',
+          observedGeneration: 1,
+        },
+        { type: 'Ready', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 },
       ],
     });
+    expect(r.stderr).not.toContain('rgd-waiting');
   });
 
-  it('warns (rgd-waiting, at the instance) of each instance that waits, and exits 0', async () => {
-    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable']);
+  /** The webapp fixture with kro's example's readyWhen on the Deployment: status no one writes. */
+  async function webappWaitingOnReplicas(): Promise<string> {
+    const rgd = await readFile('fixtures/kro-webapp/rgd.yaml', 'utf8');
+    const waiting = rgd.replace(
+      '    - id: deployment\n',
+      '    - id: deployment\n      readyWhen:\n        - ${deployment.spec.replicas == deployment.status.availableReplicas}\n',
+    );
+    expect(waiting).not.toBe(rgd);
+    return tree({
+      'rgd.yaml': waiting,
+      'instances.yaml': await readFile('fixtures/kro-webapp/instances.yaml', 'utf8'),
+    });
+  }
+
+  it('warns (rgd-waiting, at the instance) of each instance whose readyWhen waits, and exits 0', async () => {
+    const dir = await webappWaitingOnReplicas();
+    const r = await cli(['apply', '-f', dir, '--stable']);
     expect(r.code).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.includes('[rgd-waiting]'));
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(
-      /^fixtures\/kro-webapp\/instances\.yaml:11:1: warning\[rgd-waiting\]: WebApps\.kro\.run\(default\/blog\) .*\$\{deployment\.status\.availableReplicas\}/,
+      /instances\.yaml:11:1: warning\[rgd-waiting\]: WebApps\.kro\.run\(default\/blog\) .*deployment: readyWhen .*\$\{deployment\.spec\.replicas == deployment\.status\.availableReplicas\}/,
     );
     // The Deployment is the RGD's output: a manifest of it would collide (output-collision), so
     // the hint is a controller, not a manifest.
@@ -374,7 +391,13 @@ spec: { name: a }
   });
 
   it('exits 1 with --require-ready while an instance waits, with the same warnings', async () => {
-    const r = await cli(['apply', '-f', 'fixtures/kro-webapp', '--stable', '--require-ready']);
+    const r = await cli([
+      'apply',
+      '-f',
+      await webappWaitingOnReplicas(),
+      '--stable',
+      '--require-ready',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').filter((l) => l.includes('[rgd-waiting]'))).toHaveLength(2);
   });
