@@ -1,5 +1,5 @@
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
-import { templateOriginsOf } from './explain/template-origins.js';
+import { resourceGraphsOf, templateOriginsOf } from './explain/template-origins.js';
 import { isOwnerConflictRecord } from '../engine/runtime/error-record.js';
 import { takeSnapshot, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
@@ -80,6 +80,10 @@ export function explainSourceOf(
     graph: outcome.project.runtime.dependencyGraph(),
     ...(outcome.report ? { report: outcome.report } : {}),
     templateOrigins: templateOriginsOf(outcome.project.registry),
+    resourceGraph: (() => {
+      const graphs = resourceGraphsOf(outcome.project.registry);
+      return (controller: string) => graphs.get(controller);
+    })(),
     isKubernetesType: (type) => outcome.project.registry.get(type)?.kubernetes !== undefined,
   };
 }

@@ -16,6 +16,7 @@ import {
 import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ManifestFile, ManifestResource } from '../loaders/manifest-resource.js';
 import { explainResource, type Explanation } from '../app/explain/explain-resource.js';
+import { resourceGraphsOf } from '../app/explain/template-origins.js';
 import { parseDurationText } from '../app/parse-duration.js';
 import type { Project } from '../app/project.js';
 import { ProjectSession } from '../app/project-session.js';
@@ -257,6 +258,7 @@ export class TestProject {
     const { project } = this;
     if (!project.record) throw new Error('the project records no run');
     const manifests = this.#manifests;
+    const graphs = resourceGraphsOf(project.registry);
     return explainResource(
       {
         record: project.record,
@@ -264,6 +266,7 @@ export class TestProject {
         manifests: (key) => manifests.get(key),
         graph: project.runtime.dependencyGraph(),
         ...(this.#report ? { report: this.#report } : {}),
+        resourceGraph: (controller) => graphs.get(controller),
       },
       this.pointer(type, id, options),
     );

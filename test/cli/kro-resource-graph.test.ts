@@ -390,6 +390,44 @@ spec: { name: a }
     expect(status('full')).toMatchObject({ aName: 'full-a', cName: 'full-a-b-c', state: 'ACTIVE' });
   });
 
+  it('explains --why-not a resource an RGD did not render: the includeWhen that left it out (or a dependency), what waits, what it rendered instead', async () => {
+    const dir = await tree({
+      'rgd.yaml': rgd(
+        '      name: string\n      extra: boolean | default=false',
+        configMap('a', '${schema.spec.name}-a') +
+          configMap('b', '${a.metadata.name}-b').replace(
+            '      template:',
+            '      includeWhen: ["${schema.spec.extra}"]\n      template:',
+          ) +
+          configMap('c', '${b.metadata.name}-c'),
+      ),
+      'things.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Thing\nmetadata:\n  name: lean\nspec:\n  name: lean\n',
+    });
+    const r = await cli(['explain', 'configmap', 'lean-a-b-c', '-f', dir, '--why-not']);
+    expect(r.code).toBe(0);
+    // The instance with the output's name is no input of an RGD: never said.
+    expect(r.stdout).not.toContain('input-missing');
+    expect(r.stdout).toMatch(
+      /left-out: for Things\.kro\.run\(default\/lean\), resource b was left out: its includeWhen \$\{schema\.spec\.extra\} \(.*rgd\.yaml:\d+:\d+\) was false/,
+    );
+    expect(r.stdout).toContain(
+      'left-out: for Things.kro.run(default/lean), resource c depends on b, which was not rendered',
+    );
+    expect(r.stdout).toContain(
+      'rendered-other: for Things.kro.run(default/lean), resource a rendered ConfigMaps.core(default/lean-a)',
+    );
+    // Not rendered before rendered under another name.
+    expect(r.stdout.indexOf('left-out')).toBeLessThan(r.stdout.indexOf('rendered-other'));
+
+    // A resource behind a readyWhen that waits on status no one writes: it waits.
+    const waiting = await webappWaitingOnReplicas();
+    const w = await cli(['explain', 'service', 'blog-svc', '-f', waiting, '--why-not']);
+    expect(w.stdout).toMatch(
+      /waiting: for WebApps\.kro\.run\(default\/blog\), resource service depends on deployment, which is not ready: readyWhen/,
+    );
+  });
+
   it('exits 1 with --require-ready while an instance waits, with the same warnings', async () => {
     const r = await cli([
       'apply',

@@ -7,6 +7,7 @@ import { isOutputKind } from '../../engine/runtime/controller.js';
 import type { ManifestResource } from '../../loaders/manifest-resource.js';
 import { kubernetesFieldPointer } from '../../loaders/kubernetes/kubernetes-field-pointer.js';
 import type { TemplateOrigins } from './template-origins.js';
+import type { ResourceGraph } from '../../controllers/resource-graph.js';
 
 /** A place in a manifest file. */
 export interface ManifestPosition {
@@ -26,6 +27,8 @@ export interface ExplainSource {
   readonly report?: ConvergenceReport;
   /** The template lines the declarative controllers (RGDs, transforms) rendered fields from. */
   readonly templateOrigins?: TemplateOrigins;
+  /** The kro RGD a controller runs, by the controller's name (see `why-not-graph.ts`). */
+  readonly resourceGraph?: (controller: string) => ResourceGraph | undefined;
   /**
    * Whether a type's resources are Kubernetes objects (a built-in kind, a CRD's): the fields of
    * one no manifest wrote are named as its Kubernetes document has them.

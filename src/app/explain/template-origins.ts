@@ -30,13 +30,19 @@ export type TemplateOrigins = (
   field: string,
 ) => TemplateOrigin | undefined;
 
-/** The template origins of the declarative controllers among the registry's definitions. */
-export function templateOriginsOf(registry: DefinitionRegistry): TemplateOrigins {
+/** The kro RGDs among the registry's definitions, by the name of the controller each runs. */
+export function resourceGraphsOf(registry: DefinitionRegistry): Map<string, ResourceGraph> {
   const graphs = new Map<string, ResourceGraph>();
   for (const definition of registry.all()) {
     const graph = resourceGraphOf(definition);
     if (graph !== undefined) graphs.set(resourceGraphControllerName(graph), graph);
   }
+  return graphs;
+}
+
+/** The template origins of the declarative controllers among the registry's definitions. */
+export function templateOriginsOf(registry: DefinitionRegistry): TemplateOrigins {
+  const graphs = resourceGraphsOf(registry);
   const transforms = new Map(declaredTransformsOf(registry).map((t) => [t.name, t]));
   return (controller, resource, field) => {
     const path = decodePointer(field);

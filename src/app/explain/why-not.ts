@@ -1,40 +1,11 @@
 import { compareStrings } from '../../engine/compare-strings.js';
 import { formatPointer, pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { RecordedReconcile } from '../../engine/record/run-record.js';
-import type { ExplainIndex, ManifestPosition } from './explain-source.js';
+import type { ExplainIndex } from './explain-source.js';
+import { graphWhyNot } from './why-not-graph.js';
+import type { WhyNotFinding } from './why-not-finding.js';
 
-/**
- * Why a controller did not leave the resource behind. `input-missing`: no input with its id
- * exists. `filtered`: the input changed, and the controller's predicates or handlers (its
- * `mapEvent`) queued nothing for it. `mapped-to-nothing`: its `mapInput` returned nothing for
- * the input. `error`: the reconcile for it failed (its last error). `given-up`: it failed until
- * the attempt bound. `torn-down`: it was written, then destroyed. `not-run`: the controller never
- * reconciled it. `no-write`: it reconciled the input and wrote nothing of the kind. `refused`: a
- * controller that does not declare the type as an output tried to write the resource, and the
- * runtime refused it.
- */
-export type WhyNotReason =
-  | 'refused'
-  | 'input-missing'
-  | 'filtered'
-  | 'mapped-to-nothing'
-  | 'error'
-  | 'given-up'
-  | 'torn-down'
-  | 'not-run'
-  | 'no-write';
-
-export interface WhyNotFinding {
-  readonly reason: WhyNotReason;
-  /** A sentence for the terminal. */
-  readonly message: string;
-  /** The input concerned, when there is one. */
-  readonly input?: Pointer;
-  /** The manifest of that input, when it is one. */
-  readonly position?: ManifestPosition;
-  /** The reconciles the finding rests on. */
-  readonly reconciles: readonly number[];
-}
+export type { WhyNotFinding, WhyNotReason } from './why-not-finding.js';
 
 /** One controller that could write the missing resource, and what stopped it. */
 export interface WhyNotWriter {
@@ -96,6 +67,8 @@ function refusedWriters(
 }
 
 function findingsFor(index: ExplainIndex, controller: string, pointer: Pointer): WhyNotFinding[] {
+  const graph = index.source.resourceGraph?.(controller);
+  if (graph !== undefined) return graphWhyNot(index, graph, controller, pointer);
   const mine = index.record.reconciles().filter((r) => r.controller === controller);
   // Written, then destroyed: the last write to it was a destroy (or a teardown).
   const writes = index.record
