@@ -233,6 +233,49 @@ export default defineConfig({ definitions: [VM, Out], controllers: [createTransf
   }, 60_000);
 });
 
+describe("cosi run (in memory): what the project's code prints", () => {
+  it('is logged, a record per print with its level, controller and resource: never a raw line', async () => {
+    const p = await run(
+      `console.log('config loaded');
+${reconciling(
+  'Chatty',
+  "console.log('reconciling', 'multi\\nline'); console.error('printed', new Error('printed error')); console.warn('careful'); process.stdout.write('raw '); process.stdout.write('write\\n'); process.stderr.write('no line end'); await new Promise((r) => setTimeout(r, 1)); console.info('later');",
+)}`,
+    );
+    await entry(p, { msg: 'later' });
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+    // Every line of stderr is one JSON object: the multi-line prints are one record each.
+    const lines = p.stderr().trimEnd().split('\n');
+    for (const line of lines) expect(line).toMatch(/^\{.*\}$/);
+    const at = { controller: 'Chatty', resource: WEB_1 };
+    const printed = entries(p).filter((e) => e['output'] !== undefined);
+    for (const e of printed) expect(typeof e['time']).toBe('string');
+    expect(printed.map(({ time: _, ...rest }) => rest)).toEqual([
+      { level: 'info', msg: 'config loaded', output: 'stdout' },
+      {
+        level: 'info',
+        msg: 'reconciling multi\nline',
+        ...at,
+        output: 'stdout',
+      },
+      {
+        level: 'error',
+        msg: expect.stringMatching(
+          /^printed Error: printed error\n {4}at .*cosi\.config\.ts:\d+:\d+/,
+        ) as unknown,
+        ...at,
+        output: 'stderr',
+      },
+      { level: 'warn', msg: 'careful', ...at, output: 'stderr' },
+      { level: 'info', msg: 'raw write', ...at, output: 'stdout' },
+      // Without a line end: logged at the end of the turn, not joined to what comes later.
+      { level: 'error', msg: 'no line end', ...at, output: 'stderr' },
+      { level: 'info', msg: 'later', ...at, output: 'stdout' },
+    ]);
+  }, 60_000);
+});
+
 describe('cosi run (in memory): process.exit in a controller', () => {
   it('is a failed reconcile, logged with the controller and resource, and retried: not an exit', async () => {
     const p = await run(reconciling('Quitter', 'process.exit(3);'));

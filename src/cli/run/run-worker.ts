@@ -19,6 +19,7 @@ import {
 } from '../../app/served-runtime.js';
 import { heartbeatWriter } from '../../app/user-code-heartbeat.js';
 import { limitHeapGrowthOnceCollected } from '../heap-growth.js';
+import { captureProjectOutput, trackingSite } from './project-output.js';
 import type {
   CountBatch,
   CrossedError,
@@ -41,6 +42,7 @@ let writes: CountBatch['writes'][number][] = [];
 let scheduled = false;
 const flush = (): void => {
   scheduled = false;
+  output.flush();
   if (logs.length === 0 && reconciles.length === 0 && writes.length === 0) return;
   const batch = { kind: 'events', logs, counts: { reconciles, writes } } as const;
   logs = [];
@@ -91,7 +93,16 @@ const elect = (signal: AbortSignal, fingerprint: ProjectFingerprint): Promise<vo
     post({ kind: 'elect', id, fingerprint });
   });
 
-const monitor = heartbeatWriter(heartbeat);
+const { monitor, site } = trackingSite(heartbeatWriter(heartbeat));
+// What the project's code prints is logged as records, placed at the code that printed it.
+const output = captureProjectOutput(
+  (record) => {
+    logs.push(record);
+    soon();
+  },
+  site,
+  soon,
+);
 const served = serveRuntime(data, {
   counts,
   onLog: (record) => {
