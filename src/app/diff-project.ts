@@ -9,6 +9,7 @@ import { compareChanges, diffAgainstState, type ResourceChange } from './state-d
 import { definitionResource } from './definition-resource.js';
 import { RESOURCE_DEFINITION_TYPE } from '../engine/resource/definition.js';
 import type { Draft } from '../engine/resource/resource.js';
+import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
 
 /** What diffing a project against a state takes: where its manifests are, and the state. */
 export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequirement {
@@ -19,6 +20,12 @@ export interface DiffProjectOptions extends ReadProjectOptions, ManifestsRequire
   readonly state: State | (() => Promise<State>);
   /** How the state is named in a refusal (`etcd://127.0.0.1:2379/demo`). */
   readonly stateName: string;
+  /**
+   * The set of resources `cosi run` applied last (see `EtcdState.readAppliedSet`), read once the
+   * state is: only those are shown removed, as a run prunes only those (none when no set was
+   * recorded). Without it, every manifest's resource the manifests do not have.
+   */
+  readonly applied?: () => Promise<readonly Pointer[] | undefined>;
 }
 
 /** A diff: the changes an apply would make, and the manifests' findings (warnings only). */
@@ -50,6 +57,8 @@ export async function diffProject(
   const foreign = await foreignTypes(state, read.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName, foreign);
   const { resources, definitions } = await takeSnapshot(state);
+  const applied = options.applied === undefined ? undefined : await options.applied();
+  const removes = options.applied === undefined ? true : new Set((applied ?? []).map(pointerKey));
   // As `cosi run` stores them; through JSON, as the state keeps them (no undefined fields).
   const desiredDefinitions = read.registry
     .all()
@@ -61,6 +70,7 @@ export async function diffProject(
       ...diffAgainstState(
         read.resources.map((r) => r.resource),
         resources,
+        { removes },
       ),
     ].sort(compareChanges),
     findings: read.findings,

@@ -3,6 +3,7 @@ import { isConflict, isNotFound, toError } from '../engine/errors.js';
 import { RealClock, type Timer } from '../engine/runtime/clock.js';
 import type { RunRecorder } from '../engine/record/run-record.js';
 import type { LogRecord } from '../engine/runtime/logger.js';
+import type { Pointer } from '../engine/resource/pointer.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import type { State } from '../engine/state/state.js';
 import { createFinding, hasErrors, type Finding } from '../loaders/finding.js';
@@ -51,6 +52,19 @@ export interface ServeProjectOptions extends ConfigLocation, ManifestsRequiremen
    * `too-large-for-state` finding at its manifest, and the others apply.
    */
   readonly maxRequestBytes?: number;
+  /**
+   * Where the set of resources applied is kept between runs (etcd, under the prefix): the first
+   * apply prunes what the last run applied and these manifests no longer have, and every apply
+   * records its set. Without it (a state in memory, which no run had before), nothing is pruned
+   * but what this process applied itself.
+   */
+  readonly appliedSet?: AppliedSetStore;
+}
+
+/** The set of resources `cosi run` applied last, kept in the state (see `EtcdState`). */
+export interface AppliedSetStore {
+  readAppliedSet(): Promise<readonly Pointer[] | undefined>;
+  writeAppliedSet(pointers: readonly Pointer[]): Promise<void>;
 }
 
 /** What an apply of the manifests did, counted. */
@@ -154,6 +168,7 @@ export async function serveProject(
   const interval = options.releaseInterval ?? 250;
   let releaseTimer: Timer | undefined;
   let stopped = false;
+  let adopted = false;
 
   /** Destroys released manifests once nothing holds them, checking again until none is left. */
   const scheduleReleases = (): void => {
@@ -175,10 +190,17 @@ export async function serveProject(
     load: ReadResult,
   ): Promise<{ applied: ApplyCounts; skipped: readonly Finding[] }> => {
     const { fitting, skipped } = splitOversized(load.resources, options.maxRequestBytes);
+    const { appliedSet } = options;
+    if (appliedSet !== undefined && !adopted) {
+      // What an earlier run applied: those these manifests dropped are pruned by this apply.
+      applier.adopt((await appliedSet.readAppliedSet()) ?? []);
+      adopted = true;
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await session.applyEdit({ resources: fitting });
         scheduleReleases();
+        await appliedSet?.writeAppliedSet(fitting.map((r) => r.resource.metadata));
         return { applied: counts(fitting.length, result), skipped };
       } catch (error) {
         if (!isConflict(error) || attempt >= APPLY_ATTEMPTS) throw error;

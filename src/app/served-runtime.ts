@@ -188,6 +188,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       ...(request.maxRequestBytes !== undefined
         ? { maxRequestBytes: request.maxRequestBytes }
         : {}),
+      ...(opened.etcd ? { appliedSet: opened.etcd } : {}),
       onLog: (record) => {
         if (request.verbose || record.level === 'warn' || record.level === 'error') {
           hooks.onLog(record);

@@ -34,7 +34,8 @@ export interface ResourceChange {
  * What applying `desired` (the manifests' resources) to a state holding `live` would change, as
  * `cosi run` applies them (`ResourceApplier`): a resource the state lacks is created, one whose
  * spec, labels or annotations differ is changed (the other metadata is the state's own), and a
- * manifest's resource (no owner) that the manifests no longer have is removed. Controllers'
+ * manifest's resource (no owner) that the manifests no longer have is removed (given the set
+ * `cosi run` applied last, only one of those: what it prunes). Controllers'
  * outputs (an owner) and resources already tearing down are never removed by an apply: they
  * are left out. Sorted by type, namespace and id; linear in both lists (one map of `live`).
  */
@@ -42,8 +43,11 @@ export function diffAgainstState(
   desired: readonly AnyResource[],
   live: readonly Resource[],
   options: {
-    /** `false`: nothing is removed (definitions: `cosi run` stores them and never removes any). */
-    readonly removes?: boolean;
+    /**
+     * `false`: nothing is removed (definitions: `cosi run` stores them and never removes any).
+     * A set of pointer keys: only those are removed (what `cosi run` applied and would prune).
+     */
+    readonly removes?: boolean | ReadonlySet<string>;
   } = {},
 ): ResourceChange[] {
   const byKey = new Map<string, Resource>();
@@ -66,10 +70,13 @@ export function diffAgainstState(
       });
     }
   }
-  for (const resource of options.removes === false ? [] : live) {
+  const { removes = true } = options;
+  if (removes === false) return changes.sort(compareChanges);
+  for (const resource of live) {
     const { owner, phase } = resource.metadata;
     if (owner !== '' || phase === 'tearingDown') continue;
-    if (wanted.has(pointerKey(resource.metadata))) continue;
+    const key = pointerKey(resource.metadata);
+    if (wanted.has(key) || (removes !== true && !removes.has(key))) continue;
     changes.push({ action: 'remove', ...pointerOf(resource), live: appliedContent(resource) });
   }
   return changes.sort(compareChanges);

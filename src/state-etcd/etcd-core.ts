@@ -42,6 +42,11 @@ import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import { TXN_MAX_OPS, TxnBatcher } from './txn-batcher.js';
 import { ReadBatcher } from './read-batcher.js';
 
+/** The key (under the prefix) of the set of resources `cosi run` applied: chunks `.0000`, ... */
+const APPLIED_SET = 'applied-set';
+const APPLIED_CHUNK = /^applied-set\.\d{4}$/;
+const APPLIED_CHUNK_BYTES = 1024 * 1024;
+
 /**
  * Resources per `range` request of a list: a whole kind in one reply would outgrow a gRPC
  * message at about 10,000 resources. Exported for the tests.
@@ -413,6 +418,69 @@ export class EtcdCore implements StateCore {
         timeoutFlag,
       );
     }
+  }
+
+  /**
+   * The resources `cosi run` applied from its manifests last (see {@link writeAppliedSet}), or
+   * `undefined` when none was recorded here (a state no run of this version applied to).
+   */
+  async readAppliedSet(): Promise<Pointer[] | undefined> {
+    const client = await this.#connect();
+    const start = `${this.#layout.root}${APPLIED_SET}.`;
+    const response = await this.#kv(client).range({
+      key: Buffer.from(start),
+      // `.` is the character before `/`: the chunks, never a namespace's folder.
+      range_end: Buffer.from(`${this.#layout.root}${APPLIED_SET}/`),
+    });
+    const chunks = response.kvs
+      .map((kv) => ({ key: kv.key.toString(), value: kv.value.toString() }))
+      .filter(({ key }) => APPLIED_CHUNK.test(key.slice(this.#layout.root.length)))
+      .sort((a, b) => compareStrings(a.key, b.key));
+    if (chunks.length === 0) return undefined;
+    const pointers: Pointer[] = [];
+    for (const { value } of chunks) {
+      for (const [namespace, type, id] of JSON.parse(value) as [string, string, string][]) {
+        pointers.push({ namespace, type, id });
+      }
+    }
+    return pointers;
+  }
+
+  /**
+   * Records the resources `cosi run` applied from its manifests (as kubectl's ApplySet keeps the
+   * set an apply owns): the next run on this state prunes those its manifests no longer have,
+   * and `cosi diff` shows them as removals. Kept beside the resources under the prefix, in
+   * chunks of at most 1 MiB (a request's limit is 1.5 MiB); chunks of a larger set before are
+   * deleted.
+   */
+  async writeAppliedSet(pointers: readonly Pointer[]): Promise<void> {
+    const client = await this.#connect();
+    const chunks: string[] = [];
+    let chunk: string[] = [];
+    let bytes = 0;
+    for (const p of pointers) {
+      const entry = JSON.stringify([p.namespace, p.type, p.id]);
+      if (chunk.length > 0 && bytes + entry.length > APPLIED_CHUNK_BYTES) {
+        chunks.push(`[${chunk.join(',')}]`);
+        chunk = [];
+        bytes = 0;
+      }
+      chunk.push(entry);
+      bytes += Buffer.byteLength(entry) + 1;
+    }
+    chunks.push(`[${chunk.join(',')}]`);
+    const key = (index: number): string =>
+      `${this.#layout.root}${APPLIED_SET}.${String(index).padStart(4, '0')}`;
+    for (const [index, value] of chunks.entries()) {
+      await this.#kv(client).put({ key: Buffer.from(key(index)), value: Buffer.from(value) });
+    }
+    // A larger set recorded before had more chunks: they go, from the first one past these.
+    await this.#track(
+      client.kv.deleteRange({
+        key: Buffer.from(key(chunks.length)),
+        range_end: Buffer.from(`${this.#layout.root}${APPLIED_SET}/`),
+      }),
+    );
   }
 
   /** What this state asked of etcd so far: for `cosi run`'s metrics. */

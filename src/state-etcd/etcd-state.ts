@@ -1,3 +1,4 @@
+import type { Pointer } from '../engine/resource/pointer.js';
 import type { State } from '../engine/state/state.js';
 import { CoreState } from '../engine/state/wrap-core.js';
 import { EtcdCore, type EtcdFigures, type EtcdStateOptions } from './etcd-core.js';
@@ -28,6 +29,10 @@ export interface EtcdState extends State {
   probe(timeout: number, timeoutFlag?: string): Promise<void>;
   /** What this state asked of etcd so far (requests, failures, in flight, open watches). */
   figures(): EtcdFigures;
+  /** The set of resources `cosi run` applied from its manifests last; `undefined`: none kept. */
+  readAppliedSet(): Promise<Pointer[] | undefined>;
+  /** Records the set of resources `cosi run` applied from its manifests (an ApplySet). */
+  writeAppliedSet(pointers: readonly Pointer[]): Promise<void>;
   /** Ends every watch and, when the state made its client, closes it. */
   close(): Promise<void>;
 }
@@ -52,6 +57,14 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
 
   figures(): EtcdFigures {
     return this.#core.figures();
+  }
+
+  readAppliedSet(): Promise<Pointer[] | undefined> {
+    return this.#core.readAppliedSet();
+  }
+
+  writeAppliedSet(pointers: readonly Pointer[]): Promise<void> {
+    return this.#core.writeAppliedSet(pointers);
   }
 
   close(): Promise<void> {

@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newResource } from '../../src/engine/resource/resource.js';
 import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
 import { runCosi, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
@@ -179,6 +180,54 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
 
     // Nothing was written: every key, value and revision as before, and etcd's revision too.
     expect(await etcdContents()).toEqual(before);
+  }, 120_000);
+
+  it("a removal is what a fresh run prunes: the last run's resources its manifests dropped, not others", async () => {
+    await applyWithRun();
+    // A resource no run applied (written by another tool): no run prunes it, no diff removes it.
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      await state.create(
+        newResource(
+          { namespace: 'default', type: 'VMs.example.org', id: 'stray' },
+          {
+            cpus: 1,
+            image: 'alpine',
+            host: 'node-a',
+          },
+        ),
+      );
+    } finally {
+      await state.close();
+    }
+    const vms = path.join(dir, 'vms.yaml');
+    const original = await readFile(vms, 'utf8');
+    const dbAt = original.indexOf('---\nmetadata:\n  type: VMs.example.org\n  id: db-1');
+    await writeFile(vms, original.slice(0, dbAt));
+    const before = await cli(['diff', '-f', dir, '--state', stateUrl(), '-o', 'json']);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toBe('cosi: 0 to create, 0 to change, 1 to remove\n');
+    expect(JSON.parse(before.stdout)).toMatchObject([{ id: 'db-1', action: 'remove' }]);
+    // A run started on the fewer manifests prunes what the last run applied and they dropped.
+    run = spawnCosi(['run', '-f', dir, '--state', stateUrl()]);
+    await run.waitForLine(/applied 4 resources \(0 created, 0 updated, 1 removed\)/);
+    // Torn down, then destroyed once its finalizers are gone; the stray is left alone.
+    const left = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      const vmIds = async (): Promise<string[]> =>
+        (await takeSnapshot(left)).resources
+          .filter((r) => r.metadata.type === 'VMs.example.org')
+          .map((r) => r.metadata.id);
+      await run.waitUntil(async () => !(await vmIds()).includes('db-1'), 30_000, 'db-1 destroyed');
+      expect(await vmIds()).toEqual(['stray', 'web-1', 'web-2']);
+    } finally {
+      await left.close();
+    }
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const after = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(after).toMatchObject({ code: 0, stdout: '' });
+    expect(after.stderr).toBe('cosi: 0 to create, 0 to change, 0 to remove\n');
   }, 120_000);
 
   it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {

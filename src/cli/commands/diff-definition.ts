@@ -17,8 +17,8 @@ export function defineDiff(): Command {
       'Reads the manifests (and the config beside them) as `cosi run` does, reads the state ' +
         'of the running system once, and shows what `cosi run -f` on these manifests would ' +
         'change there: resources created, changed (their spec, labels or annotations differ) ' +
-        'and removed (a manifest resource, one with no owner, that the manifests no longer ' +
-        'have). Definitions are compared as `cosi run` stores them (created or changed, never ' +
+        'and removed (a resource the last `cosi run` applied from its manifests, which these ' +
+        'no longer have: a run prunes it as it starts). Definitions are compared as `cosi run` stores them (created or changed, never ' +
         'removed). Controllers\u2019 outputs are never shown: applying manifests does not write ' +
         'them. Each change is a unified diff of the YAML between live/ and desired/, as ' +
         '`kubectl diff` prints it (colored on a terminal); -o json lists {type, id, namespace, ' +

@@ -82,6 +82,8 @@ export async function diff(
         await opened.etcd?.probe(connectTimeout);
         return opened.state;
       },
+      // What `cosi run` applied last: only those are removals it makes.
+      applied: () => held.opened?.etcd?.readAppliedSet() ?? Promise.resolve(undefined),
       files,
       // Given no paths, those the config names (and it must name some).
       ...(files.length === 0 ? { requireManifests: true } : {}),

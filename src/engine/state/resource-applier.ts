@@ -1,4 +1,4 @@
-import { toPointer, type Pointer } from '../resource/pointer.js';
+import { pointerKey, toPointer, type Pointer } from '../resource/pointer.js';
 import { isDestroyReady, resourceEqual, type Draft, type Resource } from '../resource/resource.js';
 import { isConflict, isNotFound } from '../errors.js';
 import type { State } from './state.js';
@@ -65,6 +65,8 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
   #groups = new Map<string, readonly T[]>();
   /** Torn down, still held by finalizers, by key. */
   readonly #releasing = new Map<string, Pointer>();
+  /** Applied by an earlier applier (see {@link adopt}), by key: the next apply prunes them. */
+  #adopted = new Map<string, Pointer>();
   #compared = 0;
 
   constructor(state: State, options: ResourceApplierOptions<T> = {}) {
@@ -101,6 +103,15 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     return this.#releasing.size;
   }
 
+  /**
+   * Takes on what an earlier applier (another process, before) applied to the state: the next
+   * {@link apply} tears down those of `applied` it is not given, as it does what it applied
+   * itself. Their content is not known: those it is given are written as resources found there.
+   */
+  adopt(applied: readonly Pointer[]): void {
+    for (const pointer of applied) this.#adopted.set(pointerKey(pointer), toPointer(pointer));
+  }
+
   /** Makes the state hold `desired`, writing only what differs from the last applied set. */
   async apply(desired: readonly T[]): Promise<ApplyResult> {
     if (this.#appliedOnce !== undefined) {
@@ -124,6 +135,12 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
     for (const [key, item] of this.#applied) {
       if (applied.has(key)) continue;
       if (await this.#release(key, item.resource)) result.tornDown.push(key);
+    }
+    const adopted = this.#adopted;
+    this.#adopted = new Map();
+    for (const [key, pointer] of adopted) {
+      if (applied.has(key) || this.#applied.has(key)) continue;
+      if (await this.#release(key, { metadata: pointer } as Draft)) result.tornDown.push(key);
     }
     this.#compared = desired.length;
     this.#applied = applied;
