@@ -13,6 +13,14 @@ export interface WatchedChange {
   readonly after?: Resource;
 }
 
+/** How {@link watchStateKinds} finds kinds that appear after it started. */
+export interface KindDiscovery {
+  /** The kinds to watch now (those watched already are left out). */
+  readonly kinds: () => Promise<readonly Kind[]>;
+  /** How often it looks, ms. */
+  readonly everyMs: number;
+}
+
 /** A running {@link watchStateKinds}. */
 export interface StateKindsWatch {
   /** What the kinds held when their watches started, sorted as a snapshot is. */
@@ -31,12 +39,15 @@ export interface StateKindsWatch {
  * kind's contents (`bootstrap`), which together are {@link StateKindsWatch.initial}, then every
  * later change, in order, none lost or repeated between the contents and the changes: those
  * that come before the caller follows them wait until it does. A watch that fails (its watcher fell too far behind, etcd's history was compacted) ends them
- * all with its error.
+ * all with its error. With `discover`, kinds that appear later (a namespace that gets its first
+ * resource of a type watched in every namespace) are watched too once found, their resources
+ * then changes (created).
  */
 export async function watchStateKinds(
   state: State,
   kinds: readonly Kind[],
   signal: AbortSignal,
+  discover?: KindDiscovery,
 ): Promise<StateKindsWatch> {
   const stop = new AbortController();
   const abort = (): void => stop.abort();
@@ -58,42 +69,71 @@ export async function watchStateKinds(
     if (onChange) onChange(change);
     else waiting.push(change);
   };
-  const bootstrapped = kinds.map(
-    (kind) =>
-      new Promise<void>((resolve, reject) => {
-        let live = false;
-        const listener = (event: StateEvent): void => {
-          switch (event.type) {
-            case 'created':
-              if (live) deliver({ after: event.resource });
-              else contents.push(event.resource);
-              return;
-            case 'updated':
-              deliver({ before: event.old, after: event.resource });
-              return;
-            case 'destroyed':
-              deliver({ before: event.resource });
-              return;
-            case 'bootstrapped':
-              live = true;
-              resolve();
-              return;
-            case 'errored':
-              reject(event.error);
-              fail(event.error);
-              return;
-            default:
+  const watched = new Set<string>();
+  /**
+   * Watches `kind` from its contents on: those of a kind watched from the start are
+   * {@link StateKindsWatch.initial}; those of one found later (`discovered`) came after the
+   * start, and are changes (created).
+   */
+  const watchOne = (kind: Kind, discovered: boolean): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      watched.add(kindKey(kind));
+      let live = false;
+      const listener = (event: StateEvent): void => {
+        switch (event.type) {
+          case 'created':
+            if (live || discovered) deliver({ after: event.resource });
+            else contents.push(event.resource);
+            return;
+          case 'updated':
+            deliver({ before: event.old, after: event.resource });
+            return;
+          case 'destroyed':
+            deliver({ before: event.resource });
+            return;
+          case 'bootstrapped':
+            live = true;
+            resolve();
+            return;
+          case 'errored':
+            reject(event.error);
+            fail(event.error);
+            return;
+          default:
+        }
+      };
+      state
+        .watchKind(kind, listener, { bootstrap: true, signal: stop.signal })
+        .catch((error: unknown) => {
+          const failure = error instanceof Error ? error : new Error(String(error));
+          reject(failure);
+          fail(failure);
+        });
+    });
+  const bootstrapped = kinds.map((kind) => watchOne(kind, false));
+  if (discover !== undefined) {
+    // Kinds that appear later (a namespace's first resource of a type): looked for this often.
+    const look = (): void => {
+      if (stop.signal.aborted) return;
+      discover.kinds().then(
+        (found) => {
+          for (const kind of found) {
+            if (stop.signal.aborted || watched.has(kindKey(kind))) continue;
+            watchOne(kind, true).catch(() => undefined);
           }
-        };
-        state
-          .watchKind(kind, listener, { bootstrap: true, signal: stop.signal })
-          .catch((error: unknown) => {
-            const failure = error instanceof Error ? error : new Error(String(error));
-            reject(failure);
-            fail(failure);
-          });
-      }),
-  );
+          schedule();
+        },
+        // The state unreachable for a while: its watches say so, or recover; look again.
+        () => schedule(),
+      );
+    };
+    const schedule = (): void => {
+      if (stop.signal.aborted) return;
+      const timer = setTimeout(look, discover.everyMs);
+      stop.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    };
+    schedule();
+  }
   try {
     await Promise.race([Promise.all(bootstrapped), ended]);
   } catch (error) {
@@ -121,4 +161,8 @@ export async function watchStateKinds(
       onChange = listener;
     },
   };
+}
+
+function kindKey(kind: Kind): string {
+  return `${kind.namespace}\u0000${kind.type}`;
 }

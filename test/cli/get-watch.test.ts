@@ -313,4 +313,28 @@ describe.skipIf(!etcdAvailable)('get --state -w: what a running system writes', 
     p.kill('SIGINT');
     expect(await exitWithin(p, 20_000)).toBe(0);
   }, 90_000);
+
+  it('without -n: a namespace that gets its first resource after the watch started is watched too', async () => {
+    await state.create(vm('first', 1));
+    const p = start(['get', 'VMs.t', '--state', url(), '-w', '--output-watch-events']);
+    await p.waitForStdout((out) => rowsOf(out, 'first').length === 1, 30_000);
+    const later = newResource({ namespace: 'later-ns', type: 'VMs.t', id: 'later' }, { cpus: 1 });
+    await state.create(later);
+    await p.waitForStdout((out) => rowsOf(out, 'later').length === 1, 30_000);
+    const stored = await state.get(later.metadata);
+    await state.update({ ...stored, spec: { cpus: 2 } });
+    const out = await p.waitForStdout((text) => rowsOf(text, 'later').length === 2, 30_000);
+    expect(rowsOf(out, 'later').map((line) => line.split(/\s+/).slice(0, 5))).toEqual([
+      ['ADDED', 'later-ns', 'VMs.t', 'later', '1'],
+      ['MODIFIED', 'later-ns', 'VMs.t', 'later', '2'],
+    ]);
+    // -n names one namespace: another one's resources are not shown.
+    const one = start(['get', 'VMs.t', '--state', url(), '-w', '-n', 'default']);
+    await one.waitForStdout((text) => rowsOf(text, 'first').length === 1, 30_000);
+    expect(rowsOf(one.stdout(), 'later')).toEqual([]);
+    p.kill('SIGINT');
+    one.kill('SIGINT');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+    expect(await exitWithin(one, 20_000)).toBe(0);
+  }, 90_000);
 });

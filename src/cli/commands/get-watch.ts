@@ -113,10 +113,20 @@ async function watchState(
   const abort = new AbortController();
   const unsubscribe = onInterrupt(() => abort.abort(), { keys: false });
   try {
+    // Every namespace: one that gets its first resource of a type later is found, and watched.
+    const everywhere = asked.query.namespace === undefined;
+    const askedTypes = new Set(types);
     const watch = await watchStateKinds(
       opened.state,
       kindsToWatch(view, types, asked.query.namespace),
       abort.signal,
+      everywhere
+        ? {
+            kinds: async () =>
+              (await opened.state.kinds()).filter((kind) => askedTypes.has(kind.type)),
+            everyMs: NEW_NAMESPACES_EVERY_MS,
+          }
+        : undefined,
     );
     if (abort.signal.aborted) return EXIT.ok;
     const changes = new SelectionChanges(asked.query);
@@ -136,10 +146,13 @@ async function watchState(
   }
 }
 
+/** How often `get -w --state` in every namespace looks for a namespace new to a type, ms. */
+const NEW_NAMESPACES_EVERY_MS = 1000;
+
 /**
  * The kinds that hold the types asked for: in `namespace`, or (all namespaces) in each
  * namespace that holds the type now and in its definition's default one. A namespace that
- * first gets a resource of the type later is not watched.
+ * first gets a resource of the type later is found by `watchState` as it comes.
  */
 function kindsToWatch(view: StateView, types: readonly string[], namespace?: string): Kind[] {
   const kinds = new Map<string, Kind>();
