@@ -97,6 +97,39 @@ export interface Terminal {
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const exitProcess = process.exit;
 
+/** How long an exit at once waits for its output to reach a slow reader, wall ms. */
+const EXIT_FLUSH_MS = 3_000;
+
+/**
+ * Ends the process with `code` once what it wrote to stdout and stderr has left it, or after
+ * {@link EXIT_FLUSH_MS}: a pipe is written asynchronously, and a reader that is slow (a busy
+ * journald, a log sidecar) would lose the log's tail, the lines saying why it stopped among
+ * them. The code holds whatever ends the process meanwhile; a second call ends it at once.
+ */
+let exiting = false;
+function exitOnceFlushed(code: number): void {
+  const pending = [process.stdout, process.stderr].filter((stream) => stream.writableLength > 0);
+  if (exiting || pending.length === 0) {
+    exitProcess.call(process, code);
+    return;
+  }
+  exiting = true;
+  process.on('exit', () => {
+    process.exitCode = code;
+  });
+  const exit = (): void => void exitProcess.call(process, code);
+  const until = performance.now() + EXIT_FLUSH_MS;
+  // Polled: `drain` comes only after a write that filled the buffer.
+  const poll = (): void => {
+    if (performance.now() >= until || pending.every((stream) => stream.writableLength === 0)) {
+      exit();
+    } else {
+      setTimeout(poll, 10);
+    }
+  };
+  poll();
+}
+
 /**
  * The standard input, for `-f -`. From a terminal, cosi says it waits on it (nothing else
  * would: a `cosi check -f -` typed by hand looked hung).
@@ -129,7 +162,7 @@ export function processIo(): CliIo {
       process.on('SIGHUP', handler);
       return () => process.off('SIGHUP', handler);
     },
-    exit: (code) => exitProcess.call(process, code),
+    exit: exitOnceFlushed,
     isolateUserCode: true,
     ...(process.stdout.isTTY && process.stdin.isTTY
       ? { terminal: { stdout: process.stdout, stdin: process.stdin } }

@@ -6,12 +6,15 @@
  * exhausted, an exit cosi could not catch) ends the run with exit 1, for its supervisor to
  * restart it. The built CLI as real processes; every wait bounded, none a fixed sleep.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exitWithin, spawnCosi, type CosiProcess } from '../support/cosi-process.js';
 import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitFor } from '../support/wait-for.js';
+import { REPO } from './run-cli.js';
 
 const HEADER = `import { defineConfig, defineResource } from 'cosi';
 const VM = defineResource<{ cpus: number }>({ type: 'VMs.example.org' });
@@ -170,6 +173,97 @@ describe('cosi run (in memory): a second signal while the stop waits on a spinni
       });
     }, 60_000);
   }
+});
+
+describe('cosi run (in memory): a second signal with stderr read slowly (a busy log reader)', () => {
+  it('exits with the shell code once the log has left it: its tail, and why it stopped, are kept', async () => {
+    // Failures for a second (a long log), then a reconcile that spins: the stop waits on it (for
+    // --request-timeout, 2 min), so only the second signal ends the process.
+    const vms = Array.from(
+      { length: 700 },
+      (_, i) => `metadata: { type: VMs.example.org, id: vm-${i} }\nspec: { cpus: 1 }\n`,
+    );
+    await writeFile(path.join(dir, 'vms.yaml'), vms.join('---\n'));
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      HEADER +
+        reconciling(
+          'Flood',
+          "const g = globalThis as { t?: number }; g.t ??= Date.now(); if (Date.now() - g.t > 1000) for (;;); throw new Error('failed ' + 'x'.repeat(300));",
+        ),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO, 'bin/cosi.js'),
+        'run',
+        '-f',
+        'vms.yaml',
+        '--log-format',
+        'json',
+        '--timeout',
+        '60s',
+        '--request-timeout',
+        '120s',
+        '--health-addr',
+        '127.0.0.1:0',
+      ],
+      { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
+    const closed = new Promise<number | NodeJS.Signals | null>((resolve) =>
+      child.once('close', (code, signal) => resolve(code ?? signal)),
+    );
+    try {
+      let stderr = '';
+      const stream = child.stderr;
+      stream.setEncoding('utf8');
+      const onData = (chunk: string): void => {
+        stderr += chunk;
+      };
+      stream.on('data', onData);
+      const address = await waitFor(
+        () => /"address":"([^"]+)"/.exec(stderr)?.[1],
+        30_000,
+        () => `the health address (stderr:\n${stderr})`,
+      );
+      // From here on nobody reads its stderr: the pipe fills, and the log waits in the process.
+      stream.pause();
+      const readyz = async (): Promise<string> =>
+        (await fetch(`http://${address}/readyz`, { signal: AbortSignal.timeout(10_000) })).text();
+      await waitFor(async () => (await readyz()).includes('leading'), 30_000);
+      // Spinning: the worker no longer answers, and /readyz serves its last figures after 1 s.
+      await waitFor(
+        async () => {
+          const asked = performance.now();
+          await readyz();
+          return performance.now() - asked > 900;
+        },
+        30_000,
+        'the reconcile to spin',
+      );
+      child.kill('SIGTERM');
+      await waitFor(async () => (await readyz()).includes('stopping'), 30_000);
+      child.kill('SIGTERM');
+      // Read again once it exited, or after 1 s: one that did not wait for its log has ended by
+      // then, the rest of its log lost; one that waits ends only once it is read.
+      await waitFor(() => child.exitCode !== null || child.signalCode !== null, 1_000).catch(
+        () => undefined,
+      );
+      stream.resume();
+      expect(await closed).toBe(143);
+      const lines = stderr.trimEnd().split('\n');
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(entries.filter((e) => e['msg'] === 'reconcile failed').length).toBeGreaterThan(300);
+      expect(entries.map((e) => e['msg'])).toContain('shutting down (SIGTERM)');
+      expect(entries.at(-1)).toMatchObject({
+        level: 'warn',
+        msg: 'SIGTERM again: exiting now, without finishing the stop',
+      });
+    } finally {
+      child.kill('SIGKILL');
+      await closed;
+    }
+  }, 90_000);
 });
 
 describe('cosi run (in memory): a controller that fails every reconcile', () => {
