@@ -301,6 +301,23 @@ describe('cosi run (in memory): a controller that fails every reconcile', () => 
   }, 60_000);
 });
 
+describe('cosi run (in memory): a reconcile that throws', () => {
+  it("is logged with where the project's code threw it (at=file:line:col), as apply shows it", async () => {
+    const p = await run(reconciling('Thrower', "throw new Error('boom');"));
+    const failed = await entry(p, { msg: 'reconcile failed' });
+    // The throw is on the config's last line (HEADER's two lines, then the config).
+    expect(failed).toMatchObject({
+      level: 'error',
+      controller: 'Thrower',
+      resource: WEB_1,
+      error: 'boom',
+      at: expect.stringMatching(/^cosi\.config\.ts:3:\d+$/) as unknown,
+    });
+    p.kill('SIGTERM');
+    expect(await exitWithin(p, 20_000)).toBe(0);
+  }, 60_000);
+});
+
 describe('cosi run (in memory): a generic transform that fails on one resource', () => {
   it('logs the failed pass with the resource it failed on (resource=, in JSON too)', async () => {
     await writeFile(

@@ -15,7 +15,7 @@ import {
 import { ControllerFacade, type FacadeHost } from './controller-facade.js';
 import { isFinalizerOnlyChange } from './finalizer-only-change.js';
 import { RegistrationError, toError } from '../errors.js';
-import { failedResources, toErrorRecord } from './error-record.js';
+import { errorLogFields, failedResources, toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import {
   createMetrics,
@@ -215,8 +215,7 @@ export class ControllerAdapter implements Adapter {
     this.#lastError = error;
     this.#log.error('controller failed', {
       ...resourceFields(failedResources(error)),
-      error: error.message,
-      code: toErrorRecord(error).code,
+      ...errorLogFields(error, this.host.locateError),
     });
     // The restart waits for its turn in the scheduler, like every other wakeup.
     this.#condition = this.#restarts.crashed(() =>

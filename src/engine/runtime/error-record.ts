@@ -115,3 +115,20 @@ export function failedResources(error: Error): Pointer[] {
   }
   return [...found.values()];
 }
+
+/**
+ * A failure's log fields: its message, its code and, when `locate` finds it in the project's
+ * code, where it was thrown (`at`: `file:line:col`), as `cosi apply` shows it.
+ */
+export function errorLogFields(
+  error: Error,
+  locate?: ErrorLocator,
+): { error: string; code: string; at?: string } {
+  const record = toErrorRecord(error, locate);
+  const { location } = record;
+  return {
+    error: error.message,
+    code: record.code,
+    ...(location ? { at: `${location.file}:${location.line}:${location.col}` } : {}),
+  };
+}

@@ -23,7 +23,7 @@ import {
 } from './controller.js';
 import { ControllerFacade } from './controller-facade.js';
 import { isRequeue, isSkip, isTerminal, toError } from '../errors.js';
-import { toErrorRecord } from './error-record.js';
+import { errorLogFields, toErrorRecord } from './error-record.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type ControllerCondition, type ControllerStatus } from './metrics.js';
 import { RestartPolicy } from './restart-policy.js';
@@ -696,8 +696,7 @@ export class QControllerAdapter implements Adapter {
       this.#recordFailure(key, job, pointer, error, true);
       this.#log.error(`${what} failed with a terminal error, not retrying`, {
         resource: formatPointer(pointer),
-        error: error.message,
-        code: toErrorRecord(error).code,
+        ...errorLogFields(error, this.host.locateError),
       });
     } else {
       const err = toError(error);
@@ -705,8 +704,7 @@ export class QControllerAdapter implements Adapter {
       const gaveUp = this.#recordFailure(key, job, pointer, err);
       this.#log.error(`${what} failed`, {
         resource: formatPointer(pointer),
-        error: err.message,
-        code: toErrorRecord(err).code,
+        ...errorLogFields(err, this.host.locateError),
       });
       if (!gaveUp) this.#requeue(key, job, this.#backoffFor(key).next());
     }
