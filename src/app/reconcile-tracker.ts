@@ -6,13 +6,21 @@ import type {
 } from '../engine/record/run-record.js';
 import type { Pointer } from '../engine/resource/pointer.js';
 
-/** How a reconcile ended, as controller-runtime's `controller_runtime_reconcile_total` says it. */
-export type ReconcileResult = 'success' | 'error' | 'requeue_after';
+/**
+ * How a reconcile ended, as controller-runtime's `controller_runtime_reconcile_total` says it:
+ * `requeue` is its `Requeue: true` (cosi's `{ requeue: true }`, back after the item's backoff),
+ * `requeue_after` its `RequeueAfter` (back after the interval asked for).
+ */
+export type ReconcileResult = 'success' | 'error' | 'requeue' | 'requeue_after';
 
 /** What a long-lived run counts of its reconciles (`cosi run`'s metrics). */
 export interface ReconcileCounts {
-  /** A reconcile (or a whole-world pass) ended after `seconds`. */
-  reconciled(controller: string, result: ReconcileResult, seconds: number): void;
+  /**
+   * A reconcile (or a whole-world pass) ended after `seconds`; `retried`: its item comes back
+   * through the rate limiter (an error that is retried, a `requeue`), as controller-runtime's
+   * `AddRateLimited`, which `workqueue_retries_total` counts.
+   */
+  reconciled(controller: string, result: ReconcileResult, seconds: number, retried: boolean): void;
   /** A controller changed the state. */
   wrote(controller: string, op: WriteOp): void;
 }
@@ -92,13 +100,20 @@ export function createReconcileTracker(
       const entry = running.get(at);
       running.delete(at);
       if (!entry?.timed || outcome.kind === 'stopped' || outcome.kind === 'skip') return;
-      const result =
+      const result: ReconcileResult =
         outcome.kind === 'error'
           ? 'error'
           : outcome.kind === 'requeue'
-            ? 'requeue_after'
+            ? outcome.after > 0
+              ? 'requeue_after'
+              : 'requeue'
             : 'success';
-      counts.reconciled(entry.controller, result, (performance.now() - entry.started) / 1000);
+      // A terminal error, or one given up on, does not come back.
+      const retried =
+        result === 'requeue' ||
+        (outcome.kind === 'error' && outcome.terminal !== true && outcome.gaveUp !== true);
+      const seconds = (performance.now() - entry.started) / 1000;
+      counts.reconciled(entry.controller, result, seconds, retried);
     },
     stop: () => {
       clearInterval(timer);

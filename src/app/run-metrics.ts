@@ -36,7 +36,12 @@ const RECONCILE_BUCKETS = [
 const ELECTION_LABEL = 'cosi-run';
 
 /** Every result a reconcile is counted by. */
-const RECONCILE_RESULTS: readonly ReconcileResult[] = ['success', 'error', 'requeue_after'];
+const RECONCILE_RESULTS: readonly ReconcileResult[] = [
+  'success',
+  'error',
+  'requeue',
+  'requeue_after',
+];
 
 /**
  * `cosi run`'s Prometheus metrics, named as controller-runtime's manager names them
@@ -54,6 +59,7 @@ export class RunMetrics implements ReconcileCounts {
   readonly #errors: Counter<'controller'>;
   readonly #duration: Histogram<'controller'>;
   readonly #writes: Counter<'controller' | 'op'>;
+  readonly #retries: Counter<'name'>;
 
   constructor(sources: RunMetricsSources) {
     const registers = [this.registry];
@@ -61,7 +67,7 @@ export class RunMetrics implements ReconcileCounts {
     // them: `rate(...errors_total[5m])` has a value before the first error, not nothing.
     this.#reconciles = new Counter({
       name: 'controller_runtime_reconcile_total',
-      help: 'Reconciles per controller, by result (success, error, requeue_after)',
+      help: 'Reconciles per controller, by result (success, error, requeue, requeue_after)',
       labelNames: ['controller', 'result'],
       registers,
       collect() {
@@ -91,6 +97,15 @@ export class RunMetrics implements ReconcileCounts {
       help: 'Writes to the state per controller, by operation',
       labelNames: ['controller', 'op'],
       registers,
+    });
+    this.#retries = new Counter({
+      name: 'workqueue_retries_total',
+      help: 'Items put back in a work queue through its rate limiter (an error retried, a requeue)',
+      labelNames: ['name'],
+      registers,
+      collect() {
+        for (const name of sources.controllers()) this.inc({ name }, 0);
+      },
     });
     new Gauge({
       name: 'workqueue_depth',
@@ -150,10 +165,11 @@ export class RunMetrics implements ReconcileCounts {
   }
 
   /** A reconcile ended (see `createReconcileTracker`, which times them). */
-  reconciled(controller: string, result: ReconcileResult, seconds: number): void {
+  reconciled(controller: string, result: ReconcileResult, seconds: number, retried = false): void {
     this.#duration.observe({ controller }, seconds);
     this.#reconciles.inc({ controller, result });
     if (result === 'error') this.#errors.inc({ controller });
+    if (retried) this.#retries.inc({ name: controller });
   }
 
   /** A controller changed the state. */

@@ -13,12 +13,13 @@ describe("cosi run's reconcile tracker", () => {
   });
 
   const track = () => {
-    const reconciled: [string, string, number][] = [];
+    const reconciled: [string, string, number, boolean][] = [];
     const wrote: [string, string][] = [];
     const stalled: StalledReconcile[] = [];
     const tracker = createReconcileTracker({
       counts: {
-        reconciled: (controller, result, seconds) => reconciled.push([controller, result, seconds]),
+        reconciled: (controller, result, seconds, retried) =>
+          reconciled.push([controller, result, seconds, retried]),
         wrote: (controller, op) => wrote.push([controller, op]),
       },
       stallAfter: 1_000,
@@ -34,15 +35,25 @@ describe("cosi run's reconcile tracker", () => {
     tracker.wrote(a, 'create', WEB_1, 1);
     tracker.end(a, { kind: 'ok' });
     tracker.end(tracker.start('Placer', 'reconcile', WEB_1, []), { kind: 'requeue', after: 5 });
+    // `{ requeue: true }`: back after the item's backoff (controller-runtime's `Requeue: true`).
+    tracker.end(tracker.start('Placer', 'reconcile', WEB_1, []), { kind: 'requeue', after: 0 });
     tracker.end(tracker.start('Whole', 'run', undefined, []), { kind: 'error', message: 'boom' });
+    tracker.end(tracker.start('Placer', 'reconcile', WEB_1, []), {
+      kind: 'error',
+      message: 'final',
+      terminal: true,
+    });
     // A mapping of an event, a skipped item and a stopped run are not reconciles.
     tracker.end(tracker.start('Placer', 'map', WEB_1, []), { kind: 'ok' });
     tracker.end(tracker.start('Placer', 'reconcile', WEB_1, []), { kind: 'skip' });
     tracker.end(tracker.start('Whole', 'run', undefined, []), { kind: 'stopped' });
     expect(reconciled).toEqual([
-      ['Placer', 'success', 0.25],
-      ['Placer', 'requeue_after', 0],
-      ['Whole', 'error', 0],
+      ['Placer', 'success', 0.25, false],
+      ['Placer', 'requeue_after', 0, false],
+      ['Placer', 'requeue', 0, true],
+      ['Whole', 'error', 0, true],
+      // A terminal error is not retried.
+      ['Placer', 'error', 0, false],
     ]);
     expect(wrote).toEqual([['Placer', 'create']]);
     tracker.stop();

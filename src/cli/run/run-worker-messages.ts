@@ -33,9 +33,12 @@ export type ToRunWorker =
   | { readonly kind: 'figures'; readonly id: number }
   | { readonly kind: 'stop' };
 
-/** Reconciles as `[controller, result, seconds]` and writes as `[controller, op]`, in order. */
+/**
+ * Reconciles as `[controller, result, seconds, retried]` and writes as `[controller, op]`, in
+ * order.
+ */
 export interface CountBatch {
-  readonly reconciles: readonly (readonly [string, ReconcileResult, number])[];
+  readonly reconciles: readonly (readonly [string, ReconcileResult, number, boolean])[];
   readonly writes: readonly (readonly [string, WriteOp])[];
 }
 

@@ -61,8 +61,8 @@ const soon = (): void => {
   setImmediate(flush);
 };
 const counts: ReconcileCounts = {
-  reconciled: (controller, result, seconds) => {
-    reconciles.push([controller, result, seconds]);
+  reconciled: (controller, result, seconds, retried) => {
+    reconciles.push([controller, result, seconds, retried]);
     soon();
   },
   wrote: (controller, op) => {

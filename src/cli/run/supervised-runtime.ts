@@ -62,8 +62,8 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
         return;
       case 'events':
         for (const record of message.logs) hooks.onLog(record);
-        for (const [controller, result, seconds] of message.counts.reconciles) {
-          hooks.counts.reconciled(controller, result, seconds);
+        for (const [controller, result, seconds, retried] of message.counts.reconciles) {
+          hooks.counts.reconciled(controller, result, seconds, retried);
         }
         for (const [controller, op] of message.counts.writes) hooks.counts.wrote(controller, op);
         return;
