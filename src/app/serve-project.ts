@@ -83,6 +83,11 @@ export interface ServedProject {
   readonly files: readonly string[];
   readonly project: Project;
   readonly manager: Manager;
+  /**
+   * Every controller the config registers (its `setup`'s too), sorted: known before this
+   * process leads, when the leader's are not registered yet (a follower's metrics name them).
+   */
+  readonly controllerNames: readonly string[];
   /** What the first apply did. */
   readonly applied: ApplyCounts;
   /** The resources the first apply left out, as findings (`too-large-for-state`). */
@@ -245,6 +250,7 @@ export async function serveProject(
       files: resolved.files,
       project,
       manager,
+      controllerNames,
       applied,
       skipped,
       elected: manager.elected,

@@ -234,7 +234,11 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     },
     figures: () => {
       const runtime = served?.project.runtime;
-      const names = runtime?.controllerNames() ?? [];
+      // The config's every controller, from the start: a follower's series are there at 0, as
+      // controller-runtime's are before its leader election (the registered ones, beside them).
+      const names = [
+        ...new Set([...(served?.controllerNames ?? []), ...(runtime?.controllerNames() ?? [])]),
+      ];
       return Promise.resolve({
         controllers: names.map((name) => ({
           name,

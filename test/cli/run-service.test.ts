@@ -262,6 +262,19 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
     );
     const bMetrics = (await get(`http://${bBase}/metrics`)).body;
     expect(sample(bMetrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(0);
+    // Every controller's series, at 0, though the follower runs none of them yet.
+    for (const controller of [
+      'HostStatusController',
+      'PlacementController',
+      'vmnet.NetworkConfigController',
+    ]) {
+      const labels = `controller="${controller}"`;
+      expect(
+        sample(bMetrics, 'controller_runtime_reconcile_total', `${labels},result="success"`),
+      ).toBe(0);
+      expect(sample(bMetrics, 'controller_runtime_reconcile_errors_total', labels)).toBe(0);
+      expect(sample(bMetrics, 'workqueue_depth', `name="${controller}"`)).toBe(0);
+    }
     const aMetrics = (await get(`${aBase}/metrics`)).body;
     expect(sample(aMetrics, 'leader_election_master_status', 'name="cosi-run"')).toBe(1);
     // The state's own figures: a leader on etcd has asked it things, and watches it.
