@@ -180,7 +180,7 @@ describe.skipIf(!etcdAvailable)("run with a resource over etcd's request limit",
     const url = `etcd://${etcd.server.endpoint.replace(/^http:\/\//, '')}/too-large`;
     p = spawnCosi(['run', '-f', dir, '--state', url]);
     await p.waitForLine(/applied 5 resources \(5 created/);
-    await p.waitForLine(/1 resources not applied: too large for the state/);
+    await p.waitForLine(/1 resource not applied: too large for the state/);
     expect(p.stderr()).toMatch(
       /big\.yaml:1:1.*too-large-for-state|too-large-for-state.*big\.yaml:1:1/s,
     );

@@ -86,7 +86,7 @@ describe('cosi run (in memory): a controller stuck in a loop that never yields',
         'the health address',
       )
     )['address'] as string;
-    await entry(p, { msg: 'leading: running 1 controllers' });
+    await entry(p, { msg: 'leading: running 1 controller' });
     // The controller spins in the worker; the main thread still answers (were the spin on the main
     // thread, nothing would ever answer: the bound is for a loaded machine).
     const health = await fetch(`http://${address}/healthz`, {
@@ -161,7 +161,7 @@ describe('cosi run (in memory): a second signal while the stop waits on a spinni
         '--request-timeout',
         '120s',
       ]);
-      await entry(p, { msg: 'leading: running 1 controllers' });
+      await entry(p, { msg: 'leading: running 1 controller' });
       p.kill(signal);
       await entry(p, { msg: `shutting down (${signal})` });
       p.kill(signal);
@@ -546,13 +546,13 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd: a leader whose controller get
       '--lease-ttl',
       '30s',
     ]);
-    await entry(p, { msg: 'elected leader: running 1 controllers' });
+    await entry(p, { msg: 'elected leader: running 1 controller' });
     const fault = await entry(p, { code: 'user-code-stuck' });
     expect(fault).toMatchObject({ controller: 'Spinner', resource: WEB_1 });
     expect(await exitWithin(p, 20_000)).toBe(1);
     // Released, not left to expire: a second process leads at once, well within the 30 s TTL.
     const next = await run(reconciling('Spinner', 'for (;;);'), ['--state', state]);
-    await entry(next, { msg: 'elected leader: running 1 controllers' });
+    await entry(next, { msg: 'elected leader: running 1 controller' });
     // Its controller spins in the worker: the signal is the main thread's, the stop is bounded
     // (--request-timeout, 5 s), and the worker is ended after it.
     next.kill('SIGTERM');
@@ -569,7 +569,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd: a leader whose controller get
       '--request-timeout',
       '120s',
     ]);
-    await entry(p, { msg: 'elected leader: running 1 controllers' });
+    await entry(p, { msg: 'elected leader: running 1 controller' });
     p.kill('SIGTERM');
     await entry(p, { msg: 'shutting down (SIGTERM)' });
     p.kill('SIGTERM');

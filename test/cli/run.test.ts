@@ -169,7 +169,7 @@ describe('cosi run (in memory)', () => {
     await writeFile(path.join(dir, 'vms.yaml'), ONE_VM);
     const h = harness(dir);
     const running = runRuntime(h.io, [dir], flags({ requestTimeout: '30s' }), h.watchFiles);
-    await waitFor(() => h.stderr().includes('leading: running 1 controllers'), 20_000);
+    await waitFor(() => h.stderr().includes('leading: running 1 controller'), 20_000);
     h.sigterm();
     await waitFor(() => h.stderr().includes('shutting down (SIGTERM)'), 20_000);
     expect(h.exits).toEqual([]);
@@ -180,6 +180,10 @@ describe('cosi run (in memory)', () => {
     );
     h.sigint();
     expect(h.exits).toEqual([143, 130]);
+    // Ctrl-C after a SIGTERM is not 'SIGINT again'.
+    expect(h.stderr()).toMatch(
+      line('WARN', 'SIGINT after SIGTERM: exiting now, without finishing the stop'),
+    );
     // In a test nothing ends the process: the bounded stop still ends the command.
     expect(await running).toEqual({ exitCode: 0 });
   }, 60_000);

@@ -166,7 +166,8 @@ export async function runRuntime(
   const ended = new Promise<Ending>((resolve) => (end = resolve));
   const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
     if (ending?.kind === 'signal') {
-      log.warn(`${signal} again: exiting now, without finishing the stop`);
+      const again = signal === ending.signal ? 'again' : `after ${ending.signal}`;
+      log.warn(`${signal} ${again}: exiting now, without finishing the stop`);
       io.exit?.(SIGNAL_EXIT[signal]);
       return;
     }
@@ -273,7 +274,7 @@ export async function runRuntime(
           health.leading();
           leadingSince = performance.now();
           log.info(
-            `${election ? 'elected leader' : 'leading'}: running ${controllers} controllers`,
+            `${election ? 'elected leader' : 'leading'}: running ${counted(controllers, 'controller')}`,
           );
         }),
       onConverged: (failing) =>
@@ -500,7 +501,12 @@ function describeEnding(ending: Ending): string {
 }
 
 function describeApply(applied: ApplyCounts): string {
-  return `applied ${applied.resources} resources (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
+  return `applied ${counted(applied.resources, 'resource')} (${applied.created} created, ${applied.updated} updated, ${applied.removed} removed)`;
+}
+
+/** `1 resource`, `2 resources`. */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Each finding as a log line: its place, its message, its code. */
@@ -518,7 +524,9 @@ function logFindings(log: RunLog, cwd: string, findings: readonly Finding[]): vo
 function logTooLarge(log: RunLog, cwd: string, skipped: readonly Finding[]): void {
   if (skipped.length === 0) return;
   logFindings(log, cwd, skipped);
-  log.warn(`${skipped.length} resources not applied: too large for the state (the others were)`);
+  log.warn(
+    `${counted(skipped.length, 'resource')} not applied: too large for the state (the others were)`,
+  );
 }
 
 function stateLocation(url: string): StateLocation {
