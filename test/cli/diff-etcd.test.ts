@@ -112,7 +112,7 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
       [
         'diff -u -N live/VMs.example.org/default/db-1 desired/VMs.example.org/default/db-1',
         '--- live/VMs.example.org/default/db-1',
-        '+++ /dev/null',
+        '+++ desired/VMs.example.org/default/db-1',
         '@@ -1,10 +0,0 @@',
         '-metadata:',
         '-  namespace: default',
@@ -136,7 +136,7 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
         '   image: debian',
         '   host: node-a',
         'diff -u -N live/VMs.example.org/default/web-3 desired/VMs.example.org/default/web-3',
-        '--- /dev/null',
+        '--- live/VMs.example.org/default/web-3',
         '+++ desired/VMs.example.org/default/web-3',
         '@@ -0,0 +1,10 @@',
         '+metadata:',

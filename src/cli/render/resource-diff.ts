@@ -28,7 +28,8 @@ function toYaml(content: AppliedContent | undefined): string {
  * The unified diff of one change, as `diff -u -N live/... desired/...` prints it (what
  * `kubectl diff` shows): a `diff` line, the `---` / `+++` headers, then the hunks of the
  * resources' YAML (pointer, labels, annotations, spec), with three lines of context. A created
- * resource is diffed against nothing, a removed one against nothing. Control characters are
+ * resource is diffed against nothing, a removed one against nothing (both named, as `diff -u -N`
+ * names a file one side lacks). Control characters are
  * escaped; `c` colors removals red, additions green, hunk headers cyan (when enabled).
  */
 export function formatChangeDiff(change: ResourceChange, c: ChalkInstance): string {
@@ -46,8 +47,9 @@ export function formatChangeDiff(change: ResourceChange, c: ChalkInstance): stri
   );
   const lines = [
     c.bold(`diff -u -N ${oldName} ${newName}`),
-    c.bold(`--- ${change.live ? oldName : '/dev/null'}`),
-    c.bold(`+++ ${change.desired ? newName : '/dev/null'}`),
+    // Both sides named, as `diff -u -N` (kubectl diff's) names a file one side lacks.
+    c.bold(`--- ${oldName}`),
+    c.bold(`+++ ${newName}`),
   ];
   for (const hunk of patch.hunks) {
     const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
