@@ -230,6 +230,27 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     expect(after.stderr).toBe('cosi: 0 to create, 0 to change, 0 to remove\n');
   }, 120_000);
 
+  it('COSI_EXTERNAL_DIFF runs that program on the live and desired trees, as KUBECTL_EXTERNAL_DIFF', async () => {
+    await applyWithRun();
+    const vms = path.join(dir, 'vms.yaml');
+    const original = await readFile(vms, 'utf8');
+    await writeFile(
+      vms,
+      original.replace(
+        'cpus: 2\n  image: debian\n  host: node-a',
+        'cpus: 4\n  image: debian\n  host: node-a',
+      ),
+    );
+    const result = await cli(['diff', '-f', dir, '--state', stateUrl()], {
+      env: { COSI_EXTERNAL_DIFF: 'diff -r -U0' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^diff -r -U0 live\/VMs\.example\.org\/default\/web-1 desired\/VMs\.example\.org\/default\/web-1\n--- live\/VMs\.example\.org\/default\/web-1\t.*\n\+\+\+ desired\/VMs\.example\.org\/default\/web-1\t.*\n@@ .* @@\n- {2}cpus: 2\n\+ {2}cpus: 4\n$/,
+    );
+    expect(result.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+  }, 120_000);
+
   it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {
     await applyWithRun();
     const types = path.join(dir, 'types.ts');

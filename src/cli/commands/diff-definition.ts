@@ -22,7 +22,9 @@ export function defineDiff(): Command {
         'removed). Controllers\u2019 outputs are never shown: applying manifests does not write ' +
         'them. Each change is a unified diff of the YAML between live/ and desired/, as ' +
         '`kubectl diff` prints it (colored on a terminal); -o json lists {type, id, namespace, ' +
-        'action, diff}. Nothing is written to the state.',
+        'action, diff}. COSI_EXTERNAL_DIFF names another diff program (as KUBECTL_EXTERNAL_DIFF: ' +
+        '`COSI_EXTERNAL_DIFF="diff -r"`), run on two directories, live and desired. Nothing is ' +
+        'written to the state.',
     );
   addPathArguments(command)
     .option(

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { defineDiff, DIFF_FORMATS } from './diff-definition.js';
 import { MissingManifestsError } from '../../app/config-manifests.js';
 import { diffProject, type ProjectDiff } from '../../app/diff-project.js';
@@ -14,7 +18,12 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { parseFormat } from '../options.js';
 import { createColors, renderFindings } from '../render/report.js';
-import { renderDiffText, summarizeChanges, toDiffEntries } from '../render/resource-diff.js';
+import {
+  renderDiffText,
+  summarizeChanges,
+  toDiffEntries,
+  writeDiffTrees,
+} from '../render/resource-diff.js';
 import { parseRequestTimeout } from '../state-option.js';
 
 export interface DiffFlags {
@@ -132,8 +141,32 @@ export function renderDiff(
     io.stdout.write(
       `${JSON.stringify(toDiffEntries(result.changes, createColors(false)), null, 2)}\n`,
     );
+  } else if (io.env['COSI_EXTERNAL_DIFF'] && result.changes.length > 0) {
+    runExternalDiff(io, io.env['COSI_EXTERNAL_DIFF'], result.changes);
   } else {
     io.stdout.write(renderDiffText(result.changes, colors));
   }
   io.stderr.write(`cosi: ${summarizeChanges(result.changes)}\n`);
+}
+
+/**
+ * `COSI_EXTERNAL_DIFF` (as kubectl's `KUBECTL_EXTERNAL_DIFF`): the program, with its arguments
+ * split at spaces, run on the two trees (`live` and `desired`, in a temporary directory it runs
+ * in, removed after); its output is the diff's. The exit code stays cosi's (1: changes).
+ */
+function runExternalDiff(io: CliIo, command: string, changes: ProjectDiff['changes']): void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cosi-diff-'));
+  try {
+    writeDiffTrees(changes, dir);
+    const [program = '', ...args] = command.trim().split(/\s+/);
+    const ran = spawnSync(program, [...args, 'live', 'desired'], { cwd: dir });
+    if (ran.error !== undefined) {
+      io.stderr.write(`cosi: COSI_EXTERNAL_DIFF: cannot run ${program}: ${ran.error.message}\n`);
+      return;
+    }
+    io.stdout.write(ran.stdout.toString());
+    io.stderr.write(ran.stderr.toString());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

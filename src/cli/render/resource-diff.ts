@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
@@ -86,4 +88,26 @@ export function toDiffEntries(
 export function summarizeChanges(changes: readonly ResourceChange[]): string {
   const count = (action: DiffAction): number => changes.filter((c) => c.action === action).length;
   return `${count('create')} to create, ${count('change')} to change, ${count('remove')} to remove`;
+}
+
+/**
+ * Writes each change's two sides as files, `live/TYPE/NS/ID` and `desired/TYPE/NS/ID` under
+ * `dir` (the side a change lacks is not written), for a diff program of the user's to compare
+ * the two trees, as `kubectl diff` does for `KUBECTL_EXTERNAL_DIFF`.
+ */
+export function writeDiffTrees(changes: readonly ResourceChange[], dir: string): void {
+  const segment = (text: string): string => {
+    const encoded = encodeURIComponent(text);
+    return encoded === '.' || encoded === '..' ? encoded.replaceAll('.', '%2E') : encoded;
+  };
+  for (const side of ['live', 'desired'] as const) {
+    mkdirSync(path.join(dir, side), { recursive: true });
+    for (const change of changes) {
+      const content = change[side];
+      if (content === undefined) continue;
+      const folder = path.join(dir, side, segment(change.type), segment(change.namespace));
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, segment(change.id)), toYaml(content));
+    }
+  }
 }
