@@ -380,7 +380,7 @@ ${reconciling(
       },
       { level: 'warn', msg: 'careful', ...at, output: 'stderr' },
       { level: 'info', msg: 'raw write', ...at, output: 'stdout' },
-      // Without a line end: logged at the end of the turn, not joined to what comes later.
+      // Without a line end: logged at the end of the turn, or before what another stream prints.
       { level: 'error', msg: 'no line end', ...at, output: 'stderr' },
       { level: 'info', msg: 'later', ...at, output: 'stdout' },
     ]);

@@ -27,9 +27,14 @@ export function captureProjectOutput(
   /** The level of stderr writes now: `console.warn`'s while it runs. */
   let stderrLevel: LogLevel = 'error';
   const streams = [
-    { stream: process.stdout, name: 'stdout', level: (): LogLevel => 'info', pending: '' },
-    { stream: process.stderr, name: 'stderr', level: () => stderrLevel, pending: '' },
-  ];
+    { stream: process.stdout, name: 'stdout', level: (): LogLevel => 'info' },
+    { stream: process.stderr, name: 'stderr', level: () => stderrLevel },
+  ].map((entry) => ({ ...entry, pending: '', pendingLevel: 'info' as LogLevel }));
+  const flushEntry = (entry: (typeof streams)[number]): void => {
+    const text = entry.pending;
+    entry.pending = '';
+    emit(entry, text);
+  };
   const emit = (entry: (typeof streams)[number], text: string): void => {
     const at = site();
     const fields: Record<string, unknown> = {};
@@ -38,7 +43,7 @@ export function captureProjectOutput(
       if (at.pointer !== undefined) fields['resource'] = formatPointer(at.pointer);
     }
     fields['output'] = entry.name;
-    onRecord({ level: entry.level(), message: text, time: Date.now(), fields });
+    onRecord({ level: entry.pendingLevel, message: text, time: Date.now(), fields });
   };
   for (const entry of streams) {
     const write = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
@@ -48,6 +53,11 @@ export function captureProjectOutput(
           : Buffer.from(chunk as Uint8Array).toString(
               typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
             );
+      // What another stream printed before, without a line end, is logged first: in order.
+      for (const other of streams) {
+        if (other !== entry && other.pending !== '') flushEntry(other);
+      }
+      if (entry.pending === '') entry.pendingLevel = entry.level();
       entry.pending += text;
       if (entry.pending.endsWith('\n')) {
         const whole = entry.pending.slice(0, -1);
@@ -73,12 +83,7 @@ export function captureProjectOutput(
   };
   return {
     flush: () => {
-      for (const entry of streams) {
-        if (entry.pending === '') continue;
-        const text = entry.pending;
-        entry.pending = '';
-        emit(entry, text);
-      }
+      for (const entry of streams) if (entry.pending !== '') flushEntry(entry);
     },
   };
 }
