@@ -28,9 +28,12 @@ import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
 import { describeConnectionFailure } from './connection-failure.js';
+import { FAULT_HANDLING } from './fault-handling.js';
 import {
   CorruptValueError,
   DEFAULT_REQUEST_TIMEOUT,
+  EtcdConnectionError,
+  isConnectionFailure,
   EtcdTimeoutError,
   EtcdUnreachableError,
   withDeadline,
@@ -555,6 +558,10 @@ export class EtcdCore implements StateCore {
       );
     } catch (error) {
       this.#failedRequests++;
+      if (isConnectionFailure(error)) {
+        const endpoints = this.#options.endpoints ?? [];
+        throw new EtcdConnectionError(endpoints, describeConnectionFailure(error), error);
+      }
       throw error;
     } finally {
       if (--this.#inFlight === 0) for (const wake of this.#onIdle.splice(0)) wake();
@@ -571,6 +578,7 @@ export class EtcdCore implements StateCore {
       // gRPC's own deadline ends the call on the wire; the race in #track bounds the wait.
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
       grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
+      faultHandling: FAULT_HANDLING,
     });
   }
 

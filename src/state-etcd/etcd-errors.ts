@@ -54,6 +54,35 @@ export class EtcdUnreachableError extends Error {
 }
 
 /**
+ * A request that failed because etcd could not be reached: the connection was refused or
+ * dropped (gRPC's `14 UNAVAILABLE: No connection established. Last error: ...`, which names
+ * neither etcd nor the endpoint). Said as `etcd unreachable at HOST:PORT: connection refused
+ * (...)`; the client's error is its `cause`.
+ */
+export class EtcdConnectionError extends Error {
+  readonly code = 'etcd-unreachable';
+
+  constructor(
+    readonly endpoints: readonly string[],
+    readonly failure: ConnectionFailure | undefined,
+    cause: unknown,
+  ) {
+    const where = endpoints.map((e) => e.replace(/^https?:\/\//, '')).join(', ');
+    super(
+      `etcd unreachable${where === '' ? '' : ` at ${where}`}${failure === undefined ? '' : `: ${failure.reason}`}`,
+      { cause },
+    );
+    this.name = 'EtcdConnectionError';
+  }
+}
+
+/** Whether `error` is the etcd client's "no connection" (gRPC UNAVAILABLE, an open breaker). */
+export function isConnectionFailure(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return /^14 UNAVAILABLE\b|circuit breaker is open/.test(text);
+}
+
+/**
  * Races `request` against the timeout: the first to settle wins. A request that loses is left to
  * its own (gRPC) deadline; `onLate` is given what it resolves with, to release it.
  */

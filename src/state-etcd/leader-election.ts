@@ -1,4 +1,5 @@
 import type { Campaign, Election, ElectionObserver, Etcd3, Lease, Watcher } from 'etcd3';
+import { FAULT_HANDLING } from './fault-handling.js';
 import { describeFingerprintDifference, type ProjectFingerprint } from './project-fingerprint.js';
 import {
   DEFAULT_REQUEST_TIMEOUT,
@@ -81,6 +82,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     client ??= new Client({
       hosts: options.endpoint,
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
+      faultHandling: FAULT_HANDLING,
     });
     return client.namespace(`${options.prefix}/`).election(options.name, options.ttl);
   };

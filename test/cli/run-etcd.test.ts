@@ -17,6 +17,9 @@ import { etcdAvailable, startEtcd, type EtcdServer } from '../support/etcd-serve
 import { waitFor } from '../support/wait-for.js';
 import { cli, REPO } from './run-cli.js';
 
+/** A project whose controller writes every 200 ms. */
+const TICKER = path.join(REPO, 'fixtures/cli/ticker');
+
 /**
  * `cosi run` as processes on a real etcd: the built CLI (dist/), as a user starts it. Every wait
  * is for a condition (a stderr line, the state in etcd), bounded; none is a fixed sleep.
@@ -207,6 +210,61 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
       await proxy.close();
     }
   }, 150_000);
+
+  it('a leader cut off from etcd for a moment keeps its leadership, writes again at once, and its log names etcd', async () => {
+    // The default lease (5 s, renewed within 3.33 s) and a project that writes every 200 ms.
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const a = spawnCosi(['run', '-f', TICKER, '--state', url]);
+      processes.push(a);
+      await a.waitForLine(/elected leader/);
+      await a.waitUntil(async () => (await tickerValue()) > 3, 20_000, 'the ticker to count');
+      const key = await electionKeys();
+
+      // A blip: cut until the leader has felt it (a write refused), then back at once.
+      proxy.cut();
+      await a.waitForLine(/reconcile failed/, 10_000);
+      proxy.restore();
+
+      // It writes again, for longer than the lease's TTL (25 ticks of 200 ms), as the same
+      // leader: the client did not go on refusing every call for 5 s once etcd was back.
+      const after = await tickerValue();
+      await a.waitUntil(
+        async () => (await tickerValue()) >= after + 25,
+        30_000,
+        'the ticker to count on after the blip',
+      );
+      expect(await electionKeys()).toEqual(key);
+      const failures = a
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('reconcile failed'));
+      expect(failures.length).toBeGreaterThan(0);
+      for (const line of failures) {
+        expect(line).toMatch(/error="etcd unreachable at 127\.0\.0\.1:\d+/);
+        expect(line).not.toMatch(/circuit breaker|\d+ UNAVAILABLE|Last error/);
+      }
+      a.kill('SIGTERM');
+      expect(await a.exited).toBe(0);
+      expect(a.stderr()).not.toMatch(/lost leadership/);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
+  /** The count of fixtures/cli/ticker's echo, read from etcd (0 before its first write). */
+  async function tickerValue(): Promise<number> {
+    const state = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      const echo = (await takeSnapshot(state)).resources.find(
+        (r) => r.metadata.type === 'Echoes.test.cosi.dev',
+      );
+      return (echo?.spec as { value?: number } | undefined)?.value ?? 0;
+    } finally {
+      await state.close();
+    }
+  }
 
   /** What one in-memory run of the project (as it is on disk now) converges to. */
   async function singleRun(): Promise<Map<string, unknown>> {
