@@ -168,7 +168,19 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
   let stopping = false;
   const { elect, monitor } = hooks;
   const start = async (): Promise<ServeStart> => {
-    if (opened.etcd) await opened.etcd.probe(request.connectTimeout);
+    // An etcd starting beside this process (a refused connection) is waited for.
+    if (opened.etcd) {
+      await opened.etcd.probe(request.connectTimeout, undefined, {
+        wait: true,
+        onWait: (failure) =>
+          hooks.onLog({
+            level: 'info',
+            message: `waiting for etcd at ${request.location.kind === 'etcd' ? request.location.endpoint.replace(/^https?:\/\//, '') : ''}: ${failure.reason}; trying again until --connect-timeout (${formatDuration(request.connectTimeout)}) has passed`,
+            time: Date.now(),
+            fields: {},
+          }),
+      });
+    }
     const result = await serveProject({
       files: [...request.files],
       ...(request.requireManifests ? { requireManifests: true } : {}),

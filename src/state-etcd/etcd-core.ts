@@ -27,7 +27,7 @@ import { EtcdWatch, type EtcdChange, type EtcdWatchOptions } from './etcd-watch.
 import { KeyLayout, prefixEnd } from './key-layout.js';
 import { indexedId, labelIndexOps, labelIndexRanges, type IndexRange } from './label-index.js';
 import { DecodedCache } from './decoded-cache.js';
-import { describeConnectionFailure } from './connection-failure.js';
+import { describeConnectionFailure, type ConnectionFailure } from './connection-failure.js';
 import { FAULT_HANDLING } from './fault-handling.js';
 import {
   CorruptValueError,
@@ -399,27 +399,67 @@ export class EtcdCore implements StateCore {
    * client is made: loading gRPC is cosi's own start, not the wait for etcd, and on a loaded
    * machine it alone can take longer than a short timeout.
    *
+   * With `wait`, a connection that fails (refused, reset, a host not reachable or not resolved
+   * yet: an etcd starting beside this process) is tried again until the timeout, and only then
+   * is an error; what answers without being etcd is one at once.
+   *
    * @throws EtcdUnreachableError when no answer came in time or the connection failed.
    */
-  async probe(timeout: number, timeoutFlag?: string): Promise<void> {
+  async probe(
+    timeout: number,
+    timeoutFlag?: string,
+    options: {
+      readonly wait?: boolean;
+      /** Told once, at the first failure that is tried again, why etcd is waited for. */
+      readonly onWait?: (failure: ConnectionFailure) => void;
+    } = {},
+  ): Promise<void> {
     const endpoints = this.#options.endpoints ?? [];
+    let client: Etcd3;
     try {
-      const client = await this.#connect();
-      const root = Buffer.from(this.#layout.root);
-      await withDeadline(
-        // Straight to the client: its own deadline is the request timeout, not this one.
-        client.kv.range({ key: root, range_end: prefixEnd(root), limit: 1, keys_only: true }),
-        timeout,
-        () => new EtcdUnreachableError(endpoints, timeout, undefined, timeoutFlag),
-      );
+      client = await this.#connect();
     } catch (error) {
-      if (error instanceof EtcdUnreachableError) throw error;
       throw new EtcdUnreachableError(
         endpoints,
         timeout,
         describeConnectionFailure(error),
         timeoutFlag,
       );
+    }
+    const deadline = performance.now() + timeout;
+    const root = Buffer.from(this.#layout.root);
+    /** Why the last attempt failed, once one was tried again. */
+    let waitedFor: ConnectionFailure | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await withDeadline(
+          // Straight to the client: its own deadline is the request timeout, not this one.
+          client.kv.range({ key: root, range_end: prefixEnd(root), limit: 1, keys_only: true }),
+          Math.max(1, deadline - performance.now()),
+          () => new EtcdUnreachableError(endpoints, timeout, waitedFor, timeoutFlag, true),
+        );
+        return;
+      } catch (error) {
+        if (error instanceof EtcdUnreachableError) throw error;
+        const failure = describeConnectionFailure(error);
+        const retry =
+          options.wait === true &&
+          !this.#closed &&
+          isConnectionFailure(error) &&
+          failure !== undefined &&
+          !failure.reason.includes('not etcd');
+        if (!retry) {
+          throw new EtcdUnreachableError(endpoints, timeout, failure, timeoutFlag);
+        }
+        const left = deadline - performance.now();
+        if (left <= 0)
+          throw new EtcdUnreachableError(endpoints, timeout, failure, timeoutFlag, true);
+        if (waitedFor === undefined) options.onWait?.(failure);
+        waitedFor = failure;
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(left, 100 * 2 ** attempt, 1_000)),
+        );
+      }
     }
   }
 

@@ -42,12 +42,17 @@ export class EtcdUnreachableError extends Error {
     readonly failure?: ConnectionFailure,
     /** The flag that bounds the wait, named in the advice to raise it. */
     readonly timeoutFlag = '--connect-timeout',
+    /** Whether the failure went on for the whole timeout (tried again until then). */
+    readonly waited = false,
   ) {
     const where = endpoints.map((e) => e.replace(/^https?:\/\//, '')).join(', ');
+    const within = `within ${Number((timeout / 1000).toFixed(2))}s (${timeoutFlag})`;
     super(
       failure === undefined
-        ? `cannot reach etcd at ${where} within ${Number((timeout / 1000).toFixed(2))}s (${timeoutFlag}): check that etcd runs there and the --state URL, or raise ${timeoutFlag}`
-        : `cannot reach etcd at ${where}: ${failure.reason}: ${failure.advice}`,
+        ? `cannot reach etcd at ${where} ${within}: check that etcd runs there and the --state URL, or raise ${timeoutFlag}`
+        : waited
+          ? `cannot reach etcd at ${where} ${within}: ${failure.reason}: ${failure.advice}, or raise ${timeoutFlag}`
+          : `cannot reach etcd at ${where}: ${failure.reason}: ${failure.advice}`,
     );
     this.name = 'EtcdUnreachableError';
   }

@@ -1,6 +1,7 @@
 import type { Pointer } from '../engine/resource/pointer.js';
 import type { State } from '../engine/state/state.js';
 import { CoreState } from '../engine/state/wrap-core.js';
+import type { ConnectionFailure } from './connection-failure.js';
 import { EtcdCore, type EtcdFigures, type EtcdStateOptions } from './etcd-core.js';
 
 export {
@@ -9,6 +10,14 @@ export {
   type EtcdFigures,
   type EtcdStateOptions,
 } from './etcd-core.js';
+
+/** How {@link EtcdState.probe} waits for an etcd that refuses connections. */
+export interface ProbeOptions {
+  /** Try a failed connection again until the timeout. */
+  readonly wait?: boolean;
+  /** Told once, at the first failure that is tried again, why etcd is waited for. */
+  readonly onWait?: (failure: ConnectionFailure) => void;
+}
 
 /** What {@link createEtcdState} returns: a {@link State} on etcd, and its lifecycle. */
 export interface EtcdState extends State {
@@ -24,9 +33,12 @@ export interface EtcdState extends State {
    * Asks etcd one cheap question within `timeout` ms: whether it can be reached at all.
    * `timeoutFlag` (`--connect-timeout` by default) is the flag the error advises to raise.
    *
+   * With `wait`, a connection that fails (refused: an etcd still starting) is tried again
+   * until `timeout`.
+   *
    * @throws EtcdUnreachableError (one line, saying what to check) when it cannot.
    */
-  probe(timeout: number, timeoutFlag?: string): Promise<void>;
+  probe(timeout: number, timeoutFlag?: string, options?: ProbeOptions): Promise<void>;
   /** What this state asked of etcd so far (requests, failures, in flight, open watches). */
   figures(): EtcdFigures;
   /** The set of resources `cosi run` applied from its manifests last; `undefined`: none kept. */
@@ -51,8 +63,8 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
     return this.#core.settled();
   }
 
-  probe(timeout: number, timeoutFlag?: string): Promise<void> {
-    return this.#core.probe(timeout, timeoutFlag);
+  probe(timeout: number, timeoutFlag?: string, options?: ProbeOptions): Promise<void> {
+    return this.#core.probe(timeout, timeoutFlag, options);
   }
 
   figures(): EtcdFigures {

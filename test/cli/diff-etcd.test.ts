@@ -307,7 +307,7 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
     const lines = unreachable.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^cosi: cannot reach etcd at 127\.0\.0\.1:1: connection refused \(nothing listens on that port\): check that etcd runs there and the --state URL$/,
+      /^cosi: cannot reach etcd at 127\.0\.0\.1:1 within 1s \(--connect-timeout\): connection refused \(nothing listens on that port\): check that etcd runs there and the --state URL, or raise --connect-timeout$/,
     );
   }, 60_000);
 

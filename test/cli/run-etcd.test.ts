@@ -135,6 +135,27 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     await b.waitForLine(/elected leader/);
   }, 60_000);
 
+  it('waits for an etcd that starts after it, within --connect-timeout, then leads', async () => {
+    // As under systemd or in a pod, where cosi and etcd start together: etcd is not there yet.
+    await etcd.kill();
+    let a: CosiProcess;
+    try {
+      a = spawnCosi(['run', '-f', dir, '--state', stateUrl(), '--connect-timeout', '60s']);
+      processes.push(a);
+      await a.waitForLine(
+        /INFO {2}waiting for etcd at [\d.:]+: connection refused \(nothing listens on that port\); trying again until --connect-timeout \(1m\) has passed$/,
+        20_000,
+      );
+    } finally {
+      await etcd.start();
+    }
+    await a.waitForLine(/elected leader/, 30_000);
+    await expectConverged(await singleRun());
+    expect(a.stderr()).not.toMatch(/ERROR/);
+    a.kill('SIGTERM');
+    expect(await a.exited).toBe(0);
+  }, 90_000);
+
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
     await a.waitForLine(/elected leader/);

@@ -88,7 +88,7 @@ export async function diff(
         const opened = openState(location, { requestTimeout });
         held.opened = opened;
         // One cheap question first: an etcd that is not there is said as such, in one line.
-        await opened.etcd?.probe(connectTimeout);
+        await opened.etcd?.probe(connectTimeout, undefined, { wait: true });
         return opened.state;
       },
       // What `cosi run` applied last: only those are removals it makes.

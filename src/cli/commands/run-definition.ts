@@ -54,7 +54,7 @@ export function defineRun(): Command {
     )
     .option(
       '--connect-timeout <duration>',
-      'how long to wait for etcd to answer at start; an etcd not there by then is an error (exit 2)',
+      'how long to wait for etcd to answer at start (a refused connection is tried again until then); an etcd not there by then is an error (exit 2)',
       '5s',
     )
     .option(
