@@ -4,8 +4,10 @@ import { describeFingerprintDifference, type ProjectFingerprint } from './projec
 import {
   DEFAULT_REQUEST_TIMEOUT,
   EtcdTimeoutError,
+  isConnectionFailure,
   withDeadline,
 } from '../state-etcd/etcd-errors.js';
+import { describeConnectionFailure } from './connection-failure.js';
 
 /** How a process takes part in a leader election on etcd. */
 export interface EtcdLeaderElectionOptions {
@@ -34,6 +36,12 @@ export interface EtcdLeaderElectionOptions {
    * leads), once this candidate campaigns: a follower can say whom it follows.
    */
   readonly onLeader?: (identity: string | undefined) => void;
+  /**
+   * Called when this candidate, not leading, lost its place in the election (its lease expired
+   * or could not be granted), with why, in plain words, and the ms before it campaigns again
+   * on a new lease.
+   */
+  readonly onRejoin?: (reason: string, delay: number) => void;
 }
 
 /** A candidate in a leader election on an etcd lease. */
@@ -95,6 +103,8 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
   let lastRenewal = 0;
   let watchdog: NodeJS.Timeout | undefined;
   let keyWatcher: Watcher | undefined;
+  /** The next campaign of a candidate that lost its place. */
+  let rejoin: NodeJS.Timeout | undefined;
 
   const loseLeadership = (error: Error): void => {
     if (!leading || lost) return;
@@ -111,6 +121,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       closed = true;
       leading = false;
       clearInterval(watchdog);
+      clearTimeout(rejoin);
       observer?.cancel().catch(() => undefined);
       keyWatcher?.cancel().catch(() => undefined);
       if (!release) {
@@ -173,32 +184,61 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         reject(new Error('the election was closed before this candidate was elected'));
         return;
       }
-      const current = election.campaign(options.identity);
-      campaign = current;
       if (options.onLeader) watchLeader(election, options.onLeader);
-      leaseOf(current).on('keepaliveSucceeded', () => (lastRenewal = Date.now()));
       const onAbort = (): void => {
         reject(new Error('the election was closed before this candidate was elected'));
         void close();
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      current.on('elected', () => {
-        signal.removeEventListener('abort', onAbort);
-        if (closed) return;
-        if (fingerprint !== undefined) {
-          claim(fingerprint).then(
-            () => lead(),
-            (error: unknown) => {
-              reject(error instanceof Error ? error : new Error(String(error)));
-              void close();
-            },
-          );
-          return;
-        }
-        lead();
-      });
-      const lead = (): void => {
-        if (closed) return;
+      /** Campaigns that failed in a row, for the backoff before the next. */
+      let failures = 0;
+      const campaignOnce = (): void => {
+        if (closed || signal.aborted) return;
+        const current = election.campaign(options.identity);
+        campaign = current;
+        leaseOf(current).on('keepaliveSucceeded', () => {
+          if (campaign !== current) return;
+          lastRenewal = Date.now();
+          failures = 0;
+        });
+        current.on('elected', () => {
+          // A campaign given up (its lease lost) can still hear its turn come: not this one's.
+          if (campaign !== current) return;
+          signal.removeEventListener('abort', onAbort);
+          if (closed) return;
+          if (fingerprint !== undefined) {
+            claim(fingerprint).then(
+              () => lead(current),
+              (error: unknown) => {
+                reject(error instanceof Error ? error : new Error(String(error)));
+                void close();
+              },
+            );
+            return;
+          }
+          lead(current);
+        });
+        let gaveUp = false;
+        current.on('error', (error: Error) => {
+          // A lease that could not be granted fails the campaign twice (its loss, its start).
+          if (campaign !== current || closed || gaveUp) return;
+          if (leading) {
+            loseLeadership(new Error(`the lease was lost: ${error.message}`));
+            return;
+          }
+          // A candidate that does not lead holds nothing: losing its lease (etcd unreachable, or
+          // this process paused, for longer than the TTL) costs it only its place in the queue.
+          // It campaigns again on a new lease, as a client-go candidate keeps trying to acquire.
+          gaveUp = true;
+          current.resign().catch(() => undefined);
+          const delay = Math.min(options.ttl * 1000, 500 * 2 ** failures++);
+          options.onRejoin?.(describeCandidacyLoss(error, options), delay);
+          rejoin = setTimeout(campaignOnce, delay);
+        });
+      };
+      const lead = (current: Campaign): void => {
+        // Its lease lost while the fingerprint was claimed: the next campaign leads, or not.
+        if (closed || campaign !== current) return;
         leading = true;
         lastRenewal = Date.now();
         watchdog = setInterval(
@@ -219,12 +259,7 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
         void watchCampaignKey(current);
         resolve();
       };
-      current.on('error', (error: Error) => {
-        signal.removeEventListener('abort', onAbort);
-        if (closed) return;
-        if (leading) loseLeadership(new Error(`the lease was lost: ${error.message}`));
-        else reject(error);
-      });
+      campaignOnce();
     });
   };
 
@@ -305,6 +340,21 @@ export class FingerprintMismatchError extends Error {
     super(message);
     this.name = 'FingerprintMismatchError';
   }
+}
+
+/**
+ * Why a candidate lost its place, in plain words: etcd3 says `Lease We lost connection to etcd
+ * and our lease has expired. is expired or revoked` (its lease error wraps its own message).
+ */
+function describeCandidacyLoss(error: Error, options: EtcdLeaderElectionOptions): string {
+  if (/ is expired or revoked$/.test(error.message)) {
+    return `its lease expired or was revoked (etcd unreachable, or this process paused, for longer than the ${options.ttl}s TTL)`;
+  }
+  if (isConnectionFailure(error)) {
+    const failure = describeConnectionFailure(error);
+    return `etcd unreachable at ${options.endpoint.replace(/^https?:\/\//, '')}${failure === undefined ? '' : `: ${failure.reason}`}`;
+  }
+  return error.message;
 }
 
 /** `3.33s`: a duration in seconds, to two decimals at most. */

@@ -156,6 +156,53 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     expect(await a.exited).toBe(0);
   }, 90_000);
 
+  it('a follower cut off from etcd past its lease campaigns again on a new lease, and leads once the leader stops', async () => {
+    const a = start('2s');
+    await a.waitForLine(/elected leader/);
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const b = spawnCosi(['run', '-f', dir, '--state', url, '--watch', '--lease-ttl', '2s']);
+      processes.push(b);
+      await b.waitForLine(/following /);
+      await waitFor(
+        () => electionKeys().then((keys) => keys.length === 2),
+        20_000,
+        'two candidates',
+      );
+      const [first] = await electionKeys();
+
+      // Cut off for longer than its lease: etcd deletes its key, and it hears of it.
+      proxy.cut();
+      await waitFor(
+        () => electionKeys().then((keys) => keys.length === 1 && keys[0] === first),
+        20_000,
+        "the follower's key to expire",
+      );
+      const lostLine = await b.waitForLine(/lost its place in the election/, 20_000);
+      expect(lostLine).toMatch(
+        /WARN {2}lost its place in the election: (its lease expired or was revoked \(etcd unreachable, or this process paused, for longer than the 2s TTL\)|etcd unreachable at [\d.:]+(: [^;]+)?); it did not lead, and campaigns again on a new lease in \d+(\.\d+)?m?s code=candidacy-lost$/,
+      );
+      proxy.restore();
+
+      // Back in the election, on a new lease: a key of its own again, after the leader's.
+      await b.waitUntil(
+        () => electionKeys().then((keys) => keys.length === 2 && keys[0] === first),
+        30_000,
+        'the follower to campaign again',
+      );
+      a.kill('SIGTERM');
+      expect(await a.exited).toBe(0);
+      await b.waitForLine(/elected leader/, 20_000);
+      await expectConverged(await singleRun());
+      expect(b.stderr()).not.toMatch(/could not lead|shutting down|ERROR| is expired or revoked/);
+      b.kill('SIGTERM');
+      expect(await b.exited).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
     await a.waitForLine(/elected leader/);

@@ -224,6 +224,13 @@ export async function runRuntime(
         identity,
         requestTimeout,
         onLost: (error) => finish({ kind: 'lost', error }),
+        onRejoin: (reason, delay) => {
+          if (ending !== undefined) return;
+          log.warn(
+            `lost its place in the election: ${reason}; it did not lead, and campaigns again on a new lease in ${formatDuration(delay)}`,
+            { code: 'candidacy-lost' },
+          );
+        },
         onLeader: (leader) => {
           // A leader that hears of another one has lost its leadership (and says so), or is
           // about to: it does not say it follows while it still leads.
