@@ -6,7 +6,7 @@ export type ServePhase = 'starting' | 'following' | 'leading' | 'stopping';
 /**
  * `cosi run`'s health, as controller-runtime's manager serves it: `/healthz` answers 200 while
  * the process lives (it answers at all); `/readyz` answers 200 once the manifests are applied and
- * this process either follows a leader (ready to take over) or leads, its controllers have
+ * this process either follows a leader another process is (ready to take over) or leads, its controllers have
  * settled once and nothing is wrong with them now (no input watch down, no controller failing:
  * what `cosi apply` would exit 1 for), and 503 with the reason otherwise (starting, converging,
  * a watch down, a failing controller, stopping).
@@ -14,14 +14,24 @@ export type ServePhase = 'starting' | 'following' | 'leading' | 'stopping';
 export class RunHealth {
   #phase: ServePhase = 'starting';
   #convergedOnce = false;
+  #leaderKnown = false;
 
   get phase(): ServePhase {
     return this.#phase;
   }
 
-  /** The manifests are applied and this process campaigns (or, alone, is about to lead). */
+  /**
+   * The manifests are applied and this process campaigns (or, alone, is about to lead). It is
+   * ready once it also knows a leader it follows (see {@link followsLeader}): a campaign alone is
+   * not, as a lone process's is about to lead and converge, and would be ready twice.
+   */
   following(): void {
     if (this.#phase === 'starting') this.#phase = 'following';
+  }
+
+  /** Another process leads, and this one follows it: ready to take over. */
+  followsLeader(): void {
+    this.#leaderKnown = true;
   }
 
   /** This process leads: its controllers run. */
@@ -50,7 +60,9 @@ export class RunHealth {
       case 'starting':
         return { ready: false, reason: 'starting: applying the manifests' };
       case 'following':
-        return { ready: true, reason: 'following: ready to lead' };
+        return this.#leaderKnown
+          ? { ready: true, reason: 'following: ready to lead' }
+          : { ready: false, reason: 'campaigning: no leader to follow yet' };
       case 'leading':
         if (!this.#convergedOnce) return { ready: false, reason: 'leading: converging' };
         return problems.length === 0

@@ -10,6 +10,12 @@ describe("cosi run's health", () => {
       body: 'not ready: starting: applying the manifests\n',
     });
     health.following();
+    // Campaigning, with no leader known: a lone process is about to lead, not ready to follow.
+    expect(health.readyz()).toMatchObject({
+      status: 503,
+      body: 'not ready: campaigning: no leader to follow yet\n',
+    });
+    health.followsLeader();
     expect(health.readyz()).toMatchObject({ status: 200, body: 'ok: following: ready to lead\n' });
     health.leading();
     expect(health.readyz()).toMatchObject({

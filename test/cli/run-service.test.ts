@@ -211,6 +211,39 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd, as a service', () => {
     return p;
   };
 
+  it('a lone process is not ready until it has led and converged: never ready while it only campaigns', async () => {
+    // A setup that takes 1.5 s once elected: the time between the campaign and the leading.
+    const p = spawnCosi([
+      'run',
+      '-f',
+      path.join(REPO, 'fixtures/cli/slow-setup'),
+      '--state',
+      stateUrl(),
+      '--health-addr',
+      '127.0.0.1:0',
+      '--metrics-addr',
+      '127.0.0.1:0',
+    ]);
+    processes.push(p);
+    const base = await endpointOf(p);
+    const answers: string[] = [];
+    await p.waitUntil(
+      async () => {
+        const { status, body } = await get(`${base}/readyz`);
+        const answer = `${status} ${body.trim()}`;
+        if (answers.at(-1) !== answer) answers.push(answer);
+        return status === 200;
+      },
+      30_000,
+      '/readyz to answer 200',
+    );
+    expect(p.stderr()).toMatch(/converged in/);
+    // 503 until then, whatever it said why: ready once, as leader, converged.
+    expect(answers.at(-1)).toBe('200 ok: leading: converged');
+    expect(answers.slice(0, -1).every((a) => a.startsWith('503 '))).toBe(true);
+    expect(answers).toContain('503 not ready: campaigning: no leader to follow yet');
+  }, 60_000);
+
   it('a follower says whom it follows, is ready, and reports it does not lead; json logs', async () => {
     const a = start('--metrics-addr', '127.0.0.1:0', '--health-addr', '127.0.0.1:0');
     const aBase = await endpointOf(a);

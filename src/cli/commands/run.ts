@@ -238,7 +238,10 @@ export async function runRuntime(
           if (leader === lastLeader || leader === identity) return;
           lastLeader = leader;
           if (leader === undefined) log.info('no leader: campaigning');
-          else log.info(`following ${leader}`, { leader });
+          else {
+            health.followsLeader();
+            log.info(`following ${leader}`, { leader });
+          }
         },
       });
     }
