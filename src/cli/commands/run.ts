@@ -36,6 +36,7 @@ import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { createRunLog, LOG_FORMATS, type LogFormat, type RunLog } from '../run/run-log.js';
 import { reapplyOnChange } from '../run/reapply-on-change.js';
+import { errorCode } from '../run/run-worker-messages.js';
 import { watchWithChokidar, type FileWatcher, type WatchFiles } from '../watch/file-watcher.js';
 
 export interface RunFlags {
@@ -349,6 +350,7 @@ export async function runRuntime(
     if (why.kind === 'fault') logFault(log, why.fault);
     log.log(why.kind === 'signal' ? 'info' : 'error', `shutting down (${describeEnding(why)})`, {
       ...(why.kind === 'lost' ? { code: 'leadership-lost' } : {}),
+      ...(why.kind === 'failed' ? { code: errorCode(why.error) ?? 'lead-failed' } : {}),
     });
     if (why.kind === 'failed' && why.error instanceof ServeRefusal) {
       log.error(why.error.message, { code: why.error.code });

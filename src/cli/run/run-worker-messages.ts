@@ -42,8 +42,24 @@ export interface CountBatch {
   readonly writes: readonly (readonly [string, WriteOp])[];
 }
 
-/** An error as it crosses: its message, and its refusal code when it is a `ServeRefusal`. */
+/**
+ * An error as it crosses: its message, its refusal code when it is a `ServeRefusal`, and the
+ * stable code it carries (`fingerprint-mismatch`), if any.
+ */
 export interface CrossedError {
   readonly message: string;
   readonly refusal?: string;
+  readonly code?: string;
+}
+
+/** The stable code an error carries (its `code` property, a string), if any. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { readonly code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** An error that crossed, with its message and its code again. */
+export function codedError(crossed: CrossedError): Error {
+  const error = new Error(crossed.message);
+  return crossed.code === undefined ? error : Object.assign(error, { code: crossed.code });
 }

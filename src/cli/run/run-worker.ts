@@ -20,11 +20,13 @@ import {
 import { heartbeatWriter } from '../../app/user-code-heartbeat.js';
 import { limitHeapGrowthOnceCollected } from '../heap-growth.js';
 import { captureProjectOutput, trackingSite } from './project-output.js';
-import type {
-  CountBatch,
-  CrossedError,
-  FromRunWorker,
-  ToRunWorker,
+import {
+  codedError,
+  errorCode,
+  type CountBatch,
+  type CrossedError,
+  type FromRunWorker,
+  type ToRunWorker,
 } from './run-worker-messages.js';
 
 const port = parentPort;
@@ -71,11 +73,16 @@ const counts: ReconcileCounts = {
   },
 };
 
+const codeOf = (error: unknown): { code?: string } => {
+  const code = errorCode(error);
+  return code === undefined ? {} : { code };
+};
+
 const crossed = (error: unknown): CrossedError => {
   const refusal = refusalOf(error);
   return refusal
     ? { message: refusal.message, refusal: refusal.code }
-    : { message: toError(error).message };
+    : { message: toError(error).message, ...codeOf(error) };
 };
 
 /** The elections under way, by id: the main thread answers each. */
@@ -141,7 +148,7 @@ port.on('message', (message: ToRunWorker) => {
       elections.delete(message.id);
       return;
     case 'elect-failed':
-      elections.get(message.id)?.reject(new Error(message.error.message));
+      elections.get(message.id)?.reject(codedError(message.error));
       elections.delete(message.id);
       return;
     case 'reapply':

@@ -12,7 +12,13 @@ import type {
 import { userCodeWait } from '../../app/user-code-deadline.js';
 import { describeWorkerFault } from '../../app/worker-fault.js';
 import { packageFile } from '../../loaders/package-location.js';
-import type { CrossedError, FromRunWorker, ToRunWorker } from './run-worker-messages.js';
+import {
+  codedError,
+  errorCode,
+  type CrossedError,
+  type FromRunWorker,
+  type ToRunWorker,
+} from './run-worker-messages.js';
 
 /** The log code of each way a worker ends on its own. */
 const FAULT_CODES: Record<WorkerEnd['kind'], string> = {
@@ -121,7 +127,12 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
       },
       (error: unknown) => {
         if (!elections.delete(id)) return;
-        post({ kind: 'elect-failed', id, error: { message: (error as Error).message } });
+        const code = errorCode(error);
+        post({
+          kind: 'elect-failed',
+          id,
+          error: { message: (error as Error).message, ...(code === undefined ? {} : { code }) },
+        });
       },
     );
   };
@@ -196,6 +207,6 @@ export function serveInWorker(request: ServeRequest, hooks: ServeHooks): ServedR
 /** An error that crossed, as the error it was: a refusal stays one. */
 function revive(error: CrossedError): Error {
   return error.refusal === undefined
-    ? new Error(error.message)
+    ? codedError(error)
     : new ServeRefusal(error.message, error.refusal);
 }
