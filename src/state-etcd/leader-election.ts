@@ -59,8 +59,25 @@ export interface EtcdLeaderElection {
    *
    * With `release: false` (leadership was lost: the lease is gone or about to expire), nothing
    * more is asked of etcd: the connection is closed at once.
+   *
+   * The release (the fingerprint removed, then the lease revoked) takes at most the request
+   * timeout in all; what etcd did not confirm by then is said in the result.
    */
-  close(options?: { readonly release?: boolean }): Promise<void>;
+  close(options?: { readonly release?: boolean }): Promise<ElectionRelease>;
+}
+
+/** What {@link EtcdLeaderElection.close} could not release, and why. */
+export interface ElectionRelease {
+  /**
+   * `lease`: the candidate's lease was not revoked (its election key stays until the lease
+   * expires, and the next candidate leads only then); `fingerprint`: the leader's fingerprint
+   * was not removed (a process with another config refuses to lead until it is).
+   */
+  readonly unreleased: readonly ('lease' | 'fingerprint')[];
+  /** Why, in plain words, when something was not released. */
+  readonly reason?: string;
+  /** The fingerprint's key, `PREFIX/fingerprint`. */
+  readonly fingerprintKey: string;
 }
 
 /**
@@ -115,8 +132,8 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
     options.onLost?.(error);
   };
 
-  let closing: Promise<void> | undefined;
-  const close = ({ release = true } = {}): Promise<void> =>
+  let closing: Promise<ElectionRelease> | undefined;
+  const close = ({ release = true } = {}): Promise<ElectionRelease> =>
     (closing ??= (async () => {
       closed = true;
       leading = false;
@@ -124,32 +141,40 @@ export function createEtcdLeaderElection(options: EtcdLeaderElectionOptions): Et
       clearTimeout(rejoin);
       observer?.cancel().catch(() => undefined);
       keyWatcher?.cancel().catch(() => undefined);
+      const unreleased: ('lease' | 'fingerprint')[] = [];
+      let reason: string | undefined;
       if (!release) {
         client?.close();
-        return;
+        return { unreleased, fingerprintKey };
       }
+      // One deadline for the whole release: the stop is bounded by the request timeout.
+      const deadline = Date.now() + timeout;
+      const within = <T>(request: Promise<T>): Promise<T> =>
+        withDeadline(
+          request,
+          Math.max(1, deadline - Date.now()),
+          () => new EtcdTimeoutError([options.endpoint], timeout),
+        );
+      const failed = (what: 'lease' | 'fingerprint', error: unknown): void => {
+        unreleased.push(what);
+        reason ??= describeReleaseFailure(error, options);
+      };
       try {
-        // Revoking the lease deletes the campaign key: the next candidate leads now.
-        // A clean stop hands the state on: the next leader may serve another config.
+        // A clean stop hands the state on: the next leader may serve another config. Removed
+        // before the lease goes, so that the next leader never reads this one's.
         if (claimed && client) {
-          await withDeadline(
-            client.delete().key(fingerprintKey).exec(),
-            timeout,
-            () => new EtcdTimeoutError([options.endpoint], timeout),
+          await within(client.delete().key(fingerprintKey).exec()).catch((error: unknown) =>
+            failed('fingerprint', error),
           );
         }
+        // Revoking the lease deletes the campaign key: the next candidate leads now.
         if (campaign) {
-          await withDeadline(
-            campaign.resign(),
-            timeout,
-            () => new EtcdTimeoutError([options.endpoint], timeout),
-          );
+          await within(campaign.resign()).catch((error: unknown) => failed('lease', error));
         }
-      } catch {
-        // Unreachable etcd: the lease expires by itself after its TTL.
       } finally {
         client?.close();
       }
+      return { unreleased, fingerprintKey, ...(reason === undefined ? {} : { reason }) };
     })());
 
   /** Where the leader keeps its project's fingerprint, beside the state's data. */
@@ -355,6 +380,16 @@ function describeCandidacyLoss(error: Error, options: EtcdLeaderElectionOptions)
     return `etcd unreachable at ${options.endpoint.replace(/^https?:\/\//, '')}${failure === undefined ? '' : `: ${failure.reason}`}`;
   }
   return error.message;
+}
+
+/** Why a release failed, in plain words: the request timeout, or etcd unreachable. */
+function describeReleaseFailure(error: unknown, options: EtcdLeaderElectionOptions): string {
+  if (error instanceof EtcdTimeoutError) return error.message;
+  if (isConnectionFailure(error)) {
+    const failure = describeConnectionFailure(error);
+    return `etcd unreachable at ${options.endpoint.replace(/^https?:\/\//, '')}${failure === undefined ? '' : `: ${failure.reason}`}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** `3.33s`: a duration in seconds, to two decimals at most. */

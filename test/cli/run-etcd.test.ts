@@ -203,6 +203,51 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     }
   }, 120_000);
 
+  it('a stop while etcd does not answer takes --request-timeout, warns of what it left in etcd, and says stopped last', async () => {
+    const a = spawnCosi([
+      'run',
+      '-f',
+      dir,
+      '--state',
+      stateUrl(),
+      '--lease-ttl',
+      '4s',
+      '--request-timeout',
+      '1s',
+    ]);
+    processes.push(a);
+    await a.waitForLine(/converged in/);
+    const pid = etcd.pid ?? 0;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      a.kill('SIGTERM');
+      expect(await exitWithin(a, 20_000)).toBe(0);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const lines = a.stderr().trimEnd().split('\n');
+    const stop = lines.slice(lines.findIndex((l) => l.includes('shutting down (SIGTERM)')));
+    expect(stop).toEqual([
+      expect.stringMatching(/INFO {2}shutting down \(SIGTERM\)$/),
+      expect.stringMatching(
+        new RegExp(
+          `WARN {2}could not remove ${prefix}/fingerprint \\(etcd at [\\d.:]+ did not answer within 1000 ms \\(--request-timeout\\)\\): a process with another config will refuse to lead on this state until it is removed; once no process of this config runs: etcdctl del ${prefix}/fingerprint code=release-failed$`,
+        ),
+      ),
+      expect.stringMatching(
+        /WARN {2}could not revoke the election lease \(etcd at [\d.:]+ did not answer within 1000 ms \(--request-timeout\)\): this process's election key stays in etcd until the lease expires, within 4s, and no other process leads until then code=release-failed$/,
+      ),
+      expect.stringMatching(/INFO {2}stopped$/),
+    ]);
+    // What it said it left is there.
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      expect(await client.get(`${prefix}/fingerprint`).string()).not.toBeNull();
+    } finally {
+      client.close();
+    }
+  }, 60_000);
+
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
     await a.waitForLine(/elected leader/);

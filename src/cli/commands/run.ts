@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { defineRun } from './run-definition.js';
 import {
   createEtcdLeaderElection,
+  type ElectionRelease,
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
 import { displayPath } from '../../app/display-path.js';
@@ -149,6 +150,21 @@ export async function runRuntime(
   flags: RunFlags,
   watchFiles: WatchFiles = watchWithChokidar,
 ): Promise<CommandResult> {
+  const after = { lingering: false };
+  const result = await serveUntilEnded(io, paths, flags, watchFiles, after);
+  // etcd did not answer the stop: the client's streams to it (the lease's keep-alive, the
+  // watches) have no deadline and would keep the process alive. The stop is over: it ends now.
+  if (after.lingering) io.exit?.(result.exitCode);
+  return result;
+}
+
+async function serveUntilEnded(
+  io: CliIo,
+  paths: string[],
+  flags: RunFlags,
+  watchFiles: WatchFiles,
+  after: { lingering: boolean },
+): Promise<CommandResult> {
   const { files, location, ttl, requestTimeout, connectTimeout, logFormat, timeout } = plan(
     paths,
     flags,
@@ -188,6 +204,8 @@ export async function runRuntime(
   const keepAlive = setInterval(() => undefined, 1 << 30);
 
   let election: EtcdLeaderElection | undefined;
+  /** When this process began to lead (performance.now()), 0 while it has not. */
+  let leadingSince = 0;
   let served: ServedRuntime | undefined;
   let started = false;
   let watcher: FileWatcher | undefined;
@@ -250,7 +268,6 @@ export async function runRuntime(
     // What the runtime says of its leadership is logged after its start is.
     let announce!: () => void;
     const announced = new Promise<void>((resolve) => (announce = resolve));
-    let leadingSince = 0;
     const request: ServeRequest = {
       files,
       // Given no paths, those the config names (and it must name some).
@@ -387,11 +404,35 @@ export async function runRuntime(
       log.warn(`the controllers did not stop within ${formatDuration(bound)}`);
       await served?.abandon();
     }
-    await election?.close({ release: !lost });
+    const release = await election?.close({ release: !lost });
     await Promise.all(servers.map((s) => s.close()));
     clearInterval(keepAlive);
+    if (release !== undefined && release.unreleased.length > 0) {
+      logUnreleased(log, release, ttl, leadingSince > 0);
+      after.lingering = true;
+    }
     if (started) log.info('stopped');
     for (const off of unsubscribe) off();
+  }
+}
+
+/**
+ * What the stop could not release in etcd, and what it means for the next start: a warning
+ * each, with the command that repairs it.
+ */
+function logUnreleased(log: RunLog, release: ElectionRelease, ttl: number, led: boolean): void {
+  const why = release.reason ?? 'etcd did not answer';
+  if (release.unreleased.includes('fingerprint')) {
+    log.warn(
+      `could not remove ${release.fingerprintKey} (${why}): a process with another config will refuse to lead on this state until it is removed; once no process of this config runs: etcdctl del ${release.fingerprintKey}`,
+      { code: 'release-failed' },
+    );
+  }
+  if (release.unreleased.includes('lease')) {
+    log.warn(
+      `could not revoke the election lease (${why}): this process's election key stays in etcd until the lease expires, within ${ttl}s${led ? ', and no other process leads until then' : ''}`,
+      { code: 'release-failed' },
+    );
   }
 }
 
