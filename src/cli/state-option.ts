@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import type { StateView } from '../app/state-view.js';
 import type { State } from '../engine/state/state.js';
+import type { EtcdState } from '../state-etcd/etcd-state.js';
 import { parseDuration } from './duration.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -33,6 +34,8 @@ export interface OpenedStateView {
   readonly state: State;
   /** The URL, for messages. */
   readonly where: string;
+  /** The same state, when it is on etcd: to hear of its watches' connection. */
+  readonly etcd?: EtcdState;
   close(): Promise<void>;
 }
 
@@ -105,7 +108,13 @@ export async function openStateFlag(
         `cosi: --state ${where} holds nothing cosi wrote: is the prefix the one \`cosi run --state\` was given?\n`,
       );
     }
-    return { view, state: opened.state, where, close: () => opened.close() };
+    return {
+      view,
+      state: opened.state,
+      where,
+      close: () => opened.close(),
+      ...(opened.etcd ? { etcd: opened.etcd } : {}),
+    };
   } catch (error) {
     await opened.close();
     if (error instanceof EtcdUnreachableError) throw new CliError(error.message, EXIT.usage);

@@ -104,6 +104,12 @@ export interface EtcdStateOptions {
   readonly requestTimeout?: number;
 }
 
+/** The connection under a state's watches dropped (`error`: why), or is back. */
+export interface WatchConnectionChange {
+  readonly connected: boolean;
+  readonly error?: Error;
+}
+
 /** A stored resource with the etcd revision of its last write, for compare-and-swap. */
 interface Stored {
   readonly resource: Resource;
@@ -169,6 +175,9 @@ export class EtcdCore implements StateCore {
   #client: Promise<Etcd3> | undefined;
   #clusterId: string | undefined;
   readonly #watches = new Set<OpenWatch>();
+  /** The watches whose connection dropped and that are not open again yet. */
+  readonly #watchesCut = new Set<symbol>();
+  readonly #connectionListeners = new Set<(change: WatchConnectionChange) => void>();
   /** Decoded resources by key and revision: see {@link DecodedCache}. */
   readonly #decoded = new DecodedCache();
   /** The revision of this state's last write, by key and by kind (resource prefix). */
@@ -581,8 +590,45 @@ export class EtcdCore implements StateCore {
   }
 
   async #opening(client: Etcd3, options: EtcdWatchOptions): Promise<EtcdWatch> {
+    const token = Symbol('watch');
+    const watching: EtcdWatchOptions = {
+      ...options,
+      onDisconnected: (error) => {
+        const first = this.#watchesCut.size === 0;
+        this.#watchesCut.add(token);
+        if (first)
+          for (const listener of this.#connectionListeners) listener({ connected: false, error });
+      },
+      onReconnected: () => {
+        if (!this.#watchesCut.delete(token) || this.#watchesCut.size > 0) return;
+        for (const listener of this.#connectionListeners) listener({ connected: true });
+      },
+    };
     // A watch etcd accepts after its opening timed out is closed at once.
-    return this.#track(EtcdWatch.open(client, options), (late) => late.close());
+    return this.#track(EtcdWatch.open(client, watching), (late) => late.close());
+  }
+
+  /**
+   * Tells `listener` when the connection under this state's watches drops (with why, said as
+   * `etcd unreachable at HOST:PORT: ...`) and when every watch is open again; returns how to stop.
+   */
+  onWatchConnection(listener: (change: WatchConnectionChange) => void): () => void {
+    const endpoints = this.#options.endpoints ?? [];
+    const said = (change: WatchConnectionChange): void =>
+      listener(
+        change.error !== undefined && isConnectionFailure(change.error)
+          ? {
+              connected: change.connected,
+              error: new EtcdConnectionError(
+                endpoints,
+                describeConnectionFailure(change.error),
+                change.error,
+              ),
+            }
+          : change,
+      );
+    this.#connectionListeners.add(said);
+    return () => this.#connectionListeners.delete(said);
   }
 
   /** A request, counted while under way and failed past the request timeout. */

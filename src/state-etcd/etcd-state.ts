@@ -2,9 +2,15 @@ import type { Pointer } from '../engine/resource/pointer.js';
 import type { State } from '../engine/state/state.js';
 import { CoreState } from '../engine/state/wrap-core.js';
 import type { ConnectionFailure } from './connection-failure.js';
-import { EtcdCore, type EtcdFigures, type EtcdStateOptions } from './etcd-core.js';
+import {
+  EtcdCore,
+  type EtcdFigures,
+  type EtcdStateOptions,
+  type WatchConnectionChange,
+} from './etcd-core.js';
 
 export {
+  type WatchConnectionChange,
   ETCD_MAX_REQUEST_BYTES,
   LIST_PAGE_SIZE,
   type EtcdFigures,
@@ -45,6 +51,11 @@ export interface EtcdState extends State {
   readAppliedSet(): Promise<Pointer[] | undefined>;
   /** Records the set of resources `cosi run` applied from its manifests (an ApplySet). */
   writeAppliedSet(pointers: readonly Pointer[]): Promise<void>;
+  /**
+   * Tells `listener` when the connection under this state's watches drops (the watches resume
+   * by themselves once etcd is back) and when they are all open again; returns how to stop.
+   */
+  onWatchConnection(listener: (change: WatchConnectionChange) => void): () => void;
   /** Ends every watch and, when the state made its client, closes it. */
   close(): Promise<void>;
 }
@@ -77,6 +88,10 @@ class WrappedEtcdCore extends CoreState implements EtcdState {
 
   writeAppliedSet(pointers: readonly Pointer[]): Promise<void> {
     return this.#core.writeAppliedSet(pointers);
+  }
+
+  onWatchConnection(listener: (change: WatchConnectionChange) => void): () => void {
+    return this.#core.onWatchConnection(listener);
   }
 
   close(): Promise<void> {

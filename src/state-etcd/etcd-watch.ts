@@ -19,6 +19,10 @@ export interface EtcdWatchOptions {
   readonly onChange: (change: EtcdChange) => void;
   /** The watch ended on etcd's side (its revision was compacted away, or it was refused). */
   readonly onError: (error: Error) => void;
+  /** The connection under the watch dropped (the client reconnects by itself), and why. */
+  readonly onDisconnected?: (error: Error) => void;
+  /** The watch is open on etcd again after a drop. */
+  readonly onReconnected?: () => void;
 }
 
 /**
@@ -60,11 +64,15 @@ export class EtcdWatch {
       };
     watcher.on('put', onEvent('put'));
     watcher.on('delete', onEvent('delete'));
-    watcher.on('disconnected', () => {
+    watcher.on('disconnected', (error: Error) => {
       // Resume right after the last change handed on, whatever the client last heard of: at
       // its revision, whose other changes may not all have come.
       const resume = this.#lastKey === undefined ? this.lastRevision + 1 : this.lastRevision;
       watcher.request.start_revision = String(resume);
+      if (!this.#closed) options.onDisconnected?.(error);
+    });
+    watcher.on('connected', () => {
+      if (this.#open && !this.#closed) options.onReconnected?.();
     });
     watcher.on('error', (error: Error) => {
       if (this.#closed || !this.#open) return;

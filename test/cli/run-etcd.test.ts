@@ -248,6 +248,35 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     }
   }, 60_000);
 
+  it('get -w --state says once when its watch has lost etcd for a while, and when it watches again', async () => {
+    const a = start('10s');
+    await a.waitForLine(/converged in/);
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const g = spawnCosi(['get', 'vm', '--state', url, '-w'], REPO, { stdout: true });
+      processes.push(g);
+      await g.waitForStdout((out) => out.includes('web-1'));
+      // Its watch is open once it shows a change (the listing comes before).
+      const vms = path.join(dir, 'vms.yaml');
+      await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 5'));
+      await g.waitForStdout((out) => /db-1 .* 5 /.test(out));
+      proxy.cut();
+      const lost = await g.waitForLine(/lost the watch of etcd/, 30_000);
+      expect(lost).toMatch(
+        /^cosi: --state etcd:\/\/[\d.:]+\/run-test-\d+: lost the watch of etcd: etcd unreachable at [\d.:]+(: [^;]+)?; reconnecting \(no change is missed: the watch resumes where it stopped\)$/,
+      );
+      proxy.restore();
+      await g.waitForLine(/^cosi: --state \S+: watching again: etcd is back$/, 60_000);
+      // Said once each.
+      expect(g.stderr().match(/lost the watch/g)).toHaveLength(1);
+      g.kill('SIGINT');
+      expect(await g.exited).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
     await a.waitForLine(/elected leader/);

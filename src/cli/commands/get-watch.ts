@@ -112,6 +112,7 @@ async function watchState(
   if (view.unreadable.some(({ kind }) => types.includes(kind.type))) return EXIT.usage;
   const abort = new AbortController();
   const unsubscribe = onInterrupt(() => abort.abort(), { keys: false });
+  const unwatchConnection = sayConnection(opened, io);
   try {
     // Every namespace: one that gets its first resource of a type later is found, and watched.
     const everywhere = asked.query.namespace === undefined;
@@ -142,12 +143,53 @@ async function watchState(
     io.stderr.write(`cosi: --state ${opened.where}: the watch ended: ${toError(error).message}\n`);
     return EXIT.usage;
   } finally {
+    unwatchConnection();
     unsubscribe();
   }
 }
 
 /** How often `get -w --state` in every namespace looks for a namespace new to a type, ms. */
 const NEW_NAMESPACES_EVERY_MS = 1000;
+
+/**
+ * How long the watch's connection to etcd may be down before it is said: a blip (etcd
+ * restarting) goes unsaid, as client-go's reflector logs only a watch that stays broken.
+ */
+export const WATCH_LOST_AFTER = 5_000;
+
+/**
+ * Says on stderr when the connection under the watch has been down for
+ * {@link WATCH_LOST_AFTER} (`lost the watch of etcd: ...: reconnecting`), and when it is back
+ * after that (`watching again`): the rows alone cannot tell "nothing changes" from "the stream is
+ * dead". Returns how to stop.
+ */
+function sayConnection(
+  opened: NonNullable<Awaited<ReturnType<typeof openStateFlag>>>,
+  io: CliIo,
+): () => void {
+  if (opened.etcd === undefined) return () => undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let said = false;
+  const stop = opened.etcd.onWatchConnection(({ connected, error }) => {
+    if (!connected) {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        said = true;
+        io.stderr.write(
+          `cosi: --state ${opened.where}: lost the watch of etcd${error === undefined ? '' : `: ${error.message}`}; reconnecting (no change is missed: the watch resumes where it stopped)\n`,
+        );
+      }, WATCH_LOST_AFTER);
+      return;
+    }
+    clearTimeout(timer);
+    if (said) io.stderr.write(`cosi: --state ${opened.where}: watching again: etcd is back\n`);
+    said = false;
+  });
+  return () => {
+    clearTimeout(timer);
+    stop();
+  };
+}
 
 /**
  * The kinds that hold the types asked for: in `namespace`, or (all namespaces) in each
