@@ -277,6 +277,25 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     }
   }, 120_000);
 
+  it('get -w --state started before anything is written waits for the first resources, as kubectl get -w', async () => {
+    const g = spawnCosi(['get', 'vm', '--state', stateUrl(), '-w'], REPO, { stdout: true });
+    processes.push(g);
+    await g.waitForLine(/^cosi: --state \S+: watching for its first resources$/, 20_000);
+    const a = start('10s');
+    await a.waitForLine(/elected leader/);
+    await g.waitForStdout((out) => ['db-1', 'web-1', 'web-2'].every((id) => out.includes(id)));
+    g.kill('SIGINT');
+    expect(await g.exited).toBe(0);
+    expect(g.stderr()).not.toMatch(/not registered/);
+
+    // An in-memory state cannot be watched from another process: said as such.
+    const memory = await cli(['get', 'vm', '--state', 'memory', '-w']);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toMatch(
+      /^cosi: --state memory: an in-memory state lives in the process that runs the project, and another process cannot watch it/,
+    );
+  }, 90_000);
+
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
     await a.waitForLine(/elected leader/);

@@ -61,6 +61,11 @@ export async function getWatch(
       '--output-watch-events: with -o table, wide, name, json or yaml (a template has no place for the event)',
     );
   }
+  if (flags.state !== undefined && /^memory(:|$)/.test(flags.state)) {
+    throw new CliError(
+      '--state memory: an in-memory state lives in the process that runs the project, and another process cannot watch it: give the etcd://HOST:PORT/PREFIX a `cosi run` serves, or -f to run the project here',
+    );
+  }
   const onInterrupt = io.onInterrupt;
   if (onInterrupt === undefined) {
     throw new CliError('get -w runs until interrupted, and this process cannot be');
@@ -84,7 +89,14 @@ export async function getWatch(
       flags.sortBy === undefined ? groups : sortResourceGroups(groups, parseSortBy(flags.sortBy));
     writer.initial(sorted);
   };
-  const opened = await openStateFlag(flags.state, flags.requestTimeout, io.stderr);
+  const opened = await waitForContents(
+    await openStateFlag(flags.state, flags.requestTimeout, io.stderr),
+    flags,
+    onInterrupt,
+    io,
+  );
+  // Interrupted while the state held nothing yet.
+  if (flags.state !== undefined && opened === undefined) return EXIT.ok;
   if (opened) {
     try {
       return await watchState(opened, asked, showInitial, writer, onInterrupt, io);
@@ -93,6 +105,54 @@ export async function getWatch(
     }
   }
   return watchProject(io, asked, showInitial, writer, onInterrupt, flags);
+}
+
+/** How often a state that holds nothing yet is read again. */
+const EMPTY_STATE_POLL = 1_000;
+
+/**
+ * A state that holds nothing yet (the system is being brought up) is read again until it holds
+ * something, as `kubectl get -w` waits for a first object: its types are known only then.
+ * Interrupted meanwhile: `undefined`, and the state is closed.
+ */
+async function waitForContents(
+  opened: Awaited<ReturnType<typeof openStateFlag>>,
+  flags: GetWatchFlags,
+  onInterrupt: NonNullable<CliIo['onInterrupt']>,
+  io: CliIo,
+): Promise<Awaited<ReturnType<typeof openStateFlag>>> {
+  const empty = (view: StateView): boolean =>
+    view.snapshot.resources.length === 0 &&
+    view.snapshot.definitions.length === 0 &&
+    view.unreadable.length === 0;
+  if (opened === undefined || !empty(opened.view)) return opened;
+  io.stderr.write(`cosi: --state ${opened.where}: watching for its first resources\n`);
+  let current = opened;
+  const asked = { stop: false };
+  let wake = (): void => undefined;
+  const unsubscribe = onInterrupt(
+    () => {
+      asked.stop = true;
+      wake();
+    },
+    { keys: false },
+  );
+  try {
+    for (;;) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, EMPTY_STATE_POLL);
+      });
+      await current.close();
+      if (asked.stop) return undefined;
+      const next = await openStateFlag(flags.state, flags.requestTimeout);
+      if (next === undefined) return undefined;
+      current = next;
+      if (!empty(current.view)) return current;
+    }
+  } finally {
+    unsubscribe();
+  }
 }
 
 /** `--state`: the kinds asked for, watched on the state from their contents on. */
