@@ -127,11 +127,13 @@ export async function watchStateKinds(
         () => schedule(),
       );
     };
+    // One timer at a time, and one listener to clear it: a listener added per look would pile
+    // up on the signal for as long as the watch runs.
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const schedule = (): void => {
-      if (stop.signal.aborted) return;
-      const timer = setTimeout(look, discover.everyMs);
-      stop.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+      if (!stop.signal.aborted) timer = setTimeout(look, discover.everyMs);
     };
+    stop.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     schedule();
   }
   try {
