@@ -73,6 +73,7 @@ export function explainSourceOf(
 ): ExplainSource | undefined {
   const record = outcome.project.record;
   if (!record) return undefined;
+  const graphs = resourceGraphsOf(outcome.project.registry);
   return {
     record,
     resources: outcome.snapshot.resources,
@@ -80,10 +81,7 @@ export function explainSourceOf(
     graph: outcome.project.runtime.dependencyGraph(),
     ...(outcome.report ? { report: outcome.report } : {}),
     templateOrigins: templateOriginsOf(outcome.project.registry),
-    resourceGraph: (() => {
-      const graphs = resourceGraphsOf(outcome.project.registry);
-      return (controller: string) => graphs.get(controller);
-    })(),
+    resourceGraph: (controller) => graphs.get(controller),
     isKubernetesType: (type) => outcome.project.registry.get(type)?.kubernetes !== undefined,
   };
 }

@@ -161,6 +161,32 @@ spec:
   apps: [web, db]
 `;
 
+/** The conditions of an instance whose resources are all ready, as kro writes them (`status.go`). */
+const READY_CONDITIONS = [
+  {
+    type: 'InstanceManaged',
+    status: 'True',
+    reason: 'Managed',
+    message: 'instance is properly managed with finalizers and labels',
+    observedGeneration: 1,
+  },
+  {
+    type: 'GraphResolved',
+    status: 'True',
+    reason: 'Resolved',
+    message: 'runtime graph created and all resources resolved',
+    observedGeneration: 1,
+  },
+  {
+    type: 'ResourcesReady',
+    status: 'True',
+    reason: 'AllResourcesReady',
+    message: 'all resources are created and ready',
+    observedGeneration: 1,
+  },
+  { type: 'Ready', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 },
+];
+
 const docs = (yaml: string): Doc[] => parseAllDocuments(yaml).map((d) => d.toJS() as Doc);
 
 const dirs: string[] = [];
@@ -256,30 +282,7 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     expect(blog?.status).toEqual({
       deploymentName: 'blog',
       state: 'ACTIVE',
-      conditions: [
-        {
-          type: 'InstanceManaged',
-          status: 'True',
-          reason: 'Managed',
-          message: 'instance is properly managed with finalizers and labels',
-          observedGeneration: 1,
-        },
-        {
-          type: 'GraphResolved',
-          status: 'True',
-          reason: 'Resolved',
-          message: 'runtime graph created and all resources resolved',
-          observedGeneration: 1,
-        },
-        {
-          type: 'ResourcesReady',
-          status: 'True',
-          reason: 'AllResourcesReady',
-          message: 'all resources are created and ready',
-          observedGeneration: 1,
-        },
-        { type: 'Ready', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 },
-      ],
+      conditions: READY_CONDITIONS,
     });
     expect(r.stderr).not.toContain('rgd-waiting');
   });
@@ -933,30 +936,7 @@ spec:
     expect(out.find((d) => d.kind === 'Zones')?.status).toEqual({
       configs: 4,
       state: 'ACTIVE',
-      conditions: [
-        {
-          type: 'InstanceManaged',
-          status: 'True',
-          reason: 'Managed',
-          message: 'instance is properly managed with finalizers and labels',
-          observedGeneration: 1,
-        },
-        {
-          type: 'GraphResolved',
-          status: 'True',
-          reason: 'Resolved',
-          message: 'runtime graph created and all resources resolved',
-          observedGeneration: 1,
-        },
-        {
-          type: 'ResourcesReady',
-          status: 'True',
-          reason: 'AllResourcesReady',
-          message: 'all resources are created and ready',
-          observedGeneration: 1,
-        },
-        { type: 'Ready', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 },
-      ],
+      conditions: READY_CONDITIONS,
     });
     // And the labels of its check-external-references assert.
     expect(out.find((d) => d.kind === 'Zones')?.metadata.labels).toMatchObject({

@@ -199,13 +199,9 @@ export class ControllerFacade implements ControllerContext {
       if (this.#limiter) await this.#limiter.wait(this.lifetime);
       this.#checkWrite(resource.metadata, 'create');
       this.metrics.writes++;
-      this.#writing++;
-      let stored: Resource<S>;
-      try {
-        stored = await this.host.state.create(resource, { owner: this.#owner(options) });
-      } finally {
-        this.#wrote();
-      }
+      const stored = await this.#inHand(
+        this.host.state.create(resource, { owner: this.#owner(options) }),
+      );
       this.#changed(seq, stored.metadata, 'create', stored);
       return stored;
     } finally {
@@ -222,13 +218,9 @@ export class ControllerFacade implements ControllerContext {
       if (this.#limiter) await this.#limiter.wait(this.lifetime);
       this.#checkWrite(resource.metadata, 'update');
       this.metrics.writes++;
-      this.#writing++;
-      let stored: Resource<S>;
-      try {
-        stored = await this.host.state.update(resource, { ...options, owner: this.name });
-      } finally {
-        this.#wrote();
-      }
+      const stored = await this.#inHand(
+        this.host.state.update(resource, { ...options, owner: this.name }),
+      );
       this.#changed(seq, stored.metadata, 'update', stored);
       return stored;
     } finally {
@@ -386,15 +378,14 @@ export class ControllerFacade implements ControllerContext {
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
     let ready: boolean;
-    this.#writing++;
     try {
-      ready = await this.host.state.teardown(pointer, { owner: options.owner ?? this.name });
+      ready = await this.#inHand(
+        this.host.state.teardown(pointer, { owner: options.owner ?? this.name }),
+      );
     } catch (error) {
       // Found, but the update was refused (another owner): a read and a write were made.
       if (!isNotFound(error)) this.#countUpdate();
       throw error;
-    } finally {
-      this.#wrote();
     }
     if (before === undefined || this.#peekVersion(pointer) !== before) {
       this.#countUpdate();
@@ -408,12 +399,7 @@ export class ControllerFacade implements ControllerContext {
     if (this.#limiter) await this.#limiter.wait(this.lifetime);
     this.#checkWrite(pointer, 'destroy');
     this.metrics.writes++;
-    this.#writing++;
-    try {
-      await this.host.state.destroy(pointer, { owner: options.owner ?? this.name });
-    } finally {
-      this.#wrote();
-    }
+    await this.#inHand(this.host.state.destroy(pointer, { owner: options.owner ?? this.name }));
     this.#changed(seq, pointer, 'destroy');
   }
 
@@ -432,12 +418,10 @@ export class ControllerFacade implements ControllerContext {
     announce?.(pointer, { version: announced, finalizers });
     let after: number | undefined;
     let failed = true;
-    this.#writing++;
     try {
-      await this.host.state.addFinalizer(pointer, ...finalizers);
+      await this.#inHand(this.host.state.addFinalizer(pointer, ...finalizers));
       failed = false;
     } finally {
-      this.#wrote();
       after = this.#peekVersion(pointer);
       // Not the announced version (it failed, changed nothing, or raced another write): the
       // announcement goes. Unpeekable, only a failure is known: see the adapter's `#isEcho`.
@@ -459,14 +443,11 @@ export class ControllerFacade implements ControllerContext {
     this.#checkFinalizer(pointer);
     const before = this.#peekVersion(pointer);
     this.metrics.reads++;
-    this.#writing++;
     try {
-      await this.host.state.removeFinalizer(pointer, ...finalizers);
+      await this.#inHand(this.host.state.removeFinalizer(pointer, ...finalizers));
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;
-    } finally {
-      this.#wrote();
     }
     this.#finalizersChanged(seq, pointer, before);
   }
@@ -536,6 +517,16 @@ export class ControllerFacade implements ControllerContext {
     this.#closed = true;
     if (this.#writing === 0) return Promise.resolve();
     return new Promise<void>((resolve) => (this.#drained = resolve));
+  }
+
+  /** Counts `write`, handed to the state, as in hand until it settles (see {@link close}). */
+  async #inHand<T>(write: Promise<T>): Promise<T> {
+    this.#writing++;
+    try {
+      return await write;
+    } finally {
+      this.#wrote();
+    }
   }
 
   /** A write handed to the state has settled. */
