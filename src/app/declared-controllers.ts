@@ -15,6 +15,7 @@ import {
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
 import type { ManifestResource } from '../loaders/manifest-resource.js';
+import { OBSERVED_STATUS_TYPE } from '../engine/resource/observed-status.js';
 
 /**
  * A controller for each RGD among the registry's definitions (watching its instances'
@@ -23,8 +24,14 @@ import type { ManifestResource } from '../loaders/manifest-resource.js';
 export function declaredControllers(
   registry: DefinitionRegistry,
   resources: readonly ManifestResource[],
+  options: DeclaredControllerOptions = {},
 ): AnyController[] {
   const controllers: AnyController[] = [];
+  // Observed statuses are read where they are, beside the instances' namespaces.
+  const observedIn = resources
+    .filter(({ resource }) => resource.metadata.type === OBSERVED_STATUS_TYPE)
+    .map(({ resource }) => resource.metadata.namespace);
+  const observe = options.observe === true || observedIn.length > 0;
   for (const definition of registry.all()) {
     const graph = resourceGraphOf(definition);
     if (graph === undefined) continue;
@@ -51,12 +58,25 @@ export function declaredControllers(
         namespaces.add(namespace);
       }
     }
-    controllers.push(createResourceGraphController(graph, { namespaces: [...namespaces] }));
+    for (const namespace of observedIn) namespaces.add(namespace);
+    controllers.push(
+      createResourceGraphController(graph, { namespaces: [...namespaces], observe }),
+    );
   }
   for (const transform of declaredTransformsOf(registry)) {
     controllers.push(createDeclaredTransformController(transform));
   }
   return controllers;
+}
+
+/** Options of {@link declaredControllers}. */
+export interface DeclaredControllerOptions {
+  /**
+   * RGD controllers read observed statuses (`cosi.dev/observed`) even when the manifests have
+   * none yet: a test may apply one in a later step. Otherwise they read them only when the
+   * manifests have one, so that a project without them is drawn without them.
+   */
+  readonly observe?: boolean;
 }
 
 /** A template's `metadata.namespace` when it is written out (no `${...}`). */

@@ -94,6 +94,11 @@ export interface OpenProjectOptions {
    */
   readonly applyConcurrency?: number;
   /**
+   * The RGD controllers read observed statuses even when the manifests have none yet (a watch
+   * or a test may add one later); see `declared-controllers.ts`.
+   */
+  readonly observeStatus?: boolean;
+  /**
    * Writes a generic controller keeps under way at once (`RuntimeOptions.writesInFlight`,
    * default 1): on etcd, where each costs a round trip.
    */
@@ -158,7 +163,9 @@ export async function openProject(
         options.timeout,
         options.monitor,
       );
-      const graphs = declaredControllers(registry, manifests.resources);
+      const graphs = declaredControllers(registry, manifests.resources, {
+        observe: options.observeStatus === true,
+      });
       if (graphs.length > 0) await runtime.register(...graphs);
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }

@@ -19,6 +19,7 @@ import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
 import { waitingInstanceFindings } from './waiting-instances.js';
+import { unusedObservationFindings } from './unused-observations.js';
 
 /** What a one-shot run of a project takes. */
 export interface RunProjectOptions
@@ -114,6 +115,7 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
       ...(report ? collisionFindings(sources, project.runtime.dependencyGraph(), report) : []),
       ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
       ...(report ? waitingInstanceFindings(snapshot, project.registry, sources) : []),
+      ...(report ? unusedObservationFindings(snapshot, sources) : []),
     ];
     return {
       config,

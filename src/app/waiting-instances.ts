@@ -8,6 +8,7 @@ import type { DefinitionRegistry } from '../engine/resource/definition-registry.
 import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
 import { AWAITING_PREFIX } from '../controllers/resource-graph.js';
+import { OBSERVED_ANNOTATION } from '../engine/resource/observed-status.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import type { ManifestSource } from '../loaders/manifest-resource.js';
@@ -48,10 +49,11 @@ function waitingHint(waiting: string): string {
   if (own !== undefined && waiting.includes('no such key')) {
     return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;
   }
-  // A resource the RGD writes cannot also be a manifest (output-collision): its status takes a
-  // controller; only an externalRef, which the RGD reads, can be given as a manifest.
+  // A resource the RGD writes cannot also be a manifest (output-collision), nor can another
+  // controller write its status (it is the RGD's): the status a cluster would report is given
+  // as an observed object. Only an externalRef, which the RGD reads, can be given as a manifest.
   const external = /externalRef \S+ \([^)]*\) does not exist/.test(waiting);
-  return `it waits on what no controller writes here: ${waiting} (${external ? 'give the resource the externalRef names as a manifest, or write it with a controller' : 'supply that status with a controller in cosi.config.ts that writes it: a resource the RGD writes cannot also be a manifest'})`;
+  return `it waits on what no controller writes here: ${waiting} (${external ? 'give the resource the externalRef names as a manifest, or write it with a controller' : `give the status a cluster would report as a manifest of that object annotated ${OBSERVED_ANNOTATION}: "true", with its status`})`;
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */

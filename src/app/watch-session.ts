@@ -444,7 +444,11 @@ class Session implements WatchSession {
 
   /** Opens a session on a fresh state and closes the one it replaces. */
   async #restart(load: ReadResult): Promise<ProjectSession> {
-    const session = await ProjectSession.open(this.#config, load, this.#resolved);
+    // A round may add an observed status that the RGD controllers must read: they always may.
+    const session = await ProjectSession.open(this.#config, load, {
+      ...this.#resolved,
+      observeStatus: true,
+    });
     this.#running?.tracker.stop();
     await this.#running?.session.close();
     this.#running = undefined;

@@ -30,6 +30,12 @@ import {
   type TemplateField,
 } from './template-rendering.js';
 import { labelSelectorQuery } from './label-selector-query.js';
+import {
+  OBSERVED_STATUS_TYPE,
+  observedStatusId,
+  observedTarget,
+  type ObservedStatusSpec,
+} from '../engine/resource/observed-status.js';
 
 export type {
   ExpressionOutcome,
@@ -99,6 +105,12 @@ export interface ResourceGraph {
 export interface ResourceGraphControllerOptions {
   /** The namespaces instances live in (their inputs); `default` when omitted. */
   readonly namespaces?: readonly string[];
+  /**
+   * Read the observed statuses (`ObservedStatuses.cosi.dev`) of these namespaces, and lay each on
+   * the resource it observes when this controller writes it: the status a cluster's
+   * controllers would report (`engine/resource/observed-status.ts`).
+   */
+  readonly observe?: boolean;
 }
 
 type Spec = Record<string, unknown>;
@@ -115,9 +127,12 @@ export function hasExpressionNamespace(node: GraphNode): boolean {
   return typeof namespace === 'string' && namespace.includes('${');
 }
 
+/** How the name of an RGD's controller starts. */
+export const RESOURCE_GRAPH_PREFIX = 'ResourceGraph(';
+
 /** The controller name of an RGD. */
 export function resourceGraphControllerName(graph: ResourceGraph): string {
-  return `ResourceGraph(${graph.name})`;
+  return `${RESOURCE_GRAPH_PREFIX}${graph.name})`;
 }
 
 /**
@@ -132,6 +147,7 @@ export function createResourceGraphController(
 ): QController {
   const name = resourceGraphControllerName(graph);
   const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
+  const observe = options.observe === true;
   const produced = graph.nodes.filter((n) => n.external !== true);
   const externalTypes = [
     ...new Set(graph.nodes.filter((n) => n.external === true).map((n) => n.type)),
@@ -176,13 +192,20 @@ export function createResourceGraphController(
           type: graph.instanceType,
           kind: 'primary' as const,
         })),
-        ...[...externalTypes, ...nestedTypes].flatMap((type) =>
-          namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
+        ...[...externalTypes, ...nestedTypes, ...(observe ? [OBSERVED_STATUS_TYPE] : [])].flatMap(
+          (type) => namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
         ),
       ],
       outputs,
     },
     async mapInput(rt, metadata) {
+      // An observed status came, changed or went: the instance that rendered what it observes
+      // writes that again, with it.
+      if (metadata.type === OBSERVED_STATUS_TYPE) {
+        const instance = await observingInstance(rt, graph, metadata);
+        if (instance !== undefined) settled.delete(instanceKeyOf(instance));
+        return instance === undefined ? [] : [instance];
+      }
       // A nested instance's status changed (its RGD's controller wrote it): its instance looks
       // again, as its expressions may read that status.
       if (nestedTypes.includes(metadata.type)) {
@@ -216,7 +239,10 @@ export function createResourceGraphController(
       let left: Resource<Spec> | undefined;
       if (instance !== undefined && instance.metadata.phase === 'running') {
         const generation = generationOf(generations, key, instance);
-        left = await renderInstance(rt, graph, instance, generation, problems, outputs, namespaces);
+        left = await renderInstance(rt, graph, instance, generation, problems, outputs, {
+          namespaces,
+          observe,
+        });
       } else generations.delete(key);
       await removeUnwritten(rt, outputs);
       if (problems.length > 0) throw new Error(problems.join('; '));
@@ -277,8 +303,9 @@ async function renderInstance(
   generation: number,
   problems: string[],
   outputs: Outputs,
-  namespaces: readonly string[],
+  reading: { readonly namespaces: readonly string[]; readonly observe: boolean },
 ): Promise<Resource<Spec> | undefined> {
+  const { namespaces } = reading;
   const instanceNamespaced = graph.instanceKind?.namespaced !== false;
   const instanceName = instanceNamespaced
     ? `${graph.instanceType} ${instance.metadata.namespace}/${instance.metadata.id}`
@@ -405,6 +432,7 @@ async function renderInstance(
           document,
           instance,
           node.forEach === undefined ? undefined : { index, size },
+          reading.observe,
         );
         if (output === undefined) {
           problems.push(
@@ -650,6 +678,7 @@ async function writeOutput(
   document: Record<string, unknown>,
   instance: Resource<Spec>,
   item: { readonly index: number; readonly size: number } | undefined,
+  observe: boolean,
 ): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
   const id = nameOf(document) ?? '';
@@ -676,19 +705,51 @@ async function writeOutput(
     }
   }
   const annotations = stringMap(metadata.annotations);
+  // The status a cluster would report, when one is observed; a nested instance's is written by
+  // its own RGD's controller, and kept.
+  const observed = observe
+    ? await rt.find<ObservedStatusSpec>({
+        namespace,
+        type: OBSERVED_STATUS_TYPE,
+        id: observedStatusId(node.type, id),
+      })
+    : undefined;
   const empty: Draft<Spec> = newResource<Spec>({ namespace, type: node.type, id }, {});
   return rt.modifyWithResult<Spec>(
     empty,
     (draft) => {
-      draft.spec = {
-        ...spec,
-        ...(isRecord(draft.spec.status) ? { status: draft.spec.status } : {}),
-      };
+      const kept = nested && isRecord(draft.spec.status) ? draft.spec.status : undefined;
+      const status = kept ?? (observed === undefined ? undefined : deepClone(observed.spec.status));
+      draft.spec = { ...spec, ...(status === undefined ? {} : { status }) };
       draft.metadata.labels = labels;
       draft.metadata.annotations = annotations;
     },
     nested ? { noOwner: true } : {},
   );
+}
+
+/**
+ * The instance of `graph` whose output an observed status observes (by the labels kro puts on
+ * every output); `undefined` when this controller has written no such output.
+ */
+async function observingInstance(
+  rt: QRuntime,
+  graph: ResourceGraph,
+  observed: { readonly namespace: string; readonly id: string },
+): Promise<Pointer | undefined> {
+  const target = observedTarget(observed.id);
+  if (target === undefined) return undefined;
+  const output = await rt.find<Spec>({
+    namespace: observed.namespace,
+    type: target.type,
+    id: target.name,
+  });
+  if (output === undefined || output.metadata.owner !== rt.name) return undefined;
+  const { labels } = output.metadata;
+  const instance = labels[INSTANCE_LABEL];
+  if (instance === undefined) return undefined;
+  const namespace = labels['kro.run/instance-namespace'] ?? 'default';
+  return { namespace, type: graph.instanceType, id: instance };
 }
 
 /** A rendered document's `metadata.name`, when it is a non-empty string. */

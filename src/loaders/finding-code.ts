@@ -84,6 +84,9 @@ export const FINDING_CODES = [
   'rgd-feature-gate',
   // A kro RGD instance that waits on what nothing here writes (the run).
   'rgd-waiting',
+  // Observed status (`cosi.dev/observed`): a document that cannot be one; one laid on nothing.
+  'observed-status',
+  'observed-unused',
   // `Transforms.cosi.dev` declarative transforms.
   'transform-bad-spec',
   'transform-unknown-type',
@@ -121,6 +124,7 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'previous-unresolved',
   'rgd-feature-gate',
   'rgd-waiting',
+  'observed-unused',
   'unknown-kind-filter',
 ]);
 

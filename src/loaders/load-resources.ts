@@ -44,6 +44,11 @@ import { didYouMeanType } from './did-you-mean.js';
 import { KindFilter } from './kind-filter.js';
 import { shorten } from './shorten.js';
 import { identityKey } from './resource-identity.js';
+import { isObservedDocument, observedStatusHeader } from './observed-document.js';
+import {
+  OBSERVED_STATUS_TYPE,
+  observedStatusDefinition,
+} from '../engine/resource/observed-status.js';
 
 /**
  * What the resources pass takes of the first pass (`collectDefinitions` returns it, and more):
@@ -149,16 +154,17 @@ export function loadResources(
     // A policy test's case says its kind's problems only once it is known to be checked.
     const kindFindings: Finding[] = [];
     const kindReport = reviewedCase ? report.withFindings(kindFindings) : report;
-    const definition =
+    const kindDefinition =
       header.kubernetes === undefined
         ? resolveType(header.type, collected.registry, report, collected.invalid)
         : collected.kinds.resolve(header.kubernetes, kindReport);
-    if (definition === undefined && reviewedCase && kindFindings.every(isRemovedApi)) {
+    if (kindDefinition === undefined && reviewedCase && kindFindings.every(isRemovedApi)) {
       // A policy test's object of an API Kubernetes removed: what a policy against them tests.
       documents.push({ ...document, status: 'skipped' });
       continue;
     }
     report.adopt(kindFindings);
+    let definition = kindDefinition;
     if (definition === undefined) {
       // Its metadata's findings are left out: the kind is the document's problem.
       documents.push({ ...document, status: status() });
@@ -177,6 +183,25 @@ export function loadResources(
         `${definition.kubernetes.kind} is cluster-scoped: the API server ignores metadata.namespace; remove it`,
       );
       header = { ...header, namespace: undefined };
+    }
+    if (definition.type !== OBSERVED_STATUS_TYPE && isObservedDocument(header)) {
+      // The status a cluster would report of the object, not the object: a resource of its own.
+      const [kind, object] = [definition, header];
+      const observed = observedStatusHeader(object, kind, report, (at) =>
+        schemas.checkStatus(kind, object, at),
+      );
+      if (observed === undefined) {
+        documents.push({ ...document, status: status() });
+        continue;
+      }
+      // A namespaced object that names no namespace is in its file's (a test's), if it has one.
+      const inFile =
+        kind.kubernetes?.namespaced === true ? pendingDocument.appliedBy?.namespace : undefined;
+      header =
+        observed.namespace === undefined && inFile !== undefined
+          ? { ...observed, namespace: inFile }
+          : observed;
+      definition = observedDefinitionIn(collected.registry);
     }
     // A namespaced object that names no namespace is in its file's (a test's), if it has one.
     const { appliedBy } = pendingDocument;
@@ -432,6 +457,12 @@ function resolveType(
   }
 }
 
+/** The definition of observed statuses, registered in `registry` by the first that needs it. */
+function observedDefinitionIn(registry: DefinitionRegistry): ResourceDefinition {
+  if (!registry.has(observedStatusDefinition.type)) registry.register(observedStatusDefinition);
+  return observedStatusDefinition;
+}
+
 /** Checks specs against their type's schema; reports each invalid given schema once. */
 class SpecChecker {
   readonly #reported = new Set<ResourceDefinition>();
@@ -506,6 +537,30 @@ class SpecChecker {
       this.#checkRules(definition, spec, report, previous, '/spec');
     }
     return spec;
+  }
+
+  /**
+   * Checks the status of an observed object (`observed-document.ts`) against its kind's schema,
+   * as a write to its `/status` is checked: only what is said of the status is reported (the
+   * object's spec is not there), and a kind with the status subresource has it checked too.
+   */
+  checkStatus(definition: ResourceDefinition, header: ManifestHeader, report: DocumentReport) {
+    const kubernetes = header.kubernetes;
+    if (definition.schema === undefined || definition.kubernetes === undefined) return;
+    if (kubernetes === undefined) return;
+    const compiled = this.compiler.compile(definition.schema);
+    const { metadata, status } = kubernetes.document;
+    const document = { apiVersion: kubernetes.apiVersion, kind: kubernetes.kind, metadata, status };
+    const found: Finding[] = [];
+    checkKubernetesDocument(
+      { ...definition, kubernetes: { ...definition.kubernetes, statusSubresource: false } },
+      { ...header, kubernetes: { ...kubernetes, document } },
+      compiled,
+      report.withFindings(found),
+      { wording: this.wording, isClusterScoped: this.isClusterScoped },
+    );
+    const at = report.pointer('/status');
+    report.adopt(found.filter((f) => f.pointer === at || f.pointer.startsWith(`${at}/`)));
   }
 
   /** Reports the CEL rules' violations; `at` is where the checked value is in the document. */

@@ -505,6 +505,8 @@ export async function startTestProject(
       ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
       ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
       maxStall: options.stallTimeout ?? DEFAULT_STALL_TIMEOUT,
+      // A later step may apply an observed status: the RGD controllers read them from the start.
+      observeStatus: true,
       ...(options.onLog ? { onLog: options.onLog } : {}),
       ...(monitor ? { monitor } : {}),
     },

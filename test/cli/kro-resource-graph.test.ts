@@ -310,10 +310,9 @@ describe('kro ResourceGraphDefinitions', { timeout: 30_000 }, () => {
     expect(warnings[0]).toMatch(
       /instances\.yaml:11:1: warning\[rgd-waiting\]: WebApps\.kro\.run\(default\/blog\) .*deployment: readyWhen .*\$\{deployment\.spec\.replicas == deployment\.status\.availableReplicas\}/,
     );
-    // The Deployment is the RGD's output: a manifest of it would collide (output-collision), so
-    // the hint is a controller, not a manifest.
-    expect(warnings[0]).toContain('supply that status with a controller in cosi.config.ts');
-    expect(warnings[0]).not.toContain('as a manifest');
+    // The Deployment is the RGD's output: a manifest of it would collide (output-collision), and
+    // no other controller may write its status, so the hint is an observed status.
+    expect(warnings[0]).toContain('annotated cosi.dev/observed: "true"');
   });
 
   it("says an instance waiting on a field of its own spec that it does not set is the user's to set", async () => {

@@ -40,6 +40,7 @@ describe('findings', () => {
       'too-many-findings',
       'rgd-feature-gate',
       'rgd-waiting',
+      'observed-unused',
       'undefined-type',
     ]);
   });

@@ -1,0 +1,74 @@
+/**
+ * The `observed-unused` warnings of a run: an observed status (`cosi.dev/observed`) is laid on
+ * the resource it names when a kro RGD renders it; one that names nothing an RGD rendered (a
+ * misspelt name, a namespace the RGD does not write to, a resource that is a manifest) changes
+ * nothing, and would let a check pass that the author meant to feed. Said at its manifest.
+ */
+
+import { pointerKey } from '../engine/resource/pointer.js';
+import type { Resource } from '../engine/resource/resource.js';
+import {
+  OBSERVED_STATUS_TYPE,
+  observedTarget,
+  type ObservedStatusSpec,
+} from '../engine/resource/observed-status.js';
+import type { StateSnapshot } from '../engine/state/state-snapshot.js';
+import { RESOURCE_GRAPH_PREFIX } from '../controllers/resource-graph.js';
+import { didYouMean } from '../loaders/did-you-mean.js';
+import { createFinding, type Finding } from '../loaders/finding.js';
+import type { ManifestSource } from '../loaders/manifest-resource.js';
+
+/** A warning for each observed status that no RGD's output took, at its manifest. */
+export function unusedObservationFindings(
+  snapshot: StateSnapshot,
+  sources: ReadonlyMap<string, ManifestSource>,
+): Finding[] {
+  const observations = snapshot.resources.filter((r) => r.metadata.type === OBSERVED_STATUS_TYPE);
+  if (observations.length === 0) return [];
+  const byKey = new Map(snapshot.resources.map((r) => [pointerKey(r.metadata), r]));
+  const findings: Finding[] = [];
+  for (const observation of observations) {
+    const { namespace, id } = observation.metadata;
+    const target = observedTarget(id);
+    if (target === undefined) continue;
+    const rendered = byKey.get(pointerKey({ namespace, type: target.type, id: target.name }));
+    if (rendered !== undefined && isRendered(rendered)) continue;
+    const { kind } = observation.spec as ObservedStatusSpec;
+    const named = `${kind} ${namespace}/${target.name}`;
+    const source = sources.get(pointerKey(observation.metadata));
+    findings.push(
+      createFinding({
+        code: 'observed-unused',
+        message:
+          rendered === undefined
+            ? `the observed status of ${named} is laid on nothing: no RGD rendered a ${kind} of that name in ${namespace}${guess(snapshot, namespace, target)}`
+            : `the observed status of ${named} is laid on nothing: that ${kind} is ${rendered.metadata.owner === '' ? 'a manifest (write its status in it)' : `written by ${rendered.metadata.owner}`}, and observed status is laid only on what an RGD renders`,
+        file: source?.file ?? '',
+        line: source?.line ?? 0,
+        col: source?.col ?? 0,
+        pointer: '',
+      }),
+    );
+  }
+  return findings;
+}
+
+/** Whether a resource is an RGD's output, which an observed status is laid on. */
+function isRendered(resource: Resource<unknown>): boolean {
+  return resource.metadata.owner.startsWith(RESOURCE_GRAPH_PREFIX);
+}
+
+/** ` (did you mean "blog"?)`, among the names of that type an RGD rendered in that namespace. */
+function guess(
+  snapshot: StateSnapshot,
+  namespace: string,
+  target: { readonly type: string; readonly name: string },
+): string {
+  const names = snapshot.resources
+    .filter(
+      (r) => r.metadata.type === target.type && r.metadata.namespace === namespace && isRendered(r),
+    )
+    .map((r) => r.metadata.id);
+  const name = didYouMean(target.name, names);
+  return name === undefined ? '' : ` (did you mean ${JSON.stringify(name)}?)`;
+}

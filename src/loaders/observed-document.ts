@@ -1,0 +1,87 @@
+/**
+ * A manifest annotated `cosi.dev/observed: "true"`: the status a cluster's controllers would
+ * report of a resource a kro RGD renders (`engine/resource/observed-status.ts`). It is loaded as
+ * an `ObservedStatuses.cosi.dev` resource, not as the object it names: only its identity and
+ * `status` are read, and the status is checked against its kind's schema (a field the kind does
+ * not have, a value of the wrong type), as the API server checks a write to `/status`.
+ */
+
+import type { ResourceDefinition } from '../engine/resource/definition.js';
+import {
+  OBSERVED_ANNOTATION,
+  OBSERVED_STATUS_TYPE,
+  observedStatusId,
+  type ObservedStatusSpec,
+} from '../engine/resource/observed-status.js';
+import type { DocumentReport } from './document-report.js';
+import { isPlainObject } from './manifest-document.js';
+import type { ManifestHeader } from './manifest-header.js';
+
+/** Where the annotation is in a document, as a JSON pointer. */
+const ANNOTATION_POINTER = `/metadata/annotations/${OBSERVED_ANNOTATION.replace(/\//g, '~1')}`;
+
+/** Whether a document is annotated as an observed status (`"false"` leaves it a manifest). */
+export function isObservedDocument(header: ManifestHeader): boolean {
+  const value = header.annotations[OBSERVED_ANNOTATION];
+  return value !== undefined && value !== 'false';
+}
+
+/**
+ * The header of the observed status `header` gives, its status checked by `checkStatus`; or
+ * `undefined`, reported, when it cannot be one (not a Kubernetes object, no status, an
+ * annotation that is neither `"true"` nor `"false"`). `definition` is the observed kind's.
+ */
+export function observedStatusHeader(
+  header: ManifestHeader,
+  definition: ResourceDefinition,
+  report: DocumentReport,
+  checkStatus: (report: DocumentReport) => void,
+): ManifestHeader | undefined {
+  const value = header.annotations[OBSERVED_ANNOTATION];
+  if (value !== 'true') {
+    report.add(
+      'observed-status',
+      ANNOTATION_POINTER,
+      `${OBSERVED_ANNOTATION} is "true" (this object is the status a cluster reports, not a manifest) or "false", not ${JSON.stringify(value)}`,
+    );
+    return undefined;
+  }
+  const kubernetes = header.kubernetes;
+  if (kubernetes === undefined) {
+    report.add(
+      'observed-status',
+      ANNOTATION_POINTER,
+      `only a Kubernetes object (apiVersion, kind, metadata.name, status) can be observed; ${definition.type} is a cosi type, whose resources carry their status in their spec`,
+    );
+    return undefined;
+  }
+  const status = kubernetes.document.status;
+  if (!isPlainObject(status)) {
+    report.add(
+      'observed-status',
+      status === undefined ? '' : '/status',
+      status === undefined
+        ? `an observed ${kubernetes.kind} gives the status a cluster would report: it has no status`
+        : `the status of an observed ${kubernetes.kind} must be a mapping`,
+    );
+    return undefined;
+  }
+  checkStatus(report);
+  if (header.id === undefined) return undefined;
+  const spec: ObservedStatusSpec = {
+    apiVersion: kubernetes.apiVersion,
+    kind: kubernetes.kind,
+    type: definition.type,
+    name: header.id,
+    status,
+  };
+  return {
+    type: OBSERVED_STATUS_TYPE,
+    id: observedStatusId(definition.type, header.id),
+    ...(header.namespace === undefined ? {} : { namespace: header.namespace }),
+    ...(header.namespaceRefused === true ? { namespaceRefused: true } : {}),
+    labels: header.labels,
+    annotations: header.annotations,
+    spec,
+  };
+}
