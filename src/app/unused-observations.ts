@@ -54,7 +54,7 @@ export function unusedObservationFindings(
 }
 
 /** Whether a resource is an RGD's output, which an observed status is laid on. */
-function isRendered(resource: Resource<unknown>): boolean {
+function isRendered(resource: Resource): boolean {
   return resource.metadata.owner.startsWith(RESOURCE_GRAPH_PREFIX);
 }
 

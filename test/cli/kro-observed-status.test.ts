@@ -1,0 +1,281 @@
+/**
+ * Observed status (`cosi.dev/observed: "true"`): the status a cluster's controllers would report
+ * of what a kro RGD renders, given offline as crossplane render's observed resources are.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { cli } from './run-cli.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-observed-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+/** The webapp fixture with kro's example's readyWhen on the Deployment: status no one writes. */
+async function webapp(files: Record<string, string> = {}): Promise<string> {
+  const rgd = await readFile('fixtures/kro-webapp/rgd.yaml', 'utf8');
+  const waiting = rgd.replace(
+    '    - id: deployment\n',
+    '    - id: deployment\n      readyWhen:\n        - ${deployment.spec.replicas == deployment.status.availableReplicas}\n',
+  );
+  expect(waiting).not.toBe(rgd);
+  return tree({
+    'rgd.yaml': waiting,
+    'instances.yaml': await readFile('fixtures/kro-webapp/instances.yaml', 'utf8'),
+    ...files,
+  });
+}
+
+const observedShop = (status: string, name = 'shop'): string => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  annotations:
+    cosi.dev/observed: "true"
+status:
+${status}
+`;
+
+interface Doc {
+  kind: string;
+  metadata: { name: string };
+  status?: Record<string, unknown>;
+}
+
+function docs(yaml: string): Doc[] {
+  return parseAllDocuments(yaml).map((d) => d.toJS() as Doc);
+}
+
+describe('observed status of what an RGD renders', () => {
+  it('the rgd-waiting hint names it, and following the hint makes the instance ACTIVE', async () => {
+    const before = await cli(['apply', '-f', await webapp(), '--stable']);
+    const hint = before.stderr.split('\n').find((l) => l.includes('WebApps.kro.run(default/shop)'));
+    expect(hint).toContain('[rgd-waiting]');
+    expect(hint).toContain('annotated cosi.dev/observed: "true", with its status');
+    // Another controller cannot write the status of the RGD's output: the hint no longer says so.
+    expect(hint).not.toContain('with a controller in cosi.config.ts');
+
+    const dir = await webapp({ 'observed.yaml': observedShop('  availableReplicas: 1') });
+    const r = await cli(['apply', '-f', dir, '--stable', '-o', 'yaml']);
+    expect(r.code).toBe(0);
+    const all = docs(r.stdout);
+    const shop = all.find((d) => d.kind === 'WebApp' && d.metadata.name === 'shop');
+    expect(shop?.status).toMatchObject({ state: 'ACTIVE', availableReplicas: 1 });
+    const blog = all.find((d) => d.kind === 'WebApp' && d.metadata.name === 'blog');
+    expect(blog?.status?.state).toBe('IN_PROGRESS');
+    // The Deployment carries it, as the cluster would show it.
+    const deployment = all.find((d) => d.kind === 'Deployment' && d.metadata.name === 'shop');
+    expect(deployment?.status).toEqual({ availableReplicas: 1 });
+    // Only blog still waits.
+    const waiting = r.stderr.split('\n').filter((l) => l.includes('[rgd-waiting]'));
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toContain('WebApps.kro.run(default/blog)');
+    expect(r.stderr).not.toContain('observed-unused');
+    // Observed, the shop's dependents render after it; the strict check passes for it alone.
+    const strict = await cli(['check', '-f', dir, '--strict']);
+    expect(strict.stdout).not.toContain('WebApps.kro.run(default/shop) stays in progress');
+  });
+
+  it('a status that is not ready leaves the instance in progress', async () => {
+    const dir = await webapp({ 'observed.yaml': observedShop('  availableReplicas: 0') });
+    const r = await cli(['get', 'webapp', 'shop', '-f', dir, '-o', 'json']);
+    const shop = JSON.parse(r.stdout) as Doc;
+    expect(shop.status).toMatchObject({ state: 'IN_PROGRESS', availableReplicas: 0 });
+  });
+
+  it("checks the status against its kind's schema, and says every problem at file:line:col", async () => {
+    const dir = await webapp({
+      'observed.yaml': [
+        observedShop('  availableReplicas: "one"\n  readyReplicaz: 1'),
+        `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: blog
+  annotations: { cosi.dev/observed: "yes" }
+status: {}
+`,
+        `apiVersion: v1
+kind: Service
+metadata:
+  name: shop-svc
+  annotations: { cosi.dev/observed: "true" }
+`,
+        `metadata:
+  type: WebApps.kro.run
+  id: shop
+  annotations: { cosi.dev/observed: "true" }
+spec: {}
+`,
+      ].join('---\n'),
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    const errors = r.stdout.split('\n').filter((l) => l.includes('observed.yaml:'));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /observed\.yaml:8:22: error\[schema-violation\]: must be integer \(at \/status\/availableReplicas\)$/,
+      ),
+      expect.stringMatching(
+        /observed\.yaml:9:3: error\[schema-violation\]: unknown field "readyReplicaz" \(did you mean "readyReplicas"\?\)/,
+      ),
+      expect.stringMatching(
+        /observed\.yaml:15:37: error\[observed-status\]: cosi\.dev\/observed is "true" .* or "false", not "yes"/,
+      ),
+      expect.stringMatching(
+        /observed\.yaml:18:1: error\[observed-status\]: an observed Service gives the status a cluster would report: it has no status$/,
+      ),
+      expect.stringMatching(
+        /observed\.yaml:27:37: error\[observed-status\]: only a Kubernetes object .* can be observed; WebApps\.kro\.run is a cosi type/,
+      ),
+    ]);
+    // None of them is a resource: the Deployment's missing spec is not the observed object's.
+    expect(r.stdout).not.toContain('/spec/selector');
+  });
+
+  it('checks the status of a CRD kind with the status subresource, which a manifest drops', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: databases.example.com }
+spec:
+  group: example.com
+  names: { kind: Database, plural: databases, singular: database }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources: { status: {} }
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { size: { type: integer } } }
+            status: { type: object, properties: { ready: { type: boolean } } }
+`;
+    const dir = await tree({
+      'crd.yaml': crd,
+      'observed.yaml': `apiVersion: example.com/v1
+kind: Database
+metadata:
+  name: db
+  annotations: { cosi.dev/observed: "true" }
+status:
+  ready: "yes"
+`,
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.stdout).toMatch(
+      /observed\.yaml:7:10: error\[schema-violation\]: Invalid value: "string": status\.ready in body must be of type boolean/,
+    );
+  });
+
+  it('warns of an observed status laid on nothing: a misspelt name, a manifest', async () => {
+    const dir = await webapp({
+      'observed.yaml': [
+        observedShop('  availableReplicas: 1', 'shopp'),
+        `apiVersion: v1
+kind: Service
+metadata:
+  name: settings
+  annotations: { cosi.dev/observed: "true" }
+status: { loadBalancer: {} }
+`,
+      ].join('---\n'),
+      'settings.yaml':
+        'apiVersion: v1\nkind: Service\nmetadata: { name: settings }\nspec: { ports: [{ port: 80 }] }\n',
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(0);
+    const unused = r.stdout.split('\n').filter((l) => l.includes('[observed-unused]'));
+    expect(unused).toEqual([
+      expect.stringMatching(
+        /observed\.yaml:1:1: warning\[observed-unused\]: the observed status of Deployment default\/shopp is laid on nothing: no RGD rendered a Deployment of that name in default \(did you mean "shop"\?\)$/,
+      ),
+      expect.stringMatching(
+        /observed\.yaml:10:1: warning\[observed-unused\]: the observed status of Service default\/settings is laid on nothing: that Service is a manifest \(write its status in it\)/,
+      ),
+    ]);
+    expect((await cli(['check', '-f', dir, '--strict'])).code).toBe(1);
+  });
+
+  it('the RGD controller reads observed statuses only when there are some, and then draws it', async () => {
+    const without = await cli(['graph', '-f', await webapp()]);
+    expect(without.stdout).not.toContain('ObservedStatuses.cosi.dev');
+    const dir = await webapp({ 'observed.yaml': observedShop('  availableReplicas: 1') });
+    const graph = await cli(['graph', '-f', dir]);
+    expect(graph.stdout).toMatch(/reads {3}mapped {3}default\/ObservedStatuses\.cosi\.dev/);
+    const listed = await cli(['get', 'observed', '-f', dir]);
+    expect(listed.stdout).toMatch(
+      /default +ObservedStatus +Deployments\.apps:shop .* Deployment +shop/,
+    );
+  });
+
+  it('a scenario step that applies, edits and removes one moves the instance with it', async () => {
+    const dir = await webapp({
+      'ready.cosi-test.yaml': `name: the webapp is ready once its Deployment reports its replicas
+manifests: [rgd.yaml, instances.yaml]
+steps:
+  - expect:
+      apiVersion: kro.run/v1alpha1
+      kind: WebApp
+      metadata: { name: shop }
+      status: { state: IN_PROGRESS }
+  - name: the cluster reports the Deployment available
+    apply:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: shop
+        annotations: { cosi.dev/observed: "true" }
+      status: { availableReplicas: 1 }
+  - expect:
+      apiVersion: kro.run/v1alpha1
+      kind: WebApp
+      metadata: { name: shop }
+      status: { state: ACTIVE, availableReplicas: 1 }
+  - name: and loses it
+    edit: { type: observed, id: "Deployments.apps:shop", spec: { status: { availableReplicas: 0 } } }
+  - expect:
+      apiVersion: kro.run/v1alpha1
+      kind: WebApp
+      metadata: { name: shop }
+      status: { state: IN_PROGRESS, availableReplicas: 0 }
+  - destroy: { type: observed, id: "Deployments.apps:shop" }
+  - expect-absent: { type: observed, id: "Deployments.apps:shop" }
+  - expect:
+      apiVersion: kro.run/v1alpha1
+      kind: WebApp
+      metadata: { name: shop }
+      status: { state: IN_PROGRESS }
+`,
+    });
+    const r = await cli(['test', dir]);
+    expect(r.stdout).toContain('8 passed, 0 failed');
+    expect(r.code).toBe(0);
+    // The status left with the observation: the Deployment has none again.
+    const scenario = path.join(dir, 'ready.cosi-test.yaml');
+    const text = await readFile(scenario, 'utf8');
+    await writeFile(
+      scenario,
+      `${text}  - expect:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: { name: shop }
+      status: { availableReplicas: 0 }
+`,
+    );
+    const stale = await cli(['test', dir]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain('error[unexpected-state]');
+  });
+});
