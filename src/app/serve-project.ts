@@ -12,6 +12,7 @@ import type { LoadedConfig } from '../loaders/load-config.js';
 import type { ReadResult } from '../loaders/manifest-reader.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { projectControllerNames } from './project-controller-names.js';
+import { declaredControllers } from './declared-controllers.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { registerProjectControllers, type Project } from './project.js';
 import { ProjectSession } from './project-session.js';
@@ -143,12 +144,13 @@ export async function serveProject(
   const foreign = await foreignTypes(options.state, first.registry);
   if (foreign.length > 0) throw new ForeignStateError(options.stateName ?? 'the state', foreign);
   // Before anything is started: the fingerprint's, and a `setup` that fails fails here.
-  const controllerNames = await projectControllerNames(
-    config,
-    options.cwd,
-    options.timeout,
-    options.monitor,
-  );
+  // The RGDs' and YAML transforms' controllers run beside the config's, as in `apply`; they are
+  // the manifests' of the first load, as the config's code is the one the process started with.
+  const declared = declaredControllers(first.registry, first.resources);
+  const controllerNames = [
+    ...(await projectControllerNames(config, options.cwd, options.timeout, options.monitor)),
+    ...declared.map((c) => c.name),
+  ].sort();
   const clock = new RealClock();
   // The manifests are applied below, with retries: another process may be applying them too.
   const session = await ProjectSession.open(
@@ -234,15 +236,17 @@ export async function serveProject(
         ),
     });
     await manager.add({
-      start: () =>
-        registerProjectControllers(
+      start: async () => {
+        await registerProjectControllers(
           runtime,
           config,
           options.cwd,
           'leader',
           options.timeout,
           options.monitor,
-        ),
+        );
+        if (declared.length > 0) await runtime.register(...declared);
+      },
     });
     await manager.start();
     return {

@@ -296,6 +296,21 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     );
   }, 90_000);
 
+  it('runs the RGDs of the manifests beside the config: a kro instance is rendered on etcd', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await cp(path.join(REPO, 'fixtures/kro-webapp'), dir, { recursive: true });
+    const a = start('10s');
+    await a.waitForLine(/elected leader: running 1 controller$/m, 20_000);
+    await a.waitForLine(/converged in/, 20_000);
+    const deployments = await cli(['get', 'deployment', '--state', stateUrl(), '-o', 'name']);
+    expect(deployments.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'deployments.apps/blog',
+      'deployments.apps/shop',
+    ]);
+    const shop = await cli(['get', 'webapp', 'shop', '--state', stateUrl(), '-o', 'json']);
+    expect((JSON.parse(shop.stdout) as { status: { state: string } }).status.state).toBe('ACTIVE');
+  }, 60_000);
+
   it('recovers when etcd restarts mid-run', async () => {
     const a = start('10s');
     await a.waitForLine(/elected leader/);
