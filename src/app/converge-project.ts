@@ -22,6 +22,7 @@ export function defaultMaxWrites(resources: number): number {
 /**
  * Runs the project's controllers until nothing is left to do or a bound is hit. Manifest
  * resources that an apply removed are destroyed once the controllers have released them, and
+ * RGD controllers read the namespaces their instances appeared in (`instance-namespaces.ts`);
  * the controllers converge again on that; the report covers the whole.
  */
 export async function convergeProject(
@@ -34,7 +35,10 @@ export async function convergeProject(
     maxWrites: bounds.maxWrites ?? defaultMaxWrites(project.applier.size),
   };
   let report = await project.runtime.converge(options);
-  while (report.converged && (await project.applier.destroyReleased())) {
+  while (
+    report.converged &&
+    ((await project.applier.destroyReleased()) || (await project.followNamespaces()))
+  ) {
     report = mergeReports(report, await project.runtime.converge(options));
   }
   return report;

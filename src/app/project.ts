@@ -21,6 +21,11 @@ import { definitionResource } from './definition-resource.js';
 import { displayPath } from './display-path.js';
 import { projectErrorLocator } from './project-error-locator.js';
 import { declaredControllers } from './declared-controllers.js';
+import { followInstanceNamespaces } from './instance-namespaces.js';
+import {
+  isResourceGraphController,
+  type ResourceGraphController,
+} from '../controllers/resource-graph.js';
 import { readControllerDeclarations } from './controller-declarations.js';
 import { userCodeWait, withDeadline } from './user-code-deadline.js';
 import type { UserCodeMonitor } from './user-code-site.js';
@@ -42,6 +47,11 @@ export interface Project {
   readonly config: LoadedConfig | undefined;
   /** With the `record` option: the record of everything the controllers did. */
   readonly record?: RunRecord;
+  /**
+   * Has the RGD controllers read the namespaces their instances appeared in since they last
+   * looked (`instance-namespaces.ts`); whether there was any.
+   */
+  readonly followNamespaces: () => Promise<boolean>;
 }
 
 /** The manifests a project starts from: a load without error findings. */
@@ -145,6 +155,7 @@ export async function openProject(
   });
   options.onRuntime?.(runtime);
   // Grouped by file: a watch round applies only the files that changed.
+  const graphs: ResourceGraphController[] = [];
   const applier = new ResourceApplier<ManifestResource>(state, {
     groupOf: (r) => r.source.file,
     keepApplied: options.applyOnce !== true,
@@ -163,17 +174,27 @@ export async function openProject(
         options.timeout,
         options.monitor,
       );
-      const graphs = declaredControllers(registry, manifests.resources, {
+      const declared = declaredControllers(registry, manifests.resources, {
         observe: options.observeStatus === true,
       });
-      if (graphs.length > 0) await runtime.register(...graphs);
+      if (declared.length > 0) await runtime.register(...declared);
+      graphs.push(...declared.filter(isResourceGraphController));
       await defineWrittenBuiltins(state, runtime, registry, options.kubernetesVersion);
     }
   } catch (error) {
     await runtime.stop();
     throw error;
   }
-  return { state, runtime, registry, clock, applier, config, ...(record ? { record } : {}) };
+  return {
+    state,
+    runtime,
+    registry,
+    clock,
+    applier,
+    config,
+    ...(record ? { record } : {}),
+    followNamespaces: () => followInstanceNamespaces(state, runtime, graphs),
+  };
 }
 
 /**

@@ -14,7 +14,15 @@
 import type { Draft, Resource } from '../engine/resource/resource.js';
 import { newResource } from '../engine/resource/resource.js';
 import { deepClone } from '../engine/resource/plain-data.js';
-import type { Output, QController, QRuntime } from '../engine/runtime/controller.js';
+import type {
+  AnyController,
+  Input,
+  Output,
+  QControllerBase,
+  QInputKind,
+  QInputMapper,
+  QRuntime,
+} from '../engine/runtime/controller.js';
 import { pointerKey, toPointer, type Pointer } from '../engine/resource/pointer.js';
 import { ProducedOutputs, type ProducedOutput } from './produced-outputs.js';
 import {
@@ -101,6 +109,33 @@ export interface ResourceGraph {
   readonly source: unknown;
 }
 
+/**
+ * An RGD's controller. kro watches an RGD's instances in every namespace; offline, the controller
+ * reads those of the namespaces it is given, and follows its instances into another one that
+ * appears during a run (an instance applied later, a nested instance an outer RGD writes there)
+ * through {@link watchNamespace} and `Runtime.addInputs`.
+ */
+export type ResourceGraphController = QControllerBase &
+  QInputMapper & {
+    /**
+     * Whether a resource of `type` in a namespace makes the controller read that namespace: its
+     * instances', its nested instances' (whose status it reads), an observed status.
+     */
+    follows(type: string): boolean;
+    /**
+     * Reads instances (and what they read) in `namespace` too: the inputs to add to the runtime's
+     * table (`Runtime.addInputs`), none when it reads there already.
+     */
+    watchNamespace(namespace: string): Input<QInputKind>[];
+  };
+
+/** Whether a controller is an RGD's. */
+export function isResourceGraphController(
+  controller: AnyController,
+): controller is ResourceGraphController {
+  return 'watchNamespace' in controller && 'follows' in controller;
+}
+
 /** Options of {@link createResourceGraphController}. */
 export interface ResourceGraphControllerOptions {
   /** The namespaces instances live in (their inputs); `default` when omitted. */
@@ -144,7 +179,7 @@ export function resourceGraphControllerName(graph: ResourceGraph): string {
 export function createResourceGraphController(
   graph: ResourceGraph,
   options: ResourceGraphControllerOptions = {},
-): QController {
+): ResourceGraphController {
   const name = resourceGraphControllerName(graph);
   const namespaces = [...new Set(options.namespaces ?? ['default'])].sort();
   const observe = options.observe === true;
@@ -183,19 +218,30 @@ export function createResourceGraphController(
   const settled = new Map<string, Resource<Spec>>();
   /** Each instance's spec as last rendered, and its generation (1, and one more per change). */
   const generations = new Map<string, { readonly spec: string; readonly generation: number }>();
+  const mappedTypes = [
+    ...externalTypes,
+    ...nestedTypes,
+    ...(observe ? [OBSERVED_STATUS_TYPE] : []),
+  ];
+  const primaryIn = (namespace: string): Input<QInputKind> => ({
+    namespace,
+    type: graph.instanceType,
+    kind: 'primary',
+  });
+  const mappedIn = (namespace: string): Input<QInputKind>[] =>
+    mappedTypes.map((type) => ({ namespace, type, kind: 'mapped' }));
   return {
     name,
+    follows: (type) =>
+      type === graph.instanceType || nestedTypes.includes(type) || type === OBSERVED_STATUS_TYPE,
+    watchNamespace(namespace) {
+      if (namespaces.includes(namespace)) return [];
+      namespaces.push(namespace);
+      namespaces.sort();
+      return [primaryIn(namespace), ...mappedIn(namespace)];
+    },
     settings: {
-      inputs: [
-        ...namespaces.map((namespace) => ({
-          namespace,
-          type: graph.instanceType,
-          kind: 'primary' as const,
-        })),
-        ...[...externalTypes, ...nestedTypes, ...(observe ? [OBSERVED_STATUS_TYPE] : [])].flatMap(
-          (type) => namespaces.map((namespace) => ({ namespace, type, kind: 'mapped' as const })),
-        ),
-      ],
+      inputs: [...namespaces.map(primaryIn), ...namespaces.flatMap(mappedIn)],
       outputs,
     },
     async mapInput(rt, metadata) {
@@ -210,8 +256,10 @@ export function createResourceGraphController(
       // again, as its expressions may read that status.
       if (nestedTypes.includes(metadata.type)) {
         const instance = metadata.labels[INSTANCE_LABEL];
+        // The instance that wrote it may be of another namespace than it (or cluster-scoped).
+        const namespace = metadata.labels[INSTANCE_NAMESPACE_LABEL] ?? 'default';
         return metadata.labels[GRAPH_LABEL] === graph.name && instance !== undefined
-          ? [{ namespace: metadata.namespace, type: graph.instanceType, id: instance }]
+          ? [{ namespace, type: graph.instanceType, id: instance }]
           : [];
       }
       // A change of a resource an externalRef may name: every instance of its namespace looks
@@ -617,6 +665,8 @@ function keepExisting(node: GraphNode, outputs: Outputs): void {
 /** Labels kro puts on what it produces, naming the instance and the resource id. */
 export const INSTANCE_LABEL = 'kro.run/instance-name';
 export const NODE_LABEL = 'kro.run/node-id';
+/** The label naming the namespace of the instance that wrote an output (a namespaced one's). */
+export const INSTANCE_NAMESPACE_LABEL = 'kro.run/instance-namespace';
 
 /** Whether a label is one kro's controller puts on its outputs (no template writes it). */
 export function isKroChildLabel(name: string): boolean {
@@ -651,7 +701,7 @@ function kroChildLabels(
     labels['kro.run/instance-group'] = slash < 0 ? '' : kind.apiVersion.slice(0, slash);
     labels['kro.run/instance-version'] = kind.apiVersion.slice(slash + 1);
     labels['kro.run/instance-kind'] = kind.kind;
-    if (kind.namespaced) labels['kro.run/instance-namespace'] = instance.metadata.namespace;
+    if (kind.namespaced) labels[INSTANCE_NAMESPACE_LABEL] = instance.metadata.namespace;
   }
   if (item !== undefined) {
     labels['kro.run/collection-index'] = String(item.index);
@@ -748,7 +798,7 @@ async function observingInstance(
   const { labels } = output.metadata;
   const instance = labels[INSTANCE_LABEL];
   if (instance === undefined) return undefined;
-  const namespace = labels['kro.run/instance-namespace'] ?? 'default';
+  const namespace = labels[INSTANCE_NAMESPACE_LABEL] ?? 'default';
   return { namespace, type: graph.instanceType, id: instance };
 }
 

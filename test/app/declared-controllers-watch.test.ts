@@ -55,6 +55,43 @@ describe('watch and the controllers declared in manifests', { timeout: 30_000 },
     ]);
   });
 
+  it('renders an instance a round adds in a namespace no instance was in, and lays a status observed in a round', async () => {
+    const { watch } = await watchFixture('fixtures/kro-webapp');
+    const added = await watch.save(
+      'instances.yaml',
+      'spec:\n  name: blog\n',
+      'spec:\n  name: blog\n---\napiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata:\n  name: news\n  namespace: team-d\nspec:\n  name: news\n',
+    );
+    expect(added.trigger).toBe('manifests');
+    const state = added.project?.state;
+    if (state === undefined) throw new Error('the round has no project');
+    const inTeam = async (type: string) =>
+      (await state.list<Record<string, unknown>>({ namespace: 'team-d', type })).map((r) => ({
+        id: r.metadata.id,
+        status: r.spec.status,
+      }));
+    expect(await inTeam('Deployments.apps')).toEqual([{ id: 'news', status: undefined }]);
+    expect(await inTeam('WebApps.kro.run')).toEqual([
+      {
+        id: 'news',
+        status: expect.objectContaining({ state: 'ACTIVE', deploymentName: 'news' }) as unknown,
+      },
+    ]);
+
+    const observed = await watch.save(
+      'instances.yaml',
+      'spec:\n  name: news\n',
+      'spec:\n  name: news\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: news\n  namespace: team-d\n  annotations: { cosi.dev/observed: "true" }\nstatus: { availableReplicas: 1 }\n',
+    );
+    expect(observed.trigger).toBe('manifests');
+    expect(await inTeam('Deployments.apps')).toEqual([
+      { id: 'news', status: { availableReplicas: 1 } },
+    ]);
+    expect(await inTeam('WebApps.kro.run')).toEqual([
+      { id: 'news', status: expect.objectContaining({ availableReplicas: 1 }) as unknown },
+    ]);
+  });
+
   it('keeps the last good RGD running when an edit breaks it, and says why', async () => {
     const { watch } = await watchFixture('fixtures/kro-webapp');
     const broken = await watch.save(

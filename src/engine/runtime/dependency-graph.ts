@@ -31,7 +31,12 @@ export interface DependencyGraph {
 }
 
 const CONTROLLER_INPUT_KINDS = new Set<InputKind>(['weak', 'strong', 'destroyReady']);
-const Q_INPUT_KINDS = new Set<InputKind>(['primary', 'mapped', 'mappedDestroyReady']);
+/** The input kinds of a queue controller. */
+export const Q_INPUT_KINDS: ReadonlySet<InputKind> = new Set<InputKind>([
+  'primary',
+  'mapped',
+  'mappedDestroyReady',
+]);
 
 const inputKey = (i: Input): string => `${kindKey(i)}\0${i.id ?? ''}`;
 const describeInput = (i: Input): string =>

@@ -230,6 +230,23 @@ export class QControllerAdapter implements Adapter {
     return next;
   }
 
+  /** Its inputs as registered, and as {@link addInputs} added to them. */
+  #inputs(): readonly Input<QInputKind>[] {
+    // Registration admits only queue input kinds for a queue controller.
+    return this.host.db.inputs(this.controller.name) as readonly Input<QInputKind>[];
+  }
+
+  /**
+   * Inputs added after registration (`Runtime.addInputs`, already in the runtime's table): a
+   * primary one is routed here from now on, and once started, what each holds is queued.
+   */
+  async addInputs(inputs: readonly Input<QInputKind>[]): Promise<void> {
+    for (const input of inputs) {
+      if (input.kind === 'primary') this.#primaryKinds.add(kindKey(input));
+    }
+    if (this.#started && !this.#stopped) await this.#listInputs(undefined, inputs);
+  }
+
   /** Lists every primary input and queues it, then starts the run hook. */
   async start(): Promise<void> {
     if (this.#started) return;
@@ -247,9 +264,12 @@ export class QControllerAdapter implements Adapter {
    * lists are read again with backoff until they are read or the controller stops. Their items
    * are queued then (the queue drops what is already in it).
    */
-  async #listInputs(backoff?: ExponentialBackoff): Promise<void> {
+  async #listInputs(
+    backoff?: ExponentialBackoff,
+    of: readonly Input<QInputKind>[] = this.#inputs(),
+  ): Promise<void> {
     const mapEvent = this.controller.mapEvent !== undefined;
-    const inputs = this.controller.settings.inputs.filter((i) => mapEvent || i.kind === 'primary');
+    const inputs = of.filter((i) => mapEvent || i.kind === 'primary');
     const listed: [Input<QInputKind>, Resource[]][] = [];
     try {
       for (const input of inputs) {
@@ -270,7 +290,7 @@ export class QControllerAdapter implements Adapter {
         });
       }
       this.#listError = cause;
-      this.host.setTimer(retry.next(), () => void this.#listInputs(retry));
+      this.host.setTimer(retry.next(), () => void this.#listInputs(retry, of));
       return;
     }
     if (this.#stopped) return;

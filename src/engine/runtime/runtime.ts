@@ -5,7 +5,7 @@ import type { Adapter } from './adapter.js';
 import { DEFAULT_BACKOFF, ExponentialBackoff, type BackoffOptions } from './backoff.js';
 import { RealClock, type Clock, type Timer } from './clock.js';
 import { ControllerAdapter } from './controller-adapter.js';
-import { isQController, type AnyController, type Input } from './controller.js';
+import { isQController, type AnyController, type Input, type QInputKind } from './controller.js';
 import {
   DEFAULT_CONVERGE_OPTIONS,
   WriteTracker,
@@ -14,7 +14,7 @@ import {
   type ConvergenceReport,
   type ControllerReport,
 } from './convergence.js';
-import { DependencyDatabase, type DependencyGraph } from './dependency-graph.js';
+import { DependencyDatabase, Q_INPUT_KINDS, type DependencyGraph } from './dependency-graph.js';
 import { RegistrationError, toError } from '../errors.js';
 import { createLogger, type LogSink, type Logger } from './logger.js';
 import type { ControllerMetrics, ControllerStatus } from './metrics.js';
@@ -200,6 +200,28 @@ export class Runtime {
       await this.#watchInputs();
       for (const adapter of added) await adapter.start();
     }
+  }
+
+  /**
+   * Adds inputs to a registered queue controller. COSI's queue controllers keep the inputs they
+   * were registered with; cosi's RGD controllers follow their instances into namespaces that
+   * appear during a run (kro watches its instances in every namespace), through this. The
+   * resources already there of a new primary input are queued, and its changes routed from now on.
+   *
+   * @throws RegistrationError when `name` is no registered queue controller, or an input is
+   *   refused (a duplicate, a kind a queue controller cannot have).
+   */
+  async addInputs(name: string, inputs: readonly Input<QInputKind>[]): Promise<void> {
+    const adapter = this.#adapters.get(name);
+    if (!(adapter instanceof QControllerAdapter)) {
+      throw new RegistrationError([`${JSON.stringify(name)} is no registered queue controller`]);
+    }
+    const all = [...this.#db.inputs(name), ...inputs];
+    const problems = this.#db.replaceInputs(name, all, Q_INPUT_KINDS);
+    if (problems.length > 0) throw new RegistrationError(problems);
+    this.#rebuildRoutes();
+    await this.#watchInputs();
+    await adapter.addInputs(inputs);
   }
 
   /**

@@ -1,0 +1,129 @@
+/**
+ * kro watches an RGD's instances in every namespace: an instance that appears in a namespace no
+ * instance of the manifests was in (a nested instance an outer RGD writes there, a test's apply)
+ * is rendered as the others are.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli } from './run-cli.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-ns-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+/** An RGD of one ConfigMap per instance, its status the ConfigMap's name. */
+const INNER = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    group: example.org
+    spec:
+      name: string | required=true
+    status:
+      configName: \${cm.metadata.name}
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-cfg' }
+        data: { name: '\${schema.spec.name}' }
+`;
+
+/** An RGD whose instance writes an App into the namespace its spec names. */
+const OUTER = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: outer.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Outer
+    group: example.org
+    spec:
+      ns: string | required=true
+    status:
+      innerState: \${inner.status.state}
+  resources:
+    - id: inner
+      template:
+        apiVersion: example.org/v1alpha1
+        kind: App
+        metadata:
+          name: '\${schema.metadata.name}-inner'
+          namespace: \${schema.spec.ns}
+        spec:
+          name: \${schema.metadata.name}
+`;
+
+describe('RGD instances in a namespace that appears during the run', () => {
+  it('a nested instance an outer RGD writes into another namespace is rendered, and the outer reads its state', async () => {
+    const dir = await tree({
+      'inner.yaml': INNER,
+      'outer.yaml': `${OUTER}---
+apiVersion: example.org/v1alpha1
+kind: Outer
+metadata: { name: o1 }
+spec: { ns: elsewhere }
+`,
+    });
+    const check = await cli(['check', '-f', dir, '--strict']);
+    expect(check.stdout).not.toContain('warning');
+    expect(check.code).toBe(0);
+    const configs = await cli(['get', 'configmap', '-n', 'elsewhere', '-f', dir, '-o', 'name']);
+    expect(configs.stdout.trim()).toBe('configmaps.core/o1-cfg');
+    const inner = await cli(['get', 'app', 'o1-inner', '-n', 'elsewhere', '-f', dir, '-o', 'json']);
+    expect(JSON.parse(inner.stdout)).toMatchObject({
+      status: { state: 'ACTIVE', configName: 'o1-cfg' },
+    });
+    const outer = await cli(['get', 'outer', 'o1', '-f', dir, '-o', 'json']);
+    expect(JSON.parse(outer.stdout)).toMatchObject({
+      status: { state: 'ACTIVE', innerState: 'ACTIVE' },
+    });
+  });
+
+  it('a scenario step that applies an instance in a new namespace sees it rendered', async () => {
+    const dir = await tree({
+      'inner.yaml': `${INNER}---
+apiVersion: example.org/v1alpha1
+kind: App
+metadata: { name: first }
+spec: { name: first }
+`,
+      'team.cosi-test.yaml': `name: an App in team-d
+manifests: [inner.yaml]
+steps:
+  - apply:
+      apiVersion: example.org/v1alpha1
+      kind: App
+      metadata: { name: second, namespace: team-d }
+      spec: { name: second }
+  - expect:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: { name: second-cfg, namespace: team-d }
+      data: { name: second }
+  - expect:
+      apiVersion: example.org/v1alpha1
+      kind: App
+      metadata: { name: second, namespace: team-d }
+      status: { state: ACTIVE, configName: second-cfg }
+`,
+    });
+    const r = await cli(['test', dir]);
+    expect(r.stdout).toContain('3 passed, 0 failed');
+    expect(r.code).toBe(0);
+  });
+});
