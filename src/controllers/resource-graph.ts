@@ -81,11 +81,20 @@ export interface GraphNode {
   readonly forEach?: readonly { readonly name: string; readonly expression: GraphExpression }[];
   /** The ids this resource's template, conditions reference (not itself). */
   readonly dependencies: readonly string[];
-  /** Problems of a rendered document against its kind's schema and rules (defaults applied). */
-  validate?(document: Record<string, unknown>): string[];
+  /**
+   * What the API server makes of a rendered document: its problems against its kind's schema
+   * and rules, or none and the object it stores, its kind's defaults applied (kro reads that
+   * object back, so expressions see the defaults).
+   */
+  admit?(document: Record<string, unknown>): Admission;
   /** Where a path of {@link template} is in the RGD's file. */
   readonly locate?: LocateTemplate;
 }
+
+/** See {@link GraphNode.admit}. */
+export type Admission =
+  | { readonly problems: readonly string[]; readonly stored?: undefined }
+  | { readonly problems: readonly []; readonly stored: Record<string, unknown> };
 
 /** An RGD compiled: the instance type and its resources in dependency order. */
 export interface ResourceGraph {
@@ -454,25 +463,26 @@ async function renderInstance(
           blocked = true;
           break;
         }
-        const document = rendered.value as Record<string, unknown>;
-        if (nameOf(document) === undefined) {
+        const written = rendered.value as Record<string, unknown>;
+        if (nameOf(written) === undefined) {
           // kro applies the object as rendered; the API server refuses it without a name.
           problems.push(
-            `${instanceName}: resource ${node.id} renders a ${String(document.kind)} without metadata.name: kro applies it as written, and the API server refuses an object without a name`,
+            `${instanceName}: resource ${node.id} renders a ${String(written.kind)} without metadata.name: kro applies it as written, and the API server refuses an object without a name`,
           );
           waiting.set(node.id, 'invalid');
           blocked = true;
           break;
         }
-        const invalid = node.validate?.(deepClone(document)) ?? [];
-        if (invalid.length > 0) {
+        const admission = node.admit?.(deepClone(written));
+        if (admission !== undefined && admission.stored === undefined) {
           problems.push(
-            `${instanceName}: resource ${node.id} renders an invalid ${String(document.kind)}: ${invalid.join('; ')}`,
+            `${instanceName}: resource ${node.id} renders an invalid ${String(written.kind)}: ${admission.problems.join('; ')}`,
           );
           waiting.set(node.id, 'invalid');
           blocked = true;
           break;
         }
+        const document = admission?.stored ?? written;
         const output = await writeOutput(
           rt,
           graph,

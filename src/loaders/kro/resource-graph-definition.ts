@@ -25,6 +25,7 @@ import {
 } from '../../engine/resource/definition.js';
 import type {
   GraphExpression,
+  Admission,
   GraphNode,
   ResourceGraph,
   TemplateField,
@@ -607,7 +608,7 @@ export function compileResourceGraph(
       ...(externalCollection ? { externalCollection } : {}),
       ...(rgdKinds.has(output) ? { nested: true } : {}),
       dependencies: [...into].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0)),
-      validate: outputValidator(output, compiler, options),
+      admit: outputAdmission(output, compiler, options),
       locate: locator(report, [...at, templateKey]),
     });
   });
@@ -1001,13 +1002,14 @@ function checkFieldTypes(
 /**
  * Checks a rendered document against its kind as a manifest of that kind is checked
  * (`checkKubernetesDocument`: defaults, the schema, the fields it does not declare, a built-in
- * kind's own rules), then its CEL rules: each error as `pointer: message`.
+ * kind's own rules), then its CEL rules: each error as `pointer: message`; without any, the
+ * object the API server stores (its kind's defaults applied), as a manifest of the kind is.
  */
-function outputValidator(
+function outputAdmission(
   definition: ResourceDefinition,
   compiler: SchemaCompiler,
   options: RgdReadOptions,
-): ((document: Record<string, unknown>) => string[]) | undefined {
+): ((document: Record<string, unknown>) => Admission) | undefined {
   const schema = definition.schema;
   if (schema === undefined) return undefined;
   return (document) => {
@@ -1031,13 +1033,13 @@ function outputValidator(
     const problems = findings
       .filter((f) => f.severity === 'error')
       .map((f) => `${f.pointer || '/'}: ${f.message}`);
-    if (problems.length > 0 || !isPlainObject(kept)) return problems;
+    if (problems.length > 0 || !isPlainObject(kept)) return { problems };
     const { apiVersion, kind, metadata } = document;
-    const defaulted = { apiVersion, kind, metadata, ...kept };
-    for (const violation of options.celRules().evaluateRules(schema, defaulted)) {
+    const stored = { apiVersion, kind, metadata, ...kept };
+    for (const violation of options.celRules().evaluateRules(schema, stored)) {
       problems.push(`${violation.path || '/'}: ${violation.message}`);
     }
-    return problems;
+    return problems.length > 0 ? { problems } : { problems: [], stored };
   };
 }
 

@@ -1,0 +1,146 @@
+/**
+ * What an RGD renders is stored as the API server stores it: with its kind's defaults, as a
+ * manifest of that kind is (kro reads the object back, so expressions see the defaults).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, REPO } from './run-cli.js';
+
+const GATEWAY_CRDS = path.join(REPO, 'fixtures/real-crds/gateway-api/crds');
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-defaults-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+/** A Site renders an HTTPRoute (gateway-api's own CRD) whose parentRefs name a Gateway. */
+const SITE = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: site.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Site
+    spec:
+      host: string | required=true
+    status:
+      parentKind: \${route.spec.parentRefs[0].kind}
+  resources:
+    - id: route
+      readyWhen:
+        - \${route.spec.parentRefs[0].group == "gateway.networking.k8s.io"}
+      template:
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: { name: '\${schema.metadata.name}-route' }
+        spec:
+          parentRefs: [{ name: main }]
+          hostnames: ['\${schema.spec.host}']
+---
+apiVersion: kro.run/v1alpha1
+kind: Site
+metadata: { name: blog }
+spec: { host: blog.example.com }
+`;
+
+describe("RGD outputs get their kind's defaults", () => {
+  it("a CRD kind's schema defaults fill the rendered object, and expressions read them", async () => {
+    const dir = await tree({ 'site.yaml': SITE });
+    const route = await cli([
+      'get',
+      'httproute',
+      'blog-route',
+      '-f',
+      dir,
+      '--definitions',
+      GATEWAY_CRDS,
+      '-o',
+      'jsonpath={.spec.parentRefs}',
+    ]);
+    // gateway-api's CRD defaults group and kind of a parentRef, as the API server fills them.
+    expect(JSON.parse(route.stdout)).toEqual([
+      { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'main' },
+    ]);
+    const site = await cli([
+      'get',
+      'site',
+      'blog',
+      '-f',
+      dir,
+      '--definitions',
+      GATEWAY_CRDS,
+      '-o',
+      'json',
+    ]);
+    // The status field that reads a defaulted field is there, and readyWhen on one holds.
+    expect(JSON.parse(site.stdout)).toMatchObject({
+      status: { state: 'ACTIVE', parentKind: 'Gateway' },
+    });
+    const check = await cli(['check', '-f', dir, '--definitions', GATEWAY_CRDS, '--strict']);
+    expect(check.stdout).not.toContain('rgd-waiting');
+    expect(check.code).toBe(0);
+  });
+
+  it("a nested instance gets its RGD's SimpleSchema defaults, and renders with them", async () => {
+    const dir = await tree({
+      'inner.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    group: example.org
+    spec:
+      name: string | required=true
+      tiers: '[]string | default=["web","db"]'
+  resources:
+    - id: perTier
+      forEach:
+        - tier: \${schema.spec.tiers}
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.spec.name}-\${tier}' }
+`,
+      'outer.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: outer.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Outer
+    group: example.org
+    spec: {}
+  resources:
+    - id: inner
+      template:
+        apiVersion: example.org/v1alpha1
+        kind: App
+        metadata: { name: '\${schema.metadata.name}-inner' }
+        spec: { name: '\${schema.metadata.name}' }
+---
+apiVersion: example.org/v1alpha1
+kind: Outer
+metadata: { name: o1 }
+spec: {}
+`,
+    });
+    const configs = await cli(['get', 'configmap', '-f', dir, '-o', 'name']);
+    expect(configs.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'configmaps.core/o1-db',
+      'configmaps.core/o1-web',
+    ]);
+    const check = await cli(['check', '-f', dir, '--strict']);
+    expect(check.stdout).not.toContain('rgd-waiting');
+  });
+});
