@@ -340,7 +340,8 @@ export class TestProject {
 
   /**
    * The pointer of a resource: its type resolved by any alias (a type no definition has, written
-   * by controllers, by its exact name), in the type's default namespace unless given.
+   * by controllers, by its exact name), in the type's default namespace unless given. A
+   * cluster-scoped kind's namespace is ignored, as kubectl ignores `-n` for one.
    *
    * @throws TypeResolutionError for an unknown or ambiguous type.
    */
@@ -351,6 +352,7 @@ export class TestProject {
     try {
       const definition = registry.resolve(type);
       resolved = definition.type;
+      if (definition.kubernetes?.namespaced === false) namespace = undefined;
       namespace ??= definition.defaultNamespace;
     } catch (error) {
       if (!(error instanceof TypeResolutionError) || !type.includes('.')) throw error;

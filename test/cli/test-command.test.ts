@@ -235,6 +235,27 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it('expect-absent of a cluster-scoped kind ignores the namespace the step names, as kubectl ignores -n', async () => {
+    await writeFile(
+      path.join(dir, 'namespaces.yaml'),
+      'apiVersion: v1\nkind: Namespace\nmetadata: { name: shop }\n',
+    );
+    const file = await scenario(
+      'cluster-scoped',
+      [
+        'manifests: [namespaces.yaml]',
+        'steps:',
+        '  - expect-absent: { type: Namespace, id: shop, namespace: team-a }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toMatch(
+      /cluster-scoped\.cosi-test\.yaml:3:20: error\[unexpected-resource\]: expected Namespaces\.core\(\S*shop\) not to exist, but it does/,
+    );
+    expect(code).toBe(1);
+  });
+
   it('refuses a scenario with no steps and a reference with no ids, at their place, in every format', async () => {
     const file = await scenario(
       'checks-nothing',
