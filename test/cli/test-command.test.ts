@@ -235,6 +235,43 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it("edit takes a merge patch of the object, as kubectl patch --type merge: a Kubernetes kind's fields, a cosi type's spec, labels", async () => {
+    await writeFile(
+      path.join(dir, 'settings.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings }\ndata: { mode: a }\n',
+    );
+    const file = await scenario(
+      'patches',
+      [
+        'manifests: [settings.yaml]',
+        'steps:',
+        '  - edit: { type: ConfigMap, id: settings, patch: { data: { mode: b }, metadata: { labels: { tier: web } } } }',
+        '  - expect:',
+        '      apiVersion: v1',
+        '      kind: ConfigMap',
+        '      metadata: { name: settings, labels: { tier: web } }',
+        '      data: { mode: b }',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - edit: { type: vm, id: web-1, patch: { spec: { image: alpine } } }',
+        '  - expect: { metadata: { type: NetworkConfig, id: web-1 }, spec: { bridge: br-alpine } }',
+        '  - edit: { type: vm, id: web-1, patch: { data: { image: x } } }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    const errors = stdout.split('\n').filter((l) => l.includes('error['));
+    // A cosi resource has no `data`: the step says so rather than merging it somewhere.
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^patches\.cosi-test\.yaml:14:5: error\[\S+\]: .*patch: a cosi resource has metadata and spec, not "data"/,
+      ),
+    ]);
+    expect(stdout).toContain('4 passed, 1 failed');
+    expect(code).not.toBe(0);
+  });
+
   it('expect-absent of a cluster-scoped kind ignores the namespace the step names, as kubectl ignores -n', async () => {
     await writeFile(
       path.join(dir, 'namespaces.yaml'),

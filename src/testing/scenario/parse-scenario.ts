@@ -245,20 +245,36 @@ class StepParser {
     change: { at: Place; name: string; expectError?: ErrorExpectation },
   ): Step | undefined {
     if (!isMap(node)) {
-      this.problem(node, '`edit` takes type, id, and spec, labels or annotations to merge');
+      this.problem(node, '`edit` takes type, id, and patch, spec, labels or annotations to merge');
       return undefined;
     }
-    this.unknownKeys(node, ['type', 'id', 'namespace', 'spec', 'labels', 'annotations'], '`edit`');
+    this.unknownKeys(
+      node,
+      ['type', 'id', 'namespace', 'patch', 'spec', 'labels', 'annotations'],
+      '`edit`',
+    );
     const ref = this.ref(node);
     if (!ref) return undefined;
     const json = node.toJSON() as Record<string, unknown>;
-    if (json.spec === undefined && json.labels === undefined && json.annotations === undefined) {
-      this.problem(node, '`edit` needs spec, labels or annotations to merge');
+    if (
+      json.patch === undefined &&
+      json.spec === undefined &&
+      json.labels === undefined &&
+      json.annotations === undefined
+    ) {
+      this.problem(node, '`edit` needs patch, spec, labels or annotations to merge');
+    }
+    if (json.patch !== undefined && !isRecord(json.patch)) {
+      this.problem(
+        node.get('patch', true),
+        '`patch` is a mapping: a merge patch of the object, as `kubectl patch --type merge` takes it',
+      );
     }
     return {
       kind: 'edit',
       ...change,
       ref,
+      ...(isRecord(json.patch) ? { patch: json.patch } : {}),
       ...(json.spec !== undefined ? { spec: json.spec } : {}),
       ...(isRecord(json.labels) ? { labels: json.labels as Record<string, string | null> } : {}),
       ...(isRecord(json.annotations)

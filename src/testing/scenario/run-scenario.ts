@@ -17,7 +17,8 @@ import { UnknownTargetError } from '../absence-target.js';
 import { absentFields } from '../absent-fields.js';
 import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
-import { startTestProject, type TestProject } from '../test-project.js';
+import { startTestProject, type ManifestDraft, type TestProject } from '../test-project.js';
+import { isPlainObject } from '../../loaders/manifest-document.js';
 import { isRefusal, stepInputProblem } from './step-input-problem.js';
 import {
   failureAt,
@@ -200,6 +201,8 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
             ref.type,
             ref.id,
             (draft) => {
+              if (step.patch !== undefined)
+                patchObject(draft, step.patch, isKubernetes(project, ref));
               if (step.spec !== undefined)
                 draft.spec = mergePatch(draft.spec, step.spec) as Record<string, unknown>;
               if (step.labels)
@@ -392,6 +395,42 @@ function describeError(expectError: ErrorExpectation): string {
 }
 
 /** The pointer a reference names; a Kubernetes-shaped one by its kind and apiVersion. */
+/** Whether a reference names a Kubernetes kind (its spec is the object's fields). */
+function isKubernetes(project: TestProject, ref: ResourceRef): boolean {
+  return project.project.registry.resolve(ref.type).kubernetes !== undefined;
+}
+
+/**
+ * Merges an edit's `patch` into a manifest as `kubectl patch --type merge` merges it into the
+ * object: a Kubernetes kind's fields (`spec`, `data`, ...) or a cosi type's `spec`, and the
+ * labels and annotations of its `metadata`.
+ */
+function patchObject(
+  draft: ManifestDraft<Record<string, unknown>>,
+  patch: Readonly<Record<string, unknown>>,
+  kubernetes: boolean,
+): void {
+  const { metadata, ...body } = patch;
+  const unknown = Object.keys(body).filter((key) => !kubernetes && key !== 'spec');
+  if (unknown.length > 0) {
+    throw new Error(
+      `patch: a cosi resource has metadata and spec, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`,
+    );
+  }
+  if (kubernetes) draft.spec = mergePatch(draft.spec, body) as Record<string, unknown>;
+  else if (body.spec !== undefined) {
+    draft.spec = mergePatch(draft.spec, body.spec) as Record<string, unknown>;
+  }
+  if (isPlainObject(metadata)) {
+    const { labels, annotations } = metadata;
+    if (isPlainObject(labels))
+      draft.labels = mergePatch(draft.labels, labels) as Record<string, string>;
+    if (isPlainObject(annotations)) {
+      draft.annotations = mergePatch(draft.annotations, annotations) as Record<string, string>;
+    }
+  }
+}
+
 function pointerOf(project: TestProject, ref: ResourceRef): Pointer {
   if (ref.apiVersion !== undefined) {
     const definition = project.project.registry

@@ -60,6 +60,12 @@ export type Step =
       readonly ref: ResourceRef;
       /** Merged into the spec (JSON merge patch: `null` removes a key). */
       readonly spec?: unknown;
+      /**
+       * Merged into the object as `kubectl patch --type merge` takes it: a Kubernetes kind's
+       * fields (`spec`, `data`, ...), a cosi type's `spec`, and either's `metadata.labels` and
+       * `metadata.annotations`.
+       */
+      readonly patch?: Readonly<Record<string, unknown>>;
       readonly labels?: Readonly<Record<string, string | null>>;
       readonly annotations?: Readonly<Record<string, string | null>>;
     })
