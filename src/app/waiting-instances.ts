@@ -46,6 +46,11 @@ export function waitingInstanceFindings(
  */
 function waitingHint(waiting: string): string {
   const own = /\$\{\s*schema\.spec\.([A-Za-z_][\w.]*)/.exec(waiting)?.[1];
+  if (own !== undefined && waiting.includes('(no such key: spec)')) {
+    // No spec at all: kro defaults it to {} only when no field of it is required, so the
+    // schema's defaults of its fields never apply.
+    return `it reads spec.${own}, and the instance has no spec: ${waiting} (give the instance a spec: its RGD's schema requires a field of it, so spec has no default and neither have its fields)`;
+  }
   if (own !== undefined && waiting.includes('no such key')) {
     return `it reads spec.${own}, which it does not set: ${waiting} (set it in the instance, or give the field a default in the RGD's schema: \`${own.split('.').pop() ?? own}: string | default=...\`)`;
   }

@@ -345,6 +345,37 @@ spec: { name: a }
     expect(warning).not.toContain('with a controller');
   });
 
+  it('says an instance with no spec, whose RGD requires a field of it, needs one: its defaults do not apply', async () => {
+    const dir = await tree({
+      'app.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: App
+    spec: { host: string | required=true, gateway: string | default=main }
+  resources:
+    - id: cm
+      template:
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: { name: '\${schema.metadata.name}' }
+        data: { gateway: '\${schema.spec.gateway}' }
+---
+apiVersion: kro.run/v1alpha1
+kind: App
+metadata: { name: nospec }
+`,
+    });
+    const r = await cli(['check', '-f', dir]);
+    const warning = r.stdout.split('\n').find((l) => l.includes('[rgd-waiting]')) ?? '';
+    expect(warning).toContain('it reads spec.gateway, and the instance has no spec');
+    expect(warning).toContain('give the instance a spec');
+    // The field has a default already: the advice is not to give it one.
+    expect(warning).not.toContain("give the field a default in the RGD's schema");
+  });
+
   it('says an instance whose RGD did not load (a YAML error) needs that RGD, not only a CRD', async () => {
     const dir = await tree({
       'rgd.yaml':
