@@ -64,15 +64,21 @@ export async function diffProject(
     .all()
     .filter((d) => d.type !== RESOURCE_DEFINITION_TYPE)
     .map((d) => JSON.parse(JSON.stringify(definitionResource(d))) as Draft);
+  const changes = [
+    ...diffAgainstState(desiredDefinitions, definitions, { removes: false }),
+    ...diffAgainstState(
+      read.resources.map((r) => r.resource),
+      resources,
+      { removes },
+    ),
+  ].sort(compareChanges);
   return {
-    changes: [
-      ...diffAgainstState(desiredDefinitions, definitions, { removes: false }),
-      ...diffAgainstState(
-        read.resources.map((r) => r.resource),
-        resources,
-        { removes },
-      ),
-    ].sort(compareChanges),
+    changes: changes.map((change): ResourceChange => {
+      const kubernetes = read.registry.get(change.type)?.kubernetes;
+      if (kubernetes === undefined) return change;
+      const { apiVersion, kind, namespaced } = kubernetes;
+      return { ...change, kubernetes: { apiVersion, kind, namespaced } };
+    }),
     findings: read.findings,
   };
 }

@@ -28,6 +28,19 @@ export interface ResourceChange {
   readonly live?: AppliedContent;
   /** What the manifests hold (none for a remove). */
   readonly desired?: AppliedContent;
+  /**
+   * A Kubernetes kind's identity: the resource is shown as the object it is (`apiVersion`,
+   * `kind`, `metadata.name`, its fields), as `kubectl diff` shows it, and a cluster-scoped one
+   * without the namespace cosi keeps it in.
+   */
+  readonly kubernetes?: KubernetesIdentity;
+}
+
+/** What a diff shows of a Kubernetes kind. */
+export interface KubernetesIdentity {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
 }
 
 /**

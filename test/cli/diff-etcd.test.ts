@@ -1,5 +1,5 @@
 import { Etcd3 } from 'etcd3';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -249,6 +249,64 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
       /^diff -r -U0 live\/VMs\.example\.org\/default\/web-1 desired\/VMs\.example\.org\/default\/web-1\n--- live\/VMs\.example\.org\/default\/web-1\t.*\n\+\+\+ desired\/VMs\.example\.org\/default\/web-1\t.*\n@@ .* @@\n- {2}cpus: 2\n\+ {2}cpus: 4\n$/,
     );
     expect(result.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+  }, 120_000);
+
+  it('a Kubernetes object is shown as kubectl diff shows it: apiVersion, kind, metadata.name, its fields; a cluster-scoped one without a namespace', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const manifest = (mode: string, verb: string): string =>
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: { name: settings }',
+        `data: { mode: ${mode} }`,
+        '---',
+        'apiVersion: rbac.authorization.k8s.io/v1',
+        'kind: ClusterRole',
+        'metadata: { name: reader }',
+        `rules: [{ apiGroups: [""], resources: [pods], verbs: [${verb}] }]`,
+        '',
+      ].join('\n');
+    await writeFile(path.join(dir, 'objects.yaml'), manifest('a', 'get'));
+    run = spawnCosi(['run', '-f', dir, '--state', stateUrl()]);
+    await run.waitForLine(/converged in/);
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    await writeFile(path.join(dir, 'objects.yaml'), manifest('b', 'list'));
+    const result = await cli(['diff', '-f', dir, '--state', stateUrl()]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'diff -u -N live/ClusterRoles.rbac.authorization.k8s.io/reader desired/ClusterRoles.rbac.authorization.k8s.io/reader',
+        '--- live/ClusterRoles.rbac.authorization.k8s.io/reader',
+        '+++ desired/ClusterRoles.rbac.authorization.k8s.io/reader',
+        '@@ -8,4 +8,4 @@',
+        '     resources:',
+        '       - pods',
+        '     verbs:',
+        '-      - get',
+        '+      - list',
+        'diff -u -N live/ConfigMaps.core/default/settings desired/ConfigMaps.core/default/settings',
+        '--- live/ConfigMaps.core/default/settings',
+        '+++ desired/ConfigMaps.core/default/settings',
+        '@@ -4,4 +4,4 @@',
+        '   name: settings',
+        '   namespace: default',
+        ' data:',
+        '-  mode: a',
+        '+  mode: b',
+        '',
+      ].join('\n'),
+    );
+    // The whole objects, through a diff program that shows every line.
+    const whole = await cli(['diff', '-f', dir, '--state', stateUrl()], {
+      env: { COSI_EXTERNAL_DIFF: 'diff -r -U100' },
+    });
+    const role = whole.stdout.slice(0, whole.stdout.indexOf('diff -r -U100 live/ConfigMaps'));
+    expect(role).toContain(
+      '\n apiVersion: rbac.authorization.k8s.io/v1\n kind: ClusterRole\n metadata:\n   name: reader\n rules:\n',
+    );
+    expect(role).not.toContain('namespace');
   }, 120_000);
 
   it('a definition edit (in the config) is a change of its stored definition, never a removal', async () => {

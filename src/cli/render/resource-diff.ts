@@ -3,7 +3,12 @@ import * as path from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
-import type { AppliedContent, DiffAction, ResourceChange } from '../../app/state-diff.js';
+import type {
+  AppliedContent,
+  DiffAction,
+  KubernetesIdentity,
+  ResourceChange,
+} from '../../app/state-diff.js';
 import { escapeControl } from './escape-control.js';
 
 /** One change as `cosi diff -o json` lists it: `diff` is its unified diff, uncolored. */
@@ -15,15 +20,43 @@ export interface DiffEntry {
   readonly diff: string;
 }
 
-/** Where a resource is in the patch headers: `TYPE/NAMESPACE/ID`, as a path. */
+/**
+ * Where a resource is in the patch headers: `TYPE/NAMESPACE/ID`, as a path (`TYPE/ID` for a
+ * cluster-scoped kind, which has no namespace).
+ */
 function patchPath(change: ResourceChange): string {
-  return `${change.type}/${change.namespace}/${change.id}`;
+  return change.kubernetes?.namespaced === false
+    ? `${change.type}/${change.id}`
+    : `${change.type}/${change.namespace}/${change.id}`;
 }
 
-function toYaml(content: AppliedContent | undefined): string {
-  return content === undefined
-    ? ''
-    : stringify(content, { lineWidth: 0, aliasDuplicateObjects: false });
+function toYaml(
+  content: AppliedContent | undefined,
+  kubernetes: KubernetesIdentity | undefined,
+): string {
+  if (content === undefined) return '';
+  const shown = kubernetes === undefined ? content : kubernetesObject(content, kubernetes);
+  return stringify(shown, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/**
+ * A Kubernetes kind's resource as the object `kubectl diff` shows: `apiVersion`, `kind`,
+ * `metadata` (name, namespace unless cluster-scoped, labels, annotations) and its fields.
+ */
+function kubernetesObject(
+  content: AppliedContent,
+  { apiVersion, kind, namespaced }: KubernetesIdentity,
+): Record<string, unknown> {
+  const { id, namespace, labels, annotations } = content.metadata;
+  const metadata: Record<string, unknown> = { name: id };
+  if (namespaced) metadata.namespace = namespace;
+  if (labels !== undefined) metadata.labels = labels;
+  if (annotations !== undefined) metadata.annotations = annotations;
+  const fields =
+    typeof content.spec === 'object' && content.spec !== null && !Array.isArray(content.spec)
+      ? (content.spec as Record<string, unknown>)
+      : {};
+  return { apiVersion, kind, metadata, ...fields };
 }
 
 /**
@@ -41,8 +74,8 @@ export function formatChangeDiff(change: ResourceChange, c: ChalkInstance): stri
   const patch = structuredPatch(
     oldName,
     newName,
-    toYaml(change.live),
-    toYaml(change.desired),
+    toYaml(change.live, change.kubernetes),
+    toYaml(change.desired, change.kubernetes),
     undefined,
     undefined,
     { context: 3 },
@@ -92,7 +125,8 @@ export function summarizeChanges(changes: readonly ResourceChange[]): string {
 
 /**
  * Writes each change's two sides as files, `live/TYPE/NS/ID` and `desired/TYPE/NS/ID` under
- * `dir` (the side a change lacks is not written), for a diff program of the user's to compare
+ * `dir` (`TYPE/ID` for a cluster-scoped kind; the side a change lacks is not written), for a
+ * diff program of the user's to compare
  * the two trees, as `kubectl diff` does for `KUBECTL_EXTERNAL_DIFF`.
  */
 export function writeDiffTrees(changes: readonly ResourceChange[], dir: string): void {
@@ -105,9 +139,12 @@ export function writeDiffTrees(changes: readonly ResourceChange[], dir: string):
     for (const change of changes) {
       const content = change[side];
       if (content === undefined) continue;
-      const folder = path.join(dir, side, segment(change.type), segment(change.namespace));
+      const folder =
+        change.kubernetes?.namespaced === false
+          ? path.join(dir, side, segment(change.type))
+          : path.join(dir, side, segment(change.type), segment(change.namespace));
       mkdirSync(folder, { recursive: true });
-      writeFileSync(path.join(folder, segment(change.id)), toYaml(content));
+      writeFileSync(path.join(folder, segment(change.id)), toYaml(content, change.kubernetes));
     }
   }
 }
