@@ -20,10 +20,13 @@ export async function followInstanceNamespaces(
   runtime: Runtime,
   controllers: readonly ResourceGraphController[],
 ): Promise<boolean> {
-  if (controllers.length === 0) return false;
+  // Only those registered here: a follower of `cosi run` registers none.
+  const registered = new Set(runtime.controllerNames());
+  const running = controllers.filter((c) => registered.has(c.name));
+  if (running.length === 0) return false;
   let followed = false;
   for (const kind of await state.kinds()) {
-    for (const controller of controllers) {
+    for (const controller of running) {
       if (!controller.follows(kind.type)) continue;
       const inputs = controller.watchNamespace(kind.namespace);
       if (inputs.length === 0) continue;

@@ -13,6 +13,8 @@ import type { ReadResult } from '../loaders/manifest-reader.js';
 import { ForeignStateError, foreignTypes } from './foreign-state.js';
 import { projectControllerNames } from './project-controller-names.js';
 import { declaredControllers } from './declared-controllers.js';
+import { followInstanceNamespaces } from './instance-namespaces.js';
+import { isResourceGraphController } from '../controllers/resource-graph.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
 import { registerProjectControllers, type Project } from './project.js';
 import { ProjectSession } from './project-session.js';
@@ -106,6 +108,11 @@ export interface ServedProject {
     | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
     | { readonly findings: readonly Finding[] }
   >;
+  /**
+   * Resolves once the runtime has nothing left to do, the RGD controllers having read every
+   * namespace their instances appeared in meanwhile (`instance-namespaces.ts`).
+   */
+  settle(): Promise<void>;
   /** Stops the controllers (both groups) and the runtime. The state is the caller's to close. */
   stop(): Promise<void>;
 }
@@ -215,6 +222,12 @@ export async function serveProject(
     }
   };
 
+  const graphs = declared.filter(isResourceGraphController);
+  /** Settles, following the RGD controllers' instances into new namespaces (leader only). */
+  const settle = async (): Promise<void> => {
+    do await runtime.settle();
+    while (!stopped && (await followInstanceNamespaces(project.state, runtime, graphs)));
+  };
   const fingerprint = projectFingerprint(first.registry, controllerNames, options.identity ?? '');
   const { elect } = options;
   const manager = createManager(
@@ -261,8 +274,13 @@ export async function serveProject(
       reapply: async () => {
         const load = await read();
         if (hasErrors(load.findings)) return { findings: load.findings };
-        return await apply(load);
+        const result = await apply(load);
+        // An instance in a namespace no instance was in: the RGD controllers read it once the
+        // runtime has settled on what was applied.
+        void settle().catch(() => undefined);
+        return result;
       },
+      settle,
       stop: async () => {
         stopped = true;
         releaseTimer?.cancel();

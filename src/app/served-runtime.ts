@@ -219,7 +219,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
       () => {
         hooks.onLeading(runtime.controllerNames().length);
         // Stopped before it settled: there is nothing to say.
-        runtime.settle().then(
+        result.settle().then(
           () => hooks.onConverged(runtimeProblems(runtime)),
           () => undefined,
         );

@@ -1,5 +1,5 @@
 import { Etcd3 } from 'etcd3';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -309,6 +309,56 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     ]);
     const shop = await cli(['get', 'webapp', 'shop', '--state', stateUrl(), '-o', 'json']);
     expect((JSON.parse(shop.stdout) as { status: { state: string } }).status.state).toBe('ACTIVE');
+  }, 60_000);
+
+  it('follows a nested kro instance into the namespace an outer instance writes it to, before it says converged', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'rgds.yaml'),
+      [
+        'apiVersion: kro.run/v1alpha1',
+        'kind: ResourceGraphDefinition',
+        'metadata: { name: app.example }',
+        'spec:',
+        '  schema: { apiVersion: v1alpha1, kind: App, group: example.org, spec: { name: string } }',
+        '  resources:',
+        '    - id: cm',
+        "      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '${schema.spec.name}-cfg' } }",
+        '---',
+        'apiVersion: kro.run/v1alpha1',
+        'kind: ResourceGraphDefinition',
+        'metadata: { name: outer.example }',
+        'spec:',
+        '  schema: { apiVersion: v1alpha1, kind: Outer, group: example.org, spec: { ns: string } }',
+        '  resources:',
+        '    - id: inner',
+        '      template:',
+        '        apiVersion: example.org/v1alpha1',
+        '        kind: App',
+        "        metadata: { name: '${schema.metadata.name}-inner', namespace: '${schema.spec.ns}' }",
+        "        spec: { name: '${schema.metadata.name}' }",
+        '---',
+        'apiVersion: example.org/v1alpha1',
+        'kind: Outer',
+        'metadata: { name: o1 }',
+        'spec: { ns: elsewhere }',
+        '',
+      ].join('\n'),
+    );
+    const a = start('10s');
+    await a.waitForLine(/converged in/, 30_000);
+    const configs = await cli([
+      'get',
+      'configmap',
+      '-n',
+      'elsewhere',
+      '--state',
+      stateUrl(),
+      '-o',
+      'name',
+    ]);
+    expect(configs.stdout.trim()).toBe('configmaps.core/o1-cfg');
   }, 60_000);
 
   it('recovers when etcd restarts mid-run', async () => {
