@@ -202,7 +202,7 @@ export async function openProject(
  * Kubernetes kind (`Deployments.apps`), gets that kind's definition: its resources print in the
  * Kubernetes shape and its aliases (`deploy`) resolve, as when a manifest used the kind.
  */
-async function defineWrittenBuiltins(
+export async function defineWrittenBuiltins(
   state: State,
   runtime: Runtime,
   registry: DefinitionRegistry,

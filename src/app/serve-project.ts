@@ -16,7 +16,7 @@ import { declaredControllers } from './declared-controllers.js';
 import { followInstanceNamespaces } from './instance-namespaces.js';
 import { isResourceGraphController } from '../controllers/resource-graph.js';
 import { projectFingerprint, type ProjectFingerprint } from './project-fingerprint.js';
-import { registerProjectControllers, type Project } from './project.js';
+import { defineWrittenBuiltins, registerProjectControllers, type Project } from './project.js';
 import { ProjectSession } from './project-session.js';
 import { withConfigManifests, type ManifestsRequirement } from './config-manifests.js';
 import { loadProjectConfig, type ConfigLocation } from './project-config.js';
@@ -259,6 +259,9 @@ export async function serveProject(
           options.monitor,
         );
         if (declared.length > 0) await runtime.register(...declared);
+        // The built-in kinds the controllers write (an RGD's Deployments) are defined in the
+        // state, as in `apply`: `get --state` prints them as their kind.
+        await defineWrittenBuiltins(project.state, runtime, project.registry, undefined);
       },
     });
     await manager.start();

@@ -105,7 +105,7 @@ describe('--definitions', () => {
       },
     );
     expect(ok.code).toBe(0);
-    expect(ok.stdout.trim().split('\n')).toEqual(['webapps.example.org/shop']);
+    expect(ok.stdout.trim().split('\n')).toEqual(['webapp.example.org/shop']);
   });
 
   it('reports an invalid definition there at its own file:line:col', async () => {

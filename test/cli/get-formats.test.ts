@@ -10,6 +10,31 @@ describe('kubectl output formats', () => {
     expect(r.stdout).toBe('vms.example.org/db-1\nvms.example.org/web-1\nvms.example.org/web-2\n');
   });
 
+  it('-o name prints a Kubernetes kind as kubectl does: its kind in lower case, then its group', async () => {
+    const r = await cli(['apply', '-f', 'fixtures/kubernetes', '-q', '-o', 'name']);
+    const names = r.stdout.split('\n');
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'configmap/shop-settings',
+        'deployment.apps/shop',
+        'certificate.cert-manager.io/api',
+        'webapp.example.org/shop',
+        'hosts.example.org/web-1',
+      ]),
+    );
+    // What kubectl takes back: `kubectl get deployment.apps/shop`.
+    const one = await cli([
+      'get',
+      'deployment.apps/shop',
+      '-f',
+      'fixtures/kubernetes',
+      '-q',
+      '-o',
+      'name',
+    ]);
+    expect(one.stdout).toBe('deployment.apps/shop\n');
+  });
+
   it('-o wide adds the labels and the finalizers', async () => {
     const r = await cli(['get', 'vm', 'db-1', ...VM_NETWORK, '-o', 'wide']);
     const [header = '', row = ''] = r.stdout.split('\n');

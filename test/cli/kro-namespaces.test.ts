@@ -83,7 +83,7 @@ spec: { ns: elsewhere }
     expect(check.stdout).not.toContain('warning');
     expect(check.code).toBe(0);
     const configs = await cli(['get', 'configmap', '-n', 'elsewhere', '-f', dir, '-o', 'name']);
-    expect(configs.stdout.trim()).toBe('configmaps.core/o1-cfg');
+    expect(configs.stdout.trim()).toBe('configmap/o1-cfg');
     const inner = await cli(['get', 'app', 'o1-inner', '-n', 'elsewhere', '-f', dir, '-o', 'json']);
     expect(JSON.parse(inner.stdout)).toMatchObject({
       status: { state: 'ACTIVE', configName: 'o1-cfg' },

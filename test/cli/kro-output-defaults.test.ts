@@ -137,8 +137,8 @@ spec: {}
     });
     const configs = await cli(['get', 'configmap', '-f', dir, '-o', 'name']);
     expect(configs.stdout.split('\n').filter(Boolean).sort()).toEqual([
-      'configmaps.core/o1-db',
-      'configmaps.core/o1-web',
+      'configmap/o1-db',
+      'configmap/o1-web',
     ]);
     const check = await cli(['check', '-f', dir, '--strict']);
     expect(check.stdout).not.toContain('rgd-waiting');

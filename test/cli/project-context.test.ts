@@ -145,8 +145,8 @@ describe(
         'appconfigs.example.org/web',
         'apps.example.org/api',
         'apps.example.org/web',
-        'flowschemas.v1beta3.flowcontrol.apiserver.k8s.io/health',
-        'widgets.example.org/w1',
+        'flowschema.flowcontrol.apiserver.k8s.io/health',
+        'widget.example.org/w1',
       ]);
       expect(apply.code).toBe(0);
       const get = await runCosi(['get', 'widget', '--no-headers'], dir);

@@ -304,8 +304,8 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     await a.waitForLine(/converged in/, 20_000);
     const deployments = await cli(['get', 'deployment', '--state', stateUrl(), '-o', 'name']);
     expect(deployments.stdout.split('\n').filter(Boolean).sort()).toEqual([
-      'deployments.apps/blog',
-      'deployments.apps/shop',
+      'deployment.apps/blog',
+      'deployment.apps/shop',
     ]);
     const shop = await cli(['get', 'webapp', 'shop', '--state', stateUrl(), '-o', 'json']);
     expect((JSON.parse(shop.stdout) as { status: { state: string } }).status.state).toBe('ACTIVE');
@@ -358,7 +358,7 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
       '-o',
       'name',
     ]);
-    expect(configs.stdout.trim()).toBe('configmaps.core/o1-cfg');
+    expect(configs.stdout.trim()).toBe('configmap/o1-cfg');
   }, 60_000);
 
   it('recovers when etcd restarts mid-run', async () => {

@@ -11,6 +11,7 @@ import {
 } from '../../loaders/kubernetes/jsonpath.js';
 import { toDocument, type DocumentOptions } from '../../app/output-document.js';
 import type { ResourceGroup } from '../../app/resource-query.js';
+import type { ResourceDefinition } from '../../engine/resource/definition.js';
 import { ChunkedWriter, collectChunks, type WriteChunk } from './chunked-writer.js';
 import { resourceTableColumns } from './resource-table.js';
 import { renderTable, writeTable } from './table.js';
@@ -130,7 +131,8 @@ function writeFormat(
   }
   if (format === 'name') {
     for (const g of groups) {
-      for (const r of g.resources) out.push(`${r.metadata.type.toLowerCase()}/${r.metadata.id}\n`);
+      const prefix = namePrefix(g.resources[0]?.metadata.type ?? '', g.definition);
+      for (const r of g.resources) out.push(`${prefix}/${r.metadata.id}\n`);
     }
     return;
   }
@@ -272,4 +274,18 @@ function writeResourceTables(
     };
     writeTable(header, rows, out, { noHeader: options.noHeaders === true });
   }
+}
+
+/**
+ * What `-o name` puts before a resource's id: a Kubernetes kind as kubectl names it (its kind in
+ * lower case, then its group: `deployment.apps`, `configmap`), a cosi type in lower case
+ * (`vms.example.org`).
+ */
+function namePrefix(type: string, definition: ResourceDefinition | undefined): string {
+  const kubernetes = definition?.kubernetes;
+  if (kubernetes === undefined) return type.toLowerCase();
+  const slash = kubernetes.apiVersion.lastIndexOf('/');
+  const group = slash < 0 ? '' : kubernetes.apiVersion.slice(0, slash);
+  const kind = kubernetes.kind.toLowerCase();
+  return group === '' ? kind : `${kind}.${group}`;
 }

@@ -198,6 +198,14 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
       if (!capitals.endsWith('S')) aliases.push(`${capitals}s`.toLowerCase());
     }
   }
+  if (input.kubernetes !== undefined) {
+    // kubectl's `KIND.GROUP` form, which its `-o name` prints: `deployment.apps/web`; the
+    // type of the group's preferred version has it (`Certificates.v1alpha2.cert-manager.io`,
+    // an older version's, does not).
+    const { apiVersion, kind } = input.kubernetes;
+    const group = apiVersion.slice(0, Math.max(0, apiVersion.lastIndexOf('/')));
+    if (group !== '' && suffix === group) allAliases.push(`${kind.toLowerCase()}.${group}`);
+  }
   const uniqueAliases = [...new Set(aliases)];
   return {
     id: type.toLowerCase(),
