@@ -5,7 +5,7 @@
  * nothing, and would let a check pass that the author meant to feed. Said at its manifest.
  */
 
-import { pointerKey } from '../engine/resource/pointer.js';
+import { kindKey, pointerKey } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import {
   OBSERVED_STATUS_TYPE,
@@ -26,13 +26,20 @@ export function unusedObservationFindings(
   const observations = snapshot.resources.filter((r) => r.metadata.type === OBSERVED_STATUS_TYPE);
   if (observations.length === 0) return [];
   const byKey = new Map(snapshot.resources.map((r) => [pointerKey(r.metadata), r]));
+  let rendered: Map<string, string[]> | undefined;
+  /** ` (did you mean "blog"?)`, among the names an RGD rendered of that type and namespace. */
+  const guess = (namespace: string, type: string, name: string): string => {
+    rendered ??= renderedNames(snapshot);
+    const nearest = didYouMean(name, rendered.get(kindKey({ namespace, type })) ?? []);
+    return nearest === undefined ? '' : ` (did you mean ${JSON.stringify(nearest)}?)`;
+  };
   const findings: Finding[] = [];
   for (const observation of observations) {
     const { namespace, id } = observation.metadata;
     const target = observedTarget(id);
     if (target === undefined) continue;
-    const rendered = byKey.get(pointerKey({ namespace, type: target.type, id: target.name }));
-    if (rendered !== undefined && isRendered(rendered)) continue;
+    const found = byKey.get(pointerKey({ namespace, type: target.type, id: target.name }));
+    if (found !== undefined && isRendered(found)) continue;
     const { kind } = observation.spec as ObservedStatusSpec;
     const named = `${kind} ${namespace}/${target.name}`;
     const source = sources.get(pointerKey(observation.metadata));
@@ -40,9 +47,9 @@ export function unusedObservationFindings(
       createFinding({
         code: 'observed-unused',
         message:
-          rendered === undefined
-            ? `the observed status of ${named} is laid on nothing: no RGD rendered a ${kind} of that name in ${namespace}${guess(snapshot, namespace, target)}`
-            : `the observed status of ${named} is laid on nothing: that ${kind} is ${rendered.metadata.owner === '' ? 'a manifest (write its status in it)' : `written by ${rendered.metadata.owner}`}, and observed status is laid only on what an RGD renders`,
+          found === undefined
+            ? `the observed status of ${named} is laid on nothing: no RGD rendered a ${kind} of that name in ${namespace}${guess(namespace, target.type, target.name)}`
+            : `the observed status of ${named} is laid on nothing: that ${kind} is ${found.metadata.owner === '' ? 'a manifest (write its status in it)' : `written by ${found.metadata.owner}`}, and observed status is laid only on what an RGD renders`,
         file: source?.file ?? '',
         line: source?.line ?? 0,
         col: source?.col ?? 0,
@@ -58,17 +65,15 @@ function isRendered(resource: Resource): boolean {
   return resource.metadata.owner.startsWith(RESOURCE_GRAPH_PREFIX);
 }
 
-/** ` (did you mean "blog"?)`, among the names of that type an RGD rendered in that namespace. */
-function guess(
-  snapshot: StateSnapshot,
-  namespace: string,
-  target: { readonly type: string; readonly name: string },
-): string {
-  const names = snapshot.resources
-    .filter(
-      (r) => r.metadata.type === target.type && r.metadata.namespace === namespace && isRendered(r),
-    )
-    .map((r) => r.metadata.id);
-  const name = didYouMean(target.name, names);
-  return name === undefined ? '' : ` (did you mean ${JSON.stringify(name)}?)`;
+/** The ids of what RGDs rendered, by kind (`namespace/type`). */
+function renderedNames(snapshot: StateSnapshot): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const { metadata } of snapshot.resources) {
+    if (!metadata.owner.startsWith(RESOURCE_GRAPH_PREFIX)) continue;
+    const key = kindKey(metadata);
+    const ids = names.get(key);
+    if (ids === undefined) names.set(key, [metadata.id]);
+    else ids.push(metadata.id);
+  }
+  return names;
 }
