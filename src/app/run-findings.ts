@@ -73,11 +73,15 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
       );
     }
     for (const item of controller.failingItems) {
+      const what =
+        item.mapping === true
+          ? `map the change of ${pointerText(item.pointer)} to the items it affects`
+          : `reconcile ${pointerText(item.pointer)}`;
       problems.push(
         runFinding(
           'reconcile-failed',
           'error',
-          `${controllerText(controller.name)} could not reconcile ${pointerText(item.pointer)} after ${item.attempts} attempts: ${errorText(item.error.message)}`,
+          `${controllerText(controller.name)} could not ${what} after ${item.attempts} attempts: ${errorText(item.error.message)}`,
           placeOf(item.pointer),
         ),
       );

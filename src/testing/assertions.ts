@@ -160,7 +160,7 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
       );
     for (const item of c.failingItems)
       lines.push(
-        `  ${c.name} could not reconcile ${formatPointer(item.pointer)} (${item.attempts} attempts): ${item.error.message}`,
+        `  ${c.name} could not ${item.mapping === true ? `map the change of ${formatPointer(item.pointer)} to the items it affects` : `reconcile ${formatPointer(item.pointer)}`} (${item.attempts} attempts): ${item.error.message}`,
       );
   }
   for (const o of report.oscillating.slice(0, 5))

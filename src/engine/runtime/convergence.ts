@@ -40,9 +40,15 @@ export type ConvergenceReason =
 
 /** A queue controller's item still failing when the run ended. */
 export interface ItemFailure {
+  /** The item, or the changed input a failing mapping is for. */
   readonly pointer: Pointer;
   readonly attempts: number;
   readonly error: ErrorRecord;
+  /**
+   * `true` when what fails is the mapping of a change to the items it affects (`mapInput`, or a
+   * builder's predicates and map functions), not a reconcile.
+   */
+  readonly mapping?: true;
 }
 
 /** One controller's part of a {@link ConvergenceReport}. */

@@ -39,11 +39,24 @@ class MapJob {
 }
 
 /**
+ * An event whose routing by `mapEvent` (a builder's predicates and handlers) threw: it is routed
+ * again, with the item's backoff, as a mapping that throws is, so the change is not lost.
+ */
+class RouteJob {
+  constructor(
+    readonly input: Input<QInputKind>,
+    readonly event: ResourceEvent,
+    readonly context: MapEventContext,
+  ) {}
+}
+
+/**
  * A queued job: a reconcile of an item of the first primary kind, by its id (a string the
  * resource already holds, so an event allocates nothing to queue one; the pointer is made when
- * it runs), a reconcile of another primary kind's item, by its pointer, or a mapping.
+ * it runs), a reconcile of another primary kind's item, by its pointer, a mapping, or the
+ * routing of an event again.
  */
-type Job = string | Pointer | MapJob;
+type Job = string | Pointer | MapJob | RouteJob;
 
 /** An item (a reconcile or a mapping) that keeps failing, as the report shows it. */
 interface FailingItem {
@@ -203,10 +216,11 @@ export class QControllerAdapter implements Adapter {
         pointer: f.pointer,
         attempts: f.attempts,
         error: toErrorRecord(f.lastError, this.host.locateError),
+        ...(isMapping(f.job) ? { mapping: true } : {}),
       })),
       waitingItems: this.#queue
         .delayedItems()
-        .flatMap((job) => (job instanceof MapJob ? [] : [this.#pointerOf(job)]))
+        .flatMap((job) => (isMapping(job) ? [] : [this.#pointerOf(job)]))
         .sort((a, b) => compareStrings(pointerKey(a), pointerKey(b))),
       ...(this.#inFlight > 0 ? this.#inFlightItem() : {}),
     };
@@ -214,9 +228,7 @@ export class QControllerAdapter implements Adapter {
 
   #inFlightItem(): { inFlight?: Pointer } {
     const job = this.#lastTaken;
-    if (job === undefined) return {};
-    if (job instanceof MapJob) return { inFlight: toPointer(job.metadata) };
-    return { inFlight: this.#pointerOf(job) };
+    return job === undefined ? {} : { inFlight: this.#itemOf(job) };
   }
 
   /** The earliest release of a failing item's retry, clock ms. */
@@ -477,6 +489,13 @@ export class QControllerAdapter implements Adapter {
       : `r\0${pointerKey(pointer)}`;
   }
 
+  /** The item a job is about: a reconcile's item, or the changed input of a mapping. */
+  #itemOf(job: Job): Pointer {
+    if (job instanceof MapJob) return toPointer(job.metadata);
+    if (job instanceof RouteJob) return toPointer(job.event.resource.metadata);
+    return this.#pointerOf(job);
+  }
+
   /** The item a reconcile job is for. */
   #pointerOf(job: string | Pointer): Pointer {
     if (typeof job !== 'string') return job;
@@ -533,32 +552,73 @@ export class QControllerAdapter implements Adapter {
     this.#schedulePump();
   }
 
-  /** Hands a whole event to the controller's `mapEvent` and queues what it returns. */
+  /**
+   * Hands a whole event to the controller's `mapEvent` and queues what it returns. A `mapEvent`
+   * that throws (a builder's predicate or map function) fails the event as an item of the queue:
+   * it is counted and reported as failing, and routed again with backoff until it routes or is
+   * given up, where dropping it would leave the run looking converged with the change lost.
+   */
   #mapEvent(input: Input<QInputKind>, event: ResourceEvent, context = LIVE): void {
     if (!this.controller.mapEvent || this.#stopped) return;
     let pointers: readonly Pointer[];
     // The mapping is the controller's code (a builder's predicates): a loop there is named.
     this.host.reconcileStarting?.(this.name, event.resource.metadata);
+    const recorder = this.host.recorder;
+    // A mapping here runs inside the delivery: recorded as a step of no duration.
+    const seq = recorder
+      ? recorder.start(this.name, 'route', event.resource.metadata, [event.resource])
+      : 0;
     try {
-      pointers = this.controller.mapEvent(input, event, context);
+      pointers = this.#route(input, event, context);
     } catch (error) {
-      this.metrics.crashes++;
-      this.#lastError = toError(error);
-      this.#log.error('mapEvent failed', { error: this.#lastError.message });
+      const key = this.#routeKey(input, event);
+      this.#failed(key, new RouteJob(input, event, context), error);
+      if (seq !== 0) recorder?.end(seq, this.#outcomeOf(key, error));
       return;
     }
-    this.metrics.mappedIn++;
-    const recorder = this.host.recorder;
-    if (recorder) {
-      // A mapping here runs inside the delivery: recorded as a step of no duration.
-      const seq = recorder.start(this.name, 'route', event.resource.metadata, [event.resource]);
-      recorder.mapped(seq, pointers);
-      recorder.end(seq, { kind: 'ok' });
+    if (seq !== 0) {
+      recorder?.mapped(seq, pointers);
+      recorder?.end(seq, { kind: 'ok' });
     }
     for (const pointer of pointers) {
       this.metrics.mappedOut++;
       this.#enqueue(pointer, 0, event.resource);
     }
+  }
+
+  /** Runs `mapEvent` on an event; throws what it throws, or that it returned no array. */
+  #route(
+    input: Input<QInputKind>,
+    event: ResourceEvent,
+    context: MapEventContext,
+  ): readonly Pointer[] {
+    this.metrics.mappedIn++;
+    const pointers: unknown = (this.controller.mapEvent as NonNullable<QController['mapEvent']>)(
+      input,
+      event,
+      context,
+    );
+    if (!Array.isArray(pointers)) {
+      throw new TypeError(
+        `mapEvent of controller ${JSON.stringify(this.name)} returned ${describeReturned(pointers)}: expected an array of pointers`,
+      );
+    }
+    return pointers as readonly Pointer[];
+  }
+
+  /** Routes again an event whose routing threw, and queues what it returns; throws as it does. */
+  #routeAgain(job: RouteJob, seq: number): void {
+    const pointers = this.#route(job.input, job.event, job.context);
+    if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
+    for (const pointer of pointers) {
+      this.metrics.mappedOut++;
+      this.#enqueue(pointer, 0, job.event.resource);
+    }
+  }
+
+  /** The queue key of the routing of an event: one per input and resource (a later event replaces it). */
+  #routeKey(input: Input<QInputKind>, event: ResourceEvent): string {
+    return `e\0${input.kind}\0${pointerKey(event.resource.metadata)}`;
   }
 
   /**
@@ -609,15 +669,14 @@ export class QControllerAdapter implements Adapter {
         this.metrics.queueLength = this.#queue.size;
         this.metrics.wakeups++;
         this.host.onProgress();
-        this.host.reconcileStarting?.(
-          this.name,
-          job instanceof MapJob ? toPointer(job.metadata) : this.#pointerOf(job),
-        );
+        this.host.reconcileStarting?.(this.name, this.#itemOf(job));
         const triggers = this.host.recorder ? this.#takeTriggers(key) : undefined;
         const seq = triggers ? this.#startRecording(job, triggers) : 0;
         try {
           if (job instanceof MapJob) {
             await this.#map(job.metadata, seq, triggers);
+          } else if (job instanceof RouteJob) {
+            this.#routeAgain(job, seq);
           } else {
             this.metrics.reconciles++;
             const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
@@ -655,12 +714,10 @@ export class QControllerAdapter implements Adapter {
 
   /** Opens the record of a job, with the changes that queued it. */
   #startRecording(job: Job, triggers: readonly Resource[]): number {
-    const isMap = job instanceof MapJob;
-    const item = isMap ? toPointer(job.metadata) : this.#pointerOf(job);
     const seq = (this.host.recorder as RunRecorder).start(
       this.name,
-      isMap ? 'map' : 'reconcile',
-      item,
+      job instanceof MapJob ? 'map' : job instanceof RouteJob ? 'route' : 'reconcile',
+      this.#itemOf(job),
       triggers,
       this.#queue.size,
     );
@@ -691,9 +748,9 @@ export class QControllerAdapter implements Adapter {
    * backoff, which it keeps growing (controller-runtime's `Requeue: true`, rate-limited).
    */
   #failed(key: string, job: Job, error: unknown): void {
-    const isMap = job instanceof MapJob;
-    const pointer = isMap ? toPointer(job.metadata) : this.#pointerOf(job);
-    const what = isMap ? 'mapInput' : 'reconcile';
+    const pointer = this.#itemOf(job);
+    const what =
+      job instanceof MapJob ? 'mapInput' : job instanceof RouteJob ? 'mapEvent' : 'reconcile';
     if (isSkip(error)) {
       this.metrics.skips++;
       this.#succeeded(key);
@@ -796,6 +853,27 @@ export class QControllerAdapter implements Adapter {
       }
     })();
   }
+}
+
+/** Whether a job maps changes to items (a mapping, or the routing of an event) rather than reconciles one. */
+function isMapping(job: Job): job is MapJob | RouteJob {
+  return job instanceof MapJob || job instanceof RouteJob;
+}
+
+/** A value a user's mapping returned, in words: strings quoted, objects as short JSON. */
+function describeReturned(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'function') return 'a function';
+  if (typeof value !== 'object' || value === null) return String(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) return Array.isArray(value) ? 'an array' : 'an object';
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
 
 /** Whether `after` is `before` plus the `added` finalizers it did not have, and nothing else. */
