@@ -796,20 +796,36 @@ export class QControllerAdapter implements Adapter {
     this.metrics.mappedIn++;
     // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
     const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
-    const pointers = (await this.controller.mapInput?.(rt, metadata, this.#log)) ?? [];
+    const pointers = this.#primaryPointers(
+      (await this.controller.mapInput?.(rt, metadata, this.#log)) ?? [],
+    );
     if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
     for (const pointer of pointers) {
-      if (!this.#primaryKinds.has(kindKey(pointer))) {
-        this.#lastError = new Error(
-          `controller ${JSON.stringify(this.name)}: mapInput returned ${formatPointer(pointer)}, which is not a primary input`,
-        );
-        this.metrics.crashes++;
-        continue;
-      }
       this.metrics.mappedOut++;
       // The items it queued were woken by the change it mapped.
       this.#enqueue(pointer, 0, triggers);
     }
+  }
+
+  /**
+   * What `mapInput` returned, checked before anything of it is queued: pointers to items of the
+   * primary inputs. Any other fails the mapping (COSI panics on a pointer that is not of a primary
+   * kind, and restarts the controller with backoff), where dropping it would lose the change
+   * without a trace.
+   */
+  #primaryPointers(pointers: readonly Pointer[]): readonly Pointer[] {
+    for (const pointer of pointers) {
+      if (!this.#isPrimary(pointer)) {
+        const primaries = this.controller.settings.inputs
+          .filter((i) => i.kind === 'primary')
+          .map((i) => i.type)
+          .join(', ');
+        throw new Error(
+          `mapInput of controller ${JSON.stringify(this.name)} returned ${formatPointer(pointer)}, which is not a primary input (${primaries})`,
+        );
+      }
+    }
+    return pointers;
   }
 
   #backoffFor(key: string): ExponentialBackoff {
