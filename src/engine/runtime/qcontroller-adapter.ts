@@ -797,7 +797,7 @@ export class QControllerAdapter implements Adapter {
     // Map jobs are queued only for a controller without `mapEvent`, which has `mapInput`.
     const rt = seq === 0 ? this.#facade : this.#facade.scopedTo(seq);
     const pointers = this.#primaryPointers(
-      (await this.controller.mapInput?.(rt, metadata, this.#log)) ?? [],
+      await this.controller.mapInput?.(rt, metadata, this.#log),
     );
     if (seq !== 0) this.host.recorder?.mapped(seq, pointers);
     for (const pointer of pointers) {
@@ -808,13 +808,21 @@ export class QControllerAdapter implements Adapter {
   }
 
   /**
-   * What `mapInput` returned, checked before anything of it is queued: pointers to items of the
-   * primary inputs. Any other fails the mapping (COSI panics on a pointer that is not of a primary
-   * kind, and restarts the controller with backoff), where dropping it would lose the change
-   * without a trace.
+   * What `mapInput` returned, checked before anything of it is queued: an array of pointers to
+   * items of the primary inputs. Anything else fails the mapping (COSI panics on a pointer that is
+   * not of a primary kind, and restarts the controller with backoff), where dropping it would lose
+   * the change without a trace; a value that is no array of pointers is named as such, not met
+   * later as an error inside the engine.
    */
-  #primaryPointers(pointers: readonly Pointer[]): readonly Pointer[] {
-    for (const pointer of pointers) {
+  #primaryPointers(returned: unknown): readonly Pointer[] {
+    const wrong = (what: string): TypeError =>
+      new TypeError(
+        `mapInput of controller ${JSON.stringify(this.name)} returned ${what}: expected an array of pointers`,
+      );
+    if (!Array.isArray(returned)) throw wrong(describeReturned(returned));
+    const pointers = returned as readonly unknown[];
+    for (const [index, pointer] of pointers.entries()) {
+      if (!isPointerLike(pointer)) throw wrong(`${describeReturned(pointer)} at index ${index}`);
       if (!this.#isPrimary(pointer)) {
         const primaries = this.controller.settings.inputs
           .filter((i) => i.kind === 'primary')
@@ -825,7 +833,7 @@ export class QControllerAdapter implements Adapter {
         );
       }
     }
-    return pointers;
+    return pointers as readonly Pointer[];
   }
 
   #backoffFor(key: string): ExponentialBackoff {
@@ -874,6 +882,13 @@ export class QControllerAdapter implements Adapter {
 /** Whether a job maps changes to items (a mapping, or the routing of an event) rather than reconciles one. */
 function isMapping(job: Job): job is MapJob | RouteJob {
   return job instanceof MapJob || job instanceof RouteJob;
+}
+
+/** Whether a value has a pointer's fields: a namespace, a type and an id, all strings. */
+function isPointerLike(value: unknown): value is Pointer {
+  if (typeof value !== 'object' || value === null) return false;
+  const { namespace, type, id } = value as Partial<Record<keyof Pointer, unknown>>;
+  return typeof namespace === 'string' && typeof type === 'string' && typeof id === 'string';
 }
 
 /** A value a user's mapping returned, in words: strings quoted, objects as short JSON. */

@@ -59,3 +59,21 @@ describe('a mapInput that returns a pointer of no primary input', () => {
     expect(reconciled).toEqual([]);
   });
 });
+
+describe('a mapInput that returns no array of pointers', () => {
+  it.each([
+    ['an array holding undefined', [undefined], 'undefined at index 0'],
+    ['a string', 'web', '"web"'],
+    ['undefined', undefined, 'undefined'],
+    ['an object that is no pointer', [{ id: 'a' }], '{"id":"a"} at index 0'],
+  ])('fails the mapping with a message that says so, for %s', async (_, returned, said) => {
+    h = createHarness();
+    await h.runtime.register(mappedQ(() => returned));
+    const report = await convergeAfterSentence();
+    expect(report.converged).toBe(false);
+    const failing = report.controllers[0]?.failingItems;
+    expect(failing?.map((f) => [f.attempts, f.error.message])).toEqual([
+      [3, `mapInput of controller "MapQ" returned ${said}: expected an array of pointers`],
+    ]);
+  });
+});
