@@ -3,7 +3,7 @@ import {
   type ResourceDefinition,
 } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
-import { isConflict, isRegistrationError } from '../engine/errors.js';
+import { isConflict, isRegistrationError, type RegistrationError } from '../engine/errors.js';
 import { messageOfThrown } from '../engine/thrown-value.js';
 import { SIMULATED_EPOCH, SimulatedClock, type Clock } from '../engine/runtime/clock.js';
 import type { AnyController } from '../engine/runtime/controller.js';
@@ -282,10 +282,12 @@ export async function registerProjectControllers(
     }
   } catch (error) {
     // A controller object of the user's that throws when it is read is the config's fault too.
-    const problem = isRegistrationError(error)
-      ? error.message
-      : `cannot register the controllers: ${messageOfThrown(error)}`;
-    throw new ConfigError(file, problem, { cause: error });
+    // Each problem of a refused registration is one of the error's, each shortened on its own
+    // (its whole message, one list of all of them, would be cut in the middle).
+    const problems = isRegistrationError(error)
+      ? registrationProblems(error)
+      : [`cannot register the controllers: ${messageOfThrown(error)}`];
+    throw new ConfigError(file, problems, { cause: error });
   }
   if (part === 'everywhere') return;
   try {
@@ -302,4 +304,13 @@ export async function registerProjectControllers(
   } finally {
     monitor?.leave();
   }
+}
+
+/** Each problem of a refused registration, as a sentence of its own. */
+function registrationProblems(error: RegistrationError): string[] {
+  // From another copy of cosi (recognised by its code) the list may be missing: its message then.
+  const problems: unknown = error.problems;
+  return Array.isArray(problems) && problems.length > 0
+    ? problems.map((p) => `cannot register the controllers: ${String(p)}`)
+    : [error.message];
 }

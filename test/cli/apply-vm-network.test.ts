@@ -181,11 +181,11 @@ describe('exit codes', () => {
     expect(r.stderr).toContain(
       'controllers "First" and "Second" both claim exclusive output Echoes.test.cosi.dev',
     );
-    // check's report: the list of conflicts on lines of their own, not a literal "\n".
+    // check's report: each conflict a finding of its own, not a literal "\n".
     const check = await cli(['check', '-f', 'fixtures/cli/conflicting-controllers']);
     expect(check.code).toBe(2);
     expect(check.stdout).toMatch(
-      /error\[config-error\]: cannot register controllers:\n {4}- controllers "First" and "Second" both claim/,
+      /error\[config-error\]: cannot register the controllers: controllers "First" and "Second" both claim/,
     );
     expect(check.stdout).not.toContain('\\n');
   });
