@@ -2,7 +2,7 @@ import { formatPointer, pointerKey, type Pointer } from '../engine/resource/poin
 import { OSCILLATION_WINDOW, type ConvergenceReport } from '../engine/runtime/convergence.js';
 import type { ErrorRecord } from '../engine/runtime/error-record.js';
 import { WRITE_BOUND_CODE } from '../engine/runtime/write-bound.js';
-import type { Finding } from '../loaders/finding.js';
+import { formatLocation, type Finding } from '../loaders/finding.js';
 import { shorten, shortenMessage } from '../loaders/shorten.js';
 import type { Place } from './manifest-places.js';
 import { describeStuck } from './stuck-controllers.js';
@@ -77,12 +77,16 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
         item.mapping === true
           ? `map the change of ${pointerText(item.pointer)} to the items it affects`
           : `reconcile ${pointerText(item.pointer)}`;
+      // At the item's manifest, where it can be acted on; the message names where the project's
+      // code threw, as a whole-world controller's finding is placed there.
+      const thrown = item.error.location;
+      const at = thrown ? ` (at ${formatLocation(thrown)})` : '';
       problems.push(
         runFinding(
           'reconcile-failed',
           'error',
-          `${controllerText(controller.name)} could not ${what} after ${item.attempts} attempts: ${errorText(item.error.message)}`,
-          placeOf(item.pointer),
+          `${controllerText(controller.name)} could not ${what} after ${item.attempts} attempts: ${errorText(item.error.message)}${at}`,
+          places.placeOf(item.pointer) ? placeOf(item.pointer) : thrownAt(item.error),
         ),
       );
     }

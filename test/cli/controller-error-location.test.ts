@@ -58,3 +58,49 @@ describe("docs/controllers.md's transform example, when its transform throws", (
     });
   });
 });
+
+describe('a queue controller whose reconcile throws', () => {
+  const QTHROW = "throw new Error('boom from qtransform');";
+
+  it('check places the finding at the manifest of the item and names the line that threw', async () => {
+    const config = [
+      "import { createQTransformController, defineConfig, defineResource } from 'cosi';",
+      "const App = defineResource<{ port: number }>({ type: 'Apps.example.org' });",
+      "const Svc = defineResource<{ port: number }>({ type: 'Svcs.example.org' });",
+      'export default defineConfig({',
+      '  definitions: [App, Svc],',
+      '  controllers: [',
+      '    createQTransformController({',
+      "      name: 'SvcController',",
+      '      input: App,',
+      '      output: Svc,',
+      '      mapMetadata: (app) => Svc.create(app.metadata.id),',
+      '      unmapMetadata: (svc) => App.pointer(svc.metadata.id),',
+      '      transform: () => {',
+      `        ${QTHROW}`,
+      '      },',
+      '    }),',
+      '  ],',
+      '});',
+      '',
+    ].join('\n');
+    await writeFile(path.join(dir, 'cosi.config.ts'), config);
+    await writeFile(
+      path.join(dir, 'apps.yaml'),
+      'metadata: { type: Apps.example.org, id: api }\nspec: { port: 80 }\n',
+    );
+    const line = config.split('\n').findIndex((l) => l.includes(QTHROW)) + 1;
+    const r = await cli(['check', '-f', 'apps.yaml', '-o', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const findings = (
+      JSON.parse(r.stdout) as {
+        cases: { findings: { code: string; file: string; line: number; message: string }[] }[];
+      }
+    ).cases.flatMap((c) => c.findings);
+    const failed = findings.find((f) => f.code === 'reconcile-failed');
+    expect(failed).toMatchObject({ file: 'apps.yaml', line: 1 });
+    expect(failed?.message).toMatch(
+      new RegExp(`: boom from qtransform \\(at cosi\\.config\\.ts:${line}:\\d+\\)$`),
+    );
+  });
+});
