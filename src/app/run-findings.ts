@@ -5,6 +5,7 @@ import { WRITE_BOUND_CODE } from '../engine/runtime/write-bound.js';
 import { formatLocation, type Finding } from '../loaders/finding.js';
 import { shorten, shortenMessage } from '../loaders/shorten.js';
 import type { Place } from './manifest-places.js';
+import { formatDuration } from './format-duration.js';
 import { describeStuck } from './stuck-controllers.js';
 
 /** The codes of what a convergence run finds about its controllers. */
@@ -57,6 +58,19 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
           'error',
           `${controllerText(controller.name)} kept failing: ${errorText(controller.lastError?.message ?? 'unknown error')}`,
           thrownAt(controller.lastError),
+        ),
+      );
+    }
+    // A controller the run stopped waiting on (a reconcile or pass that never returned) did not
+    // finish its work: failed, not passed, though it threw nothing.
+    if (controller.stuck !== undefined) {
+      const on = controller.stuck.pointer;
+      problems.push(
+        runFinding(
+          'controller-failed',
+          'error',
+          `${controllerText(controller.name)} did not finish: it was still running${on ? ` (on ${pointerText(on)})` : ''} after ${formatDuration(controller.stuck.waited)} with nothing else to do`,
+          on && places.placeOf(on) ? placeOf(on) : configAt,
         ),
       );
     }
