@@ -616,7 +616,10 @@ export class QControllerAdapter implements Adapter {
     }
   }
 
-  /** The queue key of the routing of an event: one per input and resource (a later event replaces it). */
+  /**
+   * The queue key of the routing of an event: one per input and resource (the routing of a
+   * later event of the resource replaces one still waiting).
+   */
   #routeKey(input: Input<QInputKind>, event: ResourceEvent): string {
     return `e\0${input.kind}\0${pointerKey(event.resource.metadata)}`;
   }
@@ -879,7 +882,7 @@ export class QControllerAdapter implements Adapter {
   }
 }
 
-/** Whether a job maps changes to items (a mapping, or the routing of an event) rather than reconciles one. */
+/** Whether a job maps changes to items (a mapping, or the routing of an event), not a reconcile. */
 function isMapping(job: Job): job is MapJob | RouteJob {
   return job instanceof MapJob || job instanceof RouteJob;
 }
