@@ -112,9 +112,15 @@ export function parentsOf(
     }
     for (const read of narrowReads(reconcile, ref)) {
       const key = pointerKey(read);
-      if (seen.has(key)) continue;
       const input = index.inputOf(reconcile.controller, read);
       if (!input) continue;
+      // A controller that read the resource and wrote it back (an RGD's write of its instance's
+      // status) changed the version it read: that version is where this one came from.
+      if (key === pointerKey(ref)) {
+        if (read.version < ref.version) out.push({ kind: input.kind as InputKind, ref: read });
+        continue;
+      }
+      if (seen.has(key)) continue;
       seen.add(key);
       out.push({ kind: input.kind as InputKind, ref: read });
     }

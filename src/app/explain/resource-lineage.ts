@@ -3,7 +3,7 @@ import { parentsOf, type LineageEdgeKind } from './lineage.js';
 import type { Phase } from '../../engine/resource/metadata.js';
 import { pointerKey, type Pointer } from '../../engine/resource/pointer.js';
 import type { Resource } from '../../engine/resource/resource.js';
-import type { RunRecord } from '../../engine/record/run-record.js';
+import type { RecordedReconcile, RunRecord } from '../../engine/record/run-record.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { compareStrings } from '../../engine/compare-strings.js';
 
@@ -20,8 +20,14 @@ export interface ResourceSource extends Pointer {
 
 /** A resource instance with who wrote it and where it came from. */
 export interface ResourceNode extends Pointer {
-  /** The controller that wrote it; empty for the user's manifests. */
+  /** The controller that owns it; empty for the user's manifests and unowned resources. */
   readonly owner: string;
+  /**
+   * The controller that made it, owner or not (an RGD's render of a nested kro instance, which
+   * is unowned); empty for the user's manifests. A controller's write back of a resource it read
+   * (an RGD's status write of its instance) does not make it.
+   */
+  readonly writer: string;
   readonly phase: Phase;
   /** Closest first: owner references, then what its writer read (written ones first). */
   readonly derivedFrom: readonly ResourceSource[];
@@ -29,7 +35,8 @@ export interface ResourceNode extends Pointer {
 
 /**
  * The lineage of every resource, exact: what the reconcile that last wrote its data (a create
- * or an update, not a finalizer change) really read through its inputs, from the run's record,
+ * or an update, not a finalizer change, nor the write back of a resource the reconcile read, as
+ * an RGD's status write of its instance) really read through its inputs, from the run's record,
  * plus the owner references it carries. Without a record only owner references count.
  * destroyReady inputs carry no data and do not count. Only sources that exist are listed.
  * Sorted by type, namespace and id.
@@ -51,11 +58,21 @@ export function traceLineage(
       candidates.push({ namespace, type: ref.type, id: ref.id, via: 'ownerReference' });
     }
     const read: ResourceSource[] = [];
+    let writer = owner;
     if (index && record) {
-      const last = record
+      const key = pointerKey(resource.metadata);
+      // A write back of what the reconcile read through an input (an RGD's status write of its
+      // instance) leaves the resource where it came from.
+      const writesBack = (reconcile: RecordedReconcile): boolean =>
+        reconcile.reads.some((r) => pointerKey(r) === key) &&
+        index.inputOf(reconcile.controller, resource.metadata) !== undefined;
+      const made = record
         .writesTo(resource.metadata)
         .filter((w) => w.write.op === 'create' || w.write.op === 'update')
-        .at(-1)?.write;
+        .filter((w) => !writesBack(w.reconcile))
+        .at(-1);
+      const last = made?.write;
+      if (made && writer === '') writer = made.reconcile.controller;
       if (last) {
         for (const parent of parentsOf(index, last)) {
           if (parent.kind === 'ownerReference') continue;
@@ -76,7 +93,7 @@ export function traceLineage(
       seen.add(key);
       return true;
     });
-    return { namespace, type, id, owner, phase, derivedFrom };
+    return { namespace, type, id, owner, writer, phase, derivedFrom };
   });
   return nodes.sort(comparePointers);
 }

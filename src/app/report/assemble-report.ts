@@ -167,10 +167,11 @@ function reportResources(
       id: md.id,
       version: md.version,
       owner: md.owner,
+      ...(md.owner === '' && node.writer !== '' ? { writer: node.writer } : {}),
       phase: md.phase,
       ...(reconcile === undefined ? {} : { reconcile }),
       ...(lineage === undefined ? {} : { lineage }),
-      ...(source && md.owner === '' ? { source: `${source.file}:${source.line}` } : {}),
+      ...(source && node.writer === '' ? { source: `${source.file}:${source.line}` } : {}),
       ...(Object.keys(md.labels).length > 0 ? { labels: md.labels } : {}),
       ...(sensitive ? {} : { spec: resource.spec }),
       from: node.derivedFrom.flatMap((s) => {

@@ -37,8 +37,10 @@ export interface ReportResource {
   readonly type: string;
   readonly id: string;
   readonly version: number;
-  /** The controller that wrote it; empty for a manifest. */
+  /** The controller that owns it; empty for a manifest and an unowned resource. */
   readonly owner: string;
+  /** The controller that made an unowned resource (an RGD's nested kro instance). */
+  readonly writer?: string;
   readonly phase: string;
   /** The recorded reconcile that last wrote it (its `#` on the timeline). */
   readonly reconcile?: number;

@@ -19,6 +19,7 @@ const VIEW: GraphView = {
           type: 'Things.example.org',
           id: 'a\nb',
           owner: NAME,
+          writer: NAME,
           phase: 'running',
           derivedFrom: [],
         },

@@ -20,7 +20,7 @@ export function renderExplainTree(explanation: Explanation): string {
   const { pointer, resource } = explanation;
   lines.push(
     resource
-      ? `${formatVersionRef({ ...pointer, version: resource.metadata.version })}  owner: ${resource.metadata.owner === '' ? '(manifest)' : resource.metadata.owner}  phase: ${resource.metadata.phase}`
+      ? `${formatVersionRef({ ...pointer, version: resource.metadata.version })}  owner: ${ownerText(explanation)}  phase: ${resource.metadata.phase}`
       : `${formatPointer(pointer)}  does not exist`,
   );
   if (explanation.truncated) {
@@ -55,6 +55,20 @@ export function renderExplainTree(explanation: Explanation): string {
   }
   if (explanation.whyNot) lines.push('', 'why not', ...whyNotLines(explanation.whyNot));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The owner, or who made an unowned resource: a controller's create (an RGD's nested kro
+ * instance) is `(unowned, created by …)`, a manifest's `(manifest)`.
+ */
+function ownerText(explanation: Explanation): string {
+  const owner = explanation.resource?.metadata.owner ?? '';
+  if (owner !== '') return owner;
+  const first = explanation.history[0];
+  if (first?.version === 1 && first.by.kind === 'reconcile') {
+    return `(unowned, created by ${first.by.controller})`;
+  }
+  return '(manifest)';
 }
 
 /** The lineage tree: the root, then each edge as `kind: resource@version  <- origin`. */

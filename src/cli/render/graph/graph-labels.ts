@@ -16,9 +16,11 @@ export function edgeSummary(edge: DependencyEdge): string {
 /** A resource, as COSI prints one: `Type(namespace/id)`. */
 export const resourceLabel = (p: Pointer): string => formatPointer(p);
 
-/** Who wrote a resource, in words. */
-export const writerLabel = (node: ResourceNode): string =>
-  node.owner === '' ? 'manifest' : `by ${node.owner}`;
+/** Who wrote a resource, in words: its owner, the controller that made it unowned, or a manifest. */
+export const writerLabel = (node: ResourceNode): string => {
+  if (node.owner !== '') return `by ${node.owner}`;
+  return node.writer === '' ? 'manifest' : `by ${node.writer} (unowned)`;
+};
 
 const VIA_LABELS: Record<LineageVia, string> = {
   ownerReference: 'owner reference',

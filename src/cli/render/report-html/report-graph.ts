@@ -63,6 +63,7 @@ export function reportGraphView(data: ReportData): GraphView {
       type: r.type,
       id: r.id,
       owner: r.owner,
+      writer: r.writer ?? r.owner,
       phase: r.phase as ResourceNode['phase'],
       derivedFrom: r.from.flatMap(([i, via]) => {
         const s = data.resources[i];

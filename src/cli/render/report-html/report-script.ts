@@ -63,6 +63,7 @@ export const REPORT_SCRIPT = String.raw`
     select(null);
   }
   function writer(r) {
+    if (r.owner === '' && r.writer) return r.writer + ' (unowned)';
     if (r.owner === '') return 'manifest' + (r.source ? ' ' + r.source : '');
     return r.owner + (r.reconcile === undefined ? '' : ' reconcile #' + r.reconcile);
   }
@@ -366,7 +367,7 @@ export const REPORT_SCRIPT = String.raw`
     var id = h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id]);
     // A resource a controller gave up on says so in words, not only in colour.
     var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : cell(id);
-    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(r.owner || 'manifest')]);
+    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(r.owner || (r.writer ? r.writer + ' (unowned)' : 'manifest'))]);
   });
   function filter() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
