@@ -13,6 +13,17 @@ async function graphJson(args: string[]): Promise<GraphView> {
   return JSON.parse(r.stdout) as GraphView;
 }
 
+/** The data `cosi report` embeds in its page (gzipped JSON in base64). */
+async function reportData(dir: string): Promise<ReportData> {
+  const r = await cli(['report', '-f', dir, '-o', '-', '-q']);
+  expect(r.code).toBe(0);
+  const match = /<script type="application\/octet-stream" id="report-data">(.*?)<\/script>/s.exec(
+    r.stdout,
+  );
+  expect(match).not.toBeNull();
+  return JSON.parse(gunzipSync(Buffer.from(match![1]!, 'base64')).toString('utf8')) as ReportData;
+}
+
 function resourceOf(view: GraphView, type: string, id: string) {
   const node = view.resources?.find((g) => g.type === type)?.resources.find((r) => r.id === id);
   expect(node, `${type} ${id}`).toBeDefined();
@@ -70,14 +81,7 @@ describe('the lineage of nested kro instances', () => {
   });
 
   it('the report says who made a nested instance, and its lineage reaches the manifest', async () => {
-    const r = await cli(['report', '-f', SAAS, '-o', '-', '-q']);
-    expect(r.code).toBe(0);
-    const match = /<script type="application\/octet-stream" id="report-data">(.*?)<\/script>/s.exec(
-      r.stdout,
-    );
-    const data = JSON.parse(
-      gunzipSync(Buffer.from(match![1]!, 'base64')).toString('utf8'),
-    ) as ReportData;
+    const data = await reportData(SAAS);
     const app = data.resources.find((x) => x.type === 'TenantApplications.kro.run');
     expect(app?.owner).toBe('');
     expect(app?.writer).toBe('ResourceGraph(tenant.kro.run)');
@@ -86,5 +90,26 @@ describe('the lineage of nested kro instances', () => {
     const tenant = data.resources.find((x) => x.type === 'Tenants.kro.run');
     expect(tenant?.writer).toBeUndefined();
     expect(tenant?.source).toBe(`${SAAS}/tenant-instance.yaml:1`);
+  });
+});
+
+describe('the lineage of RGD outputs', () => {
+  it('names the other outputs of the instance that its template read', async () => {
+    const view = await graphJson(['-f', WEBAPP, '--resources', '-q']);
+    const service = resourceOf(view, 'Services.core', 'shop-svc');
+    expect(service.derivedFrom).toEqual([
+      { namespace: 'default', type: 'Deployments.apps', id: 'shop', via: 'template' },
+      { namespace: 'default', type: 'WebApps.kro.run', id: 'shop', via: 'primary' },
+    ]);
+    const deployment = resourceOf(view, 'Deployments.apps', 'shop');
+    expect(deployment.derivedFrom.map((s) => s.via)).toEqual(['primary']);
+    const explain = await cli(['explain', 'service', 'shop-svc', '-f', WEBAPP, '-q']);
+    expect(explain.stdout).toContain('template: Deployments.apps(default/shop)@');
+    const data = await reportData(WEBAPP);
+    const inReport = data.resources.find((x) => x.type === 'Services.core');
+    expect(inReport?.from.map(([i, via]) => [data.resources[i]?.type, via])).toEqual([
+      ['Deployments.apps', 'template'],
+      ['WebApps.kro.run', 'primary'],
+    ]);
   });
 });

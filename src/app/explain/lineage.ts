@@ -7,13 +7,19 @@ import {
 } from '../../engine/record/run-record.js';
 import type { InputKind } from '../../engine/runtime/controller.js';
 import type { ExplainIndex, ManifestPosition } from './explain-source.js';
+import { NODE_LABEL } from '../../controllers/resource-graph.js';
+
+/** The label kro puts on every resource an instance renders: the instance's uid. */
+const INSTANCE_ID_LABEL = 'kro.run/instance-id';
 
 /**
  * Why an edge of the lineage exists: the input kind under which the writer read the resource,
- * an owner reference the resource carries, or a finalizer or teardown write, which makes a new
- * version of the same resource.
+ * an owner reference the resource carries, a finalizer or teardown write, which makes a new
+ * version of the same resource, or (`template`) another resource of the same kro instance that
+ * the template of an RGD's output reads (`${cm.metadata.name}`), which its controller rendered
+ * rather than read from the store.
  */
-export type LineageEdgeKind = InputKind | 'ownerReference' | 'finalizer' | 'teardown';
+export type LineageEdgeKind = InputKind | 'ownerReference' | 'finalizer' | 'teardown' | 'template';
 
 /** Who made a version of a resource. */
 export type VersionOrigin =
@@ -124,6 +130,11 @@ export function parentsOf(
       seen.add(key);
       out.push({ kind: input.kind as InputKind, ref: read });
     }
+    for (const source of templateSources(index, reconcile, write)) {
+      if (seen.has(pointerKey(source))) continue;
+      seen.add(pointerKey(source));
+      out.push({ kind: 'template', ref: source });
+    }
   }
   const written = found?.write.resource ?? index.resource(ref);
   for (const owner of written?.metadata.ownerReferences ?? []) {
@@ -135,6 +146,41 @@ export function parentsOf(
     out.push({ kind: 'ownerReference', ref: { ...pointer, version: current.metadata.version } });
   }
   return out;
+}
+
+/**
+ * The other resources of the same kro instance whose nodes the template of an RGD's output reads
+ * (its node's dependencies), at the version the writing reconcile saw: read by it, else the last
+ * written before it ended.
+ */
+function templateSources(
+  index: ExplainIndex,
+  reconcile: RecordedReconcile,
+  write: RecordedWrite,
+): VersionRef[] {
+  const labels = write.resource?.metadata.labels;
+  const node = labels?.[NODE_LABEL];
+  const instance = labels?.[INSTANCE_ID_LABEL];
+  if (node === undefined || instance === undefined) return [];
+  const graph = index.source.resourceGraph?.(reconcile.controller);
+  const dependencies = graph?.nodes.find((n) => n.id === node)?.dependencies ?? [];
+  if (dependencies.length === 0) return [];
+  const out: VersionRef[] = [];
+  for (const resource of index.source.resources) {
+    const { labels: other } = resource.metadata;
+    if (other[INSTANCE_ID_LABEL] !== instance) continue;
+    if (!dependencies.includes(other[NODE_LABEL] ?? '')) continue;
+    const key = pointerKey(resource.metadata);
+    const read = reconcile.reads.find((r) => pointerKey(r) === key);
+    const written = index.record
+      .writesTo(resource.metadata)
+      .filter((w) => w.reconcile.seq <= reconcile.seq && w.write.op !== 'destroy')
+      .at(-1)?.write;
+    const version = read?.version ?? written?.version ?? resource.metadata.version;
+    const { namespace, type, id } = resource.metadata;
+    out.push({ namespace, type, id, version });
+  }
+  return out.sort((a, b) => pointerKey(a).localeCompare(pointerKey(b)));
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Resource } from '../../engine/resource/resource.js';
 import type { RecordedReconcile, RunRecord } from '../../engine/record/run-record.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import { compareStrings } from '../../engine/compare-strings.js';
+import type { ResourceGraph } from '../../controllers/resource-graph.js';
 
 /**
  * Why a resource comes from another: an owner reference it carries, or the input kind under
@@ -36,8 +37,9 @@ export interface ResourceNode extends Pointer {
 /**
  * The lineage of every resource, exact: what the reconcile that last wrote its data (a create
  * or an update, not a finalizer change, nor the write back of a resource the reconcile read, as
- * an RGD's status write of its instance) really read through its inputs, from the run's record,
- * plus the owner references it carries. Without a record only owner references count.
+ * an RGD's status write of its instance) really read through its inputs, and the resources of
+ * the same kro instance its template read, from the run's record, plus the owner references it
+ * carries. Without a record only owner references count.
  * destroyReady inputs carry no data and do not count. Only sources that exist are listed.
  * Sorted by type, namespace and id.
  */
@@ -45,9 +47,18 @@ export function traceLineage(
   resources: readonly Resource[],
   graph: DependencyGraph,
   record?: RunRecord,
+  resourceGraph?: (controller: string) => ResourceGraph | undefined,
 ): ResourceNode[] {
   const byKey = new Map(resources.map((r) => [pointerKey(r.metadata), r]));
-  const index = record ? new ExplainIndex({ record, resources, manifests: [], graph }) : undefined;
+  const index = record
+    ? new ExplainIndex({
+        record,
+        resources,
+        manifests: [],
+        graph,
+        ...(resourceGraph ? { resourceGraph } : {}),
+      })
+    : undefined;
   const nodes = resources.map((resource): ResourceNode => {
     const { namespace, type, id, owner, phase, ownerReferences } = resource.metadata;
     const candidates: ResourceSource[] = [];

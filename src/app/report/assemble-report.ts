@@ -10,6 +10,7 @@ import {
   type CheckResult,
 } from '../check/check-result.js';
 import { traceLineage } from '../explain/resource-lineage.js';
+import { resourceGraphsOf } from '../explain/template-origins.js';
 import { explainSourceOf, type ProjectRun } from '../run-project.js';
 import { reportLineage, type ReportLineage } from './report-lineage.js';
 import { createExcerptReader } from './finding-excerpt.js';
@@ -145,7 +146,8 @@ function reportResources(
   failures: ReadonlyMap<string, ReportItemFailure> | undefined,
 ): { resources: ReportResource[]; lineage?: ReportLineage } {
   const { project } = run.outcome ?? {};
-  const nodes = traceLineage(resources, graph, project?.record);
+  const graphs = project ? resourceGraphsOf(project.registry) : undefined;
+  const nodes = traceLineage(resources, graph, project?.record, (c) => graphs?.get(c));
   const index = new Map(nodes.map((n, i) => [pointerKey(n), i]));
   const source = run.outcome && explainSourceOf(run.outcome, run.manifests.resources);
   const traced = source && reportLineage(source, resources);

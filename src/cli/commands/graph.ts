@@ -1,6 +1,7 @@
 import { defineGraph } from './graph-definition.js';
 import { runProject, type ProjectRun, type RunOutcome } from '../../app/run-project.js';
 import { resourceGraphDags } from '../../app/declared-controllers.js';
+import { resourceGraphsOf } from '../../app/explain/template-origins.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import { typeErrorMessage } from '../../app/resource-query.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
@@ -85,11 +86,13 @@ export async function graph(
       paths,
       (outcome) => {
         const graph = outcome.project.runtime.dependencyGraph();
+        const graphs = resourceGraphsOf(outcome.project.registry);
         const view = buildGraphView(graph, {
           ...filterOption(outcome, graph, flags, depth),
           resourceGraphs: resourceGraphDags(outcome.project.registry),
           resources: outcome.snapshot.resources,
           ...(outcome.project.record ? { record: outcome.project.record } : {}),
+          resourceGraph: (c) => graphs.get(c),
         });
         return flags.focus === undefined
           ? view

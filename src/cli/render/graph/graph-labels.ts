@@ -32,6 +32,7 @@ const VIA_LABELS: Record<LineageVia, string> = {
   mappedDestroyReady: 'mappedDestroyReady input',
   finalizer: 'finalizer',
   teardown: 'teardown',
+  template: 'template reference',
 };
 
 /** How a lineage link was found, in words. */

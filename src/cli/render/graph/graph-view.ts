@@ -3,6 +3,7 @@ import type { DependencyEdge, DependencyGraph } from '../../../engine/runtime/de
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import type { RunRecord } from '../../../engine/record/run-record.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
+import type { ResourceGraph } from '../../../controllers/resource-graph.js';
 import { filterGraph, type GraphFilter } from './filter-graph.js';
 import { traceLineage, type ResourceNode } from '../../../app/explain/resource-lineage.js';
 
@@ -42,6 +43,8 @@ export interface GraphViewOptions {
   readonly resources?: readonly Resource[];
   /** The record of the run that made them: their exact lineage. */
   readonly record?: RunRecord;
+  /** The kro RGD a controller runs: an output's lineage names what its template read. */
+  readonly resourceGraph?: (controller: string) => ResourceGraph | undefined;
 }
 
 /**
@@ -64,7 +67,7 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
     ...(statusWrites.length > 0 ? { statusWrites } : {}),
   };
   if (!options.resources) return view;
-  const nodes = traceLineage(options.resources, graph, options.record);
+  const nodes = traceLineage(options.resources, graph, options.record, options.resourceGraph);
   const types = new Set(view.types);
   if (!options.filter) for (const node of nodes) types.add(node.type);
   const groups = new Map<string, ResourceNode[]>();
