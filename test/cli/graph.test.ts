@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFile, cp, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryDirectory } from '../support/temporary-directory.js';
@@ -464,6 +464,38 @@ describe('cosi graph filters', () => {
       'Leases.demo.example.org',
       'NetworkConfigs.demo.example.org',
     ]);
+  });
+});
+
+/** The kro webapp RGD with instances in two namespaces (`a` and `b`). */
+async function webappsInTwoNamespaces(): Promise<string> {
+  const rgd = await readFile('fixtures/kro-webapp/rgd.yaml', 'utf8');
+  const instance = (ns: string): string =>
+    `apiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata: { name: shop, namespace: ${ns} }\nspec: { name: shop }\n`;
+  return project({ 'rgd.yaml': rgd, 'instances.yaml': `${instance('a')}---\n${instance('b')}` });
+}
+
+describe("cosi graph of an RGD's instances in several namespaces", () => {
+  it('draws the instance read and status write once, not once per namespace', async () => {
+    const dir = await webappsInTwoNamespaces();
+    const dot = await cli(['graph', '-f', dir, '-o', 'dot']);
+    expect(dot.code).toBe(0);
+    expect(dot.stdout.split('\n').filter((l) => l.includes('label="status"'))).toHaveLength(1);
+    const mermaid = await cli(['graph', '-f', dir, '-o', 'mermaid']);
+    expect(mermaid.stdout.split('\n').filter((l) => l.includes('|"status"|'))).toHaveLength(1);
+    const resources = await cli(['graph', '-f', dir, '--resources', '-o', 'dot', '-q']);
+    expect(resources.code).toBe(0);
+    const status = resources.stdout.split('\n').filter((l) => l.includes('label="status"'));
+    expect(status).toHaveLength(1);
+    const tree = await cli(['graph', '-f', dir, '-o', 'tree']);
+    expect(tree.stdout).toMatchInlineSnapshot(`
+      "WebApps.kro.run
+      └─ ResourceGraph(webapp.kro.run)  [primary, a, b, default]
+         ├─ Deployments.apps  [shared]
+         ├─ Ingresses.networking.k8s.io  [shared]
+         └─ Services.core  [shared]
+      "
+    `);
   });
 });
 

@@ -88,6 +88,9 @@ export function layoutGraph(view: GraphView): Drawing {
   }));
 
   const edges: DrawnEdge[] = [];
+  // An input declared once per namespace (an RGD's primary input in each namespace that holds
+  // instances) is drawn without its namespace: one edge, not one per namespace.
+  const drawnInputs = new Set<string>();
   const typeEnd = (type: string): Endpoint =>
     groups.has(type) ? { cluster: clusterKey(type) } : { node: typeKey(type) };
   for (const edge of view.edges) {
@@ -108,7 +111,7 @@ export function layoutGraph(view: GraphView): Drawing {
       edge.id === undefined
         ? undefined
         : instances?.find((r) => r.id === edge.id && r.namespace === edge.namespace);
-    edges.push({
+    const drawn: DrawnEdge = {
       from: pinned ? { node: resourceKey(pinned) } : typeEnd(edge.type),
       to: controller,
       line,
@@ -116,7 +119,11 @@ export function layoutGraph(view: GraphView): Drawing {
       ...(status === true
         ? { both: true, label: edge.id === undefined ? 'status' : `${edge.id}, status` }
         : {}),
-    });
+    };
+    const key = JSON.stringify(drawn);
+    if (drawnInputs.has(key)) continue;
+    drawnInputs.add(key);
+    edges.push(drawn);
   }
   const everyInstance = [...groups.values()].flat();
   const drawn = new Set(everyInstance.map((r) => pointerKey(r)));

@@ -49,22 +49,39 @@ function typeTree(view: GraphView): string {
       queued.has(n.name) && n.kind === 'controller' ? `${n.name}  (queue controller)` : n.name,
     ]),
   );
-  const children: Children = (key) =>
-    [...(out.get(key) ?? [])]
-      .sort(
-        (a, b) =>
-          compareStrings(a.node.name, b.node.name) ||
-          compareStrings(inputTarget(a.edge), inputTarget(b.edge)),
-      )
-      .map(({ node, edge }) => ({
-        key: nodeKey(node),
-        label: `${node.name}  [${edgeSummary(edge)}]`,
-      }));
+  const children: Children = (key) => {
+    const sorted = [...(out.get(key) ?? [])].sort(
+      (a, b) =>
+        compareStrings(a.node.name, b.node.name) ||
+        compareStrings(inputTarget(a.edge), inputTarget(b.edge)),
+    );
+    // One child per node and edge kind: an input declared in several namespaces (an RGD's
+    // primary input in each namespace that holds instances) lists them in one bracket.
+    const merged = new Map<string, { node: GraphNode; edges: DependencyEdge[] }>();
+    for (const { node, edge } of sorted) {
+      const at = `${nodeKey(node)}\0${edge.kind}`;
+      const same = merged.get(at);
+      if (same) same.edges.push(edge);
+      else merged.set(at, { node, edges: [edge] });
+    }
+    return [...merged.values()].map(({ node, edges }) => ({
+      key: nodeKey(node),
+      label: `${node.name}  [${edgesSummary(edges)}]`,
+    }));
+  };
   const roots = all
     .filter((n) => !hasIncoming.has(nodeKey(n)))
     .map((n) => ({ key: nodeKey(n), label: labels.get(nodeKey(n)) ?? n.name }));
   const rest = all.map((n) => ({ key: nodeKey(n), label: labels.get(nodeKey(n)) ?? n.name }));
   return printForest(roots, rest, children);
+}
+
+/** `primary, default, team-a`: the edges' kind once, then each one's namespace (and id). */
+function edgesSummary(edges: readonly DependencyEdge[]): string {
+  const [first, ...rest] = edges;
+  if (first === undefined) return '';
+  const places = rest.flatMap((e) => edgeSummary(e).split(', ').slice(1));
+  return [edgeSummary(first), ...places].join(', ');
 }
 
 function resourceTree(view: GraphView): string {
