@@ -509,6 +509,17 @@ describe('cosi graph cycles', () => {
     }
   });
 
+  it('marks in the tree a controller met again from a type it writes as reading it, not a cycle', async () => {
+    const r = await cli(['graph', '-f', 'fixtures/kro-examples/saas-multi-tenant', '-o', 'tree']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('(cycle)');
+    expect(r.stdout).toContain(
+      '│  ├─ ResourceGraph(tenant.kro.run)  [mapped, default]  (reads what it writes)\n',
+    );
+    const owns = await cli(['graph', '-f', 'fixtures/kubernetes', '-o', 'tree']);
+    expect(owns.stdout).toContain('└─ WebAppController  [mapped, default]  (reads what it writes)');
+  });
+
   it('names a cycle in the text format and marks it in the tree, even with no type to start from', async () => {
     const dir = await project({
       'cosi.config.ts': LOOP_CONFIG,

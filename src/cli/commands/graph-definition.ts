@@ -20,7 +20,8 @@ export function defineGraph(): Command {
         'inputs dotted, destroyReady and mappedDestroyReady inputs dashed (talosctl ' +
         'omits them); an input pinned to one id has it as label. Cycles are shown, not ' +
         'refused: the text format names them, the tree marks a node met again on its ' +
-        'own path "(cycle)".\n\n' +
+        'own path "(cycle)", but a controller reached from a type it writes (it reads ' +
+        'what it writes, not a loop) "(reads what it writes)".\n\n' +
         'Without --resources the controllers are registered but never run. With ' +
         '--resources the project converges first (like `cosi apply`), then every ' +
         'resource is listed under its type with the controller that wrote it (none: a ' +

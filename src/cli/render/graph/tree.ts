@@ -10,6 +10,11 @@ import type { ResourceNode } from '../../../app/explain/resource-lineage.js';
 interface TreeItem {
   readonly key: string;
   readonly label: string;
+  /**
+   * A controller reached from a type it writes (a builder's `owns`, an RGD reading the nested
+   * instances it writes): met again on the path, it reads what it writes, not a cycle.
+   */
+  readonly readsOwn?: boolean;
 }
 
 type Children = (key: string) => readonly TreeItem[];
@@ -18,7 +23,8 @@ type Children = (key: string) => readonly TreeItem[];
  * The graph as an ASCII tree in the direction data flows, like `kubectl tree`: from the types no
  * controller writes (and controllers that read nothing), type -> the controllers reading it ->
  * the types they write, with the edge kind in brackets. A node already on the path is marked
- * `(cycle)` and one printed before `(see above)`; neither is expanded again. With `--resources`
+ * `(cycle)`, or `(reads what it writes)` for a controller reached from a type it writes (not a
+ * cycle, as `-o text` says), and one printed before `(see above)`; none is expanded again. With `--resources`
  * a second tree follows each resource to those derived from it.
  */
 export function renderGraphTree(view: GraphView): string {
@@ -30,7 +36,10 @@ export function renderGraphTree(view: GraphView): string {
 function typeTree(view: GraphView): string {
   const out = new Map<string, { node: GraphNode; edge: DependencyEdge }[]>();
   const hasIncoming = new Set<string>();
+  /** `controller\0type` of each output edge. */
+  const writes = new Set<string>();
   for (const { from, to, edge } of directedEdges(view)) {
+    if (from.kind === 'controller') writes.add(`${nodeKey(from)}\0${nodeKey(to)}`);
     const list = out.get(nodeKey(from));
     if (list) list.push({ node: to, edge });
     else out.set(nodeKey(from), [{ node: to, edge }]);
@@ -67,6 +76,9 @@ function typeTree(view: GraphView): string {
     return [...merged.values()].map(({ node, edges }) => ({
       key: nodeKey(node),
       label: `${node.name}  [${edgesSummary(edges)}]`,
+      ...(node.kind === 'controller' && writes.has(`${nodeKey(node)}\0${key}`)
+        ? { readsOwn: true }
+        : {}),
     }));
   };
   const roots = all
@@ -128,7 +140,8 @@ function printForest(
   const walk = (item: TreeItem, path: Set<string>, prefix: string, branch: string): void => {
     const kids = children(item.key);
     let marker = '';
-    if (path.has(item.key)) marker = '  (cycle)';
+    if (path.has(item.key))
+      marker = item.readsOwn === true ? '  (reads what it writes)' : '  (cycle)';
     else if (printed.has(item.key) && kids.length > 0) marker = '  (see above)';
     lines.push(`${prefix}${branch}${item.label}${marker}`);
     if (marker !== '') return;
