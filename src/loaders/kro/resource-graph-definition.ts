@@ -39,6 +39,7 @@ import type { ParsedDocument } from '../parsed-document.js';
 import { checkKubernetesDocument } from '../kubernetes/check-kubernetes-document.js';
 import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
+import { instancePrintColumns } from './printer-columns.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { camelPlural } from '../kubernetes/crd-definitions.js';
 import { splitApiVersion } from '../kubernetes/kubernetes-shape.js';
@@ -172,6 +173,8 @@ export function readRgd(
       status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
     },
   };
+  const printColumns = instancePrintColumns(schemaSpec.additionalPrinterColumns, report);
+  if (printColumns === undefined) return undefined;
   const plural = pluralize.plural(kind).toLowerCase();
   let definition: ResourceDefinition;
   try {
@@ -180,6 +183,7 @@ export function readRgd(
       displayType: kind,
       aliases: [kind],
       schema,
+      printColumns,
       kubernetes: { apiVersion: `${group}/${version}`, kind, namespaced: scope === 'Namespaced' },
     });
   } catch (error) {
