@@ -73,10 +73,27 @@ export function selectResources(from: QueriedState, query: ResourceQuery): Resou
       ? [from.snapshot.resources]
       : []),
   ];
+  // A cluster-scoped kind's objects (kept in `default`) are in no namespace: kubectl lists them
+  // whatever `-n` says.
+  const scope = new Map<string, boolean>();
+  const inNamespaces = (type: string): boolean => {
+    let namespaced = scope.get(type);
+    if (namespaced === undefined) {
+      namespaced = from.project.registry.get(type)?.kubernetes?.namespaced !== false;
+      scope.set(type, namespaced);
+    }
+    return namespaced;
+  };
   for (const resource of sources.flat()) {
     const md = resource.metadata;
     if (only !== undefined && !only.has(md.type)) continue;
-    if (query.namespace !== undefined && md.namespace !== query.namespace) continue;
+    if (
+      query.namespace !== undefined &&
+      md.namespace !== query.namespace &&
+      inNamespaces(md.type)
+    ) {
+      continue;
+    }
     if (query.id !== undefined && md.id !== query.id) continue;
     if (ids !== undefined && !ids.has(md.id)) continue;
     if (query.selector !== undefined && !query.selector(md.labels)) continue;
