@@ -84,6 +84,7 @@ export function explainSourceOf(
     templateOrigins: templateOriginsOf(outcome.project.registry),
     resourceGraph: (controller) => graphs.get(controller),
     isKubernetesType: (type) => outcome.project.registry.get(type)?.kubernetes !== undefined,
+    isClusterScoped: (type) => outcome.project.registry.get(type)?.kubernetes?.namespaced === false,
   };
 }
 

@@ -23,6 +23,8 @@ export interface ExplainOptions {
 /** Why a resource is as it is (or, when missing, why it is not there), from a run's record. */
 export interface Explanation {
   readonly pointer: Pointer;
+  /** Its kind is cluster-scoped: kept in namespace `default`, it is in none. */
+  readonly clusterScoped?: true;
   /** The resource at the end of the run; absent when it does not exist. */
   readonly resource?: Resource;
   /** Where its last version came from, back to the manifests; absent if never seen. */
@@ -63,6 +65,7 @@ export function explainResource(
     source.report.oscillating.some((o) => pointerKey(o.pointer) === pointerKey(pointer));
   return {
     pointer,
+    ...(source.isClusterScoped?.(pointer.type) === true ? { clusterScoped: true } : {}),
     ...(resource ? { resource } : {}),
     ...(lastVersion !== undefined && lastVersion > 0
       ? { lineage: traceBack(index, { ...pointerOnly(pointer), version: lastVersion }, depth) }

@@ -34,6 +34,8 @@ export interface ExplainSource {
    * one no manifest wrote are named as its Kubernetes document has them.
    */
   readonly isKubernetesType?: (type: string) => boolean;
+  /** Whether a type is a cluster-scoped kind: its objects, kept in `default`, are in none. */
+  readonly isClusterScoped?: (type: string) => boolean;
 }
 
 /** The manifest resource with a key (`pointerKey`), if there is one. */

@@ -47,6 +47,8 @@ export interface LineageNode {
   readonly edges: readonly LineageEdge[];
   /** Why the edges stop here although there is more: `depth` reached or a `cycle` met. */
   readonly cut?: 'depth' | 'cycle';
+  /** Its kind is cluster-scoped: kept in namespace `default`, it is in none. */
+  readonly clusterScoped?: true;
 }
 
 export interface LineageEdge {
@@ -82,7 +84,14 @@ export function originOf(index: ExplainIndex, ref: VersionRef): VersionOrigin {
  * finalizer or teardown write leads to the version before it. `depth` bounds the hops.
  */
 export function traceBack(index: ExplainIndex, ref: VersionRef, depth: number): LineageNode {
-  return back(index, ref, depth, new Set());
+  return withScope(index, back(index, ref, depth, new Set()));
+}
+
+/** Marks the nodes of a tree whose kind is cluster-scoped. */
+function withScope(index: ExplainIndex, node: LineageNode): LineageNode {
+  const edges = node.edges.map((e) => ({ ...e, node: withScope(index, e.node) }));
+  const scoped = index.source.isClusterScoped?.(node.ref.type) === true;
+  return { ...node, edges, ...(scoped ? { clusterScoped: true as const } : {}) };
 }
 
 function back(index: ExplainIndex, ref: VersionRef, depth: number, path: Set<string>): LineageNode {
@@ -197,7 +206,7 @@ export function traceForward(index: ExplainIndex, pointer: Pointer, depth: numbe
     id: pointer.id,
     version: current?.metadata.version ?? last?.version ?? 0,
   };
-  return forward(index, readers, ref, depth, new Set());
+  return withScope(index, forward(index, readers, ref, depth, new Set()));
 }
 
 function forward(

@@ -17,6 +17,8 @@ export type LineageVia = LineageEdgeKind;
 /** A resource another one was derived from. */
 export interface ResourceSource extends Pointer {
   readonly via: LineageVia;
+  /** Its kind is cluster-scoped: kept in namespace `default`, it is in none. */
+  readonly clusterScoped?: true;
 }
 
 /** A resource instance with who wrote it and where it came from. */
@@ -30,8 +32,18 @@ export interface ResourceNode extends Pointer {
    */
   readonly writer: string;
   readonly phase: Phase;
+  /** Its kind is cluster-scoped: kept in namespace `default`, it is in none. */
+  readonly clusterScoped?: true;
   /** Closest first: owner references, then what its writer read (written ones first). */
   readonly derivedFrom: readonly ResourceSource[];
+}
+
+/** What {@link traceLineage} knows of the project's kinds. */
+export interface LineageOptions {
+  /** The kro RGD a controller runs: an output's lineage names what its template read. */
+  readonly resourceGraph?: (controller: string) => ResourceGraph | undefined;
+  /** Whether a type's kind is cluster-scoped (its objects are marked so). */
+  readonly isClusterScoped?: (type: string) => boolean;
 }
 
 /**
@@ -47,8 +59,11 @@ export function traceLineage(
   resources: readonly Resource[],
   graph: DependencyGraph,
   record?: RunRecord,
-  resourceGraph?: (controller: string) => ResourceGraph | undefined,
+  options: LineageOptions = {},
 ): ResourceNode[] {
+  const { resourceGraph, isClusterScoped = () => false } = options;
+  const scoped = (type: string): { clusterScoped?: true } =>
+    isClusterScoped(type) ? { clusterScoped: true } : {};
   const byKey = new Map(resources.map((r) => [pointerKey(r.metadata), r]));
   const index = record
     ? new ExplainIndex({
@@ -98,13 +113,15 @@ export function traceLineage(
     const other = (s: Pointer): number => (s.id === id ? 0 : 1);
     read.sort((a, b) => written(a) - written(b) || other(a) - other(b) || comparePointers(a, b));
     const seen = new Set<string>([pointerKey(resource.metadata)]);
-    const derivedFrom = [...candidates, ...read].filter((source) => {
-      const key = pointerKey(source);
-      if (seen.has(key) || !byKey.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    return { namespace, type, id, owner, writer, phase, derivedFrom };
+    const derivedFrom = [...candidates, ...read]
+      .filter((source) => {
+        const key = pointerKey(source);
+        if (seen.has(key) || !byKey.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .map((source) => ({ ...source, ...scoped(source.type) }));
+    return { namespace, type, id, owner, writer, phase, ...scoped(type), derivedFrom };
   });
   return nodes.sort(comparePointers);
 }

@@ -147,7 +147,10 @@ function reportResources(
 ): { resources: ReportResource[]; lineage?: ReportLineage } {
   const { project } = run.outcome ?? {};
   const graphs = project ? resourceGraphsOf(project.registry) : undefined;
-  const nodes = traceLineage(resources, graph, project?.record, (c) => graphs?.get(c));
+  const nodes = traceLineage(resources, graph, project?.record, {
+    resourceGraph: (c) => graphs?.get(c),
+    isClusterScoped: (t) => project?.registry.get(t)?.kubernetes?.namespaced === false,
+  });
   const index = new Map(nodes.map((n, i) => [pointerKey(n), i]));
   const source = run.outcome && explainSourceOf(run.outcome, run.manifests.resources);
   const traced = source && reportLineage(source, resources);
@@ -168,6 +171,7 @@ function reportResources(
       type: md.type,
       id: md.id,
       version: md.version,
+      ...(node.clusterScoped ? { clusterScoped: true } : {}),
       owner: md.owner,
       ...(md.owner === '' && node.writer !== '' ? { writer: node.writer } : {}),
       phase: md.phase,

@@ -37,6 +37,8 @@ export interface ReportResource {
   readonly type: string;
   readonly id: string;
   readonly version: number;
+  /** Its kind is cluster-scoped: kept in namespace `default`, it is in none. */
+  readonly clusterScoped?: true;
   /** The controller that owns it; empty for a manifest and an unowned resource. */
   readonly owner: string;
   /** The controller that made an unowned resource (an RGD's nested kro instance). */

@@ -93,6 +93,7 @@ export async function graph(
           resources: outcome.snapshot.resources,
           ...(outcome.project.record ? { record: outcome.project.record } : {}),
           resourceGraph: (c) => graphs.get(c),
+          isClusterScoped: clusterScopeOf(outcome),
         });
         return flags.focus === undefined
           ? view
@@ -121,7 +122,9 @@ export async function graph(
   const whole = buildGraphView(graph, {
     ...filterOption(outcome, graph, flags, depth),
     resourceGraphs: resourceGraphDags(outcome.project.registry),
-    ...(state ? { resources: state.snapshot.resources } : {}),
+    ...(state
+      ? { resources: state.snapshot.resources, isClusterScoped: clusterScopeOf(outcome) }
+      : {}),
   });
   const view =
     flags.focus === undefined
@@ -132,6 +135,11 @@ export async function graph(
     exitCode: EXIT.ok,
     result: { from: 'project', findings, view, empty: !state && graph.controllers.length === 0 },
   };
+}
+
+/** Whether a type of the project is a cluster-scoped kind. */
+function clusterScopeOf(outcome: RunOutcome): (type: string) => boolean {
+  return (type) => outcome.project.registry.get(type)?.kubernetes?.namespaced === false;
 }
 
 /** The graph to stdout in the `-o` format; findings, notes and a run's report to stderr. */

@@ -1,6 +1,7 @@
 import type { Explanation } from '../../../app/explain/explain-resource.js';
 import type { LineageNode } from '../../../app/explain/lineage.js';
-import { formatVersionRef, versionKey } from '../../../engine/record/run-record.js';
+import { versionKey } from '../../../engine/record/run-record.js';
+import { versionRefText } from '../scoped-pointer.js';
 import { originText } from './explain-tree.js';
 
 /**
@@ -12,7 +13,8 @@ export function renderExplainDot(explanation: Explanation): string {
   const edges = new Set<string>();
   const node = (n: LineageNode): string => {
     const id = JSON.stringify(versionKey(n.ref));
-    nodes.set(id, `${formatVersionRef(n.ref)}\n${originText(n.origin)}`);
+    const label = versionRefText({ ...n.ref, clusterScoped: n.clusterScoped === true });
+    nodes.set(id, `${label}\n${originText(n.origin)}`);
     return id;
   };
   const back = (n: LineageNode): void => {

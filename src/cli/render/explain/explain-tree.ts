@@ -3,7 +3,7 @@ import type { FieldBlame, VersionEntry } from '../../../app/explain/history.js';
 import type { LineageNode, VersionOrigin } from '../../../app/explain/lineage.js';
 import type { WhyNotWriter } from '../../../app/explain/why-not.js';
 import type { CycleStep } from '../../../app/explain/write-cycle.js';
-import { formatPointer } from '../../../engine/resource/pointer.js';
+import { pointerText, versionRefText } from '../scoped-pointer.js';
 import { formatVersionRef } from '../../../engine/record/run-record.js';
 
 /** Versions the tree shows, the newest. */
@@ -18,10 +18,11 @@ const HISTORY_SHOWN = 10;
 export function renderExplainTree(explanation: Explanation): string {
   const lines: string[] = [];
   const { pointer, resource } = explanation;
+  const scoped = { ...pointer, clusterScoped: explanation.clusterScoped === true };
   lines.push(
     resource
-      ? `${formatVersionRef({ ...pointer, version: resource.metadata.version })}  owner: ${ownerText(explanation)}  phase: ${resource.metadata.phase}`
-      : `${formatPointer(pointer)}  does not exist`,
+      ? `${versionRefText({ ...scoped, version: resource.metadata.version })}  owner: ${ownerText(explanation)}  phase: ${resource.metadata.phase}`
+      : `${pointerText(scoped)}  does not exist`,
   );
   if (explanation.truncated) {
     lines.push('note: history truncated: the record dropped its oldest reconciles');
@@ -73,18 +74,23 @@ function ownerText(explanation: Explanation): string {
 
 /** The lineage tree: the root, then each edge as `kind: resource@version  <- origin`. */
 export function lineageLines(root: LineageNode): string[] {
-  const lines = [`  ${formatVersionRef(root.ref)}  ${originText(root.origin)}${cutText(root)}`];
+  const lines = [`  ${nodeText(root)}  ${originText(root.origin)}${cutText(root)}`];
   const walk = (node: LineageNode, prefix: string): void => {
     node.edges.forEach((edge, i) => {
       const last = i === node.edges.length - 1;
       lines.push(
-        `  ${prefix}${last ? '└─' : '├─'} ${edge.kind}: ${formatVersionRef(edge.node.ref)}  ${originText(edge.node.origin)}${cutText(edge.node)}`,
+        `  ${prefix}${last ? '└─' : '├─'} ${edge.kind}: ${nodeText(edge.node)}  ${originText(edge.node.origin)}${cutText(edge.node)}`,
       );
       walk(edge.node, `${prefix}${last ? '   ' : '│  '}`);
     });
   };
   walk(root, '');
   return lines;
+}
+
+/** A lineage node's version, `Type(id)@v` when its kind is cluster-scoped. */
+function nodeText(node: LineageNode): string {
+  return versionRefText({ ...node.ref, clusterScoped: node.clusterScoped === true });
 }
 
 function cutText(node: LineageNode): string {

@@ -1,6 +1,7 @@
 import { pointerKey, type Pointer } from '../../../engine/resource/pointer.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { edgeLine, type EdgeLine } from './edge-style.js';
+import { placeText } from '../scoped-pointer.js';
 import type { GraphView } from './graph-view.js';
 
 /** A box, note or resource to draw; `key` is unique across kinds, `name` within one. */
@@ -82,7 +83,7 @@ export function layoutGraph(view: GraphView): Drawing {
       kind: 'resource',
       key: resourceKey(r),
       name: resourceName(r),
-      label: `${r.namespace}/${r.id}`,
+      label: placeText(r),
       namespace: r.namespace,
     })),
   }));

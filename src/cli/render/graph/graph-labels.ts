@@ -1,4 +1,4 @@
-import { formatPointer, type Pointer } from '../../../engine/resource/pointer.js';
+import { pointerText, type ScopedPointer } from '../scoped-pointer.js';
 import type { DependencyEdge } from '../../../engine/runtime/dependency-graph.js';
 import type { LineageVia, ResourceNode } from '../../../app/explain/resource-lineage.js';
 
@@ -13,8 +13,8 @@ export function edgeSummary(edge: DependencyEdge): string {
   return `${edge.kind}, ${edge.namespace}${edge.id === undefined ? '' : `/${edge.id}`}`;
 }
 
-/** A resource, as COSI prints one: `Type(namespace/id)`. */
-export const resourceLabel = (p: Pointer): string => formatPointer(p);
+/** A resource, as COSI prints one: `Type(namespace/id)`, `Type(id)` when cluster-scoped. */
+export const resourceLabel = (p: ScopedPointer): string => pointerText(p);
 
 /** Who wrote a resource, in words: its owner, the controller that made it unowned, or a manifest. */
 export const writerLabel = (node: ResourceNode): string => {

@@ -45,6 +45,8 @@ export interface GraphViewOptions {
   readonly record?: RunRecord;
   /** The kro RGD a controller runs: an output's lineage names what its template read. */
   readonly resourceGraph?: (controller: string) => ResourceGraph | undefined;
+  /** Whether a type's kind is cluster-scoped: its resources print without a namespace. */
+  readonly isClusterScoped?: (type: string) => boolean;
 }
 
 /**
@@ -67,7 +69,10 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
     ...(statusWrites.length > 0 ? { statusWrites } : {}),
   };
   if (!options.resources) return view;
-  const nodes = traceLineage(options.resources, graph, options.record, options.resourceGraph);
+  const nodes = traceLineage(options.resources, graph, options.record, {
+    ...(options.resourceGraph ? { resourceGraph: options.resourceGraph } : {}),
+    ...(options.isClusterScoped ? { isClusterScoped: options.isClusterScoped } : {}),
+  });
   const types = new Set(view.types);
   if (!options.filter) for (const node of nodes) types.add(node.type);
   const groups = new Map<string, ResourceNode[]>();

@@ -2,6 +2,7 @@ import { pointerKey } from '../../../engine/resource/pointer.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
+import { placeText } from '../scoped-pointer.js';
 import type { GraphView } from './graph-view.js';
 import type { ResourceGraphDag } from '../../../app/declared-controllers.js';
 import type { LineageVia, ResourceNode } from '../../../app/explain/resource-lineage.js';
@@ -82,7 +83,7 @@ function resources(view: GraphView): string[] {
     lines.push('', group.type);
     for (const node of group.resources) {
       const phase = node.phase === 'running' ? '' : `  (${node.phase})`;
-      lines.push(`  ${node.namespace}/${node.id}  ${writerLabel(node)}${phase}`);
+      lines.push(`  ${placeText(node)}  ${writerLabel(node)}${phase}`);
       const links = [
         ...node.derivedFrom.map((s) => ['from', resourceLabel(s), viaLabel(s.via)]),
         ...(derived.get(pointerKey(node)) ?? []).map((d) => [

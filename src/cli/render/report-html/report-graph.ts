@@ -65,9 +65,12 @@ export function reportGraphView(data: ReportData): GraphView {
       owner: r.owner,
       writer: r.writer ?? r.owner,
       phase: r.phase as ResourceNode['phase'],
+      ...(r.clusterScoped ? { clusterScoped: true } : {}),
       derivedFrom: r.from.flatMap(([i, via]) => {
         const s = data.resources[i];
-        return s ? [{ namespace: s.namespace, type: s.type, id: s.id, via }] : [];
+        if (!s) return [];
+        const source = { namespace: s.namespace, type: s.type, id: s.id, via };
+        return [s.clusterScoped ? { ...source, clusterScoped: true as const } : source];
       }),
     };
     const group = groups.get(r.type);

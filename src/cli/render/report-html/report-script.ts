@@ -41,7 +41,9 @@ export const REPORT_SCRIPT = String.raw`
     });
     return node;
   }
-  function label(r) { return r.type + ' ' + r.namespace + '/' + r.id; }
+  // A cluster-scoped kind's object is kept in namespace default but is in none: NAME alone.
+  function place(r) { return r.clusterScoped ? r.id : r.namespace + '/' + r.id; }
+  function label(r) { return r.type + ' ' + place(r); }
   function link(i) {
     return h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [label(resources[i])]);
   }
@@ -74,7 +76,9 @@ export const REPORT_SCRIPT = String.raw`
   var graph = data.lineage;
   function versionText(v) {
     var p = graph.pointers[v[0]];
-    return p[1] + '(' + p[0] + '/' + p[2] + ')@' + v[1];
+    var i = byKey.get(p[0] + '/' + p[1] + '/' + p[2]);
+    var scoped = i !== undefined && resources[i].clusterScoped;
+    return p[1] + '(' + (scoped ? p[2] : p[0] + '/' + p[2]) + ')@' + v[1];
   }
   function originText(o) {
     if (o.length === 0) return '<- (not in the record)';
@@ -119,7 +123,7 @@ export const REPORT_SCRIPT = String.raw`
   function showResource(i) {
     var r = resources[i];
     var nodes = [definitionList([
-      ['namespace', r.namespace], ['type', r.type], ['id', r.id], ['version', String(r.version)],
+      ['namespace', r.clusterScoped ? '(none: cluster-scoped)' : r.namespace], ['type', r.type], ['id', r.id], ['version', String(r.version)],
       ['written by', writer(r)], ['phase', r.phase],
       ['labels', r.labels ? Object.keys(r.labels).map(function (k) { return k + '=' + r.labels[k]; }).join(', ') : ''],
     ])];
@@ -367,7 +371,7 @@ export const REPORT_SCRIPT = String.raw`
     var id = h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id]);
     // A resource a controller gave up on says so in words, not only in colour.
     var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : cell(id);
-    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(r.owner || (r.writer ? r.writer + ' (unowned)' : 'manifest'))]);
+    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.clusterScoped ? '' : r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(r.owner || (r.writer ? r.writer + ' (unowned)' : 'manifest'))]);
   });
   function filter() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
