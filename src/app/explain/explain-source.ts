@@ -65,6 +65,24 @@ export class ExplainIndex {
     return this.#resources.get(pointerKey(pointer));
   }
 
+  #byLabel?: { readonly label: string; readonly map: Map<string, Resource[]> };
+
+  /** The resources whose `label` has `value` (indexed on first use, for one label). */
+  labelled(label: string, value: string): readonly Resource[] {
+    if (this.#byLabel?.label !== label) {
+      const map = new Map<string, Resource[]>();
+      for (const resource of this.source.resources) {
+        const v = resource.metadata.labels[label];
+        if (v === undefined) continue;
+        const list = map.get(v);
+        if (list) list.push(resource);
+        else map.set(v, [resource]);
+      }
+      this.#byLabel = { label, map };
+    }
+    return this.#byLabel.map.get(value) ?? [];
+  }
+
   manifest(pointer: Pointer): ManifestResource | undefined {
     return this.#manifest(pointerKey(pointer));
   }

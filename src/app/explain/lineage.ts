@@ -175,10 +175,8 @@ function templateSources(
   const dependencies = graph?.nodes.find((n) => n.id === node)?.dependencies ?? [];
   if (dependencies.length === 0) return [];
   const out: VersionRef[] = [];
-  for (const resource of index.source.resources) {
-    const { labels: other } = resource.metadata;
-    if (other[INSTANCE_ID_LABEL] !== instance) continue;
-    if (!dependencies.includes(other[NODE_LABEL] ?? '')) continue;
+  for (const resource of index.labelled(INSTANCE_ID_LABEL, instance)) {
+    if (!dependencies.includes(resource.metadata.labels[NODE_LABEL] ?? '')) continue;
     const key = pointerKey(resource.metadata);
     const read = reconcile.reads.find((r) => pointerKey(r) === key);
     const written = index.record
