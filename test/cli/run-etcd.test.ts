@@ -239,13 +239,9 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
       ),
       expect.stringMatching(/INFO {2}stopped$/),
     ]);
-    // What it said it left is there.
-    const client = new Etcd3({ hosts: etcd.endpoint });
-    try {
-      expect(await client.get(`${prefix}/fingerprint`).string()).not.toBeNull();
-    } finally {
-      client.close();
-    }
+    // Whether the fingerprint is still there once etcd resumes is not the process's to say: a
+    // delete it had already sent when etcd froze is applied when etcd goes on. What it says is
+    // that it could not make sure of it, which the lines above check.
   }, 60_000);
 
   it('get -w --state says once when its watch has lost etcd for a while, and when it watches again', async () => {
