@@ -13,7 +13,7 @@ import {
   type ObservedStatusSpec,
 } from '../engine/resource/observed-status.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
-import { RESOURCE_GRAPH_PREFIX } from '../controllers/resource-graph.js';
+import { GRAPH_LABEL, RESOURCE_GRAPH_PREFIX } from '../controllers/resource-graph.js';
 import { didYouMean } from '../loaders/did-you-mean.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
 import type { ManifestSource } from '../loaders/manifest-resource.js';
@@ -49,7 +49,7 @@ export function unusedObservationFindings(
         message:
           found === undefined
             ? `the observed status of ${named} is laid on nothing: no RGD rendered a ${kind} of that name in ${namespace}${guess(namespace, target.type, target.name)}`
-            : `the observed status of ${named} is laid on nothing: that ${kind} is ${found.metadata.owner === '' ? 'a manifest (write its status in it)' : `written by ${found.metadata.owner}`}, and observed status is laid only on what an RGD renders`,
+            : `the observed status of ${named} is laid on nothing: that ${kind} is ${whatItIs(found)}, and observed status is laid only on what an RGD renders`,
         file: source?.file ?? '',
         line: source?.line ?? 0,
         col: source?.col ?? 0,
@@ -58,6 +58,16 @@ export function unusedObservationFindings(
     );
   }
   return findings;
+}
+
+/** What a resource an observed status names is, when it is no RGD's output. */
+function whatItIs(resource: Resource): string {
+  const { owner, labels } = resource.metadata;
+  const graph = labels[GRAPH_LABEL];
+  if (owner === '' && graph !== undefined) {
+    return `an instance RGD ${graph} writes (its status is its own RGD's to write)`;
+  }
+  return owner === '' ? 'a manifest (write its status in it)' : `written by ${owner}`;
 }
 
 /** Whether a resource is an RGD's output, which an observed status is laid on. */

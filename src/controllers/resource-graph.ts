@@ -490,7 +490,9 @@ async function renderInstance(
           document,
           instance,
           node.forEach === undefined ? undefined : { index, size },
-          reading.observe,
+          // An observed status is read where the controller reads: it follows one into a
+          // namespace it did not read (`instance-namespaces.ts`), and is woken by it there.
+          reading.observe ? reading.namespaces : [],
         );
         if (output === undefined) {
           problems.push(
@@ -555,7 +557,8 @@ async function renderInstance(
   return rt.modifyWithResult<Spec>(
     newResource<Spec>(instance.metadata, {}),
     (draft) => {
-      draft.spec.status = { ...(isRecord(draft.spec.status) ? draft.spec.status : {}), ...status };
+      // Replaced whole, as kro writes it: a field whose data went away goes with it.
+      draft.spec.status = status;
       // kro labels the instances it manages; a nested instance is the outer RGD's output, whose
       // labels that RGD writes.
       if (draft.metadata.labels[INSTANCE_LABEL] === undefined) {
@@ -738,7 +741,8 @@ async function writeOutput(
   document: Record<string, unknown>,
   instance: Resource<Spec>,
   item: { readonly index: number; readonly size: number } | undefined,
-  observe: boolean,
+  /** The namespaces where observed statuses are read (none: they are not). */
+  observedIn: readonly string[],
 ): Promise<Resource<Spec> | undefined> {
   const metadata = isRecord(document.metadata) ? document.metadata : {};
   const id = nameOf(document) ?? '';
@@ -766,20 +770,25 @@ async function writeOutput(
   }
   const annotations = stringMap(metadata.annotations);
   // The status a cluster would report, when one is observed; a nested instance's is written by
-  // its own RGD's controller, and kept.
-  const observed = observe
-    ? await rt.find<ObservedStatusSpec>({
-        namespace,
-        type: OBSERVED_STATUS_TYPE,
-        id: observedStatusId(node.type, id),
-      })
-    : undefined;
+  // its own RGD's controller, and kept (an observed status of one is not laid on it).
+  const observed =
+    !nested && observedIn.includes(namespace)
+      ? await rt.find<ObservedStatusSpec>({
+          namespace,
+          type: OBSERVED_STATUS_TYPE,
+          id: observedStatusId(node.type, id),
+        })
+      : undefined;
   const empty: Draft<Spec> = newResource<Spec>({ namespace, type: node.type, id }, {});
   return rt.modifyWithResult<Spec>(
     empty,
     (draft) => {
       const kept = nested && isRecord(draft.spec.status) ? draft.spec.status : undefined;
-      const status = kept ?? (observed === undefined ? undefined : deepClone(observed.spec.status));
+      const status = nested
+        ? kept
+        : observed === undefined
+          ? undefined
+          : deepClone(observed.spec.status);
       draft.spec = { ...spec, ...(status === undefined ? {} : { status }) };
       draft.metadata.labels = labels;
       draft.metadata.annotations = annotations;

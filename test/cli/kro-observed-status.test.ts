@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { createTestProject } from '../../src/testing/index.js';
 import { cli } from './run-cli.js';
 
 const dirs: string[] = [];
@@ -277,5 +278,105 @@ steps:
     const stale = await cli(['test', dir]);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain('error[unexpected-state]');
+  });
+
+  it('an output in a namespace no instance is in renders, in cosi test too, and takes an observed status there', async () => {
+    const rgd = await readFile('fixtures/kro-webapp/rgd.yaml', 'utf8');
+    const elsewhere = rgd.replace(
+      '          name: ${schema.spec.name}\n          labels:',
+      '          name: ${schema.spec.name}\n          namespace: stage\n          labels:',
+    );
+    expect(elsewhere).not.toBe(rgd);
+    const dir = await tree({
+      'rgd.yaml': elsewhere,
+      'instances.yaml': await readFile('fixtures/kro-webapp/instances.yaml', 'utf8'),
+      'stage.cosi-test.yaml': `name: the Deployments go to stage
+manifests: [rgd.yaml, instances.yaml]
+steps:
+  - expect-converged: true
+  - expect: { apiVersion: apps/v1, kind: Deployment, metadata: { name: blog, namespace: stage } }
+`,
+    });
+    // With no observed status at all (cosi test always reads them), and with one in stage.
+    expect((await cli(['test', dir])).stdout).toContain('2 passed, 0 failed');
+    await writeFile(
+      path.join(dir, 'observed.yaml'),
+      observedShop('  availableReplicas: 1').replace(
+        '  name: shop\n',
+        '  name: shop\n  namespace: stage\n',
+      ),
+    );
+    const r = await cli(['get', 'deployment', '-n', 'stage', '-f', dir, '-o', 'yaml']);
+    expect(r.code).toBe(0);
+    const shop = docs(r.stdout).find((d) => d.metadata.name === 'shop');
+    expect(shop?.status).toEqual({ availableReplicas: 1 });
+  });
+
+  it('is never laid on a nested instance, whose status its own RGD writes, and says so', async () => {
+    const dir = await tree({
+      'inner.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app.example }
+spec:
+  schema: { apiVersion: v1alpha1, kind: App, group: example.org, spec: { name: string } }
+  resources:
+    - id: cm
+      template: { apiVersion: v1, kind: ConfigMap, metadata: { name: '\${schema.spec.name}' } }
+`,
+      'outer.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: outer.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Outer
+    group: example.org
+    spec: {}
+    status: { innerState: '\${inner.status.state}' }
+  resources:
+    - id: inner
+      template:
+        apiVersion: example.org/v1alpha1
+        kind: App
+        metadata: { name: '\${schema.metadata.name}-inner' }
+        spec: { name: '\${schema.metadata.name}' }
+---
+apiVersion: example.org/v1alpha1
+kind: Outer
+metadata: { name: o1 }
+spec: {}
+`,
+      'observed.yaml': `apiVersion: example.org/v1alpha1
+kind: App
+metadata:
+  name: o1-inner
+  annotations: { cosi.dev/observed: "true" }
+status: { state: FAKED }
+`,
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.stdout).toMatch(
+      /observed\.yaml:1:1: warning\[observed-unused\]: the observed status of App default\/o1-inner is laid on nothing: that App is an instance RGD outer\.example writes \(its status is its own RGD's to write\)/,
+    );
+    const outer = await cli(['get', 'outer', 'o1', '-f', dir, '-o', 'json']);
+    expect(JSON.parse(outer.stdout)).toMatchObject({ status: { innerState: 'ACTIVE' } });
+  });
+
+  it("an instance's status is replaced whole: a field read from an observed status goes when it does", async () => {
+    const dir = await webapp();
+    const project = await createTestProject({ manifests: dir, cwd: dir });
+    try {
+      await project.apply(observedShop('  availableReplicas: 1'));
+      await project.converge();
+      const before = await project.get<{ status: Record<string, unknown> }>('webapp', 'shop');
+      expect(before?.spec.status).toMatchObject({ state: 'ACTIVE', availableReplicas: 1 });
+      await project.destroy('observed', 'Deployments.apps:shop');
+      await project.converge();
+      const after = await project.get<{ status: Record<string, unknown> }>('webapp', 'shop');
+      expect(after?.spec.status.state).toBe('IN_PROGRESS');
+      expect(after?.spec.status).not.toHaveProperty('availableReplicas');
+    } finally {
+      await project.close();
+    }
   });
 });

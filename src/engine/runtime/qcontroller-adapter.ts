@@ -256,7 +256,7 @@ export class QControllerAdapter implements Adapter {
     for (const input of inputs) {
       if (input.kind === 'primary') this.#primaryKinds.add(kindKey(input));
     }
-    if (this.#started && !this.#stopped) await this.#listInputs(undefined, inputs);
+    if (this.#started && !this.#stopped) await this.#listInputs(undefined, inputs, true);
   }
 
   /** Lists every primary input and queues it, then starts the run hook. */
@@ -279,9 +279,14 @@ export class QControllerAdapter implements Adapter {
   async #listInputs(
     backoff?: ExponentialBackoff,
     of: readonly Input<QInputKind>[] = this.#inputs(),
+    /**
+     * Map what the mapped inputs hold too: inputs added once started, whose resources were
+     * there before (at start, COSI lists the primary inputs only).
+     */
+    mapped = false,
   ): Promise<void> {
     const mapEvent = this.controller.mapEvent !== undefined;
-    const inputs = of.filter((i) => mapEvent || i.kind === 'primary');
+    const inputs = of.filter((i) => mapEvent || mapped || i.kind === 'primary');
     const listed: [Input<QInputKind>, Resource[]][] = [];
     try {
       for (const input of inputs) {
@@ -302,7 +307,7 @@ export class QControllerAdapter implements Adapter {
         });
       }
       this.#listError = cause;
-      this.host.setTimer(retry.next(), () => void this.#listInputs(retry, of));
+      this.host.setTimer(retry.next(), () => void this.#listInputs(retry, of, mapped));
       return;
     }
     if (this.#stopped) return;
@@ -311,7 +316,8 @@ export class QControllerAdapter implements Adapter {
       for (const resource of items) {
         if (input.id !== undefined && input.id !== resource.metadata.id) continue;
         if (mapEvent) this.#mapEvent(input, { type: 'created', resource }, INITIAL_LIST);
-        else this.#enqueue(resource.metadata, 0, resource);
+        else if (input.kind === 'primary') this.#enqueue(resource.metadata, 0, resource);
+        else this.deliver(input, { type: 'created', resource });
       }
     }
   }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { compareStrings } from '../compare-strings.js';
 import { kindKey, type Kind } from '../resource/pointer.js';
 import { isResourceEvent, type State, type StateEvent } from '../state/state.js';
@@ -128,6 +129,9 @@ export class Runtime {
   #starting: Promise<void> | undefined;
 
   constructor(state: State, options: RuntimeOptions = {}) {
+    // One listener per watched input kind, each kept for the runtime's life (as its watch is):
+    // a project reads many kinds (an RGD's in every namespace it follows), which is no leak.
+    setMaxListeners(0, this.#abort.signal);
     this.state = state;
     this.clock = options.clock ?? new RealClock();
     this.logger = createLogger(options.logSink, () => this.clock.now());

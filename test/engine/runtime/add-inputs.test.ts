@@ -144,4 +144,51 @@ describe('Runtime.addInputs', () => {
       ),
     ).toContain('"Nobody" is no registered queue controller');
   });
+
+  it('maps what a new mapped input already holds, and follows many kinds without a listener warning', async () => {
+    h = createHarness();
+    const Coupon = defineResource<{ order: string }>({
+      type: 'Coupons.shop.example.org',
+      defaultSpec: () => ({ order: '' }),
+    });
+    const mapped: string[] = [];
+    const controller: QController = {
+      name: 'Coupons',
+      settings: {
+        inputs: [{ namespace: 'default', type: Order.type, kind: 'primary' }],
+        outputs: [{ type: Invoice.type, kind: 'exclusive' }],
+      },
+      async reconcile() {},
+      mapInput: async (_rt, md) => {
+        mapped.push(`${md.namespace}/${md.id}`);
+        return [];
+      },
+    };
+    await h.state.create(inEast(Coupon.create('c1', { order: 'o1' })));
+    await h.runtime.register(controller);
+    await h.runtime.converge();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      await h.runtime.addInputs('Coupons', [
+        { namespace: 'east', type: Coupon.type, kind: 'mapped' },
+      ]);
+      await h.runtime.converge();
+      expect(mapped).toEqual(['east/c1']);
+      // One watch (and one abort listener) per kind: twenty namespaces followed.
+      for (let i = 0; i < 20; i++) {
+        await h.runtime.addInputs('Coupons', [
+          { namespace: `team-${i}`, type: Order.type, kind: 'primary' },
+        ]);
+      }
+      await h.runtime.converge();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
 });
