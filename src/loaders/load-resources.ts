@@ -44,7 +44,11 @@ import { didYouMeanType } from './did-you-mean.js';
 import { KindFilter } from './kind-filter.js';
 import { shorten } from './shorten.js';
 import { identityKey } from './resource-identity.js';
-import { isObservedDocument, observedStatusHeader } from './observed-document.js';
+import {
+  checkObservedSpec,
+  isObservedDocument,
+  observedStatusHeader,
+} from './observed-document.js';
 import {
   OBSERVED_STATUS_TYPE,
   observedStatusDefinition,
@@ -202,6 +206,12 @@ export function loadResources(
           ? { ...observed, namespace: inFile }
           : observed;
       definition = observedDefinitionIn(collected.registry);
+    } else if (definition.type === OBSERVED_STATUS_TYPE && header.kubernetes === undefined) {
+      // An observed status written (or edited, in a test) as itself: it must name a Kubernetes
+      // kind, by its own id, and its status is checked against that kind's, as the object's is.
+      checkObservedSpec(header, collected.registry, report, (kind, object) =>
+        schemas.checkStatus(kind, object, report),
+      );
     }
     // A namespaced object that names no namespace is in its file's (a test's), if it has one.
     const { appliedBy } = pendingDocument;

@@ -7,6 +7,7 @@
  */
 
 import type { ResourceDefinition } from '../engine/resource/definition.js';
+import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import {
   OBSERVED_ANNOTATION,
   OBSERVED_STATUS_TYPE,
@@ -84,4 +85,54 @@ export function observedStatusHeader(
     annotations: header.annotations,
     spec,
   };
+}
+
+/**
+ * Checks an observed status written as itself (`metadata.type: ObservedStatuses.cosi.dev`, as
+ * a test's `edit` of one makes it): its `type` must be a Kubernetes kind the load knows, its id
+ * `TYPE:NAME`, and its status is checked by `checkStatus` against that kind, given the object
+ * it stands for. Its own schema (the fields it has) is checked as any resource's is.
+ */
+export function checkObservedSpec(
+  header: ManifestHeader,
+  registry: DefinitionRegistry,
+  report: DocumentReport,
+  checkStatus: (kind: ResourceDefinition, object: ManifestHeader) => void,
+): void {
+  if (!isPlainObject(header.spec)) return;
+  const { type, name, status, apiVersion, kind } = header.spec;
+  if (typeof type !== 'string' || typeof name !== 'string') return;
+  const observed = registry.get(type);
+  if (observed?.kubernetes === undefined) {
+    report.add(
+      'observed-status',
+      '/spec/type',
+      `an observed status names a Kubernetes kind the manifests or cosi know; ${JSON.stringify(type)} is none`,
+    );
+    return;
+  }
+  const id = observedStatusId(type, name);
+  if (header.id !== undefined && header.id !== id) {
+    report.add(
+      'observed-status',
+      '/metadata/id',
+      `the id of the observed status of ${type} ${JSON.stringify(name)} is ${JSON.stringify(id)}: an observed status is laid on the resource its id names`,
+    );
+  }
+  if (!isPlainObject(status)) return;
+  const version = typeof apiVersion === 'string' ? apiVersion : observed.kubernetes.apiVersion;
+  const slash = version.lastIndexOf('/');
+  checkStatus(observed, {
+    labels: {},
+    annotations: {},
+    id: name,
+    spec: {},
+    kubernetes: {
+      apiVersion: version,
+      group: slash < 0 ? '' : version.slice(0, slash),
+      version: version.slice(slash + 1),
+      kind: typeof kind === 'string' ? kind : observed.kubernetes.kind,
+      document: { apiVersion: version, kind, metadata: { name }, status },
+    },
+  });
 }

@@ -379,4 +379,28 @@ status: { state: FAKED }
       await project.close();
     }
   });
+
+  it("an edit of an observed status is checked as the object's status is, and keeps its id", async () => {
+    const dir = await webapp({
+      'edit.cosi-test.yaml': `name: edits of an observed status
+manifests: [rgd.yaml, instances.yaml]
+steps:
+  - apply:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: { name: shop, annotations: { cosi.dev/observed: "true" } }
+      status: { availableReplicas: 1 }
+  - edit: { type: observed, id: "Deployments.apps:shop", spec: { status: { availableReplicas: many } } }
+    expect-error: schema-violation
+  - edit: { type: observed, id: "Deployments.apps:shop", patch: { spec: { name: blog } } }
+    expect-error: observed-status
+  - edit: { type: observed, id: "Deployments.apps:shop", patch: { spec: { type: Nothings.example.org } } }
+    expect-error: observed-status
+  - edit: { type: observed, id: "Deployments.apps:shop", spec: { status: { availableReplicas: 2 } } }
+`,
+    });
+    const r = await cli(['test', dir]);
+    expect(r.stdout).toContain('5 passed, 0 failed');
+    expect(r.code).toBe(0);
+  });
 });
