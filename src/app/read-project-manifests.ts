@@ -1,3 +1,4 @@
+import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { LoadedConfig } from '../loaders/load-config.js';
 import { ignorePatterns } from '../loaders/ignore-file.js';
 import { loadPreviousRevision } from './previous-revision.js';
@@ -38,6 +39,11 @@ export interface ReadProjectOptions extends ConfigLocation {
    * manifest after the load. Default `true`.
    */
   readonly positions?: boolean;
+  /**
+   * Definitions known beside the config's (a test project's, which its manifests' CRDs and RGDs
+   * defined, when a step applies more files): the manifests may use their types.
+   */
+  readonly knownDefinitions?: readonly ResourceDefinition[];
   /** `--skip-kinds`: documents of these kinds are neither checked nor loaded. */
   readonly skipKinds?: readonly string[];
   /** `--reject-kinds`: documents of these kinds are errors. */
@@ -103,7 +109,11 @@ export async function openProjectReader(
     JSON.stringify(['definitions', options.cwd, definitionPaths, ignore]),
     () => readDefinitionPaths(definitionPaths, { cwd: options.cwd, ignore }),
   );
-  const definitions = [...(config?.definitions ?? []), ...extra.definitions];
+  const given = config?.definitions ?? [];
+  const known = (options.knownDefinitions ?? []).filter(
+    (d) => !given.some((g) => g.type === d.type),
+  );
+  const definitions = [...given, ...known, ...extra.definitions];
   const release = options.kubernetesVersion ?? DEFAULT_KUBERNETES_RELEASE;
   const locations = options.schemaLocations ?? [];
   const parsedLocations = parseSchemaLocations(locations);

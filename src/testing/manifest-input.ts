@@ -91,6 +91,8 @@ export async function loadManifestInput(
             ...(options.ignore ? { ignore: options.ignore } : {}),
             ...(options.definitionPaths ? { definitionPaths: options.definitionPaths } : {}),
             ...(options.schemaLocations ? { schemaLocations: options.schemaLocations } : {}),
+            // A project's step applies files that may use the kinds its manifests defined.
+            ...(options.known ? { knownDefinitions: knownDefinitions(options) } : {}),
           },
           options.config,
           options.previous,

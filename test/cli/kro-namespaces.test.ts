@@ -120,10 +120,18 @@ steps:
       kind: App
       metadata: { name: second, namespace: team-d }
       status: { state: ACTIVE, configName: second-cfg }
+  - name: from a file, which knows the kinds the manifests define
+    apply: third.yaml
+  - expect: { apiVersion: v1, kind: ConfigMap, metadata: { name: third-cfg, namespace: team-e } }
+`,
+      'third.yaml': `apiVersion: example.org/v1alpha1
+kind: App
+metadata: { name: third, namespace: team-e }
+spec: { name: third }
 `,
     });
     const r = await cli(['test', dir]);
-    expect(r.stdout).toContain('3 passed, 0 failed');
+    expect(r.stdout).toContain('5 passed, 0 failed');
     expect(r.code).toBe(0);
   });
 });

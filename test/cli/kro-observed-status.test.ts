@@ -392,15 +392,24 @@ steps:
       status: { availableReplicas: 1 }
   - edit: { type: observed, id: "Deployments.apps:shop", spec: { status: { availableReplicas: many } } }
     expect-error: schema-violation
-  - edit: { type: observed, id: "Deployments.apps:shop", patch: { spec: { name: blog } } }
+  - edit: { type: observed, id: "Deployments.apps:shop", spec: { name: blog } }
     expect-error: observed-status
-  - edit: { type: observed, id: "Deployments.apps:shop", patch: { spec: { type: Nothings.example.org } } }
+  - edit: { type: observed, id: "Deployments.apps:shop", spec: { type: Nothings.example.org } }
     expect-error: observed-status
   - edit: { type: observed, id: "Deployments.apps:shop", spec: { status: { availableReplicas: 2 } } }
+  - name: a patch of an observed status patches the status of the object it observes
+    edit: { type: observed, id: "Deployments.apps:shop", patch: { status: { availableReplicas: 3 } } }
+  - expect:
+      apiVersion: kro.run/v1alpha1
+      kind: WebApp
+      metadata: { name: shop }
+      status: { availableReplicas: 3 }
+  - apply: more-observed.yaml
 `,
+      'more-observed.yaml': observedShop('  availableReplicas: 1', 'blog'),
     });
     const r = await cli(['test', dir]);
-    expect(r.stdout).toContain('5 passed, 0 failed');
+    expect(r.stdout).toContain('8 passed, 0 failed');
     expect(r.code).toBe(0);
   });
 });

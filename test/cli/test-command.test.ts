@@ -272,6 +272,39 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).not.toBe(0);
   });
 
+  it('edit patch cannot rename an object, and null removes every label', async () => {
+    await writeFile(
+      path.join(dir, 'labelled.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: labelled, labels: { a: one, b: two } }\ndata: { mode: a }\n',
+    );
+    const unlabelled = await scenario(
+      'unlabelled',
+      [
+        'manifests: [labelled.yaml]',
+        'steps:',
+        '  - edit: { type: ConfigMap, id: labelled, patch: { metadata: { labels: null } } }',
+        '  - expect: { apiVersion: v1, kind: ConfigMap, metadata: { name: labelled, labels: { a: one } } }',
+        '',
+      ].join('\n'),
+    );
+    // The label is gone: the expectation that it is there fails.
+    const gone = await cli(['test', unlabelled], { cwd: dir });
+    expect(gone.stdout).toMatch(/unlabelled\.cosi-test\.yaml:4:\d+: error\[unexpected-state\]/);
+    const renamed = await scenario(
+      'renamed',
+      [
+        'manifests: [labelled.yaml]',
+        'steps:',
+        '  - edit: { type: ConfigMap, id: labelled, patch: { metadata: { name: other } } }',
+        '',
+      ].join('\n'),
+    );
+    const refused = await cli(['test', renamed], { cwd: dir });
+    expect(refused.stdout).toMatch(
+      /renamed\.cosi-test\.yaml:3:5: error\[step-failed\]: the step threw: patch: metadata\.name name the object, and a patch cannot change which object it is/,
+    );
+  });
+
   it('expect-absent of a cluster-scoped kind ignores the namespace the step names, as kubectl ignores -n', async () => {
     await writeFile(
       path.join(dir, 'namespaces.yaml'),

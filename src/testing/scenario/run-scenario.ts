@@ -19,6 +19,7 @@ import { ManifestError } from '../manifest-input.js';
 import { matchesPartially, partialDiff } from '../partial-match.js';
 import { startTestProject, type ManifestDraft, type TestProject } from '../test-project.js';
 import { isPlainObject } from '../../loaders/manifest-document.js';
+import { OBSERVED_STATUS_TYPE } from '../../engine/resource/observed-status.js';
 import { isRefusal, stepInputProblem } from './step-input-problem.js';
 import {
   failureAt,
@@ -202,7 +203,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
             ref.id,
             (draft) => {
               if (step.patch !== undefined)
-                patchObject(draft, step.patch, isKubernetes(project, ref));
+                patchObject(draft, step.patch, patchedShape(project, ref));
               if (step.spec !== undefined)
                 draft.spec = mergePatch(draft.spec, step.spec) as Record<string, unknown>;
               if (step.labels)
@@ -394,43 +395,72 @@ function describeError(expectError: ErrorExpectation): string {
   ].join('');
 }
 
-/** The pointer a reference names; a Kubernetes-shaped one by its kind and apiVersion. */
-/** Whether a reference names a Kubernetes kind (its spec is the object's fields). */
-function isKubernetes(project: TestProject, ref: ResourceRef): boolean {
-  return project.project.registry.resolve(ref.type).kubernetes !== undefined;
+/** How an edit's `patch` reads the object a reference names (see {@link patchObject}). */
+type PatchedShape = 'kubernetes' | 'cosi' | 'observed';
+
+function patchedShape(project: TestProject, ref: ResourceRef): PatchedShape {
+  const definition = project.project.registry.resolve(ref.type);
+  if (definition.type === OBSERVED_STATUS_TYPE) return 'observed';
+  return definition.kubernetes === undefined ? 'cosi' : 'kubernetes';
 }
 
 /**
  * Merges an edit's `patch` into a manifest as `kubectl patch --type merge` merges it into the
- * object: a Kubernetes kind's fields (`spec`, `data`, ...) or a cosi type's `spec`, and the
- * labels and annotations of its `metadata`.
+ * object: a Kubernetes kind's fields (`spec`, `data`, ...), a cosi type's `spec`, an observed
+ * status's `status` (the object it observes), and the labels and annotations of its `metadata`
+ * (`null` removes them all). What names the object (`apiVersion`, `kind`, `metadata.name`,
+ * `metadata.namespace`) cannot be patched, as kubectl cannot: the step says so.
  */
 function patchObject(
   draft: ManifestDraft<Record<string, unknown>>,
   patch: Readonly<Record<string, unknown>>,
-  kubernetes: boolean,
+  shape: PatchedShape,
 ): void {
-  const { metadata, ...body } = patch;
-  const unknown = Object.keys(body).filter((key) => !kubernetes && key !== 'spec');
-  if (unknown.length > 0) {
+  const { metadata, apiVersion, kind, ...body } = patch;
+  const naming = [
+    ...(apiVersion === undefined ? [] : ['apiVersion']),
+    ...(kind === undefined ? [] : ['kind']),
+    ...(isPlainObject(metadata)
+      ? ['name', 'namespace', 'type', 'id']
+          .filter((key) => key in metadata)
+          .map((k) => `metadata.${k}`)
+      : []),
+  ];
+  if (naming.length > 0) {
     throw new Error(
-      `patch: a cosi resource has metadata and spec, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`,
+      `patch: ${naming.join(', ')} name the object, and a patch cannot change which object it is: edit only what it holds`,
     );
   }
-  if (kubernetes) draft.spec = mergePatch(draft.spec, body) as Record<string, unknown>;
-  else if (body.spec !== undefined) {
+  const allowed = shape === 'kubernetes' ? undefined : shape === 'cosi' ? 'spec' : 'status';
+  const unknown = Object.keys(body).filter((key) => allowed !== undefined && key !== allowed);
+  if (unknown.length > 0) {
+    const what =
+      shape === 'cosi'
+        ? 'a cosi resource has metadata and spec'
+        : 'an observed status has metadata and status';
+    throw new Error(`patch: ${what}, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  }
+  if (shape === 'kubernetes') draft.spec = mergePatch(draft.spec, body) as Record<string, unknown>;
+  else if (shape === 'cosi' && body.spec !== undefined) {
     draft.spec = mergePatch(draft.spec, body.spec) as Record<string, unknown>;
+  } else if (shape === 'observed' && body.status !== undefined) {
+    draft.spec = mergePatch(draft.spec, { status: body.status }) as Record<string, unknown>;
   }
   if (isPlainObject(metadata)) {
     const { labels, annotations } = metadata;
-    if (isPlainObject(labels))
-      draft.labels = mergePatch(draft.labels, labels) as Record<string, string>;
-    if (isPlainObject(annotations)) {
-      draft.annotations = mergePatch(draft.annotations, annotations) as Record<string, string>;
+    if (labels !== undefined) {
+      draft.labels = (mergePatch(draft.labels, labels) ?? {}) as Record<string, string>;
+    }
+    if (annotations !== undefined) {
+      draft.annotations = (mergePatch(draft.annotations, annotations) ?? {}) as Record<
+        string,
+        string
+      >;
     }
   }
 }
 
+/** The pointer a reference names; a Kubernetes-shaped one by its kind and apiVersion. */
 function pointerOf(project: TestProject, ref: ResourceRef): Pointer {
   if (ref.apiVersion !== undefined) {
     const definition = project.project.registry
