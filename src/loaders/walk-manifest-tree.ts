@@ -302,7 +302,10 @@ class ManifestWalker {
       // crds` keeps the CRDs out of `cosi check .`, not out of `--definitions crds`.
       if (this.#isIgnored(absolute, true)) this.#namedIgnored.push(absolute);
       this.#roots.push(absolute);
-      if (real !== undefined) await this.#walk(given, absolute, real, new Set([real]));
+      // Walked once, when a glob names it and the directory above it too (`m/**`).
+      if (real !== undefined && !this.#walkedDirs.has(real)) {
+        await this.#walk(given, absolute, real, new Set([real]));
+      }
     } else if (stats.isFile()) {
       const real = await this.#realpath(given, absolute);
       if (real === undefined) return;
@@ -328,25 +331,24 @@ class ManifestWalker {
   }
 
   /**
-   * A glob (`manifests/**\/*.yaml`): every file it matches, as if given one by one; and what it
-   * matches that is no file, a link to nothing or a named pipe, reported as a walk reports it.
-   * tinyglobby leaves those out, and a glob's run passed where the directory's failed.
+   * A glob (`manifests/**\/*.yaml`, `'m/*'`): every file and directory it matches, as if given
+   * one by one, as a shell expands it (a directory walked as a named one is; only directories
+   * for a pattern that ends in `/`); and what it matches that is no file or directory, a link to
+   * nothing or a named pipe, reported as a walk reports it. tinyglobby leaves those out, and a
+   * glob's run passed where the directory's failed.
    */
   async #addGlob(pattern: string): Promise<void> {
-    const { glob } = await import('tinyglobby');
-    const matches = await glob(pattern, {
-      cwd: this.cwd,
-      onlyFiles: true,
-      expandDirectories: false,
-    });
-    const { globLeftovers } = await import('./glob-leftovers.js');
-    const others = await globLeftovers(this.fs, this.cwd, pattern, new Set(matches));
-    if (matches.length === 0 && others.length === 0) {
-      this.#report('path-not-found', pattern, `${pattern} matches no file`);
+    const { globMatches } = await import('./glob-matches.js');
+    const { paths, others } = await globMatches(this.fs, this.cwd, pattern);
+    if (paths.length === 0 && others.length === 0) {
+      this.#report('path-not-found', pattern, `${pattern} matches no file or directory`);
       return;
     }
-    for (const match of matches.sort(compareStrings)) await this.addPath(match);
+    for (const match of paths) await this.addPath(match);
+    // One in a directory matched was reported by its walk (`m/**`).
+    const reported = new Set(this.findings.map((finding) => finding.file));
     for (const other of others) {
+      if (reported.has(other)) continue;
       try {
         await this.fs.stat(path.resolve(this.cwd, other));
         this.findings.push(unreadableFile(other, `${other} is not a regular file`));

@@ -232,6 +232,15 @@ describe('cosi check --each: one world per path, one report', () => {
       'convergence of clusters/production',
       'convergence of clusters/staging',
     ]);
+    // A pattern ending in `/` names directories only, not a file beside them.
+    await writeFile(path.join(dir, 'clusters', 'README.yaml'), SETTINGS('readme'));
+    const dirs = await cli(['check', '--each', 'clusters/*/', '-o', 'json'], { cwd: dir });
+    expect(dirs.code).toBe(0);
+    const onlyDirs = JSON.parse(dirs.stdout) as { cases: { check: string; name: string }[] };
+    expect(onlyDirs.cases.filter((c) => c.check === 'convergence').map((c) => c.name)).toEqual([
+      'convergence of clusters/production',
+      'convergence of clusters/staging',
+    ]);
     const none = await cli(['check', '--each', 'elsewhere/*'], { cwd: dir });
     expect(none.code).toBe(1);
     expect(none.stdout).toContain('elsewhere/*');

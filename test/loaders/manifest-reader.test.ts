@@ -219,6 +219,37 @@ describe('readManifests', () => {
     expect(other.findings).toEqual([]);
   });
 
+  it('walks a directory a glob matches, as the shell-expanded form does; a pattern ending in / matches directories only', async () => {
+    await tree({
+      'm/definitions.yaml': DEFINITION,
+      'm/top.yaml': vm('top'),
+      'm/sub/a.yaml': vm('a'),
+      'elsewhere/b.yaml': vm('b'),
+    });
+    await symlink('../elsewhere', path.join(dir, 'm/linked'));
+    const expanded = await readManifests(
+      ['m/definitions.yaml', 'm/linked', 'm/sub', 'm/top.yaml'],
+      {
+        cwd: dir,
+      },
+    );
+    const globbed = await readManifests(['m/*'], { cwd: dir });
+    expect(globbed.findings).toEqual([]);
+    expect(globbed.files).toEqual(expanded.files);
+    expect(globbed.files).toEqual([
+      'm/definitions.yaml',
+      'm/linked/b.yaml',
+      'm/sub/a.yaml',
+      'm/top.yaml',
+    ]);
+    const directories = await readManifests(['m/*/'], { cwd: dir });
+    expect(directories.files).toEqual(['m/linked/b.yaml', 'm/sub/a.yaml']);
+    // `m/**` names m and m/sub: each walked once, each file read once.
+    const deep = await readManifests(['m/**'], { cwd: dir });
+    expect(deep.findings).toEqual([]);
+    expect(deep.files).toEqual(globbed.files);
+  });
+
   it('keeps absolute paths absolute', async () => {
     await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
     const result = await readManifests([dir], { cwd: '/' });

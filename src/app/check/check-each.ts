@@ -14,8 +14,8 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { compareStrings } from '../../engine/compare-strings.js';
 import type { Finding } from '../../loaders/finding.js';
+import { nodeFileSystem } from '../../loaders/manifest-file-system.js';
 import { SharedProjectReads } from '../read-project-manifests.js';
 import type { RunProjectOptions } from '../run-project.js';
 import type { WorkerFault } from '../worker-fault.js';
@@ -106,7 +106,8 @@ export async function checkEach(
 
 /**
  * The paths, each glob that names no file (`'clusters/*'`, quoted, or from a shell that does not
- * expand it) replaced by what it matches, files and directories, each a world. A glob that
+ * expand it) replaced by what it matches, files and directories (only directories for
+ * `'clusters/*\/'`), each a world, as the walk of `cosi check 'm/*'` takes them. A glob that
  * matches nothing stays: its world reports it.
  */
 async function eachPath(given: readonly string[], cwd: string): Promise<string[]> {
@@ -118,9 +119,10 @@ async function eachPath(given: readonly string[], cwd: string): Promise<string[]
       paths.push(path);
       continue;
     }
-    const matches = await globs.glob(path, { cwd, onlyFiles: false, expandDirectories: false });
+    const { globMatches } = await import('../../loaders/glob-matches.js');
+    const matches = (await globMatches(nodeFileSystem, cwd, path)).paths;
     if (matches.length === 0) paths.push(path);
-    else paths.push(...matches.map((m) => m.replace(/\/$/, '')).sort(compareStrings));
+    else paths.push(...matches);
   }
   return paths;
 }
