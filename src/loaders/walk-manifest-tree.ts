@@ -302,6 +302,7 @@ class ManifestWalker {
       // crds` keeps the CRDs out of `cosi check .`, not out of `--definitions crds`.
       if (this.#isIgnored(absolute, true)) this.#namedIgnored.push(absolute);
       this.#roots.push(absolute);
+      if (real !== undefined) this.#namedRoots.push(real);
       // Walked once, when a glob names it and the directory above it too (`m/**`).
       if (real !== undefined && !this.#walkedDirs.has(real)) {
         await this.#walk(given, absolute, real, new Set([real]));
@@ -363,6 +364,21 @@ class ManifestWalker {
 
   /** The directories named on the command line, absolute. */
   readonly #roots: string[] = [];
+
+  /** The directories named on the command line, real. */
+  readonly #namedRoots: string[] = [];
+
+  /**
+   * Whether the file at `real` is below a directory named on the command line that the
+   * kustomization's or test's directory `dir` is not in: such a file is read, not set aside, as
+   * a directory named on purpose is walked whatever an outsider says of it (`cosi check .
+   * manifests` with a root kustomization that names `manifests/web.yaml` as a patch).
+   */
+  #namedApartFrom(real: string, dir: string): boolean {
+    return this.#namedRoots.some(
+      (root) => isBelow(real, root) && dir !== root && !isBelow(dir, root),
+    );
+  }
 
   /**
    * Whether a `.cosiignore` / `--ignore` pattern skips an entry met while walking: matched
@@ -538,6 +554,7 @@ class ManifestWalker {
       // Only below the kustomization's own directory: one elsewhere (`../../manifests/web.yaml`)
       // may be a manifest of its own, and a gate must not lose it to another file's say.
       if (real === undefined || !isBelow(real, input.dir)) return;
+      if (this.#namedApartFrom(real, input.dir)) return;
       // Named live before named in a comment; then by the first kustomization, by path.
       const known = this.#kustomizeInputs.get(real);
       const before =
@@ -644,7 +661,8 @@ class ManifestWalker {
         return;
       }
       // Set aside only below the test's own directory (see readKustomizations).
-      if (!isBelow(real, testDirs.get(test) ?? '')) return;
+      const testDir = testDirs.get(test) ?? '';
+      if (!isBelow(real, testDir) || this.#namedApartFrom(real, testDir)) return;
       const known = this.#partialOf.get(real);
       if (known === undefined || compareStrings(test, known.test) < 0) {
         this.#partialOf.set(real, { test, operation: partial });
@@ -709,6 +727,8 @@ class ManifestWalker {
       test: string;
       use: 'policy' | 'whole' | 'case' | 'aside';
       operation?: string;
+      /** The test's directory, real. */
+      dir: string;
     }[] = [];
     reads.forEach((read, i) => {
       const found = files[i] as FoundFile;
@@ -716,23 +736,25 @@ class ManifestWalker {
       if (test === undefined) return;
       this.#policyTests.set(candidates[i] as string, test.tool);
       const display = found.display;
-      for (const file of test.policies) named.push({ file, test: display, use: 'policy' });
-      for (const file of test.wholes) named.push({ file, test: display, use: 'whole' });
-      for (const file of test.cases) named.push({ file, test: display, use: 'case' });
+      const dir = path.dirname(candidates[i] as string);
+      for (const file of test.policies) named.push({ file, test: display, use: 'policy', dir });
+      for (const file of test.wholes) named.push({ file, test: display, use: 'whole', dir });
+      for (const file of test.cases) named.push({ file, test: display, use: 'case', dir });
       for (const { file, operation } of test.aside) {
-        named.push({ file, test: display, use: 'aside', operation });
+        named.push({ file, test: display, use: 'aside', operation, dir });
       }
     });
     // A file that is not there: the test's tool reports it.
     const reals = await this.#namedRealpaths(named);
     await this.#addNamedOutside(named, reals);
-    named.forEach(({ test, use, operation }, i) => {
+    named.forEach(({ test, use, operation, dir }, i) => {
       const real = reals[i];
       if (real === undefined || use === 'policy') return;
       if (use !== 'aside') {
         if (!this.#policyTestUses.has(real)) this.#policyTestUses.set(real, { test, use });
         return;
       }
+      if (this.#namedApartFrom(real, dir)) return;
       const known = this.#partialOf.get(real);
       if (known === undefined || compareStrings(test, known.test) < 0) {
         this.#partialOf.set(real, { test, operation: operation ?? '' });

@@ -195,6 +195,28 @@ describe('walking a repository with end-to-end tests', () => {
     ]);
   });
 
+  it('reads the files of a directory named on the command line whatever a test above it asserts', async () => {
+    const dir = await temporaryDirectory('cosi-e2e-named-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    await write(
+      'chainsaw-test.yaml',
+      'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: { name: t }\nspec:\n  steps:\n    - try:\n        - assert: { file: manifests/*.yaml }\n        - assert: { file: ready.yaml }\n',
+    );
+    await write('ready.yaml', PARTIAL);
+    await write(
+      'manifests/app.yaml',
+      DEPLOYMENT.replace('image: a }', 'image: a, imagePullPolicy: Sometimes }'),
+    );
+    const root = await walkManifestTree(['.'], { cwd: dir });
+    expect(root.files.map((f) => f.display)).toEqual([]);
+    const named = await walkManifestTree(['.', 'manifests'], { cwd: dir });
+    expect(named.files.map((f) => f.display)).toEqual(['manifests/app.yaml']);
+    expect(named.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['chainsaw-test.yaml', 'chainsaw-test'],
+      ['ready.yaml', 'test-assertion'],
+    ]);
+  });
+
   it("given a test's directory alone, reads what it applies and asserts outside it, as chainsaw does", async () => {
     // kyverno/policies' .chainsaw-test/ directories apply `../policy.yaml`: given alone, the
     // directory held no manifest (`empty-input`), and the policy it tests went unchecked.

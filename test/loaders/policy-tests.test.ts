@@ -176,6 +176,17 @@ describe('walking a policy repository with gator suites', () => {
     ]);
   });
 
+  it('reads a constraint meant to be refused when its directory is named, the suite above it', async () => {
+    const dir = await policyRepository();
+    const walked = await walkManifestTree(['.', 'allowedrepos/samples/broken'], { cwd: dir });
+    expect(walked.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['allowedrepos/suite.yaml', 'policy-test'],
+    ]);
+    expect(walked.files.map((f) => f.display)).toContain(
+      'allowedrepos/samples/broken/constraint.yaml',
+    );
+  });
+
   it("checks each test's constraint and each case's object on its own: no duplicates", async () => {
     const dir = await policyRepository();
     const read = await readManifests(['.'], { cwd: dir });

@@ -177,6 +177,45 @@ describe('walking a repository with a Helm chart and kustomize', () => {
     }
   });
 
+  it('reads the files of a directory named on the command line whatever a kustomization above it names them', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kustomize-named-'));
+    try {
+      await writeBelow(
+        dir,
+        'kustomization.yaml',
+        'resources: [base/ok.yaml]\npatches:\n  - path: manifests/live.yaml\n#  - path: manifests/web.yaml\n  - path: base/replicas.yaml\n',
+      );
+      const bad = 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: NAME }\ndata: { a: 1 }\n';
+      await writeBelow(
+        dir,
+        'base/ok.yaml',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ok }\n',
+      );
+      await writeBelow(dir, 'base/replicas.yaml', bad.replace('NAME', 'replicas'));
+      await writeBelow(dir, 'manifests/web.yaml', bad.replace('NAME', 'web'));
+      await writeBelow(dir, 'manifests/live.yaml', bad.replace('NAME', 'live'));
+      const root = await walkManifestTree(['.'], { cwd: dir });
+      expect(root.files.map((f) => f.display)).toEqual(['base/ok.yaml']);
+      const named = await walkManifestTree(['.', 'manifests'], { cwd: dir });
+      expect(named.files.map((f) => f.display)).toEqual([
+        'base/ok.yaml',
+        'manifests/live.yaml',
+        'manifests/web.yaml',
+      ]);
+      // Only the named directory: what the kustomization names elsewhere stays aside.
+      expect(named.unrendered.map((u) => [u.path, u.kind])).toEqual([
+        ['base/replicas.yaml', 'kustomize-input'],
+        ['kustomization.yaml', 'kustomization'],
+      ]);
+      // A kustomization inside the named directory still sets its own patches aside.
+      await writeBelow(dir, 'manifests/kustomization.yaml', 'patches:\n  - path: web.yaml\n');
+      const inside = await walkManifestTree(['.', 'manifests'], { cwd: dir });
+      expect(inside.files.map((f) => f.display)).toEqual(['base/ok.yaml', 'manifests/live.yaml']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads the manifests and the charts’ crds/, and sets the rest aside', async () => {
     const tree = await walkManifestTree([FIXTURE], { cwd: REPO });
     const rel = (p: string) => path.relative(FIXTURE, p);
