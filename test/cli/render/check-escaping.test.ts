@@ -10,6 +10,7 @@ import type { CheckResult } from '../../../src/app/check/check-result.js';
 import { renderCheckGithub } from '../../../src/cli/render/check/check-github.js';
 import { renderCheckJunit } from '../../../src/cli/render/check/check-junit.js';
 import { renderCheckTap } from '../../../src/cli/render/check/check-tap.js';
+import { kustomization } from '../../../src/loaders/unrendered-sources.js';
 
 /** One invalid document of `file`, its finding at a data key `key`. */
 function invalid(file: string, key: string): CheckResult {
@@ -68,5 +69,17 @@ describe("check's machine formats, given a manifest's own text", () => {
     // eslint-disable-next-line no-control-regex
     expect(github).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(github).toContain('(at /data/\\x1b]0;title\\x07\\t)');
+  });
+
+  it('github: no raw control character of a file name reaches the log, in file= as elsewhere', () => {
+    const name = 'm/r\u001b[31mred\u0001.yaml';
+    const github = renderCheckGithub(
+      { ...invalid(name, 'k'), unrendered: [kustomization('m/\u001b[2Jkustomization.yaml')] },
+      { cwd: '/w' },
+    );
+    // eslint-disable-next-line no-control-regex
+    expect(github).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(github).toContain('::error file=m/r\\x1b[31mred\\x01.yaml,line=4,col=3,');
+    expect(github).toContain('::notice file=m/\\x1b[2Jkustomization.yaml,line=1,');
   });
 });

@@ -33,7 +33,7 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
       const file = f.file || options?.anchor;
       if (file)
         props.unshift(
-          `file=${property(workspacePath(file, options))}`,
+          `file=${fileProperty(file, options)}`,
           ...(f.file && f.line > 0
             ? [`line=${f.line}`, `col=${f.col > 0 ? f.col : 1}`]
             : ['line=1']),
@@ -48,18 +48,18 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
   if (shown.rest !== undefined) {
     const props = [`title=${property('check: too-many-findings')}`];
     if (options?.anchor) {
-      props.unshift(`file=${property(workspacePath(options.anchor, options))}`, 'line=1');
+      props.unshift(`file=${fileProperty(options.anchor, options)}`, 'line=1');
     }
     out.push(`::warning ${props.join(',')}::${data(shown.rest)}`);
   }
   // What was set aside as not manifests (charts, kustomizations): a notice each, on its file.
   for (const u of listedUnrendered(result.unrendered)) {
     const props = [
-      `file=${property(workspacePath(u.file, options))}`,
+      `file=${fileProperty(u.file, options)}`,
       'line=1',
       `title=${property(`set aside: ${u.kind}`)}`,
     ];
-    out.push(`::notice ${props.join(',')}::${data(u.message)}`);
+    out.push(`::notice ${props.join(',')}::${data(escapeControlLines(u.message))}`);
   }
   out.push(formatPassed(totals(summarize(result))));
   return `${out.join('\n')}\n`;
@@ -71,6 +71,14 @@ function workspacePath(file: string, options: GithubOptions | undefined): string
   const relative = path.relative(options.workspace, path.resolve(options.cwd, file));
   if (relative === '') return '.';
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+/**
+ * A `file=` property: control characters of a file name escaped as in every other format (a
+ * raw ESC reaches the Actions log, which renders ANSI); a line feed is `%0A`, as GitHub reads it.
+ */
+function fileProperty(file: string, options: GithubOptions | undefined): string {
+  return property(escapeControlLines(workspacePath(file, options)));
 }
 
 /** Escaping of a workflow command's message. */
