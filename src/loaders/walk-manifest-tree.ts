@@ -178,6 +178,14 @@ interface KustomizeInputOf {
   readonly commented: boolean;
 }
 
+/**
+ * Whether a name met in a directory holds U+FFFD: the name Node gives for one in bytes that are
+ * not UTF-8, which then opens nothing (ENOENT) though the directory lists it.
+ */
+function hasUndecodedName(name: string): boolean {
+  return name.includes('\ufffd');
+}
+
 /** Whether the real path `real` is below the directory `dir`. */
 function isBelow(real: string, dir: string): boolean {
   return dir !== '' && real.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
@@ -843,6 +851,17 @@ class ManifestWalker {
         if (childReal === undefined) continue;
       }
       if (this.#isIgnored(childAbsolute, isDirectory)) continue;
+      if (isFile && hasUndecodedName(name) && (YAML_FILE.test(name) || JSON_FILE.test(name))) {
+        // Node gives the name decoded, which opens nothing: said here, not at the read.
+        const gone = await this.fs.stat(childAbsolute).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        if (gone !== undefined) {
+          this.#reportError(childDisplay, gone);
+          continue;
+        }
+      }
       if (isFile) this.#met.add(childReal);
       if (isDirectory && role === 'plain' && name === GO_TEST_DATA_DIRECTORY) {
         this.#unrendered.push(goTestData(childDisplay));
@@ -967,6 +986,13 @@ class ManifestWalker {
     const code = errorCode(error);
     if (code === 'ELOOP') {
       this.#report('symlink-loop', display, `${display} is a symlink loop`);
+    } else if (code === 'ENOENT' && hasUndecodedName(path.basename(display))) {
+      this.findings.push(
+        unreadableFile(
+          display,
+          `${display} is named in bytes that are not UTF-8 (shown as \ufffd): cosi cannot open it by that name; rename it`,
+        ),
+      );
     } else if (code === 'ENOENT') {
       this.findings.push(unreadableFile(display, `${display} is a symlink to nothing`));
     } else {

@@ -250,6 +250,24 @@ describe('readManifests', () => {
     expect(deep.files).toEqual(globbed.files);
   });
 
+  it('says a directory or a manifest whose name is not UTF-8 cannot be opened, not that it is a link to nothing', async () => {
+    await tree({ 'm/definitions.yaml': DEFINITION });
+    const raw = (name: string, byte: number) =>
+      Buffer.concat([Buffer.from(path.join(dir, 'm', name)), Buffer.from([byte])]);
+    await mkdir(raw('dir', 0xfe));
+    await writeFile(Buffer.concat([raw('dir', 0xfe), Buffer.from('/a.yaml')]), vm('a'));
+    await writeFile(Buffer.concat([raw('vm', 0xff), Buffer.from('.yaml')]), vm('b'));
+    const result = await readManifests(['m'], { cwd: dir });
+    expect(result.findings.map(where)).toEqual([
+      ['unreadable-file', 'm/dir\ufffd'],
+      ['unreadable-file', 'm/vm\ufffd.yaml'],
+    ]);
+    expect(result.findings.map((f) => f.message)).toEqual([
+      'm/dir\ufffd is named in bytes that are not UTF-8 (shown as \ufffd): cosi cannot open it by that name; rename it',
+      'm/vm\ufffd.yaml is named in bytes that are not UTF-8 (shown as \ufffd): cosi cannot open it by that name; rename it',
+    ]);
+  });
+
   it('keeps absolute paths absolute', async () => {
     await tree({ 'definitions.yaml': DEFINITION, 'a.yaml': vm('a') });
     const result = await readManifests([dir], { cwd: '/' });
