@@ -21,6 +21,28 @@ export function didYouMean(given: string, known: readonly string[]): string | un
   return bestDistance <= limit ? best : undefined;
 }
 
+/** A suggestion for a misspelled name among the names `known` lists, or none. */
+export type Suggest = (given: string, known: () => readonly string[]) => string | undefined;
+
+/**
+ * Suggests names as {@link didYouMean}, for at most `budget` names: past it, none. A check that
+ * finds thousands of unknown fields reports only the first of them (a document's findings are
+ * capped), and comparing each with every declared field would make the check quadratic. `known`
+ * is asked only for a suggestion that is computed.
+ *
+ * @example
+ * const suggest = createSuggestionBudget(MAX_FINDINGS_PER_DOCUMENT);
+ * suggest('imgae', () => Object.keys(properties)) // 'image', until the budget is spent
+ */
+export function createSuggestionBudget(budget: number): Suggest {
+  let left = budget;
+  return (given, known) => {
+    if (left <= 0) return undefined;
+    left--;
+    return didYouMean(given, known());
+  };
+}
+
 /**
  * The type name closest to a misspelled type or alias: among every definition's type and
  * aliases (and its Kubernetes kind), as the nearest is written.

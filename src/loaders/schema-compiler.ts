@@ -17,7 +17,8 @@ import {
 } from './kubernetes/structural-schema.js';
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { bestBranchErrors } from './best-branch-errors.js';
-import { didYouMean } from './did-you-mean.js';
+import { createSuggestionBudget, type Suggest } from './did-you-mean.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
 import {
   located,
   openApiErrorMessage,
@@ -277,8 +278,10 @@ export function specValidator(validate: ValidateFunction): SpecValidator {
     try {
       if (validate(value)) return [];
       const root = rootOf(validate);
+      // A document shows its first findings only: the rest need no "did you mean".
+      const suggest = createSuggestionBudget(MAX_FINDINGS_PER_DOCUMENT);
       return bestBranchErrors(validate.errors ?? [], root).map((error) =>
-        toProblem(error, root, value, wording),
+        toProblem(error, root, value, wording, suggest),
       );
     } catch (error) {
       // A recursion the static check did not see (through `$id`s): refuse the value.
@@ -381,16 +384,22 @@ function toProblem(
   root?: JsonSchema,
   value?: unknown,
   wording?: ApiServerWording,
+  suggest?: Suggest,
 ): SchemaProblem {
-  return withApiServerMessage(toLocatedProblem(error, root, value), error, value, wording);
+  return withApiServerMessage(toLocatedProblem(error, root, value, suggest), error, value, wording);
 }
 
-function toLocatedProblem(error: ErrorObject, root?: JsonSchema, value?: unknown): SchemaProblem {
+function toLocatedProblem(
+  error: ErrorObject,
+  root?: JsonSchema,
+  value?: unknown,
+  suggest?: Suggest,
+): SchemaProblem {
   const combined = COMBINATOR_PATH.test(error.schemaPath);
   if (!combined && error.keyword !== 'additionalProperties') return toOwnProblem(error);
   const base = errorBase(error, root, value);
   const owner = combined ? combinatorOwner(error, base) : undefined;
-  const problem = toOwnProblem(error, base);
+  const problem = toOwnProblem(error, base, suggest);
   return owner === undefined ? problem : { ...problem, owner };
 }
 
@@ -510,13 +519,16 @@ function combinatorOwner(error: ErrorObject, base: ErrorBase): string | undefine
   return undefined;
 }
 
-function toOwnProblem(error: ErrorObject, base?: ErrorBase): SchemaProblem {
+function toOwnProblem(error: ErrorObject, base?: ErrorBase, suggest?: Suggest): SchemaProblem {
   const params = error.params as Record<string, unknown>;
   const path = error.instancePath;
   switch (error.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      const guess = base?.schema === undefined ? undefined : didYouMean(key, declaredFields(base));
+      const guess =
+        base?.schema === undefined || suggest === undefined
+          ? undefined
+          : suggest(key, () => declaredFields(base));
       return {
         path: `${path}${jsonPointer([key])}`,
         part: 'key',

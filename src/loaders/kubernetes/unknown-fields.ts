@@ -5,7 +5,8 @@
  */
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
-import { didYouMean } from '../did-you-mean.js';
+import { createSuggestionBudget, type Suggest } from '../did-you-mean.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
@@ -25,8 +26,18 @@ export function findUnknownFields(
   resource = true,
 ): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  walk(value, schema, [], resource, problems);
+  // A document shows its first findings only: the rest need no "did you mean".
+  walk(value, schema, [], resource, {
+    problems,
+    suggest: createSuggestionBudget(MAX_FINDINGS_PER_DOCUMENT),
+  });
   return problems;
+}
+
+/** The problems found so far, and the suggestions left to make for them. */
+interface Found {
+  readonly problems: SchemaProblem[];
+  readonly suggest: Suggest;
 }
 
 /**
@@ -39,7 +50,7 @@ function walk(
   schema: JsonSchema,
   path: string[],
   resource: boolean,
-  problems: SchemaProblem[],
+  found: Found,
   kept = false,
 ): void {
   // A value of another type than its schema's is that type error alone: none of its keys is
@@ -51,9 +62,7 @@ function walk(
   if (Array.isArray(value)) {
     if (isPlainObject(schema.items)) {
       const items = schema.items;
-      value.forEach((item, i) =>
-        walk(item, items, [...path, String(i)], false, problems, preserve),
-      );
+      value.forEach((item, i) => walk(item, items, [...path, String(i)], false, found, preserve));
     }
     return;
   }
@@ -61,11 +70,13 @@ function walk(
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const additional = schema.additionalProperties;
   const embedded = resource || schema['x-kubernetes-embedded-resource'] === true;
+  let names: string[] | undefined;
+  const declaredNames = (): string[] => (names ??= Object.keys(properties));
   for (const [key, item] of Object.entries(value)) {
     if (embedded && RESOURCE_FIELDS.has(key)) {
       const declared = properties[key];
       if (key !== 'metadata' && isPlainObject(declared)) {
-        walk(item, declared, [...path, key], false, problems);
+        walk(item, declared, [...path, key], false, found);
       }
       continue;
     }
@@ -73,10 +84,10 @@ function walk(
       ? properties[key]
       : additional;
     if (isPlainObject(declared)) {
-      walk(item, declared, [...path, key], false, problems);
+      walk(item, declared, [...path, key], false, found);
     } else if (declared !== true && !preserve) {
-      const guess = didYouMean(key, Object.keys(properties));
-      problems.push({
+      const guess = found.suggest(key, declaredNames);
+      found.problems.push({
         path: jsonPointer([...path, key]),
         part: 'key',
         keyword: 'unknown-field',
