@@ -268,6 +268,10 @@ function parseStream(
   const limits: Limits = {
     maxAliasCount: options.maxAliasCount ?? Number.POSITIVE_INFINITY,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    aliasedCharacters: {
+      allowed: allowedAliasedCharacters(text.length),
+      left: allowedAliasedCharacters(text.length),
+    },
   };
   const forbidden = findForbiddenCharacters(text);
   const source = new YamlSource(text, lineCounter);
@@ -419,9 +423,25 @@ function allowedAliasShare(built: number): number {
   return 0.99 - 0.89 * along;
 }
 
+/** The characters of scalars that alias expansions may make in a file, whatever its size. */
+const ALIASED_CHARACTERS_ALWAYS_ALLOWED = 16 * 1024 * 1024;
+/** Past that, how many times the file's own length alias expansions may make in scalars. */
+const ALIASED_CHARACTERS_PER_CHARACTER = 4;
+
+/**
+ * The characters of scalars that alias expansions may make in a file of `length` characters.
+ * go-yaml counts nodes only, and so does {@link allowedAliasShare}: one long anchored string
+ * aliased a thousand times is a thousand nodes, and gigabytes once each copy is serialised.
+ */
+function allowedAliasedCharacters(length: number): number {
+  return Math.max(ALIASED_CHARACTERS_ALWAYS_ALLOWED, ALIASED_CHARACTERS_PER_CHARACTER * length);
+}
+
 interface Limits {
   readonly maxAliasCount: number;
   readonly maxDepth: number;
+  /** The characters of scalars alias expansions may still make in the file (all its documents). */
+  readonly aliasedCharacters: { readonly allowed: number; left: number };
 }
 
 function readDocument(
@@ -867,9 +887,29 @@ class DataBuilder {
   /** One more node built (a mapping's key too, as go-yaml decodes it), and the bound checked. */
   #count(node: YamlNode): void {
     this.#built++;
-    if (this.#aliasDepth > 0 && ++this.#builtInAliases > ALIASED_NODES_ALWAYS_ALLOWED) {
-      this.#checkAliasing(node);
-    }
+    if (this.#aliasDepth === 0) return;
+    if (isScalar(node) && typeof node.value === 'string') this.#countAliasedScalar(node.value);
+    if (++this.#builtInAliases > ALIASED_NODES_ALWAYS_ALLOWED) this.#checkAliasing(node);
+  }
+
+  /**
+   * A string an expansion made, against the file's bound on the characters expansions make
+   * ({@link allowedAliasedCharacters}). Refused at the alias written in the document, before
+   * the value is built any further.
+   */
+  #countAliasedScalar(value: string): void {
+    const budget = this.limits.aliasedCharacters;
+    budget.left -= value.length;
+    if (budget.left >= 0) return;
+    if (this.#outerAlias === undefined) return;
+    // Inside an expansion, `#report` places it at the alias written in the document.
+    this.#report(
+      'alias-bomb',
+      this.#outerAlias.node,
+      `expanding aliases makes more than ${budget.allowed} characters of strings in this file (${ALIASED_CHARACTERS_PER_CHARACTER} times its length, at least ${ALIASED_CHARACTERS_ALWAYS_ALLOWED}): an alias bomb? (cosi's own bound: kubectl counts nodes only)`,
+      true,
+    );
+    throw new AbortBuild();
   }
 
   /**

@@ -579,6 +579,25 @@ describe('parseManifest', () => {
       expect(parse(doc(317)).findings.map((f) => f.code)).toEqual(['alias-bomb']);
     });
 
+    it('refuse a long anchored string aliased past the characters a file may expand to, at the alias', () => {
+      const long = 'x'.repeat(1024 * 1024);
+      const aliases = (n: number) => Array.from({ length: n }, (_, i) => `  k${i}: *s`).join('\n');
+      // 16 copies of 1 Mi: within the 16 Mi any file may expand to; one more is past it.
+      expect(parse(`s: &s ${long}\nall:\n${aliases(15)}\n`).findings).toEqual([]);
+      const { documents, findings } = parse(`s: &s ${long}\nall:\n${aliases(20)}\n`);
+      expect(findings.map(where)).toEqual([['alias-bomb', 19, 8, '/all/k16']]);
+      expect(documents[0]?.value).toBeUndefined();
+    });
+
+    it('bound the characters aliases expand to over the whole file, not per document', () => {
+      const long = 'x'.repeat(1024 * 1024);
+      const doc = `s: &s ${long}\nall: [*s, *s, *s, *s, *s]\n`;
+      // Four documents of 1 Mi and five copies of it each: 16 Mi, just within four times the
+      // file, after the first alias of the fourth document; its second one passes it.
+      const { findings } = parse([doc, doc, doc, doc].join('---\n'));
+      expect(findings.map((f) => [f.code, f.line, f.col])).toEqual([['alias-bomb', 11, 11]]);
+    });
+
     it('read a document that reuses an anchor hundreds of times, as kubectl does', () => {
       const keys = Array.from({ length: 300 }, (_, i) => `  k${i}: *d`).join('\n');
       const { documents, findings } = parse(`d: &d {cpu: 1, memory: 2}\nall:\n${keys}\n`);
