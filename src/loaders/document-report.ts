@@ -10,9 +10,7 @@ import type { ParsedDocument } from './parsed-document.js';
 import type { Position } from './position.js';
 import type { SchemaProblem } from './schema-problem.js';
 import { templateVariableAt, templateVariableNote } from './template-variables.js';
-
-/** Findings reported per document; past this, they are only counted. */
-export const MAX_FINDINGS_PER_DOCUMENT = 100;
+import { MAX_FINDINGS_PER_DOCUMENT } from './document-finding-limit.js';
 
 /**
  * The schema keywords whose violations leave a value's types whole (the API server's

@@ -30,7 +30,7 @@ import {
 import { YamlDocument } from './yaml-document.js';
 import { kubectlDocumentBreaks, type DocumentBreak } from './kubectl-document-breaks.js';
 import { jsonStreamAsYaml } from './json-stream.js';
-import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from './document-finding-limit.js';
 import { decodeWithQuoteEscapes, goYamlQuoteEscapes, hasEscapeIn } from './go-yaml-escapes.js';
 import { goYamlNumber } from './go-yaml-numbers.js';
 import { GO_YAML_BOOLEANS, kubectlKey, YAML11_OCTAL, type KubectlKey } from './go-yaml-keys.js';

@@ -18,7 +18,7 @@ import {
 import { checkSchema, findKeyword } from './schema-checks.js';
 import { bestBranchErrors } from './best-branch-errors.js';
 import { createSuggestionBudget, type Suggest } from './did-you-mean.js';
-import { MAX_FINDINGS_PER_DOCUMENT } from './document-report.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from './document-finding-limit.js';
 import {
   located,
   openApiErrorMessage,

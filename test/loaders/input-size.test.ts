@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FINDINGS_PER_DOCUMENT } from '../../src/loaders/document-report.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from '../../src/loaders/document-finding-limit.js';
 import { type Finding } from '../../src/loaders/finding.js';
 import { loadManifests, MAX_FINDINGS_PER_LOAD } from '../../src/loaders/load-manifests.js';
 import { parseManifest } from '../../src/loaders/parse-manifest.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { loadManifests } from '../../src/loaders/load-manifests.js';
-import { MAX_FINDINGS_PER_DOCUMENT } from '../../src/loaders/document-report.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from '../../src/loaders/document-finding-limit.js';
 
 const comparisons = vi.hoisted(() => ({ count: 0 }));
 

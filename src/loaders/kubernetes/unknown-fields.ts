@@ -6,7 +6,7 @@
 
 import type { JsonSchema } from '../../engine/resource/definition.js';
 import { createSuggestionBudget, type Suggest } from '../did-you-mean.js';
-import { MAX_FINDINGS_PER_DOCUMENT } from '../document-report.js';
+import { MAX_FINDINGS_PER_DOCUMENT } from '../document-finding-limit.js';
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
