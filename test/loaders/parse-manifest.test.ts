@@ -280,6 +280,23 @@ describe('parseManifest', () => {
       expect(parse('a: "x\\0y"\n').findings).toEqual([]);
     });
 
+    it('refuses NEL, U+2028 and U+2029, line breaks to kubectl (YAML 1.1), which would hide a field in a comment', () => {
+      for (const [separator, name] of [
+        ['\u0085', 'next line'],
+        ['\u2028', 'line separator'],
+        ['\u2029', 'paragraph separator'],
+      ] as const) {
+        // kubectl reads `replicas: "many"` as a field; YAML 1.2 reads it as the comment's text.
+        const { findings } = parse(`spec:\n  # scale it${separator}  replicas: "many"\n  ok: 1\n`);
+        expect(findings.map(where)).toEqual([['control-character', 2, 13, '']]);
+        expect(findings[0]?.message).toContain(
+          `(${name}) is a line break to kubectl's YAML reader`,
+        );
+      }
+      // Escaped in a double-quoted string, it is data.
+      expect(parse('a: "x\\u2028y"\n').findings).toEqual([]);
+    });
+
     it('refuses a carriage return without a line feed, with a message about line endings', () => {
       const { findings } = parse('a: 1\rb: 2\r');
       // yaml's own complaint (a mapping on "one line") comes too.
