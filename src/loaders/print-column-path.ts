@@ -7,7 +7,31 @@
  * reads without a word and evaluates to nothing.
  */
 
+import type { PrintColumn } from '../engine/resource/definition.js';
 import { JsonPathSyntaxError, parseTemplate } from './kubernetes/jsonpath-parser.js';
+
+/**
+ * A printer column of a CRD or an RGD (`additionalPrinterColumns`: a path starting with `.`) as
+ * cosi's table shows it: none for one on `.metadata` (the table prints the namespace and id, and
+ * a resource's spec, which columns read, holds no metadata), nor for one whose path does not
+ * parse, which `ignored` is told of with the sentence to say.
+ */
+export function shownPrinterColumn(
+  name: string,
+  path: string,
+  ignored: (message: string) => void,
+): PrintColumn | undefined {
+  if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
+    return undefined;
+  }
+  const jsonPath = `{${path}}`;
+  const problem = printColumnPathError(jsonPath);
+  if (problem === undefined) return { name, jsonPath };
+  ignored(
+    `the column ${JSON.stringify(name)} is left out: its jsonPath ${JSON.stringify(path)} does not parse (${problem})`,
+  );
+  return undefined;
+}
 
 /** What is wrong with a template, or `undefined` when it is well formed. */
 export function printColumnPathError(template: string): string | undefined {

@@ -3,23 +3,12 @@
  * instance of the manifests was in (a nested instance an outer RGD writes there, a test's apply)
  * is rendered as the others are.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryTree } from '../support/temporary-directory.js';
 import { cli } from './run-cli.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-ns-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
-  return dir;
-}
+const tree = (files: Record<string, string>): Promise<string> =>
+  temporaryTree('cosi-kro-ns-', files);
 
 /** An RGD of one ConfigMap per instance, its status the ConfigMap's name. */
 const INNER = `apiVersion: kro.run/v1alpha1

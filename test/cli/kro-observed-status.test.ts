@@ -2,25 +2,16 @@
  * Observed status (`cosi.dev/observed: "true"`): the status a cluster's controllers would report
  * of what a kro RGD renders, given offline as crossplane render's observed resources are.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryTree } from '../support/temporary-directory.js';
 import { parseAllDocuments } from 'yaml';
 import { createTestProject } from '../../src/testing/index.js';
 import { cli } from './run-cli.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-observed-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
-  return dir;
-}
+const tree = (files: Record<string, string>): Promise<string> =>
+  temporaryTree('cosi-observed-', files);
 
 /** The webapp fixture with kro's example's readyWhen on the Deployment: status no one writes. */
 async function webapp(files: Record<string, string> = {}): Promise<string> {

@@ -2,25 +2,15 @@
  * What an RGD renders is stored as the API server stores it: with its kind's defaults, as a
  * manifest of that kind is (kro reads the object back, so expressions see the defaults).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryTree } from '../support/temporary-directory.js';
 import { cli, REPO } from './run-cli.js';
 
 const GATEWAY_CRDS = path.join(REPO, 'fixtures/real-crds/gateway-api/crds');
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cosi-kro-defaults-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
-  return dir;
-}
+const tree = (files: Record<string, string>): Promise<string> =>
+  temporaryTree('cosi-kro-defaults-', files);
 
 /** A Site renders an HTTPRoute (gateway-api's own CRD) whose parentRefs name a Gateway. */
 const SITE = `apiVersion: kro.run/v1alpha1

@@ -8,7 +8,7 @@ import type { PrintColumn } from '../../engine/resource/definition.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
-import { printColumnPathError } from '../print-column-path.js';
+import { shownPrinterColumn } from '../print-column-path.js';
 
 /**
  * kro's `defaultAdditionalPrinterColumns` (`pkg/graph/crd/defaults.go`), without its Age
@@ -64,20 +64,11 @@ export function instancePrintColumns(
       refused = true;
       continue;
     }
-    if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
-      continue;
-    }
-    const jsonPath = `{${path}}`;
-    const problem = printColumnPathError(jsonPath);
-    if (problem !== undefined) {
-      report.add(
-        'ignored-print-column',
-        jsonPointer([...AT, i, 'jsonPath']),
-        `the column ${JSON.stringify(name)} is left out: its jsonPath ${JSON.stringify(path)} does not parse (${problem})`,
-      );
-      continue;
-    }
-    columns.push({ name, jsonPath });
+    const pointer = jsonPointer([...AT, i, 'jsonPath']);
+    const shown = shownPrinterColumn(name, path, (message) =>
+      report.add('ignored-print-column', pointer, message),
+    );
+    if (shown !== undefined) columns.push(shown);
   }
   return refused ? undefined : columns;
 }

@@ -34,7 +34,7 @@ import { checkDefinitionSchema, type SchemaRules } from '../definition-schema.js
 import { MAX_CRD_BYTES } from '../request-limits.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
-import { printColumnPathError } from '../print-column-path.js';
+import { shownPrinterColumn } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
 import { findInvalidDefaults } from './invalid-defaults.js';
@@ -587,21 +587,10 @@ function printColumns(
   const columns: PrintColumn[] = [];
   for (const [i, column] of (version.additionalPrinterColumns ?? []).entries()) {
     const pointer = jsonPointer([...at, 'additionalPrinterColumns', i, 'jsonPath']);
-    const path = column.jsonPath;
-    if (path === '.metadata' || path.startsWith('.metadata.') || path.startsWith('.metadata[')) {
-      continue;
-    }
-    const jsonPath = `{${path}}`;
-    const problem = printColumnPathError(jsonPath);
-    if (problem !== undefined) {
-      report.add(
-        'ignored-print-column',
-        pointer,
-        `the column ${JSON.stringify(column.name)} is left out: its jsonPath ${JSON.stringify(path)} does not parse (${problem})`,
-      );
-      continue;
-    }
-    columns.push({ name: column.name, jsonPath });
+    const shown = shownPrinterColumn(column.name, column.jsonPath, (message) =>
+      report.add('ignored-print-column', pointer, message),
+    );
+    if (shown !== undefined) columns.push(shown);
   }
   return columns;
 }
