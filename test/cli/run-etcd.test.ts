@@ -8,6 +8,8 @@ import { pointerKey } from '../../src/engine/resource/pointer.js';
 import type { Resource } from '../../src/engine/resource/resource.js';
 import { takeSnapshot } from '../../src/engine/state/state-snapshot.js';
 import { createEtcdState } from '../../src/state-etcd/etcd-state.js';
+import { definitionResource } from '../../src/app/definition-resource.js';
+import { createDefinition } from '../../src/engine/resource/definition.js';
 import { runRuntime } from '../../src/cli/commands/run.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { FileEvent } from '../../src/app/file-events.js';
@@ -277,6 +279,14 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     const g = spawnCosi(['get', 'vm', '--state', stateUrl(), '-w'], REPO, { stdout: true });
     processes.push(g);
     await g.waitForLine(/^cosi: --state \S+: watching for its first resources$/, 20_000);
+    // Something else comes first (a definition of another type): it waits on for the one asked.
+    const other = createEtcdState({ endpoints: [etcd.endpoint], prefix });
+    try {
+      await other.create(definitionResource(createDefinition({ type: 'Others.example.org' })));
+    } finally {
+      await other.close();
+    }
+    await g.waitForLine(/^cosi: --state \S+: defines no vm yet: watching for it$/, 20_000);
     const a = start('10s');
     await a.waitForLine(/elected leader/);
     await g.waitForStdout((out) => ['db-1', 'web-1', 'web-2'].every((id) => out.includes(id)));

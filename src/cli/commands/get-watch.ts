@@ -3,6 +3,7 @@ import { RESOURCE_DEFINITION_TYPE } from '../../engine/resource/definition.js';
 import { toError } from '../../engine/errors.js';
 import {
   resolveQueryTypes,
+  ResourceQueryError,
   type QueriedState,
   type ResourceGroup,
   type ResourceQuery,
@@ -92,6 +93,7 @@ export async function getWatch(
   const opened = await waitForContents(
     await openStateFlag(flags.state, flags.requestTimeout, io.stderr),
     flags,
+    asked.types,
     onInterrupt,
     io,
   );
@@ -112,12 +114,15 @@ const EMPTY_STATE_POLL = 1_000;
 
 /**
  * A state that holds nothing yet (the system is being brought up) is read again until it holds
- * something, as `kubectl get -w` waits for a first object: its types are known only then.
+ * something, as `kubectl get -w` waits for a first object: its types are known only then. Found
+ * empty, it is read again until the types asked for are defined too: the process bringing it up
+ * writes its definitions one after the other, and the first may not be the one asked for.
  * Interrupted meanwhile: `undefined`, and the state is closed.
  */
 async function waitForContents(
   opened: Awaited<ReturnType<typeof openStateFlag>>,
   flags: GetWatchFlags,
+  types: readonly string[],
   onInterrupt: NonNullable<CliIo['onInterrupt']>,
   io: CliIo,
 ): Promise<Awaited<ReturnType<typeof openStateFlag>>> {
@@ -125,9 +130,12 @@ async function waitForContents(
     view.snapshot.resources.length === 0 &&
     view.snapshot.definitions.length === 0 &&
     view.unreadable.length === 0;
+  const defines = (view: StateView): boolean =>
+    view.unreadable.length > 0 || types.every((name) => definesType(view, name));
   if (opened === undefined || !empty(opened.view)) return opened;
   io.stderr.write(`cosi: --state ${opened.where}: watching for its first resources\n`);
   let current = opened;
+  let waitingForTypes = false;
   const asked = { stop: false };
   let wake = (): void => undefined;
   const unsubscribe = onInterrupt(
@@ -148,10 +156,28 @@ async function waitForContents(
       const next = await openStateFlag(flags.state, flags.requestTimeout);
       if (next === undefined) return undefined;
       current = next;
-      if (!empty(current.view)) return current;
+      if (empty(current.view)) continue;
+      if (defines(current.view)) return current;
+      if (!waitingForTypes) {
+        waitingForTypes = true;
+        io.stderr.write(
+          `cosi: --state ${current.where}: defines no ${types.join(', ')} yet: watching for ${types.length === 1 ? 'it' : 'them'}\n`,
+        );
+      }
     }
   } finally {
     unsubscribe();
+  }
+}
+
+/** Whether the type a name stands for resolves in a state, as the watch will resolve it. */
+function definesType(view: StateView, name: string): boolean {
+  try {
+    resolveQueryTypes({ project: view, snapshot: view.snapshot }, [name]);
+    return true;
+  } catch (error) {
+    if (error instanceof ResourceQueryError) return false;
+    throw error;
   }
 }
 
