@@ -209,7 +209,7 @@ export function loadResources(
     } else if (definition.type === OBSERVED_STATUS_TYPE && header.kubernetes === undefined) {
       // An observed status written (or edited, in a test) as itself: it must name a Kubernetes
       // kind, by its own id, and its status is checked against that kind's, as the object's is.
-      checkObservedSpec(header, collected.registry, report, (kind, object) =>
+      header = checkObservedSpec(header, collected.registry, report, (kind, object) =>
         schemas.checkStatus(kind, object, report),
       );
     }
@@ -553,16 +553,22 @@ class SpecChecker {
    * Checks the status of an observed object (`observed-document.ts`) against its kind's schema,
    * as a write to its `/status` is checked: only what is said of the status is reported (the
    * object's spec is not there), and a kind with the status subresource has it checked too.
+   * Returns the status with its kind's defaults, as the API server stores a status it admits
+   * (a Gateway's `addresses[].type` is `IPAddress`); `undefined` when the kind has no schema.
    */
-  checkStatus(definition: ResourceDefinition, header: ManifestHeader, report: DocumentReport) {
+  checkStatus(
+    definition: ResourceDefinition,
+    header: ManifestHeader,
+    report: DocumentReport,
+  ): Record<string, unknown> | undefined {
     const kubernetes = header.kubernetes;
-    if (definition.schema === undefined || definition.kubernetes === undefined) return;
-    if (kubernetes === undefined) return;
+    if (definition.schema === undefined || definition.kubernetes === undefined) return undefined;
+    if (kubernetes === undefined) return undefined;
     const compiled = this.compiler.compile(definition.schema);
     const { metadata, status } = kubernetes.document;
     const document = { apiVersion: kubernetes.apiVersion, kind: kubernetes.kind, metadata, status };
     const found: Finding[] = [];
-    checkKubernetesDocument(
+    const stored = checkKubernetesDocument(
       { ...definition, kubernetes: { ...definition.kubernetes, statusSubresource: false } },
       { ...header, kubernetes: { ...kubernetes, document } },
       compiled,
@@ -571,6 +577,8 @@ class SpecChecker {
     );
     const at = report.pointer('/status');
     report.adopt(found.filter((f) => f.pointer === at || f.pointer.startsWith(`${at}/`)));
+    const defaulted = isPlainObject(stored) ? stored.status : undefined;
+    return isPlainObject(defaulted) ? defaulted : undefined;
   }
 
   /** Reports the CEL rules' violations; `at` is where the checked value is in the document. */

@@ -28,15 +28,22 @@ export function isObservedDocument(header: ManifestHeader): boolean {
 }
 
 /**
- * The header of the observed status `header` gives, its status checked by `checkStatus`; or
- * `undefined`, reported, when it cannot be one (not a Kubernetes object, no status, an
- * annotation that is neither `"true"` nor `"false"`). `definition` is the observed kind's.
+ * Checks a status against its kind's schema, reporting its problems, and returns it with the
+ * kind's defaults (`undefined`: as given).
+ */
+export type StatusCheck = (report: DocumentReport) => Record<string, unknown> | undefined;
+
+/**
+ * The header of the observed status `header` gives, its status checked and defaulted by
+ * `checkStatus`; or `undefined`, reported, when it cannot be one (not a Kubernetes object, no
+ * status, an annotation that is neither `"true"` nor `"false"`). `definition` is the observed
+ * kind's.
  */
 export function observedStatusHeader(
   header: ManifestHeader,
   definition: ResourceDefinition,
   report: DocumentReport,
-  checkStatus: (report: DocumentReport) => void,
+  checkStatus: StatusCheck,
 ): ManifestHeader | undefined {
   const value = header.annotations[OBSERVED_ANNOTATION];
   if (value !== 'true') {
@@ -67,14 +74,14 @@ export function observedStatusHeader(
     );
     return undefined;
   }
-  checkStatus(report);
+  const defaulted = checkStatus(report) ?? status;
   if (header.id === undefined) return undefined;
   const spec: ObservedStatusSpec = {
     apiVersion: kubernetes.apiVersion,
     kind: kubernetes.kind,
     type: definition.type,
     name: header.id,
-    status,
+    status: defaulted,
   };
   return {
     type: OBSERVED_STATUS_TYPE,
@@ -91,17 +98,21 @@ export function observedStatusHeader(
  * Checks an observed status written as itself (`metadata.type: ObservedStatuses.cosi.dev`, as
  * a test's `edit` of one makes it): its `type` must be a Kubernetes kind the load knows, its id
  * `TYPE:NAME`, and its status is checked by `checkStatus` against that kind, given the object
- * it stands for. Its own schema (the fields it has) is checked as any resource's is.
+ * it stands for. Its own schema (the fields it has) is checked as any resource's is. Returns
+ * the header with its status defaulted by the kind, as one loaded from the object is.
  */
 export function checkObservedSpec(
   header: ManifestHeader,
   registry: DefinitionRegistry,
   report: DocumentReport,
-  checkStatus: (kind: ResourceDefinition, object: ManifestHeader) => void,
-): void {
-  if (!isPlainObject(header.spec)) return;
+  checkStatus: (
+    kind: ResourceDefinition,
+    object: ManifestHeader,
+  ) => Record<string, unknown> | undefined,
+): ManifestHeader {
+  if (!isPlainObject(header.spec)) return header;
   const { type, name, status, apiVersion, kind } = header.spec;
-  if (typeof type !== 'string' || typeof name !== 'string') return;
+  if (typeof type !== 'string' || typeof name !== 'string') return header;
   const observed = registry.get(type);
   if (observed?.kubernetes === undefined) {
     report.add(
@@ -109,7 +120,7 @@ export function checkObservedSpec(
       '/spec/type',
       `an observed status names a Kubernetes kind the manifests or cosi know; ${JSON.stringify(type)} is none`,
     );
-    return;
+    return header;
   }
   const id = observedStatusId(type, name);
   if (header.id !== undefined && header.id !== id) {
@@ -119,10 +130,10 @@ export function checkObservedSpec(
       `the id of the observed status of ${type} ${JSON.stringify(name)} is ${JSON.stringify(id)}: an observed status is laid on the resource its id names`,
     );
   }
-  if (!isPlainObject(status)) return;
+  if (!isPlainObject(status)) return header;
   const version = typeof apiVersion === 'string' ? apiVersion : observed.kubernetes.apiVersion;
   const slash = version.lastIndexOf('/');
-  checkStatus(observed, {
+  const defaulted = checkStatus(observed, {
     labels: {},
     annotations: {},
     id: name,
@@ -135,4 +146,7 @@ export function checkObservedSpec(
       document: { apiVersion: version, kind, metadata: { name }, status },
     },
   });
+  return defaulted === undefined
+    ? header
+    : { ...header, spec: { ...header.spec, status: defaulted } };
 }

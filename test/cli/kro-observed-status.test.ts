@@ -171,6 +171,96 @@ status:
     );
   });
 
+  it("is stored with its kind's status defaults, as the API server stores a status it admits", async () => {
+    // A Gateway's status.addresses[].type defaults to IPAddress: a cluster reports it, so an
+    // RGD reading it gets it (review M7: the field was silently left out).
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: gates.example.com }
+spec:
+  group: example.com
+  names: { kind: Gate, plural: gates, singular: gate }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources: { status: {} }
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: { type: object, properties: { port: { type: integer } } }
+            status:
+              type: object
+              properties:
+                addresses:
+                  type: array
+                  items:
+                    type: object
+                    properties:
+                      type: { type: string, default: IPAddress }
+                      value: { type: string }
+`;
+    const rgd = `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: site }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Site
+    spec: { port: integer | default=80 }
+    status:
+      address: \${gate.status.addresses[0].value}
+      addressType: \${gate.status.addresses[0].type}
+  resources:
+    - id: gate
+      template:
+        apiVersion: example.com/v1
+        kind: Gate
+        metadata: { name: '\${schema.metadata.name}' }
+        spec: { port: '\${schema.spec.port}' }
+`;
+    const observed = (address: string): string => `apiVersion: example.com/v1
+kind: Gate
+metadata: { name: front, annotations: { cosi.dev/observed: "true" } }
+status:
+  addresses: [{ value: ${address} }]
+`;
+    const dir = await tree({
+      'crd.yaml': crd,
+      'rgd.yaml': rgd,
+      'site.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Site\nmetadata: { name: front }\nspec: {}\n',
+      'observed.yaml': observed('10.0.0.1'),
+      'edit.cosi-test.yaml': `name: an edited observed status is defaulted too
+manifests: [crd.yaml, rgd.yaml, site.yaml, observed.yaml]
+steps:
+  - edit:
+      type: observed
+      id: "Gates.example.com:front"
+      patch: { status: { addresses: [{ value: 10.0.0.2 }] } }
+  - expect:
+      apiVersion: kro.run/v1alpha1
+      kind: Site
+      metadata: { name: front }
+      status: { address: 10.0.0.2, addressType: IPAddress }
+`,
+    });
+    const r = await cli(['get', 'site', '-f', dir, '-o', 'yaml']);
+    expect(r.stderr).not.toMatch(/error|warning/);
+    expect(r.code).toBe(0);
+    const [site] = docs(r.stdout);
+    expect(site?.status).toMatchObject({ address: '10.0.0.1', addressType: 'IPAddress' });
+    const gate = await cli(['get', 'gate', '-f', dir, '-o', 'yaml']);
+    expect(docs(gate.stdout)[0]?.status).toEqual({
+      addresses: [{ value: '10.0.0.1', type: 'IPAddress' }],
+    });
+    const test = await cli(['test', path.join(dir, 'edit.cosi-test.yaml')]);
+    expect(test.stdout).toContain('2 passed, 0 failed');
+    expect(test.code).toBe(0);
+  });
+
   it('warns of an observed status laid on nothing: a misspelt name, a manifest', async () => {
     const dir = await webapp({
       'observed.yaml': [
