@@ -7,8 +7,17 @@
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
-import { AWAITING_PREFIX } from '../controllers/resource-graph.js';
-import { OBSERVED_ANNOTATION } from '../engine/resource/observed-status.js';
+import {
+  AWAITING_PREFIX,
+  INSTANCE_LABEL,
+  INSTANCE_NAMESPACE_LABEL,
+  NODE_LABEL,
+} from '../controllers/resource-graph.js';
+import {
+  OBSERVED_ANNOTATION,
+  OBSERVED_STATUS_TYPE,
+  observedStatusId,
+} from '../engine/resource/observed-status.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import type { ManifestSource } from '../loaders/manifest-resource.js';
@@ -20,16 +29,23 @@ export function waitingInstanceFindings(
   sources: ReadonlyMap<string, ManifestSource>,
 ): Finding[] {
   const findings: Finding[] = [];
+  let outputs: RenderedOutputs | undefined;
   for (const resource of snapshot.resources) {
     const definition = registry.get(resource.metadata.type);
     if (definition === undefined || resourceGraphOf(definition) === undefined) continue;
     const waiting = waitingMessage((resource.spec as { status?: unknown }).status);
     if (waiting === undefined) continue;
+    outputs ??= renderedOutputs(snapshot, registry, sources);
     const source = sources.get(pointerKey(resource.metadata));
+    const instance = {
+      kind: definition.kubernetes?.kind ?? '',
+      namespace: definition.kubernetes?.namespaced === false ? '' : resource.metadata.namespace,
+      name: resource.metadata.id,
+    };
     findings.push(
       createFinding({
         code: 'rgd-waiting',
-        message: `${formatPointer(resource.metadata)} stays in progress: ${waitingHint(waiting)}`,
+        message: `${formatPointer(resource.metadata)} stays in progress: ${waitingHint(waiting, (node, item) => outputs?.of(instance, node, item) ?? [])}`,
         file: source?.file ?? '',
         line: source?.line ?? 0,
         col: source?.col ?? 0,
@@ -40,11 +56,83 @@ export function waitingInstanceFindings(
   return findings;
 }
 
+/** An output an RGD rendered for an instance, as the hint tells of it. */
+interface RenderedOutput {
+  readonly name: string;
+  /** The output as `Type(namespace/name)`. */
+  readonly pointer: string;
+  /** Whether it is another RGD's instance (a nested one), whose status that RGD writes. */
+  readonly nested: boolean;
+  /** Where its observed status is given (`file:line:col`), if one is. */
+  readonly observedAt?: string;
+}
+
+/** The outputs of each instance's resources, by the labels kro puts on them. */
+interface RenderedOutputs {
+  of(
+    instance: { readonly kind: string; readonly namespace: string; readonly name: string },
+    node: string,
+    item: string | undefined,
+  ): RenderedOutput[];
+}
+
+function renderedOutputs(
+  snapshot: StateSnapshot,
+  registry: DefinitionRegistry,
+  sources: ReadonlyMap<string, ManifestSource>,
+): RenderedOutputs {
+  const observed = new Map<string, string>();
+  for (const resource of snapshot.resources) {
+    if (resource.metadata.type !== OBSERVED_STATUS_TYPE) continue;
+    const source = sources.get(pointerKey(resource.metadata));
+    const at = source === undefined ? 'a test step' : `${source.file}:${source.line}:${source.col}`;
+    observed.set(`${resource.metadata.namespace}/${resource.metadata.id}`, at);
+  }
+  const byNode = new Map<string, RenderedOutput[]>();
+  for (const resource of snapshot.resources) {
+    const { labels, type, namespace, id } = resource.metadata;
+    const node = labels[NODE_LABEL];
+    const instance = labels[INSTANCE_LABEL];
+    if (node === undefined || instance === undefined) continue;
+    const key = outputKey(
+      labels['kro.run/instance-kind'] ?? '',
+      labels[INSTANCE_NAMESPACE_LABEL] ?? '',
+      instance,
+      node,
+    );
+    const observedAt = observed.get(`${namespace}/${observedStatusId(type, id)}`);
+    const kind = registry.get(type);
+    const output: RenderedOutput = {
+      name: id,
+      pointer: formatPointer(resource.metadata),
+      nested: kind !== undefined && resourceGraphOf(kind) !== undefined,
+      ...(observedAt === undefined ? {} : { observedAt }),
+    };
+    const list = byNode.get(key);
+    if (list === undefined) byNode.set(key, [output]);
+    else list.push(output);
+  }
+  return {
+    of: (instance, node, item) =>
+      (byNode.get(outputKey(instance.kind, instance.namespace, instance.name, node)) ?? []).filter(
+        (output) => item === undefined || output.name === item,
+      ),
+  };
+}
+
+function outputKey(kind: string, namespace: string, instance: string, node: string): string {
+  return JSON.stringify([kind, namespace, instance, node]);
+}
+
 /**
  * What an instance waits on, and what to do: a field of its own spec that is not set is the
- * user's to give (or the schema's to default); anything else is status no controller here writes.
+ * user's to give (or the schema's to default); anything else is status no controller here writes
+ * (given as an observed status), unless it is given and not ready, or is a nested instance's.
  */
-function waitingHint(waiting: string): string {
+function waitingHint(
+  waiting: string,
+  outputsOf: (node: string, item: string | undefined) => RenderedOutput[],
+): string {
   const own = /\$\{\s*schema\.spec\.([A-Za-z_][\w.]*)/.exec(waiting)?.[1];
   if (own !== undefined && waiting.includes('(no such key: spec)')) {
     // No spec at all: kro defaults it to {} only when no field of it is required, so the
@@ -58,7 +146,37 @@ function waitingHint(waiting: string): string {
   // controller write its status (it is the RGD's): the status a cluster would report is given
   // as an observed object. Only an externalRef, which the RGD reads, can be given as a manifest.
   const external = /externalRef \S+ \([^)]*\) does not exist/.test(waiting);
-  return `it waits on what no controller writes here: ${waiting} (${external ? 'give the resource the externalRef names as a manifest, or write it with a controller' : `give the status a cluster would report as a manifest of that object annotated ${OBSERVED_ANNOTATION}: "true", with its status`})`;
+  if (external) {
+    return `it waits on what no controller writes here: ${waiting} (give the resource the externalRef names as a manifest, or write it with a controller)`;
+  }
+  const advice: string[] = [];
+  let unobserved = false;
+  for (const part of waiting.split('; ')) {
+    // A readyWhen reads its own resource: what that resource is tells what to do.
+    const ready = /^([\w-]+)(?: \(([^)]*)\))?: readyWhen /.exec(part);
+    const outputs = ready === null ? [] : outputsOf(ready[1] ?? '', ready[2]);
+    const nested = outputs.find((output) => output.nested);
+    if (ready !== null && nested !== undefined) {
+      advice.push(
+        `${ready[1]} is ${nested.pointer}, whose status its own RGD writes: see what it waits on`,
+      );
+    } else if (ready !== null && outputs.length > 0 && outputs.every((o) => o.observedAt)) {
+      const at = [...new Set(outputs.map((output) => output.observedAt))].join(', ');
+      advice.push(
+        `the status observed of ${ready[1]} (${at}) is not one it is ready with: give the status a ready one would report`,
+      );
+    } else {
+      unobserved = true;
+    }
+  }
+  if (unobserved) {
+    advice.push(
+      `give the status a cluster would report as a manifest of that object annotated ${OBSERVED_ANNOTATION}: "true", with its status`,
+    );
+  }
+  // Given, or another RGD's to write, it is not what no controller writes.
+  const what = unobserved ? 'what no controller writes here' : 'its resources';
+  return `it waits on ${what}: ${waiting} (${advice.join('; ')})`;
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */

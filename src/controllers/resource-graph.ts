@@ -514,19 +514,21 @@ async function renderInstance(
       scope[node.id] = node.forEach === undefined ? produced[0] : produced;
     }
     const items = scope[node.id];
-    const ready =
+    const ready: ReturnType<typeof evaluateCollectionConditions> =
       (node.forEach !== undefined || node.externalCollection === true) && Array.isArray(items)
         ? evaluateCollectionConditions(node.readyWhen, items)
         : evaluateConditions(node.readyWhen, scope);
+    // A collection's item that is not ready is named: `deps (web-b): readyWhen is false`.
+    const subject = ready.item === undefined ? node.id : `${node.id} (${ready.item})`;
     if (ready.state === 'error') {
-      problems.push(`${instanceName}: resource ${node.id}: ${ready.message}`);
+      problems.push(`${instanceName}: resource ${subject}: ${ready.message}`);
       notReady.set(node.id, ready.message);
     } else if (ready.state === 'waiting') {
       notReady.set(node.id, ready.reason);
-      waits.push(`${node.id}: readyWhen ${ready.reason}`);
+      waits.push(`${subject}: readyWhen ${ready.reason}`);
     } else if (!ready.value) {
       notReady.set(node.id, 'readyWhen is false');
-      waits.push(`${node.id}: readyWhen is false`);
+      waits.push(`${subject}: readyWhen is false`);
     }
   }
 

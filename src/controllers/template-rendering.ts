@@ -129,10 +129,14 @@ export function evaluateConditions(
 export function evaluateCollectionConditions(
   conditions: readonly GraphExpression[],
   items: readonly unknown[],
-): ReturnType<typeof evaluateConditions> {
+): ReturnType<typeof evaluateConditions> & { readonly item?: string } {
   for (const item of items) {
     const outcome = evaluateConditions(conditions, { each: item });
-    if (outcome.state !== 'done' || !outcome.value) return outcome;
+    if (outcome.state !== 'done' || !outcome.value) {
+      // The first item that is not ready, by name, so that what waits can say which.
+      const name = (item as { metadata?: { name?: unknown } } | undefined)?.metadata?.name;
+      return typeof name === 'string' ? { ...outcome, item: name } : outcome;
+    }
   }
   return { state: 'done', value: true };
 }

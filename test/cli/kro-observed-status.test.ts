@@ -85,6 +85,100 @@ describe('observed status of what an RGD renders', () => {
     expect(shop.status).toMatchObject({ state: 'IN_PROGRESS', availableReplicas: 0 });
   });
 
+  it('the rgd-waiting hint tells a given status that is not ready, a nested instance, and a waiting item', async () => {
+    // Given and not ready: the hint names where, and does not ask to give it (review-new M4).
+    const given = await cli([
+      'check',
+      '-f',
+      await webapp({ 'observed.yaml': observedShop('  availableReplicas: 0') }),
+    ]);
+    const shop = given.stdout.split('\n').find((l) => l.includes('WebApps.kro.run(default/shop)'));
+    expect(shop).toContain(
+      'it waits on its resources: deployment: readyWhen is false (the status observed of deployment (',
+    );
+    expect(shop).toMatch(/observed\.yaml:\d+:\d+\) is not one it is ready with/);
+    expect(shop).not.toContain('annotated cosi.dev/observed');
+    // blog has none: it is still told how to give one.
+    const blog = given.stdout.split('\n').find((l) => l.includes('WebApps.kro.run(default/blog)'));
+    expect(blog).toContain('annotated cosi.dev/observed: "true", with its status');
+
+    // A nested instance's status is its own RGD's: the outer is told to look at it.
+    const nested = await tree({
+      'rgds.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: app.example }
+spec:
+  schema: { apiVersion: v1alpha1, kind: App, group: example.org, spec: { name: string } }
+  resources:
+    - id: deploy
+      readyWhen: ['\${deploy.status.?availableReplicas.orValue(0) > 0}']
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: '\${schema.spec.name}' }
+        spec:
+          selector: { matchLabels: { app: x } }
+          template:
+            metadata: { labels: { app: x } }
+            spec: { containers: [{ name: c, image: nginx }] }
+---
+apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: outer.example }
+spec:
+  schema: { apiVersion: v1alpha1, kind: Outer, group: example.org, spec: {} }
+  resources:
+    - id: inner
+      readyWhen: ['\${inner.status.state == "ACTIVE"}']
+      template:
+        apiVersion: example.org/v1alpha1
+        kind: App
+        metadata: { name: '\${schema.metadata.name}-inner' }
+        spec: { name: '\${schema.metadata.name}' }
+`,
+      'outer.yaml':
+        'apiVersion: example.org/v1alpha1\nkind: Outer\nmetadata: { name: o1 }\nspec: {}\n',
+    });
+    const r = await cli(['check', '-f', nested]);
+    const outer = r.stdout.split('\n').find((l) => l.includes('Outers.example.org(default/o1)'));
+    expect(outer).toContain(
+      'inner: readyWhen is false (inner is Apps.example.org(default/o1-inner), whose status its own RGD writes: see what it waits on)',
+    );
+    expect(outer).not.toContain('cosi.dev/observed');
+
+    // A forEach item that waits is named, and only it is told to be observed.
+    const items = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: multi }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Multi
+    spec: { envs: '[]string | default=["a","b"]' }
+  resources:
+    - id: deps
+      forEach: [{ env: '\${schema.spec.envs}' }]
+      readyWhen: ['\${each.status.?availableReplicas.orValue(0) > 0}']
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: 'web-\${env}' }
+        spec:
+          selector: { matchLabels: { app: x } }
+          template:
+            metadata: { labels: { app: x } }
+            spec: { containers: [{ name: c, image: nginx }] }
+`,
+      'multi.yaml': 'apiVersion: kro.run/v1alpha1\nkind: Multi\nmetadata: { name: m }\nspec: {}\n',
+      'observed.yaml': observedShop('  availableReplicas: 1', 'web-a'),
+    });
+    const m = await cli(['check', '-f', items]);
+    expect(m.stdout).toContain('deps (web-b): readyWhen ${each.status');
+    expect(m.stdout).toContain('annotated cosi.dev/observed');
+    expect(m.stdout).not.toContain('deps (web-a)');
+  });
+
   it("checks the status against its kind's schema, and says every problem at file:line:col", async () => {
     const dir = await webapp({
       'observed.yaml': [
