@@ -180,7 +180,7 @@ function waitingHint(
 }
 
 /** The message of a `Ready` condition that waits, in an instance's status. */
-function waitingMessage(status: unknown): string | undefined {
+export function waitingMessage(status: unknown): string | undefined {
   if (typeof status !== 'object' || status === null) return undefined;
   const conditions = (status as { conditions?: unknown }).conditions;
   if (!Array.isArray(conditions)) return undefined;

@@ -63,6 +63,16 @@ export function observedStatusHeader(
     );
     return undefined;
   }
+  const metadata = kubernetes.document.metadata;
+  if (isPlainObject(metadata) && typeof metadata.name !== 'string' && 'generateName' in metadata) {
+    // A made-up name observes nothing: an observed status names the object an RGD renders.
+    report.add(
+      'observed-status',
+      '/metadata/generateName',
+      `an observed ${kubernetes.kind} names the object it observes with metadata.name; generateName would make up a name no RGD renders`,
+    );
+    return undefined;
+  }
   const status = kubernetes.document.status;
   if (!isPlainObject(status)) {
     report.add(

@@ -384,6 +384,52 @@ status: { loadBalancer: {} }
     expect((await cli(['check', '-f', dir, '--strict'])).code).toBe(1);
   });
 
+  it('says the namespace it was rendered in, what an externalRef reads, and refuses a made-up name', async () => {
+    const dir = await webapp({
+      'observed.yaml': observedShop('  availableReplicas: 1').replace(
+        'name: shop\n',
+        'name: shop\n  namespace: prod\n',
+      ),
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.stdout).toContain(
+      'the observed status of Deployment prod/shop is laid on nothing: no RGD rendered a Deployment of that name in prod (it rendered one in default: did you mean metadata.namespace: default?)',
+    );
+
+    // A resource an externalRef reads is no RGD's output: it is given as a manifest.
+    const external = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: extd }
+spec:
+  schema: { apiVersion: v1alpha1, kind: ExtD, spec: {} }
+  resources:
+    - id: db
+      externalRef: { apiVersion: apps/v1, kind: Deployment, metadata: { name: db } }
+      readyWhen: ['\${db.status.availableReplicas > 0}']
+`,
+      'e.yaml': 'apiVersion: kro.run/v1alpha1\nkind: ExtD\nmetadata: { name: e }\nspec: {}\n',
+      'db-observed.yaml': observedShop('  availableReplicas: 2', 'db'),
+    });
+    const e = await cli(['check', '-f', external]);
+    expect(e.stdout).toContain(
+      "db-observed.yaml:1:1: warning[observed-unused]: the observed status of Deployment default/db is laid on nothing: an RGD's externalRef reads that Deployment, which no RGD renders; give it as a manifest, its status included (without cosi.dev/observed)",
+    );
+
+    // generateName makes up a name: it observes nothing, and is refused.
+    const made = await webapp({
+      'observed.yaml': observedShop('  availableReplicas: 1').replace(
+        'name: shop',
+        'generateName: shop-',
+      ),
+    });
+    const g = await cli(['check', '-f', made]);
+    expect(g.stdout).toMatch(
+      /observed\.yaml:4:17: error\[observed-status\]: an observed Deployment names the object it observes with metadata\.name; generateName would make up a name no RGD renders/,
+    );
+    expect(g.code).toBe(1);
+  });
+
   it('the RGD controller reads observed statuses only when there are some, and then draws it', async () => {
     const without = await cli(['graph', '-f', await webapp()]);
     expect(without.stdout).not.toContain('ObservedStatuses.cosi.dev');
