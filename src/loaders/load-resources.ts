@@ -737,6 +737,10 @@ function toManifestResource(
     positions ? document.source : undefined,
     // A list item's pointers are inside its list.
     report.pointer(''),
-    header.kubernetes !== undefined,
+    header.kubernetes !== undefined
+      ? 'kubernetes'
+      : definition.type === OBSERVED_STATUS_TYPE && isKubernetesShaped(document.value)
+        ? 'observed'
+        : 'cosi',
   );
 }

@@ -3,6 +3,14 @@ import type { Draft } from '../engine/resource/resource.js';
 import type { ManifestResource, ManifestSource } from './manifest-resource.js';
 import type { Position, StreamPositions } from './position.js';
 import { kubernetesFieldPointer } from './kubernetes/kubernetes-field-pointer.js';
+import { observedFieldPointer } from './observed-field-pointer.js';
+
+/**
+ * How a resource's document holds its fields: as the resource (`cosi`), a Kubernetes object's
+ * top-level fields as its spec (`kubernetes`), or an observed status read from the object it
+ * observes (`observed`).
+ */
+export type DocumentShape = 'cosi' | 'kubernetes' | 'observed';
 
 /**
  * A resource read from a manifest, as a load returns it. It keeps of its document only what
@@ -18,7 +26,7 @@ export class LoadedResource implements ManifestResource {
   readonly #positions: StreamPositions | undefined;
   readonly #index: number;
   readonly #prefix: string;
-  readonly #kubernetesShaped: boolean;
+  readonly #shape: DocumentShape;
 
   constructor(
     key: string,
@@ -29,8 +37,8 @@ export class LoadedResource implements ManifestResource {
     positions: StreamPositions | undefined,
     /** Where the resource is in its document: `''`, or a `kind: List` item's `/items/<i>`. */
     prefix = '',
-    /** Whether its document is Kubernetes-shaped (`apiVersion`, `kind`, `metadata`). */
-    kubernetesShaped = false,
+    /** How its document holds its fields. */
+    shape: DocumentShape = 'cosi',
   ) {
     // In this order, the order of the plain objects loads returned before.
     this.key = flatCopy(key);
@@ -40,12 +48,13 @@ export class LoadedResource implements ManifestResource {
     this.#positions = positions;
     this.#index = source.document;
     this.#prefix = prefix;
-    this.#kubernetesShaped = kubernetesShaped;
+    this.#shape = shape;
   }
 
   /** Where a field of the resource is in its document; see {@link ManifestResource.documentPointer}. */
   documentPointer(field: string): string {
-    return this.#kubernetesShaped ? kubernetesFieldPointer(field) : field;
+    if (this.#shape === 'kubernetes') return kubernetesFieldPointer(field);
+    return this.#shape === 'observed' ? observedFieldPointer(field) : field;
   }
 
   /** Where a JSON pointer inside the resource's document is; see {@link ManifestResource.locate}. */

@@ -430,6 +430,19 @@ spec:
     expect(g.code).toBe(1);
   });
 
+  it("explain places each field of one at its line in the object's document", async () => {
+    const dir = await webapp({
+      'observed.yaml': observedShop('  availableReplicas: 1\n  readyReplicas: 1'),
+    });
+    const r = await cli(['explain', 'observed/Deployments.apps:shop', '-f', dir]);
+    expect(r.code).toBe(0);
+    // observed.yaml: apiVersion 1, kind 2, name 4, status 7-9.
+    expect(r.stdout).toMatch(/\/metadata\/name +manifest \S*observed\.yaml:4:9/);
+    expect(r.stdout).toMatch(/\/status\/availableReplicas +manifest \S*observed\.yaml:8:22/);
+    expect(r.stdout).toMatch(/\/status\/readyReplicas +manifest \S*observed\.yaml:9:18/);
+    expect(r.stdout).not.toContain('/spec/status');
+  });
+
   it('the RGD controller reads observed statuses only when there are some, and then draws it', async () => {
     const without = await cli(['graph', '-f', await webapp()]);
     expect(without.stdout).not.toContain('ObservedStatuses.cosi.dev');
