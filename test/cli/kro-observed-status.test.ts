@@ -441,6 +441,29 @@ spec:
     expect(r.stdout).toMatch(/\/status\/availableReplicas +manifest \S*observed\.yaml:8:22/);
     expect(r.stdout).toMatch(/\/status\/readyReplicas +manifest \S*observed\.yaml:9:18/);
     expect(r.stdout).not.toContain('/spec/status');
+
+    // The Deployment's status field came from it (not from the RGD's template), and its lineage
+    // holds its own observed status only, not its Service's the same reconcile read (review-new M3).
+    const both = await webapp({
+      'observed.yaml': [
+        observedShop('  availableReplicas: 1\n  readyReplicas: 1'),
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: shop-svc\n  annotations: { cosi.dev/observed: "true" }\nstatus: { loadBalancer: {} }\n',
+      ].join('---\n'),
+    });
+    const field = await cli([
+      'explain',
+      'deployment/shop',
+      '-f',
+      both,
+      '--field',
+      'status.availableReplicas',
+    ]);
+    expect(field.stdout).toMatch(
+      /\/status\/availableReplicas +v1 ResourceGraph\(webapp\.kro\.run\) reconcile #\d+ +observed status \S*observed\.yaml:8:22/,
+    );
+    const lineage = field.stdout.slice(0, field.stdout.indexOf('history'));
+    expect(lineage).toContain('mapped: ObservedStatuses.cosi.dev(default/Deployments.apps:shop)');
+    expect(lineage).not.toContain('Services.core:shop-svc');
   });
 
   it('the RGD controller reads observed statuses only when there are some, and then draws it', async () => {

@@ -133,4 +133,69 @@ spec: {}
     const check = await cli(['check', '-f', dir, '--strict']);
     expect(check.stdout).not.toContain('rgd-waiting');
   });
+  it("a built-in kind gets the API server's Go defaults, which explain names as its kind's", async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: svc.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Svc
+    spec: { name: string }
+    status:
+      type: \${service.spec.type}
+      proto: \${service.spec.ports[0].protocol}
+      target: \${string(service.spec.ports[0].targetPort)}
+      history: \${string(deploy.spec.revisionHistoryLimit)}
+      strategy: \${deploy.spec.strategy.type}
+      pull: \${deploy.spec.template.spec.containers[0].imagePullPolicy}
+  resources:
+    - id: service
+      readyWhen: ['\${service.spec.type == "ClusterIP"}']
+      template:
+        apiVersion: v1
+        kind: Service
+        metadata: { name: '\${schema.spec.name}' }
+        spec:
+          selector: { app: x }
+          ports: [{ port: 80 }]
+    - id: deploy
+      template:
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: { name: '\${schema.spec.name}' }
+        spec:
+          selector: { matchLabels: { app: x } }
+          template:
+            metadata: { labels: { app: x } }
+            spec:
+              containers: [{ name: c, image: 'nginx:1.27' }]
+`,
+      'svc.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Svc\nmetadata: { name: s }\nspec: { name: s }\n',
+    });
+    const r = await cli(['get', 'svc.kro.run', 's', '-f', dir, '-o', 'json']);
+    expect(r.code).toBe(0);
+    // Before, each was silently left out, and the readyWhen waited for ever.
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: {
+        state: 'ACTIVE',
+        type: 'ClusterIP',
+        proto: 'TCP',
+        target: '80',
+        history: '10',
+        strategy: 'RollingUpdate',
+        pull: 'IfNotPresent',
+      },
+    });
+    expect(r.stderr).not.toContain('rgd-waiting');
+    const explained = await cli(['explain', 'deployment/s', '-f', dir]);
+    expect(explained.stdout).toMatch(
+      /\/spec\/strategy\/type +v1 ResourceGraph\(svc\.example\) reconcile #\d+ +default of its kind \(the API server's\)/,
+    );
+    expect(explained.stdout).toMatch(
+      /\/spec\/selector\/matchLabels\/app +v1 .* template \S+rgd\.yaml:/,
+    );
+  });
 });

@@ -1367,7 +1367,7 @@ spec:
     ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(
-      'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/replicas,',
+      'cosi: --field: Deployments.apps(default/shop) has no field "spec.replica"; its fields: /spec/progressDeadlineSeconds, /spec/replicas,',
     );
   });
   it('gives templates a uid derived from the instance, kro CEL (sortBy, two-variable macros), and byte-identical --stable output', async () => {

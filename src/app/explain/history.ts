@@ -1,4 +1,5 @@
 import type { Pointer } from '../../engine/resource/pointer.js';
+import { OBSERVED_STATUS_TYPE, observedStatusId } from '../../engine/resource/observed-status.js';
 import type { WriteOp, VersionRef } from '../../engine/record/run-record.js';
 import type { ExplainIndex, ManifestPosition } from './explain-source.js';
 import type { TemplateOrigin } from './template-origins.js';
@@ -37,6 +38,10 @@ export interface FieldBlame {
         readonly seq: number;
         /** A declarative controller's write: the template line (and expressions) it came from. */
         readonly template?: TemplateOrigin;
+        /** A kro RGD's output's field its template does not write: its kind's default. */
+        readonly kindDefault?: true;
+        /** A kro RGD's output's status: the observed status laid on it, where it is given. */
+        readonly observed?: { readonly at?: ManifestPosition };
       }
     | { readonly kind: 'unknown' };
 }
@@ -93,7 +98,7 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
     for (let i = writes.length - 1; i >= 0; i--) {
       const { reconcile, write } = writes[i] as (typeof writes)[number];
       if (write.op === 'create' || write.fields.some((f) => covers(f, field))) {
-        const template = index.source.templateOrigins?.(reconcile.controller, resource, field);
+        const origin = index.source.templateOrigins?.(reconcile.controller, resource, field);
         return {
           field: shown,
           version: write.version,
@@ -101,7 +106,11 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
             kind: 'reconcile',
             controller: reconcile.controller,
             seq: reconcile.seq,
-            ...(template ? { template } : {}),
+            ...(origin !== undefined && 'template' in origin ? { template: origin.template } : {}),
+            ...(origin !== undefined && 'kindDefault' in origin ? { kindDefault: true } : {}),
+            ...(origin !== undefined && 'observed' in origin
+              ? { observed: observedPosition(index, pointer, field) }
+              : {}),
           },
         };
       }
@@ -112,6 +121,24 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
     }
     return { field: shown, version: 0, by: { kind: 'unknown' } };
   });
+}
+
+/**
+ * Where the observed status laid on a resource gives `field` (`/spec/status/...`): its line in
+ * the observed object's manifest, when it has one (not when a test's edit made it).
+ */
+function observedPosition(
+  index: ExplainIndex,
+  pointer: Pointer,
+  field: string,
+): { readonly at?: ManifestPosition } {
+  const observed = {
+    namespace: pointer.namespace,
+    type: OBSERVED_STATUS_TYPE,
+    id: observedStatusId(pointer.type, pointer.id),
+  };
+  const at = index.position(observed, field);
+  return at === undefined ? {} : { at };
 }
 
 /** Whether a change of `changed` changes `field` (the same or a parent of it). */

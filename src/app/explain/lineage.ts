@@ -8,6 +8,7 @@ import {
 import type { InputKind } from '../../engine/runtime/controller.js';
 import type { ExplainIndex, ManifestPosition } from './explain-source.js';
 import { NODE_LABEL } from '../../controllers/resource-graph.js';
+import { OBSERVED_STATUS_TYPE, observedStatusId } from '../../engine/resource/observed-status.js';
 
 /** The label kro puts on every resource an instance renders: the instance's uid. */
 const INSTANCE_ID_LABEL = 'kro.run/instance-id';
@@ -125,7 +126,13 @@ export function parentsOf(
       const kind = write.op === 'teardown' ? 'teardown' : 'finalizer';
       return ref.version > 1 ? [{ kind, ref: previous(ref) }] : [];
     }
+    // An RGD's output is made from its own observed status, not the others its reconcile read.
+    const output = write.resource?.metadata.labels[NODE_LABEL] !== undefined;
+    const ownObservation = observedStatusId(ref.type, ref.id);
     for (const read of narrowReads(reconcile, ref)) {
+      if (output && read.type === OBSERVED_STATUS_TYPE) {
+        if (read.id !== ownObservation || read.namespace !== ref.namespace) continue;
+      }
       const key = pointerKey(read);
       const input = index.inputOf(reconcile.controller, read);
       if (!input) continue;

@@ -20,15 +20,25 @@ import { declaredTransformsOf } from '../../loaders/transforms/transform-documen
 export type { TemplateOrigin } from '../../controllers/template-rendering.js';
 
 /**
- * The template origin of `field` (a JSON pointer into `{ metadata, spec }`) of `resource`, as
- * written by `controller`; `undefined` when the controller is not declarative or the field is
- * not rendered from its template (the labels and status kro's controller adds).
+ * Where a field a declarative controller wrote came from: its template (the line, and the
+ * expressions), or, for a field of a kro RGD's output its template does not write, the
+ * defaults the API server gives its kind, or (its `status`) the observed status laid on it.
+ */
+export type FieldOrigin =
+  | { readonly template: TemplateOrigin }
+  | { readonly kindDefault: true }
+  | { readonly observed: true };
+
+/**
+ * The origin of `field` (a JSON pointer into `{ metadata, spec }`) of `resource`, as written by
+ * `controller`; `undefined` when the controller is not declarative or the field is none of its
+ * template's (the labels and instance status kro's controller adds).
  */
 export type TemplateOrigins = (
   controller: string,
   resource: Resource,
   field: string,
-) => TemplateOrigin | undefined;
+) => FieldOrigin | undefined;
 
 /** The kro RGDs among the registry's definitions, by the name of the controller each runs. */
 export function resourceGraphsOf(registry: DefinitionRegistry): Map<string, ResourceGraph> {
@@ -49,7 +59,8 @@ export function templateOriginsOf(registry: DefinitionRegistry): TemplateOrigins
     const graph = graphs.get(controller);
     if (graph !== undefined) return graphOrigin(graph, resource, path);
     const transform = transforms.get(controller);
-    return transform === undefined ? undefined : transformOrigin(transform, path);
+    const template = transform === undefined ? undefined : transformOrigin(transform, path);
+    return template === undefined ? undefined : { template };
   };
 }
 
@@ -58,7 +69,7 @@ function graphOrigin(
   graph: ResourceGraph,
   resource: Resource,
   path: readonly string[],
-): TemplateOrigin | undefined {
+): FieldOrigin | undefined {
   if (resource.metadata.type === graph.instanceType) {
     if (path[0] !== 'spec' || path[1] !== 'status' || graph.locateStatus === undefined) {
       return undefined;
@@ -66,11 +77,18 @@ function graphOrigin(
     const statusPath = path.slice(2);
     // `state` and `conditions` are the controller's own, not the RGD's expressions.
     if (!graph.status.some((f) => String(f.path[0]) === statusPath[0])) return undefined;
-    return templateOrigin(graph.status, graph.locateStatus, statusPath);
+    return { template: templateOrigin(graph.status, graph.locateStatus, statusPath) };
   }
   const node = graph.nodes.find((n) => n.id === resource.metadata.labels[NODE_LABEL]);
   if (node?.locate === undefined) return undefined;
-  if (path[0] === 'spec') return templateOrigin(node.fields, node.locate, path.slice(1));
+  if (path[0] === 'spec') {
+    const documentPath = path.slice(1);
+    if (!templateWrites(node.template, node.fields, documentPath)) {
+      // The cluster's: what it reports (an observed status), or what it defaults.
+      return documentPath[0] === 'status' ? { observed: true } : { kindDefault: true };
+    }
+    return { template: templateOrigin(node.fields, node.locate, documentPath) };
+  }
   const [, key, name] = path;
   if (path[0] !== 'metadata' || (key !== 'labels' && key !== 'annotations') || name === undefined) {
     return undefined;
@@ -80,7 +98,31 @@ function graphOrigin(
   if (typeof written !== 'object' || written === null || !(name in written)) {
     if (!node.fields.some((f) => f.path[0] === 'metadata' && f.path[1] === key)) return undefined;
   }
-  return templateOrigin(node.fields, node.locate, path);
+  return { template: templateOrigin(node.fields, node.locate, path) };
+}
+
+/**
+ * Whether a template writes the field at `path` of its document: a literal there, or an
+ * expression at it, above it (a list or map it renders whole) or below it.
+ */
+function templateWrites(
+  template: Readonly<Record<string, unknown>>,
+  fields: readonly { readonly path: readonly (string | number)[] }[],
+  path: readonly string[],
+): boolean {
+  const rendered = fields.some((field) => {
+    const length = Math.min(field.path.length, path.length);
+    for (let i = 0; i < length; i++) if (String(field.path[i]) !== path[i]) return false;
+    return true;
+  });
+  if (rendered) return true;
+  let value: unknown = template;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return false;
+    if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return true;
 }
 
 /** A transform's output: its spec and labels come from `output.spec` and `output.labels`. */

@@ -37,6 +37,8 @@ import { formatLocation, type Finding, type FindingCode, type SourceLocation } f
 import type { ManifestHeader } from '../manifest-header.js';
 import type { ParsedDocument } from '../parsed-document.js';
 import { checkKubernetesDocument } from '../kubernetes/check-kubernetes-document.js';
+import { withApiServerDefaults } from '../kubernetes/api-server-defaults.js';
+import { builtinReleaseOf } from '../kubernetes/builtin-kinds.js';
 import { jsonPointer, parseJsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import { instancePrintColumns } from './printer-columns.js';
@@ -1007,7 +1009,8 @@ function checkFieldTypes(
  * Checks a rendered document against its kind as a manifest of that kind is checked
  * (`checkKubernetesDocument`: defaults, the schema, the fields it does not declare, a built-in
  * kind's own rules), then its CEL rules: each error as `pointer: message`; without any, the
- * object the API server stores (its kind's defaults applied), as a manifest of the kind is.
+ * object the API server stores (its kind's defaults applied: a CRD's schema's, a built-in kind's
+ * Go defaults), as a manifest of the kind is.
  */
 function outputAdmission(
   definition: ResourceDefinition,
@@ -1040,6 +1043,10 @@ function outputAdmission(
     if (problems.length > 0 || !isPlainObject(kept)) return { problems };
     const { apiVersion, kind, metadata } = document;
     const stored = { apiVersion, kind, metadata, ...kept };
+    // A built-in kind's Go defaults, which its OpenAPI schema does not carry.
+    if (builtinReleaseOf(definition) !== undefined) {
+      withApiServerDefaults(stored, group, String(kind));
+    }
     for (const violation of options.celRules().evaluateRules(schema, stored)) {
       problems.push(`${violation.path || '/'}: ${violation.message}`);
     }

@@ -131,6 +131,12 @@ function blameText(blame: FieldBlame): string {
       return `manifest ${blame.by.position.file}:${blame.by.position.line}:${blame.by.position.col}`;
     case 'reconcile': {
       const by = `v${blame.version} ${blame.by.controller} reconcile #${blame.by.seq}`;
+      if (blame.by.kindDefault === true) return `${by}  default of its kind (the API server's)`;
+      const observed = blame.by.observed;
+      if (observed !== undefined) {
+        const at = observed.at;
+        return `${by}  observed status${at === undefined ? '' : ` ${at.file}:${at.line}:${at.col}`}`;
+      }
       const template = blame.by.template;
       if (template === undefined) return by;
       const expressions = template.expressions.map((e) => `\${${e}}`).join(' ');
