@@ -4,6 +4,7 @@ import type { UserCodeMonitor } from '../app/user-code-site.js';
 import type { RoundStart } from '../app/watch-session.js';
 import type { WatchControls, WatchScreen } from './ui/watch-controls.js';
 import type { WatchContinuation } from './watch/continued-round.js';
+import { EXIT } from './exit-codes.js';
 import { MAX_MANIFEST_BYTES } from '../loaders/manifest-size.js';
 import { readAtMost } from './read-stdin.js';
 import { onProcessInterrupt, type InterruptOptions } from './watch/interrupt.js';
@@ -213,6 +214,22 @@ export function teeIo(io: CliIo, tee: OutputTee): CliIo {
   };
 }
 
+/** Whether a write to the process's stdout or stderr failed otherwise than with `EPIPE`. */
+let outputFailed = false;
+
+/**
+ * The exit code of a command that ended with `code`, once a failed write of its output has been
+ * reported: {@link EXIT.usage} when the report it wrote was lost (`-o junit > /dev/full`:
+ * `ENOSPC`), as a `--report FILE` that cannot be written is, else `code`. A reader gone away
+ * (`EPIPE`, `cosi apply | head`) is no failure. A stream reports its error on a later turn: one
+ * turn is waited for it; one reported later still sets the process's exit code (see
+ * `closablePipe`).
+ */
+export async function exitCodeAfterOutput(code: number): Promise<number> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return outputFailed ? EXIT.usage : code;
+}
+
 function closablePipe(stream: NodeJS.WriteStream): CliIo['stdout'] {
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -220,7 +237,8 @@ function closablePipe(stream: NodeJS.WriteStream): CliIo['stdout'] {
       closed = true;
       return;
     }
-    process.exitCode = 2;
+    outputFailed = true;
+    process.exitCode = EXIT.usage;
     if (stream !== process.stderr) process.stderr.write(`cosi: cannot write: ${error.message}\n`);
   });
   return { write: (text: string) => (closed ? true : stream.write(text)) };

@@ -1,7 +1,7 @@
 import { withProcessExitGuard } from '../app/process-exit-guard.js';
 import type { LaunchedWorker } from '../app/worker-launch.js';
 import { limitHeapGrowthOnceCollected } from './heap-growth.js';
-import { processIo, teeIo, type OutputTee } from './io.js';
+import { exitCodeAfterOutput, processIo, teeIo, type OutputTee } from './io.js';
 import { timeoutFlag } from './timeout-flag.js';
 import { runsInWorker, runsOnceInWorker } from './worker-command-names.js';
 
@@ -19,6 +19,15 @@ export async function main(
   argv: readonly string[],
   launched?: LaunchedWorker,
   tee?: OutputTee,
+): Promise<number> {
+  // A report lost on its way out (`-o junit > /dev/full`) is no pass: exit 2.
+  return exitCodeAfterOutput(await runCommand(argv, launched, tee));
+}
+
+async function runCommand(
+  argv: readonly string[],
+  launched: LaunchedWorker | undefined,
+  tee: OutputTee | undefined,
 ): Promise<number> {
   const io = tee === undefined ? processIo() : teeIo(processIo(), tee);
   if (runsOnceInWorker(argv)) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -50,3 +51,29 @@ it('exits quietly when the reader of its output goes away (cosi apply -o yaml | 
   expect(stderr).not.toContain('Error');
   expect(code).toBe(0);
 }, 30_000);
+
+it.skipIf(!existsSync('/dev/full'))(
+  'exits 2 when its report cannot be written (cosi check -o junit > /dev/full: ENOSPC)',
+  async () => {
+    await writeFile(
+      path.join(dir, 'ok.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ok }\ndata: { x: "1" }\n',
+    );
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(
+        process.execPath,
+        [path.join(REPO, 'bin/cosi.js'), 'check', '-f', 'ok.yaml', '-o', 'junit'],
+        { cwd: dir, stdio: ['ignore', full, 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toContain('ENOSPC');
+      expect(code).toBe(2);
+    } finally {
+      closeSync(full);
+    }
+  },
+  30_000,
+);
