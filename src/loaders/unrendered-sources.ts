@@ -323,8 +323,13 @@ export function goTestData(dir: string): UnrenderedSource {
 /** A JSON file's name, read in a directory (as kubectl and kubeconform read them). */
 export const JSON_FILE = /\.json$/i;
 
-/** A top-level `apiVersion` or `kind` key, where a text that is not strict JSON may have one. */
-const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:/;
+/**
+ * An `apiVersion` or `kind` key, where a text that is not strict JSON may have one: quoted as JSON
+ * quotes it, or, where a key begins (after `{`, `,` or at a line's start), unquoted or in single
+ * quotes, as a YAML flow mapping writes it (`{apiVersion: apps/v1, kind: Deployment}`), which
+ * kubectl refuses in a `.json` file.
+ */
+const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:|(?:^|[{,])\s*('?)(?:apiVersion|kind)\1\s*:/m;
 
 /**
  * Whether a JSON file met in a directory is read as a manifest: an object with an `apiVersion`

@@ -406,6 +406,26 @@ describe('JSON files met in a directory', () => {
     ]);
   });
 
+  it('reads a .json file written as YAML flow (unquoted or single-quoted keys), so that kubectl refusing it is reported', async () => {
+    // kubectl reads a .json file as JSON: these are refused there, and were set aside here.
+    await write(
+      'm/deploy.json',
+      '{apiVersion: apps/v1, kind: Deployment, metadata: {name: web5}, spec: {replicas: many}}',
+    );
+    await write(
+      'm/single.json',
+      "{'apiVersion': 'v1', 'kind': 'ConfigMap', 'metadata': {'name': 'c'}, 'data': {'x': 1}}",
+    );
+    // A comment that says the word is no key.
+    await write('tsconfig.json', '{\n  // the kind: of build\n  "compilerOptions": {}\n}');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['m/deploy.json', 'm/single.json']);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([['tsconfig.json', 'json-file']]);
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => f.file)).toContain('m/deploy.json');
+    expect(read.findings.map((f) => f.file)).toContain('m/single.json');
+  });
+
   it('reads a JSON file given by name whatever it is', async () => {
     await write('package.json', '{"name": "repo"}');
     const tree = await walkManifestTree(['package.json'], { cwd: dir });
