@@ -3,8 +3,10 @@
  * stands for. A name is matched as kubeconform matches it (the kind, `apiVersion/kind`), and as
  * kubectl resolves a resource name (`secrets`, `po`, `Secrets.core`, a CRD's plural or short
  * name, a cosi type or alias): every version of the kind it resolves to. A name that stands for
- * no kind the run knows and matches no document is said (`unknown-kind-filter`), so that a
- * policy's typo (`--reject-kinds Secrest`) does not pass silently.
+ * no kind the run knows and matches no document is refused in `--reject-kinds`
+ * ({@link UnknownKindFilterError}), so that a policy's typo (`--reject-kinds Secrest`) does not
+ * stop the gate from gating, and said in `--skip-kinds` (`unknown-kind-filter`, a warning: a
+ * misspelt skip skips nothing, so more is checked, not less).
  */
 
 import type { ResourceDefinition } from '../engine/resource/definition.js';
@@ -126,8 +128,21 @@ function resolveKindName(
 }
 
 /**
- * A warning for each `--skip-kinds` / `--reject-kinds` name that stands for no kind the run
- * knows and matches no document of the whole read (`documents`), so it does nothing.
+ * A `--reject-kinds` name that stands for no kind Kubernetes, a CRD or the config defines and
+ * matches no document: the gate would reject nothing, and pass what it is there to refuse. A
+ * usage error (exit 2), as an unknown `--kubernetes-version` is.
+ */
+export class UnknownKindFilterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnknownKindFilterError';
+  }
+}
+
+/**
+ * A warning for each `--skip-kinds` name that stands for no kind the run knows and matches no
+ * document of the whole read (`documents`), so it does nothing. A `--reject-kinds` name so is
+ * thrown instead ({@link UnknownKindFilterError}), all such names in one message.
  */
 export function unknownKindFilters(
   options: { readonly skipKinds?: readonly string[]; readonly rejectKinds?: readonly string[] },
@@ -135,11 +150,9 @@ export function unknownKindFilters(
   registry: DefinitionRegistry,
   builtins: BuiltinKindNames | undefined,
 ): Finding[] {
-  const flags = [
-    ['--skip-kinds', options.skipKinds ?? [], 'skips'],
-    ['--reject-kinds', options.rejectKinds ?? [], 'rejects'],
-  ] as const;
-  if (flags.every(([, names]) => names.length === 0)) return [];
+  const skipKinds = options.skipKinds ?? [];
+  const rejectKinds = options.rejectKinds ?? [];
+  if (skipKinds.length === 0 && rejectKinds.length === 0) return [];
   const written = new Set<string>();
   for (const document of documents) {
     written.add(document.kind.toLowerCase());
@@ -147,30 +160,36 @@ export function unknownKindFilters(
       written.add(`${document.apiVersion}/${document.kind}`.toLowerCase());
     }
   }
-  const findings: Finding[] = [];
-  for (const [flag, names, verb] of flags) {
-    for (const name of new Set(names)) {
+  const unknown = (names: readonly string[]): { name: string; guess: string | undefined }[] =>
+    [...new Set(names)].flatMap((name) => {
       const lower = name.toLowerCase();
-      if (written.has(lower) || written.has(lower.replace(/^core\//, ''))) continue;
-      if (resolveKindName(name, registry, builtins).length > 0) continue;
+      if (written.has(lower) || written.has(lower.replace(/^core\//, ''))) return [];
+      if (resolveKindName(name, registry, builtins).length > 0) return [];
       const known = [
         ...registry.all().flatMap((d) => [d.type, ...(d.kubernetes ? [d.kubernetes.kind] : [])]),
         ...(builtins?.kinds() ?? []),
       ];
-      const guess = didYouMean(name, known);
-      findings.push(
-        createFinding({
-          code: 'unknown-kind-filter',
-          message: `${flag} ${name} names no kind this run knows and matches no document, so it ${verb} nothing${guess === undefined ? '' : ` (did you mean ${guess}?)`}: give a kind (Secret), apiVersion/kind (v1/Secret), a resource name (secrets, deploy) or a cosi type`,
-          file: '',
-          line: 0,
-          col: 0,
-          pointer: '',
-        }),
-      );
-    }
+      return [{ name, guess: didYouMean(name, known) }];
+    });
+  const guessed = (guess: string | undefined): string =>
+    guess === undefined ? '' : ` (did you mean ${guess}?)`;
+  const refused = unknown(rejectKinds);
+  if (refused.length > 0) {
+    const names = refused.map(({ name, guess }) => `${name}${guessed(guess)}`).join(', ');
+    throw new UnknownKindFilterError(
+      `--reject-kinds ${names}: ${refused.length === 1 ? 'no kind' : 'no kinds'} that Kubernetes, a CRD or the config defines, nor a document's, so the check would reject nothing; give a kind (Secret), apiVersion/kind (v1/Secret), a resource name (secrets, deploy) or a cosi type, and a CRD's kind with its CRD (--definitions)`,
+    );
   }
-  return findings;
+  return unknown(skipKinds).map(({ name, guess }) =>
+    createFinding({
+      code: 'unknown-kind-filter',
+      message: `--skip-kinds ${name} names no kind this run knows and matches no document, so it skips nothing${guessed(guess)}: give a kind (Secret), apiVersion/kind (v1/Secret), a resource name (secrets, deploy) or a cosi type`,
+      file: '',
+      line: 0,
+      col: 0,
+      pointer: '',
+    }),
+  );
 }
 
 /** The group of an apiVersion (`apps/v1` -> `apps`; the core group, `v1`, is ``). */

@@ -151,6 +151,20 @@ describe("kubeconform's acceptance cases", () => {
     expect(r.stdout + r.stderr).toContain('error[rejected-kind]');
   });
 
+  it('Fail as a usage error (exit 2) on a --reject-kinds kind nothing knows, saying which it meant; a misspelt --skip-kinds is a warning', async () => {
+    // A typo in the policy must not stop the gate from gating: the Secrets would pass.
+    const r = await check(`${F}/valid.yaml`, '--reject-kinds', 'ReplicationControler');
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('usage-error');
+    expect(r.stdout + r.stderr).toContain(
+      '--reject-kinds ReplicationControler (did you mean ReplicationController?)',
+    );
+    // A skip that skips nothing checks more, not less.
+    const skip = await check(`${F}/valid.yaml`, '--skip-kinds', 'ReplicationControler');
+    expect(skip.code).toBe(0);
+    expect(skip.stdout + skip.stderr).toContain('warning[unknown-kind-filter]');
+  });
+
   it('Fail early when passing a non valid --kubernetes-version', async () => {
     const r = await check(`${F}/valid.yaml`, '--kubernetes-version', 'not-a-version');
     expect(r.code).toBe(2);

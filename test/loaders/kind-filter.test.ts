@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UnknownKindFilterError } from '../../src/loaders/kind-filter.js';
 import { readManifests } from '../../src/loaders/manifest-reader.js';
 
 const MANIFESTS = `apiVersion: v1
@@ -70,14 +71,20 @@ describe('--skip-kinds and --reject-kinds', () => {
     expect(await reject('wd')).toEqual({ rejected: ['Widget'], unknown: [] });
   });
 
-  it('say a name that stands for no kind and matches no document, as a warning', async () => {
-    const { rejected, unknown } = await reject('Secrest', 'Secret');
-    expect(rejected).toEqual(['Secret']);
-    expect(unknown).toEqual([
-      expect.stringMatching(
-        /^--reject-kinds Secrest names no kind this run knows and matches no document, so it rejects nothing \(did you mean Secret\?\)/,
-      ),
-    ]);
+  it('refuse a --reject-kinds name that stands for no kind and matches no document, saying which it meant', async () => {
+    await expect(reject('Secrest', 'Secret')).rejects.toThrow(UnknownKindFilterError);
+    await expect(reject('Secrest', 'Secret')).rejects.toThrow(
+      /^--reject-kinds Secrest \(did you mean Secret\?\): no kind that Kubernetes, a CRD or the config defines/,
+    );
+    // A kind no definition knows, written in the documents, is rejected as written.
+    await writeFile(
+      path.join(dir, 'sealed.yaml'),
+      'apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata: { name: s }\n',
+    );
+    expect((await reject('SealedSecret')).rejected).toEqual(['SealedSecret']);
+  });
+
+  it('say a --skip-kinds name that stands for no kind and matches no document, as a warning', async () => {
     const skipped = await readManifests(['.'], { cwd: dir, skipKinds: ['Gadget'] });
     expect(skipped.findings.map((f) => [f.code, f.severity])).toEqual([
       ['unknown-kind-filter', 'warning'],

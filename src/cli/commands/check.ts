@@ -11,6 +11,7 @@ import type { ReportData } from '../../app/report/report-data.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { MissingManifestsError } from '../../app/config-manifests.js';
+import { UnknownKindFilterError } from '../../loaders/kind-filter.js';
 import {
   caseFailed,
   setupFailed,
@@ -310,7 +311,11 @@ function setupFailures(error: unknown): Finding<CheckCode>[] | undefined {
       message: problem.message,
     }));
   }
-  if (error instanceof CliError || error instanceof MissingManifestsError)
+  if (
+    error instanceof CliError ||
+    error instanceof MissingManifestsError ||
+    error instanceof UnknownKindFilterError
+  )
     return [{ ...at, code: 'usage-error', file: '', message: error.message }];
   return undefined;
 }
