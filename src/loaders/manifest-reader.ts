@@ -20,7 +20,7 @@ import { cannotRead } from './unreadable-file.js';
 import { POLICY_TEST_FILE } from './policy-tests.js';
 import { withRenderedOrigins } from './rendered-origin.js';
 import {
-  JSON_FILE,
+  isDecidedByContent,
   UNRENDERED_NAMES,
   type UnrenderedKind,
   type UnrenderedSource,
@@ -149,15 +149,16 @@ export class ManifestReader {
   ): Promise<ReadResult> {
     const stale =
       changed === undefined ? undefined : new Set([...changed].map((file) => path.resolve(file)));
-    // A JSON file's content says whether it is a manifest at all, a suite.yaml's whether it is a
-    // policy test (and what it names): their change walks again.
+    // A JSON file's content says whether it is a manifest at all (and a kustomization's or
+    // another tool's file's, whether it is one), a suite.yaml's whether it is a policy test (and
+    // what it names): their change walks again.
     const reuse =
       options.contentOnly === true &&
       stale !== undefined &&
       [...stale].every(
         (file) =>
           this.#texts.has(file) &&
-          !JSON_FILE.test(file) &&
+          !isDecidedByContent(file) &&
           !POLICY_TEST_FILE.test(path.basename(file)),
       );
     if (reuse && stale.size > 0) {

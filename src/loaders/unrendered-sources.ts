@@ -12,12 +12,17 @@
  * is no resource, and the files it asserts, expects errors from, patches or deletes with hold
  * partial objects that chainsaw matches against a cluster or merges into it (`status: {
  * readyReplicas: 1 }`, JMESPath keys), as do kuttl's and chainsaw's files named by convention
- * (`01-assert.yaml`, `02-errors.yaml`). Read as manifests they are hundreds of missing required
- * fields; the files the tests apply, create or update are read.
+ * (`01-assert.yaml`, `02-errors.yaml`) in a test's directory. Read as manifests they are hundreds
+ * of missing required fields; the files the tests apply, create or update are read.
+ *
+ * A name decides alone only what its content cannot contradict: a file named as a kustomization
+ * or as another tool's that holds a Kubernetes object of another kind is read as a manifest
+ * (see `object-head.ts`).
  */
 import * as path from 'node:path';
 import { parse, parseAllDocuments, YAMLParseError } from 'yaml';
 import { createFinding, type Finding } from './finding.js';
+import { objectHeadOf } from './object-head.js';
 
 /** The file that makes a directory a Helm chart. */
 export const HELM_CHART_FILE = 'Chart.yaml';
@@ -31,8 +36,25 @@ export const HELM_SUBCHARTS_DIRECTORY = 'charts';
 /** What kustomize reads as a kustomization, by its file name. */
 const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
-/** Whether a file of this name is a kustomization (kustomize reads no other name). */
+/**
+ * Whether a file of this name is a kustomization (kustomize reads no other name), unless it holds
+ * an object of another kind (see {@link isObjectNotKustomization}).
+ */
 export const isKustomizationFile = (name: string): boolean => KUSTOMIZATION_FILES.has(name);
+
+/** The kinds a kustomization file holds: a kustomization, or a component. */
+const KUSTOMIZATION_KINDS = new Set(['Kustomization', 'Component']);
+
+/**
+ * Whether a file named as a kustomization holds a Kubernetes object of another kind (a
+ * `ConfigMap`): no kustomization, since kustomize refuses it, and so checked as a manifest, as
+ * nothing else would check it. One with no `apiVersion` and `kind` (kustomize needs neither) is a
+ * kustomization.
+ */
+export function isObjectNotKustomization(text: string): boolean {
+  const head = objectHeadOf(text);
+  return head !== undefined && !KUSTOMIZATION_KINDS.has(head.kind);
+}
 
 /** The files chainsaw reads a test from, by default (its `testFile` option). */
 const CHAINSAW_TEST_FILES = new Set([
@@ -46,7 +68,9 @@ export const isChainsawTestFile = (name: string): boolean => CHAINSAW_TEST_FILES
 
 /**
  * A test step's assertion by kuttl's naming (`<step>-assert.yaml`, `<step>-errors.yaml`), which
- * chainsaw's manifests-based tests share.
+ * chainsaw's manifests-based tests share: partial objects only in a test's directory, one that
+ * holds a chainsaw test or a step the test applies (`00-install.yaml`); elsewhere the name says
+ * nothing, and the file is read.
  */
 const CONVENTIONAL_ASSERTION = /^\d+-(?:assert|errors)\.ya?ml$/i;
 
@@ -66,8 +90,9 @@ export const isConventionalStep = (name: string): boolean =>
 /**
  * The YAML files other tools read by a fixed name, each with what it is: a repository's CI, docs,
  * packaging and dependency files, which `cosi check .` meets beside the manifests. None is a
- * Kubernetes object (Skaffold's and Backstage's have an `apiVersion` and `kind` of their own; a
- * helmfile and Helm values are a render's input).
+ * Kubernetes object (Skaffold's and Backstage's have an `apiVersion` and `kind` of their own:
+ * {@link TOOL_API_GROUPS}; a helmfile and Helm values are a render's input); a file so named that
+ * holds one all the same is checked (see {@link isObjectNotToolFile}).
  */
 const TOOL_FILES: ReadonlyMap<string, string> = new Map(
   (
@@ -120,6 +145,30 @@ const TOOL_FILES_IN: ReadonlyMap<string, string> = new Map([
  */
 export const toolFileOf = (name: string, directory = ''): string | undefined =>
   TOOL_FILES.get(name) ?? TOOL_FILES_IN.get(`${directory}/${name}`);
+
+/**
+ * The groups of the `apiVersion`s the tools above give their own files: Skaffold's
+ * (`skaffold/v4beta6`, `kind: Config`), Backstage's (`backstage.io/v1alpha1`) and the Kyverno
+ * CLI's, whose test's `values.yaml` is `cli.kyverno.io/v1alpha1` `Values`.
+ */
+const TOOL_API_GROUPS: ReadonlySet<string> = new Set([
+  'skaffold',
+  'backstage.io',
+  'cli.kyverno.io',
+]);
+
+/**
+ * Whether a file named as another tool's ({@link toolFileOf}) holds a Kubernetes object instead:
+ * its first document has a top-level string `apiVersion` and `kind`, of no tool's own group (a
+ * `values.yaml` that is a `Deployment`). It is checked as a manifest: set aside, its mistakes
+ * would pass unseen. Helm values, a compose file, a Skaffold configuration are set aside.
+ */
+export function isObjectNotToolFile(text: string): boolean {
+  const head = objectHeadOf(text);
+  if (head === undefined) return false;
+  const slash = head.apiVersion.lastIndexOf('/');
+  return slash === -1 || !TOOL_API_GROUPS.has(head.apiVersion.slice(0, slash));
+}
 
 /** Why a path was set aside. */
 export type UnrenderedKind =
@@ -351,6 +400,20 @@ export function isJsonManifest(text: string): boolean {
     typeof metadata === 'object' &&
     metadata !== null &&
     typeof (metadata as { type?: unknown }).type === 'string'
+  );
+}
+
+/**
+ * Whether what the file at `file` is depends on its content, not its name alone: a JSON file (a
+ * manifest or other JSON), a kustomization and another tool's file (each a manifest when it holds
+ * a Kubernetes object of another kind). A change of its content is a change of the walk's.
+ */
+export function isDecidedByContent(file: string): boolean {
+  const name = path.basename(file);
+  return (
+    JSON_FILE.test(name) ||
+    isKustomizationFile(name) ||
+    toolFileOf(name, path.basename(path.dirname(file))) !== undefined
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * The walking half of the manifest reader: which files below the given paths are manifests,
- * without reading any of them. The reading half is `read-manifest-files.ts`.
+ * reading only those a name alone cannot tell (kustomizations, tests, other tools' files, JSON).
+ * The reading half is `read-manifest-files.ts`.
  */
 
 import * as path from 'node:path';
@@ -42,6 +43,8 @@ import {
   isConventionalStep,
   isJsonManifest,
   isKustomizationFile,
+  isObjectNotKustomization,
+  isObjectNotToolFile,
   JSON_FILE,
   jsonFile,
   kustomization,
@@ -110,10 +113,13 @@ const HELM_OWN_DIRECTORIES = new Set(['templates', 'charts', 'crds', 'ci']);
  * is not read as a manifest, and neither are the patches and configuration files it names (the
  * walk reads it for their names); a chainsaw test (`chainsaw-test.yaml`) is not either, nor are
  * the files it asserts (read for their names too) or those named as kuttl and chainsaw name
- * assertions (`01-assert.yaml`, `02-errors.yaml`); nor is a file another tool reads by its name
+ * assertions (`01-assert.yaml`, `02-errors.yaml`) in a test's directory (one with a chainsaw test
+ * or a numbered step, `00-install.yaml`); nor is a file another tool reads by its name
  * (`mkdocs.yml`, `cloudbuild.yaml`: `toolFileOf`); nor is a Go package's `testdata/`, which Go's
- * tools skip too. A file or directory given by name is read whatever it is, but for a
- * kustomization file (`cosi check *.yaml`), which is never a manifest.
+ * tools skip too. A kustomization file or another tool's whose first document is a Kubernetes
+ * object of another kind (a `values.yaml` that is a `Deployment`) is read as a manifest: the
+ * name alone does not set it aside. A file or directory given by name is read whatever it is,
+ * but for a kustomization file (`cosi check *.yaml`), which is no manifest.
  *
  * @example
  * const { files, findings } = await walkManifestTree(['manifests/'], { cwd });
@@ -131,6 +137,7 @@ export async function walkManifestTree(
     if (given === STDIN_PATH) continue;
     await walker.addPath(given);
   }
+  await walker.readToolFiles();
   await walker.readKustomizations();
   await walker.readChainsawTests();
   await walker.readConventionalAssertions();
@@ -168,6 +175,13 @@ class TestNamespaces {
     this.#taken.add(name);
     return name;
   }
+}
+
+/** A file met or named, with its real path, read before the walk decides what it is. */
+interface NamedFile extends FoundFile {
+  readonly real: string;
+  /** Whether it was named on the command line (or matched by a glob). */
+  readonly named: boolean;
 }
 
 /** A file a kustomization names as other than a resource, live or in a comment. */
@@ -243,8 +257,18 @@ class ManifestWalker {
    */
   readonly #kustomizeInputs = new Map<string, KustomizeInputOf>();
   readonly #unrendered: UnrenderedSource[] = [];
-  /** The kustomizations met, read once the walk is over (see {@link readKustomizations}). */
-  readonly #kustomizations: FoundFile[] = [];
+  /**
+   * The kustomizations met or named, read once the walk is over (see {@link readKustomizations}):
+   * set aside then, unless one holds an object of another kind.
+   */
+  readonly #kustomizations: NamedFile[] = [];
+  /**
+   * The files met that another tool reads by their name, with what they are: read once the walk
+   * is over (see {@link readToolFiles}), and set aside unless one holds a Kubernetes object.
+   */
+  readonly #toolFiles: (NamedFile & { readonly what: string })[] = [];
+  /** The directories (absolute) of the numbered steps met (`00-install.yaml`): tests' directories. */
+  readonly #conventionalStepDirs = new Set<string>();
   /** Real paths of the JSON files met in directories, read once the walk is over. */
   readonly #walkedJson = new Set<string>();
   /** Real paths of the walked JSON files that are no manifests (see {@link readJsonFiles}). */
@@ -320,9 +344,9 @@ class ManifestWalker {
       if (real === undefined) return;
       this.#met.add(real);
       if (isKustomizationFile(path.basename(absolute))) {
-        // `cosi check *.yaml`: a kustomization is never a manifest, named or not.
-        this.#unrendered.push(kustomization(given));
-        this.#kustomizations.push({ display: given, absolute });
+        // `cosi check *.yaml`: a kustomization is never a manifest, named or not; unless it holds
+        // an object of another kind (see readKustomizations).
+        this.#kustomizations.push({ display: given, absolute, real, named: true });
         return;
       }
       this.#named.add(real);
@@ -487,6 +511,14 @@ class ManifestWalker {
    */
   async readConventionalAssertions(): Promise<void> {
     const withTest = this.#chainsawTestDirs();
+    // Named as an assertion outside a test's directory (no chainsaw test, no step to apply
+    // there): the name says nothing, and the file is read as any other.
+    for (const real of this.#conventionalAssertions) {
+      const dir = path.dirname((this.#files.get(real) as FoundFile).absolute);
+      if (!withTest.has(dir) && !this.#conventionalStepDirs.has(dir)) {
+        this.#conventionalAssertions.delete(real);
+      }
+    }
     const found: FoundFile[] = [];
     for (const real of this.#conventionalAssertions) {
       const file = this.#files.get(real);
@@ -535,6 +567,21 @@ class ManifestWalker {
   }
 
   /**
+   * Reads the files the walk met that another tool reads by their name: each is set aside (see
+   * {@link tree}) unless its first document is a Kubernetes object ({@link isObjectNotToolFile}:
+   * a `values.yaml` that is a `Deployment`), which is read as any manifest. One that cannot be
+   * read is set aside as its name says.
+   */
+  async readToolFiles(): Promise<void> {
+    const reads = await readManifestFiles(this.fs, this.#toolFiles);
+    reads.forEach((read, i) => {
+      const { display, absolute, real, what } = this.#toolFiles[i] as NamedFile & { what: string };
+      if ('text' in read && isObjectNotToolFile(read.text)) this.#addFile(real, display, absolute);
+      else this.#unrendered.push(toolFile(display, what));
+    });
+  }
+
+  /**
    * Reads the kustomizations the walk met, a few at a time, for the files they name that are not
    * resources, which are then set aside too (see {@link tree}). One that cannot be read, or is
    * not YAML, is reported.
@@ -544,7 +591,15 @@ class ManifestWalker {
     const named: (KustomizeInputOf & { readonly dir: string })[] = [];
     const dirs = await this.#realDirs(this.#kustomizations);
     reads.forEach((read, i) => {
-      const { display, absolute } = this.#kustomizations[i] as FoundFile;
+      const found = this.#kustomizations[i] as NamedFile;
+      const { display, absolute } = found;
+      if ('text' in read && isObjectNotKustomization(read.text)) {
+        // A ConfigMap so named: kustomize refuses it, so nothing else would check it.
+        if (found.named) this.#named.add(found.real);
+        this.#addFile(found.real, display, absolute);
+        return;
+      }
+      this.#unrendered.push(kustomization(display));
       if ('finding' in read) {
         this.findings.push(read.finding);
         return;
@@ -888,13 +943,23 @@ class ManifestWalker {
       } else if (subcharts) {
         // A packaged subchart, or a file beside them: not a manifest.
       } else if (isFile && isKustomizationFile(name)) {
-        this.#unrendered.push(kustomization(childDisplay));
-        this.#kustomizations.push({ display: childDisplay, absolute: childAbsolute });
+        this.#kustomizations.push({
+          display: childDisplay,
+          absolute: childAbsolute,
+          real: childReal,
+          named: false,
+        });
       } else if (isFile && isChainsawTestFile(name)) {
         this.#unrendered.push(chainsawTest(childDisplay));
         this.#chainsawTests.push({ display: childDisplay, absolute: childAbsolute });
       } else if (isFile && toolFileOf(name, directoryName) !== undefined) {
-        this.#unrendered.push(toolFile(childDisplay, toolFileOf(name, directoryName) as string));
+        this.#toolFiles.push({
+          display: childDisplay,
+          absolute: childAbsolute,
+          real: childReal,
+          named: false,
+          what: toolFileOf(name, directoryName) as string,
+        });
       } else if (YAML_FILE.test(name) || JSON_FILE.test(name)) {
         if (!isFile)
           this.findings.push(unreadableFile(childDisplay, `${childDisplay} is not a regular file`));
@@ -903,6 +968,7 @@ class ManifestWalker {
           if (JSON_FILE.test(name)) this.#walkedJson.add(childReal);
           if (POLICY_TEST_FILE.test(name)) this.#policyTestCandidates.add(childReal);
           if (isConventionalAssertion(name)) this.#conventionalAssertions.add(childReal);
+          if (isConventionalStep(name)) this.#conventionalStepDirs.add(absolute);
         }
       }
     }

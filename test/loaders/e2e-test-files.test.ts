@@ -127,6 +127,8 @@ describe('walking a repository with end-to-end tests', () => {
     await write('tests/smoke/01-delete.yaml', PARTIAL);
     await write('tests/smoke/checks/pods-ready.yaml', PARTIAL);
     await write('tests/smoke/checks/notes.yaml', DEPLOYMENT.replace('name: app', 'name: other'));
+    // A test by kuttl's naming: a step it applies, and its assertions.
+    await write('tests/kuttl/00-install.yaml', DEPLOYMENT.replace('name: app', 'name: kuttl'));
     await write('tests/kuttl/00-assert.yaml', PARTIAL);
     await write('tests/kuttl/01-errors.yaml', PARTIAL);
     return dir;
@@ -137,6 +139,7 @@ describe('walking a repository with end-to-end tests', () => {
     const walked = await walkManifestTree(['.'], { cwd: dir });
     expect(walked.files.map((f) => f.display)).toEqual([
       'deploy/app.yaml',
+      'tests/kuttl/00-install.yaml',
       'tests/smoke/00-install.yaml',
       'tests/smoke/checks/notes.yaml',
     ]);
@@ -166,9 +169,34 @@ describe('walking a repository with end-to-end tests', () => {
     const dir = await tree();
     const read = await readManifests(['.'], { cwd: dir });
     expect(read.findings).toEqual([]);
-    expect(read.resources).toHaveLength(3);
+    expect(read.resources).toHaveLength(4);
     const named = await readManifests(['tests/smoke/00-assert.yaml'], { cwd: dir });
     expect(named.findings.map((f) => f.code)).toContain('schema-violation');
+  });
+
+  it("reads a file named as kuttl names an assertion outside any test's directory: the name alone says nothing", async () => {
+    // No chainsaw test, no step to apply beside them: no test runs these, and they were set
+    // aside unchecked (exit 0, even with --strict).
+    const dir = await temporaryDirectory('cosi-e2e-no-test-');
+    const write = (file: string, text: string) => writeBelow(dir, file, text);
+    const invalid = DEPLOYMENT.replace('image: a }', 'image: a, imagePullPolicy: Sometimes }');
+    await write('m/00-assert.yaml', invalid);
+    await write('m/10-errors.yaml', invalid.replace('name: app', 'name: other'));
+    await write('m/app.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ok }\n');
+    await write('lone/10-errors.yaml', PARTIAL);
+    const walked = await walkManifestTree(['.'], { cwd: dir });
+    expect(walked.files.map((f) => f.display)).toEqual([
+      'lone/10-errors.yaml',
+      'm/00-assert.yaml',
+      'm/10-errors.yaml',
+      'm/app.yaml',
+    ]);
+    expect(walked.unrendered).toEqual([]);
+    const read = await readManifests(['m'], { cwd: dir });
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['schema-violation', 'm/00-assert.yaml'],
+      ['schema-violation', 'm/10-errors.yaml'],
+    ]);
   });
 
   it("sets aside only what a test asserts below its own directory: a test elsewhere cannot take a repository's manifests out of the check", async () => {

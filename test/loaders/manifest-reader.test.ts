@@ -373,6 +373,27 @@ describe('ManifestReader', () => {
     expect(outcome(result)).toEqual(outcome(await readManifests(['.'], { cwd: dir })));
   });
 
+  it('walks again when a values.yaml read as a manifest becomes Helm values', async () => {
+    const reader = new ManifestReader(['.'], { cwd: dir });
+    await writeFile(
+      path.join(dir, 'values.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: v }\n',
+    );
+    const before = await reader.read();
+    expect(before.resources.map((r) => r.resource.metadata.id)).toContain('v');
+    await writeFile(path.join(dir, 'values.yaml'), 'replicaCount: 1\n');
+    const result = await reader.read([path.join(dir, 'values.yaml')], { contentOnly: true });
+    expect(result.unrendered.map((u) => [u.path, u.kind])).toContainEqual([
+      'values.yaml',
+      'tool-file',
+    ]);
+    const fresh = await readManifests(['.'], { cwd: dir });
+    expect(result.resources.map((r) => r.resource.metadata.id)).toEqual(
+      fresh.resources.map((r) => r.resource.metadata.id),
+    );
+    expect(result.unrendered).toEqual(fresh.unrendered);
+  });
+
   it('resolves only the files of a content-only read and names them as its changes', async () => {
     const reader = new ManifestReader(['.'], { cwd: dir });
     await reader.read();

@@ -312,6 +312,39 @@ describe('kustomize files in a temporary tree', () => {
     ]);
   });
 
+  it('checks a file named as a kustomization that holds an object of another kind, walked or named: kustomize refuses it, so nothing else would', async () => {
+    await write(
+      'clusters/kustomization.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {x: 1}\n',
+    );
+    // Kustomizations, with their kind or without one (kustomize needs none), stay aside.
+    await write(
+      'apps/kustomization.yaml',
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+    );
+    await write(
+      'parts/kustomization.yaml',
+      'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
+    );
+    await write('base/kustomization.yaml', 'resources: []\n');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['clusters/kustomization.yaml']);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['apps/kustomization.yaml', 'kustomization'],
+      ['base/kustomization.yaml', 'kustomization'],
+      ['parts/kustomization.yaml', 'kustomization'],
+    ]);
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['schema-violation', 'clusters/kustomization.yaml'],
+    ]);
+    const named = await readManifests(['clusters/kustomization.yaml'], { cwd: dir });
+    expect(named.findings.map((f) => [f.code, f.file])).toEqual([
+      ['schema-violation', 'clusters/kustomization.yaml'],
+    ]);
+    expect(named.unrendered).toEqual([]);
+  });
+
   it('sets aside the patches a kustomization names in comments only, and reads the rest', async () => {
     await writeFile(
       path.join(dir, 'kustomization.yaml'),
@@ -497,6 +530,44 @@ describe('files other tools read by their name', () => {
       ['missing-field', 'docs/annotations.yaml'],
       ['missing-field', 'values-prod.yaml'],
     ]);
+  });
+
+  it('checks a file so named that holds a Kubernetes object: the name alone does not set it aside', async () => {
+    const invalid =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: NAME}\nspec: {replicas: "many"}\n';
+    await write('app/values.yaml', invalid.replace('NAME', 'a'));
+    await write('app/compose.yaml', invalid.replace('NAME', 'b'));
+    await write(
+      'app/ct.yaml',
+      `# chart-testing? no: a Deployment\n---\n${invalid.replace('NAME', 'c')}`,
+    );
+    // Each tool's own: Helm values, a compose file, a Skaffold configuration, a Kyverno test's
+    // values, a Backstage entity.
+    await write('chart-values/values.yaml', 'replicaCount: 1\nkind: web\n');
+    await write('compose.yaml', 'services:\n  web: {image: nginx}\n');
+    await write('skaffold.yaml', 'apiVersion: skaffold/v4beta6\nkind: Config\n');
+    await write('test/values.yaml', 'apiVersion: cli.kyverno.io/v1alpha1\nkind: Values\n');
+    await write(
+      'catalog-info.yaml',
+      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: {name: c}\n',
+    );
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual([
+      'app/compose.yaml',
+      'app/ct.yaml',
+      'app/values.yaml',
+    ]);
+    expect(tree.unrendered.map((u) => [u.path, u.kind])).toEqual([
+      ['catalog-info.yaml', 'tool-file'],
+      ['chart-values/values.yaml', 'tool-file'],
+      ['compose.yaml', 'tool-file'],
+      ['skaffold.yaml', 'tool-file'],
+      ['test/values.yaml', 'tool-file'],
+    ]);
+    const read = await readManifests(['app'], { cwd: dir });
+    expect(new Set(read.findings.map((f) => f.file))).toEqual(
+      new Set(['app/compose.yaml', 'app/ct.yaml', 'app/values.yaml']),
+    );
   });
 
   it('reads such a file given by name, as a manifest', async () => {
