@@ -102,9 +102,12 @@ export interface ServedProject {
   readonly elected: Promise<void>;
   /**
    * Reads the manifests again and applies their difference to the state. Manifests with errors
-   * apply nothing: the findings are returned, and what was applied before keeps running.
+   * apply nothing: the findings are returned, and what was applied before keeps running. Once
+   * the runtime has settled on what was applied, `onSettled` is told what was.
    */
-  reapply(): Promise<
+  reapply(
+    onSettled?: (applied: ApplyCounts) => void,
+  ): Promise<
     | { readonly applied: ApplyCounts; readonly skipped: readonly Finding[] }
     | { readonly findings: readonly Finding[] }
   >;
@@ -274,13 +277,18 @@ export async function serveProject(
       applied,
       skipped,
       elected: manager.elected,
-      reapply: async () => {
+      reapply: async (onSettled) => {
         const load = await read();
         if (hasErrors(load.findings)) return { findings: load.findings };
         const result = await apply(load);
         // An instance in a namespace no instance was in: the RGD controllers read it once the
         // runtime has settled on what was applied.
-        void settle().catch(() => undefined);
+        void settle().then(
+          () => {
+            if (!stopped) onSettled?.(result.applied);
+          },
+          () => undefined,
+        );
         return result;
       },
       settle,

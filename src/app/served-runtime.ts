@@ -242,7 +242,11 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     started,
     reapply: async () => {
       if (!served) throw new Error('not started');
-      return served.reapply();
+      const { runtime } = served.project;
+      return served.reapply((applied) => {
+        // A change applied is converged on again (or not), as the first apply was.
+        if (changed(applied)) hooks.onConverged(runtimeProblems(runtime));
+      });
     },
     figures: () => {
       const runtime = served?.project.runtime;
@@ -271,6 +275,11 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     },
     abandon: () => Promise.resolve(),
   };
+}
+
+/** Whether an apply created, updated or removed anything. */
+function changed(counts: ApplyCounts): boolean {
+  return counts.created + counts.updated + counts.removed > 0;
 }
 
 /**

@@ -199,6 +199,11 @@ describe('cosi run (in memory)', () => {
       () => h.stderr().includes('applied 5 resources (0 created, 1 updated, 0 removed)'),
       20_000,
     );
+    // The change is converged on, and said so, as the first apply was (review-new L6).
+    const afterApply = () =>
+      h.stderr().slice(h.stderr().indexOf('applied 5 resources (0 created, 1 updated'));
+    await waitFor(() => /converged in/.test(afterApply()), 20_000);
+    expect(afterApply()).toMatch(line('INFO', 'converged in \\d+(\\.\\d+)?(ms|s)'));
     // An edit of the config is said to need a restart: the process runs the code it started with.
     h.fileChanged({ kind: 'change', path: path.join(dir, 'cosi.config.ts') });
     await waitFor(() => h.stderr().includes('restart cosi run to load it'), 20_000);

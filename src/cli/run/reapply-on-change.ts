@@ -12,6 +12,8 @@ const RETRY_MAX_MS = 5_000;
 
 /** What the watcher says, as `cosi run` logs it. */
 export interface ReapplyReport {
+  /** An apply begins (the files changed, or a failed one is retried). */
+  applying?(): void;
   applied(counts: ApplyCounts, skipped: readonly Finding[]): void;
   refused(findings: readonly Finding[]): void;
   failed(error: Error, retryInMs: number): void;
@@ -55,6 +57,7 @@ export function reapplyOnChange(
       scripts.clear();
     }
     try {
+      report.applying?.();
       const result = await served.reapply();
       retryDelay = RETRY_FIRST_MS;
       if ('findings' in result) report.refused(result.findings);
