@@ -27,8 +27,11 @@ export interface DocumentBreak {
  */
 const SUSPECT_LINE = /^---[ \t]*[^\s#]|^\.\.\.[ \t]*(?:#.*)?\r?$/m;
 
-/** The lines of `text` kubectl cuts or stops at where YAML does not (see above). */
-export function kubectlDocumentBreaks(text: string): DocumentBreak[] {
+/**
+ * The lines of `text` kubectl cuts or stops at where YAML does not (see above), counted from
+ * `firstLine` (the text's in its file, when it is an excerpt).
+ */
+export function kubectlDocumentBreaks(text: string, firstLine = 1): DocumentBreak[] {
   if (!SUSPECT_LINE.test(text)) return [];
   const breaks: DocumentBreak[] = [];
   const lines = text.split('\n');
@@ -36,25 +39,26 @@ export function kubectlDocumentBreaks(text: string): DocumentBreak[] {
   let endedAt: number | undefined;
   lines.forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const number = firstLine + i;
     if (line.startsWith('---')) {
       endedAt = undefined;
       const rest = line.slice(3).trim();
       if (rest !== '' && !rest.startsWith('#')) {
         breaks.push({
-          line: i + 1,
-          message: `kubectl refuses line ${i + 1} (invalid Yaml document separator: ${rest}): its reader cuts the file at every line that starts with ---, with nothing but a comment after it; ${separatorHint(line)}`,
+          line: number,
+          message: `kubectl refuses line ${number} (invalid Yaml document separator: ${rest}): its reader cuts the file at every line that starts with ---, with nothing but a comment after it; ${separatorHint(line)}`,
         });
       }
       return;
     }
     if (/^\.\.\.[ \t]*(?:#.*)?$/.test(line)) {
-      endedAt = i + 1;
+      endedAt = number;
       return;
     }
     const content = line.trim();
     if (endedAt !== undefined && content !== '' && !content.startsWith('#')) {
       breaks.push({
-        line: i + 1,
+        line: number,
         message: `kubectl never applies this document: it reads one document up to the next line that starts with ---, and this one comes after the end marker ... of line ${endedAt}; write --- there instead`,
       });
       endedAt = undefined;

@@ -32,7 +32,14 @@ export function loadManifests(
   // demand as the readers load it (see cel-rules.ts).
   return loadParsedManifests(
     files.map((file) =>
-      withAppliedBy(parseManifest(file.text, file.path, options), file.appliedBy),
+      withAppliedBy(
+        parseManifest(
+          file.text,
+          file.path,
+          file.origin ? { ...options, origin: file.origin } : options,
+        ),
+        file.appliedBy,
+      ),
     ),
     options,
     () => celRuleEngine,

@@ -11,6 +11,7 @@ import {
 import { compareFindings, type Finding } from './finding.js';
 import type { LoadManifestsOptions, LoadResult } from './load-options.js';
 import type { ManifestFile, ManifestResource } from './manifest-resource.js';
+import { samePosition, type Position } from './position.js';
 import type { ResourceDocument } from './resource-document.js';
 import { readResourceGraphDefinitions } from './kro/read-resource-graphs.js';
 import { isRgdDocument } from './kro/resource-graph-definition.js';
@@ -106,6 +107,7 @@ interface FileLoad {
 
 interface Entry {
   readonly text: string;
+  readonly origin: Position | undefined;
   readonly parsed: ParsedManifest;
   /** Whether the file holds a definition document (then it is resolved with all of them). */
   readonly hasDefinitions: boolean;
@@ -170,7 +172,11 @@ export class ManifestCache {
     const parsed: string[] = [];
     for (const file of files) {
       let entry = this.#entries.get(file.path);
-      if (entry?.text !== file.text || !sameAppliedBy(entry.parsed.appliedBy, file.appliedBy)) {
+      if (
+        entry?.text !== file.text ||
+        !samePosition(entry.origin, file.origin) ||
+        !sameAppliedBy(entry.parsed.appliedBy, file.appliedBy)
+      ) {
         entry = this.#parseEntry(file);
         parsed.push(file.path);
       }
@@ -262,7 +268,13 @@ export class ManifestCache {
       const file = index === undefined ? undefined : files[index];
       if (index === undefined || file?.path !== path) return this.load(files);
       const last = this.#ordered[index] as Entry;
-      if (last.text === file.text && sameAppliedBy(last.parsed.appliedBy, file.appliedBy)) continue;
+      if (
+        last.text === file.text &&
+        samePosition(last.origin, file.origin) &&
+        sameAppliedBy(last.parsed.appliedBy, file.appliedBy)
+      ) {
+        continue;
+      }
       fresh.push({ index, entry: this.#parseEntry(file) });
     }
     fresh.sort((a, b) => a.index - b.index);
@@ -323,10 +335,12 @@ export class ManifestCache {
   }
 
   #parseEntry(file: ManifestFile): Entry {
-    const parse = this.#parse(file.text, file.path, this.#options);
+    const options = file.origin ? { ...this.#options, origin: file.origin } : this.#options;
+    const parse = this.#parse(file.text, file.path, options);
     const manifest = withAppliedBy(parse, file.appliedBy);
     return {
       text: file.text,
+      origin: file.origin,
       parsed: manifest,
       hasDefinitions: holdsDefinitions(manifest),
     };

@@ -9,6 +9,11 @@ export interface ManifestFile {
   /** The path as it should appear in findings. */
   readonly path: string;
   readonly text: string;
+  /**
+   * Where the text starts in that file, when it is an excerpt of it (a scenario's inline
+   * document): findings name the file's lines and columns. Default: line 1, column 1.
+   */
+  readonly origin?: Position;
   /** The end-to-end test that applies it, and the namespace it applies it in. */
   readonly appliedBy?: AppliedBy;
 }

@@ -14,6 +14,7 @@ import {
 import { createFinding, type Finding, type FindingCode } from './finding.js';
 import { findForbiddenCharacters, forbiddenCharacterMessage } from './forbidden-characters.js';
 import { jsonPointer } from './json-pointer.js';
+import type { Position } from './position.js';
 import { LineIndex } from './line-index.js';
 import { relaxIndentation, ShiftedLineIndex } from './relaxed-indentation.js';
 import { MAX_CRD_BYTES } from './request-limits.js';
@@ -39,11 +40,16 @@ import {
   templateInBrokenDocument,
   type TemplateMarker,
 } from './template-markers.js';
-import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
+import type { ParseManifestOptions, ParsedManifest, ParseTextOptions } from './parsed-manifest.js';
 
 export type { Position } from './position.js';
 
-export type { ParseManifestOptions, ParsedDocument, ParsedManifest } from './parsed-manifest.js';
+export type {
+  ParseManifestOptions,
+  ParsedDocument,
+  ParsedManifest,
+  ParseTextOptions,
+} from './parsed-manifest.js';
 
 const DEFAULT_MAX_DEPTH = 256;
 
@@ -205,7 +211,7 @@ function compactBytes(chunk: string): number {
 export function parseManifest(
   written: string,
   file: string,
-  options: ParseManifestOptions = {},
+  options: ParseTextOptions = {},
 ): ParsedManifest {
   // A byte order mark may start any document of a stream, not only the first (YAML 1.2, 9.1.1);
   // yaml reads a later one into the first key, and fails on one before a top-level sequence.
@@ -216,12 +222,15 @@ export function parseManifest(
   const stream =
     unmarked.startsWith('{') || /^\s+\{/.test(unmarked) ? jsonStreamAsYaml(unmarked) : undefined;
   const text = stream?.text ?? unmarked;
-  const lineCounter = stream ? new ShiftedLineIndex(stream.text, stream.shifts) : countLines(text);
+  const { origin } = options;
+  const lineCounter = stream
+    ? new ShiftedLineIndex(stream.text, stream.shifts, origin)
+    : countLines(text, origin);
   // Refused before it is parsed: the parse is what would cost seconds and gigabytes.
   const tooLarge = oversizedCrd(text, file, lineCounter);
   if (tooLarge) return { file, documents: [], findings: [tooLarge] };
   // Where kubectl cuts the stream otherwise than YAML, on the lines as written.
-  const breaks = stream === undefined ? kubectlDocumentBreaks(text) : [];
+  const breaks = stream === undefined ? kubectlDocumentBreaks(text, origin?.line) : [];
   const parsed = parseStream(text, file, options, lineCounter, breaks);
   if (!parsed.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
   // What kubectl reads but YAML 1.2 does not: a quoted value or flow collection whose lines go
@@ -232,22 +241,24 @@ export function parseManifest(
     relaxed.text,
     file,
     options,
-    new ShiftedLineIndex(relaxed.text, relaxed.shifts),
+    new ShiftedLineIndex(relaxed.text, relaxed.shifts, origin),
     breaks,
   );
   if (again.findings.some((f) => f.code === 'yaml-syntax')) return parsed;
   // Said once a file: a generator writes all its values so (OpenTelemetry's bundle has 255).
   const [first, ...more] = relaxed.constructs;
   if (first === undefined) return parsed;
+  // The construct's lines are the text's: in the file, they are where the text is.
+  const key = lineCounter.inFile({ line: first.line, col: first.keyColumn });
+  const shifted = lineCounter.inFile({ line: first.firstShifted, col: 1 });
   // A value going on at a line kubectl cuts the file at is refused there, not read so.
-  if (breaks.some((b) => b.line === first.firstShifted)) return again;
+  if (breaks.some((b) => b.line === shifted.line)) return again;
   const others = more.length === 0 ? '' : ` (and ${more.length} more values in this file)`;
   const said = createFinding({
     code: 'yaml-warning',
-    message: `this line goes on with the value of line ${first.line}, but is not indented past its key (column ${first.keyColumn}): kubectl (go-yaml) reads it so, YAML 1.2 does not; indent it${others}`,
+    message: `this line goes on with the value of line ${key.line}, but is not indented past its key (column ${key.col}): kubectl (go-yaml) reads it so, YAML 1.2 does not; indent it${others}`,
     file,
-    line: first.firstShifted,
-    col: 1,
+    ...shifted,
     pointer: '',
   });
   return { ...again, findings: [said, ...again.findings] };
@@ -714,8 +725,8 @@ function unclosedFlowOpening(
 }
 
 /** Every line of a text, by its line feeds, before parsing: findings are made while it goes on. */
-function countLines(text: string): LineIndex {
-  return new LineIndex(text);
+function countLines(text: string, origin: Position | undefined): LineIndex {
+  return new LineIndex(text, origin);
 }
 
 /** A byte order mark at the start of the stream, before a `---`, `...` or directive, or after `---`. */

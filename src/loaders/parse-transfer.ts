@@ -6,8 +6,8 @@
 import type { Finding } from './finding.js';
 import { LineIndex } from './line-index.js';
 import { ShiftedLineIndex } from './relaxed-indentation.js';
-import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
-import type { Position } from './position.js';
+import type { ParsedManifest, ParseTextOptions } from './parsed-manifest.js';
+import { samePosition, type Position } from './position.js';
 import { YamlDocument } from './yaml-document.js';
 import { YamlSource } from './yaml-source.js';
 
@@ -16,8 +16,11 @@ export interface ParseTransfer {
   readonly file: string;
   /** The text parsed, as read: the parse is used only for this text. */
   readonly written: string;
-  /** The limits it was parsed with, as given: the parse is used only with the same. */
-  readonly limits: ParseManifestOptions;
+  /**
+   * The limits it was parsed with, and the text's place in its file, as given: the parse is
+   * used only with the same.
+   */
+  readonly limits: ParseTextOptions;
   /** The text positions are counted in, when it is not `written` (byte order marks removed). */
   readonly text?: string;
   /** Each document's range in the text (see `YamlSource.documentRanges`), when there are any. */
@@ -43,7 +46,7 @@ export interface ParseTransfer {
 export function toTransfer(
   parsed: ParsedManifest,
   written: string,
-  limits: ParseManifestOptions = {},
+  limits: ParseTextOptions = {},
 ): ParseTransfer {
   const source = parsed.documents[0]?.source;
   const yaml = source instanceof YamlSource ? source : undefined;
@@ -53,6 +56,7 @@ export function toTransfer(
     limits: {
       ...(limits.maxAliasCount === undefined ? {} : { maxAliasCount: limits.maxAliasCount }),
       ...(limits.maxDepth === undefined ? {} : { maxDepth: limits.maxDepth }),
+      ...(limits.origin === undefined ? {} : { origin: limits.origin }),
     },
     ...(yaml === undefined
       ? {}
@@ -78,12 +82,13 @@ export function isParseOf(
   transfer: ParseTransfer,
   written: string,
   file: string,
-  limits: ParseManifestOptions,
+  limits: ParseTextOptions,
 ): boolean {
   return (
     transfer.file === file &&
     transfer.limits.maxAliasCount === limits.maxAliasCount &&
     transfer.limits.maxDepth === limits.maxDepth &&
+    samePosition(transfer.limits.origin, limits.origin) &&
     transfer.written === written
   );
 }
@@ -97,8 +102,8 @@ export function revivedParse(transfer: ParseTransfer): ParsedManifest {
       : YamlSource.restored(
           text,
           transfer.shifts === undefined
-            ? new LineIndex(text)
-            : new ShiftedLineIndex(text, new Map(transfer.shifts)),
+            ? new LineIndex(text, transfer.limits.origin)
+            : new ShiftedLineIndex(text, new Map(transfer.shifts), transfer.limits.origin),
           transfer.ranges,
         );
   return {

@@ -2,6 +2,7 @@
 import type { Finding } from './finding.js';
 import type { AppliedBy } from './applied-by.js';
 import type { ParsedDocument } from './parsed-document.js';
+import type { Position } from './position.js';
 
 export type { ParsedDocument } from './parsed-document.js';
 
@@ -20,6 +21,15 @@ export interface ParseManifestOptions {
    * 256; input nesting deeper than 400 is refused before it is parsed, whatever this says.
    */
   readonly maxDepth?: number;
+}
+
+/** Options of one `parseManifest` call: the limits, and where the text stands in its file. */
+export interface ParseTextOptions extends ParseManifestOptions {
+  /**
+   * Where the text starts in the file it is named for, when it is an excerpt of it (a scenario's
+   * inline document): positions are counted from there. Default: line 1, column 1.
+   */
+  readonly origin?: Position;
 }
 
 /** What `parseManifest` returns. */

@@ -9,6 +9,11 @@ export interface Position {
   readonly col: number;
 }
 
+/** Whether two positions (or two absent ones) are the same. */
+export function samePosition(a: Position | undefined, b: Position | undefined): boolean {
+  return a === b || (a?.line === b?.line && a?.col === b?.col);
+}
+
 /** Where JSON pointers are in the documents of one stream, by document index. */
 export interface StreamPositions {
   /**

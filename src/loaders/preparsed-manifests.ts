@@ -8,7 +8,7 @@
  * exactly the one the run would have made, only sooner.
  */
 import { parseManifest } from './parse-manifest.js';
-import type { ParseManifestOptions, ParsedManifest } from './parsed-manifest.js';
+import type { ParsedManifest, ParseTextOptions } from './parsed-manifest.js';
 import { isParseOf, revivedParse, type ParseTransfer } from './parse-transfer.js';
 
 /** The parses given and not yet taken, by file as shown. */
@@ -42,7 +42,7 @@ export function providePreparseSource(from: PreparseSource | undefined): void {
 export function parseManifestOrTakePreparsed(
   written: string,
   file: string,
-  limits: ParseManifestOptions = {},
+  limits: ParseTextOptions = {},
 ): ParsedManifest {
   let parse = given.get(file);
   if (parse !== undefined) given.delete(file);

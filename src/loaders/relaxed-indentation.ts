@@ -223,12 +223,13 @@ export class ShiftedLineIndex extends LineIndex {
   constructor(
     text: string,
     readonly shifts: ReadonlyMap<number, number>,
+    origin?: Position,
   ) {
-    super(text);
+    super(text, origin);
   }
 
-  override linePos(offset: number): Position {
-    const position = super.linePos(offset);
+  protected override textPos(offset: number): Position {
+    const position = super.textPos(offset);
     const shift = this.shifts.get(position.line);
     return shift === undefined
       ? position

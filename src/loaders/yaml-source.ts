@@ -247,7 +247,7 @@ export class YamlSource implements StreamPositions {
     const known = part === 'value' ? this.#headerStart(index, pointer) : 0;
     if (known > 0) return this.lineCounter.linePos(known);
     const { node, offset } = this.#nodeAt(index, pointer, part);
-    return node === null ? { line: 1, col: 1 } : this.lineCounter.linePos(offset + nodeStart(node));
+    return this.lineCounter.linePos(node === null ? 0 : offset + nodeStart(node));
   }
 
   /**
@@ -257,7 +257,7 @@ export class YamlSource implements StreamPositions {
    */
   locateText(index: number, pointer: string, text: string, occurrence: number): Position {
     const { node, offset } = this.#nodeAt(index, pointer, 'value');
-    if (node === null) return { line: 1, col: 1 };
+    if (node === null) return this.lineCounter.linePos(0);
     let at = -1;
     if (isScalar(node) && node.range !== undefined && node.range !== null) {
       const [start, end] = node.range;

@@ -115,6 +115,60 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(1);
   });
 
+  it('reports errors of the 2nd and 3rd inline documents of a list, and of a deeply indented one, at their lines and columns in the scenario', async () => {
+    const vm = (id: string, cpus: number): string =>
+      `{ metadata: { type: vm, id: ${id} }, spec: { cpus: ${cpus}, image: debian, host: node-a } }`;
+    const manifests = `manifests: ${path.join(REPO, 'fixtures/vm-network')}`;
+    const file = await scenario(
+      'inline-places',
+      [
+        manifests,
+        'steps:',
+        '  - apply:',
+        '      - metadata: { type: vm, id: first }',
+        '        spec: { cpus: 1, image: debian, host: node-a }',
+        '      - metadata: { type: vm, id: second }',
+        '        spec: { cpus: 0, image: debian, host: node-a }',
+        '      - metadata: { type: vm, id: third }',
+        '        spec:',
+        '          cpus: 1',
+        '          image: debian',
+        '          host: node-a',
+        '          extra: 1',
+        '---',
+        manifests,
+        'steps:',
+        `  - apply: [${vm('first', 1)}, ${vm('second', 0)}, ${vm('third', -1)}]`,
+        '---',
+        manifests,
+        'steps:',
+        '  - expect-absent: { type: vm, id: deep }',
+        '  - name: an apply indented further',
+        '    apply:',
+        '          -   metadata: { type: vm, id: deep }',
+        '              spec:',
+        '                  cpus: 1',
+        '                  image: debian',
+        '                  host: node-a',
+        '                  labels: 1',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    const errors = stdout.split('\n').filter((l) => l.includes('error[schema-violation]'));
+    const flowLine = `  - apply: [${vm('first', 1)}, ${vm('second', 0)}, ${vm('third', -1)}]`;
+    const second = flowLine.indexOf('cpus: 0') + 7;
+    const third = flowLine.indexOf('cpus: -1') + 7;
+    expect(errors).toEqual([
+      'inline-places.cosi-test.yaml:7:23: error[schema-violation]: must be >= 1 (at /spec/cpus)',
+      'inline-places.cosi-test.yaml:13:11: error[schema-violation]: unknown field "extra" (at /spec/extra)',
+      `inline-places.cosi-test.yaml:17:${second}: error[schema-violation]: must be >= 1 (at /spec/cpus)`,
+      `inline-places.cosi-test.yaml:17:${third}: error[schema-violation]: must be >= 1 (at /spec/cpus)`,
+      'inline-places.cosi-test.yaml:29:19: error[schema-violation]: unknown field "labels" (at /spec/labels)',
+    ]);
+    expect(code).toBe(1);
+  });
+
   it('checks an edit or apply of a manifest as an update: a transition rule (self == oldSelf) refuses it, at the step', async () => {
     const file = await scenario(
       'immutable',

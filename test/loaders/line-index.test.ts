@@ -23,3 +23,21 @@ describe('LineIndex', () => {
     );
   });
 });
+
+describe('LineIndex of an excerpt of a file', () => {
+  it('places every offset of the excerpt where the index of the whole file does', () => {
+    const text = fc
+      .array(fc.constantFrom('a', 'bc', '\n', ' ', '😀'), { maxLength: 30 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, (before, excerpt) => {
+        const file = new LineIndex(`${before}${excerpt}`);
+        const origin = file.linePos(before.length);
+        const index = new LineIndex(excerpt, origin);
+        for (let offset = 0; offset <= excerpt.length; offset++) {
+          expect(index.linePos(offset)).toEqual(file.linePos(before.length + offset));
+        }
+      }),
+    );
+  });
+});

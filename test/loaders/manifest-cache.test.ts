@@ -73,6 +73,25 @@ describe('ManifestCache', () => {
     expect(parse).not.toHaveBeenCalled();
   });
 
+  it('places an excerpt at its origin as loadManifests does, and parses it again when it moves', () => {
+    const { cache, parse } = countingCache();
+    const invalid = (line: number): ManifestFile[] => [
+      ...FILES.slice(0, 2),
+      { path: 'scenario.yaml', text: vm('c', 0).replace(/^/gm, '   '), origin: { line, col: 1 } },
+      ...FILES.slice(2),
+    ];
+    const first = cache.load(invalid(7));
+    expect(first.findings.map((f) => [f.code, f.line, f.col])).toEqual([
+      ['schema-violation', 8, 17],
+    ]);
+    expect(first.findings).toEqual(loadManifests(invalid(7)).findings);
+    parse.mockClear();
+    const moved = cache.load(invalid(9));
+    expect(moved.parsed).toEqual(['scenario.yaml']);
+    expect(moved.findings).toEqual(loadManifests(invalid(9)).findings);
+    expect(moved.findings.map((f) => [f.line, f.col])).toEqual([[10, 17]]);
+  });
+
   it('forgets a removed file and its resources, and parses it again when it comes back', () => {
     const { cache, parse } = countingCache();
     cache.load(FILES);

@@ -843,3 +843,71 @@ describe('parseManifest', () => {
     );
   });
 });
+
+describe('parseManifest of an excerpt of a file, at its origin', () => {
+  /**
+   * `document` (written at column 1) as it stands at `line` and `col` of a file: the lines after
+   * its first are indented to `col`. Parsed at its origin, it gives the findings and positions
+   * of the file with everything before the document blanked out.
+   */
+  function expectPlacedAsInFile(
+    document: string,
+    line: number,
+    col: number,
+    flow: boolean,
+  ): readonly Finding[] {
+    const excerpt = document.split('\n').join(`\n${' '.repeat(col - 1)}`);
+    const blanked = `${'\n'.repeat(line - 1)}${' '.repeat(col - 1)}${excerpt}`;
+    const indent = flow ? 0 : col - 1;
+    const inFile = parse(blanked);
+    const placed = parse(`${' '.repeat(indent)}${excerpt}`, {
+      origin: { line, col: col - indent },
+    });
+    expect(placed.findings).toEqual(inFile.findings);
+    expect(placed.findings.length).toBeGreaterThan(0);
+    expect(placed.documents.map((d) => [d.value, d.position])).toEqual(
+      inFile.documents.map((d) => [d.value, d.position]),
+    );
+    for (const pointer of ['', '/a', '/b', '/b/c', '/b/c/1', '/metadata/annotations/other']) {
+      for (const part of ['key', 'value'] as const) {
+        expect(placed.documents[0]?.locate(pointer, part)).toEqual(
+          inFile.documents[0]?.locate(pointer, part),
+        );
+      }
+    }
+    return placed.findings;
+  }
+
+  it('places a block mapping indented on later lines of a file as the file does', () => {
+    const document = 'a: yes\nb:\n  c: [1, off]\n  c: 2\n__proto__: 1';
+    expectPlacedAsInFile(document, 7, 9, false);
+    expectPlacedAsInFile(document, 1, 3, false);
+  });
+
+  it('places a flow mapping far along a line, and one going on over lines, as the file does', () => {
+    expectPlacedAsInFile('{"a": "yes", "b": {"c": [1, "x"], "c": 2}}', 3, 4_000, true);
+    expectPlacedAsInFile('{a: yes,\n b: {c: [1, off]}}', 12, 30, true);
+  });
+
+  it('places what only kubectl reads, and its warning, as the file does', () => {
+    const document = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: demo',
+      '  annotations:',
+      "    description: 'a value",
+      "    going on'",
+      '    other: "b',
+      '    c"',
+    ].join('\n');
+    const findings = expectPlacedAsInFile(document, 5, 7, false);
+    expect(findings.map((f) => [f.line, f.col, f.message])).toEqual([
+      [
+        11,
+        1,
+        'this line goes on with the value of line 10, but is not indented past its key (column 11): kubectl (go-yaml) reads it so, YAML 1.2 does not; indent it (and 1 more values in this file)',
+      ],
+    ]);
+  });
+});

@@ -73,6 +73,17 @@ describe('a parse made on another thread', () => {
     expect(isParseOf(transfer, STREAMS.plain ?? '', 'm.yaml', { maxAliasCount: 5 })).toBe(false);
   });
 
+  it('is, once across, the parse of an excerpt at its origin, and only of the excerpt there', () => {
+    const text = STREAMS.several ?? '';
+    const origin = { line: 12, col: 7 };
+    const here = parseManifest(text, 'm.yaml', { origin });
+    const transfer = toTransfer(here, text, { origin });
+    expect(observed(text, revivedParse(crossed(transfer)))).toEqual(observed(text, here));
+    expect(isParseOf(transfer, text, 'm.yaml', { origin: { ...origin } })).toBe(true);
+    expect(isParseOf(transfer, text, 'm.yaml', {})).toBe(false);
+    expect(isParseOf(transfer, text, 'm.yaml', { origin: { line: 12, col: 8 } })).toBe(false);
+  });
+
   it('is taken once, for its own text: another text is parsed here', () => {
     const text = 'metadata: {id: taken}\n';
     // A transfer doctored after the parse shows which parse the load used.

@@ -228,15 +228,20 @@ class StepParser {
 
   /**
    * An inline document as a manifest file of its own, at its place: the text is the document's
-   * own source, preceded by as many line breaks and spaces as stood before it, so that findings
-   * about it name the scenario's line and column.
+   * own source, and its origin where that stands in the scenario, so that findings about it
+   * name the scenario's line and column. A block mapping's first line is indented as its other
+   * lines are, with spaces for what stood before it; a flow mapping needs no indentation, and
+   * stands as it is (it may be far along a long line: spaces up to it would make a list of n
+   * documents cost n x n).
    */
   inlineFile(node: YAMLMap): ManifestFile {
     const [start = 0, end = start] = node.range ?? [];
     const at = this.placeOf(node);
+    const indent = node.flow === true ? 0 : at.col - 1;
     return {
       path: at.file,
-      text: `${'\n'.repeat(at.line - 1)}${' '.repeat(at.col - 1)}${this.text.slice(start, end)}\n`,
+      text: `${' '.repeat(indent)}${this.text.slice(start, end)}\n`,
+      origin: { line: at.line, col: at.col - indent },
     };
   }
 
