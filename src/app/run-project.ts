@@ -18,8 +18,7 @@ import { withConfigManifests, type ManifestsRequirement } from './config-manifes
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
 import { readProjectManifests, type ReadProjectOptions } from './read-project-manifests.js';
-import { waitingInstanceFindings } from './waiting-instances.js';
-import { unusedObservationFindings } from './unused-observations.js';
+import { stateFindings } from './state-findings.js';
 
 /** What a one-shot run of a project takes. */
 export interface RunProjectOptions
@@ -112,12 +111,14 @@ export async function runProject(given: RunProjectOptions): Promise<ProjectRun> 
       project.state,
       report?.oscillating.map((o) => o.pointer) ?? [],
     );
-    const findings = [
-      ...(report ? collisionFindings(sources, project.runtime.dependencyGraph(), report) : []),
-      ...undefinedTypeFindings(snapshot, project.registry, config, options.cwd),
-      ...(report ? waitingInstanceFindings(snapshot, project.registry, sources) : []),
-      ...(report ? unusedObservationFindings(snapshot, sources) : []),
-    ];
+    const findings = outcomeFindings({
+      project,
+      snapshot,
+      sources,
+      config,
+      cwd: options.cwd,
+      ...(report ? { report } : {}),
+    });
     return {
       config,
       manifests,
@@ -188,6 +189,33 @@ export async function loadProjectDefinitions(
     config,
     manifests: await readProjectManifests(withConfigManifests(options, config), config),
   };
+}
+
+/** What {@link outcomeFindings} reads of a run. */
+export interface OutcomeFindingsSource {
+  readonly project: Project;
+  /** The state at the end of the run. */
+  readonly snapshot: StateSnapshot;
+  /** Where each manifest is, by pointer key. */
+  readonly sources: ReadonlyMap<string, ManifestSource>;
+  readonly config: LoadedConfig | undefined;
+  readonly cwd: string;
+  /** Absent when the controllers were not run. */
+  readonly report?: ConvergenceReport;
+}
+
+/**
+ * What a run found of its outcome (`RunOutcome.findings`), the same for `cosi check` and
+ * `cosi/testing`: types written without a definition and, once the controllers ran, manifests
+ * that collide with their outputs and what the state they left shows (`stateFindings`).
+ */
+export function outcomeFindings(run: OutcomeFindingsSource): Finding[] {
+  const { project, snapshot, sources, report } = run;
+  return [
+    ...(report ? collisionFindings(sources, project.runtime.dependencyGraph(), report) : []),
+    ...undefinedTypeFindings(snapshot, project.registry, run.config, run.cwd),
+    ...(report ? stateFindings(snapshot, project.registry, sources) : []),
+  ];
 }
 
 /**

@@ -23,7 +23,7 @@ import { waitingMessage } from './waiting-instances.js';
 /** A warning for each observed status that no RGD's output took, at its manifest. */
 export function unusedObservationFindings(
   snapshot: StateSnapshot,
-  sources: ReadonlyMap<string, ManifestSource>,
+  sources: Pick<ReadonlyMap<string, ManifestSource>, 'get'>,
 ): Finding[] {
   const observations = snapshot.resources.filter((r) => r.metadata.type === OBSERVED_STATUS_TYPE);
   if (observations.length === 0) return [];

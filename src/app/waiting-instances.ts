@@ -4,6 +4,7 @@
  * at the instance's manifest, naming what it waits on (its `Ready` condition's message).
  */
 
+import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
 import type { StateSnapshot } from '../engine/state/state-snapshot.js';
@@ -26,13 +27,20 @@ import type { ManifestSource } from '../loaders/manifest-resource.js';
 export function waitingInstanceFindings(
   snapshot: StateSnapshot,
   registry: DefinitionRegistry,
-  sources: ReadonlyMap<string, ManifestSource>,
+  sources: Pick<ReadonlyMap<string, ManifestSource>, 'get'>,
 ): Finding[] {
   const findings: Finding[] = [];
   let outputs: RenderedOutputs | undefined;
+  // The snapshot is sorted by type: each type is looked up once (a watch round reads them all).
+  let type: string | undefined;
+  let definition: ResourceDefinition | undefined;
   for (const resource of snapshot.resources) {
-    const definition = registry.get(resource.metadata.type);
-    if (definition === undefined || resourceGraphOf(definition) === undefined) continue;
+    if (resource.metadata.type !== type) {
+      type = resource.metadata.type;
+      const found = registry.get(type);
+      definition = found !== undefined && resourceGraphOf(found) !== undefined ? found : undefined;
+    }
+    if (definition === undefined) continue;
     const waiting = waitingMessage((resource.spec as { status?: unknown }).status);
     if (waiting === undefined) continue;
     outputs ??= renderedOutputs(snapshot, registry, sources);
@@ -79,7 +87,7 @@ interface RenderedOutputs {
 function renderedOutputs(
   snapshot: StateSnapshot,
   registry: DefinitionRegistry,
-  sources: ReadonlyMap<string, ManifestSource>,
+  sources: Pick<ReadonlyMap<string, ManifestSource>, 'get'>,
 ): RenderedOutputs {
   const observed = new Map<string, string>();
   for (const resource of snapshot.resources) {

@@ -19,6 +19,7 @@ import {
 import { lastChangedFields } from './last-change.js';
 import type { Project } from './project.js';
 import { allRunFindings, runFindings, type RunFindingCode } from './run-findings.js';
+import { stateFindings } from './state-findings.js';
 import { MissingManifestsError, withConfigManifests } from './config-manifests.js';
 import { loadProjectConfig } from './project-config.js';
 import { ProjectSession } from './project-session.js';
@@ -75,6 +76,12 @@ export interface WatchRound {
    * converge, each at the manifest of the resource involved, else at the config.
    */
   readonly runFindings?: readonly Finding<RunFindingCode>[];
+  /**
+   * What the state this round's run left shows, as `cosi check` reports it (see
+   * `stateFindings`): an RGD instance that stays in progress, an observed status laid on nothing,
+   * each at its manifest.
+   */
+  readonly stateFindings?: readonly Finding[];
   /**
    * The running project (the last good one), absent until a load succeeds; it is replaced only
    * when the config or the set of types changes.
@@ -417,9 +424,19 @@ class Session implements WatchSession {
         : new SnapshotTracker(session.project.state);
     this.#running = { session, definitionsKey, tracker, snapshot: await tracker.take() };
     const found = await this.#runFindings(session, report);
+    const { applier, registry } = session.project;
+    const shown = stateFindings(this.#running.snapshot, registry, {
+      get: (key) => applier.appliedAt(key)?.source,
+    });
     this.#emit(
       loaded,
-      { applied: true, report, runFindings: found, ...(changes ? { changes } : {}) },
+      {
+        applied: true,
+        report,
+        runFindings: found,
+        stateFindings: shown,
+        ...(changes ? { changes } : {}),
+      },
       started,
     );
   }
@@ -457,7 +474,10 @@ class Session implements WatchSession {
 
   #emit(
     loaded: Pick<WatchRound, 'trigger' | 'changed' | 'files' | 'findings' | 'cost'>,
-    outcome: Pick<WatchRound, 'applied' | 'error' | 'report' | 'runFindings' | 'changes'>,
+    outcome: Pick<
+      WatchRound,
+      'applied' | 'error' | 'report' | 'runFindings' | 'stateFindings' | 'changes'
+    >,
     started: number,
   ): void {
     const running = this.#running;

@@ -1,7 +1,7 @@
 import { runChecks } from '../app/check/run-checks.js';
 import type { Project } from '../app/project.js';
 import type { ProjectRun } from '../app/run-project.js';
-import { collisionFindings, undefinedTypeFindings } from '../app/run-project.js';
+import { outcomeFindings } from '../app/run-project.js';
 import { lastChangedFields } from '../app/last-change.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
@@ -24,13 +24,13 @@ export interface FindingsSource {
 /**
  * The findings `cosi check` would report of the project as it is now, with the same codes and
  * messages (`runChecks` makes them): the manifests' warnings, output collisions, types written
- * without a definition, controllers that failed or recovered, a convergence that did not settle.
+ * without a definition, RGD instances that stay in progress, observed statuses laid on nothing,
+ * controllers that failed or recovered, a convergence that did not settle.
  */
 export async function projectFindings(source: FindingsSource): Promise<Finding<string>[]> {
   const { project, report } = source;
   const snapshot = await takeSnapshot(project.state);
   const sources = new Map(source.manifests.map((r) => [r.key, r.source]));
-  const graph = project.runtime.dependencyGraph();
   // Only what runChecks reads of a load: the test project has no files of its own to list.
   const manifests = {
     findings: [...source.loadFindings],
@@ -44,10 +44,14 @@ export async function projectFindings(source: FindingsSource): Promise<Finding<s
     outcome: {
       project,
       snapshot,
-      findings: [
-        ...(report ? collisionFindings(sources, graph, report) : []),
-        ...undefinedTypeFindings(snapshot, project.registry, source.config, source.cwd),
-      ],
+      findings: outcomeFindings({
+        project,
+        snapshot,
+        sources,
+        config: source.config,
+        cwd: source.cwd,
+        ...(report ? { report } : {}),
+      }),
       lastChanges: await lastChangedFields(
         project.state,
         report?.oscillating.map((o) => o.pointer) ?? [],

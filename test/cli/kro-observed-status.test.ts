@@ -466,6 +466,55 @@ spec:
     expect(lineage).not.toContain('Services.core:shop-svc');
   });
 
+  it("cosi test's expect-findings has the rgd-waiting and observed-unused warnings cosi check reports", async () => {
+    const dir = await webapp({
+      'observed.yaml': observedShop('  availableReplicas: 1', 'shopp'),
+      'warned.cosi-test.yaml': `manifests: [rgd.yaml, instances.yaml, observed.yaml]
+steps:
+  - expect-findings:
+      - { code: rgd-waiting, message: WebApps.kro.run(default/blog) stays in progress }
+      - { code: observed-unused, message: 'Deployment default/shopp is laid on nothing' }
+`,
+    });
+    const checked = await cli(['check', '-f', dir]);
+    expect(checked.stdout).toContain('warning[rgd-waiting]');
+    expect(checked.stdout).toContain('warning[observed-unused]');
+    const tested = await cli(['test', dir]);
+    expect(tested.stdout).not.toContain('missing-finding');
+    expect(tested.stdout).toContain('1 passed, 0 failed');
+    expect(tested.code).toBe(0);
+  });
+
+  it("cosi/testing's findings are those cosi check reports: rgd-waiting and observed-unused at their manifests", async () => {
+    const dir = await webapp({ 'observed.yaml': observedShop('  availableReplicas: 1', 'shopp') });
+    const project = await createTestProject({ manifests: dir, cwd: dir });
+    try {
+      await project.converge();
+      const findings = (await project.findings()).map((f) => [
+        f.code,
+        path.basename(f.file),
+        f.line,
+        f.col,
+      ]);
+      expect(findings).toHaveLength(3);
+      expect(findings).toEqual(
+        expect.arrayContaining([
+          ['rgd-waiting', 'instances.yaml', 1, 1],
+          ['rgd-waiting', 'instances.yaml', 11, 1],
+          ['observed-unused', 'observed.yaml', 1, 1],
+        ]),
+      );
+      // Once the name is right, the instance it feeds is ready, and neither is said.
+      await project.destroy('observed', 'Deployments.apps:shopp');
+      await project.apply(observedShop('  availableReplicas: 1'));
+      await project.converge();
+      const after = (await project.findings()).map((f) => [f.code, f.line]);
+      expect(after).toEqual([['rgd-waiting', 11]]);
+    } finally {
+      await project.close();
+    }
+  });
+
   it('the RGD controller reads observed statuses only when there are some, and then draws it', async () => {
     const without = await cli(['graph', '-f', await webapp()]);
     expect(without.stdout).not.toContain('ObservedStatuses.cosi.dev');

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,6 +15,7 @@ import {
   type WatchSession,
 } from '../../src/app/watch-session.js';
 import { runCli } from '../../src/cli/program.js';
+import { startEditedWatch } from '../support/watch-edits.js';
 import { cli, REPO } from './run-cli.js';
 
 let dir: string;
@@ -489,6 +490,42 @@ describe('the watch line stream', () => {
       '',
     ]);
     expect(out).not.toContain('\u001b[');
+  });
+
+  it('says each round what the state shows, as cosi check does: an RGD instance that waits, an observed status laid on nothing', async () => {
+    const rgd = await readFile(path.join(REPO, 'fixtures/kro-webapp/rgd.yaml'), 'utf8');
+    const kro = path.join(dir, 'kro');
+    await mkdir(kro);
+    await writeFile(
+      path.join(kro, 'rgd.yaml'),
+      rgd.replace(
+        '    - id: deployment\n',
+        '    - id: deployment\n      readyWhen:\n        - ${deployment.spec.replicas == deployment.status.availableReplicas}\n',
+      ),
+    );
+    await writeFile(
+      path.join(kro, 'instance.yaml'),
+      'apiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata:\n  name: shop\nspec:\n  name: shop\n',
+    );
+    await writeFile(
+      path.join(kro, 'observed.yaml'),
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: shopp\n  annotations: { cosi.dev/observed: "true" }\nstatus: { availableReplicas: 1 }\n',
+    );
+    const edited = await startEditedWatch({ files: ['kro'], cwd: dir, stable: true });
+    session = edited.session;
+    await edited.save('kro/observed.yaml', 'name: shopp', 'name: shop');
+    const toView = createRoundViews({ stable: true });
+    const out = edited.rounds.map((r) => renderRoundLines(toView(r), createColors(false)));
+    expect(out[0]?.split('\n').slice(1)).toEqual([
+      expect.stringMatching(
+        /^kro\/instance\.yaml:1:1: warning\[rgd-waiting\]: WebApps\.kro\.run\(default\/shop\) stays in progress: /,
+      ),
+      'kro/observed.yaml:1:1: warning[observed-unused]: the observed status of Deployment default/shopp is laid on nothing: no RGD rendered a Deployment of that name in default (did you mean "shop"?)',
+      '',
+    ]);
+    // Named right, the status is laid on the Deployment and the instance is ready: nothing said.
+    expect(out[1]).not.toContain('warning[');
+    expect(edited.rounds[1]?.stateFindings).toEqual([]);
   });
 });
 

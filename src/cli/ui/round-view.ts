@@ -388,7 +388,7 @@ export function createRoundViews(options: RoundViewOptions = {}): RoundViews {
       resources: snapshot?.resources.length ?? 0,
       ...(options.stable ? {} : { wallTime: round.wallTime }),
       cost: round.cost,
-      findings: [...round.findings, ...(round.runFindings ?? [])],
+      findings: [...round.findings, ...(round.runFindings ?? []), ...(round.stateFindings ?? [])],
       lastGoodRunning: !round.applied && project !== undefined,
       ...(round.config !== undefined ? { config: round.config } : {}),
       groups,
