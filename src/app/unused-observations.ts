@@ -13,7 +13,7 @@ import {
   observedTarget,
   type ObservedStatusSpec,
 } from '../engine/resource/observed-status.js';
-import type { StateSnapshot } from '../engine/state/state-snapshot.js';
+import { findInSnapshot, typeRange, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import { GRAPH_LABEL, RESOURCE_GRAPH_PREFIX } from '../controllers/resource-graph.js';
 import { didYouMean } from '../loaders/did-you-mean.js';
 import { createFinding, type Finding } from '../loaders/finding.js';
@@ -25,9 +25,9 @@ export function unusedObservationFindings(
   snapshot: StateSnapshot,
   sources: Pick<ReadonlyMap<string, ManifestSource>, 'get'>,
 ): Finding[] {
-  const observations = snapshot.resources.filter((r) => r.metadata.type === OBSERVED_STATUS_TYPE);
-  if (observations.length === 0) return [];
-  const byKey = new Map(snapshot.resources.map((r) => [pointerKey(r.metadata), r]));
+  // Found by type, and what each names by pointer: a watch round reads them every round.
+  const { start, end } = typeRange(snapshot.resources, OBSERVED_STATUS_TYPE);
+  const observations = snapshot.resources.slice(start, end);
   let rendered: RenderedNames | undefined;
   /**
    * ` (did you mean "blog"?)`, among the names an RGD rendered of that type and namespace; else
@@ -53,7 +53,11 @@ export function unusedObservationFindings(
     const { namespace, id } = observation.metadata;
     const target = observedTarget(id);
     if (target === undefined) continue;
-    const found = byKey.get(pointerKey({ namespace, type: target.type, id: target.name }));
+    const found = findInSnapshot(snapshot.resources, {
+      namespace,
+      type: target.type,
+      id: target.name,
+    });
     if (found !== undefined && isRendered(found)) continue;
     const { kind } = observation.spec as ObservedStatusSpec;
     const named = `${kind} ${namespace}/${target.name}`;

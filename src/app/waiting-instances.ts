@@ -4,10 +4,9 @@
  * at the instance's manifest, naming what it waits on (its `Ready` condition's message).
  */
 
-import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { DefinitionRegistry } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
-import type { StateSnapshot } from '../engine/state/state-snapshot.js';
+import { typeRange, type StateSnapshot } from '../engine/state/state-snapshot.js';
 import {
   AWAITING_PREFIX,
   INSTANCE_LABEL,
@@ -31,16 +30,15 @@ export function waitingInstanceFindings(
 ): Finding[] {
   const findings: Finding[] = [];
   let outputs: RenderedOutputs | undefined;
-  // The snapshot is sorted by type: each type is looked up once (a watch round reads them all).
-  let type: string | undefined;
-  let definition: ResourceDefinition | undefined;
-  for (const resource of snapshot.resources) {
-    if (resource.metadata.type !== type) {
-      type = resource.metadata.type;
-      const found = registry.get(type);
-      definition = found !== undefined && resourceGraphOf(found) !== undefined ? found : undefined;
-    }
-    if (definition === undefined) continue;
+  // The instances of each RGD's kind, found by type (a watch round reads them every round).
+  const instances = registry
+    .all()
+    .filter((definition) => resourceGraphOf(definition) !== undefined)
+    .flatMap((definition) => {
+      const { start, end } = typeRange(snapshot.resources, definition.type);
+      return snapshot.resources.slice(start, end).map((resource) => ({ definition, resource }));
+    });
+  for (const { definition, resource } of instances) {
     const waiting = waitingMessage((resource.spec as { status?: unknown }).status);
     if (waiting === undefined) continue;
     outputs ??= renderedOutputs(snapshot, registry, sources);

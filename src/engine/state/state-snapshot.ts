@@ -1,6 +1,6 @@
 import { compareStrings } from '../compare-strings.js';
 import { RESOURCE_DEFINITION_TYPE } from '../resource/definition.js';
-import type { Kind } from '../resource/pointer.js';
+import type { Kind, Pointer } from '../resource/pointer.js';
 import type { Resource } from '../resource/resource.js';
 import type { State } from './state.js';
 
@@ -43,4 +43,52 @@ export async function takeSnapshot(
     else for (const resource of listed) resources.push(resource);
   }
   return { resources, definitions };
+}
+
+/**
+ * Where the resources of `type` are in a snapshot's `resources` (sorted by type, namespace and
+ * id): `[start, end)`, found by binary search, so that a reader of a few types does not walk the
+ * whole state. Empty (`start === end`) when there are none.
+ */
+export function typeRange(
+  resources: readonly Resource[],
+  type: string,
+): { readonly start: number; readonly end: number } {
+  const start = firstAtOrAfter(resources, (r) => compareStrings(r.metadata.type, type) >= 0);
+  const end = firstAtOrAfter(resources, (r) => compareStrings(r.metadata.type, type) > 0, start);
+  return { start, end };
+}
+
+/** The resource at `pointer` in a snapshot's `resources` (binary search), if it holds one. */
+export function findInSnapshot(
+  resources: readonly Resource[],
+  pointer: Pointer,
+): Resource | undefined {
+  const at = firstAtOrAfter(resources, (r) => comparePointers(r.metadata, pointer) >= 0);
+  const found = resources[at];
+  return found !== undefined && comparePointers(found.metadata, pointer) === 0 ? found : undefined;
+}
+
+function comparePointers(a: Pointer, b: Pointer): number {
+  return (
+    compareStrings(a.type, b.type) ||
+    compareStrings(a.namespace, b.namespace) ||
+    compareStrings(a.id, b.id)
+  );
+}
+
+/** The first index from `from` whose resource passes `past` (which is false, then true). */
+function firstAtOrAfter(
+  resources: readonly Resource[],
+  past: (resource: Resource) => boolean,
+  from = 0,
+): number {
+  let low = from;
+  let high = resources.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (past(resources[mid] as Resource)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
