@@ -718,4 +718,26 @@ steps:
     expect(r.stdout).toContain('8 passed, 0 failed');
     expect(r.code).toBe(0);
   });
+  it("an instance's status is kro's: a manifest's is dropped, and a scenario's patch of it refused", async () => {
+    const dir = await webapp({
+      'status.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata: { name: extra }\nspec: { name: extra }\nstatus: { state: ACTIVE }\n',
+      'patch.cosi-test.yaml': `name: a patch of an instance's status
+manifests: [rgd.yaml, instances.yaml]
+steps:
+  - edit: { type: webapp, id: shop, patch: { status: { url: hacked } } }
+`,
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.stdout).toMatch(
+      /status\.yaml:5:9: warning\[ignored-status\]: WebApp has the status subresource: the API server drops status written with the object/,
+    );
+    const extra = await cli(['get', 'webapp', 'extra', '-f', dir, '-o', 'json']);
+    expect(JSON.parse(extra.stdout)).toMatchObject({ status: { state: 'IN_PROGRESS' } });
+    const t = await cli(['test', path.join(dir, 'patch.cosi-test.yaml')]);
+    expect(t.code).toBe(1);
+    expect(t.stdout).toContain(
+      'patch: WebApp has the status subresource, and the API server drops status from a patch of the object (kubectl patch --type merge writes it only with --subresource=status)',
+    );
+  });
 });

@@ -186,7 +186,13 @@ export function readRgd(
       aliases: [kind],
       schema,
       printColumns,
-      kubernetes: { apiVersion: `${group}/${version}`, kind, namespaced: scope === 'Namespaced' },
+      // kro's generated CRD has the status subresource: an instance's status is kro's to write.
+      kubernetes: {
+        apiVersion: `${group}/${version}`,
+        kind,
+        namespaced: scope === 'Namespaced',
+        statusSubresource: true,
+      },
     });
   } catch (error) {
     if (!(error instanceof DefinitionError)) throw error;

@@ -395,12 +395,18 @@ function describeError(expectError: ErrorExpectation): string {
   ].join('');
 }
 
-/** How an edit's `patch` reads the object a reference names (see {@link patchObject}). */
-type PatchedShape = 'kubernetes' | 'cosi' | 'observed';
+/**
+ * How an edit's `patch` reads the object a reference names (see {@link patchObject}); a
+ * Kubernetes kind with the status subresource names its kind.
+ */
+type PatchedShape = 'kubernetes' | 'cosi' | 'observed' | { readonly statusOf: string };
 
 function patchedShape(project: TestProject, ref: ResourceRef): PatchedShape {
   const definition = project.project.registry.resolve(ref.type);
   if (definition.type === OBSERVED_STATUS_TYPE) return 'observed';
+  if (definition.kubernetes?.statusSubresource === true) {
+    return { statusOf: definition.kubernetes.kind };
+  }
   return definition.kubernetes === undefined ? 'cosi' : 'kubernetes';
 }
 
@@ -431,7 +437,18 @@ function patchObject(
       `patch: ${naming.join(', ')} name the object, and a patch cannot change which object it is: edit only what it holds`,
     );
   }
-  const allowed = shape === 'kubernetes' ? undefined : shape === 'cosi' ? 'spec' : 'status';
+  if (typeof shape === 'object' && body.status !== undefined) {
+    // kubectl patch writes status only with --subresource=status; the object's patch drops it.
+    throw new Error(
+      `patch: ${shape.statusOf} has the status subresource, and the API server drops status from a patch of the object (kubectl patch --type merge writes it only with --subresource=status): a kro instance's status is its RGD's to write (give the status of what it renders as an observed status), another kind's its controller's`,
+    );
+  }
+  const allowed =
+    shape === 'kubernetes' || typeof shape === 'object'
+      ? undefined
+      : shape === 'cosi'
+        ? 'spec'
+        : 'status';
   const unknown = Object.keys(body).filter((key) => allowed !== undefined && key !== allowed);
   if (unknown.length > 0) {
     const what =
@@ -440,7 +457,9 @@ function patchObject(
         : 'an observed status has metadata and status';
     throw new Error(`patch: ${what}, not ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   }
-  if (shape === 'kubernetes') draft.spec = mergePatch(draft.spec, body) as Record<string, unknown>;
+  if (shape === 'kubernetes' || typeof shape === 'object') {
+    draft.spec = mergePatch(draft.spec, body) as Record<string, unknown>;
+  }
   else if (shape === 'cosi' && body.spec !== undefined) {
     draft.spec = mergePatch(draft.spec, body.spec) as Record<string, unknown>;
   } else if (shape === 'observed' && body.status !== undefined) {
