@@ -33,6 +33,13 @@ describe('kubectl output formats', () => {
       'name',
     ]);
     expect(one.stdout).toBe('deployment.apps/shop\n');
+    // And the forms that name the version: `RESOURCE.VERSION.GROUP`, `KIND.VERSION.GROUP`.
+    for (const name of ['deployments.v1.apps/shop', 'deployment.v1.apps/shop']) {
+      const versioned = await cli(['get', name, '-f', 'fixtures/kubernetes', '-q', '-o', 'name']);
+      expect(versioned.stdout).toBe('deployment.apps/shop\n');
+    }
+    const other = await cli(['get', 'deployments.v2.apps', '-f', 'fixtures/kubernetes', '-q']);
+    expect(other.code).toBe(2);
   });
 
   it('-o wide adds the labels and the finalizers', async () => {

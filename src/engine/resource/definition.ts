@@ -203,8 +203,18 @@ export function createDefinition(input: ResourceDefinitionInput): ResourceDefini
     // type of the group's preferred version has it (`Certificates.v1alpha2.cert-manager.io`,
     // an older version's, does not).
     const { apiVersion, kind } = input.kubernetes;
-    const group = apiVersion.slice(0, Math.max(0, apiVersion.lastIndexOf('/')));
-    if (group !== '' && suffix === group) allAliases.push(`${kind.toLowerCase()}.${group}`);
+    const slash = apiVersion.lastIndexOf('/');
+    const group = apiVersion.slice(0, Math.max(0, slash));
+    if (group !== '' && suffix === group) {
+      // And its `RESOURCE.VERSION.GROUP` / `KIND.VERSION.GROUP` forms, which name the version:
+      // `gateways.v1.gateway.networking.k8s.io/main`.
+      const version = apiVersion.slice(slash + 1);
+      allAliases.push(
+        `${kind.toLowerCase()}.${group}`,
+        `${name.toLowerCase()}.${version}.${group}`,
+        `${kind.toLowerCase()}.${version}.${group}`,
+      );
+    }
   }
   const uniqueAliases = [...new Set(aliases)];
   return {
