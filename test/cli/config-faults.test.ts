@@ -210,6 +210,9 @@ describe('process.exit called by the project', () => {
     expect(r.stdout).toMatch(
       /error\[controller-failed\]: Ctrl kept failing: called process\.exit\(0\)/,
     );
+    // Settled with a controller failing did not converge: the summary does not say it passed.
+    expect(r.stdout).toMatch(/^controllers: 0 passed, 1 failed$/m);
+    expect(r.stdout).toMatch(/^convergence: 0 passed, 0 failed, 1 skipped$/m);
     expect(r.code).toBe(1);
   });
 });

@@ -67,7 +67,16 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
     cases.push({ check: 'controllers', name, findings });
   }
   const convergence = found.convergence;
-  cases.push({ check: 'convergence', name: 'convergence', findings: convergence });
+  cases.push({
+    check: 'convergence',
+    name: 'convergence',
+    findings: convergence,
+    // Settled with controllers failing is not converged, and not a convergence that failed:
+    // their failures are the controllers' cases.
+    ...(report.reason === 'failing' && convergence.length === 0
+      ? { skipped: 'controllers kept failing: see their cases' }
+      : {}),
+  });
 
   if (options.expect) {
     const groups = selectResources(outcome, {});
