@@ -67,6 +67,8 @@ interface RenderedOutput {
   readonly name: string;
   /** The output as `Type(namespace/name)`. */
   readonly pointer: string;
+  /** The output as kubectl names it: `Deployment default/web` (cluster-scoped: `Namespace web`). */
+  readonly object: string;
   /** Whether it is another RGD's instance (a nested one), whose status that RGD writes. */
   readonly nested: boolean;
   /** Where its observed status is given (`file:line:col`), if one is. */
@@ -108,9 +110,11 @@ function renderedOutputs(
     );
     const observedAt = observed.get(`${namespace}/${observedStatusId(type, id)}`);
     const kind = registry.get(type);
+    const scoped = kind?.kubernetes?.namespaced === false;
     const output: RenderedOutput = {
       name: id,
       pointer: formatPointer(resource.metadata),
+      object: `${kind?.kubernetes?.kind ?? type} ${scoped ? id : `${namespace}/${id}`}`,
       nested: kind !== undefined && resourceGraphOf(kind) !== undefined,
       ...(observedAt === undefined ? {} : { observedAt }),
     };
@@ -157,6 +161,8 @@ function waitingHint(
   }
   const advice: string[] = [];
   let unobserved = false;
+  /** The objects to give an observed status of, as far as the waits name them. */
+  const toObserve = new Set<string>();
   for (const part of waiting.split('; ')) {
     // A readyWhen reads its own resource: what that resource is tells what to do.
     const ready = /^([\w-]+)(?: \(([^)]*)\))?: readyWhen /.exec(part);
@@ -173,11 +179,14 @@ function waitingHint(
       );
     } else {
       unobserved = true;
+      for (const output of outputs)
+        if (output.observedAt === undefined) toObserve.add(output.object);
     }
   }
   if (unobserved) {
+    const of = toObserve.size === 0 ? '' : ` of ${[...toObserve].join(', ')}`;
     advice.push(
-      `give the status a cluster would report as a manifest of that object annotated ${OBSERVED_ANNOTATION}: "true", with its status`,
+      `give the status a cluster would report${of} as a manifest of that object annotated ${OBSERVED_ANNOTATION}: "true", with its status`,
     );
   }
   // Given, or another RGD's to write, it is not what no controller writes.

@@ -100,7 +100,9 @@ describe('observed status of what an RGD renders', () => {
     expect(shop).not.toContain('annotated cosi.dev/observed');
     // blog has none: it is still told how to give one.
     const blog = given.stdout.split('\n').find((l) => l.includes('WebApps.kro.run(default/blog)'));
-    expect(blog).toContain('annotated cosi.dev/observed: "true", with its status');
+    expect(blog).toContain(
+      'give the status a cluster would report of Deployment default/blog as a manifest of that object annotated cosi.dev/observed: "true", with its status',
+    );
 
     // A nested instance's status is its own RGD's: the outer is told to look at it.
     const nested = await tree({
@@ -175,7 +177,7 @@ spec:
     });
     const m = await cli(['check', '-f', items]);
     expect(m.stdout).toContain('deps (web-b): readyWhen ${each.status');
-    expect(m.stdout).toContain('annotated cosi.dev/observed');
+    expect(m.stdout).toContain('report of Deployment default/web-b as a manifest');
     expect(m.stdout).not.toContain('deps (web-a)');
   });
 
