@@ -18,7 +18,15 @@ import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { privateDirectory } from '../loaders/private-directory.js';
 import { writeCacheFile } from '../loaders/cache-file.js';
+import { pruneCacheDirectory } from '../loaders/cache-pruning.js';
 import { textHash } from '../loaders/text-hash.js';
+
+/**
+ * The most files the code cache directory keeps: an install has some ten (a cache per command,
+ * the side files); another install, a checkout run from its own path, or another Node version
+ * adds its own, and one no longer run would stay for good.
+ */
+const MOST_CACHE_FILES = 400;
 
 /** Options of {@link runCachedScript}. */
 export interface CachedScriptOptions {
@@ -207,6 +215,10 @@ export function runCachedScript<Exports>(
       } catch {
         // Stale caches left: the next save removes them.
       }
+      // Other installs' and Node versions' caches: the latest written are kept.
+      pruneCacheDirectory(path.dirname(cacheFile), MOST_CACHE_FILES, (name) =>
+        name.startsWith(prefix),
+      );
     },
   };
 }

@@ -2,10 +2,14 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as Jiti from 'jiti';
 import { writeCacheFile } from './cache-file.js';
+import { pruneCacheDirectory } from './cache-pruning.js';
 import { textHash } from './text-hash.js';
 
 /** A transpiler of config files, as jiti calls it. */
 export type Transpile = (options: Jiti.TransformOptions) => Jiti.TransformResult;
+
+/** The most transpiled files kept: a project has a few; every test's temporary one adds its own. */
+export const MOST_TRANSPILED = 2_000;
 
 /** A kept transpilation: everything its output depends on, and the output. */
 interface Entry {
@@ -24,7 +28,8 @@ interface Entry {
  * and the salt, and is used only when all three are equal (a string comparison: hashing the
  * source too cost a millisecond per config in the interpreter), so neither an edit nor a
  * collision of the hash can give a wrong config. Failed transpiles are not kept. With no
- * directory (none safe to use), nothing is kept.
+ * directory (none safe to use), nothing is kept. The directory keeps the latest
+ * {@link MOST_TRANSPILED} files written.
  */
 export function withTranspileCache(
   transpile: Transpile,
@@ -47,7 +52,9 @@ export function withTranspileCache(
     }
     const result = transpile(options);
     if (result.error === undefined && typeof result.code === 'string') {
-      writeCacheFile(file, JSON.stringify({ salt, settings, source, code: result.code }));
+      if (writeCacheFile(file, JSON.stringify({ salt, settings, source, code: result.code }))) {
+        pruneCacheDirectory(directory, MOST_TRANSPILED, (name) => name === path.basename(file));
+      }
     }
     return result;
   };

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -230,5 +230,21 @@ describe('a script run with a V8 code cache', () => {
     expect(after.exports.answer()).toBe('a');
     after.saveCache(25);
     expect(await mtime()).toBe(second);
+  });
+  it("keeps the directory bounded: other installs' caches, oldest first, never its own", async () => {
+    const file = await script('a');
+    runCachedScript(file, { name: 'check', importModule, directory: cache }).saveCache();
+    const own = await readdir(cache);
+    // Some other install's caches, left by runs long ago.
+    for (let i = 0; i < 450; i++) {
+      const other = path.join(cache, `cli-script.cjs-${String(i).padStart(16, '0')}-x-check.v8c`);
+      await writeFile(other, '');
+      await utimes(other, 1_000_000 + i, 1_000_000 + i);
+    }
+    runCachedScript(file, { name: 'apply', importModule, directory: cache }).saveCache();
+    const left = await readdir(cache);
+    expect(left.length).toBeLessThanOrEqual(400);
+    expect(left).toEqual(expect.arrayContaining(own));
+    expect(left).not.toContain(`cli-script.cjs-${'0'.repeat(16)}-x-check.v8c`);
   });
 });
