@@ -26,7 +26,7 @@ import { textHash } from '../loaders/text-hash.js';
  * the side files); another install, a checkout run from its own path, or another Node version
  * adds its own, and one no longer run would stay for good.
  */
-const MOST_CACHE_FILES = 400;
+const MOST_CACHE_FILES = 120;
 
 /** Options of {@link runCachedScript}. */
 export interface CachedScriptOptions {

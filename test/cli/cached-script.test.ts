@@ -243,7 +243,7 @@ describe('a script run with a V8 code cache', () => {
     }
     runCachedScript(file, { name: 'apply', importModule, directory: cache }).saveCache();
     const left = await readdir(cache);
-    expect(left.length).toBeLessThanOrEqual(400);
+    expect(left.length).toBeLessThanOrEqual(120);
     expect(left).toEqual(expect.arrayContaining(own));
     expect(left).not.toContain(`cli-script.cjs-${'0'.repeat(16)}-x-check.v8c`);
   });
