@@ -87,6 +87,12 @@ export interface GraphNode {
    * object back, so expressions see the defaults).
    */
   admit?(document: Record<string, unknown>): Admission;
+  /**
+   * An `externalRef`'s object as the API server stores it, from the document of the resource
+   * read (its own copy, changed in place): a built-in kind's Go defaults, which its manifest is
+   * held without. Absent: as read.
+   */
+  read?(document: Record<string, unknown>): Record<string, unknown>;
   /** Where a path of {@link template} is in the RGD's file. */
   readonly locate?: LocateTemplate;
 }
@@ -426,7 +432,10 @@ async function renderInstance(
           waits.push(reason);
           continue;
         }
-        scope[node.id] = documentOf(found, node.namespaced, ref.value as Record<string, unknown>);
+        scope[node.id] = readExternal(
+          node,
+          documentOf(found, node.namespaced, ref.value as Record<string, unknown>),
+        );
       }
     } else {
       const combinations = iterate(node, scope);
@@ -850,6 +859,11 @@ function isOwnNested(
  * have generated, deterministic so that renders are reproducible: `uid` (from the type,
  * namespace and name), `generation` and `resourceVersion` (the resource's version).
  */
+/** What an externalRef reads of a document, as the API server stores the object. */
+function readExternal(node: GraphNode, document: Record<string, unknown>): Record<string, unknown> {
+  return node.read === undefined ? document : node.read(deepClone(document));
+}
+
 function documentOf(
   resource: Resource<Spec>,
   namespaced: boolean,
@@ -969,7 +983,7 @@ async function findExternalCollection(
     (a, b) =>
       compare(a.metadata.namespace, b.metadata.namespace) || compare(a.metadata.id, b.metadata.id),
   );
-  return found.map((resource) => documentOf(resource, node.namespaced, kind));
+  return found.map((resource) => readExternal(node, documentOf(resource, node.namespaced, kind)));
 }
 
 function compare(a: string, b: string): number {

@@ -198,4 +198,36 @@ spec:
       /\/spec\/selector\/matchLabels\/app +v1 .* template \S+rgd\.yaml:/,
     );
   });
+  it('an externalRef reads a built-in manifest as the API server stored it, with its Go defaults', async () => {
+    const dir = await tree({
+      'rgd.yaml': `apiVersion: kro.run/v1alpha1
+kind: ResourceGraphDefinition
+metadata: { name: reader.example }
+spec:
+  schema:
+    apiVersion: v1alpha1
+    kind: Reader
+    spec: {}
+    status:
+      type: \${db.spec.type}
+      protocol: \${db.spec.ports[0].protocol}
+  resources:
+    - id: db
+      externalRef: { apiVersion: v1, kind: Service, metadata: { name: db } }
+      readyWhen: ['\${db.spec.type == "ClusterIP"}']
+`,
+      'db.yaml':
+        'apiVersion: v1\nkind: Service\nmetadata: { name: db }\nspec: { selector: { app: db }, ports: [{ port: 5432 }] }\n',
+      'reader.yaml':
+        'apiVersion: kro.run/v1alpha1\nkind: Reader\nmetadata: { name: r }\nspec: {}\n',
+    });
+    const r = await cli(['get', 'reader', 'r', '-f', dir, '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: { state: 'ACTIVE', type: 'ClusterIP', protocol: 'TCP' },
+    });
+    // The manifest itself is kept as written.
+    const db = await cli(['get', 'service', 'db', '-f', dir, '-o', 'json']);
+    expect(JSON.parse(db.stdout)).not.toHaveProperty('spec.type');
+  });
 });

@@ -621,6 +621,7 @@ export function compileResourceGraph(
       ...(rgdKinds.has(output) ? { nested: true } : {}),
       dependencies: [...into].sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0)),
       admit: outputAdmission(output, compiler, options),
+      ...(external && builtinReleaseOf(output) !== undefined ? { read: builtinRead(output) } : {}),
       locate: locator(report, [...at, templateKey]),
     });
   });
@@ -1058,6 +1059,20 @@ function outputAdmission(
     }
     return problems.length > 0 ? { problems } : { problems: [], stored };
   };
+}
+
+/**
+ * How an `externalRef` reads an object of a built-in kind: as the API server stored it, with
+ * the Go defaults a manifest of the kind is held without (a CRD kind's manifest has its schema's
+ * defaults already).
+ */
+function builtinRead(
+  definition: ResourceDefinition,
+): (document: Record<string, unknown>) => Record<string, unknown> {
+  const kubernetes = definition.kubernetes;
+  const { group } = splitApiVersion(kubernetes?.apiVersion ?? '');
+  const kind = kubernetes?.kind ?? '';
+  return (document) => withApiServerDefaults(document, group, kind);
 }
 
 /** A rendered document, which has no source: its findings are placed by pointer alone. */
