@@ -459,8 +459,7 @@ function patchObject(
   }
   if (shape === 'kubernetes' || typeof shape === 'object') {
     draft.spec = mergePatch(draft.spec, body) as Record<string, unknown>;
-  }
-  else if (shape === 'cosi' && body.spec !== undefined) {
+  } else if (shape === 'cosi' && body.spec !== undefined) {
     draft.spec = mergePatch(draft.spec, body.spec) as Record<string, unknown>;
   } else if (shape === 'observed' && body.status !== undefined) {
     draft.spec = mergePatch(draft.spec, { status: body.status }) as Record<string, unknown>;
