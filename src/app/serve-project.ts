@@ -84,6 +84,8 @@ export interface ServedProject {
   readonly session: ProjectSession;
   /** The manifest paths served: those given, or (given none) those the config names. */
   readonly files: readonly string[];
+  /** The project's scripts the config loaded: itself and the modules it imports. */
+  readonly scripts: readonly string[];
   readonly project: Project;
   readonly manager: Manager;
   /**
@@ -271,6 +273,7 @@ export async function serveProject(
     return {
       session,
       files: resolved.files,
+      scripts: config?.sources ?? (config === undefined ? [] : [config.file]),
       project,
       manager,
       controllerNames,

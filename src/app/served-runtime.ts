@@ -93,6 +93,8 @@ export type ServeStart =
       readonly kind: 'started';
       /** The manifest paths served: those given, or those the config names. */
       readonly files: readonly string[];
+      /** The project's scripts the config loaded (itself, the modules it imports). */
+      readonly scripts: readonly string[];
       readonly applied: ApplyCounts;
       /** Resources left out: too large for the state. */
       readonly skipped: readonly Finding[];
@@ -229,6 +231,7 @@ export function serveRuntime(request: ServeRequest, hooks: ServeHooks): ServedRu
     return {
       kind: 'started',
       files: result.files,
+      scripts: result.scripts,
       applied: result.applied,
       skipped: result.skipped,
     };

@@ -229,14 +229,23 @@ class Session implements WatchSession {
   }
 
   /**
-   * Watches the manifest paths and the config; again, on the new paths, when a config edit
-   * changed them (the round after the edit read everything anew).
+   * Watches the manifest paths, the config and the modules it imports; again, on the new paths,
+   * when a config edit changed them (the round after the edit read everything anew).
    */
   async #watchRoots(): Promise<void> {
     // Closing meanwhile: the watcher it closes is the last one.
     if (this.#closing) return;
     const roots = this.#resolved.files.map((f) => path.resolve(this.#options.cwd, f));
-    if (this.#config !== undefined) roots.push(this.#config.file);
+    if (this.#config !== undefined) {
+      const manifests = [...roots];
+      roots.push(this.#config.file);
+      // And the project's own modules it imports (a types.ts beside it, controllers/), those
+      // below no manifest path (watched there already).
+      for (const source of this.#config.sources ?? []) {
+        if (source === this.#config.file) continue;
+        if (!manifests.some((root) => isWithin(root, source))) roots.push(source);
+      }
+    }
     const key = JSON.stringify(roots);
     if (this.#watcher !== undefined && key === this.#watchedKey) return;
     const previous = this.#watcher;
@@ -517,4 +526,10 @@ function describeConfigError(error: ConfigError): string {
       return `${where}: ${(message.split('\n', 1)[0] ?? '').trim()}`;
     })
     .join('\n');
+}
+
+/** Whether `file` is `root` or below it. */
+function isWithin(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -50,6 +50,11 @@ export interface LoadedConfig {
   readonly file: string;
   readonly config: ProjectConfig;
   readonly definitions: ResourceDefinition[];
+  /**
+   * The project's own scripts the load ran: the config and the modules it imports (those it
+   * transpiled, not an installed package's), which `watch` follows. Absent: the config alone.
+   */
+  readonly sources?: readonly string[];
 }
 
 /**
@@ -153,6 +158,7 @@ export async function loadConfig(
 ): Promise<LoadedConfig> {
   // jiti (and the TypeScript transpiler it brings) is loaded only by a command that loads a config.
   const { createJiti } = prepareConfigLoader();
+  const sources = new Set<string>([path.resolve(file)]);
   const jiti = createJiti(file, {
     virtualModules: { ...options.modules },
     // A fresh evaluation on every load (watch mode re-loads an edited config); transpiled output
@@ -160,10 +166,13 @@ export async function loadConfig(
     moduleCache: false,
     fsCache: false,
     interopDefault: false,
-    transform: (transformOptions) =>
-      options.ownWork
+    transform: (transformOptions) => {
+      const source = transformOptions.filename;
+      if (source !== undefined && !isInstalled(source)) sources.add(path.resolve(source));
+      return options.ownWork
         ? options.ownWork(() => transpile(transformOptions))
-        : transpile(transformOptions),
+        : transpile(transformOptions);
+    },
   });
   let namespace: unknown;
   try {
@@ -224,7 +233,7 @@ export async function loadConfig(
       }),
     );
   }
-  return { file, config: plain, definitions };
+  return { file, config: plain, definitions, sources: [...sources].sort() };
 }
 
 /** The config's own keys and values, and copies of its arrays, read once. */
@@ -241,6 +250,11 @@ function snapshotConfig(config: Record<string, unknown>): Record<string, unknown
 interface ConfigProblem {
   readonly key: string;
   readonly message: string;
+}
+
+/** Whether a script is an installed package's (in a `node_modules`), not the project's own. */
+function isInstalled(file: string): boolean {
+  return file.split(/[\\/]/).includes('node_modules');
 }
 
 /** Every problem of a config object, at once; its definitions, normalised, when it has none. */

@@ -16,6 +16,8 @@ function harness(cwd: string): {
   sigterm: () => void;
   sigint: () => void;
   watchFiles: WatchFiles;
+  /** The paths the last `watchFiles` watches. */
+  watched: () => readonly string[];
   fileChanged: (event: FileEvent) => void;
   /** The codes `io.exit` was called with. */
   exits: number[];
@@ -25,6 +27,7 @@ function harness(cwd: string): {
   let onTerm = (): void => undefined;
   let onInt = (): void => undefined;
   let onFile = (_: FileEvent): void => undefined;
+  let watched: readonly string[] = [];
   return {
     io: {
       stdout: { write: () => true },
@@ -46,7 +49,9 @@ function harness(cwd: string): {
     stderr: () => stderr,
     sigterm: () => onTerm(),
     sigint: () => onInt(),
-    watchFiles: (_paths, onEvent) => {
+    watched: (): readonly string[] => watched,
+    watchFiles: (paths, onEvent) => {
+      watched = paths;
       onFile = onEvent;
       return { close: () => Promise.resolve() };
     },
@@ -204,6 +209,10 @@ describe('cosi run (in memory)', () => {
       h.stderr().slice(h.stderr().indexOf('applied 5 resources (0 created, 1 updated'));
     await waitFor(() => /converged in/.test(afterApply()), 20_000);
     expect(afterApply()).toMatch(line('INFO', 'converged in \\d+(\\.\\d+)?(ms|s)'));
+    // The project's modules the config imports are watched too, wherever they are.
+    expect(h.watched()).toEqual(
+      expect.arrayContaining(['cosi.config.ts', 'types.ts'].map((f) => path.join(dir, f))),
+    );
     // An edit of the config is said to need a restart: the process runs the code it started with.
     h.fileChanged({ kind: 'change', path: path.join(dir, 'cosi.config.ts') });
     await waitFor(() => h.stderr().includes('restart cosi run to load it'), 20_000);

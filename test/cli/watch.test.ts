@@ -265,6 +265,44 @@ describe('cosi watch session', () => {
     expect(find(round, 'NetworkConfigs.example.org', 'db-1')?.metadata.version).toBe(1);
   });
 
+  it('follows the modules the config imports, outside the manifest paths: an edit restarts', async () => {
+    // `cosi init`'s layout: the config at the root, the manifests in a directory of their own.
+    await mkdir(path.join(dir, 'manifests'));
+    for (const file of ['vms.yaml', 'hosts.yaml']) {
+      await writeFile(
+        path.join(dir, 'manifests', file),
+        await readFile(path.join(dir, file), 'utf8'),
+      );
+      await unlink(path.join(dir, file));
+    }
+    await editFile('cosi.config.ts', 'definitions:', `manifests: ['manifests'], definitions:`);
+    const watcher = syntheticWatcher();
+    const rounds: WatchRound[] = [];
+    const s = await startWatchSession({
+      files: [],
+      requireManifests: true,
+      cwd: dir,
+      stable: true,
+      watch: watcher.watch,
+      onRound: (round) => rounds.push(round),
+    });
+    session = s;
+    expect(watcher.paths).toEqual(
+      expect.arrayContaining(['controllers.ts', 'types.ts'].map((f) => path.join(dir, f))),
+    );
+    expect(find(rounds[0], 'NetworkConfigs.example.org', 'db-1')?.spec).toMatchObject({
+      bridge: 'br-postgres',
+    });
+    // The controller's module, which the config imports, is edited: the controllers restart.
+    await editFile('controllers.ts', '`br-${vm.spec.image}`', '`bridge-${vm.spec.image}`');
+    watcher.emit('change', 'controllers.ts');
+    await flush(s);
+    expect(rounds[1]?.trigger).toBe('restart');
+    expect(find(rounds[1], 'NetworkConfigs.example.org', 'db-1')?.spec).toMatchObject({
+      bridge: 'bridge-postgres',
+    });
+  });
+
   it('given no paths, reads and watches the manifests the config names, and follows a config edit of them', async () => {
     const names = (list: string): Promise<void> =>
       editFile(
@@ -290,8 +328,17 @@ describe('cosi watch session', () => {
     session = s;
     expect(rounds[0]?.files).toEqual(['hosts.yaml', 'vms.yaml']);
     expect(find(rounds[0], 'VMs.example.org', 'extra-1')).toBeUndefined();
+    // The manifests, the config and the project's modules it imports.
     expect(watcher.paths).toEqual(
-      ['vms.yaml', 'hosts.yaml', 'cosi.config.ts'].map((f) => path.join(dir, f)),
+      [
+        'vms.yaml',
+        'hosts.yaml',
+        'cosi.config.ts',
+        'controllers.ts',
+        'host-status.ts',
+        'placement.ts',
+        'types.ts',
+      ].map((f) => path.join(dir, f)),
     );
     // The config names one file more: read at the restart, and watched from then on.
     await names(`['vms.yaml', 'hosts.yaml', 'extra.yaml']`);

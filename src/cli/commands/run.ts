@@ -343,7 +343,9 @@ async function serveUntilEnded(
     health.following();
     announce();
     if (flags.watch) {
-      watcher = reapplyOnChange(io.cwd, start.begun.files, watchFiles, served, {
+      // The manifests, and the project's scripts, whose change is said to need a restart.
+      const watched = [...new Set([...start.begun.files, ...start.begun.scripts])];
+      watcher = reapplyOnChange(io.cwd, watched, watchFiles, served, {
         applying: () => {
           appliedSince = performance.now();
         },
