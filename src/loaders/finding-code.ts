@@ -92,6 +92,7 @@ export const FINDING_CODES = [
   'transform-unknown-type',
   'transform-bad-expression',
   'transform-unknown-ref',
+  'transform-unknown-field',
   'transform-type-mismatch',
   // The state: what it cannot store (a resource over etcd's request limit).
   'too-large-for-state',

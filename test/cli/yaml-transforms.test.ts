@@ -219,4 +219,36 @@ describe('Transforms.cosi.dev: transform controllers declared in YAML', { timeou
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${at}: error[${code}]`);
   });
+
+  it("refuses an expression that reads a field the input's type cannot have, not one an open schema may", async () => {
+    // A closed schema (additionalProperties: false): `hots` can never be there, so the transform
+    // would wait for ever, writing nothing (review-first H2).
+    const closed = (await fixtureFile('definitions.yaml')).replace(
+      '    required: [cpus, image]\n',
+      '    required: [cpus, image]\n    additionalProperties: false\n',
+    );
+    const spec =
+      '  input:\n    type: vm\n  output:\n    type: NICs.example.org\n    id: ${self.metadata.id}\n    spec:\n      vm: ${self.spec.imag}\n      mtu: ${self.spec.mtu}\n      hostname: "${self.spec.image.lowerAscii()}"\n';
+    const dir = await tree({
+      'definitions.yaml': closed,
+      'vms.yaml': await fixtureFile('vms.yaml'),
+      'transform.yaml': transform(spec),
+    });
+    const r = await cli(['check', '-f', dir]);
+    expect(r.code).toBe(1);
+    const found = r.stdout
+      .split('\n')
+      .filter((l) => l.includes('[transform-unknown-field]'))
+      .map((l) => l.slice(l.indexOf('transform.yaml:')));
+    expect(found).toEqual([
+      'transform.yaml:11:11: error[transform-unknown-field]: ${self.spec.imag} reads spec.imag, which VMs.example.org cannot have: its fields there are cpus, image, mtu, network (did you mean "image"?) (at /spec/output/spec/vm)',
+    ]);
+    // The fixture's schema keeps other fields: reading one is no mistake there.
+    const open = await tree({
+      'definitions.yaml': await fixtureFile('definitions.yaml'),
+      'vms.yaml': await fixtureFile('vms.yaml'),
+      'transform.yaml': transform(spec.replace('${self.spec.imag}', '${self.spec.extra}')),
+    });
+    expect((await cli(['check', '-f', open])).stdout).not.toContain('transform-unknown-field');
+  });
 });

@@ -46,6 +46,7 @@ import type { BuiltinKinds } from '../kubernetes/builtin-kinds.js';
 import { applyDefaults } from '../kubernetes/defaulting.js';
 import { requireGraphCel } from '../kro/graph-cel-loader.js';
 import { locator } from '../template-locator.js';
+import { unknownInputField } from './unknown-input-fields.js';
 import {
   expressionLocation,
   scanTemplateString,
@@ -394,6 +395,16 @@ function compileString(
       finding(
         'transform-unknown-ref',
         `\${${part.source}} references ${unknown.map((v) => JSON.stringify(v)).join(', ')}: a transform's expressions read only its input, self`,
+      );
+      continue;
+    }
+    const missing = input === undefined ? undefined : unknownInputField(input, part.source);
+    if (input !== undefined && missing !== undefined) {
+      const hint =
+        missing.nearest === undefined ? '' : ` (did you mean ${JSON.stringify(missing.nearest)}?)`;
+      finding(
+        'transform-unknown-field',
+        `\${${part.source}} reads ${missing.path}, which ${input.type} cannot have: its fields there are ${missing.known.join(', ')}${hint}`,
       );
       continue;
     }
