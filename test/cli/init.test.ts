@@ -43,6 +43,10 @@ describe('cosi init', { timeout: 60_000 }, () => {
     expect(said).toContain('expectations: 4 passed, 0 failed');
     expect(said).toContain('8 passed, 0 failed');
     expect(check.code).toBe(0);
+    // A walk of the whole project leaves the golden files out (.cosiignore), as the docs say.
+    const walked = await cli(['check', '.'], { cwd: dir });
+    expect(walked.stdout).toContain('manifests: 2 resources in 1 file: 2 valid, 0 invalid');
+    expect(walked.code).toBe(0);
     // The controller works: its output is what the golden tree records.
     const get = await cli(['get', 'appconfig', 'api', '-o', 'jsonpath={.spec.registry}'], {
       cwd: dir,

@@ -195,6 +195,12 @@ const TSCONFIG = `${JSON.stringify(
 )}
 `;
 
+/** What `cosi check .` (any walk of the project) leaves out: the golden files are no manifests. */
+const COSIIGNORE = `# Paths no walk of this project reads as manifests (gitignore syntax).
+# The golden files cosi check --expect expected compares the state with:
+expected/
+`;
+
 /** The starter project's files, in the order they are written. */
 export const STARTER_FILES: readonly StarterFile[] = [
   { path: 'cosi.config.ts', text: CONFIG },
@@ -202,5 +208,6 @@ export const STARTER_FILES: readonly StarterFile[] = [
   { path: 'expected/AppConfigs.example.org.yaml', text: GOLDEN_APP_CONFIGS },
   { path: 'expected/Apps.example.org.yaml', text: GOLDEN_APPS },
   { path: '.github/workflows/cosi.yml', text: CI_JOB },
+  { path: '.cosiignore', text: COSIIGNORE, unlessThere: true },
   { path: 'tsconfig.json', text: TSCONFIG, unlessThere: true },
 ];
