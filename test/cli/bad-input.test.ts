@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -161,6 +161,25 @@ describe('cosi check --strict', () => {
     expect(unread.stdout).toContain(
       'warning[unread-type]: no controller reads Secrets.example.org',
     );
+  });
+
+  it('warns about manifests in a namespace no controller reads their type in', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-unread-ns-'));
+    try {
+      await cp('fixtures/vm-network', dir, { recursive: true });
+      await writeFile(
+        path.join(dir, 'prod.yaml'),
+        'metadata: { type: vm, id: billing, namespace: prod }\nspec: { cpus: 1, image: alpine }\n',
+      );
+      const r = await cli(['check', '-f', dir, '--strict']);
+      expect(r.stdout).toMatch(
+        /prod\.yaml:1:1: warning\[unread-type\]: no controller reads VMs\.example\.org in namespace prod \(they read it in default\): resources of this type there have no effect/,
+      );
+      expect(r.stdout.match(/unread-type/g)).toHaveLength(1);
+      expect(r.code).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

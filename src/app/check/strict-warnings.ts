@@ -9,14 +9,22 @@ import type { CheckCode } from './check-result.js';
 
 /**
  * Warnings that `--strict` turns into failures: spec fields a type's schema does not declare, and
- * manifest resources of cosi types no controller reads (nothing will act on them).
+ * manifest resources of cosi types no controller reads, in their namespace (nothing will act on
+ * them: a controller's input names the namespace it reads).
  */
 export function strictWarnings(
   resources: readonly ManifestResource[],
   graph: DependencyGraph | undefined,
 ): Finding<CheckCode>[] {
   const findings: Finding<CheckCode>[] = [];
-  const read = new Set(graph?.edges.filter((e) => !isOutputKind(e.kind)).map((e) => e.type) ?? []);
+  // The namespaces each type is read in (`undefined`: every one).
+  const read = new Map<string, Set<string | undefined>>();
+  for (const edge of graph?.edges ?? []) {
+    if (isOutputKind(edge.kind)) continue;
+    let namespaces = read.get(edge.type);
+    if (namespaces === undefined) read.set(edge.type, (namespaces = new Set()));
+    namespaces.add(edge.namespace);
+  }
   const reported = new Set<string>();
   for (const item of resources) {
     const { source, definition, resource } = item;
@@ -35,17 +43,21 @@ export function strictWarnings(
     }
     // A Kubernetes kind is read by the cluster's controllers, not only by the project's: a
     // plain Deployment with no cosi controller is the usual case, not a mistake.
-    if (
-      graph &&
-      definition.kubernetes === undefined &&
-      !read.has(definition.type) &&
-      !reported.has(`${source.file}\0${definition.type}`)
-    ) {
-      reported.add(`${source.file}\0${definition.type}`);
+    const namespace = resource.metadata.namespace;
+    const readIn = read.get(definition.type);
+    const unread = readIn === undefined || !(readIn.has(undefined) || readIn.has(namespace));
+    const key = `${source.file}\0${definition.type}\0${readIn === undefined ? '' : namespace}`;
+    if (graph && definition.kubernetes === undefined && unread && !reported.has(key)) {
+      reported.add(key);
+      // Read in other namespaces only: a controller's input names one (`App.namespace`).
+      const elsewhere =
+        readIn === undefined
+          ? ''
+          : ` in namespace ${namespace} (they read it in ${[...readIn].sort().join(', ')})`;
       findings.push({
         code: 'unread-type',
         severity: 'warning',
-        message: `no controller reads ${definition.type}: resources of this type have no effect`,
+        message: `no controller reads ${definition.type}${elsewhere}: resources of this type${elsewhere === '' ? '' : ' there'} have no effect`,
         file: source.file,
         line: source.line,
         col: source.col,
