@@ -13,6 +13,7 @@ import type { ListOptions } from '../engine/state/state.js';
 import { createContext, type GenericContext } from './context.js';
 import { annotate, skip } from './errors.js';
 import { KeyedSequencer } from './keyed-sequencer.js';
+import { checkSettings } from './settings-check.js';
 
 /**
  * What a cleanup controller does when one of its inputs tears down, with the inputs and outputs
@@ -53,8 +54,12 @@ export type DependentSelector<I> = ListOptions | ((input: Resource<I>) => ListOp
  * });
  */
 export function createCleanupController<I>(settings: CleanupSettings<I>): Controller {
+  checkSettings('createCleanupController settings', settings, {
+    name: { kind: 'string', required: true },
+    input: { kind: 'type', required: true },
+    handler: { kind: 'object', required: true },
+  });
   const { name, input, handler } = settings;
-  if (!name) throw new Error('createCleanupController: settings.name is required');
   return {
     name,
     inputs: [{ namespace: input.namespace, type: input.type, kind: 'strong' }, ...handler.inputs],

@@ -21,7 +21,8 @@ import {
 import { isThenable } from '../engine/is-thenable.js';
 import { createContext, type GenericContext } from './context.js';
 import { isConflictOn } from './errors.js';
-import { checkMappedOutput, type TransformSettings } from './transform.js';
+import { checkMappedOutput, TRANSFORM_SETTINGS, type TransformSettings } from './transform.js';
+import { checkSettings } from './settings-check.js';
 
 /** The functions of a queue transform controller: a transform plus the way back. */
 export interface QTransformSettings<I, O> extends TransformSettings<I, O> {
@@ -117,8 +118,19 @@ export function createQTransformController<I, O>(
   settings: QTransformSettings<I, O>,
   options: QTransformOptions = {},
 ): QController {
+  checkSettings('createQTransformController settings', settings, {
+    ...TRANSFORM_SETTINGS,
+    unmapMetadata: { kind: 'function', required: true },
+  });
+  checkSettings('createQTransformController options', options, {
+    concurrency: { kind: 'any' },
+    extraMappedInputs: { kind: 'object' },
+    extraOutputs: { kind: 'object' },
+    outputKind: { kind: 'string' },
+    ignoreTeardownUntil: { kind: 'object' },
+    ignoreTeardownWhile: { kind: 'object' },
+  });
   const { name, input, output } = settings;
-  if (!name) throw new Error('createQTransformController: settings.name is required');
 
   const mappers = new Map<string, ExtraMappedInput>();
   const reserved = new Set([kindKey(input), kindKey(output)]);

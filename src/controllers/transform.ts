@@ -27,6 +27,7 @@ import { onlyFinalizersChanged, TransformMemory } from './transform-memory.js';
 import { messageOfThrown } from '../engine/thrown-value.js';
 import { forEachConcurrently } from '../engine/for-each-concurrently.js';
 import { KeyedSequencer } from './keyed-sequencer.js';
+import { checkSettings, type SettingsShape } from './settings-check.js';
 
 /**
  * The functions that make a transform controller: which output an input maps to, and how to fill
@@ -76,6 +77,30 @@ export interface TransformSettings<I, O> {
    */
   postTransform?(ctx: GenericContext): void | Promise<void>;
 }
+
+/** What {@link TransformSettings} holds, as {@link checkSettings} checks it. */
+export const TRANSFORM_SETTINGS: SettingsShape = {
+  name: { kind: 'string', required: true },
+  input: { kind: 'type', required: true },
+  output: { kind: 'type', required: true },
+  mapMetadata: { kind: 'function', required: true },
+  transform: { kind: 'function', required: true },
+  finalizerRemoval: { kind: 'function' },
+  preTransform: { kind: 'function' },
+  postTransform: { kind: 'function' },
+};
+
+/** What {@link TransformOptions} holds. */
+const TRANSFORM_OPTIONS: SettingsShape = {
+  inputFinalizers: { kind: 'any' },
+  ignoreTearingDownInputs: { kind: 'any' },
+  inputListOptions: { kind: 'object' },
+  extraInputs: { kind: 'object' },
+  extraOutputs: { kind: 'object' },
+  outputKind: { kind: 'string' },
+  extraEventChannel: { kind: 'object' },
+  onShutdown: { kind: 'function' },
+};
 
 /** Options of a transform controller. */
 export interface TransformOptions {
@@ -135,8 +160,9 @@ export function createTransformController<I, O>(
   settings: TransformSettings<I, O>,
   options: TransformOptions = {},
 ): Controller {
+  checkSettings('createTransformController settings', settings, TRANSFORM_SETTINGS);
+  checkSettings('createTransformController options', options, TRANSFORM_OPTIONS);
   const { name, input, output } = settings;
-  if (!name) throw new Error('createTransformController: settings.name is required');
   if (options.inputFinalizers && options.ignoreTearingDownInputs) {
     throw new Error(
       `transform controller ${JSON.stringify(name)}: inputFinalizers and ignoreTearingDownInputs cannot be combined: a finalizer keeps a tearing-down input alive for cleanup, ignoring teardown keeps its output instead; choose one`,

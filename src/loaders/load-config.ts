@@ -411,10 +411,30 @@ function describeLoadError(
   if (frame.file === file) {
     const missingModule = /^Cannot find module '([^']+)'/.exec(message)?.[1];
     const named = missingModule === undefined ? undefined : whereNamed(file, missingModule);
-    return { problem, ...(named ?? { line: frame.line, col: frame.col }) };
+    return { problem, ...(named ?? { line: frame.line, col: columnIn(file, frame, message) }) };
   }
   const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
   return { problem: `${problem} (at ${where})` };
+}
+
+/**
+ * The column of a frame of the config in its own text. The frame's is the transpiled code's,
+ * which writes an imported function's call longer (`(0, _cosi.createTransformController)(`): a
+ * function the message names (`createTransformController settings: ...`) called on that line is
+ * where its call starts; else a column past the line's end is its first character.
+ */
+function columnIn(file: string, frame: { line: number; col: number }, message: string): number {
+  let line: string | undefined;
+  try {
+    line = readFileSync(file, 'utf8').split(/\r?\n/)[frame.line - 1];
+  } catch {
+    return frame.col;
+  }
+  if (line === undefined) return frame.col;
+  const called = /^([A-Za-z_$][\w$]*)\b/.exec(message)?.[1];
+  const at = called === undefined ? -1 : line.indexOf(`${called}(`);
+  if (at >= 0) return at + 1;
+  return frame.col > line.length ? line.search(/\S|$/) + 1 : frame.col;
 }
 
 /** Where a quoted module specifier first appears in a file (its opening quote), if it does. */

@@ -187,6 +187,30 @@ describe('a config that imports a module that is not there', () => {
   });
 });
 
+describe("a generic controller's settings", () => {
+  it('misspelt or missing are one configuration error at the call, naming what it takes', async () => {
+    const r = await check(
+      `import { createTransformController } from 'cosi';
+const Out = defineResource<{ cpus: number }>({ type: 'Outs.example.org' });
+const c = createTransformController({
+  name: 'Copy',
+  input: VM,
+  outputs: Out,
+  mapMetadat: (vm: never) => Out.create((vm as { metadata: { id: string } }).metadata.id),
+  transform: () => undefined,
+} as never);
+export default defineConfig({ definitions: [VM, Out], controllers: [c] });
+`,
+    );
+    // It was a TypeError from inside the controller (reading 'namespace' of undefined).
+    expectConfigError(
+      r,
+      /cannot load the config: createTransformController settings: unknown key "outputs" \(did you mean output\?\); unknown key "mapMetadat" \(did you mean mapMetadata\?\)$/m,
+    );
+    expect(r.stderr).toMatch(/^cosi: cosi\.config\.ts:5:11: /m);
+  });
+});
+
 describe('process.exit called by the project', () => {
   it('at the top of the config is a configuration error, not exit 0', async () => {
     const r = await check(

@@ -1,0 +1,106 @@
+/**
+ * Checks what a generic controller's factory is given (`createTransformController(settings,
+ * options)`), so that a misspelt key (`outputs:`) or a missing function is said where the config
+ * calls it, in one line naming every setting it takes: it was a TypeError from inside the
+ * controller (`Cannot read properties of undefined (reading 'namespace')`), or a failure retried
+ * for ever (`settings.mapMetadata is not a function`). TypeScript says the same of a typed config;
+ * a config that is not type-checked gets it at load.
+ */
+
+import { didYouMean } from '../engine/did-you-mean.js';
+
+/** What one setting must be. */
+export type SettingKind = 'string' | 'function' | 'type' | 'object' | 'any';
+
+/** The settings a factory takes: each key's kind, and whether it must be there. */
+export type SettingsShape = Readonly<
+  Record<string, { readonly kind: SettingKind; readonly required?: boolean }>
+>;
+
+/**
+ * Throws an Error naming every problem of `given` against `shape` (unknown keys, missing or
+ * mistyped required ones, mistyped optional ones), `what` prefixing it (`createTransformController
+ * settings`); returns when there is none.
+ */
+export function checkSettings(what: string, given: unknown, shape: SettingsShape): void {
+  if (given === undefined && !Object.values(shape).some((s) => s.required === true)) return;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw new Error(`${what}: expected an object of ${listKeys(shape)}`);
+  }
+  const problems: string[] = [];
+  const record = given as Record<string, unknown>;
+  const known = Object.keys(shape);
+  let unknown = false;
+  for (const key of Object.keys(record)) {
+    if (Object.prototype.hasOwnProperty.call(shape, key)) continue;
+    unknown = true;
+    const nearest = didYouMean(key, known);
+    problems.push(
+      `unknown key ${JSON.stringify(key)}${nearest === undefined ? '' : ` (did you mean ${nearest}?)`}`,
+    );
+  }
+  for (const [key, { kind, required }] of Object.entries(shape)) {
+    const value = record[key];
+    if (value === undefined) {
+      // A misspelt key said above is where the missing one is: said once.
+      const misspelt = problems.some((p) => p.endsWith(`(did you mean ${key}?)`));
+      if (required === true && !misspelt)
+        problems.push(`${key} is required (${describeKind(kind)})`);
+      continue;
+    }
+    if (!fits(value, kind)) {
+      problems.push(`${key} must be ${describeKind(kind)}, not ${describeValue(value)}`);
+    }
+  }
+  if (problems.length > 0) {
+    // The keys it takes, when one given is none of them and has no near one.
+    const list = unknown && !problems.some((p) => p.includes('did you mean'));
+    throw new Error(
+      `${what}: ${problems.join('; ')}${list ? ` (it takes ${listKeys(shape)})` : ''}`,
+    );
+  }
+}
+
+function fits(value: unknown, kind: SettingKind): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string' && value !== '';
+    case 'function':
+      return typeof value === 'function';
+    case 'type':
+      return (
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as { type?: unknown }).type === 'string'
+      );
+    case 'object':
+      return typeof value === 'object' && value !== null;
+    case 'any':
+      return true;
+  }
+}
+
+function describeKind(kind: SettingKind): string {
+  switch (kind) {
+    case 'string':
+      return 'a non-empty string';
+    case 'function':
+      return 'a function';
+    case 'type':
+      return 'a resource type';
+    case 'object':
+      return 'an object';
+    case 'any':
+      return 'a value';
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function listKeys(shape: SettingsShape): string {
+  return Object.keys(shape).join(', ');
+}
