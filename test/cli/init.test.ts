@@ -134,7 +134,7 @@ describe('cosi init', { timeout: 60_000 }, () => {
       });
       const config = path.join(dir, 'cosi.config.ts');
       const text = await readFile(config, 'utf8');
-      await writeFile(config, text.replace('app.spec.replicas;', 'app.spec.image;'));
+      await writeFile(config, text.replace('app.spec.replicas ?? 1;', 'app.spec.image;'));
       const planted = await run(process.execPath, [tsc], { cwd: dir }).then(
         () => undefined,
         (error: unknown) => error as { stdout: string; code: number },

@@ -25,10 +25,10 @@ const CONFIG = `/**
  */
 import { createTransformController, defineConfig, defineResource } from 'cosi';
 
-/** An application, as the manifests declare it. */
+/** An application, as the manifests declare it (a manifest may leave replicas out). */
 export interface AppSpec {
   image: string;
-  replicas: number;
+  replicas?: number;
 }
 
 export const App = defineResource<AppSpec>({
@@ -71,7 +71,7 @@ const appConfigController = createTransformController({
   mapMetadata: (app) => AppConfig.create(app.metadata.id),
   transform: (_ctx, app, config) => {
     config.spec.image = app.spec.image;
-    config.spec.replicas = app.spec.replicas;
+    config.spec.replicas = app.spec.replicas ?? 1;
     const [first = '', ...rest] = app.spec.image.split('/');
     config.spec.registry = rest.length > 0 ? first : 'docker.io';
   },
