@@ -23,6 +23,8 @@ import { embeddedResourceProblems } from './embedded-resources.js';
 import { restartPolicyProblems } from './workload-restart-policy.js';
 import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
+import { hostPortProblems } from './host-ports.js';
+import { podSpecFieldProblems } from './pod-spec-fields.js';
 import { servicePortProblems } from './service-ports.js';
 import { serviceSpecProblems } from './service-spec.js';
 import { endpointsProblems } from './endpoints.js';
@@ -186,7 +188,9 @@ export function checkKubernetesDocument(
           ...restartPolicyProblems(document, group, kind.kind),
           ...templateSelectorProblems(document, group, kind.kind),
           ...volumeProblems(document, group, kind.kind),
-          ...containerProblems(document, group, kind.kind),
+          ...containerProblems(document, group, kind.kind, release),
+          ...hostPortProblems(document, group, kind.kind),
+          ...podSpecFieldProblems(document, group, kind.kind),
           ...containerEnvProblems(document, group, kind.kind, release),
           ...probeProblems(document, group, kind.kind, release),
           ...securityContextProblems(document, group, kind.kind, release),

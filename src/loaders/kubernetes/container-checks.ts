@@ -6,12 +6,21 @@
  * port name, and resources are named as a container may name them (`resource-names.ts`), their
  * quantities parse, are not negative (whole for an extended resource), and a request is at most
  * its limit, equal to it for a resource that cannot be overcommitted (which needs a limit); huge
- * pages come with cpu or memory. Each problem at its field, in the API server's words.
+ * pages come with cpu or memory. An init container's `restartPolicy` is `Always` or nothing
+ * (`validateInitContainers`) from 1.29, when sidecars are on by default (1.28 drops the field),
+ * to 1.34 (`ContainerRestartRules`, off by default, would take `OnFailure` and `Never`; later
+ * releases are not checked). Each problem at its field, in the API server's words.
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { duplicateValue, forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import {
+  duplicateValue,
+  forbiddenValue,
+  invalidValue,
+  requiredValue,
+  unsupportedValue,
+} from './go-field-error.js';
 import {
   containerResourceNameProblems,
   isExtendedResource,
@@ -20,6 +29,7 @@ import {
 } from './resource-names.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
 import { podSpecOf } from './pod-spec-paths.js';
+import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
 import {
   canonicalQuantity,
   compareQuantities,
@@ -32,16 +42,32 @@ export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
 export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
 /** The container lists in the order `ValidatePodSpec` collects their names. */
 const NAME_ORDER = ['containers', 'initContainers', 'ephemeralContainers'] as const;
+/** The releases whose API server takes only `Always` as an init container's `restartPolicy`. */
+const INIT_RESTART_ALWAYS_ONLY = { from: '1.29', to: '1.34' } as const;
 
 /** The container problems of a built-in document of `group`/`kind` (none without a pod spec). */
 export function containerProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
+  release: KubernetesRelease,
 ): SchemaProblem[] {
   const pod = podSpecOf(document, group, kind);
   if (!pod) return [];
   const { spec, problems, add } = pod;
+  const { from, to } = INIT_RESTART_ALWAYS_ONLY;
+  if (
+    Array.isArray(spec.initContainers) &&
+    releaseAtLeast(release, from) &&
+    releaseAtLeast(to, release)
+  ) {
+    spec.initContainers.forEach((container: unknown, i) => {
+      const policy = isPlainObject(container) ? container.restartPolicy : undefined;
+      if (typeof policy === 'string' && policy !== 'Always') {
+        add(['initContainers', i, 'restartPolicy'], 'enum', unsupportedValue(policy, ['Always']));
+      }
+    });
+  }
   // `validateContainers`: a pod runs at least one container (an empty list passes `required`).
   if (Array.isArray(spec.containers) && spec.containers.length === 0) {
     add(['containers'], 'required', requiredValue());

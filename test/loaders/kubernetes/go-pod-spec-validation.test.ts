@@ -547,3 +547,118 @@ describe("a container's resources (ValidateContainerResourceRequirements)", () =
     expect(load(text)).toEqual([]);
   });
 });
+
+describe("a pod spec's names and scalars (ValidatePodSpec)", () => {
+  const subdomain = (value: string) =>
+    `Invalid value: "${value}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+
+  it('refuses a service account, priority class, runtime class or node name that is no DNS-1123 subdomain, and a hostname or subdomain that is no DNS-1123 label', () => {
+    const findings = load(`apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      serviceAccountName: Web_SA
+      priorityClassName: High_Priority
+      runtimeClassName: gVisor
+      hostname: web.host
+      subdomain: my_subdomain
+      nodeName: Node_1
+      containers: [{ name: c, image: nginx }]
+`);
+    const at = '/spec/template/spec';
+    expect(findings.map((f) => [f.pointer, f.message, f.line, f.col])).toEqual([
+      [`${at}/serviceAccountName`, subdomain('Web_SA'), 9, 27],
+      [`${at}/priorityClassName`, subdomain('High_Priority'), 10, 26],
+      [`${at}/runtimeClassName`, subdomain('gVisor'), 11, 25],
+      [`${at}/hostname`, 'Invalid value: "web.host": must not contain dots', 12, 17],
+      [
+        `${at}/subdomain`,
+        `Invalid value: "my_subdomain": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+        13,
+        18,
+      ],
+      [`${at}/nodeName`, subdomain('Node_1'), 14, 17],
+    ]);
+  });
+
+  it('takes valid names, and empty ones where Go skips them', () => {
+    const text = pod(`  serviceAccountName: web-sa
+  priorityClassName: ""
+  runtimeClassName: gvisor
+  hostname: web-0
+  subdomain: web
+  nodeName: ip-10-0-0-1.ec2.internal
+  activeDeadlineSeconds: 600
+  containers: [{ name: app, image: nginx }]
+`);
+    expect(load(text)).toEqual([]);
+  });
+
+  it('refuses an activeDeadlineSeconds below 1', () => {
+    const findings = load(
+      pod(`  activeDeadlineSeconds: 0\n  containers: [{ name: app, image: nginx }]\n`),
+    );
+    expect(findings.map((f) => [f.pointer, f.message, f.line, f.col])).toEqual([
+      [
+        '/spec/activeDeadlineSeconds',
+        'Invalid value: 0: must be between 1 and 2147483647, inclusive',
+        5,
+        26,
+      ],
+    ]);
+  });
+});
+
+describe('host ports (checkHostPortConflicts)', () => {
+  it('refuses a protocol, host IP and host port two containers take, at the later one', () => {
+    const findings = load(
+      pod(`  containers:
+    - { name: a, image: x, ports: [{ containerPort: 80, hostPort: 8080 }] }
+    - { name: b, image: x, ports: [{ containerPort: 81, hostPort: 8080, protocol: TCP }] }
+`),
+    );
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      ['/spec/containers/1/ports/0/hostPort', 'Duplicate value: "TCP//8080"', 7],
+    ]);
+  });
+
+  it('takes the same host port with another protocol or host IP, and init containers that reuse a port', () => {
+    const text = pod(`  initContainers:
+    - { name: i, image: x, ports: [{ containerPort: 80, hostPort: 8080 }] }
+  containers:
+    - { name: a, image: x, ports: [{ containerPort: 80, hostPort: 8080 }] }
+    - { name: b, image: x, ports: [{ containerPort: 80, hostPort: 8080, protocol: UDP }] }
+    - { name: c, image: x, ports: [{ containerPort: 81, hostPort: 8080, hostIP: 10.0.0.1 }] }
+`);
+    expect(load(text).filter((f) => f.severity === 'error')).toEqual([]);
+  });
+});
+
+describe("an init container's restartPolicy (validateInitContainers)", () => {
+  const text = pod(`  initContainers:
+    - { name: i, image: x, restartPolicy: OnFailure }
+    - { name: s, image: x, restartPolicy: Always }
+  containers: [{ name: app, image: nginx }]
+`);
+
+  it('refuses anything but Always from 1.29 to 1.34', () => {
+    for (const release of ['1.29', '1.34'] as const) {
+      expect(load(text, release).map((f) => [f.pointer, f.message, f.line])).toEqual([
+        [
+          '/spec/initContainers/0/restartPolicy',
+          'Unsupported value: "OnFailure": supported values: "Always"',
+          6,
+        ],
+      ]);
+    }
+  });
+
+  it('leaves it alone on 1.28, which drops the field, and from 1.35', () => {
+    expect(load(text, '1.28').filter((f) => f.pointer.includes('restartPolicy'))).toEqual([]);
+    expect(load(text, '1.36')).toEqual([]);
+  });
+});
