@@ -2,7 +2,8 @@
  * What the API server checks in Go of Jobs and CronJobs, which the OpenAPI does not
  * (k8s.io/kubernetes `pkg/apis/batch/validation`): a Job's counts and limits not negative, the
  * fields of indexed completion only with it (`validateJobSpec`), an indexed Job's last pod
- * hostname a DNS label (`ValidateJob`); a CronJob's `schedule` a cron expression without a time
+ * hostname a DNS label (`ValidateJob`), a name that fits the `job-name` label the API server
+ * gives its pods (at most 63 characters); a CronJob's `schedule` a cron expression without a time
  * zone in it, its `timeZone` a zone of the IANA database, its deadlines and history limits not
  * negative (`validateCronJobSpec`) and its name at most 52 characters, as the Jobs it creates
  * append 11 (`ValidateCronJobCreate`). The selector and the pod template's restart policy are
@@ -40,6 +41,9 @@ const COMPLETIONS_SOFT_LIMIT = 100_000;
 const HIGH_COMPLETIONS_LIMIT = 10_000;
 /** A CronJob's name and the 11 characters (`-$TIMESTAMP`) of its Jobs' stay a DNS-1035 label. */
 const MAX_CRON_JOB_NAME = 63 - 11;
+/** The longest label value (`IsValidLabelValue`), and when Go began to count it in bytes. */
+const MAX_LABEL_VALUE = 63;
+const LABEL_LENGTH_IN_BYTES_SINCE: KubernetesRelease = '1.35';
 /** `validTimeZoneCharacters`: a name component of the IANA database. */
 const TIME_ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
 /** The first releases that take these Job fields by default (beta); before, they are dropped. */
@@ -62,6 +66,7 @@ export function batchJobProblems(
   };
   const name = isPlainObject(document.metadata) ? document.metadata.name : undefined;
   if (kind === 'Job') {
+    jobNameLabelProblems(spec, name, release, add);
     jobSpecProblems(spec, ['spec'], release, add);
     indexedHostnameProblems(spec, name, add);
     return problems;
@@ -205,6 +210,29 @@ function highCompletionProblems(
       ),
     );
   }
+}
+
+/**
+ * A Job whose selector the API server generates gets its name as the value of the pod
+ * template's `job-name` and `batch.kubernetes.io/job-name` labels (the strategy's
+ * `PrepareForCreate`), which `ValidatePodTemplateSpec` then checks: a name longer than a label
+ * value may be is `spec.template.labels: Invalid value: ...: must be no more than 63 characters`
+ * (`bytes` from 1.35), reported at the name.
+ */
+function jobNameLabelProblems(
+  spec: Record<string, unknown>,
+  name: unknown,
+  release: KubernetesRelease,
+  add: Add,
+): void {
+  if (spec.manualSelector === true || typeof name !== 'string') return;
+  if (name.length <= MAX_LABEL_VALUE) return;
+  const unit = releaseAtLeast(release, LABEL_LENGTH_IN_BYTES_SINCE) ? 'bytes' : 'characters';
+  add(
+    ['metadata', 'name'],
+    'maxLength',
+    invalidValue(name, `must be no more than ${MAX_LABEL_VALUE} ${unit}`),
+  );
 }
 
 /** `ValidateJob`: an indexed Job's pods are named `<job>-<index>`, which must be a DNS label. */

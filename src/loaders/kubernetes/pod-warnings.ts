@@ -169,6 +169,11 @@ export function podWarningProblems(
   return problems;
 }
 
+/** Whether the API server generates a Job's selector and labels: no `manualSelector: true`. */
+function hasGeneratedSelector(document: Record<string, unknown>): boolean {
+  return !(isPlainObject(document.spec) && document.spec.manualSelector === true);
+}
+
 /** A pointer Go would not find nil: written and not null. */
 function isSet(value: unknown): boolean {
   return value !== undefined && value !== null;
@@ -185,6 +190,9 @@ function nameWarning(document: Record<string, unknown>, kind: string, warn: Warn
   const name = isPlainObject(metadata) ? metadata.name : undefined;
   // A name that is no DNS subdomain is an error already: no warning on top of it.
   if (typeof name !== 'string' || name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) return;
+  // Nor on a Job whose name is too long for its generated `job-name` label (`batch-jobs.ts`):
+  // the API server gives warnings only of an object it takes.
+  if (kind === 'Job' && name.length > 63 && hasGeneratedSelector(document)) return;
   const problems = dns1123LabelProblems(name);
   if (problems.length === 0) return;
   const used = kind === 'Pod' ? "the Pod's hostname" : 'Pod names and hostnames';

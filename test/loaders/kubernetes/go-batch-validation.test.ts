@@ -140,6 +140,35 @@ describe('a CronJob the API server admits (validateCronJobSpec, ValidateCronJobC
 });
 
 describe('a Job the API server admits (validateJobSpec, ValidateJob)', () => {
+  it('has a name that fits the job-name label the API server gives its pods (PrepareForCreate, ValidatePodTemplateSpec)', () => {
+    const long = `my-release-keycloak-config-cli-${'x'.repeat(33)}`;
+    expect(long.length).toBe(64);
+    const text = job('  backoffLimit: 1', long);
+    const findings = loadManifests([{ path: 'jobs.yaml', text }], {}).findings;
+    expect(findings.map((f) => [f.code, f.pointer, f.message, f.line, f.col])).toEqual([
+      [
+        'schema-violation',
+        '/metadata/name',
+        `Invalid value: "${long}": must be no more than 63 bytes`,
+        4,
+        19,
+      ],
+    ]);
+    // Before 1.35, apimachinery counted the length in characters.
+    expect(load(text, '1.28').map(at)).toEqual([
+      ['/metadata/name', `Invalid value: "${long}": must be no more than 63 characters`],
+    ]);
+  });
+
+  it('takes a name of 63 characters, and a longer one with a manual selector', () => {
+    expect(load(job('  backoffLimit: 1', 'x'.repeat(63)))).toEqual([]);
+    const manual = job(
+      '  manualSelector: true\n  selector: { matchLabels: { app: a } }',
+      'x'.repeat(64),
+    ).replace('  template:\n', '  template:\n    metadata: { labels: { app: a } }\n');
+    expect(load(manual).filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
   it('has no negative count', () => {
     const findings = load(
       job(
