@@ -25,6 +25,7 @@ import { templateSelectorProblems } from './template-selector.js';
 import { containerProblems } from './container-checks.js';
 import { hostPortProblems } from './host-ports.js';
 import { podSpecFieldProblems } from './pod-spec-fields.js';
+import { labelMapFieldProblems } from './label-map-fields.js';
 import { servicePortProblems } from './service-ports.js';
 import { serviceSpecProblems } from './service-spec.js';
 import { endpointsProblems } from './endpoints.js';
@@ -191,6 +192,7 @@ export function checkKubernetesDocument(
           ...containerProblems(document, group, kind.kind, release),
           ...hostPortProblems(document, group, kind.kind),
           ...podSpecFieldProblems(document, group, kind.kind),
+          ...labelMapFieldProblems(document, group, kind.kind),
           ...containerEnvProblems(document, group, kind.kind, release),
           ...probeProblems(document, group, kind.kind, release),
           ...securityContextProblems(document, group, kind.kind, release),

@@ -177,6 +177,22 @@ export function labelNameProblems(key: string, path: (string | number)[], add: A
 }
 
 /**
+ * `ValidateLabels` of a map of labels at `at` (a selector's `matchLabels`, a Service's
+ * `selector`, a pod's `nodeSelector`): each key a qualified name, each value a label value. Go
+ * reports both at the map; they are reported here at the key they concern.
+ */
+export function labelMapProblems(labels: unknown, at: (string | number)[], add: Add): void {
+  if (!isPlainObject(labels)) return;
+  for (const [key, value] of Object.entries(labels)) {
+    labelNameProblems(key, [...at, key], add);
+    if (typeof value !== 'string') continue;
+    for (const message of labelValueProblems(value)) {
+      add([...at, key], 'label-value', invalidValue(value, message));
+    }
+  }
+}
+
+/**
  * `ValidateLabelSelector` of a `metav1.LabelSelector` (a pod affinity term's `labelSelector`
  * and `namespaceSelector`). Go reports a `matchLabels` problem at `matchLabels`; it is reported
  * here at the key it concerns. An operator of a requirement is checked here (the OpenAPI has no
@@ -184,15 +200,7 @@ export function labelNameProblems(key: string, path: (string | number)[], add: A
  */
 export function labelSelectorProblems(selector: unknown, add: Add): void {
   if (!isPlainObject(selector)) return;
-  if (isPlainObject(selector.matchLabels)) {
-    for (const [key, value] of Object.entries(selector.matchLabels)) {
-      labelNameProblems(key, ['matchLabels', key], add);
-      if (typeof value !== 'string') continue;
-      for (const message of labelValueProblems(value)) {
-        add(['matchLabels', key], 'label-value', invalidValue(value, message));
-      }
-    }
-  }
+  labelMapProblems(selector.matchLabels, ['matchLabels'], add);
   if (!Array.isArray(selector.matchExpressions)) return;
   selector.matchExpressions.forEach((requirement: unknown, i) => {
     if (!isPlainObject(requirement)) return;

@@ -12,12 +12,16 @@
  * server's words for a ReplicaSet too), `... for statefulset`, `... for daemonset`; a
  * ReplicationController needs a selector or template labels to default it from (`Required
  * value`). A selector the OpenAPI requires and the document lacks is the schema's to report,
- * once. (A selector prints as JSON, as the API server prints it since 1.34.)
+ * once. The selector itself is checked as `ValidateLabelSelector` checks it (operators, values,
+ * label keys and values); a workload's that does not convert is also `invalid label selector`
+ * and is not compared with the template. (A selector prints as JSON, as the API server prints it
+ * since 1.34.)
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
+import { labelSelectorProblems } from './label-syntax.js';
 import {
   invalidStructValue,
   invalidValue,
@@ -65,6 +69,27 @@ export function templateSelectorProblems(
         ),
       ),
     ];
+  }
+  if (word !== undefined || (group === 'batch' && kind === 'Job')) {
+    // ValidateLabelSelector, strictly (no invalid label value). A workload's selector must then
+    // convert (LabelSelectorAsSelector), or it is invalid and not compared with the template;
+    // a Job's is compared only when it converts.
+    const invalid: SchemaProblem[] = [];
+    labelSelectorProblems(spec.selector, (path, keyword, message) =>
+      invalid.push(problem(['spec', 'selector', ...path.map(String)], keyword, message)),
+    );
+    if (invalid.length > 0) {
+      if (word !== undefined && isPlainObject(spec.selector)) {
+        invalid.push(
+          problem(
+            ['spec', 'selector'],
+            'selector',
+            invalidStructValue(withoutEmptyParts(spec.selector), 'invalid label selector'),
+          ),
+        );
+      }
+      return invalid;
+    }
   }
   // Without a template the API server says only that one is required (as the schema does here).
   if (!isPlainObject(spec.template) && kind !== 'CronJob') return [];

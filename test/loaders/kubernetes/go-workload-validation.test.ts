@@ -151,6 +151,140 @@ spec:
   });
 });
 
+const NAME_PART =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+describe("a workload's selector itself (ValidateLabelSelector, LabelSelectorAsSelector)", () => {
+  it('refuses an unknown operator, and the selector that does not convert, without comparing it', () => {
+    const findings = load(
+      deployment(
+        '{ matchExpressions: [{ key: app, operator: Equals, values: [web] }] }',
+        '{ app: api }',
+      ),
+    );
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      [
+        '/spec/selector',
+        'Invalid value: {"matchExpressions":[{"key":"app","operator":"Equals","values":["web"]}]}: invalid label selector',
+        5,
+      ],
+      [
+        '/spec/selector/matchExpressions/0/operator',
+        'Invalid value: "Equals": not a valid selector operator',
+        5,
+      ],
+    ]);
+  });
+
+  it('refuses values beside Exists, none beside In, a bad key and a bad value, of a StatefulSet and a Job too', () => {
+    const findings = load(`apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db }
+spec:
+  serviceName: db
+  selector:
+    matchLabels: { app: "-x" }
+    matchExpressions:
+      - { key: tier, operator: Exists, values: [x] }
+      - { key: "bad key!", operator: DoesNotExist }
+      - { key: zone, operator: In, values: [] }
+  template:
+    metadata: { labels: { app: db } }
+    spec: { containers: [{ name: c, image: postgres }] }
+---
+apiVersion: batch/v1
+kind: Job
+metadata: { name: j }
+spec:
+  manualSelector: true
+  selector: { matchExpressions: [{ key: app, operator: Exists, values: [j] }] }
+  template:
+    metadata: { labels: { app: j } }
+    spec: { restartPolicy: Never, containers: [{ name: c, image: busybox }] }
+`);
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      ['/spec/selector', expect.stringMatching(/: invalid label selector$/), 7],
+      ['/spec/selector/matchLabels/app', `Invalid value: "-x": ${LABEL_VALUE}`, 7],
+      [
+        '/spec/selector/matchExpressions/0/values',
+        "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        9,
+      ],
+      ['/spec/selector/matchExpressions/1/key', `Invalid value: "bad key!": ${NAME_PART}`, 10],
+      [
+        '/spec/selector/matchExpressions/2/values',
+        "Required value: must be specified when `operator` is 'In' or 'NotIn'",
+        11,
+      ],
+      [
+        '/spec/selector/matchExpressions/0/values',
+        "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        21,
+      ],
+    ]);
+  });
+
+  it('takes selectors whose keys and values are valid', () => {
+    const text = deployment(
+      '{ matchLabels: { app.kubernetes.io/name: web }, matchExpressions: [{ key: example.com/tier, operator: NotIn, values: [db, ""] }] }',
+      '{ app.kubernetes.io/name: web }',
+    );
+    expect(load(text).filter((f) => f.pointer.startsWith('/spec/selector'))).toEqual([]);
+  });
+});
+
+describe("a Service's selector and a pod's node selector (ValidateLabels)", () => {
+  it('refuses a label value that is none, and a key that is none, at the key or value', () => {
+    const findings = load(`apiVersion: v1
+kind: Service
+metadata: { name: s }
+spec:
+  selector: { app.kubernetes.io/name: "my app" }
+  ports: [{ port: 80 }]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: agent }
+spec:
+  selector: { matchLabels: { app: agent } }
+  template:
+    metadata: { labels: { app: agent } }
+    spec:
+      nodeSelector: { "node role": x }
+      containers: [{ name: c, image: agent }]
+`);
+    expect(findings.map((f) => [f.pointer, f.message, f.line, f.col])).toEqual([
+      ['/spec/selector/app.kubernetes.io~1name', `Invalid value: "my app": ${LABEL_VALUE}`, 5, 39],
+      [
+        '/spec/template/spec/nodeSelector/node role',
+        `Invalid value: "node role": ${NAME_PART}`,
+        16,
+        23,
+      ],
+    ]);
+  });
+
+  it('takes the usual selectors, empty values included', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: { name: p }
+spec:
+  nodeSelector: { kubernetes.io/os: linux, node-role.kubernetes.io/worker: "", topology.kubernetes.io/zone: eu-west-1a }
+  containers: [{ name: c, image: nginx }]
+---
+apiVersion: v1
+kind: Service
+metadata: { name: s }
+spec:
+  selector: { app.kubernetes.io/name: web, app.kubernetes.io/instance: my_release.v1 }
+  ports: [{ port: 80 }]
+`;
+    expect(load(text)).toEqual([]);
+  });
+});
+
 describe("a pod template's labels and annotations (ValidatePodTemplateSpec)", () => {
   it("are label keys and values and annotation keys, as the object's own, in every workload", () => {
     const findings = load(
