@@ -3,14 +3,19 @@
  * `pkg/apis/core/validation` `checkHostPortConflicts`, `AccumulateUniqueHostPorts`): no two
  * ports of the containers take the same protocol, host IP and host port (`Duplicate value:
  * "TCP//8080"`); an init container runs alone, so only its own ports are compared. The protocol
- * is defaulted to TCP first, as the API server defaults it. Each problem at the later port's
- * `hostPort`, in the API server's words.
+ * is defaulted to TCP first, as the API server defaults it. With `hostNetwork: true` a
+ * container's host port is its container port (`validatePodSpecNetworkDeps`): one written that
+ * differs is `must match \`containerPort\` when \`hostNetwork\` is true` (a Pod's host port of
+ * 0 is defaulted to the container port first, a template's is left to the Pods). Each problem at
+ * the port's `hostPort` (a duplicate at the later one), in the API server's words.
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { duplicateValue } from './go-field-error.js';
+import { duplicateValue, invalidValue } from './go-field-error.js';
 import { podSpecOf } from './pod-spec-paths.js';
+
+const HOST_NETWORK_PORT = 'must match `containerPort` when `hostNetwork` is true';
 
 /** The host port problems of the pod spec of a built-in document of `group`/`kind`. */
 export function hostPortProblems(
@@ -21,6 +26,21 @@ export function hostPortProblems(
   const pod = podSpecOf(document, group, kind);
   if (!pod) return [];
   const { spec, problems, add } = pod;
+  if (spec.hostNetwork === true && Array.isArray(spec.containers)) {
+    spec.containers.forEach((container: unknown, i) => {
+      if (!isPlainObject(container) || !Array.isArray(container.ports)) return;
+      container.ports.forEach((port: unknown, j) => {
+        if (!isPlainObject(port)) return;
+        const { hostPort, containerPort } = port;
+        if (typeof hostPort !== 'number' || hostPort === 0 || hostPort === containerPort) return;
+        add(
+          ['containers', i, 'ports', j, 'hostPort'],
+          'host-network',
+          invalidValue(hostPort, HOST_NETWORK_PORT),
+        );
+      });
+    });
+  }
   if (Array.isArray(spec.containers)) {
     const taken = new Set<string>();
     spec.containers.forEach((container: unknown, i) => {

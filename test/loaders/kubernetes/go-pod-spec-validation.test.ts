@@ -662,3 +662,48 @@ describe("an init container's restartPolicy (validateInitContainers)", () => {
     expect(load(text, '1.36')).toEqual([]);
   });
 });
+
+describe('host ports with hostNetwork (validatePodSpecNetworkDeps)', () => {
+  const MUST_MATCH = 'must match `containerPort` when `hostNetwork` is true';
+
+  it("refuses a host port that is not the container port, a Pod's and a DaemonSet template's", () => {
+    const findings = load(`apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: node-exporter }
+spec:
+  selector: { matchLabels: { app: ne } }
+  template:
+    metadata: { labels: { app: ne } }
+    spec:
+      hostNetwork: true
+      containers:
+        - name: c
+          image: quay.io/prometheus/node-exporter
+          ports: [{ containerPort: 9100, hostPort: 9101 }]
+---
+${pod(`  hostNetwork: true
+  containers:
+    - { name: c, image: nginx, ports: [{ containerPort: 80, hostPort: 81 }] }
+`)}`);
+    expect(findings.map((f) => [f.pointer, f.message, f.line, f.col])).toEqual([
+      [
+        '/spec/template/spec/containers/0/ports/0/hostPort',
+        `Invalid value: 9101: ${MUST_MATCH}`,
+        13,
+        52,
+      ],
+      ['/spec/containers/0/ports/0/hostPort', `Invalid value: 81: ${MUST_MATCH}`, 21, 71],
+    ]);
+  });
+
+  it('takes a host port equal to the container port or left out (defaulted), and any without hostNetwork', () => {
+    const text = pod(`  hostNetwork: true
+  containers:
+    - { name: c, image: nginx, ports: [{ containerPort: 80, hostPort: 80 }, { containerPort: 443 }] }
+---
+${pod(`  containers:
+    - { name: c, image: nginx, ports: [{ containerPort: 80, hostPort: 8080 }] }
+`).replace('name: p', 'name: q')}`);
+    expect(load(text)).toEqual([]);
+  });
+});
