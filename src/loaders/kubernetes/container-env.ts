@@ -2,7 +2,8 @@
  * What the API server checks of a container's environment in Go (k8s.io/kubernetes
  * `pkg/apis/core/validation` `ValidateEnv`, `validateEnvVarValueFrom`, `ValidateEnvFrom`): a
  * variable's name is given and valid, a `valueFrom` has exactly one source and no `value` beside
- * it, a key reference names a valid key, a field or resource reference a field or resource the
+ * it, a key reference names a valid ConfigMap or Secret (a DNS-1123 subdomain, never empty) and a
+ * valid key, an `envFrom` reference a valid name, a field or resource reference a field or resource the
  * downward API exposes (`object-field-selector.ts`), and an `envFrom` entry has exactly one source. Each problem at its field, in the API
  * server's words.
  *
@@ -15,6 +16,7 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue, requiredValue } from './go-field-error.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
+import { dns1123SubdomainProblems } from './label-syntax.js';
 import { ENV_FIELD_PATHS, objectFieldSelectorProblems } from './object-field-selector.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import { resourceFieldSelectorProblems } from './resource-field-selector.js';
@@ -132,6 +134,13 @@ function selectorProblems(source: string, selector: Record<string, unknown>, add
     }
     default: {
       // configMapKeyRef, secretKeyRef: `validateConfigMapKeySelector`, `validateSecretKeySelector`.
+      // The name is a DNS-1123 subdomain, an empty or missing one too (it fails the pattern).
+      const name = selector.name ?? '';
+      if (typeof name === 'string') {
+        for (const message of dns1123SubdomainProblems(name)) {
+          add(['name'], 'dns-1123-subdomain', invalidValue(name, message));
+        }
+      }
       const key = selector.key;
       if (key === '') add(['key'], 'required', requiredValue());
       else if (typeof key === 'string') {
@@ -162,6 +171,11 @@ function envFromProblems(envFrom: unknown, relaxed: boolean, add: Add): void {
       const name = isPlainObject(reference) ? reference.name : undefined;
       if (name === undefined || name === null || name === '') {
         add(['envFrom', j, source, 'name'], 'required', requiredValue());
+      } else if (typeof name === 'string') {
+        // `ValidateConfigMapName`, `ValidateSecretName` with `prefix` true: a trailing dash passes.
+        for (const message of dns1123SubdomainProblems(maskTrailingDash(name))) {
+          add(['envFrom', j, source, 'name'], 'dns-1123-subdomain', invalidValue(name, message));
+        }
       }
     }
     // Go reports these at the list, not at the entry.
@@ -173,6 +187,14 @@ function envFromProblems(envFrom: unknown, relaxed: boolean, add: Add): void {
       );
     } else if (sources > 1) add(['envFrom'], 'env-source', invalidValue('', ONE_FIELD));
   });
+}
+
+/**
+ * apimachinery's `MaskTrailingDash`, which lets a name checked as a prefix end in `-`: it drops
+ * the last two characters for an `a` (Go's own arithmetic).
+ */
+function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 }
 
 /** apimachinery's `IsEnvVarName` (strict) or `IsRelaxedEnvVarName`, every message it gives. */

@@ -498,6 +498,44 @@ describe("a container's environment (ValidateEnv, validateEnvVarValueFrom, Valid
   });
 });
 
+describe("a container's ConfigMap and Secret references (validateConfigMapKeySelector, validateSecretKeySelector, validateConfigMapEnvSource, validateSecretEnvSource)", () => {
+  const subdomain = (value: string) =>
+    `Invalid value: "${value}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+
+  it('refuses a reference name that is no DNS-1123 subdomain, an empty or missing key reference name too', () => {
+    const findings = load(
+      container(`      env:
+        - { name: PASSWORD, valueFrom: { secretKeyRef: { name: DB_Secret, key: password } } }
+        - { name: MODE, valueFrom: { configMapKeyRef: { name: "", key: mode } } }
+        - { name: LEVEL, valueFrom: { configMapKeyRef: { key: level } } }
+      envFrom:
+        - configMapRef: { name: App_Config }
+        - secretRef: { name: "" }
+`),
+    );
+    const c = '/spec/containers/0';
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      [`${c}/env/0/valueFrom/secretKeyRef/name`, subdomain('DB_Secret'), 9],
+      [`${c}/env/1/valueFrom/configMapKeyRef/name`, subdomain(''), 10],
+      [`${c}/env/2/valueFrom/configMapKeyRef/name`, subdomain(''), 11],
+      [`${c}/envFrom/0/configMapRef/name`, subdomain('App_Config'), 13],
+      [`${c}/envFrom/1/secretRef/name`, 'Required value', 14],
+    ]);
+    expect(findings.map((f) => f.col).slice(0, 2)).toEqual([64, 63]);
+  });
+
+  it('takes valid names, and an envFrom name ending in a dash, which Go checks as a prefix (MaskTrailingDash)', () => {
+    const text = container(`      env:
+        - { name: PASSWORD, valueFrom: { secretKeyRef: { name: db.credentials, key: password, optional: true } } }
+        - { name: MODE, valueFrom: { configMapKeyRef: { name: app-config, key: mode } } }
+      envFrom:
+        - configMapRef: { name: app- }
+        - secretRef: { name: web-secrets }
+`);
+    expect(load(text)).toEqual([]);
+  });
+});
+
 describe("a container's resources (ValidateContainerResourceRequirements)", () => {
   it('refuses names a container cannot request, fractional or overcommitted extended resources, huge pages alone', () => {
     const findings = load(
