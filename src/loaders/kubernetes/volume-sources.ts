@@ -4,7 +4,10 @@
  * volume has one source. The sources are counted in Go's order; each one after the first is
  * `Forbidden: may not specify more than 1 volume type` at its field, and only the first is
  * checked further: a Secret's `secretName`, a ConfigMap's `name`, a claim's `claimName`, a host
- * or NFS path are required, an NFS path is absolute, file modes are 0-0777, a projected
+ * or NFS path are required, an NFS path is absolute, file modes are 0-0777, the items of a
+ * Secret, a ConfigMap or a downward API volume (projected ones too) have a key and a path that is
+ * relative, without `..` and not starting with it (`validateKeyToPath`,
+ * `validateDownwardAPIVolumeFile`), a projected
  * service account token lives 10 minutes to 2^32 seconds, and an ephemeral volume's claim
  * template is a claim's spec with labels and annotations alone.
  *
@@ -15,6 +18,7 @@
 
 import { isPlainObject } from '../manifest-document.js';
 import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import { localNonReservedPathProblems } from './local-descending-path.js';
 import { objectFieldSelectorProblems, VOLUME_FIELD_PATHS } from './object-field-selector.js';
 import { ephemeralVolumeProblems } from './persistent-volume-claims.js';
 import { resourceFieldSelectorProblems } from './resource-field-selector.js';
@@ -91,10 +95,12 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
     case 'secret':
       required('secretName', true);
       fileModes(value, add);
+      keyToPathItems(value.items, (path, k, m) => add(['items', ...path], k, m));
       return;
     case 'configMap':
       required('name', true);
       fileModes(value, add);
+      keyToPathItems(value.items, (path, k, m) => add(['items', ...path], k, m));
       return;
     case 'persistentVolumeClaim':
       required('claimName', false);
@@ -118,6 +124,7 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
     case 'projected':
       fileModes(value, add);
       projectedDownwardApiFiles(value.sources, (path, k, m) => add(['sources', ...path], k, m));
+      projectedKeyToPathItems(value.sources, (path, k, m) => add(['sources', ...path], k, m));
       serviceAccountTokenProblems(value.sources, (path, k, m) => add(['sources', ...path], k, m));
       return;
     default:
@@ -135,6 +142,41 @@ function projectedDownwardApiFiles(sources: unknown, add: Add): void {
       add([i, 'downwardAPI', 'items', ...path], k, m),
     );
   });
+}
+
+/** The items of a projected volume's `configMap` and `secret` sources (`validateProjectionSources`). */
+function projectedKeyToPathItems(sources: unknown, add: Add): void {
+  if (!Array.isArray(sources)) return;
+  sources.forEach((source: unknown, i) => {
+    if (!isPlainObject(source)) return;
+    for (const kind of ['configMap', 'secret']) {
+      const projection = source[kind];
+      if (!isPlainObject(projection)) continue;
+      keyToPathItems(projection.items, (path, k, m) => add([i, kind, 'items', ...path], k, m));
+    }
+  });
+}
+
+/**
+ * `validateKeyToPath`, as far as the OpenAPI does not check it (it requires both fields): a key
+ * and a path not empty, the path a local one (`itemPathProblems`). The mode is `fileModes`'.
+ */
+function keyToPathItems(items: unknown, add: Add): void {
+  if (!Array.isArray(items)) return;
+  items.forEach((item: unknown, i) => {
+    if (!isPlainObject(item)) return;
+    if (item.key === '') add([i, 'key'], 'required', requiredValue());
+    itemPathProblems(item.path, (path, k, m) => add([i, ...path], k, m));
+  });
+}
+
+/** An item's `path` (`ValidateLocalNonReservedPath`): given, relative, without `..`. */
+function itemPathProblems(path: unknown, add: Add): void {
+  if (path === '') add(['path'], 'required', requiredValue());
+  if (typeof path !== 'string') return;
+  localNonReservedPathProblems(path, (message) =>
+    add(['path'], 'volume-path', invalidValue(path, message)),
+  );
 }
 
 /**
@@ -166,7 +208,7 @@ function serviceAccountTokenProblems(sources: unknown, add: Add): void {
 }
 
 /**
- * `validateDownwardAPIVolumeFile`, as far as the OpenAPI does not check it: one of `fieldRef`
+ * `validateDownwardAPIVolumeFile`, as far as the OpenAPI does not check it: a local `path`, one of `fieldRef`
  * and `resourceFieldRef`, a `fieldRef` naming a pod field a volume exposes (its labels and
  * annotations, whole or by key, its name, namespace and uid), a `resourceFieldRef` naming its
  * container, a resource and a divisor it takes (`resource-field-selector.ts`).
@@ -175,6 +217,7 @@ function downwardApiFiles(items: unknown, add: Add): void {
   if (!Array.isArray(items)) return;
   items.forEach((item: unknown, i) => {
     if (!isPlainObject(item)) return;
+    itemPathProblems(item.path, (path, k, m) => add([i, ...path], k, m));
     const fieldRef = item.fieldRef;
     const resourceFieldRef = item.resourceFieldRef;
     const hasResourceFieldRef = resourceFieldRef !== undefined && resourceFieldRef !== null;

@@ -85,6 +85,65 @@ describe('a volume has one source (validateVolumeSource)', () => {
   });
 });
 
+describe("a volume's items (validateKeyToPath, validateDownwardAPIVolumeFile, ValidateLocalNonReservedPath)", () => {
+  it('refuses an empty key, and a path that is absolute, contains .. or starts with it, at the field', () => {
+    const findings = load(
+      pod(`  containers: [{ name: app, image: nginx }]
+  volumes:
+    - name: cm
+      configMap: { name: c, items: [{ key: a, path: ../x }, { key: "", path: b }, { key: c, path: /abs }] }
+    - name: sec
+      secret: { secretName: s, items: [{ key: a, path: "a/../../b" }, { key: b, path: ..data }] }
+    - name: d
+      downwardAPI: { items: [{ path: "../l", fieldRef: { fieldPath: metadata.labels } }] }
+    - name: p
+      projected:
+        sources:
+          - configMap: { name: c, items: [{ key: a, path: .. }] }
+          - secret: { name: s, items: [{ key: a, path: "" }] }
+          - downwardAPI: { items: [{ path: /n, fieldRef: { fieldPath: metadata.name } }] }
+`),
+    );
+    const v = '/spec/volumes';
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      [`${v}/0/configMap/items/0/path`, `Invalid value: "../x": must not contain '..'`, 8],
+      [`${v}/0/configMap/items/1/key`, 'Required value', 8],
+      [`${v}/0/configMap/items/2/path`, 'Invalid value: "/abs": must be a relative path', 8],
+      [`${v}/1/secret/items/0/path`, `Invalid value: "a/../../b": must not contain '..'`, 10],
+      [`${v}/1/secret/items/1/path`, `Invalid value: "..data": must not start with '..'`, 10],
+      [`${v}/2/downwardAPI/items/0/path`, `Invalid value: "../l": must not contain '..'`, 12],
+      [
+        `${v}/3/projected/sources/0/configMap/items/0/path`,
+        `Invalid value: "..": must not contain '..'`,
+        16,
+      ],
+      [
+        `${v}/3/projected/sources/0/configMap/items/0/path`,
+        `Invalid value: "..": must not start with '..'`,
+        16,
+      ],
+      [`${v}/3/projected/sources/1/secret/items/0/path`, 'Required value', 17],
+      [
+        `${v}/3/projected/sources/2/downwardAPI/items/0/path`,
+        'Invalid value: "/n": must be a relative path',
+        18,
+      ],
+    ]);
+    expect(findings[0]?.col).toBe(53);
+  });
+
+  it('takes relative paths below the volume, dots inside names included', () => {
+    const text = pod(`  containers: [{ name: app, image: nginx }]
+  volumes:
+    - name: cm
+      configMap: { name: c, items: [{ key: a.conf, path: conf/a.conf }, { key: b, path: .hidden/b..c }] }
+    - name: d
+      downwardAPI: { items: [{ path: labels, fieldRef: { fieldPath: metadata.labels } }] }
+`);
+    expect(load(text)).toEqual([]);
+  });
+});
+
 describe("a container's volume mounts and a projected token (ValidateVolumeMounts, validateProjectionSources)", () => {
   it('refuses absolute or climbing sub-paths, both sub-path kinds, device overlaps, unprivileged Bidirectional', () => {
     const findings = load(
