@@ -58,6 +58,7 @@ import { disruptionBudgetProblems } from './disruption-budgets.js';
 import { configDataProblems } from './config-data.js';
 import { csiDriverProblems } from './csi-drivers.js';
 import { rolloutBoundsProblems } from './rollout-bounds.js';
+import { templateDeadlineProblems } from './template-deadline.js';
 import { batchJobProblems } from './batch-jobs.js';
 import { ingressProblems } from './ingresses.js';
 import { networkPolicyProblems } from './network-policies.js';
@@ -229,6 +230,7 @@ export function checkKubernetesDocument(
           ...disruptionBudgetProblems(document, group, kind.kind),
           ...configDataProblems(document, group, kind.kind),
           ...rolloutBoundsProblems(document, group, kind.kind),
+          ...templateDeadlineProblems(document, group, kind.kind),
           ...batchJobProblems(document, group, kind.kind, release),
           ...ingressProblems(document, group, kind.kind),
           ...networkPolicyProblems(document, group, kind.kind),

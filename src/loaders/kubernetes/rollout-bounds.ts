@@ -5,7 +5,8 @@
  * past its `minReadySeconds`; a Deployment's strategy (`ValidateDeploymentStrategy`: no
  * `rollingUpdate` beside `type: Recreate`; `maxSurge` and `maxUnavailable` counts or percentages,
  * `maxUnavailable` at most 100%, not both 0) and a DaemonSet's (`ValidateRollingUpdateDaemonSet`:
- * both at most 100%, exactly one of them non-zero once defaulted); and a
+ * both at most 100%, exactly one of them non-zero once defaulted), a StatefulSet's (a
+ * `rollingUpdate` only with `type: RollingUpdate`, the default); and a
  * HorizontalPodAutoscaler's bounds (`ValidateHorizontalPodAutoscalerSpec`: `minReplicas` at least
  * 1, `maxReplicas` at least 1 and at least `minReplicas`). Each problem at its field, in the API
  * server's words.
@@ -14,7 +15,12 @@
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
-import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import {
+  forbiddenValue,
+  invalidStructValue,
+  invalidValue,
+  requiredValue,
+} from './go-field-error.js';
 import { regexError } from './label-syntax.js';
 
 const NEGATIVE = 'must be greater than or equal to 0';
@@ -86,11 +92,18 @@ export function rolloutBoundsProblems(
   if (group === 'apps' && kind === 'DaemonSet') daemonSetStrategyProblems(spec.updateStrategy, add);
   if (group === 'apps' && kind === 'StatefulSet') {
     const strategy = spec.updateStrategy;
-    const partition =
-      isPlainObject(strategy) && isPlainObject(strategy.rollingUpdate)
-        ? strategy.rollingUpdate.partition
-        : undefined;
-    if (typeof partition === 'number' && partition < 0) {
+    const rollingUpdate = isPlainObject(strategy) ? strategy.rollingUpdate : undefined;
+    const partition = isPlainObject(rollingUpdate) ? rollingUpdate.partition : undefined;
+    if (isPlainObject(strategy) && strategy.type === 'OnDelete') {
+      // ValidateStatefulSetSpec: a rollingUpdate (even `{}`) only beside its own type.
+      if (rollingUpdate !== undefined && rollingUpdate !== null) {
+        add(
+          ['updateStrategy', 'rollingUpdate'],
+          'strategy',
+          invalidStructValue(rollingUpdate, "only allowed for updateStrategy 'RollingUpdate'"),
+        );
+      }
+    } else if (typeof partition === 'number' && partition < 0) {
       add(
         ['updateStrategy', 'rollingUpdate', 'partition'],
         'minimum',

@@ -804,3 +804,71 @@ describe("a PersistentVolumeClaim's spec (core validation: ValidatePersistentVol
     ]);
   });
 });
+
+describe("a workload's pod template deadline and a StatefulSet's update strategy (apps validation)", () => {
+  const workload = (kind: string, extra = '', body = '      activeDeadlineSeconds: 10\n') =>
+    `---
+apiVersion: ${kind === 'ReplicationController' ? 'v1' : 'apps/v1'}
+kind: ${kind}
+metadata: { name: w }
+spec:
+${kind === 'ReplicationController' ? '' : '  selector: { matchLabels: { a: b } }\n'}${extra}  template:
+    metadata: { labels: { a: b } }
+    spec:
+${body}      containers: [{ name: c, image: x }]
+`;
+
+  it('refuses activeDeadlineSeconds in any template but a Job', () => {
+    const text = ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ReplicationController']
+      .map((kind) => workload(kind, kind === 'StatefulSet' ? '  serviceName: w\n' : ''))
+      .join('');
+    const findings = load(text);
+    const word = ['ReplicaSet', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ReplicationController'];
+    expect(findings.map((f) => [f.pointer, f.message, f.col])).toEqual(
+      word.map((w) => [
+        '/spec/template/spec/activeDeadlineSeconds',
+        `Forbidden: activeDeadlineSeconds in ${w} is not Supported`,
+        30,
+      ]),
+    );
+  });
+
+  it("refuses a StatefulSet's rollingUpdate beside type OnDelete, an empty one too", () => {
+    const findings = load(
+      workload(
+        'StatefulSet',
+        '  serviceName: w\n  updateStrategy: { type: OnDelete, rollingUpdate: { partition: 1 } }\n',
+        '',
+      ) +
+        workload(
+          'StatefulSet',
+          '  serviceName: w\n  updateStrategy: { type: OnDelete, rollingUpdate: {} }\n',
+          '',
+        ).replace('name: w', 'name: v'),
+    );
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      [
+        '/spec/updateStrategy/rollingUpdate',
+        `Invalid value: {"partition":1}: only allowed for updateStrategy 'RollingUpdate'`,
+        8,
+      ],
+      [
+        '/spec/updateStrategy/rollingUpdate',
+        "Invalid value: {}: only allowed for updateStrategy 'RollingUpdate'",
+        20,
+      ],
+    ]);
+  });
+
+  it('takes a template without a deadline, OnDelete alone and RollingUpdate with a partition', () => {
+    const text =
+      workload('Deployment', '', '') +
+      workload('StatefulSet', '  serviceName: w\n  updateStrategy: { type: OnDelete }\n', '') +
+      workload(
+        'StatefulSet',
+        '  serviceName: w\n  updateStrategy: { type: RollingUpdate, rollingUpdate: { partition: 2 } }\n',
+        '      activeDeadlineSeconds: null\n',
+      ).replace('name: w', 'name: v');
+    expect(load(text)).toEqual([]);
+  });
+});
