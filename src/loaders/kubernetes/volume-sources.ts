@@ -7,7 +7,10 @@
  * or NFS path are required, an NFS path is absolute, file modes are 0-0777, the items of a
  * Secret, a ConfigMap or a downward API volume (projected ones too) have a key and a path that is
  * relative, without `..` and not starting with it (`validateKeyToPath`,
- * `validateDownwardAPIVolumeFile`), a projected
+ * `validateDownwardAPIVolumeFile`), a host path has no `..`, a CSI volume a driver, an EBS
+ * volume a volume ID, an Azure file a secret and share name, an iSCSI volume a target portal and
+ * an IQN, EUI or NAA name and a LUN of 0-255, a Fibre Channel volume target WWNs (with a LUN) or
+ * WWIDs, a projected
  * service account token lives 10 minutes to 2^32 seconds, and an ephemeral volume's claim
  * template is a claim's spec with labels and annotations alone.
  *
@@ -17,7 +20,12 @@
  */
 
 import { isPlainObject } from '../manifest-document.js';
-import { forbiddenValue, invalidValue, requiredValue } from './go-field-error.js';
+import {
+  forbiddenValue,
+  invalidStringList,
+  invalidValue,
+  requiredValue,
+} from './go-field-error.js';
 import { localNonReservedPathProblems } from './local-descending-path.js';
 import { objectFieldSelectorProblems, VOLUME_FIELD_PATHS } from './object-field-selector.js';
 import { ephemeralVolumeProblems } from './persistent-volume-claims.js';
@@ -57,6 +65,13 @@ export const VOLUME_SOURCES = [
   'image',
 ] as const;
 
+const LUN_RANGE = 'must be between 0 and 255, inclusive';
+/** The iSCSI name forms Go accepts (`iscsiInitiatorIqnRegex`, `...EuiRegex`, `...NaaRegex`). */
+const ISCSI_NAMES: readonly (readonly [string, RegExp])[] = [
+  ['iqn', /iqn\.\d{4}-\d{2}\.([A-Za-z0-9\-.]+)(:[^,;*&$|\s]+)$/],
+  ['eui', /^eui.[A-Za-z0-9]{16}$/],
+  ['naa', /^naa.[A-Za-z0-9]{32}$/],
+];
 const FILE_MODE_MESSAGE = 'must be a number between 0 and 0777 (octal), both inclusive';
 
 type Add = (path: (string | number)[], keyword: string, message: string) => void;
@@ -89,8 +104,32 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
     }
   };
   switch (source) {
-    case 'hostPath':
+    case 'hostPath': {
       required('path', false);
+      // validatePathNoBacksteps: one error, however many `..` there are.
+      const path = value.path;
+      if (typeof path === 'string' && path.split('/').includes('..')) {
+        add(['path'], 'volume-path', invalidValue(path, "must not contain '..'"));
+      }
+      return;
+    }
+    case 'csi':
+      required('driver', false);
+      return;
+    case 'awsElasticBlockStore':
+      required('volumeID', false);
+      return;
+    case 'azureFile':
+      required('secretName', false);
+      required('shareName', false);
+      return;
+    case 'iscsi':
+      required('targetPortal', false);
+      required('iqn', false);
+      iscsiProblems(value, add);
+      return;
+    case 'fc':
+      fibreChannelProblems(value, add);
       return;
     case 'secret':
       required('secretName', true);
@@ -129,6 +168,55 @@ function sourceProblems(source: string, value: Record<string, unknown>, add: Add
       return;
     default:
       return;
+  }
+}
+
+/** `validateISCSIVolumeSource`: an IQN, EUI or NAA name of the right form, a LUN of 0-255. */
+function iscsiProblems(value: Record<string, unknown>, add: Add): void {
+  const { iqn, lun } = value;
+  if (typeof iqn === 'string' && iqn !== '') {
+    const form = ISCSI_NAMES.find(([prefix]) => iqn.startsWith(prefix));
+    if (form === undefined || !form[1].test(iqn)) {
+      add(
+        ['iqn'],
+        'volume-source',
+        invalidValue(iqn, 'must be valid format starting with iqn, eui, or naa'),
+      );
+    }
+  }
+  if (typeof lun === 'number' && (lun < 0 || lun > 255)) {
+    add(['lun'], 'volume-source', invalidValue(lun, LUN_RANGE));
+  }
+}
+
+/** `validateFCVolumeSource`: target WWNs (with a LUN of 0-255) or WWIDs, not both. */
+function fibreChannelProblems(value: Record<string, unknown>, add: Add): void {
+  const count = (list: unknown): number => (Array.isArray(list) ? list.length : 0);
+  const targets = count(value.targetWWNs);
+  const ids = count(value.wwids);
+  if (targets === 0 && ids === 0) {
+    add(
+      ['targetWWNs'],
+      'required',
+      requiredValue('must specify either targetWWNs or wwids, but not both'),
+    );
+  }
+  if (targets > 0 && ids > 0) {
+    add(
+      ['targetWWNs'],
+      'volume-source',
+      invalidStringList(
+        (value.targetWWNs as unknown[]).map(String),
+        'targetWWNs and wwids can not be specified simultaneously',
+      ),
+    );
+  }
+  if (targets === 0) return;
+  const lun = value.lun;
+  if (lun === undefined || lun === null) {
+    add(['lun'], 'required', requiredValue('lun is required if targetWWNs is specified'));
+  } else if (typeof lun === 'number' && (lun < 0 || lun > 255)) {
+    add(['lun'], 'volume-source', invalidValue(lun, LUN_RANGE));
   }
 }
 

@@ -85,6 +85,61 @@ describe('a volume has one source (validateVolumeSource)', () => {
   });
 });
 
+describe("a volume source's own fields (validateHostPathVolumeSource, validateCSIVolumeSource, validateISCSIVolumeSource, validateAWSElasticBlockStoreVolumeSource, validateFCVolumeSource, validateAzureFile)", () => {
+  it('refuses a host path with .., an empty CSI driver, a bad iSCSI name and LUN, no EBS volume ID, no FC target, no Azure secret', () => {
+    const findings = load(
+      pod(`  containers: [{ name: c, image: x }]
+  volumes:
+    - { name: b, hostPath: { path: /var/log/../../etc } }
+    - { name: c, csi: { driver: "" } }
+    - { name: d, iscsi: { targetPortal: "", iqn: bad, lun: 300 } }
+    - { name: e, awsElasticBlockStore: { volumeID: "" } }
+    - { name: h, fc: { lun: 1 } }
+    - { name: i, azureFile: { secretName: "", shareName: s } }
+    - { name: j, fc: { targetWWNs: [500a0982991b8dc5], wwids: [w] } }
+`),
+    );
+    const v = '/spec/volumes';
+    expect(findings.map((f) => [f.pointer, f.message, f.line])).toEqual([
+      [`${v}/0/hostPath/path`, `Invalid value: "/var/log/../../etc": must not contain '..'`, 7],
+      [`${v}/1/csi/driver`, 'Required value', 8],
+      [`${v}/2/iscsi/targetPortal`, 'Required value', 9],
+      [
+        `${v}/2/iscsi/iqn`,
+        'Invalid value: "bad": must be valid format starting with iqn, eui, or naa',
+        9,
+      ],
+      [`${v}/2/iscsi/lun`, 'Invalid value: 300: must be between 0 and 255, inclusive', 9],
+      [`${v}/3/awsElasticBlockStore/volumeID`, 'Required value', 10],
+      [
+        `${v}/4/fc/targetWWNs`,
+        'Required value: must specify either targetWWNs or wwids, but not both',
+        11,
+      ],
+      [`${v}/5/azureFile/secretName`, 'Required value', 12],
+      [`${v}/6/fc/lun`, 'Required value: lun is required if targetWWNs is specified', 13],
+      [
+        `${v}/6/fc/targetWWNs`,
+        'Invalid value: []string{"500a0982991b8dc5"}: targetWWNs and wwids can not be specified simultaneously',
+        13,
+      ],
+    ]);
+    expect(findings[0]?.col).toBe(36);
+  });
+
+  it('takes the sources as the Kubernetes examples write them', () => {
+    const text = pod(`  containers: [{ name: c, image: x }]
+  volumes:
+    - { name: b, hostPath: { path: /var/log/..data, type: Directory } }
+    - { name: c, csi: { driver: inline.storage.kubernetes.io, volumeAttributes: { foo: bar } } }
+    - { name: d, iscsi: { targetPortal: "10.0.2.15:3260", iqn: "iqn.2001-04.com.example:storage.kube.sys1.xyz", lun: 0, fsType: ext4 } }
+    - { name: e, fc: { targetWWNs: [500a0982991b8dc5, 500a0982891b8dc5], lun: 2, fsType: ext4 } }
+    - { name: f, iscsi: { targetPortal: "10.0.2.15:3260", iqn: naa.6001405ab0000000000000000000000a, lun: 255 } }
+`);
+    expect(load(text).filter((f) => f.severity === 'error')).toEqual([]);
+  });
+});
+
 describe("a volume's items (validateKeyToPath, validateDownwardAPIVolumeFile, ValidateLocalNonReservedPath)", () => {
   it('refuses an empty key, and a path that is absolute, contains .. or starts with it, at the field', () => {
     const findings = load(
