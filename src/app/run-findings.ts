@@ -99,7 +99,7 @@ export function runFindings(report: ConvergenceReport, places: RunFindingPlaces)
         runFinding(
           'reconcile-failed',
           'error',
-          `${controllerText(controller.name)} could not ${what} after ${item.attempts} attempts: ${errorText(item.error.message)}${at}`,
+          `${controllerText(controller.name)} could not ${what} after ${item.attempts} ${item.attempts === 1 ? 'attempt' : 'attempts'}: ${errorText(item.error.message)}${at}`,
           places.placeOf(item.pointer) ? placeOf(item.pointer) : thrownAt(item.error),
         ),
       );

@@ -144,7 +144,7 @@ export function documentSchema(definition: ResourceDefinition): JsonSchema {
   }
   return {
     type: 'object',
-    description: `A ${definition.displayType}: a resource of type ${definition.type}.`,
+    description: `${/^[AEIOU]/i.test(definition.displayType) ? 'An' : 'A'} ${definition.displayType}: a resource of type ${definition.type}.`,
     required: ['metadata'],
     properties: {
       metadata: COSI_METADATA,

@@ -58,7 +58,7 @@ export async function renderReport(
     const first = data.failures?.[0];
     const named = first ? ` (${first.controller}${first.item ? ` on ${first.item}` : ''})` : '';
     io.stderr.write(
-      `cosi: ${data.verdict}${named}, ${findings} failing findings: wrote ${flags.output}\n`,
+      `cosi: ${data.verdict}${named}, ${findings} failing ${findings === 1 ? 'finding' : 'findings'}: wrote ${flags.output}\n`,
     );
   }
 }

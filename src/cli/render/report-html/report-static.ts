@@ -5,6 +5,7 @@ import type {
   ReportVerdict,
 } from '../../../app/report/report-data.js';
 import { escapeHtml } from './html-escape.js';
+import { plural } from '../plural.js';
 import { UNRENDERED_NAMES } from '../../../loaders/unrendered-sources.js';
 
 const VERDICTS: Record<ReportVerdict, string> = {
@@ -20,7 +21,7 @@ export function renderVerdict(data: ReportData): string {
   const m = summary.manifests;
   const items = [
     `${summary.passed} passed, ${summary.failed} failed`,
-    `manifests: ${m.resources} resources in ${m.files} files: ${m.valid} valid, ${m.invalid} invalid, ${m.skipped} skipped`,
+    `manifests: ${plural(m.resources, 'resource')} in ${plural(m.files, 'file')}: ${m.valid} valid, ${m.invalid} invalid, ${m.skipped} skipped`,
     ...summary.classes.map((c) => `${c.check}: ${c.passed} passed, ${c.failed} failed`),
   ];
   const unrendered = summary.unrendered ?? [];
@@ -58,7 +59,7 @@ function renderFailures(failures: readonly ReportFailure[]): string[] {
     const on =
       f.item === undefined
         ? ' failed'
-        : ` gave up on <span class="failed-item">${escapeHtml(f.item)}</span> after ${f.attempts ?? 0} attempts`;
+        : ` gave up on <span class="failed-item">${escapeHtml(f.item)}</span> after ${plural(f.attempts ?? 0, 'attempt')}`;
     return `<li><strong>${escapeHtml(f.controller)}</strong>${on}: ${escapeHtml(f.error)}</li>`;
   });
   const more = failures.length - shown.length;
