@@ -5,7 +5,11 @@
  * LoadBalancer has source ranges, each an IP range; a NodePort or LoadBalancer Service is not
  * headless; a ClientIP affinity's timeout is 1 to 86400 seconds; cluster IPs are IP addresses,
  * `clusterIPs` starts with `clusterIP` and holds one per family, of `ipFamilies`' families;
- * external IPs are no loopback, link-local or unspecified ones (`endpoint-ip.ts`). Each problem
+ * external IPs are no loopback, link-local or unspecified ones (`endpoint-ip.ts`); an external
+ * traffic policy only on a Service reachable from outside, a health check node port only with
+ * `Local` on a LoadBalancer, node ports unique per protocol; `loadBalancerClass` (a qualified
+ * name) and `allocateLoadBalancerNodePorts` only on a LoadBalancer; no session affinity config
+ * without ClientIP affinity. Each problem
  * at its field, in the API server's words; so are the warnings it gives as it takes a Service
  * (`api-warning`). (Node ports outside the cluster's range are the allocator's, which this
  * cannot know.)
@@ -31,7 +35,7 @@ import {
 } from './ip-address.js';
 import { cidrWarnings, warnOfIp } from './ip-warnings.js';
 import { releaseAtLeast, type KubernetesRelease } from './kubernetes-release.js';
-import { dns1123SubdomainProblems, type Add } from './label-syntax.js';
+import { dns1123SubdomainProblems, qualifiedNameProblems, type Add } from './label-syntax.js';
 
 /** `core.MaxClientIPServiceAffinitySeconds`. */
 const MAX_AFFINITY_SECONDS = 86400;
@@ -126,10 +130,109 @@ export function serviceSpecProblems(
       invalidValue(timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`),
     );
   }
+  trafficPolicyProblems(spec, type, add);
+  nodePortDuplicates(spec.ports, add);
+  loadBalancerFieldProblems(spec, type, add);
   const warn: Warn = (path, message) => problems.push(apiWarning(path, message));
   serviceWarnings(document, type, warn);
   if (releaseAtLeast(release, '1.33')) serviceIpWarnings(spec, warn);
   return problems;
+}
+
+/**
+ * `validateServiceExternalTrafficPolicy` (`ExternalPolicyForService`, `NeedsHealthCheck`): an
+ * external traffic policy only on a Service reachable from outside (NodePort, LoadBalancer, or
+ * any with external IPs), a health check node port only on a LoadBalancer with the `Local`
+ * policy (the policy is defaulted to `Cluster`). (The policy and port such a Service needs are
+ * defaulted and allocated before validation: their absence is no problem.)
+ */
+function trafficPolicyProblems(spec: Record<string, unknown>, type: string, add: Add): void {
+  const externalIPs = spec.externalIPs;
+  const external =
+    type === 'NodePort' ||
+    type === 'LoadBalancer' ||
+    (Array.isArray(externalIPs) && externalIPs.length > 0);
+  const policy = spec.externalTrafficPolicy;
+  if (!external && typeof policy === 'string' && policy !== '') {
+    add(
+      ['externalTrafficPolicy'],
+      'external-traffic-policy',
+      invalidValue(policy, 'may only be set for externally-accessible services'),
+    );
+  }
+  const needsHealthCheck = type === 'LoadBalancer' && policy === 'Local';
+  const port = spec.healthCheckNodePort;
+  if (!needsHealthCheck && typeof port === 'number' && port !== 0) {
+    add(
+      ['healthCheckNodePort'],
+      'health-check-node-port',
+      invalidValue(
+        port,
+        "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      ),
+    );
+  }
+}
+
+/** `ValidateService`'s duplicate node ports, by (protocol, node port); the protocol defaults to TCP. */
+function nodePortDuplicates(ports: unknown, add: Add): void {
+  if (!Array.isArray(ports)) return;
+  const seen = new Set<string>();
+  ports.forEach((port: unknown, i) => {
+    if (!isPlainObject(port) || typeof port.nodePort !== 'number' || port.nodePort === 0) return;
+    const protocol =
+      typeof port.protocol === 'string' && port.protocol !== '' ? port.protocol : 'TCP';
+    const key = `${protocol}/${port.nodePort}`;
+    if (seen.has(key)) add(['ports', i, 'nodePort'], 'duplicate', duplicateValue(port.nodePort));
+    seen.add(key);
+  });
+}
+
+/**
+ * `ValidateService` and `validateLoadBalancerClassField`: `allocateLoadBalancerNodePorts` and
+ * `loadBalancerClass` only on a LoadBalancer, the class a qualified name; no session affinity
+ * config when the affinity is `None` (its default).
+ */
+function loadBalancerFieldProblems(spec: Record<string, unknown>, type: string, add: Add): void {
+  const affinity =
+    typeof spec.sessionAffinity === 'string' && spec.sessionAffinity !== ''
+      ? spec.sessionAffinity
+      : 'None';
+  if (
+    affinity === 'None' &&
+    spec.sessionAffinityConfig !== undefined &&
+    spec.sessionAffinityConfig !== null
+  ) {
+    add(
+      ['sessionAffinityConfig'],
+      'session-affinity',
+      forbiddenValue('must not be set when session affinity is None'),
+    );
+  }
+  if (
+    type !== 'LoadBalancer' &&
+    spec.allocateLoadBalancerNodePorts !== undefined &&
+    spec.allocateLoadBalancerNodePorts !== null
+  ) {
+    add(
+      ['allocateLoadBalancerNodePorts'],
+      'load-balancer-only',
+      forbiddenValue("may only be used when `type` is 'LoadBalancer'"),
+    );
+  }
+  const lbClass = spec.loadBalancerClass;
+  if (typeof lbClass !== 'string') return;
+  if (type === 'LoadBalancer') {
+    for (const message of qualifiedNameProblems(lbClass)) {
+      add(['loadBalancerClass'], 'qualified-name', invalidValue(lbClass, message));
+    }
+  } else {
+    add(
+      ['loadBalancerClass'],
+      'load-balancer-only',
+      forbiddenValue("may only be used when `type` is 'LoadBalancer'"),
+    );
+  }
 }
 
 /**
