@@ -40,6 +40,7 @@ import { limitRangeProblems } from './limit-ranges.js';
 import { resourceQuotaProblems } from './resource-quotas.js';
 import { apiServiceProblems } from './api-services.js';
 import { runtimeClassProblems } from './runtime-classes.js';
+import { quantityFieldProblems } from './quantity-fields.js';
 import {
   admissionExpressionProblems,
   holdsAdmissionExpressions,
@@ -221,6 +222,7 @@ export function checkKubernetesDocument(
           ...resourceQuotaProblems(document, group, kind.kind),
           ...apiServiceProblems(document, group, kind.kind),
           ...runtimeClassProblems(document, group, kind.kind),
+          ...quantityFieldProblems(document, group, kind.kind),
           // CEL is loaded only for the documents that write admission expressions.
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)

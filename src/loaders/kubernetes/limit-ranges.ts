@@ -110,7 +110,7 @@ interface Written {
   readonly parsed: ParsedQuantity;
 }
 
-/** Each bound's parsed quantities by resource (a quantity that does not parse is the schema's). */
+/** Each bound's parsed quantities by resource (one that does not parse is `quantity-fields.ts`'s). */
 function boundsOf(
   limit: Record<string, unknown>,
   pod: boolean,
