@@ -1,12 +1,15 @@
 /**
  * What the API server checks of a PodDisruptionBudget in Go that the OpenAPI does not
  * (k8s.io/kubernetes `pkg/apis/policy/validation` `ValidatePodDisruptionBudgetSpec`): it bounds
- * the disruption by `minAvailable` or by `maxUnavailable`, not by both.
+ * the disruption by `minAvailable` or by `maxUnavailable`, not by both, each a count not negative
+ * or a percentage of at most 100% (`ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`).
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
+import { jsonPointer } from '../json-pointer.js';
 import { invalidStructValue } from './go-field-error.js';
+import { intOrPercentProblems } from './rollout-bounds.js';
 
 /** The problems of a built-in document of `group`/`kind` (none but for a PodDisruptionBudget). */
 export function disruptionBudgetProblems(
@@ -16,15 +19,22 @@ export function disruptionBudgetProblems(
 ): SchemaProblem[] {
   if (group !== 'policy' || kind !== 'PodDisruptionBudget') return [];
   const spec = document.spec;
-  if (!isPlainObject(spec) || !isSet(spec.minAvailable) || !isSet(spec.maxUnavailable)) return [];
-  return [
-    {
+  if (!isPlainObject(spec)) return [];
+  const problems: SchemaProblem[] = [];
+  if (isSet(spec.minAvailable) && isSet(spec.maxUnavailable)) {
+    problems.push({
       path: '/spec',
       part: 'value',
       keyword: 'one-of',
       message: invalidStructValue(spec, 'minAvailable and maxUnavailable cannot be both set'),
-    },
-  ];
+    });
+  }
+  const add = (path: string[], keyword: string, message: string): void => {
+    problems.push({ path: jsonPointer(path), part: 'value', keyword, message });
+  };
+  intOrPercentProblems(spec.minAvailable, ['spec', 'minAvailable'], add, true);
+  intOrPercentProblems(spec.maxUnavailable, ['spec', 'maxUnavailable'], add, true);
+  return problems;
 }
 
 function isSet(value: unknown): boolean {

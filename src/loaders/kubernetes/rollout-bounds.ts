@@ -216,9 +216,9 @@ function isCountOrPercent(value: unknown): boolean {
 
 /**
  * `ValidatePositiveIntOrPercent` (a percentage, or a count not negative) and, when `capped`,
- * `IsNotMoreThan100Percent`.
+ * `IsNotMoreThan100Percent`. (A PodDisruptionBudget's bounds are checked alike.)
  */
-function intOrPercentProblems(
+export function intOrPercentProblems(
   value: unknown,
   path: string[],
   add: (path: string[], keyword: string, message: string) => void,
