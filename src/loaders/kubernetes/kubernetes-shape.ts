@@ -7,7 +7,7 @@
  * - `metadata.name` is the id (without a name, `metadata.generateName` and a suffix that stands
  *   for the document's place: {@link generatedName}), `metadata.namespace` the namespace (the
  *   type's default namespace,
- *   `default`, when absent), `metadata.labels` and `metadata.annotations` the labels and
+ *   `default`, when absent, empty or null, as kubectl sends it), `metadata.labels` and `metadata.annotations` the labels and
  *   annotations;
  * - every other top-level field (`spec`, `status`, `data`, ...) is kept in the resource's spec, by
  *   its name: a Certificate's `spec.secretName` is the resource's `spec.spec.secretName`;
@@ -158,7 +158,13 @@ export function readKubernetesHeader(
       header.id = name;
     }
   }
-  if (Object.prototype.hasOwnProperty.call(metadata, 'namespace')) {
+  // kubectl sends an object whose namespace is empty (`""`, or null, which Go decodes as `""`)
+  // to its context's namespace, as one without: a Helm value left unset renders that.
+  if (
+    Object.prototype.hasOwnProperty.call(metadata, 'namespace') &&
+    metadata.namespace !== '' &&
+    metadata.namespace !== null
+  ) {
     const namespace = readField(metadata, 'namespace', '/metadata/namespace', metadataReport);
     if (namespace !== undefined && !isNamespaceName(namespace)) {
       // `ValidateNamespaceName`: a Kubernetes namespace is a DNS-1123 label, no dots.
