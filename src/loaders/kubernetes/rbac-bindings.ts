@@ -2,16 +2,16 @@
  * What the API server checks of a RoleBinding's and a ClusterRoleBinding's references in Go
  * (k8s.io/kubernetes `pkg/apis/rbac/validation`: `ValidateRoleBinding`,
  * `ValidateClusterRoleBinding`, `ValidateRoleBindingSubject`), which the OpenAPI does not: the
- * role is RBAC's (a ClusterRoleBinding's a ClusterRole), and each subject is a ServiceAccount,
- * a User or a Group of the right API group, a ServiceAccount of a ClusterRoleBinding with its
- * namespace. Each problem at its field, in the API server's words.
+ * role is RBAC's (a ClusterRoleBinding's a ClusterRole) and named, and each subject is a
+ * ServiceAccount, a User or a Group of the right API group, with a name (a ServiceAccount's a
+ * DNS-1123 subdomain), a ServiceAccount of a ClusterRoleBinding with its namespace. Each problem at its field, in the API server's words.
  */
 
 import { jsonPointer } from '../json-pointer.js';
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { invalidValue, requiredValue, unsupportedValue } from './go-field-error.js';
-import { pathSegmentProblems } from './label-syntax.js';
+import { dns1123SubdomainProblems, pathSegmentProblems } from './label-syntax.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const SUBJECT_KINDS = ['ServiceAccount', 'User', 'Group'];
@@ -40,6 +40,8 @@ export function roleBindingProblems(
     add(['roleRef', 'kind'], 'enum', unsupportedValue(roleKind, roleKinds));
   }
   const name = roleRef.name;
+  // Left out, it is the schema's `required`; written empty (an unset Helm value), Go's.
+  if (name === '') add(['roleRef', 'name'], 'required', requiredValue());
   if (typeof name === 'string' && name !== '') {
     for (const message of pathSegmentProblems(name)) {
       add(['roleRef', 'name'], 'rbac-name', invalidValue(name, message));
@@ -63,8 +65,16 @@ function subjectProblems(
 ): void {
   const kind = subject.kind;
   const apiGroup = subject.apiGroup ?? '';
+  const name = subject.name;
+  if (name === '') add(['name'], 'required', requiredValue());
   switch (kind) {
     case 'ServiceAccount':
+      // `ValidateServiceAccountName`.
+      if (typeof name === 'string' && name !== '') {
+        for (const message of dns1123SubdomainProblems(name)) {
+          add(['name'], 'dns-1123-subdomain', invalidValue(name, message));
+        }
+      }
       if (apiGroup !== '') add(['apiGroup'], 'enum', unsupportedValue(apiGroup, ['']));
       if (!namespaced && (subject.namespace ?? '') === '') {
         add(['namespace'], 'required', requiredValue());
