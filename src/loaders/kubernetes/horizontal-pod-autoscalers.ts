@@ -38,21 +38,33 @@ const TARGET_TYPES = new Set(['Utilization', 'Value', 'AverageValue']);
 const MAX_PERIOD_SECONDS = 1800;
 const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
 
-/** The spec problems of a built-in document (an `autoscaling/v2` HorizontalPodAutoscaler's only). */
+/** The spec problems of a built-in document (a HorizontalPodAutoscaler's only). */
 export function horizontalPodAutoscalerProblems(
   document: Record<string, unknown>,
   group: string,
   kind: string,
 ): SchemaProblem[] {
   if (group !== 'autoscaling' || kind !== 'HorizontalPodAutoscaler') return [];
-  // v1 has no metrics nor behavior; v2beta2 (before 1.26) is v2's shape.
-  if (document.apiVersion === 'autoscaling/v1' || !isPlainObject(document.spec)) return [];
+  if (!isPlainObject(document.spec)) return [];
   const spec = document.spec;
   const problems: SchemaProblem[] = [];
   const add: Add = (path, keyword, message) => {
     problems.push({ path: jsonPointer(['spec', ...path]), part: 'value', keyword, message });
   };
   referenceProblems(spec.scaleTargetRef, (path, k, m) => add(['scaleTargetRef', ...path], k, m));
+  // v1 has no metrics nor behavior (v2beta2, before 1.26, is v2's shape): its CPU target is
+  // converted to a Utilization metric, whose `validateMetricTarget` refuses one below 1.
+  if (document.apiVersion === 'autoscaling/v1') {
+    const percentage = spec.targetCPUUtilizationPercentage;
+    if (typeof percentage === 'number' && percentage < 1) {
+      add(
+        ['targetCPUUtilizationPercentage'],
+        'metric-target',
+        invalidValue(percentage, 'must be greater than 0'),
+      );
+    }
+    return problems;
+  }
   if (Array.isArray(spec.metrics)) {
     spec.metrics.forEach((metric: unknown, i) => {
       if (isPlainObject(metric)) {

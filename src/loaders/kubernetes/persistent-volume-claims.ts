@@ -1,7 +1,7 @@
 /**
  * What the API server checks of a PersistentVolumeClaim's spec in Go (k8s.io/kubernetes
  * `pkg/apis/core/validation` `ValidatePersistentVolumeClaimSpec`): an access mode at least,
- * `ReadWriteOncePod` alone, and a storage request that is a quantity greater than zero (a claim
+ * `ReadWriteOncePod` alone, a data source of the core group a claim, and a storage request that is a quantity greater than zero (a claim
  * without one asks for nothing the provisioner can size). Each problem at its field, in the API
  * server's words. An ephemeral volume's claim template is checked the same way.
  */
@@ -42,6 +42,20 @@ export function claimSpecProblems(spec: Record<string, unknown>, add: Add): void
       'access-modes',
       forbiddenValue('may not use ReadWriteOncePod with other access modes'),
     );
+  }
+  // `validateDataSource`: a source of the core group is a claim (a snapshot names its group).
+  const source = spec.dataSource;
+  if (isPlainObject(source) && (source.apiGroup ?? '') === '' && typeof source.kind === 'string') {
+    if (source.kind !== 'PersistentVolumeClaim') {
+      add(
+        ['dataSource'],
+        'data-source',
+        invalidValue(
+          source.kind,
+          "must be 'PersistentVolumeClaim' when referencing the default apiGroup",
+        ),
+      );
+    }
   }
   const resources = isPlainObject(spec.resources) ? spec.resources : undefined;
   const requests = isPlainObject(resources?.requests) ? resources.requests : undefined;

@@ -2,7 +2,7 @@
  * What the API server checks of a Service's ports in Go (k8s.io/kubernetes
  * `pkg/apis/core/validation` `validateServicePort`, `ValidatePortNumOrName`): with more than one
  * port each needs a name, a name is a unique DNS-1123 label, a port is 1-65535, and a target port
- * is a port number or a valid port name; a Service that is neither headless nor an ExternalName
+ * is a port number or a valid port name, an `appProtocol` a qualified name; a Service that is neither headless nor an ExternalName
  * has ports at all. Each problem at its field, in the API server's words.
  */
 
@@ -15,7 +15,7 @@ import {
   PORT_RANGE_MESSAGE,
   portNameProblems,
 } from './container-checks.js';
-import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE, qualifiedNameProblems } from './label-syntax.js';
 import { duplicateValue, invalidValue, requiredValue } from './go-field-error.js';
 
 /** The port problems of a built-in document of `group`/`kind` (none but for a Service). */
@@ -62,6 +62,13 @@ export function servicePortProblems(
     }
     if (isOutOfPortRange(port.port)) {
       add([i, 'port'], 'port-range', invalidValue(port.port, PORT_RANGE_MESSAGE));
+    }
+    // `validateServicePort`: `ValidateQualifiedName` (`kubernetes.io/h2c`, `http`).
+    const appProtocol = port.appProtocol;
+    if (typeof appProtocol === 'string') {
+      for (const message of qualifiedNameProblems(appProtocol)) {
+        add([i, 'appProtocol'], 'qualified-name', invalidValue(appProtocol, message));
+      }
     }
     const target = port.targetPort;
     // An absent (or zero) target port is defaulted to the port.
