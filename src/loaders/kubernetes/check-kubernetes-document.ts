@@ -41,6 +41,7 @@ import { resourceQuotaProblems } from './resource-quotas.js';
 import { apiServiceProblems } from './api-services.js';
 import { runtimeClassProblems } from './runtime-classes.js';
 import { quantityFieldProblems } from './quantity-fields.js';
+import { podFailurePolicyProblems } from './pod-failure-policy.js';
 import {
   admissionExpressionProblems,
   holdsAdmissionExpressions,
@@ -223,6 +224,7 @@ export function checkKubernetesDocument(
           ...apiServiceProblems(document, group, kind.kind),
           ...runtimeClassProblems(document, group, kind.kind),
           ...quantityFieldProblems(document, group, kind.kind),
+          ...podFailurePolicyProblems(document, group, kind.kind),
           // CEL is loaded only for the documents that write admission expressions.
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)
