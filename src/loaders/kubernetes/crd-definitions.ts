@@ -45,6 +45,7 @@ import {
 } from './crd-preserve-unknown-fields.js';
 import { preexistingExpressions } from './crd-expressions.js';
 import { decodedSchema } from './schema-decoding.js';
+import { crdConversionProblems } from './crd-conversion.js';
 import { deferCheck, extendDeferredCheck } from './deferred-check.js';
 import type { Finding } from '../finding.js';
 
@@ -305,6 +306,9 @@ export function readCrd(
     options.stored,
   )) {
     refuse(pointer, 'preserve-unknown-fields', message);
+  }
+  for (const { pointer, message } of crdConversionProblems(value.spec as Record<string, unknown>)) {
+    refuse(pointer, 'crd-conversion', message);
   }
   const served = spec.versions.filter((v) => v.served);
   if (served.length === 0) {

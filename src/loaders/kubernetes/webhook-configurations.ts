@@ -205,7 +205,7 @@ function resourceProblems(resources: readonly string[], add: Add): void {
 }
 
 /** Exactly one of `url` and `service`, each as `ValidateWebhookURL` and `ValidateWebhookService` check it. */
-function clientConfigProblems(config: Record<string, unknown>, add: Add): void {
+export function clientConfigProblems(config: Record<string, unknown>, add: Add): void {
   const url = config.url;
   const service = config.service;
   const hasUrl = url !== undefined && url !== null;
@@ -305,7 +305,7 @@ function serviceProblems(service: Record<string, unknown>, add: Add): void {
 }
 
 /** `validateAdmissionReviewVersions`: labels, none twice, one the API server speaks. */
-function reviewVersionProblems(versions: readonly unknown[], add: Add): void {
+export function reviewVersionProblems(versions: readonly unknown[], add: Add): void {
   const strings = versions.filter((v): v is string => typeof v === 'string');
   if (strings.length === 0) {
     add([], 'required', requiredValue(`must specify one of ${REVIEW_VERSIONS.join(', ')}`));

@@ -1075,6 +1075,12 @@ ${spec}`);
           '/spec/preserveUnknownFields',
           'Invalid value: true: must be false in order to use defaults in the schema',
         ],
+        // validateCustomResourceConversion: the Webhook strategy has no webhook either.
+        [
+          '/spec/conversion',
+          'Required value: required when strategy is set to Webhook (webhook.clientConfig)',
+        ],
+        ['/spec/conversion', 'Required value (webhook.conversionReviewVersions)'],
         [
           '/spec/conversion/strategy',
           'Invalid value: "Webhook": must be None if spec.preserveUnknownFields is true',
