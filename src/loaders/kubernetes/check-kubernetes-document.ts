@@ -162,7 +162,7 @@ export function checkKubernetesDocument(
   const unknown = [
     // A CRD that keeps unknown fields (spec.preserveUnknownFields) prunes nothing.
     ...(kind.keepsUnknownFields === true ? [] : findUnknownFields(document, schema)),
-    ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined),
+    ...objectMetaProblems(document.metadata, group, kind.kind, release !== undefined, document),
     ...(release !== undefined ? podTemplateMetadataOf(document, group, kind.kind) : []),
     ...(release === undefined
       ? [

@@ -47,11 +47,65 @@ export function objectMetaProblems(
   group: string,
   kind: string,
   builtin: boolean,
+  document?: Record<string, unknown>,
 ): SchemaProblem[] {
   const rule = builtin
     ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
     : 'dns-1123-subdomain';
+  if (builtin && group === 'certificates.k8s.io' && kind === 'ClusterTrustBundle') {
+    return trustBundleMetaProblems(metadata, document?.spec, article(kind));
+  }
   return metadataProblems(metadata, ['metadata'], rule, article(kind), true);
+}
+
+/**
+ * A ClusterTrustBundle's metadata (`ValidateClusterTrustBundleName`): with a `signerName`, its
+ * name is the signer's with `:` for `/`, a `:` and a DNS-1123 subdomain
+ * (`example.com:signer:bundle`); without, a DNS-1123 subdomain, which has no `:`.
+ */
+function trustBundleMetaProblems(
+  metadata: unknown,
+  spec: unknown,
+  subject: string,
+): SchemaProblem[] {
+  if (!isPlainObject(metadata) || typeof metadata.name !== 'string') {
+    return metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', subject, true);
+  }
+  const name = metadata.name;
+  const signer = isPlainObject(spec) && typeof spec.signerName === 'string' ? spec.signerName : '';
+  const refuse = (message: string): SchemaProblem[] => [
+    ...metadataProblems(
+      { ...metadata, name: 'a' },
+      ['metadata'],
+      'dns-1123-subdomain',
+      subject,
+      true,
+    ),
+    {
+      path: '/metadata/name',
+      part: 'value',
+      keyword: 'trust-bundle-name',
+      message: invalidValue(name, message),
+    },
+  ];
+  if (signer === '') {
+    return name.includes(':')
+      ? refuse('ClusterTrustBundle without signer name must not have ":" in its name')
+      : metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', subject, true);
+  }
+  const prefix = `${signer.replaceAll('/', ':')}:`;
+  if (!name.startsWith(prefix)) {
+    return refuse(
+      `ClusterTrustBundle for signerName ${signer} must be named with prefix ${prefix}`,
+    );
+  }
+  return metadataProblems(
+    { ...metadata, name: name.slice(prefix.length) },
+    ['metadata'],
+    'dns-1123-subdomain',
+    subject,
+    true,
+  );
 }
 
 /**
