@@ -45,7 +45,6 @@ export const FINDING_CODES = [
   'invalid-namespace',
   'ignored-namespace',
   'ignored-status',
-  'generate-name',
   'duplicate-list-item',
   'api-warning',
   // Resource definitions.
@@ -118,7 +117,6 @@ const WARNING_CODES: ReadonlySet<FindingCode> = new Set([
   'read-only-metadata',
   'ignored-namespace',
   'ignored-status',
-  'generate-name',
   'duplicate-list-item',
   'api-warning',
   'large-definition',

@@ -20,7 +20,7 @@ const at = (init: Partial<FindingInit> = {}): FindingInit => ({
 });
 
 describe('findings', () => {
-  it('have unique codes, each with a fixed severity: YAML warnings, the cap note, ignored metadata, namespaces, statuses, generated names, repeated pod list items and print columns, kind filters that name nothing, unresolved previous revisions, RGDs that need a kro feature gate, RGD instances that wait and undefined types warn', () => {
+  it('have unique codes, each with a fixed severity: YAML warnings, the cap note, ignored metadata, namespaces, statuses, repeated pod list items and print columns, kind filters that name nothing, unresolved previous revisions, RGDs that need a kro feature gate, RGD instances that wait and undefined types warn', () => {
     expect(new Set(FINDING_CODES).size).toBe(FINDING_CODES.length);
     const warnings = FINDING_CODES.filter((code) => FINDING_SEVERITY[code] === 'warning');
     expect(warnings).toEqual([
@@ -31,7 +31,6 @@ describe('findings', () => {
       'read-only-metadata',
       'ignored-namespace',
       'ignored-status',
-      'generate-name',
       'duplicate-list-item',
       'api-warning',
       'large-definition',

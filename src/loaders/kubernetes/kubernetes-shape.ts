@@ -150,12 +150,6 @@ export function readKubernetesHeader(
     if (prefix !== undefined) {
       header.id = generatedName(prefix, metadataReport);
       checkId(header.id, metadataReport, '/metadata/generateName');
-      // kubectl's apply (k8s.io/kubectl `apply.go`) refuses it before sending anything.
-      metadataReport.add(
-        'generate-name',
-        '/metadata/generateName',
-        `kubectl apply refuses an object without a name ("cannot use generate name with apply"): create it with kubectl create, or give it metadata.name`,
-      );
     }
   } else {
     const name = readField(metadata, 'name', '/metadata/name', metadataReport);
