@@ -42,6 +42,7 @@ import { apiServiceProblems } from './api-services.js';
 import { runtimeClassProblems } from './runtime-classes.js';
 import { quantityFieldProblems } from './quantity-fields.js';
 import { podFailurePolicyProblems } from './pod-failure-policy.js';
+import { defaultOffApiProblems } from './default-off-apis.js';
 import {
   admissionExpressionProblems,
   holdsAdmissionExpressions,
@@ -225,6 +226,7 @@ export function checkKubernetesDocument(
           ...runtimeClassProblems(document, group, kind.kind),
           ...quantityFieldProblems(document, group, kind.kind),
           ...podFailurePolicyProblems(document, group, kind.kind),
+          ...defaultOffApiProblems(document),
           // CEL is loaded only for the documents that write admission expressions.
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
             ? admissionExpressionProblems(document, group, kind.kind, cel)
