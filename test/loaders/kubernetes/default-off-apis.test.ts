@@ -10,7 +10,7 @@ spec:
     resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]
   validations: [{expression: "object.spec.replicas <= 5"}]
 `;
-const load = (text: string, kubernetesVersion: string) =>
+const load = (text: string, kubernetesVersion: '1.29' | '1.30') =>
   loadManifests([{ path: 'vap.yaml', text }], { kubernetesVersion }).findings.map((f) => [
     f.code,
     f.severity,
