@@ -34,6 +34,7 @@ import { checkDefinitionSchema, type SchemaRules } from '../definition-schema.js
 import { MAX_CRD_BYTES } from '../request-limits.js';
 import type { DocumentReport } from '../document-report.js';
 import { jsonPointer } from '../json-pointer.js';
+import { isPlainObject } from '../manifest-document.js';
 import { shownPrinterColumn } from '../print-column-path.js';
 import type { SchemaCompiler } from '../schema-compiler.js';
 import { findStructuralProblems } from './structural-check.js';
@@ -194,6 +195,15 @@ function fitsTheApiServer(value: Record<string, unknown>, report: DocumentReport
     );
     return false;
   }
+  const applied = bytes + LAST_APPLIED.length + annotationBytes(value.metadata);
+  if (bytes <= ETCD_REQUEST_LIMIT && applied > MAX_ANNOTATION_BYTES) {
+    // Client-side apply keeps the whole object in an annotation; server-side apply keeps none.
+    report.add(
+      'large-definition',
+      '/kind',
+      `this CustomResourceDefinition is ${bytes} bytes as JSON: too large for client-side kubectl apply, whose ${LAST_APPLIED} annotation would hold all of it, over the API server's ${MAX_ANNOTATION_BYTES} bytes of annotations ("metadata.annotations: Too long: must have at most ${MAX_ANNOTATION_BYTES} bytes"); apply it with kubectl apply --server-side, or kubectl create`,
+    );
+  }
   if (bytes > ETCD_REQUEST_LIMIT) {
     report.add(
       'large-definition',
@@ -202,6 +212,25 @@ function fitsTheApiServer(value: Record<string, unknown>, report: DocumentReport
     );
   }
   return true;
+}
+
+/** The annotation client-side `kubectl apply` writes the applied object to, as JSON. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** apimachinery's `TotalAnnotationSizeLimitB`: the keys and values of an object's annotations. */
+const MAX_ANNOTATION_BYTES = 256 * 1024;
+
+/** The bytes of an object's annotations but the last applied configuration, keys and values. */
+function annotationBytes(metadata: unknown): number {
+  const annotations = isPlainObject(metadata) ? metadata.annotations : undefined;
+  if (!isPlainObject(annotations)) return 0;
+  let total = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    if (key !== LAST_APPLIED && typeof value === 'string') {
+      total += Buffer.byteLength(key) + Buffer.byteLength(value);
+    }
+  }
+  return total;
 }
 
 /** etcd's default `--max-request-bytes` (1.5 MiB): the largest object most clusters store. */
