@@ -275,7 +275,7 @@ describe('cosi report', { timeout: 30_000 }, () => {
     const r = await cli(['report', '-f', 'fixtures/cli/failing-controller', '-o', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `cosi: failed (EchoController on default/Counters.test.cosi.dev/start), 1 failing findings: wrote ${file}\n`,
+      `cosi: failed (EchoController on default/Counters.test.cosi.dev/start), 1 failing finding: wrote ${file}\n`,
     );
     const html = await readFile(file, 'utf8');
     const data = embeddedData(html);
