@@ -63,7 +63,7 @@ describe("a CRD's conversion and list kind (validateCustomResourceConversion, Va
         11,
         27,
         '/spec/conversion/webhook/clientConfig/url',
-        "Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+        'Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]',
       ],
       [
         'invalid-definition',
