@@ -48,7 +48,7 @@ async function plantTypeError(): Promise<number> {
   const config = path.join(dir, 'cosi.config.ts');
   const text = await readFile(config, 'utf8');
   const planted = text.replace(
-    'config.spec.replicas = app.spec.replicas;',
+    'config.spec.replicas = app.spec.replicas ?? 1;',
     'config.spec.replicas = app.spec.image;',
   );
   expect(planted).not.toBe(text);

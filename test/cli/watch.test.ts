@@ -449,7 +449,7 @@ describe('cosi watch session', () => {
     await flush(s);
     expect(rounds[1]?.applied).toBe(false);
     expect(rounds[1]?.error).toBe(
-      'cosi.config.ts:4:16: cannot load the config: notDefined is not defined',
+      'cosi.config.ts:4:17: cannot load the config: notDefined is not defined',
     );
     expect(rounds[1]?.project).toBe(rounds[0]?.project);
   });

@@ -266,7 +266,7 @@ describe('the packed package, installed in an empty project', { timeout: 180_000
     await writeFile(
       config,
       text.replace(
-        'config.spec.replicas = app.spec.replicas;',
+        'config.spec.replicas = app.spec.replicas ?? 1;',
         'config.spec.replicas = app.spec.image;',
       ),
     );
