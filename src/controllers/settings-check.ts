@@ -30,11 +30,15 @@ export function checkSettings(what: string, given: unknown, shape: SettingsShape
   const problems: string[] = [];
   const record = given as Record<string, unknown>;
   const known = Object.keys(shape);
-  let unknown = false;
+  /** The keys a misspelt one was taken for: said there, not again as missing. */
+  const suggested = new Set<string>();
+  /** Whether a key given is none of them and near none: then the keys it takes are listed. */
+  let stranger = false;
   for (const key of Object.keys(record)) {
     if (Object.prototype.hasOwnProperty.call(shape, key)) continue;
-    unknown = true;
     const nearest = didYouMean(key, known);
+    if (nearest === undefined) stranger = true;
+    else suggested.add(nearest);
     problems.push(
       `unknown key ${JSON.stringify(key)}${nearest === undefined ? '' : ` (did you mean ${nearest}?)`}`,
     );
@@ -42,10 +46,9 @@ export function checkSettings(what: string, given: unknown, shape: SettingsShape
   for (const [key, { kind, required }] of Object.entries(shape)) {
     const value = record[key];
     if (value === undefined) {
-      // A misspelt key said above is where the missing one is: said once.
-      const misspelt = problems.some((p) => p.endsWith(`(did you mean ${key}?)`));
-      if (required === true && !misspelt)
+      if (required === true && !suggested.has(key)) {
         problems.push(`${key} is required (${describeKind(kind)})`);
+      }
       continue;
     }
     if (!fits(value, kind)) {
@@ -54,7 +57,7 @@ export function checkSettings(what: string, given: unknown, shape: SettingsShape
   }
   if (problems.length > 0) {
     // The keys it takes, when one given is none of them and has no near one.
-    const list = unknown && !problems.some((p) => p.includes('did you mean'));
+    const list = stranger && suggested.size === 0;
     throw new Error(
       `${what}: ${problems.join('; ')}${list ? ` (it takes ${listKeys(shape)})` : ''}`,
     );
