@@ -44,6 +44,7 @@ import { didYouMeanType } from './did-you-mean.js';
 import { KindFilter } from './kind-filter.js';
 import { shorten } from './shorten.js';
 import { identityKey } from './resource-identity.js';
+import { fillSchemaDefaults, schemaHasDefaults } from './schema-defaults.js';
 import {
   checkObservedSpec,
   isObservedDocument,
@@ -264,7 +265,7 @@ export function loadResources(
       if (identity !== undefined) unloadedKeys.push(identity);
       continue;
     }
-    const spec = schemas.check(definition, header, report, prior);
+    const { spec, defaulted } = schemas.check(definition, header, report, prior);
     if (pointer === undefined || key === undefined || identity === undefined) {
       documents.push({ ...document, status: status() });
       continue;
@@ -298,6 +299,7 @@ export function loadResources(
       definition,
       report,
       rules.positions,
+      defaulted,
     );
     if (revision && earlier.at !== undefined) {
       // A test's later step applies the object again: an update, which the cluster holds.
@@ -473,6 +475,13 @@ function observedDefinitionIn(registry: DefinitionRegistry): ResourceDefinition 
   return observedStatusDefinition;
 }
 
+/** A checked spec, as it is kept, and what its schema's defaults filled in. */
+interface CheckedSpec {
+  readonly spec: unknown;
+  /** Pointers into `{ metadata, spec }` of the fields a cosi type's schema defaults filled. */
+  readonly defaulted?: readonly string[];
+}
+
 /** Checks specs against their type's schema; reports each invalid given schema once. */
 class SpecChecker {
   readonly #reported = new Set<ResourceDefinition>();
@@ -497,10 +506,10 @@ class SpecChecker {
     report: DocumentReport,
     previous: PriorSpec | undefined,
     withRules = true,
-  ): unknown {
+  ): CheckedSpec {
     const checkRules = this.checkRules && withRules;
     const spec = header.spec;
-    if (definition.schema === undefined) return spec;
+    if (definition.schema === undefined) return { spec };
     const compiled = this.compiler.compile(definition.schema);
     if (compiled.validate === undefined && !this.#reported.has(definition)) {
       // Only a given definition can get here: a manifest's own invalid schema keeps its
@@ -538,15 +547,23 @@ class SpecChecker {
         const at = header.kubernetes ? '' : '/spec';
         this.#checkRules(definition, document, report, old && { spec: old }, at);
       }
-      return kept;
+      return { spec: kept };
     }
     const old = previous && { value: previous.spec, schema: definition.schema };
-    const valid = checkAgainstSchema(compiled, spec, '/spec', report, [], old);
+    // The schema's defaults are filled in before the check, so that a spec is kept as the
+    // schema (and `cosi explain`'s DEFAULT) says it is: `replicas` is 1 when left out.
+    let filled = spec;
+    let defaulted: string[] = [];
+    if (schemaHasDefaults(definition.schema)) {
+      filled = structuredClone(spec);
+      defaulted = fillSchemaDefaults(filled, definition.schema).map((at) => `/spec${at}`);
+    }
+    const valid = checkAgainstSchema(compiled, filled, '/spec', report, [], old);
     // As the API server: rules run on a value that passed its schema (their types hold).
     if (valid && compiled.validate !== undefined && checkRules) {
-      this.#checkRules(definition, spec, report, previous, '/spec');
+      this.#checkRules(definition, filled, report, previous, '/spec');
     }
-    return spec;
+    return defaulted.length > 0 ? { spec: filled, defaulted } : { spec: filled };
   }
 
   /**
@@ -721,10 +738,11 @@ function toManifestResource(
   definition: ResourceDefinition,
   report: DocumentReport,
   positions = true,
+  defaulted?: readonly string[],
 ): ManifestResource {
   const document = report.document;
   const draft = manifestDraft(pointer, header.spec, header.labels, header.annotations);
-  return new LoadedResource(
+  const loaded = new LoadedResource(
     key,
     draft,
     definition,
@@ -743,4 +761,6 @@ function toManifestResource(
         ? 'observed'
         : 'cosi',
   );
+  if (defaulted !== undefined) loaded.defaulted = defaulted;
+  return loaded;
 }

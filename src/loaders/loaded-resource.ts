@@ -23,6 +23,8 @@ export class LoadedResource implements ManifestResource {
   readonly resource: Draft;
   readonly definition: ResourceDefinition;
   readonly source: ManifestSource;
+  /** See {@link ManifestResource.defaulted}; set only when there are some. */
+  declare defaulted?: readonly string[];
   readonly #positions: StreamPositions | undefined;
   readonly #index: number;
   readonly #prefix: string;

@@ -53,4 +53,9 @@ export interface ManifestResource {
    * `/data/a`. A method, as `locate` is.
    */
   readonly documentPointer?: (field: string) => string;
+  /**
+   * The fields (JSON pointers into `{ metadata, spec }`) the manifest leaves out and its type's
+   * schema's `default`s filled in, outermost first; absent when there are none.
+   */
+  readonly defaulted?: readonly string[];
 }

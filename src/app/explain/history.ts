@@ -31,7 +31,12 @@ export interface FieldBlame {
   readonly field: string;
   readonly version: number;
   readonly by:
-    | { readonly kind: 'manifest'; readonly position: ManifestPosition }
+    | {
+        readonly kind: 'manifest';
+        readonly position: ManifestPosition;
+        /** Left out of the manifest and filled in by its type's schema's `default`. */
+        readonly schemaDefault?: true;
+      }
     | {
         readonly kind: 'reconcile';
         readonly controller: string;
@@ -117,7 +122,11 @@ export function blameFields(index: ExplainIndex, pointer: Pointer): FieldBlame[]
     }
     const position = index.position(pointer, field);
     if (position && resource.metadata.owner === '') {
-      return { field: shown, version: 1, by: { kind: 'manifest', position } };
+      const defaulted = index
+        .manifest(pointer)
+        ?.defaulted?.some((f) => field === f || field.startsWith(`${f}/`));
+      const by = defaulted === true ? { schemaDefault: true as const } : {};
+      return { field: shown, version: 1, by: { kind: 'manifest', position, ...by } };
     }
     return { field: shown, version: 0, by: { kind: 'unknown' } };
   });

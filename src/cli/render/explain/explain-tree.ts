@@ -127,8 +127,10 @@ export function historyLine(entry: VersionEntry): string {
 
 function blameText(blame: FieldBlame): string {
   switch (blame.by.kind) {
-    case 'manifest':
-      return `manifest ${blame.by.position.file}:${blame.by.position.line}:${blame.by.position.col}`;
+    case 'manifest': {
+      const { file, line, col } = blame.by.position;
+      return `manifest ${file}:${line}:${col}${blame.by.schemaDefault === true ? '  default of its schema' : ''}`;
+    }
     case 'reconcile': {
       const by = `v${blame.version} ${blame.by.controller} reconcile #${blame.by.seq}`;
       if (blame.by.kindDefault === true) return `${by}  default of its kind (the API server's)`;
