@@ -139,7 +139,7 @@ function containsDefault(schema: unknown): boolean {
       if (key === 'enum' || key === 'const' || key === 'examples') continue;
       if (key === 'properties' || key === '$defs' || key === 'definitions') {
         if (isPlainObject(child)) pending.push(...Object.values(child));
-      } else if (Array.isArray(child)) pending.push(...child);
+      } else if (Array.isArray(child)) pending.push(...(child as unknown[]));
       else pending.push(child);
     }
   }
