@@ -6,7 +6,7 @@
  * port name, and resources are named as a container may name them (`resource-names.ts`), their
  * quantities parse, are not negative (whole for an extended resource), and a request is at most
  * its limit, equal to it for a resource that cannot be overcommitted (which needs a limit); huge
- * pages come with cpu or memory. An init container's `restartPolicy` is `Always` or nothing
+ * pages come with cpu or memory; a Pod's (not a template's) images have no space around them. An init container's `restartPolicy` is `Always` or nothing
  * (`validateInitContainers`) from 1.29, when sidecars are on by default (1.28 drops the field),
  * to 1.34 (`ContainerRestartRules`, off by default, would take `OnFailure` and `Never`; later
  * releases are not checked). Each problem at its field, in the API server's words.
@@ -40,6 +40,10 @@ import {
 
 export const MAX_LABEL_MESSAGE = 'must be no more than 63 characters';
 export const PORT_RANGE_MESSAGE = 'must be between 1 and 65535, inclusive';
+const IMAGE_SPACE_MESSAGE = 'must not have leading or trailing whitespace';
+/** What Go's `strings.TrimSpace` trims (`unicode.IsSpace`), at either end of a string. */
+const GO_OUTER_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
 /** The container lists in the order `ValidatePodSpec` collects their names. */
 const NAME_ORDER = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 /** The releases whose API server takes only `Always` as an init container's `restartPolicy`. */
@@ -73,6 +77,7 @@ export function containerProblems(
     add(['containers'], 'required', requiredValue());
   }
   const names = new Set<string>();
+  const isPod = group === '' && kind === 'Pod';
   // Go's order: an init or ephemeral container repeating a container's name is the repeat.
   for (const list of NAME_ORDER) {
     const containers = spec[list];
@@ -90,6 +95,14 @@ export function containerProblems(
         }
         if (names.has(name)) add([list, i, 'name'], 'duplicate', duplicateValue(name));
         names.add(name);
+      }
+      // `validateContainerOnlyForPod`: a Pod's own containers and any ephemeral one; a
+      // template's image may be padded (" " is a placeholder some tools fill in).
+      const image = container.image;
+      if (typeof image === 'string' && (isPod || list === 'ephemeralContainers')) {
+        if (GO_OUTER_SPACE.test(image)) {
+          add([list, i, 'image'], 'image', invalidValue(image, IMAGE_SPACE_MESSAGE));
+        }
       }
       portProblems(container.ports, (path, keyword, message) =>
         add([list, i, 'ports', ...path], keyword, message),

@@ -18,7 +18,7 @@ export function goFieldPath(path: readonly (string | number)[]): string {
 
 /** How Go's `%v` / `%q` / `%#v` print a value in a field error. */
 export function goValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === undefined || value === null) return 'null';
   if (
@@ -28,12 +28,47 @@ export function goValue(value: unknown): string {
   ) {
     const entries = Object.keys(value)
       .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${JSON.stringify((value as Record<string, string>)[key])}`,
-      );
+      .map((key) => `${goQuote(key)}:${goQuote((value as Record<string, string>)[key] as string)}`);
     return `map[string]string{${entries.join(', ')}}`;
   }
   return JSON.stringify(value);
+}
+
+/** What Go's `unicode.IsPrint` takes: letters, marks, numbers, punctuation, symbols, ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+/** Printable ASCII but `"` and `\`: written as it is. */
+const PLAIN_ASCII = /^[ !#-[\]-~]*$/;
+const GO_SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
+};
+
+/**
+ * A string as Go's `%q` (`strconv.Quote`) writes it: printable characters as they are, the
+ * others escaped (`\t`, `\x00`, `\u0085`, `\U0001f600` for a non-printable one past U+FFFF).
+ */
+export function goQuote(text: string): string {
+  if (PLAIN_ASCII.test(text)) return `"${text}"`;
+  let out = '"';
+  for (const char of text) {
+    const short = GO_SHORT_ESCAPES[char];
+    if (short !== undefined) out += short;
+    else if (GO_PRINTABLE.test(char)) out += char;
+    else {
+      const code = char.codePointAt(0) as number;
+      if (code < 0x80) out += `\\x${code.toString(16).padStart(2, '0')}`;
+      else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
+      else out += `\\U${code.toString(16).padStart(8, '0')}`;
+    }
+  }
+  return `${out}"`;
 }
 
 /** `field.Invalid`. */

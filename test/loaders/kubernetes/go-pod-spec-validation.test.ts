@@ -859,3 +859,42 @@ ${pod(`  containers:
     expect(load(text)).toEqual([]);
   });
 });
+
+describe("a Pod's images (validateContainerOnlyForPod)", () => {
+  it("refuses a Pod's image with space around it, as Go's TrimSpace sees space", () => {
+    const text = pod(`  initContainers: [{ name: init, image: "busybox\\t" }]
+  containers:
+    - { name: app, image: " nginx:1.27" }
+    - { name: side, image: "redis\\u0085" }
+    - { name: bom, image: "\\uFEFFnginx" }
+`);
+    expect(load(text).map(at)).toEqual([
+      [
+        '/spec/initContainers/0/image',
+        'Invalid value: "busybox\\t": must not have leading or trailing whitespace',
+      ],
+      [
+        '/spec/containers/0/image',
+        'Invalid value: " nginx:1.27": must not have leading or trailing whitespace',
+      ],
+      [
+        '/spec/containers/1/image',
+        'Invalid value: "redis\\u0085": must not have leading or trailing whitespace',
+      ],
+    ]);
+  });
+
+  it("takes a workload template's padded image, a placeholder the API server leaves alone", () => {
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers: [{ name: app, image: " " }]
+`;
+    expect(load(text)).toEqual([]);
+  });
+});
