@@ -31,6 +31,9 @@ const NON_BLOCKING_KEYWORDS: ReadonlySet<string> = new Set([
   'minProperties',
   'uniqueItems',
   'x-kubernetes-list-type',
+  // The API server prunes an unknown field before its rules run (strict field validation
+  // refuses the request before either): a rule, which cannot name the field, runs as there.
+  'unknown-field',
 ]);
 
 /**
@@ -133,6 +136,7 @@ export class DocumentReport implements FindingSink {
         ...(options.rule === undefined ? {} : { rule: options.rule }),
         ...(options.related === undefined ? {} : { related: options.related }),
       }),
+      options.admission === true,
     );
   }
 
@@ -153,13 +157,13 @@ export class DocumentReport implements FindingSink {
     return this.#added >= MAX_FINDINGS_PER_DOCUMENT && (this.#hasErrors || !error);
   }
 
-  #push(finding: Finding): void {
+  #push(finding: Finding, admission = false): void {
     this.#added++;
     if (finding.severity === 'error') {
       this.#hasErrors = true;
       const typesHold =
         finding.code === 'schema-violation' && NON_BLOCKING_KEYWORDS.has(finding.rule ?? '');
-      if (!typesHold) this.#hasBlockingErrors = true;
+      if (!typesHold && !admission) this.#hasBlockingErrors = true;
       if (finding.code !== 'schema-violation') this.#errorPointers.add(finding.pointer);
     }
     this.findings.push(finding);
@@ -205,6 +209,7 @@ export class DocumentReport implements FindingSink {
       this.add(code, `${at}${path}`, message, {
         part: problem.part,
         rule: problem.keyword,
+        ...(problem.admission === true ? { admission: true } : {}),
       });
     }
   }

@@ -66,6 +66,7 @@ export const FINDING_CODES = [
   'cel-invalid-rule',
   'cel-evaluation-error',
   'cel-cost-exceeded',
+  'cel-not-checked',
   // The previous revision (`--previous`).
   'previous-unresolved',
   // The input as a whole.

@@ -15,6 +15,11 @@ export interface DocumentFindingOptions {
   readonly part?: 'key' | 'value';
   readonly rule?: string;
   readonly related?: SourceLocation;
+  /**
+   * Found by an admission webhook (cert-manager's, Kyverno's), which runs after the API server
+   * has checked the object, its CEL rules included: the error keeps no rule from running.
+   */
+  readonly admission?: true;
 }
 
 /** Takes findings about one document, each placed by its JSON pointer inside the document. */

@@ -475,6 +475,19 @@ function observedDefinitionIn(registry: DefinitionRegistry): ResourceDefinition 
   return observedStatusDefinition;
 }
 
+/**
+ * Says that a document's CEL rules were skipped for its errors, as the API server adds to them
+ * (apiextensions-apiserver's `hasBlockingErr`): fixing what is reported may reveal more.
+ */
+function rulesNotChecked(definition: ResourceDefinition, report: DocumentReport, at: string): void {
+  if (definition.schema === undefined || !schemaHasRules(definition.schema)) return;
+  report.add(
+    'cel-not-checked',
+    at,
+    'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+  );
+}
+
 /** A checked spec, as it is kept, and what its schema's defaults filled in. */
 interface CheckedSpec {
   readonly spec: unknown;
@@ -542,10 +555,13 @@ class SpecChecker {
       });
       // The rules of a CRD see the whole document, as the API server's do, and run beside
       // errors that leave its types whole (a pattern, a minimum), as there.
-      if (!report.hasBlockingErrors && checkRules && isPlainObject(kept)) {
-        const document = kubernetesDocumentOf(definition, header, kept);
+      if (checkRules && isPlainObject(kept)) {
         const at = header.kubernetes ? '' : '/spec';
-        this.#checkRules(definition, document, report, old && { spec: old }, at);
+        if (report.hasBlockingErrors) rulesNotChecked(definition, report, at);
+        else {
+          const document = kubernetesDocumentOf(definition, header, kept);
+          this.#checkRules(definition, document, report, old && { spec: old }, at);
+        }
       }
       return { spec: kept };
     }
@@ -560,8 +576,9 @@ class SpecChecker {
     }
     const valid = checkAgainstSchema(compiled, filled, '/spec', report, [], old);
     // As the API server: rules run on a value that passed its schema (their types hold).
-    if (valid && compiled.validate !== undefined && checkRules) {
-      this.#checkRules(definition, filled, report, previous, '/spec');
+    if (compiled.validate !== undefined && checkRules) {
+      if (valid) this.#checkRules(definition, filled, report, previous, '/spec');
+      else rulesNotChecked(definition, report, '/spec');
     }
     return defaulted.length > 0 ? { spec: filled, defaulted } : { spec: filled };
   }

@@ -23,6 +23,8 @@ export interface SchemaProblem {
    * `api-warning`.
    */
   readonly apiWarning?: true;
+  /** Found by an admission webhook, not the API server: see `DocumentFindingOptions.admission`. */
+  readonly admission?: true;
   /**
    * The problem in the API server's words, for a Kubernetes object checked whole
    * (`kubernetes/openapi-error-message.ts`): said instead of `message` there.

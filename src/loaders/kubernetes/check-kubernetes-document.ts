@@ -170,22 +170,24 @@ export function checkKubernetesDocument(
           // A built-in kind's schema types its metadata; a CRD's says `type: object`.
           ...objectMetaTypeProblems(document.metadata, ROOT_METADATA),
           ...embeddedResourceProblems(document, schema),
-          // A Kyverno CEL policy's expressions, parsed.
+          // A Kyverno CEL policy's expressions, parsed (by Kyverno's webhook).
           ...(cel !== undefined && holdsAdmissionExpressions(group, kind.kind)
-            ? admissionExpressionProblems(document, group, kind.kind, cel)
+            ? byAdmission(admissionExpressionProblems(document, group, kind.kind, cel))
             : []),
-          // A cert-manager Certificate or issuer, as cert-manager's webhook checks it.
-          ...(isCertificate(group, kind.kind) ? certificateProblems(document) : []),
-          ...(isIssuer(group, kind.kind) ? issuerProblems(document) : []),
-          // A Kyverno policy, as Kyverno checks it when it is written.
-          ...(isKyvernoPolicy(group, kind.kind)
-            ? kyvernoPolicyProblems(
-                document,
-                group,
-                kind.kind,
-                isClusterScoped ?? (() => undefined),
-              )
-            : []),
+          // A cert-manager Certificate or issuer, as cert-manager's webhook checks it, and a
+          // Kyverno policy, as Kyverno checks it when it is written: after the API server.
+          ...byAdmission([
+            ...(isCertificate(group, kind.kind) ? certificateProblems(document) : []),
+            ...(isIssuer(group, kind.kind) ? issuerProblems(document) : []),
+            ...(isKyvernoPolicy(group, kind.kind)
+              ? kyvernoPolicyProblems(
+                  document,
+                  group,
+                  kind.kind,
+                  isClusterScoped ?? (() => undefined),
+                )
+              : []),
+          ]),
         ]
       : []),
     ...(release !== undefined
@@ -250,6 +252,11 @@ export function checkKubernetesDocument(
     if (key !== 'apiVersion' && key !== 'kind' && key !== 'metadata') spec[key] = value;
   }
   return spec;
+}
+
+/** Problems an admission webhook finds, after the API server's own checks. */
+function byAdmission(problems: readonly SchemaProblem[]): SchemaProblem[] {
+  return problems.map((problem) => ({ ...problem, admission: true }));
 }
 
 /** A custom resource's metadata fields the manifest's header does not read itself. */

@@ -9,6 +9,10 @@ import { readManifests } from '../../../src/loaders/manifest-reader.js';
 const root = fileURLToPath(new URL('../../../fixtures/cel/', import.meta.url));
 
 /** code, file, line, col, pointer, and the reason for CEL findings. */
+/** What the API server adds when an error kept the CEL rules from running. */
+const RULES_NOT_CHECKED =
+  'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
 const where = (f: Finding): [string, string, number, number, string, string | undefined] => [
   f.code,
   f.file,
@@ -252,6 +256,7 @@ describe('CEL rules on strings of a format the API server parses', () => {
 
   it('do not run when the value does not parse: the schema refuses it', () => {
     expect(load('soon')).toEqual([
+      ['cel-not-checked', '/spec', RULES_NOT_CHECKED],
       ['schema-violation', '/spec/timeout', 'must be of type duration: "soon"'],
     ]);
   });
@@ -299,6 +304,8 @@ spec: { day: '2023-02-29' }
     const { findings } = loadManifests([{ path: 'backups.yaml', text }]);
     expect(findings.map((f) => [f.code, f.line, f.pointer])).toEqual([
       ['cel-violation', 33, '/spec/day'],
+      // Skipped, and said so, at the document whose value does not parse.
+      ['cel-not-checked', 35, ''],
       ['schema-violation', 38, '/spec/day'],
     ]);
   });
@@ -345,6 +352,8 @@ spec:
       ['schema-violation', 'pattern', 29],
       ['cel-violation', 'FieldValueInvalid', 34],
       ['schema-violation', 'minimum', 34],
+      // The wrong type keeps the rules from running, and the API server says so.
+      ['cel-not-checked', undefined, 36],
       ['schema-violation', 'type', 39],
     ]);
   });

@@ -267,8 +267,10 @@ describe("an ACME solver's wait, an external account's key, a CA issuer's URLs a
     expect(
       load('  venafi: { zone: z, cloud: { apiTokenSecretRef: { name: t, key: k } } }\n'),
     ).toEqual([]);
+    // The CRD's own rule runs beside cert-manager's webhook errors, which come after it.
     expect(load("  venafi: { zone: '' }\n")).toEqual([
       ['/spec/venafi', 'Required value: please supply one of: tpp, cloud, ngts'],
+      ['/spec/venafi', 'Invalid value: exactly one of tpp, cloud, or ngts must be configured'],
       ['/spec/venafi/zone', REQUIRED],
     ]);
     expect(
@@ -279,6 +281,7 @@ describe("an ACME solver's wait, an external account's key, a CA issuer's URLs a
 `),
     ).toEqual([
       ['/spec/venafi', 'Forbidden: please supply one of: tpp, cloud, ngts'],
+      ['/spec/venafi', 'Invalid value: exactly one of tpp, cloud, or ngts must be configured'],
       [
         '/spec/venafi/tpp',
         'Forbidden: may not specify more than one of caBundle/caBundleSecretRef as TPP CA Bundle',
