@@ -116,6 +116,23 @@ describe('cosi check', { timeout: 60_000 }, () => {
     });
   });
 
+  it('counts neither the config nor a missing path as a manifest file in its summary', async () => {
+    const dir = await temporaryDirectory('cosi-check-config-file-');
+    await writeStarterProject(dir);
+    // AppConfig is written by the controller but not defined: an undefined-type warning at the config.
+    const configFile = path.join(dir, 'cosi.config.ts');
+    const config = await readFile(configFile, 'utf8');
+    await writeFile(
+      configFile,
+      config.replace('definitions: [App, AppConfig]', 'definitions: [App]'),
+    );
+    const strict = await cli(['check', '--strict'], { cwd: dir });
+    expect(strict.stdout).toContain('cosi.config.ts: warning[undefined-type]');
+    expect(strict.stdout).toContain('manifests: 2 resources in 1 file: 2 valid, 0 invalid\n');
+    const missing = await cli(['check', '-f', 'manifests', '-f', 'nowhere'], { cwd: dir });
+    expect(missing.stdout).toContain('manifests: 2 resources in 1 file: 2 valid, 0 invalid\n');
+  });
+
   it.each(INVALID)(
     'fails fixtures/invalid/%s with exit 1 and positioned findings',
     async (name) => {

@@ -65,6 +65,11 @@ export interface CheckCase {
   readonly findings: readonly Finding<CheckCode>[];
   /** Why the case was not run (a scenario's step after a failing one); absent: it ran. */
   readonly skipped?: string;
+  /**
+   * A `manifests` case of findings about a file that is not a manifest (the config's
+   * declarations): it counts as no manifest file in the summary.
+   */
+  readonly notManifest?: true;
 }
 
 /**
@@ -155,10 +160,11 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
   for (const c of result.cases) {
     if (c.check !== 'manifests') continue;
     if (c.resource === undefined) {
-      // A path that is not there (or not readable) is no file read.
-      const read = !c.findings.some((f) => NOT_READ.has(f.code));
-      if (c.name !== '(input)' && read) files.add(c.name);
-      if (c.name !== '(input)' && caseFailed(c, result.strict)) failedFiles++;
+      if (c.name === '(input)' || c.notManifest === true) continue;
+      // A path that is not there (or not readable) is no file read, and its finding says so.
+      if (c.findings.some((f) => NOT_READ.has(f.code))) continue;
+      files.add(c.name);
+      if (caseFailed(c, result.strict)) failedFiles++;
       continue;
     }
     files.add(c.resource.file);

@@ -44,7 +44,8 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   const files = [
     ...new Set([...manifests.files, ...findings.map((f) => f.file).filter((f) => f !== '')]),
   ].sort();
-  cases.push(...manifestCases(files, manifests.documents, findings));
+  const configFile = run.config ? displayPath(options.cwd, run.config.file) : '';
+  cases.push(...manifestCases(files, configFile, manifests.documents, findings));
   const general = findings.filter((f) => f.file === '');
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
@@ -53,7 +54,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   // Controller and convergence findings point at the manifest of the resource involved, or else
   // at the config the controllers come from.
   const configAt: Place = {
-    file: run.config ? displayPath(options.cwd, run.config.file) : '',
+    file: configFile,
     line: 0,
     col: 0,
   };
@@ -114,6 +115,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
  */
 function manifestCases(
   files: readonly string[],
+  configFile: string,
   documents: readonly ResourceDocument[],
   findings: readonly Finding<CheckCode>[],
 ): CheckCase[] {
@@ -141,7 +143,13 @@ function manifestCases(
       else buckets[at]?.push(finding);
     }
     if (docs.length === 0 || loose.length > 0) {
-      cases.push({ check: 'manifests', name: file, findings: loose });
+      cases.push({
+        check: 'manifests',
+        name: file,
+        findings: loose,
+        // Findings about the config's declarations (a type written with no definition).
+        ...(docs.length === 0 && file === configFile ? { notManifest: true as const } : {}),
+      });
     }
     docs.forEach((document, i) => {
       cases.push({
