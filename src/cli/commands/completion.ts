@@ -43,7 +43,9 @@ export function createCompletionCommand(
 Examples:
   source <(cosi completion bash)                             # bash, this shell
   cosi completion zsh > "\${fpath[1]}/_cosi"                  # zsh
-  cosi completion fish > ~/.config/fish/completions/cosi.fish  # fish`,
+  cosi completion fish > ~/.config/fish/completions/cosi.fish  # fish
+
+Exit codes: 0 printed, 2 usage error (an unknown shell), 70 cosi itself failed (a bug).`,
         ),
     run: (_io: CliIo, shell: string): Promise<CommandResult<string>> => {
       if (!(SHELLS as readonly string[]).includes(shell)) {

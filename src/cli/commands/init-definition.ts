@@ -20,6 +20,9 @@ export function defineInit(): Command {
       'after',
       `
 Examples:
-  cosi init my-project && cd my-project && cosi check --expect expected`,
+  cosi init my-project && cd my-project && cosi check --expect expected
+
+Exit codes: 0 written, 2 usage error, a file already there (nothing is written) or a file that
+cannot be written, 70 cosi itself failed (a bug).`,
     );
 }

@@ -25,7 +25,12 @@ function define(): Command {
   return new Command('version')
     .summary('print the version of cosi and of the Node.js it runs on')
     .description('Prints the version of cosi (the CLI and the engine it runs) and of Node.js.')
-    .addOption(outputOption(FORMATS, 'text'));
+    .addOption(outputOption(FORMATS, 'text'))
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 printed, 2 usage error (an unknown output format), 70 cosi itself failed (a bug).`,
+    );
 }
 
 export function version(_io: CliIo, flags: VersionFlags): Promise<CommandResult<VersionFacts>> {
