@@ -120,6 +120,14 @@ describe('cosi init', { timeout: 60_000 }, () => {
     );
   });
 
+  it("writes a tsconfig.json every TypeScript from 5.0 reads: module esnext with the bundler's resolution, not preserve (5.4+)", () => {
+    const tsconfig = STARTER_FILES.find((file) => file.path === 'tsconfig.json');
+    const { compilerOptions } = JSON.parse(tsconfig?.text ?? '{}') as {
+      compilerOptions: Record<string, unknown>;
+    };
+    expect(compilerOptions).toMatchObject({ module: 'esnext', moduleResolution: 'bundler' });
+  });
+
   it.each(['typescript', 'typescript-7'])(
     'writes a project whose own tsc (%s) type-checks the config, and finds a planted error',
     async (typescript) => {

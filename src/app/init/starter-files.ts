@@ -184,7 +184,9 @@ const TSCONFIG = `${JSON.stringify(
     compilerOptions: {
       strict: true,
       target: 'es2022',
-      module: 'preserve',
+      // Not 'preserve': TypeScript before 5.4 refuses it, and README promises 5.x.
+      module: 'esnext',
+      moduleResolution: 'bundler',
       noEmit: true,
       skipLibCheck: true,
     },
