@@ -20,7 +20,7 @@ describe('the install line cosi init ends with', () => {
     );
     // A cosi in the node_modules of a package above: that package is not the new project's.
     expect(installCommand('/home/me/repo/demo', '/home/me/repo/node_modules/cosi', NONE)).toBe(
-      'npm init -y && npm install --save-dev /home/me/repo/node_modules/cosi typescript',
+      'npm init -y && npm install --save-dev <the cosi .tgz you installed> typescript',
     );
   });
 
@@ -34,12 +34,12 @@ describe('the install line cosi init ends with', () => {
     );
   });
 
-  it("installs a cosi from another place's node_modules (a global install) by path", () => {
+  it("never links another package's node_modules/cosi (a global install, another project's): it names the tarball", () => {
     expect(installCommand('/home/me/proj', '/usr/lib/node_modules/cosi', OWN)).toBe(
-      'npm install --save-dev /usr/lib/node_modules/cosi typescript',
+      'npm install --save-dev <the cosi .tgz you installed> typescript',
     );
-    expect(installCommand('/home/me/proj', '/home/me/other/node_modules/cosi', OWN)).toBe(
-      'npm install --save-dev /home/me/other/node_modules/cosi typescript',
+    expect(installCommand('/home/me/proj', '/home/me/other/node_modules/cosi', NONE)).toBe(
+      'npm init -y && npm install --save-dev <the cosi .tgz you installed> typescript',
     );
   });
 

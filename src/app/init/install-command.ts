@@ -9,8 +9,10 @@ import * as path from 'node:path';
  * above it and the project has a `package.json` of its own (a workspace's member), TypeScript
  * alone is left to install. A project with no `package.json` gets one first (`npm init -y`):
  * else npm would install into the package above it, and the CI job's `npm ci` finds no lock file.
- * A cosi run from npx's cache is no place to depend on (npm clears it): the line names the
- * package to install instead.
+ * A cosi run from npx's cache, or from another package's `node_modules` (another project's, a
+ * global install), is no place to depend on: npm clears the cache, and the other package's
+ * reinstall or removal breaks the link (and its dependencies are that package's). The line then
+ * names the package to install, the tarball cosi came as, instead.
  *
  * @example
  * installCommand('/home/me/proj', '/home/me/src/cosi', { hasPackageJson: true })
@@ -31,7 +33,11 @@ export function installCommand(
     return 'npm install --save-dev typescript';
   }
   const cached = root.split(path.sep).includes('_npx');
-  const cosi = cached ? '<the cosi .tgz you ran with npx>' : shellWord(root);
+  const cosi = cached
+    ? '<the cosi .tgz you ran with npx>'
+    : inModules
+      ? '<the cosi .tgz you installed>'
+      : shellWord(root);
   return `${init}npm install --save-dev ${cosi} typescript`;
 }
 
