@@ -198,6 +198,30 @@ describe('cosi check', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('expectations: 2 passed, 0 failed');
   });
 
+  it('names on stderr each golden file --update wrote or removed, and none it left as it was', async () => {
+    const dir = await temporaryDirectory('cosi-check-update-');
+    await writeStarterProject(dir);
+    const update = ['check', '--expect', 'expected', '--update'];
+    const same = await cli(update, { cwd: dir });
+    expect(same.code).toBe(0);
+    expect(same.stderr).toBe('');
+    const apps = path.join(dir, 'manifests/apps.yaml');
+    await writeFile(apps, (await readFile(apps, 'utf8')).replace('replicas: 2', 'replicas: 7'));
+    await writeFile(path.join(dir, 'expected/Stale.example.org.yaml'), '');
+    const index = path.join(dir, 'expected/.cosi-goldens.json');
+    const listed = JSON.parse(await readFile(index, 'utf8')) as { files: string[] };
+    await writeFile(index, JSON.stringify({ files: [...listed.files, 'Stale.example.org.yaml'] }));
+    const changed = await cli([...update, '-o', 'json'], { cwd: dir });
+    expect(changed.code).toBe(0);
+    expect(() => JSON.parse(changed.stdout) as unknown).not.toThrow();
+    expect(changed.stderr.split('\n')).toEqual([
+      'wrote expected/AppConfigs.example.org.yaml',
+      'wrote expected/Apps.example.org.yaml',
+      'removed expected/Stale.example.org.yaml',
+      '',
+    ]);
+  });
+
   it('fails on a golden tree that differs, with a readable diff at the expected place', async () => {
     const dir = await goldenDir();
     await cli(['check', '-f', 'fixtures/minimal', '--expect', dir, '--update']);

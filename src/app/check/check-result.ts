@@ -79,6 +79,12 @@ export interface CheckCase {
 export const isSkippedCase = (c: CheckCase): boolean =>
   c.resource?.status === 'skipped' || c.skipped !== undefined;
 
+/** What `--update` did to the golden tree: the files it wrote (new or changed) and removed, as given. */
+export interface GoldenUpdate {
+  readonly wrote: readonly string[];
+  readonly removed: readonly string[];
+}
+
 /** Everything `cosi check` found. */
 export interface CheckResult {
   readonly cases: readonly CheckCase[];
@@ -89,6 +95,8 @@ export interface CheckResult {
    * kustomizations and their patches (see `unrendered-sources.ts`). Neither passes nor fails.
    */
   readonly unrendered?: readonly UnrenderedSource[];
+  /** With `--update`, what it changed in the golden tree (a file left as it was is not named). */
+  readonly goldenUpdate?: GoldenUpdate;
 }
 
 /** A check that could not run (a config or usage error): one `setup` case with why. */

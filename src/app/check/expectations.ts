@@ -9,7 +9,7 @@ import { toDocument } from '../output-document.js';
 import type { Finding } from '../../loaders/finding.js';
 import { assertReplaceable, removeStaleTemporaries, writeFileAtomically } from '../atomic-write.js';
 import { FileWriteError } from '../file-write-error.js';
-import type { CheckCase, CheckCode } from './check-result.js';
+import type { CheckCase, CheckCode, GoldenUpdate } from './check-result.js';
 import {
   GOLDEN_INDEX,
   goldenFilesToCompare,
@@ -154,8 +154,9 @@ export async function writeExpectations(
   groups: readonly ResourceGroup[],
   options: GoldenOptions,
   displayDir: string = dir,
-): Promise<string[]> {
+): Promise<GoldenUpdate> {
   const written: string[] = [];
+  const changed: string[] = [];
   let current = displayDir;
   try {
     await mkdir(dir, { recursive: true });
@@ -177,18 +178,21 @@ export async function writeExpectations(
         )
         .join('');
       current = path.join(displayDir, name);
-      await writeFileAtomically(path.join(dir, name), text);
       written.push(name);
+      // A golden as it was is left alone: the update names only what it changed.
+      if ((await readFile(path.join(dir, name), 'utf8').catch(() => undefined)) === text) continue;
+      await writeFileAtomically(path.join(dir, name), text);
+      changed.push(current);
     }
     current = displayDir;
     // The old index stays until the stale files are gone: a run stopped between still knows them.
-    await removeGoldenFiles(dir, await staleGoldenFiles(dir, written));
+    const removed = await removeGoldenFiles(dir, await staleGoldenFiles(dir, written));
     current = path.join(displayDir, GOLDEN_INDEX);
     await writeGoldenIndex(dir, written);
+    return { wrote: changed, removed: removed.map((name) => path.join(displayDir, name)) };
   } catch (error) {
     throw new FileWriteError(current, error);
   }
-  return written;
 }
 
 async function readExpected(

@@ -28,13 +28,17 @@ export async function staleGoldenFiles(dir: string, written: readonly string[]):
   return before.filter((name) => !written.includes(name)).sort();
 }
 
-/** Removes the stale golden files, each only if it still is a regular file. */
-export async function removeGoldenFiles(dir: string, names: readonly string[]): Promise<void> {
+/** Removes the stale golden files, each only if it still is a regular file; returns those removed. */
+export async function removeGoldenFiles(dir: string, names: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
   for (const name of names) {
     const file = path.join(dir, name);
     const info = await lstat(file).catch(() => undefined);
-    if (info?.isFile()) await rm(file);
+    if (!info?.isFile()) continue;
+    await rm(file);
+    removed.push(name);
   }
+  return removed;
 }
 
 /** Records the golden files written, atomically. */

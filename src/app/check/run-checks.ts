@@ -7,7 +7,7 @@ import { shorten } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../run-project.js';
 import { runFinding, runFindings } from '../run-findings.js';
 import { selectResources } from '../resource-query.js';
-import type { CheckCase, CheckCode, CheckResult } from './check-result.js';
+import type { CheckCase, CheckCode, CheckResult, GoldenUpdate } from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';
 import { strictWarnings } from './strict-warnings.js';
 
@@ -79,6 +79,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
       : {}),
   });
 
+  let goldenUpdate: GoldenUpdate | undefined;
   if (options.expect) {
     const groups = selectResources(outcome, {});
     const golden = { volatile: options.volatile === true };
@@ -87,7 +88,12 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
         ...(await compareExpectations(options.expect.dir, options.expect.given, groups, golden)),
       );
     } else if (report.converged) {
-      await writeExpectations(options.expect.dir, groups, golden, options.expect.given);
+      goldenUpdate = await writeExpectations(
+        options.expect.dir,
+        groups,
+        golden,
+        options.expect.given,
+      );
     } else {
       // A state that did not settle is no expectation: record nothing, say why.
       cases.push({
@@ -105,7 +111,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
       });
     }
   }
-  return { cases, strict: options.strict, unrendered };
+  return { cases, strict: options.strict, unrendered, ...(goldenUpdate ? { goldenUpdate } : {}) };
 }
 
 /**

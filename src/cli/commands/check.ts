@@ -247,6 +247,10 @@ export async function renderCheck(
   const format = parseFormat(flags.output, CHECK_FORMATS);
   const colors = createColors(format === 'text' && useColor(io, flags.color));
   if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
+  // What --update changed, as init names what it writes; stderr, since stdout is the report.
+  const update = result.check.goldenUpdate;
+  for (const file of update?.wrote ?? []) io.stderr.write(`wrote ${file}\n`);
+  for (const file of update?.removed ?? []) io.stderr.write(`removed ${file}\n`);
   io.stdout.write(
     renderCheckReport(format, result.check, colors, {
       cwd: io.cwd,
