@@ -422,6 +422,27 @@ describe('cosi check at the edges of CI', () => {
     );
   });
 
+  it('says a config error once on a terminal, in the text report, and on stderr too when the report goes elsewhere', async () => {
+    const broken = ['check', '-f', 'fixtures/cli/broken-config'];
+    const line = 'cosi: fixtures/cli/broken-config/cosi.config.ts';
+    const terminal = await cli(broken, { isTTY: true, env: { NO_COLOR: '1' } });
+    expect(terminal.code).toBe(2);
+    expect(terminal.stdout).toContain('fixtures/cli/broken-config/cosi.config.ts');
+    expect(terminal.stdout).toContain('error[config-error]');
+    expect(terminal.stderr).toBe('');
+    const quiet = await cli([...broken, '-q'], { isTTY: true, env: { NO_COLOR: '1' } });
+    expect(quiet.stdout).toContain('error[config-error]');
+    expect(quiet.stderr).toBe('');
+    const piped = await cli(broken);
+    expect(piped.stdout).toContain('error[config-error]');
+    expect(piped.stderr).toContain(line);
+    for (const format of ['json', 'junit', 'github']) {
+      const machine = await cli([...broken, '-o', format], { isTTY: true });
+      expect(machine.code).toBe(2);
+      expect(machine.stderr, format).toContain(line);
+    }
+  });
+
   it('writes the report asked for when commander refuses the command line, or no manifests are given', async () => {
     const unknown = await cli(['check', '-o', 'junit', '--bogus', 'fixtures/minimal']);
     expect(unknown.code).toBe(2);

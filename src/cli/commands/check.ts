@@ -246,7 +246,11 @@ export async function renderCheck(
 ): Promise<void> {
   const format = parseFormat(flags.output, CHECK_FORMATS);
   const colors = createColors(format === 'text' && useColor(io, flags.color));
-  if (result.setup !== undefined) io.stderr.write(`cosi: ${result.setup}\n`);
+  // The text report on a terminal has just said it there: once is enough. A machine format, or a
+  // report piped away (to a file, to CI), keeps it on stderr too, so that the log holds it.
+  if (result.setup !== undefined && !(format === 'text' && io.isTTY)) {
+    io.stderr.write(`cosi: ${result.setup}\n`);
+  }
   // What --update changed, as init names what it writes; stderr, since stdout is the report.
   const update = result.check.goldenUpdate;
   for (const file of update?.wrote ?? []) io.stderr.write(`wrote ${file}\n`);
