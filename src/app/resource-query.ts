@@ -138,10 +138,12 @@ function resolveType(from: QueriedState, name: string): string {
       if (builtin !== undefined) return builtin.type;
     }
     throw new ResourceQueryError(
-      typeErrorMessage(error, from.project.registry, [
-        ...undefinedTypes(from.snapshot, from.project.registry),
-        ...(from.builtins?.kinds() ?? []),
-      ]),
+      typeErrorMessage(
+        error,
+        from.project.registry,
+        undefinedTypes(from.snapshot, from.project.registry),
+        from.builtins?.kinds(),
+      ),
       { cause: error },
     );
   }
@@ -149,23 +151,29 @@ function resolveType(from: QueriedState, name: string): string {
 
 /**
  * A type that did not resolve, said for a user: an unknown one with the nearest type, alias or
- * kind (among the registry's and `others`, types written that have no definition).
+ * kind (among the registry's and `others`, types written that have no definition), else the
+ * nearest of `kinds`, Kubernetes' own kinds nothing here uses, named as one: a project of cosi
+ * types alone would not know `Node` for one of its own.
  */
 export function typeErrorMessage(
   error: TypeResolutionError,
   registry: DefinitionRegistry,
   others: readonly string[] = [],
+  kinds: readonly string[] = [],
 ): string {
   if (error.code !== 'unknown-type') return error.message;
-  const guess =
-    didYouMeanType(error.typeName, registry.all()) ?? didYouMean(error.typeName, others);
+  const own = didYouMeanType(error.typeName, registry.all()) ?? didYouMean(error.typeName, others);
+  const kind = own === undefined ? didYouMean(error.typeName, kinds) : undefined;
   // kubectl's `get all`: the run's every type is what `cosi apply` prints.
   if (error.typeName === 'all') {
     return `${error.message}: \`cosi apply\` prints every type, \`cosi get rd\` lists them`;
   }
-  return guess === undefined
+  if (kind !== undefined) {
+    return `${error.message} (did you mean the Kubernetes kind ${JSON.stringify(kind)}?)`;
+  }
+  return own === undefined
     ? `${error.message}: \`cosi get rd\` lists the types`
-    : `${error.message} (did you mean ${JSON.stringify(guess)}?)`;
+    : `${error.message} (did you mean ${JSON.stringify(own)}?)`;
 }
 
 /** The types of the snapshot's resources that have no definition (controllers wrote them). */

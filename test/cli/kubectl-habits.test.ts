@@ -47,7 +47,7 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
     const typo = await cli(['get', 'serviceacount', ...EXAMPLE]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain(
-      'resource type "serviceacount" is not registered (did you mean "ServiceAccount"?)',
+      'resource type "serviceacount" is not registered (did you mean the Kubernetes kind "ServiceAccount"?)',
     );
     const dir = await mkdtemp(path.join(tmpdir(), 'cosi-cluster-scoped-'));
     try {
@@ -64,6 +64,27 @@ describe('cosi get takes kubectl habits', { timeout: 60_000 }, () => {
         'ops',
         '',
       ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("suggests the project's own type a name was cut short of, and names a Kubernetes kind as one", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cosi-did-you-mean-'));
+    try {
+      await mkdir(path.join(dir, '.git'));
+      await writeStarterProject(dir);
+      // `ap` is as near to AppConfig's alias `ac` as to `app`.
+      const ap = await cli(['get', 'ap'], { cwd: dir });
+      expect(ap.stderr).toContain('resource type "ap" is not registered (did you mean "app"?)');
+      const nope = await cli(['get', 'nope'], { cwd: dir });
+      expect(nope.stderr).toContain(
+        'resource type "nope" is not registered (did you mean the Kubernetes kind "Node"?)',
+      );
+      const apps = path.join(dir, 'manifests/apps.yaml');
+      await writeFile(apps, (await readFile(apps, 'utf8')).replace('type: app\n', 'type: ap\n'));
+      const check = await cli(['check'], { cwd: dir });
+      expect(check.stdout).toContain('the type "ap" is not defined (did you mean "app"?)');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
