@@ -1,11 +1,12 @@
 import { TextInput } from '@inkjs/ui';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import { controllerDetail } from './controller-detail.js';
 import { ControllersPanel } from './controllers-panel.js';
 import { findingLines, FindingsPanel } from './findings-panel.js';
 import { resourceDetail, type DetailLine } from './resource-detail.js';
 import { filterGroups } from './resource-filter.js';
+import { keysOfRead } from './read-keys.js';
 import { ResourceList } from './resource-list.js';
 import { clampSelection, moveSelection, type Selection } from './resource-window.js';
 import { RoundHeader } from './round-header.js';
@@ -129,73 +130,126 @@ export function WatchApp(props: WatchAppProps) {
   });
   const bodyHeight = layout.body;
 
+  /**
+   * One key, in `current` mode; `go` changes the mode. Returns false when the screen is done
+   * with the read (it quit).
+   */
+  const onKey = (input: string, key: Key, current: Mode, go: (next: Mode) => void): boolean => {
+    if (input === 'q' || (key.ctrl && input === 'c')) {
+      props.onQuit();
+      return false;
+    }
+    if (key.escape) {
+      go(current === 'controller' ? 'controllers' : 'list');
+      return true;
+    }
+    if (input === '?') {
+      setScroll(0);
+      go(current === 'help' ? 'list' : 'help');
+      return true;
+    }
+    if (input === '/') {
+      go('filter');
+      return true;
+    }
+    if (input === 'p') {
+      props.onTogglePause();
+      return true;
+    }
+    if (input === 'r') {
+      props.onRerun();
+      return true;
+    }
+    if (input === 'c') {
+      go(current === 'controllers' ? 'list' : 'controllers');
+      return true;
+    }
+    if (current === 'help') {
+      const last = Math.max(HELP_LINES.length - bodyHeight, 0);
+      if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
+      if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
+      return true;
+    }
+    if (current === 'detail' || current === 'controller') {
+      if (key.return || key.backspace || key.delete) {
+        go(current === 'detail' ? 'list' : 'controllers');
+        return true;
+      }
+      const page = Math.max(bodyHeight - 1, 1);
+      const last = Math.max((current === 'detail' ? detail : opened).length - 1, 0);
+      if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
+      if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
+      if (key.pageUp) setScroll((s) => Math.max(s - page, 0));
+      if (key.pageDown) setScroll((s) => Math.min(s + page, last));
+      return true;
+    }
+    if (current === 'controllers') {
+      if (key.return && selectedController) {
+        setScroll(0);
+        go('controller');
+        return true;
+      }
+      if (key.upArrow) setController((i) => Math.max(i - 1, 0));
+      if (key.downArrow) setController((i) => Math.min(i + 1, controllers.length - 1));
+      return true;
+    }
+    if (key.return && selectedRow) {
+      setScroll(0);
+      go('detail');
+      return true;
+    }
+    // Functional updates: keys typed faster than the screen redraws each count.
+    const move = (delta: number) => setSelection((s) => moveSelection(groups, s, delta));
+    if (key.upArrow) move(-1);
+    if (key.downArrow) move(1);
+    if (key.pageUp) move(-bodyHeight);
+    if (key.pageDown) move(bodyHeight);
+    const count = Math.max(groups.length, 1);
+    if ((key.tab && !key.shift) || key.rightArrow) {
+      setSelection((s) =>
+        clampSelection(groups, { group: (clampSelection(groups, s).group + 1) % count, row: 0 }),
+      );
+    } else if (key.leftArrow || (key.tab && key.shift)) {
+      setSelection((s) =>
+        clampSelection(groups, {
+          group: (clampSelection(groups, s).group - 1 + count) % count,
+          row: 0,
+        }),
+      );
+    }
+    return true;
+  };
+
   useInput(
     (input, key) => {
-      if (input === 'q' || (key.ctrl && input === 'c')) {
-        props.onQuit();
-        return;
-      }
-      if (key.escape) {
-        setMode(mode === 'controller' ? 'controllers' : 'list');
-        return;
-      }
-      if (input === '?') {
-        setScroll(0);
-        return setMode(mode === 'help' ? 'list' : 'help');
-      }
-      if (input === '/') return setMode('filter');
-      if (input === 'p') return props.onTogglePause();
-      if (input === 'r') return props.onRerun();
-      if (input === 'c') return setMode(mode === 'controllers' ? 'list' : 'controllers');
-      if (mode === 'help') {
-        const last = Math.max(HELP_LINES.length - bodyHeight, 0);
-        if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
-        if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
-        return;
-      }
-      if (mode === 'detail' || mode === 'controller') {
-        if (key.return || key.backspace || key.delete) {
-          return setMode(mode === 'detail' ? 'list' : 'controllers');
+      // A read may hold several keys (`/web` and Enter, pasted or batched): each in turn, in the
+      // mode the keys before it left. Once `/` opened the filter, what follows is its text.
+      let current = mode;
+      let typed: string | undefined;
+      const go = (next: Mode) => {
+        current = next;
+        setMode(next);
+      };
+      for (const [char, k] of keysOfRead(input, key)) {
+        if (current === 'filter') {
+          typed ??= filter;
+          if (k.return) {
+            go('list');
+          } else if (k.backspace || k.delete) {
+            typed = typed.slice(0, -1);
+          } else if (k.ctrl && char === 'c') {
+            props.onQuit();
+            return;
+          } else {
+            typed += char;
+          }
+          continue;
         }
-        const page = Math.max(bodyHeight - 1, 1);
-        const last = Math.max((mode === 'detail' ? detail : opened).length - 1, 0);
-        if (key.upArrow) setScroll((s) => Math.max(s - 1, 0));
-        if (key.downArrow) setScroll((s) => Math.min(s + 1, last));
-        if (key.pageUp) setScroll((s) => Math.max(s - page, 0));
-        if (key.pageDown) setScroll((s) => Math.min(s + page, last));
-        return;
+        if (!onKey(char, k, current, go)) return;
       }
-      if (mode === 'controllers') {
-        if (key.return && selectedController) {
-          setScroll(0);
-          return setMode('controller');
-        }
-        if (key.upArrow) setController((i) => Math.max(i - 1, 0));
-        if (key.downArrow) setController((i) => Math.min(i + 1, controllers.length - 1));
-        return;
-      }
-      if (key.return && selectedRow) {
-        setScroll(0);
-        return setMode('detail');
-      }
-      // Functional updates: keys typed faster than the screen redraws each count.
-      const move = (delta: number) => setSelection((s) => moveSelection(groups, s, delta));
-      if (key.upArrow) move(-1);
-      if (key.downArrow) move(1);
-      if (key.pageUp) move(-bodyHeight);
-      if (key.pageDown) move(bodyHeight);
-      const count = Math.max(groups.length, 1);
-      if ((key.tab && !key.shift) || key.rightArrow) {
-        setSelection((s) =>
-          clampSelection(groups, { group: (clampSelection(groups, s).group + 1) % count, row: 0 }),
-        );
-      } else if (key.leftArrow || (key.tab && key.shift)) {
-        setSelection((s) =>
-          clampSelection(groups, {
-            group: (clampSelection(groups, s).group - 1 + count) % count,
-            row: 0,
-          }),
-        );
+      if (typed !== undefined && typed !== filter) {
+        setFilter(typed);
+        setSelection({ group: 0, row: 0 });
       }
     },
     { isActive: mode !== 'filter' },
@@ -234,8 +288,11 @@ export function WatchApp(props: WatchAppProps) {
               placeholder="type, id or label=value"
               suggestions={round.groups.map((g) => g.displayType.toLowerCase())}
               onChange={(value) => {
-                setFilter(value);
+                // Text with Enter in one read (pasted `web` and Enter): the filter up to it, kept.
+                const enter = value.search(/[\r\n]/);
+                setFilter(enter < 0 ? value : value.slice(0, enter));
                 setSelection({ group: 0, row: 0 });
+                if (enter >= 0) setMode('list');
               }}
               onSubmit={() => setMode('list')}
             />

@@ -221,6 +221,28 @@ describe('the watch screen', () => {
     await until(() => expect(screen()).toContain('db-1'));
   });
 
+  it('takes keys that arrive in one read (pasted, or batched over ssh) as typed one at a time', async () => {
+    watched = await watchCopy();
+    const { screen, press } = show(watched.views[0], { rows: 60 });
+    // `/`, the filter and Enter in one read: filtered, and the filter kept.
+    await press(`/web-1${ENTER}`);
+    await until(() => expect(screen()).not.toContain('db-1'));
+    expect(screen()).toContain('/web-1');
+    expect(screen()).not.toContain('type, id or label=value');
+    // Enter then opens a web-1, not the first resource of the unfiltered list.
+    await press(ENTER);
+    await until(() => expect(screen()).toMatch(/^\S+ default\/web-1 /m));
+    await press(ESC, '/', ESC);
+    await until(() => expect(screen()).toContain('db-1'));
+    // The filter open, its text and Enter in one read.
+    await press('/');
+    await until(() => expect(screen()).toContain('type, id or label=value'));
+    await press(`db-1${ENTER}`);
+    await until(() => expect(screen()).not.toContain('web-1'));
+    expect(screen()).toContain('/db-1');
+    expect(screen()).not.toContain('type, id or label=value');
+  });
+
   it('filters by type alias and by label', async () => {
     watched = await watchCopy();
     const { screen, press } = show(watched.views[0]);
