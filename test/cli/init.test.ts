@@ -111,13 +111,44 @@ describe('cosi init', { timeout: 60_000 }, () => {
   it('writes a tsconfig.json only when there is none: an existing one is kept, never a refusal', async () => {
     await writeFile(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": {} }\n');
     const init = await cli(['init'], { cwd: dir });
-    expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('wrote cosi.config.ts');
     expect(init.stdout).not.toContain('tsconfig.json');
     expect(await readFile(path.join(dir, 'tsconfig.json'), 'utf8')).toBe(
       '{ "compilerOptions": {} }\n',
     );
+  });
+
+  it("warns when the tsconfig.json it keeps lacks what cosi's type declarations need, saying what to set", async () => {
+    const kept = async (tsconfig: string, sub: string) => {
+      // Each its own repository: one CI job each.
+      await mkdir(path.join(dir, sub, '.git'), { recursive: true });
+      await writeFile(path.join(dir, sub, 'tsconfig.json'), tsconfig);
+      return cli(['init', sub], { cwd: dir });
+    };
+    const bare = await kept('{ "compilerOptions": {} }\n', 'bare');
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toMatch(
+      /^cosi: warning: bare\/tsconfig\.json \(kept\) has no "skipLibCheck": true, and its "target" is older than cosi's type declarations need .*; set "skipLibCheck": true, or "target": "es2022", in its compilerOptions\n$/,
+    );
+    const oldLib = await kept(
+      '{ "compilerOptions": { "target": "es2022", "lib": ["es2020"] } }',
+      'lib',
+    );
+    expect(oldLib.stderr).toContain('or "target": "es2022" and "es2022" in "lib", in');
+    // JSON with comments and trailing commas, as tsc reads it.
+    for (const [sub, text] of [
+      ['skip', '{ "compilerOptions": { "skipLibCheck": true } }'],
+      ['es2020', '{ "compilerOptions": { "target": "es2020", "lib": ["ES2021", "DOM"] } }'],
+      [
+        'target',
+        '{\n  // new enough\n  "$schema": "https://json.schemastore.org/tsconfig",\n  "compilerOptions": { "target": "ESNext", /* any lib */ },\n}\n',
+      ],
+      ['extends', '{ "extends": "@tsconfig/node20/tsconfig.json" }'],
+    ] as const) {
+      const quiet = await kept(text, sub);
+      expect([quiet.code, quiet.stderr], sub).toEqual([0, '']);
+    }
   });
 
   it("writes a tsconfig.json every TypeScript from 5.0 reads: module esnext with the bundler's resolution, not preserve (5.4+)", () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installCommand, shellWord } from '../../app/init/install-command.js';
+import { keptTsconfigProblem } from '../../app/init/kept-tsconfig.js';
 import {
   StarterFilesExistError,
   writeStarterProject,
@@ -16,6 +17,8 @@ import { defineInit } from './init-definition.js';
 export interface InitResult {
   readonly dir: string;
   readonly files: readonly string[];
+  /** What the user should know of what init kept or where it wrote (stderr, as `cosi: warning:`). */
+  readonly warnings?: readonly string[];
 }
 
 /** `cosi init [dir]`: writes the starter project. */
@@ -32,22 +35,28 @@ export const initCommand: CliCommand<[string], InitResult> = {
       'npx cosi check --expect expected   # what the CI job runs',
       'npx cosi get appconfig             # what the controller made',
     ];
-    io.stdout.write(
-      [
-        ...result.files.map((file) => `wrote ${path.join(result.dir, file)}`),
-        '',
-        'Next:',
-        ...steps.map((step) => `  ${step}`),
-        '',
-      ].join('\n'),
-    );
+    io.stdout.write(result.files.map((file) => `wrote ${path.join(result.dir, file)}\n`).join(''));
+    for (const warning of result.warnings ?? []) io.stderr.write(`cosi: warning: ${warning}\n`);
+    io.stdout.write(['', 'Next:', ...steps.map((step) => `  ${step}`), ''].join('\n'));
   },
 };
 
 async function init(io: CliIo, dir: string): Promise<CommandResult<InitResult>> {
   try {
-    const files = await writeStarterProject(path.resolve(io.cwd, dir));
-    return { exitCode: EXIT.ok, result: { dir, files } };
+    const target = path.resolve(io.cwd, dir);
+    const files = await writeStarterProject(target);
+    const warnings: string[] = [];
+    if (!files.includes('tsconfig.json')) {
+      const kept = await keptTsconfigProblem(
+        path.join(target, 'tsconfig.json'),
+        path.join(dir, 'tsconfig.json'),
+      );
+      if (kept !== undefined) warnings.push(kept);
+    }
+    return {
+      exitCode: EXIT.ok,
+      result: { dir, files, ...(warnings.length > 0 ? { warnings } : {}) },
+    };
   } catch (error) {
     if (error instanceof StarterFilesExistError) {
       throw new CliError(`init: ${error.message}`);
