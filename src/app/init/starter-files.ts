@@ -174,8 +174,8 @@ jobs:
 
 /**
  * The compiler's options for the config and its controllers, so that an editor, `npx tsc` and
- * `cosi check --typecheck` agree. `module: preserve` (a bundler's resolution) is how cosi loads
- * a config: `.js` imports of `.ts` files, ES modules whatever package.json says (`tsc --init`'s
+ * `cosi check --typecheck` agree. A bundler's resolution (`moduleResolution: bundler`, with
+ * `module: esnext`, which TypeScript 5.0 takes; `preserve` needs 5.4) is how cosi loads a config: `.js` imports of `.ts` files, ES modules whatever package.json says (`tsc --init`'s
  * NodeNext with `verbatimModuleSyntax` refuses the config's imports in a package without
  * `"type": "module"`).
  */
@@ -184,7 +184,6 @@ const TSCONFIG = `${JSON.stringify(
     compilerOptions: {
       strict: true,
       target: 'es2022',
-      // Not 'preserve': TypeScript before 5.4 refuses it, and README promises 5.x.
       module: 'esnext',
       moduleResolution: 'bundler',
       noEmit: true,
