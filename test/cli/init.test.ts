@@ -19,6 +19,8 @@ afterEach(async () => {
 
 describe('cosi init', { timeout: 60_000 }, () => {
   it('writes a config, a manifest, a golden tree and a CI job', async () => {
+    // proj is its repository's root: the CI job is its own.
+    await mkdir(path.join(dir, 'proj/.git'), { recursive: true });
     const init = await cli(['init', 'proj'], { cwd: dir });
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
@@ -33,6 +35,31 @@ describe('cosi init', { timeout: 60_000 }, () => {
     // The project's own cosi, as its lock file pins it: installed first, never fetched by npx.
     const steps = workflow.split('\n').flatMap((line) => /^\s+- run: (.*)$/.exec(line)?.[1] ?? []);
     expect(steps).toEqual(['npm ci', 'npx cosi check --expect expected -o github']);
+  });
+
+  it("writes the CI job of a project in a subdirectory at the repository's root, working in it", async () => {
+    const init = await cli(['init', 'platform/cosi'], { cwd: dir });
+    expect([init.code, init.stderr]).toEqual([0, '']);
+    expect(init.stdout).toContain(
+      'wrote .github/workflows/cosi.yml (at the repository root, where GitHub reads workflows',
+    );
+    expect(init.stdout).toContain('wrote platform/cosi/cosi.config.ts');
+    await expect(readdir(path.join(dir, 'platform/cosi/.github'))).rejects.toThrow();
+    const workflow = await readFile(path.join(dir, '.github/workflows/cosi.yml'), 'utf8');
+    expect(workflow).toMatch(
+      /\n {4}defaults:\n {6}run:\n {8}working-directory: "platform\/cosi"\n {4}steps:\n/,
+    );
+    // A second project's job would replace the first's: refused, nothing written.
+    const second = await cli(['init', 'platform/other'], { cwd: dir });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('../../.github/workflows/cosi.yml already exists');
+    await expect(readdir(path.join(dir, 'platform/other'))).rejects.toThrow();
+    // From inside the project, the job is named where it is.
+    const inside = path.join(dir, 'apps/one');
+    await mkdir(inside, { recursive: true });
+    await rm(path.join(dir, '.github'), { recursive: true });
+    const here = await cli(['init'], { cwd: inside });
+    expect(here.stdout).toContain('wrote ../../.github/workflows/cosi.yml (at the repository root');
   });
 
   it('writes a project that passes cosi check, golden test included, with no -f', async () => {

@@ -14,6 +14,12 @@ export interface StarterFile {
    * a `tsconfig.json` keeps its own): never a reason to refuse.
    */
   readonly unlessThere?: boolean;
+  /**
+   * The directory `path` is relative to, when it is not the project: the repository's root, for
+   * a CI job of a project in a subdirectory (GitHub reads workflows only from the root's
+   * `.github/workflows`).
+   */
+  readonly base?: string;
 }
 
 const CONFIG = `/**
@@ -150,7 +156,20 @@ spec:
   replicas: 2
 `;
 
-const CI_JOB = `# Checks the manifests and the controllers on every push and pull request: findings become
+/**
+ * The CI job; for a project in a subdirectory of its repository (`workingDirectory`, relative to
+ * the root, where the job is), its steps run there.
+ */
+export function ciJob(workingDirectory?: string): string {
+  const defaults =
+    workingDirectory === undefined
+      ? ''
+      : `    # The project is in ${workingDirectory}: its steps run there.
+    defaults:
+      run:
+        working-directory: ${JSON.stringify(workingDirectory)}
+`;
+  return `# Checks the manifests and the controllers on every push and pull request: findings become
 # annotations on the changed lines. After a deliberate change, record the new expectations with
 #   npx cosi check --expect expected --update
 # It runs the cosi that package-lock.json pins: the install line cosi init ends with writes
@@ -163,7 +182,7 @@ on: [push, pull_request]
 jobs:
   check:
     runs-on: ubuntu-latest
-    steps:
+${defaults}    steps:
       - uses: actions/checkout@v6
       - uses: actions/setup-node@v6
         with:
@@ -171,11 +190,13 @@ jobs:
       - run: npm ci
       - run: npx cosi check --expect expected -o github
 `;
+}
 
 /**
  * The compiler's options for the config and its controllers, so that an editor, `npx tsc` and
  * `cosi check --typecheck` agree. A bundler's resolution (`moduleResolution: bundler`, with
- * `module: esnext`, which TypeScript 5.0 takes; `preserve` needs 5.4) is how cosi loads a config: `.js` imports of `.ts` files, ES modules whatever package.json says (`tsc --init`'s
+ * `module: esnext`, which TypeScript 5.0 takes; `preserve` needs 5.4) is how cosi loads a
+ * config: `.js` imports of `.ts` files, ES modules whatever package.json says (`tsc --init`'s
  * NodeNext with `verbatimModuleSyntax` refuses the config's imports in a package without
  * `"type": "module"`).
  */
@@ -202,13 +223,16 @@ const COSIIGNORE = `# Paths no walk of this project reads as manifests (gitignor
 expected/
 `;
 
+/** Where the CI job goes, in the repository's root (the project's, when it is one). */
+export const CI_JOB_PATH = '.github/workflows/cosi.yml';
+
 /** The starter project's files, in the order they are written. */
 export const STARTER_FILES: readonly StarterFile[] = [
   { path: 'cosi.config.ts', text: CONFIG },
   { path: 'manifests/apps.yaml', text: MANIFEST },
   { path: 'expected/AppConfigs.example.org.yaml', text: GOLDEN_APP_CONFIGS },
   { path: 'expected/Apps.example.org.yaml', text: GOLDEN_APPS },
-  { path: '.github/workflows/cosi.yml', text: CI_JOB },
+  { path: CI_JOB_PATH, text: ciJob() },
   { path: '.cosiignore', text: COSIIGNORE, unlessThere: true },
   { path: 'tsconfig.json', text: TSCONFIG, unlessThere: true },
 ];

@@ -28,7 +28,7 @@ export class StarterFilesExistError extends Error {
 
 /**
  * Writes the starter project into `dir` (made if missing) and returns the files written,
- * relative to it. Nothing is overwritten: when any of the files exists (whatever it is: a file,
+ * relative to it (a file of another `base`, the CI job at the repository's root, too). Nothing is overwritten: when any of the files exists (whatever it is: a file,
  * a directory, a link), or a directory on its way is a link (which would take it out of `dir`),
  * none is written and the error names every one; a file that appears
  * between the check and the write (another process) is not replaced either (`wx`). A file
@@ -43,17 +43,23 @@ export async function writeStarterProject(
   const existing: string[] = [];
   const links: string[] = [];
   const written: StarterFile[] = [];
+  // A file of another base (the CI job at the repository's root) is named from the project.
+  const shown = (file: StarterFile, relative = file.path) =>
+    file.base === undefined
+      ? relative
+      : path.relative(dir, path.join(file.base, relative)).split(path.sep).join('/');
   for (const file of files) {
+    const base = file.base ?? dir;
     // A directory on the way that is a link would take the file out of the project.
-    const link = await linkOnTheWay(dir, file.path);
+    const link = await linkOnTheWay(base, file.path);
     if (link !== undefined) {
-      if (!links.includes(link)) links.push(link);
-    } else if (!(await exists(path.join(dir, file.path)))) written.push(file);
-    else if (file.unlessThere !== true) existing.push(file.path);
+      if (!links.includes(shown(file, link))) links.push(shown(file, link));
+    } else if (!(await exists(path.join(base, file.path)))) written.push(file);
+    else if (file.unlessThere !== true) existing.push(shown(file));
   }
   if (existing.length > 0 || links.length > 0) throw new StarterFilesExistError(existing, links);
   for (const file of written) {
-    const target = path.join(dir, file.path);
+    const target = path.join(file.base ?? dir, file.path);
     await makeDirectory(path.dirname(target));
     try {
       await writeFile(target, file.text, { flag: 'wx' });
@@ -65,7 +71,7 @@ export async function writeStarterProject(
       throw error;
     }
   }
-  return written.map((f) => f.path);
+  return written.map((f) => shown(f));
 }
 
 /**

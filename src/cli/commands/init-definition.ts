@@ -11,7 +11,9 @@ export function defineInit(): Command {
     .description(
       'Writes a starter project into <dir> (default: the working directory): cosi.config.ts with ' +
         'a type and one controller and the manifests it names, a manifest, the golden tree of ' +
-        'the converged state (expected/) and a GitHub Actions job that checks both. It passes ' +
+        'the converged state (expected/) and a GitHub Actions job that checks both (in a git ' +
+        "repository whose root is above <dir>, the job goes to the root's .github/workflows, " +
+        'where GitHub reads it, and runs in <dir>). It passes ' +
         '`cosi check --expect expected` as written. Existing files are never overwritten: if ' +
         'any of them is there, nothing is written.',
     )

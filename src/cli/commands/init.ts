@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installCommand, shellWord } from '../../app/init/install-command.js';
 import { keptTsconfigProblem } from '../../app/init/kept-tsconfig.js';
+import { starterFilesFor } from '../../app/init/repository-ci-job.js';
 import {
   StarterFilesExistError,
   writeStarterProject,
@@ -35,7 +36,10 @@ export const initCommand: CliCommand<[string], InitResult> = {
       'npx cosi check --expect expected   # what the CI job runs',
       'npx cosi get appconfig             # what the controller made',
     ];
-    io.stdout.write(result.files.map((file) => `wrote ${path.join(result.dir, file)}\n`).join(''));
+    // A file above the project is the CI job at the repository's root: said why it is there.
+    const wrote = (file: string) =>
+      `wrote ${path.join(result.dir, file)}${file.startsWith('../') ? ' (at the repository root, where GitHub reads workflows; its steps run in the project)' : ''}\n`;
+    io.stdout.write(result.files.map(wrote).join(''));
     for (const warning of result.warnings ?? []) io.stderr.write(`cosi: warning: ${warning}\n`);
     io.stdout.write(['', 'Next:', ...steps.map((step) => `  ${step}`), ''].join('\n'));
   },
@@ -44,7 +48,7 @@ export const initCommand: CliCommand<[string], InitResult> = {
 async function init(io: CliIo, dir: string): Promise<CommandResult<InitResult>> {
   try {
     const target = path.resolve(io.cwd, dir);
-    const files = await writeStarterProject(target);
+    const files = await writeStarterProject(target, await starterFilesFor(target));
     const warnings: string[] = [];
     if (!files.includes('tsconfig.json')) {
       const kept = await keptTsconfigProblem(
