@@ -34,7 +34,7 @@ export function createCompletionCommand(
       new Command('completion')
         .summary('print a shell completion script (bash, zsh, fish)')
         .description(
-          'Prints a script that completes cosi commands and flags (and file names after them).',
+          "Prints a script that completes cosi's commands and flags, -o formats, file names where a command takes files, and, read from the project in context (its config's manifests, or -f on the line), resource types, their aliases and resource ids (cosi get vm <TAB>).",
         )
         .argument('<shell>', SHELLS.join(', '))
         .addHelpText(
