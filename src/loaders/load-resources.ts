@@ -491,7 +491,7 @@ function rulesNotChecked(definition: ResourceDefinition, report: DocumentReport,
 /** A checked spec, as it is kept, and what its schema's defaults filled in. */
 interface CheckedSpec {
   readonly spec: unknown;
-  /** Pointers into `{ metadata, spec }` of the fields a cosi type's schema defaults filled. */
+  /** Pointers into `{ metadata, spec }` of the fields the type's schema defaults filled. */
   readonly defaulted?: readonly string[];
 }
 
@@ -546,12 +546,14 @@ class SpecChecker {
       const old = isPlainObject(previous?.spec)
         ? previousDocument(definition, header, previous.spec, previous.metadata)
         : undefined;
+      const filled: string[] = [];
       // CEL is loaded only when a document writes admission expressions.
       const kept = checkKubernetesDocument(definition, header, compiled, report, {
         previous: old,
         cel: lazyAdmissionCel(this.celRules),
         wording: this.wording,
         isClusterScoped: this.isClusterScoped,
+        defaulted: filled,
       });
       // The rules of a CRD see the whole document, as the API server's do, and run beside
       // errors that leave its types whole (a pattern, a minimum), as there.
@@ -563,7 +565,11 @@ class SpecChecker {
           this.#checkRules(definition, document, report, old && { spec: old }, at);
         }
       }
-      return { spec: kept };
+      // The spec holds the document's fields but apiVersion, kind and metadata.
+      const defaulted = filled
+        .filter((at) => !/^\/(apiVersion|kind|metadata)(\/|$)/.test(at))
+        .map((at) => `/spec${at}`);
+      return defaulted.length > 0 ? { spec: kept, defaulted } : { spec: kept };
     }
     const old = previous && { value: previous.spec, schema: definition.schema };
     // The schema's defaults are filled in before the check, so that a spec is kept as the

@@ -55,7 +55,8 @@ export interface ManifestResource {
   readonly documentPointer?: (field: string) => string;
   /**
    * The fields (JSON pointers into `{ metadata, spec }`) the manifest leaves out and its type's
-   * schema's `default`s filled in, outermost first; absent when there are none.
+   * schema's `default`s filled in (a cosi type's JSON Schema, a CRD's), outermost first; absent
+   * when there are none.
    */
   readonly defaulted?: readonly string[];
 }

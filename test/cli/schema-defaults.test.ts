@@ -80,3 +80,54 @@ spec: { image: nginx }
     expect(stdout).toContain('/spec/replicas');
   });
 });
+
+describe("schema defaults of a CRD's custom resource", () => {
+  it('explain names a field the CRD defaulted, and not one a null was kept for', async () => {
+    const dir = await temporaryTree('cosi-crd-defaults-', {
+      'widgets.yaml': `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.org }
+spec:
+  group: example.org
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                size: { type: integer, default: 3 }
+                color: { type: string }
+                limits:
+                  type: object
+                  default: {}
+                  properties: { cpu: { type: string, default: '1' } }
+                note: { type: string, nullable: true, default: x }
+---
+apiVersion: example.org/v1
+kind: Widget
+metadata: { name: w, namespace: default }
+spec:
+  color: red
+  note: null
+`,
+    });
+    const { code, stdout } = await cli(['explain', 'widget/w', '-f', dir, '-q']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\/spec\/color {2,}manifest .*widgets\.yaml:31:10\n/);
+    expect(stdout).toMatch(
+      /\/spec\/size {2,}manifest .*widgets\.yaml:31:3 {2}default of its schema/,
+    );
+    expect(stdout).toMatch(
+      /\/spec\/limits\/cpu {2,}manifest .*widgets\.yaml:31:3 {2}default of its schema/,
+    );
+    // A nullable field's null is kept as written.
+    expect(stdout).toMatch(/\/spec\/note {2,}manifest .*widgets\.yaml:32:9\n/);
+  });
+});

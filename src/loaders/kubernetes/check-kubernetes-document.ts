@@ -93,6 +93,11 @@ export interface KubernetesDocumentOptions {
    * definitions and built-in kinds tell; without it, no kind's scope is known.
    */
   readonly isClusterScoped?: ClusterScope;
+  /**
+   * When given, gets the JSON pointer (into the document) of each value the schema's defaults
+   * filled in, outermost first.
+   */
+  readonly defaulted?: string[];
 }
 
 /**
@@ -159,7 +164,7 @@ export function checkKubernetesDocument(
     // Go keeps a null map element as its zero value where a custom resource's is pruned (below).
     zeroNullMapElements(document, schema);
   }
-  applyDefaults(document, schema);
+  applyDefaults(document, schema, options.defaulted);
   const unknown = [
     // A CRD that keeps unknown fields (spec.preserveUnknownFields) prunes nothing.
     ...(kind.keepsUnknownFields === true ? [] : findUnknownFields(document, schema)),
