@@ -19,10 +19,16 @@ import { nodeFileSystem } from '../../loaders/manifest-file-system.js';
 import { SharedProjectReads } from '../read-project-manifests.js';
 import type { RunProjectOptions } from '../run-project.js';
 import type { WorkerFault } from '../worker-fault.js';
-import { setupFailed, type CheckCase, type CheckCode, type CheckResult } from './check-result.js';
+import {
+  setupFailed,
+  type CheckCase,
+  type CheckCode,
+  type CheckResult,
+  type FailurePolicy,
+} from './check-result.js';
 import { checkProject, type CheckedProject } from './check-project.js';
 import { faultCases, withFaultCases, type KnownFault } from './fault-cases.js';
-import type { CheckOptions } from './run-checks.js';
+import { failurePolicy, type CheckOptions } from './run-checks.js';
 
 /** One path's world, checked. */
 export interface CheckedWorld {
@@ -101,7 +107,7 @@ export async function checkEach(
       worlds.push({ path, result: setupFailed(findings) });
     }
   }
-  return { worlds, result: mergeWorlds(worlds, checkOptions.strict) };
+  return { worlds, result: mergeWorlds(worlds, failurePolicy(checkOptions)) };
 }
 
 /**
@@ -130,7 +136,7 @@ async function eachPath(given: readonly string[], cwd: string): Promise<string[]
 /** The cases of every world, each case not a manifest's naming its world's path. */
 export function mergeWorlds(
   worlds: readonly { readonly path: string; readonly result: CheckResult }[],
-  strict: boolean,
+  policy: FailurePolicy,
 ): CheckResult {
   const cases: CheckCase[] = [];
   /**
@@ -161,7 +167,7 @@ export function mergeWorlds(
     }
   }
   const unrendered = worlds.flatMap((w) => w.result.unrendered ?? []);
-  return { cases, strict, ...(unrendered.length > 0 ? { unrendered } : {}) };
+  return { cases, ...policy, ...(unrendered.length > 0 ? { unrendered } : {}) };
 }
 
 /** A finding of no file, placed at its world's path. */

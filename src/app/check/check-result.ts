@@ -90,6 +90,8 @@ export interface CheckResult {
   readonly cases: readonly CheckCase[];
   /** Warnings count as failures. */
   readonly strict: boolean;
+  /** Under `strict`, the codes of warnings that still do not fail (`--allow-warning`). */
+  readonly allowedWarnings?: readonly CheckCode[];
   /**
    * What the walk of the manifest directories set aside, not read as manifests: Helm charts,
    * kustomizations and their patches (see `unrendered-sources.ts`). Neither passes nor fails.
@@ -104,16 +106,22 @@ export function setupFailed(findings: readonly Finding<CheckCode>[]): CheckResul
   return { cases: [{ check: 'setup', name: 'setup', findings }], strict: false };
 }
 
-/** A finding that fails its case: an error, or a warning under `--strict`. */
-export const isFailure = (f: Finding<CheckCode>, strict: boolean): boolean =>
-  f.severity === 'error' || strict;
+/** What makes a finding fail: a check's strictness, and the warnings it still allows. */
+export type FailurePolicy = Pick<CheckResult, 'strict' | 'allowedWarnings'>;
+
+/**
+ * A finding that fails its case: an error, or a warning under `--strict` whose code
+ * `--allow-warning` does not name.
+ */
+export const isFailure = (f: Finding<CheckCode>, policy: FailurePolicy): boolean =>
+  f.severity === 'error' || (policy.strict && !(policy.allowedWarnings ?? []).includes(f.code));
 
 /**
  * Whether a case fails: a failing finding, or a document the load found invalid (its findings
  * may be past the load's cap, counted in its "and N more").
  */
-export const caseFailed = (c: CheckCase, strict: boolean): boolean =>
-  c.resource?.status === 'invalid' || c.findings.some((f) => isFailure(f, strict));
+export const caseFailed = (c: CheckCase, policy: FailurePolicy): boolean =>
+  c.resource?.status === 'invalid' || c.findings.some((f) => isFailure(f, policy));
 
 export interface ClassSummary {
   readonly check: CheckClass;
@@ -130,8 +138,8 @@ export interface ClassSummary {
 export function summarize(result: CheckResult): ClassSummary[] {
   return CHECK_CLASSES.map((check) => {
     const cases = result.cases.filter((c) => c.check === check);
-    const failed = cases.filter((c) => caseFailed(c, result.strict)).length;
-    const skipped = cases.filter((c) => isSkippedCase(c) && !caseFailed(c, result.strict)).length;
+    const failed = cases.filter((c) => caseFailed(c, result)).length;
+    const skipped = cases.filter((c) => isSkippedCase(c) && !caseFailed(c, result)).length;
     return { check, passed: cases.length - failed - skipped, failed, skipped };
   }).filter((s) => s.passed + s.failed + s.skipped > 0);
 }
@@ -172,13 +180,13 @@ export function summarizeResources(result: CheckResult): ResourceSummary {
       // A path that is not there (or not readable) is no file read, and its finding says so.
       if (c.findings.some((f) => NOT_READ.has(f.code))) continue;
       files.add(c.name);
-      if (caseFailed(c, result.strict)) failedFiles++;
+      if (caseFailed(c, result)) failedFiles++;
       continue;
     }
     files.add(c.resource.file);
     resources++;
     if (c.resource.status === 'skipped') skipped++;
-    else if (caseFailed(c, result.strict)) invalid++;
+    else if (caseFailed(c, result)) invalid++;
     else valid++;
   }
   return { resources, files: files.size, valid, invalid, skipped, failedFiles };

@@ -7,12 +7,20 @@ import { shorten } from '../../loaders/shorten.js';
 import type { ProjectRun } from '../run-project.js';
 import { runFinding, runFindings } from '../run-findings.js';
 import { selectResources } from '../resource-query.js';
-import type { CheckCase, CheckCode, CheckResult, GoldenUpdate } from './check-result.js';
+import type {
+  CheckCase,
+  CheckCode,
+  CheckResult,
+  FailurePolicy,
+  GoldenUpdate,
+} from './check-result.js';
 import { compareExpectations, writeExpectations } from './expectations.js';
 import { strictWarnings } from './strict-warnings.js';
 
 export interface CheckOptions {
   readonly strict: boolean;
+  /** Under `strict`, the codes of warnings that still do not fail (`--allow-warning`). */
+  readonly allowedWarnings?: readonly CheckCode[];
   /** `--expect DIR`, as given, and resolved. */
   readonly expect?: { readonly given: string; readonly dir: string };
   /** `--update`: write the expectations instead of comparing. */
@@ -50,7 +58,7 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
   if (general.length > 0) cases.push({ check: 'manifests', name: '(input)', findings: general });
 
   const unrendered = manifests.unrendered;
-  if (!outcome || !report) return { cases, strict: options.strict, unrendered };
+  if (!outcome || !report) return { cases, ...failurePolicy(options), unrendered };
   // Controller and convergence findings point at the manifest of the resource involved, or else
   // at the config the controllers come from.
   const configAt: Place = {
@@ -111,7 +119,12 @@ export async function runChecks(run: ProjectRun, options: CheckOptions): Promise
       });
     }
   }
-  return { cases, strict: options.strict, unrendered, ...(goldenUpdate ? { goldenUpdate } : {}) };
+  return {
+    cases,
+    ...failurePolicy(options),
+    unrendered,
+    ...(goldenUpdate ? { goldenUpdate } : {}),
+  };
 }
 
 /**
@@ -210,4 +223,12 @@ type Place = Pick<Finding<CheckCode>, 'file' | 'line' | 'col'>;
 /** `--expect` resolved against the working directory. */
 export function resolveExpect(given: string, cwd: string): { given: string; dir: string } {
   return { given, dir: path.resolve(cwd, given) };
+}
+
+/** What makes a finding fail, as the options say. */
+export function failurePolicy(options: CheckOptions): FailurePolicy {
+  const allowed = options.allowedWarnings;
+  return allowed && allowed.length > 0
+    ? { strict: options.strict, allowedWarnings: allowed }
+    : { strict: options.strict };
 }

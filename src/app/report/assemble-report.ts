@@ -110,7 +110,7 @@ export function assembleReport(input: ReportInput): ReportData {
 function verdictOf(result: CheckResult, report: ConvergenceReport | undefined): ReportVerdict {
   if (result.cases.some((c) => c.check === 'setup')) return 'not-run';
   if (report && !report.converged && report.reason !== 'failing') return 'not-converged';
-  return result.cases.some((c) => caseFailed(c, result.strict)) ? 'failed' : 'passed';
+  return result.cases.some((c) => caseFailed(c, result)) ? 'failed' : 'passed';
 }
 
 function reportFindings(result: CheckResult, cwd: string): ReportFinding[] {
@@ -124,7 +124,7 @@ function reportFindings(result: CheckResult, cwd: string): ReportFinding[] {
         name: c.name,
         code: f.code,
         severity: f.severity,
-        failure: isFailure(f, result.strict),
+        failure: isFailure(f, result),
         message: f.message,
         file: f.file,
         line: f.line,

@@ -27,6 +27,11 @@ export function defineCheck(): Command {
       "fail on warnings too: fields a cosi type does not declare (a Kubernetes kind's unknown fields always fail), types no controller reads, YAML 1.1 booleans",
     )
     .option(
+      '--allow-warning <codes>',
+      'with --strict: warnings of these codes are still shown but do not fail (large-definition, unread-type; comma-separated, repeatable)',
+      collectList,
+    )
+    .option(
       '--each',
       'check each path given as a world of its own (separate applications or environments: the same names in two of them are no duplicates), one report',
     )
@@ -67,6 +72,7 @@ export function defineCheck(): Command {
 Examples:
   cosi check -f manifests/
   cosi check -f manifests/ --strict -o github
+  cosi check crds/ --strict --allow-warning large-definition   # every warning fails but this one
   cosi check -f manifests/ --expect expected/ --update   # record the golden tree
   cosi check -f manifests/ --expect expected/ -o junit > report.xml
   cosi check -f manifests/ -o github --report report.html   # and a page to open from CI

@@ -13,11 +13,14 @@ import { ConfigError } from '../../loaders/load-config.js';
 import { MissingManifestsError } from '../../app/config-manifests.js';
 import { UnknownKindFilterError } from '../../loaders/kind-filter.js';
 import {
+  CHECK_CODES,
   caseFailed,
   setupFailed,
   type CheckCode,
   type CheckResult,
 } from '../../app/check/check-result.js';
+import { didYouMean } from '../../engine/did-you-mean.js';
+import { FINDING_CODES, FINDING_SEVERITY } from '../../loaders/finding-code.js';
 import { resolveExpect } from '../../app/check/run-checks.js';
 import type { CliCommand, CommandResult } from '../command.js';
 import { CliError, EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
@@ -31,6 +34,7 @@ import { createColors } from '../render/report.js';
 export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
   output: string;
   strict?: boolean;
+  allowWarning?: string[];
   expect?: string;
   update?: boolean;
   keepVolatile?: boolean;
@@ -101,8 +105,10 @@ export async function check(
       ...(flags.ignoreUnknownKinds === true ? { ignoreUnknownKinds: true } : {}),
       ...(flags.strict === true ? { strictSchemas: true } : {}),
     };
+    const allowedWarnings = allowedWarningCodes(flags);
     const checkOptions = {
       strict: flags.strict === true,
+      ...(allowedWarnings.length > 0 ? { allowedWarnings } : {}),
       update: flags.update === true,
       volatile: flags.keepVolatile === true,
       cwd: io.cwd,
@@ -190,7 +196,7 @@ function checkExitCode(runs: readonly CheckedProject['run'][], result: CheckResu
   ) {
     return EXIT.notConverged;
   }
-  return result.cases.some((c) => caseFailed(c, result.strict)) ? EXIT.findings : EXIT.ok;
+  return result.cases.some((c) => caseFailed(c, result)) ? EXIT.findings : EXIT.ok;
 }
 
 /**
@@ -326,4 +332,31 @@ function setupFailures(error: unknown): Finding<CheckCode>[] | undefined {
   )
     return [{ ...at, code: 'usage-error', file: '', message: error.message }];
   return undefined;
+}
+
+/**
+ * `--allow-warning`'s codes, each a code some warning has: an error's code, which always fails,
+ * or one no finding has, is a usage error, as is the flag without `--strict`.
+ */
+function allowedWarningCodes(flags: CheckFlags): CheckCode[] {
+  const given = flags.allowWarning ?? [];
+  if (given.length === 0) return [];
+  if (flags.strict !== true) {
+    throw new CliError('--allow-warning needs --strict: without it no warning fails');
+  }
+  const known: readonly string[] = [...FINDING_CODES, ...CHECK_CODES];
+  return given.map((code) => {
+    if (!known.includes(code)) {
+      const guess = didYouMean(code, known);
+      throw new CliError(
+        `--allow-warning: no finding has the code ${JSON.stringify(code)}${guess === undefined ? '' : ` (did you mean ${guess}?)`}`,
+      );
+    }
+    if ((FINDING_SEVERITY as Readonly<Record<string, string>>)[code] === 'error') {
+      throw new CliError(
+        `--allow-warning: ${code} is an error, which always fails; only a warning's code can be allowed`,
+      );
+    }
+    return code as CheckCode;
+  });
 }

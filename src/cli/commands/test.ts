@@ -44,7 +44,7 @@ export async function test(
   });
   const exitCode = run.broken
     ? EXIT.usage
-    : run.result.cases.some((c) => caseFailed(c, false))
+    : run.result.cases.some((c) => caseFailed(c, { strict: false }))
       ? EXIT.findings
       : EXIT.ok;
   return { exitCode, result: run.result };

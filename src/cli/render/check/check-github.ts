@@ -25,7 +25,7 @@ export function renderCheckGithub(result: CheckResult, options?: GithubOptions):
   for (const c of result.cases) {
     for (const f of c.findings) {
       if (!shown.take(f)) continue;
-      const level = isFailure(f, result.strict) ? 'error' : 'warning';
+      const level = isFailure(f, result) ? 'error' : 'warning';
       const props = [`title=${property(escapeControl(`${c.check}: ${f.code}`))}`];
       // A finding about a whole file (a config that does not load, say) is annotated on its
       // first line: GitHub shows an annotation without a line on no line of the diff. One about

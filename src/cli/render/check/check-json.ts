@@ -16,9 +16,10 @@ export function renderCheckJson(result: CheckResult, { resources = true } = {}):
     {
       ...totals(summary),
       strict: result.strict,
+      ...(result.allowedWarnings ? { allowedWarnings: result.allowedWarnings } : {}),
       checks: summary,
       ...(resources ? { resources: summarizeResources(result) } : {}),
-      cases: result.cases.map((c) => ({ ...c, failed: caseFailed(c, result.strict) })),
+      cases: result.cases.map((c) => ({ ...c, failed: caseFailed(c, result) })),
       unrendered: result.unrendered ?? [],
     },
     null,

@@ -24,8 +24,8 @@ export function renderCheckJunit(result: CheckResult, title = 'cosi check'): str
       `  <testsuite name="${xml(s.check)}" tests="${s.passed + s.failed + s.skipped}" failures="${s.failed}" skipped="${s.skipped}">`,
     );
     for (const c of result.cases.filter((x) => x.check === s.check)) {
-      const failing = c.findings.filter((f) => isFailure(f, result.strict));
-      if (!caseFailed(c, result.strict)) {
+      const failing = c.findings.filter((f) => isFailure(f, result));
+      if (!caseFailed(c, result)) {
         const skip =
           c.skipped === undefined ? '<skipped/>' : `<skipped message="${xml(c.skipped)}"/>`;
         out.push(

@@ -13,13 +13,13 @@ export function renderCheckTap(result: CheckResult): string {
   const unrendered = result.unrendered ?? [];
   const out = ['TAP version 13', `1..${result.cases.length + unrendered.length}`];
   result.cases.forEach((c, i) => {
-    const failed = caseFailed(c, result.strict);
+    const failed = caseFailed(c, result);
     const skip = isSkippedCase(c)
       ? ` # SKIP${c.skipped === undefined ? '' : ` ${tapDescription(c.skipped)}`}`
       : '';
     const description = tapDescription(`${c.check}: ${c.name}`);
     out.push(`${failed ? 'not ok' : 'ok'} ${i + 1} - ${description}${skip}`);
-    const shown = c.findings.filter((f) => isFailure(f, result.strict) || failed);
+    const shown = c.findings.filter((f) => isFailure(f, result) || failed);
     if (failed || shown.length > 0) {
       out.push('  ---');
       if (c.findings.length === 0) out.push(`  message: ${JSON.stringify(FINDINGS_NOT_LISTED)}`);

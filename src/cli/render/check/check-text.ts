@@ -30,7 +30,7 @@ export function renderCheckText(
     for (const f of item.findings) {
       if (!shown.take(f)) continue;
       const place = formatLocation(f);
-      const failure = isFailure(f, result.strict);
+      const failure = isFailure(f, result);
       // A message of several lines (a registration's list of conflicts) goes on below, indented.
       const [first, ...more] = f.message.split('\n');
       const head = `${f.severity}[${f.code}]: ${first}${f.pointer ? ` (at ${f.pointer})` : ''}`;

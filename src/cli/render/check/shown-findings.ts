@@ -33,7 +33,7 @@ export class ShownFindings {
       return true;
     }
     this.#hidden++;
-    if (isFailure(finding, this.result.strict)) this.#hiddenFailures++;
+    if (isFailure(finding, this.result)) this.#hiddenFailures++;
     return false;
   }
 
