@@ -74,6 +74,18 @@ export function traceLineage(
         ...(resourceGraph ? { resourceGraph } : {}),
       })
     : undefined;
+  // A whole-world reconcile reads every item of a type and writes one resource per item: the
+  // keys it read are built once, not once per resource it wrote (that was quadratic).
+  // Keyed by the reads list, which the record replaces when a running pass reads more.
+  const readKeys = new WeakMap<readonly Pointer[], Set<string>>();
+  const readsOf = (reconcile: RecordedReconcile): Set<string> => {
+    let keys = readKeys.get(reconcile.reads);
+    if (!keys) {
+      keys = new Set(reconcile.reads.map((r) => pointerKey(r)));
+      readKeys.set(reconcile.reads, keys);
+    }
+    return keys;
+  };
   const nodes = resources.map((resource): ResourceNode => {
     const { namespace, type, id, owner, phase, ownerReferences } = resource.metadata;
     const candidates: ResourceSource[] = [];
@@ -90,7 +102,7 @@ export function traceLineage(
       // A write back of what the reconcile read through an input (an RGD's status write of its
       // instance) leaves the resource where it came from.
       const writesBack = (reconcile: RecordedReconcile): boolean =>
-        reconcile.reads.some((r) => pointerKey(r) === key) &&
+        readsOf(reconcile).has(key) &&
         index.inputOf(reconcile.controller, resource.metadata) !== undefined;
       const made = record
         .writesTo(resource.metadata)
