@@ -24,7 +24,8 @@ type Children = (key: string) => readonly TreeItem[];
  * controller writes (and controllers that read nothing), type -> the controllers reading it ->
  * the types they write, with the edge kind in brackets. A node already on the path is marked
  * `(cycle)`, or `(reads what it writes)` for a controller reached from a type it writes (not a
- * cycle, as `-o text` says), and one printed before `(see above)`; none is expanded again. With `--resources`
+ * cycle, as `-o text` says), and one printed before `(see above)`; none is expanded again. Past {@link TREE_MAX_DEPTH}
+ * levels a node is marked `(continued below)` and its subtree follows the tree. With `--resources`
  * a second tree follows each resource to those derived from it.
  */
 export function renderGraphTree(view: GraphView): string {
@@ -127,8 +128,21 @@ function resourceTree(view: GraphView): string {
 }
 
 /**
+ * How many levels a tree indents before it continues below: past it a long lineage (a chain of
+ * thousands) would cost the depth in columns on every line, quadratic output.
+ */
+export const TREE_MAX_DEPTH = 40;
+
+/** A node to print, or the end of one's children (it leaves the path). */
+type Step =
+  | { readonly item: TreeItem; readonly prefix: string; readonly branch: string; depth: number }
+  | { readonly leave: string };
+
+/**
  * Prints a tree from each root, then from the first node not printed yet until every node is
- * (nodes only reachable through a cycle have no root of their own).
+ * (nodes only reachable through a cycle have no root of their own). Iterative, so that a chain
+ * of any depth prints; a node at {@link TREE_MAX_DEPTH} with children is marked `(continued
+ * below)` and its subtree printed after the tree, from the left margin again.
  */
 function printForest(
   roots: readonly TreeItem[],
@@ -137,21 +151,48 @@ function printForest(
 ): string {
   const lines: string[] = [];
   const printed = new Set<string>();
-  const walk = (item: TreeItem, path: Set<string>, prefix: string, branch: string): void => {
-    const kids = children(item.key);
-    let marker = '';
-    if (path.has(item.key))
-      marker = item.readsOwn === true ? '  (reads what it writes)' : '  (cycle)';
-    else if (printed.has(item.key) && kids.length > 0) marker = '  (see above)';
-    lines.push(`${prefix}${branch}${item.label}${marker}`);
-    if (marker !== '') return;
-    printed.add(item.key);
-    path.add(item.key);
-    const childPrefix = prefix + (branch === '' ? '' : branch === '├─ ' ? '│  ' : '   ');
-    kids.forEach((kid, i) => walk(kid, path, childPrefix, i === kids.length - 1 ? '└─ ' : '├─ '));
-    path.delete(item.key);
+  /** Prints the tree of `root`; returns the nodes it left to continue below. */
+  const walk = (root: TreeItem, continued: boolean): TreeItem[] => {
+    const later: TreeItem[] = [];
+    const path = new Set<string>();
+    const steps: Step[] = [{ item: root, prefix: '', branch: '', depth: 0 }];
+    for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+      if ('leave' in step) {
+        path.delete(step.leave);
+        continue;
+      }
+      const { item, prefix, branch, depth } = step;
+      const kids = children(item.key);
+      let marker = '';
+      if (continued && depth === 0) marker = '  (continued from above)';
+      else if (path.has(item.key))
+        marker = item.readsOwn === true ? '  (reads what it writes)' : '  (cycle)';
+      else if (printed.has(item.key) && kids.length > 0) marker = '  (see above)';
+      else if (depth >= TREE_MAX_DEPTH && kids.length > 0) {
+        marker = '  (continued below)';
+        later.push(item);
+      }
+      lines.push(`${prefix}${branch}${item.label}${marker}`);
+      if (marker !== '' && !(continued && depth === 0)) continue;
+      printed.add(item.key);
+      path.add(item.key);
+      steps.push({ leave: item.key });
+      const childPrefix = prefix + (branch === '' ? '' : branch === '├─ ' ? '│  ' : '   ');
+      // The last child pushed first, so that the first is printed first.
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const branch = i === kids.length - 1 ? '└─ ' : '├─ ';
+        steps.push({ item: kids[i] as TreeItem, prefix: childPrefix, branch, depth: depth + 1 });
+      }
+    }
+    return later;
   };
-  for (const root of roots) walk(root, new Set(), '', '');
-  for (const item of all) if (!printed.has(item.key)) walk(item, new Set(), '', '');
+  const print = (root: TreeItem): void => {
+    const queue = walk(root, false);
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+      if (!printed.has(item.key)) queue.push(...walk(item, true));
+    }
+  };
+  for (const root of roots) print(root);
+  for (const item of all) if (!printed.has(item.key)) print(item);
   return lines.map((l) => `${l}\n`).join('');
 }
