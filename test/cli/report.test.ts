@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportData } from '../../src/app/report/report-data.js';
+import { NOT_SHOWN } from '../../src/app/shown-spec.js';
 import { cli } from './run-cli.js';
 
 let dir: string;
@@ -223,6 +224,33 @@ describe('cosi report', { timeout: 30_000 }, () => {
     const note = data.resources.find((x) => x.type === 'Notes.example.org');
     expect(note?.id).toBe('</script><script>alert(1)</script>');
     expect(note?.spec).toEqual({ text: '<b>not bold</b>' });
+  });
+
+  it('keeps back the values of a Kubernetes Secret, not its keys', async () => {
+    const root = await writeProject('kubernetes-secret', {
+      'secret.yaml': `apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  namespace: default
+type: Opaque
+stringData:
+  password: TOPSECRET-PLAIN
+data:
+  token: VE9QU0VDUkVULUI2NA==
+`,
+    });
+    const r = await cli(['report', '-f', root, '-o', '-']);
+    expect(r.code).toBe(0);
+    const data = embeddedData(r.stdout);
+    expect(JSON.stringify(data)).not.toMatch(/TOPSECRET|VE9QU0VDUkVU/);
+    expect(r.stdout).not.toMatch(/TOPSECRET|VE9QU0VDUkVU/);
+    const secret = data.resources.find((x) => x.type === 'Secrets.core');
+    expect(secret?.spec).toEqual({
+      type: 'Opaque',
+      stringData: { password: NOT_SHOWN },
+      data: { token: NOT_SHOWN },
+    });
   });
 
   it('escapes what a finding quotes, in its message and its source lines', async () => {

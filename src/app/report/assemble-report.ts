@@ -1,4 +1,5 @@
 import { pointerKey } from '../../engine/resource/pointer.js';
+import { shownSpec } from '../shown-spec.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
 import {
@@ -161,7 +162,7 @@ function reportResources(
     const resource = byKey.get(pointerKey(node)) as Resource;
     const md = resource.metadata;
     const source = sources.get(pointerKey(node));
-    const sensitive = project?.registry.get(md.type)?.sensitivity === 'sensitive';
+    const spec = shownSpec(project?.registry.get(md.type), resource.spec);
     const reconcile = project?.record?.writesTo(md).at(-1)?.reconcile.seq;
     const lineage = roots.get(pointerKey(node));
     const failure = failures?.get(pointerKey(node));
@@ -179,7 +180,7 @@ function reportResources(
       ...(lineage === undefined ? {} : { lineage }),
       ...(source && node.writer === '' ? { source: `${source.file}:${source.line}` } : {}),
       ...(Object.keys(md.labels).length > 0 ? { labels: md.labels } : {}),
-      ...(sensitive ? {} : { spec: resource.spec }),
+      ...(spec === undefined ? {} : { spec }),
       from: node.derivedFrom.flatMap((s) => {
         const i = index.get(pointerKey(s));
         return i === undefined ? [] : [[i, s.via] as const];

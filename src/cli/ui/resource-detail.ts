@@ -4,6 +4,7 @@ import { explainResource, type Explanation } from '../../app/explain/explain-res
 import type { Resource } from '../../engine/resource/resource.js';
 import { historyLine, lineageLines } from '../render/explain/explain-tree.js';
 import { toDocument } from '../../app/output-document.js';
+import { withholdFields } from '../../app/shown-spec.js';
 import type { ResourceRow, RoundView, TypeGroup } from './round-view.js';
 
 /** One line of the detail view, with how to show it. */
@@ -82,7 +83,9 @@ function explain(round: RoundView, resource: Resource): Explanation | undefined 
 }
 
 function yamlOf(resource: Resource, group: TypeGroup, options: { stable?: boolean }): string {
-  const document = toDocument(resource, undefined, options);
+  // A Secret's values are kept back, as the report keeps them back.
+  const spec = withholdFields(resource.spec, group.withheld ?? []);
+  const document = toDocument({ ...resource, spec }, undefined, options);
   // Sensitive types print no spec, as `cosi get` prints them.
   if (group.sensitive) delete document.spec;
   return stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });

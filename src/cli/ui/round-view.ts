@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { withheldFieldsOf } from '../../app/shown-spec.js';
 import type { PrintColumn } from '../../engine/resource/definition.js';
 import {
   TypeResolutionError,
@@ -31,6 +32,8 @@ export interface TypeGroup {
   readonly names: readonly string[];
   readonly columns: readonly PrintColumn[];
   readonly sensitive: boolean;
+  /** Spec fields whose values the view keeps back (a Secret's `data`): see `shownSpec`. */
+  readonly withheld?: readonly string[];
   readonly rows: readonly ResourceRow[];
 }
 
@@ -421,6 +424,7 @@ function typeGroup(
     names: [type.toLowerCase(), ...(definition?.allAliases ?? [])],
     columns: definition?.printColumns ?? [],
     sensitive: definition?.sensitivity === 'sensitive',
+    ...(withheldFieldsOf(definition).length > 0 ? { withheld: withheldFieldsOf(definition) } : {}),
     rows,
   };
 }
