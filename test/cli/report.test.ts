@@ -326,6 +326,24 @@ data:
     expect(html).not.toContain('not converged');
   });
 
+  it('names a long error in a line under the verdict, holds it whole once, folded, and embeds it cut', async () => {
+    const r = await cli(['report', '-f', 'fixtures/cli/long-error', '-o', '-']);
+    expect(r.code).toBe(1);
+    const html = r.stdout;
+    const banner = /<ul id="failures"[^>]*>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+    const [line, whole] = banner.split('<details>');
+    expect(line).toContain('cannot echo start: xxx');
+    expect(line).toContain('characters cut]');
+    expect(line!.length).toBeLessThan(600);
+    expect(whole).toMatch(/^<summary>The whole error \(1,001,020 characters\)<\/summary>/);
+    // The error once in the page: the folded whole; every copy the script reads is cut.
+    expect(html.match(/x{1000,}/g)).toHaveLength(1);
+    const data = JSON.stringify(embeddedData(html));
+    expect(data).not.toMatch(/x{1000}/);
+    expect(data.length).toBeLessThan(50_000);
+    expect(html.length).toBeLessThan(1_100_000);
+  });
+
   it("takes no format's name for its page (-o json, out of check's habit), and writes no file named so", async () => {
     const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', 'json'], { cwd: dir });
     expect(r.code).toBe(2);

@@ -1,4 +1,5 @@
 import { pointerKey } from '../../engine/resource/pointer.js';
+import { shortenMessage } from '../../loaders/shorten.js';
 import { shownSpec } from '../shown-spec.js';
 import type { Resource } from '../../engine/resource/resource.js';
 import type { DependencyGraph } from '../../engine/runtime/dependency-graph.js';
@@ -92,7 +93,7 @@ export function assembleReport(input: ReportInput): ReportData {
       reconciles: c.reconciles,
       writes: c.writes,
       errors: c.errors,
-      ...(c.lastError ? { lastError: c.lastError.message } : {}),
+      ...(c.lastError ? { lastError: shortenMessage(c.lastError.message) } : {}),
     })),
     ...(outcome
       ? reportResources(run, outcome.snapshot.resources, graph, report && itemFailures(report))

@@ -1,9 +1,11 @@
 import { pointerKey } from '../../engine/resource/pointer.js';
+import { shortenMessage } from '../../loaders/shorten.js';
 import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import type { ReportFailure, ReportItemFailure } from './report-data.js';
 
 /**
- * What failed in a run, for the report to mark: each item a queue controller gave up on, and
+ * What failed in a run, for the report to mark (each error whole: the page shows it cut, and
+ * whole once on demand): each item a queue controller gave up on, and
  * each controller that failed without an item to blame (a whole-world controller's run). In
  * the report's order of controllers (by name), then items as the run lists them.
  */
@@ -33,7 +35,9 @@ export function itemFailures(report: ConvergenceReport): Map<string, ReportItemF
     for (const item of c.failingItems) {
       const key = pointerKey(item.pointer);
       if (byKey.has(key)) continue;
-      byKey.set(key, { controller: c.name, attempts: item.attempts, error: item.error.message });
+      // Cut as a finding cuts it: the banner keeps the whole error, once.
+      const error = shortenMessage(item.error.message);
+      byKey.set(key, { controller: c.name, attempts: item.attempts, error });
     }
   }
   return byKey;

@@ -1,4 +1,5 @@
 import type { RunRecord } from '../../engine/record/run-record.js';
+import { shortenMessage } from '../../loaders/shorten.js';
 
 /** One reconcile, or mapping of a changed input to items, on the run's timeline. */
 export interface TimelineEntry {
@@ -52,7 +53,7 @@ export function reportTimeline(record: RunRecord): ReportTimeline {
         at: r.startedAt - start,
         ...(r.item ? { item: `${r.item.namespace}/${r.item.type}/${r.item.id}` } : {}),
         outcome,
-        ...(r.outcome?.kind === 'error' ? { error: r.outcome.message } : {}),
+        ...(r.outcome?.kind === 'error' ? { error: shortenMessage(r.outcome.message) } : {}),
         writes: r.writes.length,
       };
     }),

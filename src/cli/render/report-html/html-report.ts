@@ -2,6 +2,7 @@ import type { ReportData } from '../../../app/report/report-data.js';
 import type { ReportTimeline } from '../../../app/report/report-timeline.js';
 import { encodeReportData } from './embedded-data.js';
 import { escapeHtml } from './html-escape.js';
+import { shortenMessage } from '../../../loaders/shorten.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import { renderFindings, renderVerdict } from './report-static.js';
 import { REPORT_STYLE } from './report-style.js';
@@ -78,7 +79,7 @@ ${graph === '' ? noGraph : graphFrame(graph)}
 </div>
 ${data.timeline ? renderTimelineFrame(data.timeline) : ''}
 </main>
-<script type="application/octet-stream" id="report-data">${encodeReportData(data)}</script>
+<script type="application/octet-stream" id="report-data">${encodeReportData(embeddedData(data))}</script>
 <script>${REPORT_SCRIPT}</script>
 </body>
 </html>
@@ -123,4 +124,14 @@ function graphFrame(svg: string): string {
 <div id="graph-view" tabindex="0" role="group" aria-label="dependency graph">
 ${svg}
 </div>`;
+}
+
+/**
+ * The data the page's script reads, with each failure's error cut as the banner shows it: the
+ * banner's folded `<details>` holds the whole error, once.
+ */
+function embeddedData(data: ReportData): ReportData {
+  if (!data.failures) return data;
+  const failures = data.failures.map((f) => ({ ...f, error: shortenMessage(f.error) }));
+  return { ...data, failures };
 }

@@ -4,6 +4,7 @@ import type {
   ReportFinding,
   ReportVerdict,
 } from '../../../app/report/report-data.js';
+import { shortenMessage } from '../../../loaders/shorten.js';
 import { escapeHtml } from './html-escape.js';
 import { plural } from '../plural.js';
 import { UNRENDERED_NAMES } from '../../../loaders/unrendered-sources.js';
@@ -60,7 +61,14 @@ function renderFailures(failures: readonly ReportFailure[]): string[] {
       f.item === undefined
         ? ' failed'
         : ` gave up on <span class="failed-item">${escapeHtml(f.item)}</span> after ${plural(f.attempts ?? 0, 'attempt')}`;
-    return `<li><strong>${escapeHtml(f.controller)}</strong>${on}: ${escapeHtml(f.error)}</li>`;
+    const error = shortenMessage(f.error);
+    // A long error (a 1 MB value quoted) is cut as check cuts it; the whole of it once, folded.
+    const whole =
+      error === f.error
+        ? ''
+        : `<details><summary>The whole error (${f.error.length.toLocaleString('en-US')} characters)</summary>` +
+          `<pre class="whole-error" tabindex="0">${escapeHtml(f.error)}</pre></details>`;
+    return `<li><strong>${escapeHtml(f.controller)}</strong>${on}: ${escapeHtml(error)}${whole}</li>`;
   });
   const more = failures.length - shown.length;
   if (more > 0) shown.push(`<li>and ${more} more</li>`);

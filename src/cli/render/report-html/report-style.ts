@@ -30,6 +30,7 @@ code, pre, .mono { font-family: ui-monospace, Menlo, Consolas, monospace; font-s
 .verdict.not-converged, .verdict.not-run { background: #7d4e00; }
 .summary { margin: 0.5rem 0; }
 .failures { margin: 0.5rem 0; padding: 0.3rem 0.6rem 0.3rem 1.8rem; border-left: 4px solid #b3171f; background: var(--failed-bg); overflow-wrap: anywhere; }
+.failures .whole-error { max-height: 20rem; overflow: auto; white-space: pre-wrap; margin: 0.3rem 0; }
 .failed-item { font-family: ui-monospace, Menlo, Consolas, monospace; }
 #graph-view g.node.failed polygon, #graph-view g.node.failed path, #graph-view g.node.failed ellipse { stroke: var(--error); stroke-width: 3; fill: var(--failed-bg); }
 #graph-view g.node.failed text { fill: var(--failed-fg); font-weight: bold; }
