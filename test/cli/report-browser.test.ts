@@ -112,6 +112,7 @@ function manyResources(count: number): ReportData {
     title: 'synthetic',
     verdict: 'passed',
     summary: {
+      text: { notes: [], lines: [], total: '0 passed, 0 failed' },
       classes: [],
       passed: 0,
       failed: 0,

@@ -344,6 +344,28 @@ data:
     expect(html.length).toBeLessThan(1_100_000);
   });
 
+  it.each(['fixtures/invalid/unknown-kind', 'fixtures/invalid', 'fixtures/cli/failing-controller'])(
+    "summarises %s in the lines check's text ends with: its notes, counts and skips",
+    async (dir) => {
+      const check = await cli(['check', '-f', dir], { env: { NO_COLOR: '1' } });
+      const text = check.stdout.trimEnd().split('\n');
+      const summary = text.slice(text.lastIndexOf('') + 1);
+      const notes = text.filter((l) => l.startsWith('note[missing-crd]'));
+      const r = await cli(['report', '-f', dir, '-o', '-']);
+      const list = /<ul class="summary">([\s\S]*?)<\/ul>/.exec(r.stdout)?.[1] ?? '';
+      const items = [...list.matchAll(/<li>(.*?)<\/li>/g)].map((m) =>
+        m[1]!
+          .replaceAll('&lt;', '<')
+          .replaceAll('&gt;', '>')
+          .replaceAll('&quot;', '"')
+          .replaceAll('&#39;', "'")
+          .replaceAll('&amp;', '&'),
+      );
+      expect(summary.length).toBeGreaterThan(1);
+      for (const line of [...notes, ...summary]) expect(items).toContain(line);
+    },
+  );
+
   it("takes no format's name for its page (-o json, out of check's habit), and writes no file named so", async () => {
     const r = await cli(['report', '-f', 'fixtures/vm-network', '-o', 'json'], { cwd: dir });
     expect(r.code).toBe(2);

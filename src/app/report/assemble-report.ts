@@ -22,6 +22,7 @@ import type {
   ReportFinding,
   ReportItemFailure,
   ReportResource,
+  ReportSummaryText,
   ReportVerdict,
 } from './report-data.js';
 import { reportTimeline } from './report-timeline.js';
@@ -45,6 +46,8 @@ export interface ReportInput {
   /** For the excerpts: findings name files relative to it. */
   readonly cwd: string;
   readonly title: string;
+  /** The check's summary as its text format prints it (`checkSummaryText`). */
+  readonly summaryText: ReportSummaryText;
 }
 
 /**
@@ -64,6 +67,11 @@ export function assembleReport(input: ReportInput): ReportData {
     title: input.title,
     verdict: verdictOf(result, report),
     summary: {
+      text: {
+        notes: input.summaryText.notes,
+        lines: input.summaryText.lines,
+        total: input.summaryText.total,
+      },
       classes: summary,
       ...totals(summary),
       manifests: summarizeResources(result),

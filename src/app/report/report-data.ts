@@ -86,12 +86,24 @@ export interface ReportController {
   readonly lastError?: string;
 }
 
+/** The summary `cosi check`'s text format prints, uncoloured (its renderer makes it). */
+export interface ReportSummaryText {
+  /** Notes above the counts: the `missing-crd` advice. */
+  readonly notes: readonly string[];
+  /** A line per check class, the manifests' as resources in files. */
+  readonly lines: readonly string[];
+  /** `N passed, N failed` over every class. */
+  readonly total: string;
+}
+
 /** Everything an HTML report shows, as plain data (it is embedded in the page as JSON). */
 export interface ReportData {
   /** What was checked: the paths given, or the project's directory. */
   readonly title: string;
   readonly verdict: ReportVerdict;
   readonly summary: {
+    /** The summary lines `cosi check` prints under its findings: the verdict shows the same. */
+    readonly text: ReportSummaryText;
     readonly classes: readonly ClassSummary[];
     readonly passed: number;
     readonly failed: number;

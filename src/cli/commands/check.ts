@@ -29,6 +29,7 @@ import type { WorkerFault } from '../../app/worker-fault.js';
 import { useColor } from '../io.js';
 import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import { renderCheckReport } from '../render/check/check-report.js';
+import { checkSummaryText } from '../render/check/check-text.js';
 import { createColors } from '../render/report.js';
 
 export interface CheckFlags extends CommonFlags, TraceFlags, ReportFlags {
@@ -234,6 +235,7 @@ function reportOf(
   const given = [...(flags.file ?? []), ...paths];
   return assembleReport({
     result,
+    summaryText: checkSummaryText(result),
     cwd: io.cwd,
     title: reportTitle(given, io.cwd),
     ...(run ? { run } : {}),

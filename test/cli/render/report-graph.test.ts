@@ -23,6 +23,7 @@ function data(resources: number, types = 0): ReportData {
     title: 'synthetic',
     verdict: 'passed',
     summary: {
+      text: { notes: [], lines: [], total: '0 passed, 0 failed' },
       classes: [],
       passed: 0,
       failed: 0,

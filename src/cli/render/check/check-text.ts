@@ -58,22 +58,45 @@ export function renderCheckText(
     const what = tests ? 'charts, kustomizations and tests' : 'charts and kustomizations';
     lines.push(c.cyan(`and ${more} more ${what} set aside (-o json lists them)`));
   }
-  const missing = missingDefinitionsNote(result);
-  if (missing !== undefined) lines.push(c.cyan(escapeControl(missing)));
+  const summary = checkSummaryText(result);
+  for (const note of summary.notes) lines.push(c.cyan(note));
   if (lines.length > 0) lines.push('');
+  lines.push(...summary.lines);
+  lines.push(summary.failed ? c.red(summary.total) : c.green(summary.total));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The summary under a check's findings, uncoloured: what the text format and the report show. */
+export interface CheckSummaryText {
+  /** The `missing-crd` note, when documents are of kinds no definition defines. */
+  readonly notes: readonly string[];
+  /** `manifests: 13 resources in 6 files: 12 valid, 1 invalid`, then `CLASS: N passed, N failed` each. */
+  readonly lines: readonly string[];
+  /** `N passed, N failed` over every class. */
+  readonly total: string;
+  readonly failed: boolean;
+}
+
+/**
+ * The summary `cosi check` prints under its findings, as lines: the report's verdict shows the
+ * same ones, so that the page says what the log says.
+ */
+export function checkSummaryText(result: CheckResult): CheckSummaryText {
+  const missing = missingDefinitionsNote(result);
   const summary = summarize(result);
   const setAside = formatUnrenderedCounts(result.unrendered);
-  for (const s of summary) {
-    lines.push(
-      s.check === 'manifests'
-        ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}${setAside && `; set aside: ${setAside}`}`
-        : `${s.check}: ${formatPassed(s)}`,
-    );
-  }
+  const lines = summary.map((s) =>
+    s.check === 'manifests'
+      ? `${s.check}: ${formatResourceSummary(summarizeResources(result))}${setAside && `; set aside: ${setAside}`}`
+      : `${s.check}: ${formatPassed(s)}`,
+  );
   const counts = totals(summary);
-  const total = formatPassed(counts);
-  lines.push(counts.failed === 0 ? c.green(total) : c.red(total));
-  return `${lines.join('\n')}\n`;
+  return {
+    notes: missing === undefined ? [] : [escapeControl(missing)],
+    lines,
+    total: formatPassed(counts),
+    failed: counts.failed > 0,
+  };
 }
 
 /** The most charts, kustomizations and tests the text report lists, each with its note. */

@@ -19,12 +19,9 @@ const VERDICTS: Record<ReportVerdict, string> = {
 /** The verdict and the summary, as HTML that needs no script. */
 export function renderVerdict(data: ReportData): string {
   const { summary } = data;
-  const m = summary.manifests;
-  const items = [
-    `${summary.passed} passed, ${summary.failed} failed`,
-    `manifests: ${plural(m.resources, 'resource')} in ${plural(m.files, 'file')}: ${m.valid} valid, ${m.invalid} invalid, ${m.skipped} skipped`,
-    ...summary.classes.map((c) => `${c.check}: ${c.passed} passed, ${c.failed} failed`),
-  ];
+  // The lines `cosi check` prints, the total first: the verdict's count.
+  const { text } = summary;
+  const items = [...text.notes, text.total, ...text.lines];
   const unrendered = summary.unrendered ?? [];
   if (unrendered.length > 0) {
     const SHOWN = 10;
