@@ -520,6 +520,16 @@ describe('cosi graph cycles', () => {
     expect(owns.stdout).toContain('└─ WebAppController  [mapped, default]  (reads what it writes)');
   });
 
+  it("names the loop of two controllers that share an output type and read each other's items (ping-pong)", async () => {
+    const text = await cli(['graph', '-f', 'fixtures/cli/ping-pong']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      'cycle: Echoes.test.cosi.dev -> Ping -> Echoes.test.cosi.dev -> Pong -> Echoes.test.cosi.dev\n',
+    );
+    const tree = await cli(['graph', '-f', 'fixtures/cli/ping-pong', '-o', 'tree']);
+    expect(tree.stdout).toContain('(cycle)');
+  });
+
   it('names a cycle in the text format and marks it in the tree, even with no type to start from', async () => {
     const dir = await project({
       'cosi.config.ts': LOOP_CONFIG,

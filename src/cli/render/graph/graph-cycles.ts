@@ -9,7 +9,10 @@ import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
  * inputs are left out: they wake a controller on teardown, not on data, and a controller that
  * reads its own outputs that way is the ordinary cleanup pattern, not a loop. So is a controller
  * reading a type it writes (a builder's `owns`, an RGD reading the status of the nested
- * instances it writes): it reconciles what it manages, and a loop is between controllers.
+ * instances it writes): it reconciles what it manages, and a loop is between controllers. A type
+ * that another controller writes too (a shared output) still leads into it: the loop
+ * `A -> T -> B -> T -> A` of two controllers that each read the other's items of the type they
+ * share is one, but the step back `A -> T -> A` never is.
  */
 export function findCycles(graph: DependencyGraph): GraphNode[][] {
   const nodes = new Map<string, GraphNode>();
@@ -18,9 +21,17 @@ export function findCycles(graph: DependencyGraph): GraphNode[][] {
   const written = new Set(
     edges.filter(({ from }) => from.kind === 'controller').map(({ from, to }) => pairKey(from, to)),
   );
+  const writers = new Map<string, Set<string>>();
   for (const { from, to } of edges) {
-    // A type's edge into a controller that writes that type: the controller reads its own.
-    if (to.kind === 'controller' && written.has(pairKey(to, from))) continue;
+    if (from.kind !== 'controller') continue;
+    const set = writers.get(nodeKey(to));
+    if (set) set.add(nodeKey(from));
+    else writers.set(nodeKey(to), new Set([nodeKey(from)]));
+  }
+  for (const { from, to } of edges) {
+    // A type's edge into a controller that alone writes that type: the controller reads its own.
+    const onlyWriter = (writers.get(nodeKey(from))?.size ?? 0) === 1;
+    if (to.kind === 'controller' && written.has(pairKey(to, from)) && onlyWriter) continue;
     nodes.set(nodeKey(from), from);
     nodes.set(nodeKey(to), to);
     const list = next.get(nodeKey(from));
@@ -30,11 +41,15 @@ export function findCycles(graph: DependencyGraph): GraphNode[][] {
 
   const cycles: GraphNode[][] = [];
   for (const component of stronglyConnected([...nodes.values()], next)) {
-    const first = [...component].sort(compareNodes)[0];
-    if (first === undefined) continue;
     const members = new Set(component.map(nodeKey));
-    const cycle = shortestCycle(first, next, members);
-    if (cycle) cycles.push(cycle);
+    // Through its first node (by name) that lies on a loop: a part can hold a step back
+    // (A -> T -> A) that is none.
+    for (const first of [...component].sort(compareNodes)) {
+      const cycle = shortestCycle(first, next, members);
+      if (!cycle) continue;
+      cycles.push(cycle);
+      break;
+    }
   }
   return cycles.sort((a, b) => compareNodes(a[0] as GraphNode, b[0] as GraphNode));
 }
@@ -101,31 +116,66 @@ function stronglyConnected(
   return components;
 }
 
-/** Breadth-first inside one component, so the loop printed is the shortest through `start`. */
+/**
+ * The shortest loop through `start` inside one component, breadth-first, that never steps from a
+ * type straight back to the controller it came from (`A -> T -> A`: A reading what it writes).
+ */
 function shortestCycle(
   start: GraphNode,
   next: ReadonlyMap<string, readonly GraphNode[]>,
   members: ReadonlySet<string>,
 ): GraphNode[] | undefined {
-  const startKey = nodeKey(start);
-  const parent = new Map<string, GraphNode>();
-  const queue: GraphNode[] = [start];
+  if (start.kind === 'controller') return shortestPath(start, start, next, members);
+  // A loop through a type leaves it for one controller and comes back from another.
+  let best: GraphNode[] | undefined;
+  for (const first of [...(next.get(nodeKey(start)) ?? [])].sort(compareNodes)) {
+    if (!members.has(nodeKey(first))) continue;
+    const path = shortestPath(first, start, next, members, nodeKey(first));
+    if (path && (!best || path.length + 1 < best.length)) best = [start, ...path];
+  }
+  return best;
+}
+
+/** A step of the search: a node, and for a type the controller it was reached from. */
+interface Step {
+  readonly node: GraphNode;
+  readonly from: string;
+  readonly parent?: Step;
+}
+
+/**
+ * The shortest path from `from` to `to` (from a controller back to itself: a loop) inside
+ * `members`, with no step back from a type to the controller it came from; `notLastFrom`: the
+ * controller the last step into `to` may not come from.
+ */
+function shortestPath(
+  from: GraphNode,
+  to: GraphNode,
+  next: ReadonlyMap<string, readonly GraphNode[]>,
+  members: ReadonlySet<string>,
+  notLastFrom?: string,
+): GraphNode[] | undefined {
+  const toKey = nodeKey(to);
+  const seen = new Set<string>();
+  const queue: Step[] = [{ node: from, from: '' }];
   for (let i = 0; i < queue.length; i++) {
-    const node = queue[i] as GraphNode;
-    const sorted = [...(next.get(nodeKey(node)) ?? [])].sort(compareNodes);
+    const step = queue[i] as Step;
+    const key = nodeKey(step.node);
+    const sorted = [...(next.get(key) ?? [])].sort(compareNodes);
     for (const child of sorted) {
-      const key = nodeKey(child);
-      if (key === startKey) {
-        const path = [start];
-        for (let at: GraphNode | undefined = node; at && nodeKey(at) !== startKey;) {
-          path.splice(1, 0, at);
-          at = parent.get(nodeKey(at));
-        }
-        return [...path, start];
+      const childKey = nodeKey(child);
+      if (step.node.kind === 'type' && childKey === step.from) continue;
+      if (childKey === toKey && key !== notLastFrom) {
+        const path = [child];
+        for (let at: Step | undefined = step; at; at = at.parent) path.unshift(at.node);
+        return path;
       }
-      if (!members.has(key) || parent.has(key)) continue;
-      parent.set(key, node);
-      queue.push(child);
+      if (!members.has(childKey)) continue;
+      const came = child.kind === 'type' ? key : '';
+      const state = `${childKey}\u0002${came}`;
+      if (seen.has(state)) continue;
+      seen.add(state);
+      queue.push({ node: child, from: came, parent: step });
     }
   }
   return undefined;
