@@ -552,6 +552,46 @@ describe('cosi graph cycles', () => {
   });
 });
 
+describe('cosi graph --resources of a failing run', () => {
+  const FAILING = 'fixtures/cli/failing-controller';
+
+  it('marks the controller that kept failing and the resource it gave up on, in text and tree', async () => {
+    const text = await cli(['graph', '-f', FAILING, '--resources', '-q']);
+    expect(text.stdout).toContain('EchoController  (queue controller)  (failed)\n');
+    expect(text.stdout).toMatch(/^ {2}default\/start {2}manifest {2}\(failed\)$/m);
+    const tree = await cli(['graph', '-f', FAILING, '--resources', '-o', 'tree', '-q']);
+    expect(tree.stdout).toContain('EchoController  [primary, default]  (failed)');
+    expect(tree.stdout).toMatch(
+      /Counters\.test\.cosi\.dev\(default\/start\) {2}manifest {2}\(failed\)$/m,
+    );
+  });
+
+  it('draws them red in dot and mermaid, and names them in json', async () => {
+    const dot = await cli(['graph', '-f', FAILING, '--resources', '-o', 'dot', '-q']);
+    const red = dot.stdout.split('\n').filter((l) => l.includes('#b3171f'));
+    expect(red.map((l) => /"([^"]+)"/.exec(l)?.[1])).toEqual([
+      'controller:EchoController',
+      'resource:default/Counters.test.cosi.dev/start',
+    ]);
+    const mermaid = await cli(['graph', '-f', FAILING, '--resources', '-o', 'mermaid', '-q']);
+    expect(mermaid.stdout).toMatch(/^ {2}class \S+,\S+ failed$/m);
+    const json = JSON.parse(
+      (await cli(['graph', '-f', FAILING, '--resources', '-o', 'json', '-q'])).stdout,
+    ) as {
+      failedControllers?: string[];
+      resources: { resources: { id: string; failed?: true }[] }[];
+    };
+    expect(json.failedControllers).toEqual(['EchoController']);
+    const failed = json.resources.flatMap((g) => g.resources).filter((r) => r.failed === true);
+    expect(failed.map((r) => r.id)).toEqual(['start']);
+  });
+
+  it('marks nothing in a run that passed', async () => {
+    const text = await cli(['graph', '-f', 'fixtures/vm-network', '--resources', '-q']);
+    expect(text.stdout).not.toContain('(failed)');
+  });
+});
+
 describe('cosi graph exit codes and help', () => {
   it('exits 1 with the findings and no graph for invalid manifests', async () => {
     const r = await cli(['graph', '-f', 'fixtures/invalid/several-problems']);

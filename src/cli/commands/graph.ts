@@ -13,7 +13,9 @@ import { parseFormat, toRunOptions, type CommonFlags } from '../options.js';
 import type { GraphFilter } from '../render/graph/filter-graph.js';
 import { focusGraphView } from '../render/graph/focus-graph.js';
 import { toPointer, type Pointer } from '../../engine/resource/pointer.js';
-import { buildGraphView, type GraphView } from '../render/graph/graph-view.js';
+import { buildGraphView, type GraphFailures, type GraphView } from '../render/graph/graph-view.js';
+import { itemFailures, reportFailures } from '../../app/report/report-failures.js';
+import type { ConvergenceReport } from '../../engine/runtime/convergence.js';
 import { renderReportedRun, type ReportedRun } from '../render/reported-run.js';
 import { GRAPH_FORMATS, renderGraph, type GraphFormat } from '../render/graph/render-graph.js';
 import { mermaidSizeWarning } from '../render/graph/mermaid-limits.js';
@@ -94,6 +96,7 @@ export async function graph(
           ...(outcome.project.record ? { record: outcome.project.record } : {}),
           resourceGraph: (c) => graphs.get(c),
           isClusterScoped: clusterScopeOf(outcome),
+          failures: graphFailures(outcome.report),
         });
         return flags.focus === undefined
           ? view
@@ -134,6 +137,15 @@ export async function graph(
   return {
     exitCode: EXIT.ok,
     result: { from: 'project', findings, view, empty: !state && graph.controllers.length === 0 },
+  };
+}
+
+/** What failed in the run, as the report marks it red: the same controllers and resources. */
+function graphFailures(report: ConvergenceReport): GraphFailures {
+  const controllers = report.reason === 'failing' ? reportFailures(report) : [];
+  return {
+    controllers: [...new Set(controllers.map((f) => f.controller))],
+    resources: new Set(itemFailures(report).keys()),
   };
 }
 

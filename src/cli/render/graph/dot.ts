@@ -1,6 +1,7 @@
 import { escapeControlLines } from '../escape-control.js';
 import { EDGE_LEGEND, STATUS_LEGEND } from './edge-style.js';
 import {
+  failedKeys,
   layoutGraph,
   type DrawnCluster,
   type DrawnEdge,
@@ -26,6 +27,9 @@ const NODE_ATTRIBUTES: Record<DrawnNode['kind'], string> = {
 
 const LINEAGE = 'color=gray50, arrowhead=empty, constraint=false';
 
+/** A node that failed in the run: in the report's error red, as the report draws it. */
+const FAILED = 'color="#b3171f", fontcolor="#b3171f", penwidth=2';
+
 /** What a page that embeds the drawing adds to it. */
 export interface DotOptions {
   /**
@@ -47,10 +51,13 @@ export function renderGraphDot(view: GraphView, options: DotOptions = {}): strin
   const drawing = layoutGraph(view);
   const clusterId = (key: string): string[] =>
     options.keyIds === true ? [`    id=${quote(svgKeyId(key))};`] : [];
+  const failed = failedKeys(view);
   const nodeStatement = (node: DrawnNode): string => {
     const shape = node.queue ? 'shape=box, style=rounded' : NODE_ATTRIBUTES[node.kind];
-    const svgClass = options.classes?.get(node.key);
+    const svgClass =
+      options.classes?.get(node.key) ?? (failed.has(node.key) ? 'failed' : undefined);
     const extra =
+      (failed.has(node.key) ? `, ${FAILED}` : '') +
       (svgClass === undefined ? '' : `, class=${quote(svgClass)}`) +
       (options.keyIds === true ? `, id=${quote(svgKeyId(node.key))}` : '');
     return `${quote(node.key)} [label=${quote(node.label)}, ${shape}${extra}];`;

@@ -54,6 +54,15 @@ export const clusterKey = (type: string): string => `cluster_${type}`;
 export const resourceName = (p: Pointer): string => `${p.namespace}/${p.type}/${p.id}`;
 export const resourceKey = (p: Pointer): string => `resource:${resourceName(p)}`;
 
+/** The drawing keys of the view's failed controllers and resources. */
+export function failedKeys(view: GraphView): Set<string> {
+  const keys = new Set((view.failedControllers ?? []).map(controllerKey));
+  for (const group of view.resources ?? []) {
+    for (const r of group.resources) if (r.failed === true) keys.add(resourceKey(r));
+  }
+  return keys;
+}
+
 /**
  * Lays the view out as nodes, clusters and edges. Without resources: one note per type and one
  * edge per declared dependency. With resources, as `talosctl inspect dependencies

@@ -60,8 +60,15 @@ export function focusGraphView(view: GraphView, focus: GraphFocus): GraphView {
     sourceTypes: view.sourceTypes.filter((t) => types.has(t)),
     edges: view.edges.filter((e) => writers.has(e.controller) && types.has(e.type)),
     ...statusWritesOf(view, writers, types),
+    ...failedOf(view, writers),
     resources,
   };
+}
+
+/** The view's failed controllers among those kept. */
+function failedOf(view: GraphView, writers: ReadonlySet<string>): Partial<GraphView> {
+  const failed = (view.failedControllers ?? []).filter((c) => writers.has(c));
+  return failed.length > 0 ? { failedControllers: failed } : {};
 }
 
 /** The view's status writes between the controllers and types kept. */

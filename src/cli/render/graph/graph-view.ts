@@ -1,3 +1,4 @@
+import { pointerKey } from '../../../engine/resource/pointer.js';
 import type { Resource } from '../../../engine/resource/resource.js';
 import type { DependencyEdge, DependencyGraph } from '../../../engine/runtime/dependency-graph.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
@@ -10,8 +11,11 @@ import { traceLineage, type ResourceNode } from '../../../app/explain/resource-l
 /** The resource instances of one type. */
 export interface InstanceGroup {
   readonly type: string;
-  readonly resources: readonly ResourceNode[];
+  readonly resources: readonly InstanceNode[];
 }
+
+/** A resource instance; `failed`: a queue controller gave up on it in the run. */
+export type InstanceNode = ResourceNode & { readonly failed?: true };
 
 /** What every graph format renders: the (filtered) controller graph, and the instances if asked. */
 export interface GraphView extends DependencyGraph {
@@ -27,6 +31,16 @@ export interface GraphView extends DependencyGraph {
   readonly sourceTypes: readonly string[];
   /** With `--resources`: the instances of the view's types, grouped by type, sorted. */
   readonly resources?: readonly InstanceGroup[];
+  /** The view's controllers that kept failing in the run (as the report marks them red). */
+  readonly failedControllers?: readonly string[];
+}
+
+/** What failed in a run, as the report marks it: see `reportFailures` and `itemFailures`. */
+export interface GraphFailures {
+  /** Controllers that kept failing, by name. */
+  readonly controllers: readonly string[];
+  /** Resources a queue controller gave up on, by `pointerKey`. */
+  readonly resources: ReadonlySet<string>;
 }
 
 /** A controller that writes only the status of the instances it reads (an RGD's controller). */
@@ -47,6 +61,8 @@ export interface GraphViewOptions {
   readonly resourceGraph?: (controller: string) => ResourceGraph | undefined;
   /** Whether a type's kind is cluster-scoped: its resources print without a namespace. */
   readonly isClusterScoped?: (type: string) => boolean;
+  /** What failed in the run that made the resources: marked in every format. */
+  readonly failures?: GraphFailures;
 }
 
 /**
@@ -61,8 +77,10 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
   const shown = new Set(filtered.controllers.map((c) => c.name));
   const dags = (options.resourceGraphs ?? []).filter((d) => shown.has(d.controller));
   const { edges, statusWrites } = separateStatusWrites(filtered.edges, dags);
+  const failedControllers = (options.failures?.controllers ?? []).filter((c) => shown.has(c));
   const view = {
     ...filtered,
+    ...(failedControllers.length > 0 ? { failedControllers } : {}),
     edges,
     sourceTypes: sourceTypes(filtered.types),
     ...(dags.length > 0 ? { resourceGraphs: dags } : {}),
@@ -75,9 +93,13 @@ export function buildGraphView(graph: DependencyGraph, options: GraphViewOptions
   });
   const types = new Set(view.types);
   if (!options.filter) for (const node of nodes) types.add(node.type);
-  const groups = new Map<string, ResourceNode[]>();
-  for (const node of nodes) {
-    if (!types.has(node.type)) continue;
+  const groups = new Map<string, InstanceNode[]>();
+  const failed = options.failures?.resources;
+  for (const traced of nodes) {
+    if (!types.has(traced.type)) continue;
+    const node: InstanceNode = failed?.has(pointerKey(traced))
+      ? { ...traced, failed: true }
+      : traced;
     const group = groups.get(node.type);
     if (group) group.push(node);
     else groups.set(node.type, [node]);

@@ -7,10 +7,12 @@ import type { GraphView } from './graph-view.js';
  * `resourceGraphs` array of `{ controller, instanceType, resources: [{ id, type, dependsOn,
  * notes }] }` (each RGD's resources in the order they are rendered) and a `statusWrites` array of
  * `{ controller, type }`: an RGD's controller writes the status of its instances, which is not
- * among the edges (it would read as a cycle through the controller).
+ * among the edges (it would read as a cycle through the controller). What failed in the run: a
+ * `failedControllers` array of names, and `failed: true` on each resource given up on.
  */
 export function renderGraphJson(view: GraphView): string {
-  const { controllers, types, edges, resources, resourceGraphs, statusWrites } = view;
+  const { controllers, types, edges, resources, resourceGraphs, statusWrites, failedControllers } =
+    view;
   return `${JSON.stringify(
     {
       controllers,
@@ -19,6 +21,7 @@ export function renderGraphJson(view: GraphView): string {
       ...(resources ? { resources } : {}),
       ...(resourceGraphs ? { resourceGraphs } : {}),
       ...(statusWrites ? { statusWrites } : {}),
+      ...(failedControllers ? { failedControllers } : {}),
     },
     null,
     2,

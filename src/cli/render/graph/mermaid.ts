@@ -1,6 +1,6 @@
 import { escapeControlLines } from '../escape-control.js';
 import { EDGE_LEGEND, STATUS_LEGEND, type EdgeLine } from './edge-style.js';
-import { layoutGraph, type DrawnNode, type Endpoint } from './drawing.js';
+import { failedKeys, layoutGraph, type DrawnNode, type Endpoint } from './drawing.js';
 import type { GraphView } from './graph-view.js';
 
 /** Mermaid ids allow letters, digits and `_` only; each key gets a readable, unique one. */
@@ -105,6 +105,15 @@ export function renderGraphMermaid(view: GraphView): string {
     lines.push(
       '  classDef resource fill:#ffffff,stroke:#5f7f7f',
       `  class ${resourceIds.join(',')} resource`,
+    );
+  }
+  // What failed in the run, in the report's error red (a later class wins in Mermaid).
+  const failed = failedKeys(view);
+  const failedIds = [...byKey.values()].filter((n) => failed.has(n.key)).map(nodeId);
+  if (failedIds.length > 0) {
+    lines.push(
+      '  classDef failed stroke:#b3171f,stroke-width:3px,color:#b3171f',
+      `  class ${failedIds.join(',')} failed`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -11,7 +11,7 @@ import { plural } from '../plural.js';
 /**
  * The default format: per controller what it reads and writes; a summary with the types no
  * controller writes and the cycles; then, with `--resources`, each instance with its writer and
- * the resources it came from and led to.
+ * the resources it came from and led to. What failed in the run is marked `(failed)`.
  */
 export function renderGraphText(view: GraphView): string {
   const blocks: string[] = [];
@@ -31,10 +31,11 @@ export function renderGraphText(view: GraphView): string {
         `${s.type} (of the instances it reads)`,
       ]);
     }
+    const failed = view.failedControllers?.includes(controller.name) === true ? '  (failed)' : '';
     const title =
-      controller.kind === 'qcontroller'
+      (controller.kind === 'qcontroller'
         ? `${controller.name}  (queue controller)`
-        : controller.name;
+        : controller.name) + failed;
     const dag = view.resourceGraphs?.find((d) => d.controller === controller.name);
     blocks.push([title, ...alignColumns(rows, '  '), ...(dag ? dagLines(dag) : [])].join('\n'));
   }
@@ -83,7 +84,8 @@ function resources(view: GraphView): string[] {
     lines.push('', group.type);
     for (const node of group.resources) {
       const phase = node.phase === 'running' ? '' : `  (${node.phase})`;
-      lines.push(`  ${placeText(node)}  ${writerLabel(node)}${phase}`);
+      const failed = node.failed === true ? '  (failed)' : '';
+      lines.push(`  ${placeText(node)}  ${writerLabel(node)}${phase}${failed}`);
       const links = [
         ...node.derivedFrom.map((s) => ['from', resourceLabel(s), viaLabel(s.via)]),
         ...(derived.get(pointerKey(node)) ?? []).map((d) => [

@@ -3,7 +3,7 @@ import type { DependencyEdge } from '../../../engine/runtime/dependency-graph.js
 import { edgeSummary, inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
 import { compareStrings } from '../../../engine/compare-strings.js';
 import { directedEdges, nodeKey, type GraphNode } from './graph-node.js';
-import type { GraphView } from './graph-view.js';
+import type { GraphView, InstanceNode } from './graph-view.js';
 import type { ResourceNode } from '../../../app/explain/resource-lineage.js';
 
 /** One node to print: its label, and a key that says when it repeats. */
@@ -53,10 +53,14 @@ function typeTree(view: GraphView): string {
     ...view.types.map((name) => ({ kind: 'type' as const, name })),
     ...view.controllers.map((c) => ({ kind: 'controller' as const, name: c.name })),
   ];
+  const failed = new Set(view.failedControllers ?? []);
+  const mark = (n: GraphNode): string =>
+    n.kind === 'controller' && failed.has(n.name) ? '  (failed)' : '';
   const labels = new Map(
     all.map((n) => [
       nodeKey(n),
-      queued.has(n.name) && n.kind === 'controller' ? `${n.name}  (queue controller)` : n.name,
+      (queued.has(n.name) && n.kind === 'controller' ? `${n.name}  (queue controller)` : n.name) +
+        mark(n),
     ]),
   );
   const children: Children = (key) => {
@@ -76,7 +80,7 @@ function typeTree(view: GraphView): string {
     }
     return [...merged.values()].map(({ node, edges }) => ({
       key: nodeKey(node),
-      label: `${node.name}  [${edgesSummary(edges)}]`,
+      label: `${node.name}  [${edgesSummary(edges)}]${mark(node)}`,
       ...(node.kind === 'controller' && writes.has(`${nodeKey(node)}\0${key}`)
         ? { readsOwn: true }
         : {}),
@@ -109,17 +113,18 @@ function resourceTree(view: GraphView): string {
     if (list) list.push(node);
     else childrenOf.set(pointerKey(parent), [node]);
   }
-  const item = (node: ResourceNode): TreeItem => {
+  const item = (node: InstanceNode): TreeItem => {
     const parent = parentOf(node);
     const others = node.derivedFrom
       .filter((s) => s !== parent)
       .map((s) => `, also from ${resourceLabel(s)} [${viaLabel(s.via)}]`)
       .join('');
     const phase = node.phase === 'running' ? '' : `  (${node.phase})`;
+    const failed = node.failed === true ? '  (failed)' : '';
     const via = parent ? ` [${viaLabel(parent.via)}]` : '';
     return {
       key: pointerKey(node),
-      label: `${resourceLabel(node)}  ${writerLabel(node)}${via}${others}${phase}`,
+      label: `${resourceLabel(node)}  ${writerLabel(node)}${via}${others}${phase}${failed}`,
     };
   };
   const children: Children = (key) => (childrenOf.get(key) ?? []).map(item);
