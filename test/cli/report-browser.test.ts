@@ -667,6 +667,34 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it('lets the keyboard reach a source excerpt that scrolls sideways', async () => {
+    const file = path.join(ARTIFACTS, 'long-values.html');
+    const made = await cli(['report', '-f', 'fixtures/invalid/long-values', '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(1);
+    const { page } = await openReport(file);
+    const wide = await page.evaluate<number>(
+      '[...document.querySelectorAll("pre.excerpt")].filter((e) => e.scrollWidth > e.clientWidth).length',
+    );
+    expect(wide).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps a long controller error to a line under the verdict: the findings stay on the first screen', async () => {
+    const file = path.join(ARTIFACTS, 'long-error.html');
+    const made = await cli(['report', '-f', 'fixtures/cli/long-error', '-o', file, '--quiet']);
+    expect(made.code, made.stderr).toBe(1);
+    const { page } = await openReport(file);
+    const top = (await page.locator('#findings-title').boundingBox())?.y ?? Infinity;
+    expect(top).toBeLessThan(1000);
+    await page.locator('#failures summary').click();
+    expect(((await page.locator('#failures .whole-error').textContent()) ?? '').length).toBe(
+      1_001_020,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it('shows the graph and the resources that loaded beside the findings of invalid manifests', async () => {
     const { page, errors } = await openReport(partlyInvalid);
     expect(await page.locator('#verdict').textContent()).toBe('Failed');

@@ -105,9 +105,12 @@ function renderFinding(f: ReportFinding): string {
       const row = `<span class="ln">${n}</span>${escapeHtml(text)}`;
       return n === f.line ? `<mark>${row}</mark>` : row;
     });
-    lines.push(`<pre class="excerpt" aria-label="${escapeHtml(place)}">${rows.join('\n')}</pre>`);
+    // Focusable, so that a keyboard can scroll a long line to its marked part (WCAG 2.1.1).
+    lines.push(
+      `<pre class="excerpt" tabindex="0" aria-label="${escapeHtml(place)}">${rows.join('\n')}</pre>`,
+    );
   }
-  if (f.diff !== undefined) lines.push(`<pre class="diff">${diffHtml(f.diff)}</pre>`);
+  if (f.diff !== undefined) lines.push(`<pre class="diff" tabindex="0">${diffHtml(f.diff)}</pre>`);
   lines.push('</li>');
   return lines.join('\n');
 }
