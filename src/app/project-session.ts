@@ -65,8 +65,14 @@ export class ProjectSession {
    * Writes the difference between the manifests the state holds and `edit`: only the files that
    * changed when `onlyChanged` and the edit says which (a watch round's partial read), else the
    * whole load. Manifests it drops are torn down, and destroyed by the next {@link converge}.
+   * With `wallTime`, the simulated clock first moves on to the wall clock's time, so that the
+   * edit is stamped with the time it was made, not with the previous round's.
    */
-  applyEdit(edit: ManifestEdit, { onlyChanged = false } = {}): Promise<ApplyResult> {
+  applyEdit(
+    edit: ManifestEdit,
+    { onlyChanged = false, wallTime = false } = {},
+  ): Promise<ApplyResult> {
+    if (wallTime) this.#toWallTime();
     const { applier } = this.project;
     return onlyChanged && edit.changes
       ? applier.applyGroups(edit.changes)
@@ -78,17 +84,20 @@ export class ProjectSession {
    * simulated clock first moves on to the wall clock's time (timers that came due meanwhile fire).
    */
   converge({ wallTime = false } = {}): Promise<ConvergenceReport> {
-    const { clock } = this.project;
-    if (wallTime) {
-      const now = Date.now();
-      if (now > clock.now()) clock.advanceTo?.(now);
-    }
+    if (wallTime) this.#toWallTime();
     const monitor = this.#options.monitor;
     if (monitor === undefined) return convergeProject(this.project, this.#options);
     // The controllers' code runs only while converging: what follows is cosi's own.
     return convergeProject(this.project, this.#options).finally(() => {
       monitor.leave();
     });
+  }
+
+  /** Moves the simulated clock on to the wall clock's time (never back). */
+  #toWallTime(): void {
+    const { clock } = this.project;
+    const now = Date.now();
+    if (now > clock.now()) clock.advanceTo?.(now);
   }
 
   /** Stops the runtime (and every controller). Idempotent. */

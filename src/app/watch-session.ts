@@ -416,7 +416,11 @@ class Session implements WatchSession {
       session = await this.#restart(load);
       if (trigger === 'manifests') loaded.trigger = 'restart';
     } else if (session) {
-      changes = await session.applyEdit(load, { onlyChanged: inSync });
+      // Stamped with this round's wall time, as the round's own writes are.
+      changes = await session.applyEdit(load, {
+        onlyChanged: inSync,
+        wallTime: !this.#options.stable,
+      });
       // Where this round's manifests are, before their controllers run: a supervisor places a
       // fault of this round at the manifest of the resource involved (see `manifest-places.ts`).
       const monitor = this.#options.monitor;
