@@ -695,6 +695,35 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it("gives the timeline's item and outcome the room their text needs, and the numbers little", async () => {
+    const file = path.join(ARTIFACTS, 'failing-controller.html');
+    const made = await cli([
+      'report',
+      '-f',
+      'fixtures/cli/failing-controller',
+      '-o',
+      file,
+      '--quiet',
+    ]);
+    expect(made.code, made.stderr).toBe(1);
+    const { page } = await openReport(file);
+    const cells = page.locator('#timeline-rows tr:not(.spacer)').first().locator('td');
+    await expect.poll(() => cells.count()).toBe(6);
+    const fit = await cells.evaluateAll((tds) =>
+      (tds as unknown as { scrollWidth: number; clientWidth: number; textContent: string }[]).map(
+        (td) => [td.textContent, td.scrollWidth <= td.clientWidth, td.clientWidth] as const,
+      ),
+    );
+    const [seq, , , item, outcome, writes] = fit;
+    expect(item?.[0]).toBe('default/Counters.test.cosi.dev/start');
+    expect(item?.[1]).toBe(true);
+    expect(outcome?.[0]).toBe('error: cannot echo start: one is a lonely number');
+    expect(outcome?.[1]).toBe(true);
+    expect(seq?.[2]).toBeLessThan(100);
+    expect(writes?.[2]).toBeLessThan(100);
+    await page.context().close();
+  });
+
   it('shows the graph and the resources that loaded beside the findings of invalid manifests', async () => {
     const { page, errors } = await openReport(partlyInvalid);
     expect(await page.locator('#verdict').textContent()).toBe('Failed');

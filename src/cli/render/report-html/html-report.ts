@@ -101,6 +101,7 @@ function renderTimelineFrame(timeline: ReportTimeline): string {
 <div id="timeline-ui" hidden>
 <div class="scroll" id="timeline-scroll" tabindex="0" role="region" aria-label="timeline">
 <table class="virtual">
+<colgroup><col style="width:5%"><col style="width:10%"><col style="width:17%"><col style="width:25%"><col style="width:37%"><col style="width:6%"></colgroup>
 <thead><tr><th scope="col">#</th><th scope="col">Virtual time</th><th scope="col">Controller</th><th scope="col">Item</th><th scope="col">Outcome</th><th scope="col">Writes</th></tr></thead>
 <tbody id="timeline-rows"></tbody>
 </table>
