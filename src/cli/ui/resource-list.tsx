@@ -3,7 +3,7 @@ import { memo, useState } from 'react';
 import { columnHeaders } from './resource-cells.js';
 import { rowKey, type TypeGroup } from './round-view.js';
 import { visibleLines, type Selection } from './resource-window.js';
-import { CELL_GAP, createRowLines, type RowLines } from './row-line.js';
+import { CELL_GAP, createRowLines, fitCell, MAX_COLUMN_WIDTH, type RowLines } from './row-line.js';
 
 /** Resource list props: the (filtered) groups, the selection and the lines it has. */
 export interface ResourceListProps {
@@ -60,7 +60,9 @@ export function ResourceList({
       widths.set(line.index, w);
       seen.set(line.group.type, w);
     }
-    for (const [i, text] of texts.entries()) w[i] = Math.max(w[i] ?? 0, text.length);
+    for (const [i, text] of texts.entries()) {
+      w[i] = Math.max(w[i] ?? 0, Math.min(text.length, MAX_COLUMN_WIDTH));
+    }
   }
   return (
     <Box flexDirection="column" height={height}>
@@ -100,6 +102,6 @@ export function ResourceList({
 
 function pad(texts: readonly string[], widths: readonly number[]): string {
   return texts
-    .map((t, i) => (i === texts.length - 1 ? t : t.padEnd(widths[i] ?? 0)))
+    .map((t, i) => (i === texts.length - 1 ? t : fitCell(t, widths[i] ?? 0)))
     .join(CELL_GAP);
 }

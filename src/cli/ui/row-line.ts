@@ -86,7 +86,7 @@ function formatRow(marker: ChangeMarker, { cells, changed }: RowCells, widths: r
   let line = `${chalk.bold(MARKER_STYLE[marker](marker))} `;
   cells.forEach((text, i) => {
     const last = i === cells.length - 1;
-    let cell = last ? text : `${text.padEnd(widths[i] ?? 0)}${CELL_GAP}`;
+    let cell = last ? text : `${fitCell(text, widths[i] ?? 0)}${CELL_GAP}`;
     if (cell === '') return;
     if (marker === '-') cell = chalk.dim(cell);
     if (changed.has(i)) cell = chalk.bold(chalk.yellow(cell));
@@ -94,6 +94,18 @@ function formatRow(marker: ChangeMarker, { cells, changed }: RowCells, widths: r
     line += cell;
   });
   return line;
+}
+
+/**
+ * The widest a column grows, but the last: one long id (Kubernetes allows 253 characters) would
+ * push every other column of its type off screen, the changed cell of an update with them.
+ * A longer cell is cut with `…`; Enter's detail view shows it whole.
+ */
+export const MAX_COLUMN_WIDTH = 40;
+
+/** The cell padded to `width`, or cut to it with `…` when longer. */
+export function fitCell(text: string, width: number): string {
+  return text.length <= width ? text.padEnd(width) : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 function sameColumns(a: TypeGroup['columns'], b: TypeGroup['columns']): boolean {

@@ -10,7 +10,7 @@ import {
 import { ResourceList } from '../../../src/cli/ui/resource-list.js';
 import { rowCells } from '../../../src/cli/ui/resource-cells.js';
 import type { ResourceRow, TypeGroup } from '../../../src/cli/ui/round-view.js';
-import { createRowLines } from '../../../src/cli/ui/row-line.js';
+import { createRowLines, MAX_COLUMN_WIDTH } from '../../../src/cli/ui/row-line.js';
 import { patchRows, putRow } from '../../../src/cli/ui/row-patch.js';
 
 let unmount: (() => void) | undefined;
@@ -135,5 +135,29 @@ describe('row lines', () => {
     app.rerender(list(group(patchRows(rows, [putRow(edited)]))));
     expect(lines.built).toEqual({ cells: 29, lines: 29 });
     expect(app.lastFrame()).toMatch(/^~ default +vm-0005 +2 .* ubuntu +host-2$/m);
+  });
+
+  it("cut a long id to the column's cap, so the spec columns of its type stay on screen", () => {
+    const long = (() => {
+      const draft = newResource(
+        { namespace: 'default', type: 'VMs.example.org', id: `web-1-${'x'.repeat(200)}` },
+        { image: 'debian', host: 'host-1' },
+      );
+      return freezeResource(draft);
+    })();
+    const rows: ResourceRow[] = [
+      { marker: ' ', resource: long },
+      { marker: '~', resource: vm(2, 2, 'ubuntu'), previous: vm(2, 1, 'debian') },
+    ];
+    const app = render(
+      <ResourceList groups={[group(rows)]} selection={{ group: 0, row: 0 }} height={10} focused />,
+    );
+    unmount = app.unmount;
+    const frame = app.lastFrame() ?? '';
+    // ink's test renderer is 100 columns wide: the changed image and the host still fit.
+    expect(frame).toMatch(/^~ default +vm-0002 +2 .* ubuntu +host-2$/m);
+    expect(frame).toMatch(/^ {2}default +web-1-x+… +0 .* debian +host-1$/m);
+    const line = frame.split('\n').find((l) => l.includes('web-1-')) ?? '';
+    expect(line.indexOf('…') - line.indexOf('web-1-')).toBe(MAX_COLUMN_WIDTH - 1);
   });
 });
