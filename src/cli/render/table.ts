@@ -1,4 +1,5 @@
 import { ChunkedWriter, collectChunks } from './chunked-writer.js';
+import { displayWidth, padDisplay } from './display-width.js';
 import { escapeControl } from './escape-control.js';
 
 /** How a table is printed. */
@@ -49,7 +50,9 @@ export function columnWidths(
   rows: Iterable<readonly string[]>,
   options: TableOptions = {},
 ): number[] {
-  const widths = header.map((cell) => (options.noHeader === true ? 0 : escapeControl(cell).length));
+  const widths = header.map((cell) =>
+    options.noHeader === true ? 0 : displayWidth(escapeControl(cell)),
+  );
   for (const row of rows) widenColumns(widths, row);
   return widths;
 }
@@ -57,7 +60,7 @@ export function columnWidths(
 /** Widens `widths` in place to fit `row`. */
 export function widenColumns(widths: number[], row: readonly string[]): void {
   for (let i = 0; i < widths.length; i++) {
-    widths[i] = Math.max(widths[i] as number, escapeControl(row[i] ?? '').length);
+    widths[i] = Math.max(widths[i] as number, displayWidth(escapeControl(row[i] ?? '')));
   }
 }
 
@@ -67,7 +70,7 @@ export function tableLine(row: readonly string[], widths: readonly number[]): st
   for (let i = 0; i < row.length; i++) {
     const cell = escapeControl(row[i] as string);
     if (i > 0) text += '   ';
-    text += i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0);
+    text += i === row.length - 1 ? cell : padDisplay(cell, widths[i] ?? 0);
   }
   return `${text.trimEnd()}\n`;
 }

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { displayWidth } from '../render/display-width.js';
 import { memo, useState } from 'react';
 import { columnHeaders } from './resource-cells.js';
 import { rowKey, type TypeGroup } from './round-view.js';
@@ -61,7 +62,7 @@ export function ResourceList({
       seen.set(line.group.type, w);
     }
     for (const [i, text] of texts.entries()) {
-      w[i] = Math.max(w[i] ?? 0, Math.min(text.length, MAX_COLUMN_WIDTH));
+      w[i] = Math.max(w[i] ?? 0, Math.min(displayWidth(text), MAX_COLUMN_WIDTH));
     }
   }
   return (

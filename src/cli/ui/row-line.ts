@@ -1,4 +1,5 @@
 import chalk from 'chalk';
+import { cutDisplay, padDisplay } from '../render/display-width.js';
 import { rowCells, type RowCells } from './resource-cells.js';
 import type { ChangeMarker, ResourceRow, TypeGroup } from './round-view.js';
 
@@ -105,7 +106,7 @@ export const MAX_COLUMN_WIDTH = 40;
 
 /** The cell padded to `width`, or cut to it with `…` when longer. */
 export function fitCell(text: string, width: number): string {
-  return text.length <= width ? text.padEnd(width) : `${text.slice(0, Math.max(0, width - 1))}…`;
+  return padDisplay(cutDisplay(text, width), width);
 }
 
 function sameColumns(a: TypeGroup['columns'], b: TypeGroup['columns']): boolean {

@@ -1,4 +1,5 @@
 import { pointerKey } from '../../../engine/resource/pointer.js';
+import { displayWidth, padDisplay } from '../display-width.js';
 import { isOutputKind } from '../../../engine/runtime/controller.js';
 import { findCycles } from './graph-cycles.js';
 import { inputTarget, resourceLabel, viaLabel, writerLabel } from './graph-labels.js';
@@ -104,12 +105,12 @@ function resources(view: GraphView): string[] {
 function alignColumns(rows: readonly (readonly string[])[], indent: string): string[] {
   const widths: number[] = [];
   for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell))));
   return rows.map(
     (row) =>
       indent +
       row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .map((cell, i) => (i === row.length - 1 ? cell : padDisplay(cell, widths[i] ?? 0)))
         .join('  ')
         .trimEnd(),
   );
