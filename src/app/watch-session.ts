@@ -55,7 +55,10 @@ export interface WatchRound {
   readonly trigger: 'start' | 'manifests' | 'restart' | 'rerun';
   /** Display paths of the files whose change triggered the round. */
   readonly changed: readonly string[];
-  /** The manifest files loaded (empty when the config did not load). */
+  /**
+   * The manifest files loaded; when the config did not load, those of the last round that did
+   * (the state they made keeps running), none before the first.
+   */
   readonly files: readonly string[];
   /** Findings of this round's load. */
   readonly findings: readonly Finding[];
@@ -195,6 +198,8 @@ class Session implements WatchSession {
   /** The rounds under way, while there are. */
   #draining: Promise<void> | undefined;
   #rounds = 0;
+  /** The files of the last round emitted: what a round whose config did not load still runs. */
+  #files: readonly string[] = [];
   #closing: Promise<void> | undefined;
   #resolveClosed!: () => void;
   readonly closed = new Promise<void>((resolve) => {
@@ -354,7 +359,7 @@ class Session implements WatchSession {
                 ? error.message
                 : `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
           this.#emit(
-            { trigger, changed, files: [], findings: [], cost: { read: 0, parsed: 0 } },
+            { trigger, changed, files: this.#files, findings: [], cost: { read: 0, parsed: 0 } },
             { applied: false, error: message },
             started,
           );
@@ -494,6 +499,7 @@ class Session implements WatchSession {
     started: number,
   ): void {
     const running = this.#running;
+    this.#files = loaded.files;
     this.#options.onRound({
       number: ++this.#rounds,
       ...loaded,

@@ -452,6 +452,9 @@ describe('cosi watch session', () => {
       'cosi.config.ts:4:17: cannot load the config: notDefined is not defined',
     );
     expect(rounds[1]?.project).toBe(rounds[0]?.project);
+    // The last good state keeps running: its files are still counted.
+    expect(rounds[1]?.files).toEqual(rounds[0]?.files);
+    expect(rounds[1]?.files.length).toBeGreaterThan(0);
   });
 
   it('a config with a syntax error is shown with its file and line', async () => {
