@@ -10,15 +10,15 @@ import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-compiler.js';
 import { invalidStructValue, invalidValue } from './go-field-error.js';
 import {
-  DNS1123_LABEL,
-  DNS1123_SUBDOMAIN,
+  dns1035LabelProblems,
   dns1123LabelProblems,
-  QUALIFIED_NAME,
+  dns1123SubdomainProblems,
+  labelValueProblems,
+  pathSegmentProblems,
   qualifiedNameProblems,
 } from './label-syntax.js';
 import { splitApiVersion } from './kubernetes-shape.js';
 
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const TOTAL_ANNOTATION_BYTES = 256 * 1024;
 
 /** How a built-in kind's names are checked; every other kind takes path-segment names. */
@@ -53,9 +53,9 @@ export function objectMetaProblems(
     ? (NAME_RULES[`${group}/${kind}`] ?? 'dns-1123-subdomain')
     : 'dns-1123-subdomain';
   if (builtin && group === 'certificates.k8s.io' && kind === 'ClusterTrustBundle') {
-    return trustBundleMetaProblems(metadata, document?.spec, article(kind));
+    return trustBundleMetaProblems(metadata, document?.spec);
   }
-  return metadataProblems(metadata, ['metadata'], rule, article(kind), true);
+  return metadataProblems(metadata, ['metadata'], rule, true);
 }
 
 /**
@@ -63,24 +63,14 @@ export function objectMetaProblems(
  * name is the signer's with `:` for `/`, a `:` and a DNS-1123 subdomain
  * (`example.com:signer:bundle`); without, a DNS-1123 subdomain, which has no `:`.
  */
-function trustBundleMetaProblems(
-  metadata: unknown,
-  spec: unknown,
-  subject: string,
-): SchemaProblem[] {
+function trustBundleMetaProblems(metadata: unknown, spec: unknown): SchemaProblem[] {
   if (!isPlainObject(metadata) || typeof metadata.name !== 'string') {
-    return metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', subject, true);
+    return metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', true);
   }
   const name = metadata.name;
   const signer = isPlainObject(spec) && typeof spec.signerName === 'string' ? spec.signerName : '';
   const refuse = (message: string): SchemaProblem[] => [
-    ...metadataProblems(
-      { ...metadata, name: 'a' },
-      ['metadata'],
-      'dns-1123-subdomain',
-      subject,
-      true,
-    ),
+    ...metadataProblems({ ...metadata, name: 'a' }, ['metadata'], 'dns-1123-subdomain', true),
     {
       path: '/metadata/name',
       part: 'value',
@@ -91,7 +81,7 @@ function trustBundleMetaProblems(
   if (signer === '') {
     return name.includes(':')
       ? refuse('ClusterTrustBundle without signer name must not have ":" in its name')
-      : metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', subject, true);
+      : metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', true);
   }
   const prefix = `${signer.replaceAll('/', ':')}:`;
   if (!name.startsWith(prefix)) {
@@ -99,13 +89,8 @@ function trustBundleMetaProblems(
       `ClusterTrustBundle for signerName ${signer} must be named with prefix ${prefix}`,
     );
   }
-  return metadataProblems(
-    { ...metadata, name: name.slice(prefix.length) },
-    ['metadata'],
-    'dns-1123-subdomain',
-    subject,
-    true,
-  );
+  // The name is checked without the signer's prefix, and named whole, as Go names it.
+  return metadataProblems(metadata, ['metadata'], 'dns-1123-subdomain', true, prefix.length);
 }
 
 /**
@@ -118,7 +103,7 @@ export function embeddedObjectMetaProblems(
   metadata: unknown,
   at: readonly (string | number)[],
 ): SchemaProblem[] {
-  const problems = metadataProblems(metadata, at, 'path-segment', 'an embedded resource', false);
+  const problems = metadataProblems(metadata, at, 'path-segment', false);
   if (isPlainObject(metadata) && typeof metadata.namespace === 'string') {
     for (const message of dns1123LabelProblems(metadata.namespace)) {
       problems.push({
@@ -140,8 +125,9 @@ function metadataProblems(
   metadata: unknown,
   at: readonly (string | number)[],
   rule: NameRule,
-  subject: string,
   root: boolean,
+  /** How much of the name's start its kind takes off before the rule's check (a signer's). */
+  nameStart = 0,
 ): SchemaProblem[] {
   if (!isPlainObject(metadata)) return [];
   const problems: SchemaProblem[] = [];
@@ -153,18 +139,21 @@ function metadataProblems(
   ) => problems.push({ path: jsonPointer([...at, ...path]), part, keyword, message });
   const { name, generateName } = metadata;
   if (typeof name === 'string' && (name !== '' || rule !== 'path-segment')) {
-    const why = nameProblem(name, rule);
-    if (why !== undefined) problem(['name'], rule, `the name of ${subject} ${why}`);
+    for (const why of nameProblems(name.slice(nameStart), rule)) {
+      problem(['name'], rule, invalidValue(name, why));
+    }
   }
   if (typeof generateName === 'string' && generateName !== '') {
     // `nameFn(generateName, true)`: the prefix is a name but for a trailing dash; a path
     // segment's prefix may be `.` or `..`, only / and % are refused.
-    const why =
+    const prefix =
       rule === 'path-segment'
-        ? nameProblem(generateName === '.' || generateName === '..' ? 'a' : generateName, rule)
-        : nameProblem(generateName.replace(/-$/, 'a'), rule);
-    if (why !== undefined) {
-      problem(['generateName'], rule, `the generateName prefix of ${subject} ${why}`);
+        ? generateName === '.' || generateName === '..'
+          ? 'a'
+          : generateName
+        : generateName.replace(/-$/, 'a');
+    for (const why of nameProblems(prefix, rule)) {
+      problem(['generateName'], rule, invalidValue(generateName, why));
     }
   }
   labelProblems(metadata.labels, root, problem);
@@ -186,16 +175,15 @@ function labelProblems(labels: unknown, root: boolean, problem: Problem): void {
   if (!isPlainObject(labels)) return;
   for (const [key, value] of Object.entries(labels)) {
     // A key with blanks or control characters is reported by the header's own check.
-    const keyProblem = root && /[\s\p{Cc}]/u.test(key) ? undefined : qualifiedNameProblem(key);
-    if (keyProblem !== undefined)
-      problem(['labels', key], 'label-key', `the label key ${keyProblem}`, 'key');
-    if (typeof value === 'string' && value !== '') {
-      if (value.length > 63 || !QUALIFIED_NAME.test(value)) {
-        problem(
-          ['labels', key],
-          'label-value',
-          'a label value must be at most 63 characters of letters, digits, -, _ and ., starting and ending with a letter or digit (or empty)',
-        );
+    // A key with blanks or control characters is reported by the header's own check.
+    if (!(root && /[\s\p{Cc}]/u.test(key))) {
+      for (const why of qualifiedNameProblems(key)) {
+        problem(['labels', key], 'label-key', invalidValue(key, why), 'key');
+      }
+    }
+    if (typeof value === 'string') {
+      for (const why of labelValueProblems(value)) {
+        problem(['labels', key], 'label-value', invalidValue(value, why));
       }
     }
   }
@@ -206,9 +194,8 @@ function annotationProblems(annotations: unknown, problem: Problem): void {
   if (!isPlainObject(annotations)) return;
   let bytes = 0;
   for (const [key, value] of Object.entries(annotations)) {
-    const keyProblem = qualifiedNameProblem(key.toLowerCase());
-    if (keyProblem !== undefined) {
-      problem(['annotations', key], 'annotation-key', `the annotation key ${keyProblem}`, 'key');
+    for (const why of qualifiedNameProblems(key.toLowerCase())) {
+      problem(['annotations', key], 'annotation-key', invalidValue(key, why), 'key');
     }
     bytes += Buffer.byteLength(key) + (typeof value === 'string' ? Buffer.byteLength(value) : 0);
   }
@@ -314,41 +301,16 @@ function ownerVersion(apiVersion: string): { group: string; version: string } {
   return splitApiVersion(apiVersion);
 }
 
-function nameProblem(name: string, rule: NameRule): string | undefined {
+/** The messages of the Go name check a rule stands for (`ValidateObjectMeta`'s `nameFn`). */
+function nameProblems(name: string, rule: NameRule): string[] {
   switch (rule) {
     case 'path-segment':
-      if (name === '.' || name === '..') return `may not be ${JSON.stringify(name)}`;
-      return /[/%]/.test(name) ? 'may not contain / or %' : undefined;
+      return pathSegmentProblems(name);
     case 'dns-1123-label':
-      return name.length <= 63 && DNS1123_LABEL.test(name)
-        ? undefined
-        : 'must be a DNS-1123 label: at most 63 lower-case letters, digits and -, starting and ending with a letter or digit';
+      return dns1123LabelProblems(name);
     case 'dns-1035-label':
-      return name.length <= 63 && DNS1035_LABEL.test(name)
-        ? undefined
-        : 'must be a DNS-1035 label: at most 63 lower-case letters, digits and -, starting with a letter and ending with a letter or digit';
+      return dns1035LabelProblems(name);
     case 'dns-1123-subdomain':
-      return name.length <= 253 && DNS1123_SUBDOMAIN.test(name)
-        ? undefined
-        : 'must be a DNS-1123 subdomain: at most 253 lower-case letters, digits, - and ., each part starting and ending with a letter or digit';
+      return dns1123SubdomainProblems(name);
   }
-}
-
-/** Why a key is not a qualified name (`prefix/name`, the prefix a DNS subdomain), or undefined. */
-function qualifiedNameProblem(key: string): string | undefined {
-  const slash = key.lastIndexOf('/');
-  const prefix = slash === -1 ? undefined : key.slice(0, slash);
-  const name = slash === -1 ? key : key.slice(slash + 1);
-  if (prefix !== undefined && (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
-    return 'must have a DNS-1123 subdomain before its /';
-  }
-  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
-    return 'must be a name of at most 63 letters, digits, -, _ and ., starting and ending with a letter or digit (with an optional DNS prefix and /)';
-  }
-  return undefined;
-}
-
-/** `a Pod`, `an Assign`. */
-function article(kind: string): string {
-  return `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }

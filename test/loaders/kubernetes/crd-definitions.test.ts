@@ -716,7 +716,7 @@ ${spec}`);
         ],
         [
           '/object/default/metadata/labels/a b',
-          'in the default: the label key must be a name of at most 63 letters, digits, -, _ and ., st',
+          'in the default: Invalid value: "a b": name part must consist of alphanumeric characters, \'',
         ],
         [
           '/nested/default/inner/apiVersion',

@@ -133,12 +133,7 @@ spec:
         '/spec/object/metadata/labls',
         'unknown field "labls" in metadata (did you mean "labels"?): ObjectMeta',
       ],
-      [
-        13,
-        15,
-        '/spec/manifests/0/metadata/name',
-        'the name of an embedded resource may not contain / or %',
-      ],
+      [13, 15, '/spec/manifests/0/metadata/name', `Invalid value: "a/b": may not contain '/'`],
       [
         14,
         20,
@@ -149,7 +144,7 @@ spec:
         15,
         19,
         '/spec/manifests/0/metadata/labels/a b',
-        'the label key must be a name of at most 63 letters, digits, -, _ and .',
+        'Invalid value: "a b": name part must consist of alphanumeric character',
       ],
       [
         16,

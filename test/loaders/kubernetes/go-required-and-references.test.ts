@@ -184,7 +184,7 @@ metadata: { generateName: good-, namespace: team-a }
         11,
         'schema-violation',
         '/metadata/generateName',
-        'the generateName prefix of a ConfigMap m',
+        'Invalid value: "Bad_Prefix_": a lowercas',
       ],
     ]);
     expect(findings[1]?.message).toMatch(/must be no more than 63 characters$/);
@@ -592,6 +592,48 @@ spec: { template: { metadata: { labels: { a: b } }, spec: { containers: [{ name:
       '16:13 /spec/rules/0/http/paths/0/pathType: Required value: pathType must be specified',
       '23:21 /metadata/ownerReferences/0/uid: Invalid value: "": uid must not be empty',
       '28:7 /spec/selector: Required value',
+    ]);
+  });
+});
+
+describe("an object's name, labels and annotations in the API server's words (ValidateObjectMeta)", () => {
+  const SUBDOMAIN =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  const NAME_PART =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+  it('says each message Go gives, with the value, as kubectl prints them', () => {
+    const text = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: Web_1
+  namespace: default
+  labels: { "-team": x, "example.com/a/b": z1, tier: "web app" }
+  annotations: { "Bad Key": z }
+`;
+    expect(load(text).map(at)).toEqual([
+      ['/metadata/name', `Invalid value: "Web_1": ${SUBDOMAIN}`],
+      ['/metadata/labels/-team', `Invalid value: "-team": ${NAME_PART}`],
+      [
+        '/metadata/labels/example.com~1a~1b',
+        `Invalid value: "example.com/a/b": a qualified ${NAME_PART.replace('name part ', 'name ')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ],
+      [
+        '/metadata/labels/tier',
+        `Invalid value: "web app": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+      ],
+      ['/metadata/annotations/Bad Key', `Invalid value: "Bad Key": ${NAME_PART}`],
+    ]);
+  });
+
+  it("names a Role's path-segment name's fault as Go does", () => {
+    const text = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: "team/reader", namespace: default }
+rules: []
+`;
+    expect(load(text).map(at)).toEqual([
+      ['/metadata/name', `Invalid value: "team/reader": may not contain '/'`],
     ]);
   });
 });

@@ -308,12 +308,12 @@ spec:
 `,
     );
     expect(findings.map((f) => [f.pointer, f.message.slice(0, 40)])).toEqual([
-      ['/spec/template/metadata/labels/ver', 'a label value must be at most 63 charact'],
-      ['/spec/template/metadata/labels/bad key!', 'the label key must be a name of at most '],
-      ['/spec/template/metadata/annotations/Also Bad!', 'the annotation key must be a name of at '],
+      ['/spec/template/metadata/labels/ver', 'Invalid value: "1.0 beta": a valid label'],
+      ['/spec/template/metadata/labels/bad key!', 'Invalid value: "bad key!": name part mus'],
+      ['/spec/template/metadata/annotations/Also Bad!', 'Invalid value: "Also Bad!": name part mu'],
       [
         '/spec/jobTemplate/spec/template/metadata/labels/team',
-        'a label value must be at most 63 charact',
+        'Invalid value: "a/b": a valid label must',
       ],
     ]);
   });
