@@ -576,7 +576,8 @@ class SpecChecker {
     // schema (and `cosi explain`'s DEFAULT) says it is: `replicas` is 1 when left out.
     let filled = spec;
     let defaulted: string[] = [];
-    if (schemaHasDefaults(definition.schema)) {
+    // A schema that does not compile checks nothing, and fills nothing in either.
+    if (compiled.validate !== undefined && schemaHasDefaults(definition.schema)) {
       filled = structuredClone(spec);
       defaulted = fillSchemaDefaults(filled, definition.schema).map((at) => `/spec${at}`);
     }

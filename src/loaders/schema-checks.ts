@@ -73,7 +73,8 @@ function walkSchema(
     if (key === 'pattern' && typeof child === 'string') {
       checkPattern(child, at, 'value', problems);
     } else if (key === '$ref' && typeof child === 'string') {
-      const target = localTarget(child, root);
+      const resolved = resolveLocalRef(child, root);
+      const target = resolved === null ? null : resolved?.path;
       if (target === null) {
         problems.push({
           path: jsonPointer(at),
@@ -120,10 +121,13 @@ function checkPattern(
 }
 
 /**
- * The schema path a local `$ref` (`#`, `#/definitions/x`) names: `undefined` for references
- * this walk does not follow (other documents, `$id`s), `null` for a local one to nothing.
+ * The subschema a local `$ref` (`#`, `#/definitions/x`) names, and its path: `undefined` for
+ * references that are not local (other documents, `$id`s), `null` for a local one to nothing.
  */
-function localTarget(ref: string, root: unknown): string | null | undefined {
+export function resolveLocalRef(
+  ref: string,
+  root: unknown,
+): { readonly path: string; readonly node: unknown } | null | undefined {
   if (!ref.startsWith('#')) return undefined;
   const fragment = ref.slice(1);
   if (fragment !== '' && !fragment.startsWith('/')) return undefined;
@@ -139,7 +143,7 @@ function localTarget(ref: string, root: unknown): string | null | undefined {
     if (!Object.prototype.hasOwnProperty.call(current, segment)) return null;
     current = (current as Record<string, unknown>)[segment];
   }
-  return pointer;
+  return { path: pointer, node: current };
 }
 
 /** The `$ref` that closes a cycle of in-place subschemas, if there is one. */

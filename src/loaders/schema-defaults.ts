@@ -10,8 +10,9 @@
  */
 
 import type { JsonSchema } from '../engine/resource/definition.js';
-import { jsonPointer, parseJsonPointer } from './json-pointer.js';
+import { jsonPointer } from './json-pointer.js';
 import { isPlainObject } from './manifest-document.js';
+import { resolveLocalRef } from './schema-checks.js';
 
 /** Keywords whose subschemas apply to the same value, and whose defaults are filled in. */
 const SAME_VALUE = ['allOf'] as const;
@@ -120,13 +121,7 @@ function defaultOf(schema: JsonSchema, root: JsonSchema): { value: unknown } | u
 
 /** The subschema a local `$ref` (`#/$defs/port`) names, if there is one. */
 function localTarget(ref: string, root: JsonSchema): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let at: unknown = root;
-  for (const token of parseJsonPointer(decodeURIComponent(ref.slice(1)))) {
-    if (!isPlainObject(at) || !Object.prototype.hasOwnProperty.call(at, token)) return undefined;
-    at = at[token];
-  }
-  return at;
+  return resolveLocalRef(ref, root)?.node;
 }
 
 /** Whether `default` is a keyword somewhere in the schema (not a property named so). */

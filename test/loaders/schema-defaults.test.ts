@@ -116,3 +116,20 @@ describe('schemaHasDefaults', () => {
     expect(schemaHasDefaults({ enum: [{ default: 1 }], required: ['default'] })).toBe(false);
   });
 });
+
+describe('fillSchemaDefaults on a schema with a broken $ref', () => {
+  it('follows no local $ref that is malformed or points at nothing, and does not throw', () => {
+    const spec: Record<string, unknown> = {};
+    expect(
+      fillSchemaDefaults(spec, {
+        type: 'object',
+        properties: {
+          replicas: { type: 'integer', default: 2 },
+          port: { $ref: '#/%zz' },
+          host: { $ref: '#/$defs/none' },
+        },
+      }),
+    ).toEqual(['/replicas']);
+    expect(spec).toEqual({ replicas: 2 });
+  });
+});
