@@ -68,6 +68,14 @@ describe('cosi watch in a terminal', () => {
 
     await tmux('send-keys', '-t', SESSION, '/');
     await waitForScreen((s) => s.includes('type, id or label=value'), 'the filter prompt');
+    // Ctrl-U clears what was typed, as at a shell's prompt: it is no letter `u`.
+    await tmux('send-keys', '-t', SESSION, '-l', 'web');
+    await waitForScreen((s) => /^\/web/m.test(s) && !/db-1/.test(s), 'the list filtered by web');
+    await tmux('send-keys', '-t', SESSION, 'C-u');
+    await waitForScreen(
+      (s) => s.includes('type, id or label=value') && /db-1/.test(s),
+      'the filter cleared by Ctrl-U',
+    );
     await tmux('send-keys', '-t', SESSION, '-l', 'db-1');
     await waitForScreen((s) => !/web-1/.test(s), 'the filtered list');
     await tmux('send-keys', '-t', SESSION, 'Enter');

@@ -1,4 +1,3 @@
-import { TextInput } from '@inkjs/ui';
 import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import { controllerDetail } from './controller-detail.js';
@@ -6,6 +5,7 @@ import { ControllersPanel } from './controllers-panel.js';
 import { findingLines, FindingsPanel } from './findings-panel.js';
 import { resourceDetail, type DetailLine } from './resource-detail.js';
 import { filterGroups } from './resource-filter.js';
+import { completionOf, editLine, lineAtEnd, type EditedLine } from './line-edit.js';
 import { keysOfRead } from './read-keys.js';
 import { ResourceList } from './resource-list.js';
 import { clampSelection, moveSelection, type Selection } from './resource-window.js';
@@ -72,6 +72,7 @@ export function WatchApp(props: WatchAppProps) {
   const { round, rows, paused } = props;
   const [mode, setMode] = useState<Mode>('list');
   const [filter, setFilter] = useState('');
+  const [filterCursor, setFilterCursor] = useState(0);
   const [selection, setSelection] = useState<Selection>({ group: 0, row: 0 });
   const [controller, setController] = useState(0);
   const [scroll, setScroll] = useState(0);
@@ -149,6 +150,7 @@ export function WatchApp(props: WatchAppProps) {
       return true;
     }
     if (input === '/') {
+      setFilterCursor(filter.length);
       go('filter');
       return true;
     }
@@ -220,51 +222,45 @@ export function WatchApp(props: WatchAppProps) {
     return true;
   };
 
-  useInput(
-    (input, key) => {
-      // A read may hold several keys (`/web` and Enter, pasted or batched): each in turn, in the
-      // mode the keys before it left. Once `/` opened the filter, what follows is its text.
-      let current = mode;
-      let typed: string | undefined;
-      const go = (next: Mode) => {
-        current = next;
-        setMode(next);
-      };
-      for (const [char, k] of keysOfRead(input, key)) {
-        if (current === 'filter') {
-          typed ??= filter;
-          if (k.return) {
-            go('list');
-          } else if (k.backspace || k.delete) {
-            typed = typed.slice(0, -1);
-          } else if (k.ctrl && char === 'c') {
-            props.onQuit();
-            return;
-          } else {
-            typed += char;
-          }
-          continue;
+  const typeNames = useMemo(
+    () => (round?.groups ?? []).map((g) => g.displayType.toLowerCase()),
+    [round],
+  );
+  useInput((input, key) => {
+    // A read may hold several keys (`/web` and Enter, pasted or batched): each in turn, in the
+    // mode the keys before it left. Once `/` opened the filter, what follows is its text, edited
+    // as a shell's prompt edits a line (line-edit.ts).
+    let current = mode;
+    let line: EditedLine | undefined;
+    const go = (next: Mode) => {
+      current = next;
+      setMode(next);
+    };
+    for (const [char, k] of keysOfRead(input, key)) {
+      if (current === 'filter') {
+        line ??= { text: filter, cursor: Math.min(filterCursor, filter.length) };
+        if (k.ctrl && char === 'c') {
+          props.onQuit();
+          return;
+        } else if (k.return) {
+          go('list');
+        } else if (k.escape) {
+          line = lineAtEnd('');
+          go('list');
+        } else {
+          line = editLine(line, char, k, completionOf(line.text, typeNames));
         }
-        if (!onKey(char, k, current, go)) return;
+        continue;
       }
-      if (typed !== undefined && typed !== filter) {
-        setFilter(typed);
-        setSelection({ group: 0, row: 0 });
-      }
-    },
-    { isActive: mode !== 'filter' },
-  );
-  // While typing a filter only Escape (drop it) and Ctrl-C (quit) are keys.
-  useInput(
-    (input, key) => {
-      if (key.ctrl && input === 'c') props.onQuit();
-      else if (key.escape) {
-        setFilter('');
-        setMode('list');
-      }
-    },
-    { isActive: mode === 'filter' },
-  );
+      if (!onKey(char, k, current, go)) return;
+    }
+    if (line === undefined) return;
+    setFilterCursor(line.cursor);
+    if (line.text !== filter) {
+      setFilter(line.text);
+      setSelection({ group: 0, row: 0 });
+    }
+  });
 
   if (!round) {
     return <Text>cosi watch: loading...</Text>;
@@ -283,18 +279,9 @@ export function WatchApp(props: WatchAppProps) {
         <Box>
           <Text color="cyan">/</Text>
           {mode === 'filter' ? (
-            <TextInput
-              defaultValue={filter}
-              placeholder="type, id or label=value"
-              suggestions={round.groups.map((g) => g.displayType.toLowerCase())}
-              onChange={(value) => {
-                // Text with Enter in one read (pasted `web` and Enter): the filter up to it, kept.
-                const enter = value.search(/[\r\n]/);
-                setFilter(enter < 0 ? value : value.slice(0, enter));
-                setSelection({ group: 0, row: 0 });
-                if (enter >= 0) setMode('list');
-              }}
-              onSubmit={() => setMode('list')}
+            <FilterLine
+              line={{ text: filter, cursor: Math.min(filterCursor, filter.length) }}
+              completion={completionOf(filter, typeNames)}
             />
           ) : (
             <Text>{filter}</Text>
@@ -325,6 +312,29 @@ export function WatchApp(props: WatchAppProps) {
       />
       {layout.footer > 0 ? <Footer mode={mode} /> : null}
     </Box>
+  );
+}
+
+/** The filter being typed: its text, the cursor on it, the completion dim after it. */
+function FilterLine({ line, completion }: { line: EditedLine; completion: string }) {
+  if (line.text === '') {
+    return (
+      <Text>
+        <Text inverse>t</Text>
+        <Text dimColor>ype, id or label=value</Text>
+      </Text>
+    );
+  }
+  const { text, cursor } = line;
+  const rest = text.slice(cursor);
+  const under = rest === '' ? completion.slice(0, 1) || ' ' : (Array.from(rest)[0] ?? ' ');
+  return (
+    <Text>
+      {text.slice(0, cursor)}
+      <Text inverse>{under}</Text>
+      {rest === '' ? '' : rest.slice(under.length)}
+      <Text dimColor>{rest === '' ? completion.slice(1) : completion}</Text>
+    </Text>
   );
 }
 
@@ -382,7 +392,7 @@ function Footer({ mode }: { mode: Mode }) {
     mode === 'detail' || mode === 'controller'
       ? 'esc back  ↑↓ scroll  q quit'
       : mode === 'filter'
-        ? 'enter keep the filter  esc drop it  ctrl-c quit'
+        ? 'enter keep the filter  esc drop it  tab complete  ctrl-u clear  ctrl-c quit'
         : mode === 'controllers'
           ? 'enter open  c / esc back  ↑↓ select  q quit'
           : KEYS.map(

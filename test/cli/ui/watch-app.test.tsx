@@ -243,6 +243,35 @@ describe('the watch screen', () => {
     expect(screen()).not.toContain('type, id or label=value');
   });
 
+  it('edits the filter as a shell prompt does: Ctrl-U, Ctrl-W, Ctrl-A, Alt-B are keys, not letters', async () => {
+    watched = await watchCopy();
+    const { screen, press } = show(watched.views[0]);
+    await press('/');
+    await until(() => expect(screen()).toContain('type, id or label=value'));
+    await press('tier=data', ENTER);
+    await until(() => expect(screen()).toContain('VM (VMs.example.org): 1'));
+    // `/` reopens the kept filter; Ctrl-U clears it, and every resource is back.
+    await press('/', '\u0015');
+    await until(() => expect(screen()).toContain('db-1'));
+    expect(screen()).toContain('type, id or label=value');
+    expect(screen()).not.toMatch(/^\/u/m);
+    // Ctrl-W deletes back to a space; Ctrl-A and Alt-B move, and text goes in at the cursor.
+    await press('web', ' ', 'x', '\u0017');
+    // (The cursor, at the end, is one more space.)
+    await until(() => expect(screen()).toMatch(/^\/web {2}$/m));
+    await press('\u0001', 'a');
+    await until(() => expect(screen()).toMatch(/^\/aweb *$/m));
+    await press('\u0005', '\u001bb', 'z');
+    await until(() => expect(screen()).toMatch(/^\/zaweb *$/m));
+    await press(ESC);
+    // Tab takes the type the text begins; Enter keeps what was typed.
+    await press('/', 'netw', TAB);
+    await until(() => expect(screen()).toMatch(/^\/networkconfig $/m));
+    await press(ENTER);
+    await until(() => expect(screen()).not.toContain('VM (VMs.example.org)'));
+    expect(screen()).toContain('NetworkConfig');
+  });
+
   it('filters by type alias and by label', async () => {
     watched = await watchCopy();
     const { screen, press } = show(watched.views[0]);
