@@ -3,16 +3,25 @@
  * `pkg/apis/core/validation` `ValidateVolumes`, `ValidateVolumeMounts`): a volume has one source
  * (`volume-sources.ts`), its name is a DNS-1123 label, and a container mounts only volumes of the
  * pod (`Not found: "cache"`) at a relative sub-path without `..`, on a path no device has,
- * `Bidirectional` only when privileged; as in Go, a volume with a problem is not one a mount can name. Each
- * problem at its field, in the API server's words. (A volume named twice, a path mounted twice:
- * the OpenAPI's list keys report them, as the API server's `x-kubernetes-list-type: map` does.)
+ * `Bidirectional` only when privileged; as in Go, a volume with a problem is not one a mount can name.
+ * A volume named twice is a `Duplicate value` at its name, a path mounted twice in a container
+ * `must be unique` at its `mountPath`, and a block device (`ValidateVolumeDevices`) names a
+ * claim's or an ephemeral volume once, at one path. Each problem at its field, in the API
+ * server's words (the structural check leaves these lists' repeats to this one:
+ * `structural-validator.ts`).
  */
 
 import { isPlainObject } from '../manifest-document.js';
 import type { SchemaProblem } from '../schema-problem.js';
 import { MAX_LABEL_MESSAGE } from './container-checks.js';
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from './label-syntax.js';
-import { forbiddenValue, invalidValue, notFoundValue, requiredValue } from './go-field-error.js';
+import {
+  duplicateValue,
+  forbiddenValue,
+  invalidValue,
+  notFoundValue,
+  requiredValue,
+} from './go-field-error.js';
 import { localDescendingPathProblems } from './local-descending-path.js';
 import { CONTAINER_LISTS, podSpecOf } from './pod-spec-paths.js';
 import { volumeSourceProblems } from './volume-sources.js';
@@ -26,7 +35,9 @@ export function volumeProblems(
   const pod = podSpecOf(document, group, kind);
   if (!pod) return [];
   const { spec, problems, add } = pod;
-  const volumes = new Set<string>();
+  // The volumes a mount or a device may name (those without a problem, as Go keeps them), and
+  // whether each is a claim's or an ephemeral one.
+  const volumes = new Map<string, boolean>();
   if (Array.isArray(spec.volumes)) {
     spec.volumes.forEach((volume: unknown, i) => {
       if (!isPlainObject(volume)) return;
@@ -43,7 +54,8 @@ export function volumeProblems(
       if (!DNS1123_LABEL.test(name)) {
         addHere(['name'], 'dns-1123-label', invalidValue(name, DNS1123_LABEL_MESSAGE));
       }
-      if (found === 0) volumes.add(name);
+      if (volumes.has(name)) addHere(['name'], 'duplicate', duplicateValue(name));
+      if (found === 0) volumes.set(name, isClaimOrEphemeral(volume));
     });
   }
   // A StatefulSet's pods also get a volume per claim template (the API server leaves its template's
@@ -52,7 +64,9 @@ export function volumeProblems(
     const templates = isPlainObject(document.spec) ? document.spec.volumeClaimTemplates : undefined;
     for (const claim of Array.isArray(templates) ? templates : []) {
       const metadata = isPlainObject(claim) ? claim.metadata : undefined;
-      if (isPlainObject(metadata) && typeof metadata.name === 'string') volumes.add(metadata.name);
+      if (isPlainObject(metadata) && typeof metadata.name === 'string') {
+        volumes.set(metadata.name, true);
+      }
     }
   }
   for (const list of CONTAINER_LISTS) {
@@ -60,24 +74,119 @@ export function volumeProblems(
     if (!Array.isArray(containers)) continue;
     containers.forEach((container: unknown, i) => {
       if (!isPlainObject(container)) return;
-      const mounts = container.volumeMounts;
-      if (!Array.isArray(mounts)) return;
+      const mounts = Array.isArray(container.volumeMounts) ? container.volumeMounts : [];
       const devices = deviceNamesAndPaths(container.volumeDevices);
       const securityContext = container.securityContext;
       const privileged = isPlainObject(securityContext) && securityContext.privileged === true;
+      const mountPaths = new Set<string>();
       mounts.forEach((mount: unknown, j) => {
         if (!isPlainObject(mount)) return;
         const at = [list, i, 'volumeMounts', j];
         if (typeof mount.name === 'string' && !volumes.has(mount.name)) {
           add([...at, 'name'], 'volume', notFoundValue(mount.name));
         }
+        const mountPath = mount.mountPath;
+        if (typeof mountPath === 'string') {
+          if (mountPaths.has(mountPath)) {
+            add([...at, 'mountPath'], 'duplicate', invalidValue(mountPath, 'must be unique'));
+          }
+          mountPaths.add(mountPath);
+        }
         mountProblems(mount, devices, privileged, (path, keyword, message) =>
           add([...at, ...path], keyword, message),
         );
       });
+      // Go checks the devices after the mounts (`validateContainerCommon`).
+      deviceProblems(container.volumeDevices, volumes, mountNamesAndPaths(mounts), (path, k, m) =>
+        add([list, i, 'volumeDevices', ...path], k, m),
+      );
     });
   }
   return problems;
+}
+
+/** Whether a volume is a claim's or an ephemeral one: what a block device may use. */
+function isClaimOrEphemeral(volume: Record<string, unknown>): boolean {
+  return isPlainObject(volume.persistentVolumeClaim) || isPlainObject(volume.ephemeral);
+}
+
+/**
+ * `ValidateVolumeDevices` of a container's devices: each names a volume of the pod, a claim's or
+ * an ephemeral one, once, at a path no other device has, without `..`; neither its name nor its
+ * path is a mount's.
+ */
+function deviceProblems(
+  devices: unknown,
+  volumes: ReadonlyMap<string, boolean>,
+  mounts: { names: Set<string>; paths: Set<string> },
+  add: (path: (string | number)[], keyword: string, message: string) => void,
+): void {
+  if (!Array.isArray(devices)) return;
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  devices.forEach((device: unknown, i) => {
+    if (!isPlainObject(device)) return;
+    const { name, devicePath } = device;
+    if (typeof name === 'string' && name !== '') {
+      if (names.has(name)) add([i, 'name'], 'duplicate', invalidValue(name, 'must be unique'));
+      const blockMode = volumes.get(name);
+      if (blockMode === undefined) add([i, 'name'], 'volume', notFoundValue(name));
+      else if (!blockMode) {
+        add(
+          [i, 'name'],
+          'volume',
+          invalidValue(
+            name,
+            'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+          ),
+        );
+      }
+      names.add(name);
+    }
+    if (typeof devicePath === 'string' && devicePath !== '') {
+      if (paths.has(devicePath)) {
+        add([i, 'devicePath'], 'duplicate', invalidValue(devicePath, 'must be unique'));
+      }
+      if (devicePath.split('/').includes('..')) {
+        add(
+          [i, 'devicePath'],
+          'volume',
+          invalidValue(devicePath, "can not contain backsteps ('..')"),
+        );
+      } else {
+        paths.add(devicePath);
+      }
+    }
+    if (typeof name === 'string' && mounts.names.has(name)) {
+      add(
+        [i, 'name'],
+        'volume-mount',
+        invalidValue(name, 'must not already exist in volumeMounts'),
+      );
+    }
+    if (typeof devicePath === 'string' && mounts.paths.has(devicePath)) {
+      add(
+        [i, 'devicePath'],
+        'volume-mount',
+        invalidValue(devicePath, 'must not already exist as a path in volumeMounts'),
+      );
+    }
+  });
+}
+
+/** The names and paths of a container's `volumeMounts`. */
+function mountNamesAndPaths(mounts: readonly unknown[]): {
+  names: Set<string>;
+  paths: Set<string>;
+} {
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  for (const mount of mounts) {
+    if (!isPlainObject(mount)) continue;
+    if (typeof mount.name === 'string') names.add(mount.name);
+    if (typeof mount.mountPath === 'string') paths.add(mount.mountPath);
+  }
+  return { names, paths };
 }
 
 /** The names and device paths of a container's `volumeDevices`. */

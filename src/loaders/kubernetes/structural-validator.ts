@@ -26,13 +26,16 @@ const CONTAINER_LIST_NAMES = new Set(['containers', 'initContainers', 'ephemeral
  * What the API server does with a repeated item of the list at `path`, which its markers make a
  * `map` or `set`: for most lists of built-in kinds it refuses it; a container's `ports` and
  * `env` and a pod's `imagePullSecrets` and `hostAliases` it takes with a warning
- * (`pkg/api/pod/warnings.go`); a repeated container is the Go check's (`validateContainers`),
- * at its name.
+ * (`pkg/api/pod/warnings.go`); a repeated container, volume, mount path or device is the Go
+ * check's (`validateContainers`, `ValidateVolumes`, `ValidateVolumeMounts`,
+ * `ValidateVolumeDevices`: `container-checks.ts`, `pod-volumes.ts`), at the field it repeats.
  */
 function repeatedItemRule(path: readonly string[]): 'refuses' | 'warns' | 'go-reports' {
   const list = path.at(-1) ?? '';
   if (CONTAINER_LIST_NAMES.has(list)) return 'go-reports';
+  if (list === 'volumes' && path.at(-2) === 'spec') return 'go-reports';
   const inContainer = CONTAINER_LIST_NAMES.has(path.at(-3) ?? '');
+  if (inContainer && (list === 'volumeMounts' || list === 'volumeDevices')) return 'go-reports';
   if (inContainer && (list === 'ports' || list === 'env')) return 'warns';
   if (list === 'imagePullSecrets' || list === 'hostAliases') return 'warns';
   return 'refuses';

@@ -229,6 +229,12 @@ describe("a container's volume mounts and a projected token (ValidateVolumeMount
         '/spec/volumes/1/projected/sources/1/serviceAccountToken/expirationSeconds',
         'Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds',
       ],
+      // The device (written before the mounts): its volume is not there, its path is a mount's.
+      ['/spec/containers/0/volumeDevices/0/name', 'Not found: "raw"'],
+      [
+        '/spec/containers/0/volumeDevices/0/devicePath',
+        'Invalid value: "/dev/xvda": must not already exist as a path in volumeMounts',
+      ],
       [
         '/spec/containers/0/volumeMounts/0/subPath',
         'Invalid value: "/etc": must be a relative path',
@@ -270,6 +276,68 @@ describe("a container's volume mounts and a projected token (ValidateVolumeMount
         - { name: data, mountPath: /etc/app.conf, subPath: conf/app.conf }
         - { name: data, mountPath: /logs, subPathExpr: $(POD_NAME), mountPropagation: Bidirectional }
         - { name: token, mountPath: /var/run/token, readOnly: true }
+`);
+    expect(load(text)).toEqual([]);
+  });
+});
+
+describe('repeated volumes, mount paths and devices (ValidateVolumes, ValidateVolumeMounts, ValidateVolumeDevices)', () => {
+  it("says each repeat in Go's words at the field it repeats, not as a repeated list item", () => {
+    const text = pod(`  volumes:
+    - { name: data, emptyDir: {} }
+    - { name: data, emptyDir: {} }
+    - { name: disk, persistentVolumeClaim: { claimName: d } }
+    - { name: tmp, emptyDir: {} }
+    - { name: scratch, ephemeral: { volumeClaimTemplate: { spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 1Gi } } } } } }
+  containers:
+    - name: app
+      image: nginx
+      volumeMounts:
+        - { name: data, mountPath: /data }
+        - { name: data, mountPath: /data, subPath: x }
+      volumeDevices:
+        - { name: disk, devicePath: /dev/xvda }
+        - { name: disk, devicePath: /dev/xvda }
+        - { name: tmp, devicePath: /dev/../xvdb }
+        - { name: gone, devicePath: /dev/xvdc }
+        - { name: scratch, devicePath: /dev/xvdd }
+  initContainers:
+    - name: init
+      image: busybox
+      volumeMounts: [{ name: data, mountPath: /data }]
+`);
+    expect(load(text).map(at)).toEqual([
+      ['/spec/volumes/1/name', 'Duplicate value: "data"'],
+      ['/spec/containers/0/volumeMounts/1/mountPath', 'Invalid value: "/data": must be unique'],
+      ['/spec/containers/0/volumeDevices/1/name', 'Invalid value: "disk": must be unique'],
+      [
+        '/spec/containers/0/volumeDevices/1/devicePath',
+        'Invalid value: "/dev/xvda": must be unique',
+      ],
+      [
+        '/spec/containers/0/volumeDevices/2/name',
+        'Invalid value: "tmp": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+      ],
+      [
+        '/spec/containers/0/volumeDevices/2/devicePath',
+        `Invalid value: "/dev/../xvdb": can not contain backsteps ('..')`,
+      ],
+      ['/spec/containers/0/volumeDevices/3/name', 'Not found: "gone"'],
+    ]);
+  });
+
+  it('takes one path per mount in each container, and devices of claims at distinct paths', () => {
+    const text = pod(`  volumes:
+    - { name: data, emptyDir: {} }
+    - { name: disk, persistentVolumeClaim: { claimName: d } }
+  containers:
+    - name: app
+      image: nginx
+      volumeMounts: [{ name: data, mountPath: /data }, { name: data, mountPath: /logs }]
+      volumeDevices: [{ name: disk, devicePath: /dev/xvda }]
+    - name: sidecar
+      image: nginx
+      volumeMounts: [{ name: data, mountPath: /data }]
 `);
     expect(load(text)).toEqual([]);
   });
