@@ -71,7 +71,9 @@ export async function loadProjectConfig(
     );
   } catch (error) {
     if (error instanceof ConfigError) {
-      throw error.withFile(displayPath(location.cwd, file));
+      throw error.withFile(displayPath(location.cwd, file), (module) =>
+        displayPath(location.cwd, module),
+      );
     }
     throw error;
   } finally {

@@ -532,7 +532,7 @@ function describeConfigError(error: ConfigError): string {
   return error
     .placedProblems()
     .map(({ message, at }) => {
-      const where = at === undefined ? error.file : `${error.file}:${at.line}:${at.col}`;
+      const where = at === undefined ? error.file : `${at.file ?? error.file}:${at.line}:${at.col}`;
       return `${where}: ${(message.split('\n', 1)[0] ?? '').trim()}`;
     })
     .join('\n');

@@ -1,9 +1,13 @@
 import { shortenMessage } from './shorten.js';
 
-/** A place in the config file: 1-based line and column. */
+/**
+ * A place in the config file, 1-based line and column; or in a module the config imports, named
+ * by `file` (as the error's own file is named: absolute, until `withFile` names both for display).
+ */
 export interface ConfigPlace {
   readonly line: number;
   readonly col: number;
+  readonly file?: string;
 }
 
 /** A problem with a place of its own in the file (the key it is about). */
@@ -30,7 +34,7 @@ export class ConfigError extends Error {
   constructor(
     readonly file: string,
     problems: string | readonly (string | PlacedConfigProblem)[],
-    options?: { cause?: unknown; line?: number; col?: number },
+    options?: { cause?: unknown; line?: number; col?: number; file?: string },
   ) {
     const given = (typeof problems === 'string' ? [problems] : problems).map((p) =>
       typeof p === 'string' ? { message: p } : p,
@@ -38,10 +42,16 @@ export class ConfigError extends Error {
     // A problem may quote the config's values or a thrown error's text: each stays one short line.
     const list = given.map((p) => shortenMessage(p.message));
     const own: ConfigPlace | undefined =
-      options?.line === undefined ? undefined : { line: options.line, col: options.col ?? 1 };
+      options?.line === undefined
+        ? undefined
+        : {
+            line: options.line,
+            col: options.col ?? 1,
+            ...(options.file === undefined ? {} : { file: options.file }),
+          };
     const places = given.map((p) => p.at ?? own);
     const where = (at: ConfigPlace | undefined): string =>
-      at === undefined ? file : `${file}:${at.line}:${at.col}`;
+      at === undefined ? file : `${at.file ?? file}:${at.line}:${at.col}`;
     super(list.map((problem, i) => `${where(places[i])}: ${problem}`).join('\n'), {
       cause: options?.cause,
     });
@@ -61,8 +71,16 @@ export class ConfigError extends Error {
     });
   }
 
-  /** The same error, its file named as given (a display path, say). */
-  withFile(file: string): ConfigError {
-    return new ConfigError(file, this.placedProblems(), { cause: this.cause });
+  /**
+   * The same error, its file named as given (a display path, say), and a module's place named by
+   * `nameOf` (the same display).
+   */
+  withFile(file: string, nameOf: (module: string) => string = (module) => module): ConfigError {
+    const renamed = this.placedProblems().map(({ message, at }) =>
+      at?.file === undefined
+        ? { message, ...(at ? { at } : {}) }
+        : { message, at: { ...at, file: nameOf(at.file) } },
+    );
+    return new ConfigError(file, renamed, { cause: this.cause });
   }
 }

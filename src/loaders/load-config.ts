@@ -178,10 +178,11 @@ export async function loadConfig(
   try {
     namespace = await jiti.import(file);
   } catch (error) {
-    const { problem, line, col } = describeLoadError(error, file, options.modules);
+    const { problem, line, col, module } = describeLoadError(error, file, options.modules);
     throw new ConfigError(file, problem, {
       cause: error,
       ...(line !== undefined ? { line, col } : {}),
+      ...(module !== undefined ? { file: module } : {}),
     });
   }
   if (typeof namespace !== 'object' || namespace === null || !('default' in namespace)) {
@@ -384,13 +385,12 @@ function describeLoadError(
   error: unknown,
   file: string,
   modules: Readonly<Record<string, unknown>> | undefined,
-): { problem: string; line?: number; col?: number } {
+): { problem: string; line?: number; col?: number; module?: string } {
   const syntax = syntaxErrorOf(messageOfThrown(error));
   if (syntax !== undefined) {
     const problem = `cannot load the config: syntax error: ${syntax.message}`;
-    if (syntax.file === file) return { problem, line: syntax.line, col: syntax.col };
-    const where = `${path.relative(path.dirname(file), syntax.file)}:${syntax.line}:${syntax.col}`;
-    return { problem: `${problem} (at ${where})` };
+    const at = { problem, line: syntax.line, col: syntax.col };
+    return syntax.file === file ? at : { ...at, module: syntax.file };
   }
   let message = messageOfThrown(error)
     .replace(/\(0 , _(\w+)\.(\w+)\)/g, (_match, _module: string, name: string) => name)
@@ -413,8 +413,7 @@ function describeLoadError(
     const named = missingModule === undefined ? undefined : whereNamed(file, missingModule);
     return { problem, ...(named ?? { line: frame.line, col: columnIn(file, frame, message) }) };
   }
-  const where = `${path.relative(path.dirname(file), frame.file)}:${frame.line}:${frame.col}`;
-  return { problem: `${problem} (at ${where})` };
+  return { problem, line: frame.line, col: frame.col, module: frame.file };
 }
 
 /**

@@ -156,7 +156,7 @@ describe('a config that does not parse', () => {
     }
   });
 
-  it("in a module the config imports names that module's place in the message", async () => {
+  it('in a module the config imports is placed in that module, at its line and column', async () => {
     await writeFile(path.join(dir, 'lib.ts'), 'export const a = {;\n');
     const r = await parseFinding(
       "import './lib.ts';\nexport default defineConfig({ definitions: [VM] });\n",
@@ -165,10 +165,34 @@ describe('a config that does not parse', () => {
     expect(r.findings).toBe(1);
     expect(r.finding).toMatchObject({
       code: 'config-error',
-      file: 'cosi.config.ts',
-      message: 'cannot load the config: syntax error: Unexpected token (at lib.ts:1:19)',
+      file: 'lib.ts',
+      line: 1,
+      col: 19,
+      message: 'cannot load the config: syntax error: Unexpected token',
     });
     expect(r.code).toBe(2);
+    const plain = await check(
+      "import './lib.ts';\nexport default defineConfig({ definitions: [VM] });\n",
+    );
+    expect(plain.stdout).toMatch(
+      /^lib\.ts:1:19: error\[config-error\]: cannot load the config: syntax error: Unexpected token$/m,
+    );
+  });
+
+  it('thrown in a module the config imports is placed where it threw', async () => {
+    await writeFile(
+      path.join(dir, 'lib.ts'),
+      "export const a = 1;\nthrow new Error('no registry configured');\n",
+    );
+    const r = await parseFinding(
+      "import './lib.ts';\nexport default defineConfig({ definitions: [VM] });\n",
+    );
+    expect(r.finding).toMatchObject({
+      code: 'config-error',
+      file: 'lib.ts',
+      line: 2,
+      message: 'cannot load the config: no registry configured',
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -464,6 +464,19 @@ describe('cosi watch session', () => {
     await flush(s);
     expect(rounds[1]?.error).toMatch(/^cosi\.config\.ts:3:\d+: cannot load the config: \S/);
     expect(rounds[1]?.error).not.toContain('\n');
+  });
+
+  it("a syntax error in a module the config imports is shown at that module's file, line and column", async () => {
+    const { rounds, watcher, session: s } = await start();
+    const placement = path.join(dir, 'placement.ts');
+    const lines = (await readFile(placement, 'utf8')).split('\n').length;
+    await appendFile(placement, 'export const = ;\n');
+    watcher.emit('change', 'placement.ts');
+    await flush(s);
+    expect(rounds[1]?.applied).toBe(false);
+    expect(rounds[1]?.error).toBe(
+      `placement.ts:${lines}:14: cannot load the config: syntax error: Unexpected token`,
+    );
   });
 
   it('a controller in backoff at the end of a round reports when it retries, on the simulated clock', async () => {

@@ -323,7 +323,8 @@ function setupFailures(error: unknown): Finding<CheckCode>[] | undefined {
       ...at,
       ...(problem.at === undefined ? {} : { line: problem.at.line, col: problem.at.col }),
       code: 'config-error',
-      file: error.file,
+      // A module the config imports is the place of what failed in it.
+      file: problem.at?.file ?? error.file,
       message: problem.message,
     }));
   }
