@@ -724,6 +724,57 @@ describe.runIf(HAS_CHROMIUM)('the HTML report in a real browser', { timeout: 60_
     await page.context().close();
   });
 
+  it("cuts no type, controller or mapping of the example's tables: columns fit their text (the table scrolls sideways)", async () => {
+    const { page } = await openReport(passing);
+    const rows = page.locator('#resource-rows tr:not(.spacer)');
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('#timeline-rows tr:not(.spacer)').count())
+      .toBeGreaterThan(0);
+    const cut = await page
+      .locator('#resource-scroll th, #resource-rows td, #timeline-scroll th, #timeline-rows td')
+      .evaluateAll((cells) =>
+        (cells as unknown as { scrollWidth: number; clientWidth: number; textContent: string }[])
+          .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+          .map((cell) => cell.textContent),
+      );
+    expect(cut).toEqual([]);
+    // Its widest cells are whole: a type, a controller of the example's own.
+    const texts = await rows.locator('td').allTextContents();
+    expect(texts).toContain('NetworkConfigs.example.org');
+    expect(texts).toContain('vmnet.NetworkConfigController');
+    // In a narrower window the widest columns give way, the narrow ones stay whole, and a cut
+    // cell keeps its whole text as its title.
+    await page.setViewportSize({ width: 1000, height: 1000 });
+    await expect
+      .poll(() =>
+        page
+          .locator('#resource-scroll')
+          .evaluate((box) => (box as unknown as { clientWidth: number }).clientWidth),
+      )
+      .toBeLessThan(700);
+    const narrow = await page
+      .locator('#resource-scroll th, #resource-rows td')
+      .evaluateAll((cells) =>
+        (
+          cells as unknown as {
+            scrollWidth: number;
+            clientWidth: number;
+            cellIndex: number;
+            title: string;
+            textContent: string;
+          }[]
+        )
+          .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+          .map((cell) => [cell.cellIndex, cell.title === cell.textContent] as const),
+      );
+    expect(narrow.length).toBeGreaterThan(0);
+    // Type (1) and Written by (4) only: not the namespace, id or version.
+    expect(new Set(narrow.map(([column]) => column))).toEqual(new Set([1, 4]));
+    expect(narrow.every(([, titled]) => titled)).toBe(true);
+    await page.context().close();
+  });
+
   it('shows the graph and the resources that loaded beside the findings of invalid manifests', async () => {
     const { page, errors } = await openReport(partlyInvalid);
     expect(await page.locator('#verdict').textContent()).toBe('Failed');

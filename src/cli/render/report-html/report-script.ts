@@ -361,6 +361,70 @@ export const REPORT_SCRIPT = String.raw`
     scroller.addEventListener('scroll', function () { requestAnimationFrame(function () { if (!printing) draw(false); }); });
     return function (next) { rows = next; scroller.scrollTop = 0; if (printing) { printing = false; drawAll(); } else draw(true); };
   }
+  // Sizes a table's columns for their text: each as wide as its longest (measured in the cells'
+  // font, from the few longest of each column, so a pass over the rows is all it costs). When
+  // they do not all fit the box, the widest give way first, down to the width of the next
+  // widest, so the narrow columns stay whole and only the longest texts end in an ellipsis
+  // (their whole text is the cell's title). Again as the box is resized; on screen only:
+  // printed, the page's widths and wrapping apply.
+  var fitted = 0;
+  function fitColumns(scroller, texts) {
+    var table = scroller.querySelector('table');
+    var headers = table.querySelectorAll('th');
+    var style = getComputedStyle(headers[0]);
+    var font = getComputedStyle(table).font;
+    var context = document.createElement('canvas').getContext('2d');
+    var padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 2;
+    var needed = texts.map(function (column, c) {
+      context.font = style.font;
+      var widest = context.measureText(headers[c].textContent).width;
+      context.font = font;
+      longest(column, 8).forEach(function (text) { widest = Math.max(widest, context.measureText(text).width); });
+      return Math.ceil(widest + padding);
+    });
+    table.id = table.id || 'fitted-' + (++fitted);
+    var sheet = h('style', {}, []);
+    document.head.appendChild(sheet);
+    var room = -1;
+    function apply() {
+      var width = scroller.clientWidth;
+      if (width === room || width === 0) return;
+      room = width;
+      var widths = giveWay(needed, width);
+      sheet.textContent = '@media screen { ' + widths.map(function (w, c) {
+        return '#' + table.id + ' col:nth-child(' + (c + 1) + ') { width: ' + w + 'px !important; }';
+      }).join(' ') + ' }';
+    }
+    apply();
+    if (typeof ResizeObserver === 'function') new ResizeObserver(apply).observe(scroller);
+  }
+  // The widths, the widest cut to one cap so that together they take at most the room.
+  function giveWay(needed, room) {
+    var total = needed.reduce(function (a, b) { return a + b; }, 0);
+    if (total <= room) return needed;
+    var sorted = needed.slice().sort(function (a, b) { return b - a; });
+    var cap = sorted[0], over = total - room;
+    for (var k = 1; k <= sorted.length && over > 0; k++) {
+      var next = k < sorted.length ? sorted[k] : 0;
+      var step = Math.min((cap - next) * k, over);
+      cap -= step / k;
+      over -= step;
+    }
+    return needed.map(function (w) { return Math.floor(Math.min(w, cap)); });
+  }
+  // The count longest strings of a list, in one pass.
+  function longest(list, count) {
+    var kept = [];
+    for (var i = 0; i < list.length; i++) {
+      var text = list[i];
+      if (kept.length === count && text.length <= kept[count - 1].length) continue;
+      var at = kept.length;
+      while (at > 0 && kept[at - 1].length < text.length) at--;
+      kept.splice(at, 0, text);
+      if (kept.length > count) kept.pop();
+    }
+    return kept;
+  }
   // A cell cut short by its column shows the whole text on hover.
   function cell(content) { return h('td', typeof content === 'string' ? { title: content } : {}, [content]); }
 
@@ -371,7 +435,7 @@ export const REPORT_SCRIPT = String.raw`
     var id = h('button', { type: 'button', class: 'link', onclick: function () { showResource(i); } }, [r.id]);
     // A resource a controller gave up on says so in words, not only in colour.
     var idCell = r.failure ? h('td', { title: r.id + ': failed' }, [id, ' ', h('span', { class: 'failed-mark' }, ['failed'])]) : cell(id);
-    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.clusterScoped ? '' : r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(r.owner || (r.writer ? r.writer + ' (unowned)' : 'manifest'))]);
+    return h('tr', r.failure ? { 'data-key': r.key, class: 'failed' } : { 'data-key': r.key }, [cell(r.clusterScoped ? '' : r.namespace), cell(r.type), idCell, cell(String(r.version)), cell(ownerText(r))]);
   });
   function filter() {
     var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -386,17 +450,34 @@ export const REPORT_SCRIPT = String.raw`
     setRows(rows);
     return rows.length;
   }
+  function ownerText(r) { return r.owner || (r.writer ? r.writer + ' (unowned)' : 'manifest'); }
+  fitColumns(document.getElementById('resource-scroll'), [
+    resources.map(function (r) { return r.clusterScoped ? '' : r.namespace; }),
+    resources.map(function (r) { return r.type; }),
+    resources.map(function (r) { return r.failure ? r.id + ' failed' : r.id; }),
+    resources.map(function (r) { return String(r.version); }),
+    resources.map(ownerText),
+  ]);
   search.addEventListener('input', function () { only = null; filter(); });
   document.getElementById('resources-ui').hidden = false;
   filter();
 
   if (data.timeline) {
     var entries = data.timeline.entries;
+    var itemText = function (e) { return e.mapping ? 'mapping ' + (e.item || '') : (e.item || ''); };
+    var outcomeText = function (e) { return e.outcome + (e.error ? ': ' + e.error : ''); };
+    fitColumns(document.getElementById('timeline-scroll'), [
+      entries.map(function (e) { return String(e.seq); }),
+      entries.map(function (e) { return '+' + e.at + ' ms'; }),
+      entries.map(function (e) { return e.controller; }),
+      entries.map(itemText),
+      entries.map(outcomeText),
+      entries.map(function (e) { return String(e.writes); }),
+    ]);
     var setTimeline = virtualTable(document.getElementById('timeline-scroll'), document.getElementById('timeline-rows'), 6, function (e) {
       // A mapping (mapInput) is a row of its own, said so, not a reconcile of the item.
-      var item = e.mapping ? 'mapping ' + (e.item || '') : (e.item || '');
-      return h('tr', e.mapping ? { class: 'mapping' } : {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(item),
-        h('td', { class: e.outcome === 'error' ? 'outcome-error' : '', title: e.error || '' }, [e.outcome + (e.error ? ': ' + e.error : '')]), cell(String(e.writes))]);
+      return h('tr', e.mapping ? { class: 'mapping' } : {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(itemText(e)),
+        h('td', { class: e.outcome === 'error' ? 'outcome-error' : '', title: e.error || '' }, [outcomeText(e)]), cell(String(e.writes))]);
     });
     document.getElementById('timeline-ui').hidden = false;
     setTimeline(entries);

@@ -64,7 +64,7 @@ button { font: inherit; padding: 0.1rem 0.6rem; }
 #graph-view svg [fill="#e0eeee"] { fill: var(--type-bg); }
 #graph-view svg text { fill: var(--fg); }
 #graph-view g.selected polygon, #graph-view g.selected path { stroke: var(--selected); stroke-width: 3; }
-.layout { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; }
+.layout { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); gap: 1rem; }
 @media (max-width: 60rem) { .layout { grid-template-columns: 1fr; } }
 .scroll { height: 24rem; overflow: auto; border: 1px solid var(--border); position: relative; }
 table.virtual { border-collapse: collapse; width: 100%; table-layout: fixed; }
