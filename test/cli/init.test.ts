@@ -34,7 +34,9 @@ describe('cosi init', { timeout: 60_000 }, () => {
     const workflow = await readFile(path.join(dir, 'proj/.github/workflows/cosi.yml'), 'utf8');
     // The project's own cosi, as its lock file pins it: installed first, never fetched by npx.
     const steps = workflow.split('\n').flatMap((line) => /^\s+- run: (.*)$/.exec(line)?.[1] ?? []);
-    expect(steps).toEqual(['npm ci', 'npx cosi check --expect expected -o github']);
+    // It type-checks the config with the project's TypeScript: a type error the example's data
+    // does not reach fails it too.
+    expect(steps).toEqual(['npm ci', 'npx cosi check --expect expected --typecheck -o github']);
   });
 
   it("writes the CI job of a project in a subdirectory at the repository's root, working in it", async () => {

@@ -169,8 +169,9 @@ export function ciJob(workingDirectory?: string): string {
       run:
         working-directory: ${JSON.stringify(workingDirectory)}
 `;
-  return `# Checks the manifests and the controllers on every push and pull request: findings become
-# annotations on the changed lines. After a deliberate change, record the new expectations with
+  return `# Checks the manifests and the controllers on every push and pull request, and type-checks the
+# config and its modules with the project's TypeScript: findings become annotations on the
+# changed lines. After a deliberate change, record the new expectations with
 #   npx cosi check --expect expected --update
 # It runs the cosi that package-lock.json pins: the install line cosi init ends with writes
 # package.json and package-lock.json; commit both. cosi is not on the npm registry, and a cosi
@@ -188,7 +189,7 @@ ${defaults}    steps:
         with:
           node-version: 24
       - run: npm ci
-      - run: npx cosi check --expect expected -o github
+      - run: npx cosi check --expect expected --typecheck -o github
 `;
 }
 

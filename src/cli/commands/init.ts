@@ -33,8 +33,8 @@ export const initCommand: CliCommand<[string], InitResult> = {
       installCommand(path.resolve(io.cwd, result.dir), fileURLToPath(packageFile('.')), {
         hasPackageJson: existsSync(path.resolve(io.cwd, result.dir, 'package.json')),
       }),
-      'npx cosi check --expect expected   # what the CI job runs',
-      'npx cosi get appconfig             # what the controller made',
+      'npx cosi check --expect expected --typecheck   # what the CI job runs',
+      'npx cosi get appconfig                         # what the controller made',
     ];
     // A file above the project is the CI job at the repository's root: said why it is there.
     const wrote = (file: string) =>
