@@ -451,6 +451,9 @@ export const REPORT_SCRIPT = String.raw`
     return rows.length;
   }
   function ownerText(r) { return r.owner || (r.writer ? r.writer + ' (unowned)' : 'manifest'); }
+  search.addEventListener('input', function () { only = null; filter(); });
+  document.getElementById('resources-ui').hidden = false;
+  // Measured shown: a hidden box has no width to fit.
   fitColumns(document.getElementById('resource-scroll'), [
     resources.map(function (r) { return r.clusterScoped ? '' : r.namespace; }),
     resources.map(function (r) { return r.type; }),
@@ -458,14 +461,18 @@ export const REPORT_SCRIPT = String.raw`
     resources.map(function (r) { return String(r.version); }),
     resources.map(ownerText),
   ]);
-  search.addEventListener('input', function () { only = null; filter(); });
-  document.getElementById('resources-ui').hidden = false;
   filter();
 
   if (data.timeline) {
     var entries = data.timeline.entries;
     var itemText = function (e) { return e.mapping ? 'mapping ' + (e.item || '') : (e.item || ''); };
     var outcomeText = function (e) { return e.outcome + (e.error ? ': ' + e.error : ''); };
+    var setTimeline = virtualTable(document.getElementById('timeline-scroll'), document.getElementById('timeline-rows'), 6, function (e) {
+      // A mapping (mapInput) is a row of its own, said so, not a reconcile of the item.
+      return h('tr', e.mapping ? { class: 'mapping' } : {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(itemText(e)),
+        h('td', { class: e.outcome === 'error' ? 'outcome-error' : '', title: e.error || '' }, [outcomeText(e)]), cell(String(e.writes))]);
+    });
+    document.getElementById('timeline-ui').hidden = false;
     fitColumns(document.getElementById('timeline-scroll'), [
       entries.map(function (e) { return String(e.seq); }),
       entries.map(function (e) { return '+' + e.at + ' ms'; }),
@@ -474,12 +481,6 @@ export const REPORT_SCRIPT = String.raw`
       entries.map(outcomeText),
       entries.map(function (e) { return String(e.writes); }),
     ]);
-    var setTimeline = virtualTable(document.getElementById('timeline-scroll'), document.getElementById('timeline-rows'), 6, function (e) {
-      // A mapping (mapInput) is a row of its own, said so, not a reconcile of the item.
-      return h('tr', e.mapping ? { class: 'mapping' } : {}, [cell(String(e.seq)), cell('+' + e.at + ' ms'), cell(e.controller), cell(itemText(e)),
-        h('td', { class: e.outcome === 'error' ? 'outcome-error' : '', title: e.error || '' }, [outcomeText(e)]), cell(String(e.writes))]);
-    });
-    document.getElementById('timeline-ui').hidden = false;
     setTimeline(entries);
   }
   }
