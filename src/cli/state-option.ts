@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { StateView } from '../app/state-view.js';
 import type { State } from '../engine/state/state.js';
 import type { EtcdState } from '../state-etcd/etcd-state.js';
-import { parseDuration } from './duration.js';
+import { MAX_WAIT_MS, parseDuration } from './duration.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** `--state URL` of the commands that can read a running system instead of running a project. */
@@ -17,13 +17,13 @@ export function stateOption(): Option {
 export function requestTimeoutOption(): Option {
   return new Option(
     '--request-timeout <duration>',
-    'how long a request to etcd may wait for its answer (as etcdctl --command-timeout)',
+    'how long a request to etcd may wait for its answer (as etcdctl --command-timeout; at most 24h)',
   ).default('5s');
 }
 
-/** The `--request-timeout` value in ms, at least 1 ms. */
+/** The `--request-timeout` value in ms, at least 1 ms, at most {@link MAX_WAIT_MS}. */
 export function parseRequestTimeout(text: string): number {
-  const ms = parseDuration(text, '--request-timeout');
+  const ms = parseDuration(text, '--request-timeout', MAX_WAIT_MS);
   if (ms < 1) throw new CliError(`--request-timeout: at least 1ms, got ${JSON.stringify(text)}`);
   return ms;
 }

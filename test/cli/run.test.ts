@@ -264,6 +264,34 @@ describe('cosi run (in memory)', () => {
     expect(parseLeaseTtl('10s')).toBe(10);
   });
 
+  it('refuses a wait past a day (a Node timer overflows at 24.8 days and fires after 1 ms)', async () => {
+    expect(parseLeaseTtl('24h')).toBe(86_400);
+    expect(() => parseLeaseTtl('1000h')).toThrow('--lease-ttl: at most 24h, got "1000h"');
+    for (const [flag, key] of [
+      ['--request-timeout', 'requestTimeout'],
+      ['--connect-timeout', 'connectTimeout'],
+    ] as const) {
+      const h = harness(dir);
+      await expect(
+        runRuntime(h.io, [dir], flags({ state: 'etcd://127.0.0.1:1/x', [key]: '1000h' })),
+      ).rejects.toThrow(`${flag}: at most 24h, got "1000h"`);
+    }
+    const diff = await cli([
+      'diff',
+      '-f',
+      dir,
+      '--state',
+      'etcd://127.0.0.1:1/x',
+      '--connect-timeout',
+      '25h',
+    ]);
+    expect(diff).toMatchObject({ code: 2, stdout: '' });
+    expect(diff.stderr).toContain('--connect-timeout: at most 24h, got "25h"');
+    const get = await cli(['get', 'vm', '--state', 'etcd://127.0.0.1:1/x', '--request-timeout', '25h']);
+    expect(get.code).toBe(2);
+    expect(get.stderr).toContain('--request-timeout: at most 24h, got "25h"');
+  });
+
   it('get and graph --state: usage errors, and an unreachable state in one line', async () => {
     const bad = await cli(['get', 'vm', '--state', 'etcd://nowhere']);
     expect(bad).toMatchObject({ code: 2, stdout: '' });

@@ -51,7 +51,7 @@ export function defineDiff(): Command {
     .addOption(requestTimeoutOption())
     .option(
       '--connect-timeout <duration>',
-      'how long to wait for etcd to answer at all (a refused connection is tried again until then); an etcd not there by then is an error (exit 2)',
+      'how long to wait for etcd to answer at all, at most 24h (a refused connection is tried again until then); an etcd not there by then is an error (exit 2)',
       '5s',
     )
     .option('--no-color', 'never color the output')

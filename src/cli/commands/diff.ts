@@ -13,7 +13,7 @@ import type { Finding } from '../../loaders/finding.js';
 import { ConfigError } from '../../loaders/load-config.js';
 import { EtcdUnreachableError } from '../../state-etcd/etcd-errors.js';
 import type { CliCommand, CommandResult } from '../command.js';
-import { parseDuration } from '../duration.js';
+import { MAX_WAIT_MS, parseDuration } from '../duration.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { useColor, type CliIo } from '../io.js';
 import { parseFormat } from '../options.js';
@@ -72,7 +72,11 @@ export async function diff(
     );
   }
   const requestTimeout = parseRequestTimeout(flags.requestTimeout ?? '5s');
-  const connectTimeout = parseDuration(flags.connectTimeout ?? '5s', '--connect-timeout');
+  const connectTimeout = parseDuration(
+    flags.connectTimeout ?? '5s',
+    '--connect-timeout',
+    MAX_WAIT_MS,
+  );
   if (connectTimeout < 1) throw new CliError('--connect-timeout: at least 1ms');
   const where = formatStateLocation(location);
   let stdin: Uint8Array | string | undefined;

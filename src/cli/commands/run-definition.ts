@@ -44,17 +44,17 @@ export function defineRun(): Command {
     .option('--watch', 'apply the manifests again when a file changes')
     .option(
       '--lease-ttl <duration>',
-      'leader lease TTL, whole seconds (etcd): how long a dead leader blocks the fail-over',
+      'leader lease TTL, whole seconds (etcd), at most 24h: how long a dead leader blocks the fail-over',
       '5s',
     )
     .option(
       '--request-timeout <duration>',
-      'how long a request to etcd may wait for its answer; a SIGTERM is obeyed within it too',
+      'how long a request to etcd may wait for its answer (at most 24h); a SIGTERM is obeyed within it too',
       '5s',
     )
     .option(
       '--connect-timeout <duration>',
-      'how long to wait for etcd to answer at start (a refused connection is tried again until then); an etcd not there by then is an error (exit 2)',
+      'how long to wait for etcd to answer at start, at most 24h (a refused connection is tried again until then); an etcd not there by then is an error (exit 2)',
       '5s',
     )
     .option(

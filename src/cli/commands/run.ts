@@ -31,7 +31,7 @@ import { toError } from '../../engine/errors.js';
 import type { Finding } from '../../loaders/finding.js';
 import { ETCD_MAX_REQUEST_BYTES } from '../../state-etcd/etcd-state.js';
 import { renderedAlready, type CliCommand, type CommandResult } from '../command.js';
-import { parseDuration } from '../duration.js';
+import { MAX_WAIT_MS, parseDuration } from '../duration.js';
 import { parseRequestTimeout } from '../state-option.js';
 import { CliError, EXIT, SIGNAL_EXIT, type ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -78,7 +78,7 @@ export const runCommand: CliCommand<[string[], RunFlags]> = {
 /** The lease TTL in whole seconds, as etcd takes it. */
 export function parseLeaseTtl(text: string): number {
   // 0 gets the lease's own message, which says what it takes.
-  const ms = parseDurationText(text) === 0 ? 0 : parseDuration(text, '--lease-ttl');
+  const ms = parseDurationText(text) === 0 ? 0 : parseDuration(text, '--lease-ttl', MAX_WAIT_MS);
   if (ms < 1000 || ms % 1000 !== 0) {
     throw new CliError(`--lease-ttl: whole seconds, at least 1s, got ${JSON.stringify(text)}`);
   }
@@ -106,7 +106,11 @@ interface RunPlan {
 function plan(paths: string[], flags: RunFlags): RunPlan {
   const files = [...(flags.file ?? []), ...paths];
   if (files.includes('-')) throw new CliError('run reads files: -f - is for one-shot commands');
-  const connectTimeout = parseDuration(flags.connectTimeout ?? '5s', '--connect-timeout');
+  const connectTimeout = parseDuration(
+    flags.connectTimeout ?? '5s',
+    '--connect-timeout',
+    MAX_WAIT_MS,
+  );
   if (connectTimeout < 1) throw new CliError('--connect-timeout: at least 1ms');
   const logFormat = flags.logFormat ?? 'text';
   if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
