@@ -21,7 +21,11 @@ export interface OpenedState {
  */
 export function openState(
   location: StateLocation,
-  options: { readonly requestTimeout?: number } = {},
+  options: {
+    readonly requestTimeout?: number;
+    /** gRPC keep-alive pings on etcd, ms apart (see `EtcdStateOptions.keepAlive`). */
+    readonly keepAlive?: number;
+  } = {},
 ): OpenedState {
   if (location.kind === 'memory') {
     return { state: createInMemoryState(), location, close: () => Promise.resolve() };
@@ -30,6 +34,7 @@ export function openState(
     endpoints: [location.endpoint],
     prefix: location.prefix,
     ...(options.requestTimeout !== undefined ? { requestTimeout: options.requestTimeout } : {}),
+    ...(options.keepAlive !== undefined ? { keepAlive: options.keepAlive } : {}),
   });
   return { state, location, etcd: state, close: () => state.close() };
 }

@@ -66,6 +66,10 @@ export async function openStateFlag(
   url: string | undefined,
   requestTimeout = '5s',
   stderr?: { write(text: string): unknown },
+  options: {
+    /** gRPC keep-alive pings on etcd, ms apart: a watch that hears of a dead connection. */
+    readonly keepAlive?: number;
+  } = {},
 ): Promise<OpenedStateView | undefined> {
   if (url === undefined) return undefined;
   // The state's modules (the etcd client among them) are loaded only when a state is read: the
@@ -90,7 +94,10 @@ export async function openStateFlag(
   }
   if (location.kind === 'memory') return undefined;
   const timeout = parseRequestTimeout(requestTimeout);
-  const opened = openState(location, { requestTimeout: timeout });
+  const opened = openState(location, {
+    requestTimeout: timeout,
+    ...(options.keepAlive === undefined ? {} : { keepAlive: options.keepAlive }),
+  });
   const where = formatStateLocation(location);
   try {
     // One cheap question first: an etcd that is not there is said as such, in one line.

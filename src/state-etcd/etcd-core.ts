@@ -102,6 +102,17 @@ export interface EtcdStateOptions {
    * requests are bounded all the same.
    */
   readonly requestTimeout?: number;
+  /**
+   * Ms between gRPC keep-alive pings while a watch (or any stream) is open, each to be answered
+   * within half of it; none when omitted. An etcd that stops answering (hung, or behind a
+   * partition that drops packets rather than refusing them) then breaks the connection, and the
+   * watches say so (`onWatchConnection`) and reconnect; without them a watch on that connection
+   * waits silently for ever (etcdctl's `--keepalive-time`). At least 10 s: etcd refuses pings
+   * more often than its `--grpc-keepalive-min-time` (5 s). A process whose event loop may stall
+   * for half of it (a controller's long pass) should not set it: a late answer would cut a
+   * healthy connection.
+   */
+  readonly keepAlive?: number;
 }
 
 /** The connection under a state's watches dropped (`error`: why), or is back. */
@@ -659,11 +670,20 @@ export class EtcdCore implements StateCore {
     // Loaded on first use: importing cosi does not load gRPC unless a state on etcd is used.
     const { Etcd3: Client } = await import('etcd3');
     const timeout = this.#requestTimeout;
+    const { keepAlive } = this.#options;
     return new Client({
       hosts: [...(this.#options.endpoints ?? [])],
       // gRPC's own deadline ends the call on the wire; the race in #track bounds the wait.
       defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeout }),
-      grpcOptions: { 'grpc.max_receive_message_length': MAX_RECEIVE_BYTES },
+      grpcOptions: {
+        'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
+        ...(keepAlive === undefined
+          ? {}
+          : {
+              'grpc.keepalive_time_ms': Math.max(10_000, keepAlive),
+              'grpc.keepalive_timeout_ms': Math.max(10_000, keepAlive) / 2,
+            }),
+      },
       faultHandling: FAULT_HANDLING,
     });
   }

@@ -275,6 +275,34 @@ describe.skipIf(!etcdAvailable)('cosi run on etcd (real processes)', () => {
     }
   }, 120_000);
 
+  it('get -w --state says it has lost etcd when the connection goes silent (a partition that drops packets, a hung etcd), not only when it is refused', async () => {
+    const a = start('10s');
+    await a.waitForLine(/converged in/);
+    const proxy = await startTcpProxy(etcd.endpoint);
+    try {
+      const url = `etcd://${proxy.endpoint.replace(/^http:\/\//, '')}${prefix}`;
+      const g = spawnCosi(['get', 'vm', '--state', url, '-w'], REPO, { stdout: true });
+      processes.push(g);
+      await g.waitForStdout((out) => out.includes('web-1'));
+      const vms = path.join(dir, 'vms.yaml');
+      await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 6', 'cpus: 5'));
+      await g.waitForStdout((out) => /db-1 .* 5 /.test(out));
+      // Nothing refused, nothing closed: the watch only hears nothing more. Its keep-alive ping
+      // (10 s apart, 5 s to answer) finds the connection dead; 5 s later it is said.
+      proxy.freeze();
+      await g.waitForLine(/^cosi: --state \S+: lost the watch of etcd: .*; reconnecting/, 40_000);
+      proxy.thaw();
+      await g.waitForLine(/^cosi: --state \S+: watching again: etcd is back$/, 60_000);
+      // Nothing was missed meanwhile.
+      await writeFile(vms, (await readFile(vms, 'utf8')).replace('cpus: 5', 'cpus: 4'));
+      await g.waitForStdout((out) => /db-1 .* 4 /.test(out));
+      g.kill('SIGINT');
+      expect(await g.exited).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  }, 150_000);
+
   it('get -w --state started before anything is written waits for the first resources, as kubectl get -w', async () => {
     const g = spawnCosi(['get', 'vm', '--state', stateUrl(), '-w'], REPO, { stdout: true });
     processes.push(g);

@@ -91,7 +91,9 @@ export async function getWatch(
     writer.initial(sorted);
   };
   const opened = await waitForContents(
-    await openStateFlag(flags.state, flags.requestTimeout, io.stderr),
+    await openStateFlag(flags.state, flags.requestTimeout, io.stderr, {
+      keepAlive: WATCH_KEEP_ALIVE,
+    }),
     flags,
     asked.types,
     onInterrupt,
@@ -153,7 +155,9 @@ async function waitForContents(
       });
       await current.close();
       if (asked.stop) return undefined;
-      const next = await openStateFlag(flags.state, flags.requestTimeout);
+      const next = await openStateFlag(flags.state, flags.requestTimeout, undefined, {
+        keepAlive: WATCH_KEEP_ALIVE,
+      });
       if (next === undefined) return undefined;
       current = next;
       if (empty(current.view)) continue;
@@ -242,6 +246,14 @@ const NEW_NAMESPACES_EVERY_MS = 1000;
  * restarting) goes unsaid, as client-go's reflector logs only a watch that stays broken.
  */
 export const WATCH_LOST_AFTER = 5_000;
+
+/**
+ * gRPC keep-alive pings on the watch's connection, ms apart (answered within half of it): an etcd
+ * that stops answering without refusing (hung, or behind a partition that drops packets) breaks
+ * the connection, and is said as one that went away; without them the watch waited silently for
+ * ever. `get -w` does nothing else, so its event loop never holds an answer back.
+ */
+const WATCH_KEEP_ALIVE = 10_000;
 
 /**
  * Says on stderr when the connection under the watch has been down for
