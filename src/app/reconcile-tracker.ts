@@ -104,7 +104,7 @@ export function createReconcileTracker(
         outcome.kind === 'error'
           ? 'error'
           : outcome.kind === 'requeue'
-            ? outcome.after > 0
+            ? outcome.after > 0 && outcome.rateLimited !== true
               ? 'requeue_after'
               : 'requeue'
             : 'success';

@@ -298,9 +298,15 @@ export const isRegistrationError = (error: unknown): error is RegistrationError 
  */
 export class RequeueError extends Error {
   readonly code = 'requeue';
+  /**
+   * `interval` is the item's backoff, not one the controller asked for: a builder controller's
+   * `{ requeue: true }` (controller-runtime's `Requeue: true`, as its metrics count it).
+   */
+  readonly rateLimited?: true;
   constructor(
     readonly interval: number,
     override readonly cause?: unknown,
+    options: { readonly rateLimited?: boolean } = {},
   ) {
     super(
       cause === undefined
@@ -308,6 +314,7 @@ export class RequeueError extends Error {
         : `requeue in ${interval} ms: ${messageOfThrown(cause)}`,
     );
     this.name = 'RequeueError';
+    if (options.rateLimited === true) this.rateLimited = true;
   }
 }
 

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createReconcileTracker, type StalledReconcile } from '../../src/app/reconcile-tracker.js';
 import type { Pointer } from '../../src/engine/resource/pointer.js';
+import { controllerManagedBy } from '../../src/engine/builder/builder.js';
+import { createInMemoryState } from '../../src/engine/state/in-memory-state.js';
+import { createRuntime } from '../../src/engine/runtime/runtime.js';
+import { SimulatedClock } from '../../src/engine/runtime/clock.js';
+import { VM } from '../engine/builder/fixtures.js';
 
 const WEB_1: Pointer = { namespace: 'default', type: 'VMs.example.org', id: 'web-1' };
 
@@ -80,5 +85,45 @@ describe("cosi run's reconcile tracker", () => {
     tracker.stop();
     vi.advanceTimersByTime(5_000);
     expect(stalled).toEqual([]);
+  });
+
+  // Ported from kubernetes-sigs/controller-runtime pkg/internal/controller/controller.go reconcileHandler (Requeue: "requeue", RequeueAfter: "requeue_after")
+  it("labels a builder controller's { requeue: true } requeue and { requeueAfter } requeue_after, through a real runtime", async () => {
+    vi.useRealTimers();
+    const reconciled: [string, string, boolean][] = [];
+    const tracker = createReconcileTracker({
+      counts: {
+        reconciled: (controller, result, _seconds, retried) =>
+          reconciled.push([controller, result, retried]),
+        wrote: () => undefined,
+      },
+      stallAfter: 60_000,
+      onStall: () => undefined,
+    });
+    const clock = new SimulatedClock();
+    const state = createInMemoryState({ now: () => clock.now() });
+    const runtime = createRuntime(state, { clock, recorder: tracker });
+    try {
+      await state.create(VM.create('web'));
+      let call = 0;
+      await controllerManagedBy(runtime)
+        .named('Requeuer')
+        .for(VM)
+        .complete(() => {
+          call++;
+          return call <= 2 ? { requeue: true } : call === 3 ? { requeueAfter: 1_000 } : undefined;
+        });
+      await runtime.converge();
+    } finally {
+      await runtime.stop();
+      tracker.stop();
+    }
+    expect(reconciled).toEqual([
+      // Back through the rate limiter: workqueue_retries_total counts them.
+      ['Requeuer', 'requeue', true],
+      ['Requeuer', 'requeue', true],
+      ['Requeuer', 'requeue_after', false],
+      ['Requeuer', 'success', false],
+    ]);
   });
 });

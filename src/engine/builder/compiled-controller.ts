@@ -8,7 +8,7 @@ import type {
   QEventMapper,
   QInputKind,
 } from '../runtime/controller.js';
-import { isTerminal, requeueAfter } from '../errors.js';
+import { isTerminal, requeueAfter, RequeueError } from '../errors.js';
 import type { ResourceEvent } from '../state/state.js';
 import { ExponentialBackoff, type BackoffOptions } from '../runtime/backoff.js';
 import { createDeadline } from './deadline.js';
@@ -208,7 +208,7 @@ export function compileController(spec: ControllerSpec): CompiledController {
       if (result?.requeue === true) {
         let backoff = requeues.get(key);
         if (!backoff) requeues.set(key, (backoff = new ExponentialBackoff(spec.rateLimiter)));
-        throw requeueAfter(backoff.next());
+        throw new RequeueError(backoff.next(), undefined, { rateLimited: true });
       }
       requeues.delete(key);
     },

@@ -30,7 +30,12 @@ export interface RecordedWrite extends VersionRef {
 export type ReconcileOutcome =
   | { readonly kind: 'ok' }
   | { readonly kind: 'skip' }
-  | { readonly kind: 'requeue'; readonly after: number }
+  | {
+      readonly kind: 'requeue';
+      readonly after: number;
+      /** `after` is the item's backoff (`{ requeue: true }`), not an interval asked for. */
+      readonly rateLimited?: true;
+    }
   | {
       readonly kind: 'error';
       readonly message: string;

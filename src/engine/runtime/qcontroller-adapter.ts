@@ -737,7 +737,13 @@ export class QControllerAdapter implements Adapter {
   #outcomeOf(key: string, error: unknown): ReconcileOutcome {
     if (isSkip(error)) return { kind: 'skip' };
     if (isRequeue(error) && error.cause === undefined) {
-      return { kind: 'requeue', after: error.interval };
+      return {
+        kind: 'requeue',
+        after: error.interval,
+        ...((error as { rateLimited?: unknown }).rateLimited === true
+          ? { rateLimited: true as const }
+          : {}),
+      };
     }
     const failing = this.#failing.get(key);
     return {
