@@ -69,7 +69,6 @@ spec: { cpus: 1 }
 
 const flags = (extra: Partial<RunFlags> = {}): RunFlags => ({
   state: 'memory',
-  leaseTtl: '5s',
   ...extra,
 });
 
@@ -107,6 +106,41 @@ describe('cosi run (in memory)', () => {
       expect.stringMatching(line('INFO', 'stopped')),
       '',
     ]);
+  }, 60_000);
+
+  it('says that the etcd flags given with a state in memory are ignored (a forgotten --state)', async () => {
+    const h = harness(dir);
+    const running = runRuntime(
+      h.io,
+      [dir],
+      flags({ leaseTtl: '10s', connectTimeout: '1s' }),
+      h.watchFiles,
+    );
+    await waitFor(() => h.stderr().includes('converged in'), 20_000);
+    h.sigterm();
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(h.stderr().split('\n')[0]).toMatch(
+      line(
+        'WARN',
+        '--lease-ttl, --connect-timeout: only for a state on etcd \\(--state etcd://HOST:PORT\\[/prefix\\]\\); ignored on memory code=ignored-flag',
+      ),
+    );
+    expect(h.stderr().match(/ignored on memory/g)).toHaveLength(1);
+    // Through the command line: the defaults shown in the help are not flags given.
+    const given = await cli(['run', 'missing.yaml', '--request-timeout', '2s'], {
+      cwd: dir,
+      onInterrupt: () => () => undefined,
+    });
+    expect(given.code).toBe(1);
+    expect(given.stderr).toMatch(
+      line('WARN', '--request-timeout: only for a state on etcd .* code=ignored-flag'),
+    );
+    const defaults = await cli(['run', 'missing.yaml'], {
+      cwd: dir,
+      onInterrupt: () => () => undefined,
+    });
+    expect(defaults.code).toBe(1);
+    expect(defaults.stderr).not.toMatch(/ignored/);
   }, 60_000);
 
   it('--log-format json: one JSON object per line, with time, level and msg', async () => {
@@ -287,7 +321,14 @@ describe('cosi run (in memory)', () => {
     ]);
     expect(diff).toMatchObject({ code: 2, stdout: '' });
     expect(diff.stderr).toContain('--connect-timeout: at most 24h, got "25h"');
-    const get = await cli(['get', 'vm', '--state', 'etcd://127.0.0.1:1/x', '--request-timeout', '25h']);
+    const get = await cli([
+      'get',
+      'vm',
+      '--state',
+      'etcd://127.0.0.1:1/x',
+      '--request-timeout',
+      '25h',
+    ]);
     expect(get.code).toBe(2);
     expect(get.stderr).toContain('--request-timeout: at most 24h, got "25h"');
   });

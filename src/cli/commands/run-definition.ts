@@ -44,17 +44,17 @@ export function defineRun(): Command {
     .option('--watch', 'apply the manifests again when a file changes')
     .option(
       '--lease-ttl <duration>',
-      'leader lease TTL, whole seconds (etcd), at most 24h: how long a dead leader blocks the fail-over',
+      'leader lease TTL, whole seconds, at most 24h: how long a dead leader blocks the fail-over (etcd only)',
       '5s',
     )
     .option(
       '--request-timeout <duration>',
-      'how long a request to etcd may wait for its answer (at most 24h); a SIGTERM is obeyed within it too',
+      'how long a request to etcd may wait for its answer, at most 24h; a SIGTERM is obeyed within it too (etcd only)',
       '5s',
     )
     .option(
       '--connect-timeout <duration>',
-      'how long to wait for etcd to answer at start, at most 24h (a refused connection is tried again until then); an etcd not there by then is an error (exit 2)',
+      'how long to wait for etcd to answer at start, at most 24h (a refused connection is tried again until then); an etcd not there by then is an error, exit 2 (etcd only)',
       '5s',
     )
     .option(
@@ -91,5 +91,12 @@ or config error, etcd unreachable within --connect-timeout, a prefix holding ano
 state, an address in use; 4 leadership lost (restart it); 130 / 143 / 129 a second Ctrl-C /
 SIGTERM / SIGHUP; 70 cosi itself failed (a bug, out of memory).`,
     );
+  // The etcd flags hold no value unless given (their defaults are `run`'s own, shown in the
+  // help): `run` says that those given with a state in memory are ignored.
+  command.hook('preAction', (self) => {
+    for (const key of ['leaseTtl', 'requestTimeout', 'connectTimeout']) {
+      if (self.getOptionValueSource(key) === 'default') self.setOptionValue(key, undefined);
+    }
+  });
   return command;
 }

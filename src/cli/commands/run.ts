@@ -46,7 +46,7 @@ export interface RunFlags {
   config?: string;
   state: string;
   watch?: boolean;
-  leaseTtl: string;
+  leaseTtl?: string;
   requestTimeout?: string;
   connectTimeout?: string;
   logFormat?: string;
@@ -101,7 +101,16 @@ interface RunPlan {
   readonly logFormat: LogFormat;
   /** Wall ms the project's code may run without an end (`--timeout`). */
   readonly timeout: number;
+  /** The etcd flags given with a state in memory, which has no use for them. */
+  readonly ignored: readonly string[];
 }
+
+/** The flags only a state on etcd uses, by their name in {@link RunFlags}. */
+const ETCD_FLAGS = {
+  leaseTtl: '--lease-ttl',
+  requestTimeout: '--request-timeout',
+  connectTimeout: '--connect-timeout',
+} as const;
 
 function plan(paths: string[], flags: RunFlags): RunPlan {
   const files = [...(flags.file ?? []), ...paths];
@@ -118,14 +127,21 @@ function plan(paths: string[], flags: RunFlags): RunPlan {
       `--log-format: ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(logFormat)}`,
     );
   }
+  const location = stateLocation(flags.state);
   return {
     files,
-    location: stateLocation(flags.state),
-    ttl: parseLeaseTtl(flags.leaseTtl),
+    location,
+    ttl: parseLeaseTtl(flags.leaseTtl ?? '5s'),
     requestTimeout: parseRequestTimeout(flags.requestTimeout ?? '5s'),
     connectTimeout,
     logFormat: logFormat as LogFormat,
     timeout: runTimeout(flags.timeout),
+    ignored:
+      location.kind === 'memory'
+        ? Object.entries(ETCD_FLAGS)
+            .filter(([key]) => flags[key as keyof typeof ETCD_FLAGS] !== undefined)
+            .map(([, flag]) => flag)
+        : [],
   };
 }
 
@@ -169,15 +185,20 @@ async function serveUntilEnded(
   watchFiles: WatchFiles,
   after: { lingering: boolean },
 ): Promise<CommandResult> {
-  const { files, location, ttl, requestTimeout, connectTimeout, logFormat, timeout } = plan(
-    paths,
-    flags,
-  );
+  const { files, location, ttl, requestTimeout, connectTimeout, logFormat, timeout, ignored } =
+    plan(paths, flags);
   const { onInterrupt } = io;
   if (onInterrupt === undefined) {
     throw new CliError('run serves until interrupted, and this process cannot be');
   }
   const log = createRunLog((line) => void io.stderr.write(line), logFormat);
+  if (ignored.length > 0) {
+    // A forgotten or mistyped --state would otherwise look honoured.
+    log.warn(
+      `${ignored.join(', ')}: only for a state on etcd (--state etcd://HOST:PORT[/prefix]); ignored on memory`,
+      { code: 'ignored-flag' },
+    );
+  }
   const identity = `${hostname()}/${process.pid}`;
   const where = formatStateLocation(location);
   const health = new RunHealth();
