@@ -196,6 +196,43 @@ describe('cosi run (in memory)', () => {
     });
   }, 60_000);
 
+  it('a controller that logs a cycle, a bigint, an error or a date is logged, and the run goes on', async () => {
+    for (const name of ['hosts.yaml', 'vms.yaml']) await rm(path.join(dir, name));
+    await writeFile(
+      path.join(dir, 'cosi.config.ts'),
+      `import { controllerManagedBy, defineConfig, defineResource, type Runtime } from 'cosi';
+const Job = defineResource<{ n: number }>({ type: 'Jobs.example.org', defaultSpec: () => ({ n: 0 }) });
+const circular: Record<string, unknown> = { a: 1 };
+circular['self'] = circular;
+export default defineConfig({
+  definitions: [Job],
+  setup: (runtime: Runtime) =>
+    controllerManagedBy(runtime).named('Logger').for(Job).complete(({ log }) => {
+      log.warn('odd fields', { circular, big: 10n, err: new Error('inner'), when: new Date(0) });
+    }),
+});
+`,
+    );
+    await writeFile(path.join(dir, 'jobs.yaml'), 'metadata: { type: Jobs.example.org, id: j1 }\n');
+    const h = harness(dir);
+    const running = runRuntime(h.io, [dir], flags(), h.watchFiles);
+    await waitFor(() => h.stderr().includes('converged in'), 20_000);
+    await waitFor(
+      () => h.stderr().includes('odd fields'),
+      5_000,
+      () => h.stderr(),
+    );
+    h.sigterm();
+    // It ended the worker ('posted a message ... that cosi cannot read'), and the run exited 1.
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(h.stderr()).toMatch(
+      line(
+        'WARN',
+        'odd fields controller=Logger .*circular="\\{\\\\"a\\\\":1,\\\\"self\\\\":\\\\"\\[Circular\\]\\\\"\\}" big=10 err=inner when=1970-01-01T00:00:00\\.000Z',
+      ),
+    );
+  }, 60_000);
+
   it('a second signal while it stops exits at once, with the shell code of the signal', async () => {
     // A controller that never returns, and a long stop bound: the stop is under way when the
     // second signal comes, and nothing in the test ends it first.

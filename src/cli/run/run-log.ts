@@ -80,8 +80,54 @@ function textLine(
 
 /** A bare word as is; anything with a space, a quote or an `=` quoted, as logfmt does. */
 function formatValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const plain = loggable(value);
+  const text = typeof plain === 'string' ? plain : JSON.stringify(plain);
   return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
+}
+
+/**
+ * A field's value as JSON can write it, whatever a controller logged: an error is its message, a
+ * date its ISO time, a bigint, a function or a symbol its text, a cycle `[Circular]`, a Map its
+ * entries and a Set its values. `JSON.stringify` threw on a bigint or a cycle, which ended the
+ * run (the worker's message could not be read), and wrote an error as `{}`.
+ */
+export function loggable(value: unknown, seen: Set<object> = new Set()): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'undefined':
+    case 'bigint':
+    case 'symbol':
+    case 'function':
+      return String(value);
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (object instanceof Error) return object.message;
+  if (object instanceof Date)
+    return Number.isNaN(object.getTime()) ? 'Invalid Date' : object.toISOString();
+  if (seen.has(object)) return '[Circular]';
+  seen.add(object);
+  try {
+    if (Array.isArray(object)) return object.map((item) => loggable(item, seen));
+    if (object instanceof Map) {
+      return [...object.entries()].map(([key, item]) => [
+        loggable(key, seen),
+        loggable(item, seen),
+      ]);
+    }
+    if (object instanceof Set) return [...object].map((item) => loggable(item, seen));
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(object)) {
+      if (item !== undefined) copy[key] = loggable(item, seen);
+    }
+    return copy;
+  } finally {
+    seen.delete(object);
+  }
 }
 
 function jsonLine(
@@ -96,7 +142,7 @@ function jsonLine(
     msg: message,
   };
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined && !(key in entry)) entry[key] = value;
+    if (value !== undefined && !(key in entry)) entry[key] = loggable(value);
   }
   // JSON.stringify escapes control characters: the line stays one line.
   return `${JSON.stringify(entry)}\n`;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createRunLog } from '../../src/cli/run/run-log.js';
+
+describe("cosi run's log", () => {
+  const circular: Record<string, unknown> = { a: 1 };
+  circular['self'] = circular;
+  const shared = { s: 1 };
+  const record = {
+    level: 'warn' as const,
+    message: 'odd fields',
+    time: 0,
+    fields: {
+      circular,
+      big: 10n,
+      err: new Error('inner'),
+      when: new Date(0),
+      twice: [shared, shared],
+      nan: Number.NaN,
+      set: new Set(['x']),
+    },
+  };
+
+  it('writes any field a controller logs, as text: a cycle, a bigint, an error, a date', () => {
+    let out = '';
+    createRunLog((text) => (out += text), 'text').record(record);
+    expect(out).toBe(
+      '1970-01-01T00:00:00.000Z WARN  odd fields circular="{\\"a\\":1,\\"self\\":\\"[Circular]\\"}" big=10 err=inner when=1970-01-01T00:00:00.000Z twice="[{\\"s\\":1},{\\"s\\":1}]" nan=NaN set="[\\"x\\"]"\n',
+    );
+  });
+
+  it('and as JSON, one object on one line', () => {
+    let out = '';
+    createRunLog((text) => (out += text), 'json').record(record);
+    expect(out.endsWith('\n') && out.split('\n').length === 2).toBe(true);
+    expect(JSON.parse(out)).toEqual({
+      time: '1970-01-01T00:00:00.000Z',
+      level: 'warn',
+      msg: 'odd fields',
+      circular: { a: 1, self: '[Circular]' },
+      big: '10',
+      err: 'inner',
+      when: '1970-01-01T00:00:00.000Z',
+      twice: [{ s: 1 }, { s: 1 }],
+      nan: 'NaN',
+      set: ['x'],
+    });
+  });
+});
