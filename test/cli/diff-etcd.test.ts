@@ -249,6 +249,23 @@ describe.skipIf(!etcdAvailable)('cosi diff on etcd', () => {
       /^diff -r -U0 live\/VMs\.example\.org\/default\/web-1 desired\/VMs\.example\.org\/default\/web-1\n--- live\/VMs\.example\.org\/default\/web-1\t.*\n\+\+\+ desired\/VMs\.example\.org\/default\/web-1\t.*\n@@ .* @@\n- {2}cpus: 2\n\+ {2}cpus: 4\n$/,
     );
     expect(result.stderr).toBe('cosi: 0 to create, 1 to change, 0 to remove\n');
+
+    // A program that cannot run, or that fails (above 1, as diff's trouble), is an error: exit 2,
+    // as kubectl diff's; it was exit 1, "changes", with none shown.
+    const missing = await cli(['diff', '-f', dir, '--state', stateUrl()], {
+      env: { COSI_EXTERNAL_DIFF: 'no-such-diff-program -u' },
+    });
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toMatch(
+      /^cosi: COSI_EXTERNAL_DIFF: cannot run no-such-diff-program: .*ENOENT, so the changes were not shown \(0 to create, 1 to change, 0 to remove\)\n$/,
+    );
+    const failing = await cli(['diff', '-f', dir, '--state', stateUrl()], {
+      env: { COSI_EXTERNAL_DIFF: 'diff --no-such-option' },
+    });
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toMatch(
+      /cosi: COSI_EXTERNAL_DIFF: diff --no-such-option exited 2, so the changes were not shown \(0 to create, 1 to change, 0 to remove\)\n$/,
+    );
   }, 120_000);
 
   it('a Kubernetes object is shown as kubectl diff shows it: apiVersion, kind, metadata.name, its fields; a cluster-scoped one without a namespace', async () => {

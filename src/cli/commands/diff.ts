@@ -156,7 +156,11 @@ export function renderDiff(
 /**
  * `COSI_EXTERNAL_DIFF` (as kubectl's `KUBECTL_EXTERNAL_DIFF`): the program, with its arguments
  * split at spaces, run on the two trees (`live` and `desired`, in a temporary directory it runs
- * in, removed after); its output is the diff's. The exit code stays cosi's (1: changes).
+ * in, removed after); its output is the diff's. The exit code stays cosi's (1: changes) when the
+ * program says "same" or "different" (0 or 1, as diff does).
+ *
+ * @throws CliError (exit 2, as kubectl diff's above 1) when it cannot be run, or fails: an exit
+ * code above 1, or a signal. The changes it was to show were not shown.
  */
 function runExternalDiff(io: CliIo, command: string, changes: ProjectDiff['changes']): void {
   const dir = mkdtempSync(path.join(tmpdir(), 'cosi-diff-'));
@@ -165,11 +169,21 @@ function runExternalDiff(io: CliIo, command: string, changes: ProjectDiff['chang
     const [program = '', ...args] = command.trim().split(/\s+/);
     const ran = spawnSync(program, [...args, 'live', 'desired'], { cwd: dir });
     if (ran.error !== undefined) {
-      io.stderr.write(`cosi: COSI_EXTERNAL_DIFF: cannot run ${program}: ${ran.error.message}\n`);
-      return;
+      throw new CliError(
+        `COSI_EXTERNAL_DIFF: cannot run ${program}: ${ran.error.message}, so the changes were not shown (${summarizeChanges(changes)})`,
+        EXIT.usage,
+      );
     }
     io.stdout.write(ran.stdout.toString());
     io.stderr.write(ran.stderr.toString());
+    if (ran.status === null || ran.status > 1) {
+      const how =
+        ran.status === null ? `was killed by ${String(ran.signal)}` : `exited ${ran.status}`;
+      throw new CliError(
+        `COSI_EXTERNAL_DIFF: ${command.trim()} ${how}, so the changes were not shown (${summarizeChanges(changes)})`,
+        EXIT.usage,
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
