@@ -54,11 +54,24 @@ export function parseStateUrl(text: string): StateLocation {
     throw new StateUrlError(`${JSON.stringify(text)} has no port: ${expected}`);
   }
   const path = url.pathname.replace(/\/+$/, '');
-  return {
-    kind: 'etcd',
-    endpoint: `http://${url.host}`,
-    prefix: path === '' ? DEFAULT_ETCD_PREFIX : decodeURIComponent(path),
-  };
+  let prefix: string;
+  try {
+    prefix = path === '' ? DEFAULT_ETCD_PREFIX : decodeURIComponent(path);
+  } catch {
+    // `%zz`, or a `%` not followed by two hex digits: decodeURIComponent throws URIError.
+    throw new StateUrlError(
+      `${JSON.stringify(text)}: the prefix is not valid percent-encoding (a % takes two hex digits, as %2F): ${expected}`,
+    );
+  }
+  // A control character (`%00`, `%0A`) in a key prefix is a typo, and breaks the messages that
+  // name the prefix.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(prefix)) {
+    throw new StateUrlError(
+      `${JSON.stringify(text)}: the prefix holds a control character: ${expected}`,
+    );
+  }
+  return { kind: 'etcd', endpoint: `http://${url.host}`, prefix };
 }
 
 /** The URL of a location, as `parseStateUrl` reads it: for messages. */

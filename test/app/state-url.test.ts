@@ -22,6 +22,10 @@ describe('parseStateUrl', () => {
     });
   });
 
+  it('reads a percent-encoded prefix', () => {
+    expect(parseStateUrl('etcd://localhost:2379/a%2Fb%20c')).toMatchObject({ prefix: '/a/b c' });
+  });
+
   it('reads an IPv6 host', () => {
     expect(parseStateUrl('etcd://[::1]:2379/x')).toMatchObject({
       endpoint: 'http://[::1]:2379',
@@ -37,6 +41,11 @@ describe('parseStateUrl', () => {
     ['etcd://localhost:2379?x=1', /query/],
     ['etcd://localhost:99999', /not a valid URL/],
     ['', /not a state URL/],
+    // decodeURIComponent threw a URIError: a stack trace and exit 70.
+    ['etcd://localhost:2379/a%zz', /the prefix is not valid percent-encoding/],
+    ['etcd://localhost:2379/a%', /the prefix is not valid percent-encoding/],
+    ['etcd://localhost:2379/a%00b', /the prefix holds a control character/],
+    ['etcd://localhost:2379/a%0Ab', /the prefix holds a control character/],
   ])('refuses %j', (text, message) => {
     expect(() => parseStateUrl(text)).toThrow(StateUrlError);
     expect(() => parseStateUrl(text)).toThrow(message);
