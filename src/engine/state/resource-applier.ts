@@ -278,16 +278,20 @@ export class ResourceApplier<T extends KeyedResource = KeyedResource> {
       await this.#state.create(resource);
       return 'created';
     }
+    // The version the update started from, at its last try: another writer (a controller adding a
+    // finalizer) may have moved it since `current` was read, and that is not this apply's change.
+    let from = current.metadata.version;
     const written = await this.#state.updateWithConflicts(
       resource.metadata,
       (draft) => {
+        from = draft.metadata.version;
         draft.spec = resource.spec;
         draft.metadata.labels = { ...resource.metadata.labels };
         draft.metadata.annotations = { ...resource.metadata.annotations };
       },
       { expectedPhase: 'any' },
     );
-    return written.metadata.version === current.metadata.version ? 'unchanged' : 'updated';
+    return written.metadata.version === from ? 'unchanged' : 'updated';
   }
 
   /** Tears down (and destroys, when nothing holds it); whether it was still there. */

@@ -158,6 +158,30 @@ describe('the resource applier', () => {
     expect((await state.get(Note.pointer('same'))).metadata.version).toBe(1);
   });
 
+  it('counts a resource unchanged when another writer (a controller adding a finalizer) moved it meanwhile, and the apply wrote nothing', async () => {
+    const state = createInMemoryState();
+    await state.create(Note.create('a', { text: '1' }));
+    // Between the applier's read and its update, a controller adds its finalizer.
+    const racing = new Proxy(state, {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (name !== 'get') {
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        }
+        return async (...args: Parameters<typeof target.get>) => {
+          const read = await target.get(...args);
+          await target.addFinalizer(Note.pointer('a'), 'SomeController');
+          return read;
+        };
+      },
+    });
+    // A first apply of a resource already there (another process applied it): it reads it.
+    const result = await new ResourceApplier(racing).apply([keyed('a', '1')]);
+    expect(result).toMatchObject({ updated: [], unchanged: [pointerKey(Note.pointer('a'))] });
+    const stored = await state.get(Note.pointer('a'));
+    expect([stored.metadata.version, stored.metadata.finalizers]).toEqual([2, ['SomeController']]);
+  });
+
   it('destroys a removed resource at once when nothing holds it', async () => {
     const state = createInMemoryState();
     const applier = new ResourceApplier(state);
