@@ -45,4 +45,26 @@ describe("cosi run's log", () => {
       set: ['x'],
     });
   });
+
+  it("keeps a field named as the line's own, and quotes a key that would split the line", () => {
+    let json = '';
+    let text = '';
+    const named = {
+      level: 'info' as const,
+      message: 'm',
+      time: 0,
+      fields: { msg: 'mine', time: 5, 'a b=c': 1 },
+    };
+    createRunLog((line) => (json += line), 'json').record(named);
+    createRunLog((line) => (text += line), 'text').record(named);
+    expect(JSON.parse(json)).toEqual({
+      time: '1970-01-01T00:00:00.000Z',
+      level: 'info',
+      msg: 'm',
+      'fields.msg': 'mine',
+      'fields.time': 5,
+      'a b=c': 1,
+    });
+    expect(text).toBe('1970-01-01T00:00:00.000Z INFO  m msg=mine time=5 "a b=c"=1\n');
+  });
 });

@@ -74,8 +74,13 @@ function textLine(
       (key) => fields[key] !== undefined && !(LEADING as readonly string[]).includes(key),
     ),
   ];
-  for (const key of keys) parts.push(`${key}=${formatValue(fields[key])}`);
+  for (const key of keys) parts.push(`${formatKey(key)}=${formatValue(fields[key])}`);
   return `${escapeControl(parts.join(' '))}\n`;
+}
+
+/** A field's key as {@link formatValue} writes a value: `a b=c` would read as two fields. */
+function formatKey(key: string): string {
+  return /^[^\s"=]+$/.test(key) ? key : JSON.stringify(key);
 }
 
 /** A bare word as is; anything with a space, a quote or an `=` quoted, as logfmt does. */
@@ -142,7 +147,12 @@ function jsonLine(
     msg: message,
   };
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined && !(key in entry)) entry[key] = loggable(value);
+    if (value === undefined) continue;
+    // A field named as the line's own (`time`, `level`, `msg`) is kept beside it, as logrus
+    // keeps a clashing field: `fields.msg`.
+    let name = key;
+    while (name in entry) name = `fields.${name}`;
+    entry[name] = loggable(value);
   }
   // JSON.stringify escapes control characters: the line stays one line.
   return `${JSON.stringify(entry)}\n`;
