@@ -67,4 +67,22 @@ describe("cosi run's log", () => {
     });
     expect(text).toBe('1970-01-01T00:00:00.000Z INFO  m msg=mine time=5 "a b=c"=1\n');
   });
+
+  it('writes a message that is not text (a JavaScript controller logged an object)', () => {
+    let json = '';
+    let text = '';
+    const odd = {
+      level: 'warn' as const,
+      message: circular as unknown as string,
+      time: 0,
+      fields: {},
+    };
+    createRunLog((line) => (json += line), 'json').record(odd);
+    createRunLog((line) => (text += line), 'text').record({
+      ...odd,
+      message: 10n as unknown as string,
+    });
+    expect(JSON.parse(json)).toMatchObject({ msg: '{"a":1,"self":"[Circular]"}' });
+    expect(text).toBe('1970-01-01T00:00:00.000Z WARN  10\n');
+  });
 });

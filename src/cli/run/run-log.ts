@@ -42,10 +42,12 @@ export function createRunLog(
 ): RunLog {
   const emit = (
     level: LogLevel,
-    message: string,
+    said: unknown,
     fields: Readonly<Record<string, unknown>>,
     time: number,
   ): void => {
+    // A controller in JavaScript may log an object (a cycle, a bigint) as its message: as text.
+    const message = typeof said === 'string' ? said : textOf(said);
     write(
       format === 'json'
         ? jsonLine(level, message, fields, time)
@@ -78,6 +80,12 @@ function textLine(
   return `${escapeControl(parts.join(' '))}\n`;
 }
 
+/** Any value as one text: a string as is, anything else as {@link loggable} writes it in JSON. */
+function textOf(value: unknown): string {
+  const plain = loggable(value);
+  return typeof plain === 'string' ? plain : JSON.stringify(plain);
+}
+
 /** A field's key as {@link formatValue} writes a value: `a b=c` would read as two fields. */
 function formatKey(key: string): string {
   return /^[^\s"=]+$/.test(key) ? key : JSON.stringify(key);
@@ -85,8 +93,7 @@ function formatKey(key: string): string {
 
 /** A bare word as is; anything with a space, a quote or an `=` quoted, as logfmt does. */
 function formatValue(value: unknown): string {
-  const plain = loggable(value);
-  const text = typeof plain === 'string' ? plain : JSON.stringify(plain);
+  const text = textOf(value);
   return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
 }
 
