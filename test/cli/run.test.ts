@@ -1,4 +1,5 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,6 +142,33 @@ describe('cosi run (in memory)', () => {
     });
     expect(defaults.code).toBe(1);
     expect(defaults.stderr).not.toMatch(/ignored/);
+  }, 60_000);
+
+  it('serves --metrics-addr and --health-addr from one server when they name one address, however written', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const h = harness(dir);
+    const running = runRuntime(
+      h.io,
+      [dir],
+      flags({ metricsAddr: `:${port}`, healthAddr: `0.0.0.0:${port}` }),
+      h.watchFiles,
+    );
+    await waitFor(
+      () => h.stderr().includes('converged in'),
+      20_000,
+      () => h.stderr(),
+    );
+    h.sigterm();
+    // Two servers: the second found the port taken by the first ('pick another'), exit 2.
+    expect(await running).toEqual({ exitCode: 0 });
+    expect(h.stderr()).toMatch(
+      line('INFO', `serving /metrics, /healthz, /readyz on http://0\\.0\\.0\\.0:${port} .*`),
+    );
   }, 60_000);
 
   it('--log-format json: one JSON object per line, with time, level and msg', async () => {

@@ -7,7 +7,12 @@ import {
   type EtcdLeaderElection,
 } from '../../state-etcd/leader-election.js';
 import { displayPath } from '../../app/display-path.js';
-import { OpsAddressError, startOpsServer, type OpsServer } from '../../app/ops-server.js';
+import {
+  OpsAddressError,
+  parseListenAddress,
+  startOpsServer,
+  type OpsServer,
+} from '../../app/ops-server.js';
 import { RunHealth } from '../../app/run-health.js';
 import { RunMetrics, type StateFigures } from '../../app/run-metrics.js';
 import type { ApplyCounts } from '../../app/serve-project.js';
@@ -498,16 +503,23 @@ async function startEndpoints(
   servers: OpsServer[],
   log: RunLog,
 ): Promise<void> {
-  const byAddress = new Map<string, { flag: string; routes: Record<string, () => unknown> }>();
+  const byAddress = new Map<
+    string,
+    { address: string; flag: string; routes: Record<string, () => unknown> }
+  >();
   const add = (
     address: string | undefined,
     flag: string,
     routes: Record<string, () => unknown>,
   ) => {
     if (address === undefined || address === '0') return;
-    const entry = byAddress.get(address) ?? { flag, routes: {} };
+    // One server for one address however it is written (`:8080` and `0.0.0.0:8080`): two
+    // would find the port taken, by the other.
+    const { host, port } = parseListenAddress(address, flag);
+    const key = `${host} ${port}`;
+    const entry = byAddress.get(key) ?? { address, flag, routes: {} };
     Object.assign(entry.routes, routes);
-    byAddress.set(address, entry);
+    byAddress.set(key, entry);
   };
   add(flags.metricsAddr, '--metrics-addr', {
     '/metrics': async () => {
@@ -524,7 +536,7 @@ async function startEndpoints(
       return health.readyz(problems());
     },
   });
-  for (const [address, { flag, routes }] of byAddress) {
+  for (const { address, flag, routes } of byAddress.values()) {
     const server = await startOpsServer(
       address,
       flag,
