@@ -298,8 +298,19 @@ function parseStream(
     });
     const otherVersion = checkVersion(doc, text, start, file, lineCounter, findings);
     const parsedDoc = readDocument(doc, index, file, lineCounter, source, limits, findings);
+    // kubectl reads a file's first document with the directives before it; one after an end
+    // marker (`...`) later on is the end of the document before, which go-yaml never reads.
+    const refusedByKubectl =
+      index === 0 &&
+      !otherVersion &&
+      parsedDoc !== undefined &&
+      isKubernetesValue(parsedDoc.value) &&
+      checkKubectlDirectives(text.slice(start, doc.range[0]), start, file, lineCounter, findings);
     // A forbidden character in a document refuses the document.
-    const bad = otherVersion || forbidden.some((c) => c.offset >= start && c.offset < end);
+    const bad =
+      otherVersion ||
+      refusedByKubectl ||
+      forbidden.some((c) => c.offset >= start && c.offset < end);
     start = end;
     index++;
     if (parsedDoc !== undefined) {
@@ -413,6 +424,47 @@ function checkVersion(
     }),
   );
   return true;
+}
+
+/** A directive line: its name, and its first parameter (a `%YAML` directive's version). */
+const DIRECTIVE_LINE = /^%([^\s#]*)(?:[ \t]+([^\s#]+))?/gm;
+
+/**
+ * Refuses, in a Kubernetes object, the directives kubectl's YAML reader refuses: go-yaml (after
+ * libyaml 0.1) takes `%YAML 1.1` alone ("found incompatible YAML document") and `%YAML` and
+ * `%TAG` alone ("found unknown directive name"), so `kubectl apply` fails on a file that
+ * `%YAML 1.2` starts. `head` is the text before the file's first document, from `offset`.
+ */
+function checkKubectlDirectives(
+  head: string,
+  offset: number,
+  file: string,
+  lineCounter: LineIndex,
+  findings: Finding[],
+): boolean {
+  let refused = false;
+  DIRECTIVE_LINE.lastIndex = 0;
+  for (let match = DIRECTIVE_LINE.exec(head); match !== null; match = DIRECTIVE_LINE.exec(head)) {
+    const [, name = '', parameter] = match;
+    if (name === 'TAG') continue;
+    const message =
+      name === 'YAML'
+        ? `%YAML ${parameter ?? ''} in a Kubernetes object: kubectl's YAML reader (go-yaml) takes %YAML 1.1 only and refuses the file (found incompatible YAML document); remove the directive`
+        : `%${name} in a Kubernetes object: kubectl's YAML reader (go-yaml) knows %YAML and %TAG only and refuses the file (found unknown directive name); remove the directive`;
+    const { line, col } = lineCounter.linePos(offset + match.index);
+    findings.push(
+      createFinding({
+        code: name === 'YAML' ? 'yaml-version' : 'yaml-syntax',
+        message,
+        file,
+        line,
+        col,
+        pointer: '',
+      }),
+    );
+    refused = true;
+  }
+  return refused;
 }
 
 /** How many nodes expansions may make before their share is looked at (go-yaml's 100). */

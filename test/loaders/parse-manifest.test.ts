@@ -334,6 +334,29 @@ describe('parseManifest', () => {
       expect(parse('%YAML 1.2\n---\nb: 1\n').findings).toEqual([]);
     });
 
+    it("refuses in a Kubernetes object the directives kubectl's go-yaml refuses: %YAML 1.2 and unknown ones, not %TAG", () => {
+      const object = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n';
+      const v12 = parse(`%YAML 1.2\n---\n${object}`);
+      expect(v12.findings.map(where)).toEqual([['yaml-version', 1, 1, '']]);
+      expect(v12.findings[0]?.message).toContain('kubectl');
+      expect(v12.documents.map((d) => d.hasErrors)).toEqual([true]);
+      const unknown = parse(`%FOO bar\n---\n${object}`);
+      expect(unknown.findings.filter((f) => f.severity === 'error').map(where)).toEqual([
+        ['yaml-syntax', 1, 1, ''],
+      ]);
+      expect(unknown.documents.map((d) => d.hasErrors)).toEqual([true]);
+      // After a comment; a later document's is the end of the one before to kubectl, not read.
+      expect(parse(`# c\n%YAML 1.2 # c\n---\n${object}`).findings.map(where)).toEqual([
+        ['yaml-version', 2, 1, ''],
+      ]);
+      const second = parse(`${object}...\n%YAML 1.2\n---\n${object}`);
+      expect(second.findings.map((f) => f.code)).not.toContain('yaml-version');
+      expect(parse(`%TAG !e! tag:e.com,2000:\n---\n${object}`).findings).toEqual([]);
+      expect(parse(`# %YAML 1.2\n${object}`).findings).toEqual([]);
+      // A cosi document is read as YAML 1.2 says.
+      expect(parse('%YAML 1.2\n---\nmetadata: {type: vm, id: a}\nspec: {}\n').findings).toEqual([]);
+    });
+
     it('warns about YAML 1.1 octals, but not about 0o17, 0 or quoted ones', () => {
       const { findings } = parse('a: 0777\nb: 0o17\nc: 0\nd: "0777"\ne: -010\n');
       expect(findings.map(where)).toEqual([
