@@ -313,6 +313,16 @@ class ManifestWalker {
   ) {}
 
   async addPath(given: string): Promise<void> {
+    if (given === '') {
+      // Not the working directory, as path.resolve would have it: `cosi check "$DIR"` with the
+      // variable unset would check another tree, and pass.
+      this.#report(
+        'path-not-found',
+        given,
+        `an empty path (${JSON.stringify(given)}) names no file or directory: is the variable meant to hold it unset?`,
+      );
+      return;
+    }
     const absolute = path.resolve(this.cwd, given);
     let stats: ManifestStats;
     try {

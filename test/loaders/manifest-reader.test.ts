@@ -158,6 +158,14 @@ describe('readManifests', () => {
     expect(result.files).toEqual([]);
   });
 
+  it('reports an empty path (an unset variable) rather than reading the working directory', async () => {
+    await tree({ 'a.yaml': vm('a'), 'definitions.yaml': DEFINITION });
+    const result = await readManifests([''], { cwd: dir });
+    expect(result.findings.map((f) => [f.code, f.file])).toEqual([['path-not-found', '']]);
+    expect(result.findings[0]?.message).toContain('empty path');
+    expect(result.files).toEqual([]);
+  });
+
   it('merges file findings with manifest findings, sorted by file', async () => {
     await tree({
       'definitions.yaml': DEFINITION,
