@@ -429,10 +429,18 @@ const INPUT_KEYS = [...PATH_KEYS, ...CONFIGURATION_KEYS, ...GENERATOR_KEYS, 'ope
 /** Whether a text may have one of {@link INPUT_KEYS} (as a key, at any indentation or quoted). */
 const NAMES_INPUTS = new RegExp(`(?:^|[\\s{,])["']?(?:${INPUT_KEYS.join('|')})["']?\\s*:`, 'm');
 
+/** Whether a text may have a `resources` key (as a key, at any indentation or quoted). */
+const NAMES_RESOURCES = /(?:^|[\s{,])["']?resources["']?\s*:/m;
+
 /** What {@link kustomizationInputs} found in a kustomization. */
 export interface KustomizationInputs {
   /** Absolute paths of the files it names that are not resources (patches, configurations...). */
   readonly files: readonly string[];
+  /**
+   * Absolute paths of its `resources` entries (files or directories): what it renders as
+   * resources, which no kustomization's patch line, live or commented out, sets aside.
+   */
+  readonly resources: readonly string[];
   /**
    * Absolute paths of the patches it names in comments only (`#- path: patches/webhook.yaml`),
    * as kubebuilder's scaffold leaves those a feature would enable.
@@ -457,23 +465,34 @@ export function kustomizationInputs(
 ): KustomizationInputs {
   const dir = path.dirname(absolute);
   const commented = commentedPatches(text).map((name) => path.resolve(dir, name));
-  // Most kustomizations (a base's) list resources only: not parsed.
-  if (!NAMES_INPUTS.test(text)) return { files: [], commented };
+  const namesInputs = NAMES_INPUTS.test(text);
+  // A kustomization that names no resources and nothing but resources is not parsed.
+  if (!namesInputs && !NAMES_RESOURCES.test(text)) return { files: [], resources: [], commented };
   let document: unknown;
   try {
     // No custom tags, the default bound on aliases: what is read here is only ever paths.
     document = parse(text, { uniqueKeys: false, maxAliasCount: 100, logLevel: 'error' });
   } catch (error) {
     if (!(error instanceof YAMLParseError)) throw error;
+    // One that lists resources only is kustomize's to report, as before it was read for them.
+    if (!namesInputs) return { files: [], resources: [], commented };
     const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [0, 0];
     const message = `${file} is not valid YAML: ${error.message.split('\n')[0] ?? ''}`;
     return {
       files: [],
+      resources: [],
       commented,
       finding: createFinding({ code: 'yaml-syntax', message, file, line, col, pointer: '' }),
     };
   }
-  if (!isRecord(document)) return { files: [], commented };
+  if (!isRecord(document)) return { files: [], resources: [], commented };
+  const resources: string[] = [];
+  forEach(document.resources, (entry) => {
+    if (typeof entry === 'string' && entry !== '' && !entry.includes('\n')) {
+      resources.push(path.resolve(dir, entry));
+    }
+  });
+  if (!namesInputs) return { files: [], resources, commented };
   const names: string[] = [];
   const addString = (value: unknown): void => {
     // An entry may be inline YAML rather than a path: a path is one line.
@@ -501,7 +520,7 @@ export function kustomizationInputs(
       addString(generator.env);
     });
   }
-  return { files: names.map((name) => path.resolve(dir, name)), commented };
+  return { files: names.map((name) => path.resolve(dir, name)), resources, commented };
 }
 
 /**

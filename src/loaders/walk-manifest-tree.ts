@@ -599,6 +599,7 @@ class ManifestWalker {
   async readKustomizations(): Promise<void> {
     const reads = await readManifestFiles(this.fs, this.#kustomizations);
     const named: (KustomizeInputOf & { readonly dir: string })[] = [];
+    const resources: { readonly file: string }[] = [];
     const dirs = await this.#realDirs(this.#kustomizations);
     reads.forEach((read, i) => {
       const found = this.#kustomizations[i] as NamedFile;
@@ -619,14 +620,19 @@ class ManifestWalker {
       const dir = dirs[i] as string;
       for (const file of inputs.files) named.push({ file, by: display, commented: false, dir });
       for (const file of inputs.commented) named.push({ file, by: display, commented: true, dir });
+      for (const file of inputs.resources) resources.push({ file });
     });
+    if (named.length === 0) return;
     // A file that is not there: kustomize's to report, not ours to skip.
     const reals = await this.#namedRealpaths(named);
+    // What a kustomization lists as a resource, kustomize renders as one, whatever a patch line
+    // (live or commented out, in it or another) says of the same file: read as a manifest.
+    const resourceReals = new Set(await this.#namedRealpaths(resources));
     named.forEach((input, i) => {
       const real = reals[i];
       // Only below the kustomization's own directory: one elsewhere (`../../manifests/web.yaml`)
       // may be a manifest of its own, and a gate must not lose it to another file's say.
-      if (real === undefined || !isBelow(real, input.dir)) return;
+      if (real === undefined || !isBelow(real, input.dir) || resourceReals.has(real)) return;
       if (this.#namedApartFrom(real, input.dir)) return;
       // Named live before named in a comment; then by the first kustomization, by path.
       const known = this.#kustomizeInputs.get(real);

@@ -139,6 +139,19 @@ describe('kustomizationInputs', () => {
     ]);
   });
 
+  it('names its resources apart, even when it names nothing else', () => {
+    expect(inputs('resources: [../base, d.yaml]\n').resources).toEqual([
+      '/repo/base',
+      '/repo/overlay/d.yaml',
+    ]);
+    expect(inputs('resources: [d.yaml]\npatches: [{path: d.yaml}]\n')).toMatchObject({
+      files: ['/repo/overlay/d.yaml'],
+      resources: ['/repo/overlay/d.yaml'],
+    });
+    // Not YAML, and naming resources only: kustomize's to report.
+    expect(inputs('resources: [a.yaml\n')).toEqual({ files: [], resources: [], commented: [] });
+  });
+
   it('takes a document that is not a mapping, or odd values, as naming nothing', () => {
     expect(inputs('- a\n- b\n').files).toEqual([]);
     expect(inputs('patches: 3\nconfigurations: {a: b}\nopenapi: 7\n').files).toEqual([]);
@@ -369,6 +382,34 @@ describe('kustomize files in a temporary tree', () => {
     // Named, it is read as written.
     const named = await readManifests(['patches/webhook_in_clusters.yaml'], { cwd: dir });
     expect(named.findings.map((f) => f.code)).toContain('invalid-definition');
+  });
+
+  it("reads a file a kustomization lists as a resource, whatever a patch line (live, commented out, or another kustomization's) names it", async () => {
+    const bad = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: NAME}\ndata: {a: 1}\n';
+    await write('kustomization.yaml', 'resources: [d.yaml]\npatches:\n- path: d.yaml\n');
+    await write('d.yaml', bad.replace('NAME', 'd'));
+    await write(
+      'app/kustomization.yaml',
+      'resources:\n- base/e.yaml\n#patches:\n#- path: base/e.yaml\n',
+    );
+    await write('app/base/e.yaml', bad.replace('NAME', 'e'));
+    // A base lists it; an overlay above patches it.
+    await write('x/base/kustomization.yaml', 'resources: [f.yaml]\n');
+    await write('x/base/f.yaml', bad.replace('NAME', 'f'));
+    await write('x/base/p.yaml', bad.replace('NAME', 'p'));
+    await write(
+      'x/kustomization.yaml',
+      'resources: [base]\npatches:\n- path: base/f.yaml\n- path: base/p.yaml\n',
+    );
+    const read = await readManifests(['.'], { cwd: dir });
+    expect(read.findings.filter((f) => f.severity === 'error').map((f) => f.file)).toEqual([
+      'app/base/e.yaml',
+      'd.yaml',
+      'x/base/f.yaml',
+    ]);
+    expect(read.unrendered.filter((u) => u.kind === 'kustomize-input').map((u) => u.path)).toEqual([
+      'x/base/p.yaml',
+    ]);
   });
 
   it('says what was set aside when nothing else is there to read', async () => {
