@@ -467,6 +467,9 @@ function checkKubectlDirectives(
   return refused;
 }
 
+/** An anchor's name as go-yaml (after libyaml) scans one: YAML 1.2 allows more (`&a.b`). */
+const GO_YAML_ANCHOR = /^[0-9A-Za-z_-]+$/;
+
 /** How many nodes expansions may make before their share is looked at (go-yaml's 100). */
 const ALIASED_NODES_ALWAYS_ALLOWED = 100;
 /** How many nodes a document may have before its aliasing is bounded (go-yaml's 1,000). */
@@ -851,6 +854,13 @@ class DataBuilder {
     if (isAlias(node)) return this.#expand(node, depth);
     const anchored = node.anchor !== undefined;
     if (anchored) {
+      if (this.kubectlScalars && !GO_YAML_ANCHOR.test(node.anchor as string)) {
+        this.#report(
+          'yaml-syntax',
+          node,
+          `the anchor &${shorten(node.anchor as string)}: kubectl's YAML reader (go-yaml) takes anchor names of letters, digits, _ and - only, and refuses the file (did not find expected alphabetic or numeric character); rename it`,
+        );
+      }
       if (this.#aliasDepth === 0) this.#anchors.set(node.anchor as string, node);
       this.#building.add(node);
     }

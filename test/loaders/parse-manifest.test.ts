@@ -357,6 +357,19 @@ describe('parseManifest', () => {
       expect(parse('%YAML 1.2\n---\nmetadata: {type: vm, id: a}\nspec: {}\n').findings).toEqual([]);
     });
 
+    it("refuses in a Kubernetes object an anchor name go-yaml's scanner refuses (&a.b), not in a cosi document", () => {
+      const object = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n';
+      const { findings } = parse(
+        `${object}  x: &a.b "1"\n  v: *a.b\n  z: &ok_A-1 "2"\n  w: *ok_A-1\n`,
+      );
+      // At the anchored value.
+      expect(findings.map(where)).toEqual([['yaml-syntax', 5, 11, '/data/x']]);
+      expect(findings[0]?.message).toContain('go-yaml');
+      expect(parse('metadata: {type: vm, id: a}\nspec: {x: &a.b 1, y: *a.b}\n').findings).toEqual(
+        [],
+      );
+    });
+
     it('warns about YAML 1.1 octals, but not about 0o17, 0 or quoted ones', () => {
       const { findings } = parse('a: 0777\nb: 0o17\nc: 0\nd: "0777"\ne: -010\n');
       expect(findings.map(where)).toEqual([
