@@ -382,7 +382,8 @@ const MANIFEST_KEY = /"(?:apiVersion|kind)"\s*:|(?:^|[{,])\s*('?)(?:apiVersion|k
 
 /**
  * Whether a JSON file met in a directory is read as a manifest: an object with an `apiVersion`
- * or `kind` of its own (a `List` is one), or a cosi document (`metadata.type`). A text that is not strict JSON (a comment, a trailing
+ * or `kind` of its own (a `List` is one), or a cosi document (`metadata.type`), or an array
+ * holding a Kubernetes object (kubectl refuses it, as cosi does). A text that is not strict JSON (a comment, a trailing
  * comma, a mistake) is read when it may be one, so that its mistakes are reported.
  */
 export function isJsonManifest(text: string): boolean {
@@ -392,7 +393,10 @@ export function isJsonManifest(text: string): boolean {
   } catch {
     return MANIFEST_KEY.test(text);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // An array holding a Kubernetes object (a string apiVersion and kind): meant as manifests,
+  // which kubectl refuses (one object a document): read, so that this is said, not set aside.
+  if (Array.isArray(value)) return value.some(isKubernetesObjectValue);
+  if (typeof value !== 'object' || value === null) return false;
   if (Object.hasOwn(value, 'apiVersion') || Object.hasOwn(value, 'kind')) return true;
   // A cosi document: `metadata.type` names its type.
   const metadata = (value as { metadata?: unknown }).metadata;
@@ -401,6 +405,11 @@ export function isJsonManifest(text: string): boolean {
     metadata !== null &&
     typeof (metadata as { type?: unknown }).type === 'string'
   );
+}
+
+/** Whether a value has a string `apiVersion` and `kind`, as a Kubernetes object has. */
+function isKubernetesObjectValue(value: unknown): boolean {
+  return isRecord(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string';
 }
 
 /**

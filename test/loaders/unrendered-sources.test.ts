@@ -450,6 +450,11 @@ describe('JSON files met in a directory', () => {
     await write('schemas/configmap-v1.json', '{"properties": {"apiVersion": {}, "kind": {}}}');
     await write('tsconfig.json', '{\n  // comments: JSONC\n  "compilerOptions": {}\n}');
     await write('data.json', '[{"apiVersion": "v1"}]');
+    // An array of Kubernetes objects: meant as manifests, and refused as kubectl refuses it.
+    await write(
+      'out/array.json',
+      '[{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}]',
+    );
     // Data, not text: set aside, not an unreadable manifest.
     await writeFile(path.join(dir, 'blob.json'), Buffer.from([0xff, 0xfe, 0x00, 0x7b]));
     await write('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
@@ -458,6 +463,7 @@ describe('JSON files met in a directory', () => {
     expect(tree.files.map((f) => f.display)).toEqual([
       'cm.yaml',
       'out/app.json',
+      'out/array.json',
       'out/broken.json',
       'out/list.JSON',
       'out/vm.json',
@@ -474,6 +480,7 @@ describe('JSON files met in a directory', () => {
     const read = await readManifests(['.'], { cwd: dir });
     expect(read.resources.map((r) => r.resource.metadata.id).sort()).toEqual(['a', 'b']);
     expect(read.findings.map((f) => [f.code, f.file])).toEqual([
+      ['not-a-mapping', 'out/array.json'],
       ['yaml-syntax', 'out/broken.json'],
       // Read, and checked: no definition of `vm` here.
       ['unknown-type', 'out/vm.json'],
