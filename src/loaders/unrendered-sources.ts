@@ -248,15 +248,16 @@ export function formatUnrenderedCounts(unrendered: readonly UnrenderedSource[] =
 
 /** The set-aside entry of the chart in directory `dir` (as shown). */
 export function helmChart(dir: string, others: readonly string[] = []): UnrenderedSource {
-  // Directories of the chart's that Helm does not render (files its templates may read, or
-  // plain manifests kept there): not read either, and named, so that none is missed unawares.
-  const shown = others.slice(0, 3).map((name) => `${path.join(dir, name)}/`);
+  // Directories (`name/`) and YAML files of the chart's that Helm does not render (files its
+  // templates may read, or plain manifests kept there): not read either, and named, so that
+  // none is missed unawares.
+  const shown = others.slice(0, 3).map((name) => path.join(dir, name));
   const more =
     others.length > shown.length ? ` and ${String(others.length - shown.length)} more` : '';
   const unread =
     others.length === 0
       ? ''
-      : `; ${shown.join(', ')}${more} ${others.length === 1 ? 'is' : 'are'} not read either (name ${others.length === 1 ? 'it' : 'one'} to check it: cosi check ${path.join(dir, others[0] as string)})`;
+      : `; ${shown.join(', ')}${more} ${others.length === 1 ? 'is' : 'are'} not read either (name ${others.length === 1 ? 'it' : 'one'} to check it: cosi check ${path.join(dir, others[0] as string).replace(/\/$/, '')})`;
   return {
     path: dir,
     kind: 'helm-chart',

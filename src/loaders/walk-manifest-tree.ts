@@ -96,6 +96,8 @@ const YAML_FILE = /\.ya?ml$/i;
  * subcharts, its CRDs (read), and chart-testing's values files (`ci/`).
  */
 const HELM_OWN_DIRECTORIES = new Set(['templates', 'charts', 'crds', 'ci']);
+/** The YAML files at a chart's root that Helm reads itself: `Chart.yaml`, values, requirements. */
+const HELM_OWN_FILE = /^(?:Chart|requirements|values(?:[-._].*)?)\.ya?ml$/i;
 
 /**
  * Finds the manifest files below the given paths; reads directories, never files.
@@ -890,9 +892,16 @@ class ManifestWalker {
     const chart = !subcharts && sorted.some((entry) => entry.name === HELM_CHART_FILE);
     if (chart && role !== 'subchart') {
       const others = sorted
-        .filter((entry) => entry.isDirectory() && !HELM_OWN_DIRECTORIES.has(entry.name))
-        .map((entry) => entry.name)
-        .filter((name) => !name.startsWith('.'));
+        .filter((entry) => !entry.name.startsWith('.'))
+        .flatMap((entry) =>
+          entry.isDirectory()
+            ? HELM_OWN_DIRECTORIES.has(entry.name)
+              ? []
+              : [`${entry.name}/`]
+            : YAML_FILE.test(entry.name) && !HELM_OWN_FILE.test(entry.name)
+              ? [entry.name]
+              : [],
+        );
       this.#unrendered.push(helmChart(display, others));
     }
     const directoryName = path.basename(absolute);

@@ -412,6 +412,21 @@ describe('kustomize files in a temporary tree', () => {
     ]);
   });
 
+  it("names in a chart's note the YAML files at its root Helm does not read, with its other directories", async () => {
+    await write('chart/Chart.yaml', 'apiVersion: v2\nname: c\nversion: 1.0.0\n');
+    await write('chart/values.yaml', 'replicas: 1\n');
+    await write('chart/values-prod.yaml', 'replicas: 3\n');
+    await write('chart/requirements.yaml', 'dependencies: []\n');
+    await write('chart/namespace.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n');
+    await write('chart/templates/a.yaml', 'kind: {{ .Values.kind }}\n');
+    await write('chart/extra/b.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    const chart = tree.unrendered.find((u) => u.kind === 'helm-chart');
+    expect(chart?.message).toContain(
+      '; chart/extra/, chart/namespace.yaml are not read either (name one to check it: cosi check chart/extra)',
+    );
+  });
+
   it('says what was set aside when nothing else is there to read', async () => {
     await write('chart/Chart.yaml', 'apiVersion: v2\nname: c\nversion: 1.0.0\n');
     await write('chart/templates/a.yaml', 'kind: {{ .Values.kind }}\n');
