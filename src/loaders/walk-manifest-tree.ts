@@ -358,7 +358,7 @@ class ManifestWalker {
       if (isKustomizationFile(path.basename(absolute))) {
         // `cosi check *.yaml`: a kustomization is never a manifest, named or not; unless it holds
         // an object of another kind (see readKustomizations).
-        this.#kustomizations.push({ display: given, absolute, real, named: true });
+        this.#addKustomization({ display: given, absolute, real, named: true });
         return;
       }
       this.#named.add(real);
@@ -402,6 +402,21 @@ class ManifestWalker {
       }
     }
   }
+
+  /**
+   * Keeps a kustomization met, once: a glob that matches its directory and the file too (`'**'`)
+   * meets it twice. Named, it is the named one.
+   */
+  #addKustomization(found: NamedFile): void {
+    const at = this.#kustomizationAt.get(found.real);
+    if (at === undefined) {
+      this.#kustomizationAt.set(found.real, this.#kustomizations.length);
+      this.#kustomizations.push(found);
+    } else if (found.named) this.#kustomizations[at] = found;
+  }
+
+  /** Where each kustomization met is in `#kustomizations`, by real path. */
+  readonly #kustomizationAt = new Map<string, number>();
 
   /** Directories named on purpose that the ignore patterns would skip: walked without them. */
   readonly #namedIgnored: string[] = [];
@@ -968,7 +983,7 @@ class ManifestWalker {
       } else if (subcharts) {
         // A packaged subchart, or a file beside them: not a manifest.
       } else if (isFile && isKustomizationFile(name)) {
-        this.#kustomizations.push({
+        this.#addKustomization({
           display: childDisplay,
           absolute: childAbsolute,
           real: childReal,

@@ -287,6 +287,17 @@ describe('walking a repository with a Helm chart and kustomize', () => {
     expect(named.unrendered.map((u) => [u.path, u.kind])).toEqual([[file, 'kustomization']]);
   });
 
+  it('sets a kustomization aside once when a glob matches it and its directory (**)', async () => {
+    const file = `${FIXTURE}/overlays/prod/kustomization.yaml`;
+    const tree = await walkManifestTree([`${FIXTURE}/overlays/prod`, file], { cwd: REPO });
+    expect(tree.unrendered.filter((u) => u.kind === 'kustomization').map((u) => u.path)).toEqual([
+      file,
+    ]);
+    const globbed = await walkManifestTree([`${FIXTURE}/overlays/**`], { cwd: REPO });
+    // The patches the glob matches are named, so read.
+    expect(formatUnrenderedCounts(globbed.unrendered)).toBe('1 kustomization');
+  });
+
   it('treats a chart given as the directory to walk as a chart', async () => {
     const tree = await walkManifestTree([`${FIXTURE}/chart`], { cwd: REPO });
     expect(tree.files.map((f) => f.display)).toEqual([
