@@ -467,6 +467,21 @@ function checkKubectlDirectives(
   return refused;
 }
 
+/**
+ * Whether the double-quoted scalar `text[start, end)` has the escape `\/` (YAML 1.2's, not
+ * go-yaml's): a backslash after an even run of them, then a slash.
+ */
+function hasSlashEscape(text: string, start: number, end: number): boolean {
+  for (
+    let at = text.indexOf('\\', start);
+    at !== -1 && at < end - 1;
+    at = text.indexOf('\\', at + 2)
+  ) {
+    if (text[at + 1] === '/') return true;
+  }
+  return false;
+}
+
 /** An anchor's name as go-yaml (after libyaml) scans one: YAML 1.2 allows more (`&a.b`). */
 const GO_YAML_ANCHOR = /^[0-9A-Za-z_-]+$/;
 
@@ -864,6 +879,8 @@ class DataBuilder {
       if (this.#aliasDepth === 0) this.#anchors.set(node.anchor as string, node);
       this.#building.add(node);
     }
+    const flow = (isMap(node) || isSeq(node)) && node.flow === true;
+    if (flow) this.#flowDepth++;
     try {
       if (isScalar(node)) return this.#scalar(node);
       if (isTemplateExpression(node)) {
@@ -925,7 +942,38 @@ class DataBuilder {
       }
       return null;
     } finally {
+      if (flow) this.#flowDepth--;
       if (anchored) this.#building.delete(node);
+    }
+  }
+
+  /** How many flow collections (`[...]`, `{...}`) the node being built is in. */
+  #flowDepth = 0;
+
+  /**
+   * Reports, in a Kubernetes object, a scalar YAML 1.2 reads and kubectl's go-yaml refuses: a
+   * plain one holding `?` inside `[...]` or `{...}` (go-yaml ends it there and takes `?` for a
+   * key: `[--url=/x?y]` is "did not find expected ',' or ']'"), or a double-quoted one with the
+   * escape `\/`, which go-yaml does not have ("found unknown escape character").
+   */
+  #checkGoYamlScalar(node: Scalar): void {
+    if (!this.kubectlScalars) return;
+    if (node.type === 'PLAIN' && this.#flowDepth > 0 && String(node.source).includes('?')) {
+      this.#report(
+        'yaml-syntax',
+        node,
+        `${JSON.stringify(shorten(String(node.source)))}: inside [ ] or { }, kubectl's YAML reader (go-yaml) ends a plain value at ? and takes it for a key, and refuses the file (did not find expected ',' or ']'); quote it`,
+      );
+    } else if (
+      node.type === 'QUOTE_DOUBLE' &&
+      node.range &&
+      hasSlashEscape(this.quoteEscapes.text, node.range[0], node.range[1])
+    ) {
+      this.#report(
+        'yaml-syntax',
+        node,
+        "the escape \\/ in a double-quoted string: kubectl's YAML reader (go-yaml) does not have it, and refuses the file (found unknown escape character); write / alone",
+      );
     }
   }
 
@@ -1041,6 +1089,7 @@ class DataBuilder {
   }
 
   #scalar(node: Scalar): unknown {
+    this.#checkGoYamlScalar(node);
     let value = node.value;
     if (node.type === 'QUOTE_DOUBLE' && this.quoteEscapes.sorted.length > 0 && node.range) {
       const [start, end] = node.range;
@@ -1191,6 +1240,7 @@ class DataBuilder {
     const scalar = isAlias(node) ? this.#anchors.get(node.source) : node;
     if (scalar !== undefined && isScalar(scalar)) {
       const value = scalar.value;
+      if (scalar === node) this.#checkGoYamlScalar(node);
       if (scalar === node && node.tag !== undefined && !scalarTagResolved(node.tag, value)) {
         this.#report(
           'unknown-tag',

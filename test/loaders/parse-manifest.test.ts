@@ -370,6 +370,26 @@ describe('parseManifest', () => {
       );
     });
 
+    it("refuses in a Kubernetes object what go-yaml's scanner refuses: ? in a plain value inside [ ] or { }, and the escape \\/", () => {
+      const object = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n';
+      const codes = (text: string) => parse(object + text).findings.map(where);
+      expect(codes('data: {x: what?}\n')).toEqual([['yaml-syntax', 4, 11, '/data/x']]);
+      expect(codes('data: {"a?b": x}\n')).toEqual([]);
+      expect(codes('data: {a?b: x}\n')).toEqual([['yaml-syntax', 4, 8, '/data']]);
+      expect(codes('args: [--url=/x?y, "/z?w"]\n').map((w) => w[0])).toEqual(['yaml-syntax']);
+      // Outside [ ] and { }, ? is a plain value's as go-yaml reads it too.
+      expect(codes('data:\n  x: what?\n')).toEqual([]);
+      const slash = parse(`${object}data:\n  x: "a\\/b"\n`);
+      expect(slash.findings.map(where)).toEqual([['yaml-syntax', 5, 6, '/data/x']]);
+      expect(slash.findings[0]?.message).toContain('found unknown escape character');
+      // An escaped backslash before a slash is no \/ escape.
+      expect(codes('data:\n  x: "a\\\\/b"\n')).toEqual([]);
+      // cosi documents are YAML 1.2.
+      expect(parse('metadata: {type: vm, id: a}\nspec: {x: what?, y: "a\\/b"}\n').findings).toEqual(
+        [],
+      );
+    });
+
     it('warns about YAML 1.1 octals, but not about 0o17, 0 or quoted ones', () => {
       const { findings } = parse('a: 0777\nb: 0o17\nc: 0\nd: "0777"\ne: -010\n');
       expect(findings.map(where)).toEqual([
