@@ -430,10 +430,12 @@ function checkVersion(
 const DIRECTIVE_LINE = /^%([^\s#]*)(?:[ \t]+([^\s#]+))?/gm;
 
 /**
- * Refuses, in a Kubernetes object, the directives kubectl's YAML reader refuses: go-yaml (after
- * libyaml 0.1) takes `%YAML 1.1` alone ("found incompatible YAML document") and `%YAML` and
- * `%TAG` alone ("found unknown directive name"), so `kubectl apply` fails on a file that
- * `%YAML 1.2` starts. `head` is the text before the file's first document, from `offset`.
+ * Refuses, in a Kubernetes object's file, the directives before its first document, as kubectl
+ * does: go-yaml (after libyaml 0.1) takes `%YAML 1.1` alone ("found incompatible YAML document")
+ * and knows `%YAML` and `%TAG` alone ("found unknown directive name"), and kubectl cuts the file
+ * at each `---` line before go-yaml reads it, so even `%TAG` comes without the document it
+ * belongs to ("did not find expected <document start>"). `head` is the text before the file's
+ * first document, from `offset`.
  */
 function checkKubectlDirectives(
   head: string,
@@ -446,11 +448,12 @@ function checkKubectlDirectives(
   DIRECTIVE_LINE.lastIndex = 0;
   for (let match = DIRECTIVE_LINE.exec(head); match !== null; match = DIRECTIVE_LINE.exec(head)) {
     const [, name = '', parameter] = match;
-    if (name === 'TAG') continue;
     const message =
       name === 'YAML'
-        ? `%YAML ${parameter ?? ''} in a Kubernetes object: kubectl's YAML reader (go-yaml) takes %YAML 1.1 only and refuses the file (found incompatible YAML document); remove the directive`
-        : `%${name} in a Kubernetes object: kubectl's YAML reader (go-yaml) knows %YAML and %TAG only and refuses the file (found unknown directive name); remove the directive`;
+        ? `%YAML ${parameter ?? ''} in a Kubernetes object's file: kubectl's YAML reader (go-yaml) takes %YAML 1.1 only and refuses the file (found incompatible YAML document); remove the directive`
+        : name === 'TAG'
+          ? `%TAG in a Kubernetes object's file: kubectl reads the text between --- lines apart, so go-yaml gets the directive without its document and refuses the file (did not find expected <document start>); remove the directive`
+          : `%${name} in a Kubernetes object's file: kubectl's YAML reader (go-yaml) knows %YAML and %TAG only and refuses the file (found unknown directive name); remove the directive`;
     const { line, col } = lineCounter.linePos(offset + match.index);
     findings.push(
       createFinding({
