@@ -955,17 +955,25 @@ class DataBuilder {
 
   /**
    * Reports, in a Kubernetes object, a scalar YAML 1.2 reads and kubectl's go-yaml refuses: a
-   * plain one holding `?` inside `[...]` or `{...}` (go-yaml ends it there and takes `?` for a
-   * key: `[--url=/x?y]` is "did not find expected ',' or ']'"), or a double-quoted one with the
+   * plain one inside `[...]` or `{...}` that holds `?` (go-yaml ends it there and takes `?` for
+   * a key: `[--url=/x?y]` is "did not find expected ',' or ']'") or starts with `:` (a value
+   * indicator there: `[--addr, :8080]`), or a double-quoted one with the
    * escape `\/`, which go-yaml does not have ("found unknown escape character").
    */
   #checkGoYamlScalar(node: Scalar): void {
     if (!this.kubectlScalars) return;
-    if (node.type === 'PLAIN' && this.#flowDepth > 0 && String(node.source).includes('?')) {
+    const source = String(node.source);
+    if (node.type === 'PLAIN' && this.#flowDepth > 0 && source.startsWith(':')) {
       this.#report(
         'yaml-syntax',
         node,
-        `${JSON.stringify(shorten(String(node.source)))}: inside [ ] or { }, kubectl's YAML reader (go-yaml) ends a plain value at ? and takes it for a key, and refuses the file (did not find expected ',' or ']'); quote it`,
+        `${JSON.stringify(shorten(source))}: inside [ ] or { }, kubectl's YAML reader (go-yaml) takes a : that starts a plain value for a key's, and refuses the file (did not find expected node content); quote it`,
+      );
+    } else if (node.type === 'PLAIN' && this.#flowDepth > 0 && source.includes('?')) {
+      this.#report(
+        'yaml-syntax',
+        node,
+        `${JSON.stringify(shorten(source))}: inside [ ] or { }, kubectl's YAML reader (go-yaml) ends a plain value at ? and takes it for a key, and refuses the file (did not find expected ',' or ']'); quote it`,
       );
     } else if (
       node.type === 'QUOTE_DOUBLE' &&

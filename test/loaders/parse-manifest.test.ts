@@ -373,15 +373,20 @@ describe('parseManifest', () => {
       );
     });
 
-    it("refuses in a Kubernetes object what go-yaml's scanner refuses: ? in a plain value inside [ ] or { }, and the escape \\/", () => {
+    it("refuses in a Kubernetes object what go-yaml's scanner refuses: ? in a plain value inside [ ] or { }, or a : starting one, and the escape \\/", () => {
       const object = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n';
       const codes = (text: string) => parse(object + text).findings.map(where);
       expect(codes('data: {x: what?}\n')).toEqual([['yaml-syntax', 4, 11, '/data/x']]);
       expect(codes('data: {"a?b": x}\n')).toEqual([]);
       expect(codes('data: {a?b: x}\n')).toEqual([['yaml-syntax', 4, 8, '/data']]);
       expect(codes('args: [--url=/x?y, "/z?w"]\n').map((w) => w[0])).toEqual(['yaml-syntax']);
-      // Outside [ ] and { }, ? is a plain value's as go-yaml reads it too.
+      // Outside [ ] and { }, ? is a plain value's as go-yaml reads it too, and so is a first :.
       expect(codes('data:\n  x: what?\n')).toEqual([]);
+      expect(codes('args: [serve, :8080]\n')).toEqual([['yaml-syntax', 4, 15, '/args/1']]);
+      expect(codes('data: {addr: :8080, b: "a:b", c: a:b}\n')).toEqual([
+        ['yaml-syntax', 4, 14, '/data/addr'],
+      ]);
+      expect(codes('args:\n- :8080\n')).toEqual([]);
       const slash = parse(`${object}data:\n  x: "a\\/b"\n`);
       expect(slash.findings.map(where)).toEqual([['yaml-syntax', 5, 6, '/data/x']]);
       expect(slash.findings[0]?.message).toContain('found unknown escape character');
