@@ -48,10 +48,14 @@ export const collectList = (value: string, previous: string[] | undefined): stri
     .filter((v) => v !== ''),
 ];
 
-/** `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. */
+/**
+ * `-f a,b -f c` as kubectl takes it: repeatable, and comma-separated. An empty value stays, to be
+ * reported as kubectl reports it (`-f "$DIR"` with the variable unset); a list's empty entry
+ * (`-f a.yaml,`) does not.
+ */
 const collectPaths = (value: string, previous: string[] | undefined): string[] => [
   ...(previous ?? []),
-  ...value.split(',').filter((p) => p !== ''),
+  ...(value === '' ? [''] : value.split(',').filter((p) => p !== '')),
 ];
 
 /**

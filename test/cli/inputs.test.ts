@@ -64,6 +64,24 @@ describe('manifest inputs, as kubeconform and kubectl take them', () => {
     expect(ids(r.stdout)).toEqual(['db-1', 'web-1']);
   });
 
+  it('reports an empty path (an unset variable) rather than reading another tree, with -f or as an argument', async () => {
+    await writeFile(
+      path.join(dir, 'ok.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+    );
+    for (const argv of [
+      ['check', ''],
+      ['check', '-f', ''],
+      ['check', '-f', '', '-f', 'ok.yaml'],
+    ]) {
+      const r = await cli(argv, { cwd: dir });
+      expect(r.code, argv.join(' ')).toBe(1);
+      expect(r.stdout).toContain('error[path-not-found]: an empty path ("")');
+    }
+    // A list's empty entry is not a path.
+    expect((await cli(['check', '-f', 'ok.yaml,'], { cwd: dir })).code).toBe(0);
+  });
+
   it('expands globs', async () => {
     const r = await cli(['apply', '-f', 'fixtures/minimal/*.yaml', '-o', 'json', '-q']);
     expect(r.code).toBe(0);
