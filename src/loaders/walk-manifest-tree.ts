@@ -18,6 +18,7 @@ import {
   type ManifestStats,
 } from './manifest-file-system.js';
 import { ManifestTooLargeError } from './manifest-size.js';
+import { objectHeadOf } from './object-head.js';
 import type { AppliedBy } from './applied-by.js';
 import {
   POLICY_TEST_FILE,
@@ -400,6 +401,19 @@ class ManifestWalker {
       } catch (error) {
         this.#reportError(other, error);
       }
+    }
+  }
+
+  /**
+   * Whether the file at `absolute` holds a Kubernetes object (a top-level `apiVersion` and
+   * `kind`): a `Chart.yaml` that does is no chart (Helm's has no `kind`), and its directory is
+   * walked as any other. One that cannot be read is taken for what its name says.
+   */
+  async #isObjectFile(absolute: string): Promise<boolean> {
+    try {
+      return objectHeadOf(await this.fs.readFile(absolute)) !== undefined;
+    } catch {
+      return false;
     }
   }
 
@@ -904,7 +918,10 @@ class ManifestWalker {
     // Sorted, so that which of two links to one directory gets walked does not depend on the OS.
     const sorted = [...entries].sort((a, b) => compareStrings(a.name, b.name));
     const subcharts = role === 'subcharts';
-    const chart = !subcharts && sorted.some((entry) => entry.name === HELM_CHART_FILE);
+    const chart =
+      !subcharts &&
+      sorted.some((entry) => entry.name === HELM_CHART_FILE) &&
+      !(await this.#isObjectFile(path.join(absolute, HELM_CHART_FILE)));
     if (chart && role !== 'subchart') {
       const others = sorted
         .filter((entry) => !entry.name.startsWith('.'))

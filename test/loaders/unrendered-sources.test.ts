@@ -438,6 +438,17 @@ describe('kustomize files in a temporary tree', () => {
     );
   });
 
+  it('walks a directory whose Chart.yaml is a Kubernetes object, not a chart, as any other', async () => {
+    const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n';
+    await write('app/Chart.yaml', deployment);
+    await write('app/m/x.yaml', deployment.replace('name: d', 'name: x'));
+    await write('chart/Chart.yaml', 'apiVersion: v2\nname: c\nversion: 1.0.0\n');
+    await write('chart/templates/a.yaml', 'kind: {{ .Values.kind }}\n');
+    const tree = await walkManifestTree(['.'], { cwd: dir });
+    expect(tree.files.map((f) => f.display)).toEqual(['app/Chart.yaml', 'app/m/x.yaml']);
+    expect(tree.unrendered.map((u) => u.path)).toEqual(['chart']);
+  });
+
   it('says what was set aside when nothing else is there to read', async () => {
     await write('chart/Chart.yaml', 'apiVersion: v2\nname: c\nversion: 1.0.0\n');
     await write('chart/templates/a.yaml', 'kind: {{ .Values.kind }}\n');
