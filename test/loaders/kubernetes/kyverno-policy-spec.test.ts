@@ -164,7 +164,7 @@ describe("a Kyverno ClusterPolicy's failure action overrides", () => {
       load(
         overrides(
           '{ action: Enforce, namespaces: [prod-*] }',
-          '{ action: Audit, namespaces: [prod-e?] }',
+          '{ action: Audit, namespaces: ["prod-e?"] }',
         ),
       ).map(([, , m]) => m),
     ).toEqual([
