@@ -471,6 +471,21 @@ function checkKubectlDirectives(
 }
 
 /**
+ * Whether kubectl reads the document `text[start, end)` as JSON, not with go-yaml: its stream
+ * starts with `{` (apimachinery's GuessJSONStream) and the document is strict JSON, which its
+ * JSON decoder takes (one that is not falls back to YAML).
+ */
+function readAsJsonByKubectl(text: string, start: number, end: number): boolean {
+  if (!/^\s*\{/.test(text)) return false;
+  try {
+    JSON.parse(text.slice(start, end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether the double-quoted scalar `text[start, end)` has the escape `\/` (YAML 1.2's, not
  * go-yaml's): a backslash after an even run of them, then a slash.
  */
@@ -587,10 +602,15 @@ function readDocument(
       findings.push(fromYamlError(warning, file, lineCounter));
     }
   }
-  const builder = new DataBuilder(file, lineCounter, limits, findings, isKubernetesRoot(root), {
-    text: source.text,
-    sorted: [...quoteEscapes].sort((a, b) => a - b),
-  });
+  const builder = new DataBuilder(
+    file,
+    lineCounter,
+    limits,
+    findings,
+    isKubernetesRoot(root),
+    { text: source.text, sorted: [...quoteEscapes].sort((a, b) => a - b) },
+    !readAsJsonByKubectl(source.text, root.range[0], root.range[1]),
+  );
   let value: unknown;
   if (errors.length === 0) {
     try {
@@ -855,6 +875,11 @@ class DataBuilder {
       text: '',
       sorted: [],
     },
+    /**
+     * kubectl reads the document with go-yaml, not as JSON (see {@link readAsJsonByKubectl}):
+     * what go-yaml's scanner refuses and JSON takes (`"\/"`) is then refused.
+     */
+    readonly goYamlScanner = true,
   ) {}
 
   build(node: YamlNode | null, depth: number): unknown {
@@ -961,7 +986,7 @@ class DataBuilder {
    * escape `\/`, which go-yaml does not have ("found unknown escape character").
    */
   #checkGoYamlScalar(node: Scalar): void {
-    if (!this.kubectlScalars) return;
+    if (!this.kubectlScalars || !this.goYamlScanner) return;
     const source = String(node.source);
     if (node.type === 'PLAIN' && this.#flowDepth > 0 && source.startsWith(':')) {
       this.#report(

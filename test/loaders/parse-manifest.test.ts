@@ -390,6 +390,12 @@ describe('parseManifest', () => {
       const slash = parse(`${object}data:\n  x: "a\\/b"\n`);
       expect(slash.findings.map(where)).toEqual([['yaml-syntax', 5, 6, '/data/x']]);
       expect(slash.findings[0]?.message).toContain('found unknown escape character');
+      // JSON has \/, and kubectl reads a stream that starts with { as JSON while it is JSON.
+      const json =
+        '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"u": "http:\\/\\/x"}}';
+      expect(parse(`${json}\n`).findings).toEqual([]);
+      expect(parse(`${json}\n${json.replace('"a"', '"b"')}\n`).findings).toEqual([]);
+      expect(parse(`---\n${json}\n`).findings.map((f) => f.code)).toEqual(['yaml-syntax']);
       // An escaped backslash before a slash is no \/ escape.
       expect(codes('data:\n  x: "a\\\\/b"\n')).toEqual([]);
       // cosi documents are YAML 1.2.
