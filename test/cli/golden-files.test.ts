@@ -268,3 +268,51 @@ describe('a file cosi may not write', () => {
     40_000,
   );
 });
+
+// Kubernetes-shaped goldens (a CRD's or a built-in kind's resources, kro's outputs and instances)
+// are written as `apply -o yaml --stable` prints them: apiVersion, kind, metadata.name.
+describe('cosi check --expect with Kubernetes kinds', { timeout: 40_000 }, () => {
+  it.each(['fixtures/kubernetes', 'fixtures/kro-webapp'])(
+    '%s: the goldens --update wrote pass the next check',
+    async (fixture) => {
+      expect((await cli(['check', '-f', fixture, '--expect', dir, '--update'])).code).toBe(0);
+
+      const r = await cli(['check', '-f', fixture, '--expect', dir]);
+
+      expect(r.stdout).not.toContain('invalid-expectation');
+      expect(r.stdout).toMatch(/expectations: \d+ passed, 0 failed/);
+      expect(r.code).toBe(0);
+    },
+  );
+
+  it('a changed field of a Deployment is a diff at its golden, the others pass', async () => {
+    await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir, '--update']);
+    const file = path.join(dir, 'Deployments.apps.yaml');
+    const golden = await readFile(file, 'utf8');
+    expect(golden).toContain('kind: Deployment');
+    await writeFile(file, golden.replace('image: nginx', 'image: httpd'));
+
+    const r = await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir]);
+
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('error[unexpected-state]: default/Deployments.apps/');
+    expect(r.stdout).toContain('-          image: httpd');
+    expect(r.stdout).not.toContain('invalid-expectation');
+    expect(r.stdout).not.toContain('unexpected-resource');
+  });
+
+  it('a golden of a Kubernetes kind the state no longer has is a missing resource', async () => {
+    await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir, '--update']);
+    await writeFile(
+      path.join(dir, 'Deployments.apps.yaml'),
+      `${await readFile(path.join(dir, 'Deployments.apps.yaml'), 'utf8')}---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: gone\n  namespace: default\n`,
+    );
+
+    const r = await cli(['check', '-f', 'fixtures/kro-webapp', '--expect', dir]);
+
+    expect(r.stdout).toContain(
+      'error[missing-resource]: expected default/Deployments.apps/gone, but the converged state has no such resource',
+    );
+    expect(r.code).toBe(1);
+  });
+});

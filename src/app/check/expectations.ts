@@ -37,8 +37,17 @@ export interface GoldenOptions {
   readonly volatile: boolean;
 }
 
-/** The metadata fields that change with every write, left out of goldens unless asked. */
-const VOLATILE_FIELDS = ['version', 'created', 'updated'] as const;
+/**
+ * The metadata fields that change with every write, left out of goldens unless asked: cosi's, and
+ * their names in a Kubernetes-shaped document.
+ */
+const VOLATILE_FIELDS = [
+  'version',
+  'created',
+  'updated',
+  'resourceVersion',
+  'creationTimestamp',
+] as const;
 
 /** A resource as its golden document holds it: `apply -o yaml --stable`, less the volatile fields. */
 function goldenDocument(
@@ -70,7 +79,8 @@ function actualDocuments(
       const doc = JSON.parse(
         JSON.stringify(goldenDocument(resource, group.definition, options)),
       ) as Record<string, unknown>;
-      out.set(keyOf(doc), doc);
+      const { namespace, type, id } = resource.metadata;
+      out.set(`${namespace}/${type}/${id}`, doc);
     }
   }
   return out;
@@ -87,7 +97,7 @@ export async function compareExpectations(
   groups: readonly ResourceGroup[],
   options: GoldenOptions,
 ): Promise<CheckCase[]> {
-  const expected = await readExpected(dir, displayDir);
+  const expected = await readExpected(dir, displayDir, kindsOf(groups));
   // Without a readable golden tree, one finding says so; a case per resource would bury it.
   if (expected.unreadable) return expected.problems;
   const actual = actualDocuments(groups, options);
@@ -198,6 +208,7 @@ export async function writeExpectations(
 async function readExpected(
   dir: string,
   displayDir: string,
+  kinds: ReadonlyMap<string, ResourceDefinition>,
 ): Promise<{
   documents: Map<string, ExpectedDocument>;
   problems: CheckCase[];
@@ -248,7 +259,9 @@ async function readExpected(
       const start = lineCounter.linePos(doc.contents.range[0]);
       const value: unknown = doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 100 });
       const key =
-        typeof value === 'object' && value !== null ? keyOf(value as Record<string, unknown>) : '';
+        typeof value === 'object' && value !== null
+          ? keyOf(value as Record<string, unknown>, kinds, entry)
+          : '';
       if (key === '') {
         problems.push({
           check: 'expectations',
@@ -257,7 +270,8 @@ async function readExpected(
             {
               code: 'invalid-expectation',
               severity: 'error',
-              message: 'not a resource document with metadata.namespace, type and id',
+              message:
+                'not a resource document: metadata.namespace, type and id, or apiVersion, kind and metadata.name',
               file,
               line: start.line,
               col: start.col,
@@ -327,17 +341,46 @@ function typeOfKey(key: string): string {
   return key.split('/', 2)[1] ?? '';
 }
 
-function keyOf(doc: Record<string, unknown>): string {
+/** The converged state's Kubernetes kinds, by `apiVersion kind`, for reading golden documents. */
+function kindsOf(groups: readonly ResourceGroup[]): Map<string, ResourceDefinition> {
+  const kinds = new Map<string, ResourceDefinition>();
+  for (const { definition } of groups) {
+    const kind = definition?.kubernetes;
+    if (kind) kinds.set(`${kind.apiVersion} ${kind.kind}`, definition);
+  }
+  return kinds;
+}
+
+/**
+ * The `namespace/type/id` key of a golden document: a cosi-shaped one names them in its metadata;
+ * a Kubernetes-shaped one (as `--update` writes a CRD's or a built-in kind's resource) by
+ * `apiVersion`, `kind`, `metadata.name` and `metadata.namespace`, its type being that of the kind
+ * in the converged state, or else the `<type>.yaml` file it is in. `''` for neither.
+ */
+function keyOf(
+  doc: Record<string, unknown>,
+  kinds: ReadonlyMap<string, ResourceDefinition> = new Map(),
+  entry = '',
+): string {
   const md = doc.metadata as Record<string, unknown> | undefined;
+  if (!md || typeof md !== 'object') return '';
   if (
-    !md ||
-    typeof md.namespace !== 'string' ||
-    typeof md.type !== 'string' ||
-    typeof md.id !== 'string'
+    typeof md.namespace === 'string' &&
+    typeof md.type === 'string' &&
+    typeof md.id === 'string'
   ) {
+    return `${md.namespace}/${md.type}/${md.id}`;
+  }
+  const { apiVersion, kind } = doc;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || typeof md.name !== 'string') {
     return '';
   }
-  return `${md.namespace}/${md.type}/${md.id}`;
+  const definition = kinds.get(`${apiVersion} ${kind}`);
+  const fileType = path.basename(entry) === entry ? entry.replace(YAML_FILE, '') : '';
+  const type = definition?.type ?? (fileType !== '' ? fileType : kind);
+  const namespace =
+    typeof md.namespace === 'string' ? md.namespace : (definition?.defaultNamespace ?? 'default');
+  return `${namespace}/${type}/${md.name}`;
 }
 
 function at(doc: ExpectedDocument): Pick<Finding<CheckCode>, 'file' | 'line' | 'col' | 'pointer'> {
