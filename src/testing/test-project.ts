@@ -1,5 +1,8 @@
 import { compareStrings } from '../engine/compare-strings.js';
-import { TypeResolutionError } from '../engine/resource/definition-registry.js';
+import {
+  TypeResolutionError,
+  type DefinitionRegistry,
+} from '../engine/resource/definition-registry.js';
 import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
@@ -8,6 +11,8 @@ import type { LogRecord } from '../engine/runtime/logger.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { Finding } from '../loaders/finding.js';
+import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
+import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
 import type { PriorState } from '../loaders/cel/prior-state.js';
 import {
   parseKubernetesRelease,
@@ -40,6 +45,23 @@ const DEFAULT_STALL_TIMEOUT = 2_000;
 
 /** The `code` of the error {@link TestProject.edit} and {@link TestProject.destroy} throw for an id that is no manifest. */
 export const NOT_A_MANIFEST = 'not-a-manifest';
+/** The `code` of the error of an apply of an RGD or transform the project did not start with. */
+export const DECLARED_CONTROLLER_CHANGED = 'declared-controller-changed';
+
+/** Each RGD's and transform's source in a load, by a name that says which it is. */
+function declaredSources(registry: DefinitionRegistry): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const definition of registry.all()) {
+    const graph = resourceGraphOf(definition);
+    if (graph !== undefined) {
+      sources.set(`the ResourceGraphDefinition ${graph.name}`, JSON.stringify(graph.source));
+    }
+  }
+  for (const transform of declaredTransformsOf(registry)) {
+    sources.set(`the transform ${transform.name}`, JSON.stringify(transform.source));
+  }
+  return sources;
+}
 
 /** What {@link createTestProject} takes. */
 export interface TestProjectOptions {
@@ -99,6 +121,8 @@ export class TestProject {
   /** Every manifest applied, destroyed since or not: where absence checks may look. */
   readonly #applied = new Map<string, Pointer>();
   #loadFindings: readonly Finding[];
+  /** The RGDs and transforms the project started with, whose controllers run: source by name. */
+  readonly #declared: ReadonlyMap<string, string>;
   #report: ConvergenceReport | undefined;
   #applies = 0;
 
@@ -119,6 +143,7 @@ export class TestProject {
     this.#options = options;
     this.#release = release;
     this.#loadFindings = loaded.findings;
+    this.#declared = declaredSources(loaded.registry);
     for (const r of loaded.resources) this.#keep(r);
   }
 
@@ -426,6 +451,18 @@ export class TestProject {
   }
 
   async #applyLoaded(loaded: LoadedInput): Promise<ApplyResult> {
+    // A controller cannot be added to a running project: an RGD or transform applied now would
+    // define its kind and leave its instances unrendered, which no cluster does.
+    for (const [name, source] of declaredSources(loaded.registry)) {
+      const started = this.#declared.get(name);
+      if (started === source) continue;
+      throw Object.assign(
+        new Error(
+          `apply: ${name} is ${started === undefined ? 'not among' : 'changed from the one in'} the manifests the project started with: a test project runs the controllers of the RGDs and transforms it starts with, so its instances would never be rendered; give it in the project's (the scenario's) manifests`,
+        ),
+        { code: DECLARED_CONTROLLER_CHANGED },
+      );
+    }
     const { registry } = this.project;
     for (const definition of loaded.registry.all()) {
       if (!registry.has(definition.type)) registry.register(definition);

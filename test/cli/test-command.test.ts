@@ -289,6 +289,24 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it('an RGD applied by a step is a step that cannot be carried out: its instances would never render', async () => {
+    const file = await scenario(
+      'rgd-later',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        `  - apply: ${path.join(REPO, 'fixtures/kro-webapp/rgd.yaml')}`,
+        '  - expect-converged: true',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'rgd-later.cosi-test.yaml:3:5: error[invalid-scenario]: the step cannot be carried out: apply: the ResourceGraphDefinition webapp.kro.run is not among the manifests the project started with',
+    );
+    expect(code).toBe(2);
+  });
+
   it("edit takes a merge patch of the object, as kubectl patch --type merge: a Kubernetes kind's fields, a cosi type's spec, labels", async () => {
     await writeFile(
       path.join(dir, 'settings.yaml'),

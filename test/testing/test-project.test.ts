@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -236,6 +237,22 @@ describe('other kinds of projects', () => {
     await expectResource(p, 'Deployment', 'shop', { spec: { replicas: 1 } });
     await expectResource(p, 'Ingress', 'shop');
     await expectNoResource(p, 'Ingress', 'blog');
+  });
+
+  it('refuses an RGD it did not start with: its controller cannot be added, and its instances would never render', async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    const rgd = await readFile(path.join(REPO, 'fixtures/kro-webapp/rgd.yaml'), 'utf8');
+    const error = await thrown(() => p.apply(rgd));
+    expect(error.message).toContain(
+      'apply: the ResourceGraphDefinition webapp.kro.run is not among the manifests the project started with',
+    );
+    expect((error as { code?: string }).code).toBe('declared-controller-changed');
+    // Nothing of it was taken: its kind is still unknown.
+    await expect(
+      p.apply(
+        'apiVersion: kro.run/v1alpha1\nkind: WebApp\nmetadata: { name: x }\nspec: { name: x }\n',
+      ),
+    ).rejects.toThrow(ManifestError);
   });
 
   it('the kubernetes fixture: CRDs, built-in kinds and a builder controller', async () => {

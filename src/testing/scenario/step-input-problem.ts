@@ -1,7 +1,7 @@
 import { displayPath } from '../../app/display-path.js';
 import { TypeResolutionError } from '../../engine/resource/definition-registry.js';
 import { ManifestError } from '../manifest-input.js';
-import { NOT_A_MANIFEST } from '../test-project.js';
+import { DECLARED_CONTROLLER_CHANGED, NOT_A_MANIFEST } from '../test-project.js';
 
 /** Manifest findings that say the step's input is not there, not that the manifests are wrong. */
 const MISSING_INPUT = new Set(['path-not-found', 'unreadable-file']);
@@ -9,7 +9,7 @@ const MISSING_INPUT = new Set(['path-not-found', 'unreadable-file']);
 /**
  * Why a step could not be carried out as written, or `undefined` when what it threw is something
  * else: a path that does not exist, a type no definition has, an edit or a destroy of an id that
- * is no manifest. Such a step tests nothing, so its scenario is invalid (exit 2), and it is never
+ * is no manifest, an RGD or transform the project did not start with (its controller cannot run). Such a step tests nothing, so its scenario is invalid (exit 2), and it is never
  * the refusal an `expect-error` step waits for: a renamed fixture or a misspelt id would pass.
  */
 export function stepInputProblem(error: unknown, cwd: string): string | undefined {
@@ -23,8 +23,9 @@ export function stepInputProblem(error: unknown, cwd: string): string | undefine
       .join('; ');
   }
   if (error instanceof TypeResolutionError) return error.message;
-  if (error instanceof Error && (error as { code?: unknown }).code === NOT_A_MANIFEST) {
-    return error.message;
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (code === NOT_A_MANIFEST || code === DECLARED_CONTROLLER_CHANGED) {
+    return (error as Error).message;
   }
   return undefined;
 }
