@@ -3,7 +3,7 @@ import {
   TypeResolutionError,
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
-import { pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
@@ -30,6 +30,7 @@ import { absenceTarget } from './absence-target.js';
 import { ControllerFaults } from './controller-faults.js';
 import { createFaultyState, type FaultInjector } from './fault-state.js';
 import {
+  ManifestError,
   loadManifestFiles,
   loadManifestInput,
   manifestPaths,
@@ -229,7 +230,18 @@ export class TestProject {
       },
       spec: draft.spec,
     };
-    return this.apply([document]);
+    // The document is nowhere but here: its findings name the edit, not a line of it.
+    const label = `edit ${formatPointer(manifest.resource.metadata)}`;
+    let loaded: LoadedInput;
+    try {
+      loaded = await loadManifestInput([document], { ...this.#loadOptions(), label });
+    } catch (error) {
+      if (!(error instanceof ManifestError)) throw error;
+      throw new ManifestError(
+        error.findings.map((f) => (f.file === `<${label}>` ? { ...f, line: 0, col: 0 } : f)),
+      );
+    }
+    return this.#applyLoaded(loaded);
   }
 
   /**

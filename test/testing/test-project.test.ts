@@ -116,6 +116,28 @@ describe('createTestProject on the vm-network fixture', () => {
     await expectNoResource(p, 'vm', 'bad');
   });
 
+  it("names an edit's findings by the edit, not by a line of the document it made", async () => {
+    const p = await project({ manifests: 'fixtures/vm-network' });
+    const error = await thrown(() =>
+      p.edit<{ cpus: number }>('vm', 'web-1', (draft) => {
+        draft.spec.cpus = 0;
+      }),
+    );
+    if (!(error instanceof ManifestError)) throw error;
+    expect(error.findings.map((f) => [f.file, f.line, f.col, f.code, f.pointer])).toEqual([
+      ['<edit VMs.example.org(default/web-1)>', 0, 0, 'schema-violation', '/spec/cpus'],
+    ]);
+    expect(error.message).toContain(
+      '  <edit VMs.example.org(default/web-1)>: error[schema-violation]: ',
+    );
+    // The edit counts no apply: the next apply is still the first.
+    const next = await thrown(() =>
+      p.apply('metadata: { type: vm, id: bad }\nspec: { cpus: 0 }\n'),
+    );
+    if (!(next instanceof ManifestError)) throw next;
+    expect(next.findings[0]?.file).toBe('<apply 1>');
+  });
+
   it('explains where a resource came from', async () => {
     const p = await project({ manifests: 'fixtures/vm-network' });
     await p.converge();
