@@ -1,5 +1,5 @@
 import { describeStuck } from '../app/stuck-controllers.js';
-import { formatPointer, pointerKey } from '../engine/resource/pointer.js';
+import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
 import type { Resource } from '../engine/resource/resource.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
 import { formatFinding, type Finding } from '../loaders/finding.js';
@@ -8,6 +8,21 @@ import { CosiAssertionError, thrownAtCaller } from './assertion-error.js';
 import { matchesPartially, partialDiff } from './partial-match.js';
 import { typeName, type SpecExpectation, type TypeRef } from './spec-expectation.js';
 import type { ResourceOptions, TestProject } from './test-project.js';
+
+/**
+ * What there is of a missing resource's type, for the message: the ids in its namespace, else
+ * those of the other namespaces (a misspelt or forgotten namespace), else that there is none.
+ */
+export async function whatExists(project: TestProject, pointer: Pointer): Promise<string> {
+  const ids = (await project.list(pointer.type, pointer)).map((r) => r.metadata.id);
+  if (ids.length > 0) return `existing ids: ${ids.join(', ')}`;
+  const elsewhere = (await project.resources())
+    .filter((r) => r.metadata.type === pointer.type)
+    .map((r) => `${r.metadata.namespace}/${r.metadata.id}`);
+  if (elsewhere.length === 0) return 'no resource of that type exists';
+  const shown = elsewhere.slice(0, 5).join(', ');
+  return `none in namespace ${pointer.namespace}; of that type: ${shown}${elsewhere.length > 5 ? `, ... (${elsewhere.length})` : ''}`;
+}
 
 /** Which findings {@link expectFinding} looks for: a code, and optionally more. */
 export interface FindingQuery {
@@ -58,9 +73,8 @@ export async function resourceMismatch(
 ): Promise<CosiAssertionError | undefined> {
   const pointer = project.pointer(type, id, options);
   if (resource === undefined) {
-    const ids = (await project.list(type, options)).map((r) => r.metadata.id);
     return new CosiAssertionError(
-      `expected ${formatPointer(pointer)} to exist, but it does not (${ids.length === 0 ? 'no resource of that type exists' : `existing ids: ${ids.join(', ')}`})`,
+      `expected ${formatPointer(pointer)} to exist, but it does not (${await whatExists(project, pointer)})`,
     );
   }
   if (matchesPartially(resource.spec, partialSpec)) return undefined;

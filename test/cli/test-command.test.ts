@@ -289,6 +289,23 @@ describe('cosi test, on scenarios written here', () => {
     expect(code).toBe(2);
   });
 
+  it('a missing resource in a namespace names those of its type in the other namespaces', async () => {
+    const file = await scenario(
+      'other-namespace',
+      [
+        `manifests: ${path.join(REPO, 'fixtures/kro-webapp')}`,
+        'steps:',
+        '  - expect: { apiVersion: apps/v1, kind: Deployment, metadata: { name: shop, namespace: prod } }',
+        '',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['test', file], { cwd: dir });
+    expect(stdout).toContain(
+      'error[missing-resource]: expected Deployments.apps(prod/shop), but it does not exist (none in namespace prod; of that type: default/blog, default/shop)',
+    );
+    expect(code).toBe(1);
+  });
+
   it('an RGD applied by a step is a step that cannot be carried out: its instances would never render', async () => {
     const file = await scenario(
       'rgd-later',

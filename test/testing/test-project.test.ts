@@ -138,6 +138,19 @@ describe('createTestProject on the vm-network fixture', () => {
     expect(next.findings[0]?.file).toBe('<apply 1>');
   });
 
+  it('a missing resource of a type that has resources in other namespaces names them', async () => {
+    const p = await project({ manifests: 'fixtures/kro-webapp' });
+    await p.converge();
+    await expect(
+      expectResource(p, 'Deployment', 'shop', {}, { namespace: 'prod' }),
+    ).rejects.toThrow(
+      'expected Deployments.apps(prod/shop) to exist, but it does not (none in namespace prod; of that type: default/blog, default/shop)',
+    );
+    await expect(
+      expectResource(p, 'Deployment', 'shop', {}, { namespace: 'default' }),
+    ).resolves.toBeDefined();
+  });
+
   it('explains where a resource came from', async () => {
     const p = await project({ manifests: 'fixtures/vm-network' });
     await p.converge();

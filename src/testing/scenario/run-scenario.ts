@@ -12,7 +12,13 @@ import type { CheckCode } from '../../app/check/check-result.js';
 import { messageOfThrown } from '../../engine/thrown-value.js';
 import { formatLocation, type Finding } from '../../loaders/finding.js';
 import { ConfigError, type LoadedConfig } from '../../loaders/load-config.js';
-import { convergenceProblem, describeQuery, findingMatches, presentError } from '../assertions.js';
+import {
+  convergenceProblem,
+  describeQuery,
+  findingMatches,
+  presentError,
+  whatExists,
+} from '../assertions.js';
 import { UnknownTargetError } from '../absence-target.js';
 import { absentFields } from '../absent-fields.js';
 import { ManifestError } from '../manifest-input.js';
@@ -234,12 +240,11 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
             const pointer = pointerOf(project, ref);
             const resource = await project.get(pointer.type, pointer.id, pointer);
             if (resource === undefined) {
-              const ids = (await project.list(pointer.type, pointer)).map((r) => r.metadata.id);
               return [
                 failureAt(
                   'missing-resource',
                   at,
-                  `expected ${formatPointer(pointer)}, but it does not exist (${ids.length === 0 ? 'no resource of that type exists' : `existing ids: ${ids.join(', ')}`})`,
+                  `expected ${formatPointer(pointer)}, but it does not exist (${await whatExists(project, pointer)})`,
                 ),
               ];
             }
