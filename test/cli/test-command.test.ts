@@ -222,7 +222,7 @@ describe('cosi test, on scenarios written here', () => {
       'not-refused.cosi-test.yaml:3:5: error[missing-error]: expected the step to be refused with [schema-violation], but it was applied',
     );
     expect(stdout).toContain(
-      'not-refused.cosi-test.yaml:8:68: error[missing-finding]: expected a finding [controller-recovered], but there are 1 others',
+      'not-refused.cosi-test.yaml:8:68: error[missing-finding]: expected a finding [controller-recovered], but there is 1 other',
     );
     expect(stdout).toContain('error[reconcile-failed]');
     expect(stdout).not.toContain('message matching lonely');
@@ -425,6 +425,10 @@ describe('cosi test, on scenarios written here', () => {
         `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
         'steps:',
         '  - expect-absent: { type: vm, ids: [] }',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect-findings: []',
         '',
       ].join('\n'),
     );
@@ -432,6 +436,7 @@ describe('cosi test, on scenarios written here', () => {
     expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
       'checks-nothing.cosi-test.yaml:2:8: error[invalid-scenario]: `steps` is empty: a scenario needs at least one step',
       'checks-nothing.cosi-test.yaml:6:37: error[invalid-scenario]: `ids` is empty: name at least one id',
+      'checks-nothing.cosi-test.yaml:10:22: error[invalid-scenario]: `expect-findings` is empty: name at least one finding (a code, or { code, message?, file?, severity? }); each must be among the findings',
     ]);
     expect(code).toBe(2);
     const tap = await cli(['test', file, '-o', 'tap'], { cwd: dir });

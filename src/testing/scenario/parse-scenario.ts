@@ -379,7 +379,12 @@ class StepParser {
   findingQueries(node: Node | undefined): ExpectedFinding[] {
     const items = isSeq(node) ? (node.items as Node[]) : node === undefined ? [] : [node];
     if (items.length === 0)
-      this.problem(node, '`expect-findings` takes a list of { code, message?, file? }');
+      this.problem(
+        node,
+        isSeq(node)
+          ? '`expect-findings` is empty: name at least one finding (a code, or { code, message?, file?, severity? }); each must be among the findings'
+          : '`expect-findings` takes a list of { code, message?, file? }',
+      );
     return items.map((i) => this.findingQuery(i)).filter((q) => q !== undefined);
   }
 

@@ -304,7 +304,7 @@ async function runStep(project: TestProject, step: Step): Promise<Finding<CheckC
           ...failureAt(
             'missing-finding',
             query.at,
-            `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there are ${findings.length} others`}`,
+            `expected a finding ${describeQuery(query)}, but ${findings.length === 0 ? 'there are none' : `there ${findings.length === 1 ? 'is 1 other' : `are ${findings.length} others`}`}`,
           ),
           ...(listing ? { diff: listing } : {}),
         }));
