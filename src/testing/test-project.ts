@@ -4,6 +4,7 @@ import {
   type DefinitionRegistry,
 } from '../engine/resource/definition-registry.js';
 import { formatPointer, pointerKey, type Pointer } from '../engine/resource/pointer.js';
+import type { ResourceDefinition } from '../engine/resource/definition.js';
 import type { Resource } from '../engine/resource/resource.js';
 import { SIMULATED_EPOCH, SimulatedClock } from '../engine/runtime/clock.js';
 import type { ConvergenceReport } from '../engine/runtime/convergence.js';
@@ -11,6 +12,7 @@ import type { LogRecord } from '../engine/runtime/logger.js';
 import type { ApplyResult } from '../engine/state/resource-applier.js';
 import { takeSnapshot } from '../engine/state/state-snapshot.js';
 import type { Finding } from '../loaders/finding.js';
+import { didYouMeanType } from '../loaders/did-you-mean.js';
 import { resourceGraphOf } from '../loaders/kro/resource-graph-definition.js';
 import { declaredTransformsOf } from '../loaders/transforms/transform-document.js';
 import type { PriorState } from '../loaders/cel/prior-state.js';
@@ -48,6 +50,14 @@ const DEFAULT_STALL_TIMEOUT = 2_000;
 export const NOT_A_MANIFEST = 'not-a-manifest';
 /** The `code` of the error of an apply of an RGD or transform the project did not start with. */
 export const DECLARED_CONTROLLER_CHANGED = 'declared-controller-changed';
+
+/** An unknown type's error with the nearest type, alias or kind the project has, when one is near. */
+function withSuggestedType(error: unknown, definitions: Iterable<ResourceDefinition>): unknown {
+  if (!(error instanceof TypeResolutionError) || error.code !== 'unknown-type') return error;
+  const guess = didYouMeanType(error.typeName, definitions);
+  if (guess !== undefined) error.message += ` (did you mean ${JSON.stringify(guess)}?)`;
+  return error;
+}
 
 /** Each RGD's and transform's source in a load, by a name that says which it is. */
 function declaredSources(registry: DefinitionRegistry): Map<string, string> {
@@ -392,7 +402,9 @@ export class TestProject {
       if (definition.kubernetes?.namespaced === false) namespace = undefined;
       namespace ??= definition.defaultNamespace;
     } catch (error) {
-      if (!(error instanceof TypeResolutionError) || !type.includes('.')) throw error;
+      if (!(error instanceof TypeResolutionError) || !type.includes('.')) {
+        throw withSuggestedType(error, registry.all());
+      }
       resolved = type;
     }
     return { namespace: namespace ?? 'default', type: resolved, id };

@@ -283,7 +283,7 @@ describe('cosi test, on scenarios written here', () => {
     expect(stdout.split('\n').filter((l) => l.includes('error['))).toEqual([
       'not-carried-out.cosi-test.yaml:3:5: error[invalid-scenario]: the step cannot be carried out: edit: VMs.example.org default/web-9 is not a manifest of the project (its manifests of that type: db-1, web-1, web-2)',
       'not-carried-out.cosi-test.yaml:8:5: error[invalid-scenario]: the step cannot be carried out: no-such-vm.yaml does not exist',
-      'not-carried-out.cosi-test.yaml:13:5: error[invalid-scenario]: the step cannot be carried out: resource type "vmz" is not registered',
+      'not-carried-out.cosi-test.yaml:13:5: error[invalid-scenario]: the step cannot be carried out: resource type "vmz" is not registered (did you mean "vms"?)',
     ]);
     expect(stdout).toContain('1 passed, 3 failed');
     expect(code).toBe(2);

@@ -151,6 +151,19 @@ describe('createTestProject on the vm-network fixture', () => {
     ).resolves.toBeDefined();
   });
 
+  it('names the nearest type, alias or kind for a type it does not know', async () => {
+    const p = await project({ manifests: 'fixtures/kro-webapp' });
+    await p.converge();
+    await expect(expectResource(p, 'Deploymnet', 'shop')).rejects.toThrow(
+      'resource type "Deploymnet" is not registered (did you mean "deployment"?)',
+    );
+    await expect(p.list('WebAp')).rejects.toThrow(
+      'resource type "WebAp" is not registered (did you mean "webapp"?)',
+    );
+    // Nothing near: the message as it was.
+    await expect(p.get('Zzzzzzzz', 'x')).rejects.toThrow(/is not registered$/);
+  });
+
   it('explains where a resource came from', async () => {
     const p = await project({ manifests: 'fixtures/vm-network' });
     await p.converge();
