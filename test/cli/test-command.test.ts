@@ -429,6 +429,10 @@ describe('cosi test, on scenarios written here', () => {
         `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
         'steps:',
         '  - expect-findings: []',
+        '---',
+        `manifests: ${path.join(REPO, 'fixtures/vm-network')}`,
+        'steps:',
+        '  - expect: deployment-assert.yaml',
         '',
       ].join('\n'),
     );
@@ -437,6 +441,7 @@ describe('cosi test, on scenarios written here', () => {
       'checks-nothing.cosi-test.yaml:2:8: error[invalid-scenario]: `steps` is empty: a scenario needs at least one step',
       'checks-nothing.cosi-test.yaml:6:37: error[invalid-scenario]: `ids` is empty: name at least one id',
       'checks-nothing.cosi-test.yaml:10:22: error[invalid-scenario]: `expect-findings` is empty: name at least one finding (a code, or { code, message?, file?, severity? }); each must be among the findings',
+      'checks-nothing.cosi-test.yaml:14:13: error[invalid-scenario]: `expect` takes documents written in the scenario, not a path ("deployment-assert.yaml"): write the expected document here, each one naming its resource',
     ]);
     expect(code).toBe(2);
     const tap = await cli(['test', file, '-o', 'tap'], { cwd: dir });

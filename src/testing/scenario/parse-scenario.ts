@@ -354,7 +354,9 @@ class StepParser {
       if (document === undefined || type === undefined || typeof id !== 'string') {
         this.problem(
           item,
-          'an expected document names its resource: metadata.type and metadata.id, or kind and metadata.name',
+          isScalar(item) && typeof item.value === 'string'
+            ? `\`expect\` takes documents written in the scenario, not a path (${JSON.stringify(item.value)}): write the expected document here, each one naming its resource`
+            : 'an expected document names its resource: metadata.type and metadata.id, or kind and metadata.name',
         );
         continue;
       }
