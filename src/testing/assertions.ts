@@ -167,7 +167,11 @@ export function convergenceProblem(report: ConvergenceReport): string | undefine
   for (const c of report.controllers) {
     if (c.lastError && c.condition === 'failed')
       lines.push(`  ${c.name} failed: ${c.lastError.message}`);
-    // A run ended by its time bound: what kept it going.
+    // A run ended by its time bound: what was still running, what kept it going.
+    if (c.runningAtEnd !== undefined)
+      lines.push(
+        `  ${c.name} was still ${c.runningAtEnd.pointer ? `reconciling ${formatPointer(c.runningAtEnd.pointer)}` : 'running'} when the time bound ended the run`,
+      );
     if (report.reason === 'max-time' && c.waitingItems.length > 0)
       lines.push(
         `  ${c.name} had ${c.waitingItems.length} item${c.waitingItems.length === 1 ? '' : 's'} waiting to be reconciled again: ${c.waitingItems.slice(0, 5).map(formatPointer).join(', ')}${c.waitingItems.length > 5 ? ', ...' : ''}`,

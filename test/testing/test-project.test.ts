@@ -258,6 +258,31 @@ describe('assertions', () => {
     expect(error.message).toContain('Counters.test.cosi.dev(default/c1)');
   });
 
+  it('a reconcile that never settles is named when a time bound ends the run first (another controller requeues)', async () => {
+    const hanging: QController = {
+      name: 'HangingController',
+      settings: {
+        inputs: [{ namespace: Counter.namespace, type: Counter.type, kind: 'primary' }],
+        outputs: [{ type: Echo.type, kind: 'exclusive' }],
+      },
+      reconcile: () => new Promise<void>(() => undefined),
+      mapInput: async () => [],
+    };
+    const p = await project({
+      config: { ...pollerConfig, controllers: [...(pollerConfig.controllers ?? []), hanging] },
+      manifests: counters(1),
+      // The poller's 10 s requeues reach this bound long before the wall-time stall bound.
+      timeout: 25_000,
+    });
+    const report = await p.converge();
+    expect(report.reason).toBe('max-time');
+    const error = await thrown(async () => expectConverged(report));
+    expect(error.message).toContain(
+      '  HangingController was still reconciling Counters.test.cosi.dev(default/c1) when the time bound ended the run',
+    );
+    expect(report.controllers.find((c) => c.name === POLLER)?.runningAtEnd).toBeUndefined();
+  });
+
   it('expectConverged and expectFinding read what cosi check would report', async () => {
     const p = await project({ manifests: 'fixtures/cli/failing-controller' });
     const report = await p.converge();

@@ -81,6 +81,13 @@ export interface ControllerReport {
    * last one it started.
    */
   readonly stuck?: { readonly waited: number; readonly pointer?: Pointer };
+  /**
+   * When a time bound (`max-time`) ended the run while its code was still running and not
+   * {@link stuck}: a reconcile (or pass) that had not returned; a queue controller's item is the
+   * last one it started. A reconcile awaiting a promise that never settles shows here when the
+   * other controllers' timers reach the bound before the wall-time stall does.
+   */
+  readonly runningAtEnd?: { readonly pointer?: Pointer };
   readonly metrics: Readonly<ControllerMetrics>;
 }
 

@@ -600,6 +600,12 @@ export class Runtime {
           this.#stuckFor !== undefined && this.#stuck.has(adapter.name)
             ? { waited: Math.round(this.#stuckFor), ...(inFlight ? { pointer: inFlight } : {}) }
             : undefined;
+        const runningAtEnd =
+          reason === 'max-time' && stuck === undefined && adapter.working
+            ? inFlight
+              ? { pointer: inFlight }
+              : {}
+            : undefined;
         return {
           name: adapter.name,
           kind,
@@ -613,6 +619,7 @@ export class Runtime {
           waitingItems,
           ...(retryAt === undefined ? {} : { retryIn: retryAt - this.clock.now() }),
           ...(stuck === undefined ? {} : { stuck }),
+          ...(runningAtEnd === undefined ? {} : { runningAtEnd }),
           metrics: { ...m },
         };
       })
