@@ -163,13 +163,21 @@ async function waitUntil(
     if (failure !== undefined && !moved) {
       if (failure instanceof CosiAssertionError) {
         throw new CosiAssertionError(
-          `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? ', nothing left to happen' : ''})`,
+          `${firstLine(failure.message)} (waited ${formatDuration(project.now() - started)} of simulated time${project.now() < deadline ? untilWhat(project, deadline) : ''})`,
           failure.resourceDiff,
         );
       }
       throw failure as Error;
     }
   }
+}
+
+/** Why a wait ended before its deadline: no timer left, or the next one falls after it. */
+function untilWhat(project: TestProject, deadline: number): string {
+  const next = project.project.runtime.clock.nextTimerAt?.();
+  return next === undefined || next <= deadline
+    ? ', nothing left to happen'
+    : `, the next timer is due ${formatDuration(next - deadline)} after the timeout`;
 }
 
 async function runCheck<S>(

@@ -10,6 +10,7 @@ import {
   expectNoResource,
   expectResource,
   assertNoResource,
+  assertResource,
   teardownAndDestroy,
   type TestProject,
 } from '../../src/testing/index.js';
@@ -350,6 +351,22 @@ describe('advance', () => {
     await p.advance('5s');
     await expectResource(p, 'visits', 'c1', { count: 4 });
     expect(p.project.runtime.status(POLLER)?.condition).not.toBe('failed');
+  });
+
+  it('a wait that ends before its timeout says whether a timer is left, and when it is due', async () => {
+    const p = await project({ config: pollerConfig, manifests: counters(1) });
+    await p.advance(0);
+    // The poller's next requeue is at 10 s: past this wait's 5 s.
+    await expect(
+      assertResource(p, 'visits', 'c1', { count: 99 }, { timeout: 5_000 }),
+    ).rejects.toThrow(
+      'to match (waited 0ms of simulated time, the next timer is due 5s after the timeout)',
+    );
+    const done = await project({ config: echoConfig, manifests: counters(1) });
+    await done.converge();
+    await expect(
+      assertResource(done, 'echo', 'c1', { value: 99 }, { timeout: 5_000 }),
+    ).rejects.toThrow('to match (waited 0ms of simulated time, nothing left to happen)');
   });
 
   it('refuses a duration it cannot read', async () => {
